@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Build the Retrace sandbox image from Debian packages alone: no container registry needed.
+# debootstrap makes a root filesystem, `docker import` turns it into an image.
+# Usage: sandbox/build-offline.sh [image:tag]   (default: $RETRACE_SANDBOX_IMAGE or retrace-sandbox:1)
+set -euo pipefail
+
+image="${1:-${RETRACE_SANDBOX_IMAGE:-retrace-sandbox:1}}"
+here="$(cd "$(dirname "$0")" && pwd)"
+suite="${RETRACE_DEBIAN_SUITE:-bookworm}"
+mirror="${RETRACE_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+
+if [ "$(id -u)" != 0 ]; then
+  echo "build-offline.sh needs root (debootstrap and chroot). Run it with sudo, or build sandbox/Dockerfile where a registry is reachable." >&2
+  exit 2
+fi
+command -v debootstrap >/dev/null || { echo "debootstrap is missing: apt-get install -y debootstrap" >&2; exit 2; }
+
+packages="$(grep -v '^\s*#' "$here/packages.txt" | grep -v '^\s*$' | paste -sd, -)"
+root="$(mktemp -d /tmp/retrace-rootfs.XXXXXX)"
+cleanup() { rm -rf --one-file-system "$root"; }
+trap cleanup EXIT
+
+echo "retrace: debootstrap $suite ($packages) into $root" >&2
+debootstrap --variant=minbase --include="$packages" "$suite" "$root" "$mirror" >"$root.log" 2>&1 || {
+  tail -40 "$root.log" >&2; rm -f "$root.log"; exit 1; }
+rm -f "$root.log"
+
+# The same user, workspace and trimming as sandbox/Dockerfile.
+chroot "$root" /bin/sh -c 'groupadd -g 10001 sandbox && useradd -u 10001 -g 10001 -M -d /workspace -s /bin/sh sandbox && mkdir -p /workspace && chown 10001:10001 /workspace'
+rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/usr/share/doc/* "$root"/usr/share/man/*
+
+tar -C "$root" -c . | docker import \
+  --change 'USER 10001:10001' \
+  --change 'WORKDIR /workspace' \
+  --change 'ENV PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp LANG=C.UTF-8' \
+  --change 'LABEL dev.retrace.sandbox=1' \
+  --change 'CMD ["/bin/sh"]' \
+  - "$image" >/dev/null
+echo "retrace: built $image" >&2

@@ -1,0 +1,14 @@
+/**
+ * The command table. Each command lives in its own file under commands/ and registers itself here
+ * with one import and one call.
+ */
+import { Command } from "commander";
+
+export function buildProgram(): Command {
+  const program = new Command("retrace")
+    .description("Reproduce bug reports and fix failing checks, proven in a locked-down sandbox.")
+    .version("0.1.0")
+    .showHelpAfterError()
+    .enablePositionalOptions();
+  return program;
+}

@@ -1,0 +1,60 @@
+/**
+ * The job spec: what every entry (CLI, App, Action) builds from its input before the core sees it.
+ * One discriminated union; the pipelines take their own branch.
+ */
+import { z } from "zod";
+
+export const Budget = z.object({
+  /** Maximum attempts of the pipeline's loop. */
+  maxAttempts: z.number().int().min(1).max(20).default(3),
+  /** Wall-clock limit of the whole job, in milliseconds. */
+  maxWallMs: z.number().int().min(1_000).default(15 * 60_000),
+  /** Total model tokens (input + output) the job may spend. */
+  maxTokens: z.number().int().min(0).default(400_000),
+  /** Dollars the job may spend on the model. */
+  maxUsd: z.number().min(0).default(2),
+});
+export type Budget = z.infer<typeof Budget>;
+
+const RepoRef = z.object({
+  /** "owner/name". */
+  fullName: z.string().regex(/^[\w.-]+\/[\w.-]+$/, "expected owner/name"),
+  /** The default branch, when known. */
+  defaultBranch: z.string().optional(),
+});
+
+export const ReproJobSpec = z.object({
+  kind: z.literal("repro"),
+  /** Stable id used for labels, branches and file names. */
+  id: z.string().min(1),
+  repo: RepoRef.optional(),
+  issueNumber: z.number().int().positive().optional(),
+  /** The issue as markdown: `# title`, then the body. */
+  markdown: z.string(),
+  /** How many times each candidate runs; REPRODUCED needs all of them. */
+  runs: z.number().int().min(1).max(10).default(3),
+  /** Model name, or null for the deterministic (offline) path. */
+  model: z.string().nullable().default(null),
+  budget: Budget.default(Budget.parse({})),
+});
+export type ReproJobSpec = z.infer<typeof ReproJobSpec>;
+
+export const FixJobSpec = z.object({
+  kind: z.literal("fix"),
+  id: z.string().min(1),
+  repo: RepoRef.optional(),
+  /** The commit the failure happened on. */
+  headSha: z.string().optional(),
+  /** The branch that failed; the fix PR is based on it. */
+  headBranch: z.string().optional(),
+  /** The failing log, when the trigger had one. */
+  log: z.string().optional(),
+  /** Test command; detected from the repository when absent. */
+  testCommand: z.string().optional(),
+  model: z.string().nullable().default(null),
+  budget: Budget.default(Budget.parse({})),
+});
+export type FixJobSpec = z.infer<typeof FixJobSpec>;
+
+export const JobSpec = z.discriminatedUnion("kind", [ReproJobSpec, FixJobSpec]);
+export type JobSpec = z.infer<typeof JobSpec>;

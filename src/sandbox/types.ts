@@ -1,0 +1,77 @@
+/**
+ * The Sandbox port: run one command in a fresh, isolated environment.
+ * Core code (repro, fix) takes a `Sandbox` as a parameter and never imports a driver.
+ */
+
+/** Resource limits of one run. All are enforced by the driver; invalid values are rejected before a run starts. */
+export interface SandboxLimits {
+  /** Wall-clock limit; then stop, then SIGKILL, then force-remove. */
+  timeoutMs: number;
+  /** Memory limit in MiB (swap is set equal to it: no swap beyond memory). */
+  memoryMb: number;
+  /** CPU limit in cores (fractions allowed). */
+  cpus: number;
+  /** Maximum number of processes/threads. */
+  pids: number;
+  /** Cap on each of stdout and stderr, in bytes; exceeding it kills the run (`output_limit`). */
+  outputBytes: number;
+  /** Largest file a process may write, in MiB (`fsize` ulimit). */
+  fileSizeMb: number;
+  /** Open file descriptors (`nofile` ulimit). */
+  nofile: number;
+  /** Size of the `/tmp` tmpfs in MiB. */
+  tmpMb: number;
+}
+
+/** The input file tree: a host directory copied per job, and/or files given inline (inline files win). */
+export interface SandboxInput {
+  /** A host directory whose *copy* becomes the workspace. The caller's directory is never mounted or changed. */
+  dir?: string;
+  /** Files to place in the workspace, keyed by relative POSIX path. */
+  files?: Record<string, string | Uint8Array>;
+}
+
+export interface SandboxRunRequest {
+  /** The job this run belongs to: containers are labelled with it, and the reaper can find them. */
+  jobId: string;
+  /** argv of the command; no shell is implied (use ["sh", "-c", "..."] to get one). */
+  command: string[];
+  input?: SandboxInput;
+  /** The complete environment of the command. Nothing from the host leaks in. */
+  env?: Record<string, string>;
+  /** Working directory relative to the workspace root (default: the root). */
+  workdir?: string;
+  /** Data written to the command's stdin, then closed. Without it stdin is empty (EOF at once). */
+  stdin?: string;
+  /** Overrides of the driver's default limits. */
+  limits?: Partial<SandboxLimits>;
+  /** Aborting kills the run at once; the result then has `stoppedBy: "killed"`. */
+  signal?: AbortSignal;
+  /** Workspace-relative paths (files or directories) to bring back after the run. */
+  collect?: string[];
+  /** Image to run in (default: the driver's configured image). */
+  image?: string;
+}
+
+/** Why the sandbox, rather than the command, ended the run. */
+export type StopReason = "timeout" | "output_limit" | "memory_limit" | "killed";
+
+export interface SandboxRunResult {
+  /** Exit code of the command; null when it did not exit by itself. */
+  exitCode: number | null;
+  /** Signal that ended the command (e.g. "SIGKILL"), when known. */
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  durationMs: number;
+  /** Collected files, keyed by workspace-relative path. Symlinks are never followed. */
+  files: Record<string, Uint8Array>;
+  /** Set when the sandbox stopped the run; null when the command ended on its own. */
+  stoppedBy: StopReason | null;
+}
+
+export interface Sandbox {
+  run(request: SandboxRunRequest): Promise<SandboxRunResult>;
+}
