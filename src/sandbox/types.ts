@@ -29,6 +29,8 @@ export interface SandboxInput {
   dir?: string;
   /** Files to place in the workspace, keyed by relative POSIX path. */
   files?: Record<string, string | Uint8Array>;
+  /** Workspace-relative paths removed after `dir` is copied (a patch that deletes files). */
+  remove?: string[];
 }
 
 export interface SandboxRunRequest {
