@@ -52,6 +52,11 @@ export interface ModelRequest {
   maxTokens?: number;
   temperature?: number;
   signal?: AbortSignal;
+  /**
+   * Set by the loop engine's metering wrapper: the state and attempt that made the call. Traces record it,
+   * and the replay model uses it to say where a re-run diverged. Adapters do not send it to the provider.
+   */
+  meta?: { step: string; attempt: number };
 }
 
 export interface TokenUsage {
