@@ -1,0 +1,118 @@
+/**
+ * Detects the test command of a repository and the framework behind a command string.
+ * Pure: reads the repository through the Workspace port.
+ */
+import { UsageError } from "../core/errors.ts";
+import type { Workspace } from "../git/types.ts";
+import type { TestCommand, TestFramework } from "./test-runner-types.ts";
+
+/** The placeholder `npm init` writes: it is not a test command. */
+const NPM_PLACEHOLDER = /no test specified/;
+
+/** Which framework a shell command (or an npm script) runs. */
+export function frameworkOf(command: string): TestFramework {
+  if (/(^|[\s;&|(/])vitest(\s|$)/.test(command)) return "vitest";
+  if (/(^|[\s;&|(/])jest(\s|$)/.test(command)) return "jest";
+  if (/(^|[\s;&|(/])mocha(\s|$)/.test(command)) return "mocha";
+  if (/(^|[\s;&|(/])node(\s+\S+)*?\s+--test(\s|=|$)/.test(command)) return "node-test";
+  if (/(^|[\s;&|(/])(py\.test|pytest)(\s|$)/.test(command) || /python3?\s+-m\s+pytest/.test(command))
+    return "pytest";
+  if (/(^|[\s;&|(])go\s+test(\s|$)/.test(command)) return "go";
+  if (/(^|[\s;&|(])cargo\s+(test|nextest)(\s|$)/.test(command)) return "cargo";
+  return "unknown";
+}
+
+const NPM_TEST = /^\s*(npm\s+(run\s+)?test|npm\s+t|yarn\s+(run\s+)?test|pnpm\s+(run\s+)?test)\s*$/;
+
+async function packageTestScript(workspace: Workspace): Promise<string | null> {
+  if (!(await workspace.exists("package.json"))) return null;
+  let pkg: unknown;
+  try {
+    pkg = JSON.parse(await workspace.readFile("package.json"));
+  } catch (error) {
+    throw new UsageError(
+      `package.json is not valid JSON: ${(error as Error).message}`,
+      "fix package.json or pass the test command with --test",
+    );
+  }
+  const scripts = (pkg as { scripts?: unknown }).scripts;
+  if (typeof scripts !== "object" || scripts === null) return null;
+  const test = (scripts as Record<string, unknown>).test;
+  if (typeof test !== "string" || !test.trim() || NPM_PLACEHOLDER.test(test)) return null;
+  return test.trim();
+}
+
+/**
+ * Turns a command the user gave into a TestCommand. `npm test` (and yarn/pnpm) is resolved to the
+ * package's `scripts.test`, so that the reporter flags reach the framework itself.
+ */
+export async function describeCommand(
+  workspace: Workspace,
+  command: string,
+  source: string,
+): Promise<TestCommand> {
+  if (!command.trim())
+    throw new UsageError("the test command is empty", "pass --test with a command, e.g. --test 'pytest -q'");
+  if (NPM_TEST.test(command)) {
+    const script = await packageTestScript(workspace);
+    if (script === null) {
+      throw new UsageError(
+        `${source} is "${command.trim()}" but package.json has no scripts.test`,
+        "add a test script to package.json or pass the framework's command with --test",
+      );
+    }
+    return {
+      framework: frameworkOf(script),
+      command: script,
+      detectedBy: `${source} → package.json scripts.test`,
+    };
+  }
+  return { framework: frameworkOf(command), command: command.trim(), detectedBy: source };
+}
+
+const PYTEST_CONFIG: { file: string; marker: RegExp | null }[] = [
+  { file: "pytest.ini", marker: null },
+  { file: "pyproject.toml", marker: /^\[tool\.pytest/m },
+  { file: "setup.cfg", marker: /^\[tool:pytest\]/m },
+  { file: "tox.ini", marker: /^\[pytest\]/m },
+  { file: "conftest.py", marker: null },
+];
+
+/**
+ * Detects how a repository runs its tests, in this order: package.json `scripts.test`; pytest
+ * (configuration, conftest.py, or test_*.py / *_test.py files); go.mod; Cargo.toml; JS test files
+ * without a script (node --test). Throws a UsageError when nothing is found.
+ */
+export async function detectTestCommand(workspace: Workspace): Promise<TestCommand> {
+  const script = await packageTestScript(workspace);
+  if (script !== null) {
+    const framework = frameworkOf(script);
+    return { framework, command: script, detectedBy: `package.json scripts.test (${framework})` };
+  }
+  for (const { file, marker } of PYTEST_CONFIG) {
+    if (!(await workspace.exists(file))) continue;
+    if (marker === null || marker.test(await workspace.readFile(file))) {
+      return { framework: "pytest", command: "python3 -m pytest", detectedBy: file };
+    }
+  }
+  const files = await workspace.listFiles({ max: 20_000 });
+  const pyTest = files.find((f) => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(f));
+  if (pyTest !== undefined) {
+    return { framework: "pytest", command: "python3 -m pytest", detectedBy: `Python test files (${pyTest})` };
+  }
+  if (files.includes("go.mod")) return { framework: "go", command: "go test ./...", detectedBy: "go.mod" };
+  if (files.includes("Cargo.toml"))
+    return { framework: "cargo", command: "cargo test", detectedBy: "Cargo.toml" };
+  const jsTest = files.find((f) => /(^|\/)([^/]*[._-])?test\.[cm]?js$|(^|\/)test\/[^/]+\.[cm]?js$/.test(f));
+  if (jsTest !== undefined) {
+    return {
+      framework: "node-test",
+      command: "node --test",
+      detectedBy: `JS test files without scripts.test (${jsTest})`,
+    };
+  }
+  throw new UsageError(
+    "could not detect how this repository runs its tests",
+    "pass the command with --test (e.g. --test 'python3 -m pytest' or --test 'node --test'), or set fix.testCommand in .github/retrace.yml",
+  );
+}

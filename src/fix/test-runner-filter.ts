@@ -1,0 +1,81 @@
+/**
+ * Builds a command that reruns only the given test ids (the fix loop's flaky triage reruns the failing
+ * tests on the base commit). Ids are the ones runTests reports (see TestCase.id).
+ */
+import { UsageError } from "../core/errors.ts";
+import { shellQuote } from "./test-runner-invocation.ts";
+import type { TestCommand } from "./test-runner-types.ts";
+
+/** Escapes a string for use inside a JavaScript/RE2 regular expression. */
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+function unique<T>(xs: T[]): T[] {
+  return [...new Set(xs)];
+}
+
+/** Splits a JS-runner id `file > suite > name` into its file and its title path. */
+export function splitJsId(id: string): { file: string | null; titles: string[] } {
+  const parts = id.split(" > ");
+  const first = parts[0] ?? "";
+  if (parts.length > 1 && /\.[cm]?[jt]sx?$/.test(first)) return { file: first, titles: parts.slice(1) };
+  return { file: null, titles: parts };
+}
+
+/** Splits a go id `import/path/TestName[/subtest]` into package and top-level test name. */
+export function splitGoId(id: string): { pkg: string; test: string } {
+  const m = /^(.*?)\/((?:Test|Example|Fuzz|Benchmark)[^/]*)(\/.*)?$/.exec(id);
+  if (!m) return { pkg: "./...", test: id };
+  return { pkg: m[1] || "./...", test: m[2] ?? id };
+}
+
+/** A TestCommand that runs only `testIds`. Throws a UsageError for an empty list or an unfilterable framework. */
+export function filterCommand(command: TestCommand, testIds: string[]): TestCommand {
+  const ids = unique(testIds.map((t) => t.trim()).filter(Boolean));
+  if (ids.length === 0) throw new UsageError("no test ids to filter on", "pass at least one test id");
+  const detectedBy = `${command.detectedBy}, filtered to ${ids.length} test${ids.length === 1 ? "" : "s"}`;
+  const make = (text: string): TestCommand => ({ framework: command.framework, command: text, detectedBy });
+
+  switch (command.framework) {
+    case "pytest":
+      return make(`python3 -m pytest ${ids.map(shellQuote).join(" ")}`);
+    case "node-test": {
+      const split = ids.map(splitJsId);
+      const files = unique(split.flatMap((s) => (s.file ? [s.file] : [])));
+      // Node matches the pattern against each test's own name; suites are listed too so their children run.
+      const names = unique(split.flatMap((s) => s.titles));
+      const pattern = `^(?:${names.map(escapeRegex).join("|")})$`;
+      return make(
+        `node --test --test-name-pattern=${shellQuote(pattern)}${files.map((f) => ` ${shellQuote(f)}`).join("")}`,
+      );
+    }
+    case "jest":
+    case "vitest":
+    case "mocha": {
+      const split = ids.map(splitJsId);
+      const files = unique(split.flatMap((s) => (s.file ? [s.file] : [])));
+      const full = unique(split.map((s) => s.titles.join(" ")));
+      const pattern = `^(?:${full.map(escapeRegex).join("|")})$`;
+      const fileArgs = files.map((f) => ` ${shellQuote(f)}`).join("");
+      if (command.framework === "jest") return make(`jest${fileArgs} -t ${shellQuote(pattern)}`);
+      if (command.framework === "vitest") return make(`vitest run${fileArgs} -t ${shellQuote(pattern)}`);
+      return make(`mocha${fileArgs} --grep ${shellQuote(pattern)}`);
+    }
+    case "go": {
+      const split = ids.map(splitGoId);
+      const pkgs = unique(split.map((s) => s.pkg));
+      const tests = unique(split.map((s) => s.test));
+      return make(
+        `go test -run ${shellQuote(`^(?:${tests.map(escapeRegex).join("|")})$`)} ${pkgs.map(shellQuote).join(" ")}`,
+      );
+    }
+    case "cargo":
+      return make(`cargo test -- --exact ${ids.map(shellQuote).join(" ")}`);
+    case "unknown":
+      throw new UsageError(
+        `cannot rerun single tests of an unrecognised test command: ${command.command}`,
+        "use a command Retrace recognises (pytest, node --test, jest, vitest, mocha, go test, cargo test)",
+      );
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Creates a branch holding exactly one new commit on top of a base, without touching the current
+ * branch, the index or the working tree: everything goes through a temporary index file
+ * (`GIT_INDEX_FILE`) and git plumbing (`read-tree`, `apply --cached`, `hash-object`, `write-tree`,
+ * `commit-tree`, `update-ref`). No hooks run.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type SimpleGit, simpleGit } from "simple-git";
+import { GitError } from "./errors.ts";
+import { normalizeRepoPath } from "./path-guard.ts";
+import type { GitIdentity } from "./types.ts";
+
+export interface BranchCommitRequest {
+  /** New branch name (`refs/heads/<branch>`); must not exist yet. */
+  branch: string;
+  /** Commit message. */
+  message: string;
+  /** New full contents keyed by repo-relative path; `null` deletes the file. Applied after `patch`. */
+  files?: Record<string, string | null>;
+  /** A unified diff (git or plain `diff -u` with a/ b/ prefixes) applied to the base tree. */
+  patch?: string;
+  /** Author of the commit. */
+  author: GitIdentity;
+  /** Committer (default: the author). */
+  committer?: GitIdentity;
+  /** Revision to build on (default `HEAD`). */
+  base?: string;
+}
+
+export interface BranchCommitResult {
+  branch: string;
+  /** Full sha of the new commit. */
+  commit: string;
+  /** Full sha of the base commit. */
+  base: string;
+  /** Repo-relative paths the commit changes, sorted. */
+  changedFiles: string[];
+}
+
+const ENV_KEYS = [
+  "GIT_INDEX_FILE",
+  "GIT_AUTHOR_NAME",
+  "GIT_AUTHOR_EMAIL",
+  "GIT_COMMITTER_NAME",
+  "GIT_COMMITTER_EMAIL",
+  "GIT_CONFIG_NOSYSTEM",
+];
+
+async function attempt<T>(what: string, run: () => Promise<T>, hint?: string): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.trim() : String(error);
+    throw new GitError(`${what}: ${detail}`, hint, error);
+  }
+}
+
+function checkIdentity(who: GitIdentity, role: string): void {
+  if (!who.name.trim() || /[<>\n]/.test(who.name) || !/^[^\s<>@]+@[^\s<>]+$/.test(who.email)) {
+    throw new GitError(
+      `invalid ${role} identity: ${JSON.stringify(who)}`,
+      "give a name and an email like bot@example.com",
+    );
+  }
+}
+
+/** Creates `branch` with one commit (base + patch + files). The checkout in `repoDir` is left as it was. */
+export async function createBranchWithCommit(
+  repoDir: string,
+  request: BranchCommitRequest,
+): Promise<BranchCommitResult> {
+  if (request.patch === undefined && request.files === undefined) {
+    throw new GitError("nothing to commit: give a patch or files", "pass `patch` or `files`");
+  }
+  if (!request.message.trim()) throw new GitError("empty commit message", "pass a commit message");
+  checkIdentity(request.author, "author");
+  const committer = request.committer ?? request.author;
+  checkIdentity(committer, "committer");
+  if (request.branch.startsWith("-")) throw new GitError(`invalid branch name: ${request.branch}`);
+
+  const scratch = await mkdtemp(path.join(tmpdir(), "retrace-commit-"));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? scratch,
+    LANG: "C",
+    GIT_INDEX_FILE: path.join(scratch, "index"),
+    GIT_AUTHOR_NAME: request.author.name,
+    GIT_AUTHOR_EMAIL: request.author.email,
+    GIT_COMMITTER_NAME: committer.name,
+    GIT_COMMITTER_EMAIL: committer.email,
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
+  const git: SimpleGit = simpleGit({ baseDir: repoDir, allowEnvironment: ENV_KEYS }).env(env);
+  try {
+    await attempt(
+      "not a git repository",
+      () => git.raw(["rev-parse", "--git-dir"]),
+      `run inside a git checkout (${repoDir})`,
+    );
+    await attempt(
+      `invalid branch name ${JSON.stringify(request.branch)}`,
+      () => git.raw(["check-ref-format", "--branch", request.branch]),
+      "use a name like retrace/fix-123",
+    );
+    const exists = await git
+      .raw(["show-ref", "--verify", "--quiet", `refs/heads/${request.branch}`])
+      .then(() => true)
+      .catch(() => false);
+    if (exists) {
+      throw new GitError(
+        `branch already exists: ${request.branch}`,
+        "pick a new branch name; Retrace never rewrites a branch",
+      );
+    }
+    const baseRev = request.base ?? "HEAD";
+    const base = (
+      await attempt(`unknown base revision ${baseRev}`, () =>
+        git.raw(["rev-parse", "--verify", `${baseRev}^{commit}`]),
+      )
+    ).trim();
+    await attempt("could not load the base tree", () => git.raw(["read-tree", base]));
+
+    if (request.patch !== undefined) {
+      const patchFile = path.join(scratch, "change.patch");
+      await writeFile(patchFile, request.patch.endsWith("\n") ? request.patch : `${request.patch}\n`);
+      await attempt(
+        "the patch does not apply to the base",
+        () => git.raw(["apply", "--cached", "--whitespace=nowarn", patchFile]),
+        "regenerate the patch against the base commit",
+      );
+    }
+    let n = 0;
+    for (const [rawPath, content] of Object.entries(request.files ?? {})) {
+      const file = normalizeRepoPath(rawPath);
+      if (content === null) {
+        await attempt(`could not delete ${file}`, () =>
+          git.raw(["update-index", "--force-remove", "--", file]),
+        );
+        continue;
+      }
+      const blobFile = path.join(scratch, `blob-${n++}`);
+      await writeFile(blobFile, content);
+      const sha = (
+        await attempt(`could not store ${file}`, () =>
+          git.raw(["hash-object", "-w", `--path=${file}`, blobFile]),
+        )
+      ).trim();
+      const staged = (await git.raw(["ls-files", "--stage", "--", file])).trim();
+      const mode = /^(100755|100644) /.exec(staged)?.[1] ?? "100644";
+      await attempt(`could not stage ${file}`, () =>
+        git.raw(["update-index", "--add", "--cacheinfo", `${mode},${sha},${file}`]),
+      );
+    }
+
+    const tree = (await attempt("could not write the tree", () => git.raw(["write-tree"]))).trim();
+    const baseTree = (await git.raw(["rev-parse", `${base}^{tree}`])).trim();
+    if (tree === baseTree) throw new GitError("the change is empty: the new tree equals the base tree");
+    const commit = (
+      await attempt("could not create the commit", () =>
+        git.raw(["commit-tree", tree, "-p", base, "-m", request.message]),
+      )
+    ).trim();
+    await attempt(`could not create branch ${request.branch}`, () =>
+      git.raw(["update-ref", `refs/heads/${request.branch}`, commit, ""]),
+    );
+    const changed = await git.raw(["diff-tree", "--no-commit-id", "--name-only", "-r", base, commit]);
+    return {
+      branch: request.branch,
+      commit,
+      base,
+      changedFiles: changed
+        .split("\n")
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .sort(),
+    };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
