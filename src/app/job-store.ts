@@ -1,0 +1,198 @@
+/**
+ * The JobStore port and its SQLite implementation (sql.js: SQLite compiled to WebAssembly, so nothing is
+ * compiled at install time and it runs on every Node version; see docs/app.md for the measurement).
+ * The database is written to disk after every change (temporary file + rename), so a crash never leaves a
+ * half-written file and an acknowledged webhook is on disk before the 200 is sent.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import initSqlJs from "sql.js";
+import { InfrastructureError } from "../core/errors.ts";
+import { type JobRecord, type JobState, TERMINAL_STATES } from "./job-record.ts";
+
+export interface JobStore {
+  /** Records a delivery id; false when it was seen before (the webhook is a duplicate). */
+  recordDelivery(deliveryId: string, now: number): boolean;
+  insert(record: JobRecord): void;
+  update(id: string, changes: Partial<Omit<JobRecord, "id">>): JobRecord;
+  get(id: string): JobRecord | null;
+  /** Jobs not in a terminal state, oldest first. */
+  listUnfinished(): JobRecord[];
+  /** Jobs of a repository created at or after `since` that were not skipped. */
+  countJobsSince(repo: string, since: number): number;
+  /** Model dollars of a repository's jobs created at or after `since`. */
+  costSince(repo: string, since: number): number;
+  /** Fix jobs of a lineage that ran on Retrace's own branches (a fix of a fix), skipped ones excluded. */
+  countLineageFixes(repo: string, lineage: string): number;
+  /** The job whose pull request branch is `branch`. */
+  findByPrBranch(repo: string, branch: string): JobRecord | null;
+  all(): JobRecord[];
+  close(): void;
+}
+
+type SqlDatabase = import("sql.js").Database;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, received_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS jobs (
+  id TEXT PRIMARY KEY,
+  repo TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  state TEXT NOT NULL,
+  lineage TEXT,
+  on_retrace_branch INTEGER NOT NULL DEFAULT 0,
+  pr_branch TEXT,
+  cost_usd REAL NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL,
+  data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS jobs_repo_created ON jobs (repo, created_at);
+CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state);
+`;
+
+/** Deliveries older than this are forgotten (GitHub redelivers within hours, not weeks). */
+const DELIVERY_TTL_MS = 14 * 24 * 3600_000;
+
+export async function openSqliteJobStore(path: string | null): Promise<JobStore> {
+  const require = createRequire(import.meta.url);
+  const wasmPath = require.resolve("sql.js/dist/sql-wasm.wasm");
+  const SQL = await initSqlJs({ wasmBinary: readFileSync(wasmPath) as unknown as ArrayBuffer });
+  let db: SqlDatabase;
+  try {
+    let existing: Buffer | null = null;
+    if (path) {
+      try {
+        existing = readFileSync(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
+    }
+    db = new SQL.Database(existing);
+    db.exec(SCHEMA);
+  } catch (error) {
+    throw new InfrastructureError(
+      `cannot open the job database ${path ?? ":memory:"}: ${(error as Error).message}`,
+      "set RETRACE_DB_PATH to a writable file, or move the corrupt file away (jobs in it are then lost)",
+      error,
+    );
+  }
+  if (path) mkdirSync(dirname(path), { recursive: true });
+
+  function persist(): void {
+    if (!path) return;
+    const tmp = `${path}.tmp-${process.pid}`;
+    writeFileSync(tmp, db.export());
+    renameSync(tmp, path);
+  }
+
+  function rows(sql: string, params: (string | number | null)[] = []): JobRecord[] {
+    const stmt = db.prepare(sql);
+    try {
+      stmt.bind(params);
+      const out: JobRecord[] = [];
+      while (stmt.step()) out.push(JSON.parse(String(stmt.get()[0])) as JobRecord);
+      return out;
+    } finally {
+      stmt.free();
+    }
+  }
+
+  function scalar(sql: string, params: (string | number | null)[]): number {
+    const stmt = db.prepare(sql);
+    try {
+      stmt.bind(params);
+      return stmt.step() ? Number(stmt.get()[0] ?? 0) : 0;
+    } finally {
+      stmt.free();
+    }
+  }
+
+  function write(r: JobRecord): void {
+    db.run(
+      `INSERT INTO jobs (id, repo, kind, state, lineage, on_retrace_branch, pr_branch, cost_usd, created_at, data)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET state = excluded.state, lineage = excluded.lineage,
+         on_retrace_branch = excluded.on_retrace_branch, pr_branch = excluded.pr_branch,
+         cost_usd = excluded.cost_usd, data = excluded.data`,
+      [
+        r.id,
+        r.repo,
+        r.kind,
+        r.state,
+        r.lineage,
+        r.trigger.type === "fix" && r.trigger.onRetraceBranch ? 1 : 0,
+        r.prBranch,
+        r.costUsd,
+        r.createdAt,
+        JSON.stringify(r),
+      ],
+    );
+  }
+
+  function get(id: string): JobRecord | null {
+    return rows("SELECT data FROM jobs WHERE id = ?", [id])[0] ?? null;
+  }
+
+  const terminal = TERMINAL_STATES.map((s) => `'${s}'`).join(", ");
+
+  return {
+    recordDelivery(deliveryId, now) {
+      const seen = scalar("SELECT COUNT(*) FROM deliveries WHERE id = ?", [deliveryId]);
+      if (seen > 0) return false;
+      db.run("DELETE FROM deliveries WHERE received_at < ?", [now - DELIVERY_TTL_MS]);
+      db.run("INSERT INTO deliveries (id, received_at) VALUES (?, ?)", [deliveryId, now]);
+      persist();
+      return true;
+    },
+    insert(record) {
+      if (get(record.id)) throw new InfrastructureError(`job ${record.id} already exists`);
+      write(record);
+      persist();
+    },
+    update(id, changes) {
+      const current = get(id);
+      if (!current) throw new InfrastructureError(`job ${id} is not in the job database`);
+      const next: JobRecord = { ...current, ...changes, id, updatedAt: changes.updatedAt ?? Date.now() };
+      write(next);
+      persist();
+      return next;
+    },
+    get,
+    listUnfinished() {
+      return rows(`SELECT data FROM jobs WHERE state NOT IN (${terminal}) ORDER BY created_at, id`);
+    },
+    countJobsSince(repo, since) {
+      return scalar("SELECT COUNT(*) FROM jobs WHERE repo = ? AND created_at >= ? AND state != 'skipped'", [
+        repo,
+        since,
+      ]);
+    },
+    costSince(repo, since) {
+      return scalar("SELECT COALESCE(SUM(cost_usd), 0) FROM jobs WHERE repo = ? AND created_at >= ?", [
+        repo,
+        since,
+      ]);
+    },
+    countLineageFixes(repo, lineage) {
+      return scalar(
+        "SELECT COUNT(*) FROM jobs WHERE repo = ? AND kind = 'fix' AND lineage = ? AND on_retrace_branch = 1 AND state != 'skipped'",
+        [repo, lineage],
+      );
+    },
+    findByPrBranch(repo, branch) {
+      return (
+        rows("SELECT data FROM jobs WHERE repo = ? AND pr_branch = ? LIMIT 1", [repo, branch])[0] ?? null
+      );
+    },
+    all() {
+      return rows("SELECT data FROM jobs ORDER BY created_at, id");
+    },
+    close() {
+      persist();
+      db.close();
+    },
+  };
+}
+
+export type { JobState };

@@ -1,0 +1,36 @@
+/**
+ * `.github/retrace.yml`, read through the API from the repository's default branch and validated against
+ * the schema. A missing file means the defaults; an invalid one is an error naming the field and the problem.
+ */
+import { parse as parseYaml } from "yaml";
+import { ConfigError } from "../core/errors.ts";
+import { RetraceConfig, defaultConfig } from "../config/schema.ts";
+import type { GitHubPort, RepoId } from "../github/port.ts";
+
+export const CONFIG_PATH = ".github/retrace.yml";
+
+/** Parse and validate the text of a config file; errors list every `field.path: problem`. */
+export function parseRepoConfig(text: string, source = CONFIG_PATH): RetraceConfig {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    throw new ConfigError(`${source}: not valid YAML: ${(error as Error).message}`, "fix the YAML syntax");
+  }
+  const parsed = RetraceConfig.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => {
+    const path = i.path.length ? i.path.join(".") : "(root)";
+    const extra = i.code === "unrecognized_keys" ? ` (${i.keys.join(", ")})` : "";
+    return `${path}: ${i.message}${extra}`;
+  });
+  throw new ConfigError(
+    `${source} is invalid:\n${problems.map((p) => `- ${p}`).join("\n")}`,
+    `fix ${source}; the JSON Schema in schema/retrace.schema.json lists every field`,
+  );
+}
+
+export async function loadRepoConfig(github: GitHubPort, repo: RepoId): Promise<RetraceConfig> {
+  const text = await github.getFileText(repo, CONFIG_PATH);
+  return text === null ? defaultConfig() : parseRepoConfig(text);
+}

@@ -1,0 +1,134 @@
+/**
+ * The App server: Probot's standard environment (APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET,
+ * PORT, HOST, GHE_HOST, GHE_PROTOCOL, LOG_LEVEL), webhooks at Probot's default path, a health endpoint at
+ * `/healthz`, and the durable job store. Retrace's own settings: RETRACE_DB_PATH, RETRACE_EXECUTOR
+ * (local|actions), RETRACE_WORKFLOW, RETRACE_CONCURRENCY, RETRACE_APP_SLUG.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createNodeMiddleware, createProbot } from "probot";
+import { ConfigError } from "../core/errors.ts";
+import { createGitHubPort, type OctokitLike } from "../github/octokit-port.ts";
+import type { JobRunner } from "../jobs/result.ts";
+import { retraceApp } from "./app.ts";
+import { JobService, type PolicyGate } from "./job-service.ts";
+import { type JobStore, openSqliteJobStore } from "./job-store.ts";
+
+export interface AppServerOptions {
+  env: NodeJS.ProcessEnv;
+  runner: JobRunner;
+  gate: PolicyGate;
+}
+
+export interface AppServer {
+  server: Server;
+  /** Base URL the server listens on, e.g. http://127.0.0.1:3000. */
+  url: string;
+  service: JobService;
+  store: JobStore;
+  /** Stop taking work, close the server and the store (running jobs are resumed by the next start). */
+  close(): Promise<void>;
+}
+
+/** Settings read from the environment, validated with messages that say what to set. */
+export function readAppEnv(env: NodeJS.ProcessEnv) {
+  const missing: string[] = [];
+  if (!env.APP_ID || !/^\d+$/.test(env.APP_ID)) missing.push("APP_ID (the numeric App id)");
+  if (!env.PRIVATE_KEY && !env.PRIVATE_KEY_PATH) missing.push("PRIVATE_KEY or PRIVATE_KEY_PATH");
+  if (!env.WEBHOOK_SECRET) missing.push("WEBHOOK_SECRET");
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `the App server needs ${missing.join(", ")}`,
+      "create the App from app.yml (docs/app.md), then put its settings in the environment or a .env file",
+    );
+  }
+  const executor = env.RETRACE_EXECUTOR ?? "local";
+  if (executor !== "local" && executor !== "actions") {
+    throw new ConfigError(`RETRACE_EXECUTOR must be "local" or "actions", not ${JSON.stringify(executor)}`);
+  }
+  const concurrency = Number(env.RETRACE_CONCURRENCY ?? "2");
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
+    throw new ConfigError(
+      `RETRACE_CONCURRENCY must be an integer from 1 to 64, not ${env.RETRACE_CONCURRENCY}`,
+    );
+  }
+  const port = Number(env.PORT ?? "3000");
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new ConfigError(`PORT is not a port: ${env.PORT}`);
+  return {
+    appId: Number(env.APP_ID),
+    appSlug: env.RETRACE_APP_SLUG ?? "retrace",
+    executor: executor as "local" | "actions",
+    workflow: env.RETRACE_WORKFLOW ?? "retrace.yml",
+    concurrency,
+    dbPath: env.RETRACE_DB_PATH ?? ".retrace/app.sqlite",
+    port,
+    host: env.HOST ?? "0.0.0.0",
+  };
+}
+
+export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
+  const settings = readAppEnv(options.env);
+  const probot = createProbot({ env: options.env });
+  const store = await openSqliteJobStore(settings.dbPath);
+  const secrets = [options.env.WEBHOOK_SECRET, options.env.PRIVATE_KEY].filter((s): s is string =>
+    Boolean(s),
+  );
+  const service = new JobService({
+    store,
+    runner: options.runner,
+    gate: options.gate,
+    githubFor: async (installationId) =>
+      createGitHubPort((await probot.auth(installationId)) as unknown as OctokitLike),
+    identity: { appId: settings.appId, appSlug: settings.appSlug },
+    executor: settings.executor,
+    workflow: settings.workflow,
+    concurrency: settings.concurrency,
+    log: {
+      info: (m) => probot.log.info(m),
+      warn: (m) => probot.log.warn(m),
+      error: (m) => probot.log.error(m),
+    },
+    secrets,
+  });
+  const middleware = await createNodeMiddleware(retraceApp(service), { probot });
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === "GET" && (req.url === "/healthz" || req.url === "/health")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          status: "ok",
+          executor: settings.executor,
+          unfinishedJobs: store.listUnfinished().length,
+        }),
+      );
+      return;
+    }
+    void middleware(req, res, () => {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: `no route ${req.method} ${req.url}` }));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(settings.port, settings.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const resumed = await service.resume();
+  if (resumed.resumed.length + resumed.failed.length > 0) {
+    probot.log.info(`resumed ${resumed.resumed.length} job(s), reported ${resumed.failed.length} as failed`);
+  }
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    service,
+    store,
+    async close() {
+      service.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      store.close();
+    },
+  };
+}

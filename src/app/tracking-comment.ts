@@ -1,0 +1,83 @@
+/**
+ * The tracking comment: one per job, edited in place from "queued" to the final result. The hidden marker
+ * lets the App find it again after a restart (and keeps Retrace from reacting to its own comment).
+ */
+import type { JobResult } from "../jobs/result.ts";
+import type { Trigger } from "./triggers.ts";
+
+export function markerFor(jobId: string): string {
+  return `<!-- retrace:job:${jobId} -->`;
+}
+
+export type TrackingPhase =
+  | { phase: "queued" }
+  | { phase: "running"; progress?: string }
+  | { phase: "dispatched"; workflow: string }
+  | { phase: "done"; result: JobResult; prUrl?: string | null; note?: string }
+  | { phase: "failed"; error: string };
+
+const KIND_NAME = { repro: "reproduction", fix: "fix" } as const;
+
+function triggerLine(trigger: Trigger): string {
+  switch (trigger.type) {
+    case "repro":
+      return trigger.via === "label"
+        ? `label \`${trigger.word}\` added by @${trigger.actor}`
+        : `\`${trigger.word}\` by @${trigger.actor}`;
+    case "fix":
+      return trigger.via === "check_run"
+        ? `check \`${trigger.checkName}\` failed on \`${trigger.headBranch}\` (${(trigger.headSha ?? "").slice(0, 7)})`
+        : `\`${trigger.word}\` by @${trigger.actor}`;
+    case "collect":
+      return `workflow run ${trigger.runId}`;
+  }
+}
+
+function statusLine(p: TrackingPhase): string {
+  switch (p.phase) {
+    case "queued":
+      return "⏳ queued";
+    case "running":
+      return p.progress ? `🔄 running — ${p.progress}` : "🔄 running";
+    case "dispatched":
+      return `🚀 dispatched to the \`${p.workflow}\` workflow`;
+    case "done":
+      return `${p.result.outcome === "succeeded" ? "✅" : "⚠️"} ${p.result.verdict ?? p.result.outcome}`;
+    case "failed":
+      return "❌ failed";
+  }
+}
+
+/** The full comment body for a job in a phase. `redact` is applied to everything that came from a run. */
+export function renderTrackingComment(
+  job: { id: string; kind: "repro" | "fix"; trigger: Trigger },
+  p: TrackingPhase,
+  redact: (s: string) => string = (s) => s,
+): string {
+  const lines = [
+    markerFor(job.id),
+    `### Retrace ${KIND_NAME[job.kind]}: ${statusLine(p)}`,
+    "",
+    `| job | trigger |`,
+    `|---|---|`,
+    `| \`${job.id}\` | ${triggerLine(job.trigger)} |`,
+    "",
+  ];
+  if (p.phase === "done") {
+    const r = p.result;
+    if (p.prUrl)
+      lines.push(`**Draft pull request:** ${p.prUrl} — verified in the sandbox; review before merging.`, "");
+    if (p.note) lines.push(`> ${redact(p.note)}`, "");
+    lines.push(redact(r.summary), "");
+    const seconds = (r.durationMs / 1000).toFixed(1);
+    lines.push(
+      `<sub>outcome \`${r.outcome}\` · ${r.attempts} attempt(s) · ${r.tokens} tokens · $${r.costUsd.toFixed(4)} · ${seconds} s</sub>`,
+    );
+  } else if (p.phase === "failed") {
+    lines.push("```text", redact(p.error).replaceAll("```", "'''"), "```", "");
+    lines.push("<sub>Comment the command again to retry once the problem is fixed.</sub>");
+  } else {
+    lines.push("<sub>This comment is updated in place when the job finishes.</sub>");
+  }
+  return lines.join("\n");
+}
