@@ -1,0 +1,109 @@
+/**
+ * What the fix pipeline needs from the outside world, as ports. The pipeline is pure: the CLI, the App and
+ * the Action build these from the real adapters (sandbox test runs, the log parser, the policy gate, git),
+ * and unit tests pass fakes.
+ */
+import type { FeedbackViolation, ModelChoice } from "../core/loop.ts";
+import type { Clock } from "../core/loop-clock.ts";
+import type { Redactor } from "../core/redact.ts";
+import type { Workspace } from "../git/types.ts";
+import type { Model } from "../llm/types.ts";
+import type { FileChange } from "./apply-edits.ts";
+import type { FailureInfo } from "./failure.ts";
+
+/** One test run's per-test outcomes, as the pipeline needs them. */
+export interface TestRunSummary {
+  /** Test id → outcome ("passed", "failed", "error", "skipped"). */
+  outcomes: Map<string, string>;
+  /** Failing tests with what is known about them (message, file, frames). */
+  failures: FailureInfo[];
+  /** The last part of the output, for excerpts and feedback. */
+  outputTail: string;
+  durationMs: number;
+  /** Why the run cannot be trusted (sandbox stop, no report...), or null. */
+  problem: string | null;
+  /** Set when the sandbox stopped the run. */
+  stoppedBy: string | null;
+}
+
+export interface FixTestPort {
+  /** The command the tests run with, as a person would type it. */
+  readonly command: string;
+  /** Runs the whole suite on the unchanged base. */
+  runAll(signal: AbortSignal): Promise<TestRunSummary>;
+  /** Whether `runOnly` can select tests (false: it runs the whole suite). */
+  readonly canFilter: boolean;
+  /** The command that reruns only the given tests (for reports). */
+  filterCommand(ids: readonly string[]): string;
+  /** Runs only the given tests on the unchanged base. */
+  runOnly(ids: readonly string[], signal: AbortSignal): Promise<TestRunSummary>;
+}
+
+export interface GateVerdict {
+  allowed: boolean;
+  violations: FeedbackViolation[];
+  /** Names of the rules that ran (for "policy checks passed"). */
+  rules: string[];
+}
+
+export interface VerifyVerdict {
+  ok: boolean;
+  /** Verification runs made with the patch. */
+  runs: number;
+  /** Per test: outcome before (base) and after (patched, all runs). */
+  tests: { id: string; before: string; after: string }[];
+  stillFailing: string[];
+  newFailures: string[];
+  /** Why a run did not complete, when one did not. */
+  runProblem?: string;
+  excerpt: string;
+}
+
+export interface FixPorts {
+  /** Read-only view of the repository at the failing commit. */
+  workspace: Workspace;
+  tests: FixTestPort;
+  /** Parses a CI log into failures (paths already mapped to the repository). */
+  parseLog(text: string, repoFiles: ReadonlySet<string>): FailureInfo[];
+  /** The deterministic policy gate. */
+  gate(patch: string): GateVerdict;
+  /** Applies the patch in fresh sandboxes and compares per test id with the base. */
+  verify(input: {
+    patch: string;
+    changes: FileChange[];
+    failing: readonly string[];
+    signal: AbortSignal;
+  }): Promise<VerifyVerdict>;
+  /** The failing commit's diff against its parent, when known. */
+  commitDiff?(): Promise<{ label: string; diff: string } | null>;
+  /** Creates the fix branch with one commit (FIXED only); absent = dry run, no branch. */
+  publish?(input: {
+    branch: string;
+    patch: string;
+    message: string;
+  }): Promise<{ branch: string; commit: string }>;
+  /** Null: no model configured (only flaky triage can run). */
+  model: Model | null;
+  models?: ModelChoice;
+  redactor?: Redactor;
+  clock?: Clock;
+  signal?: AbortSignal;
+  /** Progress lines (stderr in the CLI). */
+  log?(line: string): void;
+}
+
+export interface FixOptions {
+  /** Job id: names the branch `retrace/fix-<short id>`. */
+  id: string;
+  /** CI log text; without it the tests run in the sandbox to find the failure. */
+  log?: string;
+  /** Flaky triage reruns (default 3). */
+  triageRuns?: number;
+  /** Token budget of the packed context (default 12 000, estimated as chars/4). */
+  contextTokens?: number;
+  /** Exploration tool calls allowed over the job (default 20). */
+  maxToolCalls?: number;
+  /** Model rounds allowed per root-cause step (default 8). */
+  maxRounds?: number;
+  budget?: { maxAttempts?: number; maxWallMs?: number; maxTokens?: number; maxUsd?: number };
+}

@@ -1,0 +1,236 @@
+import { describe, expect, it } from "vitest";
+import type { Workspace } from "../../../src/git/types.ts";
+import { ScriptedModel } from "../../../src/llm/scripted.ts";
+import { Redactor } from "../../../src/core/redact.ts";
+import { fixBranchName, fixReportMarkdown, runFix } from "../../../src/fix/pipeline.ts";
+import type { FixPorts, FixTestPort, TestRunSummary } from "../../../src/fix/ports.ts";
+import { FixResult } from "../../../src/fix/result.ts";
+import { renderFixReport } from "../../../src/report/pr-body.ts";
+
+const FILES: Record<string, string> = {
+  "pricing/cart.py": "def apply_discount(amount, percent):\n    return amount * (1 - percent)\n",
+  "tests/test_cart.py":
+    "from pricing.cart import apply_discount\n\n\ndef test_discount():\n    assert apply_discount(200.0, 10) == 180.0\n",
+};
+const FAILING = "tests/test_cart.py::test_discount";
+
+function memWorkspace(files: Record<string, string>): Workspace {
+  return {
+    root: "/mem",
+    readFile: async (p) => {
+      const t = files[p];
+      if (t === undefined) throw new Error(`no file ${p}`);
+      return t;
+    },
+    exists: async (p) => p in files,
+    listFiles: async () => Object.keys(files).sort(),
+  };
+}
+
+function summary(outcome: string): TestRunSummary {
+  return {
+    outcomes: new Map([[FAILING, outcome]]),
+    failures:
+      outcome === "passed"
+        ? []
+        : [
+            {
+              testId: FAILING,
+              file: "tests/test_cart.py",
+              line: 5,
+              message: "assert -1800.0 == 180.0\n where -1800.0 = apply_discount(200.0, 10)",
+              excerpt: "E   assert -1800.0 == 180.0",
+              frames: [],
+            },
+          ],
+    outputTail: "1 failed",
+    durationMs: 5,
+    problem: null,
+    stoppedBy: null,
+  };
+}
+
+function testsPort(rerunOutcomes: string[]): FixTestPort & { reruns: number } {
+  const port = {
+    reruns: 0,
+    command: "python3 -m pytest",
+    canFilter: true,
+    filterCommand: (ids: readonly string[]) => `python3 -m pytest ${ids.join(" ")}`,
+    runAll: async () => summary("failed"),
+    runOnly: async () => summary(rerunOutcomes[port.reruns++] ?? "failed"),
+  };
+  return port;
+}
+
+function ports(
+  model: ScriptedModel | null,
+  rerun: string[] = ["failed", "failed", "failed"],
+  extra: Partial<FixPorts> = {},
+) {
+  const verified: string[] = [];
+  const p: FixPorts = {
+    workspace: memWorkspace(FILES),
+    tests: testsPort(rerun),
+    parseLog: () => [],
+    gate: (patch) => {
+      const touchesTests = /^diff --git a\/tests\//m.test(patch);
+      return {
+        allowed: !touchesTests,
+        violations: touchesTests
+          ? [{ rule: "forbidden-paths", file: "tests/test_cart.py", message: "tests may not be edited" }]
+          : [],
+        rules: ["forbidden-paths", "test-bypass"],
+      };
+    },
+    verify: async ({ patch, failing }) => {
+      verified.push(patch);
+      const ok = patch.includes("percent / 100");
+      return {
+        ok,
+        runs: 2,
+        tests: failing.map((id) => ({ id, before: "failed", after: ok ? "passed" : "failed" })),
+        stillFailing: ok ? [] : [...failing],
+        newFailures: [],
+        excerpt: ok ? "" : "E   assert 0.0 == 180.0",
+      };
+    },
+    publish: async ({ branch }) => ({ branch, commit: "c0ffee" }),
+    model,
+    models: { fast: "claude-haiku-4-5", strong: "claude-opus-4-1", escalateAfter: 1 },
+    ...extra,
+  };
+  return { p, verified };
+}
+
+const rootCause = {
+  toolCalls: [
+    {
+      name: "report_root_cause",
+      input: {
+        hypothesis: "apply_discount treats percent as a fraction",
+        evidence: "200 * (1 - 10) = -1800",
+        files: ["pricing/cart.py"],
+      },
+    },
+  ],
+  usage: { inputTokens: 1000, outputTokens: 50 },
+};
+const edits = (newLine: string, path = "pricing/cart.py", old = "    return amount * (1 - percent)") => ({
+  toolCalls: [
+    {
+      name: "propose_edits",
+      input: {
+        summary: "divide the percentage by 100",
+        edits: [{ path, old_string: old, new_string: newLine }],
+      },
+    },
+  ],
+  usage: { inputTokens: 1200, outputTokens: 80 },
+});
+
+describe("runFix (scripted model, fake ports)", () => {
+  it("rejects a wrong first patch, feeds the reason back, escalates and verifies attempt 2", async () => {
+    const model = new ScriptedModel([
+      {
+        toolCalls: [{ name: "read_file", input: { path: "pricing/cart.py" } }],
+        usage: { inputTokens: 900, outputTokens: 20 },
+      },
+      rootCause,
+      edits("    return amount * (1 - percent) / 100"),
+      rootCause,
+      edits("    return amount * (1 - percent / 100)"),
+    ]);
+    const { p, verified } = ports(model);
+    const run = await runFix(p, { id: "Job-1234abcd99" });
+    expect(FixResult.parse(run.result)).toEqual(run.result);
+    expect(run.result.outcome).toBe("FIXED");
+    expect(run.result.branch).toBe("retrace/fix-job1234a");
+    expect(run.result.commit).toBe("c0ffee");
+    expect(run.result.attempts).toBe(2);
+    expect(run.result.attemptLog.map((a) => a.verdict)).toEqual(["verify", "accepted"]);
+    expect(run.result.attemptLog.map((a) => a.model)).toEqual(["claude-haiku-4-5", "claude-opus-4-1"]);
+    expect(run.result.attemptLog[0]?.tokens).toBe(900 + 20 + 1000 + 50 + 1200 + 80);
+    expect(run.result.tokens).toBe(900 + 20 + 2 * (1000 + 50 + 1200 + 80));
+    expect(verified).toHaveLength(2);
+    // The exploration tool answered with the file, numbered.
+    const second = model.requests[1]!;
+    expect(JSON.stringify(second.messages)).toContain("1| def apply_discount(amount, percent):");
+    // The 2nd attempt's first request carries the verify feedback.
+    const attempt2 = model.requests[3]!;
+    const firstMsg = attempt2.messages[0]!.content as string;
+    expect(firstMsg).toContain('Attempt 1 was rejected at step "verify" (tests_still_failing)');
+    expect(firstMsg).toContain("E   assert 0.0 == 180.0");
+    expect(attempt2.model).toBe("claude-opus-4-1");
+    // The context was packed before the model saw anything: failing test source and the symbol's definition.
+    expect(model.requests[0]!.context).toContain("=== tests/test_cart.py [failing-test] ===");
+    expect(model.requests[0]!.context).toContain("=== pricing/cart.py [symbol-definition] ===");
+    expect(run.patch).toContain("+    return amount * (1 - percent / 100)");
+    const md = fixReportMarkdown(run, new Redactor());
+    expect(md).toContain("A human must review");
+    expect(md).toContain(`| \`${FAILING}\` | failed | passed |`);
+    expect(md).toContain("apply_discount treats percent as a fraction");
+    expect(md).toContain("- forbidden-paths\n- test-bypass");
+    expect(md).toContain("## What changed and why\n\ndivide the percentage by 100");
+    expect(md).toContain("| 1 | claude-haiku-4-5 | verify |");
+  });
+
+  it("stops a flaky failure before any model call", async () => {
+    const model = new ScriptedModel([]);
+    const { p } = ports(model, ["failed", "passed", "failed"]);
+    const run = await runFix(p, { id: "flaky1" });
+    expect(run.result.outcome).toBe("FLAKY");
+    expect(model.requests).toHaveLength(0);
+    expect(run.result.flaky).toMatchObject({ runs: 3, passes: 1, failures: 2 });
+    expect(run.result.flaky!.interval.low).toBeCloseTo(0.2077, 3);
+    expect(run.result.branch).toBeNull();
+    expect(renderFixReport({ result: run.result, excerpt: run.ctx.excerpt })).toContain("Wilson interval");
+  });
+
+  it("reports BLOCKED when every patch edits the test, and never verifies it", async () => {
+    const cheat = edits(
+      "    assert apply_discount(200.0, 10) == -1800.0",
+      "tests/test_cart.py",
+      "    assert apply_discount(200.0, 10) == 180.0",
+    );
+    const model = new ScriptedModel([rootCause, cheat, rootCause, cheat]);
+    const { p, verified } = ports(model);
+    const run = await runFix(p, { id: "blk", budget: { maxAttempts: 2 } });
+    expect(run.result.outcome).toBe("BLOCKED");
+    expect(verified).toEqual([]);
+    expect(run.result.attemptLog.every((a) => a.verdict === "policy")).toBe(true);
+    expect(run.result.attemptLog[0]?.violations[0]).toContain("[forbidden-paths]");
+    const attempt2 = model.requests[2]!.messages[0]!.content as string;
+    expect(attempt2).toContain("policy_violation");
+    expect(attempt2).toContain("tests may not be edited");
+    expect(renderFixReport({ result: run.result, excerpt: "" })).toContain("Why it was rejected");
+  });
+
+  it("turns apply errors into feedback, and ends with BUDGET_EXHAUSTED when the token budget runs out", async () => {
+    const big = { inputTokens: 3000, outputTokens: 100 };
+    const model = new ScriptedModel([
+      { ...rootCause, usage: big },
+      { ...edits("x", "pricing/cart.py", "no such text"), usage: big },
+      { ...rootCause, usage: big },
+    ]);
+    const { p } = ports(model);
+    const run = await runFix(p, { id: "bud", budget: { maxTokens: 7000 } });
+    expect(run.result.outcome).toBe("BUDGET_EXHAUSTED");
+    expect(run.result.reason).toContain("tokens");
+    expect(run.result.attemptLog.map((a) => a.verdict)).toEqual(["apply", "budget"]);
+    expect(run.result.attemptLog[0]?.reason).toContain("could not be applied");
+    expect(model.requests[2]!.messages[0]!.content as string).toContain("was not found in pricing/cart.py");
+  });
+
+  it("without a model still triages, then says a model is needed", async () => {
+    const { p } = ports(null);
+    const run = await runFix(p, { id: "nomodel" });
+    expect(run.result.outcome).toBe("ERROR");
+    expect(run.result.reason).toContain("no model is configured");
+    expect(run.result.flaky?.runs).toBe(3);
+  });
+
+  it("names branches safely", () => {
+    expect(fixBranchName("../../evil; rm -rf")).toBe("retrace/fix-evilrmrf");
+    expect(fixBranchName("!!!")).toBe("retrace/fix-job");
+  });
+});
