@@ -1,0 +1,301 @@
+/**
+ * The `policy:` section of `.github/retrace.yml`: one sub-section per rule, each with `enabled` and its own
+ * globs/limits. Every field has a default, so `policy: {}` (or no section at all) is the strict default gate.
+ */
+import { z } from "zod";
+
+const globs = (description: string, defaults: string[]) =>
+  z.array(z.string().min(1, "a glob must not be empty")).default(defaults).describe(description);
+
+const enabled = (what: string) => z.boolean().default(true).describe(`Run the ${what} rule.`);
+
+/** CI configuration of every mainstream CI service: a fix must never change how it is checked. */
+export const DEFAULT_CI_GLOBS = [
+  ".github/**",
+  ".gitlab-ci.yml",
+  ".gitlab/**",
+  ".circleci/**",
+  "**/Jenkinsfile",
+  "Jenkinsfile*",
+  "azure-pipelines.yml",
+  "azure-pipelines.yaml",
+  ".azure-pipelines/**",
+  ".travis.yml",
+  "appveyor.yml",
+  ".appveyor.yml",
+  "bitbucket-pipelines.yml",
+  ".buildkite/**",
+  ".drone.yml",
+  ".woodpecker.yml",
+  ".woodpecker/**",
+  "cloudbuild.yaml",
+  "cloudbuild.yml",
+  ".pre-commit-config.yaml",
+  ".husky/**",
+  "codecov.yml",
+  ".codecov.yml",
+  "renovate.json",
+  ".retrace.yml",
+];
+
+/** Lockfiles of npm, yarn, pnpm, bun, pip tools, poetry, uv, cargo, go, bundler, composer, nuget, gradle, nix... */
+export const DEFAULT_LOCKFILE_GLOBS = [
+  "**/package-lock.json",
+  "**/npm-shrinkwrap.json",
+  "**/yarn.lock",
+  "**/pnpm-lock.yaml",
+  "**/bun.lock",
+  "**/bun.lockb",
+  "**/poetry.lock",
+  "**/Pipfile.lock",
+  "**/uv.lock",
+  "**/pdm.lock",
+  "**/Cargo.lock",
+  "**/go.sum",
+  "**/go.work.sum",
+  "**/Gemfile.lock",
+  "**/composer.lock",
+  "**/packages.lock.json",
+  "**/gradle.lockfile",
+  "**/flake.lock",
+  "**/mix.lock",
+  "**/pubspec.lock",
+  "**/Podfile.lock",
+];
+
+/** Environment, credential and key files. */
+export const DEFAULT_SECRET_GLOBS = [
+  "**/.env",
+  "**/.env.*",
+  "**/*.env",
+  "**/.envrc",
+  "**/*.pem",
+  "**/*.key",
+  "**/*.p12",
+  "**/*.pfx",
+  "**/*.jks",
+  "**/*.keystore",
+  "**/id_rsa*",
+  "**/id_dsa*",
+  "**/id_ecdsa*",
+  "**/id_ed25519*",
+  "**/.ssh/**",
+  "**/.aws/**",
+  "**/.npmrc",
+  "**/.yarnrc",
+  "**/.yarnrc.yml",
+  "**/.pypirc",
+  "**/.netrc",
+  "**/.git-credentials",
+  "**/.docker/config.json",
+  "**/secrets.*",
+  "**/*secret*.{json,yml,yaml,toml,txt}",
+  "**/credentials*",
+];
+
+/** Files that change how git itself behaves on checkout (filters, hooks, submodules). */
+export const DEFAULT_VCS_GLOBS = [".gitmodules", "**/.gitattributes", ".gitconfig", "**/.git/**"];
+
+/** What counts as a test file (tests, specs, fixtures of tests, snapshots, test configuration). */
+export const DEFAULT_TEST_GLOBS = [
+  "**/test/**",
+  "**/tests/**",
+  "**/__tests__/**",
+  "**/spec/**",
+  "**/__snapshots__/**",
+  "**/*.snap",
+  "**/*.test.*",
+  "**/*.spec.*",
+  "**/*_test.*",
+  "**/*_spec.*",
+  "**/test_*.py",
+  "**/conftest.py",
+  "**/*Test.java",
+  "**/*Tests.java",
+  "**/*Test.kt",
+  "**/*Tests.kt",
+  "**/*Tests.cs",
+  "**/testdata/**",
+];
+
+export const ForbiddenPathsConfig = z
+  .strictObject({
+    enabled: enabled("forbidden-paths"),
+    ci: globs("CI configuration globs (a fix may not change how it is checked).", DEFAULT_CI_GLOBS),
+    lockfiles: globs("Lockfile globs (dependency resolution is not a fix).", DEFAULT_LOCKFILE_GLOBS),
+    secrets: globs("Environment, credential and key file globs.", DEFAULT_SECRET_GLOBS),
+    vcs: globs(
+      "Globs of files that configure git itself (attributes, submodules, hooks).",
+      DEFAULT_VCS_GLOBS,
+    ),
+    extra: globs("More forbidden globs, added to the lists above.", []),
+    allow: globs("Exceptions: paths matching one of these globs are never forbidden by this rule.", []),
+  })
+  .describe(
+    "Paths a patch may not touch: CI config, lockfiles, secrets, git config, and test files unless allowTestEdits. Renames and copies are checked on both sides.",
+  );
+
+export const DependencyChangesConfig = z
+  .strictObject({
+    enabled: enabled("dependency-changes"),
+    wholeFiles: globs("Files that are nothing but dependency lists: any change to them is blocked.", [
+      "**/requirements*.txt",
+      "**/requirements/*.txt",
+      "**/requirements*.in",
+      "**/constraints*.txt",
+      "**/Pipfile",
+      "**/go.mod",
+      "**/go.work",
+      "**/Gemfile",
+      "**/*.gemspec",
+    ]),
+  })
+  .describe(
+    "Blocks changes to dependency sections of manifests: package.json/composer.json dependency maps, pyproject.toml and Cargo.toml dependency tables, and whole dependency files (requirements, go.mod, Gemfile).",
+  );
+
+export const TestBypassConfig = z
+  .strictObject({
+    enabled: enabled("test-bypass"),
+    allow: z
+      .array(z.string())
+      .default([])
+      .describe(
+        "Ids of bypass patterns to allow (e.g. `pytest-xfail`); `retrace policy --json` names the id.",
+      ),
+  })
+  .describe(
+    "Blocks added skips, focus and expected failures (pytest skip/xfail, it.skip/.only/xit, @Disabled, t.Skip, #[ignore]), --passWithNoTests, deselection, and exit-code masking in scripts.",
+  );
+
+export const SuppressionsConfig = z
+  .strictObject({
+    enabled: enabled("suppressions"),
+    allow: z
+      .array(z.string())
+      .default([])
+      .describe("Ids of suppression comments to allow (e.g. `noqa`, `eslint-disable`)."),
+  })
+  .describe(
+    "Blocks added checker suppressions: @ts-ignore, eslint-disable, # noqa, # type: ignore, //nolint, ...",
+  );
+
+export const WeakenedTestsConfig = z
+  .strictObject({
+    enabled: enabled("weakened-tests"),
+    maxRemovedAssertions: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe("How many more assertions than are added a patch may remove from test files."),
+  })
+  .describe(
+    "Blocks weakened tests: assertions or test cases removed, tautologies (assert True, expect(x).toBe(x)), expected values edited to match, strict matchers replaced by loose ones.",
+  );
+
+export const SizeCapsConfig = z
+  .strictObject({
+    enabled: enabled("size-caps"),
+    maxFiles: z.number().int().min(1).default(10).describe("Most files one patch may change."),
+    maxChangedLines: z
+      .number()
+      .int()
+      .min(1)
+      .default(400)
+      .describe("Most changed lines (added + removed) in one patch."),
+    maxLineLength: z
+      .number()
+      .int()
+      .min(1)
+      .default(1000)
+      .describe("Longest added line, in characters (minified or encoded payloads are not reviewable)."),
+  })
+  .describe("Caps the size of a patch so a human can review it.");
+
+export const DeletionsConfig = z
+  .strictObject({
+    enabled: enabled("deletions"),
+    allowFileDeletion: z.boolean().default(false).describe("Whether a patch may delete whole files."),
+    maxDeletedBlock: z
+      .number()
+      .int()
+      .min(1)
+      .default(30)
+      .describe("Longest run of consecutive removed lines with nothing added in their place."),
+  })
+  .describe("Blocks file deletions and large deleted blocks.");
+
+const onOff = (rule: string, description: string) =>
+  z.strictObject({ enabled: enabled(rule) }).describe(description);
+
+export const ModeChangesConfig = z
+  .strictObject({
+    enabled: enabled("mode-changes"),
+    allowExecutable: z
+      .boolean()
+      .default(false)
+      .describe("Whether a patch may create executable files or make files executable."),
+  })
+  .describe("Blocks file mode changes (e.g. 100644 → 100755) and new executable files.");
+
+export const DangerousCallsConfig = z
+  .strictObject({
+    enabled: enabled("dangerous-calls"),
+    allowNetwork: z.boolean().default(false).describe("Whether added code may make network calls."),
+    allow: z
+      .array(z.string())
+      .default([])
+      .describe("Ids of dangerous-call patterns to allow (e.g. `python-subprocess-shell`)."),
+  })
+  .describe(
+    "Blocks added eval/exec/new Function, child_process, os.system, subprocess with shell=True, and new network calls (fetch, http.request, requests, urllib, socket, curl ...).",
+  );
+
+export const PolicyConfig = z
+  .strictObject({
+    allowTestEdits: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Whether a patch may edit test files at all. Bypasses and weakened tests stay blocked either way.",
+      ),
+    testFiles: globs(
+      "Globs of test files (used by forbidden-paths, test-bypass and weakened-tests).",
+      DEFAULT_TEST_GLOBS,
+    ),
+    forbiddenPaths: ForbiddenPathsConfig.prefault({}),
+    dependencyChanges: DependencyChangesConfig.prefault({}),
+    testBypass: TestBypassConfig.prefault({}),
+    suppressions: SuppressionsConfig.prefault({}),
+    weakenedTests: WeakenedTestsConfig.prefault({}),
+    sizeCaps: SizeCapsConfig.prefault({}),
+    deletions: DeletionsConfig.prefault({}),
+    binaryFiles: onOff("binary-files", "Blocks binary files (their content cannot be inspected).").prefault(
+      {},
+    ),
+    symlinks: onOff("symlinks", "Blocks creating or changing symbolic links.").prefault({}),
+    modeChanges: ModeChangesConfig.prefault({}),
+    submodules: onOff("submodules", "Blocks adding or moving git submodules.").prefault({}),
+    pathEscape: onOff(
+      "path-escape",
+      "Blocks paths that leave the repository: `..`, absolute paths, NUL or control characters, backslashes, `.git/`.",
+    ).prefault({}),
+    ambiguousHeaders: onOff(
+      "ambiguous-headers",
+      "Blocks patches whose headers name different files (diff --git vs ---/+++ vs rename lines), so every tool applies them to the same file.",
+    ).prefault({}),
+    dangerousCalls: DangerousCallsConfig.prefault({}),
+    packageScripts: onOff(
+      "package-scripts",
+      "Blocks changes to package.json/composer.json `scripts` (they run on install and in CI).",
+    ).prefault({}),
+  })
+  .describe(
+    "The deterministic patch gate: every patch Retrace proposes passes it before it runs or is proposed.",
+  );
+
+/** The parsed policy section: every field present. */
+export type PolicyConfig = z.infer<typeof PolicyConfig>;
+/** What a user may write: every field optional. */
+export type PolicyConfigInput = z.input<typeof PolicyConfig>;

@@ -1,0 +1,65 @@
+/**
+ * The deterministic patch gate. Pure: a patch text and a policy in, every reason to block it out.
+ *
+ *   const { allowed, violations } = evaluatePatch(diffText, config.policy);
+ *
+ * A patch that does not parse is blocked with the parse error as its one violation (rule `unparseable`).
+ */
+import { ConfigError } from "../core/errors.ts";
+import { PolicyConfig, type PolicyConfigInput } from "./config.ts";
+import { matchesAny } from "./lines.ts";
+import { PatchParseError, parseUnifiedDiff } from "./parse-diff.ts";
+import { RULES } from "./rules/index.ts";
+import type { GateResult, RuleContext, Violation } from "./types.ts";
+
+export { PolicyConfig, type PolicyConfigInput } from "./config.ts";
+export { PatchParseError, parseUnifiedDiff } from "./parse-diff.ts";
+export { RULES } from "./rules/index.ts";
+export type { DiffLine, FileChange, GateResult, Hunk, ParsedPatch, RuleId, Violation } from "./types.ts";
+
+/**
+ * Runs every enabled rule on the patch. `config` is the `policy:` section, parsed or raw (defaults fill the
+ * gaps); an invalid one throws a ConfigError naming the field.
+ */
+export function evaluatePatch(patchText: string, config: PolicyConfigInput | PolicyConfig = {}): GateResult {
+  const parsedConfig = PolicyConfig.safeParse(config);
+  if (!parsedConfig.success) {
+    const issue = parsedConfig.error.issues[0]!;
+    throw new ConfigError(
+      `policy.${issue.path.join(".")}: ${issue.message}`,
+      "fix that field of the `policy:` section (see docs/config.md)",
+    );
+  }
+  const policy = parsedConfig.data;
+  let patch: ReturnType<typeof parseUnifiedDiff>;
+  try {
+    patch = parseUnifiedDiff(patchText);
+  } catch (error) {
+    if (error instanceof PatchParseError) {
+      return {
+        allowed: false,
+        violations: [
+          {
+            rule: "unparseable",
+            file: null,
+            line: error.line,
+            message: `the patch does not parse: ${error.message}`,
+          },
+        ],
+      };
+    }
+    throw error;
+  }
+  const ctx: RuleContext = { patch, config: policy, isTestFile: (p) => matchesAny(policy.testFiles, p) };
+  const violations: Violation[] = [];
+  for (const rule of RULES) {
+    if (rule.enabled(policy)) violations.push(...rule.check(ctx));
+  }
+  return { allowed: violations.length === 0, violations };
+}
+
+/** One line per violation, as `retrace policy` prints them: `rule file:line message`. */
+export function formatViolation(v: Violation): string {
+  const where = v.file === null ? "(patch)" : v.line === null ? v.file : `${v.file}:${v.line}`;
+  return `${v.rule} ${where} ${v.message}`;
+}

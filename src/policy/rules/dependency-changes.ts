@@ -1,0 +1,143 @@
+/**
+ * dependency-changes: what a project depends on is not a fix. Blocks changed lines in the dependency sections
+ * of package.json/composer.json, pyproject.toml, Cargo.toml and Pipfile, and any change to files that are
+ * nothing but dependency lists (`wholeFiles`: requirements*.txt, go.mod, Gemfile, ...). The section is read
+ * from the hunk; when it is not visible, a value that looks like a version counts as a dependency.
+ */
+import { baseName, matchesAny, truncate } from "../lines.ts";
+import {
+  changedLineSites,
+  jsonEnclosingKeys,
+  jsonStringValue,
+  looksLikeVersionSpec,
+  tomlSite,
+} from "../sections.ts";
+import type { FileChange, Rule, Violation } from "../types.ts";
+
+export const JSON_DEPENDENCY_KEYS = new Set([
+  // package.json
+  "dependencies",
+  "devDependencies",
+  "peerDependencies",
+  "optionalDependencies",
+  "bundleDependencies",
+  "bundledDependencies",
+  "peerDependenciesMeta",
+  "dependenciesMeta",
+  "overrides",
+  "resolutions",
+  "packageManager",
+  "pnpm",
+  "workspaces",
+  // composer.json
+  "require",
+  "require-dev",
+  "conflict",
+  "replace",
+  "provide",
+  "repositories",
+]);
+
+const TOML_DEPENDENCY_TABLE =
+  /(^|\.)(dependencies|dev-dependencies|build-dependencies|optional-dependencies|dependency-groups|packages|dev-packages|source|sources)(\.|$)|^(patch|replace)(\.|$)|^build-system$|^tool\.uv$/;
+const TOML_DEPENDENCY_KEY =
+  /^(dependencies|optional-dependencies|dev-dependencies|requires|install_requires|requires-python|override-dependencies|constraint-dependencies)$/;
+
+const JSON_MANIFESTS = new Set(["package.json", "composer.json"]);
+const TOML_MANIFESTS = new Set(["pyproject.toml", "cargo.toml", "pipfile"]);
+
+function violation(file: FileChange, line: number | null, message: string): Violation {
+  return { rule: "dependency-changes", file: file.path, line, message };
+}
+
+function checkJson(file: FileChange): Violation[] {
+  const out: Violation[] = [];
+  for (const site of changedLineSites(file)) {
+    const { line } = site;
+    const where = line.kind === "add" ? line.newLine : line.oldLine;
+    const verb = line.kind === "add" ? "adds" : "removes";
+    const inline =
+      /"(dependencies|devDependencies|peerDependencies|optionalDependencies|overrides|resolutions|require|require-dev)"\s*:/.exec(
+        line.text,
+      );
+    const { keys } = jsonEnclosingKeys(site.before);
+    const depKey = keys.find((k) => JSON_DEPENDENCY_KEYS.has(k)) ?? inline?.[1];
+    if (depKey !== undefined) {
+      out.push(violation(file, where, `${verb} a line in \`${depKey}\`: \`${truncate(line.text)}\``));
+      continue;
+    }
+    const enclosingVisible = keys.length > (/^\s*"/.test(line.text) ? 1 : 0);
+    const value = jsonStringValue(line.text);
+    if (
+      !enclosingVisible &&
+      value !== null &&
+      looksLikeVersionSpec(value) &&
+      !/^\s*"version"\s*:/.test(line.text)
+    ) {
+      out.push(
+        violation(
+          file,
+          where,
+          `${verb} what looks like a dependency version (its section is not visible in the hunk): \`${truncate(line.text)}\``,
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+function checkToml(file: FileChange): Violation[] {
+  const out: Violation[] = [];
+  for (const site of changedLineSites(file)) {
+    const { line } = site;
+    if (line.text.trim() === "" || /^\s*#/.test(line.text)) continue;
+    const where = line.kind === "add" ? line.newLine : line.oldLine;
+    const verb = line.kind === "add" ? "adds" : "removes";
+    const { table, key } = tomlSite(site.before);
+    const inTable = table !== null && TOML_DEPENDENCY_TABLE.test(table);
+    const inKey = key !== null && TOML_DEPENDENCY_KEY.test(key.split(".").pop()!);
+    if (inTable || inKey) {
+      const what = inTable ? `[${table}]` : `${table === null ? "" : `[${table}] `}${key}`;
+      out.push(violation(file, where, `${verb} a line in ${what}: \`${truncate(line.text)}\``));
+      continue;
+    }
+    if (table === null) {
+      // Section not visible: requirement strings ("pkg>=1.0") and `name = "^1.2"` entries are dependencies.
+      const requirement =
+        /^\s*["'][A-Za-z0-9][\w.-]*(\[[\w,.-]+\])?\s*(==|>=|<=|~=|!=|>|<|@)[^"']*["']\s*,?\s*$/.test(
+          line.text,
+        );
+      const pinned = /^\s*[\w-]+\s*=\s*(["'](\^|~|[<>=]|\d|\*)|\{\s*(version|git|path)\s*=)/.test(line.text);
+      if (requirement || pinned) {
+        out.push(
+          violation(
+            file,
+            where,
+            `${verb} what looks like a dependency (its table is not visible in the hunk): \`${truncate(line.text)}\``,
+          ),
+        );
+      }
+    }
+  }
+  return out;
+}
+
+export const dependencyChanges: Rule = {
+  id: "dependency-changes",
+  enabled: (c) => c.dependencyChanges.enabled,
+  check({ patch, config }) {
+    const out: Violation[] = [];
+    for (const file of patch.files) {
+      const paths = [file.oldPath, file.newPath].filter((p): p is string => p !== null);
+      const whole = paths.find((p) => matchesAny(config.dependencyChanges.wholeFiles, p));
+      if (whole !== undefined) {
+        out.push(violation(file, null, `\`${baseName(whole)}\` is a dependency list; it may not be changed`));
+        continue;
+      }
+      const names = new Set(paths.map((p) => baseName(p).toLowerCase()));
+      if ([...names].some((n) => JSON_MANIFESTS.has(n))) out.push(...checkJson(file));
+      else if ([...names].some((n) => TOML_MANIFESTS.has(n))) out.push(...checkToml(file));
+    }
+    return out;
+  },
+};

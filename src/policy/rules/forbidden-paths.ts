@@ -1,0 +1,46 @@
+/**
+ * forbidden-paths: CI configuration, lockfiles, secrets, git configuration, extra globs, and test files unless
+ * `allowTestEdits`. Every name a file section spells is checked (old and new side of renames and copies, and
+ * the `diff --git`, `---`/`+++` and rename spellings), so a rename onto or off a protected path is caught.
+ */
+import { matchesAny, touchedPaths } from "../lines.ts";
+import type { Rule, Violation } from "../types.ts";
+
+export const forbiddenPaths: Rule = {
+  id: "forbidden-paths",
+  enabled: (c) => c.forbiddenPaths.enabled,
+  check({ patch, config, isTestFile }) {
+    const fp = config.forbiddenPaths;
+    const categories: [string, readonly string[]][] = [
+      ["CI configuration", fp.ci],
+      ["lockfile", fp.lockfiles],
+      ["secret or credential file", fp.secrets],
+      ["git configuration", fp.vcs],
+      ["forbidden by configuration", fp.extra],
+    ];
+    const out: Violation[] = [];
+    for (const file of patch.files) {
+      for (const path of touchedPaths(file)) {
+        if (matchesAny(fp.allow, path)) continue;
+        const how = file.status === "renamed" || file.status === "copied" ? ` (${file.status})` : "";
+        const hit = categories.find(([, globs]) => matchesAny(globs, path));
+        if (hit) {
+          out.push({
+            rule: "forbidden-paths",
+            file: path,
+            line: null,
+            message: `${hit[0]} may not be changed${how}`,
+          });
+        } else if (!config.allowTestEdits && isTestFile(path)) {
+          out.push({
+            rule: "forbidden-paths",
+            file: path,
+            line: null,
+            message: `test file may not be changed${how} (set policy.allowTestEdits to allow test edits)`,
+          });
+        }
+      }
+    }
+    return out;
+  },
+};

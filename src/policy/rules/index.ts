@@ -1,0 +1,38 @@
+/**
+ * The rule table, in report order. Adding a rule: a file in this folder, a config section in ../config.ts,
+ * an id in ../types.ts, and a line here.
+ */
+import type { Rule } from "../types.ts";
+import { ambiguousHeaders } from "./ambiguous-headers.ts";
+import { binaryFiles } from "./binary-files.ts";
+import { dangerousCalls } from "./dangerous-calls.ts";
+import { deletions } from "./deletions.ts";
+import { dependencyChanges } from "./dependency-changes.ts";
+import { forbiddenPaths } from "./forbidden-paths.ts";
+import { modeChanges } from "./mode-changes.ts";
+import { packageScripts } from "./package-scripts.ts";
+import { pathEscape } from "./path-escape.ts";
+import { sizeCaps } from "./size-caps.ts";
+import { submodules } from "./submodules.ts";
+import { suppressions } from "./suppressions.ts";
+import { symlinks } from "./symlinks.ts";
+import { testBypass } from "./test-bypass.ts";
+import { weakenedTests } from "./weakened-tests.ts";
+
+export const RULES: readonly Rule[] = [
+  pathEscape,
+  ambiguousHeaders,
+  forbiddenPaths,
+  dependencyChanges,
+  packageScripts,
+  binaryFiles,
+  symlinks,
+  submodules,
+  modeChanges,
+  deletions,
+  sizeCaps,
+  testBypass,
+  suppressions,
+  weakenedTests,
+  dangerousCalls,
+];

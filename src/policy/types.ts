@@ -1,0 +1,125 @@
+/**
+ * What the gate sees of a patch (the parsed diff) and what it says about it (violations).
+ */
+import type { PolicyConfig } from "./config.ts";
+
+/** One line of a hunk. Line numbers are 1-based; `oldLine` is set for context and removed lines, `newLine` for context and added lines. */
+export interface DiffLine {
+  kind: "add" | "del" | "ctx";
+  /** The line's content without its `+`/`-`/` ` marker and without a trailing CR. */
+  text: string;
+  oldLine: number | null;
+  newLine: number | null;
+  /** 1-based line of the patch text this line came from. */
+  patchLine: number;
+}
+
+export interface Hunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  /** Text after the closing `@@` (often the enclosing function). */
+  heading: string;
+  lines: DiffLine[];
+  patchLine: number;
+}
+
+/** Where a file name was read from; the ambiguous-headers rule compares them. */
+export type HeaderSource =
+  | "diff --git old"
+  | "diff --git new"
+  | "---"
+  | "+++"
+  | "rename from"
+  | "rename to"
+  | "copy from"
+  | "copy to";
+
+export interface HeaderPath {
+  source: HeaderSource;
+  /** As written in the patch, after C-style unquoting, before prefix stripping. */
+  raw: string;
+  /** The repository path it denotes (prefix `a/`/`b/` stripped); null for /dev/null. */
+  path: string | null;
+}
+
+export type FileStatus = "modified" | "added" | "deleted" | "renamed" | "copied";
+
+export interface FileChange {
+  /** Repository path before the change; null when the file is created. */
+  oldPath: string | null;
+  /** Repository path after the change; null when the file is deleted. */
+  newPath: string | null;
+  /** The path to show in a report: the new path, or the old one for deletions. */
+  path: string;
+  status: FileStatus;
+  /** File modes from the extended headers (`100644`, `100755`, `120000` symlink, `160000` submodule). */
+  oldMode: string | null;
+  newMode: string | null;
+  /** `Binary files … differ` or `GIT binary patch`. */
+  binary: boolean;
+  /** Parsed from a `diff --git` section (rather than a plain unified diff). */
+  isGit: boolean;
+  /** Every file name the section's headers spell, in order. */
+  headerPaths: HeaderPath[];
+  hunks: Hunk[];
+  /** 1-based line of the patch where this file's section starts. */
+  patchLine: number;
+}
+
+export interface ParsedPatch {
+  files: FileChange[];
+  /** Whether the patch text used CRLF line endings (they are normalised before rules run). */
+  crlf: boolean;
+  /** Places where the `diff` package's parsePatch reads the patch differently from this parser. */
+  disagreements: string[];
+}
+
+/** Stable rule ids; they name the rule's file in src/policy/rules/ and its section in the config. */
+export type RuleId =
+  | "unparseable"
+  | "forbidden-paths"
+  | "dependency-changes"
+  | "test-bypass"
+  | "suppressions"
+  | "weakened-tests"
+  | "size-caps"
+  | "deletions"
+  | "binary-files"
+  | "symlinks"
+  | "mode-changes"
+  | "submodules"
+  | "path-escape"
+  | "ambiguous-headers"
+  | "dangerous-calls"
+  | "package-scripts";
+
+export interface Violation {
+  rule: RuleId;
+  /** Repository path the violation is about; null when it is about the whole patch. */
+  file: string | null;
+  /** Line in the new file (added lines) or the old file (removed lines, said in the message); null for a whole file. */
+  line: number | null;
+  message: string;
+}
+
+export interface GateResult {
+  allowed: boolean;
+  violations: Violation[];
+}
+
+/** What every rule receives. Rules are pure functions of it. */
+export interface RuleContext {
+  patch: ParsedPatch;
+  config: PolicyConfig;
+  /** Whether a repository path is a test file (config.testFiles). */
+  isTestFile(path: string): boolean;
+}
+
+export interface Rule {
+  id: RuleId;
+  /** Whether the configuration turns the rule on. */
+  enabled(config: PolicyConfig): boolean;
+  check(ctx: RuleContext): Violation[];
+}
