@@ -339,6 +339,13 @@ function classify(e: unknown): { reason: EndReason; kind: string; message: strin
   return { reason: "error:internal", kind: "internal", message: e instanceof Error ? e.message : String(e) };
 }
 
+/** Tokens a failed model call still cost (errors of the model layer carry them as `spent`). */
+function spentOf(e: unknown): { usage: Usage; costUsd: number } | null {
+  if (typeof e !== "object" || e === null || !("spent" in e)) return null;
+  const s = (e as { spent?: { usage?: Usage; costUsd?: number } }).spent;
+  return s?.usage && typeof s.costUsd === "number" ? { usage: s.usage, costUsd: s.costUsd } : null;
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
@@ -474,6 +481,12 @@ export async function runMachine<C, S extends string>(
               res = await baseModel.complete(request);
             } catch (e) {
               exchange.durationMs = Math.max(0, clock.now() - t0);
+              const spent = spentOf(e);
+              if (spent) {
+                meter.charge(spent.usage, spent.costUsd);
+                record.usage = addUsage(record.usage, spent.usage);
+                record.costUsd = addUsd(record.costUsd, spent.costUsd);
+              }
               const c = classify(e);
               exchange.error = { kind: c.kind, message: redactor.redact(c.message) };
               throw e;
