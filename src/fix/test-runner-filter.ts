@@ -23,11 +23,11 @@ export function splitJsId(id: string): { file: string | null; titles: string[] }
   return { file: null, titles: parts };
 }
 
-/** Splits a go id `import/path/TestName[/subtest]` into package and top-level test name. */
+/** Splits a go id `import/path.TestName[/subtest]` into package and top-level test name. */
 export function splitGoId(id: string): { pkg: string; test: string } {
-  const m = /^(.*?)\/((?:Test|Example|Fuzz|Benchmark)[^/]*)(\/.*)?$/.exec(id);
+  const m = /\.((?:Test|Example|Fuzz|Benchmark)\w*)(?=\/|$)/.exec(id);
   if (!m) return { pkg: "./...", test: id };
-  return { pkg: m[1] || "./...", test: m[2] ?? id };
+  return { pkg: id.slice(0, m.index) || "./...", test: m[1] ?? id };
 }
 
 /** A TestCommand that runs only `testIds`. Throws a UsageError for an empty list or an unfilterable framework. */

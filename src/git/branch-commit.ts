@@ -104,10 +104,9 @@ export async function createBranchWithCommit(
       () => git.raw(["check-ref-format", "--branch", request.branch]),
       "use a name like retrace/fix-123",
     );
-    const exists = await git
-      .raw(["show-ref", "--verify", "--quiet", `refs/heads/${request.branch}`])
-      .then(() => true)
-      .catch(() => false);
+    // simple-git resolves on a non-zero exit without stderr, so ask a question whose answer is output.
+    const refs = await git.raw(["for-each-ref", "--format=%(refname)", `refs/heads/${request.branch}`]);
+    const exists = refs.split("\n").some((r) => r.trim() === `refs/heads/${request.branch}`);
     if (exists) {
       throw new GitError(
         `branch already exists: ${request.branch}`,

@@ -1,0 +1,85 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WorkspacePathError } from "../../../src/git/errors.ts";
+import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
+import { normalizeRepoPath } from "../../../src/git/repo-path.ts";
+
+let dir: string;
+let outside: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "retrace-ws-"));
+  outside = await mkdtemp(path.join(tmpdir(), "retrace-outside-"));
+  await mkdir(path.join(dir, "src/lib"), { recursive: true });
+  await mkdir(path.join(dir, ".git"), { recursive: true });
+  await mkdir(path.join(dir, "node_modules/x"), { recursive: true });
+  await writeFile(path.join(dir, "src/app.ts"), "export const a = 1;\n");
+  await writeFile(path.join(dir, "src/lib/util.ts"), "export const u = 2;\n");
+  await writeFile(path.join(dir, "README.md"), "# hi\n");
+  await writeFile(path.join(dir, ".git/config"), "[core]\n");
+  await writeFile(path.join(dir, "node_modules/x/index.js"), "module.exports = 1;\n");
+  await writeFile(path.join(outside, "secret.txt"), "TOKEN=abc\n");
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
+});
+
+describe("normalizeRepoPath", () => {
+  it("normalises harmless paths", () => {
+    expect(normalizeRepoPath("src/./lib/../app.ts")).toBe("src/app.ts");
+    expect(normalizeRepoPath("src\\app.ts")).toBe("src/app.ts");
+    expect(normalizeRepoPath("src/")).toBe("src");
+  });
+
+  it.each(["", "/etc/passwd", "C:/x", "../x", "src/../../x", "a\0b"])("rejects %j", (p) => {
+    expect(() => normalizeRepoPath(p)).toThrow(WorkspacePathError);
+  });
+});
+
+describe("createFsWorkspace", () => {
+  it("reads files and reports existence", async () => {
+    const ws = await createFsWorkspace(dir);
+    expect(await ws.readFile("src/app.ts")).toBe("export const a = 1;\n");
+    expect(await ws.exists("src/lib")).toBe(true);
+    expect(await ws.exists("src/nope.ts")).toBe(false);
+    expect(await ws.exists("../etc/passwd")).toBe(false);
+    await expect(ws.readFile("src/nope.ts")).rejects.toThrow(
+      /file not found in the repository: src\/nope.ts/,
+    );
+    await expect(ws.readFile("src")).rejects.toThrow(/not a regular file/);
+  });
+
+  it("lists files sorted, without .git and node_modules, optionally under a directory", async () => {
+    const ws = await createFsWorkspace(dir);
+    expect(await ws.listFiles()).toEqual(["README.md", "src/app.ts", "src/lib/util.ts"]);
+    expect(await ws.listFiles({ under: "src/lib" })).toEqual(["src/lib/util.ts"]);
+    expect(await ws.listFiles({ max: 1 })).toHaveLength(1);
+  });
+
+  it("rejects symlinks that lead outside the repository, and does not list them", async () => {
+    await symlink(path.join(outside, "secret.txt"), path.join(dir, "leak.txt"));
+    await symlink(outside, path.join(dir, "src/out"));
+    const ws = await createFsWorkspace(dir);
+    await expect(ws.readFile("leak.txt")).rejects.toThrow(/outside the repository through a symlink/);
+    await expect(ws.readFile("src/out/secret.txt")).rejects.toThrow(WorkspacePathError);
+    expect(await ws.exists("leak.txt")).toBe(false);
+    expect(await ws.listFiles()).not.toContain("leak.txt");
+  });
+
+  it("follows symlinks that stay inside", async () => {
+    await symlink(path.join(dir, "src/app.ts"), path.join(dir, "alias.ts"));
+    const ws = await createFsWorkspace(dir);
+    expect(await ws.readFile("alias.ts")).toBe("export const a = 1;\n");
+  });
+
+  it("fails clearly for a missing repository", async () => {
+    await expect(createFsWorkspace(path.join(dir, "missing"))).rejects.toThrow(
+      /repository directory not found/,
+    );
+    await expect(createFsWorkspace(path.join(dir, "README.md"))).rejects.toThrow(/not a directory/);
+  });
+});

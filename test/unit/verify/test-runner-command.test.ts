@@ -1,0 +1,198 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { describeCommand, detectTestCommand, frameworkOf } from "../../../src/fix/test-runner-detect.ts";
+import { filterCommand, splitGoId } from "../../../src/fix/test-runner-filter.ts";
+import { buildInvocation } from "../../../src/fix/test-runner-invocation.ts";
+import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
+import { memoryWorkspace } from "./memory-workspace.ts";
+
+describe("frameworkOf", () => {
+  it.each([
+    ["pytest -q", "pytest"],
+    ["python3 -m pytest tests/", "pytest"],
+    ["node --test", "node-test"],
+    ["node --experimental-vm-modules --test test/", "node-test"],
+    ["jest --coverage", "jest"],
+    ["npx vitest run", "vitest"],
+    ["./node_modules/.bin/mocha 'test/**/*.js'", "mocha"],
+    ["go test ./...", "go"],
+    ["cargo test --all", "cargo"],
+    ["make check", "unknown"],
+  ])("%s → %s", (command, framework) => {
+    expect(frameworkOf(command)).toBe(framework);
+  });
+});
+
+describe("detectTestCommand", () => {
+  it("prefers package.json scripts.test and names the framework", async () => {
+    const ws = memoryWorkspace({
+      "package.json": JSON.stringify({ scripts: { test: "vitest run" } }),
+      "test_x.py": "",
+    });
+    expect(await detectTestCommand(ws)).toEqual({
+      framework: "vitest",
+      command: "vitest run",
+      detectedBy: "package.json scripts.test (vitest)",
+    });
+  });
+
+  it("ignores npm's placeholder script and finds pytest from configuration or test files", async () => {
+    const placeholder = JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' } });
+    expect(
+      await detectTestCommand(memoryWorkspace({ "package.json": placeholder, "pytest.ini": "[pytest]\n" })),
+    ).toEqual({ framework: "pytest", command: "python3 -m pytest", detectedBy: "pytest.ini" });
+    expect(
+      (
+        await detectTestCommand(
+          memoryWorkspace({ "pyproject.toml": "[tool.pytest.ini_options]\n", "a.py": "" }),
+        )
+      ).detectedBy,
+    ).toBe("pyproject.toml");
+    expect(
+      (
+        await detectTestCommand(
+          memoryWorkspace({ "pyproject.toml": "[project]\n", "pkg/tests/test_a.py": "" }),
+        )
+      ).detectedBy,
+    ).toBe("Python test files (pkg/tests/test_a.py)");
+  });
+
+  it("finds go, cargo and bare node:test files", async () => {
+    expect((await detectTestCommand(memoryWorkspace({ "go.mod": "module x\n" }))).command).toBe(
+      "go test ./...",
+    );
+    expect((await detectTestCommand(memoryWorkspace({ "Cargo.toml": "[package]\n" }))).command).toBe(
+      "cargo test",
+    );
+    expect(await detectTestCommand(memoryWorkspace({ "lib/a.js": "", "lib/a.test.js": "" }))).toMatchObject({
+      framework: "node-test",
+      command: "node --test",
+    });
+  });
+
+  it("explains what to do when nothing is found or package.json is broken", async () => {
+    await expect(detectTestCommand(memoryWorkspace({ "README.md": "" }))).rejects.toThrow(
+      /could not detect how this repository runs its tests/,
+    );
+    await expect(detectTestCommand(memoryWorkspace({ "package.json": "{nope" }))).rejects.toThrow(
+      /package.json is not valid JSON/,
+    );
+  });
+
+  it("detects the fixture repositories", async () => {
+    const py = await createFsWorkspace(path.resolve("test/fixtures/repos/py-stats"));
+    expect(await detectTestCommand(py)).toMatchObject({ framework: "pytest", detectedBy: "pytest.ini" });
+    const js = await createFsWorkspace(path.resolve("test/fixtures/repos/js-duration"));
+    expect(await detectTestCommand(js)).toMatchObject({ framework: "node-test", command: "node --test" });
+  });
+});
+
+describe("describeCommand", () => {
+  it("resolves npm test to scripts.test so reporter flags reach the framework", async () => {
+    const ws = memoryWorkspace({ "package.json": JSON.stringify({ scripts: { test: "jest --runInBand" } }) });
+    expect(await describeCommand(ws, "npm test", "--test")).toEqual({
+      framework: "jest",
+      command: "jest --runInBand",
+      detectedBy: "--test → package.json scripts.test",
+    });
+    await expect(describeCommand(memoryWorkspace({}), "npm test", "--test")).rejects.toThrow(
+      /no scripts.test/,
+    );
+    await expect(describeCommand(memoryWorkspace({}), "  ", "--test")).rejects.toThrow(/empty/);
+  });
+});
+
+describe("buildInvocation", () => {
+  const cmd = (framework: Parameters<typeof filterCommand>[0]["framework"], command: string) => ({
+    framework,
+    command,
+    detectedBy: "test",
+  });
+
+  it("adds a report file with an unguessable name for file reporters", () => {
+    expect(buildInvocation(cmd("pytest", "python3 -m pytest -q"), "n1")).toEqual({
+      script: "python3 -m pytest -q",
+      env: { PYTEST_ADDOPTS: "-p no:cacheprovider --junitxml=.retrace-report-n1.xml -o junit_family=xunit1" },
+      reportFile: ".retrace-report-n1.xml",
+      format: "junit",
+    });
+    expect(buildInvocation(cmd("node-test", "node --test test/"), "n2")).toMatchObject({
+      script: "node --test --test-reporter=tap --test-reporter-destination=.retrace-report-n2.tap test/",
+      reportFile: ".retrace-report-n2.tap",
+      format: "tap",
+    });
+    expect(buildInvocation(cmd("jest", "jest --runInBand"), "n3").script).toBe(
+      "jest --ci --json --outputFile=.retrace-report-n3.json --runInBand",
+    );
+    expect(buildInvocation(cmd("vitest", "vitest"), "n4").script).toBe(
+      "vitest run --reporter=junit --outputFile=.retrace-report-n4.xml",
+    );
+    expect(buildInvocation(cmd("mocha", "mocha test/"), "n5").script).toBe(
+      "mocha --reporter xunit --reporter-option output=.retrace-report-n5.xml test/",
+    );
+  });
+
+  it("reads go and cargo from stdout, and anything else best-effort", () => {
+    expect(buildInvocation(cmd("go", "go test ./..."), "n")).toMatchObject({
+      script: "go test -json ./...",
+      reportFile: null,
+    });
+    expect(buildInvocation(cmd("cargo", "cargo test"), "n")).toMatchObject({
+      format: "cargo",
+      reportFile: null,
+    });
+    expect(buildInvocation(cmd("unknown", "make check"), "n")).toMatchObject({
+      script: "make check",
+      format: "auto",
+    });
+  });
+});
+
+describe("filterCommand", () => {
+  const base = (framework: Parameters<typeof filterCommand>[0]["framework"], command: string) => ({
+    framework,
+    command,
+    detectedBy: "pytest.ini",
+  });
+
+  it("reruns pytest node ids, quoted", () => {
+    const out = filterCommand(base("pytest", "python3 -m pytest"), [
+      "tests/test_a.py::test_x",
+      "tests/test_a.py::test_p[1-2]",
+      "tests/test_a.py::test_x",
+    ]);
+    expect(out.command).toBe("python3 -m pytest tests/test_a.py::test_x 'tests/test_a.py::test_p[1-2]'");
+    expect(out.detectedBy).toBe("pytest.ini, filtered to 2 tests");
+  });
+
+  it("builds name patterns for JS runners", () => {
+    expect(filterCommand(base("node-test", "node --test"), ["formatDuration > formats hours"]).command).toBe(
+      "node --test --test-name-pattern='^(?:formatDuration|formats hours)$'",
+    );
+    expect(filterCommand(base("jest", "jest"), ["src/a.test.ts > math > adds (1+1)"]).command).toBe(
+      "jest src/a.test.ts -t '^(?:math adds \\(1\\+1\\))$'",
+    );
+    expect(filterCommand(base("vitest", "vitest"), ["a.test.ts > x"]).command).toBe(
+      "vitest run a.test.ts -t '^(?:x)$'",
+    );
+    expect(filterCommand(base("mocha", "mocha"), ["suite > it's"]).command).toBe(
+      `mocha --grep '^(?:suite it'\\''s)$'`,
+    );
+  });
+
+  it("uses -run for go and exact names for cargo", () => {
+    expect(splitGoId("example.com/m/pkg.TestAdd/sub")).toEqual({ pkg: "example.com/m/pkg", test: "TestAdd" });
+    expect(
+      filterCommand(base("go", "go test ./..."), ["example.com/m/pkg.TestAdd", "example.com/m/pkg.TestSub/x"])
+        .command,
+    ).toBe("go test -run '^(?:TestAdd|TestSub)$' example.com/m/pkg");
+    expect(filterCommand(base("cargo", "cargo test"), ["tests::adds"]).command).toBe(
+      "cargo test -- --exact tests::adds",
+    );
+  });
+
+  it("refuses an empty list and unknown runners", () => {
+    expect(() => filterCommand(base("pytest", "pytest"), [])).toThrow(/no test ids/);
+    expect(() => filterCommand(base("unknown", "make check"), ["x"])).toThrow(/cannot rerun single tests/);
+  });
+});
