@@ -8,7 +8,10 @@ import { buildProgram } from "./program.ts";
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   program.exitOverride();
-  program.configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
+  program.configureOutput({
+    writeErr: (s) => process.stderr.write(s),
+    writeOut: (s) => process.stdout.write(s),
+  });
   try {
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;

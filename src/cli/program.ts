@@ -3,6 +3,9 @@
  * with one import and one call.
  */
 import { Command } from "commander";
+import { registerPolicy } from "./commands/policy.ts";
+import { registerSandbox } from "./commands/sandbox.ts";
+import { registerRepro } from "./commands/repro.ts";
 
 export function buildProgram(): Command {
   const program = new Command("retrace")
@@ -10,5 +13,8 @@ export function buildProgram(): Command {
     .version("0.1.0")
     .showHelpAfterError()
     .enablePositionalOptions();
+  registerSandbox(program);
+  registerRepro(program);
+  registerPolicy(program);
   return program;
 }

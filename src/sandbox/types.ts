@@ -21,6 +21,8 @@ export interface SandboxLimits {
   nofile: number;
   /** Size of the `/tmp` tmpfs in MiB. */
   tmpMb: number;
+  /** Size of the `/workspace` tmpfs in MiB (the only writable place besides /tmp). */
+  workspaceMb: number;
 }
 
 /** The input file tree: a host directory copied per job, and/or files given inline (inline files win). */

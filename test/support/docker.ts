@@ -12,10 +12,14 @@ export function describeDocker(name: string, fn: () => void): void {
     describe(name, fn);
   } else if (process.env.CI === "true") {
     describe(name, () => {
-      throw new Error("CI=true but no Docker engine answers: .ci/run must install and start one before the tests.");
+      throw new Error(
+        "CI=true but no Docker engine answers: .ci/run must install and start one before the tests.",
+      );
     });
   } else {
-    console.warn(`[retrace] skipping "${name}": no Docker engine answers (run \`npm run setup\` as root to start one)`);
+    console.warn(
+      `[retrace] skipping "${name}": no Docker engine answers (run \`npm run setup\` as root to start one)`,
+    );
     describe.skip(name, fn);
   }
 }

@@ -1,0 +1,71 @@
+/**
+ * `retrace sandbox`: check the engine and image, run one command in the sandbox, reap leftovers.
+ */
+import { randomUUID } from "node:crypto";
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.ts";
+import { createDockerSandbox } from "../../sandbox/docker.ts";
+
+export function registerSandbox(program: Command): void {
+  const sandbox = program.command("sandbox").description("Inspect and use the locked-down Docker sandbox");
+
+  sandbox
+    .command("check")
+    .description("Check that the Docker engine answers and the sandbox image works")
+    .option("--json", "print a JSON document")
+    .action(async (opts: { json?: boolean }) => {
+      const sb = createDockerSandbox();
+      const result = await sb.run({
+        jobId: `check-${randomUUID().slice(0, 8)}`,
+        command: ["sh", "-c", "python3 --version; node --version; id -u"],
+        env: { PATH: "/usr/local/bin:/usr/bin:/bin" },
+        limits: { timeoutMs: 20_000 },
+      });
+      const [python, node, uid] = result.stdout.trim().split("\n");
+      const report = { image: sb.image, python, node, uid: Number(uid), durationMs: result.durationMs };
+      process.stdout.write(
+        opts.json
+          ? `${JSON.stringify(report)}\n`
+          : `sandbox ok: ${sb.image} (${python}, node ${node}, uid ${uid}) in ${result.durationMs} ms\n`,
+      );
+    });
+
+  sandbox
+    .command("run")
+    .description("Run a command in a fresh sandbox (a copy of --dir as the workspace)")
+    .option("--dir <dir>", "directory copied into the workspace")
+    .option("--timeout <ms>", "wall-clock limit in milliseconds", "30000")
+    .option("--json", "print the result as JSON")
+    .argument("<command...>", "the command and its arguments (put -- before it)")
+    .action(async (command: string[], opts: { dir?: string; timeout: string; json?: boolean }) => {
+      const timeoutMs = Number(opts.timeout);
+      if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+        throw new UsageError(`--timeout must be a positive integer, got ${opts.timeout}`);
+      const sb = createDockerSandbox();
+      const result = await sb.run({
+        jobId: `cli-${randomUUID().slice(0, 8)}`,
+        command,
+        env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/tmp", LANG: "C.UTF-8" },
+        ...(opts.dir ? { input: { dir: opts.dir } } : {}),
+        limits: { timeoutMs },
+      });
+      if (opts.json) {
+        const { files: _files, ...rest } = result;
+        process.stdout.write(`${JSON.stringify(rest)}\n`);
+      } else {
+        process.stdout.write(result.stdout);
+        process.stderr.write(result.stderr);
+        if (result.stoppedBy)
+          process.stderr.write(`retrace: run stopped by the sandbox: ${result.stoppedBy}\n`);
+      }
+      process.exitCode = result.exitCode ?? 1;
+    });
+
+  sandbox
+    .command("reap")
+    .description("Remove leftover Retrace containers (past their deadline or owned by a dead process)")
+    .action(async () => {
+      const { removed, kept } = await createDockerSandbox().reap();
+      process.stdout.write(`removed ${removed.length} container(s); ${kept} still running\n`);
+    });
+}

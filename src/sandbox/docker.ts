@@ -1,0 +1,427 @@
+/**
+ * The Docker driver of the Sandbox port: one fresh, locked-down container per run.
+ *
+ * Life of a run: create (no network, no capabilities, read-only root, tmpfs /tmp and /workspace, limits) →
+ * start a keeper process → stream the input tree in with `tar -x` → exec the command under `env -i` so it
+ * sees only the caller's environment → collect files with `tar -c` → inspect (OOM?) → force-remove in
+ * `finally`. The workspace is a tmpfs rather than a bind mount so a disk-fill stays inside the memory limit
+ * and never reaches the host (docs/sandbox.md has the measurements behind this choice).
+ */
+import os from "node:os";
+import { PassThrough, Writable } from "node:stream";
+import type Docker from "dockerode";
+import { CancelledError, RetraceError } from "../core/errors.ts";
+import { connectDocker, pingEngine, requireImage } from "./engine.ts";
+import { DEFAULT_LIMITS, resolveLimits } from "./limits.ts";
+import { reapContainers, RETRACE_LABEL, type ReapResult } from "./reaper.ts";
+import { listInput, packInput, safeRelativePath, unpackCollected } from "./tree.ts";
+import type { Sandbox, SandboxLimits, SandboxRunRequest, SandboxRunResult, StopReason } from "./types.ts";
+
+export const DEFAULT_SANDBOX_IMAGE = "retrace-sandbox:1";
+/** The unprivileged user baked into the sandbox image. */
+const SANDBOX_USER = "10001:10001";
+const STDIN_FILE = ".retrace-stdin";
+
+export interface DockerSandboxOptions {
+  /** Image runs use unless a request names another. Default: $RETRACE_SANDBOX_IMAGE or retrace-sandbox:1. */
+  image?: string;
+  docker?: Docker;
+  /** Default limits of every run (validated). */
+  defaults?: Partial<SandboxLimits>;
+  /** How long `docker stop` may take before SIGKILL (ms). */
+  stopGraceMs?: number;
+}
+
+export class DockerSandbox implements Sandbox {
+  readonly image: string;
+  readonly docker: Docker;
+  readonly defaults: SandboxLimits;
+  private readonly stopGraceMs: number;
+  private readonly checkedImages = new Set<string>();
+  private engineChecked = false;
+  private startupReap: Promise<unknown> | undefined;
+
+  constructor(options: DockerSandboxOptions = {}) {
+    this.image = options.image ?? process.env.RETRACE_SANDBOX_IMAGE ?? DEFAULT_SANDBOX_IMAGE;
+    this.docker = options.docker ?? connectDocker();
+    this.defaults = resolveLimits(DEFAULT_LIMITS, options.defaults);
+    this.stopGraceMs = options.stopGraceMs ?? 1_000;
+  }
+
+  /** Remove leftover Retrace containers (past their deadline, or owned by a dead process on this host). */
+  reap(): Promise<ReapResult> {
+    return reapContainers(this.docker);
+  }
+
+  /** Reap now and then every `intervalMs`; returns a function that stops the timer. */
+  startReaper(intervalMs = 60_000): () => void {
+    const timer = setInterval(() => void this.reap().catch(() => undefined), intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  async run(request: SandboxRunRequest): Promise<SandboxRunResult> {
+    const limits = resolveLimits(this.defaults, request.limits);
+    validateRequest(request);
+    if (request.signal?.aborted) throw new CancelledError("the sandbox run was cancelled before it started");
+    const image = request.image ?? this.image;
+    await this.ensureReady(image);
+    const entries = await listInput(request.input);
+
+    const started = Date.now();
+    const container = await this.docker.createContainer(containerSpec(request, image, limits));
+    try {
+      await container.start();
+      const stdinFile: Record<string, Uint8Array> =
+        request.stdin === undefined ? {} : { [STDIN_FILE]: Buffer.from(request.stdin, "utf8") };
+      if (entries.length > 0 || request.stdin !== undefined) {
+        await this.copyIn(container, packInput(entries, stdinFile), limits);
+      }
+      const outcome = await this.execCommand(container, request, limits);
+      let files: Record<string, Uint8Array> = {};
+      if (outcome.stoppedBy === null && request.collect && request.collect.length > 0) {
+        files = await this.collect(container, request.collect, limits);
+      }
+      let stoppedBy = outcome.stoppedBy;
+      if ((stoppedBy === null && outcome.signal === "SIGKILL") || stoppedBy === "killed") {
+        if (await this.oomKilled(container)) stoppedBy = "memory_limit";
+      }
+      return {
+        exitCode: outcome.exitCode,
+        signal: outcome.signal,
+        stdout: outcome.stdout,
+        stderr: outcome.stderr,
+        stdoutTruncated: outcome.stdoutTruncated,
+        stderrTruncated: outcome.stderrTruncated,
+        durationMs: outcome.durationMs || Date.now() - started,
+        files,
+        stoppedBy,
+      };
+    } finally {
+      await this.destroy(container);
+    }
+  }
+
+  private async ensureReady(image: string): Promise<void> {
+    if (!this.engineChecked) {
+      await pingEngine(this.docker);
+      this.engineChecked = true;
+      // Start-up reap: leftovers of a crashed earlier process. Not awaited by later runs.
+      this.startupReap ??= this.reap().catch(() => undefined);
+    }
+    if (!this.checkedImages.has(image)) {
+      await requireImage(this.docker, image);
+      this.checkedImages.add(image);
+    }
+  }
+
+  private async copyIn(container: Docker.Container, tarStream: NodeJS.ReadableStream, limits: SandboxLimits) {
+    const exec = await container.exec({
+      Cmd: ["tar", "-x", "--no-same-owner", "--no-overwrite-dir", "-f", "-", "-C", "/workspace"],
+      User: SANDBOX_USER,
+      AttachStdin: true,
+      AttachStdout: true,
+      AttachStderr: true,
+    });
+    const stream = await exec.start({ hijack: true, stdin: true });
+    const err = new CappedSink(64 * 1024);
+    const out = new CappedSink(64 * 1024);
+    this.docker.modem.demuxStream(stream, out, err);
+    tarStream.pipe(stream);
+    await waitForExec(exec, stream, limits.timeoutMs);
+    const info = await exec.inspect();
+    if (info.ExitCode !== 0) {
+      const message = err.text().trim();
+      throw new RetraceError(
+        "sandbox",
+        `could not copy the input tree into the sandbox: ${message || `tar exited ${info.ExitCode}`}`,
+        {
+          hint: /No space left/i.test(message)
+            ? `the input is larger than the workspace (${limits.workspaceMb} MiB): raise sandbox limits.workspaceMb`
+            : "check the input tree (file names, sizes)",
+        },
+      );
+    }
+  }
+
+  private async execCommand(container: Docker.Container, request: SandboxRunRequest, limits: SandboxLimits) {
+    const envPairs = Object.entries(request.env ?? {}).map(([k, v]) => `${k}=${v}`);
+    const argv = ["env", "-i", ...envPairs, ...request.command];
+    const cmd =
+      request.stdin === undefined
+        ? argv
+        : // Feed stdin from the copied file; the file is removed first so the command cannot read it back.
+          ["/bin/sh", "-c", `exec 0<"$0" && rm -f "$0" && exec "$@"`, `/workspace/${STDIN_FILE}`, ...argv];
+    const workdir = request.workdir ? `/workspace/${safeRelativePath(request.workdir)}` : "/workspace";
+    const exec = await container.exec({
+      Cmd: cmd,
+      User: SANDBOX_USER,
+      WorkingDir: workdir,
+      AttachStdin: false,
+      AttachStdout: true,
+      AttachStderr: true,
+    });
+    const out = new CappedSink(limits.outputBytes);
+    const err = new CappedSink(limits.outputBytes);
+    const t0 = Date.now();
+    const stream = await exec.start({ hijack: true, stdin: false });
+    this.docker.modem.demuxStream(stream, out, err);
+
+    let stoppedBy: StopReason | null = null;
+    const stop = (reason: StopReason) => {
+      if (stoppedBy !== null) return;
+      stoppedBy = reason;
+      void this.halt(container);
+    };
+    const timer = setTimeout(() => stop("timeout"), limits.timeoutMs);
+    const onAbort = () => stop("killed");
+    request.signal?.addEventListener("abort", onAbort, { once: true });
+    out.onOverflow = () => stop("output_limit");
+    err.onOverflow = () => stop("output_limit");
+    try {
+      await waitForExec(exec, stream, limits.timeoutMs + this.stopGraceMs + 10_000, () => stoppedBy !== null);
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onAbort);
+    }
+    const durationMs = Date.now() - t0;
+    const info = await exec.inspect().catch(() => null);
+    const exitCode = stoppedBy !== null ? null : (info?.ExitCode ?? null);
+    const code = info?.ExitCode ?? null;
+    const signal =
+      stoppedBy !== null ? "SIGKILL" : code !== null && code > 128 ? signalName(code - 128) : null;
+    return {
+      exitCode,
+      signal,
+      stdout: out.text(),
+      stderr: err.text(),
+      stdoutTruncated: out.truncated,
+      stderrTruncated: err.truncated,
+      durationMs,
+      stoppedBy: stoppedBy as StopReason | null,
+    };
+  }
+
+  private async collect(container: Docker.Container, paths: string[], limits: SandboxLimits) {
+    const rel = paths.map(safeRelativePath);
+    const exec = await container.exec({
+      Cmd: ["tar", "-c", "-f", "-", "--ignore-failed-read", "-C", "/workspace", "--", ...rel],
+      User: SANDBOX_USER,
+      AttachStdout: true,
+      AttachStderr: true,
+    });
+    const stream = await exec.start({ hijack: true, stdin: false });
+    const tarOut = new PassThrough();
+    this.docker.modem.demuxStream(stream, tarOut, new CappedSink(64 * 1024));
+    stream.on("end", () => tarOut.end());
+    stream.on("close", () => tarOut.end());
+    return unpackCollected(tarOut, limits.workspaceMb * 1024 * 1024);
+  }
+
+  /**
+   * Did the kernel's OOM killer fire in this container? Docker flags `OOMKilled` only for the main process,
+   * so read the memory cgroup's own counter (cgroup v2 `memory.events`, v1 `memory.oom_control`).
+   */
+  private async oomKilled(container: Docker.Container): Promise<boolean> {
+    const state = await container.inspect().catch(() => null);
+    if (state?.State.OOMKilled) return true;
+    if (!state?.State.Running) return false;
+    const exec = await container.exec({
+      Cmd: [
+        "sh",
+        "-c",
+        "cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null",
+      ],
+      User: SANDBOX_USER,
+      AttachStdout: true,
+      AttachStderr: true,
+    });
+    const stream = await exec.start({ hijack: true, stdin: false });
+    const out = new CappedSink(16 * 1024);
+    this.docker.modem.demuxStream(stream, out, new CappedSink(1024));
+    await waitForExec(exec, stream, 5_000);
+    const match = /^oom_kill (\d+)$/m.exec(out.text());
+    return match !== null && Number(match[1]) > 0;
+  }
+
+  /** Stop, then SIGKILL: each step bounded so a hung engine call cannot hang the run. */
+  private async halt(container: Docker.Container): Promise<void> {
+    await withTimeout(
+      container.stop({ t: Math.ceil(this.stopGraceMs / 1000) }),
+      this.stopGraceMs + 2_000,
+    ).catch(() => undefined);
+    await withTimeout(container.kill({ signal: "SIGKILL" }), 5_000).catch(() => undefined);
+  }
+
+  private async destroy(container: Docker.Container): Promise<void> {
+    // Removal must happen whatever else failed; the reaper catches the rare container this misses.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await withTimeout(container.remove({ force: true, v: true }), 15_000);
+        return;
+      } catch (error) {
+        if ((error as { statusCode?: number }).statusCode === 404) return;
+      }
+    }
+  }
+}
+
+export function createDockerSandbox(options: DockerSandboxOptions = {}): DockerSandbox {
+  return new DockerSandbox(options);
+}
+
+function containerSpec(
+  request: SandboxRunRequest,
+  image: string,
+  limits: SandboxLimits,
+): Docker.ContainerCreateOptions {
+  const memory = limits.memoryMb * 1024 * 1024;
+  const deadline = Date.now() + limits.timeoutMs + 5 * 60_000;
+  return {
+    Image: image,
+    Cmd: ["sleep", "infinity"],
+    User: SANDBOX_USER,
+    WorkingDir: "/workspace",
+    Env: [],
+    Labels: {
+      [RETRACE_LABEL]: "1",
+      "dev.retrace.job": request.jobId,
+      "dev.retrace.owner": `${os.hostname()}:${process.pid}`,
+      "dev.retrace.deadline": String(deadline),
+    },
+    NetworkDisabled: true,
+    AttachStdin: false,
+    AttachStdout: false,
+    AttachStderr: false,
+    Tty: false,
+    HostConfig: {
+      NetworkMode: "none",
+      CapDrop: ["ALL"],
+      SecurityOpt: ["no-new-privileges"],
+      ReadonlyRootfs: true,
+      Tmpfs: {
+        "/tmp": `rw,noexec,nosuid,nodev,size=${limits.tmpMb}m,mode=1777`,
+        "/workspace": `rw,exec,nosuid,nodev,size=${limits.workspaceMb}m,uid=10001,gid=10001,mode=0755`,
+      },
+      PidsLimit: limits.pids,
+      Memory: memory,
+      MemorySwap: memory,
+      NanoCpus: Math.round(limits.cpus * 1e9),
+      Ulimits: [
+        { Name: "nofile", Soft: limits.nofile, Hard: limits.nofile },
+        { Name: "fsize", Soft: limits.fileSizeMb * 1024 * 1024, Hard: limits.fileSizeMb * 1024 * 1024 },
+      ],
+      Init: true,
+      AutoRemove: false,
+      Privileged: false,
+      IpcMode: "private",
+      LogConfig: { Type: "none", Config: {} },
+    },
+  };
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function validateRequest(request: SandboxRunRequest): void {
+  const bad = (message: string) => new RetraceError("usage", `invalid sandbox request: ${message}`);
+  if (!request.jobId || !/^[\w.:-]{1,128}$/.test(request.jobId))
+    throw bad("jobId must be 1-128 characters of [A-Za-z0-9_.:-]");
+  if (request.command.length === 0 || request.command[0] === "") throw bad("command is empty");
+  if (request.command[0]!.includes("=")) throw bad("the program name may not contain '='");
+  for (const [k, v] of Object.entries(request.env ?? {})) {
+    if (!ENV_NAME.test(k)) throw bad(`environment variable name ${JSON.stringify(k)} is not valid`);
+    if (v.includes("\0")) throw bad(`environment variable ${k} contains a NUL byte`);
+  }
+  if (request.workdir !== undefined) safeRelativePath(request.workdir);
+}
+
+/** Wait until the exec's process has exited. The stream may stay open (a daemonized child holds the pipe), so
+ * completion is read from `exec.inspect()`, polled, as well as from the stream's end. */
+async function waitForExec(
+  exec: Docker.Exec,
+  stream: NodeJS.ReadableStream,
+  limitMs: number,
+  stopped: () => boolean = () => false,
+): Promise<void> {
+  let ended = false;
+  const onEnd = () => {
+    ended = true;
+  };
+  stream.on("end", onEnd);
+  stream.on("close", onEnd);
+  stream.on("error", onEnd);
+  const deadline = Date.now() + limitMs;
+  let delay = 5;
+  try {
+    while (Date.now() < deadline) {
+      if (ended) return;
+      const info = await exec.inspect().catch(() => null);
+      if (info && !info.Running && info.ExitCode !== null) {
+        // Give buffered output a moment to drain, then stop waiting whatever holds the pipe open.
+        await settle(() => ended, 200);
+        return;
+      }
+      if (stopped() && (info === null || !info.Running)) return;
+      await sleep(delay);
+      delay = Math.min(delay * 2, 100);
+    }
+  } finally {
+    (stream as unknown as { destroy?: () => void }).destroy?.();
+  }
+}
+
+async function settle(done: () => boolean, maxMs: number): Promise<void> {
+  const until = Date.now() + maxMs;
+  while (!done() && Date.now() < until) await sleep(10);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+function signalName(n: number): string | null {
+  const entry = Object.entries(os.constants.signals).find(([, v]) => v === n);
+  return entry ? entry[0] : null;
+}
+
+/** A Writable that keeps the first `cap` bytes and reports the first byte past it. */
+class CappedSink extends Writable {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+  onOverflow: (() => void) | undefined;
+
+  constructor(private readonly cap: number) {
+    super();
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (error?: Error | null) => void): void {
+    const room = this.cap - this.size;
+    if (chunk.length > room) {
+      if (room > 0) this.chunks.push(chunk.subarray(0, room));
+      this.size = this.cap;
+      if (!this.truncated) {
+        this.truncated = true;
+        this.onOverflow?.();
+      }
+    } else {
+      this.chunks.push(chunk);
+      this.size += chunk.length;
+    }
+    cb();
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+}
