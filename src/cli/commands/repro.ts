@@ -1,0 +1,138 @@
+/**
+ * `retrace repro <issue.md | ->`: reproduce a bug report in the sandbox and print the verdict.
+ * Exit 0 whenever a verdict was reached (whatever it is); 2 for usage mistakes, 3 for infrastructure.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.ts";
+import { ReproJobSpec } from "../../core/job.ts";
+import { systemClock } from "../../core/loop-clock.ts";
+import { Redactor } from "../../core/redact.ts";
+import { createModelFromEnv } from "../../llm/from-env.ts";
+import { renderReproReport } from "../../report/repro-report.ts";
+import { runRepro } from "../../repro/run-repro.ts";
+import { reproductionFile } from "../../repro/script-header.ts";
+import { reproTrace } from "../../repro/trace.ts";
+import { createDockerSandbox } from "../../sandbox/docker.ts";
+import { createHostInstaller } from "../../sandbox/install.ts";
+import { createRegistryLookup } from "../../sandbox/install-registry.ts";
+import { esbuildTranspile } from "../../sandbox/install-transpile.ts";
+
+interface ReproOptions {
+  json?: boolean;
+  out?: string;
+  runs: string;
+  model?: string;
+  offline?: boolean;
+  maxAttempts: string;
+  budgetUsd: string;
+  timeout: string;
+}
+
+function intOption(name: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+function readIssue(input: string): string {
+  if (input === "-") {
+    try {
+      return readFileSync(0, "utf8");
+    } catch (e) {
+      throw new UsageError(
+        `could not read the issue from stdin: ${(e as Error).message}`,
+        "pipe the issue markdown in, or pass a file path",
+      );
+    }
+  }
+  if (!existsSync(input))
+    throw new UsageError(
+      `no such file: ${input}`,
+      "pass the issue as a markdown file (`# title`, then the body), or `-` to read stdin",
+    );
+  return readFileSync(input, "utf8");
+}
+
+export function registerRepro(program: Command): void {
+  program
+    .command("repro")
+    .description(
+      "Reproduce a bug report (markdown: `# title`, then the body) in the sandbox and report a verdict",
+    )
+    .argument("<issue>", "the issue as a markdown file, or - for stdin")
+    .option("--json", "print the result as one JSON document (the exported ReproResult schema)")
+    .option("--out <dir>", "write report.md, reproduction.<py|mjs|ts> (when reproduced) and trace.json there")
+    .option("--runs <n>", "repeats of each run; REPRODUCED needs all of them", "3")
+    .option("--model <name>", "model to use (needs ANTHROPIC_API_KEY)")
+    .option("--offline", "no model: deterministic extraction, execution and matching only")
+    .option("--max-attempts <n>", "attempts of the model loop", "3")
+    .option("--budget-usd <x>", "dollars the model may spend", "1")
+    .option("--timeout <ms>", "hard limit of each sandbox run, in ms", "10000")
+    .action(async (input: string, opts: ReproOptions) => {
+      if (opts.offline && opts.model)
+        throw new UsageError("--offline and --model exclude each other", "drop one of them");
+      const runs = intOption("--runs", opts.runs, 1, 10);
+      const maxAttempts = intOption("--max-attempts", opts.maxAttempts, 1, 20);
+      const timeoutMs = intOption("--timeout", opts.timeout, 1000, 600_000);
+      const maxUsd = Number(opts.budgetUsd);
+      if (!Number.isFinite(maxUsd) || maxUsd < 0)
+        throw new UsageError(`--budget-usd must be a non-negative number, got "${opts.budgetUsd}"`);
+      const markdown = readIssue(input);
+      if (markdown.trim() === "")
+        throw new UsageError(
+          `the issue ${input === "-" ? "on stdin" : input} is empty`,
+          "give the issue's title and body as markdown",
+        );
+
+      const model = opts.offline ? null : createModelFromEnv(opts.model ? { defaultModel: opts.model } : {});
+      if (opts.model && !model) {
+        process.stderr.write(
+          "retrace: --model given but ANTHROPIC_API_KEY is not set; running offline (deterministic)\n",
+        );
+      }
+      const spec = ReproJobSpec.parse({
+        kind: "repro",
+        id: `repro-${createHash("sha256").update(markdown).digest("hex").slice(0, 12)}`,
+        markdown,
+        runs,
+        model: model ? (opts.model ?? "default") : null,
+        budget: { maxAttempts, maxUsd },
+      });
+      const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
+      const registry = createRegistryLookup();
+      const startedAt = systemClock.now();
+      const outcome = await runRepro(spec, {
+        sandbox: createDockerSandbox(),
+        installer: createHostInstaller({ registry }),
+        registry,
+        model,
+        clock: systemClock,
+        transpile: esbuildTranspile,
+        redact: (s) => redactor.redact(s),
+        runTimeoutMs: timeoutMs,
+      });
+      const result = outcome.result;
+      const file = result.verdict === "REPRODUCED" ? reproductionFile(result, new Date(startedAt)) : null;
+      const report = renderReproReport(result, file ? { scriptPath: file.filename } : {});
+
+      if (opts.out) {
+        const dir = path.resolve(opts.out);
+        await mkdir(dir, { recursive: true });
+        await writeFile(path.join(dir, "report.md"), report);
+        if (file) await writeFile(path.join(dir, file.filename), file.content);
+        const trace = redactor.redactDeep(reproTrace(spec, outcome.events, result, startedAt, outcome.trace));
+        await writeFile(path.join(dir, "trace.json"), `${JSON.stringify(trace, null, 2)}\n`);
+      }
+      process.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : report);
+      if (opts.out && !opts.json) {
+        process.stderr.write(
+          `retrace: wrote report.md${file ? `, ${file.filename}` : ""} and trace.json to ${opts.out}\n`,
+        );
+      }
+    });
+}

@@ -1,0 +1,97 @@
+/**
+ * What a fenced block in a report is: code to run, a REPL transcript, a traceback, pasted output,
+ * a shell session, or a version listing. Decided from the fence language and the block's own lines.
+ */
+import { type BlockLanguage, detectLanguage, languageFromFence } from "./detect-language.ts";
+
+export type BlockKind =
+  | "code"
+  | "python-transcript"
+  | "node-transcript"
+  | "traceback"
+  | "error-output"
+  | "shell"
+  | "versions"
+  | "output";
+
+export interface BlockClass {
+  kind: BlockKind;
+  /** Language of the code (for code and transcripts); the fence or detected language otherwise. */
+  language: BlockLanguage;
+}
+
+const PY_TRACEBACK = /^Traceback \(most recent call last\):/m;
+const JS_STACK_FRAME = /^\s+at .+(\(.*:\d+:\d+\)|:\d+:\d+)\s*$/m;
+const JS_ERROR_LINE = /^(Uncaught )?([A-Z]\w*(Error|Exception)|Error)(\s\[\w+\])?: /m;
+const PY_PROMPT = /^>>> /m;
+const NODE_PROMPT = /^> \S/m;
+const PIP_FREEZE_LINE = /^[A-Za-z0-9][\w.-]*==\d[\w.+-]*$/;
+const NPM_LS_LINE = /^[│├└─┬\s`|+-]*(@?[\w.-]+\/)?[\w.-]+@\d[\w.+-]*( .*)?$/;
+
+function looksLikeVersionListing(value: string): boolean {
+  const lines = value
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  if (lines.length === 0) return false;
+  const freeze = lines.filter((l) => PIP_FREEZE_LINE.test(l)).length;
+  const npmLs = lines.filter((l) => NPM_LS_LINE.test(l)).length;
+  const pipList = lines.filter(
+    (l) => /^[A-Za-z0-9][\w.-]*\s{2,}\d[\w.+-]*$/.test(l) || /^-{3,}\s+-{3,}$/.test(l),
+  ).length;
+  const hits = Math.max(freeze, npmLs, pipList);
+  return hits >= Math.max(1, Math.ceil(lines.length * 0.6)) && !/[(){};]/.test(value.replace(/\(.*?\)/g, ""));
+}
+
+function looksLikeNodeTranscript(value: string): boolean {
+  const lines = value.split("\n");
+  const prompts = lines.filter((l) => /^> \S/.test(l));
+  if (prompts.length === 0) return false;
+  // A markdown quote or a shell redirect also starts with "> ": require JavaScript after the prompt.
+  return prompts.some((l) => /[.()=;'"`[\]]/.test(l)) && !/^>>> /m.test(value);
+}
+
+export function classifyBlock(fence: string | null | undefined, value: string): BlockClass {
+  const fenceLang = languageFromFence(fence);
+  const fenceKey = (fence ?? "").trim().toLowerCase();
+  const detected = detectLanguage(value);
+  const language: BlockLanguage = fenceLang ?? detected;
+
+  if (
+    fenceKey === "pycon" ||
+    (PY_PROMPT.test(value) &&
+      (language === "python" || language === "text" || fenceLang === null || language === "shell"))
+  ) {
+    return { kind: "python-transcript", language: "python" };
+  }
+  if (fenceKey === "pytb") return { kind: "traceback", language: "python" };
+  if (PY_TRACEBACK.test(value) && !/^\s*(def|import|from)\s/m.test(value.split(PY_TRACEBACK)[0] ?? "")) {
+    return { kind: "traceback", language: "python" };
+  }
+  if (
+    NODE_PROMPT.test(value) &&
+    looksLikeNodeTranscript(value) &&
+    (fenceLang === null ||
+      fenceLang === "javascript" ||
+      fenceLang === "typescript" ||
+      fenceLang === "shell" ||
+      fenceLang === "text")
+  ) {
+    return { kind: "node-transcript", language: fenceLang === "typescript" ? "typescript" : "javascript" };
+  }
+  if (JS_STACK_FRAME.test(value) && JS_ERROR_LINE.test(value))
+    return { kind: "error-output", language: "javascript" };
+  if (looksLikeVersionListing(value)) return { kind: "versions", language: "text" };
+  if (language === "shell" || /^\$ \S/m.test(value)) return { kind: "shell", language: "shell" };
+  if (language === "python" || language === "javascript" || language === "typescript") {
+    // A labelled block holding only an error line ("TypeError: x is not a function") is output, not code.
+    if (/^\s*(Uncaught )?[A-Z][\w.]*(Error|Exception)(: .*)?\s*$/.test(value.trim())) {
+      return { kind: "error-output", language };
+    }
+    return { kind: "code", language };
+  }
+  if (JS_ERROR_LINE.test(value) || /^[A-Z][\w.]*(Error|Exception): /m.test(value)) {
+    return { kind: "error-output", language: detected === "python" ? "python" : "text" };
+  }
+  return { kind: "output", language };
+}

@@ -1,0 +1,446 @@
+/**
+ * Turn the report's code into a runnable program without changing the reporter's logic: transcripts become
+ * scripts, blocks that form one program are combined, missing imports of named packages and standard modules
+ * are added, an entry point is added where a `main` is defined but never called, top-level await is made legal.
+ * Every change is listed in `completions`.
+ */
+import {
+  NODE_BUILTINS,
+  npmIdentifier,
+  npmPackageOf,
+  PYTHON_ALIASES,
+  PYTHON_FROM_IMPORTS,
+  PYTHON_IMPORT_TO_PACKAGE,
+  PYTHON_STDLIB,
+} from "./known-modules.ts";
+import type { ParsedReport, ReportBlock } from "./parse-report.ts";
+import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
+
+export type ProgramLanguage = "python" | "javascript" | "typescript";
+
+export interface Program {
+  language: ProgramLanguage;
+  runtime: "python" | "node";
+  /** Source files of the program, workspace-relative (the entry included), in the report's language. */
+  files: Record<string, string>;
+  /** The entry file, e.g. `reproduction.py`, `reproduction.cjs`, `reproduction.mjs`, `reproduction.ts`. */
+  entry: string;
+  /** For JS/TS: the module system the entry runs as. */
+  moduleFormat: "esm" | "cjs" | null;
+  /** Deterministic changes made, each a short sentence. */
+  completions: string[];
+  /** Third-party packages the program imports (npm or PyPI names). */
+  dependencies: string[];
+  ecosystem: "npm" | "pypi";
+  /** Placeholders left by the reporter (`YOUR_API_KEY`, `# your code here`). */
+  placeholders: string[];
+}
+
+const RUNNABLE = new Set(["code", "python-transcript", "node-transcript"]);
+
+function familyOf(b: ReportBlock): "python" | "js" | null {
+  if (b.language === "python") return "python";
+  if (b.language === "javascript" || b.language === "typescript") return "js";
+  return null;
+}
+
+/** Strings and comments blanked out, so name scans do not read inside them. */
+function codeOnly(code: string, language: "python" | "js"): string {
+  const comment = language === "python" ? /#[^\n]*/g : /\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
+  return code
+    .replace(/("""|''')[\s\S]*?\1/g, '""')
+    .replace(/`(?:\\.|[^`\\])*`/g, language === "js" ? '""' : "$&")
+    .replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, '""')
+    .replace(comment, "");
+}
+
+const PLACEHOLDER_RE =
+  /\b(YOUR_[A-Z_]+|<your[^>]*>|your[-_ ](api[-_ ]?key|token|code here|password)|TODO: fill|xxx+|\.\.\.\s*# ?(your|rest|more))\b|#\s*(your|more|rest of( the)?) code( here)?|\/\/\s*(your|more|rest of( the)?) code( here)?/gi;
+
+export function findPlaceholders(code: string): string[] {
+  return [...new Set([...code.matchAll(PLACEHOLDER_RE)].map((m) => m[0].trim()))];
+}
+
+/** Build the program from the report; null when the report holds nothing runnable. */
+export function completeProgram(report: ParsedReport): Program | null {
+  const units = report.blocks.filter(
+    (b) => RUNNABLE.has(b.kind) && familyOf(b) !== null && b.section !== "expected",
+  );
+  const first = units[0];
+  if (!first) return null;
+  const family = familyOf(first)!;
+  const mine = units.filter((b) => familyOf(b) === family);
+  // Identical blocks pasted twice (e.g. in "Steps" and again in "Code") run once.
+  const unique = mine.filter((b, i) => mine.findIndex((o) => o.value.trim() === b.value.trim()) === i);
+  const knownPackages = report.versions.map((v) => v.name);
+  return family === "python" ? completePython(unique, knownPackages) : completeJs(unique, knownPackages);
+}
+
+function splitNamed(units: ReportBlock[], ext: RegExp): { named: ReportBlock[]; main: ReportBlock[] } {
+  const named = units.filter((b) => b.filename && ext.test(b.filename) && b.kind === "code");
+  const entryName = named.find((b) =>
+    /^(main|repro|reproduce|run|index|app|test)\.\w+$/.test(b.filename!.split("/").pop()!),
+  );
+  const unnamed = units.filter((b) => !named.includes(b));
+  if (named.length > 0 && unnamed.length === 0) {
+    const entry = entryName ?? named[named.length - 1]!;
+    return { named: named.filter((b) => b !== entry), main: [entry] };
+  }
+  return { named, main: unnamed };
+}
+
+// ---------------------------------------------------------------- Python
+
+function pythonBoundNames(code: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of code.matchAll(/^\s*import\s+([^\n#]+)/gm)) {
+    for (const part of (m[1] ?? "").split(",")) {
+      const as = /\s+as\s+(\w+)/.exec(part);
+      names.add(as?.[1] ?? part.trim().split(".")[0]!.trim());
+    }
+  }
+  for (const m of code.matchAll(/^\s*from\s+[\w.]+\s+import\s+\(?([^\n#)]+)/gm)) {
+    for (const part of (m[1] ?? "").split(",")) {
+      const as = /\s+as\s+(\w+)/.exec(part);
+      names.add(as?.[1] ?? part.trim());
+    }
+  }
+  for (const m of code.matchAll(/^\s*(?:async\s+)?(?:def|class)\s+(\w+)/gm)) names.add(m[1]!);
+  for (const m of code.matchAll(/^\s*([\w, ]+?)\s*(?::[^=\n]+)?=(?!=)/gm))
+    for (const n of m[1]!.split(",")) names.add(n.trim());
+  for (const m of code.matchAll(/\b(?:for|as)\s+(\w+)/g)) names.add(m[1]!);
+  for (const m of code.matchAll(/\bdef\s+\w+\(([^)]*)\)/g))
+    for (const p of m[1]!.split(",")) names.add(p.trim().split(/[:=]/)[0]!.replace(/^\*+/, "").trim());
+  return names;
+}
+
+function pythonImportedModules(code: string): string[] {
+  const mods: string[] = [];
+  for (const m of code.matchAll(/^\s*import\s+([^\n#]+)/gm)) {
+    for (const part of (m[1] ?? "").split(",")) mods.push(part.trim().split(/[\s.]/)[0]!);
+  }
+  for (const m of code.matchAll(/^\s*from\s+(\w+)[\w.]*\s+import\b/gm)) mods.push(m[1]!);
+  return [...new Set(mods.filter(Boolean))];
+}
+
+function pythonMissingImports(code: string, knownPackages: string[]): string[] {
+  const scan = codeOnly(code, "python");
+  const bound = pythonBoundNames(scan);
+  const lines: string[] = [];
+  const used = new Set<string>();
+  for (const m of scan.matchAll(/(?<![\w.])([A-Za-z_]\w*)\s*\./g)) used.add(m[1]!);
+  const namedImports = new Set(knownPackages.map((p) => p.toLowerCase().replace(/-/g, "_")));
+  for (const name of used) {
+    if (bound.has(name)) continue;
+    if (PYTHON_ALIASES[name]) lines.push(PYTHON_ALIASES[name]);
+    else if (PYTHON_STDLIB.has(name) || namedImports.has(name)) lines.push(`import ${name}`);
+  }
+  const fromBy = new Map<string, string[]>();
+  for (const [name, mod] of Object.entries(PYTHON_FROM_IMPORTS)) {
+    if (bound.has(name)) continue;
+    if (new RegExp(`(?<![\\w.])${name}\\s*\\(|@${name}\\b|:\\s*${name}\\b|\\b${name}\\[`).test(scan)) {
+      fromBy.set(mod, [...(fromBy.get(mod) ?? []), name]);
+    }
+  }
+  if (/(?<![\w.])datetime\s*\(/.test(scan) && !bound.has("datetime"))
+    fromBy.set("datetime", [...(fromBy.get("datetime") ?? []), "datetime"]);
+  for (const [mod, names] of fromBy) lines.push(`from ${mod} import ${names.sort().join(", ")}`);
+  return lines;
+}
+
+function completePython(units: ReportBlock[], knownPackages: string[]): Program {
+  const completions: string[] = [];
+  const { named, main } = splitNamed(units, /\.py$/);
+  const files: Record<string, string> = {};
+  for (const b of named) files[b.filename!] = `${b.value.replace(/\s+$/, "")}\n`;
+  if (named.length > 0)
+    completions.push(
+      `wrote ${named.map((b) => `\`${b.filename}\``).join(", ")} as separate files, as the report names them`,
+    );
+
+  const parts: string[] = [];
+  let usedTranscript = false;
+  for (const b of main) {
+    if (b.kind === "python-transcript") {
+      const script = pythonScriptFromTranscript(parseTranscript(b.value, "python"));
+      parts.push(usedTranscript ? script.split("\n").slice(5).join("\n") : script);
+      if (!usedTranscript)
+        completions.push(
+          "turned the REPL session into a script (typed expressions are echoed like the prompt does)",
+        );
+      usedTranscript = true;
+    } else {
+      parts.push(b.value.replace(/\s+$/, ""));
+    }
+  }
+  if (main.length > 1)
+    completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
+  let code = `${parts.join("\n\n").trim()}\n`;
+
+  const missing = pythonMissingImports(code, knownPackages).filter(
+    (l) => !new RegExp(`^${l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m").test(code),
+  );
+  if (missing.length > 0) {
+    code = `${missing.join("\n")}\n${code}`;
+    completions.push(
+      `added missing import${missing.length > 1 ? "s" : ""}: ${missing.map((l) => `\`${l}\``).join(", ")}`,
+    );
+  }
+
+  // Top-level await (as typed in `python -m asyncio`): run the body in an event loop.
+  const scan = codeOnly(code, "python");
+  if (/^await\s|^\w[\w, ]*=\s*await\s/m.test(scan) && !/^async def main/m.test(scan)) {
+    const lines = code.split("\n");
+    const head = lines.filter((l) => /^(import|from)\s/.test(l));
+    const body = lines.filter((l) => !/^(import|from)\s/.test(l));
+    code = [
+      ...(head.some((l) => /^import asyncio\b/.test(l)) ? head : ["import asyncio", ...head]),
+      "",
+      "",
+      "async def _main():",
+      ...body.map((l) => (l === "" ? "" : `    ${l}`)),
+      "",
+      "",
+      "asyncio.run(_main())",
+      "",
+    ].join("\n");
+    completions.push("wrapped the top-level `await` code in `asyncio.run(...)`");
+  } else {
+    const entry = pythonEntryPoint(scan);
+    if (entry) {
+      code = `${code.replace(/\s+$/, "")}\n\n\n${entry.code}\n`;
+      if (entry.needsAsyncio && !/^import asyncio\b/m.test(code)) code = `import asyncio\n${code}`;
+      completions.push(entry.note);
+    }
+  }
+
+  const localModules = new Set(Object.keys(files).map((f) => f.replace(/\.py$/, "").split("/")[0]!));
+  const deps = pythonImportedModules(code + Object.values(files).join("\n"))
+    .filter((m) => !PYTHON_STDLIB.has(m) && !localModules.has(m))
+    .map((m) => PYTHON_IMPORT_TO_PACKAGE[m] ?? m);
+  const all = `${code}\n${Object.values(files).join("\n")}`;
+  files["reproduction.py"] = code;
+  return {
+    language: "python",
+    runtime: "python",
+    files,
+    entry: "reproduction.py",
+    moduleFormat: null,
+    completions,
+    dependencies: [...new Set(deps)],
+    ecosystem: "pypi",
+    placeholders: findPlaceholders(all),
+  };
+}
+
+function pythonEntryPoint(scan: string): { code: string; note: string; needsAsyncio: boolean } | null {
+  if (/^if\s+__name__\s*==/m.test(scan)) return null;
+  const topLevelCalls = scan
+    .split("\n")
+    .filter((l) => /^[A-Za-z_]/.test(l) && !/^(def|class|async|import|from|@)\b/.test(l));
+  const called = (name: string) => topLevelCalls.some((l) => new RegExp(`\\b${name}\\s*\\(`).test(l));
+  const asyncMain = /^async\s+def\s+main\s*\(\s*\)/m.test(scan);
+  if ((asyncMain || /^def\s+main\s*\(\s*\)/m.test(scan)) && !called("main")) {
+    return asyncMain
+      ? {
+          code: 'if __name__ == "__main__":\n    asyncio.run(main())',
+          note: "added an entry point that runs `main()` with `asyncio.run`",
+          needsAsyncio: true,
+        }
+      : {
+          code: 'if __name__ == "__main__":\n    main()',
+          note: "added an entry point that calls `main()`",
+          needsAsyncio: false,
+        };
+  }
+  const tests = [...scan.matchAll(/^def\s+(test_\w+)\s*\(\s*\)/gm)]
+    .map((m) => m[1]!)
+    .filter((t) => !called(t));
+  if (tests.length > 0 && topLevelCalls.length === 0) {
+    return {
+      code: `if __name__ == "__main__":\n${tests.map((t) => `    ${t}()`).join("\n")}`,
+      note: `added an entry point that calls ${tests.map((t) => `\`${t}()\``).join(", ")}`,
+      needsAsyncio: false,
+    };
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------- JavaScript / TypeScript
+
+function jsSpecifiers(code: string): string[] {
+  const out: string[] = [];
+  for (const re of [
+    /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /^\s*import\s[^'"]*?\sfrom\s+['"]([^'"]+)['"]/gm,
+    /^\s*import\s+['"]([^'"]+)['"]/gm,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /^\s*export\s[^'"]*?\sfrom\s+['"]([^'"]+)['"]/gm,
+  ]) {
+    for (const m of code.matchAll(re)) out.push(m[1]!);
+  }
+  return out;
+}
+
+function jsBoundNames(code: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of code.matchAll(/\b(?:const|let|var)\s+([\w$]+)/g)) names.add(m[1]!);
+  for (const m of code.matchAll(/\b(?:const|let|var)\s+\{([^}]*)\}/g))
+    for (const p of m[1]!.split(",")) names.add(p.split(":").pop()!.trim());
+  for (const m of code.matchAll(/\b(?:function\*?|class)\s+([\w$]+)/g)) names.add(m[1]!);
+  for (const m of code.matchAll(/^\s*import\s+([\w$]+)/gm)) names.add(m[1]!);
+  for (const m of code.matchAll(/^\s*import\s+\*\s+as\s+([\w$]+)/gm)) names.add(m[1]!);
+  for (const m of code.matchAll(/^\s*import\s+(?:[\w$]+\s*,\s*)?\{([^}]*)\}/gm)) {
+    for (const p of m[1]!.split(","))
+      names.add(
+        p
+          .split(/\s+as\s+/)
+          .pop()!
+          .trim(),
+      );
+  }
+  return names;
+}
+
+/** Top-level `await`: an await on a line with no indentation, outside any function (a good-enough sign for snippets). */
+function hasTopLevelAwait(scan: string): boolean {
+  let depth = 0;
+  for (const line of scan.split("\n")) {
+    if (depth === 0 && /(^|[=(,\s])await\s/.test(line) && !/^\s*(async\s+)?function\b/.test(line))
+      return true;
+    for (const ch of line) {
+      if (ch === "{") depth++;
+      else if (ch === "}") depth = Math.max(0, depth - 1);
+    }
+  }
+  return false;
+}
+
+function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
+  const completions: string[] = [];
+  const typescript = units.some((b) => b.language === "typescript");
+  const { named, main } = splitNamed(units, /\.[cm]?[jt]s$/);
+  const files: Record<string, string> = {};
+  for (const b of named) files[b.filename!] = `${b.value.replace(/\s+$/, "")}\n`;
+  if (named.length > 0)
+    completions.push(
+      `wrote ${named.map((b) => `\`${b.filename}\``).join(", ")} as separate files, as the report names them`,
+    );
+
+  const parts: string[] = [];
+  for (const b of main) {
+    if (b.kind === "node-transcript") {
+      parts.push(nodeScriptFromTranscript(parseTranscript(b.value, "node")));
+      completions.push(
+        "turned the REPL session into a script (typed expressions are echoed like the prompt does)",
+      );
+    } else parts.push(b.value.replace(/\s+$/, ""));
+  }
+  if (main.length > 1)
+    completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
+  let code = `${parts.join("\n\n").trim()}\n`;
+  let scan = codeOnly(code, "js");
+
+  const esmSyntax = /^\s*(import\s[\w${*]|import\s+['"]|export\s)/m.test(scan);
+  const usesRequire = /\brequire\(\s*['"]/.test(scan);
+  const tla = hasTopLevelAwait(scan);
+  let format: "esm" | "cjs" = esmSyntax || (tla && !usesRequire) ? "esm" : "cjs";
+
+  // Missing imports: packages the report names, and Node builtins, used but never bound.
+  const bound = jsBoundNames(scan);
+  const add: string[] = [];
+  const candidates = new Map<string, string>();
+  for (const pkg of knownPackages)
+    if (/^(@[\w.-]+\/)?[a-z0-9][\w.-]*$/.test(pkg)) candidates.set(npmIdentifier(pkg), pkg);
+  for (const b of [
+    "assert",
+    "fs",
+    "path",
+    "util",
+    "os",
+    "crypto",
+    "events",
+    "url",
+    "child_process",
+    "zlib",
+    "stream",
+  ]) {
+    candidates.set(b === "child_process" ? "childProcess" : b, `node:${b}`);
+  }
+  for (const [ident, spec] of candidates) {
+    if (bound.has(ident)) continue;
+    const escaped = ident.replace(/\$/g, "\\$");
+    if (!new RegExp(`(?<![\\w$.])${escaped}\\s*[.(]`).test(scan)) continue;
+    if (jsSpecifiers(code).some((s) => s === spec || s === spec.replace(/^node:/, ""))) continue;
+    add.push(format === "esm" ? `import ${ident} from "${spec}";` : `const ${ident} = require("${spec}");`);
+  }
+  if (add.length > 0) {
+    code = `${add.join("\n")}\n${code}`;
+    completions.push(
+      `added missing import${add.length > 1 ? "s" : ""}: ${add.map((l) => `\`${l}\``).join(", ")}`,
+    );
+    scan = codeOnly(code, "js");
+  }
+
+  if (format === "esm" && usesRequire) {
+    code = `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${code}`;
+    completions.push("made `require` available in the ES module with `createRequire`");
+  }
+  if (format === "cjs" && tla) {
+    const lines = code.split("\n");
+    const head = lines.filter((l) => /^(const|let|var)\s+\S+\s*=\s*require\(/.test(l));
+    const body = lines.filter((l) => !head.includes(l));
+    code = [
+      ...head,
+      "",
+      "(async () => {",
+      ...body.map((l) => (l === "" ? "" : `  ${l}`)),
+      "})().catch((error) => {",
+      "  // Rethrown outside the promise so Node reports it as an uncaught exception.",
+      "  setImmediate(() => {",
+      "    throw error;",
+      "  });",
+      "});",
+      "",
+    ].join("\n");
+    completions.push("wrapped the top-level `await` code in an async function (the snippet uses `require`)");
+  } else if (!tla) {
+    const asyncMain = /^\s*async\s+function\s+main\s*\(\s*\)/m.test(scan);
+    const syncMain =
+      /^\s*function\s+main\s*\(\s*\)/m.test(scan) ||
+      /^\s*(const|let)\s+main\s*=\s*(async\s*)?\(\s*\)\s*=>/m.test(scan);
+    const calledMain = scan
+      .split("\n")
+      .some((l) => /^(await\s+)?main\s*\(/.test(l.trim()) && !/function/.test(l));
+    if ((asyncMain || syncMain) && !calledMain) {
+      if (format === "esm") code = `${code.replace(/\s+$/, "")}\n\nawait main();\n`;
+      else if (asyncMain || /async\s*\(/.test(scan))
+        code = `${code.replace(/\s+$/, "")}\n\nmain().catch((error) => {\n  setImmediate(() => {\n    throw error;\n  });\n});\n`;
+      else code = `${code.replace(/\s+$/, "")}\n\nmain();\n`;
+      completions.push("added a call to `main()`, which the snippet defines but never calls");
+    }
+  }
+  if (tla && format === "esm" && !esmSyntax)
+    completions.push("ran it as an ES module so its top-level `await` is legal");
+
+  const all = `${code}\n${Object.values(files).join("\n")}`;
+  const localNames = new Set(Object.keys(files).map((f) => f.replace(/\.[cm]?[jt]s$/, "")));
+  const deps = jsSpecifiers(all)
+    .filter((s) => !localNames.has(s.replace(/^\.\//, "").replace(/\.[cm]?[jt]s$/, "")))
+    .map(npmPackageOf)
+    .filter((p): p is string => p !== null && !NODE_BUILTINS.has(p));
+  format = format satisfies "esm" | "cjs";
+  const entry = typescript ? "reproduction.ts" : format === "esm" ? "reproduction.mjs" : "reproduction.cjs";
+  files[entry] = code;
+  return {
+    language: typescript ? "typescript" : "javascript",
+    runtime: "node",
+    files,
+    entry,
+    moduleFormat: format,
+    completions,
+    dependencies: [...new Set(deps)],
+    ecosystem: "npm",
+    placeholders: findPlaceholders(all),
+  };
+}

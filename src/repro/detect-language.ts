@@ -1,0 +1,107 @@
+/**
+ * Language of a code block: the fence info string when it names one, else a score over telltale lines.
+ */
+
+export type BlockLanguage = "python" | "javascript" | "typescript" | "shell" | "json" | "text";
+
+const FENCE_ALIASES: Record<string, BlockLanguage> = {
+  python: "python",
+  py: "python",
+  python3: "python",
+  py3: "python",
+  pycon: "python",
+  pytb: "text",
+  javascript: "javascript",
+  js: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
+  node: "javascript",
+  jsx: "javascript",
+  typescript: "typescript",
+  ts: "typescript",
+  tsx: "typescript",
+  mts: "typescript",
+  cts: "typescript",
+  sh: "shell",
+  bash: "shell",
+  shell: "shell",
+  zsh: "shell",
+  console: "shell",
+  shellsession: "shell",
+  json: "json",
+  text: "text",
+  txt: "text",
+  plaintext: "text",
+  output: "text",
+  log: "text",
+};
+
+/** The language a fence info string names, or null when it names none we know. */
+export function languageFromFence(lang: string | null | undefined): BlockLanguage | null {
+  if (!lang) return null;
+  const key =
+    lang
+      .trim()
+      .toLowerCase()
+      .split(/[\s{,]/)[0] ?? "";
+  return FENCE_ALIASES[key] ?? null;
+}
+
+const PY_SIGNS: RegExp[] = [
+  /^\s*def \w+\(.*\)\s*(->\s*[^:]+)?:\s*$/m,
+  /^\s*(import \w[\w.]*(\s+as\s+\w+)?|from [\w.]+ import .+)\s*$/m,
+  /^\s*class \w+(\(.*\))?:\s*$/m,
+  /^\s*(if|elif|while|for|with|try|except)\b.*:\s*$/m,
+  /\bprint\(/,
+  /\b(None|True|False)\b/,
+  /^\s*@\w+/m,
+  /\bself\./,
+  /\bf"[^"]*\{/,
+];
+const JS_SIGNS: RegExp[] = [
+  /\b(const|let|var)\s+[\w{[]/,
+  /\bfunction\s*\w*\s*\(/,
+  /=>/,
+  /\brequire\(\s*['"]/,
+  /\bconsole\.\w+\(/,
+  /^\s*import\s+.+\s+from\s+['"]/m,
+  /^\s*export\s+(default|const|function|class)\b/m,
+  /;\s*$/m,
+  /\b(null|undefined)\b/,
+  /===|!==/,
+];
+const TS_SIGNS: RegExp[] = [
+  /^\s*(export\s+)?(interface|type)\s+\w+(<.*>)?\s*(=|\{)/m,
+  /\b(const|let|var)\s+\w+\s*:\s*[\w<[{]/,
+  /\)\s*:\s*(string|number|boolean|void|Promise<|unknown|any)\b/,
+  /\(\s*\w+\s*:\s*(string|number|boolean|unknown|any|[A-Z]\w*)\b/,
+  /\bas\s+(const|string|number|unknown|any)\b/,
+  /^\s*(private|public|readonly)\s+\w+/m,
+];
+
+/** Guess the language of an unlabelled block. Returns "text" when nothing clearly points anywhere. */
+export function detectLanguage(code: string): BlockLanguage {
+  const trimmed = code.trim();
+  if (trimmed === "") return "text";
+  if (/^\$ /m.test(trimmed) && trimmed.split("\n").every((l) => l.startsWith("$ ") || !/[;{}]$/.test(l))) {
+    if (/^\$ /.test(trimmed)) return "shell";
+  }
+  if (/^[[{]/.test(trimmed)) {
+    try {
+      JSON.parse(trimmed);
+      return "json";
+    } catch {
+      // not JSON: keep looking
+    }
+  }
+  const score = (signs: RegExp[]) => signs.filter((r) => r.test(code)).length;
+  const py = score(PY_SIGNS);
+  const js = score(JS_SIGNS);
+  const ts = score(TS_SIGNS);
+  if (js + ts > 0 && ts >= 1 && js + ts >= py) return "typescript";
+  if (py >= 2 && py > js) return "python";
+  if (js >= 2 && js > py) return "javascript";
+  if (py === 1 && js === 0) return "python";
+  if (js === 1 && py === 0 && /\b(const|let|require|console)\b/.test(code)) return "javascript";
+  return "text";
+}

@@ -1,0 +1,100 @@
+/**
+ * Run one configuration of a program in the sandbox, `runs` times, and observe each run.
+ */
+import type { SandboxRunResult } from "../sandbox/types.ts";
+import type { Program } from "./complete.ts";
+import type { RunObservation } from "./match.ts";
+import { parseException } from "./outcome.ts";
+import type { InstallResult, ReproPorts } from "./ports.ts";
+
+const RUNTIME_MARKER = "@@retrace-runtime ";
+
+export interface ExecutedRun extends RunObservation {
+  /** Runtime version the sandbox reported ("3.11.2", "18.19.0"), when it did. */
+  runtimeVersion: string | null;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+}
+
+/** The command: record the runtime version on stderr (one marker line, removed again), then exec the entry. */
+export function runCommand(program: Program, runnableEntry: string): string[] {
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  if (program.runtime === "python") {
+    return [
+      "sh",
+      "-c",
+      `echo "${RUNTIME_MARKER}$(python3 -c 'import platform; print(platform.python_version())')" >&2; exec python3 ${q(runnableEntry)}`,
+    ];
+  }
+  return ["sh", "-c", `echo "${RUNTIME_MARKER}$(node --version)" >&2; exec node ${q(runnableEntry)}`];
+}
+
+export function sandboxEnv(install: InstallResult | null): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: "/usr/local/bin:/usr/bin:/bin",
+    HOME: "/tmp",
+    LANG: "C.UTF-8",
+    TZ: "UTC",
+    PYTHONDONTWRITEBYTECODE: "1",
+    PYTHONUNBUFFERED: "1",
+    PYTHONIOENCODING: "utf-8",
+    NO_COLOR: "1",
+    FORCE_COLOR: "0",
+  };
+  if (install?.pythonPath) env["PYTHONPATH"] = `/workspace/${install.pythonPath}`;
+  return env;
+}
+
+export function observe(result: SandboxRunResult, runtime: Program["runtime"]): ExecutedRun {
+  let stderr = result.stderr;
+  let runtimeVersion: string | null = null;
+  const idx = stderr.indexOf(RUNTIME_MARKER);
+  if (idx >= 0) {
+    const end = stderr.indexOf("\n", idx);
+    runtimeVersion =
+      stderr
+        .slice(idx + RUNTIME_MARKER.length, end < 0 ? undefined : end)
+        .trim()
+        .replace(/^v/, "") || null;
+    stderr = stderr.slice(0, idx) + (end < 0 ? "" : stderr.slice(end + 1));
+  }
+  const exception =
+    result.stoppedBy === null && result.exitCode !== 0
+      ? parseException(stderr, runtime === "python" ? "python" : "node")
+      : null;
+  return {
+    exitCode: result.exitCode,
+    stoppedBy: result.stoppedBy,
+    stdout: result.stdout,
+    stderr,
+    exception,
+    durationMs: result.durationMs,
+    runtimeVersion,
+    stdoutTruncated: result.stdoutTruncated,
+    stderrTruncated: result.stderrTruncated,
+  };
+}
+
+export async function executeRuns(options: {
+  ports: ReproPorts;
+  jobId: string;
+  program: Program;
+  /** Files to run (JS already transpiled), workspace-relative. */
+  files: Record<string, string>;
+  runnableEntry: string;
+  install: InstallResult | null;
+  runs: number;
+}): Promise<ExecutedRun[]> {
+  const { ports, program, install } = options;
+  const request = {
+    jobId: options.jobId,
+    command: runCommand(program, options.runnableEntry),
+    input: { ...(install?.dir ? { dir: install.dir } : {}), files: options.files },
+    env: sandboxEnv(install),
+    limits: { timeoutMs: ports.runTimeoutMs ?? 10_000 },
+    ...(ports.signal ? { signal: ports.signal } : {}),
+  };
+  // Repeats run side by side: each is its own container, and the verdict needs all of them.
+  const results = await Promise.all(Array.from({ length: options.runs }, () => ports.sandbox.run(request)));
+  return results.map((r) => observe(r, program.runtime));
+}

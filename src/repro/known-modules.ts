@@ -1,0 +1,102 @@
+/**
+ * Module names the completion step needs to know: the standard libraries (never installed), import-name →
+ * package-name differences, and the conventional aliases reporters use without importing.
+ */
+
+export const PYTHON_STDLIB = new Set(
+  (
+    "abc argparse array ast asyncio base64 bisect builtins calendar cmath collections concurrent contextlib contextvars copy " +
+    "csv ctypes dataclasses datetime decimal difflib dis email enum errno fnmatch fractions functools gc getpass glob gzip " +
+    "hashlib heapq hmac html http importlib inspect io ipaddress itertools json keyword locale logging lzma math mimetypes " +
+    "multiprocessing numbers operator os pathlib pickle platform pprint queue random re reprlib sched secrets select shelve " +
+    "shlex shutil signal socket sqlite3 ssl stat statistics string struct subprocess sys sysconfig tarfile tempfile textwrap " +
+    "threading time timeit tokenize tomllib traceback types typing unicodedata unittest urllib uuid warnings weakref xml " +
+    "zipfile zlib zoneinfo configparser codecs fileinput __future__ graphlib"
+  ).split(" "),
+);
+
+/** `import X` → the PyPI distribution that provides X, where they differ. */
+export const PYTHON_IMPORT_TO_PACKAGE: Record<string, string> = {
+  yaml: "pyyaml",
+  PIL: "pillow",
+  sklearn: "scikit-learn",
+  bs4: "beautifulsoup4",
+  cv2: "opencv-python",
+  dateutil: "python-dateutil",
+  attr: "attrs",
+  dotenv: "python-dotenv",
+  jwt: "pyjwt",
+};
+
+/** Aliases reporters use without importing: `np.array(...)` means `import numpy as np`. */
+export const PYTHON_ALIASES: Record<string, string> = {
+  np: "import numpy as np",
+  pd: "import pandas as pd",
+  plt: "import matplotlib.pyplot as plt",
+};
+
+/** Names used bare that come from a standard module: `Decimal("1.1")` means `from decimal import Decimal`. */
+export const PYTHON_FROM_IMPORTS: Record<string, string> = {
+  Decimal: "decimal",
+  Fraction: "fractions",
+  defaultdict: "collections",
+  Counter: "collections",
+  OrderedDict: "collections",
+  namedtuple: "collections",
+  deque: "collections",
+  dataclass: "dataclasses",
+  field: "dataclasses",
+  asdict: "dataclasses",
+  Path: "pathlib",
+  timedelta: "datetime",
+  timezone: "datetime",
+  partial: "functools",
+  reduce: "functools",
+  lru_cache: "functools",
+  cache: "functools",
+  Enum: "enum",
+  IntEnum: "enum",
+  ZoneInfo: "zoneinfo",
+  Optional: "typing",
+  List: "typing",
+  Dict: "typing",
+  Any: "typing",
+  Union: "typing",
+};
+
+export const NODE_BUILTINS = new Set(
+  (
+    "assert async_hooks buffer child_process cluster console constants crypto dgram diagnostics_channel dns domain events fs " +
+    "http http2 https inspector module net os path perf_hooks process punycode querystring readline repl stream " +
+    "string_decoder sys timers tls trace_events tty url util v8 vm wasi worker_threads zlib test"
+  ).split(" "),
+);
+
+/** Conventional identifiers of npm packages (`_` for lodash); others use the camel-cased package name. */
+export const NPM_IDENTIFIERS: Record<string, string> = {
+  lodash: "_",
+  underscore: "_",
+  jquery: "$",
+  "lodash.clonedeep": "cloneDeep",
+};
+
+export function npmIdentifier(pkg: string): string {
+  const known = NPM_IDENTIFIERS[pkg];
+  if (known) return known;
+  const base = pkg.replace(/^@[^/]+\//, "");
+  return base.replace(/[-.]([a-z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/[^\w$]/g, "");
+}
+
+/** The npm package a module specifier belongs to (`lodash/fp` → `lodash`, `@scope/x/y` → `@scope/x`), or null for builtins/relative. */
+export function npmPackageOf(specifier: string): string | null {
+  if (specifier.startsWith(".") || specifier.startsWith("/") || specifier.startsWith("node:")) return null;
+  const parts = specifier.split("/");
+  const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? "");
+  if (NODE_BUILTINS.has(name)) return null;
+  return name || null;
+}
+
+/** PEP 503 name normalization: `Foo_Bar.baz` → `foo-bar-baz`. */
+export function normalizePypiName(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, "-");
+}

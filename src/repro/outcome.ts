@@ -1,0 +1,69 @@
+/**
+ * What a run did: the exception it died of (Python traceback or Node uncaught error), read from stderr.
+ */
+
+export interface RaisedException {
+  type: string;
+  message: string;
+}
+
+/** The last exception of a Python traceback: the first unindented line after the frames, e.g. `KeyError: 'name'`. */
+export function parsePythonException(text: string): RaisedException | null {
+  const idx = text.lastIndexOf("Traceback (most recent call last):");
+  if (idx < 0) {
+    // A bare exception line (reporters often paste only that).
+    const bare = /^([A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Iteration|Exit))(?::\s?(.*))?$/m.exec(
+      text.trim(),
+    );
+    return bare?.[1] ? { type: bare[1], message: (bare[2] ?? "").trim() } : null;
+  }
+  const lines = text.slice(idx).split("\n").slice(1);
+  let i = 0;
+  // Frames are indented; the exception starts at the first unindented non-empty line.
+  while (i < lines.length && (lines[i]!.startsWith(" ") || lines[i]!.trim() === "")) i++;
+  const first = lines[i];
+  if (!first) return null;
+  const m = /^([A-Za-z_][\w.]*)(?::\s?(.*))?$/.exec(first.trim());
+  if (!m?.[1]) return null;
+  const rest: string[] = [m[2] ?? ""];
+  // Multi-line messages continue until a blank line or another traceback.
+  for (let j = i + 1; j < lines.length; j++) {
+    const l = lines[j]!;
+    if (l.trim() === "" || l.startsWith("Traceback") || /^During handling|^The above exception/.test(l))
+      break;
+    rest.push(l);
+  }
+  return { type: m[1], message: rest.join("\n").trim() };
+}
+
+const JS_ERROR =
+  /^(?:Uncaught\s+)?([A-Z][\w$]*(?:Error|Exception)|Error|AssertionError)(?:\s\[([\w_]+)\])?(?::\s?(.*))?$/;
+
+/** The uncaught error Node printed: the `Type: message` line followed by `    at` frames (or a REPL `Uncaught` line). */
+export function parseNodeException(text: string): RaisedException | null {
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    const m = JS_ERROR.exec(line);
+    if (!m?.[1]) continue;
+    const next = lines[i + 1] ?? "";
+    const isRepl = /^Uncaught\s/.test(line);
+    if (
+      isRepl ||
+      /^\s+at\s/.test(next) ||
+      i === lines.length - 1 ||
+      next.trim() === "" ||
+      /^\s*\{/.test(next)
+    ) {
+      return { type: m[1], message: (m[3] ?? "").trim() };
+    }
+  }
+  // `throw "string"` / non-Error values: "Uncaught 'boom'" in the REPL, or the thrown value after the caret.
+  const uncaught = /^Uncaught\s+(.+)$/m.exec(text);
+  if (uncaught?.[1]) return { type: "Uncaught", message: uncaught[1].replace(/^['"]|['"]$/g, "") };
+  return null;
+}
+
+export function parseException(text: string, language: "python" | "node"): RaisedException | null {
+  return language === "python" ? parsePythonException(text) : parseNodeException(text);
+}

@@ -1,0 +1,232 @@
+/**
+ * Parse an issue (markdown: `# title`, then the body) with a real markdown parser (mdast + GFM):
+ * fenced blocks and what they are, the section each sits in ("Expected", "Actual", ...), the prose,
+ * inline code, and the versions and runtime the report names.
+ */
+import type { Code, Heading, InlineCode, Nodes, Paragraph, Root, RootContent } from "mdast";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
+import { type BlockKind, classifyBlock } from "./classify-block.ts";
+import type { BlockLanguage } from "./detect-language.ts";
+import {
+  findBareVersions,
+  findRuntimeMention,
+  findVersionMentions,
+  type RuntimeMention,
+  type VersionMention,
+} from "./versions.ts";
+
+export type SectionKind = "expected" | "actual" | "steps" | "environment" | "other";
+
+export interface ReportBlock {
+  /** Position among the report's fenced blocks. */
+  index: number;
+  /** The fence info string as written (null when none). */
+  fence: string | null;
+  value: string;
+  kind: BlockKind;
+  language: BlockLanguage;
+  section: SectionKind;
+  /** A file name the report gives the block ("`utils.py`:" just before it, or a first-line comment). */
+  filename: string | null;
+  /** 1-based line of the block in the markdown. */
+  line: number;
+}
+
+export interface ParsedReport {
+  title: string;
+  blocks: ReportBlock[];
+  /** Prose per section (paragraphs, list items, quotes), code excluded. */
+  prose: Record<SectionKind, string>;
+  /** Inline code spans with their section. */
+  inlineCode: { value: string; section: SectionKind }[];
+  /** Package versions mentioned anywhere (prose, inline code, version listings, shell blocks). */
+  versions: VersionMention[];
+  /** "version 1.2.3" with no package name. */
+  bareVersions: string[];
+  runtime: RuntimeMention | null;
+}
+
+const SECTION_PATTERNS: [SectionKind, RegExp][] = [
+  ["expected", /^(expected|what (did )?you expect|should|desired|correct)\b/i],
+  [
+    "actual",
+    /^(actual|observed|current|what (actually )?happen|what (is|went) wrong|result|error|output|traceback|stack ?trace|instead|bug|problem|describe the bug)/i,
+  ],
+  ["steps", /^(steps|to reproduce|reproduc|minimal|example|code|snippet|repro|how to)/i],
+  [
+    "environment",
+    /^(environment|versions?|system|platform|setup|env\b|dependencies|additional (context|info))/i,
+  ],
+];
+
+function sectionOf(label: string): SectionKind | null {
+  const text = label.trim().replace(/^[#*_\s]+/, "");
+  for (const [kind, re] of SECTION_PATTERNS) if (re.test(text)) return kind;
+  return null;
+}
+
+function textOf(node: Nodes): string {
+  if (node.type === "text" || node.type === "inlineCode") return node.value;
+  if (node.type === "code") return "";
+  if (node.type === "break") return "\n";
+  if ("children" in node) {
+    const sep = node.type === "list" || node.type === "blockquote" || node.type === "listItem" ? "\n" : "";
+    return (node.children as Nodes[]).map(textOf).join(sep);
+  }
+  return "";
+}
+
+function collectInline(node: Nodes, out: string[]): void {
+  if (node.type === "inlineCode") out.push((node as InlineCode).value);
+  else if ("children" in node) for (const c of node.children as Nodes[]) collectInline(c, out);
+}
+
+/** A paragraph that opens a section: "**Expected:** ...", "Actual behaviour:", "Expected output". */
+function paragraphSection(p: Paragraph): SectionKind | null {
+  const first = p.children[0];
+  if (!first) return null;
+  if (first.type === "strong" || first.type === "emphasis") return sectionOf(textOf(first));
+  const text = textOf(p);
+  const m = /^([A-Za-z][\w ]{2,40}?)\s*:/.exec(text);
+  if (m?.[1]) return sectionOf(m[1]);
+  if (text.length < 60 && text.trim().endsWith(":")) return sectionOf(text);
+  return null;
+}
+
+const FILENAME_RE =
+  /(?:^|[\s`(])((?:[\w.-]+\/)*[\w.-]+\.(?:py|js|mjs|cjs|ts|mts|cts|json|txt|csv|yaml|yml|toml|cfg|ini))`?\s*:?\s*$/;
+
+function filenameHint(previousText: string | null, value: string, language: BlockLanguage): string | null {
+  if (previousText) {
+    const m = FILENAME_RE.exec(previousText.trim());
+    if (m?.[1]) return m[1];
+  }
+  const firstLine = value.split("\n", 1)[0] ?? "";
+  const comment =
+    language === "python"
+      ? /^#\s*((?:[\w.-]+\/)*[\w.-]+\.py)\s*$/
+      : /^\/\/\s*((?:[\w.-]+\/)*[\w.-]+\.[cm]?[jt]s)\s*$/;
+  const m = comment.exec(firstLine.trim());
+  return m?.[1] ?? null;
+}
+
+export function parseReport(markdown: string): ParsedReport {
+  const tree: Root = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const prose: Record<SectionKind, string> = {
+    expected: "",
+    actual: "",
+    steps: "",
+    environment: "",
+    other: "",
+  };
+  const blocks: ReportBlock[] = [];
+  const inlineCode: ParsedReport["inlineCode"] = [];
+  let title = "";
+  let section: SectionKind = "other";
+  let headingDepth = 0;
+  let previousText: string | null = null;
+
+  const visit = (node: RootContent): void => {
+    switch (node.type) {
+      case "heading": {
+        const h = node as Heading;
+        const text = textOf(h).trim();
+        if (!title && h.depth === 1) {
+          title = text;
+          break;
+        }
+        const s = sectionOf(text);
+        if (s) {
+          section = s;
+          headingDepth = h.depth;
+        } else if (h.depth <= headingDepth || headingDepth === 0) {
+          section = "other";
+          headingDepth = h.depth;
+        }
+        previousText = text;
+        break;
+      }
+      case "paragraph": {
+        const s = paragraphSection(node);
+        if (s) section = s;
+        const text = textOf(node);
+        prose[section] += `${text}\n`;
+        const spans: string[] = [];
+        collectInline(node, spans);
+        for (const v of spans) inlineCode.push({ value: v, section });
+        previousText = text;
+        break;
+      }
+      case "code": {
+        const c = node as Code;
+        const cls = classifyBlock(c.lang, c.value);
+        blocks.push({
+          index: blocks.length,
+          fence: c.lang ?? null,
+          value: c.value,
+          kind: cls.kind,
+          language: cls.language,
+          section,
+          filename: filenameHint(previousText, c.value, cls.language),
+          line: c.position?.start.line ?? 0,
+        });
+        previousText = null;
+        break;
+      }
+      case "list":
+      case "blockquote":
+      case "listItem":
+      case "table": {
+        const kids = (node as { children: RootContent[] }).children;
+        if (node.type === "table") {
+          prose[section] += `${textOf(node)}\n`;
+          break;
+        }
+        for (const k of kids) visit(k);
+        break;
+      }
+      case "html": {
+        // <details><summary>Traceback</summary> opens a section like a heading would.
+        const m = /<summary>([^<]*)<\/summary>/i.exec(node.value);
+        const s = m?.[1] ? sectionOf(m[1]) : null;
+        if (s) section = s;
+        break;
+      }
+      default:
+        break;
+    }
+  };
+  for (const node of tree.children) visit(node);
+  if (!title) title = (markdown.split("\n").find((l) => l.trim() !== "") ?? "").replace(/^#+\s*/, "").trim();
+
+  const allProse = Object.values(prose).join("\n");
+  const versionSources = [
+    allProse,
+    inlineCode.map((c) => c.value).join("\n"),
+    ...blocks
+      .filter((b) => b.kind === "versions" || b.kind === "shell" || b.kind === "output")
+      .map((b) => b.value),
+    // `pip install x==1.2` / `npm i x@1.2` lines inside code blocks count too.
+    ...blocks.flatMap((b) =>
+      b.value.split("\n").filter((l) => /\b(pip3?|npm|yarn|pnpm)\s+(install|add|i)\b/.test(l)),
+    ),
+  ];
+  const versions = findVersionMentions(versionSources.join("\n"));
+  const runtimeSources = [
+    title,
+    allProse,
+    inlineCode.map((c) => c.value).join("\n"),
+    ...blocks.filter((b) => b.kind !== "code").map((b) => b.value),
+  ];
+  return {
+    title,
+    blocks,
+    prose,
+    inlineCode,
+    versions,
+    bareVersions: findBareVersions(`${title}\n${allProse}`),
+    runtime: findRuntimeMention(runtimeSources.join("\n")),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The ports the reproduction pipeline takes. `src/repro` never does I/O itself: the CLI (or App, or Action)
+ * passes real adapters, tests pass fakes.
+ */
+import type { Clock } from "../core/loop-clock.ts";
+import type { Model } from "../llm/types.ts";
+import type { Sandbox } from "../sandbox/types.ts";
+
+export type Ecosystem = "npm" | "pypi";
+
+export interface DependencyRequest {
+  name: string;
+  /** Exact version, or null for the latest release. */
+  version: string | null;
+}
+
+export interface InstallRequest {
+  ecosystem: Ecosystem;
+  packages: DependencyRequest[];
+  signal?: AbortSignal;
+}
+
+export interface InstallFailure {
+  name: string;
+  version: string | null;
+  /** What went wrong, one line ("no matching version", "registry unreachable"). */
+  reason: string;
+}
+
+export interface InstallResult {
+  /**
+   * Host directory whose contents become the workspace root (it holds `node_modules/`, or the Python
+   * target directory); null when nothing was installed.
+   */
+  dir: string | null;
+  /** Workspace-relative directory to put on PYTHONPATH (Python installs only). */
+  pythonPath: string | null;
+  /** What was installed, with resolved versions. */
+  installed: { name: string; version: string }[];
+  failures: InstallFailure[];
+  /** True when the tree came from the cache (same manifest installed before). */
+  cached: boolean;
+  durationMs: number;
+}
+
+/** Installs pinned dependencies on the host, with install scripts disabled, before the offline run. */
+export interface DependencyInstaller {
+  install(request: InstallRequest): Promise<InstallResult>;
+}
+
+/** Latest release of a package; null when the registry cannot be reached ("latest unknown"). */
+export interface RegistryLookup {
+  latestVersion(ecosystem: Ecosystem, name: string): Promise<string | null>;
+}
+
+/** TypeScript → JavaScript (types stripped, nothing else changed). */
+export type Transpile = (
+  code: string,
+  options: { format: "esm" | "cjs"; filename: string },
+) => Promise<string>;
+
+/** One recorded step of the pipeline, for trace.json. */
+export interface ReproEvent {
+  /** Pipeline step: parse, complete, install, run, evaluate, matrix, model, verdict. */
+  step: string;
+  /** Milliseconds since the job started. */
+  atMs: number;
+  durationMs: number;
+  /** One-line summary of what the step did. */
+  summary: string;
+  /** Step details (redacted before they are written anywhere). */
+  data?: Record<string, unknown>;
+}
+
+export interface ReproPorts {
+  sandbox: Sandbox;
+  installer: DependencyInstaller;
+  /** The model, or null for the deterministic (offline) path. */
+  model: Model | null;
+  clock: Clock;
+  registry: RegistryLookup;
+  transpile: Transpile;
+  /** Applied to every text that leaves the pipeline (report, evidence, trace). */
+  redact?: (text: string) => string;
+  signal?: AbortSignal;
+  /** Receives each pipeline step as it ends. */
+  onEvent?: (event: ReproEvent) => void;
+  /** Hard per-run timeout in ms (default 10 s). */
+  runTimeoutMs?: number;
+}

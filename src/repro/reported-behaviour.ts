@@ -1,0 +1,194 @@
+/**
+ * What the report says happens (the buggy behaviour), and what it says should happen.
+ * Sources, strongest first: a pasted traceback / error output, a REPL transcript, pasted output in the
+ * "Actual" section, an exception named in the prose, words like "hangs" or "crashes".
+ */
+import type { ParsedReport } from "./parse-report.ts";
+import type { ReportedBehaviour } from "./result.ts";
+import { parseNodeException, parsePythonException } from "./outcome.ts";
+import { parseTranscript } from "./transcript.ts";
+
+export interface ReportedExpectations {
+  /** The behaviour the report calls wrong: what a reproduction must show. */
+  actual: ReportedBehaviour;
+  /** What the reporter expected instead (correct behaviour), as lines; empty when not stated. */
+  expectedOutput: string[];
+  /** Expected section prose, for the report. */
+  expectedText: string;
+}
+
+const EXCEPTION_IN_TEXT =
+  /\b([A-Z][\w]*(?:\.[A-Z][\w]*)*(?:Error|Exception|Warning|Interrupt|Iteration|Exit))\b(?::\s*([^\n]+))?/;
+
+function none(source: string): ReportedBehaviour {
+  return { kind: "unknown", exceptionType: null, exceptionMessage: null, output: [], source };
+}
+
+function stripInlineQuotes(s: string): string {
+  return s.trim().replace(/^`|`$/g, "").trim();
+}
+
+export function reportedExpectations(report: ParsedReport): ReportedExpectations {
+  const expectedOutput: string[] = [];
+  for (const b of report.blocks) {
+    if (b.section === "expected" && (b.kind === "output" || b.kind === "error-output")) {
+      expectedOutput.push(...b.value.split("\n").filter((l) => l.trim() !== ""));
+    }
+  }
+  if (expectedOutput.length === 0) {
+    for (const c of report.inlineCode)
+      if (c.section === "expected" && !/[()]/.test(c.value)) expectedOutput.push(c.value);
+  }
+  return { actual: actualBehaviour(report), expectedOutput, expectedText: report.prose.expected.trim() };
+}
+
+function actualBehaviour(report: ParsedReport): ReportedBehaviour {
+  const candidates = report.blocks.filter((b) => b.section !== "expected");
+  // 1. A pasted traceback or error output.
+  for (const b of candidates) {
+    if (b.kind === "traceback" || b.kind === "error-output") {
+      const ex =
+        b.language === "python" || b.kind === "traceback"
+          ? parsePythonException(b.value)
+          : parseNodeException(b.value);
+      const ex2 = ex ?? parseNodeException(b.value) ?? parsePythonException(b.value);
+      if (ex2) {
+        return {
+          kind: "exception",
+          exceptionType: ex2.type,
+          exceptionMessage: ex2.message || null,
+          output: [],
+          source: b.kind === "traceback" ? "the traceback in the report" : "the error output in the report",
+        };
+      }
+    }
+  }
+  // 2. A REPL transcript: its traceback, else its printed lines.
+  for (const b of candidates) {
+    if (b.kind === "python-transcript" || b.kind === "node-transcript") {
+      const t = parseTranscript(b.value, b.kind === "python-transcript" ? "python" : "node");
+      if (t.errorText) {
+        const ex =
+          b.kind === "python-transcript"
+            ? parsePythonException(t.errorText)
+            : parseNodeException(t.errorText);
+        if (ex) {
+          return {
+            kind: "exception",
+            exceptionType: ex.type,
+            exceptionMessage: ex.message || null,
+            output: t.output,
+            source: "the REPL session in the report",
+          };
+        }
+      }
+      if (t.output.length > 0) {
+        return {
+          kind: "output",
+          exceptionType: null,
+          exceptionMessage: null,
+          output: t.output,
+          source: "the REPL session in the report",
+        };
+      }
+    }
+  }
+  // 3. Pasted output in the "Actual" section (or unlabelled output right in the steps).
+  const outputs = candidates.filter(
+    (b) => b.kind === "output" && (b.section === "actual" || b.section === "steps" || b.section === "other"),
+  );
+  const actualOutputs = outputs.filter((b) => b.section === "actual");
+  const chosen = actualOutputs.length > 0 ? actualOutputs : outputs;
+  if (chosen.length > 0) {
+    const lines = chosen
+      .flatMap((b) => b.value.split("\n"))
+      .filter((l) => l.trim() !== "" && !/^\$ /.test(l));
+    if (lines.length > 0) {
+      return {
+        kind: "output",
+        exceptionType: null,
+        exceptionMessage: null,
+        output: lines,
+        source:
+          actualOutputs.length > 0 ? "the output in the Actual section" : "the output pasted in the report",
+      };
+    }
+  }
+  // 4. An exception named in the Actual prose or its inline code, then anywhere but the Expected section.
+  const actualText = [
+    report.prose.actual,
+    ...report.inlineCode.filter((c) => c.section === "actual").map((c) => c.value),
+  ].join("\n");
+  const otherText = [
+    report.title,
+    report.prose.other,
+    report.prose.steps,
+    ...report.inlineCode.filter((c) => c.section !== "expected").map((c) => c.value),
+  ].join("\n");
+  for (const [text, source] of [
+    [actualText, "the Actual section"],
+    [otherText, "the report's description"],
+  ] as const) {
+    const inline = report.inlineCode.filter((c) => c.section !== "expected").map((c) => c.value);
+    const fromInline = inline
+      .map((v) => EXCEPTION_IN_TEXT.exec(v))
+      .find((m) => m?.[1] && text.includes(m[0]));
+    const m = fromInline ?? EXCEPTION_IN_TEXT.exec(text);
+    if (m?.[1]) {
+      const message = m[2]
+        ? stripInlineQuotes(m[2])
+            .replace(/[`.]+$/, "")
+            .trim()
+        : null;
+      return {
+        kind: "exception",
+        exceptionType: m[1],
+        exceptionMessage: message || null,
+        output: [],
+        source,
+      };
+    }
+  }
+  // 5. Printed values quoted inline in the Actual section ("returns `false`").
+  const actualInline = report.inlineCode
+    .filter((c) => c.section === "actual" && !/[()=;]/.test(c.value))
+    .map((c) => c.value);
+  if (
+    actualInline.length > 0 &&
+    /\b(prints?|returns?|outputs?|gives?|got|shows?|logs?|is|evaluates? to)\b/i.test(report.prose.actual)
+  ) {
+    return {
+      kind: "output",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: actualInline,
+      source: "the Actual section",
+    };
+  }
+  const prose = `${report.title}\n${report.prose.actual}\n${report.prose.other}\n${report.prose.steps}`;
+  if (
+    /\b(hangs?|hanging|freez(es|ing)|never (returns|finishes|terminates|completes)|infinite loop|stuck|deadlocks?)\b/i.test(
+      prose,
+    )
+  ) {
+    return {
+      kind: "hang",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: [],
+      source: "the report's description",
+    };
+  }
+  if (
+    /\b(crash(es|ed)?|throws?|raises?|errors? out|exception|fails? with|segfault|traceback)\b/i.test(prose)
+  ) {
+    return {
+      kind: "error-unspecified",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: [],
+      source: "the report's description",
+    };
+  }
+  return none("nothing in the report");
+}

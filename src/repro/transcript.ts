@@ -1,0 +1,152 @@
+/**
+ * REPL transcripts (`>>> ` / `... ` for Python, `> ` / `... ` for Node) turned into scripts.
+ * Expressions typed at the prompt are echoed the way the REPL would (Python: `sys.displayhook`, which
+ * skips None; Node: `util.inspect`, skipping undefined), so the script prints what the session printed.
+ * The printed lines of the session become the reported output, a traceback the reported exception.
+ */
+
+export interface Transcript {
+  /** The statements typed at the prompts, each possibly spanning several lines. */
+  inputs: string[];
+  /** Lines the session printed (REPL echoes and program output), in order, tracebacks excluded. */
+  output: string[];
+  /** The traceback / uncaught error text printed by the session, when there is one. */
+  errorText: string | null;
+}
+
+const PY_KEYWORD_START =
+  /^(import|from|def|class|if|elif|else|for|while|with|try|except|finally|return|raise|del|assert|pass|global|nonlocal|async|break|continue|@)\b/;
+const JS_KEYWORD_START =
+  /^(const|let|var|function|class|if|else|for|while|do|switch|try|catch|finally|return|throw|import|export|async\s+function|\{|\}|\/\/)/;
+
+/** Split a transcript into statements and printed lines. */
+export function parseTranscript(text: string, flavour: "python" | "node"): Transcript {
+  const prompt = flavour === "python" ? ">>> " : "> ";
+  const barePrompt = flavour === "python" ? ">>>" : ">";
+  const inputs: string[] = [];
+  const output: string[] = [];
+  const errorLines: string[] = [];
+  let inError = false;
+  for (const raw of text.replace(/\r\n/g, "\n").split("\n")) {
+    const line = raw.replace(/\s+$/, "");
+    if (line.startsWith(prompt) || line === barePrompt) {
+      inError = false;
+      inputs.push(line.slice(prompt.length));
+      continue;
+    }
+    if ((line.startsWith("... ") || line === "...") && inputs.length > 0) {
+      const cont = line.slice(4);
+      inputs[inputs.length - 1] += `\n${cont}`;
+      continue;
+    }
+    if (inputs.length === 0) continue;
+    if (flavour === "python" && line.startsWith("Traceback (most recent call last):")) inError = true;
+    if (flavour === "node" && /^Uncaught\b/.test(line)) inError = true;
+    if (inError) {
+      errorLines.push(line);
+      continue;
+    }
+    if (flavour === "node" && line === "undefined") continue;
+    if (line.trim() === "") continue;
+    output.push(line);
+  }
+  return {
+    inputs: inputs.map((s) => s.replace(/\n+$/, "")).filter((s) => s.trim() !== ""),
+    output,
+    errorText: errorLines.length > 0 ? errorLines.join("\n") : null,
+  };
+}
+
+/** True when a top-level `=` makes the line an assignment (not `==`, `<=`, `>=`, `!=`, `:=`, or a keyword argument). */
+function hasTopLevelAssignment(line: string): boolean {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = null;
+      continue;
+    }
+    if (ch === "'" || ch === '"' || ch === "`") quote = ch;
+    else if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch)) depth--;
+    else if (ch === "=" && depth === 0) {
+      const prev = line[i - 1] ?? "";
+      const next = line[i + 1] ?? "";
+      if (next === "=" || "=<>!:".includes(prev)) {
+        if (next === "=") i++;
+        continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+function isPythonExpression(stmt: string): boolean {
+  if (stmt.includes("\n")) return false;
+  const s = stmt.trim();
+  if (s === "" || s.startsWith("#") || PY_KEYWORD_START.test(s)) return false;
+  if (/^\w[\w.]*\s*[-+*/%&|^@]=|^\w[\w.[\]'"]*\s*\*\*=|^\w[\w.]*\s*(\/\/|<<|>>)=/.test(s)) return false;
+  if (/^\w[\w.]*\s*:\s*[\w[\]., ]+(=|$)/.test(s) && !s.startsWith("lambda")) return false;
+  if (s.endsWith(":")) return false;
+  return !hasTopLevelAssignment(s);
+}
+
+function isJsExpression(stmt: string): boolean {
+  const s = stmt.trim();
+  if (s === "" || JS_KEYWORD_START.test(s) || s.startsWith(".")) return false;
+  if (s.includes("\n") && !/^[\w$.]+\(/.test(s)) return false;
+  return true;
+}
+
+/** A Python script replaying the session. */
+export function pythonScriptFromTranscript(t: Transcript): string {
+  const lines = [
+    "import sys",
+    "",
+    "# Replayed from the REPL session in the report: expressions are echoed as the prompt would echo them.",
+    "_echo = sys.displayhook",
+    "",
+  ];
+  for (const stmt of t.inputs) {
+    if (isPythonExpression(stmt)) lines.push(`_echo(${stmt.trim()})`);
+    else lines.push(stmt);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** A Node (CommonJS) script replaying the session; `await` at the prompt runs inside an async wrapper. */
+export function nodeScriptFromTranscript(t: Transcript): string {
+  const usesAwait = t.inputs.some((s) => /\bawait\b/.test(s));
+  const body: string[] = [];
+  for (const stmt of t.inputs) {
+    let s = stmt.replace(/;\s*$/, "");
+    // The REPL allows `const x = 1` to be typed twice; a script does not, so prompt-level `const` becomes `let`.
+    s = s.replace(/^const\s/, "let ");
+    if (isJsExpression(s)) body.push(`_echo(${s});`);
+    else body.push(/[;}]$/.test(s) ? s : `${s};`);
+  }
+  const prelude = [
+    'const util = require("node:util");',
+    "",
+    "// Replayed from the REPL session in the report: expressions are echoed as the prompt would echo them.",
+    "function _echo(value) {",
+    "  if (value !== undefined) console.log(util.inspect(value));",
+    "}",
+    "",
+  ];
+  if (!usesAwait) return `${[...prelude, ...body].join("\n")}\n`;
+  return `${[
+    ...prelude,
+    "(async () => {",
+    ...body.map((l) => `  ${l.replace(/\n/g, "\n  ")}`),
+    "})().catch((error) => {",
+    "  // Rethrown outside the promise so Node reports it as an uncaught exception, like the REPL did.",
+    "  setImmediate(() => {",
+    "    throw error;",
+    "  });",
+    "});",
+  ].join("\n")}\n`;
+}

@@ -1,0 +1,141 @@
+/**
+ * Versions a report mentions: `pkg@1.2.3`, `pkg==1.2.3`, "pkg version 1.2.3", "pkg v1.2.3",
+ * pasted `npm ls` / `pip freeze` / `pip list` / `--version` output, and the runtime ("Python 3.11", "Node 18").
+ */
+
+export interface VersionMention {
+  /** Package name as written (lower-cased for PyPI-style names). */
+  name: string;
+  version: string;
+  /** How it was written: "@" (npm style), "==" (pip style), "word" ("version 1.2.3"), "listing" (pip list). */
+  style: "@" | "==" | "word" | "listing";
+}
+
+export interface RuntimeMention {
+  name: "python" | "node";
+  version: string;
+}
+
+const VERSION = String.raw`v?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?|\d+\.x)`;
+const NPM_AT = new RegExp(
+  String.raw`(?<![\w/@.-])((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)@${VERSION}(?![\w.])`,
+  "gi",
+);
+const PIP_EQ = new RegExp(String.raw`(?<![\w.-])([A-Za-z0-9][\w.-]*)\s*===?\s*${VERSION}(?![\w.])`, "g");
+const WORD =
+  /(?<![\w.-])([A-Za-z][\w.-]*)(?:\s+version)?\s+(?:v|version\s+)?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?)(?![\w.])/gi;
+const PIP_LIST_LINE = /^([A-Za-z0-9][\w.-]*)\s{2,}(\d[\w.+-]*)\s*$/;
+
+const RUNTIME_NAMES: Record<string, RuntimeMention["name"]> = {
+  python: "python",
+  python3: "python",
+  cpython: "python",
+  py: "python",
+  node: "node",
+  nodejs: "node",
+  "node.js": "node",
+};
+
+/** Words that precede a version number but are not package names. */
+const NOT_PACKAGES = new Set([
+  "version",
+  "v",
+  "release",
+  "to",
+  "from",
+  "and",
+  "or",
+  "on",
+  "in",
+  "at",
+  "with",
+  "since",
+  "before",
+  "after",
+  "than",
+  "is",
+  "was",
+  "of",
+  "the",
+  "a",
+  "an",
+  "using",
+  "upgrading",
+  "downgrading",
+  "line",
+  "lines",
+  "windows",
+  "macos",
+  "ubuntu",
+  "debian",
+  "linux",
+  "ios",
+  "android",
+  "chrome",
+  "firefox",
+  "safari",
+  "npm",
+  "pip",
+  "yarn",
+  "pnpm",
+  "x",
+  "rc",
+  "beta",
+  "true",
+  "false",
+  "null",
+  "undefined",
+  "none",
+]);
+
+/** Every package version mention in a piece of text, in order, de-duplicated by name (first wins). */
+export function findVersionMentions(text: string): VersionMention[] {
+  const found: VersionMention[] = [];
+  const seen = new Set<string>();
+  const add = (name: string, version: string, style: VersionMention["style"]) => {
+    const key = name.toLowerCase();
+    if (RUNTIME_NAMES[key] || NOT_PACKAGES.has(key) || seen.has(key)) return;
+    seen.add(key);
+    found.push({ name, version: version.replace(/^v/, ""), style });
+  };
+  for (const m of text.matchAll(NPM_AT)) if (m[1] && m[2]) add(m[1], m[2], "@");
+  for (const m of text.matchAll(PIP_EQ)) if (m[1] && m[2]) add(m[1], m[2], "==");
+  for (const line of text.split("\n")) {
+    const m = PIP_LIST_LINE.exec(line.trim());
+    if (m?.[1] && m[2]) add(m[1], m[2], "listing");
+  }
+  for (const m of text.matchAll(WORD)) {
+    const name = m[1];
+    const version = m[2];
+    if (!name || !version) continue;
+    // "I upgraded to 2.0" or a sentence-initial capitalized word is not a package; lower-case names only.
+    if (name !== name.toLowerCase() && !/^[a-z]/.test(name)) continue;
+    add(name, version, "word");
+  }
+  return found;
+}
+
+/** A bare "version 1.2.3" / "v1.2.3" with no package name next to it (attached to the only dependency, if any). */
+export function findBareVersions(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(
+    /(?<![\w-])(?:version|ver\.?|release)\s+v?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?)/gi,
+  )) {
+    if (m[1]) out.push(m[1]);
+  }
+  return out;
+}
+
+/** The runtime the report names: "Python 3.11.4", "python3.9", "Node 18", "Node.js v20.1.0", a bare `v18.19.0` line. */
+export function findRuntimeMention(text: string): RuntimeMention | null {
+  const re =
+    /(?<![\w-])(python3?|cpython|node(?:\.js|js)?)(?:\s+version)?\s*:?\s*v?(\d+(?:\.\d+){0,2}(?:\.x)?)(?![\w])/gi;
+  for (const m of text.matchAll(re)) {
+    const name = RUNTIME_NAMES[(m[1] ?? "").toLowerCase()];
+    if (name && m[2]) return { name, version: m[2] };
+  }
+  // `node --version` output pasted alone.
+  const nodeOnly = /^\s*v(\d+\.\d+\.\d+)\s*$/m.exec(text);
+  if (nodeOnly?.[1] && /node\s+(-v|--version)/i.test(text)) return { name: "node", version: nodeOnly[1] };
+  return null;
+}
