@@ -6,6 +6,8 @@ import { Command } from "commander";
 import { registerPolicy } from "./commands/policy.ts";
 import { registerSandbox } from "./commands/sandbox.ts";
 import { registerRepro } from "./commands/repro.ts";
+import { registerVerify } from "./commands/verify.ts";
+import { registerReplay } from "./commands/replay.ts";
 
 export function buildProgram(): Command {
   const program = new Command("retrace")
@@ -16,5 +18,7 @@ export function buildProgram(): Command {
   registerSandbox(program);
   registerRepro(program);
   registerPolicy(program);
+  registerVerify(program);
+  registerReplay(program);
   return program;
 }
