@@ -1,0 +1,152 @@
+/**
+ * `retrace verify --repo DIR --patch FILE [--test CMD] [--runs N] [--json]`: prove (or refute) a patch in the
+ * sandbox. Exit 0 VERIFIED, 1 REJECTED or BLOCKED, 2 usage error, 3 infrastructure (Docker unreachable).
+ * Only translates flags into a `verifyPatch` call and its result into output.
+ */
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Command } from "commander";
+import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
+import { policyForFix } from "../../config/schema.ts";
+import { UsageError } from "../../core/errors.ts";
+import { type VerifyOutput, verifyPatch } from "../../fix/verify.ts";
+import { createFsWorkspace } from "../../git/fs-workspace.ts";
+import { createDockerSandbox } from "../../sandbox/docker.ts";
+
+interface VerifyFlags {
+  repo: string;
+  patch: string;
+  test?: string;
+  runs?: string;
+  config?: string;
+  timeout?: string;
+  json?: boolean;
+}
+
+async function readPatch(file: string): Promise<string> {
+  if (file === "-") {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString("utf8");
+  }
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `cannot read the patch ${file}: ${code === "ENOENT" ? "no such file" : (error as Error).message}`,
+      "pass --patch with a unified diff file (git diff > fix.diff), or - for stdin",
+    );
+  }
+}
+
+function intFlag(name: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The result as printed by --json: everything but the raw base runs. */
+export function verifyJson(result: VerifyOutput): Omit<VerifyOutput, "baseline"> {
+  const { baseline: _baseline, ...rest } = result;
+  return rest;
+}
+
+function printHuman(result: VerifyOutput): void {
+  const out: string[] = [];
+  out.push(`verdict: ${result.verdict}`);
+  if (result.testCommand !== null)
+    out.push(`tests:   ${result.testCommand}  (detected by: ${result.detectedBy})`);
+  if (result.changedFiles.length > 0) out.push(`patch:   ${result.changedFiles.join(", ")}`);
+  const section = (title: string, ids: string[]) => {
+    if (ids.length === 0) return;
+    out.push(`${title} (${ids.length}):`);
+    for (const id of ids.slice(0, 20)) out.push(`  ${id}`);
+    if (ids.length > 20) out.push(`  … ${ids.length - 20} more`);
+  };
+  section("fail → pass", result.failToPass);
+  section("pass → fail", result.passToFail);
+  section("still failing", result.stillFailing);
+  if (result.runs.length > 0) {
+    out.push("runs:");
+    for (const r of result.runs) {
+      const c = r.counts;
+      const state = r.complete ? "" : `  INCOMPLETE: ${r.problems.join("; ")}`;
+      out.push(
+        `  ${r.phase} ${r.index}: exit ${r.exitCode ?? r.stoppedBy}, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${seconds(r.durationMs)})${state}`,
+      );
+    }
+  }
+  out.push("reasons:");
+  for (const reason of result.reasons) out.push(`  - ${reason}`);
+  process.stdout.write(`${out.join("\n")}\n`);
+}
+
+export function registerVerify(program: Command): void {
+  program
+    .command("verify")
+    .description(
+      "Prove a patch in the sandbox: gate it, run the tests on the base and with the patch (repeatedly), compare per test id",
+    )
+    .requiredOption(
+      "--repo <dir>",
+      "the repository at the base commit (copied into each sandbox run, never changed)",
+    )
+    .requiredOption("--patch <file>", "the unified diff to verify (- for stdin)")
+    .option("--test <command>", "the test command (detected from the repository when absent)")
+    .option(
+      "--runs <n>",
+      "runs of the base and of the patched tree; all must agree (default: fix.verifyRuns, 2)",
+    )
+    .option("--config <file>", `configuration (default: <repo>/${CONFIG_PATH} when present)`)
+    .option("--timeout <seconds>", "wall-clock limit of each test run in the sandbox")
+    .option("--json", "print the result as JSON")
+    .action(async (flags: VerifyFlags) => {
+      const workspace = await createFsWorkspace(flags.repo);
+      const patch = await readPatch(flags.patch);
+      const config = flags.config
+        ? await loadConfigFile(flags.config)
+        : await loadConfigFile(path.join(workspace.root, CONFIG_PATH), { optional: true });
+      const runs = flags.runs === undefined ? config.fix.verifyRuns : intFlag("--runs", flags.runs, 1, 10);
+      const timeoutMs =
+        flags.timeout === undefined ? undefined : intFlag("--timeout", flags.timeout, 1, 3600) * 1000;
+      const testCommand = flags.test ?? config.fix.testCommand;
+
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
+      try {
+        const result = await verifyPatch({
+          workspace,
+          sandbox: createDockerSandbox(),
+          patch,
+          policy: policyForFix(config),
+          ...(testCommand === undefined ? {} : { testCommand }),
+          runs,
+          jobId: `verify-${randomUUID().slice(0, 8)}`,
+          signal: controller.signal,
+          ...(timeoutMs === undefined ? {} : { limits: { timeoutMs } }),
+          onRun: (phase, index, r) => {
+            const c = r.counts;
+            process.stderr.write(
+              `retrace: ${phase} run ${index}/${runs}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${seconds(r.durationMs)})${r.complete ? "" : " — incomplete"}\n`,
+            );
+          },
+        });
+        if (flags.json) process.stdout.write(`${JSON.stringify(verifyJson(result), null, 2)}\n`);
+        else printHuman(result);
+        process.exitCode = result.verdict === "VERIFIED" ? 0 : 1;
+      } finally {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
+      }
+    });
+}

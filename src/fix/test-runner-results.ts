@@ -1,0 +1,92 @@
+/**
+ * Reads per-test results out of a reporter's output with the log parser (src/logs), and out of jest's
+ * `--json` report (which src/logs does not cover: it is JSON, read field by field). Sandbox paths
+ * (`/workspace/...`) become repo-relative.
+ */
+import { createLogParser } from "../logs/engine.ts";
+import type { TestCase, TestOutcome } from "./test-runner-types.ts";
+
+const SANDBOX_ROOT = "/workspace";
+
+function repoRelative(p: string): string {
+  return p.startsWith(`${SANDBOX_ROOT}/`) ? p.slice(SANDBOX_ROOT.length + 1) : p;
+}
+
+function firstLine(s: string | null | undefined): string | undefined {
+  const line = s?.split("\n").find((l) => l.trim() !== "");
+  return line === undefined ? undefined : line.trim().slice(0, 300);
+}
+
+interface JestAssertion {
+  ancestorTitles?: unknown;
+  title?: unknown;
+  status?: unknown;
+  failureMessages?: unknown;
+}
+
+/** jest `--json`: testResults[].assertionResults[]; a test file that failed to run has no assertions and a message. */
+function readJestJson(text: string): TestCase[] {
+  let report: unknown;
+  try {
+    report = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const files = (report as { testResults?: unknown }).testResults;
+  if (!Array.isArray(files)) return [];
+  const out: TestCase[] = [];
+  for (const f of files as {
+    name?: unknown;
+    assertionResults?: unknown;
+    message?: unknown;
+    status?: unknown;
+  }[]) {
+    const file = typeof f.name === "string" ? repoRelative(f.name) : "";
+    const assertions = Array.isArray(f.assertionResults) ? (f.assertionResults as JestAssertion[]) : [];
+    if (assertions.length === 0 && f.status === "failed") {
+      const message = firstLine(typeof f.message === "string" ? f.message : undefined);
+      out.push({ id: file, outcome: "error", file, ...(message ? { message } : {}) });
+      continue;
+    }
+    for (const a of assertions) {
+      const titles = [
+        ...(Array.isArray(a.ancestorTitles) ? a.ancestorTitles.map(String) : []),
+        String(a.title ?? ""),
+      ];
+      const status = String(a.status ?? "");
+      const outcome: TestOutcome =
+        status === "passed" ? "passed" : status === "failed" ? "failed" : "skipped";
+      const messages = Array.isArray(a.failureMessages) ? a.failureMessages.map(String) : [];
+      const message = outcome === "failed" ? firstLine(messages[0]) : undefined;
+      out.push({ id: [file, ...titles].join(" > "), outcome, file, ...(message ? { message } : {}) });
+    }
+  }
+  return out;
+}
+
+/** Reads the tests of one run. `format` is the one the invocation chose; */
+export function readResults(format: string, text: string): TestCase[] {
+  if (format === "jest-json") return readJestJson(text);
+  const parser = createLogParser({ format, repoRoot: SANDBOX_ROOT });
+  parser.write(text);
+  const parsed = parser.end();
+  const messages = new Map<string, string>();
+  for (const f of parsed.failures) {
+    if (f.test && !messages.has(f.test)) {
+      const m = firstLine(f.message);
+      if (m) messages.set(f.test, m);
+    }
+  }
+  const byId = new Map<string, TestCase>();
+  for (const t of parsed.tests) {
+    const id = repoRelative(t.id);
+    const message = messages.get(t.id);
+    byId.set(id, {
+      id,
+      outcome: t.outcome,
+      ...(t.file ? { file: repoRelative(t.file) } : {}),
+      ...(message && (t.outcome === "failed" || t.outcome === "error") ? { message } : {}),
+    });
+  }
+  return [...byId.values()];
+}

@@ -1,0 +1,125 @@
+/**
+ * The test runner: detects how a repository runs its tests, runs them in the sandbox with a
+ * machine-readable reporter, reads the results per test id, and checks that the command's exit code
+ * agrees with the report. A run whose evidence does not hold together (no report, no tests, exit code
+ * 0 with failures, stopped by the sandbox) is marked incomplete and can never verify a patch.
+ */
+import type { Workspace } from "../git/types.ts";
+import type { Sandbox, SandboxLimits } from "../sandbox/types.ts";
+import { buildInvocation } from "./test-runner-invocation.ts";
+import { readResults } from "./test-runner-results.ts";
+import { isFailing, type TestCommand, type TestRunResult } from "./test-runner-types.ts";
+
+export { describeCommand, detectTestCommand, frameworkOf } from "./test-runner-detect.ts";
+export { filterCommand } from "./test-runner-filter.ts";
+export { buildInvocation } from "./test-runner-invocation.ts";
+export {
+  isFailing,
+  TestCase,
+  TestCommand,
+  TestFramework,
+  TestOutcome,
+  TestRunResult,
+} from "./test-runner-types.ts";
+
+/** The environment of every test run: nothing from the host, no colours, no bytecode files, CI mode. */
+export const TEST_ENV: Readonly<Record<string, string>> = {
+  PATH: "/workspace/node_modules/.bin:/usr/local/bin:/usr/bin:/bin",
+  HOME: "/tmp",
+  LANG: "C.UTF-8",
+  CI: "true",
+  NO_COLOR: "1",
+  FORCE_COLOR: "0",
+  PYTHONDONTWRITEBYTECODE: "1",
+  PYTHONUNBUFFERED: "1",
+  NODE_ENV: "test",
+};
+
+const OUTPUT_TAIL = 4_000;
+
+export interface RunTestsOptions {
+  sandbox: Sandbox;
+  workspace: Workspace;
+  command: TestCommand;
+  /** Files overlaid on the workspace copy (a patched tree), keyed by repo-relative path. */
+  files?: Record<string, string>;
+  /** Repo-relative paths removed from the workspace copy (files a patch deletes). */
+  remove?: string[];
+  /** The job the sandbox run belongs to (container labels, reaper). */
+  jobId: string;
+  signal?: AbortSignal;
+  /** Overrides of the sandbox's default limits (e.g. a longer timeout for a slow suite). */
+  limits?: Partial<SandboxLimits>;
+}
+
+function tail(stdout: string, stderr: string): string {
+  const text = [stdout.trimEnd(), stderr.trimEnd()].filter(Boolean).join("\n");
+  return text.length <= OUTPUT_TAIL ? text : `…${text.slice(text.length - OUTPUT_TAIL)}`;
+}
+
+/** Runs `command` once in a fresh sandbox copy of the workspace (plus overlay) and reads its results. */
+export async function runTests(options: RunTestsOptions): Promise<TestRunResult> {
+  const nonce = globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16);
+  const invocation = buildInvocation(options.command, nonce);
+  const result = await options.sandbox.run({
+    jobId: options.jobId,
+    command: ["sh", "-c", invocation.script],
+    input: {
+      dir: options.workspace.root,
+      ...(options.files ? { files: options.files } : {}),
+      ...(options.remove && options.remove.length > 0 ? { remove: options.remove } : {}),
+    },
+    env: { ...TEST_ENV, ...invocation.env },
+    ...(invocation.reportFile ? { collect: [invocation.reportFile] } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+
+  const problems: string[] = [];
+  let text: string;
+  let reportFound = true;
+  if (invocation.reportFile !== null) {
+    const bytes = result.files[invocation.reportFile];
+    reportFound = bytes !== undefined;
+    text = bytes === undefined ? "" : new TextDecoder().decode(bytes);
+  } else {
+    text = invocation.format === "auto" ? `${result.stdout}\n${result.stderr}` : result.stdout;
+  }
+  const tests = reportFound ? readResults(invocation.format, text) : [];
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const t of tests) {
+    if (t.outcome === "passed") counts.passed += 1;
+    else if (isFailing(t.outcome)) counts.failed += 1;
+    else counts.skipped += 1;
+  }
+
+  if (result.stoppedBy !== null) {
+    problems.push(`the sandbox stopped the run (${result.stoppedBy}) before it finished`);
+  } else if (!reportFound) {
+    problems.push(
+      `the test command wrote no ${invocation.format} report (exit code ${result.exitCode}): the run ended before its reporter finished (early exit or crash)`,
+    );
+  } else if (tests.length === 0) {
+    problems.push(`the ${invocation.format} results list no tests (exit code ${result.exitCode})`);
+  } else if (result.exitCode === 0 && counts.failed > 0) {
+    problems.push(`exit code 0 disagrees with the report: ${counts.failed} failing test(s)`);
+  } else if (result.exitCode !== 0 && counts.failed === 0) {
+    problems.push(
+      `exit code ${result.exitCode} disagrees with the report, which lists no failing test: something outside the tests failed or ended the run`,
+    );
+  }
+  return {
+    script: invocation.script,
+    tests,
+    exitCode: result.exitCode,
+    stoppedBy: result.stoppedBy,
+    durationMs: result.durationMs,
+    reportSource: invocation.reportFile === null ? "stdout" : "file",
+    reportFormat: invocation.format,
+    reportFound,
+    counts,
+    problems,
+    complete: problems.length === 0,
+    outputTail: tail(result.stdout, result.stderr),
+  };
+}

@@ -1,0 +1,388 @@
+/**
+ * Verification of a patch, the ground truth of the fix pipeline: the policy gate first (a blocked patch is
+ * never executed), then the patch is applied in memory, the tests run in fresh sandbox copies of the base
+ * and of the patched tree (each `runs` times), and the outcomes are compared per test id.
+ *
+ * VERIFIED needs all of: at least one test goes fail→pass, no test goes pass→fail, none of the tests
+ * failing on the base still fails, every run completed with a report its exit code agrees with, and the
+ * repeated runs agree with each other.
+ */
+import { z } from "zod";
+import { CancelledError } from "../core/errors.ts";
+import type { Workspace } from "../git/types.ts";
+import type { PolicyConfig } from "../policy/config.ts";
+import { evaluatePatch } from "../policy/index.ts";
+import type { Sandbox, SandboxLimits } from "../sandbox/types.ts";
+import { applyPatchToWorkspace, PatchApplyError } from "./apply-patch.ts";
+import { describeCommand, detectTestCommand, runTests } from "./test-runner.ts";
+import {
+  isFailing,
+  TestCommand,
+  TestFramework,
+  type TestOutcome,
+  TestRunResult,
+} from "./test-runner-types.ts";
+
+export const VerifyVerdict = z.enum(["VERIFIED", "REJECTED", "BLOCKED"]);
+export type VerifyVerdict = z.infer<typeof VerifyVerdict>;
+
+/** A test's outcome in one phase: its outcome when every run agreed, `unstable` when they did not, `missing` when no run reported it. */
+export const PhaseOutcome = z.enum(["passed", "failed", "error", "skipped", "missing", "unstable"]);
+export type PhaseOutcome = z.infer<typeof PhaseOutcome>;
+
+export const VerifyRunSummary = z.object({
+  /** `base`: the unchanged repository; `patched`: with the patch applied. */
+  phase: z.enum(["base", "patched"]),
+  /** 1-based run number within the phase. */
+  index: z.number().int(),
+  exitCode: z.number().int().nullable(),
+  stoppedBy: z.string().nullable(),
+  durationMs: z.number(),
+  counts: z.object({ passed: z.number(), failed: z.number(), skipped: z.number() }),
+  /** The run completed and its report and exit code agree. */
+  complete: z.boolean(),
+  /** Why the run is not evidence (see TestRunResult.problems). */
+  problems: z.array(z.string()),
+});
+export type VerifyRunSummary = z.infer<typeof VerifyRunSummary>;
+
+export const UnstableTest = z.object({
+  id: z.string(),
+  phase: z.enum(["base", "patched"]),
+  /** How many runs of the phase ended in each outcome (`missing`: not reported). */
+  counts: z.record(z.string(), z.number()),
+});
+export type UnstableTest = z.infer<typeof UnstableTest>;
+
+export const VerifyResult = z.object({
+  verdict: VerifyVerdict,
+  /** Tests failing on the base and passing in every patched run. */
+  failToPass: z.array(z.string()),
+  /** Tests passing on the base that fail, error, are skipped or are missing after the patch. */
+  passToFail: z.array(z.string()),
+  /** Tests failing on the base that do not pass after the patch (failed, error, skipped, missing or unstable). */
+  stillFailing: z.array(z.string()),
+  /** Tests whose repeated runs disagree, per phase, with counts. */
+  unstable: z.array(UnstableTest),
+  /** One summary per sandbox run, base runs first. */
+  runs: z.array(VerifyRunSummary),
+  /** Why the verdict is what it is; for VERIFIED, what was shown. */
+  reasons: z.array(z.string()),
+  /** The test command as a person would type it; null when the patch was blocked before detection. */
+  testCommand: z.string().nullable(),
+  /** How the test command was found; null when the patch was blocked before detection. */
+  detectedBy: z.string().nullable(),
+  framework: TestFramework.nullable(),
+  /** Policy violations (BLOCKED only). */
+  violations: z.array(
+    z.object({
+      rule: z.string(),
+      file: z.string().nullable(),
+      line: z.number().nullable(),
+      message: z.string(),
+    }),
+  ),
+  /** Files the patch changes (created, modified, deleted). */
+  changedFiles: z.array(z.string()),
+  /** Per test: outcome on the base and after the patch, across all runs. */
+  tests: z.array(z.object({ id: z.string(), before: PhaseOutcome, after: PhaseOutcome })),
+  /** Output tail of the last patched run that did not pass cleanly (for feedback), or of the last run. */
+  outputTail: z.string(),
+});
+export type VerifyResult = z.infer<typeof VerifyResult>;
+
+export interface VerifyOptions {
+  /** The repository at the base commit (read-only). */
+  workspace: Workspace;
+  sandbox: Sandbox;
+  /** The unified diff to verify. */
+  patch: string;
+  /** The policy gate's configuration (`policyForFix(config)` for fix jobs). */
+  policy: PolicyConfig;
+  /** A TestCommand, a command string (as given with --test), or undefined to detect it. */
+  testCommand?: TestCommand | string;
+  /** Runs per phase (default 2): every run must agree. */
+  runs?: number;
+  /** The job these sandbox runs belong to. */
+  jobId: string;
+  signal?: AbortSignal;
+  /** Base runs already made with the same command (the fix loop reuses them across attempts). */
+  baseline?: TestRunResult[];
+  /** Sandbox limits of each test run. */
+  limits?: Partial<SandboxLimits>;
+  /** Progress: called after each sandbox run. */
+  onRun?: (phase: "base" | "patched", index: number, result: TestRunResult) => void;
+}
+
+export interface VerifyOutput extends VerifyResult {
+  /** The base runs made (or given), to pass as `baseline` to the next verification of the same base. */
+  baseline: TestRunResult[];
+}
+
+function summarize(phase: "base" | "patched", index: number, r: TestRunResult): VerifyRunSummary {
+  return {
+    phase,
+    index,
+    exitCode: r.exitCode,
+    stoppedBy: r.stoppedBy,
+    durationMs: r.durationMs,
+    counts: r.counts,
+    complete: r.complete,
+    problems: r.problems,
+  };
+}
+
+/** Collapses the runs of one phase into one outcome per test id, noting ids whose runs disagree. */
+export function collapseRuns(
+  phase: "base" | "patched",
+  runs: readonly TestRunResult[],
+): { outcomes: Map<string, PhaseOutcome>; unstable: UnstableTest[] } {
+  const ids = new Set<string>();
+  for (const r of runs) for (const t of r.tests) ids.add(t.id);
+  const outcomes = new Map<string, PhaseOutcome>();
+  const unstable: UnstableTest[] = [];
+  for (const id of [...ids].sort()) {
+    const seen: (TestOutcome | "missing")[] = runs.map(
+      (r) => r.tests.find((t) => t.id === id)?.outcome ?? "missing",
+    );
+    // failed and error are the same verdict for comparison: the test does not pass.
+    const kinds = new Set(seen.map((o) => (o === "error" ? "failed" : o)));
+    if (kinds.size === 1) {
+      outcomes.set(id, seen[0] ?? "missing");
+    } else {
+      outcomes.set(id, "unstable");
+      const counts: Record<string, number> = {};
+      for (const o of seen) counts[o] = (counts[o] ?? 0) + 1;
+      unstable.push({ id, phase, counts });
+    }
+  }
+  return { outcomes, unstable };
+}
+
+function list(ids: readonly string[], max = 5): string {
+  const shown = ids.slice(0, max).join(", ");
+  return ids.length > max ? `${shown} and ${ids.length - max} more` : shown;
+}
+
+function describeUnstable(u: UnstableTest, runs: number): string {
+  const parts = Object.entries(u.counts)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([outcome, n]) => `${outcome} ${n}/${runs}`);
+  return `${u.id} (${u.phase}: ${parts.join(", ")})`;
+}
+
+export interface Comparison {
+  failToPass: string[];
+  passToFail: string[];
+  stillFailing: string[];
+  unstable: UnstableTest[];
+  tests: { id: string; before: PhaseOutcome; after: PhaseOutcome }[];
+  reasons: string[];
+  verified: boolean;
+}
+
+/** Compares base and patched runs per test id and decides whether they verify the patch. Pure. */
+export function compareRuns(base: readonly TestRunResult[], patched: readonly TestRunResult[]): Comparison {
+  const reasons: string[] = [];
+  const before = collapseRuns("base", base);
+  const after = collapseRuns("patched", patched);
+  const unstable = [...before.unstable, ...after.unstable];
+  const ids = [...new Set([...before.outcomes.keys(), ...after.outcomes.keys()])].sort();
+  const failToPass: string[] = [];
+  const passToFail: string[] = [];
+  const stillFailing: string[] = [];
+  const tests: Comparison["tests"] = [];
+  for (const id of ids) {
+    const b = before.outcomes.get(id) ?? "missing";
+    const a = after.outcomes.get(id) ?? "missing";
+    tests.push({ id, before: b, after: a });
+    const failedBefore = b === "failed" || b === "error";
+    if (failedBefore) {
+      if (a === "passed") failToPass.push(id);
+      else stillFailing.push(id);
+    } else if (b === "passed" && a !== "passed") {
+      passToFail.push(id);
+    }
+  }
+
+  const incomplete = [
+    ...base.map((r, i) => ({ r, label: `base run ${i + 1}` })),
+    ...patched.map((r, i) => ({ r, label: `patched run ${i + 1}` })),
+  ].filter(({ r }) => !r.complete);
+  for (const { r, label } of incomplete) reasons.push(`${label} did not complete: ${r.problems.join("; ")}`);
+  const baseFailing = ids.filter((id) => {
+    const b = before.outcomes.get(id);
+    return b === "failed" || b === "error";
+  });
+  if (base.length > 0 && base.every((r) => r.complete) && baseFailing.length === 0) {
+    reasons.push("no test fails on the base: there is no failure for the patch to fix");
+  }
+  if (unstable.length > 0) {
+    const runsOf = (p: "base" | "patched") => (p === "base" ? base.length : patched.length);
+    reasons.push(
+      `unstable: ${unstable.length} test(s) gave different outcomes on repeated runs of the same code: ${unstable
+        .slice(0, 5)
+        .map((u) => describeUnstable(u, runsOf(u.phase)))
+        .join("; ")}`,
+    );
+  }
+  if (stillFailing.length > 0) {
+    const detail = stillFailing.map((id) => `${id} (${after.outcomes.get(id) ?? "missing"})`);
+    reasons.push(
+      `${stillFailing.length} test(s) failing on the base do not pass after the patch: ${list(detail)}`,
+    );
+  }
+  if (passToFail.length > 0) {
+    const detail = passToFail.map((id) => `${id} (${after.outcomes.get(id) ?? "missing"})`);
+    reasons.push(
+      `${passToFail.length} test(s) passing on the base no longer pass after the patch: ${list(detail)}`,
+    );
+  }
+  if (failToPass.length === 0 && baseFailing.length > 0) reasons.push("no test went from failing to passing");
+
+  const verified =
+    incomplete.length === 0 &&
+    base.length > 0 &&
+    patched.length > 0 &&
+    unstable.length === 0 &&
+    failToPass.length > 0 &&
+    passToFail.length === 0 &&
+    stillFailing.length === 0;
+  if (verified) {
+    reasons.push(
+      `${failToPass.length} test(s) went from failing to passing (${list(failToPass)}), no test regressed, and ${patched.length} patched run(s) agree`,
+    );
+  }
+  return { failToPass, passToFail, stillFailing, unstable, tests, reasons, verified };
+}
+
+function checkSignal(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new CancelledError("verification was cancelled");
+}
+
+/** Verifies `patch` against the workspace. Throws only for usage errors, infrastructure failures and cancellation. */
+export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput> {
+  const runs = options.runs ?? 2;
+  if (!Number.isInteger(runs) || runs < 1 || runs > 10) {
+    throw new RangeError(`runs must be an integer from 1 to 10, got ${runs}`);
+  }
+  const empty = {
+    failToPass: [],
+    passToFail: [],
+    stillFailing: [],
+    unstable: [],
+    runs: [],
+    tests: [],
+    changedFiles: [],
+    violations: [],
+    outputTail: "",
+    baseline: options.baseline ?? [],
+  };
+  const given = typeof options.testCommand === "object" ? options.testCommand : null;
+
+  // 1. The gate: a blocked patch is never applied, let alone executed.
+  const gate = evaluatePatch(options.patch, options.policy);
+  if (!gate.allowed) {
+    return {
+      ...empty,
+      verdict: "BLOCKED",
+      violations: gate.violations,
+      reasons: gate.violations.map(
+        (v) => `policy ${v.rule}: ${v.file ?? "(patch)"}${v.line === null ? "" : `:${v.line}`}: ${v.message}`,
+      ),
+      testCommand: given?.command ?? (typeof options.testCommand === "string" ? options.testCommand : null),
+      detectedBy: given?.detectedBy ?? (typeof options.testCommand === "string" ? "--test" : null),
+      framework: given?.framework ?? null,
+    };
+  }
+
+  // 2. The test command (given, or detected) — a usage error when it cannot be found.
+  const command =
+    given ??
+    (typeof options.testCommand === "string"
+      ? await describeCommand(options.workspace, options.testCommand, "--test")
+      : await detectTestCommand(options.workspace));
+  const about = {
+    testCommand: command.command,
+    detectedBy: command.detectedBy,
+    framework: command.framework,
+  };
+
+  // 3. Apply in memory; a patch that does not apply is rejected with the file and hunk.
+  let patched: Awaited<ReturnType<typeof applyPatchToWorkspace>>;
+  try {
+    patched = await applyPatchToWorkspace(options.workspace, options.patch);
+  } catch (error) {
+    if (!(error instanceof PatchApplyError)) throw error;
+    return {
+      ...empty,
+      ...about,
+      verdict: "REJECTED",
+      reasons: [`the patch does not apply: ${error.message}`],
+    };
+  }
+
+  // 4. Base runs (or the caller's), then patched runs, each in a fresh sandbox copy.
+  const summaries: VerifyRunSummary[] = [];
+  const run = async (phase: "base" | "patched", index: number): Promise<TestRunResult> => {
+    checkSignal(options.signal);
+    const result = await runTests({
+      sandbox: options.sandbox,
+      workspace: options.workspace,
+      command,
+      jobId: options.jobId,
+      ...(phase === "patched" ? { files: patched.files, remove: patched.remove } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    });
+    checkSignal(options.signal);
+    options.onRun?.(phase, index, result);
+    summaries.push(summarize(phase, index, result));
+    return result;
+  };
+  const base: TestRunResult[] = [];
+  if (options.baseline && options.baseline.length > 0) {
+    options.baseline.forEach((r, i) => {
+      base.push(r);
+      summaries.push(summarize("base", i + 1, r));
+    });
+  } else {
+    for (let i = 1; i <= runs; i++) {
+      const r = await run("base", i);
+      base.push(r);
+      if (!r.complete) break; // an incomplete base proves nothing; no point repeating it
+    }
+  }
+  const after: TestRunResult[] = [];
+  const baseUsable =
+    base.every((r) => r.complete) && base.some((r) => r.tests.some((t) => isFailing(t.outcome)));
+  if (baseUsable) {
+    for (let i = 1; i <= runs; i++) {
+      const r = await run("patched", i);
+      after.push(r);
+      if (!r.complete) break;
+    }
+  }
+
+  // 5. Compare per test id.
+  const comparison = compareRuns(base, after);
+  const lastBad = [...after].reverse().find((r) => !r.complete || r.counts.failed > 0);
+  const outputTail = (lastBad ?? after[after.length - 1] ?? base[base.length - 1])?.outputTail ?? "";
+  return {
+    ...about,
+    verdict: comparison.verified ? "VERIFIED" : "REJECTED",
+    failToPass: comparison.failToPass,
+    passToFail: comparison.passToFail,
+    stillFailing: comparison.stillFailing,
+    unstable: comparison.unstable,
+    runs: summaries,
+    reasons: comparison.reasons,
+    violations: [],
+    changedFiles: patched.changed,
+    tests: comparison.tests,
+    outputTail,
+    baseline: base,
+  };
+}
+
+export { TestCommand, TestRunResult };
