@@ -1,0 +1,264 @@
+/**
+ * The streaming log parser: feed raw lines (or chunks), get a `ParsedLog` at the end. Pure and
+ * incremental: memory is bounded by the caps below whatever the size of the input, so an entry
+ * can stream a file of any size through it.
+ */
+import { UsageError } from "../core/errors.ts";
+import type {
+  Failure,
+  FailureCategory,
+  FormatCounts,
+  ParsedLog,
+  TestOutcome,
+  TestResult,
+} from "./failure.ts";
+import { cleanPath, createPathMapper, normalizeLine, type PathOptions } from "./normalize.ts";
+import type { FailureDraft, FormatParser, ParserSink } from "./parser.ts";
+import { FORMATS, formatNames } from "./registry.ts";
+
+export interface LogParserOptions extends PathOptions {
+  /** "auto" (default) runs every parser; a format name runs only that one. */
+  format?: string;
+  /** Most failures kept (default 500); the rest are counted in `dropped.failures`. */
+  maxFailures?: number;
+  /** Most test results kept (default 100 000); the rest are counted in `dropped.tests`. */
+  maxTests?: number;
+  /** Longest message kept, in characters (default 2 000). */
+  maxMessageChars?: number;
+  /** Longest stack kept, in characters (default 8 000). */
+  maxStackChars?: number;
+}
+
+export interface LogParser {
+  /** Feeds one raw line (without its line break). */
+  line(raw: string): void;
+  /** Feeds an arbitrary chunk of text; lines may span chunks. */
+  write(chunk: string): void;
+  /** Ends the input and returns the result. The parser cannot be used afterwards. */
+  end(): ParsedLog;
+}
+
+// Lines longer than this are cut before line-oriented parsers see them (JUnit XML gets them whole).
+const MAX_LINE = 16_384;
+
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = Math.floor(max * 0.7);
+  const tail = max - head;
+  return `${text.slice(0, head)}\n… ${text.length - max} characters omitted …\n${text.slice(text.length - tail)}`;
+}
+
+function emptyCounts(): FormatCounts {
+  return { failures: 0, passed: 0, failed: 0, skipped: 0, error: 0, flaky: 0 };
+}
+
+interface Slot {
+  name: string;
+  parser: FormatParser;
+  claimed: number;
+  /** Index of the first line this format claimed or reported on, for ordering `formats`. */
+  firstSeen: number;
+}
+
+export function createLogParser(options: LogParserOptions = {}): LogParser {
+  const maxFailures = options.maxFailures ?? 500;
+  const maxTests = options.maxTests ?? 100_000;
+  const maxMessage = options.maxMessageChars ?? 2_000;
+  const maxStack = options.maxStackChars ?? 8_000;
+  const requested = options.format ?? "auto";
+  const definitions =
+    requested === "auto" ? FORMATS : FORMATS.filter((f) => f.name === requested || f.name === `${requested}`);
+  if (definitions.length === 0) {
+    throw new UsageError(
+      `unknown log format "${requested}"`,
+      `use --format auto or one of: ${formatNames().join(", ")}`,
+    );
+  }
+  const mapPaths = createPathMapper(options);
+
+  const primary: Failure[] = [];
+  const secondary: Failure[] = [];
+  const failureKeys = new Map<string, Failure>();
+  let droppedFailures = 0;
+  const tests = new Map<string, TestResult>();
+  let droppedTests = 0;
+  const counts = new Map<string, FormatCounts>();
+  let lineNo = 0;
+  let ended = false;
+  let pending = "";
+
+  const countsOf = (format: string): FormatCounts => {
+    let c = counts.get(format);
+    if (!c) {
+      c = emptyCounts();
+      counts.set(format, c);
+    }
+    return c;
+  };
+
+  const sinkFor = (slot: { name: string; firstSeen: number }): ParserSink => ({
+    path: (p) => cleanPath(mapPaths(p)),
+    test(id, outcome, file) {
+      if (slot.firstSeen === 0) slot.firstSeen = lineNo;
+      recordTest(slot.name, id, outcome, file ?? null);
+    },
+    failure(draft) {
+      if (slot.firstSeen === 0) slot.firstSeen = lineNo;
+      recordFailure(slot.name, draft);
+    },
+  });
+
+  function recordTest(format: string, id: string, outcome: TestOutcome, file: string | null): void {
+    const key = `${format}\u0000${id}`;
+    const previous = tests.get(key);
+    const c = countsOf(format);
+    if (previous) {
+      if (previous.outcome === outcome) return;
+      c[previous.outcome]--;
+      const wasFlaky = previous.flaky;
+      const flaky =
+        wasFlaky ||
+        (previous.outcome === "passed" && outcome !== "skipped") ||
+        (outcome === "passed" && previous.outcome !== "skipped");
+      // "error" during setup followed by "failed" in a summary is one failing test, not a retry.
+      previous.outcome = outcome;
+      previous.flaky = flaky;
+      if (flaky && !wasFlaky) c.flaky++;
+      if (file && !previous.file) previous.file = file;
+      c[outcome]++;
+      return;
+    }
+    if (tests.size >= maxTests) {
+      droppedTests++;
+      return;
+    }
+    tests.set(key, { id, outcome, flaky: false, format, file });
+    c[outcome]++;
+  }
+
+  function recordFailure(format: string, d: FailureDraft): void {
+    const message = clip(d.message.trim(), maxMessage);
+    const failure: Failure = {
+      format,
+      category: d.category as FailureCategory,
+      test: d.test ?? null,
+      file: d.file ?? null,
+      line: d.line ?? null,
+      column: d.column ?? null,
+      errorType: d.errorType ?? null,
+      message,
+      stack: d.stack ? clip(d.stack, maxStack) : null,
+      span: { start: Math.max(1, d.start), end: Math.max(1, d.end, d.start) },
+    };
+    const firstLine = message.split("\n", 1)[0] ?? "";
+    const key = failure.test
+      ? `${format}\u0000t\u0000${failure.test}`
+      : `${format}\u0000${failure.file}\u0000${failure.line}\u0000${failure.errorType}\u0000${firstLine}`;
+    const existing = failureKeys.get(key);
+    if (existing) {
+      // The same failure printed twice (a detail block and a summary line): fill in what was missing.
+      existing.file ??= failure.file;
+      existing.line ??= failure.line;
+      existing.column ??= failure.column;
+      existing.errorType ??= failure.errorType;
+      existing.stack ??= failure.stack;
+      if (!existing.message && failure.message) existing.message = failure.message;
+      return;
+    }
+    if (primary.length + secondary.length >= maxFailures) {
+      droppedFailures++;
+      return;
+    }
+    failureKeys.set(key, failure);
+    (d.secondary ? secondary : primary).push(failure);
+    if (failure.test) {
+      const tkey = `${format}\u0000${failure.test}`;
+      if (!tests.has(tkey))
+        recordTest(format, failure.test, failure.category === "test" ? "failed" : "error", null);
+    }
+  }
+
+  const slots: Slot[] = definitions.map((def) => {
+    const slot: Slot = {
+      name: def.name,
+      parser: undefined as unknown as FormatParser,
+      claimed: 0,
+      firstSeen: 0,
+    };
+    slot.parser = def.create(sinkFor(slot));
+    return slot;
+  });
+  // `##[error]` annotations nobody else claims become (secondary) failures of their own.
+  const annotations = { name: "github-actions", firstSeen: 0 };
+  const annotationSink = sinkFor(annotations);
+
+  function feed(raw: string): void {
+    lineNo++;
+    const n = normalizeLine(raw, mapPaths);
+    if (n === null) return;
+    let text = n.text;
+    for (const slot of slots) {
+      if (text.length > MAX_LINE && slot.name !== "junit") text = text.slice(0, MAX_LINE);
+      if (slot.parser.line(text, lineNo)) {
+        slot.claimed++;
+        if (slot.firstSeen === 0) slot.firstSeen = lineNo;
+        return;
+      }
+    }
+    if (n.ghError && requested === "auto") {
+      const message = text.trim();
+      if (message && !/^Process completed with exit code \d+\.?$/.test(message)) {
+        annotationSink.failure({ category: "build", message, start: lineNo, end: lineNo, secondary: true });
+      }
+    }
+  }
+
+  return {
+    line(raw) {
+      if (ended) throw new Error("log parser already ended");
+      feed(raw);
+    },
+    write(chunk) {
+      if (ended) throw new Error("log parser already ended");
+      let text = pending + chunk;
+      let nl = text.indexOf("\n");
+      let from = 0;
+      while (nl !== -1) {
+        feed(text.slice(from, nl));
+        from = nl + 1;
+        nl = text.indexOf("\n", from);
+      }
+      text = text.slice(from);
+      pending = text;
+    },
+    end() {
+      if (ended) throw new Error("log parser already ended");
+      if (pending.length > 0) {
+        feed(pending);
+        pending = "";
+      }
+      ended = true;
+      for (const slot of slots) slot.parser.end();
+      const failures = primary.length > 0 ? primary : secondary;
+      const seen: { name: string; firstSeen: number }[] = [
+        ...slots.filter((s) => s.firstSeen > 0 && (s.claimed > 0 || counts.has(s.name))),
+        ...(annotations.firstSeen > 0 ? [annotations] : []),
+      ];
+      seen.sort((a, b) => a.firstSeen - b.firstSeen);
+      for (const f of failures) countsOf(f.format).failures++;
+      const formats = seen
+        .map((s) => s.name)
+        .filter((n) => n !== "github-actions" || failures.some((f) => f.format === n));
+      const countRecord: Record<string, FormatCounts> = {};
+      for (const name of formats) countRecord[name] = countsOf(name);
+      return {
+        formats,
+        failures: failures.sort((a, b) => a.span.start - b.span.start),
+        tests: [...tests.values()],
+        counts: countRecord,
+        lines: lineNo,
+        dropped: { failures: droppedFailures, tests: droppedTests },
+      };
+    },
+  };
+}

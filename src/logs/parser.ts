@@ -1,0 +1,140 @@
+/**
+ * The contract between the engine and one format parser. A parser is a small state machine fed
+ * one normalized line at a time (ANSI, timestamps and runner paths already removed); it reports
+ * failures and test outcomes to a sink and says whether a line belonged to it ("claimed"), so
+ * that later, looser parsers (the generic `file:line: message` form) do not read it again.
+ */
+import type { FailureCategory, TestOutcome } from "./failure.ts";
+
+/** A failure as a parser reports it; the engine fills in `format`, caps sizes and deduplicates. */
+export interface FailureDraft {
+  category: FailureCategory;
+  test?: string | null;
+  file?: string | null;
+  line?: number | null;
+  column?: number | null;
+  errorType?: string | null;
+  message: string;
+  stack?: string | null;
+  /** First and last input line numbers of the block. */
+  start: number;
+  end: number;
+  /** A consequence of another failure (npm's "lifecycle script failed", `##[error]` exit codes): dropped when a primary failure exists. */
+  secondary?: boolean;
+}
+
+export interface ParserSink {
+  failure(draft: FailureDraft): void;
+  test(id: string, outcome: TestOutcome, file?: string | null): void;
+  /** Normalizes a path from the log to a repo-relative path (backslashes, runner prefixes). */
+  path(p: string): string;
+}
+
+export interface FormatParser {
+  /** Feeds one normalized line; `lineNo` is its 1-based number in the raw input. Returns true when the line is this format's. */
+  line(text: string, lineNo: number): boolean;
+  /** End of input: report whatever is pending. */
+  end(): void;
+}
+
+export interface FormatDefinition {
+  /** The name used by `--format` and in results. */
+  name: string;
+  /** One line for `--help` and error messages. */
+  description: string;
+  create(sink: ParserSink): FormatParser;
+}
+
+/** Keeps at most `maxLines` lines / `maxChars` characters of a block; later lines are counted, not kept. */
+export class BlockBuffer {
+  readonly lines: string[] = [];
+  private chars = 0;
+  private omitted = 0;
+  start = 0;
+  end = 0;
+
+  constructor(
+    private readonly maxLines = 120,
+    private readonly maxChars = 12_000,
+  ) {}
+
+  push(text: string, lineNo: number): void {
+    if (this.start === 0) this.start = lineNo;
+    this.end = lineNo;
+    if (this.lines.length < this.maxLines && this.chars + text.length <= this.maxChars) {
+      this.lines.push(text);
+      this.chars += text.length + 1;
+    } else {
+      this.omitted++;
+    }
+  }
+
+  get empty(): boolean {
+    return this.start === 0;
+  }
+
+  text(): string {
+    const body = trimBlankEdges(this.lines).join("\n");
+    return this.omitted > 0 ? `${body}\n… ${this.omitted} more lines` : body;
+  }
+}
+
+export function trimBlankEdges(lines: readonly string[]): string[] {
+  let a = 0;
+  let b = lines.length;
+  while (a < b && lines[a]!.trim() === "") a++;
+  while (b > a && lines[b - 1]!.trim() === "") b--;
+  return lines.slice(a, b);
+}
+
+/** Removes the common leading indentation of a block of lines. */
+export function dedent(lines: readonly string[]): string[] {
+  let min = Number.POSITIVE_INFINITY;
+  for (const l of lines) {
+    if (l.trim() === "") continue;
+    const n = l.length - l.trimStart().length;
+    if (n < min) min = n;
+  }
+  if (!Number.isFinite(min) || min === 0) return [...lines];
+  return lines.map((l) => l.slice(Math.min(min, l.length - l.trimStart().length)));
+}
+
+const JS_FRAME = /^\s*(?:at\s+)?(?:.*?\()?((?:[A-Za-z]:)?[^\s():]+):(\d+):(\d+)\)?\s*$/;
+
+/** The first JavaScript stack frame that points into the repository (not node internals or node_modules). */
+export function jsFrameLocation(
+  lines: readonly string[],
+  sink: ParserSink,
+): { file: string; line: number; column: number } | null {
+  for (const l of lines) {
+    const t = l.trimStart();
+    if (!(t.startsWith("at ") || t.includes("(") || /^[^\s]+:\d+:\d+$/.test(t))) continue;
+    const m = JS_FRAME.exec(l.replace("file://", ""));
+    if (!m) continue;
+    const file = m[1]!;
+    if (file.startsWith("node:") || file.includes("node_modules/") || file.startsWith("internal/")) continue;
+    return { file: sink.path(file), line: Number(m[2]), column: Number(m[3]) };
+  }
+  return null;
+}
+
+const ERROR_LINE =
+  /^\s*((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*(?:Error|Exception|Failure|Warning|Exit|Interrupt|Error\d*))(?: \[[\w-]+\])?(?::\s?(.*))?$/;
+
+/** Splits `TypeError [ERR_X]: message` into type and message; null when the line is not an error line. */
+export function errorLine(text: string): { type: string; message: string } | null {
+  const m = ERROR_LINE.exec(text);
+  if (!m) return null;
+  return { type: m[1]!, message: (m[2] ?? "").trim() };
+}
+
+/** Category of a failure from its error type: import and syntax errors are told apart from test failures. */
+export function categoryOfError(
+  errorType: string | null | undefined,
+  fallback: FailureCategory,
+): FailureCategory {
+  if (!errorType) return fallback;
+  if (/^(ImportError|ModuleNotFoundError)$/.test(errorType)) return "import";
+  if (/^(SyntaxError|IndentationError|TabError)$/.test(errorType)) return "syntax";
+  return fallback;
+}

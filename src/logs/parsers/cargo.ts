@@ -1,0 +1,147 @@
+/**
+ * `cargo test`: `test path::name ... ok|FAILED|ignored` lines, the `---- name stdout ----` blocks
+ * with the panic location and message, and rustc's `error[E0308]: …` / ` --> file:line:col`
+ * compile errors (which fail the build before any test runs).
+ */
+import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
+import { summarizePanic } from "./rust-panic.ts";
+
+const RUNNING = /^running \d+ tests?$/;
+const TEST = /^test (\S+)(?: - should panic)? \.\.\. (ok|FAILED|ignored(?:, .*)?|bench:.*)$/;
+const STDOUT = /^---- (\S+) (?:stdout|stderr) ----$/;
+const RESULT = /^test result: (ok|FAILED)\./;
+const FAILURES = /^failures:$/;
+const RUST_ERROR = /^error(?:\[(E\d+)\])?: (.*)$/;
+const ARROW = /^\s*--> (.+?):(\d+):(\d+)$/;
+const AGGREGATE =
+  /^(could not compile|test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|failed to run)/;
+const CARGO_STATUS =
+  /^\s{2,}(Compiling|Finished|Running|Doc-tests|Checking|Downloaded|Downloading|Fresh|Blocking)\b/;
+
+export function createCargoParser(sink: ParserSink) {
+  let inRun = false;
+  let block: { id: string; buf: BlockBuffer } | null = null;
+  let failuresList = false;
+  let rustc: {
+    code: string | null;
+    message: string;
+    buf: BlockBuffer;
+    loc: { file: string; line: number; column: number } | null;
+  } | null = null;
+
+  function flushBlock(): void {
+    if (!block) return;
+    const p = summarizePanic(block.buf.lines, sink);
+    sink.failure({
+      category: "test",
+      test: block.id,
+      file: p.file,
+      line: p.line,
+      column: p.column,
+      errorType: "panic",
+      message: p.message || "test failed",
+      stack: block.buf.text(),
+      start: block.buf.start,
+      end: block.buf.end,
+    });
+    block = null;
+  }
+
+  function flushRustc(): void {
+    if (!rustc) return;
+    sink.failure({
+      category: "build",
+      file: rustc.loc?.file ?? null,
+      line: rustc.loc?.line ?? null,
+      column: rustc.loc?.column ?? null,
+      errorType: rustc.code,
+      message: rustc.message,
+      stack: rustc.buf.text(),
+      start: rustc.buf.start,
+      end: rustc.buf.end,
+    });
+    rustc = null;
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (rustc) {
+        if (
+          text.trim() !== "" &&
+          !/^(error|warning)\b/.test(text) &&
+          !CARGO_STATUS.test(text) &&
+          !/^For more information/.test(text)
+        ) {
+          rustc.buf.push(text, lineNo);
+          const a = ARROW.exec(text);
+          if (a && !rustc.loc)
+            rustc.loc = { file: sink.path(a[1]!), line: Number(a[2]), column: Number(a[3]) };
+          return true;
+        }
+        if (text.trim() === "") {
+          rustc.buf.push(text, lineNo);
+          return true;
+        }
+        flushRustc();
+      }
+      const re = RUST_ERROR.exec(text);
+      if (re) {
+        if (AGGREGATE.test(re[2]!)) return true;
+        flushBlock();
+        rustc = { code: re[1] ?? null, message: re[2]!, buf: new BlockBuffer(), loc: null };
+        rustc.buf.push(text, lineNo);
+        return true;
+      }
+      if (/^warning\b/.test(text) || /^For more information about this error/.test(text)) return true;
+      if (CARGO_STATUS.test(text)) return true;
+      if (RUNNING.test(text)) {
+        inRun = true;
+        failuresList = false;
+        return true;
+      }
+      if (!inRun) return false;
+      const t = TEST.exec(text);
+      if (t) {
+        const o = t[2]!;
+        sink.test(
+          t[1]!,
+          o === "ok" || o.startsWith("bench") ? "passed" : o === "FAILED" ? "failed" : "skipped",
+        );
+        return true;
+      }
+      const s = STDOUT.exec(text);
+      if (s) {
+        flushBlock();
+        block = { id: s[1]!, buf: new BlockBuffer() };
+        block.buf.push(text, lineNo);
+        return true;
+      }
+      if (FAILURES.test(text)) {
+        flushBlock();
+        failuresList = true;
+        return true;
+      }
+      if (RESULT.test(text)) {
+        flushBlock();
+        inRun = false;
+        failuresList = false;
+        return true;
+      }
+      if (block) {
+        block.buf.push(text, lineNo);
+        return true;
+      }
+      return failuresList || text.trim() === "";
+    },
+    end(): void {
+      flushBlock();
+      flushRustc();
+    },
+  };
+}
+
+export const cargoFormat: FormatDefinition = {
+  name: "cargo",
+  description: "cargo test (libtest output) and rustc compile errors",
+  create: createCargoParser,
+};

@@ -1,0 +1,90 @@
+/**
+ * The catch-all `file:line[:col]: message` form of compilers and linters (gcc/clang, mypy, flake8,
+ * ruff, go vet, shellcheck -f gcc, …) and GitHub workflow commands (`::error file=…,line=…::msg`).
+ * It only reads lines no other parser claimed, and only error lines: a severity word, a rule code
+ * or a column must be there, and warnings and notes are ignored.
+ */
+import type { FailureCategory } from "../failure.ts";
+import type { FormatDefinition, ParserSink } from "../parser.ts";
+
+const LOCATED =
+  /^((?:[A-Za-z]:[\\/])?[\w@.+~-]*(?:[\\/][\w@.+~ -]+)*\.[A-Za-z][\w]{0,9}):(\d+)(?::(\d+))?:? (.+)$/;
+const WORKFLOW = /^::error(?: ([^:]*))?::(.*)$/;
+const SEVERITY = /^(?:(fatal error|error|Error|ERROR)(?:\[[\w-]+\])?:?\s+)(.*)$/;
+const SKIP = /^(?:warning|note|info|hint|help|Warning|WARN|INFO|NOTE)\b/;
+const CODE = /^([A-Z]{1,4}\d{2,4}|[a-z]+(?:-[a-z]+)+|[A-Z]\w+\/[A-Za-z-]+)\b:?\s+(.*)$/;
+const MYPY_CODE = /\s+\[([a-z-]+)\]$/;
+
+export function createGenericParser(sink: ParserSink) {
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (text.startsWith("::error")) {
+        const w = WORKFLOW.exec(text);
+        if (!w) return false;
+        const props = new Map<string, string>();
+        for (const part of (w[1] ?? "").split(",")) {
+          const eq = part.indexOf("=");
+          if (eq > 0) props.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+        }
+        const file = props.get("file");
+        sink.failure({
+          category: "build",
+          file: file ? sink.path(file) : null,
+          line: props.has("line") ? Number(props.get("line")) : null,
+          column: props.has("col") ? Number(props.get("col")) : null,
+          errorType: props.get("title") ?? null,
+          message: w[2]!.replace(/%0A/g, "\n").replace(/%0D/g, "").replace(/%25/g, "%"),
+          start: lineNo,
+          end: lineNo,
+        });
+        return true;
+      }
+      const c0 = text.charCodeAt(0);
+      // Quick reject: a location starts with a path character, never with a space.
+      if (c0 === 32 || c0 === 9 || Number.isNaN(c0)) return false;
+      const m = LOCATED.exec(text);
+      if (!m) return false;
+      let message = m[4]!.trim();
+      if (SKIP.test(message)) return false;
+      const hasColumn = m[3] !== undefined;
+      let errorType: string | null = null;
+      let category: FailureCategory = "build";
+      const sev = SEVERITY.exec(message);
+      const code = sev ? null : CODE.exec(message);
+      if (sev) {
+        message = sev[2]!;
+        errorType = sev[1]!.toLowerCase();
+        const mypy = MYPY_CODE.exec(message);
+        if (mypy && /\.pyi?$/.test(m[1]!)) {
+          category = "type-check";
+          errorType = mypy[1]!;
+          message = message.slice(0, mypy.index);
+        }
+      } else if (code) {
+        category = "lint";
+        errorType = code[1]!;
+        message = code[2]!;
+      } else if (!hasColumn) {
+        return false;
+      }
+      sink.failure({
+        category,
+        file: sink.path(m[1]!),
+        line: Number(m[2]),
+        column: hasColumn ? Number(m[3]) : null,
+        errorType,
+        message,
+        start: lineNo,
+        end: lineNo,
+      });
+      return true;
+    },
+    end(): void {},
+  };
+}
+
+export const genericFormat: FormatDefinition = {
+  name: "generic",
+  description: "file:line[:col]: message lines of other compilers and linters, and ::error workflow commands",
+  create: createGenericParser,
+};

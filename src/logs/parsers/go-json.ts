@@ -1,0 +1,128 @@
+/**
+ * `go test -json` (test2json): one JSON event per line with Action run/output/pass/fail/skip per
+ * package and test; the output events of a failed test carry its messages or panic. Build errors
+ * arrive as `build-output`/`build-fail` events (Go 1.24+) or as plain lines (older Go, read by the go parser).
+ */
+import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
+import { goFailureFromOutput } from "./go-output.ts";
+
+interface Event {
+  Action?: string;
+  Package?: string;
+  ImportPath?: string;
+  Test?: string;
+  Output?: string;
+}
+
+const COMPILE = /^((?:\.\.?\/)?[\w./-]+\.go):(\d+):(\d+): (.*)$/;
+
+export function createGoJsonParser(sink: ParserSink) {
+  const outputs = new Map<string, BlockBuffer>();
+  const failed: { key: string; pkg: string; test: string }[] = [];
+  const builds = new Map<string, BlockBuffer>();
+
+  function bufferOf(map: Map<string, BlockBuffer>, key: string): BlockBuffer | null {
+    let b = map.get(key);
+    if (!b && map.size < 5_000) {
+      b = new BlockBuffer(200, 16_000);
+      map.set(key, b);
+    }
+    return b ?? null;
+  }
+
+  function finishPackage(pkg: string): void {
+    const names = new Set(failed.filter((f) => f.pkg === pkg).map((f) => f.test));
+    for (const f of failed.filter((x) => x.pkg === pkg)) {
+      const buf = outputs.get(f.key);
+      const lines = buf?.lines ?? [];
+      const hasOwnOutput = lines.some((l) => !/^\s*(?:=== |--- )/.test(l) && l.trim() !== "");
+      if (!hasOwnOutput && [...names].some((n) => n.startsWith(`${f.test}/`))) continue;
+      const draft = goFailureFromOutput(`${pkg}.${f.test}`, lines, sink, {
+        start: buf?.start || 1,
+        end: buf?.end || 1,
+      });
+      if (draft) sink.failure(draft);
+    }
+    for (let i = failed.length - 1; i >= 0; i--) if (failed[i]!.pkg === pkg) failed.splice(i, 1);
+    for (const key of [...outputs.keys()]) if (key.startsWith(`${pkg}\u0000`)) outputs.delete(key);
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (
+        text.charCodeAt(0) !== 123 ||
+        !(text.startsWith('{"Time"') || text.startsWith('{"Action"') || text.startsWith('{"ImportPath"'))
+      ) {
+        return false;
+      }
+      let e: Event;
+      try {
+        e = JSON.parse(text) as Event;
+      } catch {
+        return false;
+      }
+      if (typeof e.Action !== "string") return false;
+      if (e.Action === "build-output" && e.ImportPath) {
+        const b = bufferOf(builds, e.ImportPath);
+        for (const l of (e.Output ?? "").split("\n")) if (l) b?.push(l, lineNo);
+        return true;
+      }
+      if (e.Action === "build-fail" && e.ImportPath) {
+        const b = builds.get(e.ImportPath);
+        for (const l of b?.lines ?? []) {
+          const m = COMPILE.exec(l);
+          if (m) {
+            sink.failure({
+              category: "build",
+              file: sink.path(m[1]!),
+              line: Number(m[2]),
+              column: Number(m[3]),
+              errorType: "compile",
+              message: m[4]!,
+              stack: b!.text(),
+              start: b!.start,
+              end: b!.end,
+            });
+          }
+        }
+        builds.delete(e.ImportPath);
+        return true;
+      }
+      const pkg = e.Package ?? "";
+      if (!e.Test) {
+        if (e.Action === "pass" || e.Action === "fail" || e.Action === "skip") finishPackage(pkg);
+        return true;
+      }
+      const key = `${pkg}\u0000${e.Test}`;
+      const id = `${pkg}.${e.Test}`;
+      switch (e.Action) {
+        case "output":
+          for (const l of (e.Output ?? "").replace(/\n$/, "").split("\n"))
+            bufferOf(outputs, key)?.push(l, lineNo);
+          break;
+        case "pass":
+          sink.test(id, "passed");
+          outputs.delete(key);
+          break;
+        case "skip":
+          sink.test(id, "skipped");
+          outputs.delete(key);
+          break;
+        case "fail":
+          sink.test(id, "failed");
+          if (failed.length < 5_000) failed.push({ key, pkg, test: e.Test });
+          break;
+      }
+      return true;
+    },
+    end(): void {
+      for (const pkg of new Set(failed.map((f) => f.pkg))) finishPackage(pkg);
+    },
+  };
+}
+
+export const goJsonFormat: FormatDefinition = {
+  name: "go-json",
+  description: "go test -json (test2json events)",
+  create: createGoJsonParser,
+};

@@ -1,0 +1,165 @@
+/**
+ * `go test` plain and `-v` output: `=== RUN`, `--- FAIL: TestX (0.00s)` (nested for subtests), the
+ * test's log lines, panics, build failures (`# pkg` then `file.go:3:2: msg`, `FAIL pkg [build failed]`)
+ * and the per-package `ok`/`FAIL` lines that give test ids their package.
+ */
+import { BlockBuffer, type FailureDraft, type FormatDefinition, type ParserSink } from "../parser.ts";
+import { goFailureFromOutput } from "./go-output.ts";
+
+const RUN = /^=== (RUN|PAUSE|CONT|NAME)\s+(\S+)$/;
+const RESULT = /^(\s*)--- (FAIL|PASS|SKIP): (\S+) \([\d.]+s\)$/;
+const PACKAGE =
+  /^(ok|FAIL|\?)\s+(\S+)\s+(?:[\d.]+s|\(cached\)|\[build failed\]|\[setup failed\]|\[no test files\])/;
+const BUILD_HEADER = /^# (\S+)(?: \[.*\])?$/;
+const COMPILE = /^((?:\.\.?\/)?[\w./-]+\.go):(\d+):(\d+): (.*)$/;
+const PANIC = /^panic: /;
+
+interface TestState {
+  name: string;
+  buf: BlockBuffer;
+  result: "FAIL" | "PASS" | "SKIP" | null;
+}
+
+export function createGoParser(sink: ParserSink) {
+  const tests = new Map<string, TestState>();
+  let last: TestState | null = null;
+  let afterResult: TestState | null = null;
+  let resultIndent = -1;
+  let inPanic = false;
+  let build: { pkg: string; buf: BlockBuffer } | null = null;
+  /** Failures of the current package, waiting for the package line to get their ids. */
+  let waiting: { state: TestState }[] = [];
+
+  function stateOf(name: string): TestState {
+    let s = tests.get(name);
+    if (!s) {
+      s = { name, buf: new BlockBuffer(200, 16_000), result: null };
+      if (tests.size < 10_000) tests.set(name, s);
+    }
+    return s;
+  }
+
+  function finishPackage(pkg: string | null): void {
+    const prefix = pkg ? `${pkg}.` : "";
+    const failedNames = new Set(waiting.map((w) => w.state.name));
+    for (const s of tests.values()) {
+      if (s.result === null) continue;
+      const id = prefix + s.name;
+      sink.test(id, s.result === "PASS" ? "passed" : s.result === "SKIP" ? "skipped" : "failed");
+    }
+    for (const { state } of waiting) {
+      const hasOwnOutput = state.buf.lines.some((l) => !/^\s*(?:=== |--- )/.test(l) && l.trim() !== "");
+      // A parent whose only problem is its failed subtests is not a failure of its own.
+      if (!hasOwnOutput && [...failedNames].some((n) => n.startsWith(`${state.name}/`))) continue;
+      const draft: FailureDraft | null = goFailureFromOutput(prefix + state.name, state.buf.lines, sink, {
+        start: state.buf.start,
+        end: state.buf.end,
+      });
+      if (draft) sink.failure(draft);
+    }
+    waiting = [];
+    tests.clear();
+    last = null;
+    afterResult = null;
+    inPanic = false;
+  }
+
+  function flushBuild(): void {
+    if (!build) return;
+    for (const l of build.buf.lines) {
+      const m = COMPILE.exec(l);
+      if (!m) continue;
+      sink.failure({
+        category: "build",
+        test: null,
+        file: sink.path(m[1]!),
+        line: Number(m[2]),
+        column: Number(m[3]),
+        errorType: "compile",
+        message: m[4]!,
+        stack: build.buf.text(),
+        start: build.buf.start,
+        end: build.buf.end,
+      });
+    }
+    build = null;
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      const pkg = PACKAGE.exec(text);
+      if (pkg) {
+        flushBuild();
+        if (pkg[1] !== "?") finishPackage(pkg[2]!);
+        return true;
+      }
+      const bh = BUILD_HEADER.exec(text);
+      if (bh && /[./]/.test(bh[1]!)) {
+        flushBuild();
+        build = { pkg: bh[1]!, buf: new BlockBuffer() };
+        build.buf.push(text, lineNo);
+        return true;
+      }
+      if (build) {
+        if (COMPILE.test(text) || text.startsWith("\t") || /^note: /.test(text)) {
+          build.buf.push(text, lineNo);
+          return true;
+        }
+        flushBuild();
+      }
+      const run = RUN.exec(text);
+      if (run) {
+        const s = stateOf(run[2]!);
+        if (run[1] === "RUN" || run[1] === "CONT" || run[1] === "NAME") last = s;
+        afterResult = null;
+        return true;
+      }
+      const r = RESULT.exec(text);
+      if (r) {
+        const s = stateOf(r[3]!);
+        s.result = r[2] as TestState["result"];
+        s.buf.push(text, lineNo);
+        if (s.result === "FAIL") waiting.push({ state: s });
+        afterResult = s;
+        resultIndent = r[1]!.length;
+        last = null;
+        return true;
+      }
+      if (PANIC.test(text)) {
+        inPanic = true;
+        const target = afterResult ?? last ?? waiting[waiting.length - 1]?.state ?? null;
+        if (target) {
+          target.buf.push(text, lineNo);
+          afterResult = target;
+        }
+        return true;
+      }
+      if (inPanic) {
+        if (text === "FAIL" || text === "PASS") return true;
+        afterResult?.buf.push(text, lineNo);
+        return true;
+      }
+      if (text === "FAIL" || text === "PASS") return tests.size > 0 || waiting.length > 0;
+      // Test log output: indented under the result line (non -v) or after `=== RUN` (-v).
+      if (afterResult && text.length - text.trimStart().length > resultIndent && text.trim() !== "") {
+        afterResult.buf.push(text, lineNo);
+        return true;
+      }
+      if (last && /^\s+\S/.test(text)) {
+        last.buf.push(text, lineNo);
+        return true;
+      }
+      return false;
+    },
+    end(): void {
+      flushBuild();
+      if (waiting.length > 0 || tests.size > 0) finishPackage(null);
+    },
+  };
+}
+
+export const goFormat: FormatDefinition = {
+  name: "go",
+  description: "go test plain and -v output, panics and build failures",
+  create: createGoParser,
+};

@@ -1,0 +1,286 @@
+/**
+ * JUnit XML (Maven Surefire, pytest --junitxml, vitest/jest-junit, gotestsum, …), read as a stream:
+ * each `<testcase>` element is cut out of the text as it completes and parsed on its own with
+ * fast-xml-parser, so a report of any size is read in bounded memory. Surefire's rerun markers
+ * (`flakyFailure`/`flakyError` in a passing test, `rerunFailure`/`rerunError` in a failing one) and
+ * testcases repeated by retries mark the test flaky.
+ */
+import { XMLParser } from "fast-xml-parser";
+import type { FailureCategory, TestOutcome } from "../failure.ts";
+import { categoryOfError, type FormatDefinition, type ParserSink } from "../parser.ts";
+
+const MAX_ELEMENT = 256 * 1024;
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  textNodeName: "#text",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  isArray: (_name: string, _path: unknown, _leaf: boolean, isAttribute: boolean) => !isAttribute,
+  processEntities: true,
+  htmlEntities: true,
+});
+
+type Node = Record<string, unknown>;
+
+function attrs(openTag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const re = /([\w:.-]+)\s*=\s*("([^"]*)"|'([^']*)')/g;
+  for (let m = re.exec(openTag); m; m = re.exec(openTag)) {
+    out[m[1]!] = decode(m[3] ?? m[4] ?? "");
+  }
+  return out;
+}
+
+function decode(s: string): string {
+  return s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, n: string) => String.fromCodePoint(Number.parseInt(n, 16)))
+    .replace(/&amp;/g, "&");
+}
+
+function textOf(node: unknown): string {
+  if (node === undefined || node === null) return "";
+  if (typeof node === "string") return node;
+  if (Array.isArray(node)) return node.map(textOf).join("");
+  if (typeof node === "object") {
+    const n = node as Node;
+    return typeof n["#text"] === "string"
+      ? (n["#text"] as string)
+      : Array.isArray(n["#text"])
+        ? textOf(n["#text"])
+        : "";
+  }
+  return String(node);
+}
+
+function first(node: Node, key: string): Node | null {
+  const v = node[key];
+  if (Array.isArray(v) && v.length > 0) return (typeof v[0] === "object" ? v[0] : { "#text": v[0] }) as Node;
+  return null;
+}
+
+/** pytest's classname `tests.test_calc.TestDivZero` + name `test_zero` → `tests/test_calc.py::TestDivZero::test_zero`. */
+function pytestNodeId(classname: string, name: string): string {
+  if (!classname) return name.includes("/") || name.endsWith(".py") ? name : `${name.replace(/\./g, "/")}.py`;
+  const parts = classname.split(".");
+  const firstClass = parts.findIndex((p) => /^[A-Z]/.test(p));
+  const modParts = firstClass === -1 ? parts : parts.slice(0, firstClass);
+  const classParts = firstClass === -1 ? [] : parts.slice(firstClass);
+  return [`${modParts.join("/")}.py`, ...classParts, name].join("::");
+}
+
+export function createJunitParser(sink: ParserSink) {
+  let inDoc = false;
+  let buffer = "";
+  let suite: Record<string, string> = {};
+  let wrapped = false;
+  /** The current `<testcase>` element, cut when it is too large to keep whole. */
+  let element: { head: string; tail: string; cut: boolean; start: number } | null = null;
+
+  function handleTestcase(text: string, start: number, end: number): void {
+    let node: Node | null = null;
+    try {
+      const parsed = xml.parse(text) as Node;
+      node = first(parsed, "testcase");
+    } catch {
+      node = null;
+    }
+    const openTag = /^<testcase\b[^>]*>/.exec(text)?.[0] ?? text.slice(0, 2000);
+    const a = node
+      ? (Object.fromEntries(Object.entries(node).filter(([, v]) => typeof v === "string")) as Record<
+          string,
+          string
+        >)
+      : attrs(openTag);
+    const name = a["name"] ?? "";
+    const classname = a["classname"] ?? a["class"] ?? "";
+    const isPytest = suite["name"] === "pytest";
+    const fileAttr = a["file"] ?? suite["file"] ?? null;
+    let id: string;
+    if (isPytest) id = pytestNodeId(classname, name);
+    else if (classname && (/[/\\]/.test(classname) || /\.[cm]?[jt]sx?$|\.py$/.test(classname)))
+      id = `${classname} > ${name}`;
+    else id = classname ? `${classname}.${name}` : name;
+
+    const kinds = ["failure", "error", "skipped", "flakyFailure", "flakyError", "rerunFailure", "rerunError"];
+    const present: Record<string, Node | null> = {};
+    if (node) for (const k of kinds) present[k] = first(node, k);
+    else for (const k of kinds) present[k] = new RegExp(`<${k}\\b`).test(text) ? { "#text": "" } : null;
+
+    const problem = present["failure"] ?? present["error"];
+    const flaky = !problem && (present["flakyFailure"] || present["flakyError"]);
+    const outcome: TestOutcome = present["failure"]
+      ? "failed"
+      : present["error"]
+        ? "error"
+        : present["skipped"]
+          ? "skipped"
+          : "passed";
+    const file = fileAttr
+      ? sink.path(fileAttr)
+      : isPytest
+        ? sink.path(id.split("::")[0]!)
+        : /[/\\]/.test(classname)
+          ? sink.path(classname)
+          : null;
+    if (flaky) sink.test(id, "failed", file);
+    sink.test(id, outcome, file);
+    if (!problem) return;
+    const message = problem["message"] as string | undefined;
+    const type = (problem["type"] as string | undefined) ?? null;
+    const body = textOf(problem).trim();
+    const lines = body.split("\n");
+    let errorType = type;
+    // pytest puts the exception in the message ("AssertionError: assert 0 == 3"); collection errors in the body.
+    const fromMessage = message
+      ? /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\b:? ?/.exec(message)
+      : null;
+    if (!errorType && fromMessage) errorType = fromMessage[1]!;
+    if (!errorType || errorType === "collection failure") {
+      const e = lines.map((l) => /^E\s+(\w+(?:Error|Exception)):/.exec(l)).find((m) => m);
+      if (e) errorType = e[1]!;
+    }
+    let loc: { file: string; line: number; column: number | null } | null = null;
+    for (const l of lines) {
+      const py = /^([^\s:]+\.py):(\d+):(?: (\w+(?:Error|Exception)\w*))?/.exec(l);
+      if (py && (!py[1]!.startsWith("/") || !loc)) {
+        loc = { file: sink.path(py[1]!), line: Number(py[2]), column: null };
+        if (py[3] && !type) errorType = py[3];
+      }
+      const vi = /^\s*❯ (\S+?):(\d+):(\d+)$/.exec(l);
+      if (vi && !loc) loc = { file: sink.path(vi[1]!), line: Number(vi[2]), column: Number(vi[3]) };
+      const java = /^\s*at [\w$.]+\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/.exec(l);
+      if (java && !loc) loc = { file: java[1]!, line: Number(java[2]), column: null };
+      const js = /^\s*at (?:.*? \()?([^\s()]+?):(\d+):(\d+)\)?$/.exec(l);
+      if (js && !loc && !js[1]!.startsWith("node:") && !js[1]!.includes("node_modules")) {
+        loc = { file: sink.path(js[1]!), line: Number(js[2]), column: Number(js[3]) };
+      }
+    }
+    const collection = message === "collection failure";
+    let category: FailureCategory = categoryOfError(errorType, collection ? "import" : "test");
+    if (collection && category === "test") category = "import";
+    sink.failure({
+      category,
+      test: id,
+      file: loc?.file ?? file,
+      line: loc?.line ?? (a["line"] ? Number(a["line"]) : null),
+      column: loc?.column ?? null,
+      errorType,
+      message:
+        (collection ? lines.find((l) => /^E\s+/.test(l))?.replace(/^E\s+/, "") : message) ??
+        lines[0] ??
+        outcome,
+      stack: body || null,
+      start,
+      end,
+    });
+  }
+
+  /** Consumes complete elements from the buffer. */
+  function scan(lineNo: number): void {
+    for (;;) {
+      if (element) {
+        const close = buffer.indexOf("</testcase>");
+        if (close === -1) {
+          if (element.head.length + buffer.length > MAX_ELEMENT) {
+            // Keep the head and a tail window; the middle of a huge failure body is dropped.
+            if (!element.cut) element.head += buffer.slice(0, Math.max(0, MAX_ELEMENT - element.head.length));
+            element.cut = true;
+            element.tail = (element.tail + buffer).slice(-4096);
+          } else element.head += buffer;
+          buffer = "";
+          return;
+        }
+        const rest = buffer.slice(0, close + "</testcase>".length);
+        buffer = buffer.slice(close + "</testcase>".length);
+        const text = element.cut
+          ? `${element.head}\n…\n${closeOpenTags(element.head)}</testcase>`
+          : element.head + rest;
+        handleTestcase(text, element.start, lineNo);
+        element = null;
+        continue;
+      }
+      const lt = buffer.indexOf("<");
+      if (lt === -1) {
+        buffer = "";
+        return;
+      }
+      const gt = buffer.indexOf(">", lt);
+      if (gt === -1) {
+        buffer = buffer.slice(lt);
+        if (buffer.length > MAX_ELEMENT) buffer = "";
+        return;
+      }
+      const tag = buffer.slice(lt, gt + 1);
+      buffer = buffer.slice(gt + 1);
+      if (tag.startsWith("<testcase") && /^<testcase[\s>/]/.test(tag)) {
+        if (tag.endsWith("/>")) handleTestcase(tag, lineNo, lineNo);
+        else element = { head: tag, tail: "", cut: false, start: lineNo };
+        continue;
+      }
+      if (/^<testsuites[\s>]/.test(tag)) {
+        wrapped = true;
+        continue;
+      }
+      if (/^<testsuite[\s>]/.test(tag)) {
+        suite = attrs(tag);
+        continue;
+      }
+      if (tag === "</testsuites>" || (tag === "</testsuite>" && !wrapped)) {
+        inDoc = false;
+        wrapped = false;
+        buffer = "";
+        return;
+      }
+    }
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (!inDoc) {
+        const start = text.search(/<testsuites?[\s>]/);
+        if (start === -1) return text.startsWith("<?xml");
+        inDoc = true;
+        buffer = text.slice(start);
+      } else {
+        buffer += `\n${text}`;
+      }
+      scan(lineNo);
+      return true;
+    },
+    end(): void {
+      inDoc = false;
+      buffer = "";
+      element = null;
+    },
+  };
+}
+
+/** Closing tags for the elements left open in a cut-off testcase head, innermost first. */
+function closeOpenTags(head: string): string {
+  const stack: string[] = [];
+  const re = /<(\/?)([\w:-]+)[^>]*?(\/?)>/g;
+  for (let m = re.exec(head); m; m = re.exec(head)) {
+    if (m[3] === "/") continue;
+    if (m[1] === "/") stack.pop();
+    else stack.push(m[2]!);
+  }
+  stack.shift(); // the testcase itself is closed by the caller
+  return stack
+    .reverse()
+    .map((t) => `</${t}>`)
+    .join("");
+}
+
+export const junitFormat: FormatDefinition = {
+  name: "junit",
+  description:
+    "JUnit XML (Surefire, pytest --junitxml, vitest/jest junit reporters), with rerun and flaky markers",
+  create: createJunitParser,
+};

@@ -1,0 +1,132 @@
+/**
+ * Mocha's spec reporter: nested describe titles, `✔ test` / `N) test` / `- test` listing, the
+ * `N passing` / `N failing` / `N pending` counts and the numbered failure blocks after them.
+ */
+import {
+  BlockBuffer,
+  dedent,
+  errorLine,
+  type FormatDefinition,
+  jsFrameLocation,
+  type ParserSink,
+} from "../parser.ts";
+
+const PASS = /^(\s+)(?:✔|✓|√) (.+?)(?: \(\d+ms\))?$/;
+const FAIL = /^(\s+)(\d+)\) (.+)$/;
+const PENDING = /^(\s+)- (.+)$/;
+const COUNT = /^\s+(\d+) (passing|failing|pending)(?: \(.+\))?$/;
+const TITLE = /^(\s+)(\S.*)$/;
+
+export function createMochaParser(sink: ParserSink) {
+  let listing: { indent: number; title: string }[] = [];
+  let failingSection = false;
+  let seenCounts = false;
+  let block: { titles: string[]; titleDone: boolean; buf: BlockBuffer; indent: number } | null = null;
+  /** Listing lines are only trusted once a mocha marker shows up; until then they are buffered. */
+  const listed: { id: string; outcome: "passed" | "failed" | "skipped" }[] = [];
+
+  function flush(): void {
+    if (!block) return;
+    const b = block;
+    block = null;
+    const id = b.titles.join(" > ");
+    const body = dedent(b.buf.lines.slice(b.titles.length)).filter((l) => l.trim() !== "");
+    let errorType: string | null = null;
+    const messageLines: string[] = [];
+    for (const l of body) {
+      if (/^\s*at /.test(l) || /^\s*\+ expected - actual/.test(l)) break;
+      if (!errorType) {
+        const e = errorLine(l.trim());
+        if (e) {
+          errorType = e.type;
+          messageLines.push(e.message);
+          continue;
+        }
+      }
+      messageLines.push(l.trim());
+    }
+    const loc = jsFrameLocation(body, sink);
+    const hook = /^"(before|after)( all| each)?" hook/.exec(b.titles[b.titles.length - 1] ?? "");
+    sink.failure({
+      category: "test",
+      test: id,
+      file: loc?.file ?? null,
+      line: loc?.line ?? null,
+      column: loc?.column ?? null,
+      errorType,
+      message: messageLines.join("\n").trim() || id,
+      stack: b.buf.text(),
+      start: b.buf.start,
+      end: b.buf.end,
+    });
+    sink.test(id, hook ? "error" : "failed");
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      const c = COUNT.exec(text);
+      if (c) {
+        if (!seenCounts) for (const t of listed) sink.test(t.id, t.outcome);
+        listed.length = 0;
+        seenCounts = true;
+        if (c[2] === "failing") failingSection = true;
+        return true;
+      }
+      if (failingSection) {
+        const f = /^ {2}(\d+)\) (.+)$/.exec(text);
+        if (f) {
+          flush();
+          block = {
+            titles: [f[2]!.trim()],
+            titleDone: f[2]!.trimEnd().endsWith(":"),
+            buf: new BlockBuffer(),
+            indent: 2,
+          };
+          if (block.titleDone) block.titles[0] = block.titles[0]!.replace(/:$/, "");
+          block.buf.push(text, lineNo);
+          return true;
+        }
+        if (block) {
+          block.buf.push(text, lineNo);
+          if (!block.titleDone && text.trim() !== "") {
+            const t = text.trim();
+            block.titleDone = t.endsWith(":");
+            block.titles.push(t.replace(/:$/, ""));
+          }
+          return true;
+        }
+        return text.trim() === "";
+      }
+      // The listing before the counts.
+      const p = PASS.exec(text) ?? null;
+      const f = p ? null : FAIL.exec(text);
+      const s = p || f ? null : PENDING.exec(text);
+      const m = p ?? f ?? s;
+      if (m) {
+        const indent = m[1]!.length;
+        listing = listing.filter((x) => x.indent < indent);
+        const title = (p ? p[2] : f ? f[3] : s![2])!;
+        const id = [...listing.map((x) => x.title), title].join(" > ");
+        listed.push({ id, outcome: p ? "passed" : f ? "failed" : "skipped" });
+        if (listed.length > 10_000) listed.shift();
+        return false;
+      }
+      const t = TITLE.exec(text);
+      if (t && t[1]!.length >= 2 && t[1]!.length % 2 === 0 && text.length < 300) {
+        const indent = t[1]!.length;
+        listing = listing.filter((x) => x.indent < indent);
+        listing.push({ indent, title: t[2]!.trim() });
+      }
+      return false;
+    },
+    end(): void {
+      flush();
+    },
+  };
+}
+
+export const mochaFormat: FormatDefinition = {
+  name: "mocha",
+  description: "Mocha spec reporter",
+  create: createMochaParser,
+};

@@ -1,0 +1,241 @@
+/**
+ * pytest: failure and error sections (`____ test_x[1-2] ____` blocks with `E   ` lines), collection
+ * errors, errors in fixtures (`ERROR at setup of …`), the short test summary (`FAILED id - msg`,
+ * which gives the full node ids) and per-test outcomes from `-v` and `-rA`.
+ */
+import type { FailureCategory, TestOutcome } from "../failure.ts";
+import { BlockBuffer, categoryOfError, dedent, type FormatDefinition, type ParserSink } from "../parser.ts";
+
+const SESSION_START = /^=+ test session starts =+$/;
+const SECTION =
+  /^=+ (ERRORS|FAILURES|PASSES|warnings summary|short test summary info|xfailures|xpasses|.* (?:passed|failed|error|errors|skipped|deselected|xfailed|xpassed|warnings?|no tests ran).* in [\d.]+s(?: \([^)]*\))?) =+$/;
+const BLOCK_TITLE = /^_{3,} (.+?) _{3,}$/;
+const LOCATION = /^([^\s:]+\.py):(\d+):(?: in \S+| (\w[\w.]*))? ?$/;
+const SUMMARY =
+  /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN) (\S+?\.py(?:::[^\s[]+)*(?:\[.*?\])?)(?: - (.*))?$/;
+const VERBOSE =
+  /^(\S+?\.py(?:::[^\s[]+)+(?:\[.*?\])?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)(?: .*)?$/;
+const E_LINE = /^E {1,3}(.*)$/;
+const INTERRUPTED = /^!{3,} .* !{3,}$/;
+
+interface Block {
+  title: string;
+  buf: BlockBuffer;
+  eLines: string[];
+  location: { file: string; line: number; type: string | null } | null;
+}
+
+function outcomeOf(word: string): TestOutcome | "rerun" {
+  switch (word) {
+    case "PASSED":
+    case "XPASS":
+      return "passed";
+    case "FAILED":
+      return "failed";
+    case "ERROR":
+      return "error";
+    case "RERUN":
+      return "rerun";
+    default:
+      return "skipped";
+  }
+}
+
+/** The block title pytest prints for a node id: `tests/x.py::TestA::test_b[1]` → `TestA.test_b[1]`. */
+function titleOf(nodeid: string): string {
+  const parts = nodeid.split("::");
+  return parts.length > 1 ? parts.slice(1).join(".") : nodeid;
+}
+
+export function createPytestParser(sink: ParserSink) {
+  let inSession = false;
+  let section: "none" | "blocks" | "summary" | "other" = "none";
+  let block: Block | null = null;
+  const blocks: Block[] = [];
+  const summaryIds = new Map<
+    string,
+    { id: string; outcome: TestOutcome; message: string | null; lineNo: number }
+  >();
+  let rerun = new Set<string>();
+
+  function closeBlock(): void {
+    if (block && blocks.length < 1000) blocks.push(block);
+    block = null;
+  }
+
+  function titleKey(title: string): { kind: "collect" | "setup" | "teardown" | "test"; name: string } {
+    let m = /^ERROR collecting (.+)$/.exec(title);
+    if (m) return { kind: "collect", name: m[1]! };
+    m = /^ERROR at (setup|teardown) of (.+)$/.exec(title);
+    if (m) return { kind: m[1] as "setup" | "teardown", name: m[2]! };
+    return { kind: "test", name: title };
+  }
+
+  function emit(b: Block): void {
+    const key = titleKey(b.title);
+    // Find the node id from the short summary when there is one.
+    let id: string | null = null;
+    let summaryMessage: string | null = null;
+    for (const s of summaryIds.values()) {
+      const matches = key.kind === "collect" ? s.id === key.name : titleOf(s.id) === key.name;
+      if (matches) {
+        id = s.id;
+        summaryMessage = s.message;
+        break;
+      }
+    }
+    b.eLines = dedent(b.eLines);
+    const firstE = b.eLines[0] ?? null;
+    let errorType = b.location?.type ?? null;
+    let message = b.eLines.join("\n");
+    const typed = firstE
+      ? /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Failed|Failure)\w*): ?(.*)$/.exec(
+          firstE,
+        )
+      : null;
+    if (typed) {
+      errorType ??= typed[1]!;
+      message = [typed[2]!, ...b.eLines.slice(1)].join("\n");
+    } else if (firstE?.startsWith("assert") || firstE?.startsWith("AssertionError")) {
+      errorType ??= "AssertionError";
+    } else if (firstE && /^[A-Z]\w+(?:Error|Exception)$/.test(firstE)) {
+      errorType ??= firstE;
+    }
+    if (!message) message = summaryMessage ?? b.title;
+    if (key.kind === "collect") {
+      const collectionType = /^(\w*Error)\b/.exec(
+        b.buf.lines.find((l) => /^E\s+\w+Error/.test(l))?.replace(/^E\s+/, "") ?? "",
+      )?.[1];
+      errorType = collectionType ?? errorType;
+    }
+    const category: FailureCategory =
+      key.kind === "collect" ? categoryOfError(errorType, "import") : categoryOfError(errorType, "test");
+    const test = id ?? key.name;
+    sink.failure({
+      category,
+      test,
+      file: b.location ? sink.path(b.location.file) : key.kind === "collect" ? sink.path(key.name) : null,
+      line: b.location?.line ?? null,
+      errorType,
+      message,
+      stack: b.buf.text(),
+      start: b.buf.start,
+      end: b.buf.end,
+    });
+    sink.test(
+      test,
+      key.kind === "test" ? "failed" : "error",
+      key.kind === "collect" ? sink.path(key.name) : null,
+    );
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (SESSION_START.test(text)) {
+        inSession = true;
+        section = "none";
+        return true;
+      }
+      const sec = SECTION.exec(text);
+      if (sec && (inSession || /^(ERRORS|FAILURES|short test summary info)$/.test(sec[1]!))) {
+        closeBlock();
+        inSession = true;
+        const name = sec[1]!;
+        if (name === "ERRORS" || name === "FAILURES") section = "blocks";
+        else if (name === "short test summary info") section = "summary";
+        else if (/ in [\d.]+s/.test(name)) {
+          section = "none";
+          inSession = false;
+        } else section = "other";
+        return true;
+      }
+      if (!inSession) {
+        // Outcome lines can be seen without the session header (a log cut at the top).
+        const v = VERBOSE.exec(text);
+        if (v) {
+          const o = outcomeOf(v[2]!);
+          if (o !== "rerun") sink.test(v[1]!, o, sink.path(v[1]!.split("::")[0]!));
+          return true;
+        }
+        return false;
+      }
+      if (section === "blocks") {
+        const t = BLOCK_TITLE.exec(text);
+        if (t) {
+          closeBlock();
+          block = { title: t[1]!, buf: new BlockBuffer(), eLines: [], location: null };
+          block.buf.push(text, lineNo);
+          return true;
+        }
+        if (block) {
+          block.buf.push(text, lineNo);
+          const e = E_LINE.exec(text);
+          if (e && block.eLines.length < 40) block.eLines.push(e[1]!.trimEnd());
+          const loc = LOCATION.exec(text);
+          // The crash location: the last one inside the repository (stdlib and site-packages stay absolute).
+          if (
+            loc &&
+            (!loc[1]!.startsWith("/") || block.location === null || block.location.file.startsWith("/"))
+          ) {
+            block.location = { file: loc[1]!, line: Number(loc[2]), type: loc[2] ? (loc[3] ?? null) : null };
+          }
+          return true;
+        }
+        return true;
+      }
+      if (section === "summary") {
+        const s = SUMMARY.exec(text);
+        if (s) {
+          const o = outcomeOf(s[1]!);
+          const id = s[2]!;
+          if (o === "rerun") rerun.add(id);
+          else {
+            if (o !== "passed" && o !== "skipped")
+              summaryIds.set(id, { id, outcome: o, message: s[3] ?? null, lineNo });
+            if (rerun.has(id) && o === "passed") sink.test(id, "failed", sink.path(id.split("::")[0]!));
+            sink.test(id, o, sink.path(id.split("::")[0]!));
+          }
+        }
+        return true;
+      }
+      if (INTERRUPTED.test(text)) return true;
+      const v = VERBOSE.exec(text);
+      if (v) {
+        const o = outcomeOf(v[2]!);
+        if (o === "rerun") rerun.add(v[1]!);
+        else sink.test(v[1]!, o, sink.path(v[1]!.split("::")[0]!));
+      }
+      // Progress lines, platform header, captured output: all pytest's.
+      return true;
+    },
+    end(): void {
+      closeBlock();
+      for (const b of blocks) emit(b);
+      // Failures listed only in the short summary (output cut, or -rf without details).
+      const emitted = new Set(blocks.map((b) => titleKey(b.title)));
+      for (const s of summaryIds.values()) {
+        const covered = [...emitted].some((k) =>
+          k.kind === "collect" ? k.name === s.id : k.name === titleOf(s.id),
+        );
+        if (covered) continue;
+        const type = s.message ? (/^(\w+(?:Error|Exception))\b/.exec(s.message)?.[1] ?? null) : null;
+        sink.failure({
+          category: categoryOfError(type, "test"),
+          test: s.id,
+          file: sink.path(s.id.split("::")[0]!),
+          errorType: type,
+          message: s.message ?? s.outcome,
+          start: s.lineNo,
+          end: s.lineNo,
+        });
+      }
+      rerun = new Set();
+    },
+  };
+}
+
+export const pytestFormat: FormatDefinition = {
+  name: "pytest",
+  description: "pytest text output (failures, errors in fixtures, collection errors, -v/-rA outcomes)",
+  create: createPytestParser,
+};

@@ -1,0 +1,84 @@
+/**
+ * A Python traceback printed outside a test runner: the import-time `ImportError` /
+ * `ModuleNotFoundError`, a `SyntaxError` in a module, or any uncaught exception of a script.
+ */
+import { BlockBuffer, categoryOfError, type FormatDefinition, type ParserSink } from "../parser.ts";
+import { EXCEPTION, FRAME, summarizeTraceback } from "./python-traceback.ts";
+
+const START = /^Traceback \(most recent call last\):$/;
+const CHAIN =
+  /^(During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)$/;
+
+export function createPythonParser(sink: ParserSink) {
+  let buf: BlockBuffer | null = null;
+  /** After the exception line: a chained traceback may follow (blank line, then a chain marker). */
+  let afterException = false;
+
+  function flush(): void {
+    if (!buf) return;
+    const tb = summarizeTraceback(buf.lines, sink);
+    if (tb.errorType) {
+      sink.failure({
+        category: categoryOfError(tb.errorType, "test"),
+        test: null,
+        file: tb.file,
+        line: tb.line,
+        errorType: tb.errorType,
+        message: tb.message || tb.errorType,
+        stack: buf.text(),
+        start: buf.start,
+        end: buf.end,
+      });
+    }
+    buf = null;
+    afterException = false;
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (START.test(text)) {
+        if (buf && afterException) {
+          buf.push(text, lineNo);
+          afterException = false;
+          return true;
+        }
+        flush();
+        buf = new BlockBuffer();
+        buf.push(text, lineNo);
+        return true;
+      }
+      if (!buf) return false;
+      if (afterException) {
+        if (text.trim() === "" || CHAIN.test(text)) {
+          buf.push(text, lineNo);
+          return true;
+        }
+        // Message continuation lines of the exception (SyntaxError details are indented, before it).
+        flush();
+        return false;
+      }
+      if (text.startsWith(" ") || text.startsWith("\t") || FRAME.test(text)) {
+        buf.push(text, lineNo);
+        return true;
+      }
+      const e = EXCEPTION.exec(text);
+      if (e) {
+        buf.push(text, lineNo);
+        afterException = true;
+        return true;
+      }
+      flush();
+      return false;
+    },
+    end(): void {
+      flush();
+    },
+  };
+}
+
+export const pythonFormat: FormatDefinition = {
+  name: "python",
+  description:
+    "Python tracebacks outside a test runner (ImportError, SyntaxError at import time, uncaught exceptions)",
+  create: createPythonParser,
+};

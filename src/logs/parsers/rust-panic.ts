@@ -1,0 +1,27 @@
+/** Reading a Rust test's panic: `thread 'x' panicked at src/lib.rs:15:9:` then the message (both the 1.73+ and the older one-line form). */
+import type { ParserSink } from "../parser.ts";
+
+const PANIC_NEW = /^thread '(.+?)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):$/;
+const PANIC_OLD = /^thread '(.+?)'(?: \(\d+\))? panicked at '(.*)', (.+?):(\d+):(\d+)$/;
+
+export function summarizePanic(
+  lines: readonly string[],
+  sink: ParserSink,
+): { file: string | null; line: number | null; column: number | null; message: string } {
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!.trim();
+    const n = PANIC_NEW.exec(l);
+    if (n) {
+      const msg: string[] = [];
+      for (let j = i + 1; j < lines.length && msg.length < 20; j++) {
+        const t = lines[j]!.trim();
+        if (t === "" || t.startsWith("stack backtrace:") || t.startsWith("note: ")) break;
+        msg.push(t);
+      }
+      return { file: sink.path(n[2]!), line: Number(n[3]), column: Number(n[4]), message: msg.join("\n") };
+    }
+    const o = PANIC_OLD.exec(l);
+    if (o) return { file: sink.path(o[3]!), line: Number(o[4]), column: Number(o[5]), message: o[2]! };
+  }
+  return { file: null, line: null, column: null, message: "" };
+}

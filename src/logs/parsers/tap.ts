@@ -1,0 +1,190 @@
+/**
+ * TAP (node:test's TAP reporter, mocha's `--reporter tap`, tape, …): `ok`/`not ok` lines, nested
+ * `# Subtest:` blocks, YAML diagnostics (`---` … `...`) with error, name, location and stack, and
+ * `# SKIP`/`# TODO` directives.
+ */
+import type { TestOutcome } from "../failure.ts";
+import {
+  BlockBuffer,
+  errorLine,
+  type FormatDefinition,
+  jsFrameLocation,
+  type ParserSink,
+} from "../parser.ts";
+
+const RESULT = /^(\s*)(ok|not ok)\b(?: (\d+))?(?: -)? ?(.*?)(?: # (SKIP|TODO)\b.*| # skip\b.*)?$/i;
+const SUBTEST = /^(\s*)# Subtest: (.+)$/;
+const VERSION = /^TAP version \d+$/;
+const PLAN = /^\s*\d+\.\.\d+(?: #.*)?$/;
+const COMMENT = /^\s*#/;
+const YAML_START = /^\s+---$/;
+const YAML_END = /^\s+\.\.\.$/;
+
+interface Pending {
+  id: string;
+  name: string;
+  indent: number;
+  failed: boolean;
+  directive: string | null;
+  buf: BlockBuffer;
+  yaml: Map<string, string>;
+  inYaml: boolean;
+  yamlKey: string | null;
+  yamlIndent: number;
+}
+
+/** Reads a YAML scalar the way node:test writes it: quoted strings, `|-` blocks, plain values. */
+function unquote(v: string): string {
+  const t = v.trim();
+  if ((t.startsWith("'") && t.endsWith("'")) || (t.startsWith('"') && t.endsWith('"'))) {
+    const inner = t.slice(1, -1);
+    return t.startsWith("'") ? inner.replace(/''/g, "'") : inner.replace(/\\"/g, '"').replace(/\\n/g, "\n");
+  }
+  return t;
+}
+
+export function createTapParser(sink: ParserSink) {
+  let seen = false;
+  const subtests: { indent: number; name: string }[] = [];
+  let pending: Pending | null = null;
+
+  function settle(): void {
+    const p = pending;
+    pending = null;
+    if (!p) return;
+    const type = p.yaml.get("type");
+    const failureType = p.yaml.get("failureType");
+    // Suites are reported as test points too; their failure is their subtests' failure.
+    if (type === "suite" || failureType === "subtestsFailed") return;
+    const outcome: TestOutcome = p.directive ? "skipped" : p.failed ? "failed" : "passed";
+    sink.test(p.id, outcome);
+    if (!p.failed || p.directive) return;
+    const yamlError = p.yaml.get("error");
+    const lines = p.buf.lines.slice(1);
+    let errorType = p.yaml.get("name") ?? null;
+    let message = yamlError ?? "";
+    if (!yamlError) {
+      // Mocha's TAP: indented message, then `Type: message` and the stack.
+      const body = lines.map((l) => l.trim()).filter((l) => l !== "");
+      const typed = body.map((l) => errorLine(l)).find((x) => x !== null);
+      if (typed) {
+        errorType = typed.type;
+        message = typed.message;
+        const idx = body.findIndex((l) => errorLine(l) !== null);
+        const more = body.slice(idx + 1).filter((l) => !l.startsWith("at "));
+        if (more.length) message = [message, ...more].join("\n");
+      } else message = body.filter((l) => !l.startsWith("at ")).join("\n");
+    }
+    const stackText = p.yaml.get("stack");
+    const frames = stackText ? stackText.split("\n") : lines;
+    const loc = jsFrameLocation(frames, sink);
+    const location = p.yaml.get("location");
+    const at = location ? /^(.+?):(\d+):(\d+)$/.exec(location) : null;
+    sink.failure({
+      category: "test",
+      test: p.id,
+      file: loc?.file ?? (at ? sink.path(at[1]!) : null),
+      line: loc?.line ?? (at ? Number(at[2]) : null),
+      column: loc?.column ?? (at ? Number(at[3]) : null),
+      errorType,
+      message: message.trim() || p.name,
+      stack: p.buf.text(),
+      start: p.buf.start,
+      end: p.buf.end,
+    });
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (pending?.inYaml) {
+        pending.buf.push(text, lineNo);
+        if (YAML_END.test(text)) {
+          pending.inYaml = false;
+          return true;
+        }
+        const indent = text.length - text.trimStart().length;
+        const kv = /^\s*([A-Za-z_][\w-]*):(?: (.*))?$/.exec(text);
+        if (kv && (pending.yamlKey === null || indent <= pending.yamlIndent)) {
+          pending.yamlIndent = indent;
+          const value = kv[2] ?? "";
+          if (/^[|>][-+]?$/.test(value.trim())) {
+            pending.yamlKey = kv[1]!;
+            pending.yaml.set(kv[1]!, "");
+          } else {
+            pending.yamlKey = null;
+            pending.yaml.set(kv[1]!, unquote(value));
+          }
+        } else if (pending.yamlKey && indent > pending.yamlIndent) {
+          const prev = pending.yaml.get(pending.yamlKey) ?? "";
+          if (prev.length < 8_000)
+            pending.yaml.set(pending.yamlKey, prev ? `${prev}\n${text.trim()}` : text.trim());
+        }
+        return true;
+      }
+      if (VERSION.test(text)) {
+        seen = true;
+        return true;
+      }
+      const sub = SUBTEST.exec(text);
+      if (sub) {
+        settle();
+        seen = true;
+        const indent = sub[1]!.length;
+        while (subtests.length && subtests[subtests.length - 1]!.indent >= indent) subtests.pop();
+        subtests.push({ indent, name: sub[2]!.trim() });
+        return true;
+      }
+      const r = RESULT.exec(text);
+      if (r && (seen || r[3] !== undefined)) {
+        settle();
+        seen = true;
+        const indent = r[1]!.length;
+        // The subtest header at this indentation names the test; pop it.
+        while (subtests.length && subtests[subtests.length - 1]!.indent > indent) subtests.pop();
+        const top = subtests[subtests.length - 1];
+        const name = r[4]!.trim();
+        if (top && top.indent === indent) subtests.pop();
+        const id = [...subtests.map((s) => s.name), name].join(" > ");
+        pending = {
+          id,
+          name,
+          indent,
+          failed: r[2]!.toLowerCase() === "not ok",
+          directive: r[5] ?? (/ # skip\b/i.test(text) ? "SKIP" : null),
+          buf: new BlockBuffer(),
+          yaml: new Map(),
+          inYaml: false,
+          yamlKey: null,
+          yamlIndent: 0,
+        };
+        pending.buf.push(text, lineNo);
+        return true;
+      }
+      if (!seen) return false;
+      if (pending && YAML_START.test(text)) {
+        pending.inYaml = true;
+        pending.buf.push(text, lineNo);
+        return true;
+      }
+      if (PLAN.test(text) || COMMENT.test(text)) {
+        settle();
+        return true;
+      }
+      if (pending && (text.startsWith(" ") || text.trim() === "")) {
+        pending.buf.push(text, lineNo);
+        return true;
+      }
+      settle();
+      return false;
+    },
+    end(): void {
+      settle();
+    },
+  };
+}
+
+export const tapFormat: FormatDefinition = {
+  name: "tap",
+  description: "TAP (node:test --test-reporter=tap, mocha --reporter tap, tape)",
+  create: createTapParser,
+};

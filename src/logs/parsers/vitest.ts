@@ -1,0 +1,154 @@
+/**
+ * Vitest's default and verbose reporters: ` RUN  v…` header, `✓`/`×`/`↓` test lines (with the
+ * file on the line in verbose mode, under a ` ❯ file (N tests)` line otherwise), ` FAIL  file > a > b`
+ * detail blocks with their ` ❯ file:line:col` location, failed suites and the summary.
+ */
+import type { FailureCategory } from "../failure.ts";
+import { BlockBuffer, errorLine, type FormatDefinition, type ParserSink } from "../parser.ts";
+
+const RUN = /^ ?RUN {1,2}v\d+\.\d+/;
+const FILE_LINE =
+  /^\s*(?:❯|✓|×|↓|✗|√) (\S+\.[cm]?[jt]sx?|\S+\.(?:vue|svelte|astro)) \(\d+ tests?(?: \|[^)]*)?\)/;
+const TEST_LINE = /^(\s*)(✓|×|↓|✗|√|✔|✖) (.+?)(?: (\d+(?:\.\d+)?m?s))?(?: \[retry x\d+\])?$/;
+const FAIL_HEADER = /^ ?FAIL {1,2}(\S+)(?: > (.+?))?(?: \[ (.+) \])?$/;
+const SEPARATOR = /^⎯{3,}/;
+const LOCATION = /^\s*❯ (\S+?):(\d+):(\d+)$/;
+const SUMMARY = /^\s*(Test Files|Tests|Start at|Duration|Errors)\s{2}/;
+const UNHANDLED = /^⎯+ Unhandled (Errors?|Rejection) ⎯+$/;
+
+export function createVitestParser(sink: ParserSink) {
+  let active = false;
+  let file: string | null = null;
+  let block: { file: string; test: string | null; buf: BlockBuffer; unhandled: boolean } | null = null;
+  let inUnhandled = false;
+
+  function flush(): void {
+    if (!block) return;
+    const lines = block.buf.lines.slice(block.unhandled ? 0 : 1);
+    let errorType: string | null = null;
+    let message = "";
+    let loc: { file: string; line: number; column: number } | null = null;
+    const messageLines: string[] = [];
+    for (const l of lines) {
+      const m = LOCATION.exec(l);
+      if (m) {
+        const f = sink.path(m[1]!);
+        if (!f.includes("node_modules/")) {
+          loc = { file: f, line: Number(m[2]), column: Number(m[3]) };
+          break;
+        }
+        continue;
+      }
+      if (!errorType) {
+        const e = errorLine(l);
+        if (e) {
+          errorType = e.type;
+          messageLines.push(e.message);
+          continue;
+        }
+      }
+      if (errorType && messageLines.length < 30) messageLines.push(l);
+    }
+    message = messageLines.join("\n").trim();
+    let category: FailureCategory = "test";
+    if (block.test === null) {
+      if (errorType === "SyntaxError") category = "syntax";
+      else if (/Failed to (?:load|resolve)|Cannot find (?:module|package)/.test(message)) category = "import";
+      else category = "build";
+    }
+    if (!(block.unhandled && !errorType)) {
+      sink.failure({
+        category,
+        test: block.test,
+        file: loc?.file ?? (block.file || null),
+        line: loc?.line ?? null,
+        column: loc?.column ?? null,
+        errorType,
+        message: message || (block.test ?? block.file),
+        stack: block.buf.text(),
+        start: block.buf.start,
+        end: block.buf.end,
+      });
+      if (block.test) sink.test(block.test, "failed", block.file);
+    }
+    block = null;
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (RUN.test(text)) {
+        flush();
+        active = true;
+        return true;
+      }
+      if (!active) return false;
+      const h = FAIL_HEADER.exec(text);
+      if (h) {
+        flush();
+        inUnhandled = false;
+        const f = sink.path(h[1]!);
+        block = {
+          file: f,
+          test: h[2] ? `${f} > ${h[2]}` : null,
+          buf: new BlockBuffer(200, 16_000),
+          unhandled: false,
+        };
+        block.buf.push(text, lineNo);
+        return true;
+      }
+      if (UNHANDLED.test(text)) {
+        flush();
+        inUnhandled = true;
+        return true;
+      }
+      if (SEPARATOR.test(text)) {
+        flush();
+        return true;
+      }
+      if (SUMMARY.test(text)) {
+        flush();
+        if (/^\s*Duration\s/.test(text)) active = false;
+        return true;
+      }
+      if (block) {
+        block.buf.push(text, lineNo);
+        return true;
+      }
+      if (inUnhandled && errorLine(text)) {
+        block = { file: "", test: null, buf: new BlockBuffer(200, 16_000), unhandled: true };
+        block.buf.push(text, lineNo);
+        return true;
+      }
+      const fl = FILE_LINE.exec(text);
+      if (fl) {
+        file = sink.path(fl[1]!);
+        return true;
+      }
+      const t = TEST_LINE.exec(text);
+      if (t) {
+        let name = t[3]!;
+        const mark = t[2]!;
+        const first = name.split(" > ", 1)[0]!;
+        let f = file;
+        if (/\.[cm]?[jt]sx?$|\.(?:vue|svelte|astro)$/.test(first)) {
+          f = sink.path(first);
+          name = name.slice(first.length + 3);
+        }
+        const outcome =
+          mark === "↓" ? "skipped" : mark === "✓" || mark === "√" || mark === "✔" ? "passed" : "failed";
+        sink.test(f ? `${f} > ${name}` : name, outcome, f);
+        return true;
+      }
+      return true;
+    },
+    end(): void {
+      flush();
+    },
+  };
+}
+
+export const vitestFormat: FormatDefinition = {
+  name: "vitest",
+  description: "Vitest default and verbose reporters",
+  create: createVitestParser,
+};

@@ -1,0 +1,46 @@
+/**
+ * Every format parser, in the order lines are offered to them: structured formats first, then
+ * runners with distinctive markers, then compilers and linters, then the generic catch-all.
+ */
+import type { FormatDefinition } from "./parser.ts";
+import { cargoFormat } from "./parsers/cargo.ts";
+import { eslintFormat } from "./parsers/eslint.ts";
+import { genericFormat } from "./parsers/generic.ts";
+import { goFormat } from "./parsers/go.ts";
+import { goJsonFormat } from "./parsers/go-json.ts";
+import { jestFormat } from "./parsers/jest.ts";
+import { junitFormat } from "./parsers/junit.ts";
+import { mochaFormat } from "./parsers/mocha.ts";
+import { nextestFormat } from "./parsers/nextest.ts";
+import { nodeTestFormat } from "./parsers/node-test.ts";
+import { npmFormat } from "./parsers/npm.ts";
+import { pytestFormat } from "./parsers/pytest.ts";
+import { pythonFormat } from "./parsers/python.ts";
+import { tapFormat } from "./parsers/tap.ts";
+import { tscFormat } from "./parsers/tsc.ts";
+import { unittestFormat } from "./parsers/unittest.ts";
+import { vitestFormat } from "./parsers/vitest.ts";
+
+export const FORMATS: readonly FormatDefinition[] = [
+  junitFormat,
+  goJsonFormat,
+  pytestFormat,
+  unittestFormat,
+  jestFormat,
+  vitestFormat,
+  nodeTestFormat,
+  tapFormat,
+  mochaFormat,
+  goFormat,
+  nextestFormat,
+  cargoFormat,
+  tscFormat,
+  eslintFormat,
+  pythonFormat,
+  npmFormat,
+  genericFormat,
+];
+
+export function formatNames(): string[] {
+  return FORMATS.map((f) => f.name);
+}
