@@ -8,6 +8,7 @@ import { registerSandbox } from "./commands/sandbox.ts";
 import { registerRepro } from "./commands/repro.ts";
 import { registerVerify } from "./commands/verify.ts";
 import { registerReplay } from "./commands/replay.ts";
+import { registerFix } from "./commands/fix.ts";
 
 export function buildProgram(): Command {
   const program = new Command("retrace")
@@ -20,5 +21,6 @@ export function buildProgram(): Command {
   registerPolicy(program);
   registerVerify(program);
   registerReplay(program);
+  registerFix(program);
   return program;
 }

@@ -125,8 +125,6 @@ export function exitCodeFor(outcome: FixOutcome): number {
     case "FIXED":
     case "FLAKY":
       return 0;
-    case "ERROR":
-      return 3;
     default:
       return 1;
   }

@@ -1,0 +1,203 @@
+/**
+ * Builds the fix pipeline's ports from the Workspace and Sandbox ports and the pure modules: the test
+ * runner and verification (src/fix/test-runner.ts, verify.ts), the log parser (src/logs) and the policy
+ * gate (src/policy). Pure: entries pass the real adapters (fs workspace, Docker sandbox, git), tests may
+ * pass fakes.
+ */
+import type { ModelChoice } from "../core/loop.ts";
+import type { Redactor } from "../core/redact.ts";
+import type { Workspace } from "../git/types.ts";
+import type { Model } from "../llm/types.ts";
+import { type Failure, parseLog } from "../logs/index.ts";
+import { PolicyConfig, type PolicyConfigInput } from "../policy/config.ts";
+import { evaluatePatch } from "../policy/index.ts";
+import { RULES } from "../policy/rules/index.ts";
+import type { Sandbox, SandboxLimits } from "../sandbox/types.ts";
+import { extractFrames, type FailureInfo, mapRunnerPath } from "./failure.ts";
+import type { FixPorts, FixTestPort, TestRunSummary } from "./ports.ts";
+import { describeCommand, detectTestCommand, filterCommand, runTests } from "./test-runner.ts";
+import { isFailing, type TestCommand, type TestRunResult } from "./test-runner-types.ts";
+import { verifyPatch } from "./verify.ts";
+
+export interface FixPortsInput {
+  workspace: Workspace;
+  sandbox: Sandbox;
+  jobId: string;
+  /** The test command as given (`--test`); detected from the repository when absent. */
+  testCommand?: string;
+  /** The `policy:` section (defaults when absent). */
+  policy?: PolicyConfigInput;
+  /** Verification runs per phase (default 2). */
+  verifyRuns?: number;
+  /** Sandbox limits of each test run. */
+  limits?: Partial<SandboxLimits>;
+  model: Model | null;
+  models?: ModelChoice;
+  redactor?: Redactor;
+  signal?: AbortSignal;
+  commitDiff?: FixPorts["commitDiff"];
+  publish?: FixPorts["publish"];
+  log?: (line: string) => void;
+}
+
+/** Sandbox paths the runner may print, stripped before mapping to repository paths. */
+const SANDBOX_ROOT = "/workspace";
+
+function toFailureInfo(f: Failure, files: ReadonlySet<string>): FailureInfo | null {
+  const testId = f.test ?? (f.file ? `${f.file}${f.line ? `:${f.line}` : ""}` : null);
+  if (testId === null) return null;
+  const file = f.file ? (mapRunnerPath(f.file, files) ?? undefined) : undefined;
+  const text = `${f.message}\n${f.stack ?? ""}`;
+  return {
+    testId,
+    ...(file ? { file } : {}),
+    ...(file && f.line ? { line: f.line } : {}),
+    message: f.errorType ? `${f.errorType}: ${f.message}` : f.message,
+    excerpt: (f.stack ?? f.message).trim(),
+    frames: extractFrames(text, files),
+  };
+}
+
+/** Failures of a sandbox run: the failing tests from the report, enriched with messages and stacks parsed from the output. */
+function failuresOf(run: TestRunResult, files: ReadonlySet<string>): FailureInfo[] {
+  const parsed = parseLog(run.outputTail, { repoRoot: SANDBOX_ROOT });
+  const byId = new Map<string, Failure>();
+  for (const f of parsed.failures) if (f.test) byId.set(f.test, f);
+  const out: FailureInfo[] = [];
+  for (const t of run.tests) {
+    if (!isFailing(t.outcome)) continue;
+    const f =
+      byId.get(t.id) ??
+      [...byId.values()].find((x) => x.test && (t.id.endsWith(x.test) || x.test.endsWith(t.id)));
+    const info = f ? toFailureInfo(f, files) : null;
+    const file = t.file ? (mapRunnerPath(t.file, files) ?? undefined) : info?.file;
+    out.push({
+      testId: t.id,
+      ...(file ? { file } : {}),
+      ...(info?.line && info.file === file ? { line: info.line } : {}),
+      message: info?.message ?? t.message ?? "(no message)",
+      excerpt: info?.excerpt ?? t.message ?? "",
+      frames: info?.frames ?? extractFrames(run.outputTail, files),
+    });
+  }
+  return out;
+}
+
+function summarize(run: TestRunResult, files: ReadonlySet<string>): TestRunSummary {
+  return {
+    outcomes: new Map(run.tests.map((t) => [t.id, t.outcome])),
+    failures: failuresOf(run, files),
+    outputTail: run.outputTail,
+    durationMs: run.durationMs,
+    problem: run.complete ? null : run.problems.join("; "),
+    stoppedBy: run.stoppedBy,
+  };
+}
+
+export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
+  const { workspace, sandbox, jobId } = input;
+  const command: TestCommand = input.testCommand
+    ? await describeCommand(workspace, input.testCommand, "--test")
+    : await detectTestCommand(workspace);
+  const policy = PolicyConfig.parse(input.policy ?? {});
+  const rules = RULES.filter((r) => r.enabled(policy)).map((r) => r.id);
+  let files: Set<string> | null = null;
+  const repoFiles = async () => (files ??= new Set(await workspace.listFiles()));
+  // Base runs are reused: the full-suite run that found the failure, then verification's base runs.
+  let baseline: TestRunResult[] = [];
+  const run = (cmd: TestCommand, signal: AbortSignal) =>
+    runTests({
+      sandbox,
+      workspace,
+      command: cmd,
+      jobId,
+      signal,
+      ...(input.limits ? { limits: input.limits } : {}),
+    });
+
+  let canFilter = command.framework !== "unknown";
+  const tests: FixTestPort = {
+    command: command.command,
+    get canFilter() {
+      return canFilter;
+    },
+    filterCommand: (ids) => (canFilter ? filterCommand(command, [...ids]).command : command.command),
+    runAll: async (signal) => {
+      const r = await run(command, signal);
+      if (r.complete) baseline = [r];
+      return summarize(r, await repoFiles());
+    },
+    runOnly: async (ids, signal) => {
+      let cmd = command;
+      try {
+        if (canFilter) cmd = filterCommand(command, [...ids]);
+      } catch {
+        canFilter = false;
+      }
+      return summarize(await run(cmd, signal), await repoFiles());
+    },
+  };
+
+  return {
+    workspace,
+    tests,
+    parseLog: (text, fileSet) =>
+      parseLog(text, { repoRoot: SANDBOX_ROOT })
+        .failures.filter((f) => f.category === "test" || f.test !== null)
+        .map((f) => toFailureInfo(f, fileSet))
+        .filter((f): f is FailureInfo => f !== null),
+    gate: (patch) => {
+      const verdict = evaluatePatch(patch, policy);
+      return {
+        allowed: verdict.allowed,
+        violations: verdict.violations.map((v) => ({
+          rule: v.rule,
+          ...(v.file === null ? {} : { file: v.file }),
+          ...(v.line === null ? {} : { line: v.line }),
+          message: v.message,
+        })),
+        rules,
+      };
+    },
+    verify: async ({ patch, signal }) => {
+      const v = await verifyPatch({
+        workspace,
+        sandbox,
+        patch,
+        policy,
+        testCommand: command,
+        runs: input.verifyRuns ?? 2,
+        jobId,
+        signal,
+        ...(baseline.length > 0 ? { baseline } : {}),
+        ...(input.limits ? { limits: input.limits } : {}),
+        onRun: (phase, i, r) =>
+          input.log?.(
+            `  verify ${phase} run ${i}: ${r.counts.passed} passed, ${r.counts.failed} failed${r.complete ? "" : ` (${r.problems.join("; ")})`}`,
+          ),
+      });
+      baseline = v.baseline;
+      const incomplete = v.runs.filter((r) => !r.complete);
+      return {
+        ok: v.verdict === "VERIFIED",
+        runs: v.runs.filter((r) => r.phase === "patched").length,
+        tests: v.tests.map((t) => ({ id: t.id, before: t.before, after: t.after })),
+        stillFailing: v.stillFailing,
+        newFailures: v.passToFail,
+        ...(incomplete.length > 0
+          ? { runProblem: incomplete.flatMap((r) => r.problems).join("; ") }
+          : v.verdict !== "VERIFIED" && v.stillFailing.length === 0 && v.passToFail.length === 0
+            ? { runProblem: v.reasons.join("; ") }
+            : {}),
+        excerpt: v.outputTail,
+      };
+    },
+    ...(input.commitDiff ? { commitDiff: input.commitDiff } : {}),
+    ...(input.publish ? { publish: input.publish } : {}),
+    model: input.model,
+    ...(input.models ? { models: input.models } : {}),
+    ...(input.redactor ? { redactor: input.redactor } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.log ? { log: input.log } : {}),
+  };
+}
