@@ -68,7 +68,10 @@ export function loadConfigFromString(text: string, source = CONFIG_PATH): Retrac
  * Loads a configuration file. A missing file is an error when the path was given explicitly, and the default
  * configuration when `optional` is set (a repository without `.github/retrace.yml`).
  */
-export async function loadConfigFile(path: string, options: { optional?: boolean } = {}): Promise<RetraceConfig> {
+export async function loadConfigFile(
+  path: string,
+  options: { optional?: boolean } = {},
+): Promise<RetraceConfig> {
   let text: string;
   try {
     text = await readFile(path, "utf8");

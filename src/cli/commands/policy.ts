@@ -28,10 +28,18 @@ async function readPatch(file: string): Promise<string> {
 export function registerPolicy(program: Command): void {
   program
     .command("policy")
-    .description("Check a patch against the deterministic policy gate (exit 0 allowed, 1 blocked, 2 usage error).")
+    .description(
+      "Check a patch against the deterministic policy gate (exit 0 allowed, 1 blocked, 2 usage error).",
+    )
     .argument("<patch>", "unified diff to check (`-` reads stdin)")
-    .option("--config <file>", "configuration file whose `policy:` section applies (default: built-in policy)")
+    .option(
+      "--config <file>",
+      "configuration file whose `policy:` section applies (default: built-in policy)",
+    )
     .option("--json", "print { allowed, violations } as JSON")
+    // Commander copies exitOverride only to commands added after it is set; without it a usage error here
+    // would exit 1 (= "blocked") instead of reaching main's exit code 2.
+    .exitOverride()
     .action(async (patchFile: string, opts: { config?: string; json?: boolean }) => {
       const config = opts.config === undefined ? undefined : await loadConfigFile(opts.config);
       const patch = await readPatch(patchFile);
