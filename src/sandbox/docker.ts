@@ -203,7 +203,8 @@ export class DockerSandbox implements Sandbox {
   }
 
   private async collect(container: Docker.Container, paths: string[], limits: SandboxLimits) {
-    const rel = paths.map(safeRelativePath);
+    // "." collects the whole workspace.
+    const rel = paths.map((p) => (p === "." || p === "./" ? "." : safeRelativePath(p)));
     const exec = await container.exec({
       Cmd: ["tar", "-c", "-f", "-", "--ignore-failed-read", "-C", "/workspace", "--", ...rel],
       User: SANDBOX_USER,
