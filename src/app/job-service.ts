@@ -181,8 +181,10 @@ export class JobService {
     try {
       await work();
     } catch (error) {
+      // Shutting down: the runner was aborted on purpose, and the next start resumes the job.
+      if (this.stopped) return;
       this.o.log.error(`job ${id}: ${describeError(error)}`);
-      if (this.o.store.get(id) && !this.stopped) {
+      if (this.o.store.get(id)) {
         try {
           await this.fail(id, describeError(error));
         } catch (reportError) {

@@ -86,8 +86,14 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
     renameSync(tmp, path);
   }
 
+  let closed = false;
+  function open(): SqlDatabase {
+    if (closed) throw new InfrastructureError("the job database is closed", "this is a bug: report it");
+    return db;
+  }
+
   function rows(sql: string, params: (string | number | null)[] = []): JobRecord[] {
-    const stmt = db.prepare(sql);
+    const stmt = open().prepare(sql);
     try {
       stmt.bind(params);
       const out: JobRecord[] = [];
@@ -99,7 +105,7 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
   }
 
   function scalar(sql: string, params: (string | number | null)[]): number {
-    const stmt = db.prepare(sql);
+    const stmt = open().prepare(sql);
     try {
       stmt.bind(params);
       return stmt.step() ? Number(stmt.get()[0] ?? 0) : 0;
@@ -109,7 +115,7 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
   }
 
   function write(r: JobRecord): void {
-    db.run(
+    open().run(
       `INSERT INTO jobs (id, repo, kind, state, lineage, on_retrace_branch, pr_branch, cost_usd, created_at, data)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET state = excluded.state, lineage = excluded.lineage,
@@ -140,8 +146,8 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
     recordDelivery(deliveryId, now) {
       const seen = scalar("SELECT COUNT(*) FROM deliveries WHERE id = ?", [deliveryId]);
       if (seen > 0) return false;
-      db.run("DELETE FROM deliveries WHERE received_at < ?", [now - DELIVERY_TTL_MS]);
-      db.run("INSERT INTO deliveries (id, received_at) VALUES (?, ?)", [deliveryId, now]);
+      open().run("DELETE FROM deliveries WHERE received_at < ?", [now - DELIVERY_TTL_MS]);
+      open().run("INSERT INTO deliveries (id, received_at) VALUES (?, ?)", [deliveryId, now]);
       persist();
       return true;
     },
@@ -189,7 +195,9 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
       return rows("SELECT data FROM jobs ORDER BY created_at, id");
     },
     close() {
+      if (closed) return;
       persist();
+      closed = true;
       db.close();
     },
   };

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createNodeMiddleware, createProbot } from "probot";
+import { createNodeMiddleware, createProbot, ProbotOctokit } from "probot";
 import { ConfigError } from "../core/errors.ts";
 import { createGitHubPort, type OctokitLike } from "../github/octokit-port.ts";
 import type { JobRunner } from "../jobs/result.ts";
@@ -18,6 +18,11 @@ export interface AppServerOptions {
   env: NodeJS.ProcessEnv;
   runner: JobRunner;
   gate: PolicyGate;
+  /**
+   * Octokit's secondary-rate-limit throttling (at most one write per second per installation) and retries.
+   * On by default, as GitHub asks; a test against a local fake turns them off to run at full speed.
+   */
+  octokit?: { throttle?: boolean; retry?: boolean };
 }
 
 export interface AppServer {
@@ -69,7 +74,22 @@ export function readAppEnv(env: NodeJS.ProcessEnv) {
 
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const settings = readAppEnv(options.env);
-  const probot = createProbot({ env: options.env });
+  const throttle = options.octokit?.throttle ?? true;
+  const retry = options.octokit?.retry ?? true;
+  const probot = createProbot({
+    env: options.env,
+    overrides:
+      throttle && retry
+        ? {}
+        : {
+            // A function, not an object: Probot replaces a `throttle` object wholesale when it adds its handlers.
+            Octokit: ProbotOctokit.defaults((instance: Record<string, unknown>) => ({
+              ...instance,
+              throttle: { ...(instance.throttle as object), enabled: throttle },
+              retry: { ...(instance.retry as object), enabled: retry },
+            })),
+          },
+  });
   const store = await openSqliteJobStore(settings.dbPath);
   const secrets = [options.env.WEBHOOK_SECRET, options.env.PRIVATE_KEY].filter((s): s is string =>
     Boolean(s),
