@@ -4,6 +4,7 @@
  * JSON Schema for editors is generated from this file (`scripts/gen-schema.ts` → schema/retrace.schema.json).
  */
 import { z } from "zod";
+import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../llm/pricing.ts";
 import { PolicyConfig } from "../policy/config.ts";
 
 export { PolicyConfig } from "../policy/config.ts";
@@ -204,11 +205,11 @@ export const LimitsConfig = z
 
 export const ModelConfig = z
   .strictObject({
-    default: z.string().min(1).default("claude-sonnet-4-5").describe("Model used for every step at first."),
+    default: z.string().min(1).default(DEFAULT_FAST_MODEL).describe("Model used for every step at first."),
     strong: z
       .string()
       .min(1)
-      .default("claude-opus-4-1")
+      .default(DEFAULT_STRONG_MODEL)
       .describe("Stronger model the loop escalates to after `escalateAfter` failed attempts."),
     escalateAfter: z
       .number()
