@@ -141,7 +141,7 @@ export type EndReason = TerminalKind | `budget_exhausted:${BudgetKind}` | `error
 export class MachineDefinitionError extends RetraceError {
   constructor(message: string) {
     super("internal", message, {
-      hint: "fix the machine's state table: every `next` must be listed in `on`",
+      hint: "fix the machine's state table: targets must be states, and every `next` must be listed in `on`",
     });
   }
 }
@@ -194,8 +194,46 @@ export function defineMachine<C>() {
     }
     if (!terminalReachable)
       throw new MachineDefinitionError(`${where}: no terminal state is reachable from "${spec.initial}"`);
+    // Every cycle must pass through a `startsAttempt` state: then the attempts bound caps the number of steps
+    // (at most (maxAttempts + 1) × states), and no run can spin forever without spending anything.
+    const cycle = cycleAvoidingAttempts(table, (s) => spec.states[s].startsAttempt === true);
+    if (cycle)
+      throw new MachineDefinitionError(
+        `${where}: the cycle ${cycle.join(" → ")} has no state with startsAttempt, so a run could loop forever`,
+      );
     return { ...spec, table };
   };
+}
+
+/** A cycle of the table whose every edge enters a non-attempt state, or null. */
+function cycleAvoidingAttempts<S extends string>(
+  table: Record<S, readonly S[]>,
+  startsAttempt: (s: S) => boolean,
+): S[] | null {
+  const color = new Map<S, "grey" | "black">();
+  const stack: S[] = [];
+  const visit = (s: S): S[] | null => {
+    color.set(s, "grey");
+    stack.push(s);
+    for (const t of table[s]) {
+      if (startsAttempt(t)) continue;
+      if (color.get(t) === "grey") return [...stack.slice(stack.indexOf(t)), t];
+      if (!color.has(t)) {
+        const found = visit(t);
+        if (found) return found;
+      }
+    }
+    stack.pop();
+    color.set(s, "black");
+    return null;
+  };
+  for (const s of Object.keys(table) as S[]) {
+    if (!color.has(s)) {
+      const found = visit(s);
+      if (found) return found;
+    }
+  }
+  return null;
 }
 
 /** Model choice: a fast default, and a stronger one after `escalateAfter` failed attempts. */

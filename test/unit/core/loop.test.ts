@@ -101,6 +101,21 @@ describe("defineMachine", () => {
       }),
     ).toThrow(MachineDefinitionError);
   });
+  it("rejects a cycle without an attempt state (it could loop forever)", () => {
+    expect(() =>
+      defineMachine<Ctx>()({
+        name: "spin",
+        initial: "a",
+        states: {
+          a: { on: ["b"], run: (ctx) => ({ next: "b", ctx }) },
+          b: { on: ["a", "z"], run: (ctx) => ({ next: "a", ctx }) },
+          z: { terminal: "completed" },
+        },
+      }),
+    ).toThrow(
+      'machine "spin": the cycle a → b → a has no state with startsAttempt, so a run could loop forever',
+    );
+  });
 });
 
 describe("runMachine", () => {

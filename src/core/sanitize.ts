@@ -1,0 +1,268 @@
+/**
+ * Sanitizer for untrusted GitHub text (issue bodies, comments) before it reaches a prompt.
+ *
+ * Removes what a reader of the rendered issue does not see but a model would: HTML comments, hidden
+ * elements (`hidden`, `display:none`, `visibility:hidden`, `<template>`), image alt text, link and image
+ * titles, `alt`/`title` attributes, zero-width, bidi and other invisible/control characters. Decodes
+ * HTML entities in prose (so `&#8203;` cannot smuggle a zero-width space past the filter).
+ *
+ * Code blocks (fenced and indented) and code spans are kept BYTE-FOR-BYTE: they are located with the
+ * markdown parser (mdast-util-from-markdown + GFM) by source position, never by regex over the text.
+ * Invisible characters inside code are reported (`codeWarnings`), not changed.
+ */
+import { decodeNamedCharacterReference } from "decode-named-character-reference";
+import type { Nodes, Root } from "mdast";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
+import { decodeNumericCharacterReference } from "micromark-util-decode-numeric-character-reference";
+
+export interface SanitizeReport {
+  text: string;
+  /** What was removed, by kind (counts). */
+  removed: {
+    comments: number;
+    hiddenElements: number;
+    invisibleChars: number;
+    altTexts: number;
+    titles: number;
+  };
+  /** Invisible or bidi characters found inside code (kept as is): one line per code block affected. */
+  codeWarnings: string[];
+}
+
+interface Range {
+  start: number;
+  end: number;
+}
+interface Edit extends Range {
+  replacement: string;
+  /** What the edit removed, for the report (null: nothing was hidden, e.g. an image without alt text). */
+  kind: "altTexts" | "titles" | null;
+}
+
+/**
+ * Characters a reader does not see: format characters (zero-width, bidi controls, soft hyphen, BOM, tags),
+ * control characters other than tab/newline/carriage return, and variation selectors used to hide text.
+ */
+const INVISIBLE =
+  /[\p{Cf}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u115F\u1160\u3164\uFFA0]|[\u{E0100}-\u{E01EF}]/gu;
+const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+const VOID_ELEMENTS = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+]);
+const OPEN_TAG =
+  /<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/?)>/g;
+const HIDING_STYLE =
+  /(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d])|opacity\s*:\s*0(?![.\d]))/i;
+
+function isHidden(tag: string, attrs: string): boolean {
+  const name = tag.toLowerCase();
+  if (name === "template" || name === "script" || name === "style") return true;
+  if (/(?:^|\s)hidden(?=\s|=|$)/i.test(attrs)) return true;
+  const style = /(?:^|\s)style\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attrs);
+  return style !== null && HIDING_STYLE.test(style[1] ?? style[2] ?? style[3] ?? "");
+}
+
+const inside = (pos: number, ranges: Range[]) => ranges.some((r) => pos >= r.start && pos < r.end);
+
+/** Code ranges and AST-based edits (images, titles), by source offset. */
+function collect(tree: Root, source: string): { code: Range[]; edits: Edit[] } {
+  const code: Range[] = [];
+  const edits: Edit[] = [];
+  const visit = (node: Nodes) => {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (start !== undefined && end !== undefined) {
+      if (node.type === "code" || node.type === "inlineCode") {
+        code.push({ start, end });
+        return;
+      }
+      if (node.type === "image") {
+        edits.push({
+          start,
+          end,
+          replacement: `![image](${node.url})`,
+          kind: node.alt ? "altTexts" : node.title ? "titles" : null,
+        });
+        return;
+      }
+      if (node.type === "imageReference") {
+        const raw = source.slice(start, end);
+        const ref = /\]\s*(\[[^\]]*\])$/.exec(raw)?.[1] ?? `[${node.identifier}]`;
+        edits.push({ start, end, replacement: `![image]${ref}`, kind: "altTexts" });
+        return;
+      }
+      if ((node.type === "link" || node.type === "definition") && node.title) {
+        const raw = source.slice(start, end);
+        const m =
+          node.type === "link"
+            ? /\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\))\s*\)$/.exec(raw)
+            : /\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\))\s*$/.exec(raw);
+        if (m) {
+          edits.push({
+            start: start + m.index,
+            end: end,
+            replacement: node.type === "link" ? ")" : "",
+            kind: "titles",
+          });
+        }
+      }
+    }
+    if ("children" in node) for (const child of node.children) visit(child as Nodes);
+  };
+  visit(tree);
+  return { code, edits };
+}
+
+/** Ranges of HTML comments and hidden elements, ignoring anything that starts inside code. */
+function hiddenRanges(
+  source: string,
+  code: Range[],
+): { ranges: Range[]; comments: number; elements: number } {
+  const ranges: Range[] = [];
+  let comments = 0;
+  let elements = 0;
+  const paragraphEnd = (from: number) => {
+    const i = source.indexOf("\n\n", from);
+    return i < 0 ? source.length : i;
+  };
+  const covered = (pos: number) => inside(pos, ranges);
+
+  for (let i = source.indexOf("<!--"); i >= 0; i = source.indexOf("<!--", i + 1)) {
+    if (inside(i, code) || covered(i)) continue;
+    const close = source.indexOf("-->", i + 4);
+    const end = close < 0 ? source.length : close + 3;
+    ranges.push({ start: i, end });
+    comments++;
+    i = end - 1;
+  }
+
+  OPEN_TAG.lastIndex = 0;
+  for (let m = OPEN_TAG.exec(source); m; m = OPEN_TAG.exec(source)) {
+    const start = m.index;
+    const tag = (m[1] ?? "").toLowerCase();
+    if (inside(start, code) || covered(start) || !isHidden(tag, m[2] ?? "")) continue;
+    let end = start + m[0].length;
+    if (!(m[3] === "/" || VOID_ELEMENTS.has(tag))) {
+      // Find the matching close tag, counting nested elements of the same name and skipping code.
+      const re = new RegExp(`<(/?)${tag}(?=[\\s/>])[^>]*>`, "gi");
+      re.lastIndex = end;
+      let depth = 1;
+      let closeEnd = -1;
+      for (let t = re.exec(source); t; t = re.exec(source)) {
+        if (inside(t.index, code)) continue;
+        if (t[1] === "/") depth--;
+        else if (!t[0].endsWith("/>")) depth++;
+        if (depth === 0) {
+          closeEnd = t.index + t[0].length;
+          break;
+        }
+      }
+      // An unclosed hidden element hides the rest of its paragraph.
+      end = closeEnd >= 0 ? closeEnd : paragraphEnd(end);
+    }
+    ranges.push({ start, end });
+    elements++;
+    OPEN_TAG.lastIndex = end;
+  }
+  ranges.sort((a, b) => a.start - b.start);
+  return { ranges, comments, elements };
+}
+
+function decodeEntities(text: string): string {
+  return text.replace(
+    /&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});/g,
+    (whole, body: string) => {
+      if (body.startsWith("#x") || body.startsWith("#X"))
+        return decodeNumericCharacterReference(body.slice(2), 16);
+      if (body.startsWith("#")) return decodeNumericCharacterReference(body.slice(1), 10);
+      const named = decodeNamedCharacterReference(body);
+      return named === false ? whole : named;
+    },
+  );
+}
+
+/** Prose outside code: drop alt/title attributes of HTML tags, decode entities, drop invisible characters. */
+function cleanProse(text: string, removed: SanitizeReport["removed"]): string {
+  let out = text.replace(OPEN_TAG, (tag: string) =>
+    tag.replace(/\s+(alt|title)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+)/gi, (_m, attr: string) => {
+      if (attr.toLowerCase() === "alt") removed.altTexts++;
+      else removed.titles++;
+      return "";
+    }),
+  );
+  out = decodeEntities(out);
+  out = out.replace(/[\u2028\u2029]/g, "\n");
+  return out.replace(INVISIBLE, () => {
+    removed.invisibleChars++;
+    return "";
+  });
+}
+
+export function sanitizeReport(markdown: string): SanitizeReport {
+  const source = markdown;
+  const tree = fromMarkdown(source, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const { code, edits } = collect(tree, source);
+  const hidden = hiddenRanges(source, code);
+  const removed: SanitizeReport["removed"] = {
+    comments: hidden.comments,
+    hiddenElements: hidden.elements,
+    invisibleChars: 0,
+    altTexts: 0,
+    titles: 0,
+  };
+  const codeWarnings: string[] = [];
+
+  type Piece = { start: number; end: number; kind: "hidden" | "code" | "edit"; edit?: Edit };
+  const pieces: Piece[] = [
+    ...hidden.ranges.map((r) => ({ ...r, kind: "hidden" as const })),
+    ...code.filter((c) => !inside(c.start, hidden.ranges)).map((r) => ({ ...r, kind: "code" as const })),
+    ...edits
+      .filter((e) => !inside(e.start, hidden.ranges))
+      .map((e) => ({ start: e.start, end: e.end, kind: "edit" as const, edit: e })),
+  ].sort((a, b) => a.start - b.start || b.end - a.end);
+
+  let out = "";
+  let pos = 0;
+  for (const p of pieces) {
+    if (p.start < pos) continue; // nested in a piece already handled (e.g. code inside a hidden element)
+    out += cleanProse(source.slice(pos, p.start), removed);
+    if (p.kind === "code") {
+      const body = source.slice(p.start, p.end);
+      out += body;
+      INVISIBLE.lastIndex = 0;
+      if (INVISIBLE.test(body)) {
+        const line = source.slice(0, p.start).split("\n").length;
+        codeWarnings.push(
+          `code at line ${line} contains ${BIDI.test(body) ? "bidi control" : "invisible"} characters (kept as written)`,
+        );
+      }
+      INVISIBLE.lastIndex = 0;
+    } else if (p.kind === "edit" && p.edit) {
+      out += p.edit.replacement;
+      if (p.edit.kind) removed[p.edit.kind]++;
+    }
+    pos = p.end;
+  }
+  out += cleanProse(source.slice(pos), removed);
+  return { text: out, removed, codeWarnings };
+}
+
+/** The sanitized text only. */
+export function sanitize(markdown: string): string {
+  return sanitizeReport(markdown).text;
+}
