@@ -196,6 +196,7 @@ export function compareRuns(base: readonly TestRunResult[], patched: readonly Te
     const b = before.outcomes.get(id) ?? "missing";
     const a = after.outcomes.get(id) ?? "missing";
     tests.push({ id, before: b, after: a });
+    if (patched.length === 0) continue; // the patch was not run: nothing to compare
     const failedBefore = b === "failed" || b === "error";
     if (failedBefore) {
       if (a === "passed") failToPass.push(id);
@@ -220,7 +221,7 @@ export function compareRuns(base: readonly TestRunResult[], patched: readonly Te
   if (unstable.length > 0) {
     const runsOf = (p: "base" | "patched") => (p === "base" ? base.length : patched.length);
     reasons.push(
-      `unstable: ${unstable.length} test(s) gave different outcomes on repeated runs of the same code: ${unstable
+      `unstable: ${new Set(unstable.map((u) => u.id)).size} test(s) gave different outcomes on repeated runs of the same code: ${unstable
         .slice(0, 5)
         .map((u) => describeUnstable(u, runsOf(u.phase)))
         .join("; ")}`,
