@@ -5,7 +5,7 @@
  */
 import { createLogParser, type LogParserOptions } from "./engine.ts";
 import type { ParsedLog } from "./failure.ts";
-import { normalizeLine } from "./normalize.ts";
+import { createPathMapper, normalizeLine } from "./normalize.ts";
 
 export interface ExcerptOptions extends LogParserOptions {
   /** The result of `parseLog` on the same text, to avoid parsing twice. */
@@ -31,22 +31,27 @@ export function excerpt(text: string, options: ExcerptOptions = {}): string {
       for (const l of raw) p.line(l);
       return p.end();
     })();
+  const mapPaths = createPathMapper(options);
+  const cache = new Map<number, string | null>();
   const clean = (i: number): string | null => {
-    const n = normalizeLine(raw[i]!, (s) => s);
-    return n === null ? null : n.ghError ? `##[error]${n.text}` : n.text;
+    if (cache.has(i)) return cache.get(i)!;
+    const n = normalizeLine(raw[i]!, mapPaths);
+    let line = n === null ? null : n.ghError ? `##[error]${n.text}` : n.text;
+    if (line !== null && line.length > 2_000) line = `${line.slice(0, 2_000)}…`;
+    cache.set(i, line);
+    return line;
   };
 
   // Ranges are 0-based, inclusive. Failure blocks first: they get the budget before the tail.
   const ranges: { from: number; to: number; priority: number }[] = [];
   for (const f of parsed.failures) {
-    ranges.push({
-      from: Math.max(0, f.span.start - 1 - context),
-      to: Math.min(raw.length - 1, f.span.end - 1),
-      priority: 0,
-    });
+    const start = Math.min(raw.length - 1, f.span.start - 1);
+    ranges.push({ from: start, to: Math.min(raw.length - 1, f.span.end - 1), priority: 0 });
+    if (context > 0 && start > 0)
+      ranges.push({ from: Math.max(0, start - context), to: start - 1, priority: 1 });
   }
   for (let i = 0; i < raw.length; i++) {
-    if (raw[i]!.includes("##[error]")) ranges.push({ from: i, to: i, priority: 1 });
+    if (raw[i]!.includes("##[error]")) ranges.push({ from: i, to: i, priority: 1.5 });
   }
   let tailStart = raw.length - 1;
   for (let kept = 0; tailStart > 0 && kept < tailLines; tailStart--)
@@ -58,15 +63,17 @@ export function excerpt(text: string, options: ExcerptOptions = {}): string {
   // Budget: each range in priority order takes what it needs; an oversized block keeps its head.
   let budget = maxChars;
   const chosen: { from: number; to: number }[] = [];
-  const perBlock = Math.max(400, Math.floor((maxChars * 0.75) / Math.max(1, parsed.failures.length)));
+  // Every failure block gets a fair share first, so a long first block cannot crowd out the others.
+  const perBlock = Math.max(80, Math.floor((maxChars * 0.75) / Math.max(1, parsed.failures.length)));
   for (const r of ranges.sort((a, b) => a.priority - b.priority || a.from - b.from)) {
     if (budget <= 0) break;
     const cap = r.priority === 0 ? Math.min(perBlock, budget) : budget;
     let used = 0;
     let to = r.from - 1;
     for (let i = r.from; i <= r.to; i++) {
-      const len = (raw[i]?.length ?? 0) + 1;
-      if (used + len > cap) break;
+      const len = (clean(i)?.length ?? -1) + 1;
+      // The first line of a failure block is always kept: it names the failure.
+      if (used + len > cap && !(r.priority === 0 && i === r.from && len <= budget)) break;
       used += len;
       to = i;
     }
@@ -88,7 +95,7 @@ export function excerpt(text: string, options: ExcerptOptions = {}): string {
     if (r.from > next) out.push(`… ${r.from - next} lines omitted …`);
     for (let i = r.from; i <= r.to; i++) {
       const line = clean(i);
-      if (line !== null) out.push(line.length > 2_000 ? `${line.slice(0, 2_000)}…` : line);
+      if (line !== null) out.push(line);
     }
     next = r.to + 1;
   }

@@ -14,7 +14,7 @@ const FAILURES = /^failures:$/;
 const RUST_ERROR = /^error(?:\[(E\d+)\])?: (.*)$/;
 const ARROW = /^\s*--> (.+?):(\d+):(\d+)$/;
 const AGGREGATE =
-  /^(could not compile|test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|failed to run)/;
+  /^(could not compile|test run failed|test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|failed to run)/;
 const CARGO_STATUS =
   /^\s{2,}(Compiling|Finished|Running|Doc-tests|Checking|Downloaded|Downloading|Fresh|Blocking)\b/;
 

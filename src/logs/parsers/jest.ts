@@ -13,7 +13,7 @@ import {
   type ParserSink,
 } from "../parser.ts";
 
-const FILE_HEADER = /^(PASS|FAIL) (\S+)(?: \([\d.]+ m?s\))?$/;
+const FILE_HEADER = /^ ?(PASS|FAIL) {1,2}(\S+)(?: \([\d.]+ m?s\))?$/;
 const TEST_LINE = /^(\s+)(✓|✕|○|√|×) (?:(skipped|todo) )?(.+?)(?: \(\d+(?:\.\d+)? m?s\))?$/;
 const BULLET = /^ {2}● (.+)$/;
 const SUMMARY = /^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b/;

@@ -155,8 +155,19 @@ export function createJunitParser(sink: ParserSink) {
       }
       const vi = /^\s*❯ (\S+?):(\d+):(\d+)$/.exec(l);
       if (vi && !loc) loc = { file: sink.path(vi[1]!), line: Number(vi[2]), column: Number(vi[3]) };
-      const java = /^\s*at [\w$.]+\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/.exec(l);
-      if (java && !loc) loc = { file: java[1]!, line: Number(java[2]), column: null };
+      const java =
+        /^\s*at (?:[\w.-]+\/)?([\w$.]+)\.[\w$<>]+\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/.exec(l);
+      if (java && !loc) {
+        // Java frames name the class, not the file: report the package path of the first frame outside the frameworks.
+        const cls = java[1]!.replace(/\$.*$/, "");
+        const pkg = cls.includes(".") ? cls.slice(0, cls.lastIndexOf(".")).replace(/\./g, "/") : "";
+        const framework =
+          /^(?:java|javax|jdk|sun|org\.junit|org\.opentest4j|org\.testng|org\.apache\.maven|kotlin|scala)\./.test(
+            cls,
+          );
+        if (!framework)
+          loc = { file: pkg ? `${pkg}/${java[2]!}` : java[2]!, line: Number(java[3]), column: null };
+      }
       const js = /^\s*at (?:.*? \()?([^\s()]+?):(\d+):(\d+)\)?$/.exec(l);
       if (js && !loc && !js[1]!.startsWith("node:") && !js[1]!.includes("node_modules")) {
         loc = { file: sink.path(js[1]!), line: Number(js[2]), column: Number(js[3]) };

@@ -8,9 +8,9 @@ import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.t
 import { summarizePanic } from "./rust-panic.ts";
 
 const STATUS =
-  /^\s*(?:TRY (\d+) )?(PASS|FAIL|SKIP|FLAKY(?: \d+\/\d+)?|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK|ABORT|RETRY(?: \d+\/\d+)?) \[\s*[\d.]+s\] (\S+) (\S+)\s*$/;
+  /^\s*(?:TRY (\d+) )?(PASS|FAIL|SKIP|FLAKY(?: \d+\/\d+)?|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK|ABORT|RETRY(?: \d+\/\d+)?) \[[\s\d.]*s?\s*\] (\S+) (\S+)\s*$/;
 const OLD_SECTION = /^--- (?:TRY \d+ )?(STDOUT|STDERR):\s+(\S+) (\S+) ---$/;
-const NEW_SECTION = /^\s+(stdout|stderr) ---$/;
+const NEW_SECTION = /^\s+(stdout|stderr) (?:---|───)$/;
 const START = /^\s*(Starting|Summary|Nextest run ID|Cancelling)\b/;
 
 export function createNextestParser(sink: ParserSink) {

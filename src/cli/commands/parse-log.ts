@@ -1,0 +1,130 @@
+/**
+ * `retrace parse-log <file | -> [--format auto|NAME] [--json]`: streams a CI log through the log
+ * parser (src/logs) and prints the failures, per-test outcomes and counts. This file only reads the
+ * input and prints; parsing lives in src/logs.
+ */
+import { createReadStream } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.ts";
+import { createLogParser, excerpt, type Failure, formatNames, type ParsedLog } from "../../logs/index.ts";
+
+interface ParseLogFlags {
+  format: string;
+  json?: boolean;
+  repoRoot?: string[];
+  repoName?: string;
+  excerpt?: boolean;
+  maxChars: string;
+}
+
+async function openInput(file: string): Promise<Readable> {
+  if (file === "-") return process.stdin;
+  try {
+    const s = await stat(file);
+    if (!s.isFile())
+      throw new UsageError(`${file} is not a file`, "pass a log file, or - to read standard input");
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(
+      `cannot read log file ${file}: it does not exist or is not readable`,
+      "check the path, or pass - to read standard input",
+    );
+  }
+  return createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 });
+}
+
+async function parseStream(input: Readable, flags: ParseLogFlags): Promise<ParsedLog> {
+  const parser = createLogParser({
+    format: flags.format,
+    ...(flags.repoRoot ? { repoRoot: flags.repoRoot } : {}),
+    ...(flags.repoName ? { repoName: flags.repoName } : {}),
+  });
+  input.setEncoding?.("utf8");
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of lines) parser.line(line);
+  return parser.end();
+}
+
+function location(f: Failure): string {
+  if (!f.file) return "";
+  return `${f.file}${f.line ? `:${f.line}${f.column ? `:${f.column}` : ""}` : ""}`;
+}
+
+function firstLine(s: string, max = 160): string {
+  const line = s.split("\n", 1)[0] ?? "";
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** A terminal view: formats, then one short entry per failure, then counts. */
+export function renderParsedLog(parsed: ParsedLog): string {
+  const out: string[] = [];
+  out.push(
+    parsed.formats.length
+      ? `formats: ${parsed.formats.join(", ")} (${parsed.lines} lines)`
+      : `no known format in ${parsed.lines} lines`,
+  );
+  if (parsed.failures.length === 0) out.push("no failures found");
+  else out.push(`${parsed.failures.length} failure${parsed.failures.length === 1 ? "" : "s"}:`);
+  for (const f of parsed.failures) {
+    const head = f.test ?? location(f) ?? "";
+    out.push(`  ✖ [${f.category}] ${head || "(no location)"}`);
+    const detail = [f.test ? location(f) : "", f.errorType ?? "", firstLine(f.message)]
+      .filter((s) => s !== "")
+      .join("  ");
+    if (detail) out.push(`      ${detail}`);
+  }
+  if (parsed.dropped.failures > 0) out.push(`  … ${parsed.dropped.failures} more failures not kept`);
+  for (const [format, c] of Object.entries(parsed.counts)) {
+    const parts = [`${c.failures} failures`];
+    if (c.passed + c.failed + c.skipped + c.error > 0) {
+      parts.push(`tests: ${c.passed} passed, ${c.failed} failed, ${c.error} errors, ${c.skipped} skipped`);
+      if (c.flaky > 0) parts.push(`${c.flaky} flaky`);
+    }
+    out.push(`${format}: ${parts.join("; ")}`);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+export function registerParseLog(program: Command): void {
+  program
+    .command("parse-log")
+    .description(
+      "Turn CI output (a test runner, compiler or linter log, or a downloaded GitHub Actions log) into structured failures",
+    )
+    .argument("<file>", "the log file, or - for standard input")
+    .option("--format <name>", `auto, or one of: ${formatNames().join(", ")}`, "auto")
+    .option("--json", "print the result as JSON (failures, tests, counts, formats)")
+    .option(
+      "--repo-root <dir...>",
+      "checkout directories to strip from paths (runner checkouts are always mapped)",
+    )
+    .option("--repo-name <name>", "owner/name of the repository, to map only its runner checkout paths")
+    .option("--excerpt", "print the failure blocks of the log instead (reads the whole file into memory)")
+    .option("--max-chars <n>", "size budget of --excerpt", "12000")
+    .action(async (file: string, flags: ParseLogFlags) => {
+      const known = ["auto", ...formatNames()];
+      if (!known.includes(flags.format)) {
+        throw new UsageError(`unknown log format "${flags.format}"`, `use one of: ${known.join(", ")}`);
+      }
+      if (flags.excerpt) {
+        const maxChars = Number(flags.maxChars);
+        if (!Number.isInteger(maxChars) || maxChars < 200)
+          throw new UsageError(`--max-chars must be an integer of at least 200, got ${flags.maxChars}`);
+        const input = await openInput(file);
+        const chunks: string[] = [];
+        input.setEncoding?.("utf8");
+        for await (const chunk of input) chunks.push(String(chunk));
+        const text =
+          file === "-" ? chunks.join("") : await readFile(file, "utf8").catch(() => chunks.join(""));
+        process.stdout.write(
+          `${excerpt(text, { format: flags.format, maxChars, ...(flags.repoRoot ? { repoRoot: flags.repoRoot } : {}) })}\n`,
+        );
+        return;
+      }
+      const parsed = await parseStream(await openInput(file), flags);
+      process.stdout.write(flags.json ? `${JSON.stringify(parsed, null, 2)}\n` : renderParsedLog(parsed));
+    });
+}
