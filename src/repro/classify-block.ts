@@ -23,6 +23,8 @@ export interface BlockClass {
 const PY_TRACEBACK = /^Traceback \(most recent call last\):/m;
 const JS_STACK_FRAME = /^\s+at .+(\(.*:\d+:\d+\)|:\d+:\d+)\s*$/m;
 const JS_ERROR_LINE = /^(Uncaught )?([A-Z]\w*(Error|Exception)|Error)(\s\[\w+\])?: /m;
+/** A single line like `packaging.version.InvalidVersion: Invalid version: 'x'` (a dotted, capitalized exception name). */
+const BARE_EXCEPTION = /^(?:[a-z_]\w*\.)+[A-Z]\w*: \S.*$/;
 const PY_PROMPT = /^>>> /m;
 const NODE_PROMPT = /^> \S/m;
 const PIP_FREEZE_LINE = /^[A-Za-z0-9][\w.-]*==\d[\w.+-]*$/;
@@ -90,7 +92,11 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
     }
     return { kind: "code", language };
   }
-  if (JS_ERROR_LINE.test(value) || /^[A-Z][\w.]*(Error|Exception): /m.test(value)) {
+  if (
+    JS_ERROR_LINE.test(value) ||
+    /^[A-Z][\w.]*(Error|Exception): /m.test(value) ||
+    BARE_EXCEPTION.test(value.trim())
+  ) {
     return { kind: "error-output", language: detected === "python" ? "python" : "text" };
   }
   return { kind: "output", language };

@@ -12,9 +12,10 @@ export function parsePythonException(text: string): RaisedException | null {
   const idx = text.lastIndexOf("Traceback (most recent call last):");
   if (idx < 0) {
     // A bare exception line (reporters often paste only that).
-    const bare = /^([A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Iteration|Exit))(?::\s?(.*))?$/m.exec(
-      text.trim(),
-    );
+    const bare =
+      /^((?:[a-z_]\w*\.)+[A-Z]\w*(?=:)|[A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Iteration|Exit))(?::\s?(.*))?$/m.exec(
+        text.trim(),
+      );
     return bare?.[1] ? { type: bare[1], message: (bare[2] ?? "").trim() } : null;
   }
   const lines = text.slice(idx).split("\n").slice(1);

@@ -40,7 +40,7 @@ export interface ParsedReport {
   /** Prose per section (paragraphs, list items, quotes), code excluded. */
   prose: Record<SectionKind, string>;
   /** Inline code spans with their section. */
-  inlineCode: { value: string; section: SectionKind }[];
+  inlineCode: { value: string; section: SectionKind; context: string }[];
   /** Package versions mentioned anywhere (prose, inline code, version listings, shell blocks). */
   versions: VersionMention[];
   /** "version 1.2.3" with no package name. */
@@ -52,7 +52,7 @@ const SECTION_PATTERNS: [SectionKind, RegExp][] = [
   ["expected", /^(expected|what (did )?you expect|should|desired|correct)\b/i],
   [
     "actual",
-    /^(actual|observed|current|what (actually )?happen|what (is|went) wrong|result|error|output|traceback|stack ?trace|instead|bug|problem|describe the bug)/i,
+    /^(actual|observed|current|what (actually )?happen|what (is|went) wrong|result|error|output|traceback|stack ?trace|instead)/i,
   ],
   ["steps", /^(steps|to reproduce|reproduc|minimal|example|code|snippet|repro|how to)/i],
   [
@@ -155,7 +155,7 @@ export function parseReport(markdown: string): ParsedReport {
         prose[section] += `${text}\n`;
         const spans: string[] = [];
         collectInline(node, spans);
-        for (const v of spans) inlineCode.push({ value: v, section });
+        for (const v of spans) inlineCode.push({ value: v, section, context: text });
         previousText = text;
         break;
       }

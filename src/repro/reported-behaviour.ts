@@ -149,14 +149,13 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
       };
     }
   }
-  // 5. Printed values quoted inline in the Actual section ("returns `false`").
+  // 5. Printed values quoted inline in the Actual section ("it prints `false`").
+  const verbs =
+    /\b(prints?|printed|returns?|returned|outputs?|gives?|gave|got|shows?|logs?|logged|evaluates? to|results? in)\b/i;
   const actualInline = report.inlineCode
-    .filter((c) => c.section === "actual" && !/[()=;]/.test(c.value))
+    .filter((c) => c.section === "actual" && !/[()=;]/.test(c.value) && verbs.test(c.context))
     .map((c) => c.value);
-  if (
-    actualInline.length > 0 &&
-    /\b(prints?|returns?|outputs?|gives?|got|shows?|logs?|is|evaluates? to)\b/i.test(report.prose.actual)
-  ) {
+  if (actualInline.length > 0) {
     return {
       kind: "output",
       exceptionType: null,

@@ -253,6 +253,10 @@ export async function attemptProgram(ctx: ReproContext, program: Program): Promi
 
   const { files, entry } = await runnableFiles(ctx, program);
   const t0 = ports.clock.now();
+  // The latest release is looked up, installed and run while the reported configuration runs.
+  const latestPromise = pins.some((p) => p.source === "reported")
+    ? latestEntry(ctx, program, pins, versions, files, entry)
+    : Promise.resolve(null);
   const runs = await executeRuns({
     ports,
     jobId: job.id,
@@ -316,16 +320,13 @@ export async function attemptProgram(ctx: ReproContext, program: Program): Promi
   };
   const matrix: MatrixEntry[] = [reportedEntry];
   let matrixSummary: string | null = null;
-  const pinned = pins.filter((p) => p.source === "reported");
+  const latest = await latestPromise;
   if (
-    pinned.length > 0 &&
+    latest &&
     (fold.verdict === "REPRODUCED" || fold.verdict === "PARTIAL" || fold.verdict === "NOT_REPRODUCED")
   ) {
-    const latest = await latestEntry(ctx, program, pins, versions, files, entry);
-    if (latest) {
-      matrix.push(latest.entry);
-      matrixSummary = latest.summary;
-    }
+    matrix.push(latest.entry);
+    matrixSummary = matrixLine(fold.verdict, describeVersions(versions, program.ecosystem), latest);
   }
   return {
     verdict: fold.verdict,
@@ -351,15 +352,13 @@ async function latestEntry(
   reportedVersions: PackageVersion[],
   files: Record<string, string>,
   entry: string,
-): Promise<{ entry: MatrixEntry; summary: string } | null> {
+): Promise<LatestOutcome | null> {
   const { ports } = ctx;
   const t0 = ports.clock.now();
   const latest = await Promise.all(
     pins.map(async (p) => ({ ...p, latest: await ports.registry.latestVersion(program.ecosystem, p.name) })),
   );
   const reported = describeVersions(reportedVersions, program.ecosystem);
-  const reproducedHere = ctx.events.length > 0 && reportedVersions.length > 0;
-  void reproducedHere;
   const unknown = latest.filter((p) => p.source === "reported" && !p.latest);
   if (unknown.length > 0) {
     record(ctx, "matrix", t0, `latest unknown for ${unknown.map((u) => u.name).join(", ")}`);
@@ -372,6 +371,7 @@ async function latestEntry(
         reproducedRuns: 0,
         note: `latest unknown (${unknown.map((u) => u.name).join(", ")}: registry unreachable)`,
       },
+      latestText: "latest unknown",
       summary: `tested on ${reported}; latest unknown (the registry could not be reached)`,
     };
   }
@@ -408,6 +408,7 @@ async function latestEntry(
         reproducedRuns: 0,
         note: `could not install ${latestText}`,
       },
+      latestText,
       summary: `tested on ${reported}; could not install ${latestText}`,
     };
   }
@@ -431,23 +432,6 @@ async function latestEntry(
           ? "no"
           : null;
   record(ctx, "matrix", t1, `latest ${latestText}: ${fold.verdict} (${fold.reproducedRuns}/${runs.length})`);
-  const reportedFirst = ctx.events.find((e) => e.step === "run")?.summary ?? "";
-  const onReported = /: REPRODUCED/.test(reportedFirst)
-    ? "reproduces"
-    : /: PARTIAL/.test(reportedFirst)
-      ? "partly reproduces"
-      : "does not reproduce";
-  const onLatest =
-    reproduced === "yes" ? "reproduces" : reproduced === "partial" ? "partly reproduces" : "does not";
-  const verdictWord =
-    onReported === "reproduces" && reproduced === "yes"
-      ? "live bug"
-      : onReported === "reproduces" && reproduced === "no"
-        ? "fixed upstream"
-        : onReported === "does not reproduce" && reproduced === "yes"
-          ? "regression in the latest release"
-          : null;
-  const summary = `${onReported} on ${reported}; ${onLatest === "does not" && onReported === "does not reproduce" ? "does not either" : onLatest} on ${latestText}${verdictWord ? ` — ${verdictWord}` : ""}`;
   return {
     entry: {
       label: "latest",
@@ -457,8 +441,46 @@ async function latestEntry(
       reproducedRuns: fold.reproducedRuns,
       note: fold.detail,
     },
-    summary,
+    latestText,
+    summary: null,
   };
+}
+
+interface LatestOutcome {
+  entry: MatrixEntry;
+  /** "semver@7.8.6 (latest)". */
+  latestText: string;
+  /** A fixed line when the latest could not be run ("latest unknown"); null to compose from the verdicts. */
+  summary: string | null;
+}
+
+/** "reproduces on semver@5.0.0; does not on semver@7.8.6 (latest) — fixed upstream". */
+export function matrixLine(reportedVerdict: Verdict, reportedText: string, latest: LatestOutcome): string {
+  if (latest.summary) return latest.summary;
+  const onReported =
+    reportedVerdict === "REPRODUCED"
+      ? "reproduces"
+      : reportedVerdict === "PARTIAL"
+        ? "partly reproduces"
+        : "does not reproduce";
+  const r = latest.entry.reproduced;
+  const onLatest =
+    r === "yes"
+      ? "reproduces"
+      : r === "partial"
+        ? "partly reproduces"
+        : onReported === "does not reproduce"
+          ? "does not either"
+          : "does not";
+  const word =
+    reportedVerdict === "REPRODUCED" && r === "no"
+      ? " — fixed upstream"
+      : reportedVerdict === "REPRODUCED" && r === "yes"
+        ? " — live bug"
+        : reportedVerdict === "NOT_REPRODUCED" && r === "yes"
+          ? " — regression in the latest release"
+          : "";
+  return `${onReported} on ${reportedText}; ${onLatest} on ${latest.latestText}${word}`;
 }
 
 function languageOf(program: Program | null): ReproLanguage {

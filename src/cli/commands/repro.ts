@@ -16,10 +16,7 @@ import { renderReproReport } from "../../report/repro-report.ts";
 import { runRepro } from "../../repro/run-repro.ts";
 import { reproductionFile } from "../../repro/script-header.ts";
 import { reproTrace } from "../../repro/trace.ts";
-import { createDockerSandbox } from "../../sandbox/docker.ts";
-import { createHostInstaller } from "../../sandbox/install.ts";
-import { createRegistryLookup } from "../../sandbox/install-registry.ts";
-import { esbuildTranspile } from "../../sandbox/install-transpile.ts";
+import { createLocalReproPorts } from "../../sandbox/install-ports.ts";
 
 interface ReproOptions {
   json?: boolean;
@@ -104,18 +101,11 @@ export function registerRepro(program: Command): void {
         budget: { maxAttempts, maxUsd },
       });
       const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
-      const registry = createRegistryLookup();
       const startedAt = systemClock.now();
-      const outcome = await runRepro(spec, {
-        sandbox: createDockerSandbox(),
-        installer: createHostInstaller({ registry }),
-        registry,
-        model,
-        clock: systemClock,
-        transpile: esbuildTranspile,
-        redact: (s) => redactor.redact(s),
-        runTimeoutMs: timeoutMs,
-      });
+      const outcome = await runRepro(
+        spec,
+        createLocalReproPorts({ model, redact: (s) => redactor.redact(s), runTimeoutMs: timeoutMs }),
+      );
       const result = outcome.result;
       const file = result.verdict === "REPRODUCED" ? reproductionFile(result, new Date(startedAt)) : null;
       const report = renderReproReport(result, file ? { scriptPath: file.filename } : {});
