@@ -90,7 +90,7 @@ export function buildInvocation(command: TestCommand, nonce: string): Invocation
     }
     case "go": {
       const script = insertAfter(base, /(^|[\s;&|(])go\s+test(?=\s|$)/, "-json");
-      if (script !== null) return { script, env: {}, reportFile: null, format: "go" };
+      if (script !== null) return { script, env: {}, reportFile: null, format: "go-json" };
       break;
     }
     case "cargo":

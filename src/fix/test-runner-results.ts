@@ -3,7 +3,7 @@
  * `--json` report (which src/logs does not cover: it is JSON, read field by field). Sandbox paths
  * (`/workspace/...`) become repo-relative.
  */
-import { createLogParser } from "../logs/engine.ts";
+import { parseLog } from "../logs/index.ts";
 import type { TestCase, TestOutcome } from "./test-runner-types.ts";
 
 const SANDBOX_ROOT = "/workspace";
@@ -67,9 +67,7 @@ function readJestJson(text: string): TestCase[] {
 /** Reads the tests of one run. `format` is the one the invocation chose; */
 export function readResults(format: string, text: string): TestCase[] {
   if (format === "jest-json") return readJestJson(text);
-  const parser = createLogParser({ format, repoRoot: SANDBOX_ROOT });
-  parser.write(text);
-  const parsed = parser.end();
+  const parsed = parseLog(text, { format, repoRoot: SANDBOX_ROOT });
   const messages = new Map<string, string>();
   for (const f of parsed.failures) {
     if (f.test && !messages.has(f.test)) {

@@ -1,0 +1,64 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { readResults } from "../../../src/fix/test-runner-results.ts";
+
+const report = (name: string) => readFileSync(path.join(import.meta.dirname, "reports", name), "utf8");
+
+describe("readResults", () => {
+  it("reads pytest 7 JUnit XML (xunit1, as written in the sandbox image) as pytest node ids", () => {
+    const tests = readResults("junit", report("pytest7-stats-xunit1.xml"));
+    expect(tests.map((t) => `${t.id} ${t.outcome}`)).toEqual([
+      "tests/test_stats.py::test_mean passed",
+      "tests/test_stats.py::test_median_odd passed",
+      "tests/test_stats.py::test_median_even failed",
+      "tests/test_stats.py::test_median_empty passed",
+      "tests/test_stats.py::test_clamp[-5-0] passed",
+      "tests/test_stats.py::test_clamp[5-5] passed",
+      "tests/test_stats.py::test_clamp[15-10] passed",
+    ]);
+    expect(tests[2]).toMatchObject({
+      file: "tests/test_stats.py",
+      message: expect.stringContaining("assert 3 == 2.5"),
+    });
+  });
+
+  it("reads Node 18's node:test TAP report as `describe > test` ids", () => {
+    const tests = readResults("tap", report("node18-duration.tap"));
+    expect(tests.map((t) => `${t.id} ${t.outcome}`)).toEqual([
+      "formatDuration > formats seconds passed",
+      "formatDuration > formats minutes passed",
+      "formatDuration > formats hours failed",
+      "formatDuration > rejects negative input passed",
+    ]);
+  });
+
+  it("reads go test -json as package.TestName", () => {
+    const tests = readResults("go-json", report("go-test.json"));
+    expect(tests.map((t) => `${t.id} ${t.outcome}`)).toEqual([
+      "example.com/m/calc.TestAdd failed",
+      "example.com/m/calc.TestSub passed",
+    ]);
+  });
+
+  it("reads jest --json: file > describe > title, pending as skipped, a suite that failed to run as an error", () => {
+    const tests = readResults("jest-json", report("jest-report.json"));
+    expect(tests).toEqual([
+      {
+        id: "src/calc.test.js > calc > add > adds two numbers",
+        outcome: "failed",
+        file: "src/calc.test.js",
+        message: "Error: expect(received).toBe(expected) // Object.is equality",
+      },
+      { id: "src/calc.test.js > calc > subtracts", outcome: "passed", file: "src/calc.test.js" },
+      { id: "src/calc.test.js > later", outcome: "skipped", file: "src/calc.test.js" },
+      {
+        id: "src/broken.test.js",
+        outcome: "error",
+        file: "src/broken.test.js",
+        message: "● Test suite failed to run",
+      },
+    ]);
+    expect(readResults("jest-json", "not json")).toEqual([]);
+  });
+});
