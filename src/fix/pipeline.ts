@@ -76,7 +76,11 @@ export interface FixCtx {
   accepted: { rootCause?: RootCauseInput; summary?: string } | null;
 }
 
+/** Zero-width, bidi-control and other invisible characters: a log is hostile input, and these hide text from a human reader. */
+const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
 function clip(text: string, max = EXCERPT_LIMIT): string {
+  text = text.replace(INVISIBLE, "");
   return text.length <= max ? text : `[... ${text.length - max} characters cut]\n${text.slice(-max)}`;
 }
 
