@@ -294,7 +294,7 @@ describe("Anthropic adapter against a local Messages API server", () => {
   it("reads cache write/read tokens from usage and prices them", async () => {
     server.reply(
       message({
-        model: "claude-sonnet-4-5-20250929",
+        model: "claude-opus-4-5-20251101",
         text: "cached",
         usage: {
           input_tokens: 50,
@@ -304,7 +304,7 @@ describe("Anthropic adapter against a local Messages API server", () => {
         },
       }),
       message({
-        model: "claude-sonnet-4-5-20250929",
+        model: "claude-opus-4-5-20251101",
         text: "cached again",
         usage: {
           input_tokens: 60,
@@ -316,13 +316,13 @@ describe("Anthropic adapter against a local Messages API server", () => {
     );
     const m = model();
     const a = await m.complete({
-      model: "claude-sonnet-4-5",
+      model: "claude-opus-4-5",
       system: "s",
       context: "big",
       messages: [{ role: "user", content: "1" }],
     });
     const b = await m.complete({
-      model: "claude-sonnet-4-5",
+      model: "claude-opus-4-5",
       system: "s",
       context: "big",
       messages: [{ role: "user", content: "2" }],
@@ -339,9 +339,9 @@ describe("Anthropic adapter against a local Messages API server", () => {
       cacheReadTokens: 4000,
       cacheWriteTokens: 0,
     });
-    // Sonnet 4.5: $3 in, $15 out, $3.75 cache write, $0.30 cache read per MTok.
-    expect(a.costUsd).toBeCloseTo((50 * 3 + 100 * 15 + 4000 * 3.75) / 1e6, 9);
-    expect(b.costUsd).toBeCloseTo((60 * 3 + 100 * 15 + 4000 * 0.3) / 1e6, 9);
+    // Opus 4.5: $5 in, $25 out, $6.25 cache write, $0.50 cache read per MTok.
+    expect(a.costUsd).toBeCloseTo((50 * 5 + 100 * 25 + 4000 * 6.25) / 1e6, 9);
+    expect(b.costUsd).toBeCloseTo((60 * 5 + 100 * 25 + 4000 * 0.5) / 1e6, 9);
   });
 
   it("stops waiting when the caller aborts during a retry delay", async () => {
