@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Workspace } from "../../../src/git/types.ts";
 import { ScriptedModel } from "../../../src/llm/scripted.ts";
 import { Redactor } from "../../../src/core/redact.ts";
+import { fixJobResult } from "../../../src/fix/job-result.ts";
+import { JobResult } from "../../../src/jobs/result.ts";
 import { fixBranchName, fixReportMarkdown, runFix } from "../../../src/fix/pipeline.ts";
 import type { FixPorts, FixTestPort, TestRunSummary } from "../../../src/fix/ports.ts";
 import { FixResult } from "../../../src/fix/result.ts";
@@ -172,6 +174,18 @@ describe("runFix (scripted model, fake ports)", () => {
     expect(md).toContain("- forbidden-paths\n- test-bypass");
     expect(md).toContain("## What changed and why\n\ndivide the percentage by 100");
     expect(md).toContain("| 1 | claude-haiku-4-5 | verify |");
+    const job = JobResult.parse(fixJobResult(run, new Redactor()));
+    expect(job).toMatchObject({
+      kind: "fix",
+      outcome: "succeeded",
+      verdict: "FIXED",
+      attempts: 2,
+      prBody: md,
+    });
+    expect(job.patch).toBe(run.patch);
+    expect(job.failures).toEqual([
+      { file: "tests/test_cart.py", line: 5, message: "assert -1800.0 == 180.0" },
+    ]);
   });
 
   it("stops a flaky failure before any model call", async () => {
@@ -184,6 +198,11 @@ describe("runFix (scripted model, fake ports)", () => {
     expect(run.result.flaky!.interval.low).toBeCloseTo(0.2077, 3);
     expect(run.result.branch).toBeNull();
     expect(renderFixReport({ result: run.result, excerpt: run.ctx.excerpt })).toContain("Wilson interval");
+    expect(fixJobResult(run, new Redactor())).toMatchObject({
+      outcome: "flaky",
+      verdict: "FLAKY",
+      patch: null,
+    });
   });
 
   it("reports BLOCKED when every patch edits the test, and never verifies it", async () => {

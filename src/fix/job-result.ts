@@ -1,0 +1,58 @@
+/**
+ * Maps a finished fix run onto the surfaces' common `JobResult` (src/jobs/result.ts), so `runJob` can
+ * register the fix pipeline with one small adapter: the PR body and patch when FIXED, the report otherwise.
+ */
+import type { Redactor } from "../core/redact.ts";
+import type { JobOutcome, JobResult } from "../jobs/result.ts";
+import { type FixRun, fixReportMarkdown } from "./pipeline.ts";
+import type { FixOutcome } from "./result.ts";
+
+const OUTCOME: Record<FixOutcome, JobOutcome> = {
+  FIXED: "succeeded",
+  FLAKY: "flaky",
+  GAVE_UP: "failed",
+  BLOCKED: "failed",
+  BUDGET_EXHAUSTED: "budget_exhausted",
+  ERROR: "error",
+};
+
+const MAX_MD = 60_000;
+
+function cap(md: string): string {
+  return md.length <= MAX_MD ? md : `${md.slice(0, MAX_MD - 40)}\n\n… (cut at ${MAX_MD} characters)\n`;
+}
+
+export function fixJobResult(run: FixRun, redactor: Redactor): JobResult {
+  const r = run.result;
+  const md = cap(fixReportMarkdown(run, redactor));
+  const fixed = r.outcome === "FIXED" && run.patch !== null;
+  const firstTests = r.failingTests.slice(0, 2).join(", ");
+  return {
+    jobId: r.id,
+    kind: "fix",
+    outcome: OUTCOME[r.outcome],
+    verdict: r.outcome === "FIXED" ? "FIXED" : r.outcome === "FLAKY" ? "FLAKY" : "NOT_FIXED",
+    summary: fixed
+      ? `**FIXED**: ${r.reason}\n\nBranch \`${r.branch ?? "(not created)"}\`, ${r.attempts} attempt(s), ${r.tokens} tokens, $${r.costUsd.toFixed(4)}.`
+      : md,
+    patch: fixed ? redactor.redact(run.patch!) : null,
+    ...(fixed
+      ? {
+          prTitle: `Fix failing test${r.failingTests.length === 1 ? "" : "s"}: ${firstTests}`.slice(0, 200),
+          prBody: md,
+        }
+      : {}),
+    failures: run.ctx.failures
+      .filter((f) => f.file)
+      .slice(0, 200)
+      .map((f) => ({
+        file: f.file!,
+        ...(f.line ? { line: f.line } : {}),
+        message: redactor.redact(f.message.split("\n")[0] ?? "").slice(0, 500),
+      })),
+    costUsd: r.costUsd,
+    tokens: r.tokens,
+    attempts: r.attempts,
+    durationMs: r.durationMs,
+  };
+}
