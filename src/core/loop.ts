@@ -489,6 +489,7 @@ export async function runMachine<C, S extends string>(
     stopped.catch(() => {});
 
     const stepName = state as string;
+    let stepClosed = false;
     const metered: Model | null = baseModel
       ? {
           complete: async (req: ModelRequest): Promise<ModelResponse> => {
@@ -518,6 +519,8 @@ export async function runMachine<C, S extends string>(
             try {
               res = await baseModel.complete(request);
             } catch (e) {
+              // A call that returns after its step was stopped is not recorded: the trace is final by then.
+              if (stepClosed) throw e;
               exchange.durationMs = Math.max(0, clock.now() - t0);
               const spent = spentOf(e);
               if (spent) {
@@ -529,6 +532,7 @@ export async function runMachine<C, S extends string>(
               exchange.error = { kind: c.kind, message: redactor.redact(c.message) };
               throw e;
             }
+            if (stepClosed) throw stepCtl.signal.reason ?? new CancelledError();
             exchange.durationMs = Math.max(0, clock.now() - t0);
             exchange.response = recordResponse(res, redactor);
             meter.charge(res.usage, res.costUsd);
@@ -587,6 +591,15 @@ export async function runMachine<C, S extends string>(
     } finally {
       cancelTimer();
       options.signal?.removeEventListener("abort", onExternalAbort);
+      stepClosed = true;
+      // Calls still in flight when the step was stopped: recorded as stopped, never charged later.
+      for (const x of record.exchanges) {
+        if (!x.response && !x.error) {
+          const c = classify(stepCtl.signal.reason ?? new CancelledError());
+          x.error = { kind: c.kind, message: `the step was stopped before the call returned: ${c.message}` };
+          x.durationMs = Math.max(0, (stoppedAt ?? clock.now()) - Date.parse(x.startedAt));
+        }
+      }
     }
 
     const endedAt = stoppedAt ?? clock.now();

@@ -304,3 +304,55 @@ describe("runMachine", () => {
     expect(r.trace.steps[0]?.exchanges[0]?.request.system).toBe("key [REDACTED:secret]");
   });
 });
+
+describe("runMachine, calls in flight when a step is stopped", () => {
+  it("records them as stopped and never charges them after the run ended", async () => {
+    const clock = new ManualClock();
+    let release: (() => void) | undefined;
+    const slowModel: Model = {
+      complete: (req) =>
+        new Promise((resolve) => {
+          release = () =>
+            resolve({
+              model: req.model ?? "m",
+              text: "late",
+              toolCalls: [],
+              stopReason: "end_turn",
+              usage: { inputTokens: 1000, outputTokens: 1000, cacheReadTokens: 0, cacheWriteTokens: 0 },
+              costUsd: 1,
+            });
+          clock.advance(10_000);
+        }),
+    };
+    const m = defineMachine<null>()({
+      name: "late",
+      initial: "a",
+      states: {
+        a: {
+          on: ["z"],
+          run: async (ctx, io) => {
+            await io.model?.complete({ system: "s", messages: [] });
+            return { next: "z", ctx };
+          },
+        },
+        z: { terminal: "completed" },
+      },
+    });
+    const r = await runMachine(m, null, {
+      clock,
+      model: slowModel,
+      models: { fast: "f" },
+      budget: { maxWallMs: 5_000 },
+    });
+    expect(r.reason).toBe("budget_exhausted:time");
+    const before = JSON.stringify(r.trace);
+    release?.();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(JSON.stringify(r.trace)).toBe(before);
+    expect(r.trace.totals.usage.inputTokens).toBe(0);
+    expect(r.trace.steps[0]?.exchanges[0]?.error?.message).toMatch(
+      /stopped before the call returned: the job's time budget/,
+    );
+    expect(r.trace.steps[0]?.exchanges[0]?.durationMs).toBe(5_000);
+  });
+});
