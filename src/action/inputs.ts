@@ -1,0 +1,56 @@
+/** The Action's inputs, read and validated once; a bad value fails with the input's name and what is allowed. */
+import { ConfigError } from "../core/errors.ts";
+import type { Mode } from "./event.ts";
+
+export interface ActionInputs {
+  anthropicApiKey: string;
+  githubToken: string;
+  mode: Mode;
+  model: string | null;
+  maxAttempts: number | null;
+  budgetUsd: number | null;
+  config: string;
+  dryRun: boolean;
+}
+
+export function readInputs(get: (name: string) => string): ActionInputs {
+  const mode = get("mode") || "auto";
+  if (mode !== "auto" && mode !== "repro" && mode !== "fix") {
+    throw new ConfigError(`input mode must be auto, repro or fix, not ${JSON.stringify(mode)}`);
+  }
+  const maxAttemptsText = get("max-attempts");
+  const maxAttempts = maxAttemptsText ? Number(maxAttemptsText) : null;
+  if (maxAttempts !== null && (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 20)) {
+    throw new ConfigError(
+      `input max-attempts must be an integer from 1 to 20, not ${JSON.stringify(maxAttemptsText)}`,
+    );
+  }
+  const budgetText = get("budget-usd");
+  const budgetUsd = budgetText ? Number(budgetText) : null;
+  if (budgetUsd !== null && (!Number.isFinite(budgetUsd) || budgetUsd < 0)) {
+    throw new ConfigError(
+      `input budget-usd must be a non-negative number of dollars, not ${JSON.stringify(budgetText)}`,
+    );
+  }
+  const dryRunText = (get("dry-run") || "false").toLowerCase();
+  if (dryRunText !== "true" && dryRunText !== "false") {
+    throw new ConfigError(`input dry-run must be true or false, not ${JSON.stringify(dryRunText)}`);
+  }
+  const githubToken = get("github-token");
+  if (!githubToken) {
+    throw new ConfigError(
+      "input github-token is empty",
+      "pass `github-token: ${{ secrets.GITHUB_TOKEN }}` (the default)",
+    );
+  }
+  return {
+    anthropicApiKey: get("anthropic-api-key"),
+    githubToken,
+    mode,
+    model: get("model") || null,
+    maxAttempts,
+    budgetUsd,
+    config: get("config") || ".github/retrace.yml",
+    dryRun: dryRunText === "true",
+  };
+}

@@ -1,0 +1,308 @@
+/**
+ * The Action, step by step: inputs → event → job spec → run → publish (comment, draft PR, or the result
+ * artifact for the App) → outputs, summary, annotations. Side effects come in through `ActionDeps`.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { hasPermission } from "../app/intake.ts";
+import { parseRepoConfig } from "../app/repo-config.ts";
+import { markerFor, renderTrackingComment } from "../app/tracking-comment.ts";
+import type { Trigger } from "../app/triggers.ts";
+import { defaultConfig, policyForFix, type RetraceConfig } from "../config/schema.ts";
+import { FixJobSpec, type JobSpec, ReproJobSpec } from "../core/job.ts";
+import { Redactor } from "../core/redact.ts";
+import { BRANCH_PREFIX, openDraftPullRequest } from "../github/draft-pr.ts";
+import type { GitHubPort, RepoId } from "../github/port.ts";
+import { repoIdOf } from "../github/port.ts";
+import type { JobResult, JobRunner } from "../jobs/result.ts";
+import type { GateResult } from "../policy/types.ts";
+import { type ActionTrigger, parseActionEvent } from "./event.ts";
+import { type ActionInputs, readInputs } from "./inputs.ts";
+
+/** The part of @actions/core the Action uses. */
+export interface CoreLike {
+  getInput(name: string): string;
+  setSecret(secret: string): void;
+  setOutput(name: string, value: string): void;
+  notice(message: string, props?: { title?: string }): void;
+  info(message: string): void;
+  error(message: string, props?: { title?: string; file?: string; startLine?: number }): void;
+  summary: { addRaw(text: string, addEOL?: boolean): { write(): Promise<unknown> } };
+}
+
+export interface ActionDeps {
+  env: NodeJS.ProcessEnv;
+  core: CoreLike;
+  github: (token: string) => GitHubPort;
+  runner: (inputs: ActionInputs) => JobRunner;
+  gate: (patch: string, config: RetraceConfig["policy"]) => GateResult;
+}
+
+export interface ActionOutcome {
+  trigger: ActionTrigger["type"];
+  result: JobResult | null;
+  prUrl: string | null;
+  commentUrl: string | null;
+}
+
+function loadConfig(path: string, workspace: string): RetraceConfig {
+  const full = resolve(workspace, path);
+  return existsSync(full) ? parseRepoConfig(readFileSync(full, "utf8"), path) : defaultConfig();
+}
+
+export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
+  const { core, env } = deps;
+  // 1. Inputs, secrets masked before anything is logged.
+  const inputs = readInputs((n) => core.getInput(n));
+  for (const s of [inputs.anthropicApiKey, inputs.githubToken]) if (s) core.setSecret(s);
+  const redactor = new Redactor([inputs.anthropicApiKey, inputs.githubToken]);
+  const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
+  const config = loadConfig(inputs.config, workspace);
+
+  // 2. The event.
+  const eventName = env.GITHUB_EVENT_NAME ?? "";
+  const eventPath = env.GITHUB_EVENT_PATH;
+  const payload = eventPath && existsSync(eventPath) ? JSON.parse(readFileSync(eventPath, "utf8")) : {};
+  const trigger = parseActionEvent(eventName, payload, {
+    mode: inputs.mode,
+    label: config.repro.label,
+    reproCommand: config.commands.repro,
+    autofixCommand: config.commands.autofix,
+  });
+  const outputs = (o: {
+    verdict?: string;
+    outcome: string;
+    pr?: string | null;
+    comment?: string | null;
+    cost?: number;
+  }) => {
+    core.setOutput("verdict", o.verdict ?? "");
+    core.setOutput("outcome", o.outcome);
+    core.setOutput("pr-url", o.pr ?? "");
+    core.setOutput("comment-url", o.comment ?? "");
+    core.setOutput("cost-usd", (o.cost ?? 0).toFixed(4));
+  };
+  if (trigger.type === "ignore") {
+    core.notice(`Retrace: nothing to do — ${trigger.reason}.`, { title: "Retrace" });
+    outputs({ outcome: "skipped" });
+    return { trigger: "ignore", result: null, prUrl: null, commentUrl: null };
+  }
+
+  // 3. Authorization and the job spec.
+  const repoName = env.GITHUB_REPOSITORY ?? payload?.repository?.full_name;
+  if (!repoName)
+    throw new Error("GITHUB_REPOSITORY is not set: run Retrace inside a GitHub Actions workflow");
+  const repo = repoIdOf(repoName);
+  const github = deps.github(inputs.githubToken);
+  if ((trigger.type === "repro" || trigger.type === "fix-pr") && trigger.checkPermission) {
+    if (!(await hasPermission(github, repo, trigger.actor, config.commands.minPermission))) {
+      core.notice(
+        `Retrace: @${trigger.actor} lacks ${config.commands.minPermission} permission; nothing runs.`,
+      );
+      outputs({ outcome: "skipped" });
+      return { trigger: trigger.type, result: null, prUrl: null, commentUrl: null };
+    }
+  }
+  const jobId = `${env.GITHUB_RUN_ID ?? "local"}-${env.GITHUB_RUN_ATTEMPT ?? "1"}`;
+  const built = await buildSpec(trigger, {
+    github,
+    repo,
+    repoName,
+    config,
+    inputs,
+    jobId,
+    defaultBranch: payload?.repository?.default_branch,
+  });
+  const { spec, issueNumber } = built;
+
+  // 4. Run.
+  const controller = new AbortController();
+  const raw = await deps.runner(inputs)(spec, {
+    signal: controller.signal,
+    config,
+    onProgress: (l) => core.info(l),
+  });
+  const result = redactor.redactDeep(raw);
+
+  // 5. Publish.
+  let prUrl: string | null = null;
+  let commentUrl: string | null = null;
+  let note: string | undefined;
+  if (trigger.type === "dispatch") {
+    // The App opens the PR with its own token after validating this artifact and gating the patch again.
+    const dir = join(env.RUNNER_TEMP ?? workspace, "retrace-result");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "result.json"), JSON.stringify(result, null, 2));
+    if (result.patch) writeFileSync(join(dir, "patch.diff"), result.patch);
+    core.setOutput("result-dir", dir);
+    core.setOutput("artifact-name", `retrace-result-${spec.id}`);
+  } else if (inputs.dryRun) {
+    core.notice("Retrace: dry run — no comment and no pull request were written.");
+  } else {
+    if (
+      spec.kind === "fix" &&
+      result.patch &&
+      result.outcome === "succeeded" &&
+      spec.headBranch &&
+      spec.headSha
+    ) {
+      const verdict = deps.gate(result.patch, policyForFix(config));
+      if (!verdict.allowed) {
+        note = `The policy gate refused the patch: ${verdict.violations.map((v) => `${v.rule}: ${v.message}`).join("; ")}`;
+      } else {
+        const pr = await openDraftPullRequest(github, repo, {
+          baseBranch: spec.headBranch,
+          baseSha: spec.headSha,
+          branch: `${BRANCH_PREFIX}${spec.id}`,
+          patch: result.patch,
+          title: result.prTitle ?? `Fix failing check on ${spec.headBranch}`,
+          body: `${result.prBody ?? result.summary}\n\n${markerFor(spec.id)}`,
+        });
+        prUrl = pr.url;
+      }
+    }
+    if (issueNumber !== null) {
+      const body = renderTrackingComment(
+        { id: spec.id, kind: spec.kind, trigger: commentTrigger(trigger, repoName) },
+        { phase: "done", result, prUrl, ...(note ? { note } : {}) },
+        (s) => redactor.redact(s),
+      );
+      const existing = await github.findComment(repo, issueNumber, markerFor(spec.id));
+      const ref = existing
+        ? await github.updateComment(repo, existing.id, body)
+        : await github.createComment(repo, issueNumber, body);
+      commentUrl = ref.url;
+    }
+  }
+
+  // 6. Outputs, summary, annotations.
+  outputs({
+    verdict: result.verdict ?? "",
+    outcome: result.outcome,
+    pr: prUrl,
+    comment: commentUrl,
+    cost: result.costUsd,
+  });
+  for (const f of result.failures.slice(0, 50)) {
+    core.error(f.message, { title: "Retrace", file: f.file, ...(f.line ? { startLine: f.line } : {}) });
+  }
+  await core.summary
+    .addRaw(
+      [
+        `## Retrace ${spec.kind}: ${result.verdict ?? result.outcome}`,
+        "",
+        prUrl ? `Draft pull request: ${prUrl}\n` : "",
+        note ? `> ${note}\n` : "",
+        result.summary,
+        "",
+        `Cost: $${result.costUsd.toFixed(4)} · ${result.tokens} tokens · ${result.attempts} attempt(s)`,
+      ].join("\n"),
+      true,
+    )
+    .write();
+  return { trigger: trigger.type, result, prUrl, commentUrl };
+}
+
+/** The trigger as the tracking comment describes it. */
+function commentTrigger(t: Exclude<ActionTrigger, { type: "ignore" }>, repo: string): Trigger {
+  const base = { repo, installationId: 0, defaultBranch: null };
+  if (t.type === "repro") {
+    return {
+      ...base,
+      type: "repro",
+      issueNumber: t.issueNumber,
+      via: t.checkPermission ? "command" : "label",
+      word: t.checkPermission ? "command" : "label",
+      actor: t.actor,
+      checkPermission: t.checkPermission,
+      thenFix: false,
+    };
+  }
+  return {
+    ...base,
+    type: "fix",
+    via: t.type === "fix-pr" ? "command" : "check_run",
+    word: "/autofix",
+    actor: t.type === "fix-pr" ? t.actor : "",
+    checkPermission: false,
+    headSha: "headSha" in t ? t.headSha : null,
+    headBranch: "headBranch" in t ? t.headBranch : null,
+    prNumber: "prNumber" in t ? t.prNumber : null,
+    checkRunId: null,
+    checkName: t.type === "fix-run" ? "workflow run" : "check",
+    actionsJobId: null,
+    onRetraceBranch: false,
+  };
+}
+
+async function buildSpec(
+  t: Exclude<ActionTrigger, { type: "ignore" }>,
+  c: {
+    github: GitHubPort;
+    repo: RepoId;
+    repoName: string;
+    config: RetraceConfig;
+    inputs: ActionInputs;
+    jobId: string;
+    defaultBranch?: string;
+  },
+): Promise<{ spec: JobSpec; issueNumber: number | null }> {
+  const repoRef = { fullName: c.repoName, ...(c.defaultBranch ? { defaultBranch: c.defaultBranch } : {}) };
+  const model = c.inputs.model ?? c.config.model.default;
+  if (t.type === "dispatch") return { spec: t.spec, issueNumber: null };
+  if (t.type === "repro") {
+    const spec = ReproJobSpec.parse({
+      kind: "repro",
+      id: `repro-${c.jobId}`,
+      repo: repoRef,
+      issueNumber: t.issueNumber,
+      markdown: `# ${t.title}\n\n${t.body}`,
+      runs: c.config.repro.runs,
+      model,
+      budget: {
+        maxAttempts: c.inputs.maxAttempts ?? c.config.repro.maxAttempts,
+        ...(c.inputs.budgetUsd === null ? {} : { maxUsd: c.inputs.budgetUsd }),
+      },
+    });
+    return { spec, issueNumber: t.issueNumber };
+  }
+  let headSha: string;
+  let headBranch: string;
+  let prNumber: number | null;
+  let log: string | undefined;
+  if (t.type === "fix-pr") {
+    const pull = await c.github.getPull(c.repo, t.prNumber);
+    headSha = pull.headSha;
+    headBranch = pull.headRef;
+    prNumber = t.prNumber;
+    const failed = (await c.github.listFailedCheckRuns(c.repo, headSha)).filter(
+      (r) => r.actionsJobId !== null,
+    );
+    const logs = await Promise.all(failed.map((r) => c.github.getJobLog(c.repo, r.actionsJobId as number)));
+    log = logs.length ? logs.join("\n") : undefined;
+  } else if (t.type === "fix-run") {
+    ({ headSha, headBranch, prNumber } = t);
+    const jobs = await c.github.getFailedJobLogs(c.repo, t.runId);
+    log = jobs.length ? jobs.map((j) => `##[group]${j.name}\n${j.log}\n##[endgroup]`).join("\n") : undefined;
+  } else {
+    ({ headSha, headBranch, prNumber } = t);
+    log = t.actionsJobId === null ? undefined : await c.github.getJobLog(c.repo, t.actionsJobId);
+  }
+  const spec = FixJobSpec.parse({
+    kind: "fix",
+    id: `fix-${c.jobId}`,
+    repo: repoRef,
+    headSha,
+    headBranch,
+    ...(log === undefined ? {} : { log }),
+    ...(c.config.fix.testCommand ? { testCommand: c.config.fix.testCommand } : {}),
+    model,
+    budget: {
+      maxAttempts: c.inputs.maxAttempts ?? c.config.fix.maxAttempts,
+      maxWallMs: c.config.fix.maxWallMs,
+      maxTokens: c.config.fix.maxTokens,
+      maxUsd: c.inputs.budgetUsd ?? c.config.fix.maxUsd,
+    },
+  });
+  return { spec, issueNumber: prNumber };
+}

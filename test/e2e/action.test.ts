@@ -1,0 +1,182 @@
+/**
+ * The Action as a process: `node dist/index.mjs` with a real event file, INPUT_* variables and
+ * GITHUB_API_URL pointing at the fake GitHub; plus the publish path in-process with the real @actions/core
+ * and a small real runner (the pipelines are wired into runJob by the coordinator).
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { createRequire } from "node:module";
+import * as core from "@actions/core";
+import { createTwoFilesPatch } from "diff";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runAction } from "../../src/action/run.ts";
+import { createGitHubPort, type OctokitLike } from "../../src/github/octokit-port.ts";
+import type { JobResult, JobRunner } from "../../src/jobs/result.ts";
+import { evaluatePatch } from "../../src/policy/index.ts";
+import { example } from "./support/app-harness.ts";
+import { type FakeGitHub, startFakeGitHub } from "./support/fake-github.ts";
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+const REPO = "Codertocat/Hello-World";
+const SHA = "ec26c3e57ca3a959ca5aad62de7213c562f8c821";
+const KEY = "sk-ant-api03-secretsecretsecretsecret";
+
+let github: FakeGitHub;
+let dir: string;
+
+beforeEach(async () => {
+  github = await startFakeGitHub();
+  dir = mkdtempSync(join(tmpdir(), "retrace-action-"));
+});
+afterEach(async () => {
+  await github.close();
+});
+
+function envFor(event: string, payload: unknown, inputs: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const eventPath = join(dir, "event.json");
+  writeFileSync(eventPath, JSON.stringify(payload));
+  writeFileSync(join(dir, "output"), "");
+  writeFileSync(join(dir, "summary"), "");
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    GITHUB_EVENT_NAME: event,
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_REPOSITORY: REPO,
+    GITHUB_API_URL: github.url,
+    GITHUB_WORKSPACE: dir,
+    GITHUB_OUTPUT: join(dir, "output"),
+    GITHUB_STEP_SUMMARY: join(dir, "summary"),
+    GITHUB_RUN_ID: "555",
+    GITHUB_RUN_ATTEMPT: "1",
+    RUNNER_TEMP: dir,
+    "INPUT_GITHUB-TOKEN": "ghs_faketokenfaketokenfaketokenfaketoken",
+    "INPUT_ANTHROPIC-API-KEY": KEY,
+    INPUT_MODE: "auto",
+  };
+  for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
+  return env;
+}
+
+async function action(env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; outputs: string }> {
+  try {
+    const { stdout } = await run(process.execPath, ["dist/index.mjs"], { env, cwd: process.cwd() });
+    return { code: 0, stdout, outputs: readFileSync(join(dir, "output"), "utf8") };
+  } catch (error) {
+    const e = error as { code: number; stdout: string };
+    return { code: e.code, stdout: e.stdout, outputs: readFileSync(join(dir, "output"), "utf8") };
+  }
+}
+
+describe("the bundle", () => {
+  it("dist/ is up to date with the sources", async () => {
+    const { stdout } = await run(process.execPath, ["scripts/build-action.mjs", "--check"]);
+    expect(stdout).toContain("up to date");
+  });
+});
+
+describe("the Action as a process", () => {
+  it("gives a clear notice and exits cleanly on an event it does not handle", async () => {
+    const r = await action(envFor("push", { ref: "refs/heads/main" }));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      "::notice title=Retrace::Retrace: nothing to do — the push event is not one Retrace handles",
+    );
+    expect(r.outputs).toMatch(/outcome<<.*\nskipped\n/);
+    expect(r.stdout).toContain(`::add-mask::${KEY}`);
+    expect(github.requests).toEqual([]);
+  });
+
+  it("runs nothing for a non-collaborator's /repro (permission read through the API)", async () => {
+    const p = example("issue_comment", "created");
+    p.comment.body = "/repro";
+    const r = await action(envFor("issue_comment", p));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("@Codertocat lacks write permission");
+    expect(github.calls("GET", /collaborators\/Codertocat\/permission$/)).toHaveLength(1);
+    expect(github.calls("POST", /comments$/)).toEqual([]);
+  });
+
+  it("fails with the input's name on a bad input", async () => {
+    const r = await action(envFor("issues", example("issues", "labeled"), { mode: "everything" }));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('::error::Retrace: input mode must be auto, repro or fix, not "everything"');
+  });
+
+  it("rejects a workflow_dispatch whose job spec is not a job spec", async () => {
+    const p = example("workflow_dispatch");
+    p.inputs = { "job-spec": JSON.stringify({ kind: "deploy", id: "x" }) };
+    const r = await action(envFor("workflow_dispatch", p));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("::error::Retrace: the job-spec input is not a job spec");
+  });
+});
+
+describe("publishing (in-process, real @actions/core)", () => {
+  const BUGGY = "def add(a, b):\n    return a - b\n";
+  const PATCH = createTwoFilesPatch("a/src/calc.py", "b/src/calc.py", BUGGY, BUGGY.replace("-", "+"));
+  const fixRunner: JobRunner = async (spec) =>
+    ({
+      jobId: spec.id,
+      kind: "fix",
+      outcome: "succeeded",
+      verdict: "FIXED",
+      summary: "test_add passes now.",
+      patch: PATCH,
+      prTitle: "Fix add",
+      prBody: "Adds instead of subtracting.",
+      failures: [{ file: "src/calc.py", line: 2, message: "test_add: assert -1 == 3" }],
+      costUsd: 0.2,
+      tokens: 100,
+      attempts: 1,
+      durationMs: 10,
+    }) satisfies JobResult;
+
+  it("workflow_run failure: downloads failed job logs, opens a draft PR, writes outputs, summary, annotations", async () => {
+    github.state.runJobs.set(30433642, [
+      { id: 1, name: "build", conclusion: "success" },
+      { id: 2, name: "test", conclusion: "failure" },
+    ]);
+    github.state.jobLogs.set(2, "FAILED test_add\n");
+    github.state.files.set(`${REPO}@${SHA}:src/calc.py`, BUGGY);
+    const p = example("workflow_run", "completed");
+    p.workflow_run.id = 30433642;
+    p.workflow_run.conclusion = "failure";
+    p.workflow_run.head_sha = SHA;
+    p.workflow_run.head_branch = "feature";
+    p.workflow_run.pull_requests = [];
+    const env = envFor("workflow_run", p);
+    Object.assign(process.env, env);
+    let seenLog: string | undefined;
+    const out = await runAction({
+      env,
+      core,
+      github: (token) => {
+        const { Octokit } = require("@octokit/core") as typeof import("@octokit/core");
+        return createGitHubPort(new Octokit({ auth: token, baseUrl: github.url }) as unknown as OctokitLike);
+      },
+      runner: () => async (spec, o) => {
+        seenLog = spec.kind === "fix" ? spec.log : undefined;
+        return fixRunner(spec, o);
+      },
+      gate: evaluatePatch,
+    });
+    expect(github.requests.map((r) => `${r.method} ${r.path}`)).toContain(
+      "GET /repos/Codertocat/Hello-World/actions/runs/30433642/jobs",
+    );
+    expect(seenLog).toBe("##[group]test\nFAILED test_add\n\n##[endgroup]");
+    expect(out.prUrl).toMatch(/\/pull\/\d+$/);
+    expect(github.calls("POST", /pulls$/)[0]!.body).toMatchObject({
+      draft: true,
+      base: "feature",
+      head: "retrace/fix-555-1",
+    });
+    const outputs = readFileSync(join(dir, "output"), "utf8");
+    expect(outputs).toMatch(/verdict<<.*\nFIXED\n/);
+    expect(outputs).toMatch(/cost-usd<<.*\n0\.2000\n/);
+    expect(readFileSync(join(dir, "summary"), "utf8")).toContain("## Retrace fix: FIXED");
+  });
+});
