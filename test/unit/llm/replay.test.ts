@@ -124,8 +124,11 @@ async function record(): Promise<{ json: unknown; scripted: ScriptedModel }> {
 }
 
 describe("replay", () => {
+  // The CLI test registers the toy pipeline in the shared registry; put back whatever was there.
+  const wired = pipelines.repro;
   afterEach(() => {
-    delete pipelines.repro;
+    if (wired) pipelines.repro = wired;
+    else delete pipelines.repro;
     vi.restoreAllMocks();
   });
 
