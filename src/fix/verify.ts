@@ -367,6 +367,11 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
 
   // 5. Compare per test id.
   const comparison = compareRuns(base, after);
+  if (after.some((r) => r.reportFormat === "auto")) {
+    comparison.reasons.push(
+      `results were read from the output of \`${command.command}\`, which has no machine-readable reporter Retrace knows; run the framework's own command (pytest, node --test, jest, vitest, mocha, go test, cargo test) for stronger evidence`,
+    );
+  }
   const lastBad = [...after].reverse().find((r) => !r.complete || r.counts.failed > 0);
   const outputTail = (lastBad ?? after[after.length - 1] ?? base[base.length - 1])?.outputTail ?? "";
   return {

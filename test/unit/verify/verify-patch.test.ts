@@ -204,6 +204,29 @@ describe("verifyPatch", () => {
     expect(r2.detectedBy).toBe("--test → package.json scripts.test");
   });
 
+  it("reads an unrecognised command's output best-effort and says so", async () => {
+    const make: TestCommand = { framework: "unknown", command: "make test", detectedBy: "--test" };
+    const { sandbox, requests } = fakeSandbox([
+      { exitCode: 2, stdout: tapReport({ adds: "failed", subtracts: "passed" }) },
+      { exitCode: 0, stdout: tapReport({ adds: "passed", subtracts: "passed" }) },
+    ]);
+    const result = await verifyPatch({
+      workspace: memoryWorkspace(files),
+      sandbox,
+      patch: fix,
+      policy,
+      testCommand: make,
+      runs: 1,
+      jobId: "j",
+    });
+    expect(requests[0]!.command).toEqual(["sh", "-c", "make test"]);
+    expect(requests[0]!.collect).toBeUndefined();
+    expect(result.verdict).toBe("VERIFIED");
+    expect(result.reasons[result.reasons.length - 1]).toMatch(
+      /^results were read from the output of `make test`/,
+    );
+  });
+
   it("throws CancelledError when the signal is aborted, and rejects bad run counts", async () => {
     const controller = new AbortController();
     const { sandbox } = fakeSandbox(() => {
