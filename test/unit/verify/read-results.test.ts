@@ -34,7 +34,7 @@ describe("readResults", () => {
   });
 
   it("reads go test -json as package.TestName", () => {
-    const tests = readResults("go-json", report("go-test-json.log"));
+    const tests = readResults("go-json", report("go-test.jsonl"));
     expect(tests.map((t) => `${t.id} ${t.outcome}`)).toEqual([
       "example.com/m/calc.TestAdd failed",
       "example.com/m/calc.TestSub passed",
