@@ -45,7 +45,7 @@ export const DEFAULT_PRICING: PricingTable = {
 export const DEFAULT_FAST_MODEL = "claude-haiku-4-5";
 // NOTE: the SDK warns that claude-sonnet-4-5 reaches end-of-life on 2026-11-30. Switching the default (e.g. to
 // claude-opus-4-5) needs schema/retrace.schema.json and docs/config.md regenerated (scripts/gen-schema.ts).
-export const DEFAULT_STRONG_MODEL = "claude-sonnet-4-5";
+export const DEFAULT_STRONG_MODEL = "claude-opus-4-5";
 
 /** Validates a user-supplied table and merges it over the defaults. */
 export function resolvePricing(overrides: unknown = {}): PricingTable {
