@@ -16,6 +16,7 @@ import { createDockerSandbox } from "../../sandbox/docker.ts";
 import { fixReportMarkdown, runFix } from "../../fix/pipeline.ts";
 import { exitCodeFor } from "../../fix/result.ts";
 import { createModelFromEnv } from "../../llm/from-env.ts";
+import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../../llm/pricing.ts";
 
 interface FixFlags {
   repo: string;
@@ -53,9 +54,12 @@ export function registerFix(program: Command): void {
     .option("--test <command>", "the test command (detected from the repository when absent)")
     .option(
       "--model <name>",
-      "model for the attempts (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL for another endpoint)",
+      `model for the first attempt (default ${DEFAULT_FAST_MODEL}; needs ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for another endpoint)`,
     )
-    .option("--strong-model <name>", "stronger model used after a failed attempt")
+    .option(
+      "--strong-model <name>",
+      `stronger model used after a failed attempt (default ${DEFAULT_STRONG_MODEL})`,
+    )
     .option("--max-attempts <n>", "attempts of the model loop", "3")
     .option("--budget-usd <x>", "dollars the model may spend", "2")
     .option("--triage-runs <n>", "reruns of the failing tests on the unchanged base (flaky triage)", "3")
@@ -133,8 +137,8 @@ export function registerFix(program: Command): void {
             }),
         model,
         models: {
-          fast: flags.model ?? "claude-sonnet-4-5",
-          ...(flags.strongModel ? { strong: flags.strongModel } : {}),
+          fast: flags.model ?? DEFAULT_FAST_MODEL,
+          strong: flags.strongModel ?? DEFAULT_STRONG_MODEL,
           escalateAfter: 1,
         },
         redactor,
