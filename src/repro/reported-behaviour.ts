@@ -133,7 +133,11 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
     const fromInline = inline
       .map((v) => EXCEPTION_IN_TEXT.exec(v))
       .find((m) => m?.[1] && text.includes(m[0]));
-    const m = fromInline ?? EXCEPTION_IN_TEXT.exec(text);
+    // A bare `Error` (JavaScript's base class) counts only when quoted as code or followed by its message.
+    const bareError = inline
+      .map((v) => /^(?:Uncaught )?(Error)(?::\s*(.+))?$/.exec(v.trim()))
+      .find((m) => m && text.includes(m[0]));
+    const m = fromInline ?? EXCEPTION_IN_TEXT.exec(text) ?? bareError ?? /\b(Error): (\S[^\n]*)/.exec(text);
     if (m?.[1]) {
       const message = m[2]
         ? stripInlineQuotes(m[2])

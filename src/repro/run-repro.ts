@@ -554,7 +554,28 @@ export interface ResultMeta {
   author: "report" | "model";
 }
 
+/** Every string of a value passed through `redact` (the result leaves the pipeline only this way). */
+export function redactStrings<T>(value: T, redact: (s: string) => string): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return redact(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === "object")
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
 export function buildResult(
+  ctx: ReproContext,
+  program: Program,
+  attempt: AttemptOutcome,
+  meta: ResultMeta,
+): ReproResult {
+  return redactStrings(buildRawResult(ctx, program, attempt, meta), ctx.redact);
+}
+
+function buildRawResult(
   ctx: ReproContext,
   program: Program,
   attempt: AttemptOutcome,
@@ -597,6 +618,13 @@ export function buildResult(
 }
 
 export function noCodeResult(
+  ctx: ReproContext,
+  extra: { reasons?: string[]; meta?: Partial<ResultMeta> } = {},
+): ReproResult {
+  return redactStrings(rawNoCodeResult(ctx, extra), ctx.redact);
+}
+
+function rawNoCodeResult(
   ctx: ReproContext,
   extra: { reasons?: string[]; meta?: Partial<ResultMeta> } = {},
 ): ReproResult {

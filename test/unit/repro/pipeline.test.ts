@@ -1,0 +1,275 @@
+/**
+ * The pipeline with fake ports (the Sandbox port answers from a list): verdict folding over repeats,
+ * the version matrix, install failures, and the three report shapes.
+ */
+import { describe, expect, it } from "vitest";
+import { ReproJobSpec } from "../../../src/core/job.ts";
+import { ManualClock } from "../../../src/core/loop-clock.ts";
+import { Redactor } from "../../../src/core/redact.ts";
+import { renderReproReport } from "../../../src/report/repro-report.ts";
+import { foldRuns, matchRun, messagesAgree, outputAppears } from "../../../src/repro/match.ts";
+import { normalizeText } from "../../../src/repro/normalize.ts";
+import type { DependencyInstaller, InstallRequest, ReproPorts } from "../../../src/repro/ports.ts";
+import { ReproResult } from "../../../src/repro/result.ts";
+import { runRepro } from "../../../src/repro/run-repro.ts";
+import { reproductionFile } from "../../../src/repro/script-header.ts";
+import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/sandbox/types.ts";
+
+const fence = "```";
+
+function run(partial: Partial<SandboxRunResult>): SandboxRunResult {
+  return {
+    exitCode: 0,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    durationMs: 120,
+    files: {},
+    stoppedBy: null,
+    ...partial,
+  };
+}
+
+class ListSandbox implements Sandbox {
+  readonly requests: SandboxRunRequest[] = [];
+  constructor(private readonly answer: (req: SandboxRunRequest, n: number) => SandboxRunResult) {}
+  async run(req: SandboxRunRequest): Promise<SandboxRunResult> {
+    this.requests.push(req);
+    return this.answer(req, this.requests.length - 1);
+  }
+}
+
+class FakeInstaller implements DependencyInstaller {
+  readonly requests: InstallRequest[] = [];
+  constructor(private readonly failFor: string | null = null) {}
+  async install(req: InstallRequest) {
+    this.requests.push(req);
+    const failures = req.packages
+      .filter((p) => p.name === this.failFor)
+      .map((p) => ({ name: p.name, version: p.version, reason: "no such version" }));
+    return {
+      dir: failures.length ? null : `/cache/${req.packages.map((p) => `${p.name}-${p.version}`).join("+")}`,
+      pythonPath: req.ecosystem === "pypi" ? "python-packages" : null,
+      installed: failures.length
+        ? []
+        : req.packages.map((p) => ({ name: p.name, version: p.version ?? "9.9.9" })),
+      failures,
+      cached: false,
+      durationMs: 5,
+    };
+  }
+}
+
+function ports(sandbox: Sandbox, extra: Partial<ReproPorts> = {}): ReproPorts {
+  return {
+    sandbox,
+    installer: new FakeInstaller(),
+    model: null,
+    clock: new ManualClock(),
+    registry: { latestVersion: async () => "7.6.0" },
+    transpile: async (code) => code.replace(/: number/g, ""),
+    ...extra,
+  };
+}
+
+const spec = (markdown: string, runs = 3) => ReproJobSpec.parse({ kind: "repro", id: "t", markdown, runs });
+const keyErrorReport = `# crash\n\n${fence}python\nd = {}\nprint(d["k"])\n${fence}\n\n${fence}\nTraceback (most recent call last):\n  File "/home/u/x.py", line 2, in <module>\nKeyError: 'k'\n${fence}\n`;
+const keyErrorRun = run({
+  exitCode: 1,
+  stderr: `@@retrace-runtime 3.11.2\nTraceback (most recent call last):\n  File "/workspace/reproduction.py", line 2, in <module>\nKeyError: 'k'\n`,
+});
+
+describe("runRepro (fake sandbox)", () => {
+  it("REPRODUCED when every run shows the reported exception; runs the script offline with an explicit env", async () => {
+    const sb = new ListSandbox(() => keyErrorRun);
+    const { result, events } = await runRepro(spec(keyErrorReport), ports(sb));
+    expect(ReproResult.parse(result)).toEqual(result);
+    expect(result.verdict).toBe("REPRODUCED");
+    expect(result.evidence).toMatchObject({
+      runs: 3,
+      reproducedRuns: 3,
+      exceptionType: "KeyError",
+      exceptionMessage: "'k'",
+      exitCode: 1,
+    });
+    expect(result.runtime).toEqual({ name: "python", version: "3.11.2", reported: null });
+    expect(sb.requests).toHaveLength(3);
+    expect(sb.requests[0]!.command.join(" ")).toContain("exec python3 'reproduction.py'");
+    expect(sb.requests[0]!.env?.PATH).toBeDefined();
+    expect(sb.requests[0]!.input?.files?.["reproduction.py"]).toBe('d = {}\nprint(d["k"])\n');
+    expect(events.map((e) => e.step)).toEqual(["parse", "expectations", "complete", "run"]);
+  });
+
+  it("a mix of reproducing and clean runs is PARTIAL with the rate", async () => {
+    const sb = new ListSandbox((_r, n) => (n === 1 ? run({ stdout: "ok\n" }) : keyErrorRun));
+    const { result } = await runRepro(spec(keyErrorReport), ports(sb));
+    expect(result.verdict).toBe("PARTIAL");
+    expect(result.summary).toContain("reproduced in 2 of 3 runs");
+    expect(result.questions[0]).toMatch(/every time/);
+  });
+
+  it("another crash is PARTIAL with the difference spelled out; a clean run is NOT_REPRODUCED", async () => {
+    const other = new ListSandbox(() =>
+      run({ exitCode: 1, stderr: 'Traceback (most recent call last):\n  File "r.py"\nTypeError: boom\n' }),
+    );
+    const partial = (await runRepro(spec(keyErrorReport), ports(other))).result;
+    expect(partial.verdict).toBe("PARTIAL");
+    expect(partial.differences[0]).toBe("reported `KeyError: 'k'`, got `TypeError: boom`");
+    const clean = (
+      await runRepro(spec(keyErrorReport), ports(new ListSandbox(() => run({ stdout: "None\n" }))))
+    ).result;
+    expect(clean.verdict).toBe("NOT_REPRODUCED");
+  });
+
+  it("runs the latest release too when the report pins an older one, and says where it reproduces", async () => {
+    const md = `# t\n\nsemver@5.0.0\n\n${fence}js\nconst semver = require("semver");\nsemver.coerce("1");\n${fence}\n\nIt throws \`TypeError: semver.coerce is not a function\`.\n`;
+    const sb = new ListSandbox((req) =>
+      req.input?.dir?.includes("5.0.0")
+        ? run({
+            exitCode: 1,
+            stderr:
+              "@@retrace-runtime v18.20.4\nTypeError: semver.coerce is not a function\n    at Object.<anonymous> (/workspace/reproduction.cjs:2:8)\n",
+          })
+        : run({}),
+    );
+    const installer = new FakeInstaller();
+    const { result } = await runRepro(spec(md, 2), ports(sb, { installer }));
+    expect(result.verdict).toBe("REPRODUCED");
+    expect(installer.requests.map((r) => r.packages)).toEqual([
+      [{ name: "semver", version: "5.0.0" }],
+      [{ name: "semver", version: "7.6.0" }],
+    ]);
+    expect(result.matrixSummary).toBe(
+      "reproduces on semver@5.0.0; does not on semver@7.6.0 (latest) — fixed upstream",
+    );
+    expect(result.runtime.version).toBe("18.20.4");
+  });
+
+  it("a package that cannot be installed is a reason, not a crash", async () => {
+    const md = `# t\n\nnumpy==1.2.0\n\n${fence}python\nimport numpy as np\nprint(np.zeros(2))\n${fence}\n\nprints \`[0. 0.]\`\n`;
+    const sb = new ListSandbox(() => run({}));
+    const { result } = await runRepro(spec(md), ports(sb, { installer: new FakeInstaller("numpy") }));
+    expect(result.verdict).toBe("NEEDS_INFO");
+    expect(result.reasons).toEqual(["could not install numpy==1.2.0: no such version"]);
+    expect(sb.requests).toHaveLength(0);
+  });
+
+  it("a report with nothing runnable asks for code; a stdin reader is not run", async () => {
+    const none = (
+      await runRepro(spec("# slow\n\nIt is slow after a while."), ports(new ListSandbox(() => run({}))))
+    ).result;
+    expect(none.verdict).toBe("NEEDS_INFO");
+    expect(none.questions[0]).toMatch(/minimal, self-contained code example/);
+    const sb = new ListSandbox(() => run({}));
+    const stdin = (
+      await runRepro(spec(`# t\n\n${fence}python\nx = input()\nprint(int(x))\n${fence}\n`), ports(sb))
+    ).result;
+    expect(stdin.verdict).toBe("NEEDS_INFO");
+    expect(sb.requests).toHaveLength(0);
+  });
+
+  it("transpiles TypeScript before running it and redacts secrets from the output", async () => {
+    const md = `# t\n\n${fence}ts\nconst n: number = 1;\nthrow new Error("token ghp_abcdefghijklmnopqrstuvwxyz0123456789");\n${fence}\n\nIt throws \`Error\`.\n`;
+    const sb = new ListSandbox(() =>
+      run({
+        exitCode: 1,
+        stderr:
+          "Error: token ghp_abcdefghijklmnopqrstuvwxyz0123456789\n    at x (/workspace/reproduction.cjs:2:7)\n",
+      }),
+    );
+    const redactor = new Redactor();
+    const { result } = await runRepro(spec(md, 1), ports(sb, { redact: (s) => redactor.redact(s) }));
+    expect(sb.requests[0]!.input?.files?.["reproduction.cjs"]).toContain("const n = 1;");
+    expect(result.verdict).toBe("REPRODUCED");
+    expect(JSON.stringify(result)).not.toContain("ghp_abcdef");
+    expect(result.evidence.exceptionMessage).toContain("[REDACTED:github-token]");
+  });
+});
+
+describe("matching", () => {
+  it("normalizes paths, addresses, line numbers, timestamps and colours", () => {
+    expect(
+      normalizeText(
+        '\u001b[31mFile "/home/a/x.py", line 12\u001b[0m <Foo object at 0x7f3a2b1c> 2024-01-02T03:04:05Z',
+      ),
+    ).toBe('File "<path>", line <n> <Foo object at 0x<addr>> <time>');
+    expect(messagesAgree("'k'", "k")).toBe(true);
+    expect(
+      messagesAgree(
+        "Cannot read properties of undefined",
+        "Cannot read properties of undefined (reading 'x')",
+      ),
+    ).toBe(true);
+    expect(outputAppears(["[1, 3]", "done"], "[1, 3]\nmore\ndone\n")).toBe(true);
+    expect(outputAppears(["done", "[1, 3]"], "[1, 3]\ndone\n")).toBe(false);
+  });
+  it("a reported hang matches a timeout; a missing file asks for the file", () => {
+    const hang = {
+      kind: "hang" as const,
+      exceptionType: null,
+      exceptionMessage: null,
+      output: [],
+      source: "x",
+    };
+    expect(
+      matchRun(hang, {
+        exitCode: null,
+        stoppedBy: "timeout",
+        stdout: "",
+        stderr: "",
+        exception: null,
+        durationMs: 1,
+      }).kind,
+    ).toBe("match");
+    const exc = {
+      kind: "exception" as const,
+      exceptionType: "KeyError",
+      exceptionMessage: null,
+      output: [],
+      source: "x",
+    };
+    const m = matchRun(exc, {
+      exitCode: 1,
+      stoppedBy: null,
+      stdout: "",
+      stderr: "FileNotFoundError: [Errno 2] No such file or directory: 'data.csv'",
+      exception: { type: "FileNotFoundError", message: "x" },
+      durationMs: 1,
+    });
+    expect(m.kind).toBe("needs");
+    expect(foldRuns([m]).verdict).toBe("NEEDS_INFO");
+  });
+});
+
+describe("report and reproduction file", () => {
+  it("renders the three shapes and a header with date, runtime and packages", async () => {
+    const sb = new ListSandbox(() => keyErrorRun);
+    const { result } = await runRepro(spec(keyErrorReport), ports(sb));
+    const md = renderReproReport(result);
+    expect(md).toContain("## Retrace: ✅ Reproduced");
+    expect(md).toContain("### Evidence");
+    expect(md).toContain("### Reproduction");
+    const file = reproductionFile(result, new Date("2025-01-02T00:00:00Z"))!;
+    expect(file.filename).toBe("reproduction.py");
+    expect(file.content).toMatch(
+      /^"""\nReproduction of: crash\nVerdict: REPRODUCED \(3\/3 runs\) on 2025-01-02\nRuntime: Python 3.11.2 \| Packages: standard library only\n/,
+    );
+    const partial = renderReproReport(
+      (
+        await runRepro(
+          spec(keyErrorReport),
+          ports(new ListSandbox(() => run({ exitCode: 1, stderr: "ValueError: v\n" }))),
+        )
+      ).result,
+    );
+    expect(partial).toContain("## Retrace: ⚠️ Partly reproduced");
+    expect(partial).toContain("**Difference:**");
+    expect(partial).toContain("### Questions for the author");
+    const needs = renderReproReport((await runRepro(spec("# slow\n\nslow"), ports(sb))).result);
+    expect(needs).toContain("## Retrace: ❓ Needs more information");
+    expect(needs).toContain("### Questions for the author");
+    expect(needs).not.toContain("### Evidence");
+  });
+});
