@@ -1,7 +1,7 @@
 /**
  * `runJob(spec, ports)`: the one entry the CLI, the App, the Action and `retrace replay` use to run a job.
  * It dispatches on `spec.kind` to the pipeline registered for it, and makes sure the trace names the job
- * (replay needs the spec). Pipelines are registered in `pipelines` below (the coordinator wires repro and fix).
+ * (replay needs the spec). The production pipelines live in ./pipelines.ts; tests and replay may pass a registry.
  */
 import type { JobSpec } from "../core/job.ts";
 import { RetraceError } from "../core/errors.ts";
@@ -11,6 +11,7 @@ import type { Redactor } from "../core/redact.ts";
 import type { Trace, TraceStep } from "../core/trace.ts";
 import type { Model } from "../llm/types.ts";
 import type { Sandbox } from "../sandbox/types.ts";
+import { defaultPipelines } from "./pipelines.ts";
 import type { JobResult } from "./result.ts";
 
 /** What a pipeline may use. Entries build it from real adapters; tests and replay pass their own. */
@@ -46,8 +47,8 @@ export type Pipeline<K extends JobSpec["kind"]> = (
 ) => Promise<JobRun>;
 export type Pipelines = { [K in JobSpec["kind"]]?: Pipeline<K> };
 
-/** The registered pipelines. */
-export const pipelines: Pipelines = {};
+/** The registered pipelines: the production ones (repro, fix) from ./pipelines.ts. */
+export const pipelines: Pipelines = defaultPipelines;
 
 /** Thrown when no pipeline is registered for a job kind. */
 export class PipelineUnavailableError extends RetraceError {

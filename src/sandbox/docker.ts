@@ -176,6 +176,8 @@ export class DockerSandbox implements Sandbox {
     const timer = setTimeout(() => stop("timeout"), limits.timeoutMs);
     const onAbort = () => stop("killed");
     request.signal?.addEventListener("abort", onAbort, { once: true });
+    // An abort that fired while the container was being prepared has no event left to deliver.
+    if (request.signal?.aborted) onAbort();
     out.onOverflow = () => stop("output_limit");
     err.onOverflow = () => stop("output_limit");
     try {
