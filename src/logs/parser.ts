@@ -79,6 +79,11 @@ export class BlockBuffer {
   }
 }
 
+/** Pops entries at or deeper than `indent` from an indentation stack (describe titles, suites). */
+export function popToIndent<T extends { indent: number }>(stack: T[], indent: number): void {
+  while (stack.length > 0 && stack[stack.length - 1]!.indent >= indent) stack.pop();
+}
+
 export function trimBlankEdges(lines: readonly string[]): string[] {
   let a = 0;
   let b = lines.length;
@@ -119,7 +124,7 @@ export function jsFrameLocation(
 }
 
 const ERROR_LINE =
-  /^\s*((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*(?:Error|Exception|Failure|Warning|Exit|Interrupt|Error\d*))(?: \[[\w-]+\])?(?::\s?(.*))?$/;
+  /^\s*((?:[A-Za-z_$][\w$]*\.)*(?=[A-Za-z_$])[\w$]*(?:Error|Exception|Failure|Warning|Exit|Interrupt))(?: \[[\w-]+\])?(?::\s?(.*))?$/;
 
 /** Splits `TypeError [ERR_X]: message` into type and message; null when the line is not an error line. */
 export function errorLine(text: string): { type: string; message: string } | null {

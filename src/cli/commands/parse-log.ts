@@ -4,7 +4,7 @@
  * input and prints; parsing lives in src/logs.
  */
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import type { Command } from "commander";
@@ -117,8 +117,7 @@ export function registerParseLog(program: Command): void {
         const chunks: string[] = [];
         input.setEncoding?.("utf8");
         for await (const chunk of input) chunks.push(String(chunk));
-        const text =
-          file === "-" ? chunks.join("") : await readFile(file, "utf8").catch(() => chunks.join(""));
+        const text = chunks.join("");
         process.stdout.write(
           `${excerpt(text, { format: flags.format, maxChars, ...(flags.repoRoot ? { repoRoot: flags.repoRoot } : {}) })}\n`,
         );

@@ -6,6 +6,7 @@
 import type { FailureCategory } from "../failure.ts";
 import {
   BlockBuffer,
+  popToIndent,
   dedent,
   errorLine,
   type FormatDefinition,
@@ -105,7 +106,7 @@ export function createJestParser(sink: ParserSink) {
       const t = TEST_LINE.exec(text);
       if (t) {
         const indent = t[1]!.length;
-        path = path.filter((p) => p.indent < indent);
+        popToIndent(path, indent);
         const titles = [...path.map((p) => p.title), t[4]!].join(" > ");
         const mark = t[2]!;
         const outcome = mark === "✓" || mark === "√" ? "passed" : mark === "○" ? "skipped" : "failed";
@@ -116,7 +117,7 @@ export function createJestParser(sink: ParserSink) {
       const d = /^(\s+)(\S.*)$/.exec(text);
       if (d && !text.includes("●")) {
         const indent = d[1]!.length;
-        path = path.filter((p) => p.indent < indent);
+        popToIndent(path, indent);
         path.push({ indent, title: d[2]!.trim() });
         return true;
       }

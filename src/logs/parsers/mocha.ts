@@ -4,6 +4,7 @@
  */
 import {
   BlockBuffer,
+  popToIndent,
   dedent,
   errorLine,
   type FormatDefinition,
@@ -18,8 +19,9 @@ const COUNT = /^\s+(\d+) (passing|failing|pending)(?: \(.+\))?$/;
 const TITLE = /^(\s+)(\S.*)$/;
 
 export function createMochaParser(sink: ParserSink) {
-  let listing: { indent: number; title: string }[] = [];
+  const listing: { indent: number; title: string }[] = [];
   let failingSection = false;
+  let blankRun = 0;
   let seenCounts = false;
   let block: { titles: string[]; titleDone: boolean; buf: BlockBuffer; indent: number } | null = null;
   /** Listing lines are only trusted once a mocha marker shows up; until then they are buffered. */
@@ -64,6 +66,8 @@ export function createMochaParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      // Before the failure details, every mocha line this parser reads is indented.
+      if (!failingSection && text.charCodeAt(0) !== 32) return false;
       const c = COUNT.exec(text);
       if (c) {
         if (!seenCounts) for (const t of listed) sink.test(t.id, t.outcome);
@@ -73,6 +77,14 @@ export function createMochaParser(sink: ParserSink) {
         return true;
       }
       if (failingSection) {
+        // Mocha ends its failure details with two blank lines; whatever follows is another tool's.
+        blankRun = text.trim() === "" ? blankRun + 1 : 0;
+        if (blankRun >= 2) {
+          flush();
+          failingSection = false;
+          blankRun = 0;
+          return true;
+        }
         const f = /^ {2}(\d+)\) (.+)$/.exec(text);
         if (f) {
           flush();
@@ -104,7 +116,7 @@ export function createMochaParser(sink: ParserSink) {
       const m = p ?? f ?? s;
       if (m) {
         const indent = m[1]!.length;
-        listing = listing.filter((x) => x.indent < indent);
+        popToIndent(listing, indent);
         const title = (p ? p[2] : f ? f[3] : s![2])!;
         const id = [...listing.map((x) => x.title), title].join(" > ");
         listed.push({ id, outcome: p ? "passed" : f ? "failed" : "skipped" });
@@ -114,7 +126,7 @@ export function createMochaParser(sink: ParserSink) {
       const t = TITLE.exec(text);
       if (t && t[1]!.length >= 2 && t[1]!.length % 2 === 0 && text.length < 300) {
         const indent = t[1]!.length;
-        listing = listing.filter((x) => x.indent < indent);
+        popToIndent(listing, indent);
         listing.push({ indent, title: t[2]!.trim() });
       }
       return false;

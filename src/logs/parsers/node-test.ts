@@ -4,6 +4,7 @@
  */
 import {
   BlockBuffer,
+  popToIndent,
   dedent,
   errorLine,
   type FormatDefinition,
@@ -23,7 +24,7 @@ interface Pending {
 }
 
 export function createNodeTestParser(sink: ParserSink) {
-  let suites: { indent: number; name: string }[] = [];
+  const suites: { indent: number; name: string }[] = [];
   let pending: Pending | null = null;
   let recap = false;
   let recapAt: { file: string; line: number } | null = null;
@@ -69,7 +70,7 @@ export function createNodeTestParser(sink: ParserSink) {
         const name = e[3]!;
         if (pending && indent <= pending.indent) closePending();
         if (mark === "ℹ" || mark === "⚠") return true;
-        suites = suites.filter((s) => s.indent < indent);
+        popToIndent(suites, indent);
         const id = [...suites.map((s) => s.name), name].join(" > ");
         if (mark === "▶") {
           suites.push({ indent, name });

@@ -151,7 +151,7 @@ export function createPytestParser(sink: ParserSink) {
       }
       if (!inSession) {
         // Outcome lines can be seen without the session header (a log cut at the top).
-        const v = VERBOSE.exec(text);
+        const v = text.includes(".py::") ? VERBOSE.exec(text) : null;
         if (v) {
           const o = outcomeOf(v[2]!);
           if (o !== "rerun") sink.test(v[1]!, o, sink.path(v[1]!.split("::")[0]!));
@@ -199,11 +199,16 @@ export function createPytestParser(sink: ParserSink) {
         return true;
       }
       if (INTERRUPTED.test(text)) return true;
-      const v = VERBOSE.exec(text);
+      const v = text.includes(".py::") ? VERBOSE.exec(text) : null;
       if (v) {
         const o = outcomeOf(v[2]!);
         if (o === "rerun") rerun.add(v[1]!);
-        else sink.test(v[1]!, o, sink.path(v[1]!.split("::")[0]!));
+        else {
+          // A rerun that ends in a pass: the earlier attempt failed, so the test is flaky.
+          if (rerun.has(v[1]!) && o === "passed")
+            sink.test(v[1]!, "failed", sink.path(v[1]!.split("::")[0]!));
+          sink.test(v[1]!, o, sink.path(v[1]!.split("::")[0]!));
+        }
       }
       // Progress lines, platform header, captured output: all pytest's.
       return true;

@@ -121,6 +121,11 @@ export function createTapParser(sink: ParserSink) {
         }
         return true;
       }
+      // Quick reject: outside a test point, TAP lines start (after indentation) with o, n, #, T or a digit.
+      if (!seen && !pending) {
+        const c = text.charCodeAt(0);
+        if (c !== 111 && c !== 110 && c !== 84 && c !== 35 && c !== 32) return false;
+      }
       if (VERSION.test(text)) {
         seen = true;
         return true;

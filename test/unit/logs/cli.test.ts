@@ -1,0 +1,93 @@
+/** `retrace parse-log` as a user runs it: the real bin, a real process, files and stdin. */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ParsedLog } from "../../../src/logs/index.ts";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+const fixtures = path.join(root, "test/fixtures/logs");
+
+function retrace(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [path.join(root, "bin/retrace.mjs"), "parse-log", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    ...(input === undefined ? {} : { input }),
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("retrace parse-log", () => {
+  it("--json prints a ParsedLog for a downloaded GitHub Actions log", () => {
+    const r = retrace([path.join(fixtures, "github-actions/lint-then-jest.log"), "--json"]);
+    expect(r.code).toBe(0);
+    const parsed = ParsedLog.parse(JSON.parse(r.stdout));
+    expect(parsed.formats).toEqual(["eslint", "jest"]);
+    expect(parsed.failures).toHaveLength(6);
+    expect(parsed.counts["jest"]).toMatchObject({ failures: 2, passed: 1, failed: 2, skipped: 1 });
+  });
+
+  it("reads standard input with -", () => {
+    const r = retrace(["-", "--json"], readFileSync(path.join(fixtures, "tsc/plain.log"), "utf8"));
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).failures.map((f: { errorType: string }) => f.errorType)).toEqual([
+      "TS2741",
+      "TS2322",
+      "TS2551",
+    ]);
+  });
+
+  it("prints a readable summary without --json", () => {
+    const r = retrace([path.join(fixtures, "pytest/run.log")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("formats: pytest");
+    expect(r.stdout).toContain("6 failures:");
+    expect(r.stdout).toContain("✖ [import] tests/test_broken.py");
+    expect(r.stdout).toContain("✖ [test] tests/test_calc.py::test_div[1-2-3]");
+    expect(r.stdout).toContain("pytest: 6 failures; tests: 2 passed, 4 failed, 2 errors, 0 skipped");
+  });
+
+  it("exits 0 when the log has no failures", () => {
+    const r = retrace(["-"], "all good\n");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("no failures found");
+  });
+
+  it("exits 2 and names the path when the file is missing", () => {
+    const r = retrace(["/no/such/ci.log"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("/no/such/ci.log");
+  });
+
+  it("exits 2 and lists the valid formats for an unknown --format", () => {
+    const r = retrace([path.join(fixtures, "tsc/plain.log"), "--format", "nunit"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown log format "nunit"');
+    expect(r.stderr).toContain("pytest");
+    expect(r.stderr).toContain("go-json");
+  });
+
+  it("--format forces one parser", () => {
+    const r = retrace([
+      path.join(fixtures, "github-actions/lint-then-jest.log"),
+      "--format",
+      "eslint",
+      "--json",
+    ]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).formats).toEqual(["eslint"]);
+  });
+
+  it("--excerpt prints the failure blocks", () => {
+    const r = retrace([
+      path.join(fixtures, "github-actions/lint-then-jest.log"),
+      "--excerpt",
+      "--max-chars",
+      "2000",
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("● calc › mean of three");
+    expect(r.stdout.length).toBeLessThan(2_600);
+  });
+});
