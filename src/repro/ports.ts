@@ -2,6 +2,7 @@
  * The ports the reproduction pipeline takes. `src/repro` never does I/O itself: the CLI (or App, or Action)
  * passes real adapters, tests pass fakes.
  */
+import type { ModelChoice } from "../core/loop.ts";
 import type { Clock } from "../core/loop-clock.ts";
 import type { Model } from "../llm/types.ts";
 import type { Sandbox } from "../sandbox/types.ts";
@@ -77,6 +78,8 @@ export interface ReproPorts {
   installer: DependencyInstaller;
   /** The model, or null for the deterministic (offline) path. */
   model: Model | null;
+  /** Model names (fast, and strong after a failed attempt); from the job spec's `model` when absent. */
+  models?: ModelChoice;
   clock: Clock;
   registry: RegistryLookup;
   transpile: Transpile;

@@ -8,6 +8,7 @@ import type { Trace } from "../core/trace.ts";
 import { completeProgram, type Program } from "./complete.ts";
 import { type ExecutedRun, executeRuns } from "./execute.ts";
 import { foldRuns, matchRun, type RunsVerdict } from "./match.ts";
+import { modelMode, runModelAssist } from "./model-assist.ts";
 import { findStaticNeeds } from "./needs.ts";
 import { normalizePypiName } from "./known-modules.ts";
 import { type ParsedReport, parseReport } from "./parse-report.ts";
@@ -59,8 +60,12 @@ export async function runRepro(spec: ReproJobSpec, ports: ReproPorts): Promise<R
         ? `${p.language} program, entry ${p.entry}, ${p.completions.length} completion(s)`
         : "nothing runnable in the report",
   );
-  if (!program) return { result: noCodeResult(ctx), events: ctx.events, program: null };
-  const attempt = await attemptProgram(ctx, program);
+  // The deterministic attempt always comes first and is free; the model is asked only when it can add
+  // something (no code, placeholders, a run that did not match).
+  const attempt = program ? await attemptProgram(ctx, program) : null;
+  const mode = ports.model ? modelMode(program, attempt) : null;
+  if (mode) return runModelAssist(ctx, { mode, program, deterministic: attempt });
+  if (!program || !attempt) return { result: noCodeResult(ctx), events: ctx.events, program: null };
   return {
     result: buildResult(ctx, program, attempt, {
       attempts: 1,
