@@ -33,8 +33,11 @@ function dependencies() {
   const lock = path.join(root, "package-lock.json");
   const stamp = path.join(root, "node_modules", ".package-lock.json");
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= statSync(lock).mtimeMs) return;
-  log("installing npm dependencies (npm ci)");
-  run("npm", ["ci", "--no-audit", "--no-fund"]);
+  // `npm install` with the committed lockfile, not `npm ci`: a registry mirror that does not carry other
+  // platforms' optional binaries (biome's, esbuild's) leaves them out of the lockfile, and `npm ci` then refuses
+  // the lockfile as out of sync. `npm install` installs the locked versions all the same.
+  log("installing npm dependencies (npm install, from package-lock.json)");
+  run("npm", ["install", "--no-audit", "--no-fund"]);
 }
 
 // 2. A Docker engine: use the one that answers; as root, install and start one when none does.
