@@ -1,10 +1,21 @@
 /**
  * The JobStore port and its SQLite implementation (sql.js: SQLite compiled to WebAssembly, so nothing is
  * compiled at install time and it runs on every Node version; see docs/app.md for the measurement).
- * The database is written to disk after every change (temporary file + rename), so a crash never leaves a
- * half-written file and an acknowledged webhook is on disk before the 200 is sent.
+ * Durability without rewriting the whole database per webhook: every change is appended to a journal
+ * (`<path>.journal`, one JSON line) before the call returns, so an acknowledged webhook is on disk before the
+ * 200 goes out; a snapshot (temporary file + rename, then the journal is emptied) is taken every few seconds
+ * and on close. Opening loads the snapshot and replays the journal.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import initSqlJs from "sql.js";
@@ -79,12 +90,28 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
   }
   if (path) mkdirSync(dirname(path), { recursive: true });
 
-  function persist(): void {
-    if (!path) return;
+  const journalPath = path ? `${path}.journal` : null;
+  let dirty = false;
+
+  /** Take a snapshot and empty the journal. */
+  function snapshot(): void {
+    if (!path || !journalPath || !dirty) return;
     const tmp = `${path}.tmp-${process.pid}`;
     writeFileSync(tmp, db.export());
     renameSync(tmp, path);
+    writeFileSync(journalPath, "");
+    dirty = false;
   }
+
+  /** Append one change to the journal (the durable record until the next snapshot). */
+  function journal(entry: unknown): void {
+    if (!journalPath) return;
+    appendFileSync(journalPath, `${JSON.stringify(entry)}\n`);
+    dirty = true;
+  }
+
+  const timer = path ? setInterval(snapshot, 5_000) : null;
+  timer?.unref();
 
   let closed = false;
   function open(): SqlDatabase {
@@ -142,26 +169,59 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
 
   const terminal = TERMINAL_STATES.map((s) => `'${s}'`).join(", ");
 
+  let inserts = 0;
+  /** Inserts a delivery id; false when it was already there. Old ids are pruned every 1000 inserts. */
+  function applyDelivery(deliveryId: string, now: number): boolean {
+    if (++inserts % 1000 === 0)
+      open().run("DELETE FROM deliveries WHERE received_at < ?", [now - DELIVERY_TTL_MS]);
+    open().run("INSERT OR IGNORE INTO deliveries (id, received_at) VALUES (?, ?)", [deliveryId, now]);
+    return db.getRowsModified() > 0;
+  }
+
+  if (journalPath) {
+    let text = "";
+    try {
+      text = readFileSync(journalPath, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    for (const line of text.split("\n")) {
+      if (!line.trim()) continue;
+      let entry: { d?: [string, number]; j?: JobRecord };
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        continue; // a line cut short by a crash: the change it held was never acknowledged
+      }
+      if (entry.d) applyDelivery(entry.d[0], entry.d[1]);
+      if (entry.j) write(entry.j);
+      dirty = true;
+    }
+    snapshot();
+    // Make sure the journal exists and is durable from the start.
+    closeSync(openSync(journalPath, "a"));
+    const fd = openSync(journalPath, "r");
+    fsyncSync(fd);
+    closeSync(fd);
+  }
+
   return {
     recordDelivery(deliveryId, now) {
-      const seen = scalar("SELECT COUNT(*) FROM deliveries WHERE id = ?", [deliveryId]);
-      if (seen > 0) return false;
-      open().run("DELETE FROM deliveries WHERE received_at < ?", [now - DELIVERY_TTL_MS]);
-      open().run("INSERT INTO deliveries (id, received_at) VALUES (?, ?)", [deliveryId, now]);
-      persist();
+      if (!applyDelivery(deliveryId, now)) return false;
+      journal({ d: [deliveryId, now] });
       return true;
     },
     insert(record) {
       if (get(record.id)) throw new InfrastructureError(`job ${record.id} already exists`);
       write(record);
-      persist();
+      journal({ j: record });
     },
     update(id, changes) {
       const current = get(id);
       if (!current) throw new InfrastructureError(`job ${id} is not in the job database`);
       const next: JobRecord = { ...current, ...changes, id, updatedAt: changes.updatedAt ?? Date.now() };
       write(next);
-      persist();
+      journal({ j: next });
       return next;
     },
     get,
@@ -196,7 +256,8 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
     },
     close() {
       if (closed) return;
-      persist();
+      if (timer) clearInterval(timer);
+      snapshot();
       closed = true;
       db.close();
     },

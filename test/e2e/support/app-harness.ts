@@ -68,7 +68,7 @@ export function example(event: string, action?: string, index = 0): Payload {
 }
 
 export async function postWebhook(
-  app: AppServer,
+  app: Pick<AppServer, "url">,
   event: string,
   payload: unknown,
   options: {
