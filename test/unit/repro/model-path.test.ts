@@ -140,7 +140,7 @@ describe("repro model path (scripted model, reading sandbox)", () => {
     expect(req.toolChoice).toEqual({ type: "tool", name: WRITE_REPRODUCTION_TOOL });
     expect(req.meta).toEqual({ step: "write", attempt: 1 });
     // The trace holds the exchange, then the pipeline's steps.
-    const trace = reproTrace(out.result.title ? spec(proseReport) : spec(""), out.events, r, 0, out.trace);
+    const trace = reproTrace(spec(proseReport), out.events, r, 0, out.trace);
     expect(trace.steps.map((s) => s.state).slice(0, 5)).toEqual([
       "write",
       "scan",
