@@ -8,7 +8,10 @@ import { evaluatePatch } from "../src/policy/index.ts";
 function makePatch(files: number, linesPerFile: number): string {
   let out = "";
   for (let f = 0; f < files; f++) {
-    const before = Array.from({ length: linesPerFile }, (_, i) => `    value_${i} = compute(${i})  # line ${i}`).join("\n");
+    const before = Array.from(
+      { length: linesPerFile },
+      (_, i) => `    value_${i} = compute(${i})  # line ${i}`,
+    ).join("\n");
     const after = before.replace(/compute\((\d*7)\)/g, "compute($1 + 1)");
     const body = createTwoFilesPatch(`a/src/m${f}.py`, `b/src/m${f}.py`, `${before}\n`, `${after}\n`)
       .split("\n")

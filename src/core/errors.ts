@@ -20,12 +20,17 @@ export class RetraceError extends Error {
   /** Process exit code an entry should use: 2 for usage/config mistakes, 3 for infrastructure, 1 otherwise. */
   readonly exitCode: number;
 
-  constructor(kind: ErrorKind, message: string, options: { hint?: string; cause?: unknown; exitCode?: number } = {}) {
+  constructor(
+    kind: ErrorKind,
+    message: string,
+    options: { hint?: string; cause?: unknown; exitCode?: number } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.kind = kind;
     this.hint = options.hint;
-    this.exitCode = options.exitCode ?? (kind === "usage" || kind === "config" ? 2 : kind === "infrastructure" ? 3 : 1);
+    this.exitCode =
+      options.exitCode ?? (kind === "usage" || kind === "config" ? 2 : kind === "infrastructure" ? 3 : 1);
   }
 }
 

@@ -8,7 +8,11 @@ export const Budget = z.object({
   /** Maximum attempts of the pipeline's loop. */
   maxAttempts: z.number().int().min(1).max(20).default(3),
   /** Wall-clock limit of the whole job, in milliseconds. */
-  maxWallMs: z.number().int().min(1_000).default(15 * 60_000),
+  maxWallMs: z
+    .number()
+    .int()
+    .min(1_000)
+    .default(15 * 60_000),
   /** Total model tokens (input + output) the job may spend. */
   maxTokens: z.number().int().min(0).default(400_000),
   /** Dollars the job may spend on the model. */

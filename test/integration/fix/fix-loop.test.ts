@@ -44,7 +44,13 @@ function repoFrom(fixture: string): string {
 /** Records every sandbox request so tests can say what ran. */
 function recording(inner: Sandbox): Sandbox & { requests: SandboxRunRequest[] } {
   const requests: SandboxRunRequest[] = [];
-  return { requests, run: (r) => (requests.push(r), inner.run(r)) };
+  return {
+    requests,
+    run: (r) => {
+      requests.push(r);
+      return inner.run(r);
+    },
+  };
 }
 
 async function fix(
