@@ -61,8 +61,10 @@ export const SandboxConfig = z
     image: z
       .string()
       .min(1)
-      .default("retrace-sandbox:1")
-      .describe("Docker image untrusted code runs in (built offline from sandbox/)."),
+      .optional()
+      .describe(
+        "Docker image untrusted code runs in; unset means the host's default ($RETRACE_SANDBOX_IMAGE, else retrace-sandbox:1, built from sandbox/).",
+      ),
     limits: SandboxLimitsConfig.prefault({}),
   })
   .describe("Where and under which limits untrusted code runs.");

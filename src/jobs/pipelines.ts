@@ -4,21 +4,17 @@
  * onto the common `JobResult`. The CLI's `repro` and `fix` commands use the same adapters directly, because
  * they also write the pipeline's own files (report.md, reproduction script, patch.diff).
  */
-import { simpleGit } from "simple-git";
 import { RetraceError } from "../core/errors.ts";
 import type { FixJobSpec, ReproJobSpec } from "../core/job.ts";
 import { Redactor } from "../core/redact.ts";
-import { createFixPorts } from "../fix/fix-ports.ts";
 import { fixJobResult } from "../fix/job-result.ts";
 import { runFix } from "../fix/pipeline.ts";
-import { createFsWorkspace } from "../git/index.ts";
-import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../llm/pricing.ts";
-import { policyForFix } from "../config/schema.ts";
+import { defaultConfig, type RetraceConfig } from "../config/schema.ts";
+import { createLocalFixPorts } from "./local-fix.ts";
 import { renderReproReport } from "../report/repro-report.ts";
 import { reproJobResult } from "../repro/job-result.ts";
 import { runRepro } from "../repro/run-repro.ts";
 import { reproTrace } from "../repro/trace.ts";
-import { createDockerSandbox } from "../sandbox/docker.ts";
 import { createLocalReproPorts } from "../sandbox/install-ports.ts";
 import type { JobPorts, JobRun, Pipelines } from "./run-job.ts";
 
@@ -48,28 +44,24 @@ async function fixPipeline(spec: FixJobSpec, ports: JobPorts): Promise<JobRun> {
     });
   }
   const redactor = ports.redactor ?? new Redactor();
-  const git = simpleGit(ports.repoDir);
-  const config = ports.config as Parameters<typeof policyForFix>[0] | undefined;
-  const fixPorts = await createFixPorts({
-    workspace: await createFsWorkspace(ports.repoDir),
-    sandbox: ports.sandbox ?? createDockerSandbox(),
+  const config = (ports.config as RetraceConfig | undefined) ?? defaultConfig();
+  const fixPorts = await createLocalFixPorts({
+    repoDir: ports.repoDir,
     jobId: spec.id,
+    config,
     ...(spec.testCommand ? { testCommand: spec.testCommand } : {}),
-    ...(config ? { policy: policyForFix(config) } : {}),
-    commitDiff: async () => {
-      const diff = await git.raw(["diff", "--no-color", "HEAD~1", "HEAD"]).catch(() => null);
-      return diff ? { label: "the failing commit vs its parent", diff } : null;
-    },
-    // No local branch: the surfaces publish the verified patch themselves (a draft PR through the API).
     model: ports.model,
-    models: ports.models ?? {
-      fast: spec.model ?? DEFAULT_FAST_MODEL,
-      strong: DEFAULT_STRONG_MODEL,
-      escalateAfter: 1,
-    },
+    ...(ports.models
+      ? { models: ports.models }
+      : spec.model
+        ? { models: { ...modelsOf(config), fast: spec.model } }
+        : {}),
     redactor,
+    ...(ports.sandbox ? { sandbox: ports.sandbox } : {}),
     ...(ports.signal ? { signal: ports.signal } : {}),
     ...(ports.onProgress ? { log: ports.onProgress } : {}),
+    // No local branch: the surfaces publish the verified patch themselves (a draft PR through the API).
+    publishLocalBranch: false,
   });
   const run = await runFix(fixPorts, {
     id: spec.id,
@@ -77,6 +69,14 @@ async function fixPipeline(spec: FixJobSpec, ports: JobPorts): Promise<JobRun> {
     budget: spec.budget,
   });
   return { result: fixJobResult(run, redactor), trace: redactor.redactDeep(run.trace) };
+}
+
+function modelsOf(config: RetraceConfig) {
+  return {
+    fast: config.model.default,
+    strong: config.model.strong,
+    escalateAfter: config.model.escalateAfter,
+  };
 }
 
 export const defaultPipelines: Pipelines = { repro: reproPipeline, fix: fixPipeline };

@@ -10,9 +10,8 @@ import type { Command } from "commander";
 import { ConfigError, UsageError } from "../../core/errors.ts";
 import { Redactor } from "../../core/redact.ts";
 import { simpleGit } from "simple-git";
-import { createBranchWithCommit, createFsWorkspace } from "../../git/index.ts";
-import { createFixPorts } from "../../fix/fix-ports.ts";
-import { createDockerSandbox } from "../../sandbox/docker.ts";
+import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
+import { createLocalFixPorts } from "../../jobs/local-fix.ts";
 import { fixReportMarkdown, runFix } from "../../fix/pipeline.ts";
 import { exitCodeFor } from "../../fix/result.ts";
 import { createModelFromEnv } from "../../llm/from-env.ts";
@@ -111,38 +110,25 @@ export function registerFix(program: Command): void {
           "run retrace fix in a git checkout (git init && git commit)",
         );
       }
-      const ports = await createFixPorts({
-        workspace: await createFsWorkspace(repo),
-        sandbox: createDockerSandbox(),
+      const config = await loadConfigFile(path.join(repo, CONFIG_PATH), { optional: true });
+      const ports = await createLocalFixPorts({
+        repoDir: repo,
         jobId: id,
+        config,
         ...(flags.test ? { testCommand: flags.test } : {}),
-        commitDiff: async () => {
-          // The failing commit is HEAD; its diff against the parent, when it has one.
-          const diff = await git.raw(["diff", "--no-color", "HEAD~1", "HEAD"]).catch(() => null);
-          const sha = (await git.revparse(["--short", "HEAD"]).catch(() => "HEAD")).trim();
-          return diff ? { label: `commit ${sha} vs its parent`, diff } : null;
-        },
-        ...(flags.dryRun
-          ? {}
-          : {
-              publish: async ({ branch, patch, message }) => {
-                const r = await createBranchWithCommit(repo, {
-                  branch,
-                  patch,
-                  message,
-                  author: { name: "Retrace", email: "retrace@users.noreply.github.com" },
-                });
-                return { branch: r.branch, commit: r.commit };
-              },
-            }),
         model,
-        models: {
-          fast: flags.model ?? DEFAULT_FAST_MODEL,
-          strong: flags.strongModel ?? DEFAULT_STRONG_MODEL,
-          escalateAfter: 1,
-        },
+        ...(flags.model || flags.strongModel
+          ? {
+              models: {
+                fast: flags.model ?? config.model.default,
+                strong: flags.strongModel ?? config.model.strong,
+                escalateAfter: config.model.escalateAfter,
+              },
+            }
+          : {}),
         redactor,
         log: progress,
+        publishLocalBranch: !flags.dryRun,
       });
       const run = await runFix(ports, {
         id,

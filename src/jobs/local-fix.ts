@@ -1,0 +1,76 @@
+/**
+ * The fix pipeline's ports on this machine: a repository checkout on disk, the Docker sandbox, git for the
+ * failing commit's diff and (when asked) a local branch with the verified commit. One place for the CLI's
+ * `retrace fix` and for `runJob` (App, Action), which publish differently: a local branch vs a draft PR.
+ */
+import { simpleGit } from "simple-git";
+import { type RetraceConfig, policyForFix } from "../config/schema.ts";
+import type { ModelChoice } from "../core/loop.ts";
+import type { Redactor } from "../core/redact.ts";
+import { createFixPorts } from "../fix/fix-ports.ts";
+import type { FixPorts } from "../fix/ports.ts";
+import { createBranchWithCommit, createFsWorkspace } from "../git/index.ts";
+import type { Model } from "../llm/types.ts";
+import { createDockerSandbox } from "../sandbox/docker.ts";
+import type { Sandbox } from "../sandbox/types.ts";
+
+export interface LocalFixPortsOptions {
+  repoDir: string;
+  jobId: string;
+  /** The repository's validated `.github/retrace.yml` (its policy, verify runs, test command, limits, models). */
+  config: RetraceConfig;
+  /** A test command given explicitly; wins over `fix.testCommand`. */
+  testCommand?: string;
+  model: Model | null;
+  /** Explicit model names; the config's `model` section when absent. */
+  models?: ModelChoice;
+  redactor: Redactor;
+  sandbox?: Sandbox;
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+  /** Commit the verified patch to a new local branch (the CLI); surfaces that open PRs leave it off. */
+  publishLocalBranch: boolean;
+}
+
+export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixPorts> {
+  const git = simpleGit(o.repoDir);
+  const testCommand = o.testCommand ?? o.config.fix.testCommand;
+  return createFixPorts({
+    workspace: await createFsWorkspace(o.repoDir),
+    sandbox:
+      o.sandbox ?? createDockerSandbox(o.config.sandbox.image ? { image: o.config.sandbox.image } : {}),
+    jobId: o.jobId,
+    ...(testCommand ? { testCommand } : {}),
+    policy: policyForFix(o.config),
+    verifyRuns: o.config.fix.verifyRuns,
+    limits: o.config.sandbox.limits,
+    commitDiff: async () => {
+      // The failing commit is HEAD; its diff against the parent, when it has one.
+      const diff = await git.raw(["diff", "--no-color", "HEAD~1", "HEAD"]).catch(() => null);
+      const sha = (await git.revparse(["--short", "HEAD"]).catch(() => "HEAD")).trim();
+      return diff ? { label: `commit ${sha} vs its parent`, diff } : null;
+    },
+    ...(o.publishLocalBranch
+      ? {
+          publish: async ({ branch, patch, message }) => {
+            const r = await createBranchWithCommit(o.repoDir, {
+              branch,
+              patch,
+              message,
+              author: { name: "Retrace", email: "retrace@users.noreply.github.com" },
+            });
+            return { branch: r.branch, commit: r.commit };
+          },
+        }
+      : {}),
+    model: o.model,
+    models: o.models ?? {
+      fast: o.config.model.default,
+      strong: o.config.model.strong,
+      escalateAfter: o.config.model.escalateAfter,
+    },
+    redactor: o.redactor,
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.log ? { log: o.log } : {}),
+  });
+}
