@@ -13,7 +13,7 @@ import type {
   TestResult,
 } from "./failure.ts";
 import { cleanPath, createPathMapper, normalizeLine, type PathOptions } from "./normalize.ts";
-import type { FailureDraft, FormatParser, ParserSink } from "./parser.ts";
+import { type FailureDraft, type FormatParser, own, type ParserSink } from "./parser.ts";
 import { FORMATS, formatNames } from "./registry.ts";
 
 export interface LogParserOptions extends PathOptions {
@@ -21,7 +21,10 @@ export interface LogParserOptions extends PathOptions {
   format?: string;
   /** Most failures kept (default 500); the rest are counted in `dropped.failures`. */
   maxFailures?: number;
-  /** Most test results kept (default 100 000); the rest are counted in `dropped.tests`. */
+  /**
+   * Most test results kept (default 100 000). Results after the cap are only counted in `dropped.tests`
+   * (a retry of an earlier test seen after the cap is not matched against it).
+   */
   maxTests?: number;
   /** Longest message kept, in characters (default 2 000). */
   maxMessageChars?: number;
@@ -80,7 +83,9 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
   const secondary: Failure[] = [];
   const failureKeys = new Map<string, Failure>();
   let droppedFailures = 0;
-  const tests = new Map<string, TestResult>();
+  // Per-format maps (no key concatenation on the hot path) and one list in order of first appearance.
+  const testsByFormat = new Map<string, Map<string, TestResult>>();
+  const testList: TestResult[] = [];
   let droppedTests = 0;
   const counts = new Map<string, FormatCounts>();
   let lineNo = 0;
@@ -96,22 +101,59 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     return c;
   };
 
-  const sinkFor = (slot: { name: string; firstSeen: number }): ParserSink => ({
-    path: (p) => cleanPath(mapPaths(p)),
-    test(id, outcome, file) {
-      if (slot.firstSeen === 0) slot.firstSeen = lineNo;
-      recordTest(slot.name, id, outcome, file ?? null);
-    },
-    failure(draft) {
-      if (slot.firstSeen === 0) slot.firstSeen = lineNo;
-      recordFailure(slot.name, draft);
-    },
-  });
+  // Paths repeat (every test of a file names it): a bounded cache keeps one string per path.
+  const pathCache = new Map<string, string>();
+  const toPath = (p: string): string => {
+    let out = pathCache.get(p);
+    if (out === undefined) {
+      out = cleanPath(mapPaths(p));
+      if (pathCache.size >= 1_000) pathCache.clear();
+      pathCache.set(p, out);
+    }
+    return out;
+  };
 
-  function recordTest(format: string, id: string, outcome: TestOutcome, file: string | null): void {
-    const key = `${format}\u0000${id}`;
-    const previous = tests.get(key);
-    const c = countsOf(format);
+  const sinkFor = (slot: { name: string; firstSeen: number }): ParserSink => {
+    let tests: Map<string, TestResult> | null = null;
+    let c: FormatCounts | null = null;
+    return {
+      path: toPath,
+      test(id, outcome, file) {
+        if (slot.firstSeen === 0) slot.firstSeen = lineNo;
+        tests ??= testsOf(slot.name);
+        c ??= countsOf(slot.name);
+        recordTest(slot.name, id, outcome, file ?? null, tests, c);
+      },
+      failure(draft) {
+        if (slot.firstSeen === 0) slot.firstSeen = lineNo;
+        recordFailure(slot.name, draft);
+      },
+    };
+  };
+
+  function testsOf(format: string): Map<string, TestResult> {
+    let tests = testsByFormat.get(format);
+    if (!tests) {
+      tests = new Map();
+      testsByFormat.set(format, tests);
+    }
+    return tests;
+  }
+
+  function recordTest(
+    format: string,
+    id: string,
+    outcome: TestOutcome,
+    file: string | null,
+    tests = testsOf(format),
+    c = countsOf(format),
+  ): void {
+    // Past the cap no per-test work is done at all (not even the lookup): bounded CPU as well as memory.
+    if (testList.length >= maxTests) {
+      droppedTests++;
+      return;
+    }
+    const previous = tests.get(id);
     if (previous) {
       if (previous.outcome === outcome) return;
       c[previous.outcome]--;
@@ -128,11 +170,9 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
       c[outcome]++;
       return;
     }
-    if (tests.size >= maxTests) {
-      droppedTests++;
-      return;
-    }
-    tests.set(key, { id, outcome, flaky: false, format, file });
+    const result: TestResult = { id, outcome, flaky: false, format, file };
+    tests.set(id, result);
+    testList.push(result);
     c[outcome]++;
   }
 
@@ -141,13 +181,13 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     const failure: Failure = {
       format,
       category: d.category as FailureCategory,
-      test: d.test ?? null,
-      file: d.file ?? null,
+      test: d.test ? own(d.test) : null,
+      file: d.file ? own(d.file) : null,
       line: d.line ?? null,
       column: d.column ?? null,
-      errorType: d.errorType ?? null,
-      message,
-      stack: d.stack ? clip(d.stack, maxStack) : null,
+      errorType: d.errorType ? own(d.errorType) : null,
+      message: own(message),
+      stack: d.stack ? own(clip(d.stack.replace(/^(?:[ \t]*\n)+/, "").trimEnd(), maxStack)) || null : null,
       span: { start: Math.max(1, d.start), end: Math.max(1, d.end, d.start) },
     };
     const firstLine = message.split("\n", 1)[0] ?? "";
@@ -172,8 +212,7 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     failureKeys.set(key, failure);
     (d.secondary ? secondary : primary).push(failure);
     if (failure.test) {
-      const tkey = `${format}\u0000${failure.test}`;
-      if (!tests.has(tkey))
+      if (!testsByFormat.get(format)?.has(failure.test))
         recordTest(format, failure.test, failure.category === "test" ? "failed" : "error", null);
     }
   }
@@ -197,8 +236,9 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     const n = normalizeLine(raw, mapPaths);
     if (n === null) return;
     let text = n.text;
+    const long = text.length > MAX_LINE;
     for (const slot of slots) {
-      if (text.length > MAX_LINE && slot.name !== "junit") text = text.slice(0, MAX_LINE);
+      if (long && slot.name !== "junit") text = text.slice(0, MAX_LINE);
       if (slot.parser.line(text, lineNo)) {
         slot.claimed++;
         if (slot.firstSeen === 0) slot.firstSeen = lineNo;
@@ -254,7 +294,7 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
       return {
         formats,
         failures: failures.sort((a, b) => a.span.start - b.span.start),
-        tests: [...tests.values()],
+        tests: testList,
         counts: countRecord,
         lines: lineNo,
         dropped: { failures: droppedFailures, tests: droppedTests },

@@ -25,3 +25,16 @@ export function parseLog(text: string, options: LogParserOptions = {}): ParsedLo
   parser.write(text);
   return parser.end();
 }
+
+/**
+ * Parses a log arriving in chunks (a file or stdin stream with a utf8 encoding, a fetch body decoded
+ * to text): lines may span chunks; memory stays bounded by the parser's caps.
+ */
+export async function parseChunks(
+  chunks: AsyncIterable<string>,
+  options: LogParserOptions = {},
+): Promise<ParsedLog> {
+  const parser = createLogParser(options);
+  for await (const chunk of chunks) parser.write(chunk);
+  return parser.end();
+}

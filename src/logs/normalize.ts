@@ -9,9 +9,7 @@ export interface NormalizedLine {
   ghError: boolean;
 }
 
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/;
-// CSI sequences (colours, cursor moves), OSC sequences (hyperlinks, titles) and lone ESC pairs.
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/;
 const SKIPPED_COMMANDS = new Set([
   "group",
   "endgroup",
@@ -22,8 +20,38 @@ const SKIPPED_COMMANDS = new Set([
   "remove-matcher",
 ]);
 
+/** Removes ANSI escape sequences: CSI (colours, cursor moves), OSC (hyperlinks, titles) and two-byte escapes. */
 export function stripAnsi(text: string): string {
-  return text.includes("\u001b") ? text.replace(ANSI, "") : text;
+  let esc = text.indexOf("\u001b");
+  if (esc === -1) return text;
+  // A hand-written scanner: several times faster than a global regex replace on colour-heavy logs.
+  let out = "";
+  let from = 0;
+  const n = text.length;
+  while (esc !== -1) {
+    out += text.slice(from, esc);
+    let i = esc + 1;
+    const kind = text.charCodeAt(i);
+    if (kind === 0x5b) {
+      // CSI: ESC [ parameters (0x30-0x3f)* intermediates (0x20-0x2f)* final (0x40-0x7e)
+      i++;
+      while (i < n && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x3f) i++;
+      while (i < n && text.charCodeAt(i) >= 0x20 && text.charCodeAt(i) <= 0x2f) i++;
+      if (i < n && text.charCodeAt(i) >= 0x40 && text.charCodeAt(i) <= 0x7e) i++;
+    } else if (kind === 0x5d) {
+      // OSC: ESC ] … BEL or ESC \
+      const bel = text.indexOf("\u0007", i);
+      const st = text.indexOf("\u001b\\", i);
+      if (bel !== -1 && (st === -1 || bel < st)) i = bel + 1;
+      else if (st !== -1) i = st + 2;
+      else i = n;
+    } else if (kind >= 0x40 && kind <= 0x5f) {
+      i++;
+    }
+    from = i;
+    esc = text.indexOf("\u001b", from);
+  }
+  return out + text.slice(from);
 }
 
 /** Returns null for lines that carry no content (group markers, debug lines). */
@@ -31,8 +59,11 @@ export function normalizeLine(raw: string, mapPaths: (text: string) => string): 
   let text = raw;
   if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.length >= 20 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 84)
-    text = text.replace(TIMESTAMP, "");
+  if (text.length >= 20 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 84 && TIMESTAMP.test(text)) {
+    // test() then slice: no match array, one new string.
+    const z = text.indexOf("Z", 19);
+    text = text.slice(text.charCodeAt(z + 1) === 32 ? z + 2 : z + 1);
+  }
   text = stripAnsi(text);
   let ghError = false;
   if (text.startsWith("##[")) {

@@ -45,6 +45,14 @@ export interface FormatDefinition {
   create(sink: ParserSink): FormatParser;
 }
 
+/**
+ * A copy of `s` that does not keep its parent alive. Lines are slices of the 64 KiB chunks they were
+ * read from, and V8 keeps a slice's whole parent string; a kept test id or stack line would pin its chunk.
+ */
+export function own(s: string): string {
+  return s.length < 13 ? s : (s + " ").slice(0, -1);
+}
+
 /** Keeps at most `maxLines` lines / `maxChars` characters of a block; later lines are counted, not kept. */
 export class BlockBuffer {
   readonly lines: string[] = [];
@@ -62,7 +70,7 @@ export class BlockBuffer {
     if (this.start === 0) this.start = lineNo;
     this.end = lineNo;
     if (this.lines.length < this.maxLines && this.chars + text.length <= this.maxChars) {
-      this.lines.push(text);
+      this.lines.push(own(text));
       this.chars += text.length + 1;
     } else {
       this.omitted++;

@@ -25,6 +25,7 @@ export function createJestParser(sink: ParserSink) {
   let file: string | null = null;
   /** describe titles by indentation level under the current file header. */
   let path: { indent: number; title: string }[] = [];
+  let prefix: string | null = null;
   let block: { title: string; file: string | null; buf: BlockBuffer } | null = null;
 
   const idFor = (titles: string, f: string | null) => (f ? `${f} > ${titles}` : titles);
@@ -78,23 +79,26 @@ export function createJestParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
-      const h = FILE_HEADER.exec(text);
+      const c0 = text.charCodeAt(0);
+      // Quick reject: a file header starts with "PASS", "FAIL" or " PASS"/" FAIL" (coloured).
+      const h = c0 === 80 || c0 === 70 || c0 === 32 ? FILE_HEADER.exec(text) : null;
       if (h) {
         flush();
         active = true;
         file = sink.path(h[2]!);
         path = [];
+        prefix = null;
         return true;
       }
       if (!active) return false;
-      const b = BULLET.exec(text);
+      const b = c0 === 32 && text.startsWith("  ●") ? BULLET.exec(text) : null;
       if (b) {
         flush();
         block = { title: b[1]!.trim(), file, buf: new BlockBuffer(200, 16_000) };
         block.buf.push(text, lineNo);
         return true;
       }
-      if (SUMMARY.test(text)) {
+      if ((c0 === 84 || c0 === 83 || c0 === 82) && SUMMARY.test(text)) {
         flush();
         if (text.startsWith("Ran all test suites")) active = false;
         return true;
@@ -103,25 +107,34 @@ export function createJestParser(sink: ParserSink) {
         block.buf.push(text, lineNo);
         return true;
       }
-      const t = TEST_LINE.exec(text);
+      if (c0 !== 32) return text === "";
+      const indent = text.length - text.trimStart().length;
+      const mark = text.charCodeAt(indent);
+      // ✓ ✕ ○ √ ×
+      const t =
+        mark === 0x2713 || mark === 0x2715 || mark === 0x25cb || mark === 0x221a || mark === 0xd7
+          ? TEST_LINE.exec(text)
+          : null;
       if (t) {
-        const indent = t[1]!.length;
-        popToIndent(path, indent);
-        const titles = [...path.map((p) => p.title), t[4]!].join(" > ");
-        const mark = t[2]!;
-        const outcome = mark === "✓" || mark === "√" ? "passed" : mark === "○" ? "skipped" : "failed";
-        sink.test(idFor(titles, file), outcome, file);
+        if (path.length > 0 && path[path.length - 1]!.indent >= indent) {
+          popToIndent(path, indent);
+          prefix = null;
+        }
+        // The id prefix (file and describe titles) is shared by every test of a block: built once.
+        prefix ??= idFor([...path.map((p) => p.title), ""].join(" > "), file);
+        const m = t[2]!;
+        const outcome = m === "✓" || m === "√" ? "passed" : m === "○" ? "skipped" : "failed";
+        sink.test(prefix + t[4]!, outcome, file);
         return true;
       }
       // A describe title in the verbose listing: an indented plain line.
-      const d = /^(\s+)(\S.*)$/.exec(text);
-      if (d && !text.includes("●")) {
-        const indent = d[1]!.length;
+      if (indent < text.length && !text.includes("●")) {
         popToIndent(path, indent);
-        path.push({ indent, title: d[2]!.trim() });
+        path.push({ indent, title: text.trim() });
+        prefix = null;
         return true;
       }
-      return text.trim() === "";
+      return indent === text.length;
     },
     end(): void {
       flush();

@@ -255,7 +255,7 @@ export function createJunitParser(sink: ParserSink) {
   return {
     line(text: string, lineNo: number): boolean {
       if (!inDoc) {
-        const start = text.search(/<testsuites?[\s>]/);
+        const start = text.includes("<testsuite") ? text.search(/<testsuites?[\s>]/) : -1;
         if (start === -1) return text.startsWith("<?xml");
         inDoc = true;
         buffer = text.slice(start);
