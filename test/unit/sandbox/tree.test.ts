@@ -75,6 +75,24 @@ describe("input trees", () => {
     expect(Object.keys(byName).some((n) => n.startsWith("src"))).toBe(false);
   });
 
+  it("keeps the executable bit of files copied from a directory", async () => {
+    const dir = await tmp();
+    await writeFile(path.join(dir, "run.sh"), "#!/bin/sh\n", { mode: 0o755 });
+    await writeFile(path.join(dir, "data.txt"), "x", { mode: 0o600 });
+    const extract = tar.extract();
+    const modes: Record<string, number> = {};
+    extract.on("entry", (h, body, next) => {
+      modes[h.name] = h.mode ?? 0;
+      body.on("end", next);
+      body.resume();
+    });
+    const done = new Promise<void>((r) => extract.on("finish", () => r()));
+    packInput(await listInput({ dir })).pipe(extract);
+    await done;
+    expect(modes["run.sh"]! & 0o777).toBe(0o755);
+    expect(modes["data.txt"]! & 0o777).toBe(0o644);
+  });
+
   it("rejects an inline file that escapes the workspace", async () => {
     await expect(listInput({ files: { "../../etc/cron.d/x": "boom" } })).rejects.toThrow(/unsafe path/);
   });
