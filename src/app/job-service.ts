@@ -14,10 +14,12 @@ import type { GitHubPort, RepoId } from "../github/port.ts";
 import { repoIdOf } from "../github/port.ts";
 import { unzip } from "../github/unzip.ts";
 import { JobResult, type JobRunner } from "../jobs/result.ts";
+import { type Checkout, checkoutCommit } from "./checkout.ts";
 import { intakeFix, intakeRepro, jobIdFor } from "./intake.ts";
 import type { JobRecord } from "./job-record.ts";
 import type { JobStore } from "./job-store.ts";
 import { loadRepoConfig } from "./repo-config.ts";
+import { RepoSlots } from "./repo-slots.ts";
 import { markerFor, renderTrackingComment, type TrackingPhase } from "./tracking-comment.ts";
 import { type CollectTrigger, decide, type Identity, type Trigger } from "./triggers.ts";
 
@@ -59,6 +61,8 @@ export interface JobServiceOptions {
   now?: () => number;
   /** Values to redact from everything posted (the App's own secrets). */
   secrets?: string[];
+  /** How a fix job gets the failing commit's files (default: the repository tarball through the API). */
+  checkout?: typeof checkoutCommit;
 }
 
 export type ReceiveOutcome =
@@ -68,9 +72,19 @@ export type ReceiveOutcome =
 
 export const RESULT_ARTIFACT_PREFIX = "retrace-result-";
 
+/**
+ * `/autofix` on a plain issue runs the reproduction only, and says so: Retrace's fix pipeline fixes a failing
+ * check (a test it can run before and after), and an issue has none yet. See docs/app.md.
+ */
+export const AUTOFIX_ON_ISSUE =
+  "`/autofix` on an issue runs the reproduction only: Retrace fixes failing checks, and an issue has none yet. " +
+  "To get a fix, commit the reproduction as a failing test on a branch and open a pull request: when its check " +
+  "fails, Retrace proposes a verified fix as a draft pull request (or comment `/autofix` on that pull request).";
+
 export class JobService {
   private readonly queue: PQueue;
   private readonly controllers = new Map<string, AbortController>();
+  private readonly slots = new RepoSlots();
   private readonly redactor: Redactor;
   private readonly now: () => number;
   private stopped = false;
@@ -213,9 +227,35 @@ export class JobService {
         });
         this.o.store.update(id, { checkRunId: check.id });
       }
+      const next = this.slots.forfeit(job.repo, id);
+      if (next !== null) this.enqueue(next);
       await this.fail(id, describeError(error));
       return;
     }
+    if (!this.slots.tryAcquire(job.repo, id, config.limits.concurrentJobs)) {
+      // The repository already runs limits.concurrentJobs jobs: wait (still `received`) for one to finish.
+      this.slots.defer(job.repo, id);
+      this.o.log.info(
+        `job ${id} waits: ${job.repo} already runs limits.concurrentJobs = ${config.limits.concurrentJobs} job(s)`,
+      );
+      return;
+    }
+    try {
+      await this.runAccepted(github, repo, job, config);
+    } finally {
+      const next = this.slots.release(job.repo);
+      if (next !== null) this.enqueue(next);
+    }
+  }
+
+  /** Intake, then run here or dispatch. Holds one of the repository's `limits.concurrentJobs` slots. */
+  private async runAccepted(
+    github: GitHubPort,
+    repo: RepoId,
+    job: JobRecord,
+    config: RetraceConfig,
+  ): Promise<void> {
+    const id = job.id;
     const deps = { github, repo, store: this.o.store, now: this.now() };
     const trigger = job.trigger;
     const intake =
@@ -264,10 +304,27 @@ export class JobService {
     const controller = new AbortController();
     this.controllers.set(id, controller);
     let result: JobResult;
+    let checkout: Checkout | null = null;
     try {
-      result = JobResult.parse(await this.o.runner(intake.spec, { signal: controller.signal, config }));
+      // A fix needs the failing commit's files: fetched with the installation token, removed afterwards.
+      if (intake.spec.kind === "fix" && intake.spec.headSha) {
+        checkout = await (this.o.checkout ?? checkoutCommit)(github, repo, intake.spec.headSha, id);
+        if (checkout.droppedLinks.length > 0) {
+          this.o.log.warn(
+            `job ${id}: dropped links outside the checkout: ${checkout.droppedLinks.join(", ")}`,
+          );
+        }
+      }
+      result = JobResult.parse(
+        await this.o.runner(intake.spec, {
+          signal: controller.signal,
+          config,
+          ...(checkout ? { repoDir: checkout.dir } : {}),
+        }),
+      );
     } finally {
       this.controllers.delete(id);
+      await checkout?.dispose();
     }
     if (this.stopped) return; // shutting down: the next start resumes it
     await this.publish(github, repo, current, result, config);
@@ -361,6 +418,7 @@ export class JobService {
         prUrl = pr.url;
       }
     }
+    if (job.trigger.type === "repro" && job.trigger.thenFix) note = AUTOFIX_ON_ISSUE;
     let current = this.o.store.update(job.id, {
       state: "completed",
       result: this.redactor.redactDeep(result),

@@ -43,7 +43,7 @@ function bytesOf(data: unknown): Uint8Array {
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   if (typeof data === "string") return new TextEncoder().encode(data);
-  throw new GitHubApiError("the artifact download returned no binary data");
+  throw new GitHubApiError("the download returned no binary data");
 }
 
 export function createGitHubPort(octokit: OctokitLike): GitHubPort {
@@ -261,6 +261,15 @@ export function createGitHubPort(octokit: OctokitLike): GitHubPort {
           archive_format: "zip",
         },
       );
+      return bytesOf(data);
+    },
+
+    async downloadTarball(repo, ref) {
+      // Answered with a redirect to codeload; Octokit follows it and returns the bytes (application/x-gzip).
+      const data = await call("download the repository archive", "GET /repos/{owner}/{repo}/tarball/{ref}", {
+        ...repo,
+        ref,
+      });
       return bytesOf(data);
     },
 

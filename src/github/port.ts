@@ -102,6 +102,8 @@ export interface GitHubPort {
   listRunArtifacts(repo: RepoId, runId: number): Promise<ArtifactInfo[]>;
   /** The artifact's zip archive. */
   downloadArtifact(repo: RepoId, artifactId: number): Promise<Uint8Array>;
+  /** The repository's files at a commit, as GitHub's gzipped tarball (one top-level directory). */
+  downloadTarball(repo: RepoId, ref: string): Promise<Uint8Array>;
   /** Tree sha of a commit. */
   getCommitTree(repo: RepoId, commitSha: string): Promise<string>;
   createTree(repo: RepoId, baseTree: string, entries: TreeEntry[]): Promise<string>;

@@ -29,7 +29,7 @@ export function createDefaultRunner(options: DefaultRunnerOptions): JobRunner {
       signal: run.signal,
       redactor,
       ...(run.config === undefined ? {} : { config: run.config }),
-      ...(options.repoDir ? { repoDir: options.repoDir } : {}),
+      ...((run.repoDir ?? options.repoDir) ? { repoDir: run.repoDir ?? options.repoDir } : {}),
       ...(run.onProgress ? { onProgress: run.onProgress } : {}),
     });
     return result;

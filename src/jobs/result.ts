@@ -74,6 +74,8 @@ export interface JobRunOptions {
   config?: unknown;
   /** Progress lines for the tracking comment (phase names, attempt numbers). */
   onProgress?: (line: string) => void;
+  /** A checkout of the failing commit made for this job (the App's local executor); wins over the runner's own. */
+  repoDir?: string;
 }
 
 /** The pipelines, as one port: spec in, result out. Wired to `runJob` by the entries. */

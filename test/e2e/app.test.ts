@@ -2,6 +2,9 @@
  * The App end to end over HTTP: the real Probot server on a loopback port, signed webhooks with payloads
  * from @octokit/webhooks-examples, GitHub's REST API faked at the HTTP layer (test/e2e/support/fake-github.ts).
  */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AppServer } from "../../src/app/server.ts";
@@ -9,6 +12,7 @@ import type { JobSpec } from "../../src/core/job.ts";
 import type { JobResult, JobRunner } from "../../src/jobs/result.ts";
 import { type FakeGitHub, startFakeGitHub } from "./support/fake-github.ts";
 import { example, newDbPath, postWebhook, startApp } from "./support/app-harness.ts";
+import { tarGz } from "./support/tarball.ts";
 import { zip } from "./support/zip.ts";
 
 const REPO = "Codertocat/Hello-World";
@@ -18,9 +22,20 @@ const FIXED = "def add(a, b):\n    return a + b\n";
 const PATCH = createTwoFilesPatch("a/src/calc.py", "b/src/calc.py", BUGGY, FIXED);
 
 /** A real, small runner: reproduces when the report shows a traceback, fixes calc.py with a fixed patch. */
+/** What a fix runner found in its checkout: the file it would fix, and the checkout's one commit. */
+const checkouts: Array<{ dir: string; calc: string; head: string }> = [];
+
 function makeRunner(calls: JobSpec[], patch = PATCH): JobRunner {
-  return async (spec) => {
+  return async (spec, options) => {
     calls.push(spec);
+    if (spec.kind === "fix" && options.repoDir) {
+      const dir = options.repoDir;
+      checkouts.push({
+        dir,
+        calc: readFileSync(join(dir, "src/calc.py"), "utf8"),
+        head: execFileSync("git", ["log", "--format=%s", "-1"], { cwd: dir, encoding: "utf8" }).trim(),
+      });
+    }
     const base = {
       jobId: spec.id,
       failures: [],
@@ -67,7 +82,17 @@ async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<
 let github: FakeGitHub;
 let app: AppServer | null = null;
 
-function seedRepo(): void {
+/** GitHub's tarball of the tiny repository at a commit: what the local executor checks out for a fix. */
+function calcTarball(sha: string): Promise<Uint8Array> {
+  const top = `Codertocat-Hello-World-${sha.slice(0, 7)}`;
+  return tarGz([
+    { name: `${top}/`, type: "directory" },
+    { name: `${top}/src/`, type: "directory" },
+    { name: `${top}/src/calc.py`, content: BUGGY },
+  ]);
+}
+
+async function seedRepo(): Promise<void> {
   github.state.issues.set(`${REPO}#1`, {
     title: "KeyError on load",
     body: "Traceback (most recent call last):\nKeyError: 'path'",
@@ -76,11 +101,13 @@ function seedRepo(): void {
   github.state.files.set(`${REPO}@${SHA}:src/calc.py`, BUGGY);
   github.state.permissions.set(`${REPO}:Codertocat`, "admin");
   github.state.jobLogs.set(128620228, "FAILED tests/test_calc.py::test_add - assert -1 == 3\n");
+  github.state.tarballs.set(`${REPO}@${SHA}`, await calcTarball(SHA));
 }
 
 beforeEach(async () => {
+  checkouts.length = 0;
   github = await startFakeGitHub();
-  seedRepo();
+  await seedRepo();
 });
 
 afterEach(async () => {
@@ -161,6 +188,9 @@ describe("check_run.completed failure → fix", () => {
     const spec = calls[0]!;
     expect(spec).toMatchObject({ kind: "fix", headSha: SHA, headBranch: "changes" });
     expect(spec.kind === "fix" && spec.log).toBe("FAILED tests/test_calc.py::test_add - assert -1 == 3\n");
+    // The runner got a checkout of the failing commit (from the tarball), removed after the job.
+    expect(checkouts).toEqual([{ dir: expect.any(String), calc: BUGGY, head: `${REPO}@${SHA}` }]);
+    expect(existsSync(checkouts[0]!.dir)).toBe(false);
 
     const tree = github.calls("POST", /\/git\/trees$/)[0]!.body as Record<string, unknown>;
     expect(tree).toEqual({
@@ -238,6 +268,7 @@ describe("check_run.completed failure → fix", () => {
     const branch = `retrace/${first.id}`;
     const sha = github.state.branches.get(`${REPO}:${branch}`)!;
     github.state.files.set(`${REPO}@${sha}:src/calc.py`, BUGGY);
+    github.state.tarballs.set(`${REPO}@${sha}`, await calcTarball(sha));
     const onFix = () => {
       const p = example("check_run", "completed");
       p.check_run.head_sha = sha;

@@ -47,6 +47,8 @@ export interface FakeState {
   jobLogs: Map<number, string>;
   /** run id → jobs. */
   runJobs: Map<number, Array<{ id: number; name: string; conclusion: string }>>;
+  /** "owner/repo@ref" → gzipped tarball, as GET /repos/{o}/{r}/tarball/{ref} serves it. */
+  tarballs: Map<string, Uint8Array>;
   /** run id → artifacts (zip bytes). */
   artifacts: Map<number, Array<{ id: number; name: string; zip: Uint8Array }>>;
   refs: Array<{ ref: string; sha: string }>;
@@ -94,6 +96,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     jobLogs: new Map(),
     runJobs: new Map(),
     artifacts: new Map(),
+    tarballs: new Map(),
     refs: [],
     pulls: [],
     dispatches: [],
@@ -264,6 +267,24 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       if (!a) return notFound(res, 404, {});
       res.writeHead(200, { "content-type": "application/zip" });
       res.end(Buffer.from(a.zip));
+      return true;
+    }
+    if (req.method === "GET" && (g = m(/^\/repos\/([^/]+\/[^/]+)\/tarball\/(.+)$/))) {
+      const key = `${g[1]}@${decodeURIComponent(g[2]!)}`;
+      if (!state.tarballs.has(key)) return notFound(res, 404, { message: "Not Found" });
+      // Like GitHub: a redirect to codeload, which serves the gzip.
+      res.writeHead(302, { location: `${base}/_blobs/tarballs/${encodeURIComponent(key)}` });
+      res.end();
+      return true;
+    }
+    if (req.method === "GET" && (g = m(/^\/_blobs\/tarballs\/(.+)$/))) {
+      const data = state.tarballs.get(decodeURIComponent(g[1]!));
+      if (!data) return notFound(res, 404, {});
+      res.writeHead(200, {
+        "content-type": "application/x-gzip",
+        "content-disposition": "attachment; filename=repo.tar.gz",
+      });
+      res.end(Buffer.from(data));
       return true;
     }
     if (
