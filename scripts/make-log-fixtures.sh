@@ -3,6 +3,7 @@
 # compilers and linters on small failing projects written into a scratch directory.
 #
 #   scripts/make-log-fixtures.sh [scratch-dir]     (default /tmp/logfix)
+#   RETRACE_LOG_FIXTURES_OUT=/tmp/out scripts/make-log-fixtures.sh   writes elsewhere (to check reproducibility)
 #
 # Needs: python3 + pytest, go, cargo, node + npm (jest, vitest, mocha, typescript, eslint are
 # installed with npm into <scratch>/js, outside the repository). The expected.json files next to
@@ -12,7 +13,7 @@
 # *-handwritten.* files that this script leaves alone.
 set -u
 cd "$(dirname "$0")/.."
-OUT="$PWD/test/fixtures/logs"
+OUT="${RETRACE_LOG_FIXTURES_OUT:-$PWD/test/fixtures/logs}"
 S="${1:-/tmp/logfix}"
 mkdir -p "$S" "$OUT"
 
@@ -440,7 +441,7 @@ mod tests {
     fn slow() {}
 }
 EOF
-capture "$OUT/cargo/test.log" "$C" cargo test --offline
+capture "$OUT/cargo/test.log" "$C" cargo test --offline -- --test-threads=1
 mkdir -p "$C/src2" && cp "$C/src/lib.rs" "$C/src2/lib.rs.bak"
 cat >"$C/src/lib.rs" <<'EOF'
 pub fn add(a: i32, b: i32) -> i32 {
