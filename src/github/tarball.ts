@@ -80,7 +80,7 @@ export async function unpackTarball(
   const feeding = pipeline(Readable.from([Buffer.from(archive)]), gunzip, extract).catch((error) => {
     throw error instanceof RetraceError
       ? error
-      : new TarballError(`the repository archive is not a valid tar.gz: ${(error as Error).message}`);
+      : new TarballError(`the repository archive could not be unpacked: ${(error as Error).message}`);
   });
   const report: UnpackReport = { files: 0, bytes: 0, links: 0, droppedLinks: [] };
   const links: Array<{ at: string; target: string }> = [];
@@ -144,7 +144,9 @@ export async function unpackTarball(
   } catch (error) {
     extract.destroy();
     await feeding.catch(() => undefined);
-    throw error;
+    throw error instanceof RetraceError
+      ? error
+      : new TarballError(`the repository archive could not be unpacked: ${(error as Error).message}`);
   }
   // Links last, then checked against the real filesystem until stable: a chain of links that each look
   // inside (`s -> .`, `m -> s/..`) can still resolve outside, and a dangling link could be written through later.

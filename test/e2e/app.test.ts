@@ -437,6 +437,36 @@ describe("repository config and limits", () => {
   });
 });
 
+describe("per-repository concurrency", () => {
+  it("runs at most limits.concurrentJobs jobs of a repository at once; the others wait their turn", async () => {
+    github.state.files.set(`${REPO}@:.github/retrace.yml`, "limits:\n  concurrentJobs: 1\n");
+    for (const n of [1, 3, 4]) github.state.issues.set(`${REPO}#${n}`, { title: `t${n}`, body: "Traceback" });
+    let inFlight = 0;
+    let peak = 0;
+    const order: number[] = [];
+    const calls: JobSpec[] = [];
+    const inner = makeRunner(calls);
+    const slow: JobRunner = async (spec, options) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      if (spec.kind === "repro") order.push(spec.issueNumber ?? 0);
+      await new Promise((ok) => setTimeout(ok, 150));
+      inFlight--;
+      return inner(spec, options);
+    };
+    app = await startApp(github, slow, { env: { RETRACE_CONCURRENCY: "3" } });
+    for (const n of [1, 3, 4]) {
+      const payload = example("issues", "labeled");
+      payload.label.name = "needs-repro";
+      payload.issue.number = n;
+      await postWebhook(app, "issues", payload);
+    }
+    await waitUntil(() => app!.store.all().filter((j) => j.state === "completed").length === 3);
+    expect(peak).toBe(1);
+    expect(order).toEqual([1, 3, 4]);
+  });
+});
+
 describe("durability", () => {
   it("resumes a job interrupted by a restart, on the same comment, and reports one interrupted too often", async () => {
     const dbPath = newDbPath();

@@ -1,0 +1,213 @@
+/** Webhook → trigger (src/app/triggers.ts), with plain object literals as payloads. */
+import { describe, expect, it } from "vitest";
+import { decide, isBot, slashWord } from "../../../src/app/triggers.ts";
+
+const ME = { appId: 4242, appSlug: "retrace" };
+const base = {
+  repository: { full_name: "octo/app", default_branch: "main" },
+  installation: { id: 7 },
+};
+const human = { login: "ana", type: "User" };
+
+describe("slashWord", () => {
+  it("takes the first word when it is a slash command", () => {
+    expect(slashWord("/autofix please")).toBe("/autofix");
+    expect(slashWord("  /repro\nmore")).toBe("/repro");
+    expect(slashWord("/re-pro_2")).toBe("/re-pro_2");
+  });
+  it("ignores commands that are not the first word, paths and non-strings", () => {
+    expect(slashWord("please /autofix")).toBeNull();
+    expect(slashWord("/usr/bin/env")).toBeNull();
+    expect(slashWord("")).toBeNull();
+    expect(slashWord(undefined)).toBeNull();
+  });
+});
+
+describe("isBot", () => {
+  it("knows bots by type or by the [bot] suffix", () => {
+    expect(isBot({ login: "x", type: "Bot" })).toBe(true);
+    expect(isBot({ login: "renovate[bot]", type: "User" })).toBe(true);
+    expect(isBot(human)).toBe(false);
+    expect(isBot(undefined)).toBe(false);
+  });
+});
+
+describe("decide: issues", () => {
+  it("a label on an issue is a repro candidate (the intake checks the configured label)", () => {
+    const d = decide(
+      "issues",
+      { ...base, action: "labeled", sender: human, label: { name: "needs-repro" }, issue: { number: 5 } },
+      ME,
+    );
+    expect(d).toEqual({
+      accept: true,
+      trigger: {
+        type: "repro",
+        repo: "octo/app",
+        installationId: 7,
+        defaultBranch: "main",
+        issueNumber: 5,
+        via: "label",
+        word: "needs-repro",
+        actor: "ana",
+        checkPermission: false,
+        thenFix: false,
+      },
+    });
+  });
+  it("skips other actions, bots, pull requests and payloads without repository or installation", () => {
+    const labeled = { ...base, action: "labeled", sender: human, label: { name: "x" }, issue: { number: 1 } };
+    expect(decide("issues", { ...labeled, action: "opened" }, ME)).toMatchObject({ accept: false });
+    expect(decide("issues", { ...labeled, sender: { login: "dependabot[bot]" } }, ME)).toMatchObject({
+      accept: false,
+      reason: expect.stringContaining("bots"),
+    });
+    expect(
+      decide("issues", { ...labeled, issue: { number: 1, pull_request: { url: "u" } } }, ME),
+    ).toMatchObject({ accept: false, reason: expect.stringContaining("pull requests") });
+    expect(decide("issues", { ...labeled, repository: undefined }, ME)).toEqual({
+      accept: false,
+      reason: "the payload names no repository",
+    });
+    expect(decide("issues", { ...labeled, installation: undefined }, ME)).toEqual({
+      accept: false,
+      reason: "the payload names no installation",
+    });
+  });
+});
+
+describe("decide: issue_comment", () => {
+  const comment = (
+    body: string,
+    extra: Record<string, unknown> = {},
+    issue: Record<string, unknown> = {},
+  ) => ({
+    ...base,
+    action: "created",
+    sender: human,
+    issue: { number: 9, ...issue },
+    comment: { body, user: human, ...extra },
+  });
+
+  it("/autofix on a pull request is a fix job whose commit is read later", () => {
+    const d = decide("issue_comment", comment("/autofix", {}, { pull_request: { url: "u" } }), ME);
+    expect(d).toMatchObject({
+      accept: true,
+      trigger: {
+        type: "fix",
+        via: "command",
+        word: "/autofix",
+        prNumber: 9,
+        headSha: null,
+        headBranch: null,
+        checkPermission: true,
+        onRetraceBranch: false,
+      },
+    });
+  });
+  it("/autofix on an issue reproduces first (thenFix); /repro anywhere reproduces", () => {
+    expect(decide("issue_comment", comment("/autofix now"), ME)).toMatchObject({
+      accept: true,
+      trigger: { type: "repro", via: "command", word: "/autofix", thenFix: true, checkPermission: true },
+    });
+    expect(decide("issue_comment", comment("/repro", {}, { pull_request: { url: "u" } }), ME)).toMatchObject({
+      accept: true,
+      trigger: { type: "repro", issueNumber: 9, thenFix: false },
+    });
+  });
+  it("never reacts to itself, to its marker, to bots or to comments without a command", () => {
+    const own = decide("issue_comment", comment("/repro", { performed_via_github_app: { id: 4242 } }), ME);
+    expect(own).toEqual({ accept: false, reason: "Retrace's own comments never trigger it" });
+    const ownLogin = decide("issue_comment", comment("/repro", { user: { login: "retrace[bot]" } }), ME);
+    expect(ownLogin).toMatchObject({ accept: false });
+    const marker = decide("issue_comment", comment("/repro <!-- retrace:job:repro-1 -->"), ME);
+    expect(marker).toEqual({ accept: false, reason: "comments carrying a Retrace marker never trigger it" });
+    const bot = decide("issue_comment", comment("/repro", { user: { login: "x", type: "Bot" } }), ME);
+    expect(bot).toEqual({ accept: false, reason: "comments by bots never trigger Retrace" });
+    expect(decide("issue_comment", comment("thanks!"), ME)).toEqual({
+      accept: false,
+      reason: "the comment holds no slash command",
+    });
+    expect(decide("issue_comment", { ...comment("/repro"), action: "edited" }, ME)).toMatchObject({
+      accept: false,
+    });
+  });
+});
+
+describe("decide: check_run and workflow_run", () => {
+  const checkRun = (run: Record<string, unknown>) => ({
+    ...base,
+    action: "completed",
+    sender: human,
+    check_run: {
+      id: 31,
+      name: "test",
+      head_sha: "abc123",
+      conclusion: "failure",
+      app: { id: 15368, slug: "github-actions" },
+      check_suite: { head_branch: "feature" },
+      pull_requests: [{ number: 4, head: { ref: "feature" } }],
+      ...run,
+    },
+  });
+
+  it("a failed Actions check run is a fix job with its job log id", () => {
+    expect(decide("check_run", checkRun({}), ME)).toEqual({
+      accept: true,
+      trigger: {
+        type: "fix",
+        repo: "octo/app",
+        installationId: 7,
+        defaultBranch: "main",
+        via: "check_run",
+        word: "test",
+        actor: "ana",
+        checkPermission: false,
+        headSha: "abc123",
+        headBranch: "feature",
+        prNumber: 4,
+        checkRunId: 31,
+        checkName: "test",
+        actionsJobId: 31,
+        onRetraceBranch: false,
+      },
+    });
+  });
+  it("a check from another app has no Actions log; a retrace/ branch is capped by lineage", () => {
+    const d = decide(
+      "check_run",
+      checkRun({
+        app: { id: 1, slug: "circleci" },
+        check_suite: { head_branch: "retrace/fix-1" },
+        pull_requests: [],
+      }),
+      ME,
+    );
+    expect(d).toMatchObject({
+      accept: true,
+      trigger: { actionsJobId: null, onRetraceBranch: true, prNumber: null, headBranch: "retrace/fix-1" },
+    });
+  });
+  it("skips success, its own check runs and checks without a branch", () => {
+    expect(decide("check_run", checkRun({ conclusion: "success" }), ME)).toMatchObject({ accept: false });
+    expect(decide("check_run", checkRun({ app: { id: 4242 } }), ME)).toEqual({
+      accept: false,
+      reason: "Retrace's own check runs never trigger it",
+    });
+    expect(decide("check_run", checkRun({ name: "Retrace", app: { id: 1 } }), ME)).toMatchObject({
+      accept: false,
+    });
+    expect(
+      decide("check_run", checkRun({ check_suite: { head_branch: null }, pull_requests: [] }), ME),
+    ).toMatchObject({ accept: false, reason: expect.stringContaining("not on a branch") });
+  });
+  it("collects only dispatched workflow runs", () => {
+    const run = (event: string) => ({ ...base, action: "completed", workflow_run: { id: 88, event } });
+    expect(decide("workflow_run", run("workflow_dispatch"), ME)).toEqual({
+      accept: true,
+      trigger: { type: "collect", repo: "octo/app", installationId: 7, runId: 88 },
+    });
+    expect(decide("workflow_run", run("push"), ME)).toMatchObject({ accept: false });
+    expect(decide("push", { ...base }, ME)).toEqual({ accept: false, reason: "push events are not handled" });
+  });
+});
