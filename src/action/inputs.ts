@@ -40,6 +40,7 @@ export function readInputs(get: (name: string) => string): ActionInputs {
   if (!githubToken) {
     throw new ConfigError(
       "input github-token is empty",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression shown to the user, not a template.
       "pass `github-token: ${{ secrets.GITHUB_TOKEN }}` (the default)",
     );
   }
