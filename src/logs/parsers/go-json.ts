@@ -14,6 +14,32 @@ interface Event {
   Output?: string;
 }
 
+/** A plain string field of a test2json event, or null when it is absent or escaped (then JSON.parse decides). */
+function field(text: string, name: string): string | null {
+  const marker = `"${name}":"`;
+  const at = text.indexOf(marker);
+  if (at === -1) return null;
+  const from = at + marker.length;
+  const to = text.indexOf('"', from);
+  if (to === -1) return null;
+  const value = text.slice(from, to);
+  return value.includes("\\") ? null : value;
+}
+
+/** The text lines of buffered raw `output` events. */
+function decodeOutput(raw: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const l of raw) {
+    try {
+      const e = JSON.parse(l) as Event;
+      for (const line of (e.Output ?? "").replace(/\n$/, "").split("\n")) out.push(line);
+    } catch {
+      out.push(l);
+    }
+  }
+  return out;
+}
+
 const COMPILE = /^((?:\.\.?\/)?[\w./-]+\.go):(\d+):(\d+): (.*)$/;
 
 export function createGoJsonParser(sink: ParserSink) {
@@ -24,7 +50,7 @@ export function createGoJsonParser(sink: ParserSink) {
   function bufferOf(map: Map<string, BlockBuffer>, key: string): BlockBuffer | null {
     let b = map.get(key);
     if (!b && map.size < 5_000) {
-      b = new BlockBuffer(200, 16_000);
+      b = new BlockBuffer(200, 48_000);
       map.set(key, b);
     }
     return b ?? null;
@@ -34,7 +60,7 @@ export function createGoJsonParser(sink: ParserSink) {
     const names = new Set(failed.filter((f) => f.pkg === pkg).map((f) => f.test));
     for (const f of failed.filter((x) => x.pkg === pkg)) {
       const buf = outputs.get(f.key);
-      const lines = buf?.lines ?? [];
+      const lines = decodeOutput(buf?.lines ?? []);
       const hasOwnOutput = lines.some((l) => !/^\s*(?:=== |--- )/.test(l) && l.trim() !== "");
       if (!hasOwnOutput && [...names].some((n) => n.startsWith(`${f.test}/`))) continue;
       const draft = goFailureFromOutput(`${pkg}.${f.test}`, lines, sink, {
@@ -54,6 +80,16 @@ export function createGoJsonParser(sink: ParserSink) {
         !(text.startsWith('{"Time"') || text.startsWith('{"Action"') || text.startsWith('{"ImportPath"'))
       ) {
         return false;
+      }
+      // Fast path for the most frequent event: a test's output line is kept raw and decoded only
+      // if the test fails (most output belongs to passing tests and is thrown away).
+      if (text.includes('"Action":"output"')) {
+        const pkg = field(text, "Package");
+        const test = field(text, "Test");
+        if (pkg !== null && test !== null) {
+          bufferOf(outputs, `${pkg}\u0000${test}`)?.push(text, lineNo);
+          return true;
+        }
       }
       let e: Event;
       try {
@@ -97,8 +133,7 @@ export function createGoJsonParser(sink: ParserSink) {
       const id = `${pkg}.${e.Test}`;
       switch (e.Action) {
         case "output":
-          for (const l of (e.Output ?? "").replace(/\n$/, "").split("\n"))
-            bufferOf(outputs, key)?.push(l, lineNo);
+          bufferOf(outputs, key)?.push(text, lineNo);
           break;
         case "pass":
           sink.test(id, "passed");
