@@ -6,7 +6,7 @@ import { describeError, isRetraceError } from "../core/errors.ts";
 import { buildProgram } from "./program.ts";
 
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   program.exitOverride();
   program.configureOutput({
     writeErr: (s) => process.stderr.write(s),

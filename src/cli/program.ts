@@ -1,17 +1,26 @@
 /**
- * The command table. Each command lives in its own file under commands/ and registers itself here
- * with one import and one call.
+ * The command table. Each command lives in its own file under commands/ and is listed here once.
+ *
+ * Commands are loaded lazily: `retrace parse-log …` imports only the parse-log module (and what it needs), not
+ * the sandbox, the model SDK and the policy gate — start-up is most of a short command's time. Help and unknown
+ * commands load them all, so `retrace --help` lists every command.
  */
 import { Command } from "commander";
-import { registerPolicy } from "./commands/policy.ts";
-import { registerSandbox } from "./commands/sandbox.ts";
-import { registerRepro } from "./commands/repro.ts";
-import { registerVerify } from "./commands/verify.ts";
-import { registerReplay } from "./commands/replay.ts";
-import { registerFix } from "./commands/fix.ts";
-import { registerParseLog } from "./commands/parse-log.ts";
 
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  sandbox: async () => (await import("./commands/sandbox.ts")).registerSandbox,
+  repro: async () => (await import("./commands/repro.ts")).registerRepro,
+  fix: async () => (await import("./commands/fix.ts")).registerFix,
+  "parse-log": async () => (await import("./commands/parse-log.ts")).registerParseLog,
+  policy: async () => (await import("./commands/policy.ts")).registerPolicy,
+  verify: async () => (await import("./commands/verify.ts")).registerVerify,
+  replay: async () => (await import("./commands/replay.ts")).registerReplay,
+};
+
+/** The program with the command named by `argv` registered, or every command when none is named. */
+export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new Command("retrace")
     .description("Reproduce bug reports and fix failing checks, proven in a locked-down sandbox.")
     .version("0.1.0")
@@ -21,12 +30,7 @@ export function buildProgram(): Command {
     // mistake in any command ends through main()'s handler (exit 2) rather than process.exit(1).
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
-  registerSandbox(program);
-  registerRepro(program);
-  registerPolicy(program);
-  registerVerify(program);
-  registerReplay(program);
-  registerFix(program);
-  registerParseLog(program);
+  const named = argv[0] !== undefined && Object.hasOwn(COMMANDS, argv[0]) ? [argv[0]] : Object.keys(COMMANDS);
+  for (const register of await Promise.all(named.map((name) => COMMANDS[name]!()))) register(program);
   return program;
 }
