@@ -11,7 +11,6 @@ import { UsageError } from "../../core/errors.ts";
 import { ReproJobSpec } from "../../core/job.ts";
 import { systemClock } from "../../core/loop-clock.ts";
 import { Redactor } from "../../core/redact.ts";
-import { createModelFromEnv } from "../../llm/from-env.ts";
 import { renderReproReport } from "../../report/repro-report.ts";
 import { runRepro } from "../../repro/run-repro.ts";
 import { reproductionFile } from "../../repro/script-header.ts";
@@ -86,7 +85,13 @@ export function registerRepro(program: Command): void {
           "give the issue's title and body as markdown",
         );
 
-      const model = opts.offline ? null : createModelFromEnv(opts.model ? { defaultModel: opts.model } : {});
+      // The model SDK is imported only when a model can be used: the offline path starts faster without it.
+      const model =
+        opts.offline || !process.env.ANTHROPIC_API_KEY
+          ? null
+          : (await import("../../llm/from-env.ts")).createModelFromEnv(
+              opts.model ? { defaultModel: opts.model } : {},
+            );
       if (opts.model && !model) {
         process.stderr.write(
           "retrace: --model given but ANTHROPIC_API_KEY is not set; running offline (deterministic)\n",
