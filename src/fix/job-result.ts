@@ -33,7 +33,7 @@ export function fixJobResult(run: FixRun, redactor: Redactor): JobResult {
     outcome: OUTCOME[r.outcome],
     verdict: r.outcome === "FIXED" ? "FIXED" : r.outcome === "FLAKY" ? "FLAKY" : "NOT_FIXED",
     summary: fixed
-      ? `**FIXED**: ${r.reason}\n\nBranch \`${r.branch ?? "(not created)"}\`, ${r.attempts} attempt(s), ${r.tokens} tokens, $${r.costUsd.toFixed(4)}.`
+      ? `**FIXED**: ${r.reason}\n\n${r.branch ? `Branch \`${r.branch}\`, ` : ""}${r.attempts} attempt(s), ${r.tokens} tokens, $${r.costUsd.toFixed(4)}.`
       : md,
     patch: fixed ? redactor.redact(run.patch!) : null,
     ...(fixed
