@@ -1,29 +1,7 @@
-/**
- * `retrace policy <patch.diff> [--config .github/retrace.yml] [--json]`: run the deterministic gate on a patch.
- * Exit 0 allowed, 1 blocked, 2 usage error (missing file, invalid configuration).
- */
-import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { loadConfigFile } from "../../config/load.ts";
-import { UsageError } from "../../core/errors.ts";
+import { readTextInput } from "../read-input.ts";
 import { evaluatePatch, formatViolation } from "../../policy/index.ts";
-
-async function readPatch(file: string): Promise<string> {
-  if (file === "-") {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
-  }
-  try {
-    return await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `cannot read the patch ${file}: ${code === "ENOENT" ? "no such file" : (error as Error).message}`,
-      "give the path of a unified diff (e.g. from `git diff > fix.diff`), or `-` to read it from stdin",
-    );
-  }
-}
 
 export function registerPolicy(program: Command): void {
   program
@@ -42,7 +20,11 @@ export function registerPolicy(program: Command): void {
     .exitOverride()
     .action(async (patchFile: string, opts: { config?: string; json?: boolean }) => {
       const config = opts.config === undefined ? undefined : await loadConfigFile(opts.config);
-      const patch = await readPatch(patchFile);
+      const patch = await readTextInput(
+        patchFile,
+        "the patch",
+        "give the path of a unified diff (e.g. from `git diff > fix.diff`), or `-` to read it from stdin",
+      );
       const result = evaluatePatch(patch, config?.policy ?? {});
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -3,11 +3,11 @@
  * Exit 0 whenever a verdict was reached (whatever it is); 2 for usage mistakes, 3 for infrastructure.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
+import { readTextInput } from "../read-input.ts";
 import { ReproJobSpec } from "../../core/job.ts";
 import { systemClock } from "../../core/loop-clock.ts";
 import { Redactor } from "../../core/redact.ts";
@@ -35,25 +35,6 @@ function intOption(name: string, raw: string, min: number, max: number): number 
   return n;
 }
 
-function readIssue(input: string): string {
-  if (input === "-") {
-    try {
-      return readFileSync(0, "utf8");
-    } catch (e) {
-      throw new UsageError(
-        `could not read the issue from stdin: ${(e as Error).message}`,
-        "pipe the issue markdown in, or pass a file path",
-      );
-    }
-  }
-  if (!existsSync(input))
-    throw new UsageError(
-      `no such file: ${input}`,
-      "pass the issue as a markdown file (`# title`, then the body), or `-` to read stdin",
-    );
-  return readFileSync(input, "utf8");
-}
-
 export function registerRepro(program: Command): void {
   program
     .command("repro")
@@ -78,7 +59,11 @@ export function registerRepro(program: Command): void {
       const maxUsd = Number(opts.budgetUsd);
       if (!Number.isFinite(maxUsd) || maxUsd < 0)
         throw new UsageError(`--budget-usd must be a non-negative number, got "${opts.budgetUsd}"`);
-      const markdown = readIssue(input);
+      const markdown = await readTextInput(
+        input,
+        "the issue",
+        "pass the issue as a markdown file (`# title`, then the body), or `-` to read stdin",
+      );
       if (markdown.trim() === "")
         throw new UsageError(
           `the issue ${input === "-" ? "on stdin" : input} is empty`,

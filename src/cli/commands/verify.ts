@@ -4,12 +4,12 @@
  * Only translates flags into a `verifyPatch` call and its result into output.
  */
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
 import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
 import { policyForFix } from "../../config/schema.ts";
 import { UsageError } from "../../core/errors.ts";
+import { readTextInput } from "../read-input.ts";
 import { type VerifyOutput, verifyPatch } from "../../fix/verify.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { createDockerSandbox } from "../../sandbox/docker.ts";
@@ -22,23 +22,6 @@ interface VerifyFlags {
   config?: string;
   timeout?: string;
   json?: boolean;
-}
-
-async function readPatch(file: string): Promise<string> {
-  if (file === "-") {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
-  }
-  try {
-    return await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `cannot read the patch ${file}: ${code === "ENOENT" ? "no such file" : (error as Error).message}`,
-      "pass --patch with a unified diff file (git diff > fix.diff), or - for stdin",
-    );
-  }
 }
 
 function intFlag(name: string, value: string, min: number, max: number): number {
@@ -110,7 +93,11 @@ export function registerVerify(program: Command): void {
     .option("--json", "print the result as JSON")
     .action(async (flags: VerifyFlags) => {
       const workspace = await createFsWorkspace(flags.repo);
-      const patch = await readPatch(flags.patch);
+      const patch = await readTextInput(
+        flags.patch,
+        "the patch",
+        "pass --patch with a unified diff file (git diff > fix.diff), or - for stdin",
+      );
       const config = flags.config
         ? await loadConfigFile(flags.config)
         : await loadConfigFile(path.join(workspace.root, CONFIG_PATH), { optional: true });
