@@ -14,7 +14,7 @@ import { CancelledError, RetraceError } from "../core/errors.ts";
 import { connectDocker, pingEngine, requireImage } from "./engine.ts";
 import { DEFAULT_LIMITS, resolveLimits } from "./limits.ts";
 import { reapContainers, RETRACE_LABEL, type ReapResult } from "./reaper.ts";
-import { listInput, packInput, safeRelativePath, unpackCollected } from "./tree.ts";
+import { isEmptyInput, packInput, prepareInput, safeRelativePath, unpackCollected } from "./tree.ts";
 import type { Sandbox, SandboxLimits, SandboxRunRequest, SandboxRunResult, StopReason } from "./types.ts";
 
 export const DEFAULT_SANDBOX_IMAGE = "retrace-sandbox:1";
@@ -66,7 +66,7 @@ export class DockerSandbox implements Sandbox {
     if (request.signal?.aborted) throw new CancelledError("the sandbox run was cancelled before it started");
     const image = request.image ?? this.image;
     await this.ensureReady(image);
-    const entries = await listInput(request.input);
+    const input = await prepareInput(request.input);
 
     const started = Date.now();
     const container = await this.docker.createContainer(containerSpec(request, image, limits));
@@ -74,8 +74,8 @@ export class DockerSandbox implements Sandbox {
       await container.start();
       const stdinFile: Record<string, Uint8Array> =
         request.stdin === undefined ? {} : { [STDIN_FILE]: Buffer.from(request.stdin, "utf8") };
-      if (entries.length > 0 || request.stdin !== undefined) {
-        await this.copyIn(container, packInput(entries, stdinFile), limits);
+      if (!isEmptyInput(input) || request.stdin !== undefined) {
+        await this.copyIn(container, packInput(input, stdinFile), input.remove, limits);
       }
       const outcome = await this.execCommand(container, request, limits);
       let files: Record<string, Uint8Array> = {};
@@ -115,9 +115,21 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
-  private async copyIn(container: Docker.Container, tarStream: NodeJS.ReadableStream, limits: SandboxLimits) {
+  private async copyIn(
+    container: Docker.Container,
+    tarStream: NodeJS.ReadableStream,
+    remove: string[],
+    limits: SandboxLimits,
+  ) {
+    // -i reads the concatenated archives of packInput; removals (a patch deleting files) come after.
     const exec = await container.exec({
-      Cmd: ["tar", "-x", "--no-same-owner", "--no-overwrite-dir", "-f", "-", "-C", "/workspace"],
+      Cmd: [
+        "/bin/sh",
+        "-c",
+        'tar -x -i --no-same-owner --no-overwrite-dir -f - -C /workspace && cd /workspace && rm -rf -- "$@"',
+        "copy-in",
+        ...remove,
+      ],
       User: SANDBOX_USER,
       AttachStdin: true,
       AttachStdout: true,
@@ -127,8 +139,15 @@ export class DockerSandbox implements Sandbox {
     const err = new CappedSink(64 * 1024);
     const out = new CappedSink(64 * 1024);
     this.docker.modem.demuxStream(stream, out, err);
+    let packError: unknown = null;
+    tarStream.on("error", (error) => {
+      // Packing failed on the host (an unreadable file, a tar error): stop the copy and report that.
+      packError = error;
+      (stream as unknown as { destroy: () => void }).destroy();
+    });
     tarStream.pipe(stream);
     await waitForExec(exec, stream, limits.timeoutMs);
+    if (packError) throw packError;
     const info = await exec.inspect();
     if (info.ExitCode !== 0) {
       const message = err.text().trim();

@@ -3,15 +3,16 @@
  * Symlinks are never followed: in, a link is packed as a link (its target text only); out, only regular
  * files come back. Paths are validated so nothing lands outside the workspace.
  */
-import { lstat, open, readdir, readlink } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { lstat } from "node:fs/promises";
 import path from "node:path";
-import type { Readable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import tar from "tar-stream";
 import { RetraceError } from "../core/errors.ts";
 import type { SandboxInput } from "./types.ts";
 
 /** Directories never copied into the sandbox: VCS metadata is not needed to run code and is often large. */
-const SKIPPED_DIRS = new Set([".git", ".hg", ".svn"]);
+const SKIPPED_DIRS = [".git", ".hg", ".svn"];
 
 export class UnsafePathError extends RetraceError {
   constructor(p: string) {
@@ -34,37 +35,22 @@ export function safeRelativePath(p: string): string {
 
 interface Entry {
   name: string;
-  kind: "file" | "dir" | "symlink";
+  kind: "file" | "dir";
   mode: number;
-  /** Host path to read (file entries from `dir`). */
-  source?: string;
   content?: Uint8Array;
-  linkname?: string;
 }
 
-async function walk(root: string, rel: string, out: Entry[]): Promise<void> {
-  const dirents = await readdir(path.join(root, rel), { withFileTypes: true });
-  dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const d of dirents) {
-    const childRel = rel ? `${rel}/${d.name}` : d.name;
-    const abs = path.join(root, childRel);
-    if (d.isSymbolicLink()) {
-      out.push({ name: childRel, kind: "symlink", mode: 0o777, linkname: await readlink(abs) });
-    } else if (d.isDirectory()) {
-      if (SKIPPED_DIRS.has(d.name)) continue;
-      out.push({ name: childRel, kind: "dir", mode: 0o755 });
-      await walk(root, childRel, out);
-    } else if (d.isFile()) {
-      // The mode is read with the content (one open + fstat), not here: 20k extra lstat calls add up.
-      out.push({ name: childRel, kind: "file", mode: 0o644, source: abs });
-    }
-    // Sockets, FIFOs and devices are not copied.
-  }
+/** A validated input tree: the host directory (packed by the host's tar), inline files, paths to remove. */
+export interface PreparedInput {
+  dir: string | null;
+  /** Inline files and their parent directories, in the order they are packed. */
+  inline: Entry[];
+  /** Validated workspace-relative paths removed after extraction. */
+  remove: string[];
 }
 
-/** List the entries of an input tree: `dir` first, then inline `files` (which win), minus `remove`. */
-export async function listInput(input: SandboxInput | undefined): Promise<Entry[]> {
-  const byName = new Map<string, Entry>();
+/** Validate an input tree before any container exists: the directory exists, every path stays inside. */
+export async function prepareInput(input: SandboxInput | undefined): Promise<PreparedInput> {
   if (input?.dir) {
     const st = await lstat(input.dir).catch(() => null);
     if (!st?.isDirectory()) {
@@ -72,73 +58,90 @@ export async function listInput(input: SandboxInput | undefined): Promise<Entry[
         hint: "pass an existing directory as input.dir",
       });
     }
-    const entries: Entry[] = [];
-    await walk(input.dir, "", entries);
-    for (const e of entries) byName.set(e.name, e);
   }
+  const inline = new Map<string, Entry>();
   for (const [name, content] of Object.entries(input?.files ?? {})) {
     const rel = safeRelativePath(name);
-    // Parent directories of inline files.
     const parts = rel.split("/");
     for (let i = 1; i < parts.length; i++) {
       const dir = parts.slice(0, i).join("/");
-      const existing = byName.get(dir);
-      if (existing && existing.kind !== "dir") byName.delete(dir);
-      if (!byName.has(dir)) byName.set(dir, { name: dir, kind: "dir", mode: 0o755 });
+      if (!inline.has(dir)) inline.set(dir, { name: dir, kind: "dir", mode: 0o755 });
     }
     const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
-    byName.set(rel, { name: rel, kind: "file", mode: 0o644, content: bytes });
+    inline.set(rel, { name: rel, kind: "file", mode: 0o644, content: bytes });
   }
-  for (const name of input?.remove ?? []) {
-    const rel = safeRelativePath(name);
-    for (const key of [...byName.keys()]) {
-      if (key === rel || key.startsWith(`${rel}/`)) byName.delete(key);
-    }
-  }
-  return [...byName.values()];
-}
-
-/** A tar stream of the input tree (plus extra files such as stdin), ready to stream into a container. */
-export function packInput(entries: Entry[], extra: Record<string, Uint8Array> = {}): Readable {
-  const pack = tar.pack();
-  // Read ahead a window of files so disk reads overlap with packing (a 20k-file tree is mostly small reads).
-  const WINDOW = 64;
-  const reads = new Map<number, Promise<{ content: Uint8Array; mode: number }>>();
-  const readAt = (i: number) => {
-    const e = entries[i];
-    if (e?.kind === "file" && e.content === undefined && !reads.has(i)) reads.set(i, readWithMode(e.source!));
+  return {
+    dir: input?.dir ?? null,
+    inline: [...inline.values()],
+    remove: (input?.remove ?? []).map(safeRelativePath),
   };
-  (async () => {
-    for (let i = 0; i < Math.min(WINDOW, entries.length); i++) readAt(i);
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i]!;
-      readAt(i + WINDOW);
-      if (e.kind === "dir") {
-        await entry(pack, { name: e.name, type: "directory", mode: e.mode });
-      } else if (e.kind === "symlink") {
-        await entry(pack, { name: e.name, type: "symlink", linkname: e.linkname ?? "", mode: 0o777 });
-      } else {
-        const { content, mode } = e.content ? { content: e.content, mode: e.mode } : await reads.get(i)!;
-        reads.delete(i);
-        await entry(pack, { name: e.name, type: "file", mode, size: content.length }, content);
-      }
-    }
-    for (const [name, content] of Object.entries(extra)) {
-      await entry(pack, { name, type: "file", mode: 0o600, size: content.length }, content);
-    }
-    pack.finalize();
-  })().catch((error: unknown) => pack.destroy(error instanceof Error ? error : new Error(String(error))));
-  return pack as unknown as Readable;
 }
 
-async function readWithMode(file: string): Promise<{ content: Uint8Array; mode: number }> {
-  const handle = await open(file, "r");
-  try {
-    const st = await handle.stat();
-    return { content: await handle.readFile(), mode: st.mode & 0o111 ? 0o755 : 0o644 };
-  } finally {
-    await handle.close();
+/** True when the prepared input puts nothing into the workspace. */
+export function isEmptyInput(p: PreparedInput): boolean {
+  return p.dir === null && p.inline.length === 0 && p.remove.length === 0;
+}
+
+/**
+ * One stream of concatenated tar archives (extract with `tar -x -i`): the host directory packed by the host's
+ * own `tar` (fast for trees of many small files; it stores symlinks as links and never follows them; VCS
+ * metadata is skipped), then the inline files and `extra` files packed here — later entries win.
+ */
+export function packInput(prepared: PreparedInput, extra: Record<string, Uint8Array> = {}): Readable {
+  const out = new PassThrough();
+  const packInline = () => {
+    const pack = tar.pack();
+    (async () => {
+      for (const e of prepared.inline) {
+        if (e.kind === "dir") await entry(pack, { name: e.name, type: "directory", mode: e.mode });
+        else
+          await entry(
+            pack,
+            { name: e.name, type: "file", mode: e.mode, size: e.content!.length },
+            e.content!,
+          );
+      }
+      for (const [name, content] of Object.entries(extra)) {
+        await entry(pack, { name, type: "file", mode: 0o600, size: content.length }, content);
+      }
+      pack.finalize();
+    })().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
+    (pack as unknown as Readable).pipe(out);
+  };
+  if (prepared.dir === null) {
+    packInline();
+    return out;
   }
+  const child = spawn(
+    "tar",
+    ["-c", "-f", "-", ...SKIPPED_DIRS.flatMap((d) => [`--exclude=${d}`]), "-C", prepared.dir, "."],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr.on("data", (c: Buffer) => {
+    if (stderr.length < 4096) stderr += c.toString();
+  });
+  child.on("error", (error: NodeJS.ErrnoException) =>
+    out.destroy(
+      new RetraceError(
+        "infrastructure",
+        `cannot pack ${prepared.dir} with the host's tar: ${error.message}`,
+        {
+          hint: error.code === "ENOENT" ? "install tar (GNU or bsdtar) on this host" : undefined,
+        },
+      ),
+    ),
+  );
+  child.stdout.pipe(out, { end: false });
+  child.on("close", (code) => {
+    // 1 means "some files changed while being read": the copy is still complete enough to run.
+    if (code === 0 || code === 1) packInline();
+    else
+      out.destroy(
+        new RetraceError("sandbox", `packing ${prepared.dir} failed (tar exit ${code}): ${stderr.trim()}`),
+      );
+  });
+  return out;
 }
 
 function entry(

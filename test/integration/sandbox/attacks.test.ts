@@ -265,16 +265,19 @@ describeDocker("sandbox attack suite (real Docker)", () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "retrace-in-"));
     try {
       await writeFile(path.join(dir, "data.txt"), "original");
+      await mkdir(path.join(dir, "gone"));
+      await writeFile(path.join(dir, "gone", "x.txt"), "removed by the patch");
       const r = await sandbox.run({
         jobId: `${PREFIX}-io`,
-        command: ["sh", "-c", "cat; echo changed > data.txt; cat data.txt; ls -a"],
+        command: ["sh", "-c", "cat; echo changed > data.txt; cat data.txt; ls -a; ls gone 2>&1"],
         env: PATH_ENV,
-        input: { dir, files: { "extra/new.txt": "inline" } },
+        input: { dir, files: { "extra/new.txt": "inline" }, remove: ["gone"] },
         stdin: "from-stdin\n",
         collect: ["data.txt", "extra"],
       });
       expect(r.stdout).toContain("from-stdin");
       expect(r.stdout).not.toContain(".retrace-stdin");
+      expect(r.stdout).toMatch(/ls: cannot access 'gone': No such file/);
       expect(Buffer.from(r.files["data.txt"]!).toString()).toBe("changed\n");
       expect(Buffer.from(r.files["extra/new.txt"]!).toString()).toBe("inline");
       const { readFile } = await import("node:fs/promises");

@@ -1,10 +1,17 @@
-import { mkdtemp, mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { lstat, mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import tar from "tar-stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { listInput, packInput, safeRelativePath, unpackCollected } from "../../../src/sandbox/tree.ts";
+import {
+  isEmptyInput,
+  packInput,
+  prepareInput,
+  safeRelativePath,
+  unpackCollected,
+} from "../../../src/sandbox/tree.ts";
 
 const dirs: string[] = [];
 async function tmp(): Promise<string> {
@@ -16,30 +23,6 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function entriesOf(
-  stream: NodeJS.ReadableStream,
-): Promise<Array<{ name: string; type: string; body: string; linkname?: string | null }>> {
-  const extract = tar.extract();
-  const out: Array<{ name: string; type: string; body: string; linkname?: string | null }> = [];
-  extract.on("entry", (h, body, next) => {
-    const chunks: Buffer[] = [];
-    body.on("data", (c: unknown) => chunks.push(c as Buffer));
-    body.on("end", () => {
-      out.push({
-        name: h.name,
-        type: h.type ?? "",
-        body: Buffer.concat(chunks).toString(),
-        linkname: h.linkname,
-      });
-      next();
-    });
-  });
-  const done = new Promise<void>((r) => extract.on("finish", () => r()));
-  stream.pipe(extract);
-  await done;
-  return out;
-}
-
 describe("safeRelativePath", () => {
   it.each(["../x", "a/../../x", "/etc/passwd", "a\\b", "", ".", "a\0b"])("rejects %j", (p) => {
     expect(() => safeRelativePath(p)).toThrow(/unsafe path/);
@@ -50,8 +33,18 @@ describe("safeRelativePath", () => {
   });
 });
 
+/** Extract a packed input the way the container does (`tar -x -i`), into a fresh directory. */
+async function extractLikeTheSandbox(stream: Readable): Promise<string> {
+  const dest = await tmp();
+  const child = spawn("tar", ["-x", "-i", "-f", "-", "-C", dest], { stdio: ["pipe", "ignore", "pipe"] });
+  stream.pipe(child.stdin);
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  expect(code).toBe(0);
+  return dest;
+}
+
 describe("input trees", () => {
-  it("packs a directory without following symlinks, skipping .git, with inline files winning", async () => {
+  it("packs a directory without following symlinks, skipping VCS metadata, with inline files winning", async () => {
     const dir = await tmp();
     await mkdir(path.join(dir, "src"));
     await mkdir(path.join(dir, ".git"));
@@ -59,46 +52,46 @@ describe("input trees", () => {
     await writeFile(path.join(dir, "src", "a.py"), "print(1)");
     await writeFile(path.join(dir, "over.txt"), "from-dir");
     await symlink("/etc/shadow", path.join(dir, "link"));
-    const entries = await listInput({
+    const prepared = await prepareInput({
       dir,
       files: { "over.txt": "inline", "new/deep.txt": "x" },
       remove: ["src"],
     });
-    const packed = await entriesOf(packInput(entries, { ".stdin": Buffer.from("in") }));
-    const byName = Object.fromEntries(packed.map((e) => [e.name, e]));
-    expect(byName["link"]).toMatchObject({ type: "symlink", linkname: "/etc/shadow", body: "" });
-    expect(byName["over.txt"]?.body).toBe("inline");
-    expect(byName["new/deep.txt"]?.body).toBe("x");
-    expect(byName["new"]?.type).toBe("directory");
-    expect(byName[".stdin"]?.body).toBe("in");
-    expect(Object.keys(byName).some((n) => n.startsWith(".git"))).toBe(false);
-    expect(Object.keys(byName).some((n) => n.startsWith("src"))).toBe(false);
+    expect(prepared.remove).toEqual(["src"]);
+    const out = await extractLikeTheSandbox(packInput(prepared, { ".stdin": Buffer.from("in") }));
+    expect((await lstat(path.join(out, "link"))).isSymbolicLink()).toBe(true);
+    expect(await readlink(path.join(out, "link"))).toBe("/etc/shadow");
+    expect(await readFile(path.join(out, "over.txt"), "utf8")).toBe("inline");
+    expect(await readFile(path.join(out, "new", "deep.txt"), "utf8")).toBe("x");
+    expect(await readFile(path.join(out, ".stdin"), "utf8")).toBe("in");
+    expect(await readFile(path.join(out, "src", "a.py"), "utf8")).toBe("print(1)");
+    await expect(lstat(path.join(out, ".git"))).rejects.toThrow(/ENOENT/);
   });
 
   it("keeps the executable bit of files copied from a directory", async () => {
     const dir = await tmp();
     await writeFile(path.join(dir, "run.sh"), "#!/bin/sh\n", { mode: 0o755 });
-    await writeFile(path.join(dir, "data.txt"), "x", { mode: 0o600 });
-    const extract = tar.extract();
-    const modes: Record<string, number> = {};
-    extract.on("entry", (h, body, next) => {
-      modes[h.name] = h.mode ?? 0;
-      body.on("end", next);
-      body.resume();
-    });
-    const done = new Promise<void>((r) => extract.on("finish", () => r()));
-    packInput(await listInput({ dir })).pipe(extract);
-    await done;
-    expect(modes["run.sh"]! & 0o777).toBe(0o755);
-    expect(modes["data.txt"]! & 0o777).toBe(0o644);
+    await writeFile(path.join(dir, "data.txt"), "x", { mode: 0o644 });
+    const out = await extractLikeTheSandbox(packInput(await prepareInput({ dir })));
+    expect((await lstat(path.join(out, "run.sh"))).mode & 0o111).not.toBe(0);
+    expect((await lstat(path.join(out, "data.txt"))).mode & 0o111).toBe(0);
   });
 
-  it("rejects an inline file that escapes the workspace", async () => {
-    await expect(listInput({ files: { "../../etc/cron.d/x": "boom" } })).rejects.toThrow(/unsafe path/);
+  it("packs inline files alone when there is no directory", async () => {
+    const prepared = await prepareInput({ files: { "a/b.txt": "x" } });
+    expect(isEmptyInput(prepared)).toBe(false);
+    expect(isEmptyInput(await prepareInput(undefined))).toBe(true);
+    const out = await extractLikeTheSandbox(packInput(prepared));
+    expect(await readFile(path.join(out, "a", "b.txt"), "utf8")).toBe("x");
+  });
+
+  it("rejects inline files and removals that escape the workspace", async () => {
+    await expect(prepareInput({ files: { "../../etc/cron.d/x": "boom" } })).rejects.toThrow(/unsafe path/);
+    await expect(prepareInput({ remove: ["/etc"] })).rejects.toThrow(/unsafe path/);
   });
 
   it("says which directory is missing", async () => {
-    await expect(listInput({ dir: "/nonexistent/retrace" })).rejects.toThrow(
+    await expect(prepareInput({ dir: "/nonexistent/retrace" })).rejects.toThrow(
       /not found: \/nonexistent\/retrace/,
     );
   });
