@@ -124,8 +124,17 @@ function sandboxImage() {
   }
 }
 
+// 2b. The compiled CLI (build/cli), rebuilt when any source is newer; bin/retrace.mjs falls back to tsx without it.
+async function compiledCli() {
+  const { buildCli, cliBuildIsFresh } = await import("./cli-build.mjs");
+  if (cliBuildIsFresh()) return;
+  log("compiling the CLI (build/cli)");
+  await buildCli();
+}
+
 try {
   dependencies();
+  await compiledCli();
   await engine();
   sandboxImage();
 } catch (error) {
