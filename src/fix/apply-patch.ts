@@ -7,7 +7,7 @@
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
 import { RetraceError } from "../core/errors.ts";
 import type { Workspace } from "../git/types.ts";
-import { normalizeRepoPath } from "../git/repo-path.ts";
+import { normalizeRepoPath, repoPathProblem } from "./repo-path.ts";
 
 /** A patch that does not parse or does not apply to the files it names. */
 export class PatchApplyError extends RetraceError {
@@ -54,16 +54,15 @@ function stripPrefixes(index: StructuredPatch): { oldPath: string | null; newPat
   const clean = (name: string, isNull: boolean): string | null => {
     if (isNull) return null;
     const bare = prefixed ? name.slice(2) : name;
-    try {
-      return normalizeRepoPath(bare);
-    } catch (error) {
+    // The same rule as model edits: relative, no `..` segment, nothing inside .git.
+    const normal = normalizeRepoPath(bare);
+    if (normal === null) {
       throw new PatchApplyError(
-        `the patch names an invalid path ${JSON.stringify(name)}: ${(error as Error).message}`,
-        {
-          file: name,
-        },
+        `the patch names an invalid path ${JSON.stringify(name)}: ${repoPathProblem(bare) ?? "not a repository path"}`,
+        { file: name },
       );
     }
+    return normal;
   };
   return { oldPath: clean(oldName, oldIsNull), newPath: clean(newName, newIsNull) };
 }

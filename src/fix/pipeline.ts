@@ -628,6 +628,7 @@ export async function runFix(ports: FixPorts, options: FixOptions): Promise<FixR
     ...(ports.signal ? { signal: ports.signal } : {}),
     model: ports.model,
     ...(ports.models ? { models: ports.models } : {}),
+    ...(options.maxOutputTokens ? { defaultMaxTokens: options.maxOutputTokens } : {}),
     redactor,
   });
   const ctx = run.ctx;

@@ -106,4 +106,6 @@ export interface FixOptions {
   /** Model rounds allowed per root-cause step (default 8). */
   maxRounds?: number;
   budget?: { maxAttempts?: number; maxWallMs?: number; maxTokens?: number; maxUsd?: number };
+  /** Output token cap of each model call (`model.maxOutputTokens`; the engine's default when absent). */
+  maxOutputTokens?: number;
 }

@@ -136,6 +136,7 @@ export function registerFix(program: Command): void {
         triageRuns,
         contextTokens,
         budget: { maxAttempts, maxUsd },
+        maxOutputTokens: config.model.maxOutputTokens,
       });
 
       await mkdir(out, { recursive: true });

@@ -240,6 +240,15 @@ describe("runFix (scripted model, fake ports)", () => {
     expect(model.requests[2]!.messages[0]!.content as string).toContain("was not found in pricing/cart.py");
   });
 
+  it("caps every model call at the configured output tokens (model.maxOutputTokens)", async () => {
+    const model = new ScriptedModel([rootCause, edits("    return amount * (1 - percent / 100)")]);
+    const { p } = ports(model);
+    const run = await runFix(p, { id: "cap", maxOutputTokens: 1234 });
+    expect(run.result.outcome).toBe("FIXED");
+    expect(model.requests.length).toBeGreaterThan(0);
+    expect(model.requests.map((r) => r.maxTokens)).toEqual(model.requests.map(() => 1234));
+  });
+
   it("without a model still triages, then says a model is needed", async () => {
     const { p } = ports(null);
     const run = await runFix(p, { id: "nomodel" });
