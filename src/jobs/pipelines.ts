@@ -67,6 +67,7 @@ async function fixPipeline(spec: FixJobSpec, ports: JobPorts): Promise<JobRun> {
     id: spec.id,
     ...(spec.log === undefined ? {} : { log: spec.log }),
     budget: spec.budget,
+    maxOutputTokens: config.model.maxOutputTokens,
   });
   return { result: fixJobResult(run, redactor), trace: redactor.redactDeep(run.trace) };
 }
