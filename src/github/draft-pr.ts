@@ -49,6 +49,17 @@ function assertSafePath(path: string): void {
 export async function patchToTreeEntries(github: GitHubPort, repo: RepoId, baseSha: string, patch: string) {
   const files = parsePatch(patch);
   if (files.length === 0) throw new PatchApplyError("the patch is empty");
+  const oldPaths = files.map((f) => stripPrefix(f.oldFileName)).filter((p): p is string => p !== null);
+  for (const p of oldPaths) assertSafePath(p);
+  // Each rewritten file keeps its mode at the base commit: an executable script stays executable.
+  const modes = await github.getPathModes(repo, baseSha, oldPaths);
+  const modeOf = (path: string): TreeEntry["mode"] => {
+    const mode = modes.get(path);
+    if (mode === undefined || mode === "100644" || mode === "100755") return mode ?? "100644";
+    throw new PatchApplyError(
+      `${path} is not a regular file at ${baseSha.slice(0, 12)} (git mode ${mode}); Retrace only patches regular files`,
+    );
+  };
   const entries: TreeEntry[] = [];
   for (const file of files) {
     const oldPath = stripPrefix(file.oldFileName);
@@ -56,18 +67,19 @@ export async function patchToTreeEntries(github: GitHubPort, repo: RepoId, baseS
     const target = newPath ?? oldPath;
     if (!target) throw new PatchApplyError("a patch section names no file");
     for (const p of [oldPath, newPath]) if (p) assertSafePath(p);
+    const mode = oldPath ? modeOf(oldPath) : "100644";
     const source = oldPath ? await github.getFileText(repo, oldPath, baseSha) : "";
     if (oldPath && source === null)
       throw new PatchApplyError(`${oldPath} does not exist at ${baseSha.slice(0, 12)}`);
     if (newPath === null) {
-      entries.push({ path: oldPath as string, mode: "100644", content: null });
+      entries.push({ path: oldPath as string, mode, content: null });
       continue;
     }
     const result = applyPatch(source ?? "", file);
     if (result === false)
       throw new PatchApplyError(`the patch does not apply to ${target} at ${baseSha.slice(0, 12)}`);
-    entries.push({ path: newPath, mode: "100644", content: result });
-    if (oldPath && oldPath !== newPath) entries.push({ path: oldPath, mode: "100644", content: null });
+    entries.push({ path: newPath, mode, content: result });
+    if (oldPath && oldPath !== newPath) entries.push({ path: oldPath, mode, content: null });
   }
   return entries;
 }

@@ -8,6 +8,7 @@ import type {
   CheckRunInfo,
   CommentRef,
   GitHubPort,
+  GitMode,
   IssueInfo,
   Permission,
   PullInfo,
@@ -271,6 +272,54 @@ export function createGitHubPort(octokit: OctokitLike): GitHubPort {
         ref,
       });
       return bytesOf(data);
+    },
+
+    async getPathModes(repo, commitSha, paths) {
+      // One non-recursive tree read per directory on the way to each path (a recursive read may be truncated).
+      const root = await this.getCommitTree(repo, commitSha);
+      const trees = new Map<string, Map<string, { mode: GitMode; sha: string }> | null>();
+      const readTree = async (dir: string, sha: string) => {
+        if (!trees.has(dir)) {
+          const d = await call("read a tree", "GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
+            ...repo,
+            tree_sha: sha,
+          });
+          const entries = new Map<string, { mode: GitMode; sha: string }>();
+          for (const e of d?.tree ?? []) {
+            // GitHub writes a directory's mode as "040000"; git itself as "40000": the type says it either way.
+            const mode = (e.type === "tree" ? "040000" : String(e.mode)) as GitMode;
+            entries.set(String(e.path), { mode, sha: String(e.sha) });
+          }
+          trees.set(dir, entries);
+        }
+        return trees.get(dir) ?? null;
+      };
+      const modes = new Map<string, GitMode>();
+      for (const path of paths) {
+        const parts = path.split("/");
+        let dir = "";
+        let entries = await readTree(dir, root);
+        for (let i = 0; i < parts.length && entries; i++) {
+          const entry = entries.get(parts[i]!);
+          if (!entry) break;
+          if (i === parts.length - 1) {
+            modes.set(path, entry.mode);
+            break;
+          }
+          if (entry.mode !== "040000") break;
+          dir = dir ? `${dir}/${parts[i]}` : parts[i]!;
+          entries = await readTree(dir, entry.sha);
+        }
+      }
+      return modes;
+    },
+
+    async getDefaultBranch(repo) {
+      const d = await call("read the repository", "GET /repos/{owner}/{repo}", { ...repo });
+      const branch = d?.default_branch;
+      if (typeof branch !== "string" || branch === "")
+        throw new GitHubApiError("GitHub API: the repository names no default branch");
+      return branch;
     },
 
     async getCommitTree(repo, commitSha) {

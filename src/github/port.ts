@@ -60,9 +60,12 @@ export interface ArtifactInfo {
   expired: boolean;
 }
 
+/** A git tree entry mode: regular file, executable, symbolic link, submodule, directory. */
+export type GitMode = "100644" | "100755" | "120000" | "160000" | "040000";
+
 export interface TreeEntry {
   path: string;
-  /** File mode; "100644" for regular files. */
+  /** File mode; "100644" for regular files, "100755" for executables (kept from the base entry). */
   mode: "100644" | "100755";
   /** New file content; null deletes the path. */
   content: string | null;
@@ -104,6 +107,10 @@ export interface GitHubPort {
   downloadArtifact(repo: RepoId, artifactId: number): Promise<Uint8Array>;
   /** The repository's files at a commit, as GitHub's gzipped tarball (one top-level directory). */
   downloadTarball(repo: RepoId, ref: string): Promise<Uint8Array>;
+  /** Git modes of paths at a commit (read from its trees); a path that does not exist there is absent. */
+  getPathModes(repo: RepoId, commitSha: string, paths: string[]): Promise<Map<string, GitMode>>;
+  /** The repository's default branch. */
+  getDefaultBranch(repo: RepoId): Promise<string>;
   /** Tree sha of a commit. */
   getCommitTree(repo: RepoId, commitSha: string): Promise<string>;
   createTree(repo: RepoId, baseTree: string, entries: TreeEntry[]): Promise<string>;

@@ -26,6 +26,10 @@ interface Comment {
 export interface FakeState {
   /** "owner/repo@ref:path" → content; ref "" means the default branch. */
   files: Map<string, string>;
+  /** "owner/repo@ref:path" → git mode, for files of `files` that are not "100644" (executables, symlinks). */
+  modes: Map<string, string>;
+  /** "owner/repo" → default branch, as GET /repos/{owner}/{repo} names it; missing → 404. */
+  defaultBranches: Map<string, string>;
   /** "owner/repo:branch" → sha. */
   branches: Map<string, string>;
   /** "owner/repo:user" → role_name; missing → 404 (not a collaborator). */
@@ -87,6 +91,8 @@ function readBody(req: IncomingMessage): Promise<string> {
 export async function startFakeGitHub(): Promise<FakeGitHub> {
   const state: FakeState = {
     files: new Map(),
+    modes: new Map(),
+    defaultBranches: new Map(),
     branches: new Map(),
     permissions: new Map(),
     issues: new Map(),
@@ -298,6 +304,43 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     }
     if (req.method === "GET" && (g = m(/^\/repos\/[^/]+\/[^/]+\/git\/commits\/([0-9a-f]+)$/))) {
       json(res, 200, { sha: g[1], tree: { sha: `tree-of-${g[1]}` } });
+      return true;
+    }
+    if (req.method === "GET" && (g = m(/^\/repos\/([^/]+\/[^/]+)\/git\/trees\/(.+)$/))) {
+      // Trees are synthesized from `files`: `tree-of-<commit>` is the root, `tree-of-<commit>:<dir>` a directory.
+      const t = /^tree-of-([0-9a-f]+)(?::(.*))?$/.exec(decodeURIComponent(g[2]!));
+      if (!t) return notFound(res, 404, { message: "Not Found" });
+      const [repo, commit, dir] = [g[1]!, t[1]!, t[2] ?? ""];
+      const entries = new Map<string, { path: string; mode: string; type: string; sha: string }>();
+      for (const ref of ["", commit]) {
+        for (const key of state.files.keys()) {
+          const prefix = `${repo}@${ref}:`;
+          if (!key.startsWith(prefix)) continue;
+          const path = key.slice(prefix.length);
+          if (dir && !path.startsWith(`${dir}/`)) continue;
+          const rest = dir ? path.slice(dir.length + 1) : path;
+          const [name, ...below] = rest.split("/");
+          if (below.length > 0) {
+            const sub = dir ? `${dir}/${name}` : name!;
+            entries.set(name!, {
+              path: name!,
+              mode: "040000",
+              type: "tree",
+              sha: `tree-of-${commit}:${sub}`,
+            });
+          } else {
+            const mode = state.modes.get(key) ?? "100644";
+            entries.set(name!, { path: name!, mode, type: "blob", sha: `blob-${name}` });
+          }
+        }
+      }
+      json(res, 200, { sha: g[2], tree: [...entries.values()], truncated: false });
+      return true;
+    }
+    if (req.method === "GET" && (g = m(/^\/repos\/([^/]+\/[^/]+)$/))) {
+      const branch = state.defaultBranches.get(g[1]!);
+      if (!branch) return notFound(res, 404, { message: "Not Found" });
+      json(res, 200, { full_name: g[1], default_branch: branch });
       return true;
     }
     if (req.method === "POST" && m(/^\/repos\/[^/]+\/[^/]+\/git\/trees$/)) {
