@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import type { ToolDefinition } from "../llm/types.ts";
+import { ANY_PACKAGE_NAME, packageNameProblem } from "./package-name.ts";
 
 export const WRITE_REPRODUCTION_TOOL = "write_reproduction";
 
@@ -43,7 +44,15 @@ export const WriteReproductionInput = z
       ),
     /** Third-party packages the program imports, by registry name (versions come from the report). */
     dependencies: z
-      .array(z.string().regex(/^(?:@[\w.-]+\/)?[\w.-]+$/, "a package name as its registry spells it"))
+      .array(
+        z
+          .string()
+          .max(214)
+          .regex(
+            ANY_PACKAGE_NAME,
+            "a package name as its registry spells it, starting with a letter, a digit or an npm @scope/",
+          ),
+      )
       .max(10)
       .default([])
       .describe(
@@ -93,6 +102,13 @@ export const WriteReproductionInput = z
       ctx.addIssue({ code: "custom", path: ["entry"], message: "a typescript entry ends in .ts" });
     if (v.language === "javascript" && v.entry.endsWith(".ts"))
       ctx.addIssue({ code: "custom", path: ["entry"], message: "a javascript entry ends in .mjs or .cjs" });
+    // Each ecosystem's own naming rule: the names go to npm or pip on the host.
+    const ecosystem = v.language === "python" ? "pypi" : "npm";
+    v.dependencies.forEach((name, i) => {
+      const problem = packageNameProblem(ecosystem, name);
+      if (problem)
+        ctx.addIssue({ code: "custom", path: ["dependencies", i], message: `"${name}": ${problem}` });
+    });
   });
 export type WriteReproductionInput = z.infer<typeof WriteReproductionInput>;
 

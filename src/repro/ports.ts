@@ -18,6 +18,8 @@ export interface DependencyRequest {
 export interface InstallRequest {
   ecosystem: Ecosystem;
   packages: DependencyRequest[];
+  /** Wall-clock limit of this install, in ms (`repro.installTimeoutMs`); the installer's default when absent. */
+  timeoutMs?: number;
   signal?: AbortSignal;
 }
 

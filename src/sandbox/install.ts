@@ -15,6 +15,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { packageNameProblem, versionProblem } from "../repro/package-name.ts";
 import type {
   DependencyInstaller,
   DependencyRequest,
@@ -36,6 +37,84 @@ export interface HostInstallerOptions {
   /** npm / pip executables (default "npm", "pip3"). */
   npm?: string;
   pip?: string;
+  /** The environment the allow-list is taken from (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** More variable names to pass to npm/pip, for a registry set-up the allow-list does not cover. */
+  passEnv?: string[];
+}
+
+/**
+ * The only host variables npm and pip see. They run on names taken from untrusted issues, so the host's
+ * secrets (PRIVATE_KEY, WEBHOOK_SECRET, ANTHROPIC_API_KEY, GITHUB_TOKEN, …) are never passed: only what a
+ * registry needs — the path, the home directory (npm's ~/.npmrc and cache, pip's config), the locale, proxies,
+ * CA bundles, and the registry / index / cache settings.
+ */
+export const INSTALLER_ENV_ALLOW = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TZ",
+  "TMPDIR",
+  "XDG_CONFIG_HOME",
+  "XDG_CACHE_HOME",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "NODE_EXTRA_CA_CERTS",
+  "REQUESTS_CA_BUNDLE",
+  "CURL_CA_BUNDLE",
+  "npm_config_registry",
+  "npm_config_cache",
+  "npm_config_userconfig",
+  "npm_config_globalconfig",
+  "npm_config_cafile",
+  "npm_config_proxy",
+  "npm_config_https_proxy",
+  "npm_config_noproxy",
+  "npm_config_strict_ssl",
+  "npm_config_offline",
+  "npm_config_prefer_offline",
+  "NPM_CONFIG_REGISTRY",
+  "NPM_CONFIG_CACHE",
+  "NPM_CONFIG_USERCONFIG",
+  "NPM_CONFIG_GLOBALCONFIG",
+  "NPM_CONFIG_CAFILE",
+  "PIP_INDEX_URL",
+  "PIP_EXTRA_INDEX_URL",
+  "PIP_FIND_LINKS",
+  "PIP_CONFIG_FILE",
+  "PIP_CERT",
+  "PIP_CLIENT_CERT",
+  "PIP_TRUSTED_HOST",
+  "PIP_PROXY",
+  "PIP_DEFAULT_TIMEOUT",
+  "PIP_CACHE_DIR",
+  "PIP_NO_CACHE_DIR",
+] as const;
+
+/** The environment of one npm/pip run: the allow-listed host variables, then Retrace's own settings. */
+export function installerEnv(source: NodeJS.ProcessEnv, passEnv: readonly string[] = []): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of [...INSTALLER_ENV_ALLOW, ...passEnv]) {
+    const value = source[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return {
+    ...env,
+    npm_config_ignore_scripts: "true",
+    npm_config_update_notifier: "false",
+    PIP_DISABLE_PIP_VERSION_CHECK: "1",
+    PIP_NO_INPUT: "1",
+  };
 }
 
 const MARKER = ".retrace-installed.json";
@@ -49,12 +128,14 @@ interface ExecResult {
   stdout: string;
   stderr: string;
   error: Error | null;
+  /** True when the time limit killed the command. */
+  timedOut: boolean;
 }
 
 function run(
   cmd: string,
   args: string[],
-  options: { cwd?: string; timeoutMs: number; signal?: AbortSignal },
+  options: { cwd?: string; timeoutMs: number; env: NodeJS.ProcessEnv; signal?: AbortSignal },
 ): Promise<ExecResult> {
   return new Promise((resolve) => {
     execFile(
@@ -64,12 +145,7 @@ function run(
         cwd: options.cwd,
         timeout: options.timeoutMs,
         maxBuffer: 16 * 1024 * 1024,
-        env: {
-          ...process.env,
-          npm_config_ignore_scripts: "true",
-          PIP_DISABLE_PIP_VERSION_CHECK: "1",
-          PIP_NO_INPUT: "1",
-        },
+        env: options.env,
         ...(options.signal ? { signal: options.signal } : {}),
       },
       (error, stdout, stderr) => {
@@ -79,7 +155,10 @@ function run(
             : error
               ? null
               : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr), error });
+        // execFile kills the child on `timeout` and reports it as `killed` (the message says only "Command failed").
+        const timedOut =
+          error !== null && (error as { killed?: boolean }).killed === true && !options.signal?.aborted;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr), error, timedOut });
       },
     );
   });
@@ -120,11 +199,13 @@ export class HostDependencyInstaller implements DependencyInstaller {
   private readonly cacheDir: string;
   private readonly timeoutMs: number;
   private readonly pythonVersion: string;
+  private readonly env: NodeJS.ProcessEnv;
 
   constructor(private readonly options: HostInstallerOptions = {}) {
     this.cacheDir = options.cacheDir ?? defaultCacheDir();
     this.timeoutMs = options.timeoutMs ?? 180_000;
     this.pythonVersion = options.pythonVersion ?? "3.11";
+    this.env = installerEnv(options.env ?? process.env, options.passEnv);
   }
 
   async install(request: InstallRequest): Promise<InstallResult> {
@@ -132,6 +213,20 @@ export class HostDependencyInstaller implements DependencyInstaller {
     if (request.packages.length === 0) {
       return { dir: null, pythonPath: null, installed: [], failures: [], cached: false, durationMs: 0 };
     }
+    // Names and versions come from untrusted reports: anything that is not a plain registry name and exact
+    // version is refused before npm or pip sees it.
+    const invalid = invalidRequests(request);
+    if (invalid.length > 0) {
+      return {
+        dir: null,
+        pythonPath: null,
+        installed: [],
+        failures: invalid,
+        cached: false,
+        durationMs: Date.now() - t0,
+      };
+    }
+    const timeoutMs = request.timeoutMs ?? this.timeoutMs;
     const packages = await this.resolveUnpinned(request);
     const manifest = {
       ecosystem: request.ecosystem,
@@ -159,8 +254,8 @@ export class HostDependencyInstaller implements DependencyInstaller {
     try {
       const outcome =
         request.ecosystem === "npm"
-          ? await this.installNpm(tmp, packages, request.signal)
-          : await this.installPip(tmp, packages, request.signal);
+          ? await this.installNpm(tmp, packages, timeoutMs, request.signal)
+          : await this.installPip(tmp, packages, timeoutMs, request.signal);
       if (outcome.failures.length > 0) {
         return {
           dir: null,
@@ -210,6 +305,7 @@ export class HostDependencyInstaller implements DependencyInstaller {
   private async installNpm(
     dir: string,
     packages: DependencyRequest[],
+    timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<{ installed: { name: string; version: string }[]; failures: InstallFailure[] }> {
     const dependencies = Object.fromEntries(packages.map((p) => [p.name, p.version ?? "latest"]));
@@ -228,15 +324,16 @@ export class HostDependencyInstaller implements DependencyInstaller {
         "--omit=dev",
         "--loglevel=error",
         "--prefer-offline",
+        // The packages are in package.json (keys, never argv), and nothing after `--` is an option.
+        "--",
       ],
-      { cwd: dir, timeoutMs: this.timeoutMs, ...(signal ? { signal } : {}) },
+      { cwd: dir, timeoutMs, env: this.env, ...(signal ? { signal } : {}) },
     );
     if (res.code !== 0) {
       const output = `${res.stderr}\n${res.stdout}\n${res.error?.message ?? ""}`;
-      const reason =
-        res.code === null && /ETIMEDOUT|killed|SIGTERM/i.test(output)
-          ? "npm install timed out"
-          : installFailureReason(output, "npm");
+      const reason = res.timedOut
+        ? `npm install timed out after ${timeoutMs} ms`
+        : installFailureReason(output, "npm");
       const blamed = packages.filter((p) => output.includes(p.name));
       return {
         installed: [],
@@ -264,6 +361,7 @@ export class HostDependencyInstaller implements DependencyInstaller {
   private async installPip(
     dir: string,
     packages: DependencyRequest[],
+    timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<{ installed: { name: string; version: string }[]; failures: InstallFailure[] }> {
     const target = path.join(dir, "python-packages");
@@ -289,15 +387,19 @@ export class HostDependencyInstaller implements DependencyInstaller {
         "--timeout",
         "8",
         "--quiet",
+        // Nothing after `--` is an option: a name can never become `--extra-index-url …`.
+        "--",
         ...specs,
       ],
-      { timeoutMs: this.timeoutMs, ...(signal ? { signal } : {}) },
+      { timeoutMs, env: this.env, ...(signal ? { signal } : {}) },
     );
     if (res.code !== 0) {
       const output = `${res.stderr}\n${res.stdout}\n${res.error?.message ?? ""}`;
-      const reason = /ENOENT/.test(res.error?.message ?? "")
-        ? "pip is not available on this host"
-        : installFailureReason(output, "pypi");
+      const reason = res.timedOut
+        ? `pip install timed out after ${timeoutMs} ms`
+        : /ENOENT/.test(res.error?.message ?? "")
+          ? "pip is not available on this host"
+          : installFailureReason(output, "pypi");
       const blamed = packages.filter((p) => output.toLowerCase().includes(p.name.toLowerCase()));
       return {
         installed: [],
@@ -324,6 +426,18 @@ export class HostDependencyInstaller implements DependencyInstaller {
     });
     return { installed, failures: [] };
   }
+}
+
+/** The requests npm/pip must not see: names that break the ecosystem's naming rule, versions that are not exact. */
+export function invalidRequests(request: InstallRequest): InstallFailure[] {
+  const failures: InstallFailure[] = [];
+  for (const p of request.packages) {
+    const problem =
+      packageNameProblem(request.ecosystem, p.name) ??
+      (p.version === null ? null : versionProblem(p.version));
+    if (problem) failures.push({ name: p.name, version: p.version, reason: problem });
+  }
+  return failures;
 }
 
 export function createHostInstaller(options: HostInstallerOptions = {}): HostDependencyInstaller {
