@@ -4,10 +4,10 @@
  * commit makes the failure moot, the lineage cap and the daily budgets. Returns a spec, or why not.
  */
 import { createHash } from "node:crypto";
-import picomatch from "picomatch";
 import { FixJobSpec, type JobSpec, ReproJobSpec } from "../core/job.ts";
 import type { RetraceConfig } from "../config/schema.ts";
 import type { GitHubPort, Permission, RepoId } from "../github/port.ts";
+import { fixBudget, fixRule, forkRule, lineageRule, reproBudget, reproRule } from "./intake-rules.ts";
 import type { JobRecord } from "./job-record.ts";
 import type { JobStore } from "./job-store.ts";
 import type { FixTrigger, ReproTrigger } from "./triggers.ts";
@@ -41,6 +41,12 @@ export async function hasPermission(
   }
 }
 
+/** The logs of failed Actions jobs, in order, joined by newlines. */
+export async function downloadJobLogs(github: GitHubPort, repo: RepoId, jobIds: number[]): Promise<string> {
+  const logs = await Promise.all(jobIds.map((id) => github.getJobLog(repo, id)));
+  return logs.length === 1 ? (logs[0] as string) : logs.join("\n");
+}
+
 function budgets(config: RetraceConfig, store: JobStore, repoName: string, now: number) {
   const since = startOfUtcDay(now);
   const jobs = store.countJobsSince(repoName, since);
@@ -66,17 +72,8 @@ export async function intakeRepro(
 ): Promise<IntakeOutcome> {
   const issueNumber = trigger.issueNumber;
   const silent = (reason: string): IntakeOutcome => ({ ok: false, reason, report: false, issueNumber });
-  if (trigger.via === "label" && trigger.word !== config.repro.label) {
-    return silent(`label ${trigger.word} is not the configured repro.label (${config.repro.label})`);
-  }
-  if (
-    trigger.via === "command" &&
-    trigger.word !== config.commands.repro &&
-    trigger.word !== config.commands.autofix
-  ) {
-    return silent(`${trigger.word} is not a configured command`);
-  }
-  if (!config.repro.enabled) return silent("repro.enabled is false in .github/retrace.yml");
+  const rule = reproRule(config, trigger);
+  if (rule) return silent(rule);
   if (
     trigger.checkPermission &&
     !(await hasPermission(deps.github, deps.repo, trigger.actor, config.commands.minPermission))
@@ -99,7 +96,7 @@ export async function intakeRepro(
     markdown: `# ${issue.title}\n\n${issue.body}`,
     runs: config.repro.runs,
     model: config.model.default,
-    budget: { maxAttempts: config.repro.maxAttempts, maxUsd: Math.min(2, b.remainingUsd) },
+    budget: reproBudget(config, b.remainingUsd),
   });
   return { ok: true, spec, issueNumber, headSha: null, lineage: null };
 }
@@ -112,10 +109,8 @@ export async function intakeFix(
 ): Promise<IntakeOutcome> {
   let issueNumber = trigger.prNumber;
   const silent = (reason: string): IntakeOutcome => ({ ok: false, reason, report: false, issueNumber });
-  if (!config.fix.enabled) return silent("fix.enabled is false in .github/retrace.yml");
-  if (trigger.via === "command" && trigger.word !== config.commands.autofix) {
-    return silent(`${trigger.word} is not the configured autofix command on a pull request`);
-  }
+  const early = fixRule(config, { via: trigger.via, word: trigger.word, checkName: trigger.checkName });
+  if (early) return silent(early);
   if (
     trigger.checkPermission &&
     !(await hasPermission(deps.github, deps.repo, trigger.actor, config.commands.minPermission))
@@ -126,18 +121,11 @@ export async function intakeFix(
   }
   let headSha = trigger.headSha;
   let headBranch = trigger.headBranch;
-  let actionsJobId = trigger.actionsJobId;
-  let checkName = trigger.checkName;
+  let logJobIds = trigger.actionsJobId === null ? [] : [trigger.actionsJobId];
   if (trigger.via === "command" && trigger.prNumber !== null) {
     const pull = await deps.github.getPull(deps.repo, trigger.prNumber);
-    if (pull.headRepoFullName !== record.repo) {
-      return {
-        ok: false,
-        reason: "the pull request comes from a fork; Retrace only fixes branches of this repository",
-        report: true,
-        issueNumber,
-      };
-    }
+    const fork = forkRule(record.repo, pull.headRepoFullName);
+    if (fork) return { ok: false, reason: fork, report: true, issueNumber };
     headSha = pull.headSha;
     headBranch = pull.headRef;
     const failed = await deps.github.listFailedCheckRuns(deps.repo, pull.headSha);
@@ -150,14 +138,9 @@ export async function intakeFix(
         issueNumber,
       };
     }
-    actionsJobId = relevant.find((c) => c.actionsJobId !== null)?.actionsJobId ?? null;
-    checkName = relevant.map((c) => c.name).join(", ");
+    logJobIds = relevant.flatMap((c) => (c.actionsJobId === null ? [] : [c.actionsJobId])).slice(0, 20);
   }
   if (!headSha || !headBranch) return silent("the failed commit or branch is unknown");
-  if (trigger.via === "check_run" && config.fix.checks !== "all") {
-    const match = picomatch(config.fix.checks, { nocase: true });
-    if (!checkName || !match(checkName)) return silent(`check ${checkName} is not in fix.checks`);
-  }
   const head = await deps.github.getBranchHead(deps.repo, headBranch);
   if (head !== headSha) {
     return silent(
@@ -169,19 +152,15 @@ export async function intakeFix(
     const parent = deps.store.findByPrBranch(record.repo, headBranch);
     lineage = parent?.lineage ?? headBranch;
     deps.store.update(record.id, { lineage });
-    const count = deps.store.countLineageFixes(record.repo, lineage);
-    if (count > config.fix.lineageCap) {
-      return silent(
-        `fix.lineageCap (${config.fix.lineageCap}) reached for the lineage of ${lineage}: a fix never chases its own failures`,
-      );
-    }
+    const capped = lineageRule(config, lineage, deps.store.countLineageFixes(record.repo, lineage));
+    if (capped) return silent(capped);
   }
   const b = budgets(config, deps.store, record.repo, deps.now);
   if ("error" in b) return { ok: false, reason: b.error as string, report: true, issueNumber };
   let log = deps.log;
-  if (log === undefined && actionsJobId !== null) {
+  if (log === undefined && logJobIds.length > 0) {
     try {
-      log = await deps.github.getJobLog(deps.repo, actionsJobId);
+      log = await downloadJobLogs(deps.github, deps.repo, logJobIds);
     } catch {
       log = undefined; // the pipeline collects the failure itself when the log is gone
     }
@@ -196,14 +175,10 @@ export async function intakeFix(
     headSha,
     headBranch,
     ...(log === undefined ? {} : { log }),
+    ...(logJobIds.length > 0 ? { logJobIds } : {}),
     ...(config.fix.testCommand ? { testCommand: config.fix.testCommand } : {}),
     model: config.model.default,
-    budget: {
-      maxAttempts: config.fix.maxAttempts,
-      maxWallMs: config.fix.maxWallMs,
-      maxTokens: config.fix.maxTokens,
-      maxUsd: Math.min(config.fix.maxUsd, b.remainingUsd),
-    },
+    budget: fixBudget(config, b.remainingUsd),
   });
   issueNumber ??= null;
   return { ok: true, spec, issueNumber, headSha, lineage };

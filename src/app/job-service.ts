@@ -15,7 +15,7 @@ import { repoIdOf } from "../github/port.ts";
 import { unzip } from "../github/unzip.ts";
 import { JobResult, type JobRunner } from "../jobs/result.ts";
 import { type Checkout, checkoutCommit } from "./checkout.ts";
-import { intakeFix, intakeRepro, jobIdFor } from "./intake.ts";
+import { hasPermission, intakeFix, intakeRepro, jobIdFor } from "./intake.ts";
 import type { JobRecord } from "./job-record.ts";
 import type { JobStore } from "./job-store.ts";
 import { loadRepoConfig } from "./repo-config.ts";
@@ -87,12 +87,20 @@ export class JobService {
   private readonly slots = new RepoSlots();
   private readonly redactor: Redactor;
   private readonly now: () => number;
+  private readonly log: Logger;
   private stopped = false;
 
   constructor(private readonly o: JobServiceOptions) {
     this.queue = new PQueue({ concurrency: o.concurrency });
     this.redactor = new Redactor(o.secrets ?? []);
     this.now = o.now ?? Date.now;
+    // Every log line goes through the redactor: error messages quote API answers and runner output.
+    const r = (m: string) => this.redactor.redact(m);
+    this.log = {
+      info: (m) => o.log.info(r(m)),
+      warn: (m) => o.log.warn(r(m)),
+      error: (m) => o.log.error(r(m)),
+    };
   }
 
   /** Synchronous part of a webhook: de-duplicate, decide, persist, enqueue. Nothing here calls GitHub. */
@@ -197,12 +205,12 @@ export class JobService {
     } catch (error) {
       // Shutting down: the runner was aborted on purpose, and the next start resumes the job.
       if (this.stopped) return;
-      this.o.log.error(`job ${id}: ${describeError(error)}`);
+      this.log.error(`job ${id}: ${describeError(error)}`);
       if (this.o.store.get(id)) {
         try {
           await this.fail(id, describeError(error));
         } catch (reportError) {
-          this.o.log.error(`job ${id}: reporting the failure failed too: ${describeError(reportError)}`);
+          this.log.error(`job ${id}: reporting the failure failed too: ${describeError(reportError)}`);
         }
       }
     }
@@ -217,25 +225,36 @@ export class JobService {
     try {
       config = await loadRepoConfig(github, repo);
     } catch (error) {
+      const next = this.slots.forfeit(job.repo, id);
+      if (next !== null) this.enqueue(next);
+      // Nobody without permission makes the App write: with the config unreadable, the default minimum applies.
+      const t = job.trigger;
+      if (t.type !== "collect" && t.checkPermission) {
+        const min = defaultConfig().commands.minPermission;
+        if (!(await hasPermission(github, repo, t.actor, min))) {
+          const reason = `@${t.actor} lacks ${min} permission (or it could not be read); .github/retrace.yml is invalid too`;
+          this.o.store.update(id, { state: "skipped", reason: this.redactor.redact(reason) });
+          this.log.info(`job ${id} skipped: ${reason}`);
+          return;
+        }
+      }
       // Invalid config: report on the comment (or the check), naming the field and the problem.
-      if (job.trigger.type === "fix" && job.trigger.headSha && job.issueNumber === null) {
-        const check = await github.createCheckRun(repo, job.trigger.headSha, "Retrace", {
+      if (t.type === "fix" && t.headSha && job.issueNumber === null) {
+        const check = await github.createCheckRun(repo, t.headSha, "Retrace", {
           status: "completed",
           conclusion: "action_required",
           title: "Invalid .github/retrace.yml",
-          summary: describeError(error),
+          summary: this.redactor.redact(describeError(error)),
         });
         this.o.store.update(id, { checkRunId: check.id });
       }
-      const next = this.slots.forfeit(job.repo, id);
-      if (next !== null) this.enqueue(next);
       await this.fail(id, describeError(error));
       return;
     }
     if (!this.slots.tryAcquire(job.repo, id, config.limits.concurrentJobs)) {
       // The repository already runs limits.concurrentJobs jobs: wait (still `received`) for one to finish.
       this.slots.defer(job.repo, id);
-      this.o.log.info(
+      this.log.info(
         `job ${id} waits: ${job.repo} already runs limits.concurrentJobs = ${config.limits.concurrentJobs} job(s)`,
       );
       return;
@@ -267,7 +286,7 @@ export class JobService {
     if (!intake) return;
     if (!intake.ok) {
       this.o.store.update(id, { state: "skipped", reason: intake.reason });
-      this.o.log.info(`job ${id} skipped: ${intake.reason}`);
+      this.log.info(`job ${id} skipped: ${intake.reason}`);
       if (intake.report && intake.issueNumber !== null) {
         await this.writeComment(
           github,
@@ -310,9 +329,7 @@ export class JobService {
       if (intake.spec.kind === "fix" && intake.spec.headSha) {
         checkout = await (this.o.checkout ?? checkoutCommit)(github, repo, intake.spec.headSha, id);
         if (checkout.droppedLinks.length > 0) {
-          this.o.log.warn(
-            `job ${id}: dropped links outside the checkout: ${checkout.droppedLinks.join(", ")}`,
-          );
+          this.log.warn(`job ${id}: dropped links outside the checkout: ${checkout.droppedLinks.join(", ")}`);
         }
       }
       result = JobResult.parse(
@@ -331,18 +348,19 @@ export class JobService {
   }
 
   private async dispatch(github: GitHubPort, repo: RepoId, job: JobRecord, spec: JobSpec): Promise<void> {
-    const ref = spec.repo?.defaultBranch ?? (await this.defaultBranchOf(job));
-    // The log stays behind: the runner downloads it itself with its own token (inputs are size-limited).
+    const ref = spec.repo?.defaultBranch ?? (await this.defaultBranchOf(github, repo, job));
+    // The log stays behind (inputs are size-limited): `logJobIds` tells the runner which logs to download.
     const { log: _log, ...rest } = spec as JobSpec & { log?: string };
     await github.dispatchWorkflow(repo, this.o.workflow, ref, { "job-spec": JSON.stringify(rest) });
     const current = this.o.store.update(job.id, { state: "dispatched" });
     await this.writeComment(github, repo, current, { phase: "dispatched", workflow: this.o.workflow });
   }
 
-  private async defaultBranchOf(job: JobRecord): Promise<string> {
+  /** The branch the workflow is dispatched on: from the payload, else asked of the API (never guessed). */
+  private async defaultBranchOf(github: GitHubPort, repo: RepoId, job: JobRecord): Promise<string> {
     const t = job.trigger;
     if (t.type !== "collect" && t.defaultBranch) return t.defaultBranch;
-    return "main";
+    return github.getDefaultBranch(repo);
   }
 
   /** A dispatched run finished: read its artifact, validate it, and publish it as if it had run here. */
@@ -356,7 +374,7 @@ export class JobService {
       const job = this.o.store.get(jobId);
       // Runner output is untrusted: only a job this App dispatched, in this repository, is completed by it.
       if (!job || job.repo !== t.repo || job.state !== "dispatched") {
-        this.o.log.warn(`run ${t.runId}: artifact ${artifact.name} matches no dispatched job of ${t.repo}`);
+        this.log.warn(`run ${t.runId}: artifact ${artifact.name} matches no dispatched job of ${t.repo}`);
         continue;
       }
       await this.guard(jobId, async () => {

@@ -2,6 +2,7 @@
  * `npm start`: the App server with the production runner and the policy gate. Logic lives in server.ts.
  */
 import { describeError } from "../core/errors.ts";
+import { Redactor } from "../core/redact.ts";
 import { createDefaultRunner } from "../jobs/default-runner.ts";
 import { evaluatePatch } from "../policy/index.ts";
 import { startAppServer } from "./server.ts";
@@ -24,7 +25,8 @@ try {
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);
 } catch (error) {
-  process.stderr.write(`retrace app: ${describeError(error)}\n`);
+  const redactor = new Redactor([process.env.WEBHOOK_SECRET, process.env.PRIVATE_KEY]);
+  process.stderr.write(redactor.redact(`retrace app: ${describeError(error)}\n`));
   process.exit(
     typeof (error as { exitCode?: unknown }).exitCode === "number"
       ? (error as { exitCode: number }).exitCode

@@ -5,6 +5,7 @@
  * configuration, which names the label and the commands, is only read in the intake.
  */
 import { BRANCH_PREFIX } from "../github/draft-pr.ts";
+import { forkRule, headRepoOfRun, isBot } from "./intake-rules.ts";
 
 export interface ReproTrigger {
   type: "repro";
@@ -17,7 +18,7 @@ export interface ReproTrigger {
   /** Label name or slash command that triggered it. */
   word: string;
   actor: string;
-  /** Slash commands need write/maintain/admin; a label already needs triage rights to set. */
+  /** Labels and slash commands both need `commands.minPermission` (write/maintain/admin), through the API. */
   checkPermission: boolean;
   /** `/autofix` on an issue: reproduce first, then fix against the reproduction. */
   thenFix: boolean;
@@ -71,10 +72,7 @@ function skip(reason: string): Decision {
   return { accept: false, reason };
 }
 
-export function isBot(user: Payload): boolean {
-  const login = typeof user?.login === "string" ? user.login : "";
-  return user?.type === "Bot" || login.endsWith("[bot]");
-}
+export { isBot };
 
 /** The first word of a comment, when it is a slash command (`/autofix please` → `/autofix`). */
 export function slashWord(body: unknown): string | null {
@@ -117,7 +115,8 @@ export function decide(
         via: "label",
         word: label,
         actor: String(payload.sender?.login ?? ""),
-        checkPermission: false,
+        // Anyone with triage rights can label: the labeller needs the same permission as a command.
+        checkPermission: true,
         thenFix: false,
       },
     };
@@ -185,6 +184,10 @@ export function decide(
     if (run?.conclusion !== "failure") return skip(`check run concluded ${run?.conclusion}, not failure`);
     if (run?.app?.id === me.appId || run?.name === "Retrace")
       return skip("Retrace's own check runs never trigger it");
+    if (isBot(payload.sender))
+      return skip(`check runs of commits by bots (${payload.sender?.login}) never trigger Retrace`);
+    const fork = forkRule(repo, headRepoOfRun("check_run", payload));
+    if (fork) return skip(fork);
     const headBranch: string | null =
       run?.check_suite?.head_branch ?? run?.pull_requests?.[0]?.head?.ref ?? null;
     if (!headBranch)

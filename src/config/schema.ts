@@ -107,6 +107,18 @@ export const ReproConfig = z
       .max(20)
       .default(3)
       .describe("Refinement attempts (extract → run → evaluate) before a verdict is given."),
+    maxUsd: z
+      .number()
+      .min(0)
+      .default(2)
+      .describe("Dollars one reproduction may spend on the model (the App also caps it by limits.usdPerDay)."),
+    maxTokens: z.number().int().min(0).default(400_000).describe("Model tokens one reproduction may spend."),
+    maxWallMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .default(15 * 60_000)
+      .describe("Wall-clock limit of one reproduction job, in milliseconds."),
     compareLatest: z
       .boolean()
       .default(true)

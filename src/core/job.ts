@@ -53,6 +53,8 @@ export const FixJobSpec = z.object({
   headBranch: z.string().optional(),
   /** The failing log, when the trigger had one. */
   log: z.string().optional(),
+  /** GitHub Actions job ids whose logs hold the failure; a runner given no `log` downloads them (App → Actions). */
+  logJobIds: z.array(z.number().int().positive()).max(20).optional(),
   /** Test command; detected from the repository when absent. */
   testCommand: z.string().optional(),
   model: z.string().nullable().default(null),

@@ -1,27 +1,22 @@
-/** The intake (src/app/intake.ts): permission (fail closed), newer commit, fix.checks, lineage cap, budgets, spec. */
+/**
+ * The intake (src/app/intake.ts): permission (fail closed), newer commit, fix.checks, lineage cap, budgets, spec.
+ * GitHub is the HTTP fake (test/e2e/support/fake-github.ts) behind the real octokit port: every answer is a real
+ * REST exchange, and the tests assert the requests made.
+ */
+import { createRequire } from "node:module";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hasPermission, intakeFix, intakeRepro, jobIdFor } from "../../../src/app/intake.ts";
 import type { JobRecord } from "../../../src/app/job-record.ts";
 import { type JobStore, openSqliteJobStore } from "../../../src/app/job-store.ts";
 import type { FixTrigger, ReproTrigger } from "../../../src/app/triggers.ts";
 import { RetraceConfig } from "../../../src/config/schema.ts";
-import type { GitHubPort, Permission } from "../../../src/github/port.ts";
+import { createGitHubPort, type OctokitLike } from "../../../src/github/octokit-port.ts";
+import type { GitHubPort } from "../../../src/github/port.ts";
+import { type FakeGitHub, startFakeGitHub } from "../../e2e/support/fake-github.ts";
 
+const { Octokit } = createRequire(import.meta.url)("@octokit/core") as typeof import("@octokit/core");
 const REPO = { owner: "octo", repo: "app" };
 const NOW = Date.UTC(2025, 10, 21, 12);
-
-/** A GitHubPort from plain functions; any other call fails the test. */
-function fakeGitHub(impl: Partial<GitHubPort>): GitHubPort {
-  return new Proxy(impl, {
-    get(target, key) {
-      const f = (target as Record<string | symbol, unknown>)[key];
-      if (f) return f;
-      return () => {
-        throw new Error(`unexpected GitHub call ${String(key)}`);
-      };
-    },
-  }) as GitHubPort;
-}
 
 const fixTrigger = (over: Partial<FixTrigger> = {}): FixTrigger => ({
   type: "fix",
@@ -84,39 +79,55 @@ function record(id: string, trigger: FixTrigger | ReproTrigger, over: Partial<Jo
 }
 
 let store: JobStore;
+let fake: FakeGitHub;
+let github: GitHubPort;
 beforeEach(async () => {
   store = await openSqliteJobStore(null);
+  fake = await startFakeGitHub();
+  github = createGitHubPort(
+    new Octokit({ auth: "t", baseUrl: fake.url, request: { retries: 0 } }) as unknown as OctokitLike,
+  );
+  fake.state.issues.set("octo/app#3", { title: "Crash", body: "boom" });
+  fake.state.branches.set("octo/app:feature", "sha-1");
+  fake.state.jobLogs.set(5, "FAILED t");
 });
-afterEach(() => store.close());
+afterEach(async () => {
+  store.close();
+  await fake.close();
+});
+
+const deps = () => ({ github, repo: REPO, store, now: NOW });
 
 describe("hasPermission", () => {
-  const gh = (p: Permission | Error) =>
-    fakeGitHub({ getPermission: async () => (p instanceof Error ? Promise.reject(p) : p) });
   it("ranks read < triage < write < maintain < admin", async () => {
-    expect(await hasPermission(gh("write"), REPO, "ana", "write")).toBe(true);
-    expect(await hasPermission(gh("admin"), REPO, "ana", "maintain")).toBe(true);
-    expect(await hasPermission(gh("triage"), REPO, "ana", "write")).toBe(false);
-    expect(await hasPermission(gh("write"), REPO, "ana", "maintain")).toBe(false);
-    expect(await hasPermission(gh("none"), REPO, "ana", "write")).toBe(false);
+    const cases: Array<[string, "write" | "maintain", boolean]> = [
+      ["write", "write", true],
+      ["admin", "maintain", true],
+      ["triage", "write", false],
+      ["write", "maintain", false],
+      ["read", "write", false],
+    ];
+    for (const [role, min, want] of cases) {
+      fake.state.permissions.set("octo/app:ana", role);
+      expect(await hasPermission(github, REPO, "ana", min)).toBe(want);
+    }
   });
-  it("fails closed when the API errors", async () => {
-    expect(await hasPermission(gh(new Error("HTTP 502")), REPO, "ana", "write")).toBe(false);
+  it("fails closed when the API errors or the user is no collaborator", async () => {
+    expect(await hasPermission(github, REPO, "stranger", "write")).toBe(false);
+    fake.state.permissions.set("octo/app:ana", "admin");
+    fake.state.failures.push({ match: /permission$/, status: 502 });
+    expect(await hasPermission(github, REPO, "ana", "write")).toBe(false);
   });
 });
 
 describe("intakeRepro", () => {
-  const issue = fakeGitHub({
-    getIssue: async () => ({ number: 3, title: "Crash", body: "boom", isPull: false, htmlUrl: "u" }),
-    getPermission: async () => "read",
-  });
-  it("builds the spec from the issue and the config", async () => {
-    const config = RetraceConfig.parse({ repro: { runs: 5, maxAttempts: 2 }, limits: { usdPerDay: 1.5 } });
-    const out = await intakeRepro(record("repro-1", reproTrigger()), reproTrigger(), config, {
-      github: issue,
-      repo: REPO,
-      store,
-      now: NOW,
+  it("builds the spec from the issue and the config, with the repro budget", async () => {
+    fake.state.permissions.set("octo/app:ana", "write");
+    const config = RetraceConfig.parse({
+      repro: { runs: 5, maxAttempts: 2, maxTokens: 1000, maxWallMs: 60_000 },
+      limits: { usdPerDay: 1.5 },
     });
+    const out = await intakeRepro(record("repro-1", reproTrigger()), reproTrigger(), config, deps());
     expect(out).toMatchObject({
       ok: true,
       issueNumber: 3,
@@ -127,45 +138,60 @@ describe("intakeRepro", () => {
         issueNumber: 3,
         markdown: "# Crash\n\nboom",
         runs: 5,
-        budget: { maxAttempts: 2, maxUsd: 1.5 },
+        budget: { maxAttempts: 2, maxUsd: 1.5, maxTokens: 1000, maxWallMs: 60_000 },
       },
     });
+  });
+  it("repro.maxUsd caps a reproduction below the day's remaining dollars", async () => {
+    fake.state.permissions.set("octo/app:ana", "write");
+    const config = RetraceConfig.parse({ repro: { maxUsd: 0.25 } });
+    const out = await intakeRepro(record("r", reproTrigger()), reproTrigger(), config, deps());
+    expect(out.ok && out.spec.budget.maxUsd).toBe(0.25);
   });
   it("a command needs the configured permission; a label other than the configured one is ignored", async () => {
     const config = RetraceConfig.parse({});
     const cmd = reproTrigger({ via: "command", word: "/repro", checkPermission: true });
-    const refused = await intakeRepro(record("r", cmd), cmd, config, {
-      github: issue,
-      repo: REPO,
-      store,
-      now: NOW,
-    });
-    expect(refused).toEqual({
+    fake.state.permissions.set("octo/app:ana", "read");
+    expect(await intakeRepro(record("r", cmd), cmd, config, deps())).toEqual({
       ok: false,
       reason: "@ana lacks write permission (or it could not be read)",
       report: false,
       issueNumber: 3,
     });
     const other = reproTrigger({ word: "bug" });
-    expect(
-      await intakeRepro(record("r2", other), other, config, { github: issue, repo: REPO, store, now: NOW }),
-    ).toMatchObject({ ok: false, reason: "label bug is not the configured repro.label (needs-repro)" });
+    expect(await intakeRepro(record("r2", other), other, config, deps())).toMatchObject({
+      ok: false,
+      reason: "label bug is not the configured repro.label (needs-repro)",
+    });
+    expect(fake.calls("GET", /\/issues\/3$/)).toEqual([]);
+  });
+  it("a label set by a triage-only user starts nothing (the labeller's permission is read)", async () => {
+    fake.state.permissions.set("octo/app:tri", "triage");
+    const t = reproTrigger({ actor: "tri", checkPermission: true });
+    expect(await intakeRepro(record("r", t), t, RetraceConfig.parse({}), deps())).toEqual({
+      ok: false,
+      reason: "@tri lacks write permission (or it could not be read)",
+      report: false,
+      issueNumber: 3,
+    });
+    expect(fake.calls("GET", /collaborators\/tri\/permission$/)).toHaveLength(1);
+    expect(fake.calls("GET", /\/issues\/3$/)).toEqual([]);
+  });
+  it("repro.enabled false starts nothing", async () => {
+    const config = RetraceConfig.parse({ repro: { enabled: false } });
+    expect(await intakeRepro(record("r", reproTrigger()), reproTrigger(), config, deps())).toMatchObject({
+      ok: false,
+      reason: "repro.enabled is false in .github/retrace.yml",
+    });
+    expect(fake.requests).toEqual([]);
   });
 });
 
 describe("intakeFix", () => {
-  const head = (sha: string | null, log = "FAILED t") =>
-    fakeGitHub({ getBranchHead: async () => sha, getJobLog: async () => log });
-
-  it("builds the spec with the job log, and takes the fix budget from the config", async () => {
+  it("builds the spec with the job log (and its job id), and takes the fix budget from the config", async () => {
     const config = RetraceConfig.parse({ fix: { maxUsd: 0.5, testCommand: "pytest -q" } });
     const t = fixTrigger();
-    const out = await intakeFix(record("fix-1", t), t, config, {
-      github: head("sha-1"),
-      repo: REPO,
-      store,
-      now: NOW,
-    });
+    const out = await intakeFix(record("fix-1", t), t, config, deps());
     expect(out).toMatchObject({
       ok: true,
       headSha: "sha-1",
@@ -175,54 +201,44 @@ describe("intakeFix", () => {
         headSha: "sha-1",
         headBranch: "feature",
         log: "FAILED t",
+        logJobIds: [5],
         testCommand: "pytest -q",
       },
     });
     expect(out.ok && out.spec.budget.maxUsd).toBe(0.5);
+    expect(fake.calls("GET", /\/actions\/jobs\/5\/logs$/)).toHaveLength(1);
   });
 
   it("skips when a newer commit exists, or the check is not in fix.checks", async () => {
     const t = fixTrigger();
-    const moot = await intakeFix(record("f", t), t, RetraceConfig.parse({}), {
-      github: head("sha-2"),
-      repo: REPO,
-      store,
-      now: NOW,
-    });
-    expect(moot).toMatchObject({
+    fake.state.branches.set("octo/app:feature", "sha-2");
+    expect(await intakeFix(record("f", t), t, RetraceConfig.parse({}), deps())).toMatchObject({
       ok: false,
       report: false,
       reason: expect.stringContaining("newer commit (sha-2)"),
     });
     const only = RetraceConfig.parse({ fix: { checks: ["lint*"] } });
-    expect(
-      await intakeFix(record("g", t), t, only, { github: head("sha-1"), repo: REPO, store, now: NOW }),
-    ).toMatchObject({ ok: false, reason: "check test is not in fix.checks" });
+    expect(await intakeFix(record("g", t), t, only, deps())).toMatchObject({
+      ok: false,
+      reason: "check test is not in fix.checks",
+    });
   });
 
   it("caps fixes per lineage: a fix of a fix counts against the branch the chain started from", async () => {
     const config = RetraceConfig.parse({ fix: { lineageCap: 1 } });
+    fake.state.branches.set("octo/app:retrace/fix-0", "sha-1");
     // The first fix (of `feature`) opened its PR on retrace/fix-0.
     store.insert(
       record("fix-0", fixTrigger(), { state: "completed", lineage: "feature", prBranch: "retrace/fix-0" }),
     );
     const onFix = fixTrigger({ headBranch: "retrace/fix-0", onRetraceBranch: true });
     store.insert(record("fix-1", onFix));
-    const first = await intakeFix(store.get("fix-1")!, onFix, config, {
-      github: head("sha-1"),
-      repo: REPO,
-      store,
-      now: NOW,
+    expect(await intakeFix(store.get("fix-1")!, onFix, config, deps())).toMatchObject({
+      ok: true,
+      lineage: "feature",
     });
-    expect(first).toMatchObject({ ok: true, lineage: "feature" });
     store.insert(record("fix-2", onFix));
-    const second = await intakeFix(store.get("fix-2")!, onFix, config, {
-      github: head("sha-1"),
-      repo: REPO,
-      store,
-      now: NOW,
-    });
-    expect(second).toEqual({
+    expect(await intakeFix(store.get("fix-2")!, onFix, config, deps())).toEqual({
       ok: false,
       report: false,
       issueNumber: null,
@@ -234,13 +250,7 @@ describe("intakeFix", () => {
     const config = RetraceConfig.parse({ limits: { usdPerDay: 1 } });
     store.insert(record("old", fixTrigger(), { state: "completed", costUsd: 1.25 }));
     const t = fixTrigger({ prNumber: 4 });
-    const out = await intakeFix(record("f", t), t, config, {
-      github: head("sha-1"),
-      repo: REPO,
-      store,
-      now: NOW,
-    });
-    expect(out).toEqual({
+    expect(await intakeFix(record("f", t), t, config, deps())).toEqual({
       ok: false,
       report: true,
       issueNumber: 4,
@@ -248,25 +258,62 @@ describe("intakeFix", () => {
     });
   });
 
-  it("a fork's pull request is refused with a reason", async () => {
-    const t = fixTrigger({ via: "command", word: "/autofix", prNumber: 4, headSha: null, headBranch: null });
-    const gh = fakeGitHub({
-      getPull: async () => ({
-        number: 4,
-        headRef: "x",
-        headSha: "s",
-        baseRef: "main",
-        headRepoFullName: "evil/app",
-      }),
+  it("a fork's pull request is refused with a reason, before its checks are read", async () => {
+    fake.state.permissions.set("octo/app:ana", "admin");
+    fake.state.issues.set("octo/app#4", {
+      title: "PR",
+      body: "",
+      pull: { headRef: "main", headSha: "s", baseRef: "main", headRepo: "evil/app" },
     });
+    const t = fixTrigger({
+      via: "command",
+      word: "/autofix",
+      checkPermission: true,
+      prNumber: 4,
+      headSha: null,
+      headBranch: null,
+    });
+    expect(await intakeFix(record("f", t), t, RetraceConfig.parse({}), deps())).toEqual({
+      ok: false,
+      report: true,
+      issueNumber: 4,
+      reason: "the failure is on a fork (evil/app); Retrace only fixes branches of this repository",
+    });
+    expect(fake.calls("GET", /check-runs$/)).toEqual([]);
+  });
+
+  it("/autofix on a pull request carries every failed Actions job's id and log", async () => {
+    fake.state.permissions.set("octo/app:ana", "write");
+    fake.state.issues.set("octo/app#4", {
+      title: "PR",
+      body: "",
+      pull: { headRef: "feature", headSha: "sha-1", baseRef: "main", headRepo: "octo/app" },
+    });
+    fake.state.failedChecks.set("sha-1", [
+      { id: 5, name: "test", appSlug: "github-actions" },
+      { id: 6, name: "lint", appSlug: "github-actions" },
+      { id: 7, name: "ci/circle", appSlug: "circleci" },
+    ]);
+    fake.state.jobLogs.set(6, "lint failed");
+    const t = fixTrigger({
+      via: "command",
+      word: "/autofix",
+      checkPermission: true,
+      prNumber: 4,
+      headSha: null,
+      headBranch: null,
+      actionsJobId: null,
+    });
+    const out = await intakeFix(record("f", t), t, RetraceConfig.parse({}), deps());
+    expect(out).toMatchObject({ ok: true, spec: { logJobIds: [5, 6], log: "FAILED t\nlint failed" } });
+  });
+
+  it("fix.enabled false starts nothing", async () => {
+    const t = fixTrigger();
     expect(
-      await intakeFix(record("f", t), t, RetraceConfig.parse({}), {
-        github: gh,
-        repo: REPO,
-        store,
-        now: NOW,
-      }),
-    ).toMatchObject({ ok: false, report: true, reason: expect.stringContaining("fork") });
+      await intakeFix(record("f", t), t, RetraceConfig.parse({ fix: { enabled: false } }), deps()),
+    ).toMatchObject({ ok: false, reason: "fix.enabled is false in .github/retrace.yml" });
+    expect(fake.requests).toEqual([]);
   });
 });
 

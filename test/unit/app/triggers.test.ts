@@ -50,7 +50,8 @@ describe("decide: issues", () => {
         via: "label",
         word: "needs-repro",
         actor: "ana",
-        checkPermission: false,
+        // A label needs the labeller's permission too (triage rights are enough to set one).
+        checkPermission: true,
         thenFix: false,
       },
     });
@@ -146,7 +147,13 @@ describe("decide: check_run and workflow_run", () => {
       conclusion: "failure",
       app: { id: 15368, slug: "github-actions" },
       check_suite: { head_branch: "feature" },
-      pull_requests: [{ number: 4, head: { ref: "feature" } }],
+      pull_requests: [
+        {
+          number: 4,
+          head: { ref: "feature", repo: { id: 1, name: "app" } },
+          base: { repo: { id: 1, name: "app" } },
+        },
+      ],
       ...run,
     },
   });
@@ -200,6 +207,27 @@ describe("decide: check_run and workflow_run", () => {
     expect(
       decide("check_run", checkRun({ check_suite: { head_branch: null }, pull_requests: [] }), ME),
     ).toMatchObject({ accept: false, reason: expect.stringContaining("not on a branch") });
+  });
+  it("skips a fork's check run and one of a bot's commit", () => {
+    const fork = checkRun({
+      pull_requests: [
+        {
+          number: 4,
+          head: { ref: "main", repo: { id: 2, name: "app", url: "https://api.github.com/repos/evil/app" } },
+          base: { repo: { id: 1, name: "app" } },
+        },
+      ],
+    });
+    expect(decide("check_run", fork, ME)).toEqual({
+      accept: false,
+      reason: "the failure is on a fork (evil/app); Retrace only fixes branches of this repository",
+    });
+    expect(
+      decide("check_run", { ...checkRun({}), sender: { login: "dependabot[bot]", type: "Bot" } }, ME),
+    ).toEqual({
+      accept: false,
+      reason: "check runs of commits by bots (dependabot[bot]) never trigger Retrace",
+    });
   });
   it("collects only dispatched workflow runs", () => {
     const run = (event: string) => ({ ...base, action: "completed", workflow_run: { id: 88, event } });

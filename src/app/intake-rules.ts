@@ -1,0 +1,123 @@
+/**
+ * The checks both surfaces (the App's intake and the Action) apply before a job may start, as pure functions
+ * over the repository's config and what the event says. Each returns the reason to skip, or null to go on;
+ * the async checks (permission, newer commit, lineage count, budgets) feed their answers into them.
+ */
+import picomatch from "picomatch";
+import type { RetraceConfig } from "../config/schema.ts";
+import type { Budget } from "../core/job.ts";
+import { BRANCH_PREFIX } from "../github/draft-pr.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: webhook payloads are read defensively, field by field.
+type Payload = any;
+
+/** A bot account (GitHub Apps, Dependabot, …): bots never trigger Retrace. */
+export function isBot(user: Payload): boolean {
+  const login = typeof user?.login === "string" ? user.login : "";
+  return user?.type === "Bot" || login.endsWith("[bot]");
+}
+
+/** How a job was asked for, as far as the config's switches and names are concerned. */
+export type ReproAsk = { via: "label" | "command"; word: string };
+export type FixAsk = {
+  via: "check_run" | "workflow_run" | "command";
+  word: string;
+  checkName: string | null;
+};
+
+/** repro.enabled, and the label or command matches the configured one. */
+export function reproRule(config: RetraceConfig, ask: ReproAsk): string | null {
+  if (ask.via === "label" && ask.word !== config.repro.label) {
+    return `label ${ask.word} is not the configured repro.label (${config.repro.label})`;
+  }
+  if (ask.via === "command" && ask.word !== config.commands.repro && ask.word !== config.commands.autofix) {
+    return `${ask.word} is not a configured command`;
+  }
+  if (!config.repro.enabled) return "repro.enabled is false in .github/retrace.yml";
+  return null;
+}
+
+/** fix.enabled, the autofix command, and fix.checks for failed checks and workflow runs. */
+export function fixRule(config: RetraceConfig, ask: FixAsk): string | null {
+  if (!config.fix.enabled) return "fix.enabled is false in .github/retrace.yml";
+  if (ask.via === "command" && ask.word !== config.commands.autofix) {
+    return `${ask.word} is not the configured autofix command on a pull request`;
+  }
+  if (ask.via !== "command" && config.fix.checks !== "all") {
+    const match = picomatch(config.fix.checks, { nocase: true });
+    if (!ask.checkName || !match(ask.checkName)) return `check ${ask.checkName} is not in fix.checks`;
+  }
+  return null;
+}
+
+/**
+ * The failed branch must live in the repository itself: a fork's branch name means nothing here (a fork's
+ * `main` is not this `main`) and must never become a draft PR's base. Unknown head repository → refuse.
+ */
+export function forkRule(baseRepo: string, headRepo: string | null | undefined): string | null {
+  if (typeof headRepo !== "string" || headRepo === "") {
+    return "the head repository of the failure is unknown; Retrace only fixes branches of this repository";
+  }
+  if (headRepo.toLowerCase() !== baseRepo.toLowerCase()) {
+    return `the failure is on a fork (${headRepo}); Retrace only fixes branches of this repository`;
+  }
+  return null;
+}
+
+/** The head repository of a failed workflow run or check run, from its payload (null when it says none). */
+export function headRepoOfRun(eventName: "workflow_run" | "check_run", payload: Payload): string | null {
+  const base = payload?.repository?.full_name;
+  if (eventName === "workflow_run") {
+    const name = payload?.workflow_run?.head_repository?.full_name;
+    return typeof name === "string" ? name : null;
+  }
+  // A check run names no head repository; its pull requests do (GitHub lists none for a fork's branch, and
+  // then check_suite.head_branch is null too). Any pull request whose head repo differs from its base is a fork.
+  const pulls: Payload[] = Array.isArray(payload?.check_run?.pull_requests)
+    ? payload.check_run.pull_requests
+    : [];
+  for (const pr of pulls) {
+    const head = pr?.head?.repo?.id;
+    const baseId = pr?.base?.repo?.id;
+    if (head === undefined || head !== baseId) {
+      const fromUrl = /\/repos\/([^/]+\/[^/]+)$/.exec(String(pr?.head?.repo?.url ?? ""))?.[1];
+      return fromUrl && fromUrl.toLowerCase() !== String(base).toLowerCase()
+        ? fromUrl
+        : `repository #${head}`;
+    }
+  }
+  return typeof base === "string" ? base : null;
+}
+
+/** Retrace's own branches: a fix of a fix is capped per lineage (`fix.lineageCap`; 0 disables it). */
+export function isRetraceBranch(branch: string): boolean {
+  return branch.startsWith(BRANCH_PREFIX);
+}
+
+/** `fixes` counts the fixes already stacked on the lineage, this one included. */
+export function lineageRule(config: RetraceConfig, lineage: string, fixes: number): string | null {
+  if (fixes > config.fix.lineageCap) {
+    return `fix.lineageCap (${config.fix.lineageCap}) reached for the lineage of ${lineage}: a fix never chases its own failures`;
+  }
+  return null;
+}
+
+/** A reproduction's budget from `repro.*`, capped by the dollars left today when the surface tracks them. */
+export function reproBudget(config: RetraceConfig, remainingUsd = Number.POSITIVE_INFINITY): Budget {
+  return {
+    maxAttempts: config.repro.maxAttempts,
+    maxWallMs: config.repro.maxWallMs,
+    maxTokens: config.repro.maxTokens,
+    maxUsd: Math.min(config.repro.maxUsd, remainingUsd),
+  };
+}
+
+/** A fix's budget from `fix.*`, capped by the dollars left today when the surface tracks them. */
+export function fixBudget(config: RetraceConfig, remainingUsd = Number.POSITIVE_INFINITY): Budget {
+  return {
+    maxAttempts: config.fix.maxAttempts,
+    maxWallMs: config.fix.maxWallMs,
+    maxTokens: config.fix.maxTokens,
+    maxUsd: Math.min(config.fix.maxUsd, remainingUsd),
+  };
+}
