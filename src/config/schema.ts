@@ -111,7 +111,9 @@ export const ReproConfig = z
       .number()
       .min(0)
       .default(2)
-      .describe("Dollars one reproduction may spend on the model (the App also caps it by limits.usdPerDay)."),
+      .describe(
+        "Dollars one reproduction may spend on the model (the App also caps it by limits.usdPerDay).",
+      ),
     maxTokens: z.number().int().min(0).default(400_000).describe("Model tokens one reproduction may spend."),
     maxWallMs: z
       .number()
