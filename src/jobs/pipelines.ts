@@ -15,21 +15,35 @@ import { renderReproReport } from "../report/repro-report.ts";
 import { reproJobResult } from "../repro/job-result.ts";
 import { runRepro } from "../repro/run-repro.ts";
 import { reproTrace } from "../repro/trace.ts";
-import { createLocalReproPorts } from "../sandbox/install-ports.ts";
+import { createLocalReproPorts, type LocalReproPortsOptions } from "../sandbox/install-ports.ts";
 import type { JobPorts, JobRun, Pipelines } from "./run-job.ts";
+
+/**
+ * The repro adapters' options for a job: the entry's ports, and the repository's `.github/retrace.yml`
+ * (defaults when none was loaded) — run and install limits, the latest-release comparison, the sandbox image
+ * and the sandbox limits of every run.
+ */
+export function localReproOptions(ports: JobPorts, redactor: Redactor): LocalReproPortsOptions {
+  const config = (ports.config as RetraceConfig | undefined) ?? defaultConfig();
+  return {
+    model: ports.model,
+    ...(ports.models ? { models: ports.models } : {}),
+    redact: (s) => redactor.redact(s),
+    ...(ports.sandbox ? { sandbox: ports.sandbox } : {}),
+    ...(config.sandbox.image ? { image: config.sandbox.image } : {}),
+    ...(ports.signal ? { signal: ports.signal } : {}),
+    runTimeoutMs: config.repro.runTimeoutMs,
+    installTimeoutMs: config.repro.installTimeoutMs,
+    compareLatest: config.repro.compareLatest,
+    limits: config.sandbox.limits,
+  };
+}
 
 async function reproPipeline(spec: ReproJobSpec, ports: JobPorts): Promise<JobRun> {
   const redactor = ports.redactor ?? new Redactor();
   const startedAt = (ports.clock ?? { now: () => Date.now() }).now();
   ports.onProgress?.("reproducing the report in the sandbox");
-  const outcome = await runRepro(
-    spec,
-    createLocalReproPorts({
-      model: ports.model,
-      redact: (s) => redactor.redact(s),
-      ...(ports.sandbox ? { sandbox: ports.sandbox } : {}),
-    }),
-  );
+  const outcome = await runRepro(spec, createLocalReproPorts(localReproOptions(ports, redactor)));
   const report = renderReproReport(outcome.result);
   const trace = redactor.redactDeep(
     reproTrace(spec, outcome.events, outcome.result, startedAt, outcome.trace),

@@ -1,7 +1,7 @@
 /**
  * Run one configuration of a program in the sandbox, `runs` times, and observe each run.
  */
-import type { SandboxRunResult } from "../sandbox/types.ts";
+import type { SandboxLimits, SandboxRunResult } from "../sandbox/types.ts";
 import type { Program } from "./complete.ts";
 import type { RunObservation } from "./match.ts";
 import { parseException } from "./outcome.ts";
@@ -75,6 +75,11 @@ export function observe(result: SandboxRunResult, runtime: Program["runtime"]): 
   };
 }
 
+/** The limits of one run: the configured sandbox limits, with the repro run timeout (default 10 s). */
+export function runLimits(ports: Pick<ReproPorts, "limits" | "runTimeoutMs">): Partial<SandboxLimits> {
+  return { ...ports.limits, timeoutMs: ports.runTimeoutMs ?? ports.limits?.timeoutMs ?? 10_000 };
+}
+
 export async function executeRuns(options: {
   ports: ReproPorts;
   jobId: string;
@@ -91,7 +96,7 @@ export async function executeRuns(options: {
     command: runCommand(program, options.runnableEntry),
     input: { ...(install?.dir ? { dir: install.dir } : {}), files: options.files },
     env: sandboxEnv(install),
-    limits: { timeoutMs: ports.runTimeoutMs ?? 10_000 },
+    limits: runLimits(ports),
     ...(ports.signal ? { signal: ports.signal } : {}),
   };
   // Repeats run side by side: each is its own container, and the verdict needs all of them.

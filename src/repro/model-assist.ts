@@ -14,7 +14,6 @@ import { RetraceError } from "../core/errors.ts";
 import { defineMachine, type ModelChoice, runMachine, type StepFeedback, type StepIO } from "../core/loop.ts";
 import { Redactor } from "../core/redact.ts";
 import { sanitize } from "../core/sanitize.ts";
-import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../llm/pricing.ts";
 import type { Program } from "./complete.ts";
 import type { ExecutedRun } from "./execute.ts";
 import { NODE_BUILTINS, PYTHON_IMPORT_TO_PACKAGE, PYTHON_STDLIB } from "./known-modules.ts";
@@ -89,11 +88,15 @@ export function modelMode(program: Program | null, attempt: AttemptOutcome | nul
   return null;
 }
 
-function modelChoice(ctx: ReproContext): ModelChoice {
-  if (ctx.ports.models) return ctx.ports.models;
-  const named = ctx.spec.model;
-  if (named && named !== "default" && named !== DEFAULT_FAST_MODEL) return { fast: named };
-  return { fast: DEFAULT_FAST_MODEL, strong: DEFAULT_STRONG_MODEL, escalateAfter: 1 };
+/** The adapter's model names, unless the job spec pins one model by name. */
+export function modelChoice(spec: ReproContext["spec"], models: ModelChoice | undefined): ModelChoice {
+  const named = spec.model;
+  if (named && named !== "default" && named !== models?.fast) return { fast: named };
+  if (!models)
+    throw new RetraceError("internal", "the reproduction model loop was given a model but no model names", {
+      hint: "the adapter that builds the ReproPorts supplies `models` (createLocalReproPorts does)",
+    });
+  return models;
 }
 
 /** The engine's Redactor, applying the pipeline's redaction (registered secrets) after its own patterns. */
@@ -401,7 +404,7 @@ export async function runModelAssist(ctx: ReproContext, input: AssistInput): Pro
     clock: ports.clock,
     ...(ports.signal ? { signal: ports.signal } : {}),
     model,
-    models: modelChoice(ctx),
+    models: modelChoice(spec, ports.models),
     redactor: new PortRedactor(ctx.redact),
     job: spec,
   });

@@ -5,7 +5,7 @@
 import type { ModelChoice } from "../core/loop.ts";
 import type { Clock } from "../core/loop-clock.ts";
 import type { Model } from "../llm/types.ts";
-import type { Sandbox } from "../sandbox/types.ts";
+import type { Sandbox, SandboxLimits } from "../sandbox/types.ts";
 
 export type Ecosystem = "npm" | "pypi";
 
@@ -80,7 +80,11 @@ export interface ReproPorts {
   installer: DependencyInstaller;
   /** The model, or null for the deterministic (offline) path. */
   model: Model | null;
-  /** Model names (fast, and strong after a failed attempt); from the job spec's `model` when absent. */
+  /**
+   * Model names (fast, and strong after a failed attempt), supplied by the adapter that builds the ports (the
+   * pure pipeline knows no model names). Required with a model; a job spec naming a model (`spec.model` other
+   * than "default") pins that one instead.
+   */
   models?: ModelChoice;
   clock: Clock;
   registry: RegistryLookup;
@@ -90,6 +94,15 @@ export interface ReproPorts {
   signal?: AbortSignal;
   /** Receives each pipeline step as it ends. */
   onEvent?: (event: ReproEvent) => void;
-  /** Hard per-run timeout in ms (default 10 s). */
+  /** Hard per-run timeout in ms (`repro.runTimeoutMs`; default 10 s, the CLI's `--timeout`). */
   runTimeoutMs?: number;
+  /** Limit of each dependency install in ms (`repro.installTimeoutMs`); the installer's default when absent. */
+  installTimeoutMs?: number;
+  /** Whether a pinned older version is also run on the latest release (`repro.compareLatest`, default true). */
+  compareLatest?: boolean;
+  /**
+   * Sandbox limits of every run (`sandbox.limits`), merged into each request; the run timeout comes from
+   * `runTimeoutMs` when both are set (it is the repro-specific setting).
+   */
+  limits?: Partial<SandboxLimits>;
 }

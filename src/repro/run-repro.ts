@@ -159,6 +159,7 @@ async function install(
   const res = await ctx.ports.installer.install({
     ecosystem: program.ecosystem,
     packages,
+    ...(ctx.ports.installTimeoutMs ? { timeoutMs: ctx.ports.installTimeoutMs } : {}),
     ...(ctx.ports.signal ? { signal: ctx.ports.signal } : {}),
   });
   record(
@@ -259,9 +260,10 @@ export async function attemptProgram(ctx: ReproContext, program: Program): Promi
   const { files, entry } = await runnableFiles(ctx, program);
   const t0 = ports.clock.now();
   // The latest release is looked up, installed and run while the reported configuration runs.
-  const latestPromise = pins.some((p) => p.source === "reported")
-    ? latestEntry(ctx, program, pins, versions, files, entry)
-    : Promise.resolve(null);
+  const latestPromise =
+    ports.compareLatest !== false && pins.some((p) => p.source === "reported")
+      ? latestEntry(ctx, program, pins, versions, files, entry)
+      : Promise.resolve(null);
   const runs = await executeRuns({
     ports,
     jobId: job.id,

@@ -1,36 +1,68 @@
 /**
  * The real adapters of the reproduction pipeline's ports, wired together: Docker sandbox, host installer
- * (npm/pip into the cache), registry lookup, esbuild transpile, system clock. Used by the CLI, the corpus
- * test and the benchmark, so all three run exactly the same thing.
+ * (npm/pip into the cache), registry lookup, esbuild transpile, system clock, default model names. Used by the
+ * CLI, `runJob`'s repro pipeline, the corpus test and the benchmark, so all of them run exactly the same thing.
  */
+import type { ModelChoice } from "../core/loop.ts";
 import { systemClock } from "../core/loop-clock.ts";
+import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../llm/pricing.ts";
 import type { Model } from "../llm/types.ts";
 import type { ReproPorts } from "../repro/ports.ts";
 import { createDockerSandbox } from "./docker.ts";
 import { createHostInstaller } from "./install.ts";
 import { createRegistryLookup } from "./install-registry.ts";
 import { esbuildTranspile } from "./install-transpile.ts";
-import type { Sandbox } from "./types.ts";
+import type { Sandbox, SandboxLimits } from "./types.ts";
+
+/**
+ * The reproduction loop's models when nothing else is configured: the fast model first, the strong one after
+ * one failed attempt (a repro attempt is cheap next to a wrong verdict).
+ */
+export const DEFAULT_REPRO_MODELS: ModelChoice = {
+  fast: DEFAULT_FAST_MODEL,
+  strong: DEFAULT_STRONG_MODEL,
+  escalateAfter: 1,
+};
 
 export interface LocalReproPortsOptions {
   model?: Model | null;
+  /** Model names; default `DEFAULT_REPRO_MODELS` (a job spec naming a model still pins that one). */
+  models?: ModelChoice;
   /** Hard limit of each sandbox run (ms). */
   runTimeoutMs?: number;
+  /** Limit of each dependency install (ms); the installer's default (180 s) when absent. */
+  installTimeoutMs?: number;
+  /** Also run a pinned older version on the latest release (default true). */
+  compareLatest?: boolean;
+  /** Sandbox limits merged into every run (`sandbox.limits`). */
+  limits?: Partial<SandboxLimits>;
+  /** Sandbox image (`sandbox.image`); the host default when absent. Ignored when `sandbox` is given. */
+  image?: string;
   redact?: (text: string) => string;
   sandbox?: Sandbox;
   cacheDir?: string;
+  signal?: AbortSignal;
 }
 
 export function createLocalReproPorts(options: LocalReproPortsOptions = {}): ReproPorts {
   const registry = createRegistryLookup();
   return {
-    sandbox: options.sandbox ?? createDockerSandbox(),
-    installer: createHostInstaller({ registry, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) }),
+    sandbox: options.sandbox ?? createDockerSandbox(options.image ? { image: options.image } : {}),
+    installer: createHostInstaller({
+      registry,
+      ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+      ...(options.installTimeoutMs ? { timeoutMs: options.installTimeoutMs } : {}),
+    }),
     registry,
     model: options.model ?? null,
+    models: options.models ?? DEFAULT_REPRO_MODELS,
     clock: systemClock,
     transpile: esbuildTranspile,
     ...(options.redact ? { redact: options.redact } : {}),
     ...(options.runTimeoutMs ? { runTimeoutMs: options.runTimeoutMs } : {}),
+    ...(options.installTimeoutMs ? { installTimeoutMs: options.installTimeoutMs } : {}),
+    ...(options.compareLatest === undefined ? {} : { compareLatest: options.compareLatest }),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   };
 }

@@ -17,6 +17,7 @@ import { WRITE_REPRODUCTION_TOOL } from "../../../src/repro/model-tool.ts";
 import type { ReproPorts } from "../../../src/repro/ports.ts";
 import { ReproResult } from "../../../src/repro/result.ts";
 import { runRepro } from "../../../src/repro/run-repro.ts";
+import { DEFAULT_REPRO_MODELS } from "../../../src/sandbox/install-ports.ts";
 import { reproTrace } from "../../../src/repro/trace.ts";
 import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/sandbox/types.ts";
 
@@ -74,6 +75,7 @@ function ports(sandbox: Sandbox, model: ScriptedModel | null, extra: Partial<Rep
     clock: new ManualClock(),
     registry: { latestVersion: async () => null },
     transpile: async (code) => code,
+    models: DEFAULT_REPRO_MODELS,
     ...extra,
   };
 }
@@ -314,6 +316,34 @@ describe("repro model path (scripted model, reading sandbox)", () => {
     const repair = JSON.stringify(model.requests[1]!.messages);
     expect(repair).toContain("relative path inside the working directory");
     expect(repair).toContain("the entry must end in .py, .mjs, .cjs or .ts");
+  });
+});
+
+describe("model names come through the ports", () => {
+  const modelScript = () => [
+    write('def format_record(r):\n    return r["name"]\n\nprint(format_record({"id": 1}))\n', {
+      expected: { exceptionType: "KeyError", message: "'name'" },
+    }),
+  ];
+
+  it("uses the adapter's names; a spec naming a model pins it; no names at all is an internal error", async () => {
+    const named = { fast: "fast-from-config", strong: "strong-from-config", escalateAfter: 1 };
+    const model = new ScriptedModel(modelScript());
+    await runRepro(spec(proseReport), ports(keyErrorSandbox(), model, { models: named }));
+    expect(model.requests.map((r) => r.model)).toEqual(["fast-from-config"]);
+
+    const pinned = new ScriptedModel(modelScript());
+    await runRepro(
+      ReproJobSpec.parse({ kind: "repro", id: "m", markdown: proseReport, runs: 2, model: "my-model" }),
+      ports(keyErrorSandbox(), pinned, { models: named }),
+    );
+    expect(pinned.requests.map((r) => r.model)).toEqual(["my-model"]);
+
+    const { models: _models, ...withoutNames } = ports(keyErrorSandbox(), new ScriptedModel(modelScript()));
+    await expect(runRepro(spec(proseReport), withoutNames)).rejects.toMatchObject({
+      kind: "internal",
+      hint: expect.stringContaining("supplies `models`"),
+    });
   });
 });
 

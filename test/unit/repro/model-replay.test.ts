@@ -8,6 +8,7 @@ import { ReproJobSpec } from "../../../src/core/job.ts";
 import type { Trace } from "../../../src/core/trace.ts";
 import { replayTrace } from "../../../src/jobs/replay.ts";
 import { runJob } from "../../../src/jobs/run-job.ts";
+import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../../../src/llm/pricing.ts";
 import { ScriptedModel } from "../../../src/llm/scripted.ts";
 import { WRITE_REPRODUCTION_TOOL } from "../../../src/repro/model-tool.ts";
 import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/sandbox/types.ts";
@@ -78,12 +79,21 @@ describe("replay of a model-driven repro run", () => {
       "write#1",
       "write#2",
     ]);
+    // The adapter's default names (fast, then strong after one failed attempt) reach the recorded requests.
+    expect(trace.steps.flatMap((s) => s.exchanges.map((e) => e.request.model))).toEqual([
+      DEFAULT_FAST_MODEL,
+      DEFAULT_STRONG_MODEL,
+    ]);
     const report = await replayTrace(trace, { sandbox });
     expect(report.divergences).toEqual([]);
     expect(report.same).toBe(true);
     expect(report.exchanges).toEqual({ recorded: 2, replayed: 2 });
     expect(report.run.result.verdict).toBe("REPRODUCED");
     expect(report.replayed.output).toMatchObject({ verdict: "REPRODUCED", attempts: 2, tokens: 1_580 });
+    expect(report.run.trace.steps.flatMap((s) => s.exchanges.map((e) => e.request.model))).toEqual([
+      DEFAULT_FAST_MODEL,
+      DEFAULT_STRONG_MODEL,
+    ]);
   });
 
   it("a tape that no longer fits the run is reported as a divergence at the exchange", async () => {

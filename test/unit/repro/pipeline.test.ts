@@ -3,9 +3,12 @@
  * the version matrix, install failures, and the three report shapes.
  */
 import { describe, expect, it } from "vitest";
+import { defaultConfig, RetraceConfig } from "../../../src/config/schema.ts";
 import { ReproJobSpec } from "../../../src/core/job.ts";
 import { ManualClock } from "../../../src/core/loop-clock.ts";
 import { Redactor } from "../../../src/core/redact.ts";
+import { localReproOptions } from "../../../src/jobs/pipelines.ts";
+import { runJob } from "../../../src/jobs/run-job.ts";
 import { renderReproReport } from "../../../src/report/repro-report.ts";
 import { foldRuns, matchRun, messagesAgree, outputAppears } from "../../../src/repro/match.ts";
 import { normalizeText } from "../../../src/repro/normalize.ts";
@@ -97,7 +100,19 @@ describe("runRepro (fake sandbox)", () => {
     expect(result.runtime).toEqual({ name: "python", version: "3.11.2", reported: null });
     expect(sb.requests).toHaveLength(3);
     expect(sb.requests[0]!.command.join(" ")).toContain("exec python3 'reproduction.py'");
-    expect(sb.requests[0]!.env?.PATH).toBeDefined();
+    // The complete environment of the run: nothing from the host.
+    expect(sb.requests[0]!.env).toEqual({
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      HOME: "/tmp",
+      LANG: "C.UTF-8",
+      TZ: "UTC",
+      PYTHONDONTWRITEBYTECODE: "1",
+      PYTHONUNBUFFERED: "1",
+      PYTHONIOENCODING: "utf-8",
+      NO_COLOR: "1",
+      FORCE_COLOR: "0",
+    });
+    expect(sb.requests[0]!.limits).toEqual({ timeoutMs: 10_000 });
     expect(sb.requests[0]!.input?.files?.["reproduction.py"]).toBe('d = {}\nprint(d["k"])\n');
     expect(events.map((e) => e.step)).toEqual(["parse", "expectations", "complete", "run"]);
   });
@@ -185,6 +200,83 @@ describe("runRepro (fake sandbox)", () => {
     expect(result.verdict).toBe("REPRODUCED");
     expect(JSON.stringify(result)).not.toContain("ghp_abcdef");
     expect(result.evidence.exceptionMessage).toContain("[REDACTED:github-token]");
+  });
+});
+
+describe("configuration reaches the runs (repro.*, sandbox.limits)", () => {
+  const semverReport = `# t\n\nsemver@5.0.0\n\n${fence}js\nconst semver = require("semver");\nsemver.coerce("1");\n${fence}\n\nIt throws \`TypeError: semver.coerce is not a function\`.\n`;
+
+  it("merges the sandbox limits into every run; the repro run timeout wins over sandbox.limits.timeoutMs", async () => {
+    const sb = new ListSandbox(() => keyErrorRun);
+    await runRepro(
+      spec(keyErrorReport, 2),
+      ports(sb, { runTimeoutMs: 45_000, limits: { memoryMb: 256, pids: 64, timeoutMs: 5_000 } }),
+    );
+    expect(sb.requests.map((r) => r.limits)).toEqual([
+      { memoryMb: 256, pids: 64, timeoutMs: 45_000 },
+      { memoryMb: 256, pids: 64, timeoutMs: 45_000 },
+    ]);
+    const only = new ListSandbox(() => keyErrorRun);
+    await runRepro(spec(keyErrorReport, 1), ports(only, { limits: { cpus: 0.5, timeoutMs: 7_000 } }));
+    expect(only.requests[0]!.limits).toEqual({ cpus: 0.5, timeoutMs: 7_000 });
+  });
+
+  it("passes the install timeout to every install, and compareLatest: false runs the reported versions only", async () => {
+    const installer = new FakeInstaller();
+    const registry = {
+      looked: [] as string[],
+      async latestVersion(_e: string, name: string) {
+        this.looked.push(name);
+        return "7.6.0";
+      },
+    };
+    const sb = new ListSandbox(() =>
+      run({ exitCode: 1, stderr: "TypeError: semver.coerce is not a function\n" }),
+    );
+    const { result } = await runRepro(
+      spec(semverReport, 1),
+      ports(sb, { installer, registry, installTimeoutMs: 42_000, compareLatest: false }),
+    );
+    expect(installer.requests.map((r) => [r.packages, r.timeoutMs])).toEqual([
+      [[{ name: "semver", version: "5.0.0" }], 42_000],
+    ]);
+    expect(registry.looked).toEqual([]);
+    expect(result.matrix.map((m) => m.label)).toEqual(["reported"]);
+    expect(result.matrixSummary).toBeNull();
+    expect(sb.requests).toHaveLength(1);
+  });
+
+  it("runJob (the App/Action path) takes them from .github/retrace.yml, with the documented defaults without one", async () => {
+    const sb = new ListSandbox(() => keyErrorRun);
+    const job = ReproJobSpec.parse({ kind: "repro", id: "cfg", markdown: keyErrorReport, runs: 1 });
+    const config = RetraceConfig.parse({
+      repro: { runTimeoutMs: 30_000 },
+      sandbox: { limits: { memoryMb: 512, pids: 128 } },
+    });
+    const withConfig = await runJob(job, { model: null, sandbox: sb, config });
+    expect(withConfig.result.verdict).toBe("REPRODUCED");
+    expect(sb.requests[0]!.limits).toEqual({ memoryMb: 512, pids: 128, timeoutMs: 30_000 });
+    await runJob(job, { model: null, sandbox: sb });
+    expect(sb.requests[1]!.limits).toEqual({ timeoutMs: 60_000 });
+
+    const options = localReproOptions(
+      {
+        model: null,
+        config: RetraceConfig.parse({ repro: { installTimeoutMs: 90_000, compareLatest: false } }),
+      },
+      new Redactor(),
+    );
+    expect(options).toMatchObject({
+      runTimeoutMs: 60_000,
+      installTimeoutMs: 90_000,
+      compareLatest: false,
+      limits: {},
+    });
+    expect(localReproOptions({ model: null }, new Redactor())).toMatchObject({
+      runTimeoutMs: defaultConfig().repro.runTimeoutMs,
+      installTimeoutMs: 300_000,
+      compareLatest: true,
+    });
   });
 });
 
