@@ -4,11 +4,12 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { hasPermission } from "../app/intake.ts";
-import { parseRepoConfig } from "../app/repo-config.ts";
+import { downloadJobLogs, hasPermission } from "../app/intake.ts";
+import { fixBudget, forkRule, lineageRule, reproBudget } from "../app/intake-rules.ts";
+import { loadRepoConfig } from "../app/repo-config.ts";
 import { markerFor, renderTrackingComment } from "../app/tracking-comment.ts";
 import type { Trigger } from "../app/triggers.ts";
-import { defaultConfig, policyForFix, type RetraceConfig } from "../config/schema.ts";
+import { policyForFix, type RetraceConfig } from "../config/schema.ts";
 import { FixJobSpec, type JobSpec, ReproJobSpec } from "../core/job.ts";
 import { Redactor } from "../core/redact.ts";
 import { BRANCH_PREFIX, openDraftPullRequest } from "../github/draft-pr.ts";
@@ -16,8 +17,9 @@ import type { GitHubPort, RepoId } from "../github/port.ts";
 import { repoIdOf } from "../github/port.ts";
 import type { JobResult, JobRunner } from "../jobs/result.ts";
 import type { GateResult } from "../policy/types.ts";
-import { type ActionTrigger, parseActionEvent } from "./event.ts";
+import { type ActionTrigger, parseActionEvent, resolveActionTrigger } from "./event.ts";
 import { type ActionInputs, readInputs } from "./inputs.ts";
+import { lineageOf } from "./lineage.ts";
 
 /** The part of @actions/core the Action uses. */
 export interface CoreLike {
@@ -45,11 +47,6 @@ export interface ActionOutcome {
   commentUrl: string | null;
 }
 
-function loadConfig(path: string, workspace: string): RetraceConfig {
-  const full = resolve(workspace, path);
-  return existsSync(full) ? parseRepoConfig(readFileSync(full, "utf8"), path) : defaultConfig();
-}
-
 export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const { core, env } = deps;
   // 1. Inputs, secrets masked before anything is logged.
@@ -57,18 +54,12 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   for (const s of [inputs.anthropicApiKey, inputs.githubToken]) if (s) core.setSecret(s);
   const redactor = new Redactor([inputs.anthropicApiKey, inputs.githubToken]);
   const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
-  const config = loadConfig(inputs.config, workspace);
 
-  // 2. The event.
+  // 2. The event: what it asks for, before any API call.
   const eventName = env.GITHUB_EVENT_NAME ?? "";
   const eventPath = env.GITHUB_EVENT_PATH;
   const payload = eventPath && existsSync(eventPath) ? JSON.parse(readFileSync(eventPath, "utf8")) : {};
-  const trigger = parseActionEvent(eventName, payload, {
-    mode: inputs.mode,
-    label: config.repro.label,
-    reproCommand: config.commands.repro,
-    autofixCommand: config.commands.autofix,
-  });
+  const candidate = parseActionEvent(eventName, payload);
   const outputs = (o: {
     verdict?: string;
     outcome: string;
@@ -82,26 +73,39 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     core.setOutput("comment-url", o.comment ?? "");
     core.setOutput("cost-usd", (o.cost ?? 0).toFixed(4));
   };
-  if (trigger.type === "ignore") {
-    core.notice(`Retrace: nothing to do — ${trigger.reason}.`, { title: "Retrace" });
+  const skipped = (reason: string, type: ActionTrigger["type"] = "ignore"): ActionOutcome => {
+    core.notice(`Retrace: nothing to do — ${redactor.redact(reason)}.`, { title: "Retrace" });
     outputs({ outcome: "skipped" });
-    return { trigger: "ignore", result: null, prUrl: null, commentUrl: null };
-  }
+    return { trigger: type, result: null, prUrl: null, commentUrl: null };
+  };
+  if (candidate.type === "ignore") return skipped(candidate.reason);
 
-  // 3. Authorization and the job spec.
+  // 3. The repository's config, from its default branch through the API: the checkout may be the very
+  // branch under test (workflow_run checks out the PR head), and a branch must not set its own policy.
   const repoName = env.GITHUB_REPOSITORY ?? payload?.repository?.full_name;
   if (!repoName)
     throw new Error("GITHUB_REPOSITORY is not set: run Retrace inside a GitHub Actions workflow");
   const repo = repoIdOf(repoName);
   const github = deps.github(inputs.githubToken);
-  if ((trigger.type === "repro" || trigger.type === "fix-pr") && trigger.checkPermission) {
+  const config = await loadRepoConfig(github, repo, inputs.config);
+  const trigger = resolveActionTrigger(candidate, config, inputs.mode);
+  if (trigger.type === "ignore") return skipped(trigger.reason);
+  if (trigger.type === "command") throw new Error("internal: an unresolved command reached the run");
+
+  // 4. Authorization: labels and commands act only for write/maintain/admin (read through the API, fail closed).
+  if (trigger.type === "repro" || trigger.type === "fix-pr") {
     if (!(await hasPermission(github, repo, trigger.actor, config.commands.minPermission))) {
-      core.notice(
-        `Retrace: @${trigger.actor} lacks ${config.commands.minPermission} permission; nothing runs.`,
+      return skipped(
+        `@${trigger.actor} lacks ${config.commands.minPermission} permission (or it could not be read); nothing runs`,
+        trigger.type,
       );
-      outputs({ outcome: "skipped" });
-      return { trigger: trigger.type, result: null, prUrl: null, commentUrl: null };
     }
+  }
+  // A fix of Retrace's own branch is capped per lineage, as in the App.
+  if (trigger.type === "fix-run" || trigger.type === "fix-check") {
+    const lineage = await lineageOf(github, repo, trigger.headBranch, config.fix.lineageCap);
+    const capped = lineageRule(config, lineage.root, lineage.fixes);
+    if (capped) return skipped(capped, trigger.type);
   }
   const jobId = `${env.GITHUB_RUN_ID ?? "local"}-${env.GITHUB_RUN_ATTEMPT ?? "1"}`;
   const built = await buildSpec(trigger, {
@@ -113,9 +117,10 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     jobId,
     defaultBranch: payload?.repository?.default_branch,
   });
+  if ("skip" in built) return skipped(built.skip, trigger.type);
   const { spec, issueNumber } = built;
 
-  // 4. Run.
+  // 5. Run.
   const controller = new AbortController();
   const raw = await deps.runner(inputs)(spec, {
     signal: controller.signal,
@@ -124,7 +129,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   });
   const result = redactor.redactDeep(raw);
 
-  // 5. Publish.
+  // 6. Publish.
   let prUrl: string | null = null;
   let commentUrl: string | null = null;
   let note: string | undefined;
@@ -175,7 +180,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     }
   }
 
-  // 6. Outputs, summary, annotations.
+  // 7. Outputs, summary, annotations.
   outputs({
     verdict: result.verdict ?? "",
     outcome: result.outcome,
@@ -203,18 +208,20 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   return { trigger: trigger.type, result, prUrl, commentUrl };
 }
 
+type RunnableTrigger = Exclude<ActionTrigger, { type: "ignore" } | { type: "command" }>;
+
 /** The trigger as the tracking comment describes it. */
-function commentTrigger(t: Exclude<ActionTrigger, { type: "ignore" }>, repo: string): Trigger {
+function commentTrigger(t: RunnableTrigger, repo: string): Trigger {
   const base = { repo, installationId: 0, defaultBranch: null };
   if (t.type === "repro") {
     return {
       ...base,
       type: "repro",
       issueNumber: t.issueNumber,
-      via: t.checkPermission ? "command" : "label",
-      word: t.checkPermission ? "command" : "label",
+      via: t.via,
+      word: t.word,
       actor: t.actor,
-      checkPermission: t.checkPermission,
+      checkPermission: true,
       thenFix: false,
     };
   }
@@ -222,21 +229,21 @@ function commentTrigger(t: Exclude<ActionTrigger, { type: "ignore" }>, repo: str
     ...base,
     type: "fix",
     via: t.type === "fix-pr" ? "command" : "check_run",
-    word: "/autofix",
+    word: t.type === "fix-pr" ? t.word : "/autofix",
     actor: t.type === "fix-pr" ? t.actor : "",
     checkPermission: false,
     headSha: "headSha" in t ? t.headSha : null,
     headBranch: "headBranch" in t ? t.headBranch : null,
     prNumber: "prNumber" in t ? t.prNumber : null,
     checkRunId: null,
-    checkName: t.type === "fix-run" ? "workflow run" : "check",
+    checkName: t.type === "fix-run" ? t.workflowName : t.type === "fix-check" ? t.checkName : "check",
     actionsJobId: null,
     onRetraceBranch: false,
   };
 }
 
 async function buildSpec(
-  t: Exclude<ActionTrigger, { type: "ignore" }>,
+  t: RunnableTrigger,
   c: {
     github: GitHubPort;
     repo: RepoId;
@@ -246,10 +253,29 @@ async function buildSpec(
     jobId: string;
     defaultBranch?: string;
   },
-): Promise<{ spec: JobSpec; issueNumber: number | null }> {
+): Promise<{ spec: JobSpec; issueNumber: number | null } | { skip: string }> {
   const repoRef = { fullName: c.repoName, ...(c.defaultBranch ? { defaultBranch: c.defaultBranch } : {}) };
   const model = c.inputs.model ?? c.config.model.default;
-  if (t.type === "dispatch") return { spec: t.spec, issueNumber: null };
+  // The inputs override the config's attempts and dollars; the rest of the budget comes from the config.
+  const overrides = {
+    ...(c.inputs.maxAttempts === null ? {} : { maxAttempts: c.inputs.maxAttempts }),
+    ...(c.inputs.budgetUsd === null ? {} : { maxUsd: c.inputs.budgetUsd }),
+  };
+  if (t.type === "dispatch") {
+    const spec = t.spec;
+    // The App leaves the log behind (inputs are size-limited) and names the failed jobs: download them here.
+    if (spec.kind === "fix" && spec.log === undefined && spec.logJobIds?.length) {
+      try {
+        return {
+          spec: { ...spec, log: await downloadJobLogs(c.github, c.repo, spec.logJobIds) },
+          issueNumber: null,
+        };
+      } catch {
+        return { spec, issueNumber: null }; // the pipeline reruns the tests to find the failure
+      }
+    }
+    return { spec, issueNumber: null };
+  }
   if (t.type === "repro") {
     const spec = ReproJobSpec.parse({
       kind: "repro",
@@ -259,33 +285,36 @@ async function buildSpec(
       markdown: `# ${t.title}\n\n${t.body}`,
       runs: c.config.repro.runs,
       model,
-      budget: {
-        maxAttempts: c.inputs.maxAttempts ?? c.config.repro.maxAttempts,
-        ...(c.inputs.budgetUsd === null ? {} : { maxUsd: c.inputs.budgetUsd }),
-      },
+      budget: { ...reproBudget(c.config), ...overrides },
     });
     return { spec, issueNumber: t.issueNumber };
   }
   let headSha: string;
   let headBranch: string;
   let prNumber: number | null;
+  let logJobIds: number[] = [];
   let log: string | undefined;
   if (t.type === "fix-pr") {
     const pull = await c.github.getPull(c.repo, t.prNumber);
+    const fork = forkRule(c.repoName, pull.headRepoFullName);
+    if (fork) return { skip: fork };
     headSha = pull.headSha;
     headBranch = pull.headRef;
     prNumber = t.prNumber;
-    const failed = (await c.github.listFailedCheckRuns(c.repo, headSha)).filter(
-      (r) => r.actionsJobId !== null,
-    );
-    const logs = await Promise.all(failed.map((r) => c.github.getJobLog(c.repo, r.actionsJobId as number)));
-    log = logs.length ? logs.join("\n") : undefined;
+    const failed = await c.github.listFailedCheckRuns(c.repo, headSha);
+    logJobIds = failed
+      .filter((r) => r.name !== "Retrace")
+      .flatMap((r) => (r.actionsJobId === null ? [] : [r.actionsJobId]))
+      .slice(0, 20);
+    log = logJobIds.length ? await downloadJobLogs(c.github, c.repo, logJobIds) : undefined;
   } else if (t.type === "fix-run") {
     ({ headSha, headBranch, prNumber } = t);
     const jobs = await c.github.getFailedJobLogs(c.repo, t.runId);
+    logJobIds = jobs.map((j) => j.jobId).slice(0, 20);
     log = jobs.length ? jobs.map((j) => `##[group]${j.name}\n${j.log}\n##[endgroup]`).join("\n") : undefined;
   } else {
     ({ headSha, headBranch, prNumber } = t);
+    logJobIds = t.actionsJobId === null ? [] : [t.actionsJobId];
     log = t.actionsJobId === null ? undefined : await c.github.getJobLog(c.repo, t.actionsJobId);
   }
   const spec = FixJobSpec.parse({
@@ -295,14 +324,10 @@ async function buildSpec(
     headSha,
     headBranch,
     ...(log === undefined ? {} : { log }),
+    ...(logJobIds.length ? { logJobIds } : {}),
     ...(c.config.fix.testCommand ? { testCommand: c.config.fix.testCommand } : {}),
     model,
-    budget: {
-      maxAttempts: c.inputs.maxAttempts ?? c.config.fix.maxAttempts,
-      maxWallMs: c.config.fix.maxWallMs,
-      maxTokens: c.config.fix.maxTokens,
-      maxUsd: c.inputs.budgetUsd ?? c.config.fix.maxUsd,
-    },
+    budget: { ...fixBudget(c.config), ...overrides },
   });
   return { spec, issueNumber: prNumber };
 }

@@ -30,7 +30,15 @@ export function parseRepoConfig(text: string, source = CONFIG_PATH): RetraceConf
   );
 }
 
-export async function loadRepoConfig(github: GitHubPort, repo: RepoId): Promise<RetraceConfig> {
-  const text = await github.getFileText(repo, CONFIG_PATH);
-  return text === null ? defaultConfig() : parseRepoConfig(text);
+/**
+ * The config as the default branch holds it, never a branch under test: the branch being fixed must not
+ * set its own policy. Both the App and the Action read it this way.
+ */
+export async function loadRepoConfig(
+  github: GitHubPort,
+  repo: RepoId,
+  path = CONFIG_PATH,
+): Promise<RetraceConfig> {
+  const text = await github.getFileText(repo, path);
+  return text === null ? defaultConfig() : parseRepoConfig(text, path);
 }

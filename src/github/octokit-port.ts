@@ -114,6 +114,26 @@ export function createGitHubPort(octokit: OctokitLike): GitHubPort {
       };
     },
 
+    async findPullByHead(repo, branch) {
+      const list = await call("list pull requests", "GET /repos/{owner}/{repo}/pulls", {
+        ...repo,
+        head: `${repo.owner}:${branch}`,
+        state: "all",
+        sort: "created",
+        direction: "desc",
+        per_page: 1,
+      });
+      const d = Array.isArray(list) ? list[0] : undefined;
+      if (!d) return null;
+      return {
+        number: d.number,
+        headRef: String(d.head?.ref),
+        headSha: String(d.head?.sha),
+        baseRef: String(d.base?.ref),
+        headRepoFullName: d.head?.repo?.full_name ?? null,
+      };
+    },
+
     async getBranchHead(repo, branch) {
       try {
         const d = await octokit.request("GET /repos/{owner}/{repo}/branches/{branch}", { ...repo, branch });

@@ -75,6 +75,8 @@ export interface GitHubPort {
   getPermission(repo: RepoId, username: string): Promise<Permission>;
   getIssue(repo: RepoId, issueNumber: number): Promise<IssueInfo>;
   getPull(repo: RepoId, pullNumber: number): Promise<PullInfo>;
+  /** The most recent pull request (open or closed) whose head is `branch` of this repository; null when none. */
+  findPullByHead(repo: RepoId, branch: string): Promise<PullInfo | null>;
   /** Head commit of a branch; null when the branch does not exist. */
   getBranchHead(repo: RepoId, branch: string): Promise<string | null>;
   /** Text of a file at a ref (default branch when absent); null when it does not exist. */

@@ -4,7 +4,7 @@
  * and a small real runner (the pipelines are wired into runJob by the coordinator).
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -13,6 +13,7 @@ import * as core from "@actions/core";
 import { createTwoFilesPatch } from "diff";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAction } from "../../src/action/run.ts";
+import type { JobSpec } from "../../src/core/job.ts";
 import { createGitHubPort, type OctokitLike } from "../../src/github/octokit-port.ts";
 import type { JobResult, JobRunner } from "../../src/jobs/result.ts";
 import { evaluatePatch } from "../../src/policy/index.ts";
@@ -148,6 +149,9 @@ describe("publishing (in-process, real @actions/core)", () => {
     p.workflow_run.head_sha = SHA;
     p.workflow_run.head_branch = "feature";
     p.workflow_run.pull_requests = [];
+    // The example's head repository differs from its repository (a fork run); this one is the repo's own.
+    p.repository.full_name = REPO;
+    p.workflow_run.head_repository.full_name = REPO;
     const env = envFor("workflow_run", p);
     Object.assign(process.env, env);
     let seenLog: string | undefined;
@@ -178,5 +182,169 @@ describe("publishing (in-process, real @actions/core)", () => {
     expect(outputs).toMatch(/verdict<<.*\nFIXED\n/);
     expect(outputs).toMatch(/cost-usd<<.*\n0\.2000\n/);
     expect(readFileSync(join(dir, "summary"), "utf8")).toContain("## Retrace fix: FIXED");
+  });
+});
+
+describe("who and what may trigger the Action (shared intake rules)", () => {
+  const octokitPort = (token: string) => {
+    const { Octokit } = require("@octokit/core") as typeof import("@octokit/core");
+    return createGitHubPort(new Octokit({ auth: token, baseUrl: github.url }) as unknown as OctokitLike);
+  };
+  /** Runs the Action in-process with a runner that records the specs it is given. */
+  async function inProcess(event: string, payload: unknown, inputs: Record<string, string> = {}) {
+    const env = envFor(event, payload, inputs);
+    Object.assign(process.env, env);
+    const specs: JobSpec[] = [];
+    const out = await runAction({
+      env,
+      core,
+      github: octokitPort,
+      runner: () => async (spec, o) => {
+        specs.push(spec);
+        return spec.kind === "fix"
+          ? fixRunner(spec, o)
+          : { ...(await fixRunner(spec, o)), kind: "repro", verdict: "REPRODUCED", patch: null };
+      },
+      gate: evaluatePatch,
+    });
+    return { out, specs, outputs: readFileSync(join(dir, "output"), "utf8") };
+  }
+  const BUGGY = "def add(a, b):\n    return a - b\n";
+  const PATCH = createTwoFilesPatch("a/src/calc.py", "b/src/calc.py", BUGGY, BUGGY.replace("-", "+"));
+  const fixRunner: JobRunner = async (spec) => ({
+    jobId: spec.id,
+    kind: "fix",
+    outcome: "succeeded",
+    verdict: "FIXED",
+    summary: "ok",
+    patch: PATCH,
+    failures: [],
+    costUsd: 0,
+    tokens: 0,
+    attempts: 1,
+    durationMs: 1,
+  });
+  function failedRun(branch = "feature", over: Record<string, unknown> = {}) {
+    const p = example("workflow_run", "completed");
+    p.repository.full_name = REPO;
+    Object.assign(p.workflow_run, {
+      id: 77,
+      name: "CI",
+      conclusion: "failure",
+      head_sha: SHA,
+      head_branch: branch,
+      pull_requests: [],
+      head_repository: { ...p.workflow_run.head_repository, full_name: REPO },
+      ...over,
+    });
+    github.state.runJobs.set(77, [{ id: 2, name: "test", conclusion: "failure" }]);
+    github.state.jobLogs.set(2, "FAILED test_add\n");
+    github.state.files.set(`${REPO}@${SHA}:src/calc.py`, BUGGY);
+    return p;
+  }
+
+  it("a fork's workflow run starts nothing, and no API call is made", async () => {
+    const p = failedRun("main", { head_repository: { full_name: "evil/Hello-World" } });
+    const { out, specs } = await inProcess("workflow_run", p);
+    expect(out.trigger).toBe("ignore");
+    expect(specs).toEqual([]);
+    expect(github.requests).toEqual([]);
+  });
+
+  it("a fork's check run starts nothing", async () => {
+    const p = example("check_run", "completed");
+    p.check_run.conclusion = "failure";
+    p.check_run.pull_requests[0].head.repo = {
+      id: 999,
+      url: "https://api.github.com/repos/evil/Hello-World",
+    };
+    const { specs } = await inProcess("check_run", p);
+    expect(specs).toEqual([]);
+    expect(github.requests).toEqual([]);
+  });
+
+  it("a bot's workflow run starts nothing", async () => {
+    const p = failedRun();
+    p.sender = { login: "retrace-app[bot]", type: "Bot" };
+    const { specs } = await inProcess("workflow_run", p);
+    expect(specs).toEqual([]);
+  });
+
+  it("reads .github/retrace.yml from the default branch through the API, not from the checkout", async () => {
+    // The branch under test (the checkout) tries to widen its own policy; the default branch turns fixes off.
+    mkdirSync(join(dir, ".github"), { recursive: true });
+    writeFileSync(join(dir, ".github/retrace.yml"), "fix:\n  enabled: true\n");
+    github.state.files.set(`${REPO}@:.github/retrace.yml`, "fix:\n  enabled: false\n");
+    const { specs, outputs } = await inProcess("workflow_run", failedRun());
+    expect(specs).toEqual([]);
+    expect(outputs).toMatch(/outcome<<.*\nskipped\n/);
+    const read = github.calls("GET", /\/contents\/\.github(\/|%2F)retrace\.yml$/);
+    expect(read).toHaveLength(1);
+    expect(read[0]!.query.get("ref")).toBeNull();
+  });
+
+  it("applies fix.checks to the failed workflow's name, and the fix budget from the config", async () => {
+    github.state.files.set(`${REPO}@:.github/retrace.yml`, "fix:\n  checks: [lint]\n");
+    expect((await inProcess("workflow_run", failedRun())).specs).toEqual([]);
+    github.state.files.set(
+      `${REPO}@:.github/retrace.yml`,
+      "fix:\n  checks: [C*]\n  maxTokens: 1234\n  maxWallMs: 60000\n",
+    );
+    const { specs } = await inProcess("workflow_run", failedRun(), { "dry-run": "true" });
+    expect(specs).toHaveLength(1);
+    expect(specs[0]).toMatchObject({
+      kind: "fix",
+      logJobIds: [2],
+      budget: { maxTokens: 1234, maxWallMs: 60_000 },
+    });
+  });
+
+  it("applies repro.enabled and the configured label; a triage-only labeller starts nothing", async () => {
+    const p = example("issues", "labeled");
+    p.label.name = "needs-repro";
+    github.state.permissions.set(`${REPO}:Codertocat`, "triage");
+    expect((await inProcess("issues", p)).specs).toEqual([]);
+    expect(github.calls("GET", /collaborators\/Codertocat\/permission$/)).toHaveLength(1);
+    expect(github.calls("POST", /comments$/)).toEqual([]);
+
+    github.state.permissions.set(`${REPO}:Codertocat`, "write");
+    github.state.files.set(`${REPO}@:.github/retrace.yml`, "repro:\n  enabled: false\n");
+    expect((await inProcess("issues", p)).specs).toEqual([]);
+    github.state.files.set(`${REPO}@:.github/retrace.yml`, "repro:\n  maxUsd: 0.3\n");
+    const { specs } = await inProcess("issues", p, { "dry-run": "true" });
+    expect(specs).toMatchObject([{ kind: "repro", budget: { maxUsd: 0.3 } }]);
+  });
+
+  it("caps fixes of Retrace's own branches per lineage (followed through the draft PRs)", async () => {
+    // feature ← retrace/fix-1 (a first fix) ← retrace/fix-2 (a fix of the fix).
+    github.state.pulls.push({ number: 10, head: "retrace/fix-1", base: "feature", html_url: "u10" });
+    github.state.pulls.push({ number: 11, head: "retrace/fix-2", base: "retrace/fix-1", html_url: "u11" });
+    const first = await inProcess("workflow_run", failedRun("retrace/fix-1"), { "dry-run": "true" });
+    expect(first.specs).toHaveLength(1); // one stacked fix: within fix.lineageCap = 1
+    const second = await inProcess("workflow_run", failedRun("retrace/fix-2"));
+    expect(second.specs).toEqual([]);
+    expect(second.out.trigger).toBe("fix-run");
+    github.state.files.set(`${REPO}@:.github/retrace.yml`, "fix:\n  lineageCap: 0\n");
+    expect((await inProcess("workflow_run", failedRun("retrace/fix-1"))).specs).toEqual([]);
+    expect(github.calls("GET", /\/pulls$/)[0]!.query.get("head")).toBe("Codertocat:retrace/fix-1");
+  });
+
+  it("a dispatched fix downloads the failed jobs' logs the App left behind", async () => {
+    github.state.jobLogs.set(41, "FAILED tests/test_calc.py::test_add\n");
+    const p = example("workflow_dispatch");
+    p.inputs = {
+      "job-spec": JSON.stringify({
+        kind: "fix",
+        id: "fix-abc",
+        headSha: SHA,
+        headBranch: "feature",
+        logJobIds: [41],
+      }),
+    };
+    const { specs } = await inProcess("workflow_dispatch", p);
+    expect(specs).toMatchObject([
+      { kind: "fix", id: "fix-abc", log: "FAILED tests/test_calc.py::test_add\n" },
+    ]);
+    expect(github.calls("GET", /\/actions\/jobs\/41\/logs$/)).toHaveLength(1);
   });
 });

@@ -357,6 +357,21 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       json(res, 201, { ref: body.ref, object: { sha: body.sha } });
       return true;
     }
+    if (req.method === "GET" && (g = m(/^\/repos\/([^/]+)\/([^/]+)\/pulls$/))) {
+      // `head=owner:branch`, newest first, as GitHub filters it.
+      const head = r.query.get("head") ?? "";
+      const list = state.pulls
+        .filter((pr) => !head || `${g![1]}:${pr.head}` === head)
+        .reverse()
+        .map((pr) => ({
+          number: pr.number,
+          html_url: pr.html_url,
+          head: { ref: pr.head, sha: pr.headSha ?? null, repo: { full_name: `${g![1]}/${g![2]}` } },
+          base: { ref: pr.base },
+        }));
+      json(res, 200, list);
+      return true;
+    }
     if (req.method === "POST" && (g = m(/^\/repos\/([^/]+\/[^/]+)\/pulls$/))) {
       const number = nextId++;
       const pr = { number, html_url: `https://github.test/${g[1]}/pull/${number}`, ...body };

@@ -1,0 +1,32 @@
+/**
+ * The lineage of a Retrace branch, for the Action (which keeps no job store): follow the draft PRs from the
+ * failed `retrace/…` branch down to the first branch that is not Retrace's own. Each hop is one fix stacked
+ * on another; `fix.lineageCap` bounds how many there may be (the App counts the same from its job records).
+ */
+import { isRetraceBranch } from "../app/intake-rules.ts";
+import type { GitHubPort, RepoId } from "../github/port.ts";
+
+export interface Lineage {
+  /** The branch the chain started from (the failed branch itself when it is not Retrace's). */
+  root: string;
+  /** Retrace fixes stacked on the chain, the one about to run included; 0 for an ordinary branch. */
+  fixes: number;
+}
+
+/** Stops after `limit` hops: past the cap the exact depth does not matter. */
+export async function lineageOf(
+  github: GitHubPort,
+  repo: RepoId,
+  branch: string,
+  limit: number,
+): Promise<Lineage> {
+  let root = branch;
+  let fixes = 0;
+  while (isRetraceBranch(root) && fixes <= limit) {
+    fixes++;
+    const pull = await github.findPullByHead(repo, root);
+    if (!pull) break; // a retrace/ branch without its PR: the chain cannot be followed further
+    root = pull.baseRef;
+  }
+  return { root, fixes };
+}
