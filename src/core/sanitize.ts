@@ -262,6 +262,18 @@ export function sanitizeReport(markdown: string): SanitizeReport {
   return { text: out, removed, codeWarnings };
 }
 
+/**
+ * Untrusted text that is not the issue (what a report's code printed, a reported message quoted from a code
+ * block) made safe for a prompt without losing information: every invisible, bidi or control character is
+ * shown as `<U+XXXX>`, so the model sees that it is there and cannot be steered by what it hides.
+ */
+export function escapeInvisible(text: string): string {
+  return text.replace(
+    INVISIBLE,
+    (c) => `<U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}>`,
+  );
+}
+
 /** The sanitized text only. */
 export function sanitize(markdown: string): string {
   return sanitizeReport(markdown).text;

@@ -13,7 +13,7 @@
 import { RetraceError } from "../core/errors.ts";
 import { defineMachine, type ModelChoice, runMachine, type StepFeedback, type StepIO } from "../core/loop.ts";
 import { Redactor } from "../core/redact.ts";
-import { sanitize } from "../core/sanitize.ts";
+import { escapeInvisible } from "../core/sanitize.ts";
 import type { Program } from "./complete.ts";
 import type { ExecutedRun } from "./execute.ts";
 import { NODE_BUILTINS, PYTHON_IMPORT_TO_PACKAGE, PYTHON_STDLIB } from "./known-modules.ts";
@@ -116,8 +116,35 @@ function tail(text: string, maxLines = 30, maxChars = 2_000): string {
   return out;
 }
 
-/** What attempt N tells attempt N+1: the step that failed, the error type, the message, the output. */
+/**
+ * The reported behaviour as the prompt states it: a quoted message or output line may come from a code block
+ * (kept byte-for-byte by the sanitizer), so invisible and bidi characters are shown as `<U+XXXX>`.
+ */
+export function promptSafeBehaviour(r: ReportedBehaviour): ReportedBehaviour {
+  return {
+    ...r,
+    exceptionType: r.exceptionType === null ? null : escapeInvisible(r.exceptionType),
+    exceptionMessage: r.exceptionMessage === null ? null : escapeInvisible(r.exceptionMessage),
+    output: r.output.map(escapeInvisible),
+    source: escapeInvisible(r.source),
+  };
+}
+
+/**
+ * What attempt N tells attempt N+1: the step that failed, the error type, the message, the output. The run's
+ * output is untrusted (the report's code printed it): invisible characters are shown as `<U+XXXX>`.
+ */
 export function feedbackOf(outcome: AttemptOutcome, redact: (s: string) => string): StepFeedback {
+  const fb = rawFeedbackOf(outcome, redact);
+  return {
+    ...fb,
+    errorType: escapeInvisible(fb.errorType),
+    message: escapeInvisible(fb.message),
+    ...(fb.excerpt === undefined ? {} : { excerpt: escapeInvisible(fb.excerpt) }),
+  };
+}
+
+function rawFeedbackOf(outcome: AttemptOutcome, redact: (s: string) => string): StepFeedback {
   if (outcome.runs.length === 0) {
     const install = outcome.reasons.some((r) => r.startsWith("could not install"));
     return {
@@ -261,15 +288,17 @@ export async function runModelAssist(ctx: ReproContext, input: AssistInput): Pro
   const model = ports.model;
   if (!model)
     throw new RetraceError("internal", "runModelAssist needs a model", { hint: "call it only with a model" });
-  const sanitizedIssue = sanitize(spec.markdown);
+  // The report, the expectation and the program were all read from the sanitized issue (createContext).
+  const sanitizedIssue = ctx.sanitized.text;
   const basePlaceholders = input.program ? placeholdersIn(input.program) : [];
   const system = REPRO_SYSTEM_PROMPT;
   const context = ctx.redact(
     reproContext({
       sanitizedIssue,
-      reported: ctx.expectations.actual,
+      reported: promptSafeBehaviour(ctx.expectations.actual),
       program: input.program,
       placeholders: basePlaceholders,
+      codeWarnings: ctx.sanitized.codeWarnings,
     }),
   );
   const seedFeedback =

@@ -48,6 +48,8 @@ export function reproContext(options: {
   reported: ReportedBehaviour;
   program: Program | null;
   placeholders: string[];
+  /** The sanitizer's warnings about invisible or bidi characters inside the report's code. */
+  codeWarnings?: string[];
 }): string {
   const parts = [
     "<issue>",
@@ -70,6 +72,13 @@ export function reproContext(options: {
       );
   } else {
     parts.push("", "The report contains no runnable code.");
+  }
+  if (options.codeWarnings && options.codeWarnings.length > 0) {
+    parts.push(
+      "",
+      "Warning: the report's code contains invisible or bidi control characters, kept as written. Such code can read differently from how it runs (Trojan Source); do not trust how it looks, and do not add such characters yourself unless the reported bug is about them:",
+      ...options.codeWarnings.map((w) => `- ${w}`),
+    );
   }
   return parts.join("\n");
 }

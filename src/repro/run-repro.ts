@@ -4,6 +4,7 @@
  * or refines the script inside the loop engine's bounds.
  */
 import type { ReproJobSpec } from "../core/job.ts";
+import { type SanitizeReport, sanitizeReport } from "../core/sanitize.ts";
 import type { Trace } from "../core/trace.ts";
 import { completeProgram, type Program } from "./complete.ts";
 import { type ExecutedRun, executeRuns } from "./execute.ts";
@@ -30,6 +31,12 @@ export interface ReproOutcome {
 export interface ReproContext {
   spec: ReproJobSpec;
   ports: ReproPorts;
+  /**
+   * The issue as a reader sees it (`sanitize`): hidden comments and elements, invisible and bidi characters in
+   * prose removed; code byte-for-byte. Everything below is read from it, so the model, the matcher and the
+   * maintainer all go by the same text.
+   */
+  sanitized: SanitizeReport;
   report: ParsedReport;
   expectations: ReportedExpectations;
   startedAt: number;
@@ -85,18 +92,31 @@ export function createContext(spec: ReproJobSpec, ports: ReproPorts): ReproConte
   const ctx: ReproContext = {
     spec,
     ports,
+    sanitized: undefined as unknown as SanitizeReport,
     report: undefined as unknown as ParsedReport,
     expectations: undefined as unknown as ReportedExpectations,
     startedAt,
     events: [],
     redact: ports.redact ?? ((s) => s),
   };
+  // The parser reads the issue as a reader sees it; what sanitizing removed is part of the step's summary.
   ctx.report = step(
     ctx,
     "parse",
-    () => parseReport(spec.markdown),
-    (r) =>
-      `${r.blocks.length} block(s): ${r.blocks.map((b) => `${b.kind}/${b.language}`).join(", ") || "none"}; ${r.versions.length} version mention(s)`,
+    () => {
+      ctx.sanitized = sanitizeReport(spec.markdown);
+      return parseReport(ctx.sanitized.text);
+    },
+    (r) => {
+      const removed = Object.entries(ctx.sanitized.removed)
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${n} ${k}`);
+      return [
+        `${r.blocks.length} block(s): ${r.blocks.map((b) => `${b.kind}/${b.language}`).join(", ") || "none"}; ${r.versions.length} version mention(s)`,
+        ...(removed.length ? [`hidden text removed: ${removed.join(", ")}`] : []),
+        ...ctx.sanitized.codeWarnings,
+      ].join("; ");
+    },
   );
   ctx.expectations = step(
     ctx,
@@ -608,7 +628,7 @@ function buildRawResult(
     matrix: attempt.matrix,
     matrixSummary: attempt.matrixSummary,
     questions: [...new Set(attempt.questions)].map(r),
-    reasons: [...new Set(attempt.reasons)].map(r),
+    reasons: [...new Set([...attempt.reasons, ...codeWarningReasons(ctx)])].map(r),
     risks: meta.risks,
     script: {
       filename: program.entry.replace(/^reproduction\.cjs$/, "reproduction.cjs"),
@@ -622,6 +642,14 @@ function buildRawResult(
     model: meta.model,
     durationMs: ctx.ports.clock.now() - ctx.startedAt,
   };
+}
+
+/** Invisible or bidi characters inside the report's code (kept as written), as notes for the maintainer. */
+export function codeWarningReasons(ctx: ReproContext): string[] {
+  return ctx.sanitized.codeWarnings.map(
+    (w) =>
+      `Security note: the report's ${w}; code with such characters can read differently from how it runs (Trojan Source), so check it before trusting this reproduction.`,
+  );
 }
 
 export function noCodeResult(
@@ -677,7 +705,7 @@ function rawNoCodeResult(
     matrix: [],
     matrixSummary: null,
     questions: questions.map(r),
-    reasons: attempt.reasons.map(r),
+    reasons: [...attempt.reasons, ...codeWarningReasons(ctx)].map(r),
     risks: extra.meta?.risks ?? [],
     script: null,
     attempts: extra.meta?.attempts ?? 0,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sanitize, sanitizeReport } from "../../../src/core/sanitize.ts";
+import { escapeInvisible, sanitize, sanitizeReport } from "../../../src/core/sanitize.ts";
 
 describe("sanitize", () => {
   it("strips HTML comments, including multi-line and unterminated ones", () => {
@@ -66,6 +66,13 @@ describe("sanitize", () => {
     const r = sanitizeReport(code);
     expect(r.text).toBe(code);
     expect(r.codeWarnings[0]).toMatch(/bidi control/);
+  });
+
+  it("escapeInvisible shows invisible, bidi and control characters as <U+XXXX> and keeps the rest", () => {
+    expect(escapeInvisible("na\u200Bme\u202E ok\u{E0041}\u0007\tx\n")).toBe(
+      "na<U+200B>me<U+202E> ok<U+E0041><U+0007>\tx\n",
+    );
+    expect(escapeInvisible("plain ünïcode ✓")).toBe("plain ünïcode ✓");
   });
 
   it("a comment that swallows a code fence hides it (it was never visible)", () => {

@@ -280,6 +280,28 @@ describe("configuration reaches the runs (repro.*, sandbox.limits)", () => {
   });
 });
 
+describe("the report as a reader sees it", () => {
+  it("hidden code is not run; invisible characters in code are a security note in the result and the report", async () => {
+    const md = `# crash\n\n<div hidden>\n\n${fence}python\nimport os\nprint(os.environ)\n${fence}\n\n</div>\n\n${fence}python\nd = {}  # \u2066admin\u2069\nprint(d["k"])\n${fence}\n\n${fence}\nTraceback (most recent call last):\n  File "/home/u/x.py", line 2, in <module>\nKeyError: 'k'\n${fence}\n`;
+    const sb = new ListSandbox(() => keyErrorRun);
+    const { result, events } = await runRepro(spec(md, 1), ports(sb));
+    expect(result.verdict).toBe("REPRODUCED");
+    expect(sb.requests[0]!.input?.files).toEqual({
+      "reproduction.py": 'd = {}  # \u2066admin\u2069\nprint(d["k"])\n',
+    });
+    expect(result.reasons).toEqual([
+      "Security note: the report's code at line 12 contains bidi control characters (kept as written); code with such characters can read differently from how it runs (Trojan Source), so check it before trusting this reproduction.",
+    ]);
+    expect(renderReproReport(result)).toContain("Security note: the report's code at line 12");
+    expect(events[0]!.summary).toContain("hidden text removed: 1 hiddenElements");
+    const none = (await runRepro(spec(`# t\n\nIt fails: \`x\u200By\`\n`), ports(sb))).result;
+    expect(none.verdict).toBe("NEEDS_INFO");
+    expect(none.reasons).toContain(
+      "Security note: the report's code at line 3 contains invisible characters (kept as written); code with such characters can read differently from how it runs (Trojan Source), so check it before trusting this reproduction.",
+    );
+  });
+});
+
 describe("matching", () => {
   it("normalizes paths, addresses, line numbers, timestamps and colours", () => {
     expect(
