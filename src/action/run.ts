@@ -3,7 +3,7 @@
  * artifact for the App) → outputs, summary, annotations. Side effects come in through `ActionDeps`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { downloadJobLogs, hasPermission } from "../app/intake.ts";
 import { fixBudget, forkRule, lineageRule, reproBudget } from "../app/intake-rules.ts";
 import { loadRepoConfig } from "../app/repo-config.ts";

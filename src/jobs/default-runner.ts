@@ -1,37 +1,121 @@
 /**
  * The production JobRunner the App and the Action use: the model from the environment (or none: the
  * deterministic paths), the Docker sandbox, and `runJob`. Surfaces take a JobRunner, so tests pass their own.
+ *
+ * Two guarantees live here because both surfaces need them:
+ * - a fix runs on the failed commit: when the runner works on its own checkout (the Action's workspace), HEAD
+ *   must be `spec.headSha`, or that commit is fetched and checked out, or the job fails saying so. Otherwise
+ *   the patch would be verified against one tree and applied (as a draft PR on `headSha`) to another;
+ * - the repository's `sandbox.image` and `sandbox.limits` apply to its jobs; the host's image
+ *   ($RETRACE_SANDBOX_IMAGE, else the driver's default) stays the default when the config leaves it unset.
  */
+import { simpleGit } from "simple-git";
+import type { RetraceConfig } from "../config/schema.ts";
+import { RetraceError } from "../core/errors.ts";
 import { Redactor } from "../core/redact.ts";
 import { createModelFromEnv } from "../llm/from-env.ts";
 import { createDockerSandbox } from "../sandbox/docker.ts";
+import type { Sandbox } from "../sandbox/types.ts";
 import type { JobRunner } from "./result.ts";
-import { runJob } from "./run-job.ts";
+import { type Pipelines, pipelines as productionPipelines, runJob } from "./run-job.ts";
 
 export interface DefaultRunnerOptions {
   env: Record<string, string | undefined>;
-  /** The repository checkout fix jobs work on (the Action's GITHUB_WORKSPACE). */
+  /** The repository checkout fix jobs work on (the Action's GITHUB_WORKSPACE); moved to `spec.headSha`. */
   repoDir?: string;
   /** Secrets to redact from everything the job writes. */
   secrets?: string[];
+  /** The pipelines `runJob` dispatches to; the production ones unless a test or replay passes its own. */
+  pipelines?: Pipelines;
+}
+
+/** The fix job's checkout is not at the failed commit and cannot be moved there. */
+export class CheckoutMismatchError extends RetraceError {
+  constructor(message: string, cause?: unknown) {
+    super("infrastructure", message, {
+      hint: "check out the failed commit before Retrace runs (actions/checkout with `ref:` set to the failed head sha), with a token that may fetch it",
+      cause,
+    });
+  }
+}
+
+const SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i;
+
+/**
+ * Make `dir`'s HEAD the commit `sha`: nothing when it already is; a checkout when the commit is present;
+ * otherwise `git fetch --depth=1 origin <sha>` then a detached checkout. Fails with the reason otherwise.
+ */
+export async function ensureCheckoutAt(
+  dir: string,
+  sha: string,
+  log?: (line: string) => void,
+): Promise<void> {
+  // The sha comes from a webhook or a dispatched spec: it must be a full object name, never an option.
+  if (!SHA.test(sha))
+    throw new CheckoutMismatchError(`the failed commit ${JSON.stringify(sha)} is not a full commit sha`);
+  const git = simpleGit(dir);
+  const headOf = async () => (await git.revparse(["HEAD"]).catch(() => "")).trim().toLowerCase();
+  const before = await headOf();
+  if (before === sha.toLowerCase()) return;
+  log?.(
+    `the checkout is at ${before.slice(0, 12) || "no commit"}; checking out the failed commit ${sha.slice(0, 12)}`,
+  );
+  try {
+    const present = await git
+      .raw(["cat-file", "-e", `${sha}^{commit}`])
+      .then(() => true)
+      .catch(() => false);
+    if (!present) await git.raw(["fetch", "--no-tags", "--depth=1", "origin", sha]);
+    await git.raw(["checkout", "--quiet", "--detach", sha]);
+  } catch (error) {
+    throw new CheckoutMismatchError(
+      `the checkout in ${dir} is at ${before.slice(0, 12) || "no commit"}, not the failed commit ${sha.slice(0, 12)}, and checking that commit out failed: ${(error as Error).message.trim()}`,
+      error,
+    );
+  }
+  const after = await headOf();
+  if (after !== sha.toLowerCase()) {
+    throw new CheckoutMismatchError(
+      `after checking out ${sha.slice(0, 12)} the checkout in ${dir} is at ${after.slice(0, 12)}`,
+    );
+  }
 }
 
 export function createDefaultRunner(options: DefaultRunnerOptions): JobRunner {
   const model = createModelFromEnv({}, options.env);
-  const sandbox = createDockerSandbox(
-    options.env.RETRACE_SANDBOX_IMAGE ? { image: options.env.RETRACE_SANDBOX_IMAGE } : {},
-  );
+  const hostImage = options.env.RETRACE_SANDBOX_IMAGE;
+  const hostSandbox = createDockerSandbox(hostImage ? { image: hostImage } : {});
+  /** The repository's image and limits when it sets them; the host's shared sandbox otherwise. */
+  const sandboxFor = (config: RetraceConfig | undefined): Sandbox => {
+    const image = config?.sandbox.image;
+    const limits = Object.fromEntries(
+      Object.entries(config?.sandbox.limits ?? {}).filter(([, v]) => v !== undefined),
+    );
+    if (!image && Object.keys(limits).length === 0) return hostSandbox;
+    const chosen = image ?? hostImage;
+    return createDockerSandbox({ ...(chosen ? { image: chosen } : {}), defaults: limits });
+  };
   return async (spec, run) => {
     const redactor = new Redactor([options.env.ANTHROPIC_API_KEY, ...(options.secrets ?? [])]);
-    const { result } = await runJob(spec, {
-      model: spec.model === null ? null : model,
-      sandbox,
-      signal: run.signal,
-      redactor,
-      ...(run.config === undefined ? {} : { config: run.config }),
-      ...((run.repoDir ?? options.repoDir) ? { repoDir: run.repoDir ?? options.repoDir } : {}),
-      ...(run.onProgress ? { onProgress: run.onProgress } : {}),
-    });
+    const config = run.config as RetraceConfig | undefined;
+    // A checkout made for this job (the App's) is the failed commit by construction; the runner's own is not.
+    const repoDir = run.repoDir ?? options.repoDir;
+    if (spec.kind === "fix" && spec.headSha && !run.repoDir && options.repoDir) {
+      await ensureCheckoutAt(options.repoDir, spec.headSha, run.onProgress);
+    }
+    const { result } = await runJob(
+      spec,
+      {
+        model: spec.model === null ? null : model,
+        sandbox: sandboxFor(config),
+        signal: run.signal,
+        redactor,
+        ...(config === undefined ? {} : { config }),
+        ...(repoDir ? { repoDir } : {}),
+        ...(run.onProgress ? { onProgress: run.onProgress } : {}),
+      },
+      options.pipelines ?? productionPipelines,
+    );
     return result;
   };
 }

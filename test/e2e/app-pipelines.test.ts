@@ -91,6 +91,8 @@ describeDocker("App with the real pipelines", () => {
       title: titleLine!.replace(/^#\s*/, ""),
       body: rest.join("\n").trim(),
     });
+    // The labeller needs write permission, like a commenter (DESIGN.md: who may trigger).
+    github.state.permissions.set(`${REPO}:Codertocat`, "write");
     // No ANTHROPIC_API_KEY: the deterministic path, no model at all.
     const runner = createDefaultRunner({ env: { RETRACE_SANDBOX_IMAGE: sandboxImage } });
     app = await startApp(github, runner);

@@ -174,6 +174,19 @@ describe("issues.labeled → reproduction", () => {
     expect(calls).toEqual([]);
     expect(github.calls("POST", /comments$/)).toEqual([]);
   });
+
+  it("a label set by a triage-only user starts nothing (the labeller's permission is read)", async () => {
+    const calls: JobSpec[] = [];
+    github.state.permissions.set(`${REPO}:Codertocat`, "triage");
+    app = await startApp(github, makeRunner(calls));
+    const payload = example("issues", "labeled");
+    payload.label.name = "needs-repro";
+    expect((await postWebhook(app, "issues", payload)).status).toBe(200);
+    await app.service.idle();
+    expect(calls).toEqual([]);
+    expect(github.calls("GET", /collaborators\/Codertocat\/permission$/)).toHaveLength(1);
+    expect(github.calls("POST", /comments$/)).toEqual([]);
+  });
 });
 
 describe("check_run.completed failure → fix", () => {

@@ -1,0 +1,149 @@
+/**
+ * The production runner (src/jobs/default-runner.ts) as the Action uses it: a fix job runs on `spec.headSha`
+ * (checked out, or fetched from origin, or the job fails saying so), and the repository's sandbox image and
+ * limits apply. Real git repositories on disk; the pipeline registry is the documented seam of `runJob`.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { RetraceConfig } from "../../../src/config/schema.ts";
+import { FixJobSpec } from "../../../src/core/job.ts";
+import { createDefaultRunner, ensureCheckoutAt } from "../../../src/jobs/default-runner.ts";
+import type { JobPorts, Pipelines } from "../../../src/jobs/run-job.ts";
+import { DockerSandbox } from "../../../src/sandbox/docker.ts";
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  }).trim();
+
+function commit(dir: string, content: string): string {
+  writeFileSync(join(dir, "calc.py"), content);
+  git(dir, "add", "calc.py");
+  git(dir, "commit", "-q", "-m", content.trim());
+  return git(dir, "rev-parse", "HEAD");
+}
+
+let origin: string;
+let workspace: string;
+let shas: { one: string; two: string };
+beforeEach(() => {
+  const root = mkdtempSync(join(tmpdir(), "retrace-runner-"));
+  origin = join(root, "origin");
+  execFileSync("git", ["init", "-q", origin]);
+  const one = commit(origin, "v1\n");
+  workspace = join(root, "ws");
+  execFileSync("git", ["clone", "-q", origin, workspace]);
+  const two = commit(origin, "v2\n"); // on origin only: the workspace must fetch it
+  shas = { one, two };
+});
+
+/** A runner whose fix pipeline records what it saw. */
+function recordingRunner(env: Record<string, string> = {}) {
+  const seen: Array<{ head: string; calc: string; ports: JobPorts }> = [];
+  const pipelines: Pipelines = {
+    fix: async (spec, ports) => {
+      const dir = ports.repoDir as string;
+      seen.push({
+        head: git(dir, "rev-parse", "HEAD"),
+        calc: readFileSync(join(dir, "calc.py"), "utf8"),
+        ports,
+      });
+      return {
+        result: {
+          jobId: spec.id,
+          kind: "fix",
+          outcome: "failed",
+          verdict: "NOT_FIXED",
+          summary: "",
+          patch: null,
+          failures: [],
+          costUsd: 0,
+          tokens: 0,
+          attempts: 0,
+          durationMs: 0,
+        },
+        trace: { job: null, steps: [] } as never,
+      };
+    },
+  };
+  const runner = createDefaultRunner({ env, repoDir: workspace, pipelines });
+  return { runner, seen };
+}
+
+const fixSpec = (headSha: string) =>
+  FixJobSpec.parse({ kind: "fix", id: "fix-1", headSha, headBranch: "feature" });
+const opts = (config?: RetraceConfig) => ({
+  signal: new AbortController().signal,
+  ...(config ? { config } : {}),
+});
+
+describe("a fix job runs on spec.headSha", () => {
+  it("fetches the failed commit from origin when the workspace is elsewhere, and the pipeline sees its files", async () => {
+    const { runner, seen } = recordingRunner();
+    expect(git(workspace, "rev-parse", "HEAD")).toBe(shas.one);
+    await runner(fixSpec(shas.two), opts());
+    expect(seen).toMatchObject([{ head: shas.two, calc: "v2\n" }]);
+  });
+
+  it("checks out an older commit that is already present", async () => {
+    git(workspace, "fetch", "-q", "origin");
+    git(workspace, "checkout", "-q", "--detach", shas.two);
+    const { runner, seen } = recordingRunner();
+    await runner(fixSpec(shas.one), opts());
+    expect(seen).toMatchObject([{ head: shas.one, calc: "v1\n" }]);
+  });
+
+  it("fails the job, saying why, when the commit cannot be had", async () => {
+    const { runner, seen } = recordingRunner();
+    const missing = "0123456789abcdef0123456789abcdef01234567";
+    await expect(runner(fixSpec(missing), opts())).rejects.toThrow(
+      `is at ${shas.one.slice(0, 12)}, not the failed commit 0123456789ab, and checking that commit out failed`,
+    );
+    expect(seen).toEqual([]);
+  });
+
+  it("refuses a head sha that is not a commit name (no option injection into git)", async () => {
+    await expect(ensureCheckoutAt(workspace, "--upload-pack=touch /tmp/x")).rejects.toThrow(
+      'the failed commit "--upload-pack=touch /tmp/x" is not a full commit sha',
+    );
+  });
+
+  it("leaves a checkout made for the job (the App's) alone", async () => {
+    const { runner, seen } = recordingRunner();
+    const own = mkdtempSync(join(tmpdir(), "retrace-own-"));
+    execFileSync("git", ["init", "-q", own]);
+    const sha = commit(own, "own\n");
+    await runner(fixSpec(shas.two), { ...opts(), repoDir: own });
+    expect(seen).toMatchObject([{ head: sha, calc: "own\n" }]);
+    expect(git(workspace, "rev-parse", "HEAD")).toBe(shas.one);
+  });
+});
+
+describe("sandbox.image and sandbox.limits", () => {
+  it("the config's image and limits win; the host's image stays the default", async () => {
+    const { runner, seen } = recordingRunner({ RETRACE_SANDBOX_IMAGE: "host-image:1" });
+    await runner(fixSpec(shas.one), opts(RetraceConfig.parse({})));
+    await runner(
+      fixSpec(shas.one),
+      opts(RetraceConfig.parse({ sandbox: { image: "repo-image:2", limits: { memoryMb: 256, pids: 64 } } })),
+    );
+    await runner(fixSpec(shas.one), opts(RetraceConfig.parse({ sandbox: { limits: { cpus: 0.5 } } })));
+    const boxes = seen.map((s) => s.ports.sandbox as DockerSandbox);
+    for (const b of boxes) expect(b).toBeInstanceOf(DockerSandbox);
+    expect(boxes.map((b) => b.image)).toEqual(["host-image:1", "repo-image:2", "host-image:1"]);
+    expect(boxes[1]!.defaults).toMatchObject({ memoryMb: 256, pids: 64 });
+    expect(boxes[2]!.defaults.cpus).toBe(0.5);
+    expect(boxes[0]!.defaults.memoryMb).not.toBe(256);
+  });
+});
