@@ -7,11 +7,6 @@ import { buildProgram } from "./program.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const program = await buildProgram(argv);
-  program.exitOverride();
-  program.configureOutput({
-    writeErr: (s) => process.stderr.write(s),
-    writeOut: (s) => process.stdout.write(s),
-  });
   try {
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
@@ -20,7 +15,16 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version end through here with exit code 0.
       return error.exitCode === 0 ? 0 : 2;
     }
-    process.stderr.write(`retrace: ${describeError(error)}\n`);
-    return isRetraceError(error) ? error.exitCode : 1;
+    if (isRetraceError(error)) {
+      process.stderr.write(`retrace: ${describeError(error)}\n`);
+      return error.exitCode;
+    }
+    // Not one of ours: a bug, or a failure nothing translated. One line, the stack only on request.
+    process.stderr.write(
+      process.env.RETRACE_DEBUG === "1"
+        ? `retrace: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`
+        : `retrace: unexpected error: ${describeError(error)}\n  → this is a bug in Retrace: run again with RETRACE_DEBUG=1 for the stack trace and report it\n`,
+    );
+    return 1;
   }
 }

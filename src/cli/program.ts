@@ -24,13 +24,24 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
   const program = new Command("retrace")
     .description("Reproduce bug reports and fix failing checks, proven in a locked-down sandbox.")
     .version("0.1.0")
-    .showHelpAfterError()
     .enablePositionalOptions()
     // Set before any command is added: subcommands copy these settings when they are created, so a usage
-    // mistake in any command ends through main()'s handler (exit 2) rather than process.exit(1).
+    // mistake in any command ends through main()'s handler (exit 2) rather than process.exit(1), and prints
+    // like every other error: `retrace: <what was wrong>`, then `  → <what to do>` (set by pointToHelp).
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
+    .configureOutput({
+      writeErr: (s) => process.stderr.write(s),
+      writeOut: (s) => process.stdout.write(s),
+      outputError: (s, write) => write(`retrace: ${s.replace(/^error: /, "")}`),
+    });
   const named = argv[0] !== undefined && Object.hasOwn(COMMANDS, argv[0]) ? [argv[0]] : Object.keys(COMMANDS);
   for (const register of await Promise.all(named.map((name) => COMMANDS[name]!()))) register(program);
+  pointToHelp(program, "retrace");
   return program;
+}
+
+/** After a usage error, each command names its own help rather than printing all of it. */
+function pointToHelp(command: Command, name: string): void {
+  command.showHelpAfterError(`  → see \`${name} --help\``);
+  for (const sub of command.commands) pointToHelp(sub, `${name} ${sub.name()}`);
 }

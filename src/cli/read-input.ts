@@ -1,26 +1,72 @@
 /**
  * Reading a command's input file, or stdin for `-`, with a usage error that names the file and what to pass.
+ * An empty input, a binary file and `-` on an interactive terminal (which would wait forever) are refused.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { UsageError } from "../core/errors.ts";
+
+/** Largest input read into memory (issues, patches, traces, logs for `fix`). */
+export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+/** Why a file could not be read, in words, from its errno code. */
+export function readErrorReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case "ENOENT":
+      return "no such file";
+    case "EISDIR":
+      return "it is a directory";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "ENOTDIR":
+      return "a parent in the path is not a directory";
+    case "ELOOP":
+      return "too many symbolic links";
+    default:
+      return code ?? (error as Error).message;
+  }
+}
+
+/** Refuses `-` when stdin is a terminal: reading it would wait for input nobody is going to type. */
+export function assertStdinPiped(hint: string): void {
+  if (process.stdin.isTTY)
+    throw new UsageError("`-` reads standard input, but standard input is a terminal", hint);
+}
 
 /**
  * @param what what the file holds, for the message ("the patch", "the issue")
  * @param hint what to pass instead, shown under the error
  */
 export async function readTextInput(file: string, what: string, hint: string): Promise<string> {
+  const source = file === "-" ? "on stdin" : file;
+  let bytes: Buffer;
   try {
     if (file === "-") {
+      assertStdinPiped(hint);
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString("utf8");
+      let size = 0;
+      for await (const chunk of process.stdin) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_INPUT_BYTES) throw new RangeError("too large");
+        chunks.push(chunk as Buffer);
+      }
+      bytes = Buffer.concat(chunks);
+    } else {
+      if ((await stat(file)).size > MAX_INPUT_BYTES) throw new RangeError("too large");
+      bytes = await readFile(file);
     }
-    return await readFile(file, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const source = file === "-" ? "stdin" : file;
-    const why =
-      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (error as Error).message;
-    throw new UsageError(`cannot read ${what} ${source}: ${why}`, hint);
+    if (error instanceof UsageError) throw error;
+    if (error instanceof RangeError)
+      throw new UsageError(
+        `${what} ${source} is larger than ${MAX_INPUT_BYTES / 1024 / 1024} MiB`,
+        `${hint}; a real one is far smaller`,
+      );
+    throw new UsageError(`cannot read ${what} ${source}: ${readErrorReason(error)}`, hint);
   }
+  if (bytes.includes(0)) throw new UsageError(`${what} ${source} is a binary file, not text`, hint);
+  const text = bytes.toString("utf8");
+  if (text.trim() === "") throw new UsageError(`${what} ${source} is empty`, hint);
+  return text;
 }

@@ -4,10 +4,10 @@
  * logic lives here.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
-import { ConfigError, UsageError } from "../../core/errors.ts";
+import { ConfigError, InfrastructureError, UsageError } from "../../core/errors.ts";
 import { Redactor } from "../../core/redact.ts";
 import { simpleGit } from "simple-git";
 import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
@@ -16,6 +16,9 @@ import { fixReportMarkdown, runFix } from "../../fix/pipeline.ts";
 import { exitCodeFor } from "../../fix/result.ts";
 import { createModelFromEnv } from "../../llm/from-env.ts";
 import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../../llm/pricing.ts";
+import { intOption, nonNegativeNumberOption } from "../options.ts";
+import { checkOutDir, writeOutDir } from "../out-dir.ts";
+import { readTextInput } from "../read-input.ts";
 
 interface FixFlags {
   repo: string;
@@ -30,13 +33,6 @@ interface FixFlags {
   json?: boolean;
   out?: string;
   dryRun?: boolean;
-}
-
-function positiveInt(name: string, value: string, max: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max)
-    throw new UsageError(`${name} must be an integer from 1 to ${max}, got ${JSON.stringify(value)}`);
-  return n;
 }
 
 export function registerFix(program: Command): void {
@@ -78,26 +74,17 @@ export function registerFix(program: Command): void {
       const st = await stat(repo).catch(() => null);
       if (!st?.isDirectory())
         throw new UsageError(`--repo ${flags.repo} is not a directory`, "pass the path of a git checkout");
-      const maxAttempts = positiveInt("--max-attempts", flags.maxAttempts, 20);
-      const triageRuns = positiveInt("--triage-runs", flags.triageRuns, 20);
-      const contextTokens = positiveInt("--context-tokens", flags.contextTokens, 200_000);
-      const maxUsd = Number(flags.budgetUsd);
-      if (!Number.isFinite(maxUsd) || maxUsd < 0)
-        throw new UsageError(
-          `--budget-usd must be a non-negative number, got ${JSON.stringify(flags.budgetUsd)}`,
-        );
-      let log: string | undefined;
-      if (flags.log !== undefined) {
-        log = await readFile(flags.log, "utf8").catch((e: NodeJS.ErrnoException) => {
-          throw new UsageError(
-            `cannot read --log ${flags.log}: ${e.code ?? e.message}`,
-            "pass the path of a saved CI log",
-          );
-        });
-      }
+      const maxAttempts = intOption("--max-attempts", flags.maxAttempts, 1, 20);
+      const triageRuns = intOption("--triage-runs", flags.triageRuns, 1, 20);
+      const contextTokens = intOption("--context-tokens", flags.contextTokens, 1, 200_000, 12_000);
+      const maxUsd = nonNegativeNumberOption("--budget-usd", flags.budgetUsd, 10_000);
+      const log =
+        flags.log === undefined
+          ? undefined
+          : await readTextInput(flags.log, "the CI log", "pass the path of a saved CI log, or - for stdin");
 
       const id = randomUUID().replace(/-/g, "").slice(0, 12);
-      const out = path.resolve(flags.out ?? path.join(".retrace", `fix-${id}`));
+      const out = await checkOutDir("--out", flags.out ?? path.join(".retrace", `fix-${id}`));
       const model = createModelFromEnv();
       const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
       const progress = (line: string) => {
@@ -139,16 +126,22 @@ export function registerFix(program: Command): void {
         maxOutputTokens: config.model.maxOutputTokens,
       });
 
-      await mkdir(out, { recursive: true });
-      const writes: Promise<void>[] = [
-        writeFile(path.join(out, "result.json"), `${JSON.stringify(run.result, null, 2)}\n`),
-        writeFile(path.join(out, "trace.json"), `${JSON.stringify(run.trace, null, 2)}\n`),
-        writeFile(path.join(out, "pr.md"), fixReportMarkdown(run, redactor)),
-      ];
-      if (run.patch) writes.push(writeFile(path.join(out, "patch.diff"), redactor.redact(run.patch)));
-      await Promise.all(writes);
+      await writeOutDir("--out", out, [
+        ["result.json", `${JSON.stringify(run.result, null, 2)}\n`],
+        ["trace.json", `${JSON.stringify(run.trace, null, 2)}\n`],
+        ["pr.md", fixReportMarkdown(run, redactor)],
+        ...(run.patch ? [["patch.diff", redactor.redact(run.patch)] as const] : []),
+      ]);
 
       const r = run.result;
+      const failure = run.trace.result.error;
+      if (failure?.kind === "infrastructure") {
+        // The pipeline records it as an ERROR outcome; the exit code and stderr must still say "infrastructure".
+        throw new InfrastructureError(
+          failure.message,
+          `${failure.hint ?? "check the Docker engine and the sandbox image"}; the run's record is in ${out}`,
+        );
+      }
       if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, out })}\n`);
       else {
         process.stdout.write(
@@ -158,6 +151,8 @@ export function registerFix(program: Command): void {
             `outputs: ${out}\n`,
         );
       }
+      if (flags.json && r.outcome === "ERROR" && run.ctx.earlyStop !== "no_model")
+        process.stderr.write(`retrace: ${redactor.redact(r.reason)}\n`);
       if (run.ctx.earlyStop === "no_model") {
         // Flaky triage ran without a model; the rest needs one.
         throw new ConfigError(

@@ -9,6 +9,8 @@ import type { Readable } from "node:stream";
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import { excerpt, type Failure, formatNames, type ParsedLog, parseChunks } from "../../logs/index.ts";
+import { intOption } from "../options.ts";
+import { assertStdinPiped, MAX_INPUT_BYTES, readErrorReason } from "../read-input.ts";
 
 interface ParseLogFlags {
   format: string;
@@ -19,20 +21,46 @@ interface ParseLogFlags {
   maxChars: string;
 }
 
+const STDIN_HINT = "check the path, or pipe the log and pass - to read standard input";
+
 async function openInput(file: string): Promise<Readable> {
-  if (file === "-") return process.stdin;
-  try {
-    const s = await stat(file);
-    if (!s.isFile())
-      throw new UsageError(`${file} is not a file`, "pass a log file, or - to read standard input");
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(
-      `cannot read log file ${file}: it does not exist or is not readable`,
-      "check the path, or pass - to read standard input",
-    );
+  if (file === "-") {
+    assertStdinPiped("pipe the log into retrace, e.g. `gh run view --log-failed | retrace parse-log -`");
+    return process.stdin;
   }
-  return createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 16 });
+  const s = await stat(file).catch((e: unknown) => {
+    throw new UsageError(`cannot read log file ${file}: ${readErrorReason(e)}`, STDIN_HINT);
+  });
+  if (!s.isFile() && !s.isFIFO() && !s.isCharacterDevice())
+    throw new UsageError(`${file} is not a file`, "pass a log file, or - to read standard input");
+  const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 16 });
+  // Errors of the open (e.g. permission denied) surface on the first read: make them usage errors too.
+  await new Promise<void>((resolve, reject) => {
+    stream.once("ready", () => resolve());
+    stream.once("error", (e) =>
+      reject(new UsageError(`cannot read log file ${file}: ${readErrorReason(e)}`, STDIN_HINT)),
+    );
+  });
+  return stream;
+}
+
+/** The whole input as one string (for --excerpt), refusing what would not fit in memory. */
+async function readAll(input: Readable): Promise<string> {
+  input.setEncoding?.("utf8");
+  const chunks: string[] = [];
+  let size = 0;
+  for await (const chunk of input) {
+    size += String(chunk).length;
+    if (size > MAX_INPUT_BYTES) {
+      input.destroy();
+      throw new UsageError(
+        `the log is too large for --excerpt (over ${MAX_INPUT_BYTES / 1024 / 1024} MiB)`,
+        "drop --excerpt (parsing streams logs of any size), or pass its end: `tail -c 50M LOG | retrace parse-log - --excerpt`",
+      );
+    }
+    chunks.push(String(chunk));
+  }
+  return chunks.join("");
 }
 
 /** Streams the input through the parser in 64 KiB chunks (faster than readline; lines may span chunks). */
@@ -128,19 +156,15 @@ export function registerParseLog(program: Command): void {
     .option("--excerpt", "print the failure blocks of the log instead (reads the whole file into memory)")
     .option("--max-chars <n>", "size budget of --excerpt", "12000")
     .action(async (file: string, flags: ParseLogFlags) => {
+      if (!flags.excerpt && flags.maxChars !== "12000")
+        throw new UsageError("--max-chars applies only to --excerpt", "add --excerpt, or drop --max-chars");
       const known = ["auto", ...formatNames()];
       if (!known.includes(flags.format)) {
         throw new UsageError(`unknown log format "${flags.format}"`, `use one of: ${known.join(", ")}`);
       }
       if (flags.excerpt) {
-        const maxChars = Number(flags.maxChars);
-        if (!Number.isInteger(maxChars) || maxChars < 200)
-          throw new UsageError(`--max-chars must be an integer of at least 200, got ${flags.maxChars}`);
-        const input = await openInput(file);
-        const chunks: string[] = [];
-        input.setEncoding?.("utf8");
-        for await (const chunk of input) chunks.push(String(chunk));
-        const text = chunks.join("");
+        const maxChars = intOption("--max-chars", flags.maxChars, 200, 10_000_000, 12_000);
+        const text = await readAll(await openInput(file));
         process.stdout.write(
           `${excerpt(text, { format: flags.format, maxChars, ...(flags.repoRoot ? { repoRoot: flags.repoRoot } : {}) })}\n`,
         );

@@ -7,7 +7,7 @@ export function registerPolicy(program: Command): void {
   program
     .command("policy")
     .description(
-      "Check a patch against the deterministic policy gate (exit 0 allowed, 1 blocked, 2 usage error).",
+      "Check a patch against the deterministic policy gate (exit 0 allowed, 1 blocked, 2 usage error)",
     )
     .argument("<patch>", "unified diff to check (`-` reads stdin)")
     .option(

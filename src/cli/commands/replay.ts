@@ -2,12 +2,12 @@
  * `retrace replay <trace.json>`: re-run a recorded job with the model answers from its trace and check that
  * it reaches the same result. Exit 0 when it does, 1 when it diverged (the output says where).
  */
-import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import { Redactor } from "../../core/redact.ts";
 import { replayTrace } from "../../jobs/replay.ts";
 import { createDockerSandbox } from "../../sandbox/docker.ts";
+import { readTextInput } from "../read-input.ts";
 
 interface ReplayOptions {
   json?: boolean;
@@ -15,30 +15,28 @@ interface ReplayOptions {
 }
 
 async function readJson(file: string): Promise<unknown> {
-  let text: string;
+  const hint = "pass the trace.json a Retrace run wrote (repro --out DIR, fix --out DIR), or - for stdin";
+  const text = await readTextInput(file, "the trace", hint);
+  const source = file === "-" ? "stdin" : file;
+  let json: unknown;
   try {
-    text = await readFile(file, "utf8");
+    json = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(
-      `cannot read ${file}: ${(e as Error).message}`,
-      "pass the path of a trace.json a Retrace run wrote",
-    );
+    throw new UsageError(`${source} is not JSON: ${(e as Error).message}`, hint);
   }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(
-      `${file} is not JSON: ${(e as Error).message}`,
-      "pass the trace.json a Retrace run wrote",
-    );
-  }
+  // The common mistake is another JSON file (result.json, package.json): say so in one line, before the
+  // schema check lists every missing field.
+  const fields = json !== null && typeof json === "object" && !Array.isArray(json) ? json : {};
+  if (!("version" in fields && "steps" in fields && "result" in fields))
+    throw new UsageError(`${source} is not a Retrace trace (it has no version, steps and result)`, hint);
+  return json;
 }
 
 export function registerReplay(program: Command): void {
   program
     .command("replay")
-    .description("re-run a recorded job with the model answers from its trace; report where it diverged")
-    .argument("<trace>", "trace.json written by a Retrace run")
+    .description("Re-run a recorded job with the model answers from its trace; report where it diverged")
+    .argument("<trace>", "trace.json written by a Retrace run, or - for stdin")
     .option("--repo <dir>", "repository checkout the job ran on (fix jobs)")
     .option("--json", "print the comparison as JSON")
     .action(async (file: string, opts: ReplayOptions) => {

@@ -3,11 +3,8 @@
  * Exit 0 whenever a verdict was reached (whatever it is); 2 for usage mistakes, 3 for infrastructure.
  */
 import { createHash } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
-import { readTextInput } from "../read-input.ts";
 import { ReproJobSpec } from "../../core/job.ts";
 import { systemClock } from "../../core/loop-clock.ts";
 import { Redactor } from "../../core/redact.ts";
@@ -16,6 +13,9 @@ import { runRepro } from "../../repro/run-repro.ts";
 import { reproductionFile } from "../../repro/script-header.ts";
 import { reproTrace } from "../../repro/trace.ts";
 import { createLocalReproPorts } from "../../sandbox/install-ports.ts";
+import { nonNegativeNumberOption, intOption } from "../options.ts";
+import { checkOutDir, writeOutDir } from "../out-dir.ts";
+import { readTextInput } from "../read-input.ts";
 
 interface ReproOptions {
   json?: boolean;
@@ -26,13 +26,6 @@ interface ReproOptions {
   maxAttempts: string;
   budgetUsd: string;
   timeout: string;
-}
-
-function intOption(name: string, raw: string, min: number, max: number): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new UsageError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return n;
 }
 
 export function registerRepro(program: Command): void {
@@ -55,20 +48,14 @@ export function registerRepro(program: Command): void {
         throw new UsageError("--offline and --model exclude each other", "drop one of them");
       const runs = intOption("--runs", opts.runs, 1, 10);
       const maxAttempts = intOption("--max-attempts", opts.maxAttempts, 1, 20);
-      const timeoutMs = intOption("--timeout", opts.timeout, 1000, 600_000);
-      const maxUsd = Number(opts.budgetUsd);
-      if (!Number.isFinite(maxUsd) || maxUsd < 0)
-        throw new UsageError(`--budget-usd must be a non-negative number, got "${opts.budgetUsd}"`);
+      const timeoutMs = intOption("--timeout", opts.timeout, 1000, 600_000, 10_000);
+      const maxUsd = nonNegativeNumberOption("--budget-usd", opts.budgetUsd, 10_000);
       const markdown = await readTextInput(
         input,
         "the issue",
         "pass the issue as a markdown file (`# title`, then the body), or `-` to read stdin",
       );
-      if (markdown.trim() === "")
-        throw new UsageError(
-          `the issue ${input === "-" ? "on stdin" : input} is empty`,
-          "give the issue's title and body as markdown",
-        );
+      const outDir = opts.out === undefined ? undefined : await checkOutDir("--out", opts.out);
 
       // The model SDK is imported only when a model can be used: the offline path starts faster without it.
       const model =
@@ -100,16 +87,16 @@ export function registerRepro(program: Command): void {
       const file = result.verdict === "REPRODUCED" ? reproductionFile(result, new Date(startedAt)) : null;
       const report = renderReproReport(result, file ? { scriptPath: file.filename } : {});
 
-      if (opts.out) {
-        const dir = path.resolve(opts.out);
-        await mkdir(dir, { recursive: true });
-        await writeFile(path.join(dir, "report.md"), report);
-        if (file) await writeFile(path.join(dir, file.filename), file.content);
+      if (outDir !== undefined) {
         const trace = redactor.redactDeep(reproTrace(spec, outcome.events, result, startedAt, outcome.trace));
-        await writeFile(path.join(dir, "trace.json"), `${JSON.stringify(trace, null, 2)}\n`);
+        await writeOutDir("--out", outDir, [
+          ["report.md", report],
+          ...(file ? [[file.filename, file.content] as const] : []),
+          ["trace.json", `${JSON.stringify(trace, null, 2)}\n`],
+        ]);
       }
       process.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : report);
-      if (opts.out && !opts.json) {
+      if (opts.out !== undefined && !opts.json) {
         process.stderr.write(
           `retrace: wrote report.md${file ? `, ${file.filename}` : ""} and trace.json to ${opts.out}\n`,
         );

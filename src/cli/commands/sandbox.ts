@@ -2,9 +2,15 @@
  * `retrace sandbox`: check the engine and image, run one command in the sandbox, reap leftovers.
  */
 import { randomUUID } from "node:crypto";
+import { stat } from "node:fs/promises";
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import { createDockerSandbox } from "../../sandbox/docker.ts";
+import { connectDocker, pingEngine } from "../../sandbox/engine.ts";
+import { intOption } from "../options.ts";
+import { readErrorReason } from "../read-input.ts";
+
+const DIR_HINT = "pass the directory to copy into the sandbox's /workspace";
 
 export function registerSandbox(program: Command): void {
   const sandbox = program.command("sandbox").description("Inspect and use the locked-down Docker sandbox");
@@ -38,9 +44,13 @@ export function registerSandbox(program: Command): void {
     .option("--json", "print the result as JSON")
     .argument("<command...>", "the command and its arguments (put -- before it)")
     .action(async (command: string[], opts: { dir?: string; timeout: string; json?: boolean }) => {
-      const timeoutMs = Number(opts.timeout);
-      if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
-        throw new UsageError(`--timeout must be a positive integer, got ${opts.timeout}`);
+      const timeoutMs = intOption("--timeout", opts.timeout, 1, 3_600_000, 30_000);
+      if (opts.dir !== undefined) {
+        const st = await stat(opts.dir).catch((e: unknown) => {
+          throw new UsageError(`cannot read --dir ${opts.dir}: ${readErrorReason(e)}`, DIR_HINT);
+        });
+        if (!st.isDirectory()) throw new UsageError(`--dir ${opts.dir} is not a directory`, DIR_HINT);
+      }
       const sb = createDockerSandbox();
       const result = await sb.run({
         jobId: `cli-${randomUUID().slice(0, 8)}`,
@@ -65,6 +75,8 @@ export function registerSandbox(program: Command): void {
     .command("reap")
     .description("Remove leftover Retrace containers (past their deadline or owned by a dead process)")
     .action(async () => {
+      // reap() itself reports an unreachable engine as a bare socket error: ask the engine first.
+      await pingEngine(connectDocker());
       const { removed, kept } = await createDockerSandbox().reap();
       process.stdout.write(`removed ${removed.length} container(s); ${kept} still running\n`);
     });

@@ -8,11 +8,11 @@ import path from "node:path";
 import type { Command } from "commander";
 import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
 import { policyForFix } from "../../config/schema.ts";
-import { UsageError } from "../../core/errors.ts";
 import { readTextInput } from "../read-input.ts";
 import { type VerifyOutput, verifyPatch } from "../../fix/verify.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { createDockerSandbox } from "../../sandbox/docker.ts";
+import { intOption } from "../options.ts";
 
 interface VerifyFlags {
   repo: string;
@@ -22,14 +22,6 @@ interface VerifyFlags {
   config?: string;
   timeout?: string;
   json?: boolean;
-}
-
-function intFlag(name: string, value: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new UsageError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
-  }
-  return n;
 }
 
 function seconds(ms: number): string {
@@ -101,9 +93,9 @@ export function registerVerify(program: Command): void {
       const config = flags.config
         ? await loadConfigFile(flags.config)
         : await loadConfigFile(path.join(workspace.root, CONFIG_PATH), { optional: true });
-      const runs = flags.runs === undefined ? config.fix.verifyRuns : intFlag("--runs", flags.runs, 1, 10);
+      const runs = flags.runs === undefined ? config.fix.verifyRuns : intOption("--runs", flags.runs, 1, 10);
       const timeoutMs =
-        flags.timeout === undefined ? undefined : intFlag("--timeout", flags.timeout, 1, 3600) * 1000;
+        flags.timeout === undefined ? undefined : intOption("--timeout", flags.timeout, 1, 3600, 300) * 1000;
       const testCommand = flags.test ?? config.fix.testCommand;
 
       const controller = new AbortController();
