@@ -83,9 +83,12 @@ export function registerRepro(program: Command): void {
         spec,
         createLocalReproPorts({ model, redact: (s) => redactor.redact(s), runTimeoutMs: timeoutMs }),
       );
-      const result = outcome.result;
-      const file = result.verdict === "REPRODUCED" ? reproductionFile(result, new Date(startedAt)) : null;
-      const report = renderReproReport(result, file ? { scriptPath: file.filename } : {});
+      // The pipeline redacts what it returns; everything written here goes through the redactor once more,
+      // so no output of this command depends on a pipeline remembering to.
+      const result = redactor.redactDeep(outcome.result);
+      const built = result.verdict === "REPRODUCED" ? reproductionFile(result, new Date(startedAt)) : null;
+      const file = built ? { ...built, content: redactor.redact(built.content) } : null;
+      const report = redactor.redact(renderReproReport(result, file ? { scriptPath: file.filename } : {}));
 
       if (outDir !== undefined) {
         const trace = redactor.redactDeep(reproTrace(spec, outcome.events, result, startedAt, outcome.trace));
