@@ -50,7 +50,8 @@ export function loadConfigFromString(text: string, source = CONFIG_PATH): Retrac
     const e = doc.errors[0]!;
     const at = e.linePos?.[0] ? ` (line ${e.linePos[0].line}, column ${e.linePos[0].col})` : "";
     throw new ConfigError(
-      `${source} is not valid YAML${at}: ${e.message.split("\n")[0]}`,
+      // yaml's message repeats the position and a code frame after "at line L, column C:"; keep the sentence.
+      `${source} is not valid YAML${at}: ${e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`,
       "fix the YAML syntax (indentation with spaces, `key: value` pairs)",
     );
   }
@@ -78,10 +79,15 @@ export async function loadConfigFile(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && options.optional) return RetraceConfig.parse({});
-    throw new ConfigError(
-      `cannot read ${path}: ${code === "ENOENT" ? "no such file" : (error as Error).message}`,
-      "check the path given with --config",
-    );
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "it is a directory"
+          : code === "EACCES" || code === "EPERM"
+            ? "permission denied"
+            : (error as Error).message;
+    throw new ConfigError(`cannot read ${path}: ${why}`, "check the path given with --config");
   }
   return loadConfigFromString(text, path);
 }

@@ -59,6 +59,14 @@ describe("config schema and loader", () => {
     expect(await loadConfigFile(join(dir, "missing.yml"), { optional: true })).toEqual(defaultConfig());
   });
 
+  it("says plainly why a file cannot be read, and keeps YAML errors to one sentence with the position", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "retrace-cfg-"));
+    await expect(loadConfigFile(dir)).rejects.toThrow(/cannot read .*: it is a directory$/);
+    expect(() => loadConfigFromString("policy: [\n", "bad.yml")).toThrow(
+      /^bad\.yml is not valid YAML \(line 2, column 1\): .*end with a \]$/,
+    );
+  });
+
   it("parseConfig validates values that did not come from YAML (e.g. an artifact)", () => {
     expect(parseConfig(null)).toEqual(defaultConfig());
     expect(() => parseConfig({ limits: { usdPerDay: -1 } })).toThrow(/limits\.usdPerDay/);
