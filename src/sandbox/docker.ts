@@ -49,7 +49,9 @@ export class DockerSandbox implements Sandbox {
   }
 
   /** Remove leftover Retrace containers (past their deadline, or owned by a dead process on this host). */
-  reap(): Promise<ReapResult> {
+  async reap(): Promise<ReapResult> {
+    // An unreachable engine is an infrastructure error with a hint, not a bare socket error.
+    await pingEngine(this.docker);
     return reapContainers(this.docker);
   }
 
