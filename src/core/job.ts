@@ -57,7 +57,14 @@ export const FixJobSpec = z.object({
   logJobIds: z.array(z.number().int().positive()).max(20).optional(),
   /** Test command; detected from the repository when absent. */
   testCommand: z.string().optional(),
+  /** Model of the first attempts (the configured default when null). */
   model: z.string().nullable().default(null),
+  /** Model after failed attempts (the configured strong model when absent). */
+  strongModel: z.string().optional(),
+  /** Reruns of the failing tests on the unchanged base before any model call (flaky triage; default 3). */
+  triageRuns: z.number().int().min(1).max(20).optional(),
+  /** Token budget of the packed context (default 12 000, estimated as characters / 4). */
+  contextTokens: z.number().int().min(500).max(200_000).optional(),
   budget: Budget.default(Budget.parse({})),
 });
 export type FixJobSpec = z.infer<typeof FixJobSpec>;

@@ -629,6 +629,7 @@ export async function runFix(ports: FixPorts, options: FixOptions): Promise<FixR
     model: ports.model,
     ...(ports.models ? { models: ports.models } : {}),
     ...(options.maxOutputTokens ? { defaultMaxTokens: options.maxOutputTokens } : {}),
+    ...(options.job ? { job: options.job } : {}),
     redactor,
   });
   const ctx = run.ctx;

@@ -3,6 +3,7 @@
  * the Action build these from the real adapters (sandbox test runs, the log parser, the policy gate, git),
  * and unit tests pass fakes.
  */
+import type { FixJobSpec } from "../core/job.ts";
 import type { FeedbackViolation, ModelChoice } from "../core/loop.ts";
 import type { Clock } from "../core/loop-clock.ts";
 import type { Redactor } from "../core/redact.ts";
@@ -108,4 +109,6 @@ export interface FixOptions {
   budget?: { maxAttempts?: number; maxWallMs?: number; maxTokens?: number; maxUsd?: number };
   /** Output token cap of each model call (`model.maxOutputTokens`; the engine's default when absent). */
   maxOutputTokens?: number;
+  /** The job spec, recorded in the trace so `retrace replay` can re-run the job. */
+  job?: FixJobSpec;
 }

@@ -8,7 +8,8 @@ import { type RetraceConfig, policyForFix } from "../config/schema.ts";
 import type { ModelChoice } from "../core/loop.ts";
 import type { Redactor } from "../core/redact.ts";
 import { createFixPorts } from "../fix/fix-ports.ts";
-import type { FixPorts } from "../fix/ports.ts";
+import type { FixOptions, FixPorts } from "../fix/ports.ts";
+import type { FixJobSpec } from "../core/job.ts";
 import { createBranchWithCommit, createFsWorkspace } from "../git/index.ts";
 import type { Model } from "../llm/types.ts";
 import { createDockerSandbox } from "../sandbox/docker.ts";
@@ -73,4 +74,26 @@ export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixP
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.log ? { log: o.log } : {}),
   });
+}
+
+/** Model names of a fix job: the spec's when it names them, else the repository's configuration. */
+export function fixModels(spec: FixJobSpec, config: RetraceConfig): ModelChoice {
+  return {
+    fast: spec.model ?? config.model.default,
+    strong: spec.strongModel ?? config.model.strong,
+    escalateAfter: config.model.escalateAfter,
+  };
+}
+
+/** The fix pipeline's options for a job spec; the spec goes into the trace, so `retrace replay` can re-run it. */
+export function fixRunOptions(spec: FixJobSpec, config: RetraceConfig): FixOptions {
+  return {
+    id: spec.id,
+    ...(spec.log === undefined ? {} : { log: spec.log }),
+    ...(spec.triageRuns === undefined ? {} : { triageRuns: spec.triageRuns }),
+    ...(spec.contextTokens === undefined ? {} : { contextTokens: spec.contextTokens }),
+    budget: spec.budget,
+    maxOutputTokens: config.model.maxOutputTokens,
+    job: spec,
+  };
 }

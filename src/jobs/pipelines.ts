@@ -10,7 +10,7 @@ import { Redactor } from "../core/redact.ts";
 import { fixJobResult } from "../fix/job-result.ts";
 import { runFix } from "../fix/pipeline.ts";
 import { defaultConfig, type RetraceConfig } from "../config/schema.ts";
-import { createLocalFixPorts } from "./local-fix.ts";
+import { createLocalFixPorts, fixModels, fixRunOptions } from "./local-fix.ts";
 import { renderReproReport } from "../report/repro-report.ts";
 import { reproJobResult } from "../repro/job-result.ts";
 import { runRepro } from "../repro/run-repro.ts";
@@ -65,11 +65,7 @@ async function fixPipeline(spec: FixJobSpec, ports: JobPorts): Promise<JobRun> {
     config,
     ...(spec.testCommand ? { testCommand: spec.testCommand } : {}),
     model: ports.model,
-    ...(ports.models
-      ? { models: ports.models }
-      : spec.model
-        ? { models: { ...modelsOf(config), fast: spec.model } }
-        : {}),
+    models: ports.models ?? fixModels(spec, config),
     redactor,
     ...(ports.sandbox ? { sandbox: ports.sandbox } : {}),
     ...(ports.signal ? { signal: ports.signal } : {}),
@@ -77,21 +73,8 @@ async function fixPipeline(spec: FixJobSpec, ports: JobPorts): Promise<JobRun> {
     // No local branch: the surfaces publish the verified patch themselves (a draft PR through the API).
     publishLocalBranch: false,
   });
-  const run = await runFix(fixPorts, {
-    id: spec.id,
-    ...(spec.log === undefined ? {} : { log: spec.log }),
-    budget: spec.budget,
-    maxOutputTokens: config.model.maxOutputTokens,
-  });
+  const run = await runFix(fixPorts, fixRunOptions(spec, config));
   return { result: fixJobResult(run, redactor), trace: redactor.redactDeep(run.trace) };
-}
-
-function modelsOf(config: RetraceConfig) {
-  return {
-    fast: config.model.default,
-    strong: config.model.strong,
-    escalateAfter: config.model.escalateAfter,
-  };
 }
 
 export const defaultPipelines: Pipelines = { repro: reproPipeline, fix: fixPipeline };

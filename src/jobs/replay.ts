@@ -2,7 +2,6 @@
  * Replay: re-run a recorded job with the model answers from its trace, and say whether it reached the
  * same result — and if not, where it diverged (a model exchange, a transition, or the result).
  */
-import { z } from "zod";
 import { UsageError } from "../core/errors.ts";
 import { Trace, type TraceResult } from "../core/trace.ts";
 import { ReplayModel } from "../llm/replay.ts";
@@ -64,11 +63,16 @@ export function firstDifference(a: unknown, b: unknown, path = ""): string | nul
 /** Parses a trace document, with an error that says what is wrong with it. */
 export function parseTrace(input: unknown, source = "the trace"): Trace {
   const parsed = Trace.safeParse(input);
-  if (!parsed.success)
+  if (!parsed.success) {
+    // One line: the fields that are wrong (a trace from another version names its `version` here).
+    const paths = [...new Set(parsed.error.issues.map((i) => i.path.join(".") || "(root)"))];
+    const listed = paths.slice(0, 8).join(", ") + (paths.length > 8 ? `, … (${paths.length - 8} more)` : "");
+    const first = parsed.error.issues[0];
     throw new UsageError(
-      `${source} is not a valid Retrace trace:\n${z.prettifyError(parsed.error)}`,
+      `${source} is not a valid Retrace trace: wrong or missing ${listed} (${first?.message ?? "invalid"})`,
       "pass the trace.json a Retrace run wrote (e.g. with --out)",
     );
+  }
   return parsed.data;
 }
 

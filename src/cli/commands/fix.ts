@@ -11,7 +11,8 @@ import { ConfigError, InfrastructureError, UsageError } from "../../core/errors.
 import { Redactor } from "../../core/redact.ts";
 import { simpleGit } from "simple-git";
 import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
-import { createLocalFixPorts } from "../../jobs/local-fix.ts";
+import { FixJobSpec } from "../../core/job.ts";
+import { createLocalFixPorts, fixModels, fixRunOptions } from "../../jobs/local-fix.ts";
 import { fixReportMarkdown, runFix } from "../../fix/pipeline.ts";
 import { exitCodeFor } from "../../fix/result.ts";
 import { createModelFromEnv } from "../../llm/from-env.ts";
@@ -98,33 +99,29 @@ export function registerFix(program: Command): void {
         );
       }
       const config = await loadConfigFile(path.join(repo, CONFIG_PATH), { optional: true });
+      const spec = FixJobSpec.parse({
+        kind: "fix",
+        id,
+        ...(log === undefined ? {} : { log }),
+        ...(flags.test ? { testCommand: flags.test } : {}),
+        model: flags.model ?? null,
+        ...(flags.strongModel ? { strongModel: flags.strongModel } : {}),
+        triageRuns,
+        contextTokens,
+        budget: { maxAttempts, maxUsd },
+      });
       const ports = await createLocalFixPorts({
         repoDir: repo,
         jobId: id,
         config,
         ...(flags.test ? { testCommand: flags.test } : {}),
         model,
-        ...(flags.model || flags.strongModel
-          ? {
-              models: {
-                fast: flags.model ?? config.model.default,
-                strong: flags.strongModel ?? config.model.strong,
-                escalateAfter: config.model.escalateAfter,
-              },
-            }
-          : {}),
+        models: fixModels(spec, config),
         redactor,
         log: progress,
         publishLocalBranch: !flags.dryRun,
       });
-      const run = await runFix(ports, {
-        id,
-        ...(log === undefined ? {} : { log }),
-        triageRuns,
-        contextTokens,
-        budget: { maxAttempts, maxUsd },
-        maxOutputTokens: config.model.maxOutputTokens,
-      });
+      const run = await runFix(ports, fixRunOptions(spec, config));
 
       await writeOutDir("--out", out, [
         ["result.json", `${JSON.stringify(run.result, null, 2)}\n`],

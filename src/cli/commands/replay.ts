@@ -5,7 +5,9 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import { Redactor } from "../../core/redact.ts";
-import { replayTrace } from "../../jobs/replay.ts";
+import { parseTrace, replayTrace } from "../../jobs/replay.ts";
+import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
+import path from "node:path";
 import { createDockerSandbox } from "../../sandbox/docker.ts";
 import { readTextInput } from "../read-input.ts";
 
@@ -40,12 +42,17 @@ export function registerReplay(program: Command): void {
     .option("--repo <dir>", "repository checkout the job ran on (fix jobs)")
     .option("--json", "print the comparison as JSON")
     .action(async (file: string, opts: ReplayOptions) => {
-      const input = await readJson(file);
+      const input = parseTrace(await readJson(file), file === "-" ? "the trace on stdin" : file);
       const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
+      // A fix job ran under its repository's configuration: replay it under the same one.
+      const config = opts.repo
+        ? await loadConfigFile(path.join(path.resolve(opts.repo), CONFIG_PATH), { optional: true })
+        : undefined;
       const report = await replayTrace(input, {
         sandbox: createDockerSandbox(),
         redactor,
-        ...(opts.repo ? { repoDir: opts.repo } : {}),
+        ...(opts.repo ? { repoDir: path.resolve(opts.repo) } : {}),
+        ...(config ? { config } : {}),
       });
       if (opts.json) {
         const { run, ...rest } = report;

@@ -121,6 +121,13 @@ describeDocker("retrace fix (CLI process)", () => {
       expect(
         execFileSync("git", ["branch", "--list", doc.branch], { cwd: repo, encoding: "utf8" }),
       ).toContain(doc.branch);
+      // The trace names its job, so the run replays from it alone: no key, no model server.
+      expect(JSON.parse(trace).job).toMatchObject({ kind: "fix", model: "claude-haiku-4-5", triageRuns: 1 });
+      const requestsBefore = fake.requests.length;
+      const replay = await cli(["replay", path.join(out, "trace.json"), "--repo", repo], {});
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(replay.stdout).toMatch(/^replay: same result/);
+      expect(fake.requests.length).toBe(requestsBefore);
     } finally {
       await fake.close();
     }
