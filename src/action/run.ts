@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { downloadJobLogs, hasPermission } from "../app/intake.ts";
-import { fixBudget, forkRule, lineageRule, reproBudget } from "../app/intake-rules.ts";
+import { fixBudget, forkRule, lineageRule, newerCommitRule, reproBudget } from "../app/intake-rules.ts";
 import { loadRepoConfig } from "../app/repo-config.ts";
 import { markerFor, renderTrackingComment } from "../app/tracking-comment.ts";
 import type { Trigger } from "../app/triggers.ts";
@@ -309,11 +309,15 @@ async function buildSpec(
     log = logJobIds.length ? await downloadJobLogs(c.github, c.repo, logJobIds) : undefined;
   } else if (t.type === "fix-run") {
     ({ headSha, headBranch, prNumber } = t);
+    const moot = newerCommitRule(headSha, headBranch, await c.github.getBranchHead(c.repo, headBranch));
+    if (moot) return { skip: moot };
     const jobs = await c.github.getFailedJobLogs(c.repo, t.runId);
     logJobIds = jobs.map((j) => j.jobId).slice(0, 20);
     log = jobs.length ? jobs.map((j) => `##[group]${j.name}\n${j.log}\n##[endgroup]`).join("\n") : undefined;
   } else {
     ({ headSha, headBranch, prNumber } = t);
+    const moot = newerCommitRule(headSha, headBranch, await c.github.getBranchHead(c.repo, headBranch));
+    if (moot) return { skip: moot };
     logJobIds = t.actionsJobId === null ? [] : [t.actionsJobId];
     log = t.actionsJobId === null ? undefined : await c.github.getJobLog(c.repo, t.actionsJobId);
   }

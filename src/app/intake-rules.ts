@@ -64,6 +64,12 @@ export function forkRule(baseRepo: string, headRepo: string | null | undefined):
   return null;
 }
 
+/** Why a failure is moot because its branch has moved on, or null when the failed commit is still the head. */
+export function newerCommitRule(failedSha: string, branch: string, branchHead: string | null): string | null {
+  if (branchHead === failedSha) return null;
+  return `a newer commit (${branchHead?.slice(0, 7) ?? "none"}) exists on ${branch}; the failure is moot`;
+}
+
 /** The head repository of a failed workflow run or check run, from its payload (null when it says none). */
 export function headRepoOfRun(eventName: "workflow_run" | "check_run", payload: Payload): string | null {
   const base = payload?.repository?.full_name;

@@ -7,7 +7,15 @@ import { createHash } from "node:crypto";
 import { FixJobSpec, type JobSpec, ReproJobSpec } from "../core/job.ts";
 import type { RetraceConfig } from "../config/schema.ts";
 import type { GitHubPort, Permission, RepoId } from "../github/port.ts";
-import { fixBudget, fixRule, forkRule, lineageRule, reproBudget, reproRule } from "./intake-rules.ts";
+import {
+  fixBudget,
+  fixRule,
+  forkRule,
+  lineageRule,
+  newerCommitRule,
+  reproBudget,
+  reproRule,
+} from "./intake-rules.ts";
 import type { JobRecord } from "./job-record.ts";
 import type { JobStore } from "./job-store.ts";
 import type { FixTrigger, ReproTrigger } from "./triggers.ts";
@@ -141,12 +149,8 @@ export async function intakeFix(
     logJobIds = relevant.flatMap((c) => (c.actionsJobId === null ? [] : [c.actionsJobId])).slice(0, 20);
   }
   if (!headSha || !headBranch) return silent("the failed commit or branch is unknown");
-  const head = await deps.github.getBranchHead(deps.repo, headBranch);
-  if (head !== headSha) {
-    return silent(
-      `a newer commit (${head?.slice(0, 7) ?? "none"}) exists on ${headBranch}; the failure is moot`,
-    );
-  }
+  const moot = newerCommitRule(headSha, headBranch, await deps.github.getBranchHead(deps.repo, headBranch));
+  if (moot) return silent(moot);
   let lineage = headBranch;
   if (trigger.onRetraceBranch) {
     const parent = deps.store.findByPrBranch(record.repo, headBranch);

@@ -152,6 +152,7 @@ describe("publishing (in-process, real @actions/core)", () => {
     // The example's head repository differs from its repository (a fork run); this one is the repo's own.
     p.repository.full_name = REPO;
     p.workflow_run.head_repository.full_name = REPO;
+    github.state.branches.set(`${REPO}:feature`, SHA);
     const env = envFor("workflow_run", p);
     Object.assign(process.env, env);
     let seenLog: string | undefined;
@@ -182,6 +183,43 @@ describe("publishing (in-process, real @actions/core)", () => {
     expect(outputs).toMatch(/verdict<<.*\nFIXED\n/);
     expect(outputs).toMatch(/cost-usd<<.*\n0\.2000\n/);
     expect(readFileSync(join(dir, "summary"), "utf8")).toContain("## Retrace fix: FIXED");
+  });
+});
+
+describe("a failure that is moot", () => {
+  it("workflow_run failure on a branch that has moved on: no job, a notice, no PR", async () => {
+    const p = example("workflow_run", "completed");
+    p.workflow_run.id = 30433643;
+    p.workflow_run.conclusion = "failure";
+    p.workflow_run.head_sha = SHA;
+    p.workflow_run.head_branch = "moved";
+    p.workflow_run.pull_requests = [];
+    p.repository.full_name = REPO;
+    p.workflow_run.head_repository.full_name = REPO;
+    github.state.branches.set(`${REPO}:moved`, "f".repeat(40));
+    const env = envFor("workflow_run", p);
+    Object.assign(process.env, env);
+    const ran: string[] = [];
+    const pullsBefore = github.calls("POST", /pulls$/).length;
+    const out = await runAction({
+      env,
+      core,
+      github: (token) => {
+        const { Octokit } = require("@octokit/core") as typeof import("@octokit/core");
+        return createGitHubPort(new Octokit({ auth: token, baseUrl: github.url }) as unknown as OctokitLike);
+      },
+      runner: () => async (spec) => {
+        ran.push(spec.id);
+        throw new Error("no job should run");
+      },
+      gate: evaluatePatch,
+    });
+    expect(ran).toEqual([]);
+    expect(out.prUrl ?? null).toBeNull();
+    expect(github.calls("POST", /pulls$/).length).toBe(pullsBefore);
+    expect(github.requests.map((r) => `${r.method} ${r.path}`)).not.toContain(
+      "GET /repos/Codertocat/Hello-World/actions/runs/30433643/jobs",
+    );
   });
 });
 
@@ -240,6 +278,8 @@ describe("who and what may trigger the Action (shared intake rules)", () => {
     github.state.runJobs.set(77, [{ id: 2, name: "test", conclusion: "failure" }]);
     github.state.jobLogs.set(2, "FAILED test_add\n");
     github.state.files.set(`${REPO}@${SHA}:src/calc.py`, BUGGY);
+    // The failed commit is still the branch's head (otherwise the failure is moot and skipped).
+    github.state.branches.set(`${REPO}:${branch}`, SHA);
     return p;
   }
 
