@@ -24,11 +24,12 @@ function run(args: string[], fromSource: boolean): { out: string; code: number }
 
 const fresh = existsSync(cliEntry) && cliBuildIsFresh();
 
-it("set-up compiled the CLI (under CI the compiled path must be the one tested)", () => {
-  if (process.env.CI === "true") expect(fresh).toBe(true);
-});
-
-it.runIf(fresh)("the compiled CLI and the sources give the same help and the same usage errors", () => {
+it("the compiled CLI and the sources give the same help and the same usage errors", (ctx) => {
+  if (!fresh) {
+    // `npm test` compiles it first; under CI the compiled path must be the one tested.
+    if (process.env.CI === "true") expect.fail("build/cli is missing or stale: set-up must compile the CLI");
+    ctx.skip("build/cli is stale: run `node scripts/setup.mjs` to compare it with the sources");
+  }
   for (const args of [["--help"], ["policy", "--help"], ["policy", "/nonexistent.diff"], ["nope"]]) {
     const compiled = run(args, false);
     const source = run(args, true);
