@@ -110,8 +110,30 @@ export async function applyPatchToWorkspace(workspace: Workspace, patchText: str
     return content;
   };
 
+  // A path through a symlink is refused: `git apply` refuses to write "beyond a symbolic link", and a
+  // text hunk on a link would change the link, not a file, so the tree verified here would not be the
+  // tree the pull request produces (and the sandbox copy would write wherever the link points).
+  const checked = new Set<string>();
+  const refuseSymlinks = async (p: string | null, role: string): Promise<void> => {
+    if (p === null || checked.has(p)) return;
+    checked.add(p);
+    const link = await workspace.findSymlink(p);
+    if (link === null) return;
+    throw new PatchApplyError(
+      link === p
+        ? `the patch ${role} ${p}, which is a symlink in the repository`
+        : `the patch ${role} ${p}, but ${link} is a symlink in the repository`,
+      {
+        file: p,
+        hint: "Retrace does not patch through symlinks (git apply refuses to write beyond one); change the file the link points to, by its own path",
+      },
+    );
+  };
+
   for (const section of sections) {
     const { oldPath, newPath } = stripPrefixes(section);
+    await refuseSymlinks(oldPath, newPath === null ? "deletes" : "changes");
+    await refuseSymlinks(newPath, oldPath === null ? "creates" : "writes");
     const label = newPath ?? oldPath ?? "?";
     if (section.isBinary) {
       throw new PatchApplyError(`binary changes cannot be applied from a text diff: ${label}`, {

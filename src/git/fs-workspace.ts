@@ -1,7 +1,8 @@
 /**
  * The file-system implementation of the Workspace port: a checkout on the host, read-only.
  */
-import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { WorkspacePathError } from "./errors.ts";
 import { normalizeRepoPath, resolveInside } from "./path-guard.ts";
@@ -11,6 +12,64 @@ import type { ListFilesOptions, Workspace } from "./types.ts";
 const SKIPPED_DIRS = new Set([".git", "node_modules"]);
 /** Largest file `readFile` returns; bigger files are not source a model or a test runner needs. */
 const MAX_READ_BYTES = 8 * 1024 * 1024;
+
+/** A `.git` segment in any case: case-insensitive file systems read `.GIT/config` as `.git/config`. */
+function hasGitSegment(normal: string): boolean {
+  return normal.split("/").some((part) => part.toLowerCase() === ".git");
+}
+
+/**
+ * The first existing component of `normal` (repo-relative, normalised) that is a symlink, or null. Each
+ * component is lstat-ed from the root down, so nothing is ever resolved through a link.
+ */
+async function firstSymlink(root: string, normal: string): Promise<string | null> {
+  if (normal === ".") return null;
+  const parts = normal.split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const prefix = parts.slice(0, i).join("/");
+    try {
+      if ((await lstat(path.join(root, prefix))).isSymbolicLink()) return prefix;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return null;
+      throw error;
+    }
+  }
+  return null;
+}
+
+/**
+ * Validates a path for reading: inside the repository, not inside `.git`, and through no symlink (a committed
+ * link such as `docs/notes.txt -> ../.git/config` would otherwise hand the checkout's credentials to the
+ * model). Returns the absolute path.
+ */
+async function guardRead(root: string, rel: string): Promise<string> {
+  const normal = normalizeRepoPath(rel);
+  if (hasGitSegment(normal)) {
+    throw new WorkspacePathError(
+      rel,
+      `refused to read inside .git: ${rel}`,
+      "Retrace never reads version-control data (it can hold the checkout's token); name a file of the working tree",
+    );
+  }
+  // Links leading out of the repository get resolveInside's message, which names the target.
+  const abs = await resolveInside(root, normal);
+  const link = await firstSymlink(root, normal);
+  if (link !== null) {
+    throw new WorkspacePathError(
+      rel,
+      link === normal
+        ? `refused to follow a symlink: ${rel}`
+        : `refused to read through the symlink ${link}: ${rel}`,
+      "Retrace does not follow symlinks in the repository (they can point into .git or outside it); use the path of the file itself",
+    );
+  }
+  // Defence in depth: the real path must not land in .git either (the lstat walk above makes it equal to the lexical one).
+  if (hasGitSegment(path.relative(root, abs).split(path.sep).join("/"))) {
+    throw new WorkspacePathError(rel, `refused to read inside .git: ${rel}`);
+  }
+  return abs;
+}
 
 /** Opens a workspace at `dir`; fails with a clear message when it is not a directory. */
 export async function createFsWorkspace(dir: string): Promise<Workspace> {
@@ -35,13 +94,14 @@ export async function createFsWorkspace(dir: string): Promise<Workspace> {
   return {
     root,
     async readFile(rel: string): Promise<string> {
-      const abs = await resolveInside(root, rel);
-      let info: Awaited<ReturnType<typeof stat>>;
+      const abs = await guardRead(root, rel);
+      let info: Awaited<ReturnType<typeof lstat>>;
       try {
-        info = await stat(abs);
+        info = await lstat(abs);
       } catch {
         throw new WorkspacePathError(rel, `file not found in the repository: ${rel}`);
       }
+      // Checked before opening: opening a FIFO or device could block or have effects.
       if (!info.isFile()) throw new WorkspacePathError(rel, `not a regular file: ${rel}`);
       if (info.size > MAX_READ_BYTES) {
         throw new WorkspacePathError(
@@ -49,16 +109,32 @@ export async function createFsWorkspace(dir: string): Promise<Workspace> {
           `file too large to read (${info.size} bytes > ${MAX_READ_BYTES}): ${rel}`,
         );
       }
-      return readFile(abs, "utf8");
+      let handle: Awaited<ReturnType<typeof open>>;
+      try {
+        // O_NOFOLLOW: a link swapped in after the checks above is refused by the kernel (ELOOP), not followed.
+        handle = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ELOOP") {
+          throw new WorkspacePathError(rel, `refused to follow a symlink: ${rel}`);
+        }
+        throw new WorkspacePathError(rel, `file not found in the repository: ${rel}`);
+      }
+      try {
+        return await handle.readFile("utf8");
+      } finally {
+        await handle.close();
+      }
     },
     async exists(rel: string): Promise<boolean> {
       try {
-        const abs = await resolveInside(root, rel);
-        await stat(abs);
-        return true;
+        const info = await lstat(await guardRead(root, rel));
+        return info.isFile() || info.isDirectory();
       } catch {
         return false;
       }
+    },
+    async findSymlink(rel: string): Promise<string | null> {
+      return firstSymlink(root, normalizeRepoPath(rel));
     },
     async listFiles(options: ListFilesOptions = {}): Promise<string[]> {
       const max = options.max ?? 20_000;

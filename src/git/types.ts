@@ -16,10 +16,23 @@ export interface Workspace {
    * the directory to copy; pure code treats it as an opaque string.
    */
   readonly root: string;
-  /** Reads a UTF-8 file by repo-relative POSIX path. Throws `WorkspacePathError` for a path outside the repo or a missing file. */
+  /**
+   * Reads a UTF-8 file by repo-relative POSIX path. Throws `WorkspacePathError` for a path outside the repo,
+   * a missing file, a path through a symlink (any component) or a path inside `.git`.
+   */
   readFile(path: string): Promise<string>;
-  /** Whether a regular file or directory exists at the repo-relative path (false for paths that escape the repo). */
+  /**
+   * Whether a regular file or directory exists at the repo-relative path; false for paths that escape the
+   * repo, pass through a symlink (any component) or lie inside `.git` — exactly the paths `readFile` refuses.
+   */
   exists(path: string): Promise<boolean>;
+  /**
+   * The first component of the repo-relative path that is a symlink (`"docs"` for `docs/a.txt` when `docs`
+   * is one, the path itself when the target is), or null when no existing component is a symlink. Symlinks
+   * are never followed: this is how a patch is refused when `git apply` would refuse it ("beyond a symbolic
+   * link") or would change the link instead of a file.
+   */
+  findSymlink(path: string): Promise<string | null>;
   /** Repo-relative POSIX paths of regular files, sorted; `.git` and `node_modules` are never listed. */
   listFiles(options?: ListFilesOptions): Promise<string[]>;
 }

@@ -25,6 +25,7 @@ function memWorkspace(files: Record<string, string>): Workspace {
       return t;
     },
     exists: async (p) => p in files,
+    findSymlink: async () => null,
     listFiles: async () => Object.keys(files).sort(),
   };
 }

@@ -70,10 +70,55 @@ describe("createFsWorkspace", () => {
     expect(await ws.listFiles()).not.toContain("leak.txt");
   });
 
-  it("follows symlinks that stay inside", async () => {
-    await symlink(path.join(dir, "src/app.ts"), path.join(dir, "alias.ts"));
+  it("refuses a committed symlink into .git, so its token never reaches a reader", async () => {
+    await writeFile(
+      path.join(dir, ".git/config"),
+      '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46c2VjcmV0\n',
+    );
+    await mkdir(path.join(dir, "docs"));
+    await symlink("../.git/config", path.join(dir, "docs/notes.txt"));
     const ws = await createFsWorkspace(dir);
-    expect(await ws.readFile("alias.ts")).toBe("export const a = 1;\n");
+    await expect(ws.readFile("docs/notes.txt")).rejects.toThrow(
+      /refused to follow a symlink: docs\/notes.txt/,
+    );
+    expect(await ws.exists("docs/notes.txt")).toBe(false);
+    expect(await ws.findSymlink("docs/notes.txt")).toBe("docs/notes.txt");
+    expect(await ws.listFiles()).not.toContain("docs/notes.txt");
+  });
+
+  it("refuses symlinks inside the repository too, in any path component", async () => {
+    await symlink(path.join(dir, "src/app.ts"), path.join(dir, "alias.ts"));
+    await symlink("src/lib", path.join(dir, "lib"));
+    const ws = await createFsWorkspace(dir);
+    await expect(ws.readFile("alias.ts")).rejects.toThrow(WorkspacePathError);
+    await expect(ws.readFile("lib/util.ts")).rejects.toThrow(/through the symlink lib: lib\/util.ts/);
+    expect(await ws.exists("alias.ts")).toBe(false);
+    expect(await ws.exists("lib")).toBe(false);
+    expect(await ws.exists("lib/util.ts")).toBe(false);
+    expect(await ws.findSymlink("lib/util.ts")).toBe("lib");
+    expect(await ws.findSymlink("lib/new/deeper.ts")).toBe("lib");
+    expect(await ws.findSymlink("src/lib/util.ts")).toBeNull();
+    expect(await ws.findSymlink("src/not/yet.ts")).toBeNull();
+    // The real file stays readable by its own path.
+    expect(await ws.readFile("src/lib/util.ts")).toBe("export const u = 2;\n");
+  });
+
+  it.each([".git/config", "src/../.git/config", ".GIT/config", "sub/.git/HEAD"])(
+    "refuses to read version-control data: %s",
+    async (p) => {
+      await mkdir(path.join(dir, "sub/.git"), { recursive: true });
+      await writeFile(path.join(dir, "sub/.git/HEAD"), "ref: refs/heads/main\n");
+      const ws = await createFsWorkspace(dir);
+      await expect(ws.readFile(p)).rejects.toThrow(/refused to read inside \.git/);
+      expect(await ws.exists(p)).toBe(false);
+    },
+  );
+
+  it("does not mistake .gitignore or .github for .git", async () => {
+    await writeFile(path.join(dir, ".gitignore"), "node_modules\n");
+    const ws = await createFsWorkspace(dir);
+    expect(await ws.readFile(".gitignore")).toBe("node_modules\n");
+    expect(await ws.exists(".gitignore")).toBe(true);
   });
 
   it("fails clearly for a missing repository", async () => {

@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyPatchToWorkspace, PatchApplyError } from "../../../src/fix/apply-patch.ts";
@@ -108,5 +109,53 @@ describe("applyPatchToWorkspace", () => {
     await expect(applyPatchToWorkspace(ws, stale)).rejects.toThrow(
       /hunk 1 of 1 .* does not apply to stats.py/,
     );
+  });
+
+  describe("symlinks", () => {
+    const modify = (p: string) => `--- a/${p}\n+++ b/${p}\n@@ -1 +1 @@\n-x\n+y\n`;
+    const create = (p: string) => `--- /dev/null\n+++ b/${p}\n@@ -0,0 +1 @@\n+y\n`;
+
+    it("refuses a patch that modifies a symlink or writes beyond a symlinked directory (in memory)", async () => {
+      const ws = memoryWorkspace({ "real/a.txt": "x\n", "link.txt": "x\n" }, "/repo", ["link.txt", "dir"]);
+      await expect(applyPatchToWorkspace(ws, modify("link.txt"))).rejects.toThrow(
+        /changes link.txt, which is a symlink in the repository/,
+      );
+      await expect(applyPatchToWorkspace(ws, create("dir/new.txt"))).rejects.toThrow(
+        /creates dir\/new.txt, but dir is a symlink in the repository/,
+      );
+      const err = await applyPatchToWorkspace(ws, create("dir/new.txt")).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PatchApplyError);
+      expect((err as PatchApplyError).file).toBe("dir/new.txt");
+      // The rename target side is checked as well.
+      await expect(
+        applyPatchToWorkspace(
+          ws,
+          "diff --git a/real/a.txt b/dir/a.txt\nsimilarity index 100%\nrename from real/a.txt\nrename to dir/a.txt\n",
+        ),
+      ).rejects.toThrow(/dir is a symlink/);
+      // Paths without links still apply.
+      expect((await applyPatchToWorkspace(ws, modify("real/a.txt"))).files).toEqual({ "real/a.txt": "y\n" });
+    });
+
+    it("refuses the same on disk: a committed directory link and a file link", async () => {
+      const root = await mkdtemp(path.join(tmpdir(), "retrace-patch-link-"));
+      try {
+        await mkdir(path.join(root, "src"));
+        await writeFile(path.join(root, "src/a.txt"), "x\n");
+        await symlink("src", path.join(root, "lib"));
+        await symlink("src/a.txt", path.join(root, "alias.txt"));
+        const ws = await createFsWorkspace(root);
+        await expect(applyPatchToWorkspace(ws, create("lib/b.txt"))).rejects.toThrow(
+          /creates lib\/b.txt, but lib is a symlink/,
+        );
+        await expect(applyPatchToWorkspace(ws, modify("lib/a.txt"))).rejects.toThrow(/lib is a symlink/);
+        await expect(applyPatchToWorkspace(ws, modify("alias.txt"))).rejects.toThrow(
+          /alias.txt, which is a symlink/,
+        );
+        expect((await applyPatchToWorkspace(ws, modify("src/a.txt"))).files).toEqual({ "src/a.txt": "y\n" });
+      } finally {
+        await rm(root, { recursive: true, force: true });
+      }
+    });
   });
 });
