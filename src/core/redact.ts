@@ -1,31 +1,104 @@
 /**
  * The redactor every output goes through (trace, comments, PR bodies, logs, artifacts).
  * Known secret shapes are always removed; values Retrace was given at run time (its own tokens and keys)
- * are registered on the instance and removed wherever they appear, also in their JSON- and URL-escaped forms.
+ * are registered on the instance and removed wherever they appear, also in their JSON-, URL- and
+ * base64-encoded forms.
  */
 
-/** A secret shape: a name (shown in the placeholder) and a global regular expression. */
+/** A secret shape: a name (shown in the placeholder), a global regular expression and what replaces a match. */
 interface SecretPattern {
   name: string;
   pattern: RegExp;
+  /** Replacement (may use `$<group>`); default: the whole match becomes `[REDACTED:<name>]`. */
+  replace?: string;
 }
 
+/**
+ * Where a secret may start. `\b` is not enough: a token glued to a word character is missed in JSON-escaped
+ * text (`"line1\nghp_…"`: the `n` of `\n`), URL-encoded text (`%0Aghs_…`), ANSI-coloured logs (`\x1b[32mghp_…`)
+ * and names (`KEY_sk-ant-…`, `TOKENgithub_pat_…`). So a secret may follow anything but a lowercase letter or
+ * a digit (which would make it the tail of an ordinary word, like "risk-ant-…"), or follow one of those escapes.
+ */
+const START = String.raw`(?<=^|[^a-z0-9]|\\[nrtbfv0]|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|%[0-9A-Fa-f]{2}|\[[0-9;]*m)`;
+/** A secret ends where its alphabet ends. */
+const END = "(?![A-Za-z0-9])";
+/** Nothing already redacted is redacted twice (the header and URL patterns would otherwise eat a placeholder). */
+const NOT_REDACTED = String.raw`(?!\[REDACTED:)`;
+
+const re = (source: string, flags = "g") => new RegExp(source, flags);
+
 const PATTERNS: readonly SecretPattern[] = [
-  // PEM private keys; an unterminated block (a truncated log) is redacted to the end of the text.
+  // PEM and PGP private keys; an unterminated block (a truncated log) is redacted to the end of the text.
   {
     name: "private-key",
-    pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*$)/g,
+    pattern:
+      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*$)/g,
   },
-  { name: "github-token", pattern: /\bgithub_pat_[A-Za-z0-9_]{22,255}/g },
-  { name: "github-token", pattern: /\bgh[pousr]_[A-Za-z0-9]{30,255}\b/g },
-  { name: "anthropic-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{16,}/g },
-  { name: "aws-access-key", pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
+  // GitHub's prefixes are distinctive enough to need no start boundary at all.
+  { name: "github-token", pattern: /github_pat_[A-Za-z0-9_]{22,255}/g },
+  // The underscore may also be JSON's `\u005f`.
+  { name: "github-token", pattern: re(String.raw`gh[pousr](?:_|\\u005[fF])[A-Za-z0-9]{30,255}${END}`) },
+  // GitHub App installation tokens of the older format: `v1.` and 40 hex digits.
+  { name: "github-token", pattern: re(`${START}v1\\.[0-9a-f]{40}${END}`) },
+  // base64 of "x-access-token:" (15 bytes, so always these 20 characters): actions/checkout's extraheader.
+  { name: "github-token", pattern: /eC1hY2Nlc3MtdG9rZW46[A-Za-z0-9+/]*={0,2}/g },
+  { name: "anthropic-key", pattern: re(`${START}sk-ant-[A-Za-z0-9_-]{16,}`) },
+  { name: "npm-token", pattern: re(`npm_[A-Za-z0-9]{36}${END}`) },
+  { name: "aws-access-key", pattern: re(`${START}(?:AKIA|ASIA)[A-Z0-9]{16}${END}`) },
   // JWT: base64url JSON header ("eyJ" = `{"`), payload, optional signature (alg "none" has none).
-  { name: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g },
+  { name: "jwt", pattern: re(`${START}eyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*`) },
+  // `Authorization: Basic …` / `Bearer …` / `token …` header values (any case, also `-H "…"` and JSON).
+  {
+    name: "authorization",
+    pattern: re(
+      String.raw`(?<head>\bauthorization\\?["']?\s*[:=]\s*\\?["']?(?:basic|bearer|token)\s+)` +
+        String.raw`${NOT_REDACTED}[^\s"',;\\]+`,
+      "gi",
+    ),
+    replace: "$<head>[REDACTED:authorization]",
+  },
+  // Credentials in a URL: `x-access-token:<token>@` anywhere, and `scheme://user:password@host` (the scheme,
+  // user and host stay, so the log still says where it went).
+  {
+    name: "github-token",
+    pattern: re(`(?<head>x-access-token:)${NOT_REDACTED}[^\\s@"'<>]+(?=@)`),
+    replace: "$<head>[REDACTED:github-token]",
+  },
+  {
+    name: "url-credential",
+    pattern: re(`(?<head>\\b[A-Za-z][A-Za-z0-9+.-]*://[^\\s:/@"'<>]+:)${NOT_REDACTED}[^\\s@/"'<>]+(?=@)`),
+    replace: "$<head>[REDACTED:url-credential]",
+  },
 ];
 
 /** Registered values shorter than this are ignored: redacting "a" or "42" everywhere would destroy the text. */
 export const MIN_SECRET_LENGTH = 6;
+
+/**
+ * The parts of base64 that encode `value` wherever it sits in a longer base64 text: for each of the three
+ * byte alignments, the characters that depend on `value` alone (the edge characters that mix with the
+ * neighbouring bytes are left out). The same approach as the GitHub Actions runner's secret masker.
+ */
+function base64Forms(value: string): string[] {
+  const bytes = new TextEncoder().encode(value);
+  const forms: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const padded = new Uint8Array(offset + bytes.length);
+    padded.set(bytes, offset);
+    const full = Math.floor(padded.length / 3) * 4;
+    let binary = "";
+    for (const b of padded) binary += String.fromCharCode(b);
+    const encoded = btoa(binary).slice(0, full);
+    // The characters that carry prefix bits: none, 2 (one prefix byte) or 3 (two prefix bytes).
+    const form = encoded.slice([0, 2, 3][offset]);
+    if (form.length >= MIN_SECRET_LENGTH) {
+      forms.push(form);
+      const url = form.replace(/\+/g, "-").replace(/\//g, "_");
+      if (url !== form) forms.push(url);
+    }
+  }
+  return forms;
+}
 
 export class Redactor {
   private secrets = new Set<string>();
@@ -36,7 +109,8 @@ export class Redactor {
 
   /**
    * Registers a value known only at run time (a token, a key). Returns false when it is too short to
-   * redact safely (fewer than MIN_SECRET_LENGTH characters after trimming).
+   * redact safely (fewer than MIN_SECRET_LENGTH characters after trimming). Its JSON-escaped, URL-encoded
+   * and base64 forms (standalone, and inside a longer base64 text such as `user:token`) are registered too.
    */
   registerSecret(value: string): boolean {
     const v = value.trim();
@@ -46,6 +120,10 @@ export class Redactor {
     if (json !== v) this.secrets.add(json);
     const url = encodeURIComponent(v);
     if (url !== v) this.secrets.add(url);
+    let binary = "";
+    for (const b of new TextEncoder().encode(v)) binary += String.fromCharCode(b);
+    this.secrets.add(btoa(binary));
+    for (const form of base64Forms(v)) this.secrets.add(form);
     return true;
   }
 
@@ -56,9 +134,9 @@ export class Redactor {
     for (const s of [...this.secrets].sort((a, b) => b.length - a.length)) {
       if (out.includes(s)) out = out.split(s).join("[REDACTED:secret]");
     }
-    for (const { name, pattern } of PATTERNS) {
+    for (const { name, pattern, replace } of PATTERNS) {
       pattern.lastIndex = 0;
-      out = out.replace(pattern, `[REDACTED:${name}]`);
+      out = out.replace(pattern, replace ?? `[REDACTED:${name}]`);
     }
     return out;
   }

@@ -83,8 +83,155 @@ describe("Redactor", () => {
     expect(obj.a).toBe("hunter2hunter2");
   });
 
+  const ant = `sk-ant-api03-${"A".repeat(93)}AA`;
+  const ghp = `ghp_${"a1B2".repeat(9)}`;
+  const ghs = `ghs_${"Z9y8".repeat(9)}`;
+  const pat = `github_pat_11ABCDEFG0${"x".repeat(12)}_${"Y".repeat(59)}`;
+
+  it.each([
+    [
+      "JSON-escaped newline before an Anthropic key",
+      JSON.stringify(`line1\n${ant}`),
+      '"line1\\n[REDACTED:anthropic-key]"',
+    ],
+    [
+      "JSON-escaped newline before a ghp token",
+      JSON.stringify(`token:\n${ghp}`),
+      '"token:\\n[REDACTED:github-token]"',
+    ],
+    ["JSON-escaped tab before a ghs token", JSON.stringify(`a\t${ghs}`), '"a\\t[REDACTED:github-token]"'],
+    ["JSON \\u escape before a key", `"\\u000a${ant}"`, '"\\u000a[REDACTED:anthropic-key]"'],
+    ["URL-encoded newline", encodeURIComponent(`x\n${ghs}`), "x%0A[REDACTED:github-token]"],
+    ["lowercase URL escape", `x%0a${ant}`, "x%0a[REDACTED:anthropic-key]"],
+    ["ANSI colour code", `\x1b[32m${ant}\x1b[0m`, "\x1b[32m[REDACTED:anthropic-key]\x1b[0m"],
+    ["name glued with an underscore", `KEY_${ant}`, "KEY_[REDACTED:anthropic-key]"],
+    ["name glued without a separator", `TOKEN${pat}`, "TOKEN[REDACTED:github-token]"],
+    ["underscore after a ghp token", `${ghp}_suffix`, "[REDACTED:github-token]_suffix"],
+    ["JSON \\u005f in a ghp token", JSON.stringify(ghp).replace("_", "\\u005f"), '"[REDACTED:github-token]"'],
+    [
+      "AWS key after an escaped newline",
+      JSON.stringify("id:\nAKIAIOSFODNN7EXAMPLE"),
+      '"id:\\n[REDACTED:aws-access-key]"',
+    ],
+    [
+      "JWT after an escaped newline",
+      JSON.stringify("t\neyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."),
+      '"t\\n[REDACTED:jwt]"',
+    ],
+  ])("redacts a token glued to the text before it: %s", (_name, input, expected) => {
+    expect(r.redact(input)).toBe(expected);
+  });
+
+  it("redacts GitHub App installation tokens (v1.<40 hex>) and x-access-token credentials", () => {
+    const v1 = "v1.0123456789abcdef0123456789abcdef01234567";
+    expect(r.redact(`https://x-access-token:${v1}@github.com/o/r`)).toBe(
+      "https://x-access-token:[REDACTED:github-token]@github.com/o/r",
+    );
+    expect(r.redact(`token ${v1}.`)).toBe("token [REDACTED:github-token].");
+    expect(r.redact("remote: x-access-token:s3cr3t-w1th-n0-shape@github.com")).toBe(
+      "remote: x-access-token:[REDACTED:github-token]@github.com",
+    );
+    expect(r.redact(`https://x-access-token:${ghs}@github.com/o/r.git`)).toBe(
+      "https://x-access-token:[REDACTED:github-token]@github.com/o/r.git",
+    );
+  });
+
+  it("redacts the password of any scheme://user:password@host URL, keeping scheme, user and host", () => {
+    expect(r.redact("git clone https://deploy:hunter2hunter2@gitlab.example.com/r.git")).toBe(
+      "git clone https://deploy:[REDACTED:url-credential]@gitlab.example.com/r.git",
+    );
+    expect(r.redact('{"url":"postgres://app:p%40ss!w0rd@db:5432/x"}')).toBe(
+      '{"url":"postgres://app:[REDACTED:url-credential]@db:5432/x"}',
+    );
+    // No password, or a colon in the path: nothing to redact.
+    const plain = "https://user@example.com/a and https://example.com/p:q@r and mailto:a@b.c";
+    expect(r.redact(plain)).toBe(plain);
+  });
+
+  it("redacts Authorization header values: basic, bearer and token, in any case and quoting", () => {
+    const basic = Buffer.from(`x-access-token:${ghs}`).toString("base64");
+    expect(r.redact(`http.extraheader AUTHORIZATION: basic ${basic}`)).toBe(
+      "http.extraheader AUTHORIZATION: basic [REDACTED:github-token]",
+    );
+    expect(r.redact("Authorization: Basic dXNlcjpwYXNzd29yZA==")).toBe(
+      "Authorization: Basic [REDACTED:authorization]",
+    );
+    expect(r.redact('curl -H "authorization: bearer opaque.Token-123" x')).toBe(
+      'curl -H "authorization: bearer [REDACTED:authorization]" x',
+    );
+    expect(r.redact("Authorization: token 0123456789abcdef0123456789abcdef01234567")).toBe(
+      "Authorization: token [REDACTED:authorization]",
+    );
+    expect(r.redact(JSON.stringify({ headers: { Authorization: "Bearer abc.def-ghi" } }))).toBe(
+      '{"headers":{"Authorization":"Bearer [REDACTED:authorization]"}}',
+    );
+  });
+
+  it("redacts base64 of x-access-token: wherever it appears (actions/checkout's extraheader)", () => {
+    const b64 = Buffer.from("x-access-token:any-token-value").toString("base64");
+    expect(b64.startsWith("eC1hY2Nlc3MtdG9rZW46")).toBe(true);
+    expect(r.redact(`header=${b64};`)).toBe("header=[REDACTED:github-token];");
+  });
+
+  it("redacts PGP private key blocks and npm tokens", () => {
+    const pgp =
+      "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF...\n=abcd\n-----END PGP PRIVATE KEY BLOCK-----";
+    expect(r.redact(`key:\n${pgp}\nafter`)).toBe("key:\n[REDACTED:private-key]\nafter");
+    expect(r.redact("-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF (truncated")).toBe(
+      "[REDACTED:private-key]",
+    );
+    expect(
+      r.redact("-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINB\n-----END PGP PUBLIC KEY BLOCK-----"),
+    ).toContain("mQINB");
+    const npm = `npm_${"a".repeat(36)}`;
+    expect(r.redact(`//registry.npmjs.org/:_authToken=${npm}`)).toBe(
+      "//registry.npmjs.org/:_authToken=[REDACTED:npm-token]",
+    );
+  });
+
+  it("redacts registered values in base64, alone and inside a longer base64 text at every alignment", () => {
+    const secret = "Sup3r-Secret-Value!";
+    const red = new Redactor([secret]);
+    const alone = Buffer.from(secret).toString("base64");
+    expect(red.redact(`v=${alone}`)).toBe("v=[REDACTED:secret]");
+    for (const prefix of ["user:", "user1:", "user12:"]) {
+      const b64 = Buffer.from(`${prefix}${secret}`).toString("base64");
+      const out = red.redact(b64);
+      expect(out).toContain("[REDACTED:secret]");
+      // What is left cannot be decoded back to more than two bytes of the secret.
+      const left = out.split("[REDACTED:secret]").join("");
+      expect(left.length).toBeLessThanOrEqual(Buffer.from(prefix).toString("base64").length + 4);
+    }
+    const url = Buffer.from(`\u00ff\u00fe${secret}?>`, "latin1").toString("base64url");
+    expect(red.redact(url)).toContain("[REDACTED:secret]");
+  });
+
+  it("redacts the same secrets in an object (redactDeep) and in its JSON text", () => {
+    const red = new Redactor(["runtime-secret-42"]);
+    const obj = {
+      log: `step 1\n${ghp}\tdone`,
+      env: { ANTHROPIC_API_KEY: ant, URL: "https://ci:runtime-secret-42@git.example.com/x" },
+      lines: [`KEY_${ant}`, `TOKEN${pat}`],
+    };
+    const deep = red.redactDeep(obj);
+    expect(deep).toEqual({
+      log: "step 1\n[REDACTED:github-token]\tdone",
+      env: {
+        ANTHROPIC_API_KEY: "[REDACTED:anthropic-key]",
+        URL: "https://ci:[REDACTED:secret]@git.example.com/x",
+      },
+      lines: ["KEY_[REDACTED:anthropic-key]", "TOKEN[REDACTED:github-token]"],
+    });
+    const text = red.redact(JSON.stringify(obj));
+    expect(JSON.parse(text)).toEqual(deep);
+  });
+
   it("leaves ordinary text alone", () => {
     const text = "ghp_ is a prefix; sk-ant is a word; eyJ alone; AKIA; -----BEGIN CERTIFICATE-----";
     expect(r.redact(text)).toBe(text);
+    const words =
+      "risk-ant-colony-optimization; multitask-ant-simulation-runner; laughs_ok; npm_install_script; " +
+      "v1.2.3 and av1.0123456789abcdef0123456789abcdef01234567; AKIAIOSFODNN7EXAMPLEX; the Authorization header";
+    expect(r.redact(words)).toBe(words);
   });
 });
