@@ -28,7 +28,12 @@ export interface ExplorerOptions {
   maxMatches?: number;
   /** Characters of one answer at most. */
   maxChars?: number;
+  /** Characters of file text one grep scans at most (bounds its work on a huge repository). */
+  maxScanChars?: number;
 }
+
+/** Files larger than this are not searched (generated or minified, not source to read). */
+const MAX_GREP_FILE_CHARS = 1_000_000;
 
 const EXPLORATION = new Set(["read_file", "grep", "list_dir"]);
 
@@ -46,6 +51,7 @@ export class Explorer {
   private readonly maxLines: number;
   private readonly maxMatches: number;
   private readonly maxChars: number;
+  private readonly maxScanChars: number;
 
   constructor(
     private readonly repo: RepoView,
@@ -55,6 +61,7 @@ export class Explorer {
     this.maxLines = options.maxLines ?? 200;
     this.maxMatches = options.maxMatches ?? 50;
     this.maxChars = options.maxChars ?? 20_000;
+    this.maxScanChars = options.maxScanChars ?? 64_000_000;
   }
 
   get used(): number {
@@ -65,7 +72,7 @@ export class Explorer {
     return Math.max(0, this.maxCalls - this.calls);
   }
 
-  /** Runs one exploration call. Errors (bad path, bad regex, budget) come back as error results, never thrown. */
+  /** Runs one exploration call. Errors (bad path, bad input, budget) come back as error results, never thrown. */
   async run(call: ToolCall): Promise<ExploreResult> {
     if (this.calls >= this.maxCalls) {
       return {
@@ -128,16 +135,18 @@ export class Explorer {
     };
   }
 
-  private async grep(input: { pattern: string; path?: string }): Promise<ExploreResult> {
-    let re: RegExp;
-    try {
-      re = new RegExp(input.pattern);
-    } catch (e) {
-      return {
-        content: `invalid regular expression: ${e instanceof Error ? e.message : String(e)}`,
-        isError: true,
-      };
-    }
+  /**
+   * Literal substring search. Deliberately not a regular expression: the pattern comes from the model, and a
+   * backtracking regex (`^(a+)+$`) runs synchronously for hours where no time bound can interrupt it. A
+   * substring search is linear in the text scanned, and the text scanned is capped too.
+   */
+  private async grep(input: {
+    pattern: string;
+    path?: string;
+    ignore_case?: boolean;
+  }): Promise<ExploreResult> {
+    const ignoreCase = input.ignore_case === true;
+    const needle = ignoreCase ? input.pattern.toLowerCase() : input.pattern;
     const under =
       input.path === undefined || input.path === "." || input.path === ""
         ? ""
@@ -152,12 +161,19 @@ export class Explorer {
       .sort();
     const matches: string[] = [];
     let more = false;
+    let scanned = 0;
+    let truncated = false;
     outer: for (const file of files) {
       const text = await this.repo.readFile(file);
-      if (text === null || text.length > 1_000_000 || text.includes("\0")) continue;
+      if (text === null || text.length > MAX_GREP_FILE_CHARS || text.includes("\0")) continue;
+      if (scanned + text.length > this.maxScanChars) {
+        truncated = true;
+        break;
+      }
+      scanned += text.length;
       const lines = text.split("\n");
       for (const [i, line] of lines.entries()) {
-        if (re.test(line)) {
+        if ((ignoreCase ? line.toLowerCase() : line).includes(needle)) {
           if (matches.length >= this.maxMatches) {
             more = true;
             break outer;
@@ -166,10 +182,21 @@ export class Explorer {
         }
       }
     }
-    if (matches.length === 0) return { content: "no matches", isError: false };
+    const stopped = truncated
+      ? `\n[search stopped after ${this.maxScanChars} characters of text; pass a path to narrow it]`
+      : "";
+    if (matches.length === 0) {
+      // The model may still write regex syntax: say plainly why it found nothing.
+      const literalHint = /[\\^$.*+?()[\]{}|]/.test(input.pattern)
+        ? " (the pattern is matched literally, not as a regular expression; search for a plain fragment such as an identifier)"
+        : "";
+      return { content: `no matches${literalHint}${stopped}`, isError: false };
+    }
     return {
       content: cap(
-        matches.join("\n") + (more ? `\n[more than ${this.maxMatches} matches; narrow the search]` : ""),
+        matches.join("\n") +
+          (more ? `\n[more than ${this.maxMatches} matches; narrow the search]` : "") +
+          stopped,
         this.maxChars,
       ),
       isError: false,

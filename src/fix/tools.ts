@@ -49,8 +49,19 @@ export const ReadFileInput = z.object({
 });
 
 export const GrepInput = z.object({
-  /** JavaScript regular expression searched line by line. */
-  pattern: z.string().min(1).max(200).describe("JavaScript regular expression, matched line by line."),
+  /**
+   * Text searched for literally (a substring, not a regular expression), line by line. Literal on purpose:
+   * a regex from the model could backtrack for hours (`^(a+)+$`) and block the whole job.
+   */
+  pattern: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe(
+      "Literal text to find (a plain substring, NOT a regular expression: characters such as ( . * | have no special meaning), matched line by line.",
+    ),
+  /** Match regardless of letter case. */
+  ignore_case: z.boolean().optional().describe("Match regardless of letter case (default false)."),
   /** Directory (or file) to search under; default the repository root. */
   path: z.string().optional().describe("Directory or file to search under; default the repository root."),
 });
@@ -83,7 +94,7 @@ export const readFileTool: ToolDefinition = {
 export const grepTool: ToolDefinition = {
   name: "grep",
   description:
-    "Search the repository's text files for a regular expression; returns path:line: text matches.",
+    "Search the repository's text files for a literal substring (not a regular expression; optionally case-insensitive); returns path:line: text matches. To find a definition, search for e.g. `def total_price` or `function parse`.",
   input: GrepInput,
 };
 

@@ -106,19 +106,58 @@ describe("exploration tools", () => {
       content:
         "src/pricing.py (lines 4-5 of 6)\n    4| def total_price(items):\n    5|     return sum(items) * (1 - TAX)",
     });
-    const r2 = await ex.run({ id: "2", name: "grep", input: { pattern: "def \\w+\\(", path: "src" } });
+    const r2 = await ex.run({ id: "2", name: "grep", input: { pattern: "def ", path: "src" } });
     expect(r2.content).toBe("src/pricing.py:4: def total_price(items):\nsrc/util.py:1: def helper():");
     const r3 = await ex.run({ id: "3", name: "list_dir", input: { path: "." } });
     expect(r3.content.split("\n")).toEqual(["big.py", "node_modules/", "src/", "tests/"]);
     const r4 = await ex.run({ id: "4", name: "read_file", input: { path: "../../etc/passwd" } });
     expect(r4.isError).toBe(true);
     expect(r4.content).toContain("inside the repository");
-    const r5 = await ex.run({ id: "5", name: "grep", input: { pattern: "(" } });
-    expect(r5.isError).toBe(true);
+    // The pattern is literal: "(" is a character to find, not a broken group.
+    const r5 = await ex.run({ id: "5", name: "grep", input: { pattern: "(items)", path: "src" } });
+    expect(r5).toEqual({
+      isError: false,
+      content:
+        "src/pricing.py:4: def total_price(items):\nsrc/pricing.py:5:     return sum(items) * (1 - TAX)",
+    });
     const r6 = await ex.run({ id: "6", name: "list_dir", input: { path: "src" } });
     expect(r6).toEqual({
       isError: true,
       content: "exploration limit reached (5 calls); answer with what you have.",
     });
+  });
+
+  it("greps literally: a catastrophic regex is just text, answered at once", async () => {
+    const repo = repoOf({ "long.txt": `${"a".repeat(40)}!\n`, "re.txt": "x = /^(a+)+$/\n" });
+    const ex = new Explorer(repo);
+    const started = performance.now();
+    const r = await ex.run({ id: "1", name: "grep", input: { pattern: "^(a+)+$" } });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(r).toEqual({ isError: false, content: "re.txt:1: x = /^(a+)+$/" });
+    const none = await ex.run({ id: "2", name: "grep", input: { pattern: "def \\w+\\(" } });
+    expect(none.isError).toBe(false);
+    expect(none.content).toMatch(
+      /^no matches \(the pattern is matched literally, not as a regular expression/,
+    );
+  });
+
+  it("greps case-insensitively on request, and caps the text one search scans", async () => {
+    const repo = repoOf({ "a.py": "TOTAL = 1\n", "b.py": "total = 2\n", "c.py": "Total = 3\n" });
+    const exact = await new Explorer(repo).run({ id: "1", name: "grep", input: { pattern: "total" } });
+    expect(exact.content).toBe("b.py:1: total = 2");
+    const any = await new Explorer(repo).run({
+      id: "2",
+      name: "grep",
+      input: { pattern: "total", ignore_case: true },
+    });
+    expect(any.content).toBe("a.py:1: TOTAL = 1\nb.py:1: total = 2\nc.py:1: Total = 3");
+    const capped = await new Explorer(repo, { maxScanChars: 15 }).run({
+      id: "3",
+      name: "grep",
+      input: { pattern: "=", ignore_case: true },
+    });
+    expect(capped.content).toBe(
+      "a.py:1: TOTAL = 1\n[search stopped after 15 characters of text; pass a path to narrow it]",
+    );
   });
 });
