@@ -109,7 +109,24 @@ export const DEFAULT_TEST_GLOBS = [
   "**/*_test.*",
   "**/*_spec.*",
   "**/test_*.py",
+  // Django's `app/tests.py`, Rust's `tests.rs` module files, `foo_tests.py`/`foo_tests.rs`.
+  "**/tests.py",
+  "**/tests.rs",
+  "**/*_tests.*",
+  // NestJS `app.e2e-spec.ts` (only code extensions: `api-spec.yaml` is an OpenAPI document, not a test).
+  "**/*-spec.{js,jsx,mjs,cjs,ts,tsx,mts,cts}",
+  "**/*.cy.*",
+  "**/specs/**",
+  "**/e2e/**",
   "**/conftest.py",
+  // Surefire's and failsafe's defaults. `*IT.java` is not listed: globs match case-insensitively, so it would
+  // take in `Commit.java`, `Edit.java`, ...; Maven/Gradle keep integration tests under src/test (matched above),
+  // src/it or src/integrationTest.
+  "**/Test*.java",
+  "**/*TestCase.java",
+  "**/*ITCase.java",
+  "**/src/it/**",
+  "**/src/integrationTest/**",
   "**/*Test.java",
   "**/*Tests.java",
   "**/*Test.kt",
@@ -117,6 +134,61 @@ export const DEFAULT_TEST_GLOBS = [
   "**/*Tests.cs",
   "**/testdata/**",
 ];
+
+/**
+ * Test-runner configuration and files every test run loads: changing them changes which tests run and how their
+ * outcome is read, so a fix may not touch them unless allowTestEdits.
+ */
+export const DEFAULT_TEST_INFRASTRUCTURE_GLOBS = [
+  "**/pytest.ini",
+  "**/tox.ini",
+  "**/noxfile.py",
+  "**/conftest.py",
+  "**/sitecustomize.py",
+  "**/usercustomize.py",
+  "**/*.pth",
+  "**/{jest,vitest,vite,karma,mocha,ava,babel,playwright,cypress,nyc,c8}.config.*",
+  "**/vitest.workspace.*",
+  "**/karma.conf.*",
+  "**/{jest,vitest}.setup.*",
+  "**/.mocharc*",
+  "**/.babelrc*",
+  "**/.nycrc*",
+  "**/.c8rc*",
+  "**/__mocks__/**",
+];
+
+export const TestInfrastructureConfig = z
+  .strictObject({
+    enabled: enabled("test-infrastructure"),
+    files: globs(
+      "Globs of test-runner configuration files and files every test run loads (conftest.py, sitecustomize.py, *.pth, jest/vitest/mocha/babel configs, __mocks__).",
+      DEFAULT_TEST_INFRASTRUCTURE_GLOBS,
+    ),
+    iniSections: z
+      .array(z.string().min(1))
+      .default(["tool:pytest", "pytest", "coverage:run", "coverage:report"])
+      .describe("Sections of setup.cfg that configure the test runner (read from the hunk)."),
+    tomlTables: z
+      .array(z.string().min(1))
+      .default(["tool.pytest", "tool.coverage", "tool.hatch.envs", "project.entry-points.pytest11"])
+      .describe(
+        "pyproject.toml tables that configure the test runner; a table and every table below it (`tool.pytest` covers `[tool.pytest.ini_options]`).",
+      ),
+    packageJsonKeys: z
+      .array(z.string().min(1))
+      .default(["jest", "mocha", "ava", "c8", "nyc", "babel", "vitest"])
+      .describe("Top-level package.json keys that configure the test runner."),
+    tsconfigKeys: z
+      .array(z.string().min(1))
+      .default(["paths", "baseUrl", "rootDirs"])
+      .describe(
+        "tsconfig*.json compilerOptions keys that redirect module resolution (a test could import a fake).",
+      ),
+  })
+  .describe(
+    "Blocks changes to test-runner configuration unless allowTestEdits: pytest.ini, tox.ini, conftest.py, setup.cfg [tool:pytest], pyproject.toml [tool.pytest*], jest/vitest/mocha/babel configs, __mocks__, sitecustomize.py, *.pth, tsconfig `paths`, package.json `jest`/`mocha`/... keys.",
+  );
 
 export const ForbiddenPathsConfig = z
   .strictObject({
@@ -165,7 +237,7 @@ export const TestBypassConfig = z
       ),
   })
   .describe(
-    "Blocks added skips, focus and expected failures (pytest skip/xfail, it.skip/.only/xit, @Disabled, t.Skip, #[ignore]), --passWithNoTests, deselection, and exit-code masking in scripts.",
+    "Blocks added skips, focus and expected failures (pytest skip/xfail, it.skip/.only/xit, @Disabled, t.Skip, #[ignore]), --passWithNoTests, deselection, exit-code masking in scripts, pytest hooks that rewrite outcomes, code outside tests that detects a test run (PYTEST_CURRENT_TEST, process.env.VITEST, ...), and exit hooks (atexit.register, os._exit, process.on(`exit`), process.exit) that could rewrite a report after the tests ran.",
   );
 
 export const SuppressionsConfig = z
@@ -188,10 +260,24 @@ export const WeakenedTestsConfig = z
       .int()
       .min(0)
       .default(0)
-      .describe("How many more assertions than are added a patch may remove from test files."),
+      .describe(
+        "How many assertions a patch may remove from test functions without putting one back in the same function.",
+      ),
+    allowReplacedAssertions: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Whether an assertion may be replaced by a different one in the same test (edited expectations). Expected values edited to match, loosened matchers and tautologies stay blocked either way.",
+      ),
+    inlineTests: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Also check hunks of Rust/Go source files whose context shows inline tests (`#[cfg(test)]`, `#[test]`, `mod tests`, `func Test…`).",
+      ),
   })
   .describe(
-    "Blocks weakened tests: assertions or test cases removed, tautologies (assert True, expect(x).toBe(x)), expected values edited to match, strict matchers replaced by loose ones.",
+    "Blocks weakened tests: assertions or test cases removed, tautologies (assert True, expect(x).toBe(x)), expected values edited to match, strict matchers replaced by loose ones (== → >=, isinstance, toBeGreaterThan), assertions swallowed (try/except AssertionError, pytest.raises(Exception)), and early returns before a test's assertions.",
   );
 
 export const SizeCapsConfig = z
@@ -265,6 +351,7 @@ export const PolicyConfig = z
       DEFAULT_TEST_GLOBS,
     ),
     forbiddenPaths: ForbiddenPathsConfig.prefault({}),
+    testInfrastructure: TestInfrastructureConfig.prefault({}),
     dependencyChanges: DependencyChangesConfig.prefault({}),
     testBypass: TestBypassConfig.prefault({}),
     suppressions: SuppressionsConfig.prefault({}),

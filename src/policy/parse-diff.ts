@@ -109,7 +109,15 @@ export function parseUnifiedDiff(text: string): ParsedPatch {
       continue;
     }
     if (line === "-- " && current !== null) {
-      // git format-patch signature: everything after it is the trailer (git version).
+      // git format-patch signature: everything after it is the trailer (git version). git apply does not stop
+      // here, though: a diff after the signature would be applied without the gate having read it.
+      const smuggled = lines.findIndex((l, j) => j > i && /^(diff --git |--- |\+\+\+ |@@ )/.test(l));
+      if (smuggled !== -1) {
+        fail(
+          "diff lines follow the `-- ` signature (git apply would apply them); give one patch without a signature, or one patch per file",
+          smuggled,
+        );
+      }
       end = i;
       break;
     }

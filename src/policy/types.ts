@@ -80,6 +80,7 @@ export interface ParsedPatch {
 export type RuleId =
   | "unparseable"
   | "forbidden-paths"
+  | "test-infrastructure"
   | "dependency-changes"
   | "test-bypass"
   | "suppressions"

@@ -16,6 +16,7 @@ import { sizeCaps } from "./size-caps.ts";
 import { submodules } from "./submodules.ts";
 import { suppressions } from "./suppressions.ts";
 import { symlinks } from "./symlinks.ts";
+import { testInfrastructure } from "./test-infrastructure.ts";
 import { testBypass } from "./test-bypass.ts";
 import { weakenedTests } from "./weakened-tests.ts";
 
@@ -23,6 +24,7 @@ export const RULES: readonly Rule[] = [
   pathEscape,
   ambiguousHeaders,
   forbiddenPaths,
+  testInfrastructure,
   dependencyChanges,
   packageScripts,
   binaryFiles,

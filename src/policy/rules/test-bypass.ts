@@ -25,10 +25,22 @@ export const TEST_BYPASS_PATTERNS: LinePattern[] = [
   {
     id: "pytest-skip",
     what: "pytest skip",
-    re: /\bpytest\.(mark\.skip(if)?\b|skip\s*\(|importorskip\s*\()/,
+    // `@mark.skip` after `from pytest import mark`, or `@pt.mark.skip` after `import pytest as pt`.
+    re: /\bpytest\.(mark\.skip(if)?\b|skip\s*\(|importorskip\s*\()|(^\s*@|\b\w+\.)mark\.skip(if)?\b/,
     applies: py,
   },
-  { id: "pytest-xfail", what: "pytest expected failure", re: /\bpytest\.(mark\.)?xfail\b/, applies: py },
+  {
+    id: "pytest-xfail",
+    what: "pytest expected failure",
+    re: /\bpytest\.(mark\.)?xfail\b|(^\s*@|\b\w+\.)mark\.xfail\b/,
+    applies: py,
+  },
+  {
+    id: "pytest-hook",
+    what: "pytest hook that can rewrite outcomes or drop tests",
+    re: /\bdef\s+pytest_(runtest_\w+|collection_modifyitems|collection_finish|pyfunc_call|report_teststatus|ignore_collect|collect_file|pycollect_makeitem|sessionfinish|deselected|terminal_summary)\b|\.force_result\s*\(|\.force_exception\s*\(|\.get_result\s*\(\s*\)\.outcome\s*=|\b(rep|report)\.outcome\s*=|\bsession\.exitstatus\s*=/,
+    applies: py,
+  },
   {
     id: "unittest-skip",
     what: "unittest skip",
@@ -98,12 +110,48 @@ export const TEST_BYPASS_PATTERNS: LinePattern[] = [
   },
 ];
 
+/**
+ * `skip(...)`/`xfail(...)`/`importorskip(...)` called bare: pytest's own after `from pytest import skip`. Only
+ * checked in test files and files whose hunks show such an import (elsewhere `skip(` is an ordinary name).
+ */
+const BARE_PYTEST_PATTERNS: LinePattern[] = [
+  { id: "pytest-skip", what: "pytest skip", re: /(^|[^\w.])(skip|importorskip)\s*\(/, applies: py },
+  { id: "pytest-xfail", what: "pytest expected failure", re: /(^|[^\w.])xfail\s*\(/, applies: py },
+];
+const FROM_PYTEST_IMPORT = /^\s*from\s+(_?pytest)\s+import\b/;
+
+/** Code outside tests that asks "am I under test?" can behave differently only while the tests look. */
+const NON_TEST_PATTERNS: LinePattern[] = [
+  {
+    id: "test-detection",
+    what: "code that detects a test run (it can behave differently only under test)",
+    re: /\bPYTEST_CURRENT_TEST\b|\bPYTEST_VERSION\b|["'](pytest|_pytest|unittest)["']\s+in\s+sys\.modules|\bsys\.modules\s*(\.get\s*\(|\[)\s*["'](pytest|_pytest)["']|\bprocess\.env(\.|\[\s*["'])(VITEST\w*|JEST_WORKER_ID|MOCHA_\w+|TAP|AVA_\w+)\b|\bNODE_ENV\b.*["']test["']|["']test["'].*\bNODE_ENV\b|\bimport\.meta\.env\.(VITEST|MODE)\b|\btesting\.Testing\s*\(\s*\)/,
+  },
+];
+
+/** Exit hooks and hard exits run after the tests and can rewrite their report or exit status. */
+const EXIT_HOOK_PATTERNS: LinePattern[] = [
+  {
+    id: "exit-hook",
+    what: "exit hook or hard exit (it runs after the tests and can rewrite their report or exit status; allow `exit-hook` in policy.testBypass.allow if the fix needs it)",
+    re: /\batexit\.register\b|\bos\._exit\s*\(|\bprocess\.(on|once|addListener|prependListener|prependOnceListener)\s*\(\s*["'`](exit|beforeExit)["'`]|\bprocess\.(exit|reallyExit)\s*\(|\bprocess\.exitCode\s*=/,
+  },
+];
+
 export const testBypass: Rule = {
   id: "test-bypass",
   enabled: (c) => c.testBypass.enabled,
   check({ patch, config, isTestFile }) {
     const general = TEST_BYPASS_PATTERNS.filter((p) => p.id !== "early-exit");
     const earlyExit = TEST_BYPASS_PATTERNS.filter((p) => p.id === "early-exit");
+    const importsFromPytest = new Set(
+      patch.files
+        .filter((f) =>
+          f.hunks.some((h) => h.lines.some((l) => l.kind !== "del" && FROM_PYTEST_IMPORT.test(l.text))),
+        )
+        .map((f) => f.newPath)
+        .filter((p): p is string => p !== null),
+    );
     return [
       ...scanAddedLines(patch, "test-bypass", general, config.testBypass.allow),
       // An early `exit(0)` is normal in a program; in tests, conftest or runner configuration it fakes a pass.
@@ -113,6 +161,27 @@ export const testBypass: Rule = {
         earlyExit,
         config.testBypass.allow,
         (p) => isTestFile(p) || matchesAny(TEST_CONFIG_GLOBS, p) || baseName(p) === "setup.py",
+      ),
+      ...scanAddedLines(
+        patch,
+        "test-bypass",
+        BARE_PYTEST_PATTERNS,
+        config.testBypass.allow,
+        (p) => isTestFile(p) || importsFromPytest.has(p),
+      ),
+      ...scanAddedLines(
+        patch,
+        "test-bypass",
+        NON_TEST_PATTERNS,
+        config.testBypass.allow,
+        (p) => !isTestFile(p),
+      ),
+      ...scanAddedLines(
+        patch,
+        "test-bypass",
+        EXIT_HOOK_PATTERNS,
+        config.testBypass.allow,
+        (p) => !isTestFile(p),
       ),
     ];
   },

@@ -4,7 +4,8 @@
  * expected value of an assertion (a removed `assert x == 3` paired with an added `assert x == 4`), loosen a
  * matcher on the same subject (`toEqual(…)` → `toBeDefined()`), or change snapshot files.
  */
-import { isCommentLine, matchesAny, truncate } from "../lines.ts";
+import type { PolicyConfig } from "../config.ts";
+import { isCommentLine, languageOf, matchesAny, truncate } from "../lines.ts";
 import type { DiffLine, FileChange, Rule, Violation } from "../types.ts";
 
 const ASSERTION =
@@ -33,10 +34,8 @@ const TAUTOLOGIES: RegExp[] = [
 /** Matchers that accept almost anything, and the subject they test. */
 const LOOSE_JS =
   /\bexpect\s*\(\s*(.+?)\s*\)\s*\.\s*(toBeDefined\s*\(\s*\)|toBeTruthy\s*\(\s*\)|not\s*\.\s*toBe(Null|Undefined)\s*\(\s*\)|toBeInstanceOf\s*\(|toThrow\s*\(\s*\)|toEqual\s*\(\s*expect\.anything\s*\(\s*\)\s*\)|toHaveBeenCalled\s*\(\s*\))/;
-const STRICT_JS_SUBJECT = /\bexpect\s*\(\s*(.+?)\s*\)\s*\.\s*(?:not\s*\.\s*)?\w+\s*\(/;
 const LOOSE_PY =
   /^\s*assert\s+([\w.[\]()'"]+?)(\s+is\s+not\s+None)?\s*$|\bself\.assert(IsNotNone|True)\s*\(\s*([^,)]+)\s*\)/;
-const STRICT_PY_SUBJECT = /^\s*assert\s+([\w.[\]()'"]+?)\s*(==|!=|<=|>=|<|>|\bin\b|\bis\b)/;
 
 const isAssertion = (text: string) => !isCommentLine(text) && ASSERTION.test(text);
 const isTautology = (text: string) => !isCommentLine(text) && TAUTOLOGIES.some((re) => re.test(text));
@@ -51,18 +50,106 @@ export function skeleton(text: string): string {
     .replace(/\s+/g, " ");
 }
 
-function subjectOf(text: string, loose: boolean): string | null {
-  if (loose) {
-    const js = LOOSE_JS.exec(text);
-    if (js) return js[1]!.trim();
-    const py = LOOSE_PY.exec(text);
-    if (py) return (py[1] ?? py[4] ?? "").trim() || null;
-    return null;
-  }
-  return (STRICT_JS_SUBJECT.exec(text)?.[1] ?? STRICT_PY_SUBJECT.exec(text)?.[1])?.trim() ?? null;
+type WeakenedTestsConfig = PolicyConfig["weakenedTests"];
+
+/** Matchers and comparisons that accept (almost) anything: replacing a strict assertion by one of them loosens it. */
+const LOOSE_ANY =
+  /\.\s*(toBeGreaterThan|toBeGreaterThanOrEqual|toBeLessThan|toBeLessThanOrEqual|toBeDefined|toBeTruthy|toBeFalsy|toBeInstanceOf|toBeTypeOf|toHaveBeenCalled|toHaveLength)\s*\(|\.\s*not\s*\.|\bexpect\.(any|anything)\s*\(|\.toThrow\s*\(\s*\)|^\s*assert\s+isinstance\s*\(|^\s*assert\s+[^=!<>]*?\s(>=|<=|>|<|!=|is\s+not|not\s+in)\s|^\s*assert\s+[\w.[\]()'"]+\s*(,.*)?$|\bself\.assert(IsNotNone|True|IsInstance|Greater\w*|Less\w*|NotEqual|NotIn|IsNot)\s*\(|\bassert!\s*\(\s*[\w.]+\.is_(ok|some|err|none)\s*\(\s*\)\s*\)/;
+
+/** Catching everything around an assertion turns its failure into a pass. */
+const SWALLOWS =
+  /\b(pytest\.raises|raises|assertRaises|suppress)\s*\(\s*\(?\s*(BaseException|Exception|AssertionError)\b|^\s*except\b[^:]*\bAssertionError\b/;
+const PY_BROAD_EXCEPT = /^(\s*)except\s*(\(?\s*(BaseException|Exception)\b[^:]*)?(\s+as\s+\w+)?\s*:/;
+const JS_CATCH = /^(\s*)(\}\s*)?catch\b/;
+
+/** A statement that ends the test before what follows it runs. */
+const EARLY_RETURN =
+  /^\s*(return\b(?!.*[([{,\\+\-*/]\s*$)[^;{]*;?|if\s*\(?\s*(true|True|1)\s*\)?\s*(:|\{)?\s*return\b.*)\s*$/;
+const CLOSER = /^\s*([)\]}]|end\b|else\b|elif\b|except\b|finally\b|catch\b|case\b|default\b)/;
+
+/** A line that starts a function or test case; assertions are counted per enclosing one. */
+const FUNCTION_HEADER =
+  /^\s*(async\s+)?def\s+\w+|^\s*func\s+(\([^)]*\)\s*)?\w+|^\s*(pub(\([^)]*\))?\s+)?(async\s+)?fn\s+\w+|\b(it|test|specify)\s*(\.\w+)*\s*\(\s*['"`]|^\s*((public|private|protected|internal)\s+)?(static\s+)?(async\s+)?(void|Task)\s+\w+\s*\(/;
+
+const isLoose = (text: string) => LOOSE_ANY.test(text) || LOOSE_JS.test(text) || LOOSE_PY.test(text);
+const indentOf = (s: string) => (/^[ \t]*/.exec(s)?.[0] ?? "").replace(/\t/g, "    ").length;
+
+interface Keyed {
+  line: DiffLine;
+  /** The enclosing function/test header as visible in the hunk (or its heading); `?` when none is. */
+  fn: string;
 }
 
-function checkFile(file: FileChange, maxRemoved: number): Violation[] {
+/** Changed lines keyed by the test function they sit in, on their own side of the hunk. */
+function keyedLines(file: FileChange): Keyed[] {
+  const out: Keyed[] = [];
+  for (const hunk of file.hunks) {
+    const fromHeading = FUNCTION_HEADER.test(hunk.heading) ? hunk.heading.trim() : "?";
+    let oldFn = fromHeading;
+    let newFn = fromHeading;
+    for (const l of hunk.lines) {
+      const header = !isCommentLine(l.text) && FUNCTION_HEADER.test(l.text) ? l.text.trim() : null;
+      if (header !== null) {
+        if (l.kind !== "add") oldFn = header;
+        if (l.kind !== "del") newFn = header;
+      }
+      if (l.kind !== "ctx") out.push({ line: l, fn: l.kind === "add" ? newFn : oldFn });
+    }
+  }
+  return out;
+}
+
+/** Added lines that end a test early or swallow its assertions' failures, read on the new side of each hunk. */
+function controlFlowViolations(file: FileChange, v: (line: number | null, message: string) => Violation) {
+  const out: Violation[] = [];
+  for (const hunk of file.hunks) {
+    const side = hunk.lines.filter((l) => l.kind !== "del");
+    side.forEach((l, i) => {
+      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      if (SWALLOWS.test(l.text)) {
+        out.push(v(l.newLine, `makes a failing assertion pass (catches any error): \`${truncate(l.text)}\``));
+        return;
+      }
+      const except = PY_BROAD_EXCEPT.exec(l.text) ?? JS_CATCH.exec(l.text);
+      if (except) {
+        const ind = indentOf(except[1]!);
+        for (let j = i - 1; j >= 0; j--) {
+          const t = side[j]!.text;
+          if (t.trim() === "") continue;
+          if (indentOf(t) < ind) break;
+          if (indentOf(t) === ind && /^\s*(try\s*:|try\s*\{|\}?\s*try\b)/.test(t)) {
+            const body = side.slice(j + 1, i);
+            if (body.some((b) => isAssertion(b.text))) {
+              out.push(
+                v(
+                  l.newLine,
+                  `catches the failure of the assertion(s) in its try block: \`${truncate(l.text)}\``,
+                ),
+              );
+            }
+            break;
+          }
+          if (indentOf(t) === ind) break;
+        }
+        return;
+      }
+      if (EARLY_RETURN.test(l.text)) {
+        const next = side.slice(i + 1).find((n) => n.text.trim() !== "" && !isCommentLine(n.text));
+        if (next !== undefined && indentOf(next.text) === indentOf(l.text) && !CLOSER.test(next.text)) {
+          out.push(
+            v(
+              l.newLine,
+              `returns before the rest of the test runs (\`${truncate(next.text, 50)}\` is never reached): \`${truncate(l.text)}\``,
+            ),
+          );
+        }
+      }
+    });
+  }
+  return out;
+}
+
+function checkFile(file: FileChange, cfg: WeakenedTestsConfig): Violation[] {
   const out: Violation[] = [];
   const v = (line: number | null, message: string): Violation => ({
     rule: "weakened-tests",
@@ -70,69 +157,58 @@ function checkFile(file: FileChange, maxRemoved: number): Violation[] {
     line,
     message,
   });
-  let removedAsserts: DiffLine[] = [];
-  let addedAsserts = 0;
-  let removedCases: DiffLine[] = [];
-  let addedCases = 0;
-  for (const hunk of file.hunks) {
-    const dels = hunk.lines.filter((l) => l.kind === "del");
-    const adds = hunk.lines.filter((l) => l.kind === "add");
-    const delAsserts = dels.filter((l) => isAssertion(l.text));
-    removedAsserts = removedAsserts.concat(delAsserts);
-    removedCases = removedCases.concat(dels.filter((l) => !isCommentLine(l.text) && TEST_CASE.test(l.text)));
-    addedCases += adds.filter((l) => !isCommentLine(l.text) && TEST_CASE.test(l.text)).length;
-    const unmatchedDels = new Set(delAsserts);
-    for (const add of adds) {
-      if (isTautology(add.text)) {
-        out.push(v(add.newLine, `adds an assertion that cannot fail: \`${truncate(add.text)}\``));
-        continue;
-      }
-      if (!isAssertion(add.text)) continue;
-      addedAsserts += 1;
-      // Expected value edited: same assertion, other literals.
-      const sk = skeleton(add.text);
-      const edited = [...unmatchedDels].find(
-        (d) => skeleton(d.text) === sk && d.text.trim() !== add.text.trim(),
-      );
-      if (edited) {
-        unmatchedDels.delete(edited);
-        out.push(
-          v(
-            add.newLine,
-            `changes an expected value: \`${truncate(edited.text, 60)}\` → \`${truncate(add.text, 60)}\``,
-          ),
-        );
-        continue;
-      }
-      // Loosened: a strict assertion on the same subject replaced by one that accepts almost anything.
-      const subject = subjectOf(add.text, true);
-      if (subject !== null) {
-        const strict = [...unmatchedDels].find(
-          (d) => subjectOf(d.text, true) === null && subjectOf(d.text, false) === subject,
-        );
-        if (strict) {
-          unmatchedDels.delete(strict);
-          out.push(
-            v(
-              add.newLine,
-              `loosens an assertion: \`${truncate(strict.text, 60)}\` → \`${truncate(add.text, 60)}\``,
-            ),
-          );
-        }
-      }
+  const keyed = keyedLines(file);
+  let dels = keyed.filter((k) => k.line.kind === "del" && isAssertion(k.line.text));
+  const adds = keyed.filter((k) => k.line.kind === "add");
+  const removedCases = keyed.filter((k) => k.line.kind === "del" && isCase(k.line.text));
+  const addedCases = adds.filter((k) => isCase(k.line.text)).length;
+  const addedAsserts = adds.filter((k) => isAssertion(k.line.text) && !isTautology(k.line.text));
+  // A line removed and added back unchanged (moved, re-indented) is neither a removal nor an addition.
+  const fresh: Keyed[] = [];
+  for (const add of addedAsserts) {
+    const same = dels.find((d) => d.line.text.trim() === add.line.text.trim());
+    if (same) dels = dels.filter((d) => d !== same);
+    else fresh.push(add);
+  }
+  for (const add of adds) {
+    if (isTautology(add.line.text)) {
+      out.push(v(add.line.newLine, `adds an assertion that cannot fail: \`${truncate(add.line.text)}\``));
     }
   }
-  if (removedAsserts.length - addedAsserts > maxRemoved) {
-    const first = removedAsserts[0]!;
+  for (const add of fresh) {
+    const text = add.line.text;
+    const inFn = dels.filter((d) => d.fn === add.fn);
+    if (inFn.length === 0) continue;
+    const sk = skeleton(text);
+    const edited = inFn.find((d) => skeleton(d.line.text) === sk);
+    const paired = edited ?? inFn[0]!;
+    dels = dels.filter((d) => d !== paired);
+    const was = truncate(paired.line.text, 60);
+    const now = truncate(text, 60);
+    if (edited) {
+      out.push(v(add.line.newLine, `changes an expected value: \`${was}\` → \`${now}\``));
+    } else if (isLoose(text) && !isLoose(paired.line.text)) {
+      out.push(v(add.line.newLine, `loosens an assertion: \`${was}\` → \`${now}\``));
+    } else if (!cfg.allowReplacedAssertions) {
+      out.push(
+        v(
+          add.line.newLine,
+          `replaces an assertion (edited expectation): \`${was}\` → \`${now}\` (set policy.weakenedTests.allowReplacedAssertions if the test itself was wrong)`,
+        ),
+      );
+    }
+  }
+  if (dels.length > cfg.maxRemovedAssertions) {
+    const first = dels[0]!.line;
     out.push(
       v(
         first.oldLine,
-        `removes ${removedAsserts.length} assertion(s) and adds ${addedAsserts} (first removed at line ${first.oldLine} of the old file: \`${truncate(first.text, 60)}\`)`,
+        `removes ${dels.length} assertion(s) without a replacement in the same test, adds ${addedAsserts.length} (first removed at line ${first.oldLine} of the old file: \`${truncate(first.text, 60)}\`)`,
       ),
     );
   }
   if (removedCases.length > addedCases) {
-    const first = removedCases[0]!;
+    const first = removedCases[0]!.line;
     out.push(
       v(
         first.oldLine,
@@ -140,7 +216,23 @@ function checkFile(file: FileChange, maxRemoved: number): Violation[] {
       ),
     );
   }
+  out.push(...controlFlowViolations(file, v));
   return out;
+}
+
+const isCase = (text: string) => !isCommentLine(text) && TEST_CASE.test(text);
+
+/** Rust/Go hunks whose visible lines show inline tests (`#[cfg(test)] mod tests`, `#[test]`, `func TestX`). */
+const INLINE_TEST_MARK =
+  /#\[cfg\(test\)\]|#\[(tokio::)?test\]|\bmod\s+tests?\b|^\s*func\s+(Test|Benchmark|Fuzz)\w*\s*\(/;
+
+function inlineTestHunks(file: FileChange): FileChange | null {
+  const lang = languageOf(file.path);
+  if (lang !== "rust" && lang !== "go") return null;
+  const hunks = file.hunks.filter(
+    (h) => INLINE_TEST_MARK.test(h.heading) || h.lines.some((l) => INLINE_TEST_MARK.test(l.text)),
+  );
+  return hunks.length > 0 ? { ...file, hunks } : null;
 }
 
 export const weakenedTests: Rule = {
@@ -150,7 +242,11 @@ export const weakenedTests: Rule = {
     const out: Violation[] = [];
     for (const file of patch.files) {
       const paths = [file.oldPath, file.newPath].filter((p): p is string => p !== null);
-      if (!paths.some(isTestFile)) continue;
+      if (!paths.some(isTestFile)) {
+        const inline = config.weakenedTests.inlineTests ? inlineTestHunks(file) : null;
+        if (inline !== null) out.push(...checkFile(inline, config.weakenedTests));
+        continue;
+      }
       if (paths.some((p) => matchesAny(["**/__snapshots__/**", "**/*.snap"], p)) && file.hunks.length > 0) {
         out.push({
           rule: "weakened-tests",
@@ -160,7 +256,7 @@ export const weakenedTests: Rule = {
         });
         continue;
       }
-      out.push(...checkFile(file, config.weakenedTests.maxRemovedAssertions));
+      out.push(...checkFile(file, config.weakenedTests));
     }
     return out;
   },
