@@ -1,9 +1,11 @@
 /**
  * Sanitizer for untrusted GitHub text (issue bodies, comments) before it reaches a prompt.
  *
- * Removes what a reader of the rendered issue does not see but a model would: HTML comments, hidden
- * elements (`hidden`, `display:none`, `visibility:hidden`, `<template>`), image alt text, link and image
- * titles, `alt`/`title` attributes, zero-width, bidi and other invisible/control characters. Decodes
+ * Removes what a reader of the rendered issue does not see but a model would: HTML comments (only where the
+ * markdown parser reads raw HTML, as GitHub does: a `<!--` in prose is shown as text), hidden elements
+ * (`hidden`, `display:none`, `visibility:hidden`, `<template>`), link reference definitions (`[x]: url "t"`,
+ * never rendered; a reference that uses one gets its URL inline), image alt text, link and image titles,
+ * `alt`/`title` attributes, zero-width, bidi and other invisible/control characters. Decodes
  * HTML entities in prose (so `&#8203;` cannot smuggle a zero-width space past the filter).
  *
  * Code blocks (fenced and indented) and code spans are kept BYTE-FOR-BYTE: they are located with the
@@ -26,6 +28,8 @@ export interface SanitizeReport {
     invisibleChars: number;
     altTexts: number;
     titles: number;
+    /** Link reference definitions (`[label]: url "title"`): never rendered, so dropped. */
+    definitions: number;
   };
   /** Invisible or bidi characters found inside code (kept as is): one line per code block affected. */
   codeWarnings: string[];
@@ -38,7 +42,7 @@ interface Range {
 interface Edit extends Range {
   replacement: string;
   /** What the edit removed, for the report (null: nothing was hidden, e.g. an image without alt text). */
-  kind: "altTexts" | "titles" | null;
+  kind: "altTexts" | "titles" | "definitions" | null;
 }
 
 /**
@@ -79,16 +83,51 @@ function isHidden(tag: string, attrs: string): boolean {
 
 const inside = (pos: number, ranges: Range[]) => ranges.some((r) => pos >= r.start && pos < r.end);
 
-/** Code ranges and AST-based edits (images, titles), by source offset. */
-function collect(tree: Root, source: string): { code: Range[]; edits: Edit[] } {
+/** A URL that can be written inline as `(url)` without quoting: otherwise a resolved reference drops it. */
+const SIMPLE_URL = /^[^\s()<>\\"'`]+$/;
+
+/**
+ * Code ranges, raw HTML ranges (what the parser reports as `html` nodes, block or inline) and AST-based edits
+ * (images, titles, link reference definitions and the references that use them), by source offset.
+ */
+function collect(tree: Root, source: string): { code: Range[]; html: Range[]; edits: Edit[] } {
   const code: Range[] = [];
+  const html: Range[] = [];
   const edits: Edit[] = [];
+  // The first definition of a label wins (CommonMark); its URL is written inline where a reference uses it.
+  const urls = new Map<string, string>();
+  const define = (node: Nodes) => {
+    if (node.type === "definition" && !urls.has(node.identifier)) urls.set(node.identifier, node.url);
+    if ("children" in node) for (const child of node.children) define(child as Nodes);
+  };
+  define(tree);
+  const inlineUrl = (identifier: string) => {
+    const url = urls.get(identifier);
+    return url !== undefined && SIMPLE_URL.test(url) ? `(${url})` : "";
+  };
+
   const visit = (node: Nodes) => {
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
     if (start !== undefined && end !== undefined) {
       if (node.type === "code" || node.type === "inlineCode") {
         code.push({ start, end });
+        return;
+      }
+      if (node.type === "html") {
+        html.push({ start, end });
+        return;
+      }
+      if (node.type === "definition") {
+        // Never rendered: its URL and title are text no reader sees. The line goes too when it holds nothing else.
+        const lineStart = source.lastIndexOf("\n", start - 1) + 1;
+        const wholeLine = /^[ \t]*$/.test(source.slice(lineStart, start)) && /^\r?\n/.test(source.slice(end));
+        edits.push({
+          start: wholeLine ? lineStart : start,
+          end: wholeLine ? end + (source[end] === "\r" ? 2 : 1) : end,
+          replacement: "",
+          kind: "definitions",
+        });
         return;
       }
       if (node.type === "image") {
@@ -101,55 +140,101 @@ function collect(tree: Root, source: string): { code: Range[]; edits: Edit[] } {
         return;
       }
       if (node.type === "imageReference") {
-        const raw = source.slice(start, end);
-        const ref = /\]\s*(\[[^\]]*\])$/.exec(raw)?.[1] ?? `[${node.identifier}]`;
-        edits.push({ start, end, replacement: `![image]${ref}`, kind: "altTexts" });
+        edits.push({
+          start,
+          end,
+          replacement: `![image]${inlineUrl(node.identifier)}`,
+          kind: node.alt ? "altTexts" : null,
+        });
         return;
       }
-      if ((node.type === "link" || node.type === "definition") && node.title) {
+      if (node.type === "linkReference") {
+        // The definition is dropped, so the reference becomes an inline link (or plain bracketed text).
         const raw = source.slice(start, end);
-        const m =
-          node.type === "link"
-            ? /\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\))\s*\)$/.exec(raw)
-            : /\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\))\s*$/.exec(raw);
-        if (m) {
+        const suffix =
+          node.referenceType === "full"
+            ? /\]\[(?:[^\]\\]|\\.)*\]$/.exec(raw)
+            : node.referenceType === "collapsed"
+              ? /\]\[\]$/.exec(raw)
+              : /\]$/.exec(raw);
+        if (suffix) {
           edits.push({
-            start: start + m.index,
-            end: end,
-            replacement: node.type === "link" ? ")" : "",
-            kind: "titles",
+            start: start + suffix.index,
+            end,
+            replacement: `]${inlineUrl(node.identifier)}`,
+            kind: null,
           });
         }
+      }
+      if (node.type === "link" && node.title) {
+        const raw = source.slice(start, end);
+        const m = /\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\))\s*\)$/.exec(raw);
+        if (m) edits.push({ start: start + m.index, end, replacement: ")", kind: "titles" });
       }
     }
     if ("children" in node) for (const child of node.children) visit(child as Nodes);
   };
   visit(tree);
-  return { code, edits };
+  return { code, html, edits };
+}
+
+/** The end (exclusive) of the first comment end (`-->` or `--!>`) in [from, to), or -1. */
+function commentClose(source: string, from: number, to: number): number {
+  const a = source.indexOf("-->", from);
+  const b = source.indexOf("--!>", from);
+  const ends = [a >= 0 && a + 3 <= to ? a + 3 : -1, b >= 0 && b + 4 <= to ? b + 4 : -1].filter((e) => e >= 0);
+  return ends.length ? Math.min(...ends) : -1;
+}
+
+/**
+ * HTML comments, found only inside raw HTML (a `<!--` that the parser reads as text is shown as text on
+ * GitHub). Per the HTML spec `<!-->` and `<!--->` are complete, empty comments. A comment still open at the
+ * end of its HTML node hides everything up to the first comment end in a later HTML node, or to the end.
+ */
+function commentRanges(source: string, html: Range[]): Range[] {
+  const ranges: Range[] = [];
+  let open = -1;
+  for (const node of [...html].sort((a, b) => a.start - b.start)) {
+    let i = node.start;
+    while (i < node.end) {
+      if (open >= 0) {
+        const close = commentClose(source, i, node.end);
+        if (close < 0) break;
+        ranges.push({ start: open, end: close });
+        open = -1;
+        i = close;
+        continue;
+      }
+      const s = source.indexOf("<!--", i);
+      if (s < 0 || s + 4 > node.end) break;
+      const empty = source.startsWith(">", s + 4) ? 5 : source.startsWith("->", s + 4) ? 6 : 0;
+      if (empty) {
+        ranges.push({ start: s, end: s + empty });
+        i = s + empty;
+        continue;
+      }
+      open = s;
+      i = s + 4;
+    }
+  }
+  if (open >= 0) ranges.push({ start: open, end: source.length });
+  return ranges;
 }
 
 /** Ranges of HTML comments and hidden elements, ignoring anything that starts inside code. */
 function hiddenRanges(
   source: string,
   code: Range[],
+  html: Range[],
 ): { ranges: Range[]; comments: number; elements: number } {
-  const ranges: Range[] = [];
-  let comments = 0;
+  const ranges: Range[] = commentRanges(source, html);
+  const comments = ranges.length;
   let elements = 0;
   const paragraphEnd = (from: number) => {
     const i = source.indexOf("\n\n", from);
     return i < 0 ? source.length : i;
   };
   const covered = (pos: number) => inside(pos, ranges);
-
-  for (let i = source.indexOf("<!--"); i >= 0; i = source.indexOf("<!--", i + 1)) {
-    if (inside(i, code) || covered(i)) continue;
-    const close = source.indexOf("-->", i + 4);
-    const end = close < 0 ? source.length : close + 3;
-    ranges.push({ start: i, end });
-    comments++;
-    i = end - 1;
-  }
 
   OPEN_TAG.lastIndex = 0;
   for (let m = OPEN_TAG.exec(source); m; m = OPEN_TAG.exec(source)) {
@@ -216,14 +301,15 @@ function cleanProse(text: string, removed: SanitizeReport["removed"]): string {
 export function sanitizeReport(markdown: string): SanitizeReport {
   const source = markdown;
   const tree = fromMarkdown(source, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  const { code, edits } = collect(tree, source);
-  const hidden = hiddenRanges(source, code);
+  const { code, html, edits } = collect(tree, source);
+  const hidden = hiddenRanges(source, code, html);
   const removed: SanitizeReport["removed"] = {
     comments: hidden.comments,
     hiddenElements: hidden.elements,
     invisibleChars: 0,
     altTexts: 0,
     titles: 0,
+    definitions: 0,
   };
   const codeWarnings: string[] = [];
 
