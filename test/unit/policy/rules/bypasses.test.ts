@@ -1,0 +1,390 @@
+/**
+ * Bypasses of the gate proven by an audit (each case was allowed before the fix): test files the globs missed,
+ * test-runner configuration, weakened tests that still passed with allowTestEdits, bare pytest skips, code that
+ * detects a test run, exit hooks, and a diff smuggled after a format-patch signature.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { evaluatePatch } from "../../../../src/policy/index.ts";
+import { addLines, create, modify, rulesOf, violationsOf } from "../helpers.ts";
+
+const tests = { allowTestEdits: true };
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../fixtures/patches/${name}`, import.meta.url), "utf8");
+
+describe("test file globs", () => {
+  it.each([
+    "app/tests.py",
+    "src/tests.rs",
+    "pkg/parse_tests.py",
+    "src/app.e2e-spec.ts",
+    "cypress/login.cy.ts",
+    "specs/parse.py",
+    "e2e/login.ts",
+    "src/main/java/TestParser.java",
+    "src/x/ParserTestCase.java",
+    "src/it/java/ParserIT.java",
+  ])("%s is a test file (forbidden without allowTestEdits)", (path) => {
+    const v = violationsOf(addLines(path, ["x = 1"]), "forbidden-paths");
+    expect(v.map((x) => x.message)).toEqual([expect.stringMatching(/^test file may not be changed/)]);
+  });
+
+  it.each(["src/Commit.java", "docs/api-spec.yaml", "src/testing_utils_x.go", "src/main/java/Edit.java"])(
+    "%s is not a test file",
+    (path) => {
+      expect(violationsOf(addLines(path, ["x = 1"]), "forbidden-paths")).toEqual([]);
+    },
+  );
+
+  it("checks inline Rust tests in src/lib.rs (removed assertion)", () => {
+    const patch = modify(
+      "src/lib.rs",
+      'pub fn parse() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn parses() {\n        assert_eq!(parse("x"), 3);\n    }\n}\n',
+      "pub fn parse() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn parses() {\n    }\n}\n",
+    );
+    expect(violationsOf(patch, "weakened-tests")[0]!.message).toMatch(/removes 1 assertion/);
+    expect(violationsOf(patch, "weakened-tests", { weakenedTests: { inlineTests: false } })).toEqual([]);
+  });
+
+  it("leaves Rust hunks without test context alone", () => {
+    const patch = modify(
+      "src/lib.rs",
+      "fn check(x: u8) {\n    assert!(x > 1);\n}\n",
+      "fn check(x: u8) {\n    let _ = x;\n}\n",
+    );
+    expect(violationsOf(patch, "weakened-tests")).toEqual([]);
+  });
+});
+
+describe("test-infrastructure", () => {
+  it.each([
+    ["vitest.config.ts", 'export default { test: { exclude: ["**/parser.test.ts"] } };'],
+    ["jest.config.js", 'module.exports = { testMatch: ["**/src/**/*.test.js"] };'],
+    ["vite.config.ts", '    setupFiles: ["./src/setup.ts"],'],
+    ["babel.config.js", 'module.exports = { plugins: ["./tools/strip-expect.js"] };'],
+    ["pytest.ini", "python_functions = check_*"],
+    ["tox.ini", "addopts = -p src.pkg.plugin"],
+    ["tests/conftest.py", "import pytest"],
+    ["sitecustomize.py", "unittest.TestCase.assertEqual = lambda self, a, b, msg=None: None"],
+    ["src/zz_hack.pth", "import builtins"],
+    ["__mocks__/lodash.js", "module.exports = { get: () => 42 };"],
+    [".mocharc.yml", "require: ./src/hack.js"],
+    [".babelrc", '{ "plugins": [] }'],
+  ])("blocks %s", (path, line) => {
+    const v = violationsOf(addLines(path, [line]), "test-infrastructure");
+    expect(v).toHaveLength(1);
+    expect(v[0]!.message).toMatch(/test-runner configuration may not be changed.*allowTestEdits/);
+    expect(violationsOf(addLines(path, [line]), "test-infrastructure", tests)).toEqual([]);
+  });
+
+  it("blocks [tool.pytest.ini_options] in pyproject.toml, not [project]", () => {
+    const pytest = modify(
+      "pyproject.toml",
+      '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      '[tool.pytest.ini_options]\ntestpaths = ["tests"]\naddopts = "-k \'test_ok\'"\n',
+    );
+    expect(violationsOf(pytest, "test-infrastructure")[0]).toMatchObject({
+      line: 3,
+      message: expect.stringMatching(/\[tool\.pytest\.ini_options\] of pyproject\.toml/),
+    });
+    const project = modify("pyproject.toml", '[project]\nname = "x"\n', '[project]\nname = "y"\n');
+    expect(violationsOf(project, "test-infrastructure")).toEqual([]);
+  });
+
+  it("blocks [tool:pytest] in setup.cfg, and a pytest key whose section is not visible", () => {
+    const cfg = modify(
+      "setup.cfg",
+      "[tool:pytest]\ntestpaths = tests\n",
+      "[tool:pytest]\ntestpaths = tests\nnorecursedirs = tests/unit\n",
+    );
+    expect(violationsOf(cfg, "test-infrastructure")[0]!.message).toMatch(/\[tool:pytest\] of setup\.cfg/);
+    const other = modify("setup.cfg", "[metadata]\nname = x\n", "[metadata]\nname = y\n");
+    expect(violationsOf(other, "test-infrastructure")).toEqual([]);
+  });
+
+  it("blocks a top-level `jest` key in package.json but not a jest dependency", () => {
+    const key = modify(
+      "package.json",
+      '{\n  "name": "x",\n  "license": "MIT"\n}\n',
+      '{\n  "name": "x",\n  "jest": {\n    "testMatch": ["**/nothing/**"]\n  },\n  "license": "MIT"\n}\n',
+    );
+    expect(violationsOf(key, "test-infrastructure").length).toBeGreaterThanOrEqual(2);
+    const dep = modify(
+      "package.json",
+      '{\n  "devDependencies": {\n    "vitest": "^3.0.0"\n  }\n}\n',
+      '{\n  "devDependencies": {\n    "jest": "^29.0.0",\n    "vitest": "^3.0.0"\n  }\n}\n',
+    );
+    expect(violationsOf(dep, "test-infrastructure")).toEqual([]);
+  });
+
+  it("blocks tsconfig `paths`, not other compiler options", () => {
+    const paths = modify(
+      "tsconfig.json",
+      '{\n  "compilerOptions": {\n    "strict": true\n  }\n}\n',
+      '{\n  "compilerOptions": {\n    "strict": true,\n    "paths": { "./parser": ["./fake-parser"] }\n  }\n}\n',
+    );
+    expect(violationsOf(paths, "test-infrastructure").map((v) => v.message)).toEqual([
+      expect.stringMatching(/`paths` \(module resolution/),
+    ]);
+    const target = modify(
+      "tsconfig.json",
+      '{\n  "compilerOptions": {\n    "target": "es2020"\n  }\n}\n',
+      '{\n  "compilerOptions": {\n    "target": "es2022"\n  }\n}\n',
+    );
+    expect(violationsOf(target, "test-infrastructure")).toEqual([]);
+  });
+
+  it("is configurable: files, allow and enabled", () => {
+    const patch = addLines("karma.conf.js", ["module.exports = {};"]);
+    expect(rulesOf(patch)).toContain("test-infrastructure");
+    expect(violationsOf(patch, "test-infrastructure", { testInfrastructure: { files: [] } })).toEqual([]);
+    expect(
+      violationsOf(patch, "test-infrastructure", { forbiddenPaths: { allow: ["karma.conf.js"] } }),
+    ).toEqual([]);
+    expect(violationsOf(patch, "test-infrastructure", { testInfrastructure: { enabled: false } })).toEqual(
+      [],
+    );
+  });
+});
+
+describe("weakened tests stay blocked with allowTestEdits", () => {
+  const py = "tests/test_p.py";
+  const weak = (patch: string) => violationsOf(patch, "weakened-tests", tests).map((v) => v.message);
+
+  it.each([
+    ['    assert parse("x") >= 0', /loosens/],
+    ['    assert isinstance(parse("x"), int)', /loosens/],
+    ['    assert parse("x") is not None', /loosens/],
+    ['    assert tokens("x") == [3]', /replaces an assertion/],
+  ])('`assert parse("x") == 3` → `%s`', (line, re) => {
+    const patch = modify(
+      py,
+      'def test_parse():\n    assert parse("x") == 3\n',
+      `def test_parse():\n${line}\n`,
+    );
+    expect(weak(patch)).toEqual([expect.stringMatching(re)]);
+  });
+
+  it("lets a replaced assertion through only when allowed explicitly (loosened stays blocked)", () => {
+    const replaced = modify(
+      py,
+      'def test_parse():\n    assert parse("x") == 3\n',
+      'def test_parse():\n    assert tokens("x") == [3]\n',
+    );
+    const cfg = { ...tests, weakenedTests: { allowReplacedAssertions: true } };
+    expect(violationsOf(replaced, "weakened-tests", cfg)).toEqual([]);
+    const loosened = modify(
+      py,
+      'def test_parse():\n    assert parse("x") == 3\n',
+      'def test_parse():\n    assert parse("x") >= 0\n',
+    );
+    expect(violationsOf(loosened, "weakened-tests", cfg)[0]!.message).toMatch(/loosens/);
+  });
+
+  it("blocks expect(x).toBe(3) → toBeGreaterThan(-1)", () => {
+    const patch = modify(
+      "src/p.test.ts",
+      'it("parses", () => {\n  expect(parse("x")).toBe(3);\n});\n',
+      'it("parses", () => {\n  expect(parse("x")).toBeGreaterThan(-1);\n});\n',
+    );
+    expect(weak(patch)).toEqual([expect.stringMatching(/loosens/)]);
+  });
+
+  it("blocks wrapping an assertion in try/except AssertionError: pass", () => {
+    const patch = modify(
+      py,
+      'def test_parse():\n    assert parse("x") == 3\n',
+      'def test_parse():\n    try:\n        assert parse("x") == 3\n    except AssertionError:\n        pass\n',
+    );
+    expect(weak(patch)).toEqual([expect.stringMatching(/makes a failing assertion pass/)]);
+  });
+
+  it("blocks a bare except / JS catch around an assertion, not around setup", () => {
+    const bare = modify(
+      py,
+      'def test_parse():\n    assert parse("x") == 3\n',
+      'def test_parse():\n    try:\n        assert parse("x") == 3\n    except Exception:\n        pass\n',
+    );
+    expect(weak(bare)).toEqual([expect.stringMatching(/catches the failure of the assertion/)]);
+    const js = modify(
+      "src/p.test.ts",
+      'it("p", () => {\n  expect(parse("x")).toBe(3);\n});\n',
+      'it("p", () => {\n  try {\n    expect(parse("x")).toBe(3);\n  } catch {}\n});\n',
+    );
+    expect(weak(js)).toEqual([expect.stringMatching(/catches the failure/)]);
+    const setup = modify(
+      py,
+      "def test_parse():\n    x = load()\n    assert x == 3\n",
+      "def test_parse():\n    try:\n        x = load()\n    except Exception:\n        x = None\n    assert x == 3\n",
+    );
+    expect(weak(setup)).toEqual([]);
+  });
+
+  it("blocks pytest.raises(Exception) around an assertion", () => {
+    const patch = modify(
+      py,
+      'def test_parse():\n    assert parse("x") == 3\n',
+      'def test_parse():\n    with pytest.raises(Exception):\n        assert parse("x") == 3\n',
+    );
+    expect(weak(patch)).toEqual([expect.stringMatching(/catches any error/)]);
+  });
+
+  it.each([
+    [
+      "tests/test_p.py",
+      'def test_parse():\n    assert parse("x") == 3\n',
+      'def test_parse():\n    return\n    assert parse("x") == 3\n',
+    ],
+    [
+      "src/p.test.ts",
+      'it("p", () => {\n  expect(parse("x")).toBe(3);\n});\n',
+      'it("p", () => {\n  return;\n  expect(parse("x")).toBe(3);\n});\n',
+    ],
+    [
+      "p_test.go",
+      'func TestParse(t *testing.T) {\n\tif Parse("x") != 3 { t.Fatal("bad") }\n}\n',
+      'func TestParse(t *testing.T) {\n\tif true { return }\n\tif Parse("x") != 3 { t.Fatal("bad") }\n}\n',
+    ],
+  ])("blocks an early return at the top of a test (%s)", (path, before, after) => {
+    expect(weak(modify(path, before, after))).toEqual([
+      expect.stringMatching(/returns before the rest of the test runs/),
+    ]);
+  });
+
+  it("allows a return that ends a helper or sits in a branch", () => {
+    const patch = modify(
+      py,
+      "def helper(x):\n    y = x\n",
+      "def helper(x):\n    if x is None:\n        return 0\n    y = x\n    return y\n",
+    );
+    expect(weak(patch)).toEqual([]);
+  });
+
+  it("blocks a test body replaced by `pass`", () => {
+    const patch = modify(
+      py,
+      'def test_parse():\n    assert parse("x") == 3\n',
+      "def test_parse():\n    pass\n",
+    );
+    expect(weak(patch)).toEqual([expect.stringMatching(/removes 1 assertion/)]);
+  });
+
+  it("blocks removing an assertion in one test and adding an unrelated one in another", () => {
+    const before =
+      'def test_parse():\n    assert parse("x") == 3\n\n\n\n\n\n\n\ndef test_other():\n    y = 1\n    z = 2\n';
+    const after =
+      "def test_parse():\n    pass\n\n\n\n\n\n\n\ndef test_other():\n    y = 1\n    assert y\n    z = 2\n";
+    expect(weak(modify(py, before, after))).toEqual([
+      expect.stringMatching(/removes 1 assertion\(s\) without a replacement in the same test/),
+    ]);
+  });
+
+  it("still allows moving an assertion unchanged and adding new ones", () => {
+    const patch = modify(
+      py,
+      "def test_a():\n    x = f()\n    assert x == 2\n",
+      "def test_a():\n    assert f() is not None\n    x = f()\n    assert x == 2\n",
+    );
+    expect(weak(patch)).toEqual([]);
+  });
+
+  it("blocks conftest hooks that force outcomes, even with allowTestEdits", () => {
+    const patch = modify(
+      "tests/conftest.py",
+      "import pytest\n",
+      'import pytest\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    out = yield\n    out.get_result().outcome = "passed"\n',
+    );
+    const ids = violationsOf(patch, "test-bypass", tests).map((v) => v.message.match(/\[([\w-]+)\]/)?.[1]);
+    expect(ids).toEqual(["pytest-hook", "pytest-hook"]);
+    const modify_items = addLines("tests/conftest.py", ["def pytest_collection_modifyitems(config, items):"]);
+    expect(violationsOf(modify_items, "test-bypass", tests)).toHaveLength(1);
+  });
+});
+
+describe("bare pytest skips", () => {
+  it.each([
+    ["from pytest import mark", "@mark.skip"],
+    ["from pytest import mark", "@mark.xfail(reason='x')"],
+    ["import pytest as pt", "@pt.mark.skipif(True, reason='x')"],
+    ["from pytest import skip", '    skip("later")'],
+    ["from pytest import xfail", '    xfail("later")'],
+  ])("`%s` + `%s` is blocked", (imp, line) => {
+    const patch = modify(
+      "tests/test_p.py",
+      'def test_parse():\n    assert parse("x") == 3\n',
+      `${imp}\n${line}\ndef test_parse():\n    assert parse("x") == 3\n`,
+    );
+    expect(violationsOf(patch, "test-bypass", tests).map((v) => v.message)).toEqual([
+      expect.stringMatching(/\[pytest-(skip|xfail)\]/),
+    ]);
+  });
+
+  it("does not flag an ordinary skip() outside tests without a pytest import", () => {
+    expect(
+      violationsOf(addLines("src/reader.py", ["    reader.skip(3)", "    skip(n)"]), "test-bypass"),
+    ).toEqual([]);
+    expect(
+      violationsOf(addLines("src/reader.py", ["from pytest import skip", "skip(n)"]), "test-bypass").map(
+        (v) => v.line,
+      ),
+    ).toEqual([3]);
+  });
+});
+
+describe("code outside tests that detects a test run, and exit hooks", () => {
+  it.each([
+    ["src/pkg/__init__.py", 'if os.environ.get("PYTEST_CURRENT_TEST"):', "test-detection"],
+    ["src/pkg/core.py", 'if "pytest" in sys.modules:', "test-detection"],
+    ["src/core.ts", "if (process.env.VITEST) return 42;", "test-detection"],
+    ["src/core.ts", "if (process.env.JEST_WORKER_ID !== undefined) return 42;", "test-detection"],
+    ["src/core.js", 'if (process.env.NODE_ENV === "test") return 42;', "test-detection"],
+    ["src/pkg/core.py", "atexit.register(rewrite_report)", "exit-hook"],
+    ["src/pkg/core.py", "os._exit(0)", "exit-hook"],
+    ["src/core.ts", 'process.on("exit", () => writeReport());', "exit-hook"],
+    ["src/core.ts", "process.exit(0);", "exit-hook"],
+  ])("%s: `%s` is %s", (path, line, id) => {
+    const v = violationsOf(addLines(path, [line]), "test-bypass");
+    expect(v.map((x) => x.message.match(/\[([\w-]+)\]/)?.[1])).toEqual([id]);
+    expect(violationsOf(addLines(path, [line]), "test-bypass", { testBypass: { allow: [id] } })).toEqual([]);
+  });
+
+  it("does not flag ordinary environment reads or exits in test files", () => {
+    expect(
+      violationsOf(
+        addLines("src/core.ts", ["const env = process.env.NODE_ENV ?? 'production';"]),
+        "test-bypass",
+      ),
+    ).toEqual([]);
+    expect(violationsOf(addLines("src/app.py", ["sys.exit(1)"]), "test-bypass")).toEqual([]);
+    expect(
+      violationsOf(
+        addLines("tests/helpers.py", ['if os.environ.get("PYTEST_CURRENT_TEST"):']),
+        "test-bypass",
+        tests,
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe("format-patch signature", () => {
+  it("blocks a diff smuggled after the `-- ` signature (git apply would apply it)", () => {
+    const r = evaluatePatch(fixture("signature-smuggle.patch"));
+    expect(r.allowed).toBe(false);
+    expect(r.violations).toEqual([
+      expect.objectContaining({
+        rule: "unparseable",
+        message: expect.stringMatching(/follow the `-- ` signature/),
+      }),
+    ]);
+  });
+
+  it("still reads an ordinary format-patch with its trailer", () => {
+    expect(evaluatePatch(fixture("format-patch.patch")).allowed).toBe(true);
+  });
+});
+
+describe("new files", () => {
+  it("a new jest.config.js is test infrastructure", () => {
+    expect(rulesOf(create("jest.config.js", "module.exports = {};\n"))).toContain("test-infrastructure");
+  });
+});
