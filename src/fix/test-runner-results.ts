@@ -61,7 +61,28 @@ function readJestJson(text: string): TestCase[] {
       out.push({ id: [file, ...titles].join(" > "), outcome, file, ...(message ? { message } : {}) });
     }
   }
-  return out;
+  return uniqueTestIds(out);
+}
+
+/**
+ * Gives every repeated id its own: the second `a > works` becomes `a > works#2`, the third `#3` (skipping
+ * any suffix a real test already uses). Order-based and deterministic, so the same report gives the same ids
+ * on the base and on the patched tree, and a regression in the second of two same-titled tests is compared
+ * as itself instead of being hidden behind the first.
+ */
+export function uniqueTestIds(tests: readonly TestCase[]): TestCase[] {
+  const taken = new Set(tests.map((t) => t.id));
+  const seen = new Map<string, number>();
+  return tests.map((t) => {
+    const n = (seen.get(t.id) ?? 0) + 1;
+    seen.set(t.id, n);
+    if (n === 1) return t;
+    let k = n;
+    while (taken.has(`${t.id}#${k}`)) k++;
+    const id = `${t.id}#${k}`;
+    taken.add(id);
+    return { ...t, id };
+  });
 }
 
 /** Reads the tests of one run. `format` is the one the invocation chose; */
@@ -79,11 +100,15 @@ export function readResults(format: string, text: string): TestCase[] {
   for (const t of parsed.tests) {
     const id = repoRelative(t.id);
     const message = messages.get(t.id);
+    // The parser keeps the last outcome of an id it saw twice and flags it flaky when one of them passed and
+    // another did not (a duplicate title, or a retry). Either way the run showed a failure: keep it.
+    const outcome: TestOutcome =
+      t.flaky && t.outcome !== "failed" && t.outcome !== "error" ? "failed" : t.outcome;
     byId.set(id, {
       id,
-      outcome: t.outcome,
+      outcome,
       ...(t.file ? { file: repoRelative(t.file) } : {}),
-      ...(message && (t.outcome === "failed" || t.outcome === "error") ? { message } : {}),
+      ...(message && (outcome === "failed" || outcome === "error") ? { message } : {}),
     });
   }
   return [...byId.values()];

@@ -49,7 +49,12 @@ export type TestCase = z.infer<typeof TestCase>;
 export const TestRunResult = z.object({
   /** The shell script that ran in the sandbox (the command plus reporter flags). */
   script: z.string(),
-  /** One entry per test id (the last outcome wins when a runner reports an id twice, e.g. retries). */
+  /**
+   * One entry per test id. A title repeated in one suite gets its own id (`id#2`, in report order) where the
+   * report lists each test (jest JSON); where the log parser merged repeats (JUnit, TAP, go, cargo), a test
+   * reported both passing and failing in one run keeps its failing outcome, so neither a duplicate nor a
+   * retry can hide a failure.
+   */
   tests: z.array(TestCase),
   /** Exit code of the test command; null when the sandbox stopped it. */
   exitCode: z.number().int().nullable(),
@@ -74,6 +79,14 @@ export const TestRunResult = z.object({
   outputTail: z.string(),
 });
 export type TestRunResult = z.infer<typeof TestRunResult>;
+
+/**
+ * A failure keyed by a test file rather than by a test: jest's "Test suite failed to run", a pytest
+ * collection error. The file's tests never ran, so after a fix its id disappears and its tests appear.
+ */
+export function isFileLevelError(t: TestCase): boolean {
+  return t.outcome === "error" && t.file !== undefined && t.file !== "" && t.id === t.file;
+}
 
 /** Whether an outcome counts as failing. */
 export function isFailing(outcome: TestOutcome): boolean {

@@ -15,8 +15,10 @@ import { evaluatePatch } from "../policy/index.ts";
 import type { Sandbox, SandboxLimits } from "../sandbox/types.ts";
 import { applyPatchToWorkspace, PatchApplyError } from "./apply-patch.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner.ts";
+import { uniqueTestIds } from "./test-runner-results.ts";
 import {
   isFailing,
+  isFileLevelError,
   TestCommand,
   TestFramework,
   type TestOutcome,
@@ -137,14 +139,15 @@ export function collapseRuns(
   phase: "base" | "patched",
   runs: readonly TestRunResult[],
 ): { outcomes: Map<string, PhaseOutcome>; unstable: UnstableTest[] } {
+  // One lookup per run; a run that still carries a repeated id (a baseline read elsewhere) gets the same
+  // `#n` ids readResults gives, so every occurrence is compared, not just the first.
+  const byRun = runs.map((r) => new Map(uniqueTestIds(r.tests).map((t) => [t.id, t.outcome])));
   const ids = new Set<string>();
-  for (const r of runs) for (const t of r.tests) ids.add(t.id);
+  for (const m of byRun) for (const id of m.keys()) ids.add(id);
   const outcomes = new Map<string, PhaseOutcome>();
   const unstable: UnstableTest[] = [];
   for (const id of [...ids].sort()) {
-    const seen: (TestOutcome | "missing")[] = runs.map(
-      (r) => r.tests.find((t) => t.id === id)?.outcome ?? "missing",
-    );
+    const seen: (TestOutcome | "missing")[] = byRun.map((m) => m.get(id) ?? "missing");
     // failed and error are the same verdict for comparison: the test does not pass.
     const kinds = new Set(seen.map((o) => (o === "error" ? "failed" : o)));
     if (kinds.size === 1) {
@@ -172,6 +175,7 @@ function describeUnstable(u: UnstableTest, runs: number): string {
 }
 
 export interface Comparison {
+  /** Includes a file that failed to load on the base and, after the patch, loads with all its tests passing. */
   failToPass: string[];
   passToFail: string[];
   stillFailing: string[];
@@ -179,6 +183,36 @@ export interface Comparison {
   tests: { id: string; before: PhaseOutcome; after: PhaseOutcome }[];
   reasons: string[];
   verified: boolean;
+}
+
+/**
+ * For a file-level error on the base (`id` is the file: it failed to load or collect) whose id is gone after
+ * the patch: a description of the file's tests when, in every patched run, the file reports at least one
+ * test and each of them passes (or is skipped, and at least one passes) — the load error was fixed and the
+ * tests behind it run green. Null otherwise (then the id stays "still failing").
+ */
+function fileNowLoads(
+  id: string,
+  base: readonly TestRunResult[],
+  patched: readonly TestRunResult[],
+  after: ReadonlyMap<string, PhaseOutcome>,
+): string | null {
+  const fileLevel = base.some((r) => r.tests.some((t) => t.id === id && isFileLevelError(t)));
+  if (!fileLevel) return null;
+  const inFile = new Set<string>();
+  for (const r of patched) {
+    const ids = uniqueTestIds(r.tests)
+      .filter((t) => t.file === id && t.id !== id)
+      .map((t) => t.id);
+    if (ids.length === 0) return null; // a run where the file still reports nothing proves nothing
+    for (const t of ids) inFile.add(t);
+  }
+  const outcomes = [...inFile].map((t) => after.get(t) ?? "missing");
+  if (!outcomes.every((o) => o === "passed" || o === "skipped")) return null;
+  const passed = outcomes.filter((o) => o === "passed").length;
+  if (passed === 0) return null;
+  const skipped = outcomes.length - passed;
+  return `${passed} test(s) pass${skipped > 0 ? `, ${skipped} skipped` : ""}`;
 }
 
 /** Compares base and patched runs per test id and decides whether they verify the patch. Pure. */
@@ -192,6 +226,7 @@ export function compareRuns(base: readonly TestRunResult[], patched: readonly Te
   const passToFail: string[] = [];
   const stillFailing: string[] = [];
   const tests: Comparison["tests"] = [];
+  const loaded: string[] = [];
   for (const id of ids) {
     const b = before.outcomes.get(id) ?? "missing";
     const a = after.outcomes.get(id) ?? "missing";
@@ -199,8 +234,12 @@ export function compareRuns(base: readonly TestRunResult[], patched: readonly Te
     if (patched.length === 0) continue; // the patch was not run: nothing to compare
     const failedBefore = b === "failed" || b === "error";
     if (failedBefore) {
+      const nowLoads = a === "missing" ? fileNowLoads(id, base, patched, after.outcomes) : null;
       if (a === "passed") failToPass.push(id);
-      else stillFailing.push(id);
+      else if (nowLoads !== null) {
+        failToPass.push(id);
+        loaded.push(`${id} (${nowLoads})`);
+      } else stillFailing.push(id);
     } else if (b === "passed" && a !== "passed") {
       passToFail.push(id);
     }
@@ -240,6 +279,11 @@ export function compareRuns(base: readonly TestRunResult[], patched: readonly Te
     );
   }
   if (failToPass.length === 0 && baseFailing.length > 0) reasons.push("no test went from failing to passing");
+  if (loaded.length > 0) {
+    reasons.push(
+      `${loaded.length} test file(s) failed to load on the base and, after the patch, load and pass: ${list(loaded)}`,
+    );
+  }
 
   const verified =
     incomplete.length === 0 &&

@@ -61,4 +61,56 @@ describe("readResults", () => {
     ]);
     expect(readResults("jest-json", "not json")).toEqual([]);
   });
+
+  it("gives a title repeated in one jest suite its own id, in report order, without clashing with real ids", () => {
+    const jest = JSON.stringify({
+      testResults: [
+        {
+          name: "/workspace/a.test.js",
+          assertionResults: [
+            { ancestorTitles: ["parse"], title: "works", status: "passed" },
+            { ancestorTitles: ["parse"], title: "works#2", status: "passed" },
+            { ancestorTitles: ["parse"], title: "works", status: "failed", failureMessages: ["Error: boom"] },
+            { ancestorTitles: ["parse"], title: "works", status: "passed" },
+          ],
+        },
+      ],
+    });
+    expect(readResults("jest-json", jest).map((t) => `${t.id} ${t.outcome}`)).toEqual([
+      "a.test.js > parse > works passed",
+      "a.test.js > parse > works#2 passed",
+      "a.test.js > parse > works#3 failed",
+      "a.test.js > parse > works#4 passed",
+    ]);
+  });
+
+  it("keeps the failure of a JUnit test reported twice (duplicate name or retry), whichever comes last", () => {
+    const F = '<failure message="boom">boom</failure>';
+    const junit = (first: string, second: string) =>
+      `<testsuite name="t"><testcase classname="t" name="works">${first}</testcase><testcase classname="t" name="works">${second}</testcase><testcase classname="t" name="other"/></testsuite>`;
+    expect(readResults("junit", junit(F, "")).map((t) => `${t.id} ${t.outcome}`)).toEqual([
+      "t.works failed",
+      "t.other passed",
+    ]);
+    expect(readResults("junit", junit("", F)).map((t) => `${t.id} ${t.outcome}`)).toEqual([
+      "t.works failed",
+      "t.other passed",
+    ]);
+    expect(readResults("junit", junit("", "")).map((t) => `${t.id} ${t.outcome}`)).toEqual([
+      "t.works passed",
+      "t.other passed",
+    ]);
+  });
+
+  it("reads a pytest collection error as an error keyed by the test file", () => {
+    const xml = [
+      '<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="1" failures="0" skipped="0" tests="1" time="0.1">',
+      '<testcase classname="" name="tests.test_stats" file="tests/test_stats.py" time="0.000"><error message="collection failure">ImportError while importing test module \'/workspace/tests/test_stats.py\'.',
+      "E   ModuleNotFoundError: No module named 'statz'</error></testcase></testsuite></testsuites>",
+    ].join("\n");
+    const tests = readResults("junit", xml);
+    expect(tests.map((t) => [t.id, t.outcome, t.file])).toEqual([
+      ["tests/test_stats.py", "error", "tests/test_stats.py"],
+    ]);
+  });
 });

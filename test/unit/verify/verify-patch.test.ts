@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CancelledError } from "../../../src/core/errors.ts";
 import type { TestCommand } from "../../../src/fix/test-runner-types.ts";
+import { readResults } from "../../../src/fix/test-runner-results.ts";
 import { compareRuns, verifyPatch } from "../../../src/fix/verify.ts";
 import { PolicyConfig } from "../../../src/policy/config.ts";
 import { fakeSandbox, tapReport } from "./fake-sandbox.ts";
@@ -289,5 +290,147 @@ describe("compareRuns", () => {
     const c = compareRuns([run({ a: "error" })], [run({ a: "passed", added: "passed" })]);
     expect(c.verified).toBe(true);
     expect(c.failToPass).toEqual(["a"]);
+  });
+
+  const fromReport = (format: string, text: string) => {
+    const tests = readResults(format, text);
+    return {
+      ...run({}),
+      reportFormat: format,
+      tests,
+      exitCode: tests.some((t) => t.outcome === "failed" || t.outcome === "error") ? 1 : 0,
+    };
+  };
+  const jestReport = (file: { assertions?: [string, string][]; loadError?: string }) =>
+    JSON.stringify({
+      testResults: [
+        {
+          name: "/workspace/a.test.js",
+          status: file.loadError ? "failed" : "passed",
+          ...(file.loadError ? { message: file.loadError } : {}),
+          assertionResults: (file.assertions ?? []).map(([title, status]) => ({
+            ancestorTitles: ["parse"],
+            title,
+            status,
+          })),
+        },
+      ],
+    });
+
+  it("compares every occurrence of a repeated jest title: a regression in the second is not hidden", () => {
+    const base = fromReport(
+      "jest-json",
+      jestReport({
+        assertions: [
+          ["fixme", "failed"],
+          ["works", "passed"],
+          ["works", "passed"],
+        ],
+      }),
+    );
+    const after = fromReport(
+      "jest-json",
+      jestReport({
+        assertions: [
+          ["fixme", "passed"],
+          ["works", "passed"],
+          ["works", "failed"],
+        ],
+      }),
+    );
+    const c = compareRuns([base, base], [after, after]);
+    expect(c.verified).toBe(false);
+    expect(c.failToPass).toEqual(["a.test.js > parse > fixme"]);
+    expect(c.passToFail).toEqual(["a.test.js > parse > works#2"]);
+  });
+
+  it("compares every occurrence even when a run's tests still carry a repeated id", () => {
+    const dup = (second: "passed" | "failed") => ({
+      ...run({ fixme: second === "passed" ? "failed" : "passed" }),
+      tests: [
+        { id: "fixme", outcome: second === "passed" ? ("failed" as const) : ("passed" as const) },
+        { id: "works", outcome: "passed" as const },
+        { id: "works", outcome: second },
+      ],
+    });
+    const c = compareRuns([dup("passed")], [dup("failed")]);
+    expect(c.verified).toBe(false);
+    expect(c.passToFail).toEqual(["works#2"]);
+  });
+
+  it("a repeated JUnit name that fails after the patch is a regression", () => {
+    const F = '<failure message="x">x</failure>';
+    const junit = (fixme: string, works: string) =>
+      `<testsuite><testcase classname="t" name="fixme">${fixme}</testcase><testcase classname="t" name="works">${works}</testcase><testcase classname="t" name="works"/></testsuite>`;
+    const c = compareRuns([fromReport("junit", junit(F, ""))], [fromReport("junit", junit("", F))]);
+    expect(c.verified).toBe(false);
+    expect(c.passToFail).toEqual(["t.works"]);
+  });
+
+  it("a jest file that failed to load and now loads with passing tests counts as fail→pass, and says so", () => {
+    const base = fromReport(
+      "jest-json",
+      jestReport({ loadError: "● Test suite failed to run\n\nCannot find module './parse'" }),
+    );
+    const after = fromReport(
+      "jest-json",
+      jestReport({
+        assertions: [
+          ["parses", "passed"],
+          ["rejects", "passed"],
+        ],
+      }),
+    );
+    const c = compareRuns([base, base], [after, after]);
+    expect(c.verified).toBe(true);
+    expect(c.failToPass).toEqual(["a.test.js"]);
+    expect(c.stillFailing).toEqual([]);
+    expect(c.reasons.join("\n")).toContain(
+      "1 test file(s) failed to load on the base and, after the patch, load and pass: a.test.js (2 test(s) pass)",
+    );
+  });
+
+  it("a file that now loads but has a failing test, or still reports nothing, is still failing", () => {
+    const base = fromReport("jest-json", jestReport({ loadError: "● Test suite failed to run" }));
+    const failing = fromReport(
+      "jest-json",
+      jestReport({
+        assertions: [
+          ["parses", "passed"],
+          ["rejects", "failed"],
+        ],
+      }),
+    );
+    const c = compareRuns([base], [failing]);
+    expect(c.verified).toBe(false);
+    expect(c.stillFailing).toEqual(["a.test.js"]);
+    // Loading in one run and not in the other is not evidence either.
+    const passing = fromReport("jest-json", jestReport({ assertions: [["parses", "passed"]] }));
+    const empty = fromReport("jest-json", JSON.stringify({ testResults: [] }));
+    expect(compareRuns([base], [passing, empty]).stillFailing).toEqual(["a.test.js"]);
+    // A test that failed (not a load error) and disappeared is still failing.
+    expect(compareRuns([run({ "a.test.js": "failed" })], [run({ other: "passed" })]).stillFailing).toEqual([
+      "a.test.js",
+    ]);
+  });
+
+  it("a pytest collection error fixed by the patch counts as fail→pass", () => {
+    const suite = (body: string) =>
+      `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="1">${body}</testsuite></testsuites>`;
+    const base = fromReport(
+      "junit",
+      suite(
+        '<testcase classname="" name="tests.test_stats" file="tests/test_stats.py" time="0"><error message="collection failure">E   ModuleNotFoundError: No module named \'statz\'</error></testcase>',
+      ),
+    );
+    const after = fromReport(
+      "junit",
+      suite(
+        '<testcase classname="tests.test_stats" name="test_mean" file="tests/test_stats.py" line="3" time="0"/><testcase classname="tests.test_stats" name="test_median" file="tests/test_stats.py" line="7" time="0"/>',
+      ),
+    );
+    const c = compareRuns([base, base], [after, after]);
+    expect(c.failToPass).toEqual(["tests/test_stats.py"]);
+    expect(c.verified).toBe(true);
   });
 });
