@@ -14,20 +14,25 @@ import { describeDocker, sandboxImage } from "../../support/docker.ts";
 
 const FIXTURES = path.resolve("test/fixtures/repos");
 const policy = policyForFix(defaultConfig());
+/**
+ * The gate blocks exit hooks (a fake success needs one); this policy lets them through so the tests can show
+ * that the sandbox run itself, the second line of defence, still rejects a fake success.
+ */
+const exitHooksAllowed = { ...policy, testBypass: { ...policy.testBypass, allow: ["exit-hook"] } };
 
 function verifier(repo: string) {
   const sandbox = createDockerSandbox({ image: sandboxImage });
   let baseline: TestRunResult[] | undefined;
   return async (
     patchName: string,
-    options: { reuseBaseline?: boolean; runs?: number } = {},
+    options: { reuseBaseline?: boolean; runs?: number; policy?: typeof policy } = {},
   ): Promise<VerifyOutput> => {
     const root = path.join(FIXTURES, repo);
     const result = await verifyPatch({
       workspace: await createFsWorkspace(root),
       sandbox,
       patch: await readFile(path.join(root, "patches", `${patchName}.diff`), "utf8"),
-      policy,
+      policy: options.policy ?? policy,
       jobId: `test-verify-${repo}`,
       ...(options.runs ? { runs: options.runs } : {}),
       ...(options.reuseBaseline && baseline ? { baseline } : {}),
@@ -82,7 +87,10 @@ describeDocker("verify: Python fixture (pytest, JUnit XML)", () => {
   });
 
   it("REJECTED: a patch that prints fake success and exits 0 before the tests run", async () => {
-    const r = await verify("fake-success", { reuseBaseline: true });
+    const blocked = await verify("fake-success", { reuseBaseline: true });
+    expect(blocked.verdict).toBe("BLOCKED");
+    expect(blocked.violations.map((v) => v.message).join("\n")).toMatch(/\[exit-hook\]: `os\._exit\(0\)`/);
+    const r = await verify("fake-success", { reuseBaseline: true, policy: exitHooksAllowed });
     expect(r.verdict).toBe("REJECTED");
     const patched = r.runs.filter((x) => x.phase === "patched");
     expect(patched).toHaveLength(1);
@@ -125,7 +133,12 @@ describeDocker("verify: JS fixture (node --test, TAP report)", () => {
   }, 120_000);
 
   it("REJECTED: a module that prints TAP success lines and calls process.exit(0)", async () => {
-    const r = await verify("fake-success", { reuseBaseline: true });
+    const blocked = await verify("fake-success", { reuseBaseline: true });
+    expect(blocked.verdict).toBe("BLOCKED");
+    expect(blocked.violations.map((v) => v.message).join("\n")).toMatch(
+      /\[exit-hook\]: `process\.exit\(0\);`/,
+    );
+    const r = await verify("fake-success", { reuseBaseline: true, policy: exitHooksAllowed });
     expect(r.verdict).toBe("REJECTED");
     expect(r.runs.filter((x) => x.phase === "patched").every((x) => x.exitCode === 0)).toBe(true);
     expect(r.stillFailing).toEqual(["formatDuration > formats hours"]);
