@@ -5,7 +5,7 @@
  * 0 with failures, stopped by the sandbox) is marked incomplete and can never verify a patch.
  */
 import type { Workspace } from "../git/types.ts";
-import type { Sandbox, SandboxLimits } from "../sandbox/types.ts";
+import type { ExtraDir, Sandbox, SandboxLimits } from "../sandbox/types.ts";
 import { buildInvocation } from "./test-runner-invocation.ts";
 import { readResults } from "./test-runner-results.ts";
 import { isFailing, type TestCommand, type TestRunResult } from "./test-runner-types.ts";
@@ -45,6 +45,8 @@ export interface RunTestsOptions {
   files?: Record<string, string>;
   /** Repo-relative paths removed from the workspace copy (files a patch deletes). */
   remove?: string[];
+  /** Host directories copied into the workspace copy (e.g. node_modules installed on the host from the lockfile). */
+  extraDirs?: ExtraDir[];
   /** The job the sandbox run belongs to (container labels, reaper). */
   jobId: string;
   signal?: AbortSignal;
@@ -68,6 +70,7 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
       dir: options.workspace.root,
       ...(options.files ? { files: options.files } : {}),
       ...(options.remove && options.remove.length > 0 ? { remove: options.remove } : {}),
+      ...(options.extraDirs && options.extraDirs.length > 0 ? { extraDirs: options.extraDirs } : {}),
     },
     env: { ...TEST_ENV, ...invocation.env },
     ...(invocation.reportFile ? { collect: [invocation.reportFile] } : {}),

@@ -12,8 +12,9 @@ import { CancelledError } from "../core/errors.ts";
 import type { Workspace } from "../git/types.ts";
 import type { PolicyConfig } from "../policy/config.ts";
 import { evaluatePatch } from "../policy/index.ts";
-import type { Sandbox, SandboxLimits } from "../sandbox/types.ts";
+import type { ExtraDir, Sandbox, SandboxLimits } from "../sandbox/types.ts";
 import { applyPatchToWorkspace, PatchApplyError } from "./apply-patch.ts";
+import { requireDependencies } from "./dependencies.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner.ts";
 import { uniqueTestIds } from "./test-runner-results.ts";
 import {
@@ -112,6 +113,11 @@ export interface VerifyOptions {
   baseline?: TestRunResult[];
   /** Sandbox limits of each test run. */
   limits?: Partial<SandboxLimits>;
+  /**
+   * Host directories copied into every sandbox run (a node_modules installed from the lockfile by
+   * `src/sandbox/repo-deps.ts`). One that holds `node_modules` satisfies the dependency preflight.
+   */
+  extraDirs?: ExtraDir[];
   /** Progress: called after each sandbox run. */
   onRun?: (phase: "base" | "patched", index: number, result: TestRunResult) => void;
 }
@@ -301,6 +307,11 @@ export function compareRuns(base: readonly TestRunResult[], patched: readonly Te
   return { failToPass, passToFail, stillFailing, unstable, tests, reasons, verified };
 }
 
+/** Whether the extra directories put a `node_modules` into the workspace. */
+export function providesNodeModules(extraDirs: readonly ExtraDir[] | undefined): boolean {
+  return (extraDirs ?? []).some((d) => d.paths.some((p) => p.replace(/\/$/, "") === "node_modules"));
+}
+
 function checkSignal(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new CancelledError("verification was cancelled");
 }
@@ -347,6 +358,9 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     (typeof options.testCommand === "string"
       ? await describeCommand(options.workspace, options.testCommand, "--test")
       : await detectTestCommand(options.workspace));
+  // A JS suite whose declared packages are missing would fail for a reason the patch has nothing to do with:
+  // that is an error with a hint (install them), never a REJECTED verdict against the patch.
+  await requireDependencies(options.workspace, command, { provided: providesNodeModules(options.extraDirs) });
   const about = {
     testCommand: command.command,
     detectedBy: command.detectedBy,
@@ -377,6 +391,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       command,
       jobId: options.jobId,
       ...(phase === "patched" ? { files: patched.files, remove: patched.remove } : {}),
+      ...(options.extraDirs ? { extraDirs: options.extraDirs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     });

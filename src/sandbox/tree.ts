@@ -9,7 +9,7 @@ import path from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import tar from "tar-stream";
 import { RetraceError } from "../core/errors.ts";
-import type { SandboxInput } from "./types.ts";
+import type { ExtraDir, SandboxInput } from "./types.ts";
 
 /** Directories never copied into the sandbox: VCS metadata is not needed to run code and is often large. */
 const SKIPPED_DIRS = [".git", ".hg", ".svn"];
@@ -47,6 +47,8 @@ export interface PreparedInput {
   inline: Entry[];
   /** Validated workspace-relative paths removed after extraction. */
   remove: string[];
+  /** Host directories (validated to exist) and their validated entries, packed after `dir`. */
+  extraDirs: ExtraDir[];
 }
 
 /** Validate an input tree before any container exists: the directory exists, every path stays inside. */
@@ -58,6 +60,17 @@ export async function prepareInput(input: SandboxInput | undefined): Promise<Pre
         hint: "pass an existing directory as input.dir",
       });
     }
+  }
+  const extraDirs: ExtraDir[] = [];
+  for (const extra of input?.extraDirs ?? []) {
+    const st = path.isAbsolute(extra.hostDir) ? await lstat(extra.hostDir).catch(() => null) : null;
+    if (!st?.isDirectory()) {
+      throw new RetraceError("usage", `sandbox extra directory not found: ${extra.hostDir}`, {
+        hint: "pass an existing absolute directory as extraDirs[].hostDir",
+      });
+    }
+    if (extra.paths.length === 0) continue;
+    extraDirs.push({ hostDir: extra.hostDir, paths: extra.paths.map(safeRelativePath) });
   }
   const inline = new Map<string, Entry>();
   for (const [name, content] of Object.entries(input?.files ?? {})) {
@@ -74,18 +87,20 @@ export async function prepareInput(input: SandboxInput | undefined): Promise<Pre
     dir: input?.dir ?? null,
     inline: [...inline.values()],
     remove: (input?.remove ?? []).map(safeRelativePath),
+    extraDirs,
   };
 }
 
 /** True when the prepared input puts nothing into the workspace. */
 export function isEmptyInput(p: PreparedInput): boolean {
-  return p.dir === null && p.inline.length === 0 && p.remove.length === 0;
+  return p.dir === null && p.inline.length === 0 && p.remove.length === 0 && p.extraDirs.length === 0;
 }
 
 /**
  * One stream of concatenated tar archives (extract with `tar -x -i`): the host directory packed by the host's
  * own `tar` (fast for trees of many small files; it stores symlinks as links and never follows them; VCS
- * metadata is skipped), then the inline files and `extra` files packed here — later entries win.
+ * metadata is skipped), then each extra directory's entries (also by the host's `tar`), then the inline files
+ * and `extra` files packed here — later entries win.
  */
 export function packInput(prepared: PreparedInput, extra: Record<string, Uint8Array> = {}): Readable {
   const out = new PassThrough();
@@ -108,39 +123,48 @@ export function packInput(prepared: PreparedInput, extra: Record<string, Uint8Ar
     })().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
     (pack as unknown as Readable).pipe(out);
   };
-  if (prepared.dir === null) {
-    packInline();
-    return out;
+  const sources: { dir: string; args: string[] }[] = [];
+  if (prepared.dir !== null) {
+    sources.push({
+      dir: prepared.dir,
+      args: [...SKIPPED_DIRS.flatMap((d) => [`--exclude=${d}`]), "-C", prepared.dir, "."],
+    });
   }
-  const child = spawn(
-    "tar",
-    ["-c", "-f", "-", ...SKIPPED_DIRS.flatMap((d) => [`--exclude=${d}`]), "-C", prepared.dir, "."],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let stderr = "";
-  child.stderr.on("data", (c: Buffer) => {
-    if (stderr.length < 4096) stderr += c.toString();
-  });
-  child.on("error", (error: NodeJS.ErrnoException) =>
-    out.destroy(
-      new RetraceError(
-        "infrastructure",
-        `cannot pack ${prepared.dir} with the host's tar: ${error.message}`,
-        {
-          hint: error.code === "ENOENT" ? "install tar (GNU or bsdtar) on this host" : undefined,
-        },
-      ),
-    ),
-  );
-  child.stdout.pipe(out, { end: false });
-  child.on("close", (code) => {
-    // 1 means "some files changed while being read": the copy is still complete enough to run.
-    if (code === 0 || code === 1) packInline();
-    else
+  for (const e of prepared.extraDirs)
+    sources.push({ dir: e.hostDir, args: ["-C", e.hostDir, "--", ...e.paths] });
+  const packHost = (i: number) => {
+    const source = sources[i];
+    if (source === undefined) {
+      packInline();
+      return;
+    }
+    const child = spawn("tar", ["-c", "-f", "-", ...source.args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => {
+      if (stderr.length < 4096) stderr += c.toString();
+    });
+    child.on("error", (error: NodeJS.ErrnoException) =>
       out.destroy(
-        new RetraceError("sandbox", `packing ${prepared.dir} failed (tar exit ${code}): ${stderr.trim()}`),
-      );
-  });
+        new RetraceError(
+          "infrastructure",
+          `cannot pack ${source.dir} with the host's tar: ${error.message}`,
+          {
+            hint: error.code === "ENOENT" ? "install tar (GNU or bsdtar) on this host" : undefined,
+          },
+        ),
+      ),
+    );
+    child.stdout.pipe(out, { end: false });
+    child.on("close", (code) => {
+      // 1 means "some files changed while being read": the copy is still complete enough to run.
+      if (code === 0 || code === 1) packHost(i + 1);
+      else
+        out.destroy(
+          new RetraceError("sandbox", `packing ${source.dir} failed (tar exit ${code}): ${stderr.trim()}`),
+        );
+    });
+  };
+  packHost(0);
   return out;
 }
 

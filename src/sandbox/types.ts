@@ -33,6 +33,20 @@ export interface SandboxInput {
   files?: Record<string, string | Uint8Array>;
   /** Workspace-relative paths removed after `dir` is copied (a patch that deletes files). */
   remove?: string[];
+  /**
+   * Host directories whose listed entries are copied into the workspace after `dir` (e.g. a `node_modules`
+   * installed on the host from the repository's lockfile). Each is packed with the host's `tar -c -C hostDir`;
+   * symlinks stay links. Neither `dir` nor `hostDir` is changed.
+   */
+  extraDirs?: ExtraDir[];
+}
+
+/** A host directory and the entries of it (relative paths) to copy into the workspace at the same paths. */
+export interface ExtraDir {
+  /** Absolute host directory. */
+  hostDir: string;
+  /** Relative POSIX paths inside `hostDir` (files or directories), copied to the same workspace paths. */
+  paths: string[];
 }
 
 export interface SandboxRunRequest {

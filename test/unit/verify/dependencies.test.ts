@@ -1,0 +1,164 @@
+import { describe, expect, it } from "vitest";
+import {
+  checkDependencies,
+  checkJsDependencies,
+  MissingDependenciesError,
+  parsePyprojectDependencies,
+  parseRequirements,
+  requireDependencies,
+  runsJs,
+} from "../../../src/fix/dependencies.ts";
+import type { TestCommand } from "../../../src/fix/test-runner-types.ts";
+import { verifyPatch } from "../../../src/fix/verify.ts";
+import { PolicyConfig } from "../../../src/policy/config.ts";
+import { fakeSandbox, tapReport } from "./fake-sandbox.ts";
+import { memoryWorkspace } from "./memory-workspace.ts";
+
+const jest: TestCommand = {
+  framework: "jest",
+  command: "jest",
+  detectedBy: "package.json scripts.test (jest)",
+};
+const pytest: TestCommand = { framework: "pytest", command: "python3 -m pytest", detectedBy: "pytest.ini" };
+const pkg = JSON.stringify({
+  scripts: { test: "jest" },
+  dependencies: { ms: "^2.1.3" },
+  devDependencies: { jest: "^29.0.0", "@types/node": "^20.0.0" },
+});
+
+describe("checkJsDependencies", () => {
+  it("lists declared packages, the ones missing from node_modules, and the lockfile", async () => {
+    const ws = memoryWorkspace({
+      "package.json": pkg,
+      "package-lock.json": "{}",
+      "node_modules/ms/package.json": "{}",
+    });
+    expect(await checkJsDependencies(ws)).toEqual({
+      declared: ["@types/node", "jest", "ms"],
+      missing: ["@types/node", "jest"],
+      lockfile: "package-lock.json",
+    });
+  });
+
+  it("counts a linked package (pnpm, npm workspaces) as installed", async () => {
+    const ws = memoryWorkspace(
+      { "package.json": JSON.stringify({ devDependencies: { jest: "1" } }) },
+      "/repo",
+      ["node_modules/jest"],
+    );
+    expect((await checkJsDependencies(ws))?.missing).toEqual([]);
+  });
+
+  it("is null without package.json, and lockfile is null without one", async () => {
+    expect(await checkJsDependencies(memoryWorkspace({ "a.py": "" }))).toBeNull();
+    const ws = memoryWorkspace({ "package.json": JSON.stringify({ devDependencies: { jest: "1" } }) });
+    expect(await checkJsDependencies(ws)).toEqual({ declared: ["jest"], missing: ["jest"], lockfile: null });
+  });
+});
+
+describe("Python requirements (reported only)", () => {
+  it("reads requirements*.txt without comments, options or includes", () => {
+    expect(
+      parseRequirements("# pinned\nrequests==2.31.0  # http\n\n-r base.txt\n--index-url x\nnumpy>=1\n"),
+    ).toEqual(["requests==2.31.0", "numpy>=1"]);
+  });
+
+  it("reads [project] dependencies of pyproject.toml, over several lines, and nothing from other tables", () => {
+    const toml = `[tool.x]\ndependencies = ["no"]\n\n[project]\nname = "p"\ndependencies = [\n  "attrs>=23", # note\n  'click',\n]\n[tool.pytest.ini_options]\n`;
+    expect(parsePyprojectDependencies(toml)).toEqual(["attrs>=23", "click"]);
+    expect(parsePyprojectDependencies("[project]\nname='x'\n")).toEqual([]);
+  });
+
+  it("checkDependencies reports both ecosystems", async () => {
+    const ws = memoryWorkspace({
+      "requirements.txt": "pytest==8.0.0\n",
+      "requirements-dev.txt": "hypothesis\n",
+      "pyproject.toml": '[project]\ndependencies = ["attrs"]\n',
+    });
+    expect(await checkDependencies(ws)).toEqual({
+      js: null,
+      python: {
+        files: ["requirements-dev.txt", "requirements.txt", "pyproject.toml"],
+        requirements: ["hypothesis", "pytest==8.0.0", "attrs"],
+      },
+    });
+  });
+});
+
+describe("requireDependencies", () => {
+  const ws = memoryWorkspace({ "package.json": pkg, "package-lock.json": "{}" });
+
+  it("throws an infrastructure error naming the missing packages and how to install them", async () => {
+    const error = await requireDependencies(ws, jest).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MissingDependenciesError);
+    const e = error as MissingDependenciesError;
+    expect(e.kind).toBe("infrastructure");
+    expect(e.exitCode).toBe(3);
+    expect(e.missing).toEqual(["@types/node", "jest", "ms"]);
+    expect(e.message).toMatch(/^dependencies not installed: @types\/node, jest, ms/);
+    expect(e.hint).toBe("run `npm ci --ignore-scripts` in the repository before Retrace");
+  });
+
+  it("asks for a lockfile when there is none, and names yarn's or pnpm's command for theirs", async () => {
+    const noLock = memoryWorkspace({ "package.json": pkg });
+    await expect(requireDependencies(noLock, jest)).rejects.toMatchObject({ hint: /commit a lockfile/ });
+    const yarn = memoryWorkspace({ "package.json": pkg, "yarn.lock": "" });
+    await expect(requireDependencies(yarn, jest)).rejects.toMatchObject({
+      hint: /yarn install --frozen-lockfile/,
+    });
+  });
+
+  it("passes when a node_modules is provided, when nothing is missing, and for non-JS commands", async () => {
+    expect((await requireDependencies(ws, jest, { provided: true }))?.missing).toHaveLength(3);
+    expect(await requireDependencies(ws, pytest)).toBeNull();
+    const installed = memoryWorkspace({
+      "package.json": JSON.stringify({ devDependencies: { jest: "1" } }),
+      "node_modules/jest/package.json": "{}",
+    });
+    expect((await requireDependencies(installed, jest))?.missing).toEqual([]);
+  });
+
+  it("runsJs: JS frameworks and npm/npx/node commands", () => {
+    expect(runsJs(jest)).toBe(true);
+    expect(runsJs(pytest)).toBe(false);
+    expect(runsJs({ framework: "unknown", command: "npx ava", detectedBy: "--test" })).toBe(true);
+    expect(runsJs({ framework: "unknown", command: "make test", detectedBy: "--test" })).toBe(false);
+  });
+});
+
+describe("verifyPatch with missing dependencies", () => {
+  const files = {
+    "package.json": JSON.stringify({ scripts: { test: "node --test" }, devDependencies: { ms: "2.1.3" } }),
+    "package-lock.json": "{}",
+    "src/calc.js": "exports.add = (a, b) => a - b;\n",
+  };
+  const patch =
+    "--- a/src/calc.js\n+++ b/src/calc.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a + b;\n";
+  const policy = PolicyConfig.parse({});
+
+  it("throws before any sandbox run instead of rejecting the patch", async () => {
+    const { sandbox, requests } = fakeSandbox([]);
+    await expect(
+      verifyPatch({ workspace: memoryWorkspace(files), sandbox, patch, policy, jobId: "j" }),
+    ).rejects.toBeInstanceOf(MissingDependenciesError);
+    expect(requests).toHaveLength(0);
+  });
+
+  it("runs with the provided node_modules, passing it to every sandbox run", async () => {
+    const base = { exitCode: 1, report: tapReport({ adds: "failed" }) };
+    const fixed = { exitCode: 0, report: tapReport({ adds: "passed" }) };
+    const { sandbox, requests } = fakeSandbox([base, fixed]);
+    const extraDirs = [{ hostDir: "/cache/repo-deps/abc", paths: ["node_modules"] }];
+    const r = await verifyPatch({
+      workspace: memoryWorkspace(files),
+      sandbox,
+      patch,
+      policy,
+      jobId: "j",
+      runs: 1,
+      extraDirs,
+    });
+    expect(r.verdict).toBe("VERIFIED");
+    expect(requests.map((q) => q.input?.extraDirs)).toEqual([extraDirs, extraDirs]);
+  });
+});
