@@ -7,6 +7,7 @@
  */
 import { RetraceError } from "../core/errors.ts";
 import type { Workspace } from "../git/types.ts";
+import type { ExtraDir } from "../sandbox/types.ts";
 import type { TestCommand } from "./test-runner-types.ts";
 
 /** Lockfiles in the order they are looked for; only npm's can be installed by Retrace (`npm ci`). */
@@ -51,12 +52,11 @@ export class MissingDependenciesError extends RetraceError {
       "infrastructure",
       `dependencies not installed: ${shown} (declared in package.json, missing from node_modules); the tests would fail for a reason that has nothing to do with the patch`,
       {
-        hint:
-          lockfile === "package-lock.json" || lockfile === "npm-shrinkwrap.json"
-            ? "run `npm ci --ignore-scripts` in the repository before Retrace"
-            : lockfile === null
-              ? "commit a lockfile (`npm install --package-lock-only`) so the versions are pinned, then run `npm ci --ignore-scripts` before Retrace"
-              : `install the dependencies from ${lockfile} (e.g. \`${lockfile === "yarn.lock" ? "yarn install --frozen-lockfile --ignore-scripts" : "pnpm install --frozen-lockfile --ignore-scripts"}\`) before Retrace`,
+        hint: isNpmLockfile(lockfile)
+          ? "run `npm ci --ignore-scripts` in the repository before Retrace"
+          : lockfile === null
+            ? "commit a lockfile (`npm install --package-lock-only`) so the versions are pinned, then run `npm ci --ignore-scripts` before Retrace"
+            : `install the dependencies from ${lockfile} (e.g. \`${lockfile === "yarn.lock" ? "yarn install --frozen-lockfile --ignore-scripts" : "pnpm install --frozen-lockfile --ignore-scripts"}\`) before Retrace`,
       },
     );
     this.missing = missing;
@@ -182,4 +182,40 @@ export async function requireDependencies(
   if (js === null || options.provided === true) return js;
   if (js.missing.length > 0) throw new MissingDependenciesError(js.missing, js.lockfile);
   return js;
+}
+
+/** Whether the lockfile is npm's, which `npm ci` installs exactly. */
+export function isNpmLockfile(lockfile: string | null): boolean {
+  return lockfile === "package-lock.json" || lockfile === "npm-shrinkwrap.json";
+}
+
+/** Whether the extra directories put a `node_modules` into the workspace. */
+export function providesNodeModules(extraDirs: readonly ExtraDir[] | undefined): boolean {
+  return (extraDirs ?? []).some((d) => d.paths.some((p) => p.replace(/\/$/, "") === "node_modules"));
+}
+
+/**
+ * The port that installs a repository's JS dependencies outside its checkout, exactly as its npm lockfile pins
+ * them, and returns the host directories to copy into each sandbox run (src/sandbox/repo-deps.ts on a host).
+ */
+export type DependencyProvider = (workspace: Workspace, js: JsDependencies) => Promise<ExtraDir[]>;
+
+/**
+ * The extra directories every test run gets: `extraDirs` as given, plus what `provider` installs when the
+ * command runs JS, declared packages are missing from the checkout and an npm lockfile pins them. Throws
+ * MissingDependenciesError when they are missing and cannot be installed (no provider, no npm lockfile: Retrace
+ * never installs without a lockfile, the versions would float).
+ */
+export async function dependencyDirs(
+  workspace: Workspace,
+  command: TestCommand,
+  options: { extraDirs?: ExtraDir[] | undefined; provider?: DependencyProvider | undefined } = {},
+): Promise<ExtraDir[]> {
+  const given = options.extraDirs ?? [];
+  if (!runsJs(command) || providesNodeModules(given)) return given;
+  const js = await checkJsDependencies(workspace);
+  if (js === null || js.missing.length === 0) return given;
+  if (options.provider && isNpmLockfile(js.lockfile))
+    return [...given, ...(await options.provider(workspace, js))];
+  throw new MissingDependenciesError(js.missing, js.lockfile);
 }

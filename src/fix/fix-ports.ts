@@ -13,12 +13,12 @@ import { PolicyConfig, type PolicyConfigInput } from "../policy/config.ts";
 import { evaluatePatch } from "../policy/index.ts";
 import { RULES } from "../policy/rules/index.ts";
 import type { ExtraDir, Sandbox, SandboxLimits } from "../sandbox/types.ts";
-import { requireDependencies } from "./dependencies.ts";
+import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { extractFrames, type FailureInfo, mapRunnerPath } from "./failure.ts";
 import type { FixPorts, FixTestPort, TestRunSummary } from "./ports.ts";
 import { describeCommand, detectTestCommand, filterCommand, runTests } from "./test-runner.ts";
 import { isFailing, type TestCommand, type TestRunResult } from "./test-runner-types.ts";
-import { providesNodeModules, verifyPatch } from "./verify.ts";
+import { verifyPatch } from "./verify.ts";
 
 export interface FixPortsInput {
   workspace: Workspace;
@@ -34,6 +34,8 @@ export interface FixPortsInput {
   limits?: Partial<SandboxLimits>;
   /** Host directories copied into every test run (node_modules installed on the host from the lockfile). */
   extraDirs?: ExtraDir[];
+  /** Installs the repository's JS dependencies from its npm lockfile when the checkout lacks them. */
+  dependencies?: DependencyProvider;
   model: Model | null;
   models?: ModelChoice;
   redactor?: Redactor;
@@ -103,7 +105,10 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
     ? await describeCommand(workspace, input.testCommand, "--test")
     : await detectTestCommand(workspace);
   // Missing JS dependencies stop the job here, with a hint, before any run could be blamed on a patch.
-  await requireDependencies(workspace, command, { provided: providesNodeModules(input.extraDirs) });
+  const extraDirs = await dependencyDirs(workspace, command, {
+    extraDirs: input.extraDirs,
+    provider: input.dependencies,
+  });
   const policy = PolicyConfig.parse(input.policy ?? {});
   const rules = RULES.filter((r) => r.enabled(policy)).map((r) => r.id);
   let files: Set<string> | null = null;
@@ -118,7 +123,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
       jobId,
       signal,
       ...(input.limits ? { limits: input.limits } : {}),
-      ...(input.extraDirs ? { extraDirs: input.extraDirs } : {}),
+      ...(extraDirs.length > 0 ? { extraDirs } : {}),
     });
 
   let canFilter = command.framework !== "unknown";
@@ -177,7 +182,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
         signal,
         ...(baseline.length > 0 ? { baseline } : {}),
         ...(input.limits ? { limits: input.limits } : {}),
-        ...(input.extraDirs ? { extraDirs: input.extraDirs } : {}),
+        ...(extraDirs.length > 0 ? { extraDirs } : {}),
         onRun: (phase, i, r) =>
           input.log?.(
             `  verify ${phase} run ${i}: ${r.counts.passed} passed, ${r.counts.failed} failed${r.complete ? "" : ` (${r.problems.join("; ")})`}`,

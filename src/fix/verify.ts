@@ -14,7 +14,7 @@ import type { PolicyConfig } from "../policy/config.ts";
 import { evaluatePatch } from "../policy/index.ts";
 import type { ExtraDir, Sandbox, SandboxLimits } from "../sandbox/types.ts";
 import { applyPatchToWorkspace, PatchApplyError } from "./apply-patch.ts";
-import { requireDependencies } from "./dependencies.ts";
+import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner.ts";
 import { uniqueTestIds } from "./test-runner-results.ts";
 import {
@@ -118,6 +118,11 @@ export interface VerifyOptions {
    * `src/sandbox/repo-deps.ts`). One that holds `node_modules` satisfies the dependency preflight.
    */
   extraDirs?: ExtraDir[];
+  /**
+   * Installs the repository's JS dependencies from its npm lockfile when they are missing from the checkout
+   * (`createRepoDependencyProvider()` on a host); without it, missing dependencies are an error.
+   */
+  dependencies?: DependencyProvider;
   /** Progress: called after each sandbox run. */
   onRun?: (phase: "base" | "patched", index: number, result: TestRunResult) => void;
 }
@@ -307,11 +312,6 @@ export function compareRuns(base: readonly TestRunResult[], patched: readonly Te
   return { failToPass, passToFail, stillFailing, unstable, tests, reasons, verified };
 }
 
-/** Whether the extra directories put a `node_modules` into the workspace. */
-export function providesNodeModules(extraDirs: readonly ExtraDir[] | undefined): boolean {
-  return (extraDirs ?? []).some((d) => d.paths.some((p) => p.replace(/\/$/, "") === "node_modules"));
-}
-
 function checkSignal(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new CancelledError("verification was cancelled");
 }
@@ -360,7 +360,10 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       : await detectTestCommand(options.workspace));
   // A JS suite whose declared packages are missing would fail for a reason the patch has nothing to do with:
   // that is an error with a hint (install them), never a REJECTED verdict against the patch.
-  await requireDependencies(options.workspace, command, { provided: providesNodeModules(options.extraDirs) });
+  const extraDirs = await dependencyDirs(options.workspace, command, {
+    extraDirs: options.extraDirs,
+    provider: options.dependencies,
+  });
   const about = {
     testCommand: command.command,
     detectedBy: command.detectedBy,
@@ -391,7 +394,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       command,
       jobId: options.jobId,
       ...(phase === "patched" ? { files: patched.files, remove: patched.remove } : {}),
-      ...(options.extraDirs ? { extraDirs: options.extraDirs } : {}),
+      ...(extraDirs.length > 0 ? { extraDirs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     });

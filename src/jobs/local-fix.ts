@@ -13,6 +13,7 @@ import type { FixJobSpec } from "../core/job.ts";
 import { createBranchWithCommit, createFsWorkspace } from "../git/index.ts";
 import type { Model } from "../llm/types.ts";
 import { createDockerSandbox } from "../sandbox/docker.ts";
+import { createRepoDependencyProvider } from "../sandbox/repo-deps.ts";
 import type { Sandbox } from "../sandbox/types.ts";
 
 export interface LocalFixPortsOptions {
@@ -45,6 +46,11 @@ export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixP
     policy: policyForFix(o.config),
     verifyRuns: o.config.fix.verifyRuns,
     limits: o.config.sandbox.limits,
+    // Missing JS dependencies are installed from the repo's npm lockfile into Retrace's cache, not the checkout.
+    dependencies: createRepoDependencyProvider({
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.log ? { log: o.log } : {}),
+    }),
     commitDiff: async () => {
       // The failing commit is HEAD; its diff against the parent, when it has one.
       const diff = await git.raw(["diff", "--no-color", "HEAD~1", "HEAD"]).catch(() => null);

@@ -12,6 +12,7 @@ import { readTextInput } from "../read-input.ts";
 import { type VerifyOutput, verifyPatch } from "../../fix/verify.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { createDockerSandbox } from "../../sandbox/docker.ts";
+import { createRepoDependencyProvider } from "../../sandbox/repo-deps.ts";
 import { intOption } from "../options.ts";
 
 interface VerifyFlags {
@@ -113,6 +114,10 @@ export function registerVerify(program: Command): void {
           jobId: `verify-${randomUUID().slice(0, 8)}`,
           signal: controller.signal,
           ...(timeoutMs === undefined ? {} : { limits: { timeoutMs } }),
+          dependencies: createRepoDependencyProvider({
+            signal: controller.signal,
+            log: (line) => process.stderr.write(`retrace: ${line}\n`),
+          }),
           onRun: (phase, index, r) => {
             const c = r.counts;
             process.stderr.write(

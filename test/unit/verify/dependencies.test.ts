@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   checkDependencies,
   checkJsDependencies,
+  dependencyDirs,
   MissingDependenciesError,
   parsePyprojectDependencies,
   parseRequirements,
@@ -160,5 +161,43 @@ describe("verifyPatch with missing dependencies", () => {
     });
     expect(r.verdict).toBe("VERIFIED");
     expect(requests.map((q) => q.input?.extraDirs)).toEqual([extraDirs, extraDirs]);
+  });
+});
+
+describe("dependencyDirs", () => {
+  const ws = memoryWorkspace({ "package.json": pkg, "package-lock.json": "{}" });
+  const installed = [{ hostDir: "/cache/repo-deps/h", paths: ["node_modules"] }];
+
+  it("asks the provider for missing packages pinned by an npm lockfile, and keeps the given dirs", async () => {
+    const calls: string[][] = [];
+    const given = [{ hostDir: "/x", paths: ["fixtures"] }];
+    const dirs = await dependencyDirs(ws, jest, {
+      extraDirs: given,
+      provider: async (_w, js) => {
+        calls.push(js.missing);
+        return installed;
+      },
+    });
+    expect(dirs).toEqual([...given, ...installed]);
+    expect(calls).toEqual([["@types/node", "jest", "ms"]]);
+  });
+
+  it("never calls the provider without an npm lockfile (versions would float), nor when nothing is missing", async () => {
+    let called = 0;
+    const provider = async () => {
+      called += 1;
+      return installed;
+    };
+    await expect(
+      dependencyDirs(memoryWorkspace({ "package.json": pkg, "yarn.lock": "" }), jest, { provider }),
+    ).rejects.toBeInstanceOf(MissingDependenciesError);
+    await expect(
+      dependencyDirs(memoryWorkspace({ "package.json": pkg }), jest, { provider }),
+    ).rejects.toMatchObject({
+      hint: /commit a lockfile/,
+    });
+    expect(await dependencyDirs(ws, pytest, { provider })).toEqual([]);
+    expect(await dependencyDirs(ws, jest, { provider, extraDirs: installed })).toEqual(installed);
+    expect(called).toBe(0);
   });
 });
