@@ -105,13 +105,7 @@ export function createGitHubPort(octokit: OctokitLike): GitHubPort {
         ...repo,
         pull_number: pullNumber,
       });
-      return {
-        number: d.number,
-        headRef: String(d.head?.ref),
-        headSha: String(d.head?.sha),
-        baseRef: String(d.base?.ref),
-        headRepoFullName: d.head?.repo?.full_name ?? null,
-      };
+      return pullInfo(d);
     },
 
     async findPullByHead(repo, branch) {
@@ -124,14 +118,7 @@ export function createGitHubPort(octokit: OctokitLike): GitHubPort {
         per_page: 1,
       });
       const d = Array.isArray(list) ? list[0] : undefined;
-      if (!d) return null;
-      return {
-        number: d.number,
-        headRef: String(d.head?.ref),
-        headSha: String(d.head?.sha),
-        baseRef: String(d.base?.ref),
-        headRepoFullName: d.head?.repo?.full_name ?? null,
-      };
+      return d ? pullInfo(d) : null;
     },
 
     async getBranchHead(repo, branch) {
@@ -393,5 +380,16 @@ export function createGitHubPort(octokit: OctokitLike): GitHubPort {
       });
       return { number: d.number, url: String(d.html_url ?? "") };
     },
+  };
+}
+
+/** The fields Retrace reads from a pull request object of the REST API. */
+function pullInfo(d: Json): PullInfo {
+  return {
+    number: d.number,
+    headRef: String(d.head?.ref),
+    headSha: String(d.head?.sha),
+    baseRef: String(d.base?.ref),
+    headRepoFullName: d.head?.repo?.full_name ?? null,
   };
 }
