@@ -259,6 +259,11 @@ export interface RunOptions {
   job?: JobSpec | null;
   /** Output cap per model call when the step sets none; also capped by the remaining token budget. */
   defaultMaxTokens?: number;
+  /**
+   * After a step is stopped (time budget, cancel), how long to wait in real milliseconds for it to finish its
+   * own clean-up (a sandbox run removing its container) before the run ends anyway. Default 10 000.
+   */
+  settleMs?: number;
   /** Called after every step with its trace record (progress output). */
   onStep?: (step: TraceStep) => void;
 }
@@ -568,9 +573,9 @@ export async function runMachine<C, S extends string>(
     };
 
     let outcome: StepOutcome<C, S> | null = null;
+    const running = Promise.resolve().then(() => (spec.run as NonNullable<typeof spec.run>)(ctx, io));
+    running.catch(() => {});
     try {
-      const running = Promise.resolve().then(() => (spec.run as NonNullable<typeof spec.run>)(ctx, io));
-      running.catch(() => {});
       outcome = await Promise.race([running, stopped]);
       if (!spec.on?.includes(outcome.next)) {
         throw new MachineDefinitionError(
@@ -592,6 +597,17 @@ export async function runMachine<C, S extends string>(
       cancelTimer();
       options.signal?.removeEventListener("abort", onExternalAbort);
       stepClosed = true;
+      if (stepCtl.signal.aborted) {
+        // The step was told to stop: give it a bounded, real-time moment to finish its clean-up, so a job never
+        // ends while one of its sandboxes is still being removed.
+        const settled = await settle(running, options.settleMs ?? 10_000);
+        if (!settled) {
+          const note = `the step did not finish within ${options.settleMs ?? 10_000} ms of being stopped`;
+          record.error = record.error
+            ? { ...record.error, message: `${record.error.message}; ${note}` }
+            : { kind: "internal", message: note };
+        }
+      }
       // Calls still in flight when the step was stopped: recorded as stopped, never charged later.
       for (const x of record.exchanges) {
         if (!x.response && !x.error) {
@@ -686,4 +702,22 @@ export async function runMachine<C, S extends string>(
     ...(final.error ? { error: final.error } : {}),
     trace,
   };
+}
+
+/** Resolves true when `p` settles within `ms` real milliseconds, false otherwise (never rejects). */
+function settle(p: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    timer.unref?.();
+    p.then(
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+    );
+  });
 }

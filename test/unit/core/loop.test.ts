@@ -343,8 +343,10 @@ describe("runMachine, calls in flight when a step is stopped", () => {
       model: slowModel,
       models: { fast: "f" },
       budget: { maxWallMs: 5_000 },
+      settleMs: 20,
     });
     expect(r.reason).toBe("budget_exhausted:time");
+    expect(r.trace.steps[0]?.error?.message).toMatch(/did not finish within 20 ms of being stopped/);
     const before = JSON.stringify(r.trace);
     release?.();
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -354,5 +356,37 @@ describe("runMachine, calls in flight when a step is stopped", () => {
       /stopped before the call returned: the job's time budget/,
     );
     expect(r.trace.steps[0]?.exchanges[0]?.durationMs).toBe(5_000);
+  });
+});
+
+describe("runMachine, clean-up of a stopped step", () => {
+  it("waits for a stopped step to finish its clean-up before the run ends", async () => {
+    const clock = new ManualClock();
+    let cleanedUp = false;
+    const m = defineMachine<null>()({
+      name: "cleanup",
+      initial: "work",
+      states: {
+        work: {
+          on: ["done"],
+          run: (ctx, io) =>
+            new Promise((resolve) => {
+              io.signal.addEventListener("abort", () => {
+                // Like a sandbox run: the abort kills the container, whose removal takes a moment.
+                setTimeout(() => {
+                  cleanedUp = true;
+                  resolve({ next: "done", ctx });
+                }, 30);
+              });
+              clock.advance(5_000);
+            }),
+        },
+        done: { terminal: "completed" },
+      },
+    });
+    const r = await runMachine(m, null, { clock, budget: { maxWallMs: 1_000 } });
+    expect(r.reason).toBe("budget_exhausted:time");
+    expect(cleanedUp).toBe(true);
+    expect(r.trace.steps[0]?.error?.message ?? "").not.toMatch(/did not finish/);
   });
 });
