@@ -1,29 +1,8 @@
-import { spawn } from "node:child_process";
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Readable } from "node:stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { extractLikeTheSandbox, tmp } from "../../support/sandbox-tar.ts";
 import { isEmptyInput, packInput, prepareInput } from "../../../src/sandbox/tree.ts";
-
-const dirs: string[] = [];
-async function tmp(): Promise<string> {
-  const d = await mkdtemp(path.join(os.tmpdir(), "retrace-extra-"));
-  dirs.push(d);
-  return d;
-}
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-
-async function extractLikeTheSandbox(stream: Readable): Promise<string> {
-  const dest = await tmp();
-  const child = spawn("tar", ["-x", "-i", "-f", "-", "-C", dest], { stdio: ["pipe", "ignore", "pipe"] });
-  stream.pipe(child.stdin);
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  expect(code).toBe(0);
-  return dest;
-}
 
 describe("extra directories", () => {
   it("copies only the listed entries of each host directory after the repo, links kept as links, inline files last", async () => {

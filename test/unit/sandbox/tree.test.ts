@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
-import { lstat, mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { lstat, mkdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { PassThrough, type Readable } from "node:stream";
+import { PassThrough } from "node:stream";
 import tar from "tar-stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { extractLikeTheSandbox, tmp } from "../../support/sandbox-tar.ts";
 import {
   isEmptyInput,
   packInput,
@@ -12,16 +11,6 @@ import {
   safeRelativePath,
   unpackCollected,
 } from "../../../src/sandbox/tree.ts";
-
-const dirs: string[] = [];
-async function tmp(): Promise<string> {
-  const d = await mkdtemp(path.join(os.tmpdir(), "retrace-tree-"));
-  dirs.push(d);
-  return d;
-}
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
 
 describe("safeRelativePath", () => {
   it.each(["../x", "a/../../x", "/etc/passwd", "a\\b", "", ".", "a\0b"])("rejects %j", (p) => {
@@ -32,16 +21,6 @@ describe("safeRelativePath", () => {
     expect(safeRelativePath("a/c/../b")).toBe("a/b");
   });
 });
-
-/** Extract a packed input the way the container does (`tar -x -i`), into a fresh directory. */
-async function extractLikeTheSandbox(stream: Readable): Promise<string> {
-  const dest = await tmp();
-  const child = spawn("tar", ["-x", "-i", "-f", "-", "-C", dest], { stdio: ["pipe", "ignore", "pipe"] });
-  stream.pipe(child.stdin);
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  expect(code).toBe(0);
-  return dest;
-}
 
 describe("input trees", () => {
   it("packs a directory without following symlinks, skipping VCS metadata, with inline files winning", async () => {
