@@ -313,7 +313,9 @@ function containerSpec(
       "dev.retrace.owner": `${os.hostname()}:${process.pid}`,
       "dev.retrace.deadline": String(deadline),
     },
-    NetworkDisabled: true,
+    // `NetworkMode: none` alone is the isolation: the container gets only a loopback interface. Docker's
+    // `NetworkDisabled` on top of it also leaves /etc/hosts empty, so `localhost` stops resolving (vitest 4,
+    // any test of a local server fail at start with EAI_AGAIN): loopback names are kept, egress is not.
     AttachStdin: false,
     AttachStdout: false,
     AttachStderr: false,

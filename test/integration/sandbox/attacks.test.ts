@@ -134,6 +134,34 @@ describeDocker("sandbox attack suite (real Docker)", () => {
     expect(r.stdout).toMatch(/ifaces \['lo'\]/);
   });
 
+  it("resolves loopback names (localhost, ip6-localhost) to loopback only, and still reaches nothing outside", async () => {
+    const script = [
+      "const dns = require('node:dns');",
+      "const net = require('node:net');",
+      "const look = (n) => new Promise((r) => dns.lookup(n, { all: true }, (e, a) => r(e ? e.code : a.map((x) => x.address).sort().join(','))));",
+      "const srv = net.createServer((s) => s.end('hi')).listen(0, 'localhost', async () => {",
+      "  console.log('localhost', await look('localhost'));",
+      "  console.log('ip6', await look('ip6-localhost'));",
+      "  console.log('outside', await look('example.com'));",
+      "  const c = net.connect(srv.address().port, 'localhost');",
+      "  c.on('data', (d) => { console.log('connect', String(d)); c.end(); srv.close(); });",
+      "  c.on('error', (e) => { console.log('connect', e.code); srv.close(); });",
+      "});",
+    ].join("\n");
+    const r = await sandbox.run({
+      jobId: `${PREFIX}-loopback-names`,
+      command: ["node", "main.js"],
+      env: PATH_ENV,
+      input: { files: { "main.js": script } },
+      limits: { timeoutMs: 20_000 },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^localhost (127\.0\.0\.1,::1|::1,127\.0\.0\.1)$/m);
+    expect(r.stdout).toMatch(/^ip6 ::1$/m);
+    expect(r.stdout).toMatch(/^outside (EAI_AGAIN|ENOTFOUND)$/m);
+    expect(r.stdout).toMatch(/^connect hi$/m);
+  });
+
   it("hides the host's environment: a planted secret is in neither env nor /proc/*/environ", async () => {
     process.env.RETRACE_PLANTED_SECRET = "ghp_plantedsecretvalue0000000000000000";
     try {
