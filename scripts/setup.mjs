@@ -124,6 +124,25 @@ function sandboxImage() {
   }
 }
 
+// 4. What only the tests need (`--tests`): a local registry to test pulling the sandbox image (the Action
+// on a runner pulls it; tests pull from Debian's docker-registry on loopback). Installed as root only.
+function testTools() {
+  if (!process.argv.includes("--tests") || process.env.RETRACE_SKIP_DOCKER === "1") return;
+  if (existsSync("/usr/bin/docker-registry")) return;
+  if (!isRoot)
+    return log("docker-registry is not installed and this user is not root: the image-pull tests skip");
+  log("installing docker-registry (apt-get install docker-registry) for the image-pull tests");
+  run("apt-get", ["update", "-qq"]);
+  run("apt-get", ["install", "-y", "-qq", "docker-registry"], {
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
+  // The package starts a registry service on :5000; the tests start their own on a free loopback port.
+  quiet("sh", [
+    "-c",
+    "systemctl disable --now docker-registry 2>/dev/null; service docker-registry stop 2>/dev/null; true",
+  ]);
+}
+
 // 2b. The compiled CLI (build/cli), rebuilt when any source is newer; bin/retrace.mjs falls back to tsx without it.
 async function compiledCli() {
   const { buildCli, cliBuildIsFresh } = await import("./cli-build.mjs");
@@ -137,6 +156,7 @@ try {
   await compiledCli();
   await engine();
   sandboxImage();
+  testTools();
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }

@@ -11,6 +11,12 @@ export interface ActionInputs {
   budgetUsd: number | null;
   config: string;
   dryRun: boolean;
+  /** The sandbox image to use (a `repo@sha256:…` reference is pinned); empty: the published one. */
+  sandboxImage: string | null;
+  /** A registry host to pull the sandbox image through instead of its own. */
+  sandboxRegistryMirror: string | null;
+  /** Where the sandbox image is saved between runs; empty: $RUNNER_TOOL_CACHE/retrace-sandbox. */
+  sandboxCacheDir: string | null;
 }
 
 export function readInputs(get: (name: string) => string): ActionInputs {
@@ -36,6 +42,18 @@ export function readInputs(get: (name: string) => string): ActionInputs {
   if (dryRunText !== "true" && dryRunText !== "false") {
     throw new ConfigError(`input dry-run must be true or false, not ${JSON.stringify(dryRunText)}`);
   }
+  const sandboxImage = get("sandbox-image");
+  if (sandboxImage && !/^[A-Za-z0-9][A-Za-z0-9._/:@-]*$/.test(sandboxImage)) {
+    throw new ConfigError(
+      `input sandbox-image must be an image reference like ghcr.io/owner/name@sha256:…, not ${JSON.stringify(sandboxImage)}`,
+    );
+  }
+  const mirror = get("sandbox-registry-mirror");
+  if (mirror && !/^(https?:\/\/)?[A-Za-z0-9.-]+(:\d+)?\/?$/.test(mirror)) {
+    throw new ConfigError(
+      `input sandbox-registry-mirror must be a registry host (host or host:port), not ${JSON.stringify(mirror)}`,
+    );
+  }
   const githubToken = get("github-token");
   if (!githubToken) {
     throw new ConfigError(
@@ -53,5 +71,8 @@ export function readInputs(get: (name: string) => string): ActionInputs {
     budgetUsd,
     config: get("config") || ".github/retrace.yml",
     dryRun: dryRunText === "true",
+    sandboxImage: get("sandbox-image") || null,
+    sandboxRegistryMirror: get("sandbox-registry-mirror") || null,
+    sandboxCacheDir: get("sandbox-cache-dir") || null,
   };
 }

@@ -2,6 +2,8 @@
  * The Action's entry (bundled to dist/index.mjs): wire the real adapters, run, and turn any error into a
  * failed step with a redacted message. Logic lives in run.ts.
  */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import * as core from "@actions/core";
 import { getOctokit } from "@actions/github";
 import { describeError } from "../core/errors.ts";
@@ -9,7 +11,12 @@ import { Redactor } from "../core/redact.ts";
 import { createGitHubPort, type OctokitLike } from "../github/octokit-port.ts";
 import { createDefaultRunner } from "../jobs/default-runner.ts";
 import { evaluatePatch } from "../policy/index.ts";
+import { connectDocker, pingEngine } from "../sandbox/engine.ts";
+import { provisionSandboxImage, readPublishedImage } from "../sandbox/image.ts";
 import { runAction } from "./run.ts";
+
+// The bundle runs from <action>/dist/: the Dockerfile and the pinned image digest ship beside it.
+const actionRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 try {
   await runAction({
@@ -22,9 +29,30 @@ try {
           process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {},
         ) as unknown as OctokitLike,
       ),
-    runner: (inputs) =>
+    provision: async (inputs, log) => {
+      const docker = connectDocker();
+      await pingEngine(docker);
+      const cacheDir =
+        inputs.sandboxCacheDir ??
+        (process.env.RUNNER_TOOL_CACHE ? join(process.env.RUNNER_TOOL_CACHE, "retrace-sandbox") : undefined);
+      const r = await provisionSandboxImage(docker, {
+        image: inputs.sandboxImage ?? process.env.RETRACE_SANDBOX_IMAGE,
+        published: readPublishedImage(join(actionRoot, "sandbox", "published.json")),
+        mirror: inputs.sandboxRegistryMirror ?? undefined,
+        buildContext: join(actionRoot, "sandbox"),
+        cacheDir,
+        log,
+      });
+      log(`sandbox image ${r.image} (${r.how}, ${(r.ms / 1000).toFixed(1)} s)`);
+      return r.image;
+    },
+    runner: (inputs, image) =>
       createDefaultRunner({
-        env: { ...process.env, ANTHROPIC_API_KEY: inputs.anthropicApiKey || process.env.ANTHROPIC_API_KEY },
+        env: {
+          ...process.env,
+          ANTHROPIC_API_KEY: inputs.anthropicApiKey || process.env.ANTHROPIC_API_KEY,
+          ...(image ? { RETRACE_SANDBOX_IMAGE: image } : {}),
+        },
         repoDir: process.env.GITHUB_WORKSPACE ?? process.cwd(),
         secrets: [inputs.githubToken],
       }),

@@ -11,6 +11,7 @@ import { markerFor, renderTrackingComment } from "../app/tracking-comment.ts";
 import type { Trigger } from "../app/triggers.ts";
 import { policyForFix, type RetraceConfig } from "../config/schema.ts";
 import { FixJobSpec, type JobSpec, ReproJobSpec } from "../core/job.ts";
+import { describeError } from "../core/errors.ts";
 import { Redactor } from "../core/redact.ts";
 import { BRANCH_PREFIX, openDraftPullRequest } from "../github/draft-pr.ts";
 import type { GitHubPort, RepoId } from "../github/port.ts";
@@ -36,7 +37,13 @@ export interface ActionDeps {
   env: NodeJS.ProcessEnv;
   core: CoreLike;
   github: (token: string) => GitHubPort;
-  runner: (inputs: ActionInputs) => JobRunner;
+  /** The runner for the job; `image` is the sandbox image provisioning made available, when it ran. */
+  runner: (inputs: ActionInputs, image?: string) => JobRunner;
+  /**
+   * Make the sandbox image available on this machine (pull the published image, or build it) and return the
+   * reference runs use. Absent: the runner's own default image must already be there.
+   */
+  provision?: (inputs: ActionInputs, log: (line: string) => void) => Promise<string>;
   gate: (patch: string, config: RetraceConfig["policy"]) => GateResult;
 }
 
@@ -120,13 +127,43 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   if ("skip" in built) return skipped(built.skip, trigger.type);
   const { spec, issueNumber } = built;
 
-  // 5. Run.
+  // 5. Provision the sandbox, then run. A failure of either is reported where the user looks (the tracking
+  // comment, the outputs, the summary) before the step fails: an environment problem, never a verdict.
   const controller = new AbortController();
-  const raw = await deps.runner(inputs)(spec, {
-    signal: controller.signal,
-    config,
-    onProgress: (l) => core.info(l),
-  });
+  let raw: JobResult;
+  try {
+    const image = deps.provision ? await deps.provision(inputs, (l) => core.info(l)) : undefined;
+    raw = await deps.runner(inputs, image)(spec, {
+      signal: controller.signal,
+      config,
+      onProgress: (l) => core.info(l),
+    });
+  } catch (error) {
+    const message = redactor.redact(describeError(error));
+    let commentUrl: string | null = null;
+    if (issueNumber !== null && trigger.type !== "dispatch" && !inputs.dryRun) {
+      try {
+        const body = renderTrackingComment(
+          { id: spec.id, kind: spec.kind, trigger: commentTrigger(trigger, repoName) },
+          { phase: "failed", error: message },
+          (s) => redactor.redact(s),
+        );
+        const existing = await github.findComment(repo, issueNumber, markerFor(spec.id));
+        commentUrl = (
+          existing
+            ? await github.updateComment(repo, existing.id, body)
+            : await github.createComment(repo, issueNumber, body)
+        ).url;
+      } catch (commentError) {
+        core.info(
+          `Retrace: could not write the failed-job comment: ${redactor.redact(describeError(commentError))}`,
+        );
+      }
+    }
+    outputs({ outcome: "error", comment: commentUrl });
+    await core.summary.addRaw(`## Retrace ${spec.kind}: error\n\n${message}\n`, true).write();
+    throw error;
+  }
   const result = redactor.redactDeep(raw);
 
   // 6. Publish.
