@@ -14,6 +14,7 @@ import { createBranchWithCommit, createFsWorkspace } from "../git/index.ts";
 import type { Model } from "../llm/types.ts";
 import { createDockerSandbox } from "../sandbox/docker.ts";
 import { createRepoDependencyProvider } from "../sandbox/repo-deps.ts";
+import { sandboxForRepo } from "../sandbox/repo-runtime.ts";
 import type { Sandbox } from "../sandbox/types.ts";
 
 export interface LocalFixPortsOptions {
@@ -37,10 +38,16 @@ export interface LocalFixPortsOptions {
 export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixPorts> {
   const git = simpleGit(o.repoDir);
   const testCommand = o.testCommand ?? o.config.fix.testCommand;
+  // The repository's own Node (.nvmrc, engines…) as a runtime layer; a runtime that cannot be had stops here
+  // with an infrastructure error, before any test runs or any model is asked.
+  const { sandbox } = await sandboxForRepo(
+    o.sandbox ?? createDockerSandbox(o.config.sandbox.image ? { image: o.config.sandbox.image } : {}),
+    o.repoDir,
+    o.log ? { log: o.log } : {},
+  );
   return createFixPorts({
     workspace: await createFsWorkspace(o.repoDir),
-    sandbox:
-      o.sandbox ?? createDockerSandbox(o.config.sandbox.image ? { image: o.config.sandbox.image } : {}),
+    sandbox,
     jobId: o.jobId,
     ...(testCommand ? { testCommand } : {}),
     policy: policyForFix(o.config),

@@ -13,6 +13,7 @@ import { type VerifyOutput, verifyPatch } from "../../fix/verify.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { createDockerSandbox } from "../../sandbox/docker.ts";
 import { createRepoDependencyProvider } from "../../sandbox/repo-deps.ts";
+import { sandboxForRepo } from "../../sandbox/repo-runtime.ts";
 import { intOption } from "../options.ts";
 
 interface VerifyFlags {
@@ -104,9 +105,14 @@ export function registerVerify(program: Command): void {
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
       try {
+        const { sandbox } = await sandboxForRepo(
+          createDockerSandbox(config.sandbox.image ? { image: config.sandbox.image } : {}),
+          workspace.root,
+          { log: (line) => process.stderr.write(`retrace: ${line}\n`) },
+        );
         const result = await verifyPatch({
           workspace,
-          sandbox: createDockerSandbox(),
+          sandbox,
           patch,
           policy: policyForFix(config),
           ...(testCommand === undefined ? {} : { testCommand }),

@@ -1,0 +1,200 @@
+/**
+ * Which runtime a repository asks for, read from the files its own CI reads — so that its tests run on the
+ * Node or Python it was written for, not on whatever the sandbox image happens to ship.
+ *
+ * Node, first found wins: `.nvmrc`, `.node-version`, `.tool-versions` (`nodejs`/`node`), `package.json`
+ * `volta.node`, `package.json` `engines.node`. Python: `.python-version`, `.tool-versions` (`python`),
+ * `pyproject.toml` `requires-python`, `setup.cfg` `python_requires`.
+ * Pure: the caller passes a reader of repository files.
+ */
+import semver from "semver";
+
+export type ReadRepoFile = (path: string) => string | null;
+
+export interface RuntimeRequest {
+  /** The version or range as written (`20`, `lts/iron`, `>=20.11`, `^3.10`). */
+  spec: string;
+  /** Where it was read: the file (and field). */
+  source: string;
+  /** A pin (nvmrc, volta, tool-versions) asks for exactly that line; a range (engines) for any version in it. */
+  kind: "pin" | "range";
+}
+
+export interface Toolchain {
+  node: RuntimeRequest | null;
+  python: RuntimeRequest | null;
+}
+
+const NODE_LTS_CODENAMES: Record<string, number> = {
+  argon: 4,
+  boron: 6,
+  carbon: 8,
+  dubnium: 10,
+  erbium: 12,
+  fermium: 14,
+  gallium: 16,
+  hydrogen: 18,
+  iron: 20,
+  jod: 22,
+  krypton: 24,
+};
+
+function firstLine(text: string | null): string | null {
+  if (text === null) return null;
+  const line = text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/#.*/, "").trim())
+    .find((l) => l.length > 0);
+  return line ?? null;
+}
+
+function toolVersions(text: string | null, names: string[]): string | null {
+  for (const raw of text?.split(/\r?\n/) ?? []) {
+    const [tool, version] = raw.replace(/#.*/, "").trim().split(/\s+/);
+    if (tool && version && names.includes(tool)) return version;
+  }
+  return null;
+}
+
+function json(text: string | null): Record<string, unknown> | null {
+  if (text === null) return null;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === "object" ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function detectToolchain(read: ReadRepoFile): Toolchain {
+  const pkg = json(read("package.json"));
+  const tools = read(".tool-versions");
+  const node = ((): RuntimeRequest | null => {
+    const nvmrc = firstLine(read(".nvmrc"));
+    if (nvmrc) return { spec: nvmrc, source: ".nvmrc", kind: "pin" };
+    const nodeVersion = firstLine(read(".node-version"));
+    if (nodeVersion) return { spec: nodeVersion, source: ".node-version", kind: "pin" };
+    const tv = toolVersions(tools, ["nodejs", "node"]);
+    if (tv) return { spec: tv, source: ".tool-versions", kind: "pin" };
+    const volta = (pkg?.volta as Record<string, unknown> | undefined)?.node;
+    if (typeof volta === "string" && volta.trim())
+      return { spec: volta.trim(), source: "package.json volta.node", kind: "pin" };
+    const engines = (pkg?.engines as Record<string, unknown> | undefined)?.node;
+    if (typeof engines === "string" && engines.trim())
+      return { spec: engines.trim(), source: "package.json engines.node", kind: "range" };
+    return null;
+  })();
+  const python = ((): RuntimeRequest | null => {
+    const pv = firstLine(read(".python-version"));
+    if (pv) return { spec: pv, source: ".python-version", kind: "pin" };
+    const tv = toolVersions(tools, ["python"]);
+    if (tv) return { spec: tv, source: ".tool-versions", kind: "pin" };
+    const pyproject = read("pyproject.toml");
+    const rp = pyproject && /^\s*requires-python\s*=\s*["']([^"']+)["']/m.exec(pyproject)?.[1];
+    if (rp) return { spec: rp, source: "pyproject.toml requires-python", kind: "range" };
+    const cfg = read("setup.cfg");
+    const pr = cfg && /^\s*python_requires\s*=\s*(.+)$/m.exec(cfg)?.[1]?.trim();
+    if (pr) return { spec: pr, source: "setup.cfg python_requires", kind: "range" };
+    return null;
+  })();
+  return { node, python };
+}
+
+/** The semver range a Node request stands for (`lts/iron` → `20`, `v20.1` → `20.1`), or null when unreadable. */
+export function nodeRange(spec: string, available: readonly string[] = []): string | null {
+  const s = spec.trim().replace(/^v(?=\d)/, "");
+  const lts = /^lts\/(.+)$/i.exec(s)?.[1]?.toLowerCase();
+  if (lts) {
+    if (lts === "*") {
+      // The newest even major that has releases: an LTS line (odd majors never are).
+      const majors = available.map((v) => semver.major(v)).filter((m) => m % 2 === 0);
+      return majors.length ? String(Math.max(...majors)) : null;
+    }
+    const major = NODE_LTS_CODENAMES[lts];
+    return major ? String(major) : null;
+  }
+  if (/^(node|latest|current|stable)$/i.test(s)) return "*";
+  return semver.validRange(s) ? s : null;
+}
+
+/**
+ * The Node version to run: for a pin, the newest release on its line (`20` → 20.x latest); for a range, the
+ * version the sandbox already has when it fits, else the newest release of the lowest major in the range (the
+ * oldest line a project supports is what its CI tests first). Null when nothing available fits.
+ */
+export function chooseNodeVersion(
+  request: RuntimeRequest,
+  available: readonly string[],
+  baseVersion: string | null,
+): string | null {
+  const range = nodeRange(request.spec, available);
+  if (range === null) return null;
+  if (baseVersion && semver.satisfies(baseVersion, range)) {
+    // A pin to another line must not be satisfied by the base just because the range is loose (`*`).
+    if (request.kind === "range" || range !== "*") return baseVersion;
+  }
+  const fitting = available.filter((v) => semver.valid(v) && semver.satisfies(v, range));
+  if (fitting.length === 0) return null;
+  if (request.kind === "pin") return semver.maxSatisfying(fitting, range);
+  const lowestMajor = Math.min(...fitting.map((v) => semver.major(v)));
+  return semver.maxSatisfying(
+    fitting.filter((v) => semver.major(v) === lowestMajor),
+    range,
+  );
+}
+
+/** Whether a Python version (`3.11.2`) satisfies a request (`3.11`, `>=3.12`, `~=3.10`, `>=3.8,<4`). */
+export function pythonSatisfies(version: string, spec: string): boolean {
+  const v = version.trim();
+  const parts = spec
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (parts.length === 0) return true;
+  return parts.every((part) => {
+    const m = /^(~=|===|==|!=|>=|<=|>|<)?\s*([0-9][0-9.*]*)$/.exec(part);
+    if (!m) return true; // an unreadable clause does not decide
+    const op = m[1] ?? "==";
+    const want = m[2]!;
+    if (want.includes("*")) {
+      const prefix = want.replace(/\.?\*$/, "");
+      const match = v === prefix || v.startsWith(`${prefix}.`);
+      return op === "!=" ? !match : match;
+    }
+    // A bare pin from .python-version (`3.11`) means that line: 3.11.x.
+    if (!m[1]) return v === want || v.startsWith(`${want}.`);
+    const cmp = comparePy(v, want);
+    switch (op) {
+      case "==":
+      case "===":
+        return cmp === 0;
+      case "!=":
+        return cmp !== 0;
+      case ">=":
+        return cmp >= 0;
+      case "<=":
+        return cmp <= 0;
+      case ">":
+        return cmp > 0;
+      case "<":
+        return cmp < 0;
+      case "~=": {
+        // ~=3.10 → >=3.10, ==3.*; ~=3.10.2 → >=3.10.2, ==3.10.*
+        const prefix = want.split(".").slice(0, -1).join(".");
+        return cmp >= 0 && (v === prefix || v.startsWith(`${prefix}.`));
+      }
+      default:
+        return true;
+    }
+  });
+}
+
+function comparePy(a: string, b: string): number {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  return 0;
+}

