@@ -3,6 +3,7 @@
  * same code passes even once, the failure is flaky and no patch is proposed. The rerun itself is a port
  * (`rerun`) so this stays pure; the pipeline gives it a sandbox run of the filtered test command.
  */
+import { RetraceError } from "../core/errors.ts";
 import type { FlakyReport } from "./result.ts";
 import { wilsonInterval } from "./wilson.ts";
 
@@ -15,6 +16,28 @@ export interface RerunResult {
   durationMs: number;
   /** Set when the sandbox stopped the run (timeout, output limit): the run proves nothing. */
   stoppedBy: string | null;
+  /**
+   * What went wrong when the run could not run the tests (a collection or import error, a missing module, no
+   * report): the rerun's own failures or problem, for the message when no rerun reached the failing tests.
+   */
+  problem?: string | null;
+}
+
+/**
+ * No rerun ran the failing tests: they failed to load (import error, missing module, collection error) or the
+ * run never reported them. That is a fact about this environment or the test command, not evidence that the
+ * failure is real or flaky; the job stops here and says why, before any model is asked.
+ */
+export class TriageInconclusiveError extends RetraceError {
+  constructor(command: string, problem: string) {
+    super(
+      "infrastructure",
+      `the failing tests did not run when rerun on the unchanged base (${command}): ${problem}`,
+      {
+        hint: "check that the test command is the one CI runs (fix.testCommand in .github/retrace.yml) and that the repository's dependencies install in the sandbox",
+      },
+    );
+  }
 }
 
 export interface TriageOptions {
@@ -47,10 +70,16 @@ export async function triageFlaky(options: TriageOptions): Promise<TriageResult>
   let passes = 0;
   let failures = 0;
   let durationMs = 0;
+  const notRun: string[] = [];
   for (let i = 0; i < runs; i += 1) {
     const r = await options.rerun(i);
     options.onRun?.(i, r);
     durationMs += r.durationMs;
+    // A completed rerun that reports none of the failing tests did not run them: it proves nothing either way.
+    if (r.stoppedBy === null && options.failing.every((id) => !r.outcomes.has(id))) {
+      notRun.push(r.problem?.trim() || "the rerun reported none of the failing tests");
+      continue;
+    }
     let allPassed = r.stoppedBy === null;
     for (const id of options.failing) {
       const counts = perTest.get(id)!;
@@ -63,14 +92,16 @@ export async function triageFlaky(options: TriageOptions): Promise<TriageResult>
     if (allPassed) passes += 1;
     else failures += 1;
   }
-  const interval = wilsonInterval(failures, runs, 0.95);
+  const ran = runs - notRun.length;
+  if (ran === 0) throw new TriageInconclusiveError(options.command, notRun[0] ?? "no rerun ran them");
+  const interval = wilsonInterval(failures, ran, 0.95);
   return {
     flaky: passes > 0,
     report: {
-      runs,
+      runs: ran,
       passes,
       failures,
-      failureRate: failures / runs,
+      failureRate: failures / ran,
       interval: { low: interval.low, high: interval.high, confidence: interval.confidence },
       perTest: [...perTest.values()],
       command: options.command,

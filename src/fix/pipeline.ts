@@ -244,10 +244,15 @@ export function buildFixMachine(
             fullSuite: !ports.tests.canFilter,
             rerun: async () => {
               const r = await ports.tests.runOnly(ctx.failingIds, io.signal);
+              // When the failing tests are not in the rerun at all, say what the rerun did report instead.
+              const loadFailures = r.failures
+                .map((f) => `${f.testId}: ${f.message.split("\n")[0]}`)
+                .slice(0, 3);
               return {
                 outcomes: r.outcomes,
                 durationMs: r.durationMs,
-                stoppedBy: r.stoppedBy ?? (r.problem ? "incomplete" : null),
+                stoppedBy: r.stoppedBy ?? (r.problem && r.outcomes.size > 0 ? "incomplete" : null),
+                problem: [r.problem, ...loadFailures].filter(Boolean).join("; ") || null,
               };
             },
             onRun: (i, r) =>

@@ -3,6 +3,7 @@
  * tests on the base commit). Ids are the ones runTests reports (see TestCase.id).
  */
 import { UsageError } from "../core/errors.ts";
+import { narrowCommand, RUNNERS } from "./command-narrow.ts";
 import { shellQuote } from "./test-runner-invocation.ts";
 import type { TestCommand } from "./test-runner-types.ts";
 
@@ -37,18 +38,31 @@ export function filterCommand(command: TestCommand, testIds: string[]): TestComm
   const detectedBy = `${command.detectedBy}, filtered to ${ids.length} test${ids.length === 1 ? "" : "s"}`;
   const make = (text: string): TestCommand => ({ framework: command.framework, command: text, detectedBy });
 
+  // The repository's own command, narrowed (its env prefixes, wrappers and config flags kept); the plain
+  // framework command only when the runner cannot be found in it.
+  const narrow = (selection: string[], plain: string, afterSeparator: string[] = []): TestCommand => {
+    const fw = command.framework as keyof typeof RUNNERS;
+    // vitest without `run` watches where a terminal is attached: a rerun always runs once.
+    const original =
+      fw === "vitest" && !/(^|[\s;&|(/])vitest\s+run(?=\s|$)/.test(command.command)
+        ? command.command.replace(/(^|[\s;&|(/])vitest(?=\s|$)/, "$1vitest run")
+        : command.command;
+    const kept = fw in RUNNERS ? narrowCommand(original, RUNNERS[fw], selection, afterSeparator) : null;
+    return make(kept ?? plain);
+  };
   switch (command.framework) {
-    case "pytest":
-      return make(`python3 -m pytest ${ids.map(shellQuote).join(" ")}`);
+    case "pytest": {
+      const sel = ids.map(shellQuote);
+      return narrow(sel, `python3 -m pytest ${sel.join(" ")}`);
+    }
     case "node-test": {
       const split = ids.map(splitJsId);
       const files = unique(split.flatMap((s) => (s.file ? [s.file] : [])));
       // Node matches the pattern against each test's own name; suites are listed too so their children run.
       const names = unique(split.flatMap((s) => s.titles));
       const pattern = `^(?:${names.map(escapeRegex).join("|")})$`;
-      return make(
-        `node --test --test-name-pattern=${shellQuote(pattern)}${files.map((f) => ` ${shellQuote(f)}`).join("")}`,
-      );
+      const sel = [`--test-name-pattern=${shellQuote(pattern)}`, ...files.map(shellQuote)];
+      return narrow(sel, `node --test ${sel.join(" ")}`);
     }
     case "jest":
     case "vitest":
@@ -56,22 +70,25 @@ export function filterCommand(command: TestCommand, testIds: string[]): TestComm
       const split = ids.map(splitJsId);
       const files = unique(split.flatMap((s) => (s.file ? [s.file] : [])));
       const full = unique(split.map((s) => s.titles.join(" ")));
-      const pattern = `^(?:${full.map(escapeRegex).join("|")})$`;
-      const fileArgs = files.map((f) => ` ${shellQuote(f)}`).join("");
-      if (command.framework === "jest") return make(`jest${fileArgs} -t ${shellQuote(pattern)}`);
-      if (command.framework === "vitest") return make(`vitest run${fileArgs} -t ${shellQuote(pattern)}`);
-      return make(`mocha${fileArgs} --grep ${shellQuote(pattern)}`);
+      const pattern = shellQuote(`^(?:${full.map(escapeRegex).join("|")})$`);
+      const fileArgs = files.map(shellQuote);
+      if (command.framework === "jest")
+        return narrow([...fileArgs, "-t", pattern], ["jest", ...fileArgs, "-t", pattern].join(" "));
+      if (command.framework === "vitest")
+        return narrow([...fileArgs, "-t", pattern], ["vitest run", ...fileArgs, "-t", pattern].join(" "));
+      return narrow([...fileArgs, "--grep", pattern], ["mocha", ...fileArgs, "--grep", pattern].join(" "));
     }
     case "go": {
       const split = ids.map(splitGoId);
       const pkgs = unique(split.map((s) => s.pkg));
       const tests = unique(split.map((s) => s.test));
-      return make(
-        `go test -run ${shellQuote(`^(?:${tests.map(escapeRegex).join("|")})$`)} ${pkgs.map(shellQuote).join(" ")}`,
-      );
+      const sel = ["-run", shellQuote(`^(?:${tests.map(escapeRegex).join("|")})$`), ...pkgs.map(shellQuote)];
+      return narrow(sel, `go test ${sel.join(" ")}`);
     }
-    case "cargo":
-      return make(`cargo test -- --exact ${ids.map(shellQuote).join(" ")}`);
+    case "cargo": {
+      const names = ids.map(shellQuote);
+      return narrow([], `cargo test -- --exact ${names.join(" ")}`, ["--exact", ...names]);
+    }
     case "unknown":
       throw new UsageError(
         `cannot rerun single tests of an unrecognised test command: ${command.command}`,
