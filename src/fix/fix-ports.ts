@@ -26,6 +26,8 @@ export interface FixPortsInput {
   jobId: string;
   /** The test command as given (`--test`); detected from the repository when absent. */
   testCommand?: string;
+  /** Where `testCommand` came from, for the record (`--test`, `fix.testCommand`, the failing workflow step). */
+  testCommandSource?: string;
   /** The `policy:` section (defaults when absent). */
   policy?: PolicyConfigInput;
   /** Verification runs per phase (default 2). */
@@ -102,7 +104,7 @@ function summarize(run: TestRunResult, files: ReadonlySet<string>): TestRunSumma
 export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
   const { workspace, sandbox, jobId } = input;
   const command: TestCommand = input.testCommand
-    ? await describeCommand(workspace, input.testCommand, "--test")
+    ? await describeCommand(workspace, input.testCommand, input.testCommandSource ?? "--test")
     : await detectTestCommand(workspace);
   // Missing JS dependencies stop the job here, with a hint, before any run could be blamed on a patch.
   const extraDirs = await dependencyDirs(workspace, command, {

@@ -53,7 +53,9 @@ export async function describeCommand(
 ): Promise<TestCommand> {
   if (!command.trim())
     throw new UsageError("the test command is empty", "pass --test with a command, e.g. --test 'pytest -q'");
-  if (NPM_TEST.test(command)) {
+  // `PYTHONPATH=src npm test`: the environment prefix stays in front of the script it resolves to.
+  const prefix = /^(?:\s*[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)*/.exec(command)?.[0] ?? "";
+  if (NPM_TEST.test(command.slice(prefix.length))) {
     const script = await packageTestScript(workspace);
     if (script === null) {
       throw new UsageError(
@@ -63,7 +65,7 @@ export async function describeCommand(
     }
     return {
       framework: frameworkOf(script),
-      command: script,
+      command: `${prefix.trimStart()}${script}`,
       detectedBy: `${source} → package.json scripts.test`,
     };
   }

@@ -7,6 +7,7 @@ import { simpleGit } from "simple-git";
 import { type RetraceConfig, policyForFix } from "../config/schema.ts";
 import type { ModelChoice } from "../core/loop.ts";
 import type { Redactor } from "../core/redact.ts";
+import { failedActionsStep } from "../fix/ci-step.ts";
 import { createFixPorts } from "../fix/fix-ports.ts";
 import type { FixOptions, FixPorts } from "../fix/ports.ts";
 import type { FixJobSpec } from "../core/job.ts";
@@ -24,6 +25,8 @@ export interface LocalFixPortsOptions {
   config: RetraceConfig;
   /** A test command given explicitly; wins over `fix.testCommand`. */
   testCommand?: string;
+  /** The failing CI job's log: its failed step's own test line is the command when none is configured. */
+  ciLog?: string;
   model: Model | null;
   /** Explicit model names; the config's `model` section when absent. */
   models?: ModelChoice;
@@ -37,7 +40,17 @@ export interface LocalFixPortsOptions {
 
 export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixPorts> {
   const git = simpleGit(o.repoDir);
-  const testCommand = o.testCommand ?? o.config.fix.testCommand;
+  // The test command, with where it came from: given, configured, the failing workflow step's own line, or
+  // (undefined here) detected from the repository's files.
+  const step = o.testCommand || o.config.fix.testCommand || !o.ciLog ? null : failedActionsStep(o.ciLog);
+  const chosen: { command: string; source: string } | null = o.testCommand
+    ? { command: o.testCommand, source: "--test" }
+    : o.config.fix.testCommand
+      ? { command: o.config.fix.testCommand, source: "fix.testCommand" }
+      : step?.testCommand
+        ? { command: step.testCommand, source: "the failing workflow step" }
+        : null;
+  if (chosen) o.log?.(`test command: ${chosen.command} (from ${chosen.source})`);
   // The repository's own Node (.nvmrc, engines…) as a runtime layer; a runtime that cannot be had stops here
   // with an infrastructure error, before any test runs or any model is asked.
   const { sandbox } = await sandboxForRepo(
@@ -49,7 +62,7 @@ export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixP
     workspace: await createFsWorkspace(o.repoDir),
     sandbox,
     jobId: o.jobId,
-    ...(testCommand ? { testCommand } : {}),
+    ...(chosen ? { testCommand: chosen.command, testCommandSource: chosen.source } : {}),
     policy: policyForFix(o.config),
     verifyRuns: o.config.fix.verifyRuns,
     limits: o.config.sandbox.limits,

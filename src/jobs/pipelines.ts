@@ -64,6 +64,7 @@ async function fixPipeline(spec: FixJobSpec, ports: JobPorts): Promise<JobRun> {
     jobId: spec.id,
     config,
     ...(spec.testCommand ? { testCommand: spec.testCommand } : {}),
+    ...(spec.log === undefined ? {} : { ciLog: spec.log }),
     model: ports.model,
     models: ports.models ?? fixModels(spec, config),
     redactor,

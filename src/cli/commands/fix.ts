@@ -114,6 +114,7 @@ export function registerFix(program: Command): void {
         repoDir: repo,
         jobId: id,
         config,
+        ...(log === undefined ? {} : { ciLog: log }),
         ...(flags.test ? { testCommand: flags.test } : {}),
         model,
         models: fixModels(spec, config),
