@@ -33,6 +33,13 @@ try {
   const full = await ports.tests.runAll(signal);
   const fullMs = performance.now() - t0;
   const failing = full.failures.map((f) => f.testId);
+  // The fixture's suite has one failing test among 41: anything else means the run did not do the work.
+  if (failing.length !== 1 || full.outcomes.size < 40) {
+    process.stderr.write(
+      `fix-triage bench: the full suite reported ${full.outcomes.size} tests and ${failing.length} failing (want 41 and 1): ${full.problem ?? ""}\n`,
+    );
+    process.exit(1);
+  }
   console.log(
     JSON.stringify({
       bench: "fix-triage",
@@ -64,6 +71,12 @@ try {
       ),
   });
   const triageMs = performance.now() - t1;
+  if (triage.report.runs !== 3 || triage.report.failures !== 3) {
+    process.stderr.write(
+      `fix-triage bench: ${triage.report.runs} reruns ran the failing test, ${triage.report.failures} failed it (want 3 and 3)\n`,
+    );
+    process.exit(1);
+  }
   console.log(
     JSON.stringify({
       bench: "fix-triage",

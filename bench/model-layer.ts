@@ -200,6 +200,14 @@ for (const sc of scenarios) {
     worstOverrunMs = Math.max(worstOverrunMs, seen - e.delayMs);
   });
   totalRequests += at.length;
+  // Each scenario scripts exactly the replies it needs: fewer requests means the retry loop stopped doing
+  // the work this bench measures (the last scenario is refused before any retry, by design).
+  if (at.length !== sc.replies.length) {
+    process.stderr.write(
+      `model-layer bench: "${sc.name}" sent ${at.length} requests for ${sc.replies.length} scripted replies\n`,
+    );
+    process.exitCode = 1;
+  }
   out({
     kind: "retry",
     scenario: sc.name,
@@ -212,6 +220,12 @@ for (const sc of scenarios) {
   });
 }
 await server.close();
+if (run.trace.steps.length !== 7 || sumCost !== run.trace.totals.costUsd || !honoured) {
+  process.stderr.write(
+    `model-layer bench: the sample trace has ${run.trace.steps.length} steps (want 7), totals ${sumCost === run.trace.totals.costUsd ? "match" : "do not match"} the steps, delays ${honoured ? "" : "not "}honoured\n`,
+  );
+  process.exitCode = 1;
+}
 out({
   kind: "headline",
   sampleSteps: run.trace.steps.length,

@@ -36,6 +36,14 @@ for (const [files, lines] of [
   let allowed = false;
   for (let i = 0; i < runs; i++) allowed = evaluatePatch(patch, config).allowed;
   const ms = (performance.now() - t0) / runs;
+  // The patch is benign: a blocked verdict means the gate stopped early (a parse refusal, a cap) and the
+  // time measured is not the time of every rule over every line. That is a broken bench, not a figure.
+  if (!allowed) {
+    process.stderr.write(
+      `policy bench: the gate blocked the benign ${files}-file patch: ${JSON.stringify(evaluatePatch(patch, config).violations.slice(0, 3))}\n`,
+    );
+    process.exit(1);
+  }
   last = {
     bench: "policy",
     files,

@@ -33,7 +33,17 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t0;
 }
 
-const driverRun = () => sandbox.run({ jobId: "bench-true", command: ["true"] });
+// The driver must really run the command: a run that fails fast (missing image, refused limits) would look
+// like a fast start-up. Every timed run is checked, and the bench fails instead of printing a figure.
+const driverRun = async () => {
+  const r = await sandbox.run({ jobId: "bench-true", command: ["true"] });
+  if (r.exitCode !== 0 || r.stoppedBy !== null) {
+    process.stderr.write(
+      `sandbox bench: \`true\` exited ${r.exitCode} (${r.stoppedBy ?? "not stopped"}): not a start-up time\n`,
+    );
+    process.exit(1);
+  }
+};
 const rawRun = () => exec("docker", ["run", "--rm", "--network", "none", image, "true"]);
 
 // Warm both paths once (image layers, engine caches).
@@ -100,6 +110,12 @@ for (let i = 0; i < 3; i++) {
       tarOutFiles = Object.keys(r.files).length;
     }),
   );
+}
+if (tarOutFiles < files) {
+  process.stderr.write(
+    `sandbox bench: ${tarOutFiles} of ${files} files came back out: the copy measured is not the tree\n`,
+  );
+  process.exit(1);
 }
 const baseline = median(driver);
 const tarIn = median(inOnly);
