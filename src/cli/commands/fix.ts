@@ -17,7 +17,7 @@ import { fixReportMarkdown, runFix } from "../../fix/pipeline.ts";
 import { exitCodeFor } from "../../fix/result.ts";
 import { createModelFromEnv } from "../../llm/from-env.ts";
 import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../../llm/pricing.ts";
-import { intOption, nonNegativeNumberOption } from "../options.ts";
+import { assertModelKey, intOption, nonNegativeNumberOption } from "../options.ts";
 import { checkOutDir, writeOutDir } from "../out-dir.ts";
 import { readTextInput } from "../read-input.ts";
 
@@ -75,6 +75,13 @@ export function registerFix(program: Command): void {
       const st = await stat(repo).catch(() => null);
       if (!st?.isDirectory())
         throw new UsageError(`--repo ${flags.repo} is not a directory`, "pass the path of a git checkout");
+      assertModelKey(
+        [
+          ["--model", flags.model],
+          ["--strong-model", flags.strongModel],
+        ],
+        "drop the model flags (without a model, fix runs only the flaky triage)",
+      );
       const maxAttempts = intOption("--max-attempts", flags.maxAttempts, 1, 20);
       const triageRuns = intOption("--triage-runs", flags.triageRuns, 1, 20);
       const contextTokens = intOption("--context-tokens", flags.contextTokens, 1, 200_000, 12_000);

@@ -1,0 +1,175 @@
+/**
+ * What a new user met on a first try, settled (issue 15): each case runs the real CLI as a process and needs
+ * no Docker engine (DOCKER_HOST points nowhere, so a command that wrongly went on to a sandbox would end with
+ * exit 3, not the code asserted here).
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { FixJobSpec } from "../../../src/core/job.ts";
+import { TRACE_VERSION } from "../../../src/core/trace.ts";
+
+const bin = new URL("../../../bin/retrace.mjs", import.meta.url).pathname;
+const tmp = mkdtempSync(path.join(tmpdir(), "retrace-cli-new-user-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const file = (name: string, content: string) => {
+  const p = path.join(tmp, name);
+  writeFileSync(p, content);
+  return p;
+};
+const noDocker = { DOCKER_HOST: "unix:///nonexistent.sock" };
+
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [bin, ...args],
+      {
+        cwd: tmp,
+        env: { ...process.env, ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: "", ...noDocker, ...env },
+        timeout: 25_000,
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
+    );
+    child.stdin?.end();
+  });
+}
+
+const repo = path.join(tmp, "repo");
+mkdirSync(repo);
+const git = (...args: string[]) => execFileSync("git", ["-C", repo, ...args], { stdio: "ignore" });
+git("init", "-q");
+writeFileSync(path.join(repo, "test_x.py"), "def test_x():\n    assert False\n");
+git("add", ".");
+git("-c", "user.email=qa@example.com", "-c", "user.name=qa", "commit", "-qm", "init");
+
+const notADiff = file("notes.txt", "Fixed the median: it now averages the two middle values.\n");
+const badHunk = file(
+  "bad-hunk.diff",
+  "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n-a\n+b\n c\n d\n e\n",
+);
+const issue = file("issue.md", "# crash\n\n```python\nraise KeyError('x')\n```\n");
+
+/** Every error: exactly `retrace: <what>` and `  → <what to do>` on stderr, nothing on stdout. */
+function expectOneError(r: { stdout: string; stderr: string }): void {
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toMatch(/^retrace: [^\n]+\n {2}→ [^\n]+\n$/);
+}
+
+describe("a file that is not a unified diff is a usage error, never a gate verdict", () => {
+  it.concurrent.each([
+    ["policy", ["policy", notADiff]],
+    ["policy --json", ["policy", notADiff, "--json"]],
+    ["verify", ["verify", "--repo", repo, "--patch", notADiff, "--json"]],
+  ])("%s on prose exits 2 and says it is not a unified diff", async (_name, args) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`the patch ${notADiff} is not a valid unified diff`);
+    expect(r.stderr).toContain("changes no file");
+    expectOneError(r);
+  });
+
+  it("policy on a diff with a broken hunk names the line", async () => {
+    const r = await run(["policy", badHunk]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not a valid unified diff: line \d+:/);
+    expectOneError(r);
+  });
+});
+
+describe("--timeout is in seconds for every command", () => {
+  it.concurrent.each([
+    ["repro", ["repro", "--help"]],
+    ["sandbox run", ["sandbox", "run", "--help"]],
+    ["verify", ["verify", "--help"]],
+  ])("%s --help names the unit", async (_name, args) => {
+    const r = await run(args);
+    expect(r.code).toBe(0);
+    // Commander wraps help text at 80 columns: compare with the whitespace collapsed.
+    expect(r.stdout.replace(/\s+/g, " ")).toMatch(
+      /--timeout <seconds> wall-clock limit [^-]*, in seconds \(1 to \d+/,
+    );
+  });
+
+  it.concurrent.each([
+    ["repro", ["repro", issue, "--offline", "--timeout", "10000"], "--timeout 10"],
+    ["sandbox run", ["sandbox", "run", "--timeout", "30000", "--", "true"], "--timeout 30"],
+    ["verify", ["verify", "--repo", repo, "--patch", badHunk, "--timeout", "300000"], "--timeout 300"],
+  ])("%s: a value in milliseconds is refused with the seconds it meant", async (_name, args, meant) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--timeout is in seconds");
+    expect(r.stderr).toContain(
+      `looks like milliseconds (the unit of repro and sandbox run before): pass ${meant}`,
+    );
+    expectOneError(r);
+  });
+
+  it("a value in range is accepted (the command goes on to the sandbox: exit 3 without an engine)", async () => {
+    const r = await run(["sandbox", "run", "--timeout", "30", "--", "true"]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/Docker engine not reachable/);
+  });
+});
+
+describe("a model flag without an API key is an error", () => {
+  it.concurrent.each([
+    ["fix --model", ["fix", "--repo", repo, "--model", "claude-haiku-4-5"], "--model claude-haiku-4-5"],
+    ["fix --strong-model", ["fix", "--repo", repo, "--strong-model", "claude-x"], "--strong-model claude-x"],
+    ["repro --model", ["repro", issue, "--model", "claude-haiku-4-5"], "--model claude-haiku-4-5"],
+  ])("%s exits 2 and says how to set the key", async (_name, args, flag) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${flag} needs ANTHROPIC_API_KEY, which is not set`);
+    expect(r.stderr).toContain("export ANTHROPIC_API_KEY=");
+    expect(r.stderr).toContain("ANTHROPIC_BASE_URL");
+    expectOneError(r);
+  });
+
+  it("repro's hint points to --offline", async () => {
+    const r = await run(["repro", issue, "--model", "m"]);
+    expect(r.stderr).toMatch(/→ .*pass --offline/);
+  });
+
+  it("with a key, fix --model goes on (to the engine: exit 3)", async () => {
+    const r = await run(["fix", "--repo", repo, "--model", "m", "--out", path.join(tmp, "with-key")], {
+      ANTHROPIC_API_KEY: "sk-ant-test-000000000000",
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/Docker engine not reachable/);
+  });
+});
+
+describe("replay of a fix trace without --repo", () => {
+  it("says replay needs --repo, not `retrace fix --repo`", async () => {
+    const job = FixJobSpec.parse({ kind: "fix", id: "abc123", budget: { maxAttempts: 1, maxUsd: 0 } });
+    const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const trace = file(
+      "trace.json",
+      JSON.stringify({
+        version: TRACE_VERSION,
+        machine: "fix",
+        job,
+        budget: { maxAttempts: 1, maxWallMs: 1000, maxTokens: 0, maxUsd: 0 },
+        startedAt: new Date(0).toISOString(),
+        endedAt: new Date(0).toISOString(),
+        durationMs: 0,
+        steps: [],
+        totals: { usage, costUsd: 0, exchanges: 0, steps: 0 },
+        result: { reason: "completed", state: "fixed", attempts: 0, failedAttempts: 0 },
+      }),
+    );
+    const r = await run(["replay", trace]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("is the trace of a fix job");
+    expect(r.stderr).toMatch(/→ pass --repo DIR/);
+    expect(r.stderr).not.toContain("retrace fix");
+    expectOneError(r);
+  });
+});
