@@ -7,9 +7,11 @@ import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { FixJobSpec } from "../../../src/core/job.ts";
 import { TRACE_VERSION } from "../../../src/core/trace.ts";
+import { describeDocker } from "../../support/docker.ts";
 
 const bin = new URL("../../../bin/retrace.mjs", import.meta.url).pathname;
 const tmp = mkdtempSync(path.join(tmpdir(), "retrace-cli-new-user-"));
@@ -21,9 +23,11 @@ const file = (name: string, content: string) => {
 };
 const noDocker = { DOCKER_HOST: "unix:///nonexistent.sock" };
 
+/** Runs the CLI; without `engine`, DOCKER_HOST points nowhere. */
 function run(
   args: string[],
   env: Record<string, string> = {},
+  engine = false,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = execFile(
@@ -31,8 +35,14 @@ function run(
       [bin, ...args],
       {
         cwd: tmp,
-        env: { ...process.env, ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: "", ...noDocker, ...env },
-        timeout: 25_000,
+        env: {
+          ...process.env,
+          ANTHROPIC_API_KEY: "",
+          ANTHROPIC_BASE_URL: "",
+          ...(engine ? {} : noDocker),
+          ...env,
+        },
+        timeout: engine ? 110_000 : 25_000,
       },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
@@ -41,13 +51,23 @@ function run(
   });
 }
 
-const repo = path.join(tmp, "repo");
-mkdirSync(repo);
-const git = (...args: string[]) => execFileSync("git", ["-C", repo, ...args], { stdio: "ignore" });
-git("init", "-q");
-writeFileSync(path.join(repo, "test_x.py"), "def test_x():\n    assert False\n");
-git("add", ".");
-git("-c", "user.email=qa@example.com", "-c", "user.name=qa", "commit", "-qm", "init");
+/** A git repository under tmp with `files` committed. */
+function gitRepo(name: string, files: Record<string, string>): string {
+  const dir = path.join(tmp, name);
+  mkdirSync(dir);
+  const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "ignore" });
+  git("init", "-q");
+  for (const [f, content] of Object.entries(files)) writeFileSync(path.join(dir, f), content);
+  git("add", ".");
+  git("-c", "user.email=qa@example.com", "-c", "user.name=qa", "commit", "-qm", "init");
+  return dir;
+}
+const status = (dir: string) =>
+  execFileSync("git", ["-C", dir, "status", "--porcelain"], { encoding: "utf8" });
+const branches = (dir: string) =>
+  execFileSync("git", ["-C", dir, "branch", "--format=%(refname:short)"], { encoding: "utf8" }).trim();
+
+const repo = gitRepo("repo", { "test_x.py": "def test_x():\n    assert False\n" });
 
 const notADiff = file("notes.txt", "Fixed the median: it now averages the two middle values.\n");
 const badHunk = file(
@@ -172,4 +192,72 @@ describe("replay of a fix trace without --repo", () => {
     expect(r.stderr).not.toContain("retrace fix");
     expectOneError(r);
   });
+});
+
+describe("fix on a working tree with uncommitted changes", () => {
+  it("refuses it (exit 2), names the files and says what to do", async () => {
+    const dir = gitRepo("dirty", { "calc.py": "def add(a, b):\n    return a - b\n", "test_calc.py": "" });
+    writeFileSync(path.join(dir, "calc.py"), "def add(a, b):\n    return a + b\n");
+    writeFileSync(path.join(dir, "notes.txt"), "todo\n");
+    const r = await run(["fix", "--repo", dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("has uncommitted changes in 2 file(s): calc.py, notes.txt");
+    expect(r.stderr).toMatch(/→ commit or stash them .*or pass --allow-dirty/);
+    expectOneError(r);
+  });
+
+  it("--allow-dirty says what runs and that no branch will be made, then goes on (to the engine: exit 3)", async () => {
+    const dir = gitRepo("dirty-allowed", { "test_x.py": "def test_x():\n    assert False\n" });
+    writeFileSync(path.join(dir, "test_x.py"), "def test_x():\n    assert True\n");
+    const r = await run(["fix", "--repo", dir, "--allow-dirty"]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(
+      /^retrace: --allow-dirty: running on HEAD \([0-9a-f]+\) plus the uncommitted changes in 1 file\(s\): test_x\.py; no branch will be created$/m,
+    );
+  });
+
+  it("an ignored file and Retrace's own .retrace/ directory do not count as changes", async () => {
+    const dir = gitRepo("ignored", { ".gitignore": "*.log\n", "test_x.py": "" });
+    writeFileSync(path.join(dir, "run.log"), "x\n");
+    mkdirSync(path.join(dir, ".retrace", "fix-old"), { recursive: true });
+    writeFileSync(path.join(dir, ".retrace", "fix-old", "result.json"), "{}\n");
+    const r = await run(["fix", "--repo", dir]);
+    expect(r.stderr).not.toContain("uncommitted");
+    expect(r.code).toBe(3); // went on to the (missing) engine
+  });
+});
+
+describe("fix writes its outputs into the repository by default", () => {
+  it("to <repo>/.retrace/fix-<id>, git-ignored, whatever the current directory, and says where", async () => {
+    const dir = gitRepo("out-default", { "test_x.py": "def test_x():\n    assert False\n" });
+    const r = await run(["fix", "--repo", dir]); // cwd is tmp, not the repository
+    expect(r.code).toBe(3);
+    const record = /the run's record is in (\S+)/.exec(r.stderr)?.[1];
+    expect(record).toMatch(new RegExp(`^${dir}/\\.retrace/fix-[0-9a-f]{12}$`));
+    expect(readdirSync(record!).sort()).toEqual(["pr.md", "result.json", "trace.json"]);
+    expect(existsSync(path.join(tmp, ".retrace"))).toBe(false);
+    expect(status(dir)).toBe("");
+  });
+});
+
+describeDocker("fix when every test passes", () => {
+  it("exits 0 with `nothing to fix`, on HEAD plus the uncommitted changes with --allow-dirty", async () => {
+    const dir = gitRepo("green", {
+      "calc.py": "def add(a, b):\n    return a - b\n",
+      "test_calc.py":
+        "from calc import add\n\ndef test_add():\n    assert add(2, 2) == 4\n\ndef test_zero():\n    assert add(0, 0) == 0\n",
+    });
+    // HEAD fails; the uncommitted fix makes it pass: what runs is the tree on disk, and the output says so.
+    writeFileSync(path.join(dir, "calc.py"), "def add(a, b):\n    return a + b\n");
+    const r = await run(["fix", "--repo", dir, "--allow-dirty", "--triage-runs", "1"], {}, true);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^nothing to fix: every test passes on HEAD \([0-9a-f]+\) plus your uncommitted changes \(2 passed with `python3 -m pytest`\)\n/,
+    );
+    const out = /^outputs: (\S+) \(result\.json, trace\.json, pr\.md\)$/m.exec(r.stdout)?.[1];
+    expect(out?.startsWith(path.join(dir, ".retrace", "fix-"))).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(out!, "result.json"), "utf8")).outcome).toBe("GAVE_UP");
+    expect(branches(dir)).toMatch(/^(main|master)$/);
+    expect(status(dir)).toBe(" M calc.py\n");
+  }, 120_000);
 });
