@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
-import { ConfigError, InfrastructureError, UsageError } from "../../core/errors.ts";
+import { ConfigError, InfrastructureError, RetraceError, UsageError } from "../../core/errors.ts";
 import { Redactor } from "../../core/redact.ts";
 import { simpleGit } from "simple-git";
 import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
@@ -172,6 +172,12 @@ export function registerFix(program: Command): void {
           failure.message,
           `${failure.hint ?? "check the Docker engine and the sandbox image"}; the run's record is in ${out}`,
         );
+      }
+      if (failure?.kind === "usage" || failure?.kind === "config") {
+        // Likewise a usage problem found during the run (a test command whose results Retrace cannot read): exit 2.
+        throw new RetraceError(failure.kind, failure.message, {
+          hint: `${failure.hint ?? "see retrace fix --help"}; the run's record is in ${out}`,
+        });
       }
       // A run where every test passes is not a failure of Retrace: exit 0, and say so in words.
       const green = run.ctx.earlyStop === "no_failure" && flags.log === undefined;

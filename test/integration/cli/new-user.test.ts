@@ -261,3 +261,55 @@ describeDocker("fix when every test passes", () => {
     expect(status(dir)).toBe(" M calc.py\n");
   }, 120_000);
 });
+
+describeDocker("a test command whose results Retrace cannot read is never a verdict", () => {
+  const files = {
+    Makefile: "test:\n\t@sh check.sh\n",
+    "check.sh":
+      'echo "checking the median"\n[ "$(cat value.txt)" = "2" ] || { echo "median is wrong"; exit 1; }\n',
+    "value.txt": "1\n",
+  };
+  const fixPatch = file(
+    "value.diff",
+    "diff --git a/value.txt b/value.txt\n--- a/value.txt\n+++ b/value.txt\n@@ -1 +1 @@\n-1\n+2\n",
+  );
+
+  it("verify --test 'make test': exit 2, no verdict on stdout, the runners Retrace reads named", async () => {
+    const dir = gitRepo("make-verify", files);
+    for (const json of [[], ["--json"]]) {
+      const r = await run(
+        ["verify", "--repo", dir, "--patch", fixPatch, "--test", "make test", "--runs", "1", ...json],
+        {},
+        true,
+      );
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).not.toMatch(/REJECTED|VERIFIED/);
+      expect(r.stderr).toContain("Retrace cannot read test results from `make test`");
+      expect(r.stderr).toMatch(
+        /→ pass --test with the runner itself — Retrace reads pytest, node --test, jest/,
+      );
+    }
+  }, 120_000);
+
+  it("verify with a command the sandbox does not have: exit 3 quoting the shell", async () => {
+    const dir = gitRepo("make-missing", files);
+    const r = await run(
+      ["verify", "--repo", dir, "--patch", fixPatch, "--test", "nosuchtool test", "--runs", "1"],
+      {},
+      true,
+    );
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("could not start in the sandbox (exit 127: sh: 1: nosuchtool: not found)");
+  }, 120_000);
+
+  it("fix --test 'make test': exit 2 with the same message, and where the record is", async () => {
+    const dir = gitRepo("make-fix", files);
+    const r = await run(["fix", "--repo", dir, "--test", "make test"], {}, true);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("Retrace cannot read test results from `make test`");
+    expect(r.stderr).toMatch(/the run's record is in \S+\/\.retrace\/fix-[0-9a-f]{12}\n$/);
+  }, 120_000);
+});
