@@ -313,3 +313,19 @@ describeDocker("a test command whose results Retrace cannot read is never a verd
     expect(r.stderr).toMatch(/the run's record is in \S+\/\.retrace\/fix-[0-9a-f]{12}\n$/);
   }, 120_000);
 });
+
+describeDocker("Retrace's own file names never reach what a user reads", () => {
+  it("verify --json: the output tail of a real pytest run names no .retrace- file and no nonce", async () => {
+    const py = path.resolve("test/fixtures/repos/py-stats");
+    const r = await run(
+      ["verify", "--repo", py, "--patch", path.join(py, "patches/no-op.diff"), "--runs", "1", "--json"],
+      {},
+      true,
+    );
+    expect(r.code, r.stderr).toBe(1);
+    const tail = JSON.parse(r.stdout).outputTail as string;
+    expect(tail).toContain("short test summary info"); // the real pytest output is there…
+    expect(tail).not.toMatch(/\.retrace-|generated xml file/); // …without Retrace's report file
+    expect(r.stdout).not.toContain(".retrace-");
+  }, 120_000);
+});
