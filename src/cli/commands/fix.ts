@@ -76,6 +76,10 @@ export function registerFix(program: Command): void {
       "run on HEAD plus the uncommitted changes of the working tree (untracked files included); no branch is created, since it would hold HEAD without those changes: apply <out>/patch.diff yourself",
     )
     .option("--json", "print the result document as JSON")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 fixed, flaky, or nothing to fix (every test passes); 1 no verified fix (gave up, blocked,\nbudget); 2 usage or configuration (uncommitted changes, a model flag without ANTHROPIC_API_KEY, a test\ncommand whose results Retrace cannot read); 3 infrastructure (Docker, the sandbox image, a missing command).",
+    )
     .action(async (flags: FixFlags) => {
       const repo = path.resolve(flags.repo);
       const st = await stat(repo).catch(() => null);

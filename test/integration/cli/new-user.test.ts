@@ -227,6 +227,18 @@ describe("fix on a working tree with uncommitted changes", () => {
   });
 });
 
+describe("fix --help", () => {
+  it("documents --allow-dirty, the default --out in the repository and exit 0 for nothing to fix", async () => {
+    const r = await run(["fix", "--help"]);
+    expect(r.code).toBe(0);
+    const help = r.stdout.replace(/\s+/g, " ");
+    expect(help).toContain("a tree with uncommitted changes is refused unless --allow-dirty");
+    expect(help).toContain("--allow-dirty run on HEAD plus the uncommitted changes");
+    expect(help).toContain("(default <repo>/.retrace/fix-<id>, git-ignored)");
+    expect(help).toContain("Exit codes: 0 fixed, flaky, or nothing to fix (every test passes)");
+  });
+});
+
 describe("fix writes its outputs into the repository by default", () => {
   it("to <repo>/.retrace/fix-<id>, git-ignored, whatever the current directory, and says where", async () => {
     const dir = gitRepo("out-default", { "test_x.py": "def test_x():\n    assert False\n" });
