@@ -18,6 +18,7 @@ import { extractFrames, type FailureInfo, mapRunnerPath } from "./failure.ts";
 import type { FixPorts, FixTestPort, TestRunSummary } from "./ports.ts";
 import { describeCommand, detectTestCommand, filterCommand, runTests } from "./test-runner.ts";
 import { isFailing, type TestCommand, type TestRunResult } from "./test-runner-types.ts";
+import { assertBaseRunReadable } from "./unreadable-run.ts";
 import { verifyPatch } from "./verify.ts";
 
 export interface FixPortsInput {
@@ -137,6 +138,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
     filterCommand: (ids) => (canFilter ? filterCommand(command, [...ids]).command : command.command),
     runAll: async (signal) => {
       const r = await run(command, signal);
+      assertBaseRunReadable(command, r);
       if (r.complete) baseline = [r];
       return summarize(r, await repoFiles());
     },

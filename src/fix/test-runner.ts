@@ -4,6 +4,7 @@
  * agrees with the report. A run whose evidence does not hold together (no report, no tests, exit code
  * 0 with failures, stopped by the sandbox) is marked incomplete and can never verify a patch.
  */
+import { scrubInternalNames } from "../core/internal-names.ts";
 import type { Workspace } from "../git/types.ts";
 import type { ExtraDir, Sandbox, SandboxLimits } from "../sandbox/types.ts";
 import { buildInvocation } from "./test-runner-invocation.ts";
@@ -54,8 +55,9 @@ export interface RunTestsOptions {
   limits?: Partial<SandboxLimits>;
 }
 
+/** The end of a run's output, as excerpts, feedback and reports show it: Retrace's own file names removed. */
 function tail(stdout: string, stderr: string): string {
-  const text = [stdout.trimEnd(), stderr.trimEnd()].filter(Boolean).join("\n");
+  const text = scrubInternalNames([stdout.trimEnd(), stderr.trimEnd()].filter(Boolean).join("\n"));
   return text.length <= OUTPUT_TAIL ? text : `…${text.slice(text.length - OUTPUT_TAIL)}`;
 }
 

@@ -15,6 +15,7 @@ import { evaluatePatch } from "../policy/index.ts";
 import type { ExtraDir, Sandbox, SandboxLimits } from "../sandbox/types.ts";
 import { applyPatchToWorkspace, PatchApplyError } from "./apply-patch.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
+import { assertBaseRunReadable } from "./unreadable-run.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner.ts";
 import { uniqueTestIds } from "./test-runner-results.ts";
 import {
@@ -412,6 +413,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
   } else {
     for (let i = 1; i <= runs; i++) {
       const r = await run("base", i);
+      assertBaseRunReadable(command, r);
       base.push(r);
       if (!r.complete) break; // an incomplete base proves nothing; no point repeating it
     }

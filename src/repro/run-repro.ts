@@ -3,6 +3,7 @@
  * → evaluate → version matrix → verdict. Deterministic without a model; with one, `model-assist.ts` writes
  * or refines the script inside the loop engine's bounds.
  */
+import { scrubInternalNames } from "../core/internal-names.ts";
 import type { ReproJobSpec } from "../core/job.ts";
 import { type SanitizeReport, sanitizeReport } from "../core/sanitize.ts";
 import type { Trace } from "../core/trace.ts";
@@ -516,7 +517,7 @@ function languageOf(program: Program | null): ReproLanguage {
 
 function excerpt(run: ExecutedRun | undefined, redact: (s: string) => string): string {
   if (!run) return "";
-  const text = [run.stdout.trimEnd(), run.stderr.trimEnd()].filter(Boolean).join("\n");
+  const text = scrubInternalNames([run.stdout.trimEnd(), run.stderr.trimEnd()].filter(Boolean).join("\n"));
   const lines = text.split("\n");
   const tail = lines.length > 40 ? ["…", ...lines.slice(-40)] : lines;
   let out = tail.join("\n");

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
-import { ConfigError, InfrastructureError, UsageError } from "../../core/errors.ts";
+import { ConfigError, InfrastructureError, RetraceError, UsageError } from "../../core/errors.ts";
 import { Redactor } from "../../core/redact.ts";
 import { simpleGit } from "simple-git";
 import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
@@ -17,8 +17,9 @@ import { fixReportMarkdown, runFix } from "../../fix/pipeline.ts";
 import { exitCodeFor } from "../../fix/result.ts";
 import { createModelFromEnv } from "../../llm/from-env.ts";
 import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../../llm/pricing.ts";
-import { intOption, nonNegativeNumberOption } from "../options.ts";
+import { assertModelKey, intOption, nonNegativeNumberOption } from "../options.ts";
 import { checkOutDir, writeOutDir } from "../out-dir.ts";
+import { ensureOutRoot, listPaths, OUT_ROOT, uncommittedChanges } from "../worktree.ts";
 import { readTextInput } from "../read-input.ts";
 
 interface FixFlags {
@@ -34,6 +35,7 @@ interface FixFlags {
   json?: boolean;
   out?: string;
   dryRun?: boolean;
+  allowDirty?: boolean;
 }
 
 export function registerFix(program: Command): void {
@@ -44,7 +46,7 @@ export function registerFix(program: Command): void {
     )
     .requiredOption(
       "--repo <dir>",
-      "the repository (a git checkout; its current branch and working tree are never changed)",
+      "the repository (a git checkout; its current branch and working tree are never changed). Its tests run on HEAD: a tree with uncommitted changes is refused unless --allow-dirty",
     )
     .option("--log <file>", "a CI log with the failure; without it the tests run in the sandbox to find it")
     .option("--test <command>", "the test command (detected from the repository when absent)")
@@ -66,15 +68,30 @@ export function registerFix(program: Command): void {
     )
     .option(
       "--out <dir>",
-      "where patch.diff, pr.md, result.json and trace.json go (default .retrace/fix-<id>)",
+      `where patch.diff, pr.md, result.json and trace.json go (default <repo>/${OUT_ROOT}/fix-<id>, git-ignored)`,
     )
     .option("--dry-run", "verify but do not create the branch")
+    .option(
+      "--allow-dirty",
+      "run on HEAD plus the uncommitted changes of the working tree (untracked files included); no branch is created, since it would hold HEAD without those changes: apply <out>/patch.diff yourself",
+    )
     .option("--json", "print the result document as JSON")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 fixed, flaky, or nothing to fix (every test passes); 1 no verified fix (gave up, blocked,\nbudget); 2 usage or configuration (uncommitted changes, a model flag without ANTHROPIC_API_KEY, a test\ncommand whose results Retrace cannot read); 3 infrastructure (Docker, the sandbox image, a missing command).",
+    )
     .action(async (flags: FixFlags) => {
       const repo = path.resolve(flags.repo);
       const st = await stat(repo).catch(() => null);
       if (!st?.isDirectory())
         throw new UsageError(`--repo ${flags.repo} is not a directory`, "pass the path of a git checkout");
+      assertModelKey(
+        [
+          ["--model", flags.model],
+          ["--strong-model", flags.strongModel],
+        ],
+        "drop the model flags (without a model, fix runs only the flaky triage)",
+      );
       const maxAttempts = intOption("--max-attempts", flags.maxAttempts, 1, 20);
       const triageRuns = intOption("--triage-runs", flags.triageRuns, 1, 20);
       const contextTokens = intOption("--context-tokens", flags.contextTokens, 1, 200_000, 12_000);
@@ -85,12 +102,6 @@ export function registerFix(program: Command): void {
           : await readTextInput(flags.log, "the CI log", "pass the path of a saved CI log, or - for stdin");
 
       const id = randomUUID().replace(/-/g, "").slice(0, 12);
-      const out = await checkOutDir("--out", flags.out ?? path.join(".retrace", `fix-${id}`));
-      const model = createModelFromEnv();
-      const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
-      const progress = (line: string) => {
-        if (!flags.json) process.stderr.write(`retrace: ${redactor.redact(line)}\n`);
-      };
       const git = simpleGit(repo);
       if (!(await git.checkIsRepo().catch(() => false))) {
         throw new UsageError(
@@ -98,6 +109,31 @@ export function registerFix(program: Command): void {
           "run retrace fix in a git checkout (git init && git commit)",
         );
       }
+      const head = (await git.revparse(["--short", "HEAD"]).catch(() => "")).trim();
+      if (head === "")
+        throw new UsageError(
+          `--repo ${flags.repo} has no commit yet`,
+          "commit the code to fix first (git add -A && git commit)",
+        );
+      // The sandbox copies the tree on disk; the branch is built on HEAD. Uncommitted changes would be
+      // verified without being on the branch: refuse them, or (--allow-dirty) verify them and make no branch.
+      const dirty = await uncommittedChanges(git);
+      if (dirty.length > 0 && !flags.allowDirty)
+        throw new UsageError(
+          `--repo ${flags.repo} has uncommitted changes in ${dirty.length} file(s): ${listPaths(dirty)}`,
+          "commit or stash them (retrace fix runs on HEAD and puts its fix on a branch from HEAD), or pass --allow-dirty to run on HEAD plus these changes without creating a branch",
+        );
+      const defaultOut = flags.out === undefined;
+      const out = await checkOutDir("--out", flags.out ?? path.join(repo, OUT_ROOT, `fix-${id}`));
+      const model = createModelFromEnv();
+      const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
+      const progress = (line: string) => {
+        if (!flags.json) process.stderr.write(`retrace: ${redactor.redact(line)}\n`);
+      };
+      if (dirty.length > 0)
+        process.stderr.write(
+          `retrace: --allow-dirty: running on HEAD (${head}) plus the uncommitted changes in ${dirty.length} file(s): ${listPaths(dirty)}; no branch will be created\n`,
+        );
       const config = await loadConfigFile(path.join(repo, CONFIG_PATH), { optional: true });
       const spec = FixJobSpec.parse({
         kind: "fix",
@@ -120,16 +156,18 @@ export function registerFix(program: Command): void {
         models: fixModels(spec, config),
         redactor,
         log: progress,
-        publishLocalBranch: !flags.dryRun,
+        publishLocalBranch: !flags.dryRun && dirty.length === 0,
       });
       const run = await runFix(ports, fixRunOptions(spec, config));
 
-      await writeOutDir("--out", out, [
+      const outputs: Array<readonly [string, string]> = [
         ["result.json", `${JSON.stringify(run.result, null, 2)}\n`],
         ["trace.json", `${JSON.stringify(run.trace, null, 2)}\n`],
         ["pr.md", fixReportMarkdown(run, redactor)],
         ...(run.patch ? [["patch.diff", redactor.redact(run.patch)] as const] : []),
-      ]);
+      ];
+      if (defaultOut) await ensureOutRoot(repo).catch(() => undefined); // writeOutDir reports a real failure
+      await writeOutDir("--out", out, outputs);
 
       const r = run.result;
       const failure = run.trace.result.error;
@@ -140,13 +178,30 @@ export function registerFix(program: Command): void {
           `${failure.hint ?? "check the Docker engine and the sandbox image"}; the run's record is in ${out}`,
         );
       }
+      if (failure?.kind === "usage" || failure?.kind === "config") {
+        // Likewise a usage problem found during the run (a test command whose results Retrace cannot read): exit 2.
+        throw new RetraceError(failure.kind, failure.message, {
+          hint: `${failure.hint ?? "see retrace fix --help"}; the run's record is in ${out}`,
+        });
+      }
+      // A run where every test passes is not a failure of Retrace: exit 0, and say so in words.
+      const green = run.ctx.earlyStop === "no_failure" && flags.log === undefined;
+      const onWhat = dirty.length > 0 ? `HEAD (${head}) plus your uncommitted changes` : `HEAD (${head})`;
+      const headline = green
+        ? `nothing to fix: every test passes on ${onWhat} (${[...run.ctx.baseOutcomes.values()].filter((o) => o === "passed").length} passed with \`${r.testCommand}\`)`
+        : run.ctx.earlyStop === "no_failure"
+          ? `${r.outcome}: the log names no failing test Retrace can read: nothing to fix (drop --log to run the tests in the sandbox)`
+          : `${r.outcome}: ${r.reason}`;
       if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, out })}\n`);
       else {
         process.stdout.write(
-          `${r.outcome}: ${r.reason}\n` +
+          `${headline}\n` +
             (r.branch ? `branch: ${r.branch} (${r.commit?.slice(0, 12)})\n` : "") +
-            `attempts: ${r.attempts}, tokens: ${r.tokens}, cost: $${r.costUsd.toFixed(4)}\n` +
-            `outputs: ${out}\n`,
+            (run.patch && !r.branch
+              ? `patch: ${path.join(out, "patch.diff")} (apply it with \`git apply\`)\n`
+              : "") +
+            (green ? "" : `attempts: ${r.attempts}, tokens: ${r.tokens}, cost: $${r.costUsd.toFixed(4)}\n`) +
+            `outputs: ${out} (${outputs.map(([name]) => name).join(", ")})\n`,
         );
       }
       if (flags.json && r.outcome === "ERROR" && run.ctx.earlyStop !== "no_model")
@@ -155,9 +210,9 @@ export function registerFix(program: Command): void {
         // Flaky triage ran without a model; the rest needs one.
         throw new ConfigError(
           "retrace fix needs a model for a real (non-flaky) failure, and none is configured",
-          "set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another Messages API endpoint), then run again",
+          `set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another Messages API endpoint), then run again; the triage's record is in ${out}`,
         );
       }
-      process.exitCode = exitCodeFor(r.outcome);
+      process.exitCode = green ? 0 : exitCodeFor(r.outcome);
     });
 }

@@ -1,13 +1,13 @@
 import type { Command } from "commander";
 import { loadConfigFile } from "../../config/load.ts";
-import { readTextInput } from "../read-input.ts";
+import { readPatchInput } from "../read-patch.ts";
 import { evaluatePatch, formatViolation } from "../../policy/index.ts";
 
 export function registerPolicy(program: Command): void {
   program
     .command("policy")
     .description(
-      "Check a patch against the deterministic policy gate (exit 0 allowed, 1 blocked, 2 usage error)",
+      "Check a patch against the deterministic policy gate (exit 0 allowed, 1 blocked, 2 usage error: e.g. the file is not a unified diff)",
     )
     .argument("<patch>", "unified diff to check (`-` reads stdin)")
     .option(
@@ -20,11 +20,7 @@ export function registerPolicy(program: Command): void {
     .exitOverride()
     .action(async (patchFile: string, opts: { config?: string; json?: boolean }) => {
       const config = opts.config === undefined ? undefined : await loadConfigFile(opts.config);
-      const patch = await readTextInput(
-        patchFile,
-        "the patch",
-        "give the path of a unified diff (e.g. from `git diff > fix.diff`), or `-` to read it from stdin",
-      );
+      const patch = await readPatchInput(patchFile);
       const result = evaluatePatch(patch, config?.policy ?? {});
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

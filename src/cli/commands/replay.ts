@@ -39,10 +39,15 @@ export function registerReplay(program: Command): void {
     .command("replay")
     .description("Re-run a recorded job with the model answers from its trace; report where it diverged")
     .argument("<trace>", "trace.json written by a Retrace run, or - for stdin")
-    .option("--repo <dir>", "repository checkout the job ran on (fix jobs)")
+    .option("--repo <dir>", "repository checkout the job ran on, at the same commit (required for fix jobs)")
     .option("--json", "print the comparison as JSON")
     .action(async (file: string, opts: ReplayOptions) => {
       const input = parseTrace(await readJson(file), file === "-" ? "the trace on stdin" : file);
+      if (input.job?.kind === "fix" && !opts.repo)
+        throw new UsageError(
+          `${file === "-" ? "the trace on stdin" : file} is the trace of a fix job, which replays on the repository it ran on`,
+          "pass --repo DIR: the checkout the job ran on, at the commit it ran on (`retrace replay trace.json --repo DIR`)",
+        );
       const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
       // A fix job ran under its repository's configuration: replay it under the same one.
       const config = opts.repo

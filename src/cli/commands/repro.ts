@@ -13,7 +13,7 @@ import { runRepro } from "../../repro/run-repro.ts";
 import { reproductionFile } from "../../repro/script-header.ts";
 import { reproTrace } from "../../repro/trace.ts";
 import { createLocalReproPorts } from "../../sandbox/install-ports.ts";
-import { nonNegativeNumberOption, intOption } from "../options.ts";
+import { assertModelKey, intOption, nonNegativeNumberOption, secondsOption } from "../options.ts";
 import { checkOutDir, writeOutDir } from "../out-dir.ts";
 import { readTextInput } from "../read-input.ts";
 
@@ -38,17 +38,21 @@ export function registerRepro(program: Command): void {
     .option("--json", "print the result as one JSON document (the exported ReproResult schema)")
     .option("--out <dir>", "write report.md, reproduction.<py|mjs|ts> (when reproduced) and trace.json there")
     .option("--runs <n>", "repeats of each run; REPRODUCED needs all of them", "3")
-    .option("--model <name>", "model to use (needs ANTHROPIC_API_KEY)")
+    .option(
+      "--model <name>",
+      "model to use (needs ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for another endpoint; without a key it is an error)",
+    )
     .option("--offline", "no model: deterministic extraction, execution and matching only")
     .option("--max-attempts <n>", "attempts of the model loop", "3")
     .option("--budget-usd <x>", "dollars the model may spend", "1")
-    .option("--timeout <ms>", "hard limit of each sandbox run, in ms", "10000")
+    .option("--timeout <seconds>", "wall-clock limit of each sandbox run, in seconds (1 to 600)", "10")
     .action(async (input: string, opts: ReproOptions) => {
       if (opts.offline && opts.model)
         throw new UsageError("--offline and --model exclude each other", "drop one of them");
+      assertModelKey([["--model", opts.model]], "drop --model and pass --offline to run without a model");
       const runs = intOption("--runs", opts.runs, 1, 10);
       const maxAttempts = intOption("--max-attempts", opts.maxAttempts, 1, 20);
-      const timeoutMs = intOption("--timeout", opts.timeout, 1000, 600_000, 10_000);
+      const timeoutMs = secondsOption("--timeout", opts.timeout, 1, 600, 10);
       const maxUsd = nonNegativeNumberOption("--budget-usd", opts.budgetUsd, 10_000);
       const markdown = await readTextInput(
         input,
@@ -64,11 +68,6 @@ export function registerRepro(program: Command): void {
           : (await import("../../llm/from-env.ts")).createModelFromEnv(
               opts.model ? { defaultModel: opts.model } : {},
             );
-      if (opts.model && !model) {
-        process.stderr.write(
-          "retrace: --model given but ANTHROPIC_API_KEY is not set; running offline (deterministic)\n",
-        );
-      }
       const spec = ReproJobSpec.parse({
         kind: "repro",
         id: `repro-${createHash("sha256").update(markdown).digest("hex").slice(0, 12)}`,

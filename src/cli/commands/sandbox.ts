@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import { createDockerSandbox } from "../../sandbox/docker.ts";
 import { connectDocker, pingEngine } from "../../sandbox/engine.ts";
-import { intOption } from "../options.ts";
+import { secondsOption } from "../options.ts";
 import { readErrorReason } from "../read-input.ts";
 
 const DIR_HINT = "pass the directory to copy into the sandbox's /workspace";
@@ -40,11 +40,11 @@ export function registerSandbox(program: Command): void {
     .command("run")
     .description("Run a command in a fresh sandbox (a copy of --dir as the workspace)")
     .option("--dir <dir>", "directory copied into the workspace")
-    .option("--timeout <ms>", "wall-clock limit in milliseconds", "30000")
+    .option("--timeout <seconds>", "wall-clock limit of the run, in seconds (1 to 3600)", "30")
     .option("--json", "print the result as JSON")
     .argument("<command...>", "the command and its arguments (put -- before it)")
     .action(async (command: string[], opts: { dir?: string; timeout: string; json?: boolean }) => {
-      const timeoutMs = intOption("--timeout", opts.timeout, 1, 3_600_000, 30_000);
+      const timeoutMs = secondsOption("--timeout", opts.timeout, 1, 3600, 30);
       if (opts.dir !== undefined) {
         const st = await stat(opts.dir).catch((e: unknown) => {
           throw new UsageError(`cannot read --dir ${opts.dir}: ${readErrorReason(e)}`, DIR_HINT);

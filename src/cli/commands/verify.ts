@@ -8,13 +8,13 @@ import path from "node:path";
 import type { Command } from "commander";
 import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
 import { policyForFix } from "../../config/schema.ts";
-import { readTextInput } from "../read-input.ts";
+import { readPatchInput } from "../read-patch.ts";
 import { type VerifyOutput, verifyPatch } from "../../fix/verify.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { createDockerSandbox } from "../../sandbox/docker.ts";
 import { createRepoDependencyProvider } from "../../sandbox/repo-deps.ts";
 import { sandboxForRepo } from "../../sandbox/repo-runtime.ts";
-import { intOption } from "../options.ts";
+import { intOption, secondsOption } from "../options.ts";
 
 interface VerifyFlags {
   repo: string;
@@ -83,21 +83,23 @@ export function registerVerify(program: Command): void {
       "runs of the base and of the patched tree; all must agree (default: fix.verifyRuns, 2)",
     )
     .option("--config <file>", `configuration (default: <repo>/${CONFIG_PATH} when present)`)
-    .option("--timeout <seconds>", "wall-clock limit of each test run in the sandbox")
+    .option(
+      "--timeout <seconds>",
+      "wall-clock limit of each test run in the sandbox, in seconds (1 to 3600; default 60)",
+    )
     .option("--json", "print the result as JSON")
     .action(async (flags: VerifyFlags) => {
+      const timeoutMs =
+        flags.timeout === undefined ? undefined : secondsOption("--timeout", flags.timeout, 1, 3600, 300);
       const workspace = await createFsWorkspace(flags.repo);
-      const patch = await readTextInput(
+      const patch = await readPatchInput(
         flags.patch,
-        "the patch",
         "pass --patch with a unified diff file (git diff > fix.diff), or - for stdin",
       );
       const config = flags.config
         ? await loadConfigFile(flags.config)
         : await loadConfigFile(path.join(workspace.root, CONFIG_PATH), { optional: true });
       const runs = flags.runs === undefined ? config.fix.verifyRuns : intOption("--runs", flags.runs, 1, 10);
-      const timeoutMs =
-        flags.timeout === undefined ? undefined : intOption("--timeout", flags.timeout, 1, 3600, 300) * 1000;
       const testCommand = flags.test ?? config.fix.testCommand;
 
       const controller = new AbortController();

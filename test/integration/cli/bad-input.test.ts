@@ -109,7 +109,7 @@ const cases: Array<[string, string[], number, RegExp, Record<string, string>?]> 
     "a --timeout beyond the limit",
     ["sandbox", "run", "--timeout", "1e12", "--", "true"],
     2,
-    /--timeout must be an integer from 1 to 3600000/,
+    /--timeout is in seconds and must be an integer from 1 to 3600,/,
   ],
   ["reap without an engine", ["sandbox", "reap"], 3, /Docker engine not reachable/, noDocker],
   [

@@ -115,6 +115,8 @@ describeDocker("retrace fix (CLI process)", () => {
       const pr = readFileSync(path.join(out, "pr.md"), "utf8");
       expect(pr).toContain("percent used as a fraction");
       expect(pr).not.toContain("sk-ant-test-cli");
+      // Retrace's own report file (and its nonce) is not part of the failure it shows.
+      expect(pr).not.toMatch(/\.retrace-|generated xml file/);
       const trace = readFileSync(path.join(out, "trace.json"), "utf8");
       expect(JSON.parse(trace).machine).toBe("fix");
       expect(trace).not.toContain("sk-ant-test-cli-000000000000");

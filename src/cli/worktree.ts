@@ -1,0 +1,48 @@
+/**
+ * The state of a checkout before `retrace fix` works on it. The sandbox copies the working tree as it is on
+ * disk, while the branch Retrace creates is built on HEAD: uncommitted changes would be verified but not be
+ * on the branch. So they are named to the user, and `fix` refuses them unless told otherwise.
+ */
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { SimpleGit } from "simple-git";
+
+/** The directory in a repository where `retrace fix` writes its outputs by default. */
+export const OUT_ROOT = ".retrace";
+
+/**
+ * Paths with uncommitted changes: modified, staged, deleted, renamed and untracked (not ignored) files, in
+ * `git status` order. Retrace's own output directory does not count.
+ */
+export async function uncommittedChanges(git: SimpleGit): Promise<string[]> {
+  const out = await git.raw(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]);
+  const paths: string[] = [];
+  for (const entry of out.split("\0")) {
+    if (entry.length < 4) continue;
+    const file = entry.slice(3);
+    if (file === OUT_ROOT || file.startsWith(`${OUT_ROOT}/`)) continue;
+    paths.push(file);
+  }
+  return paths;
+}
+
+/** `a, b, c and 4 more` */
+export function listPaths(paths: readonly string[], max = 5): string {
+  const shown = paths.slice(0, max).join(", ");
+  return paths.length > max ? `${shown} and ${paths.length - max} more` : shown;
+}
+
+/**
+ * Makes `<repo>/.retrace` when it is missing, with a `.gitignore` that ignores everything in it: outputs of
+ * one run never show up in `git status`, so they neither get committed by accident nor make the next run's
+ * tree look changed.
+ */
+export async function ensureOutRoot(repo: string): Promise<void> {
+  const root = path.join(repo, OUT_ROOT);
+  if (await stat(root).catch(() => null)) return;
+  await mkdir(root);
+  await writeFile(
+    path.join(root, ".gitignore"),
+    "# written by retrace fix: its outputs stay out of git\n*\n",
+  );
+}
