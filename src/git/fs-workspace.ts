@@ -9,7 +9,8 @@ import { normalizeRepoPath, resolveInside } from "./path-guard.ts";
 import type { ListFilesOptions, Workspace } from "./types.ts";
 
 /** Directories never listed: version control data and installed dependencies. */
-const SKIPPED_DIRS = new Set([".git", "node_modules"]);
+// `.retrace/` holds Retrace's own outputs (fix results, traces): never context for a model, never a repo file.
+const SKIPPED_DIRS = new Set([".git", "node_modules", ".retrace"]);
 /** Largest file `readFile` returns; bigger files are not source a model or a test runner needs. */
 const MAX_READ_BYTES = 8 * 1024 * 1024;
 

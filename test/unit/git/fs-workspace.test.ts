@@ -20,6 +20,8 @@ beforeEach(async () => {
   await writeFile(path.join(dir, "README.md"), "# hi\n");
   await writeFile(path.join(dir, ".git/config"), "[core]\n");
   await writeFile(path.join(dir, "node_modules/x/index.js"), "module.exports = 1;\n");
+  await mkdir(path.join(dir, ".retrace/fix-1"), { recursive: true });
+  await writeFile(path.join(dir, ".retrace/fix-1/trace.json"), "{}\n");
   await writeFile(path.join(outside, "secret.txt"), "TOKEN=abc\n");
 });
 
@@ -53,7 +55,7 @@ describe("createFsWorkspace", () => {
     await expect(ws.readFile("src")).rejects.toThrow(/not a regular file/);
   });
 
-  it("lists files sorted, without .git and node_modules, optionally under a directory", async () => {
+  it("lists files sorted, without .git, node_modules and Retrace's own .retrace outputs, optionally under a directory", async () => {
     const ws = await createFsWorkspace(dir);
     expect(await ws.listFiles()).toEqual(["README.md", "src/app.ts", "src/lib/util.ts"]);
     expect(await ws.listFiles({ under: "src/lib" })).toEqual(["src/lib/util.ts"]);
