@@ -16,6 +16,7 @@ import { nodeTestFormat } from "./parsers/node-test.ts";
 import { npmFormat } from "./parsers/npm.ts";
 import { pytestFormat } from "./parsers/pytest.ts";
 import { pythonFormat } from "./parsers/python.ts";
+import { surefireFormat } from "./parsers/surefire.ts";
 import { tapFormat } from "./parsers/tap.ts";
 import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
@@ -24,6 +25,7 @@ import { vitestFormat } from "./parsers/vitest.ts";
 export const FORMATS: readonly FormatDefinition[] = [
   junitFormat,
   goJsonFormat,
+  surefireFormat,
   pytestFormat,
   unittestFormat,
   jestFormat,

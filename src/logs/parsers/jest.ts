@@ -6,6 +6,7 @@
 import type { FailureCategory } from "../failure.ts";
 import {
   BlockBuffer,
+  countWords,
   popToIndent,
   dedent,
   errorLine,
@@ -100,6 +101,7 @@ export function createJestParser(sink: ParserSink) {
       }
       if ((c0 === 84 || c0 === 83 || c0 === 82) && SUMMARY.test(text)) {
         flush();
+        if (text.startsWith("Tests:")) sink.summary(countWords(text));
         if (text.startsWith("Ran all test suites")) active = false;
         return true;
       }

@@ -1,0 +1,121 @@
+/**
+ * The parser's layers agree: a format parser's failures win, the fallback formats never repeat them,
+ * a log whose runners say they passed yields nothing, summary lines are counts, and a log without line
+ * breaks costs linear time.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { createLogParser, parseLog } from "../../../src/logs/index.ts";
+
+const ROOT = path.join(import.meta.dirname, "../../fixtures/logs");
+const read = (rel: string) => readFileSync(path.join(ROOT, rel), "utf8");
+
+describe("layers that agree", () => {
+  it("a green jest run that prints console output, even an error-shaped line, yields no failure", () => {
+    const log = read("jest/green-console.log");
+    // The same run with the test's console.error line printed flush left, as a plain reporter would.
+    const withLine = log.replace(
+      "Test Suites:",
+      "src/cart.js:3:10: error something printed by the test\n::error file=src/cart.js,line=3::printed\nTest Suites:",
+    );
+    for (const text of [log, withLine]) {
+      const r = parseLog(text);
+      expect(r.failures).toEqual([]);
+      expect(r.counts["jest"]).toMatchObject({ passed: 2, failed: 0 });
+    }
+  });
+
+  it("the same error-shaped line in a failing log is still reported (the rule is the summary, not the line)", () => {
+    const log = read("jest/green-console.log")
+      .replace("Test Suites:", "src/cart.js:3:10: error something printed by the test\nTest Suites:")
+      .replace("Tests:       2 passed, 2 total", "Tests:       1 failed, 1 passed, 2 total");
+    const r = parseLog(log);
+    expect(r.failures.map((f) => [f.format, f.file, f.line])).toEqual([["generic", "src/cart.js", 3]]);
+  });
+
+  it("vitest's ::error annotations repeat its failures: each failure is reported once, by vitest", () => {
+    const r = parseLog(read("vitest/github-actions-reporter.log"));
+    expect(r.failures.map((f) => [f.format, f.test])).toEqual([
+      ["vitest", "test/vi.test.js > cart > sums"],
+      ["vitest", "test/vi.test.js > other > sums"],
+    ]);
+  });
+
+  it("cargo's `error: 2 targets failed:` is a count, not a failure", () => {
+    const text = read("cargo/two-targets.log");
+    expect(text).toContain("error: 2 targets failed:");
+    const r = parseLog(text);
+    expect(r.failures.map((f) => f.test)).toEqual(["tests::adds", "tests::inner::deep", "adds"]);
+    expect(r.failures.every((f) => f.category === "test")).toBe(true);
+  });
+
+  it("pytest without -v counts passed and skipped tests from its summary line", () => {
+    const r = parseLog(read("pytest/run.log"));
+    expect(r.counts["pytest"]).toMatchObject({ passed: 2, skipped: 1 });
+    const q = parseLog(read("pytest/default-same-names.log"));
+    expect(q.counts["pytest"]).toMatchObject({ passed: 3, failed: 3 });
+  });
+
+  it("same-named tests in different files stay distinct, each with its own location", () => {
+    const r = parseLog(read("pytest/default-same-names.log"));
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["tests/api/test_same.py::TestDiv::test_same", "tests/api/test_same.py", 6],
+      ["tests/api/test_same.py::ParseTests::test_parts", "tests/api/test_same.py", 15],
+      ["tests/db/test_same.py::TestDiv::test_same", "calc.py", 2],
+    ]);
+  });
+
+  it("unittest subtests are tests of their own, named by their parameters", () => {
+    const r = parseLog(read("unittest/subtests.log"));
+    expect(r.failures.map((f) => f.test)).toEqual([
+      "tests.test_x.ParseCoordTests.test_valid_inputs (text='1,2,3')",
+      "tests.test_x.ParseCoordTests.test_valid_inputs (text='x,1')",
+      "tests.test_x.ParseCoordTests.test_msg [odd] (i=1)",
+    ]);
+    expect(r.failures.every((f) => f.format === "unittest" && f.file === "tests/test_x.py")).toBe(true);
+  });
+});
+
+describe("a log without line breaks", () => {
+  /** Feeds `mb` MiB of one line in 64 KiB chunks, as the CLI reads a file; returns the best of 3 times. */
+  function cost(mb: number): number {
+    const chunk = "x".repeat(1024).concat(" error: nothing\t").repeat(64);
+    let best = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < 3; round++) {
+      const t0 = performance.now();
+      const p = createLogParser();
+      const n = Math.round((mb * 1024 * 1024) / chunk.length);
+      for (let i = 0; i < n; i++) p.write(chunk);
+      const r = p.end();
+      best = Math.min(best, performance.now() - t0);
+      expect(r.lines).toBe(1);
+      expect(r.failures).toEqual([]);
+    }
+    return best;
+  }
+
+  it("costs linear time: 8 MiB costs far less than 64 times 1 MiB (quadratic would be ~64x)", () => {
+    cost(1); // warm-up
+    const one = Math.max(cost(1), 1);
+    const eight = cost(8);
+    // Linear is ~8x; the bound leaves room for a loaded machine and still fails a quadratic scan.
+    expect(eight / one).toBeLessThan(24);
+  });
+
+  it("still reads a one-line JUnit XML report of any size whole (Rust libtest writes one line)", () => {
+    const passing = '<testcase classname="tests" name="ok_N" time="0"/>';
+    const body = Array.from({ length: 40_000 }, (_, i) => passing.replace("N", String(i))).join("");
+    const failing =
+      '<testcase classname="tests::inner" name="deep" time="0"><failure type="assert"/><system-out><![CDATA[thread \'tests::inner::deep\' (9051) panicked at src/lib.rs:7:37:]]>&#xA;<![CDATA[boom at depth]]></system-out></testcase>';
+    const xml = `<?xml version="1.0" encoding="UTF-8"?><testsuites><testsuite name="test" package="test" id="0" errors="0" failures="1" tests="40001" skipped="0" >${body}${failing}</testsuite></testsuites>`;
+    expect(xml.length).toBeGreaterThan(2 * 1024 * 1024);
+    const p = createLogParser();
+    for (let i = 0; i < xml.length; i += 65_536) p.write(xml.slice(i, i + 65_536));
+    const r = p.end();
+    expect(r.counts["junit"]).toMatchObject({ passed: 40_000, failed: 1 });
+    expect(r.failures.map((f) => [f.test, f.file, f.line, f.message])).toEqual([
+      ["tests::inner::deep", "src/lib.rs", 7, "boom at depth"],
+    ]);
+  });
+});
