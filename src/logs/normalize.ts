@@ -96,9 +96,15 @@ function escapeRegExp(s: string): string {
 export function createPathMapper(options: PathOptions = {}): (text: string) => string {
   const name = options.repoName ? escapeRegExp(options.repoName.split("/").pop()!) : "[^/\\s\"'()]+";
   const wname = options.repoName ? escapeRegExp(options.repoName.split("/").pop()!) : "[^\\\\\\s\"'()]+";
+  const seg = "[^/\\s\"'()]+";
   const parts = [
     `(?:/home/runner/work|/Users/runner/work|/__w)/${name}/[^/\\s"'()]+/`,
     "/github/workspace/",
+    // GitLab runners check out to /builds/<namespace>/<project> (nested groups add levels: with a repoName
+    // any depth is matched; without, the common two levels).
+    `(?<![\\w.-])${options.repoName ? `/builds/(?:${seg}/)*?${name}/` : `/builds/${seg}/${seg}/`}`,
+    // Jenkins workspaces: /var/lib/jenkins/workspace/<job>, the Docker image's /var/jenkins_home, agents' /home/jenkins[/agent].
+    `(?:/var/lib/jenkins|/var/jenkins_home|/home/jenkins(?:/agent)?)/workspace/${seg}/`,
     `\\b[A-Za-z]:\\\\a\\\\${wname}\\\\[^\\\\\\s"'()]+\\\\`,
   ];
   const roots =
@@ -116,6 +122,8 @@ export function createPathMapper(options: PathOptions = {}): (text: string) => s
     "/work/",
     "/__w/",
     "/github/workspace/",
+    "/builds/",
+    "/workspace/",
     ":\\a\\",
     ...roots.map((r) => r.replace(/[\\/]+$/, "")),
   ].filter((n) => n.length > 0);

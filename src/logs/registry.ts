@@ -16,6 +16,10 @@ import { nodeTestFormat } from "./parsers/node-test.ts";
 import { npmFormat } from "./parsers/npm.ts";
 import { pytestFormat } from "./parsers/pytest.ts";
 import { pythonFormat } from "./parsers/python.ts";
+import { gradleFormat } from "./parsers/gradle.ts";
+import { phpunitFormat } from "./parsers/phpunit.ts";
+import { playwrightFormat } from "./parsers/playwright.ts";
+import { rspecFormat } from "./parsers/rspec.ts";
 import { surefireFormat } from "./parsers/surefire.ts";
 import { tapFormat } from "./parsers/tap.ts";
 import { tscFormat } from "./parsers/tsc.ts";
@@ -26,6 +30,10 @@ export const FORMATS: readonly FormatDefinition[] = [
   junitFormat,
   goJsonFormat,
   surefireFormat,
+  gradleFormat,
+  phpunitFormat,
+  rspecFormat,
+  playwrightFormat,
   pytestFormat,
   unittestFormat,
   jestFormat,

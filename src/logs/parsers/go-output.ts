@@ -66,3 +66,60 @@ export function goFailureFromOutput(
     end: span.end,
   };
 }
+
+/** The module root of a set of import paths: a known host's `host/owner/repo[/vN]`, else their common prefix (two or more). */
+function moduleRoot(pkgs: readonly string[]): string | null {
+  if (pkgs.length === 0) return null;
+  const host =
+    /^(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)\/[^/]+\/[^/]+(?:\/v\d+(?=\/|$))?/.exec(
+      pkgs[0]!,
+    );
+  if (host && pkgs.every((p) => p === host[0] || p.startsWith(`${host[0]}/`))) return host[0];
+  if (pkgs.length < 2) return null;
+  let common = pkgs[0]!.split("/");
+  for (const p of pkgs.slice(1)) {
+    const parts = p.split("/");
+    let i = 0;
+    while (i < common.length && i < parts.length && common[i] === parts[i]) i++;
+    common = common.slice(0, i);
+  }
+  return common.length > 0 ? common.join("/") : null;
+}
+
+/**
+ * Go prints a test's file relative to its package directory (`money_test.go:26`). Failures are held to
+ * the end of the log, when every package line has been seen, and their files named from the module root:
+ * `example.com/ledger/money` in module `example.com/ledger` → `money/money_test.go`.
+ */
+export class GoFailures {
+  private readonly packages = new Set<string>();
+  private readonly held: { pkg: string | null; draft: FailureDraft }[] = [];
+
+  see(pkg: string | null): void {
+    if (pkg && this.packages.size < 10_000) this.packages.add(pkg);
+  }
+
+  hold(pkg: string | null, draft: FailureDraft, sink: ParserSink): void {
+    this.see(pkg);
+    if (this.held.length < 5_000) this.held.push({ pkg, draft });
+    else sink.failure(draft);
+  }
+
+  flush(sink: ParserSink): void {
+    const root = moduleRoot([...this.packages]);
+    for (const { pkg, draft } of this.held) {
+      if (
+        root &&
+        pkg &&
+        draft.file &&
+        !draft.file.includes("/") &&
+        (pkg === root || pkg.startsWith(`${root}/`))
+      ) {
+        const dir = pkg.slice(root.length + 1);
+        if (dir) draft.file = `${dir}/${draft.file}`;
+      }
+      sink.failure(draft);
+    }
+    this.held.length = 0;
+  }
+}

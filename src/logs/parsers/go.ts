@@ -4,7 +4,7 @@
  * and the per-package `ok`/`FAIL` lines that give test ids their package.
  */
 import { BlockBuffer, type FailureDraft, type FormatDefinition, type ParserSink } from "../parser.ts";
-import { goFailureFromOutput } from "./go-output.ts";
+import { GoFailures, goFailureFromOutput } from "./go-output.ts";
 
 const RUN = /^=== (RUN|PAUSE|CONT|NAME)\s+(\S+)$/;
 const RESULT = /^(\s*)--- (FAIL|PASS|SKIP): (\S+) \([\d.]+s\)$/;
@@ -27,6 +27,7 @@ export function createGoParser(sink: ParserSink) {
   let resultIndent = -1;
   let inPanic = false;
   let build: { pkg: string; buf: BlockBuffer } | null = null;
+  const held = new GoFailures();
   /** Failures of the current package, waiting for the package line to get their ids. */
   let waiting: { state: TestState }[] = [];
 
@@ -55,7 +56,7 @@ export function createGoParser(sink: ParserSink) {
         start: state.buf.start,
         end: state.buf.end,
       });
-      if (draft) sink.failure(draft);
+      if (draft) held.hold(pkg, draft, sink);
     }
     waiting = [];
     tests.clear();
@@ -90,6 +91,7 @@ export function createGoParser(sink: ParserSink) {
       const pkg = PACKAGE.exec(text);
       if (pkg) {
         flushBuild();
+        held.see(pkg[2]!);
         if (pkg[1] !== "?") finishPackage(pkg[2]!);
         return true;
       }
@@ -154,6 +156,7 @@ export function createGoParser(sink: ParserSink) {
     end(): void {
       flushBuild();
       if (waiting.length > 0 || tests.size > 0) finishPackage(null);
+      held.flush(sink);
     },
   };
 }

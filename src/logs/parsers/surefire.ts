@@ -14,11 +14,14 @@ import { sourcePath, summarizeJava } from "./java-frames.ts";
 const PREFIX = /^(?:\[(?:INFO|ERROR|WARNING|WARN|DEBUG)\]|Error: |Warning: ) ?/;
 const TESTS_BANNER = /^\s*T E S T S\s*$/;
 const RUNNING = /^Running ([\w$.]+)$/;
+// `… - in pkg.Class` (2.19+), `… -- in pkg.Class` (3.x); older versions name the class only on `Running`.
 const CLASS_RESULT =
-  /^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: \d+)?, Time elapsed: .*?-{1,2} in ([\w$.]+)$/;
+  /^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: \d+)?, Time elapsed: [^-]*?(?:-{1,2} in ([\w$.]+))?$/;
 const TOTAL = /^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: (\d+))?$/;
 const DETAIL = /^(.+?)\s+(?:-- )?Time elapsed: [\d.,]+ s(?:ec)?\s+<<< (FAILURE|ERROR)!$/;
-const RECAP_HEAD = /^(Failures|Errors|Flakes): ?$/;
+const RECAP_HEAD = /^(Failures|Errors|Flakes|Failed tests|Tests in error): ?$/;
+/** Surefire before 2.19: `  testX(pkg.Class): message`. */
+const LEGACY_ENTRY = /^ {2}([\w$]+(?:\[[^\]]*\])?)\(([\w$.]+)\)(?::(\d+))?:? ?(.*)$/;
 // `  OrderTest.total:23 msg`; `  SubIT>BaseCases.method:205 » Type msg` names an inherited test by the running class.
 const RECAP_ENTRY =
   /^ {2}([\w$]+(?:\.[\w$]+)*?)(?:>[\w$.]+?)?\.([\w$]+(?:[({[].*?)?)(?::(\d+))?(?: (?:» )?(.*))?$/;
@@ -51,6 +54,8 @@ interface Detail {
 
 export function createSurefireParser(sink: ParserSink) {
   let active = false;
+  /** The log has Maven's `[INFO]`/`[ERROR]` prefixes (batch mode), so an unprefixed line is a continuation. */
+  let prefixed = false;
   let current: string | null = null;
   let detail: Detail | null = null;
   const details: Detail[] = [];
@@ -80,6 +85,7 @@ export function createSurefireParser(sink: ParserSink) {
     line(raw: string, lineNo: number): boolean {
       const p = PREFIX.exec(raw);
       const text = p ? raw.slice(p[0].length) : raw;
+      if (p) prefixed = true;
       if (detail) {
         // A detail block runs to its blank line or the next Maven-prefixed line.
         if (p || text.trim() === "") closeDetail();
@@ -103,12 +109,16 @@ export function createSurefireParser(sink: ParserSink) {
       const cr = CLASS_RESULT.exec(text);
       if (cr) {
         active = true;
-        current = cr[5]!;
-        known(current);
+        if (cr[5]) {
+          current = cr[5];
+          known(current);
+        }
         return true;
       }
+      // A log cut before the test run still has Maven's recap and count lines.
+      if (!active && p && (RECAP_HEAD.test(text) || TOTAL.test(text) || text === "Results:")) active = true;
       if (!active) return false;
-      const d = DETAIL.exec(text);
+      const d = text.startsWith("Tests run:") ? null : DETAIL.exec(text);
       if (d) {
         const { cls, method } = splitName(d[1]!.trim(), current);
         if (cls) known(cls);
@@ -140,11 +150,43 @@ export function createSurefireParser(sink: ParserSink) {
       }
       const rh = RECAP_HEAD.exec(text);
       if (rh) {
-        recap = rh[1] as "Failures" | "Errors" | "Flakes";
+        const h = rh[1]!;
+        recap =
+          h === "Failed tests"
+            ? "Failures"
+            : h === "Tests in error"
+              ? "Errors"
+              : (h as "Failures" | "Errors" | "Flakes");
         return true;
       }
       if (recap) {
-        if (RUN_LINE.test(text) || /^ {4}/.test(text)) return true;
+        if (RUN_LINE.test(text)) return true;
+        // A multi-line message (hamcrest's `Expected: … but: …`) continues without Maven's prefix.
+        const last = recapEntries[recapEntries.length - 1];
+        if (
+          !p &&
+          prefixed &&
+          last &&
+          last.lineNo >= lineNo - 20 &&
+          text.trim() !== "" &&
+          !/^ {2}\S/.test(text)
+        ) {
+          if (last.message.length < 2_000) last.message = `${last.message}\n${text.trim()}`.trim();
+          return true;
+        }
+        if (/^ {4}/.test(text)) return true;
+        const legacy = LEGACY_ENTRY.exec(text);
+        if (legacy) {
+          recapEntries.push({
+            cls: legacy[2]!,
+            method: methodName(legacy[1]!),
+            line: legacy[3] ? Number(legacy[3]) : null,
+            message: legacy[4] ?? "",
+            kind: recap,
+            lineNo,
+          });
+          return true;
+        }
         const e = RECAP_ENTRY.exec(text);
         if (e) {
           const method = methodName(e[2]!);

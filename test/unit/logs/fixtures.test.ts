@@ -42,6 +42,10 @@ describe("fixtures from real runners", () => {
       "eslint",
       "npm",
       "github-actions",
+      "surefire",
+      "gradle",
+      "rspec",
+      "phpunit",
     ]) {
       expect(dirs, d).toContain(d);
     }

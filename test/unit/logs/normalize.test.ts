@@ -45,6 +45,11 @@ describe("createPathMapper", () => {
     ["D:\\a\\calc\\calc\\src\\user.ts(7,9): error", "src\\user.ts(7,9): error"],
     ["at f (/home/runner/work/r/r/a.js:1:2) and /home/runner/work/r/r/b.js", "at f (a.js:1:2) and b.js"],
     ["/usr/lib/go-1.19/src/testing/testing.go:1396", "/usr/lib/go-1.19/src/testing/testing.go:1396"],
+    ["/builds/acme/ledger-js/src/money.js:11:29", "src/money.js:11:29"],
+    ["at formatCents (/builds/acme/ledger-js/src/money.js:11:29)", "at formatCents (src/money.js:11:29)"],
+    ["/var/lib/jenkins/workspace/ledger-php/tests/MoneyTest.php:18", "tests/MoneyTest.php:18"],
+    ["/home/jenkins/agent/workspace/ledger/src/a.py", "src/a.py"],
+    ["/opt/builds/a/b/c.txt", "/opt/builds/a/b/c.txt"],
   ])("%s", (input, expected) => {
     expect(map(input)).toBe(expected);
   });
@@ -60,5 +65,7 @@ describe("createPathMapper", () => {
     const m = createPathMapper({ repoName: "acme/calc" });
     expect(m("/home/runner/work/calc/calc/a.py")).toBe("a.py");
     expect(m("/home/runner/work/other/other/a.py")).toBe("/home/runner/work/other/other/a.py");
+    // GitLab with nested groups: any depth before the project's own directory.
+    expect(m("/builds/acme/backend/calc/a.py")).toBe("a.py");
   });
 });
