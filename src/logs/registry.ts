@@ -16,6 +16,7 @@ import { nodeTestFormat } from "./parsers/node-test.ts";
 import { npmFormat } from "./parsers/npm.ts";
 import { pytestFormat } from "./parsers/pytest.ts";
 import { pythonFormat } from "./parsers/python.ts";
+import { dotnetFormat, trxFormat } from "./parsers/dotnet.ts";
 import { gradleFormat } from "./parsers/gradle.ts";
 import { phpunitFormat } from "./parsers/phpunit.ts";
 import { playwrightFormat } from "./parsers/playwright.ts";
@@ -28,9 +29,11 @@ import { vitestFormat } from "./parsers/vitest.ts";
 
 export const FORMATS: readonly FormatDefinition[] = [
   junitFormat,
+  trxFormat,
   goJsonFormat,
   surefireFormat,
   gradleFormat,
+  dotnetFormat,
   phpunitFormat,
   rspecFormat,
   playwrightFormat,

@@ -344,7 +344,7 @@ export function createJunitParser(sink: ParserSink) {
     line(text: string, lineNo: number): boolean {
       if (!inDoc) {
         const start = text.includes("<testsuite") ? text.search(/<testsuites?[\s>]/) : -1;
-        if (start === -1) return text.startsWith("<?xml");
+        if (start === -1) return false;
         inDoc = true;
         buffer = text.slice(start);
       } else {

@@ -46,6 +46,7 @@ describe("fixtures from real runners", () => {
       "gradle",
       "rspec",
       "phpunit",
+      "dotnet",
     ]) {
       expect(dirs, d).toContain(d);
     }
