@@ -8,12 +8,51 @@ const LOG_LINE = /^\s*([\w./-]+\.go):(\d+): (.*)$/;
 const PANIC = /^\s*panic: (.*?)(?: \[recovered\])?$/;
 const FRAME = /^\t((?:[A-Za-z]:)?\/\S+\.go|\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$/;
 
+const RACE_FRAME = /^\s+((?:[A-Za-z]:)?\/\S+\.go|\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$/;
+
+/**
+ * Reads `-race` reports (`WARNING: DATA RACE` … `==================`): the first frame inside the repository
+ * is where the race is. Feed every line; `location` is the last report's.
+ */
+export class RaceReports {
+  private inReport = false;
+  location: { file: string; line: number } | null = null;
+
+  constructor(private readonly sink: ParserSink) {}
+
+  /** True when the line belongs to a race report. */
+  line(text: string): boolean {
+    if (text === "WARNING: DATA RACE") {
+      this.inReport = true;
+      this.location = null;
+      return true;
+    }
+    if (!this.inReport) return text === "==================";
+    if (text === "==================") {
+      this.inReport = false;
+      return true;
+    }
+    const f = RACE_FRAME.exec(text);
+    if (f && this.location === null) {
+      const file = this.sink.path(f[1]!);
+      if (!file.startsWith("/") && !/^[A-Za-z]:\//.test(file) && !file.includes("/pkg/mod/"))
+        this.location = { file, line: Number(f[2]) };
+    }
+    return true;
+  }
+}
+
 export function goFailureFromOutput(
   id: string,
   output: readonly string[],
   sink: ParserSink,
   span: { start: number; end: number },
+  race: { file: string; line: number } | null = null,
 ): FailureDraft | null {
+  // A race report printed inside the test's own output (go test -json) names the place.
+  const own = new RaceReports(sink);
+  for (const l of output) own.line(l.replace(/^\s*$/, ""));
+  race = own.location ?? race;
   let file: string | null = null;
   let line: number | null = null;
   let errorType: string | null = null;
@@ -49,6 +88,17 @@ export function goFailureFromOutput(
     } else if (messages.length > 0 && messages.length < 30 && /^\s{8,}\S/.test(l)) {
       // Continuation of a multi-line t.Errorf message.
       messages.push(l.trim());
+    }
+  }
+  // `testing.go:1319: race detected during execution of test`: the test raced; the report says where.
+  if (messages.some((m) => m === "race detected during execution of test")) {
+    errorType = "data race";
+    if (race) {
+      file = race.file;
+      line = race.line;
+    } else if (file && /(?:^|\/)testing\.go$/.test(file)) {
+      file = null;
+      line = null;
     }
   }
   const message = panicMessage ?? messages.join("\n");

@@ -15,7 +15,8 @@ import {
   type ParserSink,
 } from "../parser.ts";
 
-const FILE_HEADER = /^ ?(PASS|FAIL) {1,2}(\S+)(?: \([\d.]+ m?s\))?$/;
+// With `projects`, the project's displayName comes between the status and the file: `FAIL b packages/b/x.test.js`.
+const FILE_HEADER = /^ ?(PASS|FAIL) {1,2}(?:\S+ )?(\S+)(?: \([\d.]+ m?s\))?$/;
 const TEST_LINE = /^(\s+)(✓|✕|○|√|×) (?:(skipped|todo) )?(.+?)(?: \(\d+(?:\.\d+)? m?s\))?$/;
 const BULLET = /^ {2}● (.+)$/;
 const SUMMARY = /^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b/;

@@ -7,10 +7,13 @@ import type { FailureCategory } from "../failure.ts";
 import { BlockBuffer, countWords, errorLine, type FormatDefinition, type ParserSink } from "../parser.ts";
 
 const RUN = /^ ?RUN {1,2}v\d+\.\d+/;
-const FILE_LINE =
-  /^\s*(?:❯|✓|×|↓|✗|√) (\S+\.[cm]?[jt]sx?|\S+\.(?:vue|svelte|astro)) \(\d+ tests?(?: \|[^)]*)?\)/;
+// A project's name (`projects`/workspace) comes before the file: `|unit| ` plain, ` unit  ` once colours are stripped.
+const PROJECT = "(?:\\|[^|]+\\| | {1,2}\\S+ {1,2})?";
+const FILE_LINE = new RegExp(
+  `^\\s*(?:❯|✓|×|↓|✗|√) ${PROJECT}(\\S+\\.[cm]?[jt]sx?|\\S+\\.(?:vue|svelte|astro)) \\(\\d+ tests?(?: \\|[^)]*)?\\)`,
+);
 const TEST_LINE = /^(\s*)(✓|×|↓|✗|√|✔|✖) (.+?)(?: (\d+(?:\.\d+)?m?s))?(?: \[retry x\d+\])?$/;
-const FAIL_HEADER = /^ ?FAIL {1,2}(\S+)(?: > (.+?))?(?: \[ (.+) \])?$/;
+const FAIL_HEADER = new RegExp(`^ ?FAIL {1,2}${PROJECT}(\\S+)(?: > (.+?))?(?: \\[ (.+) \\])?$`);
 const SEPARATOR = /^⎯{3,}/;
 const LOCATION = /^\s*❯ (\S+?):(\d+):(\d+)$/;
 const SUMMARY = /^\s*(Test Files|Tests|Start at|Duration|Errors)\s{2}/;
