@@ -140,11 +140,11 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     let c: FormatCounts | null = null;
     return {
       path: toPath,
-      test(id, outcome, file) {
+      test(id, outcome, file, correction) {
         if (slot.firstSeen === 0) slot.firstSeen = lineNo;
         tests ??= testsOf(slot.name);
         c ??= countsOf(slot.name);
-        recordTest(slot.name, id, outcome, file ?? null, tests, c);
+        recordTest(slot.name, id, outcome, file ?? null, tests, c, correction === true);
       },
       failure(draft) {
         if (slot.firstSeen === 0) slot.firstSeen = lineNo;
@@ -178,6 +178,7 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     file: string | null,
     tests = testsOf(format),
     c = countsOf(format),
+    correction = false,
   ): void {
     // Past the cap no per-test work is done at all (not even the lookup): bounded CPU as well as memory.
     if (testList.length >= maxTests) {
@@ -188,6 +189,11 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     if (previous) {
       if (previous.outcome === outcome) return;
       c[previous.outcome]--;
+      if (correction) {
+        previous.outcome = outcome;
+        c[outcome]++;
+        return;
+      }
       const wasFlaky = previous.flaky;
       const flaky =
         wasFlaky ||

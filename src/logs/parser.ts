@@ -33,7 +33,11 @@ export interface SummaryCounts {
 
 export interface ParserSink {
   failure(draft: FailureDraft): void;
-  test(id: string, outcome: TestOutcome, file?: string | null): void;
+  /**
+   * Records a test's outcome. A different outcome for the same id later marks it flaky (a retry), unless
+   * `correction` says the later line completes the earlier one (a subtest failing after its test's PASSED).
+   */
+  test(id: string, outcome: TestOutcome, file?: string | null, correction?: boolean): void;
   /**
    * Reports a runner's summary line: counts, never failures. A format whose summaries all say nothing
    * failed reports no test failures, and a log whose runner summaries all say passed gets nothing from

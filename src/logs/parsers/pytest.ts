@@ -92,7 +92,8 @@ export function createPytestParser(sink: ParserSink) {
     if (word.startsWith("SUB")) {
       if (o === "failed" || o === "error") {
         subfailed.add(id);
-        sink.test(id, o, file);
+        // -rA lists the test's own PASSED before its failed subtests: that is one failing test, not a retry.
+        sink.test(id, o, file, true);
       }
       return;
     }
