@@ -58,6 +58,10 @@ export function stripAnsi(text: string): string {
 export function normalizeLine(raw: string, mapPaths: (text: string) => string): NormalizedLine | null {
   let text = raw;
   if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+  // A carriage return inside a line overwrites what came before it, as on a terminal: progress bars, and
+  // GitLab's `section_start:…:name\r\e[0K` markers, leave only the text after the last one.
+  const cr = text.lastIndexOf("\r");
+  if (cr !== -1) text = text.slice(cr + 1);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.length >= 20 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 84 && TIMESTAMP.test(text)) {
     // test() then slice: no match array, one new string.

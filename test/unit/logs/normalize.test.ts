@@ -4,6 +4,16 @@ import { createPathMapper, normalizeLine, stripAnsi } from "../../../src/logs/no
 const id = (s: string) => s;
 
 describe("normalizeLine", () => {
+  it("keeps what a terminal shows after a carriage return (GitLab section markers, progress bars)", () => {
+    const id = (t: string) => t;
+    const gitlab =
+      'section_end:1763800006:get_sources\r\u001b[0Ksection_start:1763800006:step_script\r\u001b[0K\u001b[0K\u001b[36;1mExecuting "step_script" stage of the job script\u001b[0;m';
+    expect(normalizeLine(gitlab, id)?.text).toBe('Executing "step_script" stage of the job script');
+    expect(normalizeLine("Downloading 10%\rDownloading 100%\r\n".replace("\n", ""), id)?.text).toBe(
+      "Downloading 100%",
+    );
+  });
+
   it("removes the runner timestamp, CR and ANSI colours", () => {
     const n = normalizeLine("2024-05-02T10:11:12.1234567Z \u001b[31mFAIL\u001b[39m src/a.test.js\r", id);
     expect(n).toEqual({ text: "FAIL src/a.test.js", ghError: false });
