@@ -74,12 +74,25 @@ export function createGradleParser(sink: ParserSink) {
         }
         flush();
       }
+      const c0 = text.charCodeAt(0);
+      // Quick reject: a Gradle line starts with `> Task`, a class name or a digit (the count line).
+      if (
+        !(
+          c0 === 62 ||
+          (c0 >= 48 && c0 <= 57) ||
+          (c0 >= 65 && c0 <= 90) ||
+          (c0 >= 97 && c0 <= 122) ||
+          c0 === 95 ||
+          c0 === 36
+        )
+      )
+        return false;
       const task = /^> Task ((?::[\w.-]+)*):\w*[tT]est\w*(?: FAILED)?$/.exec(text);
       if (task) {
         module = task[1]!.split(":").filter(Boolean).join("/");
         return true;
       }
-      const r = text.includes(" > ") ? RESULT.exec(text) : null;
+      const r = text.endsWith("ED") && text.includes(" > ") ? RESULT.exec(text) : null;
       if (r) {
         const { cls, method } = methodOf(r[2]!, r[1]!);
         if (r[3] === "FAILED") {

@@ -78,6 +78,11 @@ export function createPytestParser(sink: ParserSink) {
     string,
     { id: string; outcome: TestOutcome; message: string | null; lineNo: number }
   >();
+  /** The same entries by the block title pytest prints for them (`Class.test[param]`). */
+  const summaryByTitle = new Map<
+    string,
+    { id: string; outcome: TestOutcome; message: string | null; lineNo: number }[]
+  >();
   let rerun = new Set<string>();
   /** Tests with a failed subtest: their own PASSED line does not make them pass. */
   const subfailed = new Set<string>();
@@ -123,9 +128,13 @@ export function createPytestParser(sink: ParserSink) {
     let summaryMessage: string | null = null;
     // Titles repeat across files (`TestDiv.test_same` in two modules): the block's own file decides.
     const own = b.firstFile ? sink.path(b.firstFile) : null;
-    for (const s of summaryIds.values()) {
-      const matches = key.kind === "collect" ? s.id === key.name : titleOf(s.id) === key.name;
-      if (!matches) continue;
+    const candidates =
+      key.kind === "collect"
+        ? summaryIds.has(key.name)
+          ? [summaryIds.get(key.name)!]
+          : []
+        : (summaryByTitle.get(key.name) ?? []);
+    for (const s of candidates) {
       const better = id === null || (own !== null && s.id.split("::")[0] === own);
       if (better) {
         id = s.id;
@@ -255,8 +264,14 @@ export function createPytestParser(sink: ParserSink) {
         if (s) {
           const o = outcomeOf(s[1]!);
           const id = s[2]!;
-          if (o === "failed" || o === "error")
-            summaryIds.set(id, { id, outcome: o, message: s[3] ?? null, lineNo });
+          if ((o === "failed" || o === "error") && !summaryIds.has(id) && summaryIds.size < 10_000) {
+            const entry = { id, outcome: o, message: s[3] ?? null, lineNo };
+            summaryIds.set(id, entry);
+            const title = titleOf(id);
+            const list = summaryByTitle.get(title);
+            if (list) list.push(entry);
+            else summaryByTitle.set(title, [entry]);
+          }
           record(s[1]!, id);
         }
         return true;

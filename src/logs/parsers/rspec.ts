@@ -35,6 +35,11 @@ export function createRspecParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      // Quick reject: outside its sections RSpec's lines start with F (Failures, Finished, Failed examples), P or a digit.
+      if (section === null) {
+        const c0 = text.charCodeAt(0);
+        if (c0 !== 70 && c0 !== 80 && !(c0 >= 48 && c0 <= 57)) return false;
+      }
       if (FAILURES.test(text)) {
         close();
         section = "failures";

@@ -83,6 +83,19 @@ export function createSurefireParser(sink: ParserSink) {
 
   return {
     line(raw: string, lineNo: number): boolean {
+      // Quick reject before any test run was seen: only a Maven-prefixed line or a Surefire line can start one.
+      if (!active && !detail) {
+        const c0 = raw.charCodeAt(0);
+        if (
+          c0 !== 91 /* [ */ &&
+          c0 !== 69 /* E */ &&
+          c0 !== 87 /* W */ &&
+          c0 !== 82 /* R */ &&
+          c0 !== 84 /* T */ &&
+          c0 !== 32
+        )
+          return false;
+      }
       const p = PREFIX.exec(raw);
       const text = p ? raw.slice(p[0].length) : raw;
       if (p) prefixed = true;
