@@ -29,6 +29,7 @@ export function createJestParser(sink: ParserSink) {
   let path: { indent: number; title: string }[] = [];
   let prefix: string | null = null;
   let block: { title: string; file: string | null; buf: BlockBuffer } | null = null;
+  let consoleBlock = false;
 
   const idFor = (titles: string, f: string | null) => (f ? `${f} > ${titles}` : titles);
 
@@ -86,6 +87,7 @@ export function createJestParser(sink: ParserSink) {
       const h = c0 === 80 || c0 === 70 || c0 === 32 ? FILE_HEADER.exec(text) : null;
       if (h) {
         flush();
+        consoleBlock = false;
         active = true;
         file = sink.path(h[2]!);
         path = [];
@@ -96,6 +98,12 @@ export function createJestParser(sink: ParserSink) {
       const b = c0 === 32 && text.startsWith("  ●") ? BULLET.exec(text) : null;
       if (b) {
         flush();
+        // `● Console` (jest before 27, and with --useStderr) heads a test's console output, not a failure.
+        if (b[1]!.trim() === "Console") {
+          consoleBlock = true;
+          return true;
+        }
+        consoleBlock = false;
         block = { title: b[1]!.trim(), file, buf: new BlockBuffer(200, 16_000) };
         block.buf.push(text, lineNo);
         return true;
@@ -109,6 +117,10 @@ export function createJestParser(sink: ParserSink) {
       if (block) {
         block.buf.push(text, lineNo);
         return true;
+      }
+      if (consoleBlock) {
+        if (c0 === 32 || text === "") return true;
+        consoleBlock = false;
       }
       if (c0 !== 32) return text === "";
       const indent = text.length - text.trimStart().length;

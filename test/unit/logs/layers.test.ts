@@ -34,6 +34,31 @@ describe("layers that agree", () => {
     expect(r.failures.map((f) => [f.format, f.file, f.line])).toEqual([["generic", "src/cart.js", 3]]);
   });
 
+  it("jest's `● Console` block (jest 24 and --useStderr) is output, not a failing test named Console", () => {
+    // Hand-written in jest 24's layout: a passing file that logs, then a failing one.
+    const log = [
+      "PASS src/a.test.js",
+      "  ● Console",
+      "",
+      "    console.log src/a.js:2",
+      "      computing",
+      "",
+      "FAIL src/b.test.js",
+      "  ● b › fails",
+      "",
+      "    expect(received).toBe(expected) // Object.is equality",
+      "",
+      "      at Object.<anonymous> (src/b.test.js:3:17)",
+      "",
+      "Test Suites: 1 failed, 1 passed, 2 total",
+      "Tests:       1 failed, 1 passed, 2 total",
+    ].join("\n");
+    const r = parseLog(log);
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["src/b.test.js > b > fails", "src/b.test.js", 3],
+    ]);
+  });
+
   it("vitest's ::error annotations repeat its failures: each failure is reported once, by vitest", () => {
     const r = parseLog(read("vitest/github-actions-reporter.log"));
     expect(r.failures.map((f) => [f.format, f.test])).toEqual([
