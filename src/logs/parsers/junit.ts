@@ -150,7 +150,9 @@ export function createJunitParser(sink: ParserSink) {
     const isRust =
       suite["package"] === "test" && (classname.includes("::") || /^(crate|integration)$/.test(classname));
     // Playwright's: the spec file relative to its testDir, and `describe › test` as the name.
-    const isPlaywright = !/[/\\]/.test(classname) && /\.[cm]?[jt]sx?$/.test(classname) && !isPytest;
+    // A JavaScript spec file as classname (Playwright, vitest, jest-junit): Playwright writes it relative to its
+    // testDir, so its path from the repository is taken from a failure's stack frame when one shows it.
+    const isPlaywright = /\.[cm]?[jt]sx?$/.test(classname) && !isPytest;
     const isJava = !isPytest && !isRust && /^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*$/.test(classname);
     let id: string;
     if (isPytest) id = pytestNodeId(classname, name);
@@ -256,9 +258,10 @@ export function createJunitParser(sink: ParserSink) {
     if (isPlaywright) {
       // The spec file's path from the repository: the stack frame that ends with the reported file name.
       for (const l of lines) {
-        const m = /([^\s()]*\/)?([^\s()/]+):\d+:\d+\)?$/.exec(l);
-        if (m?.[1] && m[2] === classname && !m[1].includes("node_modules/")) {
-          playwrightFiles.set(classname, sink.path(`${m[1]}${m[2]}`));
+        const m = /([^\s()]+):\d+:\d+\)?$/.exec(l);
+        const p = m ? sink.path(m[1]!.replace(/^file:\/\//, "")) : "";
+        if (p.endsWith(`/${classname}`) && !p.includes("node_modules/")) {
+          playwrightFiles.set(classname, p);
           break;
         }
       }

@@ -21,19 +21,28 @@ const LINE = /^\[\d+\/\d+\] (.+)$/;
 const BLOCK = /^ {2}(\d+)\) (.+?)(?: ─+)?$/;
 const RECAP = /^ {2}(\d+) (failed|flaky|passed|skipped|did not run|interrupted)(?: \(.*\))?$/;
 
-function idOf(title: string, sink: ParserSink): { id: string; file: string } | null {
+function idOf(title: string, sink: ParserSink): { id: string; file: string; name: string } | null {
   const m = TITLE.exec(title.replace(/ ─+$/, "").trim());
   if (!m) return null;
   const file = sink.path(m[1]!);
-  return { id: `${file} > ${m[2]!.split(" › ").join(" > ")}`, file };
+  const name = m[2]!.split(" › ").join(" > ");
+  return { id: `${file} > ${name}`, file, name };
 }
 
 export function createPlaywrightParser(sink: ParserSink) {
   let active = false;
-  let block: { id: string; file: string; buf: BlockBuffer } | null = null;
+  let block: { id: string; file: string; name: string; buf: BlockBuffer } | null = null;
   let recap: string | null = null;
   const flaky = new Set<string>();
-  const pending: { id: string; file: string; buf: BlockBuffer }[] = [];
+  const pending: { id: string; file: string; name: string; buf: BlockBuffer }[] = [];
+  /**
+   * Outcomes, held to the end: Playwright prints spec files relative to its config's directory, and the
+   * path from the repository shows only in a failure's stack (`e2e/a.spec.ts` → `pw/e2e/a.spec.ts`).
+   */
+  const outcomes: { file: string; name: string; outcome: "passed" | "failed" | "skipped" | "flaky" }[] = [];
+  const record = (t: { file: string; name: string }, outcome: "passed" | "failed" | "skipped" | "flaky") => {
+    if (outcomes.length < 100_000) outcomes.push({ file: t.file, name: t.name, outcome });
+  };
 
   function close(): void {
     if (block && pending.length < 1000) pending.push(block);
@@ -90,12 +99,10 @@ export function createPlaywrightParser(sink: ParserSink) {
         const t = idOf(title, sink);
         if (t) {
           const mark = l.length === 3 ? l[1]! : "";
-          if (mark === "✓" || mark === "✔" || mark === "ok") sink.test(t.id, "passed", t.file);
-          else if (mark === "-") sink.test(t.id, "skipped", t.file);
-          else if (mark === "±") {
-            sink.test(t.id, "failed", t.file);
-            sink.test(t.id, "passed", t.file);
-          } else if (mark) sink.test(t.id, "failed", t.file);
+          if (mark === "✓" || mark === "✔" || mark === "ok") record(t, "passed");
+          else if (mark === "-") record(t, "skipped");
+          else if (mark === "±") record(t, "flaky");
+          else if (mark) record(t, "failed");
           return true;
         }
       }
@@ -103,8 +110,33 @@ export function createPlaywrightParser(sink: ParserSink) {
     },
     end(): void {
       close();
+      const paths = new Map<string, string>();
       for (const p of pending) {
-        if (flaky.has(p.id)) {
+        if (paths.has(p.file)) continue;
+        for (const l of p.buf.lines) {
+          const m = /([^\s()]+):\d+:\d+\)?$/.exec(l.trim());
+          const full = m ? sink.path(m[1]!.replace(/^file:\/\//, "")) : "";
+          if (full.endsWith(`/${p.file}`) && !full.includes("node_modules/")) {
+            paths.set(p.file, full);
+            break;
+          }
+        }
+      }
+      const fileOf = (f: string) => paths.get(f) ?? f;
+      for (const o of outcomes) {
+        const file = fileOf(o.file);
+        const id = `${file} > ${o.name}`;
+        if (o.outcome === "flaky") {
+          sink.test(id, "failed", file);
+          sink.test(id, "passed", file);
+        } else sink.test(id, o.outcome, file);
+      }
+      outcomes.length = 0;
+      for (const p of pending) {
+        const printed = p.id;
+        p.file = fileOf(p.file);
+        p.id = `${p.file} > ${p.name}`;
+        if (flaky.has(printed)) {
           sink.test(p.id, "failed", p.file);
           sink.test(p.id, "passed", p.file);
           continue;

@@ -47,6 +47,7 @@ describe("fixtures from real runners", () => {
       "rspec",
       "phpunit",
       "dotnet",
+      "playwright",
     ]) {
       expect(dirs, d).toContain(d);
     }
