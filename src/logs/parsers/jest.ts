@@ -111,6 +111,8 @@ export function createJestParser(sink: ParserSink) {
       if ((c0 === 84 || c0 === 83 || c0 === 82) && SUMMARY.test(text)) {
         flush();
         if (text.startsWith("Tests:")) sink.summary(countWords(text));
+        // A suite that failed to run has no test to count: it still makes the run red.
+        else if (text.startsWith("Test Suites:")) sink.summary({ failed: 0, error: countWords(text).failed });
         if (text.startsWith("Ran all test suites")) active = false;
         return true;
       }

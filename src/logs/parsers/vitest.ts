@@ -111,6 +111,7 @@ export function createVitestParser(sink: ParserSink) {
       if (SUMMARY.test(text)) {
         flush();
         if (/^\s*Tests\s/.test(text)) sink.summary(countWords(text));
+        else if (/^\s*Test Files\s/.test(text)) sink.summary({ failed: 0, error: countWords(text).failed });
         if (/^\s*Duration\s/.test(text)) active = false;
         return true;
       }

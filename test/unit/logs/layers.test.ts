@@ -34,6 +34,14 @@ describe("layers that agree", () => {
     expect(r.failures.map((f) => [f.format, f.file, f.line])).toEqual([["generic", "src/cart.js", 3]]);
   });
 
+  it("a suite that failed to run makes the run red even when every test that ran passed", () => {
+    const log = read("jest/green-console.log")
+      .replace("Test Suites:", "src/cart.js:3:10: error something printed by the test\nTest Suites:")
+      .replace("Test Suites: 1 passed, 1 total", "Test Suites: 1 failed, 1 passed, 2 total");
+    const r = parseLog(log);
+    expect(r.failures.map((f) => [f.format, f.file, f.line])).toEqual([["generic", "src/cart.js", 3]]);
+  });
+
   it("jest's `● Console` block (jest 24 and --useStderr) is output, not a failing test named Console", () => {
     // Hand-written in jest 24's layout: a passing file that logs, then a failing one.
     const log = [
