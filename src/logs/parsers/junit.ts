@@ -146,19 +146,24 @@ export function createJunitParser(sink: ParserSink) {
     const classname = a["classname"] ?? a["class"] ?? "";
     const isPytest = suite["name"] === "pytest";
     const fileAttr = a["file"] ?? suite["file"] ?? null;
-    // Rust libtest's formatter: the module path is the classname; `crate`/`integration` stand for none.
+    // Rust libtest's formatter (`<testsuite name="test" package="test">`): the module path (`tests`,
+    // `tests::inner`) is the classname; `crate`/`integration` stand for none.
     const isRust =
-      suite["package"] === "test" && (classname.includes("::") || /^(crate|integration)$/.test(classname));
+      suite["package"] === "test" && suite["name"] === "test" && /^[A-Za-z_]\w*(?:::\w+)*$/.test(classname);
     // Playwright's: the spec file relative to its testDir, and `describe › test` as the name.
     // A JavaScript spec file as classname (Playwright, vitest, jest-junit): Playwright writes it relative to its
     // testDir, so its path from the repository is taken from a failure's stack frame when one shows it.
     const isPlaywright = /\.[cm]?[jt]sx?$/.test(classname) && !isPytest;
-    const isJava = !isPytest && !isRust && /^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*$/.test(classname);
+    // PHPUnit writes the PHP class (`class="Ns\\MoneyTest"`) beside a dotted classname: its id is `Class::method`.
+    const phpClass =
+      a["class"] && (a["class"].includes("\\") || /\.php$/.test(fileAttr ?? "")) ? a["class"] : null;
+    const isJava = !isPytest && !isRust && !phpClass && /^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*$/.test(classname);
     let id: string;
     if (isPytest) id = pytestNodeId(classname, name);
     else if (isRust) id = /^(crate|integration)$/.test(classname) ? name : `${classname}::${name}`;
     else if (classname && (/[/\\]/.test(classname) || /\.[cm]?[jt]sx?$|\.py$/.test(classname)))
       id = `${classname} > ${name.replace(/ › /g, " > ")}`;
+    else if (phpClass) id = `${phpClass}::${name}`;
     else if (isJava) id = `${classname}.${javaMethod(name)}`;
     else id = classname ? `${classname}.${name}` : name;
 
@@ -219,6 +224,9 @@ export function createJunitParser(sink: ParserSink) {
     }
     let loc: { file: string; line: number; column: number | null } | null = panicLoc;
     for (const l of lines) {
+      const php = phpClass ? /^((?:[A-Za-z]:)?[^\s:]+\.php):(\d+)$/.exec(l.trim()) : null;
+      if (php && !loc && !/(?:^|\/)vendor\//.test(sink.path(php[1]!)))
+        loc = { file: sink.path(php[1]!), line: Number(php[2]), column: null };
       const py = /^([^\s:]+\.py):(\d+):(?: (\w+(?:Error|Exception)\w*))?/.exec(l);
       if (py && (!py[1]!.startsWith("/") || !loc)) {
         loc = { file: sink.path(py[1]!), line: Number(py[2]), column: null };
@@ -275,6 +283,13 @@ export function createJunitParser(sink: ParserSink) {
       errorType,
       message:
         (collection ? lines.find((l) => /^E\s+/.test(l))?.replace(/^E\s+/, "") : message) ??
+        // PHPUnit's body: the test's name, then the message up to a blank line, then the frames.
+        (phpClass && lines[0]?.startsWith(`${phpClass}::`)
+          ? lines
+              .slice(1, lines.indexOf("", 1) === -1 ? undefined : lines.indexOf("", 1))
+              .join("\n")
+              .replace(errorType ? `${errorType}: ` : "\u0000", "")
+          : undefined) ??
         lines[0] ??
         outcome,
       stack: body || null,

@@ -147,6 +147,8 @@ describe("a log without line breaks", () => {
     for (let i = 0; i < xml.length; i += 65_536) p.write(xml.slice(i, i + 65_536));
     const r = p.end();
     expect(r.counts["junit"]).toMatchObject({ passed: 40_000, failed: 1 });
+    // A test in the one-level module `tests` is `tests::ok_7`, as libtest names it.
+    expect(r.tests[7]?.id).toBe("tests::ok_7");
     expect(r.failures.map((f) => [f.test, f.file, f.line, f.message])).toEqual([
       ["tests::inner::deep", "src/lib.rs", 7, "boom at depth"],
     ]);
