@@ -42,6 +42,15 @@ describe("layers that agree", () => {
     expect(r.failures.map((f) => [f.format, f.file, f.line])).toEqual([["generic", "src/cart.js", 3]]);
   });
 
+  it("a lone `not ok` line a test printed is output, not a TAP stream, in a red run as in a green one", () => {
+    const spec = read("node-test/spec.log");
+    const plain = parseLog(spec).failures.map((f) => f.test);
+    const r = parseLog(`not ok 1 - this line is printed by the test, not a result\n${spec}`);
+    expect(r.failures.map((f) => f.test)).toEqual(plain);
+    // A real TAP stream still counts from its first line (mocha's reporter prints no version line).
+    expect(parseLog(read("tap/mocha-tap.log")).failures.length).toBeGreaterThan(0);
+  });
+
   it("jest's `● Console` block (jest 24 and --useStderr) is output, not a failing test named Console", () => {
     // Hand-written in jest 24's layout: a passing file that logs, then a failing one.
     const log = [
