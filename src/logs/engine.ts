@@ -12,8 +12,8 @@ import type {
   TestOutcome,
   TestResult,
 } from "./failure.ts";
-import { cleanPath, createPathMapper, normalizeLine, type PathOptions } from "./normalize.ts";
-import { type FailureDraft, type FormatParser, own, type ParserSink } from "./parser.ts";
+import { cleanPath, createPathMapper, normalizeLine, type PathOptions, stripAnsi } from "./normalize.ts";
+import { type FailureDraft, type FormatParser, own, type ParserSink, type SummaryCounts } from "./parser.ts";
 import { FORMATS, formatNames } from "./registry.ts";
 
 export interface LogParserOptions extends PathOptions {
@@ -43,6 +43,23 @@ export interface LogParser {
 
 // Lines longer than this are cut before line-oriented parsers see them (JUnit XML gets them whole).
 const MAX_LINE = 16_384;
+// A line still without its end after this many characters is handed on in pieces as it arrives (a log
+// with no line breaks, a one-line XML report): the parser never re-reads or re-joins what it already has.
+const LONG_LINE = 1 << 20;
+
+/**
+ * Formats that read loose shapes (`file:line: message`, a traceback anywhere, a stray `not ok`,
+ * `##[error]` annotations): they fill gaps, never repeat what a runner's format reported, and say
+ * nothing in a log whose runners all reported success.
+ */
+const FALLBACK = new Set(["generic", "github-actions", "python", "tap"]);
+
+function sameOrigin(a: Failure, b: Failure): boolean {
+  if (a.span.start <= b.span.end && b.span.start <= a.span.end) return true;
+  if (a.file && a.line !== null && a.file === b.file && a.line === b.line) return true;
+  const first = a.message.split("\n", 1)[0]!.trim();
+  return first.length >= 8 && (b.message.includes(first) || (b.stack?.includes(first) ?? false));
+}
 
 function clip(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -57,7 +74,7 @@ function emptyCounts(): FormatCounts {
 
 interface Slot {
   name: string;
-  parser: FormatParser;
+  parser: FormatParser & { more?: (text: string, lineNo: number) => void };
   claimed: number;
   /** Index of the first line this format claimed or reported on, for ordering `formats`. */
   firstSeen: number;
@@ -88,9 +105,14 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
   const testList: TestResult[] = [];
   let droppedTests = 0;
   const counts = new Map<string, FormatCounts>();
+  const summaries = new Map<string, Required<SummaryCounts>>();
   let lineNo = 0;
   let ended = false;
-  let pending = "";
+  /** The start of the current line, in the pieces it arrived in (joined once, when its end comes). */
+  let pending: string[] = [];
+  let pendingChars = 0;
+  /** The slot that claimed the head of an over-long line still arriving (undefined: not in one). */
+  let longOwner: Slot | null | undefined;
 
   const countsOf = (format: string): FormatCounts => {
     let c = counts.get(format);
@@ -118,15 +140,24 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     let c: FormatCounts | null = null;
     return {
       path: toPath,
-      test(id, outcome, file) {
+      test(id, outcome, file, correction) {
         if (slot.firstSeen === 0) slot.firstSeen = lineNo;
         tests ??= testsOf(slot.name);
         c ??= countsOf(slot.name);
-        recordTest(slot.name, id, outcome, file ?? null, tests, c);
+        recordTest(slot.name, id, outcome, file ?? null, tests, c, correction === true);
       },
       failure(draft) {
         if (slot.firstSeen === 0) slot.firstSeen = lineNo;
         recordFailure(slot.name, draft);
+      },
+      summary(s) {
+        if (slot.firstSeen === 0) slot.firstSeen = lineNo;
+        const sum = summaries.get(slot.name) ?? { passed: 0, failed: 0, skipped: 0, error: 0 };
+        sum.passed += s.passed ?? 0;
+        sum.failed += s.failed;
+        sum.skipped += s.skipped ?? 0;
+        sum.error += s.error ?? 0;
+        summaries.set(slot.name, sum);
       },
     };
   };
@@ -147,6 +178,7 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     file: string | null,
     tests = testsOf(format),
     c = countsOf(format),
+    correction = false,
   ): void {
     // Past the cap no per-test work is done at all (not even the lookup): bounded CPU as well as memory.
     if (testList.length >= maxTests) {
@@ -157,6 +189,11 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     if (previous) {
       if (previous.outcome === outcome) return;
       c[previous.outcome]--;
+      if (correction) {
+        previous.outcome = outcome;
+        c[outcome]++;
+        return;
+      }
       const wasFlaky = previous.flaky;
       const flaky =
         wasFlaky ||
@@ -231,10 +268,11 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
   const annotations = { name: "github-actions", firstSeen: 0 };
   const annotationSink = sinkFor(annotations);
 
-  function feed(raw: string): void {
+  /** Offers a line to every parser in turn; returns the slot that claimed it. */
+  function feed(raw: string): Slot | null {
     lineNo++;
     const n = normalizeLine(raw, mapPaths);
-    if (n === null) return;
+    if (n === null) return null;
     let text = n.text;
     const long = text.length > MAX_LINE;
     for (const slot of slots) {
@@ -242,7 +280,7 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
       if (slot.parser.line(text, lineNo)) {
         slot.claimed++;
         if (slot.firstSeen === 0) slot.firstSeen = lineNo;
-        return;
+        return slot;
       }
     }
     if (n.ghError && requested === "auto") {
@@ -251,6 +289,62 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
         annotationSink.failure({ category: "build", message, start: lineNo, end: lineNo, secondary: true });
       }
     }
+    return null;
+  }
+
+  /** The rest of an over-long line: only a parser that reads across pieces (JUnit XML) gets it. */
+  function more(piece: string): void {
+    if (longOwner?.parser.more) longOwner.parser.more(mapPaths(stripAnsi(piece)), lineNo);
+  }
+
+  function takePending(tail: string): string {
+    const text = pending.length === 0 ? tail : pending.join("") + tail;
+    pending = [];
+    pendingChars = 0;
+    return text;
+  }
+
+  /** Ends the input's current line, `tail` being its last piece. */
+  function endLine(tail: string): void {
+    if (longOwner !== undefined) {
+      more(tail);
+      longOwner = undefined;
+    } else feed(takePending(tail));
+  }
+
+  /**
+   * A green log: runner summaries were seen and none of them counts a failure. Then fallback
+   * formats report nothing, and no format whose own summary is green reports a test failure.
+   */
+  function settle(list: Failure[]): Failure[] {
+    const green = summaries.size > 0 && [...summaries.values()].every((s) => s.failed === 0 && s.error === 0);
+    const greenFormat = (f: string) => {
+      const s = summaries.get(f);
+      return s !== undefined && s.failed === 0 && s.error === 0;
+    };
+    const kept = list.filter((f) => {
+      if (green && FALLBACK.has(f.format)) return false;
+      if (f.category === "test" && greenFormat(f.format)) return false;
+      return true;
+    });
+    // A fallback failure that repeats one a runner's format reported (the same block, the same place,
+    // or its message) is that failure seen twice.
+    const primaryOnes = kept.filter((f) => !FALLBACK.has(f.format));
+    const out = kept.filter((f) => !FALLBACK.has(f.format) || !primaryOnes.some((p) => sameOrigin(f, p)));
+    // A test failure a green summary overrules was no failing test either.
+    const dropped = new Set(
+      list.filter((f) => f.test && !out.includes(f)).map((f) => `${f.format}\u0000${f.test}`),
+    );
+    if (dropped.size > 0) {
+      for (let i = testList.length - 1; i >= 0; i--) {
+        const t = testList[i]!;
+        if (t.outcome === "passed" || !dropped.has(`${t.format}\u0000${t.id}`)) continue;
+        testList.splice(i, 1);
+        testsByFormat.get(t.format)?.delete(t.id);
+        countsOf(t.format)[t.outcome]--;
+      }
+    }
+    return out;
   }
 
   return {
@@ -260,26 +354,37 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     },
     write(chunk) {
       if (ended) throw new Error("log parser already ended");
-      let text = pending + chunk;
-      let nl = text.indexOf("\n");
+      // Only the new chunk is searched for line breaks: linear in the input whatever its line lengths.
       let from = 0;
+      let nl = chunk.indexOf("\n");
       while (nl !== -1) {
-        feed(text.slice(from, nl));
+        endLine(chunk.slice(from, nl));
         from = nl + 1;
-        nl = text.indexOf("\n", from);
+        nl = chunk.indexOf("\n", from);
       }
-      text = text.slice(from);
-      pending = text;
+      if (from >= chunk.length) return;
+      const rest = from === 0 ? chunk : chunk.slice(from);
+      if (longOwner !== undefined) {
+        more(rest);
+        return;
+      }
+      pending.push(rest);
+      pendingChars += rest.length;
+      if (pendingChars > LONG_LINE) longOwner = feed(takePending(""));
     },
     end() {
       if (ended) throw new Error("log parser already ended");
-      if (pending.length > 0) {
-        feed(pending);
-        pending = "";
-      }
+      if (longOwner !== undefined) longOwner = undefined;
+      else if (pendingChars > 0) feed(takePending(""));
       ended = true;
       for (const slot of slots) slot.parser.end();
-      const failures = primary.length > 0 ? primary : secondary;
+      for (const [name, s] of summaries) {
+        // Summary counts stand in for per-test lines the log does not have (pytest without -v).
+        const c = countsOf(name);
+        if (s.passed > c.passed) c.passed = s.passed;
+        if (s.skipped > c.skipped) c.skipped = s.skipped;
+      }
+      const failures = settle(primary.length > 0 ? primary : secondary);
       const seen: { name: string; firstSeen: number }[] = [
         ...slots.filter((s) => s.firstSeen > 0 && (s.claimed > 0 || counts.has(s.name))),
         ...(annotations.firstSeen > 0 ? [annotations] : []),

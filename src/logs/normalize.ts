@@ -58,6 +58,10 @@ export function stripAnsi(text: string): string {
 export function normalizeLine(raw: string, mapPaths: (text: string) => string): NormalizedLine | null {
   let text = raw;
   if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+  // A carriage return inside a line overwrites what came before it, as on a terminal: progress bars, and
+  // GitLab's `section_start:…:name\r\e[0K` markers, leave only the text after the last one.
+  const cr = text.lastIndexOf("\r");
+  if (cr !== -1) text = text.slice(cr + 1);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.length >= 20 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 84 && TIMESTAMP.test(text)) {
     // test() then slice: no match array, one new string.
@@ -96,9 +100,15 @@ function escapeRegExp(s: string): string {
 export function createPathMapper(options: PathOptions = {}): (text: string) => string {
   const name = options.repoName ? escapeRegExp(options.repoName.split("/").pop()!) : "[^/\\s\"'()]+";
   const wname = options.repoName ? escapeRegExp(options.repoName.split("/").pop()!) : "[^\\\\\\s\"'()]+";
+  const seg = "[^/\\s\"'()]+";
   const parts = [
     `(?:/home/runner/work|/Users/runner/work|/__w)/${name}/[^/\\s"'()]+/`,
     "/github/workspace/",
+    // GitLab runners check out to /builds/<namespace>/<project> (nested groups add levels: with a repoName
+    // any depth is matched; without, the common two levels).
+    `(?<![\\w.-])${options.repoName ? `/builds/(?:${seg}/)*?${name}/` : `/builds/${seg}/${seg}/`}`,
+    // Jenkins workspaces: /var/lib/jenkins/workspace/<job>, the Docker image's /var/jenkins_home, agents' /home/jenkins[/agent].
+    `(?:/var/lib/jenkins|/var/jenkins_home|/home/jenkins(?:/agent)?)/workspace/${seg}/`,
     `\\b[A-Za-z]:\\\\a\\\\${wname}\\\\[^\\\\\\s"'()]+\\\\`,
   ];
   const roots =
@@ -116,6 +126,8 @@ export function createPathMapper(options: PathOptions = {}): (text: string) => s
     "/work/",
     "/__w/",
     "/github/workspace/",
+    "/builds/",
+    "/workspace/",
     ":\\a\\",
     ...roots.map((r) => r.replace(/[\\/]+$/, "")),
   ].filter((n) => n.length > 0);

@@ -23,9 +23,27 @@ export interface FailureDraft {
   secondary?: boolean;
 }
 
+/** A runner's own count line (`Tests: 1 failed, 3 passed`, `== 2 failed, 3 passed in 0.5s ==`, `Tests run: 4, Failures: 0`). */
+export interface SummaryCounts {
+  passed?: number;
+  failed: number;
+  skipped?: number;
+  error?: number;
+}
+
 export interface ParserSink {
   failure(draft: FailureDraft): void;
-  test(id: string, outcome: TestOutcome, file?: string | null): void;
+  /**
+   * Records a test's outcome. A different outcome for the same id later marks it flaky (a retry), unless
+   * `correction` says the later line completes the earlier one (a subtest failing after its test's PASSED).
+   */
+  test(id: string, outcome: TestOutcome, file?: string | null, correction?: boolean): void;
+  /**
+   * Reports a runner's summary line: counts, never failures. A format whose summaries all say nothing
+   * failed reports no test failures, and a log whose runner summaries all say passed gets nothing from
+   * the fallback formats; summary counts fill in `passed`/`skipped` when the log lists no per-test lines.
+   */
+  summary(counts: SummaryCounts): void;
   /** Normalizes a path from the log to a repo-relative path (backslashes, runner prefixes). */
   path(p: string): string;
 }
@@ -98,6 +116,25 @@ export function trimBlankEdges(lines: readonly string[]): string[] {
   while (a < b && lines[a]!.trim() === "") a++;
   while (b > a && lines[b - 1]!.trim() === "") b--;
   return lines.slice(a, b);
+}
+
+/**
+ * Reads the counts of a runner's summary line (`1 failed, 3 passed`, `2 failed | 3 passed (5)`,
+ * `3 passed; 0 failed`): failed, error, passed and skipped words with their numbers.
+ */
+export function countWords(text: string): SummaryCounts {
+  const out = { passed: 0, failed: 0, skipped: 0, error: 0 };
+  const re =
+    /(\d+) (passed|passing|failed|failing|failures?|errors?|skipped|pending|todo|xfailed|xpassed|ignored)\b/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const n = Number(m[1]);
+    const w = m[2]!;
+    if (w.startsWith("pass") || w === "xpassed") out.passed += n;
+    else if (w.startsWith("fail")) out.failed += n;
+    else if (w.startsWith("error")) out.error += n;
+    else out.skipped += n;
+  }
+  return out;
 }
 
 /** Removes the common leading indentation of a block of lines. */

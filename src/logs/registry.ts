@@ -16,6 +16,12 @@ import { nodeTestFormat } from "./parsers/node-test.ts";
 import { npmFormat } from "./parsers/npm.ts";
 import { pytestFormat } from "./parsers/pytest.ts";
 import { pythonFormat } from "./parsers/python.ts";
+import { dotnetFormat, trxFormat } from "./parsers/dotnet.ts";
+import { gradleFormat } from "./parsers/gradle.ts";
+import { phpunitFormat } from "./parsers/phpunit.ts";
+import { playwrightFormat } from "./parsers/playwright.ts";
+import { rspecFormat } from "./parsers/rspec.ts";
+import { surefireFormat } from "./parsers/surefire.ts";
 import { tapFormat } from "./parsers/tap.ts";
 import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
@@ -23,6 +29,7 @@ import { vitestFormat } from "./parsers/vitest.ts";
 
 export const FORMATS: readonly FormatDefinition[] = [
   junitFormat,
+  trxFormat,
   goJsonFormat,
   pytestFormat,
   unittestFormat,
@@ -34,6 +41,14 @@ export const FORMATS: readonly FormatDefinition[] = [
   goFormat,
   nextestFormat,
   cargoFormat,
+  // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
+  // JavaScript/Python/Go lines are claimed before these look at them.
+  surefireFormat,
+  gradleFormat,
+  dotnetFormat,
+  phpunitFormat,
+  rspecFormat,
+  playwrightFormat,
   tscFormat,
   eslintFormat,
   pythonFormat,

@@ -3,6 +3,7 @@
  * parser (src/logs) and prints the failures, per-test outcomes and counts. This file only reads the
  * input and prints; parsing lives in src/logs.
  */
+import { once } from "node:events";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
@@ -33,7 +34,10 @@ async function openInput(file: string): Promise<Readable> {
   });
   if (!s.isFile() && !s.isFIFO() && !s.isCharacterDevice())
     throw new UsageError(`${file} is not a file`, "pass a log file, or - to read standard input");
-  const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 16 });
+  // 16 KiB reads: a decoded chunk stays a young-generation string (a 64 KiB chunk of a log with any
+  // non-Latin-1 character is a 128 KiB two-byte string, allocated in the old generation, so every chunk read
+  // would stay in memory until a full collection).
+  const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 14 });
   // Errors of the open (e.g. permission denied) surface on the first read: make them usage errors too.
   await new Promise<void>((resolve, reject) => {
     stream.once("ready", () => resolve());
@@ -63,7 +67,7 @@ async function readAll(input: Readable): Promise<string> {
   return chunks.join("");
 }
 
-/** Streams the input through the parser in 64 KiB chunks (faster than readline; lines may span chunks). */
+/** Streams the input through the parser in chunks (faster than readline; lines may span chunks). */
 async function parseInput(input: Readable, flags: ParseLogFlags): Promise<ParsedLog> {
   input.setEncoding("utf8");
   return parseChunks(input as AsyncIterable<string>, {
@@ -84,29 +88,37 @@ function firstLine(s: string, max = 160): string {
 }
 
 /**
- * The result as JSON, written in pieces: one failure or test per line, so a log with 100 000 tests
- * never becomes one giant string in memory.
+ * The result as JSON, in pieces of at most ~64 KiB: one failure or test per line, so a log with
+ * 100 000 tests never becomes one giant string in memory.
  */
-export function writeJson(parsed: ParsedLog, write: (text: string) => void): void {
-  const list = (items: readonly unknown[]) => {
-    if (items.length === 0) return "[]";
+export function* jsonPieces(parsed: ParsedLog): Generator<string> {
+  function* list(items: readonly unknown[]): Generator<string> {
+    if (items.length === 0) {
+      yield "[]";
+      return;
+    }
     let out = "[\n";
     for (let i = 0; i < items.length; i++) {
       out += `    ${JSON.stringify(items[i])}${i < items.length - 1 ? "," : ""}\n`;
       if (out.length > 65_536) {
-        write(out);
+        yield out;
         out = "";
       }
     }
-    return `${out}  ]`;
-  };
-  write(`{\n  "formats": ${JSON.stringify(parsed.formats)},\n  "failures": `);
-  write(list(parsed.failures));
-  write(',\n  "tests": ');
-  write(list(parsed.tests));
-  write(
-    `,\n  "counts": ${JSON.stringify(parsed.counts)},\n  "lines": ${parsed.lines},\n  "dropped": ${JSON.stringify(parsed.dropped)}\n}\n`,
-  );
+    yield `${out}  ]`;
+  }
+  yield `{\n  "formats": ${JSON.stringify(parsed.formats)},\n  "failures": `;
+  yield* list(parsed.failures);
+  yield ',\n  "tests": ';
+  yield* list(parsed.tests);
+  yield `,\n  "counts": ${JSON.stringify(parsed.counts)},\n  "lines": ${parsed.lines},\n  "dropped": ${JSON.stringify(parsed.dropped)}\n}\n`;
+}
+
+/** Writes the JSON to a stream, waiting for it to drain: a pipe that reads slowly never makes the output pile up in memory. */
+export async function writeJson(parsed: ParsedLog, out: NodeJS.WritableStream): Promise<void> {
+  for (const piece of jsonPieces(parsed)) {
+    if (!out.write(piece)) await once(out, "drain");
+  }
 }
 
 /** A terminal view: formats, then one short entry per failure, then counts. */
@@ -171,7 +183,7 @@ export function registerParseLog(program: Command): void {
         return;
       }
       const parsed = await parseInput(await openInput(file), flags);
-      if (flags.json) writeJson(parsed, (text) => process.stdout.write(text));
+      if (flags.json) await writeJson(parsed, process.stdout);
       else process.stdout.write(renderParsedLog(parsed));
     });
 }

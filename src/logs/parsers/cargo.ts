@@ -3,7 +3,7 @@
  * with the panic location and message, and rustc's `error[E0308]: …` / ` --> file:line:col`
  * compile errors (which fail the build before any test runs).
  */
-import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
+import { BlockBuffer, countWords, type FormatDefinition, type ParserSink } from "../parser.ts";
 import { summarizePanic } from "./rust-panic.ts";
 
 const RUNNING = /^running \d+ tests?$/;
@@ -14,7 +14,7 @@ const FAILURES = /^failures:$/;
 const RUST_ERROR = /^error(?:\[(E\d+)\])?: (.*)$/;
 const ARROW = /^\s*--> (.+?):(\d+):(\d+)$/;
 const AGGREGATE =
-  /^(could not compile|test run failed|test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|failed to run)/;
+  /^(could not compile|test run failed|test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|\d+ targets? failed|failed to run)/;
 const CARGO_STATUS =
   /^\s{2,}(Compiling|Finished|Running|Doc-tests|Checking|Downloaded|Downloading|Fresh|Blocking)\b/;
 
@@ -123,6 +123,7 @@ export function createCargoParser(sink: ParserSink) {
       }
       if (RESULT.test(text)) {
         flushBlock();
+        sink.summary(countWords(text));
         inRun = false;
         failuresList = false;
         return true;

@@ -4,7 +4,7 @@
  * arrive as `build-output`/`build-fail` events (Go 1.24+) or as plain lines (older Go, read by the go parser).
  */
 import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
-import { goFailureFromOutput } from "./go-output.ts";
+import { GoFailures, goFailureFromOutput } from "./go-output.ts";
 
 interface Event {
   Action?: string;
@@ -45,6 +45,7 @@ const COMPILE = /^((?:\.\.?\/)?[\w./-]+\.go):(\d+):(\d+): (.*)$/;
 export function createGoJsonParser(sink: ParserSink) {
   const outputs = new Map<string, BlockBuffer>();
   const failed: { key: string; pkg: string; test: string }[] = [];
+  const held = new GoFailures();
   const builds = new Map<string, BlockBuffer>();
 
   function bufferOf(map: Map<string, BlockBuffer>, key: string): BlockBuffer | null {
@@ -67,7 +68,7 @@ export function createGoJsonParser(sink: ParserSink) {
         start: buf?.start || 1,
         end: buf?.end || 1,
       });
-      if (draft) sink.failure(draft);
+      if (draft) held.hold(pkg, draft, sink);
     }
     for (let i = failed.length - 1; i >= 0; i--) if (failed[i]!.pkg === pkg) failed.splice(i, 1);
     for (const key of [...outputs.keys()]) if (key.startsWith(`${pkg}\u0000`)) outputs.delete(key);
@@ -125,6 +126,7 @@ export function createGoJsonParser(sink: ParserSink) {
         return true;
       }
       const pkg = e.Package ?? "";
+      held.see(pkg);
       if (!e.Test) {
         if (e.Action === "pass" || e.Action === "fail" || e.Action === "skip") finishPackage(pkg);
         return true;
@@ -152,6 +154,7 @@ export function createGoJsonParser(sink: ParserSink) {
     },
     end(): void {
       for (const pkg of new Set(failed.map((f) => f.pkg))) finishPackage(pkg);
+      held.flush(sink);
     },
   };
 }

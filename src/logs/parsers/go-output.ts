@@ -8,12 +8,51 @@ const LOG_LINE = /^\s*([\w./-]+\.go):(\d+): (.*)$/;
 const PANIC = /^\s*panic: (.*?)(?: \[recovered\])?$/;
 const FRAME = /^\t((?:[A-Za-z]:)?\/\S+\.go|\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$/;
 
+const RACE_FRAME = /^\s+((?:[A-Za-z]:)?\/\S+\.go|\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$/;
+
+/**
+ * Reads `-race` reports (`WARNING: DATA RACE` … `==================`): the first frame inside the repository
+ * is where the race is. Feed every line; `location` is the last report's.
+ */
+export class RaceReports {
+  private inReport = false;
+  location: { file: string; line: number } | null = null;
+
+  constructor(private readonly sink: ParserSink) {}
+
+  /** True when the line belongs to a race report. */
+  line(text: string): boolean {
+    if (text === "WARNING: DATA RACE") {
+      this.inReport = true;
+      this.location = null;
+      return true;
+    }
+    if (!this.inReport) return text === "==================";
+    if (text === "==================") {
+      this.inReport = false;
+      return true;
+    }
+    const f = RACE_FRAME.exec(text);
+    if (f && this.location === null) {
+      const file = this.sink.path(f[1]!);
+      if (!file.startsWith("/") && !/^[A-Za-z]:\//.test(file) && !file.includes("/pkg/mod/"))
+        this.location = { file, line: Number(f[2]) };
+    }
+    return true;
+  }
+}
+
 export function goFailureFromOutput(
   id: string,
   output: readonly string[],
   sink: ParserSink,
   span: { start: number; end: number },
+  race: { file: string; line: number } | null = null,
 ): FailureDraft | null {
+  // A race report printed inside the test's own output (go test -json) names the place.
+  const own = new RaceReports(sink);
+  for (const l of output) own.line(l.replace(/^\s*$/, ""));
+  race = own.location ?? race;
   let file: string | null = null;
   let line: number | null = null;
   let errorType: string | null = null;
@@ -51,6 +90,17 @@ export function goFailureFromOutput(
       messages.push(l.trim());
     }
   }
+  // `testing.go:1319: race detected during execution of test`: the test raced; the report says where.
+  if (messages.some((m) => m === "race detected during execution of test")) {
+    errorType = "data race";
+    if (race) {
+      file = race.file;
+      line = race.line;
+    } else if (file && /(?:^|\/)testing\.go$/.test(file)) {
+      file = null;
+      line = null;
+    }
+  }
   const message = panicMessage ?? messages.join("\n");
   const stack = output.join("\n").trim();
   if (!message && !stack) return null;
@@ -65,4 +115,61 @@ export function goFailureFromOutput(
     start: span.start,
     end: span.end,
   };
+}
+
+/** The module root of a set of import paths: a known host's `host/owner/repo[/vN]`, else their common prefix (two or more). */
+function moduleRoot(pkgs: readonly string[]): string | null {
+  if (pkgs.length === 0) return null;
+  const host =
+    /^(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)\/[^/]+\/[^/]+(?:\/v\d+(?=\/|$))?/.exec(
+      pkgs[0]!,
+    );
+  if (host && pkgs.every((p) => p === host[0] || p.startsWith(`${host[0]}/`))) return host[0];
+  if (pkgs.length < 2) return null;
+  let common = pkgs[0]!.split("/");
+  for (const p of pkgs.slice(1)) {
+    const parts = p.split("/");
+    let i = 0;
+    while (i < common.length && i < parts.length && common[i] === parts[i]) i++;
+    common = common.slice(0, i);
+  }
+  return common.length > 0 ? common.join("/") : null;
+}
+
+/**
+ * Go prints a test's file relative to its package directory (`money_test.go:26`). Failures are held to
+ * the end of the log, when every package line has been seen, and their files named from the module root:
+ * `example.com/ledger/money` in module `example.com/ledger` → `money/money_test.go`.
+ */
+export class GoFailures {
+  private readonly packages = new Set<string>();
+  private readonly held: { pkg: string | null; draft: FailureDraft }[] = [];
+
+  see(pkg: string | null): void {
+    if (pkg && this.packages.size < 10_000) this.packages.add(pkg);
+  }
+
+  hold(pkg: string | null, draft: FailureDraft, sink: ParserSink): void {
+    this.see(pkg);
+    if (this.held.length < 5_000) this.held.push({ pkg, draft });
+    else sink.failure(draft);
+  }
+
+  flush(sink: ParserSink): void {
+    const root = moduleRoot([...this.packages]);
+    for (const { pkg, draft } of this.held) {
+      if (
+        root &&
+        pkg &&
+        draft.file &&
+        !draft.file.includes("/") &&
+        (pkg === root || pkg.startsWith(`${root}/`))
+      ) {
+        const dir = pkg.slice(root.length + 1);
+        if (dir) draft.file = `${dir}/${draft.file}`;
+      }
+      sink.failure(draft);
+    }
+    this.held.length = 0;
+  }
 }

@@ -4,7 +4,7 @@
  * and the per-package `ok`/`FAIL` lines that give test ids their package.
  */
 import { BlockBuffer, type FailureDraft, type FormatDefinition, type ParserSink } from "../parser.ts";
-import { goFailureFromOutput } from "./go-output.ts";
+import { GoFailures, goFailureFromOutput, RaceReports } from "./go-output.ts";
 
 const RUN = /^=== (RUN|PAUSE|CONT|NAME)\s+(\S+)$/;
 const RESULT = /^(\s*)--- (FAIL|PASS|SKIP): (\S+) \([\d.]+s\)$/;
@@ -27,6 +27,8 @@ export function createGoParser(sink: ParserSink) {
   let resultIndent = -1;
   let inPanic = false;
   let build: { pkg: string; buf: BlockBuffer } | null = null;
+  const held = new GoFailures();
+  const races = new RaceReports(sink);
   /** Failures of the current package, waiting for the package line to get their ids. */
   let waiting: { state: TestState }[] = [];
 
@@ -51,11 +53,14 @@ export function createGoParser(sink: ParserSink) {
       const hasOwnOutput = state.buf.lines.some((l) => !/^\s*(?:=== |--- )/.test(l) && l.trim() !== "");
       // A parent whose only problem is its failed subtests is not a failure of its own.
       if (!hasOwnOutput && [...failedNames].some((n) => n.startsWith(`${state.name}/`))) continue;
-      const draft: FailureDraft | null = goFailureFromOutput(prefix + state.name, state.buf.lines, sink, {
-        start: state.buf.start,
-        end: state.buf.end,
-      });
-      if (draft) sink.failure(draft);
+      const draft: FailureDraft | null = goFailureFromOutput(
+        prefix + state.name,
+        state.buf.lines,
+        sink,
+        { start: state.buf.start, end: state.buf.end },
+        races.location,
+      );
+      if (draft) held.hold(pkg, draft, sink);
     }
     waiting = [];
     tests.clear();
@@ -90,6 +95,7 @@ export function createGoParser(sink: ParserSink) {
       const pkg = PACKAGE.exec(text);
       if (pkg) {
         flushBuild();
+        held.see(pkg[2]!);
         if (pkg[1] !== "?") finishPackage(pkg[2]!);
         return true;
       }
@@ -107,6 +113,7 @@ export function createGoParser(sink: ParserSink) {
         }
         flushBuild();
       }
+      if (races.line(text)) return true;
       const run = RUN.exec(text);
       if (run) {
         const s = stateOf(run[2]!);
@@ -154,6 +161,7 @@ export function createGoParser(sink: ParserSink) {
     end(): void {
       flushBuild();
       if (waiting.length > 0 || tests.size > 0) finishPackage(null);
+      held.flush(sink);
     },
   };
 }

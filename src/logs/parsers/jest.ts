@@ -6,6 +6,7 @@
 import type { FailureCategory } from "../failure.ts";
 import {
   BlockBuffer,
+  countWords,
   popToIndent,
   dedent,
   errorLine,
@@ -14,7 +15,8 @@ import {
   type ParserSink,
 } from "../parser.ts";
 
-const FILE_HEADER = /^ ?(PASS|FAIL) {1,2}(\S+)(?: \([\d.]+ m?s\))?$/;
+// With `projects`, the project's displayName comes between the status and the file: `FAIL b packages/b/x.test.js`.
+const FILE_HEADER = /^ ?(PASS|FAIL) {1,2}(?:\S+ )?(\S+)(?: \([\d.]+ m?s\))?$/;
 const TEST_LINE = /^(\s+)(✓|✕|○|√|×) (?:(skipped|todo) )?(.+?)(?: \(\d+(?:\.\d+)? m?s\))?$/;
 const BULLET = /^ {2}● (.+)$/;
 const SUMMARY = /^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b/;
@@ -27,6 +29,7 @@ export function createJestParser(sink: ParserSink) {
   let path: { indent: number; title: string }[] = [];
   let prefix: string | null = null;
   let block: { title: string; file: string | null; buf: BlockBuffer } | null = null;
+  let consoleBlock = false;
 
   const idFor = (titles: string, f: string | null) => (f ? `${f} > ${titles}` : titles);
 
@@ -84,6 +87,7 @@ export function createJestParser(sink: ParserSink) {
       const h = c0 === 80 || c0 === 70 || c0 === 32 ? FILE_HEADER.exec(text) : null;
       if (h) {
         flush();
+        consoleBlock = false;
         active = true;
         file = sink.path(h[2]!);
         path = [];
@@ -94,18 +98,31 @@ export function createJestParser(sink: ParserSink) {
       const b = c0 === 32 && text.startsWith("  ●") ? BULLET.exec(text) : null;
       if (b) {
         flush();
+        // `● Console` (jest before 27, and with --useStderr) heads a test's console output, not a failure.
+        if (b[1]!.trim() === "Console") {
+          consoleBlock = true;
+          return true;
+        }
+        consoleBlock = false;
         block = { title: b[1]!.trim(), file, buf: new BlockBuffer(200, 16_000) };
         block.buf.push(text, lineNo);
         return true;
       }
       if ((c0 === 84 || c0 === 83 || c0 === 82) && SUMMARY.test(text)) {
         flush();
+        if (text.startsWith("Tests:")) sink.summary(countWords(text));
+        // A suite that failed to run has no test to count: it still makes the run red.
+        else if (text.startsWith("Test Suites:")) sink.summary({ failed: 0, error: countWords(text).failed });
         if (text.startsWith("Ran all test suites")) active = false;
         return true;
       }
       if (block) {
         block.buf.push(text, lineNo);
         return true;
+      }
+      if (consoleBlock) {
+        if (c0 === 32 || text === "") return true;
+        consoleBlock = false;
       }
       if (c0 !== 32) return text === "";
       const indent = text.length - text.trimStart().length;

@@ -7,7 +7,9 @@
  */
 import { XMLParser } from "fast-xml-parser";
 import type { FailureCategory, TestOutcome } from "../failure.ts";
-import { categoryOfError, type FormatDefinition, type ParserSink } from "../parser.ts";
+import { categoryOfError, type FailureDraft, type FormatDefinition, type ParserSink } from "../parser.ts";
+import { sourcePath } from "./java-frames.ts";
+import { summarizePanic } from "./rust-panic.ts";
 
 const MAX_ELEMENT = 256 * 1024;
 const xml = new XMLParser({
@@ -66,6 +68,11 @@ function first(node: Node, key: string): Node | null {
 }
 
 /** pytest's classname `tests.test_calc.TestDivZero` + name `test_zero` → `tests/test_calc.py::TestDivZero::test_zero`. */
+/** A Java test method as the XML names it: `name{String, String}[3]` (Surefire 2) → `name(String, String)[3]`, `name()` → `name`. */
+function javaMethod(m: string): string {
+  return m.replace(/^([\w$]+)\{(.*)\}(\[\d+\])?$/, "$1($2)$3").replace(/\(\)$/, "");
+}
+
 function pytestNodeId(classname: string, name: string): string {
   if (!classname) return name.includes("/") || name.endsWith(".py") ? name : `${name.replace(/\./g, "/")}.py`;
   const parts = classname.split(".");
@@ -82,6 +89,43 @@ export function createJunitParser(sink: ParserSink) {
   let wrapped = false;
   /** The current `<testcase>` element, cut when it is too large to keep whole. */
   let element: { head: string; tail: string; cut: boolean; start: number } | null = null;
+
+  /**
+   * Playwright names a spec by its path inside testDir; the path from the repository shows only in a
+   * failure's stack. Its suite's results are held until the suite ends, then named with that path.
+   */
+  const playwrightFiles = new Map<string, string>();
+  let held: { classname: string; call: (s: ParserSink, rename: (id: string) => string) => void }[] = [];
+  function deferred(classname: string): Pick<ParserSink, "test" | "failure"> {
+    return {
+      test: (id, outcome, file) => {
+        if (held.length < 100_000)
+          held.push({
+            classname,
+            call: (s, rename) => s.test(rename(id), outcome, file ? rename(file) : file),
+          });
+        else sink.test(id, outcome, file);
+      },
+      failure: (d: FailureDraft) => {
+        held.push({
+          classname,
+          call: (s, rename) => s.failure({ ...d, test: d.test ? rename(d.test) : d.test }),
+        });
+      },
+    };
+  }
+  function flushDeferred(): void {
+    const list = held;
+    held = [];
+    for (const h of list) {
+      const full = playwrightFiles.get(h.classname);
+      h.call(sink, (x) =>
+        full && (x === h.classname || x.startsWith(`${h.classname} > `))
+          ? full + x.slice(h.classname.length)
+          : x,
+      );
+    }
+  }
 
   function handleTestcase(text: string, start: number, end: number): void {
     let node: Node | null = null;
@@ -102,10 +146,25 @@ export function createJunitParser(sink: ParserSink) {
     const classname = a["classname"] ?? a["class"] ?? "";
     const isPytest = suite["name"] === "pytest";
     const fileAttr = a["file"] ?? suite["file"] ?? null;
+    // Rust libtest's formatter (`<testsuite name="test" package="test">`): the module path (`tests`,
+    // `tests::inner`) is the classname; `crate`/`integration` stand for none.
+    const isRust =
+      suite["package"] === "test" && suite["name"] === "test" && /^[A-Za-z_]\w*(?:::\w+)*$/.test(classname);
+    // Playwright's: the spec file relative to its testDir, and `describe › test` as the name.
+    // A JavaScript spec file as classname (Playwright, vitest, jest-junit): Playwright writes it relative to its
+    // testDir, so its path from the repository is taken from a failure's stack frame when one shows it.
+    const isPlaywright = /\.[cm]?[jt]sx?$/.test(classname) && !isPytest;
+    // PHPUnit writes the PHP class (`class="Ns\\MoneyTest"`) beside a dotted classname: its id is `Class::method`.
+    const phpClass =
+      a["class"] && (a["class"].includes("\\") || /\.php$/.test(fileAttr ?? "")) ? a["class"] : null;
+    const isJava = !isPytest && !isRust && !phpClass && /^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*$/.test(classname);
     let id: string;
     if (isPytest) id = pytestNodeId(classname, name);
+    else if (isRust) id = /^(crate|integration)$/.test(classname) ? name : `${classname}::${name}`;
     else if (classname && (/[/\\]/.test(classname) || /\.[cm]?[jt]sx?$|\.py$/.test(classname)))
-      id = `${classname} > ${name}`;
+      id = `${classname} > ${name.replace(/ › /g, " > ")}`;
+    else if (phpClass) id = `${phpClass}::${name}`;
+    else if (isJava) id = `${classname}.${javaMethod(name)}`;
     else id = classname ? `${classname}.${name}` : name;
 
     const kinds = ["failure", "error", "skipped", "flakyFailure", "flakyError", "rerunFailure", "rerunError"];
@@ -129,12 +188,29 @@ export function createJunitParser(sink: ParserSink) {
         : /[/\\]/.test(classname)
           ? sink.path(classname)
           : null;
-    if (flaky) sink.test(id, "failed", file);
-    sink.test(id, outcome, file);
+    const out = isPlaywright ? deferred(classname) : sink;
+    if (flaky) out.test(id, "failed", file);
+    out.test(id, outcome, file);
     if (!problem) return;
-    const message = problem["message"] as string | undefined;
+    let panicLoc: { file: string; line: number; column: number | null } | null = null;
+    let message = problem["message"] as string | undefined;
     const type = (problem["type"] as string | undefined) ?? null;
-    const body = textOf(problem).trim();
+    let body = textOf(problem).trim();
+    if (!body && node) {
+      // Rust libtest (and some others) leave <failure> empty and print the panic to the test's output.
+      const out = [
+        textOf(first(node, "system-out") ?? undefined),
+        textOf(first(node, "system-err") ?? undefined),
+      ]
+        .join("\n")
+        .trim();
+      if (out) {
+        body = out;
+        const panic = summarizePanic(out.split("\n"), sink);
+        if (panic.message && !message) message = panic.message;
+        if (panic.file) panicLoc = { file: panic.file, line: panic.line ?? 0, column: panic.column };
+      }
+    }
     const lines = body.split("\n");
     let errorType = type;
     // pytest puts the exception in the message ("AssertionError: assert 0 == 3"); collection errors in the body.
@@ -146,8 +222,11 @@ export function createJunitParser(sink: ParserSink) {
       const e = lines.map((l) => /^E\s+(\w+(?:Error|Exception)):/.exec(l)).find((m) => m);
       if (e) errorType = e[1]!;
     }
-    let loc: { file: string; line: number; column: number | null } | null = null;
+    let loc: { file: string; line: number; column: number | null } | null = panicLoc;
     for (const l of lines) {
+      const php = phpClass ? /^((?:[A-Za-z]:)?[^\s:]+\.php):(\d+)$/.exec(l.trim()) : null;
+      if (php && !loc && !/(?:^|\/)vendor\//.test(sink.path(php[1]!)))
+        loc = { file: sink.path(php[1]!), line: Number(php[2]), column: null };
       const py = /^([^\s:]+\.py):(\d+):(?: (\w+(?:Error|Exception)\w*))?/.exec(l);
       if (py && (!py[1]!.startsWith("/") || !loc)) {
         loc = { file: sink.path(py[1]!), line: Number(py[2]), column: null };
@@ -166,7 +245,15 @@ export function createJunitParser(sink: ParserSink) {
             cls,
           );
         if (!framework)
-          loc = { file: pkg ? `${pkg}/${java[2]!}` : java[2]!, line: Number(java[3]), column: null };
+          loc = {
+            file: isJava
+              ? sink.path(sourcePath(cls, java[2]!, classname))
+              : pkg
+                ? `${pkg}/${java[2]!}`
+                : java[2]!,
+            line: Number(java[3]),
+            column: null,
+          };
       }
       const js = /^\s*at (?:.*? \()?([^\s()]+?):(\d+):(\d+)\)?$/.exec(l);
       if (js && !loc && !js[1]!.startsWith("node:") && !js[1]!.includes("node_modules")) {
@@ -176,7 +263,18 @@ export function createJunitParser(sink: ParserSink) {
     const collection = message === "collection failure";
     let category: FailureCategory = categoryOfError(errorType, collection ? "import" : "test");
     if (collection && category === "test") category = "import";
-    sink.failure({
+    if (isPlaywright) {
+      // The spec file's path from the repository: the stack frame that ends with the reported file name.
+      for (const l of lines) {
+        const m = /([^\s()]+):\d+:\d+\)?$/.exec(l);
+        const p = m ? sink.path(m[1]!.replace(/^file:\/\//, "")) : "";
+        if (p.endsWith(`/${classname}`) && !p.includes("node_modules/")) {
+          playwrightFiles.set(classname, p);
+          break;
+        }
+      }
+    }
+    out.failure({
       category,
       test: id,
       file: loc?.file ?? file,
@@ -185,6 +283,13 @@ export function createJunitParser(sink: ParserSink) {
       errorType,
       message:
         (collection ? lines.find((l) => /^E\s+/.test(l))?.replace(/^E\s+/, "") : message) ??
+        // PHPUnit's body: the test's name, then the message up to a blank line, then the frames.
+        (phpClass && lines[0]?.startsWith(`${phpClass}::`)
+          ? lines
+              .slice(1, lines.indexOf("", 1) === -1 ? undefined : lines.indexOf("", 1))
+              .join("\n")
+              .replace(errorType ? `${errorType}: ` : "\u0000", "")
+          : undefined) ??
         lines[0] ??
         outcome,
       stack: body || null,
@@ -243,6 +348,7 @@ export function createJunitParser(sink: ParserSink) {
         suite = attrs(tag);
         continue;
       }
+      if (tag === "</testsuite>") flushDeferred();
       if (tag === "</testsuites>" || (tag === "</testsuite>" && !wrapped)) {
         inDoc = false;
         wrapped = false;
@@ -256,7 +362,7 @@ export function createJunitParser(sink: ParserSink) {
     line(text: string, lineNo: number): boolean {
       if (!inDoc) {
         const start = text.includes("<testsuite") ? text.search(/<testsuites?[\s>]/) : -1;
-        if (start === -1) return text.startsWith("<?xml");
+        if (start === -1) return false;
         inDoc = true;
         buffer = text.slice(start);
       } else {
@@ -265,7 +371,14 @@ export function createJunitParser(sink: ParserSink) {
       scan(lineNo);
       return true;
     },
+    /** The next piece of an over-long line this parser claimed (a report written without line breaks). */
+    more(text: string, lineNo: number): void {
+      if (!inDoc) return;
+      buffer += text;
+      scan(lineNo);
+    },
     end(): void {
+      flushDeferred();
       inDoc = false;
       buffer = "";
       element = null;

@@ -73,6 +73,13 @@ export function createMochaParser(sink: ParserSink) {
         if (!seenCounts) for (const t of listed) sink.test(t.id, t.outcome);
         listed.length = 0;
         seenCounts = true;
+        sink.summary(
+          c[2] === "passing"
+            ? { passed: Number(c[1]), failed: 0 }
+            : c[2] === "failing"
+              ? { failed: Number(c[1]) }
+              : { skipped: Number(c[1]), failed: 0 },
+        );
         if (c[2] === "failing") failingSection = true;
         return true;
       }

@@ -11,7 +11,7 @@ const STATUS =
   /^\s*(?:TRY (\d+) )?(PASS|FAIL|SKIP|FLAKY(?: \d+\/\d+)?|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK|ABORT|RETRY(?: \d+\/\d+)?) \[[\s\d.]*s?\s*\] (\S+) (\S+)\s*$/;
 const OLD_SECTION = /^--- (?:TRY \d+ )?(STDOUT|STDERR):\s+(\S+) (\S+) ---$/;
 const NEW_SECTION = /^\s+(stdout|stderr) (?:---|───)$/;
-const START = /^\s*(Starting|Summary|Nextest run ID|Cancelling)\b/;
+const START = /^\s*(Starting\s+\d+ tests?|Summary\s+\[|Nextest run ID|Cancelling)\b/;
 
 export function createNextestParser(sink: ParserSink) {
   let seen = false;

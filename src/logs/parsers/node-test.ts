@@ -69,7 +69,21 @@ export function createNodeTestParser(sink: ParserSink) {
         const mark = e[2]!;
         const name = e[3]!;
         if (pending && indent <= pending.indent) closePending();
-        if (mark === "ℹ" || mark === "⚠") return true;
+        if (mark === "ℹ") {
+          const n = /^(pass|fail|skipped|todo|cancelled) (\d+)$/.exec(name);
+          if (n) {
+            const k = Number(n[2]);
+            sink.summary(
+              n[1] === "pass"
+                ? { passed: k, failed: 0 }
+                : n[1] === "fail" || n[1] === "cancelled"
+                  ? { failed: k }
+                  : { skipped: k, failed: 0 },
+            );
+          }
+          return true;
+        }
+        if (mark === "⚠") return true;
         popToIndent(suites, indent);
         const id = [...suites.map((s) => s.name), name].join(" > ");
         if (mark === "▶") {

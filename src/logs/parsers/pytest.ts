@@ -4,29 +4,45 @@
  * which gives the full node ids) and per-test outcomes from `-v` and `-rA`.
  */
 import type { FailureCategory, TestOutcome } from "../failure.ts";
-import { BlockBuffer, categoryOfError, dedent, type FormatDefinition, type ParserSink } from "../parser.ts";
+import {
+  BlockBuffer,
+  categoryOfError,
+  countWords,
+  dedent,
+  type FormatDefinition,
+  type ParserSink,
+} from "../parser.ts";
 
 const SESSION_START = /^=+ test session starts =+$/;
 const SECTION =
   /^=+ (ERRORS|FAILURES|PASSES|warnings summary|short test summary info|xfailures|xpasses|.* (?:passed|failed|error|errors|skipped|deselected|xfailed|xpassed|warnings?|no tests ran).* in [\d.]+s(?: \([^)]*\))?) =+$/;
 const BLOCK_TITLE = /^_{3,} (.+?) _{3,}$/;
 const LOCATION = /^([^\s:]+\.py):(\d+):(?: in \S+| (\w[\w.]*))? ?$/;
-const SUMMARY =
-  /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN) (\S+?\.py(?:::[^\s[]+)*(?:\[.*?\])?)(?: - (.*))?$/;
-const VERBOSE =
-  /^(\S+?\.py(?:::[^\s[]+)+(?:\[.*?\])?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)(?: .*)?$/;
+// pytest 9's subtests print `SUBFAILED(text='1,2') node::id`: the subtest counts as its test's failure.
+const WORD = "(?:SUB)?(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)(?:\\((?:[^()]|\\([^()]*\\))*\\))?";
+const SUMMARY = new RegExp(`^(${WORD}) (\\S+?\\.py(?:::[^\\s[]+)*(?:\\[.*?\\])?)(?: - (.*))?$`);
+const VERBOSE = new RegExp(`^(\\S+?\\.py(?:::[^\\s[]+)+(?:\\[.*?\\])?) (${WORD})(?: .*)?$`);
+/** xdist's `-v` lines: `[gw1] [ 13%] FAILED tests/x.py::test_a`. */
+const XDIST = new RegExp(
+  `^\\[gw\\d+\\] \\[ *\\d+%\\] (${WORD}) (\\S+?\\.py(?:::[^\\s[]+)*(?:\\[.*?\\])?)\\s*$`,
+);
+/** The closing count line, with `=` rules (default) or without (`-q`). */
+const FINAL =
+  /^(?:=+ )?((?:\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?|rerun|subtests (?:passed|failed))(?:, )?)+) in [\d.]+s(?: \([^)]*\))?(?: =+)?$/;
 const E_LINE = /^E {1,3}(.*)$/;
 const INTERRUPTED = /^!{3,} .* !{3,}$/;
 
 interface Block {
   title: string;
+  /** The first `file.py:line:` of the block: the test's own file. */
+  firstFile?: string;
   buf: BlockBuffer;
   eLines: string[];
   location: { file: string; line: number; type: string | null } | null;
 }
 
 function outcomeOf(word: string): TestOutcome | "rerun" {
-  switch (word) {
+  switch (word.replace(/^SUB/, "").replace(/\(.*$/, "")) {
     case "PASSED":
     case "XPASS":
       return "passed";
@@ -47,6 +63,12 @@ function titleOf(nodeid: string): string {
   return parts.length > 1 ? parts.slice(1).join(".") : nodeid;
 }
 
+/** A block title without a subtest's suffix: `T.test_a (text='1,2')` / `T.test_a [msg] (i=1)` → `T.test_a`. */
+function baseTitle(title: string): string {
+  const m = /^(\S+?(?:\[.*?\])?)(?: \[[^\]]*\])?(?: \(.*\))?$/.exec(title);
+  return m ? m[1]! : title;
+}
+
 export function createPytestParser(sink: ParserSink) {
   let inSession = false;
   let section: "none" | "blocks" | "summary" | "other" = "none";
@@ -56,7 +78,35 @@ export function createPytestParser(sink: ParserSink) {
     string,
     { id: string; outcome: TestOutcome; message: string | null; lineNo: number }
   >();
+  /** The same entries by the block title pytest prints for them (`Class.test[param]`). */
+  const summaryByTitle = new Map<
+    string,
+    { id: string; outcome: TestOutcome; message: string | null; lineNo: number }[]
+  >();
   let rerun = new Set<string>();
+  /** Tests with a failed subtest: their own PASSED line does not make them pass. */
+  const subfailed = new Set<string>();
+
+  function record(word: string, id: string): void {
+    const o = outcomeOf(word);
+    const file = sink.path(id.split("::")[0]!);
+    if (o === "rerun") {
+      rerun.add(id);
+      return;
+    }
+    if (word.startsWith("SUB")) {
+      if (o === "failed" || o === "error") {
+        subfailed.add(id);
+        // -rA lists the test's own PASSED before its failed subtests: that is one failing test, not a retry.
+        sink.test(id, o, file, true);
+      }
+      return;
+    }
+    if (o === "passed" && subfailed.has(id)) return;
+    // A rerun that ends in a pass: the earlier attempt failed, so the test is flaky.
+    if (rerun.has(id) && o === "passed") sink.test(id, "failed", file);
+    sink.test(id, o, file);
+  }
 
   function closeBlock(): void {
     if (block && blocks.length < 1000) blocks.push(block);
@@ -68,21 +118,29 @@ export function createPytestParser(sink: ParserSink) {
     if (m) return { kind: "collect", name: m[1]! };
     m = /^ERROR at (setup|teardown) of (.+)$/.exec(title);
     if (m) return { kind: m[1] as "setup" | "teardown", name: m[2]! };
-    return { kind: "test", name: title };
+    return { kind: "test", name: baseTitle(title) };
   }
 
-  function emit(b: Block): void {
+  function emit(b: Block): string {
     const key = titleKey(b.title);
     // Find the node id from the short summary when there is one.
     let id: string | null = null;
     let summaryMessage: string | null = null;
-    for (const s of summaryIds.values()) {
-      const matches = key.kind === "collect" ? s.id === key.name : titleOf(s.id) === key.name;
-      if (matches) {
+    // Titles repeat across files (`TestDiv.test_same` in two modules): the block's own file decides.
+    const own = b.firstFile ? sink.path(b.firstFile) : null;
+    const candidates =
+      key.kind === "collect"
+        ? summaryIds.has(key.name)
+          ? [summaryIds.get(key.name)!]
+          : []
+        : (summaryByTitle.get(key.name) ?? []);
+    for (const s of candidates) {
+      const better = id === null || (own !== null && s.id.split("::")[0] === own);
+      if (better) {
         id = s.id;
         summaryMessage = s.message;
-        break;
       }
+      if (own === null || s.id.split("::")[0] === own) break;
     }
     b.eLines = dedent(b.eLines);
     const firstE = b.eLines[0] ?? null;
@@ -110,7 +168,12 @@ export function createPytestParser(sink: ParserSink) {
     }
     const category: FailureCategory =
       key.kind === "collect" ? categoryOfError(errorType, "import") : categoryOfError(errorType, "test");
-    const test = id ?? key.name;
+    // No short summary (-rN, or output cut): the node id from the test file the traceback starts in.
+    const test =
+      id ??
+      (key.kind === "test" && b.firstFile && !b.firstFile.startsWith("/")
+        ? `${sink.path(b.firstFile)}::${key.name.replace(/^([^[]*)/, (s) => s.replace(/\./g, "::"))}`
+        : key.name);
     sink.failure({
       category,
       test,
@@ -127,6 +190,7 @@ export function createPytestParser(sink: ParserSink) {
       key.kind === "test" ? "failed" : "error",
       key.kind === "collect" ? sink.path(key.name) : null,
     );
+    return test;
   }
 
   return {
@@ -144,6 +208,7 @@ export function createPytestParser(sink: ParserSink) {
         if (name === "ERRORS" || name === "FAILURES") section = "blocks";
         else if (name === "short test summary info") section = "summary";
         else if (/ in [\d.]+s/.test(name)) {
+          sink.summary(countWords(name.replace(/\d+ subtests \w+/g, "")));
           section = "none";
           inSession = false;
         } else section = "other";
@@ -153,8 +218,18 @@ export function createPytestParser(sink: ParserSink) {
         // Outcome lines can be seen without the session header (a log cut at the top).
         const v = text.includes(".py::") ? VERBOSE.exec(text) : null;
         if (v) {
-          const o = outcomeOf(v[2]!);
-          if (o !== "rerun") sink.test(v[1]!, o, sink.path(v[1]!.split("::")[0]!));
+          record(v[2]!, v[1]!);
+          return true;
+        }
+        const x = text.startsWith("[gw") ? XDIST.exec(text) : null;
+        if (x) {
+          record(x[1]!, x[2]!);
+          return true;
+        }
+        // `pytest -q` prints its count line without rules and without a session header.
+        const f = FINAL.exec(text);
+        if (f) {
+          sink.summary(countWords(f[1]!.replace(/\d+ subtests \w+/g, "")));
           return true;
         }
         return false;
@@ -172,6 +247,7 @@ export function createPytestParser(sink: ParserSink) {
           const e = E_LINE.exec(text);
           if (e && block.eLines.length < 40) block.eLines.push(e[1]!.trimEnd());
           const loc = LOCATION.exec(text);
+          if (loc && block.firstFile === undefined) block.firstFile = loc[1]!;
           // The crash location: the last one inside the repository (stdlib and site-packages stay absolute).
           if (
             loc &&
@@ -188,41 +264,32 @@ export function createPytestParser(sink: ParserSink) {
         if (s) {
           const o = outcomeOf(s[1]!);
           const id = s[2]!;
-          if (o === "rerun") rerun.add(id);
-          else {
-            if (o !== "passed" && o !== "skipped")
-              summaryIds.set(id, { id, outcome: o, message: s[3] ?? null, lineNo });
-            if (rerun.has(id) && o === "passed") sink.test(id, "failed", sink.path(id.split("::")[0]!));
-            sink.test(id, o, sink.path(id.split("::")[0]!));
+          if ((o === "failed" || o === "error") && !summaryIds.has(id) && summaryIds.size < 10_000) {
+            const entry = { id, outcome: o, message: s[3] ?? null, lineNo };
+            summaryIds.set(id, entry);
+            const title = titleOf(id);
+            const list = summaryByTitle.get(title);
+            if (list) list.push(entry);
+            else summaryByTitle.set(title, [entry]);
           }
+          record(s[1]!, id);
         }
         return true;
       }
       if (INTERRUPTED.test(text)) return true;
       const v = text.includes(".py::") ? VERBOSE.exec(text) : null;
-      if (v) {
-        const o = outcomeOf(v[2]!);
-        if (o === "rerun") rerun.add(v[1]!);
-        else {
-          // A rerun that ends in a pass: the earlier attempt failed, so the test is flaky.
-          if (rerun.has(v[1]!) && o === "passed")
-            sink.test(v[1]!, "failed", sink.path(v[1]!.split("::")[0]!));
-          sink.test(v[1]!, o, sink.path(v[1]!.split("::")[0]!));
-        }
-      }
+      if (v) record(v[2]!, v[1]!);
+      const x = !v && text.startsWith("[gw") ? XDIST.exec(text) : null;
+      if (x) record(x[1]!, x[2]!);
       // Progress lines, platform header, captured output: all pytest's.
       return true;
     },
     end(): void {
       closeBlock();
-      for (const b of blocks) emit(b);
+      const emitted = new Set(blocks.map(emit));
       // Failures listed only in the short summary (output cut, or -rf without details).
-      const emitted = new Set(blocks.map((b) => titleKey(b.title)));
       for (const s of summaryIds.values()) {
-        const covered = [...emitted].some((k) =>
-          k.kind === "collect" ? k.name === s.id : k.name === titleOf(s.id),
-        );
-        if (covered) continue;
+        if (emitted.has(s.id)) continue;
         const type = s.message ? (/^(\w+(?:Error|Exception))\b/.exec(s.message)?.[1] ?? null) : null;
         sink.failure({
           category: categoryOfError(type, "test"),

@@ -43,7 +43,32 @@ function unquote(v: string): string {
   return t;
 }
 
-export function createTapParser(sink: ParserSink) {
+export function createTapParser(out: ParserSink) {
+  /**
+   * A lone `not ok 1 - …` line is what a test printed, not a TAP stream: results are held until the stream
+   * shows its shape (a `TAP version`, a plan, a subtest or a second result line) and dropped if it never does.
+   */
+  let shaped = false;
+  let results = 0;
+  const held: ((s: ParserSink) => void)[] = [];
+  const sink: ParserSink = {
+    path: (p) => out.path(p),
+    summary: (c) => out.summary(c),
+    test: (id, outcome, file, correction) => {
+      if (shaped) out.test(id, outcome, file, correction);
+      else if (held.length < 1000) held.push((s) => s.test(id, outcome, file, correction));
+    },
+    failure: (d) => {
+      if (shaped) out.failure(d);
+      else if (held.length < 1000) held.push((s) => s.failure(d));
+    },
+  };
+  const shape = () => {
+    if (shaped) return;
+    shaped = true;
+    for (const h of held) h(out);
+    held.length = 0;
+  };
   let seen = false;
   const subtests: { indent: number; name: string }[] = [];
   let pending: Pending | null = null;
@@ -128,12 +153,14 @@ export function createTapParser(sink: ParserSink) {
       }
       if (VERSION.test(text)) {
         seen = true;
+        shape();
         return true;
       }
       const sub = SUBTEST.exec(text);
       if (sub) {
         settle();
         seen = true;
+        shape();
         const indent = sub[1]!.length;
         while (subtests.length && subtests[subtests.length - 1]!.indent >= indent) subtests.pop();
         subtests.push({ indent, name: sub[2]!.trim() });
@@ -143,6 +170,7 @@ export function createTapParser(sink: ParserSink) {
       if (r && (seen || r[3] !== undefined)) {
         settle();
         seen = true;
+        if (++results >= 2) shape();
         const indent = r[1]!.length;
         // The subtest header at this indentation names the test; pop it.
         while (subtests.length && subtests[subtests.length - 1]!.indent > indent) subtests.pop();
@@ -173,6 +201,7 @@ export function createTapParser(sink: ParserSink) {
       }
       if (PLAN.test(text) || COMMENT.test(text)) {
         settle();
+        if (PLAN.test(text)) shape();
         return true;
       }
       if (pending && (text.startsWith(" ") || text.trim() === "")) {
@@ -184,6 +213,7 @@ export function createTapParser(sink: ParserSink) {
     },
     end(): void {
       settle();
+      held.length = 0;
     },
   };
 }

@@ -6,9 +6,12 @@ import type { TestOutcome } from "../failure.ts";
 import { BlockBuffer, categoryOfError, type FormatDefinition, type ParserSink } from "../parser.ts";
 import { summarizeTraceback } from "./python-traceback.ts";
 
+// A subTest prints its own line, indented, with its `[msg]` and `(key=value)` after the id.
 const OUTCOME =
-  /^(\w+) \(([\w.]+)\)(?:\n|.*?) \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/;
-const HEADER = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\w+) \(([\w.]+)\)(?: \[.*\])?$/;
+  /^(?: {2})?(\w+) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)(?:\n|.*?) \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/;
+/** The test line of a test with subtests: its outcome comes on the subtests' own lines. */
+const PARENT = /^(\w+) \(([\w.]+)\) \.\.\. ?$/;
+const HEADER = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\w+) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)$/;
 const RULE_EQ = /^={40,}$/;
 const RULE_DASH = /^-{40,}$/;
 const RAN = /^Ran \d+ tests? in [\d.]+s$/;
@@ -30,6 +33,7 @@ export function createUnittestParser(sink: ParserSink) {
   let state: "none" | "header" | "body" = "none";
   let current: { id: string; kind: string; buf: BlockBuffer } | null = null;
   let seen = false;
+  let ran = false;
 
   function flush(): void {
     if (!current) return;
@@ -56,8 +60,14 @@ export function createUnittestParser(sink: ParserSink) {
       const o = text.includes(" ... ") ? OUTCOME.exec(text) : null;
       if (o) {
         seen = true;
-        sink.test(idOf(o[1]!, o[2]!), outcomeOf(o[3]!));
+        sink.test(idOf(o[1]!, o[2]!) + o[3]!, outcomeOf(o[4]!));
         return true;
+      }
+      if (text.endsWith("...") || text.endsWith("... ")) {
+        if (PARENT.test(text)) {
+          seen = true;
+          return true;
+        }
       }
       if (RULE_EQ.test(text)) {
         flush();
@@ -68,7 +78,7 @@ export function createUnittestParser(sink: ParserSink) {
         const h = HEADER.exec(text);
         if (h) {
           seen = true;
-          current = { id: idOf(h[2]!, h[3]!), kind: h[1]!, buf: new BlockBuffer() };
+          current = { id: idOf(h[2]!, h[3]!) + h[4]!, kind: h[1]!, buf: new BlockBuffer() };
           current.buf.push(text, lineNo);
           state = "body";
           return true;
@@ -86,7 +96,23 @@ export function createUnittestParser(sink: ParserSink) {
         current.buf.push(text, lineNo);
         return true;
       }
-      if (seen && (RAN.test(text) || RESULT.test(text) || RULE_DASH.test(text))) return true;
+      if (RAN.test(text)) {
+        ran = true;
+        return true;
+      }
+      const r = ran ? RESULT.exec(text) : null;
+      if (r) {
+        ran = false;
+        const failures = Number(/failures=(\d+)/.exec(text)?.[1] ?? 0);
+        const errors = Number(/errors=(\d+)/.exec(text)?.[1] ?? 0);
+        sink.summary({
+          failed: r[1] === "OK" ? 0 : failures,
+          error: errors,
+          skipped: Number(/skipped=(\d+)/.exec(text)?.[1] ?? 0),
+        });
+        return true;
+      }
+      if (seen && (RESULT.test(text) || RULE_DASH.test(text))) return true;
       return false;
     },
     end(): void {

@@ -45,7 +45,7 @@ describe("retrace parse-log", () => {
     expect(r.stdout).toContain("6 failures:");
     expect(r.stdout).toContain("✖ [import] tests/test_broken.py");
     expect(r.stdout).toContain("✖ [test] tests/test_calc.py::test_div[1-2-3]");
-    expect(r.stdout).toContain("pytest: 6 failures; tests: 2 passed, 4 failed, 2 errors, 0 skipped");
+    expect(r.stdout).toContain("pytest: 6 failures; tests: 2 passed, 4 failed, 2 errors, 1 skipped");
   });
 
   it("exits 0 when the log has no failures", () => {

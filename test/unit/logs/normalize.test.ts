@@ -4,6 +4,16 @@ import { createPathMapper, normalizeLine, stripAnsi } from "../../../src/logs/no
 const id = (s: string) => s;
 
 describe("normalizeLine", () => {
+  it("keeps what a terminal shows after a carriage return (GitLab section markers, progress bars)", () => {
+    const id = (t: string) => t;
+    const gitlab =
+      'section_end:1763800006:get_sources\r\u001b[0Ksection_start:1763800006:step_script\r\u001b[0K\u001b[0K\u001b[36;1mExecuting "step_script" stage of the job script\u001b[0;m';
+    expect(normalizeLine(gitlab, id)?.text).toBe('Executing "step_script" stage of the job script');
+    expect(normalizeLine("Downloading 10%\rDownloading 100%\r\n".replace("\n", ""), id)?.text).toBe(
+      "Downloading 100%",
+    );
+  });
+
   it("removes the runner timestamp, CR and ANSI colours", () => {
     const n = normalizeLine("2024-05-02T10:11:12.1234567Z \u001b[31mFAIL\u001b[39m src/a.test.js\r", id);
     expect(n).toEqual({ text: "FAIL src/a.test.js", ghError: false });
@@ -45,6 +55,11 @@ describe("createPathMapper", () => {
     ["D:\\a\\calc\\calc\\src\\user.ts(7,9): error", "src\\user.ts(7,9): error"],
     ["at f (/home/runner/work/r/r/a.js:1:2) and /home/runner/work/r/r/b.js", "at f (a.js:1:2) and b.js"],
     ["/usr/lib/go-1.19/src/testing/testing.go:1396", "/usr/lib/go-1.19/src/testing/testing.go:1396"],
+    ["/builds/acme/ledger-js/src/money.js:11:29", "src/money.js:11:29"],
+    ["at formatCents (/builds/acme/ledger-js/src/money.js:11:29)", "at formatCents (src/money.js:11:29)"],
+    ["/var/lib/jenkins/workspace/ledger-php/tests/MoneyTest.php:18", "tests/MoneyTest.php:18"],
+    ["/home/jenkins/agent/workspace/ledger/src/a.py", "src/a.py"],
+    ["/opt/builds/a/b/c.txt", "/opt/builds/a/b/c.txt"],
   ])("%s", (input, expected) => {
     expect(map(input)).toBe(expected);
   });
@@ -60,5 +75,7 @@ describe("createPathMapper", () => {
     const m = createPathMapper({ repoName: "acme/calc" });
     expect(m("/home/runner/work/calc/calc/a.py")).toBe("a.py");
     expect(m("/home/runner/work/other/other/a.py")).toBe("/home/runner/work/other/other/a.py");
+    // GitLab with nested groups: any depth before the project's own directory.
+    expect(m("/builds/acme/backend/calc/a.py")).toBe("a.py");
   });
 });

@@ -1,0 +1,499 @@
+#!/usr/bin/env node
+// Builds the generated half of the real-log corpus (test/fixtures/logs-real/gen-*) by running REAL test
+// runners on the small projects in test/fixtures/logs-real/projects/, then framing their output the way a
+// CI service prints it (GitHub Actions, GitLab, Jenkins, or plain).
+//
+//   node scripts/make-real-logs.mjs [--only <case-id>] [--scratch DIR]
+//
+// The expected answer of each case does NOT come from Retrace: it is read from the runner's own
+// machine-readable report of the same run (jest/vitest JSON, a mocha reporter, node:test JUnit, Playwright
+// JSON, pytest JUnit XML, go test -json, RSpec JSON, PHPUnit JUnit), converted to the canonical test ids of
+// docs/test-ids.md. Where a runner has no such report (unittest, cargo) the expected file is written by hand
+// and this script leaves it alone (`handExpected: true`).
+//
+// Needs: node + npm (jest, vitest, mocha, @playwright/test installed into <scratch>/js by this script),
+// python3 with pytest and pytest-xdist, go, cargo, ruby-rspec, phpunit (Debian packages).
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const corpus = path.join(root, "test/fixtures/logs-real");
+const projects = path.join(corpus, "projects");
+const args = process.argv.slice(2);
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+const scratch = args.includes("--scratch") ? args[args.indexOf("--scratch") + 1] : "/tmp/retrace-real-logs";
+
+// ------------------------------------------------------------------------------------------ framing
+const FRAMES = {
+  plain: { dir: "/home/user/src/PROJ" },
+  actions: { dir: "/home/runner/work/PROJ/PROJ" },
+  gitlab: { dir: "/builds/acme/PROJ" },
+  jenkins: { dir: "/var/lib/jenkins/workspace/PROJ" },
+};
+const ESC = "\u001b";
+function stamp(i) {
+  const ms = 1_763_800_000_000 + i * 37;
+  return `${new Date(ms).toISOString().replace("Z", "")}0000Z`;
+}
+function frame(kind, cmd, body, exit, proj) {
+  const lines = body.replace(/\n$/, "").split("\n");
+  if (kind === "plain") return `${body.replace(/\n$/, "")}\n`;
+  if (kind === "actions") {
+    const out = [
+      "##[group]Run actions/checkout@v4",
+      "with:",
+      `  repository: acme/${proj}`,
+      "##[endgroup]",
+      "Syncing repository: acme/" + proj,
+      `##[group]Run ${cmd}`,
+      `${ESC}[36;1m${cmd}${ESC}[0m`,
+      "shell: /usr/bin/bash -e {0}",
+      "env:",
+      "  CI: true",
+      "##[endgroup]",
+      ...lines,
+      ...(exit === 0 ? [] : [`##[error]Process completed with exit code ${exit}.`]),
+      "Post job cleanup.",
+    ];
+    return `${out.map((l, i) => `${stamp(i)} ${l}`).join("\n")}\n`;
+  }
+  if (kind === "gitlab") {
+    const t = 1_763_800_000;
+    const out = [
+      `${ESC}[0KRunning with gitlab-runner 17.5.2 (c6eae8d7)${ESC}[0;m`,
+      `${ESC}[0K  on docker-auto-scale 3a1f9c2e, system ID: s_4f0e5c6c8d21${ESC}[0;m`,
+      `section_start:${t}:prepare_executor\r${ESC}[0K${ESC}[0K${ESC}[36;1mPreparing the "docker+machine" executor${ESC}[0;m${ESC}[0;m`,
+      `section_end:${t + 4}:prepare_executor\r${ESC}[0Ksection_start:${t + 4}:get_sources\r${ESC}[0K${ESC}[0K${ESC}[36;1mGetting source from Git repository${ESC}[0;m${ESC}[0;m`,
+      `${ESC}[32;1mFetching changes with git depth set to 20...${ESC}[0;m`,
+      `section_end:${t + 6}:get_sources\r${ESC}[0Ksection_start:${t + 6}:step_script\r${ESC}[0K${ESC}[0K${ESC}[36;1mExecuting "step_script" stage of the job script${ESC}[0;m${ESC}[0;m`,
+      `${ESC}[32;1m$ ${cmd}${ESC}[0;m`,
+      ...lines,
+      `section_end:${t + 40}:step_script\r${ESC}[0Ksection_start:${t + 40}:cleanup_file_variables\r${ESC}[0K${ESC}[0K${ESC}[36;1mCleaning up project directory and file based variables${ESC}[0;m${ESC}[0;m`,
+      `section_end:${t + 41}:cleanup_file_variables\r${ESC}[0K${exit === 0 ? `${ESC}[32;1mJob succeeded${ESC}[0;m` : `${ESC}[31;1mERROR: Job failed: exit code ${exit}\n${ESC}[0;m`}`,
+    ];
+    return `${out.join("\n")}\n`;
+  }
+  if (kind === "jenkins") {
+    const out = [
+      "Started by user ci-admin",
+      "[Pipeline] Start of Pipeline",
+      "[Pipeline] node",
+      `Running on agent-7 in /var/lib/jenkins/workspace/${proj}`,
+      "[Pipeline] {",
+      "[Pipeline] stage",
+      "[Pipeline] { (Test)",
+      "[Pipeline] sh",
+      `+ ${cmd}`,
+      ...lines,
+      "[Pipeline] }",
+      "[Pipeline] // stage",
+      "[Pipeline] }",
+      "[Pipeline] // node",
+      "[Pipeline] End of Pipeline",
+      ...(exit === 0 ? ["Finished: SUCCESS"] : [`ERROR: script returned exit code ${exit}`, "Finished: FAILURE"]),
+    ];
+    return `${out.join("\n")}\n`;
+  }
+  throw new Error(`unknown frame ${kind}`);
+}
+
+// ------------------------------------------------------------------------------------------ helpers
+function sh(cwd, cmd, env = {}) {
+  const r = spawnSync("bash", ["-c", `${cmd} 2>&1`], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", CI: "true", ...env },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  // This machine's npm prints a warning about its own user config that a CI runner would not: drop it.
+  const out = (r.stdout ?? "").replace(/^npm warn Unknown user config.*\n/gm, "");
+  return { out, exit: r.status ?? 1 };
+}
+function read(file) {
+  return readFileSync(file, "utf8");
+}
+/** In-repo `file:line` places named in a failure text: the locations a parser may rightly report. */
+function placesIn(text, projDir) {
+  const found = [];
+  const re = /(?:^|[\s("'[])((?:\/[^\s:()'"]+\/)?(?:[\w.@-]+\/)*[\w.@-]+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java)):(\d+)/gm;
+  for (const m of text.matchAll(re)) {
+    let file = m[1];
+    if (file.startsWith(projDir + "/")) file = file.slice(projDir.length + 1);
+    if (file.startsWith("/") || file.includes("node_modules") || file.startsWith("..")) continue;
+    if (!existsSync(path.join(projDir, file))) {
+      // A JVM frame names the bare file (`MoneyTest.java:17`): the place is that file wherever the sources hold it.
+      const hit = m[1].includes("/") ? undefined : findFile(projDir, m[1]);
+      if (!hit) continue;
+      file = hit;
+    }
+    const line = Number(m[2]);
+    if (!found.some((p) => p.file === file && p.line === line)) found.push({ file, line });
+  }
+  return found;
+}
+function findFile(dir, name, rel = "") {
+  for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    if (e.name === "node_modules" || e.name === "target" || e.name.startsWith(".")) continue;
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) {
+      const hit = findFile(dir, name, r);
+      if (hit) return hit;
+    } else if (e.name === name) return r;
+  }
+  return undefined;
+}
+function xmlCases(xml) {
+  // A small reader for JUnit XML as the runners here write it: testcase elements with classname/name,
+  // failure/error children (text), skipped children; nested testsuite names kept for node:test.
+  const cases = [];
+  const stack = [];
+  const re = /<(\/?)(testsuite|testcase)\b([^>]*?)(\/?)>|<(failure|error)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/\5>)|<skipped\b/g;
+  let current;
+  for (const m of xml.matchAll(re)) {
+    if (m[2] === "testsuite") {
+      if (m[1]) stack.pop();
+      else if (!m[4]) stack.push(attr(m[3], "name"));
+    } else if (m[2] === "testcase") {
+      if (m[1]) current = undefined;
+      else {
+        current = { classname: attr(m[3], "classname"), cls: attr(m[3], "class"), name: attr(m[3], "name"), suites: [...stack], failed: false, skipped: false, text: "" };
+        cases.push(current);
+        if (m[4]) current = undefined;
+      }
+    } else if (m[5] && current) {
+      current.failed = true;
+      current.text += `${unescape(attr(m[6], "message"))}\n${unescape(m[7] ?? "")}`;
+    } else if (m[0] === "<skipped" && current) current.skipped = true;
+  }
+  return cases;
+}
+function attr(s, name) {
+  const m = new RegExp(`\\b${name}="([^"]*)"`).exec(s ?? "");
+  return m ? unescape(m[1]) : "";
+}
+function unescape(s) {
+  return s
+    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, "$1")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, d) => String.fromCharCode(Number(d)))
+    .replace(/&amp;/g, "&");
+}
+
+// ------------------------------------------------------------------------------ ground-truth readers
+// Each returns [{ test, failed, skipped, text }] in canonical ids (docs/test-ids.md).
+const truth = {
+  jestJson(file, projDir) {
+    const j = JSON.parse(read(file));
+    const out = [];
+    for (const suite of j.testResults) {
+      const rel = path.relative(projDir, suite.name ?? suite.testFilePath);
+      if (suite.assertionResults.length === 0 && suite.status === "failed") {
+        out.push({ test: rel, failed: true, skipped: false, text: suite.message ?? "" });
+      }
+      for (const a of suite.assertionResults) {
+        out.push({
+          test: [rel, ...a.ancestorTitles, a.title].join(" > "),
+          failed: a.status === "failed",
+          skipped: a.status === "pending" || a.status === "skipped" || a.status === "todo",
+          text: (a.failureMessages ?? []).join("\n"),
+        });
+      }
+    }
+    return out;
+  },
+  titlePathJson(file) {
+    // Written by projects/js/mocha/titlepath-reporter.cjs and by the Playwright JSON reader below.
+    return JSON.parse(read(file));
+  },
+  playwrightJson(file, projDir) {
+    const j = JSON.parse(read(file));
+    const out = [];
+    const walk = (suite, titles) => {
+      const here = suite.title && !suite.file?.endsWith(suite.title) ? [...titles, suite.title] : titles;
+      for (const spec of suite.specs ?? []) {
+        const file = path.relative(projDir, path.join(j.config.rootDir, spec.file));
+        for (const t of spec.tests) {
+          const results = t.results ?? [];
+          const last = results.at(-1);
+          out.push({
+            test: [file, ...here, spec.title].join(" > "),
+            failed: t.status === "unexpected",
+            skipped: t.status === "skipped",
+            text: results.map((r) => (r.errors ?? []).map((e) => `${e.message ?? ""}\n${e.stack ?? ""}\n${e.location ? `${e.location.file}:${e.location.line}` : ""}`).join("\n")).join("\n") + (last ? "" : ""),
+          });
+        }
+      }
+      for (const s of suite.suites ?? []) walk(s, here);
+    };
+    for (const s of j.suites) walk(s, []);
+    return out;
+  },
+  nodeJunit(file) {
+    return xmlCases(read(file)).map((c) => ({
+      test: [...c.suites.filter((s) => s && s !== "root"), c.name].join(" > "),
+      failed: c.failed,
+      skipped: c.skipped,
+      text: c.text,
+    }));
+  },
+  pytestJunit(file) {
+    return xmlCases(read(file)).map((c) => {
+      // pytest writes classname "tests.test_x.TestK" and name "test_y[p]": rebuild the node id.
+      const parts = c.classname.split(".");
+      let i = parts.length;
+      while (i > 0 && /^[A-Z]/.test(parts[i - 1] ?? "")) i--;
+      const mod = parts.slice(0, i).join("/");
+      const cls = parts.slice(i);
+      const test = c.name ? [`${mod}.py`, ...cls, c.name].join("::") : `${mod}.py`;
+      return { test, failed: c.failed, skipped: c.skipped, text: c.text };
+    });
+  },
+  goJson(file) {
+    const out = new Map();
+    for (const line of read(file).split("\n")) {
+      if (!line.startsWith("{")) continue;
+      const e = JSON.parse(line);
+      if (!e.Test) continue;
+      const id = `${e.Package}.${e.Test}`;
+      const cur = out.get(id) ?? { test: id, failed: false, skipped: false, text: "" };
+      if (e.Action === "output") cur.text += e.Output;
+      if (e.Action === "fail") cur.failed = true;
+      if (e.Action === "skip") cur.skipped = true;
+      out.set(id, cur);
+    }
+    // A parent test fails because its subtest failed: only the leaves are the failures a fix targets,
+    // and Retrace reports the leaves (docs/test-ids.md); a parent with no failing child stays a failure.
+    const all = [...out.values()];
+    return all.map((t) => ({
+      ...t,
+      parentOnly: t.failed && all.some((o) => o !== t && o.failed && o.test.startsWith(`${t.test}/`)),
+    }));
+  },
+  rspecJson(file, projDir) {
+    const j = JSON.parse(read(file));
+    return j.examples.map((e) => ({
+      test: `${e.file_path.replace(/^\.\//, "")} > ${e.full_description}`,
+      failed: e.status === "failed",
+      skipped: e.status === "pending",
+      text: `${e.exception?.message ?? ""}\n${(e.exception?.backtrace ?? []).join("\n")}`.replaceAll(`${projDir}/`, ""),
+    }));
+  },
+  surefireDir(dir) {
+    // Surefire's and Gradle's XML reports: one TEST-<class>.xml per class; id <classname>.<name>.
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith("TEST-") && f.endsWith(".xml")) : [];
+    return files.flatMap((f) =>
+      xmlCases(read(path.join(dir, f))).map((c) => ({
+        // Surefire 2 writes a parameterized invocation as `m{String, String}[3]`, Surefire 3 as
+        // `m(String, String)[3]`: the canonical id (docs/test-ids.md) is the latter.
+        test: `${c.classname}.${c.name.replace(/^([\w$]+)\{(.*)\}(\[\d+\])$/, "$1($2)$3")}`,
+        failed: c.failed,
+        skipped: c.skipped,
+        text: c.text,
+      })),
+    );
+  },
+  phpunitJunit(file) {
+    return xmlCases(read(file)).map((c) => ({
+      test: `${c.cls || c.classname}::${c.name}`,
+      failed: c.failed,
+      skipped: c.skipped,
+      text: c.text,
+    }));
+  },
+};
+
+// ------------------------------------------------------------------------------------------ the cases
+// id: gen-<runner>-<variant>. cmd: what the CI step runs (shown in the framing). run: the command actually
+// executed (same runner, plus the flag that writes the machine-readable report). truth: reader + report.
+const JS = "js";
+const CASES = [
+  // jest
+  { id: "gen-jest-default-actions", proj: JS, frame: "actions", cmd: "npx jest jest/a", run: "npx jest jest/a --ci --json --outputFile=REPORT", truth: "jestJson" },
+  { id: "gen-jest-verbose-gitlab", proj: JS, frame: "gitlab", cmd: "npx jest --ci --verbose jest/a jest/b", run: "npx jest --ci --verbose jest/a jest/b --json --outputFile=REPORT", truth: "jestJson" },
+  { id: "gen-jest-color-actions", proj: JS, frame: "actions", color: true, cmd: "npm test", run: "npx jest --ci --colors jest/a jest/b --json --outputFile=REPORT", truth: "jestJson" },
+  { id: "gen-jest-green-console-actions", proj: JS, frame: "actions", cmd: "npx jest jest/green.test.js", run: "npx jest --ci jest/green.test.js --json --outputFile=REPORT", truth: "jestJson" },
+  { id: "gen-jest-shard1-jenkins", proj: JS, frame: "jenkins", cmd: "npx jest --ci --shard=1/2 jest/a jest/b", run: "npx jest --ci --shard=1/2 jest/a jest/b --json --outputFile=REPORT", truth: "jestJson" },
+  { id: "gen-jest-shard2-plain", proj: JS, frame: "plain", cmd: "npx jest --ci --shard=2/2 jest/a jest/b", run: "npx jest --ci --shard=2/2 jest/a jest/b --json --outputFile=REPORT", truth: "jestJson" },
+  { id: "gen-jest-projects-actions", proj: JS, frame: "actions", cmd: "npx jest --ci -c jest.projects.config.js", run: "npx jest --ci -c jest.projects.config.js --json --outputFile=REPORT", truth: "jestJson" },
+  // vitest
+  { id: "gen-vitest-default-actions", proj: JS, frame: "actions", cmd: "npx vitest run vitest/pkg-a", run: "npx vitest run vitest/pkg-a --reporter=default --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
+  { id: "gen-vitest-verbose-jenkins", proj: JS, frame: "jenkins", cmd: "npx vitest run --reporter=verbose vitest", run: "npx vitest run vitest/pkg-a vitest/pkg-b --reporter=verbose --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
+  { id: "gen-vitest-color-gitlab", proj: JS, frame: "gitlab", color: true, cmd: "npx vitest run", run: "npx vitest run vitest/pkg-a vitest/pkg-b --reporter=default --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
+  { id: "gen-vitest-shard-actions", proj: JS, frame: "actions", cmd: "npx vitest run --shard=1/2", run: "npx vitest run vitest/pkg-a vitest/pkg-b --shard=1/2 --reporter=default --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
+  { id: "gen-vitest-projects-plain", proj: JS, frame: "plain", cmd: "npx vitest run --config vitest.projects.config.mjs", run: "npx vitest run --config vitest.projects.config.mjs --reporter=default --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
+  { id: "gen-vitest-green-actions", proj: JS, frame: "actions", cmd: "npx vitest run vitest/green.test.js", run: "npx vitest run vitest/green.test.js --reporter=default --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
+  // mocha
+  { id: "gen-mocha-spec-actions", proj: JS, frame: "actions", cmd: "npx mocha mocha/money.spec.js", run: "npx mocha mocha/money.spec.js --reporter spec --reporter-option x=1; TITLEPATH_OUT=REPORT node_modules/.bin/mocha mocha/money.spec.js --reporter ./mocha/titlepath-reporter.cjs", truth: "titlePathJson", twoRuns: true },
+  { id: "gen-mocha-spec-jenkins", proj: JS, frame: "jenkins", cmd: "npx mocha 'mocha/*.spec.js'", run: "npx mocha 'mocha/*.spec.js'; TITLEPATH_OUT=REPORT node_modules/.bin/mocha 'mocha/*.spec.js' --reporter ./mocha/titlepath-reporter.cjs", truth: "titlePathJson", twoRuns: true },
+  { id: "gen-mocha-green-gitlab", proj: JS, frame: "gitlab", cmd: "npx mocha mocha/green.spec.js", run: "npx mocha mocha/green.spec.js; TITLEPATH_OUT=REPORT node_modules/.bin/mocha mocha/green.spec.js --reporter ./mocha/titlepath-reporter.cjs", truth: "titlePathJson", twoRuns: true },
+  // node:test
+  { id: "gen-node-spec-actions", proj: JS, frame: "actions", cmd: "node --test node/", run: "node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT node/", truth: "nodeJunit" },
+  { id: "gen-node-tap-gitlab", proj: JS, frame: "gitlab", cmd: "node --test --test-reporter=tap node/", run: "node --test --test-reporter=tap --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT node/", truth: "nodeJunit" },
+  { id: "gen-node-green-plain", proj: JS, frame: "plain", cmd: "node --test node/green.test.js", run: "node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT node/green.test.js", truth: "nodeJunit" },
+  // Playwright Test (no browser needed by these specs)
+  { id: "gen-playwright-list-actions", proj: JS, frame: "actions", cmd: "npx playwright test", run: "PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test --reporter=list,json", truth: "playwrightJson" },
+  { id: "gen-playwright-line-jenkins", proj: JS, frame: "jenkins", cmd: "npx playwright test --reporter=line", run: "PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test --reporter=line,json", truth: "playwrightJson" },
+  { id: "gen-playwright-green-actions", proj: JS, frame: "actions", cmd: "npx playwright test pw/green.spec.js", run: "PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test pw/green.spec.js --reporter=list,json", truth: "playwrightJson" },
+  { id: "gen-playwright-junit-xml", proj: JS, frame: "xml", cmd: "npx playwright test --reporter=junit", run: "PLAYWRIGHT_JUNIT_OUTPUT_NAME=LOGFILE PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test --reporter=junit,json", truth: "playwrightJson" },
+  // pytest
+  { id: "gen-pytest-default-actions", proj: "py", frame: "actions", cmd: "pytest", run: "python3 -m pytest -p no:cacheprovider --junitxml=REPORT", truth: "pytestJunit" },
+  { id: "gen-pytest-verbose-gitlab", proj: "py", frame: "gitlab", cmd: "pytest -v", run: "python3 -m pytest -p no:cacheprovider -v --junitxml=REPORT", truth: "pytestJunit" },
+  { id: "gen-pytest-ra-jenkins", proj: "py", frame: "jenkins", cmd: "pytest -rA", run: "python3 -m pytest -p no:cacheprovider -rA --junitxml=REPORT", truth: "pytestJunit" },
+  { id: "gen-pytest-xdist-actions", proj: "py", frame: "actions", cmd: "pytest -n 2", run: "python3 -m pytest -p no:cacheprovider -n 2 --junitxml=REPORT", truth: "pytestJunit" },
+  { id: "gen-pytest-xdist-verbose-plain", proj: "py", frame: "plain", cmd: "pytest -n 2 -v", run: "python3 -m pytest -p no:cacheprovider -n 2 -v --junitxml=REPORT", truth: "pytestJunit" },
+  { id: "gen-pytest-green-actions", proj: "py", frame: "actions", cmd: "pytest tests/test_ok.py", run: "python3 -m pytest -p no:cacheprovider tests/test_ok.py --junitxml=REPORT", truth: "pytestJunit" },
+  { id: "gen-pytest-quiet-green-plain", proj: "py", frame: "plain", cmd: "pytest -q tests/test_ok.py", run: "python3 -m pytest -p no:cacheprovider -q tests/test_ok.py --junitxml=REPORT", truth: "pytestJunit" },
+  { id: "gen-pytest-color-actions", proj: "py", frame: "actions", color: true, cmd: "pytest --color=yes", run: "python3 -m pytest -p no:cacheprovider --color=yes --junitxml=REPORT", truth: "pytestJunit" },
+  { id: "gen-pytest-subtests-gitlab", proj: "py", frame: "gitlab", cmd: "pytest tests/test_coords.py", run: "python3 -m pytest -p no:cacheprovider tests/test_coords.py --junitxml=REPORT", truth: "pytestJunit" },
+  // unittest (no machine-readable report: expected written by hand)
+  { id: "gen-unittest-subtest-actions", proj: "py", frame: "actions", cmd: "python -m unittest tests.test_coords", run: "python3 -m unittest tests.test_coords", handExpected: true },
+  { id: "gen-unittest-verbose-jenkins", proj: "py", frame: "jenkins", cmd: "python -m unittest -v tests.test_coords tests.test_ok", run: "python3 -m unittest -v tests.test_coords tests.test_ok", handExpected: true },
+  { id: "gen-unittest-green-plain", proj: "py", frame: "plain", cmd: "python -m unittest -v tests.test_coords.ParseCoordTests.test_two_parts tests.test_coords.ParseCoordTests.test_valid_inputs", run: "python3 -m unittest -v tests.test_coords.ParseCoordTests.test_two_parts tests.test_coords.ParseCoordTests.test_valid_inputs", handExpected: true },
+  { id: "gen-pytest-collection-error-actions", proj: "py-broken", frame: "actions", cmd: "pytest", run: "python3 -m pytest -p no:cacheprovider", handExpected: true },
+  // go
+  { id: "gen-go-default-actions", proj: "go", frame: "actions", cmd: "go test ./...", run: "go test ./...; go test -json ./... > REPORT", truth: "goJson", twoRuns: true },
+  { id: "gen-go-verbose-gitlab", proj: "go", frame: "gitlab", cmd: "go test -v ./...", run: "go test -v ./...; go test -json ./... > REPORT", truth: "goJson", twoRuns: true },
+  { id: "gen-go-race-actions", proj: "go", frame: "actions", cmd: "go test -race ./...", run: "go test -race ./...; go test -race -json ./... > REPORT", truth: "goJson", twoRuns: true },
+  { id: "gen-go-json-jenkins", proj: "go", frame: "jenkins", cmd: "go test -json ./...", run: "go test -json ./... | tee REPORT", truth: "goJson" },
+  { id: "gen-go-build-error-gitlab", proj: "go-broken", frame: "gitlab", cmd: "go test ./...", run: "go test ./...", handExpected: true },
+  { id: "gen-go-green-plain", proj: "go", frame: "plain", cmd: "go test ./ledger/...", run: "go test ./ledger/...; go test -json ./ledger/... > REPORT", truth: "goJson", twoRuns: true },
+  // cargo (expected by hand)
+  { id: "gen-cargo-test-actions", proj: "rust", frame: "actions", cmd: "cargo test", run: "cargo test --offline", handExpected: true },
+  { id: "gen-cargo-test-nocapture-gitlab", proj: "rust", frame: "gitlab", cmd: "cargo test --no-fail-fast", run: "cargo test --offline --no-fail-fast", handExpected: true },
+  { id: "gen-cargo-junit-xml", proj: "rust", frame: "xml-stdout", cmd: "cargo test -- -Z unstable-options --format junit", run: "RUSTC_BOOTSTRAP=1 cargo test --offline --quiet --lib -- -Z unstable-options --format junit", handExpected: true },
+  // Maven Surefire (Debian's Maven repository, offline) and Gradle (Debian's gradle, JUnit 4 from the same repository)
+  { id: "gen-surefire-actions", proj: "java", frame: "actions", cmd: "mvn -B test", run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo test; rc=$?; cp -r target/surefire-reports REPORT; exit $rc", truth: "surefireDir" },
+  { id: "gen-surefire-gitlab", proj: "java", frame: "gitlab", color: true, cmd: "mvn test", run: "mvn -o -Dmaven.repo.local=/usr/share/maven-repo -Dstyle.color=always test; rc=$?; cp -r target/surefire-reports REPORT; exit $rc", truth: "surefireDir" },
+  { id: "gen-surefire-trimstack-jenkins", proj: "java", frame: "jenkins", cmd: "mvn -B -DtrimStackTrace=false test", run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo -DtrimStackTrace=false test; rc=$?; cp -r target/surefire-reports REPORT; exit $rc", truth: "surefireDir" },
+  { id: "gen-surefire-xml", proj: "java", frame: "xml", cmd: "mvn test (target/surefire-reports/TEST-com.acme.ledger.MoneyTest.xml)", run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo test; cp -r target/surefire-reports REPORT; cp target/surefire-reports/TEST-com.acme.ledger.MoneyTest.xml LOGFILE", truth: "surefireDir" },
+  // rspec
+  { id: "gen-rspec-progress-actions", proj: "ruby", frame: "actions", cmd: "bundle exec rspec", run: "rspec --format progress --format json --out REPORT", truth: "rspecJson" },
+  { id: "gen-rspec-doc-gitlab", proj: "ruby", frame: "gitlab", cmd: "rspec --format documentation", run: "rspec --format documentation --format json --out REPORT", truth: "rspecJson" },
+  { id: "gen-rspec-green-plain", proj: "ruby", frame: "plain", cmd: "rspec spec/ok_spec.rb", run: "rspec spec/ok_spec.rb --format progress --format json --out REPORT", truth: "rspecJson" },
+  // phpunit
+  { id: "gen-phpunit-default-actions", proj: "php", frame: "actions", cmd: "vendor/bin/phpunit", run: "phpunit --log-junit REPORT", truth: "phpunitJunit" },
+  { id: "gen-phpunit-testdox-jenkins", proj: "php", frame: "jenkins", cmd: "vendor/bin/phpunit --testdox", run: "phpunit --testdox --log-junit REPORT", truth: "phpunitJunit" },
+  { id: "gen-phpunit-junit-xml", proj: "php", frame: "xml", cmd: "phpunit --log-junit report.xml", run: "phpunit --log-junit REPORT; cp REPORT LOGFILE", truth: "phpunitJunit" },
+  { id: "gen-phpunit-green-gitlab", proj: "php", frame: "gitlab", cmd: "phpunit tests/OkTest.php", run: "phpunit tests/OkTest.php --log-junit REPORT", truth: "phpunitJunit" },
+];
+
+// ------------------------------------------------------------------------------------------ running
+function prepare(proj) {
+  const dir = path.join(scratch, "work", proj);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(path.join(projects, proj), dir, { recursive: true });
+  if (proj === JS) {
+    const js = path.join(scratch, "js");
+    if (!existsSync(path.join(js, "node_modules/.bin/jest"))) {
+      mkdirSync(js, { recursive: true });
+      writeFileSync(path.join(js, "package.json"), '{"name":"real-logs-tools","private":true}\n');
+      execFileSync("npm", ["install", "--no-audit", "--no-fund", "jest@30", "vitest@4", "mocha@12", "@playwright/test@1"], { cwd: js, stdio: "inherit" });
+    }
+    symlinkSync(path.join(js, "node_modules"), path.join(dir, "node_modules"));
+  }
+  return dir;
+}
+
+function runCase(c) {
+  const dir = prepare(c.proj);
+  const report = path.join(scratch, `${c.id}.report`);
+  const logfile = path.join(scratch, `${c.id}.logfile`);
+  rmSync(report, { force: true, recursive: true });
+  rmSync(logfile, { force: true });
+  const cmd = c.run.replaceAll("REPORT", report).replaceAll("LOGFILE", logfile);
+  const env = c.color ? { NO_COLOR: "", FORCE_COLOR: "1" } : {};
+  if (c.color) delete process.env.NO_COLOR;
+  let { out, exit } = sh(dir, cmd, env);
+  if (c.color) process.env.NO_COLOR = "1";
+
+  if (c.twoRuns) {
+    // The report came from a second run of the same command (whose stdout went to the report file); the log
+    // is the first run's output, and the exit status is the first run's too.
+    const first = sh(dir, cmd.split(";")[0], env);
+    out = first.out;
+    exit = first.exit;
+  }
+  const proj = c.proj === JS ? "ledger-js" : `ledger-${c.proj}`;
+  const ciDir = FRAMES[c.frame]?.dir.replaceAll("PROJ", proj) ?? "/home/runner/work/x/x";
+  const rewrite = (s) => s.replaceAll(dir, ciDir).replaceAll(scratch, "/tmp/ci");
+  let log;
+  if (c.frame === "xml") log = rewrite(read(logfile));
+  else if (c.frame === "xml-stdout") log = rewrite(out.slice(out.indexOf("<?xml")));
+  else log = frame(c.frame, c.cmd, rewrite(out), exit, proj);
+  const outDir = path.join(corpus, c.id);
+  mkdirSync(outDir, { recursive: true });
+  const logName = c.frame.startsWith("xml") ? "log.xml" : "log.txt";
+  writeFileSync(path.join(outDir, logName), log);
+  const meta = {
+    id: c.id,
+    source: {
+      kind: "generated",
+      project: `test/fixtures/logs-real/projects/${c.proj}`,
+      command: c.cmd,
+      ran: c.run.replaceAll(scratch, "<scratch>"),
+      framing: c.frame,
+      generator: "scripts/make-real-logs.mjs",
+      tools: versions(c.proj),
+    },
+    log: logName,
+    exitCode: exit,
+  };
+  writeFileSync(path.join(outDir, "case.json"), `${JSON.stringify(meta, null, 2)}\n`);
+  if (c.handExpected) {
+    if (!existsSync(path.join(outDir, "expected.json"))) process.stderr.write(`${c.id}: write expected.json by hand\n`);
+    return;
+  }
+  const tests = truth[c.truth](report, dir);
+  const failures = tests
+    .filter((t) => t.failed && !t.parentOnly)
+    .map((t) => ({ test: t.test, places: placesIn(rewrite(t.text).replaceAll(`${ciDir}/`, ""), dir) }));
+  const expected = {
+    decidedBy: `the runner's own report (${c.truth}) of the same run`,
+    green: exit === 0 && failures.length === 0,
+    failures,
+    counts: {
+      passed: tests.filter((t) => !t.failed && !t.skipped && !t.parentOnly).length,
+      failed: failures.length,
+      skipped: tests.filter((t) => t.skipped).length,
+    },
+  };
+  writeFileSync(path.join(outDir, "expected.json"), `${JSON.stringify(expected, null, 2)}\n`);
+}
+
+const versionCache = new Map();
+function versions(proj) {
+  if (versionCache.has(proj)) return versionCache.get(proj);
+  const v = (cmd) => sh(scratch, cmd).out.trim().split("\n")[0];
+  const table = {
+    js: () => ({ node: process.version, jest: v(`${scratch}/js/node_modules/.bin/jest --version`), vitest: v(`${scratch}/js/node_modules/.bin/vitest --version`), mocha: v(`${scratch}/js/node_modules/.bin/mocha --version`), playwright: v(`${scratch}/js/node_modules/.bin/playwright --version`) }),
+    "py-broken": () => ({ python: v("python3 --version"), pytest: v("python3 -m pytest --version") }),
+    "go-broken": () => ({ go: v("go version") }),
+    py: () => ({ python: v("python3 --version"), pytest: v("python3 -m pytest --version"), xdist: v("python3 -c 'import xdist; print(xdist.__version__)'") }),
+    go: () => ({ go: v("go version") }),
+    rust: () => ({ cargo: v("cargo --version"), rustc: v("rustc --version") }),
+    ruby: () => ({ rspec: v("rspec --version | tr '\\n' ' '") }),
+    php: () => ({ phpunit: v("phpunit --version") }),
+    java: () => ({ maven: v("mvn -v"), java: v("java -version 2>&1") }),
+  };
+  const r = table[proj]();
+  versionCache.set(proj, r);
+  return r;
+}
+
+mkdirSync(scratch, { recursive: true });
+for (const c of CASES) {
+  if (only && c.id !== only) continue;
+  process.stderr.write(`${c.id}\n`);
+  runCase(c);
+}
+if (!only) {
+  const known = new Set(CASES.map((c) => c.id));
+  for (const d of readdirSync(corpus)) {
+    if (d.startsWith("gen-") && !known.has(d)) process.stderr.write(`note: ${d} is not produced by this script\n`);
+  }
+}

@@ -1,0 +1,318 @@
+/**
+ * `dotnet test` (VSTest console logger, every .NET version since 2016): `Failed Ns.Class.Method [12 ms]`
+ * / `Passed …` / `Skipped …` result lines, the indented `Error Message:` / `Stack Trace:` / `Standard Output
+ * Messages:` blocks, and the `Failed!  - Failed: 1, Passed: 3, …` / `Total tests: N` count lines; and TRX
+ * reports (`<UnitTestResult testName=… outcome="Failed">` with `<ErrorInfo>`, the class from
+ * `<TestDefinitions>`). Ids are `Ns.Class.Method` plus the displayed arguments (docs/test-ids.md).
+ */
+import { XMLParser } from "fast-xml-parser";
+import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
+
+const START =
+  /^(?:Starting test execution, please wait\.\.\.|Test run for .+ \(.+\)$|A total of \d+ test files? matched|NUnit Adapter [\d.]+: Test execution started|\[xUnit\.net [\d:.]+\] )/;
+const RESULT =
+  /^ {0,2}(Passed|Failed|Skipped|Not Run) {1,3}(\S.*?)(?: \[(?:< )?[\d.,]+ ?(?:ms|s|m|h)(?: [\d.,]+ ?(?:ms|s))?\])?$/;
+const SECTION =
+  /^ {0,4}(Error Message|Stack Trace|Standard Output Messages|Standard Error Messages|Debug Trace|Additional Information|Results \(\d+\)):$/;
+const FRAME = /^\s*at (.+?)\(.*?\)(?: in (.+?):line (\d+))?$/;
+const MODERN_SUMMARY =
+  /^(?:Failed|Passed)!\s+- Failed:\s+(\d+), Passed:\s+(\d+), Skipped:\s+(\d+), Total:\s+(\d+)/;
+const OLD_SUMMARY = /^Total tests: (\d+)\. Passed: (\d+)\. Failed: (\d+)\. Skipped: (\d+)\./;
+
+/** The first frame inside the repository (not System.* / Microsoft.* / NUnit / Xunit internals) with a source line. */
+function locate(
+  lines: readonly string[],
+  sink: ParserSink,
+): { file: string; line: number; method: string } | null {
+  for (const l of lines) {
+    const f = FRAME.exec(l);
+    if (!f?.[2]) continue;
+    if (/^(?:System|Microsoft|NUnit|Xunit|xunit|FluentAssertions|Shouldly)\./.test(f[1]!)) continue;
+    return { file: sink.path(f[2]!), line: Number(f[3]), method: f[1]!.trim() };
+  }
+  return null;
+}
+
+/** A display name without its class (MSTest, NUnit print `Method` or `Method(1,2)`) gets the class from its frame. */
+function qualify(name: string, frameMethod: string | null): string {
+  const head = name.split("(", 1)[0]!;
+  if (head.includes(".") || !frameMethod) return name;
+  const m = /^(.*)\.([\w`<>]+)$/.exec(frameMethod);
+  return m && m[2] === head ? `${m[1]}.${name}` : name;
+}
+
+export function createDotnetParser(sink: ParserSink) {
+  let active = false;
+  let block: {
+    name: string;
+    buf: BlockBuffer;
+    section: string | null;
+    message: string[];
+    stack: string[];
+  } | null = null;
+  let summaryRead = false;
+  let total: { total: number; passed: number; failed: number; skipped: number } | null = null;
+
+  function flush(): void {
+    if (!block) return;
+    const b = block;
+    block = null;
+    const loc = locate(b.stack, sink);
+    const id = qualify(b.name, loc?.method ?? null);
+    const first = b.message[0] ?? "";
+    const typed = /^(?:Test method \S+ threw exception:\s*)?([\w.]+(?:Exception|Error)): (.*)$/s.exec(
+      b.message.join("\n"),
+    );
+    sink.failure({
+      category: "test",
+      test: id,
+      file: loc?.file ?? null,
+      line: loc?.line ?? null,
+      errorType: typed ? typed[1]! : null,
+      message: (typed ? typed[2]! : b.message.join("\n")).trim() || first || "Failed",
+      stack: b.buf.text(),
+      start: b.buf.start,
+      end: b.buf.end,
+    });
+    sink.test(id, "failed");
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (START.test(text)) {
+        active = true;
+        return true;
+      }
+      const ms = MODERN_SUMMARY.exec(text);
+      if (ms) {
+        flush();
+        summaryRead = true;
+        sink.summary({ failed: Number(ms[1]), passed: Number(ms[2]), skipped: Number(ms[3]) });
+        return true;
+      }
+      const os = OLD_SUMMARY.exec(text);
+      if (os) {
+        flush();
+        summaryRead = true;
+        sink.summary({ passed: Number(os[2]), failed: Number(os[3]), skipped: Number(os[4]) });
+        return true;
+      }
+      if (!active) return false;
+      // `Total tests: 2` then `Passed: 1` / `Failed: 1` lines (.NET 5+ without the one-line summary).
+      const tt = /^Total tests: (\d+)$/.exec(text);
+      if (tt) {
+        flush();
+        total = { total: Number(tt[1]), passed: 0, failed: 0, skipped: 0 };
+        return true;
+      }
+      const count = total ? /^\s+(Passed|Failed|Skipped): (\d+)$/.exec(text) : null;
+      if (count && total) {
+        total[count[1]!.toLowerCase() as "passed" | "failed" | "skipped"] = Number(count[2]);
+        return true;
+      }
+      if (total && /^\s*Total time:/.test(text)) {
+        if (!summaryRead)
+          sink.summary({ passed: total.passed, failed: total.failed, skipped: total.skipped });
+        total = null;
+        return true;
+      }
+      const r = RESULT.exec(text);
+      if (r) {
+        flush();
+        const name = r[2]!.trim();
+        if (r[1] === "Failed") {
+          block = { name, buf: new BlockBuffer(150, 12_000), section: null, message: [], stack: [] };
+          block.buf.push(text, lineNo);
+        } else sink.test(name, r[1] === "Passed" ? "passed" : "skipped");
+        return true;
+      }
+      if (block) {
+        const s = SECTION.exec(text);
+        if (s) {
+          block.section = s[1]!;
+          block.buf.push(text, lineNo);
+          return true;
+        }
+        if (text.trim() === "" || /^\s/.test(text)) {
+          block.buf.push(text, lineNo);
+          if (block.section === "Error Message" && text.trim() !== "" && block.message.length < 30)
+            block.message.push(text.trim());
+          if (block.section === "Stack Trace" && block.stack.length < 60) block.stack.push(text);
+          return true;
+        }
+        flush();
+      }
+      return false;
+    },
+    end(): void {
+      flush();
+    },
+  };
+}
+
+const trxXml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  textNodeName: "#text",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+});
+
+/**
+ * TRX, read as a stream: each `<UnitTestResult>` element is cut out as it completes; the class of each test
+ * comes from `<TestDefinitions>`, which follows the results, so results are held (bounded) until the end.
+ */
+export function createTrxParser(sink: ParserSink) {
+  let inDoc = false;
+  let buffer = "";
+  let startLine = 0;
+  const results: {
+    testId: string;
+    name: string;
+    outcome: string;
+    message: string;
+    stack: string;
+    start: number;
+    end: number;
+  }[] = [];
+  const classes = new Map<string, string>();
+
+  function scan(lineNo: number): void {
+    for (;;) {
+      const r = buffer.search(/<UnitTestResult[\s>]|<UnitTest[\s>]/);
+      if (r === -1) {
+        buffer = buffer.slice(Math.max(0, buffer.length - 64));
+        return;
+      }
+      const isResult = buffer.startsWith("<UnitTestResult", r);
+      const closeTag = isResult ? "</UnitTestResult>" : "</UnitTest>";
+      const openEnd = buffer.indexOf(">", r);
+      if (openEnd === -1) {
+        buffer = buffer.slice(r);
+        return;
+      }
+      const selfClosing = buffer[openEnd - 1] === "/";
+      const close = selfClosing ? openEnd + 1 : buffer.indexOf(closeTag, openEnd);
+      if (close === -1) {
+        buffer = buffer.slice(r);
+        if (buffer.length > 512 * 1024) buffer = buffer.slice(0, 256 * 1024); // a runaway element: keep its head
+        if (startLine === 0) startLine = lineNo;
+        return;
+      }
+      const end = selfClosing ? close : close + closeTag.length;
+      const element = buffer.slice(r, end);
+      buffer = buffer.slice(end);
+      let node: Record<string, unknown>;
+      try {
+        node = trxXml.parse(element) as Record<string, unknown>;
+      } catch {
+        startLine = 0;
+        continue;
+      }
+      if (isResult) {
+        const u = node["UnitTestResult"] as Record<string, unknown>;
+        const err = ((u["Output"] as Record<string, unknown> | undefined)?.["ErrorInfo"] ?? {}) as Record<
+          string,
+          unknown
+        >;
+        const text = (v: unknown) =>
+          typeof v === "string"
+            ? v
+            : typeof v === "object" && v
+              ? String((v as Record<string, unknown>)["#text"] ?? "")
+              : "";
+        if (results.length < 100_000)
+          results.push({
+            testId: String(u["testId"] ?? ""),
+            name: String(u["testName"] ?? ""),
+            outcome: String(u["outcome"] ?? ""),
+            message: text(err["Message"]).trim(),
+            stack: text(err["StackTrace"]),
+            start: startLine || lineNo,
+            end: lineNo,
+          });
+      } else {
+        const t = node["UnitTest"] as Record<string, unknown>;
+        const m = t["TestMethod"] as Record<string, unknown> | undefined;
+        if (m && classes.size < 100_000) classes.set(String(t["id"] ?? ""), String(m["className"] ?? ""));
+      }
+      startLine = 0;
+    }
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (!inDoc) {
+        const at = text.indexOf("<TestRun");
+        if (at === -1 || !/<TestRun[\s>]/.test(text)) return false;
+        inDoc = true;
+        buffer = text.slice(at);
+      } else buffer += `\n${text}`;
+      if (startLine === 0 && /<UnitTestResult[\s>]/.test(text)) startLine = lineNo;
+      scan(lineNo);
+      if (text.includes("</TestRun>")) inDoc = false;
+      return true;
+    },
+    more(text: string, lineNo: number): void {
+      if (!inDoc) return;
+      buffer += text;
+      scan(lineNo);
+    },
+    end(): void {
+      let passed = 0;
+      let failed = 0;
+      let skipped = 0;
+      for (const r of results) {
+        // xUnit's testName is already `Ns.Class.Method(args)`; MSTest's and NUnit's is the method alone.
+        const cls = classes.get(r.testId) ?? "";
+        const id = cls && !r.name.startsWith(`${cls}.`) ? `${cls}.${r.name}` : r.name;
+        const outcome =
+          r.outcome === "Passed"
+            ? "passed"
+            : r.outcome === "Failed" || r.outcome === "Error"
+              ? "failed"
+              : "skipped";
+        if (outcome === "passed") passed++;
+        else if (outcome === "failed") failed++;
+        else skipped++;
+        sink.test(id, outcome);
+        if (outcome !== "failed") continue;
+        const lines = r.stack.split("\n");
+        const loc = locate(lines, sink);
+        // MSTest wraps an unexpected exception: `Test method X threw exception: \nSystem.NullReferenceException: …`.
+        const typed = /^(?:Test method \S+ threw exception:\s*)?([\w.]+(?:Exception|Error)) ?: (.*)$/s.exec(
+          r.message,
+        );
+        sink.failure({
+          category: "test",
+          test: id,
+          file: loc?.file ?? null,
+          line: loc?.line ?? null,
+          errorType: typed ? typed[1]! : null,
+          message: typed ? typed[2]! : r.message || "Failed",
+          stack: r.stack || null,
+          start: r.start,
+          end: r.end,
+        });
+      }
+      if (results.length > 0) sink.summary({ passed, failed, skipped });
+      results.length = 0;
+      inDoc = false;
+      buffer = "";
+    },
+  };
+}
+
+export const dotnetFormat: FormatDefinition = {
+  name: "dotnet",
+  description:
+    "dotnet test console output (VSTest console logger: Failed/Passed lines, Error Message, Stack Trace)",
+  create: createDotnetParser,
+};
+
+export const trxFormat: FormatDefinition = {
+  name: "trx",
+  description: "Visual Studio TRX test results (dotnet test --logger trx)",
+  create: createTrxParser,
+};

@@ -1,0 +1,123 @@
+/**
+ * Gradle's test logging: `pkg.ClassTest > method() FAILED` (JUnit 4/5, TestNG, Spock), nested
+ * `ClassTest > method(String) > [3] eu, EU FAILED` for parameterized invocations, the indented exception
+ * (`java.lang.AssertionError at ClassTest.java:9` in the short form, or a full stack trace) and the
+ * `N tests completed, M failed, K skipped` count line. Ids are `Class.method` as the JUnit XML names the
+ * test (docs/test-ids.md): no `()`, a parameterized invocation as `method(String)[3]`.
+ */
+import { BlockBuffer, categoryOfError, type FormatDefinition, type ParserSink } from "../parser.ts";
+import { summarizeJava } from "./java-frames.ts";
+
+const RESULT = /^([\w$.]+(?:\$[\w$]+)*) > (.+) (FAILED|PASSED|SKIPPED)$/;
+const COUNTS = /^(\d+) tests? completed(?:, (\d+) failed)?(?:, (\d+) skipped)?$/;
+
+/**
+ * `method()` → `method`; `method(String) > [3] eu, EU` → `method(String)[3]`; a display name that is the
+ * full `pkg.Class.method(…)[n]` id wins and gives the class its package.
+ */
+function methodOf(rest: string, cls: string): { cls: string; method: string } {
+  const parts = rest.split(" > ");
+  const last = parts[parts.length - 1]!;
+  const full = new RegExp(
+    `^((?:[\\w$]+\\.)*${cls.replace(/[.$]/g, "\\$&")})\\.([\\w$]+(?:\\(.*\\))?(?:\\[\\d+\\])?)$`,
+  ).exec(last);
+  if (full) return { cls: full[1]!, method: full[2]!.replace(/\(\)$/, "") };
+  const invocation = /^\[(\d+)\]/.exec(last);
+  if (invocation && parts.length >= 2)
+    return { cls, method: `${parts[parts.length - 2]!}[${invocation[1]}]` };
+  return { cls, method: last.replace(/\(\)$/, "") };
+}
+
+const FRAME_CLASS = /^\s*at (?:[\w.-]+\/\/?)?((?:[\w$]+\.)+)([\w$]+)\.[\w$<>]+\(/;
+
+export function createGradleParser(sink: ParserSink) {
+  let block: { cls: string; method: string; buf: BlockBuffer } | null = null;
+  let module = "";
+  /** Simple class names seen with their package in a stack frame (Gradle prints JUnit 5 classes by simple name). */
+  const packages = new Map<string, string>();
+  const qualified = (cls: string) => (cls.includes(".") ? cls : (packages.get(cls) ?? cls));
+
+  function flush(): void {
+    if (!block) return;
+    const lines = block.buf.lines.slice(1);
+    for (const l of lines) {
+      const f = FRAME_CLASS.exec(l);
+      if (f && !block.cls.includes(".") && f[2] === block.cls && packages.size < 10_000)
+        packages.set(block.cls, `${f[1]}${f[2]}`);
+    }
+    const cls = qualified(block.cls);
+    const id = `${cls}.${block.method}`;
+    const j = summarizeJava(lines, cls, sink);
+    sink.test(id, "failed");
+    // `> Task :awsUtilities:test`: a subproject's sources live under its directory (Gradle's default layout).
+    const file = j.location?.file ? (module ? `${module}/${j.location.file}` : j.location.file) : null;
+    sink.failure({
+      category: categoryOfError(j.errorType, "test"),
+      test: id,
+      file,
+      line: j.location?.line ?? null,
+      errorType: j.errorType,
+      message: j.message || j.errorType || "FAILED",
+      stack: block.buf.text(),
+      start: block.buf.start,
+      end: block.buf.end,
+    });
+    block = null;
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (block) {
+        if (/^\s{2,}\S/.test(text)) {
+          block.buf.push(text, lineNo);
+          return true;
+        }
+        flush();
+      }
+      const c0 = text.charCodeAt(0);
+      // Quick reject: a Gradle line starts with `> Task`, a class name or a digit (the count line).
+      if (
+        !(
+          c0 === 62 ||
+          (c0 >= 48 && c0 <= 57) ||
+          (c0 >= 65 && c0 <= 90) ||
+          (c0 >= 97 && c0 <= 122) ||
+          c0 === 95 ||
+          c0 === 36
+        )
+      )
+        return false;
+      const task = /^> Task ((?::[\w.-]+)*):\w*[tT]est\w*(?: FAILED)?$/.exec(text);
+      if (task) {
+        module = task[1]!.split(":").filter(Boolean).join("/");
+        return true;
+      }
+      const r = text.endsWith("ED") && text.includes(" > ") ? RESULT.exec(text) : null;
+      if (r) {
+        const { cls, method } = methodOf(r[2]!, r[1]!);
+        if (r[3] === "FAILED") {
+          block = { cls, method, buf: new BlockBuffer(80, 8_000) };
+          block.buf.push(text, lineNo);
+        } else sink.test(`${qualified(cls)}.${method}`, r[3] === "PASSED" ? "passed" : "skipped");
+        return true;
+      }
+      const c = COUNTS.exec(text);
+      if (c) {
+        const failed = Number(c[2] ?? 0);
+        const skipped = Number(c[3] ?? 0);
+        sink.summary({ passed: Number(c[1]) - failed - skipped, failed, skipped });
+        return true;
+      }
+      return false;
+    },
+    end(): void {
+      flush();
+    },
+  };
+}
+
+export const gradleFormat: FormatDefinition = {
+  name: "gradle",
+  description: "Gradle test logging (Class > method FAILED lines, exceptions, N tests completed)",
+  create: createGradleParser,
+};

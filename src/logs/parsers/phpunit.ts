@@ -1,0 +1,163 @@
+/**
+ * PHPUnit (9 to 11): the default output (`There were 2 failures:` then numbered
+ * `1) Ns\ClassTest::testX with data set #1 (…)` blocks ending in `/path/File.php:18` frames) and
+ * `--testdox` (`Money (Ns\Money)` class headers, `✔`/`✘` lines with `│`-framed details), with the
+ * `Tests: 7, Assertions: 6, Errors: 1, Failures: 2.` / `OK (7 tests, …)` count lines.
+ * Ids are `Ns\ClassTest::testMethod` plus ` with data set #N` / ` with data set "name"` (docs/test-ids.md).
+ */
+import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
+
+const BANNER = /^PHPUnit \d+\.\d+(?:\.\d+)? by Sebastian Bergmann/;
+const SECTION =
+  /^There (?:was|were) \d+ (errors?|failures?|warnings?|risky tests?|skipped tests?|incomplete tests?|deprecations?|notices?|PHPUnit (?:warnings?|deprecations?)):$/;
+const ENTRY = /^(\d+)\) ([\w\\]+)::(\w+)( with data set (?:#\d+|"(?:[^"\\]|\\.)*"))?(?: \(.*\))?$/;
+const FRAME = /^((?:[A-Za-z]:)?[^\s:]+\.php):(\d+)$/;
+const COUNTS = /^Tests: (\d+), Assertions: \d+(.*)\.$/;
+const OK = /^OK \((\d+) tests?, \d+ assertions?\)$/;
+const TESTDOX_CLASS = /^(\S.*?) \(([\w\\]+)\)$/;
+const TESTDOX_TEST = /^ (✔|✘|↩|∅|☢|⚠|ℹ) (.+)$/;
+const TESTDOX_DETAIL = /^ {3}│ ?(.*)$/;
+
+/** testdox's sentence back to the method: `Split keeps cents` → `testSplitKeepsCents` (PHPUnit's own prettifier, reversed). */
+function methodOf(sentence: string): { method: string; dataSet: string } {
+  const m = /^(.*?)( with data set (?:#\d+|".*"))?$/.exec(sentence)!;
+  const words = m[1]!.trim().split(/\s+/);
+  const method = `test${words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("")}`;
+  return { method, dataSet: m[2] ?? "" };
+}
+
+interface Block {
+  id: string;
+  kind: "failure" | "error";
+  buf: BlockBuffer;
+}
+
+export function createPhpunitParser(sink: ParserSink) {
+  let active = false;
+  let section: "failure" | "error" | "other" | null = null;
+  let block: Block | null = null;
+  let testdoxClass: string | null = null;
+  let testdoxBlock: Block | null = null;
+
+  function flush(b: Block | null): void {
+    if (!b) return;
+    const lines = b.buf.lines.slice(1).map((l) => l.replace(/^ {3}│ ?/, ""));
+    const body = lines.filter((l) => l.trim() !== "" && l.trim() !== "--");
+    const frames = body.map((l) => FRAME.exec(l.trim())).filter((m): m is RegExpExecArray => m !== null);
+    const inRepo = frames.find((f) => !/(?:^|\/)vendor\//.test(sink.path(f[1]!))) ?? frames[0];
+    const messageLines = body.filter((l) => !FRAME.test(l.trim()));
+    const typed = /^([A-Z][\w\\]*(?:Error|Exception)): (.*)$/.exec(messageLines[0] ?? "");
+    sink.failure({
+      category: "test",
+      test: b.id,
+      file: inRepo ? sink.path(inRepo[1]!) : null,
+      line: inRepo ? Number(inRepo[2]) : null,
+      errorType: typed
+        ? typed[1]!
+        : b.kind === "failure"
+          ? "PHPUnit\\Framework\\ExpectationFailedException"
+          : null,
+      message: (typed ? [typed[2]!, ...messageLines.slice(1)] : messageLines).join("\n").trim() || b.kind,
+      stack: b.buf.text(),
+      start: b.buf.start,
+      end: b.buf.end,
+    });
+    sink.test(b.id, b.kind === "error" ? "error" : "failed");
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (BANNER.test(text)) {
+        active = true;
+        return true;
+      }
+      if (!active) return false;
+      const sec = SECTION.exec(text);
+      if (sec) {
+        flush(block);
+        block = null;
+        section = sec[1]!.startsWith("error") ? "error" : sec[1]!.startsWith("failure") ? "failure" : "other";
+        return true;
+      }
+      const c = COUNTS.exec(text);
+      const ok = c ? null : OK.exec(text);
+      if (c || ok || text === "FAILURES!" || text === "ERRORS!") {
+        flush(block);
+        block = null;
+        flush(testdoxBlock);
+        testdoxBlock = null;
+        section = null;
+        if (c) {
+          const n = (w: string) => Number(new RegExp(`${w}: (\\d+)`).exec(c[2]!)?.[1] ?? 0);
+          const failed = n("Failures");
+          const error = n("Errors");
+          const skipped = n("Skipped") + n("Incomplete");
+          sink.summary({ passed: Number(c[1]) - failed - error - skipped, failed, error, skipped });
+        } else if (ok) sink.summary({ passed: Number(ok[1]), failed: 0 });
+        return true;
+      }
+      if (section) {
+        const e = ENTRY.exec(text);
+        if (e) {
+          flush(block);
+          block = null;
+          if (section === "other") return true;
+          const id = `${e[2]}::${e[3]}${e[4] ?? ""}`;
+          block = { id, kind: section, buf: new BlockBuffer() };
+          block.buf.push(text, lineNo);
+          return true;
+        }
+        if (block) block.buf.push(text, lineNo);
+        return true;
+      }
+      // --testdox
+      const dc = TESTDOX_CLASS.exec(text);
+      if (dc && !text.startsWith(" ")) {
+        flush(testdoxBlock);
+        testdoxBlock = null;
+        // testdox drops the `Test` suffix of the class: `Money (Ns\Money)` is Ns\MoneyTest.
+        testdoxClass = /Test$/.test(dc[2]!) ? dc[2]! : `${dc[2]!}Test`;
+        return true;
+      }
+      const dt = testdoxClass ? TESTDOX_TEST.exec(text) : null;
+      if (dt) {
+        flush(testdoxBlock);
+        testdoxBlock = null;
+        const { method, dataSet } = methodOf(dt[2]!);
+        const id = `${testdoxClass}::${method}${dataSet}`;
+        if (dt[1] === "✘") {
+          testdoxBlock = { id, kind: "failure", buf: new BlockBuffer() };
+          testdoxBlock.buf.push(text, lineNo);
+        } else sink.test(id, dt[1] === "✔" ? "passed" : "skipped");
+        return true;
+      }
+      if (testdoxBlock) {
+        const d = TESTDOX_DETAIL.exec(text);
+        if (d) {
+          testdoxBlock.buf.push(text, lineNo);
+          if (/^[A-Z][\w\\]*(?:Error|Exception): /.test(d[1]!)) testdoxBlock.kind = "error";
+          return true;
+        }
+        flush(testdoxBlock);
+        testdoxBlock = null;
+      }
+      if (text === "Summary of non-successful tests:") {
+        testdoxClass = null;
+        return true;
+      }
+      return false;
+    },
+    end(): void {
+      flush(block);
+      flush(testdoxBlock);
+      block = null;
+      testdoxBlock = null;
+    },
+  };
+}
+
+export const phpunitFormat: FormatDefinition = {
+  name: "phpunit",
+  description: "PHPUnit default and --testdox output",
+  create: createPhpunitParser,
+};

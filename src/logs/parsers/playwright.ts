@@ -1,0 +1,177 @@
+/**
+ * Playwright Test's list, line and dot reporters: `Running N tests using M workers`, list lines
+ * (`  ✘  3 [chromium] › pw/a.spec.ts:8:3 › group › test (41ms)`), the numbered failure blocks
+ * (`  1) [chromium] › pw/a.spec.ts:8:3 › group › test ──────`) with the error, code frame and
+ * `at file:line:col` frames, `Retry #1` sections, and the `N failed` / `N flaky` / `N passed` recap.
+ * Ids are `file > describe > test` (docs/test-ids.md); the project and the line:column are not part of it.
+ */
+import {
+  BlockBuffer,
+  errorLine,
+  type FormatDefinition,
+  jsFrameLocation,
+  type ParserSink,
+} from "../parser.ts";
+
+const RUNNING = /^Running \d+ tests? using \d+ workers?/;
+// `[chromium] › ` is optional; the location is `file:line:col`.
+const TITLE = /^(?:\[[^\]]+\] › )?(\S+?\.\w+):\d+:\d+ › (.+?)$/;
+const LIST = /^ {2}(✓|✘|✔|✗|×|-|°|±|ok|x) +\d+ (.+?)(?: \((?:retry #\d+|[\d.]+m?s)\))*(?: \([\d.]+m?s\))?$/;
+const LINE = /^\[\d+\/\d+\] (.+)$/;
+const BLOCK = /^ {2}(\d+)\) (.+?)(?: ─+)?$/;
+const RECAP = /^ {2}(\d+) (failed|flaky|passed|skipped|did not run|interrupted)(?: \(.*\))?$/;
+
+function idOf(title: string, sink: ParserSink): { id: string; file: string; name: string } | null {
+  const m = TITLE.exec(title.replace(/ ─+$/, "").trim());
+  if (!m) return null;
+  const file = sink.path(m[1]!);
+  const name = m[2]!.split(" › ").join(" > ");
+  return { id: `${file} > ${name}`, file, name };
+}
+
+export function createPlaywrightParser(sink: ParserSink) {
+  let active = false;
+  let block: { id: string; file: string; name: string; buf: BlockBuffer } | null = null;
+  let recap: string | null = null;
+  const flaky = new Set<string>();
+  const pending: { id: string; file: string; name: string; buf: BlockBuffer }[] = [];
+  /**
+   * Outcomes, held to the end: Playwright prints spec files relative to its config's directory, and the
+   * path from the repository shows only in a failure's stack (`e2e/a.spec.ts` → `pw/e2e/a.spec.ts`).
+   */
+  const outcomes: { file: string; name: string; outcome: "passed" | "failed" | "skipped" | "flaky" }[] = [];
+  const record = (t: { file: string; name: string }, outcome: "passed" | "failed" | "skipped" | "flaky") => {
+    if (outcomes.length < 100_000) outcomes.push({ file: t.file, name: t.name, outcome });
+  };
+
+  function close(): void {
+    if (block && pending.length < 1000) pending.push(block);
+    block = null;
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (RUNNING.test(text)) {
+        active = true;
+        return true;
+      }
+      if (!active) return false;
+      const b = BLOCK.exec(text);
+      if (b) {
+        const t = idOf(b[2]!, sink);
+        if (t) {
+          close();
+          block = { ...t, buf: new BlockBuffer(150, 12_000) };
+          block.buf.push(text, lineNo);
+          recap = null;
+          return true;
+        }
+      }
+      const r = RECAP.exec(text);
+      if (r) {
+        close();
+        recap = r[2]!;
+        const n = Number(r[1]);
+        if (r[2] === "passed") sink.summary({ passed: n, failed: 0 });
+        else if (r[2] === "failed") sink.summary({ failed: n });
+        else if (r[2] === "skipped" || r[2] === "did not run") sink.summary({ skipped: n, failed: 0 });
+        return true;
+      }
+      if (recap) {
+        // The recap lists the failed and flaky tests again, indented by four.
+        if (/^ {4}\S/.test(text)) {
+          const t = idOf(text, sink);
+          if (t && recap === "flaky") flaky.add(t.id);
+          return true;
+        }
+        recap = null;
+      }
+      if (block) {
+        if (text === "" || /^\s/.test(text)) {
+          block.buf.push(text, lineNo);
+          return true;
+        }
+        close();
+      }
+      const l = LIST.exec(text) ?? LINE.exec(text);
+      if (l) {
+        const title = l.length === 3 ? l[2]! : l[1]!;
+        const t = idOf(title, sink);
+        if (t) {
+          const mark = l.length === 3 ? l[1]! : "";
+          if (mark === "✓" || mark === "✔" || mark === "ok") record(t, "passed");
+          else if (mark === "-") record(t, "skipped");
+          else if (mark === "±") record(t, "flaky");
+          else if (mark) record(t, "failed");
+          return true;
+        }
+      }
+      return text.trim() === "";
+    },
+    end(): void {
+      close();
+      const paths = new Map<string, string>();
+      for (const p of pending) {
+        if (paths.has(p.file)) continue;
+        for (const l of p.buf.lines) {
+          const m = /([^\s()]+):\d+:\d+\)?$/.exec(l.trim());
+          const full = m ? sink.path(m[1]!.replace(/^file:\/\//, "")) : "";
+          if (full.endsWith(`/${p.file}`) && !full.includes("node_modules/")) {
+            paths.set(p.file, full);
+            break;
+          }
+        }
+      }
+      const fileOf = (f: string) => paths.get(f) ?? f;
+      for (const o of outcomes) {
+        const file = fileOf(o.file);
+        const id = `${file} > ${o.name}`;
+        if (o.outcome === "flaky") {
+          sink.test(id, "failed", file);
+          sink.test(id, "passed", file);
+        } else sink.test(id, o.outcome, file);
+      }
+      outcomes.length = 0;
+      for (const p of pending) {
+        const printed = p.id;
+        p.file = fileOf(p.file);
+        p.id = `${p.file} > ${p.name}`;
+        if (flaky.has(printed)) {
+          sink.test(p.id, "failed", p.file);
+          sink.test(p.id, "passed", p.file);
+          continue;
+        }
+        const lines = p.buf.lines.slice(1).map((l) => l.trim());
+        const body = lines.filter((l) => l !== "");
+        const first = body[0] ?? "";
+        const typed = errorLine(first);
+        const message: string[] = [];
+        for (const l of body) {
+          if (/^\s*>?\s*\d+ \||^\|/.test(l) || l.startsWith("at ") || l.startsWith("Error Context:")) break;
+          if (message.length < 20) message.push(l);
+        }
+        const loc = jsFrameLocation(lines, sink);
+        sink.failure({
+          category: "test",
+          test: p.id,
+          file: loc?.file ?? p.file,
+          line: loc?.line ?? null,
+          column: loc?.column ?? null,
+          errorType: typed?.type ?? null,
+          message: typed ? [typed.message, ...message.slice(1)].join("\n") : message.join("\n") || p.id,
+          stack: p.buf.text(),
+          start: p.buf.start,
+          end: p.buf.end,
+        });
+        sink.test(p.id, "failed", p.file);
+      }
+      pending.length = 0;
+    },
+  };
+}
+
+export const playwrightFormat: FormatDefinition = {
+  name: "playwright",
+  description: "Playwright Test list, line and dot reporters",
+  create: createPlaywrightParser,
+};

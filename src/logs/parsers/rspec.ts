@@ -1,0 +1,173 @@
+/**
+ * RSpec (progress and documentation formatters): the `Failures:` section of numbered
+ * `  1) Group example` blocks (`Failure/Error:`, the exception, `# ./spec/x_spec.rb:8:in …` frames),
+ * the `N examples, M failures, K pending` count line and the `rspec ./spec/x_spec.rb:7 # Group example`
+ * re-run list that names each failing example's file. `Pending:` entries are not failures.
+ * Ids are `spec/file_spec.rb > full description` (docs/test-ids.md).
+ */
+import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
+
+const FAILURES = /^Failures:$/;
+const PENDING = /^Pending: \(Failures listed here are expected/;
+const ENTRY = /^ {2}(\d+)\) (.+)$/;
+const FRAME = /^\s*# (\S+?\.rb):(\d+)(?::in .*)?$/;
+const COUNTS =
+  /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?$/;
+const FINISHED = /^Finished in [\d.]+ (?:seconds|minutes)/;
+const RERUN = /^rspec (\S+?\.rb)(?::\d+|\[[\d:,]+\]) # (.+)$/;
+const EXCEPTION = /^\s*([A-Z][\w:]*(?:Error|Exception|NotMetError)\w*):?$/;
+
+interface Block {
+  description: string;
+  buf: BlockBuffer;
+}
+
+export function createRspecParser(sink: ParserSink) {
+  let section: "failures" | "pending" | "rerun" | null = null;
+  let block: Block | null = null;
+  const blocks: Block[] = [];
+  const fileOf = new Map<string, { file: string; lineNo: number }>();
+
+  function close(): void {
+    if (block && blocks.length < 1000) blocks.push(block);
+    block = null;
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      // Quick reject: outside its sections RSpec's lines start with F (Failures, Finished, Failed examples), P or a digit.
+      if (section === null) {
+        const c0 = text.charCodeAt(0);
+        if (c0 !== 70 && c0 !== 80 && !(c0 >= 48 && c0 <= 57)) return false;
+      }
+      if (FAILURES.test(text)) {
+        close();
+        section = "failures";
+        return true;
+      }
+      if (PENDING.test(text)) {
+        close();
+        section = "pending";
+        return true;
+      }
+      if (FINISHED.test(text)) {
+        close();
+        section = null;
+        return true;
+      }
+      const c = COUNTS.exec(text);
+      if (c) {
+        close();
+        section = null;
+        const failed = Number(c[2]);
+        const pending = Number(c[3] ?? 0);
+        sink.summary({
+          passed: Number(c[1]) - failed - pending,
+          failed,
+          skipped: pending,
+          error: Number(c[4] ?? 0),
+        });
+        return true;
+      }
+      if (text === "Failed examples:") {
+        close();
+        section = "rerun";
+        return true;
+      }
+      if (section === "rerun") {
+        const r = RERUN.exec(text);
+        if (r) {
+          if (fileOf.size < 10_000) fileOf.set(r[2]!, { file: sink.path(r[1]!), lineNo });
+          return true;
+        }
+        if (text.trim() === "") return true;
+        section = null;
+        return false;
+      }
+      if (section === "failures" || section === "pending") {
+        const e = ENTRY.exec(text);
+        if (e) {
+          close();
+          if (section === "failures") {
+            block = { description: e[2]!, buf: new BlockBuffer() };
+            block.buf.push(text, lineNo);
+          }
+          return true;
+        }
+        if (text.trim() === "" || text.startsWith("   ")) {
+          block?.buf.push(text, lineNo);
+          return true;
+        }
+        close();
+        section = null;
+      }
+      return false;
+    },
+    end(): void {
+      close();
+      for (const b of blocks) {
+        const lines = b.buf.lines.slice(1);
+        const frames = lines.map((l) => FRAME.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+        const inRepo = frames.filter((f) => !/\/gems\/|^\/usr\//.test(f[1]!));
+        const rerun = fileOf.get(b.description);
+        const specFrame = inRepo.find((f) => /_spec\.rb$/.test(f[1]!));
+        const specFile = rerun?.file ?? (specFrame ? sink.path(specFrame[1]!) : null);
+        const id = specFile ? `${specFile} > ${b.description}` : b.description;
+        const where = inRepo[0] ?? frames[0];
+        let errorType: string | null = null;
+        const message: string[] = [];
+        let seenFailureLine = false;
+        for (const l of lines) {
+          const t = l.trim();
+          if (FRAME.test(l)) break;
+          if (t.startsWith("Failure/Error:")) {
+            seenFailureLine = true;
+            continue;
+          }
+          const ex = EXCEPTION.exec(l);
+          if (ex && seenFailureLine && errorType === null) {
+            errorType = ex[1]!;
+            message.length = 0;
+            continue;
+          }
+          if (seenFailureLine && t !== "" && message.length < 20) message.push(t);
+        }
+        if (!errorType && /^expected\b/.test(message[0] ?? ""))
+          errorType = "RSpec::Expectations::ExpectationNotMetError";
+        sink.failure({
+          category: "test",
+          test: id,
+          file: where ? sink.path(where[1]!) : specFile,
+          line: where ? Number(where[2]) : null,
+          errorType,
+          message: message.join("\n") || b.description,
+          stack: b.buf.text(),
+          start: b.buf.start,
+          end: b.buf.end,
+        });
+        sink.test(id, "failed", specFile);
+      }
+      // Examples named only in the re-run list (the failure details cut from the log).
+      const described = new Set(blocks.map((b) => b.description));
+      for (const [description, r] of fileOf) {
+        if (described.has(description)) continue;
+        const id = `${r.file} > ${description}`;
+        sink.failure({
+          category: "test",
+          test: id,
+          file: r.file,
+          message: description,
+          start: r.lineNo,
+          end: r.lineNo,
+        });
+        sink.test(id, "failed", r.file);
+      }
+    },
+  };
+}
+
+export const rspecFormat: FormatDefinition = {
+  name: "rspec",
+  description: "RSpec progress and documentation formatters (Failures: blocks, re-run list, counts)",
+  create: createRspecParser,
+};

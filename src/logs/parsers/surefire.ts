@@ -1,0 +1,288 @@
+/**
+ * Maven Surefire and Failsafe console output (2.x and 3.x): `Running <class>` / `Tests run: … in <class>`
+ * per class, the failure detail blocks (`method  Time elapsed: … <<< FAILURE!`,
+ * `method(pkg.Class)  …` for JUnit 4, `pkg.Class.method -- Time elapsed: …` in 3.x) with their
+ * stack traces, the `Results:` recap (`Failures:` / `Errors:` / `Flakes:` with
+ * `  Class.method:23 message` entries) and the closing `Tests run: N, Failures: F, …` count line.
+ * Ids are `pkg.Class.method` (docs/test-ids.md); Surefire 2's `name{String, String}[3]` is written
+ * `name(String, String)[3]` as Surefire 3 and the XML report write it.
+ */
+import { BlockBuffer, categoryOfError, type FormatDefinition, type ParserSink } from "../parser.ts";
+import { sourcePath, summarizeJava } from "./java-frames.ts";
+
+// `Error: ` / `Warning: ` is how GitHub's log view shows Maven's `[ERROR]` / `[WARNING]` lines.
+const PREFIX = /^(?:\[(?:INFO|ERROR|WARNING|WARN|DEBUG)\]|Error: |Warning: ) ?/;
+const TESTS_BANNER = /^\s*T E S T S\s*$/;
+const RUNNING = /^Running ([\w$.]+)$/;
+// `… - in pkg.Class` (2.19+), `… -- in pkg.Class` (3.x); older versions name the class only on `Running`.
+const CLASS_RESULT =
+  /^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: \d+)?, Time elapsed: [^-]*?(?:-{1,2} in ([\w$.]+))?$/;
+const TOTAL = /^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: (\d+))?$/;
+const DETAIL = /^(.+?)\s+(?:-- )?Time elapsed: [\d.,]+ s(?:ec)?\s+<<< (FAILURE|ERROR)!$/;
+const RECAP_HEAD = /^(Failures|Errors|Flakes|Failed tests|Tests in error): ?$/;
+/** Surefire before 2.19: `  testX(pkg.Class): message`. */
+const LEGACY_ENTRY = /^ {2}([\w$]+(?:\[[^\]]*\])?)\(([\w$.]+)\)(?::(\d+))?:? ?(.*)$/;
+// `  OrderTest.total:23 msg`; `  SubIT>BaseCases.method:205 » Type msg` names an inherited test by the running class.
+const RECAP_ENTRY =
+  /^ {2}([\w$]+(?:\.[\w$]+)*?)(?:>[\w$.]+?)?\.([\w$]+(?:[({[].*?)?)(?::(\d+))?(?: (?:» )?(.*))?$/;
+const RUN_LINE = /^ {2}Run \d+: /;
+
+/** `normalizesRegion{String, String}[3]` (Surefire 2) → `normalizesRegion(String, String)[3]`. */
+function methodName(m: string): string {
+  return m.replace(/^([\w$]+)\{(.*)\}(\[\d+\])?$/, "$1($2)$3").replace(/\(\)$/, "");
+}
+
+/** The class and method of a detail header's name. */
+function splitName(name: string, current: string | null): { cls: string | null; method: string } {
+  const junit4 = /^(.+?)\(([\w$.]+)\)$/.exec(name);
+  if (junit4 && /\.[A-Z][\w$]*$/.test(`.${junit4[2]!.split(".").pop()}`) && junit4[2]!.includes("."))
+    return { cls: junit4[2]!, method: methodName(junit4[1]!) };
+  const head = name.split(/[({[]/, 1)[0]!;
+  const dot = head.lastIndexOf(".");
+  if (dot > 0 && /^[a-z]/.test(head))
+    return { cls: head.slice(0, dot), method: methodName(name.slice(dot + 1)) };
+  return { cls: current, method: methodName(name) };
+}
+
+interface Detail {
+  id: string;
+  cls: string | null;
+  method: string;
+  kind: "FAILURE" | "ERROR";
+  buf: BlockBuffer;
+}
+
+export function createSurefireParser(sink: ParserSink) {
+  let active = false;
+  /** The log has Maven's `[INFO]`/`[ERROR]` prefixes (batch mode), so an unprefixed line is a continuation. */
+  let prefixed = false;
+  let current: string | null = null;
+  let detail: Detail | null = null;
+  const details: Detail[] = [];
+  const classes = new Map<string, string>(); // simple name → fully qualified
+  let recap: "Failures" | "Errors" | "Flakes" | null = null;
+  const recapEntries: {
+    cls: string;
+    method: string;
+    line: number | null;
+    message: string;
+    kind: string;
+    lineNo: number;
+  }[] = [];
+  const flaky = new Set<string>();
+
+  const simple = (cls: string) => cls.split(".").pop()!;
+  const known = (cls: string) => {
+    classes.set(simple(cls), cls);
+  };
+
+  function closeDetail(): void {
+    if (detail && details.length < 1000) details.push(detail);
+    detail = null;
+  }
+
+  return {
+    line(raw: string, lineNo: number): boolean {
+      // Quick reject before any test run was seen: only a Maven-prefixed line or a Surefire line can start one.
+      if (!active && !detail) {
+        const c0 = raw.charCodeAt(0);
+        if (
+          c0 !== 91 /* [ */ &&
+          c0 !== 69 /* E */ &&
+          c0 !== 87 /* W */ &&
+          c0 !== 82 /* R */ &&
+          c0 !== 84 /* T */ &&
+          c0 !== 32
+        )
+          return false;
+      }
+      const p = PREFIX.exec(raw);
+      const text = p ? raw.slice(p[0].length) : raw;
+      if (p) prefixed = true;
+      if (detail) {
+        // A detail block runs to its blank line or the next Maven-prefixed line.
+        if (p || text.trim() === "") closeDetail();
+        else {
+          detail.buf.push(text, lineNo);
+          return true;
+        }
+      }
+      if (TESTS_BANNER.test(text)) {
+        active = true;
+        return true;
+      }
+      const run = RUNNING.exec(text);
+      if (run && (active || p)) {
+        active = true;
+        current = run[1]!;
+        known(current);
+        recap = null;
+        return true;
+      }
+      const cr = CLASS_RESULT.exec(text);
+      if (cr) {
+        active = true;
+        if (cr[5]) {
+          current = cr[5];
+          known(current);
+        }
+        return true;
+      }
+      // A log cut before the test run still has Maven's recap and count lines.
+      if (!active && p && (RECAP_HEAD.test(text) || TOTAL.test(text) || text === "Results:")) active = true;
+      if (!active) return false;
+      const d = text.startsWith("Tests run:") ? null : DETAIL.exec(text);
+      if (d) {
+        const { cls, method } = splitName(d[1]!.trim(), current);
+        if (cls) known(cls);
+        detail = {
+          id: cls ? `${cls}.${method}` : method,
+          cls,
+          method,
+          kind: d[2] as "FAILURE" | "ERROR",
+          buf: new BlockBuffer(80, 8_000),
+        };
+        detail.buf.push(text, lineNo);
+        return true;
+      }
+      const total = TOTAL.exec(text);
+      if (total) {
+        recap = null;
+        const [run, failures, errors, skipped] = [1, 2, 3, 4].map((i) => Number(total[i]));
+        sink.summary({
+          passed: run! - failures! - errors! - skipped!,
+          failed: failures!,
+          error: errors!,
+          skipped: skipped!,
+        });
+        return true;
+      }
+      if (text === "Results:" || text === "Results :") {
+        recap = null;
+        return true;
+      }
+      const rh = RECAP_HEAD.exec(text);
+      if (rh) {
+        const h = rh[1]!;
+        recap =
+          h === "Failed tests"
+            ? "Failures"
+            : h === "Tests in error"
+              ? "Errors"
+              : (h as "Failures" | "Errors" | "Flakes");
+        return true;
+      }
+      if (recap) {
+        if (RUN_LINE.test(text)) return true;
+        // A multi-line message (hamcrest's `Expected: … but: …`) continues without Maven's prefix.
+        const last = recapEntries[recapEntries.length - 1];
+        if (
+          !p &&
+          prefixed &&
+          last &&
+          last.lineNo >= lineNo - 20 &&
+          text.trim() !== "" &&
+          !/^ {2}\S/.test(text)
+        ) {
+          if (last.message.length < 2_000) last.message = `${last.message}\n${text.trim()}`.trim();
+          return true;
+        }
+        if (/^ {4}/.test(text)) return true;
+        const legacy = LEGACY_ENTRY.exec(text);
+        if (legacy) {
+          recapEntries.push({
+            cls: legacy[2]!,
+            method: methodName(legacy[1]!),
+            line: legacy[3] ? Number(legacy[3]) : null,
+            message: legacy[4] ?? "",
+            kind: recap,
+            lineNo,
+          });
+          return true;
+        }
+        const e = RECAP_ENTRY.exec(text);
+        if (e) {
+          const method = methodName(e[2]!);
+          if (recap === "Flakes") flaky.add(`${simple(e[1]!)}.${method.split(/[([]/, 1)[0]}`);
+          else
+            recapEntries.push({
+              cls: e[1]!,
+              method,
+              line: e[3] ? Number(e[3]) : null,
+              message: e[4] ?? "",
+              kind: recap,
+              lineNo,
+            });
+          return true;
+        }
+        if (text.trim() === "") return true;
+        recap = null;
+      }
+      return p !== null && /^(?:-+|\s*)$/.test(text);
+    },
+    end(): void {
+      closeDetail();
+      const base = (cls: string | null, method: string) =>
+        `${cls ? simple(cls) : ""}.${method.split(/[([]/, 1)[0]}`;
+      const covered = new Set<string>();
+      for (const d of details) {
+        const key = base(d.cls, d.method);
+        covered.add(key);
+        if (flaky.has(key)) {
+          sink.test(d.id, "failed");
+          sink.test(d.id, "passed");
+          continue;
+        }
+        const lines = d.buf.lines.slice(1);
+        const j = summarizeJava(lines, d.cls, sink);
+        const recapHit = recapEntries.find((r) => base(r.cls, r.method) === key);
+        const location =
+          j.location ??
+          (recapHit?.line && d.cls
+            ? {
+                file: sink.path(sourcePath(d.cls, `${simple(d.cls).replace(/\$.*$/, "")}.java`, d.cls)),
+                line: recapHit.line,
+              }
+            : null);
+        sink.failure({
+          category: categoryOfError(j.errorType, "test"),
+          test: d.id,
+          file: location?.file ?? null,
+          line: location?.line ?? null,
+          errorType: j.errorType,
+          message: j.message || recapHit?.message || d.kind,
+          stack: d.buf.text(),
+          start: d.buf.start,
+          end: d.buf.end,
+        });
+        sink.test(d.id, d.kind === "ERROR" ? "error" : "failed");
+      }
+      // Tests named only in the recap (a detail block cut from the log): the recap's class is a simple name.
+      for (const r of recapEntries) {
+        const key = base(r.cls, r.method);
+        if (covered.has(key) || flaky.has(key)) continue;
+        covered.add(key);
+        const cls = r.cls.includes(".") ? r.cls : (classes.get(r.cls) ?? r.cls);
+        const id = `${cls}.${r.method}`;
+        const typed = /^(\w+(?:Error|Exception)?)\s(.*)$/.exec(r.message);
+        sink.failure({
+          category: "test",
+          test: id,
+          file: r.line ? sink.path(sourcePath(cls, `${simple(cls).replace(/\$.*$/, "")}.java`, cls)) : null,
+          line: r.line,
+          errorType: r.kind === "Errors" && typed ? typed[1]! : null,
+          message: r.message || r.kind,
+          start: r.lineNo,
+          end: r.lineNo,
+        });
+        sink.test(id, r.kind === "Errors" ? "error" : "failed");
+      }
+    },
+  };
+}
+
+export const surefireFormat: FormatDefinition = {
+  name: "surefire",
+  description: "Maven Surefire / Failsafe console output (detail blocks, Results recap, Tests run counts)",
+  create: createSurefireParser,
+};
