@@ -31,7 +31,7 @@ interface Expected {
   failures: ExpectedFailure[];
 }
 interface Reported {
-  test?: string;
+  test?: string | null;
   file?: string;
   line?: number;
   category?: string;
@@ -88,7 +88,8 @@ function parse(file: string): { failures: Reported[]; error?: string; ms: number
 
 function matches(exp: ExpectedFailure, rep: Reported): boolean {
   if (exp.test !== undefined) return rep.test === exp.test;
-  return rep.test === undefined && exp.file !== undefined && rep.file === exp.file;
+  // `--json` writes `"test": null` for a failure that is not a test (a build error): match those by file.
+  return (rep.test === undefined || rep.test === null) && exp.file !== undefined && rep.file === exp.file;
 }
 
 interface Tally {
