@@ -89,6 +89,8 @@ export async function executeRuns(options: {
   runnableEntry: string;
   install: InstallResult | null;
   runs: number;
+  /** Which configuration runs, for progress lines ("reported versions", "latest versions"). */
+  label?: string;
 }): Promise<ExecutedRun[]> {
   const { ports, program, install } = options;
   const request = {
@@ -100,6 +102,18 @@ export async function executeRuns(options: {
     ...(ports.signal ? { signal: ports.signal } : {}),
   };
   // Repeats run side by side: each is its own container, and the verdict needs all of them.
-  const results = await Promise.all(Array.from({ length: options.runs }, () => ports.sandbox.run(request)));
+  let done = 0;
+  const label = options.label ? ` (${options.label})` : "";
+  ports.onProgress?.(`starting ${options.runs} run(s)${label} in the sandbox`);
+  const results = await Promise.all(
+    Array.from({ length: options.runs }, () =>
+      ports.sandbox.run(request).then((r) => {
+        done++;
+        const how = r.stoppedBy ? `stopped (${r.stoppedBy})` : `exit code ${r.exitCode}`;
+        ports.onProgress?.(`run ${done} of ${options.runs}${label} finished: ${how}`);
+        return r;
+      }),
+    ),
+  );
   return results.map((r) => observe(r, program.runtime));
 }

@@ -230,3 +230,20 @@ export function parseReport(markdown: string): ParsedReport {
     runtime: findRuntimeMention(runtimeSources.join("\n")),
   };
 }
+
+/** A report nothing could be read from (too long, or too costly to parse): its first line as the title. */
+export function emptyReport(markdown: string): ParsedReport {
+  const firstLine = markdown.slice(0, 300).split("\n", 1)[0] ?? "";
+  return {
+    title: firstLine
+      .replace(/^#+\s*/, "")
+      .trim()
+      .slice(0, 120),
+    blocks: [],
+    prose: { expected: "", actual: "", steps: "", environment: "", other: "" },
+    inlineCode: [],
+    versions: [],
+    bareVersions: [],
+    runtime: null,
+  };
+}

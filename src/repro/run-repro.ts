@@ -12,7 +12,8 @@ import { foldRuns, matchRun, type RunsVerdict } from "./match.ts";
 import { modelMode, runModelAssist } from "./model-assist.ts";
 import { findStaticNeeds } from "./needs.ts";
 import { normalizePypiName } from "./known-modules.ts";
-import { type ParsedReport, parseReport } from "./parse-report.ts";
+import { emptyReport, type ParsedReport, parseReport } from "./parse-report.ts";
+import { MAX_REPORT_CHARS, PARSE_TIME_LIMIT_MS, withinTimeLimit } from "./bounded.ts";
 import type { DependencyRequest, InstallResult, ReproEvent, ReproPorts } from "./ports.ts";
 import { type ReportedExpectations, reportedExpectations } from "./reported-behaviour.ts";
 import type { Evidence, MatrixEntry, PackageVersion, ReproLanguage, ReproResult, Verdict } from "./result.ts";
@@ -42,6 +43,8 @@ export interface ReproContext {
   startedAt: number;
   events: ReproEvent[];
   redact: (s: string) => string;
+  /** Why the report could not be read (too long, or its markdown too costly to parse); null when it was. */
+  unreadable: string | null;
 }
 
 export interface AttemptOutcome {
@@ -58,6 +61,18 @@ export interface AttemptOutcome {
 
 export async function runRepro(spec: ReproJobSpec, ports: ReproPorts): Promise<ReproOutcome> {
   const ctx = createContext(spec, ports);
+  if (ctx.unreadable) {
+    return {
+      result: noCodeResult(ctx, {
+        reasons: [`Not run: ${ctx.unreadable}.`],
+        questions: [
+          "Could you shorten the report to the code that shows the problem, its output or error, and the versions you use (plain paragraphs and code blocks)?",
+        ],
+      }),
+      events: ctx.events,
+      program: null,
+    };
+  }
   const program = step(
     ctx,
     "complete",
@@ -98,16 +113,40 @@ export function createContext(spec: ReproJobSpec, ports: ReproPorts): ReproConte
     startedAt,
     events: [],
     redact: ports.redact ?? ((s) => s),
+    unreadable: null,
   };
   // The parser reads the issue as a reader sees it; what sanitizing removed is part of the step's summary.
+  // Reading is bounded: over GitHub's size limit nothing is parsed, and the parse itself has a time limit.
+  const unreadable = (why: string): ParsedReport => {
+    ctx.unreadable = why;
+    ctx.sanitized = {
+      text: "",
+      removed: { comments: 0, hiddenElements: 0, invisibleChars: 0, altTexts: 0, titles: 0, definitions: 0 },
+      codeWarnings: [],
+    };
+    return emptyReport(spec.markdown);
+  };
   ctx.report = step(
     ctx,
     "parse",
     () => {
-      ctx.sanitized = sanitizeReport(spec.markdown);
-      return parseReport(ctx.sanitized.text);
+      if (spec.markdown.length > MAX_REPORT_CHARS)
+        return unreadable(
+          `the report is ${spec.markdown.length} characters long, over GitHub's ${MAX_REPORT_CHARS}-character limit for an issue, so it was not read`,
+        );
+      const parsed = withinTimeLimit(() => {
+        const sanitized = sanitizeReport(spec.markdown);
+        return { sanitized, report: parseReport(sanitized.text) };
+      }, PARSE_TIME_LIMIT_MS);
+      if (!parsed.ok)
+        return unreadable(
+          `the report's markdown could not be read: it ${parsed.message} (deeply nested quotes or lists, or long runs of \`[\`, \`*\` or \`_\`)`,
+        );
+      ctx.sanitized = parsed.value.sanitized;
+      return parsed.value.report;
     },
     (r) => {
+      if (ctx.unreadable) return `not read: ${ctx.unreadable}`;
       const removed = Object.entries(ctx.sanitized.removed)
         .filter(([, n]) => n > 0)
         .map(([k, n]) => `${n} ${k}`);
@@ -176,6 +215,9 @@ async function install(
 ): Promise<InstallResult | null> {
   if (packages.length === 0) return null;
   const t0 = ctx.ports.clock.now();
+  ctx.ports.onProgress?.(
+    `installing ${label}: ${packages.map((p) => spec(p.name, p.version, program.ecosystem)).join(", ")}`,
+  );
   const res = await ctx.ports.installer.install({
     ecosystem: program.ecosystem,
     packages,
@@ -292,6 +334,7 @@ export async function attemptProgram(ctx: ReproContext, program: Program): Promi
     runnableEntry: entry,
     install: installed,
     runs: job.runs,
+    label: "reported versions",
   });
   const matches = runs.map((r) => matchRun(expectations.actual, r));
   const fold = foldRuns(matches);
@@ -448,6 +491,7 @@ async function latestEntry(
     runnableEntry: entry,
     install: installed,
     runs: ctx.spec.runs,
+    label: "latest versions",
   });
   const fold = foldRuns(runs.map((r) => matchRun(ctx.expectations.actual, r)));
   const reproduced =
@@ -654,18 +698,18 @@ export function codeWarningReasons(ctx: ReproContext): string[] {
 
 export function noCodeResult(
   ctx: ReproContext,
-  extra: { reasons?: string[]; meta?: Partial<ResultMeta> } = {},
+  extra: { reasons?: string[]; questions?: string[]; meta?: Partial<ResultMeta> } = {},
 ): ReproResult {
   return redactStrings(rawNoCodeResult(ctx, extra), ctx.redact);
 }
 
 function rawNoCodeResult(
   ctx: ReproContext,
-  extra: { reasons?: string[]; meta?: Partial<ResultMeta> } = {},
+  extra: { reasons?: string[]; questions?: string[]; meta?: Partial<ResultMeta> } = {},
 ): ReproResult {
   const hasVersions = ctx.report.versions.length > 0;
   const reported = ctx.expectations.actual;
-  const questions = [
+  const questions = extra.questions ?? [
     "Could you add a minimal, self-contained code example that shows the problem (one file we can run as-is)?",
     ...(reported.kind === "unknown" || reported.kind === "error-unspecified"
       ? [
