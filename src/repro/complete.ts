@@ -6,6 +6,7 @@
  */
 import {
   NODE_BUILTINS,
+  NPM_GLOBALS,
   npmIdentifier,
   npmPackageOf,
   PYTHON_ALIASES,
@@ -13,6 +14,7 @@ import {
   PYTHON_IMPORT_TO_PACKAGE,
   PYTHON_STDLIB,
 } from "./known-modules.ts";
+import { JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
 import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
 
@@ -38,6 +40,11 @@ export interface Program {
 
 const RUNNABLE = new Set(["code", "python-transcript", "node-transcript"]);
 
+function echoNote(blocks: ReportBlock[]): string {
+  const lines = blocks.flatMap((b) => b.checks.filter((c) => c.kind === "output").map((c) => c.code));
+  return `printed the value of ${lines.length === 1 ? `\`${lines[0]}\`` : `${lines.length} annotated lines`}, which the report annotates with a comment (as a REPL would echo it)`;
+}
+
 function familyOf(b: ReportBlock): "python" | "js" | null {
   if (b.language === "python") return "python";
   if (b.language === "javascript" || b.language === "typescript") return "js";
@@ -61,11 +68,21 @@ export function findPlaceholders(code: string): string[] {
   return [...new Set([...code.matchAll(PLACEHOLDER_RE)].map((m) => m[0].trim()))];
 }
 
-/** Build the program from the report; null when the report holds nothing runnable. */
-export function completeProgram(report: ParsedReport): Program | null {
-  const units = report.blocks.filter(
+/** The blocks the program is made of: runnable fenced blocks, else code pasted without a fence. */
+export function programBlocks(report: ParsedReport): ReportBlock[] {
+  const runnable = report.blocks.filter(
     (b) => RUNNABLE.has(b.kind) && familyOf(b) !== null && b.section !== "expected",
   );
+  // Code pasted without a fence counts only when the report has no fenced code at all.
+  const fenced = runnable.filter((b) => !b.plain);
+  const units = fenced.length > 0 ? fenced : runnable;
+  const first = units[0];
+  return first ? units.filter((b) => familyOf(b) === familyOf(first)) : [];
+}
+
+/** Build the program from the report; null when the report holds nothing runnable. */
+export function completeProgram(report: ParsedReport): Program | null {
+  const units = programBlocks(report);
   const first = units[0];
   if (!first) return null;
   const family = familyOf(first)!;
@@ -138,7 +155,12 @@ function pythonMissingImports(code: string, knownPackages: string[]): string[] {
   const fromBy = new Map<string, string[]>();
   for (const [name, mod] of Object.entries(PYTHON_FROM_IMPORTS)) {
     if (bound.has(name)) continue;
-    if (new RegExp(`(?<![\\w.])${name}\\s*\\(|@${name}\\b|:\\s*${name}\\b|\\b${name}\\[`).test(scan)) {
+    if (
+      new RegExp(
+        `(?<![\\w.])${name}\\s*\\(|@${name}\\b|:\\s*${name}\\b|\\b${name}\\[|^class\\s+\\w+\\s*\\([^)]*\\b${name}\\b|(?<![\\w.])${name}\\.\\w`,
+        "m",
+      ).test(scan)
+    ) {
       fromBy.set(mod, [...(fromBy.get(mod) ?? []), name]);
     }
   }
@@ -170,12 +192,16 @@ function completePython(units: ReportBlock[], knownPackages: string[]): Program 
         );
       usedTranscript = true;
     } else {
-      parts.push(b.value.replace(/\s+$/, ""));
+      parts.push(b.runValue.replace(/\s+$/, ""));
     }
   }
   if (main.length > 1)
     completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
   let code = `${parts.join("\n\n").trim()}\n`;
+  if (main.some((b) => b.usesEcho)) {
+    code = `${PY_ECHO_PRELUDE}\n${code}`;
+    completions.push(echoNote(main));
+  }
 
   const missing = pythonMissingImports(code, knownPackages).filter(
     (l) => !new RegExp(`^${l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m").test(code),
@@ -334,7 +360,7 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
       completions.push(
         "turned the REPL session into a script (typed expressions are echoed like the prompt does)",
       );
-    } else parts.push(b.value.replace(/\s+$/, ""));
+    } else parts.push(b.runValue.replace(/\s+$/, ""));
   }
   if (main.length > 1)
     completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
@@ -342,6 +368,11 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
   let scan = codeOnly(code, "js");
 
   const esmSyntax = /^\s*(import\s[\w${*]|import\s+['"]|export\s)/m.test(scan);
+  if (main.some((b) => b.usesEcho)) {
+    code = `${esmSyntax ? JS_ECHO_PRELUDE_ESM : JS_ECHO_PRELUDE}\n${code}`;
+    completions.push(echoNote(main));
+    scan = codeOnly(code, "js");
+  }
   const usesRequire = /\brequire\(\s*['"]/.test(scan);
   const tla = hasTopLevelAwait(scan);
   let format: "esm" | "cjs" = esmSyntax || (tla && !usesRequire) ? "esm" : "cjs";
@@ -350,6 +381,7 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
   const bound = jsBoundNames(scan);
   const add: string[] = [];
   const candidates = new Map<string, string>();
+  for (const [ident, pkg] of Object.entries(NPM_GLOBALS)) candidates.set(ident, pkg);
   for (const pkg of knownPackages)
     if (/^(@[\w.-]+\/)?[a-z0-9][\w.-]*$/.test(pkg)) candidates.set(npmIdentifier(pkg), pkg);
   for (const b of [
@@ -370,9 +402,19 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
   for (const [ident, spec] of candidates) {
     if (bound.has(ident)) continue;
     const escaped = ident.replace(/\$/g, "\\$");
-    if (!new RegExp(`(?<![\\w$.])${escaped}\\s*[.(]`).test(scan)) continue;
+    if (!new RegExp(`(?<![\\w$.])(?:new\\s+)?${escaped}\\s*[.(]`).test(scan)) continue;
     if (jsSpecifiers(code).some((s) => s === spec || s === spec.replace(/^node:/, ""))) continue;
     add.push(format === "esm" ? `import ${ident} from "${spec}";` : `const ${ident} = require("${spec}");`);
+  }
+  // Plugins passed to `pkg.extend(plugin)` without an import: `dayjs.extend(utc)` → `dayjs/plugin/utc`.
+  for (const m of scan.matchAll(/(?<![\w$.])([\w$]+)\.extend\(\s*([A-Za-z_$][\w$]*)\s*\)/g)) {
+    const pkg = NPM_GLOBALS[m[1]!] ?? (knownPackages.includes(m[1]!) ? m[1]! : null);
+    if (!pkg || bound.has(m[2]!) || add.some((l) => l.includes(` ${m[2]} `))) continue;
+    add.push(
+      format === "esm"
+        ? `import ${m[2]} from "${pkg}/plugin/${m[2]}.js";`
+        : `const ${m[2]} = require("${pkg}/plugin/${m[2]}");`,
+    );
   }
   if (add.length > 0) {
     code = `${add.join("\n")}\n${code}`;

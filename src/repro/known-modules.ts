@@ -80,6 +80,40 @@ export const NPM_IDENTIFIERS: Record<string, string> = {
   "lodash.clonedeep": "cloneDeep",
 };
 
+/**
+ * Globals reporters use without a `require`, as the package's documentation and REPL examples do:
+ * `semver.satisfies(...)`, `_.merge(...)`, `math.evaluate(...)`, `new Big(...)`. Used only when the name is
+ * never bound in the snippet.
+ */
+export const NPM_GLOBALS: Record<string, string> = {
+  _: "lodash",
+  math: "mathjs",
+  moment: "moment",
+  dayjs: "dayjs",
+  semver: "semver",
+  Big: "big.js",
+  BigNumber: "bignumber.js",
+  Decimal: "decimal.js",
+  validator: "validator",
+  qs: "qs",
+  yaml: "js-yaml",
+  jsyaml: "js-yaml",
+  numeral: "numeral",
+  Joi: "joi",
+  Ajv: "ajv",
+  R: "ramda",
+  Immutable: "immutable",
+  uuid: "uuid",
+  dateFns: "date-fns",
+  yargs: "yargs",
+  commander: "commander",
+  chalk: "chalk",
+  marked: "marked",
+  Handlebars: "handlebars",
+  mustache: "mustache",
+  luxon: "luxon",
+};
+
 export function npmIdentifier(pkg: string): string {
   const known = NPM_IDENTIFIERS[pkg];
   if (known) return known;

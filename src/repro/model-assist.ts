@@ -85,6 +85,8 @@ export function modelMode(program: Program | null, attempt: AttemptOutcome | nul
   if (attempt.fold === null) return null;
   if (attempt.fold.reproducedRuns > 0) return null;
   if (attempt.verdict === "PARTIAL" || attempt.verdict === "NOT_REPRODUCED") return "refine";
+  // The reporter's code does not parse or uses a name it never defines: a model can complete it.
+  if (attempt.verdict === "NEEDS_INFO" && attempt.fold.incompleteCode) return "refine";
   return null;
 }
 

@@ -7,7 +7,10 @@ import type { Code, Heading, InlineCode, Nodes, Paragraph, Root, RootContent } f
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
+import { annotate, type Check } from "./annotations.ts";
 import { type BlockKind, classifyBlock } from "./classify-block.ts";
+import { languageFromFence } from "./detect-language.ts";
+import { plainCodeRuns, plainLanguage, wholeBlockIsCode } from "./plain-code.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
   findBareVersions,
@@ -32,6 +35,14 @@ export interface ReportBlock {
   filename: string | null;
   /** 1-based line of the block in the markdown. */
   line: number;
+  /** Outputs and errors stated in comments next to the code (`// => 1`, `# raises ValueError`). */
+  checks: Check[];
+  /** The code to run: annotated expression lines echo their value; `value` otherwise. */
+  runValue: string;
+  /** True when `runValue` calls the echo helper. */
+  usesEcho: boolean;
+  /** Code pasted without a fence (lines of a paragraph that read as code). */
+  plain: boolean;
 }
 
 export interface ParsedReport {
@@ -112,6 +123,37 @@ function filenameHint(previousText: string | null, value: string, language: Bloc
   return m?.[1] ?? null;
 }
 
+function makeBlock(
+  index: number,
+  fence: string | null,
+  value: string,
+  kind: BlockKind,
+  language: BlockLanguage,
+  section: SectionKind,
+  filename: string | null,
+  line: number,
+  plain: boolean,
+): ReportBlock {
+  const annotated =
+    kind === "code" && (language === "python" || language === "javascript" || language === "typescript")
+      ? annotate(value, language)
+      : null;
+  return {
+    index,
+    fence,
+    value,
+    kind,
+    language,
+    section,
+    filename,
+    line,
+    checks: annotated?.checks ?? [],
+    runValue: annotated?.code ?? value,
+    usesEcho: annotated?.usesEcho ?? false,
+    plain,
+  };
+}
+
 export function parseReport(markdown: string): ParsedReport {
   const tree: Root = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   const prose: Record<SectionKind, string> = {
@@ -153,6 +195,26 @@ export function parseReport(markdown: string): ParsedReport {
         if (s) section = s;
         const text = textOf(node);
         prose[section] += `${text}\n`;
+        const start = node.position?.start.offset;
+        const end = node.position?.end.offset;
+        if (start !== undefined && end !== undefined) {
+          for (const run of plainCodeRuns(markdown.slice(start, end))) {
+            const language = plainLanguage(run.code);
+            blocks.push(
+              makeBlock(
+                blocks.length,
+                null,
+                run.code,
+                "code",
+                language,
+                section,
+                null,
+                (node.position?.start.line ?? 0) + run.firstLine,
+                true,
+              ),
+            );
+          }
+        }
         const spans: string[] = [];
         collectInline(node, spans);
         for (const v of spans) inlineCode.push({ value: v, section, context: text });
@@ -161,17 +223,23 @@ export function parseReport(markdown: string): ParsedReport {
       }
       case "code": {
         const c = node as Code;
-        const cls = classifyBlock(c.lang, c.value);
-        blocks.push({
-          index: blocks.length,
-          fence: c.lang ?? null,
-          value: c.value,
-          kind: cls.kind,
-          language: cls.language,
-          section,
-          filename: filenameHint(previousText, c.value, cls.language),
-          line: c.position?.start.line ?? 0,
-        });
+        let cls = classifyBlock(c.lang, c.value);
+        // Code in a bare or unknown fence that the scorer did not recognise (one annotated line, say).
+        if (cls.kind === "output" && languageFromFence(c.lang) === null && wholeBlockIsCode(c.value))
+          cls = { kind: "code", language: plainLanguage(c.value) };
+        blocks.push(
+          makeBlock(
+            blocks.length,
+            c.lang ?? null,
+            c.value,
+            cls.kind,
+            cls.language,
+            section,
+            filenameHint(previousText, c.value, cls.language),
+            c.position?.start.line ?? 0,
+            false,
+          ),
+        );
         previousText = null;
         break;
       }

@@ -6,7 +6,44 @@
 import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException } from "./outcome.ts";
+import { programBlocks } from "./complete.ts";
 import { parseTranscript } from "./transcript.ts";
+
+/** Annotated values that cannot be compared across runs or versions (a function's or a module's inspect). */
+function comparable(value: string): boolean {
+  return !/\[Function|\[class |<function |<module |object at 0x|\[object Object\]/.test(value);
+}
+
+/** What the comments next to the program's code say it does: the first stated error, else the stated outputs. */
+function commentBehaviour(report: ParsedReport): ReportedBehaviour | null {
+  const checks = programBlocks(report).flatMap((b) => b.checks);
+  const actual = checks.filter((c) => c.role === "actual" && comparable(c.value));
+  const error = actual.find((c) => c.kind === "error");
+  const where = (c: { line: number; code: string }) => `the comment on \`${c.code.slice(0, 80)}\``;
+  if (error) {
+    const ex = parseNodeException(error.value) ?? parsePythonException(error.value);
+    if (ex)
+      return {
+        kind: "exception",
+        exceptionType: ex.type,
+        exceptionMessage: ex.message || null,
+        output: [],
+        source: where(error),
+      };
+  }
+  const outputs = actual.filter((c) => c.kind === "output");
+  if (outputs.length === 0) return null;
+  return {
+    kind: "output",
+    exceptionType: null,
+    exceptionMessage: null,
+    output: outputs.map((c) => c.value),
+    source:
+      outputs.length === 1
+        ? where(outputs[0]!)
+        : `the comments annotating ${outputs.length} lines of the code`,
+  };
+}
 
 export interface ReportedExpectations {
   /** The behaviour the report calls wrong: what a reproduction must show. */
@@ -34,6 +71,11 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
     if (b.section === "expected" && (b.kind === "output" || b.kind === "error-output")) {
       expectedOutput.push(...b.value.split("\n").filter((l) => l.trim() !== ""));
     }
+  }
+  if (expectedOutput.length === 0) {
+    for (const b of programBlocks(report))
+      for (const c of b.checks)
+        if (c.role === "expected" && c.kind === "output") expectedOutput.push(c.value);
   }
   if (expectedOutput.length === 0) {
     for (const c of report.inlineCode)
@@ -93,6 +135,9 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
       }
     }
   }
+  // 2b. Outputs and errors stated in comments next to the code (`// => 1`, `# raises ValueError`).
+  const fromComments = commentBehaviour(report);
+  if (fromComments) return fromComments;
   // 3. Pasted output in the "Actual" section (or unlabelled output right in the steps).
   const outputs = candidates.filter(
     (b) => b.kind === "output" && (b.section === "actual" || b.section === "steps" || b.section === "other"),

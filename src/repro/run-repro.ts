@@ -260,6 +260,27 @@ async function runnableFiles(
   return { files, entry: program.entry.replace(/\.ts$/, ext) };
 }
 
+/** A TypeScript parse error from the transpiler, as a detail and a question naming the line; null for other errors. */
+function transpileFailure(error: unknown): { detail: string; question: string } | null {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!/transpile/i.test(message)) return null;
+  const cause = (
+    error as {
+      cause?: { errors?: { text?: string; location?: { line?: number; lineText?: string } | null }[] };
+    }
+  ).cause;
+  const first = cause?.errors?.[0];
+  const lineText = first?.location?.lineText?.trim().slice(0, 160);
+  const text = first?.text ?? message;
+  const detail = lineText ? `\`${lineText}\`: ${text}` : text;
+  return {
+    detail,
+    question: lineText
+      ? `This line of the TypeScript does not parse: \`${lineText}\` (${text}). Could you paste the exact code you run, as a complete snippet (no \`...\` or elided parts)?`
+      : `The TypeScript in the report does not parse (${text}). Could you paste the exact code you run, as a complete snippet?`,
+  };
+}
+
 /** Run one program: static needs, installs, repeated runs, evaluation, version matrix. */
 export async function attemptProgram(ctx: ReproContext, program: Program): Promise<AttemptOutcome> {
   const { ports, spec: job, expectations } = ctx;
@@ -319,7 +340,21 @@ export async function attemptProgram(ctx: ReproContext, program: Program): Promi
     );
   }
 
-  const { files, entry } = await runnableFiles(ctx, program);
+  let runnable: { files: Record<string, string>; entry: string };
+  try {
+    runnable = await runnableFiles(ctx, program);
+  } catch (error) {
+    const failure = transpileFailure(error);
+    if (!failure) throw error;
+    record(ctx, "transpile", ports.clock.now(), `the TypeScript does not parse: ${failure.detail}`);
+    return empty(
+      "NEEDS_INFO",
+      [failure.question],
+      [`Not run: the report's TypeScript does not parse (${failure.detail}).`],
+      versions,
+    );
+  }
+  const { files, entry } = runnable;
   const t0 = ports.clock.now();
   // The latest release is looked up, installed and run while the reported configuration runs.
   const latestPromise =

@@ -225,7 +225,9 @@ describe("repro model path (scripted model, reading sandbox)", () => {
     const model = new ScriptedModel([clean, clean, clean]);
     const out = await runRepro(spec(md, { maxAttempts: 2 }), ports(keyErrorSandbox(), model));
     expect(model.requests).toHaveLength(2);
-    expect(out.result.verdict).toBe("PARTIAL");
+    // The reporter's own outcome: the snippet uses a name it never defines, so it asks for it (issue 12).
+    expect(out.result.verdict).toBe("NEEDS_INFO");
+    expect(out.result.questions.join(" ")).toContain("`undefined_thing`");
     expect(out.result.script?.author).toBe("report");
     expect(out.result.attempts).toBe(3);
     expect(out.result.reasons.join(" ")).toContain("the attempts budget ran out after 2 attempt(s)");
