@@ -13,7 +13,7 @@ import vm from "node:vm";
 export const MAX_REPORT_CHARS = 65_536;
 
 /** Time the host may spend reading one report (sanitize, parse, what was reported). */
-export const PARSE_TIME_LIMIT_MS = 1_500;
+export const PARSE_TIME_LIMIT_MS = 1_800;
 
 export type Bounded<T> = { ok: true; value: T } | { ok: false; reason: "timeout" | "stack"; message: string };
 

@@ -88,7 +88,13 @@ export function completeProgram(report: ParsedReport): Program | null {
   const family = familyOf(first)!;
   const mine = units.filter((b) => familyOf(b) === family);
   // Identical blocks pasted twice (e.g. in "Steps" and again in "Code") run once.
-  const unique = mine.filter((b, i) => mine.findIndex((o) => o.value.trim() === b.value.trim()) === i);
+  // Identical code pasted twice runs once; so does one session shown twice (on two versions, say): the same
+  // statements typed, whatever each printed.
+  const key = (b: ReportBlock) =>
+    b.kind === "python-transcript" || b.kind === "node-transcript"
+      ? `transcript:${parseTranscript(b.value, b.kind === "python-transcript" ? "python" : "node").inputs.join("\n")}`
+      : b.value.trim();
+  const unique = mine.filter((b, i) => mine.findIndex((o) => key(o) === key(b)) === i);
   const knownPackages = report.versions.map((v) => v.name);
   return family === "python" ? completePython(unique, knownPackages) : completeJs(unique, knownPackages);
 }

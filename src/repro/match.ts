@@ -205,8 +205,31 @@ function undefinedName(run: RunObservation): RunMatch | null {
   };
 }
 
-export function matchRun(reported: ReportedBehaviour, run: RunObservation): RunMatch {
+/** Every expected line printed as a whole line of its own (normalized). */
+function expectedPrinted(expected: string[], observedText: string): boolean {
+  const want = expected.map(looseKey).filter((l) => l !== "");
+  if (want.length === 0) return false;
+  const have = new Set(normalizedLines(observedText).map((l) => looseKey(l).replace(/\s+/g, "")));
+  return want.every((w) => have.has(w.replace(/\s+/g, "")));
+}
+
+const quoteList = (xs: string[]) => xs.map((x) => `\`${x}\``).join(", ");
+
+/**
+ * @param expected what the report says should happen instead (lines); a run that prints it shows the correct
+ *   behaviour, which is never a reproduction.
+ */
+export function matchRun(
+  reported: ReportedBehaviour,
+  run: RunObservation,
+  expected: string[] = [],
+  expectedException: RaisedException | null = null,
+): RunMatch {
   const combined = `${run.stdout}\n${run.stderr}`;
+  const showsExpected =
+    expected.length > 0 &&
+    !expected.every((e) => reported.output.some((o) => looseKey(o) === looseKey(e))) &&
+    expectedPrinted(expected, run.stdout);
   const reportedType = reported.kind === "exception" ? shortType(reported.exceptionType ?? "") : "";
   if (run.exception && !sameExceptionType(reportedType || "-", run.exception.type)) {
     const blocked =
@@ -234,7 +257,30 @@ export function matchRun(reported: ReportedBehaviour, run: RunObservation): RunM
     return { kind: "clean", detail: "the report describes a hang; the run finished normally" };
   }
 
+  // A run the sandbox stopped at its time limit, where the report describes no hang, shows nothing about the
+  // bug: it is not a partial reproduction.
+  if (run.stoppedBy === "timeout") {
+    return {
+      kind: "needs",
+      detail:
+        "the run did not finish within the sandbox's time limit, and the report describes no hang (a slow install or import, or a loop waiting for input)",
+      question:
+        "How long does the code take for you? If it waits for input or a server, could you make it self-contained? (Maintainers: a longer `--timeout` may let it finish.)",
+    };
+  }
   if (reported.kind === "exception" && reported.exceptionType) {
+    if (
+      run.exception &&
+      expectedException &&
+      sameExceptionType(expectedException.type, run.exception.type) &&
+      messagesAgree(expectedException.message, run.exception.message) &&
+      !sameExceptionType(reported.exceptionType, run.exception.type)
+    ) {
+      return {
+        kind: "clean",
+        detail: `raised \`${observedFailure}\`, the error the report shows as the correct behaviour, not the reported \`${reported.exceptionType}\` (fixed here, or never broken on this runtime)`,
+      };
+    }
     if (run.exception) {
       const sameType = sameExceptionType(reported.exceptionType, run.exception.type);
       if (sameType && messagesAgree(reported.exceptionMessage, run.exception.message)) {
@@ -263,13 +309,23 @@ export function matchRun(reported: ReportedBehaviour, run: RunObservation): RunM
     }
     return {
       kind: "clean",
-      detail: `reported \`${reported.exceptionType}\`; the run completed without an exception`,
+      detail: showsExpected
+        ? `reported \`${reported.exceptionType}\`; the run completed without an exception and printed the expected ${quoteList(expected)} (fixed here, or never broken on this runtime)`
+        : `reported \`${reported.exceptionType}\`; the run completed without an exception`,
     };
   }
 
   if (reported.kind === "output") {
+    if (showsExpected)
+      return {
+        kind: "clean",
+        detail: `printed the expected ${quoteList(expected)}, not the reported ${quoteList(reported.output)}: the run shows the behaviour the report asks for (fixed here, or never broken on this runtime)`,
+      };
     if (outputAppears(reported.output, combined))
-      return { kind: "match", detail: "printed the reported output" };
+      return {
+        kind: "match",
+        detail: `printed the reported output (${quoteList(reported.output.slice(0, 4))}${reported.output.length > 4 ? ", …" : ""})`,
+      };
     if (failed) {
       const needs = needsFrom(combined);
       if (needs) return needs;
@@ -278,7 +334,10 @@ export function matchRun(reported: ReportedBehaviour, run: RunObservation): RunM
         detail: `the report shows output; the run failed with ${observedFailure}`,
       };
     }
-    return { kind: "clean", detail: "the run completed but did not print the reported output" };
+    return {
+      kind: "clean",
+      detail: `the run completed but did not print the reported ${quoteList(reported.output.slice(0, 4))}${reported.output.length > 4 ? ", …" : ""}`,
+    };
   }
 
   if (failed) {

@@ -43,6 +43,8 @@ export interface ReportBlock {
   usesEcho: boolean;
   /** Code pasted without a fence (lines of a paragraph that read as code). */
   plain: boolean;
+  /** The prose just before the block ("Under Node:", "Python 3.10:"), when there is some. */
+  lead: string | null;
 }
 
 export interface ParsedReport {
@@ -50,6 +52,8 @@ export interface ParsedReport {
   blocks: ReportBlock[];
   /** Prose per section (paragraphs, list items, quotes), code excluded. */
   prose: Record<SectionKind, string>;
+  /** Prose paragraphs with inline code kept in backticks (for "I get `x` but expected `y`"), code blocks excluded. */
+  proseWithCode: string;
   /** Inline code spans with their section. */
   inlineCode: { value: string; section: SectionKind; context: string }[];
   /** Package versions mentioned anywhere (prose, inline code, version listings, shell blocks). */
@@ -89,6 +93,15 @@ function textOf(node: Nodes): string {
   return "";
 }
 
+function textWithTicks(node: Nodes): string {
+  if (node.type === "inlineCode") return `\`${node.value}\``;
+  if (node.type === "text") return node.value;
+  if (node.type === "code") return "";
+  if (node.type === "break") return "\n";
+  if ("children" in node) return (node.children as Nodes[]).map(textWithTicks).join("");
+  return "";
+}
+
 function collectInline(node: Nodes, out: string[]): void {
   if (node.type === "inlineCode") out.push((node as InlineCode).value);
   else if ("children" in node) for (const c of node.children as Nodes[]) collectInline(c, out);
@@ -98,6 +111,15 @@ function collectInline(node: Nodes, out: string[]): void {
 function paragraphSection(p: Paragraph): SectionKind | null {
   const first = p.children[0];
   if (!first) return null;
+  // "Expected `2`, but I get:" — a paragraph that ends by introducing what happens opens the Actual section.
+  const whole = textOf(p).trim();
+  if (
+    /:\s*$/.test(whole) &&
+    /\b(but|instead|however|yet)\b[^.:]*\b(get|got|see|saw|receive[ds]?|returns?|prints?|gives?|shows?|outputs?|results?)\b[^.]*:\s*$/i.test(
+      whole,
+    )
+  )
+    return "actual";
   if (first.type === "strong" || first.type === "emphasis") return sectionOf(textOf(first));
   const text = textOf(p);
   const m = /^([A-Za-z][\w ]{2,40}?)\s*:/.exec(text);
@@ -151,6 +173,7 @@ function makeBlock(
     runValue: annotated?.code ?? value,
     usesEcho: annotated?.usesEcho ?? false,
     plain,
+    lead: null,
   };
 }
 
@@ -165,6 +188,7 @@ export function parseReport(markdown: string): ParsedReport {
   };
   const blocks: ReportBlock[] = [];
   const inlineCode: ParsedReport["inlineCode"] = [];
+  let proseWithCode = "";
   let title = "";
   let section: SectionKind = "other";
   let headingDepth = 0;
@@ -195,6 +219,7 @@ export function parseReport(markdown: string): ParsedReport {
         if (s) section = s;
         const text = textOf(node);
         prose[section] += `${text}\n`;
+        proseWithCode += `${textWithTicks(node)}\n`;
         const start = node.position?.start.offset;
         const end = node.position?.end.offset;
         if (start !== undefined && end !== undefined) {
@@ -240,6 +265,7 @@ export function parseReport(markdown: string): ParsedReport {
             false,
           ),
         );
+        blocks[blocks.length - 1]!.lead = previousText;
         previousText = null;
         break;
       }
@@ -292,6 +318,7 @@ export function parseReport(markdown: string): ParsedReport {
     title,
     blocks,
     prose,
+    proseWithCode,
     inlineCode,
     versions,
     bareVersions: findBareVersions(`${title}\n${allProse}`),
@@ -309,6 +336,7 @@ export function emptyReport(markdown: string): ParsedReport {
       .slice(0, 120),
     blocks: [],
     prose: { expected: "", actual: "", steps: "", environment: "", other: "" },
+    proseWithCode: "",
     inlineCode: [],
     versions: [],
     bareVersions: [],

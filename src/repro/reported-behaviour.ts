@@ -7,6 +7,8 @@ import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException } from "./outcome.ts";
 import { programBlocks } from "./complete.ts";
+import { proseClaims } from "./prose-claims.ts";
+import { type TwoVersions, twoVersions } from "./two-versions.ts";
 import { parseTranscript } from "./transcript.ts";
 
 /** Annotated values that cannot be compared across runs or versions (a function's or a module's inspect). */
@@ -52,6 +54,10 @@ export interface ReportedExpectations {
   expectedOutput: string[];
   /** Expected section prose, for the report. */
   expectedText: string;
+  /** An error the report shows as the correct behaviour (the good side of two transcripts), when it does. */
+  expectedException: { type: string; message: string } | null;
+  /** The two sides when the report shows one session on two versions, and why one was taken as the bug. */
+  twoVersions: TwoVersions | null;
 }
 
 const EXCEPTION_IN_TEXT =
@@ -66,6 +72,38 @@ function stripInlineQuotes(s: string): string {
 }
 
 export function reportedExpectations(report: ParsedReport): ReportedExpectations {
+  const two = twoVersions(
+    report,
+    report.blocks.filter((b) => b.section !== "expected"),
+  );
+  if (two) {
+    const { bad, good } = two;
+    const others = two.sides.filter((s) => s !== bad).map((s) => `\`${s.label}\``);
+    const actual: ReportedBehaviour = !bad
+      ? none(`two transcripts, neither named as the wrong one: ${two.why}`)
+      : bad.exception
+        ? {
+            kind: "exception",
+            exceptionType: bad.exception.type,
+            exceptionMessage: bad.exception.message || null,
+            output: bad.output,
+            source: `the \`${bad.label}\` transcript (${two.why}; ${others.join(", ")} shows the expected behaviour)`,
+          }
+        : {
+            kind: "output",
+            exceptionType: null,
+            exceptionMessage: null,
+            output: bad.output,
+            source: `the \`${bad.label}\` transcript (${two.why}; ${others.join(", ")} shows the expected behaviour)`,
+          };
+    return {
+      actual,
+      expectedOutput: good && !good.exception ? good.output : [],
+      expectedText: report.prose.expected.trim(),
+      expectedException: good?.exception ?? null,
+      twoVersions: two,
+    };
+  }
   const expectedOutput: string[] = [];
   for (const b of report.blocks) {
     if (b.section === "expected" && (b.kind === "output" || b.kind === "error-output")) {
@@ -77,11 +115,18 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
       for (const c of b.checks)
         if (c.role === "expected" && c.kind === "output") expectedOutput.push(c.value);
   }
+  if (expectedOutput.length === 0) expectedOutput.push(...proseClaims(report.proseWithCode).expected);
   if (expectedOutput.length === 0) {
     for (const c of report.inlineCode)
       if (c.section === "expected" && !/[()]/.test(c.value)) expectedOutput.push(c.value);
   }
-  return { actual: actualBehaviour(report), expectedOutput, expectedText: report.prose.expected.trim() };
+  return {
+    actual: actualBehaviour(report),
+    expectedOutput,
+    expectedText: report.prose.expected.trim(),
+    expectedException: null,
+    twoVersions: null,
+  };
 }
 
 function actualBehaviour(report: ParsedReport): ReportedBehaviour {
@@ -211,6 +256,37 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
       exceptionMessage: null,
       output: actualInline,
       source: "the Actual section",
+    };
+  }
+  // 5b. A lone value right after an "Actual:" label ("**Actual:** `false`").
+  const labelled = report.inlineCode
+    .filter(
+      (c) =>
+        c.section === "actual" &&
+        c.context
+          .replace(/^[^:]{1,40}:\s*/, "")
+          .trim()
+          .replace(/[.]$/, "") === c.value.trim(),
+    )
+    .map((c) => c.value);
+  if (labelled.length > 0) {
+    return {
+      kind: "output",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: labelled,
+      source: "the Actual section",
+    };
+  }
+  // 6. Values stated in sentences: "I get `5000` but expected `1000`", "it returns X instead of Y".
+  const claims = proseClaims(report.proseWithCode);
+  if (claims.actual.length > 0) {
+    return {
+      kind: "output",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: claims.actual,
+      source: `the report's words (${claims.actual.map((v) => `\`${v}\``).join(", ")} stated as what happens)`,
     };
   }
   const prose = `${report.title}\n${report.prose.actual}\n${report.prose.other}\n${report.prose.steps}`;

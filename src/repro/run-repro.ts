@@ -11,7 +11,7 @@ import { type ExecutedRun, executeRuns } from "./execute.ts";
 import { foldRuns, matchRun, type RunsVerdict } from "./match.ts";
 import { modelMode, runModelAssist } from "./model-assist.ts";
 import { findStaticNeeds } from "./needs.ts";
-import { normalizePypiName } from "./known-modules.ts";
+import { NPM_GLOBALS, normalizePypiName, npmIdentifier } from "./known-modules.ts";
 import { emptyReport, type ParsedReport, parseReport } from "./parse-report.ts";
 import { MAX_REPORT_CHARS, PARSE_TIME_LIMIT_MS, withinTimeLimit } from "./bounded.ts";
 import type { DependencyRequest, InstallResult, ReproEvent, ReproPorts } from "./ports.ts";
@@ -199,6 +199,24 @@ export function pinDependencies(
 ): (DependencyRequest & { source: PackageVersion["source"] })[] {
   const key = (n: string) => (program.ecosystem === "pypi" ? normalizePypiName(n) : n.toLowerCase());
   const mentions = new Map(report.versions.map((v) => [key(v.name), v.version]));
+  // A version the report's own session printed: `_.VERSION => "4.17.4"`, `require('x/package').version // 1.2.3`.
+  for (const b of report.blocks) {
+    for (const c of b.checks) {
+      if (c.role !== "actual" || c.kind !== "output") continue;
+      const v = /^['"]?v?(\d+\.\d+\.\d+(?:-[\w.]+)?)['"]?$/.exec(c.value.trim())?.[1];
+      if (!v) continue;
+      const ident = /^([\w$]+)\.(?:VERSION|version)$/.exec(c.code.replace(/;$/, ""))?.[1];
+      const fromRequire = /require\(\s*['"]([^'"]+?)\/package(?:\.json)?['"]\s*\)\.version/.exec(c.code)?.[1];
+      const pkg =
+        fromRequire ??
+        (ident
+          ? (program.dependencies.find((d) => npmIdentifier(d) === ident || d === ident) ??
+            NPM_GLOBALS[ident] ??
+            null)
+          : null);
+      if (pkg && !mentions.has(key(pkg))) mentions.set(key(pkg), v);
+    }
+  }
   return program.dependencies.map((name) => {
     let version = mentions.get(key(name)) ?? null;
     if (!version && program.dependencies.length === 1 && report.bareVersions.length === 1)
@@ -371,7 +389,9 @@ export async function attemptProgram(ctx: ReproContext, program: Program): Promi
     runs: job.runs,
     label: "reported versions",
   });
-  const matches = runs.map((r) => matchRun(expectations.actual, r));
+  const matches = runs.map((r) =>
+    matchRun(expectations.actual, r, expectations.expectedOutput, expectations.expectedException),
+  );
   const fold = foldRuns(matches);
   record(
     ctx,
@@ -386,6 +406,12 @@ export async function attemptProgram(ctx: ReproContext, program: Program): Promi
   );
 
   const questions = [...fold.questions];
+  const two = ctx.expectations.twoVersions;
+  if (two && !two.bad && fold.verdict !== "REPRODUCED") {
+    questions.unshift(
+      `The report shows the same code with different results on ${two.sides.map((s) => `\`${s.label}\``).join(" and ")}: which one is the wrong behaviour, and which version do you run?`,
+    );
+  }
   const reasons: string[] = [];
   for (const p of pins) {
     if (p.source === "unpinned" && fold.verdict !== "REPRODUCED") {
@@ -528,7 +554,16 @@ async function latestEntry(
     runs: ctx.spec.runs,
     label: "latest versions",
   });
-  const fold = foldRuns(runs.map((r) => matchRun(ctx.expectations.actual, r)));
+  const fold = foldRuns(
+    runs.map((r) =>
+      matchRun(
+        ctx.expectations.actual,
+        r,
+        ctx.expectations.expectedOutput,
+        ctx.expectations.expectedException,
+      ),
+    ),
+  );
   const reproduced =
     fold.verdict === "REPRODUCED"
       ? "yes"
@@ -593,9 +628,15 @@ function languageOf(program: Program | null): ReproLanguage {
   return program?.language ?? "unknown";
 }
 
-function excerpt(run: ExecutedRun | undefined, redact: (s: string) => string): string {
+function excerpt(
+  run: ExecutedRun | undefined,
+  redact: (s: string) => string,
+  rename?: { from: string; to: string },
+): string {
   if (!run) return "";
-  const text = [run.stdout.trimEnd(), run.stderr.trimEnd()].filter(Boolean).join("\n");
+  let text = [run.stdout.trimEnd(), run.stderr.trimEnd()].filter(Boolean).join("\n");
+  // A TypeScript program runs transpiled: its output names the file the reader knows (`reproduction.ts`).
+  if (rename && rename.from !== rename.to) text = text.split(rename.from).join(rename.to);
   const lines = text.split("\n");
   const tail = lines.length > 40 ? ["…", ...lines.slice(-40)] : lines;
   let out = tail.join("\n");
@@ -610,7 +651,11 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[mid]! : Math.round((s[mid - 1]! + s[mid]!) / 2);
 }
 
-export function evidenceOf(attempt: AttemptOutcome, redact: (s: string) => string): Evidence {
+export function evidenceOf(
+  attempt: AttemptOutcome,
+  redact: (s: string) => string,
+  program?: Program | null,
+): Evidence {
   const runs = attempt.runs;
   // The run shown: the first reproducing one when all reproduced, else the first that did not.
   const matches = attempt.fold?.verdict === "REPRODUCED";
@@ -621,7 +666,16 @@ export function evidenceOf(attempt: AttemptOutcome, redact: (s: string) => strin
     exitCode: shown?.exitCode ?? null,
     exceptionType: shown?.exception?.type ?? null,
     exceptionMessage: shown?.exception ? redact(shown.exception.message) : null,
-    outputExcerpt: excerpt(shown, redact),
+    outputExcerpt: excerpt(
+      shown,
+      redact,
+      program?.language === "typescript"
+        ? {
+            from: program.entry.replace(/\.ts$/, program.moduleFormat === "esm" ? ".mjs" : ".cjs"),
+            to: program.entry,
+          }
+        : undefined,
+    ),
     durationMs: median(runs.map((r) => r.durationMs)),
     runs: runs.length,
     reproducedRuns: attempt.fold?.reproducedRuns ?? 0,
@@ -695,7 +749,7 @@ function buildRawResult(
     summary: r(summaryOf(verdict, attempt, program)),
     language: languageOf(program),
     reported: ctx.expectations.actual,
-    evidence: evidenceOf(attempt, r),
+    evidence: evidenceOf(attempt, r, program),
     differences: verdict === "REPRODUCED" || !attempt.fold ? [] : [r(attempt.fold.detail)],
     versions: attempt.versions,
     runtime: {
@@ -707,7 +761,9 @@ function buildRawResult(
     matrix: attempt.matrix,
     matrixSummary: attempt.matrixSummary,
     questions: [...new Set(attempt.questions)].map(r),
-    reasons: [...new Set([...attempt.reasons, ...codeWarningReasons(ctx)])].map(r),
+    reasons: [
+      ...new Set([...decisionNotes(ctx, attempt), ...attempt.reasons, ...codeWarningReasons(ctx)]),
+    ].map(r),
     risks: meta.risks,
     script: {
       filename: program.entry.replace(/^reproduction\.cjs$/, "reproduction.cjs"),
@@ -721,6 +777,34 @@ function buildRawResult(
     model: meta.model,
     durationMs: ctx.ports.clock.now() - ctx.startedAt,
   };
+}
+
+/** What decided the verdict: which part of the report was the reported behaviour, which the expected one. */
+export function decisionNotes(ctx: ReproContext, attempt: AttemptOutcome): string[] {
+  if (attempt.runs.length === 0) return [];
+  const rep = ctx.expectations.actual;
+  const what =
+    rep.kind === "exception"
+      ? `\`${rep.exceptionType}${rep.exceptionMessage ? `: ${rep.exceptionMessage}` : ""}\``
+      : rep.kind === "output"
+        ? rep.output
+            .slice(0, 4)
+            .map((o) => `\`${o}\``)
+            .join(", ")
+        : rep.kind === "hang"
+          ? "a hang"
+          : "no specific output or error";
+  const expected = ctx.expectations.expectedOutput;
+  return [
+    `Decided by: the reported behaviour is ${what}, taken from ${rep.source}; ${
+      expected.length > 0
+        ? `the expected behaviour is ${expected
+            .slice(0, 4)
+            .map((e) => `\`${e}\``)
+            .join(", ")} (a run showing it is not a reproduction)`
+        : "the report states no expected output"
+    }.`,
+  ];
 }
 
 /** Invisible or bidi characters inside the report's code (kept as written), as notes for the maintainer. */
