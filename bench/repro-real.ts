@@ -34,7 +34,8 @@ if (!["dev", "test", "all"].includes(splitArg)) {
   process.exit(2);
 }
 const only = arg("--only");
-const runTimeout = arg("--timeout") ?? "10000";
+// 30 s per sandbox run: the machine is shared, and a loaded engine must not turn a slow import into a verdict.
+const runTimeout = arg("--timeout") ?? "30000";
 
 interface CaseFile {
   id: string;

@@ -140,7 +140,7 @@ export function splitComment(line: string, flavour: Flavour): { code: string; co
     }
   }
   // `expr ==> value` (not valid code in either language): an annotation written without a comment.
-  const arrow = /^(.*\S)\s*(?:==>|-->|⇒|→)\s*(.+)$/.exec(line);
+  const arrow = /^def\s/.test(line.trim()) ? null : /^(.*\S)\s*(?:==>|-->|⇒|→|\s->\s)\s*(.+)$/.exec(line);
   if (arrow?.[1] && arrow[2]) return { code: arrow[1], comment: `=> ${arrow[2]}` };
   // `_.merge(a, b) => { x: [] }`: an arrow after a call or a property read is not a function's parameters.
   const fat =

@@ -36,6 +36,8 @@ export interface Program {
   ecosystem: "npm" | "pypi";
   /** Placeholders left by the reporter (`YOUR_API_KEY`, `# your code here`). */
   placeholders: string[];
+  /** Command-line arguments the report runs the script with (`node index.js -i=x` → `["-i=x"]`). */
+  args?: string[];
 }
 
 const RUNNABLE = new Set(["code", "python-transcript", "node-transcript"]);
@@ -96,7 +98,53 @@ export function completeProgram(report: ParsedReport): Program | null {
       : b.value.trim();
   const unique = mine.filter((b, i) => mine.findIndex((o) => key(o) === key(b)) === i);
   const knownPackages = report.versions.map((v) => v.name);
-  return family === "python" ? completePython(unique, knownPackages) : completeJs(unique, knownPackages);
+  const program =
+    family === "python" ? completePython(unique, knownPackages) : completeJs(unique, knownPackages);
+  const invocation = commandLineOf(report, family);
+  if (invocation && invocation.args.length > 0) {
+    program.args = invocation.args;
+    program.completions.push(
+      `ran it with the arguments the report gives (\`${invocation.line}\`): ${invocation.args.map((a) => `\`${a}\``).join(" ")}`,
+    );
+  }
+  return program;
+}
+
+/** Shell-like split of an argument string (single and double quotes, no expansion). */
+export function splitArgs(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/"((?:\\.|[^"\\])*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? "");
+  return out;
+}
+
+/**
+ * How the report runs the script: `$ node index.js -i=x`, `python test.py -c`, `npm start -- -stuff`, in a shell
+ * block, an output block or inline code. The first invocation that passes arguments wins.
+ */
+export function commandLineOf(
+  report: ParsedReport,
+  family: "python" | "js",
+): { line: string; args: string[] } | null {
+  const re =
+    family === "python"
+      ? /^\s*(?:\$\s*)?(?:python[\d.]*|py)\s+(?!-[cm]\b)[\w./-]+\.py\b\s*(.*)$/
+      : /^\s*(?:\$\s*)?(?:(?:node|npx\s+(?:ts-node|tsx)|ts-node|tsx)\s+(?!-[ep]\b|-pe\b)[\w./-]+\.[cm]?[jt]s\b|npm\s+(?:start|run\s+[\w:-]+)\s+--)\s*(.*)$/;
+  const lines = [
+    ...report.blocks
+      .filter((b) => b.kind === "shell" || b.kind === "output")
+      .flatMap((b) => b.value.split("\n")),
+    ...report.inlineCode.map((c) => c.value),
+  ];
+  let first: { line: string; args: string[] } | null = null;
+  for (const line of lines) {
+    const m = re.exec(line);
+    if (!m) continue;
+    const args = splitArgs((m[1] ?? "").replace(/\s*(?:[|>;&].*)?$/, ""));
+    const found = { line: line.trim().replace(/^\$\s*/, ""), args };
+    if (args.length > 0) return found;
+    first ??= found;
+  }
+  return first;
 }
 
 function splitNamed(units: ReportBlock[], ext: RegExp): { named: ReportBlock[]; main: ReportBlock[] } {

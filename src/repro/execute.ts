@@ -19,14 +19,15 @@ export interface ExecutedRun extends RunObservation {
 /** The command: record the runtime version on stderr (one marker line, removed again), then exec the entry. */
 export function runCommand(program: Program, runnableEntry: string): string[] {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const args = (program.args ?? []).map((a) => ` ${q(a)}`).join("");
   if (program.runtime === "python") {
     return [
       "sh",
       "-c",
-      `echo "${RUNTIME_MARKER}$(python3 -c 'import platform; print(platform.python_version())')" >&2; exec python3 ${q(runnableEntry)}`,
+      `echo "${RUNTIME_MARKER}$(python3 -c 'import platform; print(platform.python_version())')" >&2; exec python3 ${q(runnableEntry)}${args}`,
     ];
   }
-  return ["sh", "-c", `echo "${RUNTIME_MARKER}$(node --version)" >&2; exec node ${q(runnableEntry)}`];
+  return ["sh", "-c", `echo "${RUNTIME_MARKER}$(node --version)" >&2; exec node ${q(runnableEntry)}${args}`];
 }
 
 export function sandboxEnv(install: InstallResult | null): Record<string, string> {

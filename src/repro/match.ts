@@ -299,6 +299,16 @@ export function matchRun(
         detail: `reported \`${reported.exceptionType}${reported.exceptionMessage ? `: ${reported.exceptionMessage}` : ""}\`, got \`${observedFailure}\``,
       };
     }
+    // Python's SystemExit prints no traceback: the process's own non-zero exit is the exception.
+    if (
+      shortType(reported.exceptionType) === "SystemExit" &&
+      !run.exception &&
+      run.exitCode !== null &&
+      run.exitCode !== 0 &&
+      run.stoppedBy === null
+    ) {
+      return { kind: "match", detail: `exited with status ${run.exitCode} (SystemExit), as reported` };
+    }
     if (failed) {
       const needs = needsFrom(combined);
       if (needs) return needs;

@@ -25,7 +25,7 @@ function shape(line: string): string {
 /** Removes a trailing annotation (`// x`, `# x`, `==> x`) from a line. */
 function withoutAnnotation(line: string): string {
   return line
-    .replace(/\s*(?:\/\/|==>|-->|⇒|→|\s#\s).*$/, "")
+    .replace(/\s*(?:\/\/|==>|-->|⇒|→|\s->\s|\s#\s).*$/, "")
     .replace(/^([A-Za-z_$][\w$]*(?:\.[\w$]+|\([\s\S]*?\))*[\w$)])\s*=>\s*\S.*$/, "$1");
 }
 
@@ -67,7 +67,7 @@ export function codeLine(line: string): string | null {
   if (/[.!?]$/.test(s) && !/\)\s*[.!?]$/.test(s) && !/^\./.test(s)) return null;
   if (/^[}\])]+[;,)]*$/.test(s)) return l;
   if (/^\.\s*[\w$]+\s*\(/.test(s)) return l;
-  if (/[\w$)\]]\s*\(\)/.test(s) && /^[\w$.[\]"'()=\s!+*/%<>&|?:,;{}-]+$/.test(s)) return l;
+  if (/[\w$)\]]\(\)/.test(s) && /^[\w$.[\]"'()=\s!+*/%<>&|?:,;{}-]+$/.test(s)) return l;
   if (/^(?:var|let|const)\s+[\w${[]/.test(s)) return l;
   if (/^[\w$.]+\s*=(?!=)\s*\S/.test(s) && /[()[\]{}"']|\d/.test(s)) return l;
   if (/\{$/.test(s) && /^(if|for|while|function|else|try|def|class)\b/.test(s)) return l;

@@ -227,7 +227,23 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
     const bareError = inline
       .map((v) => /^(?:Uncaught )?(Error)(?::\s*(.+))?$/.exec(v.trim()))
       .find((m) => m && text.includes(m[0]));
-    const m = fromInline ?? EXCEPTION_IN_TEXT.exec(text) ?? bareError ?? /\b(Error): (\S[^\n]*)/.exec(text);
+    // "does not raise ArgumentError", "should raise X", "instead of X": the exception the report expects, not the one it saw.
+    const negated = (m: RegExpExecArray | null | undefined) => {
+      if (!m) return true;
+      const at = text.indexOf(m[0]);
+      const before = at < 0 ? "" : text.slice(Math.max(0, at - 40), at);
+      return /\b(not|n't|never|instead of|rather than|should(?: have)?|expected?|expecting|ought to|supposed to|documented to)\b(\s+[\w.`]+){0,3}\s*[`"']?$/i.test(
+        before,
+      );
+    };
+    const affirmative = [...text.matchAll(new RegExp(EXCEPTION_IN_TEXT.source, "g"))].find(
+      (x) => !negated(x),
+    );
+    const m =
+      (fromInline && !negated(fromInline) ? fromInline : undefined) ??
+      affirmative ??
+      bareError ??
+      /\b(Error): (\S[^\n]*)/.exec(text);
     if (m?.[1]) {
       const message = m[2]
         ? stripInlineQuotes(m[2])

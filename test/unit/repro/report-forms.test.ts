@@ -37,7 +37,10 @@ describe("comment annotations", () => {
     expect(parseAnnotation(" Output: [1, 2]")).toMatchObject({ role: "actual", value: "[1, 2]" });
     expect(parseAnnotation(" expected 10.5")).toMatchObject({ role: "expected", value: "10.5" });
     expect(parseAnnotation(" should be `x`")).toMatchObject({ role: "expected" });
-    expect(parseAnnotation(' output: "2020-01-01" WRONG')).toMatchObject({ flagged: true, value: '"2020-01-01"' });
+    expect(parseAnnotation(' output: "2020-01-01" WRONG')).toMatchObject({
+      flagged: true,
+      value: '"2020-01-01"',
+    });
     expect(parseAnnotation(" raises ValueError")).toMatchObject({ kind: "error", value: "ValueError" });
     expect(parseAnnotation(" TypeError: x is not iterable")).toMatchObject({
       kind: "error",
@@ -57,7 +60,10 @@ describe("comment annotations", () => {
     expect(js.code).toContain("console.log(p.right('ab', 3)); // => ab");
     expect(js.code).toContain("let n = p.count('x'); _echo(n);");
     expect(js.checks.map((c) => c.value)).toEqual(["'  ab'", "ab", "1"]);
-    const py = annotate("import mylib\nmylib.split('a,b')  # gives ['a', 'b']\nint('z')  # raises ValueError", "python");
+    const py = annotate(
+      "import mylib\nmylib.split('a,b')  # gives ['a', 'b']\nint('z')  # raises ValueError",
+      "python",
+    );
     expect(py.code).toContain("_echo(mylib.split('a,b'))");
     expect(py.checks.map((c) => [c.kind, c.value])).toEqual([
       ["output", "['a', 'b']"],
@@ -80,7 +86,7 @@ describe("comment annotations", () => {
     );
     expect(exp.actual).toMatchObject({ kind: "output", output: ["2.67"] });
     expect(exp.expectedOutput).toEqual(["2.68"]);
-    expect(program?.files[program.entry]).toContain('const _echo = (value) =>');
+    expect(program?.files[program.entry]).toContain("const _echo = (value) =>");
     expect(program?.completions.join(" ")).toMatch(/printed the value/);
   });
 
@@ -92,7 +98,9 @@ describe("comment annotations", () => {
 
 describe("code pasted without a fence", () => {
   it("tells statements from sentences", () => {
-    expect(codeLine("for example: lib.check('1.0.0-beta', '*'); // false")).toBe("lib.check('1.0.0-beta', '*'); // false");
+    expect(codeLine("for example: lib.check('1.0.0-beta', '*'); // false")).toBe(
+      "lib.check('1.0.0-beta', '*'); // false",
+    );
     expect(codeLine("var conf = require('conf');")).not.toBeNull();
     expect(codeLine("  .option('-x, --extra', 'more')")).not.toBeNull();
     expect(codeLine("When I call foo.bar() it returns 3.")).toBeNull();
@@ -130,7 +138,10 @@ describe("code pasted without a fence", () => {
 
 describe("actual and expected in prose", () => {
   it("reads the usual sentences", () => {
-    expect(proseClaims("I see `5000` printed but expected `1000`.")).toEqual({ actual: ["5000"], expected: ["1000"] });
+    expect(proseClaims("I see `5000` printed but expected `1000`.")).toEqual({
+      actual: ["5000"],
+      expected: ["1000"],
+    });
     expect(proseClaims("It returns `a-b` instead of `a_b`.")).toEqual({ actual: ["a-b"], expected: ["a_b"] });
     expect(proseClaims("The correct result is 0.3, yet the library gives me 0.30000000000000004.")).toEqual({
       actual: ["0.30000000000000004"],
@@ -140,14 +151,24 @@ describe("actual and expected in prose", () => {
   });
 
   it("`**Actual:** \\`x\\`` and 'Expected X, but I get:' followed by a block", () => {
-    const a = read(`# t\n\n${f}py\nprint(is_ok())\n${f}\n\n**Expected:** \`True\`\n\n**Actual:** \`False\`\n`).exp;
+    const a = read(
+      `# t\n\n${f}py\nprint(is_ok())\n${f}\n\n**Expected:** \`True\`\n\n**Actual:** \`False\`\n`,
+    ).exp;
     expect(a.actual).toMatchObject({ kind: "output", output: ["False"] });
-    const b = read(`# t\n\n${f}py\nprint(total([1, 1]))\n${f}\n\nExpected \`2\`, but I get:\n\n${f}\n3\n${f}\n`).exp;
+    const b = read(
+      `# t\n\n${f}py\nprint(total([1, 1]))\n${f}\n\nExpected \`2\`, but I get:\n\n${f}\n3\n${f}\n`,
+    ).exp;
     expect(b.actual).toMatchObject({ kind: "output", output: ["3"] });
   });
 
   it("a run printing the expected value is not a reproduction, and says so", () => {
-    const reported = { kind: "output" as const, exceptionType: null, exceptionMessage: null, output: ["0.1"], source: "x" };
+    const reported = {
+      kind: "output" as const,
+      exceptionType: null,
+      exceptionMessage: null,
+      output: ["0.1"],
+      source: "x",
+    };
     const m = matchRun(reported, run({ stdout: "0.3\n0.1\n" }), ["0.3"]);
     expect(m.kind).toBe("clean");
     expect(m.detail).toMatch(/printed the expected `0.3`.*fixed here, or never broken/);
@@ -159,12 +180,14 @@ describe("two versions side by side", () => {
     `# Flag listing differs\n\n${words}\n\n${f}pycon\nPython 3.12.1 (main) [GCC]\n>>> import flaglib\n>>> flaglib.members()\n['a', 'b']\n${f}\n\n${f}pycon\nPython 3.13.0 (main) [GCC]\n>>> import flaglib\n>>> flaglib.members()\n['a']\n${f}\n`;
 
   it("the side the report calls broken is the reported behaviour; the other is expected", () => {
-    const { exp, program } = read(md("Since upgrading, 3.13 is broken: it drops `b`. It should behave like 3.12."));
+    const { exp, program } = read(
+      md("Since upgrading, 3.13 is broken: it drops `b`. It should behave like 3.12."),
+    );
     expect(exp.actual.output).toEqual(["['a']"]);
     expect(exp.expectedOutput).toEqual(["['a', 'b']"]);
     expect(exp.actual.source).toMatch(/`3.13` transcript/);
     // One session, run once.
-    expect(program?.files[program.entry].match(/flaglib\.members/g)).toHaveLength(1);
+    expect(program!.files[program!.entry]!.match(/flaglib\.members/g)).toHaveLength(1);
   });
 
   it("the older side can be the bug ('3.12 ought to be patched to behave like 3.13')", () => {
@@ -193,13 +216,20 @@ describe("two versions side by side", () => {
 });
 
 describe("outcomes that ask the reporter instead of claiming a result", () => {
-  const reported = { kind: "output" as const, exceptionType: null, exceptionMessage: null, output: ["1"], source: "x" };
+  const reported = {
+    kind: "output" as const,
+    exceptionType: null,
+    exceptionMessage: null,
+    output: ["1"],
+    source: "x",
+  };
   it("code that does not parse: NEEDS_INFO naming the line", () => {
     const m = matchRun(
       reported,
       run({
         exitCode: 1,
-        stderr: "/workspace/reproduction.cjs:3\nconst x = ;\n          ^\n\nSyntaxError: Unexpected token ';'\n    at internalCompileFunction (node:internal/vm:76:18)\n",
+        stderr:
+          "/workspace/reproduction.cjs:3\nconst x = ;\n          ^\n\nSyntaxError: Unexpected token ';'\n    at internalCompileFunction (node:internal/vm:76:18)\n",
         exception: { type: "SyntaxError", message: "Unexpected token ';'" },
       }),
     );
@@ -209,7 +239,8 @@ describe("outcomes that ask the reporter instead of claiming a result", () => {
       reported,
       run({
         exitCode: 1,
-        stderr: '  File "/workspace/reproduction.py", line 2\n    for x in\n            ^\nSyntaxError: invalid syntax\n',
+        stderr:
+          '  File "/workspace/reproduction.py", line 2\n    for x in\n            ^\nSyntaxError: invalid syntax\n',
         exception: { type: "SyntaxError", message: "invalid syntax" },
       }),
     );
@@ -221,7 +252,8 @@ describe("outcomes that ask the reporter instead of claiming a result", () => {
       reported,
       run({
         exitCode: 1,
-        stderr: "/workspace/reproduction.cjs:1\nJSON.parse('{')\n\nSyntaxError: Unexpected end of JSON input\n    at JSON.parse (<anonymous>)\n    at Object.<anonymous> (/workspace/reproduction.cjs:1:6)\n",
+        stderr:
+          "/workspace/reproduction.cjs:1\nJSON.parse('{')\n\nSyntaxError: Unexpected end of JSON input\n    at JSON.parse (<anonymous>)\n    at Object.<anonymous> (/workspace/reproduction.cjs:1:6)\n",
         exception: { type: "SyntaxError", message: "Unexpected end of JSON input" },
       }),
     );
@@ -254,7 +286,13 @@ describe("outcomes that ask the reporter instead of claiming a result", () => {
 
   it("a reported bare `Error: msg` matches the runtime's RangeError with that message", () => {
     const m = matchRun(
-      { kind: "exception", exceptionType: "Error", exceptionMessage: "Invalid time value", output: [], source: "x" },
+      {
+        kind: "exception",
+        exceptionType: "Error",
+        exceptionMessage: "Invalid time value",
+        output: [],
+        source: "x",
+      },
       run({ exitCode: 1, exception: { type: "RangeError", message: "Invalid time value" } }),
     );
     expect(m.kind).toBe("match");
@@ -266,7 +304,10 @@ describe("versions stated only in prose", () => {
     expect(findVersionMentions("- padlib: 2.4.1\n- npm: 8.5.1")).toEqual([
       { name: "padlib", version: "2.4.1", style: "listing" },
     ]);
-    expect(findVersionMentions('"padlib": "^3.10.1",')[0]).toMatchObject({ name: "padlib", version: "3.10.1" });
+    expect(findVersionMentions('"padlib": "^3.10.1",')[0]).toMatchObject({
+      name: "padlib",
+      version: "3.10.1",
+    });
     expect(findBareVersions("Release: v6.2.5")).toEqual(["6.2.5"]);
     expect(findBareVersions("v6.12.0 (the latest right now)")).toEqual(["6.12.0"]);
   });
