@@ -118,6 +118,19 @@ export function parseAnnotation(
   return { role, kind: "output", value: t, flagged };
 }
 
+/**
+ * On a line that prints (`console.log(x); // May 15, 2017, 8:30 AM`), a trailing comment that is not prose is
+ * what it printed, whatever it looks like.
+ */
+function printedValue(comment: string): ReturnType<typeof parseAnnotation> {
+  const t = comment.trim();
+  if (t === "" || t.length > 120 || /\?$/.test(t)) return null;
+  if (/^(todo|fixme|note|see|this|here|because|why|also|then|now|and|but|should|must)\b/i.test(t))
+    return null;
+  if (/^[a-z]+\s+[a-z]+\s+[a-z]+\b/.test(t)) return null;
+  return { role: "actual", kind: "output", value: t, flagged: false };
+}
+
 /** Splits a line into code and its trailing comment (outside strings); null comment when there is none. */
 export function splitComment(line: string, flavour: Flavour): { code: string; comment: string | null } {
   let quote: string | null = null;
@@ -242,7 +255,7 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
       continue;
     }
     if (comment !== null && codeTrim !== "" && (indent === 0 || printsItself(codeTrim, flavour))) {
-      const a = parseAnnotation(comment);
+      const a = parseAnnotation(comment) ?? (printsItself(codeTrim, flavour) ? printedValue(comment) : null);
       if (a) {
         const e = a.kind === "output" ? echoLine(code) : code;
         if (e !== null || a.kind === "error") {

@@ -7,6 +7,7 @@
 import {
   NODE_BUILTINS,
   NPM_GLOBALS,
+  NPM_NAMED_EXPORTS,
   npmIdentifier,
   npmPackageOf,
   PYTHON_ALIASES,
@@ -459,6 +460,13 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
     if (!new RegExp(`(?<![\\w$.])(?:new\\s+)?${escaped}\\s*[.(]`).test(scan)) continue;
     if (jsSpecifiers(code).some((s) => s === spec || s === spec.replace(/^node:/, ""))) continue;
     add.push(format === "esm" ? `import ${ident} from "${spec}";` : `const ${ident} = require("${spec}");`);
+  }
+  for (const [ident, pkg] of Object.entries(NPM_NAMED_EXPORTS)) {
+    if (bound.has(ident) || add.some((l) => l.includes(` ${ident} `))) continue;
+    if (!new RegExp(`(?<![\\w$.])${ident}\\s*[.(]`).test(scan)) continue;
+    add.push(
+      format === "esm" ? `import { ${ident} } from "${pkg}";` : `const { ${ident} } = require("${pkg}");`,
+    );
   }
   // Plugins passed to `pkg.extend(plugin)` without an import: `dayjs.extend(utc)` → `dayjs/plugin/utc`.
   for (const m of scan.matchAll(/(?<![\w$.])([\w$]+)\.extend\(\s*([A-Za-z_$][\w$]*)\s*\)/g)) {

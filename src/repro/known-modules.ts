@@ -114,6 +114,14 @@ export const NPM_GLOBALS: Record<string, string> = {
   luxon: "luxon",
 };
 
+/** Named exports reporters use without importing them: `DateTime.fromISO(...)` means luxon's `DateTime`. */
+export const NPM_NAMED_EXPORTS: Record<string, string> = {
+  DateTime: "luxon",
+  Duration: "luxon",
+  Interval: "luxon",
+  IANAZone: "luxon",
+};
+
 export function npmIdentifier(pkg: string): string {
   const known = NPM_IDENTIFIERS[pkg];
   if (known) return known;

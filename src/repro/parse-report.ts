@@ -222,8 +222,28 @@ export function parseReport(markdown: string): ParsedReport {
         proseWithCode += `${textWithTicks(node)}\n`;
         const start = node.position?.start.offset;
         const end = node.position?.end.offset;
-        if (start !== undefined && end !== undefined) {
-          for (const run of plainCodeRuns(markdown.slice(start, end))) {
+        const raw = start !== undefined && end !== undefined ? markdown.slice(start, end) : "";
+        const last = blocks[blocks.length - 1];
+        if (
+          last?.plain &&
+          /^\s*(?:\/\/|#)\s*(?:=+>|->|→|output\s*:|result\s*:|returns?\b|prints?\b|gives?\b|expected\b|got\b)[^\n]*$/i.test(
+            raw,
+          )
+        ) {
+          // `// => 08/05/2019` in a paragraph of its own, right after code pasted without a fence.
+          blocks[blocks.length - 1] = makeBlock(
+            last.index,
+            null,
+            `${last.value}\n${raw.trim()}`,
+            "code",
+            last.language,
+            last.section,
+            null,
+            last.line,
+            true,
+          );
+        } else if (start !== undefined && end !== undefined) {
+          for (const run of plainCodeRuns(raw)) {
             const language = plainLanguage(run.code);
             blocks.push(
               makeBlock(

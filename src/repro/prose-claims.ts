@@ -22,7 +22,19 @@ function claimValue(m: RegExpExecArray, from: number): string | null {
 export function proseClaims(text: string): ProseClaims {
   const actual: string[] = [];
   const expected: string[] = [];
-  for (const sentence of text.split(/(?<=[.!?])\s+(?=[A-Z])|\n+/)) {
+  // "Expected: "x"" / "Actual:   "y"" on lines of their own.
+  const labelled = new RegExp(
+    `^\\s*[*_]*(expected(?:\\s+(?:result|output|behaviou?r))?|should\\s+be|wanted|actual(?:\\s+(?:result|output|behaviou?r))?|got|result|output|observed|received|current(?:\\s+behaviou?r)?)[*_]*\\s*:[*_]*\\s*${VALUE}\\s*$`,
+    "i",
+  );
+  const rest: string[] = [];
+  for (const line of text.split("\n")) {
+    const m = labelled.exec(line);
+    const v = m ? claimValue(m, 2) : null;
+    if (m && v) (/^(expected|should|wanted)/i.test(m[1]!) ? expected : actual).push(v);
+    else rest.push(line);
+  }
+  for (const sentence of rest.join("\n").split(/(?<=[.!?])\s+(?=[A-Z])|\n+/)) {
     // "X instead of Y" / "X rather than Y": both sides in one go.
     const insteadRe = new RegExp(
       `${VALUE}[^\\n]{0,40}?\\b(?:instead\\s+of|rather\\s+than)\\s+${VALUE}`,
