@@ -76,9 +76,17 @@ export function programBlocks(report: ParsedReport): ReportBlock[] {
   const runnable = report.blocks.filter(
     (b) => RUNNABLE.has(b.kind) && familyOf(b) !== null && b.section !== "expected",
   );
-  // Code pasted without a fence counts only when the report has no fenced code at all.
+  // Code pasted without a fence counts only when the report has no fenced code at all (a fenced block of
+  // imports alone does not count: "this is how I import it" next to an inline call).
+  const importsOnly = (b: ReportBlock) =>
+    b.value
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .every((l) =>
+        /^\s*(import\s|from\s+\S+\s+import\s|(const|let|var)\s+[\w${}\s,]+=\s*require\(|\/\/|#)/.test(l),
+      );
   const fenced = runnable.filter((b) => !b.plain);
-  const units = fenced.length > 0 ? fenced : runnable;
+  const units = fenced.some((b) => !importsOnly(b)) ? fenced : runnable;
   const first = units[0];
   return first ? units.filter((b) => familyOf(b) === familyOf(first)) : [];
 }

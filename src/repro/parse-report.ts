@@ -10,7 +10,8 @@ import { gfm } from "micromark-extension-gfm";
 import { annotate, type Check } from "./annotations.ts";
 import { type BlockKind, classifyBlock } from "./classify-block.ts";
 import { languageFromFence } from "./detect-language.ts";
-import { plainCodeRuns, plainLanguage, wholeBlockIsCode } from "./plain-code.ts";
+import { codeLine, plainCodeRuns, plainLanguage, wholeBlockIsCode } from "./plain-code.ts";
+import { parseShellSession, type ShellRun } from "./shell-session.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
   findBareVersions,
@@ -45,6 +46,8 @@ export interface ReportBlock {
   plain: boolean;
   /** The prose just before the block ("Under Node:", "Python 3.10:"), when there is some. */
   lead: string | null;
+  /** For code taken from a shell session (`$ python3 -c '…'`): the invocation and what it printed. */
+  shellRun: ShellRun | null;
 }
 
 export interface ParsedReport {
@@ -156,10 +159,24 @@ function makeBlock(
   line: number,
   plain: boolean,
 ): ReportBlock {
-  const annotated =
+  let annotated =
     kind === "code" && (language === "python" || language === "javascript" || language === "typescript")
       ? annotate(value, language)
       : null;
+  // A lone expression quoted in prose (`qs.stringify(x)`) shows its value the way a REPL would.
+  if (
+    plain &&
+    annotated &&
+    annotated.checks.length === 0 &&
+    !value.includes("\n") &&
+    language !== "typescript"
+  ) {
+    const echoed = annotate(`${value} // => ?`, language === "python" ? "python" : "javascript").code.replace(
+      /\s*(\/\/|#) => \?$/,
+      "",
+    );
+    if (echoed.startsWith("_echo(")) annotated = { code: echoed, checks: [], usesEcho: true };
+  }
   return {
     index,
     fence,
@@ -174,6 +191,7 @@ function makeBlock(
     usesEcho: annotated?.usesEcho ?? false,
     plain,
     lead: null,
+    shellRun: null,
   };
 }
 
@@ -262,6 +280,25 @@ export function parseReport(markdown: string): ParsedReport {
         }
         const spans: string[] = [];
         collectInline(node, spans);
+        // A whole statement quoted inline ("running this: `format(new Date(), 'yyyy-mm-dd')`") is code too.
+        for (const v of spans) {
+          const code = v.trim();
+          if (code.length < 8 || !/[\w$)\]]\(/.test(code) || codeLine(code) === null) continue;
+          if (blocks.some((b) => b.plain && b.value.includes(code))) continue;
+          blocks.push(
+            makeBlock(
+              blocks.length,
+              null,
+              code,
+              "code",
+              plainLanguage(code),
+              section,
+              null,
+              node.position?.start.line ?? 0,
+              true,
+            ),
+          );
+        }
         for (const v of spans) inlineCode.push({ value: v, section, context: text });
         previousText = text;
         break;
@@ -286,6 +323,30 @@ export function parseReport(markdown: string): ParsedReport {
           ),
         );
         blocks[blocks.length - 1]!.lead = previousText;
+        // `$ python3 -c '…'` / `$ node -pe '…'` and what each printed: the code is a block of its own.
+        if (
+          cls.kind === "shell" ||
+          cls.kind === "output" ||
+          cls.kind === "error-output" ||
+          cls.kind === "traceback"
+        ) {
+          for (const run of parseShellSession(c.value)) {
+            const b = makeBlock(
+              blocks.length,
+              null,
+              run.code,
+              "code",
+              run.runtime === "python" ? "python" : "javascript",
+              section,
+              null,
+              c.position?.start.line ?? 0,
+              false,
+            );
+            b.shellRun = run;
+            b.lead = previousText;
+            blocks.push(b);
+          }
+        }
         previousText = null;
         break;
       }

@@ -61,6 +61,14 @@ export function codeLine(line: string): string | null {
   const body = withoutAnnotation(l).trim();
   if (body === "") return null;
   if (/^[*_#>|-]+$/.test(body) || /^\*\*.*\*\*:?$/.test(body)) return null;
+  if (
+    /^import\s+(?:[\w$]+|\{[^}]*\}|\*\s+as\s+[\w$]+)(?:\s*,\s*\{[^}]*\})?\s+from\s+['"][^'"]+['"];?$/.test(
+      body,
+    )
+  )
+    return l;
+  if (/^from\s+[\w.]+\s+import\s+[\w, ()*]+$/.test(body) || /^import\s+[\w.]+(?:\s+as\s+\w+)?$/.test(body))
+    return l;
   if (l.trim() !== body && /^[A-Za-z_$][\w$]*(\.[\w$]+)+$/.test(body)) return l;
   const s = shape(body);
   if (hasProseRun(s)) return null;
@@ -87,7 +95,7 @@ export function plainCodeRuns(raw: string): PlainCode[] {
   let current: string[] = [];
   let start = 0;
   const flush = () => {
-    if (current.some((l) => /[\w$)\]]\s*\(/.test(l) || /^\s*(var|let|const)\s/.test(l)))
+    if (current.some((l) => /[\w$)\]]\s*\(/.test(l) || /^\s*(var|let|const|import|from)\s/.test(l)))
       runs.push({ code: current.join("\n"), firstLine: start });
     current = [];
   };

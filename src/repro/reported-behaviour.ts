@@ -180,6 +180,27 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
       }
     }
   }
+  // 2a. A shell session (`$ python3 -c '…'`): the error it ended with, else what it printed.
+  for (const b of candidates) {
+    const r = b.shellRun;
+    if (!r) continue;
+    const ex = r.errorText
+      ? r.runtime === "python"
+        ? parsePythonException(r.errorText)
+        : parseNodeException(r.errorText)
+      : null;
+    const source = `the shell session in the report (\`${r.interpreter}\`)`;
+    if (ex)
+      return {
+        kind: "exception",
+        exceptionType: ex.type,
+        exceptionMessage: ex.message || null,
+        output: r.output,
+        source,
+      };
+    if (r.output.length > 0)
+      return { kind: "output", exceptionType: null, exceptionMessage: null, output: r.output, source };
+  }
   // 2b. Outputs and errors stated in comments next to the code (`// => 1`, `# raises ValueError`).
   const fromComments = commentBehaviour(report);
   if (fromComments) return fromComments;

@@ -41,6 +41,15 @@ function labelOf(b: ReportBlock): string {
 }
 
 function sideOf(b: ReportBlock): Side {
+  if (b.shellRun) {
+    const r = b.shellRun;
+    const exception = r.errorText
+      ? r.runtime === "python"
+        ? parsePythonException(r.errorText)
+        : parseNodeException(r.errorText)
+      : null;
+    return { block: b, label: r.interpreter, output: r.output, exception };
+  }
   const flavour = b.kind === "python-transcript" ? "python" : "node";
   const t = parseTranscript(b.value, flavour);
   const exception = t.errorText
@@ -80,11 +89,15 @@ function sameOutcome(a: Side, b: Side): boolean {
 
 /** The two sides of a report that shows one session twice with different results; null when it does not. */
 export function twoVersions(report: ParsedReport, blocks: ReportBlock[]): TwoVersions | null {
-  const sessions = blocks.filter((b) => b.kind === "python-transcript" || b.kind === "node-transcript");
+  const sessions = blocks.filter(
+    (b) => b.kind === "python-transcript" || b.kind === "node-transcript" || b.shellRun !== null,
+  );
   if (sessions.length < 2) return null;
   const flavourOf = (b: ReportBlock) => (b.kind === "python-transcript" ? "python" : "node");
   const inputs = (b: ReportBlock) =>
-    parseTranscript(b.value, flavourOf(b)).inputs.join("\n").replace(/\s+/g, "");
+    b.shellRun
+      ? `shell:${b.shellRun.code.replace(/\s+/g, "")}`
+      : parseTranscript(b.value, flavourOf(b)).inputs.join("\n").replace(/\s+/g, "");
   const first = sessions[0]!;
   const same = sessions.filter((b) => inputs(b) === inputs(first));
   if (same.length < 2) return null;

@@ -312,3 +312,33 @@ describe("versions stated only in prose", () => {
     expect(findBareVersions("v6.12.0 (the latest right now)")).toEqual(["6.12.0"]);
   });
 });
+
+describe("shell sessions", () => {
+  it("turns `$ python3 -c '…'` invocations into code and transcripts; two interpreters are two versions", async () => {
+    const { parseShellSession } = await import("../../../src/repro/shell-session.ts");
+    const runs = parseShellSession(
+      "$ node -pe 'require(\"os\").EOL.length'\n1\n$ python3 -c 'import json; print(json.dumps(1.0))'\n1.0\n",
+    );
+    expect(runs.map((r) => [r.interpreter, r.code, r.output])).toEqual([
+      ["node", 'console.log(require("os").EOL.length);', ["1"]],
+      ["python3", "import json; print(json.dumps(1.0))", ["1.0"]],
+    ]);
+    const md = `# fromhex raises the wrong error on PyPy\n\nIt raises \`TypeError\` instead of \`ValueError\`:\n\n${f}console\n$ python3.11 -c 'float.fromhex("zz")'\nTraceback (most recent call last):\n  File "<string>", line 1, in <module>\nValueError: invalid hexadecimal floating-point string\n$ pypy3.10 -c 'float.fromhex("zz")'\nTraceback (most recent call last):\n  File "<string>", line 1, in <module>\nTypeError: bad string\n${f}\n`;
+    const { exp, program } = read(md);
+    expect(exp.actual).toMatchObject({ kind: "exception", exceptionType: "TypeError" });
+    expect(exp.actual.source).toMatch(/`pypy3.10` transcript/);
+    expect(exp.expectedException?.type).toBe("ValueError");
+    expect(program?.files["reproduction.py"]?.match(/fromhex/g)).toHaveLength(1);
+    const m = matchRun(
+      exp.actual,
+      run({
+        exitCode: 1,
+        exception: { type: "ValueError", message: "invalid hexadecimal floating-point string" },
+      }),
+      exp.expectedOutput,
+      exp.expectedException,
+    );
+    expect(m.kind).toBe("clean");
+    expect(m.detail).toMatch(/the error the report shows as the correct behaviour/);
+  });
+});
