@@ -196,11 +196,12 @@ function pythonBoundNames(code: string): Set<string> {
 
 function pythonImportedModules(code: string): string[] {
   const mods: string[] = [];
-  for (const m of code.matchAll(/^\s*import\s+([^\n#]+)/gm)) {
+  for (const m of code.matchAll(/^\s*import\s+([^\n#;]+)/gm)) {
     for (const part of (m[1] ?? "").split(",")) mods.push(part.trim().split(/[\s.]/)[0]!);
   }
   for (const m of code.matchAll(/^\s*from\s+(\w+)[\w.]*\s+import\b/gm)) mods.push(m[1]!);
-  return [...new Set(mods.filter(Boolean))];
+  // `_thread`, `_io`, `__future__`: underscore modules are the interpreter's own.
+  return [...new Set(mods.filter((m) => m && /^[A-Za-z_]\w*$/.test(m) && !m.startsWith("_")))];
 }
 
 function pythonMissingImports(code: string, knownPackages: string[]): string[] {

@@ -11,7 +11,12 @@ export const PYTHON_STDLIB = new Set(
     "multiprocessing numbers operator os pathlib pickle platform pprint queue random re reprlib sched secrets select shelve " +
     "shlex shutil signal socket sqlite3 ssl stat statistics string struct subprocess sys sysconfig tarfile tempfile textwrap " +
     "threading time timeit tokenize tomllib traceback types typing unicodedata unittest urllib uuid warnings weakref xml " +
-    "zipfile zlib zoneinfo configparser codecs fileinput __future__ graphlib"
+    "zipfile zlib zoneinfo configparser codecs fileinput __future__ graphlib atexit binascii bz2 code codeop " +
+    "colorsys copyreg cProfile dbm filecmp ftplib getopt gettext grp imaplib linecache mailbox marshal mmap netrc " +
+    "optparse pdb pkgutil poplib posixpath ntpath pty pwd py_compile pyclbr quopri resource rlcompleter runpy " +
+    "selectors smtplib socketserver stringprep symtable syslog tabnanny termios test tkinter trace tracemalloc tty " +
+    "turtle venv wave webbrowser wsgiref xmlrpc zipapp zipimport opcode pstats site token posix faulthandler " +
+    "encodings idlelib lib2to3 sre_constants sre_parse sre_compile nturl2path curses readline"
   ).split(" "),
 );
 

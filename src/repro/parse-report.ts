@@ -148,6 +148,35 @@ function filenameHint(previousText: string | null, value: string, language: Bloc
   return m?.[1] ?? null;
 }
 
+/** Where a Python block stops being code: a traceback, an IDE's exception banner, a frame line. */
+function splitTraceback(value: string): { code: string; output: string } | null {
+  const lines = value.split("\n");
+  const at = lines.findIndex((l) =>
+    /^(Traceback \(most recent call last\)|-{20,}\s*$|\s*File "[^"]+", line \d+|\*?\s*Exception has occurred|[\w.]*(Error|Exception)\s+Traceback \(most recent call last\))/.test(
+      l,
+    ),
+  );
+  if (at <= 0) return null;
+  const code = lines.slice(0, at).join("\n").trimEnd();
+  if (code.trim() === "") return null;
+  return { code, output: lines.slice(at).join("\n") };
+}
+
+/** A block indented as a whole (copied out of a method) is dedented. */
+function dedent(value: string): string {
+  const indents = value
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => /^[ \t]*/.exec(l)![0].length);
+  const min = indents.length ? Math.min(...indents) : 0;
+  return min > 0
+    ? value
+        .split("\n")
+        .map((l) => l.slice(Math.min(min, /^[ \t]*/.exec(l)![0].length)))
+        .join("\n")
+    : value;
+}
+
 function makeBlock(
   index: number,
   fence: string | null,
@@ -161,7 +190,7 @@ function makeBlock(
 ): ReportBlock {
   let annotated =
     kind === "code" && (language === "python" || language === "javascript" || language === "typescript")
-      ? annotate(value, language)
+      ? annotate(language === "python" ? dedent(value) : value, language)
       : null;
   // A lone expression quoted in prose (`qs.stringify(x)`) shows its value the way a REPL would.
   if (
@@ -306,6 +335,36 @@ export function parseReport(markdown: string): ParsedReport {
       case "code": {
         const c = node as Code;
         let cls = classifyBlock(c.lang, c.value);
+        // Python code with its traceback pasted under it in the same block: the code runs, the rest is output.
+        const split = cls.kind === "code" && cls.language === "python" ? splitTraceback(c.value) : null;
+        if (split) {
+          blocks.push(
+            makeBlock(
+              blocks.length,
+              c.lang ?? null,
+              split.code,
+              "code",
+              "python",
+              section,
+              filenameHint(previousText, split.code, "python"),
+              c.position?.start.line ?? 0,
+              false,
+            ),
+            makeBlock(
+              blocks.length + 1,
+              null,
+              split.output,
+              "traceback",
+              "python",
+              section === "expected" ? "other" : section,
+              null,
+              c.position?.start.line ?? 0,
+              false,
+            ),
+          );
+          previousText = null;
+          break;
+        }
         // Code in a bare or unknown fence that the scorer did not recognise (one annotated line, say).
         if (cls.kind === "output" && languageFromFence(c.lang) === null && wholeBlockIsCode(c.value))
           cls = { kind: "code", language: plainLanguage(c.value) };

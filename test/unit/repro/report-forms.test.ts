@@ -342,3 +342,23 @@ describe("shell sessions", () => {
     expect(m.detail).toMatch(/the error the report shows as the correct behaviour/);
   });
 });
+
+describe("odd blocks", () => {
+  it("a traceback pasted under the code in the same Python block is output, not code", () => {
+    const { report, exp } = read(
+      `# t\n\n${f}python\nimport json\njson.loads("{")\n---------------------------------------------------------------------------\nJSONDecodeError                           Traceback (most recent call last)\nJSONDecodeError: Expecting property name enclosed in double quotes\n${f}\n`,
+    );
+    expect(report.blocks.map((b) => b.kind)).toEqual(["code", "traceback"]);
+    expect(report.blocks[0]!.value).toBe('import json\njson.loads("{")');
+    expect(exp.actual.exceptionType).toBe("JSONDecodeError");
+  });
+  it("an indented fragment is dedented; interpreter modules are never installed", () => {
+    const { program } = read(
+      `# t\n\n${f}python\n    import _thread, sys; print(sys.maxsize > 0)\n    assert 1 == 1\n${f}\n`,
+    );
+    expect(program?.files["reproduction.py"]).toContain(
+      "import _thread, sys; print(sys.maxsize > 0)\nassert 1 == 1",
+    );
+    expect(program?.dependencies).toEqual([]);
+  });
+});
