@@ -41,7 +41,14 @@ function observedText(r: ReproResult): string {
     return `stopped by the sandbox (${e.stoppedBy}) after ${(e.durationMs / 1000).toFixed(1)} s`;
   if (e.exceptionType)
     return `\`${e.exceptionType}${e.exceptionMessage ? `: ${e.exceptionMessage}` : ""}\` (exit code ${e.exitCode})`;
-  return `exit code ${e.exitCode}`;
+  // What the run printed, not only how it ended: the first lines of its output.
+  const lines = e.outputExcerpt
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && l !== "…");
+  if (lines.length === 0) return `nothing printed (exit code ${e.exitCode})`;
+  const shown = lines.slice(0, 3).map((l) => `\`${l.length > 100 ? `${l.slice(0, 100)}…` : l}\``);
+  return `printed ${shown.join(", ")}${lines.length > 3 ? ` and ${lines.length - 3} more line(s)` : ""} (exit code ${e.exitCode})`;
 }
 
 export function renderReproReport(r: ReproResult, options: { scriptPath?: string } = {}): string {
@@ -75,11 +82,15 @@ export function renderReproReport(r: ReproResult, options: { scriptPath?: string
 
   if (r.versions.length > 0 || r.runtime.version || r.matrix.length > 1) {
     out.push("### Versions", "");
-    out.push(
-      `- Runtime: ${r.runtime.name === "python" ? "Python" : r.runtime.name === "node" ? "Node.js" : r.runtime.name} ${r.runtime.version ?? "unknown"}${
-        r.runtime.reported ? ` (the report names ${r.runtime.reported})` : ""
-      }`,
-    );
+    const runtimeName =
+      r.runtime.name === "python" ? "Python" : r.runtime.name === "node" ? "Node.js" : r.runtime.name;
+    // The sandbox's version is known only once something ran; never print "Python unknown".
+    const runtimeLine = r.runtime.version
+      ? `- Runtime: ${runtimeName} ${r.runtime.version}${r.runtime.reported ? ` (the report names ${r.runtime.reported})` : ""}`
+      : r.runtime.reported
+        ? `- Runtime: the report names ${runtimeName} ${r.runtime.reported}; nothing ran here`
+        : null;
+    if (runtimeLine) out.push(runtimeLine);
     for (const v of r.versions) {
       out.push(
         `- \`${v.name}\` ${v.version}${v.source === "unpinned" ? " (the report names no version; latest used)" : " (as reported)"}`,

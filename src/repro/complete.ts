@@ -6,6 +6,8 @@
  */
 import {
   NODE_BUILTINS,
+  NPM_GLOBALS,
+  NPM_NAMED_EXPORTS,
   npmIdentifier,
   npmPackageOf,
   PYTHON_ALIASES,
@@ -13,6 +15,7 @@ import {
   PYTHON_IMPORT_TO_PACKAGE,
   PYTHON_STDLIB,
 } from "./known-modules.ts";
+import { JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
 import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
 
@@ -34,9 +37,16 @@ export interface Program {
   ecosystem: "npm" | "pypi";
   /** Placeholders left by the reporter (`YOUR_API_KEY`, `# your code here`). */
   placeholders: string[];
+  /** Command-line arguments the report runs the script with (`node index.js -i=x` → `["-i=x"]`). */
+  args?: string[];
 }
 
 const RUNNABLE = new Set(["code", "python-transcript", "node-transcript"]);
+
+function echoNote(blocks: ReportBlock[]): string {
+  const lines = blocks.flatMap((b) => b.checks.filter((c) => c.kind === "output").map((c) => c.code));
+  return `printed the value of ${lines.length === 1 ? `\`${lines[0]}\`` : `${lines.length} annotated lines`}, which the report annotates with a comment (as a REPL would echo it)`;
+}
 
 function familyOf(b: ReportBlock): "python" | "js" | null {
   if (b.language === "python") return "python";
@@ -61,19 +71,89 @@ export function findPlaceholders(code: string): string[] {
   return [...new Set([...code.matchAll(PLACEHOLDER_RE)].map((m) => m[0].trim()))];
 }
 
-/** Build the program from the report; null when the report holds nothing runnable. */
-export function completeProgram(report: ParsedReport): Program | null {
-  const units = report.blocks.filter(
+/** The blocks the program is made of: runnable fenced blocks, else code pasted without a fence. */
+export function programBlocks(report: ParsedReport): ReportBlock[] {
+  const runnable = report.blocks.filter(
     (b) => RUNNABLE.has(b.kind) && familyOf(b) !== null && b.section !== "expected",
   );
+  // Code pasted without a fence counts only when the report has no fenced code at all (a fenced block of
+  // imports alone does not count: "this is how I import it" next to an inline call).
+  const importsOnly = (b: ReportBlock) =>
+    b.value
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .every((l) =>
+        /^\s*(import\s|from\s+\S+\s+import\s|(const|let|var)\s+[\w${}\s,]+=\s*require\(|\/\/|#)/.test(l),
+      );
+  const fenced = runnable.filter((b) => !b.plain);
+  const units = fenced.some((b) => !importsOnly(b)) ? fenced : runnable;
+  const first = units[0];
+  return first ? units.filter((b) => familyOf(b) === familyOf(first)) : [];
+}
+
+/** Build the program from the report; null when the report holds nothing runnable. */
+export function completeProgram(report: ParsedReport): Program | null {
+  const units = programBlocks(report);
   const first = units[0];
   if (!first) return null;
   const family = familyOf(first)!;
   const mine = units.filter((b) => familyOf(b) === family);
   // Identical blocks pasted twice (e.g. in "Steps" and again in "Code") run once.
-  const unique = mine.filter((b, i) => mine.findIndex((o) => o.value.trim() === b.value.trim()) === i);
+  // Identical code pasted twice runs once; so does one session shown twice (on two versions, say): the same
+  // statements typed, whatever each printed.
+  const key = (b: ReportBlock) =>
+    b.kind === "python-transcript" || b.kind === "node-transcript"
+      ? `transcript:${parseTranscript(b.value, b.kind === "python-transcript" ? "python" : "node").inputs.join("\n")}`
+      : b.value.trim();
+  const unique = mine.filter((b, i) => mine.findIndex((o) => key(o) === key(b)) === i);
   const knownPackages = report.versions.map((v) => v.name);
-  return family === "python" ? completePython(unique, knownPackages) : completeJs(unique, knownPackages);
+  const program =
+    family === "python" ? completePython(unique, knownPackages) : completeJs(unique, knownPackages);
+  const invocation = commandLineOf(report, family);
+  if (invocation && invocation.args.length > 0) {
+    program.args = invocation.args;
+    program.completions.push(
+      `ran it with the arguments the report gives (\`${invocation.line}\`): ${invocation.args.map((a) => `\`${a}\``).join(" ")}`,
+    );
+  }
+  return program;
+}
+
+/** Shell-like split of an argument string (single and double quotes, no expansion). */
+export function splitArgs(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/"((?:\\.|[^"\\])*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? "");
+  return out;
+}
+
+/**
+ * How the report runs the script: `$ node index.js -i=x`, `python test.py -c`, `npm start -- -stuff`, in a shell
+ * block, an output block or inline code. The first invocation that passes arguments wins.
+ */
+export function commandLineOf(
+  report: ParsedReport,
+  family: "python" | "js",
+): { line: string; args: string[] } | null {
+  const re =
+    family === "python"
+      ? /^\s*(?:\$\s*)?(?:python[\d.]*|py)\s+(?!-[cm]\b)[\w./-]+\.py\b\s*(.*)$/
+      : /^\s*(?:\$\s*)?(?:(?:node|npx\s+(?:ts-node|tsx)|ts-node|tsx)\s+(?!-[ep]\b|-pe\b)[\w./-]+\.[cm]?[jt]s\b|npm\s+(?:start|run\s+[\w:-]+)\s+--)\s*(.*)$/;
+  const lines = [
+    ...report.blocks
+      .filter((b) => b.kind === "shell" || b.kind === "output")
+      .flatMap((b) => b.value.split("\n")),
+    ...report.inlineCode.map((c) => c.value),
+  ];
+  let first: { line: string; args: string[] } | null = null;
+  for (const line of lines) {
+    const m = re.exec(line);
+    if (!m) continue;
+    const args = splitArgs((m[1] ?? "").replace(/\s*(?:[|>;&].*)?$/, ""));
+    const found = { line: line.trim().replace(/^\$\s*/, ""), args };
+    if (args.length > 0) return found;
+    first ??= found;
+  }
+  return first;
 }
 
 function splitNamed(units: ReportBlock[], ext: RegExp): { named: ReportBlock[]; main: ReportBlock[] } {
@@ -116,11 +196,12 @@ function pythonBoundNames(code: string): Set<string> {
 
 function pythonImportedModules(code: string): string[] {
   const mods: string[] = [];
-  for (const m of code.matchAll(/^\s*import\s+([^\n#]+)/gm)) {
+  for (const m of code.matchAll(/^\s*import\s+([^\n#;]+)/gm)) {
     for (const part of (m[1] ?? "").split(",")) mods.push(part.trim().split(/[\s.]/)[0]!);
   }
   for (const m of code.matchAll(/^\s*from\s+(\w+)[\w.]*\s+import\b/gm)) mods.push(m[1]!);
-  return [...new Set(mods.filter(Boolean))];
+  // `_thread`, `_io`, `__future__`: underscore modules are the interpreter's own.
+  return [...new Set(mods.filter((m) => m && /^[A-Za-z_]\w*$/.test(m) && !m.startsWith("_")))];
 }
 
 function pythonMissingImports(code: string, knownPackages: string[]): string[] {
@@ -138,7 +219,12 @@ function pythonMissingImports(code: string, knownPackages: string[]): string[] {
   const fromBy = new Map<string, string[]>();
   for (const [name, mod] of Object.entries(PYTHON_FROM_IMPORTS)) {
     if (bound.has(name)) continue;
-    if (new RegExp(`(?<![\\w.])${name}\\s*\\(|@${name}\\b|:\\s*${name}\\b|\\b${name}\\[`).test(scan)) {
+    if (
+      new RegExp(
+        `(?<![\\w.])${name}\\s*\\(|@${name}\\b|:\\s*${name}\\b|\\b${name}\\[|^class\\s+\\w+\\s*\\([^)]*\\b${name}\\b|(?<![\\w.])${name}\\.\\w`,
+        "m",
+      ).test(scan)
+    ) {
       fromBy.set(mod, [...(fromBy.get(mod) ?? []), name]);
     }
   }
@@ -170,12 +256,16 @@ function completePython(units: ReportBlock[], knownPackages: string[]): Program 
         );
       usedTranscript = true;
     } else {
-      parts.push(b.value.replace(/\s+$/, ""));
+      parts.push(b.runValue.replace(/\s+$/, ""));
     }
   }
   if (main.length > 1)
     completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
   let code = `${parts.join("\n\n").trim()}\n`;
+  if (main.some((b) => b.usesEcho)) {
+    code = `${PY_ECHO_PRELUDE}\n${code}`;
+    completions.push(echoNote(main));
+  }
 
   const missing = pythonMissingImports(code, knownPackages).filter(
     (l) => !new RegExp(`^${l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m").test(code),
@@ -334,7 +424,7 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
       completions.push(
         "turned the REPL session into a script (typed expressions are echoed like the prompt does)",
       );
-    } else parts.push(b.value.replace(/\s+$/, ""));
+    } else parts.push(b.runValue.replace(/\s+$/, ""));
   }
   if (main.length > 1)
     completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
@@ -342,6 +432,11 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
   let scan = codeOnly(code, "js");
 
   const esmSyntax = /^\s*(import\s[\w${*]|import\s+['"]|export\s)/m.test(scan);
+  if (main.some((b) => b.usesEcho)) {
+    code = `${esmSyntax ? JS_ECHO_PRELUDE_ESM : JS_ECHO_PRELUDE}\n${code}`;
+    completions.push(echoNote(main));
+    scan = codeOnly(code, "js");
+  }
   const usesRequire = /\brequire\(\s*['"]/.test(scan);
   const tla = hasTopLevelAwait(scan);
   let format: "esm" | "cjs" = esmSyntax || (tla && !usesRequire) ? "esm" : "cjs";
@@ -350,6 +445,7 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
   const bound = jsBoundNames(scan);
   const add: string[] = [];
   const candidates = new Map<string, string>();
+  for (const [ident, pkg] of Object.entries(NPM_GLOBALS)) candidates.set(ident, pkg);
   for (const pkg of knownPackages)
     if (/^(@[\w.-]+\/)?[a-z0-9][\w.-]*$/.test(pkg)) candidates.set(npmIdentifier(pkg), pkg);
   for (const b of [
@@ -370,9 +466,26 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
   for (const [ident, spec] of candidates) {
     if (bound.has(ident)) continue;
     const escaped = ident.replace(/\$/g, "\\$");
-    if (!new RegExp(`(?<![\\w$.])${escaped}\\s*[.(]`).test(scan)) continue;
+    if (!new RegExp(`(?<![\\w$.])(?:new\\s+)?${escaped}\\s*[.(]`).test(scan)) continue;
     if (jsSpecifiers(code).some((s) => s === spec || s === spec.replace(/^node:/, ""))) continue;
     add.push(format === "esm" ? `import ${ident} from "${spec}";` : `const ${ident} = require("${spec}");`);
+  }
+  for (const [ident, pkg] of Object.entries(NPM_NAMED_EXPORTS)) {
+    if (bound.has(ident) || add.some((l) => l.includes(` ${ident} `))) continue;
+    if (!new RegExp(`(?<![\\w$.])${ident}\\s*[.(]`).test(scan)) continue;
+    add.push(
+      format === "esm" ? `import { ${ident} } from "${pkg}";` : `const { ${ident} } = require("${pkg}");`,
+    );
+  }
+  // Plugins passed to `pkg.extend(plugin)` without an import: `dayjs.extend(utc)` → `dayjs/plugin/utc`.
+  for (const m of scan.matchAll(/(?<![\w$.])([\w$]+)\.extend\(\s*([A-Za-z_$][\w$]*)\s*\)/g)) {
+    const pkg = NPM_GLOBALS[m[1]!] ?? (knownPackages.includes(m[1]!) ? m[1]! : null);
+    if (!pkg || bound.has(m[2]!) || add.some((l) => l.includes(` ${m[2]} `))) continue;
+    add.push(
+      format === "esm"
+        ? `import ${m[2]} from "${pkg}/plugin/${m[2]}.js";`
+        : `const ${m[2]} = require("${pkg}/plugin/${m[2]}");`,
+    );
   }
   if (add.length > 0) {
     code = `${add.join("\n")}\n${code}`;

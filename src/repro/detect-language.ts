@@ -10,6 +10,9 @@ const FENCE_ALIASES: Record<string, BlockLanguage> = {
   python3: "python",
   py3: "python",
   pycon: "python",
+  cython: "python",
+  ipython: "python",
+  python2: "python",
   pytb: "text",
   javascript: "javascript",
   js: "javascript",
@@ -43,7 +46,8 @@ export function languageFromFence(lang: string | null | undefined): BlockLanguag
     lang
       .trim()
       .toLowerCase()
-      .split(/[\s{,]/)[0] ?? "";
+      .replace(/^[{.]+/, "")
+      .split(/[\s{},=]/)[0] ?? "";
   return FENCE_ALIASES[key] ?? null;
 }
 

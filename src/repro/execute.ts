@@ -19,14 +19,15 @@ export interface ExecutedRun extends RunObservation {
 /** The command: record the runtime version on stderr (one marker line, removed again), then exec the entry. */
 export function runCommand(program: Program, runnableEntry: string): string[] {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const args = (program.args ?? []).map((a) => ` ${q(a)}`).join("");
   if (program.runtime === "python") {
     return [
       "sh",
       "-c",
-      `echo "${RUNTIME_MARKER}$(python3 -c 'import platform; print(platform.python_version())')" >&2; exec python3 ${q(runnableEntry)}`,
+      `echo "${RUNTIME_MARKER}$(python3 -c 'import platform; print(platform.python_version())')" >&2; exec python3 ${q(runnableEntry)}${args}`,
     ];
   }
-  return ["sh", "-c", `echo "${RUNTIME_MARKER}$(node --version)" >&2; exec node ${q(runnableEntry)}`];
+  return ["sh", "-c", `echo "${RUNTIME_MARKER}$(node --version)" >&2; exec node ${q(runnableEntry)}${args}`];
 }
 
 export function sandboxEnv(install: InstallResult | null): Record<string, string> {
@@ -89,6 +90,8 @@ export async function executeRuns(options: {
   runnableEntry: string;
   install: InstallResult | null;
   runs: number;
+  /** Which configuration runs, for progress lines ("reported versions", "latest versions"). */
+  label?: string;
 }): Promise<ExecutedRun[]> {
   const { ports, program, install } = options;
   const request = {
@@ -100,6 +103,18 @@ export async function executeRuns(options: {
     ...(ports.signal ? { signal: ports.signal } : {}),
   };
   // Repeats run side by side: each is its own container, and the verdict needs all of them.
-  const results = await Promise.all(Array.from({ length: options.runs }, () => ports.sandbox.run(request)));
+  let done = 0;
+  const label = options.label ? ` (${options.label})` : "";
+  ports.onProgress?.(`starting ${options.runs} run(s)${label} in the sandbox`);
+  const results = await Promise.all(
+    Array.from({ length: options.runs }, () =>
+      ports.sandbox.run(request).then((r) => {
+        done++;
+        const how = r.stoppedBy ? `stopped (${r.stoppedBy})` : `exit code ${r.exitCode}`;
+        ports.onProgress?.(`run ${done} of ${options.runs}${label} finished: ${how}`);
+        return r;
+      }),
+    ),
+  );
   return results.map((r) => observe(r, program.runtime));
 }

@@ -11,7 +11,12 @@ export const PYTHON_STDLIB = new Set(
     "multiprocessing numbers operator os pathlib pickle platform pprint queue random re reprlib sched secrets select shelve " +
     "shlex shutil signal socket sqlite3 ssl stat statistics string struct subprocess sys sysconfig tarfile tempfile textwrap " +
     "threading time timeit tokenize tomllib traceback types typing unicodedata unittest urllib uuid warnings weakref xml " +
-    "zipfile zlib zoneinfo configparser codecs fileinput __future__ graphlib"
+    "zipfile zlib zoneinfo configparser codecs fileinput __future__ graphlib atexit binascii bz2 code codeop " +
+    "colorsys copyreg cProfile dbm filecmp ftplib getopt gettext grp imaplib linecache mailbox marshal mmap netrc " +
+    "optparse pdb pkgutil poplib posixpath ntpath pty pwd py_compile pyclbr quopri resource rlcompleter runpy " +
+    "selectors smtplib socketserver stringprep symtable syslog tabnanny termios test tkinter trace tracemalloc tty " +
+    "turtle venv wave webbrowser wsgiref xmlrpc zipapp zipimport opcode pstats site token posix faulthandler " +
+    "encodings idlelib lib2to3 sre_constants sre_parse sre_compile nturl2path curses readline"
   ).split(" "),
 );
 
@@ -78,6 +83,48 @@ export const NPM_IDENTIFIERS: Record<string, string> = {
   underscore: "_",
   jquery: "$",
   "lodash.clonedeep": "cloneDeep",
+};
+
+/**
+ * Globals reporters use without a `require`, as the package's documentation and REPL examples do:
+ * `semver.satisfies(...)`, `_.merge(...)`, `math.evaluate(...)`, `new Big(...)`. Used only when the name is
+ * never bound in the snippet.
+ */
+export const NPM_GLOBALS: Record<string, string> = {
+  _: "lodash",
+  math: "mathjs",
+  moment: "moment",
+  dayjs: "dayjs",
+  semver: "semver",
+  Big: "big.js",
+  BigNumber: "bignumber.js",
+  Decimal: "decimal.js",
+  validator: "validator",
+  qs: "qs",
+  yaml: "js-yaml",
+  jsyaml: "js-yaml",
+  numeral: "numeral",
+  Joi: "joi",
+  Ajv: "ajv",
+  R: "ramda",
+  Immutable: "immutable",
+  uuid: "uuid",
+  dateFns: "date-fns",
+  yargs: "yargs",
+  commander: "commander",
+  chalk: "chalk",
+  marked: "marked",
+  Handlebars: "handlebars",
+  mustache: "mustache",
+  luxon: "luxon",
+};
+
+/** Named exports reporters use without importing them: `DateTime.fromISO(...)` means luxon's `DateTime`. */
+export const NPM_NAMED_EXPORTS: Record<string, string> = {
+  DateTime: "luxon",
+  Duration: "luxon",
+  Interval: "luxon",
+  IANAZone: "luxon",
 };
 
 export function npmIdentifier(pkg: string): string {

@@ -34,10 +34,19 @@ export interface RunMatch {
   detail: string;
   /** For "needs": the question to ask the reporter. */
   question?: string;
+  /** For "needs": the report's code itself is incomplete (does not parse, uses an undefined name) — a model can complete it. */
+  incompleteCode?: boolean;
 }
 
 function shortType(t: string): string {
   return t.split(".").pop() ?? t;
+}
+
+/** Same exception type; a reported bare `Error` (JavaScript's base class, as consoles print it) stands for any `…Error`. */
+function sameExceptionType(reported: string, observed: string): boolean {
+  const r = shortType(reported);
+  const o = shortType(observed);
+  return r === o || (r === "Error" && /Error$/.test(o));
 }
 
 /** Reported and observed messages agree when equal after normalization, or one contains the other (reporters truncate). */
@@ -54,9 +63,18 @@ export function outputAppears(reported: string[], observedText: string): boolean
   const want = reported.map(looseKey).filter((l) => l !== "");
   if (want.length === 0) return false;
   const have = normalizedLines(observedText).map(looseKey);
+  // Reporters space brackets differently from the runtime's printer: `{c: {'12': '1'}}` vs `{ c: { '12': '1' } }`.
+  const compact = (s: string) => s.replace(/\s+/g, "");
   let i = 0;
   for (const line of have) {
-    if (i < want.length && (line === want[i] || (want[i]!.length >= 6 && line.includes(want[i]!)))) i++;
+    if (i >= want.length) break;
+    const w = want[i]!;
+    if (
+      line === w ||
+      (w.length >= 6 && line.includes(w)) ||
+      (/[[{(]/.test(w) && compact(line) === compact(w))
+    )
+      i++;
   }
   return i === want.length;
 }
@@ -87,8 +105,139 @@ const NEEDS_RULES: {
   },
 ];
 
-export function matchRun(reported: ReportedBehaviour, run: RunObservation): RunMatch {
+/**
+ * APIs newer than the sandbox's runtimes (Node 18, Python 3.11): a `TypeError: x.toSorted is not a function`
+ * there says the runtime is too old for the snippet, not that the bug shows differently.
+ */
+const NEWER_NODE_APIS: Record<string, string> = {
+  toSorted: "Node.js 20",
+  toReversed: "Node.js 20",
+  toSpliced: "Node.js 20",
+  isWellFormed: "Node.js 20",
+  toWellFormed: "Node.js 20",
+  groupBy: "Node.js 21",
+  withResolvers: "Node.js 22",
+  union: "Node.js 22",
+  intersection: "Node.js 22",
+  difference: "Node.js 22",
+  symmetricDifference: "Node.js 22",
+  isSubsetOf: "Node.js 22",
+  isSupersetOf: "Node.js 22",
+  isDisjointFrom: "Node.js 22",
+  fromAsync: "Node.js 22",
+  findLast: "Node.js 18",
+};
+const NEWER_PYTHON_APIS: Record<string, string> = {
+  batched: "Python 3.12",
+  override: "Python 3.12",
+  TypeAliasType: "Python 3.12",
+  get_protocol_members: "Python 3.13",
+  is_protocol: "Python 3.13",
+  ReadOnly: "Python 3.13",
+  TypeIs: "Python 3.13",
+  deprecated: "Python 3.13",
+  copy_file_range: "Python 3.12",
+  walk: "Python 3.12",
+};
+
+/** The runtime is older than the snippet needs: the API it calls does not exist there yet. */
+function runtimeTooOld(run: RunObservation): RunMatch | null {
+  const ex = run.exception;
+  if (!ex) return null;
+  const js = /^TypeError$/.test(ex.type) ? /(?:^|\.)(\w+) is not a function/.exec(ex.message) : null;
+  const jsCtor =
+    ex.type === "ReferenceError"
+      ? /^(structuredClone|Iterator|AsyncIterator) is not defined/.exec(ex.message)
+      : null;
+  const py =
+    /AttributeError$/.test(ex.type) || /ImportError$/.test(ex.type)
+      ? /has no attribute '(\w+)'|cannot import name '(\w+)'/.exec(ex.message)
+      : null;
+  const name = js?.[1] ?? jsCtor?.[1] ?? py?.[1] ?? py?.[2];
+  if (!name) return null;
+  const needs = js || jsCtor ? NEWER_NODE_APIS[name] : NEWER_PYTHON_APIS[name];
+  if (!needs || (jsCtor && name === "structuredClone")) return null;
+  return {
+    kind: "needs",
+    detail: `the code calls \`${name}\`, which needs ${needs} or later; the sandbox's runtime is older, so the run (${ex.type}: ${ex.message}) says nothing about the reported bug`,
+    question: `The code uses \`${name}\` (${needs}+). Which runtime version do you run it on? Can it be shown without \`${name}\`?`,
+  };
+}
+
+/** A parse error in the report's own code (not raised at run time by a library): the code as pasted cannot run. */
+function ownSyntaxError(run: RunObservation): RunMatch | null {
+  const ex = run.exception;
+  if (!ex || !/^(SyntaxError|IndentationError|TabError)$/.test(ex.type)) return null;
+  const stderr = run.stderr;
+  const py = /^\s*File "\/workspace\/([^"]+)", line (\d+)\n(.*)$/m.exec(stderr);
+  const node = py ? null : /^(?:file:\/\/)?\/workspace\/(\S+?):(\d+)\n(.*)$/m.exec(stderr);
+  // Python: a parse error of the script itself has no traceback, only `File "...", line N`.
+  if (py && /^Traceback \(most recent call last\)/m.test(stderr)) return null;
+  // Node: a run-time SyntaxError (JSON.parse) has frames in the program; a parse error has none.
+  if (node && /^\s+at .*\/workspace\//m.test(stderr)) return null;
+  const source = (py ?? node)?.[3];
+  if (source === undefined) return null;
+  const line = (source ?? "").trim().slice(0, 160);
+  return {
+    kind: "needs",
+    incompleteCode: true,
+    detail: `the report's code does not parse: \`${line}\` (${ex.type}${ex.message ? `: ${ex.message}` : ""})`,
+    question: `This line of the code does not parse: \`${line}\` (${ex.type}${ex.message ? `: ${ex.message}` : ""}). Could you paste the exact code you run (no \`...\`, placeholders or REPL output mixed in)?`,
+  };
+}
+
+/** A name the snippet uses but never defines (a fragment of a larger program): ask for the missing part. */
+function undefinedName(run: RunObservation): RunMatch | null {
+  const ex = run.exception;
+  if (!ex) return null;
+  const m =
+    ex.type === "ReferenceError"
+      ? /^([A-Za-z_$][\w$]*) is not defined$/.exec(ex.message)
+      : /NameError$/.test(ex.type)
+        ? /^name '(\w+)' is not defined/.exec(ex.message)
+        : null;
+  if (!m?.[1]) return null;
+  return {
+    kind: "needs",
+    incompleteCode: true,
+    detail: `the code uses \`${m[1]}\`, which it never defines or imports (${ex.type}: ${ex.message})`,
+    question: `The code uses \`${m[1]}\` without defining it. Could you include where \`${m[1]}\` comes from (its value, or the import), so the snippet runs on its own?`,
+  };
+}
+
+/** Every expected line printed as a whole line of its own (normalized). */
+function expectedPrinted(expected: string[], observedText: string): boolean {
+  const want = expected.map(looseKey).filter((l) => l !== "");
+  if (want.length === 0) return false;
+  const have = new Set(normalizedLines(observedText).map((l) => looseKey(l).replace(/\s+/g, "")));
+  return want.every((w) => have.has(w.replace(/\s+/g, "")));
+}
+
+const quoteList = (xs: string[]) => xs.map((x) => `\`${x}\``).join(", ");
+
+/**
+ * @param expected what the report says should happen instead (lines); a run that prints it shows the correct
+ *   behaviour, which is never a reproduction.
+ */
+export function matchRun(
+  reported: ReportedBehaviour,
+  run: RunObservation,
+  expected: string[] = [],
+  expectedException: RaisedException | null = null,
+): RunMatch {
   const combined = `${run.stdout}\n${run.stderr}`;
+  const showsExpected =
+    expected.length > 0 &&
+    !expected.every((e) => reported.output.some((o) => looseKey(o) === looseKey(e))) &&
+    expectedPrinted(expected, run.stdout);
+  const reportedType = reported.kind === "exception" ? shortType(reported.exceptionType ?? "") : "";
+  if (run.exception && !sameExceptionType(reportedType || "-", run.exception.type)) {
+    const blocked =
+      (/SyntaxError|IndentationError|TabError/.test(reportedType) ? null : ownSyntaxError(run)) ??
+      (/ReferenceError|NameError/.test(reportedType) ? null : undefinedName(run)) ??
+      runtimeTooOld(run);
+    if (blocked) return blocked;
+  }
   const failed =
     run.exception !== null || (run.exitCode !== null && run.exitCode !== 0) || run.stoppedBy !== null;
   const observedFailure = run.exception
@@ -108,9 +257,32 @@ export function matchRun(reported: ReportedBehaviour, run: RunObservation): RunM
     return { kind: "clean", detail: "the report describes a hang; the run finished normally" };
   }
 
+  // A run the sandbox stopped at its time limit, where the report describes no hang, shows nothing about the
+  // bug: it is not a partial reproduction.
+  if (run.stoppedBy === "timeout") {
+    return {
+      kind: "needs",
+      detail:
+        "the run did not finish within the sandbox's time limit, and the report describes no hang (a slow install or import, or a loop waiting for input)",
+      question:
+        "How long does the code take for you? If it waits for input or a server, could you make it self-contained? (Maintainers: a longer `--timeout` may let it finish.)",
+    };
+  }
   if (reported.kind === "exception" && reported.exceptionType) {
+    if (
+      run.exception &&
+      expectedException &&
+      sameExceptionType(expectedException.type, run.exception.type) &&
+      messagesAgree(expectedException.message, run.exception.message) &&
+      !sameExceptionType(reported.exceptionType, run.exception.type)
+    ) {
+      return {
+        kind: "clean",
+        detail: `raised \`${observedFailure}\`, the error the report shows as the correct behaviour, not the reported \`${reported.exceptionType}\` (fixed here, or never broken on this runtime)`,
+      };
+    }
     if (run.exception) {
-      const sameType = shortType(run.exception.type) === shortType(reported.exceptionType);
+      const sameType = sameExceptionType(reported.exceptionType, run.exception.type);
       if (sameType && messagesAgree(reported.exceptionMessage, run.exception.message)) {
         return { kind: "match", detail: `raised ${observedFailure}, as reported` };
       }
@@ -127,6 +299,16 @@ export function matchRun(reported: ReportedBehaviour, run: RunObservation): RunM
         detail: `reported \`${reported.exceptionType}${reported.exceptionMessage ? `: ${reported.exceptionMessage}` : ""}\`, got \`${observedFailure}\``,
       };
     }
+    // Python's SystemExit prints no traceback: the process's own non-zero exit is the exception.
+    if (
+      shortType(reported.exceptionType) === "SystemExit" &&
+      !run.exception &&
+      run.exitCode !== null &&
+      run.exitCode !== 0 &&
+      run.stoppedBy === null
+    ) {
+      return { kind: "match", detail: `exited with status ${run.exitCode} (SystemExit), as reported` };
+    }
     if (failed) {
       const needs = needsFrom(combined);
       if (needs) return needs;
@@ -137,13 +319,23 @@ export function matchRun(reported: ReportedBehaviour, run: RunObservation): RunM
     }
     return {
       kind: "clean",
-      detail: `reported \`${reported.exceptionType}\`; the run completed without an exception`,
+      detail: showsExpected
+        ? `reported \`${reported.exceptionType}\`; the run completed without an exception and printed the expected ${quoteList(expected)} (fixed here, or never broken on this runtime)`
+        : `reported \`${reported.exceptionType}\`; the run completed without an exception`,
     };
   }
 
   if (reported.kind === "output") {
+    if (showsExpected)
+      return {
+        kind: "clean",
+        detail: `printed the expected ${quoteList(expected)}, not the reported ${quoteList(reported.output)}: the run shows the behaviour the report asks for (fixed here, or never broken on this runtime)`,
+      };
     if (outputAppears(reported.output, combined))
-      return { kind: "match", detail: "printed the reported output" };
+      return {
+        kind: "match",
+        detail: `printed the reported output (${quoteList(reported.output.slice(0, 4))}${reported.output.length > 4 ? ", …" : ""})`,
+      };
     if (failed) {
       const needs = needsFrom(combined);
       if (needs) return needs;
@@ -152,7 +344,10 @@ export function matchRun(reported: ReportedBehaviour, run: RunObservation): RunM
         detail: `the report shows output; the run failed with ${observedFailure}`,
       };
     }
-    return { kind: "clean", detail: "the run completed but did not print the reported output" };
+    return {
+      kind: "clean",
+      detail: `the run completed but did not print the reported ${quoteList(reported.output.slice(0, 4))}${reported.output.length > 4 ? ", …" : ""}`,
+    };
   }
 
   if (failed) {
@@ -185,6 +380,8 @@ export interface RunsVerdict {
   reproducedRuns: number;
   /** The most telling per-run detail (the first non-match when not all matched). */
   detail: string;
+  /** NEEDS_INFO because the report's code is incomplete (a model may complete it). */
+  incompleteCode?: boolean;
   questions: string[];
 }
 
@@ -212,6 +409,7 @@ export function foldRuns(matches: RunMatch[]): RunsVerdict {
       verdict: "NEEDS_INFO",
       reproducedRuns: 0,
       detail: needs.detail,
+      ...(needs.incompleteCode ? { incompleteCode: true } : {}),
       questions: needs.question ? [needs.question] : [],
     };
   const diff = first("different-failure") ?? first("unconfirmed-failure");

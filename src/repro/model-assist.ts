@@ -85,6 +85,8 @@ export function modelMode(program: Program | null, attempt: AttemptOutcome | nul
   if (attempt.fold === null) return null;
   if (attempt.fold.reproducedRuns > 0) return null;
   if (attempt.verdict === "PARTIAL" || attempt.verdict === "NOT_REPRODUCED") return "refine";
+  // The reporter's code does not parse or uses a name it never defines: a model can complete it.
+  if (attempt.verdict === "NEEDS_INFO" && attempt.fold.incompleteCode) return "refine";
   return null;
 }
 
@@ -97,6 +99,39 @@ export function modelChoice(spec: ReproContext["spec"], models: ModelChoice | un
       hint: "the adapter that builds the ReproPorts supplies `models` (createLocalReproPorts does)",
     });
   return models;
+}
+
+/**
+ * The deterministic reader's findings, for the model: each block and what it was taken as, the reported and
+ * expected behaviour, the checks stated in comments, the two sides of a two-version report, versions, runtime.
+ */
+export function parsedEvidence(ctx: ReproContext): string[] {
+  const r = ctx.report;
+  const e = ctx.expectations;
+  const out: string[] = [];
+  for (const b of r.blocks) {
+    out.push(
+      `block ${b.index + 1} (line ${b.line}${b.fence ? `, fence \`${b.fence}\`` : b.plain ? ", no fence: code in prose" : ""}): ${b.kind}/${b.language}, section ${b.section}${b.lead ? `, introduced by "${b.lead.slice(0, 60)}"` : ""}`,
+    );
+    for (const c of b.checks)
+      out.push(
+        `  comment on \`${c.code.slice(0, 80)}\`: ${c.role} ${c.kind} \`${c.value}\`${c.flagged ? " (flagged as wrong)" : ""}`,
+      );
+  }
+  out.push(`reported behaviour taken from ${e.actual.source}`);
+  if (e.expectedOutput.length > 0)
+    out.push(`expected instead: ${e.expectedOutput.map((x) => `\`${x}\``).join(", ")}`);
+  if (e.expectedException)
+    out.push(`expected error: \`${e.expectedException.type}: ${e.expectedException.message}\``);
+  if (e.twoVersions)
+    out.push(
+      `two transcripts of one session: ${e.twoVersions.sides.map((s) => `\`${s.label}\``).join(", ")}; ${e.twoVersions.why}`,
+    );
+  if (r.versions.length > 0)
+    out.push(`versions named: ${r.versions.map((v) => `${v.name} ${v.version}`).join(", ")}`);
+  if (r.bareVersions.length > 0) out.push(`versions without a package name: ${r.bareVersions.join(", ")}`);
+  if (r.runtime) out.push(`runtime named: ${r.runtime.name} ${r.runtime.version}`);
+  return out;
 }
 
 /** The engine's Redactor, applying the pipeline's redaction (registered secrets) after its own patterns. */
@@ -299,6 +334,7 @@ export async function runModelAssist(ctx: ReproContext, input: AssistInput): Pro
       program: input.program,
       placeholders: basePlaceholders,
       codeWarnings: ctx.sanitized.codeWarnings,
+      evidence: parsedEvidence(ctx),
     }),
   );
   const seedFeedback =

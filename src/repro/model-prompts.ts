@@ -50,6 +50,8 @@ export function reproContext(options: {
   placeholders: string[];
   /** The sanitizer's warnings about invisible or bidi characters inside the report's code. */
   codeWarnings?: string[];
+  /** What the deterministic reader found (the same evidence the matcher uses), one line each. */
+  evidence?: string[];
 }): string {
   const parts = [
     "<issue>",
@@ -58,6 +60,13 @@ export function reproContext(options: {
     "",
     `What the report says happens: ${describeReported(options.reported)}`,
   ];
+  if (options.evidence && options.evidence.length > 0) {
+    parts.push(
+      "",
+      "Parsed from the report (deterministic reader):",
+      ...options.evidence.map((e) => `- ${e}`),
+    );
+  }
   if (options.program) {
     parts.push(
       "",

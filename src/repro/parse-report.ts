@@ -7,7 +7,11 @@ import type { Code, Heading, InlineCode, Nodes, Paragraph, Root, RootContent } f
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
+import { annotate, type Check } from "./annotations.ts";
 import { type BlockKind, classifyBlock } from "./classify-block.ts";
+import { languageFromFence } from "./detect-language.ts";
+import { codeLine, plainCodeRuns, plainLanguage, wholeBlockIsCode } from "./plain-code.ts";
+import { parseShellSession, type ShellRun } from "./shell-session.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
   findBareVersions,
@@ -32,6 +36,18 @@ export interface ReportBlock {
   filename: string | null;
   /** 1-based line of the block in the markdown. */
   line: number;
+  /** Outputs and errors stated in comments next to the code (`// => 1`, `# raises ValueError`). */
+  checks: Check[];
+  /** The code to run: annotated expression lines echo their value; `value` otherwise. */
+  runValue: string;
+  /** True when `runValue` calls the echo helper. */
+  usesEcho: boolean;
+  /** Code pasted without a fence (lines of a paragraph that read as code). */
+  plain: boolean;
+  /** The prose just before the block ("Under Node:", "Python 3.10:"), when there is some. */
+  lead: string | null;
+  /** For code taken from a shell session (`$ python3 -c '…'`): the invocation and what it printed. */
+  shellRun: ShellRun | null;
 }
 
 export interface ParsedReport {
@@ -39,6 +55,8 @@ export interface ParsedReport {
   blocks: ReportBlock[];
   /** Prose per section (paragraphs, list items, quotes), code excluded. */
   prose: Record<SectionKind, string>;
+  /** Prose paragraphs with inline code kept in backticks (for "I get `x` but expected `y`"), code blocks excluded. */
+  proseWithCode: string;
   /** Inline code spans with their section. */
   inlineCode: { value: string; section: SectionKind; context: string }[];
   /** Package versions mentioned anywhere (prose, inline code, version listings, shell blocks). */
@@ -78,6 +96,15 @@ function textOf(node: Nodes): string {
   return "";
 }
 
+function textWithTicks(node: Nodes): string {
+  if (node.type === "inlineCode") return `\`${node.value}\``;
+  if (node.type === "text") return node.value;
+  if (node.type === "code") return "";
+  if (node.type === "break") return "\n";
+  if ("children" in node) return (node.children as Nodes[]).map(textWithTicks).join("");
+  return "";
+}
+
 function collectInline(node: Nodes, out: string[]): void {
   if (node.type === "inlineCode") out.push((node as InlineCode).value);
   else if ("children" in node) for (const c of node.children as Nodes[]) collectInline(c, out);
@@ -87,6 +114,15 @@ function collectInline(node: Nodes, out: string[]): void {
 function paragraphSection(p: Paragraph): SectionKind | null {
   const first = p.children[0];
   if (!first) return null;
+  // "Expected `2`, but I get:" — a paragraph that ends by introducing what happens opens the Actual section.
+  const whole = textOf(p).trim();
+  if (
+    /:\s*$/.test(whole) &&
+    /\b(but|instead|however|yet)\b[^.:]*\b(get|got|see|saw|receive[ds]?|returns?|prints?|gives?|shows?|outputs?|results?)\b[^.]*:\s*$/i.test(
+      whole,
+    )
+  )
+    return "actual";
   if (first.type === "strong" || first.type === "emphasis") return sectionOf(textOf(first));
   const text = textOf(p);
   const m = /^([A-Za-z][\w ]{2,40}?)\s*:/.exec(text);
@@ -112,6 +148,82 @@ function filenameHint(previousText: string | null, value: string, language: Bloc
   return m?.[1] ?? null;
 }
 
+/** Where a Python block stops being code: a traceback, an IDE's exception banner, a frame line. */
+function splitTraceback(value: string): { code: string; output: string } | null {
+  const lines = value.split("\n");
+  const at = lines.findIndex((l) =>
+    /^(Traceback \(most recent call last\)|-{20,}\s*$|\s*File "[^"]+", line \d+|\*?\s*Exception has occurred|[\w.]*(Error|Exception)\s+Traceback \(most recent call last\))/.test(
+      l,
+    ),
+  );
+  if (at <= 0) return null;
+  const code = lines.slice(0, at).join("\n").trimEnd();
+  if (code.trim() === "") return null;
+  return { code, output: lines.slice(at).join("\n") };
+}
+
+/** A block indented as a whole (copied out of a method) is dedented. */
+function dedent(value: string): string {
+  const indents = value
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => /^[ \t]*/.exec(l)![0].length);
+  const min = indents.length ? Math.min(...indents) : 0;
+  return min > 0
+    ? value
+        .split("\n")
+        .map((l) => l.slice(Math.min(min, /^[ \t]*/.exec(l)![0].length)))
+        .join("\n")
+    : value;
+}
+
+function makeBlock(
+  index: number,
+  fence: string | null,
+  value: string,
+  kind: BlockKind,
+  language: BlockLanguage,
+  section: SectionKind,
+  filename: string | null,
+  line: number,
+  plain: boolean,
+): ReportBlock {
+  let annotated =
+    kind === "code" && (language === "python" || language === "javascript" || language === "typescript")
+      ? annotate(language === "python" ? dedent(value) : value, language)
+      : null;
+  // A lone expression quoted in prose (`qs.stringify(x)`) shows its value the way a REPL would.
+  if (
+    plain &&
+    annotated &&
+    annotated.checks.length === 0 &&
+    !value.includes("\n") &&
+    language !== "typescript"
+  ) {
+    const echoed = annotate(`${value} // => ?`, language === "python" ? "python" : "javascript").code.replace(
+      /\s*(\/\/|#) => \?$/,
+      "",
+    );
+    if (echoed.startsWith("_echo(")) annotated = { code: echoed, checks: [], usesEcho: true };
+  }
+  return {
+    index,
+    fence,
+    value,
+    kind,
+    language,
+    section,
+    filename,
+    line,
+    checks: annotated?.checks ?? [],
+    runValue: annotated?.code ?? value,
+    usesEcho: annotated?.usesEcho ?? false,
+    plain,
+    lead: null,
+    shellRun: null,
+  };
+}
+
 export function parseReport(markdown: string): ParsedReport {
   const tree: Root = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   const prose: Record<SectionKind, string> = {
@@ -123,6 +235,7 @@ export function parseReport(markdown: string): ParsedReport {
   };
   const blocks: ReportBlock[] = [];
   const inlineCode: ParsedReport["inlineCode"] = [];
+  let proseWithCode = "";
   let title = "";
   let section: SectionKind = "other";
   let headingDepth = 0;
@@ -153,25 +266,146 @@ export function parseReport(markdown: string): ParsedReport {
         if (s) section = s;
         const text = textOf(node);
         prose[section] += `${text}\n`;
+        proseWithCode += `${textWithTicks(node)}\n`;
+        const start = node.position?.start.offset;
+        const end = node.position?.end.offset;
+        const raw = start !== undefined && end !== undefined ? markdown.slice(start, end) : "";
+        const last = blocks[blocks.length - 1];
+        if (
+          last?.plain &&
+          /^\s*(?:\/\/|#)\s*(?:=+>|->|→|output\s*:|result\s*:|returns?\b|prints?\b|gives?\b|expected\b|got\b)[^\n]*$/i.test(
+            raw,
+          )
+        ) {
+          // `// => 08/05/2019` in a paragraph of its own, right after code pasted without a fence.
+          blocks[blocks.length - 1] = makeBlock(
+            last.index,
+            null,
+            `${last.value}\n${raw.trim()}`,
+            "code",
+            last.language,
+            last.section,
+            null,
+            last.line,
+            true,
+          );
+        } else if (start !== undefined && end !== undefined) {
+          for (const run of plainCodeRuns(raw)) {
+            const language = plainLanguage(run.code);
+            blocks.push(
+              makeBlock(
+                blocks.length,
+                null,
+                run.code,
+                "code",
+                language,
+                section,
+                null,
+                (node.position?.start.line ?? 0) + run.firstLine,
+                true,
+              ),
+            );
+          }
+        }
         const spans: string[] = [];
         collectInline(node, spans);
+        // A whole statement quoted inline ("running this: `format(new Date(), 'yyyy-mm-dd')`") is code too.
+        for (const v of spans) {
+          const code = v.trim();
+          if (code.length < 8 || !/[\w$)\]]\(/.test(code) || codeLine(code) === null) continue;
+          if (blocks.some((b) => b.plain && b.value.includes(code))) continue;
+          blocks.push(
+            makeBlock(
+              blocks.length,
+              null,
+              code,
+              "code",
+              plainLanguage(code),
+              section,
+              null,
+              node.position?.start.line ?? 0,
+              true,
+            ),
+          );
+        }
         for (const v of spans) inlineCode.push({ value: v, section, context: text });
         previousText = text;
         break;
       }
       case "code": {
         const c = node as Code;
-        const cls = classifyBlock(c.lang, c.value);
-        blocks.push({
-          index: blocks.length,
-          fence: c.lang ?? null,
-          value: c.value,
-          kind: cls.kind,
-          language: cls.language,
-          section,
-          filename: filenameHint(previousText, c.value, cls.language),
-          line: c.position?.start.line ?? 0,
-        });
+        let cls = classifyBlock(c.lang, c.value);
+        // Python code with its traceback pasted under it in the same block: the code runs, the rest is output.
+        const split = cls.kind === "code" && cls.language === "python" ? splitTraceback(c.value) : null;
+        if (split) {
+          blocks.push(
+            makeBlock(
+              blocks.length,
+              c.lang ?? null,
+              split.code,
+              "code",
+              "python",
+              section,
+              filenameHint(previousText, split.code, "python"),
+              c.position?.start.line ?? 0,
+              false,
+            ),
+            makeBlock(
+              blocks.length + 1,
+              null,
+              split.output,
+              "traceback",
+              "python",
+              section === "expected" ? "other" : section,
+              null,
+              c.position?.start.line ?? 0,
+              false,
+            ),
+          );
+          previousText = null;
+          break;
+        }
+        // Code in a bare or unknown fence that the scorer did not recognise (one annotated line, say).
+        if (cls.kind === "output" && languageFromFence(c.lang) === null && wholeBlockIsCode(c.value))
+          cls = { kind: "code", language: plainLanguage(c.value) };
+        blocks.push(
+          makeBlock(
+            blocks.length,
+            c.lang ?? null,
+            c.value,
+            cls.kind,
+            cls.language,
+            section,
+            filenameHint(previousText, c.value, cls.language),
+            c.position?.start.line ?? 0,
+            false,
+          ),
+        );
+        blocks[blocks.length - 1]!.lead = previousText;
+        // `$ python3 -c '…'` / `$ node -pe '…'` and what each printed: the code is a block of its own.
+        if (
+          cls.kind === "shell" ||
+          cls.kind === "output" ||
+          cls.kind === "error-output" ||
+          cls.kind === "traceback"
+        ) {
+          for (const run of parseShellSession(c.value)) {
+            const b = makeBlock(
+              blocks.length,
+              null,
+              run.code,
+              "code",
+              run.runtime === "python" ? "python" : "javascript",
+              section,
+              null,
+              c.position?.start.line ?? 0,
+              false,
+            );
+            b.shellRun = run;
+            b.lead = previousText;
+            blocks.push(b);
+          }
+        }
         previousText = null;
         break;
       }
@@ -224,9 +458,28 @@ export function parseReport(markdown: string): ParsedReport {
     title,
     blocks,
     prose,
+    proseWithCode,
     inlineCode,
     versions,
     bareVersions: findBareVersions(`${title}\n${allProse}`),
     runtime: findRuntimeMention(runtimeSources.join("\n")),
+  };
+}
+
+/** A report nothing could be read from (too long, or too costly to parse): its first line as the title. */
+export function emptyReport(markdown: string): ParsedReport {
+  const firstLine = markdown.slice(0, 300).split("\n", 1)[0] ?? "";
+  return {
+    title: firstLine
+      .replace(/^#+\s*/, "")
+      .trim()
+      .slice(0, 120),
+    blocks: [],
+    prose: { expected: "", actual: "", steps: "", environment: "", other: "" },
+    proseWithCode: "",
+    inlineCode: [],
+    versions: [],
+    bareVersions: [],
+    runtime: null,
   };
 }

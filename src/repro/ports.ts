@@ -94,6 +94,8 @@ export interface ReproPorts {
   signal?: AbortSignal;
   /** Receives each pipeline step as it ends. */
   onEvent?: (event: ReproEvent) => void;
+  /** Progress inside a step, one line each ("run 2 of 3 (reported versions) finished: exit code 1"). */
+  onProgress?: (line: string) => void;
   /** Hard per-run timeout in ms (`repro.runTimeoutMs`; default 10 s, the CLI's `--timeout`). */
   runTimeoutMs?: number;
   /** Limit of each dependency install in ms (`repro.installTimeoutMs`); the installer's default when absent. */

@@ -6,7 +6,46 @@
 import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException } from "./outcome.ts";
+import { programBlocks } from "./complete.ts";
+import { proseClaims } from "./prose-claims.ts";
+import { type TwoVersions, twoVersions } from "./two-versions.ts";
 import { parseTranscript } from "./transcript.ts";
+
+/** Annotated values that cannot be compared across runs or versions (a function's or a module's inspect). */
+function comparable(value: string): boolean {
+  return !/\[Function|\[class |<function |<module |object at 0x|\[object Object\]/.test(value);
+}
+
+/** What the comments next to the program's code say it does: the first stated error, else the stated outputs. */
+function commentBehaviour(report: ParsedReport): ReportedBehaviour | null {
+  const checks = programBlocks(report).flatMap((b) => b.checks);
+  const actual = checks.filter((c) => c.role === "actual" && comparable(c.value));
+  const error = actual.find((c) => c.kind === "error");
+  const where = (c: { line: number; code: string }) => `the comment on \`${c.code.slice(0, 80)}\``;
+  if (error) {
+    const ex = parseNodeException(error.value) ?? parsePythonException(error.value);
+    if (ex)
+      return {
+        kind: "exception",
+        exceptionType: ex.type,
+        exceptionMessage: ex.message || null,
+        output: [],
+        source: where(error),
+      };
+  }
+  const outputs = actual.filter((c) => c.kind === "output");
+  if (outputs.length === 0) return null;
+  return {
+    kind: "output",
+    exceptionType: null,
+    exceptionMessage: null,
+    output: outputs.map((c) => c.value),
+    source:
+      outputs.length === 1
+        ? where(outputs[0]!)
+        : `the comments annotating ${outputs.length} lines of the code`,
+  };
+}
 
 export interface ReportedExpectations {
   /** The behaviour the report calls wrong: what a reproduction must show. */
@@ -15,6 +54,10 @@ export interface ReportedExpectations {
   expectedOutput: string[];
   /** Expected section prose, for the report. */
   expectedText: string;
+  /** An error the report shows as the correct behaviour (the good side of two transcripts), when it does. */
+  expectedException: { type: string; message: string } | null;
+  /** The two sides when the report shows one session on two versions, and why one was taken as the bug. */
+  twoVersions: TwoVersions | null;
 }
 
 const EXCEPTION_IN_TEXT =
@@ -29,6 +72,38 @@ function stripInlineQuotes(s: string): string {
 }
 
 export function reportedExpectations(report: ParsedReport): ReportedExpectations {
+  const two = twoVersions(
+    report,
+    report.blocks.filter((b) => b.section !== "expected"),
+  );
+  if (two) {
+    const { bad, good } = two;
+    const others = two.sides.filter((s) => s !== bad).map((s) => `\`${s.label}\``);
+    const actual: ReportedBehaviour = !bad
+      ? none(`two transcripts, neither named as the wrong one: ${two.why}`)
+      : bad.exception
+        ? {
+            kind: "exception",
+            exceptionType: bad.exception.type,
+            exceptionMessage: bad.exception.message || null,
+            output: bad.output,
+            source: `the \`${bad.label}\` transcript (${two.why}; ${others.join(", ")} shows the expected behaviour)`,
+          }
+        : {
+            kind: "output",
+            exceptionType: null,
+            exceptionMessage: null,
+            output: bad.output,
+            source: `the \`${bad.label}\` transcript (${two.why}; ${others.join(", ")} shows the expected behaviour)`,
+          };
+    return {
+      actual,
+      expectedOutput: good && !good.exception ? good.output : [],
+      expectedText: report.prose.expected.trim(),
+      expectedException: good?.exception ?? null,
+      twoVersions: two,
+    };
+  }
   const expectedOutput: string[] = [];
   for (const b of report.blocks) {
     if (b.section === "expected" && (b.kind === "output" || b.kind === "error-output")) {
@@ -36,10 +111,22 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
     }
   }
   if (expectedOutput.length === 0) {
+    for (const b of programBlocks(report))
+      for (const c of b.checks)
+        if (c.role === "expected" && c.kind === "output") expectedOutput.push(c.value);
+  }
+  if (expectedOutput.length === 0) expectedOutput.push(...proseClaims(report.proseWithCode).expected);
+  if (expectedOutput.length === 0) {
     for (const c of report.inlineCode)
       if (c.section === "expected" && !/[()]/.test(c.value)) expectedOutput.push(c.value);
   }
-  return { actual: actualBehaviour(report), expectedOutput, expectedText: report.prose.expected.trim() };
+  return {
+    actual: actualBehaviour(report),
+    expectedOutput,
+    expectedText: report.prose.expected.trim(),
+    expectedException: null,
+    twoVersions: null,
+  };
 }
 
 function actualBehaviour(report: ParsedReport): ReportedBehaviour {
@@ -93,6 +180,30 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
       }
     }
   }
+  // 2a. A shell session (`$ python3 -c '…'`): the error it ended with, else what it printed.
+  for (const b of candidates) {
+    const r = b.shellRun;
+    if (!r) continue;
+    const ex = r.errorText
+      ? r.runtime === "python"
+        ? parsePythonException(r.errorText)
+        : parseNodeException(r.errorText)
+      : null;
+    const source = `the shell session in the report (\`${r.interpreter}\`)`;
+    if (ex)
+      return {
+        kind: "exception",
+        exceptionType: ex.type,
+        exceptionMessage: ex.message || null,
+        output: r.output,
+        source,
+      };
+    if (r.output.length > 0)
+      return { kind: "output", exceptionType: null, exceptionMessage: null, output: r.output, source };
+  }
+  // 2b. Outputs and errors stated in comments next to the code (`// => 1`, `# raises ValueError`).
+  const fromComments = commentBehaviour(report);
+  if (fromComments) return fromComments;
   // 3. Pasted output in the "Actual" section (or unlabelled output right in the steps).
   const outputs = candidates.filter(
     (b) => b.kind === "output" && (b.section === "actual" || b.section === "steps" || b.section === "other"),
@@ -137,7 +248,23 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
     const bareError = inline
       .map((v) => /^(?:Uncaught )?(Error)(?::\s*(.+))?$/.exec(v.trim()))
       .find((m) => m && text.includes(m[0]));
-    const m = fromInline ?? EXCEPTION_IN_TEXT.exec(text) ?? bareError ?? /\b(Error): (\S[^\n]*)/.exec(text);
+    // "does not raise ArgumentError", "should raise X", "instead of X": the exception the report expects, not the one it saw.
+    const negated = (m: RegExpExecArray | null | undefined) => {
+      if (!m) return true;
+      const at = text.indexOf(m[0]);
+      const before = at < 0 ? "" : text.slice(Math.max(0, at - 40), at);
+      return /\b(not|n't|never|instead of|rather than|should(?: have)?|expected?|expecting|ought to|supposed to|documented to)\b(\s+[\w.`]+){0,3}\s*[`"']?$/i.test(
+        before,
+      );
+    };
+    const affirmative = [...text.matchAll(new RegExp(EXCEPTION_IN_TEXT.source, "g"))].find(
+      (x) => !negated(x),
+    );
+    const m =
+      (fromInline && !negated(fromInline) ? fromInline : undefined) ??
+      affirmative ??
+      bareError ??
+      /\b(Error): (\S[^\n]*)/.exec(text);
     if (m?.[1]) {
       const message = m[2]
         ? stripInlineQuotes(m[2])
@@ -166,6 +293,37 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
       exceptionMessage: null,
       output: actualInline,
       source: "the Actual section",
+    };
+  }
+  // 5b. A lone value right after an "Actual:" label ("**Actual:** `false`").
+  const labelled = report.inlineCode
+    .filter(
+      (c) =>
+        c.section === "actual" &&
+        c.context
+          .replace(/^[^:]{1,40}:\s*/, "")
+          .trim()
+          .replace(/[.]$/, "") === c.value.trim(),
+    )
+    .map((c) => c.value);
+  if (labelled.length > 0) {
+    return {
+      kind: "output",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: labelled,
+      source: "the Actual section",
+    };
+  }
+  // 6. Values stated in sentences: "I get `5000` but expected `1000`", "it returns X instead of Y".
+  const claims = proseClaims(report.proseWithCode);
+  if (claims.actual.length > 0) {
+    return {
+      kind: "output",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: claims.actual,
+      source: `the report's words (${claims.actual.map((v) => `\`${v}\``).join(", ")} stated as what happens)`,
     };
   }
   const prose = `${report.title}\n${report.prose.actual}\n${report.prose.other}\n${report.prose.steps}`;

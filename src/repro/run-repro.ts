@@ -12,8 +12,9 @@ import { type ExecutedRun, executeRuns } from "./execute.ts";
 import { foldRuns, matchRun, type RunsVerdict } from "./match.ts";
 import { modelMode, runModelAssist } from "./model-assist.ts";
 import { findStaticNeeds } from "./needs.ts";
-import { normalizePypiName } from "./known-modules.ts";
-import { type ParsedReport, parseReport } from "./parse-report.ts";
+import { NPM_GLOBALS, normalizePypiName, npmIdentifier } from "./known-modules.ts";
+import { emptyReport, type ParsedReport, parseReport } from "./parse-report.ts";
+import { MAX_REPORT_CHARS, PARSE_TIME_LIMIT_MS, withinTimeLimit } from "./bounded.ts";
 import type { DependencyRequest, InstallResult, ReproEvent, ReproPorts } from "./ports.ts";
 import { type ReportedExpectations, reportedExpectations } from "./reported-behaviour.ts";
 import type { Evidence, MatrixEntry, PackageVersion, ReproLanguage, ReproResult, Verdict } from "./result.ts";
@@ -43,6 +44,8 @@ export interface ReproContext {
   startedAt: number;
   events: ReproEvent[];
   redact: (s: string) => string;
+  /** Why the report could not be read (too long, or its markdown too costly to parse); null when it was. */
+  unreadable: string | null;
 }
 
 export interface AttemptOutcome {
@@ -59,6 +62,18 @@ export interface AttemptOutcome {
 
 export async function runRepro(spec: ReproJobSpec, ports: ReproPorts): Promise<ReproOutcome> {
   const ctx = createContext(spec, ports);
+  if (ctx.unreadable) {
+    return {
+      result: noCodeResult(ctx, {
+        reasons: [`Not run: ${ctx.unreadable}.`],
+        questions: [
+          "Could you shorten the report to the code that shows the problem, its output or error, and the versions you use (plain paragraphs and code blocks)?",
+        ],
+      }),
+      events: ctx.events,
+      program: null,
+    };
+  }
   const program = step(
     ctx,
     "complete",
@@ -99,16 +114,40 @@ export function createContext(spec: ReproJobSpec, ports: ReproPorts): ReproConte
     startedAt,
     events: [],
     redact: ports.redact ?? ((s) => s),
+    unreadable: null,
   };
   // The parser reads the issue as a reader sees it; what sanitizing removed is part of the step's summary.
+  // Reading is bounded: over GitHub's size limit nothing is parsed, and the parse itself has a time limit.
+  const unreadable = (why: string): ParsedReport => {
+    ctx.unreadable = why;
+    ctx.sanitized = {
+      text: "",
+      removed: { comments: 0, hiddenElements: 0, invisibleChars: 0, altTexts: 0, titles: 0, definitions: 0 },
+      codeWarnings: [],
+    };
+    return emptyReport(spec.markdown);
+  };
   ctx.report = step(
     ctx,
     "parse",
     () => {
-      ctx.sanitized = sanitizeReport(spec.markdown);
-      return parseReport(ctx.sanitized.text);
+      if (spec.markdown.length > MAX_REPORT_CHARS)
+        return unreadable(
+          `the report is ${spec.markdown.length} characters long, over GitHub's ${MAX_REPORT_CHARS}-character limit for an issue, so it was not read`,
+        );
+      const parsed = withinTimeLimit(() => {
+        const sanitized = sanitizeReport(spec.markdown);
+        return { sanitized, report: parseReport(sanitized.text) };
+      }, PARSE_TIME_LIMIT_MS);
+      if (!parsed.ok)
+        return unreadable(
+          `the report's markdown could not be read: it ${parsed.message} (deeply nested quotes or lists, or long runs of \`[\`, \`*\` or \`_\`)`,
+        );
+      ctx.sanitized = parsed.value.sanitized;
+      return parsed.value.report;
     },
     (r) => {
+      if (ctx.unreadable) return `not read: ${ctx.unreadable}`;
       const removed = Object.entries(ctx.sanitized.removed)
         .filter(([, n]) => n > 0)
         .map(([k, n]) => `${n} ${k}`);
@@ -161,6 +200,24 @@ export function pinDependencies(
 ): (DependencyRequest & { source: PackageVersion["source"] })[] {
   const key = (n: string) => (program.ecosystem === "pypi" ? normalizePypiName(n) : n.toLowerCase());
   const mentions = new Map(report.versions.map((v) => [key(v.name), v.version]));
+  // A version the report's own session printed: `_.VERSION => "4.17.4"`, `require('x/package').version // 1.2.3`.
+  for (const b of report.blocks) {
+    for (const c of b.checks) {
+      if (c.role !== "actual" || c.kind !== "output") continue;
+      const v = /^['"]?v?(\d+\.\d+\.\d+(?:-[\w.]+)?)['"]?$/.exec(c.value.trim())?.[1];
+      if (!v) continue;
+      const ident = /^([\w$]+)\.(?:VERSION|version)$/.exec(c.code.replace(/;$/, ""))?.[1];
+      const fromRequire = /require\(\s*['"]([^'"]+?)\/package(?:\.json)?['"]\s*\)\.version/.exec(c.code)?.[1];
+      const pkg =
+        fromRequire ??
+        (ident
+          ? (program.dependencies.find((d) => npmIdentifier(d) === ident || d === ident) ??
+            NPM_GLOBALS[ident] ??
+            null)
+          : null);
+      if (pkg && !mentions.has(key(pkg))) mentions.set(key(pkg), v);
+    }
+  }
   return program.dependencies.map((name) => {
     let version = mentions.get(key(name)) ?? null;
     if (!version && program.dependencies.length === 1 && report.bareVersions.length === 1)
@@ -177,6 +234,9 @@ async function install(
 ): Promise<InstallResult | null> {
   if (packages.length === 0) return null;
   const t0 = ctx.ports.clock.now();
+  ctx.ports.onProgress?.(
+    `installing ${label}: ${packages.map((p) => spec(p.name, p.version, program.ecosystem)).join(", ")}`,
+  );
   const res = await ctx.ports.installer.install({
     ecosystem: program.ecosystem,
     packages,
@@ -217,6 +277,27 @@ async function runnableFiles(
   }
   record(ctx, "transpile", t0, `TypeScript → ${ext} (${program.moduleFormat})`);
   return { files, entry: program.entry.replace(/\.ts$/, ext) };
+}
+
+/** A TypeScript parse error from the transpiler, as a detail and a question naming the line; null for other errors. */
+function transpileFailure(error: unknown): { detail: string; question: string } | null {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!/transpile/i.test(message)) return null;
+  const cause = (
+    error as {
+      cause?: { errors?: { text?: string; location?: { line?: number; lineText?: string } | null }[] };
+    }
+  ).cause;
+  const first = cause?.errors?.[0];
+  const lineText = first?.location?.lineText?.trim().slice(0, 160);
+  const text = first?.text ?? message;
+  const detail = lineText ? `\`${lineText}\`: ${text}` : text;
+  return {
+    detail,
+    question: lineText
+      ? `This line of the TypeScript does not parse: \`${lineText}\` (${text}). Could you paste the exact code you run, as a complete snippet (no \`...\` or elided parts)?`
+      : `The TypeScript in the report does not parse (${text}). Could you paste the exact code you run, as a complete snippet?`,
+  };
 }
 
 /** Run one program: static needs, installs, repeated runs, evaluation, version matrix. */
@@ -278,7 +359,21 @@ export async function attemptProgram(ctx: ReproContext, program: Program): Promi
     );
   }
 
-  const { files, entry } = await runnableFiles(ctx, program);
+  let runnable: { files: Record<string, string>; entry: string };
+  try {
+    runnable = await runnableFiles(ctx, program);
+  } catch (error) {
+    const failure = transpileFailure(error);
+    if (!failure) throw error;
+    record(ctx, "transpile", ports.clock.now(), `the TypeScript does not parse: ${failure.detail}`);
+    return empty(
+      "NEEDS_INFO",
+      [failure.question],
+      [`Not run: the report's TypeScript does not parse (${failure.detail}).`],
+      versions,
+    );
+  }
+  const { files, entry } = runnable;
   const t0 = ports.clock.now();
   // The latest release is looked up, installed and run while the reported configuration runs.
   const latestPromise =
@@ -293,8 +388,11 @@ export async function attemptProgram(ctx: ReproContext, program: Program): Promi
     runnableEntry: entry,
     install: installed,
     runs: job.runs,
+    label: "reported versions",
   });
-  const matches = runs.map((r) => matchRun(expectations.actual, r));
+  const matches = runs.map((r) =>
+    matchRun(expectations.actual, r, expectations.expectedOutput, expectations.expectedException),
+  );
   const fold = foldRuns(matches);
   record(
     ctx,
@@ -309,6 +407,12 @@ export async function attemptProgram(ctx: ReproContext, program: Program): Promi
   );
 
   const questions = [...fold.questions];
+  const two = ctx.expectations.twoVersions;
+  if (two && !two.bad && fold.verdict !== "REPRODUCED") {
+    questions.unshift(
+      `The report shows the same code with different results on ${two.sides.map((s) => `\`${s.label}\``).join(" and ")}: which one is the wrong behaviour, and which version do you run?`,
+    );
+  }
   const reasons: string[] = [];
   for (const p of pins) {
     if (p.source === "unpinned" && fold.verdict !== "REPRODUCED") {
@@ -449,8 +553,18 @@ async function latestEntry(
     runnableEntry: entry,
     install: installed,
     runs: ctx.spec.runs,
+    label: "latest versions",
   });
-  const fold = foldRuns(runs.map((r) => matchRun(ctx.expectations.actual, r)));
+  const fold = foldRuns(
+    runs.map((r) =>
+      matchRun(
+        ctx.expectations.actual,
+        r,
+        ctx.expectations.expectedOutput,
+        ctx.expectations.expectedException,
+      ),
+    ),
+  );
   const reproduced =
     fold.verdict === "REPRODUCED"
       ? "yes"
@@ -515,9 +629,15 @@ function languageOf(program: Program | null): ReproLanguage {
   return program?.language ?? "unknown";
 }
 
-function excerpt(run: ExecutedRun | undefined, redact: (s: string) => string): string {
+function excerpt(
+  run: ExecutedRun | undefined,
+  redact: (s: string) => string,
+  rename?: { from: string; to: string },
+): string {
   if (!run) return "";
-  const text = scrubInternalNames([run.stdout.trimEnd(), run.stderr.trimEnd()].filter(Boolean).join("\n"));
+  let text = scrubInternalNames([run.stdout.trimEnd(), run.stderr.trimEnd()].filter(Boolean).join("\n"));
+  // A TypeScript program runs transpiled: its output names the file the reader knows (`reproduction.ts`).
+  if (rename && rename.from !== rename.to) text = text.split(rename.from).join(rename.to);
   const lines = text.split("\n");
   const tail = lines.length > 40 ? ["…", ...lines.slice(-40)] : lines;
   let out = tail.join("\n");
@@ -532,7 +652,11 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[mid]! : Math.round((s[mid - 1]! + s[mid]!) / 2);
 }
 
-export function evidenceOf(attempt: AttemptOutcome, redact: (s: string) => string): Evidence {
+export function evidenceOf(
+  attempt: AttemptOutcome,
+  redact: (s: string) => string,
+  program?: Program | null,
+): Evidence {
   const runs = attempt.runs;
   // The run shown: the first reproducing one when all reproduced, else the first that did not.
   const matches = attempt.fold?.verdict === "REPRODUCED";
@@ -543,7 +667,16 @@ export function evidenceOf(attempt: AttemptOutcome, redact: (s: string) => strin
     exitCode: shown?.exitCode ?? null,
     exceptionType: shown?.exception?.type ?? null,
     exceptionMessage: shown?.exception ? redact(shown.exception.message) : null,
-    outputExcerpt: excerpt(shown, redact),
+    outputExcerpt: excerpt(
+      shown,
+      redact,
+      program?.language === "typescript"
+        ? {
+            from: program.entry.replace(/\.ts$/, program.moduleFormat === "esm" ? ".mjs" : ".cjs"),
+            to: program.entry,
+          }
+        : undefined,
+    ),
     durationMs: median(runs.map((r) => r.durationMs)),
     runs: runs.length,
     reproducedRuns: attempt.fold?.reproducedRuns ?? 0,
@@ -617,7 +750,7 @@ function buildRawResult(
     summary: r(summaryOf(verdict, attempt, program)),
     language: languageOf(program),
     reported: ctx.expectations.actual,
-    evidence: evidenceOf(attempt, r),
+    evidence: evidenceOf(attempt, r, program),
     differences: verdict === "REPRODUCED" || !attempt.fold ? [] : [r(attempt.fold.detail)],
     versions: attempt.versions,
     runtime: {
@@ -629,7 +762,9 @@ function buildRawResult(
     matrix: attempt.matrix,
     matrixSummary: attempt.matrixSummary,
     questions: [...new Set(attempt.questions)].map(r),
-    reasons: [...new Set([...attempt.reasons, ...codeWarningReasons(ctx)])].map(r),
+    reasons: [
+      ...new Set([...decisionNotes(ctx, attempt), ...attempt.reasons, ...codeWarningReasons(ctx)]),
+    ].map(r),
     risks: meta.risks,
     script: {
       filename: program.entry.replace(/^reproduction\.cjs$/, "reproduction.cjs"),
@@ -645,6 +780,34 @@ function buildRawResult(
   };
 }
 
+/** What decided the verdict: which part of the report was the reported behaviour, which the expected one. */
+export function decisionNotes(ctx: ReproContext, attempt: AttemptOutcome): string[] {
+  if (attempt.runs.length === 0) return [];
+  const rep = ctx.expectations.actual;
+  const what =
+    rep.kind === "exception"
+      ? `\`${rep.exceptionType}${rep.exceptionMessage ? `: ${rep.exceptionMessage}` : ""}\``
+      : rep.kind === "output"
+        ? rep.output
+            .slice(0, 4)
+            .map((o) => `\`${o}\``)
+            .join(", ")
+        : rep.kind === "hang"
+          ? "a hang"
+          : "no specific output or error";
+  const expected = ctx.expectations.expectedOutput;
+  return [
+    `Decided by: the reported behaviour is ${what}, taken from ${rep.source}; ${
+      expected.length > 0
+        ? `the expected behaviour is ${expected
+            .slice(0, 4)
+            .map((e) => `\`${e}\``)
+            .join(", ")} (a run showing it is not a reproduction)`
+        : "the report states no expected output"
+    }.`,
+  ];
+}
+
 /** Invisible or bidi characters inside the report's code (kept as written), as notes for the maintainer. */
 export function codeWarningReasons(ctx: ReproContext): string[] {
   return ctx.sanitized.codeWarnings.map(
@@ -655,19 +818,43 @@ export function codeWarningReasons(ctx: ReproContext): string[] {
 
 export function noCodeResult(
   ctx: ReproContext,
-  extra: { reasons?: string[]; meta?: Partial<ResultMeta> } = {},
+  extra: { reasons?: string[]; questions?: string[]; meta?: Partial<ResultMeta> } = {},
 ): ReproResult {
   return redactStrings(rawNoCodeResult(ctx, extra), ctx.redact);
 }
 
 function rawNoCodeResult(
   ctx: ReproContext,
-  extra: { reasons?: string[]; meta?: Partial<ResultMeta> } = {},
+  extra: { reasons?: string[]; questions?: string[]; meta?: Partial<ResultMeta> } = {},
 ): ReproResult {
   const hasVersions = ctx.report.versions.length > 0;
   const reported = ctx.expectations.actual;
-  const questions = [
-    "Could you add a minimal, self-contained code example that shows the problem (one file we can run as-is)?",
+  // The first question names what this report has and what it lacks.
+  const calls = ctx.report.inlineCode
+    .map((c) => c.value.trim())
+    .filter((v) => /[\w$)\]]\(/.test(v) && v.length <= 100);
+  const has =
+    reported.kind === "exception"
+      ? `the error \`${reported.exceptionType}${reported.exceptionMessage ? `: ${reported.exceptionMessage}` : ""}\``
+      : reported.kind === "output"
+        ? `the output ${reported.output
+            .slice(0, 2)
+            .map((o) => `\`${o}\``)
+            .join(", ")}`
+        : null;
+  const first =
+    calls.length > 0
+      ? `The report mentions ${calls
+          .slice(0, 2)
+          .map((c) => `\`${c}\``)
+          .join(
+            " and ",
+          )} but no complete program: could you paste the code you run as one file, with its imports and inputs?`
+      : has
+        ? `The report shows ${has} but not the code that produces it: could you add a minimal, self-contained example (one file we can run as-is)?`
+        : "Could you add a minimal, self-contained code example that shows the problem (one file we can run as-is)?";
+  const questions = extra.questions ?? [
+    first,
     ...(reported.kind === "unknown" || reported.kind === "error-unspecified"
       ? [
           "What exactly happens: the full error message and traceback, or the output you see — and what did you expect instead?",

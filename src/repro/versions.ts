@@ -86,6 +86,10 @@ const NOT_PACKAGES = new Set([
   "null",
   "undefined",
   "none",
+  "os",
+  "browser",
+  "platform",
+  "release",
 ]);
 
 /** Every package version mention in a piece of text, in order, de-duplicated by name (first wins). */
@@ -103,6 +107,12 @@ export function findVersionMentions(text: string): VersionMention[] {
   for (const line of text.split("\n")) {
     const m = PIP_LIST_LINE.exec(line.trim());
     if (m?.[1] && m[2]) add(m[1], m[2], "listing");
+    // "- semver: 7.5.0", `"lodash": "^4.13.1"` (environment lists, package.json): the version the range names.
+    const kv =
+      /^[\s*-]*"?((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)"?\s*:\s*"?[\^~=v]*(\d+\.\d+(?:\.\d+)?(?:-[\w.]+)?)"?,?\s*$/.exec(
+        line,
+      );
+    if (kv?.[1] && kv[2]) add(kv[1], kv[2], "listing");
   }
   for (const m of text.matchAll(WORD)) {
     const name = m[1];
@@ -119,9 +129,13 @@ export function findVersionMentions(text: string): VersionMention[] {
 export function findBareVersions(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(
-    /(?<![\w-])(?:version|ver\.?|release)\s+v?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?)/gi,
+    /(?<![\w-])(?:version|ver\.?|release)\s*:?\s+v?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?)/gi,
   )) {
     if (m[1]) out.push(m[1]);
+  }
+  // A version alone on its line ("v6.12.0 (the latest right now)"), as answers to "Which version?" are written.
+  for (const m of text.matchAll(/^\s*v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\s*(?:\([^)\n]*\))?\s*$/gm)) {
+    if (m[1] && !out.includes(m[1])) out.push(m[1]);
   }
   return out;
 }

@@ -164,6 +164,18 @@ function run(
   });
 }
 
+/**
+ * Why pip found nothing to install, from its "(from versions: …)" list (wheels only, so the list holds the
+ * versions with a wheel for this platform): none at all, or others but not the one asked for.
+ */
+function pipMissingReason(output: string): string {
+  const listed = /\(from versions: ([^)]*)\)/.exec(output)?.[1]?.trim();
+  if (!listed || listed === "none")
+    return "the package index here offers no installable release of it (no such project, or none with a wheel for this platform; source distributions are not installed: they run code)";
+  const versions = listed.split(/,\s*/);
+  return `that version is not in the package index here (it offers ${versions.length > 6 ? `${versions.slice(0, 2).join(", ")}, …, ${versions.slice(-3).join(", ")}` : versions.join(", ")})`;
+}
+
 /** The one line of npm/pip output that says why it failed. */
 export function installFailureReason(output: string, ecosystem: "npm" | "pypi"): string {
   if (ecosystem === "npm") {
@@ -178,7 +190,7 @@ export function installFailureReason(output: string, ecosystem: "npm" | "pypi"):
         output,
       )
         ? "PyPI could not be reached"
-        : "no wheel of that version for this platform (source distributions are not installed: they run code)";
+        : pipMissingReason(output);
     }
     if (
       /Could not fetch URL|NewConnectionError|Network is unreachable|Temporary failure|Max retries|ProxyError|timed out/i.test(

@@ -9,6 +9,7 @@ import { ReproJobSpec } from "../../core/job.ts";
 import { systemClock } from "../../core/loop-clock.ts";
 import { Redactor } from "../../core/redact.ts";
 import { renderReproReport } from "../../report/repro-report.ts";
+import { MAX_REPORT_CHARS } from "../../repro/bounded.ts";
 import { runRepro } from "../../repro/run-repro.ts";
 import { reproductionFile } from "../../repro/script-header.ts";
 import { reproTrace } from "../../repro/trace.ts";
@@ -59,6 +60,12 @@ export function registerRepro(program: Command): void {
         "the issue",
         "pass the issue as a markdown file (`# title`, then the body), or `-` to read stdin",
       );
+      if (markdown.length > MAX_REPORT_CHARS) {
+        throw new UsageError(
+          `the issue is ${markdown.length} characters long; GitHub caps an issue at ${MAX_REPORT_CHARS}, and repro reads no more`,
+          "shorten it to the code that shows the problem, its output or error, and the versions used",
+        );
+      }
       const outDir = opts.out === undefined ? undefined : await checkOutDir("--out", opts.out);
 
       // The model SDK is imported only when a model can be used: the offline path starts faster without it.
@@ -78,10 +85,20 @@ export function registerRepro(program: Command): void {
       });
       const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
       const startedAt = systemClock.now();
-      const outcome = await runRepro(
-        spec,
-        createLocalReproPorts({ model, redact: (s) => redactor.redact(s), runTimeoutMs: timeoutMs }),
-      );
+      // Progress on stderr, like `fix`: each step as it ends, and each sandbox run (quiet with --json).
+      const progress = (line: string) => {
+        if (!opts.json) process.stderr.write(`retrace: ${redactor.redact(line)}\n`);
+      };
+      const ports = createLocalReproPorts({
+        model,
+        redact: (s) => redactor.redact(s),
+        runTimeoutMs: timeoutMs,
+      });
+      const outcome = await runRepro(spec, {
+        ...ports,
+        onEvent: (e) => progress(`${e.step}: ${e.summary}`),
+        onProgress: progress,
+      });
       // The pipeline redacts what it returns; everything written here goes through the redactor once more,
       // so no output of this command depends on a pipeline remembering to.
       const result = redactor.redactDeep(outcome.result);

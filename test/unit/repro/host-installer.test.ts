@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WriteReproductionInput } from "../../../src/repro/model-tool.ts";
 import { packageNameProblem, versionProblem } from "../../../src/repro/package-name.ts";
-import { HostDependencyInstaller, installerEnv } from "../../../src/sandbox/install.ts";
+import { HostDependencyInstaller, installerEnv, installFailureReason } from "../../../src/sandbox/install.ts";
 
 let dir: string;
 
@@ -242,5 +242,18 @@ describe("package names (per ecosystem)", () => {
       dependencies: ["@scope/pkg"],
     });
     expect(js.success).toBe(true);
+  });
+});
+
+describe("pip failure reasons (issue 12)", () => {
+  it("a version missing from the index is not blamed on wheels", () => {
+    const missing =
+      "ERROR: Could not find a version that satisfies the requirement attrs==0.0.1 (from versions: 21.4.0, 22.1.0, 23.2.0)\nERROR: No matching distribution found for attrs==0.0.1";
+    expect(installFailureReason(missing, "pypi")).toBe(
+      "that version is not in the package index here (it offers 21.4.0, 22.1.0, 23.2.0)",
+    );
+    const none =
+      "ERROR: Could not find a version that satisfies the requirement tkinter (from versions: none)\nERROR: No matching distribution found for tkinter";
+    expect(installFailureReason(none, "pypi")).toMatch(/offers no installable release of it/);
   });
 });

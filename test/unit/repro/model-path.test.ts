@@ -219,13 +219,27 @@ describe("repro model path (scripted model, reading sandbox)", () => {
     expect(text).toContain("print(undefined_thing(record))");
   });
 
+  it("the model reads the same parsed evidence as the matcher: blocks, comment checks, reported and expected", async () => {
+    const md = `# get() ignores the default\n\n${fence}python\nrecord = {"id": 1}\nrecord.get("name")  # raises KeyError\n${fence}\n\nI expected \`None\`.\n`;
+    const model = new ScriptedModel([write('record = {"id": 1}\nprint(record["name"])\n')]);
+    const out = await runRepro(spec(md), ports(keyErrorSandbox(), model));
+    expect(out.result.verdict).toBe("REPRODUCED");
+    const context = model.requests[0]!.context ?? "";
+    expect(context).toContain("Parsed from the report (deterministic reader):");
+    expect(context).toMatch(/block 1 \(line 3, fence `python`\): code\/python/);
+    expect(context).toContain('comment on `record.get("name")`: actual error `KeyError`');
+    expect(context).toContain("expected instead: `None`");
+  });
+
   it("attempts running out ends with a verdict and the reason, keeping the reporter's own outcome", async () => {
     const md = `# crash\n\n${fence}python\nrecord = {"id": 1}\nprint(undefined_thing(record))\n${fence}\n\n${fence}\nTraceback (most recent call last):\nKeyError: 'name'\n${fence}\n`;
     const clean = write('print("fine")\n');
     const model = new ScriptedModel([clean, clean, clean]);
     const out = await runRepro(spec(md, { maxAttempts: 2 }), ports(keyErrorSandbox(), model));
     expect(model.requests).toHaveLength(2);
-    expect(out.result.verdict).toBe("PARTIAL");
+    // The reporter's own outcome: the snippet uses a name it never defines, so it asks for it (issue 12).
+    expect(out.result.verdict).toBe("NEEDS_INFO");
+    expect(out.result.questions.join(" ")).toContain("`undefined_thing`");
     expect(out.result.script?.author).toBe("report");
     expect(out.result.attempts).toBe(3);
     expect(out.result.reasons.join(" ")).toContain("the attempts budget ran out after 2 attempt(s)");

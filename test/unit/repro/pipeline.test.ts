@@ -289,7 +289,9 @@ describe("the report as a reader sees it", () => {
     expect(sb.requests[0]!.input?.files).toEqual({
       "reproduction.py": 'd = {}  # \u2066admin\u2069\nprint(d["k"])\n',
     });
+    // The verdict says what decided it (issue 12), then the security note.
     expect(result.reasons).toEqual([
+      "Decided by: the reported behaviour is `KeyError: 'k'`, taken from the traceback in the report; the report states no expected output.",
       "Security note: the report's code at line 12 contains bidi control characters (kept as written); code with such characters can read differently from how it runs (Trojan Source), so check it before trusting this reproduction.",
     ]);
     expect(renderReproReport(result)).toContain("Security note: the report's code at line 12");

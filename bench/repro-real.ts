@@ -1,0 +1,238 @@
+/**
+ * Real-report reproduction benchmark: every case of test/fixtures/repro-real/<id>/ (report.md + case.json, the
+ * expected verdict decided by hand) goes through the real CLI — `retrace repro --offline --json`, real Docker,
+ * real installs — one process per report, as a user would run it. Prints one JSON line per case, then per split
+ * (splitOf(id) from bench/lib/split.ts) the confusion matrix, accuracy, the false REPRODUCED (listed
+ * separately: the worst error) and the median wall time per report; then the worst host-side parse time over
+ * pathological 65,536-character reports (issue 14: bounded host work); the last line holds the headline.
+ *
+ *   npm run bench -- repro-real [--split dev|test|all] [--only <id>] [--timeout MS] [--jobs N] [--no-parse]
+ *
+ * Default split: dev. Score "test" only once, at the end.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { ReproJobSpec } from "../src/core/job.ts";
+import { MAX_REPORT_CHARS } from "../src/repro/bounded.ts";
+import { completeProgram } from "../src/repro/complete.ts";
+import { createContext } from "../src/repro/run-repro.ts";
+import { createLocalReproPorts } from "../src/sandbox/install-ports.ts";
+import { type Split, splitOf } from "./lib/split.ts";
+
+const VERDICTS = ["REPRODUCED", "PARTIAL", "NOT_REPRODUCED", "NEEDS_INFO"] as const;
+type Verdict = (typeof VERDICTS)[number];
+type Got = Verdict | "ERROR";
+
+const root = path.join(import.meta.dirname, "..");
+const corpusDir = path.join(root, "test", "fixtures", "repro-real");
+const args = process.argv.slice(2);
+const arg = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const splitArg = arg("--split") ?? "dev";
+if (!["dev", "test", "all"].includes(splitArg)) {
+  process.stderr.write(`--split must be dev, test or all (got ${splitArg})\n`);
+  process.exit(2);
+}
+const only = arg("--only");
+// 30 s per sandbox run: the machine is shared, and a loaded engine must not turn a slow import into a verdict.
+const runTimeout = arg("--timeout") ?? "30000";
+
+interface CaseFile {
+  id: string;
+  source: string;
+  ecosystem: string;
+  expected: Verdict;
+  forms: string[];
+}
+
+const ids = existsSync(corpusDir)
+  ? readdirSync(corpusDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(path.join(corpusDir, d.name, "case.json")))
+      .map((d) => d.name)
+      .sort()
+  : [];
+const selected = ids.filter(
+  (id) => (only ? id === only : true) && (only || splitArg === "all" || splitOf(id) === splitArg),
+);
+
+/** One `retrace repro` process: its verdict (or ERROR with the exit code), wall time and a one-line summary. */
+function runCli(reportPath: string): Promise<{ got: Got; ms: number; exit: number | null; summary: string }> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(root, "bin", "retrace.mjs"),
+        "repro",
+        reportPath,
+        "--offline",
+        "--json",
+        "--timeout",
+        runTimeout,
+      ],
+      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    child.on("close", (exit) => {
+      const ms = Math.round(performance.now() - t0);
+      try {
+        const r = JSON.parse(out) as { verdict: Verdict; summary: string };
+        resolve({ got: r.verdict, ms, exit, summary: r.summary });
+      } catch {
+        resolve({
+          got: "ERROR",
+          ms,
+          exit,
+          summary: err.trim().split("\n").slice(-3).join(" / ").slice(0, 300),
+        });
+      }
+    });
+  });
+}
+
+const median = (xs: number[]) => {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : Math.round((s[m - 1]! + s[m]!) / 2);
+};
+
+interface Row {
+  id: string;
+  split: Split;
+  source: string;
+  forms: string[];
+  expected: Verdict;
+  got: Got;
+  ok: boolean;
+  ms: number;
+}
+const rows: Row[] = [];
+// `--jobs N` runs N reports at once (default 1): faster on a big corpus, at the cost of wall times measured
+// under contention (the headline says how many ran at once).
+const jobs = Math.max(1, Number(arg("--jobs") ?? 1) || 1);
+let next = 0;
+async function worker(): Promise<void> {
+  while (next < selected.length) {
+    const id = selected[next++]!;
+    const dir = path.join(corpusDir, id);
+    const c = JSON.parse(readFileSync(path.join(dir, "case.json"), "utf8")) as CaseFile;
+    const r = await runCli(path.join(dir, "report.md"));
+    const row: Row = {
+      id,
+      split: splitOf(id),
+      source: c.source,
+      forms: c.forms,
+      expected: c.expected,
+      got: r.got,
+      ok: r.got === c.expected,
+      ms: r.ms,
+    };
+    rows.push(row);
+    console.log(JSON.stringify({ ...row, exit: r.exit, summary: r.summary.slice(0, 240) }));
+  }
+}
+await Promise.all(Array.from({ length: jobs }, () => worker()));
+rows.sort((a, b) => a.id.localeCompare(b.id));
+
+function score(split: string, rs: Row[]) {
+  const matrix: Record<string, Record<string, number>> = {};
+  for (const e of VERDICTS) matrix[e] = Object.fromEntries([...VERDICTS, "ERROR"].map((g) => [g, 0]));
+  for (const r of rs) matrix[r.expected]![r.got] = (matrix[r.expected]![r.got] ?? 0) + 1;
+  const correct = rs.filter((r) => r.ok).length;
+  const falseReproduced = rs.filter((r) => r.got === "REPRODUCED" && r.expected !== "REPRODUCED");
+  return {
+    split,
+    cases: rs.length,
+    correct,
+    accuracy: rs.length ? Number((correct / rs.length).toFixed(3)) : null,
+    confusion: matrix,
+    falseReproducedCount: falseReproduced.length,
+    falseReproduced: falseReproduced.map((r) => `${r.id} (expected ${r.expected})`),
+    wrong: rs.filter((r) => !r.ok).map((r) => `${r.id}: expected ${r.expected}, got ${r.got}`),
+    medianWallMsPerReport: median(rs.map((r) => r.ms)),
+  };
+}
+
+const splits = splitArg === "all" ? (["dev", "test"] as const) : ([splitArg] as const);
+const perSplit = splits.map((s) =>
+  score(
+    s,
+    rows.filter((r) => r.split === s),
+  ),
+);
+for (const s of perSplit) console.log(JSON.stringify({ bench: "repro-real", ...s }));
+
+// Host-side parse time of hostile 65,536-character reports (sanitize, markdown parse, reported behaviour and
+// program extraction: everything before the sandbox), measured in this process through the pipeline's own
+// entry (createContext), the worst over the inputs.
+function pathological(): Record<string, string> {
+  const n = MAX_REPORT_CHARS;
+  const fill = (unit: string, head = "# hostile\n\n") =>
+    (head + unit.repeat(Math.ceil(n / unit.length))).slice(0, n);
+  let nested = "# hostile\n\n";
+  for (let i = 0; nested.length < n; i++) nested += `${"  ".repeat(i % 2000)}- x\n`;
+  return {
+    "[* repeated": fill("[*"),
+    "> repeated": fill(">"),
+    "> space repeated": fill("> "),
+    "*a_ repeated": fill("*a_"),
+    "[a]( repeated": fill("[a]("),
+    "![ repeated": fill("!["),
+    "<a  repeated": fill("<a "),
+    backticks: fill("`a``"),
+    "nested lists": nested.slice(0, n),
+    "quote+list nesting": fill("> - "),
+    "html comments": fill("<!--"),
+    "emphasis in a fenced report": fill("**_", "# hostile\n\n```js\nconsole.log(1)\n```\n\n"),
+  };
+}
+let worstParse: { input: string; ms: number; verdictPath: string } | null = null;
+if (!args.includes("--no-parse") && !only) {
+  const ports = createLocalReproPorts();
+  for (const [name, markdown] of Object.entries(pathological())) {
+    const spec = ReproJobSpec.parse({ kind: "repro", id: "bench-parse", markdown, runs: 1 });
+    const t0 = performance.now();
+    const ctx = createContext(spec, ports);
+    const program = ctx.unreadable ? null : completeProgram(ctx.report);
+    const ms = Math.round(performance.now() - t0);
+    const verdictPath = ctx.unreadable
+      ? "NEEDS_INFO (not read)"
+      : program
+        ? "program"
+        : "NEEDS_INFO (no code)";
+    console.log(JSON.stringify({ parse: name, chars: markdown.length, ms, verdictPath }));
+    if (!worstParse || ms > worstParse.ms) worstParse = { input: name, ms, verdictPath };
+  }
+}
+
+console.log(
+  JSON.stringify({
+    bench: "repro-real",
+    split: splitArg,
+    corpus: ids.length,
+    ran: rows.length,
+    jobs,
+    ...Object.fromEntries(
+      perSplit.map((s) => [
+        s.split,
+        {
+          accuracy: s.accuracy,
+          correct: s.correct,
+          cases: s.cases,
+          falseReproduced: s.falseReproducedCount,
+          medianWallMsPerReport: s.medianWallMsPerReport,
+        },
+      ]),
+    ),
+    worstHostParseMs65536: worstParse?.ms ?? null,
+    worstHostParseInput: worstParse?.input ?? null,
+  }),
+);

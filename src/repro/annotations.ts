@@ -1,0 +1,287 @@
+/**
+ * Outputs and errors a report states in comments next to its code — `console.log(x) // 1`, `f(); // => 'a'`,
+ * `x  # prints 3`, `// output: "23:59:59"` on the line after, `# raises ValueError`, `// Error: Invalid time`,
+ * `// expected 1` / `// received 2`, and `expr ==> value` in unfenced code. Each annotation is one check:
+ * the value the line shows when the snippet runs. Expression lines are rewritten to echo their value (the
+ * way a REPL would), so the run prints what the comment claims, in order.
+ */
+
+export type CheckRole =
+  /** What the reporter saw (the reported behaviour). */
+  | "actual"
+  /** What the reporter expected instead ("// expected 1", "# should be 2"). */
+  | "expected";
+
+export interface Check {
+  /** 1-based line in the block. */
+  line: number;
+  /** The code the annotation belongs to (trimmed). */
+  code: string;
+  role: CheckRole;
+  /** The value shown: printed text, or for `kind: "error"` the error line ("RangeError: Invalid time value"). */
+  kind: "output" | "error";
+  value: string;
+  /** The reporter marked this line as the wrong one ("BUGGY", "<- wrong"). */
+  flagged: boolean;
+}
+
+export interface Annotated {
+  /** The code to run: annotated expression lines echo their value. */
+  code: string;
+  checks: Check[];
+  /** True when an echo helper (`_echo`) is used and must be defined. */
+  usesEcho: boolean;
+}
+
+type Flavour = "python" | "js";
+
+const EXPECTED_WORDS =
+  /^(?:expected|expect(?:ing|ed)?|should(?:\s+(?:be|return|print|give|output|log))?|want(?:ed)?|correct(?:\s+is)?|desired|intended|right(?:\s+answer)?(?:\s+is)?|must\s+be)\b\s*:?\s*/i;
+const ACTUAL_WORDS =
+  /^(?:(?:actual(?:ly)?|got|gets|but\s+got|instead|received|recieved|returns?|returned|prints?|printed|gives?|gave|outputs?|logs?|logged|results?(?:\s+is|\s+in)?|shows?|displays?|evaluates?\s+to|is)\b|=+>|->|→|⇒|=(?!=))\s*:?\s*/i;
+const ERROR_WORDS =
+  /^(?:throws?|raises?|raised|threw|errors?(?:\s+with)?|fails?\s+with|crash(?:es)?\s+with)\b\s*:?\s*/i;
+const FLAG_WORDS =
+  /\s*(?:<-+|←|!+|\(|\[)?\s*(?:buggy|bug|wrong|incorrect|broken|not ok|unexpected|wtf|why\??)\b\s*[)\]!?.]*\s*$/i;
+const ERROR_VALUE =
+  /^(?:Uncaught\s+)?((?:[A-Za-z_][\w.]*)?(?:Error|Exception|Warning|Interrupt)|Error)\b(?::\s*(.*))?$/;
+
+/** A value that reads like printed output, not a sentence: literals, quoted text, numbers, short tokens. */
+function looksLikeValue(v: string): boolean {
+  const s = v.trim();
+  if (s === "" || s.length > 160) return false;
+  if (/^(['"`]).*\1$/.test(s)) return true;
+  if (/^[[{(]/.test(s)) return true;
+  if (/^-?\d[\d.,_eE+-]*%?$/.test(s)) return true;
+  if (/^(true|false|null|undefined|None|True|False|NaN|-?Infinity|nan|inf)$/.test(s)) return true;
+  if (ERROR_VALUE.test(s)) return true;
+  if (/^Invalid Date$/.test(s)) return true;
+  // A single token (no spaces) made of value characters: `01.01.10000`, `2020-08-11T00:00:00Z`, `+0800`.
+  return (
+    !/\s/.test(s) &&
+    /^[\w.:+\-/\\@#$%^&*=<>|~!?]+$/.test(s) &&
+    !/^[A-Za-z]+$/.test(s.replace(/\W/g, "") + (/\d/.test(s) ? "" : "x"))
+  );
+}
+
+/** Parse the text of a comment (without the `//` or `#`) as an annotation; null when it is just a comment. */
+export function parseAnnotation(
+  text: string,
+): { role: CheckRole; kind: "output" | "error"; value: string; flagged: boolean } | null {
+  let t = text
+    .trim()
+    .replace(/^\*+_*|_*\*+$/g, "")
+    .trim();
+  if (t === "") return null;
+  let flagged = false;
+  const flag = FLAG_WORDS.exec(t);
+  if (flag && flag.index > 0) {
+    flagged = true;
+    t = t.slice(0, flag.index).trim();
+  }
+  let role: CheckRole = "actual";
+  let explicit = false;
+  const exp = EXPECTED_WORDS.exec(t);
+  if (exp && exp[0].length > 0) {
+    role = "expected";
+    explicit = true;
+    t = t.slice(exp[0].length).trim();
+  } else {
+    for (let i = 0; i < 3; i++) {
+      const act = ACTUAL_WORDS.exec(t);
+      if (!act || act[0].length === 0) break;
+      explicit = true;
+      t = t.slice(act[0].length).trim();
+    }
+  }
+  // "Output: ..." style prefixes.
+  const label = /^(?:output|result|returns?|value|prints?|logs?|stdout|console)\s*:\s*/i.exec(t);
+  if (label) {
+    explicit = true;
+    t = t.slice(label[0].length).trim();
+  }
+  if (ERROR_VALUE.test(t.replace(/[;,]\s*$/, "")))
+    return { role, kind: "error", value: t.replace(/[;,]\s*$/, ""), flagged };
+  const err = ERROR_WORDS.exec(t);
+  if (err && err[0].length > 0) {
+    const rest = t.slice(err[0].length).trim().replace(/[.;]$/, "");
+    const m = /^(?:an?\s+)?`?([A-Za-z_][\w.]*(?:Error|Exception|Warning)|Error)`?(?::\s*(.*))?$/.exec(rest);
+    if (m?.[1]) return { role, kind: "error", value: m[2] ? `${m[1]}: ${m[2]}` : m[1], flagged };
+    if (/^(?:an?\s+)?(?:error|exception)$/i.test(rest))
+      return { role, kind: "error", value: "Error", flagged };
+    return null;
+  }
+  t = t.replace(/[;,]\s*$/, "").trim();
+  if (ERROR_VALUE.test(t)) return { role, kind: "error", value: t, flagged };
+  if (!looksLikeValue(t) && !(explicit && t.length > 0 && t.length <= 120 && !/\s\w+\s\w+\s\w+\s/.test(t)))
+    return null;
+  return { role, kind: "output", value: t, flagged };
+}
+
+/**
+ * On a line that prints (`console.log(x); // May 15, 2017, 8:30 AM`), a trailing comment that is not prose is
+ * what it printed, whatever it looks like.
+ */
+function printedValue(comment: string): ReturnType<typeof parseAnnotation> {
+  const t = comment.trim();
+  if (t === "" || t.length > 120 || /\?$/.test(t)) return null;
+  if (/^(todo|fixme|note|see|this|here|because|why|also|then|now|and|but|should|must)\b/i.test(t))
+    return null;
+  if (/^[a-z]+\s+[a-z]+\s+[a-z]+\b/.test(t)) return null;
+  return { role: "actual", kind: "output", value: t, flagged: false };
+}
+
+/** Splits a line into code and its trailing comment (outside strings); null comment when there is none. */
+export function splitComment(line: string, flavour: Flavour): { code: string; comment: string | null } {
+  let quote: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = null;
+      continue;
+    }
+    if (ch === "'" || ch === '"' || ch === "`") quote = ch;
+    else if (flavour === "python" && ch === "#")
+      return { code: line.slice(0, i), comment: line.slice(i + 1) };
+    else if (flavour === "js" && ch === "/" && line[i + 1] === "/")
+      return { code: line.slice(0, i), comment: line.slice(i + 2) };
+    else if (flavour === "js" && ch === "/" && line[i + 1] === "*") {
+      const end = line.indexOf("*/", i + 2);
+      if (end > 0 && line.slice(end + 2).trim() === "")
+        return { code: line.slice(0, i), comment: line.slice(i + 2, end) };
+    }
+  }
+  // `expr ==> value` (not valid code in either language): an annotation written without a comment.
+  const arrow = /^def\s/.test(line.trim()) ? null : /^(.*\S)\s*(?:==>|-->|⇒|→|\s->\s)\s*(.+)$/.exec(line);
+  if (arrow?.[1] && arrow[2]) return { code: arrow[1], comment: `=> ${arrow[2]}` };
+  // `_.merge(a, b) => { x: [] }`: an arrow after a call or a property read is not a function's parameters.
+  const fat =
+    flavour === "js" ? /^([A-Za-z_$][\w$]*(?:\.[\w$]+|\([\s\S]*?\))*)\s*=>\s*(.+)$/.exec(line.trim()) : null;
+  if (fat?.[1] && fat[2] && /[.(]/.test(fat[1]) && /[\w$)]$/.test(fat[1]) && balanced(fat[1]))
+    return { code: fat[1], comment: `=> ${fat[2]}` };
+  return { code: line, comment: null };
+}
+
+const JS_NOT_EXPRESSION =
+  /^(const|let|var|function|class|if|else|for|while|do|switch|try|catch|finally|return|throw|import|export|async\s+function|case|default|break|continue|\{|\}|\)|\]|\/\/|\*)/;
+const PY_NOT_EXPRESSION =
+  /^(import|from|def|class|if|elif|else|for|while|with|try|except|finally|return|raise|del|assert|pass|global|nonlocal|async|break|continue|@|print\s*\()/;
+
+/** Statements whose own output already shows the value (`console.log(x)`, `print(x)`). */
+function printsItself(code: string, flavour: Flavour): boolean {
+  return flavour === "js"
+    ? /^console\.(log|info|warn|error|dir)\s*\(/.test(code)
+    : /^print\s*\(/.test(code) || /^pprint\s*\(/.test(code);
+}
+
+function balanced(code: string): boolean {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < code.length; i++) {
+    const ch = code[i]!;
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = null;
+      continue;
+    }
+    if (ch === "'" || ch === '"' || ch === "`") quote = ch;
+    else if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch)) depth--;
+    if (depth < 0) return false;
+  }
+  return depth === 0 && quote === null;
+}
+
+function declaredName(code: string, flavour: Flavour): string | null {
+  const m =
+    flavour === "js"
+      ? /^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=(?!=)/.exec(code)
+      : /^([A-Za-z_]\w*)\s*=(?!=)/.exec(code);
+  return m?.[1] ?? null;
+}
+
+/** Lines after which an annotation comment on its own line belongs to the previous statement. */
+const OWN_LINE_PREFIX =
+  /^\s*(?:=+>|->|→|⇒|output\s*:|result\s*:|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
+
+/** Find the annotations of a code block and rewrite annotated expressions to echo their value. */
+export function annotate(value: string, language: "python" | "javascript" | "typescript"): Annotated {
+  const flavour: Flavour = language === "python" ? "python" : "js";
+  const lines = value.replace(/\r\n/g, "\n").split("\n");
+  const out: string[] = [];
+  const checks: Check[] = [];
+  let usesEcho = false;
+  /** Index in `out` of the last top-level statement line that can be echoed, and its code. */
+  let last: { outIndex: number; code: string; line: number; echoed: boolean } | null = null;
+
+  const echoLine = (code: string): string | null => {
+    const c = code.trim().replace(/;\s*$/, "");
+    if (c === "" || !balanced(c)) return null;
+    if (printsItself(c, flavour)) return code;
+    const name = declaredName(c, flavour);
+    if (name)
+      return flavour === "js"
+        ? `${code.replace(/\s+$/, "")}${/;\s*$/.test(code) ? "" : ";"} _echo(${name});`
+        : `${code.replace(/\s+$/, "")}; _echo(${name})`;
+    if ((flavour === "js" ? JS_NOT_EXPRESSION : PY_NOT_EXPRESSION).test(c)) return null;
+    if (flavour === "js" && /^[\w$.]+\s*[-+*/%]?=(?!=)/.test(c))
+      return `${c}; _echo(${c.split(/\s*[-+*/%]?=/)[0]});`;
+    if (flavour === "python" && /^[\w.[\]'"]+\s*[-+*/%]?=(?!=)/.test(c)) return null;
+    return flavour === "js" ? `_echo(${c});` : `_echo(${c})`;
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    const { code, comment } = splitComment(raw, flavour);
+    const indent = /^\s*/.exec(raw)?.[0].length ?? 0;
+    const codeTrim = code.trim();
+    if (codeTrim === "" && comment !== null) {
+      // A comment on its own line: an annotation of the statement just above when it says so ("// => 1",
+      // "// output: x", "# expected 2").
+      const a = last && OWN_LINE_PREFIX.test(comment) ? parseAnnotation(comment) : null;
+      if (a && last) {
+        if (!last.echoed && a.role === "actual" && a.kind === "output") {
+          const e = echoLine(last.code);
+          if (e !== null) {
+            out[last.outIndex] = e;
+            if (e !== last.code) usesEcho = true;
+            last.echoed = true;
+          }
+        }
+        checks.push({ line: i + 1, code: last.code.trim(), ...a });
+      }
+      out.push(raw);
+      continue;
+    }
+    if (comment !== null && codeTrim !== "" && (indent === 0 || printsItself(codeTrim, flavour))) {
+      const a = parseAnnotation(comment) ?? (printsItself(codeTrim, flavour) ? printedValue(comment) : null);
+      if (a) {
+        const e = a.kind === "output" ? echoLine(code) : code;
+        if (e !== null || a.kind === "error") {
+          const rewritten = a.kind === "output" && e !== null ? e : code;
+          if (rewritten !== code) usesEcho = true;
+          out.push(rewritten === code ? raw : `${rewritten}${flavour === "js" ? " //" : "  #"}${comment}`);
+          checks.push({ line: i + 1, code: codeTrim, ...a });
+          last = null;
+          continue;
+        }
+      }
+    }
+    out.push(
+      comment !== null && /==>|-->|⇒|→/.test(raw) && !raw.includes(flavour === "js" ? "//" : "#")
+        ? code
+        : raw,
+    );
+    if (codeTrim !== "" && indent === 0 && comment === null) {
+      last = { outIndex: out.length - 1, code, line: i + 1, echoed: false };
+    } else if (codeTrim !== "") last = null;
+  }
+  return { code: out.join("\n"), checks, usesEcho };
+}
+
+export const JS_ECHO_PRELUDE =
+  'const _echo = (value) => { if (value !== undefined) console.log(require("node:util").inspect(value)); };';
+export const JS_ECHO_PRELUDE_ESM =
+  'import { inspect as _inspect } from "node:util";\nconst _echo = (value) => { if (value !== undefined) console.log(_inspect(value)); };';
+export const PY_ECHO_PRELUDE = "import sys as _sys\n_echo = _sys.displayhook";

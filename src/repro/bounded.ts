@@ -1,0 +1,41 @@
+/**
+ * Host-side parsing with a bound on time, not only on bytes. The markdown parser's cost grows faster than
+ * the input on some texts (`[*` or `*a_` repeated: quadratic; `>` repeated: one nesting level per character,
+ * until the stack overflows), so a size cap alone does not bound it. A synchronous call runs inside
+ * `vm.runInContext` with a `timeout`: V8's watchdog stops it, whatever it is doing, when the time is up (the
+ * functions it calls run on the same isolate, so the limit covers them too), and a stack overflow is caught.
+ * No worker or child process is needed, so it works the same from source, from the compiled CLI and in the
+ * Action's single-file bundle.
+ */
+import vm from "node:vm";
+
+/** GitHub's own limit for an issue body: longer input is refused before anything reads it. */
+export const MAX_REPORT_CHARS = 65_536;
+
+/** Time the host may spend reading one report (sanitize, parse, what was reported). */
+export const PARSE_TIME_LIMIT_MS = 1_800;
+
+export type Bounded<T> = { ok: true; value: T } | { ok: false; reason: "timeout" | "stack"; message: string };
+
+const context = vm.createContext({});
+const script = new vm.Script("run()");
+
+/** Calls `fn` with a time limit; a timeout or a stack overflow is a value, never an exception. */
+export function withinTimeLimit<T>(fn: () => T, timeoutMs: number): Bounded<T> {
+  let value: T | undefined;
+  context["run"] = () => {
+    value = fn();
+  };
+  try {
+    script.runInContext(context, { timeout: Math.max(1, Math.floor(timeoutMs)) });
+    return { ok: true, value: value as T };
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT")
+      return { ok: false, reason: "timeout", message: `took longer than ${timeoutMs} ms` };
+    if (error instanceof RangeError || /Maximum call stack size/.test(String(error)))
+      return { ok: false, reason: "stack", message: "nests deeper than the parser's stack allows" };
+    throw error;
+  } finally {
+    context["run"] = undefined;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Code pasted without a fence: lines of a paragraph that read as code, not prose — `math.eval('1 / 3');`,
+ * `for example: semver.satisfies('1.0.1-alpha.0', '*'); // false`, `var x = require('x');`, a chain of
+ * `.option(...)` calls, `if (x) {` … `}`. Read from the paragraph's raw markdown (the parsed text has lost
+ * the `*` and `_` that markdown took for emphasis). Each run of such lines becomes a code block.
+ */
+
+const KEYWORDS = new Set(
+  "var let const new return typeof await if else function async of in instanceof delete void throw yield import from export class extends case def lambda not and or is print elif while for with as".split(
+    " ",
+  ),
+);
+
+/** Strings blanked and bracket contents removed, so only the statement's shape is left. */
+function shape(line: string): string {
+  let s = line.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`/g, '""');
+  for (let i = 0; i < 10 && /\([^()]*\)|\[[^[\]]*\]|\{[^{}]*\}/.test(s); i++)
+    s = s
+      .replace(/\([^()]*\)/g, "()")
+      .replace(/\[[^[\]]*\]/g, "[]")
+      .replace(/\{[^{}]*\}/g, "{}");
+  return s;
+}
+
+/** Removes a trailing annotation (`// x`, `# x`, `==> x`) from a line. */
+function withoutAnnotation(line: string): string {
+  return line
+    .replace(/\s*(?:\/\/|==>|-->|⇒|→|\s->\s|\s#\s).*$/, "")
+    .replace(/^([A-Za-z_$][\w$]*(?:\.[\w$]+|\([\s\S]*?\))*[\w$)])\s*=>\s*\S.*$/, "$1");
+}
+
+/** A block with no language whose every line is code or a comment: code pasted in a bare or odd fence. */
+export function wholeBlockIsCode(value: string): boolean {
+  const lines = value.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length === 0) return false;
+  const runs = plainCodeRuns(value);
+  const covered = runs.reduce((n, r) => n + r.code.split("\n").filter((l) => l.trim() !== "").length, 0);
+  const comments = lines.filter((l) => /^\s*(\/\/|#(?!!))/.test(l)).length;
+  return runs.length > 0 && covered + comments === lines.length;
+}
+
+/** True when two plain words stand side by side (prose), outside strings and brackets. */
+function hasProseRun(s: string): boolean {
+  const words = s.split(/\s+/).filter(Boolean);
+  for (let i = 0; i + 1 < words.length; i++) {
+    const a = words[i]!;
+    const b = words[i + 1]!;
+    if (/^[A-Za-z][\w$]*[,.]?$/.test(a) && /^[A-Za-z][\w$]*/.test(b) && !KEYWORDS.has(a.toLowerCase()))
+      return true;
+  }
+  return false;
+}
+
+/** A line that reads as a statement: a call, an assignment, a block brace, a chained `.call(...)`. */
+export function codeLine(line: string): string | null {
+  let l = line.replace(/\s+$/, "");
+  if (l.trim() === "") return null;
+  // "for example: f(x); // 1" — a short lead-in ending with a colon, then code.
+  const lead = /^\s*([A-Za-z][\w ,.'-]{0,40}?):\s+(\S.*)$/.exec(l);
+  if (lead?.[2] && /[\w$)\]]\s*\(/.test(lead[2]) && !/\(/.test(lead[1] ?? "")) l = lead[2];
+  const body = withoutAnnotation(l).trim();
+  if (body === "") return null;
+  if (/^[*_#>|-]+$/.test(body) || /^\*\*.*\*\*:?$/.test(body)) return null;
+  if (
+    /^import\s+(?:[\w$]+|\{[^}]*\}|\*\s+as\s+[\w$]+)(?:\s*,\s*\{[^}]*\})?\s+from\s+['"][^'"]+['"];?$/.test(
+      body,
+    )
+  )
+    return l;
+  if (/^from\s+[\w.]+\s+import\s+[\w, ()*]+$/.test(body) || /^import\s+[\w.]+(?:\s+as\s+\w+)?$/.test(body))
+    return l;
+  if (l.trim() !== body && /^[A-Za-z_$][\w$]*(\.[\w$]+)+$/.test(body)) return l;
+  const s = shape(body);
+  if (hasProseRun(s)) return null;
+  if (/[.!?]$/.test(s) && !/\)\s*[.!?]$/.test(s) && !/^\./.test(s)) return null;
+  if (/^[}\])]+[;,)]*$/.test(s)) return l;
+  if (/^\.\s*[\w$]+\s*\(/.test(s)) return l;
+  if (/[\w$)\]]\(\)/.test(s) && /^[\w$.[\]"'()=\s!+*/%<>&|?:,;{}-]+$/.test(s)) return l;
+  if (/^(?:var|let|const)\s+[\w${[]/.test(s)) return l;
+  if (/^[\w$.]+\s*=(?!=)\s*\S/.test(s) && /[()[\]{}"']|\d/.test(s)) return l;
+  if (/\{$/.test(s) && /^(if|for|while|function|else|try|def|class)\b/.test(s)) return l;
+  return null;
+}
+
+export interface PlainCode {
+  code: string;
+  /** Line of the first code line, 0-based within the text. */
+  firstLine: number;
+}
+
+/** Runs of code lines in a paragraph's raw text (a bare identifier before a `.call(...)` line included). */
+export function plainCodeRuns(raw: string): PlainCode[] {
+  const lines = raw.replace(/\r\n/g, "\n").split("\n");
+  const runs: PlainCode[] = [];
+  let current: string[] = [];
+  let start = 0;
+  const flush = () => {
+    if (current.some((l) => /[\w$)\]]\s*\(/.test(l) || /^\s*(var|let|const|import|from)\s/.test(l)))
+      runs.push({ code: current.join("\n"), firstLine: start });
+    current = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    let c = codeLine(line);
+    if (c === null && /^\s*[A-Za-z_$][\w$]*\s*$/.test(line) && /^\s*\./.test(lines[i + 1] ?? "")) c = line;
+    if (c !== null) {
+      if (current.length === 0) start = i;
+      current.push(c);
+    } else flush();
+  }
+  flush();
+  return runs;
+}
+
+/** Python or JavaScript, from the code's own signs. */
+export function plainLanguage(code: string): "python" | "javascript" {
+  if (/(^|\s)#\s|^\s*(print\(|import \w|from \S+ import|def \w)/m.test(code) && !/;\s*(\/\/.*)?$/m.test(code))
+    return "python";
+  return "javascript";
+}

@@ -1,0 +1,147 @@
+/**
+ * Two transcripts of the same session side by side ("Python 3.10: … / Python 3.11: …", "Under Node: … / In the
+ * browser: …", before/after upgrading): one is the reported (bad) behaviour, the other the good one. Which is
+ * which comes from the report's words about each label ("3.10 ought to be patched to behave like 3.11",
+ * "broken since 4.2", "raises IndexError instead of ValueError"), else an error is the bad side of a clean run.
+ * Undecided, neither side may be claimed as the bug.
+ */
+import type { ParsedReport, ReportBlock } from "./parse-report.ts";
+import { parseNodeException, parsePythonException, type RaisedException } from "./outcome.ts";
+import { parseTranscript } from "./transcript.ts";
+
+export interface Side {
+  block: ReportBlock;
+  /** "3.10", "Node", "the browser": how the report names this side. */
+  label: string;
+  output: string[];
+  exception: RaisedException | null;
+}
+
+export interface TwoVersions {
+  bad: Side | null;
+  good: Side | null;
+  sides: Side[];
+  /** One sentence: why this side was taken as the reported bug (or why none could be). */
+  why: string;
+}
+
+function labelOf(b: ReportBlock): string {
+  const banner =
+    /^Python (\d+\.\d+)/m.exec(b.value) ??
+    /^(?:Welcome to )?Node\.js v?(\d+(?:\.\d+)?)/m.exec(b.value) ??
+    /\bPython\s*(\d+\.\d+)/i.exec(b.lead ?? "") ??
+    /\b(?:python|py)?\s*(\d+\.\d+)\b/i.exec(b.lead ?? "");
+  if (banner?.[1]) return banner[1];
+  const lead = (b.lead ?? "").replace(/[:.]\s*$/, "").trim();
+  const place =
+    /\b(node(?:\.js)?|browser|chrome|firefox|safari|pypy\d*(?:\.\d+)?|cpython|before|after|old|new|windows|linux|mac(?:os)?)\b/i.exec(
+      lead,
+    );
+  return place?.[1] ?? lead.slice(-40);
+}
+
+function sideOf(b: ReportBlock): Side {
+  if (b.shellRun) {
+    const r = b.shellRun;
+    const exception = r.errorText
+      ? r.runtime === "python"
+        ? parsePythonException(r.errorText)
+        : parseNodeException(r.errorText)
+      : null;
+    return { block: b, label: r.interpreter, output: r.output, exception };
+  }
+  const flavour = b.kind === "python-transcript" ? "python" : "node";
+  const t = parseTranscript(b.value, flavour);
+  const exception = t.errorText
+    ? flavour === "python"
+      ? parsePythonException(t.errorText)
+      : parseNodeException(t.errorText)
+    : null;
+  return { block: b, label: labelOf(b), output: t.output, exception };
+}
+
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const BAD =
+  /\b(ought to be (?:patched|fixed|changed)|should be (?:patched|fixed|changed)|needs? (?:a )?fix|broken|regress\w*|wrong|incorrect|bug(?:gy)?|fails?|failing|since upgrading|after upgrading|crash\w*|not work\w*|doesn'?t work)\b/i;
+const GOOD_BEFORE =
+  /\b(?:behaves? like|behave as|like|as (?:in|on|with)|matches|same as|correct(?:ly)? (?:in|on)|works? (?:in|on|with)|fine (?:in|on|with)|fixed in)\s+(?:in\s+|on\s+)?$/i;
+
+function verdictFor(label: string, text: string): "bad" | "good" | null {
+  if (!label) return null;
+  const re = new RegExp(`(?<![\\w.])${esc(label)}(?![\\w]|\\.\\d)`, "gi");
+  let bad = 0;
+  let good = 0;
+  for (const clause of text.split(/[.;!?](?=\s|$)|\n|,\s*(?:so|but|and|while|whereas)\b/)) {
+    for (const m of clause.matchAll(re)) {
+      const before = clause.slice(0, m.index ?? 0);
+      if (GOOD_BEFORE.test(before)) good++;
+      else if (BAD.test(clause)) bad++;
+    }
+  }
+  return bad > good ? "bad" : good > bad ? "good" : null;
+}
+
+function sameOutcome(a: Side, b: Side): boolean {
+  if (a.exception || b.exception)
+    return a.exception?.type === b.exception?.type && a.exception?.message === b.exception?.message;
+  return a.output.join("\n").replace(/\s+/g, "") === b.output.join("\n").replace(/\s+/g, "");
+}
+
+/** The two sides of a report that shows one session twice with different results; null when it does not. */
+export function twoVersions(report: ParsedReport, blocks: ReportBlock[]): TwoVersions | null {
+  const sessions = blocks.filter(
+    (b) => b.kind === "python-transcript" || b.kind === "node-transcript" || b.shellRun !== null,
+  );
+  if (sessions.length < 2) return null;
+  const flavourOf = (b: ReportBlock) => (b.kind === "python-transcript" ? "python" : "node");
+  const inputs = (b: ReportBlock) =>
+    b.shellRun
+      ? `shell:${b.shellRun.code.replace(/\s+/g, "")}`
+      : parseTranscript(b.value, flavourOf(b)).inputs.join("\n").replace(/\s+/g, "");
+  const first = sessions[0]!;
+  const same = sessions.filter((b) => inputs(b) === inputs(first));
+  if (same.length < 2) return null;
+  const sides = same.map(sideOf);
+  if (sides.every((s) => sameOutcome(s, sides[0]!))) return null;
+  const text = `${report.title}\n${report.proseWithCode}`;
+
+  // 1. The report's words about each side.
+  const judged = sides.map((s) => ({ s, v: verdictFor(s.label, text) }));
+  let bad = judged.find((j) => j.v === "bad")?.s ?? null;
+  let good = judged.find((j) => j.v === "good" && j.s !== bad)?.s ?? null;
+  let why = "";
+  if (bad || good) {
+    bad ??= sides.find((s) => s !== good) ?? null;
+    good ??= sides.find((s) => s !== bad) ?? null;
+    why = `the report's words single out ${bad ? `\`${bad.label}\`` : "one side"} as the wrong behaviour${good ? ` and \`${good.label}\` as the right one` : ""}`;
+  }
+  // 2. "raises IndexError instead of ValueError".
+  if (!bad) {
+    const m =
+      /\b([A-Z]\w*(?:Error|Exception))\b[^.\n]{0,60}?\binstead of\b(?:\s+an?)?\s+`?([A-Z]\w*(?:Error|Exception))/.exec(
+        text,
+      );
+    if (m) {
+      bad = sides.find((s) => s.exception?.type.endsWith(m[1]!)) ?? null;
+      good = sides.find((s) => s.exception?.type.endsWith(m[2]!)) ?? null;
+      if (bad) why = `the report says \`${m[1]}\` is raised instead of \`${m[2]}\``;
+    }
+  }
+  // 3. An error on one side, a clean result on the other: the error is the reported bug.
+  if (!bad) {
+    const errors = sides.filter((s) => s.exception);
+    if (errors.length === 1 && sides.length === 2) {
+      bad = errors[0]!;
+      good = sides.find((s) => s !== bad) ?? null;
+      why = `one transcript (\`${bad.label}\`) ends in an error and the other does not`;
+    }
+  }
+  if (!bad)
+    return {
+      bad: null,
+      good: null,
+      sides,
+      why: `the report shows ${sides.length} transcripts of the same code with different results (${sides.map((s) => `\`${s.label}\``).join(", ")}) and does not say which one is wrong`,
+    };
+  return { bad, good: good && good !== bad ? good : null, sides, why };
+}

@@ -1,0 +1,82 @@
+/**
+ * Report forms of issue 12 through the real pipeline (Docker sandbox, offline runs, no dependencies), with
+ * reports written for these tests: comment annotations, two transcripts where the run matches the good one,
+ * TypeScript that does not parse, a too-new API on the sandbox's Node, and the CLI's size limit.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, it } from "vitest";
+import { ReproJobSpec } from "../../../src/core/job.ts";
+import { renderReproReport } from "../../../src/report/repro-report.ts";
+import { runRepro } from "../../../src/repro/run-repro.ts";
+import { createLocalReproPorts } from "../../../src/sandbox/install-ports.ts";
+import { describeDocker } from "../../support/docker.ts";
+
+const f = "```";
+const root = path.join(import.meta.dirname, "..", "..", "..");
+
+describeDocker("report forms (real sandbox)", () => {
+  const ports = createLocalReproPorts({ runTimeoutMs: 30_000, compareLatest: false });
+  const repro = async (markdown: string) =>
+    (await runRepro(ReproJobSpec.parse({ kind: "repro", id: "it-forms", markdown, runs: 2 }), ports)).result;
+
+  it("comment annotations are the reported output: REPRODUCED, Observed quotes the output", {
+    timeout: 120_000,
+  }, async () => {
+    const r = await repro(
+      `# Sorting strings with numbers is lexicographic\n\n${f}js\nconst xs = ['10', '9', '1'];\nxs.sort(); // => [ '1', '10', '9' ]\nconsole.log(xs.length); // 3\n${f}\n`,
+    );
+    expect(r.verdict, r.summary).toBe("REPRODUCED");
+    expect(r.reported.output).toEqual(["[ '1', '10', '9' ]", "3"]);
+    expect(renderReproReport(r)).toMatch(/\| Observed \| printed `\[ '1', '10', '9' \]`, `3`/);
+    expect(r.reasons[0]).toMatch(/^Decided by: the reported behaviour is/);
+  });
+
+  it("two versions: a run matching the good transcript is NOT_REPRODUCED, said in those words", {
+    timeout: 120_000,
+  }, async () => {
+    const r = await repro(
+      `# str.removeprefix missing\n\nOn Python 3.8 it is broken; 3.9 works fine.\n\n${f}pycon\nPython 3.8.10 (default)\n>>> "v1.2".removeprefix("v")\nTraceback (most recent call last):\n  File "<stdin>", line 1, in <module>\nAttributeError: 'str' object has no attribute 'removeprefix'\n${f}\n\n${f}pycon\nPython 3.9.1 (default)\n>>> "v1.2".removeprefix("v")\n'1.2'\n${f}\n`,
+    );
+    expect(r.verdict, r.summary).toBe("NOT_REPRODUCED");
+    expect(r.reported.source).toMatch(/`3.8` transcript/);
+    expect(r.differences.join(" ")).toMatch(
+      /printed the expected `'1.2'`.*fixed here, or never broken on this runtime/,
+    );
+  });
+
+  it("TypeScript that does not parse ends in NEEDS_INFO naming the line, not an error exit", {
+    timeout: 120_000,
+  }, async () => {
+    const r = await repro(
+      `# Types broken\n\n${f}ts\nconst total: number = [1, 2].reduce((a, b) => a + b, 0;\nconsole.log(total);\n${f}\n\nIt prints \`4\`.\n`,
+    );
+    expect(r.verdict).toBe("NEEDS_INFO");
+    expect(r.questions[0]).toContain("const total: number = [1, 2].reduce((a, b) => a + b, 0;");
+  });
+
+  it("an API newer than the sandbox's Node is explained, not PARTIAL", { timeout: 120_000 }, async () => {
+    const r = await repro(
+      `# toSorted result is wrong\n\n${f}js\nconsole.log([3, 1, 2].toSorted()); // [ 1, 2, 4 ]\n${f}\n`,
+    );
+    expect(r.verdict).toBe("NEEDS_INFO");
+    expect(r.summary).toMatch(/`toSorted`, which needs Node\.js 20 or later/);
+  });
+
+  it("the CLI refuses a report over 65,536 characters at once (exit 2)", { timeout: 60_000 }, () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "retrace-big-"));
+    const file = path.join(dir, "big.md");
+    writeFileSync(file, `# big\n\n${"x".repeat(70_000)}\n`);
+    const res = spawnSync(
+      process.execPath,
+      [path.join(root, "bin", "retrace.mjs"), "repro", file, "--offline"],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(res.status).toBe(2);
+    expect(res.stderr).toMatch(/70\d{3} characters long; GitHub caps an issue at 65536/);
+  });
+});

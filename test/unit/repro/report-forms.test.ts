@@ -1,0 +1,364 @@
+/**
+ * The forms real reports take (issue 12), each read by a general rule: comment annotations, code pasted without
+ * a fence, actual/expected stated in prose, two transcripts of one session, versions stated only in prose or
+ * printed by the session, and the run outcomes that mean "ask the reporter" (code that does not parse, a name
+ * never defined, an API newer than the sandbox's runtime). Reports written for these tests.
+ */
+import { describe, expect, it } from "vitest";
+import { annotate, parseAnnotation } from "../../../src/repro/annotations.ts";
+import { completeProgram } from "../../../src/repro/complete.ts";
+import { foldRuns, matchRun, type RunObservation } from "../../../src/repro/match.ts";
+import { parseReport } from "../../../src/repro/parse-report.ts";
+import { codeLine, plainCodeRuns } from "../../../src/repro/plain-code.ts";
+import { proseClaims } from "../../../src/repro/prose-claims.ts";
+import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+import { findBareVersions, findVersionMentions } from "../../../src/repro/versions.ts";
+
+const f = "```";
+const read = (md: string) => {
+  const report = parseReport(md);
+  return { report, exp: reportedExpectations(report), program: completeProgram(report) };
+};
+const run = (partial: Partial<RunObservation>): RunObservation => ({
+  exitCode: 0,
+  stoppedBy: null,
+  stdout: "",
+  stderr: "",
+  exception: null,
+  durationMs: 5,
+  ...partial,
+});
+
+describe("comment annotations", () => {
+  it("reads the value a comment states, and who states it", () => {
+    expect(parseAnnotation(" => 'abc'")).toMatchObject({ role: "actual", kind: "output", value: "'abc'" });
+    expect(parseAnnotation(" false")).toMatchObject({ role: "actual", value: "false" });
+    expect(parseAnnotation(" prints 3")).toMatchObject({ role: "actual", value: "3" });
+    expect(parseAnnotation(" Output: [1, 2]")).toMatchObject({ role: "actual", value: "[1, 2]" });
+    expect(parseAnnotation(" expected 10.5")).toMatchObject({ role: "expected", value: "10.5" });
+    expect(parseAnnotation(" should be `x`")).toMatchObject({ role: "expected" });
+    expect(parseAnnotation(' output: "2020-01-01" WRONG')).toMatchObject({
+      flagged: true,
+      value: '"2020-01-01"',
+    });
+    expect(parseAnnotation(" raises ValueError")).toMatchObject({ kind: "error", value: "ValueError" });
+    expect(parseAnnotation(" TypeError: x is not iterable")).toMatchObject({
+      kind: "error",
+      value: "TypeError: x is not iterable",
+    });
+    // Ordinary comments are not annotations.
+    expect(parseAnnotation(" set up the parser first")).toBeNull();
+    expect(parseAnnotation(" TODO")).toBeNull();
+  });
+
+  it("echoes annotated expressions like a REPL, leaves printing lines alone", () => {
+    const js = annotate(
+      "const p = require('pad');\np.left('ab', 4); // => '  ab'\nconsole.log(p.right('ab', 3)); // => ab \nlet n = p.count('x'); // 1",
+      "javascript",
+    );
+    expect(js.code).toContain("_echo(p.left('ab', 4));");
+    expect(js.code).toContain("console.log(p.right('ab', 3)); // => ab");
+    expect(js.code).toContain("let n = p.count('x'); _echo(n);");
+    expect(js.checks.map((c) => c.value)).toEqual(["'  ab'", "ab", "1"]);
+    const py = annotate(
+      "import mylib\nmylib.split('a,b')  # gives ['a', 'b']\nint('z')  # raises ValueError",
+      "python",
+    );
+    expect(py.code).toContain("_echo(mylib.split('a,b'))");
+    expect(py.checks.map((c) => [c.kind, c.value])).toEqual([
+      ["output", "['a', 'b']"],
+      ["error", "ValueError"],
+    ]);
+  });
+
+  it("takes a comment on the next line (`// output: x`) and expected/received pairs", () => {
+    const a = annotate("fmt(3.14159, 2)\n// expected 3.14\n// received 3.15", "javascript");
+    expect(a.code.split("\n")[0]).toBe("_echo(fmt(3.14159, 2));");
+    expect(a.checks.map((c) => [c.role, c.value])).toEqual([
+      ["expected", "3.14"],
+      ["actual", "3.15"],
+    ]);
+  });
+
+  it("makes them the reported behaviour and the expected one", () => {
+    const { exp, program } = read(
+      `# round() is off\n\n${f}js\nconst r = require('roundy');\nr.round(2.675, 2); // expected 2.68\nr.round(2.675, 2); // received 2.67\n${f}\n`,
+    );
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["2.67"] });
+    expect(exp.expectedOutput).toEqual(["2.68"]);
+    expect(program?.files[program.entry]).toContain("const _echo = (value) =>");
+    expect(program?.completions.join(" ")).toMatch(/printed the value/);
+  });
+
+  it("an annotated error is the reported exception", () => {
+    const { exp } = read(`# crash\n\n${f}js\nparseDate('31/02') // RangeError: Invalid time value\n${f}\n`);
+    expect(exp.actual).toMatchObject({ kind: "exception", exceptionType: "RangeError" });
+  });
+});
+
+describe("code pasted without a fence", () => {
+  it("tells statements from sentences", () => {
+    expect(codeLine("for example: lib.check('1.0.0-beta', '*'); // false")).toBe(
+      "lib.check('1.0.0-beta', '*'); // false",
+    );
+    expect(codeLine("var conf = require('conf');")).not.toBeNull();
+    expect(codeLine("  .option('-x, --extra', 'more')")).not.toBeNull();
+    expect(codeLine("When I call foo.bar() it returns 3.")).toBeNull();
+    expect(codeLine("The answer should be 4 (not 5).")).toBeNull();
+    expect(codeLine("**Environment:**")).toBeNull();
+  });
+
+  it("collects runs of code lines from a paragraph", () => {
+    const runs = plainCodeRuns("I evaluate this:\ncalc.run('2 * (3 + 4)');\nand it prints 13 instead of 14.");
+    expect(runs.map((r) => r.code)).toEqual(["calc.run('2 * (3 + 4)');"]);
+  });
+
+  it("runs it when the report has no fenced code, with the package's conventional global imported", () => {
+    const { program, exp } = read(
+      "# satisfies is wrong\n\nFor example: semver.satisfies('2.0.0-rc.1', '>=1.0.0'); // false\n\nIt should be true.\n",
+    );
+    expect(program?.files[program.entry]).toContain("_echo(semver.satisfies('2.0.0-rc.1', '>=1.0.0'));");
+    expect(program?.files[program.entry]).toContain('require("semver")');
+    expect(program?.dependencies).toEqual(["semver"]);
+    expect(exp.actual.output).toEqual(["false"]);
+  });
+
+  it("ignores prose-embedded code when a fenced block exists", () => {
+    const { program } = read(
+      `# t\n\nCalling lib.go(1); fails.\n\n${f}js\nconst lib = require('lib');\nlib.go(2);\n${f}\n`,
+    );
+    expect(program?.files[program.entry]).not.toContain("lib.go(1)");
+  });
+
+  it("reads code in a bare fence that the language scorer missed", () => {
+    const { report } = read(`# t\n\n${f}\nnew Money(10.005).toFixed(2);\n// expected 10.01\n${f}\n`);
+    expect(report.blocks[0]).toMatchObject({ kind: "code", language: "javascript" });
+  });
+});
+
+describe("actual and expected in prose", () => {
+  it("reads the usual sentences", () => {
+    expect(proseClaims("I see `5000` printed but expected `1000`.")).toEqual({
+      actual: ["5000"],
+      expected: ["1000"],
+    });
+    expect(proseClaims("It returns `a-b` instead of `a_b`.")).toEqual({ actual: ["a-b"], expected: ["a_b"] });
+    expect(proseClaims("The correct result is 0.3, yet the library gives me 0.30000000000000004.")).toEqual({
+      actual: ["0.30000000000000004"],
+      expected: ["0.3"],
+    });
+    expect(proseClaims("The function should return null here.").actual).toEqual([]);
+  });
+
+  it("`**Actual:** \\`x\\`` and 'Expected X, but I get:' followed by a block", () => {
+    const a = read(
+      `# t\n\n${f}py\nprint(is_ok())\n${f}\n\n**Expected:** \`True\`\n\n**Actual:** \`False\`\n`,
+    ).exp;
+    expect(a.actual).toMatchObject({ kind: "output", output: ["False"] });
+    const b = read(
+      `# t\n\n${f}py\nprint(total([1, 1]))\n${f}\n\nExpected \`2\`, but I get:\n\n${f}\n3\n${f}\n`,
+    ).exp;
+    expect(b.actual).toMatchObject({ kind: "output", output: ["3"] });
+  });
+
+  it("a run printing the expected value is not a reproduction, and says so", () => {
+    const reported = {
+      kind: "output" as const,
+      exceptionType: null,
+      exceptionMessage: null,
+      output: ["0.1"],
+      source: "x",
+    };
+    const m = matchRun(reported, run({ stdout: "0.3\n0.1\n" }), ["0.3"]);
+    expect(m.kind).toBe("clean");
+    expect(m.detail).toMatch(/printed the expected `0.3`.*fixed here, or never broken/);
+  });
+});
+
+describe("two versions side by side", () => {
+  const md = (words: string) =>
+    `# Flag listing differs\n\n${words}\n\n${f}pycon\nPython 3.12.1 (main) [GCC]\n>>> import flaglib\n>>> flaglib.members()\n['a', 'b']\n${f}\n\n${f}pycon\nPython 3.13.0 (main) [GCC]\n>>> import flaglib\n>>> flaglib.members()\n['a']\n${f}\n`;
+
+  it("the side the report calls broken is the reported behaviour; the other is expected", () => {
+    const { exp, program } = read(
+      md("Since upgrading, 3.13 is broken: it drops `b`. It should behave like 3.12."),
+    );
+    expect(exp.actual.output).toEqual(["['a']"]);
+    expect(exp.expectedOutput).toEqual(["['a', 'b']"]);
+    expect(exp.actual.source).toMatch(/`3.13` transcript/);
+    // One session, run once.
+    expect(program!.files[program!.entry]!.match(/flaglib\.members/g)).toHaveLength(1);
+  });
+
+  it("the older side can be the bug ('3.12 ought to be patched to behave like 3.13')", () => {
+    const { exp } = read(md("So 3.12 ought to be patched to behave like 3.13."));
+    expect(exp.actual.output).toEqual(["['a', 'b']"]);
+    const m = foldRuns([matchRun(exp.actual, run({ stdout: "['a']\n" }), exp.expectedOutput)]);
+    expect(m.verdict).toBe("NOT_REPRODUCED");
+    expect(m.detail).toMatch(/printed the expected/);
+  });
+
+  it("undecided, neither side is claimed", () => {
+    const { exp } = read(md("The output differs between the two."));
+    expect(exp.actual.kind).toBe("unknown");
+    expect(exp.twoVersions?.bad).toBeNull();
+    const m = foldRuns([matchRun(exp.actual, run({ stdout: "['a']\n" }), exp.expectedOutput)]);
+    expect(m.verdict).toBe("NEEDS_INFO");
+  });
+
+  it("an error against a clean run: the error is the reported bug, the clean run's exception-free outcome the expected", () => {
+    const { exp } = read(
+      `# t\n\nOld:\n\n${f}pycon\nPython 3.10.0\n>>> import q\n>>> q.f()\n1\n${f}\n\nNew:\n\n${f}pycon\nPython 3.11.0\n>>> import q\n>>> q.f()\nTraceback (most recent call last):\n  File "<stdin>", line 1, in <module>\nKeyError: 'x'\n${f}\n`,
+    );
+    expect(exp.actual).toMatchObject({ kind: "exception", exceptionType: "KeyError" });
+    expect(exp.expectedOutput).toEqual(["1"]);
+  });
+});
+
+describe("outcomes that ask the reporter instead of claiming a result", () => {
+  const reported = {
+    kind: "output" as const,
+    exceptionType: null,
+    exceptionMessage: null,
+    output: ["1"],
+    source: "x",
+  };
+  it("code that does not parse: NEEDS_INFO naming the line", () => {
+    const m = matchRun(
+      reported,
+      run({
+        exitCode: 1,
+        stderr:
+          "/workspace/reproduction.cjs:3\nconst x = ;\n          ^\n\nSyntaxError: Unexpected token ';'\n    at internalCompileFunction (node:internal/vm:76:18)\n",
+        exception: { type: "SyntaxError", message: "Unexpected token ';'" },
+      }),
+    );
+    expect(m).toMatchObject({ kind: "needs", incompleteCode: true });
+    expect(m.question).toContain("`const x = ;`");
+    const py = matchRun(
+      reported,
+      run({
+        exitCode: 1,
+        stderr:
+          '  File "/workspace/reproduction.py", line 2\n    for x in\n            ^\nSyntaxError: invalid syntax\n',
+        exception: { type: "SyntaxError", message: "invalid syntax" },
+      }),
+    );
+    expect(py.question).toContain("`for x in`");
+  });
+
+  it("a SyntaxError raised at run time (JSON.parse) is an ordinary failure", () => {
+    const m = matchRun(
+      reported,
+      run({
+        exitCode: 1,
+        stderr:
+          "/workspace/reproduction.cjs:1\nJSON.parse('{')\n\nSyntaxError: Unexpected end of JSON input\n    at JSON.parse (<anonymous>)\n    at Object.<anonymous> (/workspace/reproduction.cjs:1:6)\n",
+        exception: { type: "SyntaxError", message: "Unexpected end of JSON input" },
+      }),
+    );
+    expect(m.kind).toBe("different-failure");
+  });
+
+  it("a name the snippet never defines: NEEDS_INFO asking for it", () => {
+    const m = matchRun(
+      reported,
+      run({ exitCode: 1, exception: { type: "ReferenceError", message: "rows is not defined" } }),
+    );
+    expect(m.question).toContain("`rows`");
+  });
+
+  it("an API newer than the sandbox's runtime is not a partial reproduction", () => {
+    const m = matchRun(
+      reported,
+      run({ exitCode: 1, exception: { type: "TypeError", message: "list.toSorted is not a function" } }),
+    );
+    expect(m.kind).toBe("needs");
+    expect(m.detail).toMatch(/needs Node\.js 20 or later/);
+    expect(foldRuns([m]).verdict).toBe("NEEDS_INFO");
+  });
+
+  it("a timeout where no hang is reported is not PARTIAL", () => {
+    expect(foldRuns([matchRun(reported, run({ exitCode: null, stoppedBy: "timeout" }))]).verdict).toBe(
+      "NEEDS_INFO",
+    );
+  });
+
+  it("a reported bare `Error: msg` matches the runtime's RangeError with that message", () => {
+    const m = matchRun(
+      {
+        kind: "exception",
+        exceptionType: "Error",
+        exceptionMessage: "Invalid time value",
+        output: [],
+        source: "x",
+      },
+      run({ exitCode: 1, exception: { type: "RangeError", message: "Invalid time value" } }),
+    );
+    expect(m.kind).toBe("match");
+  });
+});
+
+describe("versions stated only in prose", () => {
+  it("reads environment lists, package.json lines and a version alone on its line", () => {
+    expect(findVersionMentions("- padlib: 2.4.1\n- npm: 8.5.1")).toEqual([
+      { name: "padlib", version: "2.4.1", style: "listing" },
+    ]);
+    expect(findVersionMentions('"padlib": "^3.10.1",')[0]).toMatchObject({
+      name: "padlib",
+      version: "3.10.1",
+    });
+    expect(findBareVersions("Release: v6.2.5")).toEqual(["6.2.5"]);
+    expect(findBareVersions("v6.12.0 (the latest right now)")).toEqual(["6.12.0"]);
+  });
+});
+
+describe("shell sessions", () => {
+  it("turns `$ python3 -c '…'` invocations into code and transcripts; two interpreters are two versions", async () => {
+    const { parseShellSession } = await import("../../../src/repro/shell-session.ts");
+    const runs = parseShellSession(
+      "$ node -pe 'require(\"os\").EOL.length'\n1\n$ python3 -c 'import json; print(json.dumps(1.0))'\n1.0\n",
+    );
+    expect(runs.map((r) => [r.interpreter, r.code, r.output])).toEqual([
+      ["node", 'console.log(require("os").EOL.length);', ["1"]],
+      ["python3", "import json; print(json.dumps(1.0))", ["1.0"]],
+    ]);
+    const md = `# fromhex raises the wrong error on PyPy\n\nIt raises \`TypeError\` instead of \`ValueError\`:\n\n${f}console\n$ python3.11 -c 'float.fromhex("zz")'\nTraceback (most recent call last):\n  File "<string>", line 1, in <module>\nValueError: invalid hexadecimal floating-point string\n$ pypy3.10 -c 'float.fromhex("zz")'\nTraceback (most recent call last):\n  File "<string>", line 1, in <module>\nTypeError: bad string\n${f}\n`;
+    const { exp, program } = read(md);
+    expect(exp.actual).toMatchObject({ kind: "exception", exceptionType: "TypeError" });
+    expect(exp.actual.source).toMatch(/`pypy3.10` transcript/);
+    expect(exp.expectedException?.type).toBe("ValueError");
+    expect(program?.files["reproduction.py"]?.match(/fromhex/g)).toHaveLength(1);
+    const m = matchRun(
+      exp.actual,
+      run({
+        exitCode: 1,
+        exception: { type: "ValueError", message: "invalid hexadecimal floating-point string" },
+      }),
+      exp.expectedOutput,
+      exp.expectedException,
+    );
+    expect(m.kind).toBe("clean");
+    expect(m.detail).toMatch(/the error the report shows as the correct behaviour/);
+  });
+});
+
+describe("odd blocks", () => {
+  it("a traceback pasted under the code in the same Python block is output, not code", () => {
+    const { report, exp } = read(
+      `# t\n\n${f}python\nimport json\njson.loads("{")\n---------------------------------------------------------------------------\nJSONDecodeError                           Traceback (most recent call last)\nJSONDecodeError: Expecting property name enclosed in double quotes\n${f}\n`,
+    );
+    expect(report.blocks.map((b) => b.kind)).toEqual(["code", "traceback"]);
+    expect(report.blocks[0]!.value).toBe('import json\njson.loads("{")');
+    expect(exp.actual.exceptionType).toBe("JSONDecodeError");
+  });
+  it("an indented fragment is dedented; interpreter modules are never installed", () => {
+    const { program } = read(
+      `# t\n\n${f}python\n    import _thread, sys; print(sys.maxsize > 0)\n    assert 1 == 1\n${f}\n`,
+    );
+    expect(program?.files["reproduction.py"]).toContain(
+      "import _thread, sys; print(sys.maxsize > 0)\nassert 1 == 1",
+    );
+    expect(program?.dependencies).toEqual([]);
+  });
+});
