@@ -134,7 +134,9 @@ const EXIT_HOOK_PATTERNS: LinePattern[] = [
   {
     id: "exit-hook",
     what: "exit hook or hard exit (it runs after the tests and can rewrite their report or exit status; allow `exit-hook` in policy.testBypass.allow if the fix needs it)",
-    re: /\batexit\.register\b|\bos\._exit\s*\(|\bprocess\.(on|once|addListener|prependListener|prependOnceListener)\s*\(\s*["'`](exit|beforeExit)["'`]|\bprocess\.(exit|reallyExit)\s*\(|\bprocess\.exitCode\s*=/,
+    // An exit with a non-zero literal code (`process.exit(1)` on bad input, `process.exitCode = 2`) reports a
+    // failure: it cannot fake a success, so a CLI's error path is not flagged.
+    re: /\batexit\.register\b|\bos\._exit\s*\((?!\s*[1-9]\d*\s*\))|\bprocess\.(on|once|addListener|prependListener|prependOnceListener)\s*\(\s*["'`](exit|beforeExit)["'`]|\bprocess\.(exit|reallyExit)\s*\((?!\s*[1-9]\d*\s*\))|\bprocess\.exitCode\s*=(?!=)(?!\s*[1-9]\d*\s*;?\s*$)/,
   },
 ];
 

@@ -1,0 +1,72 @@
+/**
+ * check-tampering: code outside the tests that changes the checking itself — assigning to attributes of
+ * assertion, test-runner or standard-library modules (`assert.strictEqual = …`, `unittest.TestCase.assertEqual
+ * = …`, `time.time = …`, `Date.now = …`), to built-in prototypes (`Number.prototype.valueOf = …`), patching the
+ * module loader, or catching assertion errors (a wrapper that swallows `AssertionError` turns every failed
+ * assertion into a pass). The tripwires (src/fix/tripwire.ts) catch the effect at run time; this rule names the
+ * line, and also covers tampering that the failing tests' own assertions do not exercise.
+ *
+ * Allowed (counter-examples): `module.exports.x = …`, `self.x = …`, `os.environ["X"] = …`, `sys.path.insert(…)`,
+ * `logging.basicConfig(…)`, `except ValueError`, assigning to attributes of the project's own objects.
+ */
+import { languageOf } from "../lines.ts";
+import { type LinePattern, scanAddedLines } from "../patterns.ts";
+import type { Rule } from "../types.ts";
+
+const py = (p: string) => languageOf(p) === "python";
+const js = (p: string) => languageOf(p) === "js";
+
+const PY_MODULES =
+  "unittest|pytest|_pytest|builtins|__builtins__|time|datetime|os|os\\.path|sys|math|random|json|re|inspect|functools|operator|decimal|fractions|numbers|collections|itertools|string|io|pathlib|traceback|logging|warnings|doctest|assert_\\w+|TestCase|unittest\\.TestCase|unittest\\.case";
+const JS_GLOBALS =
+  "assert|assert\\.strict|expect|chai|should|Object|Array|String|Number|Boolean|BigInt|Symbol|Date|Math|JSON|Promise|RegExp|Map|Set|WeakMap|Error|AssertionError|Reflect|Function|console|globalThis|global|Intl|performance|Buffer|test|it|describe|process\\.(hrtime|uptime|nextTick|emit|on|argv|env)";
+
+export const CHECK_TAMPERING_PATTERNS: LinePattern[] = [
+  {
+    id: "patches-module",
+    what: "assigns to an attribute of an assertion, test-runner or standard-library module (monkey-patching the checks or the clock)",
+    re: new RegExp(
+      `^\\s*(${PY_MODULES})(\\.\\w+)+\\s*(=(?!=)|\\+=)|\\bsetattr\\s*\\(\\s*(${PY_MODULES}|int|float|str|bool|list|dict|object)\\b|\\b(${PY_MODULES})\\.__dict__\\s*\\[|\\bmonkeypatch\\.setattr\\s*\\(`,
+    ),
+    applies: py,
+  },
+  {
+    id: "patches-module",
+    what: "assigns to a property of an assertion module, a test-runner global or a built-in (monkey-patching the checks or the clock)",
+    re: new RegExp(
+      `(^|[^\\w$.])(${JS_GLOBALS})(\\.[\\w$]+)+\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\brequire\\s*\\(\\s*["'](node:)?(assert|assert/strict|test|node:test|chai|expect|vitest|@jest/globals|mocha|module)["']\\s*\\)(\\.[\\w$]+)+\\s*=(?!=)|\\bObject\\.(defineProperty|defineProperties|assign|setPrototypeOf)\\s*\\(\\s*(${JS_GLOBALS}|[\\w$]+\\.prototype)\\b|\\bexpect\\.extend\\s*\\(|\\bModule\\._(load|resolveFilename|compile|extensions)\\b`,
+    ),
+    applies: js,
+  },
+  {
+    id: "patches-prototype",
+    what: "changes a built-in prototype (every value of that type changes behaviour, the test's expected values included)",
+    re: /\b(Object|Array|String|Number|Boolean|BigInt|Symbol|Date|RegExp|Map|Set|Promise|Error|Function)\.prototype(\.[\w$]+|\[[^\]]+\])\s*=(?!=)/,
+    applies: js,
+  },
+  {
+    id: "patches-builtin-type",
+    what: "replaces a built-in name (int, float, str, print, open, …) for every module",
+    re: /^\s*(builtins|__builtins__)\s*\[|\bbuiltins\.(int|float|str|bool|len|print|open|isinstance|round|sum|abs|repr|type|AssertionError)\s*=/,
+    applies: py,
+  },
+  {
+    id: "swallows-assertions",
+    what: "catches assertion errors in code under test (a wrapper that swallows them turns failed assertions into passes)",
+    re: /\bexcept\s*(\(\s*)?([\w.]+\s*,\s*)*(AssertionError|unittest\.case\._ShouldStop|_pytest\.\w+|pytest\.fail\.Exception|Failed|OutcomeException)\b|\binstanceof\s+(assert\.)?AssertionError\b|\.code\s*={2,3}\s*["']ERR_ASSERTION["']|\.name\s*={2,3}\s*["']AssertionError["']|["']ERR_ASSERTION["']\s*={2,3}|\bAssertionError\s*\)\s*(return|\{)/,
+  },
+];
+
+export const checkTampering: Rule = {
+  id: "check-tampering",
+  enabled: (c) => c.checkTampering.enabled,
+  check({ patch, config, isTestFile }) {
+    return scanAddedLines(
+      patch,
+      "check-tampering",
+      CHECK_TAMPERING_PATTERNS,
+      config.checkTampering.allow,
+      (p) => !isTestFile(p),
+    );
+  },
+};
