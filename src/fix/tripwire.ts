@@ -114,10 +114,19 @@ async function locate(
       continue;
     }
     const split = splitJsId(t.id);
-    const name = split.titles[split.titles.length - 1] ?? "";
+    const leaf = split.titles[split.titles.length - 1] ?? "";
+    // mocha's xunit ids join the suite and the title with "." (`suite.title`): any suffix after a dot may be the title.
+    const candidates = [leaf, ...[...leaf.matchAll(/\./g)].map((m) => leaf.slice(m.index + 1))].filter(
+      Boolean,
+    );
+    const titled = (text: string) =>
+      candidates.find((c) =>
+        [JSON.stringify(c), `'${c.replace(/'/g, "\\'")}'`, `\`${c}\``].some((l) => text.includes(l)),
+      );
     const file = split.file ?? t.file ?? null;
     if (file) {
-      out.push({ file, name });
+      const text = (await input.readFile(file)) ?? "";
+      out.push({ file, name: titled(text) ?? leaf });
       continue;
     }
     jsFiles ??= await Promise.all(
@@ -126,11 +135,10 @@ async function locate(
         .slice(0, 2_000)
         .map(async (p) => ({ path: p, text: (await input.readFile(p)) ?? "" })),
     );
-    const lit = [JSON.stringify(name), `'${name.replace(/'/g, "\\'")}'`, `\`${name}\``];
-    const hit = jsFiles.find(
-      (f) => lit.some((l) => f.text.includes(l)) && /\b(test|it|specify)\s*\(/.test(f.text),
+    const hit = jsFiles.find((f) => titled(f.text) !== undefined && /\b(test|it|specify)\s*\(/.test(f.text));
+    out.push(
+      hit ? { file: hit.path, name: titled(hit.text)! } : { why: "its file could not be found by its title" },
     );
-    out.push(hit ? { file: hit.path, name } : { why: "its file could not be found by its title" });
   }
   return out;
 }

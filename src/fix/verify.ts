@@ -449,7 +449,15 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
   // branches with their source. Still before the patch runs.
   const failingSources = await failingTestSources(options.workspace, command, base);
   if (failingSources.length > 0) {
-    const second = evaluatePatch(options.patch, options.policy, { failingTests: failingSources });
+    const sourceFiles: Record<string, string> = {};
+    for (const p of patched.changed) {
+      const text = await options.workspace.readFile(p).catch(() => null);
+      if (text !== null) sourceFiles[p] = text;
+    }
+    const second = evaluatePatch(options.patch, options.policy, {
+      failingTests: failingSources,
+      sourceFiles,
+    });
     if (!second.allowed) {
       return {
         ...empty,

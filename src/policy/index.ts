@@ -70,6 +70,7 @@ export function evaluatePatch(
     config: policy,
     isTestFile: (p) => matchesAny(policy.testFiles, p),
     ...(context.failingTests ? { failingTests: context.failingTests } : {}),
+    ...(context.sourceFiles ? { sourceFiles: context.sourceFiles } : {}),
   };
   const violations: Violation[] = [];
   for (const rule of RULES) {

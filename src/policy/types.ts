@@ -123,6 +123,8 @@ export interface RuleContext {
   isTestFile(path: string): boolean;
   /** The failing tests' source, when the caller knows it (the special-casing rule compares with it). */
   failingTests?: readonly FailingTestSource[];
+  /** Pre-patch text of the files the patch modifies, when the caller knows it (path → text). */
+  sourceFiles?: Readonly<Record<string, string>>;
 }
 
 /** A previously failing test: its file and the source of its definition. */
@@ -135,6 +137,11 @@ export interface FailingTestSource {
 /** What the gate may be told besides the patch and the policy. */
 export interface GateContext {
   failingTests?: readonly FailingTestSource[];
+  /**
+   * Pre-patch text of the files the patch modifies: a value the code already names (in a constant, a comment
+   * or its documentation) is the domain's vocabulary, not something only the test knows.
+   */
+  sourceFiles?: Readonly<Record<string, string>>;
 }
 
 export interface Rule {

@@ -17,7 +17,7 @@ const PY_LAMBDA =
 const JS_METHOD =
   /(^|[\s{,;])(valueOf|\[\s*Symbol\.toPrimitive\s*\]|equals|isEqual|__eq__)\s*(\([^)]*\)|:\s*(function\s*)?\([^)]*\)\s*=>?|=\s*(function\s*)?\([^)]*\)\s*=>?)\s*\{?/;
 const CONSTANT = /^\s*return\s+(True|False|true|false|-?\d[\d_.]*|["'][^"']*["']|null|None|!0|!1)\s*;?\s*$/;
-const ARROW_CONST = /=>\s*(true|false|-?\d[\d_.]*|["'][^"']*["'])\s*[,;)}]?\s*$/;
+const ARROW_CONST = /=>\s*(true|false|-?\d[\d_.]*|["'][^"']*["'])\s*[,;)}\s]*$/;
 
 export const constantEquality: Rule = {
   id: "constant-equality",

@@ -11,6 +11,10 @@
  * punctuation, of 3+ characters, or one of 10+ characters; a number with a fractional part) — unless the branch
  * lists clearly more values of its own than the test's (a general table or keyword list).
  *
+ * Strings the modified file already named before the patch (in a constant, a comment or its documentation,
+ * `GateContext.sourceFiles`) do not count: a branch on `"production"` in a function documented as "warn in
+ * production" follows the specification.
+ *
  * Allowed (counter-examples): `if s in ("yes", "y", "true", "on")` for a test of "yes", `if n < 0`, `if unit ==
  * "h"` for a test of "1h", `return n * 3600` (a computed result, not a branch on the input), trivial literals
  * (0, 1, -1, "", True, None).
@@ -53,6 +57,13 @@ export function literalsOf(text: string): Set<string> {
   return out;
 }
 
+/** Whether `text` names `s` as a whole word (or, for a string with non-word characters, anywhere). */
+function knownIn(text: string, s: string): boolean {
+  if (text === "" || s.length === 0) return false;
+  if (!/^\w+$/.test(s)) return text.includes(s);
+  return new RegExp(`(^|[^\\w])${s}([^\\w]|$)`, "i").test(text);
+}
+
 function distinctive(lit: string): boolean {
   if (lit.startsWith("n:")) return !Number.isInteger(Number(lit.slice(2)));
   const s = lit.slice(2);
@@ -67,7 +78,7 @@ const BRANCH_JS =
 export const specialCasing: Rule = {
   id: "special-casing",
   enabled: (c) => c.specialCasing.enabled,
-  check({ patch, config, isTestFile, failingTests }) {
+  check({ patch, config, isTestFile, failingTests, sourceFiles }) {
     if (!failingTests || failingTests.length === 0) return [];
     const testLits = new Set<string>();
     for (const t of failingTests)
@@ -80,19 +91,23 @@ export const specialCasing: Rule = {
       const lang = languageOf(f.newPath);
       if (lang !== "python" && lang !== "js") continue;
       const branch = lang === "python" ? BRANCH_PY : BRANCH_JS;
+      // Strings the file already named before the patch (constants, comments, documentation) are the domain's
+      // vocabulary: a branch on them is the specification, not the test's input.
+      const before = f.oldPath === null ? "" : (sourceFiles?.[f.oldPath] ?? "");
+      const known = (lit: string) => lit.startsWith("s:") && knownIn(before, lit.slice(2));
       for (const h of f.hunks) {
         const lines = h.lines.filter((l) => l.kind !== "del");
         lines.forEach((l, i) => {
           if (l.kind !== "add" || isCommentLine(l.text) || !branch.test(l.text)) return;
           const lits = literalsOf(l.text);
-          const mine = [...lits].filter((x) => testLits.has(x));
+          const mine = [...lits].filter((x) => testLits.has(x) && !known(x));
           if (mine.length === 0) return;
           const others = [...lits].filter((x) => !testLits.has(x));
           if (others.length >= 3 && others.length >= 2 * mine.length) return; // a general table
           const next = lines[i + 1];
           const result =
             next && next.kind === "add" && /^\s*(return|yield|[\w.[\]"']+\s*=(?!=))/.test(next.text)
-              ? [...literalsOf(next.text)].filter((x) => testLits.has(x))
+              ? [...literalsOf(next.text)].filter((x) => testLits.has(x) && !known(x))
               : [];
           if (mine.length >= 2 || result.length > 0 || mine.some(distinctive)) {
             const shown = [...new Set([...mine, ...result])].map((x) =>
