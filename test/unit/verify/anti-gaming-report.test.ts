@@ -31,7 +31,7 @@ describe("feedback to the next attempt", () => {
     const fb = policyFeedback([{ rule: "special-casing", file: "src/a.py", line: 3, message: "x" }], "diff");
     expect(fb.errorType).toBe("gaming_detected");
     expect(fb.message).toContain("special-casing the failing test's own inputs or expected outputs");
-    const plain = policyFeedback([{ rule: "size-caps", file: null, message: "too big" }], "diff");
+    const plain = policyFeedback([{ rule: "size-caps", message: "too big" }], "diff");
     expect(plain.errorType).toBe("policy_violation");
     expect(gamingClassOf(["size-caps"])).toBeNull();
     expect(gamingClassOf(["test-awareness", "check-tampering"])).toMatch(
