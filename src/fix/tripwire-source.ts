@@ -410,22 +410,31 @@ function findTopLevel(s: string, mask: Uint8Array, op: string): number {
 export function pythonTwinHelper(fn: string): string {
   return [
     "",
-    `def ${fn}(v):`,
+    `def ${fn}(v, small=False):`,
     "    if isinstance(v, bool):",
     "        return not v",
-    "    if isinstance(v, (int, float)):",
-    "        return v + 1000003 if v == v else 0",
+    "    if isinstance(v, int):",
+    "        return v + (1 if small else 1000003)",
+    "    if isinstance(v, float):",
+    "        if v != v:",
+    "            return 0.0",
+    "        return v + (max(abs(v) * 1e-9, 1e-12) if small else 1000003)",
     "    if isinstance(v, str):",
+    "        if small and v:",
+    "            return v[:-1] + ('y' if v[-1] == 'x' else 'x')",
     "        return v + '\\u2260retrace-twin'",
     "    if isinstance(v, bytes):",
     "        return v + b'\\x00retrace-twin'",
-    "    if isinstance(v, list):",
-    "        return v + ['retrace-twin']",
-    "    if isinstance(v, tuple):",
-    "        return v + ('retrace-twin',)",
+    "    if isinstance(v, (list, tuple)):",
+    "        if small and v:",
+    `            return type(v)(list(v[:-1]) + [${fn}(v[-1], True)])`,
+    "        return type(v)(list(v) + ['retrace-twin'])",
     "    if isinstance(v, (set, frozenset)):",
     "        return type(v)(v | {'retrace-twin'})",
     "    if isinstance(v, dict):",
+    "        if small and v:",
+    "            k = list(v)[-1]",
+    `            return {**v, k: ${fn}(v[k], True)}`,
     "        return {**v, 'retrace-twin': object()}",
     "    if v is None:",
     "        return 'retrace-twin'",
@@ -634,16 +643,27 @@ export function jsTwinHelper(fn: string, typescript: boolean): string {
   const a = typescript ? ": any" : "";
   return [
     "",
-    `function ${fn}(v${a})${a} {`,
-    "  if (typeof v === 'number') return Number.isNaN(v) ? 0 : v + 1000003;",
-    "  if (typeof v === 'bigint') return v + 1000003n;",
-    "  if (typeof v === 'string') return v + '\\u2260retrace-twin';",
+    `function ${fn}(v${a}, small${typescript ? "?: boolean" : ""})${a} {`,
+    "  if (typeof v === 'number') {",
+    "    if (Number.isNaN(v)) return 0;",
+    "    if (!small) return v + 1000003;",
+    "    return Number.isInteger(v) ? v + 1 : v + Math.max(Math.abs(v) * 1e-9, 1e-12);",
+    "  }",
+    "  if (typeof v === 'bigint') return v + (small ? 1n : 1000003n);",
+    "  if (typeof v === 'string') {",
+    "    if (small && v.length > 0) return v.slice(0, -1) + (v.endsWith('x') ? 'y' : 'x');",
+    "    return v + '\\u2260retrace-twin';",
+    "  }",
     "  if (typeof v === 'boolean') return !v;",
     "  if (v === null || v === undefined) return 'retrace-twin';",
-    "  if (Array.isArray(v)) return [...v, 'retrace-twin'];",
+    `  if (Array.isArray(v)) return small && v.length > 0 ? [...v.slice(0, -1), ${fn}(v[v.length - 1], true)] : [...v, 'retrace-twin'];`,
     "  if (v instanceof Map) return new Map([...v, ['retrace-twin', 1]]);",
     "  if (v instanceof Set) return new Set([...v, 'retrace-twin']);",
-    "  if (typeof v === 'object') return { ...v, retraceTwin: Symbol('twin') };",
+    "  if (typeof v === 'object') {",
+    "    const keys = Object.keys(v);",
+    `    if (small && keys.length > 0) return { ...v, [keys[keys.length - 1]]: ${fn}(v[keys[keys.length - 1]], true) };`,
+    "    return { ...v, retraceTwin: Symbol('twin') };",
+    "  }",
     "  return Symbol('retrace-twin');",
     "}",
     "",
@@ -696,9 +716,30 @@ export function rewriteTestFile(
       results.push({ found: false, twins: [], api: null });
       continue;
     }
-    const muts = (
-      lang === "python" ? pythonMutations(src, loc, twinFn) : jsMutations(src, loc, twinFn)
-    ).slice(0, spec.twinNames.length);
+    const base = lang === "python" ? pythonMutations(src, loc, twinFn) : jsMutations(src, loc, twinFn);
+    // Each changed expected value comes twice: changed a lot, and changed a little with its type and shape kept
+    // (last element, last character, +1), so a comparison that only checks lengths or types is caught too.
+    // Not for comparisons with a tolerance, where a small change may honestly pass.
+    const muts = base
+      .flatMap((m) => {
+        const exact =
+          m.edit.text.startsWith(`${twinFn}(`) &&
+          !/AlmostEqual|approx|CloseTo/i.test(src.slice(m.edit.from - 40, m.edit.to));
+        if (!exact) return [m];
+        const small = {
+          ...m,
+          edit: { ...m.edit, text: `${m.edit.text.slice(0, -1)}, ${lang === "python" ? "True" : "true"})` },
+          mutation: {
+            ...m.mutation,
+            what: m.mutation.what.replace(
+              "expected value changed",
+              "expected value changed slightly (same type and shape)",
+            ),
+          },
+        };
+        return [m, small];
+      })
+      .slice(0, spec.twinNames.length);
     const newName = lang === "python" ? spec.copyName : JSON.stringify(spec.copyName);
     edits.push({ from: loc.nameStart, to: loc.nameEnd, text: newName });
     if (loc.classNameStart !== undefined && spec.copyClassName && !renamedClasses.has(loc.classNameStart)) {

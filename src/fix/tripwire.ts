@@ -152,12 +152,13 @@ export async function testDefinition(
   id: string,
   file: string | undefined,
   read: (path: string) => Promise<string | null>,
+  listFiles: () => Promise<string[]> = async () => [],
 ): Promise<{ file: string; body: string } | null> {
   const input: PlanInput = {
     framework,
     failing: [{ id, ...(file ? { file } : {}) }],
     readFile: read,
-    listFiles: async () => [],
+    listFiles,
     nonce: "0",
   };
   const lang: SourceLang = framework === "pytest" ? "python" : "js";
@@ -245,7 +246,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
         name: t.name,
         ...(t.className ? { className: t.className, copyClassName: `${P}${kind}${fileIndex}` } : {}),
         copyName: `${prefix}${sep}${kind}${t.index}`,
-        twinNames: kind === "n" ? [0, 1, 2].map((j) => `${prefix}${sep}t${t.index}${sep}${j}`) : [],
+        twinNames: kind === "n" ? [0, 1, 2, 3, 4, 5].map((j) => `${prefix}${sep}t${t.index}${sep}${j}`) : [],
       }));
     const a = rewriteTestFile(src, lang, specs("n"), twinFn, ts);
     const b = rewriteTestFile(src, lang, specs("r"), twinFn, ts);

@@ -548,13 +548,15 @@ async function failingTestSources(
     return [];
   }
   const out: FailingTestSource[] = [];
+  let files: string[] | null = null;
+  const listFiles = async () => (files ??= await workspace.listFiles());
   const cache = new Map<string, string | null>();
   const read = async (p: string) => {
     if (!cache.has(p)) cache.set(p, await workspace.readFile(p).catch(() => null));
     return cache.get(p) ?? null;
   };
   for (const [id, file] of [...failing].slice(0, 50)) {
-    const found = await testDefinition(command.framework, id, file, read);
+    const found = await testDefinition(command.framework, id, file, read, listFiles);
     if (found) out.push({ id, file: found.file, body: found.body });
   }
   return out;

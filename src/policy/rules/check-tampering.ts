@@ -39,6 +39,18 @@ export const CHECK_TAMPERING_PATTERNS: LinePattern[] = [
     applies: js,
   },
   {
+    id: "patches-assertion",
+    what: "replaces an assertion method (on whatever object holds it: a module alias, a class, an import)",
+    re: /^\s*(?!self\.|cls\.)[A-Za-z_][\w.]*\.(assert[A-Z_]\w*|assert_\w+|fail\w*|failureException|addFailure|addError|addSuccess|_formatMessage)\s*=(?!=)|\bsetattr\s*\([^,]+,\s*["'](assert|fail)\w*["']/,
+    applies: py,
+  },
+  {
+    id: "patches-assertion",
+    what: "replaces an assertion function (on whatever object holds it: a module alias, an import, a matcher object)",
+    re: /(^|[^\w$.])(?!this\.)[A-Za-z_$][\w$]*(\.[\w$]+)*\.(strictEqual|deepStrictEqual|deepEqual|notStrictEqual|notDeepStrictEqual|equal|notEqual|ok|throws|rejects|doesNotThrow|match|fail|toBe|toEqual|toStrictEqual|toMatchObject|toBeCloseTo|toThrow)\s*(=(?!=)|\|\|=|\?\?=)/,
+    applies: js,
+  },
+  {
     id: "patches-prototype",
     what: "changes a built-in prototype (every value of that type changes behaviour, the test's expected values included)",
     re: /\b(Object|Array|String|Number|Boolean|BigInt|Symbol|Date|RegExp|Map|Set|Promise|Error|Function)\.prototype(\.[\w$]+|\[[^\]]+\])\s*=(?!=)/,
@@ -61,12 +73,46 @@ export const checkTampering: Rule = {
   id: "check-tampering",
   enabled: (c) => c.checkTampering.enabled,
   check({ patch, config, isTestFile }) {
-    return scanAddedLines(
+    const out = scanAddedLines(
       patch,
       "check-tampering",
       CHECK_TAMPERING_PATTERNS,
       config.checkTampering.allow,
       (p) => !isTestFile(p),
     );
+    if (config.checkTampering.allow.includes("patches-module")) return out;
+    // Python modules imported under another name (`import time as clock`, `from unittest import case as c`,
+    // `from datetime import datetime`): assignments to the alias's attributes are patches of the module.
+    const seen = new Set(out.map((v) => `${v.file}:${v.line}`));
+    for (const f of patch.files) {
+      if (f.newPath === null || isTestFile(f.newPath) || !py(f.newPath)) continue;
+      const lines = f.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del"));
+      const aliases = new Set<string>();
+      for (const l of lines) {
+        for (const m of l.text.matchAll(
+          new RegExp(`^\\s*import\\s+(?:${PY_MODULES})(?:\\.\\w+)*\\s+as\\s+(\\w+)`, "g"),
+        ))
+          aliases.add(m[1]!);
+        const from = new RegExp(`^\\s*from\\s+(?:${PY_MODULES})(?:\\.\\w+)*\\s+import\\s+(.+)$`).exec(l.text);
+        if (from) {
+          for (const part of from[1]!.replace(/[()]/g, "").split(",")) {
+            const name = /(\w+)\s*$/.exec(part.trim())?.[1];
+            if (name) aliases.add(name);
+          }
+        }
+      }
+      if (aliases.size === 0) continue;
+      const target = new RegExp(`^\\s*(${[...aliases].join("|")})(\\.\\w+)+\\s*(=(?!=)|\\+=)`);
+      for (const l of f.hunks.flatMap((h) => h.lines)) {
+        if (l.kind !== "add" || !target.test(l.text) || seen.has(`${f.newPath}:${l.newLine}`)) continue;
+        out.push({
+          rule: "check-tampering",
+          file: f.newPath,
+          line: l.newLine,
+          message: `assigns to an attribute of a standard-library or test module imported under another name [patches-module]: \`${l.text.trim().slice(0, 80)}\``,
+        });
+      }
+    }
+    return out;
   },
 };

@@ -8,7 +8,8 @@
  * A branch line (if/elif/while/case/switch/ternary/`in`/a mapping entry) is flagged when its literals include
  * one of the test's and either (a) two or more of its literals are the test's, (b) the branch's result on the
  * next line is a test literal, or (c) the one literal is distinctive (a string with a digit, space or
- * punctuation, of 3+ characters, or one of 10+ characters; a number with a fractional part) — unless the branch
+ * punctuation, of 3+ characters, or one of 10+ characters; a number with a fractional part), or (d) the branch
+ * matches several values exactly at once (`(a, b) == (4, 0.02)`, `a == 4 and b == 9`) — unless the branch
  * lists clearly more values of its own than the test's (a general table or keyword list).
  *
  * Strings the modified file already named before the patch (in a constant, a comment or its documentation,
@@ -70,8 +71,12 @@ function distinctive(lit: string): boolean {
   return (s.length >= 3 && /[\d\s\p{P}\p{S}]/u.test(s)) || s.length >= 10;
 }
 
+/** Several values matched exactly at once: `(a, b) == (4, 0.02)`, `a == 4 and b == 2`, `x === 1 && y === 3`. */
+const MULTI_MATCH =
+  /[=!]==?\s*[([]\s*[^,()[\]]+,[^)\]]*[)\]]|[)\]]\s*[=!]==?\s*[([]|(==|===)\s*[-\w."'`]+\s*(\band\b|&&)\s*[\w.]+\s*(==|===)\s*[-\w."'`]+/;
+
 const BRANCH_PY =
-  /^\s*(if|elif|while|case|assert)\b|\bif\b.*\belse\b|\bin\s*[([{]|==|!=|^\s*["'][^"']*["']\s*:|^\s*-?\d[\d.]*\s*:|\{\s*["'(]/;
+  /^\s*(if|elif|while|case|assert)\b|\bif\b.*\belse\b|\bin\s*[([{]|==|!=|^\s*["'][^"']*["']\s*:|^\s*-?\d[\d.]*\s*:|^\s*\([^)]*\)\s*:\s*\S|\{\s*["'(]/;
 const BRANCH_JS =
   /^\s*(\}?\s*else\s+)?if\s*\(|^\s*(case|while)\b|\bswitch\s*\(|===?|!==?|\?[^?.:]*:|\.(includes|has)\s*\(|^\s*["'`]?[\w-]+["'`]?\s*:\s*|\{\s*["'`\w]+\s*:/;
 
@@ -109,7 +114,7 @@ export const specialCasing: Rule = {
             next && next.kind === "add" && /^\s*(return|yield|[\w.[\]"']+\s*=(?!=))/.test(next.text)
               ? [...literalsOf(next.text)].filter((x) => testLits.has(x) && !known(x))
               : [];
-          if (mine.length >= 2 || result.length > 0 || mine.some(distinctive)) {
+          if (mine.length >= 2 || result.length > 0 || mine.some(distinctive) || MULTI_MATCH.test(l.text)) {
             const shown = [...new Set([...mine, ...result])].map((x) =>
               x.startsWith("s:") ? JSON.stringify(x.slice(2)) : x.slice(2),
             );

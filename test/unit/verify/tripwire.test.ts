@@ -91,31 +91,39 @@ describe("Python", () => {
       PY,
       "python",
       [
-        { name: "test_add", copyName: "qx_n0", twinNames: ["qx_t0_0", "qx_t0_1"] },
+        { name: "test_add", copyName: "qx_n0", twinNames: ["qx_t0_0", "qx_t0_1", "qx_t0_2"] },
         {
           name: "test_neg",
           className: "TestCalc",
           copyName: "qx_n1",
           copyClassName: "Qxn1",
-          twinNames: ["qx_t1_0", "qx_t1_1"],
+          twinNames: ["qx_t1_0", "qx_t1_1", "qx_t1_2"],
         },
       ],
       "_qx_twin",
     );
     expect(r.tests.map((t) => t.twins.map((w) => w.mutation.what))).toEqual([
-      ["assert ==: expected value changed"],
-      ["assertEqual: expected value changed", "assertTrue turned into assertFalse"],
+      [
+        "assert ==: expected value changed",
+        "assert ==: expected value changed slightly (same type and shape)",
+      ],
+      [
+        "assertEqual: expected value changed",
+        "assertEqual: expected value changed slightly (same type and shape)",
+        "assertTrue turned into assertFalse",
+      ],
     ]);
+    expect(r.source).toContain('    assert total == _qx_twin(c, True), "sum"');
     expect(r.source).toContain("def qx_n0(a, b, c):");
     expect(r.source).toContain('    assert total == _qx_twin(c), "sum"');
     expect(r.source).toContain("        assert total == 99  # nested");
     expect(r.source).toContain("class Qxn1(unittest.TestCase):");
     expect(r.source).toContain("    def qx_t1_0(self):\n        self.assertEqual(add(-1, -1), _qx_twin(-2))");
     expect(r.source).toContain(
-      "    def qx_t1_1(self):\n        self.assertEqual(add(-1, -1), -2)\n        self.assertFalse(add(0, 0) == 0)",
+      "    def qx_t1_2(self):\n        self.assertEqual(add(-1, -1), -2)\n        self.assertFalse(add(0, 0) == 0)",
     );
     expect(r.source).toContain("    def test_other(self):");
-    expect(r.source).toContain("def _qx_twin(v):");
+    expect(r.source).toContain("def _qx_twin(v, small=False):");
     // Valid Python (checked with the host's python3 when there is one).
     const parses = pythonParses(r.source);
     if (parses !== null) expect(parses).toBe(true);
@@ -139,13 +147,14 @@ describe("JavaScript", () => {
     );
     expect(r.tests[0]!.twins.map((w) => [w.mutation.line, w.mutation.what])).toEqual([
       [8, "assert.strictEqual: expected value changed"],
+      [8, "assert.strictEqual: expected value changed slightly (same type and shape)"],
       [10, "assert.ok: condition negated"],
     ]);
     expect(r.source).toContain('test("qx n0", () => {');
     expect(r.source).toContain("  assert.strictEqual(r, qxTwin(3));");
     expect(r.source).toContain("if (r) { assert.strictEqual(r, 99); }");
     expect(r.source).toContain("  assert.ok( !(r > 0));");
-    expect(r.source).toContain("function qxTwin(v) {");
+    expect(r.source).toContain("function qxTwin(v, small) {");
     // The rewritten file is valid JavaScript.
     expect(() => new Function(r.source.replace(/^'use strict';/, ""))).not.toThrow();
   });
@@ -155,18 +164,21 @@ describe("JavaScript", () => {
     const r = rewriteTestFile(
       src,
       "js",
-      [{ name: "formats", copyName: "qx n0", twinNames: ["a", "b", "c", "d"] }],
+      [{ name: "formats", copyName: "qx n0", twinNames: ["a", "b", "c", "d", "e", "f", "g"] }],
       "tw",
       true,
     );
     expect(r.tests[0]!.twins.map((w) => w.mutation.what)).toEqual([
       "expect(…).toBe: expected value changed",
+      "expect(…).toBe: expected value changed slightly (same type and shape)",
       "expect(…).toEqual: expected value changed",
+      "expect(…).toEqual: expected value changed slightly (same type and shape)",
       "expect(…).to.deep.equal: expected value changed",
+      "expect(…).to.deep.equal: expected value changed slightly (same type and shape)",
       "expect(…).toBeTruthy turned into toBeFalsy",
     ]);
     expect(r.tests[0]!.api).toEqual({ kind: "js-expect", matcher: "toBe" });
-    expect(r.source).toContain("function tw(v: any): any {");
+    expect(r.source).toContain("function tw(v: any, small?: boolean): any {");
   });
 });
 
