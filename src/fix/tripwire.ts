@@ -170,10 +170,12 @@ export async function testDefinition(
   return loc ? { file: w.file, body: src.slice(loc.start, loc.end) } : null;
 }
 
-function isEsm(src: string, path: string): boolean {
+function isEsm(src: string, path: string, packageType: string | null): boolean {
   if (/\.(mjs|mts|ts|tsx)$/.test(path)) return true;
-  if (path.endsWith(".cjs")) return false;
-  return /^\s*(import\s[^(]|export\s)/m.test(src);
+  if (/\.c[jt]s$/.test(path)) return false;
+  if (/^\s*(import\s[^(]|export\s)/m.test(src)) return true;
+  if (/\brequire\s*\(/.test(src)) return false;
+  return packageType === "module";
 }
 
 function pyCanary(prefix: string, apis: Set<string>): string {
@@ -230,6 +232,15 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
   let canaryDone = false;
   let fileIndex = 0;
   const twinFn = lang === "python" ? `_${prefix}_twin` : `${prefix}Twin`;
+  let packageType: string | null = null;
+  if (lang === "js") {
+    try {
+      const pkg = JSON.parse((await input.readFile("package.json")) ?? "{}") as { type?: unknown };
+      packageType = typeof pkg.type === "string" ? pkg.type : null;
+    } catch {
+      packageType = null;
+    }
+  }
   const sep = lang === "python" ? "_" : " ";
   const scrubName = `z${input.nonce.slice(0, 8)}s.cjs`;
   for (const [file, tests] of byFile) {
@@ -282,7 +293,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       if (apis.has("py-unittest")) roles.set(`${prefix}_cu`, { kind: "canary", test: -1, file });
     }
     if (lang === "js") {
-      const esm = isEsm(src, file);
+      const esm = isEsm(src, file, packageType);
       const scrubRel = `${"../".repeat(dirOf(file).split("/").length - 1)}${scrubName}`;
       const spec = scrubRel.startsWith(".") ? scrubRel : `./${scrubRel}`;
       const head = esm ? `import ${JSON.stringify(spec)};\n` : `require(${JSON.stringify(spec)});\n`;

@@ -34,7 +34,7 @@ export const CHECK_TAMPERING_PATTERNS: LinePattern[] = [
     id: "patches-module",
     what: "assigns to a property of an assertion module, a test-runner global or a built-in (monkey-patching the checks or the clock)",
     re: new RegExp(
-      `(^|[^\\w$.])(${JS_GLOBALS})(\\.[\\w$]+)+\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\brequire\\s*\\(\\s*["'](node:)?(assert|assert/strict|test|node:test|chai|expect|vitest|@jest/globals|mocha|module)["']\\s*\\)(\\.[\\w$]+)+\\s*=(?!=)|\\bObject\\.(defineProperty|defineProperties|assign|setPrototypeOf)\\s*\\(\\s*(${JS_GLOBALS}|[\\w$]+\\.prototype)\\b|\\bexpect\\.extend\\s*\\(|\\bModule\\._(load|resolveFilename|compile|extensions)\\b`,
+      `(^|[^\\w$.])(${JS_GLOBALS})(\\.[\\w$]+)+\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\brequire\\s*\\(\\s*["'](node:)?(assert|assert/strict|test|node:test|chai|expect|vitest|@jest/globals|mocha|module)["']\\s*\\)(\\.[\\w$]+)+\\s*=(?!=)|\\bObject\\.(defineProperty|defineProperties|assign|setPrototypeOf)\\s*\\(\\s*(${JS_GLOBALS}|[\\w$]+\\.prototype)\\b|\\bexpect\\.extend\\s*\\(|\\bModule\\._(load|resolveFilename|compile|extensions)\\b|\\bModule\\.prototype\\.[\\w$]+\\s*=(?!=)`,
     ),
     applies: js,
   },

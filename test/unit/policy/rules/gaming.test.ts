@@ -256,6 +256,9 @@ describe("exit hooks: a failing exit on a CLI path is not a fake success", () =>
     ["bin/cli.js", ["  process.exitCode = 1;"]],
     ["src/app/__main__.py", ["if __name__ == '__main__':", "    sys.exit(main())"]],
     ["src/app/cli.py", ["        sys.exit(1)"]],
+    ["bin/csv-head.js", ["process.exit(run(process.argv.slice(2)));"]],
+    ["src/index.js", ["if (require.main === module) process.exit(main());"]],
+    ["bin/tool.js", ["  process.exit(code);"]],
   ])("allows %s %j", (path, lines) => {
     expect(violationsOf(addLines(path, lines), "test-bypass")).toEqual([]);
   });
@@ -266,6 +269,8 @@ describe("exit hooks: a failing exit on a CLI path is not a fake success", () =>
     ["src/core.js", "process.exitCode = 0;"],
     ["src/core.js", "process.exit(code);"],
     ["src/core.py", "os._exit(0)"],
+    ["bin/tool.js", "process.exit(0);"],
+    ["bin/tool.js", "process.on('exit', () => rewrite());"],
   ])("still blocks %s: %s", (path, line) => {
     expect(violationsOf(addLines(path, [line]), "test-bypass").map((v) => v.message)).toEqual([
       expect.stringMatching(/\[exit-hook\]/),
