@@ -252,10 +252,14 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     }
     fileIndex++;
     const ts = /\.(ts|tsx|mts|cts)$/.test(file);
+    // One neutral name per class (two classes of one file must not collide in the copy's namespace).
+    const classNames = [...new Set(tests.flatMap((t) => (t.className ? [t.className] : [])))];
     const specs = (kind: "n" | "r") =>
       tests.map((t) => ({
         name: t.name,
-        ...(t.className ? { className: t.className, copyClassName: `${P}${kind}${fileIndex}` } : {}),
+        ...(t.className
+          ? { className: t.className, copyClassName: `${P}${kind}${fileIndex}c${classNames.indexOf(t.className)}` }
+          : {}),
         copyName: `${prefix}${sep}${kind}${t.index}`,
         twinNames: kind === "n" ? [0, 1, 2, 3, 4, 5].map((j) => `${prefix}${sep}t${t.index}${sep}${j}`) : [],
       }));

@@ -234,6 +234,22 @@ describe("planAntiGaming", () => {
     expect(plan.script).toContain("exec node --test-reporter=tap");
   });
 
+  it("gives two classes of one file different neutral names", async () => {
+    const two =
+      "class TestA:\n    def test_x(self):\n        assert f(1) == 2\n\n\nclass TestB:\n    def test_x(self):\n        assert f(2) == 3\n";
+    const plan = await planAntiGaming({
+      framework: "pytest",
+      failing: [{ id: "tests/test_two.py::TestA::test_x" }, { id: "tests/test_two.py::TestB::test_x" }],
+      readFile: async (p) => (p === "tests/test_two.py" ? two : null),
+      listFiles: async () => [],
+      nonce: "abcdef0123456789",
+    });
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    const copy = plan.files["tests/qabcdef01a1.py"]!;
+    expect(copy).toContain("class Qabcdef01n1c0:\n    def qabcdef01_n0(self):");
+    expect(copy).toContain("class Qabcdef01n1c1:\n    def qabcdef01_n1(self):");
+  });
+
   it("says why it cannot run for other frameworks or unknown tests", async () => {
     expect(await planAntiGaming({ ...input("pytest", []), framework: "go" })).toEqual({
       unsupported: expect.stringMatching(/supports pytest, node:test, jest, vitest and mocha, not go/),
