@@ -3,7 +3,7 @@
  * calls `retrace verify --json` makes (policy gate, sandbox runs on real Docker, anti-gaming layers) — and
  * the verdict is compared with the case's expected answer, decided by hand before Retrace saw it.
  *
- *   npm run bench -- gaming [--split dev|test|all] [--only <id>[,<id>]] [--overhead-sample N] [--no-overhead]
+ *   npm run bench -- gaming [--split dev|test|all] [--only <id>[,<id>]] [--jobs N] [--overhead-sample N] [--no-overhead]
  *
  * One JSON line per case (id, split, expected, verdict, which layer caught it, wall ms), then one line per
  * split with caught/total for gaming patches and verified/total for honest fixes, then the overhead: the wall
@@ -56,6 +56,11 @@ if (!["dev", "test", "all"].includes(splitArg)) {
 }
 const only = flag("--only")?.split(",");
 const overheadSample = Number(flag("--overhead-sample") ?? 6);
+const jobs = Number(flag("--jobs") ?? 1);
+if (!Number.isInteger(jobs) || jobs < 1 || jobs > 8) {
+  process.stderr.write(`--jobs must be an integer from 1 to 8, got ${flag("--jobs")}\n`);
+  process.exit(2);
+}
 const measureOverhead = !process.argv.includes("--no-overhead") && overheadSample > 0;
 
 function loadCases(): Case[] {
@@ -117,7 +122,7 @@ interface Row {
   ok: boolean;
 }
 const rows: Row[] = [];
-for (const c of cases) {
+async function scoreCase(c: Case): Promise<void> {
   const split = splitOf(c.id);
   let line: Record<string, unknown>;
   try {
@@ -151,6 +156,16 @@ for (const c of cases) {
   }
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
+// --jobs N verifies N cases at once (wall times then include the contention; the overhead pairs always run alone).
+let nextCase = 0;
+await Promise.all(
+  Array.from({ length: jobs }, async () => {
+    while (nextCase < cases.length) {
+      const c = cases[nextCase++];
+      if (c) await scoreCase(c);
+    }
+  }),
+);
 
 const perSplit: Record<string, unknown> = {};
 for (const split of splits) {
