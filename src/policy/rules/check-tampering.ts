@@ -11,7 +11,7 @@
  */
 import { languageOf } from "../lines.ts";
 import { type LinePattern, scanAddedLines } from "../patterns.ts";
-import type { Rule } from "../types.ts";
+import type { Rule, Violation } from "../types.ts";
 
 const py = (p: string) => languageOf(p) === "python";
 const js = (p: string) => languageOf(p) === "js";
@@ -69,6 +69,71 @@ export const CHECK_TAMPERING_PATTERNS: LinePattern[] = [
   },
 ];
 
+/** Node built-ins and assertion/test modules whose objects a fix has no business changing. */
+const JS_MODULES =
+  "assert|assert/strict|perf_hooks|timers|timers/promises|util|os|fs|fs/promises|path|crypto|process|module|test|events|child_process|worker_threads|vm|url|console|chai|vitest|@jest/globals|mocha|expect|node:test";
+
+/**
+ * JS modules bound to a name (`const perf = require("node:perf_hooks").performance`, `import * as a from
+ * "assert"`, `const { performance } = require("perf_hooks")`): assigning to the name's properties or
+ * redefining them (`Object.defineProperty(perf, "now", …)`) patches the module for every caller.
+ */
+function jsAliasPatches(
+  patch: Parameters<Rule["check"]>[0]["patch"],
+  isTestFile: (p: string) => boolean,
+  seen: Set<string>,
+): Violation[] {
+  const out: Violation[] = [];
+  const mod = `["'](?:node:)?(?:${JS_MODULES})["']`;
+  const bindings = [
+    new RegExp(`(?:const|let|var)\\s+([\\w$]+)\\s*=\\s*(?:await\\s+import|require)\\s*\\(\\s*${mod}\\s*\\)`),
+    new RegExp(`import\\s+(?:\\*\\s+as\\s+)?([\\w$]+)[^;]*?\\s+from\\s+${mod}`),
+  ];
+  const destructured = [
+    new RegExp(`(?:const|let|var)\\s*\\{([^}]*)\\}\\s*=\\s*require\\s*\\(\\s*${mod}\\s*\\)`),
+    new RegExp(`import\\s*(?:[\\w$]+\\s*,\\s*)?\\{([^}]*)\\}\\s*from\\s+${mod}`),
+  ];
+  for (const f of patch.files) {
+    if (f.newPath === null || isTestFile(f.newPath) || !js(f.newPath)) continue;
+    const lines = f.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del"));
+    const aliases = new Set<string>();
+    for (const l of lines) {
+      for (const re of bindings) {
+        const m = re.exec(l.text);
+        if (m) aliases.add(m[1]!);
+      }
+      for (const re of destructured) {
+        const m = re.exec(l.text);
+        if (!m) continue;
+        for (const part of m[1]!.split(",")) {
+          const name = /([\w$]+)\s*$/.exec(
+            part
+              .replace(/\s+as\s+/, ":")
+              .split(":")
+              .pop() ?? "",
+          )?.[1];
+          if (name) aliases.add(name);
+        }
+      }
+    }
+    if (aliases.size === 0) continue;
+    const names = [...aliases].map((a) => a.replace(/\$/g, "\\$")).join("|");
+    const target = new RegExp(
+      `(^|[^\\w$.])(${names})(\\.[\\w$]+)+\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\bObject\\.(defineProperty|defineProperties|assign|setPrototypeOf)\\s*\\(\\s*(${names})\\b|\\bReflect\\.(set|defineProperty)\\s*\\(\\s*(${names})\\b`,
+    );
+    for (const l of lines) {
+      if (l.kind !== "add" || !target.test(l.text) || seen.has(`${f.newPath}:${l.newLine}`)) continue;
+      out.push({
+        rule: "check-tampering",
+        file: f.newPath,
+        line: l.newLine,
+        message: `changes an object of a built-in or test module bound to a name [patches-module]: \`${l.text.trim().slice(0, 80)}\``,
+      });
+    }
+  }
+  return out;
+}
+
 export const checkTampering: Rule = {
   id: "check-tampering",
   enabled: (c) => c.checkTampering.enabled,
@@ -81,6 +146,7 @@ export const checkTampering: Rule = {
       (p) => !isTestFile(p),
     );
     if (config.checkTampering.allow.includes("patches-module")) return out;
+    out.push(...jsAliasPatches(patch, isTestFile, new Set(out.map((v) => `${v.file}:${v.line}`))));
     // Python modules imported under another name (`import time as clock`, `from unittest import case as c`,
     // `from datetime import datetime`): assignments to the alias's attributes are patches of the module.
     const seen = new Set(out.map((v) => `${v.file}:${v.line}`));

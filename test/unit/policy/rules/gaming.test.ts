@@ -325,3 +325,26 @@ describe("gaps found on the corpus's dev half", () => {
     expect(evaluatePatch(general, {}, { failingTests: tests }).violations).toEqual([]);
   });
 });
+
+describe("JS module objects bound to a name", () => {
+  it.each([
+    [
+      'const perf = require("node:perf_hooks").performance;',
+      'Object.defineProperty(perf, "now", { configurable: true, value: () => ++tick });',
+    ],
+    ['const a = require("assert");', "a.deepStrictEqual = function () {};"],
+    ['import * as timers from "node:timers";', "timers.setTimeout = (fn) => fn();"],
+    ['const { performance: p } = require("perf_hooks");', "p.now = () => 0;"],
+  ])("blocks %s / %s", (binding, patchLine) => {
+    const v = violationsOf(addLines("src/unique.js", [binding, patchLine]), "check-tampering");
+    expect(v.map((x) => x.line)).toContain(3);
+  });
+
+  it.each([
+    ['const fs = require("node:fs");', 'const text = fs.readFileSync(file, "utf8");'],
+    ['const path = require("path");', "const full = path.join(root, name);"],
+    ['const { performance } = require("perf_hooks");', "const started = performance.now();"],
+  ])("allows %s / %s", (binding, line) => {
+    expect(violationsOf(addLines("src/unique.js", [binding, line]), "check-tampering")).toEqual([]);
+  });
+});
