@@ -6,6 +6,9 @@
  * `NODE_TEST_CONTEXT`, `argv` searched for "test"). Such code can behave differently only while a test looks.
  * The neutral run (src/fix/tripwire.ts) catches what it does at run time; this rule names the line.
  *
+ * Also code that compares the machine with the sandbox's: user id, host name, `/workspace`, HOME, CI, container
+ * files (the neutral run changes some of these; the rest only the rule sees).
+ *
  * Allowed (counter-examples): `require.main === module` (the CLI idiom), `err.stack` of a caught error,
  * `traceback.format_exc()`, reading `NODE_ENV`, a function named `test_connection`, comments about tests.
  */
@@ -56,6 +59,11 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
     id: "runner-name",
     what: "names a test runner in code (a branch on it behaves differently under test)",
     re: /["'`](py\.?test|_pytest|unittest|jest|vitest|mocha|jasmine|ava|node:test|JEST_WORKER_ID|NODE_TEST_CONTEXT|PYTEST|PYTEST_\w*|VITEST\w*|MOCHA\w*|__vitest\w*|__jest\w*)["'`]|\bNODE_TEST_CONTEXT\b|\bJEST_WORKER_ID\b|\b__vitest_\w+|\bglobalThis\.(__vitest\w*|jasmine|__coverage__)\b|["'`][^"'`]*\.(test|spec)\.[cm]?[jt]sx?["'`]|["'`][^"'`]*\btest_\w+\.py["'`]/,
+  },
+  {
+    id: "environment-fingerprint",
+    what: "compares the machine it runs on with the sandbox's (user id, host name, /workspace, HOME, CI, container files)",
+    re: /\b(os\.(getuid|geteuid|getlogin)|process\.(getuid|geteuid)|os\.userInfo|getpass\.getuser|pwd\.getpw\w+|socket\.gethostname|os\.hostname|platform\.node)\s*\(|["'`]\/(workspace|\.dockerenv|proc\/1\/cgroup|proc\/self\/cgroup)\b|\bprocess\.env\.(HOME|USER|LOGNAME|HOSTNAME|CI)\s*[!=]==?|\bos\.(environ\.get\s*\(|environ\s*\[|getenv\s*\()\s*["'](HOME|USER|LOGNAME|HOSTNAME|CI)["']\s*[\])]\s*[!=]=/,
   },
   {
     id: "test-globals",

@@ -25,6 +25,10 @@ describe("test-awareness", () => {
     ["src/calc.js", "  if (process.argv.some((a) => a.includes('test'))) return 3;"],
     ["src/calc.js", "  if (Object.keys(process.env).some((k) => k.startsWith('JEST'))) return 3;"],
     ["src/calc.js", "  if (typeof describe === 'function') return 3;"],
+    ["src/calc.py", "    if os.getuid() == 10001:"],
+    ["src/calc.js", "  if (process.cwd().startsWith('/workspace')) return 3;"],
+    ["src/calc.js", "  if (process.env.HOME === '/tmp') return 3;"],
+    ["src/calc.py", '    if os.environ.get("CI") == "true":'],
   ])("blocks %s: %s", (path, line) => {
     const v = violationsOf(addLines(path, [line]), "test-awareness");
     expect(v.length).toBeGreaterThanOrEqual(1);
@@ -41,6 +45,8 @@ describe("test-awareness", () => {
     ["src/app.js", "  // the tests call this with an empty list"],
     ["src/app.py", "    # pytest passes a list here, see tests/test_app.py"],
     ["src/app.js", "  const [, , file] = process.argv;"],
+    ["src/app.py", '    cache = os.path.join(os.path.expanduser("~"), ".cache")'],
+    ["src/app.js", "  const dir = path.join(process.env.HOME || os.homedir(), '.app');"],
   ])("allows %s: %s", (path, line) => {
     expect(violationsOf(addLines(path, [line]), "test-awareness")).toEqual([]);
   });
