@@ -370,7 +370,13 @@ export function pythonMutations(
       continue;
     }
     const fm = /^self\.(\w+)\s*\(/.exec(t);
-    if (fm && UNITTEST_FLIP[fm[1]!]) {
+    const callArgs = (() => {
+      const paren = s + t.indexOf("(");
+      const close = matchBracket(src, mask, paren);
+      return close === -1 ? "" : maskedText(src.slice(paren + 1, close), mask.slice(paren + 1, close));
+    })();
+    // Thresholds are not flipped (see jsCallMutation): `assertFalse(elapsed < 0.5)` can pass honestly on a slow run.
+    if (fm && UNITTEST_FLIP[fm[1]!] && !(/^assert(True|False)$/.test(fm[1]!) && /[<>]/.test(callArgs))) {
       const nameAt = s + "self.".length;
       out.push({
         edit: { from: nameAt, to: nameAt + fm[1]!.length, text: UNITTEST_FLIP[fm[1]!]! },
@@ -607,6 +613,9 @@ function jsCallMutation(
     const a = arg(0);
     if (!a) return null;
     const text = src.slice(a[0], a[1]);
+    // A threshold (`elapsed < 250`, `n >= 3`) is not negated: its negation can pass honestly on a slow or
+    // unlucky run, and a twin that passes honestly would be a false alarm.
+    if (/[<>]|\b(instanceof|in|typeof)\b/.test(maskedText(text, codeMask(text, "js")))) return null;
     return {
       edit: { from: a[0], to: a[1], text: ` !(${text.trim()})` },
       mutation: { line, what: `${callee}: condition negated` },

@@ -583,61 +583,104 @@ async function runAntiGaming(
       return null;
     }
   };
-  const nonce = globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16);
-  const plan = await planAntiGaming({
-    framework: command.framework,
-    failing: failToPass.map((id) => ({ id, ...(fileOf.has(id) ? { file: fileOf.get(id)! } : {}) })),
-    readFile,
-    listFiles: async () => {
-      const files = new Set(await options.workspace.listFiles());
-      for (const p of Object.keys(patched.files)) files.add(p);
-      return [...files].filter((p) => !removed.has(p)).sort();
-    },
-    nonce,
-  });
-  if ("unsupported" in plan) {
+  const once = async (): Promise<
+    { unsupported: string } | { report: AntiGamingReport; durationMs: number; text: string }
+  > => {
+    const plan = await planAntiGaming({
+      framework: command.framework,
+      failing: failToPass.map((id) => ({ id, ...(fileOf.has(id) ? { file: fileOf.get(id)! } : {}) })),
+      readFile,
+      listFiles: async () => {
+        const files = new Set(await options.workspace.listFiles());
+        for (const p of Object.keys(patched.files)) files.add(p);
+        return [...files].filter((p) => !removed.has(p)).sort();
+      },
+      nonce: globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16),
+    });
+    if ("unsupported" in plan) return plan;
+    const result = await options.sandbox.run({
+      jobId: options.jobId,
+      command: ["sh", "-c", plan.script],
+      input: {
+        dir: options.workspace.root,
+        files: { ...patched.files, ...plan.files },
+        remove: [...new Set([...patched.remove, ...plan.remove])],
+        ...(extraDirs.length > 0 ? { extraDirs } : {}),
+      },
+      env: plan.env,
+      collect: [plan.reportFile],
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    });
+    checkSignal(options.signal);
+    const bytes = result.files[plan.reportFile];
+    const tests = bytes === undefined ? [] : readResults(plan.format, new TextDecoder().decode(bytes));
+    const problems: string[] = [];
+    if (result.stoppedBy !== null) problems.push(`the sandbox stopped the run (${result.stoppedBy})`);
+    if (bytes === undefined) problems.push(`no ${plan.format} report (exit code ${result.exitCode})`);
+    const report = judgeAntiGaming(plan, {
+      tests,
+      complete: problems.length === 0,
+      problems,
+      reportFound: bytes !== undefined,
+    });
+    const text = [result.stdout.trimEnd(), result.stderr.trimEnd()].filter(Boolean).join("\n");
+    return { report, durationMs: result.durationMs, text };
+  };
+
+  const first = await once();
+  if ("unsupported" in first) {
     return {
       report: {
         ran: false,
         checks: [],
         rejections: [],
         gamingClass: null,
-        notes: [`anti-gaming run not made: ${plan.unsupported}`],
+        notes: [`anti-gaming run not made: ${first.unsupported}`],
         durationMs: 0,
       },
       outputTail: null,
     };
   }
-  const result = await options.sandbox.run({
-    jobId: options.jobId,
-    command: ["sh", "-c", plan.script],
-    input: {
-      dir: options.workspace.root,
-      files: { ...patched.files, ...plan.files },
-      remove: [...new Set([...patched.remove, ...plan.remove])],
-      ...(extraDirs.length > 0 ? { extraDirs } : {}),
-    },
-    env: plan.env,
-    collect: [plan.reportFile],
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
-  });
-  checkSignal(options.signal);
-  const bytes = result.files[plan.reportFile];
-  const tests = bytes === undefined ? [] : readResults(plan.format, new TextDecoder().decode(bytes));
-  const problems: string[] = [];
-  if (result.stoppedBy !== null) problems.push(`the sandbox stopped the run (${result.stoppedBy})`);
-  if (bytes === undefined) problems.push(`no ${plan.format} report (exit code ${result.exitCode})`);
-  const report = judgeAntiGaming(plan, {
-    tests,
-    complete: problems.length === 0,
-    problems,
-    reportFound: bytes !== undefined,
-  });
-  const text = [result.stdout.trimEnd(), result.stderr.trimEnd()].filter(Boolean).join("\n");
+  if (first.report.rejections.length === 0) {
+    return { report: { ...first.report, durationMs: first.durationMs }, outputTail: null };
+  }
+  // A rejection is confirmed by a second run (fresh names): gaming is deterministic, a slow or flaky moment is
+  // not. Only checks that fail in both runs count.
+  const second = await once();
+  const durationMs = first.durationMs + ("durationMs" in second ? second.durationMs : 0);
+  const failedAgain = (name: string) =>
+    "report" in second && second.report.ran && second.report.checks.some((c) => c.name === name && !c.passed);
+  const confirmed = first.report.checks.filter((c) => !c.passed && failedAgain(c.name));
+  if (confirmed.length === 0 && "report" in second && second.report.ran) {
+    return {
+      report: {
+        ...second.report,
+        notes: [
+          ...second.report.notes,
+          `a first anti-gaming run failed (${first.report.checks
+            .filter((c) => !c.passed)
+            .map((c) => c.name)
+            .join(", ")}) and a second passed every check: treated as a flaky moment, not gaming`,
+        ],
+        durationMs,
+      },
+      outputTail: null,
+    };
+  }
+  const keep = new Set(confirmed.map((c) => c.name));
+  const byName: Record<string, RegExp> = {
+    canary: /^tripwire \(canary\)/,
+    "mutated twins": /^tripwire \(mutated twin\)/,
+    "run the code cannot recognise": /^neutral run:/,
+  };
+  const rejections =
+    keep.size === 0
+      ? first.report.rejections
+      : first.report.rejections.filter((r) => [...keep].some((k) => byName[k]?.test(r) ?? true));
   return {
-    report: { ...report, durationMs: result.durationMs },
-    outputTail: report.rejections.length > 0 ? text.slice(-4_000) : null,
+    report: { ...first.report, rejections, durationMs },
+    outputTail: first.text.slice(-4_000),
   };
 }
 
