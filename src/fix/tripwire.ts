@@ -258,7 +258,10 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       tests.map((t) => ({
         name: t.name,
         ...(t.className
-          ? { className: t.className, copyClassName: `${P}${kind}${fileIndex}c${classNames.indexOf(t.className)}` }
+          ? {
+              className: t.className,
+              copyClassName: `${P}${kind}${fileIndex}c${classNames.indexOf(t.className)}`,
+            }
           : {}),
         copyName: `${prefix}${sep}${kind}${t.index}`,
         twinNames: kind === "n" ? [0, 1, 2, 3, 4, 5].map((j) => `${prefix}${sep}t${t.index}${sep}${j}`) : [],
