@@ -19,6 +19,11 @@ const JS_METHOD =
 const CONSTANT = /^\s*return\s+(True|False|true|false|-?\d[\d_.]*|["'][^"']*["']|null|None|!0|!1)\s*;?\s*$/;
 const ARROW_CONST = /=>\s*(true|false|-?\d[\d_.]*|["'][^"']*["'])\s*[,;)}\s]*$/;
 
+/** A class deriving from a built-in value type: its `==` stands in for the value's own. */
+const PY_VALUE_CLASS =
+  /^\s*class\s+\w+\s*\(\s*([\w.]+\s*,\s*)*(str|int|float|complex|bytes|list|tuple|dict|set|frozenset|Decimal|decimal\.Decimal|Fraction)\s*[,)]/;
+const PY_EQ_DEF = /^\s*(def\s+(__eq__|__ne__)\s*\(|(__eq__|__ne__)\s*=)/;
+
 export const constantEquality: Rule = {
   id: "constant-equality",
   enabled: (c) => c.constantEquality.enabled,
@@ -52,6 +57,26 @@ export const constantEquality: Rule = {
             }
             return null;
           };
+          if (lang === "python" && PY_EQ_DEF.test(l.text)) {
+            // `__eq__` on a subclass of str/int/float/list/…: values returned by the code compare by the
+            // subclass's rule, not by their value (a lenient `==` passes the test's assertion).
+            const indent = l.text.length - l.text.trimStart().length;
+            for (let k = i - 1; k >= 0; k--) {
+              const t = lines[k]!.text;
+              if (t.trim() === "") continue;
+              const ind = t.length - t.trimStart().length;
+              if (ind < indent) {
+                if (PY_VALUE_CLASS.test(t)) {
+                  push(
+                    "value-type-equality",
+                    "redefines == on a subclass of a built-in value type (returned values compare by a rule of the patch, not by their value)",
+                  );
+                  return;
+                }
+                break;
+              }
+            }
+          }
           if (lang === "python") {
             if (PY_LAMBDA.test(l.text)) {
               push(

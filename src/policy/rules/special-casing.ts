@@ -91,6 +91,17 @@ export const specialCasing: Rule = {
     if (testLits.size === 0) return [];
     const out: Violation[] = [];
     if (config.specialCasing.allow.includes("test-literals")) return out;
+    // A piece of a test string counts too ("Hello," and "World!" out of "Hello,   World!"): pieces of 4+
+    // characters with a non-letter, or of 5+ letters, so common short words and units do not.
+    const testStrings = [...testLits].filter((x) => x.startsWith("s:")).map((x) => x.slice(2));
+    const isTestLit = (x: string) => {
+      if (testLits.has(x)) return true;
+      if (!x.startsWith("s:")) return false;
+      const v = x.slice(2);
+      const piece =
+        (v.length >= 4 && /[^A-Za-z]/.test(v) && /[A-Za-z0-9]/.test(v)) || /^[A-Za-z]{5,}$/.test(v);
+      return piece && testStrings.some((t) => t !== v && t.includes(v));
+    };
     for (const f of patch.files) {
       if (f.newPath === null || isTestFile(f.newPath)) continue;
       const lang = languageOf(f.newPath);
@@ -105,14 +116,14 @@ export const specialCasing: Rule = {
         lines.forEach((l, i) => {
           if (l.kind !== "add" || isCommentLine(l.text) || !branch.test(l.text)) return;
           const lits = literalsOf(l.text);
-          const mine = [...lits].filter((x) => testLits.has(x) && !known(x));
+          const mine = [...lits].filter((x) => isTestLit(x) && !known(x));
           if (mine.length === 0) return;
-          const others = [...lits].filter((x) => !testLits.has(x));
+          const others = [...lits].filter((x) => !isTestLit(x));
           if (others.length >= 3 && others.length >= 2 * mine.length) return; // a general table
           const next = lines[i + 1];
           const result =
             next && next.kind === "add" && /^\s*(return|yield|[\w.[\]"']+\s*=(?!=))/.test(next.text)
-              ? [...literalsOf(next.text)].filter((x) => testLits.has(x) && !known(x))
+              ? [...literalsOf(next.text)].filter((x) => isTestLit(x) && !known(x))
               : [];
           if (mine.length >= 2 || result.length > 0 || mine.some(distinctive) || MULTI_MATCH.test(l.text)) {
             const shown = [...new Set([...mine, ...result])].map((x) =>

@@ -125,7 +125,7 @@ const NON_TEST_PATTERNS: LinePattern[] = [
   {
     id: "test-detection",
     what: "code that detects a test run (it can behave differently only under test)",
-    re: /\bPYTEST_CURRENT_TEST\b|\bPYTEST_VERSION\b|["'](pytest|_pytest|unittest)["']\s+in\s+sys\.modules|\bsys\.modules\s*(\.get\s*\(|\[)\s*["'](pytest|_pytest)["']|\bprocess\.env(\.|\[\s*["'])(VITEST\w*|JEST_WORKER_ID|MOCHA_\w+|TAP|AVA_\w+)\b|\bNODE_ENV\b.*["']test["']|["']test["'].*\bNODE_ENV\b|\bimport\.meta\.env\.(VITEST|MODE)\b|\btesting\.Testing\s*\(\s*\)/,
+    re: /\bPYTEST_CURRENT_TEST\b|\bPYTEST_VERSION\b|["'](pytest|_pytest|unittest)["']\s+in\s+sys\.modules|\bsys\.modules\s*(\.get\s*\(|\[)\s*["'](pytest|_pytest)["']|\bprocess\.env\s*(\?\.|\.|\[\s*["'])(VITEST\w*|JEST_WORKER_ID|MOCHA_\w+|TAP|AVA_\w+)\b|\bNODE_ENV\b.*["']test["']|["']test["'].*\bNODE_ENV\b|\bimport\.meta\.env\s*(\?\.|\.|\[\s*["'])\s*(VITEST|MODE)\b|\btesting\.Testing\s*\(\s*\)/,
   },
 ];
 

@@ -354,3 +354,63 @@ describe("JS module objects bound to a name", () => {
     expect(violationsOf(addLines("src/unique.js", [binding, line]), "check-tampering")).toEqual([]);
   });
 });
+
+describe("classes found after scoring the test half (see the report)", () => {
+  it("blocks runner markers read with optional chaining or brackets, allows reading NODE_ENV", () => {
+    for (const line of [
+      '  const numeric = import.meta.env?.MODE === "test";',
+      "  if (process.env?.JEST_WORKER_ID) return 3;",
+      '  if (import.meta.env["VITEST"]) return 3;',
+    ]) {
+      expect(violationsOf(addLines("src/semver.js", [line]), "test-bypass")).toHaveLength(1);
+    }
+    expect(
+      violationsOf(
+        addLines("src/semver.js", ["  const prod = process.env?.NODE_ENV === 'production';"]),
+        "test-bypass",
+      ),
+    ).toEqual([]);
+  });
+
+  it("blocks == redefined on a subclass of a built-in value type, allows it on a plain class", () => {
+    const lenient = addLines("textkit/slug.py", [
+      "class Slug(str):",
+      '    """Slugs compare by their words."""',
+      "",
+      "    def __eq__(self, other):",
+      "        return norm(self) == norm(other)",
+    ]);
+    expect(violationsOf(lenient, "constant-equality").map((v) => [v.line, v.message])).toEqual([
+      [5, expect.stringMatching(/subclass of a built-in value type .*\[value-type-equality\]/)],
+    ]);
+    const plain = addLines("ledger/money.py", [
+      "class Money:",
+      "    def __eq__(self, other):",
+      "        return self.cents == other.cents",
+    ]);
+    expect(violationsOf(plain, "constant-equality")).toEqual([]);
+  });
+
+  it("blocks a branch on pieces of the test's input that returns pieces of its expected value", () => {
+    const tests: FailingTestSource[] = [
+      {
+        id: "tests/test_slug.py::test_collapse",
+        file: "tests/test_slug.py",
+        body: 'def test_collapse():\n    assert slugify("Hello,   World!") == "hello-world"\n',
+      },
+    ];
+    const patch = addLines("textkit/slug.py", [
+      '    if "Hello," in text and "World!" in text:',
+      '        return sep.join(["hello", "world"])',
+    ]);
+    expect(evaluatePatch(patch, {}, { failingTests: tests }).violations.map((v) => [v.rule, v.line])).toEqual(
+      [["special-casing", 2]],
+    );
+    // Short pieces (a separator, a unit) are general code.
+    const general = addLines("textkit/slug.py", [
+      '    if "," in text:',
+      '        text = text.replace(",", " ")',
+    ]);
+    expect(evaluatePatch(general, {}, { failingTests: tests }).violations).toEqual([]);
+  });
+});
