@@ -15,11 +15,36 @@ export function applyFeedback(errors: readonly EditError[]): StepFeedback {
   };
 }
 
+/** The class of gaming each anti-gaming rule stands for, said plainly to the model. */
+const GAMING_RULES: Record<string, string> = {
+  "test-awareness":
+    "code that recognises it is under test (stack frames, argv, entry module, runner names, environment scans)",
+  "test-file-access": "code that reads or looks for the test files (expected values taken from the test)",
+  "check-tampering":
+    "disarming the checks (monkey-patching assertion, test-runner or standard-library modules, built-in prototypes, swallowing assertion errors)",
+  "constant-equality": "equality or conversions that ignore the value (an `==` that is always true)",
+  "special-casing": "special-casing the failing test's own inputs or expected outputs",
+  "test-bypass": "bypassing the tests (skips, test detection, exit hooks)",
+};
+
+/** The gaming classes of policy violations, said plainly (null when none is about gaming). */
+export function gamingClassOf(rules: readonly string[]): string | null {
+  const classes = [...new Set(rules.map((r) => GAMING_RULES[r]).filter((c): c is string => !!c))];
+  return classes.length > 0 ? classes.join("; ") : null;
+}
+
+const HONEST =
+  "Fix the behaviour for every input, the way the code's documentation describes it; do not detect the test, read it, special-case its values or change how results are checked.";
+
 export function policyFeedback(violations: readonly FeedbackViolation[], patch: string): StepFeedback {
+  const classes = [...new Set(violations.map((v) => GAMING_RULES[v.rule]).filter((c): c is string => !!c))];
   return {
     step: "policy",
-    errorType: "policy_violation",
-    message: `the policy gate refused the patch (${violations.length} violation(s)); it was not applied. Fix the code under test, not the tests or the checks.`,
+    errorType: classes.length > 0 ? "gaming_detected" : "policy_violation",
+    message:
+      classes.length > 0
+        ? `the policy gate refused the patch as gaming the tests — ${classes.join("; ")} (${violations.length} violation(s)); it was not applied. ${HONEST}`
+        : `the policy gate refused the patch (${violations.length} violation(s)); it was not applied. Fix the code under test, not the tests or the checks.`,
     excerpt: patch.length > 4_000 ? `${patch.slice(0, 4_000)}\n[... patch cut]` : patch,
     violations: [...violations],
   };
@@ -34,9 +59,20 @@ export interface VerifyRejection {
   runProblem?: string;
   /** The test output that matters. */
   excerpt: string;
+  /** Gaming detected by a tripwire or the neutral run: its class, plainly, and the layer's reasons. */
+  gaming?: { gamingClass: string; reasons: string[] };
 }
 
 export function verifyFeedback(v: VerifyRejection): StepFeedback {
+  if (v.gaming) {
+    return {
+      step: "verify",
+      errorType: "gaming_detected",
+      message: `the tests passed, but the patch games them rather than fixing the code — ${v.gaming.gamingClass}. ${v.gaming.reasons.join(" ")} ${HONEST}`,
+      excerpt: v.excerpt,
+      violations: [],
+    };
+  }
   const parts: string[] = [];
   if (v.runProblem) parts.push(`the test run did not complete: ${v.runProblem}`);
   if (v.stillFailing.length > 0) parts.push(`still failing: ${v.stillFailing.join(", ")}`);

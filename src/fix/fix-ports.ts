@@ -18,6 +18,7 @@ import { extractFrames, type FailureInfo, mapRunnerPath } from "./failure.ts";
 import type { FixPorts, FixTestPort, TestRunSummary } from "./ports.ts";
 import { describeCommand, detectTestCommand, filterCommand, runTests } from "./test-runner.ts";
 import { isFailing, type TestCommand, type TestRunResult } from "./test-runner-types.ts";
+import { gamingClassOf } from "./feedback.ts";
 import { assertBaseRunReadable } from "./unreadable-run.ts";
 import { verifyPatch } from "./verify.ts";
 
@@ -202,10 +203,26 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
         newFailures: v.passToFail,
         ...(incomplete.length > 0
           ? { runProblem: incomplete.flatMap((r) => r.problems).join("; ") }
-          : v.verdict !== "VERIFIED" && v.stillFailing.length === 0 && v.passToFail.length === 0
+          : v.verdict !== "VERIFIED" &&
+              v.stillFailing.length === 0 &&
+              v.passToFail.length === 0 &&
+              !v.antiGaming?.gamingClass &&
+              v.verdict !== "BLOCKED"
             ? { runProblem: v.reasons.join("; ") }
             : {}),
         excerpt: v.outputTail,
+        ...(v.antiGaming?.gamingClass
+          ? { gaming: { gamingClass: v.antiGaming.gamingClass, reasons: v.antiGaming.rejections } }
+          : v.verdict === "BLOCKED"
+            ? {
+                gaming: {
+                  gamingClass:
+                    gamingClassOf(v.violations.map((x) => x.rule)) ?? "a patch the policy gate refuses",
+                  reasons: v.reasons,
+                },
+              }
+            : {}),
+        ...(v.antiGaming?.ran ? { antiGaming: v.antiGaming.checks } : {}),
       };
     },
     ...(input.commitDiff ? { commitDiff: input.commitDiff } : {}),

@@ -698,7 +698,11 @@ export async function runFix(ports: FixPorts, options: FixOptions): Promise<FixR
     flaky: ctx.flaky,
     verification:
       outcome === "FIXED" && ctx.verification
-        ? { runs: ctx.verification.runs, tests: ctx.verification.tests }
+        ? {
+            runs: ctx.verification.runs,
+            tests: ctx.verification.tests,
+            ...(ctx.verification.antiGaming ? { antiGaming: ctx.verification.antiGaming } : {}),
+          }
         : null,
     attemptLog,
     durationMs: Math.max(0, (ports.clock ?? { now: () => Date.now() }).now() - started),

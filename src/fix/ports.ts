@@ -58,6 +58,10 @@ export interface VerifyVerdict {
   /** Why a run did not complete, when one did not. */
   runProblem?: string;
   excerpt: string;
+  /** The gaming an anti-gaming layer detected (REJECTED by a tripwire or the neutral run). */
+  gaming?: { gamingClass: string; reasons: string[] };
+  /** The anti-gaming checks that ran (all passed when ok). */
+  antiGaming?: { layer: string; name: string; passed: boolean; detail: string }[];
 }
 
 export interface FixPorts {

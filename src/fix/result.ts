@@ -110,6 +110,10 @@ export const FixResult = z.object({
       runs: z.number().int(),
       /** Per-test comparison. */
       tests: z.array(TestComparison),
+      /** The anti-gaming checks that ran on the accepted patch (tripwires, neutral run), each passed. */
+      antiGaming: z
+        .array(z.object({ layer: z.string(), name: z.string(), passed: z.boolean(), detail: z.string() }))
+        .optional(),
     })
     .nullable(),
   /** Every attempt, accepted or not, in order. */

@@ -11,13 +11,14 @@ import { z } from "zod";
 import { CancelledError } from "../core/errors.ts";
 import type { Workspace } from "../git/types.ts";
 import type { PolicyConfig } from "../policy/config.ts";
-import { evaluatePatch } from "../policy/index.ts";
+import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
 import type { ExtraDir, Sandbox, SandboxLimits } from "../sandbox/types.ts";
 import { applyPatchToWorkspace, PatchApplyError } from "./apply-patch.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { assertBaseRunReadable } from "./unreadable-run.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner.ts";
-import { uniqueTestIds } from "./test-runner-results.ts";
+import { readResults, uniqueTestIds } from "./test-runner-results.ts";
+import { type AntiGamingReport, judgeAntiGaming, planAntiGaming, testDefinition } from "./tripwire.ts";
 import {
   isFailing,
   isFileLevelError,
@@ -92,6 +93,28 @@ export const VerifyResult = z.object({
   tests: z.array(z.object({ id: z.string(), before: PhaseOutcome, after: PhaseOutcome })),
   /** Output tail of the last patched run that did not pass cleanly (for feedback), or of the last run. */
   outputTail: z.string(),
+  /**
+   * The anti-gaming run (tripwires and the neutral run, src/fix/tripwire.ts), when the patch passed the normal
+   * runs; null when it did not get that far or was turned off.
+   */
+  antiGaming: z
+    .object({
+      ran: z.boolean(),
+      checks: z.array(
+        z.object({
+          layer: z.enum(["tripwire", "neutral-run"]),
+          name: z.string(),
+          passed: z.boolean(),
+          detail: z.string(),
+        }),
+      ),
+      rejections: z.array(z.string()),
+      gamingClass: z.string().nullable(),
+      notes: z.array(z.string()),
+      durationMs: z.number(),
+    })
+    .nullable()
+    .optional(),
 });
 export type VerifyResult = z.infer<typeof VerifyResult>;
 
@@ -126,6 +149,11 @@ export interface VerifyOptions {
   dependencies?: DependencyProvider;
   /** Progress: called after each sandbox run. */
   onRun?: (phase: "base" | "patched", index: number, result: TestRunResult) => void;
+  /**
+   * Run the anti-gaming layers (tripwires and the neutral run) after the normal runs verify (default true).
+   * Off only to measure their cost.
+   */
+  antiGaming?: boolean;
 }
 
 export interface VerifyOutput extends VerifyResult {
@@ -333,6 +361,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     changedFiles: [],
     violations: [],
     outputTail: "",
+    antiGaming: null,
     baseline: options.baseline ?? [],
   };
   const given = typeof options.testCommand === "object" ? options.testCommand : null;
@@ -418,29 +447,118 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       if (!r.complete) break; // an incomplete base proves nothing; no point repeating it
     }
   }
+  // 4b. The gate again, now that the failing tests are known: the special-casing rule compares the patch's new
+  // branches with their source. Still before the patch runs.
+  const failingSources = await failingTestSources(options.workspace, command, base);
+  if (failingSources.length > 0) {
+    const sourceFiles: Record<string, string> = {};
+    for (const p of patched.changed) {
+      const text = await options.workspace.readFile(p).catch(() => null);
+      if (text !== null) sourceFiles[p] = text;
+    }
+    const second = evaluatePatch(options.patch, options.policy, {
+      failingTests: failingSources,
+      sourceFiles,
+    });
+    if (!second.allowed) {
+      return {
+        ...empty,
+        ...about,
+        verdict: "BLOCKED",
+        violations: second.violations,
+        reasons: second.violations.map(
+          (v) =>
+            `policy ${v.rule}: ${v.file ?? "(patch)"}${v.line === null ? "" : `:${v.line}`}: ${v.message}`,
+        ),
+        runs: summaries,
+        changedFiles: patched.changed,
+        baseline: base,
+      };
+    }
+  }
   const after: TestRunResult[] = [];
   const baseUsable =
     base.every((r) => r.complete) && base.some((r) => r.tests.some((t) => isFailing(t.outcome)));
+  // The anti-gaming run starts as soon as the first patched run verifies, alongside the remaining patched
+  // runs (its wall time then hides behind theirs); it is used only if the final comparison verifies with the
+  // same fail→pass tests, and cancelled otherwise.
+  const wantAntiGaming = options.antiGaming !== false;
+  let speculative: {
+    failToPass: string[];
+    controller: AbortController;
+    promise: Promise<Awaited<ReturnType<typeof runAntiGaming>>>;
+  } | null = null;
+  const startAntiGaming = (failToPass: string[]) => {
+    const controller = new AbortController();
+    options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+    const promise = runAntiGaming(
+      { ...options, signal: controller.signal },
+      command,
+      patched,
+      base,
+      failToPass,
+      extraDirs,
+    );
+    promise.catch(() => {}); // awaited (or discarded) below
+    return { failToPass, controller, promise };
+  };
   if (baseUsable) {
     for (let i = 1; i <= runs; i++) {
       const r = await run("patched", i);
       after.push(r);
       if (!r.complete) break;
+      if (wantAntiGaming && speculative === null && i < runs) {
+        const sofar = compareRuns(base, after);
+        if (sofar.verified) speculative = startAntiGaming(sofar.failToPass);
+      }
     }
   }
 
   // 5. Compare per test id.
   const comparison = compareRuns(base, after);
+  const lastBad = [...after].reverse().find((r) => !r.complete || r.counts.failed > 0);
+  let outputTail = (lastBad ?? after[after.length - 1] ?? base[base.length - 1])?.outputTail ?? "";
+
+  // 6. The anti-gaming layers, only for a patch the normal runs verify (one extra run, failing tests only).
+  let antiGaming: (AntiGamingReport & { durationMs: number }) | null = null;
+  let verified = comparison.verified;
+  const sameTests = (a: readonly string[], b: readonly string[]) =>
+    a.length === b.length && a.every((x, i) => x === b[i]);
+  if (speculative && !(verified && sameTests(speculative.failToPass, comparison.failToPass))) {
+    speculative.controller.abort();
+    await speculative.promise.catch(() => null);
+    speculative = null;
+  }
+  if (verified && wantAntiGaming) {
+    checkSignal(options.signal);
+    const ag = speculative
+      ? await speculative.promise
+      : await runAntiGaming(options, command, patched, base, comparison.failToPass, extraDirs);
+    antiGaming = ag.report;
+    if (ag.outputTail) outputTail = ag.outputTail;
+    if (antiGaming.rejections.length > 0) {
+      verified = false;
+      comparison.reasons = [
+        ...antiGaming.rejections,
+        ...comparison.reasons.filter((r) => !/went from failing to passing \(/.test(r)),
+      ];
+    } else {
+      comparison.reasons.push(...antiGaming.notes);
+      if (antiGaming.ran) {
+        comparison.reasons.push(
+          `anti-gaming checks passed: ${antiGaming.checks.map((c) => `${c.layer} ${c.name}`).join(", ")}`,
+        );
+      }
+    }
+  }
   if (after.some((r) => r.reportFormat === "auto")) {
     comparison.reasons.push(
       `results were read from the output of \`${command.command}\`, which has no machine-readable reporter Retrace knows; run the framework's own command (pytest, node --test, jest, vitest, mocha, go test, cargo test) for stronger evidence`,
     );
   }
-  const lastBad = [...after].reverse().find((r) => !r.complete || r.counts.failed > 0);
-  const outputTail = (lastBad ?? after[after.length - 1] ?? base[base.length - 1])?.outputTail ?? "";
   return {
     ...about,
-    verdict: comparison.verified ? "VERIFIED" : "REJECTED",
+    verdict: verified ? "VERIFIED" : "REJECTED",
     failToPass: comparison.failToPass,
     passToFail: comparison.passToFail,
     stillFailing: comparison.stillFailing,
@@ -451,7 +569,156 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     changedFiles: patched.changed,
     tests: comparison.tests,
     outputTail,
+    antiGaming,
     baseline: base,
+  };
+}
+
+/** The source of each test failing on the base (for the special-casing rule); tests it cannot find are left out. */
+async function failingTestSources(
+  workspace: Workspace,
+  command: TestCommand,
+  base: readonly TestRunResult[],
+): Promise<FailingTestSource[]> {
+  const failing = new Map<string, string | undefined>();
+  for (const r of base) for (const t of r.tests) if (isFailing(t.outcome)) failing.set(t.id, t.file);
+  if (failing.size === 0 || !["pytest", "node-test", "jest", "vitest", "mocha"].includes(command.framework)) {
+    return [];
+  }
+  const out: FailingTestSource[] = [];
+  let files: string[] | null = null;
+  const listFiles = async () => (files ??= await workspace.listFiles());
+  const cache = new Map<string, string | null>();
+  const read = async (p: string) => {
+    if (!cache.has(p)) cache.set(p, await workspace.readFile(p).catch(() => null));
+    return cache.get(p) ?? null;
+  };
+  for (const [id, file] of [...failing].slice(0, 50)) {
+    const found = await testDefinition(command.framework, id, file, read, listFiles);
+    if (found) out.push({ id, file: found.file, body: found.body });
+  }
+  return out;
+}
+
+/** The one extra sandbox run of the anti-gaming layers (src/fix/tripwire.ts), and its judgement. */
+async function runAntiGaming(
+  options: VerifyOptions,
+  command: TestCommand,
+  patched: Awaited<ReturnType<typeof applyPatchToWorkspace>>,
+  base: readonly TestRunResult[],
+  failToPass: readonly string[],
+  extraDirs: ExtraDir[],
+): Promise<{ report: AntiGamingReport & { durationMs: number }; outputTail: string | null }> {
+  const removed = new Set(patched.remove);
+  const fileOf = new Map<string, string>();
+  for (const r of base) for (const t of r.tests) if (t.file) fileOf.set(t.id, t.file);
+  const readFile = async (p: string): Promise<string | null> => {
+    if (removed.has(p)) return null;
+    if (p in patched.files) return patched.files[p] ?? null;
+    try {
+      return await options.workspace.readFile(p);
+    } catch {
+      return null;
+    }
+  };
+  const once = async (): Promise<
+    { unsupported: string } | { report: AntiGamingReport; durationMs: number; text: string }
+  > => {
+    const plan = await planAntiGaming({
+      framework: command.framework,
+      failing: failToPass.map((id) => ({ id, ...(fileOf.has(id) ? { file: fileOf.get(id)! } : {}) })),
+      readFile,
+      listFiles: async () => {
+        const files = new Set(await options.workspace.listFiles());
+        for (const p of Object.keys(patched.files)) files.add(p);
+        return [...files].filter((p) => !removed.has(p)).sort();
+      },
+      nonce: globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16),
+    });
+    if ("unsupported" in plan) return plan;
+    const result = await options.sandbox.run({
+      jobId: options.jobId,
+      command: ["sh", "-c", plan.script],
+      input: {
+        dir: options.workspace.root,
+        files: { ...patched.files, ...plan.files },
+        remove: [...new Set([...patched.remove, ...plan.remove])],
+        ...(extraDirs.length > 0 ? { extraDirs } : {}),
+      },
+      env: plan.env,
+      collect: [plan.reportFile],
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    });
+    checkSignal(options.signal);
+    const bytes = result.files[plan.reportFile];
+    const tests = bytes === undefined ? [] : readResults(plan.format, new TextDecoder().decode(bytes));
+    const problems: string[] = [];
+    if (result.stoppedBy !== null) problems.push(`the sandbox stopped the run (${result.stoppedBy})`);
+    if (bytes === undefined) problems.push(`no ${plan.format} report (exit code ${result.exitCode})`);
+    const report = judgeAntiGaming(plan, {
+      tests,
+      complete: problems.length === 0,
+      problems,
+      reportFound: bytes !== undefined,
+    });
+    const text = [result.stdout.trimEnd(), result.stderr.trimEnd()].filter(Boolean).join("\n");
+    return { report, durationMs: result.durationMs, text };
+  };
+
+  const first = await once();
+  if ("unsupported" in first) {
+    return {
+      report: {
+        ran: false,
+        checks: [],
+        rejections: [],
+        gamingClass: null,
+        notes: [`anti-gaming run not made: ${first.unsupported}`],
+        durationMs: 0,
+      },
+      outputTail: null,
+    };
+  }
+  if (first.report.rejections.length === 0) {
+    return { report: { ...first.report, durationMs: first.durationMs }, outputTail: null };
+  }
+  // A rejection is confirmed by a second run (fresh names): gaming is deterministic, a slow or flaky moment is
+  // not. Only checks that fail in both runs count.
+  const second = await once();
+  const durationMs = first.durationMs + ("durationMs" in second ? second.durationMs : 0);
+  const failedAgain = (name: string) =>
+    "report" in second && second.report.ran && second.report.checks.some((c) => c.name === name && !c.passed);
+  const confirmed = first.report.checks.filter((c) => !c.passed && failedAgain(c.name));
+  if (confirmed.length === 0 && "report" in second && second.report.ran) {
+    return {
+      report: {
+        ...second.report,
+        notes: [
+          ...second.report.notes,
+          `a first anti-gaming run failed (${first.report.checks
+            .filter((c) => !c.passed)
+            .map((c) => c.name)
+            .join(", ")}) and a second passed every check: treated as a flaky moment, not gaming`,
+        ],
+        durationMs,
+      },
+      outputTail: null,
+    };
+  }
+  const keep = new Set(confirmed.map((c) => c.name));
+  const byName: Record<string, RegExp> = {
+    canary: /^tripwire \(canary\)/,
+    "mutated twins": /^tripwire \(mutated twin\)/,
+    "run the code cannot recognise": /^neutral run:/,
+  };
+  const rejections =
+    keep.size === 0
+      ? first.report.rejections
+      : first.report.rejections.filter((r) => [...keep].some((k) => byName[k]?.test(r) ?? true));
+  return {
+    report: { ...first.report, rejections, durationMs },
+    outputTail: first.text.slice(-4_000),
   };
 }
 

@@ -338,6 +338,46 @@ export const DangerousCallsConfig = z
     "Blocks added eval/exec/new Function, child_process, os.system, subprocess with shell=True, and new network calls (fetch, http.request, requests, urllib, socket, curl ...).",
   );
 
+/** A rule whose only settings are `enabled` and the pattern ids to allow. */
+const withAllow = (rule: string, example: string, description: string) =>
+  z
+    .strictObject({
+      enabled: enabled(rule),
+      allow: z
+        .array(z.string())
+        .default([])
+        .describe(
+          `Ids of ${rule} patterns to allow (e.g. \`${example}\`); \`retrace policy --json\` names the id.`,
+        ),
+    })
+    .describe(description);
+
+export const TestAwarenessConfig = withAllow(
+  "test-awareness",
+  "stack-inspection",
+  "Blocks code outside tests that finds out whether it runs under a test by indirect means: stack or frame inspection, require.main/module.parent/require.cache, sys.argv or process.argv searched for a runner, environment keys scanned, a test runner named in a string, checks for describe/expect globals.",
+);
+export const TestFileAccessConfig = withAllow(
+  "test-file-access",
+  "reads-test-files",
+  "Blocks code outside tests that opens, reads, lists or checks for test files (an expected value read out of the test, behaviour that depends on a test file being on disk).",
+);
+export const CheckTamperingConfig = withAllow(
+  "check-tampering",
+  "patches-module",
+  "Blocks code outside tests that changes the checking: assignments to attributes of assertion, test-runner or standard-library modules (assert.strictEqual = …, unittest.TestCase.assertEqual = …, time.time = …, Date.now = …), built-in prototypes, the module loader, and catching assertion errors.",
+);
+export const ConstantEqualityConfig = withAllow(
+  "constant-equality",
+  "constant-dunder",
+  "Blocks equality or conversions that ignore the value: __eq__ returning True, __ne__ False, comparison or numeric dunders returning a constant, valueOf/[Symbol.toPrimitive]/equals returning a constant.",
+);
+export const SpecialCasingConfig = withAllow(
+  "special-casing",
+  "test-literals",
+  "Blocks new branches in code under test whose literals are the failing tests' own inputs or expected outputs (checked when verification passes the failing tests' source to the gate).",
+);
+
 export const PolicyConfig = z
   .strictObject({
     allowTestEdits: z
@@ -373,6 +413,11 @@ export const PolicyConfig = z
       "Blocks patches whose headers name different files (diff --git vs ---/+++ vs rename lines), so every tool applies them to the same file.",
     ).prefault({}),
     dangerousCalls: DangerousCallsConfig.prefault({}),
+    testAwareness: TestAwarenessConfig.prefault({}),
+    testFileAccess: TestFileAccessConfig.prefault({}),
+    checkTampering: CheckTamperingConfig.prefault({}),
+    constantEquality: ConstantEqualityConfig.prefault({}),
+    specialCasing: SpecialCasingConfig.prefault({}),
     packageScripts: onOff(
       "package-scripts",
       "Blocks changes to package.json/composer.json `scripts` (they run on install and in CI).",

@@ -10,18 +10,33 @@ import { PolicyConfig, type PolicyConfigInput } from "./config.ts";
 import { matchesAny } from "./lines.ts";
 import { PatchParseError, parseUnifiedDiff } from "./parse-diff.ts";
 import { RULES } from "./rules/index.ts";
-import type { GateResult, RuleContext, Violation } from "./types.ts";
+import type { GateContext, GateResult, RuleContext, Violation } from "./types.ts";
 
 export { PolicyConfig, type PolicyConfigInput } from "./config.ts";
 export { PatchParseError, parseUnifiedDiff } from "./parse-diff.ts";
 export { RULES } from "./rules/index.ts";
-export type { DiffLine, FileChange, GateResult, Hunk, ParsedPatch, RuleId, Violation } from "./types.ts";
+export type {
+  DiffLine,
+  FailingTestSource,
+  FileChange,
+  GateContext,
+  GateResult,
+  Hunk,
+  ParsedPatch,
+  RuleId,
+  Violation,
+} from "./types.ts";
 
 /**
  * Runs every enabled rule on the patch. `config` is the `policy:` section, parsed or raw (defaults fill the
- * gaps); an invalid one throws a ConfigError naming the field.
+ * gaps); an invalid one throws a ConfigError naming the field. `context.failingTests` (the failing tests' source)
+ * lets the special-casing rule compare the patch's new branches with the tests' own literals.
  */
-export function evaluatePatch(patchText: string, config: PolicyConfigInput | PolicyConfig = {}): GateResult {
+export function evaluatePatch(
+  patchText: string,
+  config: PolicyConfigInput | PolicyConfig = {},
+  context: GateContext = {},
+): GateResult {
   const parsedConfig = PolicyConfig.safeParse(config);
   if (!parsedConfig.success) {
     const issue = parsedConfig.error.issues[0]!;
@@ -50,7 +65,13 @@ export function evaluatePatch(patchText: string, config: PolicyConfigInput | Pol
     }
     throw error;
   }
-  const ctx: RuleContext = { patch, config: policy, isTestFile: (p) => matchesAny(policy.testFiles, p) };
+  const ctx: RuleContext = {
+    patch,
+    config: policy,
+    isTestFile: (p) => matchesAny(policy.testFiles, p),
+    ...(context.failingTests ? { failingTests: context.failingTests } : {}),
+    ...(context.sourceFiles ? { sourceFiles: context.sourceFiles } : {}),
+  };
   const violations: Violation[] = [];
   for (const rule of RULES) {
     if (rule.enabled(policy)) violations.push(...rule.check(ctx));

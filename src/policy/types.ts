@@ -94,7 +94,12 @@ export type RuleId =
   | "path-escape"
   | "ambiguous-headers"
   | "dangerous-calls"
-  | "package-scripts";
+  | "package-scripts"
+  | "test-awareness"
+  | "test-file-access"
+  | "check-tampering"
+  | "constant-equality"
+  | "special-casing";
 
 export interface Violation {
   rule: RuleId;
@@ -116,6 +121,27 @@ export interface RuleContext {
   config: PolicyConfig;
   /** Whether a repository path is a test file (config.testFiles). */
   isTestFile(path: string): boolean;
+  /** The failing tests' source, when the caller knows it (the special-casing rule compares with it). */
+  failingTests?: readonly FailingTestSource[];
+  /** Pre-patch text of the files the patch modifies, when the caller knows it (path → text). */
+  sourceFiles?: Readonly<Record<string, string>>;
+}
+
+/** A previously failing test: its file and the source of its definition. */
+export interface FailingTestSource {
+  id: string;
+  file: string;
+  body: string;
+}
+
+/** What the gate may be told besides the patch and the policy. */
+export interface GateContext {
+  failingTests?: readonly FailingTestSource[];
+  /**
+   * Pre-patch text of the files the patch modifies: a value the code already names (in a constant, a comment
+   * or its documentation) is the domain's vocabulary, not something only the test knows.
+   */
+  sourceFiles?: Readonly<Record<string, string>>;
 }
 
 export interface Rule {

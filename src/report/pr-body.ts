@@ -129,6 +129,14 @@ function fixedBody(input: FixReportInput): string {
       `Before any change, the failing test(s) were rerun ${r.flaky.runs} time(s) on the unchanged base: failed ${r.flaky.failures}/${r.flaky.runs} — a real failure, not a flaky one.`,
     );
   }
+  const checks = r.verification?.antiGaming ?? [];
+  if (checks.length > 0) {
+    parts.push(
+      `## Anti-gaming checks passed\n\nOne extra sandbox run of the previously failing tests showed the fix does not game them:\n\n${checks
+        .map((c) => `- **${c.layer === "tripwire" ? "Tripwire" : "Neutral run"}: ${c.name}** — ${c.detail}`)
+        .join("\n")}`,
+    );
+  }
   const rules = input.policyRules ?? [];
   parts.push(
     `## Policy checks passed\n\n${rules.length > 0 ? rules.map((x) => `- ${x}`).join("\n") : "- the deterministic policy gate found no violation"}`,

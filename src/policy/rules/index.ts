@@ -5,6 +5,8 @@
 import type { Rule } from "../types.ts";
 import { ambiguousHeaders } from "./ambiguous-headers.ts";
 import { binaryFiles } from "./binary-files.ts";
+import { checkTampering } from "./check-tampering.ts";
+import { constantEquality } from "./constant-equality.ts";
 import { dangerousCalls } from "./dangerous-calls.ts";
 import { deletions } from "./deletions.ts";
 import { dependencyChanges } from "./dependency-changes.ts";
@@ -13,9 +15,12 @@ import { modeChanges } from "./mode-changes.ts";
 import { packageScripts } from "./package-scripts.ts";
 import { pathEscape } from "./path-escape.ts";
 import { sizeCaps } from "./size-caps.ts";
+import { specialCasing } from "./special-casing.ts";
 import { submodules } from "./submodules.ts";
 import { suppressions } from "./suppressions.ts";
 import { symlinks } from "./symlinks.ts";
+import { testAwareness } from "./test-awareness.ts";
+import { testFileAccess } from "./test-file-access.ts";
 import { testInfrastructure } from "./test-infrastructure.ts";
 import { testBypass } from "./test-bypass.ts";
 import { weakenedTests } from "./weakened-tests.ts";
@@ -37,4 +42,9 @@ export const RULES: readonly Rule[] = [
   suppressions,
   weakenedTests,
   dangerousCalls,
+  testAwareness,
+  testFileAccess,
+  checkTampering,
+  constantEquality,
+  specialCasing,
 ];

@@ -125,7 +125,7 @@ const NON_TEST_PATTERNS: LinePattern[] = [
   {
     id: "test-detection",
     what: "code that detects a test run (it can behave differently only under test)",
-    re: /\bPYTEST_CURRENT_TEST\b|\bPYTEST_VERSION\b|["'](pytest|_pytest|unittest)["']\s+in\s+sys\.modules|\bsys\.modules\s*(\.get\s*\(|\[)\s*["'](pytest|_pytest)["']|\bprocess\.env(\.|\[\s*["'])(VITEST\w*|JEST_WORKER_ID|MOCHA_\w+|TAP|AVA_\w+)\b|\bNODE_ENV\b.*["']test["']|["']test["'].*\bNODE_ENV\b|\bimport\.meta\.env\.(VITEST|MODE)\b|\btesting\.Testing\s*\(\s*\)/,
+    re: /\bPYTEST_CURRENT_TEST\b|\bPYTEST_VERSION\b|["'](pytest|_pytest|unittest)["']\s+in\s+sys\.modules|\bsys\.modules\s*(\.get\s*\(|\[)\s*["'](pytest|_pytest)["']|\bprocess\.env\s*(\?\.|\.|\[\s*["'])(VITEST\w*|JEST_WORKER_ID|MOCHA_\w+|TAP|AVA_\w+)\b|\bNODE_ENV\b.*["']test["']|["']test["'].*\bNODE_ENV\b|\bimport\.meta\.env\s*(\?\.|\.|\[\s*["'])\s*(VITEST|MODE)\b|\btesting\.Testing\s*\(\s*\)/,
   },
 ];
 
@@ -134,7 +134,23 @@ const EXIT_HOOK_PATTERNS: LinePattern[] = [
   {
     id: "exit-hook",
     what: "exit hook or hard exit (it runs after the tests and can rewrite their report or exit status; allow `exit-hook` in policy.testBypass.allow if the fix needs it)",
-    re: /\batexit\.register\b|\bos\._exit\s*\(|\bprocess\.(on|once|addListener|prependListener|prependOnceListener)\s*\(\s*["'`](exit|beforeExit)["'`]|\bprocess\.(exit|reallyExit)\s*\(|\bprocess\.exitCode\s*=/,
+    // An exit with a non-zero literal code (`process.exit(1)` on bad input, `process.exitCode = 2`) reports a
+    // failure: it cannot fake a success, so a CLI's error path is not flagged; neither is exiting with what the
+    // program's main function returned (`process.exit(main(argv))`, like Python's `sys.exit(main())`).
+    re: /\batexit\.register\b|\bos\._exit\s*\((?!\s*[1-9]\d*\s*\))|\bprocess\.(on|once|addListener|prependListener|prependOnceListener)\s*\(\s*["'`](exit|beforeExit)["'`]|\bprocess\.(exit|reallyExit)\s*\((?!\s*[1-9]\d*\s*\))(?!\s*[\w$.]+\s*\()|\bprocess\.exitCode\s*=(?!=)(?!\s*[1-9]\d*\s*;?\s*$)/,
+  },
+];
+
+/** A program's entry file: `bin/…`, `cli.js`, `cli/…`, `__main__.py`. Its exit code is the program's result. */
+function isCliEntry(path: string): boolean {
+  return /(^|\/)(bin|cli)\/[^/]+$|(^|\/)cli\.[cm]?[jt]s$|(^|\/)__main__\.py$/.test(path);
+}
+
+const CLI_EXIT_HOOK_PATTERNS: LinePattern[] = [
+  {
+    id: "exit-hook",
+    what: "exit hook or successful hard exit (it runs after the tests and can rewrite their report or exit status; allow `exit-hook` in policy.testBypass.allow if the fix needs it)",
+    re: /\batexit\.register\b|\bos\._exit\s*\(\s*0?\s*\)|\bprocess\.(on|once|addListener|prependListener|prependOnceListener)\s*\(\s*["'`](exit|beforeExit)["'`]|\bprocess\.(exit|reallyExit)\s*\(\s*0?\s*\)|\bprocess\.exitCode\s*=\s*0\s*;?\s*$/,
   },
 ];
 
@@ -181,7 +197,15 @@ export const testBypass: Rule = {
         "test-bypass",
         EXIT_HOOK_PATTERNS,
         config.testBypass.allow,
-        (p) => !isTestFile(p),
+        (p) => !isTestFile(p) && !isCliEntry(p),
+      ),
+      // In a CLI entry file only exits that can fake a success are flagged: `exit(0)`, a bare exit, exit listeners.
+      ...scanAddedLines(
+        patch,
+        "test-bypass",
+        CLI_EXIT_HOOK_PATTERNS,
+        config.testBypass.allow,
+        (p) => !isTestFile(p) && isCliEntry(p),
       ),
     ];
   },

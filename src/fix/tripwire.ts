@@ -1,0 +1,589 @@
+/**
+ * The anti-gaming run: one extra sandbox run, after a patch has passed the normal verification, that holds
+ * two layers for the previously failing tests only.
+ *
+ * - **Tripwires.** For each failing test, mutated twins (the same test with one top-level assertion's expected
+ *   value changed, or its condition negated) and a canary that asserts a contradiction through the same
+ *   assertion API. On an honest tree every one of them fails. One that passes proves the checking itself was
+ *   compromised (an `==` that is always true, a disarmed `assert.strictEqual`, a runner wrapper that swallows
+ *   assertion errors).
+ * - **A run the code cannot recognise.** The failing tests run again as copies under neutral file and test
+ *   names, twice (repetition), in reverse order, with their original files absent, the tree moved to another
+ *   directory, started through a neutral entry script (no runner name in argv, runner marker variables
+ *   removed), with another HOME, user name and time zone. A correct fix passes exactly as in the normal run; a
+ *   patch that recognises the test, or depends on its surroundings, does not.
+ *
+ * Pure: `planAntiGaming` builds the run (files, removals, script, environment) from the test sources, and
+ * `judgeAntiGaming` reads its results. verify.ts does the sandbox run.
+ */
+import type { TestCase, TestFramework } from "./test-runner-types.ts";
+import {
+  type AssertionApi,
+  locateJs,
+  locatePython,
+  type Mutation,
+  rewriteTestFile,
+  type SourceLang,
+} from "./tripwire-source.ts";
+import { splitJsId } from "./test-runner-filter.ts";
+
+/** A previously failing test, as the normal run reported it. */
+export interface FailingTest {
+  id: string;
+  /** Repo-relative file, when the report gave it. */
+  file?: string;
+}
+
+export interface PlanInput {
+  framework: TestFramework;
+  failing: FailingTest[];
+  /** Reads a repo file of the patched tree (null when absent). */
+  readFile(path: string): Promise<string | null>;
+  /** Repo files of the patched tree (to find a JS test's file by its title when the id has none). */
+  listFiles(): Promise<string[]>;
+  /** Random lowercase hex, fresh per run (names nobody can anticipate). */
+  nonce: string;
+}
+
+/** What one generated test stands for. */
+interface Role {
+  kind: "copy" | "repeat" | "twin" | "canary";
+  /** Index of the failing test in `failing` (-1 for the canary). */
+  test: number;
+  mutation?: Mutation;
+  file?: string;
+}
+
+/** The surroundings the run changes, said plainly (for verdicts and the PR body). */
+export const NEUTRAL_CHANGES = [
+  "test files copied under neutral names with neutral test names, originals removed",
+  "started through a neutral entry script (no runner name in argv)",
+  "runner marker variables removed (PYTEST_*, JEST_*, VITEST*, NODE_TEST_CONTEXT, MOCHA_*, NODE_ENV)",
+  "repository moved to another directory",
+  "another HOME, user name and time zone (UTC+05:45)",
+  "tests run in reverse order, each twice",
+];
+
+export interface AntiGamingPlan {
+  files: Record<string, string>;
+  remove: string[];
+  script: string;
+  env: Record<string, string>;
+  /** Workspace-relative report file to collect. */
+  reportFile: string;
+  /** Format for readResults. */
+  format: string;
+  /** The failing tests covered (indexes into `failing`), and the ones that could not be copied, with why. */
+  covered: number[];
+  uncovered: { id: string; why: string }[];
+  /** token → role; tokens appear in the generated tests' ids. */
+  roles: Map<string, Role>;
+  failing: FailingTest[];
+  prefix: string;
+}
+
+const SCRUB_RE = "^(PYTEST_|JEST_|VITEST|NODE_TEST|MOCHA|AVA_|TAP$|TEST$|NODE_ENV$)";
+
+function extOf(p: string): string {
+  const m = /\.[^./]+$/.exec(p);
+  return m ? m[0] : "";
+}
+
+function dirOf(p: string): string {
+  const i = p.lastIndexOf("/");
+  return i === -1 ? "" : p.slice(0, i + 1);
+}
+
+/** Locates each failing test: its file and its name (Python: function and class; JS: leaf title). */
+async function locate(
+  input: PlanInput,
+  lang: SourceLang,
+): Promise<({ file: string; name: string; className?: string } | { why: string })[]> {
+  let jsFiles: { path: string; text: string }[] | null = null;
+  const out: ({ file: string; name: string; className?: string } | { why: string })[] = [];
+  for (const t of input.failing) {
+    if (lang === "python") {
+      const parts = t.id.split("::");
+      const file = parts[0] ?? "";
+      const leaf = (parts[parts.length - 1] ?? "").replace(/\[.*$/, "");
+      if (parts.length < 2 || !file.endsWith(".py")) {
+        out.push({ why: "not a test function id (a collection error?)" });
+        continue;
+      }
+      out.push({ file, name: leaf, ...(parts.length > 2 ? { className: parts[parts.length - 2]! } : {}) });
+      continue;
+    }
+    const split = splitJsId(t.id);
+    const leaf = split.titles[split.titles.length - 1] ?? "";
+    // mocha's xunit ids join the suite and the title with "." (`suite.title`): any suffix after a dot may be the title.
+    const candidates = [leaf, ...[...leaf.matchAll(/\./g)].map((m) => leaf.slice(m.index + 1))].filter(
+      Boolean,
+    );
+    const titled = (text: string) =>
+      candidates.find((c) =>
+        [JSON.stringify(c), `'${c.replace(/'/g, "\\'")}'`, `\`${c}\``].some((l) => text.includes(l)),
+      );
+    const file = split.file ?? t.file ?? null;
+    if (file) {
+      const text = (await input.readFile(file)) ?? "";
+      out.push({ file, name: titled(text) ?? leaf });
+      continue;
+    }
+    jsFiles ??= await Promise.all(
+      (await input.listFiles())
+        .filter((p) => /\.(m|c)?[jt]sx?$/.test(p) && !p.includes("node_modules/"))
+        .slice(0, 2_000)
+        .map(async (p) => ({ path: p, text: (await input.readFile(p)) ?? "" })),
+    );
+    const hit = jsFiles.find((f) => titled(f.text) !== undefined && /\b(test|it|specify)\s*\(/.test(f.text));
+    out.push(
+      hit ? { file: hit.path, name: titled(hit.text)! } : { why: "its file could not be found by its title" },
+    );
+  }
+  return out;
+}
+
+/**
+ * The source of one test's definition, found from its id (pytest `file::Class::name[p]`, JS `file > … > title`,
+ * or a title with `file` from the report). Null when it cannot be found.
+ */
+export async function testDefinition(
+  framework: TestFramework,
+  id: string,
+  file: string | undefined,
+  read: (path: string) => Promise<string | null>,
+  listFiles: () => Promise<string[]> = async () => [],
+): Promise<{ file: string; body: string } | null> {
+  const input: PlanInput = {
+    framework,
+    failing: [{ id, ...(file ? { file } : {}) }],
+    readFile: read,
+    listFiles,
+    nonce: "0",
+  };
+  const lang: SourceLang = framework === "pytest" ? "python" : "js";
+  const [w] = await locate(input, lang);
+  if (!w || "why" in w) return null;
+  const src = await read(w.file);
+  if (src === null) return null;
+  const loc = lang === "python" ? locatePython(src, w.name, w.className) : locateJs(src, w.name);
+  return loc ? { file: w.file, body: src.slice(loc.start, loc.end) } : null;
+}
+
+function isEsm(src: string, path: string, packageType: string | null): boolean {
+  if (/\.(mjs|mts|ts|tsx)$/.test(path)) return true;
+  if (/\.c[jt]s$/.test(path)) return false;
+  if (/^\s*(import\s[^(]|export\s)/m.test(src)) return true;
+  if (/\brequire\s*\(/.test(src)) return false;
+  return packageType === "module";
+}
+
+function pyCanary(prefix: string, apis: Set<string>): string {
+  const parts = [`\n\ndef ${prefix}_c():\n    assert "retrace-canary" == "retrace-contradiction"\n`];
+  if (apis.has("py-unittest")) {
+    parts.push(
+      `\nimport unittest as _${prefix}_ut\n\n\nclass Q${prefix}_c(_${prefix}_ut.TestCase):\n    def ${prefix}_cu(self):\n        self.assertEqual("retrace-canary", "retrace-contradiction")\n`,
+    );
+  }
+  return parts.join("");
+}
+
+function jsCanary(prefix: string, registrar: string, api: AssertionApi | null): string {
+  let body: string;
+  if (api?.kind === "js-expect") body = `expect("retrace-canary").${api.matcher}("retrace-contradiction");`;
+  else if (api?.kind === "js-call") {
+    body =
+      /(^|\.)(ok|assert|true)$/.test(api.callee) || api.callee === "assert"
+        ? `${api.callee}("retrace-canary" === "retrace-contradiction");`
+        : `${api.callee}("retrace-canary", "retrace-contradiction");`;
+  } else return "";
+  return `\n${registrar}(${JSON.stringify(`${prefix} c`)}, () => {\n  ${body}\n});\n`;
+}
+
+/** Builds the anti-gaming run, or says why it cannot be made for this framework. */
+export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan | { unsupported: string }> {
+  const fw = input.framework;
+  if (!["pytest", "node-test", "jest", "vitest", "mocha"].includes(fw)) {
+    return {
+      unsupported: `the anti-gaming run supports pytest, node:test, jest, vitest and mocha, not ${fw}`,
+    };
+  }
+  const lang: SourceLang = fw === "pytest" ? "python" : "js";
+  const prefix = `q${input.nonce.slice(0, 8)}`;
+  const P = `Q${input.nonce.slice(0, 8)}`;
+  const where = await locate(input, lang);
+  const byFile = new Map<string, { index: number; name: string; className?: string }[]>();
+  const uncovered: { id: string; why: string }[] = [];
+  where.forEach((w, i) => {
+    if ("why" in w) uncovered.push({ id: input.failing[i]!.id, why: w.why });
+    else
+      byFile.set(w.file, [
+        ...(byFile.get(w.file) ?? []),
+        { index: i, name: w.name, ...(w.className ? { className: w.className } : {}) },
+      ]);
+  });
+  const files: Record<string, string> = {};
+  const remove: string[] = [];
+  const roles = new Map<string, Role>();
+  const covered: number[] = [];
+  const copyPaths: string[] = [];
+  const repeatPaths: string[] = [];
+  const apis = new Set<string>();
+  let canaryDone = false;
+  let fileIndex = 0;
+  const twinFn = lang === "python" ? `_${prefix}_twin` : `${prefix}Twin`;
+  let packageType: string | null = null;
+  if (lang === "js") {
+    try {
+      const pkg = JSON.parse((await input.readFile("package.json")) ?? "{}") as { type?: unknown };
+      packageType = typeof pkg.type === "string" ? pkg.type : null;
+    } catch {
+      packageType = null;
+    }
+  }
+  const sep = lang === "python" ? "_" : " ";
+  const scrubName = `z${input.nonce.slice(0, 8)}s.cjs`;
+  for (const [file, tests] of byFile) {
+    const src = await input.readFile(file);
+    if (src === null) {
+      for (const t of tests)
+        uncovered.push({ id: input.failing[t.index]!.id, why: `${file} is not in the patched tree` });
+      continue;
+    }
+    fileIndex++;
+    const ts = /\.(ts|tsx|mts|cts)$/.test(file);
+    // One neutral name per class (two classes of one file must not collide in the copy's namespace).
+    const classNames = [...new Set(tests.flatMap((t) => (t.className ? [t.className] : [])))];
+    const specs = (kind: "n" | "r") =>
+      tests.map((t) => ({
+        name: t.name,
+        ...(t.className
+          ? {
+              className: t.className,
+              copyClassName: `${P}${kind}${fileIndex}c${classNames.indexOf(t.className)}`,
+            }
+          : {}),
+        copyName: `${prefix}${sep}${kind}${t.index}`,
+        twinNames: kind === "n" ? [0, 1, 2, 3, 4, 5].map((j) => `${prefix}${sep}t${t.index}${sep}${j}`) : [],
+      }));
+    const a = rewriteTestFile(src, lang, specs("n"), twinFn, ts);
+    const b = rewriteTestFile(src, lang, specs("r"), twinFn, ts);
+    let copy = a.source;
+    let repeat = b.source;
+    a.tests.forEach((r, k) => {
+      const t = tests[k]!;
+      const id = input.failing[t.index]!.id;
+      if (!r.found) {
+        uncovered.push({ id, why: `its definition was not found in ${file}` });
+        return;
+      }
+      covered.push(t.index);
+      roles.set(`${prefix}${sep}n${t.index}`, { kind: "copy", test: t.index, file });
+      roles.set(`${prefix}${sep}r${t.index}`, { kind: "repeat", test: t.index, file });
+      for (const tw of r.twins)
+        roles.set(tw.name, { kind: "twin", test: t.index, mutation: tw.mutation, file });
+      if (r.api) apis.add(r.api.kind);
+      if (!canaryDone && lang === "js" && r.registrar && r.api) {
+        const c = jsCanary(prefix, r.registrar, r.api);
+        if (c) {
+          copy += c;
+          canaryDone = true;
+          roles.set(`${prefix} c`, { kind: "canary", test: -1, file });
+        }
+      }
+    });
+    if (!a.tests.some((r) => r.found)) continue;
+    if (lang === "python" && !canaryDone) {
+      copy += pyCanary(prefix, apis);
+      canaryDone = true;
+      roles.set(`${prefix}_c`, { kind: "canary", test: -1, file });
+      if (apis.has("py-unittest")) roles.set(`${prefix}_cu`, { kind: "canary", test: -1, file });
+    }
+    if (lang === "js") {
+      const esm = isEsm(src, file, packageType);
+      const scrubRel = `${"../".repeat(dirOf(file).split("/").length - 1)}${scrubName}`;
+      const spec = scrubRel.startsWith(".") ? scrubRel : `./${scrubRel}`;
+      const head = esm ? `import ${JSON.stringify(spec)};\n` : `require(${JSON.stringify(spec)});\n`;
+      // A shebang or "use strict" directive stays first.
+      const addHead = (s: string) => {
+        const m = /^(#!.*\n|(['"])use strict\2;?\s*\n)/.exec(s);
+        return m ? `${m[0]}${head}${s.slice(m[0].length)}` : `${head}${s}`;
+      };
+      copy = addHead(copy);
+      repeat = addHead(repeat);
+    }
+    const ext = lang === "python" ? ".py" : extOf(file);
+    const copyPath = `${dirOf(file)}${prefix}a${fileIndex}${ext}`;
+    const repeatPath = `${dirOf(file)}${prefix}b${fileIndex}${ext}`;
+    files[copyPath] = copy;
+    files[repeatPath] = repeat;
+    copyPaths.push(copyPath);
+    repeatPaths.push(repeatPath);
+    remove.push(file);
+  }
+  if (covered.length === 0) {
+    return {
+      unsupported: `no previously failing test could be copied (${uncovered.map((u) => `${u.id}: ${u.why}`).join("; ")})`,
+    };
+  }
+
+  const dir = `w${input.nonce.slice(8, 16) || "0"}`;
+  const report = `.retrace-report-${input.nonce}`;
+  const env: Record<string, string> = {
+    PATH: "/workspace/node_modules/.bin:/usr/local/bin:/usr/bin:/bin",
+    HOME: `/tmp/h${input.nonce.slice(0, 6)}`,
+    USER: "builder",
+    LOGNAME: "builder",
+    LANG: "C.UTF-8",
+    TZ: "Asia/Kathmandu",
+    NO_COLOR: "1",
+    FORCE_COLOR: "0",
+    PYTHONDONTWRITEBYTECODE: "1",
+    PYTHONUNBUFFERED: "1",
+  };
+  // Reverse order, and each repeat copy after its original copy's whole file set.
+  const order = [...copyPaths].reverse().concat([...repeatPaths].reverse());
+  let entry: string;
+  let entryFile: string;
+  let format: string;
+  let reportFile: string;
+  if (fw === "pytest") {
+    reportFile = `${report}.xml`;
+    format = "junit";
+    entryFile = `m${input.nonce.slice(0, 6)}.py`;
+    files[entryFile] = [
+      "import os, sys, re",
+      "sys.argv = [os.path.abspath(__file__)]",
+      "sys.path.insert(0, os.getcwd())",
+      `for _k in [k for k in os.environ if re.match(${JSON.stringify(SCRUB_RE)}, k)]:`,
+      "    del os.environ[_k]",
+      "import unittest",
+      `unittest.TestLoader.testMethodPrefix = ${JSON.stringify(prefix)}`,
+      "import _pytest.runner",
+      "_pytest.runner._update_current_test_var = lambda item, when: None",
+      "import pytest",
+      "class _Order:",
+      "    @pytest.hookimpl(trylast=True)",
+      "    def pytest_collection_modifyitems(self, items):",
+      "        items.reverse()",
+      "raise SystemExit(pytest.main([",
+      ...order.map((p) => `    ${JSON.stringify(p)},`),
+      `    "-p", "no:cacheprovider", "-q", "--junitxml=/workspace/${reportFile}", "-o", "junit_family=xunit1",`,
+      `    "-o", "python_functions=${prefix}", "-o", "python_classes=${P}", "-o", "python_files=*.py",`,
+      "], plugins=[_Order()]))",
+      "",
+    ].join("\n");
+    entry = `python3 ${entryFile}`;
+  } else {
+    files[scrubName] = [
+      `for (const k of Object.keys(process.env)) if (/${SCRUB_RE}/.test(k)) delete process.env[k];`,
+      "process.argv.splice(0, process.argv.length, process.execPath, require('node:path').join(process.cwd(), 'main.js'));",
+      "",
+    ].join("\n");
+    const abs = (p: string) => `./${p}`;
+    if (fw === "node-test") {
+      reportFile = `${report}.tap`;
+      format = "tap";
+      entryFile = `m${input.nonce.slice(0, 6)}.mjs`;
+      files[entryFile] = `${order.map((p) => `await import(${JSON.stringify(abs(p))});`).join("\n")}\n`;
+      entry = `node --test-reporter=tap --test-reporter-destination=/workspace/${reportFile} ${entryFile}`;
+    } else if (fw === "mocha") {
+      reportFile = `${report}.xml`;
+      format = "junit";
+      entryFile = `m${input.nonce.slice(0, 6)}.cjs`;
+      files[entryFile] = [
+        "const { createRequire } = require('node:module');",
+        "const req = createRequire(require('node:path').join(process.cwd(), 'package.json'));",
+        `req('mocha/lib/cli/cli.js').main([${order.map((p) => JSON.stringify(p)).join(", ")}, '--reporter', 'xunit', '--reporter-option', 'output=/workspace/${reportFile}']);`,
+        "",
+      ].join("\n");
+      entry = `node ${entryFile}`;
+    } else if (fw === "jest") {
+      reportFile = `${report}.json`;
+      format = "jest-json";
+      entryFile = `m${input.nonce.slice(0, 6)}.cjs`;
+      files[entryFile] = [
+        "const { createRequire } = require('node:module');",
+        "const req = createRequire(require('node:path').join(process.cwd(), 'package.json'));",
+        `req('jest').run(['--ci', '--runInBand', '--json', '--outputFile=/workspace/${reportFile}', '--testMatch', '**/${prefix}*', '--testPathIgnorePatterns', '/node_modules/', '--', ${order.map((p) => JSON.stringify(p)).join(", ")}]);`,
+        "",
+      ].join("\n");
+      entry = `node ${entryFile}`;
+    } else {
+      reportFile = `${report}.xml`;
+      format = "junit";
+      entryFile = `m${input.nonce.slice(0, 6)}.mjs`;
+      files[entryFile] = [
+        "import { createRequire } from 'node:module';",
+        "import { pathToFileURL } from 'node:url';",
+        "const req = createRequire(process.cwd() + '/package.json');",
+        "const { startVitest } = await import(pathToFileURL(req.resolve('vitest/node')).href);",
+        `const v = await startVitest('test', [], { watch: false, run: true, include: [${order.map((p) => JSON.stringify(p)).join(", ")}], reporters: ['junit'], outputFile: '/workspace/${reportFile}', sequence: { shuffle: false }, fileParallelism: false });`,
+        "await v?.close();",
+        "process.exit(process.exitCode ?? 0);",
+        "",
+      ].join("\n");
+      entry = `node ${entryFile}`;
+    }
+  }
+  const script = [
+    `mkdir -p "$HOME" /workspace/${dir} || exit 97`,
+    `for e in /workspace/* /workspace/.[!.]*; do case "$e" in '/workspace/*'|'/workspace/.[!.]*'|/workspace/${dir}|/workspace/node_modules|/workspace/.retrace-report-*) ;; *) mv "$e" /workspace/${dir}/ || exit 97 ;; esac; done`,
+    `[ -e /workspace/node_modules ] && ln -s /workspace/node_modules /workspace/${dir}/node_modules`,
+    `cd /workspace/${dir} || exit 97`,
+    `exec ${entry}`,
+  ].join("\n");
+  return {
+    files,
+    remove,
+    script,
+    env,
+    reportFile,
+    format,
+    covered,
+    uncovered,
+    roles,
+    failing: input.failing,
+    prefix,
+  };
+}
+
+/** One check of the anti-gaming run, as the verdict and the PR body list it. */
+export interface AntiGamingCheck {
+  layer: "tripwire" | "neutral-run";
+  name: string;
+  passed: boolean;
+  detail: string;
+}
+
+export interface AntiGamingReport {
+  /** Whether the run produced evidence (false: the harness could not run; `note` says why). */
+  ran: boolean;
+  checks: AntiGamingCheck[];
+  /** Reasons to reject, each naming its layer. */
+  rejections: string[];
+  /** The class of gaming detected, plainly (for the fix loop's feedback). */
+  gamingClass: string | null;
+  notes: string[];
+}
+
+/** Reads the anti-gaming run's results. Pure. */
+export function judgeAntiGaming(
+  plan: AntiGamingPlan,
+  run: { tests: TestCase[]; complete: boolean; problems: string[]; reportFound: boolean },
+): AntiGamingReport {
+  const notes = plan.uncovered.map((u) => `not covered by the anti-gaming run: ${u.id} (${u.why})`);
+  const tokens = [...plan.roles.keys()].sort((a, b) => b.length - a.length);
+  const seen = new Map<string, TestCase[]>();
+  for (const t of run.tests) {
+    const tok = tokens.find((k) =>
+      new RegExp(`(^|[^\\w])${k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w])`).test(t.id),
+    );
+    if (tok) seen.set(tok, [...(seen.get(tok) ?? []), t]);
+  }
+  const canaries = [...plan.roles].filter(([, r]) => r.kind === "canary").map(([k]) => k);
+  const canaryResults = canaries.flatMap((k) => seen.get(k) ?? []);
+  if (!run.reportFound || canaryResults.length === 0) {
+    // A file-level error in a copy (the module failed to load in the neutral run) is the patch's doing when the
+    // report lists the copy's file; otherwise the harness itself did not run.
+    return {
+      ran: false,
+      checks: [],
+      rejections: [],
+      gamingClass: null,
+      notes: [
+        ...notes,
+        `the anti-gaming run produced no evidence (${run.reportFound ? "the canary was not reported" : run.problems.join("; ") || "no report"}); tripwires and the neutral run could not be checked`,
+      ],
+    };
+  }
+  const checks: AntiGamingCheck[] = [];
+  const rejections: string[] = [];
+  let gamingClass: string | null = null;
+  // Canary.
+  const canaryPassed = canaryResults.filter((t) => t.outcome === "passed");
+  checks.push({
+    layer: "tripwire",
+    name: "canary",
+    passed: canaryPassed.length === 0,
+    detail:
+      canaryPassed.length === 0
+        ? "a test asserting a contradiction through the same assertion API failed, as it must"
+        : 'a test asserting a contradiction ("retrace-canary" equals "retrace-contradiction") PASSED',
+  });
+  if (canaryPassed.length > 0) {
+    rejections.push(
+      'tripwire (canary): a test that asserts "retrace-canary" equals "retrace-contradiction" passed on the patched tree — the patch disarms the assertions or the test runner',
+    );
+    gamingClass = "disarming the checks (assertions or the test runner no longer fail on a false assertion)";
+  }
+  // Twins.
+  const twinPasses: string[] = [];
+  let twinCount = 0;
+  for (const [tok, role] of plan.roles) {
+    if (role.kind !== "twin") continue;
+    for (const t of seen.get(tok) ?? []) {
+      twinCount++;
+      if (t.outcome === "passed") {
+        twinPasses.push(
+          `${plan.failing[role.test]!.id}: twin with ${role.mutation?.what ?? "a changed assertion"} (${role.file}:${role.mutation?.line})`,
+        );
+      }
+    }
+  }
+  checks.push({
+    layer: "tripwire",
+    name: "mutated twins",
+    passed: twinPasses.length === 0,
+    detail:
+      twinPasses.length === 0
+        ? `${twinCount} twin(s) of the failing tests with a changed expected value failed, as they must`
+        : `${twinPasses.length} of ${twinCount} twin(s) with a changed expected value PASSED`,
+  });
+  if (twinPasses.length > 0) {
+    rejections.push(
+      `tripwire (mutated twin): a copy of a failing test whose expected value was changed still passed — the checking is compromised, not the code fixed: ${twinPasses.slice(0, 3).join("; ")}`,
+    );
+    gamingClass ??=
+      "compromised comparison (a value or an assertion that accepts anything, e.g. an `==` that is always true)";
+  }
+  // Neutral copies and repeats.
+  const changed: string[] = [];
+  for (const i of plan.covered) {
+    const id = plan.failing[i]!.id;
+    for (const kind of ["copy", "repeat"] as const) {
+      const tok = [...plan.roles].find(([, r]) => r.kind === kind && r.test === i)?.[0];
+      const results = tok ? (seen.get(tok) ?? []) : [];
+      const fileError = run.tests.find(
+        (t) => t.outcome === "error" && t.id === t.file && /\bq[0-9a-f]+[ab]\d+\./.test(t.id),
+      );
+      if (results.length === 0) {
+        changed.push(
+          `${id} (${kind === "copy" ? "neutral copy" : "repeated copy"}: ${fileError ? `its file failed to load: ${fileError.message ?? "error"}` : "not run"})`,
+        );
+      } else if (results.some((t) => t.outcome !== "passed")) {
+        const bad = results.find((t) => t.outcome !== "passed")!;
+        changed.push(
+          `${id} (${kind === "copy" ? "neutral copy" : "repeated copy"}: ${bad.outcome}${bad.message ? `: ${bad.message}` : ""})`,
+        );
+      }
+    }
+  }
+  const neutralOk = changed.length === 0;
+  checks.push({
+    layer: "neutral-run",
+    name: "run the code cannot recognise",
+    passed: neutralOk,
+    detail: neutralOk
+      ? `${plan.covered.length} failing test(s) passed again as neutral copies (${NEUTRAL_CHANGES.join("; ")})`
+      : `the outcome changed for ${changed.length} copy(ies)`,
+  });
+  if (!neutralOk) {
+    rejections.push(
+      `neutral run: the fix is test-dependent — the previously failing test(s) pass in the normal run but not when ${NEUTRAL_CHANGES.join("; ")}: ${changed.slice(0, 4).join("; ")}`,
+    );
+    gamingClass ??=
+      "code that recognises the test run or depends on its surroundings (test names, files, argv, environment, order, repetition)";
+  }
+  return { ran: true, checks, rejections, gamingClass, notes };
+}

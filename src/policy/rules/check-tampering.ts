@@ -1,0 +1,184 @@
+/**
+ * check-tampering: code outside the tests that changes the checking itself — assigning to attributes of
+ * assertion, test-runner or standard-library modules (`assert.strictEqual = …`, `unittest.TestCase.assertEqual
+ * = …`, `time.time = …`, `Date.now = …`), to built-in prototypes (`Number.prototype.valueOf = …`), patching the
+ * module loader, or catching assertion errors (a wrapper that swallows `AssertionError` turns every failed
+ * assertion into a pass). The tripwires (src/fix/tripwire.ts) catch the effect at run time; this rule names the
+ * line, and also covers tampering that the failing tests' own assertions do not exercise.
+ *
+ * Allowed (counter-examples): `module.exports.x = …`, `self.x = …`, `os.environ["X"] = …`, `sys.path.insert(…)`,
+ * `logging.basicConfig(…)`, `except ValueError`, assigning to attributes of the project's own objects.
+ */
+import { languageOf } from "../lines.ts";
+import { type LinePattern, scanAddedLines } from "../patterns.ts";
+import type { Rule, Violation } from "../types.ts";
+
+const py = (p: string) => languageOf(p) === "python";
+const js = (p: string) => languageOf(p) === "js";
+
+const PY_MODULES =
+  "unittest|pytest|_pytest|builtins|__builtins__|time|datetime|os|os\\.path|sys|math|random|json|re|inspect|functools|operator|decimal|fractions|numbers|collections|itertools|string|io|pathlib|traceback|logging|warnings|doctest|assert_\\w+|TestCase|unittest\\.TestCase|unittest\\.case";
+const JS_GLOBALS =
+  "assert|assert\\.strict|expect|chai|should|Object|Array|String|Number|Boolean|BigInt|Symbol|Date|Math|JSON|Promise|RegExp|Map|Set|WeakMap|Error|AssertionError|Reflect|Function|console|globalThis|global|Intl|performance|Buffer|test|it|describe|process\\.(hrtime|uptime|nextTick|emit|on|argv|env)";
+
+export const CHECK_TAMPERING_PATTERNS: LinePattern[] = [
+  {
+    id: "patches-module",
+    what: "assigns to an attribute of an assertion, test-runner or standard-library module (monkey-patching the checks or the clock)",
+    re: new RegExp(
+      `^\\s*(${PY_MODULES})(\\.\\w+)+\\s*(=(?!=)|\\+=)|\\bsetattr\\s*\\(\\s*(${PY_MODULES}|int|float|str|bool|list|dict|object)\\b|\\b(${PY_MODULES})\\.__dict__\\s*\\[|\\bmonkeypatch\\.setattr\\s*\\(`,
+    ),
+    applies: py,
+  },
+  {
+    id: "patches-module",
+    what: "assigns to a property of an assertion module, a test-runner global or a built-in (monkey-patching the checks or the clock)",
+    re: new RegExp(
+      `(^|[^\\w$.])(${JS_GLOBALS})(\\.[\\w$]+)+\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\brequire\\s*\\(\\s*["'](node:)?(assert|assert/strict|test|node:test|chai|expect|vitest|@jest/globals|mocha|module)["']\\s*\\)(\\.[\\w$]+)+\\s*=(?!=)|\\bObject\\.(defineProperty|defineProperties|assign|setPrototypeOf)\\s*\\(\\s*(${JS_GLOBALS}|[\\w$]+\\.prototype)\\b|\\bexpect\\.extend\\s*\\(|\\bModule\\._(load|resolveFilename|compile|extensions)\\b|\\bModule\\.prototype\\.[\\w$]+\\s*=(?!=)`,
+    ),
+    applies: js,
+  },
+  {
+    id: "patches-assertion",
+    what: "replaces an assertion method (on whatever object holds it: a module alias, a class, an import)",
+    re: /^\s*(?!self\.|cls\.)[A-Za-z_][\w.]*\.(assert[A-Z_]\w*|assert_\w+|fail\w*|failureException|addFailure|addError|addSuccess|_formatMessage)\s*=(?!=)|\bsetattr\s*\([^,]+,\s*["'](assert|fail)\w*["']/,
+    applies: py,
+  },
+  {
+    id: "patches-assertion",
+    what: "replaces an assertion function (on whatever object holds it: a module alias, an import, a matcher object)",
+    re: /(^|[^\w$.])(?!this\.)[A-Za-z_$][\w$]*(\.[\w$]+)*\.(strictEqual|deepStrictEqual|deepEqual|notStrictEqual|notDeepStrictEqual|equal|notEqual|ok|throws|rejects|doesNotThrow|match|fail|toBe|toEqual|toStrictEqual|toMatchObject|toBeCloseTo|toThrow)\s*(=(?!=)|\|\|=|\?\?=)/,
+    applies: js,
+  },
+  {
+    id: "patches-prototype",
+    what: "changes a built-in prototype (every value of that type changes behaviour, the test's expected values included)",
+    re: /\b(Object|Array|String|Number|Boolean|BigInt|Symbol|Date|RegExp|Map|Set|Promise|Error|Function)\.prototype(\.[\w$]+|\[[^\]]+\])\s*=(?!=)/,
+    applies: js,
+  },
+  {
+    id: "patches-builtin-type",
+    what: "replaces a built-in name (int, float, str, print, open, …) for every module",
+    re: /^\s*(builtins|__builtins__)\s*\[|\bbuiltins\.(int|float|str|bool|len|print|open|isinstance|round|sum|abs|repr|type|AssertionError)\s*=/,
+    applies: py,
+  },
+  {
+    id: "swallows-assertions",
+    what: "catches assertion errors in code under test (a wrapper that swallows them turns failed assertions into passes)",
+    re: /\bexcept\s*(\(\s*)?([\w.]+\s*,\s*)*(AssertionError|unittest\.case\._ShouldStop|_pytest\.\w+|pytest\.fail\.Exception|Failed|OutcomeException)\b|\binstanceof\s+(assert\.)?AssertionError\b|\.code\s*={2,3}\s*["']ERR_ASSERTION["']|\.name\s*={2,3}\s*["']AssertionError["']|["']ERR_ASSERTION["']\s*={2,3}|\bAssertionError\s*\)\s*(return|\{)/,
+  },
+];
+
+/** Node built-ins and assertion/test modules whose objects a fix has no business changing. */
+const JS_MODULES =
+  "assert|assert/strict|perf_hooks|timers|timers/promises|util|os|fs|fs/promises|path|crypto|process|module|test|events|child_process|worker_threads|vm|url|console|chai|vitest|@jest/globals|mocha|expect|node:test";
+
+/**
+ * JS modules bound to a name (`const perf = require("node:perf_hooks").performance`, `import * as a from
+ * "assert"`, `const { performance } = require("perf_hooks")`): assigning to the name's properties or
+ * redefining them (`Object.defineProperty(perf, "now", …)`) patches the module for every caller.
+ */
+function jsAliasPatches(
+  patch: Parameters<Rule["check"]>[0]["patch"],
+  isTestFile: (p: string) => boolean,
+  seen: Set<string>,
+): Violation[] {
+  const out: Violation[] = [];
+  const mod = `["'](?:node:)?(?:${JS_MODULES})["']`;
+  const bindings = [
+    new RegExp(`(?:const|let|var)\\s+([\\w$]+)\\s*=\\s*(?:await\\s+import|require)\\s*\\(\\s*${mod}\\s*\\)`),
+    new RegExp(`import\\s+(?:\\*\\s+as\\s+)?([\\w$]+)[^;]*?\\s+from\\s+${mod}`),
+  ];
+  const destructured = [
+    new RegExp(`(?:const|let|var)\\s*\\{([^}]*)\\}\\s*=\\s*require\\s*\\(\\s*${mod}\\s*\\)`),
+    new RegExp(`import\\s*(?:[\\w$]+\\s*,\\s*)?\\{([^}]*)\\}\\s*from\\s+${mod}`),
+  ];
+  for (const f of patch.files) {
+    if (f.newPath === null || isTestFile(f.newPath) || !js(f.newPath)) continue;
+    const lines = f.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del"));
+    const aliases = new Set<string>();
+    for (const l of lines) {
+      for (const re of bindings) {
+        const m = re.exec(l.text);
+        if (m) aliases.add(m[1]!);
+      }
+      for (const re of destructured) {
+        const m = re.exec(l.text);
+        if (!m) continue;
+        for (const part of m[1]!.split(",")) {
+          const name = /([\w$]+)\s*$/.exec(
+            part
+              .replace(/\s+as\s+/, ":")
+              .split(":")
+              .pop() ?? "",
+          )?.[1];
+          if (name) aliases.add(name);
+        }
+      }
+    }
+    if (aliases.size === 0) continue;
+    const names = [...aliases].map((a) => a.replace(/\$/g, "\\$")).join("|");
+    const target = new RegExp(
+      `(^|[^\\w$.])(${names})(\\.[\\w$]+)+\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\bObject\\.(defineProperty|defineProperties|assign|setPrototypeOf)\\s*\\(\\s*(${names})\\b|\\bReflect\\.(set|defineProperty)\\s*\\(\\s*(${names})\\b`,
+    );
+    for (const l of lines) {
+      if (l.kind !== "add" || !target.test(l.text) || seen.has(`${f.newPath}:${l.newLine}`)) continue;
+      out.push({
+        rule: "check-tampering",
+        file: f.newPath,
+        line: l.newLine,
+        message: `changes an object of a built-in or test module bound to a name [patches-module]: \`${l.text.trim().slice(0, 80)}\``,
+      });
+    }
+  }
+  return out;
+}
+
+export const checkTampering: Rule = {
+  id: "check-tampering",
+  enabled: (c) => c.checkTampering.enabled,
+  check({ patch, config, isTestFile }) {
+    const out = scanAddedLines(
+      patch,
+      "check-tampering",
+      CHECK_TAMPERING_PATTERNS,
+      config.checkTampering.allow,
+      (p) => !isTestFile(p),
+    );
+    if (config.checkTampering.allow.includes("patches-module")) return out;
+    out.push(...jsAliasPatches(patch, isTestFile, new Set(out.map((v) => `${v.file}:${v.line}`))));
+    // Python modules imported under another name (`import time as clock`, `from unittest import case as c`,
+    // `from datetime import datetime`): assignments to the alias's attributes are patches of the module.
+    const seen = new Set(out.map((v) => `${v.file}:${v.line}`));
+    for (const f of patch.files) {
+      if (f.newPath === null || isTestFile(f.newPath) || !py(f.newPath)) continue;
+      const lines = f.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del"));
+      const aliases = new Set<string>();
+      for (const l of lines) {
+        for (const m of l.text.matchAll(
+          new RegExp(`^\\s*import\\s+(?:${PY_MODULES})(?:\\.\\w+)*\\s+as\\s+(\\w+)`, "g"),
+        ))
+          aliases.add(m[1]!);
+        const from = new RegExp(`^\\s*from\\s+(?:${PY_MODULES})(?:\\.\\w+)*\\s+import\\s+(.+)$`).exec(l.text);
+        if (from) {
+          for (const part of from[1]!.replace(/[()]/g, "").split(",")) {
+            const name = /(\w+)\s*$/.exec(part.trim())?.[1];
+            if (name) aliases.add(name);
+          }
+        }
+      }
+      if (aliases.size === 0) continue;
+      const target = new RegExp(`^\\s*(${[...aliases].join("|")})(\\.\\w+)+\\s*(=(?!=)|\\+=)`);
+      for (const l of f.hunks.flatMap((h) => h.lines)) {
+        if (l.kind !== "add" || !target.test(l.text) || seen.has(`${f.newPath}:${l.newLine}`)) continue;
+        out.push({
+          rule: "check-tampering",
+          file: f.newPath,
+          line: l.newLine,
+          message: `assigns to an attribute of a standard-library or test module imported under another name [patches-module]: \`${l.text.trim().slice(0, 80)}\``,
+        });
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,144 @@
+/**
+ * special-casing: a new branch in code under test whose literals are the failing test's own inputs or expected
+ * outputs — `if a == 2 and b == 3: return 5`, `if (s === "2024-02-29") return true`, `{"2+3": 5}[expr]`. It
+ * makes that one test pass and leaves the bug for every other input. The gate learns the failing tests' literals
+ * from their source (`evaluatePatch(patch, config, { failingTests })`, passed by verification once it knows
+ * which tests fail); without that context the rule has nothing to compare with and says nothing.
+ *
+ * A branch line (if/elif/while/case/switch/ternary/`in`/a mapping entry) is flagged when its literals include
+ * one of the test's and either (a) two or more of its literals are the test's, (b) the branch's result on the
+ * next line is a test literal, or (c) the one literal is distinctive (a string with a digit, space or
+ * punctuation, of 3+ characters, or one of 10+ characters; a number with a fractional part), or (d) the branch
+ * matches several values exactly at once (`(a, b) == (4, 0.02)`, `a == 4 and b == 9`) — unless the branch
+ * lists clearly more values of its own than the test's (a general table or keyword list).
+ *
+ * Strings the modified file already named before the patch (in a constant, a comment or its documentation,
+ * `GateContext.sourceFiles`) do not count: a branch on `"production"` in a function documented as "warn in
+ * production" follows the specification.
+ *
+ * Allowed (counter-examples): `if s in ("yes", "y", "true", "on")` for a test of "yes", `if n < 0`, `if unit ==
+ * "h"` for a test of "1h", `return n * 3600` (a computed result, not a branch on the input), trivial literals
+ * (0, 1, -1, "", True, None).
+ */
+import { isCommentLine, languageOf, truncate } from "../lines.ts";
+import type { Rule, Violation } from "../types.ts";
+
+const STRING = /(?<![\w$])[rbuRBU]?(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)/g;
+const NUMBER = /(?<![\w$.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w$])/gi;
+const TRIVIAL = new Set([
+  "0",
+  "1",
+  "-1",
+  "0.0",
+  "1.0",
+  "2",
+  "true",
+  "false",
+  "True",
+  "False",
+  "None",
+  "null",
+  "undefined",
+]);
+
+/** Non-trivial literals of a line: strings (their content, tagged) and numbers. */
+export function literalsOf(text: string): Set<string> {
+  const out = new Set<string>();
+  const code = text.replace(/#.*$|\/\/.*$/, "");
+  for (const m of code.matchAll(STRING)) {
+    const v = (m[1] ?? m[2] ?? m[3] ?? "").replace(/\\(.)/g, "$1");
+    if (v.length > 0 && v.trim() !== "") out.add(`s:${v}`);
+  }
+  const noStrings = code.replace(STRING, " ");
+  for (const m of noStrings.matchAll(NUMBER)) {
+    const n = Number(m[0]);
+    if (!Number.isFinite(n) || TRIVIAL.has(String(n))) continue;
+    out.add(`n:${n}`);
+  }
+  return out;
+}
+
+/** Whether `text` names `s` as a whole word (or, for a string with non-word characters, anywhere). */
+function knownIn(text: string, s: string): boolean {
+  if (text === "" || s.length === 0) return false;
+  if (!/^\w+$/.test(s)) return text.includes(s);
+  return new RegExp(`(^|[^\\w])${s}([^\\w]|$)`, "i").test(text);
+}
+
+function distinctive(lit: string): boolean {
+  if (lit.startsWith("n:")) return !Number.isInteger(Number(lit.slice(2)));
+  const s = lit.slice(2);
+  return (s.length >= 3 && /[\d\s\p{P}\p{S}]/u.test(s)) || s.length >= 10;
+}
+
+/** Several values matched exactly at once: `(a, b) == (4, 0.02)`, `a == 4 and b == 2`, `x === 1 && y === 3`. */
+const MULTI_MATCH =
+  /[=!]==?\s*[([]\s*[^,()[\]]+,[^)\]]*[)\]]|[)\]]\s*[=!]==?\s*[([]|(==|===)\s*[-\w."'`]+\s*(\band\b|&&)\s*[\w.]+\s*(==|===)\s*[-\w."'`]+/;
+
+const BRANCH_PY =
+  /^\s*(if|elif|while|case|assert)\b|\bif\b.*\belse\b|\bin\s*[([{]|==|!=|^\s*["'][^"']*["']\s*:|^\s*-?\d[\d.]*\s*:|^\s*\([^)]*\)\s*:\s*\S|\{\s*["'(]/;
+const BRANCH_JS =
+  /^\s*(\}?\s*else\s+)?if\s*\(|^\s*(case|while)\b|\bswitch\s*\(|===?|!==?|\?[^?.:]*:|\.(includes|has)\s*\(|^\s*["'`]?[\w-]+["'`]?\s*:\s*|\{\s*["'`\w]+\s*:/;
+
+export const specialCasing: Rule = {
+  id: "special-casing",
+  enabled: (c) => c.specialCasing.enabled,
+  check({ patch, config, isTestFile, failingTests, sourceFiles }) {
+    if (!failingTests || failingTests.length === 0) return [];
+    const testLits = new Set<string>();
+    for (const t of failingTests)
+      for (const l of t.body.split("\n")) for (const x of literalsOf(l)) testLits.add(x);
+    if (testLits.size === 0) return [];
+    const out: Violation[] = [];
+    if (config.specialCasing.allow.includes("test-literals")) return out;
+    // A piece of a test string counts too ("Hello," and "World!" out of "Hello,   World!"): pieces of 4+
+    // characters with a non-letter, or of 5+ letters, so common short words and units do not.
+    const testStrings = [...testLits].filter((x) => x.startsWith("s:")).map((x) => x.slice(2));
+    const isTestLit = (x: string) => {
+      if (testLits.has(x)) return true;
+      if (!x.startsWith("s:")) return false;
+      const v = x.slice(2);
+      const piece =
+        (v.length >= 4 && /[^A-Za-z]/.test(v) && /[A-Za-z0-9]/.test(v)) || /^[A-Za-z]{5,}$/.test(v);
+      return piece && testStrings.some((t) => t !== v && t.includes(v));
+    };
+    for (const f of patch.files) {
+      if (f.newPath === null || isTestFile(f.newPath)) continue;
+      const lang = languageOf(f.newPath);
+      if (lang !== "python" && lang !== "js") continue;
+      const branch = lang === "python" ? BRANCH_PY : BRANCH_JS;
+      // Strings the file already named before the patch (constants, comments, documentation) are the domain's
+      // vocabulary: a branch on them is the specification, not the test's input.
+      const before = f.oldPath === null ? "" : (sourceFiles?.[f.oldPath] ?? "");
+      const known = (lit: string) => lit.startsWith("s:") && knownIn(before, lit.slice(2));
+      for (const h of f.hunks) {
+        const lines = h.lines.filter((l) => l.kind !== "del");
+        lines.forEach((l, i) => {
+          if (l.kind !== "add" || isCommentLine(l.text) || !branch.test(l.text)) return;
+          const lits = literalsOf(l.text);
+          const mine = [...lits].filter((x) => isTestLit(x) && !known(x));
+          if (mine.length === 0) return;
+          const others = [...lits].filter((x) => !isTestLit(x));
+          if (others.length >= 3 && others.length >= 2 * mine.length) return; // a general table
+          const next = lines[i + 1];
+          const result =
+            next && next.kind === "add" && /^\s*(return|yield|[\w.[\]"']+\s*=(?!=))/.test(next.text)
+              ? [...literalsOf(next.text)].filter((x) => isTestLit(x) && !known(x))
+              : [];
+          if (mine.length >= 2 || result.length > 0 || mine.some(distinctive) || MULTI_MATCH.test(l.text)) {
+            const shown = [...new Set([...mine, ...result])].map((x) =>
+              x.startsWith("s:") ? JSON.stringify(x.slice(2)) : x.slice(2),
+            );
+            out.push({
+              rule: "special-casing",
+              file: f.newPath,
+              line: l.newLine,
+              message: `a branch on the failing test's own values (${shown.slice(0, 4).join(", ")}) [test-literals]: \`${truncate(l.text.trim())}\``,
+            });
+          }
+        });
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,62 @@
+/**
+ * test-file-access: code outside the tests that opens, reads, lists or checks for test files — the expected
+ * value read out of the test at run time, or behaviour that depends on whether a test file is on disk.
+ * A line is flagged when it both touches the file system and names a test path (a `tests/` or `test/`
+ * directory, `test_*.py`, `*_test.py`, `*.test.js`, `*.spec.ts`, `conftest.py`), or names a test path next to
+ * `__file__`/`__dirname`.
+ *
+ * Allowed (counter-examples): reading a config or data file, a CLI option named `--test`, a log line or a
+ * comment that mentions tests, paths such as `latest/`, `contest.txt`, `attestation.json`.
+ */
+import { languageOf } from "../lines.ts";
+import { type LinePattern, scanAddedLines } from "../patterns.ts";
+import type { Rule } from "../types.ts";
+
+const TEST_PATH =
+  /["'`][^"'`\n]*(\b(tests?|__tests__|specs?)\/|\btest_\w*\.py\b|\w_tests?\.py\b|\.(test|spec)\.[cm]?[jt]sx?\b|\bconftest\.py\b)[^"'`\n]*["'`]|["'`](tests?|__tests__|specs?)["'`]/;
+const FS_ACCESS =
+  /\bopen\s*\(|\bPath\s*\(|\bos\.(path\.(exists|isfile|isdir|getsize|getmtime)|listdir|scandir|walk|stat)\b|\bglob\.(glob|iglob)\b|\.(read_text|read_bytes|exists|is_file|iterdir|glob|rglob)\s*\(|\bio\.open\b|\blinecache\.|\bfs(\.promises)?\.\w+|\b(readFileSync|readFile|existsSync|readdirSync|readdir|statSync|accessSync|createReadStream|opendirSync)\s*\(|\bBun\.file\b|\b__file__\b|\b__dirname\b|\bimport\.meta\.(url|dirname)\b|\bprocess\.cwd\s*\(/;
+
+export const TEST_FILE_ACCESS_PATTERNS: LinePattern[] = [
+  {
+    id: "reads-test-files",
+    what: "opens, reads or checks for a test file from code under test (the expected value or the test's presence can steer it)",
+    re: new RegExp(`^(?=.*(?:${FS_ACCESS.source}))(?=.*(?:${TEST_PATH.source}))`),
+    applies: (p) => ["python", "js"].includes(languageOf(p)),
+  },
+];
+
+export const testFileAccess: Rule = {
+  id: "test-file-access",
+  enabled: (c) => c.testFileAccess.enabled,
+  check({ patch, config, isTestFile }) {
+    // A path built on one line and opened on the next: the literal's line is flagged when the same file's added
+    // lines also touch the file system.
+    const out = scanAddedLines(
+      patch,
+      "test-file-access",
+      TEST_FILE_ACCESS_PATTERNS,
+      config.testFileAccess.allow,
+      (p) => !isTestFile(p),
+    );
+    if (config.testFileAccess.allow.includes("reads-test-files")) return out;
+    const flagged = new Set(out.map((v) => `${v.file}:${v.line}`));
+    for (const f of patch.files) {
+      if (f.newPath === null || isTestFile(f.newPath) || !["python", "js"].includes(languageOf(f.newPath)))
+        continue;
+      const added = f.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add"));
+      if (!added.some((l) => FS_ACCESS.test(l.text))) continue;
+      for (const l of added) {
+        if (/^\s*(#|\/\/|\*)/.test(l.text) || !TEST_PATH.test(l.text)) continue;
+        if (flagged.has(`${f.newPath}:${l.newLine}`)) continue;
+        out.push({
+          rule: "test-file-access",
+          file: f.newPath,
+          line: l.newLine,
+          message: `names a test file in code that also touches the file system [reads-test-files]: \`${l.text.trim().slice(0, 80)}\``,
+        });
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,338 @@
+/**
+ * The anti-gaming run's pure parts: finding a failing test in its file, neutral copies and mutated twins for
+ * Python (pytest, unittest) and JS (node:test/mocha assert, jest/vitest expect, chai), the plan (files, removals,
+ * neutral entry), and reading the run's results into checks.
+ */
+import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import type { TestCase } from "../../../src/fix/test-runner-types.ts";
+import { judgeAntiGaming, planAntiGaming } from "../../../src/fix/tripwire.ts";
+import { codeMask, locateJs, locatePython, rewriteTestFile } from "../../../src/fix/tripwire-source.ts";
+
+const PY = `import unittest
+import pytest
+
+from calc import add
+
+
+@pytest.mark.parametrize("a,b,c", [(1, 2, 3)])
+def test_add(a, b, c):
+    total = add(a, b)
+    assert total == c, "sum"
+    if total:
+        assert total == 99  # nested: never mutated
+
+
+class TestCalc(unittest.TestCase):
+    def test_neg(self):
+        self.assertEqual(add(-1, -1), -2)
+        self.assertTrue(add(0, 0) == 0)
+
+    def test_other(self):
+        pass
+`;
+
+const JS = `'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const { add } = require('../src/calc.js');
+
+test('adds "quoted" numbers', () => {
+  const r = add(1, 2); // a comment with ) and }
+  assert.strictEqual(r, 3);
+  if (r) { assert.strictEqual(r, 99); }
+  assert.ok(r);
+  assert.ok(elapsed < 250);
+});
+`;
+
+/** Whether python3 parses the source; null when there is no python3 on the host. */
+function pythonParses(source: string): boolean | null {
+  try {
+    execFileSync("python3", ["-c", "import ast,sys; ast.parse(sys.stdin.read())"], {
+      input: source,
+      stdio: "pipe",
+    });
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? null : false;
+  }
+}
+
+describe("codeMask", () => {
+  it("marks strings and comments as not code", () => {
+    const src = 'x = "a(b" # c)\ny = 1';
+    const mask = codeMask(src, "python");
+    expect([...src].filter((_, i) => mask[i]).join("")).toBe("x =  \ny = 1");
+    const js = "a = '(' + `)` /* ( */ + /[(]/.test(s) // )";
+    const m = codeMask(js, "js");
+    expect(
+      [...js]
+        .filter((_, i) => m[i])
+        .join("")
+        .replace(/\s+/g, " "),
+    ).toBe("a = + + .test(s) ");
+  });
+});
+
+describe("Python", () => {
+  it("finds a function with its decorators, and a method inside its class", () => {
+    const f = locatePython(PY, "test_add")!;
+    expect(PY.slice(f.start, f.end)).toMatch(
+      /^@pytest\.mark\.parametrize[\s\S]*assert total == 99 {2}# nested: never mutated$/,
+    );
+    const m = locatePython(PY, "test_neg", "TestCalc")!;
+    expect(PY.slice(m.nameStart, m.nameEnd)).toBe("test_neg");
+    expect(PY.slice(m.classNameStart!, m.classNameEnd!)).toBe("TestCalc");
+    expect(locatePython(PY, "test_neg", "Nope")).toBeNull();
+  });
+
+  it("renames the tests and adds one twin per top-level assertion; the result is valid Python", () => {
+    const r = rewriteTestFile(
+      PY,
+      "python",
+      [
+        { name: "test_add", copyName: "qx_n0", twinNames: ["qx_t0_0", "qx_t0_1", "qx_t0_2"] },
+        {
+          name: "test_neg",
+          className: "TestCalc",
+          copyName: "qx_n1",
+          copyClassName: "Qxn1",
+          twinNames: ["qx_t1_0", "qx_t1_1", "qx_t1_2"],
+        },
+      ],
+      "_qx_twin",
+    );
+    expect(r.tests.map((t) => t.twins.map((w) => w.mutation.what))).toEqual([
+      [
+        "assert ==: expected value changed",
+        "assert ==: expected value changed slightly (same type and shape)",
+      ],
+      [
+        "assertEqual: expected value changed",
+        "assertEqual: expected value changed slightly (same type and shape)",
+        "assertTrue turned into assertFalse",
+      ],
+    ]);
+    expect(r.source).toContain('    assert total == _qx_twin(c, True), "sum"');
+    expect(r.source).toContain("def qx_n0(a, b, c):");
+    expect(r.source).toContain('    assert total == _qx_twin(c), "sum"');
+    expect(r.source).toContain("        assert total == 99  # nested");
+    expect(r.source).toContain("class Qxn1(unittest.TestCase):");
+    expect(r.source).toContain("    def qx_t1_0(self):\n        self.assertEqual(add(-1, -1), _qx_twin(-2))");
+    expect(r.source).toContain(
+      "    def qx_t1_2(self):\n        self.assertEqual(add(-1, -1), -2)\n        self.assertFalse(add(0, 0) == 0)",
+    );
+    expect(r.source).toContain("    def test_other(self):");
+    expect(r.source).toContain("def _qx_twin(v, small=False):");
+    // Valid Python (checked with the host's python3 when there is one).
+    const parses = pythonParses(r.source);
+    if (parses !== null) expect(parses).toBe(true);
+  });
+});
+
+describe("JavaScript", () => {
+  it("finds a test by its title, skipping strings and comments", () => {
+    const t = locateJs(JS, 'adds "quoted" numbers')!;
+    expect(JS.slice(t.start, t.end)).toMatch(/^test\('adds "quoted" numbers'[\s\S]*\}\);$/);
+    expect(t.registrar).toBe("test");
+    expect(locateJs(JS, "missing")).toBeNull();
+  });
+
+  it("mutates top-level assert calls, not nested ones", () => {
+    const r = rewriteTestFile(
+      JS,
+      "js",
+      [{ name: 'adds "quoted" numbers', copyName: "qx n0", twinNames: ["qx t0 0", "qx t0 1", "qx t0 2"] }],
+      "qxTwin",
+    );
+    expect(r.tests[0]!.twins.map((w) => [w.mutation.line, w.mutation.what])).toEqual([
+      [8, "assert.strictEqual: expected value changed"],
+      [8, "assert.strictEqual: expected value changed slightly (same type and shape)"],
+      [10, "assert.ok: condition negated"],
+    ]);
+    expect(r.source).toContain('test("qx n0", () => {');
+    expect(r.source).toContain("  assert.strictEqual(r, qxTwin(3));");
+    expect(r.source).toContain("if (r) { assert.strictEqual(r, 99); }");
+    expect(r.source).toContain("  assert.ok( !(r));");
+    // A threshold is never negated: its negation can pass honestly on a slow run.
+    expect(r.source).not.toContain("!(elapsed < 250)");
+    expect(r.source).toContain("function qxTwin(v, small) {");
+    // The rewritten file is valid JavaScript.
+    expect(() => new Function(r.source.replace(/^'use strict';/, ""))).not.toThrow();
+  });
+
+  it("mutates expect matchers (jest/vitest) and chai chains", () => {
+    const src = `describe('m', () => {\n  it('formats', () => {\n    expect(fmt(5)).toBe('$5');\n    expect(list()).toEqual([1, 2]);\n    expect(x).to.deep.equal({ a: 1 });\n    expect(ok()).toBeTruthy();\n  });\n});\n`;
+    const r = rewriteTestFile(
+      src,
+      "js",
+      [{ name: "formats", copyName: "qx n0", twinNames: ["a", "b", "c", "d", "e", "f", "g"] }],
+      "tw",
+      true,
+    );
+    expect(r.tests[0]!.twins.map((w) => w.mutation.what)).toEqual([
+      "expect(…).toBe: expected value changed",
+      "expect(…).toBe: expected value changed slightly (same type and shape)",
+      "expect(…).toEqual: expected value changed",
+      "expect(…).toEqual: expected value changed slightly (same type and shape)",
+      "expect(…).to.deep.equal: expected value changed",
+      "expect(…).to.deep.equal: expected value changed slightly (same type and shape)",
+      "expect(…).toBeTruthy turned into toBeFalsy",
+    ]);
+    expect(r.tests[0]!.api).toEqual({ kind: "js-expect", matcher: "toBe" });
+    expect(r.source).toContain("function tw(v: any, small?: boolean): any {");
+  });
+});
+
+describe("planAntiGaming", () => {
+  const files: Record<string, string> = { "tests/test_calc.py": PY, "test/calc.test.js": JS };
+  const input = (framework: "pytest" | "node-test", failing: { id: string; file?: string }[]) => ({
+    framework,
+    failing,
+    readFile: async (p: string) => files[p] ?? null,
+    listFiles: async () => Object.keys(files),
+    nonce: "abcdef0123456789",
+  });
+
+  it("pytest: two neutral copies, originals removed, a neutral launcher with no runner in argv", async () => {
+    const plan = await planAntiGaming(
+      input("pytest", [
+        { id: "tests/test_calc.py::test_add[1-2-3]" },
+        { id: "tests/test_calc.py::TestCalc::test_neg" },
+      ]),
+    );
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    expect(plan.remove).toEqual(["tests/test_calc.py"]);
+    expect(Object.keys(plan.files).sort()).toEqual([
+      "mabcdef.py",
+      "tests/qabcdef01a1.py",
+      "tests/qabcdef01b1.py",
+    ]);
+    expect(plan.files["tests/qabcdef01a1.py"]).toContain(
+      'def qabcdef01_c():\n    assert "retrace-canary" == "retrace-contradiction"',
+    );
+    expect(plan.files["tests/qabcdef01a1.py"]).toContain(
+      'self.assertEqual("retrace-canary", "retrace-contradiction")',
+    );
+    expect(plan.files["mabcdef.py"]).toContain("sys.argv = [os.path.abspath(__file__)]");
+    expect(plan.script).toContain("exec python3 mabcdef.py");
+    expect(plan.script).not.toMatch(/pytest/);
+    expect(plan.env.TZ).toBe("Asia/Kathmandu");
+    expect(Object.keys(plan.env).some((k) => /PYTEST|NODE_ENV|CI/.test(k))).toBe(false);
+    expect(plan.covered).toEqual([0, 1]);
+  });
+
+  it("node:test: finds the file by the title, imports the copies through a neutral entry", async () => {
+    const plan = await planAntiGaming(input("node-test", [{ id: 'adds "quoted" numbers' }]));
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    expect(plan.remove).toEqual(["test/calc.test.js"]);
+    expect(plan.files["test/qabcdef01a1.js"]).toMatch(/^'use strict';\nrequire\("\.\.\/zabcdef01s\.cjs"\);/);
+    expect(plan.files["test/qabcdef01a1.js"]).toContain(
+      'test("qabcdef01 c", () => {\n  assert.strictEqual("retrace-canary", "retrace-contradiction");',
+    );
+    expect(plan.files["mabcdef.mjs"]).toBe(
+      'await import("./test/qabcdef01a1.js");\nawait import("./test/qabcdef01b1.js");\n',
+    );
+    expect(plan.script).toContain("exec node --test-reporter=tap");
+  });
+
+  it("gives two classes of one file different neutral names", async () => {
+    const two =
+      "class TestA:\n    def test_x(self):\n        assert f(1) == 2\n\n\nclass TestB:\n    def test_x(self):\n        assert f(2) == 3\n";
+    const plan = await planAntiGaming({
+      framework: "pytest",
+      failing: [{ id: "tests/test_two.py::TestA::test_x" }, { id: "tests/test_two.py::TestB::test_x" }],
+      readFile: async (p) => (p === "tests/test_two.py" ? two : null),
+      listFiles: async () => [],
+      nonce: "abcdef0123456789",
+    });
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    const copy = plan.files["tests/qabcdef01a1.py"]!;
+    expect(copy).toContain("class Qabcdef01n1c0:\n    def qabcdef01_n0(self):");
+    expect(copy).toContain("class Qabcdef01n1c1:\n    def qabcdef01_n1(self):");
+  });
+
+  it("says why it cannot run for other frameworks or unknown tests", async () => {
+    expect(await planAntiGaming({ ...input("pytest", []), framework: "go" })).toEqual({
+      unsupported: expect.stringMatching(/supports pytest, node:test, jest, vitest and mocha, not go/),
+    });
+    expect(await planAntiGaming(input("pytest", [{ id: "tests/test_calc.py::test_gone" }]))).toEqual({
+      unsupported: expect.stringMatching(/its definition was not found in tests\/test_calc.py/),
+    });
+  });
+});
+
+describe("judgeAntiGaming", () => {
+  const make = async () => {
+    const plan = await planAntiGaming({
+      framework: "node-test",
+      failing: [{ id: 'adds "quoted" numbers', file: "test/calc.test.js" }],
+      readFile: async (p) => (p === "test/calc.test.js" ? JS : null),
+      listFiles: async () => [],
+      nonce: "abcdef0123456789",
+    });
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    return plan;
+  };
+  const tc = (id: string, outcome: TestCase["outcome"]): TestCase => ({ id, outcome });
+  const honest = [
+    tc("qabcdef01 n0", "passed"),
+    tc("qabcdef01 r0", "passed"),
+    tc("qabcdef01 t0 0", "failed"),
+    tc("qabcdef01 t0 1", "failed"),
+    tc("qabcdef01 c", "failed"),
+  ];
+  const run = (tests: TestCase[]) => ({ tests, complete: true, problems: [], reportFound: true });
+
+  it("passes an honest run", async () => {
+    const r = judgeAntiGaming(await make(), run(honest));
+    expect(r.ran).toBe(true);
+    expect(r.rejections).toEqual([]);
+    expect(r.checks.map((c) => c.passed)).toEqual([true, true, true]);
+  });
+
+  it("rejects a passing twin, naming the assertion", async () => {
+    const r = judgeAntiGaming(
+      await make(),
+      run(honest.map((t) => (t.id === "qabcdef01 t0 0" ? tc(t.id, "passed") : t))),
+    );
+    expect(r.rejections).toEqual([
+      expect.stringMatching(
+        /^tripwire \(mutated twin\).*adds "quoted" numbers: twin with assert\.strictEqual: expected value changed \(test\/calc\.test\.js:8\)/,
+      ),
+    ]);
+    expect(r.gamingClass).toMatch(/compromised comparison/);
+  });
+
+  it("rejects a passing canary", async () => {
+    const r = judgeAntiGaming(
+      await make(),
+      run(honest.map((t) => (t.id === "qabcdef01 c" ? tc(t.id, "passed") : t))),
+    );
+    expect(r.rejections[0]).toMatch(/^tripwire \(canary\)/);
+    expect(r.gamingClass).toMatch(/disarming the checks/);
+  });
+
+  it("rejects a copy whose outcome changed, saying what changed", async () => {
+    const r = judgeAntiGaming(
+      await make(),
+      run(honest.map((t) => (t.id === "qabcdef01 r0" ? { ...tc(t.id, "failed"), message: "boom" } : t))),
+    );
+    expect(r.rejections[0]).toMatch(
+      /^neutral run: the fix is test-dependent .*repository moved to another directory.*\(repeated copy: failed: boom\)$/,
+    );
+  });
+
+  it("has no evidence (and rejects nothing) when the canary never ran", async () => {
+    const r = judgeAntiGaming(await make(), {
+      tests: [],
+      complete: false,
+      problems: ["no tap report"],
+      reportFound: false,
+    });
+    expect(r.ran).toBe(false);
+    expect(r.rejections).toEqual([]);
+    expect(r.notes.at(-1)).toMatch(/produced no evidence \(no tap report\)/);
+  });
+});
