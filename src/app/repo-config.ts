@@ -4,6 +4,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "../core/errors.ts";
+import { MAX_CONFIG_BYTES } from "../config/load.ts";
 import { RetraceConfig, defaultConfig } from "../config/schema.ts";
 import type { GitHubPort, RepoId } from "../github/port.ts";
 
@@ -11,6 +12,13 @@ export const CONFIG_PATH = ".github/retrace.yml";
 
 /** Parse and validate the text of a config file; errors list every `field.path: problem`. */
 export function parseRepoConfig(text: string, source = CONFIG_PATH): RetraceConfig {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_CONFIG_BYTES) {
+    throw new ConfigError(
+      `${source} is ${bytes} bytes, over the ${MAX_CONFIG_BYTES}-byte limit of a configuration file`,
+      `keep ${source} to the fields docs/config.md lists`,
+    );
+  }
   let raw: unknown;
   try {
     raw = parseYaml(text);

@@ -9,10 +9,10 @@
  * - the repository's `sandbox.image` and `sandbox.limits` apply to its jobs; the host's image
  *   ($RETRACE_SANDBOX_IMAGE, else the driver's default) stays the default when the config leaves it unset.
  */
-import { simpleGit } from "simple-git";
 import type { RetraceConfig } from "../config/schema.ts";
 import { RetraceError } from "../core/errors.ts";
 import { Redactor } from "../core/redact.ts";
+import { safeGit } from "../git/run-git.ts";
 import { createModelFromEnv } from "../llm/from-env.ts";
 import { createDockerSandbox } from "../sandbox/docker.ts";
 import type { Sandbox } from "../sandbox/types.ts";
@@ -53,8 +53,9 @@ export async function ensureCheckoutAt(
   // The sha comes from a webhook or a dispatched spec: it must be a full object name, never an option.
   if (!SHA.test(sha))
     throw new CheckoutMismatchError(`the failed commit ${JSON.stringify(sha)} is not a full commit sha`);
-  const git = simpleGit(dir);
-  const headOf = async () => (await git.revparse(["HEAD"]).catch(() => "")).trim().toLowerCase();
+  // No hook, filter, fsmonitor or transport program the checkout's config names runs (src/git/run-git.ts).
+  const git = safeGit(dir);
+  const headOf = async () => (await git.raw(["rev-parse", "HEAD"]).catch(() => "")).trim().toLowerCase();
   const before = await headOf();
   if (before === sha.toLowerCase()) return;
   log?.(
@@ -65,7 +66,7 @@ export async function ensureCheckoutAt(
       .raw(["cat-file", "-e", `${sha}^{commit}`])
       .then(() => true)
       .catch(() => false);
-    if (!present) await git.raw(["fetch", "--no-tags", "--depth=1", "origin", sha]);
+    if (!present) await git.raw(["fetch", "--no-tags", "--depth=1", "origin", sha], { timeoutMs: 300_000 });
     await git.raw(["checkout", "--quiet", "--detach", sha]);
   } catch (error) {
     throw new CheckoutMismatchError(

@@ -3,14 +3,13 @@
  * failing commit's diff and (when asked) a local branch with the verified commit. One place for the CLI's
  * `retrace fix` and for `runJob` (App, Action), which publish differently: a local branch vs a draft PR.
  */
-import { simpleGit } from "simple-git";
 import { type RetraceConfig, policyForFix } from "../config/schema.ts";
 import type { ModelChoice } from "../core/loop.ts";
 import type { Redactor } from "../core/redact.ts";
 import { createFixPorts } from "../fix/fix-ports.ts";
 import type { FixOptions, FixPorts } from "../fix/ports.ts";
 import type { FixJobSpec } from "../core/job.ts";
-import { createBranchWithCommit, createFsWorkspace } from "../git/index.ts";
+import { createBranchWithCommit, createFsWorkspace, safeGit } from "../git/index.ts";
 import type { Model } from "../llm/types.ts";
 import { createDockerSandbox } from "../sandbox/docker.ts";
 import { createRepoDependencyProvider } from "../sandbox/repo-deps.ts";
@@ -35,7 +34,8 @@ export interface LocalFixPortsOptions {
 }
 
 export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixPorts> {
-  const git = simpleGit(o.repoDir);
+  // No program the checkout's git config names (diff drivers, textconv, fsmonitor, hooks) runs.
+  const git = safeGit(o.repoDir, o.signal ? { signal: o.signal } : {});
   const testCommand = o.testCommand ?? o.config.fix.testCommand;
   return createFixPorts({
     workspace: await createFsWorkspace(o.repoDir),
@@ -53,8 +53,10 @@ export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixP
     }),
     commitDiff: async () => {
       // The failing commit is HEAD; its diff against the parent, when it has one.
-      const diff = await git.raw(["diff", "--no-color", "HEAD~1", "HEAD"]).catch(() => null);
-      const sha = (await git.revparse(["--short", "HEAD"]).catch(() => "HEAD")).trim();
+      const diff = await git
+        .raw(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "HEAD~1", "HEAD"])
+        .catch(() => null);
+      const sha = (await git.raw(["rev-parse", "--short", "HEAD"]).catch(() => "HEAD")).trim();
       return diff ? { label: `commit ${sha} vs its parent`, diff } : null;
     },
     ...(o.publishLocalBranch

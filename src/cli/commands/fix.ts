@@ -9,8 +9,8 @@ import path from "node:path";
 import type { Command } from "commander";
 import { ConfigError, InfrastructureError, UsageError } from "../../core/errors.ts";
 import { Redactor } from "../../core/redact.ts";
-import { simpleGit } from "simple-git";
-import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
+import { loadRepoConfigFile } from "../../config/load.ts";
+import { safeGit } from "../../git/run-git.ts";
 import { FixJobSpec } from "../../core/job.ts";
 import { createLocalFixPorts, fixModels, fixRunOptions } from "../../jobs/local-fix.ts";
 import { fixReportMarkdown, runFix } from "../../fix/pipeline.ts";
@@ -91,14 +91,16 @@ export function registerFix(program: Command): void {
       const progress = (line: string) => {
         if (!flags.json) process.stderr.write(`retrace: ${redactor.redact(line)}\n`);
       };
-      const git = simpleGit(repo);
-      if (!(await git.checkIsRepo().catch(() => false))) {
+      const inside = await safeGit(repo)
+        .raw(["rev-parse", "--is-inside-work-tree"])
+        .catch(() => "");
+      if (inside.trim() !== "true") {
         throw new UsageError(
           `--repo ${flags.repo} is not a git repository`,
           "run retrace fix in a git checkout (git init && git commit)",
         );
       }
-      const config = await loadConfigFile(path.join(repo, CONFIG_PATH), { optional: true });
+      const config = await loadRepoConfigFile(repo);
       const spec = FixJobSpec.parse({
         kind: "fix",
         id,

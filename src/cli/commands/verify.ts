@@ -4,9 +4,8 @@
  * Only translates flags into a `verifyPatch` call and its result into output.
  */
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import type { Command } from "commander";
-import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
+import { CONFIG_PATH, loadConfigFile, loadRepoConfigFile } from "../../config/load.ts";
 import { policyForFix } from "../../config/schema.ts";
 import { readTextInput } from "../read-input.ts";
 import { type VerifyOutput, verifyPatch } from "../../fix/verify.ts";
@@ -93,7 +92,7 @@ export function registerVerify(program: Command): void {
       );
       const config = flags.config
         ? await loadConfigFile(flags.config)
-        : await loadConfigFile(path.join(workspace.root, CONFIG_PATH), { optional: true });
+        : await loadRepoConfigFile(workspace.root);
       const runs = flags.runs === undefined ? config.fix.verifyRuns : intOption("--runs", flags.runs, 1, 10);
       const timeoutMs =
         flags.timeout === undefined ? undefined : intOption("--timeout", flags.timeout, 1, 3600, 300) * 1000;
