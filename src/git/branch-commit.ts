@@ -8,7 +8,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { GitError } from "./errors.ts";
+import { GitConfigRefusedError, GitError } from "./errors.ts";
 import { normalizeRepoPath } from "./path-guard.ts";
 import { safeGit } from "./run-git.ts";
 import type { GitIdentity } from "./types.ts";
@@ -44,6 +44,8 @@ async function attempt<T>(what: string, run: () => Promise<T>, hint?: string): P
   try {
     return await run();
   } catch (error) {
+    // A refused checkout says so in its own words, not as "not a git repository".
+    if (error instanceof GitConfigRefusedError) throw error;
     const detail = error instanceof Error ? error.message.trim() : String(error);
     throw new GitError(`${what}: ${detail}`, hint, error);
   }

@@ -15,14 +15,14 @@
  */
 import { spawn } from "node:child_process";
 import { CancelledError } from "../core/errors.ts";
-import { GitError } from "./errors.ts";
+import { GitConfigRefusedError, GitError } from "./errors.ts";
 
 /** Configuration every host-side git command runs with; command-line scope beats every config file. */
 export const FIXED_CONFIG: readonly string[] = [
   "core.hooksPath=/dev/null",
   "core.fsmonitor=false",
   "core.attributesFile=/dev/null",
-  "core.sshCommand=ssh",
+  "core.sshCommand=ssh -o BatchMode=yes",
   "core.askPass=",
   "core.pager=cat",
   "core.editor=false",
@@ -47,39 +47,67 @@ export const FIXED_CONFIG: readonly string[] = [
   "safe.directory=*",
 ];
 
+/** Transports git may use; `ext::` (runs a command) and `git://` (core.gitProxy) among the rest are off. */
+const ALLOWED_PROTOCOLS = new Set(["https", "ssh", "file"]);
+
 /** Keys of a repository's config that name a program, and the value that makes git run nothing. */
-const NEUTRAL: readonly { key: RegExp; value: string }[] = [
+const NEUTRAL: readonly { key: RegExp; value: string | ((key: string) => string) }[] = [
+  // A repository may not re-allow a transport (`protocol.ext.allow=always` beats `protocol.allow=never`).
+  {
+    key: /^protocol\..+\.allow$/i,
+    value: (key) => (ALLOWED_PROTOCOLS.has(key.split(".")[1]!.toLowerCase()) ? "always" : "never"),
+  },
+  { key: /^protocol\.allow$/i, value: "never" },
   { key: /^filter\..+\.(clean|smudge|process)$/i, value: "" },
   { key: /^filter\..+\.required$/i, value: "false" },
   { key: /^diff\..+\.(command|textconv)$/i, value: "" },
   { key: /^merge\..+\.driver$/i, value: "" },
   { key: /^credential\..+\.helper$/i, value: "" },
   { key: /^gpg\..+\.program$/i, value: "false" },
-  { key: /^remote\..+\.uploadpack$/i, value: "git-upload-pack" },
-  { key: /^remote\..+\.receivepack$/i, value: "git-receive-pack" },
   { key: /^(difftool|mergetool)\..+\.cmd$/i, value: "false" },
   { key: /^core\.gitproxy$/i, value: "" },
 ];
 
-/** Keys that name a program with no neutral value: git is not run on such a repository at all. */
-const REFUSED: readonly RegExp[] = [/^core\.alternaterefscommand$/i, /^remote\..+\.vcs$/i];
+/**
+ * Keys with no neutral value: a program with no harmless stand-in (`core.alternateRefsCommand`, a remote
+ * helper through `remote.<name>.vcs`), keys where git uses the *first* value so a command-line one cannot win
+ * (`remote.<name>.uploadpack/receivepack`: "more than one uploadpack given, using the first"), and URL
+ * rewriting (`url.<base>.insteadOf`: multi-valued, and it can turn the origin into a host path or an `ext::`
+ * command).
+ * Git is not run on such a repository at all.
+ */
+const REFUSED: readonly RegExp[] = [
+  /^core\.alternaterefscommand$/i,
+  /^remote\..+\.vcs$/i,
+  /^remote\..+\.(uploadpack|receivepack)$/i,
+  /^url\..+\.(insteadof|pushinsteadof)$/i,
+];
 
-/** `-c` overrides for the program-naming keys among `keys` (names as `git config --list --name-only` prints). */
-export function neutralizingConfig(keys: readonly string[], cwd: string): [string, string][] {
+/**
+ * Overrides for the program-naming keys among `keys` (names as `git config --list --name-only` prints):
+ * configuration pairs, and environment variables for what git reads before any configuration (the work tree).
+ */
+export function neutralizingConfig(
+  keys: readonly string[],
+  cwd: string,
+): { config: [string, string][]; env: Record<string, string> } {
   const out = new Map<string, string>();
+  const env: Record<string, string> = {};
   for (const key of keys) {
     if (REFUSED.some((re) => re.test(key))) {
-      throw new GitError(
-        `the repository's git config sets ${key}, which makes git run a program; Retrace does not run git on it`,
+      throw new GitConfigRefusedError(
+        `the repository's git config sets ${key}, which can make git run a program or fetch from elsewhere; Retrace does not run git on it`,
         `remove ${key} from the checkout's .git/config (git config --unset ${key})`,
       );
     }
     const rule = NEUTRAL.find((r) => r.key.test(key));
-    if (rule) out.set(key, rule.value);
+    if (rule) out.set(key, typeof rule.value === "string" ? rule.value : rule.value(key));
     // A work tree set in the config could point git anywhere on the host: the checkout is the work tree.
-    if (/^core\.worktree$/i.test(key)) out.set(key, cwd);
+    // Git reads core.worktree from the repository's file during discovery, before command-line configuration;
+    // only GIT_WORK_TREE beats it.
+    if (/^core\.worktree$/i.test(key)) env.GIT_WORK_TREE = cwd;
   }
-  return [...out];
+  return { config: [...out], env };
 }
 
 export interface GitRunOptions {
@@ -269,8 +297,8 @@ export interface SafeGit {
 /** Opens `dir` for git. The repository's config is listed once (lazily) to neutralise its program keys. */
 export function safeGit(dir: string, defaults: GitRunOptions = {}): SafeGit {
   const fixed = FIXED_CONFIG.map(splitPair);
-  let configP: Promise<[string, string][]> | null = null;
-  const config = () => {
+  let configP: Promise<{ config: [string, string][]; env: Record<string, string> }> | null = null;
+  const settings = () => {
     configP ??= execGit(dir, fixed, ["config", "--list", "--includes", "--name-only", "-z"], {
       ...defaults,
       timeoutMs: 30_000,
@@ -280,17 +308,21 @@ export function safeGit(dir: string, defaults: GitRunOptions = {}): SafeGit {
         if (error instanceof CancelledError) throw error;
         return "";
       })
-      .then((text) => [...fixed, ...neutralizingConfig(text.split("\0").filter(Boolean), dir)]);
+      .then((text) => {
+        const n = neutralizingConfig(text.split("\0").filter(Boolean), dir);
+        return { config: [...fixed, ...n.config], env: n.env };
+      });
     return configP;
   };
   return {
     dir,
-    config,
+    config: async () => (await settings()).config,
     async raw(args, options = {}) {
-      return execGit(dir, await config(), args, {
+      const s = await settings();
+      return execGit(dir, s.config, args, {
         ...defaults,
         ...options,
-        env: { ...defaults.env, ...options.env },
+        env: { ...defaults.env, ...options.env, ...s.env },
       });
     },
   };

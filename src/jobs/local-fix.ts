@@ -11,7 +11,8 @@ import type { FixOptions, FixPorts } from "../fix/ports.ts";
 import type { FixJobSpec } from "../core/job.ts";
 import { createBranchWithCommit, createFsWorkspace, safeGit } from "../git/index.ts";
 import type { Model } from "../llm/types.ts";
-import { createDockerSandbox } from "../sandbox/docker.ts";
+import { createDockerSandbox, DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
+import { repositorySandbox } from "../sandbox/limits.ts";
 import { createRepoDependencyProvider } from "../sandbox/repo-deps.ts";
 import type { Sandbox } from "../sandbox/types.ts";
 
@@ -37,15 +38,21 @@ export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixP
   // No program the checkout's git config names (diff drivers, textconv, fsmonitor, hooks) runs.
   const git = safeGit(o.repoDir, o.signal ? { signal: o.signal } : {});
   const testCommand = o.testCommand ?? o.config.fix.testCommand;
+  // The repository's image only when the operator allows it; its limits lowered to the host's maxima.
+  const box = repositorySandbox(
+    o.config.sandbox,
+    process.env,
+    process.env.RETRACE_SANDBOX_IMAGE ?? DEFAULT_SANDBOX_IMAGE,
+  );
+  if (!o.sandbox) for (const note of box.notes) o.log?.(note);
   return createFixPorts({
     workspace: await createFsWorkspace(o.repoDir),
-    sandbox:
-      o.sandbox ?? createDockerSandbox(o.config.sandbox.image ? { image: o.config.sandbox.image } : {}),
+    sandbox: o.sandbox ?? createDockerSandbox(box.image ? { image: box.image } : {}),
     jobId: o.jobId,
     ...(testCommand ? { testCommand } : {}),
     policy: policyForFix(o.config),
     verifyRuns: o.config.fix.verifyRuns,
-    limits: o.config.sandbox.limits,
+    limits: box.limits,
     // Missing JS dependencies are installed from the repo's npm lockfile into Retrace's cache, not the checkout.
     dependencies: createRepoDependencyProvider({
       ...(o.signal ? { signal: o.signal } : {}),
