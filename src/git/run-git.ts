@@ -34,6 +34,8 @@ export const FIXED_CONFIG: readonly string[] = [
   "log.showSignature=false",
   "gpg.program=false",
   "gc.auto=0",
+  "http.cookieFile=",
+  "http.saveCookies=false",
   "maintenance.auto=false",
   "submodule.recurse=false",
   "fetch.recurseSubmodules=false",
@@ -65,6 +67,12 @@ const NEUTRAL: readonly { key: RegExp; value: string | ((key: string) => string)
   { key: /^credential\..+\.helper$/i, value: "" },
   { key: /^gpg\..+\.program$/i, value: "false" },
   { key: /^(difftool|mergetool)\..+\.cmd$/i, value: "false" },
+  // Config-defined hooks (newer git) do not go through core.hooksPath.
+  { key: /^hook\..+\.command$/i, value: "true" },
+  { key: /^pager\..+$/i, value: "false" },
+  // A cookie file is read and (with saveCookies) written at any path the config names.
+  { key: /^http\.(.+\.)?cookiefile$/i, value: "" },
+  { key: /^http\.(.+\.)?savecookies$/i, value: "false" },
   { key: /^core\.gitproxy$/i, value: "" },
 ];
 
@@ -268,7 +276,7 @@ function spawnGit(
       if (stopped === "timeout")
         return reject(
           new GitError(
-            `${what} did not finish in ${Math.round(timeoutMs / 1000)} s and was killed`,
+            `${what} did not finish in ${timeoutMs >= 1_000 ? `${Math.round(timeoutMs / 1_000)} s` : `${timeoutMs} ms`} and was killed`,
             "check the repository (size, remote reachability)",
           ),
         );
@@ -299,14 +307,18 @@ export function safeGit(dir: string, defaults: GitRunOptions = {}): SafeGit {
   const fixed = FIXED_CONFIG.map(splitPair);
   let configP: Promise<{ config: [string, string][]; env: Record<string, string> }> | null = null;
   const settings = () => {
+    // Fails closed: a config git cannot list (a syntax error, an include.path naming a FIFO that blocks) is
+    // an error, never "no keys to neutralise". Outside a repository the list is empty and git exits 0.
     configP ??= execGit(dir, fixed, ["config", "--list", "--includes", "--name-only", "-z"], {
       ...defaults,
-      timeoutMs: 30_000,
+      timeoutMs: 10_000,
     })
-      // Outside a repository there is no local config to list (and git exits non-zero on some versions).
       .catch((error: unknown) => {
         if (error instanceof CancelledError) throw error;
-        return "";
+        throw new GitConfigRefusedError(
+          `cannot read the checkout's git config, so Retrace does not run git on it: ${(error as Error).message}`,
+          "check the checkout's .git/config and the files it includes (include.path)",
+        );
       })
       .then((text) => {
         const n = neutralizingConfig(text.split("\0").filter(Boolean), dir);

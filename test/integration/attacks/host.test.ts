@@ -432,6 +432,24 @@ describe("git on the host runs no program the checkout names", () => {
     });
   }
 
+  it(hostile("git: include.path names a FIFO (listing the config would block forever)"), async () => {
+    const c = checkout((d) => {
+      const fifo = path.join(d, "..", "include.fifo");
+      execFileSync("mkfifo", [fifo]);
+      gitConfig(d, "include.path", fifo);
+    }, MARKER);
+    const t0 = Date.now();
+    await expect(
+      createBranchWithCommit(c.dir, {
+        branch: "retrace/fifo",
+        message: "fix",
+        files: { "h.txt": "new\n" },
+        author: { name: "Retrace", email: "retrace@users.noreply.github.com" },
+      }),
+    ).rejects.toThrow(/cannot read the checkout's git config, so Retrace does not run git on it/);
+    expect(Date.now() - t0).toBeLessThan(30_000);
+  }, 60_000);
+
   it("a checkout with no hostile config: every step works and the branch holds the change (control)", async () => {
     const c = checkout(() => undefined, MARKER);
     const r = await createBranchWithCommit(c.dir, {
