@@ -69,6 +69,38 @@ export const SandboxConfig = z
   })
   .describe("Where and under which limits untrusted code runs.");
 
+export const InstallConfig = z
+  .strictObject({
+    allowGit: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Let a lockfile install git dependencies (git+…, github:, user/repo). Off: they are refused before npm runs. Either way installs run in the install container, never on the host.",
+      ),
+    allowRemote: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Let a lockfile install tarballs from hosts other than the configured npm registry. Off: refused before npm runs.",
+      ),
+    allowFile: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Let a lockfile install file: and link: sources inside the repository (workspace packages are always allowed). Paths outside the repository are refused whatever this says.",
+      ),
+    maxPackages: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(20)
+      .describe("Most packages installed for one bug report; the rest are refused by name."),
+  })
+  .describe(
+    "Dependency installs (a report's packages, a repository's lockfile): in a throwaway container, from the configured registry only, unless a field here allows more.",
+  );
+
 export const ReproConfig = z
   .strictObject({
     enabled: z.boolean().default(true).describe("Whether Retrace reproduces bug reports in this repository."),
@@ -252,6 +284,7 @@ export const RetraceConfig = z
     limits: LimitsConfig.prefault({}),
     model: ModelConfig.prefault({}),
     sandbox: SandboxConfig.prefault({}),
+    install: InstallConfig.prefault({}),
   })
   .describe("Retrace configuration (.github/retrace.yml).");
 

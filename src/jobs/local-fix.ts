@@ -13,7 +13,7 @@ import { createBranchWithCommit, createFsWorkspace, safeGit } from "../git/index
 import type { Model } from "../llm/types.ts";
 import { createDockerSandbox, DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
 import { repositorySandbox } from "../sandbox/limits.ts";
-import { createRepoDependencyProvider } from "../sandbox/repo-deps.ts";
+import { createRepoDependencyProvider } from "../install/repo-deps.ts";
 import type { Sandbox } from "../sandbox/types.ts";
 
 export interface LocalFixPortsOptions {
@@ -55,6 +55,7 @@ export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixP
     limits: box.limits,
     // Missing JS dependencies are installed from the repo's npm lockfile into Retrace's cache, not the checkout.
     dependencies: createRepoDependencyProvider({
+      policy: o.config.install,
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.log ? { log: o.log } : {}),
     }),

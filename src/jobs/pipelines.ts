@@ -43,6 +43,7 @@ export function localReproOptions(ports: JobPorts, redactor: Redactor): LocalRep
     runTimeoutMs: config.repro.runTimeoutMs,
     installTimeoutMs: config.repro.installTimeoutMs,
     compareLatest: config.repro.compareLatest,
+    maxPackages: config.install.maxPackages,
     limits: box.limits,
   };
 }

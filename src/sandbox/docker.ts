@@ -423,7 +423,7 @@ function validateRequest(request: SandboxRunRequest): void {
 
 /** Wait until the exec's process has exited. The stream may stay open (a daemonized child holds the pipe), so
  * completion is read from `exec.inspect()`, polled, as well as from the stream's end. */
-async function waitForExec(
+export async function waitForExec(
   exec: Docker.Exec,
   stream: NodeJS.ReadableStream,
   limitMs: number,
@@ -465,7 +465,7 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     p,
@@ -481,7 +481,7 @@ function signalName(n: number): string | null {
 }
 
 /** A Writable that keeps the first `cap` bytes and reports the first byte past it. */
-class CappedSink extends Writable {
+export class CappedSink extends Writable {
   private readonly chunks: Buffer[] = [];
   private size = 0;
   truncated = false;

@@ -11,7 +11,7 @@ import { readTextInput } from "../read-input.ts";
 import { type VerifyOutput, verifyPatch } from "../../fix/verify.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { createDockerSandbox } from "../../sandbox/docker.ts";
-import { createRepoDependencyProvider } from "../../sandbox/repo-deps.ts";
+import { createRepoDependencyProvider } from "../../install/repo-deps.ts";
 import { intOption } from "../options.ts";
 
 interface VerifyFlags {
@@ -114,6 +114,7 @@ export function registerVerify(program: Command): void {
           signal: controller.signal,
           ...(timeoutMs === undefined ? {} : { limits: { timeoutMs } }),
           dependencies: createRepoDependencyProvider({
+            policy: config.install,
             signal: controller.signal,
             log: (line) => process.stderr.write(`retrace: ${line}\n`),
           }),
