@@ -45,7 +45,9 @@ type Kind = "registry" | "git" | "remote" | "file" | "escape" | "alias-or-tag";
 export function sourceKind(spec: string, registry: string): Kind {
   const s = spec.trim();
   if (/^(git\+|git:|github:|gitlab:|bitbucket:|gist:|ssh:)/i.test(s)) return "git";
-  if (/^[\w.-]+\/[\w.-]+(#.*)?$/.test(s) && !s.startsWith("@")) return "git"; // user/repo shorthand
+  if (s.startsWith("/") || s.startsWith("./") || s.startsWith("../") || s.startsWith("~"))
+    return escapes(s) ? "escape" : "file";
+  if (/^[\w-][\w.-]*\/[\w.-]+(#.*)?$/.test(s)) return "git"; // user/repo shorthand
   if (/^https?:\/\//i.test(s)) {
     let u: URL;
     try {
@@ -55,12 +57,11 @@ export function sourceKind(spec: string, registry: string): Kind {
     }
     if (/\.git(#|$)/.test(s)) return "git";
     const onRegistry = [registry, NPMJS].some((r) => s.startsWith(r.endsWith("/") ? r : `${r}/`));
-    return onRegistry && !u.pathname.split("/").includes("..") ? "registry" : "remote";
+    // The URL parser folds `..` away, so the raw text is checked: no dot segments, encoded or not.
+    return onRegistry && !/\/\.{1,2}(\/|$)|%2e/i.test(s) ? "registry" : "remote";
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) return "remote";
   if (/^(file|link):/i.test(s)) return escapes(s.replace(/^(file|link):/i, "")) ? "escape" : "file";
-  if (s.startsWith("/") || s.startsWith("./") || s.startsWith("../") || s.startsWith("~"))
-    return escapes(s) ? "escape" : "file";
   if (/^npm:/.test(s)) return "alias-or-tag";
   return "registry";
 }
