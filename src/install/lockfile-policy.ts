@@ -49,12 +49,7 @@ export function sourceKind(spec: string, registry: string): Kind {
     return escapes(s) ? "escape" : "file";
   if (/^[\w-][\w.-]*\/[\w.-]+(#.*)?$/.test(s)) return "git"; // user/repo shorthand
   if (/^https?:\/\//i.test(s)) {
-    let u: URL;
-    try {
-      u = new URL(s);
-    } catch {
-      return "remote";
-    }
+    if (!URL.canParse(s)) return "remote";
     if (/\.git(#|$)/.test(s)) return "git";
     const onRegistry = [registry, NPMJS].some((r) => s.startsWith(r.endsWith("/") ? r : `${r}/`));
     // The URL parser folds `..` away, so the raw text is checked: no dot segments, encoded or not.

@@ -24,7 +24,7 @@ afterEach(async () => {
 
 type E = {
   name: string;
-  type?: tarStream.Headers["type"];
+  type?: tarStream.Header["type"];
   content?: string;
   linkname?: string;
   mode?: number;
@@ -32,15 +32,14 @@ type E = {
 function archive(entries: E[]): Readable {
   const pack = tarStream.pack();
   for (const e of entries) {
-    pack.entry(
-      {
-        name: e.name,
-        type: e.type ?? "file",
-        mode: e.mode ?? 0o644,
-        ...(e.linkname !== undefined ? { linkname: e.linkname } : {}),
-      },
-      e.type === undefined || e.type === "file" ? (e.content ?? "") : undefined,
-    );
+    const header = {
+      name: e.name,
+      type: e.type ?? "file",
+      mode: e.mode ?? 0o644,
+      ...(e.linkname !== undefined ? { linkname: e.linkname } : {}),
+    };
+    if (e.type === undefined || e.type === "file") pack.entry(header, e.content ?? "");
+    else pack.entry(header);
   }
   pack.finalize();
   return pack as unknown as Readable;
