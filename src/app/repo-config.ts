@@ -4,7 +4,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "../core/errors.ts";
-import { MAX_CONFIG_BYTES } from "../config/load.ts";
+import { listKeys, MAX_CONFIG_BYTES } from "../config/load.ts";
 import { RetraceConfig, defaultConfig } from "../config/schema.ts";
 import type { GitHubPort, RepoId } from "../github/port.ts";
 
@@ -27,11 +27,14 @@ export function parseRepoConfig(text: string, source = CONFIG_PATH): RetraceConf
   }
   const parsed = RetraceConfig.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((i) => {
+  // A hostile file can hold thousands of problems and keys: name the first few.
+  const issues = parsed.error.issues;
+  const problems = issues.slice(0, 10).map((i) => {
     const path = i.path.length ? i.path.join(".") : "(root)";
-    const extra = i.code === "unrecognized_keys" ? ` (${i.keys.join(", ")})` : "";
-    return `${path}: ${i.message}${extra}`;
+    if (i.code === "unrecognized_keys") return `${path}: unknown field(s) ${listKeys(i.keys)}`;
+    return `${path}: ${i.message}`;
   });
+  if (issues.length > 10) problems.push(`… and ${issues.length - 10} more problems`);
   throw new ConfigError(
     `${source} is invalid:\n${problems.map((p) => `- ${p}`).join("\n")}`,
     `fix ${source}; the JSON Schema in schema/retrace.schema.json lists every field`,

@@ -69,13 +69,19 @@ export function fieldPath(path: readonly PropertyKey[]): string {
   return out === "" ? "(root)" : out;
 }
 
+/** At most 10 key names, each cut to 60 characters: a hostile file can hold thousands of long keys. */
+export function listKeys(keys: readonly string[]): string {
+  const shown = keys.slice(0, 10).map((k) => `\`${k.length > 60 ? `${k.slice(0, 60)}…` : k}\``);
+  return shown.join(", ") + (keys.length > 10 ? ` and ${keys.length - 10} more` : "");
+}
+
 function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .slice(0, 5)
     .map((i) => {
       if (i.code === "unrecognized_keys") {
         const where = i.path.length === 0 ? "" : `${fieldPath(i.path)}: `;
-        return `${where}unknown field(s) ${i.keys.map((k) => `\`${k}\``).join(", ")}`;
+        return `${where}unknown field(s) ${listKeys(i.keys)}`;
       }
       return `${fieldPath(i.path)}: ${i.message}`;
     })
@@ -106,7 +112,16 @@ export function loadConfigFromString(text: string, source = CONFIG_PATH): Retrac
       "fix the YAML syntax (indentation with spaces, `key: value` pairs)",
     );
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    // yaml refuses an alias bomb ("billion laughs") here, with a ReferenceError.
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    throw new ConfigError(
+      `${source} could not be read as YAML: ${(error as Error).message}`,
+      "write the configuration without YAML aliases (&anchor / *alias)",
+    );
+  }
   if (value !== null && value !== undefined && (typeof value !== "object" || Array.isArray(value))) {
     throw new ConfigError(
       `${source} must be a mapping of sections (policy, repro, fix, ...), not ${Array.isArray(value) ? "a list" : typeof value}`,

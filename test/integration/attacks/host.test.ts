@@ -139,6 +139,48 @@ describe("the repository's config file is read only as a regular file of the rep
     expect(() => parseRepoConfig(`# ${"x".repeat(1 << 20)}\n`)).toThrow(/over the 65536-byte limit/);
   });
 
+  it(hostile("config: a YAML alias bomb (billion laughs) in 400 bytes"), async () => {
+    const levels = Array.from({ length: 9 }, (_, i) => {
+      const name = String.fromCharCode(98 + i);
+      const prev = `*${String.fromCharCode(97 + i)}`;
+      return `${name}: &${name} [${Array(10).fill(prev).join(",")}]`;
+    });
+    const repo = repoWith((gh) =>
+      writeFileSync(
+        path.join(gh, "retrace.yml"),
+        `a: &a [x,x,x,x,x,x,x,x,x,x]\n${levels.join("\n")}\npolicy: *j\n`,
+      ),
+    );
+    const t0 = Date.now();
+    await refusedWithoutSecret(repo, /could not be read as YAML: Excessive alias count/);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
+
+  it(hostile("config: 30 000 nested flow sequences (a recursive parser's stack)"), async () => {
+    const repo = repoWith((gh) =>
+      writeFileSync(path.join(gh, "retrace.yml"), `policy: ${"[".repeat(30_000)}${"]".repeat(30_000)}\n`),
+    );
+    await refusedWithoutSecret(repo, /is not valid YAML/);
+  });
+
+  it(hostile("config: 6 000 unknown keys (the error must stay short)"), async () => {
+    const text = Array.from({ length: 6_000 }, (_, i) => `k${i}: 1`).join("\n");
+    const repo = repoWith((gh) => writeFileSync(path.join(gh, "retrace.yml"), text));
+    const error = (await loadRepoConfigFile(repo).catch((e: Error) => e)) as Error;
+    expect(error.message).toMatch(/unknown field\(s\) `k0`.* and 5990 more/);
+    expect(error.message.length).toBeLessThan(500);
+    const api = (() => {
+      try {
+        parseRepoConfig(text);
+      } catch (e) {
+        return e as Error;
+      }
+      return null;
+    })();
+    expect(api?.message).toMatch(/unknown field\(s\) `k0`.* and 5990 more/);
+    expect(api!.message.length).toBeLessThan(500);
+  });
+
   it("a regular config file still loads (control)", async () => {
     const repo = repoWith((gh) => writeFileSync(path.join(gh, "retrace.yml"), "fix:\n  verifyRuns: 3\n"));
     expect((await loadRepoConfigFile(repo)).fix.verifyRuns).toBe(3);
