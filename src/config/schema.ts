@@ -54,7 +54,9 @@ export const SandboxLimitsConfig = z
       .optional()
       .describe("Size of the /workspace tmpfs, in MiB."),
   })
-  .describe("Overrides of the sandbox driver's default limits; unset fields keep the driver's defaults.");
+  .describe(
+    "Overrides of the sandbox driver's default limits; unset fields keep the driver's defaults. Each is lowered to the host's maximum (the operator's RETRACE_SANDBOX_MAX_LIMITS; by default 20 min, 4096 MiB memory, 1024 pids, 4096 MiB workspace — docs/security.md).",
+  );
 
 export const SandboxConfig = z
   .strictObject({
@@ -63,7 +65,7 @@ export const SandboxConfig = z
       .min(1)
       .optional()
       .describe(
-        "Docker image untrusted code runs in; unset means the host's default ($RETRACE_SANDBOX_IMAGE, else retrace-sandbox:1, built from sandbox/).",
+        "Docker image untrusted code runs in; unset means the host's default ($RETRACE_SANDBOX_IMAGE, else retrace-sandbox:1, built from sandbox/). Another image only when the operator lists it in RETRACE_SANDBOX_IMAGES; otherwise the job stops with a configuration error.",
       ),
     limits: SandboxLimitsConfig.prefault({}),
   })
