@@ -40,7 +40,8 @@ export async function checkoutCommit(
     const unpacked = await unpackTarball(archive, dir, options.limits ?? DEFAULT_TARBALL_LIMITS);
     // safeGit: no GIT_DIR leaking in from the App's environment, no global or system config, no hook, filter
     // or other program named by any config runs on this commit.
-    const git = safeGit(dir);
+    // A large archive takes a while to add and commit: 5 minutes, then the process group is killed.
+    const git = safeGit(dir, { timeoutMs: 300_000 });
     await git.raw(["init", "-q"]);
     // -f: the commit mirrors the archive even where the repository's .gitignore lists a committed file.
     await git.raw(["add", "-A", "-f"]);

@@ -70,7 +70,7 @@ export async function ensureCheckoutAt(
       .then(() => true)
       .catch(() => false);
     if (!present) await git.raw(["fetch", "--no-tags", "--depth=1", "origin", sha], { timeoutMs: 300_000 });
-    await git.raw(["checkout", "--quiet", "--detach", sha]);
+    await git.raw(["checkout", "--quiet", "--detach", sha], { timeoutMs: 300_000 });
   } catch (error) {
     throw new CheckoutMismatchError(
       `the checkout in ${dir} is at ${before.slice(0, 12) || "no commit"}, not the failed commit ${sha.slice(0, 12)}, and checking that commit out failed: ${(error as Error).message.trim()}`,
