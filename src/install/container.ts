@@ -224,6 +224,17 @@ export class InstallContainer {
     };
   }
 
+  /**
+   * Whether the install filled its disk (`/out`, less than 1 MiB left). npm's tar extraction only warns on
+   * ENOSPC and exits 0 with truncated files, so a full disk is checked after every install step, never trusted.
+   */
+  async diskFull(): Promise<boolean> {
+    const r = await this.exec(["df", "-Pk", OUT_DIR]);
+    const line = r.stdout.trim().split("\n").pop() ?? "";
+    const available = Number(line.split(/\s+/)[3]);
+    return r.exitCode !== 0 || !Number.isFinite(available) || available < 1024;
+  }
+
   /** Writes `files` (relative paths) under `dir` in the container. */
   async copyIn(dir: string, files: Record<string, string | Buffer>): Promise<void> {
     const pack = tarStream.pack();

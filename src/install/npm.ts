@@ -122,6 +122,16 @@ function stepFailure(r: StepResult, s: Session, command: string, limits: Install
   );
 }
 
+/** Fails the install when it filled its disk: what it wrote may be truncated. */
+export async function requireRoom(s: Session, limits: InstallLimits, command: string): Promise<void> {
+  if (await s.container.diskFull()) {
+    throw new InstallFailedError(
+      `the install filled its ${limits.outMb} MiB disk (files may be truncated; the install container's outMb limit)`,
+      command,
+    );
+  }
+}
+
 export interface NpmTreeResult {
   /** Cache entry directory; it holds `node_modules/`. */
   dir: string;
@@ -200,6 +210,7 @@ export async function installNpmLockfile(
       });
       if (r.exitCode !== 0)
         throw stepFailure(r, s, `npm ci --ignore-scripts from ${input.lockfileName}`, ctx.limits);
+      await requireRoom(s, ctx.limits, `npm ci --ignore-scripts from ${input.lockfileName}`);
       const tmp = await ctx.cache.tempDir("repo-deps", key);
       try {
         await mkdir(tmp);
@@ -310,6 +321,7 @@ export async function installNpmPackages(
         };
       const r = await s.container.exec(["npm", "ci", ...flags], { env });
       if (r.exitCode !== 0) throw stepFailure(r, s, "npm ci --ignore-scripts", ctx.limits);
+      await requireRoom(s, ctx.limits, "npm ci --ignore-scripts");
       const tmp = await ctx.cache.tempDir("npm", key);
       try {
         await mkdir(tmp);

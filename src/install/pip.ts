@@ -11,7 +11,7 @@ import path from "node:path";
 import type Docker from "dockerode";
 import { cacheKey, type InstallCache } from "./cache.ts";
 import { extractLimits, type InstallLimits, OUT_DIR } from "./container.ts";
-import { InstallFailedError, SourcePolicyError } from "./npm.ts";
+import { InstallFailedError, requireRoom, SourcePolicyError } from "./npm.ts";
 import { CONTAINER_PROXY_URL } from "./proxy.ts";
 import { installFailureReason } from "./reasons.ts";
 import {
@@ -235,6 +235,7 @@ export async function installPipPackages(
       );
       if (r.exitCode !== 0)
         throw pipFailure(r.stderr + r.stdout, s, r.stoppedBy, ctx.limits, "pip install --no-deps");
+      await requireRoom(s, ctx.limits, "pip install --no-deps");
       const tmp = await ctx.cache.tempDir("pypi", key);
       try {
         await mkdir(tmp);

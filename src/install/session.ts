@@ -91,12 +91,19 @@ export async function withSession<T>(options: SessionOptions, fn: (s: Session) =
 
 const allowFlagSupport = new Map<string, boolean>();
 
-/** Whether the image's npm knows `allow-git` (npm 11.x); asked once per image. */
+/**
+ * Whether the image's npm knows `allow-git` (npm 11.x), read from its config definitions (a grep, not an npm
+ * start-up: starting npm costs seconds on a loaded host); asked once per image.
+ */
 export async function npmHasAllowFlags(s: Session, image: string): Promise<boolean> {
   const known = allowFlagSupport.get(image);
   if (known !== undefined) return known;
-  const r = await s.container.exec(["npm", "config", "get", "allow-git"]);
-  const yes = r.exitCode === 0 && /^(all|none|root)$/m.test(r.stdout.trim());
+  const r = await s.container.exec([
+    "sh",
+    "-c",
+    'd=$(dirname "$(readlink -f "$(command -v npm)")")/..; grep -rqs -e "allow-git" "$d/node_modules/@npmcli/config/lib" /usr/share/nodejs/@npmcli/config/lib && echo yes || echo no',
+  ]);
+  const yes = r.exitCode === 0 && r.stdout.trim() === "yes";
   allowFlagSupport.set(image, yes);
   return yes;
 }
