@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import { ConfigError, InfrastructureError, UsageError } from "../../core/errors.ts";
 import { Redactor } from "../../core/redact.ts";
 import { loadRepoConfigFile } from "../../config/load.ts";
+import { GitConfigRefusedError } from "../../git/errors.ts";
 import { safeGit } from "../../git/run-git.ts";
 import { FixJobSpec } from "../../core/job.ts";
 import { createLocalFixPorts, fixModels, fixRunOptions } from "../../jobs/local-fix.ts";
@@ -93,7 +94,11 @@ export function registerFix(program: Command): void {
       };
       const inside = await safeGit(repo)
         .raw(["rev-parse", "--is-inside-work-tree"])
-        .catch(() => "");
+        .catch((error: unknown) => {
+          // A checkout whose git config Retrace refuses says so, not "not a git repository".
+          if (error instanceof GitConfigRefusedError) throw new UsageError(error.message, error.hint);
+          return "";
+        });
       if (inside.trim() !== "true") {
         throw new UsageError(
           `--repo ${flags.repo} is not a git repository`,

@@ -492,6 +492,24 @@ describe("git on the host runs no program the checkout names", () => {
     expect(Date.now() - t0).toBeLessThan(30_000);
   }, 60_000);
 
+  it(hostile("git: `retrace fix` on a checkout whose config Retrace refuses (CLI end to end)"), () => {
+    const c = checkout(
+      (d, t) => gitConfig(d, "remote.origin.uploadpack", `echo ran >> ${t}; git-upload-pack`),
+      MARKER,
+    );
+    const bin = new URL("../../../bin/retrace.mjs", import.meta.url).pathname;
+    const r = spawnSync(
+      process.execPath,
+      [bin, "fix", "--repo", c.dir, "--dry-run", "--out", path.join(c.dir, "..", "out")],
+      {
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/retrace: the repository's git config sets remote\.origin\.uploadpack/);
+  }, 90_000);
+
   it("a checkout with no hostile config: every step works and the branch holds the change (control)", async () => {
     const c = checkout(() => undefined, MARKER);
     const r = await createBranchWithCommit(c.dir, {
