@@ -60,11 +60,12 @@ afterEach(() => {
 });
 
 afterAll(() => {
-  expect(existsSync(MARKER)).toBe(false);
-  console.log(`host attack suite: ${inputs.size} hostile inputs, all contained or refused`);
+  // Clean up first: a failed assertion below must not leave the suite's directories behind.
   rmSync(root, { recursive: true, force: true });
   rmSync(secretDir, { recursive: true, force: true });
   rmSync(CONTROL, { force: true });
+  expect(existsSync(MARKER)).toBe(false);
+  console.log(`host attack suite: ${inputs.size} hostile inputs, all contained or refused`);
 });
 
 let seq = 0;
