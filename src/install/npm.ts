@@ -19,7 +19,7 @@ import {
   type SourcePolicy,
   type SourceProblem,
 } from "./lockfile-policy.ts";
-import { CONTAINER_PROXY_URL } from "./proxy.ts";
+import { CONTAINER_PROXY_URL, VIRTUAL_NPM_HOST, VIRTUAL_NPM_REGISTRY } from "./proxy.ts";
 import { installFailureReason } from "./reasons.ts";
 import { npmAllowedHosts, type RegistryConfig, registryKey } from "./registry-config.ts";
 import {
@@ -71,10 +71,15 @@ export class InstallFailedError extends InfrastructureError {
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 
-function npmEnv(s: Session, registry: RegistryConfig, policy: SourcePolicy): Record<string, string> {
+function npmEnv(s: Session, policy: SourcePolicy): Record<string, string> {
   return {
     HOME: "/tmp",
-    npm_config_registry: registry.npm,
+    // npm asks the virtual registry host, which the proxy maps to the configured registry, and rewrites every
+    // tarball URL (packuments, lockfile) to it: nothing reaches another host through the registry path.
+    npm_config_registry: VIRTUAL_NPM_REGISTRY,
+    // With remote or git sources allowed, those are fetched where they are (through the proxy's allow-list);
+    // registry.npmjs.org URLs still go to the configured registry.
+    npm_config_replace_registry_host: policy.allowRemote || policy.allowGit ? "npmjs" : "always",
     npm_config_cache: "/tmp/npm-cache",
     npm_config_userconfig: "/tmp/retrace-no-npmrc",
     npm_config_proxy: CONTAINER_PROXY_URL,
@@ -194,6 +199,7 @@ export async function installNpmLockfile(
       image,
       limits: ctx.limits,
       allowHosts: [...npmAllowedHosts(ctx.registry), ...extraHosts(lock, input.policy, ctx.registry)],
+      routes: { [VIRTUAL_NPM_HOST]: ctx.registry.npm },
       registry: ctx.registry,
       jobId: ctx.jobId,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -201,12 +207,12 @@ export async function installNpmLockfile(
     async (s) => {
       await s.container.copyIn(OUT_DIR, {
         "package.json": input.packageJson,
-        [input.lockfileName]: input.lockfile,
+        [input.lockfileName]: withRegistryTarballs(input.lockfile, VIRTUAL_NPM_REGISTRY),
         ...(input.workspaceFiles ?? {}),
       });
       const flags = await allowFlags(s, image, input.policy);
       const r = await s.container.exec(["npm", "ci", ...flags], {
-        env: npmEnv(s, ctx.registry, input.policy),
+        env: npmEnv(s, input.policy),
       });
       if (r.exitCode !== 0)
         throw stepFailure(r, s, `npm ci --ignore-scripts from ${input.lockfileName}`, ctx.limits);
@@ -223,6 +229,35 @@ export async function installNpmLockfile(
       }
     },
   );
+}
+
+/**
+ * The lockfile npm ci is given: registry entries without `resolved` (npm writes none with
+ * `omit-lockfile-registry-resolved`) get the configured registry's tarball URL, as npm 10+ computes it itself;
+ * without it an older npm fetches every package's full packument first (100 s instead of 15 s here for a
+ * mid-size lockfile). The cache key and the policy check use the repository's own bytes.
+ */
+export function withRegistryTarballs(lockfile: string, registry: string): string {
+  let lock: { packages?: Record<string, Record<string, unknown>> };
+  try {
+    lock = JSON.parse(lockfile) as typeof lock;
+  } catch {
+    return lockfile;
+  }
+  if (!lock.packages || typeof lock.packages !== "object") return lockfile;
+  let changed = false;
+  for (const [key, entry] of Object.entries(lock.packages)) {
+    if (!key.includes("node_modules/") || typeof entry !== "object" || entry === null) continue;
+    if (entry.resolved !== undefined || entry.link === true || entry.inBundle === true) continue;
+    if (typeof entry.version !== "string" || typeof entry.integrity !== "string") continue;
+    const name =
+      typeof entry.name === "string" ? entry.name : key.slice(key.lastIndexOf("node_modules/") + 13);
+    if (!/^(@[\w.-]+\/)?[\w.-]+$/.test(name) || !/^[\w.+-]+$/.test(entry.version)) continue;
+    const base = name.includes("/") ? name.split("/")[1]! : name;
+    entry.resolved = `${registry}${name}/-/${base}-${entry.version}.tgz`;
+    changed = true;
+  }
+  return changed ? JSON.stringify(lock, null, 2) : lockfile;
 }
 
 /** Hosts of git/remote sources the policy allows (the proxy lets them through for this install only). */
@@ -272,12 +307,13 @@ export async function installNpmPackages(
       image,
       limits: ctx.limits,
       allowHosts: npmAllowedHosts(ctx.registry),
+      routes: { [VIRTUAL_NPM_HOST]: ctx.registry.npm },
       registry: ctx.registry,
       jobId: ctx.jobId,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     },
     async (s) => {
-      const env = npmEnv(s, ctx.registry, REGISTRY_ONLY);
+      const env = npmEnv(s, REGISTRY_ONLY);
       await s.container.copyIn(OUT_DIR, { "package.json": packageJson });
       const flags = await allowFlags(s, image, REGISTRY_ONLY);
       const resolve = await s.container.exec(["npm", "install", "--package-lock-only", ...flags], { env });
@@ -286,7 +322,8 @@ export async function installNpmPackages(
       const lockText = await s.container.exec(["cat", "package-lock.json"]);
       let lock: { packages?: Record<string, unknown> };
       try {
-        lock = JSON.parse(lockText.stdout) as typeof lock;
+        // Entries npm recorded at the virtual registry are the configured registry's.
+        lock = JSON.parse(lockText.stdout.split(VIRTUAL_NPM_REGISTRY).join(ctx.registry.npm)) as typeof lock;
       } catch {
         throw new InstallFailedError(
           "npm did not write a readable lockfile",

@@ -20,6 +20,8 @@ export interface SessionOptions {
   image?: string;
   limits: InstallLimits;
   allowHosts: readonly string[];
+  /** Virtual registry hosts the proxy forwards to the configured registry (`startEgressProxy` routes). */
+  routes?: Record<string, string>;
   readOnlyDirs?: readonly string[];
   registry: RegistryConfig;
   jobId: string;
@@ -62,7 +64,11 @@ export function imageId(docker: Docker, image: string): Promise<string> {
 
 export async function withSession<T>(options: SessionOptions, fn: (s: Session) => Promise<T>): Promise<T> {
   const docker = options.docker ?? connectDocker();
-  const proxy = await startEgressProxy({ allow: options.allowHosts });
+  const proxy = await startEgressProxy({
+    allow: options.allowHosts,
+    ...(options.routes ? { routes: options.routes } : {}),
+    caFile: options.registry.caFile,
+  });
   let container: InstallContainer | null = null;
   try {
     container = await InstallContainer.open({
