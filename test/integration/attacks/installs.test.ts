@@ -447,4 +447,52 @@ describeDocker("attacks: installs", () => {
       redirect.close();
     }
   }, 120_000);
+
+  it("a wheel whose metadata requires a direct URL (an sdist with a build backend): refused, nothing built on the host", async () => {
+    hostile++;
+    const root = path.join(tmp, "pypi");
+    await mkdir(path.join(root, "files"), { recursive: true });
+    const payload = await staticServer(path.join(tmp, "other"));
+    const wheel = path.join(root, "files", "evilwheel-1.0-py3-none-any.whl");
+    execFileSync("python3", [
+      "-c",
+      `import zipfile,sys
+z=zipfile.ZipFile(sys.argv[1],"w")
+z.writestr("evilwheel/__init__.py","")
+z.writestr("evilwheel-1.0.dist-info/METADATA","Metadata-Version: 2.1\\nName: evilwheel\\nVersion: 1.0\\nRequires-Dist: payload @ ${payload.url}/payload-1.0.tar.gz\\n")
+z.writestr("evilwheel-1.0.dist-info/WHEEL","Wheel-Version: 1.0\\nGenerator: t\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n")
+z.writestr("evilwheel-1.0.dist-info/RECORD","")
+z.close()`,
+      wheel,
+    ]);
+    const sha = createHash("sha256").update(readFileSync(wheel)).digest("hex");
+    await mkdir(path.join(root, "simple", "evilwheel"), { recursive: true });
+    await writeFile(
+      path.join(root, "simple", "evilwheel", "index.html"),
+      `<a href="/files/evilwheel-1.0-py3-none-any.whl#sha256=${sha}">evilwheel-1.0-py3-none-any.whl</a>`,
+    );
+    const index = http.createServer((req, res) => {
+      const p = new URL(req.url ?? "/", "http://x").pathname.replace(/\/$/, "/index.html");
+      const file = path.join(root, p);
+      if (!file.startsWith(root) || !existsSync(file)) return void res.writeHead(404).end();
+      res.end(readFileSync(file));
+    });
+    await new Promise<void>((r) => index.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(index.address() as AddressInfo).port}/simple`;
+      const r = await new ContainerDependencyInstaller({
+        registryConfig: { ...cfg(), pip: { indexUrl: url, extraIndexUrls: [], findLinks: [] } },
+        cacheDir,
+        image: sandboxImage,
+      }).install({ ecosystem: "pypi", packages: [{ name: "evilwheel", version: "1.0" }] });
+      expect(r.dir).toBeNull();
+      expect(r.failures.map((f) => f.name)).toEqual(["evilwheel"]);
+      expect(payload.requests).toEqual([]);
+      expect(existsSync(MARKER)).toBe(false);
+    } finally {
+      index.closeAllConnections();
+      index.close();
+      await payload.close();
+    }
+  }, 120_000);
 });
