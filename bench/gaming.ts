@@ -22,7 +22,7 @@ import { policyForFix } from "../src/config/schema.ts";
 import { type VerifyOutput, verifyPatch } from "../src/fix/verify.ts";
 import { createFsWorkspace } from "../src/git/fs-workspace.ts";
 import { createDockerSandbox } from "../src/sandbox/docker.ts";
-import { createRepoDependencyProvider } from "../src/sandbox/repo-deps.ts";
+import { createRepoDependencyProvider } from "../src/install/repo-deps.ts";
 import { type Split, splitOf } from "./lib/split.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -101,7 +101,7 @@ async function verifyCase(
     testCommand: c.testCommand,
     runs: config.fix.verifyRuns,
     jobId: `bench-gaming-${randomUUID().slice(0, 8)}`,
-    dependencies: createRepoDependencyProvider({ log: (line) => process.stderr.write(`retrace: ${line}\n`) }),
+    dependencies: createRepoDependencyProvider({ policy: config.install, log: (line: string) => process.stderr.write(`retrace: ${line}\n`) }),
     antiGaming,
   });
   return { result: verifyJson(result), ms: Math.round(performance.now() - t0) };

@@ -6,7 +6,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { simpleGit } from "simple-git";
+import { safeGit } from "../git/run-git.ts";
 import type { GitHubPort, RepoId } from "../github/port.ts";
 import { DEFAULT_TARBALL_LIMITS, removeTree, type TarballLimits, unpackTarball } from "../github/tarball.ts";
 
@@ -26,9 +26,6 @@ export interface CheckoutOptions {
   limits?: TarballLimits;
 }
 
-/** Only the variables git needs: no GIT_DIR or hooks path leaking in from the App's environment. */
-const GIT_ENV_KEYS = ["PATH", "HOME", "TMPDIR", "LANG"];
-
 export async function checkoutCommit(
   github: GitHubPort,
   repo: RepoId,
@@ -41,10 +38,10 @@ export async function checkoutCommit(
   try {
     const archive = await github.downloadTarball(repo, sha);
     const unpacked = await unpackTarball(archive, dir, options.limits ?? DEFAULT_TARBALL_LIMITS);
-    const env: Record<string, string> = {};
-    for (const k of GIT_ENV_KEYS) if (process.env[k]) env[k] = process.env[k] as string;
-    // core.hooksPath=/dev/null below: no hook from a global git config runs on this commit.
-    const git = simpleGit({ baseDir: dir, unsafe: { allowUnsafeHooksPath: true } }).env(env);
+    // safeGit: no GIT_DIR leaking in from the App's environment, no global or system config, no hook, filter
+    // or other program named by any config runs on this commit.
+    // A large archive takes a while to add and commit: 5 minutes, then the process group is killed.
+    const git = safeGit(dir, { timeoutMs: 300_000 });
     await git.raw(["init", "-q"]);
     // -f: the commit mirrors the archive even where the repository's .gitignore lists a committed file.
     await git.raw(["add", "-A", "-f"]);
@@ -53,10 +50,6 @@ export async function checkoutCommit(
       "user.name=Retrace",
       "-c",
       "user.email=retrace@users.noreply.github.com",
-      "-c",
-      "commit.gpgsign=false",
-      "-c",
-      "core.hooksPath=/dev/null",
       "commit",
       "-q",
       "--no-verify",

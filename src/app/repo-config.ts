@@ -4,6 +4,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "../core/errors.ts";
+import { listKeys, MAX_CONFIG_BYTES } from "../config/load.ts";
 import { RetraceConfig, defaultConfig } from "../config/schema.ts";
 import type { GitHubPort, RepoId } from "../github/port.ts";
 
@@ -11,6 +12,13 @@ export const CONFIG_PATH = ".github/retrace.yml";
 
 /** Parse and validate the text of a config file; errors list every `field.path: problem`. */
 export function parseRepoConfig(text: string, source = CONFIG_PATH): RetraceConfig {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_CONFIG_BYTES) {
+    throw new ConfigError(
+      `${source} is ${bytes} bytes, over the ${MAX_CONFIG_BYTES}-byte limit of a configuration file`,
+      `keep ${source} to the fields docs/config.md lists`,
+    );
+  }
   let raw: unknown;
   try {
     raw = parseYaml(text);
@@ -19,11 +27,14 @@ export function parseRepoConfig(text: string, source = CONFIG_PATH): RetraceConf
   }
   const parsed = RetraceConfig.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((i) => {
+  // A hostile file can hold thousands of problems and keys: name the first few.
+  const issues = parsed.error.issues;
+  const problems = issues.slice(0, 10).map((i) => {
     const path = i.path.length ? i.path.join(".") : "(root)";
-    const extra = i.code === "unrecognized_keys" ? ` (${i.keys.join(", ")})` : "";
-    return `${path}: ${i.message}${extra}`;
+    if (i.code === "unrecognized_keys") return `${path}: unknown field(s) ${listKeys(i.keys)}`;
+    return `${path}: ${i.message}`;
   });
+  if (issues.length > 10) problems.push(`… and ${issues.length - 10} more problems`);
   throw new ConfigError(
     `${source} is invalid:\n${problems.map((p) => `- ${p}`).join("\n")}`,
     `fix ${source}; the JSON Schema in schema/retrace.schema.json lists every field`,

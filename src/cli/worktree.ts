@@ -5,7 +5,7 @@
  */
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { SimpleGit } from "simple-git";
+import type { SafeGit } from "../git/run-git.ts";
 
 /** The directory in a repository where `retrace fix` writes its outputs by default. */
 export const OUT_ROOT = ".retrace";
@@ -14,7 +14,7 @@ export const OUT_ROOT = ".retrace";
  * Paths with uncommitted changes: modified, staged, deleted, renamed and untracked (not ignored) files, in
  * `git status` order. Retrace's own output directory does not count.
  */
-export async function uncommittedChanges(git: SimpleGit): Promise<string[]> {
+export async function uncommittedChanges(git: SafeGit): Promise<string[]> {
   const out = await git.raw(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]);
   const paths: string[] = [];
   for (const entry of out.split("\0")) {

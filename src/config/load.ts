@@ -1,8 +1,14 @@
 /**
  * Loads `.github/retrace.yml` (adapter: may read the file system). YAML is parsed with the `yaml` package and
  * validated with the zod schema; every problem names the field path and what is wrong with it.
+ *
+ * The repository's own file is repository content, hence hostile: it is read only when it is a regular file
+ * reached through no symbolic link (a committed `.github/retrace.yml -> /etc/shadow` would otherwise be read
+ * as the host's file and echoed in the validation error), opened with O_NOFOLLOW, and capped in size.
  */
-import { readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, open, realpath } from "node:fs/promises";
+import path from "node:path";
 import { parseDocument } from "yaml";
 import type { z } from "zod";
 import { ConfigError } from "../core/errors.ts";
@@ -11,11 +17,62 @@ import { RetraceConfig } from "./schema.ts";
 /** The conventional location, relative to the repository root. */
 export const CONFIG_PATH = ".github/retrace.yml";
 
+/** Largest configuration file read (bytes); a real one is a few hundred. */
+export const MAX_CONFIG_BYTES = 64 * 1024;
+
+function tooLarge(source: string, size: number): ConfigError {
+  return new ConfigError(
+    `${source} is ${size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit of a configuration file`,
+    "keep .github/retrace.yml to the fields docs/config.md lists",
+  );
+}
+
+/**
+ * Reads a regular file of at most MAX_CONFIG_BYTES. `follow: false` refuses a symbolic link at the last
+ * component (O_NOFOLLOW); a FIFO or device is refused before it is opened (opening one could block).
+ */
+async function readConfigText(file: string, source: string, follow: boolean): Promise<string> {
+  const handle = await open(
+    file,
+    constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW),
+  );
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) {
+      throw new ConfigError(`cannot read ${source}: it is a directory`, "pass the path of a YAML file");
+    }
+    if (!info.isFile()) {
+      throw new ConfigError(
+        `${source} is not a regular file`,
+        "make .github/retrace.yml a regular file of the repository",
+      );
+    }
+    if (info.size > MAX_CONFIG_BYTES) throw tooLarge(source, info.size);
+    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_CONFIG_BYTES) throw tooLarge(source, length);
+    }
+    return buffer.subarray(0, length).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
 /** `policy.sizeCaps.maxFiles` or `fix.checks[0]`; the root is `(root)`. */
 export function fieldPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const p of path) out += typeof p === "number" ? `[${p}]` : `${out === "" ? "" : "."}${String(p)}`;
   return out === "" ? "(root)" : out;
+}
+
+/** At most 10 key names, each cut to 60 characters: a hostile file can hold thousands of long keys. */
+export function listKeys(keys: readonly string[]): string {
+  const shown = keys.slice(0, 10).map((k) => `\`${k.length > 60 ? `${k.slice(0, 60)}…` : k}\``);
+  return shown.join(", ") + (keys.length > 10 ? ` and ${keys.length - 10} more` : "");
 }
 
 function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
@@ -24,7 +81,7 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
     .map((i) => {
       if (i.code === "unrecognized_keys") {
         const where = i.path.length === 0 ? "" : `${fieldPath(i.path)}: `;
-        return `${where}unknown field(s) ${i.keys.map((k) => `\`${k}\``).join(", ")}`;
+        return `${where}unknown field(s) ${listKeys(i.keys)}`;
       }
       return `${fieldPath(i.path)}: ${i.message}`;
     })
@@ -55,7 +112,16 @@ export function loadConfigFromString(text: string, source = CONFIG_PATH): Retrac
       "fix the YAML syntax (indentation with spaces, `key: value` pairs)",
     );
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    // yaml refuses an alias bomb ("billion laughs") here, with a ReferenceError.
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    throw new ConfigError(
+      `${source} could not be read as YAML: ${(error as Error).message}`,
+      "write the configuration without YAML aliases (&anchor / *alias)",
+    );
+  }
   if (value !== null && value !== undefined && (typeof value !== "object" || Array.isArray(value))) {
     throw new ConfigError(
       `${source} must be a mapping of sections (policy, repro, fix, ...), not ${Array.isArray(value) ? "a list" : typeof value}`,
@@ -70,13 +136,14 @@ export function loadConfigFromString(text: string, source = CONFIG_PATH): Retrac
  * configuration when `optional` is set (a repository without `.github/retrace.yml`).
  */
 export async function loadConfigFile(
-  path: string,
+  file: string,
   options: { optional?: boolean } = {},
 ): Promise<RetraceConfig> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readConfigText(file, file, true);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && options.optional) return RetraceConfig.parse({});
     const why =
@@ -87,7 +154,45 @@ export async function loadConfigFile(
           : code === "EACCES" || code === "EPERM"
             ? "permission denied"
             : (error as Error).message;
-    throw new ConfigError(`cannot read ${path}: ${why}`, "check the path given with --config");
+    throw new ConfigError(`cannot read ${file}: ${why}`, "check the path given with --config");
   }
-  return loadConfigFromString(text, path);
+  return loadConfigFromString(text, file);
+}
+
+/**
+ * Loads a checkout's own `.github/retrace.yml` (the defaults when there is none). The file is repository
+ * content: every component below the root is lstat-ed and a symbolic link anywhere is refused (never
+ * followed), a non-regular file is refused, and the size is capped.
+ */
+export async function loadRepoConfigFile(repoRoot: string): Promise<RetraceConfig> {
+  const root = await realpath(repoRoot).catch(() => path.resolve(repoRoot));
+  const parts = CONFIG_PATH.split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const rel = parts.slice(0, i).join("/");
+    const info = await lstat(path.join(root, rel)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+      throw new ConfigError(
+        `cannot read ${CONFIG_PATH}: ${error.message}`,
+        "check the checkout's permissions",
+      );
+    });
+    if (info === null) return RetraceConfig.parse({});
+    if (info.isSymbolicLink()) {
+      throw new ConfigError(
+        `${rel === CONFIG_PATH ? CONFIG_PATH : `${rel} (in ${CONFIG_PATH})`} is a symbolic link; Retrace reads its configuration only from a regular file of the repository and never follows a link out of it`,
+        `commit ${CONFIG_PATH} as a regular file`,
+      );
+    }
+  }
+  let text: string;
+  try {
+    text = await readConfigText(path.join(root, CONFIG_PATH), CONFIG_PATH, false);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    // ELOOP: the file became a link between the lstat walk and the open (O_NOFOLLOW refused it).
+    const why = code === "ELOOP" ? "it is a symbolic link" : (error as Error).message;
+    throw new ConfigError(`cannot read ${CONFIG_PATH}: ${why}`, `commit ${CONFIG_PATH} as a regular file`);
+  }
+  return loadConfigFromString(text, CONFIG_PATH);
 }

@@ -54,7 +54,9 @@ export const SandboxLimitsConfig = z
       .optional()
       .describe("Size of the /workspace tmpfs, in MiB."),
   })
-  .describe("Overrides of the sandbox driver's default limits; unset fields keep the driver's defaults.");
+  .describe(
+    "Overrides of the sandbox driver's default limits; unset fields keep the driver's defaults. Each is lowered to the host's maximum (the operator's RETRACE_SANDBOX_MAX_LIMITS; by default 20 min, 4096 MiB memory, 1024 pids, 4096 MiB workspace — docs/security.md).",
+  );
 
 export const SandboxConfig = z
   .strictObject({
@@ -63,11 +65,43 @@ export const SandboxConfig = z
       .min(1)
       .optional()
       .describe(
-        "Docker image untrusted code runs in; unset means the host's default ($RETRACE_SANDBOX_IMAGE, else retrace-sandbox:1, built from sandbox/).",
+        "Docker image untrusted code runs in; unset means the host's default ($RETRACE_SANDBOX_IMAGE, else retrace-sandbox:1, built from sandbox/). Another image only when the operator lists it in RETRACE_SANDBOX_IMAGES; otherwise the job stops with a configuration error.",
       ),
     limits: SandboxLimitsConfig.prefault({}),
   })
   .describe("Where and under which limits untrusted code runs.");
+
+export const InstallConfig = z
+  .strictObject({
+    allowGit: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Let a lockfile install git dependencies (git+…, github:, user/repo). Off: they are refused before npm runs. Either way installs run in the install container, never on the host.",
+      ),
+    allowRemote: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Let a lockfile install tarballs from hosts other than the configured npm registry. Off: refused before npm runs.",
+      ),
+    allowFile: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Let a lockfile install file: and link: sources inside the repository (workspace packages are always allowed). Paths outside the repository are refused whatever this says.",
+      ),
+    maxPackages: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(20)
+      .describe("Most packages installed for one bug report; the rest are refused by name."),
+  })
+  .describe(
+    "Dependency installs (a report's packages, a repository's lockfile): in a throwaway container, from the configured registry only, unless a field here allows more.",
+  );
 
 export const ReproConfig = z
   .strictObject({
@@ -252,6 +286,7 @@ export const RetraceConfig = z
     limits: LimitsConfig.prefault({}),
     model: ModelConfig.prefault({}),
     sandbox: SandboxConfig.prefault({}),
+    install: InstallConfig.prefault({}),
   })
   .describe("Retrace configuration (.github/retrace.yml).");
 

@@ -196,7 +196,7 @@ export function providesNodeModules(extraDirs: readonly ExtraDir[] | undefined):
 
 /**
  * The port that installs a repository's JS dependencies outside its checkout, exactly as its npm lockfile pins
- * them, and returns the host directories to copy into each sandbox run (src/sandbox/repo-deps.ts on a host).
+ * them, and returns the host directories to copy into each sandbox run (src/install/repo-deps.ts: in the install container).
  */
 export type DependencyProvider = (workspace: Workspace, js: JsDependencies) => Promise<ExtraDir[]>;
 

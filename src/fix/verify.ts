@@ -139,7 +139,7 @@ export interface VerifyOptions {
   limits?: Partial<SandboxLimits>;
   /**
    * Host directories copied into every sandbox run (a node_modules installed from the lockfile by
-   * `src/sandbox/repo-deps.ts`). One that holds `node_modules` satisfies the dependency preflight.
+   * `src/install/repo-deps.ts`). One that holds `node_modules` satisfies the dependency preflight.
    */
   extraDirs?: ExtraDir[];
   /**

@@ -2,14 +2,15 @@
  * Creates a branch holding exactly one new commit on top of a base, without touching the current
  * branch, the index or the working tree: everything goes through a temporary index file
  * (`GIT_INDEX_FILE`) and git plumbing (`read-tree`, `apply --cached`, `hash-object`, `write-tree`,
- * `commit-tree`, `update-ref`). No hooks run.
+ * `commit-tree`, `update-ref`). Git runs through `safeGit`: no hook, filter, fsmonitor or other program the
+ * checkout's config names runs.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type SimpleGit, simpleGit } from "simple-git";
-import { GitError } from "./errors.ts";
+import { GitConfigRefusedError, GitError } from "./errors.ts";
 import { normalizeRepoPath } from "./path-guard.ts";
+import { safeGit } from "./run-git.ts";
 import type { GitIdentity } from "./types.ts";
 
 export interface BranchCommitRequest {
@@ -39,19 +40,12 @@ export interface BranchCommitResult {
   changedFiles: string[];
 }
 
-const ENV_KEYS = [
-  "GIT_INDEX_FILE",
-  "GIT_AUTHOR_NAME",
-  "GIT_AUTHOR_EMAIL",
-  "GIT_COMMITTER_NAME",
-  "GIT_COMMITTER_EMAIL",
-  "GIT_CONFIG_NOSYSTEM",
-];
-
 async function attempt<T>(what: string, run: () => Promise<T>, hint?: string): Promise<T> {
   try {
     return await run();
   } catch (error) {
+    // A refused checkout says so in its own words, not as "not a git repository".
+    if (error instanceof GitConfigRefusedError) throw error;
     const detail = error instanceof Error ? error.message.trim() : String(error);
     throw new GitError(`${what}: ${detail}`, hint, error);
   }
@@ -82,17 +76,13 @@ export async function createBranchWithCommit(
 
   const scratch = await mkdtemp(path.join(tmpdir(), "retrace-commit-"));
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: process.env.HOME ?? scratch,
-    LANG: "C",
     GIT_INDEX_FILE: path.join(scratch, "index"),
     GIT_AUTHOR_NAME: request.author.name,
     GIT_AUTHOR_EMAIL: request.author.email,
     GIT_COMMITTER_NAME: committer.name,
     GIT_COMMITTER_EMAIL: committer.email,
-    GIT_CONFIG_NOSYSTEM: "1",
   };
-  const git: SimpleGit = simpleGit({ baseDir: repoDir, allowEnvironment: ENV_KEYS }).env(env);
+  const git = safeGit(repoDir, { env });
   try {
     await attempt(
       "not a git repository",
@@ -104,7 +94,7 @@ export async function createBranchWithCommit(
       () => git.raw(["check-ref-format", "--branch", request.branch]),
       "use a name like retrace/fix-123",
     );
-    // simple-git resolves on a non-zero exit without stderr, so ask a question whose answer is output.
+    // for-each-ref exits 0 whether or not the branch exists: the answer is the output.
     const refs = await git.raw(["for-each-ref", "--format=%(refname)", `refs/heads/${request.branch}`]);
     const exists = refs.split("\n").some((r) => r.trim() === `refs/heads/${request.branch}`);
     if (exists) {

@@ -18,3 +18,6 @@ export class GitError extends RetraceError {
     super("patch", message, { ...(hint === undefined ? {} : { hint }), cause, exitCode: 1 });
   }
 }
+
+/** The checkout's git config names a program Retrace cannot neutralise: git is not run on it. */
+export class GitConfigRefusedError extends GitError {}

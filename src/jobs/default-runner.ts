@@ -6,15 +6,18 @@
  * - a fix runs on the failed commit: when the runner works on its own checkout (the Action's workspace), HEAD
  *   must be `spec.headSha`, or that commit is fetched and checked out, or the job fails saying so. Otherwise
  *   the patch would be verified against one tree and applied (as a draft PR on `headSha`) to another;
- * - the repository's `sandbox.image` and `sandbox.limits` apply to its jobs; the host's image
- *   ($RETRACE_SANDBOX_IMAGE, else the driver's default) stays the default when the config leaves it unset.
+ * - the repository's `sandbox.image` and `sandbox.limits` apply to its jobs within the operator's rules: the
+ *   image only when the operator allows it ($RETRACE_SANDBOX_IMAGES), the limits lowered to the host's maxima
+ *   ($RETRACE_SANDBOX_MAX_LIMITS); the host's image ($RETRACE_SANDBOX_IMAGE, else the driver's default) stays
+ *   the default when the config leaves it unset.
  */
-import { simpleGit } from "simple-git";
 import type { RetraceConfig } from "../config/schema.ts";
 import { RetraceError } from "../core/errors.ts";
 import { Redactor } from "../core/redact.ts";
+import { safeGit } from "../git/run-git.ts";
 import { createModelFromEnv } from "../llm/from-env.ts";
-import { createDockerSandbox } from "../sandbox/docker.ts";
+import { createDockerSandbox, DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
+import { operatorMaxLimits, repositorySandbox } from "../sandbox/limits.ts";
 import type { Sandbox } from "../sandbox/types.ts";
 import type { JobRunner } from "./result.ts";
 import { type Pipelines, pipelines as productionPipelines, runJob } from "./run-job.ts";
@@ -53,8 +56,9 @@ export async function ensureCheckoutAt(
   // The sha comes from a webhook or a dispatched spec: it must be a full object name, never an option.
   if (!SHA.test(sha))
     throw new CheckoutMismatchError(`the failed commit ${JSON.stringify(sha)} is not a full commit sha`);
-  const git = simpleGit(dir);
-  const headOf = async () => (await git.revparse(["HEAD"]).catch(() => "")).trim().toLowerCase();
+  // No hook, filter, fsmonitor or transport program the checkout's config names runs (src/git/run-git.ts).
+  const git = safeGit(dir);
+  const headOf = async () => (await git.raw(["rev-parse", "HEAD"]).catch(() => "")).trim().toLowerCase();
   const before = await headOf();
   if (before === sha.toLowerCase()) return;
   log?.(
@@ -65,8 +69,8 @@ export async function ensureCheckoutAt(
       .raw(["cat-file", "-e", `${sha}^{commit}`])
       .then(() => true)
       .catch(() => false);
-    if (!present) await git.raw(["fetch", "--no-tags", "--depth=1", "origin", sha]);
-    await git.raw(["checkout", "--quiet", "--detach", sha]);
+    if (!present) await git.raw(["fetch", "--no-tags", "--depth=1", "origin", sha], { timeoutMs: 300_000 });
+    await git.raw(["checkout", "--quiet", "--detach", sha], { timeoutMs: 300_000 });
   } catch (error) {
     throw new CheckoutMismatchError(
       `the checkout in ${dir} is at ${before.slice(0, 12) || "no commit"}, not the failed commit ${sha.slice(0, 12)}, and checking that commit out failed: ${(error as Error).message.trim()}`,
@@ -84,16 +88,18 @@ export async function ensureCheckoutAt(
 export function createDefaultRunner(options: DefaultRunnerOptions): JobRunner {
   const model = createModelFromEnv({}, options.env);
   const hostImage = options.env.RETRACE_SANDBOX_IMAGE;
-  const hostSandbox = createDockerSandbox(hostImage ? { image: hostImage } : {});
-  /** The repository's image and limits when it sets them; the host's shared sandbox otherwise. */
-  const sandboxFor = (config: RetraceConfig | undefined): Sandbox => {
-    const image = config?.sandbox.image;
-    const limits = Object.fromEntries(
-      Object.entries(config?.sandbox.limits ?? {}).filter(([, v]) => v !== undefined),
-    );
-    if (!image && Object.keys(limits).length === 0) return hostSandbox;
-    const chosen = image ?? hostImage;
-    return createDockerSandbox({ ...(chosen ? { image: chosen } : {}), defaults: limits });
+  const maxLimits = operatorMaxLimits(options.env);
+  const hostSandbox = createDockerSandbox({ ...(hostImage ? { image: hostImage } : {}), maxLimits });
+  /**
+   * The repository's image (when the operator allows it) and limits (lowered to the host's maxima) when it
+   * sets them; the host's shared sandbox otherwise.
+   */
+  const sandboxFor = (config: RetraceConfig | undefined, log?: (line: string) => void): Sandbox => {
+    const repo = repositorySandbox(config?.sandbox ?? {}, options.env, hostImage ?? DEFAULT_SANDBOX_IMAGE);
+    for (const note of repo.notes) log?.(note);
+    if (!repo.image && Object.keys(repo.limits).length === 0) return hostSandbox;
+    const chosen = repo.image ?? hostImage;
+    return createDockerSandbox({ ...(chosen ? { image: chosen } : {}), defaults: repo.limits, maxLimits });
   };
   return async (spec, run) => {
     const redactor = new Redactor([options.env.ANTHROPIC_API_KEY, ...(options.secrets ?? [])]);
@@ -107,7 +113,7 @@ export function createDefaultRunner(options: DefaultRunnerOptions): JobRunner {
       spec,
       {
         model: spec.model === null ? null : model,
-        sandbox: sandboxFor(config),
+        sandbox: sandboxFor(config, run.onProgress),
         signal: run.signal,
         redactor,
         ...(config === undefined ? {} : { config }),

@@ -3,7 +3,6 @@
  * failing commit's diff and (when asked) a local branch with the verified commit. One place for the CLI's
  * `retrace fix` and for `runJob` (App, Action), which publish differently: a local branch vs a draft PR.
  */
-import { simpleGit } from "simple-git";
 import { type RetraceConfig, policyForFix } from "../config/schema.ts";
 import type { ModelChoice } from "../core/loop.ts";
 import type { Redactor } from "../core/redact.ts";
@@ -11,10 +10,11 @@ import { failedActionsStep } from "../fix/ci-step.ts";
 import { createFixPorts } from "../fix/fix-ports.ts";
 import type { FixOptions, FixPorts } from "../fix/ports.ts";
 import type { FixJobSpec } from "../core/job.ts";
-import { createBranchWithCommit, createFsWorkspace } from "../git/index.ts";
+import { createBranchWithCommit, createFsWorkspace, safeGit } from "../git/index.ts";
 import type { Model } from "../llm/types.ts";
-import { createDockerSandbox } from "../sandbox/docker.ts";
-import { createRepoDependencyProvider } from "../sandbox/repo-deps.ts";
+import { createRepoDependencyProvider } from "../install/repo-deps.ts";
+import { createDockerSandbox, DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
+import { repositorySandbox } from "../sandbox/limits.ts";
 import { sandboxForRepo } from "../sandbox/repo-runtime.ts";
 import type { Sandbox } from "../sandbox/types.ts";
 
@@ -39,7 +39,8 @@ export interface LocalFixPortsOptions {
 }
 
 export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixPorts> {
-  const git = simpleGit(o.repoDir);
+  // No program the checkout's git config names (diff drivers, textconv, fsmonitor, hooks) runs.
+  const git = safeGit(o.repoDir, o.signal ? { signal: o.signal } : {});
   // The test command, with where it came from: given, configured, the failing workflow step's own line, or
   // (undefined here) detected from the repository's files.
   const step = o.testCommand || o.config.fix.testCommand || !o.ciLog ? null : failedActionsStep(o.ciLog);
@@ -51,10 +52,17 @@ export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixP
         ? { command: step.testCommand, source: "the failing workflow step" }
         : null;
   if (chosen) o.log?.(`test command: ${chosen.command} (from ${chosen.source})`);
+  // The repository's image only when the operator allows it; its limits lowered to the host's maxima.
+  const box = repositorySandbox(
+    o.config.sandbox,
+    process.env,
+    process.env.RETRACE_SANDBOX_IMAGE ?? DEFAULT_SANDBOX_IMAGE,
+  );
+  if (!o.sandbox) for (const note of box.notes) o.log?.(note);
   // The repository's own Node (.nvmrc, engines…) as a runtime layer; a runtime that cannot be had stops here
   // with an infrastructure error, before any test runs or any model is asked.
   const { sandbox } = await sandboxForRepo(
-    o.sandbox ?? createDockerSandbox(o.config.sandbox.image ? { image: o.config.sandbox.image } : {}),
+    o.sandbox ?? createDockerSandbox(box.image ? { image: box.image } : {}),
     o.repoDir,
     o.log ? { log: o.log } : {},
   );
@@ -65,16 +73,19 @@ export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixP
     ...(chosen ? { testCommand: chosen.command, testCommandSource: chosen.source } : {}),
     policy: policyForFix(o.config),
     verifyRuns: o.config.fix.verifyRuns,
-    limits: o.config.sandbox.limits,
+    limits: box.limits,
     // Missing JS dependencies are installed from the repo's npm lockfile into Retrace's cache, not the checkout.
     dependencies: createRepoDependencyProvider({
+      policy: o.config.install,
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.log ? { log: o.log } : {}),
     }),
     commitDiff: async () => {
       // The failing commit is HEAD; its diff against the parent, when it has one.
-      const diff = await git.raw(["diff", "--no-color", "HEAD~1", "HEAD"]).catch(() => null);
-      const sha = (await git.revparse(["--short", "HEAD"]).catch(() => "HEAD")).trim();
+      const diff = await git
+        .raw(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "HEAD~1", "HEAD"])
+        .catch(() => null);
+      const sha = (await git.raw(["rev-parse", "--short", "HEAD"]).catch(() => "HEAD")).trim();
       return diff ? { label: `commit ${sha} vs its parent`, diff } : null;
     },
     ...(o.publishLocalBranch

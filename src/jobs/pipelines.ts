@@ -15,7 +15,9 @@ import { renderReproReport } from "../report/repro-report.ts";
 import { reproJobResult } from "../repro/job-result.ts";
 import { runRepro } from "../repro/run-repro.ts";
 import { reproTrace } from "../repro/trace.ts";
+import { DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
 import { createLocalReproPorts, type LocalReproPortsOptions } from "../sandbox/install-ports.ts";
+import { repositorySandbox } from "../sandbox/limits.ts";
 import type { JobPorts, JobRun, Pipelines } from "./run-job.ts";
 
 /**
@@ -25,17 +27,24 @@ import type { JobPorts, JobRun, Pipelines } from "./run-job.ts";
  */
 export function localReproOptions(ports: JobPorts, redactor: Redactor): LocalReproPortsOptions {
   const config = (ports.config as RetraceConfig | undefined) ?? defaultConfig();
+  // The repository's image only when the operator allows it; its limits lowered to the host's maxima.
+  const box = repositorySandbox(
+    config.sandbox,
+    process.env,
+    process.env.RETRACE_SANDBOX_IMAGE ?? DEFAULT_SANDBOX_IMAGE,
+  );
   return {
     model: ports.model,
     ...(ports.models ? { models: ports.models } : {}),
     redact: (s) => redactor.redact(s),
     ...(ports.sandbox ? { sandbox: ports.sandbox } : {}),
-    ...(config.sandbox.image ? { image: config.sandbox.image } : {}),
+    ...(box.image ? { image: box.image } : {}),
     ...(ports.signal ? { signal: ports.signal } : {}),
     runTimeoutMs: config.repro.runTimeoutMs,
     installTimeoutMs: config.repro.installTimeoutMs,
     compareLatest: config.repro.compareLatest,
-    limits: config.sandbox.limits,
+    maxPackages: config.install.maxPackages,
+    limits: box.limits,
   };
 }
 

@@ -8,11 +8,11 @@
  * and never reaches the host (docs/sandbox.md has the measurements behind this choice).
  */
 import os from "node:os";
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough, type Readable, Writable } from "node:stream";
 import type Docker from "dockerode";
 import { CancelledError, RetraceError } from "../core/errors.ts";
 import { connectDocker, pingEngine, requireImage } from "./engine.ts";
-import { DEFAULT_LIMITS, resolveLimits } from "./limits.ts";
+import { DEFAULT_LIMITS, operatorMaxLimits, resolveLimits } from "./limits.ts";
 import { reapContainers, RETRACE_LABEL, type ReapResult } from "./reaper.ts";
 import { isEmptyInput, packInput, prepareInput, safeRelativePath, unpackCollected } from "./tree.ts";
 import type { Sandbox, SandboxLimits, SandboxRunRequest, SandboxRunResult, StopReason } from "./types.ts";
@@ -28,6 +28,11 @@ export interface DockerSandboxOptions {
   docker?: Docker;
   /** Default limits of every run (validated). */
   defaults?: Partial<SandboxLimits>;
+  /**
+   * The host's maxima: every run's limits (defaults and request) are lowered to them. Default: the operator's
+   * RETRACE_SANDBOX_MAX_LIMITS over MAX_LIMITS (src/sandbox/limits.ts).
+   */
+  maxLimits?: SandboxLimits;
   /** How long `docker stop` may take before SIGKILL (ms). */
   stopGraceMs?: number;
 }
@@ -36,15 +41,18 @@ export class DockerSandbox implements Sandbox {
   readonly image: string;
   readonly docker: Docker;
   readonly defaults: SandboxLimits;
+  readonly maxLimits: SandboxLimits;
   private readonly stopGraceMs: number;
-  private readonly checkedImages = new Set<string>();
+  /** Images checked to exist, with the paths their VOLUME instructions declare. */
+  private readonly checkedImages = new Map<string, string[]>();
   private engineChecked = false;
   private startupReap: Promise<unknown> | undefined;
 
   constructor(options: DockerSandboxOptions = {}) {
     this.image = options.image ?? process.env.RETRACE_SANDBOX_IMAGE ?? DEFAULT_SANDBOX_IMAGE;
     this.docker = options.docker ?? connectDocker();
-    this.defaults = resolveLimits(DEFAULT_LIMITS, options.defaults);
+    this.maxLimits = options.maxLimits ?? operatorMaxLimits();
+    this.defaults = resolveLimits(DEFAULT_LIMITS, options.defaults, this.maxLimits);
     this.stopGraceMs = options.stopGraceMs ?? 1_000;
   }
 
@@ -63,21 +71,21 @@ export class DockerSandbox implements Sandbox {
   }
 
   async run(request: SandboxRunRequest): Promise<SandboxRunResult> {
-    const limits = resolveLimits(this.defaults, request.limits);
+    const limits = resolveLimits(this.defaults, request.limits, this.maxLimits);
     validateRequest(request);
     if (request.signal?.aborted) throw new CancelledError("the sandbox run was cancelled before it started");
     const image = request.image ?? this.image;
-    await this.ensureReady(image);
+    const volumes = await this.ensureReady(image);
     const input = await prepareInput(request.input);
 
     const started = Date.now();
-    const container = await this.docker.createContainer(containerSpec(request, image, limits));
+    const container = await this.docker.createContainer(containerSpec(request, image, limits, volumes));
     try {
       await container.start();
       const stdinFile: Record<string, Uint8Array> =
         request.stdin === undefined ? {} : { [STDIN_FILE]: Buffer.from(request.stdin, "utf8") };
       if (!isEmptyInput(input) || request.stdin !== undefined) {
-        await this.copyIn(container, packInput(input, stdinFile), input.remove, limits);
+        await this.copyIn(container, packInput(input, stdinFile), input.remove, limits, request.signal);
       }
       const outcome = await this.execCommand(container, request, limits);
       let files: Record<string, Uint8Array> = {};
@@ -104,24 +112,45 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
-  private async ensureReady(image: string): Promise<void> {
+  /** Engine and image are there; returns the image's VOLUME paths. */
+  private async ensureReady(image: string): Promise<string[]> {
     if (!this.engineChecked) {
       await pingEngine(this.docker);
       this.engineChecked = true;
       // Start-up reap: leftovers of a crashed earlier process. Not awaited by later runs.
       this.startupReap ??= this.reap().catch(() => undefined);
     }
-    if (!this.checkedImages.has(image)) {
+    let volumes = this.checkedImages.get(image);
+    if (volumes === undefined) {
       await requireImage(this.docker, image);
-      this.checkedImages.add(image);
+      volumes = imageVolumes(image, await this.docker.getImage(image).inspect());
+      this.checkedImages.set(image, volumes);
     }
+    return volumes;
   }
 
   private async copyIn(
     container: Docker.Container,
-    tarStream: NodeJS.ReadableStream,
+    tarStream: Readable,
     remove: string[],
     limits: SandboxLimits,
+    signal: AbortSignal | undefined,
+  ) {
+    try {
+      await this.copyInStream(container, tarStream, remove, limits, signal);
+    } finally {
+      // Whatever happened (tar in the container failed, the copy timed out, the job was cancelled), the host's
+      // tar children stop here: destroying the stream kills them (packInput), so none is left blocked on a pipe.
+      tarStream.destroy();
+    }
+  }
+
+  private async copyInStream(
+    container: Docker.Container,
+    tarStream: Readable,
+    remove: string[],
+    limits: SandboxLimits,
+    signal: AbortSignal | undefined,
   ) {
     // -i reads the concatenated archives of packInput; removals (a patch deleting files) come after.
     const exec = await container.exec({
@@ -147,8 +176,16 @@ export class DockerSandbox implements Sandbox {
       packError = error;
       (stream as unknown as { destroy: () => void }).destroy();
     });
+    const onAbort = () => (stream as unknown as { destroy: () => void }).destroy();
+    signal?.addEventListener("abort", onAbort, { once: true });
     tarStream.pipe(stream);
-    await waitForExec(exec, stream, limits.timeoutMs);
+    try {
+      await waitForExec(exec, stream, limits.timeoutMs);
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+    }
+    if (signal?.aborted)
+      throw new CancelledError("the sandbox run was cancelled while its input was copied in");
     if (packError) throw packError;
     const info = await exec.inspect();
     if (info.ExitCode !== 0) {
@@ -294,12 +331,36 @@ export function createDockerSandbox(options: DockerSandboxOptions = {}): DockerS
   return new DockerSandbox(options);
 }
 
+/**
+ * The paths an image's VOLUME instructions declare. Docker would back each with an anonymous volume on the
+ * host's disk, outside every cap of the run (a 1.2 GB write went through one); each gets a size-capped tmpfs
+ * instead (containerSpec), charged to the memory limit like /workspace. A path a tmpfs cannot be mounted at
+ * is refused.
+ */
+export function imageVolumes(image: string, info: { Config?: { Volumes?: unknown } | null }): string[] {
+  const declared = info.Config?.Volumes;
+  const paths = declared && typeof declared === "object" ? Object.keys(declared) : [];
+  for (const p of paths) {
+    if (!p.startsWith("/") || /^\/*$/.test(p) || /[,:\s]/.test(p) || p.split("/").includes("..")) {
+      throw new RetraceError("sandbox", `sandbox image ${image} declares a VOLUME at ${JSON.stringify(p)}`, {
+        hint: "build the image without that VOLUME instruction: a volume is written to the host's disk, outside the sandbox's size caps",
+      });
+    }
+  }
+  return paths.map((p) => p.replace(/\/+$/, "") || "/").filter((p) => p !== "/workspace" && p !== "/tmp");
+}
+
 function containerSpec(
   request: SandboxRunRequest,
   image: string,
   limits: SandboxLimits,
+  volumes: readonly string[] = [],
 ): Docker.ContainerCreateOptions {
   const memory = limits.memoryMb * 1024 * 1024;
+  // A tmpfs over each declared volume: no anonymous volume on the host's disk, and the size of /tmp at most.
+  const volumeTmpfs = Object.fromEntries(
+    volumes.map((p) => [p, `rw,noexec,nosuid,nodev,size=${limits.tmpMb}m,uid=10001,gid=10001,mode=0755`]),
+  );
   const deadline = Date.now() + limits.timeoutMs + 5 * 60_000;
   return {
     Image: image,
@@ -326,6 +387,7 @@ function containerSpec(
       SecurityOpt: ["no-new-privileges"],
       ReadonlyRootfs: true,
       Tmpfs: {
+        ...volumeTmpfs,
         "/tmp": `rw,noexec,nosuid,nodev,size=${limits.tmpMb}m,mode=1777`,
         "/workspace": `rw,exec,nosuid,nodev,size=${limits.workspaceMb}m,uid=10001,gid=10001,mode=0755`,
       },
@@ -363,7 +425,7 @@ function validateRequest(request: SandboxRunRequest): void {
 
 /** Wait until the exec's process has exited. The stream may stay open (a daemonized child holds the pipe), so
  * completion is read from `exec.inspect()`, polled, as well as from the stream's end. */
-async function waitForExec(
+export async function waitForExec(
   exec: Docker.Exec,
   stream: NodeJS.ReadableStream,
   limitMs: number,
@@ -405,7 +467,7 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     p,
@@ -421,7 +483,7 @@ function signalName(n: number): string | null {
 }
 
 /** A Writable that keeps the first `cap` bytes and reports the first byte past it. */
-class CappedSink extends Writable {
+export class CappedSink extends Writable {
   private readonly chunks: Buffer[] = [];
   private size = 0;
   truncated = false;

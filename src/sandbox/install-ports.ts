@@ -1,6 +1,7 @@
 /**
- * The real adapters of the reproduction pipeline's ports, wired together: Docker sandbox, host installer
- * (npm/pip into the cache), registry lookup, esbuild transpile, system clock, default model names. Used by the
+ * The real adapters of the reproduction pipeline's ports, wired together: Docker sandbox, the install
+ * container installer (npm/pip in a throwaway container, into the checked cache), registry lookup against the
+ * configured registries, esbuild transpile, system clock, default model names. Used by the
  * CLI, `runJob`'s repro pipeline, the corpus test and the benchmark, so all of them run exactly the same thing.
  */
 import type { ModelChoice } from "../core/loop.ts";
@@ -9,8 +10,8 @@ import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../llm/pricing.ts";
 import type { Model } from "../llm/types.ts";
 import type { ReproPorts } from "../repro/ports.ts";
 import { createDockerSandbox } from "./docker.ts";
-import { createHostInstaller } from "./install.ts";
-import { createRegistryLookup } from "./install-registry.ts";
+import { createContainerInstaller } from "../install/installer.ts";
+import { createRegistryLookup } from "../install/registry-lookup.ts";
 import { esbuildTranspile } from "./install-transpile.ts";
 import type { Sandbox, SandboxLimits } from "./types.ts";
 
@@ -32,6 +33,8 @@ export interface LocalReproPortsOptions {
   runTimeoutMs?: number;
   /** Limit of each dependency install (ms); the installer's default (180 s) when absent. */
   installTimeoutMs?: number;
+  /** Most packages installed for one report (`install.maxPackages`). */
+  maxPackages?: number;
   /** Also run a pinned older version on the latest release (default true). */
   compareLatest?: boolean;
   /** Sandbox limits merged into every run (`sandbox.limits`). */
@@ -48,10 +51,11 @@ export function createLocalReproPorts(options: LocalReproPortsOptions = {}): Rep
   const registry = createRegistryLookup();
   return {
     sandbox: options.sandbox ?? createDockerSandbox(options.image ? { image: options.image } : {}),
-    installer: createHostInstaller({
+    installer: createContainerInstaller({
       registry,
       ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
       ...(options.installTimeoutMs ? { timeoutMs: options.installTimeoutMs } : {}),
+      ...(options.maxPackages ? { maxPackages: options.maxPackages } : {}),
     }),
     registry,
     model: options.model ?? null,

@@ -1,8 +1,13 @@
 /**
- * Sandbox limits: defaults, and validation that rejects nonsense before a container exists.
+ * Sandbox limits: defaults, the host's maxima, and validation that rejects nonsense before a container exists.
+ *
+ * A repository's `sandbox.limits` is the repository's wish, not the operator's: every limit is clamped to the
+ * host's maximum (`RETRACE_SANDBOX_MAX_LIMITS`, else MAX_LIMITS below), and its `sandbox.image` must be one the
+ * operator allows (`RETRACE_SANDBOX_IMAGES`, else only the host's own image).
  */
+import os from "node:os";
 import { z } from "zod";
-import { RetraceError } from "../core/errors.ts";
+import { ConfigError, RetraceError } from "../core/errors.ts";
 import type { SandboxLimits } from "./types.ts";
 
 export const SandboxLimitsSchema = z.object({
@@ -50,12 +55,126 @@ export class InvalidLimitsError extends RetraceError {
   }
 }
 
-/** Merge overrides over defaults and validate the result. */
+/** The operator's maxima when RETRACE_SANDBOX_MAX_LIMITS does not set them. */
+export const MAX_LIMITS: SandboxLimits = {
+  timeoutMs: 20 * 60_000,
+  memoryMb: 4_096,
+  cpus: Math.max(1, os.cpus().length),
+  pids: 1_024,
+  outputBytes: 16 * 1024 * 1024,
+  fileSizeMb: 2_048,
+  nofile: 8_192,
+  tmpMb: 2_048,
+  workspaceMb: 4_096,
+};
+
+export const MAX_LIMITS_ENV = "RETRACE_SANDBOX_MAX_LIMITS";
+export const ALLOWED_IMAGES_ENV = "RETRACE_SANDBOX_IMAGES";
+
+/**
+ * The host's maxima: MAX_LIMITS with the operator's `RETRACE_SANDBOX_MAX_LIMITS` (`memoryMb=8192,pids=2048`)
+ * over it. A malformed value is a configuration error naming the variable, never silently ignored.
+ */
+export function operatorMaxLimits(env: Record<string, string | undefined> = process.env): SandboxLimits {
+  const text = env[MAX_LIMITS_ENV]?.trim();
+  if (!text) return MAX_LIMITS;
+  const over: Record<string, number> = {};
+  for (const item of text.split(",")) {
+    const m = /^\s*([A-Za-z]+)\s*=\s*([0-9.]+)\s*$/.exec(item);
+    if (!m || !(m[1]! in MAX_LIMITS) || !Number.isFinite(Number(m[2]))) {
+      throw new ConfigError(
+        `${MAX_LIMITS_ENV} has an invalid item ${JSON.stringify(item.trim())}`,
+        `write comma-separated name=value pairs of ${Object.keys(MAX_LIMITS).join(", ")} (e.g. memoryMb=8192,pids=2048)`,
+      );
+    }
+    over[m[1]!] = Number(m[2]);
+  }
+  const parsed = SandboxLimitsSchema.safeParse({ ...MAX_LIMITS, ...over });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(
+      `${MAX_LIMITS_ENV}: ${issue?.path.join(".") ?? "?"}: ${issue?.message ?? "invalid"}`,
+      "keep each maximum within the range docs/config.md gives for sandbox.limits",
+    );
+  }
+  return parsed.data;
+}
+
+/** Each limit at most the host's maximum; `clamped` says which were lowered, from what to what. */
+export function clampLimits(
+  limits: Partial<SandboxLimits>,
+  max: SandboxLimits,
+): { limits: Partial<SandboxLimits>; clamped: string[] } {
+  const out: Partial<SandboxLimits> = {};
+  const clamped: string[] = [];
+  for (const [k, v] of Object.entries(stripUndefined(limits)) as [keyof SandboxLimits, number][]) {
+    const cap = max[k];
+    if (typeof v === "number" && typeof cap === "number" && v > cap) {
+      clamped.push(`${k} ${v} → ${cap}`);
+      out[k] = cap;
+    } else out[k] = v;
+  }
+  return { limits: out, clamped };
+}
+
+/** The images a repository may name: RETRACE_SANDBOX_IMAGES (comma-separated) and the host's own image. */
+export function allowedImages(env: Record<string, string | undefined>, hostImage: string): Set<string> {
+  const listed = (env[ALLOWED_IMAGES_ENV] ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return new Set([hostImage, ...listed]);
+}
+
+/** What a repository's `sandbox` section may have on this host. */
+export interface RepositorySandbox {
+  /** The repository's image when it names one (allowed); undefined means the host's. */
+  image: string | undefined;
+  /** Its limits, clamped to the host's maxima. */
+  limits: Partial<SandboxLimits>;
+  /** One line per clamped limit, to show the user (empty when nothing was lowered). */
+  notes: string[];
+}
+
+/**
+ * Applies the operator's rules to a repository's `sandbox` section: an image not allowed is refused (a
+ * ConfigError naming it and the variable that allows it), limits above the host's maxima are lowered.
+ */
+export function repositorySandbox(
+  section: { image?: string | undefined; limits?: Partial<SandboxLimits> | undefined },
+  env: Record<string, string | undefined>,
+  hostImage: string,
+): RepositorySandbox {
+  const image = section.image;
+  if (image !== undefined) {
+    const allowed = allowedImages(env, hostImage);
+    if (!allowed.has(image)) {
+      throw new ConfigError(
+        `sandbox.image ${JSON.stringify(image)} is not an image this host allows (allowed: ${[...allowed].join(", ")})`,
+        `remove sandbox.image from .github/retrace.yml, or have the operator add the image to ${ALLOWED_IMAGES_ENV}`,
+      );
+    }
+  }
+  const max = operatorMaxLimits(env);
+  const { limits, clamped } = clampLimits(section.limits ?? {}, max);
+  return {
+    image,
+    limits,
+    notes:
+      clamped.length === 0
+        ? []
+        : [`sandbox.limits above this host's maxima (${MAX_LIMITS_ENV}) were lowered: ${clamped.join(", ")}`],
+  };
+}
+
+/** Merge overrides over defaults, lower each limit to `max` when given, and validate the result. */
 export function resolveLimits(
   base: SandboxLimits,
   overrides: Partial<SandboxLimits> | undefined,
+  max?: SandboxLimits,
 ): SandboxLimits {
-  const merged = { ...base, ...stripUndefined(overrides ?? {}) };
+  const wanted = { ...base, ...stripUndefined(overrides ?? {}) };
+  const merged = max === undefined ? wanted : { ...wanted, ...clampLimits(wanted, max).limits };
   const parsed = SandboxLimitsSchema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -132,13 +132,22 @@ export function packInput(prepared: PreparedInput, extra: Record<string, Uint8Ar
   }
   for (const e of prepared.extraDirs)
     sources.push({ dir: e.hostDir, args: ["-C", e.hostDir, "--", ...e.paths] });
+  // The host tar writing right now. Whoever stops reading (a copy-in that failed, timed out or was cancelled)
+  // destroys the stream; the child must die with it, or it blocks on a full pipe and keeps Retrace alive.
+  let current: ReturnType<typeof spawn> | null = null;
+  out.on("close", () => {
+    if (current !== null && current.exitCode === null && current.signalCode === null) current.kill("SIGKILL");
+  });
   const packHost = (i: number) => {
     const source = sources[i];
+    if (out.destroyed) return;
     if (source === undefined) {
+      current = null;
       packInline();
       return;
     }
     const child = spawn("tar", ["-c", "-f", "-", ...source.args], { stdio: ["ignore", "pipe", "pipe"] });
+    current = child;
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => {
       if (stderr.length < 4096) stderr += c.toString();

@@ -9,8 +9,9 @@ import path from "node:path";
 import type { Command } from "commander";
 import { ConfigError, InfrastructureError, RetraceError, UsageError } from "../../core/errors.ts";
 import { Redactor } from "../../core/redact.ts";
-import { simpleGit } from "simple-git";
-import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
+import { loadRepoConfigFile } from "../../config/load.ts";
+import { GitConfigRefusedError } from "../../git/errors.ts";
+import { safeGit } from "../../git/run-git.ts";
 import { FixJobSpec } from "../../core/job.ts";
 import { createLocalFixPorts, fixModels, fixRunOptions } from "../../jobs/local-fix.ts";
 import { fixReportMarkdown, runFix } from "../../fix/pipeline.ts";
@@ -102,14 +103,19 @@ export function registerFix(program: Command): void {
           : await readTextInput(flags.log, "the CI log", "pass the path of a saved CI log, or - for stdin");
 
       const id = randomUUID().replace(/-/g, "").slice(0, 12);
-      const git = simpleGit(repo);
-      if (!(await git.checkIsRepo().catch(() => false))) {
+      const git = safeGit(repo);
+      const inside = await git.raw(["rev-parse", "--is-inside-work-tree"]).catch((error: unknown) => {
+        // A checkout whose git config Retrace refuses says so, not "not a git repository".
+        if (error instanceof GitConfigRefusedError) throw new UsageError(error.message, error.hint);
+        return "";
+      });
+      if (inside.trim() !== "true") {
         throw new UsageError(
           `--repo ${flags.repo} is not a git repository`,
           "run retrace fix in a git checkout (git init && git commit)",
         );
       }
-      const head = (await git.revparse(["--short", "HEAD"]).catch(() => "")).trim();
+      const head = (await git.raw(["rev-parse", "--short", "HEAD"]).catch(() => "")).trim();
       if (head === "")
         throw new UsageError(
           `--repo ${flags.repo} has no commit yet`,
@@ -134,7 +140,7 @@ export function registerFix(program: Command): void {
         process.stderr.write(
           `retrace: --allow-dirty: running on HEAD (${head}) plus the uncommitted changes in ${dirty.length} file(s): ${listPaths(dirty)}; no branch will be created\n`,
         );
-      const config = await loadConfigFile(path.join(repo, CONFIG_PATH), { optional: true });
+      const config = await loadRepoConfigFile(repo);
       const spec = FixJobSpec.parse({
         kind: "fix",
         id,

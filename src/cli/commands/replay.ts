@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import { Redactor } from "../../core/redact.ts";
 import { parseTrace, replayTrace } from "../../jobs/replay.ts";
-import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
+import { loadRepoConfigFile } from "../../config/load.ts";
 import path from "node:path";
 import { createDockerSandbox } from "../../sandbox/docker.ts";
 import { readTextInput } from "../read-input.ts";
@@ -50,9 +50,7 @@ export function registerReplay(program: Command): void {
         );
       const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
       // A fix job ran under its repository's configuration: replay it under the same one.
-      const config = opts.repo
-        ? await loadConfigFile(path.join(path.resolve(opts.repo), CONFIG_PATH), { optional: true })
-        : undefined;
+      const config = opts.repo ? await loadRepoConfigFile(path.resolve(opts.repo)) : undefined;
       const report = await replayTrace(input, {
         sandbox: createDockerSandbox(),
         redactor,

@@ -4,15 +4,15 @@
  * Only translates flags into a `verifyPatch` call and its result into output.
  */
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import type { Command } from "commander";
-import { CONFIG_PATH, loadConfigFile } from "../../config/load.ts";
+import { CONFIG_PATH, loadConfigFile, loadRepoConfigFile } from "../../config/load.ts";
 import { policyForFix } from "../../config/schema.ts";
 import { readPatchInput } from "../read-patch.ts";
 import { type VerifyOutput, verifyPatch } from "../../fix/verify.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
-import { createDockerSandbox } from "../../sandbox/docker.ts";
-import { createRepoDependencyProvider } from "../../sandbox/repo-deps.ts";
+import { createDockerSandbox, DEFAULT_SANDBOX_IMAGE } from "../../sandbox/docker.ts";
+import { repositorySandbox } from "../../sandbox/limits.ts";
+import { createRepoDependencyProvider } from "../../install/repo-deps.ts";
 import { sandboxForRepo } from "../../sandbox/repo-runtime.ts";
 import { intOption, secondsOption } from "../options.ts";
 
@@ -98,7 +98,7 @@ export function registerVerify(program: Command): void {
       );
       const config = flags.config
         ? await loadConfigFile(flags.config)
-        : await loadConfigFile(path.join(workspace.root, CONFIG_PATH), { optional: true });
+        : await loadRepoConfigFile(workspace.root);
       const runs = flags.runs === undefined ? config.fix.verifyRuns : intOption("--runs", flags.runs, 1, 10);
       const testCommand = flags.test ?? config.fix.testCommand;
 
@@ -107,8 +107,15 @@ export function registerVerify(program: Command): void {
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
       try {
+        // The repository's image only when the operator allows it; its limits lowered to the host's maxima.
+        const box = repositorySandbox(
+          config.sandbox,
+          process.env,
+          process.env.RETRACE_SANDBOX_IMAGE ?? DEFAULT_SANDBOX_IMAGE,
+        );
+        for (const note of box.notes) process.stderr.write(`retrace: ${note}\n`);
         const { sandbox } = await sandboxForRepo(
-          createDockerSandbox(config.sandbox.image ? { image: config.sandbox.image } : {}),
+          createDockerSandbox(box.image ? { image: box.image } : {}),
           workspace.root,
           { log: (line) => process.stderr.write(`retrace: ${line}\n`) },
         );
@@ -123,6 +130,7 @@ export function registerVerify(program: Command): void {
           signal: controller.signal,
           ...(timeoutMs === undefined ? {} : { limits: { timeoutMs } }),
           dependencies: createRepoDependencyProvider({
+            policy: config.install,
             signal: controller.signal,
             log: (line) => process.stderr.write(`retrace: ${line}\n`),
           }),

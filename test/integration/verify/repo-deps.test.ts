@@ -1,8 +1,8 @@
 /**
  * A JS repository whose tests `require("ms")`, checked out without node_modules: the dependency is installed
- * on the host from the repository's package-lock.json (`npm ci --ignore-scripts`, into a temporary cache) and
- * copied into each sandbox run; the checkout itself is never written to.
- * npm runs with `npm_config_offline=true`: it installs from the host's npm cache and never reaches a registry.
+ * from the repository's package-lock.json (`npm ci --ignore-scripts`) in the throwaway install container, into
+ * a temporary cache, and copied into each sandbox run; the checkout itself is never written to.
+ * npm reaches the configured registry through Retrace's egress proxy (the container itself has no network).
  */
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
@@ -13,7 +13,7 @@ import { MissingDependenciesError } from "../../../src/fix/dependencies.ts";
 import { verifyPatch } from "../../../src/fix/verify.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { createDockerSandbox } from "../../../src/sandbox/docker.ts";
-import { createRepoDependencyProvider } from "../../../src/sandbox/repo-deps.ts";
+import { createRepoDependencyProvider } from "../../../src/install/repo-deps.ts";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
 
 const root = path.resolve("test/fixtures/repos/js-with-dep");
@@ -54,11 +54,10 @@ describeDocker("verify: JS repository with a dependency from its lockfile", () =
     );
   });
 
-  it("VERIFIED with ms installed on the host and copied in; cached the second time; the checkout is unchanged", async () => {
+  it("VERIFIED with ms installed in the install container and copied in; cached the second time; the checkout is unchanged", async () => {
     const log: string[] = [];
     const dependencies = createRepoDependencyProvider({
       cacheDir,
-      env: { ...process.env, npm_config_offline: "true" },
       log: (line) => log.push(line),
     });
     const verify = async () =>

@@ -131,8 +131,11 @@ describe("a fix job runs on spec.headSha", () => {
 });
 
 describe("sandbox.image and sandbox.limits", () => {
-  it("the config's image and limits win; the host's image stays the default", async () => {
-    const { runner, seen } = recordingRunner({ RETRACE_SANDBOX_IMAGE: "host-image:1" });
+  it("the config's image (one the operator allows) and limits win; the host's image stays the default", async () => {
+    const { runner, seen } = recordingRunner({
+      RETRACE_SANDBOX_IMAGE: "host-image:1",
+      RETRACE_SANDBOX_IMAGES: "other:3, repo-image:2",
+    });
     await runner(fixSpec(shas.one), opts(RetraceConfig.parse({})));
     await runner(
       fixSpec(shas.one),
@@ -145,5 +148,41 @@ describe("sandbox.image and sandbox.limits", () => {
     expect(boxes[1]!.defaults).toMatchObject({ memoryMb: 256, pids: 64 });
     expect(boxes[2]!.defaults.cpus).toBe(0.5);
     expect(boxes[0]!.defaults.memoryMb).not.toBe(256);
+  });
+});
+
+describe("the operator's rules over a repository's sandbox section", () => {
+  it("refuses an image the operator did not allow, naming it and the variable that allows it", async () => {
+    const { runner, seen } = recordingRunner({ RETRACE_SANDBOX_IMAGE: "host-image:1" });
+    await expect(
+      runner(fixSpec(shas.one), opts(RetraceConfig.parse({ sandbox: { image: "attacker/volume:latest" } }))),
+    ).rejects.toThrow(
+      /sandbox.image "attacker\/volume:latest" is not an image this host allows \(allowed: host-image:1\)/,
+    );
+    expect(seen).toEqual([]);
+  });
+
+  it("lowers limits above the host's maxima and says so; the operator's variable sets the maxima", async () => {
+    const lines: string[] = [];
+    const { runner, seen } = recordingRunner({ RETRACE_SANDBOX_MAX_LIMITS: "memoryMb=2048,pids=512" });
+    const config = RetraceConfig.parse({
+      sandbox: { limits: { memoryMb: 65_536, pids: 32_768, timeoutMs: 3_600_000, cpus: 0.5 } },
+    });
+    await runner(fixSpec(shas.one), { ...opts(config), onProgress: (l: string) => lines.push(l) });
+    const box = seen[0]!.ports.sandbox as DockerSandbox;
+    expect(box.defaults).toMatchObject({ memoryMb: 2_048, pids: 512, timeoutMs: 20 * 60_000, cpus: 0.5 });
+    const said = lines.join("\n");
+    expect(said).toContain(
+      "sandbox.limits above this host's maxima (RETRACE_SANDBOX_MAX_LIMITS) were lowered:",
+    );
+    for (const part of ["memoryMb 65536 → 2048", "pids 32768 → 512", "timeoutMs 3600000 → 1200000"])
+      expect(said).toContain(part);
+    expect(said).not.toContain("cpus");
+  });
+
+  it("a malformed RETRACE_SANDBOX_MAX_LIMITS is a configuration error, not ignored", () => {
+    expect(() => recordingRunner({ RETRACE_SANDBOX_MAX_LIMITS: "memory=lots" })).toThrow(
+      /RETRACE_SANDBOX_MAX_LIMITS has an invalid item "memory=lots"/,
+    );
   });
 });

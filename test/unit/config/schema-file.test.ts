@@ -31,6 +31,6 @@ describe("generated schema files", () => {
 
   it("has the sections the surfaces rely on", () => {
     const props = Object.keys((configJsonSchema() as Node).properties ?? {});
-    expect(props).toEqual(["policy", "repro", "fix", "commands", "limits", "model", "sandbox"]);
+    expect(props).toEqual(["policy", "repro", "fix", "commands", "limits", "model", "sandbox", "install"]);
   });
 });

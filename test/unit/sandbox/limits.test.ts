@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LIMITS, resolveLimits } from "../../../src/sandbox/limits.ts";
+import { imageVolumes } from "../../../src/sandbox/docker.ts";
+import {
+  clampLimits,
+  DEFAULT_LIMITS,
+  MAX_LIMITS,
+  operatorMaxLimits,
+  resolveLimits,
+} from "../../../src/sandbox/limits.ts";
 
 describe("sandbox limits", () => {
   it("merges overrides over defaults", () => {
@@ -16,5 +23,42 @@ describe("sandbox limits", () => {
     [{ workspaceMb: 60_000, memoryMb: 64 }, /charged to the memory limit/],
   ])("rejects %j with a message naming the limit", (overrides, message) => {
     expect(() => resolveLimits(DEFAULT_LIMITS, overrides)).toThrow(message);
+  });
+});
+
+describe("the host's maxima over a repository's limits", () => {
+  it("lowers each limit above its maximum and names it; others pass unchanged", () => {
+    const r = clampLimits({ memoryMb: 65_536, pids: 64, timeoutMs: 3_600_000 }, MAX_LIMITS);
+    expect(r.limits).toEqual({ memoryMb: MAX_LIMITS.memoryMb, pids: 64, timeoutMs: MAX_LIMITS.timeoutMs });
+    expect(r.clamped).toEqual([
+      `memoryMb 65536 → ${MAX_LIMITS.memoryMb}`,
+      `timeoutMs 3600000 → ${MAX_LIMITS.timeoutMs}`,
+    ]);
+  });
+
+  it("resolveLimits with maxima clamps before validating (a too-large value is lowered, a nonsense one still refused)", () => {
+    expect(resolveLimits(DEFAULT_LIMITS, { memoryMb: 1_000_000 }, MAX_LIMITS).memoryMb).toBe(
+      MAX_LIMITS.memoryMb,
+    );
+    expect(() => resolveLimits(DEFAULT_LIMITS, { memoryMb: 0 }, MAX_LIMITS)).toThrow(/memoryMb/);
+  });
+
+  it("reads RETRACE_SANDBOX_MAX_LIMITS and refuses malformed or out-of-range items", () => {
+    expect(operatorMaxLimits({ RETRACE_SANDBOX_MAX_LIMITS: "memoryMb=8192, pids=2048" })).toMatchObject({
+      memoryMb: 8_192,
+      pids: 2_048,
+      timeoutMs: MAX_LIMITS.timeoutMs,
+    });
+    expect(() => operatorMaxLimits({ RETRACE_SANDBOX_MAX_LIMITS: "memory=8192" })).toThrow(/invalid item/);
+    expect(() => operatorMaxLimits({ RETRACE_SANDBOX_MAX_LIMITS: "pids=1" })).toThrow(/pids/);
+  });
+
+  it("a VOLUME path becomes a tmpfs; a path a tmpfs cannot take is refused", () => {
+    expect(
+      imageVolumes("i", { Config: { Volumes: { "/data": {}, "/var/lib/x/": {}, "/tmp": {} } } }),
+    ).toEqual(["/data", "/var/lib/x"]);
+    expect(imageVolumes("i", { Config: { Volumes: null } })).toEqual([]);
+    for (const bad of ["/", "relative", "/a,b", "/a:b", "/a/../etc"])
+      expect(() => imageVolumes("i", { Config: { Volumes: { [bad]: {} } } })).toThrow(/declares a VOLUME/);
   });
 });

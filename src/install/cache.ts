@@ -1,0 +1,164 @@
+/**
+ * The install cache: one directory per installed tree, `<cache>/<kind>/<key>/`, where the key is a hash of
+ * everything that decides the tree (the whole resolved dependency tree, the registry configuration, the image
+ * and the installer's own version). An entry is written once — assembled in a temporary sibling, its digest
+ * recorded in a marker, then renamed into place — and verified on every read: a tree whose digest no longer
+ * matches (edited, truncated, a symlink swapped in) is removed and installed again. The cache has a byte quota;
+ * least-recently-used entries are evicted past it, except ones used in the last few minutes (a run may be
+ * copying them).
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { treeDigest } from "./extract.ts";
+
+export const ENTRY_MARKER = ".retrace-entry.json";
+/** Bump when the layout or the meaning of a key changes: old entries then simply miss. */
+export const CACHE_FORMAT = 2;
+
+export function defaultCacheDir(): string {
+  return process.env.RETRACE_CACHE_DIR ?? path.join(os.homedir(), ".cache", "retrace");
+}
+
+/** A cache key: sha256 of the canonical JSON of `parts`, 32 hex characters. */
+export function cacheKey(parts: unknown): string {
+  return createHash("sha256")
+    .update(JSON.stringify({ format: CACHE_FORMAT, parts }))
+    .digest("hex")
+    .slice(0, 32);
+}
+
+export interface EntryMarker<M> {
+  format: number;
+  key: string;
+  digest: string;
+  files: number;
+  bytes: number;
+  createdAt: string;
+  meta: M;
+}
+
+export interface InstallCacheOptions {
+  root?: string;
+  /** Byte quota over all entries (default 4 GiB). */
+  quotaBytes?: number;
+  /** Entries used this recently are never evicted (default 10 min). */
+  protectMs?: number;
+}
+
+export class InstallCache {
+  readonly root: string;
+  readonly quotaBytes: number;
+  private readonly protectMs: number;
+
+  constructor(options: InstallCacheOptions = {}) {
+    this.root = options.root ?? defaultCacheDir();
+    this.quotaBytes = options.quotaBytes ?? 4 * 1024 ** 3;
+    this.protectMs = options.protectMs ?? 10 * 60_000;
+  }
+
+  entryDir(kind: string, key: string): string {
+    return path.join(this.root, kind, key);
+  }
+
+  /** A fresh temporary directory next to where the entry will live (same file system, for the rename). */
+  async tempDir(kind: string, key: string): Promise<string> {
+    await mkdir(path.join(this.root, kind), { recursive: true });
+    return `${this.entryDir(kind, key)}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+  }
+
+  /** The verified entry, or null (absent, or failed verification and removed). */
+  async lookup<M>(kind: string, key: string): Promise<{ dir: string; marker: EntryMarker<M> } | null> {
+    const dir = this.entryDir(kind, key);
+    const markerPath = path.join(dir, ENTRY_MARKER);
+    if (!existsSync(markerPath)) return null;
+    let marker: EntryMarker<M>;
+    try {
+      marker = JSON.parse(await readFile(markerPath, "utf8")) as EntryMarker<M>;
+      if (marker.format !== CACHE_FORMAT || marker.key !== key) throw new Error("marker does not match");
+      const now = await treeDigest(dir, [ENTRY_MARKER]);
+      if (now.digest !== marker.digest) throw new Error("digest does not match");
+    } catch {
+      await this.remove(dir);
+      return null;
+    }
+    const t = new Date();
+    await utimes(markerPath, t, t).catch(() => undefined);
+    return { dir, marker };
+  }
+
+  /**
+   * Records `tmp` (a checked tree) as the entry for `key` and returns its final directory. If another job
+   * committed the same key meanwhile, theirs is kept and `tmp` removed. Then evicts past the quota.
+   */
+  async commit<M>(kind: string, key: string, tmp: string, meta: M): Promise<{ dir: string; bytes: number }> {
+    const d = await treeDigest(tmp, [ENTRY_MARKER]);
+    const marker: EntryMarker<M> = {
+      format: CACHE_FORMAT,
+      key,
+      digest: d.digest,
+      files: d.files,
+      bytes: d.bytes,
+      createdAt: new Date().toISOString(),
+      meta,
+    };
+    await writeFile(path.join(tmp, ENTRY_MARKER), JSON.stringify(marker));
+    const dir = this.entryDir(kind, key);
+    try {
+      await rename(tmp, dir);
+    } catch (error) {
+      await rm(tmp, { recursive: true, force: true });
+      if (!existsSync(path.join(dir, ENTRY_MARKER))) throw error;
+    }
+    await this.evict(dir).catch(() => undefined);
+    return { dir, bytes: d.bytes };
+  }
+
+  /** Removes least-recently-used entries until the cache is within its quota; returns what was removed. */
+  async evict(keep?: string): Promise<string[]> {
+    const entries: { dir: string; bytes: number; usedAt: number }[] = [];
+    const now = Date.now();
+    const removed: string[] = [];
+    for (const kind of await readdir(this.root).catch(() => [] as string[])) {
+      const kindDir = path.join(this.root, kind);
+      if (!(await stat(kindDir).catch(() => null))?.isDirectory()) continue;
+      for (const name of await readdir(kindDir).catch(() => [] as string[])) {
+        const dir = path.join(kindDir, name);
+        if (name.includes(".tmp-")) {
+          // An install that died mid-way (its process is gone after an hour at the latest).
+          const st = await stat(dir).catch(() => null);
+          if (st && now - st.mtimeMs > 3_600_000) {
+            await this.remove(dir);
+            removed.push(dir);
+          }
+          continue;
+        }
+        const markerPath = path.join(dir, ENTRY_MARKER);
+        const st = await stat(markerPath).catch(() => null);
+        if (!st) continue;
+        const marker = JSON.parse(await readFile(markerPath, "utf8").catch(() => "{}")) as { bytes?: number };
+        entries.push({ dir, bytes: marker.bytes ?? 0, usedAt: st.mtimeMs });
+      }
+    }
+    let total = entries.reduce((s, e) => s + e.bytes, 0);
+    entries.sort((a, b) => a.usedAt - b.usedAt);
+    for (const e of entries) {
+      if (total <= this.quotaBytes) break;
+      if (e.dir === keep || now - e.usedAt < this.protectMs) continue;
+      await this.remove(e.dir);
+      removed.push(e.dir);
+      total -= e.bytes;
+    }
+    return removed;
+  }
+
+  private async remove(dir: string): Promise<void> {
+    // Renamed away first, so a half-removed entry is never seen under its key.
+    const trash = `${dir}.tmp-${process.pid}-${randomBytes(4).toString("hex")}-evicted`;
+    await rename(dir, trash).catch(() => undefined);
+    await rm(trash, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Brings an install container's output onto the host, checked: a tar stream is unpacked entry by entry into a
+ * fresh directory, refusing (and removing everything on) the first entry that is not a plain file, directory or
+ * symlink, whose path is absolute or climbs out with `..`, that would be written through a symlink, or whose
+ * symlink points outside the tree; and stopping at a file-count and byte cap. Modes keep only the permission
+ * bits (no setuid/setgid/sticky). The container is not trusted to have made a sane tree.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { lstat, mkdir, open, readdir, readlink, symlink } from "node:fs/promises";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { Writable } from "node:stream";
+import tarStream from "tar-stream";
+
+export interface ExtractLimits {
+  /** Most entries (files, directories, links). */
+  maxFiles: number;
+  /** Most bytes of file content in total. */
+  maxBytes: number;
+}
+
+export interface ExtractResult {
+  files: number;
+  bytes: number;
+}
+
+export class UnsafeOutputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnsafeOutputError";
+  }
+}
+
+/** The entry's path, relative and normalized, or a reason it is not acceptable. */
+export function safeEntryPath(name: string): string | { problem: string } {
+  if (name.includes("\0")) return { problem: "a NUL byte in a path" };
+  const trimmed = name.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  if (trimmed === "" || trimmed === ".") return "";
+  if (trimmed.startsWith("/")) return { problem: `absolute path ${JSON.stringify(name)}` };
+  const parts = trimmed.split("/");
+  if (parts.some((p) => p === "..")) return { problem: `path ${JSON.stringify(name)} climbs out with ..` };
+  if (trimmed.length > 4096) return { problem: "a path longer than 4096 characters" };
+  return parts.filter((p) => p !== "" && p !== ".").join("/");
+}
+
+/** Whether a symlink at `entry` (relative) pointing to `target` stays inside the tree. */
+export function symlinkInside(entry: string, target: string): boolean {
+  if (target === "" || target.includes("\0") || target.startsWith("/")) return false;
+  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(entry), target));
+  return resolved !== ".." && !resolved.startsWith("../") && !path.posix.isAbsolute(resolved);
+}
+
+/** Unpacks `input` (a tar stream) into `dest` (which must not exist yet) under the checks above. */
+export async function extractChecked(
+  input: NodeJS.ReadableStream,
+  dest: string,
+  limits: ExtractLimits,
+): Promise<ExtractResult> {
+  await mkdir(dest, { recursive: false, mode: 0o755 });
+  const extract = tarStream.extract();
+  const links = new Set<string>();
+  let files = 0;
+  let bytes = 0;
+  const fail = (message: string) => {
+    throw new UnsafeOutputError(message);
+  };
+  const throughLink = (rel: string) => {
+    const parts = rel.split("/");
+    for (let i = 1; i < parts.length; i++) if (links.has(parts.slice(0, i).join("/"))) return true;
+    return false;
+  };
+  const done = (async () => {
+    for await (const entry of extract) {
+      const h = entry.header;
+      const rel = safeEntryPath(h.name);
+      if (typeof rel !== "string") fail(`install output refused: ${rel.problem}`);
+      const relPath = rel as string;
+      if (++files > limits.maxFiles)
+        fail(`install output refused: more than ${limits.maxFiles} files (install.maxFiles)`);
+      if (relPath !== "" && throughLink(relPath))
+        fail(`install output refused: ${relPath} would be written through a symlink`);
+      const full = path.join(dest, relPath);
+      if (h.type === "directory") {
+        await mkdir(full, { recursive: true, mode: 0o755 });
+        entry.resume();
+      } else if (h.type === "file" || h.type === "contiguous-file") {
+        bytes += h.size ?? 0;
+        if (bytes > limits.maxBytes)
+          fail(`install output refused: larger than ${limits.maxBytes} bytes (install.maxOutputMb)`);
+        await mkdir(path.dirname(full), { recursive: true, mode: 0o755 });
+        // O_EXCL: never replaces or follows anything already there.
+        const fh = await open(full, "wx", ((h.mode ?? 0o644) & 0o755) | 0o600);
+        try {
+          await pipeline(
+            entry,
+            new Writable({
+              write(chunk: Buffer, _enc, cb) {
+                fh.write(chunk).then(() => cb(), cb);
+              },
+            }),
+          );
+        } finally {
+          await fh.close();
+        }
+      } else if (h.type === "symlink") {
+        const target = h.linkname ?? "";
+        if (!symlinkInside(relPath, target))
+          fail(`install output refused: symlink ${relPath} -> ${target} points outside the install`);
+        await mkdir(path.dirname(full), { recursive: true, mode: 0o755 });
+        await symlink(target, full);
+        links.add(relPath);
+        entry.resume();
+      } else {
+        fail(`install output refused: ${relPath} is a ${h.type} (only files, directories and symlinks)`);
+      }
+    }
+  })();
+  // Feed the parser; a parser error or a refused entry ends both.
+  const feed = pipeline(input, extract);
+  feed.catch(() => undefined);
+  done.catch(() => undefined);
+  try {
+    await done;
+    await feed;
+  } catch (error) {
+    extract.destroy();
+    (input as unknown as { destroy?: () => void }).destroy?.();
+    throw error;
+  }
+  return { files, bytes };
+}
+
+export interface TreeDigest {
+  digest: string;
+  files: number;
+  bytes: number;
+}
+
+/**
+ * A digest of a tree: every path, its type, permission bits, size, content (sha256) and symlink target, in
+ * sorted order. `skip` names top-level entries left out (the cache's own marker). Refuses a symlink that points
+ * outside and anything that is not a file, directory or symlink, so a tampered cache entry is not used.
+ */
+export async function treeDigest(root: string, skip: readonly string[] = []): Promise<TreeDigest> {
+  const lines: string[] = [];
+  let files = 0;
+  let bytes = 0;
+  const walk = async (rel: string): Promise<void> => {
+    const entries = await readdir(path.join(root, rel), { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const r = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (rel === "" && skip.includes(e.name)) continue;
+      const full = path.join(root, r);
+      const st = await lstat(full);
+      files++;
+      if (st.isDirectory()) {
+        lines.push(`d ${r} ${(st.mode & 0o777).toString(8)}`);
+        await walk(r);
+      } else if (st.isSymbolicLink()) {
+        const target = await readlink(full);
+        if (!symlinkInside(r, target))
+          throw new UnsafeOutputError(`symlink ${r} -> ${target} points outside`);
+        lines.push(`l ${r} ${target}`);
+      } else if (st.isFile()) {
+        if ((st.mode & 0o7000) !== 0) throw new UnsafeOutputError(`${r} has setuid/setgid/sticky bits`);
+        const hash = createHash("sha256");
+        await pipeline(createReadStream(full), hash);
+        bytes += st.size;
+        lines.push(`f ${r} ${(st.mode & 0o777).toString(8)} ${st.size} ${hash.digest("hex")}`);
+      } else {
+        throw new UnsafeOutputError(`${r} is not a file, directory or symlink`);
+      }
+    }
+  };
+  await walk("");
+  return { digest: createHash("sha256").update(lines.join("\n")).digest("hex"), files, bytes };
+}

@@ -1,0 +1,175 @@
+/**
+ * The dependency installer of the reproduction pipeline (adapter of the `DependencyInstaller` port): the
+ * packages a report names are installed in the throwaway install container (`npm.ts`, `pip.ts`), never on the
+ * host, and the checked, cached tree becomes the sandbox run's input.
+ *
+ * Before anything runs: each name must be a registry name and each version exact (a bare name is resolved
+ * to the configured registry's latest release first; a dist-tag other than `latest`, a range, a URL or a path
+ * is refused); at most `maxPackages` per report (`install.maxPackages`), the rest refused by name. A package
+ * that cannot be installed comes back as a failure with a reason, never thrown; an unreachable Docker engine
+ * or a missing image is an infrastructure error.
+ */
+import type Docker from "dockerode";
+import { CancelledError } from "../core/errors.ts";
+import { packageNameProblem, versionProblem } from "../repro/package-name.ts";
+import type {
+  DependencyInstaller,
+  DependencyRequest,
+  InstallFailure,
+  InstallRequest,
+  InstallResult,
+  RegistryLookup,
+} from "../repro/ports.ts";
+import { InstallCache } from "./cache.ts";
+import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from "./container.ts";
+import { InstallFailedError, installNpmPackages, SourcePolicyError } from "./npm.ts";
+import { installPipPackages, PYTHON_TARGET } from "./pip.ts";
+import { hostRegistryConfig, type RegistryConfig } from "./registry-config.ts";
+import { connectDocker } from "../sandbox/engine.ts";
+
+export const DEFAULT_MAX_PACKAGES = 20;
+
+export interface ContainerInstallerOptions {
+  /** Cache root (default: $RETRACE_CACHE_DIR or ~/.cache/retrace). */
+  cacheDir?: string;
+  /** Cache quota in bytes (default: $RETRACE_INSTALL_CACHE_MB MiB, else 4 GiB). */
+  cacheQuotaBytes?: number;
+  /** Resolves unpinned packages to a concrete version, so the install is exact. */
+  registry?: RegistryLookup;
+  /** The registries (default: the operator's configuration). */
+  registryConfig?: RegistryConfig;
+  /** Limit of one install, in ms (default 180 s); a request's own `timeoutMs` wins. */
+  timeoutMs?: number;
+  /** Install container limits other than time. */
+  limits?: Partial<InstallLimits>;
+  /** Most packages installed for one report (`install.maxPackages`, default 20). */
+  maxPackages?: number;
+  docker?: Docker;
+  /** Install image (default: the operator's sandbox image). */
+  image?: string;
+}
+
+/** Why `version` is not an exact release version of `ecosystem`, or null. */
+export function exactVersionProblem(ecosystem: "npm" | "pypi", version: string): string | null {
+  const generic = versionProblem(version);
+  if (generic) return generic;
+  const exact =
+    ecosystem === "npm"
+      ? /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/
+      : /^(?:\d+!)?\d+(?:\.\d+)*(?:[-_.]?(?:a|b|rc|alpha|beta|c|pre|preview)\d*)?(?:[-_.]?(?:post|rev|r)\d*)?(?:[-_.]?dev\d*)?(?:\+[0-9A-Za-z.]+)?$/i;
+  return exact.test(version)
+    ? null
+    : `${JSON.stringify(version)} is not an exact version (registry versions only)`;
+}
+
+export class ContainerDependencyInstaller implements DependencyInstaller {
+  private readonly cache: InstallCache;
+  private readonly maxPackages: number;
+
+  constructor(private readonly options: ContainerInstallerOptions = {}) {
+    const envQuota = Number(process.env.RETRACE_INSTALL_CACHE_MB);
+    this.cache = new InstallCache({
+      ...(options.cacheDir ? { root: options.cacheDir } : {}),
+      ...(options.cacheQuotaBytes
+        ? { quotaBytes: options.cacheQuotaBytes }
+        : Number.isFinite(envQuota) && envQuota > 0
+          ? { quotaBytes: envQuota * 1024 * 1024 }
+          : {}),
+    });
+    this.maxPackages = options.maxPackages ?? DEFAULT_MAX_PACKAGES;
+  }
+
+  async install(request: InstallRequest): Promise<InstallResult> {
+    const t0 = Date.now();
+    const pythonPath = request.ecosystem === "pypi" ? PYTHON_TARGET : null;
+    const result = (r: Partial<InstallResult>): InstallResult => ({
+      dir: null,
+      pythonPath,
+      installed: [],
+      failures: [],
+      cached: false,
+      durationMs: Date.now() - t0,
+      ...r,
+    });
+    if (request.packages.length === 0) return result({ pythonPath: null });
+    // Names and versions come from untrusted reports: anything that is not a registry name and an exact
+    // version (or none, for the latest release) is refused before any installer sees it.
+    const failures: InstallFailure[] = [];
+    const accepted: DependencyRequest[] = [];
+    const seen = new Set<string>();
+    for (const p of [...request.packages].sort((a, b) => a.name.localeCompare(b.name))) {
+      const version = p.version === "latest" ? null : p.version;
+      const problem =
+        packageNameProblem(request.ecosystem, p.name) ??
+        (version === null ? null : exactVersionProblem(request.ecosystem, version));
+      if (problem) failures.push({ name: p.name, version: p.version, reason: problem });
+      else if (!seen.has(p.name.toLowerCase())) {
+        seen.add(p.name.toLowerCase());
+        if (accepted.length >= this.maxPackages) {
+          failures.push({
+            name: p.name,
+            version: p.version,
+            reason: `more than ${this.maxPackages} packages named in one report (install.maxPackages)`,
+          });
+        } else accepted.push({ name: p.name, version });
+      }
+    }
+    if (failures.length > 0) return result({ failures });
+    // Unpinned names: the configured registry's latest release, at most a few look-ups at a time.
+    const pinned: { name: string; version: string }[] = [];
+    for (const p of accepted) {
+      const version =
+        p.version ??
+        (await this.options.registry?.latestVersion(request.ecosystem, p.name).catch(() => null));
+      if (!version) {
+        failures.push({
+          name: p.name,
+          version: null,
+          reason: "latest version unknown (the configured registry could not be reached or has no release)",
+        });
+      } else pinned.push({ name: p.name, version });
+    }
+    if (failures.length > 0) return result({ failures });
+    if (request.signal?.aborted) throw new CancelledError("the install was cancelled");
+    const ctx = {
+      docker: this.options.docker ?? connectDocker(),
+      ...(this.options.image ? { image: this.options.image } : {}),
+      registry: this.options.registryConfig ?? (await hostRegistryConfig()),
+      cache: this.cache,
+      limits: {
+        ...DEFAULT_INSTALL_LIMITS,
+        ...this.options.limits,
+        timeoutMs: request.timeoutMs ?? this.options.timeoutMs ?? 180_000,
+      },
+      jobId: `repro-${request.ecosystem}`,
+      ...(request.signal ? { signal: request.signal } : {}),
+    };
+    try {
+      const r =
+        request.ecosystem === "npm"
+          ? await installNpmPackages(ctx, pinned)
+          : await installPipPackages(ctx, pinned);
+      return result({ dir: r.dir, installed: r.installed, cached: r.cached });
+    } catch (error) {
+      if (request.signal?.aborted) throw new CancelledError("the install was cancelled");
+      if (error instanceof SourcePolicyError || error instanceof InstallFailedError) {
+        const reason = error instanceof InstallFailedError ? error.reason : error.message;
+        const blamed = pinned.filter((p) => reason.includes(p.name));
+        return result({
+          failures: (blamed.length > 0 ? blamed : pinned).map((p) => ({
+            name: p.name,
+            version: p.version,
+            reason,
+          })),
+        });
+      }
+      throw error;
+    }
+  }
+}
+
+export function createContainerInstaller(
+  options: ContainerInstallerOptions = {},
+): ContainerDependencyInstaller {
+  return new ContainerDependencyInstaller(options);
+}

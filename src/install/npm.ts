@@ -1,0 +1,375 @@
+/**
+ * npm installs in the install container: a repository's lockfile (`npm ci`), or the exact packages a report
+ * names (resolved first with `npm install --package-lock-only`, so the whole resolved tree is checked and keys
+ * the cache, then `npm ci`). Install scripts never run, npm's git is a program that does not exist unless git
+ * sources are allowed, and where the image's npm has them, `--allow-git/--allow-remote/--allow-file/
+ * --allow-directory` say the same as the lockfile policy checked beforehand on the host.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, rm } from "node:fs/promises";
+import type Docker from "dockerode";
+import { InfrastructureError } from "../core/errors.ts";
+import { cacheKey, type InstallCache } from "./cache.ts";
+import { extractLimits, type InstallLimits, OUT_DIR, type StepResult } from "./container.ts";
+import {
+  checkNpmLockfile,
+  checkPackageJson,
+  describeProblem,
+  REGISTRY_ONLY,
+  type SourcePolicy,
+  type SourceProblem,
+} from "./lockfile-policy.ts";
+import { CONTAINER_PROXY_URL, VIRTUAL_NPM_HOST, VIRTUAL_NPM_REGISTRY } from "./proxy.ts";
+import { installFailureReason } from "./reasons.ts";
+import { npmAllowedHosts, type RegistryConfig, registryKey } from "./registry-config.ts";
+import {
+  CONTAINER_CA_FILE,
+  imageId,
+  installImage,
+  npmHasAllowFlags,
+  type Session,
+  withSession,
+} from "./session.ts";
+
+export interface NpmInstallContext {
+  docker: Docker;
+  image?: string;
+  registry: RegistryConfig;
+  cache: InstallCache;
+  limits: InstallLimits;
+  jobId: string;
+  signal?: AbortSignal;
+}
+
+/** A refusal by the source policy: the install never started. */
+export class SourcePolicyError extends InfrastructureError {
+  constructor(
+    readonly problems: SourceProblem[],
+    what: string,
+  ) {
+    super(
+      `${what} refused: ${problems.slice(0, 5).map(describeProblem).join("; ")}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}`,
+      "Retrace installs only what the configured registry serves, with integrity hashes; set the named `install.*` field in .github/retrace.yml to allow a source (it is then fetched in the install container, never on the host)",
+    );
+    this.name = "SourcePolicyError";
+  }
+}
+
+/** Install failed inside the container (npm's reason, a timeout, a refused host). */
+export class InstallFailedError extends InfrastructureError {
+  constructor(
+    readonly reason: string,
+    command: string,
+  ) {
+    super(
+      `${command} failed in the install container: ${reason}`,
+      "check that the lockfile is in sync with package.json (`npm install --package-lock-only`) and that the configured registry is reachable from this host",
+    );
+    this.name = "InstallFailedError";
+  }
+}
+
+const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+
+function npmEnv(s: Session, policy: SourcePolicy): Record<string, string> {
+  return {
+    HOME: "/tmp",
+    // npm asks the virtual registry host, which the proxy maps to the configured registry, and rewrites every
+    // tarball URL (packuments, lockfile) to it: nothing reaches another host through the registry path.
+    npm_config_registry: VIRTUAL_NPM_REGISTRY,
+    // With remote or git sources allowed, those are fetched where they are (through the proxy's allow-list);
+    // registry.npmjs.org URLs still go to the configured registry.
+    npm_config_replace_registry_host: policy.allowRemote || policy.allowGit ? "npmjs" : "always",
+    npm_config_cache: "/tmp/npm-cache",
+    npm_config_userconfig: "/tmp/retrace-no-npmrc",
+    npm_config_proxy: CONTAINER_PROXY_URL,
+    npm_config_https_proxy: CONTAINER_PROXY_URL,
+    npm_config_noproxy: "",
+    npm_config_ignore_scripts: "true",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+    npm_config_fetch_retries: "1",
+    npm_config_fetch_timeout: "60000",
+    npm_config_loglevel: "error",
+    // Without allowGit there is no git for npm to run at all (a clone's `.npmrc` `git=` included).
+    ...(policy.allowGit ? {} : { npm_config_git: "/nonexistent/git-is-disabled" }),
+    ...(s.hasCa ? { npm_config_cafile: CONTAINER_CA_FILE, NODE_EXTRA_CA_CERTS: CONTAINER_CA_FILE } : {}),
+  };
+}
+
+async function allowFlags(s: Session, image: string, policy: SourcePolicy): Promise<string[]> {
+  if (!(await npmHasAllowFlags(s, image))) return [];
+  const v = (on: boolean) => (on ? "all" : "none");
+  return [
+    `--allow-git=${v(policy.allowGit)}`,
+    `--allow-remote=${v(policy.allowRemote)}`,
+    `--allow-file=${v(policy.allowFile)}`,
+    `--allow-directory=${v(policy.allowFile)}`,
+  ];
+}
+
+function stepFailure(r: StepResult, s: Session, command: string, limits: InstallLimits): InstallFailedError {
+  const refused = s.proxy.refused();
+  const reason =
+    r.stoppedBy === "timeout" || s.container.stoppedBy === "timeout"
+      ? `timed out after ${limits.timeoutMs} ms`
+      : r.stoppedBy === "cancelled"
+        ? "cancelled"
+        : r.stoppedBy === "output_limit"
+          ? `its output passed ${limits.outputBytes} bytes`
+          : installFailureReason(`${r.stderr}\n${r.stdout}`, "npm");
+  return new InstallFailedError(
+    refused.length > 0
+      ? `${reason} (it tried to reach ${refused.join(", ")}, not an allowed registry)`
+      : reason,
+    command,
+  );
+}
+
+/** Fails the install when it filled its disk: what it wrote may be truncated. */
+export async function requireRoom(s: Session, limits: InstallLimits, command: string): Promise<void> {
+  if (await s.container.diskFull()) {
+    throw new InstallFailedError(
+      `the install filled its ${limits.outMb} MiB disk (files may be truncated; the install container's outMb limit)`,
+      command,
+    );
+  }
+}
+
+export interface NpmTreeResult {
+  /** Cache entry directory; it holds `node_modules/`. */
+  dir: string;
+  cached: boolean;
+  /** The resolved lockfile (report installs) or the repository's. */
+  lockfile: string;
+}
+
+/**
+ * `npm ci --ignore-scripts` of a repository's package.json + lockfile in the install container, cached under
+ * `<cache>/repo-deps/<key>/node_modules`. Throws SourcePolicyError before anything runs when the lockfile
+ * names a source the policy does not allow, InstallFailedError when npm fails.
+ */
+export async function installNpmLockfile(
+  ctx: NpmInstallContext,
+  input: {
+    packageJson: string;
+    lockfile: string;
+    lockfileName: string;
+    /** Workspace packages' package.json files (relative path → content). */
+    workspaceFiles?: Record<string, string>;
+    policy: SourcePolicy;
+  },
+  onMiss?: () => void,
+): Promise<NpmTreeResult> {
+  let pkg: unknown;
+  let lock: unknown;
+  try {
+    pkg = JSON.parse(input.packageJson);
+    lock = JSON.parse(input.lockfile);
+  } catch (error) {
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: package.json or ${input.lockfileName} is not valid JSON`,
+      "fix the file (or regenerate the lockfile with `npm install --package-lock-only`)",
+      error,
+    );
+  }
+  const problems = [
+    ...checkPackageJson(pkg, ctx.registry.npm, input.policy),
+    ...checkNpmLockfile(lock, ctx.registry.npm, input.policy),
+  ];
+  if (problems.length > 0) throw new SourcePolicyError(problems, `installing ${input.lockfileName}`);
+  const image = installImage(ctx.image);
+  const key = cacheKey({
+    kind: "npm-lockfile",
+    registry: registryKey(ctx.registry, "npm"),
+    image: await imageId(ctx.docker, image),
+    policy: input.policy,
+    lockfileName: input.lockfileName,
+    packageJson: sha(input.packageJson),
+    lockfile: sha(input.lockfile),
+    workspaces: Object.entries(input.workspaceFiles ?? {}).map(([k, v]) => [k, sha(v)]),
+  });
+  const hit = await ctx.cache.lookup("repo-deps", key);
+  if (hit) return { dir: hit.dir, cached: true, lockfile: input.lockfile };
+  onMiss?.();
+  return withSession(
+    {
+      docker: ctx.docker,
+      image,
+      limits: ctx.limits,
+      allowHosts: [...npmAllowedHosts(ctx.registry), ...extraHosts(lock, input.policy, ctx.registry)],
+      routes: { [VIRTUAL_NPM_HOST]: ctx.registry.npm },
+      registry: ctx.registry,
+      jobId: ctx.jobId,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    },
+    async (s) => {
+      await s.container.copyIn(OUT_DIR, {
+        "package.json": input.packageJson,
+        [input.lockfileName]: withRegistryTarballs(input.lockfile, VIRTUAL_NPM_REGISTRY),
+        ...(input.workspaceFiles ?? {}),
+      });
+      const flags = await allowFlags(s, image, input.policy);
+      const r = await s.container.exec(["npm", "ci", ...flags], {
+        env: npmEnv(s, input.policy),
+      });
+      if (r.exitCode !== 0)
+        throw stepFailure(r, s, `npm ci --ignore-scripts from ${input.lockfileName}`, ctx.limits);
+      await requireRoom(s, ctx.limits, `npm ci --ignore-scripts from ${input.lockfileName}`);
+      const tmp = await ctx.cache.tempDir("repo-deps", key);
+      try {
+        await mkdir(tmp);
+        await s.container.copyOut("node_modules", `${tmp}/node_modules`, extractLimits(ctx.limits));
+        const { dir } = await ctx.cache.commit("repo-deps", key, tmp, { lockfileName: input.lockfileName });
+        return { dir, cached: false, lockfile: input.lockfile };
+      } catch (error) {
+        await rm(tmp, { recursive: true, force: true });
+        throw error;
+      }
+    },
+  );
+}
+
+/**
+ * The lockfile npm ci is given: registry entries without `resolved` (npm writes none with
+ * `omit-lockfile-registry-resolved`) get the configured registry's tarball URL, as npm 10+ computes it itself;
+ * without it an older npm fetches every package's full packument first (100 s instead of 15 s here for a
+ * mid-size lockfile). The cache key and the policy check use the repository's own bytes.
+ */
+export function withRegistryTarballs(lockfile: string, registry: string): string {
+  let lock: { packages?: Record<string, Record<string, unknown>> };
+  try {
+    lock = JSON.parse(lockfile) as typeof lock;
+  } catch {
+    return lockfile;
+  }
+  if (!lock.packages || typeof lock.packages !== "object") return lockfile;
+  let changed = false;
+  for (const [key, entry] of Object.entries(lock.packages)) {
+    if (!key.includes("node_modules/") || typeof entry !== "object" || entry === null) continue;
+    if (entry.resolved !== undefined || entry.link === true || entry.inBundle === true) continue;
+    if (typeof entry.version !== "string" || typeof entry.integrity !== "string") continue;
+    const name =
+      typeof entry.name === "string" ? entry.name : key.slice(key.lastIndexOf("node_modules/") + 13);
+    if (!/^(@[\w.-]+\/)?[\w.-]+$/.test(name) || !/^[\w.+-]+$/.test(entry.version)) continue;
+    const base = name.includes("/") ? name.split("/")[1]! : name;
+    entry.resolved = `${registry}${name}/-/${base}-${entry.version}.tgz`;
+    changed = true;
+  }
+  return changed ? JSON.stringify(lock, null, 2) : lockfile;
+}
+
+/** Hosts of git/remote sources the policy allows (the proxy lets them through for this install only). */
+function extraHosts(lock: unknown, policy: SourcePolicy, registry: RegistryConfig): string[] {
+  if (!policy.allowGit && !policy.allowRemote) return [];
+  const hosts = new Set<string>();
+  const visit = (v: unknown) => {
+    if (typeof v === "string") {
+      const m = /^(?:git\+)?(https?):\/\/([^/@]+@)?([^/:]+)(?::(\d+))?\//i.exec(v);
+      if (m) hosts.add(`${m[3]!.toLowerCase()}:${m[4] ?? (m[1]!.toLowerCase() === "https" ? "443" : "80")}`);
+      if (/^github:|^[\w.-]+\/[\w.-]+#/.test(v)) hosts.add("github.com:443").add("codeload.github.com:443");
+    } else if (typeof v === "object" && v !== null) for (const x of Object.values(v)) visit(x);
+  };
+  visit(lock);
+  for (const h of npmAllowedHosts(registry)) hosts.delete(h);
+  return [...hosts];
+}
+
+export interface NpmPackagesResult extends NpmTreeResult {
+  installed: { name: string; version: string }[];
+}
+
+/**
+ * The exact `name@version`s a report names, installed in the install container: resolved to a lockfile
+ * (`npm install --package-lock-only`), the resolved tree checked against the registry-only policy (a published
+ * package depending on git or a tarball URL is refused), then `npm ci`; cached by the whole resolved tree under
+ * `<cache>/npm/<key>/node_modules`.
+ */
+export async function installNpmPackages(
+  ctx: NpmInstallContext,
+  packages: { name: string; version: string }[],
+): Promise<NpmPackagesResult> {
+  const image = installImage(ctx.image);
+  const id = await imageId(ctx.docker, image);
+  const packageJson = JSON.stringify(
+    {
+      name: "retrace-repro",
+      private: true,
+      dependencies: Object.fromEntries(packages.map((p) => [p.name, p.version])),
+    },
+    null,
+    2,
+  );
+  return withSession(
+    {
+      docker: ctx.docker,
+      image,
+      limits: ctx.limits,
+      allowHosts: npmAllowedHosts(ctx.registry),
+      routes: { [VIRTUAL_NPM_HOST]: ctx.registry.npm },
+      registry: ctx.registry,
+      jobId: ctx.jobId,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    },
+    async (s) => {
+      const env = npmEnv(s, REGISTRY_ONLY);
+      await s.container.copyIn(OUT_DIR, { "package.json": packageJson });
+      const flags = await allowFlags(s, image, REGISTRY_ONLY);
+      const resolve = await s.container.exec(["npm", "install", "--package-lock-only", ...flags], { env });
+      if (resolve.exitCode !== 0)
+        throw stepFailure(resolve, s, "npm install --package-lock-only", ctx.limits);
+      const lockText = await s.container.exec(["cat", "package-lock.json"]);
+      let lock: { packages?: Record<string, unknown> };
+      try {
+        // Entries npm recorded at the virtual registry are the configured registry's.
+        lock = JSON.parse(lockText.stdout.split(VIRTUAL_NPM_REGISTRY).join(ctx.registry.npm)) as typeof lock;
+      } catch {
+        throw new InstallFailedError(
+          "npm did not write a readable lockfile",
+          "npm install --package-lock-only",
+        );
+      }
+      const problems = checkNpmLockfile(lock, ctx.registry.npm, REGISTRY_ONLY);
+      if (problems.length > 0)
+        throw new SourcePolicyError(
+          problems,
+          `installing ${packages.map((p) => `${p.name}@${p.version}`).join(", ")}`,
+        );
+      const tree = JSON.stringify(lock.packages ?? {});
+      const key = cacheKey({
+        kind: "npm-report",
+        registry: registryKey(ctx.registry, "npm"),
+        image: id,
+        tree: sha(tree),
+      });
+      const installedOf = (l: typeof lock) =>
+        packages.map((p) => {
+          const e = l.packages?.[`node_modules/${p.name}`] as { version?: string } | undefined;
+          return { name: p.name, version: e?.version ?? p.version };
+        });
+      const hit = await ctx.cache.lookup<{ installed: { name: string; version: string }[] }>("npm", key);
+      if (hit)
+        return {
+          dir: hit.dir,
+          cached: true,
+          lockfile: lockText.stdout,
+          installed: hit.marker.meta.installed,
+        };
+      const r = await s.container.exec(["npm", "ci", ...flags], { env });
+      if (r.exitCode !== 0) throw stepFailure(r, s, "npm ci --ignore-scripts", ctx.limits);
+      await requireRoom(s, ctx.limits, "npm ci --ignore-scripts");
+      const tmp = await ctx.cache.tempDir("npm", key);
+      try {
+        await mkdir(tmp);
+        await s.container.copyOut("node_modules", `${tmp}/node_modules`, extractLimits(ctx.limits));
+        const installed = installedOf(lock);
+        const { dir } = await ctx.cache.commit("npm", key, tmp, { installed });
+        return { dir, cached: false, lockfile: lockText.stdout, installed };
+      } catch (error) {
+        await rm(tmp, { recursive: true, force: true });
+        throw error;
+      }
+    },
+  );
+}

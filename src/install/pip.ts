@@ -1,0 +1,271 @@
+/**
+ * Python installs in the install container, wheels only for the whole tree. The image's pip (run from the
+ * wheel Debian ships in /usr/share/python-wheels) first resolves with `--dry-run --report` and
+ * `--only-binary=:all:`; the host then checks every item of the report — a wheel, not a direct-URL requirement
+ * (`Requires-Dist: x @ http://…`), from a configured index or local mirror, with a sha256 — and installs exactly
+ * that list with `--no-deps --require-hashes`. A direct URL, a source distribution or a file from anywhere else
+ * is refused by name before anything is installed. Cached by the whole resolved list.
+ */
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import type Docker from "dockerode";
+import { cacheKey, type InstallCache } from "./cache.ts";
+import { extractLimits, type InstallLimits, OUT_DIR } from "./container.ts";
+import { InstallFailedError, requireRoom, SourcePolicyError } from "./npm.ts";
+import { CONTAINER_PROXY_URL } from "./proxy.ts";
+import { installFailureReason } from "./reasons.ts";
+import {
+  hostPort,
+  pipAllowedHosts,
+  pipLocalDirs,
+  type RegistryConfig,
+  registryKey,
+} from "./registry-config.ts";
+import { CONTAINER_CA_FILE, imageId, installImage, type Session, withSession } from "./session.ts";
+import type { SourceProblem } from "./lockfile-policy.ts";
+
+export interface PipInstallContext {
+  docker: Docker;
+  image?: string;
+  registry: RegistryConfig;
+  cache: InstallCache;
+  limits: InstallLimits;
+  jobId: string;
+  signal?: AbortSignal;
+}
+
+/** Where the installed packages are, relative to the entry directory (and to the workspace). */
+export const PYTHON_TARGET = "python-packages";
+
+const PIP =
+  'W=$(ls /usr/share/python-wheels/pip-*.whl 2>/dev/null | head -1); [ -n "$W" ] || { echo "pip: no pip wheel in the image" >&2; exit 127; }; exec python3 "$W/pip" "$@"';
+
+function indexArgs(config: RegistryConfig, s: Session): string[] {
+  return [
+    "--index-url",
+    config.pip.indexUrl,
+    ...config.pip.extraIndexUrls.flatMap((u) => ["--extra-index-url", u]),
+    ...config.pip.findLinks.flatMap((u) => ["--find-links", u]),
+    "--proxy",
+    CONTAINER_PROXY_URL,
+    ...(s.hasCa ? ["--cert", CONTAINER_CA_FILE] : []),
+    "--retries",
+    "0",
+    "--timeout",
+    "15",
+    "--disable-pip-version-check",
+    "--no-input",
+    "--no-color",
+  ];
+}
+
+interface ReportItem {
+  metadata?: { name?: string; version?: string };
+  download_info?: {
+    url?: string;
+    archive_info?: { hash?: string; hashes?: Record<string, string> };
+    dir_info?: unknown;
+    vcs_info?: unknown;
+  };
+  is_direct?: boolean;
+}
+
+export interface ResolvedWheel {
+  name: string;
+  version: string;
+  url: string;
+  sha256: string;
+}
+
+/** The report's items as wheels, or the problems that refuse them. Pure. */
+export function checkPipReport(
+  report: unknown,
+  config: RegistryConfig,
+): { wheels: ResolvedWheel[]; problems: SourceProblem[] } {
+  const wheels: ResolvedWheel[] = [];
+  const problems: SourceProblem[] = [];
+  const items = (report as { install?: ReportItem[] } | null)?.install;
+  if (!Array.isArray(items))
+    return { wheels, problems: [{ entry: "pip report", reason: "has no install list", field: null }] };
+  const hosts = new Set(pipAllowedHosts(config));
+  const dirs = pipLocalDirs(config);
+  for (const item of items) {
+    const name = item.metadata?.name ?? "?";
+    const version = item.metadata?.version ?? "?";
+    const entry = `${name}==${version}`;
+    const url = item.download_info?.url ?? "";
+    if (item.is_direct === true || item.download_info?.vcs_info || item.download_info?.dir_info) {
+      problems.push({ entry, reason: `direct URL requirement ${JSON.stringify(url)}`, field: null });
+      continue;
+    }
+    let pathname = "";
+    try {
+      pathname = new URL(url).pathname;
+    } catch {
+      problems.push({ entry, reason: `unreadable download URL ${JSON.stringify(url)}`, field: null });
+      continue;
+    }
+    if (!pathname.endsWith(".whl")) {
+      problems.push({
+        entry,
+        reason: `not a wheel ${JSON.stringify(url)} (source distributions run code)`,
+        field: null,
+      });
+      continue;
+    }
+    const fromIndex = url.startsWith("file://")
+      ? dirs.some((d) => path.resolve(decodeURIComponent(pathname)).startsWith(`${d}/`))
+      : hosts.has(hostPort(url) ?? "");
+    if (!fromIndex) {
+      problems.push({
+        entry,
+        reason: `from outside the configured indexes ${JSON.stringify(url)}`,
+        field: null,
+      });
+      continue;
+    }
+    const info = item.download_info?.archive_info;
+    const sha256 = info?.hashes?.sha256 ?? /^sha256=([0-9a-f]{64})$/.exec(info?.hash ?? "")?.[1];
+    if (!sha256) {
+      problems.push({ entry, reason: "the index gives no sha256 for it", field: null });
+      continue;
+    }
+    wheels.push({ name, version, url, sha256 });
+  }
+  return { wheels, problems };
+}
+
+export interface PipResult {
+  /** Entry directory; it holds PYTHON_TARGET. */
+  dir: string;
+  cached: boolean;
+  installed: { name: string; version: string }[];
+}
+
+export async function installPipPackages(
+  ctx: PipInstallContext,
+  packages: { name: string; version: string }[],
+): Promise<PipResult> {
+  const image = installImage(ctx.image);
+  const id = await imageId(ctx.docker, image);
+  return withSession(
+    {
+      docker: ctx.docker,
+      image,
+      limits: ctx.limits,
+      allowHosts: pipAllowedHosts(ctx.registry),
+      readOnlyDirs: pipLocalDirs(ctx.registry),
+      registry: ctx.registry,
+      jobId: ctx.jobId,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    },
+    async (s) => {
+      const env = {
+        HOME: "/tmp",
+        PIP_CACHE_DIR: "/tmp/pip-cache",
+        PIP_CONFIG_FILE: "/dev/null",
+        PYTHONDONTWRITEBYTECODE: "1",
+      };
+      const specs = packages.map((p) => `${p.name}==${p.version}`);
+      const dry = await s.container.exec(
+        [
+          "sh",
+          "-c",
+          PIP,
+          "pip",
+          "install",
+          "--dry-run",
+          "--ignore-installed",
+          "--only-binary=:all:",
+          "--report",
+          "/tmp/report.json",
+          "--quiet",
+          ...indexArgs(ctx.registry, s),
+          "--",
+          ...specs,
+        ],
+        { env },
+      );
+      if (dry.exitCode !== 0)
+        throw pipFailure(dry.stderr + dry.stdout, s, dry.stoppedBy, ctx.limits, "pip install --dry-run");
+      const reportText = await s.container.exec(["cat", "/tmp/report.json"]);
+      let report: unknown;
+      try {
+        report = JSON.parse(reportText.stdout);
+      } catch {
+        throw new InstallFailedError("pip wrote no readable report", "pip install --dry-run --report");
+      }
+      const { wheels, problems } = checkPipReport(report, ctx.registry);
+      if (problems.length > 0) throw new SourcePolicyError(problems, `installing ${specs.join(", ")}`);
+      wheels.sort((a, b) => a.name.localeCompare(b.name));
+      const key = cacheKey({
+        kind: "pypi-report",
+        registry: registryKey(ctx.registry, "pypi"),
+        image: id,
+        tree: wheels.map((w) => `${w.name}==${w.version} ${w.sha256}`),
+      });
+      const norm = (n: string) => n.toLowerCase().replace(/[-_.]+/g, "-");
+      const installed = packages.map((p) => ({
+        name: p.name,
+        version: wheels.find((w) => norm(w.name) === norm(p.name))?.version ?? p.version,
+      }));
+      const hit = await ctx.cache.lookup("pypi", key);
+      if (hit) return { dir: hit.dir, cached: true, installed };
+      const requirements = wheels.map((w) => `${w.name}==${w.version} --hash=sha256:${w.sha256}\n`).join("");
+      await s.container.copyIn("/tmp", { "retrace-requirements.txt": requirements });
+      const r = await s.container.exec(
+        [
+          "sh",
+          "-c",
+          PIP,
+          "pip",
+          "install",
+          "--no-deps",
+          "--require-hashes",
+          "--only-binary=:all:",
+          "--no-compile",
+          "--target",
+          `${OUT_DIR}/${PYTHON_TARGET}`,
+          "--quiet",
+          ...indexArgs(ctx.registry, s),
+          "-r",
+          "/tmp/retrace-requirements.txt",
+        ],
+        { env },
+      );
+      if (r.exitCode !== 0)
+        throw pipFailure(r.stderr + r.stdout, s, r.stoppedBy, ctx.limits, "pip install --no-deps");
+      await requireRoom(s, ctx.limits, "pip install --no-deps");
+      const tmp = await ctx.cache.tempDir("pypi", key);
+      try {
+        await mkdir(tmp);
+        await s.container.copyOut(PYTHON_TARGET, `${tmp}/${PYTHON_TARGET}`, extractLimits(ctx.limits));
+        const { dir } = await ctx.cache.commit("pypi", key, tmp, { installed });
+        return { dir, cached: false, installed };
+      } catch (error) {
+        await rm(tmp, { recursive: true, force: true });
+        throw error;
+      }
+    },
+  );
+}
+
+function pipFailure(
+  output: string,
+  s: Session,
+  stoppedBy: string | null,
+  limits: InstallLimits,
+  command: string,
+): InstallFailedError {
+  const refused = s.proxy.refused();
+  const reason =
+    stoppedBy === "timeout"
+      ? `timed out after ${limits.timeoutMs} ms`
+      : stoppedBy
+        ? String(stoppedBy)
+        : installFailureReason(output, "pypi");
+  return new InstallFailedError(
+    refused.length > 0 ? `${reason} (it tried to reach ${refused.join(", ")}, not an allowed index)` : reason,
+    command,
+  );
+}

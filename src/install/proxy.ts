@@ -1,0 +1,272 @@
+/**
+ * The install container's only way out: a forwarding HTTP proxy of Retrace's, on a unix socket in a private
+ * directory that is mounted (read-only) into the container, which itself has no network. Inside, a tiny
+ * forwarder (`FORWARDER_SCRIPT`, run by the image's node) listens on the container's own loopback and relays each
+ * connection to the socket, so npm and pip use an ordinary `http://127.0.0.1:<port>` proxy.
+ *
+ * The proxy lets through CONNECT tunnels and plain-HTTP requests to an allow-list of `host:port` (the configured
+ * registries) and refuses everything else with 403, remembering what it refused so an install failure can name
+ * the host. Why a socket rather than a TCP port: this engine runs without bridge networking, so the only other
+ * way to reach a host port is the host's network namespace, which would expose every service on the host's
+ * loopback to the container.
+ */
+import { lookup } from "node:dns/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import type { Duplex } from "node:stream";
+import tls from "node:tls";
+import { hostPort } from "./registry-config.ts";
+
+/** Where the socket directory is mounted in the install container. */
+export const CONTAINER_PROXY_DIR = "/run/retrace-proxy";
+/** The in-container forwarder's port on the container's loopback. */
+export const CONTAINER_PROXY_PORT = 3128;
+export const CONTAINER_PROXY_URL = `http://127.0.0.1:${CONTAINER_PROXY_PORT}`;
+/**
+ * The npm registry as the install container sees it: a name that exists nowhere, which the proxy maps to the
+ * configured registry (plain HTTP inside, TLS with kept-alive connections from the host). The image's npm 9
+ * opens a fresh CONNECT tunnel and TLS handshake per request; through this machine's gateway a mid-size
+ * install then took 50–170 s with a third of the handshakes reset, against 10 s for kept-alive connections.
+ */
+export const VIRTUAL_NPM_HOST = "npm.registry.retrace.invalid";
+export const VIRTUAL_NPM_REGISTRY = `http://${VIRTUAL_NPM_HOST}/`;
+
+/**
+ * Runs as the install container's main process (node is in the image): accept on loopback, relay to the
+ * mounted socket. It also keeps the container alive between the install's steps.
+ */
+export const FORWARDER_SCRIPT = `const net=require("net");net.createServer(c=>{const u=net.connect(${JSON.stringify(`${CONTAINER_PROXY_DIR}/proxy.sock`)});c.on("error",()=>u.destroy());u.on("error",()=>c.destroy());c.pipe(u);u.pipe(c)}).listen(${CONTAINER_PROXY_PORT},"127.0.0.1");`;
+
+export interface EgressProxy {
+  /** Host directory holding `proxy.sock`, to mount at CONTAINER_PROXY_DIR. */
+  socketDir: string;
+  /** `host:port`s refused so far (in order, without repeats). */
+  refused(): string[];
+  /** `host:port`s let through so far. */
+  allowed(): string[];
+  /** Tunnels and plain requests let through, refusals, and upstream errors so far. */
+  stats(): { tunnels: number; requests: number; refusals: number; upstreamErrors: number };
+  close(): Promise<void>;
+}
+
+export interface EgressProxyOptions {
+  /** `host:port` entries that may be reached. */
+  allow: readonly string[];
+  /** Idle limit of one tunnel, in ms (default 60 s). */
+  idleMs?: number;
+  /** Virtual host → the registry base URL it stands for (plain-HTTP requests to it are forwarded there). */
+  routes?: Record<string, string>;
+  /** Extra CA bundle for the routed registries (the operator's), besides Node's roots. */
+  caFile?: string | null;
+}
+
+/**
+ * Name look-ups, remembered for a minute per proxy: a mid-size install opens hundreds of tunnels to one host,
+ * and a fresh getaddrinfo for each (four at a time in libuv's pool, some taking a resolver retry of 5 s) was
+ * most of a cold install's time.
+ */
+function cachedLookup(): (host: string) => Promise<string> {
+  const memo = new Map<string, { at: number; address: Promise<string> }>();
+  return (host) => {
+    if (net.isIP(host)) return Promise.resolve(host);
+    const hit = memo.get(host);
+    if (hit && Date.now() - hit.at < 60_000) return hit.address;
+    const address = lookup(host).then((r) => r.address);
+    address.catch(() => memo.delete(host));
+    memo.set(host, { at: Date.now(), address });
+    return address;
+  };
+}
+
+export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
+  const resolve = cachedLookup();
+  // net's lookup signature: with `all` (Node 20's family auto-selection) the answer is a list.
+  const cachedLookupFn = ((hostname: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
+    resolve(hostname).then(
+      (address) => {
+        const family = net.isIPv6(address) ? 6 : 4;
+        if (opts?.all) cb(null, [{ address, family }]);
+        else cb(null, address, family);
+      },
+      (error: unknown) => cb(error),
+    );
+  }) as unknown as net.LookupFunction;
+  const allow = new Set(options.allow.map((h) => h.toLowerCase()));
+  const idleMs = options.idleMs ?? 60_000;
+  const refused: string[] = [];
+  const passed: string[] = [];
+  const sockets = new Set<Duplex>();
+  const counts = { tunnels: 0, requests: 0, refusals: 0, upstreamErrors: 0 };
+  const track = (s: Duplex) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  };
+  const permit = (target: string): boolean => {
+    const t = target.toLowerCase();
+    if (allow.has(t)) {
+      if (!passed.includes(t)) passed.push(t);
+      return true;
+    }
+    counts.refusals++;
+    if (!refused.includes(t)) refused.push(t);
+    return false;
+  };
+
+  const routes = new Map(Object.entries(options.routes ?? {}).map(([k, v]) => [k.toLowerCase(), new URL(v)]));
+  const extraCa = options.caFile ? readFileSync(options.caFile, "utf8") : null;
+  const httpsAgent = new https.Agent({
+    keepAlive: true,
+    maxSockets: 16,
+    ...(extraCa ? { ca: [...tls.rootCertificates, extraCa] } : {}),
+  });
+  const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+  /** A request to a virtual registry host: forwarded to the registry it stands for, nowhere else. */
+  const route = (req: http.IncomingMessage, res: http.ServerResponse, base: URL, url: URL) => {
+    counts.requests++;
+    const prefix = base.pathname.endsWith("/") ? base.pathname : `${base.pathname}/`;
+    const pathname = url.pathname.startsWith(prefix)
+      ? url.pathname
+      : `${prefix}${url.pathname.replace(/^\/+/, "")}`;
+    const headers = { ...req.headers };
+    for (const h of ["host", "proxy-connection", "proxy-authorization", "connection", "keep-alive"])
+      delete headers[h];
+    const secure = base.protocol === "https:";
+    const upstream = (secure ? https : http).request(
+      {
+        host: base.hostname,
+        port: base.port || (secure ? 443 : 80),
+        method: req.method === "HEAD" ? "HEAD" : "GET",
+        path: `${pathname}${url.search}`,
+        headers,
+        agent: secure ? httpsAgent : httpAgent,
+        timeout: idleMs,
+        lookup: cachedLookupFn,
+      },
+      (up) => {
+        const out = { ...up.headers };
+        delete out.connection;
+        delete out["keep-alive"];
+        res.writeHead(up.statusCode ?? 502, out);
+        up.pipe(res);
+      },
+    );
+    upstream.on("timeout", () => upstream.destroy(new Error("upstream timed out")));
+    upstream.on("error", () => {
+      counts.upstreamErrors++;
+      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
+      res.end();
+    });
+    upstream.end();
+  };
+
+  const server = http.createServer((req, res) => {
+    const virtual = req.url && /^http:\/\//i.test(req.url) ? new URL(req.url) : null;
+    const base = virtual ? routes.get(virtual.hostname.toLowerCase()) : undefined;
+    if (virtual && base) {
+      if (!passed.includes(virtual.hostname)) passed.push(virtual.hostname);
+      route(req, res, base, virtual);
+      return;
+    }
+    const target = req.url && /^http:\/\//i.test(req.url) ? hostPort(req.url) : null;
+    if (!target || !permit(target)) {
+      res.writeHead(403, { "content-type": "text/plain", connection: "close" });
+      res.end(`retrace install proxy: ${target ?? "this request"} is not an allowed registry\n`);
+      return;
+    }
+    counts.requests++;
+    const url = new URL(req.url!);
+    const headers = { ...req.headers };
+    delete headers["proxy-connection"];
+    delete headers["proxy-authorization"];
+    const upstream = http.request(
+      {
+        host: url.hostname,
+        lookup: cachedLookupFn,
+        port: url.port || 80,
+        method: req.method,
+        path: `${url.pathname}${url.search}`,
+        headers,
+        timeout: idleMs,
+      },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    upstream.on("timeout", () => upstream.destroy(new Error("upstream timed out")));
+    upstream.on("error", () => {
+      counts.upstreamErrors++;
+      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  server.on("connection", (s) => {
+    track(s);
+    s.setTimeout(idleMs, () => s.destroy());
+  });
+  server.on("connect", (req, client: Duplex, head) => {
+    const target = hostPort(`https://${req.url ?? ""}`);
+    // CONNECT names host:port; a port-less or malformed target is refused like a disallowed one.
+    if (!target || !/:\d+$/.test(req.url ?? "") || !permit(target)) {
+      client.end("HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n");
+      return;
+    }
+    const [host, port] = [target.slice(0, target.lastIndexOf(":")), Number(target.split(":").pop())];
+    counts.tunnels++;
+    const upstream = new net.Socket();
+    resolve(host).then(
+      (address) => upstream.connect({ host: address, port }),
+      (error: Error) => upstream.destroy(error),
+    );
+    track(upstream);
+    upstream.setTimeout(idleMs, () => upstream.destroy());
+    let open = false;
+    upstream.on("connect", () => {
+      open = true;
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on("error", (e: NodeJS.ErrnoException) => {
+      counts.upstreamErrors++;
+      if (process.env.RETRACE_PROXY_DEBUG)
+        process.stderr.write(`proxy: ${target} ${open ? "open" : "connecting"} ${e.code ?? e.message}\n`);
+      // Once the tunnel is open its bytes are the client's TLS stream: never write a status line into it.
+      if (!open && client.writable) client.end("HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n");
+      else client.destroy();
+    });
+    client.on("error", () => upstream.destroy());
+    client.on("close", () => upstream.destroy());
+  });
+
+  const socketDir = await mkdtemp(path.join(os.tmpdir(), "retrace-proxy-"));
+  const socketPath = path.join(socketDir, "proxy.sock");
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socketPath, () => resolve());
+  });
+  // The container's unprivileged user must traverse the directory and write to the socket; nothing else is in it.
+  await chmod(socketDir, 0o755);
+  await chmod(socketPath, 0o666);
+  return {
+    socketDir,
+    refused: () => [...refused],
+    allowed: () => [...passed],
+    stats: () => ({ ...counts }),
+    async close() {
+      for (const s of sockets) s.destroy();
+      httpsAgent.destroy();
+      httpAgent.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(socketDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Why pip found nothing to install, from its "(from versions: …)" list (wheels only, so the list holds the
+ * versions with a wheel for this platform): none at all, or others but not the one asked for.
+ */
+function pipMissingReason(output: string): string {
+  const listed = /\(from versions: ([^)]*)\)/.exec(output)?.[1]?.trim();
+  if (!listed || listed === "none")
+    return "the package index here offers no installable release of it (no such project, or none with a wheel for this platform; source distributions are not installed: they run code)";
+  const versions = listed.split(/,\s*/);
+  return `that version is not in the package index here (it offers ${versions.length > 6 ? `${versions.slice(0, 2).join(", ")}, …, ${versions.slice(-3).join(", ")}` : versions.join(", ")})`;
+}
+
+/** The one line of npm/pip output that says why an install failed. */
+export function installFailureReason(output: string, ecosystem: "npm" | "pypi"): string {
+  if (ecosystem === "npm") {
+    if (/ETARGET|No matching version/i.test(output)) return "no such version in the npm registry";
+    if (/E404|404 Not Found/i.test(output)) return "no such package in the npm registry";
+    if (/E403|403 Forbidden/i.test(output))
+      return "the install tried to reach a host that is not an allowed registry";
+    if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|network/i.test(output))
+      return "the npm registry could not be reached";
+    if (/ERESOLVE/.test(output)) return "conflicting peer dependencies";
+    if (/EINTEGRITY/.test(output)) return "a package's content does not match its integrity hash";
+    if (/npm ci.*in sync|can only install packages when your package.json and package-lock/i.test(output))
+      return "package.json and the lockfile are not in sync";
+  } else {
+    if (/No matching distribution found|Could not find a version that satisfies/i.test(output)) {
+      return /Could not fetch URL|connection|NewConnectionError|Network is unreachable|Temporary failure|Max retries|ProxyError/i.test(
+        output,
+      )
+        ? "the package index could not be reached"
+        : pipMissingReason(output);
+    }
+    if (
+      /Could not fetch URL|NewConnectionError|Network is unreachable|Temporary failure|Max retries|ProxyError|timed out/i.test(
+        output,
+      )
+    ) {
+      return "the package index could not be reached";
+    }
+    if (/THESE PACKAGES DO NOT MATCH THE HASHES/i.test(output)) return "a wheel does not match its hash";
+  }
+  const line = output
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => /error/i.test(l));
+  return (line ?? output.trim().split("\n").pop() ?? "unknown error").slice(0, 200);
+}

@@ -1,0 +1,174 @@
+/**
+ * The registries installs and look-ups use, read once from the operator's own configuration — never from a
+ * repository's: npm's `registry` (`npm config get registry`, which honours `registry=` in the user and global
+ * .npmrc and `npm_config_registry`), pip's index (`pip config list`: PIP_INDEX_URL, PIP_EXTRA_INDEX_URL,
+ * PIP_FIND_LINKS and pip.conf). The same object decides where the latest-version look-up asks, which hosts the
+ * install container's proxy lets through, which local mirror directories are mounted read-only into it, and it is
+ * part of every install cache key.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export interface PipIndexConfig {
+  /** The main index (`index-url`); PyPI's simple index when nothing is configured. */
+  indexUrl: string;
+  extraIndexUrls: string[];
+  /** `find-links` locations (directories or URLs). */
+  findLinks: string[];
+}
+
+export interface RegistryConfig {
+  /** npm registry base URL, with a trailing slash. */
+  npm: string;
+  pip: PipIndexConfig;
+  /**
+   * The operator's CA bundle (npm `cafile`, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, PIP_CERT), copied into the install
+   * container so a registry behind a TLS-inspecting proxy or with a private CA verifies there as on the host.
+   */
+  caFile: string | null;
+}
+
+export const PUBLIC_NPM_REGISTRY = "https://registry.npmjs.org/";
+export const PUBLIC_PYPI_INDEX = "https://pypi.org/simple";
+
+function withSlash(url: string): string {
+  return url.endsWith("/") ? url : `${url}/`;
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(/\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** Parses `pip config list` output (`global.index-url='…'`, `:env:.find-links='…'`); env entries win. */
+export function parsePipConfigList(output: string, env: NodeJS.ProcessEnv = {}): PipIndexConfig {
+  const values = new Map<string, { value: string; fromEnv: boolean }>();
+  for (const line of output.split("\n")) {
+    const m = /^([^.=\s]*)\.([\w-]+)='(.*)'$/.exec(line.trim());
+    if (!m) continue;
+    const [, section, key, value] = m as unknown as [string, string, string, string];
+    const fromEnv = section === ":env:";
+    const prev = values.get(key!);
+    if (prev?.fromEnv && !fromEnv) continue;
+    // A named command section (install) is more specific than global, env wins over both.
+    if (prev && !fromEnv && section === "global") continue;
+    values.set(key!, { value: value!, fromEnv });
+  }
+  const pick = (key: string, envName: string) => env[envName] ?? values.get(key)?.value;
+  return {
+    indexUrl: pick("index-url", "PIP_INDEX_URL") ?? PUBLIC_PYPI_INDEX,
+    extraIndexUrls: splitList(pick("extra-index-url", "PIP_EXTRA_INDEX_URL") ?? ""),
+    findLinks: splitList(pick("find-links", "PIP_FIND_LINKS") ?? ""),
+  };
+}
+
+function capture(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string | null> {
+  return new Promise((resolve) => {
+    // cwd is a neutral directory: npm would otherwise read a project .npmrc of wherever Retrace was started.
+    execFile(cmd, args, { cwd: os.tmpdir(), env, timeout: 15_000, maxBuffer: 1024 * 1024 }, (error, stdout) =>
+      resolve(error ? null : String(stdout)),
+    );
+  });
+}
+
+let cached: Promise<RegistryConfig> | undefined;
+
+/** The operator's registry configuration (read once per process). */
+export function hostRegistryConfig(env: NodeJS.ProcessEnv = process.env): Promise<RegistryConfig> {
+  cached ??= readRegistryConfig(env);
+  return cached;
+}
+
+export async function readRegistryConfig(env: NodeJS.ProcessEnv = process.env): Promise<RegistryConfig> {
+  const [npmOut, pipOut] = await Promise.all([
+    capture("npm", ["config", "get", "registry", "cafile"], env),
+    capture("pip3", ["config", "list"], env),
+  ]);
+  const npmValue = (key: string) =>
+    new RegExp(`^${key}=(.*)$`, "m")
+      .exec(npmOut ?? "")?.[1]
+      ?.trim()
+      .replace(/^null$|^undefined$/, "");
+  const registry = env.npm_config_registry || env.NPM_CONFIG_REGISTRY || npmValue("registry") || "";
+  const caFile =
+    [env.NODE_EXTRA_CA_CERTS, npmValue("cafile"), env.SSL_CERT_FILE, env.PIP_CERT].find(
+      (f): f is string => typeof f === "string" && f !== "" && existsSync(f),
+    ) ?? null;
+  return {
+    npm: withSlash(/^https?:\/\//.test(registry) ? registry : PUBLIC_NPM_REGISTRY),
+    pip: parsePipConfigList(pipOut ?? "", env),
+    caFile,
+  };
+}
+
+/** `host:port` of an http(s) URL, or null for any other scheme. */
+export function hostPort(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== "https:" && u.protocol !== "http:") return null;
+  const port = u.port || (u.protocol === "https:" ? "443" : "80");
+  return `${u.hostname.replace(/^\[|\]$/g, "")}:${port}`;
+}
+
+/** The hosts an npm install may reach: the registry only. */
+export function npmAllowedHosts(config: RegistryConfig): string[] {
+  const h = hostPort(config.npm);
+  return h ? [h] : [];
+}
+
+/** The hosts a pip install may reach: its http(s) indexes and find-links (PyPI's file host with PyPI). */
+export function pipAllowedHosts(config: RegistryConfig): string[] {
+  const out = new Set<string>();
+  for (const url of [config.pip.indexUrl, ...config.pip.extraIndexUrls, ...config.pip.findLinks]) {
+    const h = hostPort(url);
+    if (!h) continue;
+    out.add(h);
+    if (h === "pypi.org:443") out.add("files.pythonhosted.org:443");
+  }
+  return [...out];
+}
+
+/**
+ * Local pip mirror directories (file:// indexes, find-links directories) to mount read-only into the install
+ * container at the same path. A PEP 503 index directory named `simple` links its files relative to its parent
+ * (`../../files/…`), so the parent is mounted.
+ */
+export function pipLocalDirs(config: RegistryConfig): string[] {
+  const out = new Set<string>();
+  for (const loc of [config.pip.indexUrl, ...config.pip.extraIndexUrls, ...config.pip.findLinks]) {
+    let dir: string | null = null;
+    if (loc.startsWith("file://")) {
+      try {
+        dir = new URL(loc).pathname;
+      } catch {
+        dir = null;
+      }
+    } else if (path.isAbsolute(loc)) dir = loc;
+    if (!dir) continue;
+    dir = path.resolve(dir);
+    if (path.basename(dir) === "simple") dir = path.dirname(dir);
+    if (dir === "/" || !existsSync(dir)) continue;
+    try {
+      if (!statSync(dir).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    out.add(dir);
+  }
+  return [...out];
+}
+
+/** The part of every cache key that names where packages came from. */
+export function registryKey(config: RegistryConfig, ecosystem: "npm" | "pypi"): string {
+  return ecosystem === "npm"
+    ? `npm:${config.npm}`
+    : `pypi:${config.pip.indexUrl}|${config.pip.extraIndexUrls.join(" ")}|${config.pip.findLinks.join(" ")}`;
+}

@@ -1,0 +1,209 @@
+/**
+ * Latest-release lookup (adapter of the `RegistryLookup` port), against the configured registries only
+ * (`registry-config.ts`): npm's abbreviated packument `dist-tags.latest` from the configured npm registry; for
+ * Python, the newest stable wheel version on the configured simple indexes (http(s) or a local `file://`
+ * mirror) and find-links directories. No npm or pip process is started: a look-up is one bounded HTTP request
+ * (time and bytes) or one directory read, at most `concurrency` at a time however many names a report has.
+ * An unreachable registry answers null ("latest unknown"), never an error. Answers are kept for an hour in
+ * `<cache>/latest-versions.json`, keyed by the registry too.
+ */
+import { readFileSync } from "node:fs";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Ecosystem, RegistryLookup } from "../repro/ports.ts";
+import { defaultCacheDir } from "./cache.ts";
+import { hostRegistryConfig, type RegistryConfig, registryKey } from "./registry-config.ts";
+
+export interface RegistryLookupOptions {
+  /** Limit of one lookup, in ms (default 5 s). */
+  timeoutMs?: number;
+  /** The registries (default: the operator's, `hostRegistryConfig()`). */
+  registryConfig?: RegistryConfig | Promise<RegistryConfig>;
+  /** Cache directory; null disables the disk cache. */
+  cacheDir?: string | null;
+  /** How long a cached answer is trusted, in ms (default 1 h). */
+  ttlMs?: number;
+  /** Most look-ups in flight at once (default 4). */
+  concurrency?: number;
+  /** Largest response read, in bytes (default 16 MiB). */
+  maxBytes?: number;
+}
+
+const NAME = /^(@[a-z0-9][\w.-]*\/)?[A-Za-z0-9][\w.-]*$/;
+
+/** A counting semaphore: `run` waits for a free slot. */
+export function limiter(max: number): <T>(fn: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const queue: (() => void)[] = [];
+  return async (fn) => {
+    if (active >= max) await new Promise<void>((resolve) => queue.push(resolve));
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      queue.shift()?.();
+    }
+  };
+}
+
+async function fetchCapped(
+  url: string,
+  timeoutMs: number,
+  maxBytes: number,
+  accept: string,
+): Promise<string> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept } });
+  if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > maxBytes) throw new Error(`response larger than ${maxBytes} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** PEP 503 normalized name. */
+export function normalizePypi(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, "-");
+}
+
+/** Stable release versions of `name`'s wheels among file names or hrefs. */
+export function wheelVersions(names: readonly string[], project: string): string[] {
+  const out: string[] = [];
+  const want = normalizePypi(project);
+  for (const n of names) {
+    const file = decodeURIComponent(n.split("#")[0]!.split("/").pop() ?? "");
+    const m = /^([^-]+)-([^-]+)-(?:\d[^-]*-)?[^-]+-[^-]+-[^-]+\.whl$/.exec(file);
+    if (!m || normalizePypi(m[1]!) !== want) continue;
+    if (/^\d+(\.\d+)*$/.test(m[2]!)) out.push(m[2]!);
+  }
+  return out;
+}
+
+export function newestVersion(versions: readonly string[]): string | null {
+  let best: number[] | null = null;
+  let bestText: string | null = null;
+  for (const v of versions) {
+    const parts = v.split(".").map(Number);
+    let cmp = 0;
+    if (best) {
+      for (let i = 0; i < Math.max(parts.length, best.length) && cmp === 0; i++)
+        cmp = (parts[i] ?? 0) - (best[i] ?? 0);
+    }
+    if (!best || cmp > 0) {
+      best = parts;
+      bestText = v;
+    }
+  }
+  return bestText;
+}
+
+export function createRegistryLookup(options: RegistryLookupOptions = {}): RegistryLookup {
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const ttlMs = options.ttlMs ?? 3_600_000;
+  const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+  const slot = limiter(options.concurrency ?? 4);
+  const cacheDir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
+  const cacheFile = cacheDir ? path.join(cacheDir, "latest-versions.json") : null;
+  let configP: Promise<RegistryConfig> | undefined;
+  const config = () => {
+    configP ??= Promise.resolve(options.registryConfig ?? hostRegistryConfig());
+    return configP;
+  };
+  let disk: Record<string, { version: string; at: number }> = {};
+  if (cacheFile) {
+    try {
+      disk = JSON.parse(readFileSync(cacheFile, "utf8")) as typeof disk;
+    } catch {
+      disk = {};
+    }
+  }
+  const memo = new Map<string, Promise<string | null>>();
+
+  const npmLatest = async (c: RegistryConfig, name: string) => {
+    try {
+      const body = JSON.parse(
+        await fetchCapped(
+          `${c.npm}${name.replace("/", "%2f")}`,
+          timeoutMs,
+          maxBytes,
+          "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8",
+        ),
+      ) as { "dist-tags"?: { latest?: unknown } };
+      const v = body["dist-tags"]?.latest;
+      return typeof v === "string" && /^\d+\.\d+\.\d+/.test(v) ? v : null;
+    } catch {
+      return null;
+    }
+  };
+  const pypiLatest = async (c: RegistryConfig, name: string) => {
+    const project = normalizePypi(name);
+    const found: string[] = [];
+    for (const index of [c.pip.indexUrl, ...c.pip.extraIndexUrls]) {
+      try {
+        if (index.startsWith("file://")) {
+          const html = await readFile(path.join(new URL(index).pathname, project, "index.html"), "utf8");
+          found.push(
+            ...wheelVersions(
+              [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!),
+              name,
+            ),
+          );
+        } else if (/^https?:\/\//.test(index)) {
+          const html = await fetchCapped(
+            `${index.replace(/\/+$/, "")}/${project}/`,
+            timeoutMs,
+            maxBytes,
+            "text/html",
+          );
+          found.push(
+            ...wheelVersions(
+              [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!),
+              name,
+            ),
+          );
+        }
+      } catch {
+        // this index does not have it, or cannot be reached
+      }
+    }
+    for (const link of c.pip.findLinks) {
+      if (!path.isAbsolute(link)) continue;
+      found.push(...wheelVersions(await readdir(link).catch(() => [] as string[]), name));
+    }
+    return newestVersion(found);
+  };
+  const remember = async (key: string, version: string) => {
+    if (!cacheFile) return;
+    disk[key] = { version, at: Date.now() };
+    try {
+      await mkdir(path.dirname(cacheFile), { recursive: true });
+      const tmp = `${cacheFile}.${process.pid}.tmp`;
+      await writeFile(tmp, JSON.stringify(disk));
+      await rename(tmp, cacheFile);
+    } catch {
+      // a cache that cannot be written only costs a lookup next time
+    }
+  };
+  return {
+    async latestVersion(ecosystem: Ecosystem, name: string) {
+      if (!NAME.test(name)) return null;
+      const c = await config();
+      const key = `${registryKey(c, ecosystem)}:${name}`;
+      const cached = disk[key];
+      if (cached && Date.now() - cached.at < ttlMs) return cached.version;
+      let p = memo.get(key);
+      if (!p) {
+        p = slot(() => (ecosystem === "npm" ? npmLatest(c, name) : pypiLatest(c, name))).then(async (v) => {
+          if (v) await remember(key, v);
+          return v;
+        });
+        memo.set(key, p);
+      }
+      return p;
+    },
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * The installer of a repository's own JS dependencies (adapter of the fix pipeline's `DependencyProvider`
+ * port): `npm ci --ignore-scripts` from the repository's npm lockfile, in the throwaway install container
+ * (`npm.ts`) — never on the host, never in the caller's checkout — after the lockfile passed the source policy
+ * (`lockfile-policy.ts`, `install.allow*`). The checked `node_modules` is cached under
+ * `<cache>/repo-deps/<key>/node_modules` (the key covers package.json, the lockfile, the registry, the image
+ * and the policy) and copied into each offline sandbox run next to the repository copy. Without an npm
+ * lockfile nothing is installed: the versions would float.
+ */
+import type Docker from "dockerode";
+import { InfrastructureError } from "../core/errors.ts";
+import { type DependencyProvider, isNpmLockfile, type JsDependencies } from "../fix/dependencies.ts";
+import type { Workspace } from "../git/types.ts";
+import { connectDocker } from "../sandbox/engine.ts";
+import type { ExtraDir } from "../sandbox/types.ts";
+import { InstallCache } from "./cache.ts";
+import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from "./container.ts";
+import { REGISTRY_ONLY, type SourcePolicy } from "./lockfile-policy.ts";
+import { installNpmLockfile } from "./npm.ts";
+import { hostRegistryConfig, type RegistryConfig } from "./registry-config.ts";
+
+export interface RepoDepsOptions {
+  /** Cache root (default: $RETRACE_CACHE_DIR or ~/.cache/retrace); installs go under `repo-deps/`. */
+  cacheDir?: string;
+  cacheQuotaBytes?: number;
+  /** Limit of one install, in ms (default 300 s). */
+  timeoutMs?: number;
+  limits?: Partial<InstallLimits>;
+  /** Which sources besides the registry the lockfile may name (`install.allowGit/allowRemote/allowFile`). */
+  policy?: SourcePolicy;
+  registryConfig?: RegistryConfig;
+  docker?: Docker;
+  image?: string;
+  signal?: AbortSignal;
+  /** Progress lines ("installing … from package-lock.json", "cached"). */
+  log?: (line: string) => void;
+}
+
+/** Largest package.json or lockfile read from the repository. */
+const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Installs the checkout's JS dependencies from its npm lockfile in the install container (once per
+ * package.json + lockfile + registry + image) and returns the directory to copy into the sandbox:
+ * `{ hostDir, paths: ["node_modules"] }`. Throws InfrastructureError when the policy refuses a source (naming
+ * the entry and the setting), npm fails (with npm's reason), or the lockfile is not npm's.
+ */
+export async function installRepoDependencies(
+  workspace: Workspace,
+  js: JsDependencies,
+  options: RepoDepsOptions = {},
+): Promise<ExtraDir[]> {
+  if (js.lockfile === null || !isNpmLockfile(js.lockfile)) {
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: ${js.lockfile === null ? "no lockfile" : `${js.lockfile} is not npm's`}`,
+      "install them in the repository before Retrace, or commit a package-lock.json",
+    );
+  }
+  const packageJson = await workspace.readFile("package.json");
+  const lockfile = await workspace.readFile(js.lockfile);
+  if (packageJson.length > MAX_MANIFEST_BYTES || lockfile.length > MAX_MANIFEST_BYTES) {
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: package.json or ${js.lockfile} is larger than 64 MiB`,
+    );
+  }
+  const workspaceFiles = await workspacePackageJsons(workspace, lockfile);
+  const cache = new InstallCache({
+    ...(options.cacheDir ? { root: options.cacheDir } : {}),
+    ...(options.cacheQuotaBytes ? { quotaBytes: options.cacheQuotaBytes } : {}),
+  });
+  const r = await installNpmLockfile(
+    {
+      docker: options.docker ?? connectDocker(),
+      ...(options.image ? { image: options.image } : {}),
+      registry: options.registryConfig ?? (await hostRegistryConfig()),
+      cache,
+      limits: { ...DEFAULT_INSTALL_LIMITS, ...options.limits, timeoutMs: options.timeoutMs ?? 300_000 },
+      jobId: "repo-deps",
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    {
+      packageJson,
+      lockfile,
+      lockfileName: js.lockfile,
+      workspaceFiles,
+      policy: options.policy ?? REGISTRY_ONLY,
+    },
+    () =>
+      options.log?.(
+        `dependencies: npm ci --ignore-scripts from ${js.lockfile} (${js.missing.length} missing in the checkout), in the install container`,
+      ),
+  );
+  if (r.cached) options.log?.(`dependencies: ${js.declared.length} declared, cached install ${r.dir}`);
+  return [{ hostDir: r.dir, paths: ["node_modules"] }];
+}
+
+/** The package.json of each workspace package the lockfile lists (npm ci needs them to link workspaces). */
+async function workspacePackageJsons(
+  workspace: Workspace,
+  lockfile: string,
+): Promise<Record<string, string>> {
+  let packages: Record<string, unknown> = {};
+  try {
+    packages = ((JSON.parse(lockfile) as { packages?: Record<string, unknown> }).packages ?? {}) as Record<
+      string,
+      unknown
+    >;
+  } catch {
+    return {};
+  }
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(packages)) {
+    // Only directories inside the repository (the policy refuses the others before anything runs).
+    if (key === "" || key.includes("node_modules/") || key.split("/").includes("..") || key.startsWith("/"))
+      continue;
+    const text = await workspace.readFile(`${key}/package.json`).catch(() => null);
+    if (text !== null && text.length < 1024 * 1024) out[`${key}/package.json`] = text;
+    if (Object.keys(out).length >= 500) break;
+  }
+  return out;
+}
+
+/** The `DependencyProvider` of this host: `npm ci --ignore-scripts` in the install container, cached. */
+export function createRepoDependencyProvider(options: RepoDepsOptions = {}): DependencyProvider {
+  return (workspace, js) => installRepoDependencies(workspace, js, options);
+}

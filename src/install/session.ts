@@ -1,0 +1,115 @@
+/**
+ * One install = one egress proxy + one throwaway container, opened together and always closed together.
+ * Also the facts about the image every cache key includes (its id) and whether its npm has the
+ * `--allow-git/--allow-remote/--allow-file/--allow-directory` settings.
+ */
+import { readFile } from "node:fs/promises";
+import type Docker from "dockerode";
+import { InfrastructureError } from "../core/errors.ts";
+import { DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
+import { connectDocker } from "../sandbox/engine.ts";
+import { InstallContainer, type InstallLimits } from "./container.ts";
+import { type EgressProxy, startEgressProxy } from "./proxy.ts";
+import type { RegistryConfig } from "./registry-config.ts";
+
+/** Where the operator's CA bundle is put in the install container. */
+export const CONTAINER_CA_FILE = "/tmp/retrace-ca.pem";
+
+export interface SessionOptions {
+  docker?: Docker;
+  image?: string;
+  limits: InstallLimits;
+  allowHosts: readonly string[];
+  /** Virtual registry hosts the proxy forwards to the configured registry (`startEgressProxy` routes). */
+  routes?: Record<string, string>;
+  readOnlyDirs?: readonly string[];
+  registry: RegistryConfig;
+  jobId: string;
+  signal?: AbortSignal;
+}
+
+export interface Session {
+  container: InstallContainer;
+  proxy: EgressProxy;
+  /** True when the operator's CA bundle was copied to CONTAINER_CA_FILE. */
+  hasCa: boolean;
+}
+
+export function installImage(image?: string): string {
+  return image ?? process.env.RETRACE_SANDBOX_IMAGE ?? DEFAULT_SANDBOX_IMAGE;
+}
+
+const imageIds = new Map<string, Promise<string>>();
+
+/** The image's id (part of every cache key: a rebuilt image is another installer). */
+export function imageId(docker: Docker, image: string): Promise<string> {
+  let p = imageIds.get(image);
+  if (!p) {
+    p = docker
+      .getImage(image)
+      .inspect()
+      .then((i) => i.Id)
+      .catch((error: unknown) => {
+        imageIds.delete(image);
+        throw new InfrastructureError(
+          `sandbox image ${image} not found`,
+          `build it: \`npm run setup\` (or \`docker build -t ${image} sandbox/\`)`,
+          error,
+        );
+      });
+    imageIds.set(image, p);
+  }
+  return p;
+}
+
+export async function withSession<T>(options: SessionOptions, fn: (s: Session) => Promise<T>): Promise<T> {
+  const docker = options.docker ?? connectDocker();
+  const proxy = await startEgressProxy({
+    allow: options.allowHosts,
+    ...(options.routes ? { routes: options.routes } : {}),
+    caFile: options.registry.caFile,
+  });
+  let container: InstallContainer | null = null;
+  try {
+    container = await InstallContainer.open({
+      docker,
+      image: installImage(options.image),
+      limits: options.limits,
+      proxy,
+      jobId: options.jobId,
+      ...(options.readOnlyDirs ? { readOnlyDirs: options.readOnlyDirs } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    let hasCa = false;
+    if (options.registry.caFile) {
+      const ca = await readFile(options.registry.caFile).catch(() => null);
+      if (ca && ca.length < 8 * 1024 * 1024) {
+        await container.copyIn("/tmp", { "retrace-ca.pem": ca });
+        hasCa = true;
+      }
+    }
+    return await fn({ container, proxy, hasCa });
+  } finally {
+    await container?.close();
+    await proxy.close();
+  }
+}
+
+const allowFlagSupport = new Map<string, boolean>();
+
+/**
+ * Whether the image's npm knows `allow-git` (npm 11.x), read from its config definitions (a grep, not an npm
+ * start-up: starting npm costs seconds on a loaded host); asked once per image.
+ */
+export async function npmHasAllowFlags(s: Session, image: string): Promise<boolean> {
+  const known = allowFlagSupport.get(image);
+  if (known !== undefined) return known;
+  const r = await s.container.exec([
+    "sh",
+    "-c",
+    'd=$(dirname "$(readlink -f "$(command -v npm)")")/..; grep -rqs -e "allow-git" "$d/node_modules/@npmcli/config/lib" /usr/share/nodejs/@npmcli/config/lib && echo yes || echo no',
+  ]);
+  const yes = r.exitCode === 0 && r.stdout.trim() === "yes";
+  allowFlagSupport.set(image, yes);
+  return yes;
+}

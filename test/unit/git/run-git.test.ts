@@ -1,0 +1,89 @@
+/**
+ * The neutralising configuration of src/git/run-git.ts: which of a checkout's config keys get which
+ * override, which are refused, and that git really runs under it (a real repository on disk).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { FIXED_CONFIG, neutralizingConfig, safeGit } from "../../../src/git/run-git.ts";
+
+describe("neutralizingConfig", () => {
+  it("gives each program-naming key a value that runs nothing", () => {
+    const { config, env } = neutralizingConfig(
+      [
+        "filter.lfs.clean",
+        "filter.lfs.process",
+        "filter.lfs.required",
+        "diff.evil.textconv",
+        "credential.https://example.com.helper",
+        "protocol.ext.allow",
+        "protocol.file.allow",
+        "hook.pre.command",
+        "http.https://x.test/.cookiefile",
+        "user.name",
+        "core.worktree",
+      ],
+      "/repo",
+    );
+    expect(Object.fromEntries(config)).toEqual({
+      "filter.lfs.clean": "",
+      "filter.lfs.process": "",
+      "filter.lfs.required": "false",
+      "diff.evil.textconv": "",
+      "credential.https://example.com.helper": "",
+      "protocol.ext.allow": "never",
+      "protocol.file.allow": "always",
+      "hook.pre.command": "true",
+      "http.https://x.test/.cookiefile": "",
+    });
+    expect(env).toEqual({ GIT_WORK_TREE: "/repo" });
+  });
+
+  it.each([
+    "remote.origin.uploadpack",
+    "remote.origin.receivepack",
+    "remote.origin.vcs",
+    "url.ext::sh -c x.insteadof",
+    "core.alternaterefscommand",
+  ])("refuses %s, naming it", (key) => {
+    expect(() => neutralizingConfig([key], "/repo")).toThrow(`the repository's git config sets ${key}`);
+  });
+
+  it("the fixed configuration disables hooks, fsmonitor and every transport but https, ssh and file", () => {
+    for (const pair of [
+      "core.hooksPath=/dev/null",
+      "core.fsmonitor=false",
+      "protocol.allow=never",
+      "credential.helper=",
+    ])
+      expect(FIXED_CONFIG).toContain(pair);
+  });
+});
+
+describe("safeGit", () => {
+  it("runs git with the overrides in force and fails with git's own message", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "retrace-rungit-"));
+    execFileSync("git", ["init", "-q", dir]);
+    execFileSync("git", ["-C", dir, "config", "filter.x.clean", "false"]);
+    writeFileSync(path.join(dir, "a.txt"), "a\n");
+    const git = safeGit(dir);
+    expect(await git.raw(["config", "--get", "filter.x.clean"])).toBe("\n");
+    expect(await git.raw(["config", "--get", "core.hooksPath"])).toBe("/dev/null\n");
+    await expect(git.raw(["rev-parse", "--verify", "nope^{commit}"])).rejects.toThrow(
+      /git rev-parse --verify failed: fatal: /,
+    );
+  });
+
+  it("kills a command past its time limit", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "retrace-rungit-"));
+    execFileSync("git", ["init", "-q", dir]);
+    const git = safeGit(dir);
+    const t0 = Date.now();
+    await expect(git.raw(["-c", "alias.slow=!sleep 5", "slow"], { timeoutMs: 300 })).rejects.toThrow(
+      /git -c alias.slow=!sleep 5 did not finish in 300 ms and was killed/,
+    );
+    expect(Date.now() - t0).toBeLessThan(3_000);
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * What comes out of an install container is unpacked under checks, and what the cache holds is verified on
+ * every read. The hostile archives are built here with tar-stream, entry by entry, in the shapes a compromised
+ * install could produce: `..` paths, absolute paths, symlinks out of the tree, a file written through a symlink,
+ * hard links, devices, too many files, too many bytes.
+ */
+import { existsSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import tarStream from "tar-stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cacheKey, ENTRY_MARKER, InstallCache } from "../../../src/install/cache.ts";
+import { extractChecked, safeEntryPath, symlinkInside, treeDigest } from "../../../src/install/extract.ts";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "retrace-extract-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+type E = {
+  name: string;
+  type?: tarStream.Header["type"];
+  content?: string;
+  linkname?: string;
+  mode?: number;
+};
+function archive(entries: E[]): Readable {
+  const pack = tarStream.pack();
+  for (const e of entries) {
+    const header = {
+      name: e.name,
+      type: e.type ?? "file",
+      mode: e.mode ?? 0o644,
+      ...(e.linkname !== undefined ? { linkname: e.linkname } : {}),
+    };
+    if (e.type === undefined || e.type === "file") pack.entry(header, e.content ?? "");
+    else pack.entry(header);
+  }
+  pack.finalize();
+  return pack as unknown as Readable;
+}
+const limits = { maxFiles: 100, maxBytes: 1024 * 1024 };
+
+describe("extractChecked", () => {
+  it("unpacks files, directories and symlinks inside the tree; drops setuid bits", async () => {
+    const dest = path.join(dir, "out");
+    const r = await extractChecked(
+      archive([
+        { name: "./", type: "directory" },
+        { name: "./ms/", type: "directory" },
+        { name: "./ms/index.js", content: "module.exports = 1;\n", mode: 0o4755 },
+        { name: "./.bin/ms", type: "symlink", linkname: "../ms/index.js" },
+      ]),
+      dest,
+      limits,
+    );
+    expect(r).toEqual({ files: 4, bytes: 20 });
+    expect(await readFile(path.join(dest, ".bin", "ms"), "utf8")).toBe("module.exports = 1;\n");
+    expect((await stat(path.join(dest, "ms", "index.js"))).mode & 0o7777).toBe(0o755);
+  });
+
+  it.each<[string, E[], RegExp]>([
+    ["a path climbing out", [{ name: "../../escaped", content: "x" }], /climbs out/],
+    ["an absolute path", [{ name: "/etc/retrace-planted", content: "x" }], /absolute path/],
+    [
+      "a symlink to an absolute path",
+      [{ name: "l", type: "symlink", linkname: "/etc/shadow" }],
+      /points outside/,
+    ],
+    ["a symlink climbing out", [{ name: "a/l", type: "symlink", linkname: "../../.." }], /points outside/],
+    [
+      "a file written through an inside symlink",
+      [
+        { name: "d/", type: "directory" },
+        { name: "l", type: "symlink", linkname: "d" },
+        { name: "l/x", content: "x" },
+      ],
+      /through a symlink/,
+    ],
+    ["a hard link", [{ name: "h", type: "link", linkname: "etc/passwd" }], /is a link/],
+    ["a character device", [{ name: "c", type: "character-device" }], /character-device/],
+  ])("refuses %s and leaves nothing outside", async (_label, entries, message) => {
+    const dest = path.join(dir, "sub", "out");
+    await mkdir(path.dirname(dest));
+    await expect(extractChecked(archive(entries), dest, limits)).rejects.toThrow(message);
+    expect(existsSync(path.join(dir, "escaped"))).toBe(false);
+    expect(existsSync("/etc/retrace-planted")).toBe(false);
+  });
+
+  it("stops at the file-count and byte caps", async () => {
+    const many = Array.from({ length: 101 }, (_, i) => ({ name: `f${i}`, content: "x" }));
+    await expect(extractChecked(archive(many), path.join(dir, "a"), limits)).rejects.toThrow(
+      /more than 100 files \(install.maxFiles\)/,
+    );
+    const big = [{ name: "big", content: "x".repeat(2 * 1024 * 1024) }];
+    await expect(extractChecked(archive(big), path.join(dir, "b"), limits)).rejects.toThrow(
+      /larger than 1048576 bytes/,
+    );
+  });
+
+  it("path and link rules", () => {
+    expect(safeEntryPath("./a/./b/")).toBe("a/b");
+    expect(safeEntryPath("a/../../b")).toEqual({ problem: expect.stringMatching(/climbs out/) });
+    expect(symlinkInside("node_modules/.bin/x", "../x/cli.js")).toBe(true);
+    expect(symlinkInside("x", "..")).toBe(false);
+  });
+});
+
+describe("InstallCache", () => {
+  async function tree(root: string, files: Record<string, string>) {
+    for (const [name, content] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(root, name)), { recursive: true });
+      await writeFile(path.join(root, name), content);
+    }
+  }
+
+  it("writes an entry once, verifies it on read, and drops a tampered one", async () => {
+    const cache = new InstallCache({ root: dir });
+    const key = cacheKey({ tree: "a" });
+    expect(await cache.lookup("npm", key)).toBeNull();
+    const tmp = await cache.tempDir("npm", key);
+    await tree(tmp, { "node_modules/a/index.js": "1" });
+    const { dir: entry } = await cache.commit("npm", key, tmp, { installed: [] });
+    expect(entry).toBe(path.join(dir, "npm", key));
+    const hit = await cache.lookup<{ installed: unknown[] }>("npm", key);
+    expect(hit?.marker.files).toBe(3);
+    expect(hit?.marker.meta).toEqual({ installed: [] });
+
+    // A second commit of the same key keeps the first entry.
+    const tmp2 = await cache.tempDir("npm", key);
+    await tree(tmp2, { "node_modules/a/index.js": "2" });
+    await cache.commit("npm", key, tmp2, { installed: [] });
+    expect(await readFile(path.join(entry, "node_modules/a/index.js"), "utf8")).toBe("1");
+    expect(existsSync(tmp2)).toBe(false);
+
+    // Same size, other content: the digest covers content.
+    await writeFile(path.join(entry, "node_modules/a/index.js"), "9");
+    expect(await cache.lookup("npm", key)).toBeNull();
+    expect(existsSync(entry)).toBe(false);
+  });
+
+  it("refuses an entry in which a symlink to outside was planted after it was written", async () => {
+    const cache = new InstallCache({ root: dir });
+    const key = cacheKey({ tree: "b" });
+    const tmp = await cache.tempDir("npm", key);
+    await tree(tmp, { "node_modules/b/index.js": "1" });
+    const { dir: entry } = await cache.commit("npm", key, tmp, {});
+    await symlink("/etc", path.join(entry, "node_modules", "etc"));
+    expect(await cache.lookup("npm", key)).toBeNull();
+  });
+
+  it("evicts least-recently-used entries past the quota, never one used in the protection window", async () => {
+    const cache = new InstallCache({ root: dir });
+    const keys: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const key = cacheKey({ i });
+      keys.push(key);
+      const tmp = await cache.tempDir("npm", key);
+      await tree(tmp, { "f.bin": "x".repeat(1000) });
+      await cache.commit("npm", key, tmp, {});
+      // Make the first two look old (last used two hours ago, one hour ago).
+      if (i < 2) {
+        const t = new Date(Date.now() - (2 - i) * 3_600_000);
+        await utimes(path.join(dir, "npm", key, ENTRY_MARKER), t, t);
+      }
+    }
+    const removed = await new InstallCache({ root: dir, quotaBytes: 2500, protectMs: 60_000 }).evict();
+    expect(removed).toEqual([path.join(dir, "npm", keys[0]!)]);
+    expect(existsSync(path.join(dir, "npm", keys[1]!))).toBe(true);
+    expect(existsSync(path.join(dir, "npm", keys[2]!))).toBe(true);
+    // Everything recent: over quota, but nothing is removed from under a run that may be copying it.
+    const tight = new InstallCache({ root: dir, quotaBytes: 10, protectMs: 60_000 });
+    const t = new Date();
+    await utimes(path.join(dir, "npm", keys[1]!, ENTRY_MARKER), t, t);
+    expect(await tight.evict()).toEqual([]);
+  });
+
+  it("treeDigest refuses setuid files and special files", async () => {
+    await tree(dir, { a: "1" });
+    await chmod(path.join(dir, "a"), 0o4755);
+    await expect(treeDigest(dir)).rejects.toThrow(/setuid/);
+  });
+});

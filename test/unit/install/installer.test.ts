@@ -1,0 +1,179 @@
+/**
+ * The container installer's checks that run before any container exists: names and versions from untrusted
+ * reports (registry names and exact versions only), the per-report package cap, and "latest" resolved through
+ * the configured registry's look-up. None of these cases reaches Docker: the installer is given an engine
+ * address that answers nothing, so a test that got that far would fail with an engine error.
+ */
+import Docker from "dockerode";
+import { describe, expect, it } from "vitest";
+import { ContainerDependencyInstaller, exactVersionProblem } from "../../../src/install/installer.ts";
+import { WriteReproductionInput } from "../../../src/repro/model-tool.ts";
+import { packageNameProblem, versionProblem } from "../../../src/repro/package-name.ts";
+
+/** An engine that does not exist: any Docker call fails (ECONNREFUSED / ENOENT). */
+const noEngine = new Docker({ socketPath: "/nonexistent/retrace-test-docker.sock" });
+const registryConfig = {
+  npm: "http://127.0.0.1:9/",
+  pip: { indexUrl: "http://127.0.0.1:9/simple", extraIndexUrls: [], findLinks: [] },
+  caFile: null,
+};
+
+describe("container installer: refused before any container", () => {
+  it("refuses option-like names and non-exact versions before npm or pip runs", async () => {
+    const installer = new ContainerDependencyInstaller({
+      docker: noEngine,
+      registryConfig,
+      cacheDir: "/nonexistent",
+    });
+    const pip = await installer.install({
+      ecosystem: "pypi",
+      packages: [
+        { name: "--extra-index-url=http://evil.test/simple", version: null },
+        { name: "requests", version: "2.31.0" },
+      ],
+    });
+    expect(pip.dir).toBeNull();
+    expect(pip.failures).toEqual([
+      {
+        name: "--extra-index-url=http://evil.test/simple",
+        version: null,
+        reason: expect.stringMatching(/not a valid PyPI project name/),
+      },
+    ]);
+    const npm = await installer.install({
+      ecosystem: "npm",
+      packages: [
+        { name: "-g", version: null },
+        { name: "left-pad", version: "file:../../etc" },
+        { name: "semver", version: "next" },
+        { name: "chalk", version: "^4.0.0" },
+      ],
+    });
+    expect(npm.failures.map((f) => [f.name, f.reason.split(" (")[0]])).toEqual([
+      ["-g", "not a valid npm package name"],
+      ["chalk", expect.stringMatching(/not an exact version/)],
+      ["left-pad", expect.stringMatching(/not an exact version/)],
+      ["semver", '"next" is not an exact version'],
+    ]);
+  });
+
+  it("installs at most maxPackages per report and names the rest with the setting", async () => {
+    const installer = new ContainerDependencyInstaller({
+      docker: noEngine,
+      registryConfig,
+      cacheDir: "/nonexistent",
+      maxPackages: 3,
+    });
+    const names = Array.from({ length: 150 }, (_, i) => `pkg${String(i).padStart(3, "0")}`);
+    const r = await installer.install({
+      ecosystem: "npm",
+      packages: names.map((name) => ({ name, version: "1.0.0" })),
+    });
+    expect(r.dir).toBeNull();
+    expect(r.failures).toHaveLength(147);
+    expect(r.failures[0]).toEqual({
+      name: "pkg003",
+      version: "1.0.0",
+      reason: "more than 3 packages named in one report (install.maxPackages)",
+    });
+  });
+
+  it("an unpinned name whose latest release cannot be looked up is a failure, not an install of 'latest'", async () => {
+    const asked: string[] = [];
+    const installer = new ContainerDependencyInstaller({
+      docker: noEngine,
+      registryConfig,
+      cacheDir: "/nonexistent",
+      registry: {
+        latestVersion: async (_e, name) => {
+          asked.push(name);
+          return null;
+        },
+      },
+    });
+    const r = await installer.install({ ecosystem: "npm", packages: [{ name: "ms", version: "latest" }] });
+    expect(asked).toEqual(["ms"]);
+    expect(r.failures).toEqual([
+      {
+        name: "ms",
+        version: null,
+        reason: "latest version unknown (the configured registry could not be reached or has no release)",
+      },
+    ]);
+  });
+
+  it("exact versions per ecosystem", () => {
+    for (const ok of ["1.2.3", "v1.2.3", "2.0.0-rc.1+build.5"])
+      expect(exactVersionProblem("npm", ok)).toBeNull();
+    for (const bad of ["1.2", "latest", "1.x", ">=1.0.0", "1.2.3 || 2"])
+      expect(exactVersionProblem("npm", bad)).not.toBeNull();
+    for (const ok of ["2.31.0", "1!2.0.post1", "1.0rc1", "0.9.dev3", "3"])
+      expect(exactVersionProblem("pypi", ok)).toBeNull();
+    for (const bad of ["latest", "~=1.0", "1.*"]) expect(exactVersionProblem("pypi", bad)).not.toBeNull();
+  });
+});
+
+describe("package names (per ecosystem)", () => {
+  it("accepts registry names and refuses what could be read as an option, a path or a URL", () => {
+    for (const ok of ["semver", "@types/node", "JSONStream", "lodash.merge", "left-pad"])
+      expect(packageNameProblem("npm", ok)).toBeNull();
+    for (const bad of [
+      "-g",
+      "--registry=http://x",
+      ".hidden",
+      "_priv",
+      "@/x",
+      "a b",
+      "../x",
+      "git+https://x",
+    ])
+      expect(packageNameProblem("npm", bad)).not.toBeNull();
+    for (const ok of ["requests", "zope.interface", "Django", "typing_extensions", "a"])
+      expect(packageNameProblem("pypi", ok)).toBeNull();
+    for (const bad of ["--extra-index-url", "-r", "pkg-", "@scope/x", "pkg==1", "./local", "x @ file:///etc"])
+      expect(packageNameProblem("pypi", bad)).not.toBeNull();
+    for (const ok of ["1.2.3", "v2.0.0-rc.1+build.5", "1!2.0.post1", "latest"])
+      expect(versionProblem(ok)).toBeNull();
+    for (const bad of ["^1.2.3", "file:../x", "git+https://x", "-1", "1.0 --index-url x", "npm:evil@1"])
+      expect(versionProblem(bad)).not.toBeNull();
+  });
+
+  it("the model's tool refuses an option-like dependency, and applies the language's naming rule", () => {
+    const base = {
+      language: "python",
+      files: [{ path: "reproduction.py", content: "import requests\n" }],
+      entry: "reproduction.py",
+      expected: {},
+      notes: "",
+    };
+    const leading = WriteReproductionInput.safeParse({ ...base, dependencies: ["--extra-index-url"] });
+    expect(leading.success).toBe(false);
+    expect(leading.error?.issues[0]?.path).toEqual(["dependencies", 0]);
+    const scoped = WriteReproductionInput.safeParse({ ...base, dependencies: ["@scope/pkg"] });
+    expect(scoped.success).toBe(false);
+    expect(scoped.error?.issues.map((i) => i.message).join(" ")).toMatch(/not a valid PyPI project name/);
+    expect(WriteReproductionInput.safeParse({ ...base, dependencies: ["requests"] }).success).toBe(true);
+    const js = WriteReproductionInput.safeParse({
+      ...base,
+      language: "javascript",
+      files: [{ path: "r.mjs", content: "import x from '@scope/pkg';\n" }],
+      entry: "r.mjs",
+      dependencies: ["@scope/pkg"],
+    });
+    expect(js.success).toBe(true);
+  });
+});
+
+describe("pip failure reasons (issue 12)", () => {
+  it("a version missing from the index is not blamed on wheels", async () => {
+    const { installFailureReason } = await import("../../../src/install/reasons.ts");
+    const missing =
+      "ERROR: Could not find a version that satisfies the requirement attrs==0.0.1 (from versions: 21.4.0, 22.1.0, 23.2.0)\nERROR: No matching distribution found for attrs==0.0.1";
+    expect(installFailureReason(missing, "pypi")).toBe(
+      "that version is not in the package index here (it offers 21.4.0, 22.1.0, 23.2.0)",
+    );
+    const none =
+      "ERROR: Could not find a version that satisfies the requirement tkinter (from versions: none)\nERROR: No matching distribution found for tkinter";
+    expect(installFailureReason(none, "pypi")).toMatch(/offers no installable release of it/);
+  });
+});
