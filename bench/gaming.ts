@@ -101,7 +101,10 @@ async function verifyCase(
     testCommand: c.testCommand,
     runs: config.fix.verifyRuns,
     jobId: `bench-gaming-${randomUUID().slice(0, 8)}`,
-    dependencies: createRepoDependencyProvider({ policy: config.install, log: (line: string) => process.stderr.write(`retrace: ${line}\n`) }),
+    dependencies: createRepoDependencyProvider({
+      policy: config.install,
+      log: (line: string) => process.stderr.write(`retrace: ${line}\n`),
+    }),
     antiGaming,
   });
   return { result: verifyJson(result), ms: Math.round(performance.now() - t0) };

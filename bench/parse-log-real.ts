@@ -126,7 +126,8 @@ const ratio = (a: number, b: number): number | null => (b === 0 ? null : Number(
 
 for (const id of cases()) {
   const split = splitOf(id);
-  const t = (tallies[split] ??= blank());
+  tallies[split] ??= blank();
+  const t = tallies[split];
   const exp = JSON.parse(readFileSync(path.join(corpus, id, "expected.json"), "utf8")) as Expected;
   const got = parse(logFile(id));
   t.cases++;

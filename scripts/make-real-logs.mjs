@@ -14,7 +14,16 @@
 // Needs: node + npm (jest, vitest, mocha, @playwright/test installed into <scratch>/js by this script),
 // python3 with pytest and pytest-xdist, go, cargo, ruby-rspec, phpunit (Debian packages).
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -92,7 +101,9 @@ function frame(kind, cmd, body, exit, proj) {
       "[Pipeline] }",
       "[Pipeline] // node",
       "[Pipeline] End of Pipeline",
-      ...(exit === 0 ? ["Finished: SUCCESS"] : [`ERROR: script returned exit code ${exit}`, "Finished: FAILURE"]),
+      ...(exit === 0
+        ? ["Finished: SUCCESS"]
+        : [`ERROR: script returned exit code ${exit}`, "Finished: FAILURE"]),
     ];
     return `${out.join("\n")}\n`;
   }
@@ -117,7 +128,8 @@ function read(file) {
 /** In-repo `file:line` places named in a failure text: the locations a parser may rightly report. */
 function placesIn(text, projDir) {
   const found = [];
-  const re = /(?:^|[\s("'[])((?:\/[^\s:()'"]+\/)?(?:[\w.@-]+\/)*[\w.@-]+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java)):(\d+)/gm;
+  const re =
+    /(?:^|[\s("'[])((?:\/[^\s:()'"]+\/)?(?:[\w.@-]+\/)*[\w.@-]+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java)):(\d+)/gm;
   for (const m of text.matchAll(re)) {
     let file = m[1];
     if (file.startsWith(projDir + "/")) file = file.slice(projDir.length + 1);
@@ -149,7 +161,8 @@ function xmlCases(xml) {
   // failure/error children (text), skipped children; nested testsuite names kept for node:test.
   const cases = [];
   const stack = [];
-  const re = /<(\/?)(testsuite|testcase)\b([^>]*?)(\/?)>|<(failure|error)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/\5>)|<skipped\b/g;
+  const re =
+    /<(\/?)(testsuite|testcase)\b([^>]*?)(\/?)>|<(failure|error)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/\5>)|<skipped\b/g;
   let current;
   for (const m of xml.matchAll(re)) {
     if (m[2] === "testsuite") {
@@ -158,22 +171,30 @@ function xmlCases(xml) {
     } else if (m[2] === "testcase") {
       if (m[1]) current = undefined;
       else {
-        current = { classname: attr(m[3], "classname"), cls: attr(m[3], "class"), name: attr(m[3], "name"), suites: [...stack], failed: false, skipped: false, text: "" };
+        current = {
+          classname: attr(m[3], "classname"),
+          cls: attr(m[3], "class"),
+          name: attr(m[3], "name"),
+          suites: [...stack],
+          failed: false,
+          skipped: false,
+          text: "",
+        };
         cases.push(current);
         if (m[4]) current = undefined;
       }
     } else if (m[5] && current) {
       current.failed = true;
-      current.text += `${unescape(attr(m[6], "message"))}\n${unescape(m[7] ?? "")}`;
+      current.text += `${xmlUnescape(attr(m[6], "message"))}\n${xmlUnescape(m[7] ?? "")}`;
     } else if (m[0] === "<skipped" && current) current.skipped = true;
   }
   return cases;
 }
 function attr(s, name) {
   const m = new RegExp(`\\b${name}="([^"]*)"`).exec(s ?? "");
-  return m ? unescape(m[1]) : "";
+  return m ? xmlUnescape(m[1]) : "";
 }
-function unescape(s) {
+function xmlUnescape(s) {
   return s
     .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, "$1")
     .replace(/&lt;/g, "<")
@@ -224,7 +245,17 @@ const truth = {
             test: [file, ...here, spec.title].join(" > "),
             failed: t.status === "unexpected",
             skipped: t.status === "skipped",
-            text: results.map((r) => (r.errors ?? []).map((e) => `${e.message ?? ""}\n${e.stack ?? ""}\n${e.location ? `${e.location.file}:${e.location.line}` : ""}`).join("\n")).join("\n") + (last ? "" : ""),
+            text:
+              results
+                .map((r) =>
+                  (r.errors ?? [])
+                    .map(
+                      (e) =>
+                        `${e.message ?? ""}\n${e.stack ?? ""}\n${e.location ? `${e.location.file}:${e.location.line}` : ""}`,
+                    )
+                    .join("\n"),
+                )
+                .join("\n") + (last ? "" : ""),
           });
         }
       }
@@ -280,12 +311,17 @@ const truth = {
       test: `${e.file_path.replace(/^\.\//, "")} > ${e.full_description}`,
       failed: e.status === "failed",
       skipped: e.status === "pending",
-      text: `${e.exception?.message ?? ""}\n${(e.exception?.backtrace ?? []).join("\n")}`.replaceAll(`${projDir}/`, ""),
+      text: `${e.exception?.message ?? ""}\n${(e.exception?.backtrace ?? []).join("\n")}`.replaceAll(
+        `${projDir}/`,
+        "",
+      ),
     }));
   },
   surefireDir(dir) {
     // Surefire's and Gradle's XML reports: one TEST-<class>.xml per class; id <classname>.<name>.
-    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith("TEST-") && f.endsWith(".xml")) : [];
+    const files = existsSync(dir)
+      ? readdirSync(dir).filter((f) => f.startsWith("TEST-") && f.endsWith(".xml"))
+      : [];
     return files.flatMap((f) =>
       xmlCases(read(path.join(dir, f))).map((c) => ({
         // Surefire 2 writes a parameterized invocation as `m{String, String}[3]`, Surefire 3 as
@@ -313,95 +349,635 @@ const truth = {
 const JS = "js";
 const CASES = [
   // jest
-  { id: "gen-jest-default-actions", proj: JS, frame: "actions", cmd: "npx jest jest/a", run: "npx jest jest/a --ci --json --outputFile=REPORT", truth: "jestJson" },
-  { id: "gen-jest-verbose-gitlab", proj: JS, frame: "gitlab", cmd: "npx jest --ci --verbose jest/a jest/b", run: "npx jest --ci --verbose jest/a jest/b --json --outputFile=REPORT", truth: "jestJson" },
-  { id: "gen-jest-color-actions", proj: JS, frame: "actions", color: true, cmd: "npm test", run: "npx jest --ci --colors jest/a jest/b --json --outputFile=REPORT", truth: "jestJson" },
-  { id: "gen-jest-green-console-actions", proj: JS, frame: "actions", cmd: "npx jest jest/green.test.js", run: "npx jest --ci jest/green.test.js --json --outputFile=REPORT", truth: "jestJson" },
-  { id: "gen-jest-shard1-jenkins", proj: JS, frame: "jenkins", cmd: "npx jest --ci --shard=1/2 jest/a jest/b", run: "npx jest --ci --shard=1/2 jest/a jest/b --json --outputFile=REPORT", truth: "jestJson" },
-  { id: "gen-jest-shard2-plain", proj: JS, frame: "plain", cmd: "npx jest --ci --shard=2/2 jest/a jest/b", run: "npx jest --ci --shard=2/2 jest/a jest/b --json --outputFile=REPORT", truth: "jestJson" },
-  { id: "gen-jest-projects-actions", proj: JS, frame: "actions", cmd: "npx jest --ci -c jest.projects.config.js", run: "npx jest --ci -c jest.projects.config.js --json --outputFile=REPORT", truth: "jestJson" },
+  {
+    id: "gen-jest-default-actions",
+    proj: JS,
+    frame: "actions",
+    cmd: "npx jest jest/a",
+    run: "npx jest jest/a --ci --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "gen-jest-verbose-gitlab",
+    proj: JS,
+    frame: "gitlab",
+    cmd: "npx jest --ci --verbose jest/a jest/b",
+    run: "npx jest --ci --verbose jest/a jest/b --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "gen-jest-color-actions",
+    proj: JS,
+    frame: "actions",
+    color: true,
+    cmd: "npm test",
+    run: "npx jest --ci --colors jest/a jest/b --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "gen-jest-green-console-actions",
+    proj: JS,
+    frame: "actions",
+    cmd: "npx jest jest/green.test.js",
+    run: "npx jest --ci jest/green.test.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "gen-jest-shard1-jenkins",
+    proj: JS,
+    frame: "jenkins",
+    cmd: "npx jest --ci --shard=1/2 jest/a jest/b",
+    run: "npx jest --ci --shard=1/2 jest/a jest/b --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "gen-jest-shard2-plain",
+    proj: JS,
+    frame: "plain",
+    cmd: "npx jest --ci --shard=2/2 jest/a jest/b",
+    run: "npx jest --ci --shard=2/2 jest/a jest/b --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "gen-jest-projects-actions",
+    proj: JS,
+    frame: "actions",
+    cmd: "npx jest --ci -c jest.projects.config.js",
+    run: "npx jest --ci -c jest.projects.config.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
   // vitest
-  { id: "gen-vitest-default-actions", proj: JS, frame: "actions", cmd: "npx vitest run vitest/pkg-a", run: "npx vitest run vitest/pkg-a --reporter=default --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
-  { id: "gen-vitest-verbose-jenkins", proj: JS, frame: "jenkins", cmd: "npx vitest run --reporter=verbose vitest", run: "npx vitest run vitest/pkg-a vitest/pkg-b --reporter=verbose --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
-  { id: "gen-vitest-color-gitlab", proj: JS, frame: "gitlab", color: true, cmd: "npx vitest run", run: "npx vitest run vitest/pkg-a vitest/pkg-b --reporter=default --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
-  { id: "gen-vitest-shard-actions", proj: JS, frame: "actions", cmd: "npx vitest run --shard=1/2", run: "npx vitest run vitest/pkg-a vitest/pkg-b --shard=1/2 --reporter=default --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
-  { id: "gen-vitest-projects-plain", proj: JS, frame: "plain", cmd: "npx vitest run --config vitest.projects.config.mjs", run: "npx vitest run --config vitest.projects.config.mjs --reporter=default --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
-  { id: "gen-vitest-green-actions", proj: JS, frame: "actions", cmd: "npx vitest run vitest/green.test.js", run: "npx vitest run vitest/green.test.js --reporter=default --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
+  {
+    id: "gen-vitest-default-actions",
+    proj: JS,
+    frame: "actions",
+    cmd: "npx vitest run vitest/pkg-a",
+    run: "npx vitest run vitest/pkg-a --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "gen-vitest-verbose-jenkins",
+    proj: JS,
+    frame: "jenkins",
+    cmd: "npx vitest run --reporter=verbose vitest",
+    run: "npx vitest run vitest/pkg-a vitest/pkg-b --reporter=verbose --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "gen-vitest-color-gitlab",
+    proj: JS,
+    frame: "gitlab",
+    color: true,
+    cmd: "npx vitest run",
+    run: "npx vitest run vitest/pkg-a vitest/pkg-b --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "gen-vitest-shard-actions",
+    proj: JS,
+    frame: "actions",
+    cmd: "npx vitest run --shard=1/2",
+    run: "npx vitest run vitest/pkg-a vitest/pkg-b --shard=1/2 --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "gen-vitest-projects-plain",
+    proj: JS,
+    frame: "plain",
+    cmd: "npx vitest run --config vitest.projects.config.mjs",
+    run: "npx vitest run --config vitest.projects.config.mjs --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "gen-vitest-green-actions",
+    proj: JS,
+    frame: "actions",
+    cmd: "npx vitest run vitest/green.test.js",
+    run: "npx vitest run vitest/green.test.js --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
   // mocha
-  { id: "gen-mocha-spec-actions", proj: JS, frame: "actions", cmd: "npx mocha mocha/money.spec.js", run: "npx mocha mocha/money.spec.js --reporter spec --reporter-option x=1; TITLEPATH_OUT=REPORT node_modules/.bin/mocha mocha/money.spec.js --reporter ./mocha/titlepath-reporter.cjs", truth: "titlePathJson", twoRuns: true },
-  { id: "gen-mocha-spec-jenkins", proj: JS, frame: "jenkins", cmd: "npx mocha 'mocha/*.spec.js'", run: "npx mocha 'mocha/*.spec.js'; TITLEPATH_OUT=REPORT node_modules/.bin/mocha 'mocha/*.spec.js' --reporter ./mocha/titlepath-reporter.cjs", truth: "titlePathJson", twoRuns: true },
-  { id: "gen-mocha-green-gitlab", proj: JS, frame: "gitlab", cmd: "npx mocha mocha/green.spec.js", run: "npx mocha mocha/green.spec.js; TITLEPATH_OUT=REPORT node_modules/.bin/mocha mocha/green.spec.js --reporter ./mocha/titlepath-reporter.cjs", truth: "titlePathJson", twoRuns: true },
+  {
+    id: "gen-mocha-spec-actions",
+    proj: JS,
+    frame: "actions",
+    cmd: "npx mocha mocha/money.spec.js",
+    run: "npx mocha mocha/money.spec.js --reporter spec --reporter-option x=1; TITLEPATH_OUT=REPORT node_modules/.bin/mocha mocha/money.spec.js --reporter ./mocha/titlepath-reporter.cjs",
+    truth: "titlePathJson",
+    twoRuns: true,
+  },
+  {
+    id: "gen-mocha-spec-jenkins",
+    proj: JS,
+    frame: "jenkins",
+    cmd: "npx mocha 'mocha/*.spec.js'",
+    run: "npx mocha 'mocha/*.spec.js'; TITLEPATH_OUT=REPORT node_modules/.bin/mocha 'mocha/*.spec.js' --reporter ./mocha/titlepath-reporter.cjs",
+    truth: "titlePathJson",
+    twoRuns: true,
+  },
+  {
+    id: "gen-mocha-green-gitlab",
+    proj: JS,
+    frame: "gitlab",
+    cmd: "npx mocha mocha/green.spec.js",
+    run: "npx mocha mocha/green.spec.js; TITLEPATH_OUT=REPORT node_modules/.bin/mocha mocha/green.spec.js --reporter ./mocha/titlepath-reporter.cjs",
+    truth: "titlePathJson",
+    twoRuns: true,
+  },
   // node:test
-  { id: "gen-node-spec-actions", proj: JS, frame: "actions", cmd: "node --test node/", run: "node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT node/", truth: "nodeJunit" },
-  { id: "gen-node-tap-gitlab", proj: JS, frame: "gitlab", cmd: "node --test --test-reporter=tap node/", run: "node --test --test-reporter=tap --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT node/", truth: "nodeJunit" },
-  { id: "gen-node-green-plain", proj: JS, frame: "plain", cmd: "node --test node/green.test.js", run: "node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT node/green.test.js", truth: "nodeJunit" },
+  {
+    id: "gen-node-spec-actions",
+    proj: JS,
+    frame: "actions",
+    cmd: "node --test node/",
+    run: "node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT node/",
+    truth: "nodeJunit",
+  },
+  {
+    id: "gen-node-tap-gitlab",
+    proj: JS,
+    frame: "gitlab",
+    cmd: "node --test --test-reporter=tap node/",
+    run: "node --test --test-reporter=tap --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT node/",
+    truth: "nodeJunit",
+  },
+  {
+    id: "gen-node-green-plain",
+    proj: JS,
+    frame: "plain",
+    cmd: "node --test node/green.test.js",
+    run: "node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT node/green.test.js",
+    truth: "nodeJunit",
+  },
   // Playwright Test (no browser needed by these specs)
-  { id: "gen-playwright-list-actions", proj: JS, frame: "actions", cmd: "npx playwright test", run: "PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test --reporter=list,json", truth: "playwrightJson" },
-  { id: "gen-playwright-line-jenkins", proj: JS, frame: "jenkins", cmd: "npx playwright test --reporter=line", run: "PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test --reporter=line,json", truth: "playwrightJson" },
-  { id: "gen-playwright-green-actions", proj: JS, frame: "actions", cmd: "npx playwright test pw/green.spec.js", run: "PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test pw/green.spec.js --reporter=list,json", truth: "playwrightJson" },
-  { id: "gen-playwright-junit-xml", proj: JS, frame: "xml", cmd: "npx playwright test --reporter=junit", run: "PLAYWRIGHT_JUNIT_OUTPUT_NAME=LOGFILE PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test --reporter=junit,json", truth: "playwrightJson" },
+  {
+    id: "gen-playwright-list-actions",
+    proj: JS,
+    frame: "actions",
+    cmd: "npx playwright test",
+    run: "PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test --reporter=list,json",
+    truth: "playwrightJson",
+  },
+  {
+    id: "gen-playwright-line-jenkins",
+    proj: JS,
+    frame: "jenkins",
+    cmd: "npx playwright test --reporter=line",
+    run: "PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test --reporter=line,json",
+    truth: "playwrightJson",
+  },
+  {
+    id: "gen-playwright-green-actions",
+    proj: JS,
+    frame: "actions",
+    cmd: "npx playwright test pw/green.spec.js",
+    run: "PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test pw/green.spec.js --reporter=list,json",
+    truth: "playwrightJson",
+  },
+  {
+    id: "gen-playwright-junit-xml",
+    proj: JS,
+    frame: "xml",
+    cmd: "npx playwright test --reporter=junit",
+    run: "PLAYWRIGHT_JUNIT_OUTPUT_NAME=LOGFILE PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test --reporter=junit,json",
+    truth: "playwrightJson",
+  },
   // pytest
-  { id: "gen-pytest-default-actions", proj: "py", frame: "actions", cmd: "pytest", run: "python3 -m pytest -p no:cacheprovider --junitxml=REPORT", truth: "pytestJunit" },
-  { id: "gen-pytest-verbose-gitlab", proj: "py", frame: "gitlab", cmd: "pytest -v", run: "python3 -m pytest -p no:cacheprovider -v --junitxml=REPORT", truth: "pytestJunit" },
-  { id: "gen-pytest-ra-jenkins", proj: "py", frame: "jenkins", cmd: "pytest -rA", run: "python3 -m pytest -p no:cacheprovider -rA --junitxml=REPORT", truth: "pytestJunit" },
-  { id: "gen-pytest-xdist-actions", proj: "py", frame: "actions", cmd: "pytest -n 2", run: "python3 -m pytest -p no:cacheprovider -n 2 --junitxml=REPORT", truth: "pytestJunit" },
-  { id: "gen-pytest-xdist-verbose-plain", proj: "py", frame: "plain", cmd: "pytest -n 2 -v", run: "python3 -m pytest -p no:cacheprovider -n 2 -v --junitxml=REPORT", truth: "pytestJunit" },
-  { id: "gen-pytest-green-actions", proj: "py", frame: "actions", cmd: "pytest tests/test_ok.py", run: "python3 -m pytest -p no:cacheprovider tests/test_ok.py --junitxml=REPORT", truth: "pytestJunit" },
-  { id: "gen-pytest-quiet-green-plain", proj: "py", frame: "plain", cmd: "pytest -q tests/test_ok.py", run: "python3 -m pytest -p no:cacheprovider -q tests/test_ok.py --junitxml=REPORT", truth: "pytestJunit" },
-  { id: "gen-pytest-color-actions", proj: "py", frame: "actions", color: true, cmd: "pytest --color=yes", run: "python3 -m pytest -p no:cacheprovider --color=yes --junitxml=REPORT", truth: "pytestJunit" },
-  { id: "gen-pytest-subtests-gitlab", proj: "py", frame: "gitlab", cmd: "pytest tests/test_coords.py", run: "python3 -m pytest -p no:cacheprovider tests/test_coords.py --junitxml=REPORT", truth: "pytestJunit" },
+  {
+    id: "gen-pytest-default-actions",
+    proj: "py",
+    frame: "actions",
+    cmd: "pytest",
+    run: "python3 -m pytest -p no:cacheprovider --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "gen-pytest-verbose-gitlab",
+    proj: "py",
+    frame: "gitlab",
+    cmd: "pytest -v",
+    run: "python3 -m pytest -p no:cacheprovider -v --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "gen-pytest-ra-jenkins",
+    proj: "py",
+    frame: "jenkins",
+    cmd: "pytest -rA",
+    run: "python3 -m pytest -p no:cacheprovider -rA --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "gen-pytest-xdist-actions",
+    proj: "py",
+    frame: "actions",
+    cmd: "pytest -n 2",
+    run: "python3 -m pytest -p no:cacheprovider -n 2 --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "gen-pytest-xdist-verbose-plain",
+    proj: "py",
+    frame: "plain",
+    cmd: "pytest -n 2 -v",
+    run: "python3 -m pytest -p no:cacheprovider -n 2 -v --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "gen-pytest-green-actions",
+    proj: "py",
+    frame: "actions",
+    cmd: "pytest tests/test_ok.py",
+    run: "python3 -m pytest -p no:cacheprovider tests/test_ok.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "gen-pytest-quiet-green-plain",
+    proj: "py",
+    frame: "plain",
+    cmd: "pytest -q tests/test_ok.py",
+    run: "python3 -m pytest -p no:cacheprovider -q tests/test_ok.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "gen-pytest-color-actions",
+    proj: "py",
+    frame: "actions",
+    color: true,
+    cmd: "pytest --color=yes",
+    run: "python3 -m pytest -p no:cacheprovider --color=yes --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "gen-pytest-subtests-gitlab",
+    proj: "py",
+    frame: "gitlab",
+    cmd: "pytest tests/test_coords.py",
+    run: "python3 -m pytest -p no:cacheprovider tests/test_coords.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
   // unittest (no machine-readable report: expected written by hand)
-  { id: "gen-unittest-subtest-actions", proj: "py", frame: "actions", cmd: "python -m unittest tests.test_coords", run: "python3 -m unittest tests.test_coords", handExpected: true },
-  { id: "gen-unittest-verbose-jenkins", proj: "py", frame: "jenkins", cmd: "python -m unittest -v tests.test_coords tests.test_ok", run: "python3 -m unittest -v tests.test_coords tests.test_ok", handExpected: true },
-  { id: "gen-unittest-green-plain", proj: "py", frame: "plain", cmd: "python -m unittest -v tests.test_coords.ParseCoordTests.test_two_parts tests.test_coords.ParseCoordTests.test_valid_inputs", run: "python3 -m unittest -v tests.test_coords.ParseCoordTests.test_two_parts tests.test_coords.ParseCoordTests.test_valid_inputs", handExpected: true },
-  { id: "gen-pytest-collection-error-actions", proj: "py-broken", frame: "actions", cmd: "pytest", run: "python3 -m pytest -p no:cacheprovider", handExpected: true },
+  {
+    id: "gen-unittest-subtest-actions",
+    proj: "py",
+    frame: "actions",
+    cmd: "python -m unittest tests.test_coords",
+    run: "python3 -m unittest tests.test_coords",
+    handExpected: true,
+  },
+  {
+    id: "gen-unittest-verbose-jenkins",
+    proj: "py",
+    frame: "jenkins",
+    cmd: "python -m unittest -v tests.test_coords tests.test_ok",
+    run: "python3 -m unittest -v tests.test_coords tests.test_ok",
+    handExpected: true,
+  },
+  {
+    id: "gen-unittest-green-plain",
+    proj: "py",
+    frame: "plain",
+    cmd: "python -m unittest -v tests.test_coords.ParseCoordTests.test_two_parts tests.test_coords.ParseCoordTests.test_valid_inputs",
+    run: "python3 -m unittest -v tests.test_coords.ParseCoordTests.test_two_parts tests.test_coords.ParseCoordTests.test_valid_inputs",
+    handExpected: true,
+  },
+  {
+    id: "gen-pytest-collection-error-actions",
+    proj: "py-broken",
+    frame: "actions",
+    cmd: "pytest",
+    run: "python3 -m pytest -p no:cacheprovider",
+    handExpected: true,
+  },
   // go
-  { id: "gen-go-default-actions", proj: "go", frame: "actions", cmd: "go test ./...", run: "go test ./...; go test -json ./... > REPORT", truth: "goJson", twoRuns: true },
-  { id: "gen-go-verbose-gitlab", proj: "go", frame: "gitlab", cmd: "go test -v ./...", run: "go test -v ./...; go test -json ./... > REPORT", truth: "goJson", twoRuns: true },
-  { id: "gen-go-race-actions", proj: "go", frame: "actions", cmd: "go test -race ./...", run: "go test -race ./...; go test -race -json ./... > REPORT", truth: "goJson", twoRuns: true },
-  { id: "gen-go-json-jenkins", proj: "go", frame: "jenkins", cmd: "go test -json ./...", run: "go test -json ./... | tee REPORT", truth: "goJson" },
-  { id: "gen-go-build-error-gitlab", proj: "go-broken", frame: "gitlab", cmd: "go test ./...", run: "go test ./...", handExpected: true },
-  { id: "gen-go-green-plain", proj: "go", frame: "plain", cmd: "go test ./ledger/...", run: "go test ./ledger/...; go test -json ./ledger/... > REPORT", truth: "goJson", twoRuns: true },
+  {
+    id: "gen-go-default-actions",
+    proj: "go",
+    frame: "actions",
+    cmd: "go test ./...",
+    run: "go test ./...; go test -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "gen-go-verbose-gitlab",
+    proj: "go",
+    frame: "gitlab",
+    cmd: "go test -v ./...",
+    run: "go test -v ./...; go test -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "gen-go-race-actions",
+    proj: "go",
+    frame: "actions",
+    cmd: "go test -race ./...",
+    run: "go test -race ./...; go test -race -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "gen-go-json-jenkins",
+    proj: "go",
+    frame: "jenkins",
+    cmd: "go test -json ./...",
+    run: "go test -json ./... | tee REPORT",
+    truth: "goJson",
+  },
+  {
+    id: "gen-go-build-error-gitlab",
+    proj: "go-broken",
+    frame: "gitlab",
+    cmd: "go test ./...",
+    run: "go test ./...",
+    handExpected: true,
+  },
+  {
+    id: "gen-go-green-plain",
+    proj: "go",
+    frame: "plain",
+    cmd: "go test ./ledger/...",
+    run: "go test ./ledger/...; go test -json ./ledger/... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
   // cargo (expected by hand)
-  { id: "gen-cargo-test-actions", proj: "rust", frame: "actions", cmd: "cargo test", run: "cargo test --offline", handExpected: true },
-  { id: "gen-cargo-test-nocapture-gitlab", proj: "rust", frame: "gitlab", cmd: "cargo test --no-fail-fast", run: "cargo test --offline --no-fail-fast", handExpected: true },
-  { id: "gen-cargo-junit-xml", proj: "rust", frame: "xml-stdout", cmd: "cargo test -- -Z unstable-options --format junit", run: "RUSTC_BOOTSTRAP=1 cargo test --offline --quiet --lib -- -Z unstable-options --format junit", handExpected: true },
+  {
+    id: "gen-cargo-test-actions",
+    proj: "rust",
+    frame: "actions",
+    cmd: "cargo test",
+    run: "cargo test --offline",
+    handExpected: true,
+  },
+  {
+    id: "gen-cargo-test-nocapture-gitlab",
+    proj: "rust",
+    frame: "gitlab",
+    cmd: "cargo test --no-fail-fast",
+    run: "cargo test --offline --no-fail-fast",
+    handExpected: true,
+  },
+  {
+    id: "gen-cargo-junit-xml",
+    proj: "rust",
+    frame: "xml-stdout",
+    cmd: "cargo test -- -Z unstable-options --format junit",
+    run: "RUSTC_BOOTSTRAP=1 cargo test --offline --quiet --lib -- -Z unstable-options --format junit",
+    handExpected: true,
+  },
   // Maven Surefire (Debian's Maven repository, offline) and Gradle (Debian's gradle, JUnit 4 from the same repository)
-  { id: "gen-surefire-actions", proj: "java", frame: "actions", cmd: "mvn -B test", run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo test; rc=$?; cp -r target/surefire-reports REPORT; exit $rc", truth: "surefireDir" },
-  { id: "gen-surefire-gitlab", proj: "java", frame: "gitlab", color: true, cmd: "mvn test", run: "mvn -o -Dmaven.repo.local=/usr/share/maven-repo -Dstyle.color=always test; rc=$?; cp -r target/surefire-reports REPORT; exit $rc", truth: "surefireDir" },
-  { id: "gen-surefire-trimstack-jenkins", proj: "java", frame: "jenkins", cmd: "mvn -B -DtrimStackTrace=false test", run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo -DtrimStackTrace=false test; rc=$?; cp -r target/surefire-reports REPORT; exit $rc", truth: "surefireDir" },
-  { id: "gen-surefire-xml", proj: "java", frame: "xml", cmd: "mvn test (target/surefire-reports/TEST-com.acme.ledger.MoneyTest.xml)", run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo test; cp -r target/surefire-reports REPORT; cp target/surefire-reports/TEST-com.acme.ledger.MoneyTest.xml LOGFILE", truth: "surefireDir" },
+  {
+    id: "gen-surefire-actions",
+    proj: "java",
+    frame: "actions",
+    cmd: "mvn -B test",
+    run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo test; rc=$?; cp -r target/surefire-reports REPORT; exit $rc",
+    truth: "surefireDir",
+  },
+  {
+    id: "gen-surefire-gitlab",
+    proj: "java",
+    frame: "gitlab",
+    color: true,
+    cmd: "mvn test",
+    run: "mvn -o -Dmaven.repo.local=/usr/share/maven-repo -Dstyle.color=always test; rc=$?; cp -r target/surefire-reports REPORT; exit $rc",
+    truth: "surefireDir",
+  },
+  {
+    id: "gen-surefire-trimstack-jenkins",
+    proj: "java",
+    frame: "jenkins",
+    cmd: "mvn -B -DtrimStackTrace=false test",
+    run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo -DtrimStackTrace=false test; rc=$?; cp -r target/surefire-reports REPORT; exit $rc",
+    truth: "surefireDir",
+  },
+  {
+    id: "gen-surefire-xml",
+    proj: "java",
+    frame: "xml",
+    cmd: "mvn test (target/surefire-reports/TEST-com.acme.ledger.MoneyTest.xml)",
+    run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo test; cp -r target/surefire-reports REPORT; cp target/surefire-reports/TEST-com.acme.ledger.MoneyTest.xml LOGFILE",
+    truth: "surefireDir",
+  },
   // rspec
-  { id: "gen-rspec-progress-actions", proj: "ruby", frame: "actions", cmd: "bundle exec rspec", run: "rspec --format progress --format json --out REPORT", truth: "rspecJson" },
-  { id: "gen-rspec-doc-gitlab", proj: "ruby", frame: "gitlab", cmd: "rspec --format documentation", run: "rspec --format documentation --format json --out REPORT", truth: "rspecJson" },
-  { id: "gen-rspec-green-plain", proj: "ruby", frame: "plain", cmd: "rspec spec/ok_spec.rb", run: "rspec spec/ok_spec.rb --format progress --format json --out REPORT", truth: "rspecJson" },
+  {
+    id: "gen-rspec-progress-actions",
+    proj: "ruby",
+    frame: "actions",
+    cmd: "bundle exec rspec",
+    run: "rspec --format progress --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "gen-rspec-doc-gitlab",
+    proj: "ruby",
+    frame: "gitlab",
+    cmd: "rspec --format documentation",
+    run: "rspec --format documentation --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "gen-rspec-green-plain",
+    proj: "ruby",
+    frame: "plain",
+    cmd: "rspec spec/ok_spec.rb",
+    run: "rspec spec/ok_spec.rb --format progress --format json --out REPORT",
+    truth: "rspecJson",
+  },
   // phpunit
-  { id: "gen-phpunit-default-actions", proj: "php", frame: "actions", cmd: "vendor/bin/phpunit", run: "phpunit --log-junit REPORT", truth: "phpunitJunit" },
-  { id: "gen-phpunit-testdox-jenkins", proj: "php", frame: "jenkins", cmd: "vendor/bin/phpunit --testdox", run: "phpunit --testdox --log-junit REPORT", truth: "phpunitJunit" },
-  { id: "gen-phpunit-junit-xml", proj: "php", frame: "xml", cmd: "phpunit --log-junit report.xml", run: "phpunit --log-junit REPORT; cp REPORT LOGFILE", truth: "phpunitJunit" },
-  { id: "gen-phpunit-green-gitlab", proj: "php", frame: "gitlab", cmd: "phpunit tests/OkTest.php", run: "phpunit tests/OkTest.php --log-junit REPORT", truth: "phpunitJunit" },
+  {
+    id: "gen-phpunit-default-actions",
+    proj: "php",
+    frame: "actions",
+    cmd: "vendor/bin/phpunit",
+    run: "phpunit --log-junit REPORT",
+    truth: "phpunitJunit",
+  },
+  {
+    id: "gen-phpunit-testdox-jenkins",
+    proj: "php",
+    frame: "jenkins",
+    cmd: "vendor/bin/phpunit --testdox",
+    run: "phpunit --testdox --log-junit REPORT",
+    truth: "phpunitJunit",
+  },
+  {
+    id: "gen-phpunit-junit-xml",
+    proj: "php",
+    frame: "xml",
+    cmd: "phpunit --log-junit report.xml",
+    run: "phpunit --log-junit REPORT; cp REPORT LOGFILE",
+    truth: "phpunitJunit",
+  },
+  {
+    id: "gen-phpunit-green-gitlab",
+    proj: "php",
+    frame: "gitlab",
+    cmd: "phpunit tests/OkTest.php",
+    run: "phpunit tests/OkTest.php --log-junit REPORT",
+    truth: "phpunitJunit",
+  },
 
   // ---- held out: a second set of projects (an inventory library) written after the parsers were tuned, so
   // no one working on the parsers saw them; scored once with `--prefix hold-`.
-  { id: "hold-jest-actions", proj: "hold-js", frame: "actions", cmd: "npx jest", run: "npx jest --ci --json --outputFile=REPORT", truth: "jestJson" },
-  { id: "hold-jest-verbose-jenkins", proj: "hold-js", frame: "jenkins", cmd: "npx jest --verbose", run: "npx jest --ci --verbose --json --outputFile=REPORT", truth: "jestJson" },
-  { id: "hold-vitest-gitlab", proj: "hold-js", frame: "gitlab", cmd: "npx vitest run", run: "npx vitest run --reporter=default --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
-  { id: "hold-vitest-verbose-actions", proj: "hold-js", frame: "actions", color: true, cmd: "npx vitest run --reporter=verbose", run: "npx vitest run --reporter=verbose --reporter=json --outputFile.json=REPORT", truth: "jestJson" },
-  { id: "hold-mocha-plain", proj: "hold-js", frame: "plain", cmd: "npx mocha spec/mocha", run: "npx mocha spec/mocha; TITLEPATH_OUT=REPORT node_modules/.bin/mocha spec/mocha --reporter ./spec-tools/titlepath-reporter.cjs", truth: "titlePathJson", twoRuns: true },
-  { id: "hold-node-spec-gitlab", proj: "hold-js", frame: "gitlab", cmd: "node --test spec/node/", run: "node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT spec/node/", truth: "nodeJunit" },
-  { id: "hold-node-tap-actions", proj: "hold-js", frame: "actions", cmd: "node --test --test-reporter=tap spec/node/", run: "node --test --test-reporter=tap --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT spec/node/", truth: "nodeJunit" },
-  { id: "hold-pytest-actions", proj: "hold-py", frame: "actions", cmd: "pytest", run: "python3 -m pytest -p no:cacheprovider --junitxml=REPORT", truth: "pytestJunit" },
-  { id: "hold-pytest-vv-gitlab", proj: "hold-py", frame: "gitlab", cmd: "pytest -vv", run: "python3 -m pytest -p no:cacheprovider -vv --junitxml=REPORT", truth: "pytestJunit" },
-  { id: "hold-pytest-xdist-ra-jenkins", proj: "hold-py", frame: "jenkins", cmd: "pytest -n 2 -rA", run: "python3 -m pytest -p no:cacheprovider -n 2 -rA --junitxml=REPORT", truth: "pytestJunit" },
-  { id: "hold-pytest-quiet-plain", proj: "hold-py", frame: "plain", cmd: "pytest -q", run: "python3 -m pytest -p no:cacheprovider -q --junitxml=REPORT", truth: "pytestJunit" },
-  { id: "hold-unittest-actions", proj: "hold-py", frame: "actions", cmd: "python -m unittest discover -v", run: "python3 -m unittest discover -v", handExpected: true },
-  { id: "hold-go-actions", proj: "hold-go", frame: "actions", cmd: "go test ./...", run: "go test ./...; go test -json ./... > REPORT", truth: "goJson", twoRuns: true },
-  { id: "hold-go-v-gitlab", proj: "hold-go", frame: "gitlab", cmd: "go test -v ./...", run: "go test -v ./...; go test -json ./... > REPORT", truth: "goJson", twoRuns: true },
-  { id: "hold-go-json-plain", proj: "hold-go", frame: "plain", cmd: "go test -json ./...", run: "go test -json ./... | tee REPORT", truth: "goJson" },
-  { id: "hold-rspec-actions", proj: "hold-rb", frame: "actions", cmd: "bundle exec rspec", run: "rspec --format progress --format json --out REPORT", truth: "rspecJson" },
-  { id: "hold-rspec-doc-jenkins", proj: "hold-rb", frame: "jenkins", cmd: "rspec -f d", run: "rspec --format documentation --format json --out REPORT", truth: "rspecJson" },
-  { id: "hold-phpunit-actions", proj: "hold-php", frame: "actions", cmd: "vendor/bin/phpunit", run: "phpunit --log-junit REPORT", truth: "phpunitJunit" },
-  { id: "hold-phpunit-testdox-gitlab", proj: "hold-php", frame: "gitlab", cmd: "vendor/bin/phpunit --testdox", run: "phpunit --testdox --log-junit REPORT", truth: "phpunitJunit" },
+  {
+    id: "hold-jest-actions",
+    proj: "hold-js",
+    frame: "actions",
+    cmd: "npx jest",
+    run: "npx jest --ci --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold-jest-verbose-jenkins",
+    proj: "hold-js",
+    frame: "jenkins",
+    cmd: "npx jest --verbose",
+    run: "npx jest --ci --verbose --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold-vitest-gitlab",
+    proj: "hold-js",
+    frame: "gitlab",
+    cmd: "npx vitest run",
+    run: "npx vitest run --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold-vitest-verbose-actions",
+    proj: "hold-js",
+    frame: "actions",
+    color: true,
+    cmd: "npx vitest run --reporter=verbose",
+    run: "npx vitest run --reporter=verbose --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold-mocha-plain",
+    proj: "hold-js",
+    frame: "plain",
+    cmd: "npx mocha spec/mocha",
+    run: "npx mocha spec/mocha; TITLEPATH_OUT=REPORT node_modules/.bin/mocha spec/mocha --reporter ./spec-tools/titlepath-reporter.cjs",
+    truth: "titlePathJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold-node-spec-gitlab",
+    proj: "hold-js",
+    frame: "gitlab",
+    cmd: "node --test spec/node/",
+    run: "node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT spec/node/",
+    truth: "nodeJunit",
+  },
+  {
+    id: "hold-node-tap-actions",
+    proj: "hold-js",
+    frame: "actions",
+    cmd: "node --test --test-reporter=tap spec/node/",
+    run: "node --test --test-reporter=tap --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT spec/node/",
+    truth: "nodeJunit",
+  },
+  {
+    id: "hold-pytest-actions",
+    proj: "hold-py",
+    frame: "actions",
+    cmd: "pytest",
+    run: "python3 -m pytest -p no:cacheprovider --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold-pytest-vv-gitlab",
+    proj: "hold-py",
+    frame: "gitlab",
+    cmd: "pytest -vv",
+    run: "python3 -m pytest -p no:cacheprovider -vv --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold-pytest-xdist-ra-jenkins",
+    proj: "hold-py",
+    frame: "jenkins",
+    cmd: "pytest -n 2 -rA",
+    run: "python3 -m pytest -p no:cacheprovider -n 2 -rA --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold-pytest-quiet-plain",
+    proj: "hold-py",
+    frame: "plain",
+    cmd: "pytest -q",
+    run: "python3 -m pytest -p no:cacheprovider -q --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold-unittest-actions",
+    proj: "hold-py",
+    frame: "actions",
+    cmd: "python -m unittest discover -v",
+    run: "python3 -m unittest discover -v",
+    handExpected: true,
+  },
+  {
+    id: "hold-go-actions",
+    proj: "hold-go",
+    frame: "actions",
+    cmd: "go test ./...",
+    run: "go test ./...; go test -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold-go-v-gitlab",
+    proj: "hold-go",
+    frame: "gitlab",
+    cmd: "go test -v ./...",
+    run: "go test -v ./...; go test -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold-go-json-plain",
+    proj: "hold-go",
+    frame: "plain",
+    cmd: "go test -json ./...",
+    run: "go test -json ./... | tee REPORT",
+    truth: "goJson",
+  },
+  {
+    id: "hold-rspec-actions",
+    proj: "hold-rb",
+    frame: "actions",
+    cmd: "bundle exec rspec",
+    run: "rspec --format progress --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "hold-rspec-doc-jenkins",
+    proj: "hold-rb",
+    frame: "jenkins",
+    cmd: "rspec -f d",
+    run: "rspec --format documentation --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "hold-phpunit-actions",
+    proj: "hold-php",
+    frame: "actions",
+    cmd: "vendor/bin/phpunit",
+    run: "phpunit --log-junit REPORT",
+    truth: "phpunitJunit",
+  },
+  {
+    id: "hold-phpunit-testdox-gitlab",
+    proj: "hold-php",
+    frame: "gitlab",
+    cmd: "vendor/bin/phpunit --testdox",
+    run: "phpunit --testdox --log-junit REPORT",
+    truth: "phpunitJunit",
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ running
@@ -414,7 +990,11 @@ function prepare(proj) {
     if (!existsSync(path.join(js, "node_modules/.bin/jest"))) {
       mkdirSync(js, { recursive: true });
       writeFileSync(path.join(js, "package.json"), '{"name":"real-logs-tools","private":true}\n');
-      execFileSync("npm", ["install", "--no-audit", "--no-fund", "jest@30", "vitest@4", "mocha@12", "@playwright/test@1"], { cwd: js, stdio: "inherit" });
+      execFileSync(
+        "npm",
+        ["install", "--no-audit", "--no-fund", "jest@30", "vitest@4", "mocha@12", "@playwright/test@1"],
+        { cwd: js, stdio: "inherit" },
+      );
     }
     symlinkSync(path.join(js, "node_modules"), path.join(dir, "node_modules"));
   }
@@ -440,7 +1020,12 @@ function runCase(c) {
     out = first.out;
     exit = first.exit;
   }
-  const proj = c.proj === JS ? "ledger-js" : c.proj.startsWith("hold-") ? `inventory-${c.proj.slice(5)}` : `ledger-${c.proj}`;
+  const proj =
+    c.proj === JS
+      ? "ledger-js"
+      : c.proj.startsWith("hold-")
+        ? `inventory-${c.proj.slice(5)}`
+        : `ledger-${c.proj}`;
   const ciDir = FRAMES[c.frame]?.dir.replaceAll("PROJ", proj) ?? "/home/runner/work/x/x";
   const rewrite = (s) => s.replaceAll(dir, ciDir).replaceAll(scratch, "/tmp/ci");
   let log;
@@ -467,7 +1052,8 @@ function runCase(c) {
   };
   writeFileSync(path.join(outDir, "case.json"), `${JSON.stringify(meta, null, 2)}\n`);
   if (c.handExpected) {
-    if (!existsSync(path.join(outDir, "expected.json"))) process.stderr.write(`${c.id}: write expected.json by hand\n`);
+    if (!existsSync(path.join(outDir, "expected.json")))
+      process.stderr.write(`${c.id}: write expected.json by hand\n`);
     return;
   }
   const tests = truth[c.truth](report, dir);
@@ -492,10 +1078,20 @@ function versions(proj) {
   if (versionCache.has(proj)) return versionCache.get(proj);
   const v = (cmd) => sh(scratch, cmd).out.trim().split("\n")[0];
   const table = {
-    js: () => ({ node: process.version, jest: v(`${scratch}/js/node_modules/.bin/jest --version`), vitest: v(`${scratch}/js/node_modules/.bin/vitest --version`), mocha: v(`${scratch}/js/node_modules/.bin/mocha --version`), playwright: v(`${scratch}/js/node_modules/.bin/playwright --version`) }),
+    js: () => ({
+      node: process.version,
+      jest: v(`${scratch}/js/node_modules/.bin/jest --version`),
+      vitest: v(`${scratch}/js/node_modules/.bin/vitest --version`),
+      mocha: v(`${scratch}/js/node_modules/.bin/mocha --version`),
+      playwright: v(`${scratch}/js/node_modules/.bin/playwright --version`),
+    }),
     "py-broken": () => ({ python: v("python3 --version"), pytest: v("python3 -m pytest --version") }),
     "go-broken": () => ({ go: v("go version") }),
-    py: () => ({ python: v("python3 --version"), pytest: v("python3 -m pytest --version"), xdist: v("python3 -c 'import xdist; print(xdist.__version__)'") }),
+    py: () => ({
+      python: v("python3 --version"),
+      pytest: v("python3 -m pytest --version"),
+      xdist: v("python3 -c 'import xdist; print(xdist.__version__)'"),
+    }),
     go: () => ({ go: v("go version") }),
     rust: () => ({ cargo: v("cargo --version"), rustc: v("rustc --version") }),
     ruby: () => ({ rspec: v("rspec --version | tr '\\n' ' '") }),
@@ -521,6 +1117,7 @@ for (const c of CASES) {
 if (!only) {
   const known = new Set(CASES.map((c) => c.id));
   for (const d of readdirSync(corpus)) {
-    if (d.startsWith("gen-") && !known.has(d)) process.stderr.write(`note: ${d} is not produced by this script\n`);
+    if (d.startsWith("gen-") && !known.has(d))
+      process.stderr.write(`note: ${d} is not produced by this script\n`);
   }
 }
