@@ -57,7 +57,7 @@ interface Outcome {
   /** Why there is no verdict: usage (exit 2) or infrastructure (exit 3) error, crash, timeout. */
   error: string | null;
   wallMs: number;
-  /** Median duration of the base runs verify made (one full-suite run in the sandbox), when it made any. */
+  /** Median duration of the complete base runs verify made (one full-suite run in the sandbox), when there are any. */
   fullRunMs: number | null;
   /** wallMs / fullRunMs. */
   multiple: number | null;
@@ -73,7 +73,7 @@ const tail = (text: string, lines = 6) => text.trim().split("\n").slice(-lines).
 
 const VerifyJson = z.object({
   verdict: z.string(),
-  runs: z.array(z.object({ phase: z.string(), durationMs: z.number() })).default([]),
+  runs: z.array(z.object({ phase: z.string(), durationMs: z.number(), complete: z.boolean() })).default([]),
 });
 
 function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "noop.diff"): Outcome {
@@ -111,7 +111,10 @@ function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "
     } catch {
       return { ...none, error: `exit ${r.status} without a JSON result: ${tail(r.stderr || r.stdout)}` };
     }
-    const fullRunMs = median(parsed.runs.filter((x) => x.phase === "base").map((x) => x.durationMs));
+    // Only complete base runs measure a full-suite run; a run that died at start (exit 127) measures nothing.
+    const fullRunMs = median(
+      parsed.runs.filter((x) => x.phase === "base" && x.complete).map((x) => x.durationMs),
+    );
     return {
       verdict: parsed.verdict,
       exitCode: r.status,
