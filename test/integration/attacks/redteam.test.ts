@@ -7,18 +7,27 @@
  * Inputs found NOT contained are not here: they are findings in the red-team report.
  */
 import { spawnSync } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import tar from "tar-stream";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadRepoConfigFile } from "../../../src/config/load.ts";
 import { unpackTarball } from "../../../src/github/tarball.ts";
 import { safeGit } from "../../../src/git/run-git.ts";
+import { InstallCache } from "../../../src/install/cache.ts";
+import { DEFAULT_INSTALL_LIMITS } from "../../../src/install/container.ts";
+import { UnsafeOutputError } from "../../../src/install/extract.ts";
 import { checkNpmLockfile, checkPackageJson, REGISTRY_ONLY } from "../../../src/install/lockfile-policy.ts";
 import { parseLog } from "../../../src/logs/index.ts";
+import { InstallFailedError, installNpmLockfile } from "../../../src/install/npm.ts";
 import { packageNameProblem, versionProblem } from "../../../src/repro/package-name.ts";
+import { connectDocker } from "../../../src/sandbox/engine.ts";
+import { describeDocker, sandboxImage } from "../../support/docker.ts";
+import { type LocalRegistry, startLocalRegistry, tarball } from "../install/local-registry.ts";
 
 const MARKER = path.join("/var/tmp", `retrace-redteam-marker-${process.pid}`);
 const CONTROL = path.join(os.tmpdir(), `retrace-redteam-control-${process.pid}`);
@@ -298,4 +307,129 @@ describe("hostile git configuration", () => {
       expect(existsSync(MARKER)).toBe(false);
     },
   );
+});
+
+// These pass the host's lockfile policy (a gap reported as a finding: none names a non-registry source the way
+// the policy looks for it), so what holds them is the install container: npm there has no git, the proxy only
+// reaches the registry, and the output check refuses links out of the tree. Asserted: the install fails, the
+// other loopback host is never asked, nothing lands in the cache, MARKER never appears.
+describeDocker("hostile lockfiles the host policy lets through: contained by the install container", () => {
+  let registry: LocalRegistry;
+  let other: http.Server;
+  let otherUrl: string;
+  const requests: string[] = [];
+  let cacheDir: string;
+
+  beforeAll(async () => {
+    const bomb = await tarball({ name: "bomb", version: "1.0.0" });
+    other = http.createServer((req, res) => {
+      requests.push(req.url ?? "");
+      res.end(bomb);
+    });
+    await new Promise<void>((r) => other.listen(0, "127.0.0.1", r));
+    otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    registry = await startLocalRegistry([{ name: "leaf", version: "1.0.0" }]);
+    cacheDir = fresh("cache");
+  }, 60_000);
+
+  afterAll(async () => {
+    await registry?.close();
+    other?.closeAllConnections();
+    await new Promise<void>((r) => (other ? other.close(() => r()) : r()));
+  });
+
+  const install = (deps: Record<string, string>, packages: Record<string, unknown>) =>
+    installNpmLockfile(
+      {
+        docker: connectDocker(),
+        image: sandboxImage,
+        registry: {
+          npm: registry.url,
+          pip: { indexUrl: "http://127.0.0.1:9/simple", extraIndexUrls: [], findLinks: [] },
+          caFile: null,
+        },
+        cache: new InstallCache({ root: cacheDir }),
+        limits: { ...DEFAULT_INSTALL_LIMITS, timeoutMs: 60_000 },
+        jobId: "redteam",
+      },
+      {
+        packageJson: JSON.stringify({ name: "victim", version: "1.0.0", dependencies: deps }),
+        lockfile: JSON.stringify({
+          name: "victim",
+          lockfileVersion: 3,
+          requires: true,
+          packages: { "": { dependencies: deps }, ...packages },
+        }),
+        lockfileName: "package-lock.json",
+        policy: REGISTRY_ONLY,
+      },
+    ).catch((e: unknown) => e);
+
+  const contained = (e: unknown, kind: new (...a: never[]) => Error) => {
+    expect(e).toBeInstanceOf(kind);
+    expect(requests).toEqual([]);
+    const cached = path.join(cacheDir, "repo-deps");
+    expect(existsSync(cached) ? readdirSync(cached).filter((d) => !d.includes(".tmp-")) : []).toEqual([]);
+  };
+
+  it(hostile(
+    "lockfile: an unbundled top-level entry marked inBundle, resolved on another host",
+  ), async () => {
+    const e = await install(
+      { bomb: "1.0.0" },
+      {
+        "node_modules/bomb": {
+          version: "1.0.0",
+          inBundle: true,
+          resolved: `${otherUrl}/bomb.tgz`,
+          integrity: "sha512-AAAA",
+        },
+      },
+    );
+    contained(e, InstallFailedError);
+  }, 90_000);
+
+  it(hostile("package.json: an npm: alias to a tarball URL (`npm:leaf@http://other/bomb.tgz`)"), async () => {
+    const e = await install(
+      { bomb: `npm:leaf@${otherUrl}/bomb.tgz` },
+      {
+        "node_modules/bomb": {
+          name: "leaf",
+          version: "1.0.0",
+          resolved: registry.tarballUrl("leaf", "1.0.0"),
+          integrity: registry.integrity("leaf", "1.0.0"),
+        },
+      },
+    );
+    contained(e, InstallFailedError);
+  }, 90_000);
+
+  it(hostile("package.json: an scp-style git spec (`git@127.0.0.1:evil.git`)"), async () => {
+    const e = await install(
+      { evil: "git@127.0.0.1:evil.git" },
+      { "node_modules/evil": { version: "1.0.0", integrity: "sha512-AAAA" } },
+    );
+    contained(e, InstallFailedError);
+  }, 90_000);
+
+  it(hostile("lockfile: no `resolved`, a `version` that is a tarball URL on another host"), async () => {
+    const e = await install(
+      { bomb: "*" },
+      { "node_modules/bomb": { version: `${otherUrl}/bomb.tgz`, integrity: "sha512-AAAA" } },
+    );
+    contained(e, InstallFailedError);
+  }, 90_000);
+
+  it(hostile(
+    "lockfile: a made-up workspace directory entry (not in package.json workspaces) linked in",
+  ), async () => {
+    const e = await install(
+      { evil: "*" },
+      {
+        evil: { version: "1.0.0", resolved: `${otherUrl}/bomb.tgz` },
+        "node_modules/evil": { link: true, resolved: "evil" },
+      },
+    );
+    contained(e, UnsafeOutputError);
+  }, 90_000);
 });
