@@ -47,6 +47,14 @@ async function readConfigText(file: string, source: string, follow: boolean): Pr
         "make .github/retrace.yml a regular file of the repository",
       );
     }
+    // A hard link is a second name of a file that may live outside the repository (a checkout unpacked from
+    // an archive can hold one): its content must not be read and echoed. Only the repository's own file is.
+    if (!follow && info.nlink > 1) {
+      throw new ConfigError(
+        `${source} is a hard link (${info.nlink} names for one file), so its content may be a file outside the repository; it was not read`,
+        "make .github/retrace.yml an ordinary file of the repository (git never checks out hard links)",
+      );
+    }
     if (info.size > MAX_CONFIG_BYTES) throw tooLarge(source, info.size);
     const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
     let length = 0;

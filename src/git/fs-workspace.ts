@@ -104,6 +104,13 @@ export async function createFsWorkspace(dir: string): Promise<Workspace> {
       }
       // Checked before opening: opening a FIFO or device could block or have effects.
       if (!info.isFile()) throw new WorkspacePathError(rel, `not a regular file: ${rel}`);
+      // A hard link may be a second name of a host file (git never checks one out): never read it.
+      if (info.nlink > 1) {
+        throw new WorkspacePathError(
+          rel,
+          `refused to read a hard link (${info.nlink} names for one file): ${rel}`,
+        );
+      }
       if (info.size > MAX_READ_BYTES) {
         throw new WorkspacePathError(
           rel,
@@ -121,6 +128,10 @@ export async function createFsWorkspace(dir: string): Promise<Workspace> {
         throw new WorkspacePathError(rel, `file not found in the repository: ${rel}`);
       }
       try {
+        // The same check on what was opened: a link made between the lstat and the open is refused too.
+        if ((await handle.stat()).nlink > 1) {
+          throw new WorkspacePathError(rel, `refused to read a hard link: ${rel}`);
+        }
         return await handle.readFile("utf8");
       } finally {
         await handle.close();

@@ -12,6 +12,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -100,6 +101,23 @@ describe("the repository's config file is read only as a regular file of the rep
   it(hostile("config: .github/retrace.yml is an absolute symlink to a host secret"), async () => {
     const repo = repoWith((gh) => symlinkSync(path.join(secretDir, "shadow"), path.join(gh, "retrace.yml")));
     await refusedWithoutSecret(repo, /\.github\/retrace\.yml is a symbolic link/);
+  });
+
+  // Found by the fresh-eyes red team: a hard link is a second name of a host file, and passed as a regular file.
+  it(hostile("config: .github/retrace.yml is a hard link to a host secret"), async () => {
+    const repo = repoWith((gh) => linkSync(path.join(secretDir, "shadow"), path.join(gh, "retrace.yml")));
+    await refusedWithoutSecret(repo, /\.github\/retrace\.yml is a hard link/);
+  });
+
+  it(hostile("workspace: a repository file that is a hard link to a host secret is never read"), async () => {
+    const repo = fresh("hardlink");
+    linkSync(path.join(secretDir, "shadow"), path.join(repo, "notes.txt"));
+    const { createFsWorkspace } = await import("../../../src/git/fs-workspace.ts");
+    const error = await (await createFsWorkspace(repo)).readFile("notes.txt").then(
+      (text) => new Error(`read: ${text}`),
+      (e: Error) => e,
+    );
+    expect(error.message).toMatch(/^refused to read a hard link \(\d names for one file\): notes\.txt$/);
   });
 
   it(hostile("config: .github/retrace.yml is a relative symlink climbing out of the checkout"), async () => {
