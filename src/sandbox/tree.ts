@@ -4,7 +4,7 @@
  * files come back. Paths are validated so nothing lands outside the workspace.
  */
 import { spawn } from "node:child_process";
-import { lstat } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import tar from "tar-stream";
@@ -52,6 +52,33 @@ export interface PreparedInput {
 }
 
 /** Validate an input tree before any container exists: the directory exists, every path stays inside. */
+/**
+ * The first regular file of `dir` (outside VCS metadata and `node_modules`) that has more than one name: a
+ * hard link can be a second name of a host file (a checkout unpacked from someone's archive can hold one; git
+ * never checks one out), and the host `tar` would copy that file's content into the sandbox. `node_modules`
+ * is left out: package managers (pnpm) hard-link installed files from their store by design.
+ */
+export async function findHardLink(dir: string, maxEntries = 500_000): Promise<string | null> {
+  let seen = 0;
+  const walk = async (rel: string): Promise<string | null> => {
+    const entries = await readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (++seen > maxEntries) return null;
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (SKIPPED_DIRS.includes(e.name) || e.name === "node_modules") continue;
+        const hit = await walk(child);
+        if (hit) return hit;
+      } else if (e.isFile()) {
+        const st = await lstat(path.join(dir, child)).catch(() => null);
+        if (st && st.nlink > 1) return child;
+      }
+    }
+    return null;
+  };
+  return walk("");
+}
+
 export async function prepareInput(input: SandboxInput | undefined): Promise<PreparedInput> {
   if (input?.dir) {
     const st = await lstat(input.dir).catch(() => null);
@@ -59,6 +86,14 @@ export async function prepareInput(input: SandboxInput | undefined): Promise<Pre
       throw new RetraceError("usage", `sandbox input directory not found: ${input.dir}`, {
         hint: "pass an existing directory as input.dir",
       });
+    }
+    const linked = await findHardLink(input.dir);
+    if (linked !== null) {
+      throw new RetraceError(
+        "usage",
+        `${linked} in ${input.dir} is a hard link (a second name of a file that may be outside the checkout); it is not copied into the sandbox`,
+        { hint: "replace it with an ordinary file (a git checkout never holds hard links)" },
+      );
     }
   }
   const extraDirs: ExtraDir[] = [];

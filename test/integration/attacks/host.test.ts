@@ -641,6 +641,43 @@ describeDocker("host-side sandbox steps (real Docker)", () => {
     expect(r.stderr).toMatch(/No such file/);
   });
 
+  // The red team's third hard-link path: the host tar that packs a checkout read a hard-linked host file.
+  it(hostile("pack: a checkout holding a hard link to a host secret"), async () => {
+    const repo = fresh("hardlink-pack");
+    mkdirSync(path.join(repo, "docs"));
+    linkSync(path.join(secretDir, "shadow"), path.join(repo, "docs", "notes.txt"));
+    writeFileSync(path.join(repo, "ok.txt"), "ok\n");
+    const error = await sandbox
+      .run({
+        jobId: `host-attack-hardlink-${process.pid}`,
+        command: ["sh", "-c", "cat ok.txt docs/notes.txt"],
+        env: PATH_ENV,
+        input: { dir: repo },
+        limits: { timeoutMs: 20_000 },
+      })
+      .then(
+        (r) => new Error(`ran: ${r.stdout}`),
+        (e: Error) => e,
+      );
+    expect(error.message).toMatch(
+      /^docs\/notes\.txt in .* is a hard link .*; it is not copied into the sandbox$/,
+    );
+    expect(error.message).not.toContain("S3cr3t");
+  });
+
+  it("counter-example: hard links inside node_modules (a pnpm install) are packed as they are", async () => {
+    const { findHardLink } = await import("../../../src/sandbox/tree.ts");
+    const repo = fresh("pnpm");
+    const store = fresh("pnpm-store");
+    mkdirSync(path.join(repo, "node_modules", "ms"), { recursive: true });
+    writeFileSync(path.join(store, "index.js"), "module.exports = 1;\n");
+    linkSync(path.join(store, "index.js"), path.join(repo, "node_modules", "ms", "index.js"));
+    expect(await findHardLink(repo)).toBeNull();
+    // The same link outside node_modules is found.
+    linkSync(path.join(store, "index.js"), path.join(repo, "vendored.js"));
+    expect(await findHardLink(repo)).toBe("vendored.js");
+  });
+
   it(hostile("limits: a repository asking for 64 GiB, 32768 pids and 1 h"), async () => {
     const config = RetraceConfig.parse({
       sandbox: { limits: { memoryMb: 65_536, pids: 32_768, timeoutMs: 3_600_000, workspaceMb: 65_536 } },
