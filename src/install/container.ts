@@ -12,7 +12,13 @@ import { PassThrough } from "node:stream";
 import type Docker from "dockerode";
 import tarStream from "tar-stream";
 import { CancelledError, InfrastructureError } from "../core/errors.ts";
-import { CappedSink, DEFAULT_SANDBOX_IMAGE, waitForExec, withTimeout } from "../sandbox/docker.ts";
+import {
+  CappedSink,
+  DEFAULT_SANDBOX_IMAGE,
+  resourceLimits,
+  waitForExec,
+  withTimeout,
+} from "../sandbox/docker.ts";
 import { connectDocker, pingEngine, requireImage } from "../sandbox/engine.ts";
 import { RETRACE_LABEL } from "../sandbox/reaper.ts";
 import { type ExtractLimits, type ExtractResult, extractChecked } from "./extract.ts";
@@ -117,7 +123,6 @@ export class InstallContainer {
     await pingEngine(docker);
     await requireImage(docker, image);
     const l = options.limits;
-    const memory = l.memoryMb * 1024 * 1024;
     const container = await docker.createContainer({
       Image: image,
       Cmd: ["node", "-e", FORWARDER_SCRIPT],
@@ -144,14 +149,7 @@ export class InstallContainer {
           "/tmp": `rw,noexec,nosuid,nodev,size=${l.tmpMb}m,mode=1777`,
           [OUT_DIR]: `rw,noexec,nosuid,nodev,size=${l.outMb}m,uid=10001,gid=10001,mode=0755`,
         },
-        PidsLimit: l.pids,
-        Memory: memory,
-        MemorySwap: memory,
-        NanoCpus: Math.round(l.cpus * 1e9),
-        Ulimits: [
-          { Name: "nofile", Soft: l.nofile, Hard: l.nofile },
-          { Name: "fsize", Soft: l.maxOutputMb * 1024 * 1024, Hard: l.maxOutputMb * 1024 * 1024 },
-        ],
+        ...resourceLimits({ ...l, fileSizeMb: l.maxOutputMb }),
         Init: true,
         Privileged: false,
         IpcMode: "private",

@@ -350,13 +350,37 @@ export function imageVolumes(image: string, info: { Config?: { Volumes?: unknown
   return paths.map((p) => p.replace(/\/+$/, "") || "/").filter((p) => p !== "/workspace" && p !== "/tmp");
 }
 
+/**
+ * The engine's resource limits for a container Retrace starts (run and install containers alike): pids,
+ * memory with no swap on top, CPUs, open files and the largest file a process may write.
+ */
+export function resourceLimits(l: {
+  pids: number;
+  memoryMb: number;
+  cpus: number;
+  nofile: number;
+  fileSizeMb: number;
+}): Pick<Docker.HostConfig, "PidsLimit" | "Memory" | "MemorySwap" | "NanoCpus" | "Ulimits"> {
+  const memory = l.memoryMb * 1024 * 1024;
+  const fsize = l.fileSizeMb * 1024 * 1024;
+  return {
+    PidsLimit: l.pids,
+    Memory: memory,
+    MemorySwap: memory,
+    NanoCpus: Math.round(l.cpus * 1e9),
+    Ulimits: [
+      { Name: "nofile", Soft: l.nofile, Hard: l.nofile },
+      { Name: "fsize", Soft: fsize, Hard: fsize },
+    ],
+  };
+}
+
 function containerSpec(
   request: SandboxRunRequest,
   image: string,
   limits: SandboxLimits,
   volumes: readonly string[] = [],
 ): Docker.ContainerCreateOptions {
-  const memory = limits.memoryMb * 1024 * 1024;
   // A tmpfs over each declared volume: no anonymous volume on the host's disk, and the size of /tmp at most.
   const volumeTmpfs = Object.fromEntries(
     volumes.map((p) => [p, `rw,noexec,nosuid,nodev,size=${limits.tmpMb}m,uid=10001,gid=10001,mode=0755`]),
@@ -391,14 +415,7 @@ function containerSpec(
         "/tmp": `rw,noexec,nosuid,nodev,size=${limits.tmpMb}m,mode=1777`,
         "/workspace": `rw,exec,nosuid,nodev,size=${limits.workspaceMb}m,uid=10001,gid=10001,mode=0755`,
       },
-      PidsLimit: limits.pids,
-      Memory: memory,
-      MemorySwap: memory,
-      NanoCpus: Math.round(limits.cpus * 1e9),
-      Ulimits: [
-        { Name: "nofile", Soft: limits.nofile, Hard: limits.nofile },
-        { Name: "fsize", Soft: limits.fileSizeMb * 1024 * 1024, Hard: limits.fileSizeMb * 1024 * 1024 },
-      ],
+      ...resourceLimits(limits),
       Init: true,
       AutoRemove: false,
       Privileged: false,
