@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createFixPorts } from "../src/fix/fix-ports.ts";
+import { createFixPorts } from "../src/fix/build-ports.ts";
 import { triageFlaky } from "../src/fix/flaky-triage.ts";
 import { createFsWorkspace } from "../src/git/index.ts";
 import { createDockerSandbox } from "../src/sandbox/docker.ts";

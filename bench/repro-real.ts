@@ -17,7 +17,7 @@ import { ReproJobSpec } from "../src/core/job.ts";
 import { MAX_REPORT_CHARS } from "../src/repro/bounded.ts";
 import { completeProgram } from "../src/repro/complete.ts";
 import { createContext } from "../src/repro/run-repro.ts";
-import { createLocalReproPorts } from "../src/sandbox/install-ports.ts";
+import { createLocalReproPorts } from "../src/jobs/local-repro.ts";
 import { type Split, splitOf } from "./lib/split.ts";
 
 const VERDICTS = ["REPRODUCED", "PARTIAL", "NOT_REPRODUCED", "NEEDS_INFO"] as const;

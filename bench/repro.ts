@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ReproJobSpec } from "../src/core/job.ts";
 import { runRepro } from "../src/repro/run-repro.ts";
-import { createLocalReproPorts } from "../src/sandbox/install-ports.ts";
+import { createLocalReproPorts } from "../src/jobs/local-repro.ts";
 
 const corpusDir = path.join(import.meta.dirname, "..", "test", "fixtures", "repro-corpus");
 const manifest = JSON.parse(readFileSync(path.join(corpusDir, "manifest.json"), "utf8")) as Record<

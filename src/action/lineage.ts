@@ -4,7 +4,7 @@
  * on another; `fix.lineageCap` bounds how many there may be (the App counts the same from its job records).
  */
 import { isRetraceBranch } from "../app/intake-rules.ts";
-import type { GitHubPort, RepoId } from "../github/port.ts";
+import type { GitHubPort, RepoId } from "../core/ports/github.ts";
 
 export interface Lineage {
   /** The branch the chain started from (the failed branch itself when it is not Retrace's). */

@@ -7,7 +7,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { safeGit } from "../git/run-git.ts";
-import type { GitHubPort, RepoId } from "../github/port.ts";
+import type { GitHubPort, RepoId } from "../core/ports/github.ts";
 import { DEFAULT_TARBALL_LIMITS, removeTree, type TarballLimits, unpackTarball } from "../github/tarball.ts";
 
 export interface Checkout {

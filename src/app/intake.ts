@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { FixJobSpec, type JobSpec, ReproJobSpec } from "../core/job.ts";
 import type { RetraceConfig } from "../config/schema.ts";
-import type { GitHubPort, Permission, RepoId } from "../github/port.ts";
+import type { GitHubPort, Permission, RepoId } from "../core/ports/github.ts";
 import {
   fixBudget,
   fixRule,

@@ -27,7 +27,7 @@
  *   // result.reason: "completed" | "failed" | "budget_exhausted:<bound>" | "error:<kind>" | "cancelled"; result.trace
  */
 import { z } from "zod";
-import type { Model, ModelRequest, ModelResponse } from "../llm/types.ts";
+import type { Model, ModelRequest, ModelResponse } from "./ports/model.ts";
 import {
   addUsage,
   addUsd,

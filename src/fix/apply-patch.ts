@@ -6,7 +6,7 @@
  */
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
 import { RetraceError } from "../core/errors.ts";
-import type { Workspace } from "../git/types.ts";
+import type { Workspace } from "../core/ports/workspace.ts";
 import { normalizeRepoPath, repoPathProblem } from "./repo-path.ts";
 
 /** A patch that does not parse or does not apply to the files it names. */

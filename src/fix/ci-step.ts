@@ -5,7 +5,7 @@
  * runner, or `npm/yarn/pnpm test`) — with its environment prefixes, `cd` and flags as CI ran it.
  * Pure: text in, command out.
  */
-import { frameworkOf } from "./test-runner-detect.ts";
+import { frameworkOf } from "./test-runner/detect.ts";
 
 const TIMESTAMP = /^\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/;
 const ANSI = /\u001b\[[0-9;]*m/g;

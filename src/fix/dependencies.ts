@@ -6,9 +6,9 @@
  * Pure: reads the repository through the Workspace port.
  */
 import { RetraceError } from "../core/errors.ts";
-import type { Workspace } from "../git/types.ts";
-import type { ExtraDir } from "../sandbox/types.ts";
-import type { TestCommand } from "./test-runner-types.ts";
+import type { Workspace } from "../core/ports/workspace.ts";
+import type { ExtraDir } from "../core/ports/sandbox.ts";
+import type { TestCommand } from "./test-runner/types.ts";
 
 /** Lockfiles in the order they are looked for; only npm's can be installed by Retrace (`npm ci`). */
 export const JS_LOCKFILES = [

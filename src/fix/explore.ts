@@ -3,7 +3,7 @@
  * validated to stay inside the repository, every answer is capped, and the number of calls is bounded.
  */
 import { GrepInput, ListDirInput, ReadFileInput } from "./tools.ts";
-import type { ToolCall } from "../llm/types.ts";
+import type { ToolCall } from "../core/ports/model.ts";
 import { normalizeRepoPath } from "./repo-path.ts";
 
 /** What the fix pipeline needs to read from the repository (a view of the base commit). */

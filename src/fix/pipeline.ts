@@ -13,7 +13,7 @@ import { defineMachine, type RunResult, runMachine, type StepFeedback, type Step
 import { RetraceError } from "../core/errors.ts";
 import { Redactor } from "../core/redact.ts";
 import type { Trace } from "../core/trace.ts";
-import type { ContentBlock, ModelMessage, ModelResponse, ToolCall } from "../llm/types.ts";
+import type { ContentBlock, ModelMessage, ModelResponse, ToolCall } from "../core/ports/model.ts";
 import { applyEdits, type FileChange } from "./apply-edits.ts";
 import { gatherContext } from "./context-gather.ts";
 import { packContext, renderPackedContext } from "./context-pack.ts";

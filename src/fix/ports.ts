@@ -7,8 +7,8 @@ import type { FixJobSpec } from "../core/job.ts";
 import type { FeedbackViolation, ModelChoice } from "../core/loop.ts";
 import type { Clock } from "../core/loop-clock.ts";
 import type { Redactor } from "../core/redact.ts";
-import type { Workspace } from "../git/types.ts";
-import type { Model } from "../llm/types.ts";
+import type { Workspace } from "../core/ports/workspace.ts";
+import type { Model } from "../core/ports/model.ts";
 import type { FileChange } from "./apply-edits.ts";
 import type { FailureInfo } from "./failure.ts";
 

@@ -3,7 +3,7 @@
  * traces replay against these names and input shapes. The exploration tools are read-only.
  */
 import { z } from "zod";
-import type { ToolDefinition } from "../llm/types.ts";
+import type { ToolDefinition } from "../core/ports/model.ts";
 
 export const ROOT_CAUSE_TOOL = "report_root_cause";
 export const PROPOSE_EDITS_TOOL = "propose_edits";

@@ -16,7 +16,7 @@
  * Pure: `planAntiGaming` builds the run (files, removals, script, environment) from the test sources, and
  * `judgeAntiGaming` reads its results. verify.ts does the sandbox run.
  */
-import type { TestCase, TestFramework } from "./test-runner-types.ts";
+import type { TestCase, TestFramework } from "./test-runner/types.ts";
 import {
   type AssertionApi,
   locateJs,
@@ -25,7 +25,7 @@ import {
   rewriteTestFile,
   type SourceLang,
 } from "./tripwire-source.ts";
-import { splitJsId } from "./test-runner-filter.ts";
+import { splitJsId } from "./test-runner/filter.ts";
 
 /** A previously failing test, as the normal run reported it. */
 export interface FailingTest {

@@ -6,7 +6,7 @@
  * evidence and is judged as usual.)
  */
 import { InfrastructureError, UsageError } from "../core/errors.ts";
-import type { TestCommand, TestRunResult } from "./test-runner-types.ts";
+import type { TestCommand, TestRunResult } from "./test-runner/types.ts";
 
 /** The runners whose results Retrace reads per test (it adds their machine-readable reporter itself). */
 export const READABLE_RUNNERS = "pytest, node --test, jest, vitest, mocha, go test, cargo test";

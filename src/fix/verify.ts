@@ -9,15 +9,15 @@
  */
 import { z } from "zod";
 import { CancelledError } from "../core/errors.ts";
-import type { Workspace } from "../git/types.ts";
+import type { Workspace } from "../core/ports/workspace.ts";
 import type { PolicyConfig } from "../policy/config.ts";
 import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
-import type { ExtraDir, Sandbox, SandboxLimits } from "../sandbox/types.ts";
+import type { ExtraDir, Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
 import { applyPatchToWorkspace, PatchApplyError } from "./apply-patch.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { assertBaseRunReadable } from "./unreadable-run.ts";
-import { describeCommand, detectTestCommand, runTests } from "./test-runner.ts";
-import { readResults, uniqueTestIds } from "./test-runner-results.ts";
+import { describeCommand, detectTestCommand, runTests } from "./test-runner/index.ts";
+import { readResults, uniqueTestIds } from "./test-runner/results.ts";
 import { type AntiGamingReport, judgeAntiGaming, planAntiGaming, testDefinition } from "./tripwire.ts";
 import {
   isFailing,
@@ -26,7 +26,7 @@ import {
   TestFramework,
   type TestOutcome,
   TestRunResult,
-} from "./test-runner-types.ts";
+} from "./test-runner/types.ts";
 
 export const VerifyVerdict = z.enum(["VERIFIED", "REJECTED", "BLOCKED"]);
 export type VerifyVerdict = z.infer<typeof VerifyVerdict>;

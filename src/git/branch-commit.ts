@@ -11,7 +11,7 @@ import path from "node:path";
 import { GitConfigRefusedError, GitError } from "./errors.ts";
 import { normalizeRepoPath } from "./path-guard.ts";
 import { safeGit } from "./run-git.ts";
-import type { GitIdentity } from "./types.ts";
+import type { GitIdentity } from "../core/ports/workspace.ts";
 
 export interface BranchCommitRequest {
   /** New branch name (`refs/heads/<branch>`); must not exist yet. */

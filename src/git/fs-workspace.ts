@@ -6,7 +6,7 @@ import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { WorkspacePathError } from "./errors.ts";
 import { normalizeRepoPath, resolveInside } from "./path-guard.ts";
-import type { ListFilesOptions, Workspace } from "./types.ts";
+import type { ListFilesOptions, Workspace } from "../core/ports/workspace.ts";
 
 /** Directories never listed: version control data and installed dependencies. */
 // `.retrace/` holds Retrace's own outputs (fix results, traces): never context for a model, never a repo file.

@@ -13,4 +13,4 @@ export {
   type SafeGit,
   safeGit,
 } from "./run-git.ts";
-export type { GitIdentity, ListFilesOptions, Workspace } from "./types.ts";
+export type { GitIdentity, ListFilesOptions, Workspace } from "../core/ports/workspace.ts";

@@ -5,7 +5,7 @@
  */
 import { applyPatch, parsePatch } from "diff";
 import { RetraceError } from "../core/errors.ts";
-import type { GitHubPort, RepoId, TreeEntry } from "./port.ts";
+import type { GitHubPort, RepoId, TreeEntry } from "../core/ports/github.ts";
 
 export const BRANCH_PREFIX = "retrace/";
 

@@ -13,7 +13,7 @@ import type {
   Permission,
   PullInfo,
   TreeEntry,
-} from "./port.ts";
+} from "../core/ports/github.ts";
 import { GitHubApiError, statusOf } from "./errors.ts";
 
 /** The part of Octokit this adapter needs. */

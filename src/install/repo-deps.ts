@@ -10,9 +10,9 @@
 import type Docker from "dockerode";
 import { InfrastructureError } from "../core/errors.ts";
 import { type DependencyProvider, isNpmLockfile, type JsDependencies } from "../fix/dependencies.ts";
-import type { Workspace } from "../git/types.ts";
+import type { Workspace } from "../core/ports/workspace.ts";
 import { connectDocker } from "../sandbox/engine.ts";
-import type { ExtraDir } from "../sandbox/types.ts";
+import type { ExtraDir } from "../core/ports/sandbox.ts";
 import { InstallCache } from "./cache.ts";
 import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from "./container.ts";
 import { REGISTRY_ONLY, type SourcePolicy } from "./lockfile-policy.ts";

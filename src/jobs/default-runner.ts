@@ -18,7 +18,7 @@ import { safeGit } from "../git/run-git.ts";
 import { createModelFromEnv } from "../llm/from-env.ts";
 import { createDockerSandbox, DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
 import { operatorMaxLimits, repositorySandbox } from "../sandbox/limits.ts";
-import type { Sandbox } from "../sandbox/types.ts";
+import type { Sandbox } from "../core/ports/sandbox.ts";
 import type { JobRunner } from "./result.ts";
 import { type Pipelines, pipelines as productionPipelines, runJob } from "./run-job.ts";
 

@@ -7,16 +7,16 @@ import { type RetraceConfig, policyForFix } from "../config/schema.ts";
 import type { ModelChoice } from "../core/loop.ts";
 import type { Redactor } from "../core/redact.ts";
 import { failedActionsStep } from "../fix/ci-step.ts";
-import { createFixPorts } from "../fix/fix-ports.ts";
+import { createFixPorts } from "../fix/build-ports.ts";
 import type { FixOptions, FixPorts } from "../fix/ports.ts";
 import type { FixJobSpec } from "../core/job.ts";
 import { createBranchWithCommit, createFsWorkspace, safeGit } from "../git/index.ts";
-import type { Model } from "../llm/types.ts";
+import type { Model } from "../core/ports/model.ts";
 import { createRepoDependencyProvider } from "../install/repo-deps.ts";
 import { createDockerSandbox, DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
 import { repositorySandbox } from "../sandbox/limits.ts";
-import { sandboxForRepo } from "../sandbox/repo-runtime.ts";
-import type { Sandbox } from "../sandbox/types.ts";
+import { sandboxForRepo } from "../install/repo-runtime.ts";
+import type { Sandbox } from "../core/ports/sandbox.ts";
 
 export interface LocalFixPortsOptions {
   repoDir: string;

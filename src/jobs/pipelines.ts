@@ -7,16 +7,16 @@
 import { RetraceError } from "../core/errors.ts";
 import type { FixJobSpec, ReproJobSpec } from "../core/job.ts";
 import { Redactor } from "../core/redact.ts";
-import { fixJobResult } from "../fix/job-result.ts";
+import { fixJobResult } from "./fix-result.ts";
 import { runFix } from "../fix/pipeline.ts";
 import { defaultConfig, type RetraceConfig } from "../config/schema.ts";
 import { createLocalFixPorts, fixModels, fixRunOptions } from "./local-fix.ts";
 import { renderReproReport } from "../report/repro-report.ts";
-import { reproJobResult } from "../repro/job-result.ts";
+import { reproJobResult } from "./repro-result.ts";
 import { runRepro } from "../repro/run-repro.ts";
 import { reproTrace } from "../repro/trace.ts";
 import { DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
-import { createLocalReproPorts, type LocalReproPortsOptions } from "../sandbox/install-ports.ts";
+import { createLocalReproPorts, type LocalReproPortsOptions } from "./local-repro.ts";
 import { repositorySandbox } from "../sandbox/limits.ts";
 import type { JobPorts, JobRun, Pipelines } from "./run-job.ts";
 

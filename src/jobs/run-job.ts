@@ -9,8 +9,8 @@ import type { ModelChoice } from "../core/loop.ts";
 import type { Clock } from "../core/loop-clock.ts";
 import type { Redactor } from "../core/redact.ts";
 import type { Trace, TraceStep } from "../core/trace.ts";
-import type { Model } from "../llm/types.ts";
-import type { Sandbox } from "../sandbox/types.ts";
+import type { Model } from "../core/ports/model.ts";
+import type { Sandbox } from "../core/ports/sandbox.ts";
 import { defaultPipelines } from "./pipelines.ts";
 import type { JobResult } from "./result.ts";
 

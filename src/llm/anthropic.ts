@@ -18,7 +18,13 @@ import { CancelledError, ConfigError } from "../core/errors.ts";
 import { ModelError } from "./errors.ts";
 import { costOf, DEFAULT_FAST_MODEL, type PricingTable, priceOrWorst, resolvePricing } from "./pricing.ts";
 import { completeWithToolRepair } from "./tool-validation.ts";
-import type { ContentBlock, Model, ModelRequest, ModelResponse, ToolDefinition } from "./types.ts";
+import type {
+  ContentBlock,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ToolDefinition,
+} from "../core/ports/model.ts";
 
 export interface RetryPolicy {
   /** Retries after the first request (so at most maxRetries + 1 requests). */

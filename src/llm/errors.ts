@@ -2,7 +2,7 @@
  * Errors of the model layer. Both are `kind: "model"`, so a run they end reads `error:model`.
  */
 import { RetraceError } from "../core/errors.ts";
-import type { TokenUsage } from "./types.ts";
+import type { TokenUsage } from "../core/ports/model.ts";
 
 /** Tokens and dollars a failed call still cost; the loop engine charges them to the step. */
 export interface Spent {

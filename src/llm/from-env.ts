@@ -3,7 +3,7 @@
  * otherwise null, and callers run offline (the deterministic paths of the pipelines).
  */
 import { type AnthropicModelOptions, createAnthropicModel } from "./anthropic.ts";
-import type { Model } from "./types.ts";
+import type { Model } from "../core/ports/model.ts";
 
 export function createModelFromEnv(
   options: Omit<AnthropicModelOptions, "apiKey" | "baseURL"> = {},

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { ConfigError } from "../core/errors.ts";
-import type { TokenUsage } from "./types.ts";
+import type { TokenUsage } from "../core/ports/model.ts";
 
 export const ModelPrice = z.object({
   /** Dollars per million uncached input tokens. */

@@ -7,7 +7,7 @@ import { RetraceError } from "../core/errors.ts";
 import type { Trace, TraceExchange } from "../core/trace.ts";
 import { ModelError } from "./errors.ts";
 import { checkToolCalls } from "./tool-validation.ts";
-import type { Model, ModelRequest, ModelResponse } from "./types.ts";
+import type { Model, ModelRequest, ModelResponse } from "../core/ports/model.ts";
 
 export class ReplayDivergenceError extends RetraceError {
   constructor(

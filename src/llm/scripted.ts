@@ -3,7 +3,7 @@
  * Tool calls are validated like a real adapter's (one repair turn, then ToolInputError), so a script can
  * exercise the repair path by giving an invalid answer followed by a valid one.
  */
-import type { ModelRequest, ModelResponse, Model, TokenUsage } from "./types.ts";
+import type { ModelRequest, ModelResponse, Model, TokenUsage } from "../core/ports/model.ts";
 import { completeWithToolRepair } from "./tool-validation.ts";
 import { costOf, DEFAULT_PRICING, type PricingTable, priceFor } from "./pricing.ts";
 import { RetraceError } from "../core/errors.ts";

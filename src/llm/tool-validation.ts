@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { addUsd } from "../core/budget.ts";
 import { ToolInputError } from "./errors.ts";
-import type { ContentBlock, ModelRequest, ModelResponse, ToolCall } from "./types.ts";
+import type { ContentBlock, ModelRequest, ModelResponse, ToolCall } from "../core/ports/model.ts";
 
 interface Invalid {
   call: ToolCall;

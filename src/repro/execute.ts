@@ -1,7 +1,7 @@
 /**
  * Run one configuration of a program in the sandbox, `runs` times, and observe each run.
  */
-import type { SandboxLimits, SandboxRunResult } from "../sandbox/types.ts";
+import type { SandboxLimits, SandboxRunResult } from "../core/ports/sandbox.ts";
 import type { Program } from "./complete.ts";
 import type { RunObservation } from "./match.ts";
 import { parseException } from "./outcome.ts";

@@ -3,7 +3,7 @@
  * contract: recorded traces are matched by tool name, so neither may change lightly.
  */
 import { z } from "zod";
-import type { ToolDefinition } from "../llm/types.ts";
+import type { ToolDefinition } from "../core/ports/model.ts";
 import { ANY_PACKAGE_NAME, packageNameProblem } from "./package-name.ts";
 
 export const WRITE_REPRODUCTION_TOOL = "write_reproduction";

@@ -4,8 +4,8 @@
  */
 import type { ModelChoice } from "../core/loop.ts";
 import type { Clock } from "../core/loop-clock.ts";
-import type { Model } from "../llm/types.ts";
-import type { Sandbox, SandboxLimits } from "../sandbox/types.ts";
+import type { Model } from "../core/ports/model.ts";
+import type { Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
 
 export type Ecosystem = "npm" | "pypi";
 

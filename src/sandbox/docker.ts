@@ -15,7 +15,13 @@ import { connectDocker, pingEngine, requireImage } from "./engine.ts";
 import { DEFAULT_LIMITS, operatorMaxLimits, resolveLimits } from "./limits.ts";
 import { reapContainers, RETRACE_LABEL, type ReapResult } from "./reaper.ts";
 import { isEmptyInput, packInput, prepareInput, safeRelativePath, unpackCollected } from "./tree.ts";
-import type { Sandbox, SandboxLimits, SandboxRunRequest, SandboxRunResult, StopReason } from "./types.ts";
+import type {
+  Sandbox,
+  SandboxLimits,
+  SandboxRunRequest,
+  SandboxRunResult,
+  StopReason,
+} from "../core/ports/sandbox.ts";
 
 export const DEFAULT_SANDBOX_IMAGE = "retrace-sandbox:1";
 /** The unprivileged user baked into the sandbox image. */

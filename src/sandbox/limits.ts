@@ -8,7 +8,7 @@
 import os from "node:os";
 import { z } from "zod";
 import { ConfigError, RetraceError } from "../core/errors.ts";
-import type { SandboxLimits } from "./types.ts";
+import type { SandboxLimits } from "../core/ports/sandbox.ts";
 
 export const SandboxLimitsSchema = z.object({
   /** Wall-clock limit of the command, in milliseconds (100 ms to 1 hour). */

@@ -9,7 +9,7 @@ import path from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import tar from "tar-stream";
 import { RetraceError } from "../core/errors.ts";
-import type { ExtraDir, SandboxInput } from "./types.ts";
+import type { ExtraDir, SandboxInput } from "../core/ports/sandbox.ts";
 
 /** Directories never copied into the sandbox: VCS metadata is not needed to run code and is often large. */
 const SKIPPED_DIRS = [".git", ".hg", ".svn"];

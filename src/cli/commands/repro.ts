@@ -13,7 +13,7 @@ import { MAX_REPORT_CHARS } from "../../repro/bounded.ts";
 import { runRepro } from "../../repro/run-repro.ts";
 import { reproductionFile } from "../../repro/script-header.ts";
 import { reproTrace } from "../../repro/trace.ts";
-import { createLocalReproPorts } from "../../sandbox/install-ports.ts";
+import { createLocalReproPorts } from "../../jobs/local-repro.ts";
 import { assertModelKey, intOption, nonNegativeNumberOption, secondsOption } from "../options.ts";
 import { checkOutDir, writeOutDir } from "../out-dir.ts";
 import { readTextInput } from "../read-input.ts";

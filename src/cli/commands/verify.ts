@@ -13,7 +13,7 @@ import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { createDockerSandbox, DEFAULT_SANDBOX_IMAGE } from "../../sandbox/docker.ts";
 import { repositorySandbox } from "../../sandbox/limits.ts";
 import { createRepoDependencyProvider } from "../../install/repo-deps.ts";
-import { sandboxForRepo } from "../../sandbox/repo-runtime.ts";
+import { sandboxForRepo } from "../../install/repo-runtime.ts";
 import { intOption, secondsOption } from "../options.ts";
 
 interface VerifyFlags {

@@ -8,15 +8,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { Redactor } from "../../../src/core/redact.ts";
-import { createFixPorts } from "../../../src/fix/fix-ports.ts";
+import { createFixPorts } from "../../../src/fix/build-ports.ts";
 import { fixReportMarkdown, runFix } from "../../../src/fix/pipeline.ts";
 import { FixResult } from "../../../src/fix/result.ts";
 import { createBranchWithCommit, createFsWorkspace } from "../../../src/git/index.ts";
 import { createAnthropicModel } from "../../../src/llm/anthropic.ts";
 import { type ScriptEntry, ScriptedModel } from "../../../src/llm/scripted.ts";
-import type { Model } from "../../../src/llm/types.ts";
+import type { Model } from "../../../src/core/ports/model.ts";
 import { createDockerSandbox } from "../../../src/sandbox/docker.ts";
-import type { Sandbox, SandboxRunRequest } from "../../../src/sandbox/types.ts";
+import type { Sandbox, SandboxRunRequest } from "../../../src/core/ports/sandbox.ts";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
 import { message, startFakeAnthropic } from "../../support/fake-anthropic.ts";
 

@@ -7,7 +7,7 @@ import { CancelledError } from "../../../src/core/errors.ts";
 import { createAnthropicModel, type RetryEvent } from "../../../src/llm/anthropic.ts";
 import { ModelError, ToolInputError } from "../../../src/llm/errors.ts";
 import { createModelFromEnv } from "../../../src/llm/from-env.ts";
-import type { Model } from "../../../src/llm/types.ts";
+import type { Model } from "../../../src/core/ports/model.ts";
 import { apiError, type FakeAnthropic, message, startFakeAnthropic } from "../../support/fake-anthropic.ts";
 
 let server: FakeAnthropic;

@@ -8,7 +8,7 @@ import { expect, it } from "vitest";
 import { ReproJobSpec } from "../../../src/core/job.ts";
 import { ReproResult } from "../../../src/repro/result.ts";
 import { runRepro } from "../../../src/repro/run-repro.ts";
-import { createLocalReproPorts } from "../../../src/sandbox/install-ports.ts";
+import { createLocalReproPorts } from "../../../src/jobs/local-repro.ts";
 import { describeDocker } from "../../support/docker.ts";
 
 const corpusDir = path.join(import.meta.dirname, "..", "..", "fixtures", "repro-corpus");

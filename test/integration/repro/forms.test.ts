@@ -11,7 +11,7 @@ import { expect, it } from "vitest";
 import { ReproJobSpec } from "../../../src/core/job.ts";
 import { renderReproReport } from "../../../src/report/repro-report.ts";
 import { runRepro } from "../../../src/repro/run-repro.ts";
-import { createLocalReproPorts } from "../../../src/sandbox/install-ports.ts";
+import { createLocalReproPorts } from "../../../src/jobs/local-repro.ts";
 import { describeDocker } from "../../support/docker.ts";
 
 const f = "```";

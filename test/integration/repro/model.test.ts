@@ -15,11 +15,11 @@ import { createAnthropicModel } from "../../../src/llm/anthropic.ts";
 import { createModelFromEnv } from "../../../src/llm/from-env.ts";
 import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../../../src/llm/pricing.ts";
 import { ScriptedModel } from "../../../src/llm/scripted.ts";
-import type { Model } from "../../../src/llm/types.ts";
+import type { Model } from "../../../src/core/ports/model.ts";
 import { WRITE_REPRODUCTION_TOOL } from "../../../src/repro/model-tool.ts";
 import { ReproResult } from "../../../src/repro/result.ts";
 import { runRepro } from "../../../src/repro/run-repro.ts";
-import { createLocalReproPorts } from "../../../src/sandbox/install-ports.ts";
+import { createLocalReproPorts } from "../../../src/jobs/local-repro.ts";
 import { describeDocker } from "../../support/docker.ts";
 import { type FakeAnthropic, message, startFakeAnthropic } from "../../support/fake-anthropic.ts";
 

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDockerSandbox, type DockerSandbox } from "../../../src/sandbox/docker.ts";
-import type { SandboxRunRequest } from "../../../src/sandbox/types.ts";
+import type { SandboxRunRequest } from "../../../src/core/ports/sandbox.ts";
 import { describeDocker } from "../../support/docker.ts";
 
 const PREFIX = `attack-${process.pid}`;

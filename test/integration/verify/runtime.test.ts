@@ -15,7 +15,7 @@ import { InfrastructureError } from "../../../src/core/errors.ts";
 import { verifyPatch } from "../../../src/fix/verify.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { createDockerSandbox } from "../../../src/sandbox/docker.ts";
-import { sandboxForRepo } from "../../../src/sandbox/repo-runtime.ts";
+import { sandboxForRepo } from "../../../src/install/repo-runtime.ts";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
 
 const run = promisify(execFile);

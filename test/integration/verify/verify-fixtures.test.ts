@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, it } from "vitest";
 import { defaultConfig, policyForFix } from "../../../src/config/schema.ts";
-import type { TestRunResult } from "../../../src/fix/test-runner-types.ts";
+import type { TestRunResult } from "../../../src/fix/test-runner/types.ts";
 import { type VerifyOutput, verifyPatch } from "../../../src/fix/verify.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { createDockerSandbox } from "../../../src/sandbox/docker.ts";

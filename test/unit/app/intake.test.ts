@@ -11,7 +11,7 @@ import { type JobStore, openSqliteJobStore } from "../../../src/app/job-store.ts
 import type { FixTrigger, ReproTrigger } from "../../../src/app/triggers.ts";
 import { RetraceConfig } from "../../../src/config/schema.ts";
 import { createGitHubPort, type OctokitLike } from "../../../src/github/octokit-port.ts";
-import type { GitHubPort } from "../../../src/github/port.ts";
+import type { GitHubPort } from "../../../src/core/ports/github.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../e2e/support/fake-github.ts";
 
 const { Octokit } = createRequire(import.meta.url)("@octokit/core") as typeof import("@octokit/core");

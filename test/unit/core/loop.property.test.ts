@@ -9,7 +9,7 @@ import { RetraceError } from "../../../src/core/errors.ts";
 import { defineMachine, runMachine, type StateSpec } from "../../../src/core/loop.ts";
 import { ManualClock } from "../../../src/core/loop-clock.ts";
 import { Trace } from "../../../src/core/trace.ts";
-import type { Model } from "../../../src/llm/types.ts";
+import type { Model } from "../../../src/core/ports/model.ts";
 
 interface Call {
   input: number;

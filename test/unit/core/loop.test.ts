@@ -5,7 +5,7 @@ import { defineMachine, MachineDefinitionError, runMachine } from "../../../src/
 import { ManualClock } from "../../../src/core/loop-clock.ts";
 import { Redactor } from "../../../src/core/redact.ts";
 import { Trace } from "../../../src/core/trace.ts";
-import type { Model, ModelRequest, ModelResponse } from "../../../src/llm/types.ts";
+import type { Model, ModelRequest, ModelResponse } from "../../../src/core/ports/model.ts";
 
 type Ctx = { tries: number; seen: string[] };
 

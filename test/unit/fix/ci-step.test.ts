@@ -49,8 +49,8 @@ describe("the failing Actions step's own test command", () => {
 
 describe("a package-manager test command with an environment prefix", () => {
   it("resolves to the script and keeps the prefix in front of it", async () => {
-    const { describeCommand } = await import("../../../src/fix/test-runner-detect.ts");
-    const { memoryWorkspace } = await import("../verify/memory-workspace.ts");
+    const { describeCommand } = await import("../../../src/fix/test-runner/detect.ts");
+    const { memoryWorkspace } = await import("../../support/memory-workspace.ts");
     const ws = memoryWorkspace({ "package.json": JSON.stringify({ scripts: { test: "jest --ci" } }) });
     expect(
       await describeCommand(

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Workspace } from "../../../src/git/types.ts";
+import type { Workspace } from "../../../src/core/ports/workspace.ts";
 import { ScriptedModel } from "../../../src/llm/scripted.ts";
 import { Redactor } from "../../../src/core/redact.ts";
-import { fixJobResult } from "../../../src/fix/job-result.ts";
+import { fixJobResult } from "../../../src/jobs/fix-result.ts";
 import { JobResult } from "../../../src/jobs/result.ts";
 import { fixBranchName, fixReportMarkdown, runFix } from "../../../src/fix/pipeline.ts";
 import type { FixPorts, FixTestPort, TestRunSummary } from "../../../src/fix/ports.ts";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { InfrastructureError, UsageError } from "../../../src/core/errors.ts";
-import type { TestCommand, TestRunResult } from "../../../src/fix/test-runner-types.ts";
+import type { TestCommand, TestRunResult } from "../../../src/fix/test-runner/types.ts";
 import { assertBaseRunReadable } from "../../../src/fix/unreadable-run.ts";
 
 const make: TestCommand = { command: "make test", framework: "unknown", detectedBy: "--test" } as TestCommand;

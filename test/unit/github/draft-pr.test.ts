@@ -4,7 +4,7 @@ import { createTwoFilesPatch } from "diff";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDraftPullRequest } from "../../../src/github/draft-pr.ts";
 import { createGitHubPort, type OctokitLike } from "../../../src/github/octokit-port.ts";
-import type { GitHubPort } from "../../../src/github/port.ts";
+import type { GitHubPort } from "../../../src/core/ports/github.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../e2e/support/fake-github.ts";
 
 const { Octokit } = createRequire(import.meta.url)("@octokit/core") as typeof import("@octokit/core");

@@ -10,7 +10,7 @@ import { ManualClock } from "../../../src/core/loop-clock.ts";
 import { MAX_REPORT_CHARS, withinTimeLimit } from "../../../src/repro/bounded.ts";
 import type { ReproPorts } from "../../../src/repro/ports.ts";
 import { runRepro } from "../../../src/repro/run-repro.ts";
-import type { Sandbox } from "../../../src/sandbox/types.ts";
+import type { Sandbox } from "../../../src/core/ports/sandbox.ts";
 
 const noSandbox: Sandbox = {
   run: async () => {

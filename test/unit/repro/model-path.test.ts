@@ -10,16 +10,16 @@ import { Redactor } from "../../../src/core/redact.ts";
 import { ModelError } from "../../../src/llm/errors.ts";
 import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../../../src/llm/pricing.ts";
 import { type ScriptEntry, ScriptedModel } from "../../../src/llm/scripted.ts";
-import type { ModelRequest } from "../../../src/llm/types.ts";
+import type { ModelRequest } from "../../../src/core/ports/model.ts";
 import { renderReproReport } from "../../../src/report/repro-report.ts";
 import { adoptExpectation, modelMode, placeholdersIn } from "../../../src/repro/model-assist.ts";
 import { WRITE_REPRODUCTION_TOOL } from "../../../src/repro/model-tool.ts";
 import type { ReproPorts } from "../../../src/repro/ports.ts";
 import { ReproResult } from "../../../src/repro/result.ts";
 import { runRepro } from "../../../src/repro/run-repro.ts";
-import { DEFAULT_REPRO_MODELS } from "../../../src/sandbox/install-ports.ts";
+import { DEFAULT_REPRO_MODELS } from "../../../src/jobs/local-repro.ts";
 import { reproTrace } from "../../../src/repro/trace.ts";
-import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/sandbox/types.ts";
+import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/core/ports/sandbox.ts";
 
 const fence = "```";
 

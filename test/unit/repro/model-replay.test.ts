@@ -11,7 +11,7 @@ import { runJob } from "../../../src/jobs/run-job.ts";
 import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../../../src/llm/pricing.ts";
 import { ScriptedModel } from "../../../src/llm/scripted.ts";
 import { WRITE_REPRODUCTION_TOOL } from "../../../src/repro/model-tool.ts";
-import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/sandbox/types.ts";
+import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/core/ports/sandbox.ts";
 
 /** Python-like: a script indexing a missing "name" key raises KeyError; anything else prints "ok". */
 const sandbox: Sandbox = {

@@ -16,7 +16,7 @@ import type { DependencyInstaller, InstallRequest, ReproPorts } from "../../../s
 import { ReproResult } from "../../../src/repro/result.ts";
 import { runRepro } from "../../../src/repro/run-repro.ts";
 import { reproductionFile } from "../../../src/repro/script-header.ts";
-import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/sandbox/types.ts";
+import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/core/ports/sandbox.ts";
 
 const fence = "```";
 

@@ -3,7 +3,7 @@
  * `report`, it is returned as the file the request asked to collect (as a real reporter would write it).
  * Every request is recorded.
  */
-import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/sandbox/types.ts";
+import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../src/core/ports/sandbox.ts";
 
 export interface ScriptedRun {
   exitCode: number | null;

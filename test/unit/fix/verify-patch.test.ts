@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { CancelledError } from "../../../src/core/errors.ts";
-import type { TestCommand } from "../../../src/fix/test-runner-types.ts";
-import { readResults } from "../../../src/fix/test-runner-results.ts";
+import type { TestCommand } from "../../../src/fix/test-runner/types.ts";
+import { readResults } from "../../../src/fix/test-runner/results.ts";
 import { compareRuns, verifyPatch } from "../../../src/fix/verify.ts";
 import { PolicyConfig } from "../../../src/policy/config.ts";
-import { fakeSandbox, tapReport } from "./fake-sandbox.ts";
-import { memoryWorkspace } from "./memory-workspace.ts";
+import { fakeSandbox, tapReport } from "../../support/fake-sandbox.ts";
+import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
 const policy = PolicyConfig.parse({});
 const command: TestCommand = { framework: "node-test", command: "node --test", detectedBy: "--test" };

@@ -4,16 +4,16 @@
  * agrees with the report. A run whose evidence does not hold together (no report, no tests, exit code
  * 0 with failures, stopped by the sandbox) is marked incomplete and can never verify a patch.
  */
-import { scrubInternalNames } from "../core/internal-names.ts";
-import type { Workspace } from "../git/types.ts";
-import type { ExtraDir, Sandbox, SandboxLimits } from "../sandbox/types.ts";
-import { buildInvocation } from "./test-runner-invocation.ts";
-import { readResults } from "./test-runner-results.ts";
-import { isFailing, type TestCommand, type TestRunResult } from "./test-runner-types.ts";
+import { scrubInternalNames } from "../../core/internal-names.ts";
+import type { Workspace } from "../../core/ports/workspace.ts";
+import type { ExtraDir, Sandbox, SandboxLimits } from "../../core/ports/sandbox.ts";
+import { buildInvocation } from "./invocation.ts";
+import { readResults } from "./results.ts";
+import { isFailing, type TestCommand, type TestRunResult } from "./types.ts";
 
-export { describeCommand, detectTestCommand, frameworkOf } from "./test-runner-detect.ts";
-export { filterCommand } from "./test-runner-filter.ts";
-export { buildInvocation } from "./test-runner-invocation.ts";
+export { describeCommand, detectTestCommand, frameworkOf } from "./detect.ts";
+export { filterCommand } from "./filter.ts";
+export { buildInvocation } from "./invocation.ts";
 export {
   isFailing,
   TestCase,
@@ -21,7 +21,7 @@ export {
   TestFramework,
   TestOutcome,
   TestRunResult,
-} from "./test-runner-types.ts";
+} from "./types.ts";
 
 /** The environment of every test run: nothing from the host, no colours, no bytecode files, CI mode. */
 export const TEST_ENV: Readonly<Record<string, string>> = {

@@ -2,10 +2,10 @@
  * Builds a command that reruns only the given test ids (the fix loop's flaky triage reruns the failing
  * tests on the base commit). Ids are the ones runTests reports (see TestCase.id).
  */
-import { UsageError } from "../core/errors.ts";
-import { narrowCommand, RUNNERS } from "./command-narrow.ts";
-import { shellQuote } from "./test-runner-invocation.ts";
-import type { TestCommand } from "./test-runner-types.ts";
+import { UsageError } from "../../core/errors.ts";
+import { narrowCommand, RUNNERS } from "../command-narrow.ts";
+import { shellQuote } from "./invocation.ts";
+import type { TestCommand } from "./types.ts";
 
 /** Escapes a string for use inside a JavaScript/RE2 regular expression. */
 function escapeRegex(s: string): string {

@@ -2,9 +2,9 @@
  * Detects the test command of a repository and the framework behind a command string.
  * Pure: reads the repository through the Workspace port.
  */
-import { UsageError } from "../core/errors.ts";
-import type { Workspace } from "../git/types.ts";
-import type { TestCommand, TestFramework } from "./test-runner-types.ts";
+import { UsageError } from "../../core/errors.ts";
+import type { Workspace } from "../../core/ports/workspace.ts";
+import type { TestCommand, TestFramework } from "./types.ts";
 
 /** The placeholder `npm init` writes: it is not a test command. */
 const NPM_PLACEHOLDER = /no test specified/;

@@ -13,14 +13,14 @@ import type Docker from "dockerode";
 import { InfrastructureError } from "../core/errors.ts";
 import { chooseNodeVersion, detectToolchain, pythonSatisfies, type Toolchain } from "../fix/toolchain.ts";
 import semver from "semver";
-import { DockerSandbox } from "./docker.ts";
+import { DockerSandbox } from "../sandbox/docker.ts";
 import {
   ensureNodeRuntimeImage,
   imageToolVersion,
   type NodeRuntimeSource,
   npmRegistryNodeSource,
 } from "./node-runtime.ts";
-import type { Sandbox } from "./types.ts";
+import type { Sandbox } from "../core/ports/sandbox.ts";
 
 const MAX_TOOLCHAIN_FILE = 256 * 1024;
 

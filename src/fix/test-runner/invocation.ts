@@ -2,7 +2,7 @@
  * Builds the script that runs a test command in the sandbox with a machine-readable reporter, and says
  * where and in which format the results will be.
  */
-import type { TestCommand } from "./test-runner-types.ts";
+import type { TestCommand } from "./types.ts";
 
 export interface Invocation {
   /** Shell script run as `sh -c <script>` in the workspace root. */

@@ -9,11 +9,11 @@ import {
   requireDependencies,
   runsJs,
 } from "../../../src/fix/dependencies.ts";
-import type { TestCommand } from "../../../src/fix/test-runner-types.ts";
+import type { TestCommand } from "../../../src/fix/test-runner/types.ts";
 import { verifyPatch } from "../../../src/fix/verify.ts";
 import { PolicyConfig } from "../../../src/policy/config.ts";
-import { fakeSandbox, tapReport } from "./fake-sandbox.ts";
-import { memoryWorkspace } from "./memory-workspace.ts";
+import { fakeSandbox, tapReport } from "../../support/fake-sandbox.ts";
+import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
 const jest: TestCommand = {
   framework: "jest",

@@ -3,9 +3,9 @@
  * register the fix pipeline with one small adapter: the PR body and patch when FIXED, the report otherwise.
  */
 import type { Redactor } from "../core/redact.ts";
-import type { JobOutcome, JobResult } from "../jobs/result.ts";
-import { type FixRun, fixReportMarkdown } from "./pipeline.ts";
-import type { FixOutcome } from "./result.ts";
+import type { JobOutcome, JobResult } from "./result.ts";
+import { type FixRun, fixReportMarkdown } from "../fix/pipeline.ts";
+import type { FixOutcome } from "../fix/result.ts";
 
 const OUTCOME: Record<FixOutcome, JobOutcome> = {
   FIXED: "succeeded",

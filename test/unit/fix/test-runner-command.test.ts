@@ -1,10 +1,10 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { describeCommand, detectTestCommand, frameworkOf } from "../../../src/fix/test-runner-detect.ts";
-import { filterCommand, splitGoId } from "../../../src/fix/test-runner-filter.ts";
-import { buildInvocation } from "../../../src/fix/test-runner-invocation.ts";
+import { describeCommand, detectTestCommand, frameworkOf } from "../../../src/fix/test-runner/detect.ts";
+import { filterCommand, splitGoId } from "../../../src/fix/test-runner/filter.ts";
+import { buildInvocation } from "../../../src/fix/test-runner/invocation.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
-import { memoryWorkspace } from "./memory-workspace.ts";
+import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
 describe("frameworkOf", () => {
   it.each([

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyPatchToWorkspace, PatchApplyError } from "../../../src/fix/apply-patch.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
-import { memoryWorkspace } from "./memory-workspace.ts";
+import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
 const calc = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n";
 

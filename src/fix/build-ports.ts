@@ -6,18 +6,18 @@
  */
 import type { ModelChoice } from "../core/loop.ts";
 import type { Redactor } from "../core/redact.ts";
-import type { Workspace } from "../git/types.ts";
-import type { Model } from "../llm/types.ts";
+import type { Workspace } from "../core/ports/workspace.ts";
+import type { Model } from "../core/ports/model.ts";
 import { type Failure, parseLog } from "../logs/index.ts";
 import { PolicyConfig, type PolicyConfigInput } from "../policy/config.ts";
 import { evaluatePatch } from "../policy/index.ts";
 import { RULES } from "../policy/rules/index.ts";
-import type { ExtraDir, Sandbox, SandboxLimits } from "../sandbox/types.ts";
+import type { ExtraDir, Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { extractFrames, type FailureInfo, mapRunnerPath } from "./failure.ts";
 import type { FixPorts, FixTestPort, TestRunSummary } from "./ports.ts";
-import { describeCommand, detectTestCommand, filterCommand, runTests } from "./test-runner.ts";
-import { isFailing, type TestCommand, type TestRunResult } from "./test-runner-types.ts";
+import { describeCommand, detectTestCommand, filterCommand, runTests } from "./test-runner/index.ts";
+import { isFailing, type TestCommand, type TestRunResult } from "./test-runner/types.ts";
 import { gamingClassOf } from "./feedback.ts";
 import { assertBaseRunReadable } from "./unreadable-run.ts";
 import { verifyPatch } from "./verify.ts";

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import type { TestCase } from "../../../src/fix/test-runner-types.ts";
+import type { TestCase } from "../../../src/fix/test-runner/types.ts";
 import { judgeAntiGaming, planAntiGaming } from "../../../src/fix/tripwire.ts";
 import { codeMask, locateJs, locatePython, rewriteTestFile } from "../../../src/fix/tripwire-source.ts";
 

@@ -1,5 +1,5 @@
 /** An in-memory Workspace for unit tests. */
-import type { Workspace } from "../../../src/git/types.ts";
+import type { Workspace } from "../../src/core/ports/workspace.ts";
 
 /**
  * `symlinks` lists repo-relative paths that are symlinks in the simulated checkout (a file or a directory

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readResults } from "../../../src/fix/test-runner-results.ts";
+import { readResults } from "../../../src/fix/test-runner/results.ts";
 
 const report = (name: string) => readFileSync(path.join(import.meta.dirname, "reports", name), "utf8");
 

@@ -3,8 +3,8 @@
  * `--json` report (which src/logs does not cover: it is JSON, read field by field). Sandbox paths
  * (`/workspace/...`) become repo-relative.
  */
-import { parseLog } from "../logs/index.ts";
-import type { TestCase, TestOutcome } from "./test-runner-types.ts";
+import { parseLog } from "../../logs/index.ts";
+import type { TestCase, TestOutcome } from "./types.ts";
 
 const SANDBOX_ROOT = "/workspace";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { runTests, TEST_ENV } from "../../../src/fix/test-runner.ts";
-import type { TestCommand } from "../../../src/fix/test-runner-types.ts";
-import { fakeSandbox, tapReport } from "./fake-sandbox.ts";
-import { memoryWorkspace } from "./memory-workspace.ts";
+import { runTests, TEST_ENV } from "../../../src/fix/test-runner/index.ts";
+import type { TestCommand } from "../../../src/fix/test-runner/types.ts";
+import { fakeSandbox, tapReport } from "../../support/fake-sandbox.ts";
+import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
 const nodeTest: TestCommand = {
   framework: "node-test",

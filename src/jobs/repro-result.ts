@@ -2,8 +2,8 @@
  * Maps a reproduction result onto the surfaces' common `JobResult` (src/jobs/result.ts): the report is the
  * comment, the verdict is carried as is, and NEEDS_INFO becomes the `needs_info` outcome.
  */
-import type { JobResult } from "../jobs/result.ts";
-import type { ReproResult } from "./result.ts";
+import type { JobResult } from "./result.ts";
+import type { ReproResult } from "../repro/result.ts";
 
 const MAX_MD = 60_000;
 

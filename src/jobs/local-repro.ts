@@ -7,13 +7,13 @@
 import type { ModelChoice } from "../core/loop.ts";
 import { systemClock } from "../core/loop-clock.ts";
 import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../llm/pricing.ts";
-import type { Model } from "../llm/types.ts";
+import type { Model } from "../core/ports/model.ts";
 import type { ReproPorts } from "../repro/ports.ts";
-import { createDockerSandbox } from "./docker.ts";
+import { createDockerSandbox } from "../sandbox/docker.ts";
 import { createContainerInstaller } from "../install/installer.ts";
 import { createRegistryLookup } from "../install/registry-lookup.ts";
-import { esbuildTranspile } from "./install-transpile.ts";
-import type { Sandbox, SandboxLimits } from "./types.ts";
+import { esbuildTranspile } from "../install/transpile.ts";
+import type { Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
 
 /**
  * The reproduction loop's models when nothing else is configured: the fast model first, the strong one after

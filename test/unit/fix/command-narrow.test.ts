@@ -3,8 +3,8 @@
  * and plugin flags) stays byte for byte; only the runner's selection and its name/shard filters change.
  */
 import { describe, expect, it } from "vitest";
-import { filterCommand } from "../../../src/fix/test-runner-filter.ts";
-import type { TestFramework } from "../../../src/fix/test-runner-types.ts";
+import { filterCommand } from "../../../src/fix/test-runner/filter.ts";
+import type { TestFramework } from "../../../src/fix/test-runner/types.ts";
 
 const narrow = (framework: TestFramework, command: string, ids: string[]) =>
   filterCommand({ framework, command, detectedBy: "test" }, ids).command;
