@@ -1,6 +1,6 @@
 /** The Action's inputs, read and validated once; a bad value fails with the input's name and what is allowed. */
 import { ConfigError } from "../core/errors.ts";
-import type { Mode } from "./event.ts";
+import type { Mode } from "../jobs/intake.ts";
 
 export interface ActionInputs {
   anthropicApiKey: string;

@@ -4,23 +4,24 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { downloadJobLogs, hasPermission } from "../app/intake.ts";
-import { fixBudget, forkRule, lineageRule, newerCommitRule, reproBudget } from "../app/intake-rules.ts";
-import { loadRepoConfig } from "../app/repo-config.ts";
-import { markerFor, renderTrackingComment } from "../app/tracking-comment.ts";
-import type { Trigger } from "../app/triggers.ts";
-import { policyForFix, type RetraceConfig } from "../config/schema.ts";
-import { FixJobSpec, type JobSpec, ReproJobSpec } from "../core/job.ts";
+import { loadRepoConfig } from "../config/repo-config.ts";
 import { describeError } from "../core/errors.ts";
 import { Redactor } from "../core/redact.ts";
-import { BRANCH_PREFIX, openDraftPullRequest } from "../github/draft-pr.ts";
-import type { GitHubPort, RepoId } from "../core/ports/github.ts";
+import type { GitHubPort } from "../core/ports/github.ts";
 import { repoIdOf } from "../core/ports/github.ts";
+import { intake } from "../jobs/intake.ts";
+import {
+  type PolicyGate,
+  type Publisher,
+  type PublishedJob,
+  publishFailure,
+  publishRefusal,
+  publishResult,
+  writeTrackingComment,
+} from "../jobs/publish.ts";
 import type { JobResult, JobRunner } from "../jobs/result.ts";
-import type { GateResult } from "../policy/types.ts";
-import { type ActionTrigger, parseActionEvent, resolveActionTrigger } from "./event.ts";
+import { type DispatchTrigger, type JobTrigger, parseEvent } from "../jobs/triggers.ts";
 import { type ActionInputs, readInputs } from "./inputs.ts";
-import { lineageOf } from "./lineage.ts";
 
 /** The part of @actions/core the Action uses. */
 export interface CoreLike {
@@ -44,11 +45,19 @@ export interface ActionDeps {
    * reference runs use. Absent: the runner's own default image must already be there.
    */
   provision?: (inputs: ActionInputs, log: (line: string) => void) => Promise<string>;
-  gate: (patch: string, config: RetraceConfig["policy"]) => GateResult;
+  gate: PolicyGate;
+}
+
+/** What the Action was asked to do, for its log and tests: `ignore` when the event starts nothing. */
+export type ActionTriggerName = "repro" | "fix-pr" | "fix-run" | "fix-check" | "dispatch" | "ignore";
+
+export function triggerName(t: JobTrigger | DispatchTrigger): ActionTriggerName {
+  if (t.type !== "fix") return t.type;
+  return t.via === "command" ? "fix-pr" : t.via === "workflow_run" ? "fix-run" : "fix-check";
 }
 
 export interface ActionOutcome {
-  trigger: ActionTrigger["type"];
+  trigger: ActionTriggerName;
   result: JobResult | null;
   prUrl: string | null;
   commentUrl: string | null;
@@ -62,11 +71,11 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const redactor = new Redactor([inputs.anthropicApiKey, inputs.githubToken]);
   const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
 
-  // 2. The event: what it asks for, before any API call.
+  // 2. The event: what it asks for, before any API call (the same parser as the App's).
   const eventName = env.GITHUB_EVENT_NAME ?? "";
   const eventPath = env.GITHUB_EVENT_PATH;
   const payload = eventPath && existsSync(eventPath) ? JSON.parse(readFileSync(eventPath, "utf8")) : {};
-  const candidate = parseActionEvent(eventName, payload);
+  const decision = parseEvent(eventName, payload, { kind: "action" });
   const outputs = (o: {
     verdict?: string;
     outcome: string;
@@ -80,12 +89,17 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     core.setOutput("comment-url", o.comment ?? "");
     core.setOutput("cost-usd", (o.cost ?? 0).toFixed(4));
   };
-  const skipped = (reason: string, type: ActionTrigger["type"] = "ignore"): ActionOutcome => {
+  const skipped = (
+    reason: string,
+    type: ActionTriggerName = "ignore",
+    commentUrl: string | null = null,
+  ): ActionOutcome => {
     core.notice(`Retrace: nothing to do — ${redactor.redact(reason)}.`, { title: "Retrace" });
-    outputs({ outcome: "skipped" });
-    return { trigger: type, result: null, prUrl: null, commentUrl: null };
+    outputs({ outcome: "skipped", comment: commentUrl });
+    return { trigger: type, result: null, prUrl: null, commentUrl };
   };
-  if (candidate.type === "ignore") return skipped(candidate.reason);
+  if (!decision.accept) return skipped(decision.reason);
+  if (decision.trigger.type === "collect") throw new Error("internal: the Action collects no workflow run");
 
   // 3. The repository's config, from its default branch through the API: the checkout may be the very
   // branch under test (workflow_run checks out the PR head), and a branch must not set its own policy.
@@ -95,37 +109,43 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const repo = repoIdOf(repoName);
   const github = deps.github(inputs.githubToken);
   const config = await loadRepoConfig(github, repo, inputs.config);
-  const trigger = resolveActionTrigger(candidate, config, inputs.mode);
-  if (trigger.type === "ignore") return skipped(trigger.reason);
-  if (trigger.type === "command") throw new Error("internal: an unresolved command reached the run");
 
-  // 4. Authorization: labels and commands act only for write/maintain/admin (read through the API, fail closed).
-  if (trigger.type === "repro" || trigger.type === "fix-pr") {
-    if (!(await hasPermission(github, repo, trigger.actor, config.commands.minPermission))) {
-      return skipped(
-        `@${trigger.actor} lacks ${config.commands.minPermission} permission (or it could not be read); nothing runs`,
-        trigger.type,
-      );
-    }
-  }
-  // A fix of Retrace's own branch is capped per lineage, as in the App.
-  if (trigger.type === "fix-run" || trigger.type === "fix-check") {
-    const lineage = await lineageOf(github, repo, trigger.headBranch, config.fix.lineageCap);
-    const capped = lineageRule(config, lineage.root, lineage.fixes);
-    if (capped) return skipped(capped, trigger.type);
-  }
-  const jobId = `${env.GITHUB_RUN_ID ?? "local"}-${env.GITHUB_RUN_ATTEMPT ?? "1"}`;
-  const built = await buildSpec(trigger, {
-    github,
-    repo,
-    repoName,
-    config,
-    inputs,
-    jobId,
-    defaultBranch: payload?.repository?.default_branch,
+  // 4. The one intake (src/jobs/intake.ts): permission, config, fork, newer commit, lineage, spec.
+  const runId = `${env.GITHUB_RUN_ID ?? "local"}-${env.GITHUB_RUN_ATTEMPT ?? "1"}`;
+  const outcome = await intake({ ...decision.trigger, repo: repoName }, config, github, {
+    jobId: (kind) => `${kind}-${runId}`,
+    mode: inputs.mode,
+    overrides: { model: inputs.model, maxAttempts: inputs.maxAttempts, maxUsd: inputs.budgetUsd },
   });
-  if ("skip" in built) return skipped(built.skip, trigger.type);
-  const { spec, issueNumber } = built;
+  const publisher: Publisher = { github, repo, gate: deps.gate, redact: (s) => redactor.redact(s) };
+  if (!outcome.ok) {
+    const t = decision.trigger as JobTrigger;
+    let commentUrl: string | null = null;
+    if (outcome.report && outcome.issueNumber !== null && !inputs.dryRun) {
+      const refused: PublishedJob = {
+        id: `${t.type}-${runId}`,
+        kind: t.type,
+        trigger: t,
+        issueNumber: outcome.issueNumber,
+        commentId: null,
+        checkRunId: null,
+      };
+      commentUrl = (await publishRefusal(publisher, refused, outcome.reason))?.url ?? null;
+    }
+    return skipped(outcome.reason, triggerName(t), commentUrl);
+  }
+  const { spec, trigger } = outcome;
+  // A dispatched job's comment and check are the App's; a dry run writes nothing.
+  const job: PublishedJob = {
+    id: spec.id,
+    kind: spec.kind,
+    trigger,
+    issueNumber: trigger.type === "dispatch" || inputs.dryRun ? null : outcome.issueNumber,
+    commentId: null,
+    checkRunId: null,
+  };
+  const running = await writeTrackingComment(publisher, job, { phase: "running" });
+  if (running) job.commentId = running.id;
 
   // 5. Provision the sandbox, then run. A failure of either is reported where the user looks (the tracking
   // comment, the outputs, the summary) before the step fails: an environment problem, never a verdict.
@@ -141,24 +161,12 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   } catch (error) {
     const message = redactor.redact(describeError(error));
     let commentUrl: string | null = null;
-    if (issueNumber !== null && trigger.type !== "dispatch" && !inputs.dryRun) {
-      try {
-        const body = renderTrackingComment(
-          { id: spec.id, kind: spec.kind, trigger: commentTrigger(trigger, repoName) },
-          { phase: "failed", error: message },
-          (s) => redactor.redact(s),
-        );
-        const existing = await github.findComment(repo, issueNumber, markerFor(spec.id));
-        commentUrl = (
-          existing
-            ? await github.updateComment(repo, existing.id, body)
-            : await github.createComment(repo, issueNumber, body)
-        ).url;
-      } catch (commentError) {
-        core.info(
-          `Retrace: could not write the failed-job comment: ${redactor.redact(describeError(commentError))}`,
-        );
-      }
+    try {
+      commentUrl = (await publishFailure(publisher, job, message))?.url ?? null;
+    } catch (commentError) {
+      core.info(
+        `Retrace: could not write the failed-job comment: ${redactor.redact(describeError(commentError))}`,
+      );
     }
     outputs({ outcome: "error", comment: commentUrl });
     await core.summary.addRaw(`## Retrace ${spec.kind}: error\n\n${message}\n`, true).write();
@@ -166,12 +174,12 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   }
   const result = redactor.redactDeep(raw);
 
-  // 6. Publish.
+  // 6. Publish: the App's job goes back as an artifact (the App gates and publishes it); otherwise the one
+  // publisher (src/jobs/publish.ts) writes the comment and, for a verified fix that passes the gate, the PR.
   let prUrl: string | null = null;
   let commentUrl: string | null = null;
-  let note: string | undefined;
+  let note: string | null = null;
   if (trigger.type === "dispatch") {
-    // The App opens the PR with its own token after validating this artifact and gating the patch again.
     const dir = join(env.RUNNER_TEMP ?? workspace, "retrace-result");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "result.json"), JSON.stringify(result, null, 2));
@@ -181,40 +189,9 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   } else if (inputs.dryRun) {
     core.notice("Retrace: dry run — no comment and no pull request were written.");
   } else {
-    if (
-      spec.kind === "fix" &&
-      result.patch &&
-      result.outcome === "succeeded" &&
-      spec.headBranch &&
-      spec.headSha
-    ) {
-      const verdict = deps.gate(result.patch, policyForFix(config));
-      if (!verdict.allowed) {
-        note = `The policy gate refused the patch: ${verdict.violations.map((v) => `${v.rule}: ${v.message}`).join("; ")}`;
-      } else {
-        const pr = await openDraftPullRequest(github, repo, {
-          baseBranch: spec.headBranch,
-          baseSha: spec.headSha,
-          branch: `${BRANCH_PREFIX}${spec.id}`,
-          patch: result.patch,
-          title: result.prTitle ?? `Fix failing check on ${spec.headBranch}`,
-          body: `${result.prBody ?? result.summary}\n\n${markerFor(spec.id)}`,
-        });
-        prUrl = pr.url;
-      }
-    }
-    if (issueNumber !== null) {
-      const body = renderTrackingComment(
-        { id: spec.id, kind: spec.kind, trigger: commentTrigger(trigger, repoName) },
-        { phase: "done", result, prUrl, ...(note ? { note } : {}) },
-        (s) => redactor.redact(s),
-      );
-      const existing = await github.findComment(repo, issueNumber, markerFor(spec.id));
-      const ref = existing
-        ? await github.updateComment(repo, existing.id, body)
-        : await github.createComment(repo, issueNumber, body);
-      commentUrl = ref.url;
-    }
+    const done = await publishResult(publisher, job, spec, result, config);
+    ({ prUrl, note } = done);
+    commentUrl = done.comment?.url ?? null;
   }
 
   // 7. Outputs, summary, annotations.
@@ -242,133 +219,5 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
       true,
     )
     .write();
-  return { trigger: trigger.type, result, prUrl, commentUrl };
-}
-
-type RunnableTrigger = Exclude<ActionTrigger, { type: "ignore" } | { type: "command" }>;
-
-/** The trigger as the tracking comment describes it. */
-function commentTrigger(t: RunnableTrigger, repo: string): Trigger {
-  const base = { repo, installationId: 0, defaultBranch: null };
-  if (t.type === "repro") {
-    return {
-      ...base,
-      type: "repro",
-      issueNumber: t.issueNumber,
-      via: t.via,
-      word: t.word,
-      actor: t.actor,
-      checkPermission: true,
-      thenFix: false,
-    };
-  }
-  return {
-    ...base,
-    type: "fix",
-    via: t.type === "fix-pr" ? "command" : "check_run",
-    word: t.type === "fix-pr" ? t.word : "/autofix",
-    actor: t.type === "fix-pr" ? t.actor : "",
-    checkPermission: false,
-    headSha: "headSha" in t ? t.headSha : null,
-    headBranch: "headBranch" in t ? t.headBranch : null,
-    prNumber: "prNumber" in t ? t.prNumber : null,
-    checkRunId: null,
-    checkName: t.type === "fix-run" ? t.workflowName : t.type === "fix-check" ? t.checkName : "check",
-    actionsJobId: null,
-    onRetraceBranch: false,
-  };
-}
-
-async function buildSpec(
-  t: RunnableTrigger,
-  c: {
-    github: GitHubPort;
-    repo: RepoId;
-    repoName: string;
-    config: RetraceConfig;
-    inputs: ActionInputs;
-    jobId: string;
-    defaultBranch?: string;
-  },
-): Promise<{ spec: JobSpec; issueNumber: number | null } | { skip: string }> {
-  const repoRef = { fullName: c.repoName, ...(c.defaultBranch ? { defaultBranch: c.defaultBranch } : {}) };
-  const model = c.inputs.model ?? c.config.model.default;
-  // The inputs override the config's attempts and dollars; the rest of the budget comes from the config.
-  const overrides = {
-    ...(c.inputs.maxAttempts === null ? {} : { maxAttempts: c.inputs.maxAttempts }),
-    ...(c.inputs.budgetUsd === null ? {} : { maxUsd: c.inputs.budgetUsd }),
-  };
-  if (t.type === "dispatch") {
-    const spec = t.spec;
-    // The App leaves the log behind (inputs are size-limited) and names the failed jobs: download them here.
-    if (spec.kind === "fix" && spec.log === undefined && spec.logJobIds?.length) {
-      try {
-        return {
-          spec: { ...spec, log: await downloadJobLogs(c.github, c.repo, spec.logJobIds) },
-          issueNumber: null,
-        };
-      } catch {
-        return { spec, issueNumber: null }; // the pipeline reruns the tests to find the failure
-      }
-    }
-    return { spec, issueNumber: null };
-  }
-  if (t.type === "repro") {
-    const spec = ReproJobSpec.parse({
-      kind: "repro",
-      id: `repro-${c.jobId}`,
-      repo: repoRef,
-      issueNumber: t.issueNumber,
-      markdown: `# ${t.title}\n\n${t.body}`,
-      runs: c.config.repro.runs,
-      model,
-      budget: { ...reproBudget(c.config), ...overrides },
-    });
-    return { spec, issueNumber: t.issueNumber };
-  }
-  let headSha: string;
-  let headBranch: string;
-  let prNumber: number | null;
-  let logJobIds: number[] = [];
-  let log: string | undefined;
-  if (t.type === "fix-pr") {
-    const pull = await c.github.getPull(c.repo, t.prNumber);
-    const fork = forkRule(c.repoName, pull.headRepoFullName);
-    if (fork) return { skip: fork };
-    headSha = pull.headSha;
-    headBranch = pull.headRef;
-    prNumber = t.prNumber;
-    const failed = await c.github.listFailedCheckRuns(c.repo, headSha);
-    logJobIds = failed
-      .filter((r) => r.name !== "Retrace")
-      .flatMap((r) => (r.actionsJobId === null ? [] : [r.actionsJobId]))
-      .slice(0, 20);
-    log = logJobIds.length ? await downloadJobLogs(c.github, c.repo, logJobIds) : undefined;
-  } else if (t.type === "fix-run") {
-    ({ headSha, headBranch, prNumber } = t);
-    const moot = newerCommitRule(headSha, headBranch, await c.github.getBranchHead(c.repo, headBranch));
-    if (moot) return { skip: moot };
-    const jobs = await c.github.getFailedJobLogs(c.repo, t.runId);
-    logJobIds = jobs.map((j) => j.jobId).slice(0, 20);
-    log = jobs.length ? jobs.map((j) => `##[group]${j.name}\n${j.log}\n##[endgroup]`).join("\n") : undefined;
-  } else {
-    ({ headSha, headBranch, prNumber } = t);
-    const moot = newerCommitRule(headSha, headBranch, await c.github.getBranchHead(c.repo, headBranch));
-    if (moot) return { skip: moot };
-    logJobIds = t.actionsJobId === null ? [] : [t.actionsJobId];
-    log = t.actionsJobId === null ? undefined : await c.github.getJobLog(c.repo, t.actionsJobId);
-  }
-  const spec = FixJobSpec.parse({
-    kind: "fix",
-    id: `fix-${c.jobId}`,
-    repo: repoRef,
-    headSha,
-    headBranch,
-    ...(log === undefined ? {} : { log }),
-    ...(logJobIds.length ? { logJobIds } : {}),
-    ...(c.config.fix.testCommand ? { testCommand: c.config.fix.testCommand } : {}),
-    model,
-    budget: { ...fixBudget(c.config), ...overrides },
-  });
-  return { spec, issueNumber: prNumber };
+  return { trigger: triggerName(trigger), result, prUrl, commentUrl };
 }

@@ -2,9 +2,10 @@
  * The durable record of one job the App accepted. Written before the webhook is acknowledged, updated at
  * every state change, so a restart finds every job that was not finished.
  */
+import { createHash } from "node:crypto";
 import type { JobSpec } from "../core/job.ts";
 import type { JobResult } from "../jobs/result.ts";
-import type { Trigger } from "./triggers.ts";
+import type { Trigger } from "../jobs/triggers.ts";
 
 export type JobState =
   /** Accepted from a webhook; authorization, config and budgets not checked yet. */
@@ -53,4 +54,9 @@ export interface JobRecord {
   resumes: number;
   createdAt: number;
   updatedAt: number;
+}
+
+/** A job's id: stable per webhook delivery and kind, so a redelivered webhook names the same job. */
+export function jobIdFor(kind: "repro" | "fix", deliveryId: string): string {
+  return `${kind}-${createHash("sha256").update(deliveryId).digest("hex").slice(0, 12)}`;
 }

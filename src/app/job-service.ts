@@ -7,34 +7,32 @@ import PQueue from "p-queue";
 import { describeError } from "../core/errors.ts";
 import type { JobSpec } from "../core/job.ts";
 import { Redactor } from "../core/redact.ts";
-import { type RetraceConfig, defaultConfig, policyForFix } from "../config/schema.ts";
-import type { PolicyConfig } from "../policy/config.ts";
-import { BRANCH_PREFIX, openDraftPullRequest } from "../github/draft-pr.ts";
+import { type RetraceConfig, defaultConfig } from "../config/schema.ts";
+import { loadRepoConfig } from "../config/repo-config.ts";
 import type { GitHubPort, RepoId } from "../core/ports/github.ts";
 import { repoIdOf } from "../core/ports/github.ts";
 import { unzip } from "../github/unzip.ts";
+import { hasPermission, intake } from "../jobs/intake.ts";
+import {
+  CHECK_NAME,
+  type PolicyGate,
+  type Publisher,
+  publishFailure,
+  publishRefusal,
+  publishResult,
+  startCheckRun,
+  writeTrackingComment,
+} from "../jobs/publish.ts";
 import { JobResult, type JobRunner } from "../jobs/result.ts";
+import type { TrackingPhase } from "../jobs/tracking-comment.ts";
+import { type CollectTrigger, type Identity, type JobTrigger, parseEvent } from "../jobs/triggers.ts";
 import { type Checkout, checkoutCommit } from "./checkout.ts";
-import { hasPermission, intakeFix, intakeRepro, jobIdFor } from "./intake.ts";
-import type { JobRecord } from "./job-record.ts";
+import { appIntakeContext } from "./intake-context.ts";
+import { type JobRecord, jobIdFor } from "./job-record.ts";
 import type { JobStore } from "./job-store.ts";
-import { loadRepoConfig } from "./repo-config.ts";
 import { RepoSlots } from "./repo-slots.ts";
-import { markerFor, renderTrackingComment, type TrackingPhase } from "./tracking-comment.ts";
-import { type CollectTrigger, decide, type Identity, type Trigger } from "./triggers.ts";
 
-/** One violation as the policy gate reports it. */
-export interface GateViolation {
-  rule: string;
-  file?: string | null;
-  line?: number | null;
-  message: string;
-}
-/** The deterministic policy gate (src/policy `evaluatePatch`), injected. */
-export type PolicyGate = (
-  patch: string,
-  config: PolicyConfig,
-) => { allowed: boolean; violations: GateViolation[] };
+export type { PolicyGate };
 
 export interface Logger {
   info(msg: string): void;
@@ -72,15 +70,6 @@ export type ReceiveOutcome =
 
 export const RESULT_ARTIFACT_PREFIX = "retrace-result-";
 
-/**
- * `/autofix` on a plain issue runs the reproduction only, and says so: Retrace's fix pipeline fixes a failing
- * check (a test it can run before and after), and an issue has none yet. See docs/app.md.
- */
-export const AUTOFIX_ON_ISSUE =
-  "`/autofix` on an issue runs the reproduction only: Retrace fixes failing checks, and an issue has none yet. " +
-  "To get a fix, commit the reproduction as a failing test on a branch and open a pull request: when its check " +
-  "fails, Retrace proposes a verified fix as a draft pull request (or comment `/autofix` on that pull request).";
-
 export class JobService {
   private readonly queue: PQueue;
   private readonly controllers = new Map<string, AbortController>();
@@ -106,13 +95,15 @@ export class JobService {
   /** Synchronous part of a webhook: de-duplicate, decide, persist, enqueue. Nothing here calls GitHub. */
   receive(deliveryId: string, name: string, payload: unknown): ReceiveOutcome {
     if (!this.o.store.recordDelivery(deliveryId, this.now())) return { status: "duplicate" };
-    const d = decide(name, payload, this.o.identity);
+    const d = parseEvent(name, payload, { kind: "app", identity: this.o.identity });
     if (!d.accept) return { status: "ignored", reason: d.reason };
     if (d.trigger.type === "collect") {
       const t = d.trigger;
       this.queue.add(() => this.guard(`collect run ${t.runId}`, () => this.collect(t)));
       return { status: "queued", jobId: `collect-${t.runId}` };
     }
+    if (d.trigger.type === "dispatch")
+      return { status: "ignored", reason: "the App dispatches jobs; it takes none" };
     const record = this.newRecord(jobIdFor(d.trigger.type, deliveryId), deliveryId, d.trigger);
     this.o.store.insert(record);
     this.enqueue(record.id);
@@ -167,13 +158,14 @@ export class JobService {
     for (const c of this.controllers.values()) c.abort();
   }
 
-  private newRecord(id: string, deliveryId: string, trigger: Exclude<Trigger, CollectTrigger>): JobRecord {
+  private newRecord(id: string, deliveryId: string, trigger: JobTrigger): JobRecord {
     const now = this.now();
     return {
       id,
       deliveryId,
       repo: trigger.repo,
-      installationId: trigger.installationId,
+      // The App's parser refuses an event without an installation.
+      installationId: trigger.installationId ?? 0,
       kind: trigger.type,
       state: "received",
       trigger,
@@ -229,7 +221,7 @@ export class JobService {
       if (next !== null) this.enqueue(next);
       // Nobody without permission makes the App write: with the config unreadable, the default minimum applies.
       const t = job.trigger;
-      if (t.type !== "collect" && t.checkPermission) {
+      if ((t.type === "repro" || t.type === "fix") && t.checkPermission) {
         const min = defaultConfig().commands.minPermission;
         if (!(await hasPermission(github, repo, t.actor, min))) {
           const reason = `@${t.actor} lacks ${min} permission (or it could not be read); .github/retrace.yml is invalid too`;
@@ -240,7 +232,7 @@ export class JobService {
       }
       // Invalid config: report on the comment (or the check), naming the field and the problem.
       if (t.type === "fix" && t.headSha && job.issueNumber === null) {
-        const check = await github.createCheckRun(repo, t.headSha, "Retrace", {
+        const check = await github.createCheckRun(repo, t.headSha, CHECK_NAME, {
           status: "completed",
           conclusion: "action_required",
           title: "Invalid .github/retrace.yml",
@@ -275,47 +267,35 @@ export class JobService {
     config: RetraceConfig,
   ): Promise<void> {
     const id = job.id;
-    const deps = { github, repo, store: this.o.store, now: this.now() };
     const trigger = job.trigger;
-    const intake =
-      trigger.type === "repro"
-        ? await intakeRepro(job, trigger, config, deps)
-        : trigger.type === "fix"
-          ? await intakeFix(job, trigger, config, deps)
-          : null;
-    if (!intake) return;
-    if (!intake.ok) {
-      this.o.store.update(id, { state: "skipped", reason: intake.reason });
-      this.log.info(`job ${id} skipped: ${intake.reason}`);
-      if (intake.report && intake.issueNumber !== null) {
-        await this.writeComment(
-          github,
-          repo,
-          { ...job, issueNumber: intake.issueNumber },
-          {
-            phase: "failed",
-            error: `Not started: ${intake.reason}.`,
-          },
+    if (trigger.type !== "repro" && trigger.type !== "fix") return;
+    const outcome = await intake(trigger, config, github, appIntakeContext(this.o.store, job, this.now()));
+    if (!outcome.ok) {
+      this.o.store.update(id, { state: "skipped", reason: outcome.reason });
+      this.log.info(`job ${id} skipped: ${outcome.reason}`);
+      if (outcome.report && outcome.issueNumber !== null) {
+        await this.track(github, repo, { ...job, issueNumber: outcome.issueNumber }, (p, j) =>
+          publishRefusal(p, j, outcome.reason),
         );
       }
       return;
     }
     let current = this.o.store.update(id, {
-      spec: intake.spec,
-      issueNumber: intake.issueNumber,
-      lineage: intake.lineage,
+      spec: outcome.spec,
+      // A command read against the configured words may have become the other kind of job.
+      kind: outcome.spec.kind,
+      trigger: outcome.trigger,
+      issueNumber: outcome.issueNumber,
+      lineage: outcome.lineage,
     });
     current = await this.writeComment(github, repo, current, { phase: "queued" });
-    if (intake.headSha && current.checkRunId === null) {
-      const check = await github.createCheckRun(repo, intake.headSha, "Retrace", {
-        status: "in_progress",
-        title: `Retrace ${current.kind} running`,
-        summary: `Job \`${id}\` is running.`,
-      });
-      current = this.o.store.update(id, { checkRunId: check.id });
+    if (outcome.headSha && current.checkRunId === null) {
+      const checkRunId = await startCheckRun(this.publisher(github, repo), current, outcome.headSha);
+      current = this.o.store.update(id, { checkRunId });
     }
+    const spec = outcome.spec;
     if (this.o.executor === "actions") {
-      await this.dispatch(github, repo, current, intake.spec);
+      await this.dispatch(github, repo, current, spec);
       return;
     }
     current = this.o.store.update(id, { state: "running" });
@@ -326,14 +306,14 @@ export class JobService {
     let checkout: Checkout | null = null;
     try {
       // A fix needs the failing commit's files: fetched with the installation token, removed afterwards.
-      if (intake.spec.kind === "fix" && intake.spec.headSha) {
-        checkout = await (this.o.checkout ?? checkoutCommit)(github, repo, intake.spec.headSha, id);
+      if (spec.kind === "fix" && spec.headSha) {
+        checkout = await (this.o.checkout ?? checkoutCommit)(github, repo, spec.headSha, id);
         if (checkout.droppedLinks.length > 0) {
           this.log.warn(`job ${id}: dropped links outside the checkout: ${checkout.droppedLinks.join(", ")}`);
         }
       }
       result = JobResult.parse(
-        await this.o.runner(intake.spec, {
+        await this.o.runner(spec, {
           signal: controller.signal,
           config,
           ...(checkout ? { repoDir: checkout.dir } : {}),
@@ -359,7 +339,7 @@ export class JobService {
   /** The branch the workflow is dispatched on: from the payload, else asked of the API (never guessed). */
   private async defaultBranchOf(github: GitHubPort, repo: RepoId, job: JobRecord): Promise<string> {
     const t = job.trigger;
-    if (t.type !== "collect" && t.defaultBranch) return t.defaultBranch;
+    if ((t.type === "repro" || t.type === "fix") && t.defaultBranch) return t.defaultBranch;
     return github.getDefaultBranch(repo);
   }
 
@@ -403,7 +383,7 @@ export class JobService {
     }
   }
 
-  /** Gate the patch again, open the draft PR, and write the final comment and check. */
+  /** The one publisher (src/jobs/publish.ts), then the outcome in the job store. */
   private async publish(
     github: GitHubPort,
     repo: RepoId,
@@ -411,89 +391,46 @@ export class JobService {
     result: JobResult,
     config: RetraceConfig,
   ): Promise<void> {
-    let prUrl: string | null = null;
-    let prBranch: string | null = null;
-    let note: string | undefined;
-    const spec = job.spec;
-    if (job.kind === "fix" && result.patch && result.outcome === "succeeded" && spec?.kind === "fix") {
-      const verdict = this.o.gate(result.patch, policyForFix(config));
-      if (!verdict.allowed) {
-        note = `The policy gate refused the patch, so no pull request was opened: ${verdict.violations
-          .map((v) => `${v.rule}${v.file ? ` (${v.file}${v.line ? `:${v.line}` : ""})` : ""}: ${v.message}`)
-          .join("; ")}`;
-      } else if (!spec.headBranch || !spec.headSha) {
-        note = "The failed branch is unknown, so no pull request was opened.";
-      } else {
-        prBranch = `${BRANCH_PREFIX}${job.id}`;
-        const pr = await openDraftPullRequest(github, repo, {
-          baseBranch: spec.headBranch,
-          baseSha: spec.headSha,
-          branch: prBranch,
-          patch: result.patch,
-          title: this.redactor.redact(result.prTitle ?? `Fix failing check on ${spec.headBranch}`),
-          body: this.redactor.redact(`${result.prBody ?? result.summary}\n\n${markerFor(job.id)}`),
-        });
-        prUrl = pr.url;
-      }
-    }
-    if (job.trigger.type === "repro" && job.trigger.thenFix) note = AUTOFIX_ON_ISSUE;
-    let current = this.o.store.update(job.id, {
+    const done = await publishResult(this.publisher(github, repo), job, job.spec, result, config);
+    this.o.store.update(job.id, {
       state: "completed",
       result: this.redactor.redactDeep(result),
       costUsd: result.costUsd,
-      prUrl,
-      prBranch,
-      reason: note ?? null,
+      prUrl: done.prUrl,
+      prBranch: done.prBranch,
+      reason: done.note,
+      ...(done.comment ? { commentId: done.comment.id, commentUrl: done.comment.url } : {}),
     });
-    current = await this.writeComment(github, repo, current, {
-      phase: "done",
-      result,
-      prUrl,
-      ...(note ? { note } : {}),
-    });
-    if (current.checkRunId !== null) {
-      await github.updateCheckRun(repo, current.checkRunId, {
-        status: "completed",
-        conclusion: result.outcome === "succeeded" ? "success" : "neutral",
-        title: `Retrace ${job.kind}: ${result.verdict ?? result.outcome}`,
-        summary: this.redactor.redact(
-          `${prUrl ? `Draft PR: ${prUrl}\n\n` : ""}${note ? `${note}\n\n` : ""}${result.summary}`,
-        ),
-      });
-    }
   }
 
   private async fail(id: string, message: string): Promise<void> {
     const job = this.o.store.update(id, { state: "failed", reason: this.redactor.redact(message) });
     const github = await this.o.githubFor(job.installationId);
-    const repo = repoIdOf(job.repo);
-    await this.writeComment(github, repo, job, { phase: "failed", error: message });
-    if (job.checkRunId !== null) {
-      await github.updateCheckRun(repo, job.checkRunId, {
-        status: "completed",
-        conclusion: "failure",
-        title: `Retrace ${job.kind} failed`,
-        summary: this.redactor.redact(message),
-      });
-    }
+    await this.track(github, repoIdOf(job.repo), job, (p, j) => publishFailure(p, j, message));
   }
 
-  /** Create or edit the job's one tracking comment (found again by its marker after a restart). */
-  private async writeComment(github: GitHubPort, repo: RepoId, job: JobRecord, phase: TrackingPhase) {
-    if (job.issueNumber === null) return job;
-    const body = renderTrackingComment(job, phase, (s) => this.redactor.redact(s));
-    let commentId = job.commentId;
-    if (commentId === null)
-      commentId = (await github.findComment(repo, job.issueNumber, markerFor(job.id)))?.id ?? null;
-    const ref =
-      commentId === null
-        ? await github.createComment(repo, job.issueNumber, body)
-        : await github.updateComment(repo, commentId, body);
-    if (job.commentId === ref.id && job.commentUrl === ref.url) return job;
+  private publisher(github: GitHubPort, repo: RepoId): Publisher {
+    return { github, repo, gate: this.o.gate, redact: (s) => this.redactor.redact(s) };
+  }
+
+  /** Write through the publisher and keep the comment's id and URL on the record. */
+  private async track(
+    github: GitHubPort,
+    repo: RepoId,
+    job: JobRecord,
+    write: (p: Publisher, job: JobRecord) => Promise<{ id: number; url: string } | null>,
+  ): Promise<JobRecord> {
+    const ref = await write(this.publisher(github, repo), job);
+    if (ref === null || (job.commentId === ref.id && job.commentUrl === ref.url)) return job;
     return this.o.store.update(job.id, {
       commentId: ref.id,
       commentUrl: ref.url,
       issueNumber: job.issueNumber,
     });
+  }
+
+  /** Create or edit the job's one tracking comment (found again by its marker after a restart). */
+  private writeComment(github: GitHubPort, repo: RepoId, job: JobRecord, phase: TrackingPhase) {
+    return this.track(github, repo, job, (p, j) => writeTrackingComment(p, j, phase));
   }
 }

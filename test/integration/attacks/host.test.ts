@@ -24,7 +24,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { parseRepoConfig } from "../../../src/app/repo-config.ts";
+import { parseRepoConfig } from "../../../src/config/repo-config.ts";
 import { loadRepoConfigFile } from "../../../src/config/load.ts";
 import { RetraceConfig } from "../../../src/config/schema.ts";
 import { Redactor } from "../../../src/core/redact.ts";

@@ -5,7 +5,7 @@
  */
 import { createRequire } from "node:module";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { jobIdFor } from "../../../src/app/intake.ts";
+import { jobIdFor } from "../../../src/app/job-record.ts";
 import { JobService } from "../../../src/app/job-service.ts";
 import { type JobStore, openSqliteJobStore } from "../../../src/app/job-store.ts";
 import type { JobSpec } from "../../../src/core/job.ts";

@@ -1,12 +1,14 @@
 /**
- * The tracking comment: one per job, edited in place from "queued" to the final result. The hidden marker
- * lets the App find it again after a restart (and keeps Retrace from reacting to its own comment).
+ * The tracking comment: one per job, edited in place from "queued" to the final result, written by the one
+ * publisher (./publish.ts) for the App and the Action. The hidden marker lets a surface find it again (after a
+ * restart, or from a later step) and keeps Retrace from reacting to its own comment.
  */
-import type { JobResult } from "../jobs/result.ts";
+import type { JobResult } from "./result.ts";
 import type { Trigger } from "./triggers.ts";
+import { TRACKING_MARKER_PREFIX } from "./triggers.ts";
 
 export function markerFor(jobId: string): string {
-  return `<!-- retrace:job:${jobId} -->`;
+  return `${TRACKING_MARKER_PREFIX}${jobId} -->`;
 }
 
 export type TrackingPhase =
@@ -25,11 +27,12 @@ function triggerLine(trigger: Trigger): string {
         ? `label \`${trigger.word}\` added by @${trigger.actor}`
         : `\`${trigger.word}\` by @${trigger.actor}`;
     case "fix":
-      return trigger.via === "check_run"
-        ? `check \`${trigger.checkName}\` failed on \`${trigger.headBranch}\` (${(trigger.headSha ?? "").slice(0, 7)})`
-        : `\`${trigger.word}\` by @${trigger.actor}`;
+      if (trigger.via === "command") return `\`${trigger.word}\` by @${trigger.actor}`;
+      return `${trigger.via === "check_run" ? "check" : "workflow"} \`${trigger.checkName}\` failed on \`${trigger.headBranch}\` (${(trigger.headSha ?? "").slice(0, 7)})`;
     case "collect":
       return `workflow run ${trigger.runId}`;
+    case "dispatch":
+      return "dispatched by the Retrace App";
   }
 }
 

@@ -1,7 +1,7 @@
-/** The tracking comment (src/app/tracking-comment.ts): marker, phases, redaction. */
+/** The tracking comment (src/jobs/tracking-comment.ts): marker, phases, redaction. */
 import { describe, expect, it } from "vitest";
-import { markerFor, renderTrackingComment } from "../../../src/app/tracking-comment.ts";
-import type { ReproTrigger, FixTrigger } from "../../../src/app/triggers.ts";
+import { markerFor, renderTrackingComment } from "../../../src/jobs/tracking-comment.ts";
+import type { ReproTrigger, FixTrigger } from "../../../src/jobs/triggers.ts";
 import type { JobResult } from "../../../src/jobs/result.ts";
 
 const label: ReproTrigger = {

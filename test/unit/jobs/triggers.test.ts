@@ -1,8 +1,8 @@
-/** Webhook → trigger (src/app/triggers.ts), with plain object literals as payloads. */
+/** Event → trigger (src/jobs/triggers.ts) for the App and the Action, with plain object literals as payloads. */
 import { describe, expect, it } from "vitest";
-import { decide, isBot, slashWord } from "../../../src/app/triggers.ts";
+import { isBot, parseEvent, type Surface, slashWord } from "../../../src/jobs/triggers.ts";
 
-const ME = { appId: 4242, appSlug: "retrace" };
+const ME: Surface = { kind: "app", identity: { appId: 4242, appSlug: "retrace" } };
 const base = {
   repository: { full_name: "octo/app", default_branch: "main" },
   installation: { id: 7 },
@@ -32,9 +32,9 @@ describe("isBot", () => {
   });
 });
 
-describe("decide: issues", () => {
+describe("parseEvent (App): issues", () => {
   it("a label on an issue is a repro candidate (the intake checks the configured label)", () => {
-    const d = decide(
+    const d = parseEvent(
       "issues",
       { ...base, action: "labeled", sender: human, label: { name: "needs-repro" }, issue: { number: 5 } },
       ME,
@@ -58,26 +58,26 @@ describe("decide: issues", () => {
   });
   it("skips other actions, bots, pull requests and payloads without repository or installation", () => {
     const labeled = { ...base, action: "labeled", sender: human, label: { name: "x" }, issue: { number: 1 } };
-    expect(decide("issues", { ...labeled, action: "opened" }, ME)).toMatchObject({ accept: false });
-    expect(decide("issues", { ...labeled, sender: { login: "dependabot[bot]" } }, ME)).toMatchObject({
+    expect(parseEvent("issues", { ...labeled, action: "opened" }, ME)).toMatchObject({ accept: false });
+    expect(parseEvent("issues", { ...labeled, sender: { login: "dependabot[bot]" } }, ME)).toMatchObject({
       accept: false,
       reason: expect.stringContaining("bots"),
     });
     expect(
-      decide("issues", { ...labeled, issue: { number: 1, pull_request: { url: "u" } } }, ME),
+      parseEvent("issues", { ...labeled, issue: { number: 1, pull_request: { url: "u" } } }, ME),
     ).toMatchObject({ accept: false, reason: expect.stringContaining("pull requests") });
-    expect(decide("issues", { ...labeled, repository: undefined }, ME)).toEqual({
+    expect(parseEvent("issues", { ...labeled, repository: undefined }, ME)).toEqual({
       accept: false,
       reason: "the payload names no repository",
     });
-    expect(decide("issues", { ...labeled, installation: undefined }, ME)).toEqual({
+    expect(parseEvent("issues", { ...labeled, installation: undefined }, ME)).toEqual({
       accept: false,
       reason: "the payload names no installation",
     });
   });
 });
 
-describe("decide: issue_comment", () => {
+describe("parseEvent (App): issue_comment", () => {
   const comment = (
     body: string,
     extra: Record<string, unknown> = {},
@@ -91,7 +91,7 @@ describe("decide: issue_comment", () => {
   });
 
   it("/autofix on a pull request is a fix job whose commit is read later", () => {
-    const d = decide("issue_comment", comment("/autofix", {}, { pull_request: { url: "u" } }), ME);
+    const d = parseEvent("issue_comment", comment("/autofix", {}, { pull_request: { url: "u" } }), ME);
     expect(d).toMatchObject({
       accept: true,
       trigger: {
@@ -107,35 +107,41 @@ describe("decide: issue_comment", () => {
     });
   });
   it("/autofix on an issue reproduces first (thenFix); /repro anywhere reproduces", () => {
-    expect(decide("issue_comment", comment("/autofix now"), ME)).toMatchObject({
+    expect(parseEvent("issue_comment", comment("/autofix now"), ME)).toMatchObject({
       accept: true,
       trigger: { type: "repro", via: "command", word: "/autofix", thenFix: true, checkPermission: true },
     });
-    expect(decide("issue_comment", comment("/repro", {}, { pull_request: { url: "u" } }), ME)).toMatchObject({
+    expect(
+      parseEvent("issue_comment", comment("/repro", {}, { pull_request: { url: "u" } }), ME),
+    ).toMatchObject({
       accept: true,
       trigger: { type: "repro", issueNumber: 9, thenFix: false },
     });
   });
   it("never reacts to itself, to its marker, to bots or to comments without a command", () => {
-    const own = decide("issue_comment", comment("/repro", { performed_via_github_app: { id: 4242 } }), ME);
+    const own = parseEvent(
+      "issue_comment",
+      comment("/repro", { performed_via_github_app: { id: 4242 } }),
+      ME,
+    );
     expect(own).toEqual({ accept: false, reason: "Retrace's own comments never trigger it" });
-    const ownLogin = decide("issue_comment", comment("/repro", { user: { login: "retrace[bot]" } }), ME);
+    const ownLogin = parseEvent("issue_comment", comment("/repro", { user: { login: "retrace[bot]" } }), ME);
     expect(ownLogin).toMatchObject({ accept: false });
-    const marker = decide("issue_comment", comment("/repro <!-- retrace:job:repro-1 -->"), ME);
+    const marker = parseEvent("issue_comment", comment("/repro <!-- retrace:job:repro-1 -->"), ME);
     expect(marker).toEqual({ accept: false, reason: "comments carrying a Retrace marker never trigger it" });
-    const bot = decide("issue_comment", comment("/repro", { user: { login: "x", type: "Bot" } }), ME);
+    const bot = parseEvent("issue_comment", comment("/repro", { user: { login: "x", type: "Bot" } }), ME);
     expect(bot).toEqual({ accept: false, reason: "comments by bots never trigger Retrace" });
-    expect(decide("issue_comment", comment("thanks!"), ME)).toEqual({
+    expect(parseEvent("issue_comment", comment("thanks!"), ME)).toEqual({
       accept: false,
       reason: "the comment holds no slash command",
     });
-    expect(decide("issue_comment", { ...comment("/repro"), action: "edited" }, ME)).toMatchObject({
+    expect(parseEvent("issue_comment", { ...comment("/repro"), action: "edited" }, ME)).toMatchObject({
       accept: false,
     });
   });
 });
 
-describe("decide: check_run and workflow_run", () => {
+describe("parseEvent (App): check_run and workflow_run", () => {
   const checkRun = (run: Record<string, unknown>) => ({
     ...base,
     action: "completed",
@@ -159,7 +165,7 @@ describe("decide: check_run and workflow_run", () => {
   });
 
   it("a failed Actions check run is a fix job with its job log id", () => {
-    expect(decide("check_run", checkRun({}), ME)).toEqual({
+    expect(parseEvent("check_run", checkRun({}), ME)).toEqual({
       accept: true,
       trigger: {
         type: "fix",
@@ -181,7 +187,7 @@ describe("decide: check_run and workflow_run", () => {
     });
   });
   it("a check from another app has no Actions log; a retrace/ branch is capped by lineage", () => {
-    const d = decide(
+    const d = parseEvent(
       "check_run",
       checkRun({
         app: { id: 1, slug: "circleci" },
@@ -196,16 +202,16 @@ describe("decide: check_run and workflow_run", () => {
     });
   });
   it("skips success, its own check runs and checks without a branch", () => {
-    expect(decide("check_run", checkRun({ conclusion: "success" }), ME)).toMatchObject({ accept: false });
-    expect(decide("check_run", checkRun({ app: { id: 4242 } }), ME)).toEqual({
+    expect(parseEvent("check_run", checkRun({ conclusion: "success" }), ME)).toMatchObject({ accept: false });
+    expect(parseEvent("check_run", checkRun({ app: { id: 4242 } }), ME)).toEqual({
       accept: false,
       reason: "Retrace's own check runs never trigger it",
     });
-    expect(decide("check_run", checkRun({ name: "Retrace", app: { id: 1 } }), ME)).toMatchObject({
+    expect(parseEvent("check_run", checkRun({ name: "Retrace", app: { id: 1 } }), ME)).toMatchObject({
       accept: false,
     });
     expect(
-      decide("check_run", checkRun({ check_suite: { head_branch: null }, pull_requests: [] }), ME),
+      parseEvent("check_run", checkRun({ check_suite: { head_branch: null }, pull_requests: [] }), ME),
     ).toMatchObject({ accept: false, reason: expect.stringContaining("not on a branch") });
   });
   it("skips a fork's check run and one of a bot's commit", () => {
@@ -218,12 +224,12 @@ describe("decide: check_run and workflow_run", () => {
         },
       ],
     });
-    expect(decide("check_run", fork, ME)).toEqual({
+    expect(parseEvent("check_run", fork, ME)).toEqual({
       accept: false,
       reason: "the failure is on a fork (evil/app); Retrace only fixes branches of this repository",
     });
     expect(
-      decide("check_run", { ...checkRun({}), sender: { login: "dependabot[bot]", type: "Bot" } }, ME),
+      parseEvent("check_run", { ...checkRun({}), sender: { login: "dependabot[bot]", type: "Bot" } }, ME),
     ).toEqual({
       accept: false,
       reason: "check runs of commits by bots (dependabot[bot]) never trigger Retrace",
@@ -231,11 +237,14 @@ describe("decide: check_run and workflow_run", () => {
   });
   it("collects only dispatched workflow runs", () => {
     const run = (event: string) => ({ ...base, action: "completed", workflow_run: { id: 88, event } });
-    expect(decide("workflow_run", run("workflow_dispatch"), ME)).toEqual({
+    expect(parseEvent("workflow_run", run("workflow_dispatch"), ME)).toEqual({
       accept: true,
       trigger: { type: "collect", repo: "octo/app", installationId: 7, runId: 88 },
     });
-    expect(decide("workflow_run", run("push"), ME)).toMatchObject({ accept: false });
-    expect(decide("push", { ...base }, ME)).toEqual({ accept: false, reason: "push events are not handled" });
+    expect(parseEvent("workflow_run", run("push"), ME)).toMatchObject({ accept: false });
+    expect(parseEvent("push", { ...base }, ME)).toEqual({
+      accept: false,
+      reason: "push events are not handled",
+    });
   });
 });

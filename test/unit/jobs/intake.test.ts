@@ -1,14 +1,16 @@
 /**
- * The intake (src/app/intake.ts): permission (fail closed), newer commit, fix.checks, lineage cap, budgets, spec.
+ * The one intake (src/jobs/intake.ts) as the App uses it (its job store behind `appIntakeContext`): permission
+ * (fail closed), newer commit, fix.checks, lineage cap, budgets, spec.
  * GitHub is the HTTP fake (test/e2e/support/fake-github.ts) behind the real octokit port: every answer is a real
  * REST exchange, and the tests assert the requests made.
  */
 import { createRequire } from "node:module";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { hasPermission, intakeFix, intakeRepro, jobIdFor } from "../../../src/app/intake.ts";
-import type { JobRecord } from "../../../src/app/job-record.ts";
+import { appIntakeContext } from "../../../src/app/intake-context.ts";
+import { type JobRecord, jobIdFor } from "../../../src/app/job-record.ts";
 import { type JobStore, openSqliteJobStore } from "../../../src/app/job-store.ts";
-import type { FixTrigger, ReproTrigger } from "../../../src/app/triggers.ts";
+import { hasPermission, intake } from "../../../src/jobs/intake.ts";
+import type { FixTrigger, ReproTrigger } from "../../../src/jobs/triggers.ts";
 import { RetraceConfig } from "../../../src/config/schema.ts";
 import { createGitHubPort, type OctokitLike } from "../../../src/github/octokit-port.ts";
 import type { GitHubPort } from "../../../src/core/ports/github.ts";
@@ -96,7 +98,7 @@ afterEach(async () => {
   await fake.close();
 });
 
-const deps = () => ({ github, repo: REPO, store, now: NOW });
+const ctx = (job: JobRecord) => appIntakeContext(store, job, NOW);
 
 describe("hasPermission", () => {
   it("ranks read < triage < write < maintain < admin", async () => {
@@ -120,14 +122,14 @@ describe("hasPermission", () => {
   });
 });
 
-describe("intakeRepro", () => {
+describe("intake: reproductions (App)", () => {
   it("builds the spec from the issue and the config, with the repro budget", async () => {
     fake.state.permissions.set("octo/app:ana", "write");
     const config = RetraceConfig.parse({
       repro: { runs: 5, maxAttempts: 2, maxTokens: 1000, maxWallMs: 60_000 },
       limits: { usdPerDay: 1.5 },
     });
-    const out = await intakeRepro(record("repro-1", reproTrigger()), reproTrigger(), config, deps());
+    const out = await intake(reproTrigger(), config, github, ctx(record("repro-1", reproTrigger())));
     expect(out).toMatchObject({
       ok: true,
       issueNumber: 3,
@@ -145,21 +147,21 @@ describe("intakeRepro", () => {
   it("repro.maxUsd caps a reproduction below the day's remaining dollars", async () => {
     fake.state.permissions.set("octo/app:ana", "write");
     const config = RetraceConfig.parse({ repro: { maxUsd: 0.25 } });
-    const out = await intakeRepro(record("r", reproTrigger()), reproTrigger(), config, deps());
+    const out = await intake(reproTrigger(), config, github, ctx(record("r", reproTrigger())));
     expect(out.ok && out.spec.budget.maxUsd).toBe(0.25);
   });
   it("a command needs the configured permission; a label other than the configured one is ignored", async () => {
     const config = RetraceConfig.parse({});
     const cmd = reproTrigger({ via: "command", word: "/repro", checkPermission: true });
     fake.state.permissions.set("octo/app:ana", "read");
-    expect(await intakeRepro(record("r", cmd), cmd, config, deps())).toEqual({
+    expect(await intake(cmd, config, github, ctx(record("r", cmd)))).toEqual({
       ok: false,
       reason: "@ana lacks write permission (or it could not be read)",
       report: false,
       issueNumber: 3,
     });
     const other = reproTrigger({ word: "bug" });
-    expect(await intakeRepro(record("r2", other), other, config, deps())).toMatchObject({
+    expect(await intake(other, config, github, ctx(record("r2", other)))).toMatchObject({
       ok: false,
       reason: "label bug is not the configured repro.label (needs-repro)",
     });
@@ -168,7 +170,7 @@ describe("intakeRepro", () => {
   it("a label set by a triage-only user starts nothing (the labeller's permission is read)", async () => {
     fake.state.permissions.set("octo/app:tri", "triage");
     const t = reproTrigger({ actor: "tri", checkPermission: true });
-    expect(await intakeRepro(record("r", t), t, RetraceConfig.parse({}), deps())).toEqual({
+    expect(await intake(t, RetraceConfig.parse({}), github, ctx(record("r", t)))).toEqual({
       ok: false,
       reason: "@tri lacks write permission (or it could not be read)",
       report: false,
@@ -179,7 +181,7 @@ describe("intakeRepro", () => {
   });
   it("repro.enabled false starts nothing", async () => {
     const config = RetraceConfig.parse({ repro: { enabled: false } });
-    expect(await intakeRepro(record("r", reproTrigger()), reproTrigger(), config, deps())).toMatchObject({
+    expect(await intake(reproTrigger(), config, github, ctx(record("r", reproTrigger())))).toMatchObject({
       ok: false,
       reason: "repro.enabled is false in .github/retrace.yml",
     });
@@ -187,11 +189,11 @@ describe("intakeRepro", () => {
   });
 });
 
-describe("intakeFix", () => {
+describe("intake: fixes (App)", () => {
   it("builds the spec with the job log (and its job id), and takes the fix budget from the config", async () => {
     const config = RetraceConfig.parse({ fix: { maxUsd: 0.5, testCommand: "pytest -q" } });
     const t = fixTrigger();
-    const out = await intakeFix(record("fix-1", t), t, config, deps());
+    const out = await intake(t, config, github, ctx(record("fix-1", t)));
     expect(out).toMatchObject({
       ok: true,
       headSha: "sha-1",
@@ -212,13 +214,13 @@ describe("intakeFix", () => {
   it("skips when a newer commit exists, or the check is not in fix.checks", async () => {
     const t = fixTrigger();
     fake.state.branches.set("octo/app:feature", "sha-2");
-    expect(await intakeFix(record("f", t), t, RetraceConfig.parse({}), deps())).toMatchObject({
+    expect(await intake(t, RetraceConfig.parse({}), github, ctx(record("f", t)))).toMatchObject({
       ok: false,
       report: false,
       reason: expect.stringContaining("newer commit (sha-2)"),
     });
     const only = RetraceConfig.parse({ fix: { checks: ["lint*"] } });
-    expect(await intakeFix(record("g", t), t, only, deps())).toMatchObject({
+    expect(await intake(t, only, github, ctx(record("g", t)))).toMatchObject({
       ok: false,
       reason: "check test is not in fix.checks",
     });
@@ -233,12 +235,12 @@ describe("intakeFix", () => {
     );
     const onFix = fixTrigger({ headBranch: "retrace/fix-0", onRetraceBranch: true });
     store.insert(record("fix-1", onFix));
-    expect(await intakeFix(store.get("fix-1")!, onFix, config, deps())).toMatchObject({
+    expect(await intake(onFix, config, github, ctx(store.get("fix-1")!))).toMatchObject({
       ok: true,
       lineage: "feature",
     });
     store.insert(record("fix-2", onFix));
-    expect(await intakeFix(store.get("fix-2")!, onFix, config, deps())).toEqual({
+    expect(await intake(onFix, config, github, ctx(store.get("fix-2")!))).toEqual({
       ok: false,
       report: false,
       issueNumber: null,
@@ -250,7 +252,7 @@ describe("intakeFix", () => {
     const config = RetraceConfig.parse({ limits: { usdPerDay: 1 } });
     store.insert(record("old", fixTrigger(), { state: "completed", costUsd: 1.25 }));
     const t = fixTrigger({ prNumber: 4 });
-    expect(await intakeFix(record("f", t), t, config, deps())).toEqual({
+    expect(await intake(t, config, github, ctx(record("f", t)))).toEqual({
       ok: false,
       report: true,
       issueNumber: 4,
@@ -273,7 +275,7 @@ describe("intakeFix", () => {
       headSha: null,
       headBranch: null,
     });
-    expect(await intakeFix(record("f", t), t, RetraceConfig.parse({}), deps())).toEqual({
+    expect(await intake(t, RetraceConfig.parse({}), github, ctx(record("f", t)))).toEqual({
       ok: false,
       report: true,
       issueNumber: 4,
@@ -304,14 +306,14 @@ describe("intakeFix", () => {
       headBranch: null,
       actionsJobId: null,
     });
-    const out = await intakeFix(record("f", t), t, RetraceConfig.parse({}), deps());
+    const out = await intake(t, RetraceConfig.parse({}), github, ctx(record("f", t)));
     expect(out).toMatchObject({ ok: true, spec: { logJobIds: [5, 6], log: "FAILED t\nlint failed" } });
   });
 
   it("fix.enabled false starts nothing", async () => {
     const t = fixTrigger();
     expect(
-      await intakeFix(record("f", t), t, RetraceConfig.parse({ fix: { enabled: false } }), deps()),
+      await intake(t, RetraceConfig.parse({ fix: { enabled: false } }), github, ctx(record("f", t))),
     ).toMatchObject({ ok: false, reason: "fix.enabled is false in .github/retrace.yml" });
     expect(fake.requests).toEqual([]);
   });

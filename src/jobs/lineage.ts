@@ -3,7 +3,7 @@
  * failed `retrace/…` branch down to the first branch that is not Retrace's own. Each hop is one fix stacked
  * on another; `fix.lineageCap` bounds how many there may be (the App counts the same from its job records).
  */
-import { isRetraceBranch } from "../app/intake-rules.ts";
+import { isRetraceBranch } from "./intake-rules.ts";
 import type { GitHubPort, RepoId } from "../core/ports/github.ts";
 
 export interface Lineage {

@@ -1,7 +1,7 @@
 /**
- * The checks both surfaces (the App's intake and the Action) apply before a job may start, as pure functions
- * over the repository's config and what the event says. Each returns the reason to skip, or null to go on;
- * the async checks (permission, newer commit, lineage count, budgets) feed their answers into them.
+ * The checks the one intake (./intake.ts) applies before a job may start, for the App and the Action alike, as
+ * pure functions over the repository's config and what the event says. Each returns the reason to skip, or
+ * null to go on; the async checks (permission, newer commit, lineage count, daily usage) feed their answers in.
  */
 import picomatch from "picomatch";
 import type { RetraceConfig } from "../config/schema.ts";
@@ -106,6 +106,30 @@ export function lineageRule(config: RetraceConfig, lineage: string, fixes: numbe
     return `fix.lineageCap (${config.fix.lineageCap}) reached for the lineage of ${lineage}: a fix never chases its own failures`;
   }
   return null;
+}
+
+/** What a repository spent today (UTC), on a surface that keeps count (the App's job store). */
+export interface DailyUsage {
+  jobs: number;
+  usd: number;
+}
+
+/** `limits.jobsPerDay` and `limits.usdPerDay`: the reason to refuse, or the dollars left today. */
+export function dailyLimitRule(
+  config: RetraceConfig,
+  usage: DailyUsage,
+): { refuse: string } | { remainingUsd: number } {
+  if (usage.jobs > config.limits.jobsPerDay) {
+    return {
+      refuse: `the daily job limit of this repository (limits.jobsPerDay = ${config.limits.jobsPerDay}) is reached`,
+    };
+  }
+  if (usage.usd >= config.limits.usdPerDay) {
+    return {
+      refuse: `the daily model budget of this repository (limits.usdPerDay = $${config.limits.usdPerDay}) is spent ($${usage.usd.toFixed(2)})`,
+    };
+  }
+  return { remainingUsd: config.limits.usdPerDay - usage.usd };
 }
 
 /** A reproduction's budget from `repro.*`, capped by the dollars left today when the surface tracks them. */

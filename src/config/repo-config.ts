@@ -4,8 +4,8 @@
  */
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "../core/errors.ts";
-import { listKeys, MAX_CONFIG_BYTES } from "../config/load.ts";
-import { RetraceConfig, defaultConfig } from "../config/schema.ts";
+import { listKeys, MAX_CONFIG_BYTES } from "./load.ts";
+import { RetraceConfig, defaultConfig } from "./schema.ts";
 import type { GitHubPort, RepoId } from "../core/ports/github.ts";
 
 export const CONFIG_PATH = ".github/retrace.yml";
