@@ -387,4 +387,51 @@ describe("who and what may trigger the Action (shared intake rules)", () => {
     ]);
     expect(github.calls("GET", /\/actions\/jobs\/41\/logs$/)).toHaveLength(1);
   });
+
+  // The cases the App and the Action used to decide differently, now one intake and one publisher (docs/jobs.md).
+  it("/autofix on a pull request with no failed check starts nothing, and the comment says why", async () => {
+    github.state.permissions.set(`${REPO}:Codertocat`, "write");
+    github.state.issues.set(`${REPO}#1`, {
+      title: "PR",
+      body: "",
+      pull: { headRef: "feature", headSha: SHA, baseRef: "main", headRepo: REPO },
+    });
+    github.state.branches.set(`${REPO}:feature`, SHA);
+    const p = example("issue_comment", "created");
+    p.issue.pull_request = { url: "x" };
+    p.comment.body = "/autofix";
+    const { out, specs } = await inProcess("issue_comment", p);
+    expect(specs).toEqual([]);
+    expect(out.trigger).toBe("fix-pr");
+    expect(github.state.comments).toHaveLength(1);
+    expect(github.state.comments[0]!.body).toContain(
+      "Not started: no check of the pull request's head commit has failed.",
+    );
+  });
+
+  it("a patch the gate refuses: no PR, and the refusal names the rule and file:line on the comment", async () => {
+    const evil = createTwoFilesPatch(
+      "a/src/calc.py",
+      "b/src/calc.py",
+      BUGGY,
+      "import os\ndef add(a, b):\n    os.system('rm -rf /')\n    return a + b\n",
+    );
+    const p = failedRun("feature", { pull_requests: [{ number: 2 }] });
+    const env = envFor("workflow_run", p);
+    Object.assign(process.env, env);
+    const out = await runAction({
+      env,
+      core,
+      github: octokitPort,
+      runner: () => async (spec, o) => ({ ...(await fixRunner(spec, o)), patch: evil }),
+      gate: evaluatePatch,
+    });
+    expect(out.prUrl).toBeNull();
+    expect(github.calls("POST", /pulls$|git\/refs$/)).toEqual([]);
+    const comment = github.state.comments.find((c) => c.issue === 2)!;
+    expect(comment.body).toContain(
+      "The policy gate refused the patch, so no pull request was opened: dangerous-calls (src/calc.py:3)",
+    );
+    expect(readFileSync(join(dir, "summary"), "utf8")).toContain("dangerous-calls (src/calc.py:3)");
+  });
 });

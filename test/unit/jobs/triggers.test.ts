@@ -248,3 +248,149 @@ describe("parseEvent (App): check_run and workflow_run", () => {
     });
   });
 });
+
+describe("parseEvent (Action): the same rules, the Action's events", () => {
+  const ACTION: Surface = { kind: "action" };
+  const repoOnly = { repository: { full_name: "octo/app", default_branch: "main" } };
+
+  it("a label is the same repro trigger, with the issue's text from the event and no installation", () => {
+    const d = parseEvent(
+      "issues",
+      {
+        ...repoOnly,
+        action: "labeled",
+        sender: human,
+        label: { name: "needs-repro" },
+        issue: { number: 5, title: "Crash", body: "boom" },
+      },
+      ACTION,
+    );
+    expect(d).toEqual({
+      accept: true,
+      trigger: {
+        type: "repro",
+        repo: "octo/app",
+        installationId: null,
+        defaultBranch: "main",
+        issueNumber: 5,
+        via: "label",
+        word: "needs-repro",
+        actor: "ana",
+        checkPermission: true,
+        thenFix: false,
+        issue: { title: "Crash", body: "boom" },
+      },
+    });
+  });
+
+  it("/autofix on a pull request is the same fix trigger as on the App", () => {
+    const payload = {
+      ...repoOnly,
+      action: "created",
+      sender: human,
+      issue: { number: 9, pull_request: { url: "u" } },
+      comment: { body: "/autofix", user: human },
+    };
+    const { installationId: _a, ...onAction } = (
+      parseEvent("issue_comment", payload, ACTION) as { trigger: Record<string, unknown> }
+    ).trigger;
+    const { installationId: _b, ...onApp } = (
+      parseEvent("issue_comment", { ...payload, installation: { id: 7 } }, ME) as {
+        trigger: Record<string, unknown>;
+      }
+    ).trigger;
+    expect(onAction).toEqual(onApp);
+    expect(onAction).toMatchObject({ type: "fix", via: "command", prNumber: 9 });
+  });
+
+  it("a failed workflow run is a fix of its branch, named after the workflow (fix.checks matches it)", () => {
+    const run = (over: Record<string, unknown> = {}, sender: unknown = human) => ({
+      ...repoOnly,
+      action: "completed",
+      sender,
+      workflow_run: {
+        id: 77,
+        name: "CI",
+        conclusion: "failure",
+        head_sha: "abc",
+        head_branch: "retrace/fix-1",
+        head_repository: { full_name: "octo/app" },
+        pull_requests: [{ number: 4 }],
+        ...over,
+      },
+    });
+    expect(parseEvent("workflow_run", run(), ACTION)).toMatchObject({
+      accept: true,
+      trigger: {
+        type: "fix",
+        via: "workflow_run",
+        checkName: "CI",
+        runId: 77,
+        headSha: "abc",
+        headBranch: "retrace/fix-1",
+        prNumber: 4,
+        onRetraceBranch: true,
+      },
+    });
+    expect(parseEvent("workflow_run", run({ conclusion: "success" }), ACTION)).toMatchObject({
+      accept: false,
+    });
+    expect(
+      parseEvent("workflow_run", run({ head_repository: { full_name: "evil/app" } }), ACTION),
+    ).toEqual({
+      accept: false,
+      reason: "the failure is on a fork (evil/app); Retrace only fixes branches of this repository",
+    });
+    expect(parseEvent("workflow_run", run({}, { login: "x[bot]", type: "Bot" }), ACTION)).toMatchObject({
+      accept: false,
+      reason: expect.stringContaining("bots"),
+    });
+    // The App reads the same event as the completion of a run it dispatched, or nothing.
+    expect(parseEvent("workflow_run", { ...run(), installation: { id: 7 } }, ME)).toMatchObject({
+      accept: false,
+      reason: "only dispatched Retrace workflow runs are collected",
+    });
+  });
+
+  it("a failed check run falls back to its pull request's branch, as on the App", () => {
+    const payload = {
+      ...repoOnly,
+      action: "completed",
+      sender: human,
+      check_run: {
+        id: 31,
+        name: "test",
+        head_sha: "abc",
+        conclusion: "failure",
+        app: { id: 1, slug: "github-actions" },
+        check_suite: { head_branch: null },
+        pull_requests: [
+          { number: 4, head: { ref: "feature", repo: { id: 1 } }, base: { repo: { id: 1 } } },
+        ],
+      },
+    };
+    expect(parseEvent("check_run", payload, ACTION)).toMatchObject({
+      accept: true,
+      trigger: { via: "check_run", headBranch: "feature", actionsJobId: 31, installationId: null },
+    });
+  });
+
+  it("workflow_dispatch carries the App's job spec; a bad one is an error; other events name what is handled", () => {
+    const spec = { kind: "fix", id: "fix-abc", headSha: "s", headBranch: "b", logJobIds: [41] };
+    expect(
+      parseEvent("workflow_dispatch", { ...repoOnly, inputs: { "job-spec": JSON.stringify(spec) } }, ACTION),
+    ).toMatchObject({ accept: true, trigger: { type: "dispatch", repo: "octo/app", spec } });
+    expect(() =>
+      parseEvent("workflow_dispatch", { inputs: { "job-spec": '{"kind":"deploy"}' } }, ACTION),
+    ).toThrow(/the job-spec input is not a job spec/);
+    expect(parseEvent("workflow_dispatch", { inputs: {} }, ACTION)).toMatchObject({ accept: false });
+    expect(
+      parseEvent("workflow_dispatch", { ...base, inputs: { "job-spec": JSON.stringify(spec) } }, ME),
+    ).toEqual({ accept: false, reason: "workflow_dispatch events are not handled" });
+    expect(parseEvent("push", {}, ACTION)).toEqual({
+      accept: false,
+      reason:
+        "the push event is not one Retrace handles (issues, issue_comment, workflow_run, check_run, workflow_dispatch)",
+    });
+  });
+});
