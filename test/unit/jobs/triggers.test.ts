@@ -1,6 +1,6 @@
 /** Event → trigger (src/jobs/triggers.ts) for the App and the Action, with plain object literals as payloads. */
 import { describe, expect, it } from "vitest";
-import { isBot, parseEvent, type Surface, slashWord } from "../../../src/jobs/triggers.ts";
+import { type Decision, isBot, parseEvent, type Surface, slashWord } from "../../../src/jobs/triggers.ts";
 
 const ME: Surface = { kind: "app", identity: { appId: 4242, appSlug: "retrace" } };
 const base = {
@@ -291,14 +291,13 @@ describe("parseEvent (Action): the same rules, the Action's events", () => {
       issue: { number: 9, pull_request: { url: "u" } },
       comment: { body: "/autofix", user: human },
     };
-    const { installationId: _a, ...onAction } = (
-      parseEvent("issue_comment", payload, ACTION) as { trigger: Record<string, unknown> }
-    ).trigger;
-    const { installationId: _b, ...onApp } = (
-      parseEvent("issue_comment", { ...payload, installation: { id: 7 } }, ME) as {
-        trigger: Record<string, unknown>;
-      }
-    ).trigger;
+    const triggerOf = (d: Decision) => {
+      if (!d.accept) throw new Error(d.reason);
+      const { installationId: _, ...rest } = d.trigger as unknown as Record<string, unknown>;
+      return rest;
+    };
+    const onAction = triggerOf(parseEvent("issue_comment", payload, ACTION));
+    const onApp = triggerOf(parseEvent("issue_comment", { ...payload, installation: { id: 7 } }, ME));
     expect(onAction).toEqual(onApp);
     expect(onAction).toMatchObject({ type: "fix", via: "command", prNumber: 9 });
   });
@@ -335,9 +334,7 @@ describe("parseEvent (Action): the same rules, the Action's events", () => {
     expect(parseEvent("workflow_run", run({ conclusion: "success" }), ACTION)).toMatchObject({
       accept: false,
     });
-    expect(
-      parseEvent("workflow_run", run({ head_repository: { full_name: "evil/app" } }), ACTION),
-    ).toEqual({
+    expect(parseEvent("workflow_run", run({ head_repository: { full_name: "evil/app" } }), ACTION)).toEqual({
       accept: false,
       reason: "the failure is on a fork (evil/app); Retrace only fixes branches of this repository",
     });
@@ -364,9 +361,7 @@ describe("parseEvent (Action): the same rules, the Action's events", () => {
         conclusion: "failure",
         app: { id: 1, slug: "github-actions" },
         check_suite: { head_branch: null },
-        pull_requests: [
-          { number: 4, head: { ref: "feature", repo: { id: 1 } }, base: { repo: { id: 1 } } },
-        ],
+        pull_requests: [{ number: 4, head: { ref: "feature", repo: { id: 1 } }, base: { repo: { id: 1 } } }],
       },
     };
     expect(parseEvent("check_run", payload, ACTION)).toMatchObject({
