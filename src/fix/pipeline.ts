@@ -24,7 +24,6 @@ import { triageFlaky } from "./flaky-triage.ts";
 import type { FixOptions, FixPorts, GateVerdict, VerifyVerdict } from "./ports.ts";
 import { PROPOSE_SYSTEM, ROOT_CAUSE_SYSTEM } from "./prompts.ts";
 import { renderPatch } from "./render-diff.ts";
-import { renderFixReport } from "../report/pr-body.ts";
 import type { AttemptRecord, FixOutcome, FixResult, FlakyReport } from "./result.ts";
 import {
   explorationTools,
@@ -708,23 +707,4 @@ export async function runFix(ports: FixPorts, options: FixOptions): Promise<FixR
     durationMs: Math.max(0, (ports.clock ?? { now: () => Date.now() }).now() - started),
   };
   return { result, trace: run.trace, patch, ctx: { ...ctx, attemptLog } };
-}
-
-/** The markdown for `pr.md` of a finished run: PR body when FIXED, the honest report otherwise. Redacted. */
-export function fixReportMarkdown(run: FixRun, redactor: Redactor): string {
-  const ctx = run.ctx;
-  return renderFixReport({
-    result: run.result,
-    excerpt: ctx.excerpt,
-    ...(ctx.accepted?.rootCause ? { rootCause: ctx.accepted.rootCause } : {}),
-    ...(ctx.accepted?.summary ? { summary: ctx.accepted.summary } : {}),
-    ...(run.patch ? { patch: run.patch } : {}),
-    ...(ctx.gate?.allowed ? { policyRules: ctx.gate.rules } : {}),
-    stackFiles: [
-      ...new Set(
-        ctx.failures.flatMap((f) => [...(f.file ? [f.file] : []), ...f.frames.map((fr) => fr.file)]),
-      ),
-    ],
-    redact: (s) => redactor.redact(s),
-  });
 }

@@ -1,10 +1,13 @@
 /**
  * Maps a finished fix run onto the surfaces' common `JobResult` (src/jobs/result.ts), so `runJob` can
  * register the fix pipeline with one small adapter: the PR body and patch when FIXED, the report otherwise.
+ * The pipeline returns the run; its markdown (the PR body or the honest report) is rendered here, on the way
+ * out to a surface, not inside the pipeline.
  */
 import type { Redactor } from "../core/redact.ts";
 import type { JobOutcome, JobResult } from "./result.ts";
-import { type FixRun, fixReportMarkdown } from "../fix/pipeline.ts";
+import type { FixRun } from "../fix/pipeline.ts";
+import { renderFixReport } from "../report/pr-body.ts";
 import type { FixOutcome } from "../fix/result.ts";
 
 const OUTCOME: Record<FixOutcome, JobOutcome> = {
@@ -55,4 +58,23 @@ export function fixJobResult(run: FixRun, redactor: Redactor): JobResult {
     attempts: r.attempts,
     durationMs: r.durationMs,
   };
+}
+
+/** The markdown for `pr.md` of a finished run: PR body when FIXED, the honest report otherwise. Redacted. */
+export function fixReportMarkdown(run: FixRun, redactor: Redactor): string {
+  const ctx = run.ctx;
+  return renderFixReport({
+    result: run.result,
+    excerpt: ctx.excerpt,
+    ...(ctx.accepted?.rootCause ? { rootCause: ctx.accepted.rootCause } : {}),
+    ...(ctx.accepted?.summary ? { summary: ctx.accepted.summary } : {}),
+    ...(run.patch ? { patch: run.patch } : {}),
+    ...(ctx.gate?.allowed ? { policyRules: ctx.gate.rules } : {}),
+    stackFiles: [
+      ...new Set(
+        ctx.failures.flatMap((f) => [...(f.file ? [f.file] : []), ...f.frames.map((fr) => fr.file)]),
+      ),
+    ],
+    redact: (s) => redactor.redact(s),
+  });
 }
