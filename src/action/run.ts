@@ -1,6 +1,8 @@
 /**
  * The Action, step by step: inputs → event → job spec → run → publish (comment, draft PR, or the result
- * artifact for the App) → outputs, summary, annotations. Side effects come in through `ActionDeps`.
+ * artifact for the App) → outputs, summary, annotations. The trigger, the intake and the publisher are the job
+ * layer's (src/jobs/, shared with the App); the Action keeps its inputs, outputs, summary and annotations.
+ * Side effects come in through `ActionDeps`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

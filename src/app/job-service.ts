@@ -1,7 +1,8 @@
 /**
  * The App's job lifecycle: accept a webhook (durably, de-duplicated) → intake → run locally or dispatch to
  * the repository's workflow → publish (policy gate again, draft PR, comment, check run). Every job ends in
- * a reported terminal state; a restart resumes what was accepted.
+ * a reported terminal state; a restart resumes what was accepted. The trigger, the intake and the publisher are
+ * the job layer's (src/jobs/, shared with the Action); the App keeps its store, queue, slots and dispatch.
  */
 import PQueue from "p-queue";
 import { describeError } from "../core/errors.ts";
@@ -104,7 +105,14 @@ export class JobService {
     }
     if (d.trigger.type === "dispatch")
       return { status: "ignored", reason: "the App dispatches jobs; it takes none" };
-    const record = this.newRecord(jobIdFor(d.trigger.type, deliveryId), deliveryId, d.trigger);
+    const installationId = d.trigger.installationId;
+    if (installationId === null) return { status: "ignored", reason: "the payload names no installation" };
+    const record = this.newRecord(
+      jobIdFor(d.trigger.type, deliveryId),
+      deliveryId,
+      d.trigger,
+      installationId,
+    );
     this.o.store.insert(record);
     this.enqueue(record.id);
     return { status: "queued", jobId: record.id };
@@ -158,14 +166,13 @@ export class JobService {
     for (const c of this.controllers.values()) c.abort();
   }
 
-  private newRecord(id: string, deliveryId: string, trigger: JobTrigger): JobRecord {
+  private newRecord(id: string, deliveryId: string, trigger: JobTrigger, installationId: number): JobRecord {
     const now = this.now();
     return {
       id,
       deliveryId,
       repo: trigger.repo,
-      // The App's parser refuses an event without an installation.
-      installationId: trigger.installationId ?? 0,
+      installationId,
       kind: trigger.type,
       state: "received",
       trigger,

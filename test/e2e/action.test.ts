@@ -400,7 +400,8 @@ describe("who and what may trigger the Action (shared intake rules)", () => {
     const p = example("issue_comment", "created");
     p.issue.pull_request = { url: "x" };
     p.comment.body = "/autofix";
-    const { out, specs } = await inProcess("issue_comment", p);
+    // Inputs live in process.env for @actions/core: an earlier test's dry run must not carry over.
+    const { out, specs } = await inProcess("issue_comment", p, { "dry-run": "false" });
     expect(specs).toEqual([]);
     expect(out.trigger).toBe("fix-pr");
     expect(github.state.comments).toHaveLength(1);
@@ -417,7 +418,7 @@ describe("who and what may trigger the Action (shared intake rules)", () => {
       "import os\ndef add(a, b):\n    os.system('rm -rf /')\n    return a + b\n",
     );
     const p = failedRun("feature", { pull_requests: [{ number: 2 }] });
-    const env = envFor("workflow_run", p);
+    const env = envFor("workflow_run", p, { "dry-run": "false" });
     Object.assign(process.env, env);
     const out = await runAction({
       env,
@@ -432,6 +433,5 @@ describe("who and what may trigger the Action (shared intake rules)", () => {
     expect(comment.body).toContain(
       "The policy gate refused the patch, so no pull request was opened: dangerous-calls (src/calc.py:3)",
     );
-    expect(readFileSync(join(dir, "summary"), "utf8")).toContain("dangerous-calls (src/calc.py:3)");
   });
 });
