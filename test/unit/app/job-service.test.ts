@@ -156,3 +156,42 @@ describe("actions executor dispatch", () => {
     expect("log" in spec).toBe(false);
   });
 });
+
+describe("commands read against the configured words", () => {
+  it("the configured repro word on a pull request reproduces it (the parser only knows the default words)", async () => {
+    fake.state.files.set("octo/app@:.github/retrace.yml", "commands:\n  repro: /rep\n");
+    const specs: JobSpec[] = [];
+    const s = service(async (spec) => {
+      specs.push(spec);
+      return {
+        jobId: spec.id,
+        kind: spec.kind,
+        outcome: "succeeded",
+        verdict: "REPRODUCED",
+        summary: "reproduced",
+        patch: null,
+        failures: [],
+        costUsd: 0,
+        tokens: 0,
+        attempts: 1,
+        durationMs: 1,
+      };
+    });
+    s.receive("d6", "issue_comment", {
+      action: "created",
+      repository: { full_name: "octo/app", default_branch: "main" },
+      installation: { id: 7 },
+      sender: { login: "ana", type: "User" },
+      issue: { number: 3, pull_request: { url: "u" } },
+      comment: { body: "/rep", user: { login: "ana", type: "User" } },
+    });
+    await s.idle();
+    expect(specs).toMatchObject([{ kind: "repro", issueNumber: 3, markdown: "# Crash\n\nboom" }]);
+    expect(store.get(jobIdFor("fix", "d6"))).toMatchObject({
+      kind: "repro",
+      state: "completed",
+      trigger: { type: "repro", word: "/rep" },
+    });
+    expect(fake.state.comments[0]!.body).toContain("### Retrace reproduction: ✅ REPRODUCED");
+  });
+});
