@@ -19,7 +19,6 @@ import {
   publishFailure,
   publishRefusal,
   publishResult,
-  writeTrackingComment,
 } from "../jobs/publish.ts";
 import type { JobResult, JobRunner } from "../jobs/result.ts";
 import { type DispatchTrigger, type JobTrigger, parseEvent } from "../jobs/triggers.ts";
@@ -137,7 +136,8 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     return skipped(outcome.reason, triggerName(t), commentUrl);
   }
   const { spec, trigger } = outcome;
-  // A dispatched job's comment and check are the App's; a dry run writes nothing.
+  // A dispatched job's comment and check are the App's; a dry run writes nothing. The Action's comment is
+  // written once the job has ended (the run's log shows the progress meanwhile).
   const job: PublishedJob = {
     id: spec.id,
     kind: spec.kind,
@@ -146,8 +146,6 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     commentId: null,
     checkRunId: null,
   };
-  const running = await writeTrackingComment(publisher, job, { phase: "running" });
-  if (running) job.commentId = running.id;
 
   // 5. Provision the sandbox, then run. A failure of either is reported where the user looks (the tracking
   // comment, the outputs, the summary) before the step fails: an environment problem, never a verdict.
