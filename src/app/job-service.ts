@@ -33,8 +33,6 @@ import { type JobRecord, jobIdFor } from "./job-record.ts";
 import type { JobStore } from "./job-store.ts";
 import { RepoSlots } from "./repo-slots.ts";
 
-export type { PolicyGate };
-
 export interface Logger {
   info(msg: string): void;
   warn(msg: string): void;

@@ -11,7 +11,8 @@ import { ConfigError } from "../core/errors.ts";
 import { createGitHubPort, type OctokitLike } from "../github/octokit-port.ts";
 import type { JobRunner } from "../jobs/result.ts";
 import { retraceApp } from "./app.ts";
-import { JobService, type PolicyGate } from "./job-service.ts";
+import type { PolicyGate } from "../jobs/publish.ts";
+import { JobService } from "./job-service.ts";
 import { type JobStore, openSqliteJobStore } from "./job-store.ts";
 
 export interface AppServerOptions {
