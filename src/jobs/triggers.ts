@@ -10,8 +10,7 @@
  * Everything else (labels, slash commands, failed check runs, who never triggers) is one rule for both.
  */
 import { JobSpec } from "../core/job.ts";
-import { BRANCH_PREFIX } from "../github/draft-pr.ts";
-import { forkRule, headRepoOfRun, isBot } from "./intake-rules.ts";
+import { forkRule, headRepoOfRun, isBot, isRetraceBranch } from "./intake-rules.ts";
 
 export interface ReproTrigger {
   type: "repro";
@@ -283,7 +282,7 @@ function failedCheckRun(payload: Payload, action: unknown, surface: Surface, com
       checkRunId: run.id,
       checkName: String(run.name),
       actionsJobId: run.app?.slug === "github-actions" ? run.id : null,
-      onRetraceBranch: headBranch.startsWith(BRANCH_PREFIX),
+      onRetraceBranch: isRetraceBranch(headBranch),
     },
   };
 }
@@ -319,7 +318,7 @@ function failedWorkflowRun(payload: Payload, action: unknown, common: Common): D
       checkName: name,
       actionsJobId: null,
       runId: run.id,
-      onRetraceBranch: run.head_branch.startsWith(BRANCH_PREFIX),
+      onRetraceBranch: isRetraceBranch(run.head_branch),
     },
   };
 }
