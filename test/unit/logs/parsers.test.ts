@@ -284,3 +284,34 @@ describe("generic file:line[:col]: message", () => {
     ]);
   });
 });
+
+describe("gradle with TestNG suite names", () => {
+  it("reads `Suite name > Test name > pkg.Class.method FAILED` as the method's failure", () => {
+    const r = parseLog(
+      [
+        "> Task :test",
+        "",
+        "Gradle suite > Gradle test > org.example.cart.TotalsTest.addsTax FAILED",
+        "    java.lang.AssertionError: expected [12] but found [10]",
+        "        at org.testng.Assert.fail(Assert.java:110)",
+        "        at org.example.cart.TotalsTest.addsTax(TotalsTest.java:31)",
+        "",
+        "Nightly suite > checkout smoke > org.example.cart.TotalsTest.roundsDown PASSED",
+        "",
+        "2 tests completed, 1 failed",
+      ].join("\n"),
+    );
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["org.example.cart.TotalsTest.addsTax", "src/test/java/org/example/cart/TotalsTest.java", 31],
+    ]);
+    expect(r.tests.map((t) => [t.id, t.outcome])).toEqual([
+      ["org.example.cart.TotalsTest.addsTax", "failed"],
+      ["org.example.cart.TotalsTest.roundsDown", "passed"],
+    ]);
+  });
+
+  it("does not take prose with a `>` and a trailing FAILED for a test", () => {
+    const r = parseLog("Build step > deploy to staging FAILED\n");
+    expect(r.failures.filter((f) => f.format === "gradle")).toEqual([]);
+  });
+});
