@@ -315,3 +315,43 @@ describe("gradle with TestNG suite names", () => {
     expect(r.failures.filter((f) => f.format === "gradle")).toEqual([]);
   });
 });
+
+describe("go test files named from the module root", () => {
+  it("learns the module root from a goroutine frame when the log has one package", () => {
+    const r = parseLog(
+      [
+        "=== RUN   TestTotal",
+        "    cart_test.go:14: Total() = 9, want 10",
+        "--- FAIL: TestTotal (0.00s)",
+        "=== RUN   TestFirst",
+        "--- FAIL: TestFirst (0.00s)",
+        "panic: runtime error: index out of range [0] with length 0 [recovered]",
+        "\tpanic: runtime error: index out of range [0] with length 0",
+        "",
+        "goroutine 7 [running]:",
+        "example.org/shop/internal/cart.First(...)",
+        "\tinternal/cart/cart.go:21",
+        "example.org/shop/internal/cart.TestFirst(0xc0000a2d00?)",
+        "\tinternal/cart/cart_test.go:30 +0x1b",
+        "FAIL\texample.org/shop/internal/cart\t0.004s",
+        "FAIL",
+      ].join("\n"),
+    );
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["example.org/shop/internal/cart.TestTotal", "internal/cart/cart_test.go", 14],
+      ["example.org/shop/internal/cart.TestFirst", "internal/cart/cart.go", 21],
+    ]);
+  });
+
+  it("leaves the bare file name when nothing in the log tells the package's directory", () => {
+    const r = parseLog(
+      [
+        "=== RUN   TestTotal",
+        "    cart_test.go:14: Total() = 9, want 10",
+        "--- FAIL: TestTotal (0.00s)",
+        "FAIL\texample.org/shop/internal/cart\t0.004s",
+      ].join("\n"),
+    );
+    expect(r.failures.map((f) => f.file)).toEqual(["cart_test.go"]);
+  });
+});
