@@ -355,3 +355,55 @@ describe("go test files named from the module root", () => {
     expect(r.failures.map((f) => f.file)).toEqual(["cart_test.go"]);
   });
 });
+
+describe("surefire with JUnit 5 @Nested classes", () => {
+  it("names a nested test by its nested class, once, from the detail block and the recap", () => {
+    const r = parseLog(
+      [
+        "[INFO] -------------------------------------------------------",
+        "[INFO]  T E S T S",
+        "[INFO] -------------------------------------------------------",
+        "[INFO] Running org.shop.CartTest",
+        "[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< FAILURE! - in org.shop.CartTest",
+        "[ERROR] addsTax  Time elapsed: 0.01 s  <<< FAILURE!",
+        "org.opentest4j.AssertionFailedError: expected: <12> but was: <10>",
+        "\tat org.shop.CartTest$WithItems.addsTax(CartTest.java:21)",
+        "",
+        "[INFO] Results:",
+        "[INFO] ",
+        "[ERROR] Failures: ",
+        "[ERROR]   CartTest$WithItems.addsTax:21 expected: <12> but was: <10>",
+        "[INFO] ",
+        "[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0",
+      ].join("\n"),
+    );
+    expect(r.failures.map((f) => [f.test, f.line])).toEqual([["org.shop.CartTest$WithItems.addsTax", 21]]);
+  });
+});
+
+describe("rspec markers that are not part of a description", () => {
+  it("reads `N) example FIXED` (a pending example that passed) as the example, with RSpec's reason", () => {
+    const r = parseLog(
+      [
+        "Failures:",
+        "",
+        "  1) Cart totals rounds down FIXED",
+        "     Expected pending 'rounding is not done yet' to fail. No error was raised.",
+        "     # ./spec/cart_spec.rb:12",
+        "",
+        "Finished in 0.01 seconds (files took 0.1 seconds to load)",
+        "2 examples, 1 failure",
+        "",
+        "Failed examples:",
+        "",
+        "rspec ./spec/cart_spec.rb:10 # Cart totals rounds down",
+      ].join("\n"),
+    );
+    expect(r.failures.map((f) => [f.test, f.message])).toEqual([
+      [
+        "spec/cart_spec.rb > Cart totals rounds down",
+        "Expected pending 'rounding is not done yet' to fail. No error was raised.",
+      ],
+    ]);
+  });
+});
