@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// `npm run bench -- <name>`: runs bench/<name>.ts through tsx. Each benchmark prints one JSON object per line;
-// the last line holds the headline figures.
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+// `npm run bench -- <name> [args] [--record]`: runs bench/<name>.ts through tsx. Each benchmark prints one JSON
+// object per line; the last line holds the headline figures. With --record, that line is appended to
+// bench/results/<name>.jsonl with the date, the commit, the arguments and the machine's load, so the figures
+// quoted in the README and the issue notes are committed beside the code that produced them.
+import { execFileSync, spawnSync } from "node:child_process";
+import { appendFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -11,15 +14,44 @@ const available = readdirSync(path.join(root, "bench"))
   .filter((f) => f.endsWith(".ts"))
   .map((f) => f.slice(0, -3))
   .sort();
-const [name, ...rest] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const record = argv.includes("--record");
+const [name, ...rest] = argv.filter((a) => a !== "--record");
 if (!name || !existsSync(path.join(root, "bench", `${name}.ts`))) {
   process.stderr.write(
-    `usage: npm run bench -- <name> [args]\n${name ? `no benchmark named "${name}". ` : ""}available: ${available.join(", ")}\n`,
+    `usage: npm run bench -- <name> [args] [--record]\n${name ? `no benchmark named "${name}". ` : ""}available: ${available.join(", ")}\n`,
   );
   process.exit(2);
 }
 const r = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "bench", `${name}.ts`), ...rest], {
-  stdio: "inherit",
+  stdio: record ? ["inherit", "pipe", "inherit"] : "inherit",
   cwd: root,
+  maxBuffer: 256 * 1024 * 1024,
 });
+if (record) {
+  const out = r.stdout?.toString() ?? "";
+  process.stdout.write(out);
+  const last = out
+    .trim()
+    .split("\n")
+    .reverse()
+    .find((l) => l.startsWith("{"));
+  if (last && r.status === 0) {
+    let commit = "unknown";
+    try {
+      commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+    } catch {}
+    const entry = {
+      date: new Date().toISOString(),
+      commit,
+      args: rest,
+      loadAverage1m: Number(os.loadavg()[0].toFixed(2)),
+      cpus: os.cpus().length,
+      result: JSON.parse(last),
+    };
+    mkdirSync(path.join(root, "bench/results"), { recursive: true });
+    appendFileSync(path.join(root, "bench/results", `${name}.jsonl`), `${JSON.stringify(entry)}\n`);
+    process.stderr.write(`recorded in bench/results/${name}.jsonl\n`);
+  } else process.stderr.write("not recorded: the benchmark failed or printed no result\n");
+}
 process.exit(r.status ?? 1);

@@ -106,7 +106,8 @@ export function createPathMapper(options: PathOptions = {}): (text: string) => s
     "/github/workspace/",
     // GitLab runners check out to /builds/<namespace>/<project> (nested groups add levels: with a repoName
     // any depth is matched; without, the common two levels).
-    `(?<![\\w.-])${options.repoName ? `/builds/(?:${seg}/)*?${name}/` : `/builds/${seg}/${seg}/`}`,
+    // Not inside a longer path, but a JSON escape (`"\t/builds/…"` in go test -json output) may precede it.
+    `(?<!(?<!\\\\)[\\w.-])${options.repoName ? `/builds/(?:${seg}/)*?${name}/` : `/builds/${seg}/${seg}/`}`,
     // Jenkins workspaces: /var/lib/jenkins/workspace/<job>, the Docker image's /var/jenkins_home, agents' /home/jenkins[/agent].
     `(?:/var/lib/jenkins|/var/jenkins_home|/home/jenkins(?:/agent)?)/workspace/${seg}/`,
     `\\b[A-Za-z]:\\\\a\\\\${wname}\\\\[^\\\\\\s"'()]+\\\\`,

@@ -136,6 +136,31 @@ function moduleRoot(pkgs: readonly string[]): string | null {
   return common.length > 0 ? common.join("/") : null;
 }
 
+const FUNC_FRAME = /^((?:[\w.~-]+\/)*[\w~-]+)\.\S*\(/;
+
+/**
+ * A goroutine trace pairs a function (`example.org/shop/cart.Total(...)`) with its file
+ * (`\tcart/cart.go:15`, repository-relative once the runner's checkout path is taken off): the package
+ * `example.org/shop/cart` lives in `cart/`, so the module root is `example.org/shop`. The first pair that
+ * tells it wins; null when no frame inside the repository was printed.
+ */
+function rootFromFrames(stacks: readonly (string | null | undefined)[]): string | null {
+  for (const stack of stacks) {
+    if (!stack) continue;
+    const lines = stack.split("\n").filter((l) => l.trim() !== "");
+    for (let i = 0; i + 1 < lines.length; i++) {
+      const fn = FUNC_FRAME.exec(lines[i]!);
+      const at = fn ? /^\t([\w./-]+\.go):\d+/.exec(lines[i + 1]!) : null;
+      if (!fn || !at || at[1]!.startsWith("/") || at[1]!.startsWith("..")) continue;
+      const pkg = fn[1]!;
+      const dir = at[1]!.includes("/") ? at[1]!.slice(0, at[1]!.lastIndexOf("/")) : "";
+      if (dir === "") return pkg;
+      if (pkg.endsWith(`/${dir}`)) return pkg.slice(0, -dir.length - 1);
+    }
+  }
+  return null;
+}
+
 /**
  * Go prints a test's file relative to its package directory (`money_test.go:26`). Failures are held to
  * the end of the log, when every package line has been seen, and their files named from the module root:
@@ -156,7 +181,12 @@ export class GoFailures {
   }
 
   flush(sink: ParserSink): void {
-    const root = moduleRoot([...this.packages]);
+    const pkgs = [...this.packages];
+    const learned = rootFromFrames(this.held.map((h) => h.draft.stack));
+    const root =
+      learned !== null && pkgs.every((p) => p === learned || p.startsWith(`${learned}/`))
+        ? learned
+        : moduleRoot(pkgs);
     for (const { pkg, draft } of this.held) {
       if (
         root &&

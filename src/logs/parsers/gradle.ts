@@ -9,6 +9,13 @@ import { BlockBuffer, categoryOfError, type FormatDefinition, type ParserSink } 
 import { summarizeJava } from "./java-frames.ts";
 
 const RESULT = /^([\w$.]+(?:\$[\w$]+)*) > (.+) (FAILED|PASSED|SKIPPED)$/;
+/**
+ * TestNG under Gradle names the suite and the test of its XML first (`Gradle suite > Gradle test >
+ * pkg.ClassTest.method FAILED`, or any names a testng.xml gives, spaces allowed): the last segment is the
+ * fully qualified method, the segments before it are names, not classes.
+ */
+const SUITE_RESULT =
+  /^[^>]+(?: > [^>]+)* > ((?:[a-z_$][\w$]*\.)*[A-Z_$][\w$]*)\.([\w$]+(?:\(.*\))?(?:\[\d+\])?) (FAILED|PASSED|SKIPPED)$/;
 const COUNTS = /^(\d+) tests? completed(?:, (\d+) failed)?(?:, (\d+) skipped)?$/;
 
 /**
@@ -92,9 +99,14 @@ export function createGradleParser(sink: ParserSink) {
         module = task[1]!.split(":").filter(Boolean).join("/");
         return true;
       }
-      const r = text.endsWith("ED") && text.includes(" > ") ? RESULT.exec(text) : null;
+      const candidate = text.endsWith("ED") && text.includes(" > ");
+      const plain = candidate ? RESULT.exec(text) : null;
+      const suite = candidate && !plain ? SUITE_RESULT.exec(text) : null;
+      const r = plain ?? (suite ? ([suite[0], suite[1]!, suite[2]!, suite[3]!] as const) : null);
       if (r) {
-        const { cls, method } = methodOf(r[2]!, r[1]!);
+        const { cls, method } = plain
+          ? methodOf(r[2]!, r[1]!)
+          : { cls: r[1]!, method: r[2]!.replace(/\(\)$/, "") };
         if (r[3] === "FAILED") {
           block = { cls, method, buf: new BlockBuffer(80, 8_000) };
           block.buf.push(text, lineNo);

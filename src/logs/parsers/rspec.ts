@@ -107,6 +107,13 @@ export function createRspecParser(sink: ParserSink) {
       close();
       for (const b of blocks) {
         const lines = b.buf.lines.slice(1);
+        // A pending example that passed is listed as `N) Group example FIXED` with `Expected pending '…' to
+        // fail. No error was raised.`: the marker is not part of the example's description.
+        if (
+          b.description.endsWith(" FIXED") &&
+          lines.some((l) => /^\s*Expected pending .* to fail\./.test(l))
+        )
+          b.description = b.description.slice(0, -" FIXED".length);
         const frames = lines.map((l) => FRAME.exec(l)).filter((m): m is RegExpExecArray => m !== null);
         const inRepo = frames.filter((f) => !/\/gems\/|^\/usr\//.test(f[1]!));
         const rerun = fileOf.get(b.description);
@@ -140,7 +147,11 @@ export function createRspecParser(sink: ParserSink) {
           file: where ? sink.path(where[1]!) : specFile,
           line: where ? Number(where[2]) : null,
           errorType,
-          message: message.join("\n") || b.description,
+          // No `Failure/Error:` (a pending example that passed, `aggregate_failures`): RSpec's own first line says what failed.
+          message:
+            message.join("\n") ||
+            lines.map((l) => l.trim()).find((t) => t !== "" && !FRAME.test(t) && !t.startsWith("#")) ||
+            b.description,
           stack: b.buf.text(),
           start: b.buf.start,
           end: b.buf.end,

@@ -76,6 +76,26 @@ export function createSurefireParser(sink: ParserSink) {
     classes.set(simple(cls), cls);
   };
 
+  /**
+   * JUnit 5 `@Nested` tests: Surefire 2 lists them under the outer class (`… in pkg.CalendarTest`, then
+   * `keepsEveryBooking  Time elapsed …`), while the stack and the recap name the nested class
+   * (`pkg.CalendarTest$WhenBooked.keepsEveryBooking`). The frame of the test method itself decides.
+   */
+  function nestedClassOf(d: Detail): void {
+    if (!d.cls) return;
+    const name = d.method.split(/[([]/, 1)[0]!;
+    const prefix = `${d.cls}$`;
+    for (const l of d.buf.lines) {
+      const f = /^\s*at ([\w$.]+)\.([\w$]+)\(/.exec(l);
+      if (f && f[2] === name && f[1]!.startsWith(prefix)) {
+        d.cls = f[1]!;
+        d.id = `${d.cls}.${d.method}`;
+        known(d.cls);
+        return;
+      }
+    }
+  }
+
   function closeDetail(): void {
     if (detail && details.length < 1000) details.push(detail);
     detail = null;
@@ -226,6 +246,7 @@ export function createSurefireParser(sink: ParserSink) {
         `${cls ? simple(cls) : ""}.${method.split(/[([]/, 1)[0]}`;
       const covered = new Set<string>();
       for (const d of details) {
+        nestedClassOf(d);
         const key = base(d.cls, d.method);
         covered.add(key);
         if (flaky.has(key)) {
@@ -262,7 +283,11 @@ export function createSurefireParser(sink: ParserSink) {
         const key = base(r.cls, r.method);
         if (covered.has(key) || flaky.has(key)) continue;
         covered.add(key);
-        const cls = r.cls.includes(".") ? r.cls : (classes.get(r.cls) ?? r.cls);
+        const outer = r.cls.split("$", 1)[0]!;
+        const cls = r.cls.includes(".")
+          ? r.cls
+          : (classes.get(r.cls) ??
+            (classes.has(outer) ? `${classes.get(outer)!}${r.cls.slice(outer.length)}` : r.cls));
         const id = `${cls}.${r.method}`;
         const typed = /^(\w+(?:Error|Exception)?)\s(.*)$/.exec(r.message);
         sink.failure({

@@ -284,3 +284,126 @@ describe("generic file:line[:col]: message", () => {
     ]);
   });
 });
+
+describe("gradle with TestNG suite names", () => {
+  it("reads `Suite name > Test name > pkg.Class.method FAILED` as the method's failure", () => {
+    const r = parseLog(
+      [
+        "> Task :test",
+        "",
+        "Gradle suite > Gradle test > org.example.cart.TotalsTest.addsTax FAILED",
+        "    java.lang.AssertionError: expected [12] but found [10]",
+        "        at org.testng.Assert.fail(Assert.java:110)",
+        "        at org.example.cart.TotalsTest.addsTax(TotalsTest.java:31)",
+        "",
+        "Nightly suite > checkout smoke > org.example.cart.TotalsTest.roundsDown PASSED",
+        "",
+        "2 tests completed, 1 failed",
+      ].join("\n"),
+    );
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["org.example.cart.TotalsTest.addsTax", "src/test/java/org/example/cart/TotalsTest.java", 31],
+    ]);
+    expect(r.tests.map((t) => [t.id, t.outcome])).toEqual([
+      ["org.example.cart.TotalsTest.addsTax", "failed"],
+      ["org.example.cart.TotalsTest.roundsDown", "passed"],
+    ]);
+  });
+
+  it("does not take prose with a `>` and a trailing FAILED for a test", () => {
+    const r = parseLog("Build step > deploy to staging FAILED\n");
+    expect(r.failures.filter((f) => f.format === "gradle")).toEqual([]);
+  });
+});
+
+describe("go test files named from the module root", () => {
+  it("learns the module root from a goroutine frame when the log has one package", () => {
+    const r = parseLog(
+      [
+        "=== RUN   TestTotal",
+        "    cart_test.go:14: Total() = 9, want 10",
+        "--- FAIL: TestTotal (0.00s)",
+        "=== RUN   TestFirst",
+        "--- FAIL: TestFirst (0.00s)",
+        "panic: runtime error: index out of range [0] with length 0 [recovered]",
+        "\tpanic: runtime error: index out of range [0] with length 0",
+        "",
+        "goroutine 7 [running]:",
+        "example.org/shop/internal/cart.First(...)",
+        "\tinternal/cart/cart.go:21",
+        "example.org/shop/internal/cart.TestFirst(0xc0000a2d00?)",
+        "\tinternal/cart/cart_test.go:30 +0x1b",
+        "FAIL\texample.org/shop/internal/cart\t0.004s",
+        "FAIL",
+      ].join("\n"),
+    );
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["example.org/shop/internal/cart.TestTotal", "internal/cart/cart_test.go", 14],
+      ["example.org/shop/internal/cart.TestFirst", "internal/cart/cart.go", 21],
+    ]);
+  });
+
+  it("leaves the bare file name when nothing in the log tells the package's directory", () => {
+    const r = parseLog(
+      [
+        "=== RUN   TestTotal",
+        "    cart_test.go:14: Total() = 9, want 10",
+        "--- FAIL: TestTotal (0.00s)",
+        "FAIL\texample.org/shop/internal/cart\t0.004s",
+      ].join("\n"),
+    );
+    expect(r.failures.map((f) => f.file)).toEqual(["cart_test.go"]);
+  });
+});
+
+describe("surefire with JUnit 5 @Nested classes", () => {
+  it("names a nested test by its nested class, once, from the detail block and the recap", () => {
+    const r = parseLog(
+      [
+        "[INFO] -------------------------------------------------------",
+        "[INFO]  T E S T S",
+        "[INFO] -------------------------------------------------------",
+        "[INFO] Running org.shop.CartTest",
+        "[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< FAILURE! - in org.shop.CartTest",
+        "[ERROR] addsTax  Time elapsed: 0.01 s  <<< FAILURE!",
+        "org.opentest4j.AssertionFailedError: expected: <12> but was: <10>",
+        "\tat org.shop.CartTest$WithItems.addsTax(CartTest.java:21)",
+        "",
+        "[INFO] Results:",
+        "[INFO] ",
+        "[ERROR] Failures: ",
+        "[ERROR]   CartTest$WithItems.addsTax:21 expected: <12> but was: <10>",
+        "[INFO] ",
+        "[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0",
+      ].join("\n"),
+    );
+    expect(r.failures.map((f) => [f.test, f.line])).toEqual([["org.shop.CartTest$WithItems.addsTax", 21]]);
+  });
+});
+
+describe("rspec markers that are not part of a description", () => {
+  it("reads `N) example FIXED` (a pending example that passed) as the example, with RSpec's reason", () => {
+    const r = parseLog(
+      [
+        "Failures:",
+        "",
+        "  1) Cart totals rounds down FIXED",
+        "     Expected pending 'rounding is not done yet' to fail. No error was raised.",
+        "     # ./spec/cart_spec.rb:12",
+        "",
+        "Finished in 0.01 seconds (files took 0.1 seconds to load)",
+        "2 examples, 1 failure",
+        "",
+        "Failed examples:",
+        "",
+        "rspec ./spec/cart_spec.rb:10 # Cart totals rounds down",
+      ].join("\n"),
+    );
+    expect(r.failures.map((f) => [f.test, f.message])).toEqual([
+      [
+        "spec/cart_spec.rb > Cart totals rounds down",
+        "Expected pending 'rounding is not done yet' to fail. No error was raised.",
+      ],
+    ]);
+  });
+});
