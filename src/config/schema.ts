@@ -265,8 +265,10 @@ export const ModelConfig = z
       .number()
       .int()
       .min(0)
-      .default(2)
-      .describe("Failed attempts on the default model before escalating; 0 never escalates."),
+      .optional()
+      .describe(
+        "Failed attempts on the default model before escalating; 0 never escalates. When unset: 2 for fixes, 1 for reproductions (a reproduction attempt is cheap next to a wrong verdict).",
+      ),
     maxOutputTokens: z
       .number()
       .int()

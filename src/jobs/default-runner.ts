@@ -11,14 +11,10 @@
  *   ($RETRACE_SANDBOX_MAX_LIMITS); the host's image ($RETRACE_SANDBOX_IMAGE, else the driver's default) stays
  *   the default when the config leaves it unset.
  */
-import type { RetraceConfig } from "../config/schema.ts";
 import { RetraceError } from "../core/errors.ts";
 import { Redactor } from "../core/redact.ts";
 import { safeGit } from "../git/run-git.ts";
 import { createModelFromEnv } from "../llm/from-env.ts";
-import { createDockerSandbox, DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
-import { operatorMaxLimits, repositorySandbox } from "../sandbox/limits.ts";
-import type { Sandbox } from "../core/ports/sandbox.ts";
 import type { JobRunner } from "./result.ts";
 import { type Pipelines, pipelines as productionPipelines, runJob } from "./run-job.ts";
 
@@ -87,36 +83,23 @@ export async function ensureCheckoutAt(
 
 export function createDefaultRunner(options: DefaultRunnerOptions): JobRunner {
   const model = createModelFromEnv({}, options.env);
-  const hostImage = options.env.RETRACE_SANDBOX_IMAGE;
-  const maxLimits = operatorMaxLimits(options.env);
-  const hostSandbox = createDockerSandbox({ ...(hostImage ? { image: hostImage } : {}), maxLimits });
-  /**
-   * The repository's image (when the operator allows it) and limits (lowered to the host's maxima) when it
-   * sets them; the host's shared sandbox otherwise.
-   */
-  const sandboxFor = (config: RetraceConfig | undefined, log?: (line: string) => void): Sandbox => {
-    const repo = repositorySandbox(config?.sandbox ?? {}, options.env, hostImage ?? DEFAULT_SANDBOX_IMAGE);
-    for (const note of repo.notes) log?.(note);
-    if (!repo.image && Object.keys(repo.limits).length === 0) return hostSandbox;
-    const chosen = repo.image ?? hostImage;
-    return createDockerSandbox({ ...(chosen ? { image: chosen } : {}), defaults: repo.limits, maxLimits });
-  };
   return async (spec, run) => {
     const redactor = new Redactor([options.env.ANTHROPIC_API_KEY, ...(options.secrets ?? [])]);
-    const config = run.config as RetraceConfig | undefined;
     // A checkout made for this job (the App's) is the failed commit by construction; the runner's own is not.
     const repoDir = run.repoDir ?? options.repoDir;
     if (spec.kind === "fix" && spec.headSha && !run.repoDir && options.repoDir) {
       await ensureCheckoutAt(options.repoDir, spec.headSha, run.onProgress);
     }
+    // The sandbox, the models and every other setting come from the job's settings (./settings.ts), resolved
+    // from the spec, the repository's config and this runner's environment.
     const { result } = await runJob(
       spec,
       {
         model: spec.model === null ? null : model,
-        sandbox: sandboxFor(config, run.onProgress),
+        env: options.env,
         signal: run.signal,
         redactor,
-        ...(config === undefined ? {} : { config }),
+        ...(run.config === undefined ? {} : { config: run.config }),
         ...(repoDir ? { repoDir } : {}),
         ...(run.onProgress ? { onProgress: run.onProgress } : {}),
       },

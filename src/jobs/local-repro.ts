@@ -9,7 +9,8 @@ import { systemClock } from "../core/loop-clock.ts";
 import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../llm/pricing.ts";
 import type { Model } from "../core/ports/model.ts";
 import type { ReproPorts } from "../repro/ports.ts";
-import { createDockerSandbox } from "../sandbox/docker.ts";
+import { defaultConfig } from "../config/schema.ts";
+import { createJobSandbox, DEFAULT_ESCALATE_AFTER, resolveSandbox } from "./settings.ts";
 import { createContainerInstaller } from "../install/installer.ts";
 import { createRegistryLookup } from "../install/registry-lookup.ts";
 import { esbuildTranspile } from "../install/transpile.ts";
@@ -22,13 +23,15 @@ import type { Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
 export const DEFAULT_REPRO_MODELS: ModelChoice = {
   fast: DEFAULT_FAST_MODEL,
   strong: DEFAULT_STRONG_MODEL,
-  escalateAfter: 1,
+  escalateAfter: DEFAULT_ESCALATE_AFTER.repro,
 };
 
 export interface LocalReproPortsOptions {
   model?: Model | null;
   /** Model names; default `DEFAULT_REPRO_MODELS` (a job spec naming a model still pins that one). */
   models?: ModelChoice;
+  /** Output token cap of each model call (`model.maxOutputTokens`). */
+  maxOutputTokens?: number;
   /** Hard limit of each sandbox run (ms). */
   runTimeoutMs?: number;
   /** Limit of each dependency install (ms); the installer's default (180 s) when absent. */
@@ -39,8 +42,6 @@ export interface LocalReproPortsOptions {
   compareLatest?: boolean;
   /** Sandbox limits merged into every run (`sandbox.limits`). */
   limits?: Partial<SandboxLimits>;
-  /** Sandbox image (`sandbox.image`); the host default when absent. Ignored when `sandbox` is given. */
-  image?: string;
   redact?: (text: string) => string;
   sandbox?: Sandbox;
   cacheDir?: string;
@@ -50,7 +51,7 @@ export interface LocalReproPortsOptions {
 export function createLocalReproPorts(options: LocalReproPortsOptions = {}): ReproPorts {
   const registry = createRegistryLookup();
   return {
-    sandbox: options.sandbox ?? createDockerSandbox(options.image ? { image: options.image } : {}),
+    sandbox: options.sandbox ?? createJobSandbox(resolveSandbox(defaultConfig(), process.env)),
     installer: createContainerInstaller({
       registry,
       ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
@@ -60,6 +61,7 @@ export function createLocalReproPorts(options: LocalReproPortsOptions = {}): Rep
     registry,
     model: options.model ?? null,
     models: options.models ?? DEFAULT_REPRO_MODELS,
+    ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
     clock: systemClock,
     transpile: esbuildTranspile,
     ...(options.redact ? { redact: options.redact } : {}),

@@ -1,90 +1,177 @@
 /**
- * The production pipelines behind `runJob`: each takes a job spec and the entry's ports, builds the local
- * adapters it needs (host installer, fs workspace, Docker sandbox), runs the pure pipeline and maps its result
- * onto the common `JobResult`. The CLI's `repro` and `fix` commands use the same adapters directly, because
- * they also write the pipeline's own files (report.md, reproduction script, patch.diff).
+ * The production pipelines behind `runJob`: each resolves the job's settings (./settings.ts, the one place),
+ * builds the local adapters it needs (install container, fs workspace, Docker sandbox), runs the pure
+ * pipeline and maps its result onto the common `JobResult`. The CLI's `repro` and `fix` commands run the same
+ * functions (`runReproJob`, `runFixJob`), which also hand back the pipeline's own run for the files they write
+ * (report.md, the reproduction script, patch.diff).
  */
+import { randomUUID } from "node:crypto";
+import { policyForFix, type RetraceConfig } from "../config/schema.ts";
 import { RetraceError } from "../core/errors.ts";
-import type { FixJobSpec, ReproJobSpec } from "../core/job.ts";
+import type { Workspace } from "../core/ports/workspace.ts";
+import { type VerifyOptions, type VerifyOutput, verifyPatch } from "../fix/verify.ts";
+import { createRepoDependencyProvider } from "../install/repo-deps.ts";
+import { sandboxForRepo } from "../install/repo-runtime.ts";
+import { type FixJobSpec, ReproJobSpec } from "../core/job.ts";
 import { Redactor } from "../core/redact.ts";
-import { fixJobResult } from "./fix-result.ts";
-import { runFix } from "../fix/pipeline.ts";
-import { defaultConfig, type RetraceConfig } from "../config/schema.ts";
-import { createLocalFixPorts, fixModels, fixRunOptions } from "./local-fix.ts";
+import { type FixRun, runFix } from "../fix/pipeline.ts";
 import { renderReproReport } from "../report/repro-report.ts";
-import { reproJobResult } from "./repro-result.ts";
+import type { ReproEvent } from "../repro/ports.ts";
 import { runRepro } from "../repro/run-repro.ts";
 import { reproTrace } from "../repro/trace.ts";
-import { DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
+import { fixJobResult } from "./fix-result.ts";
+import type { JobPorts, JobRun, Pipelines } from "./job-ports.ts";
+import { createLocalFixPorts, fixRunOptions } from "./local-fix.ts";
 import { createLocalReproPorts, type LocalReproPortsOptions } from "./local-repro.ts";
-import { repositorySandbox } from "../sandbox/limits.ts";
-import type { JobPorts, JobRun, Pipelines } from "./run-job.ts";
+import { reproJobResult } from "./repro-result.ts";
+import { createJobSandbox, type Env, fixSettings, type JobSettings, resolveJobSettings } from "./settings.ts";
+
+/** The job's settings from its spec, the ports' config and environment, and the surface's overrides. */
+export function settingsFor(spec: ReproJobSpec | FixJobSpec, ports: JobPorts): JobSettings {
+  return resolveJobSettings(spec, {
+    config: ports.config,
+    env: ports.env ?? process.env,
+    ...(ports.overrides ? { overrides: ports.overrides } : {}),
+  });
+}
 
 /**
- * The repro adapters' options for a job: the entry's ports, and the repository's `.github/retrace.yml`
- * (defaults when none was loaded) — run and install limits, the latest-release comparison, the sandbox image
- * and the sandbox limits of every run.
+ * The repro adapters' options for a job: the entry's ports and the job's settings — run and install limits,
+ * the latest-release comparison, the models, the sandbox limits of every run.
  */
-export function localReproOptions(ports: JobPorts, redactor: Redactor): LocalReproPortsOptions {
-  const config = (ports.config as RetraceConfig | undefined) ?? defaultConfig();
-  // The repository's image only when the operator allows it; its limits lowered to the host's maxima.
-  const box = repositorySandbox(
-    config.sandbox,
-    process.env,
-    process.env.RETRACE_SANDBOX_IMAGE ?? DEFAULT_SANDBOX_IMAGE,
-  );
+export function localReproOptions(
+  ports: JobPorts,
+  redactor: Redactor,
+  settings: JobSettings = settingsFor(
+    ReproJobSpec.parse({ kind: "repro", id: "options", markdown: "", budget: {} }),
+    ports,
+  ),
+): LocalReproPortsOptions {
   return {
     model: ports.model,
-    ...(ports.models ? { models: ports.models } : {}),
+    models: settings.models,
+    maxOutputTokens: settings.maxOutputTokens,
     redact: (s) => redactor.redact(s),
     ...(ports.sandbox ? { sandbox: ports.sandbox } : {}),
-    ...(box.image ? { image: box.image } : {}),
     ...(ports.signal ? { signal: ports.signal } : {}),
-    runTimeoutMs: config.repro.runTimeoutMs,
-    installTimeoutMs: config.repro.installTimeoutMs,
-    compareLatest: config.repro.compareLatest,
-    maxPackages: config.install.maxPackages,
-    limits: box.limits,
+    ...settings.repro,
+    limits: settings.sandbox.limits,
   };
 }
 
-async function reproPipeline(spec: ReproJobSpec, ports: JobPorts): Promise<JobRun> {
+export interface ReproJobRun {
+  job: JobRun;
+  outcome: Awaited<ReturnType<typeof runRepro>>;
+  startedAt: number;
+}
+
+/** A reproduction as a job: settings, adapters, the pipeline, its result and trace (redacted). */
+export async function runReproJob(
+  spec: ReproJobSpec,
+  ports: JobPorts & { onEvent?: (e: ReproEvent) => void },
+): Promise<ReproJobRun> {
   const redactor = ports.redactor ?? new Redactor();
   const startedAt = (ports.clock ?? { now: () => Date.now() }).now();
+  const settings = settingsFor(spec, ports);
+  if (!ports.sandbox) for (const note of settings.sandbox.notes) ports.onProgress?.(note);
   ports.onProgress?.("reproducing the report in the sandbox");
-  const outcome = await runRepro(spec, createLocalReproPorts(localReproOptions(ports, redactor)));
+  const options = localReproOptions(ports, redactor, settings);
+  const outcome = await runRepro(spec, {
+    ...createLocalReproPorts({ ...options, sandbox: options.sandbox ?? createJobSandbox(settings.sandbox) }),
+    ...(ports.onEvent ? { onEvent: ports.onEvent } : {}),
+    ...(ports.onProgress ? { onProgress: ports.onProgress } : {}),
+  });
   const report = renderReproReport(outcome.result);
   const trace = redactor.redactDeep(
     reproTrace(spec, outcome.events, outcome.result, startedAt, outcome.trace),
   );
-  return { result: redactor.redactDeep(reproJobResult(spec.id, outcome.result, report)), trace };
+  return {
+    job: { result: redactor.redactDeep(reproJobResult(spec.id, outcome.result, report)), trace },
+    outcome,
+    startedAt,
+  };
 }
 
-async function fixPipeline(spec: FixJobSpec, ports: JobPorts): Promise<JobRun> {
+/** A fix as a job: settings, the repository's ports, the pipeline, its result and trace (redacted). */
+export async function runFixJob(
+  spec: FixJobSpec,
+  ports: JobPorts & { publishLocalBranch?: boolean },
+): Promise<{ job: JobRun; run: FixRun }> {
   if (!ports.repoDir) {
     throw new RetraceError("usage", "a fix job needs a checkout of the repository", {
       hint: "run it where the repository is checked out (the Action's workspace, or `retrace fix --repo DIR`)",
     });
   }
   const redactor = ports.redactor ?? new Redactor();
-  const config = (ports.config as RetraceConfig | undefined) ?? defaultConfig();
+  const settings = settingsFor(spec, ports);
   const fixPorts = await createLocalFixPorts({
     repoDir: ports.repoDir,
     jobId: spec.id,
-    config,
-    ...(spec.testCommand ? { testCommand: spec.testCommand } : {}),
-    ...(spec.log === undefined ? {} : { ciLog: spec.log }),
+    settings,
     model: ports.model,
-    models: ports.models ?? fixModels(spec, config),
     redactor,
     ...(ports.sandbox ? { sandbox: ports.sandbox } : {}),
     ...(ports.signal ? { signal: ports.signal } : {}),
     ...(ports.onProgress ? { log: ports.onProgress } : {}),
-    // No local branch: the surfaces publish the verified patch themselves (a draft PR through the API).
-    publishLocalBranch: false,
+    // The surfaces publish the verified patch themselves (a draft PR through the API); the CLI asks for a branch.
+    publishLocalBranch: ports.publishLocalBranch ?? false,
   });
-  const run = await runFix(fixPorts, fixRunOptions(spec, config));
-  return { result: fixJobResult(run, redactor), trace: redactor.redactDeep(run.trace) };
+  const run = await runFix(fixPorts, fixRunOptions(spec, settings));
+  return { job: { result: fixJobResult(run, redactor), trace: redactor.redactDeep(run.trace) }, run };
 }
 
-export const defaultPipelines: Pipelines = { repro: reproPipeline, fix: fixPipeline };
+export const defaultPipelines: Pipelines = {
+  repro: async (spec, ports) => (await runReproJob(spec, ports)).job,
+  fix: async (spec, ports) => (await runFixJob(spec, ports)).job,
+};
+
+export interface VerifyJobInput {
+  workspace: Workspace;
+  patch: string;
+  /** The repository's validated config (its policy, verify runs, test command, sandbox section). */
+  config: RetraceConfig;
+  /** `--test`, over `fix.testCommand`. */
+  testCommand?: string | undefined;
+  /** Runs per phase; `fix.verifyRuns` when absent. */
+  runs?: number | undefined;
+  /** Each test run's limit (ms), over the sandbox's. */
+  timeoutMs?: number | undefined;
+  env?: Env;
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+  onRun?: VerifyOptions["onRun"];
+}
+
+/**
+ * `retrace verify` as a job-layer call: the same settings, sandbox (the repository's runtime layer, its
+ * image and limits within the operator's rules) and dependency provider a fix job's verification uses.
+ */
+export async function runVerifyJob(input: VerifyJobInput): Promise<VerifyOutput> {
+  const settings = fixSettings(input.config, {
+    testCommand: input.testCommand,
+    ...(input.env ? { env: input.env } : {}),
+  });
+  for (const note of settings.sandbox.notes) input.log?.(note);
+  const { sandbox } = await sandboxForRepo(
+    createJobSandbox(settings.sandbox),
+    input.workspace.root,
+    input.log ? { log: input.log } : {},
+  );
+  return verifyPatch({
+    workspace: input.workspace,
+    sandbox,
+    patch: input.patch,
+    policy: policyForFix(settings.config),
+    ...(settings.testCommand ? { testCommand: settings.testCommand.command } : {}),
+    runs: input.runs ?? settings.config.fix.verifyRuns,
+    jobId: `verify-${randomUUID().slice(0, 8)}`,
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.timeoutMs === undefined ? {} : { limits: { timeoutMs: input.timeoutMs } }),
+    dependencies: createRepoDependencyProvider({
+      policy: settings.config.install,
+      ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.log ? { log: input.log } : {}),
+    }),
+    ...(input.onRun ? { onRun: input.onRun } : {}),
+  });
+}

@@ -3,6 +3,7 @@
  * The same schema validates a result read back from an Actions artifact: runner output is untrusted.
  */
 import { z } from "zod";
+import type { RetraceConfig } from "../config/schema.ts";
 import type { JobSpec } from "../core/job.ts";
 
 export const JobOutcome = z.enum([
@@ -71,7 +72,7 @@ export interface JobRunOptions {
   /** Aborted on shutdown or when the job's wall budget runs out. */
   signal: AbortSignal;
   /** The repository's `.github/retrace.yml`, already validated, when one was loaded. */
-  config?: unknown;
+  config?: RetraceConfig;
   /** Progress lines for the tracking comment (phase names, attempt numbers). */
   onProgress?: (line: string) => void;
   /** A checkout of the failing commit made for this job (the App's local executor); wins over the runner's own. */

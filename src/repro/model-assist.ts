@@ -470,6 +470,7 @@ export async function runModelAssist(ctx: ReproContext, input: AssistInput): Pro
     ...(ports.signal ? { signal: ports.signal } : {}),
     model,
     models: modelChoice(spec, ports.models),
+    ...(ports.maxOutputTokens ? { defaultMaxTokens: ports.maxOutputTokens } : {}),
     redactor: new PortRedactor(ctx.redact),
     job: spec,
   });

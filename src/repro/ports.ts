@@ -86,6 +86,8 @@ export interface ReproPorts {
    * than "default") pins that one instead.
    */
   models?: ModelChoice;
+  /** Output token cap of each model call (`model.maxOutputTokens`); the engine's default when absent. */
+  maxOutputTokens?: number;
   clock: Clock;
   registry: RegistryLookup;
   transpile: Transpile;

@@ -13,8 +13,7 @@ import { loadRepoConfigFile } from "../../config/load.ts";
 import { GitConfigRefusedError } from "../../git/errors.ts";
 import { safeGit } from "../../git/run-git.ts";
 import { FixJobSpec } from "../../core/job.ts";
-import { createLocalFixPorts, fixModels, fixRunOptions } from "../../jobs/local-fix.ts";
-import { runFix } from "../../fix/pipeline.ts";
+import { runFixJob } from "../../jobs/pipelines.ts";
 import { fixReportMarkdown } from "../../jobs/fix-result.ts";
 import { exitCodeFor } from "../../fix/result.ts";
 import { createModelFromEnv } from "../../llm/from-env.ts";
@@ -153,19 +152,19 @@ export function registerFix(program: Command): void {
         contextTokens,
         budget: { maxAttempts, maxUsd },
       });
-      const ports = await createLocalFixPorts({
+      const { run } = await runFixJob(spec, {
         repoDir: repo,
-        jobId: id,
         config,
-        ...(log === undefined ? {} : { ciLog: log }),
-        ...(flags.test ? { testCommand: flags.test } : {}),
+        overrides: {
+          ...(flags.test ? { testCommand: flags.test } : {}),
+          ...(flags.model ? { model: flags.model } : {}),
+          ...(flags.strongModel ? { strongModel: flags.strongModel } : {}),
+        },
         model,
-        models: fixModels(spec, config),
         redactor,
-        log: progress,
+        onProgress: progress,
         publishLocalBranch: !flags.dryRun && dirty.length === 0,
       });
-      const run = await runFix(ports, fixRunOptions(spec, config));
 
       const outputs: Array<readonly [string, string]> = [
         ["result.json", `${JSON.stringify(run.result, null, 2)}\n`],

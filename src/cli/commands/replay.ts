@@ -8,7 +8,6 @@ import { Redactor } from "../../core/redact.ts";
 import { parseTrace, replayTrace } from "../../jobs/replay.ts";
 import { loadRepoConfigFile } from "../../config/load.ts";
 import path from "node:path";
-import { createDockerSandbox } from "../../sandbox/docker.ts";
 import { readTextInput } from "../read-input.ts";
 
 interface ReplayOptions {
@@ -52,7 +51,6 @@ export function registerReplay(program: Command): void {
       // A fix job ran under its repository's configuration: replay it under the same one.
       const config = opts.repo ? await loadRepoConfigFile(path.resolve(opts.repo)) : undefined;
       const report = await replayTrace(input, {
-        sandbox: createDockerSandbox(),
         redactor,
         ...(opts.repo ? { repoDir: path.resolve(opts.repo) } : {}),
         ...(config ? { config } : {}),

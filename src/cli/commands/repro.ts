@@ -6,14 +6,11 @@ import { createHash } from "node:crypto";
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import { ReproJobSpec } from "../../core/job.ts";
-import { systemClock } from "../../core/loop-clock.ts";
 import { Redactor } from "../../core/redact.ts";
 import { renderReproReport } from "../../report/repro-report.ts";
 import { MAX_REPORT_CHARS } from "../../repro/bounded.ts";
-import { runRepro } from "../../repro/run-repro.ts";
 import { reproductionFile } from "../../repro/script-header.ts";
-import { reproTrace } from "../../repro/trace.ts";
-import { createLocalReproPorts } from "../../jobs/local-repro.ts";
+import { runReproJob } from "../../jobs/pipelines.ts";
 import { assertModelKey, intOption, nonNegativeNumberOption, secondsOption } from "../options.ts";
 import { checkOutDir, writeOutDir } from "../out-dir.ts";
 import { readTextInput } from "../read-input.ts";
@@ -84,18 +81,14 @@ export function registerRepro(program: Command): void {
         budget: { maxAttempts, maxUsd },
       });
       const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
-      const startedAt = systemClock.now();
       // Progress on stderr, like `fix`: each step as it ends, and each sandbox run (quiet with --json).
       const progress = (line: string) => {
         if (!opts.json) process.stderr.write(`retrace: ${redactor.redact(line)}\n`);
       };
-      const ports = createLocalReproPorts({
+      const { job, outcome, startedAt } = await runReproJob(spec, {
         model,
-        redact: (s) => redactor.redact(s),
-        runTimeoutMs: timeoutMs,
-      });
-      const outcome = await runRepro(spec, {
-        ...ports,
+        redactor,
+        overrides: { runTimeoutMs: timeoutMs },
         onEvent: (e) => progress(`${e.step}: ${e.summary}`),
         onProgress: progress,
       });
@@ -107,7 +100,7 @@ export function registerRepro(program: Command): void {
       const report = redactor.redact(renderReproReport(result, file ? { scriptPath: file.filename } : {}));
 
       if (outDir !== undefined) {
-        const trace = redactor.redactDeep(reproTrace(spec, outcome.events, result, startedAt, outcome.trace));
+        const trace = job.trace;
         await writeOutDir("--out", outDir, [
           ["report.md", report],
           ...(file ? [[file.filename, file.content] as const] : []),

@@ -3,17 +3,12 @@
  * sandbox. Exit 0 VERIFIED, 1 REJECTED or BLOCKED, 2 usage error, 3 infrastructure (Docker unreachable).
  * Only translates flags into a `verifyPatch` call and its result into output.
  */
-import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
 import { CONFIG_PATH, loadConfigFile, loadRepoConfigFile } from "../../config/load.ts";
-import { policyForFix } from "../../config/schema.ts";
 import { readPatchInput } from "../read-patch.ts";
-import { type VerifyOutput, verifyPatch } from "../../fix/verify.ts";
+import type { VerifyOutput } from "../../fix/verify.ts";
+import { runVerifyJob } from "../../jobs/pipelines.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
-import { createDockerSandbox, DEFAULT_SANDBOX_IMAGE } from "../../sandbox/docker.ts";
-import { repositorySandbox } from "../../sandbox/limits.ts";
-import { createRepoDependencyProvider } from "../../install/repo-deps.ts";
-import { sandboxForRepo } from "../../install/repo-runtime.ts";
 import { intOption, secondsOption } from "../options.ts";
 
 interface VerifyFlags {
@@ -100,40 +95,22 @@ export function registerVerify(program: Command): void {
         ? await loadConfigFile(flags.config)
         : await loadRepoConfigFile(workspace.root);
       const runs = flags.runs === undefined ? config.fix.verifyRuns : intOption("--runs", flags.runs, 1, 10);
-      const testCommand = flags.test ?? config.fix.testCommand;
 
       const controller = new AbortController();
       const onSignal = () => controller.abort();
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
       try {
-        // The repository's image only when the operator allows it; its limits lowered to the host's maxima.
-        const box = repositorySandbox(
-          config.sandbox,
-          process.env,
-          process.env.RETRACE_SANDBOX_IMAGE ?? DEFAULT_SANDBOX_IMAGE,
-        );
-        for (const note of box.notes) process.stderr.write(`retrace: ${note}\n`);
-        const { sandbox } = await sandboxForRepo(
-          createDockerSandbox(box.image ? { image: box.image } : {}),
-          workspace.root,
-          { log: (line) => process.stderr.write(`retrace: ${line}\n`) },
-        );
-        const result = await verifyPatch({
+        const log = (line: string) => process.stderr.write(`retrace: ${line}\n`);
+        const result = await runVerifyJob({
           workspace,
-          sandbox,
           patch,
-          policy: policyForFix(config),
-          ...(testCommand === undefined ? {} : { testCommand }),
+          config,
+          testCommand: flags.test,
           runs,
-          jobId: `verify-${randomUUID().slice(0, 8)}`,
+          timeoutMs,
           signal: controller.signal,
-          ...(timeoutMs === undefined ? {} : { limits: { timeoutMs } }),
-          dependencies: createRepoDependencyProvider({
-            policy: config.install,
-            signal: controller.signal,
-            log: (line) => process.stderr.write(`retrace: ${line}\n`),
-          }),
+          log,
           onRun: (phase, index, r) => {
             const c = r.counts;
             process.stderr.write(

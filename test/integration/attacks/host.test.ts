@@ -30,6 +30,7 @@ import { RetraceConfig } from "../../../src/config/schema.ts";
 import { Redactor } from "../../../src/core/redact.ts";
 import { createBranchWithCommit } from "../../../src/git/branch-commit.ts";
 import { ensureCheckoutAt } from "../../../src/jobs/default-runner.ts";
+import { fixSettings } from "../../../src/jobs/settings.ts";
 import { createLocalFixPorts } from "../../../src/jobs/local-fix.ts";
 import {
   createDockerSandbox,
@@ -449,9 +450,8 @@ describe("git on the host runs no program the checkout names", () => {
         const ports = await createLocalFixPorts({
           repoDir: c.dir,
           jobId: "host-attack",
-          config: RetraceConfig.parse({}),
+          settings: fixSettings(RetraceConfig.parse({}), { testCommand: "true" }),
           model: null,
-          testCommand: "true",
           redactor: new Redactor(),
           sandbox: { run: () => Promise.reject(new Error("no sandbox run in this test")) },
           publishLocalBranch: false,

@@ -9,6 +9,7 @@ import path from "node:path";
 import { expect, it } from "vitest";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { Redactor } from "../../../src/core/redact.ts";
+import { fixSettings } from "../../../src/jobs/settings.ts";
 import { createLocalFixPorts } from "../../../src/jobs/local-fix.ts";
 import { createDockerSandbox } from "../../../src/sandbox/docker.ts";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
@@ -34,8 +35,7 @@ describeDocker("reruns use the repository's own test command", () => {
     const ports = await createLocalFixPorts({
       repoDir,
       jobId: "test-rerun-command",
-      config: defaultConfig(),
-      testCommand: "PYTHONPATH=src python3 -m pytest tests",
+      settings: fixSettings(defaultConfig(), { testCommand: "PYTHONPATH=src python3 -m pytest tests" }),
       model: null,
       redactor: new Redactor(),
       sandbox: createDockerSandbox({ image: sandboxImage }),
