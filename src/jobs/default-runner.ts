@@ -11,11 +11,14 @@
  *   ($RETRACE_SANDBOX_MAX_LIMITS); the host's image ($RETRACE_SANDBOX_IMAGE, else the driver's default) stays
  *   the default when the config leaves it unset.
  */
+import { defaultConfig } from "../config/schema.ts";
 import { RetraceError } from "../core/errors.ts";
 import { Redactor } from "../core/redact.ts";
 import { safeGit } from "../git/run-git.ts";
 import { createModelFromEnv } from "../llm/from-env.ts";
 import type { JobRunner } from "./result.ts";
+import { operatorMaxLimits } from "../sandbox/limits.ts";
+import { createJobSandbox, resolveSandbox } from "./settings.ts";
 import { type Pipelines, pipelines as productionPipelines, runJob } from "./run-job.ts";
 
 export interface DefaultRunnerOptions {
@@ -83,6 +86,9 @@ export async function ensureCheckoutAt(
 
 export function createDefaultRunner(options: DefaultRunnerOptions): JobRunner {
   const model = createModelFromEnv({}, options.env);
+  // The operator's maxima are read once at start: a malformed RETRACE_SANDBOX_MAX_LIMITS stops the runner
+  // before it takes a job, never a job halfway.
+  operatorMaxLimits(options.env);
   return async (spec, run) => {
     const redactor = new Redactor([options.env.ANTHROPIC_API_KEY, ...(options.secrets ?? [])]);
     // A checkout made for this job (the App's) is the failed commit by construction; the runner's own is not.
@@ -90,13 +96,17 @@ export function createDefaultRunner(options: DefaultRunnerOptions): JobRunner {
     if (spec.kind === "fix" && spec.headSha && !run.repoDir && options.repoDir) {
       await ensureCheckoutAt(options.repoDir, spec.headSha, run.onProgress);
     }
-    // The sandbox, the models and every other setting come from the job's settings (./settings.ts), resolved
-    // from the spec, the repository's config and this runner's environment.
+    // The sandbox the job's settings describe (./settings.ts: the repository's image and limits within this
+    // runner's environment), built here so a refused image or a malformed maximum fails before the job starts;
+    // the models and every other setting come from the same settings inside the pipeline.
+    const box = resolveSandbox(run.config ?? defaultConfig(), options.env);
+    for (const note of box.notes) run.onProgress?.(note);
     const { result } = await runJob(
       spec,
       {
         model: spec.model === null ? null : model,
         env: options.env,
+        sandbox: createJobSandbox(box),
         signal: run.signal,
         redactor,
         ...(run.config === undefined ? {} : { config: run.config }),
