@@ -60,6 +60,28 @@ function defaultOf(s: JsonSchema): string {
 }
 
 /** docs/config.md: one table per section, every field with its type, default and description. */
+/**
+ * Where each section applies. Every surface resolves a job's settings in one place (src/jobs/settings.ts) and
+ * the intake reads the triggers' sections (src/jobs/intake.ts), so a field means the same on each surface it
+ * applies to; this table says which ones read it, and why the others do not.
+ */
+export const SECTION_SURFACES: Record<string, string> = {
+  policy:
+    "App, Action, CLI (`fix`, `verify`; `policy` with `--config`) and `replay`: the gate before verification, and again before a draft PR.",
+  repro:
+    "App and Action (the label, `enabled`, `runs` and the budget, at intake); every reproduction, also `retrace repro`, for `runTimeoutMs`, `installTimeoutMs` and `compareLatest` (the CLI's `--timeout` wins over `runTimeoutMs`).",
+  fix: "App and Action (`enabled`, `checks`, `lineageCap` at intake); every fix, also `retrace fix`, `retrace verify` and `replay`, for `testCommand` (`--test` wins) and `verifyRuns` (`--runs` wins).",
+  commands: "App and Action: which comment words start a job, and who may.",
+  limits:
+    "App only: daily counts and concurrent jobs need the App's job store (the Action runs one job per workflow run).",
+  model:
+    "Every job with a model, on every surface and in `replay`: both pipelines (reproductions and fixes). The CLI's `--model`/`--strong-model` and the Action's `model` input win over `default`/`strong`.",
+  sandbox:
+    "Every job on every surface and `verify`: the image only when the host allows it (RETRACE_SANDBOX_IMAGES), the limits lowered to the host's maxima (RETRACE_SANDBOX_MAX_LIMITS).",
+  install:
+    "Every dependency install: a report's packages (reproductions) and a repository's dependencies (fixes, `verify`).",
+};
+
 export function configMarkdown(): string {
   const root = configJsonSchema() as JsonSchema;
   const out: string[] = [
@@ -71,6 +93,12 @@ export function configMarkdown(): string {
     "so a typo cannot silently turn a rule off. Editors complete the file with `schema/retrace.schema.json`",
     "(add `# yaml-language-server: $schema=<url of schema/retrace.schema.json>` as its first line).",
     "",
+    "A job's settings are resolved in one place, `src/jobs/settings.ts`, from the job spec, this file and the",
+    'host\'s environment, for the App, the Action, the CLI and `retrace replay` alike; "Applies on" under each',
+    "section says which surfaces read it. Adding a field: its schema in `src/config/schema.ts`, its resolved",
+    "value in `src/jobs/settings.ts` (or its rule in `src/jobs/intake-rules.ts` when it decides whether a job",
+    "starts), its row in `SECTION_SURFACES` for a new section, then `npx tsx scripts/gen-schema.ts`.",
+    "",
   ];
   const walk = (name: string, s: JsonSchema, depth: number) => {
     const props = s.properties ?? {};
@@ -78,6 +106,8 @@ export function configMarkdown(): string {
     const nested = Object.entries(props).filter(([, p]) => p.type === "object");
     out.push(`${"#".repeat(Math.min(depth, 6))} \`${name}\``, "");
     if (s.description) out.push(s.description, "");
+    const surfaces = depth === 2 ? SECTION_SURFACES[name] : undefined;
+    if (surfaces) out.push(`Applies on: ${surfaces}`, "");
     if (leaves.length > 0) {
       out.push("| field | type | default | description |", "|---|---|---|---|");
       for (const [key, p] of leaves) {

@@ -34,3 +34,11 @@ describe("generated schema files", () => {
     expect(props).toEqual(["policy", "repro", "fix", "commands", "limits", "model", "sandbox", "install"]);
   });
 });
+
+describe("docs/config.md says where each section applies", () => {
+  it("has an 'Applies on' line for every top-level section of the schema", async () => {
+    const { SECTION_SURFACES } = await import("../../../src/config/json-schema.ts");
+    const { RetraceConfig } = await import("../../../src/config/schema.ts");
+    expect(Object.keys(SECTION_SURFACES).sort()).toEqual(Object.keys(RetraceConfig.shape).sort());
+  });
+});
