@@ -14,7 +14,6 @@ import { createLocalFixPorts, fixModels, fixRunOptions } from "./local-fix.ts";
 import { renderReproReport } from "../report/repro-report.ts";
 import { reproJobResult } from "./repro-result.ts";
 import { runRepro } from "../repro/run-repro.ts";
-import { reproTrace } from "../repro/trace.ts";
 import { DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
 import { createLocalReproPorts, type LocalReproPortsOptions } from "./local-repro.ts";
 import { repositorySandbox } from "../sandbox/limits.ts";
@@ -50,13 +49,10 @@ export function localReproOptions(ports: JobPorts, redactor: Redactor): LocalRep
 
 async function reproPipeline(spec: ReproJobSpec, ports: JobPorts): Promise<JobRun> {
   const redactor = ports.redactor ?? new Redactor();
-  const startedAt = (ports.clock ?? { now: () => Date.now() }).now();
   ports.onProgress?.("reproducing the report in the sandbox");
   const outcome = await runRepro(spec, createLocalReproPorts(localReproOptions(ports, redactor)));
   const report = renderReproReport(outcome.result);
-  const trace = redactor.redactDeep(
-    reproTrace(spec, outcome.events, outcome.result, startedAt, outcome.trace),
-  );
+  const trace = redactor.redactDeep(outcome.trace);
   return { result: redactor.redactDeep(reproJobResult(spec.id, outcome.result, report)), trace };
 }
 

@@ -12,7 +12,6 @@ import { renderReproReport } from "../../report/repro-report.ts";
 import { MAX_REPORT_CHARS } from "../../repro/bounded.ts";
 import { runRepro } from "../../repro/run-repro.ts";
 import { reproductionFile } from "../../repro/script-header.ts";
-import { reproTrace } from "../../repro/trace.ts";
 import { createLocalReproPorts } from "../../jobs/local-repro.ts";
 import { assertModelKey, intOption, nonNegativeNumberOption, secondsOption } from "../options.ts";
 import { checkOutDir, writeOutDir } from "../out-dir.ts";
@@ -107,7 +106,7 @@ export function registerRepro(program: Command): void {
       const report = redactor.redact(renderReproReport(result, file ? { scriptPath: file.filename } : {}));
 
       if (outDir !== undefined) {
-        const trace = redactor.redactDeep(reproTrace(spec, outcome.events, result, startedAt, outcome.trace));
+        const trace = redactor.redactDeep(outcome.trace);
         await writeOutDir("--out", outDir, [
           ["report.md", report],
           ...(file ? [[file.filename, file.content] as const] : []),

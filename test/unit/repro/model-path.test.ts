@@ -18,7 +18,6 @@ import type { ReproPorts } from "../../../src/repro/ports.ts";
 import { ReproResult } from "../../../src/repro/result.ts";
 import { runRepro } from "../../../src/repro/run-repro.ts";
 import { DEFAULT_REPRO_MODELS } from "../../../src/jobs/local-repro.ts";
-import { reproTrace } from "../../../src/repro/trace.ts";
 import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/core/ports/sandbox.ts";
 
 const fence = "```";
@@ -141,17 +140,20 @@ describe("repro model path (scripted model, reading sandbox)", () => {
     expect(req.tools?.map((t) => t.name)).toEqual([WRITE_REPRODUCTION_TOOL]);
     expect(req.toolChoice).toEqual({ type: "tool", name: WRITE_REPRODUCTION_TOOL });
     expect(req.meta).toEqual({ step: "write", attempt: 1 });
-    // The trace holds the exchange, then the pipeline's steps.
-    const trace = reproTrace(spec(proseReport), out.events, r, 0, out.trace);
-    expect(trace.steps.map((s) => s.state).slice(0, 5)).toEqual([
+    // One trace: the deterministic steps, then the model's, the exchange in `write`.
+    const trace = out.trace;
+    expect(trace.steps.map((s) => s.state)).toEqual([
+      "parse",
+      "expectations",
+      "complete",
       "write",
       "scan",
       "run",
       "evaluate",
-      "parse",
     ]);
-    expect(trace.steps[0]!.exchanges).toHaveLength(1);
+    expect(trace.steps[3]!.exchanges).toHaveLength(1);
     expect(trace.totals.exchanges).toBe(1);
+    expect(trace.result.output).toMatchObject({ verdict: "REPRODUCED", attempts: 1 });
   });
 
   it("the deterministic path stays first: a reproduced snippet never calls the model", async () => {
@@ -161,7 +163,9 @@ describe("repro model path (scripted model, reading sandbox)", () => {
     expect(out.result.verdict).toBe("REPRODUCED");
     expect(out.result).toMatchObject({ attempts: 1, tokens: 0, model: null, risks: [] });
     expect(model.requests).toHaveLength(0);
-    expect(out.trace).toBeUndefined();
+    // The deterministic path runs on the loop engine too: its trace has no model step and no exchange.
+    expect(out.trace.steps.map((s) => s.state)).toEqual(["parse", "expectations", "complete", "run"]);
+    expect(out.trace.totals.exchanges).toBe(0);
   });
 
   it("a snippet with placeholders is completed by the model, keeping the reporter's code", async () => {
