@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { Workspace } from "../../../src/core/ports/workspace.ts";
 import { ScriptedModel } from "../../../src/llm/scripted.ts";
 import { Redactor } from "../../../src/core/redact.ts";
 import { fixJobResult } from "../../../src/jobs/fix-result.ts";
@@ -8,6 +7,7 @@ import { fixBranchName, fixReportMarkdown, runFix } from "../../../src/fix/pipel
 import type { FixPorts, FixTestPort, TestRunSummary } from "../../../src/fix/ports.ts";
 import { FixResult } from "../../../src/fix/result.ts";
 import { renderFixReport } from "../../../src/report/pr-body.ts";
+import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
 const FILES: Record<string, string> = {
   "pricing/cart.py": "def apply_discount(amount, percent):\n    return amount * (1 - percent)\n",
@@ -15,20 +15,6 @@ const FILES: Record<string, string> = {
     "from pricing.cart import apply_discount\n\n\ndef test_discount():\n    assert apply_discount(200.0, 10) == 180.0\n",
 };
 const FAILING = "tests/test_cart.py::test_discount";
-
-function memWorkspace(files: Record<string, string>): Workspace {
-  return {
-    root: "/mem",
-    readFile: async (p) => {
-      const t = files[p];
-      if (t === undefined) throw new Error(`no file ${p}`);
-      return t;
-    },
-    exists: async (p) => p in files,
-    findSymlink: async () => null,
-    listFiles: async () => Object.keys(files).sort(),
-  };
-}
 
 function summary(outcome: string): TestRunSummary {
   return {
@@ -72,7 +58,7 @@ function ports(
 ) {
   const verified: string[] = [];
   const p: FixPorts = {
-    workspace: memWorkspace(FILES),
+    workspace: memoryWorkspace(FILES, "/mem"),
     tests: testsPort(rerun),
     parseLog: () => [],
     gate: (patch) => {

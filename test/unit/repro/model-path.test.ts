@@ -18,32 +18,14 @@ import type { ReproPorts } from "../../../src/repro/ports.ts";
 import { ReproResult } from "../../../src/repro/result.ts";
 import { runRepro } from "../../../src/repro/run-repro.ts";
 import { DEFAULT_REPRO_MODELS } from "../../../src/jobs/local-repro.ts";
-import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/core/ports/sandbox.ts";
+import type { Sandbox, SandboxRunResult } from "../../../src/core/ports/sandbox.ts";
+import { entryCode, fakeSandbox } from "../../support/fake-sandbox.ts";
 
 const fence = "```";
 
 /** Runs a script by looking at it: `answer(entryCode)` says what the run printed. */
-class ReadingSandbox implements Sandbox {
-  readonly requests: SandboxRunRequest[] = [];
-  constructor(private readonly answer: (code: string) => Partial<SandboxRunResult>) {}
-  async run(req: SandboxRunRequest): Promise<SandboxRunResult> {
-    this.requests.push(req);
-    const entry = /exec \w+ '([^']+)'/.exec(req.command.join(" "))?.[1] ?? "";
-    const code = req.input?.files?.[entry];
-    return {
-      exitCode: 0,
-      signal: null,
-      stdout: "",
-      stderr: "",
-      stdoutTruncated: false,
-      stderrTruncated: false,
-      durationMs: 50,
-      files: {},
-      stoppedBy: null,
-      ...this.answer(typeof code === "string" ? code : ""),
-    };
-  }
-}
+const readingSandbox = (answer: (code: string) => Partial<SandboxRunResult>) =>
+  fakeSandbox((req) => ({ durationMs: 50, ...answer(entryCode(req)) }));
 
 const pyError = (type: string, message: string): Partial<SandboxRunResult> => ({
   exitCode: 1,
@@ -52,7 +34,7 @@ const pyError = (type: string, message: string): Partial<SandboxRunResult> => ({
 
 /** A sandbox like Python: `...` as a value → TypeError, `undefined_thing` → NameError, `["name"]` → KeyError, else clean. */
 const keyErrorSandbox = () =>
-  new ReadingSandbox((code) =>
+  readingSandbox((code) =>
     /=\s*\.\.\./.test(code)
       ? pyError("TypeError", "'ellipsis' object is not subscriptable")
       : /undefined_thing/.test(code)
@@ -361,7 +343,7 @@ describe("untrusted text in the prompt", () => {
 
   it("code keeps its bytes with a warning to the model and a note in the result; the run's output is escaped", async () => {
     const md = `# format_record crashes\n\n${fence}python\nrecord = {"id": 1}  # \u2066admin only\u2069\nprint(record.get("name"))\n${fence}\n\nIt raises \`KeyError: 'name'\` when the record has no name.\n`;
-    const sb = new ReadingSandbox((code) =>
+    const sb = readingSandbox((code) =>
       /\["name"\]/.test(code)
         ? pyError("KeyError", "'name'")
         : { stdout: "None\u200B\u202Eevil\n", stderr: "@@retrace-runtime 3.11.2\n" },
