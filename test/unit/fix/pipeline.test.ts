@@ -227,6 +227,23 @@ describe("runFix (scripted model, fake ports)", () => {
     expect(model.requests[2]!.messages[0]!.content as string).toContain("was not found in pricing/cart.py");
   });
 
+  it("an attempt stopped inside root_cause is logged with what it spent (read from the trace)", async () => {
+    const big = { inputTokens: 3000, outputTokens: 100 };
+    const model = new ScriptedModel([
+      { ...rootCause, usage: big },
+      { ...edits("x", "pricing/cart.py", "no such text"), usage: big },
+      { ...rootCause, usage: big },
+    ]);
+    const { p } = ports(model);
+    const run = await runFix(p, { id: "open", budget: { maxTokens: 7000 } });
+    expect(run.result.attemptLog.map((a) => [a.n, a.verdict, a.tokens])).toEqual([
+      [1, "apply", 6200],
+      [2, "budget", 3100],
+    ]);
+    expect(run.result.attemptLog[1]?.model).toBe(run.trace.steps.at(-1)?.model);
+    expect(run.result.tokens).toBe(9300);
+  });
+
   it("caps every model call at the configured output tokens (model.maxOutputTokens)", async () => {
     const model = new ScriptedModel([rootCause, edits("    return amount * (1 - percent / 100)")]);
     const { p } = ports(model);
