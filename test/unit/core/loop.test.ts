@@ -229,21 +229,23 @@ describe("runMachine", () => {
     expect(r.trace.steps[0]?.durationMs).toBe(2_000);
   });
 
-  it("maps errors to error:<kind> and cancellation to cancelled", async () => {
-    const failing = (err: unknown) =>
-      defineMachine<null>()({
-        name: "e",
-        initial: "a",
-        states: {
-          a: {
-            on: ["z"],
-            run: () => {
-              throw err;
-            },
+  /** One state that throws `err`. */
+  const failing = (err: unknown) =>
+    defineMachine<null>()({
+      name: "e",
+      initial: "a",
+      states: {
+        a: {
+          on: ["z"],
+          run: () => {
+            throw err;
           },
-          z: { terminal: "completed" },
         },
-      });
+        z: { terminal: "completed" },
+      },
+    });
+
+  it("maps errors to error:<kind> and cancellation to cancelled", async () => {
     expect((await runMachine(failing(new RetraceError("sandbox", "boom")), null)).reason).toBe(
       "error:sandbox",
     );
@@ -266,20 +268,7 @@ describe("runMachine", () => {
 
   it("keeps what a failing step threw, as thrown, beside the trace's record of it", async () => {
     const thrown = new TypeError("x is undefined");
-    const m = defineMachine<null>()({
-      name: "e",
-      initial: "a",
-      states: {
-        a: {
-          on: ["z"],
-          run: () => {
-            throw thrown;
-          },
-        },
-        z: { terminal: "completed" },
-      },
-    });
-    const r = await runMachine(m, null);
+    const r = await runMachine(failing(thrown), null);
     expect(r.cause).toBe(thrown);
     expect(r.trace.steps[0]?.error).toMatchObject({ kind: "internal", message: "x is undefined" });
     expect(JSON.stringify(r.trace)).not.toContain("cause");

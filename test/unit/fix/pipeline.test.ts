@@ -211,13 +211,18 @@ describe("runFix (scripted model, fake ports)", () => {
     expect(renderFixReport({ result: run.result, excerpt: "" })).toContain("Why it was rejected");
   });
 
-  it("turns apply errors into feedback, and ends with BUDGET_EXHAUSTED when the token budget runs out", async () => {
+  /** A root cause and edits that do not apply (3 100 tokens each), then a second root cause past 7 000 tokens. */
+  const overspending = () => {
     const big = { inputTokens: 3000, outputTokens: 100 };
-    const model = new ScriptedModel([
+    return new ScriptedModel([
       { ...rootCause, usage: big },
       { ...edits("x", "pricing/cart.py", "no such text"), usage: big },
       { ...rootCause, usage: big },
     ]);
+  };
+
+  it("turns apply errors into feedback, and ends with BUDGET_EXHAUSTED when the token budget runs out", async () => {
+    const model = overspending();
     const { p } = ports(model);
     const run = await runFix(p, { id: "bud", budget: { maxTokens: 7000 } });
     expect(run.result.outcome).toBe("BUDGET_EXHAUSTED");
@@ -228,13 +233,7 @@ describe("runFix (scripted model, fake ports)", () => {
   });
 
   it("an attempt stopped inside root_cause is logged with what it spent (read from the trace)", async () => {
-    const big = { inputTokens: 3000, outputTokens: 100 };
-    const model = new ScriptedModel([
-      { ...rootCause, usage: big },
-      { ...edits("x", "pricing/cart.py", "no such text"), usage: big },
-      { ...rootCause, usage: big },
-    ]);
-    const { p } = ports(model);
+    const { p } = ports(overspending());
     const run = await runFix(p, { id: "open", budget: { maxTokens: 7000 } });
     expect(run.result.attemptLog.map((a) => [a.n, a.verdict, a.tokens])).toEqual([
       [1, "apply", 6200],
