@@ -5,7 +5,7 @@
  * reports (`<UnitTestResult testName=… outcome="Failed">` with `<ErrorInfo>`, the class from
  * `<TestDefinitions>`). Ids are `Ns.Class.Method` plus the displayed arguments (docs/test-ids.md).
  */
-import { xmlStream } from "./xml-stream.ts";
+import { REPORT_XML_OPTIONS, xmlStream } from "./xml-stream.ts";
 import { XMLParser } from "fast-xml-parser";
 import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
 
@@ -151,14 +151,7 @@ export function createDotnetParser(sink: ParserSink) {
   };
 }
 
-const trxXml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "",
-  textNodeName: "#text",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-});
+const trxXml = new XMLParser(REPORT_XML_OPTIONS);
 
 /**
  * TRX, read as a stream: each `<UnitTestResult>` element is cut out as it completes; the class of each test

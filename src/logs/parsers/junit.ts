@@ -5,7 +5,7 @@
  * (`flakyFailure`/`flakyError` in a passing test, `rerunFailure`/`rerunError` in a failing one) and
  * testcases repeated by retries mark the test flaky.
  */
-import { xmlStream } from "./xml-stream.ts";
+import { REPORT_XML_OPTIONS, xmlStream } from "./xml-stream.ts";
 import { XMLParser } from "fast-xml-parser";
 import type { FailureCategory, TestOutcome } from "../failure.ts";
 import { categoryOfError, type FailureDraft, type FormatDefinition, type ParserSink } from "../parser.ts";
@@ -14,12 +14,7 @@ import { summarizePanic } from "./rust-panic.ts";
 
 const MAX_ELEMENT = 256 * 1024;
 const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "",
-  textNodeName: "#text",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
+  ...REPORT_XML_OPTIONS,
   isArray: (_name: string, _path: unknown, _leaf: boolean, isAttribute: boolean) => !isAttribute,
   processEntities: true,
   htmlEntities: true,

@@ -52,3 +52,13 @@ export function xmlStream(options: {
   };
   return doc;
 }
+
+/** How a report's elements are read (fast-xml-parser): attributes kept unprefixed, values kept as written. */
+export const REPORT_XML_OPTIONS = {
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  textNodeName: "#text",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+} as const;
