@@ -8,6 +8,7 @@ import { ReproJobSpec } from "../../../src/core/job.ts";
 import { ManualClock } from "../../../src/core/loop-clock.ts";
 import { Redactor } from "../../../src/core/redact.ts";
 import { localReproOptions } from "../../../src/jobs/pipelines.ts";
+import { replayTrace } from "../../../src/jobs/replay.ts";
 import { runJob } from "../../../src/jobs/run-job.ts";
 import { renderReproReport } from "../../../src/report/repro-report.ts";
 import { foldRuns, matchRun, messagesAgree, outputAppears } from "../../../src/repro/match.ts";
@@ -378,5 +379,37 @@ describe("report and reproduction file", () => {
     expect(needs).toContain("## Retrace: ❓ Needs more information");
     expect(needs).toContain("### Questions for the author");
     expect(needs).not.toContain("### Evidence");
+  });
+});
+
+describe("the deterministic path on the loop engine", () => {
+  it("records one trace with the result as its output, and replays to the same transitions and result", async () => {
+    const sb = fakeSandbox(() => keyErrorRun);
+    const job = ReproJobSpec.parse({ kind: "repro", id: "one-trace", markdown: keyErrorReport, runs: 2 });
+    const run = await runJob(job, { model: null, sandbox: sb });
+    expect(run.trace.machine).toBe("repro");
+    expect(run.trace.steps.map((s) => `${s.state}→${s.next}`)).toEqual([
+      "parse→expectations",
+      "expectations→complete",
+      "complete→run",
+      "run→done",
+    ]);
+    expect(run.trace.steps.every((s) => s.model === null && s.exchanges.length === 0)).toBe(true);
+    expect(run.trace.result).toMatchObject({ reason: "completed", output: { verdict: "REPRODUCED" } });
+    const replay = await replayTrace(JSON.parse(JSON.stringify(run.trace)), { sandbox: sb });
+    expect(replay.divergences).toEqual([]);
+    expect(replay.same).toBe(true);
+  });
+
+  it("a zero dollar budget does not stop it: the deterministic steps call no model", async () => {
+    const job = ReproJobSpec.parse({
+      kind: "repro",
+      id: "zero",
+      markdown: keyErrorReport,
+      runs: 1,
+      budget: { maxUsd: 0, maxTokens: 0 },
+    });
+    const { result } = await runRepro(job, ports(fakeSandbox(() => keyErrorRun)));
+    expect(result.verdict).toBe("REPRODUCED");
   });
 });
