@@ -16,7 +16,7 @@ import path from "node:path";
 import { ReproJobSpec } from "../src/core/job.ts";
 import { MAX_REPORT_CHARS } from "../src/repro/bounded.ts";
 import { completeProgram } from "../src/repro/complete.ts";
-import { createContext } from "../src/repro/run-repro.ts";
+import { createContext } from "../src/repro/context.ts";
 import { createLocalReproPorts } from "../src/jobs/local-repro.ts";
 import { type Split, splitOf } from "./lib/split.ts";
 

@@ -116,6 +116,12 @@ export interface StateSpec<C, S extends string> {
   terminal?: TerminalKind;
   /** Entering this state starts a new attempt (counted against `maxAttempts`). */
   startsAttempt?: boolean;
+  /**
+   * The step calls no model (its `io.model` is null), so it spends nothing the token and dollar bounds count:
+   * only the time bound and cancellation are checked before it. A deterministic step runs even when a zero
+   * token or dollar budget rules the model out.
+   */
+  free?: boolean;
 }
 
 export interface MachineSpec<C, S extends string> {
@@ -281,6 +287,8 @@ export interface RunResult<C> {
   /** The machine's result document (also in the trace, redacted). */
   output: unknown;
   error?: { kind: string; message: string; hint?: string };
+  /** What the failing step threw, as thrown (not in the trace), so a pipeline can rethrow it unchanged. */
+  cause?: unknown;
   trace: Trace;
 }
 
@@ -416,6 +424,7 @@ export async function runMachine<C, S extends string>(
   let ctx = initialCtx;
   let state: S = machine.initial;
   let ended: { reason: EndReason; error?: { kind: string; message: string; hint?: string } } | null = null;
+  let cause: unknown;
 
   const end = (reason: EndReason, error?: { kind: string; message: string; hint?: string }) => {
     ended = error ? { reason, error: redactor.redactDeep(error) } : { reason };
@@ -431,7 +440,8 @@ export async function runMachine<C, S extends string>(
       end("cancelled", { kind: "cancelled", message: "the job was cancelled" });
       break;
     }
-    const bound = meter.exhausted();
+    const exhausted = meter.exhausted();
+    const bound = spec.free && exhausted !== "time" ? null : exhausted;
     if (bound) {
       const e = new BudgetExhaustedError(bound);
       end(`budget_exhausted:${bound}`, {
@@ -466,7 +476,7 @@ export async function runMachine<C, S extends string>(
       index: steps.length,
       state,
       attempt,
-      model: baseModel ? modelName : null,
+      model: baseModel && !spec.free ? modelName : null,
       startedAt: iso(startedAt),
       endedAt: iso(startedAt),
       durationMs: 0,
@@ -495,64 +505,65 @@ export async function runMachine<C, S extends string>(
 
     const stepName = state as string;
     let stepClosed = false;
-    const metered: Model | null = baseModel
-      ? {
-          complete: async (req: ModelRequest): Promise<ModelResponse> => {
-            if (stepCtl.signal.aborted) throw stepCtl.signal.reason;
-            const b = meter.exhausted();
-            if (b) throw new BudgetExhaustedError(b);
-            const seq = exchangeSeq++;
-            const request: ModelRequest & { model: string } = {
-              ...req,
-              model: req.model ?? modelName ?? choice?.fast ?? "",
-              maxTokens: Math.min(req.maxTokens ?? defaultMaxTokens, meter.remainingTokens()),
-              signal: req.signal ? AbortSignal.any([req.signal, stepCtl.signal]) : stepCtl.signal,
-              meta: { step: stepName, attempt },
-            };
-            if (request.model === "") delete (request as ModelRequest).model;
-            const t0 = clock.now();
-            const exchange: TraceExchange = {
-              seq,
-              step: stepName,
-              attempt,
-              startedAt: iso(t0),
-              durationMs: 0,
-              request: recordRequest({ ...request, model: request.model ?? "(adapter default)" }, redactor),
-            };
-            record.exchanges.push(exchange);
-            let res: ModelResponse;
-            try {
-              res = await baseModel.complete(request);
-            } catch (e) {
-              // A call that returns after its step was stopped is not recorded: the trace is final by then.
-              if (stepClosed) throw e;
-              exchange.durationMs = Math.max(0, clock.now() - t0);
-              const spent = spentOf(e);
-              if (spent) {
-                meter.charge(spent.usage, spent.costUsd);
-                record.usage = addUsage(record.usage, spent.usage);
-                record.costUsd = addUsd(record.costUsd, spent.costUsd);
+    const metered: Model | null =
+      baseModel && !spec.free
+        ? {
+            complete: async (req: ModelRequest): Promise<ModelResponse> => {
+              if (stepCtl.signal.aborted) throw stepCtl.signal.reason;
+              const b = meter.exhausted();
+              if (b) throw new BudgetExhaustedError(b);
+              const seq = exchangeSeq++;
+              const request: ModelRequest & { model: string } = {
+                ...req,
+                model: req.model ?? modelName ?? choice?.fast ?? "",
+                maxTokens: Math.min(req.maxTokens ?? defaultMaxTokens, meter.remainingTokens()),
+                signal: req.signal ? AbortSignal.any([req.signal, stepCtl.signal]) : stepCtl.signal,
+                meta: { step: stepName, attempt },
+              };
+              if (request.model === "") delete (request as ModelRequest).model;
+              const t0 = clock.now();
+              const exchange: TraceExchange = {
+                seq,
+                step: stepName,
+                attempt,
+                startedAt: iso(t0),
+                durationMs: 0,
+                request: recordRequest({ ...request, model: request.model ?? "(adapter default)" }, redactor),
+              };
+              record.exchanges.push(exchange);
+              let res: ModelResponse;
+              try {
+                res = await baseModel.complete(request);
+              } catch (e) {
+                // A call that returns after its step was stopped is not recorded: the trace is final by then.
+                if (stepClosed) throw e;
+                exchange.durationMs = Math.max(0, clock.now() - t0);
+                const spent = spentOf(e);
+                if (spent) {
+                  meter.charge(spent.usage, spent.costUsd);
+                  record.usage = addUsage(record.usage, spent.usage);
+                  record.costUsd = addUsd(record.costUsd, spent.costUsd);
+                }
+                const c = classify(e);
+                exchange.error = { kind: c.kind, message: redactor.redact(c.message) };
+                throw e;
               }
-              const c = classify(e);
-              exchange.error = { kind: c.kind, message: redactor.redact(c.message) };
-              throw e;
-            }
-            if (stepClosed) throw stepCtl.signal.reason ?? new CancelledError();
-            exchange.durationMs = Math.max(0, clock.now() - t0);
-            exchange.response = recordResponse(res, redactor);
-            meter.charge(res.usage, res.costUsd);
-            record.usage = addUsage(record.usage, res.usage);
-            record.costUsd = addUsd(record.costUsd, res.costUsd);
-            const over = meter.overrun();
-            if (over) throw new BudgetExhaustedError(over);
-            return res;
-          },
-        }
-      : null;
+              if (stepClosed) throw stepCtl.signal.reason ?? new CancelledError();
+              exchange.durationMs = Math.max(0, clock.now() - t0);
+              exchange.response = recordResponse(res, redactor);
+              meter.charge(res.usage, res.costUsd);
+              record.usage = addUsage(record.usage, res.usage);
+              record.costUsd = addUsd(record.costUsd, res.costUsd);
+              const over = meter.overrun();
+              if (over) throw new BudgetExhaustedError(over);
+              return res;
+            },
+          }
+        : null;
 
     const io: StepIO = {
       model: metered,
-      modelName: baseModel ? modelName : null,
+      modelName: baseModel && !spec.free ? modelName : null,
       attempt,
       failedAttempts,
       feedback: feedback.at(-1) ?? null,
@@ -586,6 +597,7 @@ export async function runMachine<C, S extends string>(
       if (over) throw new BudgetExhaustedError(over);
     } catch (e) {
       const c = classify(e);
+      cause = e;
       end(c.reason, { kind: c.kind, message: c.message, ...(c.hint ? { hint: c.hint } : {}) });
       record.error = redactor.redactDeep({
         kind: c.kind,
@@ -700,6 +712,7 @@ export async function runMachine<C, S extends string>(
     feedback,
     output,
     ...(final.error ? { error: final.error } : {}),
+    ...(cause === undefined ? {} : { cause }),
     trace,
   };
 }

@@ -5,55 +5,13 @@
  * replaced by the selection for the given tests. A rerun that runs a different command than CI ran proves
  * nothing about the failure CI saw.
  *
- * Pure string work with a small quote-aware scanner: the command is never re-serialised, so quoting and
+ * Pure string work with the quote-aware shell-word scanner (`core/shell-words.ts`): the command is never re-serialised, so quoting and
  * `$VARS` stay exactly as the repository wrote them.
  */
 
-export interface Token {
-  text: string;
-  start: number;
-  end: number;
-}
+import { OPERATOR, scanWords, type Token } from "../core/shell-words.ts";
 
-/** Shell operators that end a simple command. */
-const OPERATOR = /^(?:&&|\|\||;|\||&|\(|\))/;
-
-/** Splits `command[from, to)` into words (quotes and backslashes respected), stopping at an operator. */
-export function scanWords(command: string, from = 0): { words: Token[]; end: number } {
-  const words: Token[] = [];
-  let i = from;
-  while (i < command.length) {
-    while (i < command.length && /\s/.test(command[i]!)) i++;
-    if (i >= command.length || OPERATOR.test(command.slice(i))) break;
-    const start = i;
-    let text = "";
-    while (i < command.length && !/\s/.test(command[i]!) && !OPERATOR.test(command.slice(i))) {
-      const c = command[i]!;
-      if (c === "'") {
-        const close = command.indexOf("'", i + 1);
-        const stop = close < 0 ? command.length : close;
-        text += command.slice(i + 1, stop);
-        i = stop + 1;
-      } else if (c === '"') {
-        let j = i + 1;
-        while (j < command.length && command[j] !== '"') {
-          if (command[j] === "\\" && j + 1 < command.length) j++;
-          text += command[j];
-          j++;
-        }
-        i = j + 1;
-      } else if (c === "\\" && i + 1 < command.length) {
-        text += command[i + 1];
-        i += 2;
-      } else {
-        text += c;
-        i++;
-      }
-    }
-    words.push({ text, start, end: Math.min(i, command.length) });
-  }
-  return { words, end: i };
-}
+export type { Token };
 
 export interface RunnerSpec {
   /** Finds the runner word(s) in a simple command; returns the index of the first argument word, or -1. */

@@ -7,9 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
-import type Docker from "dockerode";
 import { InfrastructureError } from "../core/errors.ts";
-import { cacheKey, type InstallCache } from "./cache.ts";
+import { cacheKey } from "./cache.ts";
 import { extractLimits, type InstallLimits, OUT_DIR, type StepResult } from "./container.ts";
 import {
   checkNpmLockfile,
@@ -26,20 +25,14 @@ import {
   CONTAINER_CA_FILE,
   imageId,
   installImage,
+  type InstallContext,
   npmHasAllowFlags,
   type Session,
+  withInstallSession,
   withSession,
 } from "./session.ts";
 
-export interface NpmInstallContext {
-  docker: Docker;
-  image?: string;
-  registry: RegistryConfig;
-  cache: InstallCache;
-  limits: InstallLimits;
-  jobId: string;
-  signal?: AbortSignal;
-}
+export type NpmInstallContext = InstallContext;
 
 /** A refusal by the source policy: the install never started. */
 export class SourcePolicyError extends InfrastructureError {
@@ -290,8 +283,6 @@ export async function installNpmPackages(
   ctx: NpmInstallContext,
   packages: { name: string; version: string }[],
 ): Promise<NpmPackagesResult> {
-  const image = installImage(ctx.image);
-  const id = await imageId(ctx.docker, image);
   const packageJson = JSON.stringify(
     {
       name: "retrace-repro",
@@ -301,18 +292,10 @@ export async function installNpmPackages(
     null,
     2,
   );
-  return withSession(
-    {
-      docker: ctx.docker,
-      image,
-      limits: ctx.limits,
-      allowHosts: npmAllowedHosts(ctx.registry),
-      routes: { [VIRTUAL_NPM_HOST]: ctx.registry.npm },
-      registry: ctx.registry,
-      jobId: ctx.jobId,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    },
-    async (s) => {
+  return withInstallSession(
+    ctx,
+    { allowHosts: npmAllowedHosts(ctx.registry), routes: { [VIRTUAL_NPM_HOST]: ctx.registry.npm } },
+    async (s, { image, id }) => {
       const env = npmEnv(s, REGISTRY_ONLY);
       await s.container.copyIn(OUT_DIR, { "package.json": packageJson });
       const flags = await allowFlags(s, image, REGISTRY_ONLY);

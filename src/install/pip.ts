@@ -8,8 +8,7 @@
  */
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import type Docker from "dockerode";
-import { cacheKey, type InstallCache } from "./cache.ts";
+import { cacheKey } from "./cache.ts";
 import { extractLimits, type InstallLimits, OUT_DIR } from "./container.ts";
 import { InstallFailedError, requireRoom, SourcePolicyError } from "./npm.ts";
 import { CONTAINER_PROXY_URL } from "./proxy.ts";
@@ -21,18 +20,10 @@ import {
   type RegistryConfig,
   registryKey,
 } from "./registry-config.ts";
-import { CONTAINER_CA_FILE, imageId, installImage, type Session, withSession } from "./session.ts";
+import { CONTAINER_CA_FILE, type InstallContext, type Session, withInstallSession } from "./session.ts";
 import type { SourceProblem } from "./lockfile-policy.ts";
 
-export interface PipInstallContext {
-  docker: Docker;
-  image?: string;
-  registry: RegistryConfig;
-  cache: InstallCache;
-  limits: InstallLimits;
-  jobId: string;
-  signal?: AbortSignal;
-}
+export type PipInstallContext = InstallContext;
 
 /** Where the installed packages are, relative to the entry directory (and to the workspace). */
 export const PYTHON_TARGET = "python-packages";
@@ -146,20 +137,10 @@ export async function installPipPackages(
   ctx: PipInstallContext,
   packages: { name: string; version: string }[],
 ): Promise<PipResult> {
-  const image = installImage(ctx.image);
-  const id = await imageId(ctx.docker, image);
-  return withSession(
-    {
-      docker: ctx.docker,
-      image,
-      limits: ctx.limits,
-      allowHosts: pipAllowedHosts(ctx.registry),
-      readOnlyDirs: pipLocalDirs(ctx.registry),
-      registry: ctx.registry,
-      jobId: ctx.jobId,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    },
-    async (s) => {
+  return withInstallSession(
+    ctx,
+    { allowHosts: pipAllowedHosts(ctx.registry), readOnlyDirs: pipLocalDirs(ctx.registry) },
+    async (s, { id }) => {
       const env = {
         HOME: "/tmp",
         PIP_CACHE_DIR: "/tmp/pip-cache",

@@ -126,6 +126,16 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   });
   const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
+  /** An upstream request that stalls is dropped; one that fails is a 502 to the client (counted). */
+  const answerFailures = (upstream: http.ClientRequest, res: http.ServerResponse) => {
+    upstream.on("timeout", () => upstream.destroy(new Error("upstream timed out")));
+    upstream.on("error", () => {
+      counts.upstreamErrors++;
+      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
+      res.end();
+    });
+  };
+
   /** A request to a virtual registry host: forwarded to the registry it stands for, nowhere else. */
   const route = (req: http.IncomingMessage, res: http.ServerResponse, base: URL, url: URL) => {
     counts.requests++;
@@ -156,12 +166,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         up.pipe(res);
       },
     );
-    upstream.on("timeout", () => upstream.destroy(new Error("upstream timed out")));
-    upstream.on("error", () => {
-      counts.upstreamErrors++;
-      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
-      res.end();
-    });
+    answerFailures(upstream, res);
     upstream.end();
   };
 
@@ -199,12 +204,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         up.pipe(res);
       },
     );
-    upstream.on("timeout", () => upstream.destroy(new Error("upstream timed out")));
-    upstream.on("error", () => {
-      counts.upstreamErrors++;
-      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
-      res.end();
-    });
+    answerFailures(upstream, res);
     req.pipe(upstream);
   });
   server.on("connection", (s) => {

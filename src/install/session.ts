@@ -8,6 +8,7 @@ import type Docker from "dockerode";
 import { InfrastructureError } from "../core/errors.ts";
 import { DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
 import { connectDocker } from "../sandbox/engine.ts";
+import type { InstallCache } from "./cache.ts";
 import { InstallContainer, type InstallLimits } from "./container.ts";
 import { type EgressProxy, startEgressProxy } from "./proxy.ts";
 import type { RegistryConfig } from "./registry-config.ts";
@@ -24,6 +25,17 @@ export interface SessionOptions {
   routes?: Record<string, string>;
   readOnlyDirs?: readonly string[];
   registry: RegistryConfig;
+  jobId: string;
+  signal?: AbortSignal;
+}
+
+/** What one install of packages takes (npm or pip): Docker, the image, the registry, the cache, limits, job. */
+export interface InstallContext {
+  docker: Docker;
+  image?: string;
+  registry: RegistryConfig;
+  cache: InstallCache;
+  limits: InstallLimits;
   jobId: string;
   signal?: AbortSignal;
 }
@@ -112,4 +124,29 @@ export async function npmHasAllowFlags(s: Session, image: string): Promise<boole
   const yes = r.exitCode === 0 && r.stdout.trim() === "yes";
   allowFlagSupport.set(image, yes);
   return yes;
+}
+
+/**
+ * A session for one install of `ctx` in its image, on the given network (hosts, routes, read-only dirs);
+ * `fn` also gets the image and its id (part of every cache key).
+ */
+export async function withInstallSession<T>(
+  ctx: InstallContext,
+  network: Pick<SessionOptions, "allowHosts" | "routes" | "readOnlyDirs">,
+  fn: (s: Session, image: { image: string; id: string }) => Promise<T>,
+): Promise<T> {
+  const image = installImage(ctx.image);
+  const id = await imageId(ctx.docker, image);
+  return withSession(
+    {
+      docker: ctx.docker,
+      image,
+      limits: ctx.limits,
+      ...network,
+      registry: ctx.registry,
+      jobId: ctx.jobId,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    },
+    (s) => fn(s, { image, id }),
+  );
 }

@@ -18,7 +18,6 @@ import { type FixRun, runFix } from "../fix/pipeline.ts";
 import { renderReproReport } from "../report/repro-report.ts";
 import type { ReproEvent } from "../repro/ports.ts";
 import { runRepro } from "../repro/run-repro.ts";
-import { reproTrace } from "../repro/trace.ts";
 import { fixJobResult } from "./fix-result.ts";
 import type { JobPorts, JobRun, Pipelines } from "./job-ports.ts";
 import { createLocalFixPorts, fixRunOptions } from "./local-fix.ts";
@@ -82,9 +81,7 @@ export async function runReproJob(
     ...(ports.onProgress ? { onProgress: ports.onProgress } : {}),
   });
   const report = renderReproReport(outcome.result);
-  const trace = redactor.redactDeep(
-    reproTrace(spec, outcome.events, outcome.result, startedAt, outcome.trace),
-  );
+  const trace = redactor.redactDeep(outcome.trace);
   return {
     job: { result: redactor.redactDeep(reproJobResult(spec.id, outcome.result, report)), trace },
     outcome,

@@ -3,7 +3,7 @@
  * (used in messages and in the rule's `allow` list), the files it applies to, and a regex over added lines.
  */
 import { isCommentLine, newlyAddedLines, truncate } from "./lines.ts";
-import type { ParsedPatch, RuleId, Violation } from "./types.ts";
+import type { DiffLine, ParsedPatch, RuleId, Violation } from "./types.ts";
 
 export interface LinePattern {
   /** Stable id, e.g. `pytest-skip`; users may list it in the rule's `allow`. */
@@ -46,4 +46,47 @@ export function scanAddedLines(
     }
   }
   return out;
+}
+
+/** The lines already flagged, as `file:line`. */
+export function flaggedLines(found: readonly Violation[]): Set<string> {
+  return new Set(found.map((v) => `${v.file}:${v.line}`));
+}
+
+/**
+ * A line-pattern rule over the files outside the tests, and `more`: what a single line cannot show (a module
+ * bound to a name on another line, a path opened on the next), unless the config allows the pattern `more.id`.
+ * `more.find` gets the lines already flagged, so no line is flagged twice.
+ */
+export function nonTestLineRule(
+  patch: ParsedPatch,
+  isTestFile: (path: string) => boolean,
+  rule: RuleId,
+  patterns: readonly LinePattern[],
+  allow: readonly string[],
+  more: { id: string; find: (flagged: ReadonlySet<string>) => Violation[] },
+): Violation[] {
+  const out = scanAddedLines(patch, rule, patterns, allow, (p) => !isTestFile(p));
+  if (allow.includes(more.id)) return out;
+  return [...out, ...more.find(flaggedLines(out))];
+}
+
+/**
+ * The added lines of `file` that `matches`, unless already flagged, each a violation whose message ends with
+ * the line (cut at 80 characters).
+ */
+export function flagAddedLines(
+  lines: readonly DiffLine[],
+  file: string,
+  finding: { rule: RuleId; id: string; what: string; matches: (text: string) => boolean },
+  flagged: ReadonlySet<string>,
+): Violation[] {
+  return lines
+    .filter((l) => l.kind === "add" && finding.matches(l.text) && !flagged.has(`${file}:${l.newLine}`))
+    .map((l) => ({
+      rule: finding.rule,
+      file,
+      line: l.newLine,
+      message: `${finding.what} [${finding.id}]: \`${l.text.trim().slice(0, 80)}\``,
+    }));
 }

@@ -5,6 +5,7 @@
  * the value the line shows when the snippet runs. Expression lines are rewritten to echo their value (the
  * way a REPL would), so the run prints what the comment claims, in order.
  */
+import { scanCode } from "./code-scan.ts";
 
 export type CheckRole =
   /** What the reporter saw (the reported behaviour). */
@@ -133,25 +134,18 @@ function printedValue(comment: string): ReturnType<typeof parseAnnotation> {
 
 /** Splits a line into code and its trailing comment (outside strings); null comment when there is none. */
 export function splitComment(line: string, flavour: Flavour): { code: string; comment: string | null } {
-  let quote: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quote) {
-      if (ch === "\\") i++;
-      else if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === "'" || ch === '"' || ch === "`") quote = ch;
-    else if (flavour === "python" && ch === "#")
-      return { code: line.slice(0, i), comment: line.slice(i + 1) };
-    else if (flavour === "js" && ch === "/" && line[i + 1] === "/")
+  const found = scanCode(line, (ch, i) => {
+    if (flavour === "python" && ch === "#") return { code: line.slice(0, i), comment: line.slice(i + 1) };
+    if (flavour === "js" && ch === "/" && line[i + 1] === "/")
       return { code: line.slice(0, i), comment: line.slice(i + 2) };
-    else if (flavour === "js" && ch === "/" && line[i + 1] === "*") {
+    if (flavour === "js" && ch === "/" && line[i + 1] === "*") {
       const end = line.indexOf("*/", i + 2);
       if (end > 0 && line.slice(end + 2).trim() === "")
         return { code: line.slice(0, i), comment: line.slice(i + 2, end) };
     }
-  }
+    return undefined;
+  }).stopped;
+  if (found) return found;
   // `expr ==> value` (not valid code in either language): an annotation written without a comment.
   const arrow = /^def\s/.test(line.trim()) ? null : /^(.*\S)\s*(?:==>|-->|⇒|→|\s->\s)\s*(.+)$/.exec(line);
   if (arrow?.[1] && arrow[2]) return { code: arrow[1], comment: `=> ${arrow[2]}` };
@@ -176,21 +170,8 @@ function printsItself(code: string, flavour: Flavour): boolean {
 }
 
 function balanced(code: string): boolean {
-  let depth = 0;
-  let quote: string | null = null;
-  for (let i = 0; i < code.length; i++) {
-    const ch = code[i]!;
-    if (quote) {
-      if (ch === "\\") i++;
-      else if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === "'" || ch === '"' || ch === "`") quote = ch;
-    else if ("([{".includes(ch)) depth++;
-    else if (")]}".includes(ch)) depth--;
-    if (depth < 0) return false;
-  }
-  return depth === 0 && quote === null;
+  const end = scanCode(code);
+  return end.lowest >= 0 && end.depth === 0 && !end.inString;
 }
 
 function declaredName(code: string, flavour: Flavour): string | null {

@@ -4,6 +4,7 @@
  * are added, an entry point is added where a `main` is defined but never called, top-level await is made legal.
  * Every change is listed in `completions`.
  */
+import { shellWords } from "../core/shell-words.ts";
 import {
   NODE_BUILTINS,
   NPM_GLOBALS,
@@ -119,13 +120,6 @@ export function completeProgram(report: ParsedReport): Program | null {
   return program;
 }
 
-/** Shell-like split of an argument string (single and double quotes, no expansion). */
-export function splitArgs(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/"((?:\\.|[^"\\])*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? "");
-  return out;
-}
-
 /**
  * How the report runs the script: `$ node index.js -i=x`, `python test.py -c`, `npm start -- -stuff`, in a shell
  * block, an output block or inline code. The first invocation that passes arguments wins.
@@ -148,7 +142,7 @@ export function commandLineOf(
   for (const line of lines) {
     const m = re.exec(line);
     if (!m) continue;
-    const args = splitArgs((m[1] ?? "").replace(/\s*(?:[|>;&].*)?$/, ""));
+    const args = shellWords((m[1] ?? "").replace(/\s*(?:[|>;&].*)?$/, ""));
     const found = { line: line.trim().replace(/^\$\s*/, ""), args };
     if (args.length > 0) return found;
     first ??= found;

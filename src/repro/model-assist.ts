@@ -1,94 +1,44 @@
 /**
- * The model path of the reproduction pipeline, run by the loop engine after the free deterministic attempt:
+ * The model path of the reproduction pipeline, on the same loop engine run after the free deterministic attempt:
  *
- *   write ──▶ scan ──▶ run ──▶ evaluate ──▶ done
- *     ▲                            │
- *     └──────── feedback ──────────┘        (bounded by attempts, wall time, tokens, dollars)
+ *   write ──▶ scan ──▶ [needs | install → transpile → run] ──▶ evaluate ──▶ done
+ *     ▲                                                          │
+ *     └──────────────────── feedback ────────────────────────────┘  (bounded by attempts, wall time, tokens, dollars)
  *
  * `write` asks the model (tool `write_reproduction`) for a program: written from the prose, completed from a
  * snippet with placeholders, or refined after the structured feedback of the last run. `scan` lists the risky
- * calls before anything runs; `run` executes it like the deterministic path (installs, repeats, matrix);
- * `evaluate` compares with the report. Execution decides: the model's claims count for nothing.
+ * calls before anything runs; the attempt's stages (`stages.ts`) run it exactly like the report's own program
+ * (installs, repeats, matrix); `evaluate` compares with the report. Execution decides: the model's claims
+ * count for nothing.
  */
 import { RetraceError } from "../core/errors.ts";
-import { defineMachine, type ModelChoice, runMachine, type StepFeedback, type StepIO } from "../core/loop.ts";
-import { Redactor } from "../core/redact.ts";
+import type { ModelChoice, StateSpec, StepFeedback, StepIO, StepOutcome } from "../core/loop.ts";
 import { escapeInvisible } from "../core/sanitize.ts";
+import { newTrial, nextStage, type AttemptOutcome } from "./attempt.ts";
+import { buildResult, noCodeResult, type ResultMeta } from "./build-result.ts";
 import type { Program } from "./complete.ts";
+import type { ReproContext } from "./context.ts";
 import type { ExecutedRun } from "./execute.ts";
 import { NODE_BUILTINS, PYTHON_IMPORT_TO_PACKAGE, PYTHON_STDLIB } from "./known-modules.ts";
 import { attemptMessage, REPRO_SYSTEM_PROMPT, reproContext } from "./model-prompts.ts";
+import { placeholdersIn } from "./model-mode.ts";
 import { WRITE_REPRODUCTION_TOOL, type WriteReproductionInput, writeReproductionTool } from "./model-tool.ts";
-import type { ReportedBehaviour, Verdict } from "./result.ts";
-import { describeRisk, type RiskFinding, scanRisks } from "./risk-scan.ts";
+import type { ReportedBehaviour, ReproResult, Verdict } from "./result.ts";
+import { describeRisk, scanRisks } from "./risk-scan.ts";
 import {
-  type AttemptOutcome,
-  attemptProgram,
-  buildResult,
-  noCodeResult,
-  type ReproContext,
-  type ReproOutcome,
-  record,
-} from "./run-repro.ts";
+  type Candidate,
+  contextOf,
+  finalContext,
+  type ModelAttempt,
+  type ReproEnv,
+  type ReproState,
+  type ReproStateName,
+} from "./state.ts";
 
-export type ModelMode = "write" | "complete" | "refine";
-
-/** One model-written program that ran (or was refused before running). */
-export interface ModelAttempt {
-  attempt: number;
-  program: Program;
-  outcome: AttemptOutcome;
-  risks: RiskFinding[];
-  notes: string;
-  /** The report's expectation as used for this attempt (possibly read from the prose by the model). */
-  reported: ReportedBehaviour;
-}
-
-interface AssistCtx {
-  mode: ModelMode;
-  /** The program submitted in this attempt, before it ran. */
-  candidate: { program: Program; notes: string; risks: RiskFinding[]; reported: ReportedBehaviour } | null;
-  /** The outcome of the candidate's run, between `run` and `evaluate`. */
-  outcome: AttemptOutcome | null;
-  attempts: ModelAttempt[];
-  /** The model that answered last. */
-  model: string | null;
-}
+export { type ModelMode, modelMode, placeholdersIn } from "./model-mode.ts";
+export type { ModelAttempt } from "./state.ts";
 
 const RANK: Record<Verdict, number> = { REPRODUCED: 4, PARTIAL: 3, NOT_REPRODUCED: 2, NEEDS_INFO: 1 };
-
-/** `...`, `<your value>` and friends the deterministic placeholder scan does not flag. */
-export function placeholdersIn(program: Program): string[] {
-  const found = new Set(program.placeholders);
-  for (const code of Object.values(program.files)) {
-    for (const m of code.matchAll(/<your[^<>\n]{0,40}>|<(?:insert|replace|put)[^<>\n]{0,40}>/gi))
-      found.add(m[0]);
-    const ellipsis =
-      program.runtime === "python"
-        ? /\(\s*\.\.\.\s*\)|=\s*\.\.\.\s*(?:#.*)?$|,\s*\.\.\.\s*[,)\]]/m
-        : /^\s*\.\.\.\s*;?\s*$|[([,{]\s*\.\.\.\s*[,)\]}]|=\s*\.\.\.\s*;?\s*$/m;
-    const m = ellipsis.exec(code);
-    if (m) found.add(m[0].trim());
-  }
-  return [...found];
-}
-
-/**
- * Whether the model is worth a call after the deterministic attempt, and for what. Null when the deterministic
- * verdict stands: reproduced, intermittent, or blocked on something only the reporter can give (stdin, files,
- * a service, a version that does not install).
- */
-export function modelMode(program: Program | null, attempt: AttemptOutcome | null): ModelMode | null {
-  if (!program || !attempt) return "write";
-  if (attempt.verdict === "REPRODUCED") return null;
-  if (placeholdersIn(program).length > 0) return "complete";
-  if (attempt.fold === null) return null;
-  if (attempt.fold.reproducedRuns > 0) return null;
-  if (attempt.verdict === "PARTIAL" || attempt.verdict === "NOT_REPRODUCED") return "refine";
-  // The reporter's code does not parse or uses a name it never defines: a model can complete it.
-  if (attempt.verdict === "NEEDS_INFO" && attempt.fold.incompleteCode) return "refine";
-  return null;
-}
 
 /** The adapter's model names, unless the job spec pins one model by name. */
 export function modelChoice(spec: ReproContext["spec"], models: ModelChoice | undefined): ModelChoice {
@@ -132,16 +82,6 @@ export function parsedEvidence(ctx: ReproContext): string[] {
   if (r.bareVersions.length > 0) out.push(`versions without a package name: ${r.bareVersions.join(", ")}`);
   if (r.runtime) out.push(`runtime named: ${r.runtime.name} ${r.runtime.version}`);
   return out;
-}
-
-/** The engine's Redactor, applying the pipeline's redaction (registered secrets) after its own patterns. */
-class PortRedactor extends Redactor {
-  constructor(private readonly fn: (s: string) => string) {
-    super();
-  }
-  override redact(text: string): string {
-    return this.fn(super.redact(text));
-  }
 }
 
 function tail(text: string, maxLines = 30, maxChars = 2_000): string {
@@ -310,216 +250,138 @@ export function programFromTool(
   };
 }
 
-export interface AssistInput {
-  mode: ModelMode;
-  /** The deterministic program and its outcome, when the report had code. */
-  program: Program | null;
-  deterministic: AttemptOutcome | null;
+type Step = StepOutcome<ReproState, ReproStateName>;
+
+/**
+ * The model's states: `write` asks for a program (the one state that calls the model, and starts each
+ * attempt), `scan` lists its risky calls, the attempt's stages run it, `evaluate` compares with the report.
+ * `unavailable` is why the model cannot be asked (no model names for it), thrown by `write`.
+ */
+export function modelStates(env: ReproEnv, unavailable: Error | null = null) {
+  const write: StateSpec<ReproState, ReproStateName> = {
+    startsAttempt: true,
+    on: ["scan", "write"],
+    run: async (s, io) => {
+      if (unavailable) throw unavailable;
+      return writeStep(contextOf(env, s, io), s, io);
+    },
+  };
+  const scan: StateSpec<ReproState, ReproStateName> = {
+    free: true,
+    on: ["needs", "install", "transpile", "run"],
+    run: (s) => {
+      const cand = s.candidate as Candidate;
+      const risks = scanRisks(cand.program.files);
+      return {
+        next: nextStage(cand.program, null),
+        ctx: { ...s, candidate: { ...cand, risks }, trial: newTrial(cand.program, cand.reported) },
+        summary: risks.length ? `risky calls: ${risks.map(describeRisk).join("; ")}` : "no risky calls found",
+      };
+    },
+  };
+  const evaluate: StateSpec<ReproState, ReproStateName> = {
+    free: true,
+    on: ["done", "write"],
+    run: (s, io) => {
+      const cand = s.candidate as Candidate;
+      const outcome = s.outcome as AttemptOutcome;
+      const attempts = [...s.attempts, { attempt: io.attempt, ...cand, outcome } satisfies ModelAttempt];
+      const next = { ...s, attempts, candidate: null, outcome: null };
+      if (outcome.verdict === "REPRODUCED")
+        return { next: "done", ctx: next, summary: "the reported behaviour appeared in every run" };
+      return { next: "write", ctx: next, feedback: feedbackOf(outcome, env.redact) };
+    },
+  };
+  return { write, scan, evaluate };
 }
 
-/** Runs the model loop and decides the final result from everything that ran. */
-export async function runModelAssist(ctx: ReproContext, input: AssistInput): Promise<ReproOutcome> {
-  const { ports, spec } = ctx;
-  const model = ports.model;
-  if (!model)
-    throw new RetraceError("internal", "runModelAssist needs a model", { hint: "call it only with a model" });
-  // The report, the expectation and the program were all read from the sanitized issue (createContext).
-  const sanitizedIssue = ctx.sanitized.text;
-  const basePlaceholders = input.program ? placeholdersIn(input.program) : [];
-  const system = REPRO_SYSTEM_PROMPT;
-  const context = ctx.redact(
+/** The prompt's context: the sanitized issue, the reported behaviour, the report's program and what was parsed. */
+function promptContext(ctx: ReproContext, program: Program | null): string {
+  return ctx.redact(
     reproContext({
-      sanitizedIssue,
+      sanitizedIssue: ctx.sanitized.text,
       reported: promptSafeBehaviour(ctx.expectations.actual),
-      program: input.program,
-      placeholders: basePlaceholders,
+      program,
+      placeholders: program ? placeholdersIn(program) : [],
       codeWarnings: ctx.sanitized.codeWarnings,
       evidence: parsedEvidence(ctx),
     }),
   );
-  const seedFeedback =
-    input.mode === "refine" && input.deterministic ? feedbackOf(input.deterministic, ctx.redact) : null;
-
-  const machine = defineMachine<AssistCtx>()({
-    name: "repro",
-    initial: "write",
-    states: {
-      write: {
-        startsAttempt: true,
-        on: ["scan", "write"],
-        run: async (c, io) => writeStep(c, io),
-      },
-      scan: {
-        on: ["run"],
-        run: (c) => {
-          const cand = c.candidate as NonNullable<AssistCtx["candidate"]>;
-          const risks = scanRisks(cand.program.files);
-          return {
-            next: "run",
-            ctx: { ...c, candidate: { ...cand, risks } },
-            summary: risks.length
-              ? `risky calls: ${risks.map(describeRisk).join("; ")}`
-              : "no risky calls found",
-          };
-        },
-      },
-      run: {
-        on: ["evaluate"],
-        run: async (c, io) => {
-          const cand = c.candidate as NonNullable<AssistCtx["candidate"]>;
-          const signal = ports.signal ? AbortSignal.any([ports.signal, io.signal]) : io.signal;
-          const runCtx: ReproContext = {
-            ...ctx,
-            ports: { ...ports, signal },
-            expectations: { ...ctx.expectations, actual: cand.reported },
-          };
-          const outcome = await attemptProgram(runCtx, cand.program);
-          return {
-            next: "evaluate",
-            ctx: { ...c, outcome },
-            summary: `${outcome.verdict}: ${outcome.fold?.detail ?? outcome.reasons.join(" ")}`,
-          };
-        },
-      },
-      evaluate: {
-        on: ["done", "write"],
-        run: (c, io) => {
-          const cand = c.candidate as NonNullable<AssistCtx["candidate"]>;
-          const outcome = c.outcome as AttemptOutcome;
-          const attempts = [...c.attempts, { attempt: io.attempt, ...cand, outcome } satisfies ModelAttempt];
-          const next = { ...c, attempts, candidate: null, outcome: null, mode: "refine" as const };
-          if (outcome.verdict === "REPRODUCED")
-            return { next: "done", ctx: next, summary: "the reported behaviour appeared in every run" };
-          return { next: "write", ctx: next, feedback: feedbackOf(outcome, ctx.redact) };
-        },
-      },
-      done: { terminal: "completed" },
-    },
-    summarize: (c) =>
-      `${c.mode}; ${c.attempts.length} program(s) run${c.attempts.length ? `, last ${c.attempts.at(-1)?.outcome.verdict}` : ""}`,
-  });
-
-  async function writeStep(c: AssistCtx, io: StepIO) {
-    const m = io.model as NonNullable<StepIO["model"]>;
-    const feedback = io.feedback ?? seedFeedback;
-    const history = io.history.length > 0 ? [...(seedFeedback ? [seedFeedback] : []), ...io.history] : [];
-    const last = c.attempts.at(-1);
-    const previous = last
-      ? last.program.files
-      : c.mode === "refine" && input.program
-        ? input.program.files
-        : null;
-    const res = await m.complete({
-      system,
-      context,
-      messages: [
-        {
-          role: "user",
-          content: ctx.redact(attemptMessage({ mode: c.mode, previous, feedback, history })),
-        },
-      ],
-      tools: [writeReproductionTool],
-      toolChoice: { type: "tool", name: WRITE_REPRODUCTION_TOOL },
-      maxTokens: 4_096,
-    });
-    const call = res.toolCalls.find((t) => t.name === WRITE_REPRODUCTION_TOOL);
-    if (!call) {
-      return {
-        next: "write" as const,
-        ctx: { ...c, model: res.model },
-        feedback: {
-          step: "write",
-          errorType: "no_tool_call",
-          message: `the answer did not call ${WRITE_REPRODUCTION_TOOL}; submit the program through the tool`,
-          violations: [],
-        },
-      };
-    }
-    const tool = call.input as WriteReproductionInput;
-    const { program, dropped } = programFromTool(tool, sanitizedIssue);
-    if (c.mode !== "write" && tool.notes.trim())
-      program.completions.push(`completed by the model: ${tool.notes.trim()}`);
-    for (const d of dropped)
-      program.completions.push(
-        `not installed: \`${d}\` (neither imported by the program nor named in the report)`,
-      );
-    const reported = adoptExpectation(ctx.expectations.actual, tool.expected, sanitizedIssue);
-    return {
-      next: "scan" as const,
-      ctx: { ...c, model: res.model, candidate: { program, notes: tool.notes, risks: [], reported } },
-      summary: `${program.language} program ${program.entry} (${Object.keys(program.files).length} file(s)); deps: ${program.dependencies.join(", ") || "none"}`,
-    };
-  }
-
-  const t0 = ports.clock.now();
-  const elapsed = t0 - ctx.startedAt;
-  const wallLeft = spec.budget.maxWallMs - elapsed;
-  const initial: AssistCtx = { mode: input.mode, candidate: null, outcome: null, attempts: [], model: null };
-  if (wallLeft < 1_000) {
-    return finish(ctx, input, initial, {
-      reason: "the time budget was spent by the deterministic attempt, so the model was not asked",
-      attempts: 0,
-      tokens: 0,
-      costUsd: 0,
-      trace: undefined,
-    });
-  }
-  const run = await runMachine(machine, initial, {
-    budget: { ...spec.budget, maxWallMs: Math.max(1_000, Math.floor(wallLeft)) },
-    clock: ports.clock,
-    ...(ports.signal ? { signal: ports.signal } : {}),
-    model,
-    models: modelChoice(spec, ports.models),
-    ...(ports.maxOutputTokens ? { defaultMaxTokens: ports.maxOutputTokens } : {}),
-    redactor: new PortRedactor(ctx.redact),
-    job: spec,
-  });
-  if (run.error && ["infrastructure", "cancelled", "internal"].includes(run.error.kind)) {
-    throw new RetraceError(run.error.kind as "infrastructure", run.error.message, {
-      ...(run.error.hint ? { hint: run.error.hint } : {}),
-    });
-  }
-  const u = run.usage;
-  const tokens = u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
-  const endReason =
-    run.reason === "completed"
-      ? null
-      : run.reason.startsWith("budget_exhausted:")
-        ? `the model loop stopped: the ${run.reason.slice("budget_exhausted:".length)} budget ran out after ${run.attempts} attempt(s)`
-        : `the model loop stopped: ${run.error?.message ?? run.reason}`;
-  record(
-    ctx,
-    "model",
-    t0,
-    `model loop (${input.mode}): ${run.attempts} attempt(s), ended ${run.reason}; ${tokens} tokens, $${run.costUsd.toFixed(4)}`,
-    { reason: run.reason, attempts: run.attempts, tokens, costUsd: run.costUsd },
-  );
-  return finish(ctx, input, run.ctx, {
-    reason: endReason,
-    attempts: run.attempts,
-    tokens,
-    costUsd: run.costUsd,
-    trace: run.trace,
-  });
 }
 
-function finish(
-  ctx: ReproContext,
-  input: AssistInput,
-  final: AssistCtx,
-  loop: {
-    reason: string | null;
-    attempts: number;
-    tokens: number;
-    costUsd: number;
-    trace: ReproOutcome["trace"];
-  },
-): ReproOutcome {
-  const deterministicAttempts = input.program ? 1 : 0;
+async function writeStep(ctx: ReproContext, s: ReproState, io: StepIO): Promise<Step> {
+  const m = io.model as NonNullable<StepIO["model"]>;
+  const sanitizedIssue = ctx.sanitized.text;
+  // A refinement of the report's own run starts from that run's feedback.
+  const seedFeedback =
+    s.mode === "refine" && s.deterministic ? feedbackOf(s.deterministic, ctx.redact) : null;
+  const mode = s.attempts.length > 0 ? "refine" : (s.mode ?? "write");
+  const feedback = io.feedback ?? seedFeedback;
+  const history = io.history.length > 0 ? [...(seedFeedback ? [seedFeedback] : []), ...io.history] : [];
+  const last = s.attempts.at(-1);
+  const previous = last ? last.program.files : mode === "refine" && s.program ? s.program.files : null;
+  const res = await m.complete({
+    system: REPRO_SYSTEM_PROMPT,
+    context: promptContext(ctx, s.program),
+    messages: [
+      {
+        role: "user",
+        content: ctx.redact(attemptMessage({ mode, previous, feedback, history })),
+      },
+    ],
+    tools: [writeReproductionTool],
+    toolChoice: { type: "tool", name: WRITE_REPRODUCTION_TOOL },
+    maxTokens: 4_096,
+  });
+  const call = res.toolCalls.find((t) => t.name === WRITE_REPRODUCTION_TOOL);
+  if (!call) {
+    return {
+      next: "write",
+      ctx: { ...s, model: res.model },
+      feedback: {
+        step: "write",
+        errorType: "no_tool_call",
+        message: `the answer did not call ${WRITE_REPRODUCTION_TOOL}; submit the program through the tool`,
+        violations: [],
+      },
+    };
+  }
+  const tool = call.input as WriteReproductionInput;
+  const { program, dropped } = programFromTool(tool, sanitizedIssue);
+  if (mode !== "write" && tool.notes.trim())
+    program.completions.push(`completed by the model: ${tool.notes.trim()}`);
+  for (const d of dropped)
+    program.completions.push(
+      `not installed: \`${d}\` (neither imported by the program nor named in the report)`,
+    );
+  const reported = adoptExpectation(ctx.expectations.actual, tool.expected, sanitizedIssue);
+  return {
+    next: "scan",
+    ctx: { ...s, model: res.model, candidate: { program, notes: tool.notes, risks: [], reported } },
+    summary: `${program.language} program ${program.entry} (${Object.keys(program.files).length} file(s)); deps: ${program.dependencies.join(", ") || "none"}`,
+  };
+}
+
+/** How the model loop ended, for the result: why it stopped (null when it reproduced), and what it spent. */
+export interface LoopEnd {
+  reason: string | null;
+  attempts: number;
+  tokens: number;
+  costUsd: number;
+}
+
+/** The final result after the model was asked, decided from everything that ran. */
+export function modelResult(
+  env: ReproEnv,
+  final: ReproState,
+  loop: LoopEnd,
+): { result: ReproResult; program: Program | null } {
+  const ctx = finalContext(env, final);
+  const deterministicAttempts = final.program ? 1 : 0;
   const risks = final.attempts.flatMap((a) =>
     a.risks.map((r) => `${describeRisk(r)}${final.attempts.length > 1 ? ` — attempt ${a.attempt}` : ""}`),
   );
-  const meta = {
+  const meta: Omit<ResultMeta, "author"> = {
     attempts: deterministicAttempts + loop.attempts,
     tokens: loop.tokens,
     costUsd: loop.costUsd,
@@ -540,15 +402,9 @@ function finish(
     loop.reason ? `${loop.reason[0]?.toUpperCase()}${loop.reason.slice(1)}.` : null,
     triedNote,
   ].filter((x): x is string => x !== null);
-  const out = (result: ReproOutcome["result"], program: Program | null): ReproOutcome => ({
-    result,
-    events: ctx.events,
-    program,
-    ...(loop.trace ? { trace: loop.trace } : {}),
-  });
 
   // A model-written program that reproduced wins; otherwise the reporter's own code is the stronger evidence.
-  const pick = reproduced ?? (input.program ? null : bestOf(final.attempts));
+  const pick = reproduced ?? (final.program ? null : bestOf(final.attempts));
   if (pick) {
     const attempt: AttemptOutcome = {
       ...pick.outcome,
@@ -570,23 +426,29 @@ function finish(
               ...pick.outcome.questions,
             ],
     };
-    const pickCtx: ReproContext = { ...ctx, expectations: { ...ctx.expectations, actual: pick.reported } };
-    return out(buildResult(pickCtx, pick.program, attempt, { ...meta, author: "model" }), pick.program);
-  }
-  if (input.program && input.deterministic) {
-    const attempt: AttemptOutcome = {
-      ...input.deterministic,
-      reasons: [...input.deterministic.reasons, ...notes],
+    const pickCtx = finalContext(env, final, pick.reported);
+    return {
+      result: buildResult(pickCtx, pick.program, attempt, { ...meta, author: "model" }),
+      program: pick.program,
     };
-    return out(buildResult(ctx, input.program, attempt, { ...meta, author: "report" }), input.program);
   }
-  return out(
-    noCodeResult(ctx, {
+  if (final.program && final.deterministic) {
+    const attempt: AttemptOutcome = {
+      ...final.deterministic,
+      reasons: [...final.deterministic.reasons, ...notes],
+    };
+    return {
+      result: buildResult(ctx, final.program, attempt, { ...meta, author: "report" }),
+      program: final.program,
+    };
+  }
+  return {
+    result: noCodeResult(ctx, {
       reasons: ["The report contains no code that can be run.", ...notes],
       meta: { ...meta, author: "model" },
     }),
-    null,
-  );
+    program: null,
+  };
 }
 
 function bestOf(attempts: ModelAttempt[]): ModelAttempt | null {

@@ -4,6 +4,7 @@
  * skips None; Node: `util.inspect`, skipping undefined), so the script prints what the session printed.
  * The printed lines of the session become the reported output, a traceback the reported exception.
  */
+import { scanCode } from "./code-scan.ts";
 
 export interface Transcript {
   /** The statements typed at the prompts, each possibly spanning several lines. */
@@ -59,29 +60,13 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
 
 /** True when a top-level `=` makes the line an assignment (not `==`, `<=`, `>=`, `!=`, `:=`, or a keyword argument). */
 function hasTopLevelAssignment(line: string): boolean {
-  let depth = 0;
-  let quote: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quote) {
-      if (ch === "\\") i++;
-      else if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === "'" || ch === '"' || ch === "`") quote = ch;
-    else if ("([{".includes(ch)) depth++;
-    else if (")]}".includes(ch)) depth--;
-    else if (ch === "=" && depth === 0) {
-      const prev = line[i - 1] ?? "";
-      const next = line[i + 1] ?? "";
-      if (next === "=" || "=<>!:".includes(prev)) {
-        if (next === "=") i++;
-        continue;
-      }
-      return true;
-    }
-  }
-  return false;
+  const found = scanCode(line, (ch, i, depth) => {
+    if (ch !== "=" || depth !== 0) return undefined;
+    const prev = line[i - 1] ?? "";
+    const next = line[i + 1] ?? "";
+    return next === "=" || "=<>!:".includes(prev) ? undefined : true;
+  });
+  return found.stopped === true;
 }
 
 function isPythonExpression(stmt: string): boolean {

@@ -1,46 +1,63 @@
 /**
- * A scripted Sandbox for unit tests: each run gets the next scripted outcome. When the outcome has a
+ * The scripted Sandbox of every unit test: each run gets the next scripted outcome (a list), or the outcome a
+ * function computes from the request (a sandbox that "runs" a script by reading it). When the outcome has a
  * `report`, it is returned as the file the request asked to collect (as a real reporter would write it).
- * Every request is recorded.
+ * Every request is recorded. The fake is itself a Sandbox (`sandbox` names it for destructuring).
  */
 import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../src/core/ports/sandbox.ts";
 
-export interface ScriptedRun {
-  exitCode: number | null;
+/** One run's outcome; what it leaves out is a clean, quick run (exit code 0, no output, 10 ms). */
+export interface ScriptedRun extends Partial<Omit<SandboxRunResult, "files">> {
   /** Report file contents; omitted = the reporter wrote nothing. */
   report?: string;
-  stdout?: string;
-  stoppedBy?: SandboxRunResult["stoppedBy"];
+  files?: SandboxRunResult["files"];
+}
+
+export interface FakeSandbox extends Sandbox {
+  readonly sandbox: Sandbox;
+  readonly requests: SandboxRunRequest[];
 }
 
 export function fakeSandbox(
   script: ScriptedRun[] | ((request: SandboxRunRequest, index: number) => ScriptedRun),
-) {
+): FakeSandbox {
   const requests: SandboxRunRequest[] = [];
-  const sandbox: Sandbox = {
+  const fake: FakeSandbox = {
+    get sandbox() {
+      return fake;
+    },
+    requests,
     async run(request) {
       const index = requests.length;
       requests.push(request);
       const step = typeof script === "function" ? script(request, index) : script[index];
       if (!step) throw new Error(`fake sandbox: no scripted run #${index + 1}`);
-      const files: Record<string, Uint8Array> = {};
+      const { report, ...result } = step;
+      const files: Record<string, Uint8Array> = { ...result.files };
       const wanted = request.collect?.[0];
-      if (wanted !== undefined && step.report !== undefined)
-        files[wanted] = new TextEncoder().encode(step.report);
+      if (wanted !== undefined && report !== undefined) files[wanted] = new TextEncoder().encode(report);
       return {
-        exitCode: step.exitCode,
+        exitCode: 0,
         signal: null,
-        stdout: step.stdout ?? "",
+        stdout: "",
         stderr: "",
         stdoutTruncated: false,
         stderrTruncated: false,
         durationMs: 10,
+        stoppedBy: null,
+        ...result,
         files,
-        stoppedBy: step.stoppedBy ?? null,
       };
     },
   };
-  return { sandbox, requests };
+  return fake;
+}
+
+/** The entry a repro run executes (`exec python3 'reproduction.py'`) and its code, as the request carries it. */
+export function entryCode(request: SandboxRunRequest): string {
+  const entry = /exec \w+ '([^']+)'/.exec(request.command.join(" "))?.[1] ?? "";
+  const code = request.input?.files?.[entry];
+  return typeof code === "string" ? code : "";
 }
 
 /** A node:test TAP report (what `node --test --test-reporter=tap` writes) with the given outcomes. */

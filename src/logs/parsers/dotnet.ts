@@ -5,6 +5,7 @@
  * reports (`<UnitTestResult testName=… outcome="Failed">` with `<ErrorInfo>`, the class from
  * `<TestDefinitions>`). Ids are `Ns.Class.Method` plus the displayed arguments (docs/test-ids.md).
  */
+import { REPORT_XML_OPTIONS, xmlStream } from "./xml-stream.ts";
 import { XMLParser } from "fast-xml-parser";
 import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
 
@@ -150,23 +151,25 @@ export function createDotnetParser(sink: ParserSink) {
   };
 }
 
-const trxXml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "",
-  textNodeName: "#text",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-});
+const trxXml = new XMLParser(REPORT_XML_OPTIONS);
 
 /**
  * TRX, read as a stream: each `<UnitTestResult>` element is cut out as it completes; the class of each test
  * comes from `<TestDefinitions>`, which follows the results, so results are held (bounded) until the end.
  */
 export function createTrxParser(sink: ParserSink) {
-  let inDoc = false;
-  let buffer = "";
   let startLine = 0;
+  const doc = xmlStream({
+    startAt: (text) => {
+      const at = text.indexOf("<TestRun");
+      return at === -1 || !/<TestRun[\s>]/.test(text) ? -1 : at;
+    },
+    onLine: (text, lineNo) => {
+      if (startLine === 0 && /<UnitTestResult[\s>]/.test(text)) startLine = lineNo;
+    },
+    scan,
+    endsAt: (text) => text.includes("</TestRun>"),
+  });
   const results: {
     testId: string;
     name: string;
@@ -180,29 +183,29 @@ export function createTrxParser(sink: ParserSink) {
 
   function scan(lineNo: number): void {
     for (;;) {
-      const r = buffer.search(/<UnitTestResult[\s>]|<UnitTest[\s>]/);
+      const r = doc.text.search(/<UnitTestResult[\s>]|<UnitTest[\s>]/);
       if (r === -1) {
-        buffer = buffer.slice(Math.max(0, buffer.length - 64));
+        doc.text = doc.text.slice(Math.max(0, doc.text.length - 64));
         return;
       }
-      const isResult = buffer.startsWith("<UnitTestResult", r);
+      const isResult = doc.text.startsWith("<UnitTestResult", r);
       const closeTag = isResult ? "</UnitTestResult>" : "</UnitTest>";
-      const openEnd = buffer.indexOf(">", r);
+      const openEnd = doc.text.indexOf(">", r);
       if (openEnd === -1) {
-        buffer = buffer.slice(r);
+        doc.text = doc.text.slice(r);
         return;
       }
-      const selfClosing = buffer[openEnd - 1] === "/";
-      const close = selfClosing ? openEnd + 1 : buffer.indexOf(closeTag, openEnd);
+      const selfClosing = doc.text[openEnd - 1] === "/";
+      const close = selfClosing ? openEnd + 1 : doc.text.indexOf(closeTag, openEnd);
       if (close === -1) {
-        buffer = buffer.slice(r);
-        if (buffer.length > 512 * 1024) buffer = buffer.slice(0, 256 * 1024); // a runaway element: keep its head
+        doc.text = doc.text.slice(r);
+        if (doc.text.length > 512 * 1024) doc.text = doc.text.slice(0, 256 * 1024); // a runaway element: keep its head
         if (startLine === 0) startLine = lineNo;
         return;
       }
       const end = selfClosing ? close : close + closeTag.length;
-      const element = buffer.slice(r, end);
-      buffer = buffer.slice(end);
+      const element = doc.text.slice(r, end);
+      doc.text = doc.text.slice(end);
       let node: Record<string, unknown>;
       try {
         node = trxXml.parse(element) as Record<string, unknown>;
@@ -242,23 +245,8 @@ export function createTrxParser(sink: ParserSink) {
   }
 
   return {
-    line(text: string, lineNo: number): boolean {
-      if (!inDoc) {
-        const at = text.indexOf("<TestRun");
-        if (at === -1 || !/<TestRun[\s>]/.test(text)) return false;
-        inDoc = true;
-        buffer = text.slice(at);
-      } else buffer += `\n${text}`;
-      if (startLine === 0 && /<UnitTestResult[\s>]/.test(text)) startLine = lineNo;
-      scan(lineNo);
-      if (text.includes("</TestRun>")) inDoc = false;
-      return true;
-    },
-    more(text: string, lineNo: number): void {
-      if (!inDoc) return;
-      buffer += text;
-      scan(lineNo);
-    },
+    line: doc.line,
+    more: doc.more,
     end(): void {
       let passed = 0;
       let failed = 0;
@@ -298,8 +286,7 @@ export function createTrxParser(sink: ParserSink) {
       }
       if (results.length > 0) sink.summary({ passed, failed, skipped });
       results.length = 0;
-      inDoc = false;
-      buffer = "";
+      doc.reset();
     },
   };
 }

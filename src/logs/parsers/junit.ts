@@ -5,6 +5,7 @@
  * (`flakyFailure`/`flakyError` in a passing test, `rerunFailure`/`rerunError` in a failing one) and
  * testcases repeated by retries mark the test flaky.
  */
+import { REPORT_XML_OPTIONS, xmlStream } from "./xml-stream.ts";
 import { XMLParser } from "fast-xml-parser";
 import type { FailureCategory, TestOutcome } from "../failure.ts";
 import { categoryOfError, type FailureDraft, type FormatDefinition, type ParserSink } from "../parser.ts";
@@ -13,12 +14,7 @@ import { summarizePanic } from "./rust-panic.ts";
 
 const MAX_ELEMENT = 256 * 1024;
 const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "",
-  textNodeName: "#text",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
+  ...REPORT_XML_OPTIONS,
   isArray: (_name: string, _path: unknown, _leaf: boolean, isAttribute: boolean) => !isAttribute,
   processEntities: true,
   htmlEntities: true,
@@ -83,8 +79,10 @@ function pytestNodeId(classname: string, name: string): string {
 }
 
 export function createJunitParser(sink: ParserSink) {
-  let inDoc = false;
-  let buffer = "";
+  const doc = xmlStream({
+    startAt: (text) => (text.includes("<testsuite") ? text.search(/<testsuites?[\s>]/) : -1),
+    scan,
+  });
   let suite: Record<string, string> = {};
   let wrapped = false;
   /** The current `<testcase>` element, cut when it is too large to keep whole. */
@@ -298,23 +296,24 @@ export function createJunitParser(sink: ParserSink) {
     });
   }
 
-  /** Consumes complete elements from the buffer. */
+  /** Consumes complete elements from the doc.text. */
   function scan(lineNo: number): void {
     for (;;) {
       if (element) {
-        const close = buffer.indexOf("</testcase>");
+        const close = doc.text.indexOf("</testcase>");
         if (close === -1) {
-          if (element.head.length + buffer.length > MAX_ELEMENT) {
+          if (element.head.length + doc.text.length > MAX_ELEMENT) {
             // Keep the head and a tail window; the middle of a huge failure body is dropped.
-            if (!element.cut) element.head += buffer.slice(0, Math.max(0, MAX_ELEMENT - element.head.length));
+            if (!element.cut)
+              element.head += doc.text.slice(0, Math.max(0, MAX_ELEMENT - element.head.length));
             element.cut = true;
-            element.tail = (element.tail + buffer).slice(-4096);
-          } else element.head += buffer;
-          buffer = "";
+            element.tail = (element.tail + doc.text).slice(-4096);
+          } else element.head += doc.text;
+          doc.text = "";
           return;
         }
-        const rest = buffer.slice(0, close + "</testcase>".length);
-        buffer = buffer.slice(close + "</testcase>".length);
+        const rest = doc.text.slice(0, close + "</testcase>".length);
+        doc.text = doc.text.slice(close + "</testcase>".length);
         const text = element.cut
           ? `${element.head}\n…\n${closeOpenTags(element.head)}</testcase>`
           : element.head + rest;
@@ -322,19 +321,19 @@ export function createJunitParser(sink: ParserSink) {
         element = null;
         continue;
       }
-      const lt = buffer.indexOf("<");
+      const lt = doc.text.indexOf("<");
       if (lt === -1) {
-        buffer = "";
+        doc.text = "";
         return;
       }
-      const gt = buffer.indexOf(">", lt);
+      const gt = doc.text.indexOf(">", lt);
       if (gt === -1) {
-        buffer = buffer.slice(lt);
-        if (buffer.length > MAX_ELEMENT) buffer = "";
+        doc.text = doc.text.slice(lt);
+        if (doc.text.length > MAX_ELEMENT) doc.text = "";
         return;
       }
-      const tag = buffer.slice(lt, gt + 1);
-      buffer = buffer.slice(gt + 1);
+      const tag = doc.text.slice(lt, gt + 1);
+      doc.text = doc.text.slice(gt + 1);
       if (tag.startsWith("<testcase") && /^<testcase[\s>/]/.test(tag)) {
         if (tag.endsWith("/>")) handleTestcase(tag, lineNo, lineNo);
         else element = { head: tag, tail: "", cut: false, start: lineNo };
@@ -350,37 +349,20 @@ export function createJunitParser(sink: ParserSink) {
       }
       if (tag === "</testsuite>") flushDeferred();
       if (tag === "</testsuites>" || (tag === "</testsuite>" && !wrapped)) {
-        inDoc = false;
+        doc.reset();
         wrapped = false;
-        buffer = "";
         return;
       }
     }
   }
 
   return {
-    line(text: string, lineNo: number): boolean {
-      if (!inDoc) {
-        const start = text.includes("<testsuite") ? text.search(/<testsuites?[\s>]/) : -1;
-        if (start === -1) return false;
-        inDoc = true;
-        buffer = text.slice(start);
-      } else {
-        buffer += `\n${text}`;
-      }
-      scan(lineNo);
-      return true;
-    },
+    line: doc.line,
     /** The next piece of an over-long line this parser claimed (a report written without line breaks). */
-    more(text: string, lineNo: number): void {
-      if (!inDoc) return;
-      buffer += text;
-      scan(lineNo);
-    },
+    more: doc.more,
     end(): void {
       flushDeferred();
-      inDoc = false;
-      buffer = "";
+      doc.reset();
       element = null;
     },
   };

@@ -10,7 +10,7 @@
  * `logging.basicConfig(…)`, `except ValueError`, assigning to attributes of the project's own objects.
  */
 import { languageOf } from "../lines.ts";
-import { type LinePattern, scanAddedLines } from "../patterns.ts";
+import { flagAddedLines, type LinePattern, nonTestLineRule } from "../patterns.ts";
 import type { Rule, Violation } from "../types.ts";
 
 const py = (p: string) => languageOf(p) === "python";
@@ -81,7 +81,7 @@ const JS_MODULES =
 function jsAliasPatches(
   patch: Parameters<Rule["check"]>[0]["patch"],
   isTestFile: (p: string) => boolean,
-  seen: Set<string>,
+  seen: ReadonlySet<string>,
 ): Violation[] {
   const out: Violation[] = [];
   const mod = `["'](?:node:)?(?:${JS_MODULES})["']`;
@@ -121,64 +121,90 @@ function jsAliasPatches(
     const target = new RegExp(
       `(^|[^\\w$.])(${names})(\\.[\\w$]+)+\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\bObject\\.(defineProperty|defineProperties|assign|setPrototypeOf)\\s*\\(\\s*(${names})\\b|\\bReflect\\.(set|defineProperty)\\s*\\(\\s*(${names})\\b`,
     );
-    for (const l of lines) {
-      if (l.kind !== "add" || !target.test(l.text) || seen.has(`${f.newPath}:${l.newLine}`)) continue;
-      out.push({
-        rule: "check-tampering",
-        file: f.newPath,
-        line: l.newLine,
-        message: `changes an object of a built-in or test module bound to a name [patches-module]: \`${l.text.trim().slice(0, 80)}\``,
-      });
-    }
+    out.push(
+      ...patchesModule(
+        lines,
+        f.newPath,
+        target,
+        "changes an object of a built-in or test module bound to a name",
+        seen,
+      ),
+    );
   }
   return out;
+}
+
+/** The added lines that assign to or redefine a module bound to a name (`target`), as `patches-module`. */
+function patchesModule(
+  lines: Parameters<typeof flagAddedLines>[0],
+  file: string,
+  target: RegExp,
+  what: string,
+  seen: ReadonlySet<string>,
+): Violation[] {
+  const matches = (text: string) => target.test(text);
+  return flagAddedLines(lines, file, { rule: "check-tampering", id: "patches-module", what, matches }, seen);
 }
 
 export const checkTampering: Rule = {
   id: "check-tampering",
   enabled: (c) => c.checkTampering.enabled,
   check({ patch, config, isTestFile }) {
-    const out = scanAddedLines(
+    return nonTestLineRule(
       patch,
+      isTestFile,
       "check-tampering",
       CHECK_TAMPERING_PATTERNS,
       config.checkTampering.allow,
-      (p) => !isTestFile(p),
+      {
+        id: "patches-module",
+        find: (flagged) => [
+          ...jsAliasPatches(patch, isTestFile, flagged),
+          ...pyAliasPatches(patch, isTestFile, flagged),
+        ],
+      },
     );
-    if (config.checkTampering.allow.includes("patches-module")) return out;
-    out.push(...jsAliasPatches(patch, isTestFile, new Set(out.map((v) => `${v.file}:${v.line}`))));
-    // Python modules imported under another name (`import time as clock`, `from unittest import case as c`,
-    // `from datetime import datetime`): assignments to the alias's attributes are patches of the module.
-    const seen = new Set(out.map((v) => `${v.file}:${v.line}`));
-    for (const f of patch.files) {
-      if (f.newPath === null || isTestFile(f.newPath) || !py(f.newPath)) continue;
-      const lines = f.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del"));
-      const aliases = new Set<string>();
-      for (const l of lines) {
-        for (const m of l.text.matchAll(
-          new RegExp(`^\\s*import\\s+(?:${PY_MODULES})(?:\\.\\w+)*\\s+as\\s+(\\w+)`, "g"),
-        ))
-          aliases.add(m[1]!);
-        const from = new RegExp(`^\\s*from\\s+(?:${PY_MODULES})(?:\\.\\w+)*\\s+import\\s+(.+)$`).exec(l.text);
-        if (from) {
-          for (const part of from[1]!.replace(/[()]/g, "").split(",")) {
-            const name = /(\w+)\s*$/.exec(part.trim())?.[1];
-            if (name) aliases.add(name);
-          }
-        }
-      }
-      if (aliases.size === 0) continue;
-      const target = new RegExp(`^\\s*(${[...aliases].join("|")})(\\.\\w+)+\\s*(=(?!=)|\\+=)`);
-      for (const l of f.hunks.flatMap((h) => h.lines)) {
-        if (l.kind !== "add" || !target.test(l.text) || seen.has(`${f.newPath}:${l.newLine}`)) continue;
-        out.push({
-          rule: "check-tampering",
-          file: f.newPath,
-          line: l.newLine,
-          message: `assigns to an attribute of a standard-library or test module imported under another name [patches-module]: \`${l.text.trim().slice(0, 80)}\``,
-        });
-      }
-    }
-    return out;
   },
 };
+
+/**
+ * Python modules imported under another name (`import time as clock`, `from unittest import case as c`,
+ * `from datetime import datetime`): assignments to the alias's attributes are patches of the module.
+ */
+function pyAliasPatches(
+  patch: Parameters<Rule["check"]>[0]["patch"],
+  isTestFile: (p: string) => boolean,
+  seen: ReadonlySet<string>,
+): Violation[] {
+  const out: Violation[] = [];
+  for (const f of patch.files) {
+    if (f.newPath === null || isTestFile(f.newPath) || !py(f.newPath)) continue;
+    const lines = f.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del"));
+    const aliases = new Set<string>();
+    for (const l of lines) {
+      for (const m of l.text.matchAll(
+        new RegExp(`^\\s*import\\s+(?:${PY_MODULES})(?:\\.\\w+)*\\s+as\\s+(\\w+)`, "g"),
+      ))
+        aliases.add(m[1]!);
+      const from = new RegExp(`^\\s*from\\s+(?:${PY_MODULES})(?:\\.\\w+)*\\s+import\\s+(.+)$`).exec(l.text);
+      if (from) {
+        for (const part of from[1]!.replace(/[()]/g, "").split(",")) {
+          const name = /(\w+)\s*$/.exec(part.trim())?.[1];
+          if (name) aliases.add(name);
+        }
+      }
+    }
+    if (aliases.size === 0) continue;
+    const target = new RegExp(`^\\s*(${[...aliases].join("|")})(\\.\\w+)+\\s*(=(?!=)|\\+=)`);
+    out.push(
+      ...patchesModule(
+        f.hunks.flatMap((h) => h.lines),
+        f.newPath,
+        target,
+        "assigns to an attribute of a standard-library or test module imported under another name",
+        seen,
+      ),
+    );
+  }
+  return out;
+}

@@ -9,7 +9,7 @@
  * comment that mentions tests, paths such as `latest/`, `contest.txt`, `attestation.json`.
  */
 import { languageOf } from "../lines.ts";
-import { type LinePattern, scanAddedLines } from "../patterns.ts";
+import { flagAddedLines, type LinePattern, nonTestLineRule } from "../patterns.ts";
 import type { Rule } from "../types.ts";
 
 const TEST_PATH =
@@ -30,33 +30,39 @@ export const testFileAccess: Rule = {
   id: "test-file-access",
   enabled: (c) => c.testFileAccess.enabled,
   check({ patch, config, isTestFile }) {
-    // A path built on one line and opened on the next: the literal's line is flagged when the same file's added
-    // lines also touch the file system.
-    const out = scanAddedLines(
+    return nonTestLineRule(
       patch,
+      isTestFile,
       "test-file-access",
       TEST_FILE_ACCESS_PATTERNS,
       config.testFileAccess.allow,
-      (p) => !isTestFile(p),
+      {
+        id: "reads-test-files",
+        // A path built on one line and opened on the next: the literal's line is flagged when the same file's
+        // added lines also touch the file system.
+        find: (flagged) =>
+          patch.files.flatMap((f) => {
+            if (
+              f.newPath === null ||
+              isTestFile(f.newPath) ||
+              !["python", "js"].includes(languageOf(f.newPath))
+            )
+              return [];
+            const added = f.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add"));
+            if (!added.some((l) => FS_ACCESS.test(l.text))) return [];
+            return flagAddedLines(
+              added,
+              f.newPath,
+              {
+                rule: "test-file-access",
+                id: "reads-test-files",
+                what: "names a test file in code that also touches the file system",
+                matches: (text) => !/^\s*(#|\/\/|\*)/.test(text) && TEST_PATH.test(text),
+              },
+              flagged,
+            );
+          }),
+      },
     );
-    if (config.testFileAccess.allow.includes("reads-test-files")) return out;
-    const flagged = new Set(out.map((v) => `${v.file}:${v.line}`));
-    for (const f of patch.files) {
-      if (f.newPath === null || isTestFile(f.newPath) || !["python", "js"].includes(languageOf(f.newPath)))
-        continue;
-      const added = f.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add"));
-      if (!added.some((l) => FS_ACCESS.test(l.text))) continue;
-      for (const l of added) {
-        if (/^\s*(#|\/\/|\*)/.test(l.text) || !TEST_PATH.test(l.text)) continue;
-        if (flagged.has(`${f.newPath}:${l.newLine}`)) continue;
-        out.push({
-          rule: "test-file-access",
-          file: f.newPath,
-          line: l.newLine,
-          message: `names a test file in code that also touches the file system [reads-test-files]: \`${l.text.trim().slice(0, 80)}\``,
-        });
-      }
-    }
-    return out;
   },
 };

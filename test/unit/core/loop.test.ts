@@ -229,21 +229,23 @@ describe("runMachine", () => {
     expect(r.trace.steps[0]?.durationMs).toBe(2_000);
   });
 
-  it("maps errors to error:<kind> and cancellation to cancelled", async () => {
-    const failing = (err: unknown) =>
-      defineMachine<null>()({
-        name: "e",
-        initial: "a",
-        states: {
-          a: {
-            on: ["z"],
-            run: () => {
-              throw err;
-            },
+  /** One state that throws `err`. */
+  const failing = (err: unknown) =>
+    defineMachine<null>()({
+      name: "e",
+      initial: "a",
+      states: {
+        a: {
+          on: ["z"],
+          run: () => {
+            throw err;
           },
-          z: { terminal: "completed" },
         },
-      });
+        z: { terminal: "completed" },
+      },
+    });
+
+  it("maps errors to error:<kind> and cancellation to cancelled", async () => {
     expect((await runMachine(failing(new RetraceError("sandbox", "boom")), null)).reason).toBe(
       "error:sandbox",
     );
@@ -262,6 +264,47 @@ describe("runMachine", () => {
     });
     const r = await runMachine(m, null, { signal: ctl.signal });
     expect(r.reason).toBe("cancelled");
+  });
+
+  it("keeps what a failing step threw, as thrown, beside the trace's record of it", async () => {
+    const thrown = new TypeError("x is undefined");
+    const r = await runMachine(failing(thrown), null);
+    expect(r.cause).toBe(thrown);
+    expect(r.trace.steps[0]?.error).toMatchObject({ kind: "internal", message: "x is undefined" });
+    expect(JSON.stringify(r.trace)).not.toContain("cause");
+  });
+
+  it("runs a free step under a zero dollar budget without a model, and stops at the first step that may spend", async () => {
+    const { model, requests } = countingModel();
+    const seen: (string | null)[] = [];
+    const m = defineMachine<null>()({
+      name: "f",
+      initial: "read",
+      states: {
+        read: {
+          free: true,
+          on: ["ask"],
+          run: (ctx, io) => {
+            seen.push(io.model ? "model" : null);
+            return { next: "ask", ctx };
+          },
+        },
+        ask: {
+          startsAttempt: true,
+          on: ["z"],
+          run: async (ctx, io) => {
+            await io.model?.complete({ system: "s", messages: [{ role: "user", content: "go" }] });
+            return { next: "z", ctx };
+          },
+        },
+        z: { terminal: "completed" },
+      },
+    });
+    const r = await runMachine(m, null, { model, models: { fast: "f" }, budget: { maxUsd: 0 } });
+    expect(seen).toEqual([null]);
+    expect(r.trace.steps.map((s) => [s.state, s.model])).toEqual([["read", null]]);
+    expect(r.reason).toBe("budget_exhausted:dollars");
+    expect(requests).toHaveLength(0);
   });
 
   it("treats a transition outside the table as error:internal", async () => {

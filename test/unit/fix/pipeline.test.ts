@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { Workspace } from "../../../src/core/ports/workspace.ts";
 import { ScriptedModel } from "../../../src/llm/scripted.ts";
 import { Redactor } from "../../../src/core/redact.ts";
 import { fixJobResult } from "../../../src/jobs/fix-result.ts";
@@ -9,6 +8,7 @@ import { fixReportMarkdown } from "../../../src/jobs/fix-result.ts";
 import type { FixPorts, FixTestPort, TestRunSummary } from "../../../src/fix/ports.ts";
 import { FixResult } from "../../../src/fix/result.ts";
 import { renderFixReport } from "../../../src/report/pr-body.ts";
+import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
 const FILES: Record<string, string> = {
   "pricing/cart.py": "def apply_discount(amount, percent):\n    return amount * (1 - percent)\n",
@@ -16,20 +16,6 @@ const FILES: Record<string, string> = {
     "from pricing.cart import apply_discount\n\n\ndef test_discount():\n    assert apply_discount(200.0, 10) == 180.0\n",
 };
 const FAILING = "tests/test_cart.py::test_discount";
-
-function memWorkspace(files: Record<string, string>): Workspace {
-  return {
-    root: "/mem",
-    readFile: async (p) => {
-      const t = files[p];
-      if (t === undefined) throw new Error(`no file ${p}`);
-      return t;
-    },
-    exists: async (p) => p in files,
-    findSymlink: async () => null,
-    listFiles: async () => Object.keys(files).sort(),
-  };
-}
 
 function summary(outcome: string): TestRunSummary {
   return {
@@ -73,7 +59,7 @@ function ports(
 ) {
   const verified: string[] = [];
   const p: FixPorts = {
-    workspace: memWorkspace(FILES),
+    workspace: memoryWorkspace(FILES, "/mem"),
     tests: testsPort(rerun),
     parseLog: () => [],
     gate: (patch) => {
@@ -226,13 +212,18 @@ describe("runFix (scripted model, fake ports)", () => {
     expect(renderFixReport({ result: run.result, excerpt: "" })).toContain("Why it was rejected");
   });
 
-  it("turns apply errors into feedback, and ends with BUDGET_EXHAUSTED when the token budget runs out", async () => {
+  /** A root cause and edits that do not apply (3 100 tokens each), then a second root cause past 7 000 tokens. */
+  const overspending = () => {
     const big = { inputTokens: 3000, outputTokens: 100 };
-    const model = new ScriptedModel([
+    return new ScriptedModel([
       { ...rootCause, usage: big },
       { ...edits("x", "pricing/cart.py", "no such text"), usage: big },
       { ...rootCause, usage: big },
     ]);
+  };
+
+  it("turns apply errors into feedback, and ends with BUDGET_EXHAUSTED when the token budget runs out", async () => {
+    const model = overspending();
     const { p } = ports(model);
     const run = await runFix(p, { id: "bud", budget: { maxTokens: 7000 } });
     expect(run.result.outcome).toBe("BUDGET_EXHAUSTED");
@@ -240,6 +231,17 @@ describe("runFix (scripted model, fake ports)", () => {
     expect(run.result.attemptLog.map((a) => a.verdict)).toEqual(["apply", "budget"]);
     expect(run.result.attemptLog[0]?.reason).toContain("could not be applied");
     expect(model.requests[2]!.messages[0]!.content as string).toContain("was not found in pricing/cart.py");
+  });
+
+  it("an attempt stopped inside root_cause is logged with what it spent (read from the trace)", async () => {
+    const { p } = ports(overspending());
+    const run = await runFix(p, { id: "open", budget: { maxTokens: 7000 } });
+    expect(run.result.attemptLog.map((a) => [a.n, a.verdict, a.tokens])).toEqual([
+      [1, "apply", 6200],
+      [2, "budget", 3100],
+    ]);
+    expect(run.result.attemptLog[1]?.model).toBe(run.trace.steps.at(-1)?.model);
+    expect(run.result.tokens).toBe(9300);
   });
 
   it("caps every model call at the configured output tokens (model.maxOutputTokens)", async () => {

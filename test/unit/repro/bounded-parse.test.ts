@@ -10,13 +10,10 @@ import { ManualClock } from "../../../src/core/loop-clock.ts";
 import { MAX_REPORT_CHARS, withinTimeLimit } from "../../../src/repro/bounded.ts";
 import type { ReproPorts } from "../../../src/repro/ports.ts";
 import { runRepro } from "../../../src/repro/run-repro.ts";
-import type { Sandbox } from "../../../src/core/ports/sandbox.ts";
+import { fakeSandbox } from "../../support/fake-sandbox.ts";
 
-const noSandbox: Sandbox = {
-  run: async () => {
-    throw new Error("nothing may run for an unreadable report");
-  },
-};
+/** Nothing may run for an unreadable report: no run is scripted. */
+const noSandbox = fakeSandbox([]);
 const ports: ReproPorts = {
   sandbox: noSandbox,
   installer: {
@@ -86,19 +83,7 @@ describe("pathological reports", () => {
     // 8 KB, a long real report: the time limit is wall-clock, and this suite shares a loaded 2-core machine.
     const para = "This paragraph explains the problem in plain words, without any markup at all.\n\n";
     const md = `# ok\n\n\`\`\`python\nprint(1)\n\`\`\`\n\n${para.repeat(Math.floor(8192 / para.length))}`;
-    const sandbox: Sandbox = {
-      run: async () => ({
-        exitCode: 0,
-        signal: null,
-        stdout: "1\n",
-        stderr: "",
-        stdoutTruncated: false,
-        stderrTruncated: false,
-        durationMs: 5,
-        files: {},
-        stoppedBy: null,
-      }),
-    };
+    const sandbox = fakeSandbox(() => ({ exitCode: 0, stdout: "1\n", durationMs: 5 }));
     const { result, events } = await runRepro(spec(md), { ...ports, sandbox });
     expect(events.find((e) => e.step === "parse")?.summary).toMatch(/1 block\(s\): code\/python/);
     expect(result.script?.code).toContain("print(1)");

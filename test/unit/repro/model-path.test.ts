@@ -18,33 +18,14 @@ import type { ReproPorts } from "../../../src/repro/ports.ts";
 import { ReproResult } from "../../../src/repro/result.ts";
 import { runRepro } from "../../../src/repro/run-repro.ts";
 import { DEFAULT_REPRO_MODELS } from "../../../src/jobs/local-repro.ts";
-import { reproTrace } from "../../../src/repro/trace.ts";
-import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/core/ports/sandbox.ts";
+import type { Sandbox, SandboxRunResult } from "../../../src/core/ports/sandbox.ts";
+import { entryCode, fakeSandbox } from "../../support/fake-sandbox.ts";
 
 const fence = "```";
 
 /** Runs a script by looking at it: `answer(entryCode)` says what the run printed. */
-class ReadingSandbox implements Sandbox {
-  readonly requests: SandboxRunRequest[] = [];
-  constructor(private readonly answer: (code: string) => Partial<SandboxRunResult>) {}
-  async run(req: SandboxRunRequest): Promise<SandboxRunResult> {
-    this.requests.push(req);
-    const entry = /exec \w+ '([^']+)'/.exec(req.command.join(" "))?.[1] ?? "";
-    const code = req.input?.files?.[entry];
-    return {
-      exitCode: 0,
-      signal: null,
-      stdout: "",
-      stderr: "",
-      stdoutTruncated: false,
-      stderrTruncated: false,
-      durationMs: 50,
-      files: {},
-      stoppedBy: null,
-      ...this.answer(typeof code === "string" ? code : ""),
-    };
-  }
-}
+const readingSandbox = (answer: (code: string) => Partial<SandboxRunResult>) =>
+  fakeSandbox((req) => ({ durationMs: 50, ...answer(entryCode(req)) }));
 
 const pyError = (type: string, message: string): Partial<SandboxRunResult> => ({
   exitCode: 1,
@@ -53,7 +34,7 @@ const pyError = (type: string, message: string): Partial<SandboxRunResult> => ({
 
 /** A sandbox like Python: `...` as a value → TypeError, `undefined_thing` → NameError, `["name"]` → KeyError, else clean. */
 const keyErrorSandbox = () =>
-  new ReadingSandbox((code) =>
+  readingSandbox((code) =>
     /=\s*\.\.\./.test(code)
       ? pyError("TypeError", "'ellipsis' object is not subscriptable")
       : /undefined_thing/.test(code)
@@ -141,17 +122,20 @@ describe("repro model path (scripted model, reading sandbox)", () => {
     expect(req.tools?.map((t) => t.name)).toEqual([WRITE_REPRODUCTION_TOOL]);
     expect(req.toolChoice).toEqual({ type: "tool", name: WRITE_REPRODUCTION_TOOL });
     expect(req.meta).toEqual({ step: "write", attempt: 1 });
-    // The trace holds the exchange, then the pipeline's steps.
-    const trace = reproTrace(spec(proseReport), out.events, r, 0, out.trace);
-    expect(trace.steps.map((s) => s.state).slice(0, 5)).toEqual([
+    // One trace: the deterministic steps, then the model's, the exchange in `write`.
+    const trace = out.trace;
+    expect(trace.steps.map((s) => s.state)).toEqual([
+      "parse",
+      "expectations",
+      "complete",
       "write",
       "scan",
       "run",
       "evaluate",
-      "parse",
     ]);
-    expect(trace.steps[0]!.exchanges).toHaveLength(1);
+    expect(trace.steps[3]!.exchanges).toHaveLength(1);
     expect(trace.totals.exchanges).toBe(1);
+    expect(trace.result.output).toMatchObject({ verdict: "REPRODUCED", attempts: 1 });
   });
 
   it("the deterministic path stays first: a reproduced snippet never calls the model", async () => {
@@ -161,7 +145,9 @@ describe("repro model path (scripted model, reading sandbox)", () => {
     expect(out.result.verdict).toBe("REPRODUCED");
     expect(out.result).toMatchObject({ attempts: 1, tokens: 0, model: null, risks: [] });
     expect(model.requests).toHaveLength(0);
-    expect(out.trace).toBeUndefined();
+    // The deterministic path runs on the loop engine too: its trace has no model step and no exchange.
+    expect(out.trace.steps.map((s) => s.state)).toEqual(["parse", "expectations", "complete", "run"]);
+    expect(out.trace.totals.exchanges).toBe(0);
   });
 
   it("a snippet with placeholders is completed by the model, keeping the reporter's code", async () => {
@@ -357,7 +343,7 @@ describe("untrusted text in the prompt", () => {
 
   it("code keeps its bytes with a warning to the model and a note in the result; the run's output is escaped", async () => {
     const md = `# format_record crashes\n\n${fence}python\nrecord = {"id": 1}  # \u2066admin only\u2069\nprint(record.get("name"))\n${fence}\n\nIt raises \`KeyError: 'name'\` when the record has no name.\n`;
-    const sb = new ReadingSandbox((code) =>
+    const sb = readingSandbox((code) =>
       /\["name"\]/.test(code)
         ? pyError("KeyError", "'name'")
         : { stdout: "None\u200B\u202Eevil\n", stderr: "@@retrace-runtime 3.11.2\n" },

@@ -11,26 +11,19 @@ import { runJob } from "../../../src/jobs/run-job.ts";
 import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../../../src/llm/pricing.ts";
 import { ScriptedModel } from "../../../src/llm/scripted.ts";
 import { WRITE_REPRODUCTION_TOOL } from "../../../src/repro/model-tool.ts";
-import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/core/ports/sandbox.ts";
+import { fakeSandbox } from "../../support/fake-sandbox.ts";
 
 /** Python-like: a script indexing a missing "name" key raises KeyError; anything else prints "ok". */
-const sandbox: Sandbox = {
-  async run(req: SandboxRunRequest): Promise<SandboxRunResult> {
-    const code = String(req.input?.files?.["reproduction.py"] ?? "");
-    const crash = /\["name"\]/.test(code);
-    return {
-      exitCode: crash ? 1 : 0,
-      signal: null,
-      stdout: crash ? "" : "ok\n",
-      stderr: `@@retrace-runtime 3.11.2\n${crash ? "Traceback (most recent call last):\n  File \"/workspace/reproduction.py\", line 2, in <module>\nKeyError: 'name'\n" : ""}`,
-      stdoutTruncated: false,
-      stderrTruncated: false,
-      durationMs: 40,
-      files: {},
-      stoppedBy: null,
-    };
-  },
-};
+const sandbox = fakeSandbox((req) => {
+  const code = String(req.input?.files?.["reproduction.py"] ?? "");
+  const crash = /\["name"\]/.test(code);
+  return {
+    exitCode: crash ? 1 : 0,
+    stdout: crash ? "" : "ok\n",
+    stderr: `@@retrace-runtime 3.11.2\n${crash ? "Traceback (most recent call last):\n  File \"/workspace/reproduction.py\", line 2, in <module>\nKeyError: 'name'\n" : ""}`,
+    durationMs: 40,
+  };
+});
 
 const write = (code: string) => ({
   toolCalls: [

@@ -8,6 +8,7 @@ import { ReproJobSpec } from "../../../src/core/job.ts";
 import { ManualClock } from "../../../src/core/loop-clock.ts";
 import { Redactor } from "../../../src/core/redact.ts";
 import { localReproOptions } from "../../../src/jobs/pipelines.ts";
+import { replayTrace } from "../../../src/jobs/replay.ts";
 import { runJob } from "../../../src/jobs/run-job.ts";
 import { renderReproReport } from "../../../src/report/repro-report.ts";
 import { foldRuns, matchRun, messagesAgree, outputAppears } from "../../../src/repro/match.ts";
@@ -16,7 +17,8 @@ import type { DependencyInstaller, InstallRequest, ReproPorts } from "../../../s
 import { ReproResult } from "../../../src/repro/result.ts";
 import { runRepro } from "../../../src/repro/run-repro.ts";
 import { reproductionFile } from "../../../src/repro/script-header.ts";
-import type { Sandbox, SandboxRunRequest, SandboxRunResult } from "../../../src/core/ports/sandbox.ts";
+import type { Sandbox, SandboxRunResult } from "../../../src/core/ports/sandbox.ts";
+import { fakeSandbox } from "../../support/fake-sandbox.ts";
 
 const fence = "```";
 
@@ -33,15 +35,6 @@ function run(partial: Partial<SandboxRunResult>): SandboxRunResult {
     stoppedBy: null,
     ...partial,
   };
-}
-
-class ListSandbox implements Sandbox {
-  readonly requests: SandboxRunRequest[] = [];
-  constructor(private readonly answer: (req: SandboxRunRequest, n: number) => SandboxRunResult) {}
-  async run(req: SandboxRunRequest): Promise<SandboxRunResult> {
-    this.requests.push(req);
-    return this.answer(req, this.requests.length - 1);
-  }
 }
 
 class FakeInstaller implements DependencyInstaller {
@@ -86,7 +79,7 @@ const keyErrorRun = run({
 
 describe("runRepro (fake sandbox)", () => {
   it("REPRODUCED when every run shows the reported exception; runs the script offline with an explicit env", async () => {
-    const sb = new ListSandbox(() => keyErrorRun);
+    const sb = fakeSandbox(() => keyErrorRun);
     const { result, events } = await runRepro(spec(keyErrorReport), ports(sb));
     expect(ReproResult.parse(result)).toEqual(result);
     expect(result.verdict).toBe("REPRODUCED");
@@ -118,7 +111,7 @@ describe("runRepro (fake sandbox)", () => {
   });
 
   it("a mix of reproducing and clean runs is PARTIAL with the rate", async () => {
-    const sb = new ListSandbox((_r, n) => (n === 1 ? run({ stdout: "ok\n" }) : keyErrorRun));
+    const sb = fakeSandbox((_r, n) => (n === 1 ? run({ stdout: "ok\n" }) : keyErrorRun));
     const { result } = await runRepro(spec(keyErrorReport), ports(sb));
     expect(result.verdict).toBe("PARTIAL");
     expect(result.summary).toContain("reproduced in 2 of 3 runs");
@@ -126,21 +119,20 @@ describe("runRepro (fake sandbox)", () => {
   });
 
   it("another crash is PARTIAL with the difference spelled out; a clean run is NOT_REPRODUCED", async () => {
-    const other = new ListSandbox(() =>
+    const other = fakeSandbox(() =>
       run({ exitCode: 1, stderr: 'Traceback (most recent call last):\n  File "r.py"\nTypeError: boom\n' }),
     );
     const partial = (await runRepro(spec(keyErrorReport), ports(other))).result;
     expect(partial.verdict).toBe("PARTIAL");
     expect(partial.differences[0]).toBe("reported `KeyError: 'k'`, got `TypeError: boom`");
-    const clean = (
-      await runRepro(spec(keyErrorReport), ports(new ListSandbox(() => run({ stdout: "None\n" }))))
-    ).result;
+    const clean = (await runRepro(spec(keyErrorReport), ports(fakeSandbox(() => run({ stdout: "None\n" })))))
+      .result;
     expect(clean.verdict).toBe("NOT_REPRODUCED");
   });
 
   it("runs the latest release too when the report pins an older one, and says where it reproduces", async () => {
     const md = `# t\n\nsemver@5.0.0\n\n${fence}js\nconst semver = require("semver");\nsemver.coerce("1");\n${fence}\n\nIt throws \`TypeError: semver.coerce is not a function\`.\n`;
-    const sb = new ListSandbox((req) =>
+    const sb = fakeSandbox((req) =>
       req.input?.dir?.includes("5.0.0")
         ? run({
             exitCode: 1,
@@ -164,7 +156,7 @@ describe("runRepro (fake sandbox)", () => {
 
   it("a package that cannot be installed is a reason, not a crash", async () => {
     const md = `# t\n\nnumpy==1.2.0\n\n${fence}python\nimport numpy as np\nprint(np.zeros(2))\n${fence}\n\nprints \`[0. 0.]\`\n`;
-    const sb = new ListSandbox(() => run({}));
+    const sb = fakeSandbox(() => run({}));
     const { result } = await runRepro(spec(md), ports(sb, { installer: new FakeInstaller("numpy") }));
     expect(result.verdict).toBe("NEEDS_INFO");
     expect(result.reasons).toEqual(["could not install numpy==1.2.0: no such version"]);
@@ -173,11 +165,11 @@ describe("runRepro (fake sandbox)", () => {
 
   it("a report with nothing runnable asks for code; a stdin reader is not run", async () => {
     const none = (
-      await runRepro(spec("# slow\n\nIt is slow after a while."), ports(new ListSandbox(() => run({}))))
+      await runRepro(spec("# slow\n\nIt is slow after a while."), ports(fakeSandbox(() => run({}))))
     ).result;
     expect(none.verdict).toBe("NEEDS_INFO");
     expect(none.questions[0]).toMatch(/minimal, self-contained code example/);
-    const sb = new ListSandbox(() => run({}));
+    const sb = fakeSandbox(() => run({}));
     const stdin = (
       await runRepro(spec(`# t\n\n${fence}python\nx = input()\nprint(int(x))\n${fence}\n`), ports(sb))
     ).result;
@@ -187,7 +179,7 @@ describe("runRepro (fake sandbox)", () => {
 
   it("transpiles TypeScript before running it and redacts secrets from the output", async () => {
     const md = `# t\n\n${fence}ts\nconst n: number = 1;\nthrow new Error("token ghp_abcdefghijklmnopqrstuvwxyz0123456789");\n${fence}\n\nIt throws \`Error\`.\n`;
-    const sb = new ListSandbox(() =>
+    const sb = fakeSandbox(() =>
       run({
         exitCode: 1,
         stderr:
@@ -207,7 +199,7 @@ describe("configuration reaches the runs (repro.*, sandbox.limits)", () => {
   const semverReport = `# t\n\nsemver@5.0.0\n\n${fence}js\nconst semver = require("semver");\nsemver.coerce("1");\n${fence}\n\nIt throws \`TypeError: semver.coerce is not a function\`.\n`;
 
   it("merges the sandbox limits into every run; the repro run timeout wins over sandbox.limits.timeoutMs", async () => {
-    const sb = new ListSandbox(() => keyErrorRun);
+    const sb = fakeSandbox(() => keyErrorRun);
     await runRepro(
       spec(keyErrorReport, 2),
       ports(sb, { runTimeoutMs: 45_000, limits: { memoryMb: 256, pids: 64, timeoutMs: 5_000 } }),
@@ -216,7 +208,7 @@ describe("configuration reaches the runs (repro.*, sandbox.limits)", () => {
       { memoryMb: 256, pids: 64, timeoutMs: 45_000 },
       { memoryMb: 256, pids: 64, timeoutMs: 45_000 },
     ]);
-    const only = new ListSandbox(() => keyErrorRun);
+    const only = fakeSandbox(() => keyErrorRun);
     await runRepro(spec(keyErrorReport, 1), ports(only, { limits: { cpus: 0.5, timeoutMs: 7_000 } }));
     expect(only.requests[0]!.limits).toEqual({ cpus: 0.5, timeoutMs: 7_000 });
   });
@@ -230,7 +222,7 @@ describe("configuration reaches the runs (repro.*, sandbox.limits)", () => {
         return "7.6.0";
       },
     };
-    const sb = new ListSandbox(() =>
+    const sb = fakeSandbox(() =>
       run({ exitCode: 1, stderr: "TypeError: semver.coerce is not a function\n" }),
     );
     const { result } = await runRepro(
@@ -247,7 +239,7 @@ describe("configuration reaches the runs (repro.*, sandbox.limits)", () => {
   });
 
   it("runJob (the App/Action path) takes them from .github/retrace.yml, with the documented defaults without one", async () => {
-    const sb = new ListSandbox(() => keyErrorRun);
+    const sb = fakeSandbox(() => keyErrorRun);
     const job = ReproJobSpec.parse({ kind: "repro", id: "cfg", markdown: keyErrorReport, runs: 1 });
     const config = RetraceConfig.parse({
       repro: { runTimeoutMs: 30_000 },
@@ -283,7 +275,7 @@ describe("configuration reaches the runs (repro.*, sandbox.limits)", () => {
 describe("the report as a reader sees it", () => {
   it("hidden code is not run; invisible characters in code are a security note in the result and the report", async () => {
     const md = `# crash\n\n<div hidden>\n\n${fence}python\nimport os\nprint(os.environ)\n${fence}\n\n</div>\n\n${fence}python\nd = {}  # \u2066admin\u2069\nprint(d["k"])\n${fence}\n\n${fence}\nTraceback (most recent call last):\n  File "/home/u/x.py", line 2, in <module>\nKeyError: 'k'\n${fence}\n`;
-    const sb = new ListSandbox(() => keyErrorRun);
+    const sb = fakeSandbox(() => keyErrorRun);
     const { result, events } = await runRepro(spec(md, 1), ports(sb));
     expect(result.verdict).toBe("REPRODUCED");
     expect(sb.requests[0]!.input?.files).toEqual({
@@ -361,7 +353,7 @@ describe("matching", () => {
 
 describe("report and reproduction file", () => {
   it("renders the three shapes and a header with date, runtime and packages", async () => {
-    const sb = new ListSandbox(() => keyErrorRun);
+    const sb = fakeSandbox(() => keyErrorRun);
     const { result } = await runRepro(spec(keyErrorReport), ports(sb));
     const md = renderReproReport(result);
     expect(md).toContain("## Retrace: ✅ Reproduced");
@@ -376,7 +368,7 @@ describe("report and reproduction file", () => {
       (
         await runRepro(
           spec(keyErrorReport),
-          ports(new ListSandbox(() => run({ exitCode: 1, stderr: "ValueError: v\n" }))),
+          ports(fakeSandbox(() => run({ exitCode: 1, stderr: "ValueError: v\n" }))),
         )
       ).result,
     );
@@ -387,5 +379,37 @@ describe("report and reproduction file", () => {
     expect(needs).toContain("## Retrace: ❓ Needs more information");
     expect(needs).toContain("### Questions for the author");
     expect(needs).not.toContain("### Evidence");
+  });
+});
+
+describe("the deterministic path on the loop engine", () => {
+  it("records one trace with the result as its output, and replays to the same transitions and result", async () => {
+    const sb = fakeSandbox(() => keyErrorRun);
+    const job = ReproJobSpec.parse({ kind: "repro", id: "one-trace", markdown: keyErrorReport, runs: 2 });
+    const run = await runJob(job, { model: null, sandbox: sb });
+    expect(run.trace.machine).toBe("repro");
+    expect(run.trace.steps.map((s) => `${s.state}→${s.next}`)).toEqual([
+      "parse→expectations",
+      "expectations→complete",
+      "complete→run",
+      "run→done",
+    ]);
+    expect(run.trace.steps.every((s) => s.model === null && s.exchanges.length === 0)).toBe(true);
+    expect(run.trace.result).toMatchObject({ reason: "completed", output: { verdict: "REPRODUCED" } });
+    const replay = await replayTrace(JSON.parse(JSON.stringify(run.trace)), { sandbox: sb });
+    expect(replay.divergences).toEqual([]);
+    expect(replay.same).toBe(true);
+  });
+
+  it("a zero dollar budget does not stop it: the deterministic steps call no model", async () => {
+    const job = ReproJobSpec.parse({
+      kind: "repro",
+      id: "zero",
+      markdown: keyErrorReport,
+      runs: 1,
+      budget: { maxUsd: 0, maxTokens: 0 },
+    });
+    const { result } = await runRepro(job, ports(fakeSandbox(() => keyErrorRun)));
+    expect(result.verdict).toBe("REPRODUCED");
   });
 });

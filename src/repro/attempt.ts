@@ -1,0 +1,292 @@
+/**
+ * One attempt at a program, in stages: static needs (what only the reporter can give), dependency installs,
+ * transpiling TypeScript, then the repeated runs with their evaluation and the version matrix. Each stage is
+ * a function of the trial so far; the loop engine runs them as states (`stages.ts`), for the report's own
+ * program and for each one the model writes.
+ */
+import type { Program } from "./complete.ts";
+import type { ReproContext } from "./context.ts";
+import {
+  describeVersions,
+  installedVersions,
+  installPackages,
+  type Pin,
+  packageSpec,
+  pinDependencies,
+} from "./dependencies.ts";
+import { type ExecutedRun, executeRuns } from "./execute.ts";
+import { foldRuns, matchRun, type RunsVerdict } from "./match.ts";
+import { latestEntry, matrixLine } from "./matrix.ts";
+import { findStaticNeeds } from "./needs.ts";
+import type { InstallResult } from "./ports.ts";
+import type { MatrixEntry, PackageVersion, ReportedBehaviour, Verdict } from "./result.ts";
+
+export interface AttemptOutcome {
+  verdict: Verdict;
+  fold: RunsVerdict | null;
+  runs: ExecutedRun[];
+  versions: PackageVersion[];
+  matrix: MatrixEntry[];
+  matrixSummary: string | null;
+  questions: string[];
+  reasons: string[];
+  runtimeVersion: string | null;
+}
+
+/** A program on its way through the stages. */
+export interface Trial {
+  program: Program;
+  /** The behaviour its runs are matched against (the model may have read it from the prose). */
+  reported: ReportedBehaviour;
+  pins: Pin[];
+  versions: PackageVersion[];
+  installed: InstallResult | null;
+  /** The files as they run (TypeScript transpiled); the program's own until the transpile stage. */
+  runnable: { files: Record<string, string>; entry: string };
+}
+
+export type Stage = "needs" | "install" | "transpile" | "run";
+
+/** What a stage did: the trial as it goes on, or the attempt's outcome when it ended here; a line for the trace. */
+export type StageResult =
+  | { trial: Trial; outcome: null; summary: string }
+  | { outcome: AttemptOutcome; summary: string };
+
+export function newTrial(program: Program, reported: ReportedBehaviour): Trial {
+  return {
+    program,
+    reported,
+    pins: [],
+    versions: [],
+    installed: null,
+    runnable: { files: program.files, entry: program.entry },
+  };
+}
+
+/** The first stage after `after` with work to do for this program (the runs always have). */
+export function nextStage(program: Program, after: Stage | null): Stage {
+  const order: Stage[] = ["needs", "install", "transpile", "run"];
+  const has: Record<Stage, () => boolean> = {
+    needs: () => findStaticNeeds(program).length > 0,
+    install: () => program.dependencies.length > 0,
+    transpile: () => program.language === "typescript",
+    run: () => true,
+  };
+  for (const stage of order.slice(after ? order.indexOf(after) + 1 : 0)) if (has[stage]()) return stage;
+  return "run";
+}
+
+function ended(
+  verdict: Verdict,
+  questions: string[],
+  reasons: string[],
+  versions: PackageVersion[] = [],
+): AttemptOutcome {
+  return {
+    verdict,
+    fold: null,
+    runs: [],
+    versions,
+    matrix: [],
+    matrixSummary: null,
+    questions,
+    reasons,
+    runtimeVersion: null,
+  };
+}
+
+/** What only the reporter can give (stdin, files, a service): the attempt ends without running. */
+export function needsStage(trial: Trial): StageResult {
+  const needs = findStaticNeeds(trial.program);
+  return {
+    outcome: ended(
+      "NEEDS_INFO",
+      needs.map((n) => n.question),
+      needs.map((n) => `Not run: ${n.reason}.`),
+    ),
+    summary: needs.map((n) => n.reason).join("; "),
+  };
+}
+
+/** Installs the dependencies at the versions the report names; a failed install ends the attempt with a question. */
+export async function installStage(ctx: ReproContext, trial: Trial): Promise<StageResult> {
+  const { program } = trial;
+  const pins = pinDependencies(program, ctx.report);
+  const install = await installPackages(
+    ctx,
+    program,
+    pins.map(({ name, version }) => ({ name, version })),
+    "reported versions",
+  );
+  const installed = install?.result ?? null;
+  const versions = installedVersions(program, pins, installed);
+  const summary = install?.line ?? "nothing to install";
+  if (installed && installed.failures.length > 0) {
+    const reasons = installed.failures.map(
+      (f) => `could not install ${packageSpec(f.name, f.version, program.ecosystem)}: ${f.reason}`,
+    );
+    const questions = installed.failures.map((f) =>
+      f.version
+        ? `Is \`${packageSpec(f.name, f.version, program.ecosystem)}\` the exact version you use? It could not be installed here; does the problem also happen with a version that installs from a wheel/tarball (or with the standard library alone)?`
+        : `Which version of \`${f.name}\` do you use? It could not be installed here.`,
+    );
+    return { outcome: ended("NEEDS_INFO", questions, reasons, versions), summary };
+  }
+  return { trial: { ...trial, pins, versions, installed }, outcome: null, summary };
+}
+
+/** TypeScript → JavaScript (the entry as `.mjs` or `.cjs`); a parse error ends the attempt with a question. */
+export async function transpileStage(ctx: ReproContext, trial: Trial): Promise<StageResult> {
+  const { program } = trial;
+  const files: Record<string, string> = {};
+  const ext = program.moduleFormat === "esm" ? ".mjs" : ".cjs";
+  try {
+    for (const [path, code] of Object.entries(program.files)) {
+      if (/\.[cm]?ts$/.test(path)) {
+        const out = await ctx.ports.transpile(code, {
+          format: program.moduleFormat ?? "esm",
+          filename: path,
+        });
+        files[path.replace(/\.[cm]?ts$/, path === program.entry ? ext : ".js")] = out;
+      } else files[path] = code;
+    }
+  } catch (error) {
+    const failure = transpileFailure(error);
+    if (!failure) throw error;
+    return {
+      outcome: ended(
+        "NEEDS_INFO",
+        [failure.question],
+        [`Not run: the report's TypeScript does not parse (${failure.detail}).`],
+        trial.versions,
+      ),
+      summary: `the TypeScript does not parse: ${failure.detail}`,
+    };
+  }
+  return {
+    trial: { ...trial, runnable: { files, entry: program.entry.replace(/\.ts$/, ext) } },
+    outcome: null,
+    summary: `TypeScript → ${ext} (${program.moduleFormat})`,
+  };
+}
+
+/** A TypeScript parse error from the transpiler, as a detail and a question naming the line; null for other errors. */
+function transpileFailure(error: unknown): { detail: string; question: string } | null {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!/transpile/i.test(message)) return null;
+  const cause = (
+    error as {
+      cause?: { errors?: { text?: string; location?: { line?: number; lineText?: string } | null }[] };
+    }
+  ).cause;
+  const first = cause?.errors?.[0];
+  const lineText = first?.location?.lineText?.trim().slice(0, 160);
+  const text = first?.text ?? message;
+  const detail = lineText ? `\`${lineText}\`: ${text}` : text;
+  return {
+    detail,
+    question: lineText
+      ? `This line of the TypeScript does not parse: \`${lineText}\` (${text}). Could you paste the exact code you run, as a complete snippet (no \`...\` or elided parts)?`
+      : `The TypeScript in the report does not parse (${text}). Could you paste the exact code you run, as a complete snippet?`,
+  };
+}
+
+/** The repeated runs of the reported configuration, their evaluation, and (meanwhile) the latest release. */
+export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageResult> {
+  const { ports, spec: job, expectations } = ctx;
+  const { program, pins, versions, installed } = trial;
+  const { files, entry } = trial.runnable;
+  // The latest release is looked up, installed and run while the reported configuration runs.
+  const latestPromise =
+    ports.compareLatest !== false && pins.some((p) => p.source === "reported")
+      ? latestEntry(ctx, program, pins, versions, files, entry)
+      : Promise.resolve(null);
+  const runs = await executeRuns({
+    ports,
+    jobId: job.id,
+    program,
+    files,
+    runnableEntry: entry,
+    install: installed,
+    runs: job.runs,
+    label: "reported versions",
+  });
+  const matches = runs.map((r) =>
+    matchRun(expectations.actual, r, expectations.expectedOutput, expectations.expectedException),
+  );
+  const fold = foldRuns(matches);
+  const lines = [
+    `${job.runs} run(s) of the reported configuration: ${fold.verdict} (${fold.reproducedRuns}/${job.runs}) — ${fold.detail}`,
+  ];
+
+  const questions = [...fold.questions];
+  const two = ctx.expectations.twoVersions;
+  if (two && !two.bad && fold.verdict !== "REPRODUCED") {
+    questions.unshift(
+      `The report shows the same code with different results on ${two.sides.map((s) => `\`${s.label}\``).join(" and ")}: which one is the wrong behaviour, and which version do you run?`,
+    );
+  }
+  const reasons: string[] = [];
+  for (const p of pins) {
+    if (p.source === "unpinned" && fold.verdict !== "REPRODUCED") {
+      questions.push(
+        `Which version of \`${p.name}\` do you use? The report names none, so the latest was used.`,
+      );
+    }
+  }
+  const runtimeVersion = runs.find((r) => r.runtimeVersion)?.runtimeVersion ?? null;
+  const reportedRuntime = ctx.report.runtime;
+  if (
+    reportedRuntime &&
+    runtimeVersion &&
+    (fold.verdict === "NOT_REPRODUCED" || fold.verdict === "PARTIAL") &&
+    reportedRuntime.name === program.runtime &&
+    !runtimeVersion.startsWith(reportedRuntime.version.replace(/\.x$/, "").split(".").slice(0, 2).join("."))
+  ) {
+    reasons.push(
+      `The report names ${program.runtime} ${reportedRuntime.version}; the sandbox has ${runtimeVersion}.`,
+    );
+  }
+
+  const reportedEntry: MatrixEntry = {
+    label: "reported",
+    packages: versions,
+    reproduced:
+      fold.verdict === "REPRODUCED"
+        ? "yes"
+        : fold.reproducedRuns > 0 || fold.verdict === "PARTIAL"
+          ? "partial"
+          : fold.verdict === "NOT_REPRODUCED"
+            ? "no"
+            : null,
+    runs: runs.length,
+    reproducedRuns: fold.reproducedRuns,
+    note: fold.detail,
+  };
+  const matrix: MatrixEntry[] = [reportedEntry];
+  let matrixSummary: string | null = null;
+  const compared = await latestPromise;
+  if (compared) lines.push(...compared.lines);
+  const latest = compared?.latest ?? null;
+  if (
+    latest &&
+    (fold.verdict === "REPRODUCED" || fold.verdict === "PARTIAL" || fold.verdict === "NOT_REPRODUCED")
+  ) {
+    matrix.push(latest.entry);
+    matrixSummary = matrixLine(fold.verdict, describeVersions(versions, program.ecosystem), latest);
+  }
+  return {
+    outcome: {
+      verdict: fold.verdict,
+      fold,
+      runs,
+      versions,
+      matrix,
+      matrixSummary,
+      questions,
+      reasons,
+      runtimeVersion,
+    },
+    summary: lines.join("; "),
+  };
+}

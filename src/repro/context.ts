@@ -1,0 +1,101 @@
+/**
+ * What the reproduction pipeline knows before it runs anything: the job, its ports, and the report as read
+ * (sanitized, parsed, the reported and expected behaviour). Shared by the deterministic and the model path.
+ */
+import type { ReproJobSpec } from "../core/job.ts";
+import { type SanitizeReport, sanitizeReport } from "../core/sanitize.ts";
+import { MAX_REPORT_CHARS, PARSE_TIME_LIMIT_MS, withinTimeLimit } from "./bounded.ts";
+import { emptyReport, type ParsedReport, parseReport } from "./parse-report.ts";
+import type { ReproPorts } from "./ports.ts";
+import { type ReportedExpectations, reportedExpectations } from "./reported-behaviour.ts";
+
+/** The report as the pipeline read it. */
+export interface ReportReading {
+  /**
+   * The issue as a reader sees it (`sanitize`): hidden comments and elements, invisible and bidi characters in
+   * prose removed; code byte-for-byte. Everything below is read from it, so the model, the matcher and the
+   * maintainer all go by the same text.
+   */
+  sanitized: SanitizeReport;
+  report: ParsedReport;
+  expectations: ReportedExpectations;
+  /** Why the report could not be read (too long, or its markdown too costly to parse); null when it was. */
+  unreadable: string | null;
+}
+
+/** Everything the pipeline learnt before deciding: shared by the deterministic and the model path. */
+export interface ReproContext extends ReportReading {
+  spec: ReproJobSpec;
+  ports: ReproPorts;
+  startedAt: number;
+  redact: (s: string) => string;
+}
+
+const NOTHING_REMOVED: SanitizeReport = {
+  text: "",
+  removed: { comments: 0, hiddenElements: 0, invisibleChars: 0, altTexts: 0, titles: 0, definitions: 0 },
+  codeWarnings: [],
+};
+
+/**
+ * Reads the report as a reader sees it: sanitized, then parsed. Reading is bounded: over GitHub's size limit
+ * nothing is parsed, and the parse itself has a time limit.
+ */
+export function readReport(markdown: string): Omit<ReportReading, "expectations"> {
+  const unreadable = (why: string) => ({
+    sanitized: NOTHING_REMOVED,
+    report: emptyReport(markdown),
+    unreadable: why,
+  });
+  if (markdown.length > MAX_REPORT_CHARS)
+    return unreadable(
+      `the report is ${markdown.length} characters long, over GitHub's ${MAX_REPORT_CHARS}-character limit for an issue, so it was not read`,
+    );
+  const parsed = withinTimeLimit(() => {
+    const sanitized = sanitizeReport(markdown);
+    return { sanitized, report: parseReport(sanitized.text) };
+  }, PARSE_TIME_LIMIT_MS);
+  if (!parsed.ok)
+    return unreadable(
+      `the report's markdown could not be read: it ${parsed.message} (deeply nested quotes or lists, or long runs of \`[\`, \`*\` or \`_\`)`,
+    );
+  return { ...parsed.value, unreadable: null };
+}
+
+/** The parse step's line: what was read, and what sanitizing removed. */
+export function readingSummary(read: Omit<ReportReading, "expectations">): string {
+  if (read.unreadable) return `not read: ${read.unreadable}`;
+  const r = read.report;
+  const removed = Object.entries(read.sanitized.removed)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${n} ${k}`);
+  return [
+    `${r.blocks.length} block(s): ${r.blocks.map((b) => `${b.kind}/${b.language}`).join(", ") || "none"}; ${r.versions.length} version mention(s)`,
+    ...(removed.length ? [`hidden text removed: ${removed.join(", ")}`] : []),
+    ...read.sanitized.codeWarnings,
+  ].join("; ");
+}
+
+export function expectationsSummary(e: ReportedExpectations): string {
+  return `reported ${e.actual.kind} from ${e.actual.source}`;
+}
+
+/** A reading of nothing, before the parse step. */
+export function unread(markdown: string): ReportReading {
+  const report = emptyReport(markdown);
+  return { sanitized: NOTHING_REMOVED, report, expectations: reportedExpectations(report), unreadable: null };
+}
+
+/** The pipeline's context for a report, read outside the loop engine (the parse bench measures this). */
+export function createContext(spec: ReproJobSpec, ports: ReproPorts): ReproContext {
+  const startedAt = ports.clock.now();
+  const read = readReport(spec.markdown);
+  return {
+    spec,
+    ports,
+    startedAt,
+    redact: ports.redact ?? ((s) => s),
+    ...read,
+    expectations: reportedExpectations(read.report),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The report's dependencies: which version of each to install (the one the report names), the install itself
+ * (host-side, through the installer port), and how a set of versions is written in a line.
+ */
+import type { Program } from "./complete.ts";
+import type { ReproContext } from "./context.ts";
+import { NPM_GLOBALS, normalizePypiName, npmIdentifier } from "./known-modules.ts";
+import type { ParsedReport } from "./parse-report.ts";
+import type { DependencyRequest, InstallResult } from "./ports.ts";
+import type { PackageVersion } from "./result.ts";
+
+/** A dependency with the version to install and where that version came from. */
+export type Pin = DependencyRequest & { source: PackageVersion["source"] };
+
+/** Pins: the version the report names for each dependency (a lone "version 1.2.3" goes to a lone dependency). */
+export function pinDependencies(program: Program, report: ParsedReport): Pin[] {
+  const key = (n: string) => (program.ecosystem === "pypi" ? normalizePypiName(n) : n.toLowerCase());
+  const mentions = new Map(report.versions.map((v) => [key(v.name), v.version]));
+  // A version the report's own session printed: `_.VERSION => "4.17.4"`, `require('x/package').version // 1.2.3`.
+  for (const b of report.blocks) {
+    for (const c of b.checks) {
+      if (c.role !== "actual" || c.kind !== "output") continue;
+      const v = /^['"]?v?(\d+\.\d+\.\d+(?:-[\w.]+)?)['"]?$/.exec(c.value.trim())?.[1];
+      if (!v) continue;
+      const ident = /^([\w$]+)\.(?:VERSION|version)$/.exec(c.code.replace(/;$/, ""))?.[1];
+      const fromRequire = /require\(\s*['"]([^'"]+?)\/package(?:\.json)?['"]\s*\)\.version/.exec(c.code)?.[1];
+      const pkg =
+        fromRequire ??
+        (ident
+          ? (program.dependencies.find((d) => npmIdentifier(d) === ident || d === ident) ??
+            NPM_GLOBALS[ident] ??
+            null)
+          : null);
+      if (pkg && !mentions.has(key(pkg))) mentions.set(key(pkg), v);
+    }
+  }
+  return program.dependencies.map((name) => {
+    let version = mentions.get(key(name)) ?? null;
+    if (!version && program.dependencies.length === 1 && report.bareVersions.length === 1)
+      version = report.bareVersions[0]!;
+    return { name, version, source: version ? "reported" : "unpinned" };
+  });
+}
+
+/** `name==1.2.3` (PyPI) or `name@1.2.3` (npm); the bare name without a version. */
+export function packageSpec(name: string, version: string | null, ecosystem: Program["ecosystem"]): string {
+  if (!version) return name;
+  return ecosystem === "pypi" ? `${name}==${version}` : `${name}@${version}`;
+}
+
+export function describeVersions(v: PackageVersion[], ecosystem: Program["ecosystem"]): string {
+  return v.map((p) => packageSpec(p.name, p.version, ecosystem)).join(", ");
+}
+
+/** The version of each package as installed; the wanted version (or "latest") when the installer named none. */
+export function installedVersions(
+  program: Program,
+  wanted: { name: string; version: string | null; source: PackageVersion["source"] }[],
+  installed: InstallResult | null,
+): PackageVersion[] {
+  return wanted.map((p) => ({
+    name: p.name,
+    version: installed?.installed.find((i) => i.name === p.name)?.version ?? p.version ?? "latest",
+    ecosystem: program.ecosystem,
+    source: p.source,
+  }));
+}
+
+/** Installs `packages` for `program`; null when there is nothing to install. The line says what happened. */
+export async function installPackages(
+  ctx: ReproContext,
+  program: Program,
+  packages: DependencyRequest[],
+  label: string,
+): Promise<{ result: InstallResult; line: string } | null> {
+  if (packages.length === 0) return null;
+  ctx.ports.onProgress?.(
+    `installing ${label}: ${packages.map((p) => packageSpec(p.name, p.version, program.ecosystem)).join(", ")}`,
+  );
+  const result = await ctx.ports.installer.install({
+    ecosystem: program.ecosystem,
+    packages,
+    ...(ctx.ports.installTimeoutMs ? { timeoutMs: ctx.ports.installTimeoutMs } : {}),
+    ...(ctx.ports.signal ? { signal: ctx.ports.signal } : {}),
+  });
+  const line = `${label}: ${result.installed.map((p) => `${p.name}@${p.version}`).join(", ") || "nothing"}${result.cached ? " (cached)" : ""}${
+    result.failures.length
+      ? `; failed: ${result.failures.map((f) => `${f.name}${f.version ? `==${f.version}` : ""}`).join(", ")}`
+      : ""
+  }`;
+  return { result, line };
+}
