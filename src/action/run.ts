@@ -197,6 +197,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
           baseSha: spec.headSha,
           branch: `${BRANCH_PREFIX}${spec.id}`,
           patch: result.patch,
+          ...(result.changes ? { verified: result.changes } : {}),
           title: result.prTitle ?? `Fix failing check on ${spec.headBranch}`,
           body: `${result.prBody ?? result.summary}\n\n${markerFor(spec.id)}`,
         });

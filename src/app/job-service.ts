@@ -430,6 +430,7 @@ export class JobService {
           baseSha: spec.headSha,
           branch: prBranch,
           patch: result.patch,
+          ...(result.changes ? { verified: result.changes } : {}),
           title: this.redactor.redact(result.prTitle ?? `Fix failing check on ${spec.headBranch}`),
           body: this.redactor.redact(`${result.prBody ?? result.summary}\n\n${markerFor(job.id)}`),
         });

@@ -14,6 +14,7 @@ import { RetraceError } from "../core/errors.ts";
 import { Redactor } from "../core/redact.ts";
 import type { Trace } from "../core/trace.ts";
 import type { ContentBlock, ModelMessage, ModelResponse, ToolCall } from "../core/ports/model.ts";
+import type { FileWrite } from "../core/apply-patch.ts";
 import { applyEdits, type FileChange } from "./apply-edits.ts";
 import { gatherContext } from "./context-gather.ts";
 import { packContext, renderPackedContext } from "./context-pack.ts";
@@ -556,6 +557,8 @@ export interface FixRun {
   trace: Trace;
   /** The accepted patch (FIXED only). */
   patch: string | null;
+  /** The verified file changes of the accepted patch (FIXED only, when the verify port reports them). */
+  changes: FileWrite[] | null;
   ctx: FixCtx;
 }
 
@@ -677,6 +680,7 @@ export async function runFix(ports: FixPorts, options: FixOptions): Promise<FixR
     const published = await ports.publish({
       branch: fixBranchName(options.id),
       patch,
+      ...(ctx.verification?.changes ? { changes: ctx.verification.changes } : {}),
       message: redactor.redact(message),
     });
     branch = published.branch;
@@ -707,7 +711,8 @@ export async function runFix(ports: FixPorts, options: FixOptions): Promise<FixR
     attemptLog,
     durationMs: Math.max(0, (ports.clock ?? { now: () => Date.now() }).now() - started),
   };
-  return { result, trace: run.trace, patch, ctx: { ...ctx, attemptLog } };
+  const changes = outcome === "FIXED" ? (ctx.verification?.changes ?? null) : null;
+  return { result, trace: run.trace, patch, changes, ctx: { ...ctx, attemptLog } };
 }
 
 /** The markdown for `pr.md` of a finished run: PR body when FIXED, the honest report otherwise. Redacted. */
