@@ -67,6 +67,19 @@ describe("input trees", () => {
     expect((await lstat(path.join(out, "data.txt"))).mode & 0o111).toBe(0);
   });
 
+  it("writes inline files the patch leaves executable (git mode 100755) with the executable bit", async () => {
+    const dir = await tmp();
+    await writeFile(path.join(dir, "run.sh"), "#!/bin/sh\nexit 1\n", { mode: 0o644 });
+    const prepared = await prepareInput({
+      dir,
+      files: { "run.sh": "#!/bin/sh\nexit 0\n", "data.txt": "x" },
+      executable: ["run.sh"],
+    });
+    const out = await extractLikeTheSandbox(packInput(prepared));
+    expect((await lstat(path.join(out, "run.sh"))).mode & 0o111).not.toBe(0);
+    expect((await lstat(path.join(out, "data.txt"))).mode & 0o111).toBe(0);
+  });
+
   it("packs inline files alone when there is no directory", async () => {
     const prepared = await prepareInput({ files: { "a/b.txt": "x" } });
     expect(isEmptyInput(prepared)).toBe(false);
