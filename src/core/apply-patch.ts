@@ -204,6 +204,17 @@ export async function applyPatch(base: PatchBase, patchText: string): Promise<Fi
     if (state.has(p)) return state.get(p) ?? null;
     const m = baseModes.get(p);
     const content = m === undefined ? null : await base.read(p);
+    // A lossy UTF-8 decode leaves U+FFFD: its text would not write back the file's bytes, so the bytes published
+    // would not be the bytes verified (outside the hunks too). Text files in UTF-8 only.
+    if (content?.includes("\uFFFD")) {
+      throw new PatchApplyError(
+        `${p} is not UTF-8 text ${base.where} (or holds U+FFFD); Retrace patches UTF-8 text files only`,
+        {
+          file: p,
+          hint: "change the file by hand, or convert it to UTF-8 first",
+        },
+      );
+    }
     const s: State = content === null ? null : { content, mode: m === "100755" ? "100755" : "100644" };
     state.set(p, s);
     original.set(p, s);

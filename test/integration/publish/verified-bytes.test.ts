@@ -205,6 +205,26 @@ describe("the verified changes are what both publishers write", () => {
     });
   }
 
+  it("refuses a file that is not UTF-8 everywhere: its text would not write back its bytes", async () => {
+    const repo = await mkdtemp(path.join(tmpdir(), "retrace-publish-"));
+    try {
+      git(repo, "init", "-q", "-b", "main");
+      // Latin-1 "café" (0xE9), then an ASCII line the patch changes.
+      await writeFile(path.join(repo, "notes.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x78, 0x0a]));
+      git(repo, "add", ".");
+      git(repo, "commit", "-q", "-m", "base");
+      const patch = "--- a/notes.txt\n+++ b/notes.txt\n@@ -2 +2 @@\n-x\n+y\n";
+      await expect(applyPatchToWorkspace(await createFsWorkspace(repo), patch)).rejects.toThrow(
+        /notes.txt is not UTF-8 text in the repository/,
+      );
+      await expect(
+        createBranchWithCommit(repo, { branch: "retrace/latin1", message: "fix", patch, author }),
+      ).rejects.toThrow(/the patch does not apply to the base: notes.txt is not UTF-8 text at /);
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+    }
+  });
+
   it("refuses to open a pull request when the verified changes are not what the patch gives at the base", async () => {
     const c = CASES[0]!;
     const { repo, patch, sha } = await prepare(c);
