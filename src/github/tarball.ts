@@ -51,7 +51,8 @@ export function strippedPath(name: string): string | null {
   // `./` and `//` are harmless spellings in an archive; everything else must pass the rule as written.
   const parts = name.split("/").filter((p) => p !== "" && p !== ".");
   const rest = parts.slice(1).join("/");
-  if (parts.includes(".."))
+  // `a\..\..\x` climbs out on Windows: it is named for that, though the rule refuses any backslash anyway.
+  if (name.split(/[\\/]/).includes(".."))
     throw new TarballError(`the archive holds a path with "..": ${JSON.stringify(name)}`);
   if (rest === "") return null;
   const r = parseRepoPath(rest);
