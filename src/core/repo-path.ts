@@ -83,6 +83,14 @@ export function parseRepoPath(path: string): RepoPath | RepoPathProblem {
   return p === null ? (path as RepoPath) : p;
 }
 
+/** `./a//b/` → `a/b`: empty and `.` segments dropped, nothing else changed (no check). */
+export function tidySpelling(input: string): string {
+  return input
+    .split("/")
+    .filter((s) => s !== "" && s !== ".")
+    .join("/");
+}
+
 /**
  * For spellings a person or a model types (`./src/a.ts`, `src//a.ts`, `src/`): drops empty and `.` segments,
  * then applies the same rule. Nothing else is rewritten — `a/../b` and `a\b` stay refused.
@@ -91,10 +99,7 @@ export function tidyRepoPath(input: string): RepoPath | RepoPathProblem {
   if (input === "") return problem("empty");
   // An absolute path stays absolute: tidying must not turn `/etc/passwd` into `etc/passwd`.
   if (input.startsWith("/")) return problem("absolute");
-  const tidy = input
-    .split("/")
-    .filter((s) => s !== "" && s !== ".")
-    .join("/");
+  const tidy = tidySpelling(input);
   return parseRepoPath(tidy === "" ? input : tidy);
 }
 
