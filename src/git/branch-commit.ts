@@ -161,8 +161,11 @@ export async function createBranchWithCommit(
     writes.push(...(request.changes ?? []));
     for (const [rawPath, content] of Object.entries(request.files ?? {})) {
       const file = normalizeRepoPath(rawPath) as RepoPath;
-      const staged = (await git.raw(["ls-files", "--stage", "--", file])).trim();
-      const mode = /^(100755|100644) /.exec(staged)?.[1] === "100755" ? "100755" : "100644";
+      // The mode the file has so far: from an earlier change, else the base commit's.
+      const earlier = writes.findLast((w) => w.path === file);
+      const staged = earlier ? "" : (await git.raw(["ls-files", "--stage", "--", file])).trim();
+      const mode =
+        (earlier?.mode ?? /^(100755|100644) /.exec(staged)?.[1]) === "100755" ? "100755" : "100644";
       writes.push({ path: file, content, mode });
     }
     let n = 0;
