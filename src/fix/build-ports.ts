@@ -20,6 +20,7 @@ import { describeCommand, detectTestCommand, filterCommand, runTests } from "./t
 import { isFailing, type TestCommand, type TestRunResult } from "./test-runner/types.ts";
 import { gamingClassOf } from "./feedback.ts";
 import { assertBaseRunReadable } from "./unreadable-run.ts";
+import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { verifyPatch } from "./verify.ts";
 
 export interface FixPortsInput {
@@ -176,10 +177,18 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
       };
     },
     verify: async ({ patch, signal }) => {
+      // The one applier, once: the tests run on these changes and the publishers write them.
+      let applied: PatchedFiles | undefined;
+      try {
+        applied = await applyPatchToWorkspace(workspace, patch);
+      } catch (error) {
+        if (!(error instanceof PatchApplyError)) throw error; // verifyPatch reports it as REJECTED
+      }
       const v = await verifyPatch({
         workspace,
         sandbox,
         patch,
+        ...(applied ? { applied } : {}),
         policy,
         testCommand: command,
         runs: input.verifyRuns ?? 2,
@@ -210,6 +219,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
               v.verdict !== "BLOCKED"
             ? { runProblem: v.reasons.join("; ") }
             : {}),
+        ...(v.verdict === "VERIFIED" && applied ? { changes: applied.changes } : {}),
         excerpt: v.outputTail,
         ...(v.antiGaming?.gamingClass
           ? { gaming: { gamingClass: v.antiGaming.gamingClass, reasons: v.antiGaming.rejections } }

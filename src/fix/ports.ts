@@ -9,6 +9,7 @@ import type { Clock } from "../core/loop-clock.ts";
 import type { Redactor } from "../core/redact.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import type { Model } from "../core/ports/model.ts";
+import type { FileWrite } from "../core/apply-patch.ts";
 import type { FileChange } from "./apply-edits.ts";
 import type { FailureInfo } from "./failure.ts";
 
@@ -62,6 +63,8 @@ export interface VerifyVerdict {
   gaming?: { gamingClass: string; reasons: string[] };
   /** The anti-gaming checks that ran (all passed when ok). */
   antiGaming?: { layer: string; name: string; passed: boolean; detail: string }[];
+  /** The file changes the patched runs ran on (the one applier's), which the publishers write as they are. */
+  changes?: FileWrite[];
 }
 
 export interface FixPorts {
@@ -85,6 +88,8 @@ export interface FixPorts {
   publish?(input: {
     branch: string;
     patch: string;
+    /** The verified file changes (when the verify port reports them): written exactly, bytes and modes. */
+    changes?: readonly FileWrite[];
     message: string;
   }): Promise<{ branch: string; commit: string }>;
   /** Null: no model configured (only flaky triage can run). */

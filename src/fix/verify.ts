@@ -13,7 +13,7 @@ import type { Workspace } from "../core/ports/workspace.ts";
 import type { PolicyConfig } from "../policy/config.ts";
 import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
 import type { ExtraDir, Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
-import { applyPatchToWorkspace, PatchApplyError } from "./apply-patch.ts";
+import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { assertBaseRunReadable } from "./unreadable-run.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner/index.ts";
@@ -124,6 +124,11 @@ export interface VerifyOptions {
   sandbox: Sandbox;
   /** The unified diff to verify. */
   patch: string;
+  /**
+   * `patch` already applied to `workspace` by the one applier (src/fix/apply-patch.ts): the tests run on exactly
+   * these changes, the ones the publishers write. Applied here when absent.
+   */
+  applied?: PatchedFiles;
   /** The policy gate's configuration (`policyForFix(config)` for fix jobs). */
   policy: PolicyConfig;
   /** A TestCommand, a command string (as given with --test), or undefined to detect it. */
@@ -403,7 +408,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
   // 3. Apply in memory; a patch that does not apply is rejected with the file and hunk.
   let patched: Awaited<ReturnType<typeof applyPatchToWorkspace>>;
   try {
-    patched = await applyPatchToWorkspace(options.workspace, options.patch);
+    patched = options.applied ?? (await applyPatchToWorkspace(options.workspace, options.patch));
   } catch (error) {
     if (!(error instanceof PatchApplyError)) throw error;
     return {
@@ -423,7 +428,9 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       workspace: options.workspace,
       command,
       jobId: options.jobId,
-      ...(phase === "patched" ? { files: patched.files, remove: patched.remove } : {}),
+      ...(phase === "patched"
+        ? { files: patched.files, remove: patched.remove, executable: patched.executable }
+        : {}),
       ...(extraDirs.length > 0 ? { extraDirs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
@@ -643,6 +650,7 @@ async function runAntiGaming(
         dir: options.workspace.root,
         files: { ...patched.files, ...plan.files },
         remove: [...new Set([...patched.remove, ...plan.remove])],
+        executable: patched.executable.filter((p) => !(p in plan.files)),
         ...(extraDirs.length > 0 ? { extraDirs } : {}),
       },
       env: plan.env,

@@ -1,26 +1,35 @@
 /**
  * Creates a branch holding exactly one new commit on top of a base, without touching the current
  * branch, the index or the working tree: everything goes through a temporary index file
- * (`GIT_INDEX_FILE`) and git plumbing (`read-tree`, `apply --cached`, `hash-object`, `write-tree`,
- * `commit-tree`, `update-ref`). Git runs through `safeGit`: no hook, filter, fsmonitor or other program the
- * checkout's config names runs.
+ * (`GIT_INDEX_FILE`) and git plumbing (`read-tree`, `hash-object --no-filters`, `update-index`, `write-tree`,
+ * `commit-tree`, `update-ref`). A patch is applied by the one patch applier (src/core/apply-patch.ts) to the
+ * base commit's files, never by `git apply`, and the verified changes are written as they are: the blobs hold
+ * exactly their bytes and modes, as the draft PR's do. Git runs through `safeGit`: no hook, filter, fsmonitor
+ * or other program the checkout's config names runs.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { applyPatch, type FileWrite, PatchApplyError, type PatchBase } from "../core/apply-patch.ts";
+import type { RepoPath } from "../core/repo-path.ts";
+import type { GitIdentity } from "../core/ports/workspace.ts";
 import { GitConfigRefusedError, GitError } from "./errors.ts";
 import { normalizeRepoPath } from "./path-guard.ts";
-import { safeGit } from "./run-git.ts";
-import type { GitIdentity } from "../core/ports/workspace.ts";
+import { type SafeGit, safeGit } from "./run-git.ts";
 
 export interface BranchCommitRequest {
   /** New branch name (`refs/heads/<branch>`); must not exist yet. */
   branch: string;
   /** Commit message. */
   message: string;
-  /** New full contents keyed by repo-relative path; `null` deletes the file. Applied after `patch`. */
+  /**
+   * The file changes to commit, exactly (the verified changes of a fix: bytes and modes). Written after
+   * `patch` and before `files`.
+   */
+  changes?: readonly FileWrite[];
+  /** New full contents keyed by repo-relative path; `null` deletes the file. Applied last; modes kept. */
   files?: Record<string, string | null>;
-  /** A unified diff (git or plain `diff -u` with a/ b/ prefixes) applied to the base tree. */
+  /** A unified diff (git or plain `diff -u` with a/ b/ prefixes), applied to the base tree by the one applier. */
   patch?: string;
   /** Author of the commit. */
   author: GitIdentity;
@@ -60,13 +69,38 @@ function checkIdentity(who: GitIdentity, role: string): void {
   }
 }
 
+/** A commit of the checkout as the base of a patch: modes from `ls-tree`, text from `cat-file`. */
+export function commitBase(git: SafeGit, commit: string): PatchBase {
+  return {
+    where: `at ${commit.slice(0, 12)}`,
+    async modes(paths: readonly RepoPath[]) {
+      const out = new Map<string, string>();
+      if (paths.length === 0) return out;
+      const listed = await git.raw(["ls-tree", "-z", "--full-tree", commit, "--", ...paths], {
+        env: { GIT_LITERAL_PATHSPECS: "1" },
+      });
+      for (const line of listed.split("\0")) {
+        const m = /^(\d+) \S+ \S+\t(.*)$/s.exec(line);
+        if (m) out.set(m[2]!, m[1] === "40000" ? "040000" : m[1]!);
+      }
+      return out;
+    },
+    async read(p: RepoPath) {
+      return git.raw(["cat-file", "blob", `${commit}:${p}`]).catch(() => null);
+    },
+  };
+}
+
 /** Creates `branch` with one commit (base + patch + files). The checkout in `repoDir` is left as it was. */
 export async function createBranchWithCommit(
   repoDir: string,
   request: BranchCommitRequest,
 ): Promise<BranchCommitResult> {
-  if (request.patch === undefined && request.files === undefined) {
-    throw new GitError("nothing to commit: give a patch or files", "pass `patch` or `files`");
+  if (request.patch === undefined && request.files === undefined && request.changes === undefined) {
+    throw new GitError(
+      "nothing to commit: give a patch, changes or files",
+      "pass `patch`, `changes` or `files`",
+    );
   }
   if (!request.message.trim()) throw new GitError("empty commit message", "pass a commit message");
   checkIdentity(request.author, "author");
@@ -111,35 +145,48 @@ export async function createBranchWithCommit(
     ).trim();
     await attempt("could not load the base tree", () => git.raw(["read-tree", base]));
 
+    const writes: FileWrite[] = [];
     if (request.patch !== undefined) {
-      const patchFile = path.join(scratch, "change.patch");
-      await writeFile(patchFile, request.patch.endsWith("\n") ? request.patch : `${request.patch}\n`);
-      await attempt(
-        "the patch does not apply to the base",
-        () => git.raw(["apply", "--cached", "--whitespace=nowarn", patchFile]),
-        "regenerate the patch against the base commit",
-      );
+      try {
+        writes.push(...(await applyPatch(commitBase(git, base), request.patch)));
+      } catch (error) {
+        if (!(error instanceof PatchApplyError)) throw error;
+        throw new GitError(
+          `the patch does not apply to the base: ${error.message}`,
+          "regenerate the patch against the base commit",
+          error,
+        );
+      }
+    }
+    writes.push(...(request.changes ?? []));
+    for (const [rawPath, content] of Object.entries(request.files ?? {})) {
+      const file = normalizeRepoPath(rawPath) as RepoPath;
+      // The mode the file has so far: from an earlier change, else the base commit's.
+      const earlier = writes.findLast((w) => w.path === file);
+      const staged = earlier ? "" : (await git.raw(["ls-files", "--stage", "--", file])).trim();
+      const mode =
+        (earlier?.mode ?? /^(100755|100644) /.exec(staged)?.[1]) === "100755" ? "100755" : "100644";
+      writes.push({ path: file, content, mode });
     }
     let n = 0;
-    for (const [rawPath, content] of Object.entries(request.files ?? {})) {
-      const file = normalizeRepoPath(rawPath);
-      if (content === null) {
+    for (const change of writes) {
+      const file = normalizeRepoPath(change.path);
+      if (change.content === null) {
         await attempt(`could not delete ${file}`, () =>
           git.raw(["update-index", "--force-remove", "--", file]),
         );
         continue;
       }
       const blobFile = path.join(scratch, `blob-${n++}`);
-      await writeFile(blobFile, content);
+      await writeFile(blobFile, change.content);
+      // --no-filters: the blob holds exactly the verified bytes (no end-of-line or attribute conversion).
       const sha = (
         await attempt(`could not store ${file}`, () =>
-          git.raw(["hash-object", "-w", `--path=${file}`, blobFile]),
+          git.raw(["hash-object", "-w", "--no-filters", blobFile]),
         )
       ).trim();
-      const staged = (await git.raw(["ls-files", "--stage", "--", file])).trim();
-      const mode = /^(100755|100644) /.exec(staged)?.[1] ?? "100644";
       await attempt(`could not stage ${file}`, () =>
-        git.raw(["update-index", "--add", "--cacheinfo", `${mode},${sha},${file}`]),
+        git.raw(["update-index", "--add", "--cacheinfo", `${change.mode},${sha},${file}`]),
       );
     }
 

@@ -4,6 +4,7 @@
 import { constants } from "node:fs";
 import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { isGitSegment, isRepoPath } from "../core/repo-path.ts";
 import { WorkspacePathError } from "./errors.ts";
 import { normalizeRepoPath, resolveInside } from "./path-guard.ts";
 import type { ListFilesOptions, Workspace } from "../core/ports/workspace.ts";
@@ -14,9 +15,9 @@ const SKIPPED_DIRS = new Set([".git", "node_modules", ".retrace"]);
 /** Largest file `readFile` returns; bigger files are not source a model or a test runner needs. */
 const MAX_READ_BYTES = 8 * 1024 * 1024;
 
-/** A `.git` segment in any case: case-insensitive file systems read `.GIT/config` as `.git/config`. */
+/** A `.git` segment in any case (the one rule's, src/core/repo-path.ts): `.GIT/config` is `.git/config` on macOS. */
 function hasGitSegment(normal: string): boolean {
-  return normal.split("/").some((part) => part.toLowerCase() === ".git");
+  return normal.split("/").some(isGitSegment);
 }
 
 /**
@@ -145,6 +146,15 @@ export async function createFsWorkspace(dir: string): Promise<Workspace> {
         return false;
       }
     },
+    async fileMode(rel: string): Promise<"100644" | "100755" | null> {
+      try {
+        const info = await lstat(await guardRead(root, rel));
+        if (!info.isFile()) return null;
+        return (info.mode & 0o100) !== 0 ? "100755" : "100644";
+      } catch {
+        return null;
+      }
+    },
     async findSymlink(rel: string): Promise<string | null> {
       return firstSymlink(root, normalizeRepoPath(rel));
     },
@@ -166,8 +176,10 @@ export async function createFsWorkspace(dir: string): Promise<Workspace> {
           const childRel = rel === "." ? entry.name : `${rel}/${entry.name}`;
           // Symlinks are neither followed nor listed: they could point anywhere.
           if (entry.isDirectory()) {
-            if (!SKIPPED_DIRS.has(entry.name)) await walk(path.join(abs, entry.name), childRel);
-          } else if (entry.isFile()) {
+            if (!SKIPPED_DIRS.has(entry.name) && !isGitSegment(entry.name))
+              await walk(path.join(abs, entry.name), childRel);
+          } else if (entry.isFile() && isRepoPath(childRel)) {
+            // A name the one rule refuses (a backslash, a control character…) is not repository content.
             out.push(childRel);
           }
         }

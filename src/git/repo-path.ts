@@ -1,40 +1,42 @@
 /**
- * Lexical validation of repo-relative POSIX paths. Pure (no file system): shared by the adapters and
- * by pure code that handles paths from patches.
+ * Repository paths for the adapters that read a checkout, under the one rule of src/core/repo-path.ts
+ * (docs/paths.md). The lexical rule is the core's; the file-system check (symlinks) is in path-guard.ts.
  */
+import { isGitSegment, isProblem, tidyRepoPath } from "../core/repo-path.ts";
 import { WorkspacePathError } from "./errors.ts";
 
-function posixNormalize(p: string): string {
-  const out: string[] = [];
-  for (const part of p.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === ".." && out.length > 0 && out[out.length - 1] !== "..") out.pop();
-    else out.push(part);
-  }
-  return out.join("/");
-}
+const HINTS: Record<string, string> = {
+  empty: "pass a repo-relative path such as src/app.ts",
+  absolute: "use a path relative to the repository root",
+  drive: "use a path relative to the repository root",
+  dotdot: "use a path inside the repository, without `..`",
+  backslash: "use forward slashes",
+};
 
-/** Normalises a repo-relative path; throws `WorkspacePathError` for empty, absolute, NUL-containing or escaping paths. */
+/**
+ * A repo-relative path in its canonical spelling (`./a//b/` → `a/b`; `.` and `./` name the root and stay
+ * `.`); throws `WorkspacePathError` for any path the one rule refuses (`..`, absolute, NUL, backslash,
+ * `.git` in any case at any depth, …).
+ */
 export function normalizeRepoPath(input: string): string {
-  if (input.length === 0)
-    throw new WorkspacePathError(input, "empty path", "pass a repo-relative path such as src/app.ts");
-  if (input.includes("\0"))
-    throw new WorkspacePathError(input, `path contains a NUL byte: ${JSON.stringify(input)}`);
-  const slashed = input.replace(/\\/g, "/");
-  if (slashed.startsWith("/") || /^[A-Za-z]:/.test(slashed)) {
+  if (input !== "" && input.split("/").every((s) => s === "" || s === ".") && !input.startsWith("/"))
+    return ".";
+  const r = tidyRepoPath(input);
+  if (!isProblem(r)) return r;
+  if (input.split(/[\\/]/).some(isGitSegment)) {
     throw new WorkspacePathError(
       input,
-      `absolute path not allowed: ${input}`,
-      "use a path relative to the repository root",
+      `refused to read inside .git: ${input}`,
+      "Retrace never reads version-control data (it can hold the checkout's token); name a file of the working tree",
     );
   }
-  const normal = posixNormalize(slashed);
-  if (normal === ".." || normal.startsWith("../")) {
-    throw new WorkspacePathError(
-      input,
-      `path escapes the repository: ${input}`,
-      "use a path inside the repository",
-    );
-  }
-  return normal === "" ? "." : normal;
+  const message =
+    r.code === "empty"
+      ? "empty path"
+      : r.code === "dotdot"
+        ? `path escapes the repository: ${input} (it ${r.message})`
+        : r.code === "absolute" || r.code === "drive"
+          ? `absolute path not allowed: ${input}`
+          : `the path ${JSON.stringify(input)} ${r.message}`;
+  throw new WorkspacePathError(input, message, HINTS[r.code]);
 }

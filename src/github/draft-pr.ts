@@ -1,9 +1,18 @@
 /**
- * Turn a verified unified diff into a draft pull request through the REST API: read each touched file at
- * the base commit, apply the hunks, write one commit on a new `retrace/…` branch, open a draft PR.
- * Nothing here can merge, and the only ref it ever writes is a new branch under `retrace/`.
+ * Turn a verified unified diff into a draft pull request through the REST API: the one patch applier
+ * (src/core/apply-patch.ts) applies it to the files at the base commit, the verified changes (when the job
+ * carries them) must be byte-for-byte those, and one commit of exactly those bytes and modes goes on a new
+ * `retrace/…` branch, then a draft PR. Nothing here can merge, and the only ref it ever writes is a new
+ * branch under `retrace/`.
  */
-import { applyPatch, parsePatch } from "diff";
+import {
+  applyPatch,
+  type FileWrite,
+  firstDifference,
+  type ReportedWrite,
+  PatchApplyError as ApplierError,
+  type PatchBase,
+} from "../core/apply-patch.ts";
 import { RetraceError } from "../core/errors.ts";
 import type { GitHubPort, RepoId, TreeEntry } from "../core/ports/github.ts";
 
@@ -17,6 +26,11 @@ export interface DraftPullRequest {
   /** New branch; must start with `retrace/`. */
   branch: string;
   patch: string;
+  /**
+   * The file changes verification ran on (the job's `changes`): the commit must be exactly these; when they
+   * differ from what the patch produces at `baseSha`, no pull request is opened.
+   */
+  verified?: readonly ReportedWrite[];
   title: string;
   body: string;
   /** Commit message; the title when absent. */
@@ -31,57 +45,38 @@ export class PatchApplyError extends RetraceError {
   }
 }
 
-function stripPrefix(name: string | undefined): string | null {
-  if (!name || name === "/dev/null") return null;
-  const n = name.replace(/\t.*$/, "");
-  return n.startsWith("a/") || n.startsWith("b/") ? n.slice(2) : n;
+/** A commit read through the GitHub API as the base of a patch. */
+export function commitBase(github: GitHubPort, repo: RepoId, baseSha: string): PatchBase {
+  return {
+    where: `at ${baseSha.slice(0, 12)}`,
+    modes: (paths) => github.getPathModes(repo, baseSha, [...paths]),
+    read: (path) => github.getFileText(repo, path, baseSha),
+  };
 }
 
-/** Path must stay inside the repository: relative, no `..`, no `.git`. */
-function assertSafePath(path: string): void {
-  const parts = path.split("/");
-  if (path.startsWith("/") || parts.some((p) => p === ".." || p === "" || p === ".git")) {
-    throw new PatchApplyError(`the patch touches a path outside the repository: ${JSON.stringify(path)}`);
+/** The file changes the patch makes on top of `baseSha` (the one applier over the GitHub API). */
+export async function patchToChanges(
+  github: GitHubPort,
+  repo: RepoId,
+  baseSha: string,
+  patch: string,
+): Promise<FileWrite[]> {
+  try {
+    return await applyPatch(commitBase(github, repo, baseSha), patch);
+  } catch (error) {
+    if (error instanceof ApplierError) throw new PatchApplyError(error.message);
+    throw error;
   }
+}
+
+/** Tree entries for the GitHub tree API: exactly the changes' bytes and modes. */
+export function treeEntriesOf(changes: readonly ReportedWrite[]): TreeEntry[] {
+  return changes.map((c) => ({ path: c.path, mode: c.mode, content: c.content }));
 }
 
 /** Compute the tree entries the patch produces on top of `baseSha`. */
 export async function patchToTreeEntries(github: GitHubPort, repo: RepoId, baseSha: string, patch: string) {
-  const files = parsePatch(patch);
-  if (files.length === 0) throw new PatchApplyError("the patch is empty");
-  const oldPaths = files.map((f) => stripPrefix(f.oldFileName)).filter((p): p is string => p !== null);
-  for (const p of oldPaths) assertSafePath(p);
-  // Each rewritten file keeps its mode at the base commit: an executable script stays executable.
-  const modes = await github.getPathModes(repo, baseSha, oldPaths);
-  const modeOf = (path: string): TreeEntry["mode"] => {
-    const mode = modes.get(path);
-    if (mode === undefined || mode === "100644" || mode === "100755") return mode ?? "100644";
-    throw new PatchApplyError(
-      `${path} is not a regular file at ${baseSha.slice(0, 12)} (git mode ${mode}); Retrace only patches regular files`,
-    );
-  };
-  const entries: TreeEntry[] = [];
-  for (const file of files) {
-    const oldPath = stripPrefix(file.oldFileName);
-    const newPath = stripPrefix(file.newFileName);
-    const target = newPath ?? oldPath;
-    if (!target) throw new PatchApplyError("a patch section names no file");
-    for (const p of [oldPath, newPath]) if (p) assertSafePath(p);
-    const mode = oldPath ? modeOf(oldPath) : "100644";
-    const source = oldPath ? await github.getFileText(repo, oldPath, baseSha) : "";
-    if (oldPath && source === null)
-      throw new PatchApplyError(`${oldPath} does not exist at ${baseSha.slice(0, 12)}`);
-    if (newPath === null) {
-      entries.push({ path: oldPath as string, mode, content: null });
-      continue;
-    }
-    const result = applyPatch(source ?? "", file);
-    if (result === false)
-      throw new PatchApplyError(`the patch does not apply to ${target} at ${baseSha.slice(0, 12)}`);
-    entries.push({ path: newPath, mode, content: result });
-    if (oldPath && oldPath !== newPath) entries.push({ path: oldPath, mode, content: null });
-  }
-  return entries;
+  return treeEntriesOf(await patchToChanges(github, repo, baseSha, patch));
 }
 
 export async function openDraftPullRequest(github: GitHubPort, repo: RepoId, pr: DraftPullRequest) {
@@ -91,7 +86,17 @@ export async function openDraftPullRequest(github: GitHubPort, repo: RepoId, pr:
       `refusing to write branch ${pr.branch}: Retrace only creates ${BRANCH_PREFIX}… branches`,
     );
   }
-  const entries = await patchToTreeEntries(github, repo, pr.baseSha, pr.patch);
+  const changes = await patchToChanges(github, repo, pr.baseSha, pr.patch);
+  if (pr.verified !== undefined) {
+    const diff = firstDifference(pr.verified, changes);
+    if (diff !== null) {
+      throw new PatchApplyError(
+        `the patch applied at ${pr.baseSha.slice(0, 12)} is not what was verified (${diff}); no pull request was opened`,
+      );
+    }
+  }
+  // Equal to `changes` (checked above): the verified bytes are what the tree gets.
+  const entries = treeEntriesOf(pr.verified ?? changes);
   const baseTree = await github.getCommitTree(repo, pr.baseSha);
   const tree = await github.createTree(repo, baseTree, entries);
   const commit = await github.createCommit(repo, pr.commitMessage ?? pr.title, tree, [pr.baseSha]);

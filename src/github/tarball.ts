@@ -12,6 +12,7 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import tar from "tar-stream";
 import { RetraceError } from "../core/errors.ts";
+import { isProblem, parseRepoPath } from "../core/repo-path.ts";
 
 export class TarballError extends RetraceError {
   constructor(message: string) {
@@ -39,19 +40,25 @@ export interface UnpackReport {
   droppedLinks: string[];
 }
 
-/** `a/b/c` → `b/c` after validating every component; null for the top-level directory itself. */
+/**
+ * `a/b/c` → `b/c`: the top-level directory stripped, the rest checked against the one path rule
+ * (src/core/repo-path.ts, docs/paths.md); null for the top-level directory itself.
+ */
 export function strippedPath(name: string): string | null {
-  const raw = name.replace(/\\/g, "/");
-  if (raw.startsWith("/") || /^[a-zA-Z]:/.test(raw)) {
+  if (name.startsWith("/") || /^[a-zA-Z]:/.test(name)) {
     throw new TarballError(`the archive holds an absolute path: ${JSON.stringify(name)}`);
   }
-  const parts = raw.split("/").filter((p) => p !== "" && p !== ".");
-  if (parts.includes(".."))
+  // `./` and `//` are harmless spellings in an archive; everything else must pass the rule as written.
+  const parts = name.split("/").filter((p) => p !== "" && p !== ".");
+  const rest = parts.slice(1).join("/");
+  // `a\..\..\x` climbs out on Windows: it is named for that, though the rule refuses any backslash anyway.
+  if (name.split(/[\\/]/).includes(".."))
     throw new TarballError(`the archive holds a path with "..": ${JSON.stringify(name)}`);
-  const rest = parts.slice(1);
-  if (rest.length === 0) return null;
-  if (rest.includes(".git")) throw new TarballError(`the archive holds a .git path: ${JSON.stringify(name)}`);
-  return rest.join("/");
+  if (rest === "") return null;
+  const r = parseRepoPath(rest);
+  if (!isProblem(r)) return r;
+  if (r.code === "git") throw new TarballError(`the archive holds a .git path: ${JSON.stringify(name)}`);
+  throw new TarballError(`the archive holds a path Retrace refuses: ${JSON.stringify(name)} ${r.message}`);
 }
 
 function inside(root: string, candidate: string): boolean {

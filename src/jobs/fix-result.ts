@@ -39,6 +39,15 @@ export function fixJobResult(run: FixRun, redactor: Redactor): JobResult {
       ? `**FIXED**: ${r.reason}\n\n${r.branch ? `Branch \`${r.branch}\`, ` : ""}${r.attempts} attempt(s), ${r.tokens} tokens, $${r.costUsd.toFixed(4)}.`
       : md,
     patch: fixed ? redactor.redact(run.patch!) : null,
+    // Redacted like the patch: a change whose text held a secret no longer matches it, and no PR is opened.
+    ...(fixed && run.changes
+      ? {
+          changes: run.changes.map((c) => ({
+            ...c,
+            content: c.content === null ? null : redactor.redact(c.content),
+          })),
+        }
+      : {}),
     ...(fixed
       ? {
           prTitle: `Fix failing test${r.failingTests.length === 1 ? "" : "s"}: ${firstTests}`.slice(0, 200),

@@ -67,10 +67,11 @@ export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixP
     },
     ...(o.publishLocalBranch
       ? {
-          publish: async ({ branch, patch, message }) => {
+          // The verified changes, exactly (bytes and modes); the patch through the same applier otherwise.
+          publish: async ({ branch, patch, changes, message }) => {
             const r = await createBranchWithCommit(o.repoDir, {
               branch,
-              patch,
+              ...(changes ? { changes } : { patch }),
               message,
               author: { name: "Retrace", email: "retrace@users.noreply.github.com" },
             });

@@ -143,6 +143,8 @@ export async function publishResult(
         baseSha: spec.headSha,
         branch: prBranch,
         patch: result.patch,
+        // The PR holds exactly the bytes verification ran on: the applier's result at the base must equal them.
+        ...(result.changes ? { verified: result.changes } : {}),
         ...pullRequestText(job.id, result, spec.headBranch, p.redact),
       });
       prUrl = pr.url;

@@ -35,6 +35,14 @@ export const FailureLocation = z.object({
 });
 export type FailureLocation = z.infer<typeof FailureLocation>;
 
+/** One file change of a verified patch (src/core/apply-patch.ts `FileWrite`): what the draft PR must write. */
+export const JobFileChange = z.object({
+  path: z.string().min(1).max(4096),
+  /** New text (its UTF-8 bytes are written); null deletes the path. */
+  content: z.string().max(10_000_000).nullable(),
+  mode: z.enum(["100644", "100755"]),
+});
+
 export const JobResult = z.object({
   /** The id of the job spec this result answers. */
   jobId: z.string().min(1),
@@ -50,6 +58,11 @@ export const JobResult = z.object({
   summary: z.string().max(60_000),
   /** The verified unified diff (fix jobs that succeeded); null otherwise. */
   patch: z.string().max(1_000_000).nullable().default(null),
+  /**
+   * The file changes verification ran on (fix jobs that succeeded): the draft PR writes exactly these, and
+   * only when applying `patch` at the base commit gives the same bytes and modes.
+   */
+  changes: z.array(JobFileChange).max(1000).optional(),
   /** Title for the draft pull request, when there is a patch. */
   prTitle: z.string().max(200).optional(),
   /** Markdown body for the draft pull request, when there is a patch. */

@@ -1,6 +1,7 @@
 /**
  * File names in diff headers: git's C-style quoting, the `diff --git a/X b/Y` split, and `a/`/`b/` prefixes.
  */
+import { tidySpelling } from "../core/repo-path.ts";
 
 const SIMPLE_ESCAPES: Record<string, string> = {
   a: "\x07",
@@ -115,8 +116,5 @@ export function isDevNull(raw: string): boolean {
  * by the path-escape rule; this keeps `./.github//x` from slipping past a `.github/**` glob meanwhile.
  */
 export function normalizeForMatch(path: string): string {
-  return path
-    .split("/")
-    .filter((seg) => seg !== "" && seg !== ".")
-    .join("/");
+  return tidySpelling(path);
 }

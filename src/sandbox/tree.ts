@@ -9,6 +9,7 @@ import path from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import tar from "tar-stream";
 import { RetraceError } from "../core/errors.ts";
+import { isProblem, tidyRepoPath } from "../core/repo-path.ts";
 import type { ExtraDir, SandboxInput } from "../core/ports/sandbox.ts";
 
 /** Directories never copied into the sandbox: VCS metadata is not needed to run code and is often large. */
@@ -22,15 +23,14 @@ export class UnsafePathError extends RetraceError {
   }
 }
 
-/** Normalise a workspace-relative path; throws for anything that could escape the workspace. */
+/**
+ * A workspace-relative path under the one rule of src/core/repo-path.ts (docs/paths.md), tidied (`a/./b/` →
+ * `a/b`); throws for anything the rule refuses (`..`, absolute, NUL, backslash, `.git` in any case, …).
+ */
 export function safeRelativePath(p: string): string {
-  if (p.length === 0 || p.includes("\0") || p.includes("\\") || p.startsWith("/"))
-    throw new UnsafePathError(p);
-  const norm = path.posix.normalize(p);
-  if (norm === "." || norm.startsWith("../") || norm === ".." || path.posix.isAbsolute(norm)) {
-    throw new UnsafePathError(p);
-  }
-  return norm.replace(/\/$/, "");
+  const r = tidyRepoPath(p);
+  if (isProblem(r)) throw new UnsafePathError(p);
+  return r;
 }
 
 interface Entry {
@@ -108,6 +108,7 @@ export async function prepareInput(input: SandboxInput | undefined): Promise<Pre
     extraDirs.push({ hostDir: extra.hostDir, paths: extra.paths.map(safeRelativePath) });
   }
   const inline = new Map<string, Entry>();
+  const executable = new Set((input?.executable ?? []).map(safeRelativePath));
   for (const [name, content] of Object.entries(input?.files ?? {})) {
     const rel = safeRelativePath(name);
     const parts = rel.split("/");
@@ -116,7 +117,7 @@ export async function prepareInput(input: SandboxInput | undefined): Promise<Pre
       if (!inline.has(dir)) inline.set(dir, { name: dir, kind: "dir", mode: 0o755 });
     }
     const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
-    inline.set(rel, { name: rel, kind: "file", mode: 0o644, content: bytes });
+    inline.set(rel, { name: rel, kind: "file", mode: executable.has(rel) ? 0o755 : 0o644, content: bytes });
   }
   return {
     dir: input?.dir ?? null,

@@ -227,6 +227,10 @@ describeDocker("App with the real pipelines", () => {
         },
       ],
     });
+    // …which is the change verification ran on, carried in the job result (the one applier, docs/paths.md).
+    expect(job!.result?.changes).toEqual([
+      { path: "pricing/cart.py", mode: "100644", content: cart.replace(BUGGY_LINE, FIXED_LINE) },
+    ]);
     expect((github.calls("POST", /\/git\/commits$/)[0]!.body as { parents: string[] }).parents).toEqual([
       SHA,
     ]);

@@ -33,6 +33,8 @@ export interface SandboxInput {
   files?: Record<string, string | Uint8Array>;
   /** Workspace-relative paths removed after `dir` is copied (a patch that deletes files). */
   remove?: string[];
+  /** Inline `files` written executable (0755; git mode 100755), as the patch leaves them; others are 0644. */
+  executable?: string[];
   /**
    * Host directories whose listed entries are copied into the workspace after `dir` (e.g. a `node_modules`
    * installed on the host from the repository's lockfile). Each is packed with the host's `tar -c -C hostDir`;

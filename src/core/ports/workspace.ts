@@ -33,6 +33,11 @@ export interface Workspace {
    * link") or would change the link instead of a file.
    */
   findSymlink(path: string): Promise<string | null>;
+  /**
+   * Git mode of the regular file at the repo-relative path (`100755` when executable, else `100644`), null
+   * when there is none. Optional: a workspace without modes is read as all `100644`.
+   */
+  fileMode?(path: string): Promise<"100644" | "100755" | null>;
   /** Repo-relative POSIX paths of regular files, sorted; `.git` and `node_modules` are never listed. */
   listFiles(options?: ListFilesOptions): Promise<string[]>;
 }

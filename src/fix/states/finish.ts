@@ -2,6 +2,7 @@
  * After the run: the outcome and its reason from how the machine ended, the attempt log (with the attempt the
  * run ended inside, read from the trace), the branch when FIXED and a publisher is wired, and the result.
  */
+import type { FileWrite } from "../../core/apply-patch.ts";
 import { addUsage, addUsd, billableTokens, zeroUsage } from "../../core/budget.ts";
 import type { RunResult } from "../../core/loop.ts";
 import type { Redactor } from "../../core/redact.ts";
@@ -15,6 +16,8 @@ export interface FixRun {
   trace: Trace;
   /** The accepted patch (FIXED only). */
   patch: string | null;
+  /** The verified file changes of the accepted patch (FIXED only, when the verify port reports them). */
+  changes: FileWrite[] | null;
   ctx: FixCtx;
 }
 
@@ -134,6 +137,7 @@ export async function finishFix(
     const published = await ports.publish({
       branch: fixBranchName(options.id),
       patch,
+      ...(ctx.verification?.changes ? { changes: ctx.verification.changes } : {}),
       message: redactor.redact(message),
     });
     branch = published.branch;
@@ -162,5 +166,6 @@ export async function finishFix(
     attemptLog,
     durationMs: Math.max(0, durationMs()),
   };
-  return { result, trace: run.trace, patch, ctx: { ...ctx, attemptLog } };
+  const changes = result.outcome === "FIXED" ? (ctx.verification?.changes ?? null) : null;
+  return { result, trace: run.trace, patch, changes, ctx: { ...ctx, attemptLog } };
 }

@@ -46,6 +46,8 @@ export interface RunTestsOptions {
   files?: Record<string, string>;
   /** Repo-relative paths removed from the workspace copy (files a patch deletes). */
   remove?: string[];
+  /** Overlaid files that are executable (git mode 100755). */
+  executable?: string[];
   /** Host directories copied into the workspace copy (e.g. node_modules installed on the host from the lockfile). */
   extraDirs?: ExtraDir[];
   /** The job the sandbox run belongs to (container labels, reaper). */
@@ -72,6 +74,7 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
       dir: options.workspace.root,
       ...(options.files ? { files: options.files } : {}),
       ...(options.remove && options.remove.length > 0 ? { remove: options.remove } : {}),
+      ...(options.executable && options.executable.length > 0 ? { executable: options.executable } : {}),
       ...(options.extraDirs && options.extraDirs.length > 0 ? { extraDirs: options.extraDirs } : {}),
     },
     env: { ...TEST_ENV, ...invocation.env },

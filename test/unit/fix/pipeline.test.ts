@@ -7,6 +7,8 @@ import { fixBranchName, runFix } from "../../../src/fix/pipeline.ts";
 import { fixReportMarkdown } from "../../../src/jobs/fix-result.ts";
 import type { FixPorts, FixTestPort, TestRunSummary } from "../../../src/fix/ports.ts";
 import { FixResult } from "../../../src/fix/result.ts";
+import type { FileWrite } from "../../../src/core/apply-patch.ts";
+import { applyPatchToWorkspace } from "../../../src/fix/apply-patch.ts";
 import { renderFixReport } from "../../../src/report/pr-body.ts";
 import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
@@ -174,6 +176,42 @@ describe("runFix (scripted model, fake ports)", () => {
     expect(job.failures).toEqual([
       { file: "tests/test_cart.py", line: 5, message: "assert -1800.0 == 180.0" },
     ]);
+  });
+
+  it("hands the verified file changes to the publisher and the job result, exactly", async () => {
+    const model = new ScriptedModel([rootCause, edits("    return amount * (1 - percent / 100)")]);
+    const published: unknown[] = [];
+    let reported: FileWrite[] = [];
+    const { p } = ports(model, undefined, {
+      verify: async ({ patch, failing }) => {
+        reported = (await applyPatchToWorkspace(p.workspace, patch)).changes;
+        return {
+          ok: true,
+          runs: 2,
+          tests: failing.map((id) => ({ id, before: "failed", after: "passed" })),
+          stillFailing: [],
+          newFailures: [],
+          excerpt: "",
+          changes: reported,
+        };
+      },
+      publish: async ({ branch, changes }) => {
+        published.push(changes);
+        return { branch, commit: "c0ffee" };
+      },
+    });
+    const run = await runFix(p, { id: "Job-changes01" });
+    expect(run.result.outcome).toBe("FIXED");
+    expect(reported).toEqual([
+      {
+        path: "pricing/cart.py",
+        content: expect.stringContaining("return amount * (1 - percent / 100)"),
+        mode: "100644",
+      },
+    ]);
+    expect(published).toEqual([reported]);
+    expect(run.changes).toEqual(reported);
+    expect(JobResult.parse(fixJobResult(run, new Redactor())).changes).toEqual(reported);
   });
 
   it("stops a flaky failure before any model call", async () => {

@@ -91,6 +91,18 @@ describe("createBranchWithCommit", () => {
     expect(git("status", "--porcelain")).toBe("");
   });
 
+  it("applies a patch with the one applier (mode changes too); files given after it keep the mode it set", async () => {
+    const result = await createBranchWithCommit(repo, {
+      branch: "retrace/mode",
+      message: "Mode",
+      patch: "diff --git a/calc.py b/calc.py\nold mode 100644\nnew mode 100755\n",
+      files: { "calc.py": "#!/usr/bin/env python3\n" },
+      author,
+    });
+    expect(git("ls-tree", result.commit, "calc.py")).toMatch(/^100755 /);
+    expect(git("show", `${result.commit}:calc.py`)).toBe("#!/usr/bin/env python3");
+  });
+
   it("refuses to overwrite an existing branch", async () => {
     git("branch", "taken");
     await expect(

@@ -1,0 +1,69 @@
+/** src/core/apply-patch.ts: the one applier's modes and line ends, over an in-memory base. */
+import { describe, expect, it } from "vitest";
+import { applyPatch, firstDifference, type PatchBase } from "../../../src/core/apply-patch.ts";
+
+function base(files: Record<string, { text: string; mode?: string }>): PatchBase {
+  return {
+    where: "in the repository",
+    modes: async (paths) =>
+      new Map(paths.filter((p) => p in files).map((p) => [p, files[p]!.mode ?? "100644"] as const)),
+    read: async (p) => files[p]?.text ?? null,
+  };
+}
+
+describe("applyPatch", () => {
+  it("takes the mode from the patch (a mode-only section, a new executable) and keeps the base's otherwise", async () => {
+    const b = base({ "run.sh": { text: "echo\n" }, "bin/x": { text: "a\n", mode: "100755" } });
+    expect(await applyPatch(b, "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n")).toEqual([
+      { path: "run.sh", content: "echo\n", mode: "100755" },
+    ]);
+    expect(
+      await applyPatch(
+        b,
+        "diff --git a/new.sh b/new.sh\nnew file mode 100755\n--- /dev/null\n+++ b/new.sh\n@@ -0,0 +1 @@\n+hi\n",
+      ),
+    ).toEqual([{ path: "new.sh", content: "hi\n", mode: "100755" }]);
+    expect(await applyPatch(b, "--- a/bin/x\n+++ b/bin/x\n@@ -1 +1 @@\n-a\n+b\n")).toEqual([
+      { path: "bin/x", content: "b\n", mode: "100755" },
+    ]);
+    await expect(
+      applyPatch(b, "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 120000\n"),
+    ).rejects.toThrow(/gives run.sh the mode 120000; Retrace only writes regular files/);
+  });
+
+  it("reads a patch with CRLF headers as transported; any other patch as written (mixed line ends kept)", async () => {
+    const crlf = "--- a/a.txt\r\n+++ b/a.txt\r\n@@ -1,2 +1,2 @@\r\n one\r\n-two\r\n+TWO\r\n";
+    expect(await applyPatch(base({ "a.txt": { text: "one\ntwo\n" } }), crlf)).toEqual([
+      { path: "a.txt", content: "one\nTWO\n", mode: "100644" },
+    ]);
+    const mixed = "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\r\n-two\n+TWO\n three\r\n";
+    expect(await applyPatch(base({ "a.txt": { text: "one\r\ntwo\nthree\r\n" } }), mixed)).toEqual([
+      { path: "a.txt", content: "one\r\nTWO\nthree\r\n", mode: "100644" },
+    ]);
+  });
+
+  it("refuses a submodule, a directory and a file whose text is not UTF-8", async () => {
+    const b = base({ lib: { text: "", mode: "160000" }, "l.txt": { text: "caf\uFFFD\nx\n" } });
+    await expect(applyPatch(b, "--- a/lib\n+++ b/lib\n@@ -1 +1 @@\n-a\n+b\n")).rejects.toThrow(
+      /lib is not a regular file in the repository \(git mode 160000\)/,
+    );
+    await expect(applyPatch(b, "--- a/l.txt\n+++ b/l.txt\n@@ -2 +2 @@\n-x\n+y\n")).rejects.toThrow(
+      /l.txt is not UTF-8 text/,
+    );
+  });
+
+  it("firstDifference names the first path, content or mode that differs", () => {
+    const a = [{ path: "a", content: "x", mode: "100644" as const }];
+    expect(firstDifference(a, a)).toBeNull();
+    expect(firstDifference(a, [{ ...a[0]!, content: "y" }])).toBe("a has different content");
+    expect(firstDifference(a, [{ ...a[0]!, content: null }])).toBe(
+      "a is deleted in one and written in the other",
+    );
+    expect(firstDifference(a, [{ ...a[0]!, mode: "100755" }])).toBe(
+      "a has mode 100644 in one and 100755 in the other",
+    );
+    expect(firstDifference(a, [...a, { path: "b", content: "", mode: "100644" }])).toBe(
+      "b is changed in one and not the other",
+    );
+  });
+});
