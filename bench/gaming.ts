@@ -3,7 +3,11 @@
  * calls `retrace verify --json` makes (policy gate, sandbox runs on real Docker, anti-gaming layers) — and
  * the verdict is compared with the case's expected answer, decided by hand before Retrace saw it.
  *
- *   npm run bench -- gaming [--split dev|test|all] [--only <id>[,<id>]] [--jobs N] [--overhead-sample N] [--no-overhead]
+ *   npm run bench -- gaming [--split dev|test|all] [--only <id>[,<id>]] [--prefix <p>] [--jobs N] [--overhead-sample N] [--no-overhead]
+ *
+ * `--prefix hold-` scores the cases whose id starts with the prefix, whatever their split (the held-out set,
+ * `hold-*`, written after the dev/test halves were scored and scored once). Without `--prefix` or `--only`,
+ * held-out cases are left out, so the dev and test figures stay those of the same cases.
  *
  * One JSON line per case (id, split, expected, verdict, which layer caught it, wall ms), then one line per
  * split with caught/total for gaming patches and verified/total for honest fixes, then the overhead: the wall
@@ -55,6 +59,8 @@ if (!["dev", "test", "all"].includes(splitArg)) {
   process.exit(2);
 }
 const only = flag("--only")?.split(",");
+const prefix = flag("--prefix");
+const HELD_OUT = "hold-";
 const overheadSample = Number(flag("--overhead-sample") ?? 6);
 const jobs = Number(flag("--jobs") ?? 1);
 if (!Number.isInteger(jobs) || jobs < 1 || jobs > 8) {
@@ -111,9 +117,17 @@ async function verifyCase(
 }
 
 const splits: Split[] = splitArg === "all" ? ["dev", "test"] : [splitArg as Split];
-const cases = loadCases().filter((c) => (only ? only.includes(c.id) : splits.includes(splitOf(c.id))));
+const cases = loadCases().filter((c) =>
+  only
+    ? only.includes(c.id)
+    : prefix !== undefined
+      ? c.id.startsWith(prefix)
+      : !c.id.startsWith(HELD_OUT) && splits.includes(splitOf(c.id)),
+);
 if (cases.length === 0) {
-  process.stderr.write(`no cases match (split ${splitArg}${only ? `, only ${only.join(",")}` : ""})\n`);
+  process.stderr.write(
+    `no cases match (split ${splitArg}${only ? `, only ${only.join(",")}` : ""}${prefix !== undefined ? `, prefix ${prefix}` : ""})\n`,
+  );
   process.exit(2);
 }
 
@@ -184,8 +198,12 @@ await Promise.all(
 );
 
 const perSplit: Record<string, unknown> = {};
-for (const split of splits) {
-  const mine = rows.filter((r) => r.split === split);
+// With --prefix every matching case is scored as one group, whatever its split.
+const groups: [string, Row[]][] =
+  prefix !== undefined && only === undefined
+    ? [[`prefix:${prefix}`, rows]]
+    : splits.map((split) => [split, rows.filter((r) => r.split === split)]);
+for (const [split, mine] of groups) {
   const gaming = mine.filter((r) => r.expected === "caught");
   const honest = mine.filter((r) => r.expected === "verified");
   const figures = {

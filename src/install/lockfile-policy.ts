@@ -3,16 +3,26 @@
  * before npm runs, over the whole lockfile (v1 `dependencies`, v2/v3 `packages`) and package.json:
  *
  * - registry entries: `resolved` absent (npm then asks the configured registry) or under the configured
- *   registry (or registry.npmjs.org, which npm rewrites to the configured registry), with an `integrity` hash;
- * - git sources (`git+…`, `github:`, `git://`, ssh) only with `install.allowGit`;
+ *   registry (or registry.npmjs.org, which npm rewrites to the configured registry), with an `integrity` hash
+ *   and an exact `version`;
+ * - git sources (`git+…`, `github:`, `git://`, ssh, scp-style `git@host:owner/repo`) only with
+ *   `install.allowGit`;
  * - tarball URLs on any other host only with `install.allowRemote`;
  * - `file:` and `link:` sources only with `install.allowFile`; workspace packages (directories of the
- *   repository the lockfile lists, and links to them) are the repository's own code and allowed; nothing
- *   outside the repository ever is: entry paths, link targets and workspace globs that climb out with `..` or
- *   are absolute are refused whatever the configuration says.
+ *   repository that package.json's `workspaces` lists, and links to them) are the repository's own code and
+ *   allowed; nothing outside the repository ever is: entry paths, link targets and workspace globs that climb
+ *   out with `..` or are absolute are refused whatever the configuration says.
+ *
+ * A spec is read the way npm reads it (`npm-package-arg`, npm's own parser), after the shapes npm's parser
+ * does not name (scp-style git, `npm:` aliases of a URL, yarn/pnpm protocols): a spec that is neither a
+ * registry version, range or tag nor a source named above is refused, never guessed to be harmless. The same
+ * reading covers dependency sections, npm `overrides`, yarn `resolutions` and pnpm `pnpm.overrides`.
  *
  * Each problem names the entry and the setting that would allow it. Pure: no I/O.
  */
+import npa from "npm-package-arg";
+import picomatch from "picomatch";
+import semver from "semver";
 
 export interface SourcePolicy {
   /** `install.allowGit`. */
@@ -39,13 +49,16 @@ export function describeProblem(p: SourceProblem): string {
 
 const NPMJS = "https://registry.npmjs.org/";
 
-type Kind = "registry" | "git" | "remote" | "file" | "escape" | "alias-or-tag";
+type Kind = "registry" | "git" | "remote" | "file" | "escape" | "workspace" | "unknown";
 
 /** What kind of source a spec or `resolved` value names. */
 export function sourceKind(spec: string, registry: string): Kind {
   const s = spec.trim();
   if (/^(git\+|git:|github:|gitlab:|bitbucket:|gist:|ssh:)/i.test(s)) return "git";
-  if (s.startsWith("/") || s.startsWith("./") || s.startsWith("../") || s.startsWith("~"))
+  // scp-style ssh (`git@host:owner/repo`, `user@host:path`): npm hands it to git.
+  if (/^[^\s@/:]+@[^\s@/:]+:/.test(s)) return "git";
+  // A path (`~/x` is one, `~1.2.3` is a range).
+  if (s.startsWith("/") || s.startsWith("./") || s.startsWith("../") || s.startsWith("~/") || s === "~")
     return escapes(s) ? "escape" : "file";
   if (/^[\w-][\w.-]*\/[\w.-]+(#.*)?$/.test(s)) return "git"; // user/repo shorthand
   if (/^https?:\/\//i.test(s)) {
@@ -56,9 +69,47 @@ export function sourceKind(spec: string, registry: string): Kind {
     return onRegistry && !/\/\.{1,2}(\/|$)|%2e/i.test(s) ? "registry" : "remote";
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) return "remote";
-  if (/^(file|link):/i.test(s)) return escapes(s.replace(/^(file|link):/i, "")) ? "escape" : "file";
-  if (/^npm:/.test(s)) return "alias-or-tag";
-  return "registry";
+  if (/^(file|link|portal):/i.test(s))
+    return escapes(s.replace(/^(file|link|portal):/i, "")) ? "escape" : "file";
+  // yarn's `patch:<spec>#<patch file>`: a local file, plus the spec it patches.
+  if (/^patch:/i.test(s)) {
+    const m = /^patch:(.+)#([^#]*)$/i.exec(s);
+    if (!m) return "unknown";
+    if (escapes(decodeURIComponent(m[2]!).replace(/^~builtin<.*>$/, "."))) return "escape";
+    const inner = sourceKind(decodeURIComponent(m[1]!).replace(/^(@?[^@]+)@/, ""), registry);
+    return inner === "registry" ? "file" : inner;
+  }
+  // `npm:<name>@<spec>`: the alias's own spec decides (npm's parser only refuses a URL there).
+  if (/^npm:/i.test(s)) {
+    const m = /^npm:((?:@[^/@\s]+\/)?[^/@\s]+)(?:@(.*))?$/i.exec(s);
+    if (!m) return "unknown";
+    if (m[2] === undefined || m[2].trim() === "") return "registry";
+    if (/^npm:/i.test(m[2].trim())) return "unknown";
+    return sourceKind(m[2], registry);
+  }
+  // pnpm/yarn workspace protocol: a package of the repository itself (npm cannot install it; nothing fetched).
+  if (/^workspace:/i.test(s))
+    return /^workspace:(\*|\^|~|[\w.*^~<>=| -]+)$/i.test(s) ? "workspace" : "unknown";
+  try {
+    const r = npa.resolve("x", s, "/");
+    switch (r.type) {
+      case "version":
+      case "range":
+      case "tag":
+        return "registry";
+      case "git":
+        return "git";
+      case "remote":
+        return "remote";
+      case "file":
+      case "directory":
+        return escapes(s) ? "escape" : "file";
+      default:
+        return "unknown";
+    }
+  } catch {
+    return "unknown";
+  }
 }
 
 /** Whether a relative path climbs out of the root (or is absolute / home-relative). */
@@ -93,6 +144,12 @@ function problemFor(entry: string, spec: string, kind: Kind, policy: SourcePolic
         : { entry, reason: `local path dependency ${JSON.stringify(spec)}`, field: "install.allowFile" };
     case "escape":
       return { entry, reason: `path outside the repository ${JSON.stringify(spec)}`, field: null };
+    case "unknown":
+      return {
+        entry,
+        reason: `a source npm does not read as a registry version, git, tarball or path ${JSON.stringify(spec)}`,
+        field: null,
+      };
     default:
       return null;
   }
@@ -104,7 +161,29 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** The problems of package.json's dependency specs and workspace globs. */
+/** package.json's workspace globs (`workspaces: [...]` or `workspaces: { packages: [...] }`). */
+export function workspaceGlobs(pkg: unknown): string[] {
+  if (!isRecord(pkg)) return [];
+  const ws = pkg.workspaces;
+  const globs = Array.isArray(ws) ? ws : isRecord(ws) && Array.isArray(ws.packages) ? ws.packages : [];
+  return globs.filter((g): g is string => typeof g === "string");
+}
+
+/**
+ * The spec strings of an override map, with where they are: npm's `overrides` nest (`{ "a": { ".": "1",
+ * "b": "2" } }`) and may refer to a root dependency's own spec (`"$a"`, checked as that dependency).
+ */
+function overrideSpecs(value: unknown, at: string, out: [string, string][], depth = 0): void {
+  if (depth > 32) return;
+  if (typeof value === "string") {
+    if (!value.startsWith("$")) out.push([at, value]);
+    return;
+  }
+  if (!isRecord(value)) return;
+  for (const [k, v] of Object.entries(value)) overrideSpecs(v, `${at}.${k}`, out, depth + 1);
+}
+
+/** The problems of package.json's dependency specs, overrides/resolutions and workspace globs. */
 export function checkPackageJson(pkg: unknown, registry: string, policy: SourcePolicy): SourceProblem[] {
   const out: SourceProblem[] = [];
   if (!isRecord(pkg)) return [{ entry: "package.json", reason: "is not a JSON object", field: null }];
@@ -117,10 +196,16 @@ export function checkPackageJson(pkg: unknown, registry: string, policy: SourceP
       if (p) out.push(p);
     }
   }
-  const ws = pkg.workspaces;
-  const globs = Array.isArray(ws) ? ws : isRecord(ws) && Array.isArray(ws.packages) ? ws.packages : [];
-  for (const g of globs) {
-    if (typeof g !== "string") continue;
+  // npm `overrides`, yarn `resolutions`, pnpm `pnpm.overrides`: each replaces a spec anywhere in the tree.
+  const overrides: [string, string][] = [];
+  overrideSpecs(pkg.overrides, "overrides", overrides);
+  overrideSpecs(pkg.resolutions, "resolutions", overrides);
+  if (isRecord(pkg.pnpm)) overrideSpecs(pkg.pnpm.overrides, "pnpm.overrides", overrides);
+  for (const [at, spec] of overrides) {
+    const p = problemFor(`package.json ${at}`, spec, sourceKind(spec, registry), policy);
+    if (p) out.push(p);
+  }
+  for (const g of workspaceGlobs(pkg)) {
     if (escapes(g)) {
       out.push({
         entry: `package.json workspaces ${JSON.stringify(g)}`,
@@ -134,23 +219,27 @@ export function checkPackageJson(pkg: unknown, registry: string, policy: SourceP
 
 /**
  * The problems of an npm lockfile (`package-lock.json` / `npm-shrinkwrap.json`, any lockfileVersion).
- * `requireIntegrity` (default true) refuses registry entries without an integrity hash.
+ * `requireIntegrity` (default true) refuses registry entries without an integrity hash. `workspaces` are
+ * package.json's workspace globs (default: the ones the lockfile's root entry records): a directory entry of
+ * the lockfile is the repository's own workspace package only when one of them matches it.
  */
 export function checkNpmLockfile(
   lock: unknown,
   registry: string,
   policy: SourcePolicy,
-  options: { requireIntegrity?: boolean } = {},
+  options: { requireIntegrity?: boolean; workspaces?: string[] } = {},
 ): SourceProblem[] {
   const requireIntegrity = options.requireIntegrity ?? true;
   const out: SourceProblem[] = [];
   if (!isRecord(lock)) return [{ entry: "lockfile", reason: "is not a JSON object", field: null }];
-  const packages = lock.packages;
+  const packages = isRecord(lock.packages) ? lock.packages : null;
+  const globs = (options.workspaces ?? workspaceGlobs(packages?.[""]))
+    .filter((g) => !escapes(g))
+    .map((g) => g.replace(/^\.\//, "").replace(/\/+$/, ""));
+  const isWorkspaceGlob = globs.length > 0 ? picomatch(globs, { dot: false }) : () => false;
   // A workspace package's own directory (`packages/a`): the repository's code, inside the root.
-  const workspaceDirs = new Set(
-    isRecord(packages) ? Object.keys(packages).filter((k) => k !== "" && !k.includes("node_modules/")) : [],
-  );
-  if (isRecord(packages)) {
+  const isWorkspace = (dir: string) => !escapes(dir) && isWorkspaceGlob(dir.replace(/^\.\//, ""));
+  if (packages) {
     for (const [key, raw] of Object.entries(packages)) {
       if (key === "") continue;
       const entry = `lockfile packages[${JSON.stringify(key)}]`;
@@ -165,18 +254,62 @@ export function checkNpmLockfile(
         const target = resolved ?? "";
         const p = escapes(target)
           ? { entry, reason: `link to a path outside the repository ${JSON.stringify(target)}`, field: null }
-          : workspaceDirs.has(target)
+          : isWorkspace(target) && isRecord(packages[target])
             ? null
             : problemFor(entry, `file:${target}`, "file", policy);
         if (p) out.push(p);
         continue;
       }
-      if (!key.includes("node_modules/")) continue; // a workspace directory inside the root (checked above)
-      if (raw.inBundle === true) continue; // comes inside its parent's tarball
+      if (!key.includes("node_modules/")) {
+        // A directory of the repository: npm reads it where it is; it is never fetched from anywhere.
+        if (resolved !== null) {
+          out.push({
+            entry,
+            reason: `a directory of the repository with a source to fetch ${JSON.stringify(resolved)} (npm writes none for workspace or local packages)`,
+            field: null,
+          });
+        } else if (!isWorkspace(key)) {
+          const p = problemFor(entry, `file:${key}`, "file", policy);
+          if (p)
+            out.push({
+              ...p,
+              reason: `local package directory ${JSON.stringify(key)} that package.json's \`workspaces\` does not list`,
+            });
+        }
+        continue;
+      }
+      // Inside a dependency's own bundle (`node_modules/a/node_modules/b`, `inBundle`): it comes in its parent's
+      // tarball, which is checked; npm never fetches it. A top-level `inBundle` entry is the root's own bundle,
+      // which npm fetches like any other entry, so it is checked like one.
+      const parent = key.slice(0, key.lastIndexOf("/node_modules/"));
+      if (
+        raw.inBundle === true &&
+        parent.includes("node_modules/") &&
+        isRecord(packages[parent]) &&
+        packages[parent].link !== true
+      )
+        continue;
       const kind = resolved ? sourceKind(resolved, registry) : "registry";
       const p = problemFor(entry, resolved ?? "", kind, policy);
       if (p) {
         out.push(p);
+        continue;
+      }
+      // `version` is an exact version in every entry npm writes; anything else (a URL, a git spec, a range) is a
+      // source npm may fetch when `resolved` is absent.
+      if (
+        raw.version !== undefined &&
+        (typeof raw.version !== "string" || semver.valid(raw.version, { loose: true }) === null)
+      ) {
+        const v = String(raw.version);
+        const vk = sourceKind(v, registry);
+        out.push(
+          (vk !== "registry" && vk !== "workspace" ? problemFor(entry, v, vk, policy) : null) ?? {
+            entry,
+            reason: `\`version\` is not an exact version ${JSON.stringify(v)}`,
+            field: null,
+          },
+        );
         continue;
       }
       if (kind === "registry" && requireIntegrity && typeof raw.integrity !== "string") {
@@ -199,7 +332,10 @@ export function checkNpmLockfile(
       const resolved = typeof raw.resolved === "string" ? raw.resolved : null;
       if (!isRecord(packages)) {
         const spec = resolved ?? version;
-        const kind = /^\d/.test(version) && !resolved ? "registry" : sourceKind(spec, registry);
+        const kind =
+          !resolved && semver.valid(version, { loose: true }) !== null
+            ? "registry"
+            : sourceKind(spec, registry);
         const p = problemFor(entry, spec, kind, policy);
         if (p) out.push(p);
         else if (

@@ -17,6 +17,7 @@ import {
   REGISTRY_ONLY,
   type SourcePolicy,
   type SourceProblem,
+  workspaceGlobs,
 } from "./lockfile-policy.ts";
 import { CONTAINER_PROXY_URL, VIRTUAL_NPM_HOST, VIRTUAL_NPM_REGISTRY } from "./proxy.ts";
 import { installFailureReason } from "./reasons.ts";
@@ -169,7 +170,7 @@ export async function installNpmLockfile(
   }
   const problems = [
     ...checkPackageJson(pkg, ctx.registry.npm, input.policy),
-    ...checkNpmLockfile(lock, ctx.registry.npm, input.policy),
+    ...checkNpmLockfile(lock, ctx.registry.npm, input.policy, { workspaces: workspaceGlobs(pkg) }),
   ];
   if (problems.length > 0) throw new SourcePolicyError(problems, `installing ${input.lockfileName}`);
   const image = installImage(ctx.image);

@@ -4,10 +4,13 @@
  * files come back. Paths are validated so nothing lands outside the workspace.
  */
 import { spawn } from "node:child_process";
-import { lstat, readdir } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { constants } from "node:fs";
+import { lstat, open, readdir } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import tar from "tar-stream";
+import { parseDocument } from "yaml";
 import { RetraceError } from "../core/errors.ts";
 import { isProblem, tidyRepoPath } from "../core/repo-path.ts";
 import type { ExtraDir, SandboxInput } from "../core/ports/sandbox.ts";
@@ -51,34 +54,131 @@ export interface PreparedInput {
   extraDirs: ExtraDir[];
 }
 
-/** Validate an input tree before any container exists: the directory exists, every path stays inside. */
+/** Largest `node_modules/.modules.yaml` read for pnpm's store directory. */
+const MAX_MODULES_YAML_BYTES = 1024 * 1024;
+
+interface LinkedFile {
+  /** The first name of the file met in the checkout. */
+  rel: string;
+  dev: number;
+  ino: number;
+  nlink: number;
+  /** How many of its names are inside the checkout. */
+  names: number;
+}
+
+/** The absolute `storeDir` a pnpm install recorded in `node_modules/.modules.yaml`, if any. */
+async function pnpmStoreDir(file: string): Promise<string | null> {
+  let handle: Awaited<ReturnType<typeof open>> | null = null;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const st = await handle.stat();
+    if (!st.isFile() || st.size > MAX_MODULES_YAML_BYTES) return null;
+    const doc = parseDocument(await handle.readFile("utf8"));
+    const dir = doc.get("storeDir");
+    return typeof dir === "string" && path.isAbsolute(dir) ? path.normalize(dir) : null;
+  } catch {
+    return null;
+  } finally {
+    await handle?.close();
+  }
+}
+
 /**
- * The first regular file of `dir` (outside VCS metadata and `node_modules`) that has more than one name: a
- * hard link can be a second name of a host file (a checkout unpacked from someone's archive can hold one; git
- * never checks one out), and the host `tar` would copy that file's content into the sandbox. `node_modules`
- * is left out: package managers (pnpm) hard-link installed files from their store by design.
+ * Whether a hard-linked file is a name of an entry of a pnpm content-addressed store: the store keeps each file
+ * at `<storeDir>/files/<first 2 hex>/<rest of the sha512 hex of its content>` (`-exec` for executables), and
+ * pnpm hard-links it into `node_modules/.pnpm`. The check is by content and inode: the file's own sha512
+ * names a store entry that is the very same inode. A host file (a key, a password database) is not at the path
+ * its own hash names in any store, whatever `.modules.yaml` says the store is.
+ */
+async function isPnpmStoreEntry(abs: string, f: LinkedFile, storeDirs: Set<string>): Promise<boolean> {
+  if (storeDirs.size === 0) return false;
+  let handle: Awaited<ReturnType<typeof open>> | null = null;
+  let hex: string;
+  try {
+    handle = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const st = await handle.stat();
+    if (!st.isFile() || st.dev !== f.dev || st.ino !== f.ino) return false;
+    const hash = createHash("sha512");
+    for await (const chunk of handle.createReadStream({ autoClose: false })) hash.update(chunk as Buffer);
+    hex = hash.digest("hex");
+  } catch {
+    return false;
+  } finally {
+    await handle?.close();
+  }
+  for (const store of storeDirs) {
+    for (const suffix of ["", "-exec"]) {
+      const st = await lstat(path.join(store, "files", hex.slice(0, 2), `${hex.slice(2)}${suffix}`)).catch(
+        () => null,
+      );
+      if (st?.isFile() && st.dev === f.dev && st.ino === f.ino) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The first regular file of `dir` (outside VCS metadata) that is a hard link whose content may not be the
+ * checkout's: a hard link can be a second name of a host file (a checkout unpacked from someone's archive can
+ * hold one; git never checks one out), and the host `tar` would copy that file's content into the sandbox.
+ *
+ * - Outside `node_modules`, any file with more than one name is one.
+ * - Inside `node_modules`, where package managers hard-link by design, a file passes when every one of its names
+ *   is inside the checkout, or when it is an entry of the pnpm store its install recorded (`isPnpmStoreEntry`:
+ *   by content hash and inode, so a link to a host file never passes). Any other hard link (a host file, a
+ *   store that is not content-addressed) is one.
+ *
+ * Trees with more than `maxEntries` entries are not searched past that count.
  */
 export async function findHardLink(dir: string, maxEntries = 500_000): Promise<string | null> {
   let seen = 0;
-  const walk = async (rel: string): Promise<string | null> => {
+  const linked = new Map<string, LinkedFile>();
+  const storeDirs = new Set<string>();
+  const walk = async (rel: string, inModules: boolean): Promise<string | null> => {
     const entries = await readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => []);
+    const files: string[] = [];
+    const dirs: string[] = [];
     for (const e of entries) {
-      if (++seen > maxEntries) return null;
+      if (++seen > maxEntries) break;
       const child = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
-        if (SKIPPED_DIRS.includes(e.name) || e.name === "node_modules") continue;
-        const hit = await walk(child);
-        if (hit) return hit;
+        if (!SKIPPED_DIRS.includes(e.name)) dirs.push(child);
       } else if (e.isFile()) {
-        const st = await lstat(path.join(dir, child)).catch(() => null);
-        if (st && st.nlink > 1) return child;
+        files.push(child);
+        if (e.name === ".modules.yaml" && path.posix.basename(rel) === "node_modules") {
+          const store = await pnpmStoreDir(path.join(dir, child));
+          if (store) storeDirs.add(store);
+        }
       }
     }
-    return null;
+    const stats = await Promise.all(files.map((f) => lstat(path.join(dir, f)).catch(() => null)));
+    for (const [i, st] of stats.entries()) {
+      if (!st?.isFile() || st.nlink <= 1) continue;
+      const child = files[i]!;
+      if (!inModules) return child;
+      const key = `${st.dev}:${st.ino}`;
+      const known = linked.get(key);
+      if (known) known.names++;
+      else linked.set(key, { rel: child, dev: st.dev, ino: st.ino, nlink: st.nlink, names: 1 });
+    }
+    // Sibling directories are walked together (the file system answers several at once); the first hit in
+    // listing order is reported.
+    const hits = await Promise.all(
+      dirs.map((d) => walk(d, inModules || path.posix.basename(d) === "node_modules")),
+    );
+    return hits.find((h) => h !== null) ?? null;
   };
-  return walk("");
+  const hit = await walk("", false);
+  if (hit) return hit;
+  for (const f of linked.values()) {
+    if (f.names >= f.nlink) continue;
+    if (!(await isPnpmStoreEntry(path.join(dir, f.rel), f, storeDirs))) return f.rel;
+  }
+  return null;
 }
 
+/** Validate an input tree before any container exists: the directory exists, every path stays inside. */
 export async function prepareInput(input: SandboxInput | undefined): Promise<PreparedInput> {
   if (input?.dir) {
     const st = await lstat(input.dir).catch(() => null);
@@ -92,7 +192,11 @@ export async function prepareInput(input: SandboxInput | undefined): Promise<Pre
       throw new RetraceError(
         "usage",
         `${linked} in ${input.dir} is a hard link (a second name of a file that may be outside the checkout); it is not copied into the sandbox`,
-        { hint: "replace it with an ordinary file (a git checkout never holds hard links)" },
+        {
+          hint: /(^|\/)node_modules\//.test(linked)
+            ? "inside node_modules only the links of a pnpm store are kept: reinstall with copies (pnpm --package-import-method=copy, bun --backend=copyfile) or remove node_modules so Retrace installs the lockfile in its install container"
+            : "replace it with an ordinary file (a git checkout never holds hard links)",
+        },
       );
     }
   }

@@ -5,7 +5,9 @@
  * from their source (`evaluatePatch(patch, config, { failingTests })`, passed by verification once it knows
  * which tests fail); without that context the rule has nothing to compare with and says nothing.
  *
- * A branch line (if/elif/while/case/switch/ternary/`in`/a mapping entry) is flagged when its literals include
+ * A branch line (if/elif/while/case/switch/ternary/`in`/a mapping entry, including a lookup table written as
+ * key–value pairs: `[123456789, "$1,234,567.89"],` in a `new Map([...])` or `Object.fromEntries([...])`,
+ * `(key, value),` in a `dict([...])`) is flagged when its literals include
  * one of the test's and either (a) two or more of its literals are the test's, (b) the branch's result on the
  * next line is a test literal, or (c) the one literal is distinctive (a string with a digit, space or
  * punctuation, of 3+ characters, or one of 10+ characters; a number with a fractional part), or (d) the branch
@@ -76,9 +78,9 @@ const MULTI_MATCH =
   /[=!]==?\s*[([]\s*[^,()[\]]+,[^)\]]*[)\]]|[)\]]\s*[=!]==?\s*[([]|(==|===)\s*[-\w."'`]+\s*(\band\b|&&)\s*[\w.]+\s*(==|===)\s*[-\w."'`]+/;
 
 const BRANCH_PY =
-  /^\s*(if|elif|while|case|assert)\b|\bif\b.*\belse\b|\bin\s*[([{]|==|!=|^\s*["'][^"']*["']\s*:|^\s*-?\d[\d.]*\s*:|^\s*\([^)]*\)\s*:\s*\S|\{\s*["'(]/;
+  /^\s*(if|elif|while|case|assert)\b|\bif\b.*\belse\b|\bin\s*[([{]|==|!=|^\s*["'][^"']*["']\s*:|^\s*-?\d[\d.]*\s*:|^\s*\([^)]*\)\s*:\s*\S|\{\s*["'(]|^\s*\(\s*[^(),]+,\s*[^()]+\)\s*,?\s*$|\bdict\s*\(\s*\[/;
 const BRANCH_JS =
-  /^\s*(\}?\s*else\s+)?if\s*\(|^\s*(case|while)\b|\bswitch\s*\(|===?|!==?|\?[^?.:]*:|\.(includes|has)\s*\(|^\s*["'`]?[\w-]+["'`]?\s*:\s*|\{\s*["'`\w]+\s*:/;
+  /^\s*(\}?\s*else\s+)?if\s*\(|^\s*(case|while)\b|\bswitch\s*\(|===?|!==?|\?[^?.:]*:|\.(includes|has)\s*\(|^\s*["'`]?[\w-]+["'`]?\s*:\s*|\{\s*["'`\w]+\s*:|^\s*\[\s*[^[\],]+,\s*[^[\]]+\]\s*,?\s*$|\bnew\s+Map\s*\(\s*\[|\bfromEntries\s*\(\s*\[/;
 
 export const specialCasing: Rule = {
   id: "special-casing",

@@ -9,7 +9,7 @@
  * it before (the host's environment, no neutralising configuration), does run the program — so the input is
  * real and its containment is Retrace's doing. The suite counts its hostile inputs and prints the count.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import {
   existsSync,
   linkSync,
@@ -18,9 +18,11 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -39,6 +41,7 @@ import {
 } from "../../../src/sandbox/docker.ts";
 import { MAX_LIMITS, repositorySandbox } from "../../../src/sandbox/limits.ts";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
+import { type LocalRegistry, startLocalRegistry } from "../install/local-registry.ts";
 
 const MARKER = path.join(os.tmpdir(), `retrace-host-attack-${process.pid}.marker`);
 const CONTROL = path.join(os.tmpdir(), `retrace-host-control-${process.pid}.marker`);
@@ -665,17 +668,150 @@ describeDocker("host-side sandbox steps (real Docker)", () => {
     expect(error.message).not.toContain("S3cr3t");
   });
 
-  it("counter-example: hard links inside node_modules (a pnpm install) are packed as they are", async () => {
-    const { findHardLink } = await import("../../../src/sandbox/tree.ts");
-    const repo = fresh("pnpm");
-    const store = fresh("pnpm-store");
-    mkdirSync(path.join(repo, "node_modules", "ms"), { recursive: true });
-    writeFileSync(path.join(store, "index.js"), "module.exports = 1;\n");
-    linkSync(path.join(store, "index.js"), path.join(repo, "node_modules", "ms", "index.js"));
-    expect(await findHardLink(repo)).toBeNull();
-    // The same link outside node_modules is found.
-    linkSync(path.join(store, "index.js"), path.join(repo, "vendored.js"));
-    expect(await findHardLink(repo)).toBe("vendored.js");
+  // Hard links inside a checkout's own node_modules: pnpm hard-links every installed file from its
+  // content-addressed store, so a link there is kept only when it is such a store entry (by content hash and
+  // inode) or when every name of the file is inside the checkout. The installs below are real pnpm installs
+  // (the pnpm dev dependency) from a local registry on loopback, into a store on the same filesystem.
+  describe("hard links in a checkout's own node_modules", () => {
+    let registry: LocalRegistry;
+    const pnpm = path.join(path.dirname(createRequire(import.meta.url).resolve("pnpm")), "bin", "pnpm.cjs");
+
+    beforeAll(async () => {
+      registry = await startLocalRegistry([
+        {
+          name: "leaf",
+          version: "1.0.0",
+          files: { "index.js": "module.exports = 'leaf from the store';\n" },
+        },
+      ]);
+    }, 60_000);
+    afterAll(async () => {
+      await registry?.close();
+    });
+
+    /** A checkout with `leaf` installed by pnpm (hard links from `store`); returns the checkout and the store. */
+    const pnpmCheckout = async (name: string) => {
+      const repo = fresh(name);
+      const store = fresh(`${name}-store`);
+      writeFileSync(
+        path.join(repo, "package.json"),
+        JSON.stringify({ name: "app", version: "1.0.0", dependencies: { leaf: "1.0.0" } }),
+      );
+      // Asynchronously: the registry answers from this process.
+      const r = await new Promise<{ status: number | null; out: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [
+            pnpm,
+            "install",
+            `--registry=${registry.url}`,
+            `--store-dir=${store}`,
+            "--config.package-import-method=hardlink",
+            "--ignore-scripts",
+            "--reporter=silent",
+          ],
+          {
+            cwd: repo,
+            timeout: 60_000,
+            env: {
+              PATH: process.env.PATH ?? "",
+              HOME: fresh(`${name}-home`),
+              npm_config_update_notifier: "false",
+            },
+          },
+          (error, stdout, stderr) =>
+            resolve({
+              status: error ? ((error as { code?: number }).code ?? -1) : 0,
+              out: `${stderr}${stdout}`,
+            }),
+        );
+      });
+      expect(r.status, `pnpm install failed: ${r.out}`).toBe(0);
+      const installed = path.join(repo, "node_modules", ".pnpm", "leaf@1.0.0", "node_modules", "leaf");
+      expect(statSync(path.join(installed, "index.js")).nlink).toBeGreaterThan(1);
+      return { repo, store, installed };
+    };
+    const runIn = (repo: string, command: string) =>
+      sandbox
+        .run({
+          jobId: `host-attack-pnpm-${process.pid}-${seq++}`,
+          command: ["sh", "-c", command],
+          env: PATH_ENV,
+          input: { dir: repo },
+          limits: { timeoutMs: 30_000 },
+        })
+        .then(
+          (r) => ({ ran: true as const, out: r.stdout + r.stderr, error: null }),
+          (e: Error) => ({ ran: false as const, out: "", error: e }),
+        );
+
+    it("counter-example: a real pnpm install (store hard links) is packed and runs", async () => {
+      const { repo } = await pnpmCheckout("pnpm");
+      const { findHardLink } = await import("../../../src/sandbox/tree.ts");
+      expect(await findHardLink(repo)).toBeNull();
+      const r = await runIn(repo, "node -e \"console.log(require('leaf'))\"");
+      expect(r.error).toBeNull();
+      expect(r.out).toContain("leaf from the store");
+    }, 90_000);
+
+    it("counter-example: a hard link whose every name is inside node_modules is packed", async () => {
+      const { repo, installed } = await pnpmCheckout("pnpm-inner");
+      writeFileSync(path.join(repo, "node_modules", "own.js"), "own\n");
+      linkSync(path.join(repo, "node_modules", "own.js"), path.join(installed, "own-copy.js"));
+      const { findHardLink } = await import("../../../src/sandbox/tree.ts");
+      expect(await findHardLink(repo)).toBeNull();
+    }, 90_000);
+
+    it(hostile("pack: a hard link to a host secret inside a real pnpm node_modules"), async () => {
+      const { repo, installed } = await pnpmCheckout("pnpm-secret");
+      linkSync(path.join(secretDir, "shadow"), path.join(installed, "notes.txt"));
+      const r = await runIn(repo, "cat node_modules/leaf/notes.txt");
+      expect(r.ran).toBe(false);
+      expect(r.error?.message).toMatch(
+        /^node_modules\/\.pnpm\/leaf@1\.0\.0\/node_modules\/leaf\/notes\.txt in .* is a hard link .*; it is not copied into the sandbox$/,
+      );
+      expect(r.error?.message).not.toContain("S3cr3t");
+    }, 90_000);
+
+    it(hostile(
+      "pack: node_modules/.modules.yaml naming the secret's directory as the pnpm store",
+    ), async () => {
+      const { repo, installed } = await pnpmCheckout("pnpm-fake-store");
+      linkSync(path.join(secretDir, "shadow"), path.join(installed, "notes.txt"));
+      // A second .modules.yaml (the install's own stays, so its store links still pass) naming the secret's
+      // directory, then its parent, as a store.
+      const extra = path.join(repo, "node_modules", ".pnpm", "node_modules");
+      mkdirSync(extra, { recursive: true });
+      const { findHardLink } = await import("../../../src/sandbox/tree.ts");
+      for (const dir of [secretDir, path.dirname(secretDir)]) {
+        writeFileSync(path.join(extra, ".modules.yaml"), `storeDir: ${dir}\n`);
+        expect(await findHardLink(repo)).toBe("node_modules/.pnpm/leaf@1.0.0/node_modules/leaf/notes.txt");
+      }
+      // With the install's own .modules.yaml rewritten, its store is unknown: its links fail closed too.
+      writeFileSync(path.join(repo, "node_modules", ".modules.yaml"), `storeDir: ${secretDir}\n`);
+      expect(await findHardLink(repo)).toMatch(/^node_modules\/\.pnpm\/leaf@1\.0\.0\/node_modules\/leaf\//);
+      const r = await runIn(repo, "cat node_modules/leaf/notes.txt");
+      expect(r.ran).toBe(false);
+      expect(r.out).not.toContain("S3cr3t");
+    }, 90_000);
+
+    it(
+      hostile("pack: a node_modules file hard-linked from a store that is not content-addressed"),
+      async () => {
+        // The shape the previous counter-example accepted: any hard link inside node_modules.
+        const repo = fresh("not-cas");
+        const store = fresh("not-cas-store");
+        mkdirSync(path.join(repo, "node_modules", "ms"), { recursive: true });
+        writeFileSync(path.join(store, "index.js"), "module.exports = 1;\n");
+        linkSync(path.join(store, "index.js"), path.join(repo, "node_modules", "ms", "index.js"));
+        const { findHardLink } = await import("../../../src/sandbox/tree.ts");
+        expect(await findHardLink(repo)).toBe("node_modules/ms/index.js");
+        // The same link outside node_modules is found as before.
+        const plain = fresh("plain");
+        linkSync(path.join(store, "index.js"), path.join(plain, "vendored.js"));
+        expect(await findHardLink(plain)).toBe("vendored.js");
+      },
+    );
   });
 
   it(hostile("limits: a repository asking for 64 GiB, 32768 pids and 1 h"), async () => {

@@ -17,10 +17,14 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { InstallCache } from "../../../src/install/cache.ts";
 import { DEFAULT_INSTALL_LIMITS } from "../../../src/install/container.ts";
+import { checkJsDependencies } from "../../../src/fix/dependencies.ts";
+import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { ContainerDependencyInstaller } from "../../../src/install/installer.ts";
 import { REGISTRY_ONLY, type SourcePolicy } from "../../../src/install/lockfile-policy.ts";
 import { InstallFailedError, installNpmLockfile, SourcePolicyError } from "../../../src/install/npm.ts";
+import { VIRTUAL_NPM_HOST } from "../../../src/install/proxy.ts";
 import type { RegistryConfig } from "../../../src/install/registry-config.ts";
+import { installRepoDependencies } from "../../../src/install/repo-deps.ts";
 import { createRegistryLookup } from "../../../src/install/registry-lookup.ts";
 import { connectDocker } from "../../../src/sandbox/engine.ts";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
@@ -168,6 +172,7 @@ describeDocker("attacks: installs", () => {
     other = await staticServer(otherRoot);
     registry = await startLocalRegistry([
       { name: "leaf", version: "1.0.0" },
+      { name: "@evil/leaf", version: "1.0.0" },
       {
         name: "gitdep",
         version: "1.0.0",
@@ -446,6 +451,73 @@ describeDocker("attacks: installs", () => {
       redirect.closeAllConnections();
       redirect.close();
     }
+  }, 120_000);
+
+  it("a repository's .npmrc (scoped registry, auth tokens, registry=) never reaches the install container", async () => {
+    hostile++;
+    const TOKEN = `npm_repoToken${process.pid}`;
+    const repo = path.join(tmp, "npmrc-repo");
+    await mkdir(repo, { recursive: true });
+    const otherHost = new URL(other.url).host;
+    const npmrc = [
+      `registry=${other.url}/`,
+      `@evil:registry=${other.url}/`,
+      `//${otherHost}/:_authToken=${TOKEN}`,
+      `//${registry.host}/:_authToken=${TOKEN}`,
+      // The name the install container's npm gives the registry (so a leaked token would be sent).
+      `//${VIRTUAL_NPM_HOST}/:_authToken=${TOKEN}`,
+      `_auth=${Buffer.from(`u:${TOKEN}`).toString("base64")}`,
+      "always-auth=true",
+      "",
+    ].join("\n");
+    await writeFile(path.join(repo, ".npmrc"), npmrc);
+    const deps = { "@evil/leaf": "1.0.0", leaf: "1.0.0" };
+    await writeFile(
+      path.join(repo, "package.json"),
+      JSON.stringify({ name: "victim", version: "1.0.0", dependencies: deps }),
+    );
+    await writeFile(
+      path.join(repo, "package-lock.json"),
+      JSON.stringify({
+        name: "victim",
+        lockfileVersion: 3,
+        requires: true,
+        packages: {
+          "": { name: "victim", version: "1.0.0", dependencies: deps },
+          "node_modules/@evil/leaf": {
+            version: "1.0.0",
+            resolved: registry.tarballUrl("@evil/leaf", "1.0.0"),
+            integrity: registry.integrity("@evil/leaf", "1.0.0"),
+          },
+          "node_modules/leaf": { version: "1.0.0", integrity: registry.integrity("leaf", "1.0.0") },
+        },
+      }),
+    );
+    const workspace = await createFsWorkspace(repo);
+    const js = await checkJsDependencies(workspace);
+    expect(js?.lockfile).toBe("package-lock.json");
+    const before = { requests: registry.requests.length, headers: registry.headers.length };
+    const dirs = await installRepoDependencies(workspace, js!, {
+      cacheDir,
+      registryConfig: cfg(),
+      image: sandboxImage,
+      timeoutMs: 60_000,
+    });
+    const out = path.join(dirs[0]!.hostDir, "node_modules");
+    expect(readFileSync(path.join(out, "@evil", "leaf", "index.js"), "utf8")).toContain("@evil/leaf@1.0.0");
+    // Both packages came from the operator's registry (the repository's registry= and @evil:registry= ignored),
+    // without any credential of the repository's .npmrc.
+    const asked = registry.requests.slice(before.requests);
+    expect(asked.some((u) => u.includes("leaf-1.0.0.tgz"))).toBe(true);
+    expect(asked.some((u) => u.startsWith("/@evil/leaf/-/"))).toBe(true);
+    expect(other.requests).toEqual([]);
+    const sent = registry.headers.slice(before.headers);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const h of sent) {
+      expect(h.authorization).toBeUndefined();
+      expect(JSON.stringify(h)).not.toContain(TOKEN);
+    }
+    expect(grepTree(cacheDir, TOKEN)).toBe(false);
   }, 120_000);
 
   it("a wheel whose metadata requires a direct URL (an sdist with a build backend): refused, nothing built on the host", async () => {

@@ -20,10 +20,9 @@ import { unpackTarball } from "../../../src/github/tarball.ts";
 import { safeGit } from "../../../src/git/run-git.ts";
 import { InstallCache } from "../../../src/install/cache.ts";
 import { DEFAULT_INSTALL_LIMITS } from "../../../src/install/container.ts";
-import { UnsafeOutputError } from "../../../src/install/extract.ts";
 import { checkNpmLockfile, checkPackageJson, REGISTRY_ONLY } from "../../../src/install/lockfile-policy.ts";
 import { parseLog } from "../../../src/logs/index.ts";
-import { InstallFailedError, installNpmLockfile } from "../../../src/install/npm.ts";
+import { installNpmLockfile, SourcePolicyError } from "../../../src/install/npm.ts";
 import { packageNameProblem, versionProblem } from "../../../src/repro/package-name.ts";
 import { connectDocker } from "../../../src/sandbox/engine.ts";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
@@ -309,16 +308,19 @@ describe("hostile git configuration", () => {
   );
 });
 
-// These pass the host's lockfile policy (a gap reported as a finding: none names a non-registry source the way
-// the policy looks for it), so what holds them is the install container: npm there has no git, the proxy only
-// reaches the registry, and the output check refuses links out of the tree. Asserted: the install fails, the
-// other loopback host is never asked, nothing lands in the cache, MARKER never appears.
-describeDocker("hostile lockfiles the host policy lets through: contained by the install container", () => {
+// These passed the host's lockfile policy once (the red team's finding: none named a non-registry source the way
+// the policy looked for it) and were held only by the install container. The policy now reads every spec the
+// way npm does and refuses them on the host: asserted refused with a reason naming the entry and the
+// `install.*` setting, before any install container is created (the engine's own event log, filtered by the
+// install's job label, is empty), the registry and the other loopback host never asked, nothing cached, and
+// MARKER never appears. npm `overrides`, yarn `resolutions` and pnpm `pnpm.overrides` are read the same way.
+describeDocker("hostile lockfiles and package.json shapes: refused on the host, no install container", () => {
   let registry: LocalRegistry;
   let other: http.Server;
   let otherUrl: string;
   const requests: string[] = [];
   let cacheDir: string;
+  let job = 0;
 
   beforeAll(async () => {
     const bomb = await tarball({ name: "bomb", version: "1.0.0" });
@@ -338,8 +340,26 @@ describeDocker("hostile lockfiles the host policy lets through: contained by the
     await new Promise<void>((r) => (other ? other.close(() => r()) : r()));
   });
 
-  const install = (deps: Record<string, string>, packages: Record<string, unknown>) =>
-    installNpmLockfile(
+  /** Install containers the engine created for this job between `since` and now (seconds resolution). */
+  const containersCreated = async (jobId: string, since: number): Promise<number> => {
+    const docker = connectDocker();
+    const stream = (await docker.getEvents({
+      since,
+      until: Math.ceil(Date.now() / 1000) + 1,
+      filters: { type: ["container"], event: ["create"], label: [`dev.retrace.job=install-${jobId}`] },
+    })) as NodeJS.ReadableStream;
+    let text = "";
+    for await (const chunk of stream) text += String(chunk);
+    return text.split("\n").filter((l) => l.trim() !== "").length;
+  };
+
+  const install = async (
+    pkg: Record<string, unknown>,
+    packages: Record<string, unknown>,
+  ): Promise<{ outcome: unknown; created: number }> => {
+    const jobId = `redteam-policy-${process.pid}-${job++}`;
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const outcome = await installNpmLockfile(
       {
         docker: connectDocker(),
         image: sandboxImage,
@@ -350,33 +370,38 @@ describeDocker("hostile lockfiles the host policy lets through: contained by the
         },
         cache: new InstallCache({ root: cacheDir }),
         limits: { ...DEFAULT_INSTALL_LIMITS, timeoutMs: 60_000 },
-        jobId: "redteam",
+        jobId,
       },
       {
-        packageJson: JSON.stringify({ name: "victim", version: "1.0.0", dependencies: deps }),
+        packageJson: JSON.stringify({ name: "victim", version: "1.0.0", ...pkg }),
         lockfile: JSON.stringify({
           name: "victim",
           lockfileVersion: 3,
           requires: true,
-          packages: { "": { dependencies: deps }, ...packages },
+          packages: { "": { dependencies: pkg.dependencies }, ...packages },
         }),
         lockfileName: "package-lock.json",
         policy: REGISTRY_ONLY,
       },
     ).catch((e: unknown) => e);
+    return { outcome, created: await containersCreated(jobId, since) };
+  };
 
-  const contained = (e: unknown, kind: new (...a: never[]) => Error) => {
-    expect(e).toBeInstanceOf(kind);
+  const refused = (r: { outcome: unknown; created: number }, ...expected: RegExp[]) => {
+    expect(r.outcome).toBeInstanceOf(SourcePolicyError);
+    for (const re of expected) expect((r.outcome as Error).message).toMatch(re);
+    expect(r.created, "an install container was created").toBe(0);
     expect(requests).toEqual([]);
+    expect(registry.requests).toEqual([]);
     const cached = path.join(cacheDir, "repo-deps");
-    expect(existsSync(cached) ? readdirSync(cached).filter((d) => !d.includes(".tmp-")) : []).toEqual([]);
+    expect(existsSync(cached) ? readdirSync(cached) : []).toEqual([]);
   };
 
   it(hostile(
     "lockfile: an unbundled top-level entry marked inBundle, resolved on another host",
   ), async () => {
-    const e = await install(
-      { bomb: "1.0.0" },
+    const r = await install(
+      { dependencies: { bomb: "1.0.0" } },
       {
         "node_modules/bomb": {
           version: "1.0.0",
@@ -386,12 +411,16 @@ describeDocker("hostile lockfiles the host policy lets through: contained by the
         },
       },
     );
-    contained(e, InstallFailedError);
+    refused(
+      r,
+      /packages\["node_modules\/bomb"\]: tarball from outside the configured registry/,
+      /install\.allowRemote: true/,
+    );
   }, 90_000);
 
   it(hostile("package.json: an npm: alias to a tarball URL (`npm:leaf@http://other/bomb.tgz`)"), async () => {
-    const e = await install(
-      { bomb: `npm:leaf@${otherUrl}/bomb.tgz` },
+    const r = await install(
+      { dependencies: { bomb: `npm:leaf@${otherUrl}/bomb.tgz` } },
       {
         "node_modules/bomb": {
           name: "leaf",
@@ -401,35 +430,109 @@ describeDocker("hostile lockfiles the host policy lets through: contained by the
         },
       },
     );
-    contained(e, InstallFailedError);
+    refused(
+      r,
+      /package\.json dependencies\.bomb: tarball from outside the configured registry/,
+      /install\.allowRemote/,
+    );
   }, 90_000);
 
   it(hostile("package.json: an scp-style git spec (`git@127.0.0.1:evil.git`)"), async () => {
-    const e = await install(
-      { evil: "git@127.0.0.1:evil.git" },
+    const r = await install(
+      { dependencies: { evil: "git@127.0.0.1:evil.git" } },
       { "node_modules/evil": { version: "1.0.0", integrity: "sha512-AAAA" } },
     );
-    contained(e, InstallFailedError);
+    refused(
+      r,
+      /package\.json dependencies\.evil: git dependency "git@127\.0\.0\.1:evil\.git"/,
+      /install\.allowGit/,
+    );
   }, 90_000);
 
   it(hostile("lockfile: no `resolved`, a `version` that is a tarball URL on another host"), async () => {
-    const e = await install(
-      { bomb: "*" },
+    const r = await install(
+      { dependencies: { bomb: "*" } },
       { "node_modules/bomb": { version: `${otherUrl}/bomb.tgz`, integrity: "sha512-AAAA" } },
     );
-    contained(e, InstallFailedError);
+    refused(
+      r,
+      /packages\["node_modules\/bomb"\]: tarball from outside the configured registry/,
+      /install\.allowRemote/,
+    );
   }, 90_000);
 
   it(hostile(
     "lockfile: a made-up workspace directory entry (not in package.json workspaces) linked in",
   ), async () => {
-    const e = await install(
-      { evil: "*" },
+    const r = await install(
+      { dependencies: { evil: "*" } },
       {
         evil: { version: "1.0.0", resolved: `${otherUrl}/bomb.tgz` },
         "node_modules/evil": { link: true, resolved: "evil" },
       },
     );
-    contained(e, UnsafeOutputError);
+    refused(
+      r,
+      /packages\["evil"\]: a directory of the repository with a source to fetch/,
+      /packages\["node_modules\/evil"\]: local path dependency "file:evil" \(allowed only with install\.allowFile: true\)/,
+    );
   }, 90_000);
+
+  it(hostile(
+    "package.json: npm `overrides` swapping a registry dependency for a tarball on another host",
+  ), async () => {
+    const r = await install(
+      { dependencies: { leaf: "1.0.0" }, overrides: { leaf: `${otherUrl}/bomb.tgz` } },
+      {
+        "node_modules/leaf": {
+          version: "1.0.0",
+          resolved: registry.tarballUrl("leaf", "1.0.0"),
+          integrity: registry.integrity("leaf", "1.0.0"),
+        },
+      },
+    );
+    refused(r, /package\.json overrides\.leaf: tarball from outside/, /install\.allowRemote/);
+  }, 90_000);
+
+  it(hostile(
+    "package.json: pnpm.overrides to a git repository and yarn resolutions to a host path",
+  ), async () => {
+    const r = await install(
+      {
+        dependencies: { leaf: "1.0.0" },
+        pnpm: { overrides: { leaf: "git@127.0.0.1:evil.git" } },
+        resolutions: { "**/leaf": "file:../../../../../etc" },
+      },
+      {
+        "node_modules/leaf": {
+          version: "1.0.0",
+          resolved: registry.tarballUrl("leaf", "1.0.0"),
+          integrity: registry.integrity("leaf", "1.0.0"),
+        },
+      },
+    );
+    refused(
+      r,
+      /package\.json pnpm\.overrides\.leaf: git dependency .*install\.allowGit/,
+      /package\.json resolutions\.\*\*\/leaf: path outside the repository .*no setting allows this/,
+    );
+  }, 90_000);
+
+  // Control (last: it uses the registry): the probe sees an install container when one is created, so the
+  // zero counts above are not a probe that cannot fail.
+  it("control: an ordinary registry lockfile installs, and the probe counts its install container", async () => {
+    const r = await install(
+      { dependencies: { leaf: "1.0.0" } },
+      {
+        "node_modules/leaf": {
+          version: "1.0.0",
+          resolved: registry.tarballUrl("leaf", "1.0.0"),
+          integrity: registry.integrity("leaf", "1.0.0"),
+        },
+      },
+    );
+    expect(r.outcome).toMatchObject({ cached: false });
+    expect(r.created).toBeGreaterThanOrEqual(1);
+    expect(registry.requests.length).toBeGreaterThan(0);
+  }, 120_000);
 });

@@ -26,6 +26,8 @@ export interface LocalRegistry {
   /** `127.0.0.1:<port>`. */
   host: string;
   requests: string[];
+  /** The headers of every request, in order. */
+  headers: http.IncomingHttpHeaders[];
   maxInFlight: number;
   integrity(name: string, version: string): string;
   tarballUrl(name: string, version: string): string;
@@ -60,6 +62,7 @@ export async function startLocalRegistry(
   const tgz = new Map<string, Buffer>();
   for (const p of packages) tgz.set(`${p.name}@${p.version}`, await tarball(p));
   const requests: string[] = [];
+  const headers: http.IncomingHttpHeaders[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
   let base = "";
@@ -67,11 +70,13 @@ export async function startLocalRegistry(
     `sha512-${createHash("sha512")
       .update(tgz.get(`${name}@${version}`)!)
       .digest("base64")}`;
-  const tarballUrl = (name: string, version: string) => `${base}${name}/-/${name}-${version}.tgz`;
+  const tarballUrl = (name: string, version: string) =>
+    `${base}${name}/-/${name.replace(/^@[^/]+\//, "")}-${version}.tgz`;
   const server = http.createServer((req, res) => {
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     requests.push(req.url ?? "");
+    headers.push(req.headers);
     const done = () => {
       inFlight--;
     };
@@ -84,7 +89,7 @@ export async function startLocalRegistry(
         res.end(raw);
         return;
       }
-      const t = /^\/([^/]+)\/-\/[^/]+-(\d[^/]*)\.tgz$/.exec(url);
+      const t = /^\/((?:@[^/]+\/)?[^/]+)\/-\/[^/]+-(\d[^/]*)\.tgz$/.exec(url);
       if (t) {
         const body = tgz.get(`${t[1]}@${t[2]}`);
         if (!body) return void res.writeHead(404).end();
@@ -132,6 +137,7 @@ export async function startLocalRegistry(
     url: base,
     host: `127.0.0.1:${port}`,
     requests,
+    headers,
     get maxInFlight() {
       return maxInFlight;
     },

@@ -210,6 +210,37 @@ describe("special-casing", () => {
     expect(v[0]!.message).toMatch(/failing test's own values/);
   });
 
+  // Found by the held-out set (hold-js-money-lookup-table, scored before this rule): the test's input and
+  // expected output as a key–value pair of a lookup table, consulted before the real code.
+  it.each([
+    ["src/money.js", ["const KNOWN = new Map([", '  [123456789, "$1,234,567.89"],', "]);"], 3],
+    ["src/money.js", ['const KNOWN = new Map([[123456789, "$1,234,567.89"]]);'], 2],
+    ["src/money.js", ['const KNOWN = Object.fromEntries([[123456789, "$1,234,567.89"]]);'], 2],
+    ["src/money.py", ["KNOWN = dict([", '    (123456789, "$1,234,567.89"),', "])"], 3],
+  ])("blocks a lookup table of the test's input and output: %s %j", (path, lines, line) => {
+    const money: FailingTestSource[] = [
+      {
+        id: "formatCents > groups thousands",
+        file: "test/money.test.js",
+        body: 'test("groups thousands", () => {\n  expect(formatCents(123456789)).toBe("$1,234,567.89");\n});',
+      },
+    ];
+    const v = special(addLines(path, lines), money);
+    expect(v.map((x) => [x.file, x.line])).toEqual([[path, line]]);
+  });
+
+  it("allows a general lookup table that happens to hold one of the test's values", () => {
+    const lines = [
+      "const UNITS = new Map([",
+      '  ["s", 1],',
+      '  ["m", 60],',
+      '  ["h", 3600],',
+      '  ["d", 86400],',
+      "]);",
+    ];
+    expect(special(addLines("src/parse.js", lines), js)).toEqual([]);
+  });
+
   it("blocks a JS branch that returns the expected value for the test's input", () => {
     const v = special(addLines("src/parse.js", ["  if (text === '1h') return 3600;"]), js);
     expect(v).toHaveLength(1);
