@@ -17,7 +17,7 @@ import path from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { defaultConfig, policyForFix } from "../../../src/config/schema.ts";
 import { checkJsDependencies } from "../../../src/fix/dependencies.ts";
-import type { TestRunResult } from "../../../src/fix/test-runner-types.ts";
+import type { TestRunResult } from "../../../src/fix/test-runner/types.ts";
 import { type VerifyOutput, verifyPatch } from "../../../src/fix/verify.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { createRepoDependencyProvider, installRepoDependencies } from "../../../src/install/repo-deps.ts";
