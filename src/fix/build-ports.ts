@@ -19,7 +19,7 @@ import type { FixPorts, FixTestPort, TestRunSummary } from "./ports.ts";
 import { describeCommand, detectTestCommand, filterCommand, runTests } from "./test-runner/index.ts";
 import { isFailing, type TestCommand, type TestRunResult } from "./test-runner/types.ts";
 import { gamingClassOf } from "./feedback.ts";
-import { assertBaseRunReadable } from "./unreadable-run.ts";
+import { assertBaseRunReadable, assertTestsCouldRun } from "./unreadable-run.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { verifyPatch } from "./verify.ts";
 
@@ -141,6 +141,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
     runAll: async (signal) => {
       const r = await run(command, signal);
       assertBaseRunReadable(command, r);
+      await assertTestsCouldRun(command, r, input.workspace);
       if (r.complete) baseline = [r];
       return summarize(r, await repoFiles());
     },
@@ -151,7 +152,10 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
       } catch {
         canFilter = false;
       }
-      return summarize(await run(cmd, signal), await repoFiles());
+      // Reruns of the unchanged base (flaky triage): one that never reached the tests is no evidence either way.
+      const r = await run(cmd, signal);
+      await assertTestsCouldRun(cmd, r, input.workspace);
+      return summarize(r, await repoFiles());
     },
   };
 

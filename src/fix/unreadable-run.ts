@@ -6,6 +6,7 @@
  * evidence and is judged as usual.)
  */
 import { InfrastructureError, UsageError } from "../core/errors.ts";
+import type { Workspace } from "../core/ports/workspace.ts";
 import type { TestCommand, TestRunResult } from "./test-runner/types.ts";
 
 /** The runners whose results Retrace reads per test (it adds their machine-readable reporter itself). */
@@ -33,6 +34,78 @@ export function assertBaseRunReadable(command: TestCommand, run: TestRunResult):
     throw new UsageError(
       `Retrace cannot read test results from \`${command.command}\`: it knows no test runner in that command, and its output (exit ${run.exitCode}) lists no test it can read`,
       `pass --test with the runner itself — Retrace reads ${READABLE_RUNNERS} — e.g. --test "python3 -m pytest", or set fix.testCommand in .github/retrace.yml`,
+    );
+  }
+}
+
+/** A module the tests import that the sandbox does not have, as the runner said it. */
+export interface MissingModule {
+  ecosystem: "python" | "javascript";
+  /** The name as imported (`yaml`, `lodash/merge`, `@scope/pkg`). */
+  name: string;
+  /** The top-level name the repository would have to hold for it to be its own (`yaml`, `lodash`, `@scope/pkg`). */
+  top: string;
+  /** The runner's line that says so. */
+  line: string;
+}
+
+const PY_MISSING = /(?:ModuleNotFoundError|ImportError): No module named '([\w.]+)'/;
+const JS_MISSING = /(?:Cannot find module|Cannot find package) '([^'./][^']*)'/;
+
+/** Every module the run's output says is missing, in order, once each. */
+export function missingModules(run: Pick<TestRunResult, "outputTail" | "tests">): MissingModule[] {
+  const found = new Map<string, MissingModule>();
+  const lines = [...run.outputTail.split("\n"), ...run.tests.map((t) => t.message ?? "")];
+  for (const raw of lines) {
+    const line = raw.trim();
+    const py = PY_MISSING.exec(line);
+    if (py) {
+      const name = py[1]!;
+      if (!found.has(`py:${name}`))
+        found.set(`py:${name}`, { ecosystem: "python", name, top: name.split(".")[0]!, line });
+      continue;
+    }
+    const js = JS_MISSING.exec(line);
+    if (js && !js[1]!.startsWith("node:")) {
+      const name = js[1]!;
+      const parts = name.split("/");
+      const top = name.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+      if (!found.has(`js:${name}`)) found.set(`js:${name}`, { ecosystem: "javascript", name, top, line });
+    }
+  }
+  return [...found.values()];
+}
+
+/** Whether the repository holds a module of that top-level name itself (then a failing import is the code's). */
+async function isOwnModule(workspace: Workspace, m: MissingModule): Promise<boolean> {
+  if (m.ecosystem === "javascript") return false; // a bare specifier names a package, never a repository file
+  const candidates = [m.top, `${m.top}.py`, `src/${m.top}`, `src/${m.top}.py`, `lib/${m.top}`];
+  for (const c of candidates) if (await workspace.exists(c)) return true;
+  return false;
+}
+
+/**
+ * Throws when the base run's tests did not run because a third-party module is missing from the sandbox
+ * (`ModuleNotFoundError: No module named 'yaml'`, `Cannot find module 'lodash'`): the run says nothing about
+ * the code, so neither a verdict nor "not flaky" may be read from it. A module the repository holds itself
+ * (`from mypkg import new_function` failing before the fix) is the code's failure and stays evidence.
+ */
+export async function assertTestsCouldRun(
+  command: TestCommand,
+  run: TestRunResult,
+  workspace: Workspace,
+): Promise<void> {
+  if (run.stoppedBy !== null) return;
+  if (!run.tests.some((t) => t.outcome === "failed" || t.outcome === "error") && run.exitCode === 0) return;
+  for (const m of missingModules(run)) {
+    if (await isOwnModule(workspace, m)) continue;
+    const declare =
+      m.ecosystem === "python"
+        ? "declare it in the repository's requirements*.txt or pyproject.toml (Retrace installs those, wheels only, in its install container), or use an image that has it (sandbox.image in .github/retrace.yml)"
+        : "declare it in package.json with a lockfile (Retrace installs those in its install container), or use an image that has it (sandbox.image in .github/retrace.yml)";
+    throw new InfrastructureError(
+      `the tests did not run: \`${command.command}\` stopped because the sandbox has no ${m.ecosystem === "python" ? "Python module" : "package"} '${m.top}' (${m.line}); a run that never reached the tests is not evidence about the code`,
+      declare,
     );
   }
 }

@@ -15,7 +15,7 @@ import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
 import type { ExtraDir, Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
-import { assertBaseRunReadable } from "./unreadable-run.ts";
+import { assertBaseRunReadable, assertTestsCouldRun } from "./unreadable-run.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner/index.ts";
 import { readResults, uniqueTestIds } from "./test-runner/results.ts";
 import { type AntiGamingReport, judgeAntiGaming, planAntiGaming, testDefinition } from "./tripwire.ts";
@@ -450,6 +450,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     for (let i = 1; i <= runs; i++) {
       const r = await run("base", i);
       assertBaseRunReadable(command, r);
+      await assertTestsCouldRun(command, r, options.workspace);
       base.push(r);
       if (!r.complete) break; // an incomplete base proves nothing; no point repeating it
     }
