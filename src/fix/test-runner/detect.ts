@@ -24,6 +24,56 @@ export function frameworkOf(command: string): TestFramework {
 
 const NPM_TEST = /^\s*(npm\s+(run\s+)?test|npm\s+t|yarn\s+(run\s+)?test|pnpm\s+(run\s+)?test)\s*$/;
 
+/** package.json's declared dependency names (dependencies and devDependencies), or null without one. */
+async function declaredPackages(workspace: Workspace): Promise<Set<string> | null> {
+  if (!(await workspace.exists("package.json"))) return null;
+  try {
+    const pkg = JSON.parse(await workspace.readFile("package.json")) as Record<string, unknown>;
+    const names = new Set<string>();
+    for (const key of ["dependencies", "devDependencies"]) {
+      const deps = pkg[key];
+      if (typeof deps === "object" && deps !== null) for (const n of Object.keys(deps)) names.add(n);
+    }
+    return names;
+  } catch {
+    return null;
+  }
+}
+
+/** The runners Retrace can run directly in place of a wrapper, with the command each is run with. */
+const WRAPPED_RUNNERS: { framework: TestFramework; pkg: string; command: string }[] = [
+  { framework: "vitest", pkg: "vitest", command: "npx vitest run" },
+  { framework: "jest", pkg: "jest", command: "npx jest" },
+];
+
+/**
+ * A JS wrapper around the test runner (`ts-scripts specs`, `npx kcd-scripts test`, `npm run test:unit` whose
+ * script is a build tool): the reporter flags Retrace needs cannot reach the runner through it, and its plain
+ * output does not list passing tests. When package.json declares exactly one runner Retrace can run directly
+ * (vitest or jest, both find their tests from their own config), that runner is the test command, and where it
+ * came from says so. Anything else (`make test`, a shell script) stays as given.
+ */
+async function runnerBehindWrapper(
+  workspace: Workspace,
+  command: string,
+  source: string,
+): Promise<TestCommand | null> {
+  const words = command.trim().split(/\s+/);
+  const launcher = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  // `npx <wrapper>`, or a package.json script; `npm run <script>` is the user's own choice of script: kept.
+  if (launcher === undefined || (launcher !== "npx" && !source.includes("package.json"))) return null;
+  const declared = await declaredPackages(workspace);
+  if (declared === null) return null;
+  const runners = WRAPPED_RUNNERS.filter((r) => declared.has(r.pkg));
+  if (runners.length !== 1) return null;
+  const runner = runners[0]!;
+  return {
+    framework: runner.framework,
+    command: runner.command,
+    detectedBy: `${source}: \`${command.trim()}\` wraps the test runner, so Retrace runs the one package.json declares (${runner.pkg}) directly`,
+  };
+}
+
 async function packageTestScript(workspace: Workspace): Promise<string | null> {
   if (!(await workspace.exists("package.json"))) return null;
   let pkg: unknown;
@@ -63,13 +113,20 @@ export async function describeCommand(
         "add a test script to package.json or pass the framework's command with --test",
       );
     }
-    return {
+    const resolved: TestCommand = {
       framework: frameworkOf(script),
       command: `${prefix.trimStart()}${script}`,
       detectedBy: `${source} → package.json scripts.test`,
     };
+    if (resolved.framework !== "unknown") return resolved;
+    return (await runnerBehindWrapper(workspace, script, resolved.detectedBy)) ?? resolved;
   }
-  return { framework: frameworkOf(command), command: command.trim(), detectedBy: source };
+  const framework = frameworkOf(command);
+  if (framework === "unknown") {
+    const behind = await runnerBehindWrapper(workspace, command, source);
+    if (behind) return behind;
+  }
+  return { framework, command: command.trim(), detectedBy: source };
 }
 
 const PYTEST_CONFIG: { file: string; marker: RegExp | null }[] = [
@@ -89,6 +146,10 @@ export async function detectTestCommand(workspace: Workspace): Promise<TestComma
   const script = await packageTestScript(workspace);
   if (script !== null) {
     const framework = frameworkOf(script);
+    if (framework === "unknown") {
+      const behind = await runnerBehindWrapper(workspace, script, "package.json scripts.test");
+      if (behind) return behind;
+    }
     return { framework, command: script, detectedBy: `package.json scripts.test (${framework})` };
   }
   for (const { file, marker } of PYTEST_CONFIG) {

@@ -196,3 +196,36 @@ describe("filterCommand", () => {
     expect(() => filterCommand(base("unknown", "make check"), ["x"])).toThrow(/cannot rerun single tests/);
   });
 });
+
+describe("the runner behind a JS wrapper", () => {
+  const pkg = (scripts: Record<string, string>, dev: Record<string, string>) =>
+    memoryWorkspace({ "package.json": JSON.stringify({ scripts, devDependencies: dev }) });
+
+  it("runs the one declared runner directly, saying where it came from (npx wrapper or scripts.test)", async () => {
+    const ws = pkg({ test: "ts-scripts test" }, { "@borderless/ts-scripts": "^0.15", vitest: "^3" });
+    const given = await describeCommand(ws, "npx ts-scripts specs", "--test");
+    expect(given).toMatchObject({ framework: "vitest", command: "npx vitest run" });
+    expect(given.detectedBy).toMatch(/`npx ts-scripts specs` wraps the test runner.*\(vitest\)/);
+    const detected = await detectTestCommand(ws);
+    expect(detected).toMatchObject({ framework: "vitest", command: "npx vitest run" });
+    expect(detected.detectedBy).toMatch(/^package\.json scripts\.test: `ts-scripts test` wraps/);
+    expect(
+      await describeCommand(pkg({ test: "kcd-scripts test" }, { jest: "^29" }), "npm test", "--test"),
+    ).toMatchObject({ framework: "jest", command: "npx jest" });
+  });
+
+  it("keeps the command as given when the runner is ambiguous, absent, or the command is not a JS launcher", async () => {
+    const both = pkg({ test: "ts-scripts test" }, { vitest: "^3", jest: "^29" });
+    expect((await describeCommand(both, "npx ts-scripts specs", "--test")).framework).toBe("unknown");
+    const none = pkg({ test: "ts-scripts test" }, { typescript: "^5" });
+    expect((await describeCommand(none, "npx ts-scripts specs", "--test")).framework).toBe("unknown");
+    const vitest = pkg({ "test:unit": "vitest run --dir unit" }, { vitest: "^3" });
+    expect(await describeCommand(vitest, "make test", "--test")).toMatchObject({
+      framework: "unknown",
+      command: "make test",
+    });
+    expect(await describeCommand(vitest, "npm run test:unit", "--test")).toMatchObject({
+      framework: "unknown",
+    });
+  });
+});
