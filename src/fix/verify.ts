@@ -16,6 +16,7 @@ import type { ExtraDir, Sandbox, SandboxLimits } from "../core/ports/sandbox.ts"
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { assertBaseRunReadable, assertTestsCouldRun } from "./unreadable-run.ts";
+import { filterCommand } from "./test-runner/filter.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner/index.ts";
 import { readResults, uniqueTestIds } from "./test-runner/results.ts";
 import { type AntiGamingReport, judgeAntiGaming, planAntiGaming, testDefinition } from "./tripwire.ts";
@@ -192,7 +193,11 @@ export function collapseRuns(
   const outcomes = new Map<string, PhaseOutcome>();
   const unstable: UnstableTest[] = [];
   for (const id of [...ids].sort()) {
-    const seen: (TestOutcome | "missing")[] = byRun.map((m) => m.get(id) ?? "missing");
+    // A repeat narrowed to some tests says nothing about the others: it counts only for the ids it ran.
+    const seen: (TestOutcome | "missing")[] = byRun
+      .map((m, i) => ({ m, only: runs[i]!.only }))
+      .filter(({ only }) => only === undefined || only.includes(id))
+      .map(({ m }) => m.get(id) ?? "missing");
     // failed and error are the same verdict for comparison: the test does not pass.
     const kinds = new Set(seen.map((o) => (o === "error" ? "failed" : o)));
     if (kinds.size === 1) {
@@ -421,12 +426,17 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
 
   // 4. Base runs (or the caller's), then patched runs, each in a fresh sandbox copy.
   const summaries: VerifyRunSummary[] = [];
-  const run = async (phase: "base" | "patched", index: number): Promise<TestRunResult> => {
+  const run = async (
+    phase: "base" | "patched",
+    index: number,
+    only?: readonly string[],
+  ): Promise<TestRunResult> => {
     checkSignal(options.signal);
-    const result = await runTests({
+    const narrowed = only ? narrowTo(command, only) : null;
+    const ran = await runTests({
       sandbox: options.sandbox,
       workspace: options.workspace,
-      command,
+      command: narrowed ?? command,
       jobId: options.jobId,
       ...(phase === "patched"
         ? { files: patched.files, remove: patched.remove, executable: patched.executable }
@@ -435,6 +445,25 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     });
+    // A narrowed repeat that did not run every test it was narrowed to cannot stand in for a full run: run the
+    // whole suite instead (never a weaker comparison).
+    const result =
+      narrowed && only?.every((id) => ran.tests.some((t) => t.id === id))
+        ? { ...ran, only: [...only] }
+        : narrowed
+          ? await runTests({
+              sandbox: options.sandbox,
+              workspace: options.workspace,
+              command,
+              jobId: options.jobId,
+              ...(phase === "patched"
+                ? { files: patched.files, remove: patched.remove, executable: patched.executable }
+                : {}),
+              ...(extraDirs.length > 0 ? { extraDirs } : {}),
+              ...(options.signal ? { signal: options.signal } : {}),
+              ...(options.limits ? { limits: options.limits } : {}),
+            })
+          : ran;
     checkSignal(options.signal);
     options.onRun?.(phase, index, result);
     summaries.push(summarize(phase, index, result));
@@ -448,7 +477,9 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     });
   } else {
     for (let i = 1; i <= runs; i++) {
-      const r = await run("base", i);
+      // The first run is the whole suite; a repeat only re-runs the tests whose outcome the verdict rests on
+      // (those failing on the base), when the runner can be narrowed to them.
+      const r = await run("base", i, i === 1 ? undefined : repeatIds(command, base));
       assertBaseRunReadable(command, r);
       await assertTestsCouldRun(command, r, options.workspace);
       base.push(r);
@@ -512,7 +543,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
   };
   if (baseUsable) {
     for (let i = 1; i <= runs; i++) {
-      const r = await run("patched", i);
+      const r = await run("patched", i, i === 1 ? undefined : repeatIds(command, base));
       after.push(r);
       if (!r.complete) break;
       if (wantAntiGaming && speculative === null && i < runs) {
@@ -580,6 +611,35 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     antiGaming,
     baseline: base,
   };
+}
+
+/** Most tests a repeat is narrowed to; more than that and the repeat runs the whole suite. */
+const MAX_NARROWED = 50;
+
+/**
+ * The tests a repeated run re-runs: those failing in the first complete base run (a fix must turn them green,
+ * and stably), or undefined — the whole suite — when the runner cannot be narrowed or there are too many.
+ * A regression elsewhere is looked for in each phase's first, full run.
+ */
+function repeatIds(command: TestCommand, base: readonly TestRunResult[]): string[] | undefined {
+  const first = base.find((r) => r.complete && r.only === undefined);
+  if (!first || command.framework === "unknown") return undefined;
+  const failing = uniqueTestIds(first.tests)
+    .filter((t) => isFailing(t.outcome))
+    .map((t) => t.id);
+  // File-level failures (a module that did not load) are not test ids a runner can select.
+  if (failing.length === 0 || failing.length > MAX_NARROWED || failing.some((id) => /#\d+$/.test(id)))
+    return undefined;
+  return failing;
+}
+
+/** The command narrowed to `ids`, or null when the runner's filter cannot express them. */
+function narrowTo(command: TestCommand, ids: readonly string[]): TestCommand | null {
+  try {
+    return filterCommand(command, [...ids]);
+  } catch {
+    return null;
+  }
 }
 
 /** The source of each test failing on the base (for the special-casing rule); tests it cannot find are left out. */

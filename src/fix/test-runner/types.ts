@@ -77,6 +77,8 @@ export const TestRunResult = z.object({
   complete: z.boolean(),
   /** Last part of stdout+stderr, for feedback to the model and for reports. */
   outputTail: z.string(),
+  /** A repeat narrowed to these test ids: it counts only for them (absent for a run of the whole suite). */
+  only: z.array(z.string()).optional(),
 });
 export type TestRunResult = z.infer<typeof TestRunResult>;
 

@@ -434,3 +434,79 @@ describe("compareRuns", () => {
     expect(c.verified).toBe(true);
   });
 });
+
+describe("repeats narrowed to the tests the verdict rests on", () => {
+  const result = (tests: [string, "passed" | "failed"][], only?: string[]) => ({
+    script: "x",
+    tests: tests.map(([id, outcome]) => ({ id, outcome })),
+    exitCode: tests.some(([, o]) => o === "failed") ? 1 : 0,
+    stoppedBy: null,
+    durationMs: 1,
+    reportSource: "file" as const,
+    reportFormat: "junit",
+    reportFound: true,
+    counts: { passed: 0, failed: 0, skipped: 0 },
+    problems: [],
+    complete: true,
+    outputTail: "",
+    ...(only ? { only } : {}),
+  });
+
+  it("counts a narrowed repeat only for the ids it ran; a full run still sees every test", () => {
+    const base = [
+      result([
+        ["t/a", "failed"],
+        ["t/b", "passed"],
+      ]),
+      result([["t/a", "failed"]], ["t/a"]),
+    ];
+    const patched = [
+      result([
+        ["t/a", "passed"],
+        ["t/b", "passed"],
+      ]),
+      result([["t/a", "passed"]], ["t/a"]),
+    ];
+    const c = compareRuns(base, patched);
+    expect(c.verified).toBe(true);
+    expect(c.failToPass).toEqual(["t/a"]);
+    expect(c.unstable).toEqual([]);
+  });
+
+  it("still sees a narrowed repeat that disagrees, and a regression in the full run", () => {
+    const base = [
+      result([
+        ["t/a", "failed"],
+        ["t/b", "passed"],
+      ]),
+      result([["t/a", "failed"]], ["t/a"]),
+    ];
+    const flaky = compareRuns(base, [
+      result([
+        ["t/a", "passed"],
+        ["t/b", "passed"],
+      ]),
+      result([["t/a", "failed"]], ["t/a"]),
+    ]);
+    expect(flaky.verified).toBe(false);
+    expect(flaky.unstable.map((u) => u.id)).toEqual(["t/a"]);
+    const regressed = compareRuns(base, [
+      result([
+        ["t/a", "passed"],
+        ["t/b", "failed"],
+      ]),
+      result([["t/a", "passed"]], ["t/a"]),
+    ]);
+    expect(regressed.verified).toBe(false);
+    expect(regressed.passToFail).toEqual(["t/b"]);
+    // A narrowed run missing a test it was narrowed to is "missing" for that test, never a pass.
+    const lost = compareRuns(base, [
+      result([
+        ["t/a", "passed"],
+        ["t/b", "passed"],
+      ]),
+      result([], ["t/a"]),
+    ]);
+    expect(lost.verified).toBe(false);
+  });
+});
