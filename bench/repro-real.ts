@@ -6,7 +6,7 @@
  * separately: the worst error) and the median wall time per report; then the worst host-side parse time over
  * pathological 65,536-character reports (issue 14: bounded host work); the last line holds the headline.
  *
- *   npm run bench -- repro-real [--split dev|test|all] [--only <id>] [--timeout MS] [--jobs N] [--no-parse]
+ *   npm run bench -- repro-real [--split dev|test|all] [--only <id>] [--timeout SECONDS] [--jobs N] [--no-parse]
  *
  * Default split: dev. Score "test" only once, at the end.
  */
@@ -35,7 +35,8 @@ if (!["dev", "test", "all"].includes(splitArg)) {
 }
 const only = arg("--only");
 // 30 s per sandbox run: the machine is shared, and a loaded engine must not turn a slow import into a verdict.
-const runTimeout = arg("--timeout") ?? "30000";
+// Each sandbox run's limit, in seconds like the CLI's --timeout (default 30).
+const runTimeout = arg("--timeout") ?? "30";
 
 interface CaseFile {
   id: string;
@@ -169,6 +170,14 @@ const perSplit = splits.map((s) =>
   ),
 );
 for (const s of perSplit) console.log(JSON.stringify({ bench: "repro-real", ...s }));
+// A run where the CLI refused its own invocation (exit 2) measured nothing: fail, loudly, instead of scoring it.
+const refused = rows.filter((r) => r.got === "ERROR");
+if (rows.length > 0 && refused.length === rows.length) {
+  process.stderr.write(
+    `repro-real: every report ended in an error of the CLI itself; nothing was measured\n`,
+  );
+  process.exitCode = 1;
+}
 
 // Host-side parse time of hostile 65,536-character reports (sanitize, markdown parse, reported behaviour and
 // program extraction: everything before the sandbox), measured in this process through the pipeline's own
