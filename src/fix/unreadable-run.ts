@@ -57,7 +57,8 @@ export function missingModules(run: Pick<TestRunResult, "outputTail" | "tests">)
   const found = new Map<string, MissingModule>();
   const lines = [...run.outputTail.split("\n"), ...run.tests.map((t) => t.message ?? "")];
   for (const raw of lines) {
-    const line = raw.trim();
+    // Runners colour their error lines (pytest's `E   ModuleNotFoundError…` in red): quote the text only.
+    const line = raw.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "").trim();
     const py = PY_MISSING.exec(line);
     if (py) {
       const name = py[1]!;
@@ -101,8 +102,8 @@ export async function assertTestsCouldRun(
     if (await isOwnModule(workspace, m)) continue;
     const declare =
       m.ecosystem === "python"
-        ? "declare it in the repository's requirements*.txt or pyproject.toml (Retrace installs those, wheels only, in its install container), or use an image that has it (sandbox.image in .github/retrace.yml)"
-        : "declare it in package.json with a lockfile (Retrace installs those in its install container), or use an image that has it (sandbox.image in .github/retrace.yml)";
+        ? "Retrace does not install a repository's Python dependencies yet: run with an image that has them (sandbox.image in .github/retrace.yml, allowed by the host's RETRACE_SANDBOX_IMAGES), or vendor the module into the repository"
+        : "declare it in package.json and commit a package-lock.json (Retrace installs npm lockfiles in its install container), or run with an image that has it (sandbox.image in .github/retrace.yml)";
     throw new InfrastructureError(
       `the tests did not run: \`${command.command}\` stopped because the sandbox has no ${m.ecosystem === "python" ? "Python module" : "package"} '${m.top}' (${m.line}); a run that never reached the tests is not evidence about the code`,
       declare,

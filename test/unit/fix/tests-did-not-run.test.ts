@@ -26,7 +26,7 @@ describe("missingModules", () => {
     const found = missingModules(
       run(
         [
-          "E   ModuleNotFoundError: No module named 'yaml.loader'",
+          "\u001b[1m\u001b[31mE   ModuleNotFoundError: No module named 'yaml.loader'\u001b[0m",
           "Error: Cannot find module '@acme/units/convert'",
           "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'lodash' imported from /workspace/a.mjs",
           "Error: Cannot find module './local'",
@@ -34,6 +34,7 @@ describe("missingModules", () => {
         ].join("\n"),
       ),
     );
+    expect(found[0]?.line).toBe("E   ModuleNotFoundError: No module named 'yaml.loader'");
     expect(found.map((m) => [m.ecosystem, m.name, m.top])).toEqual([
       ["python", "yaml.loader", "yaml"],
       ["javascript", "@acme/units/convert", "@acme/units"],
