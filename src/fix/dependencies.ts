@@ -5,9 +5,20 @@
  * actionable error instead of being read as evidence against the patch.
  * Pure: reads the repository through the Workspace port.
  */
+import path from "node:path";
 import { RetraceError } from "../core/errors.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import type { ExtraDir } from "../core/ports/sandbox.ts";
+import {
+  isTestRequirementsFile,
+  type PythonManifestRequirements,
+  parseRequirements,
+  pyprojectRequirements,
+  requirementIncludes,
+  setupCfgRequirements,
+  toxRequirements,
+  withoutProject,
+} from "./python-requirements.ts";
 import type { TestCommand } from "./test-runner/types.ts";
 
 /** Lockfiles in the order they are looked for; only npm's can be installed by Retrace (`npm ci`). */
@@ -28,10 +39,12 @@ export interface JsDependencies {
 }
 
 export interface PythonDependencies {
-  /** Files that declare requirements: `requirements*.txt` at the root, `pyproject.toml` with `[project] dependencies`. */
-  files: string[];
-  /** Requirement specifiers as written (comments, options and `-r` includes left out). Not checked: reported only. */
+  /** Where the requirements were read (`pyproject.toml [project.optional-dependencies] tests`, `requirements.txt`). */
+  sources: string[];
+  /** Requirement specifiers as written (the project itself, comments, options and includes left out). */
   requirements: string[];
+  /** `src/<package>/__init__.py` without `src/__init__.py`: the package is imported from `src/` (src layout). */
+  srcLayout: boolean;
 }
 
 export interface DependencyReport {
@@ -97,63 +110,61 @@ export async function checkJsDependencies(workspace: Workspace): Promise<JsDepen
   return { declared, missing, lockfile };
 }
 
-/** Requirement lines of a requirements file: no blanks, comments, pip options or includes. */
-export function parseRequirements(text: string): string[] {
-  return text
-    .split(/\r?\n/)
-    .map((l) => l.replace(/(^|\s)#.*$/, "").trim())
-    .filter((l) => l !== "" && !l.startsWith("-"));
-}
+/** Largest manifest or requirements file read. */
+const MAX_PY_MANIFEST = 1024 * 1024;
 
-/** The `dependencies` array of the `[project]` table of a pyproject.toml (strings only). */
-export function parsePyprojectDependencies(text: string): string[] {
-  const lines = text.split(/\r?\n/);
-  let inProject = false;
-  let collecting = false;
-  let buffer = "";
-  for (const raw of lines) {
-    const line = raw.replace(/(^|\s)#.*$/, "");
-    if (!collecting && /^\s*\[/.test(line)) {
-      inProject = /^\s*\[project\]\s*$/.test(line);
-      continue;
-    }
-    if (inProject && !collecting) {
-      const m = /^\s*dependencies\s*=\s*(.*)$/.exec(line);
-      if (m) {
-        collecting = true;
-        buffer = m[1] ?? "";
-      }
-    } else if (collecting) {
-      buffer += `\n${line}`;
-    }
-    if (collecting && buffer.includes("]")) break;
-  }
-  if (!collecting) return [];
-  const out: string[] = [];
-  for (const m of buffer.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)) {
-    const value = (m[1] ?? m[2] ?? "").trim();
-    if (value) out.push(value);
-  }
-  return out;
-}
-
-/** Python requirement files at the root and what they declare; null when there are none. */
+/**
+ * What a Python repository's tests need (python-requirements.ts reads each manifest); null when it declares
+ * nothing and has no src layout.
+ */
 export async function checkPythonDependencies(workspace: Workspace): Promise<PythonDependencies | null> {
-  const root = await workspace.listFiles({ max: 20_000 });
-  const files: string[] = [];
+  const all = await workspace.listFiles({ max: 20_000 });
+  const present = new Set(all);
+  const read = async (f: string): Promise<string | null> => {
+    const text = await workspace.readFile(f).catch(() => null);
+    return text !== null && text.length <= MAX_PY_MANIFEST ? text : null;
+  };
   const requirements: string[] = [];
-  for (const f of root.filter((x) => /^requirements[^/]*\.txt$/.test(x))) {
-    files.push(f);
-    requirements.push(...parseRequirements(await workspace.readFile(f)));
-  }
-  if (root.includes("pyproject.toml")) {
-    const deps = parsePyprojectDependencies(await workspace.readFile("pyproject.toml"));
-    if (deps.length > 0) {
-      files.push("pyproject.toml");
-      requirements.push(...deps);
+  const sources: string[] = [];
+  let project: string | null = null;
+  const take = (r: PythonManifestRequirements) => {
+    requirements.push(...r.requirements);
+    sources.push(...r.sources);
+    project ??= r.project;
+  };
+  const pyproject = present.has("pyproject.toml") ? await read("pyproject.toml") : null;
+  if (pyproject !== null) take(pyprojectRequirements(pyproject));
+  const setupCfg = present.has("setup.cfg") ? await read("setup.cfg") : null;
+  if (setupCfg !== null) take(setupCfgRequirements(setupCfg));
+  // Requirements files: the test ones at the usual places, and what they and tox.ini include with `-r`.
+  const queue = all.filter(isTestRequirementsFile);
+  const tox = present.has("tox.ini") ? await read("tox.ini") : null;
+  if (tox !== null) {
+    const t = toxRequirements(tox);
+    if (t.requirements.length > 0) {
+      requirements.push(...t.requirements);
+      sources.push("tox.ini [testenv] deps");
     }
+    queue.push(...t.includes.map((f) => path.posix.normalize(f)));
   }
-  return files.length === 0 ? null : { files, requirements };
+  const done = new Set<string>();
+  while (queue.length > 0 && done.size < 50) {
+    const f = queue.shift() as string;
+    if (done.has(f) || f.startsWith("../") || path.posix.isAbsolute(f) || !present.has(f)) continue;
+    done.add(f);
+    const text = await read(f);
+    if (text === null) continue;
+    const reqs = parseRequirements(text);
+    if (reqs.length > 0) {
+      requirements.push(...reqs);
+      sources.push(f);
+    }
+    const dir = path.posix.dirname(f);
+    queue.push(...requirementIncludes(text).map((i) => path.posix.normalize(path.posix.join(dir, i))));
+  }
+  const srcLayout = all.some((f) => /^src\/[^/]+\/__init__\.py$/.test(f)) && !present.has("src/__init__.py");
+  const wanted = withoutProject(requirements, project);
+  return wanted.length === 0 && !srcLayout ? null : { sources, requirements: wanted, srcLayout };
 }
 
 /** What the repository declares (JS and Python), and for JS what is missing from the checkout. */
@@ -194,17 +205,31 @@ export function providesNodeModules(extraDirs: readonly ExtraDir[] | undefined):
   return (extraDirs ?? []).some((d) => d.paths.some((p) => p.replace(/\/$/, "") === "node_modules"));
 }
 
-/**
- * The port that installs a repository's JS dependencies outside its checkout, exactly as its npm lockfile pins
- * them, and returns the host directories to copy into each sandbox run (src/install/repo-deps.ts: in the install container).
- */
-export type DependencyProvider = (workspace: Workspace, js: JsDependencies) => Promise<ExtraDir[]>;
+/** Whether a test command runs Python (and so needs the repository's Python requirements). */
+export function runsPython(command: TestCommand): boolean {
+  if (command.framework === "pytest") return true;
+  const words = command.command.trim().split(/\s+/);
+  while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] ?? "")) words.shift();
+  return /^(python[0-9.]*|pytest|py\.test)$/.test(words[0] ?? "");
+}
 
 /**
- * The extra directories every test run gets: `extraDirs` as given, plus what `provider` installs when the
- * command runs JS, declared packages are missing from the checkout and an npm lockfile pins them. Throws
- * MissingDependenciesError when they are missing and cannot be installed (no provider, no npm lockfile: Retrace
- * never installs without a lockfile, the versions would float).
+ * The port that installs a repository's dependencies outside its checkout and returns the host directories to
+ * copy into each sandbox run (src/install/repo-deps.ts: in the install container, cached).
+ * - `js`: exactly as its npm lockfile pins them (`node_modules`);
+ * - `python`: its runtime and test requirements (`PYTHONUSERBASE`, see TEST_ENV), wheels only.
+ */
+export interface DependencyProvider {
+  js(workspace: Workspace, js: JsDependencies): Promise<ExtraDir[]>;
+  python?(workspace: Workspace, python: PythonDependencies): Promise<ExtraDir[]>;
+}
+
+/**
+ * The extra directories every test run gets: `extraDirs` as given, plus what `provider` installs:
+ * - when the command runs JS, declared packages are missing from the checkout and an npm lockfile pins them.
+ *   Throws MissingDependenciesError when they are missing and cannot be installed (no provider, no npm
+ *   lockfile: Retrace never installs without a lockfile, the versions would float);
+ * - when the command runs Python and the repository declares requirements (or has a src layout).
  */
 export async function dependencyDirs(
   workspace: Workspace,
@@ -212,10 +237,15 @@ export async function dependencyDirs(
   options: { extraDirs?: ExtraDir[] | undefined; provider?: DependencyProvider | undefined } = {},
 ): Promise<ExtraDir[]> {
   const given = options.extraDirs ?? [];
+  if (runsPython(command) && options.provider?.python) {
+    const python = await checkPythonDependencies(workspace);
+    if (python !== null) return [...given, ...(await options.provider.python(workspace, python))];
+    return given;
+  }
   if (!runsJs(command) || providesNodeModules(given)) return given;
   const js = await checkJsDependencies(workspace);
   if (js === null || js.missing.length === 0) return given;
   if (options.provider && isNpmLockfile(js.lockfile))
-    return [...given, ...(await options.provider(workspace, js))];
+    return [...given, ...(await options.provider.js(workspace, js))];
   throw new MissingDependenciesError(js.missing, js.lockfile);
 }

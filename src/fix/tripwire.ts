@@ -340,6 +340,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     FORCE_COLOR: "0",
     PYTHONDONTWRITEBYTECODE: "1",
     PYTHONUNBUFFERED: "1",
+    PYTHONUSERBASE: "/workspace/.retrace-python",
   };
   // Reverse order, and each repeat copy after its original copy's whole file set.
   const order = [...copyPaths].reverse().concat([...repeatPaths].reverse());
@@ -428,7 +429,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
   }
   const script = [
     `mkdir -p "$HOME" /workspace/${dir} || exit 97`,
-    `for e in /workspace/* /workspace/.[!.]*; do case "$e" in '/workspace/*'|'/workspace/.[!.]*'|/workspace/${dir}|/workspace/node_modules|/workspace/.retrace-report-*) ;; *) mv "$e" /workspace/${dir}/ || exit 97 ;; esac; done`,
+    `for e in /workspace/* /workspace/.[!.]*; do case "$e" in '/workspace/*'|'/workspace/.[!.]*'|/workspace/${dir}|/workspace/node_modules|/workspace/.retrace-python|/workspace/.retrace-report-*) ;; *) mv "$e" /workspace/${dir}/ || exit 97 ;; esac; done`,
     `[ -e /workspace/node_modules ] && ln -s /workspace/node_modules /workspace/${dir}/node_modules`,
     `cd /workspace/${dir} || exit 97`,
     `exec ${entry}`,

@@ -137,6 +137,91 @@ export async function installPipPackages(
   ctx: PipInstallContext,
   packages: { name: string; version: string }[],
 ): Promise<PipResult> {
+  const specs = packages.map((p) => `${p.name}==${p.version}`);
+  const r = await pipInstallTree(ctx, specs, { kind: "pypi-report", target: () => PYTHON_TARGET });
+  const norm = (n: string) => n.toLowerCase().replace(/[-_.]+/g, "-");
+  const installed = packages.map((p) => ({
+    name: p.name,
+    version: r.wheels.find((w) => norm(w.name) === norm(p.name))?.version ?? p.version,
+  }));
+  return { dir: r.dir, cached: r.cached, installed };
+}
+
+/** The directory a repository's Python dependencies are installed to: `PYTHONUSERBASE` of every test run. */
+export const PYTHON_USER_BASE = ".retrace-python";
+
+export interface PythonRequirementsResult {
+  /** Entry directory; it holds PYTHON_USER_BASE (`lib/pythonX.Y/site-packages`, the user site of the image's Python). */
+  dir: string;
+  cached: boolean;
+  /** Every wheel installed (the whole resolved tree), sorted by name. */
+  installed: { name: string; version: string }[];
+}
+
+/**
+ * Installs requirement specifiers (PEP 508, as a repository declares them: `PyYAML>=6`, `pytest; extra == …`
+ * left to pip's markers) into the user site of the image's Python, wheels only, the whole tree resolved first
+ * and checked like `installPipPackages`. Extra lines (`*.pth` files, e.g. a src-layout path) are written next to
+ * the packages. Direct references are refused before pip runs (`requirementProblem`).
+ */
+export async function installPythonRequirements(
+  ctx: PipInstallContext,
+  requirements: string[],
+  options: { pth?: Record<string, string> } = {},
+): Promise<PythonRequirementsResult> {
+  const problems: SourceProblem[] = [];
+  for (const entry of requirements) {
+    const reason = requirementProblem(entry);
+    if (reason !== null) problems.push({ entry, reason, field: null });
+  }
+  if (problems.length > 0)
+    throw new SourcePolicyError(problems, "installing the repository's Python requirements");
+  const r = await pipInstallTree(ctx, requirements, {
+    kind: "pypi-requirements",
+    target: (pythonVersion) => `${PYTHON_USER_BASE}/lib/python${pythonVersion}/site-packages`,
+    ...(options.pth ? { pth: options.pth } : {}),
+  });
+  return {
+    dir: r.dir,
+    cached: r.cached,
+    installed: r.wheels.map((w) => ({ name: w.name, version: w.version })),
+  };
+}
+
+/**
+ * Why a requirement specifier is not installed as written, or null: only index names with version
+ * specifiers, extras and markers; a direct reference (`x @ https://…`, `git+…`, a path, an archive) would
+ * fetch and build from anywhere.
+ */
+export function requirementProblem(spec: string): string | null {
+  const s = spec.trim();
+  if (s === "") return "empty requirement";
+  if (s.length > 500) return "requirement longer than 500 characters";
+  const head = s.split(";")[0] ?? "";
+  if (/@/.test(head)) return "direct reference (`name @ url`): only index packages are installed";
+  if (/:\/\//.test(head) || /^[.~/]/.test(head) || /\.(?:whl|zip|tar\.gz|tgz)\b/i.test(head))
+    return "URL, path or archive: only index packages are installed";
+  if (
+    !/^[A-Za-z0-9][A-Za-z0-9._-]*\s*(?:\[[A-Za-z0-9._,\s-]*\])?\s*(?:\(?\s*(?:===|==|!=|~=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+\s*(?:,\s*(?:===|==|!=|~=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+\s*)*\)?)?\s*$/.test(
+      head,
+    )
+  )
+    return "not a plain requirement (name, extras, versions)";
+  return null;
+}
+
+interface TreeResult {
+  dir: string;
+  cached: boolean;
+  wheels: ResolvedWheel[];
+}
+
+/** Resolve (dry run, report checked on the host), then install exactly the checked wheels with hashes. */
+async function pipInstallTree(
+  ctx: PipInstallContext,
+  specs: string[],
+  options: { kind: string; target: (pythonVersion: string) => string; pth?: Record<string, string> },
+): Promise<TreeResult> {
   return withInstallSession(
     ctx,
     { allowHosts: pipAllowedHosts(ctx.registry), readOnlyDirs: pipLocalDirs(ctx.registry) },
@@ -147,7 +232,13 @@ export async function installPipPackages(
         PIP_CONFIG_FILE: "/dev/null",
         PYTHONDONTWRITEBYTECODE: "1",
       };
-      const specs = packages.map((p) => `${p.name}==${p.version}`);
+      const version = await s.container.exec(
+        ["python3", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+        { env },
+      );
+      const pythonVersion = version.stdout.trim();
+      if (version.exitCode !== 0 || !/^\d+\.\d+$/.test(pythonVersion))
+        throw new InstallFailedError("the image has no working python3", "python3 -c 'import sys'");
       const dry = await s.container.exec(
         [
           "sh",
@@ -179,50 +270,57 @@ export async function installPipPackages(
       const { wheels, problems } = checkPipReport(report, ctx.registry);
       if (problems.length > 0) throw new SourcePolicyError(problems, `installing ${specs.join(", ")}`);
       wheels.sort((a, b) => a.name.localeCompare(b.name));
+      const target = options.target(pythonVersion);
+      const top = target.split("/")[0] ?? target;
       const key = cacheKey({
-        kind: "pypi-report",
+        kind: options.kind,
         registry: registryKey(ctx.registry, "pypi"),
         image: id,
+        target,
+        pth: options.pth ?? {},
         tree: wheels.map((w) => `${w.name}==${w.version} ${w.sha256}`),
       });
-      const norm = (n: string) => n.toLowerCase().replace(/[-_.]+/g, "-");
-      const installed = packages.map((p) => ({
-        name: p.name,
-        version: wheels.find((w) => norm(w.name) === norm(p.name))?.version ?? p.version,
-      }));
       const hit = await ctx.cache.lookup("pypi", key);
-      if (hit) return { dir: hit.dir, cached: true, installed };
+      if (hit) return { dir: hit.dir, cached: true, wheels };
       const requirements = wheels.map((w) => `${w.name}==${w.version} --hash=sha256:${w.sha256}\n`).join("");
       await s.container.copyIn("/tmp", { "retrace-requirements.txt": requirements });
-      const r = await s.container.exec(
-        [
-          "sh",
-          "-c",
-          PIP,
-          "pip",
-          "install",
-          "--no-deps",
-          "--require-hashes",
-          "--only-binary=:all:",
-          "--no-compile",
-          "--target",
-          `${OUT_DIR}/${PYTHON_TARGET}`,
-          "--quiet",
-          ...indexArgs(ctx.registry, s),
-          "-r",
-          "/tmp/retrace-requirements.txt",
-        ],
-        { env },
-      );
-      if (r.exitCode !== 0)
-        throw pipFailure(r.stderr + r.stdout, s, r.stoppedBy, ctx.limits, "pip install --no-deps");
+      if (wheels.length > 0) {
+        const r = await s.container.exec(
+          [
+            "sh",
+            "-c",
+            PIP,
+            "pip",
+            "install",
+            "--no-deps",
+            "--require-hashes",
+            "--only-binary=:all:",
+            "--no-compile",
+            "--target",
+            `${OUT_DIR}/${target}`,
+            "--quiet",
+            ...indexArgs(ctx.registry, s),
+            "-r",
+            "/tmp/retrace-requirements.txt",
+          ],
+          { env },
+        );
+        if (r.exitCode !== 0)
+          throw pipFailure(r.stderr + r.stdout, s, r.stoppedBy, ctx.limits, "pip install --no-deps");
+      }
+      // `.pth` files (and a marker when markers left nothing to install), with the directories tar creates.
+      const extra: Record<string, string> = {};
+      for (const [name, text] of Object.entries(options.pth ?? {})) extra[`${target}/${name}`] = text;
+      if (wheels.length === 0) extra[`${target}/.retrace-empty`] = "";
+      if (Object.keys(extra).length > 0) await s.container.copyIn(OUT_DIR, extra);
       await requireRoom(s, ctx.limits, "pip install --no-deps");
       const tmp = await ctx.cache.tempDir("pypi", key);
       try {
         await mkdir(tmp);
-        await s.container.copyOut(PYTHON_TARGET, `${tmp}/${PYTHON_TARGET}`, extractLimits(ctx.limits));
+        await s.container.copyOut(top, `${tmp}/${top}`, extractLimits(ctx.limits));
+        const installed = wheels.map((w) => ({ name: w.name, version: w.version }));
         const { dir } = await ctx.cache.commit("pypi", key, tmp, { installed });
-        return { dir, cached: false, installed };
+        return { dir, cached: false, wheels };
       } catch (error) {
         await rm(tmp, { recursive: true, force: true });
         throw error;

@@ -3,11 +3,15 @@
  * versions with a wheel for this platform): none at all, or others but not the one asked for.
  */
 function pipMissingReason(output: string): string {
+  const requirement =
+    /No matching distribution found for (\S+)/.exec(output)?.[1] ??
+    /satisfies the requirement (\S+)/.exec(output)?.[1] ??
+    null;
   const listed = /\(from versions: ([^)]*)\)/.exec(output)?.[1]?.trim();
   if (!listed || listed === "none")
-    return "the package index here offers no installable release of it (no such project, or none with a wheel for this platform; source distributions are not installed: they run code)";
+    return `the package index here offers no installable release of ${requirement ?? "it"} (no such project, or none with a wheel for this platform; source distributions are not installed: they run code)`;
   const versions = listed.split(/,\s*/);
-  return `that version is not in the package index here (it offers ${versions.length > 6 ? `${versions.slice(0, 2).join(", ")}, …, ${versions.slice(-3).join(", ")}` : versions.join(", ")})`;
+  return `${requirement === null ? "that version" : requirement} is not in the package index here (it offers ${versions.length > 6 ? `${versions.slice(0, 2).join(", ")}, …, ${versions.slice(-3).join(", ")}` : versions.join(", ")})`;
 }
 
 /** The one line of npm/pip output that says why an install failed. */

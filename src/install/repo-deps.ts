@@ -9,14 +9,20 @@
  */
 import type Docker from "dockerode";
 import { InfrastructureError } from "../core/errors.ts";
-import { type DependencyProvider, isNpmLockfile, type JsDependencies } from "../fix/dependencies.ts";
+import {
+  type DependencyProvider,
+  isNpmLockfile,
+  type JsDependencies,
+  type PythonDependencies,
+} from "../fix/dependencies.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import { connectDocker } from "../sandbox/engine.ts";
 import type { ExtraDir } from "../core/ports/sandbox.ts";
 import { InstallCache } from "./cache.ts";
 import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from "./container.ts";
 import { REGISTRY_ONLY, type SourcePolicy } from "./lockfile-policy.ts";
-import { installNpmLockfile } from "./npm.ts";
+import { installNpmLockfile, SourcePolicyError } from "./npm.ts";
+import { installPythonRequirements, PYTHON_USER_BASE } from "./pip.ts";
 import { hostRegistryConfig, type RegistryConfig } from "./registry-config.ts";
 
 export interface RepoDepsOptions {
@@ -120,7 +126,62 @@ async function workspacePackageJsons(
   return out;
 }
 
-/** The `DependencyProvider` of this host: `npm ci --ignore-scripts` in the install container, cached. */
+/**
+ * Installs the repository's Python requirements (runtime and test, python-requirements.ts) into the user site
+ * `PYTHON_USER_BASE` (every test run has `PYTHONUSERBASE` pointing there, see TEST_ENV), wheels only, in the
+ * install container, cached by the whole resolved tree. A src layout gets a `.pth` line for `/workspace/src`,
+ * as an editable install would. Throws InfrastructureError naming the requirement pip could not install.
+ */
+export async function installRepoPythonDependencies(
+  python: PythonDependencies,
+  options: RepoDepsOptions = {},
+): Promise<ExtraDir[]> {
+  const cache = new InstallCache({
+    ...(options.cacheDir ? { root: options.cacheDir } : {}),
+    ...(options.cacheQuotaBytes ? { quotaBytes: options.cacheQuotaBytes } : {}),
+  });
+  options.log?.(
+    `dependencies: pip install (wheels only) of ${python.requirements.length} requirement(s) from ${python.sources.join(", ") || "the src layout"}, in the install container`,
+  );
+  try {
+    const r = await installPythonRequirements(
+      {
+        docker: options.docker ?? connectDocker(),
+        ...(options.image ? { image: options.image } : {}),
+        registry: options.registryConfig ?? (await hostRegistryConfig()),
+        cache,
+        limits: { ...DEFAULT_INSTALL_LIMITS, ...options.limits, timeoutMs: options.timeoutMs ?? 300_000 },
+        jobId: "repo-deps",
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      python.requirements,
+      python.srcLayout ? { pth: { "retrace-src-layout.pth": "/workspace/src\n" } } : {},
+    );
+    options.log?.(
+      `dependencies: ${r.installed.length} Python package(s)${r.cached ? ", cached" : ""}: ${r.installed
+        .slice(0, 12)
+        .map((p) => `${p.name}==${p.version}`)
+        .join(", ")}${r.installed.length > 12 ? ", …" : ""}`,
+    );
+    return [{ hostDir: r.dir, paths: [PYTHON_USER_BASE] }];
+  } catch (error) {
+    if (error instanceof InfrastructureError && !(error instanceof SourcePolicyError)) {
+      throw new InfrastructureError(
+        `cannot install the repository's Python requirements (${python.sources.join(", ")}): ${error.message}`,
+        "make the packages available from the configured index (pip config: index-url / find-links), or set sandbox.image to an image that has them",
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * The `DependencyProvider` of this host: `npm ci --ignore-scripts` from an npm lockfile, and pip (wheels only)
+ * for Python requirements, each in the install container, cached.
+ */
 export function createRepoDependencyProvider(options: RepoDepsOptions = {}): DependencyProvider {
-  return (workspace, js) => installRepoDependencies(workspace, js, options);
+  return {
+    js: (workspace, js) => installRepoDependencies(workspace, js, options),
+    python: (_workspace, python) => installRepoPythonDependencies(python, options),
+  };
 }

@@ -23,7 +23,12 @@ export {
   TestRunResult,
 } from "./types.ts";
 
-/** The environment of every test run: nothing from the host, no colours, no bytecode files, CI mode. */
+/**
+ * The environment of every test run: nothing from the host, no colours, no bytecode files, CI mode. The user
+ * site of Python is where a repository's Python requirements are installed (`.retrace-python`, put there by
+ * the dependency provider); it comes before the image's own packages and survives a command's own
+ * `PYTHONPATH=…` prefix.
+ */
 export const TEST_ENV: Readonly<Record<string, string>> = {
   PATH: "/workspace/node_modules/.bin:/usr/local/bin:/usr/bin:/bin",
   HOME: "/tmp",
@@ -33,6 +38,7 @@ export const TEST_ENV: Readonly<Record<string, string>> = {
   FORCE_COLOR: "0",
   PYTHONDONTWRITEBYTECODE: "1",
   PYTHONUNBUFFERED: "1",
+  PYTHONUSERBASE: "/workspace/.retrace-python",
   NODE_ENV: "test",
 };
 

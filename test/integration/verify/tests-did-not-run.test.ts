@@ -60,7 +60,9 @@ describeDocker("tests that did not run are not evidence", () => {
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/the tests did not run/);
     expect(r.stderr).toMatch(/no Python module 'retrace_absent_dependency'/);
-    expect(r.stderr).toMatch(/does not install a repository's Python dependencies yet.*sandbox\.image/);
+    expect(r.stderr).toMatch(
+      /declare it where the repository's tests get their requirements.*sandbox\.image/,
+    );
     expect(r.stderr).not.toMatch(/\u001b\[/);
     expect(r.stdout).not.toMatch(/REJECTED/);
   }, 180_000);

@@ -4,11 +4,18 @@ import {
   checkJsDependencies,
   dependencyDirs,
   MissingDependenciesError,
-  parsePyprojectDependencies,
-  parseRequirements,
   requireDependencies,
   runsJs,
+  runsPython,
 } from "../../../src/fix/dependencies.ts";
+import {
+  isTestRequirementsFile,
+  parseRequirements,
+  pyprojectRequirements,
+  requirementIncludes,
+  setupCfgRequirements,
+  toxRequirements,
+} from "../../../src/fix/python-requirements.ts";
 import type { TestCommand } from "../../../src/fix/test-runner/types.ts";
 import { verifyPatch } from "../../../src/fix/verify.ts";
 import { PolicyConfig } from "../../../src/policy/config.ts";
@@ -57,32 +64,115 @@ describe("checkJsDependencies", () => {
   });
 });
 
-describe("Python requirements (reported only)", () => {
-  it("reads requirements*.txt without comments, options or includes", () => {
+describe("Python requirements", () => {
+  it("reads requirements files without comments or options, and their -r includes", () => {
+    const text =
+      "# pinned\nrequests==2.31.0  # http\n\n-r base.txt\n--requirement=ci.txt\n--index-url x\nnumpy>=1 \\\n  ;python_version>'3'\n";
+    expect(parseRequirements(text)).toEqual(["requests==2.31.0", "numpy>=1 ;python_version>'3'"]);
+    expect(requirementIncludes(text)).toEqual(["base.txt", "ci.txt"]);
+  });
+
+  it("reads pyproject: [project] dependencies, the test extra before dev, and dependency groups with includes", () => {
+    const toml = `[tool.x]\ndependencies = ["no"]\n\n[project]\nname = "Calc-Lib"\ndependencies = [\n  "attrs>=23", # note\n  'click',\n]\n[project.optional-dependencies]\ndev = ["black"]\nTests = ["freezegun", "calc_lib[extra]"]\ndocs = ["sphinx"]\n[dependency-groups]\nlint = ["ruff"]\nbase = ["pytest>=8"]\ntest = [{include-group = "base"}, "hypothesis", {include-group = "test"}]\n`;
+    expect(pyprojectRequirements(toml)).toEqual({
+      project: "Calc-Lib",
+      requirements: ["attrs>=23", "click", "freezegun", "calc_lib[extra]", "pytest>=8", "hypothesis"],
+      sources: [
+        "pyproject.toml [project] dependencies",
+        "pyproject.toml [project.optional-dependencies] Tests",
+        "pyproject.toml [dependency-groups] test",
+      ],
+    });
+    expect(pyprojectRequirements("[project]\nname='x'\n").requirements).toEqual([]);
+    expect(pyprojectRequirements("[project\nnot toml").requirements).toEqual([]);
+  });
+
+  it("reads setup.cfg install_requires, tests_require and the testing extra; tox.ini deps and -r files", () => {
+    const cfg =
+      "[metadata]\nname = calc\n[options]\ninstall_requires =\n    six>=1\n    # comment\n    attrs\ntests_require = mock\n[options.extras_require]\ndocs = sphinx\ntesting =\n    pytest-cov\n";
+    expect(setupCfgRequirements(cfg)).toEqual({
+      project: "calc",
+      requirements: ["six>=1", "attrs", "mock", "pytest-cov"],
+      sources: [
+        "setup.cfg [options] install_requires",
+        "setup.cfg [options] tests_require",
+        "setup.cfg [options.extras_require] testing",
+      ],
+    });
     expect(
-      parseRequirements("# pinned\nrequests==2.31.0  # http\n\n-r base.txt\n--index-url x\nnumpy>=1\n"),
-    ).toEqual(["requests==2.31.0", "numpy>=1"]);
+      toxRequirements(
+        "[tox]\nenvlist = py3\n[testenv]\ndeps =\n  pytest\n  -r{toxinidir}/requirements-test.txt\n  {[base]deps}\ncommands = pytest\n",
+      ),
+    ).toEqual({
+      requirements: ["pytest"],
+      includes: ["requirements-test.txt"],
+    });
   });
 
-  it("reads [project] dependencies of pyproject.toml, over several lines, and nothing from other tables", () => {
-    const toml = `[tool.x]\ndependencies = ["no"]\n\n[project]\nname = "p"\ndependencies = [\n  "attrs>=23", # note\n  'click',\n]\n[tool.pytest.ini_options]\n`;
-    expect(parsePyprojectDependencies(toml)).toEqual(["attrs>=23", "click"]);
-    expect(parsePyprojectDependencies("[project]\nname='x'\n")).toEqual([]);
+  it("takes test and base requirements files, not docs, lint or release ones", () => {
+    const take = [
+      "requirements.txt",
+      "requirements-test.txt",
+      "test-requirements.txt",
+      "dev-requirements.txt",
+      "requirements/tests.txt",
+      "requirements/base.txt",
+      "tests/requirements.txt",
+    ];
+    const leave = [
+      "requirements-docs.txt",
+      "docs/requirements.txt",
+      "requirements/lint.txt",
+      "requirements/typing.txt",
+      "release-requirements.txt",
+      "requirements.in",
+      "src/pkg/requirements.txt",
+      "constraints.txt",
+    ];
+    for (const f of take) expect(isTestRequirementsFile(f), f).toBe(true);
+    for (const f of leave) expect(isTestRequirementsFile(f), f).toBe(false);
   });
 
-  it("checkDependencies reports both ecosystems", async () => {
+  it("checkDependencies reports both ecosystems: the project itself left out, includes followed inside the repository", async () => {
     const ws = memoryWorkspace({
-      "requirements.txt": "pytest==8.0.0\n",
+      "requirements.txt": "pytest==8.0.0\n-r requirements/common.txt\n-r ../outside.txt\n",
+      "requirements/common.txt": "six\n",
       "requirements-dev.txt": "hypothesis\n",
-      "pyproject.toml": '[project]\ndependencies = ["attrs"]\n',
+      "requirements-docs.txt": "sphinx\n",
+      "pyproject.toml":
+        '[project]\nname = "calc"\ndependencies = ["attrs"]\n[project.optional-dependencies]\ntest = ["calc[fast]", "freezegun"]\n',
+      "src/calc/__init__.py": "",
     });
     expect(await checkDependencies(ws)).toEqual({
       js: null,
       python: {
-        files: ["requirements-dev.txt", "requirements.txt", "pyproject.toml"],
-        requirements: ["hypothesis", "pytest==8.0.0", "attrs"],
+        sources: [
+          "pyproject.toml [project] dependencies",
+          "pyproject.toml [project.optional-dependencies] test",
+          "requirements-dev.txt",
+          "requirements.txt",
+          "requirements/common.txt",
+        ],
+        requirements: ["attrs", "freezegun", "hypothesis", "pytest==8.0.0", "six"],
+        srcLayout: true,
       },
     });
+    expect(
+      (await checkDependencies(memoryWorkspace({ "src/__init__.py": "", "src/a/__init__.py": "" }))).python,
+    ).toBeNull();
+  });
+
+  it("knows which commands run Python", () => {
+    const cmd = (command: string, framework: TestCommand["framework"] = "unknown"): TestCommand => ({
+      command,
+      framework,
+      detectedBy: "--test",
+    });
+    expect(runsPython(cmd("PYTHONPATH=src python -m unittest -v"))).toBe(true);
+    expect(runsPython(cmd("python3.11 -m pytest"))).toBe(true);
+    expect(runsPython(cmd("pytest -x"))).toBe(true);
+    expect(runsPython(cmd("npm test"))).toBe(false);
+    expect(runsPython(cmd("make test", "pytest"))).toBe(true);
   });
 });
 
@@ -173,9 +263,11 @@ describe("dependencyDirs", () => {
     const given = [{ hostDir: "/x", paths: ["fixtures"] }];
     const dirs = await dependencyDirs(ws, jest, {
       extraDirs: given,
-      provider: async (_w, js) => {
-        calls.push(js.missing);
-        return installed;
+      provider: {
+        js: async (_w, js) => {
+          calls.push(js.missing);
+          return installed;
+        },
       },
     });
     expect(dirs).toEqual([...given, ...installed]);
@@ -184,9 +276,11 @@ describe("dependencyDirs", () => {
 
   it("never calls the provider without an npm lockfile (versions would float), nor when nothing is missing", async () => {
     let called = 0;
-    const provider = async () => {
-      called += 1;
-      return installed;
+    const provider = {
+      js: async () => {
+        called += 1;
+        return installed;
+      },
     };
     await expect(
       dependencyDirs(memoryWorkspace({ "package.json": pkg, "yarn.lock": "" }), jest, { provider }),
