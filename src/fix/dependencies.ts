@@ -216,7 +216,7 @@ export function runsPython(command: TestCommand): boolean {
 /**
  * The port that installs a repository's dependencies outside its checkout and returns the host directories to
  * copy into each sandbox run (src/install/repo-deps.ts: in the install container, cached).
- * - `js`: exactly as its npm lockfile pins them (`node_modules`);
+ * - `js`: exactly as its npm lockfile pins them, else resolved from package.json (`node_modules`);
  * - `python`: its runtime and test requirements (`PYTHONUSERBASE`, see TEST_ENV), wheels only.
  */
 export interface DependencyProvider {
@@ -226,9 +226,9 @@ export interface DependencyProvider {
 
 /**
  * The extra directories every test run gets: `extraDirs` as given, plus what `provider` installs:
- * - when the command runs JS, declared packages are missing from the checkout and an npm lockfile pins them.
- *   Throws MissingDependenciesError when they are missing and cannot be installed (no provider, no npm
- *   lockfile: Retrace never installs without a lockfile, the versions would float);
+ * - when the command runs JS and declared packages are missing from the checkout (from its npm lockfile, or
+ *   from package.json with a yarn/pnpm lockfile's pins or none, as the provider says in its progress lines).
+ *   Throws MissingDependenciesError when they are missing and there is no provider;
  * - when the command runs Python and the repository declares requirements (or has a src layout).
  */
 export async function dependencyDirs(
@@ -245,7 +245,6 @@ export async function dependencyDirs(
   if (!runsJs(command) || providesNodeModules(given)) return given;
   const js = await checkJsDependencies(workspace);
   if (js === null || js.missing.length === 0) return given;
-  if (options.provider && isNpmLockfile(js.lockfile))
-    return [...given, ...(await options.provider.js(workspace, js))];
+  if (options.provider) return [...given, ...(await options.provider.js(workspace, js))];
   throw new MissingDependenciesError(js.missing, js.lockfile);
 }

@@ -293,14 +293,93 @@ export async function installNpmPackages(
     null,
     2,
   );
+  const r = await resolveAndInstall(ctx, {
+    packageJson,
+    policy: REGISTRY_ONLY,
+    namespace: "npm",
+    kind: "npm-report",
+    label: `installing ${packages.map((p) => `${p.name}@${p.version}`).join(", ")}`,
+  });
+  const installed = packages.map((p) => {
+    const e = r.tree[`node_modules/${p.name}`] as { version?: string } | undefined;
+    return { name: p.name, version: e?.version ?? p.version };
+  });
+  return { dir: r.dir, cached: r.cached, lockfile: r.lockfile, installed };
+}
+
+/**
+ * A repository's dependencies from its package.json alone (no npm lockfile: none committed, or yarn's or
+ * pnpm's, whose pins the caller has written into `packageJson`), as its own CI's `npm install` would get them:
+ * the declared sources checked first (registry only unless the policy allows more), the tree resolved in the
+ * install container (`npm install --package-lock-only`, scripts off), the whole resolved tree checked, then
+ * `npm ci`. Cached under `<cache>/repo-deps/<key>` by the resolved tree, so a later job that resolves to the
+ * same versions reuses it, and one that resolves to newer releases gets them.
+ */
+export async function installNpmManifest(
+  ctx: NpmInstallContext,
+  input: {
+    packageJson: string;
+    workspaceFiles?: Record<string, string>;
+    policy: SourcePolicy;
+    label: string;
+  },
+): Promise<NpmTreeResult & { legacyPeerDeps: boolean }> {
+  let pkg: unknown;
+  try {
+    pkg = JSON.parse(input.packageJson);
+  } catch (error) {
+    throw new InfrastructureError(
+      "cannot install the repository's dependencies: package.json is not valid JSON",
+      "fix package.json",
+      error,
+    );
+  }
+  const problems = checkPackageJson(pkg, ctx.registry.npm, input.policy);
+  if (problems.length > 0) throw new SourcePolicyError(problems, input.label);
+  return resolveAndInstall(ctx, {
+    packageJson: input.packageJson,
+    ...(input.workspaceFiles ? { workspaceFiles: input.workspaceFiles } : {}),
+    workspaces: workspaceGlobs(pkg),
+    policy: input.policy,
+    namespace: "repo-deps",
+    kind: "npm-manifest",
+    label: input.label,
+  });
+}
+
+async function resolveAndInstall(
+  ctx: NpmInstallContext,
+  input: {
+    packageJson: string;
+    workspaceFiles?: Record<string, string>;
+    workspaces?: string[];
+    policy: SourcePolicy;
+    namespace: string;
+    kind: string;
+    label: string;
+  },
+): Promise<NpmTreeResult & { tree: Record<string, unknown>; legacyPeerDeps: boolean }> {
   return withInstallSession(
     ctx,
     { allowHosts: npmAllowedHosts(ctx.registry), routes: { [VIRTUAL_NPM_HOST]: ctx.registry.npm } },
     async (s, { image, id }) => {
-      const env = npmEnv(s, REGISTRY_ONLY);
-      await s.container.copyIn(OUT_DIR, { "package.json": packageJson });
-      const flags = await allowFlags(s, image, REGISTRY_ONLY);
-      const resolve = await s.container.exec(["npm", "install", "--package-lock-only", ...flags], { env });
+      const env = npmEnv(s, input.policy);
+      await s.container.copyIn(OUT_DIR, {
+        "package.json": input.packageJson,
+        ...(input.workspaceFiles ?? {}),
+      });
+      const flags = await allowFlags(s, image, input.policy);
+      let legacyPeerDeps = false;
+      let resolve = await s.container.exec(["npm", "install", "--package-lock-only", ...flags], { env });
+      // Conflicting peer ranges: what yarn, pnpm and npm 6 accept with a warning, npm 7+ refuses; resolve as
+      // they did (peers left to the declaring package) rather than fail a repository its own CI installs.
+      if (resolve.exitCode !== 0 && /ERESOLVE/.test(`${resolve.stderr}\n${resolve.stdout}`)) {
+        legacyPeerDeps = true;
+        resolve = await s.container.exec(
+          ["npm", "install", "--package-lock-only", "--legacy-peer-deps", ...flags],
+          { env },
+        );
+      }
       if (resolve.exitCode !== 0)
         throw stepFailure(resolve, s, "npm install --package-lock-only", ctx.limits);
       const lockText = await s.container.exec(["cat", "package-lock.json"]);
@@ -314,42 +393,38 @@ export async function installNpmPackages(
           "npm install --package-lock-only",
         );
       }
-      const problems = checkNpmLockfile(lock, ctx.registry.npm, REGISTRY_ONLY);
-      if (problems.length > 0)
-        throw new SourcePolicyError(
-          problems,
-          `installing ${packages.map((p) => `${p.name}@${p.version}`).join(", ")}`,
-        );
-      const tree = JSON.stringify(lock.packages ?? {});
+      const problems = checkNpmLockfile(lock, ctx.registry.npm, input.policy, {
+        workspaces: input.workspaces ?? [],
+      });
+      if (problems.length > 0) throw new SourcePolicyError(problems, input.label);
+      const tree = lock.packages ?? {};
       const key = cacheKey({
-        kind: "npm-report",
+        kind: input.kind,
         registry: registryKey(ctx.registry, "npm"),
         image: id,
-        tree: sha(tree),
+        policy: input.policy,
+        legacyPeerDeps,
+        tree: sha(JSON.stringify(tree)),
+        workspaces: Object.entries(input.workspaceFiles ?? {}).map(([k, v]) => [k, sha(v)]),
       });
-      const installedOf = (l: typeof lock) =>
-        packages.map((p) => {
-          const e = l.packages?.[`node_modules/${p.name}`] as { version?: string } | undefined;
-          return { name: p.name, version: e?.version ?? p.version };
-        });
-      const hit = await ctx.cache.lookup<{ installed: { name: string; version: string }[] }>("npm", key);
-      if (hit)
-        return {
-          dir: hit.dir,
-          cached: true,
-          lockfile: lockText.stdout,
-          installed: hit.marker.meta.installed,
-        };
-      const r = await s.container.exec(["npm", "ci", ...flags], { env });
+      const hit = await ctx.cache.lookup(input.namespace, key);
+      if (hit) return { dir: hit.dir, cached: true, lockfile: lockText.stdout, tree, legacyPeerDeps };
+      const ciFlags = legacyPeerDeps ? ["--legacy-peer-deps", ...flags] : flags;
+      const r = await s.container.exec(["npm", "ci", ...ciFlags], { env });
       if (r.exitCode !== 0) throw stepFailure(r, s, "npm ci --ignore-scripts", ctx.limits);
       await requireRoom(s, ctx.limits, "npm ci --ignore-scripts");
-      const tmp = await ctx.cache.tempDir("npm", key);
+      const tmp = await ctx.cache.tempDir(input.namespace, key);
       try {
         await mkdir(tmp);
         await s.container.copyOut("node_modules", `${tmp}/node_modules`, extractLimits(ctx.limits));
-        const installed = installedOf(lock);
-        const { dir } = await ctx.cache.commit("npm", key, tmp, { installed });
-        return { dir, cached: false, lockfile: lockText.stdout, installed };
+        const installed = Object.entries(tree)
+          .filter(([k]) => /^node_modules\/(?:@[^/]+\/)?[^/]+$/.test(k))
+          .map(([k, v]) => ({
+            name: k.slice("node_modules/".length),
+            version: (v as { version?: string }).version ?? "",
+          }));
+        const { dir } = await ctx.cache.commit(input.namespace, key, tmp, { installed });
+        return { dir, cached: false, lockfile: lockText.stdout, tree, legacyPeerDeps };
       } catch (error) {
         await rm(tmp, { recursive: true, force: true });
         throw error;

@@ -1,11 +1,12 @@
 /**
- * The installer of a repository's own JS dependencies (adapter of the fix pipeline's `DependencyProvider`
- * port): `npm ci --ignore-scripts` from the repository's npm lockfile, in the throwaway install container
- * (`npm.ts`) — never on the host, never in the caller's checkout — after the lockfile passed the source policy
- * (`lockfile-policy.ts`, `install.allow*`). The checked `node_modules` is cached under
- * `<cache>/repo-deps/<key>/node_modules` (the key covers package.json, the lockfile, the registry, the image
- * and the policy) and copied into each offline sandbox run next to the repository copy. Without an npm
- * lockfile nothing is installed: the versions would float.
+ * The installer of a repository's own dependencies (adapter of the fix pipeline's `DependencyProvider` port),
+ * always in the throwaway install container (`npm.ts`, `pip.ts`) — never on the host, never in the caller's
+ * checkout — after the sources passed the policy (`lockfile-policy.ts`, `install.allow*`):
+ * - an npm lockfile: `npm ci --ignore-scripts`, cached by package.json + lockfile + registry + image + policy;
+ * - no lockfile, or yarn's / pnpm's: package.json resolved by npm (the direct dependencies pinned to the
+ *   foreign lockfile's versions, `foreign-lockfile.ts`), the resolved tree checked, cached by that tree;
+ * - Python: the declared runtime and test requirements, wheels only, into the runs' user site.
+ * The checked directory is copied into each offline sandbox run next to the repository copy.
  */
 import type Docker from "dockerode";
 import { InfrastructureError } from "../core/errors.ts";
@@ -20,10 +21,13 @@ import { connectDocker } from "../sandbox/engine.ts";
 import type { ExtraDir } from "../core/ports/sandbox.ts";
 import { InstallCache } from "./cache.ts";
 import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from "./container.ts";
-import { REGISTRY_ONLY, type SourcePolicy } from "./lockfile-policy.ts";
-import { installNpmLockfile, SourcePolicyError } from "./npm.ts";
+import { escapes, REGISTRY_ONLY, type SourcePolicy, workspaceGlobs } from "./lockfile-policy.ts";
+import picomatch from "picomatch";
+import { lockfilePins, pinnedPackageJson } from "./foreign-lockfile.ts";
+import { installNpmLockfile, installNpmManifest, SourcePolicyError } from "./npm.ts";
 import { installPythonRequirements, PYTHON_USER_BASE } from "./pip.ts";
 import { hostRegistryConfig, type RegistryConfig } from "./registry-config.ts";
+import type { InstallContext } from "./session.ts";
 
 export interface RepoDepsOptions {
   /** Cache root (default: $RETRACE_CACHE_DIR or ~/.cache/retrace); installs go under `repo-deps/`. */
@@ -56,12 +60,7 @@ export async function installRepoDependencies(
   js: JsDependencies,
   options: RepoDepsOptions = {},
 ): Promise<ExtraDir[]> {
-  if (js.lockfile === null || !isNpmLockfile(js.lockfile)) {
-    throw new InfrastructureError(
-      `cannot install the repository's dependencies: ${js.lockfile === null ? "no lockfile" : `${js.lockfile} is not npm's`}`,
-      "install them in the repository before Retrace, or commit a package-lock.json",
-    );
-  }
+  if (js.lockfile === null || !isNpmLockfile(js.lockfile)) return installFromManifest(workspace, js, options);
   const packageJson = await workspace.readFile("package.json");
   const lockfile = await workspace.readFile(js.lockfile);
   if (packageJson.length > MAX_MANIFEST_BYTES || lockfile.length > MAX_MANIFEST_BYTES) {
@@ -70,20 +69,8 @@ export async function installRepoDependencies(
     );
   }
   const workspaceFiles = await workspacePackageJsons(workspace, lockfile);
-  const cache = new InstallCache({
-    ...(options.cacheDir ? { root: options.cacheDir } : {}),
-    ...(options.cacheQuotaBytes ? { quotaBytes: options.cacheQuotaBytes } : {}),
-  });
   const r = await installNpmLockfile(
-    {
-      docker: options.docker ?? connectDocker(),
-      ...(options.image ? { image: options.image } : {}),
-      registry: options.registryConfig ?? (await hostRegistryConfig()),
-      cache,
-      limits: { ...DEFAULT_INSTALL_LIMITS, ...options.limits, timeoutMs: options.timeoutMs ?? 300_000 },
-      jobId: "repo-deps",
-      ...(options.signal ? { signal: options.signal } : {}),
-    },
+    await installContext(options),
     {
       packageJson,
       lockfile,
@@ -98,6 +85,88 @@ export async function installRepoDependencies(
   );
   if (r.cached) options.log?.(`dependencies: ${js.declared.length} declared, cached install ${r.dir}`);
   return [{ hostDir: r.dir, paths: ["node_modules"] }];
+}
+
+async function installContext(options: RepoDepsOptions): Promise<InstallContext> {
+  return {
+    docker: options.docker ?? connectDocker(),
+    ...(options.image ? { image: options.image } : {}),
+    registry: options.registryConfig ?? (await hostRegistryConfig()),
+    cache: new InstallCache({
+      ...(options.cacheDir ? { root: options.cacheDir } : {}),
+      ...(options.cacheQuotaBytes ? { quotaBytes: options.cacheQuotaBytes } : {}),
+    }),
+    limits: { ...DEFAULT_INSTALL_LIMITS, ...options.limits, timeoutMs: options.timeoutMs ?? 300_000 },
+    jobId: "repo-deps",
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+}
+
+/**
+ * No npm lockfile: none at all (npm resolves package.json as the project's own CI's `npm install` does), or
+ * yarn's / pnpm's (the direct dependencies pinned to the versions it resolved, npm resolving the rest).
+ * Workspace package.json files are brought along for npm workspaces.
+ */
+async function installFromManifest(
+  workspace: Workspace,
+  js: JsDependencies,
+  options: RepoDepsOptions,
+): Promise<ExtraDir[]> {
+  let packageJson = await workspace.readFile("package.json");
+  if (packageJson.length > MAX_MANIFEST_BYTES)
+    throw new InfrastructureError(
+      "cannot install the repository's dependencies: package.json is larger than 64 MiB",
+    );
+  let pkg: unknown;
+  try {
+    pkg = JSON.parse(packageJson);
+  } catch (error) {
+    throw new InfrastructureError(
+      "cannot install the repository's dependencies: package.json is not valid JSON",
+      "fix package.json",
+      error,
+    );
+  }
+  let how = "no lockfile: versions resolved from package.json, as `npm install` would";
+  if (js.lockfile !== null) {
+    const text = await workspace.readFile(js.lockfile);
+    if (text.length > MAX_MANIFEST_BYTES)
+      throw new InfrastructureError(
+        `cannot install the repository's dependencies: ${js.lockfile} is larger than 64 MiB`,
+      );
+    const { format, pins } = lockfilePins(js.lockfile, text, pkg);
+    packageJson = pinnedPackageJson(packageJson, pins);
+    how = `${js.lockfile} (${format}): ${Object.keys(pins).length} of ${js.declared.length} declared dependencies pinned to its versions, the rest resolved by npm`;
+  }
+  const workspaceFiles = await workspaceManifests(workspace, pkg);
+  options.log?.(`dependencies: npm install --ignore-scripts, ${how}, in the install container`);
+  const r = await installNpmManifest(await installContext(options), {
+    packageJson,
+    workspaceFiles,
+    policy: options.policy ?? REGISTRY_ONLY,
+    label: `installing the dependencies of package.json${js.lockfile ? ` (pinned from ${js.lockfile})` : ""}`,
+  });
+  options.log?.(
+    `dependencies: ${r.cached ? "cached install of the resolved tree" : "installed"}${r.legacyPeerDeps ? " (conflicting peer ranges: resolved with --legacy-peer-deps, as yarn and pnpm accept them)" : ""}`,
+  );
+  return [{ hostDir: r.dir, paths: ["node_modules"] }];
+}
+
+/** The package.json of each npm workspace package.json's `workspaces` globs name (inside the repository). */
+async function workspaceManifests(workspace: Workspace, pkg: unknown): Promise<Record<string, string>> {
+  const globs = workspaceGlobs(pkg).filter((g) => !escapes(g));
+  if (globs.length === 0) return {};
+  const files = await workspace.listFiles({ max: 50_000 });
+  const out: Record<string, string> = {};
+  for (const f of files) {
+    if (!f.endsWith("/package.json") || f.includes("node_modules/")) continue;
+    const dir = f.slice(0, -"/package.json".length);
+    if (!globs.some((g) => picomatch.isMatch(dir, g.replace(/\/+$/, "")))) continue;
+    const text = await workspace.readFile(f).catch(() => null);
+    if (text !== null && text.length < 1024 * 1024) out[f] = text;
+    if (Object.keys(out).length >= 500) break;
+  }
+  return out;
 }
 
 /** The package.json of each workspace package the lockfile lists (npm ci needs them to link workspaces). */
@@ -136,24 +205,12 @@ export async function installRepoPythonDependencies(
   python: PythonDependencies,
   options: RepoDepsOptions = {},
 ): Promise<ExtraDir[]> {
-  const cache = new InstallCache({
-    ...(options.cacheDir ? { root: options.cacheDir } : {}),
-    ...(options.cacheQuotaBytes ? { quotaBytes: options.cacheQuotaBytes } : {}),
-  });
   options.log?.(
     `dependencies: pip install (wheels only) of ${python.requirements.length} requirement(s) from ${python.sources.join(", ") || "the src layout"}, in the install container`,
   );
   try {
     const r = await installPythonRequirements(
-      {
-        docker: options.docker ?? connectDocker(),
-        ...(options.image ? { image: options.image } : {}),
-        registry: options.registryConfig ?? (await hostRegistryConfig()),
-        cache,
-        limits: { ...DEFAULT_INSTALL_LIMITS, ...options.limits, timeoutMs: options.timeoutMs ?? 300_000 },
-        jobId: "repo-deps",
-        ...(options.signal ? { signal: options.signal } : {}),
-      },
+      await installContext(options),
       python.requirements,
       python.srcLayout ? { pth: { "retrace-src-layout.pth": "/workspace/src\n" } } : {},
     );

@@ -4,7 +4,7 @@
  * a temporary cache, and copied into each sandbox run; the checkout itself is never written to.
  * npm reaches the configured registry through Retrace's egress proxy (the container itself has no network).
  */
-import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import { MissingDependenciesError } from "../../../src/fix/dependencies.ts";
 import { verifyPatch } from "../../../src/fix/verify.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { createDockerSandbox } from "../../../src/sandbox/docker.ts";
+import { SourcePolicyError } from "../../../src/install/npm.ts";
 import { createRepoDependencyProvider } from "../../../src/install/repo-deps.ts";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
 
@@ -100,4 +101,77 @@ describeDocker("verify: JS repository with a dependency from its lockfile", () =
     expect(await snapshot(root)).toEqual(before);
     expect(before.some((l) => l.startsWith("node_modules"))).toBe(false);
   }, 180_000);
+});
+
+describeDocker("verify: JS repository without an npm lockfile", () => {
+  let tmp = "";
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), "retrace-no-lockfile-"));
+  });
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  /** The js-with-dep repository with `ms` declared as a range and its package-lock.json replaced. */
+  async function repo(name: string, files: Record<string, string>, deps: Record<string, string> = {}) {
+    const dir = path.join(tmp, name);
+    await cp(root, dir, { recursive: true });
+    await rm(path.join(dir, "package-lock.json"));
+    const pkg = JSON.parse(await readFile(path.join(dir, "package.json"), "utf8"));
+    pkg.dependencies = { ms: "^2.1.0", ...deps };
+    await writeFile(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2));
+    for (const [f, text] of Object.entries(files)) await writeFile(path.join(dir, f), text);
+    return dir;
+  }
+
+  async function verifyIn(dir: string, cacheDir: string, log: string[]) {
+    return verifyPatch({
+      workspace: await createFsWorkspace(dir),
+      sandbox: createDockerSandbox({ image: sandboxImage }),
+      patch: await readFile(path.join(root, "patches", "correct.diff"), "utf8"),
+      policy,
+      runs: 1,
+      jobId: "test-no-lockfile",
+      dependencies: createRepoDependencyProvider({ cacheDir, log: (l) => log.push(l) }),
+    });
+  }
+
+  async function installedMs(cacheDir: string): Promise<string> {
+    const [entry] = await readdir(path.join(cacheDir, "repo-deps"));
+    const text = await readFile(
+      path.join(cacheDir, "repo-deps", entry!, "node_modules", "ms", "package.json"),
+      "utf8",
+    );
+    return (JSON.parse(text) as { version: string }).version;
+  }
+
+  it("no lockfile: package.json resolved as `npm install` would, in the install container: VERIFIED", async () => {
+    const cacheDir = path.join(tmp, "cache-none");
+    const log: string[] = [];
+    const r = await verifyIn(await repo("none", {}), cacheDir, log);
+    expect(r.verdict, r.reasons.join("\n")).toBe("VERIFIED");
+    expect(log[0]).toMatch(/no lockfile: versions resolved from package\.json/);
+    expect(await installedMs(cacheDir)).toMatch(/^2\.\d+\.\d+$/);
+  }, 180_000);
+
+  it("a yarn.lock (classic): the direct dependency pinned to its version, not the newest in range", async () => {
+    const cacheDir = path.join(tmp, "cache-yarn");
+    const log: string[] = [];
+    const yarnLock = `# yarn lockfile v1\n\n\nms@^2.1.0:\n  version "2.1.2"\n  resolved "https://registry.yarnpkg.com/ms/-/ms-2.1.2.tgz"\n`;
+    const r = await verifyIn(await repo("yarn", { "yarn.lock": yarnLock }), cacheDir, log);
+    expect(r.verdict, r.reasons.join("\n")).toBe("VERIFIED");
+    expect(log[0]).toMatch(/yarn\.lock \(yarn-classic\): 1 of 1 declared dependencies pinned/);
+    expect(await installedMs(cacheDir)).toBe("2.1.2");
+  }, 180_000);
+
+  it("a git dependency in package.json is refused before npm runs, naming it and the setting", async () => {
+    const error = await verifyIn(
+      await repo("git", {}, { tool: "github:someone/tool" }),
+      path.join(tmp, "cache-git"),
+      [],
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourcePolicyError);
+    expect(String((error as Error).message)).toMatch(/tool.*git dependency.*github:someone\/tool/);
+    expect(String((error as Error).message)).toMatch(/install\.allowGit/);
+  }, 60_000);
 });

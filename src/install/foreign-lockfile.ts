@@ -1,0 +1,120 @@
+/**
+ * yarn's and pnpm's lockfiles, read for the versions they pin for a package's own dependencies. Retrace
+ * installs with npm in its install container (one installer, one policy check, one cache); for a repository
+ * that commits `yarn.lock` (classic v1 or berry) or `pnpm-lock.yaml`, the direct dependencies are pinned to the
+ * lockfile's versions and npm resolves the rest from the registry — the repository's own tests then run
+ * against the versions its lockfile chose for what it declares. Pure: text in, pins out.
+ */
+import semver from "semver";
+import { parse as parseYaml } from "yaml";
+
+export interface LockfilePins {
+  /** Which lockfile format was read. */
+  format: "yarn-classic" | "yarn-berry" | "pnpm" | "unreadable";
+  /** Dependency name → exact version the lockfile resolved for the package.json's range. */
+  pins: Record<string, string>;
+}
+
+const DEP_FIELDS = ["dependencies", "devDependencies", "optionalDependencies"] as const;
+
+type Manifest = Partial<Record<(typeof DEP_FIELDS)[number], Record<string, string>>>;
+
+function declared(pkg: Manifest): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of DEP_FIELDS) {
+    const deps = pkg[f];
+    if (deps && typeof deps === "object")
+      for (const [name, spec] of Object.entries(deps)) if (typeof spec === "string") out.set(name, spec);
+  }
+  return out;
+}
+
+function exact(version: unknown): string | null {
+  if (typeof version !== "string") return null;
+  // pnpm writes peer contexts after the version: `1.2.3(react@18.2.0)` (v6+), `1.2.3_react@18.2.0` (v5).
+  const v = version.replace(/\(.*$/, "").replace(/_.*$/, "");
+  return semver.valid(v);
+}
+
+/** The header selectors of a yarn lockfile entry: `"a@^1", a@~1.2:` → [`a@^1`, `a@~1.2`]. */
+function selectors(header: string): string[] {
+  return header
+    .replace(/:\s*$/, "")
+    .split(/,\s*/)
+    .map((x) => x.trim().replace(/^"|"$/g, ""));
+}
+
+function yarnPins(text: string, wanted: Map<string, string>, berry: boolean): Record<string, string> {
+  const bySelector = new Map<string, string>();
+  let current: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (line === "" || line.startsWith("#")) continue;
+    if (!/^\s/.test(line)) {
+      current = selectors(line);
+      continue;
+    }
+    const m = berry
+      ? /^ {2}version: "?([^"\s]+)"?\s*$/.exec(line)
+      : /^ {2}version "?([^"\s]+)"?\s*$/.exec(line);
+    if (m?.[1]) for (const sel of current) bySelector.set(sel, m[1]);
+  }
+  const pins: Record<string, string> = {};
+  for (const [name, range] of wanted) {
+    const v = bySelector.get(`${name}@${range}`) ?? bySelector.get(`${name}@npm:${range}`);
+    const version = exact(v);
+    if (version !== null) pins[name] = version;
+  }
+  return pins;
+}
+
+function pnpmPins(text: string, wanted: Map<string, string>): Record<string, string> {
+  let doc: Record<string, unknown>;
+  try {
+    doc = (parseYaml(text, { maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+  const importers = doc["importers"] as Record<string, Record<string, unknown>> | undefined;
+  const root = (importers?.["."] ?? doc) as Record<string, unknown>;
+  const pins: Record<string, string> = {};
+  for (const f of DEP_FIELDS) {
+    const deps = root[f] as Record<string, unknown> | undefined;
+    if (!deps || typeof deps !== "object") continue;
+    for (const [name, entry] of Object.entries(deps)) {
+      if (!wanted.has(name)) continue;
+      const version = exact(
+        typeof entry === "object" && entry !== null ? (entry as { version?: unknown }).version : entry,
+      );
+      if (version !== null) pins[name] = version;
+    }
+  }
+  return pins;
+}
+
+/** The versions `lockfile` (by its name and text) pins for the dependencies `pkg` declares. */
+export function lockfilePins(lockfileName: string, text: string, pkg: unknown): LockfilePins {
+  const wanted = declared((pkg ?? {}) as Manifest);
+  if (lockfileName === "yarn.lock") {
+    const berry = /^__metadata:/m.test(text);
+    return { format: berry ? "yarn-berry" : "yarn-classic", pins: yarnPins(text, wanted, berry) };
+  }
+  if (lockfileName === "pnpm-lock.yaml") return { format: "pnpm", pins: pnpmPins(text, wanted) };
+  return { format: "unreadable", pins: {} };
+}
+
+/**
+ * package.json with each pinned dependency's range replaced by the exact version (registry ranges only; a
+ * `workspace:`, git or file spec is left as written, for the policy to judge).
+ */
+export function pinnedPackageJson(packageJson: string, pins: Record<string, string>): string {
+  const pkg = JSON.parse(packageJson) as Manifest & Record<string, unknown>;
+  for (const f of DEP_FIELDS) {
+    const deps = pkg[f];
+    if (!deps || typeof deps !== "object") continue;
+    for (const [name, spec] of Object.entries(deps)) {
+      const pin = pins[name];
+      if (pin !== undefined && typeof spec === "string" && semver.validRange(spec) !== null) deps[name] = pin;
+    }
+  }
+  return `${JSON.stringify(pkg, null, 2)}\n`;
+}
