@@ -5,16 +5,23 @@
  * or infrastructure error per patch, and verify's wall time as a multiple of one full-suite run: the median
  * duration of the base runs verify itself made), then one line per split and the headline.
  *
- *   npm run bench -- real-repos <dir of prepared cases> [--split dev|test|all] [--only id] [--timeout SECONDS]
+ * Then `retrace fix` on another fresh copy, from the case's CI log (when prepared), through the real Anthropic
+ * SDK talking HTTP to a local Messages API server whose scripted answer makes the upstream edits (one
+ * `propose_edits` edit per hunk of upstream.diff): right when it ends FIXED with a branch that holds the
+ * upstream change (upstream.diff applies in reverse to the branch's tree). `--no-fix` skips it.
+ *
+ *   npm run bench -- real-repos <dir of prepared cases> [--split dev|test|all] [--only id] [--timeout SECONDS] [--no-fix]
  *
  * Cases are prepared by hand outside this repository (bench/real-repos/README.md); a case listed but not
  * prepared in <dir> is reported as "not prepared". Work on --split dev (the default); score test once, at the end.
  */
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { parsePatch } from "diff";
 import { z } from "zod";
+import { message, startFakeAnthropic } from "../test/support/fake-anthropic.ts";
 import { type Split, splitOf } from "./lib/split.ts";
 
 const Case = z.object({
@@ -32,11 +39,14 @@ const flag = (name: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const positional = args.filter((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--"));
+const positional = args.filter(
+  (a, i) => !a.startsWith("--") && !(args[i - 1]?.startsWith("--") && args[i - 1] !== "--no-fix"),
+);
 const dir = positional[0];
 const split = flag("--split") ?? "dev";
 const only = flag("--only");
 const timeoutS = Number(flag("--timeout") ?? 900);
+const withFix = !args.includes("--no-fix");
 if (!dir || !existsSync(dir) || !["dev", "test", "all"].includes(split) || !(timeoutS > 0)) {
   process.stderr.write(`${usage}\n${dir && !existsSync(dir) ? `no such directory: ${dir}\n` : ""}`);
   process.exit(2);
@@ -128,6 +138,125 @@ function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "
   }
 }
 
+/** upstream.diff as the scripted model's `propose_edits` input: one edit per hunk, its old and new lines. */
+function editsOfDiff(diffText: string): { path: string; old_string: string; new_string: string }[] {
+  const edits: { path: string; old_string: string; new_string: string }[] = [];
+  for (const file of parsePatch(diffText)) {
+    const target = (file.newFileName ?? file.oldFileName ?? "").replace(/^b\//, "");
+    for (const hunk of file.hunks) {
+      const old: string[] = [];
+      const now: string[] = [];
+      for (const line of hunk.lines) {
+        if (line.startsWith("\\")) continue;
+        const text = line.slice(1);
+        if (line[0] !== "+") old.push(text);
+        if (line[0] !== "-") now.push(text);
+      }
+      edits.push({ path: target, old_string: old.join("\n"), new_string: now.join("\n") });
+    }
+  }
+  return edits;
+}
+
+interface FixOutcome {
+  outcome: string | null;
+  error: string | null;
+  wallMs: number;
+  /** Whether the branch fix created holds the upstream change; null without a branch. */
+  branchHasUpstream: boolean | null;
+}
+
+async function fix(caseDir: string, testCommand: string): Promise<FixOutcome> {
+  const scratch = mkdtempSync(path.join(tmpdir(), "retrace-real-repos-fix-"));
+  const copy = path.join(scratch, "repo");
+  const fake = await startFakeAnthropic();
+  const upstream = readFileSync(path.join(caseDir, "upstream.diff"), "utf8");
+  const edits = editsOfDiff(upstream);
+  fake.reply(
+    message({
+      toolUses: [
+        {
+          name: "report_root_cause",
+          input: {
+            hypothesis: "the upstream fix's root cause",
+            evidence: "the failing tests of the CI log",
+            files: [...new Set(edits.map((e) => e.path))],
+          },
+        },
+      ],
+    }),
+    message({ toolUses: [{ name: "propose_edits", input: { summary: "the upstream change", edits } }] }),
+  );
+  const started = Date.now();
+  try {
+    cpSync(path.join(caseDir, "repo"), copy, { recursive: true, verbatimSymlinks: true });
+    const log = path.join(caseDir, "ci.log");
+    const { ANTHROPIC_API_KEY: _k, ANTHROPIC_BASE_URL: _u, ...env } = process.env;
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [
+          path.join(root, "bin", "retrace.mjs"),
+          "fix",
+          "--repo",
+          copy,
+          "--test",
+          testCommand,
+          ...(existsSync(log) ? ["--log", log] : []),
+          "--triage-runs",
+          "1",
+          "--max-attempts",
+          "1",
+          "--out",
+          path.join(scratch, "out"),
+          "--json",
+        ],
+        {
+          cwd: scratch,
+          env: { ...env, ANTHROPIC_API_KEY: "sk-ant-bench-000000000000", ANTHROPIC_BASE_URL: fake.url },
+          timeout: timeoutS * 1000,
+          maxBuffer: 64 * 1024 * 1024,
+        },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
+      );
+    });
+    const wallMs = Date.now() - started;
+    type FixDoc = { outcome?: string; branch?: string | null };
+    let doc: FixDoc | null;
+    try {
+      doc = JSON.parse(r.stdout.trim()) as FixDoc;
+    } catch {
+      doc = null;
+    }
+    if (!doc?.outcome) {
+      const kind = r.code === 3 ? "infrastructure" : r.code === 2 ? "usage" : `exit ${r.code}`;
+      return {
+        outcome: null,
+        error: `${kind}: ${tail(r.stderr || r.stdout)}`,
+        wallMs,
+        branchHasUpstream: null,
+      };
+    }
+    let branchHasUpstream: boolean | null = null;
+    if (doc.branch) {
+      const checkout = spawnSync("git", ["-C", copy, "checkout", "-q", doc.branch], { encoding: "utf8" });
+      const reverse = spawnSync(
+        "git",
+        ["-C", copy, "apply", "--check", "-R", path.join(caseDir, "upstream.diff")],
+        {
+          encoding: "utf8",
+        },
+      );
+      branchHasUpstream = checkout.status === 0 && reverse.status === 0;
+    }
+    return { outcome: doc.outcome, error: null, wallMs, branchHasUpstream };
+  } finally {
+    await fake.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 type Tally = {
   cases: number;
   right: number;
@@ -135,12 +264,21 @@ type Tally = {
   infra: number;
   notPrepared: number;
   multiples: number[];
+  fix: { right: number; wrong: number; infra: number };
 };
 const tallies = new Map<Split, Tally>();
 const tally = (s: Split) => {
   let t = tallies.get(s);
   if (!t) {
-    t = { cases: 0, right: 0, wrong: 0, infra: 0, notPrepared: 0, multiples: [] };
+    t = {
+      cases: 0,
+      right: 0,
+      wrong: 0,
+      infra: 0,
+      notPrepared: 0,
+      multiples: [],
+      fix: { right: 0, wrong: 0, infra: 0 },
+    };
     tallies.set(s, t);
   }
   return t;
@@ -171,6 +309,19 @@ for (const c of cases) {
   else if (infra) t.infra++;
   else if (right) t.right++;
   if (upstream.multiple !== null) t.multiples.push(upstream.multiple);
+  // fix: FIXED with the upstream change on its branch; an infrastructure stop is counted apart, never as right.
+  const fixed = withFix ? await fix(caseDir, c.testCommand) : null;
+  const fixResult =
+    fixed === null
+      ? null
+      : fixed.outcome === null
+        ? "infrastructure"
+        : fixed.outcome === c.expected.fix && (c.expected.fix !== "FIXED" || fixed.branchHasUpstream === true)
+          ? "right"
+          : "wrong";
+  if (fixResult === "right") t.fix.right++;
+  else if (fixResult === "wrong") t.fix.wrong++;
+  else if (fixResult === "infrastructure") t.fix.infra++;
   console.log(
     JSON.stringify({
       case: c.id,
@@ -179,6 +330,7 @@ for (const c of cases) {
       result: wrong ? "wrong" : infra ? "infrastructure" : "right",
       upstream,
       noop,
+      ...(fixed ? { fix: { result: fixResult, ...fixed } } : {}),
     }),
   );
 }
@@ -193,6 +345,7 @@ const totals = Object.fromEntries(
       infrastructure: t.infra,
       notPrepared: t.notPrepared,
       medianVerifyMultiple: median(t.multiples),
+      ...(withFix ? { fix: t.fix } : {}),
     },
   ]),
 );

@@ -54,11 +54,11 @@ export class InstallFailedError extends InfrastructureError {
   constructor(
     readonly reason: string,
     command: string,
+    hint = /--package-lock-only/.test(command)
+      ? "check that every dependency package.json names (and theirs) is on the configured registry and reachable from this host; or commit a package-lock.json whose entries are"
+      : "check that the lockfile is in sync with package.json (`npm install --package-lock-only`) and that the configured registry is reachable from this host",
   ) {
-    super(
-      `${command} failed in the install container: ${reason}`,
-      "check that the lockfile is in sync with package.json (`npm install --package-lock-only`) and that the configured registry is reachable from this host",
-    );
+    super(`${command} failed in the install container: ${reason}`, hint);
     this.name = "InstallFailedError";
   }
 }

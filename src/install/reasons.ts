@@ -17,6 +17,12 @@ function pipMissingReason(output: string): string {
 /** The one line of npm/pip output that says why an install failed. */
 export function installFailureReason(output: string, ecosystem: "npm" | "pypi"): string {
   if (ecosystem === "npm") {
+    if (/git error|git-is-disabled|ls-remote|spawn git/i.test(output)) {
+      const url = /\b((?:git\+)?(?:ssh|https?|git):\/\/\S+?\.git\b|github:[\w.-]+\/[\w.-]+)/.exec(
+        output,
+      )?.[1];
+      return `a dependency in the tree is fetched from git${url ? ` (${url})` : ""} — a dependency of a dependency when package.json itself names none; Retrace installs registry packages only unless install.allowGit is set`;
+    }
     if (/ETARGET|No matching version/i.test(output)) return "no such version in the npm registry";
     if (/E404|404 Not Found/i.test(output)) return "no such package in the npm registry";
     if (/E403|403 Forbidden/i.test(output))

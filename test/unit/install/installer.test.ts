@@ -177,3 +177,18 @@ describe("pip failure reasons (issue 12)", () => {
     expect(installFailureReason(none, "pypi")).toMatch(/offers no installable release of tkinter /);
   });
 });
+
+describe("npm failure reasons", () => {
+  it("a git dependency deep in the tree is named as such, with its URL when npm printed it", async () => {
+    const { installFailureReason } = await import("../../../src/install/reasons.ts");
+    expect(installFailureReason("npm ERR! enoent An unknown git error occurred", "npm")).toMatch(
+      /^a dependency in the tree is fetched from git — .*install\.allowGit/,
+    );
+    expect(
+      installFailureReason(
+        "npm ERR! command git --no-replace-objects ls-remote ssh://git@github.com/someone/fs-extra.git\nnpm ERR! enoent An unknown git error occurred",
+        "npm",
+      ),
+    ).toMatch(/fetched from git \(ssh:\/\/git@github\.com\/someone\/fs-extra\.git\)/);
+  });
+});
