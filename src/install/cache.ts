@@ -162,3 +162,37 @@ export class InstallCache {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** How long a manifest's resolution is reused before it is resolved again (floating ranges pick up releases). */
+export const MANIFEST_TTL_MS = 24 * 3_600_000;
+
+/**
+ * The installed tree a manifest (requirements as declared, not pinned) resolved to less than `ttlMs` ago, or
+ * null. The manifest index (`<kind>-manifest/<manifestKey>`) only points at the tree entry, which is keyed and
+ * verified by the whole resolved tree as always; a job with the same manifest then needs no install container.
+ */
+export async function lookupByManifest<M>(
+  cache: InstallCache,
+  kind: string,
+  manifestKey: string,
+  ttlMs = MANIFEST_TTL_MS,
+): Promise<{ dir: string; marker: EntryMarker<M> } | null> {
+  const index = await cache.lookup<{ treeKey: string }>(`${kind}-manifest`, manifestKey);
+  if (!index) return null;
+  if (Date.now() - Date.parse(index.marker.createdAt) > ttlMs) return null;
+  return cache.lookup<M>(kind, index.marker.meta.treeKey);
+}
+
+/** Records that `manifestKey` resolved to the tree entry `treeKey` (see lookupByManifest). */
+export async function recordManifest(
+  cache: InstallCache,
+  kind: string,
+  manifestKey: string,
+  treeKey: string,
+): Promise<void> {
+  const tmp = await cache.tempDir(`${kind}-manifest`, manifestKey);
+  await mkdir(tmp);
+  // An older index entry (past its TTL) is replaced.
+  await rm(cache.entryDir(`${kind}-manifest`, manifestKey), { recursive: true, force: true });
+  await cache.commit(`${kind}-manifest`, manifestKey, tmp, { treeKey });
+}

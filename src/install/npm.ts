@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import { InfrastructureError } from "../core/errors.ts";
-import { cacheKey } from "./cache.ts";
+import { cacheKey, lookupByManifest, recordManifest } from "./cache.ts";
 import { extractLimits, type InstallLimits, OUT_DIR, type StepResult } from "./container.ts";
 import {
   checkNpmLockfile,
@@ -323,7 +323,7 @@ export async function installNpmManifest(
     policy: SourcePolicy;
     label: string;
   },
-): Promise<NpmTreeResult & { legacyPeerDeps: boolean }> {
+): Promise<{ dir: string; cached: boolean; legacyPeerDeps: boolean }> {
   let pkg: unknown;
   try {
     pkg = JSON.parse(input.packageJson);
@@ -336,7 +336,18 @@ export async function installNpmManifest(
   }
   const problems = checkPackageJson(pkg, ctx.registry.npm, input.policy);
   if (problems.length > 0) throw new SourcePolicyError(problems, input.label);
-  return resolveAndInstall(ctx, {
+  // The same manifest within a day reuses its resolved tree without an install container (lookupByManifest).
+  const manifestKey = cacheKey({
+    kind: "npm-manifest",
+    registry: registryKey(ctx.registry, "npm"),
+    image: await imageId(ctx.docker, installImage(ctx.image)),
+    policy: input.policy,
+    packageJson: sha(input.packageJson),
+    workspaces: Object.entries(input.workspaceFiles ?? {}).map(([k, v]) => [k, sha(v)]),
+  });
+  const hit = await lookupByManifest<{ legacyPeerDeps?: boolean }>(ctx.cache, "repo-deps", manifestKey);
+  if (hit) return { dir: hit.dir, cached: true, legacyPeerDeps: hit.marker.meta.legacyPeerDeps === true };
+  const r = await resolveAndInstall(ctx, {
     packageJson: input.packageJson,
     ...(input.workspaceFiles ? { workspaceFiles: input.workspaceFiles } : {}),
     workspaces: workspaceGlobs(pkg),
@@ -345,6 +356,8 @@ export async function installNpmManifest(
     kind: "npm-manifest",
     label: input.label,
   });
+  await recordManifest(ctx.cache, "repo-deps", manifestKey, r.key);
+  return { dir: r.dir, cached: r.cached, legacyPeerDeps: r.legacyPeerDeps };
 }
 
 async function resolveAndInstall(
@@ -358,7 +371,7 @@ async function resolveAndInstall(
     kind: string;
     label: string;
   },
-): Promise<NpmTreeResult & { tree: Record<string, unknown>; legacyPeerDeps: boolean }> {
+): Promise<NpmTreeResult & { tree: Record<string, unknown>; legacyPeerDeps: boolean; key: string }> {
   return withInstallSession(
     ctx,
     { allowHosts: npmAllowedHosts(ctx.registry), routes: { [VIRTUAL_NPM_HOST]: ctx.registry.npm } },
@@ -408,7 +421,7 @@ async function resolveAndInstall(
         workspaces: Object.entries(input.workspaceFiles ?? {}).map(([k, v]) => [k, sha(v)]),
       });
       const hit = await ctx.cache.lookup(input.namespace, key);
-      if (hit) return { dir: hit.dir, cached: true, lockfile: lockText.stdout, tree, legacyPeerDeps };
+      if (hit) return { dir: hit.dir, cached: true, lockfile: lockText.stdout, tree, legacyPeerDeps, key };
       const ciFlags = legacyPeerDeps ? ["--legacy-peer-deps", ...flags] : flags;
       const r = await s.container.exec(["npm", "ci", ...ciFlags], { env });
       if (r.exitCode !== 0) throw stepFailure(r, s, "npm ci --ignore-scripts", ctx.limits);
@@ -423,8 +436,8 @@ async function resolveAndInstall(
             name: k.slice("node_modules/".length),
             version: (v as { version?: string }).version ?? "",
           }));
-        const { dir } = await ctx.cache.commit(input.namespace, key, tmp, { installed });
-        return { dir, cached: false, lockfile: lockText.stdout, tree, legacyPeerDeps };
+        const { dir } = await ctx.cache.commit(input.namespace, key, tmp, { installed, legacyPeerDeps });
+        return { dir, cached: false, lockfile: lockText.stdout, tree, legacyPeerDeps, key };
       } catch (error) {
         await rm(tmp, { recursive: true, force: true });
         throw error;

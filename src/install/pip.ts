@@ -8,7 +8,7 @@
  */
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { cacheKey } from "./cache.ts";
+import { cacheKey, lookupByManifest, recordManifest } from "./cache.ts";
 import { extractLimits, type InstallLimits, OUT_DIR } from "./container.ts";
 import { InstallFailedError, requireRoom, SourcePolicyError } from "./npm.ts";
 import { CONTAINER_PROXY_URL } from "./proxy.ts";
@@ -20,7 +20,14 @@ import {
   type RegistryConfig,
   registryKey,
 } from "./registry-config.ts";
-import { CONTAINER_CA_FILE, type InstallContext, type Session, withInstallSession } from "./session.ts";
+import {
+  CONTAINER_CA_FILE,
+  type InstallContext,
+  imageId,
+  installImage,
+  type Session,
+  withInstallSession,
+} from "./session.ts";
 import type { SourceProblem } from "./lockfile-policy.ts";
 
 export type PipInstallContext = InstallContext;
@@ -142,7 +149,7 @@ export async function installPipPackages(
   const norm = (n: string) => n.toLowerCase().replace(/[-_.]+/g, "-");
   const installed = packages.map((p) => ({
     name: p.name,
-    version: r.wheels.find((w) => norm(w.name) === norm(p.name))?.version ?? p.version,
+    version: r.installed.find((w) => norm(w.name) === norm(p.name))?.version ?? p.version,
   }));
   return { dir: r.dir, cached: r.cached, installed };
 }
@@ -180,12 +187,9 @@ export async function installPythonRequirements(
     kind: "pypi-requirements",
     target: (pythonVersion) => `${PYTHON_USER_BASE}/lib/python${pythonVersion}/site-packages`,
     ...(options.pth ? { pth: options.pth } : {}),
+    byManifest: true,
   });
-  return {
-    dir: r.dir,
-    cached: r.cached,
-    installed: r.wheels.map((w) => ({ name: w.name, version: w.version })),
-  };
+  return { dir: r.dir, cached: r.cached, installed: r.installed };
 }
 
 /**
@@ -213,15 +217,48 @@ export function requirementProblem(spec: string): string | null {
 interface TreeResult {
   dir: string;
   cached: boolean;
-  wheels: ResolvedWheel[];
+  installed: { name: string; version: string }[];
 }
 
 /** Resolve (dry run, report checked on the host), then install exactly the checked wheels with hashes. */
 async function pipInstallTree(
   ctx: PipInstallContext,
   specs: string[],
-  options: { kind: string; target: (pythonVersion: string) => string; pth?: Record<string, string> },
+  options: {
+    kind: string;
+    target: (pythonVersion: string) => string;
+    pth?: Record<string, string>;
+    /** Reuse the tree these specs resolved to (lookupByManifest), for declared, unpinned requirements. */
+    byManifest?: boolean;
+  },
 ): Promise<TreeResult> {
+  const manifestKey = options.byManifest
+    ? cacheKey({
+        kind: options.kind,
+        registry: registryKey(ctx.registry, "pypi"),
+        image: await imageId(ctx.docker, installImage(ctx.image)),
+        specs,
+        pth: options.pth ?? {},
+      })
+    : null;
+  if (manifestKey !== null) {
+    const hit = await lookupByManifest<{ installed: TreeResult["installed"] }>(
+      ctx.cache,
+      "pypi",
+      manifestKey,
+    );
+    if (hit) return { dir: hit.dir, cached: true, installed: hit.marker.meta.installed };
+  }
+  const r = await pipResolveAndInstall(ctx, specs, options);
+  if (manifestKey !== null) await recordManifest(ctx.cache, "pypi", manifestKey, r.key);
+  return r;
+}
+
+async function pipResolveAndInstall(
+  ctx: PipInstallContext,
+  specs: string[],
+  options: { kind: string; target: (pythonVersion: string) => string; pth?: Record<string, string> },
+): Promise<TreeResult & { key: string }> {
   return withInstallSession(
     ctx,
     { allowHosts: pipAllowedHosts(ctx.registry), readOnlyDirs: pipLocalDirs(ctx.registry) },
@@ -280,8 +317,9 @@ async function pipInstallTree(
         pth: options.pth ?? {},
         tree: wheels.map((w) => `${w.name}==${w.version} ${w.sha256}`),
       });
+      const installed = wheels.map((w) => ({ name: w.name, version: w.version }));
       const hit = await ctx.cache.lookup("pypi", key);
-      if (hit) return { dir: hit.dir, cached: true, wheels };
+      if (hit) return { dir: hit.dir, cached: true, installed, key };
       const requirements = wheels.map((w) => `${w.name}==${w.version} --hash=sha256:${w.sha256}\n`).join("");
       await s.container.copyIn("/tmp", { "retrace-requirements.txt": requirements });
       if (wheels.length > 0) {
@@ -318,9 +356,8 @@ async function pipInstallTree(
       try {
         await mkdir(tmp);
         await s.container.copyOut(top, `${tmp}/${top}`, extractLimits(ctx.limits));
-        const installed = wheels.map((w) => ({ name: w.name, version: w.version }));
         const { dir } = await ctx.cache.commit("pypi", key, tmp, { installed });
-        return { dir, cached: false, wheels };
+        return { dir, cached: false, installed, key };
       } catch (error) {
         await rm(tmp, { recursive: true, force: true });
         throw error;

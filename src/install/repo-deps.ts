@@ -206,7 +206,7 @@ export async function installRepoPythonDependencies(
   options: RepoDepsOptions = {},
 ): Promise<ExtraDir[]> {
   options.log?.(
-    `dependencies: pip install (wheels only) of ${python.requirements.length} requirement(s) from ${python.sources.join(", ") || "the src layout"}, in the install container`,
+    `dependencies: ${python.requirements.length} Python requirement(s) from ${python.sources.join(", ") || "the src layout"}: wheels only, installed in the install container unless cached`,
   );
   try {
     const r = await installPythonRequirements(

@@ -11,7 +11,13 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import tarStream from "tar-stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { cacheKey, ENTRY_MARKER, InstallCache } from "../../../src/install/cache.ts";
+import {
+  cacheKey,
+  ENTRY_MARKER,
+  InstallCache,
+  lookupByManifest,
+  recordManifest,
+} from "../../../src/install/cache.ts";
 import { extractChecked, safeEntryPath, symlinkInside, treeDigest } from "../../../src/install/extract.ts";
 
 let dir: string;
@@ -184,5 +190,30 @@ describe("InstallCache", () => {
     await tree(dir, { a: "1" });
     await chmod(path.join(dir, "a"), 0o4755);
     await expect(treeDigest(dir)).rejects.toThrow(/setuid/);
+  });
+});
+
+describe("manifest index", () => {
+  it("points a manifest at its resolved tree for a day; a changed or dropped tree entry is a miss", async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), "retrace-manifest-"));
+    try {
+      const cache = new InstallCache({ root });
+      const tmp = await cache.tempDir("pypi", "tree1");
+      await mkdir(path.join(tmp, "pkg"), { recursive: true });
+      await writeFile(path.join(tmp, "pkg", "a.py"), "x = 1\n");
+      const { dir } = await cache.commit("pypi", "tree1", tmp, { installed: [{ name: "a", version: "1" }] });
+      expect(await lookupByManifest(cache, "pypi", "m1")).toBeNull();
+      await recordManifest(cache, "pypi", "m1", "tree1");
+      const hit = await lookupByManifest<{ installed: unknown[] }>(cache, "pypi", "m1");
+      expect(hit?.dir).toBe(dir);
+      expect(hit?.marker.meta.installed).toEqual([{ name: "a", version: "1" }]);
+      // Past its TTL the manifest is resolved again.
+      expect(await lookupByManifest(cache, "pypi", "m1", -1)).toBeNull();
+      // The tree entry is verified on read as always: tampered, it is dropped and the manifest misses.
+      await writeFile(path.join(dir, "pkg", "a.py"), "x = 2\n");
+      expect(await lookupByManifest(cache, "pypi", "m1")).toBeNull();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
