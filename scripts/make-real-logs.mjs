@@ -1392,6 +1392,23 @@ const CASES = [
     run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo test; mkdir REPORT; cp target/surefire-reports/TEST-org.pantry.units.ConvertTest.xml REPORT/; cp REPORT/TEST-org.pantry.units.ConvertTest.xml LOGFILE",
     truth: "surefireDir",
   },
+  // Gradle (Debian's gradle 4.4, JUnit 4 from Debian's Maven repository, offline); the answer from its XML reports.
+  {
+    id: "hold3-gradle-actions",
+    proj: "hold3-gradle",
+    frame: "actions",
+    cmd: "gradle test",
+    run: "gradle --offline --no-daemon test; rc=$?; cp -r build/test-results/test REPORT; exit $rc",
+    truth: "surefireDir",
+  },
+  {
+    id: "hold3-gradle-fulllog-jenkins",
+    proj: "hold3-gradle",
+    frame: "jenkins",
+    cmd: "gradle test -PfullLog",
+    run: "gradle --offline --no-daemon test -PfullLog; rc=$?; cp -r build/test-results/test REPORT; exit $rc",
+    truth: "surefireDir",
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ running
@@ -1542,6 +1559,7 @@ function versions(proj) {
     "hold3-php": () => table.php(),
     "hold3-java": () => table.java(),
     "hold3-rust": () => table.rust(),
+    "hold3-gradle": () => ({ gradle: v("gradle --version | grep '^Gradle'"), java: v("java -version 2>&1") }),
     java: () => ({ maven: v("mvn -v"), java: v("java -version 2>&1") }),
   };
   const r = table[proj]();
