@@ -17,8 +17,15 @@ const RULE_DASH = /^-{40,}$/;
 const RAN = /^Ran \d+ tests? in [\d.]+s$/;
 const RESULT = /^(OK|FAILED)(?: \(.*\))?$/;
 
-/** Python 3.11+ prints the full id in parentheses; older versions print only the class. */
+const FIXTURE = /^(?:setUpClass|tearDownClass|setUpModule|tearDownModule)$/;
+
+/**
+ * Python 3.11+ prints the full id in parentheses; older versions print only the class. A class or module
+ * fixture's error (`ERROR: setUpClass (pkg.mod.Class)`) is no test of the class: its id is unittest's own,
+ * `setUpClass (pkg.mod.Class)` (docs/test-ids.md).
+ */
 function idOf(name: string, inParens: string): string {
+  if (FIXTURE.test(name)) return `${name} (${inParens})`;
   return inParens.endsWith(`.${name}`) ? inParens : `${inParens}.${name}`;
 }
 
