@@ -184,3 +184,61 @@ describe("unittest class and module fixtures", () => {
     expect(r.failures[0]).toMatchObject({ file: "tests/test_cellar.py", line: 8, errorType: "OSError" });
   });
 });
+
+describe("unittest on a machine that is not a CI runner", () => {
+  it("a frame path ending with the test's module names the directory unittest ran in", () => {
+    const r = parseLog(
+      lines(
+        "test_fill (shop.tests.test_jar.JarTests.test_fill) ... FAIL",
+        "test_open (shop.tests.test_jar.JarTests.test_open) ... ERROR",
+        "",
+        "======================================================================",
+        "ERROR: test_open (shop.tests.test_jar.JarTests.test_open)",
+        "----------------------------------------------------------------------",
+        "Traceback (most recent call last):",
+        '  File "/srv/ci/app/shop/tests/test_jar.py", line 12, in test_open',
+        "    jar.open()",
+        '  File "/srv/ci/app/shop/jar.py", line 40, in open',
+        '    raise OSError("lid stuck")',
+        "OSError: lid stuck",
+        "",
+        "======================================================================",
+        "FAIL: test_fill (shop.tests.test_jar.JarTests.test_fill)",
+        "----------------------------------------------------------------------",
+        "Traceback (most recent call last):",
+        '  File "/srv/ci/app/shop/tests/test_jar.py", line 8, in test_fill',
+        "    self.assertEqual(jar.level, 3)",
+        "AssertionError: 2 != 3",
+        "",
+        "----------------------------------------------------------------------",
+        "Ran 2 tests in 0.001s",
+        "",
+        "FAILED (failures=1, errors=1)",
+      ),
+    );
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["shop.tests.test_jar.JarTests.test_open", "shop/jar.py", 40],
+      ["shop.tests.test_jar.JarTests.test_fill", "shop/tests/test_jar.py", 8],
+    ]);
+  });
+
+  it("paths outside that directory stay as printed", () => {
+    const r = parseLog(
+      lines(
+        "======================================================================",
+        "ERROR: test_open (shop.tests.test_jar.JarTests.test_open)",
+        "----------------------------------------------------------------------",
+        "Traceback (most recent call last):",
+        '  File "/opt/vendor/lidlib/core.py", line 3, in open',
+        '    raise OSError("lid stuck")',
+        "OSError: lid stuck",
+        "",
+        "----------------------------------------------------------------------",
+        "Ran 1 test in 0.001s",
+        "",
+        "FAILED (errors=1)",
+      ),
+    );
+    expect(r.failures[0]).toMatchObject({ file: "/opt/vendor/lidlib/core.py", line: 3 });
+  });
+});
