@@ -130,8 +130,10 @@ function placesIn(text, projDir) {
   const found = [];
   const re =
     /(?:^|[\s("'[])((?:\/[^\s:()'"]+\/)?(?:[\w.@-]+\/)*[\w.@-]+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java)):(\d+)/gm;
-  for (const m of text.matchAll(re)) {
-    let file = m[1];
+  // A Python traceback names its frames `File "tests/x.py", line 12`: the same place as `tests/x.py:12`.
+  const withPy = text.replace(/File "([^"]+)", line (\d+)/g, " $1:$2");
+  for (const m of withPy.matchAll(re)) {
+    let file = m[1].replace(/^\.\//, "");
     if (file.startsWith(projDir + "/")) file = file.slice(projDir.length + 1);
     if (file.startsWith("/") || file.includes("node_modules") || file.startsWith("..")) continue;
     if (!existsSync(path.join(projDir, file))) {
@@ -334,12 +336,39 @@ const truth = {
       xmlCases(read(path.join(dir, f))).map((c) => ({
         // Surefire 2 writes a parameterized invocation as `m{String, String}[3]`, Surefire 3 as
         // `m(String, String)[3]`: the canonical id (docs/test-ids.md) is the latter.
-        test: `${c.classname}.${c.name.replace(/^([\w$]+)\{(.*)\}(\[\d+\])$/, "$1($2)$3")}`,
+        // A class-level error (a failing @BeforeAll) is written with the class as its name: the id is the class.
+        test:
+          c.name === c.classname
+            ? c.classname
+            : `${c.classname}.${c.name.replace(/^([\w$]+)\{(.*)\}(\[\d+\])$/, "$1($2)$3")}`,
         failed: c.failed,
         skipped: c.skipped,
         text: c.text,
       })),
     );
+  },
+  unittestJson(file) {
+    // Written by projects/hold3-py/spec_tools/unittest_report.py: unittest's own result object, test.id() per
+    // test (a failing subTest keeps unittest's subtest id `<id> [msg] (k=v)`), failures, errors and
+    // unexpected successes as failures.
+    return JSON.parse(read(file));
+  },
+  libtestJson(file) {
+    // libtest's JSON events (`-Z unstable-options --format json`), one stream per test target (lib, each
+    // tests/*.rs, doc-tests): `{"type":"test","event":"failed","name":"tests::x","stdout":"…"}`.
+    const out = [];
+    for (const line of read(file).split("\n")) {
+      if (!line.startsWith("{")) continue;
+      const e = JSON.parse(line);
+      if (e.type !== "test" || e.event === "started") continue;
+      out.push({
+        test: e.name,
+        failed: e.event === "failed" || e.event === "timeout",
+        skipped: e.event === "ignored",
+        text: e.stdout ?? "",
+      });
+    }
+    return out;
   },
   phpunitJunit(file) {
     return xmlCases(read(file)).map((c) => ({
@@ -1106,6 +1135,280 @@ const CASES = [
     run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo test; rc=$?; cp -r target/surefire-reports REPORT; exit $rc",
     truth: "surefireDir",
   },
+  // ---- held out, third set: a pantry library (unit conversion, recipe scaling) written in a later session,
+  // before its author read the parsers: unicode and brackets in names, tests in nested directories, snapshot
+  // and inline-snapshot failures, timeouts, failing hooks (beforeEach, before(:context), setUp, tearDown,
+  // @BeforeAll, @AfterEach, t.Cleanup, setUpClass), an uncaught error between mocha tests, a thrown string,
+  // very long messages, a data race, doc-tests, a Result-returning Rust test, sharded vitest, xdist, green
+  // logs that print FAIL/Error; scored once with `--prefix hold3-`.
+  {
+    id: "hold3-jest-actions",
+    proj: "hold3-js",
+    frame: "actions",
+    cmd: "npx jest --ci",
+    run: "npx jest --ci --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold3-jest-green-verbose-gitlab",
+    proj: "hold3-js",
+    frame: "gitlab",
+    cmd: "npx jest --ci --verbose spec/jest/green.spec.js",
+    run: "npx jest --ci --verbose spec/jest/green.spec.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold3-vitest-jenkins",
+    proj: "hold3-js",
+    frame: "jenkins",
+    cmd: "npx vitest run",
+    run: "npx vitest run --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold3-vitest-shard2-actions",
+    proj: "hold3-js",
+    frame: "actions",
+    color: true,
+    cmd: "npx vitest run --shard=2/2",
+    run: "npx vitest run --shard=2/2 --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold3-vitest-green-verbose-plain",
+    proj: "hold3-js",
+    frame: "plain",
+    cmd: "npx vitest run --reporter=verbose spec/vitest/green.test.js",
+    run: "npx vitest run spec/vitest/green.test.js --reporter=verbose --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold3-mocha-gitlab",
+    proj: "hold3-js",
+    frame: "gitlab",
+    cmd: "npx mocha spec/mocha",
+    run: "npx mocha spec/mocha; TITLEPATH_OUT=REPORT node_modules/.bin/mocha spec/mocha --reporter ./spec-tools/titlepath-reporter.cjs",
+    truth: "titlePathJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold3-node-spec-actions",
+    proj: "hold3-js",
+    frame: "actions",
+    cmd: "node --test spec/node/",
+    run: "node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT spec/node/",
+    truth: "nodeJunit",
+  },
+  {
+    id: "hold3-node-tap-jenkins",
+    proj: "hold3-js",
+    frame: "jenkins",
+    cmd: "node --test --test-reporter=tap spec/node/",
+    run: "node --test --test-reporter=tap --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT spec/node/",
+    truth: "nodeJunit",
+  },
+  {
+    id: "hold3-playwright-list-gitlab",
+    proj: "hold3-js",
+    frame: "gitlab",
+    cmd: "npx playwright test",
+    run: "PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test --reporter=list,json",
+    truth: "playwrightJson",
+  },
+  {
+    id: "hold3-playwright-junit-xml",
+    proj: "hold3-js",
+    frame: "xml",
+    cmd: "npx playwright test --reporter=junit",
+    run: "PLAYWRIGHT_JUNIT_OUTPUT_NAME=LOGFILE PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test --reporter=junit,json",
+    truth: "playwrightJson",
+  },
+  {
+    id: "hold3-pytest-xdist-actions",
+    proj: "hold3-py",
+    frame: "actions",
+    cmd: "pytest -n 2",
+    run: "python3 -m pytest -p no:cacheprovider -n 2 --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold3-pytest-v-ra-jenkins",
+    proj: "hold3-py",
+    frame: "jenkins",
+    cmd: "pytest -v -rA",
+    run: "python3 -m pytest -p no:cacheprovider -v -rA --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold3-pytest-green-ra-gitlab",
+    proj: "hold3-py",
+    frame: "gitlab",
+    cmd: "pytest -rA tests/test_green.py",
+    run: "python3 -m pytest -p no:cacheprovider -rA tests/test_green.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold3-pytest-junit-xml",
+    proj: "hold3-py",
+    frame: "xml",
+    cmd: "pytest --junitxml=report.xml",
+    run: "python3 -m pytest -p no:cacheprovider --junitxml=REPORT; cp REPORT LOGFILE",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold3-unittest-plain",
+    proj: "hold3-py",
+    frame: "plain",
+    cmd: "python -m unittest discover -v",
+    run: "python3 -m unittest discover -v; python3 spec_tools/unittest_report.py REPORT",
+    truth: "unittestJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold3-go-race-gitlab",
+    proj: "hold3-go",
+    frame: "gitlab",
+    cmd: "go test -race ./...",
+    run: "go test -race ./...; go test -race -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold3-go-json-actions",
+    proj: "hold3-go",
+    frame: "actions",
+    cmd: "go test -json ./...",
+    run: "go test -json ./... | tee REPORT",
+    truth: "goJson",
+  },
+  {
+    id: "hold3-go-v-jenkins",
+    proj: "hold3-go",
+    frame: "jenkins",
+    cmd: "go test -v ./...",
+    run: "go test -v ./...; go test -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold3-go-green-v-plain",
+    proj: "hold3-go",
+    frame: "plain",
+    cmd: "go test -v -run 'TestNoisyButGreen|TestScaleDouble' ./...",
+    run: "go test -v -run 'TestNoisyButGreen|TestScaleDouble' ./...; go test -json -run 'TestNoisyButGreen|TestScaleDouble' ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold3-cargo-actions",
+    proj: "hold3-rust",
+    frame: "actions",
+    env: { RUST_BACKTRACE: "1" },
+    cmd: "cargo test --no-fail-fast",
+    run: "cargo test --offline --no-fail-fast; RUSTC_BOOTSTRAP=1 cargo test --offline --no-fail-fast -- -Z unstable-options --format json > REPORT",
+    truth: "libtestJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold3-cargo-gitlab",
+    proj: "hold3-rust",
+    frame: "gitlab",
+    env: { RUST_BACKTRACE: "0" },
+    cmd: "cargo test",
+    run: "cargo test --offline; RUSTC_BOOTSTRAP=1 cargo test --offline -- -Z unstable-options --format json > REPORT",
+    truth: "libtestJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold3-rspec-doc-actions",
+    proj: "hold3-rb",
+    frame: "actions",
+    cmd: "bundle exec rspec --format documentation",
+    run: "rspec --format documentation --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "hold3-rspec-progress-jenkins",
+    proj: "hold3-rb",
+    frame: "jenkins",
+    cmd: "bundle exec rspec",
+    run: "rspec --format progress --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "hold3-rspec-green-gitlab",
+    proj: "hold3-rb",
+    frame: "gitlab",
+    cmd: "bundle exec rspec spec/green_spec.rb",
+    run: "rspec spec/green_spec.rb --format progress --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "hold3-phpunit-actions",
+    proj: "hold3-php",
+    frame: "actions",
+    cmd: "vendor/bin/phpunit",
+    run: "phpunit --log-junit REPORT",
+    truth: "phpunitJunit",
+  },
+  {
+    id: "hold3-phpunit-testdox-plain",
+    proj: "hold3-php",
+    frame: "plain",
+    cmd: "vendor/bin/phpunit --testdox",
+    run: "phpunit --testdox --log-junit REPORT",
+    truth: "phpunitJunit",
+  },
+  {
+    id: "hold3-phpunit-green-jenkins",
+    proj: "hold3-php",
+    frame: "jenkins",
+    cmd: "vendor/bin/phpunit tests/GreenTest.php",
+    run: "phpunit tests/GreenTest.php --log-junit REPORT",
+    truth: "phpunitJunit",
+  },
+  {
+    id: "hold3-mvn-actions",
+    proj: "hold3-java",
+    frame: "actions",
+    cmd: "mvn -B test",
+    run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo test; rc=$?; cp -r target/surefire-reports REPORT; exit $rc",
+    truth: "surefireDir",
+  },
+  {
+    id: "hold3-mvn-color-gitlab",
+    proj: "hold3-java",
+    frame: "gitlab",
+    color: true,
+    cmd: "mvn test",
+    run: "mvn -o -Dmaven.repo.local=/usr/share/maven-repo -Dstyle.color=always test; rc=$?; cp -r target/surefire-reports REPORT; exit $rc",
+    truth: "surefireDir",
+  },
+  {
+    id: "hold3-surefire-xml",
+    proj: "hold3-java",
+    frame: "xml",
+    cmd: "mvn test (target/surefire-reports/TEST-org.pantry.units.ConvertTest.xml)",
+    run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo test; mkdir REPORT; cp target/surefire-reports/TEST-org.pantry.units.ConvertTest.xml REPORT/; cp REPORT/TEST-org.pantry.units.ConvertTest.xml LOGFILE",
+    truth: "surefireDir",
+  },
+  // Gradle (Debian's gradle 4.4, JUnit 4 from Debian's Maven repository, offline); the answer from its XML reports.
+  {
+    id: "hold3-gradle-actions",
+    proj: "hold3-gradle",
+    frame: "actions",
+    cmd: "gradle test",
+    run: "gradle --offline --no-daemon test; rc=$?; cp -r build/test-results/test REPORT; exit $rc",
+    truth: "surefireDir",
+  },
+  {
+    id: "hold3-gradle-fulllog-jenkins",
+    proj: "hold3-gradle",
+    frame: "jenkins",
+    cmd: "gradle test -PfullLog",
+    run: "gradle --offline --no-daemon test -PfullLog; rc=$?; cp -r build/test-results/test REPORT; exit $rc",
+    truth: "surefireDir",
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ running
@@ -1113,7 +1416,7 @@ function prepare(proj) {
   const dir = path.join(scratch, "work", proj);
   rmSync(dir, { recursive: true, force: true });
   cpSync(path.join(projects, proj), dir, { recursive: true });
-  if (proj === JS || proj === "hold-js" || proj === "hold2-js") {
+  if (proj === JS || proj === "hold-js" || proj === "hold2-js" || proj === "hold3-js") {
     const js = path.join(scratch, "js");
     if (!existsSync(path.join(js, "node_modules/.bin/jest"))) {
       mkdirSync(js, { recursive: true });
@@ -1136,7 +1439,7 @@ function runCase(c) {
   rmSync(report, { force: true, recursive: true });
   rmSync(logfile, { force: true });
   const cmd = c.run.replaceAll("REPORT", report).replaceAll("LOGFILE", logfile);
-  const env = c.color ? { NO_COLOR: "", FORCE_COLOR: "1" } : {};
+  const env = { ...(c.color ? { NO_COLOR: "", FORCE_COLOR: "1" } : {}), ...(c.env ?? {}) };
   if (c.color) delete process.env.NO_COLOR;
   let { out, exit } = sh(dir, cmd, env);
   if (c.color) process.env.NO_COLOR = "1";
@@ -1155,7 +1458,9 @@ function runCase(c) {
         ? `inventory-${c.proj.slice(5)}`
         : c.proj.startsWith("hold2-")
           ? `booking-${c.proj.slice(6)}`
-          : `ledger-${c.proj}`;
+          : c.proj.startsWith("hold3-")
+            ? `pantry-${c.proj.slice(6)}`
+            : `ledger-${c.proj}`;
   const ciDir = FRAMES[c.frame]?.dir.replaceAll("PROJ", proj) ?? "/home/runner/work/x/x";
   const rewrite = (s) => s.replaceAll(dir, ciDir).replaceAll(scratch, "/tmp/ci");
   let log;
@@ -1187,9 +1492,20 @@ function runCase(c) {
     return;
   }
   const tests = truth[c.truth](report, dir);
-  const failures = tests
-    .filter((t) => t.failed && !t.parentOnly)
-    .map((t) => ({ test: t.test, places: placesIn(rewrite(t.text).replaceAll(`${ciDir}/`, ""), dir) }));
+  // ESM stacks name files as `file:///…` URLs: the path is what follows `file://`.
+  const placesOf = (text) =>
+    placesIn(rewrite(text).replaceAll("file://", "").replaceAll(`${ciDir}/`, ""), dir);
+  const failures = [];
+  for (const t of tests.filter((x) => x.failed && !x.parentOnly)) {
+    // A test the runner reports failing twice (mocha: an uncaught error, then `done()` called twice) is one
+    // failing test: one expected failure, with the places of both reports.
+    const same = failures.find((f) => f.test === t.test);
+    const places = placesOf(t.text);
+    if (!same) failures.push({ test: t.test, places });
+    else
+      for (const p of places)
+        if (!same.places.some((q) => q.file === p.file && q.line === p.line)) same.places.push(p);
+  }
   const expected = {
     decidedBy: `the runner's own report (${c.truth}) of the same run`,
     green: exit === 0 && failures.length === 0,
@@ -1236,6 +1552,14 @@ function versions(proj) {
     "hold2-go": () => table.go(),
     "hold2-rb": () => table.ruby(),
     "hold2-java": () => table.java(),
+    "hold3-js": () => table.js(),
+    "hold3-py": () => table.py(),
+    "hold3-go": () => table.go(),
+    "hold3-rb": () => table.ruby(),
+    "hold3-php": () => table.php(),
+    "hold3-java": () => table.java(),
+    "hold3-rust": () => table.rust(),
+    "hold3-gradle": () => ({ gradle: v("gradle --version | grep '^Gradle'"), java: v("java -version 2>&1") }),
     java: () => ({ maven: v("mvn -v"), java: v("java -version 2>&1") }),
   };
   const r = table[proj]();

@@ -7,14 +7,18 @@ import { BlockBuffer, countWords, type FormatDefinition, type ParserSink } from 
 import { summarizePanic } from "./rust-panic.ts";
 
 const RUNNING = /^running \d+ tests?$/;
-const TEST = /^test (\S+)(?: - should panic)? \.\.\. (ok|FAILED|ignored(?:, .*)?|bench:.*)$/;
-const STDOUT = /^---- (\S+) (?:stdout|stderr) ----$/;
+// A doc-test is named by its file, item and line: `src/lib.rs - scale (line 6)`, `src/a.rs - A::b (line 3) - compile`.
+const NAME = String.raw`(\S+(?: - .+? \(line \d+\)(?: - compile(?: fail)?)?)?)`;
+const TEST = new RegExp(
+  String.raw`^test ${NAME}(?: - should panic)? \.\.\. (ok|FAILED|ignored(?:, .*)?|bench:.*)$`,
+);
+const STDOUT = new RegExp(`^---- ${NAME} (?:stdout|stderr) ----$`);
 const RESULT = /^test result: (ok|FAILED)\./;
 const FAILURES = /^failures:$/;
 const RUST_ERROR = /^error(?:\[(E\d+)\])?: (.*)$/;
 const ARROW = /^\s*--> (.+?):(\d+):(\d+)$/;
 const AGGREGATE =
-  /^(could not compile|test run failed|test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|\d+ targets? failed|failed to run)/;
+  /^(could not compile|test run failed|(?:doc)?test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|\d+ targets? failed|failed to run)/;
 const CARGO_STATUS =
   /^\s{2,}(Compiling|Finished|Running|Doc-tests|Checking|Downloaded|Downloading|Fresh|Blocking)\b/;
 

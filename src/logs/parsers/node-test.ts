@@ -62,8 +62,13 @@ export function createNodeTestParser(sink: ParserSink) {
         recap = false;
       }
       const e = ENTRY.exec(text);
-      // Plain ✔/✖ lines without a duration are mocha's, not node:test's.
-      if (e && (e[4] !== undefined || e[2] === "▶" || e[2] === "ℹ" || e[2] === "﹣")) {
+      // Plain ✔/✖ lines without a duration are mocha's, not node:test's; except a `✖ test` nested in an
+      // open node:test suite: a test cancelled before it ran (its suite's `before` hook failed, or the suite
+      // ended first) has no duration.
+      const innermost = suites[suites.length - 1];
+      const cancelled =
+        e?.[2] === "✖" && e[4] === undefined && innermost !== undefined && e[1]!.length > innermost.indent;
+      if (e && (e[4] !== undefined || e[2] === "▶" || e[2] === "ℹ" || e[2] === "﹣" || cancelled)) {
         seen = true;
         const indent = e[1]!.length;
         const mark = e[2]!;

@@ -15,26 +15,31 @@ import {
 
 const RUNNING = /^Running \d+ tests? using \d+ workers?/;
 // `[chromium] › ` is optional; the location is `file:line:col`.
-const TITLE = /^(?:\[[^\]]+\] › )?(\S+?\.\w+):\d+:\d+ › (.+?)$/;
+const TITLE = /^(?:\[[^\]]+\] › )?(\S+?\.\w+):(\d+:\d+) › (.+?)$/;
 const LIST = /^ {2}(✓|✘|✔|✗|×|-|°|±|ok|x) +\d+ (.+?)(?: \((?:retry #\d+|[\d.]+m?s)\))*(?: \([\d.]+m?s\))?$/;
 const LINE = /^\[\d+\/\d+\] (.+)$/;
 const BLOCK = /^ {2}(\d+)\) (.+?)(?: ─+)?$/;
 const RECAP = /^ {2}(\d+) (failed|flaky|passed|skipped|did not run|interrupted)(?: \(.*\))?$/;
 
-function idOf(title: string, sink: ParserSink): { id: string; file: string; name: string } | null {
+function idOf(
+  title: string,
+  sink: ParserSink,
+): { id: string; file: string; name: string; at: string } | null {
   const m = TITLE.exec(title.replace(/ ─+$/, "").trim());
   if (!m) return null;
   const file = sink.path(m[1]!);
-  const name = m[2]!.split(" › ").join(" > ");
-  return { id: `${file} > ${name}`, file, name };
+  const name = m[3]!.split(" › ").join(" > ");
+  return { id: `${file} > ${name}`, file, name, at: `${file}:${m[2]}` };
 }
 
 export function createPlaywrightParser(sink: ParserSink) {
   let active = false;
-  let block: { id: string; file: string; name: string; buf: BlockBuffer } | null = null;
+  let block: { id: string; file: string; name: string; at: string; buf: BlockBuffer } | null = null;
   let recap: string | null = null;
   const flaky = new Set<string>();
-  const pending: { id: string; file: string; name: string; buf: BlockBuffer }[] = [];
+  const pending: { id: string; file: string; name: string; at: string; buf: BlockBuffer }[] = [];
+  /** The list/line reporter's title of the test declared at `file:line:col`. */
+  const titleAt = new Map<string, string>();
   /**
    * Outcomes, held to the end: Playwright prints spec files relative to its config's directory, and the
    * path from the repository shows only in a failure's stack (`e2e/a.spec.ts` → `pw/e2e/a.spec.ts`).
@@ -99,6 +104,7 @@ export function createPlaywrightParser(sink: ParserSink) {
         const t = idOf(title, sink);
         if (t) {
           const mark = l.length === 3 ? l[1]! : "";
+          if (titleAt.size < 100_000) titleAt.set(t.at, t.name);
           if (mark === "✓" || mark === "✔" || mark === "ok") record(t, "passed");
           else if (mark === "-") record(t, "skipped");
           else if (mark === "±") record(t, "flaky");
@@ -133,6 +139,13 @@ export function createPlaywrightParser(sink: ParserSink) {
       }
       outcomes.length = 0;
       for (const p of pending) {
+        // A failure inside `test.step` adds the step's title to the block's header (`… › test › pour`): the
+        // test is the one the progress line names at the same `file:line:col`.
+        const listed = titleAt.get(p.at);
+        if (listed && p.name.startsWith(`${listed} > `)) {
+          p.name = listed;
+          p.id = `${p.file} > ${listed}`;
+        }
         const printed = p.id;
         p.file = fileOf(p.file);
         p.id = `${p.file} > ${p.name}`;

@@ -32,8 +32,10 @@ function methodName(m: string): string {
   return m.replace(/^([\w$]+)\{(.*)\}(\[\d+\])?$/, "$1($2)$3").replace(/\(\)$/, "");
 }
 
-/** The class and method of a detail header's name. */
+/** The class and method of a detail header's name ("" for a class-level error: a failing `@BeforeAll`). */
 function splitName(name: string, current: string | null): { cls: string | null; method: string } {
+  // Surefire names a class-level error by the class itself (`pkg.CellarTest  Time elapsed … <<< ERROR!`).
+  if (name === current || /^(?:[a-z_][\w]*\.)+[A-Z][\w$]*$/.test(name)) return { cls: name, method: "" };
   const junit4 = /^(.+?)\(([\w$.]+)\)$/.exec(name);
   if (junit4 && /\.[A-Z][\w$]*$/.test(`.${junit4[2]!.split(".").pop()}`) && junit4[2]!.includes("."))
     return { cls: junit4[2]!, method: methodName(junit4[1]!) };
@@ -156,7 +158,7 @@ export function createSurefireParser(sink: ParserSink) {
         const { cls, method } = splitName(d[1]!.trim(), current);
         if (cls) known(cls);
         detail = {
-          id: cls ? `${cls}.${method}` : method,
+          id: cls ? (method ? `${cls}.${method}` : cls) : method,
           cls,
           method,
           kind: d[2] as "FAILURE" | "ERROR",
@@ -245,6 +247,16 @@ export function createSurefireParser(sink: ParserSink) {
       const base = (cls: string | null, method: string) =>
         `${cls ? simple(cls) : ""}.${method.split(/[([]/, 1)[0]}`;
       const covered = new Set<string>();
+      // The recap names a failure by the deepest frame in the test class (`OvenTest.light:18`): a hook's
+      // frame when a `@BeforeEach`/`@AfterEach`/`@BeforeAll` failed. A recap entry whose frame is in the
+      // stack of a detail block of the same class is that detail's failure, not another test.
+      const frames = new Set<string>();
+      for (const d of details) {
+        for (const l of d.buf.lines) {
+          const f = /^\s*at (?:[\w.-]+\/\/?)?([\w$.]+)\.([\w$]+)\([\w$]+\.\w+:(\d+)\)$/.exec(l);
+          if (f) frames.add(`${simple(f[1]!).replace(/\$.*$/, "")}.${f[2]}:${f[3]}`);
+        }
+      }
       for (const d of details) {
         nestedClassOf(d);
         const key = base(d.cls, d.method);
@@ -282,6 +294,8 @@ export function createSurefireParser(sink: ParserSink) {
       for (const r of recapEntries) {
         const key = base(r.cls, r.method);
         if (covered.has(key) || flaky.has(key)) continue;
+        if (r.line !== null && frames.has(`${simple(r.cls).replace(/\$.*$/, "")}.${r.method}:${r.line}`))
+          continue;
         covered.add(key);
         const outer = r.cls.split("$", 1)[0]!;
         const cls = r.cls.includes(".")

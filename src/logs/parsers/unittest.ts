@@ -3,8 +3,14 @@
  * `FAIL:`/`ERROR:` blocks between `=====` rules, each holding a traceback.
  */
 import type { TestOutcome } from "../failure.ts";
-import { BlockBuffer, categoryOfError, type FormatDefinition, type ParserSink } from "../parser.ts";
-import { summarizeTraceback } from "./python-traceback.ts";
+import {
+  BlockBuffer,
+  categoryOfError,
+  type FailureDraft,
+  type FormatDefinition,
+  type ParserSink,
+} from "../parser.ts";
+import { FRAME, summarizeTraceback } from "./python-traceback.ts";
 
 // A subTest prints its own line, indented, with its `[msg]` and `(key=value)` after the id.
 const OUTCOME =
@@ -17,9 +23,36 @@ const RULE_DASH = /^-{40,}$/;
 const RAN = /^Ran \d+ tests? in [\d.]+s$/;
 const RESULT = /^(OK|FAILED)(?: \(.*\))?$/;
 
-/** Python 3.11+ prints the full id in parentheses; older versions print only the class. */
+const FIXTURE = /^(?:setUpClass|tearDownClass|setUpModule|tearDownModule)$/;
+
+/**
+ * Python 3.11+ prints the full id in parentheses; older versions print only the class. A class or module
+ * fixture's error (`ERROR: setUpClass (pkg.mod.Class)`) is no test of the class: its id is unittest's own,
+ * `setUpClass (pkg.mod.Class)` (docs/test-ids.md).
+ */
 function idOf(name: string, inParens: string): string {
+  if (FIXTURE.test(name)) return `${name} (${inParens})`;
   return inParens.endsWith(`.${name}`) ? inParens : `${inParens}.${name}`;
+}
+
+/**
+ * The checkout directory of a log whose paths are absolute and not a CI runner's (a laptop, a container):
+ * a traceback frame whose path ends with the test's module (`/home/u/app/tests/unit/test_x.py` for
+ * `tests.unit.test_x.Class.test`) names it (`/home/u/app/`).
+ */
+function rootOf(id: string, lines: readonly string[]): string | null {
+  const dotted = (/^\w+ \(([\w.]+)\)$/.exec(id)?.[1] ?? id.split(" ", 1)[0]!).split(".");
+  for (const l of lines) {
+    const f = FRAME.exec(l);
+    const path = f?.[1];
+    if (!path || !(path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path))) continue;
+    const norm = path.replace(/\\/g, "/");
+    for (let n = dotted.length; n > 0; n--) {
+      const suffix = `/${dotted.slice(0, n).join("/")}.py`;
+      if (norm.endsWith(suffix)) return norm.slice(0, norm.length - suffix.length + 1);
+    }
+  }
+  return null;
 }
 
 function outcomeOf(word: string): TestOutcome {
@@ -34,13 +67,21 @@ export function createUnittestParser(sink: ParserSink) {
   let current: { id: string; kind: string; buf: BlockBuffer } | null = null;
   let seen = false;
   let ran = false;
+  /** Failures held to the end, when the checkout directory of absolute paths may be known. */
+  const drafts: FailureDraft[] = [];
+  let root: string | null = null;
 
   function flush(): void {
     if (!current) return;
     const lines = current.buf.lines;
     const tb = summarizeTraceback(lines, sink);
     const errorType = tb.errorType;
-    sink.failure({
+    root ??= rootOf(current.id, lines);
+    if (drafts.length >= 1000) {
+      current = null;
+      return;
+    }
+    drafts.push({
       category: categoryOfError(errorType, "test"),
       test: current.id,
       file: tb.file,
@@ -117,6 +158,14 @@ export function createUnittestParser(sink: ParserSink) {
     },
     end(): void {
       flush();
+      for (const d of drafts) {
+        if (root && d.file) {
+          const file = d.file.replace(/\\/g, "/");
+          if (file.startsWith(root)) d.file = file.slice(root.length);
+        }
+        sink.failure(d);
+      }
+      drafts.length = 0;
     },
   };
 }
