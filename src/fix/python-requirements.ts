@@ -203,17 +203,29 @@ export function toxRequirements(text: string): { requirements: string[]; include
   return { requirements, includes };
 }
 
-/** Requirements files a test run needs: the base one and test/dev ones; not docs, lint, typing or release. */
+/** Names of requirements files a test run needs: tests, development, CI, or the base set. */
+const TEST_FILE = /(^|[-_.])(tests?|testing|dev|develop|development|ci)([-_.]|$)/;
+const BASE_FILE = /^(requirements|base|common|main|core|install|runtime|prod|production|default)$/;
+const NOT_FOR_TESTS =
+  /(doc|lint|typing|mypy|release|publish|deploy|packaging|build|dist|bench|style|format|pre-commit|constraint)/;
+
+/**
+ * Requirements files a test run needs, by name: the base `requirements.txt` and test/dev/CI ones at the root
+ * (`requirements-test.txt`, `test-requirements.txt`, `dev-requirements.txt`), in `requirements/` (`tests.txt`,
+ * `base.txt`, `ci.txt`) or under `tests/`. Docs, lint, typing, packaging and release sets are not (a release
+ * toolchain the index lacks must not stop a test run).
+ */
 export function isTestRequirementsFile(path: string): boolean {
   const lower = path.toLowerCase();
   if (!lower.endsWith(".txt")) return false;
-  const inDir = /^requirements\/[^/]+$/.test(lower);
-  const atRoot = !lower.includes("/") && lower.includes("requirements");
-  const inTests = /^tests?\/[^/]*requirements[^/]*$/.test(lower);
-  if (!inDir && !atRoot && !inTests) return false;
-  return !/(doc|lint|typing|mypy|release|publish|deploy|bench|style|format|pre-commit|constraint)/.test(
-    lower.slice(0, -4),
-  );
+  const parts = lower.split("/");
+  const stem = (parts.at(-1) ?? "").slice(0, -4);
+  if (NOT_FOR_TESTS.test(stem)) return false;
+  if (parts.length === 1)
+    return stem === "requirements" || (stem.includes("requirements") && TEST_FILE.test(stem));
+  if (parts.length === 2 && parts[0] === "requirements") return TEST_FILE.test(stem) || BASE_FILE.test(stem);
+  if (parts.length === 2 && /^tests?$/.test(parts[0] ?? "")) return stem.includes("requirements");
+  return false;
 }
 
 /**

@@ -127,6 +127,17 @@ async function installFromManifest(
       error,
     );
   }
+  // yarn's and pnpm's workspaces (the `workspace:` protocol, pnpm-workspace.yaml) link packages npm cannot.
+  const workspaceSpec = Object.entries({
+    ...((pkg as { dependencies?: Record<string, unknown> }).dependencies ?? {}),
+    ...((pkg as { devDependencies?: Record<string, unknown> }).devDependencies ?? {}),
+  }).find(([, spec]) => typeof spec === "string" && spec.startsWith("workspace:"));
+  if (workspaceSpec || (await workspace.exists("pnpm-workspace.yaml"))) {
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: it is a ${workspaceSpec ? `yarn/pnpm workspace (package.json: "${workspaceSpec[0]}": "${String(workspaceSpec[1])}")` : "pnpm workspace (pnpm-workspace.yaml)"}, and Retrace installs with npm, which does not link such workspaces`,
+      "run with an image that has the workspace installed (sandbox.image in .github/retrace.yml), or install the dependencies in the checkout before Retrace",
+    );
+  }
   let how = "no lockfile: versions resolved from package.json, as `npm install` would";
   if (js.lockfile !== null) {
     const text = await workspace.readFile(js.lockfile);

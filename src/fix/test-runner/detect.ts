@@ -74,7 +74,7 @@ async function runnerBehindWrapper(
   };
 }
 
-async function packageTestScript(workspace: Workspace): Promise<string | null> {
+async function packageScripts(workspace: Workspace): Promise<Record<string, string> | null> {
   if (!(await workspace.exists("package.json"))) return null;
   let pkg: unknown;
   try {
@@ -86,10 +86,59 @@ async function packageTestScript(workspace: Workspace): Promise<string | null> {
     );
   }
   const scripts = (pkg as { scripts?: unknown }).scripts;
-  if (typeof scripts !== "object" || scripts === null) return null;
-  const test = (scripts as Record<string, unknown>).test;
-  if (typeof test !== "string" || !test.trim() || NPM_PLACEHOLDER.test(test)) return null;
-  return test.trim();
+  if (typeof scripts !== "object" || scripts === null) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(scripts)) if (typeof v === "string" && v.trim()) out[k] = v.trim();
+  return out;
+}
+
+async function packageTestScript(workspace: Workspace): Promise<string | null> {
+  const test = (await packageScripts(workspace))?.["test"];
+  if (test === undefined || NPM_PLACEHOLDER.test(test)) return null;
+  return test;
+}
+
+/**
+ * A package-manager invocation of a package script or binary: `npm test`, `npm run x -- args`, `yarn x args`,
+ * `yarn run x`, `pnpm x`, `pnpm run x`, `pnpm exec x`, `yarn jest` (a binary, not a script).
+ */
+const RUN_SCRIPT =
+  /^(npm|yarn|pnpm)\s+(?:(run(?:-script)?|exec)\s+)?(?!(?:install|i|ci|add|remove|dlx|create|init|publish|pack)\b)([\w:@./-]+)(?:\s+(.*))?$/s;
+
+/**
+ * The command a package-manager invocation runs, with the package scripts it names expanded (and the scripts
+ * those name, a few levels deep) and its extra arguments appended: `yarn testonly --ci` with
+ * `"testonly": "jest"` is `jest --ci`. Retrace installs with npm and the sandbox runs the tests without yarn or
+ * pnpm, so the scripts run as the package manager would run them. Null when `command` is not such an
+ * invocation (or names no script and is npm's).
+ */
+export function expandPackageScripts(
+  command: string,
+  scripts: Record<string, string>,
+): { command: string; scripts: string[] } | null {
+  let current = command.trim();
+  let changed = false;
+  const used: string[] = [];
+  for (let depth = 0; depth < 5; depth++) {
+    const m = RUN_SCRIPT.exec(current);
+    if (!m) break;
+    const [, manager, verb, nameRaw, restRaw] = m;
+    const name = nameRaw === "t" && manager === "npm" && verb === undefined ? "test" : (nameRaw as string);
+    const rest = (restRaw ?? "").replace(/^--(\s+|$)/, "").trim();
+    const script = verb === "exec" ? undefined : scripts[name];
+    if (script !== undefined) {
+      used.push(name);
+      current = rest ? `${script} ${rest}` : script;
+    } else if (manager !== "npm" || verb === "exec") {
+      // `yarn jest --ci`, `pnpm exec vitest run`: the binary, found on PATH in node_modules/.bin.
+      current = rest ? `${name} ${rest}` : name;
+    } else {
+      break;
+    }
+    changed = true;
+    if (/[;&|]/.test(current)) break; // a compound script is run as it is
+  }
+  return changed ? { command: current, scripts: used } : null;
 }
 
 /**
@@ -105,7 +154,8 @@ export async function describeCommand(
     throw new UsageError("the test command is empty", "pass --test with a command, e.g. --test 'pytest -q'");
   // `PYTHONPATH=src npm test`: the environment prefix stays in front of the script it resolves to.
   const prefix = /^(?:\s*[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)*/.exec(command)?.[0] ?? "";
-  if (NPM_TEST.test(command.slice(prefix.length))) {
+  const invocation = command.slice(prefix.length).trim();
+  if (NPM_TEST.test(invocation)) {
     const script = await packageTestScript(workspace);
     if (script === null) {
       throw new UsageError(
@@ -113,13 +163,20 @@ export async function describeCommand(
         "add a test script to package.json or pass the framework's command with --test",
       );
     }
+  }
+  const scripts = RUN_SCRIPT.test(invocation) ? await packageScripts(workspace) : null;
+  const expanded = scripts ? expandPackageScripts(invocation, scripts) : null;
+  if (expanded !== null) {
     const resolved: TestCommand = {
-      framework: frameworkOf(script),
-      command: `${prefix.trimStart()}${script}`,
-      detectedBy: `${source} → package.json scripts.test`,
+      framework: frameworkOf(expanded.command),
+      command: `${prefix.trimStart()}${expanded.command}`,
+      detectedBy:
+        expanded.scripts.length > 0
+          ? `${source} → package.json ${expanded.scripts.map((n) => `scripts.${n}`).join(" → ")}`
+          : `${source} → the package's own binary (node_modules/.bin)`,
     };
     if (resolved.framework !== "unknown") return resolved;
-    return (await runnerBehindWrapper(workspace, script, resolved.detectedBy)) ?? resolved;
+    return (await runnerBehindWrapper(workspace, expanded.command, resolved.detectedBy)) ?? resolved;
   }
   const framework = frameworkOf(command);
   if (framework === "unknown") {

@@ -13,6 +13,7 @@ import { MissingDependenciesError } from "../../../src/fix/dependencies.ts";
 import { verifyPatch } from "../../../src/fix/verify.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { createDockerSandbox } from "../../../src/sandbox/docker.ts";
+import { InfrastructureError } from "../../../src/core/errors.ts";
 import { SourcePolicyError } from "../../../src/install/npm.ts";
 import { createRepoDependencyProvider } from "../../../src/install/repo-deps.ts";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
@@ -163,6 +164,18 @@ describeDocker("verify: JS repository without an npm lockfile", () => {
     expect(log[0]).toMatch(/yarn\.lock \(yarn-classic\): 1 of 1 declared dependencies pinned/);
     expect(await installedMs(cacheDir)).toBe("2.1.2");
   }, 180_000);
+
+  it("a yarn/pnpm workspace (`workspace:` protocol) is an infrastructure error saying npm cannot link it", async () => {
+    const error = await verifyIn(
+      await repo("ws", {}, { "@acme/util": "workspace:*" }),
+      path.join(tmp, "cache-ws"),
+      [],
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect(String((error as Error).message)).toMatch(
+      /yarn\/pnpm workspace \(package\.json: "@acme\/util": "workspace:\*"\).*does not link/,
+    );
+  }, 60_000);
 
   it("a git dependency in package.json is refused before npm runs, naming it and the setting", async () => {
     const error = await verifyIn(

@@ -224,8 +224,50 @@ describe("the runner behind a JS wrapper", () => {
       framework: "unknown",
       command: "make test",
     });
-    expect(await describeCommand(vitest, "npm run test:unit", "--test")).toMatchObject({
-      framework: "unknown",
+  });
+});
+
+describe("package-manager invocations of scripts and binaries (no yarn or pnpm in the sandbox)", () => {
+  const ws = memoryWorkspace({
+    "package.json": JSON.stringify({
+      scripts: {
+        test: "yarn lint && yarn test-all --runInBand",
+        testonly: "jest",
+        "test-all": "yarn testonly --projects ./a.json",
+        "test:unit": "vitest run --dir unit",
+      },
+    }),
+  });
+
+  it("expands yarn/pnpm/npm script invocations, nested, with their extra arguments", async () => {
+    expect(await describeCommand(ws, "yarn testonly", "--test")).toEqual({
+      framework: "jest",
+      command: "jest",
+      detectedBy: "--test → package.json scripts.testonly",
     });
+    expect(await describeCommand(ws, "yarn test-all --ci", "--test")).toMatchObject({
+      framework: "jest",
+      command: "jest --projects ./a.json --ci",
+      detectedBy: "--test → package.json scripts.test-all → scripts.testonly",
+    });
+    expect(await describeCommand(ws, "npm run test:unit -- --reporter dot", "--test")).toMatchObject({
+      framework: "vitest",
+      command: "vitest run --dir unit --reporter dot",
+    });
+    expect(await describeCommand(ws, "CI=1 pnpm run testonly", "--test")).toMatchObject({
+      command: "CI=1 jest",
+    });
+  });
+
+  it("runs a binary yarn or pnpm would run from node_modules/.bin; leaves installs and npm's own commands", async () => {
+    expect(await describeCommand(ws, "pnpm exec vitest run", "--test")).toMatchObject({
+      framework: "vitest",
+      command: "vitest run",
+      detectedBy: "--test → the package's own binary (node_modules/.bin)",
+    });
+    expect(await describeCommand(ws, "yarn mocha test/", "--test")).toMatchObject({ command: "mocha test/" });
+    expect((await describeCommand(ws, "yarn install", "--test")).command).toBe("yarn install");
+    expect((await describeCommand(ws, "npm ci", "--test")).command).toBe("npm ci");
+    expect((await describeCommand(ws, "npm run nope", "--test")).command).toBe("npm run nope");
   });
 });
