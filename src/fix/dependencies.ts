@@ -10,7 +10,8 @@ import { RetraceError } from "../core/errors.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import type { ExtraDir } from "../core/ports/sandbox.ts";
 import {
-  isTestRequirementsFile,
+  chooseRequirementsFiles,
+  isIncludeForTests,
   type PythonManifestRequirements,
   parseRequirements,
   pyprojectRequirements,
@@ -137,7 +138,7 @@ export async function checkPythonDependencies(workspace: Workspace): Promise<Pyt
   const setupCfg = present.has("setup.cfg") ? await read("setup.cfg") : null;
   if (setupCfg !== null) take(setupCfgRequirements(setupCfg));
   // Requirements files: the test ones at the usual places, and what they and tox.ini include with `-r`.
-  const queue = all.filter(isTestRequirementsFile);
+  const queue = chooseRequirementsFiles(all);
   const tox = present.has("tox.ini") ? await read("tox.ini") : null;
   if (tox !== null) {
     const t = toxRequirements(tox);
@@ -151,6 +152,7 @@ export async function checkPythonDependencies(workspace: Workspace): Promise<Pyt
   while (queue.length > 0 && done.size < 50) {
     const f = queue.shift() as string;
     if (done.has(f) || f.startsWith("../") || path.posix.isAbsolute(f) || !present.has(f)) continue;
+    if (!isIncludeForTests(f)) continue;
     done.add(f);
     const text = await read(f);
     if (text === null) continue;

@@ -207,7 +207,7 @@ export function toxRequirements(text: string): { requirements: string[]; include
 const TEST_FILE = /(^|[-_.])(tests?|testing|dev|develop|development|ci)([-_.]|$)/;
 const BASE_FILE = /^(requirements|base|common|main|core|install|runtime|prod|production|default)$/;
 const NOT_FOR_TESTS =
-  /(doc|lint|typing|mypy|release|publish|deploy|packaging|build|dist|bench|style|format|pre-commit|constraint)/;
+  /(doc|lint|typing|typecheck|mypy|release|publish|deploy|packaging|build|dist|bench|style|format|pre-commit|constraint)/;
 
 /**
  * Requirements files a test run needs, by name: the base `requirements.txt` and test/dev/CI ones at the root
@@ -226,6 +226,29 @@ export function isTestRequirementsFile(path: string): boolean {
   if (parts.length === 2 && parts[0] === "requirements") return TEST_FILE.test(stem) || BASE_FILE.test(stem);
   if (parts.length === 2 && /^tests?$/.test(parts[0] ?? "")) return stem.includes("requirements");
   return false;
+}
+
+/**
+ * The requirements files to install, of those a repository has (`isTestRequirementsFile`): the base ones, and
+ * the test ones when there are any, else the development/CI ones (which often include docs and release sets).
+ */
+export function chooseRequirementsFiles(files: string[]): string[] {
+  const candidates = files.filter(isTestRequirementsFile);
+  const stem = (f: string) => (f.toLowerCase().split("/").at(-1) ?? "").slice(0, -4);
+  const tests = candidates.filter(
+    (f) => /(^|[-_.])(tests?|testing)([-_.]|$)/.test(stem(f)) || /^tests?\//.test(f),
+  );
+  const base = candidates.filter((f) => BASE_FILE.test(stem(f)));
+  const rest = candidates.filter((f) => !tests.includes(f) && !base.includes(f));
+  return [...base, ...(tests.length > 0 ? tests : rest)];
+}
+
+/** Whether a requirements file a `-r` line includes is for tests (not docs, lint, typing, packaging or release). */
+export function isIncludeForTests(path: string): boolean {
+  return !path
+    .toLowerCase()
+    .split("/")
+    .some((part) => NOT_FOR_TESTS.test(part.replace(/\.txt$/, "")));
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   runsPython,
 } from "../../../src/fix/dependencies.ts";
 import {
+  chooseRequirementsFiles,
   isTestRequirementsFile,
   parseRequirements,
   pyprojectRequirements,
@@ -136,6 +137,33 @@ describe("Python requirements", () => {
     for (const f of leave) expect(isTestRequirementsFile(f), f).toBe(false);
   });
 
+  it("chooses the base and test files (dev ones only without test ones); includes of docs or packaging sets are left out", async () => {
+    expect(
+      chooseRequirementsFiles([
+        "requirements/development.txt",
+        "requirements/testing.txt",
+        "requirements/typechecks.txt",
+        "requirements/packaging.txt",
+        "requirements.txt",
+        "README.md",
+      ]),
+    ).toEqual(["requirements.txt", "requirements/testing.txt"]);
+    expect(chooseRequirementsFiles(["dev-requirements.txt", "requirements-docs.txt"])).toEqual([
+      "dev-requirements.txt",
+    ]);
+    const ws = memoryWorkspace({
+      "requirements/development.txt":
+        "--requirement testing.txt\n--requirement ../docs/requirements.txt\n-r packaging.txt\n",
+      "requirements/testing.txt": "coverage\n",
+      "requirements/packaging.txt": "flit\n",
+      "docs/requirements.txt": "sphinx\n",
+    });
+    expect((await checkDependencies(ws)).python).toMatchObject({
+      requirements: ["coverage"],
+      sources: ["requirements/testing.txt"],
+    });
+  });
+
   it("checkDependencies reports both ecosystems: the project itself left out, includes followed inside the repository", async () => {
     const ws = memoryWorkspace({
       "requirements.txt": "pytest==8.0.0\n-r requirements/common.txt\n-r ../outside.txt\n",
@@ -152,11 +180,11 @@ describe("Python requirements", () => {
         sources: [
           "pyproject.toml [project] dependencies",
           "pyproject.toml [project.optional-dependencies] test",
-          "requirements-dev.txt",
           "requirements.txt",
           "requirements/common.txt",
+          "requirements-dev.txt",
         ],
-        requirements: ["attrs", "freezegun", "hypothesis", "pytest==8.0.0", "six"],
+        requirements: ["attrs", "freezegun", "pytest==8.0.0", "six", "hypothesis"],
         srcLayout: true,
       },
     });
