@@ -3,7 +3,8 @@
  * Node or Python it was written for, not on whatever the sandbox image happens to ship.
  *
  * Node, first found wins: `.nvmrc`, `.node-version`, `.tool-versions` (`nodejs`/`node`), `package.json`
- * `volta.node`, `package.json` `engines.node`. Python: `.python-version`, `.tool-versions` (`python`),
+ * `volta.node`, the `node-version` a GitHub Actions workflow gives `actions/setup-node` (the newest literal one;
+ * CI's explicit choice is more specific than a loose `engines` range), `package.json` `engines.node`. Python: `.python-version`, `.tool-versions` (`python`),
  * `pyproject.toml` `requires-python`, `setup.cfg` `python_requires`.
  * Pure: the caller passes a reader of repository files.
  */
@@ -66,7 +67,32 @@ function json(text: string | null): Record<string, unknown> | null {
   }
 }
 
-export function detectToolchain(read: ReadRepoFile): Toolchain {
+/**
+ * The newest literal `node-version` the workflows give setup-node (`node-version: 24`, `node-version: [20, 22]`,
+ * `node-version: '22.x'`), or null; expressions (`${{ matrix.node }}`) and `lts/*` aliases are left to the
+ * other sources.
+ */
+export function workflowNodeVersion(workflows: readonly string[]): string | null {
+  const found: string[] = [];
+  for (const text of workflows) {
+    for (const m of text.matchAll(/^\s*-?\s*node-version\s*:\s*(.+?)\s*(?:#.*)?$/gm)) {
+      const value = (m[1] ?? "").trim();
+      const items = value.startsWith("[") ? value.replace(/^\[|\]$/g, "").split(",") : [value];
+      for (const raw of items) {
+        const v = raw
+          .trim()
+          .replace(/^['"]|['"]$/g, "")
+          .replace(/\.x$/, "");
+        if (/^\d+(\.\d+){0,2}$/.test(v)) found.push(v);
+      }
+    }
+  }
+  if (found.length === 0) return null;
+  const key = (v: string) => semver.coerce(v)?.version ?? "0.0.0";
+  return found.sort((a, b) => semver.compare(key(b), key(a)))[0] ?? null;
+}
+
+export function detectToolchain(read: ReadRepoFile, workflows: readonly string[] = []): Toolchain {
   const pkg = json(read("package.json"));
   const tools = read(".tool-versions");
   const node = ((): RuntimeRequest | null => {
@@ -79,6 +105,8 @@ export function detectToolchain(read: ReadRepoFile): Toolchain {
     const volta = (pkg?.volta as Record<string, unknown> | undefined)?.node;
     if (typeof volta === "string" && volta.trim())
       return { spec: volta.trim(), source: "package.json volta.node", kind: "pin" };
+    const ci = workflowNodeVersion(workflows);
+    if (ci) return { spec: ci, source: "the CI workflow's setup-node node-version", kind: "pin" };
     const engines = (pkg?.engines as Record<string, unknown> | undefined)?.node;
     if (typeof engines === "string" && engines.trim())
       return { spec: engines.trim(), source: "package.json engines.node", kind: "range" };

@@ -6,7 +6,7 @@
  *
  * Repository files are read here on the host: regular files only, through no symbolic link, size-capped.
  */
-import { lstatSync, openSync, readSync, closeSync, constants } from "node:fs";
+import { closeSync, constants, lstatSync, openSync, readdirSync, readSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type Docker from "dockerode";
@@ -46,6 +46,26 @@ export function readRepoFileSafely(root: string, rel: string): string | null {
   }
 }
 
+/**
+ * The GitHub Actions workflow files (`.github/workflows/*.yml|yaml`), read like readRepoFileSafely: no link
+ * followed (not `.github`, not `workflows`, not a file), at most 50 files of 256 KiB.
+ */
+export function readWorkflowsSafely(root: string): string[] {
+  const dir = path.join(root, ".github", "workflows");
+  try {
+    if (!lstatSync(path.join(root, ".github")).isDirectory() || !lstatSync(dir).isDirectory()) return [];
+    const out: string[] = [];
+    for (const name of readdirSync(dir).sort().slice(0, 50)) {
+      if (!/\.ya?ml$/.test(name)) continue;
+      const text = readRepoFileSafely(dir, name);
+      if (text !== null) out.push(text);
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
+
 export interface RepoRuntime {
   image: string;
   toolchain: Toolchain;
@@ -62,7 +82,10 @@ export interface RepoRuntimeOptions {
 }
 
 export async function resolveRepoRuntime(o: RepoRuntimeOptions): Promise<RepoRuntime> {
-  const toolchain = detectToolchain((rel) => readRepoFileSafely(o.repoDir, rel));
+  const toolchain = detectToolchain(
+    (rel) => readRepoFileSafely(o.repoDir, rel),
+    readWorkflowsSafely(o.repoDir),
+  );
   const described: string[] = [];
   let image = o.baseImage;
   const basePython = toolchain.python ? await imageToolVersion(o.docker, o.baseImage, "python3") : null;

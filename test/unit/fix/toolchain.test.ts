@@ -4,6 +4,7 @@ import {
   detectToolchain,
   nodeRange,
   pythonSatisfies,
+  workflowNodeVersion,
 } from "../../../src/fix/toolchain.ts";
 
 const files = (f: Record<string, string>) => (p: string) => f[p] ?? null;
@@ -97,5 +98,26 @@ describe("pythonSatisfies", () => {
     ["3.11.2", "<3.11", false],
   ])("%s against %s is %s", (version, spec, want) => {
     expect(pythonSatisfies(version, spec)).toBe(want);
+  });
+});
+
+describe("the CI workflow's setup-node version", () => {
+  it("takes the newest literal node-version of the workflows, after the version files and before engines", () => {
+    const wf = [
+      "jobs:\n  test:\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 20 # lts\n",
+      "strategy:\n  matrix:\n    node-version: [18.x, '22', 20]\nsteps:\n  - uses: actions/setup-node@v4\n    with:\n      node-version: ${{ matrix.node-version }}\n",
+    ];
+    expect(workflowNodeVersion(wf)).toBe("22");
+    expect(workflowNodeVersion(["node-version: lts/*\n", "node-version-file: .nvmrc\n"])).toBeNull();
+    const pkg = JSON.stringify({ engines: { node: ">=14" } });
+    expect(detectToolchain(files({ "package.json": pkg }), wf).node).toEqual({
+      spec: "22",
+      source: "the CI workflow's setup-node node-version",
+      kind: "pin",
+    });
+    expect(detectToolchain(files({ "package.json": pkg, ".nvmrc": "20\n" }), wf).node?.source).toBe(".nvmrc");
+    expect(detectToolchain(files({ "package.json": pkg }), []).node?.source).toBe(
+      "package.json engines.node",
+    );
   });
 });
