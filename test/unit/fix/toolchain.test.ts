@@ -105,7 +105,8 @@ describe("the CI workflow's setup-node version", () => {
   it("takes the newest literal node-version of the workflows, after the version files and before engines", () => {
     const wf = [
       "jobs:\n  test:\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 20 # lts\n",
-      "strategy:\n  matrix:\n    node-version: [18.x, '22', 20]\nsteps:\n  - uses: actions/setup-node@v4\n    with:\n      node-version: ${{ matrix.node-version }}\n",
+      "strategy:\n  matrix:\n    node-version: [18.x, '22', 20]\nsteps:\n  - uses: actions/setup-node@v4\n    with:\n      node-version: $" +
+        "{{ matrix.node-version }}\n",
     ];
     expect(workflowNodeVersion(wf)).toBe("22");
     expect(workflowNodeVersion(["node-version: lts/*\n", "node-version-file: .nvmrc\n"])).toBeNull();
