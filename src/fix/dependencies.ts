@@ -177,6 +177,8 @@ export async function checkDependencies(workspace: Workspace): Promise<Dependenc
 /** Whether a test command runs JS tooling (and so needs the package's node_modules). */
 export function runsJs(command: TestCommand): boolean {
   if (["jest", "vitest", "mocha", "node-test"].includes(command.framework)) return true;
+  // A package script or binary the command was expanded from (`npm run tests-only` → `nyc tape …`).
+  if (/package\.json scripts|node_modules\/\.bin/.test(command.detectedBy)) return true;
   return /^\s*(npm|npx|yarn|pnpm|node|bun)(\s|$)/.test(command.command);
 }
 

@@ -103,7 +103,7 @@ export async function assertTestsCouldRun(
     const declare =
       m.ecosystem === "python"
         ? "declare it where the repository's tests get their requirements (pyproject.toml [project] dependencies or a test extra / dependency group, setup.cfg, a requirements or test-requirements file, tox.ini deps): Retrace installs those as wheels in its install container; or run with an image that has it (sandbox.image in .github/retrace.yml, allowed by the host's RETRACE_SANDBOX_IMAGES)"
-        : "declare it in package.json and commit a package-lock.json (Retrace installs npm lockfiles in its install container), or run with an image that has it (sandbox.image in .github/retrace.yml)";
+        : "declare it in package.json (Retrace installs package.json's dependencies in its install container, from the lockfile when there is one), or run with an image that has it (sandbox.image in .github/retrace.yml)";
     throw new InfrastructureError(
       `the tests did not run: \`${command.command}\` stopped because the sandbox has no ${m.ecosystem === "python" ? "Python module" : "package"} '${m.top}' (${m.line}); a run that never reached the tests is not evidence about the code`,
       declare,

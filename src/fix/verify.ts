@@ -277,11 +277,15 @@ export function compareRuns(base: readonly TestRunResult[], patched: readonly Te
   const stillFailing: string[] = [];
   const tests: Comparison["tests"] = [];
   const loaded: string[] = [];
+  // Patched runs narrowed to some tests say nothing about the others: a test none of them ran is not compared
+  // (it is neither a regression nor a fix) until a full run of the patched suite is there.
+  const fullPatched = patched.some((r) => r.only === undefined);
+  const ranAfter = (id: string) => fullPatched || patched.some((r) => r.only?.includes(id));
   for (const id of ids) {
     const b = before.outcomes.get(id) ?? "missing";
     const a = after.outcomes.get(id) ?? "missing";
     tests.push({ id, before: b, after: a });
-    if (patched.length === 0) continue; // the patch was not run: nothing to compare
+    if (patched.length === 0 || !ranAfter(id)) continue; // the patch was not run on it: nothing to compare
     const failedBefore = b === "failed" || b === "error";
     if (failedBefore) {
       const nowLoads = a === "missing" ? fileNowLoads(id, base, patched, after.outcomes) : null;
@@ -335,10 +339,14 @@ export function compareRuns(base: readonly TestRunResult[], patched: readonly Te
     );
   }
 
+  if (patched.length > 0 && !fullPatched) {
+    reasons.push("the patched suite was not run in full (only the tests failing on the base)");
+  }
   const verified =
     incomplete.length === 0 &&
     base.length > 0 &&
     patched.length > 0 &&
+    fullPatched &&
     unstable.length === 0 &&
     failToPass.length > 0 &&
     passToFail.length === 0 &&
@@ -542,10 +550,28 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     return { failToPass, controller, promise };
   };
   if (baseUsable) {
+    // The tests failing on the base first, narrowed to them where the runner allows (reject fast: a patch that
+    // does not fix them is rejected without running the whole suite), then the full suite once, then narrowed
+    // repeats. With one run, or a runner that cannot be narrowed, the first run is the full suite.
+    const targets = runs >= 2 ? repeatIds(command, base) : undefined;
     for (let i = 1; i <= runs; i++) {
-      const r = await run("patched", i, i === 1 ? undefined : repeatIds(command, base));
+      const only =
+        targets === undefined
+          ? i === 1
+            ? undefined
+            : repeatIds(command, base)
+          : i === 2
+            ? undefined
+            : targets;
+      const r = await run("patched", i, only);
       after.push(r);
       if (!r.complete) break;
+      if (
+        r.only !== undefined &&
+        after.length === 1 &&
+        r.tests.some((t) => r.only?.includes(t.id) && isFailing(t.outcome))
+      )
+        break; // a test the patch had to fix still fails: rejected, whatever the rest of the suite does
       if (wantAntiGaming && speculative === null && i < runs) {
         const sofar = compareRuns(base, after);
         if (sofar.verified) speculative = startAntiGaming(sofar.failToPass);

@@ -276,35 +276,42 @@ async function pipResolveAndInstall(
       const pythonVersion = version.stdout.trim();
       if (version.exitCode !== 0 || !/^\d+\.\d+$/.test(pythonVersion))
         throw new InstallFailedError("the image has no working python3", "python3 -c 'import sys'");
-      const dry = await s.container.exec(
-        [
-          "sh",
-          "-c",
-          PIP,
-          "pip",
-          "install",
-          "--dry-run",
-          "--ignore-installed",
-          "--only-binary=:all:",
-          "--report",
-          "/tmp/report.json",
-          "--quiet",
-          ...indexArgs(ctx.registry, s),
-          "--",
-          ...specs,
-        ],
-        { env },
-      );
-      if (dry.exitCode !== 0)
-        throw pipFailure(dry.stderr + dry.stdout, s, dry.stoppedBy, ctx.limits, "pip install --dry-run");
-      const reportText = await s.container.exec(["cat", "/tmp/report.json"]);
-      let report: unknown;
-      try {
-        report = JSON.parse(reportText.stdout);
-      } catch {
-        throw new InstallFailedError("pip wrote no readable report", "pip install --dry-run --report");
+      // Nothing to resolve (a src layout without requirements): only the `.pth` lines are written.
+      const { wheels, problems } =
+        specs.length === 0
+          ? { wheels: [] as ResolvedWheel[], problems: [] as SourceProblem[] }
+          : await resolveReport();
+      async function resolveReport() {
+        const dry = await s.container.exec(
+          [
+            "sh",
+            "-c",
+            PIP,
+            "pip",
+            "install",
+            "--dry-run",
+            "--ignore-installed",
+            "--only-binary=:all:",
+            "--report",
+            "/tmp/report.json",
+            "--quiet",
+            ...indexArgs(ctx.registry, s),
+            "--",
+            ...specs,
+          ],
+          { env },
+        );
+        if (dry.exitCode !== 0)
+          throw pipFailure(dry.stderr + dry.stdout, s, dry.stoppedBy, ctx.limits, "pip install --dry-run");
+        const reportText = await s.container.exec(["cat", "/tmp/report.json"]);
+        let report: unknown;
+        try {
+          report = JSON.parse(reportText.stdout);
+        } catch {
+          throw new InstallFailedError("pip wrote no readable report", "pip install --dry-run --report");
+        }
+        return checkPipReport(report, ctx.registry);
       }
-      const { wheels, problems } = checkPipReport(report, ctx.registry);
       if (problems.length > 0) throw new SourcePolicyError(problems, `installing ${specs.join(", ")}`);
       wheels.sort((a, b) => a.name.localeCompare(b.name));
       const target = options.target(pythonVersion);

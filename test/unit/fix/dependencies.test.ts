@@ -245,6 +245,14 @@ describe("requireDependencies", () => {
     expect(runsJs(pytest)).toBe(false);
     expect(runsJs({ framework: "unknown", command: "npx ava", detectedBy: "--test" })).toBe(true);
     expect(runsJs({ framework: "unknown", command: "make test", detectedBy: "--test" })).toBe(false);
+    // A package script expanded to what it runs (`npm run tests-only` → `nyc tape …`) still runs JS.
+    expect(
+      runsJs({
+        framework: "unknown",
+        command: "nyc tape 'test/**/*.js'",
+        detectedBy: "--test → package.json scripts.tests-only",
+      }),
+    ).toBe(true);
   });
 });
 

@@ -121,8 +121,27 @@ describe("verifyPatch", () => {
     );
   });
 
-  it("REJECTED when the patched run exits early without a report; later runs are skipped", async () => {
-    const { sandbox, requests } = fakeSandbox([base, base, { exitCode: 0, stdout: "# pass 2\n" }]);
+  it("REJECTED when the patched run exits early without a report (the narrowed run, then the full run in its place); later runs are skipped", async () => {
+    const early = { exitCode: 0, stdout: "# pass 2\n" };
+    const { sandbox, requests } = fakeSandbox([base, base, early, early]);
+    const result = await verifyPatch({
+      workspace: memoryWorkspace(files),
+      sandbox,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+    });
+    expect(result.verdict).toBe("REJECTED");
+    expect(requests).toHaveLength(4);
+    expect(result.reasons[0]).toMatch(
+      /^patched run 1 did not complete: the test command wrote no tap report/,
+    );
+    expect(result.stillFailing).toEqual(["adds"]);
+  });
+
+  it("the failing tests first: a patch that does not fix them is REJECTED without a full patched run", async () => {
+    const { sandbox, requests } = fakeSandbox([base, base, base]);
     const result = await verifyPatch({
       workspace: memoryWorkspace(files),
       sandbox,
@@ -133,10 +152,28 @@ describe("verifyPatch", () => {
     });
     expect(result.verdict).toBe("REJECTED");
     expect(requests).toHaveLength(3);
-    expect(result.reasons[0]).toMatch(
-      /^patched run 1 did not complete: the test command wrote no tap report/,
-    );
+    // The patched run was narrowed to the failing test; the passing one was not compared (it did not run).
+    expect(requests[2]!.command.join(" ")).toMatch(/--test-name-pattern/);
     expect(result.stillFailing).toEqual(["adds"]);
+    expect(result.passToFail).toEqual([]);
+    expect(result.reasons).toContain(
+      "the patched suite was not run in full (only the tests failing on the base)",
+    );
+  });
+
+  it("VERIFIED needs a full patched run: the narrowed run first, then the whole suite", async () => {
+    const { sandbox, requests } = fakeSandbox([base, base, fixed, fixed]);
+    const result = await verifyPatch({
+      workspace: memoryWorkspace(files),
+      sandbox,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+    });
+    expect(result.verdict).toBe("VERIFIED");
+    expect(requests[2]!.command.join(" ")).toMatch(/--test-name-pattern/);
+    expect(requests[3]!.command.join(" ")).not.toMatch(/--test-name-pattern/);
   });
 
   it("REJECTED when nothing fails on the base, without running the patch", async () => {
