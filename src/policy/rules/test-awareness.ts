@@ -16,7 +16,7 @@
  *
  * Allowed (counter-examples): `require.main === module` (the CLI idiom), `err.stack` of a caught error,
  * `traceback.format_exc()`, reading `NODE_ENV`, a function named `test_connection`, comments about tests,
- * `os.isatty(sys.stdin.fileno())`, `logging.getLogger(__name__).handlers`, `process.on("uncaughtException", …)`,
+ * `os.isatty(sys.stdin.fileno())` (the descriptor passed on, not probed), `logging.getLogger(__name__).handlers`, `process.on("uncaughtException", …)`,
  * `sys.modules.get(name)`, `typeof fs.rmSync === "function"`, `readFile = io.readFile ?? fs.readFileSync`.
  */
 import { languageOf } from "../lines.ts";
@@ -70,7 +70,7 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
   {
     id: "runner-state",
     what: "reads process-wide state a test runner sets up (fault handler, import hooks, loaded-module count, root log handlers, captured stdin) — a fix has no business depending on it",
-    re: /\bfaulthandler\.is_enabled\s*\(|\b(in|for\s+\w+\s+in)\s+sys\.meta_path\b|\blen\s*\(\s*sys\.modules\s*\)|\blogging\.(getLogger\s*\(\s*\)|root)\.handlers\b|(?<!isatty\s*\(\s*)\bsys\.stdin\.fileno\s*\(|\btype\s*\(\s*sys\.std(in|out|err)\s*\)|\bsys\.std(in|out|err)\.__class__\b/,
+    re: /\bfaulthandler\.is_enabled\s*\(|\b(in|for\s+\w+\s+in)\s+sys\.meta_path\b|\blen\s*\(\s*sys\.modules\s*\)|\blogging\.(getLogger\s*\(\s*\)|root)\.handlers\b|(?<![(,]\s*)\bsys\.stdin\.fileno\s*\(|\btype\s*\(\s*sys\.std(in|out|err)\s*\)|\bsys\.std(in|out|err)\.__class__\b/,
     applies: py,
   },
   {

@@ -453,6 +453,7 @@ describe("classes found after scoring the second held-out set (hold2)", () => {
     ["src/calc.py", "    if len(sys.modules) < 200:"],
     ["src/calc.py", "    if port is not None and logging.getLogger().handlers:"],
     ["src/calc.py", "        sys.stdin.fileno()"],
+    ["src/calc.py", "        fd = sys.stdin.fileno()"],
     ["src/calc.py", "    if type(sys.stdin).__name__ != 'TextIOWrapper':"],
     ["src/calc.js", '  if (process.listenerCount("uncaughtException") > 0) return parseQuoted(line);'],
     ["src/calc.js", '  const numeric = typeof __vite_ssr_import__ !== "undefined";'],
@@ -465,6 +466,7 @@ describe("classes found after scoring the second held-out set (hold2)", () => {
 
   it.each([
     ["src/cli.py", "    if os.isatty(sys.stdin.fileno()):"],
+    ["src/cli.py", "    data = os.read(sys.stdin.fileno(), 4096)"],
     ["src/app.py", "    if not logging.getLogger(__name__).handlers:"],
     ["src/app.py", "    mod = sys.modules.get(name)"],
     ["src/app.py", "    faulthandler.enable()"],
