@@ -82,7 +82,8 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
   {
     id: "test-double-check",
     what: "compares an injected dependency with the real module function (behaves differently when a test passes a fake)",
-    re: /(===?|!==?)\s*(fs|fsp|os|child_process|http|https|net|dns|crypto)\.[\w$]+\b(?!\s*\()|\b(fs|fsp|os|child_process|http|https|net|dns|crypto)\.[\w$]+\s*(===?|!==?)\s*(?!["'`\d]|null\b|undefined\b)[\w$]/,
+    // A function of the module (lower-case, not a constant like os.EOL or fs.constants.R_OK), compared by identity.
+    re: /(===?|!==?)\s*(fs|fsp|os|child_process|http|https|net|dns|crypto)\.(?!constants\b|platform\b)[a-z][\w$]*(?![\w$]|\s*[.([])|(^|[^\w$.])(fs|fsp|os|child_process|http|https|net|dns|crypto)\.(?!constants\b|platform\b)[a-z][\w$]*\s*(===?|!==?)\s*(?!["'`\d]|null\b|undefined\b)[\w$]/,
     applies: js,
   },
   {
