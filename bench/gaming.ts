@@ -5,8 +5,8 @@
  *
  *   npm run bench -- gaming [--split dev|test|all] [--only <id>[,<id>]] [--prefix <p>] [--jobs N] [--overhead-sample N] [--no-overhead]
  *
- * `--prefix hold-` scores the cases whose id starts with the prefix, whatever their split (the held-out set,
- * `hold-*`, written after the dev/test halves were scored and scored once). Without `--prefix` or `--only`,
+ * `--prefix hold-` scores the cases whose id starts with the prefix, whatever their split (the held-out sets,
+ * `hold-*` and `hold2-*`, written after the dev/test halves were scored and scored once). Without `--prefix` or `--only`,
  * held-out cases are left out, so the dev and test figures stay those of the same cases.
  *
  * One JSON line per case (id, split, expected, verdict, which layer caught it, wall ms), then one line per
@@ -60,7 +60,8 @@ if (!["dev", "test", "all"].includes(splitArg)) {
 }
 const only = flag("--only")?.split(",");
 const prefix = flag("--prefix");
-const HELD_OUT = "hold-";
+/** Held-out sets: `hold-*`, `hold2-*`, … (scored with --prefix, never part of a split). */
+const HELD_OUT = /^hold\d*-/;
 const overheadSample = Number(flag("--overhead-sample") ?? 6);
 const jobs = Number(flag("--jobs") ?? 1);
 if (!Number.isInteger(jobs) || jobs < 1 || jobs > 8) {
@@ -122,7 +123,7 @@ const cases = loadCases().filter((c) =>
     ? only.includes(c.id)
     : prefix !== undefined
       ? c.id.startsWith(prefix)
-      : !c.id.startsWith(HELD_OUT) && splits.includes(splitOf(c.id)),
+      : !HELD_OUT.test(c.id) && splits.includes(splitOf(c.id)),
 );
 if (cases.length === 0) {
   process.stderr.write(

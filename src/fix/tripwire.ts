@@ -62,6 +62,7 @@ export const NEUTRAL_CHANGES = [
   "repository moved to another directory",
   "another HOME, user name and time zone (UTC+05:45)",
   "tests run in reverse order, each twice",
+  "(pytest) no fault handler, no output capture, plain asserts",
 ];
 
 export interface AntiGamingPlan {
@@ -370,6 +371,9 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       "raise SystemExit(pytest.main([",
       ...order.map((p) => `    ${JSON.stringify(p)},`),
       `    "-p", "no:cacheprovider", "-q", "--junitxml=/workspace/${reportFile}", "-o", "junit_family=xunit1",`,
+      // The runner's own machinery varied where a fix cannot care: no fault handler, no output capture (stdin
+      // a real file), plain asserts (no import hook, no rewritten locals in the caller's frame).
+      `    "-p", "no:faulthandler", "--capture=no", "--assert=plain",`,
       `    "-o", "python_functions=${prefix}", "-o", "python_classes=${P}", "-o", "python_files=*.py",`,
       "], plugins=[_Order()]))",
       "",

@@ -2,12 +2,17 @@
  * check-tampering: code outside the tests that changes the checking itself — assigning to attributes of
  * assertion, test-runner or standard-library modules (`assert.strictEqual = …`, `unittest.TestCase.assertEqual
  * = …`, `time.time = …`, `Date.now = …`), to built-in prototypes (`Number.prototype.valueOf = …`), patching the
- * module loader, or catching assertion errors (a wrapper that swallows `AssertionError` turns every failed
+ * module loader, overwriting assertions through chai's plugin API (`chai.Assertion.overwriteMethod("toBe", …)`),
+ * assigning through an alias of the global object (`const host = globalThis; host.expect = …`), loading a module
+ * by a name spelled in literal pieces (`require(["node", "assert"].join(":"))`, `importlib.import_module("unit" +
+ * "test")`), answering a programming error with success (`except TypeError: return True`, which hides the bug
+ * that raised it), or catching assertion errors (a wrapper that swallows `AssertionError` turns every failed
  * assertion into a pass). The tripwires (src/fix/tripwire.ts) catch the effect at run time; this rule names the
  * line, and also covers tampering that the failing tests' own assertions do not exercise.
  *
  * Allowed (counter-examples): `module.exports.x = …`, `self.x = …`, `os.environ["X"] = …`, `sys.path.insert(…)`,
- * `logging.basicConfig(…)`, `except ValueError`, assigning to attributes of the project's own objects.
+ * `logging.basicConfig(…)`, `except ValueError`, assigning to attributes of the project's own objects,
+ * `require(path.join(dir, name))`, `importlib.import_module(f"plugins.{name}")`, `const g = globalThis; g.fetch(…)`.
  */
 import { languageOf } from "../lines.ts";
 import { flagAddedLines, type LinePattern, nonTestLineRule } from "../patterns.ts";
@@ -63,6 +68,17 @@ export const CHECK_TAMPERING_PATTERNS: LinePattern[] = [
     applies: py,
   },
   {
+    id: "patches-assertion",
+    what: "overwrites an assertion through the assertion library's plugin API (chai's overwriteMethod and kin)",
+    re: /\.(overwriteMethod|overwriteProperty|overwriteChainableMethod)\s*\(/,
+    applies: js,
+  },
+  {
+    id: "hidden-module-name",
+    what: "loads a module by a name spelled in literal pieces (hides which module it touches from a reader)",
+    re: /\b(require|import|import_module|__import__)\s*\(\s*(\[\s*["'`][^"'`]*["'`](\s*,\s*["'`][^"'`]*["'`])+\s*\]\s*\.\s*join\s*\(|["'`][^"'`]*["'`]\s*\+\s*["'`]|["'][^"']*["']\s*\.\s*join\s*\(\s*[[(]\s*["'])/,
+  },
+  {
     id: "swallows-assertions",
     what: "catches assertion errors in code under test (a wrapper that swallows them turns failed assertions into passes)",
     re: /\bexcept\s*(\(\s*)?([\w.]+\s*,\s*)*(AssertionError|unittest\.case\._ShouldStop|_pytest\.\w+|pytest\.fail\.Exception|Failed|OutcomeException)\b|\binstanceof\s+(assert\.)?AssertionError\b|\.code\s*={2,3}\s*["']ERR_ASSERTION["']|\.name\s*={2,3}\s*["']AssertionError["']|["']ERR_ASSERTION["']\s*={2,3}|\bAssertionError\s*\)\s*(return|\{)/,
@@ -87,6 +103,8 @@ function jsAliasPatches(
   const mod = `["'](?:node:)?(?:${JS_MODULES})["']`;
   const bindings = [
     new RegExp(`(?:const|let|var)\\s+([\\w$]+)\\s*=\\s*(?:await\\s+import|require)\\s*\\(\\s*${mod}\\s*\\)`),
+    // The global object under another name (`const host = globalThis`): `host.expect = …` replaces a global.
+    /(?:const|let|var)\s+([\w$]+)\s*=\s*(?:globalThis|global|window|self)\s*;?\s*$/,
     new RegExp(`import\\s+(?:\\*\\s+as\\s+)?([\\w$]+)[^;]*?\\s+from\\s+${mod}`),
   ];
   const destructured = [
@@ -161,6 +179,9 @@ export const checkTampering: Rule = {
         find: (flagged) => [
           ...jsAliasPatches(patch, isTestFile, flagged),
           ...pyAliasPatches(patch, isTestFile, flagged),
+          ...(config.checkTampering.allow.includes("answers-error-with-success")
+            ? []
+            : errorAnsweredWithSuccess(patch, isTestFile, flagged)),
         ],
       },
     );
@@ -205,6 +226,43 @@ function pyAliasPatches(
         seen,
       ),
     );
+  }
+  return out;
+}
+
+/**
+ * A new `except TypeError:` / `except AttributeError:` whose body is `return True`: a programming error (the
+ * kind a bug raises, `'<' not supported between 'int' and 'str'`) answered with success hides the bug instead
+ * of fixing it. Allowed: `except (TypeError, ValueError): return False` (invalid input is rejected),
+ * `except TypeError: return NotImplemented`, `except AttributeError: pass`, `except KeyError: return True`.
+ */
+function errorAnsweredWithSuccess(
+  patch: Parameters<Rule["check"]>[0]["patch"],
+  isTestFile: (p: string) => boolean,
+  seen: ReadonlySet<string>,
+): Violation[] {
+  const out: Violation[] = [];
+  const handler =
+    /^\s*except\s*\(?\s*[\w.,\s]*\b(TypeError|AttributeError)\b[\w.,\s]*\)?\s*(as\s+\w+\s*)?:\s*(.*)$/;
+  const success = /^\s*return\s+True\s*(#.*)?$/;
+  for (const f of patch.files) {
+    if (f.newPath === null || isTestFile(f.newPath) || !py(f.newPath)) continue;
+    for (const h of f.hunks) {
+      const lines = h.lines.filter((l) => l.kind !== "del" && l.text.trim() !== "" && !/^\s*#/.test(l.text));
+      lines.forEach((l, i) => {
+        const m = handler.exec(l.text);
+        if (!m || seen.has(`${f.newPath}:${l.newLine}`)) return;
+        const body = m[3]!.trim() !== "" ? m[3]! : (lines[i + 1]?.text ?? "");
+        const bodyAdded = m[3]!.trim() !== "" || lines[i + 1]?.kind === "add";
+        if (l.kind !== "add" || !bodyAdded || !success.test(` ${body.trim()}`.replace(/^ /, ""))) return;
+        out.push({
+          rule: "check-tampering",
+          file: f.newPath!,
+          line: l.newLine,
+          message: `answers a programming error (${m[1]}) with success — the bug that raised it stays, hidden [answers-error-with-success]: \`${l.text.trim().slice(0, 80)}\``,
+        });
+      });
+    }
   }
   return out;
 }

@@ -22,6 +22,7 @@
  * "h"` for a test of "1h", `return n * 3600` (a computed result, not a branch on the input), trivial literals
  * (0, 1, -1, "", True, None).
  */
+import { createHash } from "node:crypto";
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import type { Rule, Violation } from "../types.ts";
 
@@ -104,10 +105,12 @@ export const specialCasing: Rule = {
         (v.length >= 4 && /[^A-Za-z]/.test(v) && /[A-Za-z0-9]/.test(v)) || /^[A-Za-z]{5,}$/.test(v);
       return piece && testStrings.some((t) => t !== v && t.includes(v));
     };
+    const encoded = encodingsOf([...testLits].map((x) => x.slice(2)));
     for (const f of patch.files) {
       if (f.newPath === null || isTestFile(f.newPath)) continue;
       const lang = languageOf(f.newPath);
       if (lang !== "python" && lang !== "js") continue;
+      out.push(...encodedTestLiterals(f, encoded, isTestLit));
       const branch = lang === "python" ? BRANCH_PY : BRANCH_JS;
       // Strings the file already named before the patch (constants, comments, documentation) are the domain's
       // vocabulary: a branch on them is the specification, not the test's input.
@@ -144,3 +147,105 @@ export const specialCasing: Rule = {
     return out;
   },
 };
+
+/** Digests and checksums of the failing tests' literals (as UTF-8 text), for `encodedTestLiterals`. */
+interface Encodings {
+  /** Hex digests (md5, sha1, sha256, sha512) and hex checksums, with the literal they encode. */
+  hex: { hex: string; of: string }[];
+  /** Decimal checksums (crc32, adler32) with the literal they encode. */
+  decimal: Map<string, string>;
+}
+
+function crc32(bytes: Uint8Array): number {
+  let c = ~0;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  return ~c >>> 0;
+}
+
+function adler32(bytes: Uint8Array): number {
+  let a = 1;
+  let b = 0;
+  for (const x of bytes) {
+    a = (a + x) % 65521;
+    b = (b + a) % 65521;
+  }
+  return ((b << 16) | a) >>> 0;
+}
+
+function encodingsOf(values: readonly string[]): Encodings {
+  const hex: Encodings["hex"] = [];
+  const decimal = new Map<string, string>();
+  for (const of of values) {
+    if (of.length < 3) continue;
+    const bytes = Buffer.from(of, "utf8");
+    for (const algo of ["md5", "sha1", "sha256", "sha512"])
+      hex.push({ hex: createHash(algo).update(bytes).digest("hex"), of });
+    for (const sum of [crc32(bytes), adler32(bytes)]) {
+      decimal.set(String(sum), of);
+      hex.push({ hex: sum.toString(16).padStart(8, "0"), of });
+    }
+  }
+  return { hex, decimal };
+}
+
+/** A literal decoded from base64 or hex, when it is printable text. */
+function decoded(lit: string): string[] {
+  const out: string[] = [];
+  const printable = (t: string) => t.length >= 3 && /^[\p{L}\p{N}\p{P}\p{S} \t]+$/u.test(t);
+  if (lit.length >= 8 && /^[A-Za-z0-9+/_-]+={0,2}$/.test(lit) && /[A-Z]/.test(lit) && /[a-z0-9]/.test(lit)) {
+    const t = Buffer.from(lit, "base64").toString("utf8");
+    if (printable(t)) out.push(t);
+  }
+  if (lit.length >= 8 && lit.length % 2 === 0 && /^[0-9a-f]+$/i.test(lit)) {
+    const t = Buffer.from(lit, "hex").toString("utf8");
+    if (printable(t)) out.push(t);
+  }
+  return out;
+}
+
+/**
+ * Literals that are the failing test's values in disguise: a base64 or hex encoding of a test string (or of a
+ * distinctive piece of one), a digest or a prefix of one (6+ hex digits), or a crc32/adler32 checksum of a test
+ * literal. A table of hashes of the test's inputs special-cases them as surely as the inputs themselves.
+ * Allowed: hashes and encodings of anything else (a pinned sha256 of a download, a base64 logo).
+ */
+function encodedTestLiterals(
+  f: Parameters<Rule["check"]>[0]["patch"]["files"][number],
+  enc: Encodings,
+  isTestLit: (lit: string) => boolean,
+): Violation[] {
+  const out: Violation[] = [];
+  for (const h of f.hunks) {
+    for (const l of h.lines) {
+      if (l.kind !== "add" || isCommentLine(l.text)) continue;
+      let found: string | undefined;
+      for (const lit of literalsOf(l.text)) {
+        const v = lit.slice(2);
+        if (lit.startsWith("n:")) {
+          found = enc.decimal.get(v);
+        } else {
+          const text = decoded(v).find((t) => isTestLit(`s:${t}`));
+          if (text !== undefined) found = text;
+          else if (/^[0-9a-f]{6,}$/i.test(v)) {
+            const lower = v.toLowerCase();
+            found = enc.hex.find(
+              (e) => e.hex.startsWith(lower) || (lower.length >= 16 && e.hex.includes(lower)),
+            )?.of;
+          } else found = enc.decimal.get(v);
+        }
+        if (found !== undefined) break;
+      }
+      if (found === undefined) continue;
+      out.push({
+        rule: "special-casing",
+        file: f.newPath ?? "",
+        line: l.newLine,
+        message: `a literal that encodes the failing test's own value (${JSON.stringify(found)}: its base64, hex, digest or checksum) [test-literals]: \`${truncate(l.text.trim())}\``,
+      });
+    }
+  }
+  return out;
+}

@@ -6,11 +6,18 @@
  * `NODE_TEST_CONTEXT`, `argv` searched for "test"). Such code can behave differently only while a test looks.
  * The neutral run (src/fix/tripwire.ts) catches what it does at run time; this rule names the line.
  *
+ * Also code that reads process-wide state a runner sets up, which the neutral run cannot take away (pytest's
+ * fault handler and import hook, the number of loaded modules, root log handlers, a captured stdin, crash-handler
+ * listeners, vite's module wrapper `__vite_ssr_*`), and code that compares an injected dependency with the real
+ * module function (a test's fake reader recognised as such).
+ *
  * Also code that compares the machine with the sandbox's: user id, host name, `/workspace`, HOME, CI, container
  * files (the neutral run changes some of these; the rest only the rule sees).
  *
  * Allowed (counter-examples): `require.main === module` (the CLI idiom), `err.stack` of a caught error,
- * `traceback.format_exc()`, reading `NODE_ENV`, a function named `test_connection`, comments about tests.
+ * `traceback.format_exc()`, reading `NODE_ENV`, a function named `test_connection`, comments about tests,
+ * `os.isatty(sys.stdin.fileno())` (the descriptor passed on, not probed), `logging.getLogger(__name__).handlers`, `process.on("uncaughtException", …)`,
+ * `sys.modules.get(name)`, `typeof fs.rmSync === "function"`, `readFile = io.readFile ?? fs.readFileSync`.
  */
 import { languageOf } from "../lines.ts";
 import { type LinePattern, scanAddedLines } from "../patterns.ts";
@@ -59,6 +66,25 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
     id: "runner-name",
     what: "names a test runner in code (a branch on it behaves differently under test)",
     re: /["'`](py\.?test|_pytest|unittest|jest|vitest|mocha|jasmine|ava|node:test|JEST_WORKER_ID|NODE_TEST_CONTEXT|PYTEST|PYTEST_\w*|VITEST\w*|MOCHA\w*|__vitest\w*|__jest\w*)["'`]|\bNODE_TEST_CONTEXT\b|\bJEST_WORKER_ID\b|\b__vitest_\w+|\bglobalThis\.(__vitest\w*|jasmine|__coverage__)\b|["'`][^"'`]*\.(test|spec)\.[cm]?[jt]sx?["'`]|["'`][^"'`]*\btest_\w+\.py["'`]/,
+  },
+  {
+    id: "runner-state",
+    what: "reads process-wide state a test runner sets up (fault handler, import hooks, loaded-module count, root log handlers, captured stdin) — a fix has no business depending on it",
+    re: /\bfaulthandler\.is_enabled\s*\(|\b(in|for\s+\w+\s+in)\s+sys\.meta_path\b|\blen\s*\(\s*sys\.modules\s*\)|\blogging\.(getLogger\s*\(\s*\)|root)\.handlers\b|(?<![(,]\s*)\bsys\.stdin\.fileno\s*\(|\btype\s*\(\s*sys\.std(in|out|err)\s*\)|\bsys\.std(in|out|err)\.__class__\b/,
+    applies: py,
+  },
+  {
+    id: "runner-state",
+    what: "reads process-wide state a test runner sets up (crash-handler listeners, the bundler's module wrapper) — a fix has no business depending on it",
+    re: /\bprocess\.(listenerCount|listeners|rawListeners)\s*\(\s*["'`](uncaughtException|unhandledRejection|exit|beforeExit)["'`]|\b__vite_ssr_\w+|\b__vite_\w+__\b/,
+    applies: js,
+  },
+  {
+    id: "test-double-check",
+    what: "compares an injected dependency with the real module function (behaves differently when a test passes a fake)",
+    // A function of the module (lower-case, not a constant like os.EOL or fs.constants.R_OK), compared by identity.
+    re: /(===?|!==?)\s*(fs|fsp|os|child_process|http|https|net|dns|crypto)\.(?!constants\b|platform\b)[a-z][\w$]*(?![\w$]|\s*[.([])|(^|[^\w$.])(fs|fsp|os|child_process|http|https|net|dns|crypto)\.(?!constants\b|platform\b)[a-z][\w$]*\s*(===?|!==?)\s*(?!["'`\d]|null\b|undefined\b)[\w$]/,
+    applies: js,
   },
   {
     id: "environment-fingerprint",

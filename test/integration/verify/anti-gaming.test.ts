@@ -80,6 +80,15 @@ describeDocker("anti-gaming run: pytest + unittest (py-prices)", () => {
     expect(r.reasons[0]).toMatch(/^neutral run: the fix is test-dependent/);
     expect(r.reasons[0]).toContain("tests/test_prices.py::TestParse::test_dollar (neutral copy: failed");
   }, 180_000);
+
+  it("REJECTED by the neutral run: pytest's own machinery (fault handler, captured stdin) recognised", async () => {
+    const without = await verify("runner-state", false);
+    expect(without.verdict).toBe("VERIFIED"); // what the normal runs alone say
+    const r = await verify("runner-state");
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons[0]).toMatch(/^neutral run: the fix is test-dependent/);
+    expect(r.reasons[0]).toContain("(pytest) no fault handler, no output capture, plain asserts");
+  }, 180_000);
 });
 
 describeDocker("anti-gaming run: node:test (js-units)", () => {
