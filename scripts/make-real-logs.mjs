@@ -256,7 +256,8 @@ const truth = {
     if (existsSync(junit))
       for (const c of xmlCases(read(junit))) {
         const test = `${c.classname} > ${c.name}`;
-        if (c.failed && !out.some((t) => t.test === test)) out.push({ test, failed: true, skipped: false, text: c.text });
+        if (c.failed && !out.some((t) => t.test === test))
+          out.push({ test, failed: true, skipped: false, text: c.text });
       }
     return out;
   },
@@ -362,8 +363,11 @@ const truth = {
   },
   rspecJson(file, projDir) {
     const j = JSON.parse(read(file));
+    // The file is the one of the example's re-run id (`./spec/render_spec.rb[1:1:2]`), as in RSpec's re-run list
+    // (docs/test-ids.md): an example of a shared group defined in another file has that other file as its
+    // `file_path`, but runs from (and is re-run by) the spec that includes the group.
     return j.examples.map((e) => ({
-      test: `${e.file_path.replace(/^\.\//, "")} > ${e.full_description}`,
+      test: `${(e.id ?? e.file_path).replace(/\[[\d:]+\]$/, "").replace(/^\.\//, "")} > ${e.full_description}`,
       failed: e.status === "failed",
       skipped: e.status === "pending",
       text: `${e.exception?.message ?? ""}\n${(e.exception?.backtrace ?? []).join("\n")}`.replaceAll(
