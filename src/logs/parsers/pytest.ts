@@ -17,9 +17,9 @@ const SESSION_START = /^=+ test session starts =+$/;
 const SECTION =
   /^=+ (ERRORS|FAILURES|PASSES|warnings summary|short test summary info|xfailures|xpasses|.* (?:passed|failed|error|errors|skipped|deselected|xfailed|xpassed|warnings?|no tests ran).* in [\d.]+s(?: \([^)]*\))?) =+$/;
 const BLOCK_TITLE = /^_{3,} (.+?) _{3,}$/;
-// A path may hold single spaces (`tests/deep dir/test_x.py`), never at its ends.
-const PY_PATH = "\\S(?:\\S| (?=\\S))*?\\.py";
-const LOCATION = new RegExp(`^(${PY_PATH.replace(/\\S/g, "[^\\s:]")}):(\\d+):(?: in \\S+| (\\w[\\w.]*))? ?$`);
+// A directory or file name after the first may hold single spaces (`tests/deep dir/test_x.py`).
+const PY_PATH = "[^\\s/]*(?:/(?:[^\\s/]| (?=[^\\s/]))+?)*?\\.py";
+const LOCATION = new RegExp(`^(${PY_PATH.replaceAll("\\s", "\\s:")}):(\\d+):(?: in \\S+| (\\w[\\w.]*))? ?$`);
 // pytest 9's subtests print `SUBFAILED(text='1,2') node::id`: the subtest counts as its test's failure.
 const WORD = "(?:SUB)?(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)(?:\\((?:[^()]|\\([^()]*\\))*\\))?";
 const SUMMARY = new RegExp(`^(${WORD}) (${PY_PATH}(?:::[^\\s[]+)*(?:\\[.*?\\])?)(?: - (.*))?$`);

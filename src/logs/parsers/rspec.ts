@@ -10,12 +10,13 @@ import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.t
 const FAILURES = /^Failures:$/;
 const PENDING = /^Pending: \(Failures listed here are expected/;
 const ENTRY = /^ {2}(\d+)\) (.+)$/;
-// Paths may hold single spaces (`./spec/deep dir/x_spec.rb`), never at their ends.
-const FRAME = /^\s*# (\S(?:\S| (?=\S))*?\.rb):(\d+)(?::in .*)?$/;
+// A directory or file name after the first may hold single spaces (`./spec/deep dir/x_spec.rb`).
+const RB_PATH = "[^\\s/]*(?:/(?:[^\\s/]| (?=[^\\s/]))+?)*?\\.rb";
+const FRAME = new RegExp(`^\\s*# (${RB_PATH}):(\\d+)(?::in .*)?$`);
 const COUNTS =
   /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?$/;
 const FINISHED = /^Finished in [\d.]+ (?:seconds|minutes)/;
-const RERUN = /^rspec (\S(?:\S| (?=\S))*?\.rb)(?::\d+|\[[\d:,]+\]) # (.+)$/;
+const RERUN = new RegExp(`^rspec (${RB_PATH})(?::\\d+|\\[[\\d:,]+\\]) # (.+)$`);
 const EXCEPTION = /^\s*([A-Z][\w:]*(?:Error|Exception|NotMetError)\w*):?$/;
 
 interface Block {

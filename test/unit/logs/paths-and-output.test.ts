@@ -112,6 +112,80 @@ describe("paths with spaces", () => {
   });
 });
 
+describe("places named outside a frame list", () => {
+  it("gradle 4: `:core:test` (no `> Task `) names the module whose sources hold the test", () => {
+    const r = parseLog(
+      lines(
+        ":core:test",
+        "",
+        "org.stencil.core.UnresolvedTest > unresolvedThrows FAILED",
+        "    java.lang.IllegalArgumentException at UnresolvedTest.java:11",
+        ":core:test FAILED",
+        ":web:test",
+        "",
+        "org.stencil.web.PageTest > titleIsEscaped FAILED",
+        "    org.junit.ComparisonFailure at PageTest.java:10",
+        ":web:test FAILED",
+      ),
+    );
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      [
+        "org.stencil.core.UnresolvedTest.unresolvedThrows",
+        "core/src/test/java/org/stencil/core/UnresolvedTest.java",
+        11,
+      ],
+      ["org.stencil.web.PageTest.titleIsEscaped", "web/src/test/java/org/stencil/web/PageTest.java", 10],
+    ]);
+  });
+
+  const phpunit = (...body: string[]) =>
+    lines(
+      "PHPUnit 9.6.7 by Sebastian Bergmann and contributors.",
+      "",
+      "E.F                                                                 3 / 3 (100%)",
+      "",
+      ...body,
+      "FAILURES!",
+      "Tests: 3, Assertions: 1, Errors: 1, Failures: 1.",
+    );
+
+  it("phpunit: an error thrown outside the test method is located by its `in file.php:line`", () => {
+    const r = parseLog(
+      phpunit(
+        "There was 1 error:",
+        "",
+        "1) Stencil\\Tests\\PartialsTest::testHeader",
+        "RuntimeException: partials directory missing in /home/runner/work/s/s/tests/PartialsTest.php:12",
+        "Stack trace:",
+        "#0 /usr/share/php/PHPUnit/Framework/TestSuite.php(628): Stencil\\Tests\\PartialsTest::setUpBeforeClass()",
+        "#1 {main}",
+        "",
+      ),
+    );
+    expect(r.failures[0]).toMatchObject({
+      test: "Stencil\\Tests\\PartialsTest::testHeader",
+      file: "tests/PartialsTest.php",
+      line: 12,
+    });
+  });
+
+  it("phpunit: a frame whose directory holds a space; a message line `at src/x.php:9` is no frame", () => {
+    const r = parseLog(
+      phpunit(
+        "There was 1 failure:",
+        "",
+        "1) Stencil\\Tests\\RenderTest::testMessage",
+        "render failed",
+        "    at src/Stencil.php:99",
+        "",
+        "/home/runner/work/s/s/tests/Deep/Nested Dir/RenderTest.php:46",
+        "",
+      ),
+    );
+    expect(r.failures[0]).toMatchObject({ file: "tests/Deep/Nested Dir/RenderTest.php", line: 46 });
+  });
+});
+
 describe("messages that look like stacks", () => {
   it("jest: a diff line quoting `at f (file:line:col)` is no frame", () => {
     const r = parseLog(
