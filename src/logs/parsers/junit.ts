@@ -12,6 +12,10 @@ import { categoryOfError, type FailureDraft, type FormatDefinition, type ParserS
 import { sourcePath } from "./java-frames.ts";
 import { summarizePanic } from "./rust-panic.ts";
 
+// A directory or file name after the first may hold single spaces (`tests/deep dir/test_x.py:5: AssertionError`).
+const PY_LOCATION =
+  /^([^\s:/]*(?:\/(?:[^\s:/]| (?=[^\s:/]))+?)*?\.py):(\d+):(?: (\w+(?:Error|Exception)\w*))?/;
+const PHP_FRAME = /^((?:[A-Za-z]:)?[^\s:/]*(?:\/(?:[^\s:/]| (?=[^\s:/]))+?)*?\.php):(\d+)$/;
 const MAX_ELEMENT = 256 * 1024;
 const xml = new XMLParser({
   ...REPORT_XML_OPTIONS,
@@ -234,10 +238,10 @@ export function createJunitParser(sink: ParserSink) {
         : -1;
     const inMessage = (i: number) => messageAt >= 0 && i >= messageAt && i < messageAt + messageLines.length;
     for (const [i, l] of lines.entries()) {
-      const php = phpClass ? /^((?:[A-Za-z]:)?[^\s:]+\.php):(\d+)$/.exec(l.trim()) : null;
+      const php = phpClass ? PHP_FRAME.exec(l.trim()) : null;
       if (php && !loc && !/(?:^|\/)vendor\//.test(sink.path(php[1]!)))
         loc = { file: sink.path(php[1]!), line: Number(php[2]), column: null };
-      const py = /^([^\s:]+\.py):(\d+):(?: (\w+(?:Error|Exception)\w*))?/.exec(l);
+      const py = PY_LOCATION.exec(l);
       if (py && (!py[1]!.startsWith("/") || !loc)) {
         loc = { file: sink.path(py[1]!), line: Number(py[2]), column: null };
         if (py[3] && !type) errorType = py[3];

@@ -186,6 +186,42 @@ describe("places named outside a frame list", () => {
   });
 });
 
+describe("paths with spaces in JUnit XML", () => {
+  it("pytest's and PHPUnit's reports: a place whose directory holds a space", () => {
+    const py = parseLog(
+      lines(
+        '<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" errors="0" failures="1" skipped="0" tests="1">',
+        '<testcase classname="tests.deep dir.test_case" name="test_dotted" time="0.027"><failure message="AssertionError: assert 3 == 4">def test_dotted():',
+        "&gt;       assert 3 == 4",
+        "E       AssertionError: assert 3 == 4",
+        "",
+        "tests/deep dir/test_case.py:5: AssertionError</failure></testcase></testsuite></testsuites>",
+      ),
+    );
+    expect(py.failures[0]).toMatchObject({
+      test: "tests/deep dir/test_case.py::test_dotted",
+      file: "tests/deep dir/test_case.py",
+      line: 5,
+    });
+    const php = parseLog(
+      lines(
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        "<testsuites>",
+        '  <testsuite name="Stencil\\Tests\\Deep\\FailuresTest" tests="1" assertions="1" errors="0" failures="1" skipped="0">',
+        '    <testcase name="testFAILURES" class="Stencil\\Tests\\Deep\\FailuresTest" classname="Stencil.Tests.Deep.FailuresTest" file="/home/runner/work/s/s/tests/Deep/Nested Dir/FailuresTest.php" line="18" assertions="1" time="0.000065">',
+        '      <failure type="PHPUnit\\Framework\\ExpectationFailedException">Stencil\\Tests\\Deep\\FailuresTest::testFAILURES',
+        "Failed asserting that two strings are identical.",
+        "",
+        "/home/runner/work/s/s/tests/Deep/Nested Dir/FailuresTest.php:20</failure>",
+        "    </testcase>",
+        "  </testsuite>",
+        "</testsuites>",
+      ),
+    );
+    expect(php.failures[0]).toMatchObject({ file: "tests/Deep/Nested Dir/FailuresTest.php", line: 20 });
+  });
+});
+
 describe("messages that look like stacks", () => {
   it("jest: a diff line quoting `at f (file:line:col)` is no frame", () => {
     const r = parseLog(
