@@ -3,7 +3,7 @@
 // runners on the small projects in test/fixtures/logs-real/projects/, then framing their output the way a
 // CI service prints it (GitHub Actions, GitLab, Jenkins, or plain).
 //
-//   node scripts/make-real-logs.mjs [--only <case-id>] [--scratch DIR]
+//   node scripts/make-real-logs.mjs [--only <case-id>] [--prefix <id-prefix>] [--scratch DIR]
 //
 // The expected answer of each case does NOT come from Retrace: it is read from the runner's own
 // machine-readable report of the same run (jest/vitest JSON, a mocha reporter, node:test JUnit, Playwright
@@ -32,6 +32,7 @@ const corpus = path.join(root, "test/fixtures/logs-real");
 const projects = path.join(corpus, "projects");
 const args = process.argv.slice(2);
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+const prefix = args.includes("--prefix") ? args[args.indexOf("--prefix") + 1] : undefined;
 const scratch = args.includes("--scratch") ? args[args.indexOf("--scratch") + 1] : "/tmp/retrace-real-logs";
 
 // ------------------------------------------------------------------------------------------ framing
@@ -132,6 +133,20 @@ function placesIn(text, projDir) {
     /(?:^|[\s("'[])((?:\/[^\s:()'"]+\/)?(?:[\w.@-]+\/)*[\w.@-]+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java)):(\d+)/gm;
   // A Python traceback names its frames `File "tests/x.py", line 12`: the same place as `tests/x.py:12`.
   const withPy = text.replace(/File "([^"]+)", line (\d+)/g, " $1:$2");
+  // A path with spaces (`tests/deep dir/x_test.py:4`) is cut at a space by the pattern above: try the text
+  // before each `file.ext:line` from each earlier space, and keep the longest tail that names a project file.
+  const spaced = /([^\s:()'"]*(?: [^\s:()'"]+)+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java)):(\d+)/gm;
+  for (const m of withPy.matchAll(spaced)) {
+    const words = m[1].split(" ");
+    for (let i = 0; i < words.length - 1; i++) {
+      let file = words.slice(i).join(" ").replace(/^\.\//, "");
+      if (file.startsWith(projDir + "/")) file = file.slice(projDir.length + 1);
+      if (file.startsWith("/") || !file.includes(" ") || !existsSync(path.join(projDir, file))) continue;
+      const line = Number(m[2]);
+      if (!found.some((p) => p.file === file && p.line === line)) found.push({ file, line });
+      break;
+    }
+  }
   for (const m of withPy.matchAll(re)) {
     let file = m[1].replace(/^\.\//, "");
     if (file.startsWith(projDir + "/")) file = file.slice(projDir.length + 1);
@@ -232,6 +247,20 @@ const truth = {
     }
     return out;
   },
+  vitestJson(file, projDir) {
+    // vitest's JSON report lists tests only: a failing `beforeAll` fails its suite, whose tests it marks skipped.
+    // vitest's JUnit report of the same run (written beside it, `<report>.junit.xml`) has the suite as a failed
+    // testcase named by its title path: that failure is added.
+    const out = truth.jestJson(file, projDir);
+    const junit = `${file}.junit.xml`;
+    if (existsSync(junit))
+      for (const c of xmlCases(read(junit))) {
+        const test = `${c.classname} > ${c.name}`;
+        if (c.failed && !out.some((t) => t.test === test))
+          out.push({ test, failed: true, skipped: false, text: c.text });
+      }
+    return out;
+  },
   titlePathJson(file) {
     // Written by projects/js/mocha/titlepath-reporter.cjs and by the Playwright JSON reader below.
     return JSON.parse(read(file));
@@ -307,6 +336,23 @@ const truth = {
       if (e.Action === "skip") cur.skipped = true;
       out.set(id, cur);
     }
+    // A test binary that crashes (a panic in a goroutine) ends its package with `fail` and no event for the test
+    // that was running: go 1.19's test2json leaves that test with only `run`. The crash is that test's failure
+    // (newer go versions report it so), so a test that started and never ended in a failed package failed.
+    const packageFailed = new Set();
+    const ended = new Set();
+    const started = [];
+    for (const line of read(file).split("\n")) {
+      if (!line.startsWith("{")) continue;
+      const e = JSON.parse(line);
+      if (!e.Test && e.Action === "fail") packageFailed.add(e.Package);
+      if (e.Test && e.Action === "run") started.push(`${e.Package}.${e.Test}`);
+      if (e.Test && ["pass", "fail", "skip"].includes(e.Action)) ended.add(`${e.Package}.${e.Test}`);
+    }
+    for (const id of started) {
+      const t = out.get(id);
+      if (!ended.has(id) && [...packageFailed].some((p) => id.startsWith(`${p}.`))) t.failed = true;
+    }
     // A parent test fails because its subtest failed: only the leaves are the failures a fix targets,
     // and Retrace reports the leaves (docs/test-ids.md); a parent with no failing child stays a failure.
     const all = [...out.values()];
@@ -317,8 +363,11 @@ const truth = {
   },
   rspecJson(file, projDir) {
     const j = JSON.parse(read(file));
+    // The file is the one of the example's re-run id (`./spec/render_spec.rb[1:1:2]`), as in RSpec's re-run list
+    // (docs/test-ids.md): an example of a shared group defined in another file has that other file as its
+    // `file_path`, but runs from (and is re-run by) the spec that includes the group.
     return j.examples.map((e) => ({
-      test: `${e.file_path.replace(/^\.\//, "")} > ${e.full_description}`,
+      test: `${(e.id ?? e.file_path).replace(/\[[\d:]+\]$/, "").replace(/^\.\//, "")} > ${e.full_description}`,
       failed: e.status === "failed",
       skipped: e.status === "pending",
       text: `${e.exception?.message ?? ""}\n${(e.exception?.backtrace ?? []).join("\n")}`.replaceAll(
@@ -1409,6 +1458,286 @@ const CASES = [
     run: "gradle --offline --no-daemon test -PfullLog; rc=$?; cp -r build/test-results/test REPORT; exit $rc",
     truth: "surefireDir",
   },
+  // hold4-*: a fifth held-out set (projects/hold4-*, a text-templating library), written by a helper that had
+  // not read the parsers: deep paths with spaces, 4-level describes, parametrised ids with quotes, slashes,
+  // escaped newlines and emoji, tests named like summary lines, messages holding stack-like lines, timeouts,
+  // retried flaky tests (jest, vitest, mocha, Playwright, Surefire rerunFailingTestsCount) that pass on retry,
+  // class- and module-level fixture errors, strict xpass, go helpers' t.Fatal and a panic in a goroutine,
+  // cargo should_panic, RSpec shared examples and aggregate_failures, PHPUnit named data sets, a multi-module
+  // Gradle build, JUnit XML from vitest, pytest, cargo, PHPUnit and Surefire, and green logs that print
+  // failure words; scored once with `--prefix hold4-`.
+  {
+    id: "hold4-jest-actions",
+    proj: "hold4-js",
+    frame: "actions",
+    cmd: "npx jest --ci spec/jest/deep",
+    run: "npx jest --ci spec/jest/deep --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold4-jest-verbose-plain",
+    proj: "hold4-js",
+    frame: "plain",
+    cmd: "npx jest --ci --verbose spec/jest/deep",
+    run: "npx jest --ci --verbose spec/jest/deep --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold4-jest-green-gitlab",
+    proj: "hold4-js",
+    frame: "gitlab",
+    cmd: "npx jest --ci spec/jest/green.test.js",
+    run: "npx jest --ci spec/jest/green.test.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold4-vitest-verbose-jenkins",
+    proj: "hold4-js",
+    frame: "jenkins",
+    cmd: "npx vitest run --reporter=verbose spec/vitest/loops.test.js",
+    run: "npx vitest run spec/vitest/loops.test.js --reporter=verbose --reporter=json --outputFile.json=REPORT --reporter=junit --outputFile.junit=REPORT.junit.xml",
+    truth: "vitestJson",
+  },
+  {
+    id: "hold4-vitest-color-actions",
+    proj: "hold4-js",
+    frame: "actions",
+    color: true,
+    cmd: "npx vitest run",
+    run: "npx vitest run --reporter=default --reporter=json --outputFile.json=REPORT --reporter=junit --outputFile.junit=REPORT.junit.xml",
+    truth: "vitestJson",
+  },
+  {
+    id: "hold4-vitest-junit-xml",
+    proj: "hold4-js",
+    frame: "xml",
+    cmd: "npx vitest run --reporter=junit --outputFile=junit.xml",
+    run: "npx vitest run --reporter=junit --outputFile.junit=LOGFILE --reporter=json --outputFile.json=REPORT; cp LOGFILE REPORT.junit.xml",
+    truth: "vitestJson",
+  },
+  {
+    id: "hold4-vitest-green-plain",
+    proj: "hold4-js",
+    frame: "plain",
+    cmd: "npx vitest run spec/vitest/green.test.js",
+    run: "npx vitest run spec/vitest/green.test.js --reporter=default --reporter=json --outputFile.json=REPORT --reporter=junit --outputFile.junit=REPORT.junit.xml",
+    truth: "vitestJson",
+  },
+  {
+    id: "hold4-mocha-gitlab",
+    proj: "hold4-js",
+    frame: "gitlab",
+    cmd: "npx mocha spec/mocha",
+    run: "npx mocha spec/mocha; TITLEPATH_OUT=REPORT node_modules/.bin/mocha spec/mocha --reporter ./spec-tools/titlepath-reporter.cjs",
+    truth: "titlePathJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold4-node-spec-actions",
+    proj: "hold4-js",
+    frame: "actions",
+    cmd: "node --test spec/node/",
+    run: "node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT spec/node/",
+    truth: "nodeJunit",
+  },
+  {
+    id: "hold4-node-tap-jenkins",
+    proj: "hold4-js",
+    frame: "jenkins",
+    cmd: "node --test --test-reporter=tap spec/node/",
+    run: "node --test --test-reporter=tap --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT spec/node/",
+    truth: "nodeJunit",
+  },
+  {
+    id: "hold4-playwright-list-jenkins",
+    proj: "hold4-js",
+    frame: "jenkins",
+    cmd: "npx playwright test",
+    run: "PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test --reporter=list,json",
+    truth: "playwrightJson",
+  },
+  {
+    id: "hold4-playwright-line-actions",
+    proj: "hold4-js",
+    frame: "actions",
+    cmd: "npx playwright test --reporter=line",
+    run: "PLAYWRIGHT_JSON_OUTPUT_NAME=REPORT npx playwright test --reporter=line,json",
+    truth: "playwrightJson",
+  },
+  {
+    id: "hold4-pytest-actions",
+    proj: "hold4-py",
+    frame: "actions",
+    cmd: "pytest",
+    run: "python3 -m pytest -p no:cacheprovider --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold4-pytest-xdist-v-gitlab",
+    proj: "hold4-py",
+    frame: "gitlab",
+    cmd: "pytest -n 2 -v",
+    run: "python3 -m pytest -p no:cacheprovider -n 2 -v --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold4-pytest-q-ra-jenkins",
+    proj: "hold4-py",
+    frame: "jenkins",
+    cmd: "pytest -q -rA",
+    run: "python3 -m pytest -p no:cacheprovider -q -rA --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold4-pytest-green-ra-plain",
+    proj: "hold4-py",
+    frame: "plain",
+    cmd: "pytest -rA tests/test_green.py",
+    run: "python3 -m pytest -p no:cacheprovider -rA tests/test_green.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold4-pytest-junit-xml",
+    proj: "hold4-py",
+    frame: "xml",
+    cmd: "pytest --junitxml=report.xml",
+    run: "python3 -m pytest -p no:cacheprovider --junitxml=REPORT; cp REPORT LOGFILE",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold4-go-v-actions",
+    proj: "hold4-go",
+    frame: "actions",
+    cmd: "go test -v ./...",
+    run: "go test -v ./...; go test -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold4-go-json-jenkins",
+    proj: "hold4-go",
+    frame: "jenkins",
+    cmd: "go test -json ./...",
+    run: "go test -json ./... > REPORT; rc=$?; cat REPORT; exit $rc",
+    truth: "goJson",
+  },
+  {
+    id: "hold4-go-gitlab",
+    proj: "hold4-go",
+    frame: "gitlab",
+    cmd: "go test ./...",
+    run: "go test ./...; go test -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold4-go-green-v-plain",
+    proj: "hold4-go",
+    frame: "plain",
+    cmd: "go test -v -run 'TestGreenNoisy|TestPASSWithFailWordsInLog' ./tmpl",
+    run: "go test -v -run 'TestGreenNoisy|TestPASSWithFailWordsInLog' ./tmpl; go test -json -run 'TestGreenNoisy|TestPASSWithFailWordsInLog' ./tmpl > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold4-cargo-actions",
+    proj: "hold4-rust",
+    frame: "actions",
+    env: { RUST_BACKTRACE: "1" },
+    cmd: "cargo test --no-fail-fast",
+    run: "cargo test --offline --no-fail-fast; RUSTC_BOOTSTRAP=1 cargo test --offline --no-fail-fast -- -Z unstable-options --format json > REPORT",
+    truth: "libtestJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold4-cargo-junit-xml",
+    proj: "hold4-rust",
+    frame: "xml",
+    env: { RUST_BACKTRACE: "0" },
+    cmd: "cargo test --lib -- -Z unstable-options --format junit > junit.xml",
+    run: "RUSTC_BOOTSTRAP=1 cargo test --offline --lib -- -Z unstable-options --format junit > LOGFILE; RUSTC_BOOTSTRAP=1 cargo test --offline --lib -- -Z unstable-options --format json > REPORT",
+    truth: "libtestJson",
+  },
+  {
+    id: "hold4-rspec-doc-gitlab",
+    proj: "hold4-rb",
+    frame: "gitlab",
+    cmd: "bundle exec rspec --format documentation",
+    run: "rspec --format documentation --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "hold4-rspec-progress-actions",
+    proj: "hold4-rb",
+    frame: "actions",
+    cmd: "bundle exec rspec",
+    run: "rspec --format progress --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "hold4-rspec-green-jenkins",
+    proj: "hold4-rb",
+    frame: "jenkins",
+    cmd: "bundle exec rspec spec/green_spec.rb",
+    run: "rspec spec/green_spec.rb --format progress --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "hold4-phpunit-jenkins",
+    proj: "hold4-php",
+    frame: "jenkins",
+    cmd: "vendor/bin/phpunit",
+    run: "phpunit --log-junit REPORT",
+    truth: "phpunitJunit",
+  },
+  {
+    id: "hold4-phpunit-testdox-actions",
+    proj: "hold4-php",
+    frame: "actions",
+    cmd: "vendor/bin/phpunit --testdox",
+    run: "phpunit --testdox --log-junit REPORT",
+    truth: "phpunitJunit",
+  },
+  {
+    id: "hold4-phpunit-junit-xml",
+    proj: "hold4-php",
+    frame: "xml",
+    cmd: "vendor/bin/phpunit --log-junit junit.xml",
+    run: "phpunit --log-junit REPORT; cp REPORT LOGFILE",
+    truth: "phpunitJunit",
+  },
+  {
+    id: "hold4-mvn-actions",
+    proj: "hold4-java",
+    frame: "actions",
+    cmd: "mvn -B test",
+    run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo test; rc=$?; cp -r target/surefire-reports REPORT; exit $rc",
+    truth: "surefireDir",
+  },
+  {
+    id: "hold4-mvn-green-gitlab",
+    proj: "hold4-java",
+    frame: "gitlab",
+    cmd: "mvn -B test -Dtest=GreenTest",
+    run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo test -Dtest=GreenTest; rc=$?; cp -r target/surefire-reports REPORT; exit $rc",
+    truth: "surefireDir",
+  },
+  {
+    id: "hold4-surefire-xml",
+    proj: "hold4-java",
+    frame: "xml",
+    cmd: "mvn test (target/surefire-reports/TEST-org.stencil.RenderTest.xml)",
+    run: "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo test; mkdir REPORT; cp target/surefire-reports/TEST-org.stencil.RenderTest.xml REPORT/; cp REPORT/TEST-org.stencil.RenderTest.xml LOGFILE",
+    truth: "surefireDir",
+  },
+  {
+    id: "hold4-gradle-jenkins",
+    proj: "hold4-gradle",
+    frame: "jenkins",
+    cmd: "gradle test --continue",
+    run: "gradle --offline --no-daemon test --continue; rc=$?; mkdir REPORT; cp core/build/test-results/test/*.xml web/build/test-results/test/*.xml REPORT/; exit $rc",
+    truth: "surefireDir",
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ running
@@ -1416,7 +1745,7 @@ function prepare(proj) {
   const dir = path.join(scratch, "work", proj);
   rmSync(dir, { recursive: true, force: true });
   cpSync(path.join(projects, proj), dir, { recursive: true });
-  if (proj === JS || proj === "hold-js" || proj === "hold2-js" || proj === "hold3-js") {
+  if (proj === JS || /^hold\d?-js$/.test(proj)) {
     const js = path.join(scratch, "js");
     if (!existsSync(path.join(js, "node_modules/.bin/jest"))) {
       mkdirSync(js, { recursive: true });
@@ -1460,7 +1789,9 @@ function runCase(c) {
           ? `booking-${c.proj.slice(6)}`
           : c.proj.startsWith("hold3-")
             ? `pantry-${c.proj.slice(6)}`
-            : `ledger-${c.proj}`;
+            : c.proj.startsWith("hold4-")
+              ? `stencil-${c.proj.slice(6)}`
+              : `ledger-${c.proj}`;
   const ciDir = FRAMES[c.frame]?.dir.replaceAll("PROJ", proj) ?? "/home/runner/work/x/x";
   const rewrite = (s) => s.replaceAll(dir, ciDir).replaceAll(scratch, "/tmp/ci");
   let log;
@@ -1561,6 +1892,14 @@ function versions(proj) {
     "hold3-rust": () => table.rust(),
     "hold3-gradle": () => ({ gradle: v("gradle --version | grep '^Gradle'"), java: v("java -version 2>&1") }),
     java: () => ({ maven: v("mvn -v"), java: v("java -version 2>&1") }),
+    "hold4-js": () => table.js(),
+    "hold4-py": () => table.py(),
+    "hold4-go": () => table.go(),
+    "hold4-rb": () => table.ruby(),
+    "hold4-php": () => table.php(),
+    "hold4-java": () => ({ ...table.java(), surefire: "2.22.3", junit: "4.13.2" }),
+    "hold4-rust": () => table.rust(),
+    "hold4-gradle": () => table["hold3-gradle"](),
   };
   const r = table[proj]();
   versionCache.set(proj, r);
@@ -1570,6 +1909,7 @@ function versions(proj) {
 mkdirSync(scratch, { recursive: true });
 for (const c of CASES) {
   if (only && c.id !== only) continue;
+  if (prefix && !c.id.startsWith(prefix)) continue;
   process.stderr.write(`${c.id}\n`);
   runCase(c);
 }

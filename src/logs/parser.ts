@@ -149,7 +149,9 @@ export function dedent(lines: readonly string[]): string[] {
   return lines.map((l) => l.slice(Math.min(min, l.length - l.trimStart().length)));
 }
 
-const JS_FRAME = /^\s*(?:at\s+)?(?:.*?\()?((?:[A-Za-z]:)?[^\s():]+):(\d+):(\d+)\)?\s*$/;
+// Inside a frame's parentheses the path may hold spaces (`at f (spec/deep dir/x y.test.js:3:9)`).
+const JS_FRAME =
+  /^\s*(?:at\s+)?(?:.*?\(((?:[A-Za-z]:)?[^():]+)|((?:[A-Za-z]:)?[^\s():]+)):(\d+):(\d+)\)?\s*$/;
 
 /** The first JavaScript stack frame that points into the repository (not node internals or node_modules). */
 export function jsFrameLocation(
@@ -159,11 +161,13 @@ export function jsFrameLocation(
   for (const l of lines) {
     const t = l.trimStart();
     if (!(t.startsWith("at ") || t.includes("(") || /^[^\s]+:\d+:\d+$/.test(t))) continue;
+    // A diff line of an assertion (`+     at compile (lib/x.js:4:2)`) quotes a value, it is no frame.
+    if (/^[+-] /.test(t)) continue;
     const m = JS_FRAME.exec(l.replace("file://", ""));
     if (!m) continue;
-    const file = m[1]!;
+    const file = (m[1] ?? m[2])!;
     if (file.startsWith("node:") || file.includes("node_modules/") || file.startsWith("internal/")) continue;
-    return { file: sink.path(file), line: Number(m[2]), column: Number(m[3]) };
+    return { file: sink.path(file), line: Number(m[3]), column: Number(m[4]) };
   }
   return null;
 }

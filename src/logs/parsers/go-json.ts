@@ -57,7 +57,19 @@ export function createGoJsonParser(sink: ParserSink) {
     return b ?? null;
   }
 
-  function finishPackage(pkg: string): void {
+  function finishPackage(pkg: string, packageFailed = false): void {
+    // A panic in a goroutine kills the test binary: older test2json leaves the test that was running with no
+    // `fail` event (only the package fails), and the panic is in that test's output. It is a failed test.
+    if (packageFailed) {
+      for (const [key, buf] of outputs) {
+        if (!key.startsWith(`${pkg}\u0000`)) continue;
+        const test = key.slice(pkg.length + 1);
+        if (failed.some((f) => f.key === key)) continue;
+        if (!decodeOutput(buf.lines).some((l) => /^panic: /.test(l))) continue;
+        sink.test(`${pkg}.${test}`, "failed");
+        if (failed.length < 5_000) failed.push({ key, pkg, test });
+      }
+    }
     const names = new Set(failed.filter((f) => f.pkg === pkg).map((f) => f.test));
     for (const f of failed.filter((x) => x.pkg === pkg)) {
       const buf = outputs.get(f.key);
@@ -128,7 +140,8 @@ export function createGoJsonParser(sink: ParserSink) {
       const pkg = e.Package ?? "";
       held.see(pkg);
       if (!e.Test) {
-        if (e.Action === "pass" || e.Action === "fail" || e.Action === "skip") finishPackage(pkg);
+        if (e.Action === "pass" || e.Action === "fail" || e.Action === "skip")
+          finishPackage(pkg, e.Action === "fail");
         return true;
       }
       const key = `${pkg}\u0000${e.Test}`;

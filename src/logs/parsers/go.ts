@@ -13,6 +13,8 @@ const PACKAGE =
 const BUILD_HEADER = /^# (\S+)(?: \[.*\])?$/;
 const COMPILE = /^((?:\.\.?\/)?[\w./-]+\.go):(\d+):(\d+): (.*)$/;
 const PANIC = /^panic: /;
+/** A goroutine trace's frame in a test function: `example.com/x/pkg.TestY.func1()`, `created by example.com/x/pkg.TestY`. */
+const TEST_FRAME = /^(?:created by )?[\w.~/-]+\.(Test\w*)(?:\.func\d+)*(?:\(| in goroutine|$)/;
 
 interface TestState {
   name: string;
@@ -26,6 +28,8 @@ export function createGoParser(sink: ParserSink) {
   let afterResult: TestState | null = null;
   let resultIndent = -1;
   let inPanic = false;
+  /** A panic being read: its lines, and the test the output around it pointed at (null when none). */
+  let panic: { buf: BlockBuffer; candidate: TestState | null } | null = null;
   let build: { pkg: string; buf: BlockBuffer } | null = null;
   const held = new GoFailures();
   const races = new RaceReports(sink);
@@ -41,7 +45,29 @@ export function createGoParser(sink: ParserSink) {
     return s;
   }
 
+  /**
+   * A panic's trace names the test whose goroutine panicked. A panic in a goroutine the test started kills the
+   * test binary with no `--- FAIL` line for that test (the binary dies), so the lines around it may point at
+   * another test, or at none (plain output): the test named by the trace is the failure.
+   */
+  function closePanic(): void {
+    if (!panic) return;
+    let target = panic.candidate;
+    const named = panic.buf.lines.map((l) => TEST_FRAME.exec(l)).find((m) => m !== null)?.[1];
+    if (named && (!target || target.name.split("/")[0] !== named)) target = stateOf(named);
+    if (target) {
+      for (let i = 0; i < panic.buf.lines.length; i++)
+        target.buf.push(panic.buf.lines[i]!, panic.buf.start + i);
+      if (target.result !== "FAIL") {
+        target.result = "FAIL";
+        waiting.push({ state: target });
+      }
+    }
+    panic = null;
+  }
+
   function finishPackage(pkg: string | null): void {
+    closePanic();
     const prefix = pkg ? `${pkg}.` : "";
     const failedNames = new Set(waiting.map((w) => w.state.name));
     for (const s of tests.values()) {
@@ -122,6 +148,16 @@ export function createGoParser(sink: ParserSink) {
         return true;
       }
       const r = RESULT.exec(text);
+      // An indented result line names a subtest (`Parent/sub`); an indented `--- FAIL: TestX` with no `/` is a
+      // test's own log output quoting a result, not a result.
+      if (r && r[1]!.length > 0 && !r[3]!.includes("/")) {
+        const target = afterResult ?? last;
+        if (target) {
+          target.buf.push(text, lineNo);
+          return true;
+        }
+        return false;
+      }
       if (r) {
         const s = stateOf(r[3]!);
         s.result = r[2] as TestState["result"];
@@ -133,17 +169,17 @@ export function createGoParser(sink: ParserSink) {
         return true;
       }
       if (PANIC.test(text)) {
+        closePanic();
         inPanic = true;
-        const target = afterResult ?? last ?? waiting[waiting.length - 1]?.state ?? null;
-        if (target) {
-          target.buf.push(text, lineNo);
-          afterResult = target;
-        }
+        const candidate = afterResult ?? last ?? waiting[waiting.length - 1]?.state ?? null;
+        panic = { buf: new BlockBuffer(200, 16_000), candidate };
+        panic.buf.push(text, lineNo);
+        if (candidate) afterResult = candidate;
         return true;
       }
       if (inPanic) {
         if (text === "FAIL" || text === "PASS") return true;
-        afterResult?.buf.push(text, lineNo);
+        panic?.buf.push(text, lineNo);
         return true;
       }
       if (text === "FAIL" || text === "PASS") return tests.size > 0 || waiting.length > 0;
@@ -160,6 +196,7 @@ export function createGoParser(sink: ParserSink) {
     },
     end(): void {
       flushBuild();
+      closePanic();
       if (waiting.length > 0 || tests.size > 0) finishPackage(null);
       held.flush(sink);
     },

@@ -82,10 +82,11 @@ export function createGradleParser(sink: ParserSink) {
         flush();
       }
       const c0 = text.charCodeAt(0);
-      // Quick reject: a Gradle line starts with `> Task`, a class name or a digit (the count line).
+      // Quick reject: a Gradle line starts with `> Task` (`:task` before Gradle 5), a class name or a digit (the count line).
       if (
         !(
           c0 === 62 ||
+          c0 === 58 ||
           (c0 >= 48 && c0 <= 57) ||
           (c0 >= 65 && c0 <= 90) ||
           (c0 >= 97 && c0 <= 122) ||
@@ -94,7 +95,8 @@ export function createGradleParser(sink: ParserSink) {
         )
       )
         return false;
-      const task = /^> Task ((?::[\w.-]+)*):\w*[tT]est\w*(?: FAILED)?$/.exec(text);
+      // Gradle 4's plain console names the task without `> Task `: `:core:test`, `:core:test FAILED`.
+      const task = /^(?:> Task )?((?::[\w.-]+)*):\w*[tT]est\w*(?: FAILED)?$/.exec(text);
       if (task) {
         module = task[1]!.split(":").filter(Boolean).join("/");
         return true;

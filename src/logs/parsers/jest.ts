@@ -16,7 +16,10 @@ import {
 } from "../parser.ts";
 
 // With `projects`, the project's displayName comes between the status and the file: `FAIL b packages/b/x.test.js`.
-const FILE_HEADER = /^ ?(PASS|FAIL) {1,2}(?:\S+ )?(\S+)(?: \([\d.]+ m?s\))?$/;
+// A file whose path has spaces (`FAIL spec/deep dir/render engine.test.js`) is read whole when it ends with a
+// JavaScript/TypeScript extension; a displayName holds no `/`.
+const FILE_HEADER =
+  /^ ?(PASS|FAIL) {1,2}(?:[^\s/]+ )?(\S+|[^\s/]*(?:\/(?:[^\s/]| (?=[^\s/]))+?)*?\.[cm]?[jt]sx?)(?: \([\d.]+ m?s\))?$/;
 const TEST_LINE = /^(\s+)(✓|✕|○|√|×) (?:(skipped|todo) )?(.+?)(?: \(\d+(?:\.\d+)? m?s\))?$/;
 const BULLET = /^ {2}● (.+)$/;
 const SUMMARY = /^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b/;

@@ -12,6 +12,10 @@ import { categoryOfError, type FailureDraft, type FormatDefinition, type ParserS
 import { sourcePath } from "./java-frames.ts";
 import { summarizePanic } from "./rust-panic.ts";
 
+// A directory or file name after the first may hold single spaces (`tests/deep dir/test_x.py:5: AssertionError`).
+const PY_LOCATION =
+  /^([^\s:/]*(?:\/(?:[^\s:/]| (?=[^\s:/]))+?)*?\.py):(\d+):(?: (\w+(?:Error|Exception)\w*))?/;
+const PHP_FRAME = /^((?:[A-Za-z]:)?[^\s:/]*(?:\/(?:[^\s:/]| (?=[^\s:/]))+?)*?\.php):(\d+)$/;
 const MAX_ELEMENT = 256 * 1024;
 const xml = new XMLParser({
   ...REPORT_XML_OPTIONS,
@@ -85,6 +89,8 @@ export function createJunitParser(sink: ParserSink) {
   });
   let suite: Record<string, string> = {};
   let wrapped = false;
+  /** Testcases of the current suite reported failing or in error (to compare with its declared counts). */
+  let failingSeen = 0;
   /** The current `<testcase>` element, cut when it is too large to keep whole. */
   let element: { head: string; tail: string; cut: boolean; start: number } | null = null;
 
@@ -126,6 +132,7 @@ export function createJunitParser(sink: ParserSink) {
   }
 
   function handleTestcase(text: string, start: number, end: number): void {
+    if (/<(?:failure|error)[\s>/]/.test(text)) failingSeen++;
     let node: Node | null = null;
     try {
       const parsed = xml.parse(text) as Node;
@@ -221,20 +228,30 @@ export function createJunitParser(sink: ParserSink) {
       if (e) errorType = e[1]!;
     }
     let loc: { file: string; line: number; column: number | null } | null = panicLoc;
-    for (const l of lines) {
-      const php = phpClass ? /^((?:[A-Za-z]:)?[^\s:]+\.php):(\d+)$/.exec(l.trim()) : null;
+    // An exception's message can hold frame-like lines (`\tat pkg.Compiler.compile(Compiler.java:12)`): the body
+    // repeats the `message` attribute before the real stack, so lines inside that repeat are no frames.
+    const messageLines = (message ?? "").split("\n");
+    const firstMessageLine = messageLines[0]!.trim();
+    const messageAt =
+      messageLines.length > 1 && firstMessageLine !== ""
+        ? lines.findIndex((l) => l.trim().endsWith(firstMessageLine))
+        : -1;
+    const inMessage = (i: number) => messageAt >= 0 && i >= messageAt && i < messageAt + messageLines.length;
+    for (const [i, l] of lines.entries()) {
+      const php = phpClass ? PHP_FRAME.exec(l.trim()) : null;
       if (php && !loc && !/(?:^|\/)vendor\//.test(sink.path(php[1]!)))
         loc = { file: sink.path(php[1]!), line: Number(php[2]), column: null };
-      const py = /^([^\s:]+\.py):(\d+):(?: (\w+(?:Error|Exception)\w*))?/.exec(l);
+      const py = PY_LOCATION.exec(l);
       if (py && (!py[1]!.startsWith("/") || !loc)) {
         loc = { file: sink.path(py[1]!), line: Number(py[2]), column: null };
         if (py[3] && !type) errorType = py[3];
       }
       const vi = /^\s*❯ (\S+?):(\d+):(\d+)$/.exec(l);
       if (vi && !loc) loc = { file: sink.path(vi[1]!), line: Number(vi[2]), column: Number(vi[3]) };
+      // A class loader prefix: `java.base/`, or `app//` (JDK 9+ for the application class loader).
       const java =
-        /^\s*at (?:[\w.-]+\/)?([\w$.]+)\.[\w$<>]+\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/.exec(l);
-      if (java && !loc) {
+        /^\s*at (?:[\w.-]+\/\/?)?([\w$.]+)\.[\w$<>]+\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/.exec(l);
+      if (java && !loc && !inMessage(i)) {
         // Java frames name the class, not the file: report the package path of the first frame outside the frameworks.
         const cls = java[1]!.replace(/\$.*$/, "");
         const pkg = cls.includes(".") ? cls.slice(0, cls.lastIndexOf(".")).replace(/\./g, "/") : "";
@@ -345,6 +362,7 @@ export function createJunitParser(sink: ParserSink) {
       }
       if (/^<testsuite[\s>]/.test(tag)) {
         suite = attrs(tag);
+        failingSeen = 0;
         continue;
       }
       if (tag === "</testsuite>") flushDeferred();
@@ -361,6 +379,17 @@ export function createJunitParser(sink: ParserSink) {
     /** The next piece of an over-long line this parser claimed (a report written without line breaks). */
     more: doc.more,
     end(): void {
+      // A report that ends inside a testcase (the runner died writing it: libtest's JUnit writer panics on a
+      // message with a newline) while its suite declares more failures than were written: that open testcase
+      // is the missing failure.
+      const declared = Number(suite["failures"] ?? 0) + Number(suite["errors"] ?? 0);
+      if (element && !element.cut && declared > failingSeen) {
+        handleTestcase(
+          `${element.head}<failure message="the report ends inside this testcase"/></testcase>`,
+          element.start,
+          element.start,
+        );
+      }
       flushDeferred();
       doc.reset();
       element = null;

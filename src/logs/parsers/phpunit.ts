@@ -11,7 +11,11 @@ const BANNER = /^PHPUnit \d+\.\d+(?:\.\d+)? by Sebastian Bergmann/;
 const SECTION =
   /^There (?:was|were) \d+ (errors?|failures?|warnings?|risky tests?|skipped tests?|incomplete tests?|deprecations?|notices?|PHPUnit (?:warnings?|deprecations?)):$/;
 const ENTRY = /^(\d+)\) ([\w\\]+)::(\w+)( with data set (?:#\d+|"(?:[^"\\]|\\.)*"))?(?: \(.*\))?$/;
-const FRAME = /^((?:[A-Za-z]:)?[^\s:]+\.php):(\d+)$/;
+// A directory or file name after the first may hold single spaces (`tests/Deep/Nested Dir/FailuresTest.php:20`).
+const PHP_PATH = "(?:[A-Za-z]:)?[^\\s:/]*(?:/(?:[^\\s:/]| (?=[^\\s:/]))+?)*?\\.php";
+const FRAME = new RegExp(`^(${PHP_PATH}):(\\d+)$`);
+/** An error raised outside a test method (`setUpBeforeClass`): `RuntimeException: msg in /x/tests/T.php:12`. */
+const THROWN_AT = new RegExp(` in (${PHP_PATH}):(\\d+)$`);
 const COUNTS = /^Tests: (\d+), Assertions: \d+(.*)\.$/;
 const OK = /^OK \((\d+) tests?, \d+ assertions?\)$/;
 const TESTDOX_CLASS = /^(\S.*?) \(([\w\\]+)\)$/;
@@ -44,8 +48,9 @@ export function createPhpunitParser(sink: ParserSink) {
     const lines = b.buf.lines.slice(1).map((l) => l.replace(/^ {3}│ ?/, ""));
     const body = lines.filter((l) => l.trim() !== "" && l.trim() !== "--");
     const frames = body.map((l) => FRAME.exec(l.trim())).filter((m): m is RegExpExecArray => m !== null);
-    const inRepo = frames.find((f) => !/(?:^|\/)vendor\//.test(sink.path(f[1]!))) ?? frames[0];
     const messageLines = body.filter((l) => !FRAME.test(l.trim()));
+    const thrown = frames.length === 0 ? THROWN_AT.exec(messageLines[0] ?? "") : null;
+    const inRepo = frames.find((f) => !/(?:^|\/)vendor\//.test(sink.path(f[1]!))) ?? frames[0] ?? thrown;
     const typed = /^([A-Z][\w\\]*(?:Error|Exception)): (.*)$/.exec(messageLines[0] ?? "");
     sink.failure({
       category: "test",

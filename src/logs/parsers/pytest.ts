@@ -17,14 +17,16 @@ const SESSION_START = /^=+ test session starts =+$/;
 const SECTION =
   /^=+ (ERRORS|FAILURES|PASSES|warnings summary|short test summary info|xfailures|xpasses|.* (?:passed|failed|error|errors|skipped|deselected|xfailed|xpassed|warnings?|no tests ran).* in [\d.]+s(?: \([^)]*\))?) =+$/;
 const BLOCK_TITLE = /^_{3,} (.+?) _{3,}$/;
-const LOCATION = /^([^\s:]+\.py):(\d+):(?: in \S+| (\w[\w.]*))? ?$/;
+// A directory or file name after the first may hold single spaces (`tests/deep dir/test_x.py`).
+const PY_PATH = "[^\\s/]*(?:/(?:[^\\s/]| (?=[^\\s/]))+?)*?\\.py";
+const LOCATION = new RegExp(`^(${PY_PATH.replaceAll("\\s", "\\s:")}):(\\d+):(?: in \\S+| (\\w[\\w.]*))? ?$`);
 // pytest 9's subtests print `SUBFAILED(text='1,2') node::id`: the subtest counts as its test's failure.
 const WORD = "(?:SUB)?(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)(?:\\((?:[^()]|\\([^()]*\\))*\\))?";
-const SUMMARY = new RegExp(`^(${WORD}) (\\S+?\\.py(?:::[^\\s[]+)*(?:\\[.*?\\])?)(?: - (.*))?$`);
-const VERBOSE = new RegExp(`^(\\S+?\\.py(?:::[^\\s[]+)+(?:\\[.*?\\])?) (${WORD})(?: .*)?$`);
+const SUMMARY = new RegExp(`^(${WORD}) (${PY_PATH}(?:::[^\\s[]+)*(?:\\[.*?\\])?)(?: - (.*))?$`);
+const VERBOSE = new RegExp(`^(${PY_PATH}(?:::[^\\s[]+)+(?:\\[.*?\\])?) (${WORD})(?: .*)?$`);
 /** xdist's `-v` lines: `[gw1] [ 13%] FAILED tests/x.py::test_a`. */
 const XDIST = new RegExp(
-  `^\\[gw\\d+\\] \\[ *\\d+%\\] (${WORD}) (\\S+?\\.py(?:::[^\\s[]+)*(?:\\[.*?\\])?)\\s*$`,
+  `^\\[gw\\d+\\] \\[ *\\d+%\\] (${WORD}) (${PY_PATH}(?:::[^\\s[]+)*(?:\\[.*?\\])?)\\s*$`,
 );
 /** The closing count line, with `=` rules (default) or without (`-q`). */
 const FINAL =

@@ -10,11 +10,13 @@ import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.t
 const FAILURES = /^Failures:$/;
 const PENDING = /^Pending: \(Failures listed here are expected/;
 const ENTRY = /^ {2}(\d+)\) (.+)$/;
-const FRAME = /^\s*# (\S+?\.rb):(\d+)(?::in .*)?$/;
+// A directory or file name after the first may hold single spaces (`./spec/deep dir/x_spec.rb`).
+const RB_PATH = "[^\\s/]*(?:/(?:[^\\s/]| (?=[^\\s/]))+?)*?\\.rb";
+const FRAME = new RegExp(`^\\s*# (${RB_PATH}):(\\d+)(?::in .*)?$`);
 const COUNTS =
   /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?$/;
 const FINISHED = /^Finished in [\d.]+ (?:seconds|minutes)/;
-const RERUN = /^rspec (\S+?\.rb)(?::\d+|\[[\d:,]+\]) # (.+)$/;
+const RERUN = new RegExp(`^rspec (${RB_PATH})(?::\\d+|\\[[\\d:,]+\\]) # (.+)$`);
 const EXCEPTION = /^\s*([A-Z][\w:]*(?:Error|Exception|NotMetError)\w*):?$/;
 
 interface Block {
@@ -27,6 +29,8 @@ export function createRspecParser(sink: ParserSink) {
   let block: Block | null = null;
   const blocks: Block[] = [];
   const fileOf = new Map<string, { file: string; lineNo: number }>();
+  /** Failures of the count line (`7 failures`), when the log has one. */
+  let failureCount: number | null = null;
 
   function close(): void {
     if (block && blocks.length < 1000) blocks.push(block);
@@ -60,6 +64,7 @@ export function createRspecParser(sink: ParserSink) {
         close();
         section = null;
         const failed = Number(c[2]);
+        failureCount = failed;
         const pending = Number(c[3] ?? 0);
         sink.summary({
           passed: Number(c[1]) - failed - pending,
@@ -105,7 +110,16 @@ export function createRspecParser(sink: ParserSink) {
     },
     end(): void {
       close();
-      for (const b of blocks) {
+      // A test's output can print RSpec-like text (`Failures:` then `  1) Group example`). RSpec names every failed
+      // example in its re-run list: with more blocks than the count line's failures, a block that the list does
+      // not name is output, not a failure.
+      const named = (b: Block) =>
+        fileOf.has(b.description) || fileOf.has(b.description.replace(/ FIXED$/, ""));
+      const kept =
+        failureCount !== null && fileOf.size > 0 && blocks.length > failureCount
+          ? blocks.filter(named)
+          : blocks;
+      for (const b of kept) {
         const lines = b.buf.lines.slice(1);
         // A pending example that passed is listed as `N) Group example FIXED` with `Expected pending '…' to
         // fail. No error was raised.`: the marker is not part of the example's description.
@@ -114,7 +128,15 @@ export function createRspecParser(sink: ParserSink) {
           lines.some((l) => /^\s*Expected pending .* to fail\./.test(l))
         )
           b.description = b.description.slice(0, -" FIXED".length);
-        const frames = lines.map((l) => FRAME.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+        // RSpec prints the backtrace at the block's own indentation and the exception's message deeper: a
+        // frame-like line of the message (`       # ./lib/x.rb:3`) is text, not a frame.
+        const indentOf = (l: string) => l.length - l.trimStart().length;
+        const frameLines = lines.filter((l) => FRAME.test(l));
+        const base = Math.min(...frameLines.map(indentOf));
+        const frames = frameLines
+          .filter((l) => indentOf(l) === base)
+          .map((l) => FRAME.exec(l))
+          .filter((m): m is RegExpExecArray => m !== null);
         const inRepo = frames.filter((f) => !/\/gems\/|^\/usr\//.test(f[1]!));
         const rerun = fileOf.get(b.description);
         const specFrame = inRepo.find((f) => /_spec\.rb$/.test(f[1]!));
@@ -159,7 +181,7 @@ export function createRspecParser(sink: ParserSink) {
         sink.test(id, "failed", specFile);
       }
       // Examples named only in the re-run list (the failure details cut from the log).
-      const described = new Set(blocks.map((b) => b.description));
+      const described = new Set(kept.map((b) => b.description.replace(/ FIXED$/, "")));
       for (const [description, r] of fileOf) {
         if (described.has(description)) continue;
         const id = `${r.file} > ${description}`;

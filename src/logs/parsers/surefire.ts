@@ -26,6 +26,11 @@ const LEGACY_ENTRY = /^ {2}([\w$]+(?:\[[^\]]*\])?)\(([\w$.]+)\)(?::(\d+))?:? ?(.
 const RECAP_ENTRY =
   /^ {2}([\w$]+(?:\.[\w$]+)*?)(?:>[\w$.]+?)?\.([\w$]+(?:[({[].*?)?)(?::(\d+))?(?: (?:» )?(.*))?$/;
 const RUN_LINE = /^ {2}Run \d+: /;
+/**
+ * With `rerunFailingTestsCount`, a recap entry is the test's full name on its own line, its attempts below it
+ * (`  Run 1: …`): `pkg.Class.method(pkg.Class)` (Surefire 2, JUnit 4) or `pkg.Class.method` (Surefire 3).
+ */
+const RERUN_ENTRY = /^((?:[a-z_$][\w$]*\.)+[A-Z][\w$]*)\.([\w$]+(?:\[[^\]]*\])?)(?:\(([\w$.]+)\))?$/;
 
 /** `normalizesRegion{String, String}[3]` (Surefire 2) → `normalizesRegion(String, String)[3]`. */
 function methodName(m: string): string {
@@ -59,6 +64,8 @@ export function createSurefireParser(sink: ParserSink) {
   /** The log has Maven's `[INFO]`/`[ERROR]` prefixes (batch mode), so an unprefixed line is a continuation. */
   let prefixed = false;
   let current: string | null = null;
+  /** The class between its `Running` line and its `Tests run: … in` line: what is printed there is its output. */
+  let running: string | null = null;
   let detail: Detail | null = null;
   const details: Detail[] = [];
   const classes = new Map<string, string>(); // simple name → fully qualified
@@ -137,6 +144,7 @@ export function createSurefireParser(sink: ParserSink) {
       if (run && (active || p)) {
         active = true;
         current = run[1]!;
+        running = current;
         known(current);
         recap = null;
         return true;
@@ -144,6 +152,7 @@ export function createSurefireParser(sink: ParserSink) {
       const cr = CLASS_RESULT.exec(text);
       if (cr) {
         active = true;
+        running = null;
         if (cr[5]) {
           current = cr[5];
           known(current);
@@ -156,6 +165,9 @@ export function createSurefireParser(sink: ParserSink) {
       const d = text.startsWith("Tests run:") ? null : DETAIL.exec(text);
       if (d) {
         const { cls, method } = splitName(d[1]!.trim(), current);
+        // Surefire prints a class's failure details after its `Tests run: … in` line. While the class still runs,
+        // a detail-like line naming a class no `Running`/`Tests run` line named is the test's own output.
+        if (running !== null && cls?.includes(".") && classes.get(simple(cls)) !== cls) return true;
         if (cls) known(cls);
         detail = {
           id: cls ? (method ? `${cls}.${method}` : cls) : method,
@@ -210,6 +222,12 @@ export function createSurefireParser(sink: ParserSink) {
           return true;
         }
         if (/^ {4}/.test(text)) return true;
+        const rr = RERUN_ENTRY.exec(text);
+        if (rr && (!rr[3] || rr[3] === rr[1])) {
+          const method = methodName(rr[2]!);
+          if (recap === "Flakes") flaky.add(`${simple(rr[1]!)}.${method.split(/[([]/, 1)[0]}`);
+          return true;
+        }
         const legacy = LEGACY_ENTRY.exec(text);
         if (legacy) {
           recapEntries.push({

@@ -18,12 +18,15 @@ const SEPARATOR = /^⎯{3,}/;
 const LOCATION = /^\s*❯ (\S+?):(\d+):(\d+)$/;
 const SUMMARY = /^\s*(Test Files|Tests|Start at|Duration|Errors)\s{2}/;
 const UNHANDLED = /^⎯+ Unhandled (Errors?|Rejection) ⎯+$/;
+/** A test's console output: `stdout | file > test` then what it printed, up to a blank line. */
+const CONSOLE = /^(?:stdout|stderr) \| \S/;
 
 export function createVitestParser(sink: ParserSink) {
   let active = false;
   let file: string | null = null;
   let block: { file: string; test: string | null; buf: BlockBuffer; unhandled: boolean } | null = null;
   let inUnhandled = false;
+  let inConsole = false;
 
   function flush(): void {
     if (!block) return;
@@ -85,6 +88,15 @@ export function createVitestParser(sink: ParserSink) {
         return true;
       }
       if (!active) return false;
+      // What a test printed is its output, whatever it looks like (` FAIL  x.test.js > y` included).
+      if (!block && CONSOLE.test(text)) {
+        inConsole = true;
+        return true;
+      }
+      if (inConsole) {
+        if (text.trim() === "") inConsole = false;
+        return true;
+      }
       const h = FAIL_HEADER.exec(text);
       if (h) {
         flush();
