@@ -164,6 +164,9 @@ interface FixOutcome {
   wallMs: number;
   /** Whether the branch fix created holds the upstream change; null without a branch. */
   branchHasUpstream: boolean | null;
+  /** fix's own one-sentence reason and its attempts' verdicts, to read a wrong outcome. */
+  reason?: string;
+  attempts?: unknown[];
 }
 
 async function fix(caseDir: string, testCommand: string): Promise<FixOutcome> {
@@ -222,7 +225,7 @@ async function fix(caseDir: string, testCommand: string): Promise<FixOutcome> {
       );
     });
     const wallMs = Date.now() - started;
-    type FixDoc = { outcome?: string; branch?: string | null };
+    type FixDoc = { outcome?: string; branch?: string | null; reason?: string; attemptLog?: unknown[] };
     let doc: FixDoc | null;
     try {
       doc = JSON.parse(r.stdout.trim()) as FixDoc;
@@ -250,7 +253,14 @@ async function fix(caseDir: string, testCommand: string): Promise<FixOutcome> {
       );
       branchHasUpstream = checkout.status === 0 && reverse.status === 0;
     }
-    return { outcome: doc.outcome, error: null, wallMs, branchHasUpstream };
+    return {
+      outcome: doc.outcome,
+      error: null,
+      wallMs,
+      branchHasUpstream,
+      ...(doc.reason ? { reason: doc.reason } : {}),
+      ...(doc.attemptLog ? { attempts: doc.attemptLog.map((a) => JSON.stringify(a).slice(0, 600)) } : {}),
+    };
   } finally {
     await fake.close();
     rmSync(scratch, { recursive: true, force: true });

@@ -266,7 +266,47 @@ function fileNowLoads(
 }
 
 /** Compares base and patched runs per test id and decides whether they verify the patch. Pure. */
-export function compareRuns(base: readonly TestRunResult[], patched: readonly TestRunResult[]): Comparison {
+/** A test id with its digit runs blurred: the shape of a title that embeds a date, a counter or a random number. */
+const idShape = (id: string) => id.replace(/\d+/g, "#");
+
+/**
+ * Runs whose test titles embed something that changes from run to run (`should not cast ${new Date()}`, a
+ * random seed) name the same test differently each time. A test of `run` whose id the reference run does not
+ * have takes the reference's id when exactly one unmatched reference test has its shape (digits blurred) and
+ * no other unmatched test of `run` shares it; everything else keeps its id.
+ */
+export function alignDynamicIds(reference: TestRunResult, run: TestRunResult): TestRunResult {
+  const refIds = new Set(reference.tests.map((t) => t.id));
+  const runIds = new Set(run.tests.map((t) => t.id));
+  const byShape = (ids: Iterable<string>) => {
+    const m = new Map<string, string[]>();
+    for (const id of ids) m.set(idShape(id), [...(m.get(idShape(id)) ?? []), id]);
+    return m;
+  };
+  const refUnmatched = byShape([...refIds].filter((id) => !runIds.has(id)));
+  const runUnmatched = byShape([...runIds].filter((id) => !refIds.has(id)));
+  const rename = new Map<string, string>();
+  for (const [shape, ids] of runUnmatched) {
+    const ref = refUnmatched.get(shape);
+    if (ids.length === 1 && ref?.length === 1 && ids[0] !== undefined && ref[0] !== undefined)
+      rename.set(ids[0], ref[0]);
+  }
+  if (rename.size === 0) return run;
+  return {
+    ...run,
+    tests: run.tests.map((t) => (rename.has(t.id) ? { ...t, id: rename.get(t.id) as string } : t)),
+  };
+}
+
+export function compareRuns(
+  baseRuns: readonly TestRunResult[],
+  patchedRuns: readonly TestRunResult[],
+): Comparison {
+  // Every run's ids aligned with the first full base run's (titles that embed a date or a counter).
+  const reference = baseRuns.find((r) => r.only === undefined);
+  const align = (r: TestRunResult) => (reference && r !== reference ? alignDynamicIds(reference, r) : r);
+  const base = baseRuns.map(align);
+  const patched = patchedRuns.map(align);
   const reasons: string[] = [];
   const before = collapseRuns("base", base);
   const after = collapseRuns("patched", patched);

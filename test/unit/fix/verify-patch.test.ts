@@ -547,3 +547,50 @@ describe("repeats narrowed to the tests the verdict rests on", () => {
     expect(lost.verified).toBe(false);
   });
 });
+
+describe("titles that change from run to run", () => {
+  const run = (tests: Record<string, "passed" | "failed">, only?: string[]) => ({
+    ...readResultsRun(tests),
+    ...(only ? { only } : {}),
+  });
+  function readResultsRun(tests: Record<string, "passed" | "failed">) {
+    return {
+      tests: Object.entries(tests).map(([id, outcome]) => ({ id, name: id, outcome })),
+      counts: { passed: 0, failed: 0, skipped: 0 },
+      exitCode: 1,
+      complete: true,
+      problems: [],
+      outputTail: "",
+      durationMs: 1,
+      stoppedBy: null,
+      reportFormat: "tap",
+    } as unknown as Parameters<typeof compareRuns>[0][number];
+  }
+
+  it("a title embedding a date is the same test in every run; distinct numbered tests stay distinct", () => {
+    const base = run({
+      "casts > should not cast 2026-11-26T14:55:01.840Z": "passed",
+      "adds 1 and 2": "passed",
+      "adds 2 and 2": "passed",
+      "lazy > rejects": "failed",
+    });
+    const patched = run({
+      "casts > should not cast 2026-11-26T14:56:24.113Z": "passed",
+      "adds 1 and 2": "passed",
+      "adds 2 and 2": "passed",
+      "lazy > rejects": "passed",
+    });
+    const c = compareRuns([base], [patched]);
+    expect(c.verified).toBe(true);
+    expect(c.passToFail).toEqual([]);
+    // A numbered test that really disappeared is still missing: two candidates of one shape are never guessed.
+    const lost = run({ "adds 1 and 2": "passed", "adds 3 and 3": "passed", "lazy > rejects": "passed" });
+    const before = run({
+      "adds 1 and 2": "passed",
+      "adds 2 and 2": "passed",
+      "adds 5 and 5": "passed",
+      "lazy > rejects": "failed",
+    });
+    expect(compareRuns([before], [lost]).passToFail).toEqual(["adds 2 and 2", "adds 5 and 5"]);
+  });
+});
