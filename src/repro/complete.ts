@@ -72,6 +72,14 @@ export function findPlaceholders(code: string): string[] {
   return [...new Set([...code.matchAll(PLACEHOLDER_RE)].map((m) => m[0].trim()))];
 }
 
+/** A code block that is an excerpt: it opens or closes with a line of its own that is only `...` or `…`. */
+export function isFragment(b: ReportBlock): boolean {
+  if (b.kind !== "code") return false;
+  const lines = b.value.split("\n").filter((l) => l.trim() !== "");
+  const elided = (l: string | undefined) => l !== undefined && /^(?:\.{3,}|…)$/.test(l.trim());
+  return lines.length > 1 && (elided(lines[0]) || elided(lines[lines.length - 1]));
+}
+
 /** The blocks the program is made of: runnable fenced blocks, else code pasted without a fence. */
 export function programBlocks(report: ParsedReport): ReportBlock[] {
   const runnable = report.blocks.filter(
@@ -86,8 +94,12 @@ export function programBlocks(report: ParsedReport): ReportBlock[] {
       .every((l) =>
         /^\s*(import\s|from\s+\S+\s+import\s|(const|let|var)\s+[\w${}\s,]+=\s*require\(|\/\/|#)/.test(l),
       );
-  const fenced = runnable.filter((b) => !b.plain);
-  const units = fenced.some((b) => !importsOnly(b)) ? fenced : runnable;
+  // An excerpt of the reporter's own code base (`...` lines before or after it) is context, not the
+  // reproducer, when the report has a block that stands on its own.
+  const whole = runnable.filter((b) => !isFragment(b));
+  const candidates = whole.length > 0 ? whole : runnable;
+  const fenced = candidates.filter((b) => !b.plain);
+  const units = fenced.some((b) => !importsOnly(b)) ? fenced : candidates;
   const first = units[0];
   return first ? units.filter((b) => familyOf(b) === familyOf(first)) : [];
 }

@@ -121,11 +121,69 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
       if (c.section === "expected" && !/[()]/.test(c.value)) expectedOutput.push(c.value);
   }
   return {
-    actual: actualBehaviour(report),
+    actual: ownAssertion(report, actualBehaviour(report)),
     expectedOutput,
     expectedText: report.prose.expected.trim(),
     expectedException: null,
     twoVersions: null,
+  };
+}
+
+/** The first assertion the program's own code makes (`assert x == y`, `assert.equal(a, b)`, `self.assertEqual`), if any. */
+export function firstOwnAssertion(report: ParsedReport): string | null {
+  for (const b of programBlocks(report)) {
+    const code = b.value;
+    if (b.language === "python") {
+      const m = /^[ \t]*(assert\s[^\n]+|self\.assert\w*\([^\n]*)/m.exec(code);
+      if (m?.[1]) return m[1].trim();
+      continue;
+    }
+    // Names bound to Node's assert module: `const assert = require('assert')`, `const { equal } = require('node:assert')`.
+    const names = new Set<string>();
+    const mod = String.raw`['"](?:node:)?assert(?:\/strict)?['"]`;
+    for (const m of code.matchAll(
+      new RegExp(String.raw`(?:const|let|var)\s+([\w$]+)\s*=\s*require\(\s*${mod}\s*\)`, "g"),
+    ))
+      names.add(m[1]!);
+    for (const m of code.matchAll(
+      new RegExp(String.raw`import\s+(?:\*\s+as\s+)?([\w$]+)\s+from\s+${mod}`, "g"),
+    ))
+      names.add(m[1]!);
+    for (const m of code.matchAll(
+      new RegExp(
+        String.raw`(?:(?:const|let|var)\s+\{([^}]*)\}\s*=\s*require\(\s*${mod}\s*\)|import\s+\{([^}]*)\}\s+from\s+${mod})`,
+        "g",
+      ),
+    ))
+      for (const part of (m[1] ?? m[2] ?? "").split(","))
+        names.add(
+          part
+            .split(/\s*(?::|\bas\b)\s*/)
+            .pop()!
+            .trim(),
+        );
+    for (const line of code.split("\n")) {
+      const call = /^\s*([\w$]+)(?:\.[\w$]+)?\s*\(/.exec(line);
+      if (call?.[1] && names.has(call[1])) return line.trim().replace(/\s*\/\/.*$/, "");
+    }
+  }
+  return null;
+}
+
+/**
+ * When the report states no error or output of its own, the snippet's own assertion is the claim: the code
+ * says what should hold, so its `AssertionError` is the reported bug, and a run where it holds is not one.
+ */
+function ownAssertion(report: ParsedReport, found: ReportedBehaviour): ReportedBehaviour {
+  if (found.kind !== "unknown" && found.kind !== "error-unspecified") return found;
+  const assertion = firstOwnAssertion(report);
+  if (!assertion) return found;
+  return {
+    kind: "exception",
+    exceptionType: "AssertionError",
+    exceptionMessage: null,
+    output: [],
+    source: `the snippet's own assertion (\`${assertion.slice(0, 100)}\`), which states the expected behaviour: its failing is the reported bug`,
   };
 }
 

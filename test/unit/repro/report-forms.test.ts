@@ -362,3 +362,94 @@ describe("odd blocks", () => {
     expect(program?.dependencies).toEqual([]);
   });
 });
+
+describe("tracebacks pasted without their header, and excerpts of the reporter's code", () => {
+  it("reads IPython frames with numbered source lines as a traceback, whatever the fence says", () => {
+    const { report, exp } = read(
+      `# t\n\nThe lookup fails:\n\n${f}python\nFile /opt/lib/python3.11/shelve.py:118, in Shelf.__getitem__(self, key)\n    116 try:\n--> 118     value = self.cache[key]\n    119 except KeyError:\n\nKeyError: 'colour'\n${f}\n\nThis shows it:\n\n${f}python\nimport shelve\nwith shelve.open("db") as s:\n    print(s["colour"])\n${f}\n`,
+    );
+    expect(report.blocks.map((b) => b.kind)).toEqual(["traceback", "code"]);
+    expect(exp.actual).toMatchObject({
+      kind: "exception",
+      exceptionType: "KeyError",
+      exceptionMessage: "'colour'",
+    });
+  });
+  it("reads an IDE's `Exception has occurred` banner wrapped in emphasis, message without the asterisks", () => {
+    const { report, exp } = read(
+      `# t\n\n${f}\n*Exception has occurred: JSONDecodeError\n  File "/home/me/tool.py", line 4, in <module>\n    json.loads(raw)\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)*\n${f}\n\n${f}\nimport json\nraw = ""\njson.loads(raw)\n${f}\n`,
+    );
+    expect(report.blocks.map((b) => b.kind)).toEqual(["traceback", "code"]);
+    expect(exp.actual.exceptionType).toBe("json.decoder.JSONDecodeError");
+    expect(exp.actual.exceptionMessage).toBe("Expecting value: line 1 column 1 (char 0)");
+  });
+  it("reads a copy that starts at `line N, in <module>` as the error, and the last exception line decides", () => {
+    const { report, exp } = read(
+      `# t\n\n${f}python\nn = 10 ** 5000\nprint(n)\n${f}\n\nIt stops with:\n\n${f}\nline 2, in <module>\n    print(n)\nValueError: Exceeds the limit (4300) for integer string conversion\n${f}\n`,
+    );
+    expect(report.blocks.map((b) => b.kind)).toEqual(["code", "traceback"]);
+    expect(exp.actual).toMatchObject({ exceptionType: "ValueError" });
+  });
+  it("keeps a block of code with output lines under it as code (a statement of its own is not a traceback)", () => {
+    const { report } = read(`# t\n\n${f}python\nimport os\nline 3, in f\nos.getcwd()\nValueError: x\n${f}\n`);
+    expect(report.blocks[0]!.kind).toBe("code");
+  });
+  it("leaves out an excerpt (`...` before or after it) when another block stands on its own", () => {
+    const { program } = read(
+      `# t\n\nIn my project:\n\n${f}python\n...\nif key not in table:\n...\n${f}\n\nStandalone:\n\n${f}python\ntable = {"a": 1}\nprint("b" in table)\n${f}\n`,
+    );
+    expect(program?.files["reproduction.py"]).toContain('print("b" in table)');
+    expect(program?.files["reproduction.py"]).not.toContain("if key not in table");
+  });
+  it("still runs an excerpt when it is all the report has", () => {
+    const { program } = read(`# t\n\n${f}js\nconst x = [1, 2].at(-1);\nconsole.log(x);\n...\n${f}\n`);
+    expect(program?.files["reproduction.cjs"]).toContain("[1, 2].at(-1)");
+  });
+});
+
+describe("status marks and the snippet's own assertions", () => {
+  it("reads `// ❌ AssertionError [ERR_ASSERTION]: …` as the error of the flagged line; `// ✔️ Pass` is no value", () => {
+    expect(parseAnnotation(" ❌ AssertionError [ERR_ASSERTION]: 3 == 4")).toMatchObject({
+      role: "actual",
+      kind: "error",
+      value: "AssertionError [ERR_ASSERTION]: 3 == 4",
+      flagged: true,
+    });
+    expect(parseAnnotation(" ✔️ Pass")).toBeNull();
+    expect(parseAnnotation(" ✅ 12")).toMatchObject({ value: "12", flagged: false });
+    const { exp } = read(
+      `# t\n\n${f}js\nconst { strictEqual } = require("assert");\nconst list = [3, 1];\nconst copy = list.slice();\ncopy.sort();\nstrictEqual(copy.length, 2); // ✔️ Pass\nstrictEqual(list[0], 3); // ❌ AssertionError [ERR_ASSERTION]: 1 == 3\n${f}\n`,
+    );
+    expect(exp.actual).toMatchObject({ kind: "exception", exceptionType: "AssertionError" });
+  });
+  it("takes a Python `assert` as the claim when the report states nothing else; holding is not a reproduction", () => {
+    const { exp } = read(
+      `# t\n\nThis used to work.\n\n${f}python\nimport textwrap\nassert textwrap.dedent("  a\\n  b") == "a\\nb", "not dedented"\n${f}\n`,
+    );
+    expect(exp.actual.kind).toBe("exception");
+    expect(exp.actual.exceptionType).toBe("AssertionError");
+    expect(exp.actual.source).toMatch(/own assertion \(`assert textwrap\.dedent/);
+    const failed = matchRun(
+      exp.actual,
+      run({ exitCode: 1, exception: { type: "AssertionError", message: "not dedented" } }),
+    );
+    expect(failed.kind).toBe("match");
+    expect(matchRun(exp.actual, run({})).kind).toBe("clean");
+  });
+  it("finds Node's assert under any name it is bound to, and `self.assert…` in a TestCase", () => {
+    const js = read(
+      `# t\n\n${f}js\nimport * as check from "node:assert/strict";\ncheck.deepEqual([1].concat(2), [1, 2]);\n${f}\n`,
+    );
+    expect(js.exp.actual.source).toMatch(/check\.deepEqual/);
+    const py = read(
+      `# t\n\n${f}python\nimport unittest\nclass T(unittest.TestCase):\n    def test_it(self):\n        self.assertEqual(len("ab"), 2)\nunittest.main()\n${f}\n`,
+    );
+    expect(py.exp.actual.source).toMatch(/self\.assertEqual/);
+  });
+  it("does not let an assertion override what the report itself says happens", () => {
+    const { exp } = read(
+      `# t\n\n${f}python\nx = int("7")\nassert x == 7\nprint(x + 1)\n${f}\n\nOutput:\n\n${f}\n9\n${f}\n`,
+    );
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["9"] });
+  });
+});
