@@ -167,10 +167,11 @@ export function splitComment(line: string, flavour: Flavour): { code: string; co
   return { code: line, comment: null };
 }
 
+// Keywords as whole words: `format(d)`, `docs()`, `tryParse(x)` are expressions.
 const JS_NOT_EXPRESSION =
-  /^(const|let|var|function|class|if|else|for|while|do|switch|try|catch|finally|return|throw|import|export|async\s+function|case|default|break|continue|\{|\}|\)|\]|\/\/|\*)/;
+  /^(?:(?:const|let|var|function|class|if|else|for|while|do|switch|try|catch|finally|return|throw|import|export|async\s+function|case|default|break|continue)\b|\{|\}|\)|\]|\/\/|\*)/;
 const PY_NOT_EXPRESSION =
-  /^(import|from|def|class|if|elif|else|for|while|with|try|except|finally|return|raise|del|assert|pass|global|nonlocal|async|break|continue|@|print\s*\()/;
+  /^(?:(?:import|from|def|class|if|elif|else|for|while|with|try|except|finally|return|raise|del|assert|pass|global|nonlocal|async|break|continue)\b|@|print\s*\()/;
 
 /** Statements whose own output already shows the value (`console.log(x)`, `print(x)`). */
 function printsItself(code: string, flavour: Flavour): boolean {

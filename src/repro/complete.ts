@@ -162,6 +162,12 @@ export function commandLineOf(
   return first;
 }
 
+const JS_KEYWORDS = new Set(
+  "if for while switch catch function return typeof await new delete void throw yield import super with do else in of instanceof case async require".split(
+    " ",
+  ),
+);
+
 function splitNamed(units: ReportBlock[], ext: RegExp): { named: ReportBlock[]; main: ReportBlock[] } {
   const named = units.filter((b) => b.filename && ext.test(b.filename) && b.kind === "code");
   const entryName = named.find((b) =>
@@ -492,6 +498,36 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
         ? `import ${m[2]} from "${pkg}/plugin/${m[2]}.js";`
         : `const ${m[2]} = require("${pkg}/plugin/${m[2]}");`,
     );
+  }
+  // Functions called bare but never defined, when the report names exactly one package and imports nothing
+  // from it: taken as that package's named exports (`format(d, 'yyyy')` in a date-fns report). A wrong guess
+  // fails to run (not a function), it never prints the reported value.
+  const namedPackages = knownPackages.filter((p) => /^(@[\w.-]+\/)?[a-z0-9][\w.-]*$/.test(p));
+  if (
+    namedPackages.length === 1 &&
+    !jsSpecifiers(code).some((spec) => npmPackageOf(spec) === namedPackages[0])
+  ) {
+    const pkg = namedPackages[0]!;
+    const free = [...scan.matchAll(/(?<![\w$.]|\bnew\s)([a-z_$][\w$]*)\s*\(/g)]
+      .map((m) => m[1]!)
+      .filter(
+        (name, i, all) =>
+          all.indexOf(name) === i &&
+          !bound.has(name) &&
+          !JS_KEYWORDS.has(name) &&
+          !(name in globalThis) &&
+          !add.some((l) => l.includes(` ${name} `)) &&
+          name !== npmIdentifier(pkg) &&
+          // A method or a function defined here, or a parameter (a callback) called inside its function.
+          !new RegExp(`(?<![\\w$.])${name}\\s*\\([^()]*\\)\\s*\\{`).test(scan) &&
+          !new RegExp(`\\([^()]*(?<![\\w$.])${name}\\b[^()]*\\)\\s*(?:=>|\\{)`).test(scan),
+      );
+    if (free.length > 0)
+      add.push(
+        format === "esm"
+          ? `import { ${free.join(", ")} } from "${pkg}";`
+          : `const { ${free.join(", ")} } = require("${pkg}");`,
+      );
   }
   if (add.length > 0) {
     code = `${add.join("\n")}\n${code}`;

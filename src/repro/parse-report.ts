@@ -390,11 +390,12 @@ export function parseReport(markdown: string): ParsedReport {
           cls.kind === "traceback"
         ) {
           for (const run of parseShellSession(c.value)) {
+            // A run of a script file prints output; the script itself is another block of the report.
             const b = makeBlock(
               blocks.length,
               null,
-              run.code,
-              "code",
+              run.script ? [...run.output, ...(run.errorText ? [run.errorText] : [])].join("\n") : run.code,
+              run.script ? "output" : "code",
               run.runtime === "python" ? "python" : "javascript",
               section,
               null,

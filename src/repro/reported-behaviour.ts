@@ -78,6 +78,19 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
   );
   if (two) {
     const { bad, good } = two;
+    // What the two sides disagree on is the claim: lines both print, and a line that only prints the runtime's
+    // own version (`3.11.5 | packaged by …`), say nothing about the bug.
+    const key = (l: string) => l.replace(/\s+/g, "");
+    const banner = (l: string) => /^(?:Python\s+|v)?\d+\.\d+\.\d+\S*(?:\s*[|(].*)?$/.test(l.trim());
+    // A comment the reporter typed after a printed line (`[1, 2]  # Missing 0 (!)`) is not printed.
+    const uncommented = (l: string) => l.replace(/\s{2,}(?:#|\/\/)\s.*$/, "");
+    const differing = (a: string[], b: string[]) => {
+      const other = new Set(b.map((l) => key(uncommented(l))));
+      const lines = a.map(uncommented).filter((l) => !other.has(key(l)) && !banner(l));
+      return lines.length > 0 ? lines : a.map(uncommented);
+    };
+    const badOutput = bad && good ? differing(bad.output, good.output) : (bad?.output ?? []);
+    const goodOutput = bad && good ? differing(good.output, bad.output) : (good?.output ?? []);
     const others = two.sides.filter((s) => s !== bad).map((s) => `\`${s.label}\``);
     const actual: ReportedBehaviour = !bad
       ? none(`two transcripts, neither named as the wrong one: ${two.why}`)
@@ -86,19 +99,19 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
             kind: "exception",
             exceptionType: bad.exception.type,
             exceptionMessage: bad.exception.message || null,
-            output: bad.output,
+            output: badOutput,
             source: `the \`${bad.label}\` transcript (${two.why}; ${others.join(", ")} shows the expected behaviour)`,
           }
         : {
             kind: "output",
             exceptionType: null,
             exceptionMessage: null,
-            output: bad.output,
+            output: badOutput,
             source: `the \`${bad.label}\` transcript (${two.why}; ${others.join(", ")} shows the expected behaviour)`,
           };
     return {
       actual,
-      expectedOutput: good && !good.exception ? good.output : [],
+      expectedOutput: good && !good.exception ? goodOutput : [],
       expectedText: report.prose.expected.trim(),
       expectedException: good?.exception ?? null,
       twoVersions: two,
@@ -239,7 +252,15 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
     }
   }
   // 2a. A shell session (`$ python3 -c '…'`): the error it ended with, else what it printed.
-  for (const b of candidates) {
+  // A script run several times: the run with arguments is the one the program is run as (`commandLineOf`).
+  const shellBlocks = candidates.filter((b) => b.shellRun);
+  const withArgs = shellBlocks.find((b) => (b.shellRun?.script?.args.length ?? 0) > 0);
+  const firstShell = shellBlocks[0];
+  const ordered =
+    withArgs && firstShell?.shellRun?.script && firstShell.shellRun.script.args.length === 0
+      ? [withArgs, ...shellBlocks.filter((b) => b !== withArgs)]
+      : shellBlocks;
+  for (const b of ordered) {
     const r = b.shellRun;
     if (!r) continue;
     const ex = r.errorText
@@ -247,7 +268,7 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
         ? parsePythonException(r.errorText)
         : parseNodeException(r.errorText)
       : null;
-    const source = `the shell session in the report (\`${r.interpreter}\`)`;
+    const source = `the shell session in the report (\`${r.interpreter}${r.script ? ` ${[r.script.file, ...r.script.args].join(" ")}` : ""}\`)`;
     if (ex)
       return {
         kind: "exception",

@@ -453,3 +453,79 @@ describe("status marks and the snippet's own assertions", () => {
     expect(exp.actual).toMatchObject({ kind: "output", output: ["9"] });
   });
 });
+
+describe("two transcripts: which side is the bug", () => {
+  const session = (version: string, printed: string) =>
+    `${f}python\n>>> import sys; print(sys.version)\n${version} (main, Jan 1 2024, 00:00:00) [GCC 12.2.0]\n>>> sorted({3, 1, 2}, key=str)\n${printed}\n${f}`;
+  it("the title names where it goes wrong; lines both print and version banners are not the claim", () => {
+    const { exp } = read(
+      `# sorted() with key=str misorders sets in Python 3.13\n\nOn Python 3.12 it works:\n\n${session("3.12.1", "[1, 2, 3]")}\n\nOn Python 3.13 it does not:\n\n${session("3.13.0", "[2, 1, 3]")}\n`,
+    );
+    expect(exp.twoVersions?.bad?.label).toBe("3.13");
+    expect(exp.actual.output).toEqual(["[2, 1, 3]"]);
+    expect(exp.expectedOutput).toEqual(["[1, 2, 3]"]);
+    expect(exp.actual.source).toMatch(/title names `3\.13`/);
+  });
+  it("a line the reporter marks (`# Missing 1 (!)`) is on the bad side, and the comment is not printed output", () => {
+    const { exp } = read(
+      `# sorted() and sets\n\nFirst machine:\n\n${session("3.12.1", "[1, 2, 3]")}\n\nSecond machine:\n\n${session("3.13.0", "[2, 3]  # Missing 1 (!)")}\n`,
+    );
+    expect(exp.twoVersions?.bad?.label).toBe("Second machine");
+    expect(exp.actual.output).toEqual(["[2, 3]"]);
+  });
+  it("a title naming both sides decides nothing by itself", () => {
+    const { exp } = read(
+      `# sorted() differs between 3.12 and 3.13\n\nOn Python 3.12:\n\n${session("3.12.1", "[1, 2, 3]")}\n\nOn Python 3.13:\n\n${session("3.13.0", "[2, 1, 3]")}\n`,
+    );
+    expect(exp.twoVersions?.bad).toBeNull();
+    expect(exp.actual.kind).toBe("unknown");
+  });
+});
+
+describe("a call quoted in prose, with the package named only in the version line", () => {
+  it("imports a free function from the one package the report names, echoes the call, reads `gives back`", () => {
+    const { exp, program } = read(
+      "# t\n\nUsing tinydate@1.2.0.\n\n`formatStamp(new Date(0), 'YYYY')` gives back `1969`, not `1970`.\n",
+    );
+    const code = program?.files["reproduction.cjs"] ?? "";
+    expect(code).toContain('const { formatStamp } = require("tinydate");');
+    expect(code).toContain("_echo(formatStamp(new Date(0), 'YYYY'));");
+    expect(exp.actual.output).toEqual(["1969"]);
+  });
+  it("adds nothing when the code imports from the package, defines the function, or calls a global", () => {
+    const own = read(
+      "# t\n\nUsing tinydate@1.2.0.\n\n```js\nfunction stamp(d) { return d.getTime(); }\nconsole.log(stamp(new Date(0)), parseInt('7'));\n```\n",
+    ).program;
+    expect(own?.files["reproduction.cjs"]).not.toContain('require("tinydate")');
+    const two = read(
+      "# t\n\nUsing tinydate@1.2.0 and slowclock@2.0.0.\n\n`formatStamp(new Date(0))` gives `x`\n",
+    ).program;
+    expect(two?.files["reproduction.cjs"]).not.toMatch(/formatStamp \}/);
+  });
+  it("echoes an expression whose name starts like a keyword (`format(…)`, `docs(…)`)", () => {
+    expect(annotate("format(d) // => 'x'", "javascript").code).toBe("_echo(format(d)); // => 'x'");
+    expect(annotate("format(d)  # => 'x'", "python").code).toBe("_echo(format(d))  # => 'x'");
+  });
+});
+
+describe("shell sessions that run a script file", () => {
+  it("reads `$ python3.x file.py` runs on two interpreters as two sides; `since 3.13` marks the bad one", () => {
+    const script = `${f}python\n# show.py\nprint(round(2.675, 2))\nprint("done")\n${f}`;
+    const { exp, program } = read(
+      `# round() changed\n\nSince 3.13 the rounding differs.\n\n${script}\n\n${f}console\n$ python3.12 show.py\n2.67\ndone\n${f}\n\n${f}console\n$ python3.13 show.py\n2.68\ndone\n${f}\n`,
+    );
+    expect(exp.twoVersions?.sides.map((s) => s.label)).toEqual(["python3.12", "python3.13"]);
+    expect(exp.twoVersions?.bad?.label).toBe("python3.13");
+    expect(exp.actual.output).toEqual(["2.68"]);
+    expect(exp.expectedOutput).toEqual(["2.67"]);
+    expect(program?.files["reproduction.py"]).toContain("print(round(2.675, 2))");
+  });
+  it("takes the run with arguments as the claim (the one the program runs as), its output up to the next prompt", () => {
+    const { exp, program } = read(
+      `# t\n\n${f}js\nconst n = Number(process.argv[2]);\nconsole.log(n * 2);\n${f}\n\n${f}\n$ node double.js\nNaN\n$ node double.js 4\n9\n${f}\n`,
+    );
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["9"] });
+    expect(exp.actual.source).toMatch(/node double\.js 4/);
+    expect(program?.args).toEqual(["4"]);
+  });
+});
