@@ -16,7 +16,7 @@ import {
   PYTHON_IMPORT_TO_PACKAGE,
   PYTHON_STDLIB,
 } from "./known-modules.ts";
-import { JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
+import { annotate, JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
 import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
 
@@ -442,11 +442,33 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
     completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
   let code = `${parts.join("\n\n").trim()}\n`;
   let scan = codeOnly(code, "js");
+  // A snippet that prints nothing ("try this in node: `f(x);`") was read at a prompt: its last expression's
+  // value is what the reporter saw, so it is echoed the way the REPL shows it.
+  let echoedLast = false;
+  if (
+    !main.some((b) => b.usesEcho) &&
+    !/\b(?:console\.\w+|process\.std(?:out|err)\.write|throw)\b/.test(scan)
+  ) {
+    const lines = code.replace(/\s+$/, "").split("\n");
+    const last = lines[lines.length - 1] ?? "";
+    if (/^\S/.test(last) && !/^\s*\/\//.test(last)) {
+      const echoed = annotate(`${last} // => ?`, "javascript").code.replace(/\s*\/\/ => \?$/, "");
+      if (echoed.startsWith("_echo(")) {
+        lines[lines.length - 1] = echoed;
+        code = `${lines.join("\n")}\n`;
+        echoedLast = true;
+        completions.push(
+          `printed the value of the last expression, \`${last.trim().replace(/;$/, "")}\`, as a REPL shows it (the snippet prints nothing itself)`,
+        );
+        scan = codeOnly(code, "js");
+      }
+    }
+  }
 
   const esmSyntax = /^\s*(import\s[\w${*]|import\s+['"]|export\s)/m.test(scan);
-  if (main.some((b) => b.usesEcho)) {
+  if (echoedLast || main.some((b) => b.usesEcho)) {
     code = `${esmSyntax ? JS_ECHO_PRELUDE_ESM : JS_ECHO_PRELUDE}\n${code}`;
-    completions.push(echoNote(main));
+    if (!echoedLast) completions.push(echoNote(main));
     scan = codeOnly(code, "js");
   }
   const usesRequire = /\brequire\(\s*['"]/.test(scan);

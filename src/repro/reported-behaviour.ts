@@ -7,7 +7,7 @@ import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException } from "./outcome.ts";
 import { programBlocks } from "./complete.ts";
-import { proseClaims } from "./prose-claims.ts";
+import { proseClaims, proseTwoVersions } from "./prose-claims.ts";
 import { type TwoVersions, twoVersions } from "./two-versions.ts";
 import { parseTranscript } from "./transcript.ts";
 
@@ -133,8 +133,24 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
     for (const c of report.inlineCode)
       if (c.section === "expected" && !/[()]/.test(c.value)) expectedOutput.push(c.value);
   }
+  let actual = ownAssertion(report, actualBehaviour(report));
+  // Values the prose ties to two versions ("on 3.10 this prints `GET`, on 3.11 `Method.GET`"): when the
+  // report's only claim is its words, the bad version's value is the claim and the good one's the expectation.
+  if (actual.kind === "unknown" || /^the report's words/.test(actual.source)) {
+    const sides = proseTwoVersions(report.title, report.proseWithCode);
+    if (sides) {
+      actual = {
+        kind: "output",
+        exceptionType: null,
+        exceptionMessage: null,
+        output: [sides.bad.value],
+        source: `the report's words: \`${sides.bad.value}\` on ${sides.bad.label}, \`${sides.good.value}\` on ${sides.good.label} (${sides.why})`,
+      };
+      expectedOutput.splice(0, expectedOutput.length, sides.good.value);
+    }
+  }
   return {
-    actual: ownAssertion(report, actualBehaviour(report)),
+    actual,
     expectedOutput,
     expectedText: report.prose.expected.trim(),
     expectedException: null,

@@ -10,7 +10,7 @@ import { completeProgram } from "../../../src/repro/complete.ts";
 import { foldRuns, matchRun, type RunObservation } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { codeLine, plainCodeRuns } from "../../../src/repro/plain-code.ts";
-import { proseClaims } from "../../../src/repro/prose-claims.ts";
+import { proseClaims, proseTwoVersions, versionedClaims } from "../../../src/repro/prose-claims.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { findBareVersions, findVersionMentions } from "../../../src/repro/versions.ts";
 
@@ -527,5 +527,46 @@ describe("shell sessions that run a script file", () => {
     expect(exp.actual).toMatchObject({ kind: "output", output: ["9"] });
     expect(exp.actual.source).toMatch(/node double\.js 4/);
     expect(program?.args).toEqual(["4"]);
+  });
+});
+
+describe("two versions' values stated in prose", () => {
+  it("ties each value to its version, and the words after a value say which is right", () => {
+    expect(
+      versionedClaims("On Node 16.20 this prints `ok`, on Node 20.1 `fail`. With 1.4.0 the result was '3'."),
+    ).toEqual([
+      { label: "16.20", value: "ok" },
+      { label: "20.1", value: "fail" },
+      { label: "1.4.0", value: "3" },
+    ]);
+    const { exp } = read(
+      "# t\n\n```js\nconst slug = require('slugmaker');\nslug('Ä b');\n```\n\nWith 3.1.0 the result was 'a-b' (which is right). With 3.2.0 it is 'b'.\n",
+    );
+    expect(exp.actual.output).toEqual(["b"]);
+    expect(exp.expectedOutput).toEqual(["a-b"]);
+    expect(exp.actual.source).toMatch(/calls 3\.1\.0's result right/);
+  });
+  it("a regression makes the later version the broken one; the title naming one version decides too", () => {
+    expect(
+      proseTwoVersions("Regression in slug()", "It gives `b` in 3.2.0, gave `a-b` in 3.1.0."),
+    ).toMatchObject({
+      bad: { label: "3.2.0", value: "b" },
+      good: { label: "3.1.0", value: "a-b" },
+    });
+    expect(
+      proseTwoVersions("slug() and Python 3.12", "on Python 3.11 this prints `x`, on Python 3.12 `y`"),
+    ).toMatchObject({ bad: { label: "3.12" }, why: "the title names 3.12" });
+    expect(
+      proseTwoVersions("slug() differs", "on Python 3.11 this prints `x`, on Python 3.12 `y`"),
+    ).toBeNull();
+  });
+  it("echoes the last expression of a snippet that prints nothing, as the REPL it was typed into", () => {
+    const { program } = read("# t\n\n```js\nconst slug = require('slugmaker');\nslug('Ä b');\n```\n");
+    expect(program?.files["reproduction.cjs"]).toContain("_echo(slug('Ä b'));");
+    expect(program?.completions.join(" ")).toMatch(/value of the last expression/);
+    const printing = read(
+      "# t\n\n```js\nconst slug = require('slugmaker');\nconsole.log(slug('Ä b'));\nslug('c');\n```\n",
+    );
+    expect(printing.program?.files["reproduction.cjs"]).not.toContain("_echo(");
   });
 });
