@@ -570,3 +570,19 @@ describe("two versions' values stated in prose", () => {
     expect(printing.program?.files["reproduction.cjs"]).not.toContain("_echo(");
   });
 });
+
+describe("unfenced output under a label", () => {
+  it("reads the lines after `**result：**` (full-width colon, stray emphasis) up to a separator or a sentence", () => {
+    const { report, exp } = read(
+      "# t\n\n**\n**code：**\n**\nconst parts = 'a,b'.split(',');\nconsole.log('count:', parts.length);\n\n**\n**result：**\n**\n\ncount: 3\n- first\n\n++++++\nThe count should be 2, I think it is a bug.\n",
+    );
+    const out = report.blocks.find((b) => b.kind === "output");
+    expect(out?.section).toBe("actual");
+    expect(out?.value).toBe("count: 3\n- first");
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["count: 3", "- first"] });
+  });
+  it("does not take prose after a label that is not an output label", () => {
+    const { report } = read("# t\n\n**Environment：**\n\nnode 18 on linux\n");
+    expect(report.blocks.filter((b) => b.kind === "output")).toEqual([]);
+  });
+});
