@@ -45,7 +45,10 @@ const ERROR_WORDS =
 const FLAG_WORDS =
   /\s*(?:<-+|←|!+|\(|\[)?\s*(?:buggy|bug|wrong|incorrect|broken|not ok|unexpected|wtf|why\??)\b\s*[)\]!?.]*\s*$/i;
 const ERROR_VALUE =
-  /^(?:Uncaught\s+)?((?:[A-Za-z_][\w.]*)?(?:Error|Exception|Warning|Interrupt)|Error)\b(?::\s*(.*))?$/;
+  /^(?:Uncaught\s+)?((?:[A-Za-z_][\w.]*)?(?:Error|Exception|Warning|Interrupt)|Error)\b(?:\s\[[A-Z][A-Z0-9_]+\])?(?::\s*(.*))?$/;
+/** A status mark in front of an annotation: a cross marks the line that goes wrong, a tick one that works. */
+const CROSS_MARK = /^(?:❌|✗|✘|✖️?|❎|👎|⛔️?)\s*/u;
+const TICK_MARK = /^(?:✔️?|✅|✓|☑️?|👍)\s*/u;
 
 /** A value that reads like printed output, not a sentence: literals, quoted text, numbers, short tokens. */
 function looksLikeValue(v: string): boolean {
@@ -75,6 +78,13 @@ export function parseAnnotation(
     .trim();
   if (t === "") return null;
   let flagged = false;
+  // `// ❌ AssertionError: …` next to `// ✔️ Pass`: the mark says which line goes wrong; the rest is read as usual.
+  const cross = CROSS_MARK.exec(t);
+  if (cross) {
+    flagged = true;
+    t = t.slice(cross[0].length).trim();
+  } else t = t.replace(TICK_MARK, "").trim();
+  if (t === "") return null;
   const flag = FLAG_WORDS.exec(t);
   if (flag && flag.index > 0) {
     flagged = true;
@@ -157,10 +167,11 @@ export function splitComment(line: string, flavour: Flavour): { code: string; co
   return { code: line, comment: null };
 }
 
+// Keywords as whole words: `format(d)`, `docs()`, `tryParse(x)` are expressions.
 const JS_NOT_EXPRESSION =
-  /^(const|let|var|function|class|if|else|for|while|do|switch|try|catch|finally|return|throw|import|export|async\s+function|case|default|break|continue|\{|\}|\)|\]|\/\/|\*)/;
+  /^(?:(?:const|let|var|function|class|if|else|for|while|do|switch|try|catch|finally|return|throw|import|export|async\s+function|case|default|break|continue)\b|\{|\}|\)|\]|\/\/|\*)/;
 const PY_NOT_EXPRESSION =
-  /^(import|from|def|class|if|elif|else|for|while|with|try|except|finally|return|raise|del|assert|pass|global|nonlocal|async|break|continue|@|print\s*\()/;
+  /^(?:(?:import|from|def|class|if|elif|else|for|while|with|try|except|finally|return|raise|del|assert|pass|global|nonlocal|async|break|continue)\b|@|print\s*\()/;
 
 /** Statements whose own output already shows the value (`console.log(x)`, `print(x)`). */
 function printsItself(code: string, flavour: Flavour): boolean {

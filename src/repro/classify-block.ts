@@ -26,6 +26,30 @@ const JS_ERROR_LINE = /^(Uncaught )?([A-Z]\w*(Error|Exception)|Error)(\s\[\w+\])
 /** A single line like `packaging.version.InvalidVersion: Invalid version: 'x'` (a dotted, capitalized exception name). */
 const BARE_EXCEPTION = /^(?:[a-z_]\w*\.)+[A-Z]\w*: \S.*$/;
 const PY_PROMPT = /^>>> /m;
+/** A frame of a traceback whose header was not pasted: CPython's, IPython's (`File /x.py:742, in f`), an IDE's. */
+const FRAME_LINE =
+  /^\s*(?:File "[^"]+", line \d+|File [^\s,]+:\d+, in \S|line \d+, in \S|Cell In\s*\[\d+\], line \d+|-+>\s*\d+\s)/;
+/** The exception line that ends a traceback: `TypeError: …`, `shutil.Error: …`, `KeyboardInterrupt`. */
+const PY_EXCEPTION_LINE =
+  /^(?:(?:[a-z_]\w*\.)+[A-Z]\w*|[A-Z]\w*(?:Error|Exception|Warning|Interrupt|Exit|Iteration))(?::\s?.*)?$/;
+/** A statement at column 0: a block holding one is code (perhaps with output under it), not a traceback. */
+const TOP_LEVEL_STATEMENT =
+  /^(?:import\s|from\s+\S+\s+import\s|def\s|class\s|async\s+def\s|with\s|for\s|while\s|if\s|try:|print\()/;
+
+/**
+ * A Python traceback pasted without its `Traceback (most recent call last):` header — IPython's frames with
+ * numbered source lines, an IDE's `Exception has occurred:` banner, a copy that starts at `line 10, in <module>`:
+ * frames (or the banner), then the exception line last, and no statement of its own.
+ */
+export function headerlessTraceback(value: string): boolean {
+  const lines = value.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length < 2) return false;
+  const last = lines[lines.length - 1]!.replace(/^[*_]+|[*_]+$/g, "").trim();
+  if (!PY_EXCEPTION_LINE.test(last)) return false;
+  const banner = /^[*_]*\s*Exception has occurred\b/.test(lines[0]!.trim());
+  if (!banner && !lines.some((l) => FRAME_LINE.test(l))) return false;
+  return !lines.some((l) => TOP_LEVEL_STATEMENT.test(l));
+}
 const NODE_PROMPT = /^> \S/m;
 const PIP_FREEZE_LINE = /^[A-Za-z0-9][\w.-]*==\d[\w.+-]*$/;
 const NPM_LS_LINE = /^[│├└─┬\s`|+-]*(@?[\w.-]+\/)?[\w.-]+@\d[\w.+-]*( .*)?$/;
@@ -70,6 +94,7 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
   if (PY_TRACEBACK.test(value) && !/^\s*(def|import|from)\s/m.test(value.split(PY_TRACEBACK)[0] ?? "")) {
     return { kind: "traceback", language: "python" };
   }
+  if (headerlessTraceback(value)) return { kind: "traceback", language: "python" };
   if (
     NODE_PROMPT.test(value) &&
     looksLikeNodeTranscript(value) &&

@@ -16,7 +16,7 @@ import {
   PYTHON_IMPORT_TO_PACKAGE,
   PYTHON_STDLIB,
 } from "./known-modules.ts";
-import { JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
+import { annotate, JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
 import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
 
@@ -72,6 +72,14 @@ export function findPlaceholders(code: string): string[] {
   return [...new Set([...code.matchAll(PLACEHOLDER_RE)].map((m) => m[0].trim()))];
 }
 
+/** A code block that is an excerpt: it opens or closes with a line of its own that is only `...` or `…`. */
+export function isFragment(b: ReportBlock): boolean {
+  if (b.kind !== "code") return false;
+  const lines = b.value.split("\n").filter((l) => l.trim() !== "");
+  const elided = (l: string | undefined) => l !== undefined && /^(?:\.{3,}|…)$/.test(l.trim());
+  return lines.length > 1 && (elided(lines[0]) || elided(lines[lines.length - 1]));
+}
+
 /** The blocks the program is made of: runnable fenced blocks, else code pasted without a fence. */
 export function programBlocks(report: ParsedReport): ReportBlock[] {
   const runnable = report.blocks.filter(
@@ -86,8 +94,12 @@ export function programBlocks(report: ParsedReport): ReportBlock[] {
       .every((l) =>
         /^\s*(import\s|from\s+\S+\s+import\s|(const|let|var)\s+[\w${}\s,]+=\s*require\(|\/\/|#)/.test(l),
       );
-  const fenced = runnable.filter((b) => !b.plain);
-  const units = fenced.some((b) => !importsOnly(b)) ? fenced : runnable;
+  // An excerpt of the reporter's own code base (`...` lines before or after it) is context, not the
+  // reproducer, when the report has a block that stands on its own.
+  const whole = runnable.filter((b) => !isFragment(b));
+  const candidates = whole.length > 0 ? whole : runnable;
+  const fenced = candidates.filter((b) => !b.plain);
+  const units = fenced.some((b) => !importsOnly(b)) ? fenced : candidates;
   const first = units[0];
   return first ? units.filter((b) => familyOf(b) === familyOf(first)) : [];
 }
@@ -149,6 +161,12 @@ export function commandLineOf(
   }
   return first;
 }
+
+const JS_KEYWORDS = new Set(
+  "if for while switch catch function return typeof await new delete void throw yield import super with do else in of instanceof case async require".split(
+    " ",
+  ),
+);
 
 function splitNamed(units: ReportBlock[], ext: RegExp): { named: ReportBlock[]; main: ReportBlock[] } {
   const named = units.filter((b) => b.filename && ext.test(b.filename) && b.kind === "code");
@@ -424,11 +442,33 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
     completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
   let code = `${parts.join("\n\n").trim()}\n`;
   let scan = codeOnly(code, "js");
+  // A snippet that prints nothing ("try this in node: `f(x);`") was read at a prompt: its last expression's
+  // value is what the reporter saw, so it is echoed the way the REPL shows it.
+  let echoedLast = false;
+  if (
+    !main.some((b) => b.usesEcho) &&
+    !/\b(?:console\.\w+|process\.std(?:out|err)\.write|throw)\b/.test(scan)
+  ) {
+    const lines = code.replace(/\s+$/, "").split("\n");
+    const last = lines[lines.length - 1] ?? "";
+    if (/^\S/.test(last) && !/^\s*\/\//.test(last)) {
+      const echoed = annotate(`${last} // => ?`, "javascript").code.replace(/\s*\/\/ => \?$/, "");
+      if (echoed.startsWith("_echo(")) {
+        lines[lines.length - 1] = echoed;
+        code = `${lines.join("\n")}\n`;
+        echoedLast = true;
+        completions.push(
+          `printed the value of the last expression, \`${last.trim().replace(/;$/, "")}\`, as a REPL shows it (the snippet prints nothing itself)`,
+        );
+        scan = codeOnly(code, "js");
+      }
+    }
+  }
 
   const esmSyntax = /^\s*(import\s[\w${*]|import\s+['"]|export\s)/m.test(scan);
-  if (main.some((b) => b.usesEcho)) {
+  if (echoedLast || main.some((b) => b.usesEcho)) {
     code = `${esmSyntax ? JS_ECHO_PRELUDE_ESM : JS_ECHO_PRELUDE}\n${code}`;
-    completions.push(echoNote(main));
+    if (!echoedLast) completions.push(echoNote(main));
     scan = codeOnly(code, "js");
   }
   const usesRequire = /\brequire\(\s*['"]/.test(scan);
@@ -480,6 +520,36 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
         ? `import ${m[2]} from "${pkg}/plugin/${m[2]}.js";`
         : `const ${m[2]} = require("${pkg}/plugin/${m[2]}");`,
     );
+  }
+  // Functions called bare but never defined, when the report names exactly one package and imports nothing
+  // from it: taken as that package's named exports (`format(d, 'yyyy')` in a date-fns report). A wrong guess
+  // fails to run (not a function), it never prints the reported value.
+  const namedPackages = knownPackages.filter((p) => /^(@[\w.-]+\/)?[a-z0-9][\w.-]*$/.test(p));
+  if (
+    namedPackages.length === 1 &&
+    !jsSpecifiers(code).some((spec) => npmPackageOf(spec) === namedPackages[0])
+  ) {
+    const pkg = namedPackages[0]!;
+    const free = [...scan.matchAll(/(?<![\w$.]|\bnew\s)([a-z_$][\w$]*)\s*\(/g)]
+      .map((m) => m[1]!)
+      .filter(
+        (name, i, all) =>
+          all.indexOf(name) === i &&
+          !bound.has(name) &&
+          !JS_KEYWORDS.has(name) &&
+          !(name in globalThis) &&
+          !add.some((l) => l.includes(` ${name} `)) &&
+          name !== npmIdentifier(pkg) &&
+          // A method or a function defined here, or a parameter (a callback) called inside its function.
+          !new RegExp(`(?<![\\w$.])${name}\\s*\\([^()]*\\)\\s*\\{`).test(scan) &&
+          !new RegExp(`\\([^()]*(?<![\\w$.])${name}\\b[^()]*\\)\\s*(?:=>|\\{)`).test(scan),
+      );
+    if (free.length > 0)
+      add.push(
+        format === "esm"
+          ? `import { ${free.join(", ")} } from "${pkg}";`
+          : `const { ${free.join(", ")} } = require("${pkg}");`,
+      );
   }
   if (add.length > 0) {
     code = `${add.join("\n")}\n${code}`;

@@ -11,11 +11,17 @@ export interface RaisedException {
 export function parsePythonException(text: string): RaisedException | null {
   const idx = text.lastIndexOf("Traceback (most recent call last):");
   if (idx < 0) {
-    // A bare exception line (reporters often paste only that).
-    const bare =
-      /^((?:[a-z_]\w*\.)+[A-Z]\w*(?=:)|[A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Iteration|Exit))(?::\s?(.*))?$/m.exec(
-        text.trim(),
-      );
+    // A bare exception line (reporters often paste only that), or frames without their header: the last
+    // exception line is the one the process died of (a warning's text may come before it). Markdown emphasis
+    // wrapped around a pasted error (`*Exception has occurred: …*`) is not part of the message.
+    const bare = [
+      ...text
+        .trim()
+        .replace(/\*+$/, "")
+        .matchAll(
+          /^((?:[a-z_]\w*\.)+[A-Z]\w*(?=:)|[A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Iteration|Exit))(?::\s?(.*))?$/gm,
+        ),
+    ].pop();
     return bare?.[1] ? { type: bare[1], message: (bare[2] ?? "").trim() } : null;
   }
   const lines = text.slice(idx).split("\n").slice(1);

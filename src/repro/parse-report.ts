@@ -80,7 +80,10 @@ const SECTION_PATTERNS: [SectionKind, RegExp][] = [
 ];
 
 function sectionOf(label: string): SectionKind | null {
-  const text = label.trim().replace(/^[#*_\s]+/, "");
+  const text = label
+    .replace(/：/g, ":")
+    .trim()
+    .replace(/^[#*_\s]+/, "");
   for (const [kind, re] of SECTION_PATTERNS) if (re.test(text)) return kind;
   return null;
 }
@@ -110,6 +113,15 @@ function collectInline(node: Nodes, out: string[]): void {
   else if ("children" in node) for (const c of node.children as Nodes[]) collectInline(c, out);
 }
 
+/** The label of a paragraph that is only a label (`Result:`, `**output：**`, stray `**` around it); null otherwise. */
+function labelOnly(p: Paragraph): string | null {
+  const text = textOf(p)
+    .replace(/：/g, ":")
+    .replace(/[*_\s]+/g, " ")
+    .trim();
+  return /^[A-Za-z][\w ]{1,40}:$/.test(text) ? text : null;
+}
+
 /** A paragraph that opens a section: "**Expected:** ...", "Actual behaviour:", "Expected output". */
 function paragraphSection(p: Paragraph): SectionKind | null {
   const first = p.children[0];
@@ -124,6 +136,9 @@ function paragraphSection(p: Paragraph): SectionKind | null {
   )
     return "actual";
   if (first.type === "strong" || first.type === "emphasis") return sectionOf(textOf(first));
+  // `**\n**result：**\n**`: emphasis markers left over around a label on a line of its own.
+  const label = labelOnly(p);
+  if (label) return sectionOf(label);
   const text = textOf(p);
   const m = /^([A-Za-z][\w ]{2,40}?)\s*:/.exec(text);
   if (m?.[1]) return sectionOf(m[1]);
@@ -240,10 +255,53 @@ export function parseReport(markdown: string): ParsedReport {
   let section: SectionKind = "other";
   let headingDepth = 0;
   let previousText: string | null = null;
+  // After a paragraph that is only an Actual label ("result:", "output："), unfenced lines are the pasted output,
+  // up to a separator line, a sentence, a heading or a block.
+  let collecting: { lines: string[]; line: number } | null = null;
+  const flushOutput = () => {
+    if (collecting && collecting.lines.length > 0)
+      blocks.push(
+        makeBlock(
+          blocks.length,
+          null,
+          collecting.lines.join("\n"),
+          "output",
+          "text",
+          "actual",
+          null,
+          collecting.line,
+          true,
+        ),
+      );
+    collecting = null;
+  };
+  /** Takes a node's raw lines as output; false when they end the output (the node is prose, then). */
+  const collect = (raw: string, line: number): boolean => {
+    if (!collecting) return false;
+    const taken: string[] = [];
+    for (const l of raw.replace(/\r\n/g, "\n").split("\n")) {
+      const t = l.trim();
+      if (t === "") continue;
+      if (
+        /^[-+=*_#~]{3,}$/.test(t) ||
+        (/[.!?]$/.test(t) && t.split(/\s+/).length >= 5) ||
+        codeLine(t) !== null
+      ) {
+        collecting.lines.push(...taken);
+        flushOutput();
+        return taken.length > 0 && false;
+      }
+      taken.push(l.replace(/\s+$/, ""));
+    }
+    if (collecting.lines.length === 0) collecting.line = line;
+    collecting.lines.push(...taken);
+    return true;
+  };
 
   const visit = (node: RootContent): void => {
     switch (node.type) {
       case "heading": {
+        flushOutput();
         const h = node as Heading;
         const text = textOf(h).trim();
         if (!title && h.depth === 1) {
@@ -263,7 +321,29 @@ export function parseReport(markdown: string): ParsedReport {
       }
       case "paragraph": {
         const s = paragraphSection(node);
-        if (s) section = s;
+        if (s) {
+          flushOutput();
+          section = s;
+          if (
+            s === "actual" &&
+            labelOnly(node) &&
+            /^(?:result|output|actual|stdout|observed|got)/i.test(labelOnly(node)!)
+          )
+            collecting = { lines: [], line: node.position?.start.line ?? 0 };
+        } else {
+          const start = node.position?.start.offset;
+          const end = node.position?.end.offset;
+          if (
+            collecting &&
+            start !== undefined &&
+            end !== undefined &&
+            collect(markdown.slice(start, end), node.position?.start.line ?? 0)
+          ) {
+            prose[section] += `${textOf(node)}\n`;
+            previousText = textOf(node);
+            break;
+          }
+        }
         const text = textOf(node);
         prose[section] += `${text}\n`;
         proseWithCode += `${textWithTicks(node)}\n`;
@@ -333,6 +413,7 @@ export function parseReport(markdown: string): ParsedReport {
         break;
       }
       case "code": {
+        flushOutput();
         const c = node as Code;
         let cls = classifyBlock(c.lang, c.value);
         // Python code with its traceback pasted under it in the same block: the code runs, the rest is output.
@@ -390,11 +471,12 @@ export function parseReport(markdown: string): ParsedReport {
           cls.kind === "traceback"
         ) {
           for (const run of parseShellSession(c.value)) {
+            // A run of a script file prints output; the script itself is another block of the report.
             const b = makeBlock(
               blocks.length,
               null,
-              run.code,
-              "code",
+              run.script ? [...run.output, ...(run.errorText ? [run.errorText] : [])].join("\n") : run.code,
+              run.script ? "output" : "code",
               run.runtime === "python" ? "python" : "javascript",
               section,
               null,
@@ -413,6 +495,18 @@ export function parseReport(markdown: string): ParsedReport {
       case "blockquote":
       case "listItem":
       case "table": {
+        const start = node.position?.start.offset;
+        const end = node.position?.end.offset;
+        if (
+          node.type === "list" &&
+          collecting &&
+          start !== undefined &&
+          end !== undefined &&
+          collect(markdown.slice(start, end), node.position?.start.line ?? 0)
+        ) {
+          prose[section] += `${textOf(node)}\n`;
+          break;
+        }
         const kids = (node as { children: RootContent[] }).children;
         if (node.type === "table") {
           prose[section] += `${textOf(node)}\n`;
@@ -433,6 +527,7 @@ export function parseReport(markdown: string): ParsedReport {
     }
   };
   for (const node of tree.children) visit(node);
+  flushOutput();
   if (!title) title = (markdown.split("\n").find((l) => l.trim() !== "") ?? "").replace(/^#+\s*/, "").trim();
 
   const allProse = Object.values(prose).join("\n");

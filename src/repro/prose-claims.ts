@@ -10,7 +10,7 @@ export interface ProseClaims {
 }
 
 const VALUE = String.raw`(?:\x60([^\x60\n]{1,200})\x60|"([^"\n]{1,200})"|'([^'\n]{1,200})'|(-?\d[\d_]*(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.]*[A-Za-z])|\b(true|false|null|undefined|None|True|False|NaN|Infinity|Invalid Date)\b)`;
-const ACTUAL_VERB = String.raw`(?:returns?|returned|gives?(?:\s+me)?|gave(?:\s+me)?|prints?|printed|outputs?|logs?|logged|(?:I|we)\s+(?:get|got|see|saw|receive|received|obtain)|(?:get|got)|results?\s+(?:is|was|in)|evaluates?\s+to|comes?\s+(?:out|back)\s+as|shows?|displays?)`;
+const ACTUAL_VERB = String.raw`(?:returns?(?:\s+back)?|returned(?:\s+back)?|gives?(?:\s+(?:me|back|us))?|gave(?:\s+(?:me|back|us))?|yields?|produces?|produced|prints?|printed|outputs?|logs?|logged|(?:I|we)\s+(?:get|got|see|saw|receive|received|obtain)|(?:get|got)|results?\s+(?:is|was|in)|evaluates?\s+to|comes?\s+(?:out|back)\s+as|shows?|displays?)`;
 const EXPECTED_VERB = String.raw`(?:expected|expecting|expect(?:ed)?\s+(?:it\s+)?(?:to\s+(?:be|return|get|print|give|see)\s+)?|should\s+(?:be|return|give|print|output|get|show|equal|have\s+been)|ought\s+to\s+(?:be|return|give)|(?:the\s+)?(?:right|correct|expected)\s+(?:answer|result|value|output)\s+(?:is|would\s+be|should\s+be)|instead\s+of|rather\s+than|want(?:ed)?)`;
 
 function claimValue(m: RegExpExecArray, from: number): string | null {
@@ -78,4 +78,90 @@ export function proseClaims(text: string): ProseClaims {
     }
   }
   return { actual: [...new Set(actual)], expected: [...new Set(expected)] };
+}
+
+/** One value the report ties to a version in prose: "with 2.0.4 the result was '0'", "`NaN` in 2.0.6". */
+export interface VersionedClaim {
+  label: string;
+  value: string;
+}
+
+const LABEL = String.raw`(?:python\s*|node(?:\.js)?\s*|v)?(\d+\.\d+(?:\.\d+)?(?:[-.]?(?:alpha|beta|rc|a|b)\d*)?)(?![\w.]*\d)`;
+
+/** Values the prose states per version, at most one per version, in the order the report gives them. */
+export function versionedClaims(text: string): VersionedClaim[] {
+  const found: VersionedClaim[] = [];
+  const add = (label: string | null, value: string | null) => {
+    if (!label || !value || value === label) return;
+    if (found.some((c) => c.label === label)) return;
+    found.push({ label, value });
+  };
+  for (const sentence of text.split(/\n+|(?<=[.!?])\s+(?=[A-Z])/)) {
+    // "gives 'NaN' in 2.0.6, gave '0' in 2.0.4": a value followed by its version.
+    const after = new RegExp(String.raw`${VALUE}\s+(?:on|in|with|under|since)\s+${LABEL}`, "gi");
+    for (const m of sentence.matchAll(after)) add(m[6] ?? null, claimValue(m as RegExpExecArray, 1));
+    // "on Python 3.10 this prints `GET`", "With 2.0.4 the result was '0'", "on Python 3.11 `Method.GET`"
+    // (a value followed by a version of its own belongs to that one).
+    const before = new RegExp(
+      String.raw`\b(?:on|in|with|under|using)\s+${LABEL}[,:]?\s+(?:[^\x60'".;\n]{0,50}?\b(?:${ACTUAL_VERB}|is|was|becomes|became|are|were)\s*:?\s*)?${VALUE}(?!\s+(?:on|in|with|under|since)\s+${LABEL})`,
+      "gi",
+    );
+    for (const m of sentence.matchAll(before)) add(m[1] ?? null, claimValue(m as RegExpExecArray, 2));
+  }
+  return found;
+}
+
+const GOOD_AFTER =
+  /^[\s)]*(?:\(?\s*(?:which|that)\s+(?:looks|seems|is|was)\s+(?:right|correct|fine|ok|okay|expected)|\(?\s*(?:correct|right|as expected|expected)\b)/i;
+const BAD_AFTER = /^[\s)]*(?:\(?\s*(?:which|that)\s+(?:looks|seems|is)\s+)?(?:wrong|incorrect|broken|bad)\b/i;
+
+/**
+ * Two versions' values stated in prose: which one is the reported (bad) behaviour. Decided by the words next
+ * to a value ("(which looks right)"), the title naming one version, or a regression (the later version is the
+ * broken one); null when the prose does not tie two different values to two versions, or does not say.
+ */
+export function proseTwoVersions(
+  title: string,
+  text: string,
+): { bad: VersionedClaim; good: VersionedClaim; why: string } | null {
+  const claims = versionedClaims(text);
+  if (claims.length !== 2 || claims[0]!.value === claims[1]!.value) return null;
+  const [a, b] = claims as [VersionedClaim, VersionedClaim];
+  // The words right after a value as the report writes it (quoted, else as a whole word).
+  const after = (c: VersionedClaim) => {
+    const v = c.value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const m =
+      new RegExp(`([\`'"])${v}\\1`).exec(text) ?? new RegExp(`(?<![\\w.])${v}(?![\\w]|\\.\\d)`).exec(text);
+    return m ? text.slice(m.index + m[0].length, m.index + m[0].length + 60) : "";
+  };
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    if (GOOD_AFTER.test(after(x)))
+      return { bad: y, good: x, why: `the report calls ${x.label}'s result right` };
+    if (BAD_AFTER.test(after(x)))
+      return { bad: x, good: y, why: `the report calls ${x.label}'s result wrong` };
+  }
+  const inTitle = claims.filter((c) =>
+    new RegExp(`(?<![\\w.])${c.label.replace(/\./g, "\\.")}(?![\\w]|\\.\\d)`).test(title),
+  );
+  if (inTitle.length === 1) {
+    const bad = inTitle[0]!;
+    return { bad, good: bad === a ? b : a, why: `the title names ${bad.label}` };
+  }
+  if (/\bregress\w*|\bsince upgrading|\bafter upgrading|\bno longer\b/i.test(`${title}\n${text}`)) {
+    const num = (l: string) => l.split(/[.-]/).map((p) => Number.parseInt(p, 10) || 0);
+    const cmp = (x: number[], y: number[]) => {
+      for (let i = 0; i < Math.max(x.length, y.length); i++)
+        if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+      return 0;
+    };
+    const order = cmp(num(a.label), num(b.label));
+    if (order !== 0) {
+      const [bad, good] = order > 0 ? [a, b] : [b, a];
+      return { bad, good, why: `a regression: the later version, ${bad.label}, is the broken one` };
+    }
+  }
+  return null;
 }

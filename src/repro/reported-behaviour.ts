@@ -7,7 +7,7 @@ import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException } from "./outcome.ts";
 import { programBlocks } from "./complete.ts";
-import { proseClaims } from "./prose-claims.ts";
+import { proseClaims, proseTwoVersions } from "./prose-claims.ts";
 import { type TwoVersions, twoVersions } from "./two-versions.ts";
 import { parseTranscript } from "./transcript.ts";
 
@@ -78,6 +78,19 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
   );
   if (two) {
     const { bad, good } = two;
+    // What the two sides disagree on is the claim: lines both print, and a line that only prints the runtime's
+    // own version (`3.11.5 | packaged by …`), say nothing about the bug.
+    const key = (l: string) => l.replace(/\s+/g, "");
+    const banner = (l: string) => /^(?:Python\s+|v)?\d+\.\d+\.\d+\S*(?:\s*[|(].*)?$/.test(l.trim());
+    // A comment the reporter typed after a printed line (`[1, 2]  # Missing 0 (!)`) is not printed.
+    const uncommented = (l: string) => l.replace(/\s{2,}(?:#|\/\/)\s.*$/, "");
+    const differing = (a: string[], b: string[]) => {
+      const other = new Set(b.map((l) => key(uncommented(l))));
+      const lines = a.map(uncommented).filter((l) => !other.has(key(l)) && !banner(l));
+      return lines.length > 0 ? lines : a.map(uncommented);
+    };
+    const badOutput = bad && good ? differing(bad.output, good.output) : (bad?.output ?? []);
+    const goodOutput = bad && good ? differing(good.output, bad.output) : (good?.output ?? []);
     const others = two.sides.filter((s) => s !== bad).map((s) => `\`${s.label}\``);
     const actual: ReportedBehaviour = !bad
       ? none(`two transcripts, neither named as the wrong one: ${two.why}`)
@@ -86,19 +99,19 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
             kind: "exception",
             exceptionType: bad.exception.type,
             exceptionMessage: bad.exception.message || null,
-            output: bad.output,
+            output: badOutput,
             source: `the \`${bad.label}\` transcript (${two.why}; ${others.join(", ")} shows the expected behaviour)`,
           }
         : {
             kind: "output",
             exceptionType: null,
             exceptionMessage: null,
-            output: bad.output,
+            output: badOutput,
             source: `the \`${bad.label}\` transcript (${two.why}; ${others.join(", ")} shows the expected behaviour)`,
           };
     return {
       actual,
-      expectedOutput: good && !good.exception ? good.output : [],
+      expectedOutput: good && !good.exception ? goodOutput : [],
       expectedText: report.prose.expected.trim(),
       expectedException: good?.exception ?? null,
       twoVersions: two,
@@ -120,12 +133,86 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
     for (const c of report.inlineCode)
       if (c.section === "expected" && !/[()]/.test(c.value)) expectedOutput.push(c.value);
   }
+  let actual = ownAssertion(report, actualBehaviour(report));
+  // Values the prose ties to two versions ("on 3.10 this prints `GET`, on 3.11 `Method.GET`"): when the
+  // report's only claim is its words, the bad version's value is the claim and the good one's the expectation.
+  if (actual.kind === "unknown" || /^the report's words/.test(actual.source)) {
+    const sides = proseTwoVersions(report.title, report.proseWithCode);
+    if (sides) {
+      actual = {
+        kind: "output",
+        exceptionType: null,
+        exceptionMessage: null,
+        output: [sides.bad.value],
+        source: `the report's words: \`${sides.bad.value}\` on ${sides.bad.label}, \`${sides.good.value}\` on ${sides.good.label} (${sides.why})`,
+      };
+      expectedOutput.splice(0, expectedOutput.length, sides.good.value);
+    }
+  }
   return {
-    actual: actualBehaviour(report),
+    actual,
     expectedOutput,
     expectedText: report.prose.expected.trim(),
     expectedException: null,
     twoVersions: null,
+  };
+}
+
+/** The first assertion the program's own code makes (`assert x == y`, `assert.equal(a, b)`, `self.assertEqual`), if any. */
+export function firstOwnAssertion(report: ParsedReport): string | null {
+  for (const b of programBlocks(report)) {
+    const code = b.value;
+    if (b.language === "python") {
+      const m = /^[ \t]*(assert\s[^\n]+|self\.assert\w*\([^\n]*)/m.exec(code);
+      if (m?.[1]) return m[1].trim();
+      continue;
+    }
+    // Names bound to Node's assert module: `const assert = require('assert')`, `const { equal } = require('node:assert')`.
+    const names = new Set<string>();
+    const mod = String.raw`['"](?:node:)?assert(?:\/strict)?['"]`;
+    for (const m of code.matchAll(
+      new RegExp(String.raw`(?:const|let|var)\s+([\w$]+)\s*=\s*require\(\s*${mod}\s*\)`, "g"),
+    ))
+      names.add(m[1]!);
+    for (const m of code.matchAll(
+      new RegExp(String.raw`import\s+(?:\*\s+as\s+)?([\w$]+)\s+from\s+${mod}`, "g"),
+    ))
+      names.add(m[1]!);
+    for (const m of code.matchAll(
+      new RegExp(
+        String.raw`(?:(?:const|let|var)\s+\{([^}]*)\}\s*=\s*require\(\s*${mod}\s*\)|import\s+\{([^}]*)\}\s+from\s+${mod})`,
+        "g",
+      ),
+    ))
+      for (const part of (m[1] ?? m[2] ?? "").split(","))
+        names.add(
+          part
+            .split(/\s*(?::|\bas\b)\s*/)
+            .pop()!
+            .trim(),
+        );
+    for (const line of code.split("\n")) {
+      const call = /^\s*([\w$]+)(?:\.[\w$]+)?\s*\(/.exec(line);
+      if (call?.[1] && names.has(call[1])) return line.trim().replace(/\s*\/\/.*$/, "");
+    }
+  }
+  return null;
+}
+
+/**
+ * When the report states no error or output of its own, the snippet's own assertion is the claim: the code
+ * says what should hold, so its `AssertionError` is the reported bug, and a run where it holds is not one.
+ */
+function ownAssertion(report: ParsedReport, found: ReportedBehaviour): ReportedBehaviour {
+  if (found.kind !== "unknown" && found.kind !== "error-unspecified") return found;
+  const assertion = firstOwnAssertion(report);
+  if (!assertion) return found;
+  return {
+    kind: "exception",
+    exceptionType: "AssertionError",
+    exceptionMessage: null,
+    output: [],
+    source: `the snippet's own assertion (\`${assertion.slice(0, 100)}\`), which states the expected behaviour: its failing is the reported bug`,
   };
 }
 
@@ -181,7 +268,15 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
     }
   }
   // 2a. A shell session (`$ python3 -c '…'`): the error it ended with, else what it printed.
-  for (const b of candidates) {
+  // A script run several times: the run with arguments is the one the program is run as (`commandLineOf`).
+  const shellBlocks = candidates.filter((b) => b.shellRun);
+  const withArgs = shellBlocks.find((b) => (b.shellRun?.script?.args.length ?? 0) > 0);
+  const firstShell = shellBlocks[0];
+  const ordered =
+    withArgs && firstShell?.shellRun?.script && firstShell.shellRun.script.args.length === 0
+      ? [withArgs, ...shellBlocks.filter((b) => b !== withArgs)]
+      : shellBlocks;
+  for (const b of ordered) {
     const r = b.shellRun;
     if (!r) continue;
     const ex = r.errorText
@@ -189,7 +284,7 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
         ? parsePythonException(r.errorText)
         : parseNodeException(r.errorText)
       : null;
-    const source = `the shell session in the report (\`${r.interpreter}\`)`;
+    const source = `the shell session in the report (\`${r.interpreter}${r.script ? ` ${[r.script.file, ...r.script.args].join(" ")}` : ""}\`)`;
     if (ex)
       return {
         kind: "exception",

@@ -62,13 +62,20 @@ function sideOf(b: ReportBlock): Side {
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const BAD =
-  /\b(ought to be (?:patched|fixed|changed)|should be (?:patched|fixed|changed)|needs? (?:a )?fix|broken|regress\w*|wrong|incorrect|bug(?:gy)?|fails?|failing|since upgrading|after upgrading|crash\w*|not work\w*|doesn'?t work)\b/i;
+  /\b(ought to be (?:patched|fixed|changed)|should be (?:patched|fixed|changed)|needs? (?:a )?fix|broken|regress\w*|wrong|incorrect|bug(?:gy)?|fails?|failing|since upgrading|after upgrading|crash\w*|not work\w*|doesn'?t work)\b|\bsince\s+(?:python\s*|node(?:\.js)?\s*|v(?:ersion)?\s*)?\d/i;
 const GOOD_BEFORE =
   /\b(?:behaves? like|behave as|like|as (?:in|on|with)|matches|same as|correct(?:ly)? (?:in|on)|works? (?:in|on|with)|fine (?:in|on|with)|fixed in)\s+(?:in\s+|on\s+)?$/i;
 
+/** How a side's label can be written in prose: `python3.12` is also "3.12", "Python 3.12". */
+function labelPattern(label: string): RegExp {
+  const version = /^(?:python|pypy|node(?:js)?)\s*v?(\d+(?:\.\d+)+)$/i.exec(label)?.[1];
+  const alternatives = [esc(label), ...(version ? [esc(version)] : [])];
+  return new RegExp(`(?<![\\w.])(?:${alternatives.join("|")})(?![\\w]|\\.\\d)`, "gi");
+}
+
 function verdictFor(label: string, text: string): "bad" | "good" | null {
   if (!label) return null;
-  const re = new RegExp(`(?<![\\w.])${esc(label)}(?![\\w]|\\.\\d)`, "gi");
+  const re = labelPattern(label);
   let bad = 0;
   let good = 0;
   for (const clause of text.split(/[.;!?](?=\s|$)|\n|,\s*(?:so|but|and|while|whereas)\b/)) {
@@ -80,6 +87,10 @@ function verdictFor(label: string, text: string): "bad" | "good" | null {
   }
   return bad > good ? "bad" : good > bad ? "good" : null;
 }
+
+/** An output line with the reporter's mark on it: `[1, 2]  # Missing 0 (!)`, `x  <- wrong`. */
+const MARKED_LINE =
+  /(?:#|\/\/|<-+|←)\s*(?:missing|wrong|incorrect|bug(?:gy)?|broken|unexpected)\b|\(!+\)\s*$|<-+\s*(?:here|this)\b/i;
 
 function sameOutcome(a: Side, b: Side): boolean {
   if (a.exception || b.exception)
@@ -96,7 +107,9 @@ export function twoVersions(report: ParsedReport, blocks: ReportBlock[]): TwoVer
   const flavourOf = (b: ReportBlock) => (b.kind === "python-transcript" ? "python" : "node");
   const inputs = (b: ReportBlock) =>
     b.shellRun
-      ? `shell:${b.shellRun.code.replace(/\s+/g, "")}`
+      ? b.shellRun.script
+        ? `script:${b.shellRun.script.file} ${b.shellRun.script.args.join(" ")}`
+        : `shell:${b.shellRun.code.replace(/\s+/g, "")}`
       : parseTranscript(b.value, flavourOf(b)).inputs.join("\n").replace(/\s+/g, "");
   const first = sessions[0]!;
   const same = sessions.filter((b) => inputs(b) === inputs(first));
@@ -114,6 +127,29 @@ export function twoVersions(report: ParsedReport, blocks: ReportBlock[]): TwoVer
     bad ??= sides.find((s) => s !== good) ?? null;
     good ??= sides.find((s) => s !== bad) ?? null;
     why = `the report's words single out ${bad ? `\`${bad.label}\`` : "one side"} as the wrong behaviour${good ? ` and \`${good.label}\` as the right one` : ""}`;
+  }
+  // 1b. A bug report's title names where it goes wrong: one side named there (and not as the good one) is bad.
+  if (!bad) {
+    const named = sides.filter((s) => {
+      const re = labelPattern(s.label);
+      return [...report.title.matchAll(re)].some(
+        (m) => !GOOD_BEFORE.test(report.title.slice(0, m.index ?? 0)),
+      );
+    });
+    if (named.length === 1) {
+      bad = named[0]!;
+      good = sides.find((s) => s !== bad) ?? null;
+      why = `the report's title names \`${bad.label}\` as where it goes wrong`;
+    }
+  }
+  // 1c. A transcript line the reporter marks (`# Missing …`, `<- wrong`, `(!)`) is on the bad side.
+  if (!bad) {
+    const marked = sides.filter((s) => s.block.value.split("\n").some((l) => MARKED_LINE.test(l)));
+    if (marked.length === 1) {
+      bad = marked[0]!;
+      good = sides.find((s) => s !== bad) ?? null;
+      why = `the reporter marks a line of the \`${bad.label}\` transcript as wrong`;
+    }
   }
   // 2. "raises IndexError instead of ValueError".
   if (!bad) {

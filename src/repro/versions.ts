@@ -16,9 +16,9 @@ export interface RuntimeMention {
   version: string;
 }
 
-const VERSION = String.raw`v?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?|\d+\.x)`;
+const VERSION = String.raw`v?(\d+\.\d+(?:\.\d+)?(?:[-+]\w+(?:\.\w+)*)?|\d+\.x)`;
 const NPM_AT = new RegExp(
-  String.raw`(?<![\w/@.-])((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)@${VERSION}(?![\w.])`,
+  String.raw`(?<![\w/@.-])((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)@${VERSION}(?![\w]|\.\w)`, // a sentence's full stop may follow
   "gi",
 );
 const PIP_EQ = new RegExp(String.raw`(?<![\w.-])([A-Za-z0-9][\w.-]*)\s*===?\s*${VERSION}(?![\w.])`, "g");

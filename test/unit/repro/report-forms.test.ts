@@ -10,7 +10,7 @@ import { completeProgram } from "../../../src/repro/complete.ts";
 import { foldRuns, matchRun, type RunObservation } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { codeLine, plainCodeRuns } from "../../../src/repro/plain-code.ts";
-import { proseClaims } from "../../../src/repro/prose-claims.ts";
+import { proseClaims, proseTwoVersions, versionedClaims } from "../../../src/repro/prose-claims.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { findBareVersions, findVersionMentions } from "../../../src/repro/versions.ts";
 
@@ -360,5 +360,229 @@ describe("odd blocks", () => {
       "import _thread, sys; print(sys.maxsize > 0)\nassert 1 == 1",
     );
     expect(program?.dependencies).toEqual([]);
+  });
+});
+
+describe("tracebacks pasted without their header, and excerpts of the reporter's code", () => {
+  it("reads IPython frames with numbered source lines as a traceback, whatever the fence says", () => {
+    const { report, exp } = read(
+      `# t\n\nThe lookup fails:\n\n${f}python\nFile /opt/lib/python3.11/shelve.py:118, in Shelf.__getitem__(self, key)\n    116 try:\n--> 118     value = self.cache[key]\n    119 except KeyError:\n\nKeyError: 'colour'\n${f}\n\nThis shows it:\n\n${f}python\nimport shelve\nwith shelve.open("db") as s:\n    print(s["colour"])\n${f}\n`,
+    );
+    expect(report.blocks.map((b) => b.kind)).toEqual(["traceback", "code"]);
+    expect(exp.actual).toMatchObject({
+      kind: "exception",
+      exceptionType: "KeyError",
+      exceptionMessage: "'colour'",
+    });
+  });
+  it("reads an IDE's `Exception has occurred` banner wrapped in emphasis, message without the asterisks", () => {
+    const { report, exp } = read(
+      `# t\n\n${f}\n*Exception has occurred: JSONDecodeError\n  File "/home/me/tool.py", line 4, in <module>\n    json.loads(raw)\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)*\n${f}\n\n${f}\nimport json\nraw = ""\njson.loads(raw)\n${f}\n`,
+    );
+    expect(report.blocks.map((b) => b.kind)).toEqual(["traceback", "code"]);
+    expect(exp.actual.exceptionType).toBe("json.decoder.JSONDecodeError");
+    expect(exp.actual.exceptionMessage).toBe("Expecting value: line 1 column 1 (char 0)");
+  });
+  it("reads a copy that starts at `line N, in <module>` as the error, and the last exception line decides", () => {
+    const { report, exp } = read(
+      `# t\n\n${f}python\nn = 10 ** 5000\nprint(n)\n${f}\n\nIt stops with:\n\n${f}\nline 2, in <module>\n    print(n)\nValueError: Exceeds the limit (4300) for integer string conversion\n${f}\n`,
+    );
+    expect(report.blocks.map((b) => b.kind)).toEqual(["code", "traceback"]);
+    expect(exp.actual).toMatchObject({ exceptionType: "ValueError" });
+  });
+  it("keeps a block of code with output lines under it as code (a statement of its own is not a traceback)", () => {
+    const { report } = read(`# t\n\n${f}python\nimport os\nline 3, in f\nos.getcwd()\nValueError: x\n${f}\n`);
+    expect(report.blocks[0]!.kind).toBe("code");
+  });
+  it("leaves out an excerpt (`...` before or after it) when another block stands on its own", () => {
+    const { program } = read(
+      `# t\n\nIn my project:\n\n${f}python\n...\nif key not in table:\n...\n${f}\n\nStandalone:\n\n${f}python\ntable = {"a": 1}\nprint("b" in table)\n${f}\n`,
+    );
+    expect(program?.files["reproduction.py"]).toContain('print("b" in table)');
+    expect(program?.files["reproduction.py"]).not.toContain("if key not in table");
+  });
+  it("still runs an excerpt when it is all the report has", () => {
+    const { program } = read(`# t\n\n${f}js\nconst x = [1, 2].at(-1);\nconsole.log(x);\n...\n${f}\n`);
+    expect(program?.files["reproduction.cjs"]).toContain("[1, 2].at(-1)");
+  });
+});
+
+describe("status marks and the snippet's own assertions", () => {
+  it("reads `// ❌ AssertionError [ERR_ASSERTION]: …` as the error of the flagged line; `// ✔️ Pass` is no value", () => {
+    expect(parseAnnotation(" ❌ AssertionError [ERR_ASSERTION]: 3 == 4")).toMatchObject({
+      role: "actual",
+      kind: "error",
+      value: "AssertionError [ERR_ASSERTION]: 3 == 4",
+      flagged: true,
+    });
+    expect(parseAnnotation(" ✔️ Pass")).toBeNull();
+    expect(parseAnnotation(" ✅ 12")).toMatchObject({ value: "12", flagged: false });
+    const { exp } = read(
+      `# t\n\n${f}js\nconst { strictEqual } = require("assert");\nconst list = [3, 1];\nconst copy = list.slice();\ncopy.sort();\nstrictEqual(copy.length, 2); // ✔️ Pass\nstrictEqual(list[0], 3); // ❌ AssertionError [ERR_ASSERTION]: 1 == 3\n${f}\n`,
+    );
+    expect(exp.actual).toMatchObject({ kind: "exception", exceptionType: "AssertionError" });
+  });
+  it("takes a Python `assert` as the claim when the report states nothing else; holding is not a reproduction", () => {
+    const { exp } = read(
+      `# t\n\nThis used to work.\n\n${f}python\nimport textwrap\nassert textwrap.dedent("  a\\n  b") == "a\\nb", "not dedented"\n${f}\n`,
+    );
+    expect(exp.actual.kind).toBe("exception");
+    expect(exp.actual.exceptionType).toBe("AssertionError");
+    expect(exp.actual.source).toMatch(/own assertion \(`assert textwrap\.dedent/);
+    const failed = matchRun(
+      exp.actual,
+      run({ exitCode: 1, exception: { type: "AssertionError", message: "not dedented" } }),
+    );
+    expect(failed.kind).toBe("match");
+    expect(matchRun(exp.actual, run({})).kind).toBe("clean");
+  });
+  it("finds Node's assert under any name it is bound to, and `self.assert…` in a TestCase", () => {
+    const js = read(
+      `# t\n\n${f}js\nimport * as check from "node:assert/strict";\ncheck.deepEqual([1].concat(2), [1, 2]);\n${f}\n`,
+    );
+    expect(js.exp.actual.source).toMatch(/check\.deepEqual/);
+    const py = read(
+      `# t\n\n${f}python\nimport unittest\nclass T(unittest.TestCase):\n    def test_it(self):\n        self.assertEqual(len("ab"), 2)\nunittest.main()\n${f}\n`,
+    );
+    expect(py.exp.actual.source).toMatch(/self\.assertEqual/);
+  });
+  it("does not let an assertion override what the report itself says happens", () => {
+    const { exp } = read(
+      `# t\n\n${f}python\nx = int("7")\nassert x == 7\nprint(x + 1)\n${f}\n\nOutput:\n\n${f}\n9\n${f}\n`,
+    );
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["9"] });
+  });
+});
+
+describe("two transcripts: which side is the bug", () => {
+  const session = (version: string, printed: string) =>
+    `${f}python\n>>> import sys; print(sys.version)\n${version} (main, Jan 1 2024, 00:00:00) [GCC 12.2.0]\n>>> sorted({3, 1, 2}, key=str)\n${printed}\n${f}`;
+  it("the title names where it goes wrong; lines both print and version banners are not the claim", () => {
+    const { exp } = read(
+      `# sorted() with key=str misorders sets in Python 3.13\n\nOn Python 3.12 it works:\n\n${session("3.12.1", "[1, 2, 3]")}\n\nOn Python 3.13 it does not:\n\n${session("3.13.0", "[2, 1, 3]")}\n`,
+    );
+    expect(exp.twoVersions?.bad?.label).toBe("3.13");
+    expect(exp.actual.output).toEqual(["[2, 1, 3]"]);
+    expect(exp.expectedOutput).toEqual(["[1, 2, 3]"]);
+    expect(exp.actual.source).toMatch(/title names `3\.13`/);
+  });
+  it("a line the reporter marks (`# Missing 1 (!)`) is on the bad side, and the comment is not printed output", () => {
+    const { exp } = read(
+      `# sorted() and sets\n\nFirst machine:\n\n${session("3.12.1", "[1, 2, 3]")}\n\nSecond machine:\n\n${session("3.13.0", "[2, 3]  # Missing 1 (!)")}\n`,
+    );
+    expect(exp.twoVersions?.bad?.label).toBe("Second machine");
+    expect(exp.actual.output).toEqual(["[2, 3]"]);
+  });
+  it("a title naming both sides decides nothing by itself", () => {
+    const { exp } = read(
+      `# sorted() differs between 3.12 and 3.13\n\nOn Python 3.12:\n\n${session("3.12.1", "[1, 2, 3]")}\n\nOn Python 3.13:\n\n${session("3.13.0", "[2, 1, 3]")}\n`,
+    );
+    expect(exp.twoVersions?.bad).toBeNull();
+    expect(exp.actual.kind).toBe("unknown");
+  });
+});
+
+describe("a call quoted in prose, with the package named only in the version line", () => {
+  it("imports a free function from the one package the report names, echoes the call, reads `gives back`", () => {
+    const { exp, program } = read(
+      "# t\n\nUsing tinydate@1.2.0.\n\n`formatStamp(new Date(0), 'YYYY')` gives back `1969`, not `1970`.\n",
+    );
+    const code = program?.files["reproduction.cjs"] ?? "";
+    expect(code).toContain('const { formatStamp } = require("tinydate");');
+    expect(code).toContain("_echo(formatStamp(new Date(0), 'YYYY'));");
+    expect(exp.actual.output).toEqual(["1969"]);
+  });
+  it("adds nothing when the code imports from the package, defines the function, or calls a global", () => {
+    const own = read(
+      "# t\n\nUsing tinydate@1.2.0.\n\n```js\nfunction stamp(d) { return d.getTime(); }\nconsole.log(stamp(new Date(0)), parseInt('7'));\n```\n",
+    ).program;
+    expect(own?.files["reproduction.cjs"]).not.toContain('require("tinydate")');
+    const two = read(
+      "# t\n\nUsing tinydate@1.2.0 and slowclock@2.0.0.\n\n`formatStamp(new Date(0))` gives `x`\n",
+    ).program;
+    expect(two?.files["reproduction.cjs"]).not.toMatch(/formatStamp \}/);
+  });
+  it("echoes an expression whose name starts like a keyword (`format(…)`, `docs(…)`)", () => {
+    expect(annotate("format(d) // => 'x'", "javascript").code).toBe("_echo(format(d)); // => 'x'");
+    expect(annotate("format(d)  # => 'x'", "python").code).toBe("_echo(format(d))  # => 'x'");
+  });
+});
+
+describe("shell sessions that run a script file", () => {
+  it("reads `$ python3.x file.py` runs on two interpreters as two sides; `since 3.13` marks the bad one", () => {
+    const script = `${f}python\n# show.py\nprint(round(2.675, 2))\nprint("done")\n${f}`;
+    const { exp, program } = read(
+      `# round() changed\n\nSince 3.13 the rounding differs.\n\n${script}\n\n${f}console\n$ python3.12 show.py\n2.67\ndone\n${f}\n\n${f}console\n$ python3.13 show.py\n2.68\ndone\n${f}\n`,
+    );
+    expect(exp.twoVersions?.sides.map((s) => s.label)).toEqual(["python3.12", "python3.13"]);
+    expect(exp.twoVersions?.bad?.label).toBe("python3.13");
+    expect(exp.actual.output).toEqual(["2.68"]);
+    expect(exp.expectedOutput).toEqual(["2.67"]);
+    expect(program?.files["reproduction.py"]).toContain("print(round(2.675, 2))");
+  });
+  it("takes the run with arguments as the claim (the one the program runs as), its output up to the next prompt", () => {
+    const { exp, program } = read(
+      `# t\n\n${f}js\nconst n = Number(process.argv[2]);\nconsole.log(n * 2);\n${f}\n\n${f}\n$ node double.js\nNaN\n$ node double.js 4\n9\n${f}\n`,
+    );
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["9"] });
+    expect(exp.actual.source).toMatch(/node double\.js 4/);
+    expect(program?.args).toEqual(["4"]);
+  });
+});
+
+describe("two versions' values stated in prose", () => {
+  it("ties each value to its version, and the words after a value say which is right", () => {
+    expect(
+      versionedClaims("On Node 16.20 this prints `ok`, on Node 20.1 `fail`. With 1.4.0 the result was '3'."),
+    ).toEqual([
+      { label: "16.20", value: "ok" },
+      { label: "20.1", value: "fail" },
+      { label: "1.4.0", value: "3" },
+    ]);
+    const { exp } = read(
+      "# t\n\n```js\nconst slug = require('slugmaker');\nslug('Ä b');\n```\n\nWith 3.1.0 the result was 'a-b' (which is right). With 3.2.0 it is 'b'.\n",
+    );
+    expect(exp.actual.output).toEqual(["b"]);
+    expect(exp.expectedOutput).toEqual(["a-b"]);
+    expect(exp.actual.source).toMatch(/calls 3\.1\.0's result right/);
+  });
+  it("a regression makes the later version the broken one; the title naming one version decides too", () => {
+    expect(
+      proseTwoVersions("Regression in slug()", "It gives `b` in 3.2.0, gave `a-b` in 3.1.0."),
+    ).toMatchObject({
+      bad: { label: "3.2.0", value: "b" },
+      good: { label: "3.1.0", value: "a-b" },
+    });
+    expect(
+      proseTwoVersions("slug() and Python 3.12", "on Python 3.11 this prints `x`, on Python 3.12 `y`"),
+    ).toMatchObject({ bad: { label: "3.12" }, why: "the title names 3.12" });
+    expect(
+      proseTwoVersions("slug() differs", "on Python 3.11 this prints `x`, on Python 3.12 `y`"),
+    ).toBeNull();
+  });
+  it("echoes the last expression of a snippet that prints nothing, as the REPL it was typed into", () => {
+    const { program } = read("# t\n\n```js\nconst slug = require('slugmaker');\nslug('Ä b');\n```\n");
+    expect(program?.files["reproduction.cjs"]).toContain("_echo(slug('Ä b'));");
+    expect(program?.completions.join(" ")).toMatch(/value of the last expression/);
+    const printing = read(
+      "# t\n\n```js\nconst slug = require('slugmaker');\nconsole.log(slug('Ä b'));\nslug('c');\n```\n",
+    );
+    expect(printing.program?.files["reproduction.cjs"]).not.toContain("_echo(");
+  });
+});
+
+describe("unfenced output under a label", () => {
+  it("reads the lines after `**result：**` (full-width colon, stray emphasis) up to a separator or a sentence", () => {
+    const { report, exp } = read(
+      "# t\n\n**\n**code：**\n**\nconst parts = 'a,b'.split(',');\nconsole.log('count:', parts.length);\n\n**\n**result：**\n**\n\ncount: 3\n- first\n\n++++++\nThe count should be 2, I think it is a bug.\n",
+    );
+    const out = report.blocks.find((b) => b.kind === "output");
+    expect(out?.section).toBe("actual");
+    expect(out?.value).toBe("count: 3\n- first");
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["count: 3", "- first"] });
+  });
+  it("does not take prose after a label that is not an output label", () => {
+    const { report } = read("# t\n\n**Environment：**\n\nnode 18 on linux\n");
+    expect(report.blocks.filter((b) => b.kind === "output")).toEqual([]);
   });
 });
