@@ -3,7 +3,7 @@
 // object per line; the last line holds the headline figures. With --record, that line is appended to
 // bench/results/<name>.jsonl with the date, the commit, the arguments and the machine's load, so the figures
 // quoted in the README and the issue notes are committed beside the code that produced them.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,14 +23,26 @@ if (!name || !existsSync(path.join(root, "bench", `${name}.ts`))) {
   );
   process.exit(2);
 }
-const r = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "bench", `${name}.ts`), ...rest], {
-  stdio: record ? ["inherit", "pipe", "inherit"] : "inherit",
-  cwd: root,
-  maxBuffer: 256 * 1024 * 1024,
+// With --record, stdout is passed through as it comes (a long benchmark shows its per-case lines while it runs)
+// and kept to find the headline at the end.
+const r = await new Promise((resolve) => {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(root, "bench", `${name}.ts`), ...rest],
+    {
+      stdio: record ? ["inherit", "pipe", "inherit"] : "inherit",
+      cwd: root,
+    },
+  );
+  const chunks = [];
+  child.stdout?.on("data", (chunk) => {
+    process.stdout.write(chunk);
+    chunks.push(chunk);
+  });
+  child.on("close", (status) => resolve({ status, stdout: Buffer.concat(chunks) }));
 });
 if (record) {
   const out = r.stdout?.toString() ?? "";
-  process.stdout.write(out);
   const last = out
     .trim()
     .split("\n")
