@@ -17,6 +17,9 @@ const OUTCOME =
   /^(?: {2})?(\w+) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)(?:\n|.*?) \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/;
 /** The test line of a test with subtests: its outcome comes on the subtests' own lines. */
 const PARENT = /^(\w+) \(([\w.]+)\) \.\.\. ?$/;
+/** A `-v` test line without its outcome: the test has a docstring, whose first line ends with ` ... ok`. */
+const DESCRIBED = /^(?: {2})?(test\w*) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)$/;
+const DOC_OUTCOME = / \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/;
 const HEADER = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\w+) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)$/;
 const RULE_EQ = /^={40,}$/;
 const RULE_DASH = /^-{40,}$/;
@@ -67,6 +70,8 @@ export function createUnittestParser(sink: ParserSink) {
   let current: { id: string; kind: string; buf: BlockBuffer } | null = null;
   let seen = false;
   let ran = false;
+  /** A described test (`test_x (mod.Class.test_x)` alone on its line) waiting for its docstring's outcome. */
+  let pendingDescribed: string | null = null;
   /** Failures held to the end, when the checkout directory of absolute paths may be known. */
   const drafts: FailureDraft[] = [];
   let root: string | null = null;
@@ -98,6 +103,24 @@ export function createUnittestParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      // The docstring line after a described test carries its outcome.
+      const described = pendingDescribed;
+      pendingDescribed = null;
+      if (described !== null && state !== "body") {
+        const d = DOC_OUTCOME.exec(text);
+        if (d && !OUTCOME.test(text)) {
+          seen = true;
+          sink.test(described, outcomeOf(d[1]!));
+          return true;
+        }
+      }
+      if (state !== "body") {
+        const m = DESCRIBED.exec(text);
+        if (m) {
+          pendingDescribed = idOf(m[1]!, m[2]!) + m[3]!;
+          return true;
+        }
+      }
       const o = text.includes(" ... ") ? OUTCOME.exec(text) : null;
       if (o) {
         seen = true;

@@ -242,3 +242,38 @@ describe("unittest on a machine that is not a CI runner", () => {
     expect(r.failures[0]).toMatchObject({ file: "/opt/vendor/lidlib/core.py", line: 3 });
   });
 });
+
+describe("unittest -v tests with a docstring", () => {
+  it("reads the outcome from the docstring line that follows the test's own line", () => {
+    const log = [
+      "test_even (tests.test_slices.SliceTests.test_even)",
+      "Lengths divisible by n split evenly ... ok",
+      "test_negative (tests.test_slices.SliceTests.test_negative)",
+      "Negative sizes must raise, not loop ... FAIL",
+      "test_plain (tests.test_slices.SliceTests.test_plain) ... ok",
+      "",
+      "======================================================================",
+      "FAIL: test_negative (tests.test_slices.SliceTests.test_negative)",
+      "Negative sizes must raise, not loop",
+      "----------------------------------------------------------------------",
+      "Traceback (most recent call last):",
+      '  File "/w/tests/test_slices.py", line 12, in test_negative',
+      "    self.assertRaises(ValueError, slices, [1], -1)",
+      "AssertionError: ValueError not raised by slices",
+      "",
+      "----------------------------------------------------------------------",
+      "Ran 3 tests in 0.001s",
+      "",
+      "FAILED (failures=1)",
+    ].join("\n");
+    const r = parseLog(log);
+    expect(r.tests.map((t) => [t.id, t.outcome])).toEqual([
+      ["tests.test_slices.SliceTests.test_even", "passed"],
+      ["tests.test_slices.SliceTests.test_negative", "failed"],
+      ["tests.test_slices.SliceTests.test_plain", "passed"],
+    ]);
+    expect(r.failures.filter((f) => f.test !== null).map((f) => f.test)).toEqual([
+      "tests.test_slices.SliceTests.test_negative",
+    ]);
+  });
+});
