@@ -277,11 +277,9 @@ async function pipResolveAndInstall(
       if (version.exitCode !== 0 || !/^\d+\.\d+$/.test(pythonVersion))
         throw new InstallFailedError("the image has no working python3", "python3 -c 'import sys'");
       // Nothing to resolve (a src layout without requirements): only the `.pth` lines are written.
-      const { wheels, problems } =
-        specs.length === 0
-          ? { wheels: [] as ResolvedWheel[], problems: [] as SourceProblem[] }
-          : await resolveReport();
-      async function resolveReport() {
+      let wheels: ResolvedWheel[] = [];
+      let problems: SourceProblem[] = [];
+      if (specs.length > 0) {
         const dry = await s.container.exec(
           [
             "sh",
@@ -310,7 +308,7 @@ async function pipResolveAndInstall(
         } catch {
           throw new InstallFailedError("pip wrote no readable report", "pip install --dry-run --report");
         }
-        return checkPipReport(report, ctx.registry);
+        ({ wheels, problems } = checkPipReport(report, ctx.registry));
       }
       if (problems.length > 0) throw new SourcePolicyError(problems, `installing ${specs.join(", ")}`);
       wheels.sort((a, b) => a.name.localeCompare(b.name));
