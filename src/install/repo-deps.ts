@@ -167,17 +167,11 @@ async function installFromManifest(
 async function workspaceManifests(workspace: Workspace, pkg: unknown): Promise<Record<string, string>> {
   const globs = workspaceGlobs(pkg).filter((g) => !escapes(g));
   if (globs.length === 0) return {};
-  const files = await workspace.listFiles({ max: 50_000 });
-  const out: Record<string, string> = {};
-  for (const f of files) {
-    if (!f.endsWith("/package.json") || f.includes("node_modules/")) continue;
-    const dir = f.slice(0, -"/package.json".length);
-    if (!globs.some((g) => picomatch.isMatch(dir, g.replace(/\/+$/, "")))) continue;
-    const text = await workspace.readFile(f).catch(() => null);
-    if (text !== null && text.length < 1024 * 1024) out[f] = text;
-    if (Object.keys(out).length >= 500) break;
-  }
-  return out;
+  const dirs = (await workspace.listFiles({ max: 50_000 }))
+    .filter((f) => f.endsWith("/package.json") && !f.includes("node_modules/"))
+    .map((f) => f.slice(0, -"/package.json".length))
+    .filter((dir) => globs.some((g) => picomatch.isMatch(dir, g.replace(/\/+$/, ""))));
+  return readPackageJsons(workspace, dirs);
 }
 
 /** The package.json of each workspace package the lockfile lists (npm ci needs them to link workspaces). */
@@ -194,13 +188,23 @@ async function workspacePackageJsons(
   } catch {
     return {};
   }
+  // Only directories inside the repository (the policy refuses the others before anything runs).
+  const dirs = Object.keys(packages).filter(
+    (key) =>
+      key !== "" && !key.includes("node_modules/") && !key.split("/").includes("..") && !key.startsWith("/"),
+  );
+  return readPackageJsons(workspace, dirs);
+}
+
+/** `<dir>/package.json` of each directory that has one under 1 MiB, at most 500, keyed by path. */
+async function readPackageJsons(
+  workspace: Workspace,
+  dirs: readonly string[],
+): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const key of Object.keys(packages)) {
-    // Only directories inside the repository (the policy refuses the others before anything runs).
-    if (key === "" || key.includes("node_modules/") || key.split("/").includes("..") || key.startsWith("/"))
-      continue;
-    const text = await workspace.readFile(`${key}/package.json`).catch(() => null);
-    if (text !== null && text.length < 1024 * 1024) out[`${key}/package.json`] = text;
+  for (const dir of dirs) {
+    const text = await workspace.readFile(`${dir}/package.json`).catch(() => null);
+    if (text !== null && text.length < 1024 * 1024) out[`${dir}/package.json`] = text;
     if (Object.keys(out).length >= 500) break;
   }
   return out;
