@@ -51,8 +51,11 @@ const NPMJS = "https://registry.npmjs.org/";
 
 type Kind = "registry" | "git" | "remote" | "file" | "escape" | "workspace" | "unknown";
 
+/** Registry base URLs: the configured one(s) — the operator's default and scoped registries. */
+export type Registries = string | readonly string[];
+
 /** What kind of source a spec or `resolved` value names. */
-export function sourceKind(spec: string, registry: string): Kind {
+export function sourceKind(spec: string, registry: Registries): Kind {
   const s = spec.trim();
   if (/^(git\+|git:|github:|gitlab:|bitbucket:|gist:|ssh:)/i.test(s)) return "git";
   // scp-style ssh (`git@host:owner/repo`, `user@host:path`): npm hands it to git.
@@ -64,7 +67,9 @@ export function sourceKind(spec: string, registry: string): Kind {
   if (/^https?:\/\//i.test(s)) {
     if (!URL.canParse(s)) return "remote";
     if (/\.git(#|$)/.test(s)) return "git";
-    const onRegistry = [registry, NPMJS].some((r) => s.startsWith(r.endsWith("/") ? r : `${r}/`));
+    const onRegistry = [...(typeof registry === "string" ? [registry] : registry), NPMJS].some((r) =>
+      s.startsWith(r.endsWith("/") ? r : `${r}/`),
+    );
     // The URL parser folds `..` away, so the raw text is checked: no dot segments, encoded or not.
     return onRegistry && !/\/\.{1,2}(\/|$)|%2e/i.test(s) ? "registry" : "remote";
   }
@@ -184,7 +189,7 @@ function overrideSpecs(value: unknown, at: string, out: [string, string][], dept
 }
 
 /** The problems of package.json's dependency specs, overrides/resolutions and workspace globs. */
-export function checkPackageJson(pkg: unknown, registry: string, policy: SourcePolicy): SourceProblem[] {
+export function checkPackageJson(pkg: unknown, registry: Registries, policy: SourcePolicy): SourceProblem[] {
   const out: SourceProblem[] = [];
   if (!isRecord(pkg)) return [{ entry: "package.json", reason: "is not a JSON object", field: null }];
   for (const field of DEP_FIELDS) {
@@ -225,7 +230,7 @@ export function checkPackageJson(pkg: unknown, registry: string, policy: SourceP
  */
 export function checkNpmLockfile(
   lock: unknown,
-  registry: string,
+  registry: Registries,
   policy: SourcePolicy,
   options: { requireIntegrity?: boolean; workspaces?: string[] } = {},
 ): SourceProblem[] {

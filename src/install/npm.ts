@@ -21,7 +21,7 @@ import {
 } from "./lockfile-policy.ts";
 import { CONTAINER_PROXY_URL, VIRTUAL_NPM_HOST, VIRTUAL_NPM_REGISTRY } from "./proxy.ts";
 import { installFailureReason } from "./reasons.ts";
-import { npmAllowedHosts, type RegistryConfig, registryKey } from "./registry-config.ts";
+import { npmAllowedHosts, npmRegistries, type RegistryConfig, registryKey } from "./registry-config.ts";
 import {
   CONTAINER_CA_FILE,
   imageId,
@@ -65,7 +65,70 @@ export class InstallFailedError extends InfrastructureError {
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 
-function npmEnv(s: Session, policy: SourcePolicy): Record<string, string> {
+/**
+ * The npm registries as the install container sees them: the default one at VIRTUAL_NPM_REGISTRY and each of the
+ * operator's scoped registries at a virtual host of its own (`s0.npm.registry.retrace.invalid`, …), all mapped
+ * by the proxy to the real URLs (with the operator's credentials added there, on the host).
+ */
+export interface NpmView {
+  /** Virtual host → real registry base URL (the proxy's routes). */
+  routes: Record<string, string>;
+  /** The project `.npmrc` naming each scope's virtual registry (empty without scoped registries). */
+  npmrc: string;
+  /** The virtual registry npm uses for `name`. */
+  virtualFor(name: string): string;
+  /** Text with every virtual registry URL replaced by the real one. */
+  toReal(text: string): string;
+  /** A lockfile's text with the scoped registries' real URLs (and the default one's) made virtual. */
+  toVirtual(text: string): string;
+  /** What the proxy rewrites in packuments (scoped registries' real base → virtual), empty without scopes. */
+  rewriteJson: Record<string, string>;
+  /** npm's `replace-registry-host` for this view. */
+  replaceHost: string;
+}
+
+export function npmView(config: RegistryConfig): NpmView {
+  const scopes = Object.entries(config.npmScopes ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  const virtual = new Map<string, string>(); // scope → virtual base URL
+  const routes: Record<string, string> = { [VIRTUAL_NPM_HOST]: config.npm };
+  const real: [string, string][] = [[VIRTUAL_NPM_REGISTRY, config.npm]];
+  scopes.forEach(([scope, url], i) => {
+    const host = `s${i}.${VIRTUAL_NPM_HOST}`;
+    routes[host] = url;
+    virtual.set(scope, `http://${host}/`);
+    real.push([`http://${host}/`, url]);
+  });
+  // Without scoped registries npm rewrites every tarball host to the (virtual) default registry ("always"). With
+  // them it must not: npm would send a scope's tarballs to the default registry too. Then the scopes' tarball
+  // URLs are made virtual (by the proxy in packuments, here in lockfiles) and only the default host is replaced.
+  const rewriteJson: Record<string, string> = Object.fromEntries(
+    real.slice(1).map(([virtualUrl, realUrl]) => [realUrl, virtualUrl]),
+  );
+  const toVirtualPairs: [string, string][] = [
+    ...Object.entries(rewriteJson),
+    [config.npm, VIRTUAL_NPM_REGISTRY] as [string, string],
+    ["https://registry.npmjs.org/", VIRTUAL_NPM_REGISTRY] as [string, string],
+  ].sort((a, b) => b[0].length - a[0].length);
+  return {
+    routes,
+    rewriteJson,
+    replaceHost: scopes.length === 0 ? "always" : new URL(config.npm).host,
+    toVirtual: (text) =>
+      scopes.length === 0 ? text : toVirtualPairs.reduce((t, [from, to]) => t.split(from).join(to), text),
+    npmrc: [...virtual].map(([scope, url]) => `${scope}:registry=${url}\n`).join(""),
+    virtualFor: (name) =>
+      (name.startsWith("@") ? virtual.get(name.slice(0, name.indexOf("/")).toLowerCase()) : undefined) ??
+      VIRTUAL_NPM_REGISTRY,
+    toReal: (text) => real.reduce((t, [from, to]) => t.split(from).join(to), text),
+  };
+}
+
+/** The files npm reads in the install container's project directory besides the manifest. */
+function npmrcFiles(view: NpmView): Record<string, string> {
+  return view.npmrc ? { ".npmrc": view.npmrc } : {};
+}
+
+function npmEnv(s: Session, policy: SourcePolicy, view: NpmView): Record<string, string> {
   return {
     HOME: "/tmp",
     // npm asks the virtual registry host, which the proxy maps to the configured registry, and rewrites every
@@ -73,7 +136,7 @@ function npmEnv(s: Session, policy: SourcePolicy): Record<string, string> {
     npm_config_registry: VIRTUAL_NPM_REGISTRY,
     // With remote or git sources allowed, those are fetched where they are (through the proxy's allow-list);
     // registry.npmjs.org URLs still go to the configured registry.
-    npm_config_replace_registry_host: policy.allowRemote || policy.allowGit ? "npmjs" : "always",
+    npm_config_replace_registry_host: policy.allowRemote || policy.allowGit ? "npmjs" : view.replaceHost,
     npm_config_cache: "/tmp/npm-cache",
     npm_config_userconfig: "/tmp/retrace-no-npmrc",
     npm_config_proxy: CONTAINER_PROXY_URL,
@@ -169,8 +232,8 @@ export async function installNpmLockfile(
     );
   }
   const problems = [
-    ...checkPackageJson(pkg, ctx.registry.npm, input.policy),
-    ...checkNpmLockfile(lock, ctx.registry.npm, input.policy, { workspaces: workspaceGlobs(pkg) }),
+    ...checkPackageJson(pkg, npmRegistries(ctx.registry), input.policy),
+    ...checkNpmLockfile(lock, npmRegistries(ctx.registry), input.policy, { workspaces: workspaceGlobs(pkg) }),
   ];
   if (problems.length > 0) throw new SourcePolicyError(problems, `installing ${input.lockfileName}`);
   const image = installImage(ctx.image);
@@ -187,13 +250,15 @@ export async function installNpmLockfile(
   const hit = await ctx.cache.lookup("repo-deps", key);
   if (hit) return { dir: hit.dir, cached: true, lockfile: input.lockfile };
   onMiss?.();
+  const view = npmView(ctx.registry);
   return withSession(
     {
       docker: ctx.docker,
       image,
       limits: ctx.limits,
       allowHosts: [...npmAllowedHosts(ctx.registry), ...extraHosts(lock, input.policy, ctx.registry)],
-      routes: { [VIRTUAL_NPM_HOST]: ctx.registry.npm },
+      routes: view.routes,
+      rewriteJson: view.rewriteJson,
       registry: ctx.registry,
       jobId: ctx.jobId,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -201,12 +266,13 @@ export async function installNpmLockfile(
     async (s) => {
       await s.container.copyIn(OUT_DIR, {
         "package.json": input.packageJson,
-        [input.lockfileName]: withRegistryTarballs(input.lockfile, VIRTUAL_NPM_REGISTRY),
+        [input.lockfileName]: view.toVirtual(withRegistryTarballs(input.lockfile, view.virtualFor)),
         ...(input.workspaceFiles ?? {}),
+        ...npmrcFiles(view),
       });
       const flags = await allowFlags(s, image, input.policy);
       const r = await s.container.exec(["npm", "ci", ...flags], {
-        env: npmEnv(s, input.policy),
+        env: npmEnv(s, input.policy, view),
       });
       if (r.exitCode !== 0)
         throw stepFailure(r, s, `npm ci --ignore-scripts from ${input.lockfileName}`, ctx.limits);
@@ -231,7 +297,11 @@ export async function installNpmLockfile(
  * without it an older npm fetches every package's full packument first (100 s instead of 15 s here for a
  * mid-size lockfile). The cache key and the policy check use the repository's own bytes.
  */
-export function withRegistryTarballs(lockfile: string, registry: string): string {
+export function withRegistryTarballs(
+  lockfile: string,
+  registry: string | ((name: string) => string),
+): string {
+  const registryFor = typeof registry === "string" ? () => registry : registry;
   let lock: { packages?: Record<string, Record<string, unknown>> };
   try {
     lock = JSON.parse(lockfile) as typeof lock;
@@ -248,7 +318,7 @@ export function withRegistryTarballs(lockfile: string, registry: string): string
       typeof entry.name === "string" ? entry.name : key.slice(key.lastIndexOf("node_modules/") + 13);
     if (!/^(@[\w.-]+\/)?[\w.-]+$/.test(name) || !/^[\w.+-]+$/.test(entry.version)) continue;
     const base = name.includes("/") ? name.split("/")[1]! : name;
-    entry.resolved = `${registry}${name}/-/${base}-${entry.version}.tgz`;
+    entry.resolved = `${registryFor(name)}${name}/-/${base}-${entry.version}.tgz`;
     changed = true;
   }
   return changed ? JSON.stringify(lock, null, 2) : lockfile;
@@ -334,7 +404,7 @@ export async function installNpmManifest(
       error,
     );
   }
-  const problems = checkPackageJson(pkg, ctx.registry.npm, input.policy);
+  const problems = checkPackageJson(pkg, npmRegistries(ctx.registry), input.policy);
   if (problems.length > 0) throw new SourcePolicyError(problems, input.label);
   // The same manifest within a day reuses its resolved tree without an install container (lookupByManifest).
   const manifestKey = cacheKey({
@@ -372,14 +442,16 @@ async function resolveAndInstall(
     label: string;
   },
 ): Promise<NpmTreeResult & { tree: Record<string, unknown>; legacyPeerDeps: boolean; key: string }> {
+  const view = npmView(ctx.registry);
   return withInstallSession(
     ctx,
-    { allowHosts: npmAllowedHosts(ctx.registry), routes: { [VIRTUAL_NPM_HOST]: ctx.registry.npm } },
+    { allowHosts: npmAllowedHosts(ctx.registry), routes: view.routes, rewriteJson: view.rewriteJson },
     async (s, { image, id }) => {
-      const env = npmEnv(s, input.policy);
+      const env = npmEnv(s, input.policy, view);
       await s.container.copyIn(OUT_DIR, {
         "package.json": input.packageJson,
         ...(input.workspaceFiles ?? {}),
+        ...npmrcFiles(view),
       });
       const flags = await allowFlags(s, image, input.policy);
       let legacyPeerDeps = false;
@@ -398,15 +470,15 @@ async function resolveAndInstall(
       const lockText = await s.container.exec(["cat", "package-lock.json"]);
       let lock: { packages?: Record<string, unknown> };
       try {
-        // Entries npm recorded at the virtual registry are the configured registry's.
-        lock = JSON.parse(lockText.stdout.split(VIRTUAL_NPM_REGISTRY).join(ctx.registry.npm)) as typeof lock;
+        // Entries npm recorded at a virtual registry are the configured registry's.
+        lock = JSON.parse(view.toReal(lockText.stdout)) as typeof lock;
       } catch {
         throw new InstallFailedError(
           "npm did not write a readable lockfile",
           "npm install --package-lock-only",
         );
       }
-      const problems = checkNpmLockfile(lock, ctx.registry.npm, input.policy, {
+      const problems = checkNpmLockfile(lock, npmRegistries(ctx.registry), input.policy, {
         workspaces: input.workspaces ?? [],
       });
       if (problems.length > 0) throw new SourcePolicyError(problems, input.label);

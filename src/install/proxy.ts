@@ -63,7 +63,21 @@ export interface EgressProxyOptions {
   routes?: Record<string, string>;
   /** Extra CA bundle for the routed registries (the operator's), besides Node's roots. */
   caFile?: string | null;
+  /**
+   * The Authorization header for a routed request's upstream URL (the operator's registry credentials): added
+   * here, on the host, so no credential ever enters the container. A client's own Authorization is dropped.
+   */
+  authorization?: (upstreamUrl: string) => string | null;
+  /**
+   * Real registry base URL → virtual one, replaced in the JSON documents (packuments) routed requests return, so
+   * the tarballs they name are fetched through the same route (with its credentials) rather than from the real
+   * host. Used for the operator's scoped registries, whose tarball URLs npm would not send back through them.
+   */
+  rewriteJson?: Record<string, string>;
 }
+
+/** Packuments above this size are passed through unrewritten (npm then fails on the real host, visibly). */
+const MAX_REWRITE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Name look-ups, remembered for a minute per proxy: a mid-size install opens hundreds of tunnels to one host,
@@ -118,6 +132,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   };
 
   const routes = new Map(Object.entries(options.routes ?? {}).map(([k, v]) => [k.toLowerCase(), new URL(v)]));
+  // Longest first, so a base that is a prefix of another never rewrites part of it.
+  const rewrites = Object.entries(options.rewriteJson ?? {}).sort(([a], [b]) => b.length - a.length);
   const extraCa = options.caFile ? readFileSync(options.caFile, "utf8") : null;
   const httpsAgent = new https.Agent({
     keepAlive: true,
@@ -144,9 +160,21 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       ? url.pathname
       : `${prefix}${url.pathname.replace(/^\/+/, "")}`;
     const headers = { ...req.headers };
-    for (const h of ["host", "proxy-connection", "proxy-authorization", "connection", "keep-alive"])
+    for (const h of [
+      "host",
+      "proxy-connection",
+      "proxy-authorization",
+      "authorization",
+      "connection",
+      "keep-alive",
+    ])
       delete headers[h];
     const secure = base.protocol === "https:";
+    const credentials = options.authorization?.(`${base.protocol}//${base.host}${pathname}`) ?? null;
+    if (credentials) headers.authorization = credentials;
+    // A document to rewrite is asked for uncompressed; tarballs pass through untouched.
+    const rewrite = rewrites.length > 0 && !/\.tgz$/i.test(pathname);
+    if (rewrite) delete headers["accept-encoding"];
     const upstream = (secure ? https : http).request(
       {
         host: base.hostname,
@@ -162,8 +190,31 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         const out = { ...up.headers };
         delete out.connection;
         delete out["keep-alive"];
-        res.writeHead(up.statusCode ?? 502, out);
-        up.pipe(res);
+        const json = /json/i.test(String(up.headers["content-type"] ?? ""));
+        const encoded = up.headers["content-encoding"] && up.headers["content-encoding"] !== "identity";
+        if (!rewrite || !json || encoded || Number(up.headers["content-length"] ?? 0) > MAX_REWRITE_BYTES) {
+          res.writeHead(up.statusCode ?? 502, out);
+          up.pipe(res);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        up.on("data", (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_REWRITE_BYTES) up.destroy(new Error("packument too large to rewrite"));
+          else chunks.push(c);
+        });
+        up.on("error", () => res.destroy());
+        up.on("end", () => {
+          let body = Buffer.concat(chunks).toString("utf8");
+          for (const [from, to] of rewrites) body = body.split(from).join(to);
+          const bytes = Buffer.from(body, "utf8");
+          delete out["content-length"];
+          delete out["transfer-encoding"];
+          delete out.etag;
+          res.writeHead(up.statusCode ?? 502, { ...out, "content-length": String(bytes.length) });
+          res.end(bytes);
+        });
       },
     );
     answerFailures(upstream, res);

@@ -23,6 +23,8 @@ export function installFailureReason(output: string, ecosystem: "npm" | "pypi"):
       )?.[1];
       return `a dependency in the tree is fetched from git${url ? ` (${url})` : ""} — a dependency of a dependency when package.json itself names none; Retrace installs registry packages only unless install.allowGit is set`;
     }
+    if (/E401|401 Unauthorized|Unable to authenticate/i.test(output))
+      return "the registry refused the request for want of credentials (401): give the operator's npm configuration a token for it (`//<registry host>/:_authToken=` in the user .npmrc; Retrace adds it on the host, never in the container)";
     if (/ETARGET|No matching version/i.test(output)) return "no such version in the npm registry";
     if (/E404|404 Not Found/i.test(output)) return "no such package in the npm registry";
     if (/E403|403 Forbidden/i.test(output))

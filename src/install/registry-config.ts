@@ -7,7 +7,7 @@
  * part of every install cache key.
  */
 import { execFile } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -22,6 +22,14 @@ export interface PipIndexConfig {
 export interface RegistryConfig {
   /** npm registry base URL, with a trailing slash. */
   npm: string;
+  /** The operator's scoped registries (`@acme:registry=` in their .npmrc): scope → base URL with a trailing slash. */
+  npmScopes?: Record<string, string>;
+  /**
+   * The operator's registry credentials (`//host/path/:_authToken=`, `:_auth=`, `:username=`+`:_password=`), kept
+   * on the host: the install proxy adds them to the requests it forwards, the look-up sends them; they never
+   * enter a container, a cache key, a log or JSON output.
+   */
+  npmAuth?: RegistryCredentials;
   pip: PipIndexConfig;
   /**
    * The operator's CA bundle (npm `cafile`, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, PIP_CERT), copied into the install
@@ -31,6 +39,91 @@ export interface RegistryConfig {
 }
 
 export const PUBLIC_NPM_REGISTRY = "https://registry.npmjs.org/";
+
+/**
+ * Authorization headers by npm's credential key (`//host[:port]/path/`). Serialises and prints as the keys only,
+ * so a trace, an error or a JSON dump of a RegistryConfig never shows a token.
+ */
+export class RegistryCredentials {
+  readonly #headers: Map<string, string>;
+  constructor(headers: Iterable<[string, string]> = []) {
+    this.#headers = new Map(headers);
+  }
+  get size(): number {
+    return this.#headers.size;
+  }
+  /** The header for a request to `url`: the longest credential key that is a prefix of `//host[:port]/path`. */
+  authorizationFor(url: string): string | null {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return null;
+    }
+    const target = `//${u.host}${u.pathname}`;
+    let best: string | null = null;
+    for (const key of this.#headers.keys())
+      if (target.startsWith(key) && (best === null || key.length > best.length)) best = key;
+    return best === null ? null : this.#headers.get(best)!;
+  }
+  toJSON(): string[] {
+    return [...this.#headers.keys()].map((k) => `${k}:(credentials)`);
+  }
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `RegistryCredentials(${this.toJSON().join(", ")})`;
+  }
+}
+
+/**
+ * Credentials in .npmrc text, as npm reads them: `//host/path/:_authToken=` (Bearer), `:_auth=` (Basic, already
+ * base64), `:username=` with `:_password=` (base64 of the password), `${VAR}` expanded from `env`. Keys are
+ * normalised to end in `/`.
+ */
+export function parseNpmrcCredentials(text: string, env: NodeJS.ProcessEnv = {}): [string, string][] {
+  const expand = (v: string) => v.replace(/\$\{([^}]+)\}/g, (_m, name: string) => env[name] ?? "");
+  const values = new Map<string, Record<string, string>>();
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line.startsWith("//")) continue;
+    const eq = line.indexOf("=");
+    if (eq === -1) continue;
+    const key = line.slice(0, eq).trim();
+    const colon = key.lastIndexOf(":");
+    if (colon === -1) continue;
+    const prefix = key.slice(0, colon).replace(/\/?$/, "/");
+    const field = key.slice(colon + 1);
+    const value = expand(
+      line
+        .slice(eq + 1)
+        .trim()
+        .replace(/^(["'])(.*)\1$/, "$2"),
+    );
+    if (!value) continue;
+    values.set(prefix, { ...values.get(prefix), [field]: value });
+  }
+  const out: [string, string][] = [];
+  for (const [prefix, f] of values) {
+    if (f._authToken) out.push([prefix, `Bearer ${f._authToken}`]);
+    else if (f._auth) out.push([prefix, `Basic ${f._auth}`]);
+    else if (f.username && f._password)
+      out.push([
+        prefix,
+        `Basic ${Buffer.from(`${f.username}:${Buffer.from(f._password, "base64").toString("utf8")}`).toString("base64")}`,
+      ]);
+  }
+  return out;
+}
+
+/** Every npm registry the operator configured: the default one, then each scope's. */
+export function npmRegistries(config: RegistryConfig): string[] {
+  return [...new Set([config.npm, ...Object.values(config.npmScopes ?? {})])];
+}
+
+/** The registry npm asks for `name`: its scope's when the operator configured one, else the default. */
+export function npmRegistryFor(config: RegistryConfig, name: string): string {
+  const scope = name.startsWith("@") ? name.slice(0, name.indexOf("/")) : null;
+  return (scope && config.npmScopes?.[scope]) || config.npm;
+}
 export const PUBLIC_PYPI_INDEX = "https://pypi.org/simple";
 
 function withSlash(url: string): string {
@@ -84,9 +177,10 @@ export function hostRegistryConfig(env: NodeJS.ProcessEnv = process.env): Promis
 }
 
 export async function readRegistryConfig(env: NodeJS.ProcessEnv = process.env): Promise<RegistryConfig> {
-  const [npmOut, pipOut] = await Promise.all([
-    capture("npm", ["config", "get", "registry", "cafile"], env),
+  const [npmOut, pipOut, npmList] = await Promise.all([
+    capture("npm", ["config", "get", "registry", "cafile", "userconfig", "globalconfig"], env),
     capture("pip3", ["config", "list"], env),
+    capture("npm", ["config", "list", "--json"], env),
   ]);
   const npmValue = (key: string) =>
     new RegExp(`^${key}=(.*)$`, "m")
@@ -98,8 +192,31 @@ export async function readRegistryConfig(env: NodeJS.ProcessEnv = process.env): 
     [env.NODE_EXTRA_CA_CERTS, npmValue("cafile"), env.SSL_CERT_FILE, env.PIP_CERT].find(
       (f): f is string => typeof f === "string" && f !== "" && existsSync(f),
     ) ?? null;
+  // Scoped registries: npm lists them (`"@acme:registry": "https://…"`); credentials it refuses to print, so they
+  // are read from the same user and global .npmrc files npm reads.
+  const npmScopes: Record<string, string> = {};
+  try {
+    for (const [key, value] of Object.entries(JSON.parse(npmList ?? "{}") as Record<string, unknown>)) {
+      const m = /^(@[a-z0-9][\w.-]*):registry$/i.exec(key);
+      if (m && typeof value === "string" && /^https?:\/\//.test(value))
+        npmScopes[m[1]!.toLowerCase()] = withSlash(value);
+    }
+  } catch {
+    // no scoped registries readable
+  }
+  const credentials: [string, string][] = [];
+  for (const file of [npmValue("globalconfig"), npmValue("userconfig")]) {
+    if (!file) continue;
+    try {
+      credentials.push(...parseNpmrcCredentials(readFileSync(file, "utf8"), env));
+    } catch {
+      // no such file
+    }
+  }
   return {
     npm: withSlash(/^https?:\/\//.test(registry) ? registry : PUBLIC_NPM_REGISTRY),
+    ...(Object.keys(npmScopes).length > 0 ? { npmScopes } : {}),
+    ...(credentials.length > 0 ? { npmAuth: new RegistryCredentials(credentials) } : {}),
     pip: parsePipConfigList(pipOut ?? "", env),
     caFile,
   };
@@ -118,10 +235,9 @@ export function hostPort(url: string): string | null {
   return `${u.hostname.replace(/^\[|\]$/g, "")}:${port}`;
 }
 
-/** The hosts an npm install may reach: the registry only. */
+/** The hosts an npm install may reach: the configured registries only. */
 export function npmAllowedHosts(config: RegistryConfig): string[] {
-  const h = hostPort(config.npm);
-  return h ? [h] : [];
+  return [...new Set(npmRegistries(config).flatMap((url) => hostPort(url) ?? []))];
 }
 
 /** The hosts a pip install may reach: its http(s) indexes and find-links (PyPI's file host with PyPI). */
@@ -169,6 +285,9 @@ export function pipLocalDirs(config: RegistryConfig): string[] {
 /** The part of every cache key that names where packages came from. */
 export function registryKey(config: RegistryConfig, ecosystem: "npm" | "pypi"): string {
   return ecosystem === "npm"
-    ? `npm:${config.npm}`
+    ? `npm:${config.npm}${Object.entries(config.npmScopes ?? {})
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([scope, url]) => ` ${scope}=${url}`)
+        .join("")}`
     : `pypi:${config.pip.indexUrl}|${config.pip.extraIndexUrls.join(" ")}|${config.pip.findLinks.join(" ")}`;
 }

@@ -12,7 +12,7 @@ import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Ecosystem, RegistryLookup } from "../repro/ports.ts";
 import { defaultCacheDir } from "./cache.ts";
-import { hostRegistryConfig, type RegistryConfig, registryKey } from "./registry-config.ts";
+import { hostRegistryConfig, npmRegistryFor, type RegistryConfig, registryKey } from "./registry-config.ts";
 
 export interface RegistryLookupOptions {
   /** Limit of one lookup, in ms (default 5 s). */
@@ -52,8 +52,15 @@ async function fetchCapped(
   timeoutMs: number,
   maxBytes: number,
   accept: string,
+  authorization: string | null = null,
 ): Promise<string> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept } });
+  const res = await fetch(url, {
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { accept, ...(authorization ? { authorization } : {}) },
+    // With the operator's credentials no redirect is followed (a 3xx is a failed look-up): they go to the
+    // registry they were configured for and nowhere else.
+    redirect: authorization ? "manual" : "follow",
+  });
   if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -125,12 +132,14 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
 
   const npmLatest = async (c: RegistryConfig, name: string) => {
     try {
+      const url = `${npmRegistryFor(c, name)}${name.replace("/", "%2f")}`;
       const body = JSON.parse(
         await fetchCapped(
-          `${c.npm}${name.replace("/", "%2f")}`,
+          url,
           timeoutMs,
           maxBytes,
           "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8",
+          c.npmAuth?.authorizationFor(url) ?? null,
         ),
       ) as { "dist-tags"?: { latest?: unknown } };
       const v = body["dist-tags"]?.latest;

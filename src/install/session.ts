@@ -23,6 +23,8 @@ export interface SessionOptions {
   allowHosts: readonly string[];
   /** Virtual registry hosts the proxy forwards to the configured registry (`startEgressProxy` routes). */
   routes?: Record<string, string>;
+  /** Real → virtual registry URLs the proxy rewrites in routed JSON (`startEgressProxy` rewriteJson). */
+  rewriteJson?: Record<string, string>;
   readOnlyDirs?: readonly string[];
   registry: RegistryConfig;
   jobId: string;
@@ -79,7 +81,11 @@ export async function withSession<T>(options: SessionOptions, fn: (s: Session) =
   const proxy = await startEgressProxy({
     allow: options.allowHosts,
     ...(options.routes ? { routes: options.routes } : {}),
+    ...(options.rewriteJson ? { rewriteJson: options.rewriteJson } : {}),
     caFile: options.registry.caFile,
+    ...(options.registry.npmAuth && options.registry.npmAuth.size > 0
+      ? { authorization: (url: string) => options.registry.npmAuth!.authorizationFor(url) }
+      : {}),
   });
   let container: InstallContainer | null = null;
   try {
@@ -132,7 +138,7 @@ export async function npmHasAllowFlags(s: Session, image: string): Promise<boole
  */
 export async function withInstallSession<T>(
   ctx: InstallContext,
-  network: Pick<SessionOptions, "allowHosts" | "routes" | "readOnlyDirs">,
+  network: Pick<SessionOptions, "allowHosts" | "routes" | "rewriteJson" | "readOnlyDirs">,
   fn: (s: Session, image: { image: string; id: string }) => Promise<T>,
 ): Promise<T> {
   const image = installImage(ctx.image);

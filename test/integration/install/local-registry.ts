@@ -57,7 +57,12 @@ export async function tarball(pkg: FakePackage): Promise<Buffer> {
 
 export async function startLocalRegistry(
   packages: FakePackage[],
-  options: { delayMs?: number; raw?: Record<string, Buffer> } = {},
+  options: {
+    delayMs?: number;
+    raw?: Record<string, Buffer>;
+    /** Every request must carry exactly this Authorization header, or gets 401 (a private registry). */
+    requireAuthorization?: string;
+  } = {},
 ): Promise<LocalRegistry> {
   const tgz = new Map<string, Buffer>();
   for (const p of packages) tgz.set(`${p.name}@${p.version}`, await tarball(p));
@@ -82,6 +87,11 @@ export async function startLocalRegistry(
     };
     res.on("close", done);
     setTimeout(() => {
+      if (options.requireAuthorization && req.headers.authorization !== options.requireAuthorization) {
+        res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });
+        res.end('{"error":"authentication required"}');
+        return;
+      }
       const url = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
       const raw = options.raw?.[url];
       if (raw) {

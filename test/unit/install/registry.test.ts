@@ -9,9 +9,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startEgressProxy } from "../../../src/install/proxy.ts";
+import { npmView } from "../../../src/install/npm.ts";
 import {
   hostPort,
+  npmAllowedHosts,
+  npmRegistryFor,
+  parseNpmrcCredentials,
   parsePipConfigList,
+  RegistryCredentials,
   pipAllowedHosts,
   pipLocalDirs,
   type RegistryConfig,
@@ -181,6 +186,138 @@ describe("egress proxy", () => {
       await proxy.close();
       allowed.close();
       other.close();
+    }
+  });
+});
+
+describe("the operator's scoped registries and credentials", () => {
+  const base: RegistryConfig = {
+    npm: "https://registry.npmjs.org/",
+    npmScopes: { "@acme": "https://npm.acme.example/repo/npm/", "@zed": "http://127.0.0.1:4873/" },
+    pip: { indexUrl: "https://pypi.org/simple", extraIndexUrls: [], findLinks: [] },
+    caFile: null,
+  };
+
+  it("reads every credential form npm reads, expanding ${VAR}, and picks the longest matching key", () => {
+    const creds = parseNpmrcCredentials(
+      [
+        "; comment",
+        "//npm.acme.example/repo/npm/:_authToken=${ACME}",
+        "//npm.acme.example/:_auth=dXNlcjpwYXNz",
+        '//127.0.0.1:4873/:username="bob"',
+        "//127.0.0.1:4873/:_password=aHVudGVyMg==",
+        "//empty.example/:_authToken=${UNSET}",
+        "registry=https://registry.npmjs.org/",
+      ].join("\n"),
+      { ACME: "tok-1" },
+    );
+    expect(creds).toEqual([
+      ["//npm.acme.example/repo/npm/", "Bearer tok-1"],
+      ["//npm.acme.example/", "Basic dXNlcjpwYXNz"],
+      ["//127.0.0.1:4873/", `Basic ${Buffer.from("bob:hunter2").toString("base64")}`],
+    ]);
+    const c = new RegistryCredentials(creds);
+    expect(c.authorizationFor("https://npm.acme.example/repo/npm/@acme%2fx")).toBe("Bearer tok-1");
+    expect(c.authorizationFor("https://npm.acme.example/other/x")).toBe("Basic dXNlcjpwYXNz");
+    expect(c.authorizationFor("http://127.0.0.1:4873/@zed%2fy")).toMatch(/^Basic /);
+    expect(c.authorizationFor("https://registry.npmjs.org/left-pad")).toBeNull();
+    // A token never shows in JSON or util.inspect.
+    expect(JSON.stringify({ c })).not.toMatch(/tok-1|dXNlcjpwYXNz/);
+    expect(require("node:util").inspect(c)).not.toMatch(/tok-1/);
+  });
+
+  it("scopes choose the registry, are allowed hosts and part of the cache key", () => {
+    expect(npmRegistryFor(base, "@acme/widget")).toBe("https://npm.acme.example/repo/npm/");
+    expect(npmRegistryFor(base, "@other/x")).toBe("https://registry.npmjs.org/");
+    expect(npmRegistryFor(base, "left-pad")).toBe("https://registry.npmjs.org/");
+    expect(npmAllowedHosts(base).sort()).toEqual([
+      "127.0.0.1:4873",
+      "npm.acme.example:443",
+      "registry.npmjs.org:443",
+    ]);
+    expect(registryKey(base, "npm")).not.toBe(registryKey({ ...base, npmScopes: {} }, "npm"));
+    expect(registryKey(base, "npm")).not.toContain("tok");
+  });
+
+  it("the install container's view: one virtual registry per scope, lockfile URLs made virtual and back", () => {
+    const v = npmView(base);
+    expect(v.npmrc).toBe(
+      "@acme:registry=http://s0.npm.registry.retrace.invalid/\n@zed:registry=http://s1.npm.registry.retrace.invalid/\n",
+    );
+    expect(v.routes["s0.npm.registry.retrace.invalid"]).toBe("https://npm.acme.example/repo/npm/");
+    expect(v.virtualFor("@acme/widget")).toBe("http://s0.npm.registry.retrace.invalid/");
+    expect(v.virtualFor("left-pad")).toBe("http://npm.registry.retrace.invalid/");
+    const lock =
+      '"https://npm.acme.example/repo/npm/@acme/widget/-/widget-1.0.0.tgz" "https://registry.npmjs.org/leaf/-/leaf-1.0.0.tgz"';
+    const virtual = v.toVirtual(lock);
+    expect(virtual).toBe(
+      '"http://s0.npm.registry.retrace.invalid/@acme/widget/-/widget-1.0.0.tgz" "http://npm.registry.retrace.invalid/leaf/-/leaf-1.0.0.tgz"',
+    );
+    expect(v.toReal(virtual)).toBe(lock);
+    expect(v.replaceHost).toBe("registry.npmjs.org");
+    // Without scopes nothing changes from before: npm replaces every tarball host itself.
+    const plain = npmView({ ...base, npmScopes: {} });
+    expect(plain.replaceHost).toBe("always");
+    expect(plain.toVirtual(lock)).toBe(lock);
+    expect(plain.npmrc).toBe("");
+  });
+
+  it("the proxy adds the credentials to routed requests only and makes scoped tarball URLs virtual", async () => {
+    const seen: { url: string; auth: string | undefined; encoding: string | undefined }[] = [];
+    const upstream = http.createServer((req, res) => {
+      seen.push({
+        url: req.url ?? "",
+        auth: req.headers.authorization,
+        encoding: req.headers["accept-encoding"],
+      });
+      if (req.url?.endsWith(".tgz")) return void res.end("TARBALL");
+      const port = (upstream.address() as AddressInfo).port;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ dist: { tarball: `http://127.0.0.1:${port}/@acme/w/-/w-1.0.0.tgz` } }));
+    });
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+    const real = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`;
+    const proxy = await startEgressProxy({
+      allow: [],
+      routes: { "s0.npm.registry.retrace.invalid": real },
+      rewriteJson: { [real]: "http://s0.npm.registry.retrace.invalid/" },
+      authorization: (url) => (url.startsWith(real) ? "Bearer T" : null),
+    });
+    const get = (target: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(
+          {
+            socketPath: path.join(proxy.socketDir, "proxy.sock"),
+            path: target,
+            headers: { host: "x", ...headers },
+          },
+          (res) => {
+            let body = "";
+            res.on("data", (d) => (body += d));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on("error", reject);
+        req.end();
+      });
+    try {
+      const doc = await get("http://s0.npm.registry.retrace.invalid/@acme%2fw", {
+        "accept-encoding": "gzip",
+        authorization: "Bearer from-the-container",
+      });
+      expect(JSON.parse(doc.body).dist.tarball).toBe(
+        "http://s0.npm.registry.retrace.invalid/@acme/w/-/w-1.0.0.tgz",
+      );
+      expect((await get("http://s0.npm.registry.retrace.invalid/@acme/w/-/w-1.0.0.tgz")).body).toBe(
+        "TARBALL",
+      );
+      // The container's own Authorization never reaches the registry; the operator's does. The document was
+      // asked for uncompressed (to be rewritten).
+      expect(seen.map((s) => s.auth)).toEqual(["Bearer T", "Bearer T"]);
+      expect(seen[0]!.encoding).toBeUndefined();
+    } finally {
+      await proxy.close();
+      upstream.close();
     }
   });
 });
