@@ -10,10 +10,12 @@
  * `propose_edits` edit per hunk of upstream.diff): right when it ends FIXED with a branch that holds the
  * upstream change (upstream.diff applies in reverse to the branch's tree). `--no-fix` skips it.
  *
- *   npm run bench -- real-repos <dir of prepared cases> [--split dev|test|all] [--only id] [--timeout SECONDS] [--no-fix]
+ *   npm run bench -- real-repos <dir of prepared cases> [--split dev|test|all] [--prefix hold-] [--only id] [--timeout SECONDS] [--no-fix]
  *
  * Cases are prepared by hand outside this repository (bench/real-repos/README.md); a case listed but not
  * prepared in <dir> is reported as "not prepared". Work on --split dev (the default); score test once, at the end.
+ * A case with a `set` (a held-out set, e.g. "hold1", ids "hold-...") is never in a --split run: only `--prefix hold-`
+ * selects it (every split of it unless --split is given), and it is scored once, at the end.
  */
 import { execFile, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -22,18 +24,19 @@ import path from "node:path";
 import { parsePatch } from "diff";
 import { z } from "zod";
 import { message, startFakeAnthropic } from "../test/support/fake-anthropic.ts";
-import { type Split, splitOf } from "./lib/split.ts";
+import { splitOf } from "./lib/split.ts";
 
 const Case = z.object({
   id: z.string(),
   repo: z.string(),
   testCommand: z.string(),
+  set: z.string().optional(),
   expected: z.object({ verifyUpstream: z.string(), verifyNoop: z.string(), fix: z.string() }),
 });
 const Corpus = z.object({ cases: z.array(Case) });
 
 const usage =
-  "usage: npm run bench -- real-repos <dir of prepared cases> [--split dev|test|all] [--only id] [--timeout SECONDS]";
+  "usage: npm run bench -- real-repos <dir of prepared cases> [--split dev|test|all] [--prefix hold-] [--only id] [--timeout SECONDS] [--no-fix]";
 const args = process.argv.slice(2);
 const flag = (name: string) => {
   const i = args.indexOf(name);
@@ -43,7 +46,9 @@ const positional = args.filter(
   (a, i) => !a.startsWith("--") && !(args[i - 1]?.startsWith("--") && args[i - 1] !== "--no-fix"),
 );
 const dir = positional[0];
-const split = flag("--split") ?? "dev";
+// `--prefix hold-`: only the held-out cases whose id starts with it (all their splits unless --split is given).
+const prefix = flag("--prefix");
+const split = flag("--split") ?? (prefix ? "all" : "dev");
 const only = flag("--only");
 const timeoutS = Number(flag("--timeout") ?? 900);
 const withFix = !args.includes("--no-fix");
@@ -57,7 +62,10 @@ const corpus = Corpus.parse(
   JSON.parse(readFileSync(path.join(import.meta.dirname, "real-repos", "cases.json"), "utf8")),
 );
 const cases = corpus.cases.filter(
-  (c) => (split === "all" || splitOf(c.id) === split) && (only === undefined || c.id === only),
+  (c) =>
+    (prefix === undefined ? c.set === undefined : c.set !== undefined && c.id.startsWith(prefix)) &&
+    (split === "all" || splitOf(c.id) === split) &&
+    (only === undefined || c.id === only),
 );
 
 interface Outcome {
@@ -276,8 +284,8 @@ type Tally = {
   multiples: number[];
   fix: { right: number; wrong: number; infra: number };
 };
-const tallies = new Map<Split, Tally>();
-const tally = (s: Split) => {
+const tallies = new Map<string, Tally>();
+const tally = (s: string) => {
   let t = tallies.get(s);
   if (!t) {
     t = {
@@ -295,7 +303,8 @@ const tally = (s: Split) => {
 };
 
 for (const c of cases) {
-  const s = splitOf(c.id);
+  // A held-out case is tallied under its set (e.g. "hold1"), not under a half of the split.
+  const s = c.set ?? splitOf(c.id);
   const t = tally(s);
   t.cases++;
   const caseDir = path.join(dir, c.id);
@@ -360,4 +369,6 @@ const totals = Object.fromEntries(
   ]),
 );
 for (const [s, v] of Object.entries(totals)) console.log(JSON.stringify({ split: s, ...v }));
-console.log(JSON.stringify({ benchmark: "real-repos", split, only: only ?? null, totals }));
+console.log(
+  JSON.stringify({ benchmark: "real-repos", split, prefix: prefix ?? null, only: only ?? null, totals }),
+);
