@@ -6,6 +6,7 @@
  * Pure: reads the repository through the Workspace port.
  */
 import path from "node:path";
+import picomatch from "picomatch";
 import { RetraceError } from "../core/errors.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import type { ExtraDir } from "../core/ports/sandbox.ts";
@@ -88,6 +89,34 @@ async function present(workspace: Workspace, name: string): Promise<boolean> {
   return (await workspace.findSymlink(p)) !== null;
 }
 
+/** The names of the workspace packages package.json's `workspaces` globs match (inside the repository). */
+async function workspacePackageNames(workspace: Workspace, pkg: unknown): Promise<string[]> {
+  const ws = (pkg as { workspaces?: unknown }).workspaces;
+  const list = Array.isArray(ws)
+    ? ws
+    : Array.isArray((ws as { packages?: unknown })?.packages)
+      ? (ws as { packages: unknown[] }).packages
+      : [];
+  const globs = list.filter(
+    (g): g is string => typeof g === "string" && !g.split("/").includes("..") && !g.startsWith("/"),
+  );
+  if (globs.length === 0) return [];
+  const match = picomatch(globs.map((g) => g.replace(/\/+$/, "")));
+  const names: string[] = [];
+  for (const f of await workspace.listFiles({ max: 50_000 })) {
+    if (!f.endsWith("/package.json") || f.includes("node_modules/")) continue;
+    if (!match(f.slice(0, -"/package.json".length))) continue;
+    try {
+      const name = (JSON.parse(await workspace.readFile(f)) as { name?: unknown }).name;
+      if (typeof name === "string" && /^(@[\w.-]+\/)?[\w.-]+$/.test(name)) names.push(name);
+    } catch {
+      // not a package
+    }
+    if (names.length >= 500) break;
+  }
+  return names;
+}
+
 /** package.json's declared dependencies and which of them are missing; null without a (valid JSON) package.json. */
 export async function checkJsDependencies(workspace: Workspace): Promise<JsDependencies | null> {
   if (!(await workspace.exists("package.json"))) return null;
@@ -98,7 +127,14 @@ export async function checkJsDependencies(workspace: Workspace): Promise<JsDepen
     return null; // detectTestCommand reports invalid JSON with its own hint
   }
   const p = pkg as { dependencies?: unknown; devDependencies?: unknown };
-  const declared = [...new Set([...objectKeys(p.dependencies), ...objectKeys(p.devDependencies)])].sort();
+  const declared = [
+    ...new Set([
+      ...objectKeys(p.dependencies),
+      ...objectKeys(p.devDependencies),
+      // npm/yarn workspaces: each workspace package is linked into node_modules by the install.
+      ...(await workspacePackageNames(workspace, pkg)),
+    ]),
+  ].sort();
   const missing: string[] = [];
   for (const name of declared) if (!(await present(workspace, name))) missing.push(name);
   let lockfile: string | null = null;

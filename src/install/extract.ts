@@ -18,6 +18,23 @@ export interface ExtractLimits {
   maxFiles: number;
   /** Most bytes of file content in total. */
   maxBytes: number;
+  /**
+   * Where the tree sits in the project (`node_modules`, `packages/a/node_modules`) and the project directories
+   * its symlinks may point to besides itself: an npm workspace install links `node_modules/@ws/a` to
+   * `../../packages/a`, a directory of the checkout the run container has at the same place.
+   */
+  links?: { at: string; roots: readonly string[] };
+}
+
+/** Whether a symlink at `entry` (relative to a tree at `links.at`) points into one of `links.roots`. */
+export function symlinkIntoRoots(entry: string, target: string, links: ExtractLimits["links"]): boolean {
+  if (!links || target === "" || target.includes("\0") || target.startsWith("/")) return false;
+  const resolved = path.posix.normalize(path.posix.join(links.at, path.posix.dirname(entry), target));
+  if (resolved === ".." || resolved.startsWith("../") || path.posix.isAbsolute(resolved)) return false;
+  return links.roots.some((r) => {
+    const root = safeEntryPath(r);
+    return typeof root === "string" && root !== "" && (resolved === root || resolved.startsWith(`${root}/`));
+  });
 }
 
 export interface ExtractResult {
@@ -105,7 +122,7 @@ export async function extractChecked(
         }
       } else if (h.type === "symlink") {
         const target = h.linkname ?? "";
-        if (!symlinkInside(relPath, target))
+        if (!symlinkInside(relPath, target) && !symlinkIntoRoots(relPath, target, limits.links))
           fail(`install output refused: symlink ${relPath} -> ${target} points outside the install`);
         await mkdir(path.dirname(full), { recursive: true, mode: 0o755 });
         await symlink(target, full);

@@ -7,9 +7,11 @@
  */
 import { createHash } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
 import { InfrastructureError } from "../core/errors.ts";
 import { cacheKey, lookupByManifest, recordManifest } from "./cache.ts";
 import { extractLimits, type InstallLimits, OUT_DIR, type StepResult } from "./container.ts";
+import { safeEntryPath } from "./extract.ts";
 import {
   checkNpmLockfile,
   checkPackageJson,
@@ -123,6 +125,62 @@ export function npmView(config: RegistryConfig): NpmView {
   };
 }
 
+/** The workspace package directories of `workspaceFiles` (`packages/a/package.json` → `packages/a`), checked. */
+function workspaceDirs(files: Record<string, string> | undefined): string[] {
+  return Object.keys(files ?? {})
+    .filter((f) => f.endsWith("/package.json"))
+    .map((f) => safeEntryPath(f.slice(0, -"/package.json".length)))
+    .filter((d): d is string => typeof d === "string" && d !== "" && !d.split("/").includes("node_modules"));
+}
+
+/** The paths a cache entry holds (entries written before workspaces were installed hold `node_modules` only). */
+function cachedPaths(meta: unknown): string[] {
+  const paths = (meta as { paths?: unknown } | null)?.paths;
+  return Array.isArray(paths) && paths.every((p) => typeof p === "string")
+    ? (paths as string[])
+    : ["node_modules"];
+}
+
+/**
+ * Brings an install's output out of the container into `tmp`: `node_modules`, and the `node_modules` npm made
+ * inside a workspace package (a version that conflicts with the root's), under one file and byte budget. Their
+ * symlinks may point into the workspace packages (npm links them into node_modules); nowhere else.
+ */
+async function copyOutInstall(
+  s: Session,
+  tmp: string,
+  dirs: string[],
+  limits: InstallLimits,
+): Promise<string[]> {
+  const budget = extractLimits(limits);
+  const take = async (rel: string) => {
+    await mkdir(path.dirname(path.join(tmp, rel)), { recursive: true });
+    const r = await s.container.copyOut(rel, path.join(tmp, rel), {
+      ...budget,
+      links: { at: rel, roots: dirs },
+    });
+    budget.maxFiles -= r.files;
+    budget.maxBytes -= r.bytes;
+  };
+  await take("node_modules");
+  const paths = ["node_modules"];
+  if (dirs.length === 0) return paths;
+  // The directory names come from the repository: handed to the shell as arguments, never as code.
+  const found = await s.container.exec([
+    "sh",
+    "-c",
+    'for d in "$@"; do if [ -d "$d/node_modules" ] && [ ! -L "$d" ] && [ ! -L "$d/node_modules" ]; then printf "%s\\n" "$d"; fi; done',
+    "sh",
+    ...dirs,
+  ]);
+  for (const d of found.stdout.split("\n")) {
+    if (!dirs.includes(d)) continue;
+    await take(`${d}/node_modules`);
+    paths.push(`${d}/node_modules`);
+  }
+  return paths;
+}
+
 /** The files npm reads in the install container's project directory besides the manifest. */
 function npmrcFiles(view: NpmView): Record<string, string> {
   return view.npmrc ? { ".npmrc": view.npmrc } : {};
@@ -195,8 +253,10 @@ export async function requireRoom(s: Session, limits: InstallLimits, command: st
 }
 
 export interface NpmTreeResult {
-  /** Cache entry directory; it holds `node_modules/`. */
+  /** Cache entry directory; it holds `node_modules/` (and workspace packages' own, see `paths`). */
   dir: string;
+  /** What to copy into a run: `node_modules` and each workspace package's `<dir>/node_modules` npm made. */
+  paths: string[];
   cached: boolean;
   /** The resolved lockfile (report installs) or the repository's. */
   lockfile: string;
@@ -248,7 +308,8 @@ export async function installNpmLockfile(
     workspaces: Object.entries(input.workspaceFiles ?? {}).map(([k, v]) => [k, sha(v)]),
   });
   const hit = await ctx.cache.lookup("repo-deps", key);
-  if (hit) return { dir: hit.dir, cached: true, lockfile: input.lockfile };
+  if (hit)
+    return { dir: hit.dir, paths: cachedPaths(hit.marker.meta), cached: true, lockfile: input.lockfile };
   onMiss?.();
   const view = npmView(ctx.registry);
   return withSession(
@@ -280,9 +341,12 @@ export async function installNpmLockfile(
       const tmp = await ctx.cache.tempDir("repo-deps", key);
       try {
         await mkdir(tmp);
-        await s.container.copyOut("node_modules", `${tmp}/node_modules`, extractLimits(ctx.limits));
-        const { dir } = await ctx.cache.commit("repo-deps", key, tmp, { lockfileName: input.lockfileName });
-        return { dir, cached: false, lockfile: input.lockfile };
+        const paths = await copyOutInstall(s, tmp, workspaceDirs(input.workspaceFiles), ctx.limits);
+        const { dir } = await ctx.cache.commit("repo-deps", key, tmp, {
+          lockfileName: input.lockfileName,
+          paths,
+        });
+        return { dir, paths, cached: false, lockfile: input.lockfile };
       } catch (error) {
         await rm(tmp, { recursive: true, force: true });
         throw error;
@@ -374,7 +438,7 @@ export async function installNpmPackages(
     const e = r.tree[`node_modules/${p.name}`] as { version?: string } | undefined;
     return { name: p.name, version: e?.version ?? p.version };
   });
-  return { dir: r.dir, cached: r.cached, lockfile: r.lockfile, installed };
+  return { dir: r.dir, paths: r.paths, cached: r.cached, lockfile: r.lockfile, installed };
 }
 
 /**
@@ -393,7 +457,7 @@ export async function installNpmManifest(
     policy: SourcePolicy;
     label: string;
   },
-): Promise<{ dir: string; cached: boolean; legacyPeerDeps: boolean }> {
+): Promise<{ dir: string; paths: string[]; cached: boolean; legacyPeerDeps: boolean }> {
   let pkg: unknown;
   try {
     pkg = JSON.parse(input.packageJson);
@@ -416,7 +480,13 @@ export async function installNpmManifest(
     workspaces: Object.entries(input.workspaceFiles ?? {}).map(([k, v]) => [k, sha(v)]),
   });
   const hit = await lookupByManifest<{ legacyPeerDeps?: boolean }>(ctx.cache, "repo-deps", manifestKey);
-  if (hit) return { dir: hit.dir, cached: true, legacyPeerDeps: hit.marker.meta.legacyPeerDeps === true };
+  if (hit)
+    return {
+      dir: hit.dir,
+      paths: cachedPaths(hit.marker.meta),
+      cached: true,
+      legacyPeerDeps: hit.marker.meta.legacyPeerDeps === true,
+    };
   const r = await resolveAndInstall(ctx, {
     packageJson: input.packageJson,
     ...(input.workspaceFiles ? { workspaceFiles: input.workspaceFiles } : {}),
@@ -427,7 +497,7 @@ export async function installNpmManifest(
     label: input.label,
   });
   await recordManifest(ctx.cache, "repo-deps", manifestKey, r.key);
-  return { dir: r.dir, cached: r.cached, legacyPeerDeps: r.legacyPeerDeps };
+  return { dir: r.dir, paths: r.paths, cached: r.cached, legacyPeerDeps: r.legacyPeerDeps };
 }
 
 async function resolveAndInstall(
@@ -493,7 +563,16 @@ async function resolveAndInstall(
         workspaces: Object.entries(input.workspaceFiles ?? {}).map(([k, v]) => [k, sha(v)]),
       });
       const hit = await ctx.cache.lookup(input.namespace, key);
-      if (hit) return { dir: hit.dir, cached: true, lockfile: lockText.stdout, tree, legacyPeerDeps, key };
+      if (hit)
+        return {
+          dir: hit.dir,
+          paths: cachedPaths(hit.marker.meta),
+          cached: true,
+          lockfile: lockText.stdout,
+          tree,
+          legacyPeerDeps,
+          key,
+        };
       const ciFlags = legacyPeerDeps ? ["--legacy-peer-deps", ...flags] : flags;
       const r = await s.container.exec(["npm", "ci", ...ciFlags], { env });
       if (r.exitCode !== 0) throw stepFailure(r, s, "npm ci --ignore-scripts", ctx.limits);
@@ -501,15 +580,19 @@ async function resolveAndInstall(
       const tmp = await ctx.cache.tempDir(input.namespace, key);
       try {
         await mkdir(tmp);
-        await s.container.copyOut("node_modules", `${tmp}/node_modules`, extractLimits(ctx.limits));
+        const paths = await copyOutInstall(s, tmp, workspaceDirs(input.workspaceFiles), ctx.limits);
         const installed = Object.entries(tree)
           .filter(([k]) => /^node_modules\/(?:@[^/]+\/)?[^/]+$/.test(k))
           .map(([k, v]) => ({
             name: k.slice("node_modules/".length),
             version: (v as { version?: string }).version ?? "",
           }));
-        const { dir } = await ctx.cache.commit(input.namespace, key, tmp, { installed, legacyPeerDeps });
-        return { dir, cached: false, lockfile: lockText.stdout, tree, legacyPeerDeps, key };
+        const { dir } = await ctx.cache.commit(input.namespace, key, tmp, {
+          installed,
+          legacyPeerDeps,
+          paths,
+        });
+        return { dir, paths, cached: false, lockfile: lockText.stdout, tree, legacyPeerDeps, key };
       } catch (error) {
         await rm(tmp, { recursive: true, force: true });
         throw error;

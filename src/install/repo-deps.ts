@@ -52,7 +52,7 @@ const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 /**
  * Installs the checkout's JS dependencies from its npm lockfile in the install container (once per
  * package.json + lockfile + registry + image) and returns the directory to copy into the sandbox:
- * `{ hostDir, paths: ["node_modules"] }`. Throws InfrastructureError when the policy refuses a source (naming
+ * `{ hostDir, paths: ["node_modules", …workspace packages' own node_modules] }`. Throws InfrastructureError when the policy refuses a source (naming
  * the entry and the setting), npm fails (with npm's reason), or the lockfile is not npm's.
  */
 export async function installRepoDependencies(
@@ -84,7 +84,7 @@ export async function installRepoDependencies(
       ),
   );
   if (r.cached) options.log?.(`dependencies: ${js.declared.length} declared, cached install ${r.dir}`);
-  return [{ hostDir: r.dir, paths: ["node_modules"] }];
+  return [{ hostDir: r.dir, paths: r.paths }];
 }
 
 async function installContext(options: RepoDepsOptions): Promise<InstallContext> {
@@ -160,7 +160,7 @@ async function installFromManifest(
   options.log?.(
     `dependencies: ${r.cached ? "cached install of the resolved tree" : "installed"}${r.legacyPeerDeps ? " (conflicting peer ranges: resolved with --legacy-peer-deps, as yarn and pnpm accept them)" : ""}`,
   );
-  return [{ hostDir: r.dir, paths: ["node_modules"] }];
+  return [{ hostDir: r.dir, paths: r.paths }];
 }
 
 /** The package.json of each npm workspace package.json's `workspaces` globs name (inside the repository). */

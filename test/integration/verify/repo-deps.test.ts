@@ -188,3 +188,42 @@ describeDocker("verify: JS repository without an npm lockfile", () => {
     expect(String((error as Error).message)).toMatch(/install\.allowGit/);
   }, 60_000);
 });
+
+describeDocker("verify: npm workspaces repository", () => {
+  const wsRoot = path.resolve("test/fixtures/repos/js-workspaces");
+  let cacheDir = "";
+  beforeAll(async () => {
+    cacheDir = await mkdtemp(path.join(os.tmpdir(), "retrace-workspaces-"));
+  });
+  afterAll(async () => {
+    await rm(cacheDir, { recursive: true, force: true });
+  });
+
+  it("workspace packages linked into node_modules and a package's own node_modules come through: VERIFIED, checkout unchanged", async () => {
+    const before = await snapshot(wsRoot);
+    const log: string[] = [];
+    const r = await verifyPatch({
+      workspace: await createFsWorkspace(wsRoot),
+      sandbox: createDockerSandbox({ image: sandboxImage }),
+      patch: await readFile(path.join(wsRoot, "patches", "correct.diff"), "utf8"),
+      policy,
+      runs: 1,
+      jobId: "test-workspaces",
+      dependencies: createRepoDependencyProvider({ cacheDir, log: (l) => log.push(l) }),
+    });
+    // The workspace packages themselves count as missing until installed (no node_modules in the checkout).
+    expect(log[0]).toMatch(/npm ci --ignore-scripts from package-lock.json \(2 missing/);
+    expect(r.verdict).toBe("VERIFIED");
+    expect(r.failToPass).toEqual(["an empty list is no time at all"]);
+    // Every test passes on the patched tree, the one that needs report's own ms 2.0.0 included.
+    const patched = r.runs.filter((x) => x.phase === "patched").pop()!;
+    expect(patched.counts).toEqual({ passed: 4, failed: 0, skipped: 0 });
+    const [hashDir] = await readdir(path.join(cacheDir, "repo-deps"));
+    const entry = path.join(cacheDir, "repo-deps", hashDir!);
+    const own = JSON.parse(
+      await readFile(path.join(entry, "packages", "report", "node_modules", "ms", "package.json"), "utf8"),
+    ) as { version: string };
+    expect(own.version).toBe("2.0.0");
+    expect(await snapshot(wsRoot)).toEqual(before);
+  }, 240_000);
+});

@@ -18,7 +18,13 @@ import {
   lookupByManifest,
   recordManifest,
 } from "../../../src/install/cache.ts";
-import { extractChecked, safeEntryPath, symlinkInside, treeDigest } from "../../../src/install/extract.ts";
+import {
+  extractChecked,
+  safeEntryPath,
+  symlinkInside,
+  symlinkIntoRoots,
+  treeDigest,
+} from "../../../src/install/extract.ts";
 
 let dir: string;
 beforeEach(async () => {
@@ -114,6 +120,34 @@ describe("extractChecked", () => {
     expect(safeEntryPath("a/../../b")).toEqual({ problem: expect.stringMatching(/climbs out/) });
     expect(symlinkInside("node_modules/.bin/x", "../x/cli.js")).toBe(true);
     expect(symlinkInside("x", "..")).toBe(false);
+  });
+
+  it("npm workspace links: into a declared workspace package only", () => {
+    const links = { at: "node_modules", roots: ["packages/a", "packages/b"] };
+    expect(symlinkIntoRoots("@ws/a", "../../packages/a", links)).toBe(true);
+    expect(symlinkIntoRoots("b", "../packages/b", links)).toBe(true);
+    expect(symlinkIntoRoots("b", "../packages/b/lib/index.js", links)).toBe(true);
+    // Not a workspace package, out of the project, absolute, a prefix that is not the directory, no roots.
+    expect(symlinkIntoRoots("c", "../packages/c", links)).toBe(false);
+    expect(symlinkIntoRoots("a", "../../../etc/passwd", links)).toBe(false);
+    expect(symlinkIntoRoots("a", "/workspace/packages/a", links)).toBe(false);
+    expect(symlinkIntoRoots("a", "../packages/ab", links)).toBe(false);
+    expect(symlinkIntoRoots("a", "../packages/a", undefined)).toBe(false);
+    expect(symlinkIntoRoots("a", "../x", { at: "node_modules", roots: ["../x"] })).toBe(false);
+  });
+
+  it("an extraction allows links into the workspace packages and still refuses every other way out", async () => {
+    const entries = (target: string) => {
+      const pack = tarStream.pack();
+      pack.entry({ name: "@ws/a", type: "symlink", linkname: target });
+      pack.finalize();
+      return pack as unknown as Readable;
+    };
+    const links = { at: "node_modules", roots: ["packages/a"] };
+    await extractChecked(entries("../../packages/a"), path.join(dir, "ok"), { ...limits, links });
+    await expect(
+      extractChecked(entries("../../../secret"), path.join(dir, "bad"), { ...limits, links }),
+    ).rejects.toThrow(/points outside the install/);
   });
 });
 
