@@ -50,7 +50,8 @@ export interface MissingModule {
 }
 
 const PY_MISSING = /(?:ModuleNotFoundError|ImportError): No module named '([\w.]+)'/;
-const JS_MISSING = /(?:Cannot find module|Cannot find package) '([^'./][^']*)'/;
+const JS_MISSING =
+  /(?:Cannot find module|Cannot find package) '([^'./][^']*)'|Failed to resolve import "([^"./][^"]*)"/;
 
 /** Every module the run's output says is missing, in order, once each. */
 export function missingModules(run: Pick<TestRunResult, "outputTail" | "tests">): MissingModule[] {
@@ -67,8 +68,9 @@ export function missingModules(run: Pick<TestRunResult, "outputTail" | "tests">)
       continue;
     }
     const js = JS_MISSING.exec(line);
-    if (js && !js[1]!.startsWith("node:")) {
-      const name = js[1]!;
+    const jsName = js ? (js[1] ?? js[2]!) : null;
+    if (jsName !== null && !jsName.startsWith("node:")) {
+      const name = jsName;
       const parts = name.split("/");
       const top = name.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
       if (!found.has(`js:${name}`)) found.set(`js:${name}`, { ecosystem: "javascript", name, top, line });

@@ -64,8 +64,26 @@ export interface RunTestsOptions {
 }
 
 /** The end of a run's output, as excerpts, feedback and reports show it: Retrace's own file names removed. */
-function tail(stdout: string, stderr: string): string {
-  const text = scrubInternalNames([stdout.trimEnd(), stderr.trimEnd()].filter(Boolean).join("\n"));
+/**
+ * What a TAP report's comment lines say besides its counts: node's test runner writes a test file's own stderr
+ * there (`# Error: Cannot find module 'x'` when the file failed to load), which the console output then lacks.
+ */
+export function tapDiagnostics(report: string): string {
+  return report
+    .split("\n")
+    .filter(
+      (l) =>
+        l.startsWith("# ") &&
+        !/^# (Subtest: |(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) \d)/.test(l),
+    )
+    .map((l) => l.slice(2))
+    .join("\n");
+}
+
+function tail(stdout: string, stderr: string, diagnostics = ""): string {
+  const text = scrubInternalNames(
+    [stdout.trimEnd(), stderr.trimEnd(), diagnostics.trimEnd()].filter(Boolean).join("\n"),
+  );
   return text.length <= OUTPUT_TAIL ? text : `…${text.slice(text.length - OUTPUT_TAIL)}`;
 }
 
@@ -134,6 +152,10 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
     counts,
     problems,
     complete: problems.length === 0,
-    outputTail: tail(result.stdout, result.stderr),
+    outputTail: tail(
+      result.stdout,
+      result.stderr,
+      reportFound && invocation.format === "tap" ? tapDiagnostics(text) : "",
+    ),
   };
 }

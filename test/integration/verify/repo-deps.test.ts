@@ -227,3 +227,36 @@ describeDocker("verify: npm workspaces repository", () => {
     expect(await snapshot(wsRoot)).toEqual(before);
   }, 240_000);
 });
+
+describeDocker("verify: a test file that cannot load a package nobody declared", () => {
+  it("node:test (its stderr only in the TAP report): an infrastructure error naming the package, not REJECTED", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "retrace-undeclared-"));
+    try {
+      await writeFile(path.join(dir, "package.json"), JSON.stringify({ name: "u", version: "1.0.0" }));
+      await writeFile(path.join(dir, "index.js"), "module.exports = 1;\n");
+      await writeFile(
+        path.join(dir, "a.test.js"),
+        [
+          'const assert = require("node:assert");',
+          'const { test } = require("node:test");',
+          'const pad = require("zzz-not-a-package");',
+          'test("pads", () => assert.strictEqual(pad("1", 2), " 1"));',
+          "",
+        ].join("\n"),
+      );
+      const error = await verifyPatch({
+        workspace: await createFsWorkspace(dir),
+        sandbox: createDockerSandbox({ image: sandboxImage }),
+        patch: "--- a/index.js\n+++ b/index.js\n@@ -1 +1 @@\n-module.exports = 1;\n+module.exports = 2;\n",
+        policy,
+        runs: 1,
+        testCommand: "node --test a.test.js",
+        jobId: "test-undeclared",
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InfrastructureError);
+      expect((error as Error).message).toMatch(/the sandbox has no package 'zzz-not-a-package'/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

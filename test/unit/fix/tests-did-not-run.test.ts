@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InfrastructureError } from "../../../src/core/errors.ts";
 import type { TestRunResult } from "../../../src/fix/test-runner/types.ts";
+import { tapDiagnostics } from "../../../src/fix/test-runner/index.ts";
 import { assertTestsCouldRun, missingModules } from "../../../src/fix/unreadable-run.ts";
 import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
@@ -31,6 +32,8 @@ describe("missingModules", () => {
           "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'lodash' imported from /workspace/a.mjs",
           "Error: Cannot find module './local'",
           "Error: Cannot find module 'node:missing'",
+          'Error: Failed to resolve import "date-fns/addDays" from "test/a.test.ts". Does the file exist?',
+          'Error: Failed to resolve import "./missing" from "test/a.test.ts". Does the file exist?',
         ].join("\n"),
       ),
     );
@@ -39,7 +42,31 @@ describe("missingModules", () => {
       ["python", "yaml.loader", "yaml"],
       ["javascript", "@acme/units/convert", "@acme/units"],
       ["javascript", "lodash", "lodash"],
+      ["javascript", "date-fns/addDays", "date-fns"],
     ]);
+  });
+
+  it("node:test's TAP report carries a test file's own stderr in its comments: read there too", () => {
+    const report = [
+      "TAP version 13",
+      "# Error: Cannot find module 'zzz-not-a-package'",
+      "# Require stack:",
+      "# - /workspace/test/a.test.js",
+      "# Subtest: /workspace/test/a.test.js",
+      "not ok 1 - /workspace/test/a.test.js",
+      "  ---",
+      "  error: 'test failed'",
+      "  ...",
+      "1..1",
+      "# tests 1",
+      "# fail 1",
+      "# duration_ms 4230.35",
+    ].join("\n");
+    const diagnostics = tapDiagnostics(report);
+    expect(diagnostics).toBe(
+      "Error: Cannot find module 'zzz-not-a-package'\nRequire stack:\n- /workspace/test/a.test.js",
+    );
+    expect(missingModules(run(diagnostics)).map((m) => m.name)).toEqual(["zzz-not-a-package"]);
   });
 });
 
