@@ -434,7 +434,9 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
   const script = [
     `mkdir -p "$HOME" /workspace/${dir} || exit 97`,
     `for e in /workspace/* /workspace/.[!.]*; do case "$e" in '/workspace/*'|'/workspace/.[!.]*'|/workspace/${dir}|/workspace/node_modules|/workspace/.retrace-python|/workspace/.retrace-report-*) ;; *) mv "$e" /workspace/${dir}/ || exit 97 ;; esac; done`,
-    `[ -e /workspace/node_modules ] && ln -s /workspace/node_modules /workspace/${dir}/node_modules`,
+    // node_modules moves with the project (an npm workspace's links into its packages are relative: they must
+    // still find them), and a link at the old place keeps /workspace/node_modules/.bin on PATH working.
+    `if [ -d /workspace/node_modules ] && [ ! -L /workspace/node_modules ]; then mv /workspace/node_modules /workspace/${dir}/node_modules || exit 97; ln -s /workspace/${dir}/node_modules /workspace/node_modules; fi`,
     `cd /workspace/${dir} || exit 97`,
     `exec ${entry}`,
   ].join("\n");

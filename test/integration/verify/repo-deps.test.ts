@@ -215,6 +215,10 @@ describeDocker("verify: npm workspaces repository", () => {
     expect(log[0]).toMatch(/npm ci --ignore-scripts from package-lock.json \(2 missing/);
     expect(r.verdict).toBe("VERIFIED");
     expect(r.failToPass).toEqual(["an empty list is no time at all"]);
+    // The anti-gaming run (the project moved to a neutral directory) still finds the workspace packages.
+    expect(r.reasons).toContain(
+      "anti-gaming checks passed: tripwire canary, tripwire mutated twins, neutral-run run the code cannot recognise",
+    );
     // Every test passes on the patched tree, the one that needs report's own ms 2.0.0 included.
     const patched = r.runs.filter((x) => x.phase === "patched").pop()!;
     expect(patched.counts).toEqual({ passed: 4, failed: 0, skipped: 0 });
