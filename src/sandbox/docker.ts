@@ -281,15 +281,27 @@ export class DockerSandbox implements Sandbox {
       AttachStderr: true,
     });
     const stream = await exec.start({ hijack: true, stdin: false });
+    // The host's cap, not the workspace's: what comes back is read into the host's memory and parsed there.
+    const cap = Math.min(limits.workspaceMb * 1024 * 1024, MAX_COLLECT_BYTES);
     const tarOut = new PassThrough();
-    this.docker.modem.demuxStream(stream, tarOut, new CappedSink(64 * 1024));
+    // The demultiplexer writes whatever the socket gives, with no back-pressure: past the cap (and some room for
+    // tar headers) nothing more is passed on and the exec's stream is closed, so a huge file is never buffered.
+    let passed = 0;
+    const guard = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        passed += chunk.length;
+        if (passed <= cap + 1024 * 1024) tarOut.write(chunk);
+        else stream.destroy();
+        cb();
+      },
+    });
+    this.docker.modem.demuxStream(stream, guard, new CappedSink(64 * 1024));
     stream.on("end", () => tarOut.end());
     stream.on("close", () => tarOut.end());
     // Past the cap unpackCollected destroys tarOut: the exec's stream goes with it (the container is removed next).
     tarOut.on("error", () => undefined);
     tarOut.on("close", () => stream.destroy());
-    // The host's cap, not the workspace's: what comes back is read into the host's memory and parsed there.
-    return unpackCollected(tarOut, Math.min(limits.workspaceMb * 1024 * 1024, MAX_COLLECT_BYTES));
+    return unpackCollected(tarOut, cap);
   }
 
   /**
