@@ -4,7 +4,8 @@
  * layer's (src/jobs/, shared with the App); the Action keeps its inputs, outputs, summary and annotations.
  * Side effects come in through `ActionDeps`.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadRepoConfig } from "../config/repo-config.ts";
 import { describeError } from "../core/errors.ts";
@@ -70,7 +71,6 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const inputs = readInputs((n) => core.getInput(n));
   for (const s of [inputs.anthropicApiKey, inputs.githubToken]) if (s) core.setSecret(s);
   const redactor = new Redactor([inputs.anthropicApiKey, inputs.githubToken]);
-  const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
 
   // 2. The event: what it asks for, before any API call (the same parser as the App's).
   const eventName = env.GITHUB_EVENT_NAME ?? "";
@@ -180,7 +180,10 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   let commentUrl: string | null = null;
   let note: string | null = null;
   if (trigger.type === "dispatch") {
-    const dir = join(env.RUNNER_TEMP ?? workspace, "retrace-result");
+    // The runner's own temporary directory; never a fixed name in the checkout, which could be a committed link.
+    const dir = env.RUNNER_TEMP
+      ? join(env.RUNNER_TEMP, "retrace-result")
+      : mkdtempSync(join(tmpdir(), "retrace-result-"));
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "result.json"), JSON.stringify(result, null, 2));
     if (result.patch) writeFileSync(join(dir, "patch.diff"), result.patch);

@@ -5,6 +5,7 @@
  * Directories are created one level at a time: Node 20's recursive mkdir never settles for some paths
  * (`mkdir("/proc/x", { recursive: true })`), which would hang the command.
  */
+import { constants } from "node:fs";
 import { mkdir, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { UsageError } from "../core/errors.ts";
@@ -97,7 +98,10 @@ export async function writeOutDir(
     for (const [name, content] of files) {
       const file = path.join(abs, name);
       written.push(file);
-      await writeFile(file, content);
+      // A link already standing at an output's name is refused (ELOOP), never written through.
+      await writeFile(file, content, {
+        flag: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+      });
     }
   } catch (error) {
     for (const file of written) await rm(file, { force: true }).catch(() => undefined);

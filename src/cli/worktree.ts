@@ -3,8 +3,9 @@
  * disk, while the branch Retrace creates is built on HEAD: uncommitted changes would be verified but not be
  * on the branch. So they are named to the user, and `fix` refuses them unless told otherwise.
  */
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { UsageError } from "../core/errors.ts";
 import type { SafeGit } from "../git/run-git.ts";
 
 /** The directory in a repository where `retrace fix` writes its outputs by default. */
@@ -39,10 +40,34 @@ export function listPaths(paths: readonly string[], max = 5): string {
  */
 export async function ensureOutRoot(repo: string): Promise<void> {
   const root = path.join(repo, OUT_ROOT);
-  if (await stat(root).catch(() => null)) return;
+  if (await checkOutRoot(repo)) return;
   await mkdir(root);
   await writeFile(
     path.join(root, ".gitignore"),
     "# written by retrace fix: its outputs stay out of git\n*\n",
+  );
+}
+
+/**
+ * `<repo>/.retrace` is the repository's file, not Retrace's: a checkout can commit it as a symbolic link (to
+ * `/etc/cron.d`, to another user's directory), and writing the outputs "into the repository" would then write
+ * them wherever it points, on the host. Retrace writes there only when it is a real directory (never followed
+ * through a link) or missing (it makes it). Checked before the run and again before the write.
+ * @returns whether it exists (as a real directory)
+ */
+export async function checkOutRoot(repo: string): Promise<boolean> {
+  const root = path.join(repo, OUT_ROOT);
+  const st = await lstat(root).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return null;
+    throw error;
+  });
+  if (st === null) return false;
+  if (st.isDirectory()) return true;
+  const what = st.isSymbolicLink()
+    ? `a symbolic link (to ${await readlink(root).catch(() => "?")})`
+    : "not a directory";
+  throw new UsageError(
+    `${root} is ${what}: retrace fix writes its outputs into the repository only into a real directory, never through a link`,
+    "remove it from the checkout, or pass --out DIR to write the outputs elsewhere",
   );
 }

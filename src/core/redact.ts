@@ -45,8 +45,6 @@ const PATTERNS: readonly SecretPattern[] = [
   { name: "anthropic-key", pattern: re(`${START}sk-ant-[A-Za-z0-9_-]{16,}`) },
   { name: "npm-token", pattern: re(`npm_[A-Za-z0-9]{36}${END}`) },
   { name: "aws-access-key", pattern: re(`${START}(?:AKIA|ASIA)[A-Z0-9]{16}${END}`) },
-  // JWT: base64url JSON header ("eyJ" = `{"`), payload, optional signature (alg "none" has none).
-  { name: "jwt", pattern: re(`${START}eyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*`) },
   // `Authorization: Basic …` / `Bearer …` / `token …` header values (any case, also `-H "…"` and JSON).
   {
     name: "authorization",
@@ -59,17 +57,63 @@ const PATTERNS: readonly SecretPattern[] = [
   },
   // Credentials in a URL: `x-access-token:<token>@` anywhere, and `scheme://user:password@host` (the scheme,
   // user and host stay, so the log still says where it went).
+  //
+  // Both are linear in the text: a search that fails at one start must not rescan what the next start scans.
+  // A token stops at `:` and `/`, so one `x-access-token:` scan never runs over the next one; a scheme is at most
+  // 32 characters and needs no word boundary, so a long run of scheme characters (`w.a.w.a.…`, which a report
+  // or a test's output can hold) is tried from at most 32 starts per `://` instead of from every word in it.
+  // The scheme itself is kept either way, so where the match starts changes nothing in the output.
   {
     name: "github-token",
-    pattern: re(`(?<head>x-access-token:)${NOT_REDACTED}[^\\s@"'<>]+(?=@)`),
+    pattern: re(`(?<head>x-access-token:)${NOT_REDACTED}[^\\s@"'<>:/]+(?=@)`),
     replace: "$<head>[REDACTED:github-token]",
   },
   {
     name: "url-credential",
-    pattern: re(`(?<head>\\b[A-Za-z][A-Za-z0-9+.-]*://[^\\s:/@"'<>]+:)${NOT_REDACTED}[^\\s@/"'<>]+(?=@)`),
+    pattern: re(`(?<head>[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\\s:/@"'<>]+:)${NOT_REDACTED}[^\\s@/"'<>]+(?=@)`),
     replace: "$<head>[REDACTED:url-credential]",
   },
 ];
+
+/**
+ * JWT: base64url JSON header ("eyJ" = `{"`), payload, optional signature (alg "none" has none), starting where a
+ * secret may start. Not one regular expression: `START eyJ…{5,}\.` tried at every `eyJ` of one long run of
+ * base64url characters (`-eyJaaaa-eyJaaaa…`) rescans the rest of the run each time, quadratic in the text. Every
+ * start inside one run reaches the same end, so the run is scanned once: a run (where none precedes it) followed
+ * by the rest of a token is a candidate, and the token starts at the first `eyJ` in it that may start a secret
+ * with at least 5 characters after it. A run with no such `eyJ` is skipped up to its dot (the payload may itself
+ * start a token).
+ */
+const JWT_CANDIDATE = /(?<![A-Za-z0-9_-])(?<first>[A-Za-z0-9_-]+)\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
+const JWT_START = new RegExp(`${START}eyJ`, "y");
+
+function redactJwts(text: string): string {
+  let out = "";
+  let last = 0;
+  JWT_CANDIDATE.lastIndex = 0;
+  for (let m = JWT_CANDIDATE.exec(text); m !== null; m = JWT_CANDIDATE.exec(text)) {
+    const first = m.groups?.["first"] ?? "";
+    let start = -1;
+    for (
+      let i = first.indexOf("eyJ");
+      i !== -1 && first.length - (i + 3) >= 5;
+      i = first.indexOf("eyJ", i + 1)
+    ) {
+      JWT_START.lastIndex = m.index + i;
+      if (JWT_START.test(text)) {
+        start = m.index + i;
+        break;
+      }
+    }
+    if (start === -1) {
+      JWT_CANDIDATE.lastIndex = m.index + first.length + 1;
+      continue;
+    }
+    out += `${text.slice(last, start)}[REDACTED:jwt]`;
+    last = m.index + m[0].length;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
 
 /** Registered values shorter than this are ignored: redacting "a" or "42" everywhere would destroy the text. */
 export const MIN_SECRET_LENGTH = 6;
@@ -137,6 +181,8 @@ export class Redactor {
     for (const { name, pattern, replace } of PATTERNS) {
       pattern.lastIndex = 0;
       out = out.replace(pattern, replace ?? `[REDACTED:${name}]`);
+      // JWTs where the expression stood in the list (after AWS keys, before authorization headers).
+      if (name === "aws-access-key") out = redactJwts(out);
     }
     return out;
   }

@@ -12,7 +12,7 @@ import { CancelledError } from "../core/errors.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import type { PolicyConfig } from "../policy/config.ts";
 import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
-import type { ExtraDir, Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
+import { type ExtraDir, MAX_COLLECT_MIB, type Sandbox, type SandboxLimits } from "../core/ports/sandbox.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { assertBaseRunReadable, assertTestsCouldRun } from "./unreadable-run.ts";
@@ -790,7 +790,12 @@ async function runAntiGaming(
     const tests = bytes === undefined ? [] : readResults(plan.format, new TextDecoder().decode(bytes));
     const problems: string[] = [];
     if (result.stoppedBy !== null) problems.push(`the sandbox stopped the run (${result.stoppedBy})`);
-    if (bytes === undefined) problems.push(`no ${plan.format} report (exit code ${result.exitCode})`);
+    if (bytes === undefined)
+      problems.push(
+        result.collectTooLarge?.includes(plan.reportFile)
+          ? `the ${plan.format} report is larger than ${MAX_COLLECT_MIB} MiB, more than Retrace reads back from a run: not read`
+          : `no ${plan.format} report (exit code ${result.exitCode})`,
+      );
     const report = judgeAntiGaming(plan, {
       tests,
       complete: problems.length === 0,

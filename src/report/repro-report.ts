@@ -15,7 +15,7 @@ const HEADLINE: Record<ReproResult["verdict"], string> = {
 function fence(text: string, lang = ""): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const ticks = "`".repeat(longest + 1);
-  return `${ticks}${lang}\n${text.replace(/\s+$/, "")}\n${ticks}`;
+  return `${ticks}${lang}\n${text.trimEnd()}\n${ticks}`;
 }
 
 function reportedText(r: ReproResult): string {

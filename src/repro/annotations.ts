@@ -214,8 +214,8 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
     const name = declaredName(c, flavour);
     if (name)
       return flavour === "js"
-        ? `${code.replace(/\s+$/, "")}${/;\s*$/.test(code) ? "" : ";"} _echo(${name});`
-        : `${code.replace(/\s+$/, "")}; _echo(${name})`;
+        ? `${code.trimEnd()}${/;\s*$/.test(code) ? "" : ";"} _echo(${name});`
+        : `${code.trimEnd()}; _echo(${name})`;
     if ((flavour === "js" ? JS_NOT_EXPRESSION : PY_NOT_EXPRESSION).test(c)) return null;
     if (flavour === "js" && /^[\w$.]+\s*[-+*/%]?=(?!=)/.test(c))
       return `${c}; _echo(${c.split(/\s*[-+*/%]?=/)[0]});`;

@@ -250,7 +250,7 @@ function completePython(units: ReportBlock[], knownPackages: string[]): Program 
   const completions: string[] = [];
   const { named, main } = splitNamed(units, /\.py$/);
   const files: Record<string, string> = {};
-  for (const b of named) files[b.filename!] = `${b.value.replace(/\s+$/, "")}\n`;
+  for (const b of named) files[b.filename!] = `${b.value.trimEnd()}\n`;
   if (named.length > 0)
     completions.push(
       `wrote ${named.map((b) => `\`${b.filename}\``).join(", ")} as separate files, as the report names them`,
@@ -268,7 +268,7 @@ function completePython(units: ReportBlock[], knownPackages: string[]): Program 
         );
       usedTranscript = true;
     } else {
-      parts.push(b.runValue.replace(/\s+$/, ""));
+      parts.push(b.runValue.trimEnd());
     }
   }
   if (main.length > 1)
@@ -310,7 +310,7 @@ function completePython(units: ReportBlock[], knownPackages: string[]): Program 
   } else {
     const entry = pythonEntryPoint(scan);
     if (entry) {
-      code = `${code.replace(/\s+$/, "")}\n\n\n${entry.code}\n`;
+      code = `${code.trimEnd()}\n\n\n${entry.code}\n`;
       if (entry.needsAsyncio && !/^import asyncio\b/m.test(code)) code = `import asyncio\n${code}`;
       completions.push(entry.note);
     }
@@ -423,7 +423,7 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
   const typescript = units.some((b) => b.language === "typescript");
   const { named, main } = splitNamed(units, /\.[cm]?[jt]s$/);
   const files: Record<string, string> = {};
-  for (const b of named) files[b.filename!] = `${b.value.replace(/\s+$/, "")}\n`;
+  for (const b of named) files[b.filename!] = `${b.value.trimEnd()}\n`;
   if (named.length > 0)
     completions.push(
       `wrote ${named.map((b) => `\`${b.filename}\``).join(", ")} as separate files, as the report names them`,
@@ -436,7 +436,7 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
       completions.push(
         "turned the REPL session into a script (typed expressions are echoed like the prompt does)",
       );
-    } else parts.push(b.runValue.replace(/\s+$/, ""));
+    } else parts.push(b.runValue.trimEnd());
   }
   if (main.length > 1)
     completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
@@ -449,7 +449,7 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
     !main.some((b) => b.usesEcho) &&
     !/\b(?:console\.\w+|process\.std(?:out|err)\.write|throw)\b/.test(scan)
   ) {
-    const lines = code.replace(/\s+$/, "").split("\n");
+    const lines = code.trimEnd().split("\n");
     const last = lines[lines.length - 1] ?? "";
     if (/^\S/.test(last) && !/^\s*\/\//.test(last)) {
       const echoed = annotate(`${last} // => ?`, "javascript").code.replace(/\s*\/\/ => \?$/, "");
@@ -590,10 +590,10 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
       .split("\n")
       .some((l) => /^(await\s+)?main\s*\(/.test(l.trim()) && !/function/.test(l));
     if ((asyncMain || syncMain) && !calledMain) {
-      if (format === "esm") code = `${code.replace(/\s+$/, "")}\n\nawait main();\n`;
+      if (format === "esm") code = `${code.trimEnd()}\n\nawait main();\n`;
       else if (asyncMain || /async\s*\(/.test(scan))
-        code = `${code.replace(/\s+$/, "")}\n\nmain().catch((error) => {\n  setImmediate(() => {\n    throw error;\n  });\n});\n`;
-      else code = `${code.replace(/\s+$/, "")}\n\nmain();\n`;
+        code = `${code.trimEnd()}\n\nmain().catch((error) => {\n  setImmediate(() => {\n    throw error;\n  });\n});\n`;
+      else code = `${code.trimEnd()}\n\nmain();\n`;
       completions.push("added a call to `main()`, which the snippet defines but never calls");
     }
   }

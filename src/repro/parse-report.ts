@@ -291,7 +291,7 @@ export function parseReport(markdown: string): ParsedReport {
         flushOutput();
         return taken.length > 0 && false;
       }
-      taken.push(l.replace(/\s+$/, ""));
+      taken.push(l.trimEnd());
     }
     if (collecting.lines.length === 0) collecting.line = line;
     collecting.lines.push(...taken);

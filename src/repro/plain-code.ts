@@ -53,7 +53,7 @@ function hasProseRun(s: string): boolean {
 
 /** A line that reads as a statement: a call, an assignment, a block brace, a chained `.call(...)`. */
 export function codeLine(line: string): string | null {
-  let l = line.replace(/\s+$/, "");
+  let l = line.trimEnd();
   if (l.trim() === "") return null;
   // "for example: f(x); // 1" — a short lead-in ending with a colon, then code.
   const lead = /^\s*([A-Za-z][\w ,.'-]{0,40}?):\s+(\S.*)$/.exec(l);

@@ -29,7 +29,7 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
   const errorLines: string[] = [];
   let inError = false;
   for (const raw of text.replace(/\r\n/g, "\n").split("\n")) {
-    const line = raw.replace(/\s+$/, "");
+    const line = raw.trimEnd();
     if (line.startsWith(prompt) || line === barePrompt) {
       inError = false;
       inputs.push(line.slice(prompt.length));

@@ -15,12 +15,13 @@ import { connectDocker, pingEngine, requireImage } from "./engine.ts";
 import { DEFAULT_LIMITS, operatorMaxLimits, resolveLimits } from "./limits.ts";
 import { reapContainers, RETRACE_LABEL, type ReapResult } from "./reaper.ts";
 import { isEmptyInput, packInput, prepareInput, safeRelativePath, unpackCollected } from "./tree.ts";
-import type {
-  Sandbox,
-  SandboxLimits,
-  SandboxRunRequest,
-  SandboxRunResult,
-  StopReason,
+import {
+  MAX_COLLECT_BYTES,
+  type Sandbox,
+  type SandboxLimits,
+  type SandboxRunRequest,
+  type SandboxRunResult,
+  type StopReason,
 } from "../core/ports/sandbox.ts";
 
 export const DEFAULT_SANDBOX_IMAGE = "retrace-sandbox:1";
@@ -95,8 +96,9 @@ export class DockerSandbox implements Sandbox {
       }
       const outcome = await this.execCommand(container, request, limits);
       let files: Record<string, Uint8Array> = {};
+      let tooLarge: string[] = [];
       if (outcome.stoppedBy === null && request.collect && request.collect.length > 0) {
-        files = await this.collect(container, request.collect, limits);
+        ({ files, tooLarge } = await this.collect(container, request.collect, limits));
       }
       let stoppedBy = outcome.stoppedBy;
       if ((stoppedBy === null && outcome.signal === "SIGKILL") || stoppedBy === "killed") {
@@ -111,6 +113,7 @@ export class DockerSandbox implements Sandbox {
         stderrTruncated: outcome.stderrTruncated,
         durationMs: outcome.durationMs || Date.now() - started,
         files,
+        ...(tooLarge.length > 0 ? { collectTooLarge: tooLarge } : {}),
         stoppedBy,
       };
     } finally {
@@ -278,11 +281,27 @@ export class DockerSandbox implements Sandbox {
       AttachStderr: true,
     });
     const stream = await exec.start({ hijack: true, stdin: false });
+    // The host's cap, not the workspace's: what comes back is read into the host's memory and parsed there.
+    const cap = Math.min(limits.workspaceMb * 1024 * 1024, MAX_COLLECT_BYTES);
     const tarOut = new PassThrough();
-    this.docker.modem.demuxStream(stream, tarOut, new CappedSink(64 * 1024));
+    // The demultiplexer writes whatever the socket gives, with no back-pressure: past the cap (and some room for
+    // tar headers) nothing more is passed on and the exec's stream is closed, so a huge file is never buffered.
+    let passed = 0;
+    const guard = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        passed += chunk.length;
+        if (passed <= cap + 1024 * 1024) tarOut.write(chunk);
+        else stream.destroy();
+        cb();
+      },
+    });
+    this.docker.modem.demuxStream(stream, guard, new CappedSink(64 * 1024));
     stream.on("end", () => tarOut.end());
     stream.on("close", () => tarOut.end());
-    return unpackCollected(tarOut, limits.workspaceMb * 1024 * 1024);
+    // Past the cap unpackCollected destroys tarOut: the exec's stream goes with it (the container is removed next).
+    tarOut.on("error", () => undefined);
+    tarOut.on("close", () => stream.destroy());
+    return unpackCollected(tarOut, cap);
   }
 
   /**

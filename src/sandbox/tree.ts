@@ -329,29 +329,48 @@ function entry(
   });
 }
 
+export interface Collected {
+  files: Record<string, Uint8Array>;
+  /** Files not brought back: the total passed the cap while they were read. */
+  tooLarge: string[];
+}
+
 /**
  * Read a tar stream of collected files. Only regular files come back (links, devices are dropped), keyed by
- * their validated workspace-relative path; reading stops at `maxBytes` in total.
+ * their validated workspace-relative path. Reading stops at `maxBytes` in total: the file being read then and
+ * every later one are named in `tooLarge`, and the rest of the stream is discarded unread (the source is
+ * destroyed), so a huge file costs the host neither memory nor the time to drain it.
  */
-export async function unpackCollected(
-  stream: Readable,
-  maxBytes: number,
-): Promise<Record<string, Uint8Array>> {
+export async function unpackCollected(stream: Readable, maxBytes: number): Promise<Collected> {
   const extract = tar.extract();
   const files: Record<string, Uint8Array> = {};
+  const tooLarge: string[] = [];
   let total = 0;
   const done = new Promise<void>((resolve, reject) => {
     extract.on("entry", (header, body, next) => {
       const chunks: Buffer[] = [];
+      const name = header.name.replace(/^\.\//, "");
+      let over = false;
       body.on("data", (c: unknown) => {
-        if (!Buffer.isBuffer(c)) return;
+        if (!Buffer.isBuffer(c) || over) return;
         total += c.length;
-        if (total <= maxBytes) chunks.push(c);
+        if (total <= maxBytes) {
+          chunks.push(c);
+          return;
+        }
+        // Past the cap: keep nothing more, stop reading the stream.
+        over = true;
+        chunks.length = 0;
+        if (header.type === "file") tooLarge.push(name);
+        stream.unpipe(extract);
+        stream.destroy();
+        extract.destroy();
+        resolve();
       });
       body.on("end", () => {
-        if (header.type === "file" && total <= maxBytes) {
+        if (header.type === "file" && !over) {
           try {
-            files[safeRelativePath(header.name.replace(/^\.\//, ""))] = Buffer.concat(chunks);
+            files[safeRelativePath(name)] = Buffer.concat(chunks);
           } catch {
             // A name that would escape the workspace is dropped, never written anywhere.
           }
@@ -361,9 +380,9 @@ export async function unpackCollected(
       body.resume();
     });
     extract.on("finish", resolve);
-    extract.on("error", reject);
+    extract.on("error", (error) => (total > maxBytes ? resolve() : reject(error)));
   });
   stream.pipe(extract);
   await done;
-  return files;
+  return { files, tooLarge };
 }

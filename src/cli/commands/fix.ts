@@ -20,7 +20,7 @@ import { createModelFromEnv } from "../../llm/from-env.ts";
 import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../../llm/pricing.ts";
 import { assertModelKey, intOption, nonNegativeNumberOption } from "../options.ts";
 import { checkOutDir, writeOutDir } from "../out-dir.ts";
-import { ensureOutRoot, listPaths, OUT_ROOT, uncommittedChanges } from "../worktree.ts";
+import { checkOutRoot, ensureOutRoot, listPaths, OUT_ROOT, uncommittedChanges } from "../worktree.ts";
 import { readTextInput } from "../read-input.ts";
 
 interface FixFlags {
@@ -130,6 +130,7 @@ export function registerFix(program: Command): void {
           "commit or stash them (retrace fix runs on HEAD and puts its fix on a branch from HEAD), or pass --allow-dirty to run on HEAD plus these changes without creating a branch",
         );
       const defaultOut = flags.out === undefined;
+      if (defaultOut) await checkOutRoot(repo);
       const out = await checkOutDir("--out", flags.out ?? path.join(repo, OUT_ROOT, `fix-${id}`));
       const model = createModelFromEnv();
       const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
@@ -172,7 +173,10 @@ export function registerFix(program: Command): void {
         ["pr.md", fixReportMarkdown(run, redactor)],
         ...(run.patch ? [["patch.diff", redactor.redact(run.patch)] as const] : []),
       ];
-      if (defaultOut) await ensureOutRoot(repo).catch(() => undefined); // writeOutDir reports a real failure
+      if (defaultOut) {
+        await checkOutRoot(repo); // again: nothing is written through a link that appeared during the run
+        await ensureOutRoot(repo).catch(() => undefined); // writeOutDir reports a real failure
+      }
       await writeOutDir("--out", out, outputs);
 
       const r = run.result;

@@ -76,6 +76,14 @@ export interface SandboxRunRequest {
 /** Why the sandbox, rather than the command, ended the run. */
 export type StopReason = "timeout" | "output_limit" | "memory_limit" | "killed";
 
+/**
+ * What the host reads back from a run, at most: a test report (the one thing collected today) is parsed on the
+ * host, so its size is a host-memory question, not a workspace one. A run's code writes it and can make it as
+ * large as the workspace (gigabytes with a repository's `sandbox.limits`); past this cap nothing more is kept.
+ */
+export const MAX_COLLECT_BYTES = 64 * 1024 * 1024;
+export const MAX_COLLECT_MIB = MAX_COLLECT_BYTES / (1024 * 1024);
+
 export interface SandboxRunResult {
   /** Exit code of the command; null when it did not exit by itself. */
   exitCode: number | null;
@@ -88,6 +96,8 @@ export interface SandboxRunResult {
   durationMs: number;
   /** Collected files, keyed by workspace-relative path. Symlinks are never followed. */
   files: Record<string, Uint8Array>;
+  /** Collected paths not brought back because they pass the host's cap on what a run returns (MAX_COLLECT_BYTES). */
+  collectTooLarge?: string[];
   /** Set when the sandbox stopped the run; null when the command ended on its own. */
   stoppedBy: StopReason | null;
 }

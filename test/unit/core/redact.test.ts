@@ -235,3 +235,49 @@ describe("Redactor", () => {
     expect(r.redact(words)).toBe(words);
   });
 });
+
+// Found by the second red team (test/integration/attacks/redteam2-cases.json): a 65,536-character report of
+// `www.a.` took 49 s on the host, a 200 KB CI log of `w.a.` 125 s, all of it in three of these expressions
+// (each failed start rescanned the rest of one long run). Every shape below took 25–95 s at 256 KiB before.
+describe("Redactor: time linear in the text", () => {
+  const size = 256 * 1024;
+  const shapes: Array<[string, string]> = [
+    ["scheme characters (url-credential)", "w.a."],
+    ["scheme characters with dashes", "-AKIAAAAAAAAAAAAAAAAAAAAAAA"],
+    ["x-access-token: repeated", "x-access-token:"],
+    ["eyJ repeated in one base64url run (jwt)", "-eyJaaaaa"],
+    ["eyJ after capitals", "AeyJaaaaa"],
+    ["url heads", "a://b:"],
+  ];
+  it.each(shapes)("%s, 256 KiB, in well under 2 s", (_name, unit) => {
+    const text = unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+    const started = performance.now();
+    const out = new Redactor(["a-registered-secret-value"]).redact(text);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(out.length).toBeGreaterThan(0);
+  });
+
+  it("still redacts a JWT where the old expression did: alone, glued to a name, after an escape, as the payload", () => {
+    const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJl";
+    expect(r.redact(`token=${jwt} rest`)).toBe("token=[REDACTED:jwt] rest");
+    expect(r.redact(`TOKEN_${jwt}`)).toBe("TOKEN_[REDACTED:jwt]");
+    expect(r.redact(`"line\\n${jwt}"`)).toBe(`"line\\n[REDACTED:jwt]"`);
+    expect(r.redact(`%0A${jwt}`)).toBe("%0A[REDACTED:jwt]");
+    // The first run has no eyJ that may start a secret: the token that starts at the payload is still found.
+    expect(r.redact("abc.eyJAAAAAA.eyJBBBBBB.CCC")).toBe("abc.[REDACTED:jwt]");
+    // The tail of an ordinary word is not a secret's start.
+    expect(r.redact("xeyJAAAAAA.eyJBBBBBB.c")).toBe("xeyJAAAAAA.eyJBBBBBB.c");
+    // Too short after eyJ.
+    expect(r.redact("eyJab.eyJBBBBBB.c")).toBe("eyJab.eyJBBBBBB.c");
+  });
+
+  it("still redacts URL credentials after a long run of scheme characters, and keeps the scheme", () => {
+    const prefix = "w.a.".repeat(40);
+    expect(r.redact(`${prefix}https://user:hunter2secret@example.com/x`)).toBe(
+      `${prefix}https://user:[REDACTED:url-credential]@example.com/x`,
+    );
+    expect(r.redact("git clone https://x-access-token:ghs_short@github.com/o/r")).toBe(
+      "git clone https://x-access-token:[REDACTED:github-token]@github.com/o/r",
+    );
+  });
+});

@@ -110,8 +110,23 @@ describe("collected files", () => {
     pack.finalize();
     const stream = new PassThrough();
     pack.pipe(stream);
-    const files = await unpackCollected(stream, 1024);
+    const { files, tooLarge } = await unpackCollected(stream, 1024);
     expect(Object.keys(files)).toEqual(["ok.txt"]);
     expect(Buffer.from(files["ok.txt"]!).toString()).toBe("fine");
+    expect(tooLarge).toEqual([]);
+  });
+
+  it("stops at the cap: the file crossing it is named, not kept, and the rest of the stream is not read", async () => {
+    const pack = tar.pack();
+    pack.entry({ name: "small.txt" }, "x".repeat(100));
+    pack.entry({ name: "report.xml" }, Buffer.alloc(4096, 0x41));
+    pack.entry({ name: "after.txt" }, "never read");
+    pack.finalize();
+    const stream = new PassThrough();
+    pack.pipe(stream);
+    const { files, tooLarge } = await unpackCollected(stream, 1024);
+    expect(Object.keys(files)).toEqual(["small.txt"]);
+    expect(tooLarge).toEqual(["report.xml"]);
+    expect(stream.destroyed).toBe(true);
   });
 });
