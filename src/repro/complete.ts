@@ -123,6 +123,25 @@ export function completeProgram(report: ParsedReport): Program | null {
   const program =
     family === "python" ? completePython(unique, knownPackages) : completeJs(unique, knownPackages);
   const invocation = commandLineOf(report, family);
+  // The script keeps the name the report runs it by (`node test.js` → test.js), so what it prints of its own
+  // name (`'$0': 'test.js'`, a stack's file) is what the report shows. CommonJS only: a `.js` file is read as
+  // CommonJS here, so an ES module keeps its `.mjs` entry.
+  const named = invocation
+    ? /^(?:\$\s*)?(?:\S+\s+|\.\/)((?:[\w.-]+\/)*[\w.-]+\.c?js)\b/.exec(invocation.line)?.[1]
+    : undefined;
+  if (
+    named &&
+    family === "js" &&
+    program.moduleFormat === "cjs" &&
+    program.entry === "reproduction.cjs" &&
+    !(named in program.files) &&
+    !named.includes("/")
+  ) {
+    program.files[named] = program.files[program.entry]!;
+    delete program.files[program.entry];
+    program.entry = named;
+    program.completions.push(`named the script \`${named}\`, as the report runs it`);
+  }
   if (invocation && invocation.args.length > 0) {
     program.args = invocation.args;
     program.completions.push(
@@ -143,7 +162,7 @@ export function commandLineOf(
   const re =
     family === "python"
       ? /^\s*(?:\$\s*)?(?:python[\d.]*|py)\s+(?!-[cm]\b)[\w./-]+\.py\b\s*(.*)$/
-      : /^\s*(?:\$\s*)?(?:(?:node|npx\s+(?:ts-node|tsx)|ts-node|tsx)\s+(?!-[ep]\b|-pe\b)[\w./-]+\.[cm]?[jt]s\b|npm\s+(?:start|run\s+[\w:-]+)\s+--)\s*(.*)$/;
+      : /^\s*(?:\$\s*)?(?:(?:node|npx\s+(?:ts-node|tsx)|ts-node|tsx)\s+(?!-[ep]\b|-pe\b)[\w./-]+\.[cm]?[jt]s\b|\.\/[\w./-]+\.[cm]?js\b|npm\s+(?:start|run\s+[\w:-]+)\s+--)\s*(.*)$/;
   const lines = [
     ...report.blocks
       .filter((b) => b.kind === "shell" || b.kind === "output")
