@@ -8,7 +8,10 @@ import { describe, expect, it } from "vitest";
 import { completeProgram } from "../../../src/repro/complete.ts";
 import { pinDependencies, releaseLine } from "../../../src/repro/dependencies.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
-import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+import { messagesAgree, outputAppears } from "../../../src/repro/match.ts";
+import { normalizeText } from "../../../src/repro/normalize.ts";
+import { parseNodeException } from "../../../src/repro/outcome.ts";
+import { pastedErrorDump, reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { parseShellSession, sessionFiles } from "../../../src/repro/shell-session.ts";
 import { leadVerdict } from "../../../src/repro/two-versions.ts";
 import { findVersionMentions } from "../../../src/repro/versions.ts";
@@ -164,5 +167,76 @@ describe("release lines instead of releases", () => {
     expect(npmReleaseFor(body, "18.20.4", "5.0")).toBe("5.0.0");
     expect(npmReleaseFor(body, "18.20.4", "9")).toBeNull();
     expect(npmReleaseFor(body, "18.20.4", "not a range")).toBeNull();
+  });
+});
+
+describe("an error dump pasted without a fence", () => {
+  it("reads a Node error line with its stack under it, and a Python traceback, from the text", () => {
+    const node = pastedErrorDump(
+      [
+        "const lib = require('lib');",
+        "^",
+        "Error [ERR_REQUIRE_ESM]: require() of ES Module /x/node_modules/lib/index.js from /x/a.js not supported.",
+        "Instead change the require of index.js in /x/a.js to a dynamic import().",
+        "at Object. (/x/a.js:1:13) {",
+        "code: 'ERR_REQUIRE_ESM'",
+        "}",
+        "what is this?",
+      ].join("\n"),
+    );
+    expect(node).toMatchObject({
+      kind: "exception",
+      exceptionType: "Error",
+      exceptionMessage: "require() of ES Module /x/node_modules/lib/index.js from /x/a.js not supported.",
+    });
+    const py = pastedErrorDump(
+      "I ran it and got\nTraceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nKeyError: 'x'\nwhy?",
+    );
+    expect(py).toMatchObject({ kind: "exception", exceptionType: "KeyError" });
+  });
+
+  it("leaves a name in a sentence, with no stack under it, to the prose rules", () => {
+    expect(pastedErrorDump("It fails with TypeError: x is not a function when I call it.")).toBeNull();
+  });
+});
+
+describe("printed structures laid out differently", () => {
+  it("matches the same characters in order whatever the line breaks, only for structures", () => {
+    const reported = ["{ _: [],", "  'long-name': true,", "  longName: [ false, true ],", "  '$0': 't.js' }"];
+    const observed = "{\n  _: [],\n  'long-name': true,\n  longName: [ false, true ],\n  '$0': 't.js'\n}\n";
+    expect(outputAppears(reported, observed)).toBe(true);
+    expect(outputAppears(reported, observed.replace("false, true", "true"))).toBe(false);
+  });
+});
+
+describe("an error message over several lines, and paths the reporter redacted", () => {
+  it("reads Node's error whose message runs on before its stack", () => {
+    const stderr = [
+      "/workspace/a.cjs:1",
+      "const lib = require('lib');",
+      "            ^",
+      "",
+      "Error [ERR_REQUIRE_ESM]: require() of ES Module /workspace/node_modules/lib/index.js from /workspace/a.cjs not supported.",
+      "Instead change the require of index.js in /workspace/a.cjs to a dynamic import() which is available in all CommonJS modules.",
+      "    at Object.<anonymous> (/workspace/a.cjs:1:13) {",
+      "  code: 'ERR_REQUIRE_ESM'",
+      "}",
+    ].join("\n");
+    expect(parseNodeException(stderr)).toEqual({
+      type: "Error",
+      message:
+        "require() of ES Module /workspace/node_modules/lib/index.js from /workspace/a.cjs not supported.",
+    });
+  });
+
+  it("a redacted root (`<cut>\\…`, `<FOLDER_PATH>/…`, `~/…`) is a path like any other", () => {
+    expect(
+      messagesAgree(
+        "require() of ES Module <cut>\\Bot\\node_modules\\lib\\index.js from <cut>\\Bot\\a.js not supported.",
+        "require() of ES Module /workspace/node_modules/lib/index.js from /workspace/a.cjs not supported.",
+      ),
+    ).toBe(true);
+    expect(normalizeText("at <FOLDER_PATH>/node_modules/figlet/dist/figlet.cjs:1110:5")).toBe("at <path>");
+    expect(messagesAgree("cannot read <cut>\\a.js", "cannot write /workspace/a.js")).toBe(false);
   });
 });
