@@ -5,7 +5,7 @@
  * for these tests.
  */
 import { describe, expect, it } from "vitest";
-import { completeProgram } from "../../../src/repro/complete.ts";
+import { asBundlerCommonJs, completeProgram } from "../../../src/repro/complete.ts";
 import { pinDependencies, releaseLine } from "../../../src/repro/dependencies.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { messagesAgree, outputAppears } from "../../../src/repro/match.ts";
@@ -238,5 +238,52 @@ describe("an error message over several lines, and paths the reporter redacted",
     ).toBe(true);
     expect(normalizeText("at <FOLDER_PATH>/node_modules/figlet/dist/figlet.cjs:1110:5")).toBe("at <path>");
     expect(messagesAgree("cannot read <cut>\\a.js", "cannot write /workspace/a.js")).toBe(false);
+  });
+});
+
+describe("imports written for a bundler", () => {
+  it("runs a snippet importing a package's inner path without an extension as CommonJS, requires hoisted", () => {
+    const out = asBundlerCommonJs(
+      [
+        "console.log(fmt(1));",
+        "import fmt, { parse as p } from 'tiny-date/fp'",
+        "import * as all from 'tiny-date';",
+        "import { one } from 'tiny-date/sub';",
+      ].join("\n"),
+    );
+    expect(out).toBe(
+      [
+        "const _default = (m) => (m && m.__esModule ? m.default : m);",
+        'const fmt = _default(require("tiny-date/fp"));',
+        'const { parse: p } = require("tiny-date/fp");',
+        'const all = require("tiny-date");',
+        'const { one } = require("tiny-date/sub");',
+        "console.log(fmt(1));",
+      ].join("\n"),
+    );
+  });
+
+  it("leaves alone modules Node resolves, and what it cannot rewrite", () => {
+    expect(asBundlerCommonJs("import { x } from 'pkg';\nx();")).toBeNull();
+    expect(asBundlerCommonJs("import { x } from 'pkg/sub.js';\nx();")).toBeNull();
+    expect(asBundlerCommonJs("import { x } from 'pkg/sub';\nexport const y = x;")).toBeNull();
+    expect(asBundlerCommonJs("import { x } from 'pkg/sub';\nconsole.log(import.meta.url);")).toBeNull();
+  });
+
+  it("is how the report's program is completed", () => {
+    const report = parseReport(
+      [
+        "# t",
+        "",
+        `${f}js`,
+        "import { format } from 'tiny-date/fp'",
+        "console.log(format(new Date(0), 'yyyy'))",
+        f,
+      ].join("\n"),
+    );
+    const program = completeProgram(report)!;
+    expect(program.moduleFormat).toBe("cjs");
+    expect(program.files[program.entry]).toContain('const { format } = require("tiny-date/fp");');
+    expect(program.dependencies).toEqual(["tiny-date"]);
   });
 });
