@@ -5,12 +5,14 @@
  * mirror) and find-links directories. No npm or pip process is started: a look-up is one bounded HTTP request
  * (time and bytes) or one directory read, at most `concurrency` at a time however many names a report has.
  * An unreachable registry answers null ("latest unknown"), never an error. Answers are kept for an hour in
- * `<cache>/latest-versions.json`, keyed by the registry too.
+ * `<cache>/latest-versions.json`, keyed by the registry too. Given the sandbox's Node version, the npm answer is
+ * the newest release whose `engines.node` admits it (`npmReleaseFor`).
  */
 import { readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Ecosystem, RegistryLookup } from "../repro/ports.ts";
+import semver from "semver";
+import type { Ecosystem, RegistryLookup, ReleaseQuery } from "../repro/ports.ts";
 import { defaultCacheDir } from "./cache.ts";
 import { hostRegistryConfig, npmRegistryFor, type RegistryConfig, registryKey } from "./registry-config.ts";
 
@@ -108,6 +110,50 @@ export function newestVersion(versions: readonly string[]): string | null {
   return bestText;
 }
 
+/** The abbreviated npm packument, as far as the choice of a release reads it. */
+export interface NpmPackument {
+  "dist-tags"?: { latest?: unknown };
+  versions?: Record<string, { engines?: { node?: unknown } | unknown; deprecated?: unknown } | undefined>;
+}
+
+/** Whether a release's `engines.node` admits `node` (no or an unreadable range: it does, as npm treats it). */
+function runsOnNode(manifest: { engines?: { node?: unknown } | unknown } | undefined, node: string): boolean {
+  const range = (manifest?.engines as { node?: unknown } | undefined)?.node;
+  if (typeof range !== "string" || range.trim() === "" || !semver.validRange(range)) return true;
+  return semver.satisfies(node, range, { includePrerelease: true });
+}
+
+/**
+ * The release a report without a version is run on: `dist-tags.latest`, unless the sandbox's Node is outside
+ * its `engines.node` (commander 15 and chalk 6 need Node >= 22); then the newest stable, non-deprecated
+ * release below it that declares support for that Node, which is what anyone reproducing the report on this
+ * runtime would install. Null when the packument names no usable latest.
+ */
+export function npmReleaseFor(
+  body: NpmPackument,
+  node: string | null,
+  within: string | null = null,
+): string | null {
+  const latest = body["dist-tags"]?.latest;
+  if (typeof latest !== "string" || !/^\d+\.\d+\.\d+/.test(latest)) return null;
+  const versions = body.versions ?? {};
+  const range = within ? semver.validRange(within.replace(/^v/, "")) : null;
+  if (within && !range) return null;
+  const inRange = (v: string) => !range || semver.satisfies(v, range);
+  const runs = (v: string) => !node || !semver.valid(node) || runsOnNode(versions[v], node);
+  if (inRange(latest) && runs(latest)) return latest;
+  // The newest stable release in the named line (and below the latest) that runs here, else the newest in it.
+  let best: string | null = null;
+  let bestAnywhere: string | null = null;
+  for (const [v, manifest] of Object.entries(versions)) {
+    if (!semver.valid(v) || semver.prerelease(v) || semver.gt(v, latest) || !inRange(v)) continue;
+    if (manifest?.deprecated) continue;
+    if (!bestAnywhere || semver.gt(v, bestAnywhere)) bestAnywhere = v;
+    if (runs(v) && (!best || semver.gt(v, best))) best = v;
+  }
+  return best ?? (range ? bestAnywhere : latest);
+}
+
 export function createRegistryLookup(options: RegistryLookupOptions = {}): RegistryLookup {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const ttlMs = options.ttlMs ?? 3_600_000;
@@ -130,7 +176,7 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
   }
   const memo = new Map<string, Promise<string | null>>();
 
-  const npmLatest = async (c: RegistryConfig, name: string) => {
+  const npmLatest = async (c: RegistryConfig, name: string, node: string | null, within: string | null) => {
     try {
       const url = `${npmRegistryFor(c, name)}${name.replace("/", "%2f")}`;
       const body = JSON.parse(
@@ -141,9 +187,8 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
           "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8",
           c.npmAuth?.authorizationFor(url) ?? null,
         ),
-      ) as { "dist-tags"?: { latest?: unknown } };
-      const v = body["dist-tags"]?.latest;
-      return typeof v === "string" && /^\d+\.\d+\.\d+/.test(v) ? v : null;
+      ) as NpmPackument;
+      return npmReleaseFor(body, node, within);
     } catch {
       return null;
     }
@@ -198,18 +243,24 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
     }
   };
   return {
-    async latestVersion(ecosystem: Ecosystem, name: string) {
+    async latestVersion(ecosystem: Ecosystem, name: string, query?: ReleaseQuery) {
       if (!NAME.test(name)) return null;
+      // A release line is a npm notion here; PyPI answers only the latest.
+      if (ecosystem !== "npm" && query?.within) return null;
       const c = await config();
-      const key = `${registryKey(c, ecosystem)}:${name}`;
+      const node = ecosystem === "npm" ? (query?.node ?? null) : null;
+      const within = ecosystem === "npm" ? (query?.within ?? null) : null;
+      const key = `${registryKey(c, ecosystem)}:${name}${node ? `:node-${node}` : ""}${within ? `:in-${within}` : ""}`;
       const cached = disk[key];
       if (cached && Date.now() - cached.at < ttlMs) return cached.version;
       let p = memo.get(key);
       if (!p) {
-        p = slot(() => (ecosystem === "npm" ? npmLatest(c, name) : pypiLatest(c, name))).then(async (v) => {
-          if (v) await remember(key, v);
-          return v;
-        });
+        p = slot(() => (ecosystem === "npm" ? npmLatest(c, name, node, within) : pypiLatest(c, name))).then(
+          async (v) => {
+            if (v) await remember(key, v);
+            return v;
+          },
+        );
         memo.set(key, p);
       }
       return p;

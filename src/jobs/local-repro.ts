@@ -14,6 +14,10 @@ import { createJobSandbox, DEFAULT_ESCALATE_AFTER, resolveSandbox } from "./sett
 import { createContainerInstaller } from "../install/installer.ts";
 import { createRegistryLookup } from "../install/registry-lookup.ts";
 import { esbuildTranspile } from "../install/transpile.ts";
+import { defaultCacheDir } from "../install/cache.ts";
+import { imageId } from "../install/session.ts";
+import { connectDocker } from "../sandbox/engine.ts";
+import { sandboxRuntimeProbe } from "./sandbox-runtime.ts";
 import type { Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
 
 /**
@@ -50,8 +54,16 @@ export interface LocalReproPortsOptions {
 
 export function createLocalReproPorts(options: LocalReproPortsOptions = {}): ReproPorts {
   const registry = createRegistryLookup();
+  const settings = resolveSandbox(defaultConfig(), process.env);
+  const sandbox = options.sandbox ?? createJobSandbox(settings);
   return {
-    sandbox: options.sandbox ?? createJobSandbox(resolveSandbox(defaultConfig(), process.env)),
+    sandbox,
+    runtimeVersions: sandboxRuntimeProbe({
+      sandbox,
+      // A sandbox given by the caller may run another image: its answer is not kept under this image's id.
+      imageKey: options.sandbox ? async () => null : () => imageId(connectDocker(), settings.image),
+      cacheDir: options.cacheDir ?? defaultCacheDir(),
+    }),
     installer: createContainerInstaller({
       registry,
       ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),

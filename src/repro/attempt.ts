@@ -111,11 +111,11 @@ export function needsStage(trial: Trial): StageResult {
 /** Installs the dependencies at the versions the report names; a failed install ends the attempt with a question. */
 export async function installStage(ctx: ReproContext, trial: Trial): Promise<StageResult> {
   const { program } = trial;
-  const pins = pinDependencies(program, ctx.report);
+  const pins = pinDependencies(program, ctx.report, ctx.expectations.twoVersions?.bad?.label ?? null);
   const install = await installPackages(
     ctx,
     program,
-    pins.map(({ name, version }) => ({ name, version })),
+    pins.map(({ name, version, within }) => ({ name, version, ...(within ? { within } : {}) })),
     "reported versions",
   );
   const installed = install?.result ?? null;

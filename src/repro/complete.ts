@@ -123,6 +123,25 @@ export function completeProgram(report: ParsedReport): Program | null {
   const program =
     family === "python" ? completePython(unique, knownPackages) : completeJs(unique, knownPackages);
   const invocation = commandLineOf(report, family);
+  // The script keeps the name the report runs it by (`node test.js` → test.js), so what it prints of its own
+  // name (`'$0': 'test.js'`, a stack's file) is what the report shows. CommonJS only: a `.js` file is read as
+  // CommonJS here, so an ES module keeps its `.mjs` entry.
+  const named = invocation
+    ? /^(?:\$\s*)?(?:\S+\s+|\.\/)((?:[\w.-]+\/)*[\w.-]+\.c?js)\b/.exec(invocation.line)?.[1]
+    : undefined;
+  if (
+    named &&
+    family === "js" &&
+    program.moduleFormat === "cjs" &&
+    program.entry === "reproduction.cjs" &&
+    !(named in program.files) &&
+    !named.includes("/")
+  ) {
+    program.files[named] = program.files[program.entry]!;
+    delete program.files[program.entry];
+    program.entry = named;
+    program.completions.push(`named the script \`${named}\`, as the report runs it`);
+  }
   if (invocation && invocation.args.length > 0) {
     program.args = invocation.args;
     program.completions.push(
@@ -143,7 +162,7 @@ export function commandLineOf(
   const re =
     family === "python"
       ? /^\s*(?:\$\s*)?(?:python[\d.]*|py)\s+(?!-[cm]\b)[\w./-]+\.py\b\s*(.*)$/
-      : /^\s*(?:\$\s*)?(?:(?:node|npx\s+(?:ts-node|tsx)|ts-node|tsx)\s+(?!-[ep]\b|-pe\b)[\w./-]+\.[cm]?[jt]s\b|npm\s+(?:start|run\s+[\w:-]+)\s+--)\s*(.*)$/;
+      : /^\s*(?:\$\s*)?(?:(?:node|npx\s+(?:ts-node|tsx)|ts-node|tsx)\s+(?!-[ep]\b|-pe\b)[\w./-]+\.[cm]?[jt]s\b|\.\/[\w./-]+\.[cm]?js\b|npm\s+(?:start|run\s+[\w:-]+)\s+--)\s*(.*)$/;
   const lines = [
     ...report.blocks
       .filter((b) => b.kind === "shell" || b.kind === "output")
@@ -418,6 +437,73 @@ function hasTopLevelAwait(scan: string): boolean {
   return false;
 }
 
+const IMPORT_LINE = /^\s*import\s+(.+?)\s+from\s+(['"])([^'"]+)\2\s*;?\s*$/;
+
+/** `a, b as c` → `a, b: c` (an import's names as a destructuring pattern); null for anything else. */
+function importedNames(list: string): string | null {
+  const parts = list
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const out: string[] = [];
+  for (const p of parts) {
+    const m = /^([\w$]+)(?:\s+as\s+([\w$]+))?$/.exec(p);
+    if (!m) return null;
+    out.push(m[2] ? `${m[1]}: ${m[2]}` : m[1]!);
+  }
+  return out.join(", ");
+}
+
+/**
+ * A module whose imports include a bare package's inner path without an extension (`lodash/fp`,
+ * `date-fns/locale`), rewritten as CommonJS the way a bundler's interop loads it (`import x from` takes the
+ * `default` of a transpiled module, else the module itself), the requires hoisted like imports are. Null when
+ * it imports no such path, or has an import or export this cannot rewrite (then it runs as an ES module).
+ */
+export function asBundlerCommonJs(code: string): string | null {
+  const lines = code.split("\n");
+  const imports = lines.map((l) => IMPORT_LINE.exec(l));
+  const innerPath = imports.some(
+    (m) =>
+      m &&
+      /^(?:@[\w.-]+\/)?[\w.-]+\/[\w./-]+$/.test(m[3]!) &&
+      !/\.[cm]?js$|\.json$/.test(m[3]!) &&
+      !m[3]!.startsWith("node:"),
+  );
+  if (!innerPath) return null;
+  if (lines.some((l, i) => !imports[i] && /^\s*(?:import\s|export\s)|import\.meta/.test(l))) return null;
+  const head: string[] = [];
+  let usesDefault = false;
+  for (const m of imports) {
+    if (!m) continue;
+    const [, what, , from] = m as unknown as [string, string, string, string];
+    const req = `require(${JSON.stringify(from)})`;
+    const ns = /^\*\s+as\s+([\w$]+)$/.exec(what);
+    const named = /^\{([^}]*)\}$/.exec(what);
+    const both = /^([\w$]+)\s*,\s*\{([^}]*)\}$/.exec(what);
+    if (ns) head.push(`const ${ns[1]} = ${req};`);
+    else if (named) {
+      const names = importedNames(named[1]!);
+      if (names === null) return null;
+      head.push(`const { ${names} } = ${req};`);
+    } else if (both) {
+      const names = importedNames(both[2]!);
+      if (names === null) return null;
+      usesDefault = true;
+      head.push(`const ${both[1]} = _default(${req});`, `const { ${names} } = ${req};`);
+    } else if (/^[\w$]+$/.test(what)) {
+      usesDefault = true;
+      head.push(`const ${what} = _default(${req});`);
+    } else return null;
+  }
+  const body = lines.filter((_, i) => !imports[i]);
+  return [
+    ...(usesDefault ? ["const _default = (m) => (m && m.__esModule ? m.default : m);"] : []),
+    ...head,
+    ...body,
+  ].join("\n");
+}
+
 function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
   const completions: string[] = [];
   const typescript = units.some((b) => b.language === "typescript");
@@ -607,6 +693,19 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
     .map(npmPackageOf)
     .filter((p): p is string => p !== null && !NODE_BUILTINS.has(p));
   format = format satisfies "esm" | "cjs";
+  // `import … from "date-fns/fp"`: a package's inner path without an extension is how bundlers (webpack, babel)
+  // resolve imports, not how Node's ES modules do (ERR_UNSUPPORTED_DIR_IMPORT, ERR_MODULE_NOT_FOUND). Such a
+  // snippet was written for a bundler, and runs as one would run it: its imports as `require`, hoisted.
+  if (format === "esm" && !typescript && !tla) {
+    const bundled = asBundlerCommonJs(code);
+    if (bundled) {
+      code = bundled;
+      format = "cjs";
+      completions.push(
+        "ran the imports as a bundler resolves them (`require`): the snippet imports a package's inner path without an extension, which Node's ES modules do not resolve",
+      );
+    }
+  }
   const entry = typescript ? "reproduction.ts" : format === "esm" ? "reproduction.mjs" : "reproduction.cjs";
   files[entry] = code;
   return {

@@ -6,16 +6,20 @@ import type { Program } from "./complete.ts";
 import type { ReproContext } from "./context.ts";
 import { NPM_GLOBALS, normalizePypiName, npmIdentifier } from "./known-modules.ts";
 import type { ParsedReport } from "./parse-report.ts";
-import type { DependencyRequest, InstallResult } from "./ports.ts";
+import type { DependencyRequest, InstallResult, ReproPorts, RuntimeVersions } from "./ports.ts";
 import type { PackageVersion } from "./result.ts";
 
 /** A dependency with the version to install and where that version came from. */
 export type Pin = DependencyRequest & { source: PackageVersion["source"] };
 
 /** Pins: the version the report names for each dependency (a lone "version 1.2.3" goes to a lone dependency). */
-export function pinDependencies(program: Program, report: ParsedReport): Pin[] {
+export function pinDependencies(program: Program, report: ParsedReport, badSide?: string | null): Pin[] {
   const key = (n: string) => (program.ecosystem === "pypi" ? normalizePypiName(n) : n.toLowerCase());
   const mentions = new Map(report.versions.map((v) => [key(v.name), v.version]));
+  // Two sessions on two releases (`$ npm i yargs@12.0.5` … `$ npm i yargs@13.1.0`): the bad side's release is
+  // the one the report claims the bug on.
+  const side = badSide ? /^((?:@[\w.-]+\/)?[\w.-]+)(?:@|==)(\d[\w.+-]*)$/.exec(badSide) : null;
+  if (side) mentions.set(key(side[1]!), side[2]!);
   // A version the report's own session printed: `_.VERSION => "4.17.4"`, `require('x/package').version // 1.2.3`.
   for (const b of report.blocks) {
     for (const c of b.checks) {
@@ -38,8 +42,18 @@ export function pinDependencies(program: Program, report: ParsedReport): Pin[] {
     let version = mentions.get(key(name)) ?? null;
     if (!version && program.dependencies.length === 1 && report.bareVersions.length === 1)
       version = report.bareVersions[0]!;
+    // A release line rather than a release (`yargs@5`, `4.x`, "1.2"): the newest release in it is installed.
+    const line = version && program.ecosystem === "npm" ? releaseLine(version) : null;
+    if (line) return { name, version: null, within: line, source: "reported" as const };
     return { name, version, source: version ? "reported" : "unpinned" };
   });
+}
+
+/** "5" / "5.x" / "1.2" / "1.2.x" → the release line ("5", "1.2"); null for an exact version or anything else. */
+export function releaseLine(version: string): string | null {
+  const m = /^v?(\d+)(?:\.(\d+))?(?:\.[x*])?$/i.exec(version.trim());
+  if (!m) return null;
+  return m[2] === undefined ? m[1]! : `${m[1]}.${m[2]}`;
 }
 
 /** `name==1.2.3` (PyPI) or `name@1.2.3` (npm); the bare name without a version. */
@@ -66,6 +80,43 @@ export function installedVersions(
   }));
 }
 
+const runtimes = new WeakMap<ReproPorts, Promise<RuntimeVersions | null>>();
+
+/** The sandbox's runtime versions, asked of the ports once (null when they cannot say). */
+export function sandboxRuntime(ports: ReproPorts): Promise<RuntimeVersions | null> {
+  let p = runtimes.get(ports);
+  if (!p) {
+    p = ports.runtimeVersions ? ports.runtimeVersions().catch(() => null) : Promise.resolve(null);
+    runtimes.set(ports, p);
+  }
+  return p;
+}
+
+/**
+ * The version an unpinned package is installed at: the newest release that runs on the sandbox's runtime
+ * (`RegistryLookup`), so a report without a version is never judged on a release this Node cannot load. Left
+ * null (the installer's latest) when the runtime or the registry cannot say.
+ */
+async function resolveUnpinned(
+  ctx: ReproContext,
+  program: Program,
+  packages: DependencyRequest[],
+): Promise<DependencyRequest[]> {
+  if (program.ecosystem !== "npm" || packages.every((p) => p.version)) return packages;
+  const runtime = await sandboxRuntime(ctx.ports);
+  if (!runtime?.node && packages.every((p) => p.version || !p.within)) return packages;
+  return Promise.all(
+    packages.map(async (p) => {
+      if (p.version) return p;
+      const version = await ctx.ports.registry
+        .latestVersion(program.ecosystem, p.name, { ...runtime, within: p.within ?? null })
+        .catch(() => null);
+      // A named release line with no release in it stays as written: the installer then says why.
+      return { name: p.name, version: version ?? (p.within ? p.within : null) };
+    }),
+  );
+}
+
 /** Installs `packages` for `program`; null when there is nothing to install. The line says what happened. */
 export async function installPackages(
   ctx: ReproContext,
@@ -74,6 +125,7 @@ export async function installPackages(
   label: string,
 ): Promise<{ result: InstallResult; line: string } | null> {
   if (packages.length === 0) return null;
+  packages = await resolveUnpinned(ctx, program, packages);
   ctx.ports.onProgress?.(
     `installing ${label}: ${packages.map((p) => packageSpec(p.name, p.version, program.ecosystem)).join(", ")}`,
   );

@@ -5,7 +5,13 @@
  */
 import type { Program } from "./complete.ts";
 import type { ReproContext } from "./context.ts";
-import { describeVersions, installedVersions, installPackages, type Pin } from "./dependencies.ts";
+import {
+  describeVersions,
+  installedVersions,
+  installPackages,
+  type Pin,
+  sandboxRuntime,
+} from "./dependencies.ts";
 import { executeRuns } from "./execute.ts";
 import { foldRuns, matchRun } from "./match.ts";
 import type { MatrixEntry, PackageVersion, Verdict } from "./result.ts";
@@ -31,8 +37,12 @@ export async function latestEntry(
   entry: string,
 ): Promise<{ latest: LatestOutcome | null; lines: string[] }> {
   const { ports } = ctx;
+  const runtime = (await sandboxRuntime(ports)) ?? undefined;
   const latest = await Promise.all(
-    pins.map(async (p) => ({ ...p, latest: await ports.registry.latestVersion(program.ecosystem, p.name) })),
+    pins.map(async (p) => ({
+      ...p,
+      latest: await ports.registry.latestVersion(program.ecosystem, p.name, runtime),
+    })),
   );
   const reported = describeVersions(reportedVersions, program.ecosystem);
   const unknown = latest.filter((p) => p.source === "reported" && !p.latest);

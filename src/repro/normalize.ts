@@ -16,7 +16,9 @@ export function normalizeText(text: string): string {
       // Memory addresses and object ids.
       .replace(/\b0x[0-9a-fA-F]{4,}\b/g, "0x<addr>")
       .replace(/\bid=\d{5,}\b/g, "id=<id>")
-      // File paths (POSIX and Windows), with their line and column suffixes.
+      // File paths (POSIX and Windows), with their line and column suffixes; also paths whose root the reporter
+      // redacted (`<cut>\Bot\index.js`, `<FOLDER_PATH>/node_modules/x`, `~/p/fork.py`).
+      .replace(/(?:<[A-Za-z_][\w -]*>|~)(?:[\\/][^\\/\s"'<>:|,)]+)+/g, "<path>")
       .replace(/[A-Za-z]:\\(?:[^\\\s"'<>:|]+\\)*[^\\\s"'<>:|,)]+/g, "<path>")
       .replace(/(?<![\w.<])(?:file:\/\/)?(?:\/[\w.@+-]+){2,}/g, "<path>")
       .replace(/<path>(:\d+)+/g, "<path>")

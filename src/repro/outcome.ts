@@ -55,9 +55,14 @@ export function parseNodeException(text: string): RaisedException | null {
     if (!m?.[1]) continue;
     const next = lines[i + 1] ?? "";
     const isRepl = /^Uncaught\s/.test(line);
+    // A message that runs over a few lines before its stack (Node's ERR_REQUIRE_ESM adds an "Instead change …" line).
+    const continued = lines.slice(i + 1, i + 4);
+    const stackAfter = continued.findIndex((l) => /^\s+at\s/.test(l));
     if (
       isRepl ||
       /^\s+at\s/.test(next) ||
+      (stackAfter > 0 &&
+        continued.slice(0, stackAfter).every((l) => /^\S/.test(l) && !JS_ERROR.test(l.trim()))) ||
       i === lines.length - 1 ||
       next.trim() === "" ||
       /^\s*\{/.test(next)

@@ -11,7 +11,7 @@ import { annotate, type Check } from "./annotations.ts";
 import { type BlockKind, classifyBlock } from "./classify-block.ts";
 import { languageFromFence } from "./detect-language.ts";
 import { codeLine, plainCodeRuns, plainLanguage, wholeBlockIsCode } from "./plain-code.ts";
-import { parseShellSession, type ShellRun } from "./shell-session.ts";
+import { parseShellSession, type ShellRun, sessionFiles } from "./shell-session.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
   findBareVersions,
@@ -470,6 +470,27 @@ export function parseReport(markdown: string): ParsedReport {
           cls.kind === "error-output" ||
           cls.kind === "traceback"
         ) {
+          // `$ cat > test.js` … `<Ctrl+D>`, `$ cat test.js` and what it printed: the file is code of its own.
+          for (const f of sessionFiles(c.value)) {
+            const language: BlockLanguage = /\.py$/.test(f.file)
+              ? "python"
+              : /\.[cm]?ts$/.test(f.file)
+                ? "typescript"
+                : "javascript";
+            const b = makeBlock(
+              blocks.length,
+              null,
+              f.content,
+              "code",
+              language,
+              section,
+              f.file,
+              c.position?.start.line ?? 0,
+              false,
+            );
+            b.lead = previousText;
+            blocks.push(b);
+          }
           for (const run of parseShellSession(c.value)) {
             // A run of a script file prints output; the script itself is another block of the report.
             const b = makeBlock(

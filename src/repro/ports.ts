@@ -13,6 +13,8 @@ export interface DependencyRequest {
   name: string;
   /** Exact version, or null for the latest release. */
   version: string | null;
+  /** With no exact version: the release line the report names (`yargs@5` → "5"), resolved before installing. */
+  within?: string | null;
 }
 
 export interface InstallRequest {
@@ -51,9 +53,24 @@ export interface DependencyInstaller {
   install(request: InstallRequest): Promise<InstallResult>;
 }
 
-/** Latest release of a package; null when the registry cannot be reached ("latest unknown"). */
+/** The sandbox's runtime versions ("18.20.4"), where known. */
+export interface RuntimeVersions {
+  node?: string | null;
+}
+
+/** What a release is looked up for: the sandbox's runtime, and the release line the report names (`5`, `1.2.x`). */
+export interface ReleaseQuery extends RuntimeVersions {
+  /** A version prefix or range the release must fall in ("5", "1.2", "5.x"); the newest inside it wins. */
+  within?: string | null;
+}
+
+/**
+ * Latest release of a package; null when the registry cannot be reached ("latest unknown"). Given the
+ * sandbox's runtime, the newest release that declares support for it (a latest that needs a newer Node than
+ * the sandbox has is not what a report without a version can be judged on).
+ */
 export interface RegistryLookup {
-  latestVersion(ecosystem: Ecosystem, name: string): Promise<string | null>;
+  latestVersion(ecosystem: Ecosystem, name: string, query?: ReleaseQuery): Promise<string | null>;
 }
 
 /** TypeScript → JavaScript (types stripped, nothing else changed). */
@@ -77,6 +94,11 @@ export interface ReproEvent {
 
 export interface ReproPorts {
   sandbox: Sandbox;
+  /**
+   * The sandbox's runtime versions, asked before installing (so a package's latest release is one that runs
+   * there); absent or null: unknown, and the registry's latest is used as it is.
+   */
+  runtimeVersions?: () => Promise<RuntimeVersions | null>;
   installer: DependencyInstaller;
   /** The model, or null for the deterministic (offline) path. */
   model: Model | null;

@@ -216,6 +216,44 @@ function ownAssertion(report: ParsedReport, found: ReportedBehaviour): ReportedB
   };
 }
 
+/**
+ * An error the reporter pasted as plain text (no fence): Python's `Traceback (most recent call last):` and what
+ * follows, or a Node error line (`TypeError: x`, `Error [ERR_REQUIRE_ESM]: …`) with `at …` stack frames within
+ * the next lines. A name in a sentence ("it throws a TypeError") has no stack under it and is left to the
+ * prose rules.
+ */
+export function pastedErrorDump(text: string): ReportedBehaviour | null {
+  const tb = text.indexOf("Traceback (most recent call last):");
+  if (tb >= 0) {
+    const ex = parsePythonException(text.slice(tb));
+    if (ex)
+      return {
+        kind: "exception",
+        exceptionType: ex.type,
+        exceptionMessage: ex.message || null,
+        output: [],
+        source: "the traceback pasted in the report's text",
+      };
+  }
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^\s*(?:Uncaught\s+)?((?:[A-Z]\w*)?(?:Error|Exception))(?:\s+\[[A-Z0-9_]+\])?:\s+(\S.*)$/.exec(
+      lines[i]!,
+    );
+    if (!m) continue;
+    if (!lines.slice(i + 1, i + 6).some((l) => /^\s*at\s+\S+.*(?:\(.*:\d+:\d+\)|:\d+:\d+)\s*\{?\s*$/.test(l)))
+      continue;
+    return {
+      kind: "exception",
+      exceptionType: m[1]!,
+      exceptionMessage: m[2]!.trim() || null,
+      output: [],
+      source: "the error and stack trace pasted in the report's text",
+    };
+  }
+  return null;
+}
+
 function actualBehaviour(report: ParsedReport): ReportedBehaviour {
   const candidates = report.blocks.filter((b) => b.section !== "expected");
   // 1. A pasted traceback or error output.
@@ -320,6 +358,11 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
       };
     }
   }
+  // 3b. An error dump pasted without a fence: a traceback, or an error line with its stack under it.
+  const pasted = pastedErrorDump(
+    [report.prose.actual, report.prose.other, report.prose.steps].filter((t) => t.trim()).join("\n"),
+  );
+  if (pasted) return pasted;
   // 4. An exception named in the Actual prose or its inline code, then anywhere but the Expected section.
   const actualText = [
     report.prose.actual,

@@ -19,6 +19,23 @@ export interface ShellRun {
   errorText: string | null;
   /** For `$ python3.11 issue.py -v`: the script file it runs (another block of the report) and its arguments. */
   script?: { file: string; args: string[] };
+  /** Packages the session installed before this run (`$ npm i yargs@13.1.0`, `$ pip install x==1.2`). */
+  installed?: { name: string; version: string }[];
+}
+
+const INSTALL =
+  /^\s*(?:[\w@.~:/[\]-]*\s*)?[$%#]\s+(?:npm\s+(?:i|install|add)|yarn\s+add|pnpm\s+(?:add|i|install)|(?:python[\d.]*\s+-m\s+)?pip[\d.]*\s+install)\s+(.+)$/;
+
+/** `yargs@13.1.0`, `@scope/x@1.2.3`, `requests==2.31.0` among an install command's words. */
+function installedPackages(line: string): { name: string; version: string }[] {
+  const m = INSTALL.exec(line);
+  if (!m) return [];
+  const out: { name: string; version: string }[] = [];
+  for (const w of shellWords(m[1]!.replace(/\s*(?:[|;&].*)?$/, ""))) {
+    const p = /^((?:@[\w.-]+\/)?[\w.-]+)(?:@|==)v?(\d+\.\d+\.\d+(?:-[\w.]+)?)$/.exec(w);
+    if (p) out.push({ name: p[1]!, version: p[2]! });
+  }
+  return out;
 }
 
 const START =
@@ -26,7 +43,7 @@ const START =
 
 /** `$ python3.11 issue.py`, `$ node cli.js --flag x`: an interpreter running a script file. */
 const SCRIPT_START =
-  /^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s+((?:python|pypy)[\d.]*|node(?:js)?)\s+((?:[\w.-]+\/)*[\w.-]+\.(?:py|[cm]?js))(?:\s+([^|><;&]*))?\s*$/;
+  /^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s+(?:((?:python|pypy)[\d.]*|node(?:js)?)\s+|(?=\.\/))((?:\.\/)?(?:[\w.-]+\/)*[\w.-]+\.(?:py|[cm]?js))(?:\s+([^|><;&]*))?\s*$/;
 const PROMPT = /^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s/;
 
 function errorStart(runtime: "python" | "node", l: string): boolean {
@@ -39,12 +56,17 @@ function errorStart(runtime: "python" | "node", l: string): boolean {
 export function parseShellSession(text: string): ShellRun[] {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
   const runs: ShellRun[] = [];
+  const installs = new Map<string, string>();
+  const installed = () =>
+    installs.size > 0 ? { installed: [...installs].map(([name, version]) => ({ name, version })) } : {};
   let i = 0;
   while (i < lines.length) {
+    for (const p of installedPackages(lines[i]!)) installs.set(p.name, p.version);
     const m = START.exec(lines[i]!);
     const script = m ? null : SCRIPT_START.exec(lines[i]!);
     if (script) {
-      const interpreter = script[1]!;
+      // `$ ./mytest.js --all`: an executable script, run by its shebang's interpreter.
+      const interpreter = script[1] ?? (/\.py$/.test(script[2]!) ? "python3" : "node");
       const runtime = /^node/.test(interpreter) ? "node" : "python";
       i++;
       const printed: string[] = [];
@@ -56,7 +78,8 @@ export function parseShellSession(text: string): ShellRun[] {
         code: "",
         output: (errAt >= 0 ? printed.slice(0, errAt) : printed).filter((l) => l.trim() !== ""),
         errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
-        script: { file: script[2]!, args: shellWords((script[3] ?? "").trim()) },
+        script: { file: script[2]!.replace(/^\.\//, ""), args: shellWords((script[3] ?? "").trim()) },
+        ...installed(),
       });
       continue;
     }
@@ -96,7 +119,58 @@ export function parseShellSession(text: string): ShellRun[] {
       code,
       output,
       errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
+      ...installed(),
     });
   }
   return runs;
+}
+
+/** A file a shell session writes (`cat > f.js`, a heredoc) or shows (`cat f.js`), with its text. */
+export interface SessionFile {
+  file: string;
+  content: string;
+  /** "written": created in the session (`cat > f`, `cat <<EOF > f`, `tee f`); "shown": printed by `cat f`. */
+  how: "written" | "shown";
+}
+
+const SOURCE_FILE = String.raw`((?:[\w.-]+\/)*[\w.-]+\.(?:py|[cm]?[jt]s))`;
+const CAT_WRITE = new RegExp(
+  String.raw`^\s*(?:[\w@.~:/[\]-]*\s*)?[$%#]\s+(?:cat\s+(?:<<-?\s*['"]?(\w+)['"]?\s+)?>|tee)\s*${SOURCE_FILE}(?:\s+<<-?\s*['"]?(\w+)['"]?)?\s*$`,
+);
+const CAT_SHOW = new RegExp(
+  String.raw`^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s+(?:cat|type|more|less)\s+${SOURCE_FILE}\s*$`,
+);
+/** How a typed file ends without a heredoc marker: Ctrl+D as reporters write it. */
+const EOF_KEY = /^\s*(?:<\s*)?(?:\^D|Ctrl[-+ ]?D|<?EOF>?)\s*>?\s*$/i;
+
+/**
+ * The files a shell session writes or shows: `$ cat > test.js` followed by the typed code up to `<Ctrl+D>`
+ * (or the next prompt), `$ cat <<EOF > test.js` up to `EOF`, `$ cat test.js` followed by what it printed. A
+ * script the session then runs (`$ node test.js --dev`) is this file.
+ */
+export function sessionFiles(text: string): SessionFile[] {
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  const files: SessionFile[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const write = CAT_WRITE.exec(lines[i]!);
+    const show = write ? null : CAT_SHOW.exec(lines[i]!);
+    if (!write && !show) continue;
+    const marker = write ? (write[1] ?? write[3] ?? null) : null;
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const l = lines[j]!;
+      if (marker ? l.trim() === marker : write && EOF_KEY.test(l)) break;
+      if (!marker && PROMPT.test(l)) {
+        j--;
+        break;
+      }
+      body.push(l);
+    }
+    const content = body.join("\n").replace(/\s+$/, "");
+    if (content.trim())
+      files.push({ file: (write?.[2] ?? show?.[1])!, content, how: write ? "written" : "shown" });
+    i = j;
+  }
+  return files;
 }

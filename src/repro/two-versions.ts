@@ -48,7 +48,14 @@ function sideOf(b: ReportBlock): Side {
         ? parsePythonException(r.errorText)
         : parseNodeException(r.errorText)
       : null;
-    return { block: b, label: r.interpreter, output: r.output, exception };
+    // A session that installed a release first (`$ npm i yargs@13.1.0`) is that release's side.
+    const pkg = r.installed?.[r.installed.length - 1];
+    return {
+      block: b,
+      label: pkg ? `${pkg.name}@${pkg.version}` : r.interpreter,
+      output: r.output,
+      exception,
+    };
   }
   const flavour = b.kind === "python-transcript" ? "python" : "node";
   const t = parseTranscript(b.value, flavour);
@@ -86,6 +93,24 @@ function verdictFor(label: string, text: string): "bad" | "good" | null {
     }
   }
   return bad > good ? "bad" : good > bad ? "good" : null;
+}
+
+/**
+ * What the words introducing one transcript say of it: "(behaves as expected)", "works fine", "correct" →
+ * good; "(rather unexpected)", "wrong", "broken", "buggy" → bad; null when they say neither or both.
+ */
+export function leadVerdict(lead: string): "bad" | "good" | null {
+  const text = lead.toLowerCase();
+  const bad =
+    /\b(?:unexpected(?:ly)?|not (?:as )?expected|wrong|incorrect|broken|bug(?:gy)?|fails?|failing|regress\w*|not work\w*|doesn'?t work)\b/.test(
+      text,
+    );
+  const good =
+    !bad &&
+    /\b(?:(?:behaves?|works?|worked|working|is|as)\s+(?:as\s+)?expected|expected\s+(?:behaviou?r|result|output)|works?(?:\s+fine|\s+correctly)?|correct(?:ly)?|fine|good)\b/.test(
+      text,
+    );
+  return bad ? "bad" : good ? "good" : null;
 }
 
 /** An output line with the reporter's mark on it: `[1, 2]  # Missing 0 (!)`, `x  <- wrong`. */
@@ -149,6 +174,17 @@ export function twoVersions(report: ParsedReport, blocks: ReportBlock[]): TwoVer
       bad = marked[0]!;
       good = sides.find((s) => s !== bad) ?? null;
       why = `the reporter marks a line of the \`${bad.label}\` transcript as wrong`;
+    }
+  }
+  // 1d. Each side's own introduction: "2. yargs@13.1.0 (rather unexpected)", "On 3.11 (correct):".
+  if (!bad) {
+    const leads = sides.map((s) => ({ s, v: leadVerdict(s.block.lead ?? "") }));
+    const b = leads.filter((l) => l.v === "bad");
+    const g = leads.filter((l) => l.v === "good");
+    if (b.length === 1 || (g.length === 1 && sides.length === 2)) {
+      bad = b.length === 1 ? b[0]!.s : (sides.find((s) => s !== g[0]!.s) ?? null);
+      good = g.length === 1 && g[0]!.s !== bad ? g[0]!.s : (sides.find((s) => s !== bad) ?? null);
+      why = `the words introducing the transcripts call \`${bad?.label}\` the unexpected one${good ? ` and \`${good.label}\` the expected one` : ""}`;
     }
   }
   // 2. "raises IndexError instead of ValueError".

@@ -17,8 +17,9 @@ export interface RuntimeMention {
 }
 
 const VERSION = String.raw`v?(\d+\.\d+(?:\.\d+)?(?:[-+]\w+(?:\.\w+)*)?|\d+\.x)`;
+// `pkg@5` (a whole release line) only with the `@`: "yargs@3 and yargs@5 behave the same".
 const NPM_AT = new RegExp(
-  String.raw`(?<![\w/@.-])((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)@${VERSION}(?![\w]|\.\w)`, // a sentence's full stop may follow
+  String.raw`(?<![\w/@.-])((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)@(?:${VERSION}|v?(\d+)(?![\w]|\.\d))(?![\w]|\.\w)`, // a sentence's full stop may follow
   "gi",
 );
 const PIP_EQ = new RegExp(String.raw`(?<![\w.-])([A-Za-z0-9][\w.-]*)\s*===?\s*${VERSION}(?![\w.])`, "g");
@@ -96,13 +97,22 @@ const NOT_PACKAGES = new Set([
 export function findVersionMentions(text: string): VersionMention[] {
   const found: VersionMention[] = [];
   const seen = new Set<string>();
+  const partial = (v: string) => !/^v?\d+\.\d+\.\d+/.test(v);
+  const major = (v: string) => Number.parseInt(v.replace(/^v/, ""), 10);
   const add = (name: string, version: string, style: VersionMention["style"]) => {
     const key = name.toLowerCase();
-    if (RUNTIME_NAMES[key] || NOT_PACKAGES.has(key) || seen.has(key)) return;
+    if (RUNTIME_NAMES[key] || NOT_PACKAGES.has(key)) return;
+    if (seen.has(key)) {
+      // "yargs@3 and yargs@5 behave the same": of two release lines, the newer one is run.
+      const earlier = found.find((f) => f.name.toLowerCase() === key);
+      if (earlier && partial(earlier.version) && partial(version) && major(version) > major(earlier.version))
+        earlier.version = version.replace(/^v/, "");
+      return;
+    }
     seen.add(key);
     found.push({ name, version: version.replace(/^v/, ""), style });
   };
-  for (const m of text.matchAll(NPM_AT)) if (m[1] && m[2]) add(m[1], m[2], "@");
+  for (const m of text.matchAll(NPM_AT)) if (m[1] && (m[2] ?? m[3])) add(m[1], (m[2] ?? m[3])!, "@");
   for (const m of text.matchAll(PIP_EQ)) if (m[1] && m[2]) add(m[1], m[2], "==");
   for (const line of text.split("\n")) {
     const m = PIP_LIST_LINE.exec(line.trim());
