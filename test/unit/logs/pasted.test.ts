@@ -171,4 +171,20 @@ describe("failure blocks pasted without their runner's header", () => {
     ]);
     expect(ids(["---- tests::quiet stdout ----", "hello from the test"].join("\n"))).toEqual([]);
   });
+
+  it("go: compile and vet errors without a column (Go before 1.10) inside a `# pkg` build block only", () => {
+    const log = [
+      "# github.com/acme/paxos",
+      "./acceptor.go:48: Panicf call needs 1 arg but has 2 args",
+      "FAIL\tgithub.com/acme/paxos [build failed]",
+    ];
+    expect(parseLog(log.join("\n")).failures.map((f) => [f.category, f.file, f.line, f.column])).toEqual([
+      ["build", "acceptor.go", 48, null],
+    ]);
+    expect(
+      parseLog("./acceptor.go:48: a remark in some other tool's output").failures.filter(
+        (f) => f.format === "go",
+      ),
+    ).toEqual([]);
+  });
 });
