@@ -12,8 +12,16 @@ import type {
   TestOutcome,
   TestResult,
 } from "./failure.ts";
-import { cleanPath, createPathMapper, normalizeLine, type PathOptions, stripAnsi } from "./normalize.ts";
+import {
+  cleanPath,
+  createPathMapper,
+  normalizeLine,
+  type PathOptions,
+  stripAnsi,
+  stripTimestamp,
+} from "./normalize.ts";
 import { type FailureDraft, type FormatParser, own, type ParserSink, type SummaryCounts } from "./parser.ts";
+import { createPrefixStripper, type Decided, type Prefix, prefixOf } from "./prefix.ts";
 import { FORMATS, formatNames } from "./registry.ts";
 
 export interface LogParserOptions extends PathOptions {
@@ -76,6 +84,8 @@ interface Slot {
   name: string;
   parser: FormatParser & { more?: (text: string, lineNo: number) => void };
   claimed: number;
+  /** Framing prefix shapes this format reads itself (it gets those lines as printed). */
+  reads: ReadonlySet<string> | null;
   /** Index of the first line this format claimed or reported on, for ordering `formats`. */
   firstSeen: number;
 }
@@ -259,6 +269,7 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
       name: def.name,
       parser: undefined as unknown as FormatParser,
       claimed: 0,
+      reads: def.readsPrefixes ? new Set(def.readsPrefixes) : null,
       firstSeen: 0,
     };
     slot.parser = def.create(sinkFor(slot));
@@ -268,6 +279,12 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
   const annotations = { name: "github-actions", firstSeen: 0 };
   const annotationSink = sinkFor(annotations);
 
+  const stripper = createPrefixStripper();
+  const decided: Decided[] = [];
+  const readers = slots.filter((s) => s.reads !== null);
+  /** The stripper holds a line or a run is in force: every line goes through it. */
+  let framing = false;
+
   /** Offers a line to every parser in turn; returns the slot that claimed it. */
   function feed(raw: string): Slot | null {
     lineNo++;
@@ -275,6 +292,9 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     if (n === null) return null;
     let text = n.text;
     const long = text.length > MAX_LINE;
+    // A line that may be framed, or comes while framing is in force or in doubt, takes the slower path.
+    if (!long && (framing || prefixOf(text) !== null)) return framed(text, n.ghError);
+    if (long && framing) flushHeld();
     for (const slot of slots) {
       if (long && slot.name !== "junit") text = text.slice(0, MAX_LINE);
       if (slot.parser.line(text, lineNo)) {
@@ -283,12 +303,64 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
         return slot;
       }
     }
-    if (n.ghError && requested === "auto") {
-      const message = text.trim();
-      if (message && !/^Process completed with exit code \d+\.?$/.test(message)) {
-        annotationSink.failure({ category: "build", message, start: lineNo, end: lineNo, secondary: true });
+    if (n.ghError && requested === "auto") annotate(text);
+    return null;
+  }
+
+  function annotate(text: string): void {
+    const message = text.trim();
+    if (message && !/^Process completed with exit code \d+\.?$/.test(message)) {
+      annotationSink.failure({ category: "build", message, start: lineNo, end: lineNo, secondary: true });
+    }
+  }
+
+  /** Delivers the lines the stripper holds (an over-long line, the end): they keep their prefixes. */
+  function flushHeld(): void {
+    decided.length = 0;
+    stripper.flush(decided);
+    framing = false;
+    const total = lineNo;
+    for (const d of decided) deliver(d.text, d.lineNo, d.prefix, d.tag);
+    lineNo = total;
+  }
+
+  /** A line through the prefix stripper: it and any line held back before it go to the parsers. */
+  function framed(text: string, ghError: boolean): Slot | null {
+    decided.length = 0;
+    stripper.push(text, lineNo, ghError, decided);
+    framing = !stripper.idle();
+    let owner: Slot | null = null;
+    const total = lineNo;
+    for (const d of decided) owner = deliver(d.text, d.lineNo, d.prefix, d.tag);
+    lineNo = total;
+    return owner;
+  }
+
+  /** A decided line (`no`) to every parser in turn, without its framing prefix for those that do not read it. */
+  function deliver(printed: string, no: number, prefix: Prefix | null, ghError: boolean): Slot | null {
+    lineNo = no;
+    let text = printed;
+    if (prefix) {
+      // A parser that reads this framing gets the line as printed, first; the others, the line without it.
+      for (const slot of readers) {
+        if (!slot.reads!.has(prefix.shape)) continue;
+        if (slot.parser.line(text, lineNo)) {
+          slot.claimed++;
+          if (slot.firstSeen === 0) slot.firstSeen = lineNo;
+          return slot;
+        }
+      }
+      text = stripTimestamp(text.slice(prefix.length));
+    }
+    for (const slot of slots) {
+      if (prefix && slot.reads?.has(prefix.shape)) continue;
+      if (slot.parser.line(text, lineNo)) {
+        slot.claimed++;
+        if (slot.firstSeen === 0) slot.firstSeen = lineNo;
+        return slot;
       }
     }
+    if (ghError && requested === "auto") annotate(text);
     return null;
   }
 
@@ -376,6 +448,7 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
       if (ended) throw new Error("log parser already ended");
       if (longOwner !== undefined) longOwner = undefined;
       else if (pendingChars > 0) feed(takePending(""));
+      flushHeld();
       ended = true;
       for (const slot of slots) slot.parser.end();
       for (const [name, s] of summaries) {

@@ -54,6 +54,16 @@ export function stripAnsi(text: string): string {
   return out + text.slice(from);
 }
 
+/** Removes an ISO-8601 UTC timestamp (`2024-05-01T10:00:00.123Z `) that opens a line. */
+export function stripTimestamp(text: string): string {
+  if (text.length >= 20 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 84 && TIMESTAMP.test(text)) {
+    // test() then slice: no match array, one new string.
+    const z = text.indexOf("Z", 19);
+    return text.slice(text.charCodeAt(z + 1) === 32 ? z + 2 : z + 1);
+  }
+  return text;
+}
+
 /** Returns null for lines that carry no content (group markers, debug lines). */
 export function normalizeLine(raw: string, mapPaths: (text: string) => string): NormalizedLine | null {
   let text = raw;
@@ -63,12 +73,7 @@ export function normalizeLine(raw: string, mapPaths: (text: string) => string): 
   const cr = text.lastIndexOf("\r");
   if (cr !== -1) text = text.slice(cr + 1);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.length >= 20 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 84 && TIMESTAMP.test(text)) {
-    // test() then slice: no match array, one new string.
-    const z = text.indexOf("Z", 19);
-    text = text.slice(text.charCodeAt(z + 1) === 32 ? z + 2 : z + 1);
-  }
-  text = stripAnsi(text);
+  text = stripAnsi(stripTimestamp(text));
   let ghError = false;
   if (text.startsWith("##[")) {
     const close = text.indexOf("]");
@@ -79,6 +84,8 @@ export function normalizeLine(raw: string, mapPaths: (text: string) => string): 
   }
   return { text: mapPaths(text), ghError };
 }
+
+const BUILT_NEEDLE = /\/(?:BUILD\/|work-py|home\/(?:travis|circleci)\/)/;
 
 export interface PathOptions {
   /** Absolute checkout directories whose prefix is removed (e.g. "/workspace" for the sandbox). */
@@ -132,7 +139,16 @@ export function createPathMapper(options: PathOptions = {}): (text: string) => s
     ":\\a\\",
     ...roots.map((r) => r.replace(/[\\/]+$/, "")),
   ].filter((n) => n.length > 0);
+  // Package builds unpack the released tree and test it there: rpmbuild and OBS (`…/BUILD/<name>-<version>/`),
+  // FreeBSD ports (`…/work-py39/<name>-<version>/`). Apart, and only on lines that name such a directory:
+  // the absolute part before it has no fixed shape, so the pattern is costly to try at every slash.
+  // Travis (/home/travis/build/<owner>/<repo>) and CircleCI (~/project, or ~/repo in its 2.0 templates) likewise.
+  const built = new RegExp(
+    `(?<![\\w.-])(?:(?:/${seg})+?/(?:BUILD|work-py\\d+)/${seg}-\\d[\\w.]*/|/home/travis/build/${seg}/${name}/|/home/circleci/(?:project|repo)/)`,
+    "g",
+  );
   return (text) => {
+    if (BUILT_NEEDLE.test(text)) text = text.replace(built, "");
     for (const n of needles) if (text.includes(n)) return text.replace(re, "");
     return text;
   };

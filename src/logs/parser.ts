@@ -61,6 +61,8 @@ export interface FormatDefinition {
   /** One line for `--help` and error messages. */
   description: string;
   create(sink: ParserSink): FormatParser;
+  /** Framing prefix shapes (src/logs/prefix.ts) this format reads itself: it gets such lines as printed. */
+  readsPrefixes?: readonly string[];
 }
 
 /**

@@ -14,6 +14,13 @@ const TEST = new RegExp(
 );
 const STDOUT = new RegExp(`^---- ${NAME} (?:stdout|stderr) ----$`);
 const RESULT = /^test result: (ok|FAILED)\./;
+/**
+ * What makes a pasted `---- name stdout ----` block a failing libtest test without the `running N tests` line
+ * before it: the test's own panic (`thread 'name' panicked at`, `thread 'name' (1234) panicked at`, tab-indented
+ * before Rust 1.21) or libtest's `note: test did not panic as expected` for a `#[should_panic]` test.
+ */
+const FRAGMENT_EVIDENCE =
+  /^\s*(?:thread '(.+?)'(?: \(\d+\))? panicked at |note: test did not panic as expected$)/;
 const FAILURES = /^failures:$/;
 const RUST_ERROR = /^error(?:\[(E\d+)\])?: (.*)$/;
 const ARROW = /^\s*--> (.+?):(\d+):(\d+)$/;
@@ -24,7 +31,7 @@ const CARGO_STATUS =
 
 export function createCargoParser(sink: ParserSink) {
   let inRun = false;
-  let block: { id: string; buf: BlockBuffer } | null = null;
+  let block: { id: string; buf: BlockBuffer; fragment: boolean; evidence: boolean } | null = null;
   let failuresList = false;
   let rustc: {
     code: string | null;
@@ -35,6 +42,10 @@ export function createCargoParser(sink: ParserSink) {
 
   function flushBlock(): void {
     if (!block) return;
+    if (block.fragment && !block.evidence) {
+      block = null;
+      return;
+    }
     const p = summarizePanic(block.buf.lines, sink);
     sink.failure({
       category: "test",
@@ -103,7 +114,38 @@ export function createCargoParser(sink: ParserSink) {
         failuresList = false;
         return true;
       }
-      if (!inRun) return false;
+      if (!inRun) {
+        const f = text.startsWith("---- ") ? STDOUT.exec(text) : null;
+        if (f) {
+          flushBlock();
+          block = { id: f[1]!, buf: new BlockBuffer(), fragment: true, evidence: false };
+          block.buf.push(text, lineNo);
+          return true;
+        }
+        if (block?.fragment) {
+          if (RESULT.test(text)) {
+            flushBlock();
+            sink.summary(countWords(text));
+            return true;
+          }
+          if (FAILURES.test(text)) {
+            flushBlock();
+            return true;
+          }
+          const e = FRAGMENT_EVIDENCE.exec(text);
+          if (
+            e &&
+            (e[1] === undefined ||
+              e[1] === block.id ||
+              block.id.endsWith(`::${e[1]}`) ||
+              e[1].endsWith(block.id))
+          )
+            block.evidence = true;
+          block.buf.push(text, lineNo);
+          return true;
+        }
+        return false;
+      }
       const t = TEST.exec(text);
       if (t) {
         const o = t[2]!;
@@ -116,7 +158,7 @@ export function createCargoParser(sink: ParserSink) {
       const s = STDOUT.exec(text);
       if (s) {
         flushBlock();
-        block = { id: s[1]!, buf: new BlockBuffer() };
+        block = { id: s[1]!, buf: new BlockBuffer(), fragment: false, evidence: true };
         block.buf.push(text, lineNo);
         return true;
       }

@@ -11,7 +11,8 @@ const RESULT = /^(\s*)--- (FAIL|PASS|SKIP): (\S+) \([\d.]+s\)$/;
 const PACKAGE =
   /^(ok|FAIL|\?)\s+(\S+)\s+(?:[\d.]+s|\(cached\)|\[build failed\]|\[setup failed\]|\[no test files\])/;
 const BUILD_HEADER = /^# (\S+)(?: \[.*\])?$/;
-const COMPILE = /^((?:\.\.?\/)?[\w./-]+\.go):(\d+):(\d+): (.*)$/;
+// Go before 1.10 (and its vet) printed no column: `./acceptor.go:48: Panicf call needs 1 arg but has 2 args`.
+const COMPILE = /^((?:\.\.?\/)?[\w./-]+\.go):(\d+)(?::(\d+))?: (.*)$/;
 const PANIC = /^panic: /;
 /** A goroutine trace's frame in a test function: `example.com/x/pkg.TestY.func1()`, `created by example.com/x/pkg.TestY`. */
 const TEST_FRAME = /^(?:created by )?[\w.~/-]+\.(Test\w*)(?:\.func\d+)*(?:\(| in goroutine|$)/;
@@ -105,7 +106,7 @@ export function createGoParser(sink: ParserSink) {
         test: null,
         file: sink.path(m[1]!),
         line: Number(m[2]),
-        column: Number(m[3]),
+        column: m[3] === undefined ? null : Number(m[3]),
         errorType: "compile",
         message: m[4]!,
         stack: build.buf.text(),

@@ -42,6 +42,11 @@ export function createPhpunitParser(sink: ParserSink) {
   let block: Block | null = null;
   let testdoxClass: string | null = null;
   let testdoxBlock: Block | null = null;
+  /**
+   * A pasted failure list without PHPUnit's banner: `There were 2 failures:` counts only when its first entry,
+   * `1) Ns\ClassTest::testX`, follows (blank lines aside). Then the list is read as if the banner had been seen.
+   */
+  let pendingSection: string | null = null;
 
   function flush(b: Block | null): void {
     if (!b) return;
@@ -76,7 +81,26 @@ export function createPhpunitParser(sink: ParserSink) {
         active = true;
         return true;
       }
-      if (!active) return false;
+      if (!active) {
+        if (pendingSection !== null) {
+          if (text.trim() === "") return false;
+          const e = ENTRY.exec(text);
+          if (e && e[1] === "1") {
+            active = true;
+            const opened = SECTION.exec(pendingSection);
+            section = opened![1]!.startsWith("error")
+              ? "error"
+              : opened![1]!.startsWith("failure")
+                ? "failure"
+                : "other";
+          }
+          pendingSection = null;
+          if (!active) return false;
+        } else {
+          if (text.startsWith("There ") && SECTION.test(text)) pendingSection = text;
+          return false;
+        }
+      }
       const sec = SECTION.exec(text);
       if (sec) {
         flush(block);

@@ -32,6 +32,8 @@ const XDIST = new RegExp(
 const FINAL =
   /^(?:=+ )?((?:\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?|rerun|subtests (?:passed|failed))(?:, )?)+) in [\d.]+s(?: \([^)]*\))?(?: =+)?$/;
 const E_LINE = /^E {1,3}(.*)$/;
+/** A fixture error names the test's place as `file /abs/tests/test_x.py, line 12`. */
+const FIXTURE_FILE = new RegExp(`^file (${PY_PATH}), line (\\d+)$`);
 const INTERRUPTED = /^!{3,} .* !{3,}$/;
 
 interface Block {
@@ -73,6 +75,13 @@ function baseTitle(title: string): string {
 
 export function createPytestParser(sink: ParserSink) {
   let inSession = false;
+  /**
+   * A pasted fragment: a failure block (`____ test_x ____` or `____ ERROR at setup of … ____`) with no
+   * session header or section rule before it. Its blocks count only if they hold an `E   ` line.
+   */
+  let fragment = false;
+  /** The indentation of a pasted, indented section (`  ===== short test summary info =====`), stripped from its lines. */
+  let indent = "";
   let section: "none" | "blocks" | "summary" | "other" = "none";
   let block: Block | null = null;
   const blocks: Block[] = [];
@@ -89,8 +98,18 @@ export function createPytestParser(sink: ParserSink) {
   /** Tests with a failed subtest: their own PASSED line does not make them pass. */
   const subfailed = new Set<string>();
 
-  function record(word: string, id: string): void {
+  /** `-v` progress lines that say FAILED/ERROR: failures of their own when the log has no section naming any. */
+  const progressFailed = new Map<string, { outcome: TestOutcome; lineNo: number }>();
+
+  function record(word: string, id: string, lineNo = 0): void {
     const o = outcomeOf(word);
+    if (
+      lineNo > 0 &&
+      (o === "failed" || o === "error") &&
+      !word.startsWith("SUB") &&
+      progressFailed.size < 10_000
+    )
+      progressFailed.set(id, { outcome: o, lineNo });
     const file = sink.path(id.split("::")[0]!);
     if (o === "rerun") {
       rerun.add(id);
@@ -111,6 +130,7 @@ export function createPytestParser(sink: ParserSink) {
   }
 
   function closeBlock(): void {
+    if (block && fragment && block.eLines.length === 0) block = null;
     if (block && blocks.length < 1000) blocks.push(block);
     block = null;
   }
@@ -173,7 +193,7 @@ export function createPytestParser(sink: ParserSink) {
     // No short summary (-rN, or output cut): the node id from the test file the traceback starts in.
     const test =
       id ??
-      (key.kind === "test" && b.firstFile && !b.firstFile.startsWith("/")
+      (key.kind !== "collect" && b.firstFile && !b.firstFile.startsWith("/")
         ? `${sink.path(b.firstFile)}::${key.name.replace(/^([^[]*)/, (s) => s.replace(/\./g, "::"))}`
         : key.name);
     sink.failure({
@@ -197,6 +217,22 @@ export function createPytestParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      if (indent !== "") {
+        if (text.startsWith(indent)) text = text.slice(indent.length);
+        else if (text.trim() !== "") {
+          indent = "";
+          inSession = false;
+          section = "none";
+        }
+      } else if (!inSession && text.charCodeAt(0) === 32 && text.includes("= ")) {
+        // An indented section rule opens an indented paste of the section.
+        const t = text.trimStart();
+        const sec = SECTION.exec(t);
+        if (sec && /^(ERRORS|FAILURES|short test summary info)$/.test(sec[1]!)) {
+          indent = text.slice(0, text.length - t.length);
+          text = t;
+        }
+      }
       if (SESSION_START.test(text)) {
         inSession = true;
         section = "none";
@@ -217,15 +253,25 @@ export function createPytestParser(sink: ParserSink) {
         return true;
       }
       if (!inSession) {
+        // A failure block pasted without its session: blocks only count with an `E   ` line (see `fragment`).
+        const t = text.charCodeAt(0) === 95 ? BLOCK_TITLE.exec(text) : null;
+        if (t) {
+          inSession = true;
+          fragment = true;
+          section = "blocks";
+          block = { title: t[1]!, buf: new BlockBuffer(), eLines: [], location: null };
+          block.buf.push(text, lineNo);
+          return true;
+        }
         // Outcome lines can be seen without the session header (a log cut at the top).
         const v = text.includes(".py::") ? VERBOSE.exec(text) : null;
         if (v) {
-          record(v[2]!, v[1]!);
+          record(v[2]!, v[1]!, lineNo);
           return true;
         }
         const x = text.startsWith("[gw") ? XDIST.exec(text) : null;
         if (x) {
-          record(x[1]!, x[2]!);
+          record(x[1]!, x[2]!, lineNo);
           return true;
         }
         // `pytest -q` prints its count line without rules and without a session header.
@@ -248,6 +294,11 @@ export function createPytestParser(sink: ParserSink) {
           block.buf.push(text, lineNo);
           const e = E_LINE.exec(text);
           if (e && block.eLines.length < 40) block.eLines.push(e[1]!.trimEnd());
+          const fx = text.startsWith("file ") ? FIXTURE_FILE.exec(text) : null;
+          if (fx && block.firstFile === undefined) {
+            block.firstFile = fx[1]!;
+            block.location ??= { file: fx[1]!, line: Number(fx[2]), type: null };
+          }
           const loc = LOCATION.exec(text);
           if (loc && block.firstFile === undefined) block.firstFile = loc[1]!;
           // The crash location: the last one inside the repository (stdlib and site-packages stay absolute).
@@ -280,9 +331,9 @@ export function createPytestParser(sink: ParserSink) {
       }
       if (INTERRUPTED.test(text)) return true;
       const v = text.includes(".py::") ? VERBOSE.exec(text) : null;
-      if (v) record(v[2]!, v[1]!);
+      if (v) record(v[2]!, v[1]!, lineNo);
       const x = !v && text.startsWith("[gw") ? XDIST.exec(text) : null;
-      if (x) record(x[1]!, x[2]!);
+      if (x) record(x[1]!, x[2]!, lineNo);
       // Progress lines, platform header, captured output: all pytest's.
       return true;
     },
@@ -302,6 +353,22 @@ export function createPytestParser(sink: ParserSink) {
           start: s.lineNo,
           end: s.lineNo,
         });
+      }
+      // A log cut before its FAILURES section and short summary: the progress lines are all it says.
+      if (blocks.length === 0 && summaryIds.size === 0) {
+        for (const [id, p] of progressFailed) {
+          sink.failure({
+            category: "test",
+            test: id,
+            file: sink.path(id.split("::")[0]!),
+            message:
+              p.outcome === "error"
+                ? "error (the log ends before its details)"
+                : "failed (the log ends before its details)",
+            start: p.lineNo,
+            end: p.lineNo,
+          });
+        }
       }
       rerun = new Set();
     },

@@ -4,6 +4,9 @@ import type { ParserSink } from "../parser.ts";
 const PANIC_NEW = /^thread '(.+?)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):$/;
 const PANIC_OLD = /^thread '(.+?)'(?: \(\d+\))? panicked at '(.*)', (.+?):(\d+):(\d+)$/;
 
+const PANIC_OLD_OPEN = /^thread '(.+?)'(?: \(\d+\))? panicked at '(.*)$/;
+const PANIC_OLD_CLOSE = /^(.*)', (.+?):(\d+):(\d+)$/;
+
 export function summarizePanic(
   lines: readonly string[],
   sink: ParserSink,
@@ -22,6 +25,25 @@ export function summarizePanic(
     }
     const o = PANIC_OLD.exec(l);
     if (o) return { file: sink.path(o[3]!), line: Number(o[4]), column: Number(o[5]), message: o[2]! };
+    // The old form with a message over several lines (`assert_eq!`'s left/right): it closes with `', file:line:col`.
+    const open = PANIC_OLD_OPEN.exec(l);
+    if (open) {
+      const msg = [open[2]!];
+      for (let j = i + 1; j < lines.length && j <= i + 40; j++) {
+        const t = lines[j]!;
+        const close = PANIC_OLD_CLOSE.exec(t);
+        if (close) {
+          msg.push(close[1]!);
+          return {
+            file: sink.path(close[2]!),
+            line: Number(close[3]),
+            column: Number(close[4]),
+            message: msg.join("\n"),
+          };
+        }
+        msg.push(t);
+      }
+    }
   }
   return { file: null, line: null, column: null, message: "" };
 }

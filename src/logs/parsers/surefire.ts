@@ -342,4 +342,6 @@ export const surefireFormat: FormatDefinition = {
   name: "surefire",
   description: "Maven Surefire / Failsafe console output (detail blocks, Results recap, Tests run counts)",
   create: createSurefireParser,
+  // Maven's `[INFO]`/`[ERROR]` levels are Surefire's own framing; for any other tool they are a prefix to strip.
+  readsPrefixes: ["level"],
 };

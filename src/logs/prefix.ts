@@ -1,0 +1,144 @@
+/**
+ * Line prefixes that a log carries on every line of a stretch and that no format parser reads: a package
+ * build service's elapsed time (`[   26s] `), a build tool's level wrapping another tool's output
+ * (`[INFO] --- FAIL: TestX`), docker-compose's service column (`web_1  | `), a clock (`[12:03:44] `), a
+ * markdown quote (`> `). The rule: a prefix of one of these shapes that opens at least RUN consecutive
+ * lines is framing, and the parsers see those lines without it. The shape, not the exact text, is
+ * compared (`[   26s] ` then `[   27s] `), except docker-compose's, whose service name must repeat.
+ *
+ * A parser that reads a prefix itself (Surefire reads Maven's `[INFO]`/`[ERROR]`) declares its shape and is
+ * offered the line as printed, before the others.
+ */
+
+/** The shapes: `elapsed` `[  26s] `, `level` `[INFO] `, `clock` `[12:03:44] `, `quote` `> `, `service:name` `web_1  | `. */
+export type PrefixShape = string;
+
+export interface Prefix {
+  shape: PrefixShape;
+  /** Characters the prefix takes at the start of the line. */
+  length: number;
+}
+
+/** Consecutive lines that must open with the same shape before it counts as framing. */
+export const RUN = 3;
+
+const LEVELS = new Set(["INFO", "ERROR", "WARNING", "WARN", "DEBUG", "TRACE", "FATAL", "NOTICE"]);
+const ELAPSED = /^\[ *\d+(?:\.\d+)?s\] ?/;
+const CLOCK = /^\[(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\] ?/;
+const SERVICE = /^([A-Za-z0-9][\w.-]{0,62}?)(?:[_-]\d+)? *\| ?/;
+
+/** The framing prefix shape a line opens with, or null. Cheap on lines that have none: one char test first. */
+export function prefixOf(text: string): Prefix | null {
+  const c0 = text.charCodeAt(0);
+  if (c0 === 91 /* [ */) {
+    const close = text.indexOf("]", 1);
+    if (close < 2 || close > 40) return null;
+    const inner = text.slice(1, close);
+    const sp = text.charCodeAt(close + 1) === 32 ? 1 : 0;
+    if (LEVELS.has(inner)) return { shape: "level", length: close + 1 + sp };
+    let m = ELAPSED.exec(text);
+    if (m) return { shape: "elapsed", length: m[0].length };
+    m = CLOCK.exec(text);
+    if (m) return { shape: "clock", length: m[0].length };
+    return null;
+  }
+  if (c0 === 62 /* > */) {
+    const c1 = text.charCodeAt(1);
+    if (text.length === 1) return { shape: "quote", length: 1 };
+    if (c1 === 32) return { shape: "quote", length: 2 };
+    return null;
+  }
+  // docker-compose: a service name, padding, `|`. Scan the name by hand: most lines fail on their first word.
+  if ((c0 >= 97 && c0 <= 122) || (c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90)) {
+    let i = 1;
+    const n = Math.min(text.length, 64);
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (
+        (c >= 97 && c <= 122) ||
+        (c >= 48 && c <= 57) ||
+        (c >= 65 && c <= 90) ||
+        c === 95 ||
+        c === 45 ||
+        c === 46
+      )
+        i++;
+      else break;
+    }
+    if (text.charCodeAt(i) !== 32 && text.charCodeAt(i) !== 124) return null;
+    while (text.charCodeAt(i) === 32) i++;
+    if (text.charCodeAt(i) !== 124) return null;
+    const m = SERVICE.exec(text);
+    if (!m) return null;
+    return { shape: `service:${m[1]}`, length: m[0].length };
+  }
+  return null;
+}
+
+export interface PrefixStripper {
+  /** True when no line is held and no run is in force: a line without a prefix then passes straight on. */
+  idle(): boolean;
+  /**
+   * Takes the next line; returns the lines now decided, in order, each with the prefix to strip (null: none).
+   * A line that may open a run is held until the run is confirmed or broken.
+   */
+  push(text: string, lineNo: number, tag: boolean, out: Decided[]): void;
+  /** End of input: the held lines. */
+  flush(out: Decided[]): void;
+}
+
+export interface Decided {
+  text: string;
+  lineNo: number;
+  prefix: Prefix | null;
+  /** Anything the engine carries along with the line (the `##[error]` flag). */
+  tag: boolean;
+}
+
+export function createPrefixStripper(): PrefixStripper {
+  /** The shape of the run in force (its lines are stripped), or null. */
+  let active: PrefixShape | null = null;
+  const held: Decided[] = [];
+  let heldShape: PrefixShape | null = null;
+
+  function release(out: Decided[], strip: boolean): void {
+    for (const h of held) {
+      if (!strip) h.prefix = null;
+      out.push(h);
+    }
+    held.length = 0;
+    heldShape = null;
+  }
+
+  return {
+    idle() {
+      return active === null && held.length === 0;
+    },
+    push(text, lineNo, tag, out) {
+      const p = prefixOf(text);
+      if (active !== null) {
+        if (p && p.shape === active) {
+          out.push({ text, lineNo, prefix: p, tag });
+          return;
+        }
+        active = null;
+      }
+      if (p === null) {
+        if (held.length > 0) release(out, false);
+        out.push({ text, lineNo, prefix: null, tag });
+        return;
+      }
+      if (held.length > 0 && p.shape !== heldShape) release(out, false);
+      heldShape = p.shape;
+      held.push({ text, lineNo, prefix: p, tag });
+      if (held.length >= RUN) {
+        active = p.shape;
+        release(out, true);
+      }
+    },
+    flush(out) {
+      release(out, false);
+      active = null;
+    },
+  };
+}
