@@ -181,6 +181,77 @@ describe("constant-equality", () => {
   });
 });
 
+describe("constant-equality: a comparison that ignores the other operand", () => {
+  it.each([
+    [
+      "a str port whose < against an int is true for any digits",
+      [
+        "class Port(str):",
+        "    def __lt__(self, other):",
+        "        if isinstance(other, int):",
+        "            return self.isdigit()",
+        "        return str.__lt__(self, other)",
+      ],
+    ],
+    [
+      "an ordering decided by the value alone",
+      ["class Cents:", "    def __gt__(self, that):", "        return self.n >= 0"],
+    ],
+    [
+      "a constant in a later branch",
+      [
+        "class V:",
+        "    def __le__(self, other):",
+        "        if other is None:",
+        "            return True",
+        "        return self.k <= other.k",
+      ],
+    ],
+  ])("blocks %s", (_what, lines) => {
+    const v = violationsOf(addLines("src/port.py", lines), "constant-equality");
+    expect(v).toHaveLength(1);
+    expect(v[0]!.message).toMatch(/\[ignores-other-operand\]/);
+  });
+
+  it.each([
+    [
+      "fields compared",
+      ["class V:", "    def __lt__(self, other):", "        return self.key() < other.key()"],
+    ],
+    [
+      "a value derived from the other operand first",
+      [
+        "class Port(str):",
+        "    def __lt__(self, other):",
+        "        o = int(other)",
+        "        return int(self) < o",
+      ],
+    ],
+    [
+      "NotImplemented, False for another type, identity",
+      [
+        "class V:",
+        "    def __eq__(self, other):",
+        "        if self is other:",
+        "            return True",
+        "        if not isinstance(other, V):",
+        "            return False",
+        "        return self.k == other.k",
+        "    def __lt__(self, other):",
+        "        if not isinstance(other, V):",
+        "            return NotImplemented",
+        "        return (self.major, self.minor) < (other.major, other.minor)",
+      ],
+    ],
+    [
+      "a helper on both operands",
+      ["class V:", "    def __ge__(self, other):", "        return not self.__lt__(other)"],
+    ],
+  ])("allows %s", (_what, lines) => {
+    expect(violationsOf(addLines("src/port.py", lines), "constant-equality")).toEqual([]);
+  });
+});
+
 describe("special-casing", () => {
   const py: FailingTestSource[] = [
     {
