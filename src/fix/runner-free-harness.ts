@@ -424,8 +424,14 @@ async function runOne(titles) {
   for (const s of ranBefore.reverse()) for (const h of s.after) await call(h, self).catch(() => {});
   return result;
 }
+// node:test's module is itself the test function: const test = require("node:test").
+const entry = (t, a, b) => makeTest(t, a, b);
+entry.only = entry;
+entry.skip = noop;
+entry.todo = noop;
+entry.each = each;
 module.exports = guard(
-  {
+  Object.assign(entry, {
     describe,
     suite: describe,
     context: describe,
@@ -444,7 +450,7 @@ module.exports = guard(
     reset,
     runOne,
     classify,
-  },
+  }),
   "the test runner's module",
 );
 `;

@@ -295,6 +295,16 @@ describe("the JS harness, executed", () => {
     ]);
   });
 
+  it('node:test\'s module as the test function (const test = require("node:test"))', async () => {
+    const files = {
+      "test/t.test.js":
+        'const test = require("node:test");\nconst assert = require("node:assert");\ntest("one", () => { assert.strictEqual(1, 1); });\n',
+    };
+    const plan = await planFor("node-test", files)([{ index: 0, file: "test/t.test.js", name: "one" }]);
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    expect(execute(files, plan)).toEqual([{ key: "0", outcome: "passed", message: "" }]);
+  });
+
   it("jest globals and expect: matchers, .not, resolves; what it lacks is unsupported, never failed", async () => {
     const plan = await planFor(
       "jest",
