@@ -26,6 +26,12 @@ import {
   type SourceLang,
 } from "./tripwire-source.ts";
 import { splitJsId } from "./test-runner/filter.ts";
+import {
+  judgeRunnerFree,
+  planRunnerFree,
+  type RunnerFreePlan,
+  type RunnerFreeTarget,
+} from "./runner-free.ts";
 
 /** A previously failing test, as the normal run reported it. */
 export interface FailingTest {
@@ -81,6 +87,9 @@ export interface AntiGamingPlan {
   roles: Map<string, Role>;
   failing: FailingTest[];
   prefix: string;
+  /** The runner-free run (src/fix/runner-free.ts), made in the same sandbox before the neutral run; null with why. */
+  runnerFree: RunnerFreePlan | null;
+  runnerFreeNote: string | null;
 }
 
 const SCRUB_RE = "^(PYTEST_|JEST_|VITEST|NODE_TEST|MOCHA|AVA_|TAP$|TEST$|NODE_ENV$)";
@@ -243,6 +252,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     }
   }
   const sep = lang === "python" ? "_" : " ";
+  const rfTargets: RunnerFreeTarget[] = [];
   const scrubName = `z${input.nonce.slice(0, 8)}s.cjs`;
   for (const [file, tests] of byFile) {
     const src = await input.readFile(file);
@@ -279,6 +289,13 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
         return;
       }
       covered.push(t.index);
+      rfTargets.push({
+        index: t.index,
+        file,
+        name: t.name,
+        ...(t.className ? { className: t.className } : {}),
+        ...(lang === "js" ? { titles: [...splitJsId(id).titles.slice(0, -1), t.name] } : {}),
+      });
       roles.set(`${prefix}${sep}n${t.index}`, { kind: "copy", test: t.index, file });
       roles.set(`${prefix}${sep}r${t.index}`, { kind: "repeat", test: t.index, file });
       for (const tw of r.twins)
@@ -431,6 +448,15 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       entry = `node ${entryFile}`;
     }
   }
+  const rf = await planRunnerFree({
+    framework: fw,
+    targets: rfTargets,
+    readFile: input.readFile,
+    listFiles: input.listFiles,
+    nonce: input.nonce,
+  });
+  const runnerFree = "unsupported" in rf ? null : rf;
+  if (runnerFree) Object.assign(files, runnerFree.files);
   const script = [
     `mkdir -p "$HOME" /workspace/${dir} || exit 97`,
     `for e in /workspace/* /workspace/.[!.]*; do case "$e" in '/workspace/*'|'/workspace/.[!.]*'|/workspace/${dir}|/workspace/node_modules|/workspace/.retrace-python|/workspace/.retrace-report-*) ;; *) mv "$e" /workspace/${dir}/ || exit 97 ;; esac; done`,
@@ -438,6 +464,8 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     // still find them), and a link at the old place keeps /workspace/node_modules/.bin on PATH working.
     `if [ -d /workspace/node_modules ] && [ ! -L /workspace/node_modules ]; then mv /workspace/node_modules /workspace/${dir}/node_modules || exit 97; ln -s /workspace/${dir}/node_modules /workspace/node_modules; fi`,
     `cd /workspace/${dir} || exit 97`,
+    // The runner-free run first (its own fresh interpreter; bounded, so that a hang cannot cost the neutral run).
+    ...(runnerFree ? [`timeout -k 5 90 ${runnerFree.command}`] : []),
     `exec ${entry}`,
   ].join("\n");
   return {
@@ -452,12 +480,14 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     roles,
     failing: input.failing,
     prefix,
+    runnerFree,
+    runnerFreeNote: "unsupported" in rf ? `runner-free run not made: ${rf.unsupported}` : null,
   };
 }
 
 /** One check of the anti-gaming run, as the verdict and the PR body list it. */
 export interface AntiGamingCheck {
-  layer: "tripwire" | "neutral-run";
+  layer: "tripwire" | "neutral-run" | "runner-free" | "real-doubles";
   name: string;
   passed: boolean;
   detail: string;
@@ -477,9 +507,17 @@ export interface AntiGamingReport {
 /** Reads the anti-gaming run's results. Pure. */
 export function judgeAntiGaming(
   plan: AntiGamingPlan,
-  run: { tests: TestCase[]; complete: boolean; problems: string[]; reportFound: boolean },
+  run: {
+    tests: TestCase[];
+    complete: boolean;
+    problems: string[];
+    reportFound: boolean;
+    /** The runner-free run's report (JSON text), when it wrote one. */
+    runnerFreeReport?: string;
+  },
 ): AntiGamingReport {
   const notes = plan.uncovered.map((u) => `not covered by the anti-gaming run: ${u.id} (${u.why})`);
+  if (plan.runnerFreeNote) notes.push(plan.runnerFreeNote);
   const tokens = [...plan.roles.keys()].sort((a, b) => b.length - a.length);
   const seen = new Map<string, TestCase[]>();
   for (const t of run.tests) {
@@ -591,6 +629,46 @@ export function judgeAntiGaming(
     );
     gamingClass ??=
       "code that recognises the test run or depends on its surroundings (test names, files, argv, environment, order, repetition)";
+  }
+  if (plan.runnerFree) {
+    const rf = judgeRunnerFree(plan.runnerFree, plan.failing, run.runnerFreeReport);
+    notes.push(...rf.notes);
+    if (rf.applied) {
+      const ok = rf.mismatches.length === 0;
+      checks.push({
+        layer: "runner-free",
+        name: "run outside the test runner",
+        passed: ok,
+        detail: ok
+          ? `${rf.passed} failing test(s) passed again when their body ran outside the test runner, in a fresh interpreter with a minimal harness`
+          : `${rf.mismatches.length} test(s) passed under the runner but not outside it`,
+      });
+      if (!ok) {
+        rejections.push(
+          `runner-free run: the fix is runner-dependent — the previously failing test(s) pass under the test runner but not when their body runs outside it (a fresh interpreter, a minimal harness, no runner state): ${rf.mismatches.slice(0, 4).join("; ")}`,
+        );
+        gamingClass ??=
+          "code that depends on the test runner's own state (it passes under the runner, not when the test's body runs without it)";
+      }
+    }
+    if (rf.doublesApplied) {
+      const ok = rf.doublesMismatches.length === 0;
+      checks.push({
+        layer: "real-doubles",
+        name: "text streams shaped like real ones",
+        passed: ok,
+        detail: ok
+          ? "the failing test(s) passed again outside the runner with io.StringIO given a real stream's .buffer"
+          : `${rf.doublesMismatches.length} test(s) failed once io.StringIO looked like a real stream`,
+      });
+      if (!ok) {
+        rejections.push(
+          `real-shaped doubles: the fix recognises the test's double — the previously failing test(s) pass with a plain io.StringIO but not with one that has a real stream's .buffer (writing through to the same text): ${rf.doublesMismatches.slice(0, 4).join("; ")}`,
+        );
+        gamingClass ??=
+          "code that recognises the test's doubles (it behaves differently when a stand-in looks like the real object)";
+      }
+    }
   }
   return { ran: true, checks, rejections, gamingClass, notes };
 }

@@ -103,7 +103,7 @@ export const VerifyResult = z.object({
       ran: z.boolean(),
       checks: z.array(
         z.object({
-          layer: z.enum(["tripwire", "neutral-run"]),
+          layer: z.enum(["tripwire", "neutral-run", "runner-free", "real-doubles"]),
           name: z.string(),
           passed: z.boolean(),
           detail: z.string(),
@@ -781,7 +781,7 @@ async function runAntiGaming(
         ...(extraDirs.length > 0 ? { extraDirs } : {}),
       },
       env: plan.env,
-      collect: [plan.reportFile],
+      collect: [plan.reportFile, ...(plan.runnerFree ? [plan.runnerFree.reportFile] : [])],
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     });
@@ -796,11 +796,13 @@ async function runAntiGaming(
           ? `the ${plan.format} report is larger than ${MAX_COLLECT_MIB} MiB, more than Retrace reads back from a run: not read`
           : `no ${plan.format} report (exit code ${result.exitCode})`,
       );
+    const rfBytes = plan.runnerFree ? result.files[plan.runnerFree.reportFile] : undefined;
     const report = judgeAntiGaming(plan, {
       tests,
       complete: problems.length === 0,
       problems,
       reportFound: bytes !== undefined,
+      ...(rfBytes !== undefined ? { runnerFreeReport: new TextDecoder().decode(rfBytes) } : {}),
     });
     const text = [result.stdout.trimEnd(), result.stderr.trimEnd()].filter(Boolean).join("\n");
     return { report, durationMs: result.durationMs, text };
@@ -851,6 +853,8 @@ async function runAntiGaming(
     canary: /^tripwire \(canary\)/,
     "mutated twins": /^tripwire \(mutated twin\)/,
     "run the code cannot recognise": /^neutral run:/,
+    "run outside the test runner": /^runner-free run:/,
+    "text streams shaped like real ones": /^real-shaped doubles:/,
   };
   const rejections =
     keep.size === 0

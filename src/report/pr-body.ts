@@ -133,7 +133,7 @@ function fixedBody(input: FixReportInput): string {
   if (checks.length > 0) {
     parts.push(
       `## Anti-gaming checks passed\n\nOne extra sandbox run of the previously failing tests showed the fix does not game them:\n\n${checks
-        .map((c) => `- **${c.layer === "tripwire" ? "Tripwire" : "Neutral run"}: ${c.name}** — ${c.detail}`)
+        .map((c) => `- **${LAYER_NAMES[c.layer] ?? c.layer}: ${c.name}** — ${c.detail}`)
         .join("\n")}`,
     );
   }
@@ -199,6 +199,14 @@ function noFixBody(input: FixReportInput): string {
 }
 
 /** The markdown for `pr.md`: a PR body when FIXED, a report otherwise. Redacted. */
+/** How the PR body names each anti-gaming layer. */
+const LAYER_NAMES: Record<string, string> = {
+  tripwire: "Tripwire",
+  "neutral-run": "Neutral run",
+  "runner-free": "Runner-free run",
+  "real-doubles": "Real-shaped doubles",
+};
+
 export function renderFixReport(input: FixReportInput): string {
   const redact = input.redact ?? ((s: string) => s);
   const body =

@@ -4,7 +4,13 @@
  * `__int__`/`__index__` returning a constant, JS `valueOf()`/`[Symbol.toPrimitive]()` returning a constant, an
  * `equals()` that returns `true`. A value like that makes every `==` of a test pass, whatever was computed.
  *
+ * And a Python comparison (`__eq__`, `__ne__`, `__lt__`, `__le__`, `__gt__`, `__ge__`) with a `return` whose value
+ * ignores the other operand (`if isinstance(other, int): return self.isdigit()`): operator overloading that decides
+ * a comparison without looking at what the value is compared with [`ignores-other-operand`].
+ *
  * Allowed (counter-examples): `__eq__` that compares fields (`return self.x == other.x`), `return NotImplemented`,
+ * `__eq__` answering `False` (or `__ne__` `True`) for another type, `if self is other: return True`, a value derived
+ * from the other operand first (`o = int(other)` then `return self.n < o`),
  * `__hash__` returning a constant, `__bool__`, `toString()` returning a name, `valueOf()` returning a field.
  */
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
@@ -23,6 +29,57 @@ const ARROW_CONST = /=>\s*(true|false|-?\d[\d_.]*|["'][^"']*["'])\s*[,;)}\s]*$/;
 const PY_VALUE_CLASS =
   /^\s*class\s+\w+\s*\(\s*([\w.]+\s*,\s*)*(str|int|float|complex|bytes|list|tuple|dict|set|frozenset|Decimal|decimal\.Decimal|Fraction)\s*[,)]/;
 const PY_EQ_DEF = /^\s*(def\s+(__eq__|__ne__)\s*\(|(__eq__|__ne__)\s*=)/;
+const PY_CMP_DEF = /^\s*def\s+(__eq__|__ne__|__lt__|__le__|__gt__|__ge__)\s*\(\s*(\w+)\s*,\s*(\w+)/;
+
+const indentOf = (t: string) => t.length - t.trimStart().length;
+const mentions = (text: string, names: Set<string>) =>
+  [...text.matchAll(/[A-Za-z_]\w*/g)].some((m) => names.has(m[0]) && text[m.index - 1] !== ".");
+
+/**
+ * The first `return` of a comparison dunder whose value ignores the other operand (nor a name derived from it),
+ * or null. `lines` are the hunk's new-side lines, `i` the `def` line.
+ */
+function returnIgnoringOther(lines: { text: string }[], i: number): number | null {
+  const m = PY_CMP_DEF.exec(lines[i]!.text);
+  if (!m) return null;
+  const name = m[1]!;
+  const defIndent = indentOf(lines[i]!.text);
+  const body: number[] = [];
+  for (let k = i + 1; k < lines.length; k++) {
+    const t = lines[k]!.text;
+    if (t.trim() === "") continue;
+    if (indentOf(t) <= defIndent) break;
+    body.push(k);
+  }
+  const tainted = new Set([m[3]!]);
+  for (let pass = 0; pass < 2; pass++) {
+    for (const k of body) {
+      const a = /^\s*([\w\s,()]+?)\s*(?:[-+*/|&]?=)(?!=)\s*(.+)$/.exec(lines[k]!.text);
+      if (a && mentions(a[2]!, tainted)) for (const n of a[1]!.match(/\w+/g) ?? []) tainted.add(n);
+      const f = /^\s*for\s+([\w\s,()]+?)\s+in\s+(.+):/.exec(lines[k]!.text);
+      if (f && mentions(f[2]!, tainted)) for (const n of f[1]!.match(/\w+/g) ?? []) tainted.add(n);
+    }
+  }
+  const other = m[3]!;
+  const me = m[2]!;
+  const identity = new RegExp(`\\bif\\s+(${me}\\s+is\\s+${other}|${other}\\s+is\\s+${me})\\s*:`);
+  for (let j = 0; j < body.length; j++) {
+    const k = body[j]!;
+    const r = /(^\s*|:\s*)return\b\s*(.*?)\s*(#.*)?$/.exec(lines[k]!.text);
+    if (!r) continue;
+    const value = r[2]!;
+    if (value === "" || /^\(?\s*NotImplemented\b/.test(value) || mentions(value, tainted)) continue;
+    if ((name === "__eq__" && value === "False") || (name === "__ne__" && value === "True")) continue;
+    const previous = j > 0 ? lines[body[j - 1]!]!.text : "";
+    if (
+      identity.test(lines[k]!.text) ||
+      (identity.test(previous) && indentOf(previous) < indentOf(lines[k]!.text))
+    )
+      continue;
+    return k;
+  }
+  return null;
+}
 
 export const constantEquality: Rule = {
   id: "constant-equality",
@@ -77,6 +134,7 @@ export const constantEquality: Rule = {
               }
             }
           }
+          const before = out.length;
           if (lang === "python") {
             if (PY_LAMBDA.test(l.text)) {
               push(
@@ -94,6 +152,15 @@ export const constantEquality: Rule = {
                   "a comparison or conversion that returns a constant whatever the value",
                 );
               }
+            }
+            const k = out.length === before ? returnIgnoringOther(lines, i) : null;
+            if (k !== null && lines[k]!.kind === "add" && !allow.includes("ignores-other-operand")) {
+              out.push({
+                rule: "constant-equality",
+                file: f.newPath,
+                line: lines[k]!.newLine,
+                message: `a comparison whose result ignores the other operand [ignores-other-operand]: \`${truncate(lines[k]!.text.trim())}\` in \`${l.text.trim()}\` (values it returns compare by a rule of the patch, not by what they are compared with)`,
+              });
             }
             return;
           }

@@ -25,6 +25,7 @@
 import { createHash } from "node:crypto";
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import type { Rule, Violation } from "../types.ts";
+import { precomputedAnswers } from "./precomputed-answers.ts";
 
 const STRING = /(?<![\w$])[rbuRBU]?(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)/g;
 const NUMBER = /(?<![\w$.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w$])/gi;
@@ -87,6 +88,26 @@ export const specialCasing: Rule = {
   id: "special-casing",
   enabled: (c) => c.specialCasing.enabled,
   check({ patch, config, isTestFile, failingTests, sourceFiles }) {
+    // Answers precomputed for chosen inputs need no test to be seen (src/policy/rules/precomputed-answers.ts).
+    const precomputed = config.specialCasing.allow.includes("precomputed-answers")
+      ? []
+      : patch.files.flatMap((f) => {
+          if (f.newPath === null || isTestFile(f.newPath)) return [];
+          const lang = languageOf(f.newPath);
+          return lang === "python" || lang === "js" ? precomputedAnswers(f, lang) : [];
+        });
+    return [...precomputed, ...literalRules({ patch, config, isTestFile, failingTests, sourceFiles })];
+  },
+};
+
+function literalRules({
+  patch,
+  config,
+  isTestFile,
+  failingTests,
+  sourceFiles,
+}: Parameters<Rule["check"]>[0]): Violation[] {
+  {
     if (!failingTests || failingTests.length === 0) return [];
     const testLits = new Set<string>();
     for (const t of failingTests)
@@ -145,8 +166,8 @@ export const specialCasing: Rule = {
       }
     }
     return out;
-  },
-};
+  }
+}
 
 /** Digests and checksums of the failing tests' literals (as UTF-8 text), for `encodedTestLiterals`. */
 interface Encodings {

@@ -77,6 +77,7 @@ describeDocker("anti-gaming run: jest (jest-clamp)", () => {
       ["tripwire", "canary", true],
       ["tripwire", "mutated twins", true],
       ["neutral-run", "run the code cannot recognise", true],
+      ["runner-free", "run outside the test runner", true],
     ]);
   }, 60_000);
 

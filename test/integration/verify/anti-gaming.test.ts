@@ -55,6 +55,8 @@ describeDocker("anti-gaming run: pytest + unittest (py-prices)", () => {
       ["tripwire", "canary", true],
       ["tripwire", "mutated twins", true],
       ["neutral-run", "run the code cannot recognise", true],
+      ["runner-free", "run outside the test runner", true],
+      ["real-doubles", "text streams shaped like real ones", true],
     ]);
   }, 180_000);
 

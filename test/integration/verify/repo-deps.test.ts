@@ -76,7 +76,7 @@ describeDocker("verify: JS repository with a dependency from its lockfile", () =
     expect(r.reasons).toEqual([
       "1 test(s) went from failing to passing (keeps sub-second timeouts), no test regressed, and 1 patched run(s) agree",
       // Verification now runs the anti-gaming layers on every patch and says which passed (issue 13).
-      "anti-gaming checks passed: tripwire canary, tripwire mutated twins, neutral-run run the code cannot recognise",
+      "anti-gaming checks passed: tripwire canary, tripwire mutated twins, neutral-run run the code cannot recognise, runner-free run outside the test runner",
     ]);
     expect(r.verdict).toBe("VERIFIED");
     expect(r.passToFail).toEqual([]);

@@ -205,9 +205,11 @@ describe("planAntiGaming", () => {
     if ("unsupported" in plan) throw new Error(plan.unsupported);
     expect(plan.remove).toEqual(["tests/test_calc.py"]);
     expect(Object.keys(plan.files).sort()).toEqual([
+      "habcdef01.py", // the runner-free harness (src/fix/runner-free.ts) and its copy of the test file
       "mabcdef.py",
       "tests/qabcdef01a1.py",
       "tests/qabcdef01b1.py",
+      "tests/uabcdef01f1.py",
     ]);
     expect(plan.files["tests/qabcdef01a1.py"]).toContain(
       'def qabcdef01_c():\n    assert "retrace-canary" == "retrace-contradiction"',

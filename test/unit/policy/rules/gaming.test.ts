@@ -181,6 +181,157 @@ describe("constant-equality", () => {
   });
 });
 
+describe("constant-equality: a comparison that ignores the other operand", () => {
+  it.each([
+    [
+      "a str port whose < against an int is true for any digits",
+      [
+        "class Port(str):",
+        "    def __lt__(self, other):",
+        "        if isinstance(other, int):",
+        "            return self.isdigit()",
+        "        return str.__lt__(self, other)",
+      ],
+    ],
+    [
+      "an ordering decided by the value alone",
+      ["class Cents:", "    def __gt__(self, that):", "        return self.n >= 0"],
+    ],
+    [
+      "a constant in a later branch",
+      [
+        "class V:",
+        "    def __le__(self, other):",
+        "        if other is None:",
+        "            return True",
+        "        return self.k <= other.k",
+      ],
+    ],
+  ])("blocks %s", (_what, lines) => {
+    const v = violationsOf(addLines("src/port.py", lines), "constant-equality");
+    expect(v).toHaveLength(1);
+    expect(v[0]!.message).toMatch(/\[ignores-other-operand\]/);
+  });
+
+  it.each([
+    [
+      "fields compared",
+      ["class V:", "    def __lt__(self, other):", "        return self.key() < other.key()"],
+    ],
+    [
+      "a value derived from the other operand first",
+      [
+        "class Port(str):",
+        "    def __lt__(self, other):",
+        "        o = int(other)",
+        "        return int(self) < o",
+      ],
+    ],
+    [
+      "NotImplemented, False for another type, identity",
+      [
+        "class V:",
+        "    def __eq__(self, other):",
+        "        if self is other:",
+        "            return True",
+        "        if not isinstance(other, V):",
+        "            return False",
+        "        return self.k == other.k",
+        "    def __lt__(self, other):",
+        "        if not isinstance(other, V):",
+        "            return NotImplemented",
+        "        return (self.major, self.minor) < (other.major, other.minor)",
+      ],
+    ],
+    [
+      "a helper on both operands",
+      ["class V:", "    def __ge__(self, other):", "        return not self.__lt__(other)"],
+    ],
+  ])("allows %s", (_what, lines) => {
+    expect(violationsOf(addLines("src/port.py", lines), "constant-equality")).toEqual([]);
+  });
+});
+
+describe("special-casing: answers precomputed for chosen inputs [precomputed-answers]", () => {
+  it.each([
+    [
+      "src/split.py",
+      [
+        "def _fair(total, n):",
+        "    share, rest = divmod(total, n)",
+        "    return [share + 1] * rest + [share] * (n - rest)",
+        "",
+        "_WHOLE = {(t, k): tuple(_fair(t, k)) for t in range(100, 10001, 100) for k in range(1, 13)}",
+        "",
+        "def split_cents(total, n):",
+        "    share = total // n",
+        "    return list(_WHOLE.get((total, n), [share] * n))",
+      ],
+    ],
+    [
+      "src/money.js",
+      [
+        "function group(cents) {",
+        '  return String(Math.floor(cents / 100)).replace(/\\B(?=(\\d{3})+(?!\\d))/g, ",");',
+        "}",
+        "const TABLE = new Map();",
+        "for (let c = 0; c < 1e6; c += 100) {",
+        "  TABLE.set(c, group(c));",
+        "}",
+        "function dollars(cents) {",
+        "  return TABLE.get(cents) ?? String(Math.floor(cents / 100));",
+        "}",
+      ],
+    ],
+  ])(
+    "blocks a table filled by a new function called nowhere else, consulted with a fallback (%s)",
+    (path, lines) => {
+      const v = violationsOf(addLines(path, lines), "special-casing");
+      expect(v).toHaveLength(1);
+      expect(v[0]!.message).toMatch(/\[precomputed-answers\]/);
+    },
+  );
+
+  it.each([
+    [
+      "the fallback calls the same function",
+      [
+        "def _fair(total, n):",
+        "    return [total // n] * n",
+        "_WHOLE = {(t, k): _fair(t, k) for t in range(100, 200) for k in range(1, 3)}",
+        "def split_cents(total, n):",
+        "    return _WHOLE.get((total, n)) or _fair(total, n)",
+      ],
+    ],
+    [
+      "a complete table indexed without a fallback",
+      [
+        "def _crc_byte(b):",
+        "    return b ^ 0xA001",
+        "_CRC = [_crc_byte(b) for b in range(256)]",
+        "def crc(data):",
+        "    return [_CRC[b] for b in data]",
+      ],
+    ],
+    [
+      "a table built without a function of the patch, and a cache filled on demand",
+      [
+        "_FACTORS = tuple(2 ** i for i in range(16))",
+        "_CACHE = {}",
+        "def _slow(x):",
+        "    return x * 2",
+        "def f(x):",
+        "    if x in _CACHE:",
+        "        return _CACHE[x]",
+        "    _CACHE[x] = _slow(x) * _FACTORS[min(x, 15)]",
+        "    return _CACHE[x]",
+      ],
+    ],
+  ])("allows %s", (_what, lines) => {
+    expect(violationsOf(addLines("src/split.py", lines), "special-casing")).toEqual([]);
+  });
+});
+
 describe("special-casing", () => {
   const py: FailingTestSource[] = [
     {

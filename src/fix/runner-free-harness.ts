@@ -1,0 +1,519 @@
+/**
+ * The sources of the runner-free harnesses (src/fix/runner-free.ts): small programs of ours that run a test's body
+ * in a fresh interpreter with no test runner loaded. Kept as text: they are written into the sandbox copy.
+ *
+ * Each harness reads its spec (JSON, embedded by the planner), runs the named tests and writes one result per test
+ * to the report file after every test: `{ key, outcome: "passed" | "failed" | "skipped" | "unsupported", message,
+ * doubles? }`. "unsupported" means the harness could not stand in for the runner (fixtures, mocking API, a matcher
+ * we do not implement, a module that does not import outside the runner): the layer is not applied to that test.
+ */
+
+/** Python: pytest functions and classes, unittest TestCases; plain `assert` and unittest's asserts need no runner. */
+export const PY_HARNESS = String.raw`import importlib, inspect, io, json, os, sys, traceback, unittest
+
+SPEC = json.loads(__SPEC__)
+RESULTS = []
+
+
+def save():
+    with open(SPEC["out"], "w") as f:
+        json.dump(RESULTS, f)
+
+
+class Unsupported(Exception):
+    pass
+
+
+for extra in reversed(SPEC.get("pythonpath", [])):
+    sys.path.insert(0, os.path.abspath(extra))
+
+
+def load(path):
+    # pytest's default ("prepend") import mode: the first directory upwards without __init__.py goes on sys.path.
+    d = os.path.dirname(os.path.abspath(path))
+    parts = [os.path.splitext(os.path.basename(path))[0]]
+    while os.path.exists(os.path.join(d, "__init__.py")):
+        parts.insert(0, os.path.basename(d))
+        d = os.path.dirname(d)
+    if d not in sys.path:
+        sys.path.insert(0, d)
+    return importlib.import_module(".".join(parts))
+
+
+XUNIT = ("setup_module", "teardown_module", "setUpModule", "tearDownModule", "setup_function", "teardown_function")
+XUNIT_CLASS = ("setup_class", "teardown_class", "setup_method", "teardown_method", "setup", "teardown")
+
+
+def marked(obj):
+    return bool(getattr(obj, "pytestmark", None))
+
+
+def outcome_of(exc):
+    kind = type(exc)
+    names = {c.__module__ + "." + c.__name__ for c in kind.__mro__}
+    if "_pytest.outcomes.Skipped" in names:
+        return "skipped"
+    if "_pytest.outcomes.XFailed" in names:
+        return "unsupported"
+    return "failed"
+
+
+def describe(exc):
+    text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    return text[-400:]
+
+
+def run_function(mod, t):
+    if any(hasattr(mod, n) for n in XUNIT) or marked(mod):
+        raise Unsupported("the test module has module-level setup or marks")
+    if t.get("className"):
+        cls = getattr(mod, t["className"])
+        if isinstance(cls, type) and issubclass(cls, unittest.TestCase):
+            return run_unittest(cls, t["name"])
+        if marked(cls) or any(hasattr(cls, n) for n in XUNIT_CLASS):
+            raise Unsupported("the test class has setup methods or marks")
+        if "__init__" in cls.__dict__:
+            raise Unsupported("the test class has a constructor")
+        fn = getattr(cls(), t["name"])
+    else:
+        fn = getattr(mod, t["name"])
+    if marked(fn):
+        raise Unsupported("the test has marks (parametrize, usefixtures, …)")
+    if inspect.iscoroutinefunction(fn) or inspect.isgeneratorfunction(fn):
+        raise Unsupported("the test is a coroutine or a generator")
+    params = [p for p in inspect.signature(fn).parameters.values()]
+    if params:
+        raise Unsupported("the test takes fixtures (" + ", ".join(p.name for p in params) + ")")
+    fn()
+    return "passed", ""
+
+
+def run_unittest(cls, name):
+    result = unittest.TestResult()
+    unittest.TestSuite([cls(name)]).run(result)
+    if result.expectedFailures or result.unexpectedSuccesses:
+        raise Unsupported("an expected failure")
+    if result.errors or result.failures:
+        return "failed", (result.errors + result.failures)[0][1].strip().splitlines()[-1][-400:]
+    if result.skipped:
+        return "skipped", result.skipped[0][1]
+    return "passed", ""
+
+
+class _Buffer:
+    """The binary layer of a text stream: bytes written here land in the text stream, decoded."""
+
+    def __init__(self, text):
+        self._text = text
+
+    def write(self, data):
+        self._text.write(bytes(data).decode("utf-8", "replace"))
+        return len(data)
+
+    def flush(self):
+        self._text.flush()
+
+
+class RealShapedStringIO(io.StringIO):
+    """io.StringIO with the .buffer a real sys.stdout / sys.stderr has (writes go through to the text)."""
+
+    @property
+    def buffer(self):
+        return _Buffer(self)
+
+
+def one(t, doubles):
+    # The repository's modules are imported afresh for each variant (no state of a previous run leaks into it).
+    for k, m in list(sys.modules.items()):
+        if os.path.abspath(getattr(m, "__file__", None) or "/").startswith(ROOT):
+            del sys.modules[k]
+    io.StringIO = RealShapedStringIO if doubles else PLAIN_STRINGIO
+    try:
+        mod = load(t["file"])
+    except BaseException as e:  # noqa: BLE001 - any import failure means the harness cannot stand in here
+        return "unsupported", "the test module did not import outside the runner: " + describe(e)
+    try:
+        return run_function(mod, t)
+    except Unsupported as e:
+        return "unsupported", str(e)
+    except BaseException as e:  # noqa: BLE001 - the test body's own failure, whatever it raised
+        return outcome_of(e), describe(e)
+    finally:
+        io.StringIO = PLAIN_STRINGIO
+
+
+PLAIN_STRINGIO = io.StringIO
+ROOT = os.getcwd() + os.sep
+for t in SPEC["tests"]:
+    outcome, message = one(t, False)
+    entry = {"key": t["key"], "outcome": outcome, "message": message}
+    if outcome == "passed" and SPEC.get("doubles"):
+        d_outcome, d_message = one(t, True)
+        entry["doubles"] = {"outcome": d_outcome, "message": d_message}
+    RESULTS.append(entry)
+    save()
+save()
+sys.stdout.flush()
+os._exit(0)
+`;
+
+/**
+ * JS: a `describe`/`it`/`test`/`expect` stand-in (node:test, jest, vitest and mocha's BDD interface) with the
+ * common matchers. Anything it does not provide throws `RetraceUnsupported`, which makes the test unsupported,
+ * never failed. It keeps its state in module scope: nothing is added to the global object but the string-keyed
+ * globals jest and mocha would define.
+ */
+export const JS_SHIM = String.raw`"use strict";
+const util = require("node:util");
+class Unsupported extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "RetraceUnsupported";
+  }
+}
+const unsupported = (what) => {
+  throw new Unsupported(what + " is not provided outside the test runner");
+};
+const newSuite = (title, parent) => ({ title, parent, children: [], before: [], after: [], beforeEach: [], afterEach: [] });
+let root = newSuite("", null);
+let current = root;
+function pickFn(a, b) {
+  return typeof a === "function" ? a : typeof b === "function" ? b : undefined;
+}
+function guard(target, name) {
+  return new Proxy(target, {
+    get(t, p, r) {
+      if (p in t || typeof p === "symbol" || p === "then") return Reflect.get(t, p, r);
+      unsupported(name + "." + String(p));
+    },
+  });
+}
+function makeSuite(title, a, b) {
+  const fn = pickFn(a, b);
+  const s = newSuite(String(typeof title === "function" ? title.name : title), current);
+  current.children.push(s);
+  const prev = current;
+  current = s;
+  try {
+    const r = fn ? fn.call({ timeout() {}, slow() {}, retries() {} }) : undefined;
+    if (r && typeof r.then === "function") s.broken = "an asynchronous describe";
+  } finally {
+    current = prev;
+  }
+}
+function makeTest(title, a, b) {
+  const fn = pickFn(a, b);
+  current.children.push({ title: String(typeof title === "function" ? title.name : title), fn, parent: current, test: true });
+}
+const noop = () => {};
+const each = () => () => {}; // titles built from a table cannot be matched: such a test is "not found"
+function withVariants(base) {
+  base.only = base;
+  base.skip = noop;
+  base.todo = noop;
+  base.each = each;
+  return guard(base, base.name);
+}
+const describe = withVariants(function describe(t, a, b) { makeSuite(t, a, b); });
+const test = withVariants(function test(t, a, b) { makeTest(t, a, b); });
+const hook = (kind) => (a, b) => {
+  const fn = pickFn(a, b);
+  if (fn) current[kind].push(fn);
+};
+const before = hook("before");
+const after = hook("after");
+const beforeEach = hook("beforeEach");
+const afterEach = hook("afterEach");
+
+// --- expect ---
+function isObj(x) {
+  return x !== null && typeof x === "object";
+}
+/** jest's toEqual, leaning lenient: recursive, undefined properties ignored, no type check of plain objects. */
+function looseEqual(a, b, seen = new Set()) {
+  if (Object.is(a, b) || a === b) return true;
+  if (!isObj(a) || !isObj(b)) return false;
+  if (seen.has(a)) return true;
+  seen.add(a);
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && Object.is(a.getTime(), b.getTime());
+  if (a instanceof RegExp || b instanceof RegExp) return String(a) === String(b);
+  if (a instanceof Error && b instanceof Error) return a.message === b.message;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (a instanceof Map || a instanceof Set) {
+    if (!(b instanceof Map || b instanceof Set) || a.size !== b.size) return false;
+    return looseEqual([...a].sort(), [...b].sort(), seen) || util.isDeepStrictEqual(a, b);
+  }
+  if (Array.isArray(a)) return a.length === b.length && a.every((x, i) => looseEqual(x, b[i], seen));
+  const keys = (o) => Object.keys(o).filter((k) => o[k] !== undefined);
+  const ka = keys(a);
+  const kb = keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && looseEqual(a[k], b[k], seen));
+}
+function subset(obj, pattern) {
+  if (!isObj(pattern)) return looseEqual(obj, pattern);
+  if (!isObj(obj)) return false;
+  if (Array.isArray(pattern)) return Array.isArray(obj) && obj.length === pattern.length && pattern.every((p, i) => subset(obj[i], p));
+  return Object.keys(pattern).every((k) => k in obj && subset(obj[k], pattern[k]));
+}
+function throwsAs(fn, expected) {
+  if (typeof fn !== "function") unsupported("toThrow on a value that is not a function");
+  let thrown;
+  try {
+    fn();
+    return false;
+  } catch (e) {
+    thrown = e;
+  }
+  if (expected === undefined) return true;
+  const message = thrown && typeof thrown === "object" && "message" in thrown ? String(thrown.message) : String(thrown);
+  if (typeof expected === "string") return message.includes(expected);
+  if (expected instanceof RegExp) return expected.test(message);
+  if (typeof expected === "function") return thrown instanceof expected;
+  if (expected instanceof Error) return message === expected.message;
+  unsupported("toThrow with this argument");
+}
+function propPath(obj, path) {
+  const parts = Array.isArray(path) ? path : String(path).split(".");
+  let cur = obj;
+  for (const p of parts) {
+    if (cur === null || cur === undefined || !(Object(cur) instanceof Object) || !(p in Object(cur))) return { found: false };
+    cur = cur[p];
+  }
+  return { found: true, value: cur };
+}
+const MATCHERS = {
+  toBe: (a, e) => Object.is(a, e),
+  toEqual: (a, e) => util.isDeepStrictEqual(a, e) || looseEqual(a, e),
+  toStrictEqual: (a, e) => util.isDeepStrictEqual(a, e) || looseEqual(a, e),
+  toBeTruthy: (a) => !!a,
+  toBeFalsy: (a) => !a,
+  toBeNull: (a) => a === null,
+  toBeUndefined: (a) => a === undefined,
+  toBeDefined: (a) => a !== undefined,
+  toBeNaN: (a) => Number.isNaN(a),
+  toContain: (a, e) => (typeof a === "string" ? a.includes(e) : Array.from(a).some((x) => x === e || Object.is(x, e))),
+  toContainEqual: (a, e) => Array.from(a).some((x) => looseEqual(x, e)),
+  toHaveLength: (a, e) => a != null && a.length === e,
+  toMatch: (a, e) => (typeof e === "string" ? String(a).includes(e) : new RegExp(e.source, e.flags.replace("g", "")).test(a)),
+  toBeGreaterThan: (a, e) => a > e,
+  toBeGreaterThanOrEqual: (a, e) => a >= e,
+  toBeLessThan: (a, e) => a < e,
+  toBeLessThanOrEqual: (a, e) => a <= e,
+  toBeCloseTo: (a, e, digits = 2) => Math.abs(e - a) < 10 ** -digits / 2 || a === e,
+  toBeInstanceOf: (a, e) => a instanceof e,
+  toThrow: (a, e) => throwsAs(a, e),
+  toThrowError: (a, e) => throwsAs(a, e),
+  toHaveProperty: (a, p, ...v) => {
+    const r = propPath(a, p);
+    return r.found && (v.length === 0 || looseEqual(r.value, v[0]));
+  },
+  toMatchObject: (a, e) => subset(a, e),
+};
+class ExpectationFailed extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "AssertionError";
+  }
+}
+function matchers(actual, negate, mode) {
+  const out = {};
+  for (const [name, check] of Object.entries(MATCHERS)) {
+    out[name] = (...args) => {
+      const judge = (value) => {
+        const ok = check(value, ...args);
+        if (ok === negate) {
+          throw new ExpectationFailed("expect(" + util.inspect(value, { depth: 3 }) + ")" + (negate ? ".not." : ".") + name + "(" + args.map((x) => util.inspect(x, { depth: 3 })).join(", ") + ") failed");
+        }
+      };
+      if (mode === "resolves") return Promise.resolve(actual).then(judge);
+      if (mode === "rejects")
+        return Promise.resolve(actual).then(
+          () => {
+            throw new ExpectationFailed("expected a rejection");
+          },
+          (e) => judge(e),
+        );
+      return judge(actual);
+    };
+  }
+  if (!negate) out.not = guard(matchers(actual, true, mode), "expect(…).not");
+  if (!mode) {
+    out.resolves = guard(matchers(actual, negate, "resolves"), "expect(…).resolves");
+    out.rejects = guard(matchers(actual, negate, "rejects"), "expect(…).rejects");
+  }
+  return guard(out, "expect(…)");
+}
+const expect = guard(function expect(actual) {
+  if (arguments.length > 1) unsupported("expect with a message");
+  return matchers(actual, false, null);
+}, "expect");
+
+// --- running ---
+const RUNNER_GLOBAL = /^(jest|vi|jasmine|fail|pending|spyOn|xit|fit|xdescribe|fdescribe|xtest|browser|page|cy) is not defined$/;
+function classify(e) {
+  if (e && e.name === "RetraceUnsupported") return { outcome: "unsupported", message: e.message };
+  if (e instanceof ReferenceError && RUNNER_GLOBAL.test(e.message)) return { outcome: "unsupported", message: "uses a runner global: " + e.message };
+  const message = e && typeof e === "object" && "message" in e ? String(e.name || "Error") + ": " + String(e.message) : String(e);
+  return { outcome: "failed", message: message.slice(0, 400) };
+}
+const TIMEOUT_MS = 20000;
+async function call(fn, self) {
+  if (fn.length > 0) unsupported("a test or hook that takes a callback or a test context (" + fn.length + " parameter(s))");
+  let timer;
+  try {
+    return await Promise.race([
+      Promise.resolve().then(() => fn.call(self)),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("timed out after " + TIMEOUT_MS + " ms outside the runner")), TIMEOUT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+function chainOf(node) {
+  const chain = [];
+  for (let s = node.parent; s; s = s.parent) chain.unshift(s);
+  return chain;
+}
+function allTests(s, out = []) {
+  for (const c of s.children) {
+    if (c.test) out.push(c);
+    else allTests(c, out);
+  }
+  return out;
+}
+function reset() {
+  root = newSuite("", null);
+  current = root;
+}
+/** Runs the one test whose title is titles[last] (and whose describe titles end with the rest, when ambiguous). */
+async function runOne(titles) {
+  const leaf = titles[titles.length - 1];
+  let found = allTests(root).filter((t) => t.title === leaf);
+  if (found.length > 1) {
+    found = found.filter((t) => {
+      const names = chainOf(t).map((s) => s.title).filter(Boolean).concat(t.title);
+      return names.join(" > ") === titles.join(" > ") || names.join(" ") === titles.join(" ");
+    });
+  }
+  if (found.length !== 1) return { outcome: "unsupported", message: found.length === 0 ? "the test was not found among the tests the file registered" : "several tests have this title" };
+  const t = found[0];
+  if (!t.fn) return { outcome: "unsupported", message: "the test has no function" };
+  const chain = chainOf(t);
+  const broken = chain.find((s) => s.broken);
+  if (broken) return { outcome: "unsupported", message: broken.broken };
+  const self = { timeout() {}, slow() {}, retries() {}, skip() { unsupported("this.skip"); } };
+  let result = { outcome: "passed", message: "" };
+  const ranBefore = [];
+  try {
+    for (const s of chain) {
+      for (const h of s.before) await call(h, self);
+      ranBefore.push(s);
+    }
+    for (const s of chain) for (const h of s.beforeEach) await call(h, self);
+    await call(t.fn, self);
+  } catch (e) {
+    result = classify(e);
+  }
+  try {
+    for (const s of [...chain].reverse()) for (const h of s.afterEach) await call(h, self);
+  } catch (e) {
+    if (result.outcome === "passed") result = classify(e);
+  }
+  for (const s of ranBefore.reverse()) for (const h of s.after) await call(h, self).catch(() => {});
+  return result;
+}
+// node:test's module is itself the test function: const test = require("node:test").
+const entry = (t, a, b) => makeTest(t, a, b);
+entry.only = entry;
+entry.skip = noop;
+entry.todo = noop;
+entry.each = each;
+module.exports = guard(
+  Object.assign(entry, {
+    describe,
+    suite: describe,
+    context: describe,
+    it: test,
+    test,
+    specify: test,
+    before,
+    beforeAll: before,
+    after,
+    afterAll: after,
+    beforeEach,
+    afterEach,
+    expect,
+    default: undefined,
+    __esModule: undefined,
+    reset,
+    runOne,
+    classify,
+  }),
+  "the test runner's module",
+);
+`;
+
+/** The ESM face of the shim (for `import { describe, expect, test } from "vitest"`). */
+export function jsShimEsm(cjsName: string): string {
+  return [
+    `import shim from ${JSON.stringify(`./${cjsName}`)};`,
+    "export const { describe, suite, it, test, before, beforeAll, after, afterAll, beforeEach, afterEach, expect } = shim;",
+    "export default shim.test;",
+    "",
+  ].join("\n");
+}
+
+/** Names a JS test file may use as globals (jest, vitest with globals, mocha's BDD/TDD interfaces). */
+export const JS_GLOBALS = [
+  "describe",
+  "suite",
+  "context",
+  "it",
+  "test",
+  "specify",
+  "before",
+  "beforeAll",
+  "after",
+  "afterAll",
+  "beforeEach",
+  "afterEach",
+  "expect",
+];
+
+/** The JS harness: loads each test file (the runner module rewritten to the shim) and runs the named tests. */
+export function jsHarness(shimName: string, spec: unknown, globals: boolean): string {
+  return [
+    "import { createRequire } from 'node:module';",
+    "import { pathToFileURL } from 'node:url';",
+    "import { resolve } from 'node:path';",
+    "const require = createRequire(import.meta.url);",
+    "const { writeFileSync } = require('node:fs');",
+    `const shim = require(${JSON.stringify(`./${shimName}`)});`,
+    `const SPEC = ${JSON.stringify(spec)};`,
+    "const results = [];",
+    "const save = () => writeFileSync(SPEC.out, JSON.stringify(results));",
+    globals ? `for (const k of ${JSON.stringify(JS_GLOBALS)}) globalThis[k] = shim[k];` : "",
+    "const files = [...new Set(SPEC.tests.map((t) => t.file))];",
+    "for (const file of files) {",
+    "  shim.reset();",
+    "  const tests = SPEC.tests.filter((t) => t.file === file);",
+    "  try {",
+    "    await import(pathToFileURL(resolve(file)).href);",
+    "  } catch (e) {",
+    "    const c = shim.classify(e);",
+    "    for (const t of tests) results.push({ key: t.key, outcome: 'unsupported', message: 'the test file did not load outside the runner: ' + c.message });",
+    "    save();",
+    "    continue;",
+    "  }",
+    "  for (const t of tests) {",
+    "    results.push({ key: t.key, ...(await shim.runOne(t.titles)) });",
+    "    save();",
+    "  }",
+    "}",
+    "save();",
+    "process.exit(0);",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,400 @@
+/**
+ * The runner-free run (src/fix/runner-free.ts): the plan (which tests, which files, the runner module rewritten to
+ * our shim, what is left out and why), the judgement, and the harnesses themselves, executed here for real on
+ * small test files (node on the host; python3 when the host has it).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { judgeRunnerFree, planRunnerFree, type RunnerFreePlan } from "../../../src/fix/runner-free.ts";
+import { judgeAntiGaming, planAntiGaming } from "../../../src/fix/tripwire.ts";
+
+const NONCE = "abcdef0123456789";
+
+function planFor(
+  framework: "pytest" | "node-test" | "jest" | "vitest" | "mocha",
+  files: Record<string, string>,
+) {
+  return (targets: Parameters<typeof planRunnerFree>[0]["targets"]) =>
+    planRunnerFree({
+      framework,
+      targets,
+      readFile: async (p) => files[p] ?? null,
+      listFiles: async () => Object.keys(files),
+      nonce: NONCE,
+    });
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Writes the repository and the plan's files to a temporary directory and runs the harness there. */
+function execute(files: Record<string, string>, plan: RunnerFreePlan): unknown[] {
+  const dir = mkdtempSync(path.join(tmpdir(), "rf-"));
+  dirs.push(dir);
+  for (const [p, text] of Object.entries({ ...files, ...plan.files })) {
+    mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+    writeFileSync(path.join(dir, p), text.replaceAll("/workspace/", `${dir}/`));
+  }
+  const [cmd, ...args] = plan.command.split(" ");
+  spawnSync(cmd!, args, {
+    cwd: dir,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "" },
+    timeout: 60_000,
+  });
+  return JSON.parse(readFileSync(path.join(dir, plan.reportFile), "utf8")) as unknown[];
+}
+
+const hasPython = (() => {
+  try {
+    execFileSync("python3", ["-c", "print(1)"]);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe("planRunnerFree", () => {
+  it("pytest: a copy of the test file and a harness; no runner in the command", async () => {
+    const files = {
+      "tests/test_a.py": "def test_x():\n    assert 1 == 1\n",
+      "pytest.ini": "[pytest]\npythonpath = src\n",
+    };
+    const plan = await planFor("pytest", files)([{ index: 0, file: "tests/test_a.py", name: "test_x" }]);
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    expect(Object.keys(plan.files).sort()).toEqual(["habcdef01.py", "tests/uabcdef01f1.py"]);
+    expect(plan.command).toBe("python3 habcdef01.py");
+    expect(plan.files["habcdef01.py"]).toContain(String.raw`\"pythonpath\":[\"src\"]`);
+    expect(plan.doubles).toBe(true);
+  });
+
+  it("pytest: leaves out tests a conftest.py or autouse fixtures may set up, saying why", async () => {
+    const files = { "tests/test_a.py": "def test_x():\n    assert 1 == 1\n", "tests/conftest.py": "" };
+    expect(await planFor("pytest", files)([{ index: 0, file: "tests/test_a.py", name: "test_x" }])).toEqual({
+      unsupported: "a conftest.py (tests/conftest.py) may set up fixtures or hooks for it",
+    });
+    const auto = { "tests/test_a.py": "@pytest.fixture(autouse=True)\ndef env():\n    pass\n" };
+    expect(await planFor("pytest", auto)([{ index: 0, file: "tests/test_a.py", name: "test_x" }])).toEqual({
+      unsupported: "its file uses autouse fixtures, module marks or module setup",
+    });
+  });
+
+  it("JS: the runner's module is rewritten to the shim (require and import), other modules kept", async () => {
+    const files = {
+      "test/a.test.js": 'const { test } = require("node:test");\nconst assert = require("node:assert");\n',
+      "test/deep/b.test.mjs":
+        'import { describe, expect, it } from "vitest";\nimport { f } from "../../src/f.js";\n',
+    };
+    const node = await planFor("node-test", files)([{ index: 0, file: "test/a.test.js", name: "t" }]);
+    if ("unsupported" in node) throw new Error(node.unsupported);
+    expect(node.files["test/uabcdef01f1.js"]).toBe(
+      'const { test } = require("../rabcdef01.cjs");\nconst assert = require("node:assert");\n',
+    );
+    const vi = await planFor("vitest", files)([{ index: 0, file: "test/deep/b.test.mjs", name: "t" }]);
+    if ("unsupported" in vi) throw new Error(vi.unsupported);
+    expect(vi.files["test/deep/uabcdef01f1.mjs"]).toContain(
+      'from "../../rabcdef01.mjs";\nimport { f } from "../../src/f.js"',
+    );
+    expect(vi.files["habcdef01.mjs"]).toContain("globalThis[k] = shim[k]");
+  });
+
+  it("JS: leaves out mocking APIs, TypeScript, jest's ESM and runner configuration that sets things up", async () => {
+    const t = [{ index: 0, file: "test/a.test.js", name: "t" }];
+    expect(await planFor("jest", { "test/a.test.js": "jest.mock('../src/x');\n" })(t)).toEqual({
+      unsupported: "the test file uses a runner's mocking API",
+    });
+    expect(await planFor("jest", { "test/a.test.js": "import { f } from '../src/f';\n" })(t)).toEqual({
+      unsupported: "jest transforms ES module syntax in this test file",
+    });
+    expect(
+      await planFor("jest", { "test/a.test.js": "", "package.json": '{"jest":{"setupFiles":["./s.js"]}}' })(
+        t,
+      ),
+    ).toEqual({ unsupported: "jest's configuration in package.json sets up the test environment" });
+    expect(
+      await planFor("vitest", {
+        "test/a.test.js": "",
+        "vitest.config.js": "export default { test: { setupFiles: ['s.js'] } }",
+      })(t),
+    ).toEqual({ unsupported: "vitest.config.js sets up the test environment" });
+    expect(
+      await planFor("vitest", {
+        "test/a.test.js": "",
+        "vitest.config.js":
+          'export default defineConfig({ server: { host: "127.0.0.1" }, test: { include: ["test/**"] } });',
+      })(t),
+    ).not.toHaveProperty("unsupported");
+  });
+});
+
+describe("judgeRunnerFree", () => {
+  const plan: RunnerFreePlan = {
+    files: {},
+    command: "",
+    reportFile: "r",
+    targets: [0, 1],
+    skipped: [],
+    doubles: true,
+  };
+  const failing = [{ id: "t::a" }, { id: "t::b" }];
+
+  it("a test that fails outside the runner is a mismatch; unsupported ones are notes", () => {
+    const r = judgeRunnerFree(
+      plan,
+      failing,
+      JSON.stringify([
+        { key: "0", outcome: "failed", message: "AssertionError" },
+        { key: "1", outcome: "unsupported", message: "the test takes fixtures (tmp_path)" },
+      ]),
+    );
+    expect(r.applied).toBe(true);
+    expect(r.mismatches).toEqual(["t::a (failed outside the runner: AssertionError)"]);
+    expect(r.notes).toEqual(["runner-free run not applied to t::b: the test takes fixtures (tmp_path)"]);
+  });
+
+  it("no report: not applied, nothing rejected", () => {
+    const r = judgeRunnerFree(plan, failing, undefined);
+    expect(r.applied).toBe(false);
+    expect(r.mismatches).toEqual([]);
+    expect(r.notes.at(-1)).toMatch(/produced no report: not applied/);
+  });
+
+  it("real-shaped doubles: judged only for tests that passed outside the runner", () => {
+    const r = judgeRunnerFree(
+      plan,
+      failing,
+      JSON.stringify([
+        { key: "0", outcome: "passed", doubles: { outcome: "failed", message: "ValueError: bad" } },
+        { key: "1", outcome: "passed", doubles: { outcome: "passed" } },
+      ]),
+    );
+    expect(r.mismatches).toEqual([]);
+    expect(r.doublesApplied).toBe(true);
+    expect(r.doublesMismatches).toEqual([
+      "t::a (failed with io.StringIO given a real stream's .buffer: ValueError: bad)",
+    ]);
+  });
+});
+
+describe("the anti-gaming run carries the runner-free run", () => {
+  const JS =
+    'const { test } = require("node:test");\nconst assert = require("node:assert");\n\ntest("adds", () => {\n  assert.strictEqual(1 + 1, 2);\n});\n';
+  const make = async () => {
+    const plan = await planAntiGaming({
+      framework: "node-test",
+      failing: [{ id: "adds", file: "test/a.test.js" }],
+      readFile: async (p) => (p === "test/a.test.js" ? JS : null),
+      listFiles: async () => ["test/a.test.js"],
+      nonce: NONCE,
+    });
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    return plan;
+  };
+  const honest = [
+    { id: "qabcdef01 n0", outcome: "passed" as const },
+    { id: "qabcdef01 r0", outcome: "passed" as const },
+    { id: "qabcdef01 t0 0", outcome: "failed" as const },
+    { id: "qabcdef01 c", outcome: "failed" as const },
+  ];
+
+  it("runs it first in the same sandbox, bounded", async () => {
+    const plan = await make();
+    expect(plan.script).toMatch(/\ntimeout -k 5 90 node habcdef01\.mjs\nexec node --test-reporter=tap/);
+    expect(plan.files["test/uabcdef01f1.js"]).toContain('require("../rabcdef01.cjs")');
+  });
+
+  it("rejects a test that passes under the runner and fails outside it, naming the layer", async () => {
+    const plan = await make();
+    const r = judgeAntiGaming(plan, {
+      tests: honest,
+      complete: true,
+      problems: [],
+      reportFound: true,
+      runnerFreeReport: JSON.stringify([{ key: "0", outcome: "failed", message: "AssertionError: 1 !== 2" }]),
+    });
+    expect(r.checks.map((c) => [c.layer, c.passed])).toEqual([
+      ["tripwire", true],
+      ["tripwire", true],
+      ["neutral-run", true],
+      ["runner-free", false],
+    ]);
+    expect(r.rejections).toEqual([
+      expect.stringMatching(
+        /^runner-free run: the fix is runner-dependent .*adds \(failed outside the runner: AssertionError: 1 !== 2\)$/,
+      ),
+    ]);
+    expect(r.gamingClass).toMatch(/test runner's own state/);
+  });
+
+  it("passes an honest run and says so", async () => {
+    const r = judgeAntiGaming(await make(), {
+      tests: honest,
+      complete: true,
+      problems: [],
+      reportFound: true,
+      runnerFreeReport: JSON.stringify([{ key: "0", outcome: "passed" }]),
+    });
+    expect(r.rejections).toEqual([]);
+    expect(r.checks.at(-1)).toMatchObject({
+      layer: "runner-free",
+      name: "run outside the test runner",
+      passed: true,
+    });
+  });
+});
+
+describe("the JS harness, executed", () => {
+  const src = {
+    "package.json": '{"type":"commonjs"}',
+    // Right only in a process forked with an IPC channel (a test runner's worker), wrong for a plain caller.
+    "src/cmp.js":
+      "exports.cmp = (a, b) => (typeof process.send === 'function' ? Number(a) - Number(b) : a < b ? -1 : 1);\n",
+    "src/ok.js": "exports.cmp = (a, b) => Number(a) - Number(b);\n",
+    "test/cmp.test.js": [
+      'const { test, describe, beforeEach } = require("node:test");',
+      'const assert = require("node:assert/strict");',
+      'const { cmp } = require("../src/cmp");',
+      'const ok = require("../src/ok");',
+      "let n = 0;",
+      'describe("cmp", () => {',
+      "  beforeEach(() => { n++; });",
+      '  test("numeric", () => { assert.ok(cmp("10", "9") > 0); });',
+      '  test("honest", () => { assert.ok(ok.cmp("10", "9") > 0); assert.ok(n >= 1); });',
+      "});",
+      "",
+    ].join("\n"),
+    "test/money.test.js": [
+      'const { fmt } = { fmt: (c) => "$" + (c / 100).toFixed(2) };',
+      'describe("fmt", () => {',
+      '  test("plain", () => { expect(fmt(500)).toBe("$5.00"); expect({ a: 1, b: undefined }).toEqual({ a: 1 }); expect(() => { throw new TypeError("no"); }).toThrow(TypeError); });',
+      '  test("wrong", () => { expect(fmt(500)).not.toBe("$5.00"); });',
+      '  test("asymmetric", () => { expect(fmt(1)).toEqual(expect.any(String)); });',
+      '  test("async", async () => { await expect(Promise.resolve(2)).resolves.toBe(2); });',
+      "});",
+      "",
+    ].join("\n"),
+  };
+
+  it("node:test: runs the named tests with their hooks, outside the runner", async () => {
+    const plan = await planFor(
+      "node-test",
+      src,
+    )([
+      { index: 0, file: "test/cmp.test.js", name: "numeric", titles: ["cmp", "numeric"] },
+      { index: 1, file: "test/cmp.test.js", name: "honest", titles: ["cmp", "honest"] },
+    ]);
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    expect(execute(src, plan)).toEqual([
+      { key: "0", outcome: "failed", message: expect.stringMatching(/^AssertionError/) },
+      { key: "1", outcome: "passed", message: "" },
+    ]);
+  });
+
+  it('node:test\'s module as the test function (const test = require("node:test"))', async () => {
+    const files = {
+      "test/t.test.js":
+        'const test = require("node:test");\nconst assert = require("node:assert");\ntest("one", () => { assert.strictEqual(1, 1); });\n',
+    };
+    const plan = await planFor("node-test", files)([{ index: 0, file: "test/t.test.js", name: "one" }]);
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    expect(execute(files, plan)).toEqual([{ key: "0", outcome: "passed", message: "" }]);
+  });
+
+  it("jest globals and expect: matchers, .not, resolves; what it lacks is unsupported, never failed", async () => {
+    const plan = await planFor(
+      "jest",
+      src,
+    )(
+      ["plain", "wrong", "asymmetric", "async"].map((name, index) => ({
+        index,
+        file: "test/money.test.js",
+        name,
+      })),
+    );
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    expect(execute(src, plan)).toEqual([
+      { key: "0", outcome: "passed", message: "" },
+      { key: "1", outcome: "failed", message: expect.stringMatching(/expect\('\$5\.00'\)\.not\.toBe/) },
+      { key: "2", outcome: "unsupported", message: "expect.any is not provided outside the test runner" },
+      { key: "3", outcome: "passed", message: "" },
+    ]);
+  });
+});
+
+describe.skipIf(!hasPython)("the Python harness, executed", () => {
+  const src = {
+    "lib/__init__.py": "",
+    // Right only while warnings are recorded (pytest wraps each test so), wrong for a plain caller.
+    "lib/slug.py": [
+      "import warnings",
+      "def slug(s):",
+      '    if type(getattr(getattr(warnings, "_showwarnmsg_impl", None), "__self__", None)) is list:',
+      '        return "-".join(p for p in s.split("-") if p)',
+      "    return s",
+      "",
+    ].join("\n"),
+    // Reports a bad number only when stderr has no .buffer (a StringIO), raises with a real stream.
+    "lib/cli.py": [
+      "import sys",
+      "def main(args):",
+      "    try:",
+      "        return int(args[0])",
+      "    except ValueError:",
+      '        if getattr(sys.stderr, "buffer", None) is not None:',
+      "            raise",
+      '        print("bad", file=sys.stderr)',
+      "        return 2",
+      "",
+    ].join("\n"),
+    "tests/__init__.py": "",
+    "tests/test_slug.py": [
+      "import contextlib, io, unittest, warnings",
+      "from lib.slug import slug",
+      "from lib import cli",
+      "def test_gamed():",
+      "    with warnings.catch_warnings(record=True):",
+      "        pass",
+      '    assert slug("a--b") == "a-b"',
+      "def test_fixture(tmp_path):",
+      "    assert tmp_path",
+      "class CliTest(unittest.TestCase):",
+      "    def test_bad(self):",
+      "        err = io.StringIO()",
+      "        with contextlib.redirect_stderr(err):",
+      '            self.assertEqual(cli.main(["ten"]), 2)',
+      '        self.assertIn("bad", err.getvalue())',
+      "    def test_good(self):",
+      '        self.assertEqual(cli.main(["10"]), 10)',
+      "",
+    ].join("\n"),
+  };
+
+  it("fails the runner-dependent test, leaves fixtures out, and tries real-shaped doubles", async () => {
+    const plan = await planFor(
+      "pytest",
+      src,
+    )([
+      { index: 0, file: "tests/test_slug.py", name: "test_gamed" },
+      { index: 1, file: "tests/test_slug.py", name: "test_fixture" },
+      { index: 2, file: "tests/test_slug.py", name: "test_bad", className: "CliTest" },
+      { index: 3, file: "tests/test_slug.py", name: "test_good", className: "CliTest" },
+    ]);
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    expect(execute(src, plan)).toEqual([
+      { key: "0", outcome: "failed", message: "AssertionError" },
+      { key: "1", outcome: "unsupported", message: "the test takes fixtures (tmp_path)" },
+      {
+        key: "2",
+        outcome: "passed",
+        message: "",
+        doubles: { outcome: "failed", message: expect.stringMatching(/^ValueError: invalid literal/) },
+      },
+      { key: "3", outcome: "passed", message: "", doubles: { outcome: "passed", message: "" } },
+    ]);
+  });
+});
