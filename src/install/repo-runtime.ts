@@ -135,7 +135,7 @@ export async function sandboxForRepo(
   sandbox: Sandbox,
   repoDir: string,
   options: { log?: (line: string) => void; cacheDir?: string; node?: NodeRuntimeSource } = {},
-): Promise<{ sandbox: Sandbox; runtime: RepoRuntime | null }> {
+): Promise<{ sandbox: Sandbox; runtime: RepoRuntime | null; installImage?: string }> {
   if (!(sandbox instanceof DockerSandbox)) return { sandbox, runtime: null };
   const cacheDir =
     options.cacheDir ??
@@ -148,8 +148,9 @@ export async function sandboxForRepo(
     ...(options.log ? { log: options.log } : {}),
   });
   for (const d of runtime.described) options.log?.(`runtime: ${d}`);
-  return {
-    sandbox: runtime.image === sandbox.image ? sandbox : sandboxWithImage(sandbox, runtime.image),
-    runtime,
-  };
+  if (runtime.image === sandbox.image) return { sandbox, runtime };
+  // Dependencies are installed under the Node that runs the tests: npm skips an optional dependency whose
+  // `engines` the installing Node does not meet (a native binding for Node >= 20 installed under 18 is
+  // missing when the tests run on 20).
+  return { sandbox: sandboxWithImage(sandbox, runtime.image), runtime, installImage: runtime.image };
 }

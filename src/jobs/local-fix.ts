@@ -38,7 +38,7 @@ export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixP
   if (!o.sandbox) for (const note of o.settings.sandbox.notes) o.log?.(note);
   // The repository's own Node (.nvmrc, engines…) as a runtime layer; a runtime that cannot be had stops here
   // with an infrastructure error, before any test runs or any model is asked.
-  const { sandbox } = await sandboxForRepo(
+  const { sandbox, installImage } = await sandboxForRepo(
     o.sandbox ?? createJobSandbox(o.settings.sandbox),
     o.repoDir,
     o.log ? { log: o.log } : {},
@@ -54,6 +54,7 @@ export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixP
     // Missing JS dependencies are installed from the repo's npm lockfile into Retrace's cache, not the checkout.
     dependencies: createRepoDependencyProvider({
       policy: config.install,
+      ...(installImage ? { image: installImage } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.log ? { log: o.log } : {}),
     }),

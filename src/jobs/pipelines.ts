@@ -149,7 +149,7 @@ export async function runVerifyJob(input: VerifyJobInput): Promise<VerifyOutput>
     ...(input.env ? { env: input.env } : {}),
   });
   for (const note of settings.sandbox.notes) input.log?.(note);
-  const { sandbox } = await sandboxForRepo(
+  const { sandbox, installImage } = await sandboxForRepo(
     createJobSandbox(settings.sandbox),
     input.workspace.root,
     input.log ? { log: input.log } : {},
@@ -166,6 +166,7 @@ export async function runVerifyJob(input: VerifyJobInput): Promise<VerifyOutput>
     ...(input.timeoutMs === undefined ? {} : { limits: { timeoutMs: input.timeoutMs } }),
     dependencies: createRepoDependencyProvider({
       policy: settings.config.install,
+      ...(installImage ? { image: installImage } : {}),
       ...(input.signal ? { signal: input.signal } : {}),
       ...(input.log ? { log: input.log } : {}),
     }),

