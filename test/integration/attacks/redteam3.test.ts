@@ -6,7 +6,7 @@
  *   before the install, minutes more after); now refused before anything is read.
  * - A lockfile listing 120,000 repository directories: each tried as a workspace package on the host (69 s);
  *   now refused before anything is read.
- * The repositories are written here; a marker file outside them must never be read into the install cache.
+ * The repositories are written here; the registry is a port nobody answers on, so each refusal comes first.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
