@@ -9,9 +9,58 @@
  * - any other mention (a traceback naming the file) keeps its line, with the path replaced by `<retrace file>`.
  */
 
-/** A path (absolute or relative, any directory) whose file name is one of Retrace's `.retrace-*` files. */
-const INTERNAL_PATH = /(?:[\w.~-]*\/)*\.retrace-[\w.-]+/g;
+/**
+ * A path (absolute or relative, any directory) whose file name is one of Retrace's `.retrace-*` files: what
+ * `/(?:[\w.~-]*\/)*\.retrace-[\w.-]+/g` matches, found without that pattern, which is quadratic in a run of
+ * path characters (a test's 80 KB line of `a/a/…` held the host 50 s). Within a maximal run of path
+ * characters, from position `s`: when a name (`.retrace-` and a name character) sits at `s` or after a `/`,
+ * the match runs from `s` to the end of the last such name (the pattern's greedy directories backtrack to
+ * it); otherwise it is the first name alone. Then again from the match's end.
+ */
+const PATH_RUN = /[\w.~/-]+/g;
+const NAME_CHAR = /[\w.-]/;
+const MARK = ".retrace-";
 const HAS_INTERNAL = /\.retrace-[\w.-]/;
+
+function replaceInternalPaths(line: string, by: string): string {
+  if (!HAS_INTERNAL.test(line)) return line;
+  return line.replace(PATH_RUN, (run) => {
+    const named = (i: number) => run.startsWith(MARK, i) && NAME_CHAR.test(run[i + MARK.length] ?? "");
+    const nameEnd = (i: number) => {
+      let end = i + MARK.length;
+      while (end < run.length && NAME_CHAR.test(run[end]!)) end++;
+      return end;
+    };
+    let afterSlash = -1; // the last name that follows a `/`
+    for (let i = run.lastIndexOf(MARK); i > 0; i = run.lastIndexOf(MARK, i - 1)) {
+      if (run[i - 1] === "/" && named(i)) {
+        afterSlash = i;
+        break;
+      }
+    }
+    let out = "";
+    let s = 0;
+    let next = 0; // where the forward search for a first name resumes
+    while (s < run.length) {
+      let start: number;
+      let last: number;
+      if (afterSlash >= s) [start, last] = [s, afterSlash];
+      else if (named(s)) [start, last] = [s, s];
+      else {
+        let i = run.indexOf(MARK, Math.max(s, next));
+        while (i !== -1 && !named(i)) i = run.indexOf(MARK, i + 1);
+        if (i === -1) break;
+        next = i + 1;
+        [start, last] = [i, i];
+      }
+      const end = nameEnd(last);
+      out += run.slice(s, start) + by;
+      s = end;
+    }
+    return out + run.slice(s);
+  });
+}
+
 /** What a reporter says when it has written its file; such a line about one of Retrace's files is dropped. */
 const ANNOUNCEMENT = /\b(?:generated|written to|wrote|saved to)\b/i;
 
@@ -20,7 +69,7 @@ export function scrubInternalNames(text: string): string {
   if (!text.includes(".retrace-")) return text;
   return text
     .split("\n")
-    .filter((line) => !(HAS_INTERNAL.test(line) && ANNOUNCEMENT.test(line.replace(INTERNAL_PATH, ""))))
-    .map((line) => line.replace(INTERNAL_PATH, "<retrace file>"))
+    .filter((line) => !(HAS_INTERNAL.test(line) && ANNOUNCEMENT.test(replaceInternalPaths(line, ""))))
+    .map((line) => replaceInternalPaths(line, "<retrace file>"))
     .join("\n");
 }

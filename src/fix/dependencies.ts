@@ -31,6 +31,14 @@ export const JS_LOCKFILES = [
   "pnpm-lock.yaml",
 ] as const;
 
+/**
+ * Most workspace globs package.json may list, and most repository directories (workspace packages) a lockfile
+ * may list: each glob is matched against every package directory of the checkout and each directory is read on
+ * the host, so 20,000 globs held the host's CPU for minutes (third red team). Real monorepos list a handful.
+ */
+export const MAX_WORKSPACE_GLOBS = 100;
+export const MAX_WORKSPACE_DIRS = 1000;
+
 export interface JsDependencies {
   /** Names from package.json `dependencies` and `devDependencies`, sorted. */
   declared: string[];
@@ -97,9 +105,10 @@ async function workspacePackageNames(workspace: Workspace, pkg: unknown): Promis
     : Array.isArray((ws as { packages?: unknown })?.packages)
       ? (ws as { packages: unknown[] }).packages
       : [];
-  const globs = list.filter(
-    (g): g is string => typeof g === "string" && !g.split("/").includes("..") && !g.startsWith("/"),
-  );
+  // At most MAX_WORKSPACE_GLOBS (the install refuses more): each is matched against every package directory.
+  const globs = list
+    .slice(0, MAX_WORKSPACE_GLOBS)
+    .filter((g): g is string => typeof g === "string" && !g.split("/").includes("..") && !g.startsWith("/"));
   if (globs.length === 0) return [];
   const match = picomatch(globs.map((g) => g.replace(/\/+$/, "")));
   const names: string[] = [];

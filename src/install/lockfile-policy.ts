@@ -21,6 +21,7 @@
  * Each problem names the entry and the setting that would allow it. Pure: no I/O.
  */
 import npa from "npm-package-arg";
+import { MAX_WORKSPACE_GLOBS } from "../fix/dependencies.ts";
 import picomatch from "picomatch";
 import semver from "semver";
 
@@ -210,7 +211,14 @@ export function checkPackageJson(pkg: unknown, registry: Registries, policy: Sou
     const p = problemFor(`package.json ${at}`, spec, sourceKind(spec, registry), policy);
     if (p) out.push(p);
   }
-  for (const g of workspaceGlobs(pkg)) {
+  const globs = workspaceGlobs(pkg);
+  if (globs.length > MAX_WORKSPACE_GLOBS)
+    out.push({
+      entry: "package.json workspaces",
+      reason: `${globs.length} workspace globs, more than the ${MAX_WORKSPACE_GLOBS} Retrace matches (no setting allows more)`,
+      field: null,
+    });
+  for (const g of globs.slice(0, MAX_WORKSPACE_GLOBS)) {
     if (escapes(g)) {
       out.push({
         entry: `package.json workspaces ${JSON.stringify(g)}`,
@@ -239,6 +247,7 @@ export function checkNpmLockfile(
   if (!isRecord(lock)) return [{ entry: "lockfile", reason: "is not a JSON object", field: null }];
   const packages = isRecord(lock.packages) ? lock.packages : null;
   const globs = (options.workspaces ?? workspaceGlobs(packages?.[""]))
+    .slice(0, MAX_WORKSPACE_GLOBS)
     .filter((g) => !escapes(g))
     .map((g) => g.replace(/^\.\//, "").replace(/\/+$/, ""));
   const isWorkspaceGlob = globs.length > 0 ? picomatch(globs, { dot: false }) : () => false;

@@ -14,6 +14,8 @@ import {
   type DependencyProvider,
   isNpmLockfile,
   type JsDependencies,
+  MAX_WORKSPACE_DIRS,
+  MAX_WORKSPACE_GLOBS,
   type PythonDependencies,
 } from "../fix/dependencies.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
@@ -165,12 +167,17 @@ async function installFromManifest(
 
 /** The package.json of each npm workspace package.json's `workspaces` globs name (inside the repository). */
 async function workspaceManifests(workspace: Workspace, pkg: unknown): Promise<Record<string, string>> {
-  const globs = workspaceGlobs(pkg).filter((g) => !escapes(g));
+  const all = workspaceGlobs(pkg);
+  if (all.length > MAX_WORKSPACE_GLOBS)
+    throw tooManyWorkspaces(`package.json lists ${all.length} workspace globs`, MAX_WORKSPACE_GLOBS);
+  const globs = all.filter((g) => !escapes(g)).map((g) => g.replace(/\/+$/, ""));
   if (globs.length === 0) return {};
+  // One matcher for all globs, compiled once (picomatch.isMatch compiles its glob on every call).
+  const isWorkspace = picomatch(globs);
   const dirs = (await workspace.listFiles({ max: 50_000 }))
     .filter((f) => f.endsWith("/package.json") && !f.includes("node_modules/"))
     .map((f) => f.slice(0, -"/package.json".length))
-    .filter((dir) => globs.some((g) => picomatch.isMatch(dir, g.replace(/\/+$/, ""))));
+    .filter((dir) => isWorkspace(dir));
   return readPackageJsons(workspace, dirs);
 }
 
@@ -193,7 +200,20 @@ async function workspacePackageJsons(
     (key) =>
       key !== "" && !key.includes("node_modules/") && !key.split("/").includes("..") && !key.startsWith("/"),
   );
+  if (dirs.length > MAX_WORKSPACE_DIRS)
+    throw tooManyWorkspaces(
+      `the lockfile lists ${dirs.length} directories of the repository (workspace packages)`,
+      MAX_WORKSPACE_DIRS,
+    );
   return readPackageJsons(workspace, dirs);
+}
+
+/** A repository whose workspaces are more than Retrace reads: refused before anything is read or run. */
+function tooManyWorkspaces(what: string, max: number): InfrastructureError {
+  return new InfrastructureError(
+    `cannot install the repository's dependencies: ${what}, more than the ${max} Retrace reads`,
+    "list the workspace packages with fewer globs (package.json `workspaces`) and regenerate the lockfile, or install the dependencies in the checkout before Retrace",
+  );
 }
 
 /** `<dir>/package.json` of each directory that has one under 1 MiB, at most 500, keyed by path. */

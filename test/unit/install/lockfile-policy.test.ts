@@ -313,4 +313,12 @@ describe("checkPackageJson", () => {
       ['package.json workspaces "../../../../../**"', null],
     ]);
   });
+  it("refuses more than 100 workspace globs (each is matched against every package directory on the host)", () => {
+    const globs = Array.from({ length: 101 }, (_, i) => `packages/g${i}`);
+    const problems = checkPackageJson({ name: "r", workspaces: globs }, REG, REGISTRY_ONLY);
+    expect(problems.map((p) => p.reason)).toEqual([
+      "101 workspace globs, more than the 100 Retrace matches (no setting allows more)",
+    ]);
+    expect(checkPackageJson({ name: "r", workspaces: globs.slice(0, 100) }, REG, REGISTRY_ONLY)).toEqual([]);
+  });
 });
