@@ -19,7 +19,7 @@ import type { FixPorts, FixTestPort, TestRunSummary } from "./ports.ts";
 import { describeCommand, detectTestCommand, filterCommand, runTests } from "./test-runner/index.ts";
 import { isFailing, type TestCommand, type TestRunResult } from "./test-runner/types.ts";
 import { gamingClassOf } from "./feedback.ts";
-import { assertBaseRunReadable, assertTestsCouldRun } from "./unreadable-run.ts";
+import { assertBaseRunReadable, assertBaseRunReported, assertTestsCouldRun } from "./unreadable-run.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { verifyPatch } from "./verify.ts";
 
@@ -142,6 +142,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
       const r = await run(command, signal);
       assertBaseRunReadable(command, r);
       await assertTestsCouldRun(command, r, input.workspace);
+      assertBaseRunReported(command, r);
       if (r.complete) baseline = [r];
       return summarize(r, await repoFiles());
     },

@@ -15,7 +15,7 @@ import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
 import type { ExtraDir, Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
-import { assertBaseRunReadable, assertTestsCouldRun } from "./unreadable-run.ts";
+import { assertBaseRunReadable, assertBaseRunReported, assertTestsCouldRun } from "./unreadable-run.ts";
 import { filterCommand } from "./test-runner/filter.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner/index.ts";
 import { readResults, uniqueTestIds } from "./test-runner/results.ts";
@@ -530,6 +530,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       const r = await run("base", i, i === 1 ? undefined : repeatIds(command, base));
       assertBaseRunReadable(command, r);
       await assertTestsCouldRun(command, r, options.workspace);
+      assertBaseRunReported(command, r);
       base.push(r);
       if (!r.complete) break; // an incomplete base proves nothing; no point repeating it
     }

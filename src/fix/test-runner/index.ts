@@ -78,7 +78,10 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
     command: ["sh", "-c", invocation.script],
     input: {
       dir: options.workspace.root,
-      ...(options.files ? { files: options.files } : {}),
+      // Retrace's own files (a runner's launcher) win over the overlay; their names carry the run's nonce.
+      ...(options.files || Object.keys(invocation.files).length > 0
+        ? { files: { ...options.files, ...invocation.files } }
+        : {}),
       ...(options.remove && options.remove.length > 0 ? { remove: options.remove } : {}),
       ...(options.executable && options.executable.length > 0 ? { executable: options.executable } : {}),
       ...(options.extraDirs && options.extraDirs.length > 0 ? { extraDirs: options.extraDirs } : {}),
