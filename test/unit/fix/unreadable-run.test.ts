@@ -126,14 +126,28 @@ describe("assertBaseRunReported", () => {
     expect((e as InfrastructureError).hint).toContain("fix.testCommand");
   });
 
-  it("leaves a run with a report (even an empty one), a stdout format and a sandbox stop to the usual rules", () => {
+  it("a base run the sandbox stopped at its time limit is an infrastructure error naming the limit and --timeout", () => {
+    const e = thrown(() =>
+      assertBaseRunReported(
+        mocha,
+        runOf({ reportFound: false, exitCode: null, stoppedBy: "timeout", durationMs: 60_400 }),
+      ),
+    );
+    expect(e).toBeInstanceOf(InfrastructureError);
+    expect((e as InfrastructureError).message).toContain(
+      "did not finish on the unchanged base: it reached the sandbox's time limit (after 60 s)",
+    );
+    expect((e as InfrastructureError).hint).toContain("--timeout");
+  });
+
+  it("leaves a run with a report (even an empty one), a stdout format and a cancelled run to the usual rules", () => {
     expect(
       thrown(() => assertBaseRunReported(mocha, runOf({ reportFormat: "junit", reportFound: true }))),
     ).toBeNull();
     expect(thrown(() => assertBaseRunReported(make, runOf({})))).toBeNull();
     expect(
       thrown(() =>
-        assertBaseRunReported(mocha, runOf({ reportFound: false, exitCode: null, stoppedBy: "timeout" })),
+        assertBaseRunReported(mocha, runOf({ reportFound: false, exitCode: null, stoppedBy: "killed" })),
       ),
     ).toBeNull();
   });
