@@ -115,6 +115,9 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
     provider: input.dependencies,
   });
   const policy = PolicyConfig.parse(input.policy ?? {});
+  // The base package.json, for the gate: a dependency map opened above a hunk's context is then known.
+  const rootManifest = await workspace.readFile("package.json").catch(() => null);
+  const gateContext = rootManifest === null ? {} : { sourceFiles: { "package.json": rootManifest } };
   const rules = RULES.filter((r) => r.enabled(policy)).map((r) => r.id);
   let files: Set<string> | null = null;
   const repoFiles = async () => (files ??= new Set(await workspace.listFiles()));
@@ -169,7 +172,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
         .map((f) => toFailureInfo(f, fileSet))
         .filter((f): f is FailureInfo => f !== null),
     gate: (patch) => {
-      const verdict = evaluatePatch(patch, policy);
+      const verdict = evaluatePatch(patch, policy, gateContext);
       return {
         allowed: verdict.allowed,
         violations: verdict.violations.map((v) => ({

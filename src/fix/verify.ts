@@ -15,6 +15,7 @@ import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
 import type { ExtraDir, Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
+import { manifestSources, patchedDependencyDirs } from "./manifest-change.ts";
 import { assertBaseRunReadable, assertBaseRunReported, assertTestsCouldRun } from "./unreadable-run.ts";
 import { filterCommand } from "./test-runner/filter.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner/index.ts";
@@ -425,7 +426,13 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
   const given = typeof options.testCommand === "object" ? options.testCommand : null;
 
   // 1. The gate: a blocked patch is never applied, let alone executed.
-  const gate = evaluatePatch(options.patch, options.policy);
+  // The base text of each package.json the patch changes: a dependency map opened above a hunk is then known.
+  const manifests = await manifestSources(options.workspace, options.patch);
+  const gate = evaluatePatch(
+    options.patch,
+    options.policy,
+    Object.keys(manifests).length > 0 ? { sourceFiles: manifests } : {},
+  );
   if (!gate.allowed) {
     return {
       ...empty,
@@ -472,8 +479,18 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     };
   }
 
+  // 3b. A patch that changes package.json's dependencies runs on an install of the patched manifest.
+  const { dirs: patchedDirs, changed: changedDeps } = await patchedDependencyDirs(
+    options.workspace,
+    patched,
+    command,
+    extraDirs,
+    options.dependencies,
+  );
+
   // 4. Base runs (or the caller's), then patched runs, each in a fresh sandbox copy.
   const summaries: VerifyRunSummary[] = [];
+  const dirsOf = (phase: "base" | "patched") => (phase === "patched" ? patchedDirs : extraDirs);
   const run = async (
     phase: "base" | "patched",
     index: number,
@@ -489,7 +506,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       ...(phase === "patched"
         ? { files: patched.files, remove: patched.remove, executable: patched.executable }
         : {}),
-      ...(extraDirs.length > 0 ? { extraDirs } : {}),
+      ...(dirsOf(phase).length > 0 ? { extraDirs: dirsOf(phase) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     });
@@ -507,7 +524,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
               ...(phase === "patched"
                 ? { files: patched.files, remove: patched.remove, executable: patched.executable }
                 : {}),
-              ...(extraDirs.length > 0 ? { extraDirs } : {}),
+              ...(dirsOf(phase).length > 0 ? { extraDirs: dirsOf(phase) } : {}),
               ...(options.signal ? { signal: options.signal } : {}),
               ...(options.limits ? { limits: options.limits } : {}),
             })
@@ -585,7 +602,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       patched,
       base,
       failToPass,
-      extraDirs,
+      patchedDirs,
     );
     promise.catch(() => {}); // awaited (or discarded) below
     return { failToPass, controller, promise };
@@ -639,7 +656,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     checkSignal(options.signal);
     const ag = speculative
       ? await speculative.promise
-      : await runAntiGaming(options, command, patched, base, comparison.failToPass, extraDirs);
+      : await runAntiGaming(options, command, patched, base, comparison.failToPass, patchedDirs);
     antiGaming = ag.report;
     if (ag.outputTail) outputTail = ag.outputTail;
     if (antiGaming.rejections.length > 0) {
@@ -656,6 +673,11 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
         );
       }
     }
+  }
+  if (changedDeps.length > 0 && after.length > 0) {
+    comparison.reasons.push(
+      `the patch changes package.json's dependencies (${changedDeps.join(", ")}): the patched runs used an install of the patched manifest, the base runs the base's`,
+    );
   }
   if (after.some((r) => r.reportFormat === "auto")) {
     comparison.reasons.push(

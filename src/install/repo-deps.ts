@@ -23,7 +23,7 @@ import { InstallCache } from "./cache.ts";
 import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from "./container.ts";
 import { escapes, REGISTRY_ONLY, type SourcePolicy, workspaceGlobs } from "./lockfile-policy.ts";
 import picomatch from "picomatch";
-import { lockfilePins, pinnedPackageJson } from "./foreign-lockfile.ts";
+import { lockfilePins, npmLockfileInSync, pinnedPackageJson } from "./foreign-lockfile.ts";
 import { installNpmLockfile, installNpmManifest, SourcePolicyError } from "./npm.ts";
 import { installPythonRequirements, PYTHON_USER_BASE } from "./pip.ts";
 import { hostRegistryConfig, type RegistryConfig } from "./registry-config.ts";
@@ -63,6 +63,9 @@ export async function installRepoDependencies(
   if (js.lockfile === null || !isNpmLockfile(js.lockfile)) return installFromManifest(workspace, js, options);
   const packageJson = await workspace.readFile("package.json");
   const lockfile = await workspace.readFile(js.lockfile);
+  // A package.json out of step with the lockfile (a patch added a dependency or changed a range): `npm ci`
+  // would refuse it; the manifest is installed with the lockfile's versions for what still matches.
+  if (!npmLockfileInSync(packageJson, lockfile)) return installFromManifest(workspace, js, options);
   if (packageJson.length > MAX_MANIFEST_BYTES || lockfile.length > MAX_MANIFEST_BYTES) {
     throw new InfrastructureError(
       `cannot install the repository's dependencies: package.json or ${js.lockfile} is larger than 64 MiB`,
