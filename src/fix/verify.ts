@@ -199,6 +199,9 @@ export function collapseRuns(
       .map((m, i) => ({ m, only: runs[i]!.only }))
       .filter(({ only }) => only === undefined || only.includes(id))
       .map(({ m }) => m.get(id) ?? "missing");
+    // Only narrowed runs reported it, none narrowed to it (a test beside the narrowed ones, listed as skipped):
+    // no run of this phase says anything about it.
+    if (seen.length === 0) continue;
     // failed and error are the same verdict for comparison: the test does not pass.
     const kinds = new Set(seen.map((o) => (o === "error" ? "failed" : o)));
     if (kinds.size === 1) {

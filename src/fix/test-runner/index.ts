@@ -24,18 +24,18 @@ export {
 } from "./types.ts";
 
 /**
- * The environment of every test run: nothing from the host, no colours, no bytecode files, CI mode. The user
- * site of Python is where a repository's Python requirements are installed (`.retrace-python`, put there by
- * the dependency provider); it comes before the image's own packages and survives a command's own
- * `PYTHONPATH=…` prefix.
+ * The environment of every test run: nothing from the host, no bytecode files, CI mode. The user site of Python
+ * is where a repository's Python requirements are installed (`.retrace-python`, put there by the dependency
+ * provider); it comes before the image's own packages and survives a command's own `PYTHONPATH=…` prefix.
+ * Nothing here may change what the code under test does compared with the project's CI: no `NO_COLOR` /
+ * `FORCE_COLOR` (commander's tests set `FORCE_COLOR=1` and expect colour, which `NO_COLOR=1` denied; output is
+ * not a terminal, so runners do not colour it anyway, and the output tail drops colour codes).
  */
 export const TEST_ENV: Readonly<Record<string, string>> = {
   PATH: "/workspace/node_modules/.bin:/usr/local/bin:/usr/bin:/bin",
   HOME: "/tmp",
   LANG: "C.UTF-8",
   CI: "true",
-  NO_COLOR: "1",
-  FORCE_COLOR: "0",
   PYTHONDONTWRITEBYTECODE: "1",
   PYTHONUNBUFFERED: "1",
   PYTHONUSERBASE: "/workspace/.retrace-python",
@@ -65,7 +65,12 @@ export interface RunTestsOptions {
 
 /** The end of a run's output, as excerpts, feedback and reports show it: Retrace's own file names removed. */
 function tail(stdout: string, stderr: string): string {
-  const text = scrubInternalNames([stdout.trimEnd(), stderr.trimEnd()].filter(Boolean).join("\n"));
+  const text = scrubInternalNames(
+    [stdout.trimEnd(), stderr.trimEnd()]
+      .filter(Boolean)
+      .join("\n")
+      .replace(/\u001b\[[0-9;]*[A-Za-z]/g, ""),
+  );
   return text.length <= OUTPUT_TAIL ? text : `…${text.slice(text.length - OUTPUT_TAIL)}`;
 }
 

@@ -85,12 +85,17 @@ test('argv is the command line', () => {
   expect(seen).toBe(want);
   expect(process.argv[1]).toMatch(/jest/);
 });
+test('no colour setting of Retrace in the environment', () => {
+  // commander's tests set FORCE_COLOR=1 and expect colour: a NO_COLOR of Retrace's denied it.
+  expect([process.env.NO_COLOR, process.env.FORCE_COLOR]).toEqual([undefined, undefined]);
+});
 `,
       },
       jestDirs,
     );
     expect(r.reportFound, why(r)).toBe(true);
     expect(outcomeOf(r, "argv is the command line"), why(r)).toBe("passed");
+    expect(outcomeOf(r, "no colour setting"), why(r)).toBe("passed");
     expect(r.complete, why(r)).toBe(true);
   }, 180_000);
 
