@@ -117,7 +117,7 @@ export async function patchedDependencyDirs(
   log?.(
     `dependencies: the patch changes package.json (${changed.join(", ")}): the patched runs get an install of the patched manifest`,
   );
-  const installed = await provider.js(view, { ...js, missing: js.declared });
+  const installed = await provider.js(view, { ...js, missing: js.declared }, { baseDirs });
   const kept = baseDirs
     .map((d) => ({
       ...d,

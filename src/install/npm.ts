@@ -6,7 +6,7 @@
  * --allow-directory` say the same as the lockfile policy checked beforehand on the host.
  */
 import { createHash } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { InfrastructureError } from "../core/errors.ts";
 import { cacheKey, lookupByManifest, recordManifest } from "./cache.ts";
 import { extractLimits, type InstallLimits, OUT_DIR, type StepResult } from "./container.ts";
@@ -315,6 +315,9 @@ export async function installNpmPackages(
  * `npm ci`. Cached under `<cache>/repo-deps/<key>` by the resolved tree, so a later job that resolves to the
  * same versions reuses it, and one that resolves to newer releases gets them.
  */
+/** The file beside a cached manifest install's node_modules that holds the tree npm resolved for it. */
+export const RESOLVED_LOCKFILE = "retrace-resolved-lock.json";
+
 export async function installNpmManifest(
   ctx: NpmInstallContext,
   input: {
@@ -322,6 +325,13 @@ export async function installNpmManifest(
     workspaceFiles?: Record<string, string>;
     policy: SourcePolicy;
     label: string;
+    /**
+     * A lockfile npm starts its resolution from (`npm install --package-lock-only` keeps what still matches
+     * package.json and resolves only the rest): the base's resolved tree when a patch changed a dependency, so
+     * that the patched install differs from the base's only where the patch does. Its sources are checked like
+     * any resolved tree's, after the resolution.
+     */
+    seedLockfile?: string;
   },
 ): Promise<{ dir: string; cached: boolean; legacyPeerDeps: boolean }> {
   let pkg: unknown;
@@ -344,12 +354,14 @@ export async function installNpmManifest(
     policy: input.policy,
     packageJson: sha(input.packageJson),
     workspaces: Object.entries(input.workspaceFiles ?? {}).map(([k, v]) => [k, sha(v)]),
+    ...(input.seedLockfile === undefined ? {} : { seed: sha(input.seedLockfile) }),
   });
   const hit = await lookupByManifest<{ legacyPeerDeps?: boolean }>(ctx.cache, "repo-deps", manifestKey);
   if (hit) return { dir: hit.dir, cached: true, legacyPeerDeps: hit.marker.meta.legacyPeerDeps === true };
   const r = await resolveAndInstall(ctx, {
     packageJson: input.packageJson,
     ...(input.workspaceFiles ? { workspaceFiles: input.workspaceFiles } : {}),
+    ...(input.seedLockfile === undefined ? {} : { seedLockfile: input.seedLockfile }),
     workspaces: workspaceGlobs(pkg),
     policy: input.policy,
     namespace: "repo-deps",
@@ -365,6 +377,7 @@ async function resolveAndInstall(
   input: {
     packageJson: string;
     workspaceFiles?: Record<string, string>;
+    seedLockfile?: string;
     workspaces?: string[];
     policy: SourcePolicy;
     namespace: string;
@@ -379,6 +392,9 @@ async function resolveAndInstall(
       const env = npmEnv(s, input.policy);
       await s.container.copyIn(OUT_DIR, {
         "package.json": input.packageJson,
+        ...(input.seedLockfile === undefined
+          ? {}
+          : { "package-lock.json": withRegistryTarballs(input.seedLockfile, VIRTUAL_NPM_REGISTRY) }),
         ...(input.workspaceFiles ?? {}),
       });
       const flags = await allowFlags(s, image, input.policy);
@@ -430,6 +446,11 @@ async function resolveAndInstall(
       try {
         await mkdir(tmp);
         await s.container.copyOut("node_modules", `${tmp}/node_modules`, extractLimits(ctx.limits));
+        // The resolved tree, with the configured registry's URLs: a later install of a patched manifest starts from it.
+        await writeFile(
+          `${tmp}/${RESOLVED_LOCKFILE}`,
+          lockText.stdout.split(VIRTUAL_NPM_REGISTRY).join(ctx.registry.npm),
+        );
         const installed = Object.entries(tree)
           .filter(([k]) => /^node_modules\/(?:@[^/]+\/)?[^/]+$/.test(k))
           .map(([k, v]) => ({
