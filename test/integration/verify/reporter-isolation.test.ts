@@ -38,6 +38,8 @@ async function run(
     files,
     ...(extraDirs.length > 0 ? { extraDirs } : {}),
     jobId: `test-reporter-isolation-${repo}`,
+    // A loaded machine starts vitest slowly (60 s at load 28 on 2 cores): what is tested is the arguments.
+    limits: { timeoutMs: 170_000 },
   });
 }
 
@@ -97,7 +99,7 @@ test('no colour setting of Retrace in the environment', () => {
     expect(outcomeOf(r, "argv is the command line"), why(r)).toBe("passed");
     expect(outcomeOf(r, "no colour setting"), why(r)).toBe("passed");
     expect(r.complete, why(r)).toBe(true);
-  }, 180_000);
+  }, 400_000);
 
   it("mocha: process.argv is the command's, and neither --reporter spec nor a .mocharc reporter stops the report", async () => {
     const args = ["--reporter", "spec", "--check-leaks", "test/argv.test.js"];
@@ -120,7 +122,7 @@ it('argv is the command line', () => {
     expect(r.reportFound, why(r)).toBe(true);
     expect(outcomeOf(r, "argv is the command line"), why(r)).toBe("passed");
     expect(r.complete, why(r)).toBe(true);
-  }, 180_000);
+  }, 400_000);
 
   it("mocha with a node flag (a child mocha process): the tests still see no Retrace option", async () => {
     const r = await run(
@@ -139,7 +141,7 @@ it('no retrace option in argv', () => {
     );
     expect(r.reportFound, why(r)).toBe(true);
     expect(outcomeOf(r, "no retrace option in argv"), why(r)).toBe("passed");
-  }, 180_000);
+  }, 400_000);
 
   it("vitest: the tests' process sees no Retrace option; the command's --reporter and --outputFile do not stop the report", async () => {
     const r = await run(
@@ -158,7 +160,7 @@ test('no retrace option in argv', () => {
     );
     expect(r.reportFound, why(r)).toBe(true);
     expect(outcomeOf(r, "no retrace option in argv"), why(r)).toBe("passed");
-  }, 180_000);
+  }, 400_000);
 
   it("node --test: the test files' processes get none of Retrace's options; the command's own reporter does not break the run", async () => {
     const r = await run("js-units", "node-test", "node --test --test-reporter=spec test/argv.test.js", {
@@ -172,7 +174,7 @@ test('no retrace option in argv', () => {
     });
     expect(r.reportFound, why(r)).toBe(true);
     expect(outcomeOf(r, "no retrace option in argv"), why(r)).toBe("passed");
-  }, 180_000);
+  }, 400_000);
 
   it("pytest: sys.argv holds nothing of Retrace's; the command's own --junitxml does not take the report", async () => {
     const r = await run("py-prices", "pytest", "python3 -m pytest --junitxml=mine.xml tests/test_argv.py", {
@@ -187,5 +189,5 @@ def test_argv_is_the_command_line():
     expect(r.reportFound, why(r)).toBe(true);
     expect(outcomeOf(r, "test_argv_is_the_command_line"), why(r)).toBe("passed");
     expect(r.complete, why(r)).toBe(true);
-  }, 180_000);
+  }, 400_000);
 });
