@@ -19,7 +19,7 @@ import type { FixPorts, FixTestPort, TestRunSummary } from "./ports.ts";
 import { describeCommand, detectTestCommand, filterCommand, runTests } from "./test-runner/index.ts";
 import { isFailing, type TestCommand, type TestRunResult } from "./test-runner/types.ts";
 import { gamingClassOf } from "./feedback.ts";
-import { assertBaseRunReadable, assertTestsCouldRun } from "./unreadable-run.ts";
+import { assertBaseRunReadable, assertBaseRunReported, assertTestsCouldRun } from "./unreadable-run.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { verifyPatch } from "./verify.ts";
 
@@ -115,6 +115,9 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
     provider: input.dependencies,
   });
   const policy = PolicyConfig.parse(input.policy ?? {});
+  // The base package.json, for the gate: a dependency map opened above a hunk's context is then known.
+  const rootManifest = await workspace.readFile("package.json").catch(() => null);
+  const gateContext = rootManifest === null ? {} : { sourceFiles: { "package.json": rootManifest } };
   const rules = RULES.filter((r) => r.enabled(policy)).map((r) => r.id);
   let files: Set<string> | null = null;
   const repoFiles = async () => (files ??= new Set(await workspace.listFiles()));
@@ -142,6 +145,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
       const r = await run(command, signal);
       assertBaseRunReadable(command, r);
       await assertTestsCouldRun(command, r, input.workspace);
+      assertBaseRunReported(command, r);
       if (r.complete) baseline = [r];
       return summarize(r, await repoFiles());
     },
@@ -168,7 +172,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
         .map((f) => toFailureInfo(f, fileSet))
         .filter((f): f is FailureInfo => f !== null),
     gate: (patch) => {
-      const verdict = evaluatePatch(patch, policy);
+      const verdict = evaluatePatch(patch, policy, gateContext);
       return {
         allowed: verdict.allowed,
         violations: verdict.violations.map((v) => ({

@@ -269,7 +269,12 @@ export function runsPython(command: TestCommand): boolean {
  * - `python`: its runtime and test requirements (`PYTHONUSERBASE`, see TEST_ENV), wheels only.
  */
 export interface DependencyProvider {
-  js(workspace: Workspace, js: JsDependencies): Promise<ExtraDir[]>;
+  /**
+   * Installs the JS dependencies of `workspace`'s package.json. `next.baseDirs`: what the provider gave the
+   * base, when this is a patched manifest installed next to it; the provider starts from the base's resolved
+   * tree where it kept one (npm keeps what still matches and resolves only the rest).
+   */
+  js(workspace: Workspace, js: JsDependencies, next?: { baseDirs: readonly ExtraDir[] }): Promise<ExtraDir[]>;
   python?(workspace: Workspace, python: PythonDependencies): Promise<ExtraDir[]>;
 }
 

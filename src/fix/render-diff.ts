@@ -5,9 +5,14 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import type { FileChange } from "./apply-edits.ts";
 
-/** Unified diff of one file change, with 3 lines of context like `git diff`. */
+/**
+ * Unified diff of one file change, with 3 lines of context like `git diff`; a package.json with its whole file
+ * as context, so that a gate that sees only the patch (the App's second gate) knows the section of every
+ * changed line (a dependency map opened far above a hunk).
+ */
 export function renderFileDiff(change: FileChange): string {
   const isNew = change.before === null;
+  const wholeContext = change.path === "package.json" || change.path.endsWith("/package.json");
   const body = createTwoFilesPatch(
     isNew ? "/dev/null" : `a/${change.path}`,
     `b/${change.path}`,
@@ -15,7 +20,7 @@ export function renderFileDiff(change: FileChange): string {
     change.after,
     undefined,
     undefined,
-    { context: 3, headerOptions: FILE_HEADERS_ONLY },
+    { context: wholeContext ? 1_000_000 : 3, headerOptions: FILE_HEADERS_ONLY },
   );
   const header = [`diff --git a/${change.path} b/${change.path}`];
   if (isNew) header.push("new file mode 100644");

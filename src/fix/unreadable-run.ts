@@ -38,6 +38,45 @@ export function assertBaseRunReadable(command: TestCommand, run: TestRunResult):
   }
 }
 
+/** The last non-empty lines of a run's output, quoted on one line. */
+function lastLines(output: string, n = 3): string {
+  const lines = output
+    .split("\n")
+    .map((l) => l.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "").trim())
+    .filter((l) => l !== "");
+  return lines.slice(-n).join(" ⏎ ");
+}
+
+/**
+ * Throws when the unchanged base ran but Retrace got no report of it (its reporter file was never written):
+ * whatever ended the run, the base then says nothing per test, so no patch could be judged against it — an
+ * infrastructure error naming why as far as the output tells, never a REJECTED verdict. The same for a base run
+ * the sandbox stopped at a limit (time, memory, output): the limit, not the code, ended it. Called after
+ * `assertTestsCouldRun` (a missing package has its own message).
+ */
+export function assertBaseRunReported(command: TestCommand, run: TestRunResult): void {
+  if (run.stoppedBy === "timeout" || run.stoppedBy === "memory_limit" || run.stoppedBy === "output_limit") {
+    const limit =
+      run.stoppedBy === "timeout"
+        ? `the sandbox's time limit (after ${Math.round(run.durationMs / 1000)} s)`
+        : run.stoppedBy === "memory_limit"
+          ? "the sandbox's memory limit"
+          : "the sandbox's output limit";
+    throw new InfrastructureError(
+      `the test command \`${command.command}\` did not finish on the unchanged base: it reached ${limit}, so the base gives no per-test results a patch could be judged against`,
+      run.stoppedBy === "timeout"
+        ? "give each test run more time (--timeout SECONDS, or sandbox.timeout in .github/retrace.yml), or narrow the test command to the part of the suite that matters"
+        : "raise the sandbox limits in .github/retrace.yml (sandbox), or narrow the test command",
+    );
+  }
+  if (run.reportFound || run.stoppedBy !== null) return;
+  const tail = lastLines(run.outputTail);
+  throw new InfrastructureError(
+    `the test command \`${command.command}\` ran on the unchanged base (exit ${run.exitCode}) but wrote no ${run.reportFormat} report, so its results cannot be read per test; the run ended before Retrace's reporter wrote it (the runner failed to start or load, or the code under test ended the process early)${tail ? `; its output ends: ${tail}` : ""}`,
+    "run the command by hand in a fresh checkout: if it ends before the runner reports (a crash while loading the tests, a process.exit in a test helper, a runner that cannot take a reporter), fix that or pass --test (fix.testCommand in .github/retrace.yml) with a command that runs the tests through the runner itself",
+  );
+}
+
 /** A module the tests import that the sandbox does not have, as the runner said it. */
 export interface MissingModule {
   ecosystem: "python" | "javascript";

@@ -15,7 +15,8 @@ import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
 import { type ExtraDir, MAX_COLLECT_MIB, type Sandbox, type SandboxLimits } from "../core/ports/sandbox.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
-import { assertBaseRunReadable, assertTestsCouldRun } from "./unreadable-run.ts";
+import { manifestSources, patchedDependencyDirs } from "./manifest-change.ts";
+import { assertBaseRunReadable, assertBaseRunReported, assertTestsCouldRun } from "./unreadable-run.ts";
 import { filterCommand } from "./test-runner/filter.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner/index.ts";
 import { readResults, uniqueTestIds } from "./test-runner/results.ts";
@@ -198,6 +199,9 @@ export function collapseRuns(
       .map((m, i) => ({ m, only: runs[i]!.only }))
       .filter(({ only }) => only === undefined || only.includes(id))
       .map(({ m }) => m.get(id) ?? "missing");
+    // Only narrowed runs reported it, none narrowed to it (a test beside the narrowed ones, listed as skipped):
+    // no run of this phase says anything about it.
+    if (seen.length === 0) continue;
     // failed and error are the same verdict for comparison: the test does not pass.
     const kinds = new Set(seen.map((o) => (o === "error" ? "failed" : o)));
     if (kinds.size === 1) {
@@ -425,7 +429,13 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
   const given = typeof options.testCommand === "object" ? options.testCommand : null;
 
   // 1. The gate: a blocked patch is never applied, let alone executed.
-  const gate = evaluatePatch(options.patch, options.policy);
+  // The base text of each package.json the patch changes: a dependency map opened above a hunk is then known.
+  const manifests = await manifestSources(options.workspace, options.patch);
+  const gate = evaluatePatch(
+    options.patch,
+    options.policy,
+    Object.keys(manifests).length > 0 ? { sourceFiles: manifests } : {},
+  );
   if (!gate.allowed) {
     return {
       ...empty,
@@ -472,8 +482,18 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     };
   }
 
+  // 3b. A patch that changes package.json's dependencies runs on an install of the patched manifest.
+  const { dirs: patchedDirs, changed: changedDeps } = await patchedDependencyDirs(
+    options.workspace,
+    patched,
+    command,
+    extraDirs,
+    options.dependencies,
+  );
+
   // 4. Base runs (or the caller's), then patched runs, each in a fresh sandbox copy.
   const summaries: VerifyRunSummary[] = [];
+  const dirsOf = (phase: "base" | "patched") => (phase === "patched" ? patchedDirs : extraDirs);
   const run = async (
     phase: "base" | "patched",
     index: number,
@@ -489,7 +509,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       ...(phase === "patched"
         ? { files: patched.files, remove: patched.remove, executable: patched.executable }
         : {}),
-      ...(extraDirs.length > 0 ? { extraDirs } : {}),
+      ...(dirsOf(phase).length > 0 ? { extraDirs: dirsOf(phase) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     });
@@ -507,7 +527,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
               ...(phase === "patched"
                 ? { files: patched.files, remove: patched.remove, executable: patched.executable }
                 : {}),
-              ...(extraDirs.length > 0 ? { extraDirs } : {}),
+              ...(dirsOf(phase).length > 0 ? { extraDirs: dirsOf(phase) } : {}),
               ...(options.signal ? { signal: options.signal } : {}),
               ...(options.limits ? { limits: options.limits } : {}),
             })
@@ -530,6 +550,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       const r = await run("base", i, i === 1 ? undefined : repeatIds(command, base));
       assertBaseRunReadable(command, r);
       await assertTestsCouldRun(command, r, options.workspace);
+      assertBaseRunReported(command, r);
       base.push(r);
       if (!r.complete) break; // an incomplete base proves nothing; no point repeating it
     }
@@ -584,7 +605,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       patched,
       base,
       failToPass,
-      extraDirs,
+      patchedDirs,
     );
     promise.catch(() => {}); // awaited (or discarded) below
     return { failToPass, controller, promise };
@@ -638,7 +659,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     checkSignal(options.signal);
     const ag = speculative
       ? await speculative.promise
-      : await runAntiGaming(options, command, patched, base, comparison.failToPass, extraDirs);
+      : await runAntiGaming(options, command, patched, base, comparison.failToPass, patchedDirs);
     antiGaming = ag.report;
     if (ag.outputTail) outputTail = ag.outputTail;
     if (antiGaming.rejections.length > 0) {
@@ -655,6 +676,11 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
         );
       }
     }
+  }
+  if (changedDeps.length > 0 && after.length > 0) {
+    comparison.reasons.push(
+      `the patch changes package.json's dependencies (${changedDeps.join(", ")}): the patched runs used an install of the patched manifest, the base runs the base's`,
+    );
   }
   if (after.some((r) => r.reportFormat === "auto")) {
     comparison.reasons.push(

@@ -10,7 +10,7 @@ import { parse as parseYaml } from "yaml";
 
 export interface LockfilePins {
   /** Which lockfile format was read. */
-  format: "yarn-classic" | "yarn-berry" | "pnpm" | "unreadable";
+  format: "yarn-classic" | "yarn-berry" | "pnpm" | "npm" | "unreadable";
   /** Dependency name → exact version the lockfile resolved for the package.json's range. */
   pins: Record<string, string>;
 }
@@ -99,6 +99,8 @@ export function lockfilePins(lockfileName: string, text: string, pkg: unknown): 
     return { format: berry ? "yarn-berry" : "yarn-classic", pins: yarnPins(text, wanted, berry) };
   }
   if (lockfileName === "pnpm-lock.yaml") return { format: "pnpm", pins: pnpmPins(text, wanted) };
+  if (lockfileName === "package-lock.json" || lockfileName === "npm-shrinkwrap.json")
+    return { format: "npm", pins: npmPins(text, wanted) };
   return { format: "unreadable", pins: {} };
 }
 
@@ -117,4 +119,49 @@ export function pinnedPackageJson(packageJson: string, pins: Record<string, stri
     }
   }
   return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
+/**
+ * npm's lockfile (v2/v3 `packages`): the version installed at `node_modules/<name>` for each declared name whose
+ * range it satisfies. Used when package.json no longer matches the lockfile (a patch gave a dependency a new
+ * range, or added one): what still matches keeps the lockfile's version, the rest npm resolves.
+ */
+function npmPins(text: string, wanted: Map<string, string>): Record<string, string> {
+  let packages: Record<string, { version?: unknown } | undefined>;
+  try {
+    packages = ((JSON.parse(text) as { packages?: unknown }).packages ?? {}) as typeof packages;
+  } catch {
+    return {};
+  }
+  const pins: Record<string, string> = {};
+  for (const [name, range] of wanted) {
+    const version = exact(packages[`node_modules/${name}`]?.version);
+    if (version !== null && semver.validRange(range) !== null && semver.satisfies(version, range))
+      pins[name] = version;
+  }
+  return pins;
+}
+
+/**
+ * Whether package.json declares what npm's lockfile recorded for the root package (its `packages[""]` maps):
+ * `npm ci` refuses a lockfile out of step with package.json. Lockfiles without a root entry (v1) count as in step.
+ */
+export function npmLockfileInSync(packageJson: string, lockfile: string): boolean {
+  let pkg: Record<string, unknown>;
+  let root: Record<string, unknown> | undefined;
+  try {
+    pkg = JSON.parse(packageJson) as Record<string, unknown>;
+    const parsed = JSON.parse(lockfile) as { packages?: Record<string, Record<string, unknown>> };
+    root = parsed.packages?.[""];
+  } catch {
+    return true;
+  }
+  if (root === undefined) return true;
+  for (const field of [...DEP_FIELDS, "peerDependencies"]) {
+    const a = (pkg[field] ?? {}) as Record<string, unknown>;
+    const b = (root[field] ?? {}) as Record<string, unknown>;
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of keys) if (a[k] !== b[k]) return false;
+  }
+  return true;
 }

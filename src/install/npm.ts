@@ -6,7 +6,7 @@
  * --allow-directory` say the same as the lockfile policy checked beforehand on the host.
  */
 import { createHash } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { InfrastructureError } from "../core/errors.ts";
 import { cacheKey, lookupByManifest, recordManifest } from "./cache.ts";
@@ -449,6 +449,9 @@ export async function installNpmPackages(
  * `npm ci`. Cached under `<cache>/repo-deps/<key>` by the resolved tree, so a later job that resolves to the
  * same versions reuses it, and one that resolves to newer releases gets them.
  */
+/** The file beside a cached manifest install's node_modules that holds the tree npm resolved for it. */
+export const RESOLVED_LOCKFILE = "retrace-resolved-lock.json";
+
 export async function installNpmManifest(
   ctx: NpmInstallContext,
   input: {
@@ -456,6 +459,13 @@ export async function installNpmManifest(
     workspaceFiles?: Record<string, string>;
     policy: SourcePolicy;
     label: string;
+    /**
+     * A lockfile npm starts its resolution from (`npm install --package-lock-only` keeps what still matches
+     * package.json and resolves only the rest): the base's resolved tree when a patch changed a dependency, so
+     * that the patched install differs from the base's only where the patch does. Its sources are checked like
+     * any resolved tree's, after the resolution.
+     */
+    seedLockfile?: string;
   },
 ): Promise<{ dir: string; paths: string[]; cached: boolean; legacyPeerDeps: boolean }> {
   let pkg: unknown;
@@ -478,6 +488,7 @@ export async function installNpmManifest(
     policy: input.policy,
     packageJson: sha(input.packageJson),
     workspaces: Object.entries(input.workspaceFiles ?? {}).map(([k, v]) => [k, sha(v)]),
+    ...(input.seedLockfile === undefined ? {} : { seed: sha(input.seedLockfile) }),
   });
   const hit = await lookupByManifest<{ legacyPeerDeps?: boolean }>(ctx.cache, "repo-deps", manifestKey);
   if (hit)
@@ -490,6 +501,7 @@ export async function installNpmManifest(
   const r = await resolveAndInstall(ctx, {
     packageJson: input.packageJson,
     ...(input.workspaceFiles ? { workspaceFiles: input.workspaceFiles } : {}),
+    ...(input.seedLockfile === undefined ? {} : { seedLockfile: input.seedLockfile }),
     workspaces: workspaceGlobs(pkg),
     policy: input.policy,
     namespace: "repo-deps",
@@ -505,6 +517,7 @@ async function resolveAndInstall(
   input: {
     packageJson: string;
     workspaceFiles?: Record<string, string>;
+    seedLockfile?: string;
     workspaces?: string[];
     policy: SourcePolicy;
     namespace: string;
@@ -520,6 +533,11 @@ async function resolveAndInstall(
       const env = npmEnv(s, input.policy, view);
       await s.container.copyIn(OUT_DIR, {
         "package.json": input.packageJson,
+        ...(input.seedLockfile === undefined
+          ? {}
+          : {
+              "package-lock.json": view.toVirtual(withRegistryTarballs(input.seedLockfile, view.virtualFor)),
+            }),
         ...(input.workspaceFiles ?? {}),
         ...npmrcFiles(view),
       });
@@ -581,6 +599,8 @@ async function resolveAndInstall(
       try {
         await mkdir(tmp);
         const paths = await copyOutInstall(s, tmp, workspaceDirs(input.workspaceFiles), ctx.limits);
+        // The resolved tree, with the configured registries' URLs: a later install of a patched manifest starts from it.
+        await writeFile(`${tmp}/${RESOLVED_LOCKFILE}`, view.toReal(lockText.stdout));
         const installed = Object.entries(tree)
           .filter(([k]) => /^node_modules\/(?:@[^/]+\/)?[^/]+$/.test(k))
           .map(([k, v]) => ({

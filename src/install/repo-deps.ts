@@ -8,6 +8,8 @@
  * - Python: the declared runtime and test requirements, wheels only, into the runs' user site.
  * The checked directory is copied into each offline sandbox run next to the repository copy.
  */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import type Docker from "dockerode";
 import { InfrastructureError } from "../core/errors.ts";
 import {
@@ -25,8 +27,8 @@ import { InstallCache } from "./cache.ts";
 import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from "./container.ts";
 import { escapes, REGISTRY_ONLY, type SourcePolicy, workspaceGlobs } from "./lockfile-policy.ts";
 import picomatch from "picomatch";
-import { lockfilePins, pinnedPackageJson } from "./foreign-lockfile.ts";
-import { installNpmLockfile, installNpmManifest, SourcePolicyError } from "./npm.ts";
+import { lockfilePins, npmLockfileInSync, pinnedPackageJson } from "./foreign-lockfile.ts";
+import { installNpmLockfile, installNpmManifest, RESOLVED_LOCKFILE, SourcePolicyError } from "./npm.ts";
 import { installPythonRequirements, PYTHON_USER_BASE } from "./pip.ts";
 import { hostRegistryConfig, type RegistryConfig } from "./registry-config.ts";
 import type { InstallContext } from "./session.ts";
@@ -61,10 +63,16 @@ export async function installRepoDependencies(
   workspace: Workspace,
   js: JsDependencies,
   options: RepoDepsOptions = {},
+  seedLockfile?: string,
 ): Promise<ExtraDir[]> {
-  if (js.lockfile === null || !isNpmLockfile(js.lockfile)) return installFromManifest(workspace, js, options);
+  if (js.lockfile === null || !isNpmLockfile(js.lockfile))
+    return installFromManifest(workspace, js, options, seedLockfile);
   const packageJson = await workspace.readFile("package.json");
   const lockfile = await workspace.readFile(js.lockfile);
+  // A package.json out of step with the lockfile (a patch added a dependency or changed a range): `npm ci`
+  // would refuse it; npm resolves the manifest starting from the lockfile, which keeps what still matches.
+  if (!npmLockfileInSync(packageJson, lockfile))
+    return installFromManifest(workspace, js, options, seedLockfile ?? lockfile);
   if (packageJson.length > MAX_MANIFEST_BYTES || lockfile.length > MAX_MANIFEST_BYTES) {
     throw new InfrastructureError(
       `cannot install the repository's dependencies: package.json or ${js.lockfile} is larger than 64 MiB`,
@@ -113,6 +121,7 @@ async function installFromManifest(
   workspace: Workspace,
   js: JsDependencies,
   options: RepoDepsOptions,
+  seedLockfile?: string,
 ): Promise<ExtraDir[]> {
   let packageJson = await workspace.readFile("package.json");
   if (packageJson.length > MAX_MANIFEST_BYTES)
@@ -152,12 +161,14 @@ async function installFromManifest(
     how = `${js.lockfile} (${format}): ${Object.keys(pins).length} of ${js.declared.length} declared dependencies pinned to its versions, the rest resolved by npm`;
   }
   const workspaceFiles = await workspaceManifests(workspace, pkg);
+  if (seedLockfile !== undefined) how += "; resolution starts from the base's resolved tree";
   options.log?.(`dependencies: npm install --ignore-scripts, ${how}, in the install container`);
   const r = await installNpmManifest(await installContext(options), {
     packageJson,
     workspaceFiles,
     policy: options.policy ?? REGISTRY_ONLY,
     label: `installing the dependencies of package.json${js.lockfile ? ` (pinned from ${js.lockfile})` : ""}`,
+    ...(seedLockfile === undefined ? {} : { seedLockfile }),
   });
   options.log?.(
     `dependencies: ${r.cached ? "cached install of the resolved tree" : "installed"}${r.legacyPeerDeps ? " (conflicting peer ranges: resolved with --legacy-peer-deps, as yarn and pnpm accept them)" : ""}`,
@@ -267,13 +278,29 @@ export async function installRepoPythonDependencies(
   }
 }
 
+/** The tree npm resolved for a cached manifest install among `dirs` (kept beside its node_modules), or null. */
+async function resolvedTreeOf(dirs: readonly ExtraDir[]): Promise<string | null> {
+  for (const d of dirs) {
+    if (!d.paths.includes("node_modules")) continue;
+    const text = await readFile(path.join(d.hostDir, RESOLVED_LOCKFILE), "utf8").catch(() => null);
+    if (text !== null) return text;
+  }
+  return null;
+}
+
 /**
  * The `DependencyProvider` of this host: `npm ci --ignore-scripts` from an npm lockfile, and pip (wheels only)
  * for Python requirements, each in the install container, cached.
  */
 export function createRepoDependencyProvider(options: RepoDepsOptions = {}): DependencyProvider {
   return {
-    js: (workspace, js) => installRepoDependencies(workspace, js, options),
+    js: async (workspace, js, next) =>
+      installRepoDependencies(
+        workspace,
+        js,
+        options,
+        next ? ((await resolvedTreeOf(next.baseDirs)) ?? undefined) : undefined,
+      ),
     python: (_workspace, python) => installRepoPythonDependencies(python, options),
   };
 }

@@ -210,6 +210,12 @@ export const ForbiddenPathsConfig = z
 export const DependencyChangesConfig = z
   .strictObject({
     enabled: enabled("dependency-changes"),
+    allowRegistryRanges: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Allow a patch to add a registry dependency to package.json `dependencies`/`devDependencies`/`optionalDependencies`/`peerDependencies`, or change the version range of one, when the value is a plain semver range (`^3.0.0`, `~1.2.3`, `1.4.0`): verification then installs the patched manifest in the install container before the patched runs. Git, URL, file, link, alias (`npm:`) and tag specs, removals, and every other dependency section stay blocked. Set false to block every dependency change.",
+      ),
     wholeFiles: globs("Files that are nothing but dependency lists: any change to them is blocked.", [
       "**/requirements*.txt",
       "**/requirements/*.txt",
@@ -223,7 +229,7 @@ export const DependencyChangesConfig = z
     ]),
   })
   .describe(
-    "Blocks changes to dependency sections of manifests: package.json/composer.json dependency maps, pyproject.toml and Cargo.toml dependency tables, and whole dependency files (requirements, go.mod, Gemfile).",
+    "Blocks changes to dependency sections of manifests: package.json/composer.json dependency maps (except, with allowRegistryRanges, a package.json registry dependency added or given a new semver range), pyproject.toml and Cargo.toml dependency tables, and whole dependency files (requirements, go.mod, Gemfile).",
   );
 
 export const TestBypassConfig = z

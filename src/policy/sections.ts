@@ -11,12 +11,18 @@ export interface ChangedLineSite {
   before: string[];
 }
 
-/** Every changed line with the lines visible above it on its side of the hunk. */
-export function changedLineSites(file: FileChange): ChangedLineSite[] {
+/**
+ * Every changed line with the lines visible above it on its side of the hunk. With `baseText` (the file before
+ * the patch, when the caller knows it), the base file's lines above each hunk come first, so that a section
+ * opened far above the hunk is still known.
+ */
+export function changedLineSites(file: FileChange, baseText?: string): ChangedLineSite[] {
   const out: ChangedLineSite[] = [];
+  const baseLines = baseText === undefined ? null : baseText.split("\n");
   for (const h of file.hunks) {
-    const oldSide: string[] = [];
-    const newSide: string[] = [];
+    const above = baseLines === null ? [] : baseLines.slice(0, Math.max(0, h.oldStart - 1));
+    const oldSide: string[] = [...above];
+    const newSide: string[] = [...above];
     for (const l of h.lines) {
       if (l.kind !== "add") oldSide.push(l.text);
       if (l.kind !== "del") newSide.push(l.text);

@@ -29,18 +29,18 @@ export {
 } from "./types.ts";
 
 /**
- * The environment of every test run: nothing from the host, no colours, no bytecode files, CI mode. The user
- * site of Python is where a repository's Python requirements are installed (`.retrace-python`, put there by
- * the dependency provider); it comes before the image's own packages and survives a command's own
- * `PYTHONPATH=…` prefix.
+ * The environment of every test run: nothing from the host, no bytecode files, CI mode. The user site of Python
+ * is where a repository's Python requirements are installed (`.retrace-python`, put there by the dependency
+ * provider); it comes before the image's own packages and survives a command's own `PYTHONPATH=…` prefix.
+ * Nothing here may change what the code under test does compared with the project's CI: no `NO_COLOR` /
+ * `FORCE_COLOR` (commander's tests set `FORCE_COLOR=1` and expect colour, which `NO_COLOR=1` denied; output is
+ * not a terminal, so runners do not colour it anyway, and the output tail drops colour codes).
  */
 export const TEST_ENV: Readonly<Record<string, string>> = {
   PATH: "/workspace/node_modules/.bin:/usr/local/bin:/usr/bin:/bin",
   HOME: "/tmp",
   LANG: "C.UTF-8",
   CI: "true",
-  NO_COLOR: "1",
-  FORCE_COLOR: "0",
   PYTHONDONTWRITEBYTECODE: "1",
   PYTHONUNBUFFERED: "1",
   PYTHONUSERBASE: "/workspace/.retrace-python",
@@ -87,7 +87,10 @@ export function tapDiagnostics(report: string): string {
 
 function tail(stdout: string, stderr: string, diagnostics = ""): string {
   const text = scrubInternalNames(
-    [stdout.trimEnd(), stderr.trimEnd(), diagnostics.trimEnd()].filter(Boolean).join("\n"),
+    [stdout.trimEnd(), stderr.trimEnd(), diagnostics.trimEnd()]
+      .filter(Boolean)
+      .join("\n")
+      .replace(/\u001b\[[0-9;]*[A-Za-z]/g, ""),
   );
   return text.length <= OUTPUT_TAIL ? text : `…${text.slice(text.length - OUTPUT_TAIL)}`;
 }
@@ -101,7 +104,10 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
     command: ["sh", "-c", invocation.script],
     input: {
       dir: options.workspace.root,
-      ...(options.files ? { files: options.files } : {}),
+      // Retrace's own files (a runner's launcher) win over the overlay; their names carry the run's nonce.
+      ...(options.files || Object.keys(invocation.files).length > 0
+        ? { files: { ...options.files, ...invocation.files } }
+        : {}),
       ...(options.remove && options.remove.length > 0 ? { remove: options.remove } : {}),
       ...(options.executable && options.executable.length > 0 ? { executable: options.executable } : {}),
       ...(options.extraDirs && options.extraDirs.length > 0 ? { extraDirs: options.extraDirs } : {}),

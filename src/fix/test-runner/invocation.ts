@@ -2,6 +2,7 @@
  * Builds the script that runs a test command in the sandbox with a machine-readable reporter, and says
  * where and in which format the results will be.
  */
+import { jestLauncher, mochaArgvRestore, mochaLauncher } from "./launchers.ts";
 import type { TestCommand } from "./types.ts";
 
 export interface Invocation {
@@ -13,6 +14,48 @@ export interface Invocation {
   reportFile: string | null;
   /** Format passed to the log parser. */
   format: string;
+  /** Retrace's own files placed in the workspace for the run (a runner's launcher), by workspace-relative path. */
+  files: Record<string, string>;
+}
+
+/** Where the workspace is inside the sandbox (absolute paths for a launcher, whatever directory the command cd's to). */
+const WORKSPACE = "/workspace";
+
+/** A value of a shell word: quoted or bare. */
+const SHELL_VALUE = String.raw`(?:'[^']*'|"[^"]*"|[^\s;&|()'"]+)`;
+
+/**
+ * `command` without the options named (each `--name=value` or `--name value`): a user's own report option
+ * that would take the place of Retrace's (pytest's `--junitxml`, vitest's `--outputFile`, node's
+ * `--test-reporter` pairs). Their report is for CI; the sandbox run needs Retrace's.
+ */
+export function dropOptions(command: string, names: readonly string[]): string {
+  let out = command;
+  for (const name of names) {
+    const re = new RegExp(
+      String.raw`\s+${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:=${SHELL_VALUE}|\s+(?!-)${SHELL_VALUE})?(?=\s|$|[;&|)])`,
+      "g",
+    );
+    out = out.replace(re, "");
+  }
+  return out;
+}
+
+/** Commands that start a package's bin by name (`npx jest`, `yarn jest`, `pnpm exec mocha`). */
+const BIN_PREFIX = String.raw`(?:(?:npx|pnpx|bunx)\s+(?:(?:--yes|-y|--no-install|--no|--quiet|-q)\s+)*|(?:yarn|pnpm)\s+(?:exec\s+)?|npm\s+exec\s+(?:--\s+)?)?`;
+
+/**
+ * `command` with the runner's command word (`jest`, `npx jest`, `node_modules/.bin/mocha`, the script after
+ * `node --flags`) replaced by `node <launcher>` (or the launcher alone after `node`), the arguments kept.
+ */
+export function launchThrough(command: string, word: string, launcher: string): string | null {
+  const re = new RegExp(String.raw`(^|[\s;&|(])(${BIN_PREFIX})((?:[^\s;&|()]*/)?${word})(?=\s|$)`);
+  const match = re.exec(command);
+  if (!match) return null;
+  const start = match.index + match[1]!.length;
+  const before = command.slice(0, start);
+  const afterNode = match[2] === "" && /(^|[\s;&|(])node(\s+-\S+)*\s+$/.test(before);
+  return `${before}${afterNode ? launcher : `node ${launcher}`}${command.slice(match.index + match[0].length)}`;
 }
 
 /** Inserts `flags` right after the first match of `pattern` (the framework's own command word). */
@@ -29,74 +72,98 @@ export function shellQuote(s: string): string {
 }
 
 /**
- * The reporter for each framework:
- * - pytest: `--junitxml` through `PYTEST_ADDOPTS` (reaches pytest however it is launched), xunit1 for file attributes;
- * - node --test: the TAP reporter written to a file (`--test-reporter-destination`; Node 18 has no JUnit reporter);
- * - jest: `--json --outputFile`; vitest: `--reporter=junit --outputFile`; mocha: the xunit reporter to a file;
+ * The reporter for each framework. Retrace's reporter options never reach the code under test through
+ * `process.argv`, and a reporter option of the user's never takes the place of Retrace's:
+ * - pytest: `--junitxml` through `PYTEST_ADDOPTS` (reaches pytest however it is launched; `sys.argv` stays the
+ *   command's), xunit1 for file attributes; the command's own `--junitxml` is dropped (on the command line it
+ *   would win over the environment's);
+ * - node --test: the TAP reporter written to a file (`--test-reporter-destination`; Node 18 has no JUnit
+ *   reporter): node options, in `execArgv` and never in `process.argv` (the test files' processes get none of
+ *   them); the command's own reporter pairs are dropped (node refuses reporters without a destination each);
+ * - jest, mocha (tests in the runner's own process): a launcher, see launchers.ts;
+ * - vitest: `--reporter=junit --outputFile=…` (tests run in worker threads or child processes, whose
+ *   `process.argv` is vitest's worker entry); the command's `--outputFile` is dropped, its reporters kept;
  * - go: `go test -json` on stdout; cargo: libtest's plain output on stdout.
- * `nonce` makes the report name unguessable in advance, so a committed or pre-written file cannot stand in for it.
+ * `nonce` makes Retrace's file names unguessable in advance, so a committed or pre-written file cannot stand in for them.
  */
 export function buildInvocation(command: TestCommand, nonce: string): Invocation {
   const base = command.command;
   const report = (ext: string) => `.retrace-report-${nonce}.${ext}`;
+  const launcher = `.retrace-run-${nonce}.cjs`;
   switch (command.framework) {
     case "pytest": {
       const file = report("xml");
       return {
-        script: base,
+        script: dropOptions(base, ["--junitxml", "--junit-xml"]),
         env: { PYTEST_ADDOPTS: `-p no:cacheprovider --junitxml=${file} -o junit_family=xunit1` },
         reportFile: file,
         format: "junit",
+        files: {},
       };
     }
     case "node-test": {
       const file = report("tap");
       const script = insertAfter(
-        base,
+        dropOptions(base, ["--test-reporter", "--test-reporter-destination"]),
         /(^|[\s;&|(/])node(\s+\S+)*?\s+--test(?=\s|$)/,
         `--test-reporter=tap --test-reporter-destination=${file}`,
       );
-      if (script !== null) return { script, env: {}, reportFile: file, format: "tap" };
+      if (script !== null) return { script, env: {}, reportFile: file, format: "tap", files: {} };
       break;
     }
     case "jest": {
       const file = report("json");
-      const script = insertAfter(base, /(^|[\s;&|(/])jest(?=\s|$)/, `--ci --json --outputFile=${file}`);
-      if (script !== null) return { script, env: {}, reportFile: file, format: "jest-json" };
+      const script = launchThrough(base, "jest", `${WORKSPACE}/${launcher}`);
+      if (script !== null)
+        return {
+          script,
+          env: {},
+          reportFile: file,
+          format: "jest-json",
+          files: { [launcher]: jestLauncher(`${WORKSPACE}/${file}`) },
+        };
       break;
     }
     case "vitest": {
       const file = report("xml");
-      const withRun = /(^|[\s;&|(/])vitest\s+run(?=\s|$)/.test(base)
-        ? base
-        : base.replace(/(^|[\s;&|(/])vitest(?=\s|$)/, "$1vitest run");
+      const cleaned = dropOptions(base, ["--outputFile", "--outputFile.junit"]);
+      const withRun = /(^|[\s;&|(/])vitest\s+run(?=\s|$)/.test(cleaned)
+        ? cleaned
+        : cleaned.replace(/(^|[\s;&|(/])vitest(?=\s|$)/, "$1vitest run");
       const script = insertAfter(
         withRun,
         /(^|[\s;&|(/])vitest\s+run(?=\s|$)/,
         `--reporter=junit --outputFile=${file}`,
       );
-      if (script !== null) return { script, env: {}, reportFile: file, format: "junit" };
+      if (script !== null) return { script, env: {}, reportFile: file, format: "junit", files: {} };
       break;
     }
     case "mocha": {
       const file = report("xml");
-      const script = insertAfter(
-        base,
-        /(^|[\s;&|(/])mocha(?=\s|$)/,
-        `--reporter xunit --reporter-option output=${file}`,
-      );
-      if (script !== null) return { script, env: {}, reportFile: file, format: "junit" };
+      const restore = `.retrace-argv-${nonce}.cjs`;
+      const script = launchThrough(base, "mocha", `${WORKSPACE}/${launcher}`);
+      if (script !== null)
+        return {
+          script,
+          env: {},
+          reportFile: file,
+          format: "junit",
+          files: {
+            [launcher]: mochaLauncher(`${WORKSPACE}/${file}`, `${WORKSPACE}/${restore}`),
+            [restore]: mochaArgvRestore(nonce, `${WORKSPACE}/${file}`),
+          },
+        };
       break;
     }
     case "go": {
       const script = insertAfter(base, /(^|[\s;&|(])go\s+test(?=\s|$)/, "-json");
-      if (script !== null) return { script, env: {}, reportFile: null, format: "go-json" };
+      if (script !== null) return { script, env: {}, reportFile: null, format: "go-json", files: {} };
       break;
     }
     case "cargo":
-      return { script: base, env: {}, reportFile: null, format: "cargo" };
+      return { script: base, env: {}, reportFile: null, format: "cargo", files: {} };
     case "unknown":
       break;
   }
-  return { script: base, env: {}, reportFile: null, format: "auto" };
+  return { script: base, env: {}, reportFile: null, format: "auto", files: {} };
 }

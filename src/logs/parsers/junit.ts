@@ -163,8 +163,12 @@ export function createJunitParser(sink: ParserSink) {
     const phpClass =
       a["class"] && (a["class"].includes("\\") || /\.php$/.test(fileAttr ?? "")) ? a["class"] : null;
     const isJava = !isPytest && !isRust && !phpClass && /^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*$/.test(classname);
+    // mocha's xunit reporter (`<testsuite name="Mocha Tests">`): the suite's full title as classname, the
+    // test's own title as name; the id is mocha's `describe > test` (docs/test-ids.md), as its spec output gives it.
+    const isMocha = suite["name"] === "Mocha Tests" && !fileAttr;
     let id: string;
     if (isPytest) id = pytestNodeId(classname, name);
+    else if (isMocha) id = classname ? `${classname} > ${name}` : name;
     else if (isRust) id = /^(crate|integration)$/.test(classname) ? name : `${classname}::${name}`;
     else if (classname && (/[/\\]/.test(classname) || /\.[cm]?[jt]sx?$|\.py$/.test(classname)))
       id = `${classname} > ${name.replace(/ › /g, " > ")}`;

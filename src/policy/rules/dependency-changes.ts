@@ -3,7 +3,18 @@
  * of package.json/composer.json, pyproject.toml, Cargo.toml and Pipfile, and any change to files that are
  * nothing but dependency lists (`wholeFiles`: requirements*.txt, go.mod, Gemfile, ...). The section is read
  * from the hunk; when it is not visible, a value that looks like a version counts as a dependency.
+ *
+ * One exception (`allowRegistryRanges`, on by default): a fix may need a package, or a newer release of one
+ * (the upstream fix of mdast-util-to-markdown's phrasing bug imports mdast-util-phrasing and declares it).
+ * In package.json's `dependencies`, `devDependencies`, `optionalDependencies` and `peerDependencies`, an entry
+ * added with a plain semver range (`"mdast-util-phrasing": "^3.0.0"`), or an entry whose range changes (its old
+ * line removed, the same name added in the same map), is allowed. It names a registry package, which the install
+ * container fetches with install scripts off, and which runs only inside the sandbox; verification installs the
+ * patched manifest before the patched runs (verify.md). Everything else stays blocked: git, URL, file, link,
+ * `npm:` alias, `workspace:` and dist-tag specs (`latest`), a removed dependency, `overrides`/`resolutions`,
+ * `packageManager`, composer.json, and the Python and Cargo manifests.
  */
+import semver from "semver";
 import { baseName, matchesAny, truncate } from "../lines.ts";
 import {
   changedLineSites,
@@ -50,12 +61,58 @@ function violation(file: FileChange, line: number | null, message: string): Viol
   return { rule: "dependency-changes", file: file.path, line, message };
 }
 
-function checkJson(file: FileChange): Violation[] {
+/** The maps of package.json whose registry entries a patch may add or re-range (`allowRegistryRanges`). */
+const REGISTRY_MAPS = new Set([
+  "dependencies",
+  "devDependencies",
+  "optionalDependencies",
+  "peerDependencies",
+]);
+const NPM_NAME = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
+
+/** A registry version range: semver syntax with a version number in it (no tag, `*`, protocol or path). */
+export function isRegistryRange(value: string): boolean {
+  const v = value.trim();
+  return /\d/.test(v) && !/[:/\\@#]/.test(v) && semver.validRange(v) !== null;
+}
+
+/** `map/name` of a changed package.json line that is a registry dependency entry directly in a registry map. */
+function registryEntry(keys: string[], text: string): string | null {
+  if (keys.length !== 2 || !REGISTRY_MAPS.has(keys[1]!)) return null;
+  const name = keys[0]!;
+  const value = jsonStringValue(text);
+  if (value === null || !NPM_NAME.test(name) || !isRegistryRange(value)) return null;
+  return `${keys[1]}/${name}`;
+}
+
+function checkJson(
+  file: FileChange,
+  allowRegistry: boolean,
+  sourceFiles: Readonly<Record<string, string>> | undefined,
+): Violation[] {
   const out: Violation[] = [];
-  for (const site of changedLineSites(file)) {
+  const isPackageJson = [file.oldPath, file.newPath].some(
+    (p) => p !== null && baseName(p) === "package.json",
+  );
+  // The base file, when the caller gave it: a section opened above the hunk's context is then known.
+  const base = file.oldPath === null ? undefined : sourceFiles?.[file.oldPath];
+  const sites = changedLineSites(file, base);
+  // Registry entries the patch adds, by map/name: a removed line is a range change only when its entry is re-added.
+  const added = new Set<string>();
+  if (allowRegistry && isPackageJson)
+    for (const site of sites) {
+      if (site.line.kind !== "add") continue;
+      const entry = registryEntry(jsonEnclosingKeys(site.before).keys, site.line.text);
+      if (entry !== null) added.add(entry);
+    }
+  for (const site of sites) {
     const { line } = site;
     const where = line.kind === "add" ? line.newLine : line.oldLine;
     const verb = line.kind === "add" ? "adds" : "removes";
+    if (allowRegistry && isPackageJson) {
+      const entry = registryEntry(jsonEnclosingKeys(site.before).keys, line.text);
+      if (entry !== null && (line.kind === "add" || added.has(entry))) continue;
+    }
     const inline =
       /"(dependencies|devDependencies|peerDependencies|optionalDependencies|overrides|resolutions|require|require-dev)"\s*:/.exec(
         line.text,
@@ -125,7 +182,7 @@ function checkToml(file: FileChange): Violation[] {
 export const dependencyChanges: Rule = {
   id: "dependency-changes",
   enabled: (c) => c.dependencyChanges.enabled,
-  check({ patch, config }) {
+  check({ patch, config, sourceFiles }) {
     const out: Violation[] = [];
     for (const file of patch.files) {
       const paths = [file.oldPath, file.newPath].filter((p): p is string => p !== null);
@@ -135,7 +192,8 @@ export const dependencyChanges: Rule = {
         continue;
       }
       const names = new Set(paths.map((p) => baseName(p).toLowerCase()));
-      if ([...names].some((n) => JSON_MANIFESTS.has(n))) out.push(...checkJson(file));
+      if ([...names].some((n) => JSON_MANIFESTS.has(n)))
+        out.push(...checkJson(file, config.dependencyChanges.allowRegistryRanges, sourceFiles));
       else if ([...names].some((n) => TOML_MANIFESTS.has(n))) out.push(...checkToml(file));
     }
     return out;

@@ -33,6 +33,22 @@ describe("readResults", () => {
     ]);
   });
 
+  it("reads mocha's xunit report as mocha's `describe > test` ids, as its spec output and --grep narrowing have them", () => {
+    // Written by mocha 10's xunit reporter (the shape: suite name "Mocha Tests", classname = the suite's full title).
+    const xml = [
+      '<testsuite name="Mocha Tests" tests="3" failures="1" errors="1" skipped="0" timestamp="Thu, 26 Nov 2026 16:40:00 GMT" time="0.01">',
+      '<testcase classname="range" name="includes both ends" time="0"><failure message="expected [2,3,4] to deeply equal [2,3,4,5]"/></testcase>',
+      '<testcase classname="range" name="is empty when start &gt; end" time="0"/>',
+      '<testcase classname="" name="a top-level test" time="0"/>',
+      "</testsuite>",
+    ].join("\n");
+    expect(readResults("junit", xml).map((t) => `${t.id} ${t.outcome}`)).toEqual([
+      "range > includes both ends failed",
+      "range > is empty when start > end passed",
+      "a top-level test passed",
+    ]);
+  });
+
   it("reads go test -json as package.TestName", () => {
     const tests = readResults("go-json", report("go-test.jsonl"));
     expect(tests.map((t) => `${t.id} ${t.outcome}`)).toEqual([

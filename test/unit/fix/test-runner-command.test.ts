@@ -115,21 +115,61 @@ describe("buildInvocation", () => {
       env: { PYTEST_ADDOPTS: "-p no:cacheprovider --junitxml=.retrace-report-n1.xml -o junit_family=xunit1" },
       reportFile: ".retrace-report-n1.xml",
       format: "junit",
+      files: {},
     });
     expect(buildInvocation(cmd("node-test", "node --test test/"), "n2")).toMatchObject({
       script: "node --test --test-reporter=tap --test-reporter-destination=.retrace-report-n2.tap test/",
       reportFile: ".retrace-report-n2.tap",
       format: "tap",
     });
-    expect(buildInvocation(cmd("jest", "jest --runInBand"), "n3").script).toBe(
-      "jest --ci --json --outputFile=.retrace-report-n3.json --runInBand",
-    );
     expect(buildInvocation(cmd("vitest", "vitest"), "n4").script).toBe(
       "vitest run --reporter=junit --outputFile=.retrace-report-n4.xml",
     );
-    expect(buildInvocation(cmd("mocha", "mocha test/"), "n5").script).toBe(
-      "mocha --reporter xunit --reporter-option output=.retrace-report-n5.xml test/",
+  });
+
+  it("starts jest and mocha through a launcher, so that the reporter flags never reach process.argv", () => {
+    const jest = buildInvocation(cmd("jest", "jest --runInBand"), "n3");
+    expect(jest.script).toBe("node /workspace/.retrace-run-n3.cjs --runInBand");
+    expect(jest.reportFile).toBe(".retrace-report-n3.json");
+    expect(Object.keys(jest.files)).toEqual([".retrace-run-n3.cjs"]);
+    expect(jest.files[".retrace-run-n3.cjs"]).toContain('"/workspace/.retrace-report-n3.json"');
+    const mocha = buildInvocation(cmd("mocha", "mocha test/"), "n5");
+    expect(mocha.script).toBe("node /workspace/.retrace-run-n5.cjs test/");
+    expect(Object.keys(mocha.files).sort()).toEqual([".retrace-argv-n5.cjs", ".retrace-run-n5.cjs"]);
+    expect(mocha.files[".retrace-run-n5.cjs"]).toContain('"/workspace/.retrace-argv-n5.cjs"');
+    // Every way a command names the runner: the bin word and what starts it are replaced, the rest kept.
+    const script = (framework: "jest" | "mocha", c: string) => buildInvocation(cmd(framework, c), "n").script;
+    expect(script("jest", "npx jest -t 'a b' test/x.test.js")).toBe(
+      "node /workspace/.retrace-run-n.cjs -t 'a b' test/x.test.js",
     );
+    expect(script("jest", "npx --no-install jest")).toBe("node /workspace/.retrace-run-n.cjs");
+    expect(script("jest", "yarn jest --ci")).toBe("node /workspace/.retrace-run-n.cjs --ci");
+    expect(script("jest", "cd pkg && TZ=UTC ./node_modules/.bin/jest")).toBe(
+      "cd pkg && TZ=UTC node /workspace/.retrace-run-n.cjs",
+    );
+    expect(script("jest", "node --experimental-vm-modules node_modules/.bin/jest")).toBe(
+      "node --experimental-vm-modules /workspace/.retrace-run-n.cjs",
+    );
+    expect(script("mocha", "npx mocha --reporter spec --bail --check-leaks test/")).toBe(
+      "node /workspace/.retrace-run-n.cjs --reporter spec --bail --check-leaks test/",
+    );
+    expect(script("mocha", "pnpm exec mocha")).toBe("node /workspace/.retrace-run-n.cjs");
+  });
+
+  it("drops a user's own report option that would take the place of Retrace's", () => {
+    expect(buildInvocation(cmd("pytest", "pytest --junitxml=out/junit.xml -q tests/"), "n").script).toBe(
+      "pytest -q tests/",
+    );
+    expect(buildInvocation(cmd("pytest", "python -m pytest --junit-xml 'a b.xml' tests/"), "n").script).toBe(
+      "python -m pytest tests/",
+    );
+    expect(
+      buildInvocation(cmd("node-test", "node --test --test-reporter=spec --test-reporter dot test/"), "n")
+        .script,
+    ).toBe("node --test --test-reporter=tap --test-reporter-destination=.retrace-report-n.tap test/");
+    expect(
+      buildInvocation(cmd("vitest", "vitest run --reporter=verbose --outputFile=x.json"), "n").script,
+    ).toBe("vitest run --reporter=junit --outputFile=.retrace-report-n.xml --reporter=verbose");
   });
 
   it("reads go and cargo from stdout, and anything else best-effort", () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { InfrastructureError, UsageError } from "../../../src/core/errors.ts";
 import type { TestCommand, TestRunResult } from "../../../src/fix/test-runner/types.ts";
-import { assertBaseRunReadable } from "../../../src/fix/unreadable-run.ts";
+import { assertBaseRunReadable, assertBaseRunReported } from "../../../src/fix/unreadable-run.ts";
 
 const make: TestCommand = { command: "make test", framework: "unknown", detectedBy: "--test" } as TestCommand;
 const pytest: TestCommand = {
@@ -90,6 +90,65 @@ describe("assertBaseRunReadable", () => {
     // stopped by the sandbox (timeout): reported as such elsewhere
     expect(
       thrown(() => assertBaseRunReadable(make, runOf({ exitCode: null, stoppedBy: "timeout" }))),
+    ).toBeNull();
+  });
+});
+
+describe("assertBaseRunReported", () => {
+  const mocha: TestCommand = {
+    command: "npx mocha --reporter spec --bail --check-leaks test/",
+    framework: "mocha",
+    detectedBy: "--test",
+  } as TestCommand;
+
+  it("a base run whose reporter file was never written is an infrastructure error (exit 3) quoting the output's end, never a verdict", () => {
+    const e = thrown(() =>
+      assertBaseRunReported(
+        mocha,
+        runOf({
+          reportSource: "file",
+          reportFormat: "junit",
+          reportFound: false,
+          exitCode: 1,
+          outputTail:
+            "  13 passing\n  1 failing\n\n  1) cookie.serialize\n     AssertionError: Missing expected exception.",
+        }),
+      ),
+    );
+    expect(e).toBeInstanceOf(InfrastructureError);
+    expect((e as InfrastructureError).exitCode).toBe(3);
+    expect((e as InfrastructureError).message).toContain(
+      "`npx mocha --reporter spec --bail --check-leaks test/` ran on the unchanged base (exit 1) but wrote no junit report",
+    );
+    expect((e as InfrastructureError).message).toContain(
+      "its output ends: 1 failing ⏎ 1) cookie.serialize ⏎ AssertionError: Missing expected exception.",
+    );
+    expect((e as InfrastructureError).hint).toContain("fix.testCommand");
+  });
+
+  it("a base run the sandbox stopped at its time limit is an infrastructure error naming the limit and --timeout", () => {
+    const e = thrown(() =>
+      assertBaseRunReported(
+        mocha,
+        runOf({ reportFound: false, exitCode: null, stoppedBy: "timeout", durationMs: 60_400 }),
+      ),
+    );
+    expect(e).toBeInstanceOf(InfrastructureError);
+    expect((e as InfrastructureError).message).toContain(
+      "did not finish on the unchanged base: it reached the sandbox's time limit (after 60 s)",
+    );
+    expect((e as InfrastructureError).hint).toContain("--timeout");
+  });
+
+  it("leaves a run with a report (even an empty one), a stdout format and a cancelled run to the usual rules", () => {
+    expect(
+      thrown(() => assertBaseRunReported(mocha, runOf({ reportFormat: "junit", reportFound: true }))),
+    ).toBeNull();
+    expect(thrown(() => assertBaseRunReported(make, runOf({})))).toBeNull();
+    expect(
+      thrown(() =>
+        assertBaseRunReported(mocha, runOf({ reportFound: false, exitCode: null, stoppedBy: "killed" })),
+      ),
     ).toBeNull();
   });
 });

@@ -323,6 +323,16 @@ describe("compareRuns", () => {
     expect(c.tests.find((t) => t.id === "c")).toEqual({ id: "c", before: "passed", after: "missing" });
   });
 
+  it("a test only a narrowed run listed, beside the ones it was narrowed to, is neither unstable nor compared", () => {
+    // jest -t lists the other tests of the file as skipped; the run counts only for the ids it was narrowed to.
+    const narrowed = { ...run({ a: "failed", b: "skipped", c: "skipped" }), only: ["a"] };
+    const c = compareRuns([run({ a: "failed", b: "passed", c: "passed" })], [narrowed]);
+    expect(c.unstable).toEqual([]);
+    expect(c.stillFailing).toEqual(["a"]);
+    expect(c.passToFail).toEqual([]);
+    expect(c.reasons.join("\n")).not.toMatch(/unstable/);
+  });
+
   it("treats error as failing, and a new test that passes as harmless", () => {
     const c = compareRuns([run({ a: "error" })], [run({ a: "passed", added: "passed" })]);
     expect(c.verified).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lockfilePins, pinnedPackageJson } from "../../../src/install/foreign-lockfile.ts";
+import { lockfilePins, npmLockfileInSync, pinnedPackageJson } from "../../../src/install/foreign-lockfile.ts";
 
 const pkg = {
   dependencies: { ms: "^2.1.0", "@scope/util": "~1.2.0", local: "workspace:*" },
@@ -93,5 +93,50 @@ importers:
     expect(out.dependencies).toEqual({ ms: "2.1.2", "@scope/util": "~1.2.0", local: "workspace:*" });
     expect(out.devDependencies).toEqual({ vitest: "^3.0.0", tool: "github:o/tool" });
     expect(out.name).toBe("x");
+  });
+});
+
+describe("npm's lockfile when package.json no longer matches it (a patch changed a dependency)", () => {
+  const lock = JSON.stringify({
+    name: "x",
+    lockfileVersion: 3,
+    packages: {
+      "": { name: "x", dependencies: { ms: "2.0.0", a: "^1.0.0" }, devDependencies: { t: "~3.1.0" } },
+      "node_modules/ms": { version: "2.0.0" },
+      "node_modules/a": { version: "1.4.2" },
+      "node_modules/t": { version: "3.1.5" },
+      "node_modules/hoisted": { version: "3.0.1" },
+    },
+  });
+
+  it("keeps the lockfile's version for each declared range it still satisfies, and none for the others", () => {
+    const pkg = {
+      dependencies: { ms: "^2.1.3", a: "^1.0.0", hoisted: "^3.0.0" },
+      devDependencies: { t: "~3.1.0", absent: "^1.0.0" },
+    };
+    expect(lockfilePins("package-lock.json", lock, pkg)).toEqual({
+      format: "npm",
+      pins: { a: "1.4.2", hoisted: "3.0.1", t: "3.1.5" },
+    });
+  });
+
+  it("tells whether package.json declares what the lockfile recorded for the root package", () => {
+    const same = JSON.stringify({
+      dependencies: { ms: "2.0.0", a: "^1.0.0" },
+      devDependencies: { t: "~3.1.0" },
+    });
+    expect(npmLockfileInSync(same, lock)).toBe(true);
+    const bumped = JSON.stringify({
+      dependencies: { ms: "^2.1.3", a: "^1.0.0" },
+      devDependencies: { t: "~3.1.0" },
+    });
+    expect(npmLockfileInSync(bumped, lock)).toBe(false);
+    const added = JSON.stringify({
+      dependencies: { ms: "2.0.0", a: "^1.0.0", b: "1.0.0" },
+      devDependencies: { t: "~3.1.0" },
+    });
+    expect(npmLockfileInSync(added, lock)).toBe(false);
+    // A v1 lockfile has no root entry: nothing to compare, `npm ci` decides.
+    expect(npmLockfileInSync(bumped, JSON.stringify({ lockfileVersion: 1, dependencies: {} }))).toBe(true);
   });
 });

@@ -235,15 +235,77 @@ describe("dependency-changes and package-scripts", () => {
   const pkg =
     '{\n  "name": "x",\n  "version": "1.0.0",\n  "scripts": {\n    "test": "vitest run"\n  },\n  "dependencies": {\n    "a": "^1.0.0"\n  }\n}\n';
 
-  it("blocks a changed dependency version in package.json", () => {
+  const strictDeps = { dependencyChanges: { allowRegistryRanges: false } };
+
+  it("blocks a changed dependency version in package.json (allowRegistryRanges: false)", () => {
     const v = violationsOf(
       modify("package.json", pkg, pkg.replace("^1.0.0", "^2.0.0")),
       "dependency-changes",
+      strictDeps,
     );
     expect(v.map((x) => x.message)).toEqual([
       expect.stringMatching(/removes a line in `dependencies`/),
       expect.stringMatching(/adds a line in `dependencies`/),
     ]);
+  });
+
+  it("allows by default a registry dependency added, or given a new semver range, in package.json", () => {
+    // A range change: the old entry removed and the same name re-added in the same map.
+    expect(rulesOf(modify("package.json", pkg, pkg.replace("^1.0.0", "^2.0.0")))).toEqual([]);
+    // A new registry dependency (the comma added to the line before is a range change of the same entry).
+    const added = pkg.replace('"a": "^1.0.0"', '"a": "^1.0.0",\n    "@scope/b-c.d": "~3.1.0"');
+    expect(rulesOf(modify("package.json", pkg, added))).toEqual([]);
+    const dev = pkg.replace(
+      '  "dependencies"',
+      '  "devDependencies": {\n    "x": "1.0.0"\n  },\n  "dependencies"',
+    );
+    expect(rulesOf(modify("package.json", dev, dev.replace('"x": "1.0.0"', '"x": ">=1.2.0 <2"')))).toEqual(
+      [],
+    );
+  });
+
+  it.each([
+    ["a git dependency", '"evil": "git+https://example.com/evil.git"'],
+    ["a GitHub shorthand", '"evil": "someone/evil"'],
+    ["a tarball URL", '"evil": "https://example.com/evil.tgz"'],
+    ["a file dependency", '"evil": "file:../evil"'],
+    ["an npm: alias", '"a2": "npm:evil@1.0.0"'],
+    ["a dist-tag", '"evil": "latest"'],
+    ["any version", '"evil": "*"'],
+    ["a name npm refuses", '"Evil Pkg": "1.0.0"'],
+  ])("keeps blocking %s added to dependencies", (_what, entry) => {
+    const after = pkg.replace('"a": "^1.0.0"', `"a": "^1.0.0",\n    ${entry}`);
+    const v = violationsOf(modify("package.json", pkg, after), "dependency-changes");
+    expect(v.map((x) => x.message)).toEqual([expect.stringMatching(/^adds a line in `dependencies`: `\s*"/)]);
+    expect(v[0]!.message).toContain(entry.split(":")[0]!);
+  });
+
+  it("keeps blocking a removed dependency, a registry range turned into a git spec, overrides and composer.json", () => {
+    const removed = pkg.replace(',\n  "dependencies": {\n    "a": "^1.0.0"\n  }', "");
+    expect(violationsOf(modify("package.json", pkg, removed), "dependency-changes").length).toBeGreaterThan(
+      0,
+    );
+    const git = pkg.replace("^1.0.0", "github:someone/a#main");
+    expect(
+      violationsOf(modify("package.json", pkg, git), "dependency-changes").map((v) => v.message),
+    ).toEqual([
+      expect.stringMatching(/removes a line in `dependencies`/),
+      expect.stringMatching(/adds a line in `dependencies`/),
+    ]);
+    const overrides = pkg.replace(
+      '  "dependencies"',
+      '  "overrides": {\n    "a": "1.0.0"\n  },\n  "dependencies"',
+    );
+    expect(
+      violationsOf(
+        modify("package.json", overrides, overrides.replace('"a": "1.0.0"', '"a": "2.0.0"')),
+        "dependency-changes",
+      ),
+    ).toHaveLength(2);
+    const composer = '{\n  "require": {\n    "a/b": "^1.0"\n  }\n}\n';
+    expect(
+      violationsOf(modify("composer.json", composer, composer.replace("^1.0", "^2.0")), "dependency-changes"),
+    ).toHaveLength(2);
   });
 
   it("blocks changed scripts, and allows other package.json fields", () => {
