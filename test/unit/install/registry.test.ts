@@ -198,14 +198,16 @@ describe("the operator's scoped registries and credentials", () => {
     caFile: null,
   };
 
-  it("reads every credential form npm reads, expanding ${VAR}, and picks the longest matching key", () => {
+  it("reads every credential form npm reads, expanding $VAR references, and picks the longest matching key", () => {
     const creds = parseNpmrcCredentials(
       [
         "; comment",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: npm's own ${VAR} syntax, not a template
         "//npm.acme.example/repo/npm/:_authToken=${ACME}",
         "//npm.acme.example/:_auth=dXNlcjpwYXNz",
         '//127.0.0.1:4873/:username="bob"',
         "//127.0.0.1:4873/:_password=aHVudGVyMg==",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: npm's own ${VAR} syntax, not a template
         "//empty.example/:_authToken=${UNSET}",
         "registry=https://registry.npmjs.org/",
       ].join("\n"),
