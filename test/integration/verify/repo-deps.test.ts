@@ -217,7 +217,7 @@ describeDocker("verify: npm workspaces repository", () => {
     expect(r.failToPass).toEqual(["an empty list is no time at all"]);
     // The anti-gaming run (the project moved to a neutral directory) still finds the workspace packages.
     expect(r.reasons).toContain(
-      "anti-gaming checks passed: tripwire canary, tripwire mutated twins, neutral-run run the code cannot recognise",
+      "anti-gaming checks passed: tripwire canary, tripwire mutated twins, neutral-run run the code cannot recognise, runner-free run outside the test runner",
     );
     // Every test passes on the patched tree, the one that needs report's own ms 2.0.0 included.
     const patched = r.runs.filter((x) => x.phase === "patched").pop()!;
