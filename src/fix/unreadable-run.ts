@@ -70,6 +70,14 @@ export function assertBaseRunReported(command: TestCommand, run: TestRunResult):
     );
   }
   if (run.reportFound || run.stoppedBy !== null) return;
+  // A report the tests made larger than Retrace reads back (the sandbox's collect cap) was written, not missing.
+  const tooLarge = run.problems.find((p) => /report is larger than \d+ MiB/.test(p));
+  if (tooLarge) {
+    throw new InfrastructureError(
+      `the test command \`${command.command}\` ran on the unchanged base, but ${tooLarge.replace(/^the test command's /, "its ")}, so the base gives no per-test results a patch could be judged against`,
+      "narrow the test command, or find what writes into the test report (a conftest or reporter plug-in of the repository's)",
+    );
+  }
   const tail = lastLines(run.outputTail);
   throw new InfrastructureError(
     `the test command \`${command.command}\` ran on the unchanged base (exit ${run.exitCode}) but wrote no ${run.reportFormat} report, so its results cannot be read per test; the run ended before Retrace's reporter wrote it (the runner failed to start or load, or the code under test ended the process early)${tail ? `; its output ends: ${tail}` : ""}`,

@@ -154,10 +154,12 @@ describeDocker("redteam2: on the real engine", () => {
       "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a + b\n+    return b + a\n",
     );
     const r = await run(["verify", "--repo", repo, "--patch", patch, "--test", "pytest", "--json"], 300_000);
-    expect(r.stdout, r.stderr).toContain(
+    // The base run gives no readable results: an infrastructure error naming the cap (exit 3), never a verdict.
+    expect(`${r.stdout}\n${r.stderr}`).toContain(
       "junit report is larger than 64 MiB, more than Retrace reads back from a run",
     );
-    expect(JSON.parse(r.stdout).verdict).not.toBe("VERIFIED");
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).not.toMatch(/"verdict":\s*"VERIFIED"/);
     expect(existsSync(path.join(markerDir, "report"))).toBe(false);
   }, 320_000);
 });
