@@ -162,7 +162,10 @@ async function copyOutInstall(
     budget.maxFiles -= r.files;
     budget.maxBytes -= r.bytes;
   };
-  await take("node_modules");
+  // A tree with nothing to install (no dependency at all) leaves no node_modules: an empty one is the result.
+  const made = await s.container.exec(["test", "-d", "node_modules"]);
+  if (made.exitCode === 0) await take("node_modules");
+  else await mkdir(path.join(tmp, "node_modules"), { recursive: true });
   const paths = ["node_modules"];
   if (dirs.length === 0) return paths;
   // The directory names come from the repository: handed to the shell as arguments, never as code.

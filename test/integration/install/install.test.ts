@@ -120,6 +120,33 @@ describeDocker("install container", () => {
     expect(registry.requests.length).toBe(before);
   }, 120_000);
 
+  it("a lockfile with nothing to install gives an empty node_modules, not an error", async () => {
+    const r = await installNpmLockfile(
+      {
+        docker,
+        image: sandboxImage,
+        registry: cfg(registry.url),
+        cache: new InstallCache({ root: cacheDir }),
+        limits: { ...DEFAULT_INSTALL_LIMITS, timeoutMs: 90_000 },
+        jobId: "it-lockfile-empty",
+      },
+      {
+        packageJson: JSON.stringify({ name: "empty-app", version: "1.0.0" }),
+        lockfile: JSON.stringify({
+          name: "empty-app",
+          version: "1.0.0",
+          lockfileVersion: 3,
+          requires: true,
+          packages: { "": { name: "empty-app", version: "1.0.0" } },
+        }),
+        lockfileName: "package-lock.json",
+        policy: REGISTRY_ONLY,
+      },
+    );
+    expect(r.paths).toEqual(["node_modules"]);
+    expect(existsSync(path.join(r.dir, "node_modules"))).toBe(true);
+  }, 120_000);
+
   it("the container sees none of the host's environment", async () => {
     process.env.RETRACE_PLANTED_SECRET = "planted-secret-value";
     const proxy = await startEgressProxy({ allow: [] });
