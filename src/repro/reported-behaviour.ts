@@ -317,6 +317,7 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
   for (const b of ordered) {
     const r = b.shellRun;
     if (!r) continue;
+    if (ambiguousSession(b, shellBlocks)) continue;
     const ex = r.errorText
       ? r.runtime === "python"
         ? parsePythonException(r.errorText)
@@ -490,4 +491,34 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
     };
   }
   return none("nothing in the report");
+}
+
+/**
+ * A script the report runs several times, some invocations shown twice with different outputs (what happens
+ * today, then the output the reporter wants, for the cases that fail): an invocation shown only once is not one
+ * the report says is wrong (its output may be the same on a fixed release), so REPRODUCED must not rest on it.
+ */
+function ambiguousSession(
+  b: { value: string; shellRun?: ShellRunLike | null },
+  all: { value: string; shellRun?: ShellRunLike | null }[],
+): boolean {
+  const script = b.shellRun?.script;
+  if (!script) return false;
+  const key = (o: { shellRun?: ShellRunLike | null }) =>
+    o.shellRun?.script ? `${o.shellRun.script.file}\u0000${o.shellRun.script.args.join("\u0000")}` : null;
+  const outputs = new Map<string, Set<string>>();
+  for (const o of all) {
+    const k = key(o);
+    if (k === null || o.shellRun?.script?.file !== script.file) continue;
+    outputs.set(k, (outputs.get(k) ?? new Set()).add(o.value.trim()));
+  }
+  const contested = [...outputs.values()].some((v) => v.size > 1);
+  const mine = outputs.get(key(b)!);
+  return (
+    contested && mine !== undefined && mine.size === 1 && all.filter((o) => key(o) === key(b)).length === 1
+  );
+}
+
+interface ShellRunLike {
+  script?: { file: string; args: string[] } | null;
 }

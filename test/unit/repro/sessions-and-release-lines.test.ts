@@ -69,6 +69,33 @@ describe("files a shell session writes or shows", () => {
     });
   });
 
+  it("a run shown once, beside runs shown again with the output wanted, is not the reported bug", () => {
+    const f = "```";
+    const md = [
+      "`cli.js`:",
+      `${f}js`,
+      "#!/usr/bin/env node",
+      "console.log(require('tiny-flags')(process.argv.slice(2)));",
+      f,
+      "Today:",
+      f,
+      "$ ./cli.js --fast go",
+      "{ _: [ 'go' ], fast: true }",
+      "$ ./cli.js --fast yes",
+      "{ _: [], fast: true }",
+      f,
+      "What I want for the case that fails:",
+      f,
+      "$ ./cli.js --fast yes",
+      "{ _: [ 'yes' ], fast: true }",
+      f,
+    ].join("\n");
+    const actual = reportedExpectations(parseReport(md)).actual;
+    // Not `--fast go` (shown once: nothing says it is wrong), but the run the report shows twice.
+    expect(actual).toMatchObject({ kind: "output", output: ["{ _: [], fast: true }"] });
+    expect(actual?.source).toContain("--fast yes");
+  });
+
   it("reads `$ ./script.js args` as a run of that script through its shebang", () => {
     const runs = parseShellSession("$ ./t.js --all true\n{ all: true }\n$ ./t.js --no-all\n{ all: false }");
     expect(runs.map((r) => [r.interpreter, r.script, r.output])).toEqual([
