@@ -52,22 +52,31 @@ export async function ensureOutRoot(repo: string): Promise<void> {
  * `<repo>/.retrace` is the repository's file, not Retrace's: a checkout can commit it as a symbolic link (to
  * `/etc/cron.d`, to another user's directory), and writing the outputs "into the repository" would then write
  * them wherever it points, on the host. Retrace writes there only when it is a real directory (never followed
- * through a link) or missing (it makes it). Checked before the run and again before the write.
- * @returns whether it exists (as a real directory)
+ * through a link) or missing (it makes it); the same holds for the run's own directory below it (`sub`,
+ * `fix-<id>`): each component is `lstat`-ed, so no link — nor a chain of links that each look inside — is ever
+ * followed. Checked before the run and again before the write.
+ * @returns whether `.retrace` exists (as a real directory)
  */
-export async function checkOutRoot(repo: string): Promise<boolean> {
+export async function checkOutRoot(repo: string, sub?: string): Promise<boolean> {
   const root = path.join(repo, OUT_ROOT);
-  const st = await lstat(root).catch((error: NodeJS.ErrnoException) => {
+  const exists = await realDirectory(root);
+  if (exists && sub !== undefined) await realDirectory(path.join(root, sub));
+  return exists;
+}
+
+/** Whether `dir` is a real directory (false when missing); a link or another file is a usage error. */
+async function realDirectory(dir: string): Promise<boolean> {
+  const st = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return null;
     throw error;
   });
   if (st === null) return false;
   if (st.isDirectory()) return true;
   const what = st.isSymbolicLink()
-    ? `a symbolic link (to ${await readlink(root).catch(() => "?")})`
+    ? `a symbolic link (to ${await readlink(dir).catch(() => "?")})`
     : "not a directory";
   throw new UsageError(
-    `${root} is ${what}: retrace fix writes its outputs into the repository only into a real directory, never through a link`,
+    `${dir} is ${what}: retrace fix writes its outputs into the repository only into a real directory, never through a link`,
     "remove it from the checkout, or pass --out DIR to write the outputs elsewhere",
   );
 }

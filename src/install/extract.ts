@@ -2,8 +2,10 @@
  * Brings an install container's output onto the host, checked: a tar stream is unpacked entry by entry into a
  * fresh directory, refusing (and removing everything on) the first entry that is not a plain file, directory or
  * symlink, whose path is absolute or climbs out with `..`, that would be written through a symlink, or whose
- * symlink points outside the tree; and stopping at a file-count and byte cap. Modes keep only the permission
- * bits (no setuid/setgid/sticky). The container is not trusted to have made a sane tree.
+ * symlink points outside the tree — each link's text on its own, then every link followed hop by hop through the
+ * others (`link-chains.ts`: `a -> .` with `b -> a/..` is the tree's parent) — and stopping at a file-count and
+ * byte cap. Modes keep only the permission bits (no setuid/setgid/sticky). The container is not trusted to
+ * have made a sane tree.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -12,6 +14,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Writable } from "node:stream";
 import tarStream from "tar-stream";
+import { LinkGraph } from "./link-chains.ts";
 
 export interface ExtractLimits {
   /** Most entries (files, directories, links). */
@@ -77,6 +80,11 @@ export async function extractChecked(
   await mkdir(dest, { recursive: false, mode: 0o755 });
   const extract = tarStream.extract();
   const links = new Set<string>();
+  const graph = new LinkGraph({
+    at: limits.links?.at ?? "",
+    roots: limits.links?.roots ?? [],
+    topInside: true,
+  });
   let files = 0;
   let bytes = 0;
   const fail = (message: string) => {
@@ -127,6 +135,7 @@ export async function extractChecked(
         await mkdir(path.dirname(full), { recursive: true, mode: 0o755 });
         await symlink(target, full);
         links.add(relPath);
+        graph.add(relPath, target);
         entry.resume();
       } else {
         fail(`install output refused: ${relPath} is a ${h.type} (only files, directories and symlinks)`);
@@ -140,6 +149,12 @@ export async function extractChecked(
   try {
     await done;
     await feed;
+    // Links come in any order (one may name another that arrives later): they are followed once all are in.
+    const out = graph.firstEscape();
+    if (out)
+      fail(
+        `install output refused: symlink ${out.link} -> ${out.target} points outside the install (${out.why})`,
+      );
   } catch (error) {
     extract.destroy();
     (input as unknown as { destroy?: () => void }).destroy?.();
@@ -157,10 +172,12 @@ export interface TreeDigest {
 /**
  * A digest of a tree: every path, its type, permission bits, size, content (sha256) and symlink target, in
  * sorted order. `skip` names top-level entries left out (the cache's own marker). Refuses a symlink that points
- * outside and anything that is not a file, directory or symlink, so a tampered cache entry is not used.
+ * outside — by its text, or followed hop by hop through the tree's other links (`link-chains.ts`) — and anything
+ * that is not a file, directory or symlink, so a tampered or crafted cache entry is not used.
  */
 export async function treeDigest(root: string, skip: readonly string[] = []): Promise<TreeDigest> {
   const lines: string[] = [];
+  const graph = new LinkGraph();
   let files = 0;
   let bytes = 0;
   const walk = async (rel: string): Promise<void> => {
@@ -180,6 +197,7 @@ export async function treeDigest(root: string, skip: readonly string[] = []): Pr
         if (!symlinkInside(r, target))
           throw new UnsafeOutputError(`symlink ${r} -> ${target} points outside`);
         lines.push(`l ${r} ${target}`);
+        graph.add(r, target);
       } else if (st.isFile()) {
         if ((st.mode & 0o7000) !== 0) throw new UnsafeOutputError(`${r} has setuid/setgid/sticky bits`);
         const hash = createHash("sha256");
@@ -192,5 +210,7 @@ export async function treeDigest(root: string, skip: readonly string[] = []): Pr
     }
   };
   await walk("");
+  const out = graph.firstEscape();
+  if (out) throw new UnsafeOutputError(`symlink ${out.link} -> ${out.target} points outside (${out.why})`);
   return { digest: createHash("sha256").update(lines.join("\n")).digest("hex"), files, bytes };
 }

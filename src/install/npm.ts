@@ -146,7 +146,7 @@ function cachedPaths(meta: unknown): string[] {
  * inside a workspace package (a version that conflicts with the root's), under one file and byte budget. Their
  * symlinks may point into the workspace packages (npm links them into node_modules); nowhere else.
  */
-async function copyOutInstall(
+export async function copyOutInstall(
   s: Session,
   tmp: string,
   dirs: string[],

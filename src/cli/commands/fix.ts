@@ -130,7 +130,7 @@ export function registerFix(program: Command): void {
           "commit or stash them (retrace fix runs on HEAD and puts its fix on a branch from HEAD), or pass --allow-dirty to run on HEAD plus these changes without creating a branch",
         );
       const defaultOut = flags.out === undefined;
-      if (defaultOut) await checkOutRoot(repo);
+      if (defaultOut) await checkOutRoot(repo, `fix-${id}`);
       const out = await checkOutDir("--out", flags.out ?? path.join(repo, OUT_ROOT, `fix-${id}`));
       const model = createModelFromEnv();
       const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
@@ -174,7 +174,7 @@ export function registerFix(program: Command): void {
         ...(run.patch ? [["patch.diff", redactor.redact(run.patch)] as const] : []),
       ];
       if (defaultOut) {
-        await checkOutRoot(repo); // again: nothing is written through a link that appeared during the run
+        await checkOutRoot(repo, `fix-${id}`); // again: nothing is written through a link that appeared during the run
         await ensureOutRoot(repo).catch(() => undefined); // writeOutDir reports a real failure
       }
       await writeOutDir("--out", out, outputs);
