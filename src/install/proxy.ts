@@ -97,6 +97,35 @@ function cachedLookup(): (host: string) => Promise<string> {
   };
 }
 
+/**
+ * The path a request to a routed (virtual) registry is forwarded with: under the registry's configured path
+ * (`prefix`, e.g. `/api/npm/private/`), where the operator's credentials for that path apply. The URL parser
+ * has already resolved literal `.`/`..` segments and `\`, but not their percent-encoded forms: `..%2f..%2fadmin`
+ * stays one segment here, and a registry (or a server in front of it) that decodes `%2f`, `%5c` or `%2e`
+ * before routing would serve `/api/admin` with the operator's token. So the path is decoded once as such a
+ * server would, and refused when it then holds a `.` or `..` segment (also with a `;parameter`, as some servers
+ * read `..;`), a NUL, a separator or dot still encoded (double encoding), or leaves `prefix`. The path that is
+ * forwarded is the original one: npm's own `@scope%2fname` packument paths pass unchanged.
+ */
+export function routedPath(basePath: string, pathname: string): { path: string } | { refused: string } {
+  const prefix = basePath.endsWith("/") ? basePath : `${basePath}/`;
+  const full = pathname.startsWith(prefix) ? pathname : `${prefix}${pathname.replace(/^\/+/, "")}`;
+  const decoded = full.replace(/%([0-9a-f]{2})/gi, (_, hex: string) =>
+    String.fromCharCode(Number.parseInt(hex, 16)),
+  );
+  if (/[\0-\x1f\x7f]/.test(decoded)) return { refused: "a control character or NUL in the path" };
+  if (/%(?:2f|5c|2e|25|00)/i.test(decoded)) return { refused: "a separator, dot or % encoded twice" };
+  const normal = decoded.replace(/\\/g, "/");
+  if (normal.split("/").some((seg) => /^\.\.?(?:;.*)?$/.test(seg)))
+    return { refused: "a . or .. segment, encoded (%2e, %2f, %5c)" };
+  const decodedPrefix = prefix.replace(/%([0-9a-f]{2})/gi, (_, hex: string) =>
+    String.fromCharCode(Number.parseInt(hex, 16)),
+  );
+  if (!normal.startsWith(decodedPrefix.replace(/\\/g, "/")))
+    return { refused: `outside the registry's path ${prefix}` };
+  return { path: full };
+}
+
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const resolve = cachedLookup();
   // net's lookup signature: with `all` (Node 20's family auto-selection) the answer is a list.
@@ -152,13 +181,22 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     });
   };
 
-  /** A request to a virtual registry host: forwarded to the registry it stands for, nowhere else. */
+  /**
+   * A request to a virtual registry host: forwarded to the registry it stands for, under its configured path,
+   * nowhere else (`routedPath` refuses what could climb out of that path once the registry decodes it).
+   */
   const route = (req: http.IncomingMessage, res: http.ServerResponse, base: URL, url: URL) => {
+    const routed = routedPath(base.pathname, url.pathname);
+    if ("refused" in routed) {
+      counts.refusals++;
+      const what = `${url.hostname}${url.pathname} (${routed.refused})`;
+      if (!refused.includes(what)) refused.push(what);
+      res.writeHead(400, { "content-type": "text/plain", connection: "close" });
+      res.end(`retrace install proxy: refused ${url.pathname}: ${routed.refused}\n`);
+      return;
+    }
     counts.requests++;
-    const prefix = base.pathname.endsWith("/") ? base.pathname : `${base.pathname}/`;
-    const pathname = url.pathname.startsWith(prefix)
-      ? url.pathname
-      : `${prefix}${url.pathname.replace(/^\/+/, "")}`;
+    const pathname = routed.path;
     const headers = { ...req.headers };
     for (const h of [
       "host",

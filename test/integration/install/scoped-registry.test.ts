@@ -7,6 +7,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -15,6 +17,8 @@ import { DEFAULT_INSTALL_LIMITS } from "../../../src/install/container.ts";
 import { ContainerDependencyInstaller } from "../../../src/install/installer.ts";
 import { REGISTRY_ONLY } from "../../../src/install/lockfile-policy.ts";
 import { installNpmLockfile } from "../../../src/install/npm.ts";
+import { CONTAINER_PROXY_URL, VIRTUAL_NPM_HOST } from "../../../src/install/proxy.ts";
+import { withSession } from "../../../src/install/session.ts";
 import {
   type RegistryConfig,
   RegistryCredentials,
@@ -170,4 +174,72 @@ describeDocker("operator's scoped registry", () => {
       await rm(home, { recursive: true, force: true });
     }
   });
+
+  it("encoded separators and dot segments on the credentialed route never leave the registry's path", async () => {
+    // A registry under a path prefix (as Artifactory or Nexus serve one), whose token is for that path only;
+    // it records every request and the Authorization it came with.
+    const seen: { url: string; auth: string | undefined }[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push({ url: req.url ?? "", auth: req.headers.authorization });
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as AddressInfo).port;
+    const prefix = "/api/npm/private/";
+    const base = `http://127.0.0.1:${port}${prefix}`;
+    const virtual = `s0.${VIRTUAL_NPM_HOST}`;
+    const hostile = [
+      "/..%2f..%2fadmin",
+      "/..%2F..%2Fadmin",
+      "/%2e%2e%2f%2e%2e%2fadmin",
+      "/..%5c..%5cadmin",
+      "/%252e%252e%252fadmin",
+      "/..;/..;/admin",
+      "/@acme%2f..%2f..%2f..%2fadmin",
+      "/api/npm/private/..%2f..%2fpublic%2fsecret",
+      "/@acme%2fwidget%2f..%2f..%2f..%2f..%2fadmin",
+    ];
+    const control = ["/@acme%2fwidget", "/@acme/widget/-/widget-1.2.0.tgz", "/leaf"];
+    try {
+      const statuses = await withSession(
+        {
+          docker,
+          image: sandboxImage,
+          limits: { ...DEFAULT_INSTALL_LIMITS, timeoutMs: 60_000 },
+          allowHosts: [],
+          routes: { [virtual]: base },
+          registry: {
+            ...config,
+            npmAuth: new RegistryCredentials([[`//127.0.0.1:${port}${prefix}`, `Bearer ${TOKEN}`]]),
+          },
+          jobId: "it-route-paths",
+        },
+        async (s) => {
+          // From inside the install container, through its proxy, the request line exactly as written.
+          const script = `const http=require("http");const u=new URL(${JSON.stringify(CONTAINER_PROXY_URL)});(async()=>{for(const p of JSON.parse(process.argv[1])){const code=await new Promise(r=>{const q=http.request({host:u.hostname,port:u.port,path:"http://${virtual}"+p,headers:{host:"${virtual}"}},x=>{x.resume();x.on("end",()=>r(x.statusCode))});q.on("error",e=>r(String(e)));q.end()});console.log(p+" "+code)}})()`;
+          const r = await s.container.exec(["node", "-e", script, JSON.stringify([...hostile, ...control])]);
+          expect(r.exitCode, r.stderr).toBe(0);
+          return Object.fromEntries(
+            r.stdout
+              .trim()
+              .split("\n")
+              .map((l) => l.split(" ") as [string, string]),
+          );
+        },
+      );
+      for (const p of hostile) expect(statuses[p], p).toBe("400");
+      for (const p of control) expect(statuses[p], p).toBe("200");
+      // The registry saw the control requests only, each under its path with the token; nothing that a decoding
+      // server would route elsewhere.
+      expect(seen.map((r) => r.url)).toEqual([
+        `${prefix}@acme%2fwidget`,
+        `${prefix}@acme/widget/-/widget-1.2.0.tgz`,
+        `${prefix}leaf`,
+      ]);
+      expect(seen.every((r) => r.auth === `Bearer ${TOKEN}`)).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  }, 120_000);
 });

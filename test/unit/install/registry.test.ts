@@ -8,7 +8,7 @@ import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startEgressProxy } from "../../../src/install/proxy.ts";
+import { routedPath, startEgressProxy } from "../../../src/install/proxy.ts";
 import { npmView } from "../../../src/install/npm.ts";
 import {
   hostPort,
@@ -321,5 +321,35 @@ describe("the operator's scoped registries and credentials", () => {
       await proxy.close();
       upstream.close();
     }
+  });
+});
+
+describe("routedPath: a credentialed route stays under its registry's path", () => {
+  it.each([
+    "/..%2fadmin",
+    "/..%2Fadmin",
+    "/%2e%2e%2fadmin",
+    "/%2E./admin",
+    "/..%5cadmin",
+    "/..\\admin",
+    "/%252e%252e%252fadmin",
+    "/..;/admin",
+    "/.;x/admin",
+    "/a%00b",
+    "/a%0d%0aX: y",
+    "/api/npm/private/..%2fpublic",
+    "/@acme%2f..%2f..%2fadmin",
+  ])("refuses %s", (p) => {
+    expect(routedPath("/api/npm/private/", p)).toHaveProperty("refused");
+  });
+  it("keeps npm's own paths, verbatim, under the prefix", () => {
+    expect(routedPath("/api/npm/private", "/@acme%2fwidget")).toEqual({
+      path: "/api/npm/private/@acme%2fwidget",
+    });
+    expect(routedPath("/api/npm/private/", "/api/npm/private/leaf")).toEqual({
+      path: "/api/npm/private/leaf",
+    });
+    expect(routedPath("/", "/@a/b/-/b-1.0.0.tgz")).toEqual({ path: "/@a/b/-/b-1.0.0.tgz" });
+    expect(routedPath("/", "/lodash.get")).toEqual({ path: "/lodash.get" });
   });
 });
