@@ -109,16 +109,21 @@ export function lockfilePins(lockfileName: string, text: string, pkg: unknown): 
  * `workspace:`, git or file spec is left as written, for the policy to judge).
  */
 export function pinnedPackageJson(packageJson: string, pins: Record<string, string>): string {
-  const pkg = JSON.parse(packageJson) as Manifest & Record<string, unknown>;
+  return `${JSON.stringify(pinnedManifest(JSON.parse(packageJson), pins), null, 2)}\n`;
+}
+
+/** `pinnedPackageJson` on an already parsed package.json: a copy with the pins applied (`pkg` is untouched). */
+export function pinnedManifest(pkg: unknown, pins: Record<string, string>): Record<string, unknown> {
+  const out = structuredClone(pkg) as Manifest & Record<string, unknown>;
   for (const f of DEP_FIELDS) {
-    const deps = pkg[f];
+    const deps = out[f];
     if (!deps || typeof deps !== "object") continue;
     for (const [name, spec] of Object.entries(deps)) {
       const pin = pins[name];
       if (pin !== undefined && typeof spec === "string" && semver.validRange(spec) !== null) deps[name] = pin;
     }
   }
-  return `${JSON.stringify(pkg, null, 2)}\n`;
+  return out;
 }
 
 /**

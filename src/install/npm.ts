@@ -458,7 +458,10 @@ export const RESOLVED_LOCKFILE = "retrace-resolved-lock.json";
 export async function installNpmManifest(
   ctx: NpmInstallContext,
   input: {
+    /** package.json as npm gets it (its bytes key the cache). */
     packageJson: string;
+    /** The same package.json, parsed by the caller (it is not parsed again here): what the policy checks. */
+    manifest: unknown;
     workspaceFiles?: Record<string, string>;
     policy: SourcePolicy;
     label: string;
@@ -471,16 +474,7 @@ export async function installNpmManifest(
     seedLockfile?: string;
   },
 ): Promise<{ dir: string; paths: string[]; cached: boolean; legacyPeerDeps: boolean }> {
-  let pkg: unknown;
-  try {
-    pkg = JSON.parse(input.packageJson);
-  } catch (error) {
-    throw new InfrastructureError(
-      "cannot install the repository's dependencies: package.json is not valid JSON",
-      "fix package.json",
-      error,
-    );
-  }
+  const pkg = input.manifest;
   const problems = checkPackageJson(pkg, npmRegistries(ctx.registry), input.policy);
   if (problems.length > 0) throw new SourcePolicyError(problems, input.label);
   // The same manifest within a day reuses its resolved tree without an install container (lookupByManifest).

@@ -27,7 +27,7 @@ import { InstallCache } from "./cache.ts";
 import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from "./container.ts";
 import { escapes, REGISTRY_ONLY, type SourcePolicy, workspaceGlobs } from "./lockfile-policy.ts";
 import picomatch from "picomatch";
-import { lockfilePins, npmLockfileInSync, pinnedPackageJson } from "./foreign-lockfile.ts";
+import { lockfilePins, npmLockfileInSync, pinnedManifest } from "./foreign-lockfile.ts";
 import { installNpmLockfile, installNpmManifest, RESOLVED_LOCKFILE, SourcePolicyError } from "./npm.ts";
 import { installPythonRequirements, PYTHON_USER_BASE } from "./pip.ts";
 import { hostRegistryConfig, type RegistryConfig } from "./registry-config.ts";
@@ -149,6 +149,8 @@ async function installFromManifest(
       "run with an image that has the workspace installed (sandbox.image in .github/retrace.yml), or install the dependencies in the checkout before Retrace",
     );
   }
+  // Parsed once here: the manifest installNpmManifest checks is this object (pinned), its text is what npm gets.
+  let manifest = pkg;
   let how = "no lockfile: versions resolved from package.json, as `npm install` would";
   if (js.lockfile !== null) {
     const text = await workspace.readFile(js.lockfile);
@@ -157,7 +159,8 @@ async function installFromManifest(
         `cannot install the repository's dependencies: ${js.lockfile} is larger than 64 MiB`,
       );
     const { format, pins } = lockfilePins(js.lockfile, text, pkg);
-    packageJson = pinnedPackageJson(packageJson, pins);
+    manifest = pinnedManifest(pkg, pins);
+    packageJson = `${JSON.stringify(manifest, null, 2)}\n`;
     how = `${js.lockfile} (${format}): ${Object.keys(pins).length} of ${js.declared.length} declared dependencies pinned to its versions, the rest resolved by npm`;
   }
   const workspaceFiles = await workspaceManifests(workspace, pkg);
@@ -165,6 +168,7 @@ async function installFromManifest(
   options.log?.(`dependencies: npm install --ignore-scripts, ${how}, in the install container`);
   const r = await installNpmManifest(await installContext(options), {
     packageJson,
+    manifest,
     workspaceFiles,
     policy: options.policy ?? REGISTRY_ONLY,
     label: `installing the dependencies of package.json${js.lockfile ? ` (pinned from ${js.lockfile})` : ""}`,
