@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { safeGit } from "../git/run-git.ts";
 import type { GitHubPort, RepoId } from "../core/ports/github.ts";
-import { DEFAULT_TARBALL_LIMITS, removeTree, type TarballLimits, unpackTarball } from "../github/tarball.ts";
+import { operatorTarballLimits, removeTree, type TarballLimits, unpackTarball } from "../github/tarball.ts";
 
 export interface Checkout {
   /** Host directory holding the files of `sha`, with one local commit. */
@@ -37,7 +37,7 @@ export async function checkoutCommit(
   const dir = await mkdtemp(path.join(options.tmpRoot ?? tmpdir(), `retrace-checkout-${safeId}-`));
   try {
     const archive = await github.downloadTarball(repo, sha);
-    const unpacked = await unpackTarball(archive, dir, options.limits ?? DEFAULT_TARBALL_LIMITS);
+    const unpacked = await unpackTarball(archive, dir, options.limits ?? operatorTarballLimits());
     // safeGit: no GIT_DIR leaking in from the App's environment, no global or system config, no hook, filter
     // or other program named by any config runs on this commit.
     // A large archive takes a while to add and commit: 5 minutes, then the process group is killed.

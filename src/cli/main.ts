@@ -3,11 +3,14 @@
  */
 import { CommanderError } from "commander";
 import { describeError, isRetraceError } from "../core/errors.ts";
+import { hostLimits } from "../core/host-limits.ts";
 import { buildProgram } from "./program.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const program = await buildProgram(argv);
   try {
+    // The operator's host maxima are read before any command: a malformed RETRACE_HOST_LIMITS stops here.
+    hostLimits(process.env);
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {

@@ -2,11 +2,17 @@
  * Reading a command's input file, or stdin for `-`, with a usage error that names the file and what to pass.
  * An empty input, a binary file and `-` on an interactive terminal (which would wait forever) are refused.
  */
+import { hostLimits } from "../core/host-limits.ts";
 import { readFile, stat } from "node:fs/promises";
 import { UsageError } from "../core/errors.ts";
 
-/** Largest input read into memory (issues, patches, traces, logs for `fix`). */
-export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+/**
+ * Largest input read into memory (issues, patches, traces, logs for `fix`): the operator's RETRACE_HOST_LIMITS
+ * inputMb, 256 MiB by default.
+ */
+export function maxInputBytes(): number {
+  return hostLimits().inputMb * 1024 * 1024;
+}
 
 /** Why a file could not be read, in words, from its errno code. */
 export function readErrorReason(error: unknown): string {
@@ -48,19 +54,19 @@ export async function readTextInput(file: string, what: string, hint: string): P
       let size = 0;
       for await (const chunk of process.stdin) {
         size += (chunk as Buffer).length;
-        if (size > MAX_INPUT_BYTES) throw new RangeError("too large");
+        if (size > maxInputBytes()) throw new RangeError("too large");
         chunks.push(chunk as Buffer);
       }
       bytes = Buffer.concat(chunks);
     } else {
-      if ((await stat(file)).size > MAX_INPUT_BYTES) throw new RangeError("too large");
+      if ((await stat(file)).size > maxInputBytes()) throw new RangeError("too large");
       bytes = await readFile(file);
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
     if (error instanceof RangeError)
       throw new UsageError(
-        `${what} ${source} is larger than ${MAX_INPUT_BYTES / 1024 / 1024} MiB`,
+        `${what} ${source} is larger than ${hostLimits().inputMb} MiB (RETRACE_HOST_LIMITS inputMb)`,
         `${hint}; a real one is far smaller`,
       );
     throw new UsageError(`cannot read ${what} ${source}: ${readErrorReason(error)}`, hint);

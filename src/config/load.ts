@@ -6,6 +6,7 @@
  * reached through no symbolic link (a committed `.github/retrace.yml -> /etc/shadow` would otherwise be read
  * as the host's file and echoed in the validation error), opened with O_NOFOLLOW, and capped in size.
  */
+import { hostLimits } from "../core/host-limits.ts";
 import { constants } from "node:fs";
 import { lstat, open, realpath } from "node:fs/promises";
 import path from "node:path";
@@ -17,18 +18,23 @@ import { RetraceConfig } from "./schema.ts";
 /** The conventional location, relative to the repository root. */
 export const CONFIG_PATH = ".github/retrace.yml";
 
-/** Largest configuration file read (bytes); a real one is a few hundred. */
-export const MAX_CONFIG_BYTES = 64 * 1024;
+/**
+ * Largest configuration file read (bytes); a real one is a few hundred. The operator's (RETRACE_HOST_LIMITS
+ * configKb), 64 KiB by default.
+ */
+export function maxConfigBytes(): number {
+  return hostLimits().configKb * 1024;
+}
 
 function tooLarge(source: string, size: number): ConfigError {
   return new ConfigError(
-    `${source} is ${size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit of a configuration file`,
+    `${source} is ${size} bytes, over the ${maxConfigBytes()}-byte limit of a configuration file (RETRACE_HOST_LIMITS configKb)`,
     "keep .github/retrace.yml to the fields docs/config.md lists",
   );
 }
 
 /**
- * Reads a regular file of at most MAX_CONFIG_BYTES. `follow: false` refuses a symbolic link at the last
+ * Reads a regular file of at most maxConfigBytes(). `follow: false` refuses a symbolic link at the last
  * component (O_NOFOLLOW); a FIFO or device is refused before it is opened (opening one could block).
  */
 async function readConfigText(file: string, source: string, follow: boolean): Promise<string> {
@@ -55,14 +61,15 @@ async function readConfigText(file: string, source: string, follow: boolean): Pr
         "make .github/retrace.yml an ordinary file of the repository (git never checks out hard links)",
       );
     }
-    if (info.size > MAX_CONFIG_BYTES) throw tooLarge(source, info.size);
-    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    const max = maxConfigBytes();
+    if (info.size > max) throw tooLarge(source, info.size);
+    const buffer = Buffer.alloc(max + 1);
     let length = 0;
     for (;;) {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
-      if (length > MAX_CONFIG_BYTES) throw tooLarge(source, length);
+      if (length > max) throw tooLarge(source, length);
     }
     return buffer.subarray(0, length).toString("utf8");
   } finally {

@@ -4,7 +4,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "../core/errors.ts";
-import { listKeys, MAX_CONFIG_BYTES } from "./load.ts";
+import { listKeys, maxConfigBytes } from "./load.ts";
 import { RetraceConfig, defaultConfig } from "./schema.ts";
 import type { GitHubPort, RepoId } from "../core/ports/github.ts";
 
@@ -13,9 +13,10 @@ export const CONFIG_PATH = ".github/retrace.yml";
 /** Parse and validate the text of a config file; errors list every `field.path: problem`. */
 export function parseRepoConfig(text: string, source = CONFIG_PATH): RetraceConfig {
   const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_CONFIG_BYTES) {
+  const max = maxConfigBytes();
+  if (bytes > max) {
     throw new ConfigError(
-      `${source} is ${bytes} bytes, over the ${MAX_CONFIG_BYTES}-byte limit of a configuration file`,
+      `${source} is ${bytes} bytes, over the ${max}-byte limit of a configuration file (RETRACE_HOST_LIMITS configKb)`,
       `keep ${source} to the fields docs/config.md lists`,
     );
   }

@@ -95,9 +95,11 @@ export const InstallConfig = z
       .number()
       .int()
       .min(1)
-      .max(100)
+      .max(10_000)
       .default(20)
-      .describe("Most packages installed for one bug report; the rest are refused by name."),
+      .describe(
+        "Most packages installed for one bug report; the rest are refused by name. Lowered to the host's maximum (the operator's RETRACE_HOST_LIMITS maxPackages, 100 by default).",
+      ),
   })
   .describe(
     "Dependency installs (a report's packages, a repository's lockfile): in a throwaway container, from the configured registry only, unless a field here allows more.",

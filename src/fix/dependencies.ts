@@ -5,6 +5,7 @@
  * actionable error instead of being read as evidence against the patch.
  * Pure: reads the repository through the Workspace port.
  */
+import { hostLimits } from "../core/host-limits.ts";
 import path from "node:path";
 import picomatch from "picomatch";
 import { RetraceError } from "../core/errors.ts";
@@ -35,9 +36,15 @@ export const JS_LOCKFILES = [
  * Most workspace globs package.json may list, and most repository directories (workspace packages) a lockfile
  * may list: each glob is matched against every package directory of the checkout and each directory is read on
  * the host, so 20,000 globs held the host's CPU for minutes (third red team). Real monorepos list a handful.
+ * The operator's (`RETRACE_HOST_LIMITS` workspaceGlobs / workspaceDirs, src/core/host-limits.ts); 100 and 1,000
+ * by default.
  */
-export const MAX_WORKSPACE_GLOBS = 100;
-export const MAX_WORKSPACE_DIRS = 1000;
+export function maxWorkspaceGlobs(): number {
+  return hostLimits().workspaceGlobs;
+}
+export function maxWorkspaceDirs(): number {
+  return hostLimits().workspaceDirs;
+}
 
 export interface JsDependencies {
   /** Names from package.json `dependencies` and `devDependencies`, sorted. */
@@ -105,9 +112,9 @@ async function workspacePackageNames(workspace: Workspace, pkg: unknown): Promis
     : Array.isArray((ws as { packages?: unknown })?.packages)
       ? (ws as { packages: unknown[] }).packages
       : [];
-  // At most MAX_WORKSPACE_GLOBS (the install refuses more): each is matched against every package directory.
+  // At most maxWorkspaceGlobs() (the install refuses more): each is matched against every package directory.
   const globs = list
-    .slice(0, MAX_WORKSPACE_GLOBS)
+    .slice(0, maxWorkspaceGlobs())
     .filter((g): g is string => typeof g === "string" && !g.split("/").includes("..") && !g.startsWith("/"));
   if (globs.length === 0) return [];
   const match = picomatch(globs.map((g) => g.replace(/\/+$/, "")));

@@ -12,7 +12,7 @@ import { CancelledError } from "../core/errors.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import type { PolicyConfig } from "../policy/config.ts";
 import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
-import { type ExtraDir, MAX_COLLECT_MIB, type Sandbox, type SandboxLimits } from "../core/ports/sandbox.ts";
+import { type ExtraDir, maxCollectMib, type Sandbox, type SandboxLimits } from "../core/ports/sandbox.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { manifestSources, patchedDependencyDirs } from "./manifest-change.ts";
@@ -819,7 +819,7 @@ async function runAntiGaming(
     if (bytes === undefined)
       problems.push(
         result.collectTooLarge?.includes(plan.reportFile)
-          ? `the ${plan.format} report is larger than ${MAX_COLLECT_MIB} MiB, more than Retrace reads back from a run: not read`
+          ? `the ${plan.format} report is larger than ${maxCollectMib()} MiB, more than Retrace reads back from a run: not read`
           : `no ${plan.format} report (exit code ${result.exitCode})`,
       );
     const rfBytes = plan.runnerFree ? result.files[plan.runnerFree.reportFile] : undefined;

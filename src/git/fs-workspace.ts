@@ -1,6 +1,7 @@
 /**
  * The file-system implementation of the Workspace port: a checkout on the host, read-only.
  */
+import { hostLimits } from "../core/host-limits.ts";
 import { constants } from "node:fs";
 import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
@@ -12,8 +13,13 @@ import type { ListFilesOptions, Workspace } from "../core/ports/workspace.ts";
 /** Directories never listed: version control data and installed dependencies. */
 // `.retrace/` holds Retrace's own outputs (fix results, traces): never context for a model, never a repo file.
 const SKIPPED_DIRS = new Set([".git", "node_modules", ".retrace"]);
-/** Largest file `readFile` returns; bigger files are not source a model or a test runner needs. */
-const MAX_READ_BYTES = 8 * 1024 * 1024;
+/**
+ * Largest file `readFile` returns; bigger files are not source a model or a test runner needs. The operator's
+ * RETRACE_HOST_LIMITS readMb, 8 MiB by default.
+ */
+function maxReadBytes(): number {
+  return hostLimits().readMb * 1024 * 1024;
+}
 
 /** A `.git` segment in any case (the one rule's, src/core/repo-path.ts): `.GIT/config` is `.git/config` on macOS. */
 function hasGitSegment(normal: string): boolean {
@@ -112,10 +118,11 @@ export async function createFsWorkspace(dir: string): Promise<Workspace> {
           `refused to read a hard link (${info.nlink} names for one file): ${rel}`,
         );
       }
-      if (info.size > MAX_READ_BYTES) {
+      const maxRead = maxReadBytes();
+      if (info.size > maxRead) {
         throw new WorkspacePathError(
           rel,
-          `file too large to read (${info.size} bytes > ${MAX_READ_BYTES}): ${rel}`,
+          `file too large to read (${info.size} bytes > ${maxRead}, RETRACE_HOST_LIMITS readMb): ${rel}`,
         );
       }
       let handle: Awaited<ReturnType<typeof open>>;

@@ -13,6 +13,7 @@
  * - a time limit, an output cap and cancellation; on any of them the whole process group is killed.
  * `git config --list` (reading config never runs a program) tells which keys the repository sets.
  */
+import { hostLimits } from "../core/host-limits.ts";
 import { spawn } from "node:child_process";
 import { CancelledError } from "../core/errors.ts";
 import { GitConfigRefusedError, GitError } from "./errors.ts";
@@ -124,12 +125,11 @@ export interface GitRunOptions {
   /** Kill after this many ms (default 60 s). */
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Cap on stdout; past it the command is killed and the call fails (default 64 MiB). */
+  /** Cap on stdout; past it the command is killed and the call fails (default: RETRACE_HOST_LIMITS gitOutputMb, 64 MiB). */
   maxOutputBytes?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 
 /** The environment of every git command: nothing of the host's but PATH/HOME/LANG. */
 export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -218,7 +218,7 @@ function spawnGit(
   options: GitRunOptions,
 ): Promise<string> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxOut = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  const maxOut = options.maxOutputBytes ?? hostLimits().gitOutputMb * 1024 * 1024;
   const what = `git ${args.slice(0, 2).join(" ")}`;
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {

@@ -5,6 +5,7 @@
  * are created last and kept only when their real target exists inside the directory, file modes are reduced to
  * 0644/0755, and the number of entries and the unpacked bytes are capped (so is the gunzipped stream).
  */
+import { DEFAULT_HOST_LIMITS, hostLimits } from "../core/host-limits.ts";
 import { lstat, mkdir, open, realpath, rm, symlink, unlink } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -29,7 +30,16 @@ export interface TarballLimits {
   maxBytes: number;
 }
 
-export const DEFAULT_TARBALL_LIMITS: TarballLimits = { maxEntries: 20_000, maxBytes: 200 * 1024 * 1024 };
+export const DEFAULT_TARBALL_LIMITS: TarballLimits = {
+  maxEntries: DEFAULT_HOST_LIMITS.tarballEntries,
+  maxBytes: DEFAULT_HOST_LIMITS.tarballMb * 1024 * 1024,
+};
+
+/** The limits in force: the operator's RETRACE_HOST_LIMITS tarballEntries / tarballMb (the defaults above). */
+export function operatorTarballLimits(): TarballLimits {
+  const h = hostLimits();
+  return { maxEntries: h.tarballEntries, maxBytes: h.tarballMb * 1024 * 1024 };
+}
 
 export interface UnpackReport {
   files: number;

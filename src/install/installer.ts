@@ -9,6 +9,7 @@
  * that cannot be installed comes back as a failure with a reason, never thrown; an unreachable Docker engine
  * or a missing image is an infrastructure error.
  */
+import { hostLimits } from "../core/host-limits.ts";
 import type Docker from "dockerode";
 import { CancelledError } from "../core/errors.ts";
 import { packageNameProblem, versionProblem } from "../repro/package-name.ts";
@@ -76,7 +77,8 @@ export class ContainerDependencyInstaller implements DependencyInstaller {
           ? { quotaBytes: envQuota * 1024 * 1024 }
           : {}),
     });
-    this.maxPackages = options.maxPackages ?? DEFAULT_MAX_PACKAGES;
+    // Never more than the operator's maximum, whoever asks (RETRACE_HOST_LIMITS maxPackages).
+    this.maxPackages = Math.min(options.maxPackages ?? DEFAULT_MAX_PACKAGES, hostLimits().maxPackages);
   }
 
   async install(request: InstallRequest): Promise<InstallResult> {

@@ -21,7 +21,7 @@
  * Each problem names the entry and the setting that would allow it. Pure: no I/O.
  */
 import npa from "npm-package-arg";
-import { MAX_WORKSPACE_GLOBS } from "../fix/dependencies.ts";
+import { maxWorkspaceGlobs } from "../fix/dependencies.ts";
 import picomatch from "picomatch";
 import semver from "semver";
 
@@ -212,13 +212,14 @@ export function checkPackageJson(pkg: unknown, registry: Registries, policy: Sou
     if (p) out.push(p);
   }
   const globs = workspaceGlobs(pkg);
-  if (globs.length > MAX_WORKSPACE_GLOBS)
+  const maxGlobs = maxWorkspaceGlobs();
+  if (globs.length > maxGlobs)
     out.push({
       entry: "package.json workspaces",
-      reason: `${globs.length} workspace globs, more than the ${MAX_WORKSPACE_GLOBS} Retrace matches (no setting allows more)`,
+      reason: `${globs.length} workspace globs, more than the ${maxGlobs} Retrace matches (the operator's RETRACE_HOST_LIMITS workspaceGlobs; no repository setting allows more)`,
       field: null,
     });
-  for (const g of globs.slice(0, MAX_WORKSPACE_GLOBS)) {
+  for (const g of globs.slice(0, maxGlobs)) {
     if (escapes(g)) {
       out.push({
         entry: `package.json workspaces ${JSON.stringify(g)}`,
@@ -247,7 +248,7 @@ export function checkNpmLockfile(
   if (!isRecord(lock)) return [{ entry: "lockfile", reason: "is not a JSON object", field: null }];
   const packages = isRecord(lock.packages) ? lock.packages : null;
   const globs = (options.workspaces ?? workspaceGlobs(packages?.[""]))
-    .slice(0, MAX_WORKSPACE_GLOBS)
+    .slice(0, maxWorkspaceGlobs())
     .filter((g) => !escapes(g))
     .map((g) => g.replace(/^\.\//, "").replace(/\/+$/, ""));
   const isWorkspaceGlob = globs.length > 0 ? picomatch(globs, { dot: false }) : () => false;

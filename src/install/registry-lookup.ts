@@ -8,6 +8,7 @@
  * `<cache>/latest-versions.json`, keyed by the registry too. Given the sandbox's Node version, the npm answer is
  * the newest release whose `engines.node` admits it (`npmReleaseFor`).
  */
+import { hostLimits } from "../core/host-limits.ts";
 import { readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -158,7 +159,8 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
   const timeoutMs = options.timeoutMs ?? 5_000;
   const ttlMs = options.ttlMs ?? 3_600_000;
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
-  const slot = limiter(options.concurrency ?? 4);
+  // Look-ups in flight at once: the operator's (RETRACE_HOST_LIMITS lookupConcurrency, 4 by default).
+  const slot = limiter(options.concurrency ?? hostLimits().lookupConcurrency);
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
   const cacheFile = cacheDir ? path.join(cacheDir, "latest-versions.json") : null;
   let configP: Promise<RegistryConfig> | undefined;

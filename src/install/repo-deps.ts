@@ -12,12 +12,13 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type Docker from "dockerode";
 import { InfrastructureError } from "../core/errors.ts";
+import { hostLimits } from "../core/host-limits.ts";
 import {
   type DependencyProvider,
   isNpmLockfile,
   type JsDependencies,
-  MAX_WORKSPACE_DIRS,
-  MAX_WORKSPACE_GLOBS,
+  maxWorkspaceDirs,
+  maxWorkspaceGlobs,
   type PythonDependencies,
 } from "../fix/dependencies.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
@@ -50,8 +51,11 @@ export interface RepoDepsOptions {
   log?: (line: string) => void;
 }
 
-/** Largest package.json or lockfile read from the repository. */
-const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+/** Largest package.json or lockfile read from the repository (RETRACE_HOST_LIMITS manifestMb, 64 MiB by default). */
+function maxManifest(): { bytes: number; label: string } {
+  const mb = hostLimits().manifestMb;
+  return { bytes: mb * 1024 * 1024, label: `${mb} MiB (RETRACE_HOST_LIMITS manifestMb)` };
+}
 
 /**
  * Installs the checkout's JS dependencies from its npm lockfile in the install container (once per
@@ -73,9 +77,10 @@ export async function installRepoDependencies(
   // would refuse it; npm resolves the manifest starting from the lockfile, which keeps what still matches.
   if (!npmLockfileInSync(packageJson, lockfile))
     return installFromManifest(workspace, js, options, seedLockfile ?? lockfile);
-  if (packageJson.length > MAX_MANIFEST_BYTES || lockfile.length > MAX_MANIFEST_BYTES) {
+  const cap = maxManifest();
+  if (packageJson.length > cap.bytes || lockfile.length > cap.bytes) {
     throw new InfrastructureError(
-      `cannot install the repository's dependencies: package.json or ${js.lockfile} is larger than 64 MiB`,
+      `cannot install the repository's dependencies: package.json or ${js.lockfile} is larger than ${cap.label}`,
     );
   }
   const workspaceFiles = await workspacePackageJsons(workspace, lockfile);
@@ -124,9 +129,10 @@ async function installFromManifest(
   seedLockfile?: string,
 ): Promise<ExtraDir[]> {
   let packageJson = await workspace.readFile("package.json");
-  if (packageJson.length > MAX_MANIFEST_BYTES)
+  const cap = maxManifest();
+  if (packageJson.length > cap.bytes)
     throw new InfrastructureError(
-      "cannot install the repository's dependencies: package.json is larger than 64 MiB",
+      `cannot install the repository's dependencies: package.json is larger than ${cap.label}`,
     );
   let pkg: unknown;
   try {
@@ -154,9 +160,9 @@ async function installFromManifest(
   let how = "no lockfile: versions resolved from package.json, as `npm install` would";
   if (js.lockfile !== null) {
     const text = await workspace.readFile(js.lockfile);
-    if (text.length > MAX_MANIFEST_BYTES)
+    if (text.length > cap.bytes)
       throw new InfrastructureError(
-        `cannot install the repository's dependencies: ${js.lockfile} is larger than 64 MiB`,
+        `cannot install the repository's dependencies: ${js.lockfile} is larger than ${cap.label}`,
       );
     const { format, pins } = lockfilePins(js.lockfile, text, pkg);
     manifest = pinnedManifest(pkg, pins);
@@ -183,8 +189,9 @@ async function installFromManifest(
 /** The package.json of each npm workspace package.json's `workspaces` globs name (inside the repository). */
 async function workspaceManifests(workspace: Workspace, pkg: unknown): Promise<Record<string, string>> {
   const all = workspaceGlobs(pkg);
-  if (all.length > MAX_WORKSPACE_GLOBS)
-    throw tooManyWorkspaces(`package.json lists ${all.length} workspace globs`, MAX_WORKSPACE_GLOBS);
+  const maxGlobs = maxWorkspaceGlobs();
+  if (all.length > maxGlobs)
+    throw tooManyWorkspaces(`package.json lists ${all.length} workspace globs`, maxGlobs, "workspaceGlobs");
   const globs = all.filter((g) => !escapes(g)).map((g) => g.replace(/\/+$/, ""));
   if (globs.length === 0) return {};
   // One matcher for all globs, compiled once (picomatch.isMatch compiles its glob on every call).
@@ -215,19 +222,21 @@ async function workspacePackageJsons(
     (key) =>
       key !== "" && !key.includes("node_modules/") && !key.split("/").includes("..") && !key.startsWith("/"),
   );
-  if (dirs.length > MAX_WORKSPACE_DIRS)
+  const maxDirs = maxWorkspaceDirs();
+  if (dirs.length > maxDirs)
     throw tooManyWorkspaces(
       `the lockfile lists ${dirs.length} directories of the repository (workspace packages)`,
-      MAX_WORKSPACE_DIRS,
+      maxDirs,
+      "workspaceDirs",
     );
   return readPackageJsons(workspace, dirs);
 }
 
 /** A repository whose workspaces are more than Retrace reads: refused before anything is read or run. */
-function tooManyWorkspaces(what: string, max: number): InfrastructureError {
+function tooManyWorkspaces(what: string, max: number, limit: string): InfrastructureError {
   return new InfrastructureError(
-    `cannot install the repository's dependencies: ${what}, more than the ${max} Retrace reads`,
-    "list the workspace packages with fewer globs (package.json `workspaces`) and regenerate the lockfile, or install the dependencies in the checkout before Retrace",
+    `cannot install the repository's dependencies: ${what}, more than the ${max} Retrace reads (RETRACE_HOST_LIMITS ${limit})`,
+    "list the workspace packages with fewer globs (package.json `workspaces`) and regenerate the lockfile, or install the dependencies in the checkout before Retrace; the operator may raise the maximum",
   );
 }
 

@@ -11,6 +11,7 @@
  *   ($RETRACE_SANDBOX_MAX_LIMITS); the host's image ($RETRACE_SANDBOX_IMAGE, else the driver's default) stays
  *   the default when the config leaves it unset.
  */
+import { hostLimits } from "../core/host-limits.ts";
 import { defaultConfig } from "../config/schema.ts";
 import { RetraceError } from "../core/errors.ts";
 import { Redactor } from "../core/redact.ts";
@@ -89,6 +90,7 @@ export function createDefaultRunner(options: DefaultRunnerOptions): JobRunner {
   // The operator's maxima are read once at start: a malformed RETRACE_SANDBOX_MAX_LIMITS stops the runner
   // before it takes a job, never a job halfway.
   operatorMaxLimits(options.env);
+  hostLimits(options.env);
   return async (spec, run) => {
     const redactor = new Redactor([options.env.ANTHROPIC_API_KEY, ...(options.secrets ?? [])]);
     // A checkout made for this job (the App's) is the failed commit by construction; the runner's own is not.

@@ -2,13 +2,14 @@
  * One resolved `JobSettings` per job, built here and nowhere else, from three sources in this order of
  * precedence: the job spec (what the trigger or the command line asked for), the repository's validated
  * `.github/retrace.yml` (defaults when there is none), and the environment the operator controls
- * (RETRACE_SANDBOX_IMAGE, RETRACE_SANDBOX_IMAGES, RETRACE_SANDBOX_MAX_LIMITS). Every surface — the App, the
+ * (RETRACE_SANDBOX_IMAGE, RETRACE_SANDBOX_IMAGES, RETRACE_SANDBOX_MAX_LIMITS, RETRACE_HOST_LIMITS). Every surface — the App, the
  * Action, the CLI — and `retrace replay` run a job on the settings this module returns, so a config field
  * means the same thing on each (docs/config.md says where each applies).
  *
  * Adding a config field: its schema in src/config/schema.ts, its resolved value here, and the one place that
  * reads it from `JobSettings`.
  */
+import { hostLimits } from "../core/host-limits.ts";
 import { defaultConfig, type RetraceConfig } from "../config/schema.ts";
 import { FixJobSpec, type JobSpec } from "../core/job.ts";
 import type { ModelChoice } from "../core/loop.ts";
@@ -120,6 +121,8 @@ export function resolveTestCommand(
 
 /** The one place a job's settings are resolved. */
 export function resolveJobSettings(spec: JobSpec, input: ResolveSettingsInput): JobSettings {
+  // A malformed RETRACE_HOST_LIMITS stops the job here, before any work (src/core/host-limits.ts).
+  hostLimits(input.env);
   const config = input.config ?? defaultConfig();
   const overrides = input.overrides ?? {};
   return {
@@ -131,7 +134,8 @@ export function resolveJobSettings(spec: JobSpec, input: ResolveSettingsInput): 
       runTimeoutMs: overrides.runTimeoutMs ?? config.repro.runTimeoutMs,
       installTimeoutMs: config.repro.installTimeoutMs,
       compareLatest: config.repro.compareLatest,
-      maxPackages: config.install.maxPackages,
+      // The repository may ask for fewer packages per report, never more than the operator's maximum.
+      maxPackages: Math.min(config.install.maxPackages, hostLimits(input.env).maxPackages),
     },
     testCommand: resolveTestCommand(spec, config, overrides),
   };

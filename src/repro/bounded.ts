@@ -7,13 +7,18 @@
  * No worker or child process is needed, so it works the same from source, from the compiled CLI and in the
  * Action's single-file bundle.
  */
+import { DEFAULT_HOST_LIMITS } from "../core/host-limits.ts";
 import vm from "node:vm";
 
-/** GitHub's own limit for an issue body: longer input is refused before anything reads it. */
-export const MAX_REPORT_CHARS = 65_536;
+/**
+ * GitHub's own limit for an issue body: longer input is refused before anything reads it. The default of the
+ * operator's RETRACE_HOST_LIMITS reportChars (`hostLimits().reportChars` is the value in force).
+ */
+export const MAX_REPORT_CHARS = DEFAULT_HOST_LIMITS.reportChars;
 
-/** Time the host may spend reading one report (sanitize, parse, what was reported). */
-export const PARSE_TIME_LIMIT_MS = 1_800;
+/** Time the host may spend reading one report (sanitize, parse, what was reported): RETRACE_HOST_LIMITS
+ * parseTimeMs's default. */
+export const PARSE_TIME_LIMIT_MS = DEFAULT_HOST_LIMITS.parseTimeMs;
 
 export type Bounded<T> = { ok: true; value: T } | { ok: false; reason: "timeout" | "stack"; message: string };
 

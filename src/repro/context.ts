@@ -2,9 +2,10 @@
  * What the reproduction pipeline knows before it runs anything: the job, its ports, and the report as read
  * (sanitized, parsed, the reported and expected behaviour). Shared by the deterministic and the model path.
  */
+import { hostLimits } from "../core/host-limits.ts";
 import type { ReproJobSpec } from "../core/job.ts";
 import { type SanitizeReport, sanitizeReport } from "../core/sanitize.ts";
-import { MAX_REPORT_CHARS, PARSE_TIME_LIMIT_MS, withinTimeLimit } from "./bounded.ts";
+import { MAX_REPORT_CHARS, withinTimeLimit } from "./bounded.ts";
 import { emptyReport, type ParsedReport, parseReport } from "./parse-report.ts";
 import type { ReproPorts } from "./ports.ts";
 import { type ReportedExpectations, reportedExpectations } from "./reported-behaviour.ts";
@@ -47,14 +48,15 @@ export function readReport(markdown: string): Omit<ReportReading, "expectations"
     report: emptyReport(markdown),
     unreadable: why,
   });
-  if (markdown.length > MAX_REPORT_CHARS)
+  const limits = hostLimits();
+  if (markdown.length > limits.reportChars)
     return unreadable(
-      `the report is ${markdown.length} characters long, over GitHub's ${MAX_REPORT_CHARS}-character limit for an issue, so it was not read`,
+      `the report is ${markdown.length} characters long, over ${limits.reportChars === MAX_REPORT_CHARS ? "GitHub's" : "the operator's (RETRACE_HOST_LIMITS reportChars)"} ${limits.reportChars}-character limit for an issue, so it was not read`,
     );
   const parsed = withinTimeLimit(() => {
     const sanitized = sanitizeReport(markdown);
     return { sanitized, report: parseReport(sanitized.text) };
-  }, PARSE_TIME_LIMIT_MS);
+  }, limits.parseTimeMs);
   if (!parsed.ok)
     return unreadable(
       `the report's markdown could not be read: it ${parsed.message} (deeply nested quotes or lists, or long runs of \`[\`, \`*\` or \`_\`)`,

@@ -16,7 +16,7 @@ import { DEFAULT_LIMITS, operatorMaxLimits, resolveLimits } from "./limits.ts";
 import { reapContainers, RETRACE_LABEL, type ReapResult } from "./reaper.ts";
 import { isEmptyInput, packInput, prepareInput, safeRelativePath, unpackCollected } from "./tree.ts";
 import {
-  MAX_COLLECT_BYTES,
+  maxCollectMib,
   type Sandbox,
   type SandboxLimits,
   type SandboxRunRequest,
@@ -282,7 +282,7 @@ export class DockerSandbox implements Sandbox {
     });
     const stream = await exec.start({ hijack: true, stdin: false });
     // The host's cap, not the workspace's: what comes back is read into the host's memory and parsed there.
-    const cap = Math.min(limits.workspaceMb * 1024 * 1024, MAX_COLLECT_BYTES);
+    const cap = Math.min(limits.workspaceMb, maxCollectMib()) * 1024 * 1024;
     const tarOut = new PassThrough();
     // The demultiplexer writes whatever the socket gives, with no back-pressure: past the cap (and some room for
     // tar headers) nothing more is passed on and the exec's stream is closed, so a huge file is never buffered.

@@ -11,7 +11,7 @@ import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import { excerpt, type Failure, formatNames, type ParsedLog, parseChunks } from "../../logs/index.ts";
 import { intOption } from "../options.ts";
-import { assertStdinPiped, MAX_INPUT_BYTES, readErrorReason } from "../read-input.ts";
+import { assertStdinPiped, maxInputBytes, readErrorReason } from "../read-input.ts";
 
 interface ParseLogFlags {
   format: string;
@@ -55,10 +55,10 @@ async function readAll(input: Readable): Promise<string> {
   let size = 0;
   for await (const chunk of input) {
     size += String(chunk).length;
-    if (size > MAX_INPUT_BYTES) {
+    if (size > maxInputBytes()) {
       input.destroy();
       throw new UsageError(
-        `the log is too large for --excerpt (over ${MAX_INPUT_BYTES / 1024 / 1024} MiB)`,
+        `the log is too large for --excerpt (over ${maxInputBytes() / 1024 / 1024} MiB, RETRACE_HOST_LIMITS inputMb)`,
         "drop --excerpt (parsing streams logs of any size), or pass its end: `tail -c 50M LOG | retrace parse-log - --excerpt`",
       );
     }

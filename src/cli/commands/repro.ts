@@ -8,7 +8,7 @@ import { UsageError } from "../../core/errors.ts";
 import { ReproJobSpec } from "../../core/job.ts";
 import { Redactor } from "../../core/redact.ts";
 import { renderReproReport } from "../../report/repro-report.ts";
-import { MAX_REPORT_CHARS } from "../../repro/bounded.ts";
+import { hostLimits } from "../../core/host-limits.ts";
 import { reproductionFile } from "../../repro/script-header.ts";
 import { runReproJob } from "../../jobs/pipelines.ts";
 import { assertModelKey, intOption, nonNegativeNumberOption, secondsOption } from "../options.ts";
@@ -57,9 +57,10 @@ export function registerRepro(program: Command): void {
         "the issue",
         "pass the issue as a markdown file (`# title`, then the body), or `-` to read stdin",
       );
-      if (markdown.length > MAX_REPORT_CHARS) {
+      const maxChars = hostLimits().reportChars;
+      if (markdown.length > maxChars) {
         throw new UsageError(
-          `the issue is ${markdown.length} characters long; GitHub caps an issue at ${MAX_REPORT_CHARS}, and repro reads no more`,
+          `the issue is ${markdown.length} characters long; GitHub caps an issue at 65536, and repro reads no more than ${maxChars} (RETRACE_HOST_LIMITS reportChars)`,
           "shorten it to the code that shows the problem, its output or error, and the versions used",
         );
       }

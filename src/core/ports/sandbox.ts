@@ -2,6 +2,7 @@
  * The Sandbox port: run one command in a fresh, isolated environment.
  * Core code (repro, fix) takes a `Sandbox` as a parameter and never imports a driver.
  */
+import { DEFAULT_HOST_LIMITS, hostLimits } from "../host-limits.ts";
 
 /** Resource limits of one run. All are enforced by the driver; invalid values are rejected before a run starts. */
 export interface SandboxLimits {
@@ -81,8 +82,11 @@ export type StopReason = "timeout" | "output_limit" | "memory_limit" | "killed";
  * host, so its size is a host-memory question, not a workspace one. A run's code writes it and can make it as
  * large as the workspace (gigabytes with a repository's `sandbox.limits`); past this cap nothing more is kept.
  */
-export const MAX_COLLECT_BYTES = 64 * 1024 * 1024;
-export const MAX_COLLECT_MIB = MAX_COLLECT_BYTES / (1024 * 1024);
+export const MAX_COLLECT_BYTES = DEFAULT_HOST_LIMITS.collectMb * 1024 * 1024;
+/** The cap in force: the operator's (`RETRACE_HOST_LIMITS` collectMb), MAX_COLLECT_BYTES by default. */
+export function maxCollectMib(): number {
+  return hostLimits().collectMb;
+}
 
 export interface SandboxRunResult {
   /** Exit code of the command; null when it did not exit by itself. */

@@ -6,12 +6,7 @@
  */
 import { scrubInternalNames } from "../../core/internal-names.ts";
 import type { Workspace } from "../../core/ports/workspace.ts";
-import {
-  type ExtraDir,
-  MAX_COLLECT_MIB,
-  type Sandbox,
-  type SandboxLimits,
-} from "../../core/ports/sandbox.ts";
+import { type ExtraDir, maxCollectMib, type Sandbox, type SandboxLimits } from "../../core/ports/sandbox.ts";
 import { buildInvocation } from "./invocation.ts";
 import { readResults } from "./results.ts";
 import { isFailing, type TestCommand, type TestRunResult } from "./types.ts";
@@ -140,7 +135,7 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
     problems.push(`the sandbox stopped the run (${result.stoppedBy}) before it finished`);
   } else if (!reportFound && result.collectTooLarge?.includes(invocation.reportFile ?? "")) {
     problems.push(
-      `the test command's ${invocation.format} report is larger than ${MAX_COLLECT_MIB} MiB, more than Retrace reads back from a run: not read`,
+      `the test command's ${invocation.format} report is larger than ${maxCollectMib()} MiB, more than Retrace reads back from a run: not read`,
     );
   } else if (!reportFound) {
     problems.push(

@@ -317,7 +317,7 @@ describe("checkPackageJson", () => {
     const globs = Array.from({ length: 101 }, (_, i) => `packages/g${i}`);
     const problems = checkPackageJson({ name: "r", workspaces: globs }, REG, REGISTRY_ONLY);
     expect(problems.map((p) => p.reason)).toEqual([
-      "101 workspace globs, more than the 100 Retrace matches (no setting allows more)",
+      "101 workspace globs, more than the 100 Retrace matches (the operator's RETRACE_HOST_LIMITS workspaceGlobs; no repository setting allows more)",
     ]);
     expect(checkPackageJson({ name: "r", workspaces: globs.slice(0, 100) }, REG, REGISTRY_ONLY)).toEqual([]);
   });
