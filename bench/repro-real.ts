@@ -7,6 +7,7 @@
  * pathological 65,536-character reports (issue 14: bounded host work); the last line holds the headline.
  *
  *   npm run bench -- repro-real [--split dev|test|all] [--only <id>] [--timeout SECONDS] [--jobs N] [--no-parse]
+ *   npm run bench -- repro-real --parse-only   (the host parse time of hostile 65,536-character reports alone)
  *
  * Default split: dev. Score "test" only once, at the end.
  */
@@ -52,9 +53,12 @@ const ids = existsSync(corpusDir)
       .map((d) => d.name)
       .sort()
   : [];
-const selected = ids.filter(
-  (id) => (only ? id === only : true) && (only || splitArg === "all" || splitOf(id) === splitArg),
-);
+const parseOnly = args.includes("--parse-only");
+const selected = parseOnly
+  ? []
+  : ids.filter(
+      (id) => (only ? id === only : true) && (only || splitArg === "all" || splitOf(id) === splitArg),
+    );
 
 /** One `retrace repro` process: its verdict (or ERROR with the exit code), wall time and a one-line summary. */
 function runCli(reportPath: string): Promise<{ got: Got; ms: number; exit: number | null; summary: string }> {
