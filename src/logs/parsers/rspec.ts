@@ -103,6 +103,13 @@ export function createRspecParser(sink: ParserSink) {
           block?.buf.push(text, lineNo);
           return true;
         }
+        // A markdown fence the reporter put inside the block (a paste): not RSpec's, not the block's end.
+        if (block && /^```[\w-]*$/.test(text)) return true;
+        // A frame of the block that lost its indentation with the fence (`` # ./spec/x_spec.rb:25:in … ``).
+        if (block && FRAME.test(text)) {
+          block.buf.push(text, lineNo);
+          return true;
+        }
         close();
         section = null;
       }
