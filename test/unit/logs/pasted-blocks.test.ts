@@ -223,3 +223,75 @@ describe("damaged blocks", () => {
     expect(found(log)).toEqual([["src/cart.test.js > Cart > adds tax", "src/cart.test.js", 10]]);
   });
 });
+
+describe("RSpec documentation format cut before its Failures section", () => {
+  const doc = [
+    "Cart",
+    "  #total",
+    "    adds tax (FAILED - 1)",
+    "    rounds cents",
+    "  #add",
+    "    keeps the order (FAILED - 2)",
+    "",
+  ];
+
+  it("a `(FAILED - n)` example is a failure named by its groups", () => {
+    expect(parseLog(doc.join("\n")).failures.map((f) => f.test)).toEqual([
+      "Cart #total adds tax",
+      "Cart #add keeps the order",
+    ]);
+  });
+
+  it("not when the Failures section names them, nor in a run whose count says nothing failed", () => {
+    const withBlocks = [
+      ...doc,
+      "Failures:",
+      "",
+      "  1) Cart #total adds tax",
+      "     Failure/Error: expect(total).to eq 13",
+      "     # ./spec/cart_spec.rb:5:in `block (3 levels) in <top (required)>'",
+      "",
+      "2 examples, 1 failure",
+      "",
+      "Failed examples:",
+      "",
+      "rspec ./spec/cart_spec.rb:5 # Cart #total adds tax",
+    ].join("\n");
+    expect(parseLog(withBlocks).failures.map((f) => f.test)).toEqual([
+      "spec/cart_spec.rb > Cart #total adds tax",
+    ]);
+    expect(parseLog([...doc, "3 examples, 0 failures"].join("\n")).failures).toEqual([]);
+  });
+});
+
+describe("dotnet test", () => {
+  const run = (result: string, frame: string) =>
+    [
+      "Starting test execution, please wait...",
+      "A total of 1 test files matched the specified pattern.",
+      result,
+      "  Stack Trace:",
+      frame,
+      "",
+      "Test Run Failed.",
+      "Total tests: 2",
+      "     Passed: 1",
+      "     Failed: 1",
+      " Total time: 1.2 Seconds",
+    ].join("\n");
+
+  it("VSTest 16's `X name [ms]` marker is a failed result; a frame cut after the method still names the class", () => {
+    const r = parseLog(
+      run("  X Adds_tax [134ms]", "     at Shop.Tests.CartTests.Adds_tax() in C:\\work\\Shop"),
+    );
+    expect(r.failures.map((f) => f.test)).toEqual(["Shop.Tests.CartTests.Adds_tax"]);
+  });
+
+  it("not an `X` line without its duration, nor a frame of another method", () => {
+    expect(parseLog(run("  X Adds_tax", "     at Shop.Tests.CartTests.Adds_tax()")).failures).toEqual([]);
+    const other = parseLog(
+      run("  Failed Adds_tax [3 ms]", "     at Shop.Tests.Helpers.Check() in C:\\work\\Shop"),
+    );
+    expect(other.failures.map((f) => f.test)).toEqual(["Adds_tax"]);
+  });
+});
