@@ -65,9 +65,7 @@ export function createDotnetParser(sink: ParserSink) {
     const loc = locate(b.stack, sink);
     // MSTest and NUnit print the bare method: a frame of that method names its class, even one cut after `()`.
     const head = b.name.split("(", 1)[0]!;
-    const named = b.stack
-      .map((l) => FRAME_METHOD.exec(l)?.[1])
-      .find((m) => m?.endsWith(`.${head}`));
+    const named = b.stack.map((l) => FRAME_METHOD.exec(l)?.[1]).find((m) => m?.endsWith(`.${head}`));
     const id = qualify(
       b.name,
       loc?.method.endsWith(`.${head}`) ? loc.method : (named ?? loc?.method ?? null),
