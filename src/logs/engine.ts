@@ -217,8 +217,10 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
       c[outcome]++;
       return;
     }
-    const result: TestResult = { id, outcome, flaky: false, format, file };
-    tests.set(id, result);
+    // A kept id is a copy: the match it came from is a slice of the chunk it was read in, which it would pin.
+    const kept = own(id);
+    const result: TestResult = { id: kept, outcome, flaky: false, format, file };
+    tests.set(kept, result);
     testList.push(result);
     c[outcome]++;
   }

@@ -174,6 +174,27 @@ export function jsFrameLocation(
   return null;
 }
 
+/**
+ * The line the code frame of a JavaScript error points at (`> 11 |     expect(x)…`, jest, vitest and
+ * Playwright print it above the stack): the place of a failure whose `at` frames were cut from the log.
+ */
+export function codeFrameLine(lines: readonly string[]): number | null {
+  for (const l of lines) {
+    const m = /^\s*> ?(\d+) \|/.exec(l);
+    if (m) return Number(m[1]);
+  }
+  return null;
+}
+
+/**
+ * A path the log gives in full (`/Users/me/proj/tests/a.spec.ts`, `C:/work/proj/tests/a.spec.ts`) that ends with
+ * a repository path the runner named (`tests/a.spec.ts`) is that file: its checkout directory is the machine's.
+ */
+export function underKnown(file: string, known: string): string {
+  if (file === known || !/^(?:\/|[A-Za-z]:\/)/.test(file)) return file;
+  return file.endsWith(`/${known}`) ? known : file;
+}
+
 const ERROR_LINE =
   /^\s*((?:[A-Za-z_$][\w$]*\.)*(?=[A-Za-z_$])[\w$]*(?:Error|Exception|Failure|Warning|Exit|Interrupt))(?: \[[\w-]+\])?(?::\s?(.*))?$/;
 

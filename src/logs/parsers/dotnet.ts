@@ -13,6 +13,10 @@ const START =
   /^(?:Starting test execution, please wait\.\.\.|Test run for .+ \(.+\)$|A total of \d+ test files? matched|NUnit Adapter [\d.]+: Test execution started|\[xUnit\.net [\d:.]+\] )/;
 const RESULT =
   /^ {0,2}(Passed|Failed|Skipped|Not Run) {1,3}(\S.*?)(?: \[(?:< )?[\d.,]+ ?(?:ms|s|m|h)(?: [\d.,]+ ?(?:ms|s))?\])?$/;
+/** VSTest 16.x's console logger marks a result with a sign instead of a word: `  X name [134ms]`, `  √ name [2ms]`. */
+const MARKED = /^ {2}(X|√|✓|!) (\S.*?) \[(?:< )?[\d.,]+ ?(?:ms|s|m|h)(?: [\d.,]+ ?(?:ms|s))?\]$/;
+/** Any frame's method, with or without its source (a paste may cut the line after the method). */
+const FRAME_METHOD = /^\s*at ([\w.`<>+]+)\(/;
 const SECTION =
   /^ {0,4}(Error Message|Stack Trace|Standard Output Messages|Standard Error Messages|Debug Trace|Additional Information|Results \(\d+\)):$/;
 const FRAME = /^\s*at (.+?)\(.*?\)(?: in (.+?):line (\d+))?$/;
@@ -59,7 +63,13 @@ export function createDotnetParser(sink: ParserSink) {
     const b = block;
     block = null;
     const loc = locate(b.stack, sink);
-    const id = qualify(b.name, loc?.method ?? null);
+    // MSTest and NUnit print the bare method: a frame of that method names its class, even one cut after `()`.
+    const head = b.name.split("(", 1)[0]!;
+    const named = b.stack.map((l) => FRAME_METHOD.exec(l)?.[1]).find((m) => m?.endsWith(`.${head}`));
+    const id = qualify(
+      b.name,
+      loc?.method.endsWith(`.${head}`) ? loc.method : (named ?? loc?.method ?? null),
+    );
     const first = b.message[0] ?? "";
     const typed = /^(?:Test method \S+ threw exception:\s*)?([\w.]+(?:Exception|Error)): (.*)$/s.exec(
       b.message.join("\n"),
@@ -117,7 +127,10 @@ export function createDotnetParser(sink: ParserSink) {
         total = null;
         return true;
       }
-      const r = RESULT.exec(text);
+      const mk = RESULT.exec(text) ? null : MARKED.exec(text);
+      const r = mk
+        ? ([text, mk[1] === "X" ? "Failed" : mk[1] === "!" ? "Skipped" : "Passed", mk[2]!] as const)
+        : RESULT.exec(text);
       if (r) {
         flush();
         const name = r[2]!.trim();

@@ -6,6 +6,7 @@
 import type { FailureCategory } from "../failure.ts";
 import {
   BlockBuffer,
+  codeFrameLine,
   countWords,
   popToIndent,
   dedent,
@@ -13,6 +14,7 @@ import {
   type FormatDefinition,
   jsFrameLocation,
   type ParserSink,
+  underKnown,
 } from "../parser.ts";
 
 // With `projects`, the project's displayName comes between the status and the file: `FAIL b packages/b/x.test.js`.
@@ -70,8 +72,9 @@ export function createJestParser(sink: ParserSink) {
     sink.failure({
       category,
       test,
-      file: loc?.file ?? block.file,
-      line: loc?.line ?? null,
+      file: loc && block.file ? underKnown(loc.file, block.file) : (loc?.file ?? block.file),
+      // No frame left (a cut paste): the code frame's `>` line, in the test's file.
+      line: loc?.line ?? (suite ? null : codeFrameLine(body)),
       column: loc?.column ?? null,
       errorType,
       message: message || block.title,

@@ -26,12 +26,38 @@ export function createMochaParser(sink: ParserSink) {
   let block: { titles: string[]; titleDone: boolean; buf: BlockBuffer; indent: number } | null = null;
   /** Listing lines are only trusted once a mocha marker shows up; until then they are buffered. */
   const listed: { id: string; outcome: "passed" | "failed" | "skipped" }[] = [];
+  /** The spec tree's id of each failed test by its number (`1) title` under its describes). */
+  const failedByNumber = new Map<string, string>();
+  /**
+   * A failure block seen without mocha's counts (a paste that starts at it, or a runner that prints its own
+   * total, like `6 tests failed.`): kept only when its title ends with `:` and an error and an `at` frame follow.
+   */
+  let loose: {
+    titles: string[];
+    titleDone: boolean;
+    buf: BlockBuffer;
+    error: boolean;
+    frame: boolean;
+  } | null = null;
+
+  function endLoose(): void {
+    const l = loose;
+    loose = null;
+    if (!l?.titleDone || !l.error || !l.frame) return;
+    block = { titles: l.titles, titleDone: true, buf: l.buf, indent: 2 };
+    flush();
+  }
 
   function flush(): void {
     if (!block) return;
     const b = block;
     block = null;
-    const id = b.titles.join(" > ");
+    // Old mocha joins the titles with spaces on one line (`1) Suite inner test:`): the spec tree's entry of the
+    // same number, its titles joined the same way, gives the describes apart.
+    let id = b.titles.join(" > ");
+    const num = /^ {2}(\d+)\) /.exec(b.buf.lines[0] ?? "")?.[1];
+    const listedId = num === undefined ? undefined : failedByNumber.get(num);
+    if (b.titles.length === 1 && listedId && listedId.split(" > ").join(" ") === b.titles[0]) id = listedId;
     const body = dedent(b.buf.lines.slice(b.titles.length)).filter((l) => l.trim() !== "");
     let errorType: string | null = null;
     const messageLines: string[] = [];
@@ -64,12 +90,46 @@ export function createMochaParser(sink: ParserSink) {
     sink.test(id, hook ? "error" : "failed");
   }
 
+  /** A line while a loose block is open; false when it ended the block (the line is then read as usual). */
+  function looseLine(text: string, lineNo: number): boolean {
+    const l = loose!;
+    const t = text.trim();
+    if (
+      /^ {2}\d+\) /.test(text) ||
+      COUNT.test(text) ||
+      (l.frame && t !== "" && text.charCodeAt(0) !== 32) ||
+      l.buf.lines.length > 200
+    ) {
+      endLoose();
+      return false;
+    }
+    l.buf.push(text, lineNo);
+    if (t === "") return true;
+    if (!l.titleDone) {
+      // Title lines come right after the number, deeper, the last one ending with `:`.
+      if (!/^ {5}/.test(text) || PASS.test(text) || l.buf.lines.filter((x) => x.trim() !== "").length > 4) {
+        loose = null;
+        return true;
+      }
+      l.titleDone = t.endsWith(":");
+      l.titles.push(t.replace(/:$/, ""));
+      return true;
+    }
+    if (!l.error && errorLine(t)) l.error = true;
+    else if (l.error && /^at \S/.test(t)) l.frame = true;
+    return true;
+  }
+
   return {
     line(text: string, lineNo: number): boolean {
+      if (loose && !failingSection) {
+        if (looseLine(text, lineNo)) return false;
+      }
       // Before the failure details, every mocha line this parser reads is indented.
       if (!failingSection && text.charCodeAt(0) !== 32) return false;
       const c = COUNT.exec(text);
       if (c) {
+        endLoose();
         if (!seenCounts) for (const t of listed) sink.test(t.id, t.outcome);
         listed.length = 0;
         seenCounts = true;
@@ -127,6 +187,20 @@ export function createMochaParser(sink: ParserSink) {
         const title = (p ? p[2] : f ? f[3] : s![2])!;
         const id = [...listing.map((x) => x.title), title].join(" > ");
         listed.push({ id, outcome: p ? "passed" : f ? "failed" : "skipped" });
+        if (f && failedByNumber.size < 10_000) failedByNumber.set(f[2]!, id);
+        // A numbered title at the left margin may open a failure block that has no counts before it.
+        if (f && indent === 2 && !seenCounts) {
+          endLoose();
+          const t = f[3]!.trimEnd();
+          loose = {
+            titles: [t.replace(/:$/, "")],
+            titleDone: t.endsWith(":"),
+            buf: new BlockBuffer(),
+            error: false,
+            frame: false,
+          };
+          loose.buf.push(text, lineNo);
+        }
         if (listed.length > 10_000) listed.shift();
         return false;
       }
@@ -139,6 +213,7 @@ export function createMochaParser(sink: ParserSink) {
       return false;
     },
     end(): void {
+      endLoose();
       flush();
     },
   };

@@ -7,10 +7,12 @@
  */
 import {
   BlockBuffer,
+  codeFrameLine,
   errorLine,
   type FormatDefinition,
   jsFrameLocation,
   type ParserSink,
+  underKnown,
 } from "../parser.ts";
 
 const RUNNING = /^Running \d+ tests? using \d+ workers?/;
@@ -34,10 +36,13 @@ function idOf(
 
 export function createPlaywrightParser(sink: ParserSink) {
   let active = false;
-  let block: { id: string; file: string; name: string; at: string; buf: BlockBuffer } | null = null;
+  type Block = { id: string; file: string; name: string; at: string; buf: BlockBuffer; loose?: boolean };
+  let block: Block | null = null;
+  /** Activated by a failure block's header alone (a paste without `Running N tests`): ends with that block run. */
+  let loose = false;
   let recap: string | null = null;
   const flaky = new Set<string>();
-  const pending: { id: string; file: string; name: string; at: string; buf: BlockBuffer }[] = [];
+  const pending: Block[] = [];
   /** The list/line reporter's title of the test declared at `file:line:col`. */
   const titleAt = new Map<string, string>();
   /**
@@ -60,13 +65,23 @@ export function createPlaywrightParser(sink: ParserSink) {
         active = true;
         return true;
       }
+      // Without the run's header, a numbered failure header ruled off with `─` (`  1) [chromium] › a.spec.ts:8:3 ›
+      // test ───`) opens a failure block; it counts only with an error line inside (checked at the end).
+      if (!active && text.endsWith("─") && text.startsWith("  ")) {
+        const b0 = BLOCK.exec(text);
+        const t0 = b0 ? idOf(b0[2]!, sink) : null;
+        if (t0) {
+          active = true;
+          loose = true;
+        }
+      }
       if (!active) return false;
       const b = BLOCK.exec(text);
       if (b) {
         const t = idOf(b[2]!, sink);
         if (t) {
           close();
-          block = { ...t, buf: new BlockBuffer(150, 12_000) };
+          block = { ...t, buf: new BlockBuffer(150, 12_000), loose };
           block.buf.push(text, lineNo);
           recap = null;
           return true;
@@ -97,6 +112,11 @@ export function createPlaywrightParser(sink: ParserSink) {
           return true;
         }
         close();
+        if (loose) {
+          active = false;
+          loose = false;
+          return false;
+        }
       }
       const l = LIST.exec(text) ?? LINE.exec(text);
       if (l) {
@@ -122,7 +142,12 @@ export function createPlaywrightParser(sink: ParserSink) {
         for (const l of p.buf.lines) {
           const m = /([^\s()]+):\d+:\d+\)?$/.exec(l.trim());
           const full = m ? sink.path(m[1]!.replace(/^file:\/\//, "")) : "";
-          if (full.endsWith(`/${p.file}`) && !full.includes("node_modules/")) {
+          // A machine's absolute path is no repository path (`/Users/me/proj/tests/a.spec.ts`).
+          if (
+            full.endsWith(`/${p.file}`) &&
+            !full.includes("node_modules/") &&
+            !/^(?:\/|[A-Za-z]:\/)/.test(full)
+          ) {
             paths.set(p.file, full);
             break;
           }
@@ -156,6 +181,7 @@ export function createPlaywrightParser(sink: ParserSink) {
         }
         const lines = p.buf.lines.slice(1).map((l) => l.trim());
         const body = lines.filter((l) => l !== "");
+        if (p.loose && !body.some((l) => errorLine(l) !== null)) continue;
         const first = body[0] ?? "";
         const typed = errorLine(first);
         const message: string[] = [];
@@ -164,11 +190,13 @@ export function createPlaywrightParser(sink: ParserSink) {
           if (message.length < 20) message.push(l);
         }
         const loc = jsFrameLocation(lines, sink);
+        // No frame left (a cut paste): the code frame's `>` line, in the test's file.
+        const framed = loc ? null : codeFrameLine(p.buf.lines);
         sink.failure({
           category: "test",
           test: p.id,
-          file: loc?.file ?? p.file,
-          line: loc?.line ?? null,
+          file: loc ? underKnown(loc.file, p.file) : p.file,
+          line: loc?.line ?? framed,
           column: loc?.column ?? null,
           errorType: typed?.type ?? null,
           message: typed ? [typed.message, ...message.slice(1)].join("\n") : message.join("\n") || p.id,

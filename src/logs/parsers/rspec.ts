@@ -31,6 +31,11 @@ export function createRspecParser(sink: ParserSink) {
   const fileOf = new Map<string, { file: string; lineNo: number }>();
   /** Failures of the count line (`7 failures`), when the log has one. */
   let failureCount: number | null = null;
+  /** The last lines seen, for the groups above a documentation-format `example (FAILED - 3)` line. */
+  const recent: string[] = new Array(64).fill("");
+  let seen = 0;
+  /** `(FAILED - n)` examples by n, with their full description (groups and example joined by spaces). */
+  const marked = new Map<number, { description: string; lineNo: number }>();
 
   function close(): void {
     if (block && blocks.length < 1000) blocks.push(block);
@@ -39,6 +44,26 @@ export function createRspecParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      recent[seen++ & 63] = text;
+      if (section === null && text.endsWith(")") && text.includes(" (FAILED - ")) {
+        const m = /^( *)(\S.*) \(FAILED - (\d+)\)$/.exec(text);
+        if (m && marked.size < 1000) {
+          // The groups above it are the nearest lines with less indentation (the documentation formatter
+          // indents each level by two spaces).
+          const parts = [m[2]!];
+          let indent = m[1]!.length;
+          for (let back = 2; back <= 64 && back <= seen && indent > 0; back++) {
+            const l = recent[(seen - back) & 63]!;
+            const i = l.length - l.trimStart().length;
+            if (l.trim() === "" || i >= indent) continue;
+            if (i % 2 !== 0 || / \((?:FAILED - \d+|PENDING: .*)\)$/.test(l)) break;
+            parts.unshift(l.trim());
+            indent = i;
+          }
+          if (indent === 0) marked.set(Number(m[3]), { description: parts.join(" "), lineNo });
+          return true;
+        }
+      }
       // Quick reject: outside its sections RSpec's lines start with F (Failures, Finished, Failed examples), P or a digit.
       if (section === null) {
         const c0 = text.charCodeAt(0);
@@ -101,6 +126,13 @@ export function createRspecParser(sink: ParserSink) {
         }
         if (text.trim() === "" || text.startsWith("   ")) {
           block?.buf.push(text, lineNo);
+          return true;
+        }
+        // A markdown fence the reporter put inside the block (a paste): not RSpec's, not the block's end.
+        if (block && /^```[\w-]*$/.test(text)) return true;
+        // A frame of the block that lost its indentation with the fence (`` # ./spec/x_spec.rb:25:in … ``).
+        if (block && FRAME.test(text)) {
+          block.buf.push(text, lineNo);
           return true;
         }
         close();
@@ -182,6 +214,21 @@ export function createRspecParser(sink: ParserSink) {
       }
       // Examples named only in the re-run list (the failure details cut from the log).
       const described = new Set(kept.map((b) => b.description.replace(/ FIXED$/, "")));
+      // Examples marked `(FAILED - n)` by the documentation formatter whose details and re-run line were cut
+      // (a paste that stops before `Failures:`); not in a run whose count line says nothing failed.
+      if (blocks.length === 0 && fileOf.size === 0 && failureCount !== 0) {
+        for (const [, e] of [...marked].sort((a, b) => a[0] - b[0])) {
+          if (described.has(e.description)) continue;
+          sink.failure({
+            category: "test",
+            test: e.description,
+            message: e.description,
+            start: e.lineNo,
+            end: e.lineNo,
+          });
+          sink.test(e.description, "failed");
+        }
+      }
       for (const [description, r] of fileOf) {
         if (described.has(description)) continue;
         const id = `${r.file} > ${description}`;

@@ -121,7 +121,9 @@ export function createSurefireParser(sink: ParserSink) {
           c0 !== 87 /* W */ &&
           c0 !== 82 /* R */ &&
           c0 !== 84 /* T */ &&
-          c0 !== 32
+          c0 !== 32 &&
+          // A detail line (`method(pkg.Class)  Time elapsed: … <<< FAILURE!`) ends with `!`.
+          raw.charCodeAt(raw.length - 1) !== 33
         )
           return false;
       }
@@ -161,6 +163,18 @@ export function createSurefireParser(sink: ParserSink) {
       }
       // A log cut before the test run still has Maven's recap and count lines.
       if (!active && p && (RECAP_HEAD.test(text) || TOTAL.test(text) || text === "Results:")) active = true;
+      // A paste that starts at a failure's detail line: the line itself names the test's class in full
+      // (`testX(pkg.Class)  Time elapsed: 0.008 sec  <<< FAILURE!`, or `pkg.Class.testX -- Time elapsed …`).
+      if (!active && text.endsWith("!")) {
+        const d0 = DETAIL.exec(text);
+        if (
+          d0 &&
+          /^(?:[\w$-]+\((?:[a-z_][\w$]*\.)+[A-Z][\w$]*\)|(?:[a-z_][\w$]*\.)+[A-Z][\w$]*\.[\w$]+)$/.test(
+            d0[1]!.trim(),
+          )
+        )
+          active = true;
+      }
       if (!active) return false;
       const d = text.startsWith("Tests run:") ? null : DETAIL.exec(text);
       if (d) {
@@ -195,8 +209,25 @@ export function createSurefireParser(sink: ParserSink) {
         recap = null;
         return true;
       }
-      const rh = RECAP_HEAD.exec(text);
-      if (rh) {
+      // Surefire 2 before 2.19 prints the first entry on the heading itself: `Failed tests:   testX(pkg.Class): msg`.
+      const rhe = /^(Failed tests|Tests in error): +(\S.*)$/.exec(text);
+      const rh = rhe ?? RECAP_HEAD.exec(text);
+      if (rhe) {
+        const legacy = LEGACY_ENTRY.exec(`  ${rhe[2]}`);
+        if (legacy) {
+          recap = rhe[1] === "Failed tests" ? "Failures" : "Errors";
+          recapEntries.push({
+            cls: legacy[2]!,
+            method: methodName(legacy[1]!),
+            line: legacy[3] ? Number(legacy[3]) : null,
+            message: legacy[4] ?? "",
+            kind: recap,
+            lineNo,
+          });
+          return true;
+        }
+      }
+      if (rh && !rhe) {
         const h = rh[1]!;
         recap =
           h === "Failed tests"

@@ -67,7 +67,7 @@ function outcomeOf(word: string): TestOutcome {
 
 export function createUnittestParser(sink: ParserSink) {
   let state: "none" | "header" | "body" = "none";
-  let current: { id: string; kind: string; buf: BlockBuffer } | null = null;
+  let current: { id: string; kind: string; buf: BlockBuffer; separated?: boolean } | null = null;
   let seen = false;
   let ran = false;
   /** A described test (`test_x (mod.Class.test_x)` alone on its line) waiting for its docstring's outcome. */
@@ -151,7 +151,17 @@ export function createUnittestParser(sink: ParserSink) {
         return false;
       }
       if (state === "body" && current) {
-        if (RULE_DASH.test(text) && current.buf.lines.length <= 1) return true;
+        // The first dash rule under the header is its separator; the test's docstring (first line) may come
+        // between them (`FAIL: test_x (m.C)`, `Check that …`, `-----`).
+        if (
+          RULE_DASH.test(text) &&
+          !current.separated &&
+          current.buf.lines.length <= 4 &&
+          !current.buf.lines.some((l) => l.startsWith("Traceback"))
+        ) {
+          current.separated = true;
+          return true;
+        }
         if (RULE_DASH.test(text)) {
           flush();
           state = "none";

@@ -24,7 +24,15 @@ const CONSOLE = /^(?:stdout|stderr) \| \S/;
 export function createVitestParser(sink: ParserSink) {
   let active = false;
   let file: string | null = null;
-  let block: { file: string; test: string | null; buf: BlockBuffer; unhandled: boolean } | null = null;
+  let block: {
+    file: string;
+    test: string | null;
+    buf: BlockBuffer;
+    unhandled: boolean;
+    loose?: boolean;
+  } | null = null;
+  /** Activated by a failure header alone (a paste without ` RUN  v…`): ends with the blocks it opened. */
+  let loose = false;
   let inUnhandled = false;
   let inConsole = false;
 
@@ -62,7 +70,8 @@ export function createVitestParser(sink: ParserSink) {
       else if (/Failed to (?:load|resolve)|Cannot find (?:module|package)/.test(message)) category = "import";
       else category = "build";
     }
-    if (!(block.unhandled && !errorType)) {
+    // A block opened without the run's header counts only with an error line or a location in it.
+    if (!(block.unhandled && !errorType) && !(block.loose && !errorType && !loc)) {
       sink.failure({
         category,
         test: block.test,
@@ -87,7 +96,22 @@ export function createVitestParser(sink: ParserSink) {
         active = true;
         return true;
       }
+      // Without the run's header, a failure header naming a test (` FAIL  a.test.ts > group > test`) or a suite
+      // (` FAIL  a.test.ts [ a.test.ts ]`) opens a block: jest's ` FAIL  a.test.ts` names neither.
+      if (!active && text.includes("FAIL ")) {
+        const h0 = FAIL_HEADER.exec(text);
+        if (h0 && (h0[2] || h0[3]) && /\.[cm]?[jt]sx?$|\.(?:vue|svelte|astro)$/.test(h0[1]!)) {
+          active = true;
+          loose = true;
+        }
+      }
       if (!active) return false;
+      if (loose && !block && text.trim() !== "" && !FAIL_HEADER.test(text)) {
+        // Past its blocks, a loose run reads nothing more.
+        active = false;
+        loose = false;
+        return false;
+      }
       // What a test printed is its output, whatever it looks like (` FAIL  x.test.js > y` included).
       if (!block && CONSOLE.test(text)) {
         inConsole = true;
@@ -107,6 +131,7 @@ export function createVitestParser(sink: ParserSink) {
           test: h[2] ? `${f} > ${h[2]}` : null,
           buf: new BlockBuffer(200, 16_000),
           unhandled: false,
+          loose,
         };
         block.buf.push(text, lineNo);
         return true;

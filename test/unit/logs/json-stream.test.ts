@@ -53,4 +53,34 @@ describe("parse-log JSON output", () => {
     expect(total).toBeGreaterThan(1_000_000);
     expect(maxBuffered).toBeLessThan(2 * 70_000);
   });
+
+  it("keeps pieces bounded when large failures and small tests alternate, every item once", () => {
+    const blocks: string[] = [];
+    for (let i = 0; i < 300; i++)
+      blocks.push(
+        `FAIL: test_${i} (pkg.test_m.T)`,
+        "Traceback (most recent call last):",
+        `  File "pkg/test_m.py", line ${i + 1}, in test_${i}`,
+        `AssertionError: ${"x".repeat(1_500)}`,
+      );
+    const text = [
+      ...blocks.flatMap((l) =>
+        l.startsWith("FAIL:")
+          ? [
+              "======================================================================",
+              l,
+              "----------------------------------------------------------------------",
+            ]
+          : [l],
+      ),
+      "----------------------------------------------------------------------",
+      "Ran 300 tests in 0.1s",
+      "FAILED (failures=300)",
+    ].join("\n");
+    const big = parseLog(text);
+    expect(big.failures).toHaveLength(300);
+    const pieces = [...jsonPieces(big)];
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(70_000);
+    expect(ParsedLog.parse(JSON.parse(pieces.join("")))).toEqual(big);
+  });
 });
