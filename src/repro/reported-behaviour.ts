@@ -8,7 +8,7 @@ import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException } from "./outcome.ts";
 import { programBlocks } from "./complete.ts";
 import { proseClaims, proseTwoVersions } from "./prose-claims.ts";
-import { type TwoVersions, twoVersions } from "./two-versions.ts";
+import { type TwoVersions, twoVersions, verdictFor } from "./two-versions.ts";
 import { parseTranscript } from "./transcript.ts";
 
 /** Annotated values that cannot be compared across runs or versions (a function's or a module's inspect). */
@@ -16,9 +16,89 @@ function comparable(value: string): boolean {
   return !/\[Function|\[class |<function |<module |object at 0x|\[object Object\]/.test(value);
 }
 
+const REFERENCE_RUNTIME = /^(?:C?Python|Node(?:\.js|JS)?)$/i;
+const VERSION_LABEL = /^(?:python|py|node|v)?\s?(\d+\.\d+(?:\.\d+)?)/i;
+
+/**
+ * Comments that give one value per runtime or version (`# CPython: None   PyPy: ''`, `# output in python 3.10:`
+ * / `# output in python 3.11 onwards`): which side is the reported one. The report's words about a label decide
+ * first ("3.10 ought to behave like 3.11"); else a comparison of another implementation (PyPy, Brython, the
+ * browser) with the reference one (CPython, Node) holds the reference as right; else, between versions, the
+ * title naming one, or a change the report complains of ("than before", "no longer", "regression"): the later
+ * version. Null when the comments give no such values or nothing decides.
+ */
+export function commentSides(
+  report: ParsedReport,
+): { bad: string[]; good: string[]; badLabel: string; goodLabel: string; why: string } | null {
+  const withSides = programBlocks(report)
+    .flatMap((b) => b.checks)
+    .filter((c) => c.sides && c.sides.length >= 2);
+  if (withSides.length === 0) return null;
+  const labels = [...new Set(withSides.flatMap((c) => c.sides!.map((x) => x.label)))];
+  if (labels.length !== 2) return null;
+  const text = `${report.title}\n${report.proseWithCode}`;
+  const bare = (l: string) => VERSION_LABEL.exec(l)?.[1] ?? l;
+  let bad: string | null = null;
+  let why = "";
+  const words = labels.map((l) => ({ l, v: verdictFor(bare(l), text) }));
+  const saidBad = words.filter((w) => w.v === "bad");
+  const saidGood = words.filter((w) => w.v === "good");
+  if (saidBad.length === 1) bad = saidBad[0]!.l;
+  else if (saidGood.length === 1) bad = labels.find((l) => l !== saidGood[0]!.l)!;
+  if (bad) why = "the report's words single it out";
+  const versions = labels.map((l) => VERSION_LABEL.exec(l)?.[1] ?? null);
+  if (!bad) {
+    const reference = labels.filter((l) => REFERENCE_RUNTIME.test(l));
+    if (reference.length === 1 && versions.every((v) => v === null)) {
+      bad = labels.find((l) => l !== reference[0])!;
+      why = `the report compares ${bad} with ${reference[0]}, the reference implementation`;
+    }
+  }
+  if (!bad && versions.every((v) => v !== null)) {
+    const inTitle = labels.filter((l) =>
+      new RegExp(`(?<![\\w.])${bare(l).replace(/\./g, "\\.")}(?![\\w]|\\.\\d)`).test(report.title),
+    );
+    if (inTitle.length === 1) {
+      bad = inTitle[0]!;
+      why = `the title names ${bad}`;
+    } else if (
+      /\bregress\w*|\b(?:since|after) upgrading|\bno longer\b|\b(?:than|from) before\b|\bbackwards? compat\w*|\bused to\b/i.test(
+        text,
+      )
+    ) {
+      const num = (l: string) =>
+        bare(l)
+          .split(".")
+          .map((p) => Number.parseInt(p, 10) || 0);
+      const [x, y] = labels.map(num) as [number[], number[]];
+      const cmp = x[0]! - y[0]! || (x[1] ?? 0) - (y[1] ?? 0) || (x[2] ?? 0) - (y[2] ?? 0);
+      if (cmp !== 0) {
+        bad = cmp > 0 ? labels[0]! : labels[1]!;
+        why = `the report describes a change from the earlier version: the later one, ${bad}, is the one it reports`;
+      }
+    }
+  }
+  if (!bad) return null;
+  const goodLabel = labels.find((l) => l !== bad)!;
+  const pick = (label: string) =>
+    withSides.map((c) => c.sides!.find((x) => x.label === label)?.value).filter((v): v is string => !!v);
+  return { bad: pick(bad), good: pick(goodLabel), badLabel: bad, goodLabel, why };
+}
+
 /** What the comments next to the program's code say it does: the first stated error, else the stated outputs. */
 function commentBehaviour(report: ParsedReport): ReportedBehaviour | null {
-  const checks = programBlocks(report).flatMap((b) => b.checks);
+  const sides = commentSides(report);
+  if (sides)
+    return {
+      kind: "output",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: sides.bad,
+      source: `the comments giving a value per runtime: ${sides.badLabel}'s (${sides.why}; ${sides.goodLabel}'s is the expected one)`,
+    };
+  const checks = programBlocks(report)
+    .flatMap((b) => b.checks)
+    .filter((c) => !c.sides);
   const actual = checks.filter((c) => c.role === "actual" && comparable(c.value));
   const error = actual.find((c) => c.kind === "error");
   const where = (c: { line: number; code: string }) => `the comment on \`${c.code.slice(0, 80)}\``;
@@ -128,6 +208,7 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
       for (const c of b.checks)
         if (c.role === "expected" && c.kind === "output") expectedOutput.push(c.value);
   }
+  if (expectedOutput.length === 0) expectedOutput.push(...(commentSides(report)?.good ?? []));
   if (expectedOutput.length === 0) expectedOutput.push(...proseClaims(report.proseWithCode).expected);
   if (expectedOutput.length === 0) {
     for (const c of report.inlineCode)

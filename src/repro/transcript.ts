@@ -51,6 +51,21 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
     if (line.trim() === "") continue;
     output.push(line);
   }
+  // Python's REPL reports an error found while compiling (SyntaxError, IndentationError) without a
+  // `Traceback` header: the statement echoed (after `File "<stdin>", line 1` on some versions), a caret line
+  // under it, then `SyntaxError: …`. That is the error the session ended with, not printed output.
+  if (flavour === "python" && errorLines.length === 0) {
+    const last = output.length - 1;
+    const caret = (l: string | undefined) => l !== undefined && /^\s*\^[\^~]*\s*$/.test(l);
+    if (last >= 1 && /^(?:SyntaxError|IndentationError|TabError)\b(?::\s*\S.*)?$/.test(output[last]!)) {
+      const at = caret(output[last - 1]) ? last - 1 : -1;
+      if (at >= 0) {
+        let start = at > 0 ? at - 1 : at;
+        if (start > 0 && /^\s*File "<[\w-]+>", line \d+/.test(output[start - 1]!)) start--;
+        errorLines.push(...output.splice(start));
+      }
+    }
+  }
   return {
     inputs: inputs.map((s) => s.replace(/\n+$/, "")).filter((s) => s.trim() !== ""),
     output,

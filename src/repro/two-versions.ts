@@ -80,7 +80,7 @@ function labelPattern(label: string): RegExp {
   return new RegExp(`(?<![\\w.])(?:${alternatives.join("|")})(?![\\w]|\\.\\d)`, "gi");
 }
 
-function verdictFor(label: string, text: string): "bad" | "good" | null {
+export function verdictFor(label: string, text: string): "bad" | "good" | null {
   if (!label) return null;
   const re = labelPattern(label);
   let bad = 0;
