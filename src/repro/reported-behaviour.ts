@@ -8,7 +8,7 @@ import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException } from "./outcome.ts";
 import { programBlocks } from "./complete.ts";
 import { proseClaims, proseTwoVersions } from "./prose-claims.ts";
-import { type TwoVersions, twoVersions, verdictFor } from "./two-versions.ts";
+import { ALTERNATIVE_PYTHON, type TwoVersions, twoVersions, verdictFor } from "./two-versions.ts";
 import { parseTranscript } from "./transcript.ts";
 
 /** Annotated values that cannot be compared across runs or versions (a function's or a module's inspect). */
@@ -16,7 +16,7 @@ function comparable(value: string): boolean {
   return !/\[Function|\[class |<function |<module |object at 0x|\[object Object\]/.test(value);
 }
 
-const REFERENCE_RUNTIME = /^(?:C?Python|Node(?:\.js|JS)?)$/i;
+const REFERENCE_RUNTIME = /^C?Python$/i;
 const VERSION_LABEL = /^(?:python|py|node|v)?\s?(\d+\.\d+(?:\.\d+)?)/i;
 
 /**
@@ -49,7 +49,8 @@ export function commentSides(
   const versions = labels.map((l) => VERSION_LABEL.exec(l)?.[1] ?? null);
   if (!bad) {
     const reference = labels.filter((l) => REFERENCE_RUNTIME.test(l));
-    if (reference.length === 1 && versions.every((v) => v === null)) {
+    const others = labels.filter((l) => !REFERENCE_RUNTIME.test(l));
+    if (reference.length === 1 && others.every((l) => ALTERNATIVE_PYTHON.test(l))) {
       bad = labels.find((l) => l !== reference[0])!;
       why = `the report compares ${bad} with ${reference[0]}, the reference implementation`;
     }

@@ -645,3 +645,45 @@ describe("a REPL's SyntaxError without a traceback header", () => {
     });
   });
 });
+
+describe("REPL sessions in odd shapes", () => {
+  it("reads one block holding a PyPy and a CPython session as two sides, CPython the reference", () => {
+    const md = [
+      "# str() of a float differs from CPython",
+      "",
+      f,
+      "$ pypy3",
+      "Python 3.9.18 (abc, Jan 01 2024, 00:00:00)",
+      "[PyPy 7.3.15 with GCC 10.2.1] on linux",
+      ">>>> str(1e16)",
+      "'1e16'",
+      "",
+      "$ python3.9",
+      "Python 3.9.18 (main, Jan 01 2024, 00:00:00)",
+      ">>> str(1e16)",
+      "'1e+16'",
+      f,
+      "",
+    ].join("\n");
+    const { report, exp } = read(md);
+    expect(report.blocks.map((b) => b.kind)).toEqual(["python-transcript", "python-transcript"]);
+    expect(exp.twoVersions?.bad?.label).toBe("pypy3");
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["'1e16'"] });
+    expect(exp.expectedOutput).toEqual(["'1e+16'"]);
+    // A CPython run printing the CPython side is the expected behaviour, never the reported one.
+    expect(matchRun(exp.actual, run({ stdout: "'1e+16'\n" }), exp.expectedOutput).kind).toBe("clean");
+  });
+  it("reads a REPL session pasted without a fence (markdown's nested quotes) up to its SyntaxError", () => {
+    const md =
+      '# error\n\nIn the terminal:\n\nPython 3.11.4 (main) on darwin\n>>> pip install six\n  File "<stdin>", line 1\n    pip install six\n        ^^^^^^^\nSyntaxError: invalid syntax\n\nThanks.\n';
+    const { report, exp, program } = read(md);
+    expect(report.blocks.map((b) => b.kind)).toEqual(["python-transcript"]);
+    expect(exp.actual).toMatchObject({
+      kind: "exception",
+      exceptionType: "SyntaxError",
+      exceptionMessage: "invalid syntax",
+    });
+    // Not echoed: two names side by side are no expression, so the line runs as typed.
+    expect(program?.files["reproduction.py"]).toMatch(/^pip install six$/m);
+  });
+});
