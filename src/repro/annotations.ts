@@ -24,7 +24,57 @@ export interface Check {
   value: string;
   /** The reporter marked this line as the wrong one ("BUGGY", "<- wrong"). */
   flagged: boolean;
+  /**
+   * One value per runtime or version, when the comment gives several (`# CPython: None   PyPy: ''`,
+   * `// 1e+21 in Brython, 1000000000000000000000 in Python`, `# output in python 3.10:` / `# <F.C|B: 6>`):
+   * which is the reported one is decided from the report's words (`reported-behaviour.ts`).
+   */
+  sides?: SideValue[];
 }
+
+export interface SideValue {
+  /** How the comment names the runtime or version: "CPython", "PyPy", "3.10", "3.11 onwards". */
+  label: string;
+  value: string;
+}
+
+/** A runtime, an implementation or a version, as comments name them. */
+const SIDE_LABEL = String.raw`(?:C?Python|PyPy\d*|Brython|Jython|IronPython|MicroPython|GraalPy|Pyodide|Skulpt|Node(?:\.js|JS)?|Deno|Bun|(?:the\s+)?browser|Chrome|Firefox|Safari|(?:python|py|node|v)?\s?\d+\.\d+(?:\.\d+)?(?:\+|\s+(?:onwards|and later|and up|and above))?)`;
+const LABEL_FIRST = new RegExp(String.raw`^(${SIDE_LABEL})\s*:\s*(\S.*)$`, "i");
+const LABEL_AFTER = new RegExp(String.raw`^(\S.*?)\s+(?:in|on|with|under|for)\s+(${SIDE_LABEL})$`, "i");
+
+/**
+ * Values a comment gives per runtime or version: `CPython: None        PyPy: <re.Match …>` (pieces apart by two
+ * spaces or more), `10000000000000000 in Brython, 9999999999999999 in Python`. Null unless two or more pieces,
+ * each with its own label and different values; a parenthesised remark after them is left out.
+ */
+export function sideValues(comment: string): SideValue[] | null {
+  const t = comment.trim();
+  for (const [split, re, label, value] of [
+    [/\s{2,}/, LABEL_FIRST, 1, 2],
+    [/\s*[,;]\s+/, LABEL_AFTER, 2, 1],
+  ] as const) {
+    const pieces = t.split(split).filter((p) => !/^\(.*\)$/.test(p));
+    if (pieces.length < 2) continue;
+    const sides: SideValue[] = [];
+    for (const p of pieces) {
+      const m = re.exec(p.trim());
+      if (!m) break;
+      sides.push({ label: m[label]!.trim(), value: m[value]!.trim().replace(/^(['"])(.*)\1$/, "$2") });
+    }
+    if (sides.length !== pieces.length) continue;
+    if (new Set(sides.map((x) => x.label.toLowerCase())).size !== sides.length) continue;
+    if (new Set(sides.map((x) => x.value)).size < 2) continue;
+    return sides;
+  }
+  return null;
+}
+
+/** `# output in python 3.10:` on a line of its own: the comment lines under it give that version's value. */
+const SIDE_HEADER = new RegExp(
+  String.raw`^\s*(?:(?:the\s+)?(?:output|result|prints?|printed|returns?|gives?|shows?)\s+)?(?:in|on|with|under|for)\s+(${SIDE_LABEL})\s*:?\s*$`,
+  "i",
+);
 
 export interface Annotated {
   /** The code to run: annotated expression lines echo their value. */
@@ -69,14 +119,20 @@ function looksLikeValue(v: string): boolean {
 }
 
 /** Parse the text of a comment (without the `//` or `#`) as an annotation; null when it is just a comment. */
-export function parseAnnotation(
-  text: string,
-): { role: CheckRole; kind: "output" | "error"; value: string; flagged: boolean } | null {
+export function parseAnnotation(text: string): {
+  role: CheckRole;
+  kind: "output" | "error";
+  value: string;
+  flagged: boolean;
+  sides?: SideValue[];
+} | null {
   let t = text
     .trim()
     .replace(/^\*+_*|_*\*+$/g, "")
     .trim();
   if (t === "") return null;
+  const sides = sideValues(t);
+  if (sides) return { role: "actual", kind: "output", value: t, flagged: false, sides };
   let flagged = false;
   // `// ❌ AssertionError: …` next to `// ✔️ Pass`: the mark says which line goes wrong; the rest is read as usual.
   const cross = CROSS_MARK.exec(t);
@@ -180,6 +236,12 @@ function printsItself(code: string, flavour: Flavour): boolean {
     : /^print\s*\(/.test(code) || /^pprint\s*\(/.test(code);
 }
 
+/** A line that opens more brackets than it closes, outside strings: the statement goes on below. */
+function openBrackets(code: string): boolean {
+  const end = scanCode(code);
+  return end.lowest >= 0 && end.depth > 0 && !end.inString;
+}
+
 function balanced(code: string): boolean {
   const end = scanCode(code);
   return end.lowest >= 0 && end.depth === 0 && !end.inString;
@@ -195,7 +257,7 @@ function declaredName(code: string, flavour: Flavour): string | null {
 
 /** Lines after which an annotation comment on its own line belongs to the previous statement. */
 const OWN_LINE_PREFIX =
-  /^\s*(?:=+>|->|→|⇒|output\s*:|result\s*:|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
+  /^\s*(?:=+>|->|→|⇒|output\s*:|results?\s*(?::|is\b|was\b)|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
 
 /** Find the annotations of a code block and rewrite annotated expressions to echo their value. */
 export function annotate(value: string, language: "python" | "javascript" | "typescript"): Annotated {
@@ -204,8 +266,13 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
   const out: string[] = [];
   const checks: Check[] = [];
   let usesEcho = false;
-  /** Index in `out` of the last top-level statement line that can be echoed, and its code. */
-  let last: { outIndex: number; code: string; line: number; echoed: boolean } | null = null;
+  /**
+   * The last top-level statement that can be echoed: where it starts in `out`, its code, and how many lines it
+   * spans (a call whose arguments run over several lines is one statement until its brackets close).
+   */
+  let last: { outIndex: number; code: string; line: number; echoed: boolean; span: number } | null = null;
+  /** True while `last` is a statement whose brackets are still open. */
+  let open = false;
 
   const echoLine = (code: string): string | null => {
     const c = code.trim().replace(/;\s*$/, "");
@@ -223,11 +290,62 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
     return flavour === "js" ? `_echo(${c});` : `_echo(${c})`;
   };
 
+  /** Values given per version in comment lines under the statement `last` (`# output in 3.10:` / `# x`). */
+  let headed: SideValue[] = [];
+  const flushHeaded = () => {
+    const sides = headed.filter((h) => h.value !== "");
+    headed = [];
+    if (!last || sides.length < 2 || new Set(sides.map((h) => h.value)).size < 2) return;
+    if (!last.echoed) {
+      const e = echoLine(last.code);
+      if (e === null) return;
+      out.splice(last.outIndex, last.span, e);
+      if (e !== last.code) usesEcho = true;
+      last.echoed = true;
+      last.span = 1;
+    }
+    checks.push({
+      line: last.line,
+      code: last.code.trim(),
+      role: "actual",
+      kind: "output",
+      value: sides.map((h) => `${h.label}: ${h.value}`).join("  "),
+      flagged: false,
+      sides,
+    });
+    last = null;
+  };
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const { code, comment } = splitComment(raw, flavour);
     const indent = /^\s*/.exec(raw)?.[0].length ?? 0;
     const codeTrim = code.trim();
+    // A line continuing a statement whose brackets are still open belongs to it.
+    if (open && last && codeTrim !== "" && comment === null) {
+      out.push(raw);
+      last.code = `${last.code}\n${code}`;
+      last.span++;
+      open = !balanced(last.code.trim());
+      continue;
+    }
+    if (open && codeTrim !== "") last = null;
+    open = false;
+    if (codeTrim === "" && comment !== null && last) {
+      // `# output in python 3.10:` then `# <F.C|B: 6>`: one value per version, for the statement above.
+      const header = SIDE_HEADER.exec(comment);
+      if (header?.[1]) {
+        headed.push({ label: header[1].trim(), value: "" });
+        out.push(raw);
+        continue;
+      }
+      const pending = headed[headed.length - 1];
+      if (pending && pending.value === "" && comment.trim() !== "") {
+        pending.value = comment.trim();
+        out.push(raw);
+        continue;
+      }
+    }
+    flushHeaded();
     if (codeTrim === "" && comment !== null) {
       // A comment on its own line: an annotation of the statement just above when it says so ("// => 1",
       // "// output: x", "# expected 2").
@@ -236,9 +354,10 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
         if (!last.echoed && a.role === "actual" && a.kind === "output") {
           const e = echoLine(last.code);
           if (e !== null) {
-            out[last.outIndex] = e;
+            out.splice(last.outIndex, last.span, e);
             if (e !== last.code) usesEcho = true;
             last.echoed = true;
+            last.span = 1;
           }
         }
         checks.push({ line: i + 1, code: last.code.trim(), ...a });
@@ -266,9 +385,11 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
         : raw,
     );
     if (codeTrim !== "" && indent === 0 && comment === null) {
-      last = { outIndex: out.length - 1, code, line: i + 1, echoed: false };
+      last = { outIndex: out.length - 1, code, line: i + 1, echoed: false, span: 1 };
+      open = openBrackets(code);
     } else if (codeTrim !== "") last = null;
   }
+  flushHeaded();
   return { code: out.join("\n"), checks, usesEcho };
 }
 

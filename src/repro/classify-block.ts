@@ -25,7 +25,7 @@ const JS_STACK_FRAME = /^\s+at .+(\(.*:\d+:\d+\)|:\d+:\d+)\s*$/m;
 const JS_ERROR_LINE = /^(Uncaught )?([A-Z]\w*(Error|Exception)|Error)(\s\[\w+\])?: /m;
 /** A single line like `packaging.version.InvalidVersion: Invalid version: 'x'` (a dotted, capitalized exception name). */
 const BARE_EXCEPTION = /^(?:[a-z_]\w*\.)+[A-Z]\w*: \S.*$/;
-const PY_PROMPT = /^>>> /m;
+const PY_PROMPT = /^>>>>? /m;
 /** A frame of a traceback whose header was not pasted: CPython's, IPython's (`File /x.py:742, in f`), an IDE's. */
 const FRAME_LINE =
   /^\s*(?:File "[^"]+", line \d+|File [^\s,]+:\d+, in \S|line \d+, in \S|Cell In\s*\[\d+\], line \d+|-+>\s*\d+\s)/;

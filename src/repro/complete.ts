@@ -105,7 +105,11 @@ export function programBlocks(report: ParsedReport): ReportBlock[] {
 }
 
 /** Build the program from the report; null when the report holds nothing runnable. */
-export function completeProgram(report: ParsedReport): Program | null {
+export function completeProgram(
+  report: ParsedReport,
+  /** The run of the script whose output is the claim: the program runs with its arguments. */
+  claimed: { file: string; args: string[] } | null = null,
+): Program | null {
   const units = programBlocks(report);
   const first = units[0];
   if (!first) return null;
@@ -122,7 +126,7 @@ export function completeProgram(report: ParsedReport): Program | null {
   const knownPackages = report.versions.map((v) => v.name);
   const program =
     family === "python" ? completePython(unique, knownPackages) : completeJs(unique, knownPackages);
-  const invocation = commandLineOf(report, family);
+  const invocation = claimedCommandLine(report, family, claimed) ?? commandLineOf(report, family);
   // The script keeps the name the report runs it by (`node test.js` → test.js), so what it prints of its own
   // name (`'$0': 'test.js'`, a stack's file) is what the report shows. CommonJS only: a `.js` file is read as
   // CommonJS here, so an ES module keeps its `.mjs` entry.
@@ -149,6 +153,23 @@ export function completeProgram(report: ParsedReport): Program | null {
     );
   }
   return program;
+}
+
+/** The claimed run's command line, when the report runs the script as a file of this family. */
+function claimedCommandLine(
+  report: ParsedReport,
+  family: "python" | "js",
+  claimed: { file: string; args: string[] } | null,
+): { line: string; args: string[] } | null {
+  if (!claimed || (family === "python") !== /\.py$/.test(claimed.file)) return null;
+  const run = report.blocks.find(
+    (b) =>
+      b.shellRun?.script?.file === claimed.file &&
+      b.shellRun.script.args.join("\u0000") === claimed.args.join("\u0000"),
+  )?.shellRun;
+  if (!run) return null;
+  const line = `${run.interpreter} ${[claimed.file, ...claimed.args].join(" ")}`;
+  return { line, args: claimed.args };
 }
 
 /**

@@ -12,6 +12,7 @@ import { type BlockKind, classifyBlock } from "./classify-block.ts";
 import { languageFromFence } from "./detect-language.ts";
 import { codeLine, plainCodeRuns, plainLanguage, wholeBlockIsCode } from "./plain-code.ts";
 import { parseShellSession, type ShellRun, sessionFiles } from "./shell-session.ts";
+import { splitSessions } from "./transcript.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
   findBareVersions,
@@ -449,6 +450,29 @@ export function parseReport(markdown: string): ParsedReport {
         // Code in a bare or unknown fence that the scorer did not recognise (one annotated line, say).
         if (cls.kind === "output" && languageFromFence(c.lang) === null && wholeBlockIsCode(c.value))
           cls = { kind: "code", language: plainLanguage(c.value) };
+        // One block holding two REPL sessions (`$ pypy3` … then `$ python3.6` …): a block for each, so the
+        // two are two sides of one session.
+        const sessions =
+          cls.kind === "python-transcript" || cls.kind === "node-transcript" ? splitSessions(c.value) : null;
+        if (sessions) {
+          for (const piece of sessions) {
+            const b = makeBlock(
+              blocks.length,
+              c.lang ?? null,
+              piece,
+              cls.kind,
+              cls.language,
+              section,
+              null,
+              c.position?.start.line ?? 0,
+              false,
+            );
+            b.lead = previousText;
+            blocks.push(b);
+          }
+          previousText = null;
+          break;
+        }
         blocks.push(
           makeBlock(
             blocks.length,
@@ -527,6 +551,29 @@ export function parseReport(markdown: string): ParsedReport {
         ) {
           prose[section] += `${textOf(node)}\n`;
           break;
+        }
+        // A Python REPL session pasted without a fence: markdown reads `>>> x` as three nested quotes, and the
+        // lines under it (the output, a traceback) as their continuation. The raw text is the transcript.
+        if (node.type === "blockquote" && start !== undefined && end !== undefined) {
+          const raw = markdown.slice(start, end);
+          if (/^>>>>? \S/.test(raw) && classifyBlock(null, raw).kind === "python-transcript") {
+            flushOutput();
+            const b = makeBlock(
+              blocks.length,
+              null,
+              raw,
+              "python-transcript",
+              "python",
+              section,
+              null,
+              node.position?.start.line ?? 0,
+              false,
+            );
+            b.lead = previousText;
+            blocks.push(b);
+            previousText = null;
+            break;
+          }
         }
         const kids = (node as { children: RootContent[] }).children;
         if (node.type === "table") {

@@ -8,7 +8,13 @@ import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException } from "./outcome.ts";
 import { programBlocks } from "./complete.ts";
 import { proseClaims, proseTwoVersions } from "./prose-claims.ts";
-import { type TwoVersions, twoVersions } from "./two-versions.ts";
+import {
+  ALTERNATIVE_PYTHON,
+  leadVerdict,
+  type TwoVersions,
+  twoVersions,
+  verdictFor,
+} from "./two-versions.ts";
 import { parseTranscript } from "./transcript.ts";
 
 /** Annotated values that cannot be compared across runs or versions (a function's or a module's inspect). */
@@ -16,9 +22,90 @@ function comparable(value: string): boolean {
   return !/\[Function|\[class |<function |<module |object at 0x|\[object Object\]/.test(value);
 }
 
+const REFERENCE_RUNTIME = /^C?Python$/i;
+const VERSION_LABEL = /^(?:python|py|node|v)?\s?(\d+\.\d+(?:\.\d+)?)/i;
+
+/**
+ * Comments that give one value per runtime or version (`# CPython: None   PyPy: ''`, `# output in python 3.10:`
+ * / `# output in python 3.11 onwards`): which side is the reported one. The report's words about a label decide
+ * first ("3.10 ought to behave like 3.11"); else a comparison of another implementation (PyPy, Brython, the
+ * browser) with the reference one (CPython, Node) holds the reference as right; else, between versions, the
+ * title naming one, or a change the report complains of ("than before", "no longer", "regression"): the later
+ * version. Null when the comments give no such values or nothing decides.
+ */
+export function commentSides(
+  report: ParsedReport,
+): { bad: string[]; good: string[]; badLabel: string; goodLabel: string; why: string } | null {
+  const withSides = programBlocks(report)
+    .flatMap((b) => b.checks)
+    .filter((c) => c.sides && c.sides.length >= 2);
+  if (withSides.length === 0) return null;
+  const labels = [...new Set(withSides.flatMap((c) => c.sides!.map((x) => x.label)))];
+  if (labels.length !== 2) return null;
+  const text = `${report.title}\n${report.proseWithCode}`;
+  const bare = (l: string) => VERSION_LABEL.exec(l)?.[1] ?? l;
+  let bad: string | null = null;
+  let why = "";
+  const words = labels.map((l) => ({ l, v: verdictFor(bare(l), text) }));
+  const saidBad = words.filter((w) => w.v === "bad");
+  const saidGood = words.filter((w) => w.v === "good");
+  if (saidBad.length === 1) bad = saidBad[0]!.l;
+  else if (saidGood.length === 1) bad = labels.find((l) => l !== saidGood[0]!.l)!;
+  if (bad) why = "the report's words single it out";
+  const versions = labels.map((l) => VERSION_LABEL.exec(l)?.[1] ?? null);
+  if (!bad) {
+    const reference = labels.filter((l) => REFERENCE_RUNTIME.test(l));
+    const others = labels.filter((l) => !REFERENCE_RUNTIME.test(l));
+    if (reference.length === 1 && others.every((l) => ALTERNATIVE_PYTHON.test(l))) {
+      bad = labels.find((l) => l !== reference[0])!;
+      why = `the report compares ${bad} with ${reference[0]}, the reference implementation`;
+    }
+  }
+  if (!bad && versions.every((v) => v !== null)) {
+    const inTitle = labels.filter((l) =>
+      new RegExp(`(?<![\\w.])${bare(l).replace(/\./g, "\\.")}(?![\\w]|\\.\\d)`).test(report.title),
+    );
+    if (inTitle.length === 1) {
+      bad = inTitle[0]!;
+      why = `the title names ${bad}`;
+    } else if (
+      /\bregress\w*|\b(?:since|after) upgrading|\bno longer\b|\b(?:than|from) before\b|\bbackwards? compat\w*|\bused to\b/i.test(
+        text,
+      )
+    ) {
+      const num = (l: string) =>
+        bare(l)
+          .split(".")
+          .map((p) => Number.parseInt(p, 10) || 0);
+      const [x, y] = labels.map(num) as [number[], number[]];
+      const cmp = x[0]! - y[0]! || (x[1] ?? 0) - (y[1] ?? 0) || (x[2] ?? 0) - (y[2] ?? 0);
+      if (cmp !== 0) {
+        bad = cmp > 0 ? labels[0]! : labels[1]!;
+        why = `the report describes a change from the earlier version: the later one, ${bad}, is the one it reports`;
+      }
+    }
+  }
+  if (!bad) return null;
+  const goodLabel = labels.find((l) => l !== bad)!;
+  const pick = (label: string) =>
+    withSides.map((c) => c.sides!.find((x) => x.label === label)?.value).filter((v): v is string => !!v);
+  return { bad: pick(bad), good: pick(goodLabel), badLabel: bad, goodLabel, why };
+}
+
 /** What the comments next to the program's code say it does: the first stated error, else the stated outputs. */
 function commentBehaviour(report: ParsedReport): ReportedBehaviour | null {
-  const checks = programBlocks(report).flatMap((b) => b.checks);
+  const sides = commentSides(report);
+  if (sides)
+    return {
+      kind: "output",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: sides.bad,
+      source: `the comments giving a value per runtime: ${sides.badLabel}'s (${sides.why}; ${sides.goodLabel}'s is the expected one)`,
+    };
+  const checks = programBlocks(report)
+    .flatMap((b) => b.checks)
+    .filter((c) => !c.sides);
   const actual = checks.filter((c) => c.role === "actual" && comparable(c.value));
   const error = actual.find((c) => c.kind === "error");
   const where = (c: { line: number; code: string }) => `the comment on \`${c.code.slice(0, 80)}\``;
@@ -58,6 +145,11 @@ export interface ReportedExpectations {
   expectedException: { type: string; message: string } | null;
   /** The two sides when the report shows one session on two versions, and why one was taken as the bug. */
   twoVersions: TwoVersions | null;
+  /**
+   * The run of a script whose output is the claim (`$ node cli.js --fast yes`): the program runs with these
+   * arguments, so the output compared is the output of the same invocation. Null when the claim is not a run.
+   */
+  invocation: { file: string; args: string[] } | null;
 }
 
 const EXCEPTION_IN_TEXT =
@@ -115,6 +207,7 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
       expectedText: report.prose.expected.trim(),
       expectedException: good?.exception ?? null,
       twoVersions: two,
+      invocation: bad?.block.shellRun?.script ?? null,
     };
   }
   const expectedOutput: string[] = [];
@@ -128,12 +221,16 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
       for (const c of b.checks)
         if (c.role === "expected" && c.kind === "output") expectedOutput.push(c.value);
   }
+  if (expectedOutput.length === 0) expectedOutput.push(...(commentSides(report)?.good ?? []));
   if (expectedOutput.length === 0) expectedOutput.push(...proseClaims(report.proseWithCode).expected);
   if (expectedOutput.length === 0) {
     for (const c of report.inlineCode)
       if (c.section === "expected" && !/[()]/.test(c.value)) expectedOutput.push(c.value);
   }
-  let actual = ownAssertion(report, actualBehaviour(report));
+  const shell = shellClaim(report.blocks.filter((b) => b.section !== "expected"));
+  // The same invocation shown again with other output (what the reporter wants, for the case that fails).
+  if (expectedOutput.length === 0 && shell?.wanted) expectedOutput.push(...shell.wanted);
+  let actual = ownAssertion(report, actualBehaviour(report, shell));
   // Values the prose ties to two versions ("on 3.10 this prints `GET`, on 3.11 `Method.GET`"): when the
   // report's only claim is its words, the bad version's value is the claim and the good one's the expectation.
   if (actual.kind === "unknown" || /^the report's words/.test(actual.source)) {
@@ -155,6 +252,8 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
     expectedText: report.prose.expected.trim(),
     expectedException: null,
     twoVersions: null,
+    // The claim is that run's (read from the run, or from the same error pasted in the session's block).
+    invocation: shell && sameClaim(actual, shell.behaviour) ? (shell.block.shellRun?.script ?? null) : null,
   };
 }
 
@@ -254,7 +353,95 @@ export function pastedErrorDump(text: string): ReportedBehaviour | null {
   return null;
 }
 
-function actualBehaviour(report: ParsedReport): ReportedBehaviour {
+type Block = ParsedReport["blocks"][number];
+
+function sameClaim(a: ReportedBehaviour, b: ReportedBehaviour): boolean {
+  if (a === b) return true;
+  if (a.kind !== b.kind) return false;
+  return a.kind === "exception"
+    ? a.exceptionType === b.exceptionType && a.exceptionMessage === b.exceptionMessage
+    : a.kind === "output" && a.output.join("\n") === b.output.join("\n");
+}
+
+/**
+ * The shell session's run the report shows as what happens: the error it ended with, else what it printed.
+ * A script run several times with different arguments is one check per invocation, and the claim is the
+ * invocation the report singles out: one shown again with other output (the first showing is what happens, the
+ * later one what the reporter wants), else one the words introducing it call wrong, else the one that ends in an
+ * error beside clean ones, else the first run with arguments (the one the report's command line names).
+ */
+function shellClaim(
+  candidates: Block[],
+): { behaviour: ReportedBehaviour; block: Block; wanted: string[] | null } | null {
+  const shellBlocks = candidates.filter((b) => b.shellRun);
+  const key = (b: Block) =>
+    b.shellRun?.script ? `${b.shellRun.script.file}\u0000${b.shellRun.script.args.join("\u0000")}` : null;
+  const printed = (b: Block) =>
+    [...(b.shellRun?.output ?? []), b.shellRun?.errorText ?? ""].join("\n").trim();
+  const scripted = shellBlocks.filter((b) => key(b) !== null);
+  const invocations = new Set(scripted.map(key));
+  let chosen: Block | undefined;
+  let wanted: string[] | null = null;
+  if (invocations.size >= 2) {
+    const contested = scripted.find((b) =>
+      scripted.some((o) => o !== b && key(o) === key(b) && printed(o) !== printed(b)),
+    );
+    if (contested) {
+      chosen = contested;
+      const later = scripted.filter((o) => key(o) === key(contested) && o !== contested);
+      const w = later[later.length - 1];
+      if (w && !w.shellRun?.errorText) wanted = w.shellRun?.output ?? null;
+    }
+    chosen ??= scripted.find(
+      (b) => leadVerdict(b.lead ?? "") === "bad" && !scripted.some((o) => o !== b && o.lead === b.lead),
+    );
+    if (!chosen) {
+      const failing = scripted.filter((b) => b.shellRun?.errorText);
+      if (failing.length === 1) chosen = failing[0];
+    }
+  }
+  // Otherwise the first run, unless it runs the script without arguments and a later run passes some.
+  const first = shellBlocks[0];
+  const withArgs = shellBlocks.find((b) => (b.shellRun?.script?.args.length ?? 0) > 0);
+  chosen ??=
+    first?.shellRun?.script && first.shellRun.script.args.length === 0 && withArgs ? withArgs : first;
+  const order = chosen ? [chosen, ...shellBlocks.filter((b) => b !== chosen)] : shellBlocks;
+  for (const b of order) {
+    const r = b.shellRun!;
+    // A script run several times: only the invocation the report singles out is the claim.
+    if (invocations.size >= 2 && b !== chosen && key(b) !== null) continue;
+    const ex = r.errorText
+      ? r.runtime === "python"
+        ? parsePythonException(r.errorText)
+        : parseNodeException(r.errorText)
+      : null;
+    const source = `the shell session in the report (\`${r.interpreter}${r.script ? ` ${[r.script.file, ...r.script.args].join(" ")}` : ""}\`)`;
+    if (ex)
+      return {
+        behaviour: {
+          kind: "exception",
+          exceptionType: ex.type,
+          exceptionMessage: ex.message || null,
+          output: r.output,
+          source,
+        },
+        block: b,
+        wanted,
+      };
+    if (r.output.length > 0)
+      return {
+        behaviour: { kind: "output", exceptionType: null, exceptionMessage: null, output: r.output, source },
+        block: b,
+        wanted,
+      };
+  }
+  return null;
+}
+
+function actualBehaviour(
+  report: ParsedReport,
+  shell: { behaviour: ReportedBehaviour } | null,
+): ReportedBehaviour {
   const candidates = report.blocks.filter((b) => b.section !== "expected");
   // 1. A pasted traceback or error output.
   for (const b of candidates) {
@@ -305,36 +492,8 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
       }
     }
   }
-  // 2a. A shell session (`$ python3 -c '…'`): the error it ended with, else what it printed.
-  // A script run several times: the run with arguments is the one the program is run as (`commandLineOf`).
-  const shellBlocks = candidates.filter((b) => b.shellRun);
-  const withArgs = shellBlocks.find((b) => (b.shellRun?.script?.args.length ?? 0) > 0);
-  const firstShell = shellBlocks[0];
-  const ordered =
-    withArgs && firstShell?.shellRun?.script && firstShell.shellRun.script.args.length === 0
-      ? [withArgs, ...shellBlocks.filter((b) => b !== withArgs)]
-      : shellBlocks;
-  for (const b of ordered) {
-    const r = b.shellRun;
-    if (!r) continue;
-    if (ambiguousSession(b, shellBlocks)) continue;
-    const ex = r.errorText
-      ? r.runtime === "python"
-        ? parsePythonException(r.errorText)
-        : parseNodeException(r.errorText)
-      : null;
-    const source = `the shell session in the report (\`${r.interpreter}${r.script ? ` ${[r.script.file, ...r.script.args].join(" ")}` : ""}\`)`;
-    if (ex)
-      return {
-        kind: "exception",
-        exceptionType: ex.type,
-        exceptionMessage: ex.message || null,
-        output: r.output,
-        source,
-      };
-    if (r.output.length > 0)
-      return { kind: "output", exceptionType: null, exceptionMessage: null, output: r.output, source };
-  }
+  // 2a. A shell session (`$ python3 -c '…'`, `$ node cli.js -x`): the run the report singles out (`shellClaim`).
+  if (shell) return shell.behaviour;
   // 2b. Outputs and errors stated in comments next to the code (`// => 1`, `# raises ValueError`).
   const fromComments = commentBehaviour(report);
   if (fromComments) return fromComments;
@@ -491,34 +650,4 @@ function actualBehaviour(report: ParsedReport): ReportedBehaviour {
     };
   }
   return none("nothing in the report");
-}
-
-/**
- * A script the report runs several times, some invocations shown twice with different outputs (what happens
- * today, then the output the reporter wants, for the cases that fail): an invocation shown only once is not one
- * the report says is wrong (its output may be the same on a fixed release), so REPRODUCED must not rest on it.
- */
-function ambiguousSession(
-  b: { value: string; shellRun?: ShellRunLike | null },
-  all: { value: string; shellRun?: ShellRunLike | null }[],
-): boolean {
-  const script = b.shellRun?.script;
-  if (!script) return false;
-  const key = (o: { shellRun?: ShellRunLike | null }) =>
-    o.shellRun?.script ? `${o.shellRun.script.file}\u0000${o.shellRun.script.args.join("\u0000")}` : null;
-  const outputs = new Map<string, Set<string>>();
-  for (const o of all) {
-    const k = key(o);
-    if (k === null || o.shellRun?.script?.file !== script.file) continue;
-    outputs.set(k, (outputs.get(k) ?? new Set()).add(o.value.trim()));
-  }
-  const contested = [...outputs.values()].some((v) => v.size > 1);
-  const mine = outputs.get(key(b)!);
-  return (
-    contested && mine !== undefined && mine.size === 1 && all.filter((o) => key(o) === key(b)).length === 1
-  );
-}
-
-interface ShellRunLike {
-  script?: { file: string; args: string[] } | null;
 }

@@ -24,19 +24,22 @@ const JS_KEYWORD_START =
 export function parseTranscript(text: string, flavour: "python" | "node"): Transcript {
   const prompt = flavour === "python" ? ">>> " : "> ";
   const barePrompt = flavour === "python" ? ">>>" : ">";
+  // PyPy's REPL prompts with `>>>> ` and continues with `.... `.
+  const pypy = (l: string) => flavour === "python" && /^>>>>(?: |$)/.test(l);
   const inputs: string[] = [];
   const output: string[] = [];
   const errorLines: string[] = [];
   let inError = false;
   for (const raw of text.replace(/\r\n/g, "\n").split("\n")) {
     const line = raw.trimEnd();
-    if (line.startsWith(prompt) || line === barePrompt) {
+    if (pypy(line) || line.startsWith(prompt) || line === barePrompt) {
       inError = false;
-      inputs.push(line.slice(prompt.length));
+      inputs.push(line.slice(pypy(line) ? prompt.length + 1 : prompt.length));
       continue;
     }
-    if ((line.startsWith("... ") || line === "...") && inputs.length > 0) {
-      const cont = line.slice(4);
+    const pypyMore = flavour === "python" && /^\.\.\.\.(?: |$)/.test(line);
+    if ((pypyMore || line.startsWith("... ") || line === "...") && inputs.length > 0) {
+      const cont = line.slice(pypyMore ? 5 : 4);
       inputs[inputs.length - 1] += `\n${cont}`;
       continue;
     }
@@ -50,6 +53,21 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
     if (flavour === "node" && line === "undefined") continue;
     if (line.trim() === "") continue;
     output.push(line);
+  }
+  // Python's REPL reports an error found while compiling (SyntaxError, IndentationError) without a
+  // `Traceback` header: the statement echoed (after `File "<stdin>", line 1` on some versions), a caret line
+  // under it, then `SyntaxError: …`. That is the error the session ended with, not printed output.
+  if (flavour === "python" && errorLines.length === 0) {
+    const last = output.length - 1;
+    const caret = (l: string | undefined) => l !== undefined && /^\s*\^[\^~]*\s*$/.test(l);
+    if (last >= 1 && /^(?:SyntaxError|IndentationError|TabError)\b(?::\s*\S.*)?$/.test(output[last]!)) {
+      const at = caret(output[last - 1]) ? last - 1 : -1;
+      if (at >= 0) {
+        let start = at > 0 ? at - 1 : at;
+        if (start > 0 && /^\s*File "<[\w-]+>", line \d+/.test(output[start - 1]!)) start--;
+        errorLines.push(...output.splice(start));
+      }
+    }
   }
   return {
     inputs: inputs.map((s) => s.replace(/\n+$/, "")).filter((s) => s.trim() !== ""),
@@ -76,8 +94,19 @@ function isPythonExpression(stmt: string): boolean {
   if (/^\w[\w.]*\s*[-+*/%&|^@]=|^\w[\w.[\]'"]*\s*\*\*=|^\w[\w.]*\s*(\/\/|<<|>>)=/.test(s)) return false;
   if (/^\w[\w.]*\s*:\s*[\w[\]., ]+(=|$)/.test(s) && !s.startsWith("lambda")) return false;
   if (s.endsWith(":")) return false;
+  // Two names side by side outside strings and brackets (`python hello.py`) do not parse as an expression:
+  // the line runs as typed, so its SyntaxError is the one the REPL gave.
+  const top = s
+    .replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""')
+    .replace(/\([^()]*\)|\[[^[\]]*\]|\{[^{}]*\}/g, "()");
+  for (const m of top.matchAll(/([A-Za-z_][\w.]*)\s+(?=([A-Za-z_]\w*))/g))
+    if (!PY_OPERATOR_WORDS.has(m[1]!) && !PY_OPERATOR_WORDS.has(m[2]!)) return false;
   return !hasTopLevelAssignment(s);
 }
+
+const PY_OPERATOR_WORDS = new Set(
+  "and or not in is if else for lambda await async yield None True False".split(" "),
+);
 
 function isJsExpression(stmt: string): boolean {
   const s = stmt.trim();
@@ -134,4 +163,35 @@ export function nodeScriptFromTranscript(t: Transcript): string {
     "  });",
     "});",
   ].join("\n")}\n`;
+}
+
+/** `$ pypy3`, `% python3.6`, `$ node`: an interpreter started on its own (a REPL follows). */
+export const REPL_LAUNCH = /^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s+((?:python|pypy)[\d.]*|node(?:js)?)\s*$/;
+const BANNER = /^(?:Python \d+\.\d+|Welcome to Node\.js)/;
+
+/**
+ * One block holding several REPL sessions (`$ pypy3` and its session, then `$ python3.6` and its): the
+ * sessions apart, each from the line that starts it (the interpreter's launch, else its banner). Null when the
+ * block holds fewer than two.
+ */
+export function splitSessions(text: string): string[] | null {
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  const starts: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (REPL_LAUNCH.test(l)) starts.push(i);
+    else if (BANNER.test(l)) {
+      let j = i - 1;
+      while (j >= 0 && lines[j]!.trim() === "") j--;
+      if (j < 0 || !REPL_LAUNCH.test(lines[j]!)) starts.push(i);
+    }
+  }
+  if (starts.length < 2) return null;
+  const pieces = starts.map((s, k) =>
+    lines
+      .slice(k === 0 ? 0 : s, starts[k + 1] ?? lines.length)
+      .join("\n")
+      .trim(),
+  );
+  return pieces.every((p) => /^(?:>>>>?|>)(?: |$)/m.test(p)) ? pieces : null;
 }

@@ -7,7 +7,7 @@
  */
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
 import { parseNodeException, parsePythonException, type RaisedException } from "./outcome.ts";
-import { parseTranscript } from "./transcript.ts";
+import { parseTranscript, REPL_LAUNCH } from "./transcript.ts";
 
 export interface Side {
   block: ReportBlock;
@@ -26,6 +26,11 @@ export interface TwoVersions {
 }
 
 function labelOf(b: ReportBlock): string {
+  // `$ pypy3` / `$ python3.6` starting the session: the interpreter as typed (the banners may share a version).
+  const launch = REPL_LAUNCH.exec(b.value.split("\n").find((l) => l.trim() !== "") ?? "");
+  if (launch?.[1]) return launch[1];
+  const pypy = /^Python (\d+\.\d+)[^\n]*\n?\[PyPy/m.exec(b.value);
+  if (pypy?.[1]) return `PyPy ${pypy[1]}`;
   const banner =
     /^Python (\d+\.\d+)/m.exec(b.value) ??
     /^(?:Welcome to )?Node\.js v?(\d+(?:\.\d+)?)/m.exec(b.value) ??
@@ -67,6 +72,10 @@ function sideOf(b: ReportBlock): Side {
   return { block: b, label: labelOf(b), output: t.output, exception };
 }
 
+/** Python implementations other than CPython, as a side's label names them. */
+export const ALTERNATIVE_PYTHON =
+  /^(?:pypy|brython|jython|ironpython|graalpy|micropython|rustpython|skulpt|pyodide|transcrypt)/i;
+
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const BAD =
   /\b(ought to be (?:patched|fixed|changed)|should be (?:patched|fixed|changed)|needs? (?:a )?fix|broken|regress\w*|wrong|incorrect|bug(?:gy)?|fails?|failing|since upgrading|after upgrading|crash\w*|not work\w*|doesn'?t work)\b|\bsince\s+(?:python\s*|node(?:\.js)?\s*|v(?:ersion)?\s*)?\d/i;
@@ -80,7 +89,7 @@ function labelPattern(label: string): RegExp {
   return new RegExp(`(?<![\\w.])(?:${alternatives.join("|")})(?![\\w]|\\.\\d)`, "gi");
 }
 
-function verdictFor(label: string, text: string): "bad" | "good" | null {
+export function verdictFor(label: string, text: string): "bad" | "good" | null {
   if (!label) return null;
   const re = labelPattern(label);
   let bad = 0;
@@ -197,6 +206,16 @@ export function twoVersions(report: ParsedReport, blocks: ReportBlock[]): TwoVer
       bad = sides.find((s) => s.exception?.type.endsWith(m[1]!)) ?? null;
       good = sides.find((s) => s.exception?.type.endsWith(m[2]!)) ?? null;
       if (bad) why = `the report says \`${m[1]}\` is raised instead of \`${m[2]}\``;
+    }
+  }
+  // 2b. Another Python implementation (PyPy, Brython, …) beside CPython: CPython is the reference, so the
+  // other implementation's result is the one reported.
+  if (!bad) {
+    const alternative = sides.filter((s) => ALTERNATIVE_PYTHON.test(s.label));
+    if (alternative.length === 1 && sides.length === 2 && sides.every((s) => s.block.language === "python")) {
+      bad = alternative[0]!;
+      good = sides.find((s) => s !== bad) ?? null;
+      why = `\`${bad.label}\` is another Python implementation than CPython, the reference one (\`${good?.label}\`)`;
     }
   }
   // 3. An error on one side, a clean result on the other: the error is the reported bug.

@@ -586,3 +586,104 @@ describe("unfenced output under a label", () => {
     expect(report.blocks.filter((b) => b.kind === "output")).toEqual([]);
   });
 });
+
+describe("comments giving one value per runtime or version", () => {
+  it("reads `CPython: x   PyPy: y` and `x in Brython, y in Python` as sides, the reference runtime the right one", () => {
+    expect(parseAnnotation(" CPython: None        PyPy: <re.Match span=(0,0) match=''>")?.sides).toEqual([
+      { label: "CPython", value: "None" },
+      { label: "PyPy", value: "<re.Match span=(0,0) match=''>" },
+    ]);
+    expect(parseAnnotation(' "2e+21" in Skulpt, "2000000000000000000000" in Python')?.sides).toEqual([
+      { label: "Skulpt", value: "2e+21" },
+      { label: "Python", value: "2000000000000000000000" },
+    ]);
+    // One label, or one value for both: not sides.
+    expect(parseAnnotation(" CPython: None")?.sides).toBeUndefined();
+    expect(parseAnnotation(" 3 in Python, 3 in PyPy")?.sides).toBeUndefined();
+    const { exp } = read(
+      `# big powers print as floats\n\n${f}python\nprint(2 * 10**21)  # "2e+21" in Skulpt, "2000000000000000000000" in Python\nprint(7 // 2)  # 3.5 in Skulpt, 3 in Python\n${f}\n`,
+    );
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["2e+21", "3.5"] });
+    expect(exp.expectedOutput).toEqual(["2000000000000000000000", "3"]);
+    // The run on CPython printing the reference values is the expected behaviour, never a reproduction.
+    expect(
+      matchRun(exp.actual, run({ stdout: "2000000000000000000000\n3\n" }), exp.expectedOutput).kind,
+    ).toBe("clean");
+  });
+  it("reads `# output in python 3.10:` / `# output in python 3.11 onwards` under a statement; a change complained of makes the later version the reported one", () => {
+    const md = (words: string) =>
+      `# repr order ${words}\n\n${f}python\nfrom enum import IntFlag\nclass P(IntFlag):\n    R = 1\n    W = 2\nprint(\n    repr(P.R | P.W)\n)\n# output in python 3.10:\n# <P.W|R: 3>\n# output in python 3.11 onwards\n# <P.R|W: 3>\n${f}\n`;
+    const changed = read(md("differs from before"));
+    expect(changed.exp.actual).toMatchObject({ kind: "output", output: ["<P.R|W: 3>"] });
+    expect(changed.exp.expectedOutput).toEqual(["<P.W|R: 3>"]);
+    // Nothing says which version is wrong: neither is claimed.
+    expect(read(md("between versions")).exp.actual.kind).toBe("unknown");
+    // The words about a version decide first.
+    const fixed = read(`${md("between versions")}\nThe 3.10 output is wrong.\n`);
+    expect(fixed.exp.actual).toMatchObject({ output: ["<P.W|R: 3>"] });
+  });
+  it("ties an annotation on its own line to a call spanning several lines (`#result is '…'`)", () => {
+    const { exp, program } = read(
+      `# t\n\n${f}\nfrom urllib.parse import urljoin\nprint(urljoin('http://h/a/b',\n              'c')\n      )\n#result is 'http://h/a/x'\n${f}\n`,
+    );
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["'http://h/a/x'"] });
+    expect(program?.files["reproduction.py"]).toContain(
+      "print(urljoin('http://h/a/b',\n              'c')\n      )",
+    );
+  });
+});
+
+describe("a REPL's SyntaxError without a traceback header", () => {
+  it("is the error the session ended with, not printed output", () => {
+    const { exp } = read(
+      `# t\n\n${f}python\n>>> print(\\"hi\\")\n  File "<stdin>", line 1\n    print(\\"hi\\")\n          ^\nSyntaxError: unexpected character after line continuation character\n${f}\n`,
+    );
+    expect(exp.actual).toMatchObject({
+      kind: "exception",
+      exceptionType: "SyntaxError",
+      exceptionMessage: "unexpected character after line continuation character",
+    });
+  });
+});
+
+describe("REPL sessions in odd shapes", () => {
+  it("reads one block holding a PyPy and a CPython session as two sides, CPython the reference", () => {
+    const md = [
+      "# str() of a float differs from CPython",
+      "",
+      f,
+      "$ pypy3",
+      "Python 3.9.18 (abc, Jan 01 2024, 00:00:00)",
+      "[PyPy 7.3.15 with GCC 10.2.1] on linux",
+      ">>>> str(1e16)",
+      "'1e16'",
+      "",
+      "$ python3.9",
+      "Python 3.9.18 (main, Jan 01 2024, 00:00:00)",
+      ">>> str(1e16)",
+      "'1e+16'",
+      f,
+      "",
+    ].join("\n");
+    const { report, exp } = read(md);
+    expect(report.blocks.map((b) => b.kind)).toEqual(["python-transcript", "python-transcript"]);
+    expect(exp.twoVersions?.bad?.label).toBe("pypy3");
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["'1e16'"] });
+    expect(exp.expectedOutput).toEqual(["'1e+16'"]);
+    // A CPython run printing the CPython side is the expected behaviour, never the reported one.
+    expect(matchRun(exp.actual, run({ stdout: "'1e+16'\n" }), exp.expectedOutput).kind).toBe("clean");
+  });
+  it("reads a REPL session pasted without a fence (markdown's nested quotes) up to its SyntaxError", () => {
+    const md =
+      '# error\n\nIn the terminal:\n\nPython 3.11.4 (main) on darwin\n>>> pip install six\n  File "<stdin>", line 1\n    pip install six\n        ^^^^^^^\nSyntaxError: invalid syntax\n\nThanks.\n';
+    const { report, exp, program } = read(md);
+    expect(report.blocks.map((b) => b.kind)).toEqual(["python-transcript"]);
+    expect(exp.actual).toMatchObject({
+      kind: "exception",
+      exceptionType: "SyntaxError",
+      exceptionMessage: "invalid syntax",
+    });
+    // Not echoed: two names side by side are no expression, so the line runs as typed.
+    expect(program?.files["reproduction.py"]).toMatch(/^pip install six$/m);
+  });
+});

@@ -96,6 +96,57 @@ describe("files a shell session writes or shows", () => {
     expect(actual?.source).toContain("--fast yes");
   });
 
+  it("runs the program as the invocation taken as the claim, and takes its second showing as the output wanted", () => {
+    const md = [
+      "`cli.js`:",
+      `${f}js`,
+      "#!/usr/bin/env node",
+      "console.log(require('tiny-flags')(process.argv.slice(2)));",
+      f,
+      "Today:",
+      f,
+      "$ ./cli.js --fast go",
+      "{ _: [ 'go' ], fast: true }",
+      "$ ./cli.js --fast yes",
+      "{ _: [], fast: true }",
+      f,
+      "What I want for the case that fails:",
+      f,
+      "$ ./cli.js --fast yes",
+      "{ _: [ 'yes' ], fast: true }",
+      f,
+    ].join("\n");
+    const report = parseReport(md);
+    const exp = reportedExpectations(report);
+    expect(exp.invocation).toEqual({ file: "cli.js", args: ["--fast", "yes"] });
+    expect(exp.expectedOutput).toEqual(["{ _: [ 'yes' ], fast: true }"]);
+    // Not the first run with arguments (`--fast go`): the output compared must be that of the same invocation.
+    expect(completeProgram(report, exp.invocation)?.args).toEqual(["--fast", "yes"]);
+    expect(completeProgram(report)?.args).toEqual(["--fast", "go"]);
+  });
+
+  it("of runs shown once each, takes the one ending in an error beside clean ones as the claim", () => {
+    const md = [
+      `${f}js`,
+      "// t.js",
+      "console.log(require('tiny-flags')(process.argv.slice(2)));",
+      f,
+      f,
+      "$ node t.js --n 8",
+      "{ n: 8 }",
+      "$ node t.js --n 9",
+      "/w/t.js:1",
+      "RangeError: too many flags",
+      "    at parse (/w/node_modules/tiny-flags/index.js:3:9)",
+      f,
+    ].join("\n");
+    const report = parseReport(md);
+    const exp = reportedExpectations(report);
+    expect(exp.actual).toMatchObject({ kind: "exception", exceptionType: "RangeError" });
+    expect(exp.invocation).toEqual({ file: "t.js", args: ["--n", "9"] });
+    expect(completeProgram(report, exp.invocation)?.args).toEqual(["--n", "9"]);
+  });
+
   it("reads `$ ./script.js args` as a run of that script through its shebang", () => {
     const runs = parseShellSession("$ ./t.js --all true\n{ all: true }\n$ ./t.js --no-all\n{ all: false }");
     expect(runs.map((r) => [r.interpreter, r.script, r.output])).toEqual([
