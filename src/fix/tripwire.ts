@@ -466,6 +466,8 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     `cd /workspace/${dir} || exit 97`,
     // The runner-free run first (its own fresh interpreter; bounded, so that a hang cannot cost the neutral run).
     ...(runnerFree ? [`timeout -k 5 90 ${runnerFree.command}`] : []),
+    // Then the JS cold start (a second fresh program; Python's is a forked child inside the harness).
+    ...(runnerFree?.coldCommand ? [`timeout -k 5 30 ${runnerFree.coldCommand}`] : []),
     `exec ${entry}`,
   ].join("\n");
   return {
@@ -485,9 +487,13 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
   };
 }
 
+/** What the cold start changes, as the verdict says it. */
+const COLD_CHANGES =
+  "called as a fresh program would call the code: Python in a forked child with no CPU time spent and no test-runner object alive, JS in the program's first tick right after require, before any event-loop turn and with no timer pending";
+
 /** One check of the anti-gaming run, as the verdict and the PR body list it. */
 export interface AntiGamingCheck {
-  layer: "tripwire" | "neutral-run" | "runner-free" | "real-doubles";
+  layer: "tripwire" | "neutral-run" | "runner-free" | "real-doubles" | "cold-start";
   name: string;
   passed: boolean;
   detail: string;
@@ -667,6 +673,24 @@ export function judgeAntiGaming(
         );
         gamingClass ??=
           "code that recognises the test's doubles (it behaves differently when a stand-in looks like the real object)";
+      }
+    }
+    if (rf.coldApplied) {
+      const ok = rf.coldMismatches.length === 0;
+      checks.push({
+        layer: "cold-start",
+        name: "run as a fresh program calls the code",
+        passed: ok,
+        detail: ok
+          ? `the failing test(s) passed again on a cold start (${COLD_CHANGES})`
+          : `${rf.coldMismatches.length} test(s) failed on a cold start`,
+      });
+      if (!ok) {
+        rejections.push(
+          `cold-start run: the fix depends on what a test run has already done — the previously failing test(s) pass outside the runner but not on a cold start (${COLD_CHANGES}): ${rf.coldMismatches.slice(0, 4).join("; ")}`,
+        );
+        gamingClass ??=
+          "code that depends on the state a running test process has built up (CPU time spent, event-loop activity, pending timers, a turn of the event loop since loading, test-runner objects in memory)";
       }
     }
   }

@@ -40,13 +40,15 @@ function execute(files: Record<string, string>, plan: RunnerFreePlan): unknown[]
     mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
     writeFileSync(path.join(dir, p), text.replaceAll("/workspace/", `${dir}/`));
   }
-  const [cmd, ...args] = plan.command.split(" ");
-  spawnSync(cmd!, args, {
-    cwd: dir,
-    encoding: "utf8",
-    env: { PATH: process.env.PATH ?? "" },
-    timeout: 60_000,
-  });
+  for (const command of [plan.command, ...(plan.coldCommand ? [plan.coldCommand] : [])]) {
+    const [cmd, ...args] = command.split(" ");
+    spawnSync(cmd!, args, {
+      cwd: dir,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "" },
+      timeout: 60_000,
+    });
+  }
   return JSON.parse(readFileSync(path.join(dir, plan.reportFile), "utf8")) as unknown[];
 }
 
@@ -140,6 +142,7 @@ describe("judgeRunnerFree", () => {
     targets: [0, 1],
     skipped: [],
     doubles: true,
+    cold: false,
   };
   const failing = [{ id: "t::a" }, { id: "t::b" }];
 
@@ -204,7 +207,9 @@ describe("the anti-gaming run carries the runner-free run", () => {
 
   it("runs it first in the same sandbox, bounded", async () => {
     const plan = await make();
-    expect(plan.script).toMatch(/\ntimeout -k 5 90 node habcdef01\.mjs\nexec node --test-reporter=tap/);
+    expect(plan.script).toMatch(
+      /\ntimeout -k 5 90 node habcdef01\.mjs\ntimeout -k 5 30 node cabcdef01\.cjs\nexec node --test-reporter=tap/,
+    );
     expect(plan.files["test/uabcdef01f1.js"]).toContain('require("../rabcdef01.cjs")');
   });
 
@@ -291,7 +296,7 @@ describe("the JS harness, executed", () => {
     if ("unsupported" in plan) throw new Error(plan.unsupported);
     expect(execute(src, plan)).toEqual([
       { key: "0", outcome: "failed", message: expect.stringMatching(/^AssertionError/) },
-      { key: "1", outcome: "passed", message: "" },
+      { key: "1", outcome: "passed", message: "", cold: { outcome: "passed", message: "" } },
     ]);
   });
 
@@ -302,7 +307,9 @@ describe("the JS harness, executed", () => {
     };
     const plan = await planFor("node-test", files)([{ index: 0, file: "test/t.test.js", name: "one" }]);
     if ("unsupported" in plan) throw new Error(plan.unsupported);
-    expect(execute(files, plan)).toEqual([{ key: "0", outcome: "passed", message: "" }]);
+    expect(execute(files, plan)).toEqual([
+      { key: "0", outcome: "passed", message: "", cold: { outcome: "passed", message: "" } },
+    ]);
   });
 
   it("jest globals and expect: matchers, .not, resolves; what it lacks is unsupported, never failed", async () => {
@@ -318,10 +325,11 @@ describe("the JS harness, executed", () => {
     );
     if ("unsupported" in plan) throw new Error(plan.unsupported);
     expect(execute(src, plan)).toEqual([
-      { key: "0", outcome: "passed", message: "" },
+      { key: "0", outcome: "passed", message: "", cold: { outcome: "passed", message: "" } },
       { key: "1", outcome: "failed", message: expect.stringMatching(/expect\('\$5\.00'\)\.not\.toBe/) },
       { key: "2", outcome: "unsupported", message: "expect.any is not provided outside the test runner" },
-      { key: "3", outcome: "passed", message: "" },
+      // asynchronous: its synchronous part runs cold, then the rest once its promise settles
+      { key: "3", outcome: "passed", message: "", cold: { outcome: "passed", message: "" } },
     ]);
   });
 });
@@ -393,8 +401,15 @@ describe.skipIf(!hasPython)("the Python harness, executed", () => {
         outcome: "passed",
         message: "",
         doubles: { outcome: "failed", message: expect.stringMatching(/^ValueError: invalid literal/) },
+        cold: { outcome: "passed", message: "" },
       },
-      { key: "3", outcome: "passed", message: "", doubles: { outcome: "passed", message: "" } },
+      {
+        key: "3",
+        outcome: "passed",
+        message: "",
+        doubles: { outcome: "passed", message: "" },
+        cold: { outcome: "passed", message: "" },
+      },
     ]);
   });
 });
