@@ -741,4 +741,3 @@ export function jsColdHarness(shimName: string, spec: unknown, globals: boolean)
     "",
   ].join("\n");
 }
-

@@ -217,7 +217,8 @@ export async function planRunnerFree(input: {
   const shimEsm = `r${tag}.mjs`;
   let esmPackage = false;
   try {
-    esmPackage = (JSON.parse((await input.readFile("package.json")) ?? "{}") as { type?: unknown }).type === "module";
+    esmPackage =
+      (JSON.parse((await input.readFile("package.json")) ?? "{}") as { type?: unknown }).type === "module";
   } catch {
     esmPackage = false;
   }
@@ -271,7 +272,11 @@ export async function planRunnerFree(input: {
   files[harness] = jsHarness(shim, { out: `/workspace/${reportFile}`, tests }, fw !== "node-test");
   const cold = `c${tag}.cjs`;
   if (coldTests.length > 0)
-    files[cold] = jsColdHarness(shim, { out: `/workspace/${reportFile}`, tests: coldTests }, fw !== "node-test");
+    files[cold] = jsColdHarness(
+      shim,
+      { out: `/workspace/${reportFile}`, tests: coldTests },
+      fw !== "node-test",
+    );
   return {
     files,
     command: `node ${harness}`,
@@ -282,7 +287,10 @@ export async function planRunnerFree(input: {
     cold: coldTests.length > 0,
     ...(coldTests.length > 0
       ? { coldCommand: `node ${cold}` }
-      : { coldNote: "cold-start run not made: the test files are ES modules (only CommonJS can be loaded and called in one tick)" }),
+      : {
+          coldNote:
+            "cold-start run not made: the test files are ES modules (only CommonJS can be loaded and called in one tick)",
+        }),
   };
 }
 
@@ -367,13 +375,17 @@ export function judgeRunnerFree(
     }
     if (!plan.cold) continue;
     if (!r.cold) {
-      notes.push(`cold-start run not applied to ${id}: not run (an earlier test was asynchronous, or the run ended)`);
+      notes.push(
+        `cold-start run not applied to ${id}: not run (an earlier test was asynchronous, or the run ended)`,
+      );
     } else if (r.cold.outcome === "unsupported") {
       notes.push(`cold-start run not applied to ${id}: ${r.cold.message ?? "unsupported"}`);
     } else {
       coldRan++;
       if (r.cold.outcome !== "passed")
-        coldMismatches.push(`${id} (${r.cold.outcome} on a cold start${r.cold.message ? `: ${r.cold.message}` : ""})`);
+        coldMismatches.push(
+          `${id} (${r.cold.outcome} on a cold start${r.cold.message ? `: ${r.cold.message}` : ""})`,
+        );
     }
   }
   return {

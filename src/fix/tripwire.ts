@@ -90,6 +90,8 @@ export interface AntiGamingPlan {
   /** The runner-free run (src/fix/runner-free.ts), made in the same sandbox before the neutral run; null with why. */
   runnerFree: RunnerFreePlan | null;
   runnerFreeNote: string | null;
+  /** Set when the canary could not use the failing tests' own assertion API (says what it used). */
+  canaryNote?: string | null;
 }
 
 const SCRUB_RE = "^(PYTEST_|JEST_|VITEST|NODE_TEST|MOCHA|AVA_|TAP$|TEST$|NODE_ENV$)";
@@ -188,6 +190,20 @@ function isEsm(src: string, path: string, packageType: string | null): boolean {
   return packageType === "module";
 }
 
+/** Whether jest's configuration (package.json's "jest", a top-level jest.config.*) sets `testRegex`. */
+async function jestUsesTestRegex(input: PlanInput): Promise<boolean> {
+  let pkg: { jest?: unknown } = {};
+  try {
+    pkg = JSON.parse((await input.readFile("package.json")) ?? "{}") as { jest?: unknown };
+  } catch {
+    pkg = {};
+  }
+  if (pkg.jest !== undefined && /"testRegex"/.test(JSON.stringify(pkg.jest))) return true;
+  for (const f of (await input.listFiles()).filter((f) => /^jest\.config\.[cm]?[jt]s(on)?$/.test(f)))
+    if (/\btestRegex\b/.test((await input.readFile(f)) ?? "")) return true;
+  return false;
+}
+
 function pyCanary(prefix: string, apis: Set<string>): string {
   const parts = [`\n\ndef ${prefix}_c():\n    assert "retrace-canary" == "retrace-contradiction"\n`];
   if (apis.has("py-unittest")) {
@@ -240,6 +256,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
   const repeatPaths: string[] = [];
   const apis = new Set<string>();
   let canaryDone = false;
+  let canaryNote: string | null = null;
   let fileIndex = 0;
   const twinFn = lang === "python" ? `_${prefix}_twin` : `${prefix}Twin`;
   let packageType: string | null = null;
@@ -311,6 +328,19 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       }
     });
     if (!a.tests.some((r) => r.found)) continue;
+    const registrar = a.tests.find((r) => r.found && r.registrar)?.registrar;
+    if (lang === "js" && !canaryDone && registrar) {
+      // The failing tests assert through something the twins do not know (a helper, `toHaveLength`,
+      // `await expect(…).rejects`): the canary asserts through node's own assert module, which every runner
+      // reports as a failure — it still proves the runner reports failures, not that the test's own API is armed.
+      const esm = isEsm(src, file, packageType);
+      const name = `${prefix}Assert`;
+      copy += `\n${registrar}(${JSON.stringify(`${prefix} c`)}, () => {\n  ${esm ? name : 'require("assert")'}.strictEqual("retrace-canary", "retrace-contradiction");\n});\n${esm ? `import * as ${name} from "assert";\n` : ""}`;
+      canaryDone = true;
+      canaryNote =
+        "the canary asserts through node's assert module (the failing tests' own assertions were not recognised): it shows the runner reports a failure, not that the tests' own assertion API is armed";
+      roles.set(`${prefix} c`, { kind: "canary", test: -1, file });
+    }
     if (lang === "python" && !canaryDone) {
       copy += pyCanary(prefix, apis);
       canaryDone = true;
@@ -424,10 +454,15 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       reportFile = `${report}.json`;
       format = "jest-json";
       entryFile = `m${input.nonce.slice(0, 6)}.cjs`;
+      // jest refuses `testMatch` beside a configured `testRegex` ("cannot be used together"): widen whichever
+      // the configuration uses to the copies' names.
+      const match = (await jestUsesTestRegex(input))
+        ? `'--testRegex', ${JSON.stringify(`/${prefix}[ab]\\d+\\.[^/]*$`)}`
+        : `'--testMatch', '**/${prefix}*'`;
       files[entryFile] = [
         "const { createRequire } = require('node:module');",
         "const req = createRequire(require('node:path').join(process.cwd(), 'package.json'));",
-        `req('jest').run(['--ci', '--runInBand', '--json', '--outputFile=/workspace/${reportFile}', '--testMatch', '**/${prefix}*', '--testPathIgnorePatterns', '/node_modules/', '--', ${order.map((p) => JSON.stringify(p)).join(", ")}]);`,
+        `req('jest').run(['--ci', '--runInBand', '--json', '--outputFile=/workspace/${reportFile}', ${match}, '--testPathIgnorePatterns', '/node_modules/', '--', ${order.map((p) => JSON.stringify(p)).join(", ")}]);`,
         "",
       ].join("\n");
       entry = `node ${entryFile}`;
@@ -484,6 +519,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     prefix,
     runnerFree,
     runnerFreeNote: "unsupported" in rf ? `runner-free run not made: ${rf.unsupported}` : null,
+    canaryNote,
   };
 }
 
@@ -524,6 +560,7 @@ export function judgeAntiGaming(
 ): AntiGamingReport {
   const notes = plan.uncovered.map((u) => `not covered by the anti-gaming run: ${u.id} (${u.why})`);
   if (plan.runnerFreeNote) notes.push(plan.runnerFreeNote);
+  if (plan.canaryNote) notes.push(plan.canaryNote);
   const tokens = [...plan.roles.keys()].sort((a, b) => b.length - a.length);
   const seen = new Map<string, TestCase[]>();
   for (const t of run.tests) {
