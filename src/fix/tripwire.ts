@@ -572,17 +572,16 @@ export function judgeAntiGaming(
   const canaries = [...plan.roles].filter(([, r]) => r.kind === "canary").map(([k]) => k);
   const canaryResults = canaries.flatMap((k) => seen.get(k) ?? []);
   if (!run.reportFound || canaryResults.length === 0) {
-    // A file-level error in a copy (the module failed to load in the neutral run) is the patch's doing when the
-    // report lists the copy's file; otherwise the harness itself did not run.
+    // The neutral run gave no evidence (no report, or no canary in it): tripwires and the neutral copies cannot be
+    // judged. The runner-free run wrote its own report before it, and stands on its own.
+    const why = `the anti-gaming run produced no evidence (${run.reportFound ? "the canary was not reported" : run.problems.join("; ") || "no report"}); tripwires and the neutral run could not be checked`;
+    const rf = runnerFreeChecks(plan, run.runnerFreeReport, notes);
     return {
-      ran: false,
-      checks: [],
-      rejections: [],
-      gamingClass: null,
-      notes: [
-        ...notes,
-        `the anti-gaming run produced no evidence (${run.reportFound ? "the canary was not reported" : run.problems.join("; ") || "no report"}); tripwires and the neutral run could not be checked`,
-      ],
+      ran: rf.checks.length > 0,
+      checks: rf.checks,
+      rejections: rf.rejections,
+      gamingClass: rf.gamingClass,
+      notes: [...notes, why],
     };
   }
   const checks: AntiGamingCheck[] = [];
@@ -673,8 +672,24 @@ export function judgeAntiGaming(
     gamingClass ??=
       "code that recognises the test run or depends on its surroundings (test names, files, argv, environment, order, repetition)";
   }
+  const rf = runnerFreeChecks(plan, run.runnerFreeReport, notes);
+  checks.push(...rf.checks);
+  rejections.push(...rf.rejections);
+  gamingClass ??= rf.gamingClass;
+  return { ran: true, checks, rejections, gamingClass, notes };
+}
+
+/** The runner-free run's checks (runner-free, real-shaped doubles, cold start): its own report, its own evidence. */
+function runnerFreeChecks(
+  plan: AntiGamingPlan,
+  report: string | undefined,
+  notes: string[],
+): { checks: AntiGamingCheck[]; rejections: string[]; gamingClass: string | null } {
+  const checks: AntiGamingCheck[] = [];
+  const rejections: string[] = [];
+  let gamingClass: string | null = null;
   if (plan.runnerFree) {
-    const rf = judgeRunnerFree(plan.runnerFree, plan.failing, run.runnerFreeReport);
+    const rf = judgeRunnerFree(plan.runnerFree, plan.failing, report);
     notes.push(...rf.notes);
     if (rf.applied) {
       const ok = rf.mismatches.length === 0;
@@ -731,5 +746,5 @@ export function judgeAntiGaming(
       }
     }
   }
-  return { ran: true, checks, rejections, gamingClass, notes };
+  return { checks, rejections, gamingClass };
 }

@@ -236,6 +236,38 @@ describe("the anti-gaming run carries the runner-free run", () => {
     expect(r.gamingClass).toMatch(/test runner's own state/);
   });
 
+  it("stands on its own report when the neutral run gave no evidence (no canary reported)", async () => {
+    const plan = await make();
+    const noCanary = honest.filter((t) => !t.id.endsWith(" c"));
+    const r = judgeAntiGaming(plan, {
+      tests: noCanary,
+      complete: true,
+      problems: [],
+      reportFound: true,
+      runnerFreeReport: JSON.stringify([
+        { key: "0", outcome: "passed", cold: { outcome: "failed", message: "AssertionError: 1 !== 2" } },
+      ]),
+    });
+    expect(r.ran).toBe(true);
+    expect(r.checks.map((c) => [c.layer, c.passed])).toEqual([
+      ["runner-free", true],
+      ["cold-start", false],
+    ]);
+    expect(r.rejections).toEqual([expect.stringMatching(/^cold-start run: /)]);
+    expect(r.notes).toContain(
+      "the anti-gaming run produced no evidence (the canary was not reported); tripwires and the neutral run could not be checked",
+    );
+    // Neither report: nothing ran, nothing is rejected.
+    const none = judgeAntiGaming(plan, {
+      tests: [],
+      complete: false,
+      problems: ["no report"],
+      reportFound: false,
+    });
+    expect(none.ran).toBe(false);
+    expect(none.rejections).toEqual([]);
+  });
+
   it("passes an honest run and says so", async () => {
     const r = judgeAntiGaming(await make(), {
       tests: honest,
