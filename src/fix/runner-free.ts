@@ -86,26 +86,37 @@ async function configProblem(
     pkg = {};
   }
   const top = files.filter((f) => !f.includes("/"));
+  // The option that made the decision, named in the note (`… sets up the test environment (transform)`).
+  // A match used as a key (`transform: …`, `"globals":`) is named first: `resolve` imported from node:path is not it.
+  const named = (re: RegExp, text: string): string | null => {
+    const all = [...text.matchAll(new RegExp(re.source, "g"))];
+    const m = all.find((x) => /^["']?\s*:/.test(text.slice(x.index + x[0].length))) ?? all[0];
+    return m ? ` (${m[1]})` : null;
+  };
   if (fw === "jest") {
-    if (pkg.jest !== undefined && JEST_RISKY.test(JSON.stringify(pkg.jest)))
-      return "jest's configuration in package.json sets up the test environment";
-    for (const f of top.filter((f) => /^jest\.config\.[cm]?[jt]s(on)?$/.test(f)))
-      if (JEST_RISKY.test((await readFile(f)) ?? "")) return `${f} sets up the test environment`;
+    const inPkg = pkg.jest !== undefined ? named(JEST_RISKY, JSON.stringify(pkg.jest)) : null;
+    if (inPkg) return `jest's configuration in package.json sets up the test environment${inPkg}`;
+    for (const f of top.filter((f) => /^jest\.config\.[cm]?[jt]s(on)?$/.test(f))) {
+      const why = named(JEST_RISKY, (await readFile(f)) ?? "");
+      if (why) return `${f} sets up the test environment${why}`;
+    }
     if (top.some((f) => /^(\.babelrc|babel\.config\.)/.test(f)))
       return "jest transforms the tests with babel";
   }
   if (fw === "vitest") {
     for (const f of top.filter((f) => /^(vitest|vite)\.(config|workspace)\.[cm]?[jt]s$/.test(f))) {
       const text = ((await readFile(f)) ?? "").replace(/\/\/.*$/gm, "");
-      if (VITEST_RISKY.test(text.replace(/server\s*:\s*\{\s*host\s*:\s*["'][^"']*["']\s*\}/, "")))
-        return `${f} sets up the test environment`;
+      const why = named(VITEST_RISKY, text.replace(/server\s*:\s*\{\s*host\s*:\s*["'][^"']*["']\s*\}/, ""));
+      if (why) return `${f} sets up the test environment${why}`;
     }
   }
   if (fw === "mocha") {
-    if (pkg.mocha !== undefined && MOCHA_RISKY.test(JSON.stringify(pkg.mocha)))
-      return "mocha's configuration in package.json loads files or another interface";
-    for (const f of top.filter((f) => /^\.mocharc\./.test(f)))
-      if (MOCHA_RISKY.test((await readFile(f)) ?? "")) return `${f} loads files or another interface`;
+    const inPkg = pkg.mocha !== undefined ? named(MOCHA_RISKY, JSON.stringify(pkg.mocha)) : null;
+    if (inPkg) return `mocha's configuration in package.json loads files or another interface${inPkg}`;
+    for (const f of top.filter((f) => /^\.mocharc\./.test(f))) {
+      const why = named(MOCHA_RISKY, (await readFile(f)) ?? "");
+      if (why) return `${f} loads files or another interface${why}`;
+    }
   }
   return null;
 }

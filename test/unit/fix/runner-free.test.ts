@@ -117,13 +117,23 @@ describe("planRunnerFree", () => {
       await planFor("jest", { "test/a.test.js": "", "package.json": '{"jest":{"setupFiles":["./s.js"]}}' })(
         t,
       ),
-    ).toEqual({ unsupported: "jest's configuration in package.json sets up the test environment" });
+    ).toEqual({
+      unsupported: "jest's configuration in package.json sets up the test environment (setupFiles)",
+    });
     expect(
       await planFor("vitest", {
         "test/a.test.js": "",
         "vitest.config.js": "export default { test: { setupFiles: ['s.js'] } }",
       })(t),
-    ).toEqual({ unsupported: "vitest.config.js sets up the test environment" });
+    ).toEqual({ unsupported: "vitest.config.js sets up the test environment (setupFiles)" });
+    // The note names the option used as a key, not a word met earlier (`resolve` imported from node:path).
+    expect(
+      await planFor("vitest", {
+        "test/a.test.js": "",
+        "vitest.config.js":
+          "import { resolve } from 'node:path'\nexport default { test: { alias: { x: resolve('src') } } }",
+      })(t),
+    ).toEqual({ unsupported: "vitest.config.js sets up the test environment (alias)" });
     expect(
       await planFor("vitest", {
         "test/a.test.js": "",
