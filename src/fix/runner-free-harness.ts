@@ -9,7 +9,7 @@
  */
 
 /** Python: pytest functions and classes, unittest TestCases; plain `assert` and unittest's asserts need no runner. */
-export const PY_HARNESS = String.raw`import importlib, inspect, io, json, os, sys, traceback, unittest
+export const PY_HARNESS = String.raw`import gc, importlib, inspect, io, json, os, select, signal, sys, threading, time, traceback, unittest
 
 SPEC = json.loads(__SPEC__)
 RESULTS = []
@@ -51,7 +51,7 @@ def marked(obj):
 def outcome_of(exc):
     kind = type(exc)
     names = {c.__module__ + "." + c.__name__ for c in kind.__mro__}
-    if "_pytest.outcomes.Skipped" in names:
+    if "_pytest.outcomes.Skipped" in names or "unittest.case.SkipTest" in names:
         return "skipped"
     if "_pytest.outcomes.XFailed" in names:
         return "unsupported"
@@ -122,11 +122,124 @@ class RealShapedStringIO(io.StringIO):
         return _Buffer(self)
 
 
-def one(t, doubles):
+def fresh_modules():
     # The repository's modules are imported afresh for each variant (no state of a previous run leaks into it).
     for k, m in list(sys.modules.items()):
         if os.path.abspath(getattr(m, "__file__", None) or "/").startswith(ROOT):
             del sys.modules[k]
+
+
+def plain_case(cls, name):
+    """The TestCase's test as a plain object: every attribute of its classes copied into a class that is not a
+    TestCase and has no failureException (the instance carries it), so no runner object is alive while it runs."""
+    ns = {}
+    for klass in reversed(cls.__mro__):
+        if klass is object:
+            continue
+        for k, v in vars(klass).items():
+            if k in ("__dict__", "__weakref__", "failureException", "__init_subclass__"):
+                continue
+            ns[k] = v
+    for k, v in ns.items():
+        f = getattr(v, "__func__", v)
+        code = getattr(f, "__code__", None)
+        if code is not None and "__class__" in code.co_freevars and not str(getattr(f, "__module__", "")).startswith("unittest"):
+            raise Unsupported("the test class uses super() or __class__ (" + k + ")")
+    method = getattr(cls, name)
+    if getattr(cls, "__unittest_skip__", False) or getattr(method, "__unittest_skip__", False):
+        raise Unsupported("the test is skipped")
+    if getattr(method, "__unittest_expecting_failure__", False):
+        raise Unsupported("an expected failure")
+    plain = type(cls.__name__, (object,), ns)
+    obj = plain.__new__(plain)
+    vars(obj)["failureException"] = cls.failureException
+    unittest.TestCase.__init__(obj, name)
+
+    def call():
+        plain.setUpClass()
+        try:
+            obj.setUp()
+            try:
+                getattr(obj, name)()
+            finally:
+                obj.tearDown()
+                while obj._cleanups:
+                    f, a, kw = obj._cleanups.pop()
+                    f(*a, **kw)
+        finally:
+            plain.tearDownClass()
+            while getattr(plain, "_class_cleanups", None):
+                f, a, kw = plain._class_cleanups.pop()
+                f(*a, **kw)
+        return "passed", ""
+
+    return call
+
+
+def cold(t):
+    """The cold start: the test's body in a process that has done nothing yet — a child forked once the modules are
+    imported (its CPU time starts at zero), no test runner object alive (a unittest test runs on a plain object),
+    collected garbage — as a script that imports the code and calls it would be."""
+    fresh_modules()
+    try:
+        mod = load(t["file"])
+    except BaseException as e:  # noqa: BLE001
+        return "unsupported", "the test module did not import outside the runner: " + describe(e)
+    try:
+        if t.get("className") and isinstance(getattr(mod, t["className"], None), type) and issubclass(getattr(mod, t["className"]), unittest.TestCase):
+            call = plain_case(getattr(mod, t["className"]), t["name"])
+        else:
+            call = lambda: run_function(mod, t)  # noqa: E731
+    except Unsupported as e:
+        return "unsupported", str(e)
+    if threading.active_count() > 1:
+        return "unsupported", "threads are running (a forked child would not have them)"
+    sys.stdout.flush()
+    sys.stderr.flush()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            gc.collect()
+            res = call()
+        except Unsupported as e:
+            res = ("unsupported", str(e))
+        except BaseException as e:  # noqa: BLE001
+            res = (outcome_of(e), describe(e))
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:  # noqa: BLE001
+            pass
+        os.write(w, json.dumps(list(res)).encode())
+        os._exit(0)
+    os.close(w)
+    data = b""
+    deadline = time.monotonic() + 20
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(r)
+            return "unsupported", "the cold-start run timed out"
+        ready, _, _ = select.select([r], [], [], left)
+        if ready:
+            chunk = os.read(r, 65536)
+            if not chunk:
+                break
+            data += chunk
+    os.close(r)
+    os.waitpid(pid, 0)
+    if not data:
+        return "unsupported", "the cold-start run wrote no result (the test ended the process)"
+    outcome, message = json.loads(data.decode())
+    return outcome, message
+
+
+def one(t, doubles):
+    fresh_modules()
     io.StringIO = RealShapedStringIO if doubles else PLAIN_STRINGIO
     try:
         mod = load(t["file"])
@@ -150,6 +263,9 @@ for t in SPEC["tests"]:
     if outcome == "passed" and SPEC.get("doubles"):
         d_outcome, d_message = one(t, True)
         entry["doubles"] = {"outcome": d_outcome, "message": d_message}
+    if outcome == "passed" and SPEC.get("cold"):
+        c_outcome, c_message = cold(t)
+        entry["cold"] = {"outcome": c_outcome, "message": c_message}
     RESULTS.append(entry)
     save()
 save()
@@ -364,7 +480,9 @@ async function call(fn, self) {
     return await Promise.race([
       Promise.resolve().then(() => fn.call(self)),
       new Promise((_, reject) => {
+        // Unreferenced: it is not among process.getActiveResourcesInfo(), where a runner's pending test timeout shows.
         timer = setTimeout(() => reject(new Error("timed out after " + TIMEOUT_MS + " ms outside the runner")), TIMEOUT_MS);
+        timer.unref();
       }),
     ]);
   } finally {
@@ -387,8 +505,8 @@ function reset() {
   root = newSuite("", null);
   current = root;
 }
-/** Runs the one test whose title is titles[last] (and whose describe titles end with the rest, when ambiguous). */
-async function runOne(titles) {
+/** The one test whose title is titles[last] (and whose describe titles end with the rest, when ambiguous). */
+function locate(titles) {
   const leaf = titles[titles.length - 1];
   let found = allTests(root).filter((t) => t.title === leaf);
   if (found.length > 1) {
@@ -403,7 +521,63 @@ async function runOne(titles) {
   const chain = chainOf(t);
   const broken = chain.find((s) => s.broken);
   if (broken) return { outcome: "unsupported", message: broken.broken };
-  const self = { timeout() {}, slow() {}, retries() {}, skip() { unsupported("this.skip"); } };
+  return { t, chain };
+}
+const newSelf = () => ({ timeout() {}, slow() {}, retries() {}, skip() { unsupported("this.skip"); } });
+/** Calls the functions in order, synchronously while they return no promise; a promise continues the rest after it. */
+function steps(fns, i, self) {
+  for (; i < fns.length; i++) {
+    const fn = fns[i];
+    if (fn.length > 0) unsupported("a test or hook that takes a callback or a test context (" + fn.length + " parameter(s))");
+    const r = fn.call(self);
+    if (r && typeof r.then === "function") return Promise.resolve(r).then(() => steps(fns, i + 1, self));
+  }
+  return undefined;
+}
+/**
+ * The cold start: the test with its hooks called synchronously, in the caller's tick — no timer armed, no
+ * microtask checkpoint or event-loop turn before the test's own code runs. A result, or a promise of one when the
+ * test is asynchronous (then only its synchronous part ran cold).
+ */
+function runOneCold(titles) {
+  const where = locate(titles);
+  if (where.outcome) return where;
+  const { t, chain } = where;
+  const self = newSelf();
+  const post = [...chain].reverse().flatMap((s) => s.afterEach);
+  const fin = [...chain].reverse().flatMap((s) => s.after);
+  const end = (result) => {
+    try {
+      const p = steps(fin, 0, self);
+      if (p) return p.then(() => result, () => result);
+    } catch {}
+    return result;
+  };
+  const finish = (result) => {
+    let p;
+    try {
+      p = steps(post, 0, self);
+    } catch (e) {
+      return end(result.outcome === "passed" ? classify(e) : result);
+    }
+    if (p) return p.then(() => end(result), (e) => end(result.outcome === "passed" ? classify(e) : result));
+    return end(result);
+  };
+  let p;
+  try {
+    p = steps([...chain.flatMap((s) => s.before), ...chain.flatMap((s) => s.beforeEach), t.fn], 0, self);
+  } catch (e) {
+    return finish(classify(e));
+  }
+  if (p) return p.then(() => finish({ outcome: "passed", message: "" }), (e) => finish(classify(e)));
+  return finish({ outcome: "passed", message: "" });
+}
+/** Runs the one test whose title is titles[last] (and whose describe titles end with the rest, when ambiguous). */
+async function runOne(titles) {
+  const where = locate(titles);
+  if (where.outcome) return where;
+  const { t, chain } = where;
+  const self = newSelf();
   let result = { outcome: "passed", message: "" };
   const ranBefore = [];
   try {
@@ -449,6 +623,7 @@ module.exports = guard(
     __esModule: undefined,
     reset,
     runOne,
+    runOneCold,
     classify,
   }),
   "the test runner's module",
@@ -514,6 +689,55 @@ export function jsHarness(shimName: string, spec: unknown, globals: boolean): st
     "}",
     "save();",
     "process.exit(0);",
+    "",
+  ].join("\n");
+}
+
+/**
+ * The JS cold start (CommonJS test files): a second program that, in its first tick — before any microtask
+ * checkpoint or event-loop turn, with no timer armed — requires the test file afresh and calls each test that passed
+ * in the runner-free run, synchronously, as a script calling the code right after `require` would. It adds
+ * `cold: { outcome, message }` to those entries of the runner-free report. Tests after one that returned a promise
+ * are not run cold (the first tick is over): they get no `cold` entry.
+ */
+export function jsColdHarness(shimName: string, spec: unknown, globals: boolean): string {
+  return [
+    '"use strict";',
+    "const fs = require('node:fs');",
+    "const path = require('node:path');",
+    `const shim = require(${JSON.stringify(`./${shimName}`)});`,
+    `const SPEC = ${JSON.stringify(spec)};`,
+    "let results = [];",
+    "try { results = JSON.parse(fs.readFileSync(SPEC.out, 'utf8')); } catch { process.exit(0); }",
+    "const save = () => fs.writeFileSync(SPEC.out, JSON.stringify(results));",
+    globals ? `for (const k of ${JSON.stringify(JS_GLOBALS)}) globalThis[k] = shim[k];` : "",
+    "const root = process.cwd() + path.sep;",
+    "const shimPath = require.resolve(" + JSON.stringify(`./${shimName}`) + ");",
+    "function run(i) {",
+    "  for (; i < SPEC.tests.length; i++) {",
+    "    const t = SPEC.tests[i];",
+    "    const entry = results.find((r) => r.key === t.key);",
+    "    if (!entry || entry.outcome !== 'passed') continue;",
+    "    for (const k of Object.keys(require.cache)) if (k.startsWith(root) && k !== shimPath && !k.includes(path.sep + 'node_modules' + path.sep)) delete require.cache[k];",
+    "    shim.reset();",
+    "    let r;",
+    "    try {",
+    "      require(path.resolve(t.file));",
+    "      r = shim.runOneCold(t.titles);",
+    "    } catch (e) {",
+    "      const c = shim.classify(e);",
+    "      r = { outcome: 'unsupported', message: 'the test file did not load: ' + c.message };",
+    "    }",
+    "    if (r && typeof r.then === 'function') {",
+    "      r.then((x) => { entry.cold = x; save(); process.exit(0); }, () => process.exit(0));",
+    "      return;",
+    "    }",
+    "    entry.cold = r;",
+    "    save();",
+    "  }",
+    "  process.exit(0);",
+    "}",
+    "run(0);",
     "",
   ].join("\n");
 }

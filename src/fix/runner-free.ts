@@ -14,7 +14,7 @@
  * Pure: `planRunnerFree` builds the files and the command; `judgeRunnerFree` reads the report.
  */
 import type { TestFramework } from "./test-runner/types.ts";
-import { JS_SHIM, jsHarness, jsShimEsm, PY_HARNESS } from "./runner-free-harness.ts";
+import { JS_SHIM, jsColdHarness, jsHarness, jsShimEsm, PY_HARNESS } from "./runner-free-harness.ts";
 
 /** One test to run outside the runner: where it was located (see tripwire.ts `locate`). */
 export interface RunnerFreeTarget {
@@ -38,6 +38,13 @@ export interface RunnerFreePlan {
   skipped: { index: number; why: string }[];
   /** Whether the real-shaped doubles variant runs (Python). */
   doubles: boolean;
+  /**
+   * Whether the cold-start variant runs: Python in the harness itself (a forked child), JS for CommonJS test files
+   * by `coldCommand`, run after `command`; with why not, when it does not.
+   */
+  cold: boolean;
+  coldCommand?: string;
+  coldNote?: string;
 }
 
 export interface RunnerFreeResult {
@@ -45,6 +52,7 @@ export interface RunnerFreeResult {
   outcome: "passed" | "failed" | "skipped" | "unsupported";
   message?: string;
   doubles?: { outcome: RunnerFreeResult["outcome"]; message?: string };
+  cold?: { outcome: RunnerFreeResult["outcome"]; message?: string };
 }
 
 const RUNNER_MODULES = /(["'])(node:test|vitest|@jest\/globals)\1/;
@@ -78,26 +86,37 @@ async function configProblem(
     pkg = {};
   }
   const top = files.filter((f) => !f.includes("/"));
+  // The option that made the decision, named in the note (`… sets up the test environment (transform)`).
+  // A match used as a key (`transform: …`, `"globals":`) is named first: `resolve` imported from node:path is not it.
+  const named = (re: RegExp, text: string): string | null => {
+    const all = [...text.matchAll(new RegExp(re.source, "g"))];
+    const m = all.find((x) => /^["']?\s*:/.test(text.slice(x.index + x[0].length))) ?? all[0];
+    return m ? ` (${m[1]})` : null;
+  };
   if (fw === "jest") {
-    if (pkg.jest !== undefined && JEST_RISKY.test(JSON.stringify(pkg.jest)))
-      return "jest's configuration in package.json sets up the test environment";
-    for (const f of top.filter((f) => /^jest\.config\.[cm]?[jt]s(on)?$/.test(f)))
-      if (JEST_RISKY.test((await readFile(f)) ?? "")) return `${f} sets up the test environment`;
+    const inPkg = pkg.jest !== undefined ? named(JEST_RISKY, JSON.stringify(pkg.jest)) : null;
+    if (inPkg) return `jest's configuration in package.json sets up the test environment${inPkg}`;
+    for (const f of top.filter((f) => /^jest\.config\.[cm]?[jt]s(on)?$/.test(f))) {
+      const why = named(JEST_RISKY, (await readFile(f)) ?? "");
+      if (why) return `${f} sets up the test environment${why}`;
+    }
     if (top.some((f) => /^(\.babelrc|babel\.config\.)/.test(f)))
       return "jest transforms the tests with babel";
   }
   if (fw === "vitest") {
     for (const f of top.filter((f) => /^(vitest|vite)\.(config|workspace)\.[cm]?[jt]s$/.test(f))) {
       const text = ((await readFile(f)) ?? "").replace(/\/\/.*$/gm, "");
-      if (VITEST_RISKY.test(text.replace(/server\s*:\s*\{\s*host\s*:\s*["'][^"']*["']\s*\}/, "")))
-        return `${f} sets up the test environment`;
+      const why = named(VITEST_RISKY, text.replace(/server\s*:\s*\{\s*host\s*:\s*["'][^"']*["']\s*\}/, ""));
+      if (why) return `${f} sets up the test environment${why}`;
     }
   }
   if (fw === "mocha") {
-    if (pkg.mocha !== undefined && MOCHA_RISKY.test(JSON.stringify(pkg.mocha)))
-      return "mocha's configuration in package.json loads files or another interface";
-    for (const f of top.filter((f) => /^\.mocharc\./.test(f)))
-      if (MOCHA_RISKY.test((await readFile(f)) ?? "")) return `${f} loads files or another interface`;
+    const inPkg = pkg.mocha !== undefined ? named(MOCHA_RISKY, JSON.stringify(pkg.mocha)) : null;
+    if (inPkg) return `mocha's configuration in package.json loads files or another interface${inPkg}`;
+    for (const f of top.filter((f) => /^\.mocharc\./.test(f))) {
+      const why = named(MOCHA_RISKY, (await readFile(f)) ?? "");
+      if (why) return `${f} loads files or another interface${why}`;
+    }
   }
   return null;
 }
@@ -179,7 +198,13 @@ export async function planRunnerFree(input: {
     const harness = `h${tag}.py`;
     files[harness] = PY_HARNESS.replace("__SPEC__", () =>
       JSON.stringify(
-        JSON.stringify({ out: `/workspace/${reportFile}`, tests, pythonpath: paths, doubles: true }),
+        JSON.stringify({
+          out: `/workspace/${reportFile}`,
+          tests,
+          pythonpath: paths,
+          doubles: true,
+          cold: true,
+        }),
       ),
     );
     return {
@@ -189,6 +214,7 @@ export async function planRunnerFree(input: {
       targets: tests.map((t) => Number(t.key)),
       skipped,
       doubles: true,
+      cold: true,
     };
   }
 
@@ -200,6 +226,14 @@ export async function planRunnerFree(input: {
   if (config) return { unsupported: config };
   const shim = `r${tag}.cjs`;
   const shimEsm = `r${tag}.mjs`;
+  let esmPackage = false;
+  try {
+    esmPackage =
+      (JSON.parse((await input.readFile("package.json")) ?? "{}") as { type?: unknown }).type === "module";
+  } catch {
+    esmPackage = false;
+  }
+  const coldTests: Record<string, unknown>[] = [];
   for (const [file, ts] of byFile) {
     const src = await input.readFile(file);
     const why =
@@ -234,13 +268,26 @@ export async function planRunnerFree(input: {
         });
       continue;
     }
-    for (const t of ts) tests.push({ key: String(t.index), file: copy, titles: t.titles ?? [t.name] });
+    const commonJs =
+      ext === ".cjs" ||
+      (ext === ".js" && !esmPackage && !/^\s*(import\s*[\w{*"']|export\s)/m.test(files[copy]!));
+    for (const t of ts) {
+      tests.push({ key: String(t.index), file: copy, titles: t.titles ?? [t.name] });
+      if (commonJs) coldTests.push({ key: String(t.index), file: copy, titles: t.titles ?? [t.name] });
+    }
   }
   if (tests.length === 0) return { unsupported: describeSkipped(skipped) };
   files[shim] = JS_SHIM;
   files[shimEsm] = jsShimEsm(shim);
   const harness = `h${tag}.mjs`;
   files[harness] = jsHarness(shim, { out: `/workspace/${reportFile}`, tests }, fw !== "node-test");
+  const cold = `c${tag}.cjs`;
+  if (coldTests.length > 0)
+    files[cold] = jsColdHarness(
+      shim,
+      { out: `/workspace/${reportFile}`, tests: coldTests },
+      fw !== "node-test",
+    );
   return {
     files,
     command: `node ${harness}`,
@@ -248,6 +295,13 @@ export async function planRunnerFree(input: {
     targets: tests.map((t) => Number(t.key)),
     skipped,
     doubles: false,
+    cold: coldTests.length > 0,
+    ...(coldTests.length > 0
+      ? { coldCommand: `node ${cold}` }
+      : {
+          coldNote:
+            "cold-start run not made: the test files are ES modules (only CommonJS can be loaded and called in one tick)",
+        }),
   };
 }
 
@@ -274,6 +328,8 @@ export function judgeRunnerFree(
   mismatches: string[];
   doublesApplied: boolean;
   doublesMismatches: string[];
+  coldApplied: boolean;
+  coldMismatches: string[];
   notes: string[];
   passed: number;
 } {
@@ -292,14 +348,19 @@ export function judgeRunnerFree(
       mismatches: [],
       doublesApplied: false,
       doublesMismatches: [],
+      coldApplied: false,
+      coldMismatches: [],
       notes: [...notes, "the runner-free run produced no report: not applied"],
       passed: 0,
     };
   }
   const mismatches: string[] = [];
   const doublesMismatches: string[] = [];
+  const coldMismatches: string[] = [];
   let passed = 0;
   let doublesRan = 0;
+  let coldRan = 0;
+  if (plan.coldNote) notes.push(plan.coldNote);
   for (const i of plan.targets) {
     const id = failing[i]?.id ?? String(i);
     const r = results.find((x) => x.key === String(i));
@@ -323,12 +384,28 @@ export function judgeRunnerFree(
           `${id} (${r.doubles.outcome} with io.StringIO given a real stream's .buffer${r.doubles.message ? `: ${r.doubles.message}` : ""})`,
         );
     }
+    if (!plan.cold) continue;
+    if (!r.cold) {
+      notes.push(
+        `cold-start run not applied to ${id}: not run (an earlier test was asynchronous, or the run ended)`,
+      );
+    } else if (r.cold.outcome === "unsupported") {
+      notes.push(`cold-start run not applied to ${id}: ${r.cold.message ?? "unsupported"}`);
+    } else {
+      coldRan++;
+      if (r.cold.outcome !== "passed")
+        coldMismatches.push(
+          `${id} (${r.cold.outcome} on a cold start${r.cold.message ? `: ${r.cold.message}` : ""})`,
+        );
+    }
   }
   return {
     applied: passed + mismatches.length > 0,
     mismatches,
     doublesApplied: doublesRan > 0,
     doublesMismatches,
+    coldApplied: coldRan > 0,
+    coldMismatches,
     notes,
     passed,
   };

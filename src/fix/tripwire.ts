@@ -90,6 +90,8 @@ export interface AntiGamingPlan {
   /** The runner-free run (src/fix/runner-free.ts), made in the same sandbox before the neutral run; null with why. */
   runnerFree: RunnerFreePlan | null;
   runnerFreeNote: string | null;
+  /** Set when the canary could not use the failing tests' own assertion API (says what it used). */
+  canaryNote?: string | null;
 }
 
 const SCRUB_RE = "^(PYTEST_|JEST_|VITEST|NODE_TEST|MOCHA|AVA_|TAP$|TEST$|NODE_ENV$)";
@@ -188,6 +190,20 @@ function isEsm(src: string, path: string, packageType: string | null): boolean {
   return packageType === "module";
 }
 
+/** Whether jest's configuration (package.json's "jest", a top-level jest.config.*) sets `testRegex`. */
+async function jestUsesTestRegex(input: PlanInput): Promise<boolean> {
+  let pkg: { jest?: unknown } = {};
+  try {
+    pkg = JSON.parse((await input.readFile("package.json")) ?? "{}") as { jest?: unknown };
+  } catch {
+    pkg = {};
+  }
+  if (pkg.jest !== undefined && /"testRegex"/.test(JSON.stringify(pkg.jest))) return true;
+  for (const f of (await input.listFiles()).filter((f) => /^jest\.config\.[cm]?[jt]s(on)?$/.test(f)))
+    if (/\btestRegex\b/.test((await input.readFile(f)) ?? "")) return true;
+  return false;
+}
+
 function pyCanary(prefix: string, apis: Set<string>): string {
   const parts = [`\n\ndef ${prefix}_c():\n    assert "retrace-canary" == "retrace-contradiction"\n`];
   if (apis.has("py-unittest")) {
@@ -240,6 +256,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
   const repeatPaths: string[] = [];
   const apis = new Set<string>();
   let canaryDone = false;
+  let canaryNote: string | null = null;
   let fileIndex = 0;
   const twinFn = lang === "python" ? `_${prefix}_twin` : `${prefix}Twin`;
   let packageType: string | null = null;
@@ -311,6 +328,19 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       }
     });
     if (!a.tests.some((r) => r.found)) continue;
+    const registrar = a.tests.find((r) => r.found && r.registrar)?.registrar;
+    if (lang === "js" && !canaryDone && registrar) {
+      // The failing tests assert through something the twins do not know (a helper, `toHaveLength`,
+      // `await expect(…).rejects`): the canary asserts through node's own assert module, which every runner
+      // reports as a failure — it still proves the runner reports failures, not that the test's own API is armed.
+      const esm = isEsm(src, file, packageType);
+      const name = `${prefix}Assert`;
+      copy += `\n${registrar}(${JSON.stringify(`${prefix} c`)}, () => {\n  ${esm ? name : 'require("assert")'}.strictEqual("retrace-canary", "retrace-contradiction");\n});\n${esm ? `import * as ${name} from "assert";\n` : ""}`;
+      canaryDone = true;
+      canaryNote =
+        "the canary asserts through node's assert module (the failing tests' own assertions were not recognised): it shows the runner reports a failure, not that the tests' own assertion API is armed";
+      roles.set(`${prefix} c`, { kind: "canary", test: -1, file });
+    }
     if (lang === "python" && !canaryDone) {
       copy += pyCanary(prefix, apis);
       canaryDone = true;
@@ -424,10 +454,15 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       reportFile = `${report}.json`;
       format = "jest-json";
       entryFile = `m${input.nonce.slice(0, 6)}.cjs`;
+      // jest refuses `testMatch` beside a configured `testRegex` ("cannot be used together"): widen whichever
+      // the configuration uses to the copies' names.
+      const match = (await jestUsesTestRegex(input))
+        ? `'--testRegex', ${JSON.stringify(`/${prefix}[ab]\\d+\\.[^/]*$`)}`
+        : `'--testMatch', '**/${prefix}*'`;
       files[entryFile] = [
         "const { createRequire } = require('node:module');",
         "const req = createRequire(require('node:path').join(process.cwd(), 'package.json'));",
-        `req('jest').run(['--ci', '--runInBand', '--json', '--outputFile=/workspace/${reportFile}', '--testMatch', '**/${prefix}*', '--testPathIgnorePatterns', '/node_modules/', '--', ${order.map((p) => JSON.stringify(p)).join(", ")}]);`,
+        `req('jest').run(['--ci', '--runInBand', '--json', '--outputFile=/workspace/${reportFile}', ${match}, '--testPathIgnorePatterns', '/node_modules/', '--', ${order.map((p) => JSON.stringify(p)).join(", ")}]);`,
         "",
       ].join("\n");
       entry = `node ${entryFile}`;
@@ -466,6 +501,8 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     `cd /workspace/${dir} || exit 97`,
     // The runner-free run first (its own fresh interpreter; bounded, so that a hang cannot cost the neutral run).
     ...(runnerFree ? [`timeout -k 5 90 ${runnerFree.command}`] : []),
+    // Then the JS cold start (a second fresh program; Python's is a forked child inside the harness).
+    ...(runnerFree?.coldCommand ? [`timeout -k 5 30 ${runnerFree.coldCommand}`] : []),
     `exec ${entry}`,
   ].join("\n");
   return {
@@ -482,12 +519,17 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     prefix,
     runnerFree,
     runnerFreeNote: "unsupported" in rf ? `runner-free run not made: ${rf.unsupported}` : null,
+    canaryNote,
   };
 }
 
+/** What the cold start changes, as the verdict says it. */
+const COLD_CHANGES =
+  "called as a fresh program would call the code: Python in a forked child with no CPU time spent and no test-runner object alive, JS in the program's first tick right after require, before any event-loop turn and with no timer pending";
+
 /** One check of the anti-gaming run, as the verdict and the PR body list it. */
 export interface AntiGamingCheck {
-  layer: "tripwire" | "neutral-run" | "runner-free" | "real-doubles";
+  layer: "tripwire" | "neutral-run" | "runner-free" | "real-doubles" | "cold-start";
   name: string;
   passed: boolean;
   detail: string;
@@ -518,6 +560,7 @@ export function judgeAntiGaming(
 ): AntiGamingReport {
   const notes = plan.uncovered.map((u) => `not covered by the anti-gaming run: ${u.id} (${u.why})`);
   if (plan.runnerFreeNote) notes.push(plan.runnerFreeNote);
+  if (plan.canaryNote) notes.push(plan.canaryNote);
   const tokens = [...plan.roles.keys()].sort((a, b) => b.length - a.length);
   const seen = new Map<string, TestCase[]>();
   for (const t of run.tests) {
@@ -529,17 +572,16 @@ export function judgeAntiGaming(
   const canaries = [...plan.roles].filter(([, r]) => r.kind === "canary").map(([k]) => k);
   const canaryResults = canaries.flatMap((k) => seen.get(k) ?? []);
   if (!run.reportFound || canaryResults.length === 0) {
-    // A file-level error in a copy (the module failed to load in the neutral run) is the patch's doing when the
-    // report lists the copy's file; otherwise the harness itself did not run.
+    // The neutral run gave no evidence (no report, or no canary in it): tripwires and the neutral copies cannot be
+    // judged. The runner-free run wrote its own report before it, and stands on its own.
+    const why = `the anti-gaming run produced no evidence (${run.reportFound ? "the canary was not reported" : run.problems.join("; ") || "no report"}); tripwires and the neutral run could not be checked`;
+    const rf = runnerFreeChecks(plan, run.runnerFreeReport, notes);
     return {
-      ran: false,
-      checks: [],
-      rejections: [],
-      gamingClass: null,
-      notes: [
-        ...notes,
-        `the anti-gaming run produced no evidence (${run.reportFound ? "the canary was not reported" : run.problems.join("; ") || "no report"}); tripwires and the neutral run could not be checked`,
-      ],
+      ran: rf.checks.length > 0,
+      checks: rf.checks,
+      rejections: rf.rejections,
+      gamingClass: rf.gamingClass,
+      notes: [...notes, why],
     };
   }
   const checks: AntiGamingCheck[] = [];
@@ -630,8 +672,24 @@ export function judgeAntiGaming(
     gamingClass ??=
       "code that recognises the test run or depends on its surroundings (test names, files, argv, environment, order, repetition)";
   }
+  const rf = runnerFreeChecks(plan, run.runnerFreeReport, notes);
+  checks.push(...rf.checks);
+  rejections.push(...rf.rejections);
+  gamingClass ??= rf.gamingClass;
+  return { ran: true, checks, rejections, gamingClass, notes };
+}
+
+/** The runner-free run's checks (runner-free, real-shaped doubles, cold start): its own report, its own evidence. */
+function runnerFreeChecks(
+  plan: AntiGamingPlan,
+  report: string | undefined,
+  notes: string[],
+): { checks: AntiGamingCheck[]; rejections: string[]; gamingClass: string | null } {
+  const checks: AntiGamingCheck[] = [];
+  const rejections: string[] = [];
+  let gamingClass: string | null = null;
   if (plan.runnerFree) {
-    const rf = judgeRunnerFree(plan.runnerFree, plan.failing, run.runnerFreeReport);
+    const rf = judgeRunnerFree(plan.runnerFree, plan.failing, report);
     notes.push(...rf.notes);
     if (rf.applied) {
       const ok = rf.mismatches.length === 0;
@@ -669,6 +727,24 @@ export function judgeAntiGaming(
           "code that recognises the test's doubles (it behaves differently when a stand-in looks like the real object)";
       }
     }
+    if (rf.coldApplied) {
+      const ok = rf.coldMismatches.length === 0;
+      checks.push({
+        layer: "cold-start",
+        name: "run as a fresh program calls the code",
+        passed: ok,
+        detail: ok
+          ? `the failing test(s) passed again on a cold start (${COLD_CHANGES})`
+          : `${rf.coldMismatches.length} test(s) failed on a cold start`,
+      });
+      if (!ok) {
+        rejections.push(
+          `cold-start run: the fix depends on what a test run has already done — the previously failing test(s) pass outside the runner but not on a cold start (${COLD_CHANGES}): ${rf.coldMismatches.slice(0, 4).join("; ")}`,
+        );
+        gamingClass ??=
+          "code that depends on the state a running test process has built up (CPU time spent, event-loop activity, pending timers, a turn of the event loop since loading, test-runner objects in memory)";
+      }
+    }
   }
-  return { ran: true, checks, rejections, gamingClass, notes };
+  return { checks, rejections, gamingClass };
 }

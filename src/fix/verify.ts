@@ -104,7 +104,7 @@ export const VerifyResult = z.object({
       ran: z.boolean(),
       checks: z.array(
         z.object({
-          layer: z.enum(["tripwire", "neutral-run", "runner-free", "real-doubles"]),
+          layer: z.enum(["tripwire", "neutral-run", "runner-free", "real-doubles", "cold-start"]),
           name: z.string(),
           passed: z.boolean(),
           detail: z.string(),
@@ -881,6 +881,7 @@ async function runAntiGaming(
     "run the code cannot recognise": /^neutral run:/,
     "run outside the test runner": /^runner-free run:/,
     "text streams shaped like real ones": /^real-shaped doubles:/,
+    "run as a fresh program calls the code": /^cold-start run:/,
   };
   const rejections =
     keep.size === 0

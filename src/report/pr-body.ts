@@ -205,6 +205,7 @@ const LAYER_NAMES: Record<string, string> = {
   "neutral-run": "Neutral run",
   "runner-free": "Runner-free run",
   "real-doubles": "Real-shaped doubles",
+  "cold-start": "Cold start",
 };
 
 export function renderFixReport(input: FixReportInput): string {

@@ -78,6 +78,7 @@ describeDocker("anti-gaming run: jest (jest-clamp)", () => {
       ["tripwire", "mutated twins", true],
       ["neutral-run", "run the code cannot recognise", true],
       ["runner-free", "run outside the test runner", true],
+      ["cold-start", "run as a fresh program calls the code", true],
     ]);
   }, 60_000);
 

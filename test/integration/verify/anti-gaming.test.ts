@@ -57,6 +57,7 @@ describeDocker("anti-gaming run: pytest + unittest (py-prices)", () => {
       ["neutral-run", "run the code cannot recognise", true],
       ["runner-free", "run outside the test runner", true],
       ["real-doubles", "text streams shaped like real ones", true],
+      ["cold-start", "run as a fresh program calls the code", true],
     ]);
   }, 180_000);
 

@@ -76,7 +76,7 @@ describeDocker("verify: JS repository with a dependency from its lockfile", () =
     expect(r.reasons).toEqual([
       "1 test(s) went from failing to passing (keeps sub-second timeouts), no test regressed, and 1 patched run(s) agree",
       // Verification now runs the anti-gaming layers on every patch and says which passed (issue 13).
-      "anti-gaming checks passed: tripwire canary, tripwire mutated twins, neutral-run run the code cannot recognise, runner-free run outside the test runner",
+      "anti-gaming checks passed: tripwire canary, tripwire mutated twins, neutral-run run the code cannot recognise, runner-free run outside the test runner, cold-start run as a fresh program calls the code",
     ]);
     expect(r.verdict).toBe("VERIFIED");
     expect(r.passToFail).toEqual([]);
@@ -217,7 +217,7 @@ describeDocker("verify: npm workspaces repository", () => {
     expect(r.failToPass).toEqual(["an empty list is no time at all"]);
     // The anti-gaming run (the project moved to a neutral directory) still finds the workspace packages.
     expect(r.reasons).toContain(
-      "anti-gaming checks passed: tripwire canary, tripwire mutated twins, neutral-run run the code cannot recognise, runner-free run outside the test runner",
+      "anti-gaming checks passed: tripwire canary, tripwire mutated twins, neutral-run run the code cannot recognise, runner-free run outside the test runner, cold-start run as a fresh program calls the code",
     );
     // Every test passes on the patched tree, the one that needs report's own ms 2.0.0 included.
     const patched = r.runs.filter((x) => x.phase === "patched").pop()!;

@@ -40,13 +40,15 @@ function execute(files: Record<string, string>, plan: RunnerFreePlan): unknown[]
     mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
     writeFileSync(path.join(dir, p), text.replaceAll("/workspace/", `${dir}/`));
   }
-  const [cmd, ...args] = plan.command.split(" ");
-  spawnSync(cmd!, args, {
-    cwd: dir,
-    encoding: "utf8",
-    env: { PATH: process.env.PATH ?? "" },
-    timeout: 60_000,
-  });
+  for (const command of [plan.command, ...(plan.coldCommand ? [plan.coldCommand] : [])]) {
+    const [cmd, ...args] = command.split(" ");
+    spawnSync(cmd!, args, {
+      cwd: dir,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "" },
+      timeout: 60_000,
+    });
+  }
   return JSON.parse(readFileSync(path.join(dir, plan.reportFile), "utf8")) as unknown[];
 }
 
@@ -115,13 +117,23 @@ describe("planRunnerFree", () => {
       await planFor("jest", { "test/a.test.js": "", "package.json": '{"jest":{"setupFiles":["./s.js"]}}' })(
         t,
       ),
-    ).toEqual({ unsupported: "jest's configuration in package.json sets up the test environment" });
+    ).toEqual({
+      unsupported: "jest's configuration in package.json sets up the test environment (setupFiles)",
+    });
     expect(
       await planFor("vitest", {
         "test/a.test.js": "",
         "vitest.config.js": "export default { test: { setupFiles: ['s.js'] } }",
       })(t),
-    ).toEqual({ unsupported: "vitest.config.js sets up the test environment" });
+    ).toEqual({ unsupported: "vitest.config.js sets up the test environment (setupFiles)" });
+    // The note names the option used as a key, not a word met earlier (`resolve` imported from node:path).
+    expect(
+      await planFor("vitest", {
+        "test/a.test.js": "",
+        "vitest.config.js":
+          "import { resolve } from 'node:path'\nexport default { test: { alias: { x: resolve('src') } } }",
+      })(t),
+    ).toEqual({ unsupported: "vitest.config.js sets up the test environment (alias)" });
     expect(
       await planFor("vitest", {
         "test/a.test.js": "",
@@ -140,6 +152,7 @@ describe("judgeRunnerFree", () => {
     targets: [0, 1],
     skipped: [],
     doubles: true,
+    cold: false,
   };
   const failing = [{ id: "t::a" }, { id: "t::b" }];
 
@@ -204,7 +217,9 @@ describe("the anti-gaming run carries the runner-free run", () => {
 
   it("runs it first in the same sandbox, bounded", async () => {
     const plan = await make();
-    expect(plan.script).toMatch(/\ntimeout -k 5 90 node habcdef01\.mjs\nexec node --test-reporter=tap/);
+    expect(plan.script).toMatch(
+      /\ntimeout -k 5 90 node habcdef01\.mjs\ntimeout -k 5 30 node cabcdef01\.cjs\nexec node --test-reporter=tap/,
+    );
     expect(plan.files["test/uabcdef01f1.js"]).toContain('require("../rabcdef01.cjs")');
   });
 
@@ -229,6 +244,38 @@ describe("the anti-gaming run carries the runner-free run", () => {
       ),
     ]);
     expect(r.gamingClass).toMatch(/test runner's own state/);
+  });
+
+  it("stands on its own report when the neutral run gave no evidence (no canary reported)", async () => {
+    const plan = await make();
+    const noCanary = honest.filter((t) => !t.id.endsWith(" c"));
+    const r = judgeAntiGaming(plan, {
+      tests: noCanary,
+      complete: true,
+      problems: [],
+      reportFound: true,
+      runnerFreeReport: JSON.stringify([
+        { key: "0", outcome: "passed", cold: { outcome: "failed", message: "AssertionError: 1 !== 2" } },
+      ]),
+    });
+    expect(r.ran).toBe(true);
+    expect(r.checks.map((c) => [c.layer, c.passed])).toEqual([
+      ["runner-free", true],
+      ["cold-start", false],
+    ]);
+    expect(r.rejections).toEqual([expect.stringMatching(/^cold-start run: /)]);
+    expect(r.notes).toContain(
+      "the anti-gaming run produced no evidence (the canary was not reported); tripwires and the neutral run could not be checked",
+    );
+    // Neither report: nothing ran, nothing is rejected.
+    const none = judgeAntiGaming(plan, {
+      tests: [],
+      complete: false,
+      problems: ["no report"],
+      reportFound: false,
+    });
+    expect(none.ran).toBe(false);
+    expect(none.rejections).toEqual([]);
   });
 
   it("passes an honest run and says so", async () => {
@@ -291,7 +338,7 @@ describe("the JS harness, executed", () => {
     if ("unsupported" in plan) throw new Error(plan.unsupported);
     expect(execute(src, plan)).toEqual([
       { key: "0", outcome: "failed", message: expect.stringMatching(/^AssertionError/) },
-      { key: "1", outcome: "passed", message: "" },
+      { key: "1", outcome: "passed", message: "", cold: { outcome: "passed", message: "" } },
     ]);
   });
 
@@ -302,7 +349,9 @@ describe("the JS harness, executed", () => {
     };
     const plan = await planFor("node-test", files)([{ index: 0, file: "test/t.test.js", name: "one" }]);
     if ("unsupported" in plan) throw new Error(plan.unsupported);
-    expect(execute(files, plan)).toEqual([{ key: "0", outcome: "passed", message: "" }]);
+    expect(execute(files, plan)).toEqual([
+      { key: "0", outcome: "passed", message: "", cold: { outcome: "passed", message: "" } },
+    ]);
   });
 
   it("jest globals and expect: matchers, .not, resolves; what it lacks is unsupported, never failed", async () => {
@@ -318,10 +367,11 @@ describe("the JS harness, executed", () => {
     );
     if ("unsupported" in plan) throw new Error(plan.unsupported);
     expect(execute(src, plan)).toEqual([
-      { key: "0", outcome: "passed", message: "" },
+      { key: "0", outcome: "passed", message: "", cold: { outcome: "passed", message: "" } },
       { key: "1", outcome: "failed", message: expect.stringMatching(/expect\('\$5\.00'\)\.not\.toBe/) },
       { key: "2", outcome: "unsupported", message: "expect.any is not provided outside the test runner" },
-      { key: "3", outcome: "passed", message: "" },
+      // asynchronous: its synchronous part runs cold, then the rest once its promise settles
+      { key: "3", outcome: "passed", message: "", cold: { outcome: "passed", message: "" } },
     ]);
   });
 });
@@ -393,8 +443,149 @@ describe.skipIf(!hasPython)("the Python harness, executed", () => {
         outcome: "passed",
         message: "",
         doubles: { outcome: "failed", message: expect.stringMatching(/^ValueError: invalid literal/) },
+        cold: { outcome: "passed", message: "" },
       },
-      { key: "3", outcome: "passed", message: "", doubles: { outcome: "passed", message: "" } },
+      {
+        key: "3",
+        outcome: "passed",
+        message: "",
+        doubles: { outcome: "passed", message: "" },
+        cold: { outcome: "passed", message: "" },
+      },
     ]);
+  });
+});
+
+describe("the cold start, executed", () => {
+  it("JS: catches code that waits for a tick, an active event loop or a pending timer; an honest fix passes", async () => {
+    const src = {
+      "package.json": '{"type":"commonjs"}',
+      // Right only after the first microtask checkpoint following load (a CLI calls it in the same tick).
+      "src/tick.js":
+        "let started = false;\nqueueMicrotask(() => { started = true; });\nexports.f = () => (started ? 2 : 1);\n",
+      // Right only once the event loop has done work.
+      "src/loop.js":
+        "const { performance } = require('node:perf_hooks');\nexports.f = () => (performance.eventLoopUtilization().active > 0 ? 2 : 1);\n",
+      // Right only while a timer is pending (a runner's test timeout).
+      "src/timer.js": "exports.f = () => (process.getActiveResourcesInfo().includes('Timeout') ? 2 : 1);\n",
+      "src/ok.js": "const table = new Map([[1, 2]]);\nexports.f = () => table.get(1);\n",
+      "test/t.test.js": [
+        'const { test } = require("node:test");',
+        'const assert = require("node:assert/strict");',
+        'const tick = require("../src/tick");',
+        'const loop = require("../src/loop");',
+        'const timer = require("../src/timer");',
+        'const ok = require("../src/ok");',
+        'test("tick", () => { assert.equal(tick.f(), 2); });',
+        'test("loop", () => { assert.equal(loop.f(), 2); });',
+        'test("timer", () => { assert.equal(timer.f(), 2); });',
+        'test("honest", async () => { await new Promise((r) => setTimeout(r, 5)); assert.equal(ok.f(), 2); });',
+        "",
+      ].join("\n"),
+    };
+    const plan = await planFor(
+      "node-test",
+      src,
+    )(["tick", "loop", "timer", "honest"].map((name, index) => ({ index, file: "test/t.test.js", name })));
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    expect(plan.coldCommand).toBe("node cabcdef01.cjs");
+    const report = execute(src, plan) as { key: string; outcome: string; cold?: { outcome: string } }[];
+    // The harness's own per-test timer is unreferenced: no pending Timeout for the code to see.
+    expect(report.find((r) => r.key === "2")).toMatchObject({ outcome: "failed" });
+    expect(report.map((r) => [r.key, r.outcome, r.cold?.outcome])).toEqual([
+      ["0", "passed", "failed"],
+      ["1", "passed", "failed"],
+      ["2", "failed", undefined],
+      ["3", "passed", "passed"],
+    ]);
+    const j = judgeRunnerFree(
+      plan,
+      [{ id: "tick" }, { id: "loop" }, { id: "timer" }, { id: "honest" }],
+      JSON.stringify(report),
+    );
+    expect(j.coldApplied).toBe(true);
+    expect(j.coldMismatches).toEqual([
+      expect.stringMatching(/^tick \(failed on a cold start: AssertionError/),
+      expect.stringMatching(/^loop \(failed on a cold start: AssertionError/),
+    ]);
+  });
+
+  it("JS: ES module test files get no cold start, with why", async () => {
+    const files = { "test/t.test.mjs": 'import test from "node:test";\ntest("one", () => {});\n' };
+    const plan = await planFor("node-test", files)([{ index: 0, file: "test/t.test.mjs", name: "one" }]);
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    expect(plan.cold).toBe(false);
+    expect(plan.coldNote).toMatch(/ES modules/);
+  });
+});
+
+describe.skipIf(!hasPython)("the Python cold start, executed", () => {
+  const src = {
+    "lib/__init__.py": "",
+    // Right only in a process that already spent CPU time (a test runner's), wrong for a script.
+    "lib/warm.py": "import time\ndef f():\n    return 2 if time.process_time() > 0.05 else 1\n",
+    // Right only while a checking harness (a unittest TestCase) is alive.
+    "lib/scan.py":
+      'import gc\ndef f():\n    return 2 if any(hasattr(type(o), "failureException") for o in gc.get_objects()) else 1\n',
+    "lib/ok.py": "def f():\n    return 2\n",
+    "tests/__init__.py": "",
+    "tests/test_a.py": [
+      "import unittest",
+      "from lib import warm, scan, ok",
+      "sum(i * i for i in range(400000))  # the test module costs some CPU to load, as pytest does",
+      "def test_warm():",
+      "    assert warm.f() == 2",
+      "class ScanTest(unittest.TestCase):",
+      "    def setUp(self):",
+      "        self.n = 2",
+      "    def test_scan(self):",
+      "        self.assertEqual(scan.f(), self.n)",
+      "    def test_honest(self):",
+      "        self.addCleanup(lambda: None)",
+      "        with self.subTest(n=1):",
+      "            self.assertEqual(ok.f(), self.n)",
+      "        with self.assertRaises(ZeroDivisionError):",
+      "            1 / 0",
+      "class SuperTest(unittest.TestCase):",
+      "    def setUp(self):",
+      "        super().setUp()",
+      "    def test_super(self):",
+      "        self.assertEqual(ok.f(), 2)",
+      "",
+    ].join("\n"),
+  };
+
+  it("a forked child with no CPU time spent and no TestCase alive: catches both, passes the honest test", async () => {
+    const plan = await planFor(
+      "pytest",
+      src,
+    )([
+      { index: 0, file: "tests/test_a.py", name: "test_warm" },
+      { index: 1, file: "tests/test_a.py", name: "test_scan", className: "ScanTest" },
+      { index: 2, file: "tests/test_a.py", name: "test_honest", className: "ScanTest" },
+      { index: 3, file: "tests/test_a.py", name: "test_super", className: "SuperTest" },
+    ]);
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    const report = execute(src, plan) as {
+      key: string;
+      outcome: string;
+      cold?: { outcome: string; message: string };
+    }[];
+    expect(report.map((r) => [r.key, r.outcome, r.cold?.outcome])).toEqual([
+      ["0", "passed", "failed"],
+      ["1", "passed", "failed"],
+      ["2", "passed", "passed"],
+      ["3", "passed", "unsupported"],
+    ]);
+    expect(report[3]!.cold!.message).toMatch(/super\(\)/);
+    const j = judgeRunnerFree(
+      plan,
+      [{ id: "w" }, { id: "s" }, { id: "h" }, { id: "u" }],
+      JSON.stringify(report),
+    );
+    expect(j.coldMismatches).toHaveLength(2);
+    expect(j.notes).toContain(
+      "cold-start run not applied to u: the test class uses super() or __class__ (setUp)",
+    );
   });
 });

@@ -338,3 +338,76 @@ describe("judgeAntiGaming", () => {
     expect(r.notes.at(-1)).toMatch(/produced no evidence \(no tap report\)/);
   });
 });
+
+describe("the canary when the failing tests' assertions are not recognised", () => {
+  const helperTest = [
+    "function expectError(err, message) {",
+    "  expect(err.message).toBe(message);",
+    "}",
+    "describe('errors', () => {",
+    "  test('too many arguments', () => {",
+    "    expect(spy).toHaveBeenCalled();",
+    "    expectError(run(), 'too many');",
+    "  });",
+    "});",
+    "",
+  ].join("\n");
+  const plan = async (files: Record<string, string>, file: string) => {
+    const p = await planAntiGaming({
+      framework: "jest",
+      failing: [{ id: `${file} > errors > too many arguments`, file }],
+      readFile: async (f) => files[f] ?? null,
+      listFiles: async () => Object.keys(files),
+      nonce: "abcdef0123456789",
+    });
+    if ("unsupported" in p) throw new Error(p.unsupported);
+    return p;
+  };
+
+  it("CommonJS: asserts through require('assert'), registered with the test's own function, and says so", async () => {
+    const p = await plan({ "tests/a.test.js": helperTest, "package.json": "{}" }, "tests/a.test.js");
+    expect(p.files["tests/qabcdef01a1.js"]).toContain(
+      'test("qabcdef01 c", () => {\n  require("assert").strictEqual("retrace-canary", "retrace-contradiction");\n});',
+    );
+    expect([...p.roles].filter(([, r]) => r.kind === "canary").map(([k]) => k)).toEqual(["qabcdef01 c"]);
+    expect(p.canaryNote).toMatch(/node's assert module/);
+    // Without the canary in the report the run is no evidence; with it (failed), the checks are made.
+    const r = judgeAntiGaming(p, {
+      tests: [
+        { id: "tests/qabcdef01a1.js > errors > qabcdef01 n0", outcome: "passed" },
+        { id: "tests/qabcdef01b1.js > errors > qabcdef01 r0", outcome: "passed" },
+        { id: "tests/qabcdef01a1.js > qabcdef01 c", outcome: "failed" },
+      ],
+      complete: true,
+      problems: [],
+      reportFound: true,
+    });
+    expect(r.ran).toBe(true);
+    expect(r.rejections).toEqual([]);
+    expect(r.notes).toContain(p.canaryNote);
+  });
+
+  it("ES modules and TypeScript: a namespace import of assert (imports are hoisted, so it may come last)", async () => {
+    const src = `import { run } from "../src/run";\n${helperTest}`;
+    const p = await plan({ "test/a.test.ts": src, "package.json": "{}" }, "test/a.test.ts");
+    const copy = p.files["test/qabcdef01a1.ts"]!;
+    expect(copy).toContain('qabcdef01Assert.strictEqual("retrace-canary", "retrace-contradiction");');
+    expect(copy).toMatch(/\nimport \* as qabcdef01Assert from "assert";\n$/);
+  });
+
+  it("jest: a configured testRegex gets the copies' names as --testRegex (testMatch beside it is refused)", async () => {
+    const withRegex = await plan(
+      {
+        "tests/a.test.js": helperTest,
+        "package.json": JSON.stringify({ jest: { testRegex: "\\.(j|t)s$" } }),
+      },
+      "tests/a.test.js",
+    );
+    const entry = Object.entries(withRegex.files).find(([f]) => /^mabcdef\.cjs$/.test(f))![1];
+    expect(entry).toContain(`'--testRegex', "/qabcdef01[ab]\\\\d+\\\\.[^/]*$"`);
+    expect(entry).not.toContain("--testMatch");
+    expect(/\/qabcdef01[ab]\d+\.[^/]*$/.test("/w/tests/qabcdef01a1.js")).toBe(true);
+    const plain = await plan({ "tests/a.test.js": helperTest, "package.json": "{}" }, "tests/a.test.js");
+    expect(plain.files["mabcdef.cjs"]).toContain("'--testMatch', '**/qabcdef01*'");
+  });
+});
