@@ -33,6 +33,7 @@ const FINAL =
   /^(?:=+ )?((?:\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?|rerun|subtests (?:passed|failed))(?:, )?)+) in [\d.]+s(?: \([^)]*\))?(?: =+)?$/;
 const E_LINE = /^E {1,3}(.*)$/;
 /** A fixture error names the test's place as `file /abs/tests/test_x.py, line 12`. */
+const MISSING_FIXTURE = /^\s+fixture '\w+' not found$/;
 const FIXTURE_FILE = new RegExp(`^file (${PY_PATH}), line (\\d+)$`);
 const INTERRUPTED = /^!{3,} .* !{3,}$/;
 
@@ -294,6 +295,13 @@ export function createPytestParser(sink: ParserSink) {
           block.buf.push(text, lineNo);
           const e = E_LINE.exec(text);
           if (e && block.eLines.length < 40) block.eLines.push(e[1]!.trimEnd());
+          // pytest before 3.x printed a setup block's missing fixture without the `E   ` prefix.
+          else if (
+            block.eLines.length === 0 &&
+            block.title.startsWith("ERROR at setup of ") &&
+            MISSING_FIXTURE.test(text)
+          )
+            block.eLines.push(text.trim());
           const fx = text.startsWith("file ") ? FIXTURE_FILE.exec(text) : null;
           if (fx && block.firstFile === undefined) {
             block.firstFile = fx[1]!;
