@@ -117,3 +117,78 @@ describe("old pytest setup errors", () => {
     expect(found(block("        mocker = prepare(dirs)"))).toEqual([]);
   });
 });
+
+describe("pytest-xdist crashed worker", () => {
+  const log = (line: string) =>
+    [
+      "=================================== FAILURES ===================================",
+      "_ tests/test_integration/test_backends/test_redis_backend/test_redis_unsupported.py _",
+      "[gw3] linux -- Python 3.12.13 /home/runner/work/proj/proj/.venv/bin/python3",
+      line,
+      "",
+    ].join("\n");
+
+  it("a wide block title and the worker's crash line name the test it was running", () => {
+    const r = parseLog(
+      log(
+        "worker 'gw3' crashed while running 'tests/test_integration/test_backends/test_redis_backend/test_redis_unsupported.py::test_algo[True]'",
+      ),
+    );
+    expect(r.failures.map((f) => [f.test, f.errorType])).toEqual([
+      [
+        "tests/test_integration/test_backends/test_redis_backend/test_redis_unsupported.py::test_algo[True]",
+        "WorkerCrashed",
+      ],
+    ]);
+  });
+
+  it("not a short `_ x _` line, and the crash names its test, not the block's file", () => {
+    const short = [
+      "=================================== FAILURES ===================================",
+      "_ note _",
+      "worker 'gw0' crashed while running 'tests/test_a.py::test_b'",
+      "",
+    ].join("\n");
+    expect(found(short)).toEqual([]);
+    expect(found(log("[gw3] node down: Not properly terminated")).map((f) => f[0])).not.toContain(
+      "tests/test_integration/test_backends/test_redis_backend/test_redis_unsupported.py::test_algo[True]",
+    );
+  });
+});
+
+describe("RSpec Failures: section with the reporter's sentence before its block", () => {
+  const log = (failureLine: string) =>
+    [
+      "Failures:",
+      "one test fails when run with rspec 3, all tests pass with rspec 2",
+      "",
+      "  1) Shell execute returns the output",
+      failureLine,
+      "       expected false to respond to `false?`",
+      "     # ./spec/shell_spec.rb:19:in `block (3 levels) in <top (required)>'",
+      "",
+    ].join("\n");
+
+  it("the block after the sentence is a failure", () => {
+    expect(found(log("     Failure/Error: result.empty?.should be_false"))).toEqual([
+      ["spec/shell_spec.rb > Shell execute returns the output", "spec/shell_spec.rb", 19],
+    ]);
+  });
+
+  it("not a numbered list under a sentence without RSpec's Failure/Error line, nor after long prose", () => {
+    expect(found(log("     we tried again"))).toEqual([]);
+    const prose = [
+      "Failures:",
+      "line one of the story",
+      "line two of the story",
+      "line three of the story",
+      "line four of the story",
+      "",
+      "  1) Shell execute returns the output",
+      "     Failure/Error: result.empty?.should be_false",
+      "     # ./spec/shell_spec.rb:19:in `block (3 levels) in <top (required)>'",
+      "",
+    ].join("\n");
+    expect(found(prose)).toEqual([]);
+  });
+});
