@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseLog } from "../../../src/logs/index.ts";
+import { prefixOf } from "../../../src/logs/prefix.ts";
 
 const found = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
 
@@ -77,5 +78,56 @@ describe("xUnit.net runner lines", () => {
       "",
     ].join("\n");
     expect(found(log)).toEqual([]);
+  });
+});
+
+describe("turborepo's task column and a Playwright header pasted mid-line", () => {
+  const run = (prefix: string) =>
+    [
+      "                                 2) [chromium] › email.spec.ts:28:1 › contact form ──────────────",
+      `${prefix}`,
+      `${prefix}    Error: expect(received).toBeTruthy()`,
+      `${prefix}`,
+      `${prefix}      33 |   // Check the toast`,
+      `${prefix}    > 34 |   expect(await page.isVisible('li')).toBeTruthy();`,
+      `${prefix}         |                                      ^`,
+      "",
+    ].join("\n");
+
+  it("the column `@scope/pkg:task: ` is framing, and the padded header opens the block", () => {
+    expect(found(run("@acme/e2e-tests:dev:test: ").replaceAll(": \n", ":\n"))).toEqual([
+      ["email.spec.ts > contact form", "email.spec.ts", 34],
+    ]);
+    expect(found(run("web:test: "))).toEqual([["email.spec.ts > contact form", "email.spec.ts", 34]]);
+  });
+
+  it("reads the shape: an npm package name, its task and a colon", () => {
+    expect(prefixOf("@acme/e2e-tests:dev:test:   1) x")).toEqual({
+      shape: "turbo:@acme/e2e-tests:dev:test:",
+      length: 26,
+    });
+    expect(prefixOf("web:test:")?.shape).toBe("turbo:web:test:");
+    expect(prefixOf("INFO:root: started")).toBeNull();
+    expect(prefixOf("https://example.com/a: moved")).toBeNull();
+  });
+
+  it("not a padded header without an error line, nor `name:word:` lines that differ", () => {
+    const noError = run("web:test: ").replace(
+      "Error: expect(received).toBeTruthy()",
+      "waiting for the toast",
+    );
+    expect(found(noError)).toEqual([]);
+    const generic = [
+      "src/a.c:3:5: error: x undeclared",
+      "src/a.c:4:1: error: y undeclared",
+      "make: *** [all] Error 1",
+      "",
+    ];
+    expect(found(generic.join("\n"))).toEqual(
+      [
+        ["src/a.c", 3],
+        ["src/a.c", 4],
+      ].map(([f, l]) => [null, f, l]),
+    );
   });
 });
