@@ -1,10 +1,10 @@
 /**
  * Line prefixes that a log carries on every line of a stretch and that no format parser reads: a package
  * build service's elapsed time (`[   26s] `), a build tool's level wrapping another tool's output
- * (`[INFO] --- FAIL: TestX`), docker-compose's service column (`web_1  | `), a clock (`[12:03:44] `), a
- * markdown quote (`> `). The rule: a prefix of one of these shapes that opens at least RUN consecutive
+ * (`[INFO] --- FAIL: TestX`), docker-compose's service column (`web_1  | `), turborepo's task column
+ * (`@acme/web:test: `), a clock (`[12:03:44] `), a markdown quote (`> `). The rule: a prefix of one of these shapes that opens at least RUN consecutive
  * lines is framing, and the parsers see those lines without it. The shape, not the exact text, is
- * compared (`[   26s] ` then `[   27s] `), except docker-compose's, whose service name must repeat.
+ * compared (`[   26s] ` then `[   27s] `), except docker-compose's and turborepo's, whose name must repeat.
  *
  * A parser that reads a prefix itself (Surefire reads Maven's `[INFO]`/`[ERROR]`) declares its shape and is
  * offered the line as printed, before the others.
@@ -26,6 +26,8 @@ const LEVELS = new Set(["INFO", "ERROR", "WARNING", "WARN", "DEBUG", "TRACE", "F
 const ELAPSED = /^\[ *\d+(?:\.\d+)?s\] ?/;
 const CLOCK = /^\[(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\] ?/;
 const SERVICE = /^([A-Za-z0-9][\w.-]{0,62}?)(?:[_-]\d+)? *\| ?/;
+/** turborepo: an npm package name (lowercase, maybe scoped), its task (`test`, `dev:test`), a colon. */
+const TURBO = /^((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9._-]*:[a-z0-9][\w.-]*(?::[\w.-]+)*:)(?: |$)/;
 
 /** The framing prefix shape a line opens with, or null. Cheap on lines that have none: one char test first. */
 export function prefixOf(text: string): Prefix | null {
@@ -47,6 +49,13 @@ export function prefixOf(text: string): Prefix | null {
     if (text.length === 1) return { shape: "quote", length: 1 };
     if (c1 === 32) return { shape: "quote", length: 2 };
     return null;
+  }
+  if (c0 === 64 /* @ */ || (c0 >= 97 && c0 <= 122) || (c0 >= 48 && c0 <= 57)) {
+    const colon = text.indexOf(":");
+    if (colon > 0 && colon < 120 && text.charCodeAt(colon + 1) !== 32) {
+      const m = TURBO.exec(text);
+      if (m) return { shape: `turbo:${m[1]}`, length: m[0].length };
+    }
   }
   // docker-compose: a service name, padding, `|`. Scan the name by hand: most lines fail on their first word.
   if ((c0 >= 97 && c0 <= 122) || (c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90)) {

@@ -33,6 +33,10 @@ export function createCargoParser(sink: ParserSink) {
   let inRun = false;
   let block: { id: string; buf: BlockBuffer; fragment: boolean; evidence: boolean } | null = null;
   let failuresList = false;
+  // Tests a progress line marked FAILED and the blocks seen: a FAILED test with no `---- name stdout ----`
+  // block (`--nocapture`, or a paste cut before the `failures:` section) is still a failing test.
+  let progressFailed: { id: string; lineNo: number; text: string }[] = [];
+  const withBlock = new Set<string>();
   let rustc: {
     code: string | null;
     message: string;
@@ -40,12 +44,29 @@ export function createCargoParser(sink: ParserSink) {
     loc: { file: string; line: number; column: number } | null;
   } | null = null;
 
+  function flushProgress(): void {
+    for (const f of progressFailed) {
+      if (withBlock.has(f.id)) continue;
+      sink.failure({
+        category: "test",
+        test: f.id,
+        message: "test failed",
+        stack: f.text,
+        start: f.lineNo,
+        end: f.lineNo,
+      });
+    }
+    progressFailed = [];
+    withBlock.clear();
+  }
+
   function flushBlock(): void {
     if (!block) return;
     if (block.fragment && !block.evidence) {
       block = null;
       return;
     }
+    withBlock.add(block.id);
     const p = summarizePanic(block.buf.lines, sink);
     sink.failure({
       category: "test",
@@ -110,6 +131,8 @@ export function createCargoParser(sink: ParserSink) {
       if (/^warning\b/.test(text) || /^For more information about this error/.test(text)) return true;
       if (CARGO_STATUS.test(text)) return true;
       if (RUNNING.test(text)) {
+        flushBlock();
+        flushProgress();
         inRun = true;
         failuresList = false;
         return true;
@@ -149,6 +172,7 @@ export function createCargoParser(sink: ParserSink) {
       const t = TEST.exec(text);
       if (t) {
         const o = t[2]!;
+        if (o === "FAILED" && progressFailed.length < 5_000) progressFailed.push({ id: t[1]!, lineNo, text });
         sink.test(
           t[1]!,
           o === "ok" || o.startsWith("bench") ? "passed" : o === "FAILED" ? "failed" : "skipped",
@@ -169,6 +193,7 @@ export function createCargoParser(sink: ParserSink) {
       }
       if (RESULT.test(text)) {
         flushBlock();
+        flushProgress();
         sink.summary(countWords(text));
         inRun = false;
         failuresList = false;
@@ -182,6 +207,7 @@ export function createCargoParser(sink: ParserSink) {
     },
     end(): void {
       flushBlock();
+      flushProgress();
       flushRustc();
     },
   };

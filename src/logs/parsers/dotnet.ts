@@ -20,6 +20,15 @@ const FRAME_METHOD = /^\s*at ([\w.`<>+]+)\(/;
 const SECTION =
   /^ {0,4}(Error Message|Stack Trace|Standard Output Messages|Standard Error Messages|Debug Trace|Additional Information|Results \(\d+\)):$/;
 const FRAME = /^\s*at (.+?)\(.*?\)(?: in (.+?):line (\d+))?$/;
+/** xUnit's own runner prints a frame's source before its method: `/src/T/CartTests.cs(21,0): at Shop.T.CartTests.Adds()`. */
+const XUNIT_FRAME = /^\s*(.+?\.(?:cs|fs|vb))\((\d+),\d+\): at (.+?)\(/;
+/**
+ * xUnit.net's runner lines (`[xUnit.net 00:05:23.48]     Ns.Class.Method(x: 1) [FAIL]`, printed by `dotnet test`
+ * before VSTest's own `Failed` line, or alone): the result at four spaces, its message, `Stack Trace:` and
+ * frames deeper.
+ */
+const XUNIT_LINE = /^\[xUnit\.net [\d:.]+\] (.*)$/;
+const XUNIT_FAIL = /^ {4}(\S.*?) \[FAIL\]$/;
 const MODERN_SUMMARY =
   /^(?:Failed|Passed)!\s+- Failed:\s+(\d+), Passed:\s+(\d+), Skipped:\s+(\d+), Total:\s+(\d+)/;
 const OLD_SUMMARY = /^Total tests: (\d+)\. Passed: (\d+)\. Failed: (\d+)\. Skipped: (\d+)\./;
@@ -30,7 +39,8 @@ function locate(
   sink: ParserSink,
 ): { file: string; line: number; method: string } | null {
   for (const l of lines) {
-    const f = FRAME.exec(l);
+    const x = XUNIT_FRAME.exec(l);
+    const f = x ? ([l, x[3]!, x[1]!, x[2]!] as const) : FRAME.exec(l);
     if (!f?.[2]) continue;
     if (/^(?:System|Microsoft|NUnit|Xunit|xunit|FluentAssertions|Shouldly)\./.test(f[1]!)) continue;
     return { file: sink.path(f[2]!), line: Number(f[3]), method: f[1]!.trim() };
@@ -90,6 +100,35 @@ export function createDotnetParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      const xu = text.startsWith("[xUnit.net ") ? XUNIT_LINE.exec(text) : null;
+      if (xu) {
+        active = true;
+        const body = xu[1]!;
+        const fail = XUNIT_FAIL.exec(body);
+        if (fail) {
+          flush();
+          block = {
+            name: fail[1]!.trim(),
+            buf: new BlockBuffer(150, 12_000),
+            section: "Error Message",
+            message: [],
+            stack: [],
+          };
+          block.buf.push(text, lineNo);
+          return true;
+        }
+        if (block && /^ {6}/.test(body)) {
+          block.buf.push(text, lineNo);
+          const sec = /^ {6}(Stack Trace|Output):$/.exec(body);
+          if (sec) block.section = sec[1] === "Output" ? "Standard Output Messages" : "Stack Trace";
+          else if (block.section === "Error Message" && block.message.length < 30)
+            block.message.push(body.trim());
+          else if (block.section === "Stack Trace" && block.stack.length < 60) block.stack.push(body);
+          return true;
+        }
+        flush();
+        return true;
+      }
       if (START.test(text)) {
         active = true;
         return true;

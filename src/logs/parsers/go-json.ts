@@ -166,6 +166,18 @@ export function createGoJsonParser(sink: ParserSink) {
       return true;
     },
     end(): void {
+      // A stream cut before a test's `fail` event (a paste, a killed job): the test's own output already
+      // printed its result line `--- FAIL: Name (0.00s)`, so it failed.
+      for (const [key, buf] of outputs) {
+        if (failed.some((f) => f.key === key)) continue;
+        const at = key.indexOf("\u0000");
+        const pkg = key.slice(0, at);
+        const test = key.slice(at + 1);
+        const result = `--- FAIL: ${test} (`;
+        if (!decodeOutput(buf.lines).some((l) => l.trimStart().startsWith(result))) continue;
+        sink.test(`${pkg}.${test}`, "failed");
+        if (failed.length < 5_000) failed.push({ key, pkg, test });
+      }
       for (const pkg of new Set(failed.map((f) => f.pkg))) finishPackage(pkg);
       held.flush(sink);
     },

@@ -68,7 +68,8 @@ export function createPlaywrightParser(sink: ParserSink) {
       // Without the run's header, a numbered failure header ruled off with `─` (`  1) [chromium] › a.spec.ts:8:3 ›
       // test ───`) opens a failure block; it counts only with an error line inside (checked at the end).
       if (!active && text.endsWith("─") && text.startsWith("  ")) {
-        const b0 = BLOCK.exec(text);
+        // A paste that starts inside the terminal's line keeps the header's padding (`        6) [chromium] › …`).
+        const b0 = BLOCK.exec(text) ?? BLOCK.exec(`  ${text.trimStart()}`);
         const t0 = b0 ? idOf(b0[2]!, sink) : null;
         if (t0) {
           active = true;
@@ -76,7 +77,7 @@ export function createPlaywrightParser(sink: ParserSink) {
         }
       }
       if (!active) return false;
-      const b = BLOCK.exec(text);
+      const b = BLOCK.exec(block === null && loose && text.endsWith("─") ? `  ${text.trimStart()}` : text);
       if (b) {
         const t = idOf(b[2]!, sink);
         if (t) {

@@ -17,6 +17,10 @@ const SESSION_START = /^=+ test session starts =+$/;
 const SECTION =
   /^=+ (ERRORS|FAILURES|PASSES|warnings summary|short test summary info|xfailures|xpasses|.* (?:passed|failed|error|errors|skipped|deselected|xfailed|xpassed|warnings?|no tests ran).* in [\d.]+s(?: \([^)]*\))?) =+$/;
 const BLOCK_TITLE = /^_{3,} (.+?) _{3,}$/;
+/** A title as wide as the terminal keeps one or two underscores each side: `_ tests/deep/test_x.py::test_y _`. */
+const WIDE_TITLE = /^_{1,2} (\S.*?) _{1,2}$/;
+/** pytest-xdist's block for a worker that died: the test it was running is the failure. */
+const WORKER_CRASHED = /^worker '(gw\d+)' crashed while running '(.+)'$/;
 // A directory or file name after the first may hold single spaces (`tests/deep dir/test_x.py`).
 const PY_PATH = "[^\\s/]*(?:/(?:[^\\s/]| (?=[^\\s/]))+?)*?\\.py";
 const LOCATION = new RegExp(`^(${PY_PATH.replaceAll("\\s", "\\s:")}):(\\d+):(?: in \\S+| (\\w[\\w.]*))? ?$`);
@@ -33,6 +37,7 @@ const FINAL =
   /^(?:=+ )?((?:\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?|rerun|subtests (?:passed|failed))(?:, )?)+) in [\d.]+s(?: \([^)]*\))?(?: =+)?$/;
 const E_LINE = /^E {1,3}(.*)$/;
 /** A fixture error names the test's place as `file /abs/tests/test_x.py, line 12`. */
+const MISSING_FIXTURE = /^\s+fixture '\w+' not found$/;
 const FIXTURE_FILE = new RegExp(`^file (${PY_PATH}), line (\\d+)$`);
 const INTERRUPTED = /^!{3,} .* !{3,}$/;
 
@@ -43,6 +48,8 @@ interface Block {
   buf: BlockBuffer;
   eLines: string[];
   location: { file: string; line: number; type: string | null } | null;
+  /** The node id a crashed xdist worker was running. */
+  crashed?: string;
 }
 
 function outcomeOf(word: string): TestOutcome | "rerun" {
@@ -144,6 +151,21 @@ export function createPytestParser(sink: ParserSink) {
   }
 
   function emit(b: Block): string {
+    if (b.crashed !== undefined) {
+      const file = sink.path(b.crashed.split("::")[0]!);
+      sink.failure({
+        category: "test",
+        test: b.crashed,
+        file: null,
+        errorType: "WorkerCrashed",
+        message: b.eLines[0] ?? "worker crashed",
+        stack: b.buf.text(),
+        start: b.buf.start,
+        end: b.buf.end,
+      });
+      sink.test(b.crashed, "failed", file);
+      return b.crashed;
+    }
     const key = titleKey(b.title);
     // Find the node id from the short summary when there is one.
     let id: string | null = null;
@@ -283,7 +305,7 @@ export function createPytestParser(sink: ParserSink) {
         return false;
       }
       if (section === "blocks") {
-        const t = BLOCK_TITLE.exec(text);
+        const t = BLOCK_TITLE.exec(text) ?? (text.length >= 60 ? WIDE_TITLE.exec(text) : null);
         if (t) {
           closeBlock();
           block = { title: t[1]!, buf: new BlockBuffer(), eLines: [], location: null };
@@ -292,8 +314,20 @@ export function createPytestParser(sink: ParserSink) {
         }
         if (block) {
           block.buf.push(text, lineNo);
+          const wc = WORKER_CRASHED.exec(text);
+          if (wc && block.crashed === undefined) {
+            block.crashed = wc[2]!;
+            block.eLines.push(text.trim());
+          }
           const e = E_LINE.exec(text);
           if (e && block.eLines.length < 40) block.eLines.push(e[1]!.trimEnd());
+          // pytest before 3.x printed a setup block's missing fixture without the `E   ` prefix.
+          else if (
+            block.eLines.length === 0 &&
+            block.title.startsWith("ERROR at setup of ") &&
+            MISSING_FIXTURE.test(text)
+          )
+            block.eLines.push(text.trim());
           const fx = text.startsWith("file ") ? FIXTURE_FILE.exec(text) : null;
           if (fx && block.firstFile === undefined) {
             block.firstFile = fx[1]!;

@@ -37,7 +37,15 @@ export function createRspecParser(sink: ParserSink) {
   /** `(FAILED - n)` examples by n, with their full description (groups and example joined by spaces). */
   const marked = new Map<number, { description: string; lineNo: number }>();
 
+  /**
+   * A paste may put the reporter's sentence between `Failures:` and the first block: up to three such lines are
+   * skipped, and the blocks of that section then count only with RSpec's `Failure/Error:` line.
+   */
+  let proseLeft = 0;
+  let loose = false;
+
   function close(): void {
+    if (block && loose && !block.buf.lines.some((l) => /^\s+Failure\/Error:/.test(l))) block = null;
     if (block && blocks.length < 1000) blocks.push(block);
     block = null;
   }
@@ -72,6 +80,8 @@ export function createRspecParser(sink: ParserSink) {
       if (FAILURES.test(text)) {
         close();
         section = "failures";
+        proseLeft = 3;
+        loose = false;
         return true;
       }
       if (PENDING.test(text)) {
@@ -118,6 +128,7 @@ export function createRspecParser(sink: ParserSink) {
         const e = ENTRY.exec(text);
         if (e) {
           close();
+          proseLeft = 0;
           if (section === "failures") {
             block = { description: e[2]!, buf: new BlockBuffer() };
             block.buf.push(text, lineNo);
@@ -134,6 +145,11 @@ export function createRspecParser(sink: ParserSink) {
         if (block && FRAME.test(text)) {
           block.buf.push(text, lineNo);
           return true;
+        }
+        if (section === "failures" && !block && blocks.length === 0 && proseLeft > 0) {
+          proseLeft--;
+          loose = true;
+          return false;
         }
         close();
         section = null;

@@ -121,6 +121,7 @@ export function createSurefireParser(sink: ParserSink) {
           c0 !== 87 /* W */ &&
           c0 !== 82 /* R */ &&
           c0 !== 84 /* T */ &&
+          c0 !== 70 /* F */ &&
           c0 !== 32 &&
           // A detail line (`method(pkg.Class)  Time elapsed: … <<< FAILURE!`) ends with `!`.
           raw.charCodeAt(raw.length - 1) !== 33
@@ -163,6 +164,12 @@ export function createSurefireParser(sink: ParserSink) {
       }
       // A log cut before the test run still has Maven's recap and count lines.
       if (!active && p && (RECAP_HEAD.test(text) || TOTAL.test(text) || text === "Results:")) active = true;
+      // Surefire 2's recap pasted without Maven's prefixes: its heading carries the first entry, a test method
+      // and its fully qualified class (`Failed tests:   testX(pkg.Class): message`).
+      if (!active && !p && text.startsWith(text.startsWith("F") ? "Failed tests: " : "Tests in error: ")) {
+        const first = LEGACY_ENTRY.exec(`  ${text.replace(/^[^:]+: +/, "")}`);
+        if (first && /^(?:[a-z_][\w$]*\.)+[A-Z][\w$]*$/.test(first[2]!)) active = true;
+      }
       // A paste that starts at a failure's detail line: the line itself names the test's class in full
       // (`testX(pkg.Class)  Time elapsed: 0.008 sec  <<< FAILURE!`, or `pkg.Class.testX -- Time elapsed …`).
       if (!active && text.endsWith("!")) {
