@@ -78,7 +78,7 @@ export function workflowNodeVersion(workflows: readonly string[]): string | null
   const found = new Set<string>();
   for (const text of workflows) {
     for (const line of text.split(/\r?\n/)) {
-      const m = /^[ \t]*-?[ \t]*node-version[ \t]*:(.*)$/.exec(line);
+      const m = /^-?[ \t]*node-version[ \t]*:(.*)$/.exec(line.trimStart());
       if (!m) continue;
       const value = stripComment(m[1] ?? "").trim();
       const items = value.startsWith("[") ? value.replace(/^\[|\]$/g, "").split(",") : [value];
