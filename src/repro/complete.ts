@@ -238,8 +238,13 @@ function pythonBoundNames(code: string): Set<string> {
     }
   }
   for (const m of code.matchAll(/^\s*(?:async\s+)?(?:def|class)\s+(\w+)/gm)) names.add(m[1]!);
-  for (const m of code.matchAll(/^\s*([\w, ]+?)\s*(?::[^=\n]+)?=(?!=)/gm))
-    for (const n of m[1]!.split(",")) names.add(n.trim());
+  // Assignment targets (`a, b = …`, `x: int = …`), line by line with one greedy run: the pattern that had
+  // `^\s*`, a lazy run and `\s*` over the same spaces was cubic in a line of spaces (a report's 60,000-space
+  // line held the host for minutes, found by the fourth red team).
+  for (const line of code.split("\n")) {
+    const m = /^([\w, \t]+)(?::[^=\n]+)?=(?!=)/.exec(line.trimStart());
+    if (m) for (const n of m[1]!.split(",")) names.add(n.trim());
+  }
   for (const m of code.matchAll(/\b(?:for|as)\s+(\w+)/g)) names.add(m[1]!);
   for (const m of code.matchAll(/\bdef\s+\w+\(([^)]*)\)/g))
     for (const p of m[1]!.split(",")) names.add(p.trim().split(/[:=]/)[0]!.replace(/^\*+/, "").trim());

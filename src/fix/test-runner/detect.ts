@@ -14,12 +14,22 @@ export function frameworkOf(command: string): TestFramework {
   if (/(^|[\s;&|(/])vitest(\s|$)/.test(command)) return "vitest";
   if (/(^|[\s;&|(/])jest(\s|$)/.test(command)) return "jest";
   if (/(^|[\s;&|(/])mocha(\s|$)/.test(command)) return "mocha";
-  if (/(^|[\s;&|(/])node(\s+\S+)*?\s+--test(\s|=|$)/.test(command)) return "node-test";
+  if (runsNodeTest(command)) return "node-test";
   if (/(^|[\s;&|(/])(py\.test|pytest)(\s|$)/.test(command) || /python3?\s+-m\s+pytest/.test(command))
     return "pytest";
   if (/(^|[\s;&|(])go\s+test(\s|$)/.test(command)) return "go";
   if (/(^|[\s;&|(])cargo\s+(test|nextest)(\s|$)/.test(command)) return "cargo";
   return "unknown";
+}
+
+/**
+ * `node … --test`: a `node` word, then a `--test` word after it (`node --test`, `node --import x --test=…`).
+ * Two linear searches: the one pattern that said this (`node(\s+\S+)*?\s+--test`) was quadratic in the
+ * number of `node` words (a 1 MiB scripts.test held the host for hours).
+ */
+function runsNodeTest(command: string): boolean {
+  const node = /(^|[\s;&|(/])node(?=\s)/.exec(command);
+  return node !== null && /\s--test(\s|=|$)/.test(command.slice(node.index + node[0].length));
 }
 
 const NPM_TEST = /^\s*(npm\s+(run\s+)?test|npm\s+t|yarn\s+(run\s+)?test|pnpm\s+(run\s+)?test)\s*$/;

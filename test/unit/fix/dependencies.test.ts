@@ -11,6 +11,7 @@ import {
 import {
   chooseRequirementsFiles,
   isTestRequirementsFile,
+  parseIni,
   parseRequirements,
   pyprojectRequirements,
   requirementIncludes,
@@ -330,5 +331,30 @@ describe("dependencyDirs", () => {
     expect(await dependencyDirs(ws, pytest, { provider })).toEqual([]);
     expect(await dependencyDirs(ws, jest, { provider, extraDirs: installed })).toEqual(installed);
     expect(lockfiles).toHaveLength(2);
+  });
+});
+
+describe("hostile Python manifests (fourth red team)", () => {
+  it("an INI line of a 1 MiB space run is read in linear time; keys and values as before", () => {
+    const started = Date.now();
+    const ini = parseIni(
+      `[options]\na${" ".repeat(1024 * 1024)}\nname : x \ninstall_requires=\n  a==1\n=v\n`,
+    );
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect([...(ini.get("options")?.entries() ?? [])]).toEqual([
+      ["name", "x"],
+      ["install_requires", "\na==1"],
+    ]);
+    expect(toxRequirements(`[testenv]\ndeps${" ".repeat(1024 * 1024)}x\n`).requirements).toEqual([]);
+  });
+
+  it("a chain of 20,000 include-groups is expanded without recursion, in order, cycles cut", () => {
+    const lines = ["[dependency-groups]", 'test = ["t==1", {include-group = "g0"}, "u==1"]'];
+    for (let i = 0; i < 20_000; i++) lines.push(`g${i} = ["p${i}==1", {include-group = "g${i + 1}"}]`);
+    lines.push('g20000 = [{include-group = "test"}, "last==1"]');
+    const r = pyprojectRequirements(`${lines.join("\n")}\n`);
+    expect(r.requirements).toHaveLength(20_003);
+    expect(r.requirements.slice(0, 3)).toEqual(["t==1", "p0==1", "p1==1"]);
+    expect(r.requirements.slice(-2)).toEqual(["last==1", "u==1"]);
   });
 });

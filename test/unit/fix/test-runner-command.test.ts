@@ -311,3 +311,23 @@ describe("package-manager invocations of scripts and binaries (no yarn or pnpm i
     expect((await describeCommand(ws, "npm run nope", "--test")).command).toBe("npm run nope");
   });
 });
+
+describe("frameworkOf on hostile scripts (fourth red team)", () => {
+  it("reads `node … --test` as before, in time linear in the command", () => {
+    for (const [command, framework] of [
+      ["node --test", "node-test"],
+      ["node --import tsx --test=spec test/", "node-test"],
+      ["cross-env X=1 node  a b\t--test", "node-test"],
+      ["cd x && node --test", "node-test"],
+      ["nodex --test", "unknown"],
+      ["node --testing", "unknown"],
+      ["node a.js; echo --testx", "unknown"],
+    ] as const)
+      expect(frameworkOf(command), command).toBe(framework);
+    const started = Date.now();
+    expect(frameworkOf("node ".repeat(250_000))).toBe("unknown");
+    expect(frameworkOf(`${"node ".repeat(250_000)}--test`)).toBe("node-test");
+    // The one pattern took hours on the first; both take milliseconds now.
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});

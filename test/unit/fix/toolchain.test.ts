@@ -4,6 +4,7 @@ import {
   detectToolchain,
   nodeRange,
   pythonSatisfies,
+  shownSpec,
   workflowNodeVersion,
 } from "../../../src/fix/toolchain.ts";
 
@@ -120,5 +121,39 @@ describe("the CI workflow's setup-node version", () => {
     expect(detectToolchain(files({ "package.json": pkg }), []).node?.source).toBe(
       "package.json engines.node",
     );
+  });
+});
+
+describe("hostile toolchain files are read in time linear in their size (fourth red team)", () => {
+  it("a run of newlines or spaces, and millions of listed versions, cost milliseconds", () => {
+    const started = Date.now();
+    expect(workflowNodeVersion(["\n".repeat(256 * 1024)])).toBeNull();
+    expect(workflowNodeVersion([`node-version: a${" ".repeat(256 * 1024)}b\n`])).toBeNull();
+    expect(workflowNodeVersion([`-${" ".repeat(256 * 1024)}x\n`, `${" \t".repeat(128 * 1024)}\n`])).toBeNull();
+    expect(workflowNodeVersion([`node-version: [${Array(60_000).fill("20").join(",")}, 22]\n`])).toBe("22");
+    const t = detectToolchain(
+      files({ "pyproject.toml": "\n".repeat(256 * 1024), "setup.cfg": "\n".repeat(256 * 1024) }),
+    );
+    expect(t.python).toBeNull();
+    // 8 KiB of newlines took 522 s with the pattern spanning lines; now the whole test takes well under one.
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("keeps reading values as before: comments, quotes, keys that only start alike, empty values", () => {
+    expect(workflowNodeVersion(["  - node-version: 20#lts\n", "node-version:   '18.x'  # old\n"])).toBe("20");
+    const py = detectToolchain(
+      files({ "pyproject.toml": '[project]\nrequires-python-x = "9"\n  requires-python = ">=3.9"\n' }),
+    );
+    expect(py.python).toEqual({ spec: ">=3.9", source: "pyproject.toml requires-python", kind: "range" });
+    // An empty value is no request (the old pattern took the next line as the value).
+    const cfg = detectToolchain(files({ "setup.cfg": "[options]\npython_requires =\nzip_safe = false\n" }));
+    expect(cfg.python).toBeNull();
+  });
+
+  it("quotes a long request by its start and length", () => {
+    expect(shownSpec("20")).toBe("20");
+    const long = shownSpec(`20.${"9".repeat(200_000)}`);
+    expect(long.length).toBeLessThan(150);
+    expect(long).toMatch(/… \(200003 characters\)$/);
   });
 });

@@ -180,3 +180,19 @@ describe("outcome parsing", () => {
     expect(parseNodeException(err)).toEqual({ type: "TypeError", message: "x is not a function" });
   });
 });
+
+describe("hostile code blocks (fourth red team)", () => {
+  it("a Python block with a 60,000-space line is completed in linear time, names bound as before", () => {
+    const started = Date.now();
+    const p = completeProgram(
+      parseReport(
+        `# t\n\n\`\`\`python\na, b: int = 2, 3\nx = 1\n${" ".repeat(60_000)}\nprint(x, a, b)\n\`\`\`\n`,
+      ),
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(p).not.toBeNull();
+    expect(p!.files[p!.entry]).toContain("print(x, a, b)");
+    // x, a and b are bound by the block itself: nothing is reported missing.
+    expect(p!.dependencies).toEqual([]);
+  });
+});
