@@ -80,7 +80,7 @@ export function registerVerify(program: Command): void {
     .option("--config <file>", `configuration (default: <repo>/${CONFIG_PATH} when present)`)
     .option(
       "--timeout <seconds>",
-      "wall-clock limit of each test run in the sandbox, in seconds (1 to 3600; default 60)",
+      "wall-clock limit of each test run in the sandbox, in seconds (1 to 3600; default 600, or sandbox.limits.timeoutMs; at most the host's maximum)",
     )
     .option("--json", "print the result as JSON")
     .action(async (flags: VerifyFlags) => {
