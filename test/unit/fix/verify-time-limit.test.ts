@@ -1,0 +1,116 @@
+/**
+ * A patched run stopped at the sandbox's time limit: re-run once with twice the time; the patch is blamed only
+ * when the run, stopped again, lasted HANG_FACTOR times the base's full run; otherwise an infrastructure error
+ * says which limit to raise. Never a REJECTED verdict because the machine was slow.
+ */
+import { describe, expect, it } from "vitest";
+import { InfrastructureError } from "../../../src/core/errors.ts";
+import type { TestCommand } from "../../../src/fix/test-runner/types.ts";
+import { baseFullRunMs, HANG_FACTOR, judgeTimeout, verifyPatch } from "../../../src/fix/verify.ts";
+import { PolicyConfig } from "../../../src/policy/config.ts";
+import { fakeSandbox, type ScriptedRun, tapReport } from "../../support/fake-sandbox.ts";
+import { memoryWorkspace } from "../../support/memory-workspace.ts";
+
+const policy = PolicyConfig.parse({});
+const command: TestCommand = { framework: "node-test", command: "node --test", detectedBy: "--test" };
+const files = {
+  "package.json": JSON.stringify({ scripts: { test: "node --test" } }),
+  "src/calc.js": "exports.add = (a, b) => a - b;\nexports.sub = (a, b) => a - b;\n",
+  "test/calc.test.js": "// tests\n",
+};
+const fix =
+  "--- a/src/calc.js\n+++ b/src/calc.js\n@@ -1,2 +1,2 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a + b;\n exports.sub = (a, b) => a - b;\n";
+const base = (ms: number): ScriptedRun => ({
+  exitCode: 1,
+  durationMs: ms,
+  report: tapReport({ adds: "failed", subtracts: "passed" }),
+});
+const fixed: ScriptedRun = {
+  exitCode: 0,
+  durationMs: 20_000,
+  report: tapReport({ adds: "passed", subtracts: "passed" }),
+};
+const stopped = (ms: number): ScriptedRun => ({ exitCode: null, stoppedBy: "timeout", durationMs: ms });
+
+const verify = (script: ScriptedRun[]) => {
+  const fake = fakeSandbox(script);
+  const result = verifyPatch({
+    workspace: memoryWorkspace(files),
+    sandbox: fake,
+    patch: fix,
+    policy,
+    testCommand: command,
+    jobId: "j",
+    antiGaming: false,
+    limits: { timeoutMs: 600_000 },
+  });
+  return { result, requests: fake.requests };
+};
+
+describe("judgeTimeout", () => {
+  it("blames the patch only at HANG_FACTOR times the base's full run or more", () => {
+    expect(HANG_FACTOR).toBe(10);
+    expect(judgeTimeout(60_000, [600_000, 1_200_000]).blame).toBe("patch");
+    expect(judgeTimeout(120_000, [600_000, 1_200_000]).blame).toBe("patch");
+    expect(judgeTimeout(121_000, [600_000, 1_200_000]).blame).toBe("environment");
+    expect(judgeTimeout(300_000, [600_000, 1_200_000])).toEqual({
+      blame: "environment",
+      detail: "stopped after 600 s, then 1200 s; the base's full run took 300 s (4.0x)",
+    });
+  });
+
+  it("without a complete base run there is nothing to compare with: the environment", () => {
+    expect(judgeTimeout(null, [600_000, 1_200_000]).blame).toBe("environment");
+  });
+
+  it("the base's time is the median of its complete full runs, narrowed repeats left out", () => {
+    const run = (ms: number, extra: object = {}) =>
+      ({ durationMs: ms, complete: true, tests: [], ...extra }) as never;
+    expect(baseFullRunMs([run(10), run(30), run(20)])).toBe(20);
+    expect(baseFullRunMs([run(10), run(1, { only: ["a"] })])).toBe(10);
+    expect(baseFullRunMs([run(10, { complete: false })])).toBeNull();
+  });
+});
+
+describe("verifyPatch: a patched run stopped at the time limit", () => {
+  it("is run again with twice the time; when that completes it is the evidence, and later patched runs keep the limit", async () => {
+    // base full, base narrowed repeat, patched narrowed (stopped), its re-run, patched full
+    const { result, requests } = verify([base(30_000), base(5_000), stopped(600_000), fixed, fixed]);
+    const r = await result;
+    expect(r.verdict, r.reasons.join("; ")).toBe("VERIFIED");
+    expect(requests.map((q) => q.limits?.timeoutMs)).toEqual([
+      600_000, 600_000, 600_000, 1_200_000, 1_200_000,
+    ]);
+    // The re-run is the same narrowed command as the run it replaces.
+    const shape = (i: number) => requests[i]!.command.join(" ").replace(/report-[0-9a-f]+/, "report-N");
+    expect(shape(3)).toBe(shape(2));
+    expect(shape(3)).toContain("--test-name-pattern='^(?:adds)$'");
+    expect(r.runs.filter((x) => x.phase === "patched").map((x) => x.stoppedBy)).toEqual([null, null]);
+  });
+
+  it("stopped again, at 10x the base's full run or more: the patch makes it hang — REJECTED with that reason", async () => {
+    const { result } = verify([base(30_000), base(5_000), stopped(600_000), stopped(1_200_000)]);
+    const r = await result;
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons.join("\n")).toMatch(
+      /the patch makes the run hang: stopped after 600 s, then 1200 s; the base's full run took 30 s \(40\.0x\)/,
+    );
+  });
+
+  it("stopped again, under 10x the base's full run: an infrastructure error naming the limit, no verdict", async () => {
+    const { result } = verify([base(300_000), base(200_000), stopped(600_000), stopped(1_200_000)]);
+    const error = await result.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect((error as Error).message).toMatch(
+      /reached the sandbox's time limit twice \(stopped after 600 s, then 1200 s; the base's full run took 300 s \(4\.0x\)\)/,
+    );
+    expect((error as InfrastructureError).hint).toMatch(/--timeout SECONDS, or sandbox\.limits\.timeoutMs/);
+  });
+
+  it("a base run stopped at the limit is still an infrastructure error, never re-judged as the patch's", async () => {
+    const { result } = verify([stopped(600_000)]);
+    const error = await result.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect((error as Error).message).toMatch(/did not finish on the unchanged base/);
+  });
+});
