@@ -101,7 +101,10 @@ export function registerVerify(program: Command): void {
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
       try {
-        const log = (line: string) => process.stderr.write(`retrace: ${line}\n`);
+        // Seconds since the command started, on every progress line: where verify's time goes (the bench reads it).
+        const t0 = performance.now();
+        const at = () => `[+${((performance.now() - t0) / 1000).toFixed(1)}s]`;
+        const log = (line: string) => process.stderr.write(`retrace: ${at()} ${line}\n`);
         const result = await runVerifyJob({
           workspace,
           patch,
@@ -114,7 +117,7 @@ export function registerVerify(program: Command): void {
           onRun: (phase, index, r) => {
             const c = r.counts;
             process.stderr.write(
-              `retrace: ${phase} run ${index}/${runs}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${seconds(r.durationMs)})${r.complete ? "" : " — incomplete"}\n`,
+              `retrace: ${at()} ${phase} run ${index}/${runs}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${seconds(r.durationMs)})${r.complete ? "" : " — incomplete"}\n`,
             );
           },
         });
