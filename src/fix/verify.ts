@@ -596,23 +596,41 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     };
   };
   const base: TestRunResult[] = [];
+  let baseRepeats: Promise<void> | null = null;
   if (options.baseline && options.baseline.length > 0) {
     options.baseline.forEach((r, i) => {
       base.push(r);
       summaries.push(summarize("base", i + 1, r));
     });
   } else {
-    for (let i = 1; i <= runs; i++) {
-      // The first run is the whole suite; a repeat only re-runs the tests whose outcome the verdict rests on
-      // (those failing on the base), when the runner can be narrowed to them.
+    // The first run is the whole suite; a repeat only re-runs the tests whose outcome the verdict rests on
+    // (those failing on the base), when the runner can be narrowed to them. The repeats need nothing but the
+    // first run's failing tests, so they run alongside the first patched run (awaited right after it): one
+    // sandbox run less on verify's critical path.
+    const baseRun = async (i: number) => {
       const r = await run("base", i, i === 1 ? undefined : repeatIds(command, base));
       assertBaseRunReadable(command, r);
       await assertTestsCouldRun(command, r, options.workspace);
       assertBaseRunReported(command, r);
       base.push(r);
-      if (!r.complete) break; // an incomplete base proves nothing; no point repeating it
+      return r;
+    };
+    const first = await baseRun(1);
+    if (first.complete && runs >= 2) {
+      baseRepeats = (async () => {
+        for (let i = 2; i <= runs; i++) {
+          if (!(await baseRun(i)).complete) break; // an incomplete base proves nothing; no point repeating it
+        }
+      })();
+      baseRepeats.catch(() => {}); // awaited below
     }
   }
+  /** Waits for the base's repeats (their errors are the verification's: an unreadable base is no evidence). */
+  const finishBase = async () => {
+    const pending = baseRepeats;
+    baseRepeats = null;
+    if (pending) await pending;
+  };
   // 4b. The gate again, now that the failing tests are known: the special-casing rule compares the patch's new
   // branches with their source. Still before the patch runs.
   const failingSources = await failingTestSources(options.workspace, command, base);
@@ -628,6 +646,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       ...(failingCheck !== undefined ? { failingCheck } : {}),
     });
     if (!second.allowed) {
+      await finishBase();
       return {
         ...empty,
         ...about,
@@ -637,15 +656,17 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
           (v) =>
             `policy ${v.rule}: ${v.file ?? "(patch)"}${v.line === null ? "" : `:${v.line}`}: ${v.message}`,
         ),
-        runs: summaries,
+        runs: ordered(summaries),
         changedFiles: patched.changed,
         baseline: base,
       };
     }
   }
   const after: TestRunResult[] = [];
-  const baseUsable =
+  const usable = () =>
     base.every((r) => r.complete) && base.some((r) => r.tests.some((t) => isFailing(t.outcome)));
+  if (!usable()) await finishBase();
+  const baseUsable = usable();
   // The anti-gaming run starts as soon as the first patched run verifies, alongside the remaining patched
   // runs (its wall time then hides behind theirs); it is used only if the final comparison verifies with the
   // same fail→pass tests, and cancelled otherwise.
@@ -683,8 +704,17 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
           : i === 2
             ? undefined
             : targets;
-      const r = await run("patched", i, only);
+      const pending = run("patched", i, only).then(
+        (r) => ({ r }),
+        (error: unknown) => ({ error }),
+      );
+      // The base's repeats ran alongside this run: they are done (or their error is thrown) before any judgement.
+      await finishBase();
+      const settled = await pending;
+      if ("error" in settled) throw settled.error;
+      const r = settled.r;
       after.push(r);
+      if (!usable()) break; // a base repeat did not complete: nothing more to run, the comparison says why
       if (!r.complete) break;
       if (
         r.only !== undefined &&
@@ -699,6 +729,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     }
   }
 
+  await finishBase();
   // 5. Compare per test id.
   const comparison = compareRuns(base, after);
   const lastBad = [...after].reverse().find((r) => !r.complete || r.counts.failed > 0);
@@ -761,7 +792,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     passToFail: comparison.passToFail,
     stillFailing: comparison.stillFailing,
     unstable: comparison.unstable,
-    runs: summaries,
+    runs: ordered(summaries),
     reasons: comparison.reasons,
     violations: [],
     changedFiles: patched.changed,
@@ -811,6 +842,12 @@ export function judgeTimeout(
   const ratio = longest / Math.max(baseMs, 1);
   const detail = `stopped after ${at}; the base's full run took ${secs(baseMs)} (${ratio.toFixed(1)}x)`;
   return { blame: ratio >= HANG_FACTOR ? "patch" : "environment", detail };
+}
+
+/** Run summaries in phase order (base first), each phase by run number: runs made side by side end in any order. */
+function ordered(summaries: readonly VerifyRunSummary[]): VerifyRunSummary[] {
+  const phase = (x: VerifyRunSummary) => (x.phase === "base" ? 0 : 1);
+  return [...summaries].sort((a, b) => phase(a) - phase(b) || a.index - b.index);
 }
 
 /** Most tests a repeat is narrowed to; more than that and the repeat runs the whole suite. */

@@ -114,3 +114,51 @@ describe("verifyPatch: a patched run stopped at the time limit", () => {
     expect((error as Error).message).toMatch(/did not finish on the unchanged base/);
   });
 });
+
+describe("verifyPatch: the base's repeats run alongside the first patched run", () => {
+  it("both start before either ends; the verdict and the run order are as if sequential", async () => {
+    const fake = fakeSandbox([base(30_000), base(5_000), fixed, fixed]);
+    const events: string[] = [];
+    const sandbox = {
+      async run(request: Parameters<typeof fake.run>[0]) {
+        const n = fake.requests.length + 1;
+        events.push(`start ${n}`);
+        const result = await fake.run(request);
+        await new Promise((r) => setTimeout(r, 30));
+        events.push(`end ${n}`);
+        return result;
+      },
+    };
+    const r = await verifyPatch({
+      workspace: memoryWorkspace(files),
+      sandbox,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+      antiGaming: false,
+    });
+    expect(r.verdict, r.reasons.join("; ")).toBe("VERIFIED");
+    expect(events.slice(0, 4)).toEqual(["start 1", "end 1", "start 2", "start 3"]);
+    expect(r.runs.map((x) => `${x.phase}${x.index}`)).toEqual(["base1", "base2", "patched1", "patched2"]);
+  });
+
+  it("a base repeat that did not complete: no further patched run, and the verdict says why", async () => {
+    const incomplete: ScriptedRun = { exitCode: 0, durationMs: 5_000, report: tapReport({ adds: "failed" }) };
+    const { sandbox, requests } = fakeSandbox([base(30_000), incomplete, fixed]);
+    const r = await verifyPatch({
+      workspace: memoryWorkspace(files),
+      sandbox,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+      antiGaming: false,
+    });
+    expect(r.verdict).toBe("REJECTED");
+    // At most the patched run that ran alongside the repeat (here the repeat ended first: none).
+    expect(requests.length).toBeLessThanOrEqual(3);
+    expect(r.runs.filter((x) => x.phase === "patched").length).toBeLessThanOrEqual(1);
+    expect(r.reasons.join("\n")).toMatch(/base run 2 did not complete/);
+  });
+});
