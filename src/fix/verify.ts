@@ -723,8 +723,18 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       )
         break; // a test the patch had to fix still fails: rejected, whatever the rest of the suite does
       if (wantAntiGaming && speculative === null && i < runs) {
+        // Started once the runs so far verify, or would but for the full patched run still to come (the first
+        // patched run is narrowed to the failing tests, and they all pass): it then hides behind that full run.
         const sofar = compareRuns(base, after);
-        if (sofar.verified) speculative = startAntiGaming(sofar.failToPass);
+        const promising =
+          sofar.verified ||
+          (after.every((x) => x.complete) &&
+            base.every((x) => x.complete) &&
+            sofar.failToPass.length > 0 &&
+            sofar.stillFailing.length === 0 &&
+            sofar.passToFail.length === 0 &&
+            sofar.unstable.length === 0);
+        if (promising) speculative = startAntiGaming(sofar.failToPass);
       }
     }
   }

@@ -162,3 +162,53 @@ describe("verifyPatch: the base's repeats run alongside the first patched run", 
     expect(r.reasons.join("\n")).toMatch(/base run 2 did not complete/);
   });
 });
+
+describe("verifyPatch: the anti-gaming run", () => {
+  it("starts once the narrowed first patched run passes every failing test, alongside the full patched run", async () => {
+    const script = [base(30_000), base(5_000), fixed, fixed];
+    const events: string[] = [];
+    let n = 0;
+    const sandbox = {
+      async run(request: { command: string[]; collect?: string[] }) {
+        const isTestRun = /^node --test /.test(request.command[2] ?? "");
+        const k = isTestRun ? ++n : 0;
+        const label = isTestRun ? `run ${k}` : "anti-gaming";
+        events.push(`start ${label}`);
+        await new Promise((r) => setTimeout(r, 30));
+        events.push(`end ${label}`);
+        const step = isTestRun ? script[k - 1]! : { exitCode: 1, durationMs: 10 };
+        const files: Record<string, Uint8Array> = {};
+        const wanted = request.collect?.[0];
+        if (wanted !== undefined && "report" in step && step.report !== undefined)
+          files[wanted] = new TextEncoder().encode(step.report);
+        return {
+          exitCode: step.exitCode ?? 0,
+          signal: null,
+          stdout: "",
+          stderr: "",
+          stdoutTruncated: false,
+          stderrTruncated: false,
+          durationMs: step.durationMs ?? 10,
+          stoppedBy: null,
+          files,
+        };
+      },
+    };
+    const out = await verifyPatch({
+      workspace: memoryWorkspace({
+        ...files,
+        "test/calc.test.js":
+          'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add, sub } = require("../src/calc.js");\ntest("adds", () => {\n  assert.strictEqual(add(2, 3), 5);\n});\ntest("subtracts", () => {\n  assert.strictEqual(sub(3, 2), 1);\n});\n',
+      }),
+      sandbox: sandbox as never,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+    }).catch((e: unknown) => e);
+    expect(out).toHaveProperty("runs");
+    const i = events.indexOf("start anti-gaming");
+    expect(i, events.join(", ")).toBeGreaterThan(events.indexOf("end run 3"));
+    expect(i).toBeLessThan(events.indexOf("end run 4"));
+  });
+});
