@@ -50,7 +50,8 @@ const dir = positional[0];
 const prefix = flag("--prefix");
 const split = flag("--split") ?? (prefix ? "all" : "dev");
 const only = flag("--only");
-const timeoutS = Number(flag("--timeout") ?? 900);
+// One verify may take several 10-minute runs (TEST_RUN_LIMITS) on a loaded machine.
+const timeoutS = Number(flag("--timeout") ?? 3600);
 const withFix = !args.includes("--no-fix");
 if (!dir || !existsSync(dir) || !["dev", "test", "all"].includes(split) || !(timeoutS > 0)) {
   process.stderr.write(`${usage}\n${dir && !existsSync(dir) ? `no such directory: ${dir}\n` : ""}`);
@@ -79,6 +80,13 @@ interface Outcome {
   fullRunMs: number | null;
   /** wallMs / fullRunMs. */
   multiple: number | null;
+  /** The base's first run (the whole suite; its repeats are narrowed), and wallMs as a multiple of it. */
+  firstFullRunMs?: number | null;
+  multipleOfFirstFull?: number | null;
+  /** The sum of every sandbox run's duration verify reports. */
+  runsMs?: number;
+  /** Wall time before the first sandbox run started (CLI start, runtime, installs), from the CLI's stamps. */
+  beforeFirstRunMs?: number | null;
 }
 
 const median = (xs: number[]) => {
@@ -91,7 +99,9 @@ const tail = (text: string, lines = 6) => text.trim().split("\n").slice(-lines).
 
 const VerifyJson = z.object({
   verdict: z.string(),
-  runs: z.array(z.object({ phase: z.string(), durationMs: z.number(), complete: z.boolean() })).default([]),
+  runs: z
+    .array(z.object({ phase: z.string(), index: z.number(), durationMs: z.number(), complete: z.boolean() }))
+    .default([]),
 });
 
 function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "noop.diff"): Outcome {
@@ -116,6 +126,9 @@ function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "
       { cwd: scratch, encoding: "utf8", timeout: timeoutS * 1000, maxBuffer: 64 * 1024 * 1024 },
     );
     const wallMs = Date.now() - started;
+    // Where the time went: the CLI stamps each progress line with seconds since it started; the first run's line
+    // minus that run's own duration is the time before the first sandbox run (start, detection, installs).
+    const firstRunAt = /retrace: \[\+([\d.]+)s\] base run 1\//.exec(r.stderr ?? "")?.[1];
     const none = { verdict: null, exitCode: r.status, wallMs, fullRunMs: null, multiple: null };
     if (r.error) return { ...none, error: `verify did not finish: ${r.error.message}` };
     if (r.status !== 0 && r.status !== 1) {
@@ -133,6 +146,9 @@ function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "
     const fullRunMs = median(
       parsed.runs.filter((x) => x.phase === "base" && x.complete).map((x) => x.durationMs),
     );
+    // The base's first run is the whole suite (its repeats are narrowed to the failing tests).
+    const base1 = parsed.runs.find((x) => x.phase === "base" && x.index === 1 && x.complete);
+    const runsMs = parsed.runs.reduce((sum, x) => sum + x.durationMs, 0);
     return {
       verdict: parsed.verdict,
       exitCode: r.status,
@@ -140,6 +156,11 @@ function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "
       wallMs,
       fullRunMs,
       multiple: fullRunMs ? Math.round((wallMs / fullRunMs) * 100) / 100 : null,
+      firstFullRunMs: base1?.durationMs ?? null,
+      multipleOfFirstFull: base1 ? Math.round((wallMs / base1.durationMs) * 100) / 100 : null,
+      runsMs,
+      beforeFirstRunMs:
+        firstRunAt !== undefined && base1 ? Math.round(Number(firstRunAt) * 1000 - base1.durationMs) : null,
     };
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import type { Workspace } from "../core/ports/workspace.ts";
 import type { Model } from "../core/ports/model.ts";
 import { type Failure, parseLog } from "../logs/index.ts";
 import { PolicyConfig, type PolicyConfigInput } from "../policy/config.ts";
+import { failingCheckText } from "./failing-check.ts";
 import { evaluatePatch } from "../policy/index.ts";
 import { RULES } from "../policy/rules/index.ts";
 import type { ExtraDir, Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
@@ -117,7 +118,10 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
   const policy = PolicyConfig.parse(input.policy ?? {});
   // The base package.json, for the gate: a dependency map opened above a hunk's context is then known.
   const rootManifest = await workspace.readFile("package.json").catch(() => null);
-  const gateContext = rootManifest === null ? {} : { sourceFiles: { "package.json": rootManifest } };
+  const gateContext = {
+    ...(rootManifest === null ? {} : { sourceFiles: { "package.json": rootManifest } }),
+    failingCheck: await failingCheckText(workspace, command.command),
+  };
   const rules = RULES.filter((r) => r.enabled(policy)).map((r) => r.id);
   let files: Set<string> | null = null;
   const repoFiles = async () => (files ??= new Set(await workspace.listFiles()));
@@ -182,6 +186,16 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
           message: v.message,
         })),
         rules,
+        ...(verdict.warnings
+          ? {
+              warnings: verdict.warnings.map((v) => ({
+                rule: v.rule,
+                ...(v.file === null ? {} : { file: v.file }),
+                ...(v.line === null ? {} : { line: v.line }),
+                message: v.message,
+              })),
+            }
+          : {}),
       };
     },
     verify: async ({ patch, signal }) => {

@@ -46,6 +46,8 @@ export interface GateVerdict {
   violations: FeedbackViolation[];
   /** Names of the rules that ran (for "policy checks passed"). */
   rules: string[];
+  /** What the gate saw but does not block (a suppression of a checker the failing check does not run). */
+  warnings?: FeedbackViolation[];
 }
 
 export interface VerifyVerdict {

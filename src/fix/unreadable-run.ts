@@ -65,7 +65,7 @@ export function assertBaseRunReported(command: TestCommand, run: TestRunResult):
     throw new InfrastructureError(
       `the test command \`${command.command}\` did not finish on the unchanged base: it reached ${limit}, so the base gives no per-test results a patch could be judged against`,
       run.stoppedBy === "timeout"
-        ? "give each test run more time (--timeout SECONDS, or sandbox.timeout in .github/retrace.yml), or narrow the test command to the part of the suite that matters"
+        ? "give each test run more time (--timeout SECONDS, or sandbox.limits.timeoutMs in .github/retrace.yml, within the host's maximum RETRACE_SANDBOX_MAX_LIMITS), or narrow the test command to the part of the suite that matters"
         : "raise the sandbox limits in .github/retrace.yml (sandbox), or narrow the test command",
     );
   }

@@ -8,13 +8,14 @@
  * repeated runs agree with each other.
  */
 import { z } from "zod";
-import { CancelledError } from "../core/errors.ts";
+import { CancelledError, InfrastructureError } from "../core/errors.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import type { PolicyConfig } from "../policy/config.ts";
 import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
 import { type ExtraDir, maxCollectMib, type Sandbox, type SandboxLimits } from "../core/ports/sandbox.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
+import { failingCheckText } from "./failing-check.ts";
 import { manifestSources, patchedDependencyDirs } from "./manifest-change.ts";
 import { assertBaseRunReadable, assertBaseRunReported, assertTestsCouldRun } from "./unreadable-run.ts";
 import { filterCommand } from "./test-runner/filter.ts";
@@ -428,13 +429,26 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
   };
   const given = typeof options.testCommand === "object" ? options.testCommand : null;
 
+  // The test command (given, or detected; read from files only): what the failing check runs tells the gate
+  // whether a suppression comment silences it. Detection's usage error waits until after the gate.
+  const resolveCommand = async (): Promise<TestCommand> =>
+    given ??
+    (typeof options.testCommand === "string"
+      ? await describeCommand(options.workspace, options.testCommand, "--test")
+      : await detectTestCommand(options.workspace));
+  const early = await resolveCommand().catch(() => null);
+  const failingCheck = early ? await failingCheckText(options.workspace, early.command) : undefined;
+
   // 1. The gate: a blocked patch is never applied, let alone executed.
   // The base text of each package.json the patch changes: a dependency map opened above a hunk is then known.
   const manifests = await manifestSources(options.workspace, options.patch);
-  const gate = evaluatePatch(
-    options.patch,
-    options.policy,
-    Object.keys(manifests).length > 0 ? { sourceFiles: manifests } : {},
+  const gate = evaluatePatch(options.patch, options.policy, {
+    ...(Object.keys(manifests).length > 0 ? { sourceFiles: manifests } : {}),
+    ...(failingCheck !== undefined ? { failingCheck } : {}),
+  });
+  const warnings = (gate.warnings ?? []).map(
+    (v) =>
+      `policy warning ${v.rule}: ${v.file ?? "(patch)"}${v.line === null ? "" : `:${v.line}`}: ${v.message}`,
   );
   if (!gate.allowed) {
     return {
@@ -451,11 +465,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
   }
 
   // 2. The test command (given, or detected) — a usage error when it cannot be found.
-  const command =
-    given ??
-    (typeof options.testCommand === "string"
-      ? await describeCommand(options.workspace, options.testCommand, "--test")
-      : await detectTestCommand(options.workspace));
+  const command = early ?? (await resolveCommand());
   // A JS suite whose declared packages are missing would fail for a reason the patch has nothing to do with:
   // that is an error with a hint (install them), never a REJECTED verdict against the patch.
   const extraDirs = await dependencyDirs(options.workspace, command, {
@@ -493,6 +503,10 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
 
   // 4. Base runs (or the caller's), then patched runs, each in a fresh sandbox copy.
   const summaries: VerifyRunSummary[] = [];
+  // The limits of the patched runs: raised for the rest of them (and the anti-gaming run) once a patched run
+  // needed twice the time to complete.
+  let patchedLimits = options.limits;
+  const limitsOf = (phase: "base" | "patched") => (phase === "patched" ? patchedLimits : options.limits);
   const dirsOf = (phase: "base" | "patched") => (phase === "patched" ? patchedDirs : extraDirs);
   const run = async (
     phase: "base" | "patched",
@@ -511,12 +525,15 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
         : {}),
       ...(dirsOf(phase).length > 0 ? { extraDirs: dirsOf(phase) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
+      ...(limitsOf(phase) ? { limits: limitsOf(phase) } : {}),
     });
     // A narrowed repeat that did not run every test it was narrowed to cannot stand in for a full run: run the
     // whole suite instead (never a weaker comparison).
     const result =
-      narrowed && only?.every((id) => ran.tests.some((t) => t.id === id))
+      // (A narrowed run stopped at the time limit stays narrowed: the time rule below judges it.)
+      narrowed &&
+      only &&
+      (ran.stoppedBy === "timeout" || only.every((id) => ran.tests.some((t) => t.id === id)))
         ? { ...ran, only: [...only] }
         : narrowed
           ? await runTests({
@@ -529,32 +546,91 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
                 : {}),
               ...(dirsOf(phase).length > 0 ? { extraDirs: dirsOf(phase) } : {}),
               ...(options.signal ? { signal: options.signal } : {}),
-              ...(options.limits ? { limits: options.limits } : {}),
+              ...(limitsOf(phase) ? { limits: limitsOf(phase) } : {}),
             })
           : ran;
     checkSignal(options.signal);
-    options.onRun?.(phase, index, result);
-    summaries.push(summarize(phase, index, result));
-    return result;
+    const final =
+      phase === "patched" && result.stoppedBy === "timeout"
+        ? await timedOutAgain(result, narrowed && result.only ? narrowed : command)
+        : result;
+    options.onRun?.(phase, index, final);
+    summaries.push(summarize(phase, index, final));
+    return final;
+  };
+  // A patched run stopped at the time limit: once more with twice the time (the sandbox clamps it to the host's
+  // maximum), then the rule of `judgeTimeout` — the patch is blamed only when it clearly hangs.
+  const timedOutAgain = async (first: TestRunResult, cmd: TestCommand): Promise<TestRunResult> => {
+    const raised = {
+      ...patchedLimits,
+      timeoutMs: Math.min(3_600_000, Math.max(1_000, first.durationMs * 2)),
+    };
+    const again = await runTests({
+      sandbox: options.sandbox,
+      workspace: options.workspace,
+      command: cmd,
+      jobId: options.jobId,
+      files: patched.files,
+      remove: patched.remove,
+      executable: patched.executable,
+      ...(patchedDirs.length > 0 ? { extraDirs: patchedDirs } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      limits: raised,
+    });
+    checkSignal(options.signal);
+    const withOnly = first.only ? { ...again, only: first.only } : again;
+    if (again.stoppedBy !== "timeout") {
+      patchedLimits = raised;
+      return withOnly;
+    }
+    const judged = judgeTimeout(baseFullRunMs(base), [first.durationMs, again.durationMs]);
+    if (judged.blame === "environment") {
+      throw new InfrastructureError(
+        `a patched run of \`${command.command}\` reached the sandbox's time limit twice (${judged.detail}): too close to the base's own time to call it the patch's doing, so there is no verdict`,
+        `give each test run more time (--timeout SECONDS, or sandbox.limits.timeoutMs in .github/retrace.yml; the host's maximum is RETRACE_SANDBOX_MAX_LIMITS timeoutMs), run on a less loaded machine, or narrow the test command`,
+      );
+    }
+    return {
+      ...withOnly,
+      problems: [...withOnly.problems, `the patch makes the run hang: ${judged.detail}`],
+    };
   };
   const base: TestRunResult[] = [];
+  let baseRepeats: Promise<void> | null = null;
   if (options.baseline && options.baseline.length > 0) {
     options.baseline.forEach((r, i) => {
       base.push(r);
       summaries.push(summarize("base", i + 1, r));
     });
   } else {
-    for (let i = 1; i <= runs; i++) {
-      // The first run is the whole suite; a repeat only re-runs the tests whose outcome the verdict rests on
-      // (those failing on the base), when the runner can be narrowed to them.
+    // The first run is the whole suite; a repeat only re-runs the tests whose outcome the verdict rests on
+    // (those failing on the base), when the runner can be narrowed to them. The repeats need nothing but the
+    // first run's failing tests, so they run alongside the first patched run (awaited right after it): one
+    // sandbox run less on verify's critical path.
+    const baseRun = async (i: number) => {
       const r = await run("base", i, i === 1 ? undefined : repeatIds(command, base));
       assertBaseRunReadable(command, r);
       await assertTestsCouldRun(command, r, options.workspace);
       assertBaseRunReported(command, r);
       base.push(r);
-      if (!r.complete) break; // an incomplete base proves nothing; no point repeating it
+      return r;
+    };
+    const first = await baseRun(1);
+    if (first.complete && runs >= 2) {
+      baseRepeats = (async () => {
+        for (let i = 2; i <= runs; i++) {
+          if (!(await baseRun(i)).complete) break; // an incomplete base proves nothing; no point repeating it
+        }
+      })();
+      baseRepeats.catch(() => {}); // awaited below
     }
   }
+  /** Waits for the base's repeats (their errors are the verification's: an unreadable base is no evidence). */
+  const finishBase = async () => {
+    const pending = baseRepeats;
+    baseRepeats = null;
+    if (pending) await pending;
+  };
   // 4b. The gate again, now that the failing tests are known: the special-casing rule compares the patch's new
   // branches with their source. Still before the patch runs.
   const failingSources = await failingTestSources(options.workspace, command, base);
@@ -567,8 +643,10 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     const second = evaluatePatch(options.patch, options.policy, {
       failingTests: failingSources,
       sourceFiles,
+      ...(failingCheck !== undefined ? { failingCheck } : {}),
     });
     if (!second.allowed) {
+      await finishBase();
       return {
         ...empty,
         ...about,
@@ -578,15 +656,17 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
           (v) =>
             `policy ${v.rule}: ${v.file ?? "(patch)"}${v.line === null ? "" : `:${v.line}`}: ${v.message}`,
         ),
-        runs: summaries,
+        runs: ordered(summaries),
         changedFiles: patched.changed,
         baseline: base,
       };
     }
   }
   const after: TestRunResult[] = [];
-  const baseUsable =
+  const usable = () =>
     base.every((r) => r.complete) && base.some((r) => r.tests.some((t) => isFailing(t.outcome)));
+  if (!usable()) await finishBase();
+  const baseUsable = usable();
   // The anti-gaming run starts as soon as the first patched run verifies, alongside the remaining patched
   // runs (its wall time then hides behind theirs); it is used only if the final comparison verifies with the
   // same fail→pass tests, and cancelled otherwise.
@@ -600,7 +680,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     const controller = new AbortController();
     options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
     const promise = runAntiGaming(
-      { ...options, signal: controller.signal },
+      { ...options, signal: controller.signal, ...(patchedLimits ? { limits: patchedLimits } : {}) },
       command,
       patched,
       base,
@@ -624,8 +704,17 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
           : i === 2
             ? undefined
             : targets;
-      const r = await run("patched", i, only);
+      const pending = run("patched", i, only).then(
+        (r) => ({ r }),
+        (error: unknown) => ({ error }),
+      );
+      // The base's repeats ran alongside this run: they are done (or their error is thrown) before any judgement.
+      await finishBase();
+      const settled = await pending;
+      if ("error" in settled) throw settled.error;
+      const r = settled.r;
       after.push(r);
+      if (!usable()) break; // a base repeat did not complete: nothing more to run, the comparison says why
       if (!r.complete) break;
       if (
         r.only !== undefined &&
@@ -634,12 +723,23 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       )
         break; // a test the patch had to fix still fails: rejected, whatever the rest of the suite does
       if (wantAntiGaming && speculative === null && i < runs) {
+        // Started once the runs so far verify, or would but for the full patched run still to come (the first
+        // patched run is narrowed to the failing tests, and they all pass): it then hides behind that full run.
         const sofar = compareRuns(base, after);
-        if (sofar.verified) speculative = startAntiGaming(sofar.failToPass);
+        const promising =
+          sofar.verified ||
+          (after.every((x) => x.complete) &&
+            base.every((x) => x.complete) &&
+            sofar.failToPass.length > 0 &&
+            sofar.stillFailing.length === 0 &&
+            sofar.passToFail.length === 0 &&
+            sofar.unstable.length === 0);
+        if (promising) speculative = startAntiGaming(sofar.failToPass);
       }
     }
   }
 
+  await finishBase();
   // 5. Compare per test id.
   const comparison = compareRuns(base, after);
   const lastBad = [...after].reverse().find((r) => !r.complete || r.counts.failed > 0);
@@ -659,7 +759,14 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     checkSignal(options.signal);
     const ag = speculative
       ? await speculative.promise
-      : await runAntiGaming(options, command, patched, base, comparison.failToPass, patchedDirs);
+      : await runAntiGaming(
+          { ...options, ...(patchedLimits ? { limits: patchedLimits } : {}) },
+          command,
+          patched,
+          base,
+          comparison.failToPass,
+          patchedDirs,
+        );
     antiGaming = ag.report;
     if (ag.outputTail) outputTail = ag.outputTail;
     if (antiGaming.rejections.length > 0) {
@@ -682,6 +789,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       `the patch changes package.json's dependencies (${changedDeps.join(", ")}): the patched runs used an install of the patched manifest, the base runs the base's`,
     );
   }
+  comparison.reasons.push(...warnings);
   if (after.some((r) => r.reportFormat === "auto")) {
     comparison.reasons.push(
       `results were read from the output of \`${command.command}\`, which has no machine-readable reporter Retrace knows; run the framework's own command (pytest, node --test, jest, vitest, mocha, go test, cargo test) for stronger evidence`,
@@ -694,7 +802,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     passToFail: comparison.passToFail,
     stillFailing: comparison.stillFailing,
     unstable: comparison.unstable,
-    runs: summaries,
+    runs: ordered(summaries),
     reasons: comparison.reasons,
     violations: [],
     changedFiles: patched.changed,
@@ -703,6 +811,53 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     antiGaming,
     baseline: base,
   };
+}
+
+/**
+ * How many times the base's full-suite time a patched run must have run, stopped at the limit both times, to be
+ * the patch's doing (a hang, an endless loop). A loaded machine slows base and patched runs alike, by a factor
+ * seen up to about 12 on a shared 2-core host over minutes, but a second run with twice the time that stops again
+ * at 10x the base's own time is not load.
+ */
+export const HANG_FACTOR = 10;
+
+/** The median duration of the base's complete full-suite runs; null when there is none. */
+export function baseFullRunMs(base: readonly TestRunResult[]): number | null {
+  const ms = base
+    .filter((r) => r.complete && r.only === undefined)
+    .map((r) => r.durationMs)
+    .sort((a, b) => a - b);
+  return ms.length === 0 ? null : (ms[Math.floor((ms.length - 1) / 2)] ?? null);
+}
+
+/**
+ * Who a patched run stopped at the time limit is blamed on, from the base's full-suite time and the times the
+ * patched runs were stopped at (the first, then the re-run with twice the limit). Pure.
+ *
+ * The patch (REJECTED: the run is incomplete, with the reason) only when the base completed, and the longest
+ * stopped run lasted at least HANG_FACTOR times the base's full run: the base was well inside the limit and
+ * the patched code ran ten times as long without finishing. Otherwise the environment: an infrastructure error
+ * saying which limit to raise, never a verdict against the patch.
+ */
+export function judgeTimeout(
+  baseMs: number | null,
+  stoppedMs: readonly number[],
+): { blame: "patch" | "environment"; detail: string } {
+  const longest = Math.max(...stoppedMs);
+  const secs = (ms: number) => `${Math.round(ms / 1000)} s`;
+  const at = stoppedMs.map(secs).join(", then ");
+  if (baseMs === null) {
+    return { blame: "environment", detail: `stopped after ${at}, and no complete base run to compare with` };
+  }
+  const ratio = longest / Math.max(baseMs, 1);
+  const detail = `stopped after ${at}; the base's full run took ${secs(baseMs)} (${ratio.toFixed(1)}x)`;
+  return { blame: ratio >= HANG_FACTOR ? "patch" : "environment", detail };
+}
+
+/** Run summaries in phase order (base first), each phase by run number: runs made side by side end in any order. */
+function ordered(summaries: readonly VerifyRunSummary[]): VerifyRunSummary[] {
+  const phase = (x: VerifyRunSummary) => (x.phase === "base" ? 0 : 1);
+  return [...summaries].sort((a, b) => phase(a) - phase(b) || a.index - b.index);
 }
 
 /** Most tests a repeat is narrowed to; more than that and the repeat runs the whole suite. */

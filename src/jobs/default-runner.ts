@@ -101,7 +101,7 @@ export function createDefaultRunner(options: DefaultRunnerOptions): JobRunner {
     // The sandbox the job's settings describe (./settings.ts: the repository's image and limits within this
     // runner's environment), built here so a refused image or a malformed maximum fails before the job starts;
     // the models and every other setting come from the same settings inside the pipeline.
-    const box = resolveSandbox(run.config ?? defaultConfig(), options.env);
+    const box = resolveSandbox(run.config ?? defaultConfig(), options.env, spec.kind);
     for (const note of box.notes) run.onProgress?.(note);
     const { result } = await runJob(
       spec,

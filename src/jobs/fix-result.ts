@@ -79,6 +79,14 @@ export function fixReportMarkdown(run: FixRun, redactor: Redactor): string {
     ...(ctx.accepted?.summary ? { summary: ctx.accepted.summary } : {}),
     ...(run.patch ? { patch: run.patch } : {}),
     ...(ctx.gate?.allowed ? { policyRules: ctx.gate.rules } : {}),
+    ...(ctx.gate?.allowed && ctx.gate.warnings
+      ? {
+          policyWarnings: ctx.gate.warnings.map(
+            (v) =>
+              `${v.rule} ${v.file ?? "(patch)"}${v.line === undefined ? "" : `:${v.line}`}: ${v.message}`,
+          ),
+        }
+      : {}),
     stackFiles: [
       ...new Set(
         ctx.failures.flatMap((f) => [...(f.file ? [f.file] : []), ...f.frames.map((fr) => fr.file)]),

@@ -16,7 +16,7 @@ import type { ModelChoice } from "../core/loop.ts";
 import type { Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
 import { failedActionsStep } from "../fix/ci-step.ts";
 import { createDockerSandbox, DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
-import { operatorMaxLimits, repositorySandbox } from "../sandbox/limits.ts";
+import { clampLimits, operatorMaxLimits, repositorySandbox, TEST_RUN_LIMITS } from "../sandbox/limits.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -90,14 +90,24 @@ export function resolveModels(
 /** `model.escalateAfter` when the repository leaves it unset (docs/config.md). */
 export const DEFAULT_ESCALATE_AFTER: Record<JobSpec["kind"], number> = { fix: 2, repro: 1 };
 
-/** The repository's sandbox section within the operator's rules (the image allow-list and the maxima). */
-export function resolveSandbox(config: RetraceConfig, env: Env): SandboxSettings {
+/**
+ * The repository's sandbox section within the operator's rules (the image allow-list and the maxima). A fix
+ * job's runs are runs of the repository's test suite: TEST_RUN_LIMITS under the repository's own limits, all
+ * lowered to the host's maxima.
+ */
+export function resolveSandbox(
+  config: RetraceConfig,
+  env: Env,
+  kind: JobSpec["kind"] = "repro",
+): SandboxSettings {
   const hostImage = env.RETRACE_SANDBOX_IMAGE || DEFAULT_SANDBOX_IMAGE;
   const repo = repositorySandbox(config.sandbox, env, hostImage);
+  const maxLimits = operatorMaxLimits(env);
   return {
     image: repo.image ?? hostImage,
-    limits: repo.limits,
-    maxLimits: operatorMaxLimits(env),
+    limits:
+      kind === "fix" ? clampLimits({ ...TEST_RUN_LIMITS, ...repo.limits }, maxLimits).limits : repo.limits,
+    maxLimits,
     notes: repo.notes,
   };
 }
@@ -129,7 +139,7 @@ export function resolveJobSettings(spec: JobSpec, input: ResolveSettingsInput): 
     config,
     models: resolveModels(spec, config, overrides),
     maxOutputTokens: config.model.maxOutputTokens,
-    sandbox: resolveSandbox(config, input.env),
+    sandbox: resolveSandbox(config, input.env, spec.kind),
     repro: {
       runTimeoutMs: overrides.runTimeoutMs ?? config.repro.runTimeoutMs,
       installTimeoutMs: config.repro.installTimeoutMs,

@@ -71,12 +71,16 @@ export function evaluatePatch(
     isTestFile: (p) => matchesAny(policy.testFiles, p),
     ...(context.failingTests ? { failingTests: context.failingTests } : {}),
     ...(context.sourceFiles ? { sourceFiles: context.sourceFiles } : {}),
+    ...(context.failingCheck !== undefined ? { failingCheck: context.failingCheck } : {}),
   };
   const violations: Violation[] = [];
+  const warnings: Violation[] = [];
   for (const rule of RULES) {
-    if (rule.enabled(policy)) violations.push(...rule.check(ctx));
+    if (!rule.enabled(policy)) continue;
+    violations.push(...rule.check(ctx));
+    if (rule.warn) warnings.push(...rule.warn(ctx));
   }
-  return { allowed: violations.length === 0, violations };
+  return { allowed: violations.length === 0, violations, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 /** One line per violation, as `retrace policy` prints them: `rule file:line message`. */

@@ -113,6 +113,11 @@ export interface Violation {
 export interface GateResult {
   allowed: boolean;
   violations: Violation[];
+  /**
+   * What the gate saw but does not block (a suppression comment of a checker the failing check does not run):
+   * for the reviewer, in the verdict's reasons and the PR body. Present only when there is one.
+   */
+  warnings?: Violation[];
 }
 
 /** What every rule receives. Rules are pure functions of it. */
@@ -125,6 +130,8 @@ export interface RuleContext {
   failingTests?: readonly FailingTestSource[];
   /** Pre-patch text of the files the patch modifies, when the caller knows it (path → text). */
   sourceFiles?: Readonly<Record<string, string>>;
+  /** What the failing check runs, when the caller knows it (see GateContext.failingCheck). */
+  failingCheck?: string;
 }
 
 /** A previously failing test: its file and the source of its definition. */
@@ -142,6 +149,12 @@ export interface GateContext {
    * or its documentation) is the domain's vocabulary, not something only the test knows.
    */
   sourceFiles?: Readonly<Record<string, string>>;
+  /**
+   * What the failing check runs: the test command with the package scripts it names expanded
+   * (`failingCheckText` in src/fix/failing-check.ts). A suppression comment blocks only when the check runs the
+   * tool it silences; unknown (absent), every suppression blocks.
+   */
+  failingCheck?: string;
 }
 
 export interface Rule {
@@ -149,4 +162,6 @@ export interface Rule {
   /** Whether the configuration turns the rule on. */
   enabled(config: PolicyConfig): boolean;
   check(ctx: RuleContext): Violation[];
+  /** What the rule reports without blocking (GateResult.warnings). */
+  warn?(ctx: RuleContext): Violation[];
 }

@@ -24,6 +24,8 @@ export interface FixReportInput {
   patch?: string;
   /** Names of the policy rules the patch passed. */
   policyRules?: string[];
+  /** What the policy gate saw but does not block, for the reviewer (one line each). */
+  policyWarnings?: string[];
   /** Files that appeared in the failure's stack frames (used for risk notes). */
   stackFiles?: string[];
   /** Secret redaction; identity when absent. */
@@ -141,6 +143,12 @@ function fixedBody(input: FixReportInput): string {
   parts.push(
     `## Policy checks passed\n\n${rules.length > 0 ? rules.map((x) => `- ${x}`).join("\n") : "- the deterministic policy gate found no violation"}`,
   );
+  const warnings = input.policyWarnings ?? [];
+  if (warnings.length > 0) {
+    parts.push(
+      `## Policy warnings (not blocking, please review)\n\n${warnings.map((x) => `- ${x.replace(/\n/g, " ")}`).join("\n")}`,
+    );
+  }
   const risks = riskNotes(input);
   if (risks.length > 0) parts.push(`## Risk notes\n\n${risks.map((x) => `- ${x}`).join("\n")}`);
   if (r.attemptLog.length > 1) parts.push(`## Attempts\n\n${attemptsTable(r.attemptLog)}`);

@@ -47,6 +47,21 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   workspaceMb: 768,
 };
 
+/**
+ * Defaults of a run of a repository's test suite (`verify`, and every run of a fix job: triage, base, patched,
+ * anti-gaming), over DEFAULT_LIMITS: a real suite is a CI job, not a snippet. CI gives a test job minutes (GitHub
+ * Actions: 6 hours per job, 2+ cores, 7 GB), and a suite that takes 5 s on an idle machine took over 60 s on a
+ * loaded one, so 60 s made base runs infrastructure errors. Ten minutes per run, 2 GiB, the host's cores up to
+ * two, 512 processes (jest and vitest start a worker per core). A repository's `sandbox.limits` and `--timeout`
+ * win over these; the operator's maxima (RETRACE_SANDBOX_MAX_LIMITS) still lower all of them.
+ */
+export const TEST_RUN_LIMITS: Partial<SandboxLimits> = {
+  timeoutMs: 10 * 60_000,
+  memoryMb: 2_048,
+  cpus: 2,
+  pids: 512,
+};
+
 export class InvalidLimitsError extends RetraceError {
   constructor(message: string) {
     super("usage", `invalid sandbox limits: ${message}`, {

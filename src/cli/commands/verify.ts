@@ -80,7 +80,7 @@ export function registerVerify(program: Command): void {
     .option("--config <file>", `configuration (default: <repo>/${CONFIG_PATH} when present)`)
     .option(
       "--timeout <seconds>",
-      "wall-clock limit of each test run in the sandbox, in seconds (1 to 3600; default 60)",
+      "wall-clock limit of each test run in the sandbox, in seconds (1 to 3600; default 600, or sandbox.limits.timeoutMs; at most the host's maximum)",
     )
     .option("--json", "print the result as JSON")
     .action(async (flags: VerifyFlags) => {
@@ -101,7 +101,10 @@ export function registerVerify(program: Command): void {
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
       try {
-        const log = (line: string) => process.stderr.write(`retrace: ${line}\n`);
+        // Seconds since the command started, on every progress line: where verify's time goes (the bench reads it).
+        const t0 = performance.now();
+        const at = () => `[+${((performance.now() - t0) / 1000).toFixed(1)}s]`;
+        const log = (line: string) => process.stderr.write(`retrace: ${at()} ${line}\n`);
         const result = await runVerifyJob({
           workspace,
           patch,
@@ -114,7 +117,7 @@ export function registerVerify(program: Command): void {
           onRun: (phase, index, r) => {
             const c = r.counts;
             process.stderr.write(
-              `retrace: ${phase} run ${index}/${runs}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${seconds(r.durationMs)})${r.complete ? "" : " — incomplete"}\n`,
+              `retrace: ${at()} ${phase} run ${index}/${runs}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${seconds(r.durationMs)})${r.complete ? "" : " — incomplete"}\n`,
             );
           },
         });

@@ -98,6 +98,26 @@ describe("resolveJobSettings: one place, spec > overrides > repository config > 
     );
   });
 
+  it("a fix job's runs are test-suite runs: TEST_RUN_LIMITS under the repository's limits, within the host's maxima", () => {
+    const s = resolveJobSettings(fix(), { env: {} });
+    expect(s.sandbox.limits).toMatchObject({ timeoutMs: 600_000, memoryMb: 2_048, pids: 512 });
+    expect(s.sandbox.limits.cpus).toBe(Math.min(2, s.sandbox.maxLimits.cpus));
+    expect(fixSettings(config({}), { env: {} }).sandbox.limits.timeoutMs).toBe(600_000);
+    // The repository's own limits win over the test-run defaults.
+    const own = resolveJobSettings(fix(), {
+      config: config({ sandbox: { limits: { timeoutMs: 90_000 } } }),
+      env: {},
+    });
+    expect(own.sandbox.limits).toMatchObject({ timeoutMs: 90_000, memoryMb: 2_048 });
+    // The operator's maxima lower the defaults too.
+    const capped = resolveJobSettings(fix(), {
+      env: { RETRACE_SANDBOX_MAX_LIMITS: "timeoutMs=120000,memoryMb=1024" },
+    });
+    expect(capped.sandbox.limits).toMatchObject({ timeoutMs: 120_000, memoryMb: 1_024 });
+    // A reproduction runs a snippet: the driver's defaults, no test-run defaults.
+    expect(resolveJobSettings(repro(), { env: {} }).sandbox.limits).toEqual({});
+  });
+
   it("builds the one Docker sandbox with the settings' image, limits and the host's maxima", () => {
     const s = resolveJobSettings(fix(), {
       config: config({ sandbox: { limits: { pids: 64, timeoutMs: 45_000 } } }),

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { evaluatePatch } from "../../../../src/policy/index.ts";
+import { silencesFailingCheck } from "../../../../src/policy/rules/suppressions.ts";
 import { addLines, modify, rulesOf, violationsOf } from "../helpers.ts";
 
 const tests = { allowTestEdits: true };
@@ -87,6 +89,57 @@ describe("suppressions", () => {
   it("allows listed ids", () => {
     const patch = addLines("src/a.py", ["import os  # noqa: F401"]);
     expect(violationsOf(patch, "suppressions", { suppressions: { allow: ["noqa"] } })).toEqual([]);
+  });
+
+  describe("only the failing check it silences", () => {
+    const gate = (path: string, line: string, failingCheck?: string) =>
+      evaluatePatch(addLines(path, [line]), {}, failingCheck === undefined ? {} : { failingCheck });
+
+    it.each([
+      ["src/a.ts", "// @ts-expect-error: roots hold one kind of content", "tsc --build && node --test"],
+      ["src/a.ts", "// @ts-ignore", "npm run build\ntsc -b\nvitest run"],
+      ["src/a.ts", "const x = y as any;", "jest\nts-jest"],
+      ["src/a.ts", "// eslint-disable-next-line", "xo && ava"],
+      ["src/a.py", "import os  # noqa", "ruff check . && pytest"],
+      ["src/a.py", "x = f()  # type: ignore", "python3 -m pytest\n--mypy"],
+      ["src/a.ts", "/* c8 ignore next */", "c8 --check-coverage --100 node --test"],
+      ["src/a.rs", "#[allow(dead_code)]", "cargo test"],
+    ])("%s `%s` blocks when the failing check runs its tool (%s)", (path, line, check) => {
+      const r = gate(path, line, check);
+      expect(r.allowed).toBe(false);
+      expect(r.violations.map((v) => v.rule)).toEqual(["suppressions"]);
+    });
+
+    it.each([
+      [
+        "src/a.ts",
+        "// @ts-expect-error: roots hold one kind of content",
+        "node --conditions development test/index.js",
+      ],
+      ["src/a.ts", "// eslint-disable-next-line no-param-reassign", "vitest run"],
+      ["src/a.py", "import os  # noqa: F401", "python3 -m pytest -q"],
+      ["src/a.py", "x = f()  # type: ignore", "python3 -m pytest -q"],
+    ])("%s `%s` is a warning when the failing check (%s) runs no tool it silences", (path, line, check) => {
+      const r = gate(path, line, check);
+      expect(r.allowed).toBe(true);
+      expect(r.violations).toEqual([]);
+      expect(r.warnings?.map((w) => w.rule)).toEqual(["suppressions"]);
+      expect(r.warnings?.[0]?.message).toMatch(
+        /not blocked: the failing check \(`.+`\) runs no tool it silences/,
+      );
+    });
+
+    it("blocks every suppression when the failing check is unknown (the gate called without it)", () => {
+      const r = gate("src/a.ts", "// @ts-expect-error", undefined);
+      expect(r.allowed).toBe(false);
+      expect(r.warnings).toBeUndefined();
+    });
+
+    it("a suppression of a tool it cannot name (no entry) blocks whatever the check", () => {
+      expect(silencesFailingCheck("not-a-known-id", "node --test")).toBe(true);
+      expect(silencesFailingCheck("ts-expect-error", "node --test")).toBe(false);
+      expect(silencesFailingCheck("ts-expect-error", "npx tsc --noEmit")).toBe(true);
+    });
   });
 });
 

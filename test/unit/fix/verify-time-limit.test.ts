@@ -1,0 +1,214 @@
+/**
+ * A patched run stopped at the sandbox's time limit: re-run once with twice the time; the patch is blamed only
+ * when the run, stopped again, lasted HANG_FACTOR times the base's full run; otherwise an infrastructure error
+ * says which limit to raise. Never a REJECTED verdict because the machine was slow.
+ */
+import { describe, expect, it } from "vitest";
+import { InfrastructureError } from "../../../src/core/errors.ts";
+import type { TestCommand } from "../../../src/fix/test-runner/types.ts";
+import { baseFullRunMs, HANG_FACTOR, judgeTimeout, verifyPatch } from "../../../src/fix/verify.ts";
+import { PolicyConfig } from "../../../src/policy/config.ts";
+import { fakeSandbox, type ScriptedRun, tapReport } from "../../support/fake-sandbox.ts";
+import { memoryWorkspace } from "../../support/memory-workspace.ts";
+
+const policy = PolicyConfig.parse({});
+const command: TestCommand = { framework: "node-test", command: "node --test", detectedBy: "--test" };
+const files = {
+  "package.json": JSON.stringify({ scripts: { test: "node --test" } }),
+  "src/calc.js": "exports.add = (a, b) => a - b;\nexports.sub = (a, b) => a - b;\n",
+  "test/calc.test.js": "// tests\n",
+};
+const fix =
+  "--- a/src/calc.js\n+++ b/src/calc.js\n@@ -1,2 +1,2 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a + b;\n exports.sub = (a, b) => a - b;\n";
+const base = (ms: number): ScriptedRun => ({
+  exitCode: 1,
+  durationMs: ms,
+  report: tapReport({ adds: "failed", subtracts: "passed" }),
+});
+const fixed: ScriptedRun = {
+  exitCode: 0,
+  durationMs: 20_000,
+  report: tapReport({ adds: "passed", subtracts: "passed" }),
+};
+const stopped = (ms: number): ScriptedRun => ({ exitCode: null, stoppedBy: "timeout", durationMs: ms });
+
+const verify = (script: ScriptedRun[]) => {
+  const fake = fakeSandbox(script);
+  const result = verifyPatch({
+    workspace: memoryWorkspace(files),
+    sandbox: fake,
+    patch: fix,
+    policy,
+    testCommand: command,
+    jobId: "j",
+    antiGaming: false,
+    limits: { timeoutMs: 600_000 },
+  });
+  return { result, requests: fake.requests };
+};
+
+describe("judgeTimeout", () => {
+  it("blames the patch only at HANG_FACTOR times the base's full run or more", () => {
+    expect(HANG_FACTOR).toBe(10);
+    expect(judgeTimeout(60_000, [600_000, 1_200_000]).blame).toBe("patch");
+    expect(judgeTimeout(120_000, [600_000, 1_200_000]).blame).toBe("patch");
+    expect(judgeTimeout(121_000, [600_000, 1_200_000]).blame).toBe("environment");
+    expect(judgeTimeout(300_000, [600_000, 1_200_000])).toEqual({
+      blame: "environment",
+      detail: "stopped after 600 s, then 1200 s; the base's full run took 300 s (4.0x)",
+    });
+  });
+
+  it("without a complete base run there is nothing to compare with: the environment", () => {
+    expect(judgeTimeout(null, [600_000, 1_200_000]).blame).toBe("environment");
+  });
+
+  it("the base's time is the median of its complete full runs, narrowed repeats left out", () => {
+    const run = (ms: number, extra: object = {}) =>
+      ({ durationMs: ms, complete: true, tests: [], ...extra }) as never;
+    expect(baseFullRunMs([run(10), run(30), run(20)])).toBe(20);
+    expect(baseFullRunMs([run(10), run(1, { only: ["a"] })])).toBe(10);
+    expect(baseFullRunMs([run(10, { complete: false })])).toBeNull();
+  });
+});
+
+describe("verifyPatch: a patched run stopped at the time limit", () => {
+  it("is run again with twice the time; when that completes it is the evidence, and later patched runs keep the limit", async () => {
+    // base full, base narrowed repeat, patched narrowed (stopped), its re-run, patched full
+    const { result, requests } = verify([base(30_000), base(5_000), stopped(600_000), fixed, fixed]);
+    const r = await result;
+    expect(r.verdict, r.reasons.join("; ")).toBe("VERIFIED");
+    expect(requests.map((q) => q.limits?.timeoutMs)).toEqual([
+      600_000, 600_000, 600_000, 1_200_000, 1_200_000,
+    ]);
+    // The re-run is the same narrowed command as the run it replaces.
+    const shape = (i: number) => requests[i]!.command.join(" ").replace(/report-[0-9a-f]+/, "report-N");
+    expect(shape(3)).toBe(shape(2));
+    expect(shape(3)).toContain("--test-name-pattern='^(?:adds)$'");
+    expect(r.runs.filter((x) => x.phase === "patched").map((x) => x.stoppedBy)).toEqual([null, null]);
+  });
+
+  it("stopped again, at 10x the base's full run or more: the patch makes it hang — REJECTED with that reason", async () => {
+    const { result } = verify([base(30_000), base(5_000), stopped(600_000), stopped(1_200_000)]);
+    const r = await result;
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons.join("\n")).toMatch(
+      /the patch makes the run hang: stopped after 600 s, then 1200 s; the base's full run took 30 s \(40\.0x\)/,
+    );
+  });
+
+  it("stopped again, under 10x the base's full run: an infrastructure error naming the limit, no verdict", async () => {
+    const { result } = verify([base(300_000), base(200_000), stopped(600_000), stopped(1_200_000)]);
+    const error = await result.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect((error as Error).message).toMatch(
+      /reached the sandbox's time limit twice \(stopped after 600 s, then 1200 s; the base's full run took 300 s \(4\.0x\)\)/,
+    );
+    expect((error as InfrastructureError).hint).toMatch(/--timeout SECONDS, or sandbox\.limits\.timeoutMs/);
+  });
+
+  it("a base run stopped at the limit is still an infrastructure error, never re-judged as the patch's", async () => {
+    const { result } = verify([stopped(600_000)]);
+    const error = await result.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect((error as Error).message).toMatch(/did not finish on the unchanged base/);
+  });
+});
+
+describe("verifyPatch: the base's repeats run alongside the first patched run", () => {
+  it("both start before either ends; the verdict and the run order are as if sequential", async () => {
+    const fake = fakeSandbox([base(30_000), base(5_000), fixed, fixed]);
+    const events: string[] = [];
+    const sandbox = {
+      async run(request: Parameters<typeof fake.run>[0]) {
+        const n = fake.requests.length + 1;
+        events.push(`start ${n}`);
+        const result = await fake.run(request);
+        await new Promise((r) => setTimeout(r, 30));
+        events.push(`end ${n}`);
+        return result;
+      },
+    };
+    const r = await verifyPatch({
+      workspace: memoryWorkspace(files),
+      sandbox,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+      antiGaming: false,
+    });
+    expect(r.verdict, r.reasons.join("; ")).toBe("VERIFIED");
+    expect(events.slice(0, 4)).toEqual(["start 1", "end 1", "start 2", "start 3"]);
+    expect(r.runs.map((x) => `${x.phase}${x.index}`)).toEqual(["base1", "base2", "patched1", "patched2"]);
+  });
+
+  it("a base repeat that did not complete: no further patched run, and the verdict says why", async () => {
+    const incomplete: ScriptedRun = { exitCode: 0, durationMs: 5_000, report: tapReport({ adds: "failed" }) };
+    const { sandbox, requests } = fakeSandbox([base(30_000), incomplete, fixed]);
+    const r = await verifyPatch({
+      workspace: memoryWorkspace(files),
+      sandbox,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+      antiGaming: false,
+    });
+    expect(r.verdict).toBe("REJECTED");
+    // At most the patched run that ran alongside the repeat (here the repeat ended first: none).
+    expect(requests.length).toBeLessThanOrEqual(3);
+    expect(r.runs.filter((x) => x.phase === "patched").length).toBeLessThanOrEqual(1);
+    expect(r.reasons.join("\n")).toMatch(/base run 2 did not complete/);
+  });
+});
+
+describe("verifyPatch: the anti-gaming run", () => {
+  it("starts once the narrowed first patched run passes every failing test, alongside the full patched run", async () => {
+    const script = [base(30_000), base(5_000), fixed, fixed];
+    const events: string[] = [];
+    let n = 0;
+    const sandbox = {
+      async run(request: { command: string[]; collect?: string[] }) {
+        const isTestRun = /^node --test /.test(request.command[2] ?? "");
+        const k = isTestRun ? ++n : 0;
+        const label = isTestRun ? `run ${k}` : "anti-gaming";
+        events.push(`start ${label}`);
+        await new Promise((r) => setTimeout(r, 30));
+        events.push(`end ${label}`);
+        const step = isTestRun ? script[k - 1]! : { exitCode: 1, durationMs: 10 };
+        const files: Record<string, Uint8Array> = {};
+        const wanted = request.collect?.[0];
+        if (wanted !== undefined && "report" in step && step.report !== undefined)
+          files[wanted] = new TextEncoder().encode(step.report);
+        return {
+          exitCode: step.exitCode ?? 0,
+          signal: null,
+          stdout: "",
+          stderr: "",
+          stdoutTruncated: false,
+          stderrTruncated: false,
+          durationMs: step.durationMs ?? 10,
+          stoppedBy: null,
+          files,
+        };
+      },
+    };
+    const out = await verifyPatch({
+      workspace: memoryWorkspace({
+        ...files,
+        "test/calc.test.js":
+          'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add, sub } = require("../src/calc.js");\ntest("adds", () => {\n  assert.strictEqual(add(2, 3), 5);\n});\ntest("subtracts", () => {\n  assert.strictEqual(sub(3, 2), 1);\n});\n',
+      }),
+      sandbox: sandbox as never,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+    }).catch((e: unknown) => e);
+    expect(out).toHaveProperty("runs");
+    const i = events.indexOf("start anti-gaming");
+    expect(i, events.join(", ")).toBeGreaterThan(events.indexOf("end run 3"));
+    expect(i).toBeLessThan(events.indexOf("end run 4"));
+  });
+});
