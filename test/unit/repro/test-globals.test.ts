@@ -124,4 +124,24 @@ describe("actual and expected sentences with a quoted subject", () => {
     expect(proseClaims("The desired output is `y`.")).toEqual({ actual: [], expected: ["y"] });
     expect(proseClaims("The expected output is `y`.")).toEqual({ actual: [], expected: ["y"] });
   });
+
+  it("reads 'the returned value / result of `call` is X'; a value of a name is no output", () => {
+    expect(proseClaims("The returned value of `_.pick(o, 'a')` is `{}`.")).toEqual({
+      actual: ["{}"],
+      expected: [],
+    });
+    expect(proseClaims("The expected result of `f(1)` is `2`, but the result of `f(1)` is `3`.")).toEqual({
+      actual: ["3"],
+      expected: ["2"],
+    });
+    expect(proseClaims("The value of `n` is `5` before the call.")).toEqual({ actual: [], expected: [] });
+  });
+
+  it("runs a call quoted in a sentence whose result the sentence states", () => {
+    const md = "# t\n\nIn lodash 4.0.0 the returned value of `_.isEmpty({ a: 1 })` is `true`.\n";
+    const report = parseReport(md);
+    expect(reportedExpectations(report).actual).toMatchObject({ kind: "output", output: ["true"] });
+    const program = completeProgram(report)!;
+    expect(program.files[program.entry]).toContain("_echo(_.isEmpty({ a: 1 }));");
+  });
 });
