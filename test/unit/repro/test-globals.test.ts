@@ -10,6 +10,7 @@ import { parseReport } from "../../../src/repro/parse-report.ts";
 import { proseClaims } from "../../../src/repro/prose-claims.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { testGlobalsNeeded, testGlobalsPrelude } from "../../../src/repro/test-globals.ts";
+import { findVersionMentions } from "../../../src/repro/versions.ts";
 
 const f = "```";
 
@@ -143,5 +144,15 @@ describe("actual and expected sentences with a quoted subject", () => {
     expect(reportedExpectations(report).actual).toMatchObject({ kind: "output", output: ["true"] });
     const program = completeProgram(report)!;
     expect(program.files[program.entry]).toContain("_echo(_.isEmpty({ a: 1 }));");
+  });
+});
+
+describe("a package's version at a sentence's end", () => {
+  it("reads 'a bug in lodash 4.0.0.'; a decimal before a full stop is no release", () => {
+    expect(findVersionMentions("I think it has a bug in lodash 4.0.0.")).toEqual([
+      { name: "lodash", version: "4.0.0", style: "word" },
+    ]);
+    expect(findVersionMentions("Fails with mathjs 6.2.5-beta.1.")[0]?.version).toBe("6.2.5-beta.1");
+    expect(findVersionMentions("yet the library gives me 3.9473684210526314.")).toEqual([]);
   });
 });
