@@ -16,6 +16,7 @@ import {
   PYTHON_IMPORT_TO_PACKAGE,
   PYTHON_STDLIB,
 } from "./known-modules.ts";
+import { testGlobalsNeeded, testGlobalsPrelude } from "./test-globals.ts";
 import { annotate, JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
 import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
@@ -589,6 +590,15 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
 
   // Missing imports: packages the report names, and Node builtins, used but never bound.
   const bound = jsBoundNames(scan);
+  // Jest-style `expect(…).toBe(…)` (and `test`/`it`/`describe`) called without an import: the runner's globals.
+  const testGlobals = testGlobalsNeeded(scan, bound, jsSpecifiers(code));
+  if (testGlobals.length > 0) {
+    code = `${testGlobalsPrelude(testGlobals)}${code}`;
+    for (const name of testGlobals) bound.add(name);
+    completions.push(
+      `defined the test runner's globals the snippet uses without importing them (${testGlobals.map((n) => `\`${n}\``).join(", ")}): a failing \`expect\` throws an AssertionError`,
+    );
+  }
   const add: string[] = [];
   const candidates = new Map<string, string>();
   for (const [ident, pkg] of Object.entries(NPM_GLOBALS)) candidates.set(ident, pkg);

@@ -10,8 +10,8 @@ export interface ProseClaims {
 }
 
 const VALUE = String.raw`(?:\x60([^\x60\n]{1,200})\x60|"([^"\n]{1,200})"|'([^'\n]{1,200})'|(-?\d[\d_]*(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.]*[A-Za-z])|\b(true|false|null|undefined|None|True|False|NaN|Infinity|Invalid Date)\b)`;
-const ACTUAL_VERB = String.raw`(?:returns?(?:\s+back)?|returned(?:\s+back)?|gives?(?:\s+(?:me|back|us))?|gave(?:\s+(?:me|back|us))?|yields?|produces?|produced|prints?|printed|outputs?|logs?|logged|(?:I|we)\s+(?:get|got|see|saw|receive|received|obtain)|(?:get|got)|results?\s+(?:is|was|in)|evaluates?\s+to|comes?\s+(?:out|back)\s+as|shows?|displays?)`;
-const EXPECTED_VERB = String.raw`(?:expected|expecting|expect(?:ed)?\s+(?:it\s+)?(?:to\s+(?:be|return|get|print|give|see)\s+)?|should\s+(?:be|return|give|print|output|get|show|equal|have\s+been)|ought\s+to\s+(?:be|return|give)|(?:the\s+)?(?:right|correct|expected)\s+(?:answer|result|value|output)\s+(?:is|would\s+be|should\s+be)|instead\s+of|rather\s+than|want(?:ed)?)`;
+const ACTUAL_VERB = String.raw`(?:returns?(?:\s+back)?|returned(?:\s+back)?|gives?(?:\s+(?:me|back|us))?|gave(?:\s+(?:me|back|us))?|yields?|produces?|produced|prints?|printed|outputs?|logs?|logged|(?:I|we)\s+(?:get|got|see|saw|receive|received|obtain)|(?:get|got)|results?\s+(?:is|was|in)|evaluates?\s+to|comes?\s+(?:out|back)\s+as|shows?|displays?|received|(?:the\s+)?(?:output|return(?:ed)?\s+value|result)\s+(?:of\s+\x60[^\x60\n]{1,200}\x60\s+)?(?:is|was))`;
+const EXPECTED_VERB = String.raw`(?:expected|expecting|expect(?:ed)?\s+(?:it\s+)?(?:to\s+(?:be|return|get|print|give|see)\s+)?|should\s+(?:be|return|give|print|output|get|show|equal|have\s+been)|ought\s+to\s+(?:be|return|give)|(?:the\s+)?(?:right|correct|expected|desired|intended|proper)\s+(?:answer|result|value|output|return\s+value)\s+(?:of\s+\x60[^\x60\n]{1,200}\x60\s+)?(?:is|would\s+be|should\s+be)|instead\s+of|rather\s+than|want(?:ed)?)`;
 
 function claimValue(m: RegExpExecArray, from: number): string | null {
   for (let i = from; i < from + 5; i++) if (m[i] !== undefined) return m[i]!.trim();
@@ -42,7 +42,12 @@ export function proseClaims(text: string): ProseClaims {
     );
     let consumed = false;
     for (const m of sentence.matchAll(insteadRe)) {
-      const a = claimValue(m as RegExpExecArray, 1);
+      // "`lib.ok(1)` returns `false` instead of `true`": the value next to "instead of" is the actual one, not
+      // the call quoted before it as the sentence's subject.
+      const cut = /\b(?:instead\s+of|rather\s+than)\s/i.exec(m[0])?.index ?? m[0].length;
+      const values = [...m[0].slice(0, cut).matchAll(new RegExp(VALUE, "gi"))];
+      const last = values[values.length - 1];
+      const a = claimValue((last ?? m) as RegExpExecArray, 1);
       const e = claimValue(m as RegExpExecArray, 6);
       if (a && e) {
         actual.push(a);
@@ -72,7 +77,12 @@ export function proseClaims(text: string): ProseClaims {
       if (expSpans.some(([s, e]) => start >= s && start < e)) continue;
       // "should return X" was taken as expected above; "it returns X" after "should" in the same clause too.
       const before = sentence.slice(Math.max(0, start - 30), start);
-      if (/\b(should|expect\w*|ought|want\w*|would)\s+(\w+\s+)?$/i.test(before)) continue;
+      if (
+        /\b(should|expect\w*|ought|want\w*|would|desired|intended|correct|right|proper)\s+(\w+\s+)?$/i.test(
+          before,
+        )
+      )
+        continue;
       const v = claimValue(m as RegExpExecArray, 1);
       if (v) actual.push(v);
     }

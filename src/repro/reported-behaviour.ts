@@ -290,9 +290,16 @@ export function firstOwnAssertion(report: ParsedReport): string | null {
             .pop()!
             .trim(),
         );
+    // Jest's `expect(…).toBe(…)` called without an import (the runner's global, which completion defines).
+    const jest =
+      !/\b(?:function\s+expect\b|(?:const|let|var)\s+(?:expect\b|\{[^}]*\bexpect\b[^}]*\})|import\s[^;]*\bexpect\b)/.test(
+        code,
+      );
     for (const line of code.split("\n")) {
       const call = /^\s*([\w$]+)(?:\.[\w$]+)?\s*\(/.exec(line);
       if (call?.[1] && names.has(call[1])) return line.trim().replace(/\s*\/\/.*$/, "");
+      if (jest && /^\s*(?:await\s+)?expect\s*\(.*\)\s*(?:\.\s*not\s*)?\.\s*to[A-Z]\w*\s*\(/.test(line))
+        return line.trim().replace(/\s*\/\/.*$/, "");
     }
   }
   return null;

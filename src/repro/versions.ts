@@ -24,7 +24,7 @@ const NPM_AT = new RegExp(
 );
 const PIP_EQ = new RegExp(String.raw`(?<![\w.-])([A-Za-z0-9][\w.-]*)\s*===?\s*${VERSION}(?![\w.])`, "g");
 const WORD =
-  /(?<![\w.-])([A-Za-z][\w.-]*)(?:\s+version)?\s+(?:v|version\s+)?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?)(?![\w.])/gi;
+  /(?<![\w.-])([A-Za-z][\w.-]*)(?:\s+version)?\s+(?:v|version\s+)?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]*\w)?)(?![\w]|\.\w)/gi; // a sentence's full stop may follow
 const PIP_LIST_LINE = /^([A-Za-z0-9][\w.-]*)\s{2,}(\d[\w.+-]*)\s*$/;
 
 const RUNTIME_NAMES: Record<string, RuntimeMention["name"]> = {
@@ -130,6 +130,8 @@ export function findVersionMentions(text: string): VersionMention[] {
     if (!name || !version) continue;
     // "I upgraded to 2.0" or a sentence-initial capitalized word is not a package; lower-case names only.
     if (name !== name.toLowerCase() && !/^[a-z]/.test(name)) continue;
+    // At a sentence's end only a full x.y.z counts: "gives me 3.9473684210526314." is a number, not a release.
+    if (text[(m.index ?? 0) + m[0].length] === "." && !/^\d+\.\d+\.\d+/.test(version)) continue;
     add(name, version, "word");
   }
   return found;
