@@ -59,7 +59,7 @@ export async function failingCheckText(workspace: Workspace, command: string): P
     for (const file of PYTEST_CONFIGS) {
       if (!(await workspace.exists(file))) continue;
       const text = await workspace.readFile(file).catch(() => "");
-      for (const m of text.matchAll(/^\s*addopts\s*=\s*(.+(?:\n[ \t]+.+)*)/gm)) parts.push(m[1] ?? "");
+      for (const m of text.matchAll(/^[ \t]*addopts\s*=\s*(.+(?:\n[ \t]+.+)*)/gm)) parts.push(m[1] ?? "");
     }
   }
   return parts.join("\n");

@@ -21,7 +21,7 @@ export interface BlockClass {
 }
 
 const PY_TRACEBACK = /^Traceback \(most recent call last\):/m;
-const JS_STACK_FRAME = /^\s+at .+(\(.*:\d+:\d+\)|:\d+:\d+)\s*$/m;
+const JS_STACK_FRAME = /^[ \t]+at .+(\(.*:\d+:\d+\)|:\d+:\d+)\s*$/m;
 const JS_ERROR_LINE = /^(Uncaught )?([A-Z]\w*(Error|Exception)|Error)(\s\[\w+\])?: /m;
 /** A single line like `packaging.version.InvalidVersion: Invalid version: 'x'` (a dotted, capitalized exception name). */
 const BARE_EXCEPTION = /^(?:[a-z_]\w*\.)+[A-Z]\w*: \S.*$/;
@@ -91,7 +91,7 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
     return { kind: "python-transcript", language: "python" };
   }
   if (fenceKey === "pytb") return { kind: "traceback", language: "python" };
-  if (PY_TRACEBACK.test(value) && !/^\s*(def|import|from)\s/m.test(value.split(PY_TRACEBACK)[0] ?? "")) {
+  if (PY_TRACEBACK.test(value) && !/^[ \t]*(def|import|from)\s/m.test(value.split(PY_TRACEBACK)[0] ?? "")) {
     return { kind: "traceback", language: "python" };
   }
   if (headerlessTraceback(value)) return { kind: "traceback", language: "python" };

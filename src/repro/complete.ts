@@ -226,19 +226,19 @@ function splitNamed(units: ReportBlock[], ext: RegExp): { named: ReportBlock[]; 
 
 function pythonBoundNames(code: string): Set<string> {
   const names = new Set<string>();
-  for (const m of code.matchAll(/^\s*import\s+([^\n#]+)/gm)) {
+  for (const m of code.matchAll(/^[ \t]*import\s+([^\n#]+)/gm)) {
     for (const part of (m[1] ?? "").split(",")) {
       const as = /\s+as\s+(\w+)/.exec(part);
       names.add(as?.[1] ?? part.trim().split(".")[0]!.trim());
     }
   }
-  for (const m of code.matchAll(/^\s*from\s+[\w.]+\s+import\s+\(?([^\n#)]+)/gm)) {
+  for (const m of code.matchAll(/^[ \t]*from\s+[\w.]+\s+import\s+\(?([^\n#)]+)/gm)) {
     for (const part of (m[1] ?? "").split(",")) {
       const as = /\s+as\s+(\w+)/.exec(part);
       names.add(as?.[1] ?? part.trim());
     }
   }
-  for (const m of code.matchAll(/^\s*(?:async\s+)?(?:def|class)\s+(\w+)/gm)) names.add(m[1]!);
+  for (const m of code.matchAll(/^[ \t]*(?:async\s+)?(?:def|class)\s+(\w+)/gm)) names.add(m[1]!);
   // Assignment targets (`a, b = …`, `x: int = …`), line by line with one greedy run: the pattern that had
   // `^\s*`, a lazy run and `\s*` over the same spaces was cubic in a line of spaces (a report's 60,000-space
   // line held the host for minutes, found by the fourth red team).
@@ -254,10 +254,10 @@ function pythonBoundNames(code: string): Set<string> {
 
 function pythonImportedModules(code: string): string[] {
   const mods: string[] = [];
-  for (const m of code.matchAll(/^\s*import\s+([^\n#;]+)/gm)) {
+  for (const m of code.matchAll(/^[ \t]*import\s+([^\n#;]+)/gm)) {
     for (const part of (m[1] ?? "").split(",")) mods.push(part.trim().split(/[\s.]/)[0]!);
   }
-  for (const m of code.matchAll(/^\s*from\s+(\w+)[\w.]*\s+import\b/gm)) mods.push(m[1]!);
+  for (const m of code.matchAll(/^[ \t]*from\s+(\w+)[\w.]*\s+import\b/gm)) mods.push(m[1]!);
   // `_thread`, `_io`, `__future__`: underscore modules are the interpreter's own.
   return [...new Set(mods.filter((m) => m && /^[A-Za-z_]\w*$/.test(m) && !m.startsWith("_")))];
 }
@@ -420,10 +420,10 @@ function jsSpecifiers(code: string): string[] {
   const out: string[] = [];
   for (const re of [
     /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g,
-    /^\s*import\s[^'"]*?\sfrom\s+['"]([^'"]+)['"]/gm,
-    /^\s*import\s+['"]([^'"]+)['"]/gm,
+    /^[ \t]*import\s[^'"]*?\sfrom\s+['"]([^'"]+)['"]/gm,
+    /^[ \t]*import\s+['"]([^'"]+)['"]/gm,
     /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
-    /^\s*export\s[^'"]*?\sfrom\s+['"]([^'"]+)['"]/gm,
+    /^[ \t]*export\s[^'"]*?\sfrom\s+['"]([^'"]+)['"]/gm,
   ]) {
     for (const m of code.matchAll(re)) out.push(m[1]!);
   }
@@ -436,9 +436,9 @@ function jsBoundNames(code: string): Set<string> {
   for (const m of code.matchAll(/\b(?:const|let|var)\s+\{([^}]*)\}/g))
     for (const p of m[1]!.split(",")) names.add(p.split(":").pop()!.trim());
   for (const m of code.matchAll(/\b(?:function\*?|class)\s+([\w$]+)/g)) names.add(m[1]!);
-  for (const m of code.matchAll(/^\s*import\s+([\w$]+)/gm)) names.add(m[1]!);
-  for (const m of code.matchAll(/^\s*import\s+\*\s+as\s+([\w$]+)/gm)) names.add(m[1]!);
-  for (const m of code.matchAll(/^\s*import\s+(?:[\w$]+\s*,\s*)?\{([^}]*)\}/gm)) {
+  for (const m of code.matchAll(/^[ \t]*import\s+([\w$]+)/gm)) names.add(m[1]!);
+  for (const m of code.matchAll(/^[ \t]*import\s+\*\s+as\s+([\w$]+)/gm)) names.add(m[1]!);
+  for (const m of code.matchAll(/^[ \t]*import\s+(?:[\w$]+\s*,\s*)?\{([^}]*)\}/gm)) {
     for (const p of m[1]!.split(","))
       names.add(
         p
@@ -578,7 +578,7 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
     }
   }
 
-  const esmSyntax = /^\s*(import\s[\w${*]|import\s+['"]|export\s)/m.test(scan);
+  const esmSyntax = /^[ \t]*(import\s[\w${*]|import\s+['"]|export\s)/m.test(scan);
   if (echoedLast || main.some((b) => b.usesEcho)) {
     code = `${esmSyntax ? JS_ECHO_PRELUDE_ESM : JS_ECHO_PRELUDE}\n${code}`;
     if (!echoedLast) completions.push(echoNote(main));
@@ -704,10 +704,10 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
     ].join("\n");
     completions.push("wrapped the top-level `await` code in an async function (the snippet uses `require`)");
   } else if (!tla) {
-    const asyncMain = /^\s*async\s+function\s+main\s*\(\s*\)/m.test(scan);
+    const asyncMain = /^[ \t]*async\s+function\s+main\s*\(\s*\)/m.test(scan);
     const syncMain =
-      /^\s*function\s+main\s*\(\s*\)/m.test(scan) ||
-      /^\s*(const|let)\s+main\s*=\s*(async\s*)?\(\s*\)\s*=>/m.test(scan);
+      /^[ \t]*function\s+main\s*\(\s*\)/m.test(scan) ||
+      /^[ \t]*(const|let)\s+main\s*=\s*(async\s*)?\(\s*\)\s*=>/m.test(scan);
     const calledMain = scan
       .split("\n")
       .some((l) => /^(await\s+)?main\s*\(/.test(l.trim()) && !/function/.test(l));

@@ -52,13 +52,13 @@ export function languageFromFence(lang: string | null | undefined): BlockLanguag
 }
 
 const PY_SIGNS: RegExp[] = [
-  /^\s*def \w+\(.*\)\s*(->\s*[^:]+)?:\s*$/m,
-  /^\s*(import \w[\w.]*(\s+as\s+\w+)?|from [\w.]+ import .+)\s*$/m,
-  /^\s*class \w+(\(.*\))?:\s*$/m,
-  /^\s*(if|elif|while|for|with|try|except)\b.*:\s*$/m,
+  /^[ \t]*def \w+\(.*\)\s*(->\s*[^:]+)?:\s*$/m,
+  /^[ \t]*(import \w[\w.]*(\s+as\s+\w+)?|from [\w.]+ import .+)\s*$/m,
+  /^[ \t]*class \w+(\(.*\))?:\s*$/m,
+  /^[ \t]*(if|elif|while|for|with|try|except)\b.*:\s*$/m,
   /\bprint\(/,
   /\b(None|True|False)\b/,
-  /^\s*@\w+/m,
+  /^[ \t]*@\w+/m,
   /\bself\./,
   /\bf"[^"]*\{/,
 ];
@@ -68,19 +68,19 @@ const JS_SIGNS: RegExp[] = [
   /=>/,
   /\brequire\(\s*['"]/,
   /\bconsole\.\w+\(/,
-  /^\s*import\s+.+\s+from\s+['"]/m,
-  /^\s*export\s+(default|const|function|class)\b/m,
+  /^[ \t]*import\s+.+\s+from\s+['"]/m,
+  /^[ \t]*export\s+(default|const|function|class)\b/m,
   /;\s*$/m,
   /\b(null|undefined)\b/,
   /===|!==/,
 ];
 const TS_SIGNS: RegExp[] = [
-  /^\s*(export\s+)?(interface|type)\s+\w+(<.*>)?\s*(=|\{)/m,
+  /^[ \t]*(export\s+)?(interface|type)\s+\w+(<.*>)?\s*(=|\{)/m,
   /\b(const|let|var)\s+\w+\s*:\s*[\w<[{]/,
   /\)\s*:\s*(string|number|boolean|void|Promise<|unknown|any)\b/,
   /\(\s*\w+\s*:\s*(string|number|boolean|unknown|any|[A-Z]\w*)\b/,
   /\bas\s+(const|string|number|unknown|any)\b/,
-  /^\s*(private|public|readonly)\s+\w+/m,
+  /^[ \t]*(private|public|readonly)\s+\w+/m,
 ];
 
 /** Guess the language of an unlabelled block. Returns "text" when nothing clearly points anywhere. */

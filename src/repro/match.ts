@@ -173,12 +173,12 @@ function ownSyntaxError(run: RunObservation): RunMatch | null {
   const ex = run.exception;
   if (!ex || !/^(SyntaxError|IndentationError|TabError)$/.test(ex.type)) return null;
   const stderr = run.stderr;
-  const py = /^\s*File "\/workspace\/([^"]+)", line (\d+)\n(.*)$/m.exec(stderr);
+  const py = /^[ \t]*File "\/workspace\/([^"]+)", line (\d+)\n(.*)$/m.exec(stderr);
   const node = py ? null : /^(?:file:\/\/)?\/workspace\/(\S+?):(\d+)\n(.*)$/m.exec(stderr);
   // Python: a parse error of the script itself has no traceback, only `File "...", line N`.
   if (py && /^Traceback \(most recent call last\)/m.test(stderr)) return null;
   // Node: a run-time SyntaxError (JSON.parse) has frames in the program; a parse error has none.
-  if (node && /^\s+at .*\/workspace\//m.test(stderr)) return null;
+  if (node && /^[ \t]+at .*\/workspace\//m.test(stderr)) return null;
   const source = (py ?? node)?.[3];
   if (source === undefined) return null;
   const line = (source ?? "").trim().slice(0, 160);

@@ -214,7 +214,7 @@ export function programFromTool(
       ? "cjs"
       : input.entry.endsWith(".mjs")
         ? "esm"
-        : /\brequire\s*\(/.test(entryCode) && !/^\s*(?:import|export)\s/m.test(entryCode)
+        : /\brequire\s*\(/.test(entryCode) && !/^[ \t]*(?:import|export)\s/m.test(entryCode)
           ? "cjs"
           : "esm";
   const code = Object.values(files).join("\n");

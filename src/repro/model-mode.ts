@@ -16,7 +16,7 @@ export function placeholdersIn(program: Program): string[] {
     const ellipsis =
       program.runtime === "python"
         ? /\(\s*\.\.\.\s*\)|=\s*\.\.\.\s*(?:#.*)?$|,\s*\.\.\.\s*[,)\]]/m
-        : /^\s*\.\.\.\s*;?\s*$|[([,{]\s*\.\.\.\s*[,)\]}]|=\s*\.\.\.\s*;?\s*$/m;
+        : /^[ \t]*\.\.\.\s*;?\s*$|[([,{]\s*\.\.\.\s*[,)\]}]|=\s*\.\.\.\s*;?\s*$/m;
     const m = ellipsis.exec(code);
     if (m) found.add(m[0].trim());
   }

@@ -146,7 +146,7 @@ export function findBareVersions(text: string): string[] {
     if (m[1]) out.push(m[1]);
   }
   // A version alone on its line ("v6.12.0 (the latest right now)"), as answers to "Which version?" are written.
-  for (const m of text.matchAll(/^\s*v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\s*(?:\([^)\n]*\))?\s*$/gm)) {
+  for (const m of text.matchAll(/^[ \t]*v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\s*(?:\([^)\n]*\))?\s*$/gm)) {
     if (m[1] && !out.includes(m[1])) out.push(m[1]);
   }
   return out;
@@ -161,7 +161,7 @@ export function findRuntimeMention(text: string): RuntimeMention | null {
     if (name && m[2]) return { name, version: m[2] };
   }
   // `node --version` output pasted alone.
-  const nodeOnly = /^\s*v(\d+\.\d+\.\d+)\s*$/m.exec(text);
+  const nodeOnly = /^[ \t]*v(\d+\.\d+\.\d+)\s*$/m.exec(text);
   if (nodeOnly?.[1] && /node\s+(-v|--version)/i.test(text)) return { name: "node", version: nodeOnly[1] };
   return null;
 }
