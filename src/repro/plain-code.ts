@@ -114,7 +114,10 @@ export function plainCodeRuns(raw: string): PlainCode[] {
 
 /** Python or JavaScript, from the code's own signs. */
 export function plainLanguage(code: string): "python" | "javascript" {
-  if (/(^|\s)#\s|^[ \t]*(print\(|import \w|from \S+ import|def \w)/m.test(code) && !/;\s*(\/\/.*)?$/m.test(code))
+  if (
+    /(^|\s)#\s|^[ \t]*(print\(|import \w|from \S+ import|def \w)/m.test(code) &&
+    !/;\s*(\/\/.*)?$/m.test(code)
+  )
     return "python";
   return "javascript";
 }

@@ -31,7 +31,8 @@ function spanningPatterns(text: string): string[] {
     }
     // new RegExp("^\\s*…", "…m…")
     const ctor = /new RegExp\(\s*(["'`])(.*?)\1\s*,\s*["'`]([dgimsuvy]*)["'`]/.exec(line);
-    if (ctor?.[3]!.includes("m") && /\^(?:\(\?:)?\\\\s[*+{]/.test(ctor[2]!)) found.push(`${i + 1}: ${ctor[0]}`);
+    if (ctor && ctor[3]!.includes("m") && /\^(?:\(\?:)?\\\\s[*+{]/.test(ctor[2]!))
+      found.push(`${i + 1}: ${ctor[0]}`);
   }
   return found;
 }

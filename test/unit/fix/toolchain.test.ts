@@ -129,7 +129,9 @@ describe("hostile toolchain files are read in time linear in their size (fourth 
     const started = Date.now();
     expect(workflowNodeVersion(["\n".repeat(256 * 1024)])).toBeNull();
     expect(workflowNodeVersion([`node-version: a${" ".repeat(256 * 1024)}b\n`])).toBeNull();
-    expect(workflowNodeVersion([`-${" ".repeat(256 * 1024)}x\n`, `${" \t".repeat(128 * 1024)}\n`])).toBeNull();
+    expect(
+      workflowNodeVersion([`-${" ".repeat(256 * 1024)}x\n`, `${" \t".repeat(128 * 1024)}\n`]),
+    ).toBeNull();
     expect(workflowNodeVersion([`node-version: [${Array(60_000).fill("20").join(",")}, 22]\n`])).toBe("22");
     const t = detectToolchain(
       files({ "pyproject.toml": "\n".repeat(256 * 1024), "setup.cfg": "\n".repeat(256 * 1024) }),
