@@ -19,7 +19,10 @@ import {
   pyprojectRequirements,
   requirementIncludes,
   setupCfgRequirements,
+  setupPyRequirements,
+  toxExtras,
   toxRequirements,
+  unusedOrchestrators,
   withoutProject,
 } from "./python-requirements.ts";
 import type { TestCommand } from "./test-runner/types.ts";
@@ -62,6 +65,8 @@ export interface PythonDependencies {
   requirements: string[];
   /** `src/<package>/__init__.py` without `src/__init__.py`: the package is imported from `src/` (src layout). */
   srcLayout: boolean;
+  /** What was read but not installed, and why (a computed `setup.py` value, an orchestrator); absent when none. */
+  notes?: string[];
 }
 
 export interface DependencyReport {
@@ -170,7 +175,10 @@ const MAX_PY_MANIFEST = 1024 * 1024;
  * What a Python repository's tests need (python-requirements.ts reads each manifest); null when it declares
  * nothing and has no src layout.
  */
-export async function checkPythonDependencies(workspace: Workspace): Promise<PythonDependencies | null> {
+export async function checkPythonDependencies(
+  workspace: Workspace,
+  command?: string,
+): Promise<PythonDependencies | null> {
   const all = await workspace.listFiles({ max: 20_000 });
   const present = new Set(all);
   const read = async (f: string): Promise<string | null> => {
@@ -189,9 +197,16 @@ export async function checkPythonDependencies(workspace: Workspace): Promise<Pyt
   if (pyproject !== null) take(pyprojectRequirements(pyproject));
   const setupCfg = present.has("setup.cfg") ? await read("setup.cfg") : null;
   if (setupCfg !== null) take(setupCfgRequirements(setupCfg));
+  const tox = present.has("tox.ini") ? await read("tox.ini") : null;
+  const notes: string[] = [];
+  const setupPy = present.has("setup.py") ? await read("setup.py") : null;
+  if (setupPy !== null) {
+    const r = setupPyRequirements(setupPy, tox === null ? [] : toxExtras(tox));
+    take(r);
+    notes.push(...r.notes);
+  }
   // Requirements files: the test ones at the usual places, and what they and tox.ini include with `-r`.
   const queue = chooseRequirementsFiles(all);
-  const tox = present.has("tox.ini") ? await read("tox.ini") : null;
   if (tox !== null) {
     const t = toxRequirements(tox);
     if (t.requirements.length > 0) {
@@ -217,8 +232,16 @@ export async function checkPythonDependencies(workspace: Workspace): Promise<Pyt
     queue.push(...requirementIncludes(text).map((i) => path.posix.normalize(path.posix.join(dir, i))));
   }
   const srcLayout = all.some((f) => /^src\/[^/]+\/__init__\.py$/.test(f)) && !present.has("src/__init__.py");
-  const wanted = withoutProject(requirements, project);
-  return wanted.length === 0 && !srcLayout ? null : { sources, requirements: wanted, srcLayout };
+  let wanted = withoutProject(requirements, project);
+  if (command !== undefined) {
+    const unused = unusedOrchestrators(wanted, command);
+    if (unused.length > 0) {
+      wanted = wanted.filter((r) => !unused.includes(r));
+      notes.push(`not installed, the test command does not run them: ${unused.join(", ")}`);
+    }
+  }
+  if (wanted.length === 0 && !srcLayout) return null;
+  return { sources, requirements: wanted, srcLayout, ...(notes.length > 0 ? { notes } : {}) };
 }
 
 /** What the repository declares (JS and Python), and for JS what is missing from the checkout. */
@@ -299,7 +322,7 @@ export async function dependencyDirs(
 ): Promise<ExtraDir[]> {
   const given = options.extraDirs ?? [];
   if (runsPython(command) && options.provider?.python) {
-    const python = await checkPythonDependencies(workspace);
+    const python = await checkPythonDependencies(workspace, command.command);
     if (python !== null) return [...given, ...(await options.provider.python(workspace, python))];
     return given;
   }

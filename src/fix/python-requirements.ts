@@ -6,6 +6,8 @@
  * - `pyproject.toml`: `[project] dependencies`, `[project.optional-dependencies]` and `[dependency-groups]`
  *   (PEP 735, `{include-group = …}` followed) for a test group (`test`, `tests`, `testing`), else a dev group;
  * - `setup.cfg`: `[options] install_requires`, `tests_require`, `[options.extras_require]` test groups;
+ * - `setup.py`, read statically (never executed): literal `install_requires`, `tests_require`, and of a literal
+ *   `extras_require` the test extra and those tox.ini's `[testenv] extras` names;
  * - `tox.ini`: `[testenv] deps` (plain requirements and `-r` files);
  * - requirements files: `requirements.txt`, and test ones (`requirements-test.txt`, `test-requirements.txt`,
  *   `requirements/test.txt`, `requirements-dev.txt`, …) with their `-r` includes; docs, lint and release files
@@ -283,4 +285,307 @@ export function withoutProject(requirements: string[], project: string | null): 
     out.push(r);
   }
   return out;
+}
+
+/** A token of Python source, as far as the static `setup.py` reader needs: strings, names and punctuation. */
+interface PyToken {
+  kind: "str" | "dyn" | "name" | "op";
+  value: string;
+}
+
+const STRING_PREFIX = /^(r|u|b|br|rb)$/i;
+const FORMAT_PREFIX = /^(f|fr|rf)$/i;
+
+/**
+ * Python source as tokens, in one pass (linear: every scan moves forward; triple-quoted strings are closed with
+ * `indexOf`). Comments and whitespace are dropped; f-strings are `dyn` (their value is not known statically).
+ */
+function pyTokens(text: string): PyToken[] {
+  const out: PyToken[] = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i] as string;
+    if (c === "#") {
+      const end = text.indexOf("\n", i);
+      i = end === -1 ? n : end;
+      continue;
+    }
+    if (/\s/.test(c) || c === "\\") {
+      i++;
+      continue;
+    }
+    if (/[A-Za-z_0-9]/.test(c)) {
+      let j = i + 1;
+      while (j < n && /[A-Za-z_0-9]/.test(text[j] as string)) j++;
+      const word = text.slice(i, j);
+      const q = text[j];
+      if ((q === '"' || q === "'") && (STRING_PREFIX.test(word) || FORMAT_PREFIX.test(word))) {
+        const s = readPyString(text, j);
+        out.push({ kind: FORMAT_PREFIX.test(word) ? "dyn" : "str", value: s.value });
+        i = s.end;
+        continue;
+      }
+      out.push({ kind: "name", value: word });
+      i = j;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      const s = readPyString(text, i);
+      out.push({ kind: "str", value: s.value });
+      i = s.end;
+      continue;
+    }
+    out.push({ kind: "op", value: c });
+    i++;
+  }
+  return out;
+}
+
+/** The string literal opening at `start` (a quote): its text (simple escapes undone) and where it ends. */
+function readPyString(text: string, start: number): { value: string; end: number } {
+  const q = text[start] as string;
+  const triple = text.startsWith(q.repeat(3), start);
+  const open = start + (triple ? 3 : 1);
+  let i = open;
+  let value = "";
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === "\\") {
+      value += text[i + 1] ?? "";
+      i += 2;
+      continue;
+    }
+    if (triple ? text.startsWith(q.repeat(3), i) : c === q) return { value, end: i + (triple ? 3 : 1) };
+    if (!triple && c === "\n") break;
+    value += c;
+    i++;
+  }
+  return { value, end: i };
+}
+
+/** The index after the bracket closing the one at `open` (tokens), or the end. */
+function skipBracket(tokens: PyToken[], open: number): number {
+  let depth = 0;
+  for (let i = open; i < tokens.length; i++) {
+    const t = tokens[i] as PyToken;
+    if (t.kind !== "op") continue;
+    if ("([{".includes(t.value)) depth++;
+    else if (")]}".includes(t.value) && --depth === 0) return i + 1;
+  }
+  return tokens.length;
+}
+
+/**
+ * A literal list or tuple of strings at `at` (adjacent literals concatenated, as Python does), followed by `,`
+ * or a closing bracket; null when it is anything else (a name, a call, a concatenation, an f-string).
+ */
+function literalStrings(tokens: PyToken[], at: number): { values: string[]; end: number } | null {
+  const open = tokens[at];
+  if (open?.kind !== "op" || (open.value !== "[" && open.value !== "(")) return null;
+  const close = open.value === "[" ? "]" : ")";
+  const values: string[] = [];
+  let i = at + 1;
+  for (;;) {
+    const t = tokens[i];
+    if (t === undefined) return null;
+    if (t.kind === "op" && t.value === close) break;
+    if (t.kind !== "str") return null;
+    let value = t.value;
+    i++;
+    while (tokens[i]?.kind === "str") value += (tokens[i++] as PyToken).value;
+    values.push(value);
+    const sep = tokens[i];
+    if (sep?.kind === "op" && sep.value === ",") i++;
+    else if (!(sep?.kind === "op" && sep.value === close)) return null;
+  }
+  const after = tokens[i + 1];
+  if (after !== undefined && !(after.kind === "op" && ",)]}".includes(after.value))) return null;
+  return { values, end: i + 1 };
+}
+
+/** The token span of the arguments of the last `setup(…)` call (`setuptools.setup(` too), or null. */
+function setupCall(tokens: PyToken[]): { open: number; close: number } | null {
+  let open: number | null = null;
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const t = tokens[i] as PyToken;
+    const paren = tokens[i + 1] as PyToken;
+    const before = tokens[i - 1];
+    const isDef = before?.kind === "name" && before.value === "def";
+    if (t.kind === "name" && t.value === "setup" && paren.kind === "op" && paren.value === "(" && !isDef)
+      open = i + 1;
+  }
+  return open === null ? null : { open, close: skipBracket(tokens, open) - 1 };
+}
+
+/** The value of keyword argument `key=` of the call spanning `call`: the token index after `=`, or null. */
+function keywordValue(
+  tokens: PyToken[],
+  call: { open: number; close: number } | null,
+  key: string,
+): number | null {
+  if (call === null) return null;
+  let depth = 0;
+  for (let i = call.open + 1; i + 1 < call.close; i++) {
+    const t = tokens[i] as PyToken;
+    if (t.kind === "op" && "([{".includes(t.value)) depth++;
+    else if (t.kind === "op" && ")]}".includes(t.value)) depth--;
+    else if (depth === 0 && t.kind === "name" && t.value === key) {
+      const eq = tokens[i + 1] as PyToken;
+      const prev = tokens[i - 1] as PyToken;
+      if (eq.kind === "op" && eq.value === "=" && prev.kind === "op" && "(,".includes(prev.value))
+        return i + 2;
+    }
+  }
+  return null;
+}
+
+/** Where `NAME = …` last assigns a name at module level before `before` (the token after `=`), or null. */
+function assignment(tokens: PyToken[], name: string, before: number): number | null {
+  let at: number | null = null;
+  let depth = 0;
+  for (let i = 0; i + 2 < before; i++) {
+    const t = tokens[i] as PyToken;
+    if (t.kind === "op" && "([{".includes(t.value)) depth++;
+    else if (t.kind === "op" && ")]}".includes(t.value)) depth = Math.max(0, depth - 1);
+    const eq = tokens[i + 1] as PyToken;
+    const next = tokens[i + 2] as PyToken;
+    if (depth === 0 && t.kind === "name" && t.value === name && eq.kind === "op" && eq.value === "=") {
+      if (!(next.kind === "op" && next.value === "=")) at = i + 2;
+    }
+  }
+  return at;
+}
+
+/** Follows a bare name to what it is assigned at module level (one step), else the index itself. */
+function resolveValue(tokens: PyToken[], at: number): number {
+  const t = tokens[at];
+  const after = tokens[at + 1];
+  if (t?.kind === "name" && (after === undefined || (after.kind === "op" && ",)".includes(after.value)))) {
+    return assignment(tokens, t.value, at) ?? at;
+  }
+  return at;
+}
+
+/**
+ * A dict literal `{"key": [...], …}` at `at`: each key whose value is a literal list of strings, and the keys
+ * whose value is not (skipped). Null when `at` is not a dict literal.
+ */
+function literalDict(
+  tokens: PyToken[],
+  at: number,
+): { entries: Map<string, string[]>; dynamic: string[] } | null {
+  const open = tokens[at];
+  if (open?.kind !== "op" || open.value !== "{") return null;
+  const end = skipBracket(tokens, at) - 1;
+  const entries = new Map<string, string[]>();
+  const dynamic: string[] = [];
+  let i = at + 1;
+  while (i < end) {
+    const key = tokens[i] as PyToken;
+    const colon = tokens[i + 1];
+    let next = i + 1;
+    if (key.kind === "str" && colon?.kind === "op" && colon.value === ":") {
+      const list = literalStrings(tokens, i + 2);
+      if (list !== null) {
+        entries.set(key.value, list.values);
+        i = list.end;
+        if (tokens[i]?.value === ",") i++;
+        continue;
+      }
+      dynamic.push(key.value);
+      next = i + 2;
+    } else dynamic.push(key.kind === "str" ? key.value : "(computed key)");
+    // Skip to the next entry: the `,` at this dict's depth.
+    for (i = next; i < end; ) {
+      const t = tokens[i] as PyToken;
+      if (t.kind === "op" && "([{".includes(t.value)) i = skipBracket(tokens, i);
+      else if (t.kind === "op" && t.value === ",") {
+        i++;
+        break;
+      } else i++;
+    }
+  }
+  return { entries, dynamic };
+}
+
+export interface SetupPyRequirements extends PythonManifestRequirements {
+  /** What was skipped as not statically known (`setup.py extras_require dev: not a literal list`). */
+  notes: string[];
+}
+
+/**
+ * `setup.py`, read statically (never executed: it is repository code), the keywords of its last `setup(…)` call:
+ * `install_requires=` and `tests_require=`
+ * when a literal list of strings (inline or a module-level name assigned one), and of `extras_require=` (a dict
+ * literal, inline or by name) the test extra (`pickGroup`) and the extras tox.ini's `[testenv] extras` names.
+ * Anything computed is skipped with a note. Linear in the text.
+ */
+export function setupPyRequirements(text: string, toxExtras: readonly string[] = []): SetupPyRequirements {
+  const tokens = pyTokens(text);
+  const call = setupCall(tokens);
+  const requirements: string[] = [];
+  const sources: string[] = [];
+  const notes: string[] = [];
+  for (const key of ["install_requires", "tests_require"]) {
+    const at = keywordValue(tokens, call, key);
+    if (at === null) continue;
+    const list = literalStrings(tokens, resolveValue(tokens, at));
+    if (list === null) notes.push(`setup.py ${key}: not a literal list of strings, skipped`);
+    else if (list.values.length > 0) {
+      requirements.push(...list.values);
+      sources.push(`setup.py ${key}`);
+    }
+  }
+  const at = keywordValue(tokens, call, "extras_require");
+  if (at !== null) {
+    const dict = literalDict(tokens, resolveValue(tokens, at));
+    if (dict === null) notes.push("setup.py extras_require: not a dict literal, skipped");
+    else {
+      const wanted = new Set(toxExtras.map(normalizeName));
+      const picked = pickGroup([...dict.entries.keys(), ...dict.dynamic]);
+      if (picked !== null) wanted.add(normalizeName(picked));
+      for (const [extra, values] of dict.entries) {
+        if (!wanted.has(normalizeName(extra))) continue;
+        requirements.push(...values);
+        sources.push(`setup.py extras_require ${extra}`);
+      }
+      for (const extra of dict.dynamic) {
+        if (wanted.has(normalizeName(extra)))
+          notes.push(`setup.py extras_require ${extra}: not a literal list, skipped`);
+      }
+    }
+  }
+  const nameAt = keywordValue(tokens, call, "name");
+  const nameTok = nameAt === null ? undefined : tokens[nameAt];
+  const afterName = nameAt === null ? undefined : tokens[nameAt + 1];
+  const project =
+    nameTok?.kind === "str" && afterName?.kind === "op" && ",)".includes(afterName.value)
+      ? nameTok.value
+      : null;
+  return { requirements, sources, project, notes };
+}
+
+/** `tox.ini` `[testenv] extras`: the extras tox installs the project with. */
+export function toxExtras(text: string): string[] {
+  return iniList(parseIni(text).get("testenv")?.get("extras"))
+    .flatMap((l) => l.split(","))
+    .map((e) => e.trim())
+    .filter((e) => /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(e));
+}
+
+const ORCHESTRATOR = /^(tox|nox|pre-commit)(-.*)?$/;
+
+/**
+ * Requirements that orchestrate test runs (tox, nox, pre-commit and their `tox-*`/`nox-*` plugins) and that
+ * `command` does not invoke: they run the tests in environments of their own, so the test command itself never
+ * needs them, and installing them can only fail (a mirror lacking one of theirs).
+ */
+export function unusedOrchestrators(requirements: readonly string[], command: string): string[] {
+  const words = new Set(command.split(/[\s/;&|()]+/).filter((w) => w !== ""));
+  return requirements.filter((r) => {
+    const name = requirementName(r);
+    const m = name === null ? null : ORCHESTRATOR.exec(normalizeName(name));
+    return m?.[1] !== undefined && !words.has(m[1]);
+  });
 }

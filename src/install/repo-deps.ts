@@ -265,7 +265,7 @@ export async function installRepoPythonDependencies(
   options: RepoDepsOptions = {},
 ): Promise<ExtraDir[]> {
   options.log?.(
-    `dependencies: ${python.requirements.length} Python requirement(s) from ${python.sources.join(", ") || "the src layout"}: wheels only, installed in the install container unless cached`,
+    `dependencies: ${python.requirements.length} Python requirement(s) from ${python.sources.join(", ") || "the src layout"}: wheels only, installed in the install container unless cached${python.notes?.length ? ` (${python.notes.join("; ")})` : ""}`,
   );
   try {
     const r = await installPythonRequirements(
