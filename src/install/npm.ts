@@ -509,6 +509,15 @@ export async function installNpmManifest(
   return { dir: r.dir, paths: r.paths, cached: r.cached, legacyPeerDeps: r.legacyPeerDeps };
 }
 
+/**
+ * Whether a failed `npm ci` refused the lockfile as out of sync with package.json (npm's EUSAGE), rather than
+ * failing to fetch or unpack: right after `npm install --package-lock-only` wrote that lockfile from the same
+ * package.json, that is npm's check disagreeing with its own resolution, not the repository's lockfile.
+ */
+export function ciDisagrees(output: string): boolean {
+  return /\bEUSAGE\b/.test(output) && /package\.json and package-lock\.json[^\n]*in sync/.test(output);
+}
+
 async function resolveAndInstall(
   ctx: NpmInstallContext,
   input: {
@@ -589,16 +598,40 @@ async function resolveAndInstall(
           key,
         };
       const ciFlags = legacyPeerDeps ? ["--legacy-peer-deps", ...flags] : flags;
-      const r = await s.container.exec(["npm", "ci", ...ciFlags], { env });
-      if (r.exitCode !== 0) throw stepFailure(r, s, "npm ci --ignore-scripts", ctx.limits);
+      let r = await s.container.exec(["npm", "ci", ...ciFlags], { env });
+      let installedLock = lockText.stdout;
+      let installedTree = tree;
+      if (r.exitCode !== 0 && ciDisagrees(`${r.stderr}\n${r.stdout}`)) {
+        // npm ci's own sync check refusing the lockfile this npm just wrote from the same package.json (npm 9's
+        // check misjudges some nested versions, e.g. a transitive `@types/node` beside a newer peer): install that
+        // lockfile with `npm install`, scripts still off, and check the tree it leaves like the resolved one.
+        r = await s.container.exec(["npm", "install", "--no-audit", "--no-fund", ...ciFlags], { env });
+        if (r.exitCode !== 0) throw stepFailure(r, s, "npm install --ignore-scripts", ctx.limits);
+        const after = await s.container.exec(["cat", "package-lock.json"]);
+        let afterLock: { packages?: Record<string, unknown> };
+        try {
+          afterLock = JSON.parse(view.toReal(after.stdout)) as typeof afterLock;
+        } catch {
+          throw new InstallFailedError(
+            "npm did not leave a readable lockfile",
+            "npm install --ignore-scripts",
+          );
+        }
+        const again = checkNpmLockfile(afterLock, npmRegistries(ctx.registry), input.policy, {
+          workspaces: input.workspaces ?? [],
+        });
+        if (again.length > 0) throw new SourcePolicyError(again, input.label);
+        installedLock = after.stdout;
+        installedTree = afterLock.packages ?? {};
+      } else if (r.exitCode !== 0) throw stepFailure(r, s, "npm ci --ignore-scripts", ctx.limits);
       await requireRoom(s, ctx.limits, "npm ci --ignore-scripts");
       const tmp = await ctx.cache.tempDir(input.namespace, key);
       try {
         await mkdir(tmp);
         const paths = await copyOutInstall(s, tmp, workspaceDirs(input.workspaceFiles), ctx.limits);
         // The resolved tree, with the configured registries' URLs: a later install of a patched manifest starts from it.
-        await writeFile(`${tmp}/${RESOLVED_LOCKFILE}`, view.toReal(lockText.stdout));
-        const installed = Object.entries(tree)
+        await writeFile(`${tmp}/${RESOLVED_LOCKFILE}`, view.toReal(installedLock));
+        const installed = Object.entries(installedTree)
           .filter(([k]) => /^node_modules\/(?:@[^/]+\/)?[^/]+$/.test(k))
           .map(([k, v]) => ({
             name: k.slice("node_modules/".length),
@@ -609,7 +642,15 @@ async function resolveAndInstall(
           legacyPeerDeps,
           paths,
         });
-        return { dir, paths, cached: false, lockfile: lockText.stdout, tree, legacyPeerDeps, key };
+        return {
+          dir,
+          paths,
+          cached: false,
+          lockfile: installedLock,
+          tree: installedTree,
+          legacyPeerDeps,
+          key,
+        };
       } catch (error) {
         await rm(tmp, { recursive: true, force: true });
         throw error;
