@@ -22,7 +22,13 @@ import {
 import { connectDocker, pingEngine, requireImage } from "../sandbox/engine.ts";
 import { RETRACE_LABEL } from "../sandbox/reaper.ts";
 import { type ExtractLimits, type ExtractResult, extractChecked } from "./extract.ts";
-import { CONTAINER_PROXY_DIR, CONTAINER_PROXY_URL, type EgressProxy, FORWARDER_SCRIPT } from "./proxy.ts";
+import {
+  CONTAINER_PROXY_DIR,
+  CONTAINER_PROXY_URL,
+  type EgressProxy,
+  FORWARDER_READY,
+  FORWARDER_SCRIPT,
+} from "./proxy.ts";
 
 const SANDBOX_USER = "10001:10001";
 /** The install's working and output directory (tmpfs). */
@@ -165,6 +171,20 @@ export class InstallContainer {
         `could not start the install container: ${(error as Error).message}`,
         "check the Docker engine (`docker info`) and the sandbox image",
         error,
+      );
+    }
+    // The forwarder is the container's main process: wait until it listens (up to 30 s on a loaded engine).
+    const ready = await session.exec([
+      "sh",
+      "-c",
+      `i=0; while [ ! -e ${FORWARDER_READY} ]; do i=$((i+1)); [ $i -gt 600 ] && exit 1; sleep 0.05; done`,
+    ]);
+    if (ready.exitCode !== 0) {
+      const why = ready.stoppedBy ?? `exit code ${ready.exitCode}`;
+      await session.close();
+      throw new InfrastructureError(
+        `the install container's registry forwarder did not start listening (${why})`,
+        "check the Docker engine (`docker info`) and that the sandbox image runs node",
       );
     }
     return session;

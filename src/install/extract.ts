@@ -14,7 +14,10 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Writable } from "node:stream";
 import tarStream from "tar-stream";
-import { LinkGraph } from "./link-chains.ts";
+import { LinkGraph, safeEntryPath } from "./link-chains.ts";
+
+// safeEntryPath lives in link-chains.ts (which needs it, and which this module needs): one owner, no cycle.
+export { safeEntryPath };
 
 export interface ExtractLimits {
   /** Most entries (files, directories, links). */
@@ -50,18 +53,6 @@ export class UnsafeOutputError extends Error {
     super(message);
     this.name = "UnsafeOutputError";
   }
-}
-
-/** The entry's path, relative and normalized, or a reason it is not acceptable. */
-export function safeEntryPath(name: string): string | { problem: string } {
-  if (name.includes("\0")) return { problem: "a NUL byte in a path" };
-  const trimmed = name.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
-  if (trimmed === "" || trimmed === ".") return "";
-  if (trimmed.startsWith("/")) return { problem: `absolute path ${JSON.stringify(name)}` };
-  const parts = trimmed.split("/");
-  if (parts.some((p) => p === "..")) return { problem: `path ${JSON.stringify(name)} climbs out with ..` };
-  if (trimmed.length > 4096) return { problem: "a path longer than 4096 characters" };
-  return parts.filter((p) => p !== "" && p !== ".").join("/");
 }
 
 /** Whether a symlink at `entry` (relative) pointing to `target` stays inside the tree. */

@@ -13,7 +13,6 @@
  * Names the tree does not hold are taken as plain directories (a missing one only makes the link dangle).
  * Cost: linear in the entries plus the total length of the link targets (each link is resolved once).
  */
-import { safeEntryPath } from "./extract.ts";
 
 /** Links followed inside one another before a resolution is refused (the kernel's MAXSYMLINKS). */
 export const MAX_LINK_DEPTH = 40;
@@ -159,4 +158,16 @@ export class LinkGraph {
 
 function splitPath(p: string): string[] {
   return p.split("/").filter((s) => s !== "" && s !== ".");
+}
+
+/** The entry's path, relative and normalized, or a reason it is not acceptable. */
+export function safeEntryPath(name: string): string | { problem: string } {
+  if (name.includes("\0")) return { problem: "a NUL byte in a path" };
+  const trimmed = name.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  if (trimmed === "" || trimmed === ".") return "";
+  if (trimmed.startsWith("/")) return { problem: `absolute path ${JSON.stringify(name)}` };
+  const parts = trimmed.split("/");
+  if (parts.some((p) => p === "..")) return { problem: `path ${JSON.stringify(name)} climbs out with ..` };
+  if (trimmed.length > 4096) return { problem: "a path longer than 4096 characters" };
+  return parts.filter((p) => p !== "" && p !== ".").join("/");
 }

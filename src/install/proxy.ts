@@ -38,9 +38,12 @@ export const VIRTUAL_NPM_REGISTRY = `http://${VIRTUAL_NPM_HOST}/`;
 
 /**
  * Runs as the install container's main process (node is in the image): accept on loopback, relay to the
- * mounted socket. It also keeps the container alive between the install's steps.
+ * mounted socket. It also keeps the container alive between the install's steps. Once it listens it writes
+ * `FORWARDER_READY`: the container is not handed out before that (a first request raced node's start-up and was
+ * refused; npm then waited out its retry back-off).
  */
-export const FORWARDER_SCRIPT = `const net=require("net");net.createServer(c=>{const u=net.connect(${JSON.stringify(`${CONTAINER_PROXY_DIR}/proxy.sock`)});c.on("error",()=>u.destroy());u.on("error",()=>c.destroy());c.pipe(u);u.pipe(c)}).listen(${CONTAINER_PROXY_PORT},"127.0.0.1");`;
+export const FORWARDER_READY = "/tmp/.retrace-forwarder-listening";
+export const FORWARDER_SCRIPT = `const net=require("net");net.createServer(c=>{const u=net.connect(${JSON.stringify(`${CONTAINER_PROXY_DIR}/proxy.sock`)});c.on("error",()=>u.destroy());u.on("error",()=>c.destroy());c.pipe(u);u.pipe(c)}).listen(${CONTAINER_PROXY_PORT},"127.0.0.1",()=>require("fs").writeFileSync(${JSON.stringify(FORWARDER_READY)},""));`;
 
 export interface EgressProxy {
   /** Host directory holding `proxy.sock`, to mount at CONTAINER_PROXY_DIR. */
