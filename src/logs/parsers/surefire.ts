@@ -79,6 +79,15 @@ export function createSurefireParser(sink: ParserSink) {
     lineNo: number;
   }[] = [];
   const flaky = new Set<string>();
+  /** A Surefire 2 recap entry (`  testX(pkg.Class):23 message`) as recorded. */
+  const legacyEntry = (legacy: RegExpExecArray, kind: string, lineNo: number) => ({
+    cls: legacy[2]!,
+    method: methodName(legacy[1]!),
+    line: legacy[3] ? Number(legacy[3]) : null,
+    message: legacy[4] ?? "",
+    kind,
+    lineNo,
+  });
 
   const simple = (cls: string) => cls.split(".").pop()!;
   const known = (cls: string) => {
@@ -223,14 +232,7 @@ export function createSurefireParser(sink: ParserSink) {
         const legacy = LEGACY_ENTRY.exec(`  ${rhe[2]}`);
         if (legacy) {
           recap = rhe[1] === "Failed tests" ? "Failures" : "Errors";
-          recapEntries.push({
-            cls: legacy[2]!,
-            method: methodName(legacy[1]!),
-            line: legacy[3] ? Number(legacy[3]) : null,
-            message: legacy[4] ?? "",
-            kind: recap,
-            lineNo,
-          });
+          recapEntries.push(legacyEntry(legacy, recap, lineNo));
           return true;
         }
       }
@@ -268,14 +270,7 @@ export function createSurefireParser(sink: ParserSink) {
         }
         const legacy = LEGACY_ENTRY.exec(text);
         if (legacy) {
-          recapEntries.push({
-            cls: legacy[2]!,
-            method: methodName(legacy[1]!),
-            line: legacy[3] ? Number(legacy[3]) : null,
-            message: legacy[4] ?? "",
-            kind: recap,
-            lineNo,
-          });
+          recapEntries.push(legacyEntry(legacy, recap, lineNo));
           return true;
         }
         const e = RECAP_ENTRY.exec(text);

@@ -1,21 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { CancelledError } from "../../../src/core/errors.ts";
 import type { TestCommand } from "../../../src/fix/test-runner/types.ts";
+import { CancelledError } from "../../../src/core/errors.ts";
 import { readResults } from "../../../src/fix/test-runner/results.ts";
 import { compareRuns, verifyPatch } from "../../../src/fix/verify.ts";
-import { PolicyConfig } from "../../../src/policy/config.ts";
 import { fakeSandbox, tapReport } from "../../support/fake-sandbox.ts";
 import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
-const policy = PolicyConfig.parse({});
-const command: TestCommand = { framework: "node-test", command: "node --test", detectedBy: "--test" };
-const files = {
-  "package.json": JSON.stringify({ scripts: { test: "node --test" } }),
-  "src/calc.js": "exports.add = (a, b) => a - b;\nexports.sub = (a, b) => a - b;\n",
-  "test/calc.test.js": "// tests\n",
-};
-const fix =
-  "--- a/src/calc.js\n+++ b/src/calc.js\n@@ -1,2 +1,2 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a + b;\n exports.sub = (a, b) => a - b;\n";
+import { command, files, fix, policy } from "../../support/calc-repo.ts";
 const base = { exitCode: 1, report: tapReport({ adds: "failed", subtracts: "passed" }) };
 const fixed = { exitCode: 0, report: tapReport({ adds: "passed", subtracts: "passed" }) };
 

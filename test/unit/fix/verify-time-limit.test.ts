@@ -5,21 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { InfrastructureError } from "../../../src/core/errors.ts";
-import type { TestCommand } from "../../../src/fix/test-runner/types.ts";
 import { baseFullRunMs, HANG_FACTOR, judgeTimeout, verifyPatch } from "../../../src/fix/verify.ts";
-import { PolicyConfig } from "../../../src/policy/config.ts";
 import { fakeSandbox, type ScriptedRun, tapReport } from "../../support/fake-sandbox.ts";
 import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
-const policy = PolicyConfig.parse({});
-const command: TestCommand = { framework: "node-test", command: "node --test", detectedBy: "--test" };
-const files = {
-  "package.json": JSON.stringify({ scripts: { test: "node --test" } }),
-  "src/calc.js": "exports.add = (a, b) => a - b;\nexports.sub = (a, b) => a - b;\n",
-  "test/calc.test.js": "// tests\n",
-};
-const fix =
-  "--- a/src/calc.js\n+++ b/src/calc.js\n@@ -1,2 +1,2 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a + b;\n exports.sub = (a, b) => a - b;\n";
+import { command, files, fix, policy } from "../../support/calc-repo.ts";
 const base = (ms: number): ScriptedRun => ({
   exitCode: 1,
   durationMs: ms,
