@@ -83,8 +83,22 @@ function pytestNodeId(classname: string, name: string): string {
 }
 
 export function createJunitParser(sink: ParserSink) {
+  /**
+   * True while reading `<testcase>` elements that no `<testsuite>` wraps (a report pasted in part, or cut): such a
+   * fragment starts at a line that opens with `<testcase` and ends at the first line between elements that is not XML.
+   */
+  let fragment = false;
   const doc = xmlStream({
-    startAt: (text) => (text.includes("<testsuite") ? text.search(/<testsuites?[\s>]/) : -1),
+    startAt: (text) => {
+      const at = text.indexOf("<test");
+      if (at === -1) return -1;
+      if (text.includes("<testsuite")) return text.search(/<testsuites?[\s>]/);
+      const lone = /^\s*<testcase[\s>]/.exec(text);
+      if (!lone) return -1;
+      fragment = true;
+      suite = {};
+      return lone[0].length - "<testcase ".length;
+    },
     scan,
   });
   let suite: Record<string, string> = {};
@@ -379,7 +393,23 @@ export function createJunitParser(sink: ParserSink) {
   }
 
   return {
-    line: doc.line,
+    line(text: string, lineNo: number): boolean {
+      // A fragment ends at the first text between its elements that is not XML (the log goes on).
+      if (
+        fragment &&
+        doc.inDoc &&
+        element === null &&
+        text.trim() !== "" &&
+        !text.trimStart().startsWith("<")
+      ) {
+        if (doc.text.trim() === "") {
+          flushDeferred();
+          doc.reset();
+          fragment = false;
+        }
+      }
+      return doc.line(text, lineNo);
+    },
     /** The next piece of an over-long line this parser claimed (a report written without line breaks). */
     more: doc.more,
     end(): void {
@@ -387,7 +417,13 @@ export function createJunitParser(sink: ParserSink) {
       // message with a newline) while its suite declares more failures than were written: that open testcase
       // is the missing failure.
       const declared = Number(suite["failures"] ?? 0) + Number(suite["errors"] ?? 0);
-      if (element && !element.cut && declared > failingSeen) {
+      // A report cut inside a testcase whose <failure>/<error> had begun: that test failed, with what the cut
+      // left of its message (an attribute cut mid-value keeps the part written).
+      const open = element && !element.cut ? (/^<testcase\b[^>]*>/.exec(element.head)?.[0] ?? null) : null;
+      const cutProblem = element && open ? cutFailure(element.head.slice(open.length) + doc.text) : null;
+      if (element && open && cutProblem !== null) {
+        handleTestcase(`${open}${cutProblem}</testcase>`, element.start, element.start);
+      } else if (element && !element.cut && declared > failingSeen) {
         handleTestcase(
           `${element.head}<failure message="the report ends inside this testcase"/></testcase>`,
           element.start,
@@ -399,6 +435,39 @@ export function createJunitParser(sink: ParserSink) {
       element = null;
     },
   };
+}
+
+/**
+ * The `<failure>`/`<error>` element that a cut report had begun inside a testcase's body, rebuilt whole (message
+ * and type from the attributes written, the text written so far as its body), or null when none had begun.
+ */
+export function cutFailure(body: string): string | null {
+  const m = /<(failure|error)([\s>/])/.exec(body);
+  if (!m) return null;
+  const kind = m[1]!;
+  const rest = body.slice(m.index + 1 + kind.length);
+  const gt = rest.indexOf(">");
+  const tagText = gt === -1 ? rest : rest.slice(0, gt);
+  const esc = (v: string) =>
+    v
+      .replace(/&(?![#\w]+;)/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/"/g, "&quot;");
+  const parts: string[] = [];
+  for (const key of ["message", "type"]) {
+    const whole = new RegExp(`\\b${key}\\s*=\\s*"([^"]*)"`).exec(tagText);
+    const cut = whole ? null : new RegExp(`\\b${key}\\s*=\\s*"([^"]*)$`).exec(tagText);
+    const v = whole?.[1] ?? cut?.[1];
+    if (v !== undefined) parts.push(`${key}="${esc(v.replace(/&[#\w]*$/, ""))}"`);
+  }
+  const text =
+    gt === -1 || rest[gt - 1] === "/"
+      ? ""
+      : rest
+          .slice(gt + 1)
+          .replace(/<!\[CDATA\[/, "")
+          .replace(/<[^>]*$/, "");
+  return `<${kind} ${parts.join(" ")}>${esc(text)}</${kind}>`;
 }
 
 /** Closing tags for the elements left open in a cut-off testcase head, innermost first. */
