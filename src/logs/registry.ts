@@ -26,6 +26,7 @@ import { tapFormat } from "./parsers/tap.ts";
 import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
 import { vitestFormat } from "./parsers/vitest.ts";
+import { wdioFormat } from "./parsers/wdio.ts";
 
 export const FORMATS: readonly FormatDefinition[] = [
   junitFormat,
@@ -37,6 +38,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   vitestFormat,
   nodeTestFormat,
   tapFormat,
+  wdioFormat,
   mochaFormat,
   goFormat,
   nextestFormat,

@@ -63,3 +63,74 @@ describe("JUnit XML fragments", () => {
     expect(found(prose)).toEqual([]);
   });
 });
+
+describe("WebdriverIO spec reporter", () => {
+  const P = "[chrome 120.0.6099.109 linux #0-0]";
+  const report = [
+    "[0-0] RUNNING in chrome - file:///test/specs/cart.e2e.js",
+    '[0-0] Error in "cart.totals.adds tax"',
+    "[0-0] ✖ printed by a test, not the reporter",
+    "",
+    ' "spec" Reporter:',
+    "------------------------------------------------------------------",
+    `${P} Running: chrome (v120.0.6099.109) on linux`,
+    `${P} Session ID: 0c0ffee`,
+    `${P}`,
+    `${P} » test/specs/cart.e2e.js`,
+    `${P} cart`,
+    `${P}    ✓ lists items`,
+    `${P}    ✖ empties`,
+    `${P}`,
+    `${P}     totals`,
+    `${P}        ✖ adds tax`,
+    `${P}        - rounds`,
+    `${P}`,
+    `${P} 1 passing (1.2s)`,
+    `${P} 2 failing`,
+    `${P} 1 skipped`,
+    `${P}`,
+    `${P} 1) cart empties`,
+    `${P} element ("#empty") still not displayed after 5000ms`,
+    `${P} Error: element ("#empty") still not displayed after 5000ms`,
+    `${P}     at async Context.<anonymous> (file:///home/runner/work/shop/shop/test/specs/cart.e2e.js:8:5)`,
+    `${P}`,
+    `${P} 2) totals adds tax`,
+    "Expected: 13",
+    "Received: 12",
+    `${P} Error: Expect $(\`#total\`) to have text`,
+    `${P}     at Context.<anonymous> (file:///home/runner/work/shop/shop/test/specs/cart.e2e.js:14:31)`,
+    "",
+    "Spec Files:\t 0 passed, 1 failed, 1 total (100% completed) in 00:00:09",
+  ].join("\n");
+
+  it("names each ✖ test by its describes and takes the place from its failure's frame", () => {
+    const parsed = parseLog(report);
+    expect(found(report)).toEqual([
+      ["cart > empties", "test/specs/cart.e2e.js", 8],
+      ["cart > totals > adds tax", "test/specs/cart.e2e.js", 14],
+    ]);
+    expect(parsed.tests.map((t) => [t.id, t.outcome])).toEqual([
+      ["cart > lists items", "passed"],
+      ["cart > totals > rounds", "skipped"],
+      ["cart > empties", "failed"],
+      ["cart > totals > adds tax", "failed"],
+    ]);
+    expect(parsed.failures[1]!.errorType).toBe("Error");
+  });
+
+  it("a green report, and worker-prefixed lines without the reporter's header, report nothing", () => {
+    const green = [
+      `${P} Running: chrome (v120.0.6099.109) on linux`,
+      `${P} » test/specs/cart.e2e.js`,
+      `${P} cart`,
+      `${P}    ✓ lists items`,
+      `${P}`,
+      `${P} 1 passing (1.2s)`,
+      "Spec Files:\t 1 passed, 1 total (100% completed) in 00:00:04",
+    ].join("\n");
+    expect(found(green)).toEqual([]);
+    expect(parseLog(green).tests.map((t) => t.outcome)).toEqual(["passed"]);
+    const stray = [`${P} cart`, `${P}    ✖ empties`, `${P} 1 failing`, `${P} 1) cart empties`].join("\n");
+    expect(parseLog(stray).tests).toEqual([]);
+  });
+});
