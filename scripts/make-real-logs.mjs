@@ -872,6 +872,24 @@ const CASES = [
     run: "rspec spec/ok_spec.rb --format progress --format json --out REPORT",
     truth: "rspecJson",
   },
+  // rspec documentation format: `#method` groups under a described class (no space in the full description),
+  // a one-liner's generated description, pending examples numbered in `Pending:` before `Failures:`, two spec files.
+  {
+    id: "gen-rspec-doc-pending-actions",
+    proj: "rspec-doc",
+    frame: "actions",
+    cmd: "bundle exec rspec --format documentation",
+    run: "rspec --format documentation --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "gen-rspec-doc-pending-jenkins",
+    proj: "rspec-doc",
+    frame: "jenkins",
+    cmd: "rspec -fd spec/inventory_spec.rb",
+    run: "rspec -fd spec/inventory_spec.rb --format json --out REPORT",
+    truth: "rspecJson",
+  },
   // phpunit
   {
     id: "gen-phpunit-default-actions",
@@ -1900,6 +1918,7 @@ function versions(proj) {
     "hold4-java": () => ({ ...table.java(), surefire: "2.22.3", junit: "4.13.2" }),
     "hold4-rust": () => table.rust(),
     "hold4-gradle": () => table["hold3-gradle"](),
+    "rspec-doc": () => table.ruby(),
   };
   const r = table[proj]();
   versionCache.set(proj, r);

@@ -134,3 +134,71 @@ describe("WebdriverIO spec reporter", () => {
     expect(parseLog(stray).tests).toEqual([]);
   });
 });
+
+describe("RSpec documentation format cut short", () => {
+  const listing = [
+    "Stock",
+    "  #add",
+    "    adds to an empty sku",
+    "    when the sku exists",
+    "      is expected to eq 2 (FAILED - 1)",
+    "  .load",
+    "    reads a file (FAILED - 2)",
+    "  ledger Ledger",
+    "    #sum",
+    "      sums (FAILED - 3)",
+    "",
+  ];
+
+  it("a `#method` group under a described class joins it without a space, as RSpec's full description does", () => {
+    const ids = found(listing.join("\n")).map((f) => f[0]);
+    expect(ids).toEqual([
+      "Stock#add when the sku exists is expected to eq 2",
+      "Stock.load reads a file",
+      "Stock ledger Ledger #sum sums",
+    ]);
+  });
+
+  it("a log cut inside `Failures:` keeps the blocks it has and the marked examples after the cut", () => {
+    const log = [
+      ...listing,
+      "Failures:",
+      "",
+      "  1) Stock#add when the sku exists is expected to eq 2",
+      "     Failure/Error: it { expect(inv.total).to eq(2) }",
+      "",
+      "       expected: 2",
+      "            got: 3",
+      "     # ./spec/stock_spec.rb:22:in `block (4 levels) in <top (required)>'",
+      "",
+      "  2) Stock.load reads a file",
+      "     Failure/Error: Stock.load('x')",
+    ].join("\n");
+    expect(
+      found(log)
+        .map((f) => f[0])
+        .sort(),
+    ).toEqual([
+      "Stock ledger Ledger #sum sums",
+      "Stock.load reads a file",
+      "spec/stock_spec.rb > Stock#add when the sku exists is expected to eq 2",
+    ]);
+  });
+
+  it("nothing from the marks when the re-run list names the failures, or the count line says none failed", () => {
+    const log = [
+      ...listing,
+      "Finished in 0.2 seconds",
+      "3 examples, 1 failure",
+      "",
+      "Failed examples:",
+      "",
+      "rspec ./spec/stock_spec.rb:22 # Stock#add when the sku exists is expected to eq 2",
+    ].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual([
+      "spec/stock_spec.rb > Stock#add when the sku exists is expected to eq 2",
+    ]);
+    const green = [...listing.filter((l) => !l.includes("FAILED")), "3 examples, 0 failures"].join("\n");
+    expect(found(green)).toEqual([]);
+  });
+});
