@@ -130,12 +130,13 @@ function read(file) {
 function placesIn(text, projDir) {
   const found = [];
   const re =
-    /(?:^|[\s("'[])((?:\/[^\s:()'"]+\/)?(?:[\w.@-]+\/)*[\w.@-]+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java)):(\d+)/gm;
+    /(?:^|[\s("'[])((?:\/[^\s:()'"]+\/)?(?:[\w.@-]+\/)*[\w.@-]+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java|cc|cpp|cxx|h|hpp)):(\d+)/gm;
   // A Python traceback names its frames `File "tests/x.py", line 12`: the same place as `tests/x.py:12`.
   const withPy = text.replace(/File "([^"]+)", line (\d+)/g, " $1:$2");
   // A path with spaces (`tests/deep dir/x_test.py:4`) is cut at a space by the pattern above: try the text
   // before each `file.ext:line` from each earlier space, and keep the longest tail that names a project file.
-  const spaced = /([^\s:()'"]*(?: [^\s:()'"]+)+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java)):(\d+)/gm;
+  const spaced =
+    /([^\s:()'"]*(?: [^\s:()'"]+)+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java|cc|cpp|cxx|h|hpp)):(\d+)/gm;
   for (const m of withPy.matchAll(spaced)) {
     const words = m[1].split(" ");
     for (let i = 0; i < words.length - 1; i++) {
@@ -360,6 +361,19 @@ const truth = {
       ...t,
       parentOnly: t.failed && all.some((o) => o !== t && o.failed && o.test.startsWith(`${t.test}/`)),
     }));
+  },
+  gtestXml(dir) {
+    // GoogleTest's own XML (GTEST_OUTPUT=xml:dir/): one file per test binary; the id is `classname.name`, the
+    // full name GoogleTest prints and `--gtest_filter` takes (`Counts/RingSumTest.SumsWhatWasPushed/0`).
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".xml")) : [];
+    return files.flatMap((f) =>
+      xmlCases(read(path.join(dir, f))).map((c) => ({
+        test: `${c.classname}.${c.name}`,
+        failed: c.failed,
+        skipped: c.skipped,
+        text: c.text,
+      })),
+    );
   },
   rspecJson(file, projDir) {
     const j = JSON.parse(read(file));
@@ -889,6 +903,40 @@ const CASES = [
     cmd: "rspec -fd spec/inventory_spec.rb",
     run: "rspec -fd spec/inventory_spec.rb --format json --out REPORT",
     truth: "rspecJson",
+  },
+  // GoogleTest 1.12 (Debian's libgtest-dev) built with CMake: the test binary run alone, under CTest with
+  // --output-on-failure, its XML report, and a green binary that prints a `[  FAILED  ]`-looking line.
+  {
+    id: "gen-gtest-plain-actions",
+    proj: "gtest",
+    frame: "actions",
+    cmd: "cmake -S . -B build && cmake --build build && ./build/ring_test",
+    run: "cmake -S . -B build && cmake --build build && GTEST_OUTPUT=xml:REPORT/ ./build/ring_test",
+    truth: "gtestXml",
+  },
+  {
+    id: "gen-gtest-ctest-gitlab",
+    proj: "gtest",
+    frame: "gitlab",
+    cmd: "cmake -S . -B build && cmake --build build && cd build && ctest --output-on-failure",
+    run: "cmake -S . -B build && cmake --build build && cd build && GTEST_OUTPUT=xml:REPORT/ ctest --output-on-failure",
+    truth: "gtestXml",
+  },
+  {
+    id: "gen-gtest-xml",
+    proj: "gtest",
+    frame: "xml",
+    cmd: "ring_test --gtest_output=xml (test_detail.xml)",
+    run: "cmake -S . -B build >/dev/null && cmake --build build >/dev/null && GTEST_OUTPUT=xml:REPORT/ ./build/ring_test; cp REPORT/ring_test.xml LOGFILE",
+    truth: "gtestXml",
+  },
+  {
+    id: "gen-gtest-green-jenkins",
+    proj: "gtest",
+    frame: "jenkins",
+    cmd: "cmake -S . -B build && cmake --build build && ./build/green_test",
+    run: "cmake -S . -B build && cmake --build build && GTEST_OUTPUT=xml:REPORT/ ./build/green_test",
+    truth: "gtestXml",
   },
   // phpunit
   {
@@ -1919,6 +1967,11 @@ function versions(proj) {
     "hold4-rust": () => table.rust(),
     "hold4-gradle": () => table["hold3-gradle"](),
     "rspec-doc": () => table.ruby(),
+    gtest: () => ({
+      cmake: v("cmake --version"),
+      gtest: v("dpkg-query -W libgtest-dev"),
+      gcc: v("g++ --version"),
+    }),
   };
   const r = table[proj]();
   versionCache.set(proj, r);

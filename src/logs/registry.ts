@@ -7,6 +7,7 @@ import { cargoFormat } from "./parsers/cargo.ts";
 import { eslintFormat } from "./parsers/eslint.ts";
 import { genericFormat } from "./parsers/generic.ts";
 import { goFormat } from "./parsers/go.ts";
+import { gtestFormat } from "./parsers/gtest.ts";
 import { goJsonFormat } from "./parsers/go-json.ts";
 import { jestFormat } from "./parsers/jest.ts";
 import { junitFormat } from "./parsers/junit.ts";
@@ -43,6 +44,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   goFormat,
   nextestFormat,
   cargoFormat,
+  gtestFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
   surefireFormat,

@@ -180,8 +180,12 @@ export function createJunitParser(sink: ParserSink) {
     // mocha's xunit reporter (`<testsuite name="Mocha Tests">`): the suite's full title as classname, the
     // test's own title as name; the id is mocha's `describe > test` (docs/test-ids.md), as its spec output gives it.
     const isMocha = suite["name"] === "Mocha Tests" && !fileAttr;
+    // GoogleTest's XML (`status`/`result` on each testcase): its full name `Suite.Test`, the classname holding a
+    // parameterized suite's `Prefix/` (`Counts/RingSumTest` + `SumsWhatWasPushed/0`), not a path.
+    const isGtest = a["status"] !== undefined && a["result"] !== undefined;
     let id: string;
-    if (isPytest) id = pytestNodeId(classname, name);
+    if (isGtest) id = classname ? `${classname}.${name}` : name;
+    else if (isPytest) id = pytestNodeId(classname, name);
     else if (isMocha) id = classname ? `${classname} > ${name}` : name;
     else if (isRust) id = /^(crate|integration)$/.test(classname) ? name : `${classname}::${name}`;
     else if (classname && (/[/\\]/.test(classname) || /\.[cm]?[jt]sx?$|\.py$/.test(classname)))
@@ -201,7 +205,7 @@ export function createJunitParser(sink: ParserSink) {
       ? "failed"
       : present["error"]
         ? "error"
-        : present["skipped"]
+        : present["skipped"] || (isGtest && a["status"] === "notrun")
           ? "skipped"
           : "passed";
     const file = fileAttr
@@ -264,6 +268,8 @@ export function createJunitParser(sink: ParserSink) {
         loc = { file: sink.path(py[1]!), line: Number(py[2]), column: null };
         if (py[3] && !type) errorType = py[3];
       }
+      const cpp = isGtest && !loc ? /^(\S.*?\.(?:cc|cpp|cxx|c|h|hpp)):(\d+)$/.exec(l.trim()) : null;
+      if (cpp) loc = { file: sink.path(cpp[1]!), line: Number(cpp[2]), column: null };
       const vi = /^\s*❯ (\S+?):(\d+):(\d+)$/.exec(l);
       if (vi && !loc) loc = { file: sink.path(vi[1]!), line: Number(vi[2]), column: Number(vi[3]) };
       // A class loader prefix: `java.base/`, or `app//` (JDK 9+ for the application class loader).

@@ -1,0 +1,114 @@
+/**
+ * GoogleTest's console output and its XML report, and CTest's failed-test list around them. Each rule has a case
+ * where it must not fire.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const found = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
+
+describe("GoogleTest", () => {
+  it("a failed test's assertion place, a parameterized name without its `where` part, an exception without place", () => {
+    const log = [
+      "[==========] Running 3 tests from 2 test suites.",
+      "[ RUN      ] QueueTest.PopsInOrder",
+      "/home/runner/work/q/q/tests/queue_test.cc:14: Failure",
+      "Expected equality of these values:",
+      "  q.pop()",
+      "    Which is: 2",
+      "  1",
+      "[  FAILED  ] QueueTest.PopsInOrder (0 ms)",
+      "[ RUN      ] Sizes/QueueParamTest.Holds/1",
+      "D:\\a\\q\\q\\tests\\queue_test.cc(31): error: Value of: q.full()",
+      "  Actual: false",
+      "Expected: true",
+      "[  FAILED  ] Sizes/QueueParamTest.Holds/1, where GetParam() = 8 (1 ms)",
+      "[ RUN      ] QueueTest.Throws",
+      "unknown file: Failure",
+      'C++ exception with description "boom" thrown in the test body.',
+      "[  FAILED  ] QueueTest.Throws (0 ms)",
+      "[ DISABLED ] QueueTest.DISABLED_Later",
+      "[  FAILED  ] 3 tests, listed below:",
+      "[  FAILED  ] QueueTest.PopsInOrder",
+      "[  FAILED  ] Sizes/QueueParamTest.Holds/1, where GetParam() = 8",
+      "[  FAILED  ] QueueTest.Throws",
+    ].join("\n");
+    const parsed = parseLog(log);
+    expect(found(log)).toEqual([
+      ["QueueTest.PopsInOrder", "tests/queue_test.cc", 14],
+      ["Sizes/QueueParamTest.Holds/1", "tests/queue_test.cc", 31],
+      ["QueueTest.Throws", null, null],
+    ]);
+    expect(parsed.failures[2]!.message).toContain('C++ exception with description "boom"');
+    expect(parsed.tests.find((t) => t.id === "QueueTest.DISABLED_Later")?.outcome).toBe("skipped");
+  });
+
+  it("a passing test that prints a `[  FAILED  ]` line, and a green summary, report nothing", () => {
+    const log = [
+      "[ RUN      ] GreenTest.Prints",
+      "[  FAILED  ] this line is the test's output",
+      "[  FAILED  ] Other.Name (3 ms)",
+      "[       OK ] GreenTest.Prints (0 ms)",
+      "[==========] 1 test from 1 test suite ran. (0 ms total)",
+      "[  PASSED  ] 1 test.",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+    expect(parseLog(log).tests.map((t) => [t.id, t.outcome])).toEqual([["GreenTest.Prints", "passed"]]);
+  });
+
+  it("GoogleTest's XML: `Suite.Test` from classname and name, the place from the message, a disabled test skipped", () => {
+    const xml = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<testsuites tests="2" failures="1" disabled="1" errors="0" name="AllTests">',
+      '  <testsuite name="Sizes/QueueParamTest" tests="2" failures="1" disabled="1" errors="0">',
+      '    <testcase name="Holds/1" value_param="8" file="/w/q/tests/queue_test.cc" line="29" status="run" result="completed" time="0." classname="Sizes/QueueParamTest">',
+      '      <failure message="/w/q/tests/queue_test.cc:31&#x0A;Value of: q.full()" type=""><![CDATA[/w/q/tests/queue_test.cc:31',
+      "Value of: q.full()]]></failure>",
+      "    </testcase>",
+      '    <testcase name="DISABLED_Later" file="/w/q/tests/queue_test.cc" line="40" status="notrun" result="suppressed" time="0" classname="Sizes/QueueParamTest" />',
+      "  </testsuite>",
+      "</testsuites>",
+    ].join("\n");
+    const parsed = parseLog(xml, { repoRoot: "/w/q" });
+    expect(parsed.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["Sizes/QueueParamTest.Holds/1", "tests/queue_test.cc", 31],
+    ]);
+    expect(parsed.tests.map((t) => [t.id, t.outcome])).toEqual([
+      ["Sizes/QueueParamTest.Holds/1", "failed"],
+      ["Sizes/QueueParamTest.DISABLED_Later", "skipped"],
+    ]);
+  });
+});
+
+describe("CTest", () => {
+  const tail = [
+    "50% tests passed, 2 tests failed out of 4",
+    "",
+    "Total Test time (real) =   0.07 sec",
+    "",
+    "The following tests FAILED:",
+    "\t  1 - queue_test (Failed)",
+    "\t  3 - legacy_check (SEGFAULT)",
+    "Errors while running CTest",
+  ];
+
+  it("an executable CTest lists as failed is a failure unless its GoogleTest output named the failing tests", () => {
+    const log = [
+      "    Start 1: queue_test",
+      "1/4 Test #1: queue_test .......................***Failed    0.04 sec",
+      "[ RUN      ] QueueTest.PopsInOrder",
+      "/src/tests/queue_test.cc:14: Failure",
+      "[  FAILED  ] QueueTest.PopsInOrder (0 ms)",
+      "    Start 3: legacy_check",
+      "3/4 Test #3: legacy_check .....................***Exception: SegFault  0.01 sec",
+      ...tail,
+    ].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual(["QueueTest.PopsInOrder", "legacy_check"]);
+  });
+
+  it("without the tests' output, the executables are the failures; a run where all passed reports none", () => {
+    expect(found(tail.join("\n")).map((f) => f[0])).toEqual(["queue_test", "legacy_check"]);
+    const green = ["100% tests passed, 0 tests failed out of 4", "", "Total Test time (real) =   0.07 sec"];
+    expect(found(green.join("\n"))).toEqual([]);
+  });
+});
