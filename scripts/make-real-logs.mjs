@@ -375,6 +375,16 @@ const truth = {
       })),
     );
   },
+  bunJunit(file) {
+    // bun's JUnit reporter nests a testsuite per file and per describe: the id is jest's and vitest's,
+    // `file > describe … > test` (docs/test-ids.md).
+    return xmlCases(read(file)).map((c) => ({
+      test: [...c.suites, c.name].join(" > "),
+      failed: c.failed,
+      skipped: c.skipped,
+      text: c.text,
+    }));
+  },
   rspecJson(file, projDir) {
     const j = JSON.parse(read(file));
     // The file is the one of the example's re-run id (`./spec/render_spec.rb[1:1:2]`), as in RSpec's re-run list
@@ -937,6 +947,31 @@ const CASES = [
     cmd: "cmake -S . -B build && cmake --build build && ./build/green_test",
     run: "cmake -S . -B build && cmake --build build && GTEST_OUTPUT=xml:REPORT/ ./build/green_test",
     truth: "gtestXml",
+  },
+  // bun test 1.4 (non-TTY output: `(pass)`/`(fail)` lines after each failure's code frame and error)
+  {
+    id: "gen-bun-actions",
+    proj: "bun",
+    frame: "actions",
+    cmd: "bun test",
+    run: "SCRATCH/bun/node_modules/.bin/bun test --reporter=junit --reporter-outfile=REPORT",
+    truth: "bunJunit",
+  },
+  {
+    id: "gen-bun-green-gitlab",
+    proj: "bun",
+    frame: "gitlab",
+    cmd: "bun test test/green.test.js",
+    run: "SCRATCH/bun/node_modules/.bin/bun test test/green.test.js --reporter=junit --reporter-outfile=REPORT",
+    truth: "bunJunit",
+  },
+  {
+    id: "gen-bun-plain",
+    proj: "bun",
+    frame: "plain",
+    cmd: "bun test test/deep",
+    run: "SCRATCH/bun/node_modules/.bin/bun test test/deep --reporter=junit --reporter-outfile=REPORT",
+    truth: "bunJunit",
   },
   // phpunit
   {
@@ -1824,6 +1859,18 @@ function prepare(proj) {
     }
     symlinkSync(path.join(js, "node_modules"), path.join(dir, "node_modules"));
   }
+  if (proj === "bun") {
+    // bun from the npm registry (the `bun` package and its platform binary package), in the scratch directory.
+    const bun = path.join(scratch, "bun");
+    if (!existsSync(path.join(bun, "node_modules/.bin/bun"))) {
+      mkdirSync(bun, { recursive: true });
+      writeFileSync(path.join(bun, "package.json"), '{"name":"real-logs-bun","private":true}\n');
+      execFileSync("npm", ["install", "--no-audit", "--no-fund", "bun@1.4.4"], {
+        cwd: bun,
+        stdio: "inherit",
+      });
+    }
+  }
   return dir;
 }
 
@@ -1833,7 +1880,10 @@ function runCase(c) {
   const logfile = path.join(scratch, `${c.id}.logfile`);
   rmSync(report, { force: true, recursive: true });
   rmSync(logfile, { force: true });
-  const cmd = c.run.replaceAll("REPORT", report).replaceAll("LOGFILE", logfile);
+  const cmd = c.run
+    .replaceAll("REPORT", report)
+    .replaceAll("LOGFILE", logfile)
+    .replaceAll("SCRATCH", scratch);
   const env = { ...(c.color ? { NO_COLOR: "", FORCE_COLOR: "1" } : {}), ...(c.env ?? {}) };
   if (c.color) delete process.env.NO_COLOR;
   let { out, exit } = sh(dir, cmd, env);
@@ -1967,6 +2017,7 @@ function versions(proj) {
     "hold4-rust": () => table.rust(),
     "hold4-gradle": () => table["hold3-gradle"](),
     "rspec-doc": () => table.ruby(),
+    bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
     gtest: () => ({
       cmake: v("cmake --version"),
       gtest: v("dpkg-query -W libgtest-dev"),

@@ -3,6 +3,7 @@
  * runners with distinctive markers, then compilers and linters, then the generic catch-all.
  */
 import type { FormatDefinition } from "./parser.ts";
+import { bunFormat } from "./parsers/bun.ts";
 import { cargoFormat } from "./parsers/cargo.ts";
 import { eslintFormat } from "./parsers/eslint.ts";
 import { genericFormat } from "./parsers/generic.ts";
@@ -37,6 +38,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   unittestFormat,
   jestFormat,
   vitestFormat,
+  bunFormat,
   nodeTestFormat,
   tapFormat,
   wdioFormat,

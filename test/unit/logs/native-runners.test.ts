@@ -112,3 +112,53 @@ describe("CTest", () => {
     expect(found(green.join("\n"))).toEqual([]);
   });
 });
+
+describe("bun test", () => {
+  it("a `(fail)` test takes the error and frame printed before it; ids are file > describe > test", () => {
+    const log = [
+      "bun test v1.4.4 (38afee6c8)",
+      "",
+      "test/cart.test.ts:",
+      "(pass) cart > lists [0.11ms]",
+      " 9 |   test('adds tax', () => {",
+      "10 |     expect(total(cart)).toBe(13);",
+      "                               ^",
+      "error: expect(received).toBe(expected)",
+      "",
+      "Expected: 13",
+      "Received: 12",
+      "",
+      "      at <anonymous> (/home/runner/work/shop/shop/test/cart.test.ts:10:31)",
+      "(fail) cart > adds tax [0.25ms]",
+      "(skip) cart > later",
+      "",
+      " 1 pass",
+      " 1 skip",
+      " 1 fail",
+      "Ran 3 tests across 1 files. [9.00ms]",
+    ].join("\n");
+    const parsed = parseLog(log);
+    expect(found(log)).toEqual([["test/cart.test.ts > cart > adds tax", "test/cart.test.ts", 10]]);
+    expect(parsed.failures[0]!.message).toContain("Received: 12");
+    expect(parsed.tests.map((t) => [t.id, t.outcome])).toEqual([
+      ["test/cart.test.ts > cart > lists", "passed"],
+      ["test/cart.test.ts > cart > adds tax", "failed"],
+      ["test/cart.test.ts > cart > later", "skipped"],
+    ]);
+  });
+
+  it("a test's own `(fail)` output line, and `(fail)` lines outside a bun run, are no failures", () => {
+    const green = [
+      "bun test v1.4.4 (38afee6c8)",
+      "test/green.test.ts:",
+      "(fail) this is console output, not a result",
+      "(pass) logs a line [0.06ms]",
+      " 1 pass",
+      " 0 fail",
+      "Ran 1 tests across 1 files. [5.00ms]",
+    ].join("\n");
+    expect(found(green)).toEqual([]);
+    const stray = ["test/cart.test.ts:", "error: boom", "(fail) cart > adds tax [0.25ms]"].join("\n");
+    expect(parseLog(stray).tests).toEqual([]);
+  });
+});
