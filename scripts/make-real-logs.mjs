@@ -375,6 +375,16 @@ const truth = {
       })),
     );
   },
+  jasmineJson(file) {
+    // Written by projects/jasmine/spec/helpers/report.mjs: jasmine's own result of each spec; the id is its
+    // fullName (docs/test-ids.md).
+    return JSON.parse(read(file)).specs.map((s) => ({
+      test: s.fullName,
+      failed: s.status === "failed",
+      skipped: s.status === "pending" || s.status === "excluded",
+      text: s.failures.map((f) => `${f.message}\n${f.stack}`).join("\n"),
+    }));
+  },
   bunJunit(file) {
     // bun's JUnit reporter nests a testsuite per file and per describe: the id is jest's and vitest's,
     // `file > describe … > test` (docs/test-ids.md).
@@ -947,6 +957,31 @@ const CASES = [
     cmd: "cmake -S . -B build && cmake --build build && ./build/green_test",
     run: "cmake -S . -B build && cmake --build build && GTEST_OUTPUT=xml:REPORT/ ./build/green_test",
     truth: "gtestXml",
+  },
+  // jasmine 7 (its default console reporter; a helper reporter writes the expected answer)
+  {
+    id: "gen-jasmine-actions",
+    proj: "jasmine",
+    frame: "actions",
+    cmd: "npx jasmine",
+    run: "JASMINE_JSON=REPORT SCRATCH/jasmine/node_modules/.bin/jasmine",
+    truth: "jasmineJson",
+  },
+  {
+    id: "gen-jasmine-green-jenkins",
+    proj: "jasmine",
+    frame: "jenkins",
+    cmd: "npx jasmine spec/green.spec.mjs",
+    run: "JASMINE_JSON=REPORT SCRATCH/jasmine/node_modules/.bin/jasmine spec/green.spec.mjs",
+    truth: "jasmineJson",
+  },
+  {
+    id: "gen-jasmine-gitlab",
+    proj: "jasmine",
+    frame: "gitlab",
+    cmd: "npx jasmine spec/nested/unique.spec.mjs",
+    run: "JASMINE_JSON=REPORT SCRATCH/jasmine/node_modules/.bin/jasmine spec/nested/unique.spec.mjs",
+    truth: "jasmineJson",
   },
   // bun test 1.4 (non-TTY output: `(pass)`/`(fail)` lines after each failure's code frame and error)
   {
@@ -1859,6 +1894,17 @@ function prepare(proj) {
     }
     symlinkSync(path.join(js, "node_modules"), path.join(dir, "node_modules"));
   }
+  if (proj === "jasmine") {
+    const jas = path.join(scratch, "jasmine");
+    if (!existsSync(path.join(jas, "node_modules/.bin/jasmine"))) {
+      mkdirSync(jas, { recursive: true });
+      writeFileSync(path.join(jas, "package.json"), '{"name":"real-logs-jasmine","private":true}\n');
+      execFileSync("npm", ["install", "--no-audit", "--no-fund", "jasmine@7.0.0"], {
+        cwd: jas,
+        stdio: "inherit",
+      });
+    }
+  }
   if (proj === "bun") {
     // bun from the npm registry (the `bun` package and its platform binary package), in the scratch directory.
     const bun = path.join(scratch, "bun");
@@ -2018,6 +2064,7 @@ function versions(proj) {
     "hold4-gradle": () => table["hold3-gradle"](),
     "rspec-doc": () => table.ruby(),
     bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
+    jasmine: () => ({ jasmine: v(`${scratch}/jasmine/node_modules/.bin/jasmine --version | tr '\\n' ' '`) }),
     gtest: () => ({
       cmake: v("cmake --version"),
       gtest: v("dpkg-query -W libgtest-dev"),

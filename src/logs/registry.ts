@@ -11,6 +11,7 @@ import { goFormat } from "./parsers/go.ts";
 import { gtestFormat } from "./parsers/gtest.ts";
 import { goJsonFormat } from "./parsers/go-json.ts";
 import { jestFormat } from "./parsers/jest.ts";
+import { jasmineFormat } from "./parsers/jasmine.ts";
 import { junitFormat } from "./parsers/junit.ts";
 import { mochaFormat } from "./parsers/mocha.ts";
 import { nextestFormat } from "./parsers/nextest.ts";
@@ -43,6 +44,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   tapFormat,
   wdioFormat,
   mochaFormat,
+  jasmineFormat,
   goFormat,
   nextestFormat,
   cargoFormat,

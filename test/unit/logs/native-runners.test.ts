@@ -162,3 +162,44 @@ describe("bun test", () => {
     expect(parseLog(stray).tests).toEqual([]);
   });
 });
+
+describe("jasmine", () => {
+  const block = (n: number, name: string, line: number) => [
+    `${n}) ${name}`,
+    "  Message:",
+    "    Expected 'a-b-1' to be 'a-b-2'.",
+    "  Stack:",
+    "        at <Jasmine>",
+    `        at UserContext.<anonymous> (file:///home/runner/work/s/s/spec/unique.spec.mjs:${line}:49)`,
+    "        at <Jasmine>",
+    "",
+  ];
+
+  it("each Failures block is a spec named by its full name, placed by its stack", () => {
+    const log = [
+      "Started",
+      ".F*",
+      "",
+      "Failures:",
+      ...block(1, "uniqueSlug numbers the first duplicate 2", 9),
+      "Pending:",
+      "",
+      "1) uniqueSlug later",
+      "  Temporarily disabled with xit",
+      "",
+      "3 specs, 1 failure, 1 pending spec",
+      "Finished in 0.029 seconds",
+    ].join("\n");
+    expect(found(log)).toEqual([["uniqueSlug numbers the first duplicate 2", "spec/unique.spec.mjs", 9]]);
+    expect(parseLog(log).failures[0]!.message).toBe("Expected 'a-b-1' to be 'a-b-2'.");
+  });
+
+  it("a block a spec printed is dropped by the count line; a cut log keeps only blocks with Message and Stack", () => {
+    const printed = ["Started", "Failures:", "1) not a spec", "  Message:", "    Expected 1 to be 2.", ""];
+    expect(found([...printed, ".", "1 spec, 0 failures", "Finished in 0.01 seconds"].join("\n"))).toEqual([]);
+    const withReal = [...printed, ".F", "", "Failures:", ...block(1, "real spec", 5), "2 specs, 1 failure"];
+    expect(found(withReal.join("\n")).map((f) => f[0])).toEqual(["real spec"]);
+    const cut = [...printed, ".F", "", "Failures:", ...block(1, "real spec", 5)];
+    expect(found(cut.join("\n")).map((f) => f[0])).toEqual(["real spec"]);
+  });
+});
