@@ -39,8 +39,8 @@ export function createJasmineParser(sink: ParserSink) {
   function report(blocks: Block[]): void {
     for (const b of blocks) {
       const lines = b.buf.lines;
-      const mi = lines.findIndex((l) => l === "  Message:");
-      const si = lines.findIndex((l) => l === "  Stack:");
+      const mi = lines.indexOf("  Message:");
+      const si = lines.indexOf("  Stack:");
       const messageLines = lines
         .slice(mi + 1, si > mi ? si : undefined)
         .map((l) => l.trim())
