@@ -385,6 +385,15 @@ const truth = {
       text: s.failures.map((f) => `${f.message}\n${f.stack}`).join("\n"),
     }));
   },
+  catch2Junit(file) {
+    // Catch2's JUnit reporter: classname `<binary>.global`, name `test case/section…`: the id is the name.
+    return xmlCases(read(file)).map((c) => ({
+      test: c.name,
+      failed: c.failed,
+      skipped: c.skipped,
+      text: c.text,
+    }));
+  },
   bunJunit(file) {
     // bun's JUnit reporter nests a testsuite per file and per describe: the id is jest's and vitest's,
     // `file > describe … > test` (docs/test-ids.md).
@@ -982,6 +991,25 @@ const CASES = [
     cmd: "npx jasmine spec/nested/unique.spec.mjs",
     run: "JASMINE_JSON=REPORT SCRATCH/jasmine/node_modules/.bin/jasmine spec/nested/unique.spec.mjs",
     truth: "jasmineJson",
+  },
+  // Catch2 2.13 (Debian's header-only catch2): the console reporter is the log, a second run with `-r junit` the answer
+  {
+    id: "gen-catch2-jenkins",
+    proj: "catch2",
+    frame: "jenkins",
+    cmd: "make && ./build/stack_tests",
+    run: "make -s && ./build/stack_tests; ./build/stack_tests -r junit -o REPORT",
+    twoRuns: true,
+    truth: "catch2Junit",
+  },
+  {
+    id: "gen-catch2-green-gitlab",
+    proj: "catch2",
+    frame: "gitlab",
+    cmd: "make && ./build/stack_tests '[stack]' '~stack limits' '~empty stack'",
+    run: "make -s && ./build/stack_tests '[stack]' '~stack limits' '~empty stack'; ./build/stack_tests '[stack]' '~stack limits' '~empty stack' -r junit -o REPORT",
+    twoRuns: true,
+    truth: "catch2Junit",
   },
   // bun test 1.4 (non-TTY output: `(pass)`/`(fail)` lines after each failure's code frame and error)
   {
@@ -2064,6 +2092,7 @@ function versions(proj) {
     "hold4-gradle": () => table["hold3-gradle"](),
     "rspec-doc": () => table.ruby(),
     bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
+    catch2: () => ({ catch2: v("dpkg-query -W catch2"), gcc: v("g++ --version") }),
     jasmine: () => ({ jasmine: v(`${scratch}/jasmine/node_modules/.bin/jasmine --version | tr '\\n' ' '`) }),
     gtest: () => ({
       cmake: v("cmake --version"),

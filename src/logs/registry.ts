@@ -5,6 +5,7 @@
 import type { FormatDefinition } from "./parser.ts";
 import { bunFormat } from "./parsers/bun.ts";
 import { cargoFormat } from "./parsers/cargo.ts";
+import { catch2Format } from "./parsers/catch2.ts";
 import { eslintFormat } from "./parsers/eslint.ts";
 import { genericFormat } from "./parsers/generic.ts";
 import { goFormat } from "./parsers/go.ts";
@@ -49,6 +50,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   nextestFormat,
   cargoFormat,
   gtestFormat,
+  catch2Format,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
   surefireFormat,

@@ -203,3 +203,56 @@ describe("jasmine", () => {
     expect(found(cut.join("\n")).map((f) => f[0])).toEqual(["real spec"]);
   });
 });
+
+describe("Catch2", () => {
+  const D = "-".repeat(79);
+  const block = (names: string[], place: string, failed: string[]) => [
+    D,
+    ...names,
+    D,
+    place,
+    ".".repeat(79),
+    "",
+    ...failed,
+    "",
+  ];
+
+  it("a test case block with a FAILED: assertion is a failure named test case/section, placed at the assertion", () => {
+    const log = [
+      "stack_tests is a Catch v2.13.10 host application.",
+      "Run with -? for options",
+      "",
+      ...block(["stack limits", "  rejects a third push"], "tests/stack_test.cpp:18", [
+        "tests/stack_test.cpp:19: FAILED:",
+        "  REQUIRE_THROWS_AS( s.push(3), std::overflow_error )",
+        "because no exception was thrown where one was expected:",
+      ]),
+      ...block(["parse"], "C:\\src\\tests\\parse_test.cpp(4)", [
+        "C:\\src\\tests\\parse_test.cpp(9): FAILED:",
+        "due to unexpected exception with message:",
+        "  bad input",
+      ]),
+      "=".repeat(79),
+      "test cases: 3 | 1 passed | 2 failed",
+      "assertions: 5 | 3 passed | 2 failed",
+    ].join("\n");
+    const parsed = parseLog(log);
+    expect(found(log)).toEqual([
+      ["stack limits/rejects a third push", "tests/stack_test.cpp", 19],
+      ["parse", "C:/src/tests/parse_test.cpp", 9],
+    ]);
+    expect(parsed.failures[1]!.errorType).toBe("exception");
+  });
+
+  it("a block without a FAILED: line (a test case's own `-s` output, a warning) and a green run report nothing", () => {
+    const log = [
+      ...block(["stack keeps order"], "tests/stack_test.cpp:5", [
+        "tests/stack_test.cpp:9: PASSED:",
+        "  REQUIRE( 2 == 2 )",
+      ]),
+      "=".repeat(79),
+      "All tests passed (5 assertions in 3 test cases)",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
