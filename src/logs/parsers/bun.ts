@@ -32,7 +32,7 @@ export function createBunParser(sink: ParserSink) {
   return {
     line(text: string, lineNo: number): boolean {
       if (!active) {
-        if (!HEADER.test(text)) return false;
+        if (text.charCodeAt(0) !== 98 /* b */ || !HEADER.test(text)) return false;
         active = true;
         return true;
       }

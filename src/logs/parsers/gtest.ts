@@ -131,7 +131,11 @@ export function createGtestParser(sink: ParserSink) {
         return true;
       }
       listing = false;
-      // CTest.
+      // CTest: its lines open with a space, a tab, a digit or `The following`; most log lines are rejected here.
+      if (!((c0 === 32 || c0 === 9 || (c0 >= 48 && c0 <= 57) || c0 === 84) /* T */)) {
+        ctestList = false;
+        return false;
+      }
       const r = text.includes(" Test ") ? CTEST_RESULT.exec(text) : null;
       if (r) {
         ctestCurrent = r[1]!;

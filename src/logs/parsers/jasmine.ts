@@ -78,7 +78,8 @@ export function createJasmineParser(sink: ParserSink) {
         section = "pending";
         return false;
       }
-      const c = section !== null || held.length > 0 || /^\d/.test(text) ? COUNT.exec(text) : null;
+      const c0 = text.charCodeAt(0);
+      const c = c0 >= 48 && c0 <= 57 && (section !== null || held.length > 0) ? COUNT.exec(text) : null;
       if (c) {
         close();
         section = null;
@@ -89,7 +90,20 @@ export function createJasmineParser(sink: ParserSink) {
         held = [];
         return true;
       }
-      if (section === null) return false;
+      if (section === null) {
+        // A count line with no block before it: a green run's summary.
+        const g = c0 >= 48 && c0 <= 57 && text.includes(" spec") ? COUNT.exec(text) : null;
+        if (g) {
+          const pending = Number(g[3] ?? 0);
+          sink.summary({
+            passed: Number(g[1]) - Number(g[2]) - pending,
+            failed: Number(g[2]),
+            skipped: pending,
+          });
+          return true;
+        }
+        return false;
+      }
       const e = ENTRY.exec(text);
       if (e) {
         close();
