@@ -1029,6 +1029,14 @@ const CASES = [
     truth: "bunJunit",
   },
   {
+    id: "gen-bun-junit-xml",
+    proj: "bun",
+    frame: "xml",
+    cmd: "bun test --reporter=junit --reporter-outfile=junit.xml (junit.xml)",
+    run: "SCRATCH/bun/node_modules/.bin/bun test --reporter=junit --reporter-outfile=REPORT; cp REPORT LOGFILE",
+    truth: "bunJunit",
+  },
+  {
     id: "gen-bun-plain",
     proj: "bun",
     frame: "plain",

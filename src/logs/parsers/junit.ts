@@ -103,6 +103,9 @@ export function createJunitParser(sink: ParserSink) {
   });
   let suite: Record<string, string> = {};
   let wrapped = false;
+  /** The root's name (`bun test` for bun's reporter) and the names of the open testsuites, outermost first. */
+  let rootName = "";
+  const suitePath: string[] = [];
   /** Testcases of the current suite reported failing or in error (to compare with its declared counts). */
   let failingSeen = 0;
   /** The current `<testcase>` element, cut when it is too large to keep whole. */
@@ -183,8 +186,11 @@ export function createJunitParser(sink: ParserSink) {
     // GoogleTest's XML (`status`/`result` on each testcase): its full name `Suite.Test`, the classname holding a
     // parameterized suite's `Prefix/` (`Counts/RingSumTest` + `SumsWhatWasPushed/0`), not a path.
     const isGtest = a["status"] !== undefined && a["result"] !== undefined;
+    // bun's reporter nests a testsuite per file and per describe: the id is `file > describe … > test`.
+    const isBun = rootName === "bun test" && suitePath.length > 0;
     let id: string;
-    if (isGtest) id = classname ? `${classname}.${name}` : name;
+    if (isBun) id = [...suitePath, name].join(" > ");
+    else if (isGtest) id = classname ? `${classname}.${name}` : name;
     else if (isPytest) id = pytestNodeId(classname, name);
     else if (isMocha) id = classname ? `${classname} > ${name}` : name;
     else if (isRust) id = /^(crate|integration)$/.test(classname) ? name : `${classname}::${name}`;
@@ -382,17 +388,25 @@ export function createJunitParser(sink: ParserSink) {
       }
       if (/^<testsuites[\s>]/.test(tag)) {
         wrapped = true;
+        rootName = attrs(tag)["name"] ?? "";
+        suitePath.length = 0;
         continue;
       }
       if (/^<testsuite[\s>]/.test(tag)) {
         suite = attrs(tag);
         failingSeen = 0;
+        if (!tag.endsWith("/>") && suitePath.length < 100) suitePath.push(suite["name"] ?? "");
         continue;
       }
-      if (tag === "</testsuite>") flushDeferred();
+      if (tag === "</testsuite>") {
+        suitePath.pop();
+        flushDeferred();
+      }
       if (tag === "</testsuites>" || (tag === "</testsuite>" && !wrapped)) {
         doc.reset();
         wrapped = false;
+        rootName = "";
+        suitePath.length = 0;
         return;
       }
     }

@@ -147,6 +147,27 @@ describe("bun test", () => {
     ]);
   });
 
+  it("bun's JUnit report: the testsuites of file and describes give the id; another producer's nesting does not", () => {
+    const report = (root: string) =>
+      [
+        `<testsuites name="${root}" tests="1" failures="1">`,
+        '  <testsuite name="test/cart.test.ts" file="test/cart.test.ts" tests="1" failures="1">',
+        '    <testsuite name="cart" file="test/cart.test.ts" line="3" tests="1" failures="1">',
+        '      <testcase name="adds tax" classname="cart" file="test/cart.test.ts" line="9">',
+        '        <failure type="AssertionError" message="expect(received).toBe(expected)">AssertionError: x',
+        "      at test/cart.test.ts:10:31",
+        "</failure>",
+        "      </testcase>",
+        "    </testsuite>",
+        "  </testsuite>",
+        "</testsuites>",
+      ].join("\n");
+    expect(found(report("bun test"))).toEqual([
+      ["test/cart.test.ts > cart > adds tax", "test/cart.test.ts", 10],
+    ]);
+    expect(found(report("other")).map((f) => f[0])).toEqual(["cart.adds tax"]);
+  });
+
   it("a test's own `(fail)` output line, and `(fail)` lines outside a bun run, are no failures", () => {
     const green = [
       "bun test v1.4.4 (38afee6c8)",
