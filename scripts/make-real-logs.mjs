@@ -130,12 +130,13 @@ function read(file) {
 function placesIn(text, projDir) {
   const found = [];
   const re =
-    /(?:^|[\s("'[])((?:\/[^\s:()'"]+\/)?(?:[\w.@-]+\/)*[\w.@-]+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java)):(\d+)/gm;
+    /(?:^|[\s("'[])((?:\/[^\s:()'"]+\/)?(?:[\w.@-]+\/)*[\w.@-]+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java|cc|cpp|cxx|h|hpp)):(\d+)/gm;
   // A Python traceback names its frames `File "tests/x.py", line 12`: the same place as `tests/x.py:12`.
   const withPy = text.replace(/File "([^"]+)", line (\d+)/g, " $1:$2");
   // A path with spaces (`tests/deep dir/x_test.py:4`) is cut at a space by the pattern above: try the text
   // before each `file.ext:line` from each earlier space, and keep the longest tail that names a project file.
-  const spaced = /([^\s:()'"]*(?: [^\s:()'"]+)+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java)):(\d+)/gm;
+  const spaced =
+    /([^\s:()'"]*(?: [^\s:()'"]+)+\.(?:js|mjs|cjs|ts|py|go|rs|rb|php|java|cc|cpp|cxx|h|hpp)):(\d+)/gm;
   for (const m of withPy.matchAll(spaced)) {
     const words = m[1].split(" ");
     for (let i = 0; i < words.length - 1; i++) {
@@ -359,6 +360,48 @@ const truth = {
     return all.map((t) => ({
       ...t,
       parentOnly: t.failed && all.some((o) => o !== t && o.failed && o.test.startsWith(`${t.test}/`)),
+    }));
+  },
+  gtestXml(dir) {
+    // GoogleTest's own XML (GTEST_OUTPUT=xml:dir/): one file per test binary; the id is `classname.name`, the
+    // full name GoogleTest prints and `--gtest_filter` takes (`Counts/RingSumTest.SumsWhatWasPushed/0`).
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".xml")) : [];
+    return files.flatMap((f) =>
+      xmlCases(read(path.join(dir, f))).map((c) => ({
+        test: `${c.classname}.${c.name}`,
+        failed: c.failed,
+        skipped: c.skipped,
+        text: c.text,
+      })),
+    );
+  },
+  jasmineJson(file) {
+    // Written by projects/jasmine/spec/helpers/report.mjs: jasmine's own result of each spec; the id is its
+    // fullName (docs/test-ids.md).
+    return JSON.parse(read(file)).specs.map((s) => ({
+      test: s.fullName,
+      failed: s.status === "failed",
+      skipped: s.status === "pending" || s.status === "excluded",
+      text: s.failures.map((f) => `${f.message}\n${f.stack}`).join("\n"),
+    }));
+  },
+  catch2Junit(file) {
+    // Catch2's JUnit reporter: classname `<binary>.global`, name `test case/section…`: the id is the name.
+    return xmlCases(read(file)).map((c) => ({
+      test: c.name,
+      failed: c.failed,
+      skipped: c.skipped,
+      text: c.text,
+    }));
+  },
+  bunJunit(file) {
+    // bun's JUnit reporter nests a testsuite per file and per describe: the id is jest's and vitest's,
+    // `file > describe … > test` (docs/test-ids.md).
+    return xmlCases(read(file)).map((c) => ({
+      test: [...c.suites, c.name].join(" > "),
+      failed: c.failed,
+      skipped: c.skipped,
+      text: c.text,
     }));
   },
   rspecJson(file, projDir) {
@@ -871,6 +914,135 @@ const CASES = [
     cmd: "rspec spec/ok_spec.rb",
     run: "rspec spec/ok_spec.rb --format progress --format json --out REPORT",
     truth: "rspecJson",
+  },
+  // rspec documentation format: `#method` groups under a described class (no space in the full description),
+  // a one-liner's generated description, pending examples numbered in `Pending:` before `Failures:`, two spec files.
+  {
+    id: "gen-rspec-doc-pending-actions",
+    proj: "rspec-doc",
+    frame: "actions",
+    cmd: "bundle exec rspec --format documentation",
+    run: "rspec --format documentation --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "gen-rspec-doc-pending-jenkins",
+    proj: "rspec-doc",
+    frame: "jenkins",
+    cmd: "rspec -fd spec/inventory_spec.rb",
+    run: "rspec -fd spec/inventory_spec.rb --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  // GoogleTest 1.12 (Debian's libgtest-dev) built with CMake: the test binary run alone, under CTest with
+  // --output-on-failure, its XML report, and a green binary that prints a `[  FAILED  ]`-looking line.
+  {
+    id: "gen-gtest-plain-actions",
+    proj: "gtest",
+    frame: "actions",
+    cmd: "cmake -S . -B build && cmake --build build && ./build/ring_test",
+    run: "cmake -S . -B build && cmake --build build && GTEST_OUTPUT=xml:REPORT/ ./build/ring_test",
+    truth: "gtestXml",
+  },
+  {
+    id: "gen-gtest-ctest-gitlab",
+    proj: "gtest",
+    frame: "gitlab",
+    cmd: "cmake -S . -B build && cmake --build build && cd build && ctest --output-on-failure",
+    run: "cmake -S . -B build && cmake --build build && cd build && GTEST_OUTPUT=xml:REPORT/ ctest --output-on-failure",
+    truth: "gtestXml",
+  },
+  {
+    id: "gen-gtest-xml",
+    proj: "gtest",
+    frame: "xml",
+    cmd: "ring_test --gtest_output=xml (test_detail.xml)",
+    run: "cmake -S . -B build >/dev/null && cmake --build build >/dev/null && GTEST_OUTPUT=xml:REPORT/ ./build/ring_test; cp REPORT/ring_test.xml LOGFILE",
+    truth: "gtestXml",
+  },
+  {
+    id: "gen-gtest-green-jenkins",
+    proj: "gtest",
+    frame: "jenkins",
+    cmd: "cmake -S . -B build && cmake --build build && ./build/green_test",
+    run: "cmake -S . -B build && cmake --build build && GTEST_OUTPUT=xml:REPORT/ ./build/green_test",
+    truth: "gtestXml",
+  },
+  // jasmine 7 (its default console reporter; a helper reporter writes the expected answer)
+  {
+    id: "gen-jasmine-actions",
+    proj: "jasmine",
+    frame: "actions",
+    cmd: "npx jasmine",
+    run: "JASMINE_JSON=REPORT SCRATCH/jasmine/node_modules/.bin/jasmine",
+    truth: "jasmineJson",
+  },
+  {
+    id: "gen-jasmine-green-jenkins",
+    proj: "jasmine",
+    frame: "jenkins",
+    cmd: "npx jasmine spec/green.spec.mjs",
+    run: "JASMINE_JSON=REPORT SCRATCH/jasmine/node_modules/.bin/jasmine spec/green.spec.mjs",
+    truth: "jasmineJson",
+  },
+  {
+    id: "gen-jasmine-gitlab",
+    proj: "jasmine",
+    frame: "gitlab",
+    cmd: "npx jasmine spec/nested/unique.spec.mjs",
+    run: "JASMINE_JSON=REPORT SCRATCH/jasmine/node_modules/.bin/jasmine spec/nested/unique.spec.mjs",
+    truth: "jasmineJson",
+  },
+  // Catch2 2.13 (Debian's header-only catch2): the console reporter is the log, a second run with `-r junit` the answer
+  {
+    id: "gen-catch2-jenkins",
+    proj: "catch2",
+    frame: "jenkins",
+    cmd: "make && ./build/stack_tests",
+    run: "make -s && ./build/stack_tests; ./build/stack_tests -r junit -o REPORT",
+    twoRuns: true,
+    truth: "catch2Junit",
+  },
+  {
+    id: "gen-catch2-green-gitlab",
+    proj: "catch2",
+    frame: "gitlab",
+    cmd: "make && ./build/stack_tests '[stack]' '~stack limits' '~empty stack'",
+    run: "make -s && ./build/stack_tests '[stack]' '~stack limits' '~empty stack'; ./build/stack_tests '[stack]' '~stack limits' '~empty stack' -r junit -o REPORT",
+    twoRuns: true,
+    truth: "catch2Junit",
+  },
+  // bun test 1.4 (non-TTY output: `(pass)`/`(fail)` lines after each failure's code frame and error)
+  {
+    id: "gen-bun-actions",
+    proj: "bun",
+    frame: "actions",
+    cmd: "bun test",
+    run: "SCRATCH/bun/node_modules/.bin/bun test --reporter=junit --reporter-outfile=REPORT",
+    truth: "bunJunit",
+  },
+  {
+    id: "gen-bun-green-gitlab",
+    proj: "bun",
+    frame: "gitlab",
+    cmd: "bun test test/green.test.js",
+    run: "SCRATCH/bun/node_modules/.bin/bun test test/green.test.js --reporter=junit --reporter-outfile=REPORT",
+    truth: "bunJunit",
+  },
+  {
+    id: "gen-bun-junit-xml",
+    proj: "bun",
+    frame: "xml",
+    cmd: "bun test --reporter=junit --reporter-outfile=junit.xml (junit.xml)",
+    run: "SCRATCH/bun/node_modules/.bin/bun test --reporter=junit --reporter-outfile=REPORT; cp REPORT LOGFILE",
+    truth: "bunJunit",
+  },
+  {
+    id: "gen-bun-plain",
+    proj: "bun",
+    frame: "plain",
+    cmd: "bun test test/deep",
+    run: "SCRATCH/bun/node_modules/.bin/bun test test/deep --reporter=junit --reporter-outfile=REPORT",
+    truth: "bunJunit",
   },
   // phpunit
   {
@@ -1758,6 +1930,29 @@ function prepare(proj) {
     }
     symlinkSync(path.join(js, "node_modules"), path.join(dir, "node_modules"));
   }
+  if (proj === "jasmine") {
+    const jas = path.join(scratch, "jasmine");
+    if (!existsSync(path.join(jas, "node_modules/.bin/jasmine"))) {
+      mkdirSync(jas, { recursive: true });
+      writeFileSync(path.join(jas, "package.json"), '{"name":"real-logs-jasmine","private":true}\n');
+      execFileSync("npm", ["install", "--no-audit", "--no-fund", "jasmine@7.0.0"], {
+        cwd: jas,
+        stdio: "inherit",
+      });
+    }
+  }
+  if (proj === "bun") {
+    // bun from the npm registry (the `bun` package and its platform binary package), in the scratch directory.
+    const bun = path.join(scratch, "bun");
+    if (!existsSync(path.join(bun, "node_modules/.bin/bun"))) {
+      mkdirSync(bun, { recursive: true });
+      writeFileSync(path.join(bun, "package.json"), '{"name":"real-logs-bun","private":true}\n');
+      execFileSync("npm", ["install", "--no-audit", "--no-fund", "bun@1.4.4"], {
+        cwd: bun,
+        stdio: "inherit",
+      });
+    }
+  }
   return dir;
 }
 
@@ -1767,7 +1962,10 @@ function runCase(c) {
   const logfile = path.join(scratch, `${c.id}.logfile`);
   rmSync(report, { force: true, recursive: true });
   rmSync(logfile, { force: true });
-  const cmd = c.run.replaceAll("REPORT", report).replaceAll("LOGFILE", logfile);
+  const cmd = c.run
+    .replaceAll("REPORT", report)
+    .replaceAll("LOGFILE", logfile)
+    .replaceAll("SCRATCH", scratch);
   const env = { ...(c.color ? { NO_COLOR: "", FORCE_COLOR: "1" } : {}), ...(c.env ?? {}) };
   if (c.color) delete process.env.NO_COLOR;
   let { out, exit } = sh(dir, cmd, env);
@@ -1900,6 +2098,15 @@ function versions(proj) {
     "hold4-java": () => ({ ...table.java(), surefire: "2.22.3", junit: "4.13.2" }),
     "hold4-rust": () => table.rust(),
     "hold4-gradle": () => table["hold3-gradle"](),
+    "rspec-doc": () => table.ruby(),
+    bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
+    catch2: () => ({ catch2: v("dpkg-query -W catch2"), gcc: v("g++ --version") }),
+    jasmine: () => ({ jasmine: v(`${scratch}/jasmine/node_modules/.bin/jasmine --version | tr '\\n' ' '`) }),
+    gtest: () => ({
+      cmake: v("cmake --version"),
+      gtest: v("dpkg-query -W libgtest-dev"),
+      gcc: v("g++ --version"),
+    }),
   };
   const r = table[proj]();
   versionCache.set(proj, r);

@@ -3,12 +3,16 @@
  * runners with distinctive markers, then compilers and linters, then the generic catch-all.
  */
 import type { FormatDefinition } from "./parser.ts";
+import { bunFormat } from "./parsers/bun.ts";
 import { cargoFormat } from "./parsers/cargo.ts";
+import { catch2Format } from "./parsers/catch2.ts";
 import { eslintFormat } from "./parsers/eslint.ts";
 import { genericFormat } from "./parsers/generic.ts";
 import { goFormat } from "./parsers/go.ts";
+import { gtestFormat } from "./parsers/gtest.ts";
 import { goJsonFormat } from "./parsers/go-json.ts";
 import { jestFormat } from "./parsers/jest.ts";
+import { jasmineFormat } from "./parsers/jasmine.ts";
 import { junitFormat } from "./parsers/junit.ts";
 import { mochaFormat } from "./parsers/mocha.ts";
 import { nextestFormat } from "./parsers/nextest.ts";
@@ -26,6 +30,7 @@ import { tapFormat } from "./parsers/tap.ts";
 import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
 import { vitestFormat } from "./parsers/vitest.ts";
+import { wdioFormat } from "./parsers/wdio.ts";
 
 export const FORMATS: readonly FormatDefinition[] = [
   junitFormat,
@@ -35,12 +40,17 @@ export const FORMATS: readonly FormatDefinition[] = [
   unittestFormat,
   jestFormat,
   vitestFormat,
+  bunFormat,
   nodeTestFormat,
   tapFormat,
+  wdioFormat,
   mochaFormat,
+  jasmineFormat,
   goFormat,
   nextestFormat,
   cargoFormat,
+  gtestFormat,
+  catch2Format,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
   surefireFormat,

@@ -83,12 +83,29 @@ function pytestNodeId(classname: string, name: string): string {
 }
 
 export function createJunitParser(sink: ParserSink) {
+  /**
+   * True while reading `<testcase>` elements that no `<testsuite>` wraps (a report pasted in part, or cut): such a
+   * fragment starts at a line that opens with `<testcase` and ends at the first line between elements that is not XML.
+   */
+  let fragment = false;
   const doc = xmlStream({
-    startAt: (text) => (text.includes("<testsuite") ? text.search(/<testsuites?[\s>]/) : -1),
+    startAt: (text) => {
+      const at = text.indexOf("<test");
+      if (at === -1) return -1;
+      if (text.includes("<testsuite")) return text.search(/<testsuites?[\s>]/);
+      const lone = /^\s*<testcase[\s>]/.exec(text);
+      if (!lone) return -1;
+      fragment = true;
+      suite = {};
+      return lone[0].length - "<testcase ".length;
+    },
     scan,
   });
   let suite: Record<string, string> = {};
   let wrapped = false;
+  /** The root's name (`bun test` for bun's reporter) and the names of the open testsuites, outermost first. */
+  let rootName = "";
+  const suitePath: string[] = [];
   /** Testcases of the current suite reported failing or in error (to compare with its declared counts). */
   let failingSeen = 0;
   /** The current `<testcase>` element, cut when it is too large to keep whole. */
@@ -166,8 +183,15 @@ export function createJunitParser(sink: ParserSink) {
     // mocha's xunit reporter (`<testsuite name="Mocha Tests">`): the suite's full title as classname, the
     // test's own title as name; the id is mocha's `describe > test` (docs/test-ids.md), as its spec output gives it.
     const isMocha = suite["name"] === "Mocha Tests" && !fileAttr;
+    // GoogleTest's XML (`status`/`result` on each testcase): its full name `Suite.Test`, the classname holding a
+    // parameterized suite's `Prefix/` (`Counts/RingSumTest` + `SumsWhatWasPushed/0`), not a path.
+    const isGtest = a["status"] !== undefined && a["result"] !== undefined;
+    // bun's reporter nests a testsuite per file and per describe: the id is `file > describe … > test`.
+    const isBun = rootName === "bun test" && suitePath.length > 0;
     let id: string;
-    if (isPytest) id = pytestNodeId(classname, name);
+    if (isBun) id = [...suitePath, name].join(" > ");
+    else if (isGtest) id = classname ? `${classname}.${name}` : name;
+    else if (isPytest) id = pytestNodeId(classname, name);
     else if (isMocha) id = classname ? `${classname} > ${name}` : name;
     else if (isRust) id = /^(crate|integration)$/.test(classname) ? name : `${classname}::${name}`;
     else if (classname && (/[/\\]/.test(classname) || /\.[cm]?[jt]sx?$|\.py$/.test(classname)))
@@ -187,7 +211,7 @@ export function createJunitParser(sink: ParserSink) {
       ? "failed"
       : present["error"]
         ? "error"
-        : present["skipped"]
+        : present["skipped"] || (isGtest && a["status"] === "notrun")
           ? "skipped"
           : "passed";
     const file = fileAttr
@@ -250,6 +274,8 @@ export function createJunitParser(sink: ParserSink) {
         loc = { file: sink.path(py[1]!), line: Number(py[2]), column: null };
         if (py[3] && !type) errorType = py[3];
       }
+      const cpp = isGtest && !loc ? /^(\S.*?\.(?:cc|cpp|cxx|c|h|hpp)):(\d+)$/.exec(l.trim()) : null;
+      if (cpp) loc = { file: sink.path(cpp[1]!), line: Number(cpp[2]), column: null };
       const vi = /^\s*❯ (\S+?):(\d+):(\d+)$/.exec(l);
       if (vi && !loc) loc = { file: sink.path(vi[1]!), line: Number(vi[2]), column: Number(vi[3]) };
       // A class loader prefix: `java.base/`, or `app//` (JDK 9+ for the application class loader).
@@ -362,24 +388,48 @@ export function createJunitParser(sink: ParserSink) {
       }
       if (/^<testsuites[\s>]/.test(tag)) {
         wrapped = true;
+        rootName = attrs(tag)["name"] ?? "";
+        suitePath.length = 0;
         continue;
       }
       if (/^<testsuite[\s>]/.test(tag)) {
         suite = attrs(tag);
         failingSeen = 0;
+        if (!tag.endsWith("/>") && suitePath.length < 100) suitePath.push(suite["name"] ?? "");
         continue;
       }
-      if (tag === "</testsuite>") flushDeferred();
+      if (tag === "</testsuite>") {
+        suitePath.pop();
+        flushDeferred();
+      }
       if (tag === "</testsuites>" || (tag === "</testsuite>" && !wrapped)) {
         doc.reset();
         wrapped = false;
+        rootName = "";
+        suitePath.length = 0;
         return;
       }
     }
   }
 
   return {
-    line: doc.line,
+    line(text: string, lineNo: number): boolean {
+      // A fragment ends at the first text between its elements that is not XML (the log goes on).
+      if (
+        fragment &&
+        doc.inDoc &&
+        element === null &&
+        text.trim() !== "" &&
+        !text.trimStart().startsWith("<")
+      ) {
+        if (doc.text.trim() === "") {
+          flushDeferred();
+          doc.reset();
+          fragment = false;
+        }
+      }
+      return doc.line(text, lineNo);
+    },
     /** The next piece of an over-long line this parser claimed (a report written without line breaks). */
     more: doc.more,
     end(): void {
@@ -387,7 +437,13 @@ export function createJunitParser(sink: ParserSink) {
       // message with a newline) while its suite declares more failures than were written: that open testcase
       // is the missing failure.
       const declared = Number(suite["failures"] ?? 0) + Number(suite["errors"] ?? 0);
-      if (element && !element.cut && declared > failingSeen) {
+      // A report cut inside a testcase whose <failure>/<error> had begun: that test failed, with what the cut
+      // left of its message (an attribute cut mid-value keeps the part written).
+      const open = element && !element.cut ? (/^<testcase\b[^>]*>/.exec(element.head)?.[0] ?? null) : null;
+      const cutProblem = element && open ? cutFailure(element.head.slice(open.length) + doc.text) : null;
+      if (element && open && cutProblem !== null) {
+        handleTestcase(`${open}${cutProblem}</testcase>`, element.start, element.start);
+      } else if (element && !element.cut && declared > failingSeen) {
         handleTestcase(
           `${element.head}<failure message="the report ends inside this testcase"/></testcase>`,
           element.start,
@@ -399,6 +455,39 @@ export function createJunitParser(sink: ParserSink) {
       element = null;
     },
   };
+}
+
+/**
+ * The `<failure>`/`<error>` element that a cut report had begun inside a testcase's body, rebuilt whole (message
+ * and type from the attributes written, the text written so far as its body), or null when none had begun.
+ */
+export function cutFailure(body: string): string | null {
+  const m = /<(failure|error)([\s>/])/.exec(body);
+  if (!m) return null;
+  const kind = m[1]!;
+  const rest = body.slice(m.index + 1 + kind.length);
+  const gt = rest.indexOf(">");
+  const tagText = gt === -1 ? rest : rest.slice(0, gt);
+  const esc = (v: string) =>
+    v
+      .replace(/&(?![#\w]+;)/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/"/g, "&quot;");
+  const parts: string[] = [];
+  for (const key of ["message", "type"]) {
+    const whole = new RegExp(`\\b${key}\\s*=\\s*"([^"]*)"`).exec(tagText);
+    const cut = whole ? null : new RegExp(`\\b${key}\\s*=\\s*"([^"]*)$`).exec(tagText);
+    const v = whole?.[1] ?? cut?.[1];
+    if (v !== undefined) parts.push(`${key}="${esc(v.replace(/&[#\w]*$/, ""))}"`);
+  }
+  const text =
+    gt === -1 || rest[gt - 1] === "/"
+      ? ""
+      : rest
+          .slice(gt + 1)
+          .replace(/<!\[CDATA\[/, "")
+          .replace(/<[^>]*$/, "");
+  return `<${kind} ${parts.join(" ")}>${esc(text)}</${kind}>`;
 }
 
 /** Closing tags for the elements left open in a cut-off testcase head, innermost first. */

@@ -36,6 +36,8 @@ export function createRspecParser(sink: ParserSink) {
   let seen = 0;
   /** `(FAILED - n)` examples by n, with their full description (groups and example joined by spaces). */
   const marked = new Map<number, { description: string; lineNo: number }>();
+  /** Numbers of the `Failures:` blocks read (a log cut inside the section has only the first ones). */
+  const blockNumbers = new Set<number>();
 
   /**
    * A paste may put the reporter's sentence between `Failures:` and the first block: up to three such lines are
@@ -68,7 +70,7 @@ export function createRspecParser(sink: ParserSink) {
             parts.unshift(l.trim());
             indent = i;
           }
-          if (indent === 0) marked.set(Number(m[3]), { description: parts.join(" "), lineNo });
+          if (indent === 0) marked.set(Number(m[3]), { description: fullDescription(parts), lineNo });
           return true;
         }
       }
@@ -130,6 +132,7 @@ export function createRspecParser(sink: ParserSink) {
           close();
           proseLeft = 0;
           if (section === "failures") {
+            if (blockNumbers.size < 10_000) blockNumbers.add(Number(e[1]));
             block = { description: e[2]!, buf: new BlockBuffer() };
             block.buf.push(text, lineNo);
           }
@@ -231,10 +234,11 @@ export function createRspecParser(sink: ParserSink) {
       // Examples named only in the re-run list (the failure details cut from the log).
       const described = new Set(kept.map((b) => b.description.replace(/ FIXED$/, "")));
       // Examples marked `(FAILED - n)` by the documentation formatter whose details and re-run line were cut
-      // (a paste that stops before `Failures:`); not in a run whose count line says nothing failed.
-      if (blocks.length === 0 && fileOf.size === 0 && failureCount !== 0) {
-        for (const [, e] of [...marked].sort((a, b) => a[0] - b[0])) {
-          if (described.has(e.description)) continue;
+      // (a log that stops before `Failures:`, or inside it: the blocks after the cut); not in a run whose count
+      // line says nothing failed, nor when the re-run list (which names every failed example) was read.
+      if (fileOf.size === 0 && failureCount !== 0) {
+        for (const [n, e] of [...marked].sort((a, b) => a[0] - b[0])) {
+          if (blockNumbers.has(n) || described.has(e.description)) continue;
           sink.failure({
             category: "test",
             test: e.description,
@@ -260,6 +264,24 @@ export function createRspecParser(sink: ParserSink) {
       }
     },
   };
+}
+
+/**
+ * An example's full description from the documentation formatter's levels (outermost first), joined as RSpec
+ * joins them: with a space, except a `#method`, `.method` or `::Name` group right under a described class or
+ * module (`Inventory` + `#add` → `Inventory#add`). The formatter prints a class and a string alike, so a level
+ * that reads as a constant path is taken for the class.
+ */
+export function fullDescription(levels: readonly string[]): string {
+  let out = levels[0] ?? "";
+  for (let i = 1; i < levels.length; i++) {
+    const joined =
+      i < levels.length - 1 &&
+      /^[A-Z]\w*(?:::[A-Z]\w*)*$/.test(levels[i - 1]!) &&
+      /^(?:#|::|\.)/.test(levels[i]!);
+    out += (joined ? "" : " ") + levels[i];
+  }
+  return out;
 }
 
 export const rspecFormat: FormatDefinition = {

@@ -1,0 +1,129 @@
+/**
+ * Catch2's console reporter (v2 and v3). Each test case with a failed assertion gets a block: a rule of 79 dashes,
+ * the test case's name and its sections (indented two spaces a level), another rule, the place it was declared,
+ * a rule of dots, then each failed assertion — `tests/x.cpp:19: FAILED:` (MSVC `tests\x.cpp(19): FAILED:`), the
+ * expression, `with expansion:` or `due to unexpected exception with message:` — until the next block or the
+ * `====` rule before the counts (`test cases: 3 | 1 passed | 2 failed`, or `All tests passed (…)`).
+ *
+ * The id is the test case's name with its sections joined by `/`, as Catch2's JUnit reporter names it
+ * (`stack limits/rejects a third push`, docs/test-ids.md). A block counts only with a `FAILED:` line in it.
+ */
+import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
+
+const DASHES = "-".repeat(79);
+const DOTS = ".".repeat(79);
+const EQUALS = "=".repeat(79);
+const FAILED = /^(.+?)(?::(\d+)|\((\d+)\)): FAILED:$/;
+const COUNTS = /^test cases: +(\d+) \| +(?:(\d+) passed \| +)?(\d+) failed(?: \| +\d+ failed as expected)?$/;
+const ALL_PASSED = /^All tests passed \(\d+ assertions? in (\d+) test cases?\)$/;
+
+export function createCatch2Parser(sink: ParserSink) {
+  /** `names`: reading the name lines between the rules; `place`: before the dots; `body`: the assertions. */
+  let state: "none" | "names" | "place" | "body" = "none";
+  let names: string[] = [];
+  let buf: BlockBuffer | null = null;
+  let failed: { file: string; line: number; message: string[] } | null = null;
+
+  function flush(): void {
+    if (buf && failed) {
+      const id = names.join("/");
+      sink.test(id, "failed", failed.file);
+      sink.failure({
+        category: "test",
+        test: id,
+        file: failed.file,
+        line: failed.line,
+        errorType: failed.message.some((l) => /^due to unexpected exception/.test(l)) ? "exception" : null,
+        message: failed.message.join("\n").trim() || id,
+        stack: buf.text(),
+        start: buf.start,
+        end: buf.end,
+      });
+    }
+    buf = null;
+    failed = null;
+    names = [];
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (text === DASHES) {
+        if (state === "names") {
+          state = "place";
+          buf?.push(text, lineNo);
+          return true;
+        }
+        flush();
+        state = "names";
+        buf = new BlockBuffer();
+        buf.push(text, lineNo);
+        return true;
+      }
+      // The counts end the last block (the `====` rule before them may be claimed by another format's section rule).
+      if (state === "body" && (text.startsWith("test cases:") || text.startsWith("All tests passed"))) {
+        flush();
+        state = "none";
+      }
+      if (state === "none") {
+        const c = text.startsWith("test cases:") ? COUNTS.exec(text) : null;
+        if (c) {
+          sink.summary({ passed: Number(c[2] ?? 0), failed: Number(c[3]) });
+          return true;
+        }
+        const a = text.startsWith("All tests passed") ? ALL_PASSED.exec(text) : null;
+        if (a) {
+          sink.summary({ passed: Number(a[1]), failed: 0 });
+          return true;
+        }
+        return false;
+      }
+      if (state === "names") {
+        // The test case's name at the margin, its sections two spaces deeper each.
+        if (text.trim() === "" || names.length >= 20 || (names.length > 0 && !text.startsWith("  "))) {
+          state = "none";
+          buf = null;
+          names = [];
+          return false;
+        }
+        names.push(text.trim());
+        buf!.push(text, lineNo);
+        return true;
+      }
+      if (state === "place") {
+        buf!.push(text, lineNo);
+        if (text === DOTS) state = "body";
+        else if (buf!.lines.length > 6) {
+          state = "none";
+          buf = null;
+          names = [];
+          return false;
+        }
+        return true;
+      }
+      // body
+      if (text === EQUALS) {
+        flush();
+        state = "none";
+        return true;
+      }
+      buf!.push(text, lineNo);
+      const f = text.endsWith("FAILED:") ? FAILED.exec(text) : null;
+      if (f && failed === null) {
+        failed = { file: sink.path(f[1]!), line: Number(f[2] ?? f[3]), message: [] };
+        return true;
+      }
+      if (failed && failed.message.length < 20 && text.trim() !== "" && !FAILED.test(text))
+        failed.message.push(text.trim());
+      return true;
+    },
+    end(): void {
+      flush();
+    },
+  };
+}
+
+export const catch2Format: FormatDefinition = {
+  name: "catch2",
+  description: "Catch2 console reporter (test case blocks with FAILED: assertions, counts)",
+  create: createCatch2Parser,
+};
