@@ -10,6 +10,7 @@ import { completeProgram } from "../../../src/repro/complete.ts";
 import { foldRuns, matchRun, type RunObservation } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { codeLine, plainCodeRuns } from "../../../src/repro/plain-code.ts";
+import { withoutLogPrefix } from "../../../src/repro/classify-block.ts";
 import { proseClaims, proseTwoVersions, versionedClaims } from "../../../src/repro/prose-claims.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { findBareVersions, findVersionMentions } from "../../../src/repro/versions.ts";
@@ -685,5 +686,91 @@ describe("REPL sessions in odd shapes", () => {
     });
     // Not echoed: two names side by side are no expression, so the line runs as typed.
     expect(program?.files["reproduction.py"]).toMatch(/^pip install six$/m);
+  });
+});
+
+describe("a report whose only code is in its stack trace", () => {
+  const ciLog = [
+    "# `colorpad` breaks our build since 2.1.0",
+    "",
+    "Our CI fails with ReferenceError: structuredClone is not defined since `colorpad` 2.1.0.",
+    "",
+    f,
+    "10:02:11      [exec] ReferenceError: structuredClone is not defined",
+    "10:02:11      [exec]     at padAll (/srv/app/node_modules/colorpad/dist/pad.cjs:88:5)",
+    "10:02:11      [exec]     at Object.<anonymous> (/srv/app/node_modules/colorpad/dist/index.cjs:12:3)",
+    "10:02:11      [exec]     at Module._compile (node:internal/modules/cjs/loader:1198:14)",
+    "10:02:11      [exec]     at Module.require (node:internal/modules/cjs/loader:1100:19)",
+    "10:02:11      [exec]     at require (node:internal/modules/cjs/helpers:119:18)",
+    "10:02:11      [exec]     at Object.<anonymous> (/srv/app/tools/banner.js:5:16)",
+    f,
+  ].join("\n");
+
+  it("reads a CI log's error and stack without the log's own prefix", () => {
+    expect(withoutLogPrefix("09:47:19  [exec] TypeError: x\n09:47:19  [exec]     at f (/a.js:1:2)")).toBe(
+      "TypeError: x\n    at f (/a.js:1:2)",
+    );
+    expect(
+      withoutLogPrefix("2024-05-01T12:00:00.123Z Error: boom\n2024-05-01T12:00:00.124Z     at g (/b.js:3:4)"),
+    ).toBe("Error: boom\n    at g (/b.js:3:4)");
+    // Every line must carry a prefix; one line alone is not a log.
+    expect(withoutLogPrefix("09:47:19 [exec] TypeError: x\n    at f (/a.js:1:2)")).toBeNull();
+    expect(withoutLogPrefix("09:47:19 [exec] TypeError: x")).toBeNull();
+    const { report, exp } = read(ciLog);
+    expect(report.blocks[0]).toMatchObject({ kind: "error-output" });
+    expect(exp.actual).toMatchObject({
+      kind: "exception",
+      exceptionType: "ReferenceError",
+      exceptionMessage: "structuredClone is not defined",
+    });
+  });
+
+  it("runs `require` of a package the trace shows throwing while it was loaded", () => {
+    const { program } = read(ciLog);
+    expect(program?.files[program.entry]).toContain('const colorpad = require("colorpad");');
+    expect(program?.completions[0]).toMatch(/while `colorpad` was being loaded/);
+  });
+
+  it("leaves a trace alone when the package loading is one the report does not name, or nothing was loading", () => {
+    const dependency = ciLog.replace(/colorpad/g, "leftpadder").replace("`leftpadder` 2.1.0", "our tool");
+    const other = read(
+      dependency.replace("# `leftpadder` breaks our build since 2.1.0", "# Our build broke"),
+    );
+    expect(other.program).toBeNull();
+    const runtime = read(
+      [
+        "# crash",
+        "",
+        "`colorpad` crashes:",
+        "",
+        f,
+        "TypeError: s.padStart is not a function",
+        "    at pad (/srv/app/node_modules/colorpad/dist/pad.cjs:88:5)",
+        "    at main (/srv/app/tools/banner.js:9:3)",
+        f,
+      ].join("\n"),
+    );
+    expect(runtime.program).toBeNull();
+  });
+
+  it("runs a traceback's first frame when it is a top-level import, and nothing else it shows", () => {
+    const tb = (line: string) =>
+      [
+        "# importing fails",
+        "",
+        f,
+        "Traceback (most recent call last):",
+        '  File "/home/me/run.py", line 3, in <module>',
+        `    ${line}`,
+        '  File "/usr/lib/python3.11/json/__init__.py", line 106, in <module>',
+        "    from .decoder import JSONDecoder, JSONDecodeError",
+        "ImportError: cannot import name 'JSONDecodeError'",
+        f,
+      ].join("\n");
+    const imported = read(tb("from json import loads"));
+    expect(imported.program?.files[imported.program.entry]).toContain("from json import loads");
+    expect(imported.program?.completions[0]).toMatch(/first frame/);
+    // A call on names the report never defines is not runnable on its own.
+    expect(read(tb("data = parse_config(path)")).program).toBeNull();
   });
 });
