@@ -68,10 +68,15 @@ export interface ParsedReport {
 }
 
 const SECTION_PATTERNS: [SectionKind, RegExp][] = [
-  ["expected", /^(expected|what (did )?you expect|should|desired|correct)\b/i],
+  // Issue templates and reporters word these many ways: "What should happen", "What I expected", "Intended
+  // behaviour", "What is the expected result?"; "What happens instead", "What I get", "What is the current output?".
+  [
+    "expected",
+    /^(expected|what (?:(?:did|do) )?(?:you|i|we) expect(?:ed)?|what (?:should|ought to|is supposed to) (?:happen|be)|what is (?:the )?(?:expected|desired|correct|intended)|should|desired|correct|intended|wanted|ideal(?:ly)?)\b/i,
+  ],
   [
     "actual",
-    /^(actual|observed|current|what (actually )?happen|what (is|went) wrong|result|error|output|traceback|stack ?trace|instead)/i,
+    /^(actual|observed|current|what (actually )?happen|what (is|went) wrong|what (?:i|we) (?:see|saw|get|got|observe)|what is (?:the )?(?:current|actual)|result|error|output|traceback|stack ?trace|instead|got\b|received\b)/i,
   ],
   ["steps", /^(steps|to reproduce|reproduc|minimal|example|code|snippet|repro|how to)/i],
   [

@@ -774,3 +774,22 @@ describe("a report whose only code is in its stack trace", () => {
     expect(read(tb("data = parse_config(path)")).program).toBeNull();
   });
 });
+
+describe("section headings in other words", () => {
+  it("reads 'What should happen' / 'What I expected' as the expected section, 'What I get' as the actual one", () => {
+    for (const heading of [
+      "### What should happen",
+      "### What I expected",
+      "**Intended behaviour**",
+      "### What is the expected output?",
+      "Ideally:",
+    ]) {
+      const { report, exp } = read(
+        `# odd sum\n\n${f}js\nconst sum = require('sumit');\nconsole.log(sum(1, 2));\n${f}\n\n${heading}\n\n${f}\n3\n${f}\n\n### What I get\n\n${f}\n12\n${f}\n`,
+      );
+      expect(report.blocks.map((b) => b.section)).toEqual(["other", "expected", "actual"]);
+      expect(exp.actual).toMatchObject({ kind: "output", output: ["12"] });
+      expect(exp.expectedOutput).toEqual(["3"]);
+    }
+  });
+});
