@@ -793,3 +793,46 @@ describe("section headings in other words", () => {
     }
   });
 });
+
+describe("an error message quoted in the words that say it fails", () => {
+  const report = (words: string) =>
+    `# parse fails\n\n${f}js\nconst when = require('whenish');\nconsole.log(when.parse('31/02/2020'));\n${f}\n\n${words}\n`;
+
+  it("is the claim, with no exception name: raised or printed on stderr, it reproduces", () => {
+    const { exp } = read(report("It throws `Invalid day of month` on this input."));
+    expect(exp.actual).toMatchObject({
+      kind: "exception",
+      exceptionType: "Error",
+      exceptionMessage: "Invalid day of month",
+    });
+    const raised = run({
+      exitCode: 1,
+      stderr: "RangeError: Invalid day of month\n    at parse (/w/node_modules/whenish/index.js:3:9)",
+      exception: { type: "RangeError", message: "Invalid day of month" },
+    });
+    expect(matchRun(exp.actual, raised).kind).toBe("match");
+    const printed = run({ exitCode: 1, stderr: "error: Invalid day of month (31/02/2020)" });
+    expect(matchRun(exp.actual, printed).kind).toBe("match");
+    // Printed on stdout as a value, or another error: not the reported failure.
+    expect(matchRun(exp.actual, run({ stdout: "Invalid day of month" })).kind).toBe("clean");
+    expect(
+      matchRun(
+        exp.actual,
+        run({ exitCode: 1, stderr: "TypeError: x", exception: { type: "TypeError", message: "x" } }),
+      ).kind,
+    ).toBe("different-failure");
+  });
+
+  it("is not the claim when the words say it should fail so, or quote code", () => {
+    for (const words of [
+      "It should throw `Invalid day of month` here, but it returns a date.",
+      "I expected it to fail with `Invalid day of month`.",
+      "It does not throw `Invalid day of month`.",
+      "It throws on `when.parse('31/02/2020')`.",
+    ])
+      expect(read(report(words)).exp.actual.exceptionMessage ?? null).not.toBe("Invalid day of month");
+    expect(read(report("It should throw `Invalid day of month` here.")).exp.actual.kind).not.toBe(
+      "exception",
+    );
+  });
+});
