@@ -673,7 +673,9 @@ function actualBehaviour(
 const FAILS_WITH =
   /\b(?:throws?|threw|thrown|raises?|raised|fails?\s+with|failed\s+with|errors?\s+(?:out\s+)?with|crash(?:es|ed)?\s+with|dies\s+with|(?:the\s+)?error(?:\s+message)?(?:\s+(?:is|was|says?|reads?))?)\s*:?\s*(?:an?\s+(?:error|exception)\s*:?\s*)?["'“]?$/i;
 const NOT_HAPPENING =
-  /\b(?:not|n't|never|no longer|should(?:\s+have)?|expected?|expecting|ought\s+to|supposed\s+to|instead\s+of|rather\s+than|would|wants?|wanted)\b[^.!?]{0,40}$/i;
+  /\b(?:not|n't|never|no longer|should(?:\s+have)?|expected?|expecting|ought\s+to|supposed\s+to|instead\s+of|rather\s+than|would|could|might|wants?|wanted|used\s+to|previously|formerly|before)\b[^.!?]{0,40}$/i;
+/** A release named in the clause ("in 2.0 it throws `x`"): one side of two versions, not the claim by itself. */
+const VERSION_IN_CLAUSE = /\b(?:v|version\s*)?\d+\.\d+(?:\.\d+)?\b/i;
 
 /**
  * An error message the report quotes as inline code right after the words that say it fails ("throws
@@ -691,7 +693,7 @@ export function quotedErrorMessage(report: ParsedReport): string | null {
     const before = c.context.slice(Math.max(0, at - 80), at).replace(/[`]$/, "");
     if (!FAILS_WITH.test(before)) continue;
     const clause = before.split(/[.!?;]\s/).pop() ?? before;
-    if (NOT_HAPPENING.test(clause.replace(FAILS_WITH, ""))) continue;
+    if (NOT_HAPPENING.test(clause.replace(FAILS_WITH, "")) || VERSION_IN_CLAUSE.test(clause)) continue;
     return v;
   }
   return null;

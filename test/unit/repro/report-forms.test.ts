@@ -829,6 +829,8 @@ describe("an error message quoted in the words that say it fails", () => {
       "I expected it to fail with `Invalid day of month`.",
       "It does not throw `Invalid day of month`.",
       "It throws on `when.parse('31/02/2020')`.",
+      "It used to throw `Invalid day of month`; now it returns a date.",
+      "With 2.0 it throws `Invalid day of month`, with 3.0 it returns a date.",
     ])
       expect(read(report(words)).exp.actual.exceptionMessage ?? null).not.toBe("Invalid day of month");
     expect(read(report("It should throw `Invalid day of month` here.")).exp.actual.kind).not.toBe(
