@@ -683,7 +683,9 @@ const VERSION_IN_CLAUSE = /\b(?:v|version\s*)?\d+\.\d+(?:\.\d+)?\b/i;
  * should happen ("should throw `x`"). A message, not code: words, no call or assignment.
  */
 export function quotedErrorMessage(report: ParsedReport): string | null {
-  for (const c of report.inlineCode) {
+  // The first spans only: a report quotes its error early, and a hostile report of thousands of spans is not
+  // searched span by span (bounded host work, issue 14).
+  for (const c of report.inlineCode.slice(0, 200)) {
     if (c.section === "expected") continue;
     const v = c.value.trim();
     if (v.length < 8 || v.length > 200 || !/\s/.test(v) || /[(){};=]|=>/.test(v)) continue;
