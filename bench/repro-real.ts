@@ -6,10 +6,12 @@
  * separately: the worst error) and the median wall time per report; then the worst host-side parse time over
  * pathological 65,536-character reports (issue 14: bounded host work); the last line holds the headline.
  *
- *   npm run bench -- repro-real [--split dev|test|all] [--only <id>] [--timeout SECONDS] [--jobs N] [--no-parse]
+ *   npm run bench -- repro-real [--split dev|test|all] [--only <id>] [--prefix <p>] [--timeout SECONDS] [--jobs N] [--no-parse]
  *   npm run bench -- repro-real --parse-only   (the host parse time of hostile 65,536-character reports alone)
  *
- * Default split: dev. Score "test" only once, at the end.
+ * Default split: dev. Score "test" only once, at the end. Held-out sets (`hold3-*`, …: reports gathered after the
+ * halves were tuned on) belong to no split: `--prefix hold3-` scores the cases whose id starts with the prefix as
+ * one group, once.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -35,6 +37,9 @@ if (!["dev", "test", "all"].includes(splitArg)) {
   process.exit(2);
 }
 const only = arg("--only");
+const prefix = arg("--prefix");
+/** Held-out sets: `hold3-*`, … (scored with --prefix, never part of a split). */
+const HELD_OUT = /^hold\d*-/;
 // 30 s per sandbox run: the machine is shared, and a loaded engine must not turn a slow import into a verdict.
 // Each sandbox run's limit, in seconds like the CLI's --timeout (default 30).
 const runTimeout = arg("--timeout") ?? "30";
@@ -56,9 +61,19 @@ const ids = existsSync(corpusDir)
 const parseOnly = args.includes("--parse-only");
 const selected = parseOnly
   ? []
-  : ids.filter(
-      (id) => (only ? id === only : true) && (only || splitArg === "all" || splitOf(id) === splitArg),
+  : ids.filter((id) =>
+      only
+        ? id === only
+        : prefix !== undefined
+          ? id.startsWith(prefix)
+          : !HELD_OUT.test(id) && (splitArg === "all" || splitOf(id) === splitArg),
     );
+if (!parseOnly && selected.length === 0) {
+  process.stderr.write(
+    `no cases match (split ${splitArg}${only ? `, only ${only}` : ""}${prefix !== undefined ? `, prefix ${prefix}` : ""})\n`,
+  );
+  process.exit(2);
+}
 
 /** One `retrace repro` process: its verdict (or ERROR with the exit code), wall time and a one-line summary. */
 function runCli(reportPath: string): Promise<{ got: Got; ms: number; exit: number | null; summary: string }> {
@@ -167,12 +182,16 @@ function score(split: string, rs: Row[]) {
 }
 
 const splits = splitArg === "all" ? (["dev", "test"] as const) : ([splitArg] as const);
-const perSplit = splits.map((s) =>
-  score(
-    s,
-    rows.filter((r) => r.split === s),
-  ),
-);
+// With --prefix every matching case is scored as one group, whatever its split.
+const perSplit =
+  prefix !== undefined && only === undefined
+    ? [score(`prefix:${prefix}`, rows)]
+    : splits.map((s) =>
+        score(
+          s,
+          rows.filter((r) => r.split === s),
+        ),
+      );
 for (const s of perSplit) console.log(JSON.stringify({ bench: "repro-real", ...s }));
 // A run where the CLI refused its own invocation (exit 2) measured nothing: fail, loudly, instead of scoring it.
 const refused = rows.filter((r) => r.got === "ERROR");
@@ -229,7 +248,7 @@ if (!args.includes("--no-parse") && !only) {
 console.log(
   JSON.stringify({
     bench: "repro-real",
-    split: splitArg,
+    split: prefix !== undefined && only === undefined ? `prefix:${prefix}` : splitArg,
     corpus: ids.length,
     ran: rows.length,
     jobs,

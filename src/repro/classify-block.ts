@@ -77,6 +77,29 @@ function looksLikeNodeTranscript(value: string): boolean {
   return prompts.some((l) => /[.()=;'"`[\]]/.test(l)) && !/^>>> /m.test(value);
 }
 
+/**
+ * A log line's own prefix, which CI and build tools put before whatever the program printed: a time of day
+ * (`09:47:19`), an ISO timestamp (`2024-05-01T12:00:00.123Z`), each optionally followed by a bracketed task tag
+ * (`[exec]`, `[INFO]`), or a bare task tag.
+ */
+const LOG_PREFIX =
+  /^(?:(?:\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)(?:[ \t]+\[[^\]\n]{1,20}\][ \t]?|[ \t])|\[[^\]\n]{1,20}\][ \t])/;
+
+/**
+ * A pasted log whose every line carries the same kind of prefix (a timestamp, a task tag): the lines as the
+ * program printed them, each prefix cut (the indentation after it, a stack frame's, is kept). Null when some
+ * line has no such prefix, or the block is a single line.
+ */
+export function withoutLogPrefix(value: string): string | null {
+  const lines = value.split("\n");
+  const filled = lines.filter((l) => l.trim() !== "");
+  if (filled.length < 2 || !filled.every((l) => LOG_PREFIX.test(l))) return null;
+  // The prefix's own width up to the program's text: the shortest run of spaces after it is part of it.
+  const rest = filled.map((l) => l.replace(LOG_PREFIX, ""));
+  const pad = Math.min(...rest.map((r) => /^[ \t]*/.exec(r)![0].length));
+  return lines.map((l) => (l.trim() === "" ? l : l.replace(LOG_PREFIX, "").slice(pad))).join("\n");
+}
+
 export function classifyBlock(fence: string | null | undefined, value: string): BlockClass {
   const fenceLang = languageFromFence(fence);
   const fenceKey = (fence ?? "").trim().toLowerCase();

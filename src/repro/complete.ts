@@ -17,6 +17,7 @@ import {
   PYTHON_STDLIB,
 } from "./known-modules.ts";
 import { testGlobalsNeeded, testGlobalsPrelude } from "./test-globals.ts";
+import { traceBlock, traceStatement } from "./trace-program.ts";
 import { annotate, JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
 import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
@@ -111,7 +112,10 @@ export function completeProgram(
   /** The run of the script whose output is the claim: the program runs with its arguments. */
   claimed: { file: string; args: string[] } | null = null,
 ): Program | null {
-  const units = programBlocks(report);
+  const found = programBlocks(report);
+  // No code of its own: the statement its stack trace shows failing, when the trace shows one whole.
+  const traced = found.length === 0 ? traceStatement(report) : null;
+  const units = traced ? [traceBlock(report, traced)] : found;
   const first = units[0];
   if (!first) return null;
   const family = familyOf(first)!;
@@ -127,6 +131,7 @@ export function completeProgram(
   const knownPackages = report.versions.map((v) => v.name);
   const program =
     family === "python" ? completePython(unique, knownPackages) : completeJs(unique, knownPackages);
+  if (traced) program.completions.unshift(traced.note);
   const invocation = claimedCommandLine(report, family, claimed) ?? commandLineOf(report, family);
   // The script keeps the name the report runs it by (`node test.js` → test.js), so what it prints of its own
   // name (`'$0': 'test.js'`, a stack's file) is what the report shows. CommonJS only: a `.js` file is read as

@@ -303,6 +303,19 @@ export function matchRun(
         detail: `reported \`${reported.exceptionType}${reported.exceptionMessage ? `: ${reported.exceptionMessage}` : ""}\`, got \`${observedFailure}\``,
       };
     }
+    // A message the report quotes with no exception name ("fails with `unknown option '-x'`"): a CLI prints it
+    // on stderr and exits rather than throwing, and that is the reported failure.
+    if (
+      shortType(reported.exceptionType) === "Error" &&
+      reported.exceptionMessage &&
+      looseKey(reported.exceptionMessage).length >= 8 &&
+      normalizedLines(run.stderr).some((l) => looseKey(l).includes(looseKey(reported.exceptionMessage!)))
+    ) {
+      return {
+        kind: "match",
+        detail: `printed the error \`${reported.exceptionMessage}\` on stderr, as reported`,
+      };
+    }
     // Python's SystemExit prints no traceback: the process's own non-zero exit is the exception.
     if (
       shortType(reported.exceptionType) === "SystemExit" &&

@@ -8,7 +8,7 @@ import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
 import { annotate, type Check } from "./annotations.ts";
-import { type BlockKind, classifyBlock } from "./classify-block.ts";
+import { type BlockKind, classifyBlock, withoutLogPrefix } from "./classify-block.ts";
 import { languageFromFence } from "./detect-language.ts";
 import { codeLine, plainCodeRuns, plainLanguage, wholeBlockIsCode } from "./plain-code.ts";
 import { parseShellSession, type ShellRun, sessionFiles } from "./shell-session.ts";
@@ -68,10 +68,15 @@ export interface ParsedReport {
 }
 
 const SECTION_PATTERNS: [SectionKind, RegExp][] = [
-  ["expected", /^(expected|what (did )?you expect|should|desired|correct)\b/i],
+  // Issue templates and reporters word these many ways: "What should happen", "What I expected", "Intended
+  // behaviour", "What is the expected result?"; "What happens instead", "What I get", "What is the current output?".
+  [
+    "expected",
+    /^(expected|what (?:(?:did|do) )?(?:you|i|we) expect(?:ed)?|what (?:should|ought to|is supposed to) (?:happen|be)|what is (?:the )?(?:expected|desired|correct|intended)|should|desired|correct|intended|wanted|ideal(?:ly)?)\b/i,
+  ],
   [
     "actual",
-    /^(actual|observed|current|what (actually )?happen|what (is|went) wrong|result|error|output|traceback|stack ?trace|instead)/i,
+    /^(actual|observed|current|what (actually )?happen|what (is|went) wrong|what (?:i|we) (?:see|saw|get|got|observe)|what is (?:the )?(?:current|actual)|result|error|output|traceback|stack ?trace|instead|got\b|received\b)/i,
   ],
   ["steps", /^(steps|to reproduce|reproduc|minimal|example|code|snippet|repro|how to)/i],
   [
@@ -417,8 +422,19 @@ export function parseReport(markdown: string): ParsedReport {
         flushOutput();
         const c = node as Code;
         let cls = classifyBlock(c.lang, c.value);
+        // A CI or build log (`09:47:19 [exec] ReferenceError: …` on every line): the error and its stack are
+        // read without the log's own prefix.
+        let value = c.value;
+        const unprefixed = withoutLogPrefix(value);
+        if (unprefixed !== null && cls.kind !== "traceback" && cls.kind !== "error-output") {
+          const bare = classifyBlock(c.lang, unprefixed);
+          if (bare.kind === "traceback" || bare.kind === "error-output") {
+            cls = bare;
+            value = unprefixed;
+          }
+        }
         // Python code with its traceback pasted under it in the same block: the code runs, the rest is output.
-        const split = cls.kind === "code" && cls.language === "python" ? splitTraceback(c.value) : null;
+        const split = cls.kind === "code" && cls.language === "python" ? splitTraceback(value) : null;
         if (split) {
           blocks.push(
             makeBlock(
@@ -448,12 +464,12 @@ export function parseReport(markdown: string): ParsedReport {
           break;
         }
         // Code in a bare or unknown fence that the scorer did not recognise (one annotated line, say).
-        if (cls.kind === "output" && languageFromFence(c.lang) === null && wholeBlockIsCode(c.value))
-          cls = { kind: "code", language: plainLanguage(c.value) };
+        if (cls.kind === "output" && languageFromFence(c.lang) === null && wholeBlockIsCode(value))
+          cls = { kind: "code", language: plainLanguage(value) };
         // One block holding two REPL sessions (`$ pypy3` … then `$ python3.6` …): a block for each, so the
         // two are two sides of one session.
         const sessions =
-          cls.kind === "python-transcript" || cls.kind === "node-transcript" ? splitSessions(c.value) : null;
+          cls.kind === "python-transcript" || cls.kind === "node-transcript" ? splitSessions(value) : null;
         if (sessions) {
           for (const piece of sessions) {
             const b = makeBlock(
@@ -477,11 +493,11 @@ export function parseReport(markdown: string): ParsedReport {
           makeBlock(
             blocks.length,
             c.lang ?? null,
-            c.value,
+            value,
             cls.kind,
             cls.language,
             section,
-            filenameHint(previousText, c.value, cls.language),
+            filenameHint(previousText, value, cls.language),
             c.position?.start.line ?? 0,
             false,
           ),
@@ -495,7 +511,7 @@ export function parseReport(markdown: string): ParsedReport {
           cls.kind === "traceback"
         ) {
           // `$ cat > test.js` … `<Ctrl+D>`, `$ cat test.js` and what it printed: the file is code of its own.
-          for (const f of sessionFiles(c.value)) {
+          for (const f of sessionFiles(value)) {
             const language: BlockLanguage = /\.py$/.test(f.file)
               ? "python"
               : /\.[cm]?ts$/.test(f.file)
@@ -515,7 +531,7 @@ export function parseReport(markdown: string): ParsedReport {
             b.lead = previousText;
             blocks.push(b);
           }
-          for (const run of parseShellSession(c.value)) {
+          for (const run of parseShellSession(value)) {
             // A run of a script file prints output; the script itself is another block of the report.
             const b = makeBlock(
               blocks.length,

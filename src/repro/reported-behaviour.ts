@@ -585,6 +585,17 @@ function actualBehaviour(
       };
     }
   }
+  // 4b. An error message quoted as code in the words that say it fails ("it throws `Invalid time value`",
+  // "fails with `unknown option '-x'`"), with no exception name: the run must raise an error with that message.
+  const quoted = quotedErrorMessage(report);
+  if (quoted)
+    return {
+      kind: "exception",
+      exceptionType: "Error",
+      exceptionMessage: quoted,
+      output: [],
+      source: `the error message the report quotes (\`${quoted}\`)`,
+    };
   // 5. Printed values quoted inline in the Actual section ("it prints `false`").
   const verbs =
     /\b(prints?|printed|returns?|returned|outputs?|gives?|gave|got|shows?|logs?|logged|evaluates? to|results? in)\b/i;
@@ -657,4 +668,35 @@ function actualBehaviour(
     };
   }
   return none("nothing in the report");
+}
+
+const FAILS_WITH =
+  /\b(?:throws?|threw|thrown|raises?|raised|fails?\s+with|failed\s+with|errors?\s+(?:out\s+)?with|crash(?:es|ed)?\s+with|dies\s+with|(?:the\s+)?error(?:\s+message)?(?:\s+(?:is|was|says?|reads?))?)\s*:?\s*(?:an?\s+(?:error|exception)\s*:?\s*)?["'“]?$/i;
+const NOT_HAPPENING =
+  /\b(?:not|n't|never|no longer|should(?:\s+have)?|expected?|expecting|ought\s+to|supposed\s+to|instead\s+of|rather\s+than|would|could|might|wants?|wanted|used\s+to|previously|formerly|before)\b[^.!?]{0,40}$/i;
+/** A release named in the clause ("in 2.0 it throws `x`"): one side of two versions, not the claim by itself. */
+const VERSION_IN_CLAUSE = /\b(?:v|version\s*)?\d+\.\d+(?:\.\d+)?\b/i;
+
+/**
+ * An error message the report quotes as inline code right after the words that say it fails ("throws
+ * `Invalid time value`", "the error is `unknown option '-x'`"), outside the Expected section and not as what
+ * should happen ("should throw `x`"). A message, not code: words, no call or assignment.
+ */
+export function quotedErrorMessage(report: ParsedReport): string | null {
+  // The first spans only: a report quotes its error early, and a hostile report of thousands of spans is not
+  // searched span by span (bounded host work, issue 14).
+  for (const c of report.inlineCode.slice(0, 200)) {
+    if (c.section === "expected") continue;
+    const v = c.value.trim();
+    if (v.length < 8 || v.length > 200 || !/\s/.test(v) || /[(){};=]|=>/.test(v)) continue;
+    if (EXCEPTION_IN_TEXT.test(v)) continue;
+    const at = c.context.indexOf(v);
+    if (at < 0) continue;
+    const before = c.context.slice(Math.max(0, at - 80), at).replace(/[`]$/, "");
+    if (!FAILS_WITH.test(before)) continue;
+    const clause = before.split(/[.!?;]\s/).pop() ?? before;
+    if (NOT_HAPPENING.test(clause.replace(FAILS_WITH, "")) || VERSION_IN_CLAUSE.test(clause)) continue;
+    return v;
+  }
+  return null;
 }

@@ -10,6 +10,7 @@ import { completeProgram } from "../../../src/repro/complete.ts";
 import { foldRuns, matchRun, type RunObservation } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { codeLine, plainCodeRuns } from "../../../src/repro/plain-code.ts";
+import { withoutLogPrefix } from "../../../src/repro/classify-block.ts";
 import { proseClaims, proseTwoVersions, versionedClaims } from "../../../src/repro/prose-claims.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { findBareVersions, findVersionMentions } from "../../../src/repro/versions.ts";
@@ -685,5 +686,155 @@ describe("REPL sessions in odd shapes", () => {
     });
     // Not echoed: two names side by side are no expression, so the line runs as typed.
     expect(program?.files["reproduction.py"]).toMatch(/^pip install six$/m);
+  });
+});
+
+describe("a report whose only code is in its stack trace", () => {
+  const ciLog = [
+    "# `colorpad` breaks our build since 2.1.0",
+    "",
+    "Our CI fails with ReferenceError: structuredClone is not defined since `colorpad` 2.1.0.",
+    "",
+    f,
+    "10:02:11      [exec] ReferenceError: structuredClone is not defined",
+    "10:02:11      [exec]     at padAll (/srv/app/node_modules/colorpad/dist/pad.cjs:88:5)",
+    "10:02:11      [exec]     at Object.<anonymous> (/srv/app/node_modules/colorpad/dist/index.cjs:12:3)",
+    "10:02:11      [exec]     at Module._compile (node:internal/modules/cjs/loader:1198:14)",
+    "10:02:11      [exec]     at Module.require (node:internal/modules/cjs/loader:1100:19)",
+    "10:02:11      [exec]     at require (node:internal/modules/cjs/helpers:119:18)",
+    "10:02:11      [exec]     at Object.<anonymous> (/srv/app/tools/banner.js:5:16)",
+    f,
+  ].join("\n");
+
+  it("reads a CI log's error and stack without the log's own prefix", () => {
+    expect(withoutLogPrefix("09:47:19  [exec] TypeError: x\n09:47:19  [exec]     at f (/a.js:1:2)")).toBe(
+      "TypeError: x\n    at f (/a.js:1:2)",
+    );
+    expect(
+      withoutLogPrefix("2024-05-01T12:00:00.123Z Error: boom\n2024-05-01T12:00:00.124Z     at g (/b.js:3:4)"),
+    ).toBe("Error: boom\n    at g (/b.js:3:4)");
+    // Every line must carry a prefix; one line alone is not a log.
+    expect(withoutLogPrefix("09:47:19 [exec] TypeError: x\n    at f (/a.js:1:2)")).toBeNull();
+    expect(withoutLogPrefix("09:47:19 [exec] TypeError: x")).toBeNull();
+    const { report, exp } = read(ciLog);
+    expect(report.blocks[0]).toMatchObject({ kind: "error-output" });
+    expect(exp.actual).toMatchObject({
+      kind: "exception",
+      exceptionType: "ReferenceError",
+      exceptionMessage: "structuredClone is not defined",
+    });
+  });
+
+  it("runs `require` of a package the trace shows throwing while it was loaded", () => {
+    const { program } = read(ciLog);
+    expect(program?.files[program.entry]).toContain('const colorpad = require("colorpad");');
+    expect(program?.completions[0]).toMatch(/while `colorpad` was being loaded/);
+  });
+
+  it("leaves a trace alone when the package loading is one the report does not name, or nothing was loading", () => {
+    const dependency = ciLog.replace(/colorpad/g, "leftpadder").replace("`leftpadder` 2.1.0", "our tool");
+    const other = read(
+      dependency.replace("# `leftpadder` breaks our build since 2.1.0", "# Our build broke"),
+    );
+    expect(other.program).toBeNull();
+    const runtime = read(
+      [
+        "# crash",
+        "",
+        "`colorpad` crashes:",
+        "",
+        f,
+        "TypeError: s.padStart is not a function",
+        "    at pad (/srv/app/node_modules/colorpad/dist/pad.cjs:88:5)",
+        "    at main (/srv/app/tools/banner.js:9:3)",
+        f,
+      ].join("\n"),
+    );
+    expect(runtime.program).toBeNull();
+  });
+
+  it("runs a traceback's first frame when it is a top-level import, and nothing else it shows", () => {
+    const tb = (line: string) =>
+      [
+        "# importing fails",
+        "",
+        f,
+        "Traceback (most recent call last):",
+        '  File "/home/me/run.py", line 3, in <module>',
+        `    ${line}`,
+        '  File "/usr/lib/python3.11/json/__init__.py", line 106, in <module>',
+        "    from .decoder import JSONDecoder, JSONDecodeError",
+        "ImportError: cannot import name 'JSONDecodeError'",
+        f,
+      ].join("\n");
+    const imported = read(tb("from json import loads"));
+    expect(imported.program?.files[imported.program.entry]).toContain("from json import loads");
+    expect(imported.program?.completions[0]).toMatch(/first frame/);
+    // A call on names the report never defines is not runnable on its own.
+    expect(read(tb("data = parse_config(path)")).program).toBeNull();
+  });
+});
+
+describe("section headings in other words", () => {
+  it("reads 'What should happen' / 'What I expected' as the expected section, 'What I get' as the actual one", () => {
+    for (const heading of [
+      "### What should happen",
+      "### What I expected",
+      "**Intended behaviour**",
+      "### What is the expected output?",
+      "Ideally:",
+    ]) {
+      const { report, exp } = read(
+        `# odd sum\n\n${f}js\nconst sum = require('sumit');\nconsole.log(sum(1, 2));\n${f}\n\n${heading}\n\n${f}\n3\n${f}\n\n### What I get\n\n${f}\n12\n${f}\n`,
+      );
+      expect(report.blocks.map((b) => b.section)).toEqual(["other", "expected", "actual"]);
+      expect(exp.actual).toMatchObject({ kind: "output", output: ["12"] });
+      expect(exp.expectedOutput).toEqual(["3"]);
+    }
+  });
+});
+
+describe("an error message quoted in the words that say it fails", () => {
+  const report = (words: string) =>
+    `# parse fails\n\n${f}js\nconst when = require('whenish');\nconsole.log(when.parse('31/02/2020'));\n${f}\n\n${words}\n`;
+
+  it("is the claim, with no exception name: raised or printed on stderr, it reproduces", () => {
+    const { exp } = read(report("It throws `Invalid day of month` on this input."));
+    expect(exp.actual).toMatchObject({
+      kind: "exception",
+      exceptionType: "Error",
+      exceptionMessage: "Invalid day of month",
+    });
+    const raised = run({
+      exitCode: 1,
+      stderr: "RangeError: Invalid day of month\n    at parse (/w/node_modules/whenish/index.js:3:9)",
+      exception: { type: "RangeError", message: "Invalid day of month" },
+    });
+    expect(matchRun(exp.actual, raised).kind).toBe("match");
+    const printed = run({ exitCode: 1, stderr: "error: Invalid day of month (31/02/2020)" });
+    expect(matchRun(exp.actual, printed).kind).toBe("match");
+    // Printed on stdout as a value, or another error: not the reported failure.
+    expect(matchRun(exp.actual, run({ stdout: "Invalid day of month" })).kind).toBe("clean");
+    expect(
+      matchRun(
+        exp.actual,
+        run({ exitCode: 1, stderr: "TypeError: x", exception: { type: "TypeError", message: "x" } }),
+      ).kind,
+    ).toBe("different-failure");
+  });
+
+  it("is not the claim when the words say it should fail so, or quote code", () => {
+    for (const words of [
+      "It should throw `Invalid day of month` here, but it returns a date.",
+      "I expected it to fail with `Invalid day of month`.",
+      "It does not throw `Invalid day of month`.",
+      "It throws on `when.parse('31/02/2020')`.",
+      "It used to throw `Invalid day of month`; now it returns a date.",
+      "With 2.0 it throws `Invalid day of month`, with 3.0 it returns a date.",
+    ])
+      expect(read(report(words)).exp.actual.exceptionMessage ?? null).not.toBe("Invalid day of month");
+    expect(read(report("It should throw `Invalid day of month` here.")).exp.actual.kind).not.toBe(
+      "exception",
+    );
   });
 });
