@@ -937,7 +937,8 @@ async function runAntiGaming(
     }
   };
   const once = async (): Promise<
-    { unsupported: string } | { report: AntiGamingReport; durationMs: number; text: string }
+    | { unsupported: string }
+    | { report: AntiGamingReport; durationMs: number; text: string; stoppedBy: string | null }
   > => {
     const plan = await planAntiGaming({
       framework: command.framework,
@@ -986,10 +987,24 @@ async function runAntiGaming(
       ...(rfBytes !== undefined ? { runnerFreeReport: new TextDecoder().decode(rfBytes) } : {}),
     });
     const text = [result.stdout.trimEnd(), result.stderr.trimEnd()].filter(Boolean).join("\n");
-    return { report, durationMs: result.durationMs, text };
+    return { report, durationMs: result.durationMs, text, stoppedBy: result.stoppedBy };
   };
 
-  const first = await once();
+  // An anti-gaming run the sandbox stopped (time, memory, output) is no evidence either way, and VERIFIED needs its
+  // checks: made once more, and stopped again it is an infrastructure error, never a verdict. (hold5, at load 30 on
+  // 2 cores: a jest run stopped at its time limit let a runner-dependent patch through as VERIFIED with a note; a
+  // patch that hangs only where it cannot recognise the test would have done the same on purpose.)
+  let first = await once();
+  if (!("unsupported" in first) && first.stoppedBy !== null) {
+    const again = await once();
+    // Stopped twice: what the runner-free run (it writes its report first) found still counts; with nothing found
+    // there is no verdict to give.
+    if (!("unsupported" in again) && again.stoppedBy !== null && again.report.rejections.length === 0)
+      throw new InfrastructureError(
+        `the anti-gaming run was stopped by the sandbox twice (${first.stoppedBy}, then ${again.stoppedBy}): its checks could not be made, and VERIFIED needs them — re-run on a less loaded machine or raise the time limit (--timeout SECONDS, sandbox.limits.timeoutMs)`,
+      );
+    first = again;
+  }
   if ("unsupported" in first) {
     return {
       report: {

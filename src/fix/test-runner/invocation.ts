@@ -2,7 +2,7 @@
  * Builds the script that runs a test command in the sandbox with a machine-readable reporter, and says
  * where and in which format the results will be.
  */
-import { jestLauncher, mochaArgvRestore, mochaLauncher } from "./launchers.ts";
+import { jestLauncher, mochaArgvRestore, mochaLauncher, unittestLauncher } from "./launchers.ts";
 import type { TestCommand } from "./types.ts";
 
 export interface Invocation {
@@ -162,8 +162,18 @@ export function buildInvocation(command: TestCommand, nonce: string): Invocation
     }
     case "cargo":
       return { script: base, env: {}, reportFile: null, format: "cargo", files: {} };
-    case "unknown":
+    case "unknown": {
+      // `python3 -m unittest …`: through a launcher that makes it verbose without touching sys.argv
+      // (launchers.ts), so that a passing run names its tests; still read from the output.
+      const py = `.retrace-run-${nonce}.py`;
+      const m = /(^|[\s;&|(])((?:[^\s;&|()]*\/)?python(?:3(?:\.\d+)?)?)\s+-m\s+unittest(?=\s|$)/.exec(base);
+      if (m) {
+        const start = m.index + m[1]!.length;
+        const script = `${base.slice(0, start)}${m[2]} ${WORKSPACE}/${py}${base.slice(m.index + m[0].length)}`;
+        return { script, env: {}, reportFile: null, format: "auto", files: { [py]: unittestLauncher() } };
+      }
       break;
+    }
   }
   return { script: base, env: {}, reportFile: null, format: "auto", files: {} };
 }

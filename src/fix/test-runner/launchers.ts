@@ -154,3 +154,23 @@ process.argv.splice.apply(process.argv, [0, process.argv.length, process.execPat
 require(bin);
 `;
 }
+
+/**
+ * `python -m unittest …` prints a line per test only with `-v`; without it a passing run is dots and `OK`, which
+ * names no test, so a passing patched run could not be read (hold5: every honest fix under `python3 -m unittest`
+ * was REJECTED as "the results list no tests"). Passing `-v` on the command line would put it in `sys.argv`, which
+ * the code under test can read. So the command's `python3 -m unittest` is replaced by `python3 <this launcher>`,
+ * which sets `sys.argv` to what `-m unittest` gives (`["python3 -m unittest", …the command's arguments]`) and
+ * `sys.path[0]` to the working directory (as `-m` does), then runs `unittest.main(module=None, verbosity=2)`: the
+ * verbosity is a keyword argument, never an argument the code sees (a `-q` of the command's still wins).
+ */
+export function unittestLauncher(): string {
+  return [
+    "import os, sys, unittest",
+    "sys.argv = [os.path.basename(sys.executable) + ' -m unittest'] + sys.argv[1:]",
+    "sys.path[0] = os.getcwd()",
+    "del os",
+    "unittest.main(module=None, verbosity=2)",
+    "",
+  ].join("\n");
+}

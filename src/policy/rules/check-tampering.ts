@@ -5,14 +5,18 @@
  * module loader, overwriting assertions through chai's plugin API (`chai.Assertion.overwriteMethod("toBe", …)`),
  * assigning through an alias of the global object (`const host = globalThis; host.expect = …`), loading a module
  * by a name spelled in literal pieces (`require(["node", "assert"].join(":"))`, `importlib.import_module("unit" +
- * "test")`), answering a programming error with success (`except TypeError: return True`, which hides the bug
+ * "test")`), writing into a module's namespace (`vars(time)["perf_counter"] = …`), redefining a clock function on
+ * whatever object holds it (`Object.defineProperty(proto, "now", …)` on performance's prototype, `setattr(x,
+ * "monotonic", …)`), answering a programming error with success (`except TypeError: return True`, which hides the bug
  * that raised it), or catching assertion errors (a wrapper that swallows `AssertionError` turns every failed
  * assertion into a pass). The tripwires (src/fix/tripwire.ts) catch the effect at run time; this rule names the
  * line, and also covers tampering that the failing tests' own assertions do not exercise.
  *
  * Allowed (counter-examples): `module.exports.x = …`, `self.x = …`, `os.environ["X"] = …`, `sys.path.insert(…)`,
  * `logging.basicConfig(…)`, `except ValueError`, assigning to attributes of the project's own objects,
- * `require(path.join(dir, name))`, `importlib.import_module(f"plugins.{name}")`, `const g = globalThis; g.fetch(…)`.
+ * `require(path.join(dir, name))`, `importlib.import_module(f"plugins.{name}")`, `const g = globalThis; g.fetch(…)`,
+ * `vars(self)[k] = v`, `vars(args).update(…)`, `const clock = { now: () => 0 }`, `this.now = now`,
+ * `Object.defineProperty(exports, "now", …)`, `setattr(self, "time", t)`.
  */
 import { languageOf } from "../lines.ts";
 import { flagAddedLines, type LinePattern, nonTestLineRule } from "../patterns.ts";
@@ -53,6 +57,26 @@ export const CHECK_TAMPERING_PATTERNS: LinePattern[] = [
     id: "patches-assertion",
     what: "replaces an assertion function (on whatever object holds it: a module alias, an import, a matcher object)",
     re: /(^|[^\w$.])(?!this\.)[A-Za-z_$][\w$]*(\.[\w$]+)*\.(strictEqual|deepStrictEqual|deepEqual|notStrictEqual|notDeepStrictEqual|equal|notEqual|ok|throws|rejects|doesNotThrow|match|fail|toBe|toEqual|toStrictEqual|toMatchObject|toBeCloseTo|toThrow)\s*(=(?!=)|\|\|=|\?\?=)/,
+    applies: js,
+  },
+  {
+    id: "patches-module",
+    what: "writes into a standard-library or test module's namespace through vars()/__dict__ (monkey-patching without an attribute assignment)",
+    re: new RegExp(
+      `\\bvars\\s*\\(\\s*(${PY_MODULES})\\s*\\)\\s*(\\[[^\\]]+\\]\\s*(=(?!=)|\\+=)|\\.(update|setdefault|__setitem__)\\s*\\()|\\b(${PY_MODULES})\\.__dict__\\s*\\.(update|setdefault|__setitem__)\\s*\\(`,
+    ),
+    applies: py,
+  },
+  {
+    id: "patches-clock",
+    what: "replaces a clock function on whatever object holds it (the test's stopwatch would no longer measure the code)",
+    re: /\bsetattr\s*\(\s*(?!self\b|cls\b)[^,]+,\s*["'](time|time_ns|perf_counter|perf_counter_ns|monotonic|monotonic_ns|process_time|process_time_ns|thread_time|sleep)["']|(\bvars\s*\([^)]*\)|\.__dict__)\s*\[\s*["'](time|time_ns|perf_counter|perf_counter_ns|monotonic|monotonic_ns|process_time|process_time_ns|thread_time|sleep)["']\s*\]\s*=(?!=)/,
+    applies: py,
+  },
+  {
+    id: "patches-clock",
+    what: "replaces a clock function on whatever object holds it (the test's stopwatch would no longer measure the code)",
+    re: /\b(Object|Reflect)\.(defineProperty|defineProperties|set)\s*\(\s*(?!exports\b|module\.exports\b|this\b)[^,]+,\s*["'`](now|hrtime|uptime|timeOrigin|getTime|cpuUsage|eventLoopUtilization)["'`]|(^|[^\w$.])(?!this\.)[A-Za-z_$][\w$]*(\.[\w$]+)*\.(now|hrtime|cpuUsage|eventLoopUtilization)\s*(=(?!=)|\|\|=|\?\?=)/,
     applies: js,
   },
   {

@@ -21,9 +21,16 @@
  * Allowed (counter-examples): `if s in ("yes", "y", "true", "on")` for a test of "yes", `if n < 0`, `if unit ==
  * "h"` for a test of "1h", `return n * 3600` (a computed result, not a branch on the input), trivial literals
  * (0, 1, -1, "", True, None).
+ *
+ * Also (`doc-answers`, no test needed): code that parses documentation as data — `re.findall(…, f.__doc__)`,
+ * `__doc__.splitlines()`, `inspect.getdoc(f).split(…)`. A function that answers from examples in its own docstring
+ * holds a lookup table of chosen inputs in disguise (hold5: the failing test's input and output added as doctest
+ * examples). Allowed: `ArgumentParser(description=__doc__)`, `print(__doc__)`, `__doc__.strip()`,
+ * `textwrap.dedent(__doc__)`, doctest examples themselves (run by doctest, not read by the code).
  */
 import { createHash } from "node:crypto";
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
+import { type LinePattern, scanAddedLines } from "../patterns.ts";
 import type { Rule, Violation } from "../types.ts";
 import { precomputedAnswers } from "./precomputed-answers.ts";
 
@@ -84,6 +91,15 @@ const BRANCH_PY =
 const BRANCH_JS =
   /^\s*(\}?\s*else\s+)?if\s*\(|^\s*(case|while)\b|\bswitch\s*\(|===?|!==?|\?[^?.:]*:|\.(includes|has)\s*\(|^\s*["'`]?[\w-]+["'`]?\s*:\s*|\{\s*["'`\w]+\s*:|^\s*\[\s*[^[\],]+,\s*[^[\]]+\]\s*,?\s*$|\bnew\s+Map\s*\(\s*\[|\bfromEntries\s*\(\s*\[/;
 
+const DOC_ANSWERS: LinePattern[] = [
+  {
+    id: "doc-answers",
+    what: "parses documentation as data (answers read from docstring examples are a lookup table of chosen inputs)",
+    re: /\bre\.(findall|finditer|search|match|fullmatch|split)\s*\(.*(\b__doc__\b|\binspect\.getdoc\s*\()|(\b__doc__\b|\binspect\.getdoc\s*\([^)]*\))\s*(or\s*["']{2}\s*\)?\s*)?\.(split|splitlines|partition|rpartition|find|index|count)\s*\(|\b__doc__\b.*["']>>>|["']>>>.*\b__doc__\b/,
+    applies: (p) => languageOf(p) === "python",
+  },
+];
+
 export const specialCasing: Rule = {
   id: "special-casing",
   enabled: (c) => c.specialCasing.enabled,
@@ -96,7 +112,18 @@ export const specialCasing: Rule = {
           const lang = languageOf(f.newPath);
           return lang === "python" || lang === "js" ? precomputedAnswers(f, lang) : [];
         });
-    return [...precomputed, ...literalRules({ patch, config, isTestFile, failingTests, sourceFiles })];
+    const docAnswers = scanAddedLines(
+      patch,
+      "special-casing",
+      DOC_ANSWERS,
+      config.specialCasing.allow,
+      (p) => !isTestFile(p),
+    );
+    return [
+      ...precomputed,
+      ...docAnswers,
+      ...literalRules({ patch, config, isTestFile, failingTests, sourceFiles }),
+    ];
   },
 };
 

@@ -5,7 +5,7 @@
  */
 import { baseName, isScriptFile, languageOf, matchesAny } from "../lines.ts";
 import { type LinePattern, scanAddedLines } from "../patterns.ts";
-import type { Rule } from "../types.ts";
+import type { FileChange, ParsedPatch, Rule, Violation } from "../types.ts";
 
 const lang =
   (...langs: string[]) =>
@@ -154,6 +154,68 @@ const CLI_EXIT_HOOK_PATTERNS: LinePattern[] = [
   },
 ];
 
+/** `if (require.main === module)` / `if __name__ == "__main__":` — code that runs only when the file is the program. */
+const JS_ENTRY_GUARD = /\bif\s*\(\s*(require\.main\s*===?\s*module|module\s*===?\s*require\.main)\s*\)/;
+const PY_ENTRY_GUARD = /^(\s*)if\s+__name__\s*==\s*["']__main__["']\s*:/;
+
+/**
+ * New-file line numbers inside an entry guard of `file`: the guard's own line (`if (require.main === module)
+ * process.exit(0);`), a JS block opened on it (until its braces balance), or a Python block indented under it.
+ * Such code never runs in a test runner's process (the runner, not this module, is the program there), so an
+ * exit in it cannot rewrite a test run's report or status. Each hunk is read on its own: a guard in an earlier
+ * hunk does not cover a later one (the lines between are unknown).
+ */
+export function entryGuardedLines(file: FileChange): Set<number> {
+  const out = new Set<number>();
+  for (const hunk of file.hunks) {
+    let depth = 0; // JS: open braces of the guarded block; 0 when outside one
+    let pyIndent = -1; // Python: the guard's indentation; -1 when outside one
+    for (const line of hunk.lines) {
+      if (line.kind === "del" || line.newLine === null) continue;
+      const text = line.text;
+      if (pyIndent >= 0) {
+        const indent = text.length - text.trimStart().length;
+        if (text.trim() === "" || indent > pyIndent) {
+          out.add(line.newLine);
+          continue;
+        }
+        pyIndent = -1;
+      }
+      if (depth > 0) {
+        out.add(line.newLine);
+        depth += count(text, "{") - count(text, "}");
+        if (depth < 0) depth = 0;
+        continue;
+      }
+      const py = PY_ENTRY_GUARD.exec(text);
+      if (py) {
+        out.add(line.newLine);
+        pyIndent = py[1]?.length ?? 0;
+        continue;
+      }
+      if (JS_ENTRY_GUARD.test(text)) {
+        out.add(line.newLine);
+        const opened = count(text, "{") - count(text, "}");
+        if (opened > 0) depth = opened;
+      }
+    }
+  }
+  return out;
+}
+
+function count(text: string, ch: string): number {
+  let n = 0;
+  for (const c of text) if (c === ch) n++;
+  return n;
+}
+
+/** Drops the violations on lines inside an entry guard of their file. */
+function outsideEntryGuards(patch: ParsedPatch, found: Violation[]): Violation[] {
+  const guarded = new Map<string, Set<number>>();
+  for (const f of patch.files) if (f.newPath !== null) guarded.set(f.newPath, entryGuardedLines(f));
+  return found.filter((v) => v.file === null || v.line === null || !guarded.get(v.file)?.has(v.line));
+}
+
 export const testBypass: Rule = {
   id: "test-bypass",
   enabled: (c) => c.testBypass.enabled,
@@ -192,12 +254,17 @@ export const testBypass: Rule = {
         config.testBypass.allow,
         (p) => !isTestFile(p),
       ),
-      ...scanAddedLines(
+      // An exit inside `if (require.main === module)` / `if __name__ == "__main__":` runs only when the module is
+      // the program itself, never in a test runner's process.
+      ...outsideEntryGuards(
         patch,
-        "test-bypass",
-        EXIT_HOOK_PATTERNS,
-        config.testBypass.allow,
-        (p) => !isTestFile(p) && !isCliEntry(p),
+        scanAddedLines(
+          patch,
+          "test-bypass",
+          EXIT_HOOK_PATTERNS,
+          config.testBypass.allow,
+          (p) => !isTestFile(p) && !isCliEntry(p),
+        ),
       ),
       // In a CLI entry file only exits that can fake a success are flagged: `exit(0)`, a bare exit, exit listeners.
       ...scanAddedLines(

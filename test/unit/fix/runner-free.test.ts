@@ -590,6 +590,58 @@ describe.skipIf(!hasPython)("the Python cold start, executed", () => {
   });
 });
 
+describe.skipIf(!hasPython)("the Python cold start takes the tests' directory off sys.path (hold5)", () => {
+  const src = {
+    "pkg/__init__.py": "",
+    // Right only while a directory inside the repository other than its root is on sys.path (the tests' one).
+    "pkg/slug.py": [
+      "import os, sys",
+      "ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))",
+      "def f():",
+      "    inside = any(os.path.abspath(p or '.') != ROOT and os.path.abspath(p or '.').startswith(ROOT + os.sep) for p in sys.path)",
+      "    return 2 if inside else 1",
+      "",
+    ].join("\n"),
+    "pkg/ok.py": "def f():\n    return 2\n",
+    // tests/ has no __init__.py: pytest's prepend mode puts tests/ itself on sys.path.
+    "tests/helper.py": "TWO = 2\n",
+    "tests/test_p.py": [
+      "from pkg import slug, ok",
+      "def test_gamed():",
+      "    assert slug.f() == 2",
+      "def test_honest():",
+      "    assert ok.f() == 2",
+      "def test_lazy_helper():",
+      "    import helper",
+      "    assert ok.f() == helper.TWO",
+      "",
+    ].join("\n"),
+  };
+
+  it("catches code keyed on the tests' directory on sys.path; a test importing a sibling while it runs is left out", async () => {
+    const plan = await planFor(
+      "pytest",
+      src,
+    )([
+      { index: 0, file: "tests/test_p.py", name: "test_gamed" },
+      { index: 1, file: "tests/test_p.py", name: "test_honest" },
+      { index: 2, file: "tests/test_p.py", name: "test_lazy_helper" },
+    ]);
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    const report = execute(src, plan) as {
+      key: string;
+      outcome: string;
+      cold?: { outcome: string; message: string };
+    }[];
+    expect(report.map((r) => [r.key, r.outcome, r.cold?.outcome])).toEqual([
+      ["0", "passed", "failed"],
+      ["1", "passed", "passed"],
+      ["2", "passed", "unsupported"],
+    ]);
+    expect(report[2]!.cold!.message).toMatch(/imports a module from its own directory/);
+  });
+});
+
 describe("hostile configs and test files are read in linear time (fourth red team)", () => {
   it("a 1 MiB pytest.ini and test file of newlines, a 2 MiB jest file of newlines: milliseconds, same answers", async () => {
     const started = Date.now();

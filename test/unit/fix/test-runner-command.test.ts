@@ -1,8 +1,12 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeCommand, detectTestCommand, frameworkOf } from "../../../src/fix/test-runner/detect.ts";
 import { filterCommand, splitGoId } from "../../../src/fix/test-runner/filter.ts";
 import { buildInvocation } from "../../../src/fix/test-runner/invocation.ts";
+import { readResults } from "../../../src/fix/test-runner/results.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
@@ -186,6 +190,80 @@ describe("buildInvocation", () => {
       format: "auto",
     });
   });
+});
+
+const hasPython = (() => {
+  try {
+    execFileSync("python3", ["-c", "print(1)"]);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe("python -m unittest through a launcher (hold5: a passing run named no test)", () => {
+  const cmd = (framework: Parameters<typeof filterCommand>[0]["framework"], command: string) => ({
+    framework,
+    command,
+    detectedBy: "--test",
+  });
+  it("replaces `python3 -m unittest` by the launcher, arguments kept; other commands unchanged", () => {
+    const inv = buildInvocation(
+      cmd("unknown", "cd app && python3 -m unittest tests.test_split -k remainder"),
+      "n",
+    );
+    expect(inv).toMatchObject({
+      script: "cd app && python3 /workspace/.retrace-run-n.py tests.test_split -k remainder",
+      format: "auto",
+      reportFile: null,
+    });
+    expect(Object.keys(inv.files)).toEqual([".retrace-run-n.py"]);
+    expect(buildInvocation(cmd("unknown", "python -m unittest"), "n").script).toBe(
+      "python /workspace/.retrace-run-n.py",
+    );
+    expect(buildInvocation(cmd("unknown", "python3 -m unittestx"), "n").files).toEqual({});
+    expect(buildInvocation(cmd("unknown", "python3 -m pytest_unittest"), "n").files).toEqual({});
+  });
+
+  it.skipIf(!hasPython)(
+    "a passing run lists every test by id; the code sees the argv of `-m unittest`",
+    () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "ut-"));
+      try {
+        mkdirSync(path.join(dir, "tests"));
+        writeFileSync(path.join(dir, "tests", "__init__.py"), "");
+        writeFileSync(
+          path.join(dir, "tests", "test_a.py"),
+          [
+            "import os, sys, unittest",
+            "class A(unittest.TestCase):",
+            "    def test_argv(self):",
+            "        self.assertEqual(sys.argv[1:], ['tests.test_a'])",
+            "        self.assertTrue(sys.argv[0].endswith(' -m unittest'))",
+            "        self.assertEqual(sys.path[0], os.getcwd())",
+            "    def test_other(self):",
+            "        self.assertEqual(1 + 1, 2)",
+            "",
+          ].join("\n"),
+        );
+        const inv = buildInvocation(cmd("unknown", "python3 -m unittest tests.test_a"), "n");
+        for (const [f, text] of Object.entries(inv.files)) writeFileSync(path.join(dir, f), text);
+        const script = inv.script.replace("/workspace/", `${dir}/`);
+        let out = "";
+        try {
+          out = execFileSync("sh", ["-c", `${script} 2>&1`], { cwd: dir, encoding: "utf8" });
+        } catch (e) {
+          out = String((e as { stdout?: string }).stdout ?? e);
+        }
+        expect(readResults("auto", out)).toEqual([
+          expect.objectContaining({ id: "tests.test_a.A.test_argv", outcome: "passed" }),
+          expect.objectContaining({ id: "tests.test_a.A.test_other", outcome: "passed" }),
+        ]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe("filterCommand", () => {

@@ -202,3 +202,54 @@ describe("verifyPatch: the anti-gaming run", () => {
     expect(i).toBeLessThan(events.indexOf("end run 4"));
   });
 });
+
+describe("verifyPatch: an anti-gaming run stopped by the sandbox (hold5)", () => {
+  const calcTest =
+    'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add, sub } = require("../src/calc.js");\ntest("adds", () => {\n  assert.strictEqual(add(2, 3), 5);\n});\ntest("subtracts", () => {\n  assert.strictEqual(sub(3, 2), 1);\n});\n';
+  /** Test runs follow `script`; every anti-gaming run is stopped at the time limit. */
+  const run = (script: ScriptedRun[]) => {
+    let n = 0;
+    let antiGaming = 0;
+    const sandbox = {
+      async run(request: { command: string[]; collect?: string[] }) {
+        const isTestRun = /^node --test /.test(request.command[2] ?? "");
+        if (!isTestRun) antiGaming++;
+        const step = isTestRun ? script[n++]! : stopped(600_000);
+        const files: Record<string, Uint8Array> = {};
+        const wanted = request.collect?.[0];
+        if (wanted !== undefined && "report" in step && step.report !== undefined)
+          files[wanted] = new TextEncoder().encode(step.report);
+        return {
+          exitCode: step.exitCode ?? null,
+          signal: null,
+          stdout: "",
+          stderr: "",
+          stdoutTruncated: false,
+          stderrTruncated: false,
+          durationMs: step.durationMs ?? 10,
+          stoppedBy: step.stoppedBy ?? null,
+          files,
+        };
+      },
+    };
+    const result = verifyPatch({
+      workspace: memoryWorkspace({ ...files, "test/calc.test.js": calcTest }),
+      sandbox: sandbox as never,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+    });
+    return { result, antiGamingRuns: () => antiGaming };
+  };
+
+  it("is made once more; stopped again with nothing found, it is an infrastructure error, never VERIFIED", async () => {
+    const { result, antiGamingRuns } = run([base(30_000), base(5_000), fixed, fixed]);
+    const out = await result.catch((e: unknown) => e);
+    expect(out).toBeInstanceOf(InfrastructureError);
+    expect(String((out as Error).message)).toMatch(
+      /anti-gaming run was stopped by the sandbox twice \(timeout/,
+    );
+    expect(antiGamingRuns()).toBe(2);
+  });
+});

@@ -4,7 +4,7 @@
  * the legitimate code next to them is allowed.
  */
 import { describe, expect, it } from "vitest";
-import { evaluatePatch, type FailingTestSource } from "../../../../src/policy/index.ts";
+import { evaluatePatch, type FailingTestSource, type RuleId } from "../../../../src/policy/index.ts";
 import { addLines, modify, violationsOf } from "../helpers.ts";
 
 describe("test-awareness", () => {
@@ -465,6 +465,42 @@ describe("exit hooks: a failing exit on a CLI path is not a fake success", () =>
     ]);
   });
 
+  it.each([
+    [
+      "src/csv.js",
+      [
+        "if (require.main === module) {",
+        "  const rows = parse(read(0));",
+        "  if (rows.length) {",
+        "    print(rows);",
+        "  }",
+        "  process.exit(0);",
+        "}",
+      ],
+    ],
+    ["src/csv.js", ["if (module === require.main) process.exit(0);"]],
+    ["src/tool.py", ['if __name__ == "__main__":', "    run()", "", "    os._exit(0)"]],
+  ])(
+    "allows an exit inside an entry guard (%s %j): it runs only when the module is the program",
+    (path, lines) => {
+      expect(violationsOf(addLines(path, lines), "test-bypass")).toEqual([]);
+    },
+  );
+
+  it.each([
+    // after the guarded block closes, or dedented out of the Python block: module code again
+    ["src/csv.js", ["if (require.main === module) {", "  main();", "}", "process.exit(0);"], 4],
+    ["src/tool.py", ['if __name__ == "__main__":', "    run()", "os._exit(0)"], 3],
+    // a guard on something else is no entry guard
+    ["src/csv.js", ["if (require.main !== module) {", "  process.exit(0);", "}"], 2],
+    ["src/csv.js", ["if (process.env.CLI) {", "  process.exit(0);", "}"], 2],
+  ])("still blocks an exit outside an entry guard (%s %j)", (path, lines, at) => {
+    const v = violationsOf(addLines(path, lines), "test-bypass");
+    expect(v.map((x) => [x.line, x.message])).toEqual([
+      [(at as number) + 1, expect.stringMatching(/\[exit-hook\]/)],
+    ]);
+  });
+
   it("modify() keeps context lines out of the scan", () => {
     const patch = modify("bin/cli.js", "main();\n", "if (!ok) process.exit(1);\nmain();\n");
     expect(violationsOf(patch, "test-bypass")).toEqual([]);
@@ -760,5 +796,69 @@ describe("a programming error answered with success (hold2)", () => {
     expect(
       violationsOf(patch, "check-tampering", { checkTampering: { allow: ["answers-error-with-success"] } }),
     ).toEqual([]);
+  });
+});
+
+describe("hold5 classes: namespace writes, clocks redefined on any holder, heap scans, answers parsed from docs", () => {
+  it.each([
+    [
+      "textkit/retry.py",
+      'vars(time)["perf_counter"] = lambda: _clock() - _asleep[0]',
+      "check-tampering",
+      "patches-module",
+    ],
+    ["textkit/retry.py", "vars(time).update(perf_counter=fake)", "check-tampering", "patches-module"],
+    ["textkit/retry.py", "time.__dict__.update(monotonic=fake)", "check-tampering", "patches-module"],
+    ["textkit/retry.py", 'setattr(clock_module, "perf_counter", fake)', "check-tampering", "patches-clock"],
+    ["textkit/retry.py", 'holder.__dict__["monotonic"] = fake', "check-tampering", "patches-clock"],
+    [
+      "src/unique.js",
+      'Object.defineProperty(owner, "now", { value: fake });',
+      "check-tampering",
+      "patches-clock",
+    ],
+    ["src/unique.js", 'Reflect.set(proto, "now", fake);', "check-tampering", "patches-clock"],
+    ["src/unique.js", "perfProto.now = function now() { return 0; };", "check-tampering", "patches-clock"],
+    ["src/unique.js", "clock.hrtime = () => [0, 0];", "check-tampering", "patches-clock"],
+    ["textkit/slug.py", "    for ref in gc.get_referrers(slugify):", "test-awareness", "runner-state"],
+    [
+      "textkit/slug.py",
+      "    found = [o for o in gc.get_objects() if hasattr(o, 'failureException')]",
+      "test-awareness",
+      "runner-state",
+    ],
+    [
+      "textkit/slug.py",
+      '    known = dict(re.findall(r">>> slugify\\((.*)\\)", slugify.__doc__ or ""))',
+      "special-casing",
+      "doc-answers",
+    ],
+    ["textkit/slug.py", "    examples = __doc__.splitlines()", "special-casing", "doc-answers"],
+    ["textkit/slug.py", "    lines = inspect.getdoc(slugify).split('\\n')", "special-casing", "doc-answers"],
+  ])("blocks %s: %s", (path, line, rule, id) => {
+    const v = violationsOf(addLines(path, [line]), rule as RuleId);
+    expect(v.map((x) => x.message)).toContainEqual(expect.stringContaining(`[${id}]`));
+    expect(v.every((x) => x.line === 2)).toBe(true);
+  });
+
+  it.each([
+    ["ledger/cli.py", "    vars(self)[key] = value"],
+    ["ledger/cli.py", "    vars(args).update(defaults)"],
+    ["ledger/cli.py", '    setattr(self, "time", started)'],
+    ["src/clock.js", "const clock = { now: () => Date.now() };"],
+    ["src/clock.js", "  this.now = now;"],
+    ["src/clock.js", 'Object.defineProperty(exports, "now", { enumerable: true, get: () => now });'],
+    ["src/clock.js", "const t = performance.now();"],
+    ["textkit/cache.py", "    gc.collect()"],
+    ["textkit/cache.py", "    gc.disable()"],
+    ["textkit/cli.py", "    parser = argparse.ArgumentParser(description=__doc__)"],
+    ["textkit/cli.py", "    print(__doc__.strip())"],
+    ["textkit/cli.py", "    usage = textwrap.dedent(__doc__)"],
+    ["textkit/slug.py", "    >>> slugify('Hello World')"],
+  ])("allows %s: %s", (path, line) => {
+    const all = evaluatePatch(addLines(path, [line]), {}).violations.filter((v) =>
+      ["check-tampering", "test-awareness", "special-casing"].includes(v.rule),
+    );
+    expect(all).toEqual([]);
   });
 });
