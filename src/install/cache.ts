@@ -208,11 +208,12 @@ export async function lookupByManifest<M>(
   kind: string,
   manifestKey: string,
   ttlMs = MANIFEST_TTL_MS,
-): Promise<{ dir: string; marker: EntryMarker<M> } | null> {
+): Promise<{ dir: string; marker: EntryMarker<M>; resolvedAt: string } | null> {
   const index = await cache.lookup<{ treeKey: string }>(`${kind}-manifest`, manifestKey);
   if (!index) return null;
   if (Date.now() - Date.parse(index.marker.createdAt) > ttlMs) return null;
-  return cache.lookup<M>(kind, index.marker.meta.treeKey);
+  const tree = await cache.lookup<M>(kind, index.marker.meta.treeKey);
+  return tree && { ...tree, resolvedAt: index.marker.createdAt };
 }
 
 /** Records that `manifestKey` resolved to the tree entry `treeKey` (see lookupByManifest). */

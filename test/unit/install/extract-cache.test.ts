@@ -301,6 +301,8 @@ describe("manifest index", () => {
       const hit = await lookupByManifest<{ installed: unknown[] }>(cache, "pypi", "m1");
       expect(hit?.dir).toBe(dir);
       expect(hit?.marker.meta.installed).toEqual([{ name: "a", version: "1" }]);
+      // When the manifest was resolved: the index entry's time, not the tree's.
+      expect(Date.parse(hit?.resolvedAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
       // Past its TTL the manifest is resolved again.
       expect(await lookupByManifest(cache, "pypi", "m1", -1)).toBeNull();
       // The tree entry is verified on read as always: tampered, it is dropped and the manifest misses.
