@@ -473,7 +473,14 @@ export async function installNpmManifest(
      */
     seedLockfile?: string;
   },
-): Promise<{ dir: string; paths: string[]; cached: boolean; legacyPeerDeps: boolean }> {
+): Promise<{
+  dir: string;
+  paths: string[];
+  cached: boolean;
+  legacyPeerDeps: boolean;
+  /** When the tree came from the manifest index: when this package.json was resolved (no resolution now). */
+  resolvedAt?: string;
+}> {
   const pkg = input.manifest;
   const problems = checkPackageJson(pkg, npmRegistries(ctx.registry), input.policy);
   if (problems.length > 0) throw new SourcePolicyError(problems, input.label);
@@ -494,6 +501,7 @@ export async function installNpmManifest(
       paths: cachedPaths(hit.marker.meta),
       cached: true,
       legacyPeerDeps: hit.marker.meta.legacyPeerDeps === true,
+      resolvedAt: hit.resolvedAt,
     };
   const r = await resolveAndInstall(ctx, {
     packageJson: input.packageJson,

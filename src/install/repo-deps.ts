@@ -181,7 +181,7 @@ async function installFromManifest(
     ...(seedLockfile === undefined ? {} : { seedLockfile }),
   });
   options.log?.(
-    `dependencies: ${r.cached ? "cached install of the resolved tree" : "installed"}${r.legacyPeerDeps ? " (conflicting peer ranges: resolved with --legacy-peer-deps, as yarn and pnpm accept them)" : ""}`,
+    `dependencies: ${r.resolvedAt ? `cached install of the tree this package.json resolved to at ${r.resolvedAt} (not resolved again within a day)` : r.cached ? "cached install of the resolved tree" : "installed"}${r.legacyPeerDeps ? " (conflicting peer ranges: resolved with --legacy-peer-deps, as yarn and pnpm accept them)" : ""}`,
   );
   return [{ hostDir: r.dir, paths: r.paths }];
 }

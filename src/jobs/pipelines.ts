@@ -12,6 +12,7 @@ import type { Workspace } from "../core/ports/workspace.ts";
 import { type VerifyOptions, type VerifyOutput, verifyPatch } from "../fix/verify.ts";
 import { createRepoDependencyProvider } from "../install/repo-deps.ts";
 import { sandboxForRepo } from "../install/repo-runtime.ts";
+import { hostRegistryConfig } from "../install/registry-config.ts";
 import { type FixJobSpec, ReproJobSpec } from "../core/job.ts";
 import { Redactor } from "../core/redact.ts";
 import { type FixRun, runFix } from "../fix/pipeline.ts";
@@ -149,6 +150,9 @@ export async function runVerifyJob(input: VerifyJobInput): Promise<VerifyOutput>
     ...(input.env ? { env: input.env } : {}),
   });
   for (const note of settings.sandbox.notes) input.log?.(note);
+  // The operator's registry configuration (npm's and pip's, read by running them: 1-2 s) is read while the
+  // runtime is resolved; the installs that need it find it read (it is read once per process, never fails).
+  void hostRegistryConfig();
   const { sandbox, installImage } = await sandboxForRepo(
     createJobSandbox(settings.sandbox),
     input.workspace.root,

@@ -16,6 +16,7 @@ import { createDockerSandbox } from "../../../src/sandbox/docker.ts";
 import { InfrastructureError } from "../../../src/core/errors.ts";
 import { SourcePolicyError } from "../../../src/install/npm.ts";
 import { createRepoDependencyProvider } from "../../../src/install/repo-deps.ts";
+import { ENTRY_MARKER } from "../../../src/install/cache.ts";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
 
 const root = path.resolve("test/fixtures/repos/js-with-dep");
@@ -154,6 +155,35 @@ describeDocker("verify: JS repository without an npm lockfile", () => {
     expect(log[0]).toMatch(/no lockfile: versions resolved from package\.json/);
     expect(await installedMs(cacheDir)).toMatch(/^2\.\d+\.\d+$/);
   }, 180_000);
+
+  it("no lockfile, again: the tree package.json resolved to is reused without resolving it again, checked by its stat signature; a tree edited in the cache is installed afresh", async () => {
+    const cacheDir = path.join(tmp, "cache-again");
+    const dir = await repo("again", {});
+    const first: string[] = [];
+    expect((await verifyIn(dir, cacheDir, first)).verdict).toBe("VERIFIED");
+    expect(first[1]).toMatch(/^dependencies: installed/);
+    const [entry] = await readdir(path.join(cacheDir, "repo-deps"));
+    const entryDir = path.join(cacheDir, "repo-deps", entry!);
+    const marker = JSON.parse(await readFile(path.join(entryDir, ENTRY_MARKER), "utf8")) as { stat?: string };
+    expect(marker.stat).toMatch(/^[0-9a-f]{64}$/);
+
+    const second: string[] = [];
+    const again = await verifyIn(dir, cacheDir, second);
+    expect(again.verdict).toBe("VERIFIED");
+    expect(second[1]).toMatch(
+      /^dependencies: cached install of the tree this package\.json resolved to at \d{4}-\d\d-\d\dT.*\(not resolved again within a day\)$/,
+    );
+
+    // A file of the cached tree edited (same size): the signature differs, the content digest too, so the entry
+    // is dropped and the tree installed again; the run gets npm's file, not the edited one.
+    const file = path.join(entryDir, "node_modules", "ms", "index.js");
+    const text = await readFile(file, "utf8");
+    await writeFile(file, text.replace("1000", "1001"));
+    const third: string[] = [];
+    expect((await verifyIn(dir, cacheDir, third)).verdict).toBe("VERIFIED");
+    expect(third[1]).toMatch(/^dependencies: installed/);
+    expect(await readFile(file, "utf8")).toBe(text);
+  }, 300_000);
 
   it("a yarn.lock (classic): the direct dependency pinned to its version, not the newest in range", async () => {
     const cacheDir = path.join(tmp, "cache-yarn");

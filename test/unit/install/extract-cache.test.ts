@@ -24,6 +24,7 @@ import {
   symlinkInside,
   symlinkIntoRoots,
   treeDigest,
+  treeStatSignature,
 } from "../../../src/install/extract.ts";
 
 let dir: string;
@@ -220,6 +221,65 @@ describe("InstallCache", () => {
     expect(await tight.evict()).toEqual([]);
   });
 
+  it("a read trusts the stat signature recorded with the verified content, and hashes again when it differs", async () => {
+    const cache = new InstallCache({ root: dir });
+    const key = cacheKey({ tree: "stat" });
+    const tmp = await cache.tempDir("npm", key);
+    await tree(tmp, { "node_modules/a/index.js": "1", "node_modules/a/package.json": "{}" });
+    const { dir: entry } = await cache.commit("npm", key, tmp, {});
+    const markerPath = path.join(entry, ENTRY_MARKER);
+    const marker = JSON.parse(await readFile(markerPath, "utf8")) as { digest: string; stat?: string | null };
+    expect(marker.stat).toMatch(/^[0-9a-f]{64}$/);
+    expect(await treeStatSignature(entry, [ENTRY_MARKER])).toBe(marker.stat);
+
+    // The signature matches: the content is not hashed again (a wrong digest in the marker goes unread).
+    await writeFile(markerPath, JSON.stringify({ ...marker, digest: "0".repeat(64) }));
+    expect(await cache.lookup("npm", key)).not.toBeNull();
+
+    // No signature (an entry written before there were any): hashed, found right, and its signature recorded.
+    await writeFile(markerPath, JSON.stringify({ ...marker, stat: undefined }));
+    expect(await cache.lookup("npm", key)).not.toBeNull();
+    expect((JSON.parse(await readFile(markerPath, "utf8")) as { stat?: string }).stat).toBe(marker.stat);
+
+    // A signature that does not match and a digest that does not either: removed.
+    await writeFile(markerPath, JSON.stringify({ ...marker, stat: "f".repeat(64), digest: "0".repeat(64) }));
+    expect(await cache.lookup("npm", key)).toBeNull();
+    expect(existsSync(entry)).toBe(false);
+  });
+
+  it("an edit that keeps the size and puts the old mtime back is still seen (its ctime moved)", async () => {
+    const cache = new InstallCache({ root: dir });
+    const key = cacheKey({ tree: "ctime" });
+    const tmp = await cache.tempDir("npm", key);
+    await tree(tmp, { "node_modules/a/index.js": "module.exports = 1;\n" });
+    const t = new Date("2020-01-01T00:00:00Z");
+    await utimes(path.join(tmp, "node_modules/a/index.js"), t, t);
+    const { dir: entry } = await cache.commit("npm", key, tmp, {});
+    const file = path.join(entry, "node_modules/a/index.js");
+    await writeFile(file, "module.exports = 2;\n");
+    await utimes(file, t, t);
+    expect((await stat(file)).mtimeMs).toBe(t.getTime());
+    expect(await cache.lookup("npm", key)).toBeNull();
+    expect(existsSync(entry)).toBe(false);
+  });
+
+  it("a file added inside the tree, or a mode changed, is seen without hashing", async () => {
+    const cache = new InstallCache({ root: dir });
+    for (const [i, change] of [
+      async (e: string) => writeFile(path.join(e, "node_modules/a/extra.js"), ""),
+      async (e: string) => chmod(path.join(e, "node_modules/a/index.js"), 0o755),
+    ].entries()) {
+      const key = cacheKey({ tree: "change", i });
+      const tmp = await cache.tempDir("npm", key);
+      await tree(tmp, { "node_modules/a/index.js": "1" });
+      const { dir: entry } = await cache.commit("npm", key, tmp, {});
+      await change(entry);
+      const marker = JSON.parse(await readFile(path.join(entry, ENTRY_MARKER), "utf8")) as { stat: string };
+      expect(await treeStatSignature(entry, [ENTRY_MARKER])).not.toBe(marker.stat);
+      expect(await cache.lookup("npm", key)).toBeNull();
+    }
+  });
+
   it("treeDigest refuses setuid files and special files", async () => {
     await tree(dir, { a: "1" });
     await chmod(path.join(dir, "a"), 0o4755);
@@ -241,6 +301,8 @@ describe("manifest index", () => {
       const hit = await lookupByManifest<{ installed: unknown[] }>(cache, "pypi", "m1");
       expect(hit?.dir).toBe(dir);
       expect(hit?.marker.meta.installed).toEqual([{ name: "a", version: "1" }]);
+      // When the manifest was resolved: the index entry's time, not the tree's.
+      expect(Date.parse(hit?.resolvedAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
       // Past its TTL the manifest is resolved again.
       expect(await lookupByManifest(cache, "pypi", "m1", -1)).toBeNull();
       // The tree entry is verified on read as always: tampered, it is dropped and the manifest misses.
