@@ -22,7 +22,7 @@ import {
   workspaceGlobs,
 } from "./lockfile-policy.ts";
 import { CONTAINER_PROXY_URL, VIRTUAL_NPM_HOST, VIRTUAL_NPM_REGISTRY } from "./proxy.ts";
-import { installFailureReason } from "./reasons.ts";
+import { type GitWanted, gitDependenciesInNpmLog, installFailureReason, isGitFailure } from "./reasons.ts";
 import { npmAllowedHosts, npmRegistries, type RegistryConfig, registryKey } from "./registry-config.ts";
 import {
   CONTAINER_CA_FILE,
@@ -227,21 +227,71 @@ async function allowFlags(s: Session, image: string, policy: SourcePolicy): Prom
   ];
 }
 
-function stepFailure(r: StepResult, s: Session, command: string, limits: InstallLimits): InstallFailedError {
+/** The install reached its wall-clock limit: the error names the limit and the setting that raises it. */
+export function installTimedOut(command: string, limits: InstallLimits): InstallFailedError {
+  const s = limits.timeoutMs / 1000;
+  return new InstallFailedError(
+    `timed out after ${s >= 10 ? Math.round(s) : s} s, the limit of one install${limits.timeoutSetting ? ` (${limits.timeoutSetting})` : ""}`,
+    command,
+    `raise ${limits.timeoutSetting ?? "the install's time limit"} (a first install of a large dependency tree on a loaded machine can take several minutes), or run when the machine is less loaded`,
+  );
+}
+
+/** Where npm writes its debug log in the install container (its cache is `/tmp/npm-cache`). */
+const NPM_LOG_GLOB = "/tmp/npm-cache/_logs/*-debug-*.log";
+
+async function stepFailure(
+  r: StepResult,
+  s: Session,
+  command: string,
+  limits: InstallLimits,
+): Promise<InstallFailedError> {
   const refused = s.proxy.refused();
+  if (r.stoppedBy === "timeout" || s.container.stoppedBy === "timeout")
+    return installTimedOut(command, limits);
+  const output = `${r.stderr}\n${r.stdout}`;
+  if (r.stoppedBy === null && isGitFailure(output)) {
+    // npm names no package when git fails; its debug log says which git specs it was resolving, and for whom.
+    const log = await s.container.exec([
+      "sh",
+      "-c",
+      `cat ${NPM_LOG_GLOB} 2>/dev/null | grep -E ' silly (fetch manifest|placeDep) ' | head -c 1000000`,
+    ]);
+    return gitDependencyError(gitDependenciesInNpmLog(log.stdout), command, refused);
+  }
   const reason =
-    r.stoppedBy === "timeout" || s.container.stoppedBy === "timeout"
-      ? `timed out after ${limits.timeoutMs} ms`
-      : r.stoppedBy === "cancelled"
-        ? "cancelled"
-        : r.stoppedBy === "output_limit"
-          ? `its output passed ${limits.outputBytes} bytes`
-          : installFailureReason(`${r.stderr}\n${r.stdout}`, "npm");
+    r.stoppedBy === "cancelled"
+      ? "cancelled"
+      : r.stoppedBy === "output_limit"
+        ? `its output passed ${limits.outputBytes} bytes`
+        : installFailureReason(output, "npm");
   return new InstallFailedError(
     refused.length > 0
       ? `${reason} (it tried to reach ${refused.join(", ")}, not an allowed registry)`
       : reason,
     command,
+  );
+}
+
+/**
+ * npm stopped at a git dependency: without `install.allowGit` there is no git in the install container (a
+ * dependency of a dependency: the policy refuses the ones package.json names before npm runs); with it, the git
+ * host was not reachable. The error names each git dependency and what wants it, and the setting.
+ */
+function gitDependencyError(wanted: GitWanted[], command: string, refused: string[]): InstallFailedError {
+  const named = wanted
+    .slice(0, 5)
+    .map((w) => `${w.name} (${w.spec}${w.by ? `, wanted by ${w.by}` : ""})`)
+    .join(", ");
+  const what =
+    wanted.length === 0
+      ? "a dependency of a dependency (npm did not say which)"
+      : `${named}${wanted.length > 5 ? ` and ${wanted.length - 5} more` : ""}`;
+  const them = wanted.length === 1 ? "it" : "them";
+  return new InstallFailedError(
+    `the dependency tree needs git: ${what}; Retrace installs registry packages only unless install.allowGit is true in .github/retrace.yml${refused.length > 0 ? ` (it tried to reach ${refused.join(", ")})` : ""}`,
+    command,
+    `set \`install: { allowGit: true }\` in .github/retrace.yml to let the install container fetch ${them} from the git host (which must then be reachable from this host), or drop the dependency that wants ${them}, or commit a package-lock.json that resolves ${them} from the registry`,
   );
 }
 
@@ -339,7 +389,7 @@ export async function installNpmLockfile(
         env: npmEnv(s, input.policy, view),
       });
       if (r.exitCode !== 0)
-        throw stepFailure(r, s, `npm ci --ignore-scripts from ${input.lockfileName}`, ctx.limits);
+        throw await stepFailure(r, s, `npm ci --ignore-scripts from ${input.lockfileName}`, ctx.limits);
       await requireRoom(s, ctx.limits, `npm ci --ignore-scripts from ${input.lockfileName}`);
       const tmp = await ctx.cache.tempDir("repo-deps", key);
       try {
@@ -560,7 +610,7 @@ async function resolveAndInstall(
         );
       }
       if (resolve.exitCode !== 0)
-        throw stepFailure(resolve, s, "npm install --package-lock-only", ctx.limits);
+        throw await stepFailure(resolve, s, "npm install --package-lock-only", ctx.limits);
       const lockText = await s.container.exec(["cat", "package-lock.json"]);
       let lock: { packages?: Record<string, unknown> };
       try {
@@ -606,7 +656,7 @@ async function resolveAndInstall(
         // check misjudges some nested versions, e.g. a transitive `@types/node` beside a newer peer): install that
         // lockfile with `npm install`, scripts still off, and check the tree it leaves like the resolved one.
         r = await s.container.exec(["npm", "install", "--no-audit", "--no-fund", ...ciFlags], { env });
-        if (r.exitCode !== 0) throw stepFailure(r, s, "npm install --ignore-scripts", ctx.limits);
+        if (r.exitCode !== 0) throw await stepFailure(r, s, "npm install --ignore-scripts", ctx.limits);
         const after = await s.container.exec(["cat", "package-lock.json"]);
         let afterLock: { packages?: Record<string, unknown> };
         try {
@@ -623,7 +673,7 @@ async function resolveAndInstall(
         if (again.length > 0) throw new SourcePolicyError(again, input.label);
         installedLock = after.stdout;
         installedTree = afterLock.packages ?? {};
-      } else if (r.exitCode !== 0) throw stepFailure(r, s, "npm ci --ignore-scripts", ctx.limits);
+      } else if (r.exitCode !== 0) throw await stepFailure(r, s, "npm ci --ignore-scripts", ctx.limits);
       await requireRoom(s, ctx.limits, "npm ci --ignore-scripts");
       const tmp = await ctx.cache.tempDir(input.namespace, key);
       try {

@@ -1,0 +1,120 @@
+/**
+ * A repository's own install (no lockfile: resolved in the install container) that cannot finish says which
+ * package, which command and which setting: a git dependency of a registry dependency (npm itself names none)
+ * is named with the package that wants it and `install.allowGit`; an install that reaches its time limit names
+ * `install.timeoutMs`, whose value the `install` section of .github/retrace.yml sets without entering the cache
+ * key. Against a local npm registry on loopback, in the real install container.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import net, { type AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeError } from "../../../src/core/errors.ts";
+import { defaultConfig, InstallConfig } from "../../../src/config/schema.ts";
+import { checkJsDependencies } from "../../../src/fix/dependencies.ts";
+import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
+import { InstallFailedError } from "../../../src/install/npm.ts";
+import type { RegistryConfig } from "../../../src/install/registry-config.ts";
+import {
+  installRepoDependencies,
+  REPO_INSTALL_TIMEOUT_MS,
+  repoInstallOptions,
+} from "../../../src/install/repo-deps.ts";
+import { describeDocker, sandboxImage } from "../../support/docker.ts";
+import { type LocalRegistry, startLocalRegistry } from "./local-registry.ts";
+
+const cfg = (npm: string): RegistryConfig => ({
+  npm,
+  pip: { indexUrl: "http://127.0.0.1:9/simple", extraIndexUrls: [], findLinks: [] },
+  caFile: null,
+});
+
+async function repoWith(dir: string, devDependencies: Record<string, string>) {
+  await writeFile(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: "app", version: "1.0.0", devDependencies, scripts: { test: "node test.js" } }),
+  );
+  const workspace = await createFsWorkspace(dir);
+  const js = await checkJsDependencies(workspace);
+  if (js === null) throw new Error("no package.json");
+  return { workspace, js };
+}
+
+it("the install section's time limit is an option of the install, not part of its source policy", () => {
+  const install = InstallConfig.parse({ allowGit: true, timeoutMs: 1_200_000 });
+  expect(repoInstallOptions(install)).toEqual({
+    policy: { allowGit: true, allowRemote: false, allowFile: false, maxPackages: 20 },
+    timeoutMs: 1_200_000,
+  });
+  // Unset: the default (15 min), and the policy object is what it was before the field existed.
+  expect(repoInstallOptions(defaultConfig().install)).toEqual({
+    policy: { allowGit: false, allowRemote: false, allowFile: false, maxPackages: 20 },
+  });
+  expect(REPO_INSTALL_TIMEOUT_MS).toBe(900_000);
+  expect(() => InstallConfig.parse({ timeoutMs: 500 })).toThrow();
+});
+
+describeDocker(
+  "a repository's install that cannot finish names the package, the command and the setting",
+  () => {
+    let registry: LocalRegistry;
+    let tmp = "";
+    beforeAll(async () => {
+      registry = await startLocalRegistry([
+        { name: "leaf", version: "1.0.0" },
+        // A registry package whose own dependency is a GitHub shorthand, as a published package may have.
+        {
+          name: "docs-tool",
+          version: "0.3.1",
+          dependencies: { "fs-helper": "someone/fs-helper#enhanced", leaf: "^1.0.0" },
+        },
+      ]);
+      tmp = await mkdtemp(path.join(os.tmpdir(), "retrace-repo-install-errors-"));
+    });
+    afterAll(async () => {
+      await registry.close();
+      await rm(tmp, { recursive: true, force: true });
+    });
+
+    it("a git dependency of a registry dependency: named with the package that wants it and install.allowGit", async () => {
+      const dir = await mkdtemp(path.join(tmp, "git-"));
+      const { workspace, js } = await repoWith(dir, { "docs-tool": "^0.3.0", leaf: "^1.0.0" });
+      const error = await installRepoDependencies(workspace, js, {
+        registryConfig: cfg(registry.url),
+        cacheDir: path.join(tmp, "cache-git"),
+        image: sandboxImage,
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InstallFailedError);
+      const text = describeError(error);
+      expect(text).toMatch(
+        /^npm install --package-lock-only failed in the install container: the dependency tree needs git: fs-helper \(someone\/fs-helper#enhanced, wanted by docs-tool@0\.3\.1\); Retrace installs registry packages only unless install\.allowGit is true in \.github\/retrace\.yml/,
+      );
+      expect(text).toMatch(/→ set `install: \{ allowGit: true \}` in \.github\/retrace\.yml/);
+    }, 180_000);
+
+    it("an install that reaches its time limit names install.timeoutMs, not the lockfile", async () => {
+      const silent = net.createServer(() => undefined);
+      await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+      try {
+        const dir = await mkdtemp(path.join(tmp, "slow-"));
+        const { workspace, js } = await repoWith(dir, { leaf: "^1.0.0" });
+        const t0 = Date.now();
+        const error = await installRepoDependencies(workspace, js, {
+          registryConfig: cfg(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`),
+          cacheDir: path.join(tmp, "cache-slow"),
+          image: sandboxImage,
+          timeoutMs: 8_000,
+        }).catch((e: unknown) => e);
+        expect(Date.now() - t0).toBeLessThan(40_000);
+        expect(error).toBeInstanceOf(InstallFailedError);
+        expect(describeError(error)).toBe(
+          "npm install --package-lock-only failed in the install container: timed out after 8 s, the limit of one install (install.timeoutMs in .github/retrace.yml)\n" +
+            "  → raise install.timeoutMs in .github/retrace.yml (a first install of a large dependency tree on a loaded machine can take several minutes), or run when the machine is less loaded",
+        );
+      } finally {
+        silent.close();
+      }
+    }, 120_000);
+  },
+);
