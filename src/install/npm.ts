@@ -245,6 +245,7 @@ async function stepFailure(
   s: Session,
   command: string,
   limits: InstallLimits,
+  policy: SourcePolicy,
 ): Promise<InstallFailedError> {
   const refused = s.proxy.refused();
   if (r.stoppedBy === "timeout" || s.container.stoppedBy === "timeout")
@@ -257,7 +258,7 @@ async function stepFailure(
       "-c",
       `cat ${NPM_LOG_GLOB} 2>/dev/null | grep -E ' silly (fetch manifest|placeDep) ' | head -c 1000000`,
     ]);
-    return gitDependencyError(gitDependenciesInNpmLog(log.stdout), command, refused);
+    return gitDependencyError(gitDependenciesInNpmLog(log.stdout), command, refused, policy.allowGit);
   }
   const reason =
     r.stoppedBy === "cancelled"
@@ -278,7 +279,12 @@ async function stepFailure(
  * dependency of a dependency: the policy refuses the ones package.json names before npm runs); with it, the git
  * host was not reachable. The error names each git dependency and what wants it, and the setting.
  */
-function gitDependencyError(wanted: GitWanted[], command: string, refused: string[]): InstallFailedError {
+function gitDependencyError(
+  wanted: GitWanted[],
+  command: string,
+  refused: string[],
+  allowGit: boolean,
+): InstallFailedError {
   const named = wanted
     .slice(0, 5)
     .map((w) => `${w.name} (${w.spec}${w.by ? `, wanted by ${w.by}` : ""})`)
@@ -288,6 +294,12 @@ function gitDependencyError(wanted: GitWanted[], command: string, refused: strin
       ? "a dependency of a dependency (npm did not say which)"
       : `${named}${wanted.length > 5 ? ` and ${wanted.length - 5} more` : ""}`;
   const them = wanted.length === 1 ? "it" : "them";
+  if (allowGit)
+    return new InstallFailedError(
+      `the dependency tree needs git: ${what}; install.allowGit is on, and git could not fetch ${them}${refused.length > 0 ? ` (it tried to reach ${refused.join(", ")}, which the install may not reach)` : " (the git host did not answer from the install container)"}`,
+      command,
+      `check that the git host is reachable from this host (a GitHub runner reaches github.com), or drop the dependency that wants ${them}, or commit a package-lock.json that resolves ${them} from the registry`,
+    );
   return new InstallFailedError(
     `the dependency tree needs git: ${what}; Retrace installs registry packages only unless install.allowGit is true in .github/retrace.yml${refused.length > 0 ? ` (it tried to reach ${refused.join(", ")})` : ""}`,
     command,
@@ -389,7 +401,13 @@ export async function installNpmLockfile(
         env: npmEnv(s, input.policy, view),
       });
       if (r.exitCode !== 0)
-        throw await stepFailure(r, s, `npm ci --ignore-scripts from ${input.lockfileName}`, ctx.limits);
+        throw await stepFailure(
+          r,
+          s,
+          `npm ci --ignore-scripts from ${input.lockfileName}`,
+          ctx.limits,
+          input.policy,
+        );
       await requireRoom(s, ctx.limits, `npm ci --ignore-scripts from ${input.lockfileName}`);
       const tmp = await ctx.cache.tempDir("repo-deps", key);
       try {
@@ -455,6 +473,24 @@ function extraHosts(lock: unknown, policy: SourcePolicy, registry: RegistryConfi
   visit(lock);
   for (const h of npmAllowedHosts(registry)) hosts.delete(h);
   return [...hosts];
+}
+
+/**
+ * The hosts a resolution with `install.allowGit` may reach for git: the hosted services npm's shorthands
+ * (`user/repo`, `github:`, `gitlab:`, `bitbucket:`) name, anywhere in the tree, and the hosts of git URLs
+ * package.json names. A git URL elsewhere deep in the tree stays refused (its host is known only once resolved).
+ */
+function manifestGitHosts(packageJson: string, policy: SourcePolicy, registry: RegistryConfig): string[] {
+  let specs: unknown[] = [];
+  try {
+    const m = JSON.parse(packageJson) as Record<string, unknown>;
+    // The dependency sections only: `repository`, `homepage` and the like name hosts that are not sources.
+    specs = ["dependencies", "devDependencies", "optionalDependencies"].map((k) => m[k] ?? null);
+  } catch {
+    // the caller parsed it already; nothing more to allow
+  }
+  const hosted = ["github.com:443", "codeload.github.com:443", "gitlab.com:443", "bitbucket.org:443"];
+  return [...new Set([...hosted, ...extraHosts(specs, policy, registry)])];
 }
 
 export interface NpmPackagesResult extends NpmTreeResult {
@@ -584,7 +620,14 @@ async function resolveAndInstall(
   const view = npmView(ctx.registry);
   return withInstallSession(
     ctx,
-    { allowHosts: npmAllowedHosts(ctx.registry), routes: view.routes, rewriteJson: view.rewriteJson },
+    {
+      allowHosts: [
+        ...npmAllowedHosts(ctx.registry),
+        ...(input.policy.allowGit ? manifestGitHosts(input.packageJson, input.policy, ctx.registry) : []),
+      ],
+      routes: view.routes,
+      rewriteJson: view.rewriteJson,
+    },
     async (s, { image, id }) => {
       const env = npmEnv(s, input.policy, view);
       await s.container.copyIn(OUT_DIR, {
@@ -610,7 +653,7 @@ async function resolveAndInstall(
         );
       }
       if (resolve.exitCode !== 0)
-        throw await stepFailure(resolve, s, "npm install --package-lock-only", ctx.limits);
+        throw await stepFailure(resolve, s, "npm install --package-lock-only", ctx.limits, input.policy);
       const lockText = await s.container.exec(["cat", "package-lock.json"]);
       let lock: { packages?: Record<string, unknown> };
       try {
@@ -656,7 +699,8 @@ async function resolveAndInstall(
         // check misjudges some nested versions, e.g. a transitive `@types/node` beside a newer peer): install that
         // lockfile with `npm install`, scripts still off, and check the tree it leaves like the resolved one.
         r = await s.container.exec(["npm", "install", "--no-audit", "--no-fund", ...ciFlags], { env });
-        if (r.exitCode !== 0) throw await stepFailure(r, s, "npm install --ignore-scripts", ctx.limits);
+        if (r.exitCode !== 0)
+          throw await stepFailure(r, s, "npm install --ignore-scripts", ctx.limits, input.policy);
         const after = await s.container.exec(["cat", "package-lock.json"]);
         let afterLock: { packages?: Record<string, unknown> };
         try {
@@ -673,7 +717,8 @@ async function resolveAndInstall(
         if (again.length > 0) throw new SourcePolicyError(again, input.label);
         installedLock = after.stdout;
         installedTree = afterLock.packages ?? {};
-      } else if (r.exitCode !== 0) throw await stepFailure(r, s, "npm ci --ignore-scripts", ctx.limits);
+      } else if (r.exitCode !== 0)
+        throw await stepFailure(r, s, "npm ci --ignore-scripts", ctx.limits, input.policy);
       await requireRoom(s, ctx.limits, "npm ci --ignore-scripts");
       const tmp = await ctx.cache.tempDir(input.namespace, key);
       try {

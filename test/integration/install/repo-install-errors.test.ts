@@ -60,26 +60,38 @@ describeDocker(
   () => {
     let registry: LocalRegistry;
     let tmp = "";
+    // A git server that refuses at once: reaching it means the proxy let the install through, and git failed.
+    let gitServer: net.Server;
+    let gitPort = 0;
     beforeAll(async () => {
+      gitServer = net.createServer((socket) => socket.destroy());
+      await new Promise<void>((r) => gitServer.listen(0, "127.0.0.1", r));
+      gitPort = (gitServer.address() as AddressInfo).port;
       registry = await startLocalRegistry([
         { name: "leaf", version: "1.0.0" },
-        // A registry package whose own dependency is a GitHub shorthand, as a published package may have.
+        // Registry packages whose own dependency is from git, as a published package may have.
         {
           name: "docs-tool",
           version: "0.3.1",
           dependencies: { "fs-helper": "someone/fs-helper#enhanced", leaf: "^1.0.0" },
         },
+        {
+          name: "docs-tool",
+          version: "0.4.0",
+          dependencies: { "fs-helper": `git+http://127.0.0.1:${gitPort}/fs-helper.git` },
+        },
       ]);
       tmp = await mkdtemp(path.join(os.tmpdir(), "retrace-repo-install-errors-"));
     });
     afterAll(async () => {
+      gitServer.close();
       await registry.close();
       await rm(tmp, { recursive: true, force: true });
     });
 
     it("a git dependency of a registry dependency: named with the package that wants it and install.allowGit", async () => {
       const dir = await mkdtemp(path.join(tmp, "git-"));
-      const { workspace, js } = await repoWith(dir, { "docs-tool": "^0.3.0", leaf: "^1.0.0" });
+      const { workspace, js } = await repoWith(dir, { "docs-tool": "~0.3.0", leaf: "^1.0.0" });
       const error = await installRepoDependencies(workspace, js, {
         registryConfig: cfg(registry.url),
         cacheDir: path.join(tmp, "cache-git"),
@@ -92,6 +104,39 @@ describeDocker(
       );
       expect(text).toMatch(/→ set `install: \{ allowGit: true \}` in \.github\/retrace\.yml/);
     }, 180_000);
+
+    it("install.allowGit on: a git host package.json names is reachable for the install; one deeper in the tree is named as refused", async () => {
+      const port = gitPort;
+      const allowGit = { allowGit: true, allowRemote: false, allowFile: false };
+      {
+        const direct = await mkdtemp(path.join(tmp, "git-direct-"));
+        const a = await repoWith(direct, { tool: `git+http://127.0.0.1:${port}/tool.git` });
+        const e1 = await installRepoDependencies(a.workspace, a.js, {
+          registryConfig: cfg(registry.url),
+          cacheDir: path.join(tmp, "cache-git-direct"),
+          image: sandboxImage,
+          policy: allowGit,
+        }).catch((e: unknown) => e);
+        expect(e1).toBeInstanceOf(InstallFailedError);
+        expect((e1 as InstallFailedError).reason).toBe(
+          `the dependency tree needs git: tool (git+http://127.0.0.1:${port}/tool.git, wanted by app@1.0.0); install.allowGit is on, and git could not fetch it (the git host did not answer from the install container)`,
+        );
+        const deep = await mkdtemp(path.join(tmp, "git-deep-"));
+        const b = await repoWith(deep, { "docs-tool": "^0.4.0" });
+        const e2 = await installRepoDependencies(b.workspace, b.js, {
+          registryConfig: cfg(registry.url),
+          cacheDir: path.join(tmp, "cache-git-deep"),
+          image: sandboxImage,
+          policy: allowGit,
+        }).catch((e: unknown) => e);
+        expect(e2).toBeInstanceOf(InstallFailedError);
+        expect((e2 as InstallFailedError).reason).toMatch(
+          new RegExp(
+            `^the dependency tree needs git: fs-helper \\(git\\+http://127\\.0\\.0\\.1:${port}/fs-helper\\.git, wanted by docs-tool@0\\.4\\.0\\); install\\.allowGit is on, and git could not fetch it \\(it tried to reach 127\\.0\\.0\\.1:${port}, `,
+          ),
+        );
+      }
+    }, 240_000);
 
     it("an install that reaches its time limit names install.timeoutMs, not the lockfile", async () => {
       const silent = net.createServer(() => undefined);
