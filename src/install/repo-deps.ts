@@ -169,7 +169,7 @@ async function installFromManifest(
   if (workspaceSpec || (await workspace.exists("pnpm-workspace.yaml"))) {
     throw new InfrastructureError(
       `cannot install the repository's dependencies: it is a ${workspaceSpec ? `yarn/pnpm workspace (package.json: "${workspaceSpec[0]}": "${String(workspaceSpec[1])}")` : "pnpm workspace (pnpm-workspace.yaml)"}, and Retrace installs with npm, which does not link such workspaces`,
-      "run with an image that has the workspace installed (sandbox.image in .github/retrace.yml), or install the dependencies in the checkout before Retrace",
+      `install the dependencies in the checkout before Retrace (${js.lockfile === "pnpm-lock.yaml" ? "`pnpm install --frozen-lockfile --ignore-scripts`" : js.lockfile === "yarn.lock" ? "`yarn install --immutable` with scripts off" : "with the workspace's own package manager, scripts off"}): Retrace then uses the checkout's node_modules and installs nothing`,
     );
   }
   // Parsed once here: the manifest installNpmManifest checks is this object (pinned), its text is what npm gets.
