@@ -207,7 +207,9 @@ function npmEnv(s: Session, policy: SourcePolicy, view: NpmView): Record<string,
     npm_config_audit: "false",
     npm_config_fund: "false",
     npm_config_update_notifier: "false",
-    npm_config_fetch_retries: "1",
+    // A real tree is a thousand requests through the proxy; on a loaded host a few fail once and succeed again
+    // (npm's own default is 2 retries). The install's deadline still bounds a registry that never answers.
+    npm_config_fetch_retries: "3",
     npm_config_fetch_timeout: "60000",
     npm_config_loglevel: "error",
     // Without allowGit there is no git for npm to run at all (a clone's `.npmrc` `git=` included).
@@ -266,10 +268,13 @@ async function stepFailure(
       : r.stoppedBy === "output_limit"
         ? `its output passed ${limits.outputBytes} bytes`
         : installFailureReason(output, "npm");
+  const upstreamErrors = s.proxy.stats().upstreamErrors;
   return new InstallFailedError(
     refused.length > 0
       ? `${reason} (it tried to reach ${refused.join(", ")}, not an allowed registry)`
-      : reason,
+      : upstreamErrors > 0 && /could not be reached/.test(reason)
+        ? `${reason}; ${upstreamErrors} request(s) from the install container to the registry failed on this host`
+        : reason,
     command,
   );
 }

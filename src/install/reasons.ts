@@ -73,8 +73,13 @@ export function installFailureReason(output: string, ecosystem: "npm" | "pypi"):
     if (/E404|404 Not Found/i.test(output)) return "no such package in the npm registry";
     if (/E403|403 Forbidden/i.test(output))
       return "the install tried to reach a host that is not an allowed registry";
-    if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|network/i.test(output))
-      return "the npm registry could not be reached";
+    if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|network/i.test(output)) {
+      // npm's code and the request it gave up on (a virtual registry URL: its path names the package).
+      const code = /npm (?:ERR!|error) code ([A-Z0-9_]{2,40})\b/.exec(output)?.[1];
+      const path = /\b(?:GET|request to) https?:\/\/[^/\s]+(\/[^\s]{1,160})/.exec(output)?.[1];
+      const detail = [code, path ? `on ${path}` : null].filter(Boolean).join(" ");
+      return `the npm registry could not be reached${detail ? ` (${detail})` : ""}`;
+    }
     if (/ERESOLVE/.test(output)) return "conflicting peer dependencies";
     if (/EINTEGRITY/.test(output)) return "a package's content does not match its integrity hash";
     if (/npm ci.*in sync|can only install packages when your package.json and package-lock/i.test(output))

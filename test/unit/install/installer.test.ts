@@ -192,6 +192,19 @@ describe("npm failure reasons", () => {
     ).toMatch(/fetched from git \(ssh:\/\/git@github\.com\/someone\/fs-extra\.git\)/);
   });
 
+  it("a registry that could not be reached: npm's code and the request it gave up on", async () => {
+    const { installFailureReason } = await import("../../../src/install/reasons.ts");
+    expect(
+      installFailureReason(
+        "npm ERR! code ECONNRESET\nnpm ERR! network aborted\nnpm ERR! network request to http://npm.registry.retrace.invalid/lodash/-/lodash-4.17.21.tgz failed, reason: socket hang up",
+        "npm",
+      ),
+    ).toBe("the npm registry could not be reached (ECONNRESET on /lodash/-/lodash-4.17.21.tgz)");
+    expect(installFailureReason("npm error network ETIMEDOUT", "npm")).toBe(
+      "the npm registry could not be reached",
+    );
+  });
+
   it("npm's debug log names the git dependencies it was resolving and who wants them (npm prints none)", async () => {
     const { gitDependenciesInNpmLog } = await import("../../../src/install/reasons.ts");
     const log = [
