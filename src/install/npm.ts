@@ -210,6 +210,8 @@ function npmEnv(s: Session, policy: SourcePolicy, view: NpmView): Record<string,
     // A real tree is a thousand requests through the proxy; on a loaded host a few fail once and succeed again
     // (npm's own default is 2 retries). The install's deadline still bounds a registry that never answers.
     npm_config_fetch_retries: "3",
+    npm_config_fetch_retry_mintimeout: "2000",
+    npm_config_fetch_retry_maxtimeout: "20000",
     npm_config_fetch_timeout: "60000",
     npm_config_loglevel: "error",
     // Without allowGit there is no git for npm to run at all (a clone's `.npmrc` `git=` included).
@@ -237,6 +239,20 @@ export function installTimedOut(command: string, limits: InstallLimits): Install
     command,
     `raise ${limits.timeoutSetting ?? "the install's time limit"} (a first install of a large dependency tree on a loaded machine can take several minutes), or run when the machine is less loaded`,
   );
+}
+
+/**
+ * `npm ci` in the session, once more when it stopped for the network (a reset or timeout after npm's own retries):
+ * a real tree is a thousand requests, and on a loaded host one of them can fail through; the second run takes
+ * what the first downloaded from npm's cache in the container. Anything else fails at once.
+ */
+async function npmCi(s: Session, flags: string[], env: Record<string, string>): Promise<StepResult> {
+  const r = await s.container.exec(["npm", "ci", ...flags], { env });
+  if (r.exitCode === 0 || r.stoppedBy !== null || s.container.stoppedBy !== null) return r;
+  const output = `${r.stderr}\n${r.stdout}`;
+  const transient = /\bE50[0-4]\b|ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up|npm (?:ERR!|error) network/;
+  if (!transient.test(output) || isGitFailure(output)) return r;
+  return s.container.exec(["npm", "ci", ...flags], { env });
 }
 
 /** Where npm writes its debug log in the install container (its cache is `/tmp/npm-cache`). */
@@ -402,9 +418,7 @@ export async function installNpmLockfile(
         ...npmrcFiles(view),
       });
       const flags = await allowFlags(s, image, input.policy);
-      const r = await s.container.exec(["npm", "ci", ...flags], {
-        env: npmEnv(s, input.policy, view),
-      });
+      const r = await npmCi(s, flags, npmEnv(s, input.policy, view));
       if (r.exitCode !== 0)
         throw await stepFailure(
           r,
@@ -696,7 +710,7 @@ async function resolveAndInstall(
           key,
         };
       const ciFlags = legacyPeerDeps ? ["--legacy-peer-deps", ...flags] : flags;
-      let r = await s.container.exec(["npm", "ci", ...ciFlags], { env });
+      let r = await npmCi(s, ciFlags, env);
       let installedLock = lockText.stdout;
       let installedTree = tree;
       if (r.exitCode !== 0 && ciDisagrees(`${r.stderr}\n${r.stdout}`)) {

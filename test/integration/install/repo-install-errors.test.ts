@@ -14,7 +14,11 @@ import { describeError } from "../../../src/core/errors.ts";
 import { defaultConfig, InstallConfig } from "../../../src/config/schema.ts";
 import { checkJsDependencies } from "../../../src/fix/dependencies.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
-import { InstallFailedError } from "../../../src/install/npm.ts";
+import { InstallCache } from "../../../src/install/cache.ts";
+import { DEFAULT_INSTALL_LIMITS } from "../../../src/install/container.ts";
+import { REGISTRY_ONLY } from "../../../src/install/lockfile-policy.ts";
+import { InstallFailedError, installNpmLockfile } from "../../../src/install/npm.ts";
+import { connectDocker } from "../../../src/sandbox/engine.ts";
 import type { RegistryConfig } from "../../../src/install/registry-config.ts";
 import {
   installRepoDependencies,
@@ -137,6 +141,51 @@ describeDocker(
         );
       }
     }, 240_000);
+
+    it("a download that fails through npm's own retries (a flaky network) is retried once from npm's cache: installed", async () => {
+      const path0 = "/leaf/-/leaf-1.0.0.tgz";
+      // npm tries a request 4 times (fetch-retries 3); the 5th, in the second `npm ci`, is answered.
+      const flaky = await startLocalRegistry([{ name: "leaf", version: "1.0.0" }], {
+        dropFirst: { [path0]: 4 },
+      });
+      try {
+        const t0 = Date.now();
+        const r = await installNpmLockfile(
+          {
+            docker: connectDocker(),
+            image: sandboxImage,
+            registry: cfg(flaky.url),
+            cache: new InstallCache({ root: path.join(tmp, "cache-flaky") }),
+            limits: { ...DEFAULT_INSTALL_LIMITS, timeoutMs: 180_000 },
+            jobId: "repo-deps-flaky",
+          },
+          {
+            packageJson: JSON.stringify({ name: "app", version: "1.0.0", dependencies: { leaf: "1.0.0" } }),
+            lockfile: JSON.stringify({
+              name: "app",
+              version: "1.0.0",
+              lockfileVersion: 3,
+              requires: true,
+              packages: {
+                "": { name: "app", version: "1.0.0", dependencies: { leaf: "1.0.0" } },
+                "node_modules/leaf": {
+                  version: "1.0.0",
+                  resolved: flaky.tarballUrl("leaf", "1.0.0"),
+                  integrity: flaky.integrity("leaf", "1.0.0"),
+                },
+              },
+            }),
+            lockfileName: "package-lock.json",
+            policy: REGISTRY_ONLY,
+          },
+        );
+        expect(r.cached).toBe(false);
+        expect(flaky.requests.filter((u) => u === path0)).toHaveLength(5);
+        expect(Date.now() - t0).toBeLessThan(150_000);
+      } finally {
+        await flaky.close();
+      }
+    }, 200_000);
 
     it("an install that reaches its time limit names install.timeoutMs, not the lockfile", async () => {
       const silent = net.createServer(() => undefined);
