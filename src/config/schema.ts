@@ -91,6 +91,15 @@ export const InstallConfig = z
       .describe(
         "Let a lockfile install file: and link: sources inside the repository (workspace packages are always allowed). Paths outside the repository are refused whatever this says.",
       ),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(10_000)
+      .max(3_600_000)
+      .optional()
+      .describe(
+        "Wall-clock limit of one install of the repository's own dependencies (fixes, `verify`), resolution and install together, in milliseconds; unset: 15 minutes. A real project's first install on a loaded machine can take several minutes; when it is reached the job stops with an infrastructure error naming this field. Reproductions use repro.installTimeoutMs.",
+      ),
     maxPackages: z
       .number()
       .int()

@@ -37,6 +37,8 @@ export const OUT_DIR = "/out";
 export interface InstallLimits {
   /** Wall-clock limit of the whole install (all its steps), in ms. */
   timeoutMs: number;
+  /** The setting that raises `timeoutMs` (`install.timeoutMs in .github/retrace.yml`), named when it is reached. */
+  timeoutSetting?: string;
   memoryMb: number;
   cpus: number;
   pids: number;

@@ -142,6 +142,7 @@ export class ContainerDependencyInstaller implements DependencyInstaller {
         ...DEFAULT_INSTALL_LIMITS,
         ...this.options.limits,
         timeoutMs: request.timeoutMs ?? this.options.timeoutMs ?? 180_000,
+        timeoutSetting: "repro.installTimeoutMs in .github/retrace.yml",
       },
       jobId: `repro-${request.ecosystem}`,
       ...(request.signal ? { signal: request.signal } : {}),

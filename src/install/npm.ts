@@ -22,7 +22,7 @@ import {
   workspaceGlobs,
 } from "./lockfile-policy.ts";
 import { CONTAINER_PROXY_URL, VIRTUAL_NPM_HOST, VIRTUAL_NPM_REGISTRY } from "./proxy.ts";
-import { installFailureReason } from "./reasons.ts";
+import { type GitWanted, gitDependenciesInNpmLog, installFailureReason, isGitFailure } from "./reasons.ts";
 import { npmAllowedHosts, npmRegistries, type RegistryConfig, registryKey } from "./registry-config.ts";
 import {
   CONTAINER_CA_FILE,
@@ -207,7 +207,11 @@ function npmEnv(s: Session, policy: SourcePolicy, view: NpmView): Record<string,
     npm_config_audit: "false",
     npm_config_fund: "false",
     npm_config_update_notifier: "false",
-    npm_config_fetch_retries: "1",
+    // A real tree is a thousand requests through the proxy; on a loaded host a few fail once and succeed again
+    // (npm's own default is 2 retries). The install's deadline still bounds a registry that never answers.
+    npm_config_fetch_retries: "3",
+    npm_config_fetch_retry_mintimeout: "2000",
+    npm_config_fetch_retry_maxtimeout: "20000",
     npm_config_fetch_timeout: "60000",
     npm_config_loglevel: "error",
     // Without allowGit there is no git for npm to run at all (a clone's `.npmrc` `git=` included).
@@ -227,21 +231,100 @@ async function allowFlags(s: Session, image: string, policy: SourcePolicy): Prom
   ];
 }
 
-function stepFailure(r: StepResult, s: Session, command: string, limits: InstallLimits): InstallFailedError {
+/** The install reached its wall-clock limit: the error names the limit and the setting that raises it. */
+export function installTimedOut(command: string, limits: InstallLimits): InstallFailedError {
+  const s = limits.timeoutMs / 1000;
+  return new InstallFailedError(
+    `timed out after ${s >= 10 ? Math.round(s) : s} s, the limit of one install${limits.timeoutSetting ? ` (${limits.timeoutSetting})` : ""}`,
+    command,
+    `raise ${limits.timeoutSetting ?? "the install's time limit"} (a first install of a large dependency tree on a loaded machine can take several minutes), or run when the machine is less loaded`,
+  );
+}
+
+/**
+ * `npm ci` in the session, once more when it stopped for the network (a reset or timeout after npm's own retries):
+ * a real tree is a thousand requests, and on a loaded host one of them can fail through; the second run takes
+ * what the first downloaded from npm's cache in the container. Anything else fails at once.
+ */
+async function npmCi(s: Session, flags: string[], env: Record<string, string>): Promise<StepResult> {
+  const r = await s.container.exec(["npm", "ci", ...flags], { env });
+  if (r.exitCode === 0 || r.stoppedBy !== null || s.container.stoppedBy !== null) return r;
+  const output = `${r.stderr}\n${r.stdout}`;
+  const transient = /\bE50[0-4]\b|ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up|npm (?:ERR!|error) network/;
+  if (!transient.test(output) || isGitFailure(output)) return r;
+  return s.container.exec(["npm", "ci", ...flags], { env });
+}
+
+/** Where npm writes its debug log in the install container (its cache is `/tmp/npm-cache`). */
+const NPM_LOG_GLOB = "/tmp/npm-cache/_logs/*-debug-*.log";
+
+async function stepFailure(
+  r: StepResult,
+  s: Session,
+  command: string,
+  limits: InstallLimits,
+  policy: SourcePolicy,
+): Promise<InstallFailedError> {
   const refused = s.proxy.refused();
+  if (r.stoppedBy === "timeout" || s.container.stoppedBy === "timeout")
+    return installTimedOut(command, limits);
+  const output = `${r.stderr}\n${r.stdout}`;
+  if (r.stoppedBy === null && isGitFailure(output)) {
+    // npm names no package when git fails; its debug log says which git specs it was resolving, and for whom.
+    const log = await s.container.exec([
+      "sh",
+      "-c",
+      `cat ${NPM_LOG_GLOB} 2>/dev/null | grep -E ' silly (fetch manifest|placeDep) ' | head -c 1000000`,
+    ]);
+    return gitDependencyError(gitDependenciesInNpmLog(log.stdout), command, refused, policy.allowGit);
+  }
   const reason =
-    r.stoppedBy === "timeout" || s.container.stoppedBy === "timeout"
-      ? `timed out after ${limits.timeoutMs} ms`
-      : r.stoppedBy === "cancelled"
-        ? "cancelled"
-        : r.stoppedBy === "output_limit"
-          ? `its output passed ${limits.outputBytes} bytes`
-          : installFailureReason(`${r.stderr}\n${r.stdout}`, "npm");
+    r.stoppedBy === "cancelled"
+      ? "cancelled"
+      : r.stoppedBy === "output_limit"
+        ? `its output passed ${limits.outputBytes} bytes`
+        : installFailureReason(output, "npm");
+  const upstreamErrors = s.proxy.stats().upstreamErrors;
   return new InstallFailedError(
     refused.length > 0
       ? `${reason} (it tried to reach ${refused.join(", ")}, not an allowed registry)`
-      : reason,
+      : upstreamErrors > 0 && /could not be reached/.test(reason)
+        ? `${reason}; ${upstreamErrors} request(s) from the install container to the registry failed on this host`
+        : reason,
     command,
+  );
+}
+
+/**
+ * npm stopped at a git dependency: without `install.allowGit` there is no git in the install container (a
+ * dependency of a dependency: the policy refuses the ones package.json names before npm runs); with it, the git
+ * host was not reachable. The error names each git dependency and what wants it, and the setting.
+ */
+function gitDependencyError(
+  wanted: GitWanted[],
+  command: string,
+  refused: string[],
+  allowGit: boolean,
+): InstallFailedError {
+  const named = wanted
+    .slice(0, 5)
+    .map((w) => `${w.name} (${w.spec}${w.by ? `, wanted by ${w.by}` : ""})`)
+    .join(", ");
+  const what =
+    wanted.length === 0
+      ? "a dependency of a dependency (npm did not say which)"
+      : `${named}${wanted.length > 5 ? ` and ${wanted.length - 5} more` : ""}`;
+  const them = wanted.length === 1 ? "it" : "them";
+  if (allowGit)
+    return new InstallFailedError(
+      `the dependency tree needs git: ${what}; install.allowGit is on, and git could not fetch ${them}${refused.length > 0 ? ` (it tried to reach ${refused.join(", ")}, which the install may not reach)` : " (the git host did not answer from the install container)"}`,
+      command,
+      `check that the git host is reachable from this host (a GitHub runner reaches github.com), or drop the dependency that wants ${them}, or commit a package-lock.json that resolves ${them} from the registry`,
+    );
+  return new InstallFailedError(
+    `the dependency tree needs git: ${what}; Retrace installs registry packages only unless install.allowGit is true in .github/retrace.yml${refused.length > 0 ? ` (it tried to reach ${refused.join(", ")})` : ""}`,
+    command,
+    `set \`install: { allowGit: true }\` in .github/retrace.yml to let the install container fetch ${them} from the git host (which must then be reachable from this host), or drop the dependency that wants ${them}, or commit a package-lock.json that resolves ${them} from the registry`,
   );
 }
 
@@ -335,11 +418,15 @@ export async function installNpmLockfile(
         ...npmrcFiles(view),
       });
       const flags = await allowFlags(s, image, input.policy);
-      const r = await s.container.exec(["npm", "ci", ...flags], {
-        env: npmEnv(s, input.policy, view),
-      });
+      const r = await npmCi(s, flags, npmEnv(s, input.policy, view));
       if (r.exitCode !== 0)
-        throw stepFailure(r, s, `npm ci --ignore-scripts from ${input.lockfileName}`, ctx.limits);
+        throw await stepFailure(
+          r,
+          s,
+          `npm ci --ignore-scripts from ${input.lockfileName}`,
+          ctx.limits,
+          input.policy,
+        );
       await requireRoom(s, ctx.limits, `npm ci --ignore-scripts from ${input.lockfileName}`);
       const tmp = await ctx.cache.tempDir("repo-deps", key);
       try {
@@ -405,6 +492,24 @@ function extraHosts(lock: unknown, policy: SourcePolicy, registry: RegistryConfi
   visit(lock);
   for (const h of npmAllowedHosts(registry)) hosts.delete(h);
   return [...hosts];
+}
+
+/**
+ * The hosts a resolution with `install.allowGit` may reach for git: the hosted services npm's shorthands
+ * (`user/repo`, `github:`, `gitlab:`, `bitbucket:`) name, anywhere in the tree, and the hosts of git URLs
+ * package.json names. A git URL elsewhere deep in the tree stays refused (its host is known only once resolved).
+ */
+function manifestGitHosts(packageJson: string, policy: SourcePolicy, registry: RegistryConfig): string[] {
+  let specs: unknown[] = [];
+  try {
+    const m = JSON.parse(packageJson) as Record<string, unknown>;
+    // The dependency sections only: `repository`, `homepage` and the like name hosts that are not sources.
+    specs = ["dependencies", "devDependencies", "optionalDependencies"].map((k) => m[k] ?? null);
+  } catch {
+    // the caller parsed it already; nothing more to allow
+  }
+  const hosted = ["github.com:443", "codeload.github.com:443", "gitlab.com:443", "bitbucket.org:443"];
+  return [...new Set([...hosted, ...extraHosts(specs, policy, registry)])];
 }
 
 export interface NpmPackagesResult extends NpmTreeResult {
@@ -542,7 +647,14 @@ async function resolveAndInstall(
   const view = npmView(ctx.registry);
   return withInstallSession(
     ctx,
-    { allowHosts: npmAllowedHosts(ctx.registry), routes: view.routes, rewriteJson: view.rewriteJson },
+    {
+      allowHosts: [
+        ...npmAllowedHosts(ctx.registry),
+        ...(input.policy.allowGit ? manifestGitHosts(input.packageJson, input.policy, ctx.registry) : []),
+      ],
+      routes: view.routes,
+      rewriteJson: view.rewriteJson,
+    },
     async (s, { image, id }) => {
       const env = npmEnv(s, input.policy, view);
       await s.container.copyIn(OUT_DIR, {
@@ -568,7 +680,7 @@ async function resolveAndInstall(
         );
       }
       if (resolve.exitCode !== 0)
-        throw stepFailure(resolve, s, "npm install --package-lock-only", ctx.limits);
+        throw await stepFailure(resolve, s, "npm install --package-lock-only", ctx.limits, input.policy);
       const lockText = await s.container.exec(["cat", "package-lock.json"]);
       let lock: { packages?: Record<string, unknown> };
       try {
@@ -606,7 +718,7 @@ async function resolveAndInstall(
           key,
         };
       const ciFlags = legacyPeerDeps ? ["--legacy-peer-deps", ...flags] : flags;
-      let r = await s.container.exec(["npm", "ci", ...ciFlags], { env });
+      let r = await npmCi(s, ciFlags, env);
       let installedLock = lockText.stdout;
       let installedTree = tree;
       if (r.exitCode !== 0 && ciDisagrees(`${r.stderr}\n${r.stdout}`)) {
@@ -614,7 +726,8 @@ async function resolveAndInstall(
         // check misjudges some nested versions, e.g. a transitive `@types/node` beside a newer peer): install that
         // lockfile with `npm install`, scripts still off, and check the tree it leaves like the resolved one.
         r = await s.container.exec(["npm", "install", "--no-audit", "--no-fund", ...ciFlags], { env });
-        if (r.exitCode !== 0) throw stepFailure(r, s, "npm install --ignore-scripts", ctx.limits);
+        if (r.exitCode !== 0)
+          throw await stepFailure(r, s, "npm install --ignore-scripts", ctx.limits, input.policy);
         const after = await s.container.exec(["cat", "package-lock.json"]);
         let afterLock: { packages?: Record<string, unknown> };
         try {
@@ -631,7 +744,8 @@ async function resolveAndInstall(
         if (again.length > 0) throw new SourcePolicyError(again, input.label);
         installedLock = after.stdout;
         installedTree = afterLock.packages ?? {};
-      } else if (r.exitCode !== 0) throw stepFailure(r, s, "npm ci --ignore-scripts", ctx.limits);
+      } else if (r.exitCode !== 0)
+        throw await stepFailure(r, s, "npm ci --ignore-scripts", ctx.limits, input.policy);
       await requireRoom(s, ctx.limits, "npm ci --ignore-scripts");
       const tmp = await ctx.cache.tempDir(input.namespace, key);
       try {

@@ -10,7 +10,7 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { cacheKey, lookupByManifest, recordManifest } from "./cache.ts";
 import { extractLimits, type InstallLimits, OUT_DIR } from "./container.ts";
-import { InstallFailedError, requireRoom, SourcePolicyError } from "./npm.ts";
+import { InstallFailedError, installTimedOut, requireRoom, SourcePolicyError } from "./npm.ts";
 import { CONTAINER_PROXY_URL } from "./proxy.ts";
 import { installFailureReason } from "./reasons.ts";
 import {
@@ -379,12 +379,8 @@ function pipFailure(
   command: string,
 ): InstallFailedError {
   const refused = s.proxy.refused();
-  const reason =
-    stoppedBy === "timeout"
-      ? `timed out after ${limits.timeoutMs} ms`
-      : stoppedBy
-        ? String(stoppedBy)
-        : installFailureReason(output, "pypi");
+  if (stoppedBy === "timeout" || s.container.stoppedBy === "timeout") return installTimedOut(command, limits);
+  const reason = stoppedBy ? String(stoppedBy) : installFailureReason(output, "pypi");
   return new InstallFailedError(
     refused.length > 0 ? `${reason} (it tried to reach ${refused.join(", ")}, not an allowed index)` : reason,
     command,

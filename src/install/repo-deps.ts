@@ -29,7 +29,13 @@ import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from "./container.ts";
 import { escapes, REGISTRY_ONLY, type SourcePolicy, workspaceGlobs } from "./lockfile-policy.ts";
 import picomatch from "picomatch";
 import { lockfilePins, npmLockfileInSync, pinnedManifest } from "./foreign-lockfile.ts";
-import { installNpmLockfile, installNpmManifest, RESOLVED_LOCKFILE, SourcePolicyError } from "./npm.ts";
+import {
+  InstallFailedError,
+  installNpmLockfile,
+  installNpmManifest,
+  RESOLVED_LOCKFILE,
+  SourcePolicyError,
+} from "./npm.ts";
 import { installPythonRequirements, PYTHON_USER_BASE } from "./pip.ts";
 import { hostRegistryConfig, type RegistryConfig } from "./registry-config.ts";
 import type { InstallContext } from "./session.ts";
@@ -38,7 +44,7 @@ export interface RepoDepsOptions {
   /** Cache root (default: $RETRACE_CACHE_DIR or ~/.cache/retrace); installs go under `repo-deps/`. */
   cacheDir?: string;
   cacheQuotaBytes?: number;
-  /** Limit of one install, in ms (default 300 s). */
+  /** Limit of one install, resolution included, in ms (`install.timeoutMs`; default REPO_INSTALL_TIMEOUT_MS). */
   timeoutMs?: number;
   limits?: Partial<InstallLimits>;
   /** Which sources besides the registry the lockfile may name (`install.allowGit/allowRemote/allowFile`). */
@@ -50,6 +56,12 @@ export interface RepoDepsOptions {
   /** Progress lines ("installing … from package-lock.json", "cached"). */
   log?: (line: string) => void;
 }
+
+/**
+ * Default limit of one install of a repository's dependencies: a real project's first resolution and install
+ * (hundreds of packages) took over 300 s on a loaded 2-core machine, which is no reason to stop the job.
+ */
+export const REPO_INSTALL_TIMEOUT_MS = 15 * 60_000;
 
 /** Largest package.json or lockfile read from the repository (RETRACE_HOST_LIMITS manifestMb, 64 MiB by default). */
 function maxManifest(): { bytes: number; label: string } {
@@ -111,7 +123,12 @@ async function installContext(options: RepoDepsOptions): Promise<InstallContext>
       ...(options.cacheDir ? { root: options.cacheDir } : {}),
       ...(options.cacheQuotaBytes ? { quotaBytes: options.cacheQuotaBytes } : {}),
     }),
-    limits: { ...DEFAULT_INSTALL_LIMITS, ...options.limits, timeoutMs: options.timeoutMs ?? 300_000 },
+    limits: {
+      ...DEFAULT_INSTALL_LIMITS,
+      ...options.limits,
+      timeoutMs: options.timeoutMs ?? REPO_INSTALL_TIMEOUT_MS,
+      timeoutSetting: "install.timeoutMs in .github/retrace.yml",
+    },
     jobId: "repo-deps",
     ...(options.signal ? { signal: options.signal } : {}),
   };
@@ -152,7 +169,7 @@ async function installFromManifest(
   if (workspaceSpec || (await workspace.exists("pnpm-workspace.yaml"))) {
     throw new InfrastructureError(
       `cannot install the repository's dependencies: it is a ${workspaceSpec ? `yarn/pnpm workspace (package.json: "${workspaceSpec[0]}": "${String(workspaceSpec[1])}")` : "pnpm workspace (pnpm-workspace.yaml)"}, and Retrace installs with npm, which does not link such workspaces`,
-      "run with an image that has the workspace installed (sandbox.image in .github/retrace.yml), or install the dependencies in the checkout before Retrace",
+      `install the dependencies in the checkout before Retrace (${js.lockfile === "pnpm-lock.yaml" ? "`pnpm install --frozen-lockfile --ignore-scripts`" : js.lockfile === "yarn.lock" ? "`yarn install --immutable` with scripts off" : "with the workspace's own package manager, scripts off"}): Retrace then uses the checkout's node_modules and installs nothing`,
     );
   }
   // Parsed once here: the manifest installNpmManifest checks is this object (pinned), its text is what npm gets.
@@ -282,9 +299,12 @@ export async function installRepoPythonDependencies(
     return [{ hostDir: r.dir, paths: [PYTHON_USER_BASE] }];
   } catch (error) {
     if (error instanceof InfrastructureError && !(error instanceof SourcePolicyError)) {
+      const timedOut = error instanceof InstallFailedError && /^timed out after /.test(error.reason);
       throw new InfrastructureError(
         `cannot install the repository's Python requirements (${python.sources.join(", ")}): ${error.message}`,
-        "make the packages available from the configured index (pip config: index-url / find-links), or set sandbox.image to an image that has them",
+        timedOut
+          ? error.hint
+          : `Retrace resolves them from the indexes this host's pip configuration names (\`pip config list\`: index-url, extra-index-url, find-links; a GitHub runner reaches PyPI): add the missing package there, or leave it out of what the tests declare (${python.sources.join(", ") || "the requirements"})`,
       );
     }
     throw error;
@@ -299,6 +319,20 @@ async function resolvedTreeOf(dirs: readonly ExtraDir[]): Promise<string | null>
     if (text !== null) return text;
   }
   return null;
+}
+
+/**
+ * The `install` section of .github/retrace.yml as options of the repository's installs: the source policy
+ * (what may be fetched: a part of every cache key) and the time limit (which is not).
+ */
+export function repoInstallOptions(install: {
+  allowGit: boolean;
+  allowRemote: boolean;
+  allowFile: boolean;
+  timeoutMs?: number | undefined;
+}): Pick<RepoDepsOptions, "policy" | "timeoutMs"> {
+  const { timeoutMs, ...policy } = install;
+  return { policy, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
 }
 
 /**

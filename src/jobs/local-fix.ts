@@ -10,7 +10,7 @@ import type { FixOptions, FixPorts } from "../fix/ports.ts";
 import type { FixJobSpec } from "../core/job.ts";
 import { createBranchWithCommit, createFsWorkspace, safeGit } from "../git/index.ts";
 import type { Model } from "../core/ports/model.ts";
-import { createRepoDependencyProvider } from "../install/repo-deps.ts";
+import { createRepoDependencyProvider, repoInstallOptions } from "../install/repo-deps.ts";
 import { createJobSandbox, type JobSettings } from "./settings.ts";
 import { sandboxForRepo } from "../install/repo-runtime.ts";
 import type { Sandbox } from "../core/ports/sandbox.ts";
@@ -53,7 +53,7 @@ export async function createLocalFixPorts(o: LocalFixPortsOptions): Promise<FixP
     limits: o.settings.sandbox.limits,
     // Missing JS dependencies are installed from the repo's npm lockfile into Retrace's cache, not the checkout.
     dependencies: createRepoDependencyProvider({
-      policy: config.install,
+      ...repoInstallOptions(config.install),
       ...(installImage ? { image: installImage } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.log ? { log: o.log } : {}),

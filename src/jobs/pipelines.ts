@@ -10,7 +10,7 @@ import { policyForFix, type RetraceConfig } from "../config/schema.ts";
 import { RetraceError } from "../core/errors.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import { type VerifyOptions, type VerifyOutput, verifyPatch } from "../fix/verify.ts";
-import { createRepoDependencyProvider } from "../install/repo-deps.ts";
+import { createRepoDependencyProvider, repoInstallOptions } from "../install/repo-deps.ts";
 import { sandboxForRepo } from "../install/repo-runtime.ts";
 import { hostRegistryConfig } from "../install/registry-config.ts";
 import { type FixJobSpec, ReproJobSpec } from "../core/job.ts";
@@ -169,7 +169,7 @@ export async function runVerifyJob(input: VerifyJobInput): Promise<VerifyOutput>
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.timeoutMs === undefined ? {} : { limits: { timeoutMs: input.timeoutMs } }),
     dependencies: createRepoDependencyProvider({
-      policy: settings.config.install,
+      ...repoInstallOptions(settings.config.install),
       ...(installImage ? { image: installImage } : {}),
       ...(input.signal ? { signal: input.signal } : {}),
       ...(input.log ? { log: input.log } : {}),

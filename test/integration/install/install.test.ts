@@ -182,7 +182,14 @@ describeDocker("install container", () => {
         image: sandboxImage,
       }).install({ ecosystem: "npm", packages: [{ name: "top", version: "2.0.0" }], timeoutMs: 6_000 });
       expect(Date.now() - t0).toBeLessThan(25_000);
-      expect(r.failures).toEqual([{ name: "top", version: "2.0.0", reason: "timed out after 6000 ms" }]);
+      expect(r.failures).toEqual([
+        {
+          name: "top",
+          version: "2.0.0",
+          reason:
+            "timed out after 6 s, the limit of one install (repro.installTimeoutMs in .github/retrace.yml)",
+        },
+      ]);
       expect(await leftoverContainers("install-repro-npm")).toBe(0);
     } finally {
       silent.close();

@@ -62,6 +62,8 @@ export async function startLocalRegistry(
     raw?: Record<string, Buffer>;
     /** Every request must carry exactly this Authorization header, or gets 401 (a private registry). */
     requireAuthorization?: string;
+    /** Path → how many of its first requests have their connection dropped unanswered (a flaky network). */
+    dropFirst?: Record<string, number>;
   } = {},
 ): Promise<LocalRegistry> {
   const tgz = new Map<string, Buffer>();
@@ -93,6 +95,12 @@ export async function startLocalRegistry(
         return;
       }
       const url = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+      const drops = options.dropFirst?.[url] ?? 0;
+      if (drops > 0) {
+        options.dropFirst![url] = drops - 1;
+        req.socket.destroy();
+        return;
+      }
       const raw = options.raw?.[url];
       if (raw) {
         res.writeHead(200, { "content-type": "application/octet-stream" });

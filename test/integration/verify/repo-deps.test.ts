@@ -205,6 +205,10 @@ describeDocker("verify: JS repository without an npm lockfile", () => {
     expect(String((error as Error).message)).toMatch(
       /yarn\/pnpm workspace \(package\.json: "@acme\/util": "workspace:\*"\).*does not link/,
     );
+    // The action is one that works: dependencies in the checkout are used as they are (no image holds them).
+    expect((error as InfrastructureError).hint).toBe(
+      "install the dependencies in the checkout before Retrace (with the workspace's own package manager, scripts off): Retrace then uses the checkout's node_modules and installs nothing",
+    );
   }, 60_000);
 
   it("a git dependency in package.json is refused before npm runs, naming it and the setting", async () => {

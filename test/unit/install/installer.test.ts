@@ -191,4 +191,39 @@ describe("npm failure reasons", () => {
       ),
     ).toMatch(/fetched from git \(ssh:\/\/git@github\.com\/someone\/fs-extra\.git\)/);
   });
+
+  it("a registry that could not be reached: npm's code and the request it gave up on", async () => {
+    const { installFailureReason } = await import("../../../src/install/reasons.ts");
+    expect(
+      installFailureReason(
+        "npm ERR! code ECONNRESET\nnpm ERR! network aborted\nnpm ERR! network request to http://npm.registry.retrace.invalid/lodash/-/lodash-4.17.21.tgz failed, reason: socket hang up",
+        "npm",
+      ),
+    ).toBe("the npm registry could not be reached (ECONNRESET on /lodash/-/lodash-4.17.21.tgz)");
+    expect(installFailureReason("npm error network ETIMEDOUT", "npm")).toBe(
+      "the npm registry could not be reached",
+    );
+  });
+
+  it("npm's debug log names the git dependencies it was resolving and who wants them (npm prints none)", async () => {
+    const { gitDependenciesInNpmLog } = await import("../../../src/install/reasons.ts");
+    const log = [
+      "46 silly fetch manifest leaf@^1.0.0",
+      "47 silly fetch manifest fs-helper@someone/fs-helper#enhanced",
+      "48 silly fetch manifest @acme/md@git+ssh://git@example.com/acme/md.git#255d62d",
+      "49 silly placeDep node_modules/docs-tool leaf@1.0.0 OK for: docs-tool@0.3.1 want: ^1.0.0",
+      "50 silly placeDep node_modules/docs-tool fs-helper@ OK for: docs-tool@0.3.1 want: someone/fs-helper#enhanced",
+      "51 silly placeDep ROOT @acme/md@ OK for: app@1.0.0 want: git+ssh://git@example.com/acme/md.git#255d62d",
+      "52 silly fetch manifest tool@github:someone/tool",
+      "53 silly fetch manifest @types/node@20.1.0",
+    ].join("\n");
+    expect(gitDependenciesInNpmLog(log)).toEqual([
+      { name: "fs-helper", spec: "someone/fs-helper#enhanced", by: "docs-tool@0.3.1" },
+      { name: "@acme/md", spec: "git+ssh://git@example.com/acme/md.git#255d62d", by: "app@1.0.0" },
+      { name: "tool", spec: "github:someone/tool", by: null },
+    ]);
+    expect(gitDependenciesInNpmLog("12 silly fetch manifest leaf@^1.0.0\n13 verbose stack Error")).toEqual(
+      [],
+    );
+  });
 });
