@@ -15,7 +15,7 @@
  * No program of a case may write the marker file outside Retrace's directories; a host secret beside the
  * repository must never appear in any output.
  *
- * First try (at 56bcd77, before any fix): see redteam5-results.md.
+ * First try (at 56bcd77, before any fix): 38/60 contained, 22 escapes in 9 classes (redteam5-results.md).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -605,7 +605,7 @@ async function verifyCase(c: Case): Promise<Verdict> {
         "-rf",
         "--help",
         "a".repeat(255),
-        `$(touch ${MARKER})`,
+        '$(touch "$RT5_MARKER")',
         "`touch x`",
       ];
       for (const n of names) writeFileSync(path.join(dir, n), "x");
@@ -721,7 +721,12 @@ async function verifyCase(c: Case): Promise<Verdict> {
   const args = ["verify", "--repo", dir, "--patch", patchFile, "--runs", "1", "--timeout", "60", "--json"];
   if (test) args.push("--test", test);
   const r = await retrace(args, {
-    env: { ...BASE_ENV, ...(docker ? {} : { DOCKER_HOST: "unix:///nonexistent/docker.sock" }) },
+    env: {
+      ...BASE_ENV,
+      // Only a shell on the host expanding a file name would use it: the sandbox's environment is empty.
+      RT5_MARKER: MARKER,
+      ...(docker ? {} : { DOCKER_HOST: "unix:///nonexistent/docker.sock" }),
+    },
     timeoutMs: c.run.maxMs + 30_000,
   });
   const problems: string[] = [];
