@@ -16,6 +16,8 @@
  * repository must never appear in any output.
  *
  * First try (at 56bcd77, before any fix): 38/60 contained, 22 escapes in 9 classes (redteam5-results.md).
+ * Cases marked `added` were written after the first try: counter-cases (ordinary inputs of each fixed class
+ * still accepted) and variants of the classes found.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -197,6 +199,35 @@ async function actionCase(c: Case): Promise<Verdict> {
     case "fifo":
       execFileSync("mkfifo", [file]);
       break;
+    case "normal":
+    case "symlink": {
+      const event = {
+        action: "labeled",
+        label: { name: "needs-repro" },
+        sender: { login: "u" },
+        issue: { number: 1, title: "t", body: "b" },
+        repository: { full_name: "Codertocat/Hello-World" },
+      };
+      writeFileSync(file, JSON.stringify(event));
+      if (c.run.shape === "symlink") {
+        const link = path.join(dir, "link.json");
+        symlinkSync(file, link);
+        file = link;
+      }
+      break;
+    }
+    case "dispatch-long":
+      name = "workflow_dispatch";
+      writeFileSync(
+        file,
+        JSON.stringify({
+          inputs: {
+            "job-spec": JSON.stringify({ kind: "repro", id: "repro-1", markdown: "a".repeat(2 << 20) }),
+          },
+          repository: { full_name: "Codertocat/Hello-World" },
+        }),
+      );
+      break;
     case "dev-zero":
       file = "/dev/zero";
       break;
@@ -338,6 +369,14 @@ async function webhookCase(c: Case): Promise<Verdict> {
         await post("issues", body, await sign(WEBHOOK_SECRET, body));
         break;
       }
+      case "normal": {
+        const p = example("issues", "labeled");
+        p.label.name = "needs-repro";
+        p.sender.login = "Codertocat";
+        const body = JSON.stringify(p);
+        await post("issues", body, await sign(WEBHOOK_SECRET, body));
+        break;
+      }
       case "bad-repo": {
         const p = example("issues", "labeled");
         p.label.name = "needs-repro";
@@ -376,6 +415,8 @@ async function webhookCase(c: Case): Promise<Verdict> {
     if (growth > c.run.maxGrowthMb) problems.push(`peak RSS grew ${growth} MiB`);
     if (report.health !== 200) problems.push(`health ${report.health}`);
     if (c.run.shape === "signed-huge" && report.jobs.length > 0) problems.push("a job ran");
+    if (c.run.shape === "normal" && report.jobs.length !== 1)
+      problems.push(`${report.jobs.length} jobs, not 1`);
     if (c.run.shape === "bad-repo") {
       const bad = report.requests.filter((r) => /\/\.\.(\/|$)|%2e%2e/i.test(r));
       if (bad.length > 0) problems.push(`requests with dot segments: ${bad.slice(0, 3).join(", ")}`);
@@ -543,6 +584,8 @@ async function prBodyCase(c: Case): Promise<Verdict> {
   if (plain.includes("<!--")) problems.push("`<!--` outside code");
   if (plain.includes("@evil-org")) problems.push("a mention outside code");
   if (!body.includes("A human must review")) problems.push("the review notice is missing");
+  for (const text of (c.run.mustContain ?? []) as string[])
+    if (!body.includes(text)) problems.push(`the body lacks ${text}`);
   return { contained: problems.length === 0, detail: problems.join("; ") || "ok" };
 }
 
@@ -591,6 +634,22 @@ async function verifyCase(c: Case): Promise<Verdict> {
           at = alias;
         }
       }
+      break;
+    }
+    case "deep-wide": {
+      const rel = Array.from({ length: c.run.depth }, () => "d").join("/");
+      mkdirSync(path.join(dir, rel), { recursive: true });
+      execFileSync("bash", ["-c", `seq 1 ${c.run.count} | xargs touch`], { cwd: path.join(dir, rel) });
+      break;
+    }
+    case "overrides-deep": {
+      let o: unknown = "git+https://127.0.0.1:9/x.git";
+      for (let i = 0; i < c.run.depth; i++) o = { [`p${i}`]: o };
+      writeFileSync(
+        path.join(dir, "package.json"),
+        JSON.stringify({ name: "x", version: "1.0.0", dependencies: { p0: "1.0.0" }, overrides: o }),
+      );
+      test = "node -e 0";
       break;
     }
     case "many-files": {
@@ -737,6 +796,8 @@ async function verifyCase(c: Case): Promise<Verdict> {
   if (/tar exited null/.test(r.stdout + r.stderr)) problems.push("`tar exited null`");
   if (c.run.stderrMax && r.stderr.length > c.run.stderrMax)
     problems.push(`stderr of ${r.stderr.length} bytes`);
+  if (c.run.mustMatch && !new RegExp(c.run.mustMatch).test(r.stdout + r.stderr))
+    problems.push(`the output does not say ${c.run.mustMatch}`);
   if (
     c.run.shape === "config" &&
     c.run.config === "proto" &&
