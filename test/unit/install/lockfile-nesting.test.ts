@@ -16,7 +16,9 @@ const INTEGRITY = `sha512-${"A".repeat(86)}==`;
 function v1(depth: number): unknown {
   let deps: Record<string, unknown> = {};
   for (let i = 0; i < depth; i++)
-    deps = { a: { version: "1.0.0", resolved: `${REG}a/-/a-1.0.0.tgz`, integrity: INTEGRITY, dependencies: deps } };
+    deps = {
+      a: { version: "1.0.0", resolved: `${REG}a/-/a-1.0.0.tgz`, integrity: INTEGRITY, dependencies: deps },
+    };
   return { name: "x", lockfileVersion: 1, dependencies: deps };
 }
 
