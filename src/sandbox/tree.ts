@@ -263,7 +263,7 @@ export function packInput(prepared: PreparedInput, extra: Record<string, Uint8Ar
     })().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
     (pack as unknown as Readable).pipe(out);
   };
-  const sources: { dir: string; args: string[]; names?: AsyncIterable<string> }[] = [];
+  const sources: { dir: string; args: string[]; names?: AsyncIterable<Buffer> }[] = [];
   if (prepared.dir !== null) {
     // The names come from our own walk (VCS metadata skipped at any depth), one by one, never from tar's
     // `--exclude`: GNU tar matches an exclude against every entry at a cost that grows with the square of its
@@ -327,28 +327,34 @@ export function packInput(prepared: PreparedInput, extra: Record<string, Uint8Ar
 /**
  * Every name under `dir` for `tar --no-recursion -T -`, NUL-terminated, each directory before what it holds,
  * VCS metadata (`.git`, `.hg`, `.svn`, any type, any depth) skipped; `./` first, so no name reads as an option.
- * Iterative: a deep tree costs no stack. Links are listed, never followed.
+ * Names are bytes, as the file system holds them (a name that is not UTF-8 is packed as it is). Iterative: a
+ * deep tree costs no stack. Links are listed, never followed.
  */
-export async function* treeNames(dir: string): AsyncGenerator<string> {
-  const stack: string[] = ["."];
+export async function* treeNames(dir: string): AsyncGenerator<Buffer> {
+  const root = Buffer.from(`${dir}/`);
+  const slash = Buffer.from("/");
+  const nul = Buffer.from([0]);
+  const skipped = SKIPPED_DIRS.map((d) => Buffer.from(d));
+  const stack: Buffer[] = [Buffer.from(".")];
   while (stack.length > 0) {
     const rel = stack.pop()!;
-    yield `${rel}\0`;
-    if (rel !== "." && !(await lstat(path.join(dir, rel)).catch(() => null))?.isDirectory()) continue;
-    const entries = await readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => []);
-    const children: string[] = [];
+    yield Buffer.concat([rel, nul]);
+    const abs = Buffer.concat([root, rel]);
+    if (rel.length > 1 && !(await lstat(abs).catch(() => null))?.isDirectory()) continue;
+    const entries = await readdir(abs, { withFileTypes: true, encoding: "buffer" }).catch(() => []);
+    const children: Buffer[] = [];
     for (const e of entries) {
-      if (SKIPPED_DIRS.includes(e.name)) continue;
-      const child = `${rel}/${e.name}`;
+      if (skipped.some((d) => d.equals(e.name))) continue;
+      const child = Buffer.concat([rel, slash, e.name]);
       if (e.isDirectory()) children.push(child);
-      else yield `${child}\0`;
+      else yield Buffer.concat([child, nul]);
     }
     // Reversed: the stack then gives the directories in listing order.
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
 }
 
-async function feedNames(stdin: NodeJS.WritableStream, names: AsyncIterable<string>): Promise<void> {
+async function feedNames(stdin: NodeJS.WritableStream, names: AsyncIterable<Buffer>): Promise<void> {
   stdin.on("error", () => {});
   try {
     for await (const name of names) {
