@@ -16,6 +16,7 @@
  * repository must never appear in any output.
  *
  * First try (at 56bcd77, before any fix): 38/60 contained, 22 escapes in 9 classes (redteam5-results.md).
+ * After the fixes: 69/69 contained (the 60 and 9 added after the first try).
  * Cases marked `added` were written after the first try: counter-cases (ordinary inputs of each fixed class
  * still accepted) and variants of the classes found.
  */
