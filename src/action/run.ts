@@ -4,7 +4,7 @@
  * layer's (src/jobs/, shared with the App); the Action keeps its inputs, outputs, summary and annotations.
  * Side effects come in through `ActionDeps`.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadRepoConfig } from "../config/repo-config.ts";
@@ -23,6 +23,7 @@ import {
 } from "../jobs/publish.ts";
 import type { JobResult, JobRunner } from "../jobs/result.ts";
 import { type DispatchTrigger, type JobTrigger, parseEvent } from "../jobs/triggers.ts";
+import { readEventFile } from "./event-file.ts";
 import { type ActionInputs, readInputs } from "./inputs.ts";
 
 /** The part of @actions/core the Action uses. */
@@ -75,7 +76,8 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   // 2. The event: what it asks for, before any API call (the same parser as the App's).
   const eventName = env.GITHUB_EVENT_NAME ?? "";
   const eventPath = env.GITHUB_EVENT_PATH;
-  const payload = eventPath && existsSync(eventPath) ? JSON.parse(readFileSync(eventPath, "utf8")) : {};
+  // biome-ignore lint/suspicious/noExplicitAny: the event is read defensively, field by field (parseEvent).
+  const payload = readEventFile(eventPath) as any;
   const decision = parseEvent(eventName, payload, { kind: "action" });
   const outputs = (o: {
     verdict?: string;

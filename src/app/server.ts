@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { createNodeMiddleware, createProbot, ProbotOctokit } from "probot";
 import { ConfigError } from "../core/errors.ts";
+import { jsonDepth, MAX_PAYLOAD_DEPTH } from "../core/json-depth.ts";
 import { createGitHubPort, type OctokitLike } from "../github/octokit-port.ts";
 import type { JobRunner } from "../jobs/result.ts";
 import { retraceApp } from "./app.ts";
@@ -73,6 +74,60 @@ export function readAppEnv(env: NodeJS.ProcessEnv) {
   };
 }
 
+/** GitHub caps a webhook delivery at 25 MB: a longer body is not GitHub's. */
+export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
+
+/**
+ * A request's body as text, or null when it was refused (answered here): more than MAX_WEBHOOK_BYTES (the
+ * `content-length` or the bytes received; past the cap nothing more is kept, and the connection is closed once
+ * the answer is sent), or JSON nested deeper than any webhook payload (checked in one pass before anything
+ * parses it).
+ */
+export function readWebhookBody(req: IncomingMessage, res: ServerResponse): Promise<string | null> {
+  const refuse = (status: number, error: string) => {
+    if (!res.headersSent) {
+      res.writeHead(status, { "content-type": "application/json", connection: "close" });
+      res.end(JSON.stringify({ error }));
+    }
+    // Whatever the client still sends is not read: the socket goes once the answer is out.
+    res.once("finish", () => req.socket.destroy());
+    req.resume();
+    return null;
+  };
+  const tooLarge = `a webhook delivery is at most ${MAX_WEBHOOK_BYTES} bytes`;
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declared > MAX_WEBHOOK_BYTES) return Promise.resolve(refuse(413, tooLarge));
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (value: string | null) => {
+      if (done) return;
+      done = true;
+      req.off("data", onData);
+      resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_WEBHOOK_BYTES) {
+        chunks.length = 0;
+        finish(refuse(413, tooLarge));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.on("error", () => finish(null));
+    req.on("end", () => {
+      if (done) return;
+      const text = Buffer.concat(chunks).toString("utf8");
+      if (jsonDepth(text, MAX_PAYLOAD_DEPTH) > MAX_PAYLOAD_DEPTH)
+        return finish(refuse(400, `a webhook delivery nests at most ${MAX_PAYLOAD_DEPTH} levels`));
+      finish(text);
+    });
+  });
+}
+
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const settings = readAppEnv(options.env);
   const throttle = options.octokit?.throttle ?? true;
@@ -125,11 +180,22 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       );
       return;
     }
-    void middleware(req, res, () => {
-      res.writeHead(404, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: `no route ${req.method} ${req.url}` }));
-    });
+    if (req.method === "POST") {
+      // The body is read here, bounded, before Probot's middleware (which would buffer any size, unsigned too,
+      // before checking the signature) and handed to it as a string.
+      void readWebhookBody(req, res).then((body) => {
+        if (body === null) return;
+        (req as IncomingMessage & { body?: string }).body = body;
+        void middleware(req, res, () => notFound(req, res));
+      });
+      return;
+    }
+    void middleware(req, res, () => notFound(req, res));
   });
+  const notFound = (req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: `no route ${req.method} ${req.url}` }));
+  };
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(settings.port, settings.host, () => resolve());

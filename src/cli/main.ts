@@ -8,9 +8,12 @@ import { buildProgram } from "./program.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const program = await buildProgram(argv);
-  try {
-    // The operator's host maxima are read before any command: a malformed RETRACE_HOST_LIMITS stops here.
+  // The operator's host maxima are read before any command runs: a malformed RETRACE_HOST_LIMITS stops it
+  // there. `--help` and `--version` run no command, so they still answer (and say how to set the variable).
+  program.hook("preAction", () => {
     hostLimits(process.env);
+  });
+  try {
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {

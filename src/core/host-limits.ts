@@ -108,7 +108,7 @@ export function parseHostLimits(text: string | undefined): HostLimits {
     const m = /^\s*([A-Za-z]+)\s*=\s*([0-9_]+)\s*$/.exec(item);
     const name = m?.[1] as keyof HostLimits | undefined;
     if (!m || name === undefined || !Object.hasOwn(DEFAULT_HOST_LIMITS, name)) {
-      throw new ConfigError(`${HOST_LIMITS_ENV} has an invalid item ${JSON.stringify(item.trim())}`, hint);
+      throw new ConfigError(`${HOST_LIMITS_ENV} has an invalid item ${shown(item.trim())}`, hint);
     }
     if (seen.has(name)) throw new ConfigError(`${HOST_LIMITS_ENV} sets ${name} twice`, hint);
     seen.add(name);
@@ -116,11 +116,18 @@ export function parseHostLimits(text: string | undefined): HostLimits {
     const [min, max] = HOST_LIMIT_RANGES[name];
     if (!Number.isSafeInteger(value) || value < min || value > max) {
       throw new ConfigError(
-        `${HOST_LIMITS_ENV}: ${name}=${m[2]} is out of range (an integer from ${min} to ${max})`,
+        `${HOST_LIMITS_ENV}: ${name}=${m[2]!.length <= 80 ? m[2] : shown(m[2]!)} is out of range (an integer from ${min} to ${max})`,
         hint,
       );
     }
     out[name] = value;
   }
   return out;
+}
+
+/** An item as the error quotes it: whole when short, else its start and its length (never 100 KiB of it). */
+function shown(text: string): string {
+  return text.length <= 80
+    ? JSON.stringify(text)
+    : `${JSON.stringify(text.slice(0, 60))}… (${text.length} characters)`;
 }

@@ -27,10 +27,18 @@ const RepoRef = z.object({
   defaultBranch: z.string().optional(),
 });
 
+/**
+ * A job's id: it names containers (labels), branches, artifacts and files, and a dispatched spec comes from a
+ * workflow input, so it is a plain name — the same rule the sandbox applies to a run's job id.
+ */
+export const JobId = z
+  .string()
+  .regex(/^[\w.:-]{1,128}$/, "a job id is 1 to 128 letters, digits, '_', '.', ':' or '-'");
+
 export const ReproJobSpec = z.object({
   kind: z.literal("repro"),
   /** Stable id used for labels, branches and file names. */
-  id: z.string().min(1),
+  id: JobId,
   repo: RepoRef.optional(),
   issueNumber: z.number().int().positive().optional(),
   /** The issue as markdown: `# title`, then the body. */
@@ -45,7 +53,7 @@ export type ReproJobSpec = z.infer<typeof ReproJobSpec>;
 
 export const FixJobSpec = z.object({
   kind: z.literal("fix"),
-  id: z.string().min(1),
+  id: JobId,
   repo: RepoRef.optional(),
   /** The commit the failure happened on. */
   headSha: z.string().optional(),

@@ -175,12 +175,20 @@ export function workspaceGlobs(pkg: unknown): string[] {
   return globs.filter((g): g is string => typeof g === "string");
 }
 
+/** The deepest nesting of lockfile `dependencies` and of `overrides` read; deeper is refused, never walked. */
+export const MAX_NESTING = 100;
+const TOO_DEEP = "\u0000too deep";
+
 /**
  * The spec strings of an override map, with where they are: npm's `overrides` nest (`{ "a": { ".": "1",
  * "b": "2" } }`) and may refer to a root dependency's own spec (`"$a"`, checked as that dependency).
  */
 function overrideSpecs(value: unknown, at: string, out: [string, string][], depth = 0): void {
-  if (depth > 32) return;
+  // Past the bound the rest is not skipped unchecked: the caller refuses it (TOO_DEEP).
+  if (depth > MAX_NESTING) {
+    out.push([at.slice(0, 200), TOO_DEEP]);
+    return;
+  }
   if (typeof value === "string") {
     if (!value.startsWith("$")) out.push([at, value]);
     return;
@@ -208,6 +216,14 @@ export function checkPackageJson(pkg: unknown, registry: Registries, policy: Sou
   overrideSpecs(pkg.resolutions, "resolutions", overrides);
   if (isRecord(pkg.pnpm)) overrideSpecs(pkg.pnpm.overrides, "pnpm.overrides", overrides);
   for (const [at, spec] of overrides) {
+    if (spec === TOO_DEEP) {
+      out.push({
+        entry: `package.json ${at}…`,
+        reason: `nests deeper than ${MAX_NESTING} levels`,
+        field: null,
+      });
+      continue;
+    }
     const p = problemFor(`package.json ${at}`, spec, sourceKind(spec, registry), policy);
     if (p) out.push(p);
   }
@@ -338,8 +354,18 @@ export function checkNpmLockfile(
     }
   }
   // lockfileVersion 1 (and the compatibility section of 2): nested `dependencies`.
-  const walk = (deps: unknown, prefix: string) => {
+  const walk = (deps: unknown, prefix: string, depth: number) => {
     if (!isRecord(deps)) return;
+    if (depth > MAX_NESTING) {
+      // No tree of node_modules nests this deep; walking it would only cost the host (20,000 levels overflowed
+      // the stack).
+      out.push({
+        entry: `lockfile dependencies ${prefix.slice(0, 200)}…`,
+        reason: `nests deeper than ${MAX_NESTING} levels (regenerate the lockfile: \`npm install --package-lock-only\`)`,
+        field: null,
+      });
+      return;
+    }
     for (const [name, raw] of Object.entries(deps)) {
       if (!isRecord(raw)) continue;
       const entry = `lockfile dependencies ${prefix}${name}`;
@@ -362,9 +388,9 @@ export function checkNpmLockfile(
           out.push({ entry, reason: "registry entry without an integrity hash", field: null });
         }
       }
-      walk(raw.dependencies, `${prefix}${name} > `);
+      walk(raw.dependencies, `${prefix}${name} > `, depth + 1);
     }
   };
-  walk(lock.dependencies, "");
+  walk(lock.dependencies, "", 0);
   return out;
 }

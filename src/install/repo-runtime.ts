@@ -4,9 +4,10 @@
  * a Node release the registry does not offer, a Python the image does not have — this is an infrastructure
  * error that names the runtime and where the request came from: never a verdict about a patch.
  *
- * Repository files are read here on the host: regular files only, through no symbolic link, size-capped.
+ * Repository files are read here on the host: regular files only, through no symbolic link and no hard link,
+ * size-capped.
  */
-import { closeSync, constants, lstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type Docker from "dockerode";
@@ -37,10 +38,14 @@ export function readRepoFileSafely(root: string, rel: string): string | null {
   const file = path.join(root, rel);
   try {
     const st = lstatSync(file);
-    if (!st.isFile() || st.size > MAX_TOOLCHAIN_FILE) return null;
+    // A hard link may be a second name of a host file (git never checks one out): never read, never quoted.
+    if (!st.isFile() || st.nlink > 1 || st.size > MAX_TOOLCHAIN_FILE) return null;
     // O_NOFOLLOW: a link swapped in after the lstat is refused, not followed.
-    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
+      // The same checks on what was opened: a FIFO or a hard link swapped in since is not read.
+      const opened = fstatSync(fd);
+      if (!opened.isFile() || opened.nlink > 1) return null;
       const buf = Buffer.alloc(Math.min(st.size, MAX_TOOLCHAIN_FILE));
       const n = readSync(fd, buf, 0, buf.length, 0);
       return buf.subarray(0, n).toString("utf8");

@@ -323,12 +323,21 @@ function failedWorkflowRun(payload: Payload, action: unknown, common: Common): D
   };
 }
 
+/** GitHub's limit for the inputs of a `workflow_dispatch`. */
+export const MAX_DISPATCH_INPUT = 65_535;
+
 /** The App's dispatched job spec, validated: a bad one is an error (the workflow was not dispatched by the App). */
 function dispatched(payload: Payload, repo: string): Decision {
   const raw = payload?.inputs?.["job-spec"];
   if (typeof raw !== "string" || raw.trim() === "") {
     return skip(
       "workflow_dispatch without a job-spec input: nothing to do (the Retrace App dispatches with one)",
+    );
+  }
+  // GitHub caps a dispatch's inputs at 65,535 characters: a longer spec was not dispatched by the App.
+  if (raw.length > MAX_DISPATCH_INPUT) {
+    throw new Error(
+      `the job-spec input is ${raw.length} characters long, more than a workflow dispatch carries (${MAX_DISPATCH_INPUT}): the workflow must be dispatched by the Retrace App`,
     );
   }
   let json: unknown;

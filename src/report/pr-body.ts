@@ -37,9 +37,28 @@ const REVIEW_NOTICE =
 
 function fence(text: string, lang = ""): string {
   // A fence longer than any backtick run inside, so hostile log text cannot close it early.
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  let longest = 2;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const f = "`".repeat(longest + 1);
   return `${f}${lang}\n${text.replace(/\n+$/, "")}\n${f}`;
+}
+
+/**
+ * Repository text (a test id, a file name, a command) as one inline code span, whatever it holds: control
+ * characters (a newline would end the span and start a heading or an HTML comment), and bidi or line-separator
+ * characters, are written as `\u{…}` escapes; the span's backticks outnumber any run inside, so a backtick in
+ * the text cannot close it (the text then cannot mention, link or hide the rest of the body).
+ */
+export function code(text: string): string {
+  const shown = text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u{${c.charCodeAt(0).toString(16)}}`,
+  );
+  let longest = 0;
+  for (const m of shown.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  const f = "`".repeat(longest + 1);
+  const pad = shown.startsWith("`") || shown.endsWith("`") || shown === "" ? " " : "";
+  return `${f}${pad}${shown}${pad}${f}`;
 }
 
 /** Escapes a value for a markdown table cell. */
@@ -67,9 +86,9 @@ function attemptsTable(log: readonly AttemptRecord[]): string {
 function failedSection(r: FixResult, excerpt: string): string {
   const tests =
     r.failingTests.length > 0
-      ? r.failingTests.map((t) => `- \`${t}\``).join("\n")
+      ? r.failingTests.map((t) => `- ${code(t)}`).join("\n")
       : "- (no test id could be parsed)";
-  const cmd = r.testCommand ? `\n\nTest command: \`${r.testCommand}\`` : "";
+  const cmd = r.testCommand ? `\n\nTest command: ${code(r.testCommand)}` : "";
   return `## What failed\n\n${tests}${cmd}\n\n${fence(excerpt.trim() || "(no output)")}`;
 }
 
@@ -83,15 +102,16 @@ function riskNotes(input: FixReportInput): string[] {
   if (patch) {
     const s = patchStats(patch);
     notes.push(`The patch touches ${s.files} file(s): +${s.added} / -${s.removed} lines.`);
-    const created = [...patch.matchAll(/^diff --git a\/(\S+) b\/\S+\nnew file mode/gm)].map((m) => m[1]);
-    if (created.length > 0)
-      notes.push(`It creates new file(s): ${created.map((p) => `\`${p}\``).join(", ")}.`);
+    const created = [...patch.matchAll(/^diff --git a\/(\S+) b\/\S+\nnew file mode/gm)].map(
+      (m) => m[1] ?? "",
+    );
+    if (created.length > 0) notes.push(`It creates new file(s): ${created.map(code).join(", ")}.`);
     const touched = [...patch.matchAll(/^diff --git a\/(\S+) b\//gm)].map((m) => m[1] ?? "");
     const stack = new Set(input.stackFiles ?? []);
     const outside = touched.filter((p) => stack.size > 0 && !stack.has(p));
     if (outside.length > 0) {
       notes.push(
-        `Changed file(s) not in the failure's stack trace: ${outside.map((p) => `\`${p}\``).join(", ")} — check for side effects.`,
+        `Changed file(s) not in the failure's stack trace: ${outside.map(code).join(", ")} — check for side effects.`,
       );
     }
   }
@@ -108,11 +128,13 @@ function riskNotes(input: FixReportInput): string[] {
 function fixedBody(input: FixReportInput): string {
   const r = input.result;
   const parts: string[] = [];
-  parts.push(`# Fix: ${r.failingTests.length > 0 ? r.failingTests.slice(0, 3).join(", ") : "failing check"}`);
+  parts.push(
+    `# Fix: ${r.failingTests.length > 0 ? r.failingTests.slice(0, 3).map(code).join(", ") : "failing check"}`,
+  );
   parts.push(REVIEW_NOTICE);
   parts.push(failedSection(r, input.excerpt));
   if (input.rootCause) {
-    const files = input.rootCause.files.map((f) => `\`${f}\``).join(", ");
+    const files = input.rootCause.files.map(code).join(", ");
     parts.push(
       `## Root cause\n\n${input.rootCause.hypothesis}\n\n**Evidence:** ${input.rootCause.evidence}${files ? `\n\n**Files involved:** ${files}` : ""}`,
     );
@@ -121,7 +143,7 @@ function fixedBody(input: FixReportInput): string {
   if (input.patch)
     parts.push(`<details><summary>The patch</summary>\n\n${fence(input.patch, "diff")}\n\n</details>`);
   if (r.verification) {
-    const rows = r.verification.tests.map((t) => `| \`${cell(t.id)}\` | ${t.before} | ${t.after} |`);
+    const rows = r.verification.tests.map((t) => `| ${cell(code(t.id))} | ${t.before} | ${t.after} |`);
     parts.push(
       `## Verification\n\nThe patch was applied in ${r.verification.runs} fresh sandbox run(s); every run had to agree.\n\n| test | before | after |\n|---|---|---|\n${rows.join("\n")}`,
     );
@@ -159,12 +181,12 @@ function fixedBody(input: FixReportInput): string {
 function flakyBody(input: FixReportInput): string {
   const r = input.result;
   const f = r.flaky!;
-  const rows = f.perTest.map((t) => `| \`${cell(t.id)}\` | ${t.passed} | ${t.failed} |`);
+  const rows = f.perTest.map((t) => `| ${cell(code(t.id))} | ${t.passed} | ${t.failed} |`);
   return (
     [
       "# Flaky test(s): no patch",
       failedSection(r, input.excerpt),
-      `## Flakiness evidence\n\nThe failing test(s) were rerun ${f.runs} time(s) on the **unchanged** code with \`${f.command}\`${f.fullSuite ? " (full suite: no per-test filter is known for this runner)" : ""}. They passed in ${f.passes} and failed in ${f.failures}.\n\nFailure rate: **${pct(f.failureRate)}** (${pct(f.interval.confidence)} Wilson interval ${pct(f.interval.low)}–${pct(f.interval.high)}).\n\n| test | passed | failed |\n|---|---|---|\n${rows.join("\n")}`,
+      `## Flakiness evidence\n\nThe failing test(s) were rerun ${f.runs} time(s) on the **unchanged** code with ${code(f.command)}${f.fullSuite ? " (full suite: no per-test filter is known for this runner)" : ""}. They passed in ${f.passes} and failed in ${f.failures}.\n\nFailure rate: **${pct(f.failureRate)}** (${pct(f.interval.confidence)} Wilson interval ${pct(f.interval.low)}–${pct(f.interval.high)}).\n\n| test | passed | failed |\n|---|---|---|\n${rows.join("\n")}`,
       "Because the same code both passes and fails, Retrace made no model call and proposes no patch. Stabilise the test (timing, ordering, shared state, randomness) or quarantine it.",
       `---\n${costLine(r)}`,
     ].join("\n\n") + "\n"
