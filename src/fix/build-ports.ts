@@ -186,6 +186,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
           message: v.message,
         })),
         rules,
+        failingCheck: gateContext.failingCheck,
         ...(verdict.warnings
           ? {
               warnings: verdict.warnings.map((v) => ({
