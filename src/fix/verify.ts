@@ -17,12 +17,20 @@ import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./app
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { failingCheckText } from "./failing-check.ts";
 import { manifestSources, patchedDependencyDirs } from "./manifest-change.ts";
-import { assertBaseRunReadable, assertBaseRunReported, assertTestsCouldRun } from "./unreadable-run.ts";
+import {
+  assertBaseRunReadable,
+  assertBaseRunReported,
+  assertSetupRan,
+  assertTestsCouldRun,
+  setupFailedForEnvironment,
+} from "./unreadable-run.ts";
 import { filterCommand } from "./test-runner/filter.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner/index.ts";
+import { setupFailedMarker, setupScript } from "./test-runner/invocation.ts";
 import { readResults, uniqueTestIds } from "./test-runner/results.ts";
 import { type AntiGamingReport, judgeAntiGaming, planAntiGaming, testDefinition } from "./tripwire.ts";
 import {
+  fullCommandText,
   isFailing,
   isFileLevelError,
   TestCommand,
@@ -437,7 +445,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       ? await describeCommand(options.workspace, options.testCommand, "--test")
       : await detectTestCommand(options.workspace));
   const early = await resolveCommand().catch(() => null);
-  const failingCheck = early ? await failingCheckText(options.workspace, early.command) : undefined;
+  const failingCheck = early ? await failingCheckText(options.workspace, fullCommandText(early)) : undefined;
 
   // 1. The gate: a blocked patch is never applied, let alone executed.
   // The base text of each package.json the patch changes: a dependency map opened above a hunk is then known.
@@ -473,7 +481,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     provider: options.dependencies,
   });
   const about = {
-    testCommand: command.command,
+    testCommand: fullCommandText(command),
     detectedBy: command.detectedBy,
     framework: command.framework,
   };
@@ -530,10 +538,13 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     // A narrowed repeat that did not run every test it was narrowed to cannot stand in for a full run: run the
     // whole suite instead (never a weaker comparison).
     const result =
-      // (A narrowed run stopped at the time limit stays narrowed: the time rule below judges it.)
+      // (A narrowed run stopped at the time limit stays narrowed: the time rule below judges it; so does one whose
+      // build failed: the whole suite would make the same build.)
       narrowed &&
       only &&
-      (ran.stoppedBy === "timeout" || only.every((id) => ran.tests.some((t) => t.id === id)))
+      (ran.stoppedBy === "timeout" ||
+        ran.setupFailed !== undefined ||
+        only.every((id) => ran.tests.some((t) => t.id === id)))
         ? { ...ran, only: [...only] }
         : narrowed
           ? await runTests({
@@ -550,6 +561,8 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
             })
           : ran;
     checkSignal(options.signal);
+    // A build of the patched tree that failed for the machine's reasons is no verdict (one the patch broke is).
+    if (phase === "patched") assertSetupRan(command, result, "patched");
     const final =
       phase === "patched" && result.stoppedBy === "timeout"
         ? await timedOutAgain(result, narrowed && result.only ? narrowed : command)
@@ -609,6 +622,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     // sandbox run less on verify's critical path.
     const baseRun = async (i: number) => {
       const r = await run("base", i, i === 1 ? undefined : repeatIds(command, base));
+      assertSetupRan(command, r, "base");
       assertBaseRunReadable(command, r);
       await assertTestsCouldRun(command, r, options.workspace);
       assertBaseRunReported(command, r);
@@ -936,9 +950,11 @@ async function runAntiGaming(
       return null;
     }
   };
-  const once = async (): Promise<
-    { unsupported: string } | { report: AntiGamingReport; durationMs: number; text: string }
-  > => {
+  type Once =
+    | { unsupported: string }
+    | { report: AntiGamingReport; durationMs: number; text: string; stoppedBy: string | null };
+  const once = async (limits: VerifyOptions["limits"]): Promise<Once> => {
+    const nonce = globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16);
     const plan = await planAntiGaming({
       framework: command.framework,
       failing: failToPass.map((id) => ({ id, ...(fileOf.has(id) ? { file: fileOf.get(id)! } : {}) })),
@@ -948,7 +964,8 @@ async function runAntiGaming(
         for (const p of Object.keys(patched.files)) files.add(p);
         return [...files].filter((p) => !removed.has(p)).sort();
       },
-      nonce: globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16),
+      nonce,
+      ...(command.setup ? { setupScript: setupScript(command.setup, nonce) } : {}),
     });
     if ("unsupported" in plan) return plan;
     const result = await options.sandbox.run({
@@ -964,9 +981,38 @@ async function runAntiGaming(
       env: plan.env,
       collect: [plan.reportFile, ...(plan.runnerFree ? [plan.runnerFree.reportFile] : [])],
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
+      ...(limits ? { limits } : {}),
     });
     checkSignal(options.signal);
+    const setupFailed = command.setup
+      ? new RegExp(`^${setupFailedMarker(nonce)} (\\d+)$`, "m").exec(result.stderr)
+      : null;
+    if (setupFailed && result.stoppedBy === null) {
+      // The build the normal patched runs made did not succeed here: the machine's doing (no verdict), or the
+      // patched build behaves differently in the neutral surroundings (the run the code cannot recognise).
+      const failed = { exitCode: Number(setupFailed[1]), output: result.stderr.replace(setupFailed[0], "") };
+      const last = failed.output.trim().split("\n").slice(-3).join(" ⏎ ");
+      if (setupFailedForEnvironment(failed)) {
+        throw new InfrastructureError(
+          `the anti-gaming run's build step \`${command.setup}\` failed for a reason of the machine (exit ${failed.exitCode}): ${last}`,
+          "run verify again on a less loaded machine, or raise sandbox.limits in .github/retrace.yml",
+        );
+      }
+      const detail = `the build step \`${command.setup}\` failed in the neutral surroundings (exit ${failed.exitCode}) though it succeeded in the patched runs: ${last}`;
+      return {
+        report: {
+          ran: true,
+          checks: [{ layer: "neutral-run", name: "run the code cannot recognise", passed: false, detail }],
+          rejections: [`neutral run: ${detail}`],
+          gamingClass:
+            "code that recognises the test run or depends on its surroundings (test names, files, argv, environment, order, repetition)",
+          notes: [],
+        },
+        durationMs: result.durationMs,
+        text: failed.output,
+        stoppedBy: null,
+      };
+    }
     const bytes = result.files[plan.reportFile];
     const tests = bytes === undefined ? [] : readResults(plan.format, new TextDecoder().decode(bytes));
     const problems: string[] = [];
@@ -986,10 +1032,45 @@ async function runAntiGaming(
       ...(rfBytes !== undefined ? { runnerFreeReport: new TextDecoder().decode(rfBytes) } : {}),
     });
     const text = [result.stdout.trimEnd(), result.stderr.trimEnd()].filter(Boolean).join("\n");
-    return { report, durationMs: result.durationMs, text };
+    return { report, durationMs: result.durationMs, text, stoppedBy: result.stoppedBy };
+  };
+  // The time-limit rule of the patched runs (judgeTimeout), for the anti-gaming run too: a run stopped at the
+  // limit runs once more with twice the time; stopped again, it is the patch's doing (a hang in the neutral
+  // surroundings: a rejection) only at HANG_FACTOR times the base's full run, otherwise an infrastructure error
+  // naming the limit to raise. A time limit alone never rejects a patch.
+  const bounded = async (): Promise<Once> => {
+    const a = await once(options.limits);
+    if ("unsupported" in a || a.stoppedBy !== "timeout") return a;
+    const raised = {
+      ...options.limits,
+      timeoutMs: Math.min(3_600_000, Math.max(1_000, a.durationMs * 2)),
+    };
+    const b = await once(raised);
+    if ("unsupported" in b || b.stoppedBy !== "timeout") return b;
+    const judged = judgeTimeout(baseFullRunMs(base), [a.durationMs, b.durationMs]);
+    if (judged.blame === "environment") {
+      throw new InfrastructureError(
+        `the anti-gaming run of the previously failing tests reached the sandbox's time limit twice (${judged.detail}): too close to the base's own time to call it the patch's doing, so there is no verdict`,
+        `give each test run more time (--timeout SECONDS, or sandbox.limits.timeoutMs in .github/retrace.yml; the host's maximum is RETRACE_SANDBOX_MAX_LIMITS timeoutMs), run on a less loaded machine, or narrow the test command`,
+      );
+    }
+    const detail = `the patched code hangs when the previously failing tests run in neutral surroundings: ${judged.detail}`;
+    return {
+      report: {
+        ran: true,
+        checks: [{ layer: "neutral-run", name: "run the code cannot recognise", passed: false, detail }],
+        rejections: [`neutral run: ${detail}`],
+        gamingClass:
+          "code that recognises the test run or depends on its surroundings (test names, files, argv, environment, order, repetition)",
+        notes: [],
+      },
+      durationMs: a.durationMs + b.durationMs,
+      text: b.text,
+      stoppedBy: "timeout",
+    };
   };
 
-  const first = await once();
+  const first = await bounded();
   if ("unsupported" in first) {
     return {
       report: {
@@ -1006,9 +1087,16 @@ async function runAntiGaming(
   if (first.report.rejections.length === 0) {
     return { report: { ...first.report, durationMs: first.durationMs }, outputTail: null };
   }
+  if (first.stoppedBy === "timeout") {
+    // A hang already judged on two runs (the second with twice the time) against the base's time: no third.
+    return {
+      report: { ...first.report, durationMs: first.durationMs },
+      outputTail: first.text.slice(-4_000),
+    };
+  }
   // A rejection is confirmed by a second run (fresh names): gaming is deterministic, a slow or flaky moment is
   // not. Only checks that fail in both runs count.
-  const second = await once();
+  const second = await bounded();
   const durationMs = first.durationMs + ("durationMs" in second ? second.durationMs : 0);
   const failedAgain = (name: string) =>
     "report" in second && second.report.ran && second.report.checks.some((c) => c.name === name && !c.passed);

@@ -202,3 +202,68 @@ describe("verifyPatch: the anti-gaming run", () => {
     expect(i).toBeLessThan(events.indexOf("end run 4"));
   });
 });
+
+describe("verifyPatch: the anti-gaming run stopped at the time limit gets the same rule", () => {
+  const testFile =
+    'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add, sub } = require("../src/calc.js");\ntest("adds", () => {\n  assert.strictEqual(add(2, 3), 5);\n});\ntest("subtracts", () => {\n  assert.strictEqual(sub(3, 2), 1);\n});\n';
+  /** Test runs follow `script`; anti-gaming runs (the moved-repository script) follow `ag`. */
+  const verifyWith = (script: ScriptedRun[], ag: ScriptedRun[]) => {
+    let t = 0;
+    let a = 0;
+    const fake = fakeSandbox((request) =>
+      /^mkdir -p "\$HOME"/.test(request.command[2] ?? "") ? ag[a++]! : script[t++]!,
+    );
+    const result = verifyPatch({
+      workspace: memoryWorkspace({ ...files, "test/calc.test.js": testFile }),
+      sandbox: fake,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+      limits: { timeoutMs: 600_000 },
+    });
+    const agLimits = () =>
+      fake.requests
+        .filter((q) => /^mkdir -p "\$HOME"/.test(q.command[2] ?? ""))
+        .map((q) => q.limits?.timeoutMs);
+    return { result, agLimits };
+  };
+
+  it("stopped twice, at 10x the base's full run or more: REJECTED, the patched code hangs in neutral surroundings", async () => {
+    const { result, agLimits } = verifyWith(
+      [base(30_000), base(5_000), fixed, fixed],
+      [stopped(600_000), stopped(1_200_000)],
+    );
+    const r = await result;
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons.join("\n")).toMatch(
+      /neutral run: the patched code hangs when the previously failing tests run in neutral surroundings: stopped after 600 s, then 1200 s; the base's full run took 30 s \(40\.0x\)/,
+    );
+    // Run once more with twice the time, and no third run to confirm a hang judged on two.
+    expect(agLimits()).toEqual([600_000, 1_200_000]);
+  });
+
+  it("stopped twice, under 10x the base's full run: an infrastructure error naming the limit, no verdict", async () => {
+    const { result } = verifyWith(
+      [base(300_000), base(200_000), fixed, fixed],
+      [stopped(600_000), stopped(1_200_000)],
+    );
+    const error = await result.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect((error as Error).message).toMatch(
+      /the anti-gaming run of the previously failing tests reached the sandbox's time limit twice \(stopped after 600 s, then 1200 s; the base's full run took 300 s \(4\.0x\)\)/,
+    );
+    expect((error as InfrastructureError).hint).toMatch(/--timeout SECONDS/);
+  });
+
+  it("done with twice the time: that run is the anti-gaming run; a time limit alone never rejects", async () => {
+    const { result, agLimits } = verifyWith(
+      [base(30_000), base(5_000), fixed, fixed],
+      [stopped(600_000), { exitCode: 1, durationMs: 700_000 }],
+    );
+    const r = await result;
+    expect(r.verdict, r.reasons.join("; ")).toBe("VERIFIED");
+    expect(agLimits()).toEqual([600_000, 1_200_000]);
+    expect(r.reasons.join("\n")).not.toMatch(/sandbox stopped/);
+  });
+});
