@@ -145,11 +145,11 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
 
   let canFilter = command.framework !== "unknown";
   const tests: FixTestPort = {
-    command: command.command,
+    command: fullCommandText(command),
     get canFilter() {
       return canFilter;
     },
-    filterCommand: (ids) => (canFilter ? filterCommand(command, [...ids]).command : command.command),
+    filterCommand: (ids) => fullCommandText(canFilter ? filterCommand(command, [...ids]) : command),
     runAll: async (signal) => {
       const r = await run(command, signal);
       assertSetupRan(command, r, "base");
