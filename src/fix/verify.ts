@@ -334,8 +334,17 @@ export function compareRuns(
   // (it is neither a regression nor a fix) until a full run of the patched suite is there.
   const fullPatched = patched.some((r) => r.only === undefined);
   const ranAfter = (id: string) => fullPatched || patched.some((r) => r.only?.includes(id));
+  // A full base run whose process died in a test (tape) never reached the tests after it: one of those that the
+  // patched runs report did not pass on the base — it counts as failing there, so after the patch it must pass
+  // (the fix's own test in a later file), never be ignored as "new".
+  const diedIn = base.find((r) => r.only === undefined && r.diedIn !== undefined)?.diedIn;
+  const notReached: string[] = [];
   for (const id of ids) {
-    const b = before.outcomes.get(id) ?? "missing";
+    let b = before.outcomes.get(id) ?? "missing";
+    if (b === "missing" && diedIn !== undefined && after.outcomes.has(id)) {
+      b = "error";
+      notReached.push(id);
+    }
     const a = after.outcomes.get(id) ?? "missing";
     tests.push({ id, before: b, after: a });
     if (patched.length === 0 || !ranAfter(id)) continue; // the patch was not run on it: nothing to compare
@@ -386,6 +395,11 @@ export function compareRuns(
     );
   }
   if (failToPass.length === 0 && baseFailing.length > 0) reasons.push("no test went from failing to passing");
+  if (notReached.length > 0) {
+    reasons.push(
+      `${notReached.length} test(s) the base never reached (its test process died in ${diedIn}) count as failing on the base: ${list(notReached)}`,
+    );
+  }
   if (loaded.length > 0) {
     reasons.push(
       `${loaded.length} test file(s) failed to load on the base and, after the patch, load and pass: ${list(loaded)}`,

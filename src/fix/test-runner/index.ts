@@ -7,6 +7,7 @@
 import { scrubInternalNames } from "../../core/internal-names.ts";
 import type { Workspace } from "../../core/ports/workspace.ts";
 import { type ExtraDir, maxCollectMib, type Sandbox, type SandboxLimits } from "../../core/ports/sandbox.ts";
+import { TAP_CRASH_NOTE } from "../../logs/parsers/tap.ts";
 import { buildInvocation, setupFailedMarker } from "./invocation.ts";
 import { readResults } from "./results.ts";
 import { isFailing, type TestCommand, type TestRunResult } from "./types.ts";
@@ -178,7 +179,9 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
       `exit code ${result.exitCode} disagrees with the report, which lists no failing test: something outside the tests failed or ended the run`,
     );
   }
+  const diedIn = tests.find((t) => t.outcome === "error" && t.message?.startsWith(TAP_CRASH_NOTE))?.id;
   return {
+    ...(diedIn !== undefined ? { diedIn } : {}),
     script: invocation.script,
     tests,
     exitCode: result.exitCode,

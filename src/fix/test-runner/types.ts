@@ -90,6 +90,11 @@ export const TestRunResult = z.object({
   outputTail: z.string(),
   /** A repeat narrowed to these test ids: it counts only for them (absent for a run of the whole suite). */
   only: z.array(z.string()).optional(),
+  /**
+   * The test the run's process died in (tape: its TAP stream ended inside that test, without the plan): the
+   * tests after it were never reached, so a test missing from this run did not pass in it (see compareRuns).
+   */
+  diedIn: z.string().optional(),
   /** The command's setup (TestCommand.setup) failed, so no test ran: its exit code and the end of its output. */
   setupFailed: z.object({ exitCode: z.number().int(), output: z.string() }).optional(),
 });

@@ -33,6 +33,9 @@ const SUMMARY_COMMENT =
   /^# (?:(?:tests|suites|pass|fail|failed|cancelled|skip|skipped|todo|duration_ms)\s+\d[\d.]*|ok|not ok)\s*$/i;
 const HEADER = /^# (\S.*)$/;
 
+/** How the failure of the test a tape run died in begins (the test runner reads it: a run that died early). */
+export const TAP_CRASH_NOTE = "the test process died in this test, before the TAP plan";
+
 /** A tape test: its header, and what its assertions showed so far. */
 interface Group {
   id: string;
@@ -131,7 +134,7 @@ export function createTapParser(out: ParserSink) {
       column: loc?.column ?? null,
       errorType: crash?.type ?? null,
       message: crash
-        ? `${crash.message || crash.type} (the test process died in this test, before the TAP plan)`
+        ? `${TAP_CRASH_NOTE}: ${crash.message || crash.type}`
         : "the test process ended in this test without the TAP plan (a crash or an early exit)",
       stack: crash ? [`${crash.type}: ${crash.message}`, ...frames].join("\n") : null,
       start: crash?.start ?? 0,

@@ -1,8 +1,9 @@
 /**
  * A tape suite whose base run dies mid-test (issue 15, fast-uri): the test running when the process died is a
  * failing test (`error`), so the run is evidence (its exit code agrees with the report) and a patch is judged
- * per test: the fix VERIFIED (the crashed test passes, and tests the base never reached are new, not
- * regressions), a patch that leaves the crash REJECTED with that test still failing. The runs are the real tape
+ * per test: the fix VERIFIED (the crashed test passes, and so do the tests the base never reached, which did not
+ * pass there: failing, not missing), a patch that leaves the crash REJECTED with that test still failing, and one
+ * that stops the crash while a test the base never reached fails REJECTED too. The runs are the real tape
  * output of the small repository in test/fixtures/logs-tape (README there); the sandbox is scripted.
  */
 import { readFileSync } from "node:fs";
@@ -52,12 +53,27 @@ describe("verify: a tape base that dies mid-test", () => {
   it("the fix: VERIFIED, the crashed test went from failing to passing", async () => {
     const r = await verify(fix, [crashed, crashed, passing, passing]);
     expect(r.verdict, r.reasons.join("; ")).toBe("VERIFIED");
-    expect(r.failToPass).toEqual(["parses"]);
+    // The test the base never reached (a later file) did not pass there: it counts as failing, and passes now.
+    expect(r.failToPass).toEqual(["b adds", "parses"]);
     expect(r.passToFail).toEqual([]);
     expect(r.tests).toContainEqual({ id: "parses", before: "error", after: "passed" });
-    // The test the base never reached is new after the fix, not a regression.
-    expect(r.tests).toContainEqual({ id: "b adds", before: "missing", after: "passed" });
+    expect(r.tests).toContainEqual({ id: "b adds", before: "error", after: "passed" });
+    expect(r.reasons.join("\n")).toMatch(
+      /1 test\(s\) the base never reached \(its test process died in parses\) count as failing on the base: b adds/,
+    );
     expect(r.runs.every((x) => x.complete)).toBe(true);
+  });
+
+  it("a patch that stops the crash but leaves a test the base never reached failing: REJECTED, not ignored as new", async () => {
+    const laterFails: ScriptedRun = {
+      exitCode: 1,
+      stdout: read("verify-later-fails.stdout"),
+      durationMs: 2_000,
+    };
+    const r = await verify(fix, [crashed, crashed, laterFails, laterFails]);
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.failToPass).toEqual(["parses"]);
+    expect(r.stillFailing).toEqual(["b adds"]);
   });
 
   it("a patch that leaves the crash: REJECTED, the crashed test still fails", async () => {

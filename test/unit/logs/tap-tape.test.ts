@@ -54,7 +54,7 @@ describe("tape: the header is the test", () => {
       {
         id: "parses",
         outcome: "error",
-        message: "empty input cannot be parsed (the test process died in this test, before the TAP plan)",
+        message: "the test process died in this test, before the TAP plan: empty input cannot be parsed",
       },
     ]);
     const failure = parseLog(crashed, { repoRoot: "/workspace" }).failures.find((f) => f.test === "parses");
