@@ -577,10 +577,11 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     checkSignal(options.signal);
     // A build of the patched tree that failed for the machine's reasons is no verdict (one the patch broke is).
     if (phase === "patched") assertSetupRan(command, result, "patched");
-    const final =
+    const timed =
       phase === "patched" && result.stoppedBy === "timeout"
         ? await timedOutAgain(result, narrowed && result.only ? narrowed : command)
         : result;
+    const final = coverageExitOfNarrowedRun(command, timed);
     options.onRun?.(phase, index, final);
     summaries.push(summarize(phase, index, final));
     return final;
@@ -839,6 +840,33 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     antiGaming,
     baseline: base,
   };
+}
+
+/** A coverage tool with a threshold in the test command (c8, nyc, `--check-coverage`, jest's `--coverage`). */
+const COVERAGE_TOOL = /(^|[\s;&|(/])(?:c8|nyc)(?=\s)|--check-coverage\b|--coverage\b|\bcoverage\s+run\b/;
+
+/**
+ * A run narrowed to some tests under a command that checks coverage (chai: `c8 --99 --check-coverage mocha …`)
+ * fails the threshold however its tests went: a subset of the suite never covers 99% of the code. Its exit code
+ * says nothing about the tests, so such a run counts when its report lists every test it was narrowed to and none
+ * failing — only then, and only for narrowed runs: a full run's exit code is still held against its report. Pure.
+ */
+export function coverageExitOfNarrowedRun(command: TestCommand, run: TestRunResult): TestRunResult {
+  const onlyExitCode =
+    run.problems.length === 1 &&
+    /^exit code \d+ disagrees with the report, which lists no failing test/.test(run.problems[0]!);
+  if (
+    run.only === undefined ||
+    run.complete ||
+    !onlyExitCode ||
+    run.stoppedBy !== null ||
+    !run.reportFound ||
+    run.counts.failed > 0 ||
+    !COVERAGE_TOOL.test(command.command) ||
+    !run.only.every((id) => run.tests.some((t) => t.id === id))
+  )
+    return run;
+  return { ...run, problems: [], complete: true };
 }
 
 /**
