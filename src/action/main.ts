@@ -56,7 +56,7 @@ try {
         repoDir: process.env.GITHUB_WORKSPACE ?? process.cwd(),
         secrets: [inputs.githubToken],
       }),
-    gate: (patch, policy) => evaluatePatch(patch, policy),
+    gate: (patch, policy, context) => evaluatePatch(patch, policy, context),
   });
 } catch (error) {
   const redactor = new Redactor([core.getInput("anthropic-api-key"), core.getInput("github-token")]);

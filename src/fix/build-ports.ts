@@ -18,9 +18,14 @@ import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { extractFrames, type FailureInfo, mapRunnerPath } from "./failure.ts";
 import type { FixPorts, FixTestPort, TestRunSummary } from "./ports.ts";
 import { describeCommand, detectTestCommand, filterCommand, runTests } from "./test-runner/index.ts";
-import { isFailing, type TestCommand, type TestRunResult } from "./test-runner/types.ts";
+import { fullCommandText, isFailing, type TestCommand, type TestRunResult } from "./test-runner/types.ts";
 import { gamingClassOf } from "./feedback.ts";
-import { assertBaseRunReadable, assertBaseRunReported, assertTestsCouldRun } from "./unreadable-run.ts";
+import {
+  assertBaseRunReadable,
+  assertBaseRunReported,
+  assertSetupRan,
+  assertTestsCouldRun,
+} from "./unreadable-run.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { verifyPatch } from "./verify.ts";
 
@@ -120,7 +125,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
   const rootManifest = await workspace.readFile("package.json").catch(() => null);
   const gateContext = {
     ...(rootManifest === null ? {} : { sourceFiles: { "package.json": rootManifest } }),
-    failingCheck: await failingCheckText(workspace, command.command),
+    failingCheck: await failingCheckText(workspace, fullCommandText(command)),
   };
   const rules = RULES.filter((r) => r.enabled(policy)).map((r) => r.id);
   let files: Set<string> | null = null;
@@ -140,13 +145,14 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
 
   let canFilter = command.framework !== "unknown";
   const tests: FixTestPort = {
-    command: command.command,
+    command: fullCommandText(command),
     get canFilter() {
       return canFilter;
     },
-    filterCommand: (ids) => (canFilter ? filterCommand(command, [...ids]).command : command.command),
+    filterCommand: (ids) => fullCommandText(canFilter ? filterCommand(command, [...ids]) : command),
     runAll: async (signal) => {
       const r = await run(command, signal);
+      assertSetupRan(command, r, "base");
       assertBaseRunReadable(command, r);
       await assertTestsCouldRun(command, r, input.workspace);
       assertBaseRunReported(command, r);
@@ -162,6 +168,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
       }
       // Reruns of the unchanged base (flaky triage): one that never reached the tests is no evidence either way.
       const r = await run(cmd, signal);
+      assertSetupRan(cmd, r, "base");
       await assertTestsCouldRun(cmd, r, input.workspace);
       return summarize(r, await repoFiles());
     },
@@ -186,6 +193,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
           message: v.message,
         })),
         rules,
+        failingCheck: gateContext.failingCheck,
         ...(verdict.warnings
           ? {
               warnings: verdict.warnings.map((v) => ({

@@ -48,6 +48,11 @@ export interface GateVerdict {
   rules: string[];
   /** What the gate saw but does not block (a suppression of a checker the failing check does not run). */
   warnings?: FeedbackViolation[];
+  /**
+   * What the failing check runs (src/fix/failing-check.ts), as the gate judged suppressions against it; the job
+   * result carries it so that a publisher gating the patch again judges it the same way.
+   */
+  failingCheck?: string;
 }
 
 export interface VerifyVerdict {

@@ -49,6 +49,11 @@ export interface PlanInput {
   listFiles(): Promise<string[]>;
   /** Random lowercase hex, fresh per run (names nobody can anticipate). */
   nonce: string;
+  /**
+   * The test command's setup as a script (a build the tests need: invocation.ts `setupScript`), run in the
+   * moved repository before anything else.
+   */
+  setupScript?: string;
 }
 
 /** What one generated test stands for. */
@@ -499,6 +504,8 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     // still find them), and a link at the old place keeps /workspace/node_modules/.bin on PATH working.
     `if [ -d /workspace/node_modules ] && [ ! -L /workspace/node_modules ]; then mv /workspace/node_modules /workspace/${dir}/node_modules || exit 97; ln -s /workspace/${dir}/node_modules /workspace/node_modules; fi`,
     `cd /workspace/${dir} || exit 97`,
+    // The build the tests need (the test command's setup), as every normal run makes it first.
+    ...(input.setupScript ? [input.setupScript] : []),
     // The runner-free run first (its own fresh interpreter; bounded, so that a hang cannot cost the neutral run).
     ...(runnerFree ? [`timeout -k 5 90 ${runnerFree.command}`] : []),
     // Then the JS cold start (a second fresh program; Python's is a forked child inside the harness).

@@ -20,6 +20,37 @@ function notFoundLine(output: string): string | null {
   return lines.at(-1)?.trim() ?? null;
 }
 
+/**
+ * Whether a failed setup step (a build before the tests) failed for the machine's reasons rather than the
+ * code's: a program the sandbox lacks (exit 126/127), a process killed by a signal (memory), a resource or
+ * network error, a third-party module that is not installed.
+ */
+export function setupFailedForEnvironment(failed: { exitCode: number; output: string }): boolean {
+  if (failed.exitCode === 126 || failed.exitCode === 127 || failed.exitCode > 128) return true;
+  return /\b(?:ENOMEM|ENOSPC|EAGAIN|EMFILE|ENFILE|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENOTFOUND)\b|out of memory|: not found$|Cannot find (?:module|package) '(?![./])|No such file or directory.*node_modules/m.test(
+    failed.output,
+  );
+}
+
+/**
+ * Throws when the setup of the command (a build before the tests) failed. On the unchanged base no test ran,
+ * so no patch could be judged: always an error, never a verdict. After the patch (`phase` "patched") only when
+ * it failed for the machine's reasons (setupFailedForEnvironment); a build the patch breaks is the patch's.
+ */
+export function assertSetupRan(command: TestCommand, run: TestRunResult, phase: "base" | "patched"): void {
+  const failed = run.setupFailed;
+  if (!failed) return;
+  const env = setupFailedForEnvironment(failed);
+  if (phase === "patched" && !env) return;
+  const last = lastLines(failed.output);
+  throw new InfrastructureError(
+    `the step the test command runs before the tests, \`${command.setup}\`, failed ${phase === "base" ? "on the unchanged base" : "in a patched run, for a reason of the machine"} (exit ${failed.exitCode}), so no test ran${last ? `; its output ends: ${last}` : ""}`,
+    env
+      ? "the build needs something the sandbox does not have: install it as a dependency of the repository, raise sandbox.limits in .github/retrace.yml, or pass --test with a command whose build the sandbox can run"
+      : "the build fails on the base itself: fix it there first, or pass --test with a command that does not build (or builds what the tests need only)",
+  );
+}
+
 /** Throws when `run` (of the base, with `command`) can never be evidence; returns otherwise. */
 export function assertBaseRunReadable(command: TestCommand, run: TestRunResult): void {
   if (run.stoppedBy !== null || run.tests.length > 0) return;

@@ -17,12 +17,20 @@ import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./app
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { failingCheckText } from "./failing-check.ts";
 import { manifestSources, patchedDependencyDirs } from "./manifest-change.ts";
-import { assertBaseRunReadable, assertBaseRunReported, assertTestsCouldRun } from "./unreadable-run.ts";
+import {
+  assertBaseRunReadable,
+  assertBaseRunReported,
+  assertSetupRan,
+  assertTestsCouldRun,
+  setupFailedForEnvironment,
+} from "./unreadable-run.ts";
 import { filterCommand } from "./test-runner/filter.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner/index.ts";
+import { setupFailedMarker, setupScript } from "./test-runner/invocation.ts";
 import { readResults, uniqueTestIds } from "./test-runner/results.ts";
 import { type AntiGamingReport, judgeAntiGaming, planAntiGaming, testDefinition } from "./tripwire.ts";
 import {
+  fullCommandText,
   isFailing,
   isFileLevelError,
   TestCommand,
@@ -326,8 +334,17 @@ export function compareRuns(
   // (it is neither a regression nor a fix) until a full run of the patched suite is there.
   const fullPatched = patched.some((r) => r.only === undefined);
   const ranAfter = (id: string) => fullPatched || patched.some((r) => r.only?.includes(id));
+  // A full base run whose process died in a test (tape) never reached the tests after it: one of those that the
+  // patched runs report did not pass on the base — it counts as failing there, so after the patch it must pass
+  // (the fix's own test in a later file), never be ignored as "new".
+  const diedIn = base.find((r) => r.only === undefined && r.diedIn !== undefined)?.diedIn;
+  const notReached: string[] = [];
   for (const id of ids) {
-    const b = before.outcomes.get(id) ?? "missing";
+    let b = before.outcomes.get(id) ?? "missing";
+    if (b === "missing" && diedIn !== undefined && after.outcomes.has(id)) {
+      b = "error";
+      notReached.push(id);
+    }
     const a = after.outcomes.get(id) ?? "missing";
     tests.push({ id, before: b, after: a });
     if (patched.length === 0 || !ranAfter(id)) continue; // the patch was not run on it: nothing to compare
@@ -378,6 +395,11 @@ export function compareRuns(
     );
   }
   if (failToPass.length === 0 && baseFailing.length > 0) reasons.push("no test went from failing to passing");
+  if (notReached.length > 0) {
+    reasons.push(
+      `${notReached.length} test(s) the base never reached (its test process died in ${diedIn}) count as failing on the base: ${list(notReached)}`,
+    );
+  }
   if (loaded.length > 0) {
     reasons.push(
       `${loaded.length} test file(s) failed to load on the base and, after the patch, load and pass: ${list(loaded)}`,
@@ -437,7 +459,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       ? await describeCommand(options.workspace, options.testCommand, "--test")
       : await detectTestCommand(options.workspace));
   const early = await resolveCommand().catch(() => null);
-  const failingCheck = early ? await failingCheckText(options.workspace, early.command) : undefined;
+  const failingCheck = early ? await failingCheckText(options.workspace, fullCommandText(early)) : undefined;
 
   // 1. The gate: a blocked patch is never applied, let alone executed.
   // The base text of each package.json the patch changes: a dependency map opened above a hunk is then known.
@@ -473,7 +495,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     provider: options.dependencies,
   });
   const about = {
-    testCommand: command.command,
+    testCommand: fullCommandText(command),
     detectedBy: command.detectedBy,
     framework: command.framework,
   };
@@ -530,10 +552,13 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     // A narrowed repeat that did not run every test it was narrowed to cannot stand in for a full run: run the
     // whole suite instead (never a weaker comparison).
     const result =
-      // (A narrowed run stopped at the time limit stays narrowed: the time rule below judges it.)
+      // (A narrowed run stopped at the time limit stays narrowed: the time rule below judges it; so does one whose
+      // build failed: the whole suite would make the same build.)
       narrowed &&
       only &&
-      (ran.stoppedBy === "timeout" || only.every((id) => ran.tests.some((t) => t.id === id)))
+      (ran.stoppedBy === "timeout" ||
+        ran.setupFailed !== undefined ||
+        only.every((id) => ran.tests.some((t) => t.id === id)))
         ? { ...ran, only: [...only] }
         : narrowed
           ? await runTests({
@@ -550,10 +575,13 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
             })
           : ran;
     checkSignal(options.signal);
-    const final =
+    // A build of the patched tree that failed for the machine's reasons is no verdict (one the patch broke is).
+    if (phase === "patched") assertSetupRan(command, result, "patched");
+    const timed =
       phase === "patched" && result.stoppedBy === "timeout"
         ? await timedOutAgain(result, narrowed && result.only ? narrowed : command)
         : result;
+    const final = coverageExitOfNarrowedRun(command, timed);
     options.onRun?.(phase, index, final);
     summaries.push(summarize(phase, index, final));
     return final;
@@ -609,6 +637,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     // sandbox run less on verify's critical path.
     const baseRun = async (i: number) => {
       const r = await run("base", i, i === 1 ? undefined : repeatIds(command, base));
+      assertSetupRan(command, r, "base");
       assertBaseRunReadable(command, r);
       await assertTestsCouldRun(command, r, options.workspace);
       assertBaseRunReported(command, r);
@@ -813,6 +842,33 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
   };
 }
 
+/** A coverage tool with a threshold in the test command (c8, nyc, `--check-coverage`, jest's `--coverage`). */
+const COVERAGE_TOOL = /(^|[\s;&|(/])(?:c8|nyc)(?=\s)|--check-coverage\b|--coverage\b|\bcoverage\s+run\b/;
+
+/**
+ * A run narrowed to some tests under a command that checks coverage (chai: `c8 --99 --check-coverage mocha …`)
+ * fails the threshold however its tests went: a subset of the suite never covers 99% of the code. Its exit code
+ * says nothing about the tests, so such a run counts when its report lists every test it was narrowed to and none
+ * failing — only then, and only for narrowed runs: a full run's exit code is still held against its report. Pure.
+ */
+export function coverageExitOfNarrowedRun(command: TestCommand, run: TestRunResult): TestRunResult {
+  const onlyExitCode =
+    run.problems.length === 1 &&
+    /^exit code \d+ disagrees with the report, which lists no failing test/.test(run.problems[0]!);
+  if (
+    run.only === undefined ||
+    run.complete ||
+    !onlyExitCode ||
+    run.stoppedBy !== null ||
+    !run.reportFound ||
+    run.counts.failed > 0 ||
+    !COVERAGE_TOOL.test(command.command) ||
+    !run.only.every((id) => run.tests.some((t) => t.id === id))
+  )
+    return run;
+  return { ...run, problems: [], complete: true };
+}
+
 /**
  * How many times the base's full-suite time a patched run must have run, stopped at the limit both times, to be
  * the patch's doing (a hang, an endless loop). A loaded machine slows base and patched runs alike, by a factor
@@ -936,10 +992,11 @@ async function runAntiGaming(
       return null;
     }
   };
-  const once = async (): Promise<
+  type Once =
     | { unsupported: string }
-    | { report: AntiGamingReport; durationMs: number; text: string; stoppedBy: string | null }
-  > => {
+    | { report: AntiGamingReport; durationMs: number; text: string; stoppedBy: string | null };
+  const once = async (limits: VerifyOptions["limits"]): Promise<Once> => {
+    const nonce = globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16);
     const plan = await planAntiGaming({
       framework: command.framework,
       failing: failToPass.map((id) => ({ id, ...(fileOf.has(id) ? { file: fileOf.get(id)! } : {}) })),
@@ -949,7 +1006,8 @@ async function runAntiGaming(
         for (const p of Object.keys(patched.files)) files.add(p);
         return [...files].filter((p) => !removed.has(p)).sort();
       },
-      nonce: globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16),
+      nonce,
+      ...(command.setup ? { setupScript: setupScript(command.setup, nonce) } : {}),
     });
     if ("unsupported" in plan) return plan;
     const result = await options.sandbox.run({
@@ -965,9 +1023,38 @@ async function runAntiGaming(
       env: plan.env,
       collect: [plan.reportFile, ...(plan.runnerFree ? [plan.runnerFree.reportFile] : [])],
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
+      ...(limits ? { limits } : {}),
     });
     checkSignal(options.signal);
+    const setupFailed = command.setup
+      ? new RegExp(`^${setupFailedMarker(nonce)} (\\d+)$`, "m").exec(result.stderr)
+      : null;
+    if (setupFailed && result.stoppedBy === null) {
+      // The build the normal patched runs made did not succeed here: the machine's doing (no verdict), or the
+      // patched build behaves differently in the neutral surroundings (the run the code cannot recognise).
+      const failed = { exitCode: Number(setupFailed[1]), output: result.stderr.replace(setupFailed[0], "") };
+      const last = failed.output.trim().split("\n").slice(-3).join(" ⏎ ");
+      if (setupFailedForEnvironment(failed)) {
+        throw new InfrastructureError(
+          `the anti-gaming run's build step \`${command.setup}\` failed for a reason of the machine (exit ${failed.exitCode}): ${last}`,
+          "run verify again on a less loaded machine, or raise sandbox.limits in .github/retrace.yml",
+        );
+      }
+      const detail = `the build step \`${command.setup}\` failed in the neutral surroundings (exit ${failed.exitCode}) though it succeeded in the patched runs: ${last}`;
+      return {
+        report: {
+          ran: true,
+          checks: [{ layer: "neutral-run", name: "run the code cannot recognise", passed: false, detail }],
+          rejections: [`neutral run: ${detail}`],
+          gamingClass:
+            "code that recognises the test run or depends on its surroundings (test names, files, argv, environment, order, repetition)",
+          notes: [],
+        },
+        durationMs: result.durationMs,
+        text: failed.output,
+        stoppedBy: null,
+      };
+    }
     const bytes = result.files[plan.reportFile];
     const tests = bytes === undefined ? [] : readResults(plan.format, new TextDecoder().decode(bytes));
     const problems: string[] = [];
@@ -989,19 +1076,53 @@ async function runAntiGaming(
     const text = [result.stdout.trimEnd(), result.stderr.trimEnd()].filter(Boolean).join("\n");
     return { report, durationMs: result.durationMs, text, stoppedBy: result.stoppedBy };
   };
+  // The time-limit rule of the patched runs (judgeTimeout), for the anti-gaming run too: a run stopped at the
+  // limit runs once more with twice the time; stopped again, it is the patch's doing (a hang in the neutral
+  // surroundings: a rejection) only at HANG_FACTOR times the base's full run, otherwise an infrastructure error
+  // naming the limit to raise. A time limit alone never rejects a patch.
+  const bounded = async (): Promise<Once> => {
+    const a = await once(options.limits);
+    if ("unsupported" in a || a.stoppedBy !== "timeout") return a;
+    const raised = {
+      ...options.limits,
+      timeoutMs: Math.min(3_600_000, Math.max(1_000, a.durationMs * 2)),
+    };
+    const b = await once(raised);
+    if ("unsupported" in b || b.stoppedBy !== "timeout") return b;
+    const judged = judgeTimeout(baseFullRunMs(base), [a.durationMs, b.durationMs]);
+    if (judged.blame === "environment") {
+      throw new InfrastructureError(
+        `the anti-gaming run of the previously failing tests reached the sandbox's time limit twice (${judged.detail}): too close to the base's own time to call it the patch's doing, so there is no verdict`,
+        `give each test run more time (--timeout SECONDS, or sandbox.limits.timeoutMs in .github/retrace.yml; the host's maximum is RETRACE_SANDBOX_MAX_LIMITS timeoutMs), run on a less loaded machine, or narrow the test command`,
+      );
+    }
+    const detail = `the patched code hangs when the previously failing tests run in neutral surroundings: ${judged.detail}`;
+    return {
+      report: {
+        ran: true,
+        checks: [{ layer: "neutral-run", name: "run the code cannot recognise", passed: false, detail }],
+        rejections: [`neutral run: ${detail}`],
+        gamingClass:
+          "code that recognises the test run or depends on its surroundings (test names, files, argv, environment, order, repetition)",
+        notes: [],
+      },
+      durationMs: a.durationMs + b.durationMs,
+      text: b.text,
+      stoppedBy: "timeout",
+    };
+  };
 
-  // An anti-gaming run the sandbox stopped (time, memory, output) is no evidence either way, and VERIFIED needs its
-  // checks: made once more, and stopped again it is an infrastructure error, never a verdict. (hold5, at load 30 on
-  // 2 cores: a jest run stopped at its time limit let a runner-dependent patch through as VERIFIED with a note; a
-  // patch that hangs only where it cannot recognise the test would have done the same on purpose.)
-  let first = await once();
-  if (!("unsupported" in first) && first.stoppedBy !== null) {
-    const again = await once();
-    // Stopped twice: what the runner-free run (it writes its report first) found still counts; with nothing found
-    // there is no verdict to give.
+  let first = await bounded();
+  // Stopped for another reason (memory, output) it is no evidence either way, and VERIFIED needs its checks: made
+  // once more, and stopped again with nothing found it is an infrastructure error, never a verdict. (hold5, at
+  // load 30 on 2 cores: a stopped anti-gaming run let a runner-dependent patch through as VERIFIED with a note.)
+  if (!("unsupported" in first) && first.stoppedBy !== null && first.stoppedBy !== "timeout") {
+    const again = await once(options.limits);
+    // What the runner-free run (it writes its report first) found still counts.
     if (!("unsupported" in again) && again.stoppedBy !== null && again.report.rejections.length === 0)
       throw new InfrastructureError(
-        `the anti-gaming run was stopped by the sandbox twice (${first.stoppedBy}, then ${again.stoppedBy}): its checks could not be made, and VERIFIED needs them — re-run on a less loaded machine or raise the time limit (--timeout SECONDS, sandbox.limits.timeoutMs)`,
+        `the anti-gaming run was stopped by the sandbox twice (${first.stoppedBy}, then ${again.stoppedBy}): its checks could not be made, and VERIFIED needs them`,
+        "re-run on a less loaded machine, or raise sandbox.limits in .github/retrace.yml (within the host's RETRACE_SANDBOX_MAX_LIMITS)",
       );
     first = again;
   }
@@ -1021,9 +1142,16 @@ async function runAntiGaming(
   if (first.report.rejections.length === 0) {
     return { report: { ...first.report, durationMs: first.durationMs }, outputTail: null };
   }
+  if (first.stoppedBy === "timeout") {
+    // A hang already judged on two runs (the second with twice the time) against the base's time: no third.
+    return {
+      report: { ...first.report, durationMs: first.durationMs },
+      outputTail: first.text.slice(-4_000),
+    };
+  }
   // A rejection is confirmed by a second run (fresh names): gaming is deterministic, a slow or flaky moment is
   // not. Only checks that fail in both runs count.
-  const second = await once();
+  const second = await bounded();
   const durationMs = first.durationMs + ("durationMs" in second ? second.durationMs : 0);
   const failedAgain = (name: string) =>
     "report" in second && second.report.ran && second.report.checks.some((c) => c.name === name && !c.passed);

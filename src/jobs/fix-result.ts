@@ -48,6 +48,7 @@ export function fixJobResult(run: FixRun, redactor: Redactor): JobResult {
           })),
         }
       : {}),
+    ...(fixed && run.ctx.gate?.failingCheck !== undefined ? { failingCheck: run.ctx.gate.failingCheck } : {}),
     ...(fixed
       ? {
           prTitle: `Fix failing test${r.failingTests.length === 1 ? "" : "s"}: ${firstTests}`.slice(0, 200),

@@ -22,10 +22,14 @@ export interface GateViolation {
   line?: number | null;
   message: string;
 }
-/** The deterministic policy gate (src/policy `evaluatePatch`), injected by the entries. */
+/**
+ * The deterministic policy gate (src/policy `evaluatePatch`), injected by the entries. `context.failingCheck`:
+ * what the failing check runs (JobResult.failingCheck), so that suppressions block only when they silence it.
+ */
 export type PolicyGate = (
   patch: string,
   config: PolicyConfig,
+  context?: { failingCheck?: string },
 ) => { allowed: boolean; violations: GateViolation[] };
 
 /** Where the job publishes: the repository, the gate, and the redactor everything written passes through. */
@@ -131,7 +135,11 @@ export async function publishResult(
   let prBranch: string | null = null;
   let note: string | null = null;
   if (job.kind === "fix" && result.patch && result.outcome === "succeeded" && spec?.kind === "fix") {
-    const verdict = p.gate(result.patch, policyForFix(config));
+    const verdict = p.gate(
+      result.patch,
+      policyForFix(config),
+      result.failingCheck !== undefined ? { failingCheck: result.failingCheck } : {},
+    );
     if (!verdict.allowed) {
       note = refusalNote(verdict.violations);
     } else if (!spec.headBranch || !spec.headSha) {

@@ -63,6 +63,13 @@ export const JobResult = z.object({
    * only when applying `patch` at the base commit gives the same bytes and modes.
    */
   changes: z.array(JobFileChange).max(1000).optional(),
+  /**
+   * What the failing check runs (the test command, the package scripts it names, …: src/fix/failing-check.ts),
+   * as the fix job's policy gate judged suppression comments against it. The publisher's gate judges the patch
+   * again with it, so a suppression the job allowed (it silences no tool the failing check runs) is not blocked
+   * there. Without it the publisher's gate blocks every suppression.
+   */
+  failingCheck: z.string().max(100_000).optional(),
   /** Title for the draft pull request, when there is a patch. */
   prTitle: z.string().max(200).optional(),
   /** Markdown body for the draft pull request, when there is a patch. */

@@ -119,16 +119,19 @@ const RUN_SCRIPT =
  * The command a package-manager invocation runs, with the package scripts it names expanded (and the scripts
  * those name, a few levels deep) and its extra arguments appended: `yarn testonly --ci` with
  * `"testonly": "jest"` is `jest --ci`. Retrace installs with npm and the sandbox runs the tests without yarn or
- * pnpm, so the scripts run as the package manager would run them. Null when `command` is not such an
- * invocation (or names no script and is npm's).
+ * pnpm, so the scripts run as the package manager would run them. `pre`/`post`: the `pre<name>`/`post<name>`
+ * scripts npm runs around each script it runs (`npm test` runs `pretest` first), in order. Null when `command`
+ * is not such an invocation (or names no script and is npm's).
  */
 export function expandPackageScripts(
   command: string,
   scripts: Record<string, string>,
-): { command: string; scripts: string[] } | null {
+): { command: string; scripts: string[]; pre: string[]; post: string[] } | null {
   let current = command.trim();
   let changed = false;
   const used: string[] = [];
+  const pre: string[] = [];
+  const post: string[] = [];
   for (let depth = 0; depth < 5; depth++) {
     const m = RUN_SCRIPT.exec(current);
     if (!m) break;
@@ -138,6 +141,12 @@ export function expandPackageScripts(
     const script = verb === "exec" ? undefined : scripts[name];
     if (script !== undefined) {
       used.push(name);
+      if (manager === "npm") {
+        const before = scripts[`pre${name}`];
+        const after = scripts[`post${name}`];
+        if (before !== undefined) pre.push(before);
+        if (after !== undefined) post.unshift(after);
+      }
       current = rest ? `${script} ${rest}` : script;
     } else if (manager !== "npm" || verb === "exec") {
       // `yarn jest --ci`, `pnpm exec vitest run`: the binary, found on PATH in node_modules/.bin.
@@ -148,12 +157,114 @@ export function expandPackageScripts(
     changed = true;
     if (/[;&|]/.test(current)) break; // a compound script is run as it is
   }
-  return changed ? { command: current, scripts: used } : null;
+  return changed ? { command: current, scripts: used, pre, post } : null;
+}
+
+/**
+ * `command` split at its top-level `&&` (outside quotes, parentheses and braces): the steps a shell runs one
+ * after the other, each only when the one before succeeded.
+ */
+export function andSteps(command: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let start = 0;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (quote !== null) {
+      if (c === quote) quote = null;
+      else if (c === "\\" && quote === '"') i++;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === "\\") i++;
+    else if (c === "(" || c === "{") depth++;
+    else if (c === ")" || c === "}") depth = Math.max(0, depth - 1);
+    else if (depth === 0 && c === "&" && command[i + 1] === "&") {
+      out.push(command.slice(start, i).trim());
+      start = i + 2;
+      i++;
+    }
+  }
+  out.push(command.slice(start).trim());
+  return out.filter((x) => x !== "");
+}
+
+/** One step of a command: a simple command, or a `post` script npm runs after the one it follows. */
+interface Step {
+  text: string;
+  post: boolean;
+}
+
+/** A command as its steps, package scripts expanded (with npm's pre/post scripts), compound scripts split. */
+function flattenSteps(
+  command: string,
+  scripts: Record<string, string> | null,
+  used: string[],
+  depth = 0,
+): Step[] {
+  const parts = andSteps(command);
+  const out: Step[] = [];
+  for (const part of parts) {
+    const expanded = scripts && RUN_SCRIPT.test(part) ? expandPackageScripts(part, scripts) : null;
+    if (expanded === null) {
+      out.push({ text: part, post: false });
+      continue;
+    }
+    used.push(...expanded.scripts);
+    for (const p of expanded.pre) out.push(...flattenSteps(p, scripts, used, depth + 1));
+    if (depth < 4 && andSteps(expanded.command).length > 1)
+      out.push(...flattenSteps(expanded.command, scripts, used, depth + 1));
+    else out.push({ text: expanded.command, post: false });
+    for (const p of expanded.post)
+      out.push(...flattenSteps(p, scripts, used, depth + 1).map((x) => ({ ...x, post: true })));
+  }
+  return out;
+}
+
+/**
+ * A command that builds before it tests (`npm run build && npm run test-node`, `npm test` with a `pretest`
+ * script, `tsc && node --test dist/`): the test step (the last step that runs a runner Retrace knows, else the
+ * last step) and the steps before it, which become the setup every run makes first. `post` scripts after the
+ * test step are left out (they do not decide which tests pass). Null when the command is a single step, or
+ * when a step other than a `post` script follows the test step (`mocha && npm run lint`): such a command runs
+ * as it is.
+ */
+function splitSetup(
+  prefix: string,
+  invocation: string,
+  scripts: Record<string, string> | null,
+): { setup: string; test: string; used: string[] } | null {
+  const used: string[] = [];
+  const parts = andSteps(invocation);
+  const steps: Step[] = [];
+  parts.forEach((part, i) => {
+    const flat = flattenSteps(part, scripts, used);
+    // An environment prefix applies to the first part, and to every step npm runs for it.
+    steps.push(...(i === 0 && prefix ? flat.map((s) => ({ ...s, text: `${prefix}${s.text}` })) : flat));
+  });
+  if (steps.length < 2) return null;
+  const known = steps
+    .map((s, i) => ({ s, i }))
+    .filter(({ s }) => !s.post && frameworkOf(s.text) !== "unknown");
+  const main = steps.map((s, i) => ({ s, i })).filter(({ s }) => !s.post);
+  const testIndex = (known.at(-1) ?? main.at(-1))?.i;
+  if (testIndex === undefined || testIndex === 0) return null;
+  if (steps.slice(testIndex + 1).some((s) => !s.post)) return null;
+  return {
+    setup: steps
+      .slice(0, testIndex)
+      .map((s) => s.text)
+      .join(" && "),
+    test: steps[testIndex]!.text,
+    used,
+  };
 }
 
 /**
  * Turns a command the user gave into a TestCommand. `npm test` (and yarn/pnpm) is resolved to the
- * package's `scripts.test`, so that the reporter flags reach the framework itself.
+ * package's `scripts.test`, so that the reporter flags reach the framework itself. A command that builds
+ * first is split into its setup and its test step (see splitSetup).
  */
 export async function describeCommand(
   workspace: Workspace,
@@ -174,7 +285,29 @@ export async function describeCommand(
       );
     }
   }
-  const scripts = RUN_SCRIPT.test(invocation) ? await packageScripts(workspace) : null;
+  const hasScripts = andSteps(invocation).some((p) => RUN_SCRIPT.test(p));
+  const scripts = hasScripts ? await packageScripts(workspace) : null;
+  const split = splitSetup(prefix.trimStart(), invocation, scripts);
+  if (split !== null) {
+    const via =
+      split.used.length > 0
+        ? `${source} → package.json ${split.used.map((n) => `scripts.${n}`).join(" → ")}`
+        : source;
+    const detectedBy = `${via}; the tests run after \`${split.setup}\``;
+    const test: TestCommand = {
+      framework: frameworkOf(split.test),
+      command: split.test,
+      detectedBy,
+      setup: split.setup,
+    };
+    if (test.framework !== "unknown") return test;
+    const behind = await runnerBehindWrapper(
+      workspace,
+      split.test,
+      via.includes("package.json") ? via : source,
+    );
+    return behind ? { ...behind, setup: split.setup } : test;
+  }
   const expanded = scripts ? expandPackageScripts(invocation, scripts) : null;
   if (expanded !== null) {
     const resolved: TestCommand = {
@@ -212,6 +345,9 @@ const PYTEST_CONFIG: { file: string; marker: RegExp | null }[] = [
 export async function detectTestCommand(workspace: Workspace): Promise<TestCommand> {
   const script = await packageTestScript(workspace);
   if (script !== null) {
+    // A test script that builds first (or an npm `pretest`): the build becomes the setup of every run.
+    const split = await describeCommand(workspace, "npm test", "package.json scripts.test");
+    if (split.setup !== undefined) return split;
     const framework = frameworkOf(script);
     if (framework === "unknown") {
       const behind = await runnerBehindWrapper(workspace, script, "package.json scripts.test");

@@ -36,7 +36,12 @@ export function filterCommand(command: TestCommand, testIds: string[]): TestComm
   const ids = unique(testIds.map((t) => t.trim()).filter(Boolean));
   if (ids.length === 0) throw new UsageError("no test ids to filter on", "pass at least one test id");
   const detectedBy = `${command.detectedBy}, filtered to ${ids.length} test${ids.length === 1 ? "" : "s"}`;
-  const make = (text: string): TestCommand => ({ framework: command.framework, command: text, detectedBy });
+  const make = (text: string): TestCommand => ({
+    framework: command.framework,
+    command: text,
+    detectedBy,
+    ...(command.setup ? { setup: command.setup } : {}),
+  });
 
   // The repository's own command, narrowed (its env prefixes, wrappers and config flags kept); the plain
   // framework command only when the runner cannot be found in it.

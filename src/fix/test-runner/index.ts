@@ -7,7 +7,8 @@
 import { scrubInternalNames } from "../../core/internal-names.ts";
 import type { Workspace } from "../../core/ports/workspace.ts";
 import { type ExtraDir, maxCollectMib, type Sandbox, type SandboxLimits } from "../../core/ports/sandbox.ts";
-import { buildInvocation } from "./invocation.ts";
+import { TAP_CRASH_NOTE } from "../../logs/parsers/tap.ts";
+import { buildInvocation, setupFailedMarker } from "./invocation.ts";
 import { readResults } from "./results.ts";
 import { isFailing, type TestCommand, type TestRunResult } from "./types.ts";
 
@@ -113,6 +114,34 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
     ...(options.limits ? { limits: options.limits } : {}),
   });
 
+  // The setup (a build) failed: no test ran, and nothing of its output is a test result.
+  const marker = new RegExp(`^${setupFailedMarker(nonce)} (\\d+)$`, "m").exec(result.stderr);
+  if (options.command.setup && marker && result.stoppedBy === null) {
+    const output = tail("", result.stderr.replace(marker[0], "").trim());
+    const exitCode = Number(marker[1]);
+    const last = output
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .slice(-3)
+      .join(" ⏎ ");
+    return {
+      script: invocation.script,
+      tests: [],
+      exitCode: result.exitCode,
+      stoppedBy: null,
+      durationMs: result.durationMs,
+      reportSource: invocation.reportFile === null ? "stdout" : "file",
+      reportFormat: invocation.format,
+      reportFound: false,
+      counts: { passed: 0, failed: 0, skipped: 0 },
+      problems: [
+        `the step before the tests, \`${options.command.setup}\`, failed (exit ${exitCode}), so no test ran${last ? `: ${last}` : ""}`,
+      ],
+      complete: false,
+      outputTail: output,
+      setupFailed: { exitCode, output },
+    };
+  }
   const problems: string[] = [];
   let text: string;
   let reportFound = true;
@@ -150,7 +179,9 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
       `exit code ${result.exitCode} disagrees with the report, which lists no failing test: something outside the tests failed or ended the run`,
     );
   }
+  const diedIn = tests.find((t) => t.outcome === "error" && t.message?.startsWith(TAP_CRASH_NOTE))?.id;
   return {
+    ...(diedIn !== undefined ? { diedIn } : {}),
     script: invocation.script,
     tests,
     exitCode: result.exitCode,

@@ -66,6 +66,41 @@ function insertAfter(command: string, pattern: RegExp, flags: string): string | 
   return `${command.slice(0, end)} ${flags}${command.slice(end)}`;
 }
 
+/** Where the sandbox's Python user site is (TEST_ENV's PYTHONUSERBASE, relative to the workspace). */
+const USER_BASE = ".retrace-python";
+/** Python versions whose user site gets the scrub plug-in (the user site's path names the version). */
+const PYTHON_MINORS = [8, 9, 10, 11, 12, 13, 14, 15];
+
+/**
+ * A pytest plug-in that takes Retrace's `PYTEST_ADDOPTS` out of `os.environ` as it loads: pytest has read the
+ * variable by then (its first step), so the report is still written, but the code under test, the
+ * repository's conftest files and any process a test starts never see it (a fix that reads the environment
+ * then behaves as it does in CI). It is found through a `pytest11` entry point of a distribution in the
+ * sandbox's Python user site (`.retrace-python`, where the repository's requirements are installed), one per
+ * Python version: pytest loads entry-point plug-ins after reading `PYTEST_ADDOPTS` and before any conftest. Where
+ * the user site is not used (a virtualenv) the plug-in is simply not found, and nothing else changes. Only a
+ * variable that holds this run's nonce (Retrace's own value) is removed.
+ */
+export function pytestEnvScrub(nonce: string): Record<string, string> {
+  const module = `retrace_env_${nonce}`;
+  const code = [
+    "import os",
+    "",
+    `if "${nonce}" in os.environ.get("PYTEST_ADDOPTS", ""):`,
+    '    del os.environ["PYTEST_ADDOPTS"]',
+    "",
+  ].join("\n");
+  const files: Record<string, string> = {};
+  for (const minor of PYTHON_MINORS) {
+    const site = `${USER_BASE}/lib/python3.${minor}/site-packages`;
+    files[`${site}/${module}.py`] = code;
+    files[`${site}/${module}-0.dist-info/METADATA`] =
+      `Metadata-Version: 2.1\nName: ${module.replace(/_/g, "-")}\nVersion: 0\n`;
+    files[`${site}/${module}-0.dist-info/entry_points.txt`] = `[pytest11]\n${module} = ${module}\n`;
+  }
+  return files;
+}
+
 /** Single-quotes a string for sh. */
 export function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
@@ -75,7 +110,7 @@ export function shellQuote(s: string): string {
  * The reporter for each framework. Retrace's reporter options never reach the code under test through
  * `process.argv`, and a reporter option of the user's never takes the place of Retrace's:
  * - pytest: `--junitxml` through `PYTEST_ADDOPTS` (reaches pytest however it is launched; `sys.argv` stays the
- *   command's), xunit1 for file attributes; the command's own `--junitxml` is dropped (on the command line it
+ *   command's, and a plug-in takes the variable out of `os.environ` once pytest has read it: pytestEnvScrub), xunit1 for file attributes; the command's own `--junitxml` is dropped (on the command line it
  *   would win over the environment's);
  * - node --test: the TAP reporter written to a file (`--test-reporter-destination`; Node 18 has no JUnit
  *   reporter): node options, in `execArgv` and never in `process.argv` (the test files' processes get none of
@@ -87,6 +122,30 @@ export function shellQuote(s: string): string {
  * `nonce` makes Retrace's file names unguessable in advance, so a committed or pre-written file cannot stand in for them.
  */
 export function buildInvocation(command: TestCommand, nonce: string): Invocation {
+  const inv = testInvocation(command, nonce);
+  return command.setup ? { ...inv, script: `${setupScript(command.setup, nonce)}\n${inv.script}` } : inv;
+}
+
+/** The line a failed setup writes to stderr (the run's nonce in it): `<marker> <exit code>`. */
+export function setupFailedMarker(nonce: string): string {
+  return `retrace-setup-failed-${nonce} exit`;
+}
+
+/**
+ * The setup of a command (a build) as the first part of a run's script: run in the same shell (a `cd` in it
+ * holds for the tests, as with `&&`), its output to a file outside the workspace, so that no parser reads a
+ * build's output as test results. When it fails, the run ends with its exit code, after the marker line and
+ * the end of its output on stderr.
+ */
+export function setupScript(setup: string, nonce: string): string {
+  const log = `/tmp/.retrace-setup-${nonce}.log`;
+  return [
+    `{ ${setup}`,
+    `} > ${log} 2>&1 || { rc=$?; echo "${setupFailedMarker(nonce)} $rc" >&2; tail -n 40 ${log} >&2; exit $rc; }`,
+  ].join("\n");
+}
+
+function testInvocation(command: TestCommand, nonce: string): Invocation {
   const base = command.command;
   const report = (ext: string) => `.retrace-report-${nonce}.${ext}`;
   const launcher = `.retrace-run-${nonce}.cjs`;
@@ -98,7 +157,7 @@ export function buildInvocation(command: TestCommand, nonce: string): Invocation
         env: { PYTEST_ADDOPTS: `-p no:cacheprovider --junitxml=${file} -o junit_family=xunit1` },
         reportFile: file,
         format: "junit",
-        files: {},
+        files: pytestEnvScrub(nonce),
       };
     }
     case "node-test": {

@@ -24,8 +24,19 @@ export const TestCommand = z.object({
   command: z.string().min(1),
   /** Where the command came from, said plainly (e.g. `--test`, `package.json scripts.test (node --test)`, `pytest.ini`). */
   detectedBy: z.string(),
+  /**
+   * What the test command runs before the tests, in every run (a build: `npm run build` in `npm run build &&
+   * mocha`, a `pretest` script of `npm test`): run first, its output kept apart from the tests' (never read as
+   * test results), and a failure of it said as such. Absent when the tests start right away.
+   */
+  setup: z.string().optional(),
 });
 export type TestCommand = z.infer<typeof TestCommand>;
+
+/** The whole command as it runs: the setup (a build) first, then the tests. */
+export function fullCommandText(command: TestCommand): string {
+  return command.setup ? `${command.setup} && ${command.command}` : command.command;
+}
 
 /** Outcome of one test in one run. `error` is a failure outside the test body (fixture, collection, crash). */
 export const TestOutcome = z.enum(["passed", "failed", "error", "skipped"]);
@@ -79,6 +90,13 @@ export const TestRunResult = z.object({
   outputTail: z.string(),
   /** A repeat narrowed to these test ids: it counts only for them (absent for a run of the whole suite). */
   only: z.array(z.string()).optional(),
+  /**
+   * The test the run's process died in (tape: its TAP stream ended inside that test, without the plan): the
+   * tests after it were never reached, so a test missing from this run did not pass in it (see compareRuns).
+   */
+  diedIn: z.string().optional(),
+  /** The command's setup (TestCommand.setup) failed, so no test ran: its exit code and the end of its output. */
+  setupFailed: z.object({ exitCode: z.number().int(), output: z.string() }).optional(),
 });
 export type TestRunResult = z.infer<typeof TestRunResult>;
 

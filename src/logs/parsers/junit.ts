@@ -182,7 +182,8 @@ export function createJunitParser(sink: ParserSink) {
     const isJava = !isPytest && !isRust && !phpClass && /^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*$/.test(classname);
     // mocha's xunit reporter (`<testsuite name="Mocha Tests">`): the suite's full title as classname, the
     // test's own title as name; the id is mocha's `describe > test` (docs/test-ids.md), as its spec output gives it.
-    const isMocha = suite["name"] === "Mocha Tests" && !fileAttr;
+    // mocha 11 also writes each test's `file` (chai's suite): still mocha's report.
+    const isMocha = suite["name"] === "Mocha Tests";
     // GoogleTest's XML (`status`/`result` on each testcase): its full name `Suite.Test`, the classname holding a
     // parameterized suite's `Prefix/` (`Counts/RingSumTest` + `SumsWhatWasPushed/0`), not a path.
     const isGtest = a["status"] !== undefined && a["result"] !== undefined;

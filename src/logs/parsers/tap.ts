@@ -2,6 +2,15 @@
  * TAP (node:test's TAP reporter, mocha's `--reporter tap`, tape, …): `ok`/`not ok` lines, nested
  * `# Subtest:` blocks, YAML diagnostics (`---` … `...`) with error, name, location and stack, and
  * `# SKIP`/`# TODO` directives.
+ *
+ * tape (and TAP producers shaped like it) numbers assertions, not tests: each test prints a `# name` header,
+ * then its assertions (`ok 3 should be strictly equal`), subtests as headers of their own, and the plan last.
+ * The assertion descriptions are no test ids (the same "should be equal" in every test), so in such a stream
+ * the header is the test: one result per header, failed when one of its assertions failed (each failure
+ * names the header), skipped when all were skipped; a header repeated later in the run becomes `name#2`. A
+ * stream that ends inside a header without its plan died there (an uncaught error ends tape's process
+ * mid-test): that test is an `error`, with the last error the process printed. Headers count only before the
+ * plan and while no `# Subtest:` was seen (node:test and node-tap nest tests that way instead).
  */
 import type { TestOutcome } from "../failure.ts";
 import {
@@ -19,6 +28,21 @@ const PLAN = /^\s*\d+\.\.\d+(?: #.*)?$/;
 const COMMENT = /^\s*#/;
 const YAML_START = /^\s+---$/;
 const YAML_END = /^\s+\.\.\.$/;
+/** A top-level comment that is no tape test header: the counts tape, node:test and mocha print at the end. */
+const SUMMARY_COMMENT =
+  /^# (?:(?:tests|suites|pass|fail|failed|cancelled|skip|skipped|todo|duration_ms)\s+\d[\d.]*|ok|not ok)\s*$/i;
+const HEADER = /^# (\S.*)$/;
+
+/** How the failure of the test a tape run died in begins (the test runner reads it: a run that died early). */
+export const TAP_CRASH_NOTE = "the test process died in this test, before the TAP plan";
+
+/** A tape test: its header, and what its assertions showed so far. */
+interface Group {
+  id: string;
+  assertions: number;
+  skipped: number;
+  failed: boolean;
+}
 
 interface Pending {
   id: string;
@@ -72,6 +96,51 @@ export function createTapParser(out: ParserSink) {
   let seen = false;
   const subtests: { indent: number; name: string }[] = [];
   let pending: Pending | null = null;
+  // tape's headers (see the top of the file).
+  let nested = false;
+  let planSeen = false;
+  let group: Group | null = null;
+  const headerCount = new Map<string, number>();
+  /** The last error line printed outside the stream, and the frames under it: what ended a crashed run. */
+  let crash: { type: string; message: string; frames: string[]; start: number; end: number } | null = null;
+
+  function openGroup(name: string): void {
+    closeGroup();
+    const n = (headerCount.get(name) ?? 0) + 1;
+    headerCount.set(name, n);
+    group = { id: n === 1 ? name : `${name}#${n}`, assertions: 0, skipped: 0, failed: false };
+    crash = null;
+  }
+
+  /** The header's result, once its assertions are over (a header with none, such as a group, has no result). */
+  function closeGroup(): void {
+    const g = group;
+    group = null;
+    if (!g || g.assertions === 0) return;
+    sink.test(g.id, g.failed ? "failed" : g.skipped === g.assertions ? "skipped" : "passed");
+  }
+
+  /** The stream ended inside a header, without its plan: the process died in that test. */
+  function crashed(g: Group): void {
+    group = null;
+    sink.test(g.id, "error");
+    const frames = crash?.frames ?? [];
+    const loc = jsFrameLocation(frames, sink);
+    sink.failure({
+      category: "test",
+      test: g.id,
+      file: loc?.file ?? null,
+      line: loc?.line ?? null,
+      column: loc?.column ?? null,
+      errorType: crash?.type ?? null,
+      message: crash
+        ? `${TAP_CRASH_NOTE}: ${crash.message || crash.type}`
+        : "the test process ended in this test without the TAP plan (a crash or an early exit)",
+      stack: crash ? [`${crash.type}: ${crash.message}`, ...frames].join("\n") : null,
+      start: crash?.start ?? 0,
+      end: crash?.end ?? 0,
+    });
+  }
 
   function settle(): void {
     const p = pending;
@@ -82,13 +151,23 @@ export function createTapParser(out: ParserSink) {
     // Suites are reported as test points too; their failure is their subtests' failure.
     if (type === "suite" || failureType === "subtestsFailed") return;
     const outcome: TestOutcome = p.directive ? "skipped" : p.failed ? "failed" : "passed";
-    sink.test(p.id, outcome);
+    const g = group !== null && p.indent === 0 ? (group as Group) : null;
+    if (g) {
+      // An assertion of a tape test: it counts for the header, and its failure names the header.
+      g.assertions += 1;
+      if (outcome === "skipped") g.skipped += 1;
+      if (outcome === "failed") g.failed = true;
+    } else sink.test(p.id, outcome);
     if (!p.failed || p.directive) return;
     const yamlError = p.yaml.get("error");
     const lines = p.buf.lines.slice(1);
     let errorType = p.yaml.get("name") ?? null;
     let message = yamlError ?? "";
-    if (!yamlError) {
+    if (!yamlError && p.yaml.has("operator")) {
+      // tape's diagnostics: the assertion's operator and values; its description is the message.
+      const values = ["expected", "actual"].filter((k) => p.yaml.has(k)).map((k) => `${k}: ${p.yaml.get(k)}`);
+      message = [p.name, ...values].join("\n");
+    } else if (!yamlError) {
       // Mocha's TAP: indented message, then `Type: message` and the stack.
       const body = lines.map((l) => l.trim()).filter((l) => l !== "");
       const typed = body.map((l) => errorLine(l)).find((x) => x !== null);
@@ -105,18 +184,31 @@ export function createTapParser(out: ParserSink) {
     const loc = jsFrameLocation(frames, sink);
     const location = p.yaml.get("location");
     const at = location ? /^(.+?):(\d+):(\d+)$/.exec(location) : null;
+    const tapeAt = p.yaml.get("at");
+    const atFrame = !loc && tapeAt ? jsFrameLocation([`at ${tapeAt}`], sink) : null;
     sink.failure({
       category: "test",
-      test: p.id,
-      file: loc?.file ?? (at ? sink.path(at[1]!) : null),
-      line: loc?.line ?? (at ? Number(at[2]) : null),
-      column: loc?.column ?? (at ? Number(at[3]) : null),
+      test: g ? g.id : p.id,
+      file: loc?.file ?? atFrame?.file ?? (at ? sink.path(at[1]!) : null),
+      line: loc?.line ?? atFrame?.line ?? (at ? Number(at[2]) : null),
+      column: loc?.column ?? atFrame?.column ?? (at ? Number(at[3]) : null),
       errorType,
       message: message.trim() || p.name,
       stack: p.buf.text(),
       start: p.buf.start,
       end: p.buf.end,
     });
+  }
+
+  /** Outside the stream, inside a tape test: the error a dying process prints (the last one wins) and its frames. */
+  function noteCrash(text: string, lineNo: number): void {
+    const e = errorLine(text.trim());
+    if (e && !text.startsWith(" ")) {
+      crash = { type: e.type, message: e.message, frames: [], start: lineNo, end: lineNo };
+    } else if (crash && /^\s+at /.test(text) && crash.frames.length < 30) {
+      crash.frames.push(text.trim());
+      crash.end = lineNo;
+    }
   }
 
   return {
@@ -159,6 +251,8 @@ export function createTapParser(out: ParserSink) {
       const sub = SUBTEST.exec(text);
       if (sub) {
         settle();
+        closeGroup();
+        nested = true;
         seen = true;
         shape();
         const indent = sub[1]!.length;
@@ -201,7 +295,14 @@ export function createTapParser(out: ParserSink) {
       }
       if (PLAN.test(text) || COMMENT.test(text)) {
         settle();
-        if (PLAN.test(text)) shape();
+        if (PLAN.test(text)) {
+          shape();
+          closeGroup();
+          planSeen = true;
+        } else {
+          const header = HEADER.exec(text);
+          if (header && !nested && !planSeen && !SUMMARY_COMMENT.test(text)) openGroup(header[1]!.trim());
+        }
         return true;
       }
       if (pending && (text.startsWith(" ") || text.trim() === "")) {
@@ -209,10 +310,14 @@ export function createTapParser(out: ParserSink) {
         return true;
       }
       settle();
+      if (group !== null && !planSeen) noteCrash(text, lineNo);
       return false;
     },
     end(): void {
       settle();
+      const g = group as Group | null;
+      if (g && !planSeen && shaped) crashed(g);
+      else closeGroup();
       held.length = 0;
     },
   };

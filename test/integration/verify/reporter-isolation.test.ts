@@ -190,4 +190,42 @@ def test_argv_is_the_command_line():
     expect(outcomeOf(r, "test_argv_is_the_command_line"), why(r)).toBe("passed");
     expect(r.complete, why(r)).toBe(true);
   }, 400_000);
+
+  it("pytest: os.environ holds nothing of Retrace's either (conftest, tests, a process a test starts), and the report is written", async () => {
+    const r = await run("py-prices", "pytest", "python3 -m pytest tests/test_env.py", {
+      "tests/conftest.py": `import os
+
+SEEN_AT_CONFTEST = os.environ.get("PYTEST_ADDOPTS")
+`,
+      "tests/test_env.py": `import os
+import subprocess
+import sys
+
+from conftest import SEEN_AT_CONFTEST
+
+
+def settings():
+    # Code that reads its settings from the environment behaves as in CI only if Retrace adds nothing there
+    # (PYTEST_CURRENT_TEST is pytest's own, set in CI too).
+    return {k: v for k, v in os.environ.items() if k.startswith("PYTEST") and k != "PYTEST_CURRENT_TEST"}
+
+
+def test_environment_is_the_commands():
+    assert SEEN_AT_CONFTEST is None, SEEN_AT_CONFTEST
+    assert settings() == {}, settings()
+
+
+def test_child_process_environment():
+    out = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.environ.get('PYTEST_ADDOPTS'))"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    assert out == "None", out
+`,
+    });
+    expect(r.reportFound, why(r)).toBe(true);
+    expect(outcomeOf(r, "test_environment_is_the_commands"), why(r)).toBe("passed");
+    expect(outcomeOf(r, "test_child_process_environment"), why(r)).toBe("passed");
+    expect(r.complete, why(r)).toBe(true);
+  }, 400_000);
 });

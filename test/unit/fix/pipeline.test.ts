@@ -214,6 +214,16 @@ describe("runFix (scripted model, fake ports)", () => {
     expect(JobResult.parse(fixJobResult(run, new Redactor())).changes).toEqual(reported);
   });
 
+  it("the job result carries the failing check the gate judged suppressions against (the publisher gates again with it)", async () => {
+    const model = new ScriptedModel([rootCause, edits("    return amount * (1 - percent / 100)")]);
+    const { p } = ports(model);
+    const gate = p.gate;
+    p.gate = (patch) => ({ ...gate(patch), failingCheck: "python3 -m pytest" });
+    const run = await runFix(p, { id: "Job-check01" });
+    expect(run.result.outcome).toBe("FIXED");
+    expect(JobResult.parse(fixJobResult(run, new Redactor())).failingCheck).toBe("python3 -m pytest");
+  });
+
   it("stops a flaky failure before any model call", async () => {
     const model = new ScriptedModel([]);
     const { p } = ports(model, ["failed", "passed", "failed"]);

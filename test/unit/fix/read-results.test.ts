@@ -47,6 +47,17 @@ describe("readResults", () => {
       "range > is empty when start > end passed",
       "a top-level test passed",
     ]);
+    // mocha 11's xunit reporter adds each test's file (chai's suite): the same ids, the file kept.
+    const mocha11 = [
+      '<testsuite name="Mocha Tests" tests="2" failures="1" errors="1" skipped="0" timestamp="Thu, 26 Nov 2026 22:40:00 GMT" time="0.01">',
+      '<testcase classname="expect" name="oneOf" file="/workspace/test/expect.js" time="0"><failure message="expected 1 to equal 2"/></testcase>',
+      '<testcase classname="expect" name="below(n)" file="/workspace/test/expect.js" time="0"/>',
+      "</testsuite>",
+    ].join("\n");
+    expect(readResults("junit", mocha11).map((t) => `${t.id} ${t.outcome} ${t.file}`)).toEqual([
+      "expect > oneOf failed test/expect.js",
+      "expect > below(n) passed test/expect.js",
+    ]);
   });
 
   it("reads go test -json as package.TestName", () => {

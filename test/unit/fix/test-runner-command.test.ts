@@ -3,9 +3,18 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { describeCommand, detectTestCommand, frameworkOf } from "../../../src/fix/test-runner/detect.ts";
+import {
+  andSteps,
+  describeCommand,
+  detectTestCommand,
+  frameworkOf,
+} from "../../../src/fix/test-runner/detect.ts";
 import { filterCommand, splitGoId } from "../../../src/fix/test-runner/filter.ts";
-import { buildInvocation } from "../../../src/fix/test-runner/invocation.ts";
+import {
+  buildInvocation,
+  pytestEnvScrub,
+  setupFailedMarker,
+} from "../../../src/fix/test-runner/invocation.ts";
 import { readResults } from "../../../src/fix/test-runner/results.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { memoryWorkspace } from "../../support/memory-workspace.ts";
@@ -119,8 +128,16 @@ describe("buildInvocation", () => {
       env: { PYTEST_ADDOPTS: "-p no:cacheprovider --junitxml=.retrace-report-n1.xml -o junit_family=xunit1" },
       reportFile: ".retrace-report-n1.xml",
       format: "junit",
-      files: {},
+      files: pytestEnvScrub("n1"),
     });
+    // The plug-in that takes PYTEST_ADDOPTS out of os.environ once pytest read it, in each Python's user site.
+    const scrub = pytestEnvScrub("n1");
+    expect(scrub[".retrace-python/lib/python3.11/site-packages/retrace_env_n1.py"]).toContain(
+      'del os.environ["PYTEST_ADDOPTS"]',
+    );
+    expect(
+      scrub[".retrace-python/lib/python3.11/site-packages/retrace_env_n1-0.dist-info/entry_points.txt"],
+    ).toBe("[pytest11]\nretrace_env_n1 = retrace_env_n1\n");
     expect(buildInvocation(cmd("node-test", "node --test test/"), "n2")).toMatchObject({
       script: "node --test --test-reporter=tap --test-reporter-destination=.retrace-report-n2.tap test/",
       reportFile: ".retrace-report-n2.tap",
@@ -407,5 +424,92 @@ describe("frameworkOf on hostile scripts (fourth red team)", () => {
     expect(frameworkOf(`${"node ".repeat(250_000)}--test`)).toBe("node-test");
     // The one pattern took hours on the first; both take milliseconds now.
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe("a test command that builds first: the build is the setup of every run", () => {
+  const ws = memoryWorkspace({
+    "package.json": JSON.stringify({
+      scripts: {
+        build: "esbuild --bundle --outfile=index.js lib/index.js",
+        prebuild: "npm run clean",
+        clean: "rm -rf index.js coverage/",
+        "test-node": "c8 --check-coverage mocha --require ./test/bootstrap.js test/*.js",
+        test: "npm run test-node",
+        pretest: "npm run build",
+        posttest: "npm run lint",
+        lint: "eslint lib/",
+        "test:tape": "tape test/*.js",
+      },
+    }),
+  });
+
+  it("splits at the top-level && only (quotes, parentheses and braces hold theirs)", () => {
+    expect(andSteps("npm run build && npm run test-node")).toEqual(["npm run build", "npm run test-node"]);
+    expect(andSteps(`sh -c 'a && b' && (c && d) && { e && f; } && g "h && i"`)).toEqual([
+      "sh -c 'a && b'",
+      "(c && d)",
+      "{ e && f; }",
+      'g "h && i"',
+    ]);
+  });
+
+  it("`npm run build && npm run test-node`: the build (with npm's prebuild) first, mocha is the test step", async () => {
+    expect(await describeCommand(ws, "npm run build && npm run test-node", "--test")).toEqual({
+      framework: "mocha",
+      command: "c8 --check-coverage mocha --require ./test/bootstrap.js test/*.js",
+      setup: "rm -rf index.js coverage/ && esbuild --bundle --outfile=index.js lib/index.js",
+      detectedBy:
+        "--test → package.json scripts.build → scripts.clean → scripts.test-node; the tests run after `rm -rf index.js coverage/ && esbuild --bundle --outfile=index.js lib/index.js`",
+    });
+  });
+
+  it("`npm test` with a pretest script: the pretest is the setup, the posttest (after the tests) is left out", async () => {
+    const r = await describeCommand(ws, "npm test", "--test");
+    expect(r).toMatchObject({
+      framework: "mocha",
+      command: "c8 --check-coverage mocha --require ./test/bootstrap.js test/*.js",
+      setup: "rm -rf index.js coverage/ && esbuild --bundle --outfile=index.js lib/index.js",
+    });
+    // Detection without --test reads the same.
+    expect(await detectTestCommand(ws)).toMatchObject({ framework: "mocha", setup: r.setup });
+  });
+
+  it("an unknown runner after a build: the last step is the test step; a prefix stays with its own step", async () => {
+    expect(await describeCommand(ws, "tsc -p . && node dist/run-tests.js", "--test")).toMatchObject({
+      framework: "unknown",
+      command: "node dist/run-tests.js",
+      setup: "tsc -p .",
+    });
+    expect(
+      await describeCommand(ws, "NODE_ENV=ci npm run build && npm run test:tape", "--test"),
+    ).toMatchObject({
+      command: "tape test/*.js",
+      setup:
+        "NODE_ENV=ci rm -rf index.js coverage/ && NODE_ENV=ci esbuild --bundle --outfile=index.js lib/index.js",
+    });
+  });
+
+  it("stays one command when a step other than a post script follows the test step, or there is one step", async () => {
+    expect(await describeCommand(ws, "mocha test/ && npm run lint", "--test")).toEqual({
+      framework: "mocha",
+      command: "mocha test/ && npm run lint",
+      detectedBy: "--test",
+    });
+    expect((await describeCommand(ws, "npm run test:tape", "--test")).setup).toBeUndefined();
+    expect((await describeCommand(memoryWorkspace({}), "pytest -q", "--test")).setup).toBeUndefined();
+  });
+
+  it("the run's script makes the setup first, its output kept out of the tests' output, its failure marked", () => {
+    const inv = buildInvocation(
+      { framework: "mocha", command: "mocha test/", setup: "npm run build", detectedBy: "t" },
+      "n9",
+    );
+    const [first, second, ...rest] = inv.script.split("\n");
+    expect(first).toBe("{ npm run build");
+    expect(second).toBe(
+      `} > /tmp/.retrace-setup-n9.log 2>&1 || { rc=$?; echo "${setupFailedMarker("n9")} $rc" >&2; tail -n 40 /tmp/.retrace-setup-n9.log >&2; exit $rc; }`,
+    );
+    expect(rest.join("\n")).toMatch(/^node \/workspace\/\.retrace-run-n9\.cjs test\/$/);
   });
 });

@@ -203,53 +203,78 @@ describe("verifyPatch: the anti-gaming run", () => {
   });
 });
 
-describe("verifyPatch: an anti-gaming run stopped by the sandbox (hold5)", () => {
-  const calcTest =
+describe("verifyPatch: the anti-gaming run stopped at the time limit gets the same rule", () => {
+  const testFile =
     'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add, sub } = require("../src/calc.js");\ntest("adds", () => {\n  assert.strictEqual(add(2, 3), 5);\n});\ntest("subtracts", () => {\n  assert.strictEqual(sub(3, 2), 1);\n});\n';
-  /** Test runs follow `script`; every anti-gaming run is stopped at the time limit. */
-  const run = (script: ScriptedRun[]) => {
-    let n = 0;
-    let antiGaming = 0;
-    const sandbox = {
-      async run(request: { command: string[]; collect?: string[] }) {
-        const isTestRun = /^node --test /.test(request.command[2] ?? "");
-        if (!isTestRun) antiGaming++;
-        const step = isTestRun ? script[n++]! : stopped(600_000);
-        const files: Record<string, Uint8Array> = {};
-        const wanted = request.collect?.[0];
-        if (wanted !== undefined && "report" in step && step.report !== undefined)
-          files[wanted] = new TextEncoder().encode(step.report);
-        return {
-          exitCode: step.exitCode ?? null,
-          signal: null,
-          stdout: "",
-          stderr: "",
-          stdoutTruncated: false,
-          stderrTruncated: false,
-          durationMs: step.durationMs ?? 10,
-          stoppedBy: step.stoppedBy ?? null,
-          files,
-        };
-      },
-    };
+  /** Test runs follow `script`; anti-gaming runs (the moved-repository script) follow `ag`. */
+  const verifyWith = (script: ScriptedRun[], ag: ScriptedRun[]) => {
+    let t = 0;
+    let a = 0;
+    const fake = fakeSandbox((request) =>
+      /^mkdir -p "\$HOME"/.test(request.command[2] ?? "") ? ag[a++]! : script[t++]!,
+    );
     const result = verifyPatch({
-      workspace: memoryWorkspace({ ...files, "test/calc.test.js": calcTest }),
-      sandbox: sandbox as never,
+      workspace: memoryWorkspace({ ...files, "test/calc.test.js": testFile }),
+      sandbox: fake,
       patch: fix,
       policy,
       testCommand: command,
       jobId: "j",
+      limits: { timeoutMs: 600_000 },
     });
-    return { result, antiGamingRuns: () => antiGaming };
+    const agLimits = () =>
+      fake.requests
+        .filter((q) => /^mkdir -p "\$HOME"/.test(q.command[2] ?? ""))
+        .map((q) => q.limits?.timeoutMs);
+    return { result, agLimits };
   };
 
-  it("is made once more; stopped again with nothing found, it is an infrastructure error, never VERIFIED", async () => {
-    const { result, antiGamingRuns } = run([base(30_000), base(5_000), fixed, fixed]);
-    const out = await result.catch((e: unknown) => e);
-    expect(out).toBeInstanceOf(InfrastructureError);
-    expect(String((out as Error).message)).toMatch(
-      /anti-gaming run was stopped by the sandbox twice \(timeout/,
+  it("stopped twice, at 10x the base's full run or more: REJECTED, the patched code hangs in neutral surroundings", async () => {
+    const { result, agLimits } = verifyWith(
+      [base(30_000), base(5_000), fixed, fixed],
+      [stopped(600_000), stopped(1_200_000)],
     );
-    expect(antiGamingRuns()).toBe(2);
+    const r = await result;
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons.join("\n")).toMatch(
+      /neutral run: the patched code hangs when the previously failing tests run in neutral surroundings: stopped after 600 s, then 1200 s; the base's full run took 30 s \(40\.0x\)/,
+    );
+    // Run once more with twice the time, and no third run to confirm a hang judged on two.
+    expect(agLimits()).toEqual([600_000, 1_200_000]);
+  });
+
+  it("stopped twice, under 10x the base's full run: an infrastructure error naming the limit, no verdict", async () => {
+    const { result } = verifyWith(
+      [base(300_000), base(200_000), fixed, fixed],
+      [stopped(600_000), stopped(1_200_000)],
+    );
+    const error = await result.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect((error as Error).message).toMatch(
+      /the anti-gaming run of the previously failing tests reached the sandbox's time limit twice \(stopped after 600 s, then 1200 s; the base's full run took 300 s \(4\.0x\)\)/,
+    );
+    expect((error as InfrastructureError).hint).toMatch(/--timeout SECONDS/);
+  });
+
+  it("done with twice the time: that run is the anti-gaming run; a time limit alone never rejects", async () => {
+    const { result, agLimits } = verifyWith(
+      [base(30_000), base(5_000), fixed, fixed],
+      [stopped(600_000), { exitCode: 1, durationMs: 700_000 }],
+    );
+    const r = await result;
+    expect(r.verdict, r.reasons.join("; ")).toBe("VERIFIED");
+    expect(agLimits()).toEqual([600_000, 1_200_000]);
+    expect(r.reasons.join("\n")).not.toMatch(/sandbox stopped/);
+  });
+
+  it("stopped by another limit (memory) twice with nothing found: an infrastructure error, never VERIFIED (hold5)", async () => {
+    const oom: ScriptedRun = { exitCode: null, stoppedBy: "memory_limit", durationMs: 5_000 };
+    const { result, agLimits } = verifyWith([base(30_000), base(5_000), fixed, fixed], [oom, oom]);
+    const error = await result.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect((error as Error).message).toMatch(
+      /the anti-gaming run was stopped by the sandbox twice \(memory_limit, then memory_limit\): its checks could not be made/,
+    );
+    expect(agLimits()).toHaveLength(2);
   });
 });

@@ -23,7 +23,7 @@ import {
   startCheckRun,
   writeTrackingComment,
 } from "../../../src/jobs/publish.ts";
-import type { JobResult } from "../../../src/jobs/result.ts";
+import { JobResult } from "../../../src/jobs/result.ts";
 import { markerFor } from "../../../src/jobs/tracking-comment.ts";
 import type { FixTrigger, ReproTrigger } from "../../../src/jobs/triggers.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
@@ -101,6 +101,46 @@ const fixed = (patch: string, over: Partial<JobResult> = {}): JobResult => ({
   attempts: 1,
   durationMs: 5,
   ...over,
+});
+
+describe("publishResult: the gate again, with the failing check the job's gate judged suppressions against", () => {
+  const JS = "export function add(a, b) {\n  return a - b;\n}\n";
+  const SUPPRESSED = createTwoFilesPatch(
+    "a/src/calc.js",
+    "b/src/calc.js",
+    JS,
+    "export function add(a, b) {\n  // @ts-expect-error a and b are numbers here\n  return a + b;\n}\n",
+  );
+  beforeEach(() => {
+    fake.state.files.set(`octo/app@${SHA}:src/calc.js`, JS);
+  });
+
+  it("a suppression of a tool the failing check does not run (node --test): the runner allowed it, so does the publisher", async () => {
+    // What the runner's job result carries, read back through the schema as the App reads a runner's result.
+    const result = JobResult.parse(fixed(SUPPRESSED, { failingCheck: "node --test" }));
+    expect(result.failingCheck).toBe("node --test");
+    const done = await publishResult(p, fixJob(), spec, result, RetraceConfig.parse({}));
+    expect(done.note).toBeNull();
+    expect(done.prUrl).toMatch(/\/pull\/\d+$/);
+  });
+
+  it("a suppression of a tool the failing check runs (tsc in the build step): blocked", async () => {
+    const done = await publishResult(
+      p,
+      fixJob(),
+      spec,
+      fixed(SUPPRESSED, { failingCheck: "tsc -p . && node --test" }),
+      RetraceConfig.parse({}),
+    );
+    expect(done.prUrl).toBeNull();
+    expect(done.note).toMatch(/^The policy gate refused the patch.*suppressions \(src\/calc\.js:2\)/);
+  });
+
+  it("a result that does not say what the failing check runs: every suppression is blocked, as before", async () => {
+    const done = await publishResult(p, fixJob(), spec, fixed(SUPPRESSED), RetraceConfig.parse({}));
+    expect(done.prUrl).toBeNull();
+    expect(done.note).toMatch(/suppressions \(src\/calc\.js:2\)/);
+  });
 });
 
 describe("publishResult", () => {
