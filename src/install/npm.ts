@@ -397,13 +397,15 @@ export async function installNpmLockfile(
   if (hit)
     return { dir: hit.dir, paths: cachedPaths(hit.marker.meta), cached: true, lockfile: input.lockfile };
   onMiss?.();
+  const lockHosts = extraHosts(lock, input.policy, ctx.registry);
   const view = npmView(ctx.registry);
   return withSession(
     {
       docker: ctx.docker,
       image,
       limits: ctx.limits,
-      allowHosts: [...npmAllowedHosts(ctx.registry), ...extraHosts(lock, input.policy, ctx.registry)],
+      allowHosts: [...npmAllowedHosts(ctx.registry), ...lockHosts],
+      repositoryHosts: lockHosts,
       routes: view.routes,
       rewriteJson: view.rewriteJson,
       registry: ctx.registry,
@@ -644,14 +646,15 @@ async function resolveAndInstall(
     label: string;
   },
 ): Promise<NpmTreeResult & { tree: Record<string, unknown>; legacyPeerDeps: boolean; key: string }> {
+  const gitHosts = input.policy.allowGit
+    ? manifestGitHosts(input.packageJson, input.policy, ctx.registry)
+    : [];
   const view = npmView(ctx.registry);
   return withInstallSession(
     ctx,
     {
-      allowHosts: [
-        ...npmAllowedHosts(ctx.registry),
-        ...(input.policy.allowGit ? manifestGitHosts(input.packageJson, input.policy, ctx.registry) : []),
-      ],
+      allowHosts: [...npmAllowedHosts(ctx.registry), ...gitHosts],
+      repositoryHosts: gitHosts,
       routes: view.routes,
       rewriteJson: view.rewriteJson,
     },

@@ -77,6 +77,52 @@ export interface EgressProxyOptions {
    * host. Used for the operator's scoped registries, whose tarball URLs npm would not send back through them.
    */
   rewriteJson?: Record<string, string>;
+  /**
+   * `host:port` entries of `allow` that the repository named (git hosts, tarball URLs its lockfile or package.json
+   * names, allowed by its own `install.allowGit`/`allowRemote`), not the operator: the repository is the party
+   * Retrace guards against, so these are reached only at public addresses. A name that resolves to loopback, a
+   * private, link-local or otherwise internal address is refused: the proxy runs on the host, and would
+   * otherwise send the repository's requests to the host's own services or its network.
+   */
+  repositoryHosts?: readonly string[];
+  /** Hosts (`host` or `host:port`) the operator lets repository-named sources reach at internal addresses. */
+  privateHosts?: readonly string[];
+}
+
+/** Addresses that are not the public internet: loopback, private, link-local, shared, unspecified, multicast. */
+const INTERNAL = (() => {
+  const list = new net.BlockList();
+  for (const [net4, bits] of [
+    ["0.0.0.0", 8],
+    ["10.0.0.0", 8],
+    ["100.64.0.0", 10],
+    ["127.0.0.0", 8],
+    ["169.254.0.0", 16],
+    ["172.16.0.0", 12],
+    ["192.0.0.0", 24],
+    ["192.168.0.0", 16],
+    ["198.18.0.0", 15],
+    ["224.0.0.0", 3],
+  ] as const)
+    list.addSubnet(net4, bits, "ipv4");
+  for (const [net6, bits] of [
+    ["::", 128],
+    ["::1", 128],
+    ["fc00::", 7],
+    ["fe80::", 10],
+    ["ff00::", 8],
+  ] as const)
+    list.addSubnet(net6, bits, "ipv6");
+  return list;
+})();
+
+/** A public unicast address (IPv4, IPv6, or IPv4-mapped IPv6 judged by its IPv4 form). */
+export function isPublicAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return !INTERNAL.check(mapped[1]!, "ipv4");
+  if (net.isIPv4(address)) return !INTERNAL.check(address, "ipv4");
+  if (net.isIPv6(address)) return !INTERNAL.check(address, "ipv6");
+  return false;
 }
 
 /** Packuments above this size are passed through unrewritten (npm then fails on the real host, visibly). */
@@ -161,6 +207,29 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     counts.refusals++;
     if (!refused.includes(t)) refused.push(t);
     return false;
+  };
+  const repositoryHosts = new Set((options.repositoryHosts ?? []).map((h) => h.toLowerCase()));
+  const privateHosts = new Set((options.privateHosts ?? []).map((h) => h.toLowerCase()));
+  /**
+   * The address to connect to for an allowed target: resolved once here (so the check and the connection use
+   * the same answer), and refused when the repository named the host and it resolves inside.
+   */
+  const addressFor = async (target: string): Promise<string> => {
+    const t = target.toLowerCase();
+    const host = t.slice(0, t.lastIndexOf(":")).replace(/^\[|\]$/g, "");
+    const address = await resolve(host);
+    if (
+      repositoryHosts.has(t) &&
+      !privateHosts.has(t) &&
+      !privateHosts.has(host) &&
+      !isPublicAddress(address)
+    ) {
+      counts.refusals++;
+      const what = `${t} (the repository names it; it resolves to ${address}, an internal address)`;
+      if (!refused.includes(what)) refused.push(what);
+      throw Object.assign(new Error(`refused: ${what}`), { code: "EINTERNAL" });
+    }
+    return address;
   };
 
   const routes = new Map(Object.entries(options.routes ?? {}).map(([k, v]) => [k.toLowerCase(), new URL(v)]));
@@ -281,23 +350,34 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     const headers = { ...req.headers };
     delete headers["proxy-connection"];
     delete headers["proxy-authorization"];
-    const upstream = http.request(
-      {
-        host: url.hostname,
-        lookup: cachedLookupFn,
-        port: url.port || 80,
-        method: req.method,
-        path: `${url.pathname}${url.search}`,
-        headers,
-        timeout: idleMs,
+    addressFor(target).then(
+      (address) => {
+        const upstream = http.request(
+          {
+            host: address,
+            port: url.port || 80,
+            method: req.method,
+            path: `${url.pathname}${url.search}`,
+            headers,
+            timeout: idleMs,
+          },
+          (up) => {
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            up.pipe(res);
+          },
+        );
+        answerFailures(upstream, res);
+        req.pipe(upstream);
       },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
+      (e: NodeJS.ErrnoException) => {
+        if (e.code !== "EINTERNAL") counts.upstreamErrors++;
+        res.writeHead(e.code === "EINTERNAL" ? 403 : 502, {
+          "content-type": "text/plain",
+          connection: "close",
+        });
+        res.end(e.code === "EINTERNAL" ? `retrace install proxy: ${e.message}\n` : "");
       },
     );
-    answerFailures(upstream, res);
-    req.pipe(upstream);
   });
   server.on("connection", (s) => {
     track(s);
@@ -310,10 +390,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       client.end("HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n");
       return;
     }
-    const [host, port] = [target.slice(0, target.lastIndexOf(":")), Number(target.split(":").pop())];
+    const port = Number(target.split(":").pop());
     counts.tunnels++;
     const upstream = new net.Socket();
-    resolve(host).then(
+    addressFor(target).then(
       (address) => upstream.connect({ host: address, port }),
       (error: Error) => upstream.destroy(error),
     );
@@ -328,6 +408,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       client.pipe(upstream);
     });
     upstream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EINTERNAL") {
+        if (client.writable) client.end("HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n");
+        return;
+      }
       counts.upstreamErrors++;
       if (process.env.RETRACE_PROXY_DEBUG)
         process.stderr.write(`proxy: ${target} ${open ? "open" : "connecting"} ${e.code ?? e.message}\n`);

@@ -36,6 +36,13 @@ export interface RegistryConfig {
    * container so a registry behind a TLS-inspecting proxy or with a private CA verifies there as on the host.
    */
   caFile: string | null;
+  /**
+   * Hosts (`host` or `host:port`) that sources a repository names (with its `install.allowGit`/`allowRemote`) may
+   * reach at internal addresses: the operator's own git server or artifact host on a private network
+   * (`RETRACE_PRIVATE_SOURCE_HOSTS`, comma-separated). Any other repository-named host must resolve to a public
+   * address.
+   */
+  privateSourceHosts?: string[];
 }
 
 export const PUBLIC_NPM_REGISTRY = "https://registry.npmjs.org/";
@@ -213,7 +220,12 @@ export async function readRegistryConfig(env: NodeJS.ProcessEnv = process.env): 
       // no such file
     }
   }
+  const privateSourceHosts = (env.RETRACE_PRIVATE_SOURCE_HOSTS ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== "");
   return {
+    ...(privateSourceHosts.length > 0 ? { privateSourceHosts } : {}),
     npm: withSlash(/^https?:\/\//.test(registry) ? registry : PUBLIC_NPM_REGISTRY),
     ...(Object.keys(npmScopes).length > 0 ? { npmScopes } : {}),
     ...(credentials.length > 0 ? { npmAuth: new RegistryCredentials(credentials) } : {}),

@@ -21,6 +21,8 @@ export interface SessionOptions {
   image?: string;
   limits: InstallLimits;
   allowHosts: readonly string[];
+  /** The entries of `allowHosts` the repository named: reached only at public addresses (`startEgressProxy`). */
+  repositoryHosts?: readonly string[];
   /** Virtual registry hosts the proxy forwards to the configured registry (`startEgressProxy` routes). */
   routes?: Record<string, string>;
   /** Real → virtual registry URLs the proxy rewrites in routed JSON (`startEgressProxy` rewriteJson). */
@@ -80,6 +82,8 @@ export async function withSession<T>(options: SessionOptions, fn: (s: Session) =
   const docker = options.docker ?? connectDocker();
   const proxy = await startEgressProxy({
     allow: options.allowHosts,
+    repositoryHosts: options.repositoryHosts ?? [],
+    privateHosts: options.registry.privateSourceHosts ?? [],
     ...(options.routes ? { routes: options.routes } : {}),
     ...(options.rewriteJson ? { rewriteJson: options.rewriteJson } : {}),
     caFile: options.registry.caFile,
@@ -138,7 +142,7 @@ export async function npmHasAllowFlags(s: Session, image: string): Promise<boole
  */
 export async function withInstallSession<T>(
   ctx: InstallContext,
-  network: Pick<SessionOptions, "allowHosts" | "routes" | "rewriteJson" | "readOnlyDirs">,
+  network: Pick<SessionOptions, "allowHosts" | "repositoryHosts" | "routes" | "rewriteJson" | "readOnlyDirs">,
   fn: (s: Session, image: { image: string; id: string }) => Promise<T>,
 ): Promise<T> {
   const image = installImage(ctx.image);

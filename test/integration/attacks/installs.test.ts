@@ -209,6 +209,7 @@ describeDocker("attacks: installs", () => {
 
   it("…and with install.allowGit on, it runs in the install container only: no host effect", async () => {
     hostile++;
+    const before = gitServer.requests.length;
     process.env.RETRACE_ATTACK_PLANTED = SECRET;
     try {
       await lockfileInstall(
@@ -221,6 +222,9 @@ describeDocker("attacks: installs", () => {
     }
     expect(existsSync(MARKER)).toBe(false);
     expect(grepTree(cacheDir, SECRET)).toBe(false);
+    // The git server is on the host's loopback: a host the repository names is reached at public addresses only
+    // (the repository's own allowGit cannot open the host's services to its requests).
+    expect(gitServer.requests.slice(before)).toEqual([]);
   }, 120_000);
 
   it("git+file:// to a host repository: refused; allowed, the host path does not exist in the container", async () => {
@@ -380,24 +384,29 @@ describeDocker("attacks: installs", () => {
     const port = (silent.address() as AddressInfo).port;
     try {
       const t0 = Date.now();
-      const e = await installNpmLockfile(ctx({ timeoutMs: 8_000 }), {
-        packageJson: JSON.stringify({
-          name: "victim",
-          dependencies: { slow: `git+http://127.0.0.1:${port}/slow.git` },
-        }),
-        lockfile: JSON.stringify({
-          lockfileVersion: 3,
-          packages: {
-            "": { dependencies: { slow: `git+http://127.0.0.1:${port}/slow.git` } },
-            "node_modules/slow": {
-              version: "1.0.0",
-              resolved: `git+http://127.0.0.1:${port}/slow.git#${"a".repeat(40)}`,
+      // The silent server is on loopback: the operator allows it as an internal source host (a repository alone
+      // cannot reach internal addresses), so the install really waits on it.
+      const e = await installNpmLockfile(
+        { ...ctx({ timeoutMs: 8_000 }), registry: { ...cfg(), privateSourceHosts: ["127.0.0.1"] } },
+        {
+          packageJson: JSON.stringify({
+            name: "victim",
+            dependencies: { slow: `git+http://127.0.0.1:${port}/slow.git` },
+          }),
+          lockfile: JSON.stringify({
+            lockfileVersion: 3,
+            packages: {
+              "": { dependencies: { slow: `git+http://127.0.0.1:${port}/slow.git` } },
+              "node_modules/slow": {
+                version: "1.0.0",
+                resolved: `git+http://127.0.0.1:${port}/slow.git#${"a".repeat(40)}`,
+              },
             },
-          },
-        }),
-        lockfileName: "package-lock.json",
-        policy: { ...REGISTRY_ONLY, allowGit: true },
-      }).catch((x: unknown) => x);
+          }),
+          lockfileName: "package-lock.json",
+          policy: { ...REGISTRY_ONLY, allowGit: true },
+        },
+      ).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(InstallFailedError);
       expect((e as InstallFailedError).reason).toMatch(/^timed out after 8 s, the limit of one install/);
       expect(Date.now() - t0).toBeLessThan(30_000);

@@ -32,6 +32,8 @@ const cfg = (npm: string): RegistryConfig => ({
   npm,
   pip: { indexUrl: "http://127.0.0.1:9/simple", extraIndexUrls: [], findLinks: [] },
   caFile: null,
+  // The git server here is on loopback, an internal address: the operator lets repository-named sources reach it.
+  privateSourceHosts: ["127.0.0.1"],
 });
 
 async function repoWith(dir: string, devDependencies: Record<string, string>) {

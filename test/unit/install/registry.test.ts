@@ -8,7 +8,7 @@ import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { routedPath, startEgressProxy } from "../../../src/install/proxy.ts";
+import { isPublicAddress, routedPath, startEgressProxy } from "../../../src/install/proxy.ts";
 import { npmView } from "../../../src/install/npm.ts";
 import {
   hostPort,
@@ -186,6 +186,87 @@ describe("egress proxy", () => {
       await proxy.close();
       allowed.close();
       other.close();
+    }
+  });
+});
+
+describe("egress proxy: hosts the repository names", () => {
+  it("public unicast only: loopback, private, link-local, shared, mapped and unspecified addresses are internal", () => {
+    for (const a of ["8.8.8.8", "104.16.0.1", "2606:4700::1111"]) expect(isPublicAddress(a), a).toBe(true);
+    for (const a of [
+      "127.0.0.1",
+      "127.9.9.9",
+      "10.1.2.3",
+      "172.16.0.1",
+      "172.31.255.255",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::1",
+      "::",
+      "fd00::1",
+      "fe80::1",
+      "::ffff:127.0.0.1",
+      "::ffff:10.0.0.1",
+      "not-an-address",
+    ])
+      expect(isPublicAddress(a), a).toBe(false);
+  });
+
+  it("a repository-named host that resolves inside is refused (plain HTTP and CONNECT); the operator may allow it", async () => {
+    let hits = 0;
+    const server = await new Promise<http.Server>((resolve) => {
+      const s = http.createServer((_req, res) => {
+        hits++;
+        res.end("internal");
+      });
+      s.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    const target = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const ask = async (privateHosts: string[]) => {
+      const proxy = await startEgressProxy({ allow: [target], repositoryHosts: [target], privateHosts });
+      const sock = path.join(proxy.socketDir, "proxy.sock");
+      try {
+        const plain = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = http.request(
+            { socketPath: sock, path: `http://${target}/admin`, headers: { host: target } },
+            (res) => {
+              let body = "";
+              res.on("data", (d) => (body += d));
+              res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+            },
+          );
+          req.on("error", reject);
+          req.end();
+        });
+        const tunnel = await new Promise<string>((resolve) => {
+          const c = net.connect(sock, () => c.write(`CONNECT ${target} HTTP/1.1\r\nhost: ${target}\r\n\r\n`));
+          c.once("data", (d) => {
+            resolve(String(d).split("\r\n")[0]!);
+            c.destroy();
+          });
+        });
+        return { plain, tunnel, refused: proxy.refused() };
+      } finally {
+        await proxy.close();
+      }
+    };
+    try {
+      const refused = await ask([]);
+      expect(refused.plain.status).toBe(403);
+      expect(refused.plain.body).toMatch(
+        /the repository names it; it resolves to 127\.0\.0\.1, an internal address/,
+      );
+      expect(refused.tunnel).toBe("HTTP/1.1 403 Forbidden");
+      expect(refused.refused.join("\n")).toContain(`${target} (the repository names it`);
+      expect(hits).toBe(0);
+      const allowed = await ask(["127.0.0.1"]);
+      expect(allowed.plain).toEqual({ status: 200, body: "internal" });
+      expect(allowed.tunnel).toBe("HTTP/1.1 200 Connection Established");
+      expect(hits).toBe(1);
+    } finally {
+      server.close();
     }
   });
 });
