@@ -1,0 +1,35 @@
+/**
+ * Shapes seen in pasted CI logs (issue 10, the hold7 dev cases): a traceback cut before its file, a runner's
+ * per-file crash line, a failure named only by its result line, describe blocks nested in a report. Each
+ * rule has a case where it must not fire.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const ids = (text: string) => parseLog(text).failures.map((f) => f.test);
+
+describe("pytest: a failure block cut before its traceback names a file", () => {
+  const block = [
+    "=================================== FAILURES ===================================",
+    "_________________________________ test_failing _________________________________",
+    "",
+    "    def test_failing():",
+    ">       assert 1 == 0",
+    "E       assert 1 == 0",
+  ];
+  it("takes the one test file the progress lines ran", () => {
+    expect(
+      ids(["collected 2 items", "", "tests/test_two.py .F     [100%]", "", ...block].join("\n")),
+    ).toEqual(["tests/test_two.py::test_failing"]);
+  });
+  it("keeps the bare title when the progress lines ran two files", () => {
+    const log = ["tests/test_one.py .    [ 50%]", "tests/test_two.py F    [100%]", "", ...block].join("\n");
+    expect(ids(log)).toEqual(["test_failing"]);
+  });
+  it("reads no progress line into a failure on a green run", () => {
+    const log = ["collected 2 items", "", "tests/test_two.py ..    [100%]", "", "2 passed in 0.01s"].join(
+      "\n",
+    );
+    expect(ids(log)).toEqual([]);
+  });
+});
