@@ -33,3 +33,37 @@ describe("pytest: a failure block cut before its traceback names a file", () => 
     expect(ids(log)).toEqual([]);
   });
 });
+
+describe("jest: a ✕ line whose ● block the log never reaches", () => {
+  const head = [
+    " FAIL  src/a.test.js",
+    "  A",
+    '    ✕ takes "b" (24ms)',
+    "    ✕ takes c (4ms)",
+    "    ✓ takes d (9ms)",
+    "",
+    '  ● A › takes "b"',
+    "",
+    "    expect(received).toBe(expected)",
+    "",
+    "      at Object.<anonymous> (src/a.test.js:3:5)",
+  ];
+  it("is a failure of its own when the log ends before jest's Tests: line", () => {
+    expect(ids(head.join("\n")).sort()).toEqual([
+      'src/a.test.js > A > takes "b"',
+      "src/a.test.js > A > takes c",
+    ]);
+  });
+  it("is not added when the log goes on to jest's Tests: line", () => {
+    const log = [...head, "", "Tests:       2 failed, 1 passed, 3 total"].join("\n");
+    expect(ids(log)).toEqual(['src/a.test.js > A > takes "b"']);
+  });
+  it("reads a green listing as no failure", () => {
+    const log = [" PASS  src/a.test.js", "  A", "    ✓ takes d (9ms)", "    ✓ takes e (1 ms)"].join("\n");
+    expect(ids(log)).toEqual([]);
+    expect(parseLog(log).tests.map((t) => t.id)).toEqual([
+      "src/a.test.js > A > takes d",
+      "src/a.test.js > A > takes e",
+    ]);
+  });
+});
