@@ -67,3 +67,27 @@ describe("jest: a ✕ line whose ● block the log never reaches", () => {
     ]);
   });
 });
+
+describe("bun: a paste that starts at a test file's line, without `bun test`'s header", () => {
+  const body = [
+    "index.spec.ts:",
+    "13 | test('run()', async () => {",
+    "14 |   expect(await run('x')).toBe(1);",
+    "error: expect(received).toBe(expected)",
+    "",
+    "      at <anonymous> (/home/me/proj/index.spec.ts:14:43)",
+    "✗ run() [7.16ms]",
+    "✓ other() [0.10ms]",
+  ];
+  it("reads its results once bun's count lines confirm the run", () => {
+    const r = parseLog(
+      [...body, "", " 1 pass", " 1 fail", "Ran 2 tests across 1 files. [104.00ms]"].join("\n"),
+    );
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["index.spec.ts > run()", "index.spec.ts", 14],
+    ]);
+  });
+  it("takes nothing when no bun count line follows", () => {
+    expect(ids(body.join("\n")).filter((t) => t?.includes("run()"))).toEqual([]);
+  });
+});
