@@ -91,3 +91,29 @@ describe("bun: a paste that starts at a test file's line, without `bun test`'s h
     expect(ids(body.join("\n")).filter((t) => t?.includes("run()"))).toEqual([]);
   });
 });
+
+describe("cargo: `---- name stdout ----` blocks pasted from libtest's `failures:` heading", () => {
+  it("are failures under the heading even when their panic is cut", () => {
+    const log = [
+      "failures:",
+      "",
+      "---- a::first stdout ----",
+      "thread 'a::first' panicked at tests/a.rs:19:10:",
+      "boom",
+      "",
+      "---- a::second stdout ----",
+      "running `cargo build`",
+    ].join("\n");
+    expect(ids(log)).toEqual(["a::first", "a::second"]);
+  });
+  it("are not, without the heading and without a panic", () => {
+    const log = ["Some notes:", "", "---- a::second stdout ----", "running `cargo build`"].join("\n");
+    expect(ids(log)).toEqual([]);
+  });
+  it("nor after libtest's closing list of names", () => {
+    const log = ["failures:", "    a::first", "", "---- a::second stdout ----", "running `cargo build`"].join(
+      "\n",
+    );
+    expect(ids(log)).toEqual([]);
+  });
+});
