@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseLog } from "../../../src/logs/index.ts";
+import { prefixOf } from "../../../src/logs/prefix.ts";
 
 const ids = (text: string) => parseLog(text).failures.map((f) => f.test);
 
@@ -115,5 +116,38 @@ describe("cargo: `---- name stdout ----` blocks pasted from libtest's `failures:
       "\n",
     );
     expect(ids(log)).toEqual([]);
+  });
+});
+
+describe("a Jenkins console pasted as a quote: `> 12:04:11 ` before each line", () => {
+  it("knows the bare clock and the quote around a clock as prefixes", () => {
+    expect(prefixOf("12:04:11 beam.ATest > t FAILED")).toEqual({ shape: "clock", length: 9 });
+    expect(prefixOf("> 12:04:11 beam.ATest > t FAILED")).toEqual({ shape: "quote+clock", length: 11 });
+    expect(prefixOf("> [12:04:11] x")).toEqual({ shape: "quote+clock", length: 13 });
+    expect(prefixOf("12:04 x")).toBeNull();
+    expect(prefixOf("123:04:11 x")).toBeNull();
+  });
+});
+
+describe("gradle: a paste that opens inside a failure's stack", () => {
+  const stack = [
+    "        at org.junit.Assert.assertEquals(Assert.java:126)",
+    "        at beam.plots.ATest.testWalk(ATest.java:95)",
+    "",
+  ];
+  const header = [
+    "beam.plots.ATest > testCar FAILED",
+    "    java.lang.AssertionError: expected:<8> but was:<46>",
+  ];
+  it("takes the stack's last frame as a test when a FAILED header of its class follows", () => {
+    const log = [...stack, ...header].map((l) => `> 12:04:11 ${l}`).join("\n");
+    expect(ids(log)).toEqual(["beam.plots.ATest.testWalk", "beam.plots.ATest.testCar"]);
+  });
+  it("does not when the frame's class has no FAILED header", () => {
+    const log = [...stack, "beam.plots.BTest > testCar FAILED", "    java.lang.AssertionError"].join("\n");
+    expect(ids(log)).toEqual(["beam.plots.BTest.testCar"]);
+  });
+  it("does not from a stack alone", () => {
+    expect(ids(stack.join("\n"))).toEqual([]);
   });
 });
