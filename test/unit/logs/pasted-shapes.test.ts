@@ -151,3 +151,31 @@ describe("gradle: a paste that opens inside a failure's stack", () => {
     expect(ids(stack.join("\n"))).toEqual([]);
   });
 });
+
+describe("playwright: the recap's failed list", () => {
+  const recap = [
+    "  3 failed",
+    "    [Chromium] › e2e/a.spec.ts:7:11 › Outer › Inner › works ",
+    "    [Webkit] › e2e/a.spec.ts:7:11 › Outer › Inner › works ",
+  ];
+  it("names its failures when pasted alone, one per test across projects", () => {
+    expect(ids(recap.join("\n"))).toEqual(["e2e/a.spec.ts > Outer > Inner > works"]);
+  });
+  it("adds nothing a failure block already reported", () => {
+    const log = [
+      "Running 1 test using 1 worker",
+      "  1) [Chromium] › e2e/a.spec.ts:7:11 › Outer › Inner › works ──────",
+      "",
+      "    Error: expect(received).toBe(expected)",
+      "      at /w/e2e/a.spec.ts:8:5",
+      "",
+      "  1 failed",
+      "    [Chromium] › e2e/a.spec.ts:7:11 › Outer › Inner › works ",
+      "  2 passed",
+    ].join("\n");
+    expect(ids(log)).toEqual(["e2e/a.spec.ts > Outer > Inner > works"]);
+  });
+  it("is not read from a count line without the recap's entries", () => {
+    expect(ids(["  3 failed", "    see the report", "  4 passed"].join("\n"))).toEqual([]);
+  });
+});
