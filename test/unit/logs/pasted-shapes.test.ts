@@ -179,3 +179,21 @@ describe("playwright: the recap's failed list", () => {
     expect(ids(["  3 failed", "    see the report", "  4 passed"].join("\n"))).toEqual([]);
   });
 });
+
+describe("surefire 2: a recap heading pasted alone, its entries below it", () => {
+  it("reads the entries that name a test method and its fully qualified class", () => {
+    const log = [
+      "Results :",
+      "",
+      "Tests in error: ",
+      "  testLate(org.acme.batch.ParserTests)",
+      "",
+      "Tests run: 13, Failures: 0, Errors: 1, Skipped: 1",
+    ].join("\n");
+    expect(ids(log)).toEqual(["org.acme.batch.ParserTests.testLate"]);
+  });
+  it("reads nothing when the next line is no such entry", () => {
+    expect(ids(["Tests in error: ", "  none, see above"].join("\n"))).toEqual([]);
+    expect(ids(["Failed tests:", "  testLate(ParserTests)"].join("\n"))).toEqual([]);
+  });
+});
