@@ -197,3 +197,32 @@ describe("surefire 2: a recap heading pasted alone, its entries below it", () =>
     expect(ids(["Failed tests:", "  testLate(ParserTests)"].join("\n"))).toEqual([]);
   });
 });
+
+describe("unittest: a test file run as a script, pasted in inline code", () => {
+  const block = (open: string) =>
+    [
+      `${open}======================================================================`,
+      "FAIL: test_empty (__main__.IndriTest)",
+      "----------------------------------------------------------------------",
+      "Traceback (most recent call last):",
+      '  File "/home/me/src/pyndri/tests/pyndri_tests.py", line 121, in setUp',
+      "    self.assertEqual(ret, 0)",
+      "AssertionError: -11 != 0",
+      "",
+    ].join("\n");
+  it("reads the first rule with its backtick, and the place under the test directory", () => {
+    const r = parseLog(block("`"));
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["__main__.IndriTest.test_empty", "tests/pyndri_tests.py", 121],
+    ]);
+  });
+  it("keeps an absolute path that has no test directory", () => {
+    const r = parseLog(block("").replace("/pyndri/tests/", "/pyndri/"));
+    expect(r.failures.map((f) => f.file)).toEqual(["/home/me/src/pyndri/pyndri_tests.py"]);
+  });
+  it("reads no backtick-wrapped rule without a FAIL header as a failure", () => {
+    expect(
+      ids("`======================================================================`\nsome text"),
+    ).toEqual([]);
+  });
+});
