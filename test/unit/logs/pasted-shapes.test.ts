@@ -226,3 +226,23 @@ describe("unittest: a test file run as a script, pasted in inline code", () => {
     ).toEqual([]);
   });
 });
+
+describe("AVA: a test file whose process exited badly", () => {
+  it("is a failure of the file, with no test id", () => {
+    const log = [
+      "   1 passed",
+      "   2 exceptions",
+      "",
+      "  ✖ test/js/app.js exited with a non-zero exit code: 1",
+      "  ✘ [fail]: test/sw.mjs exited due to SIGKILL",
+    ].join("\n");
+    expect(parseLog(log).failures.map((f) => [f.test, f.file, f.errorType])).toEqual([
+      [null, "test/js/app.js", "ExitCode"],
+      [null, "test/sw.mjs", "SIGKILL"],
+    ]);
+  });
+  it("is not read from a process line without AVA's mark, nor from a green run", () => {
+    expect(ids("worker test/js/app.js exited with a non-zero exit code: 1")).toEqual([]);
+    expect(ids(["  ✔ adds", "  ✔ subtracts", "", "  2 tests passed"].join("\n"))).toEqual([]);
+  });
+});
