@@ -246,3 +246,31 @@ describe("AVA: a test file whose process exited badly", () => {
     expect(ids(["  ✔ adds", "  ✔ subtracts", "", "  2 tests passed"].join("\n"))).toEqual([]);
   });
 });
+
+describe("a JavaScript stack from a laptop: the checkout is the directory of its node_modules", () => {
+  const log = (second: string) =>
+    [
+      "  main",
+      "    1) should fail",
+      "",
+      "  0 passing (1s)",
+      "  1 failing",
+      "",
+      "  1) main",
+      "       should fail:",
+      "",
+      "      AssertionError: expected false to equal true",
+      "      at Context.<anonymous> (file:///Users/me/amber/test/integration/a.test.ts:20:12)",
+      second,
+    ].join("\n");
+  it("takes the test's frame relative to it", () => {
+    const r = parseLog(log("      at callFn (/Users/me/amber/node_modules/mocha/lib/runnable.js:387:21)"));
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["main > should fail", "test/integration/a.test.ts", 20],
+    ]);
+  });
+  it("keeps the absolute path when no frame runs through a node_modules above it", () => {
+    const r = parseLog(log("      at callFn (/opt/lib/node_modules/mocha/lib/runnable.js:387:21)"));
+    expect(r.failures.map((f) => f.file)).toEqual(["/Users/me/amber/test/integration/a.test.ts"]);
+  });
+});
