@@ -111,6 +111,12 @@ export function createPytestParser(sink: ParserSink) {
   const progressFailed = new Map<string, { outcome: TestOutcome; lineNo: number }>();
   /** The test files the default-mode progress lines name (a few; more than one says nothing). */
   const progressFiles = new Set<string>();
+  /**
+   * A paste that opens at the last failure block's closing `tests/x.py:40: AssertionError` line, just above the
+   * short summary: the place of the summary's last failure (pytest prints both in the same order), if its file.
+   */
+  let lastLoc: { file: string; line: number; lineNo: number } | null = null;
+  let tailLoc: { file: string; line: number } | null = null;
 
   function record(word: string, id: string, lineNo = 0): void {
     const o = outcomeOf(word);
@@ -273,6 +279,8 @@ export function createPytestParser(sink: ParserSink) {
       }
       const sec = SECTION.exec(text);
       if (sec && (inSession || /^(ERRORS|FAILURES|short test summary info)$/.test(sec[1]!))) {
+        if (sec[1] === "short test summary info" && !inSession && blocks.length === 0 && block === null)
+          tailLoc = lastLoc?.lineNo === lineNo - 1 ? { file: lastLoc.file, line: lastLoc.line } : null;
         closeBlock();
         inSession = true;
         const name = sec[1]!;
@@ -307,6 +315,9 @@ export function createPytestParser(sink: ParserSink) {
           record(x[1]!, x[2]!, lineNo);
           return true;
         }
+        const l0 = text.includes(".py:") ? LOCATION.exec(text) : null;
+        if (l0?.[3] && !l0[1]!.startsWith("/"))
+          lastLoc = { file: sink.path(l0[1]!), line: Number(l0[2]), lineNo };
         // A progress line seen without the session header (pasted from `collected N items` on).
         const pr = text.includes(".py ") ? PROGRESS.exec(text) : null;
         if (pr) {
@@ -396,13 +407,19 @@ export function createPytestParser(sink: ParserSink) {
       closeBlock();
       const emitted = new Set(blocks.map(emit));
       // Failures listed only in the short summary (output cut, or -rf without details).
+      const entries = [...summaryIds.values()];
+      const last =
+        entries.findLast((s) => s.outcome === "failed") ?? entries.findLast((s) => s.outcome === "error");
       for (const s of summaryIds.values()) {
         if (emitted.has(s.id)) continue;
+        const file = sink.path(s.id.split("::")[0]!);
+        const tail = s === last && tailLoc?.file === file ? tailLoc : null;
         const type = s.message ? (/^(\w+(?:Error|Exception))\b/.exec(s.message)?.[1] ?? null) : null;
         sink.failure({
           category: categoryOfError(type, "test"),
           test: s.id,
-          file: sink.path(s.id.split("::")[0]!),
+          file,
+          line: tail?.line ?? null,
           errorType: type,
           message: s.message ?? s.outcome,
           start: s.lineNo,

@@ -274,3 +274,25 @@ describe("a JavaScript stack from a laptop: the checkout is the directory of its
     expect(r.failures.map((f) => f.file)).toEqual(["/Users/me/amber/test/integration/a.test.ts"]);
   });
 });
+
+describe("pytest: a paste that opens at the last block's closing place line", () => {
+  const summary = [
+    "=========================== short test summary info ============================",
+    "FAILED tests/test_a.py::test_one - AssertionError: assert 1",
+    "FAILED tests/test_b.py::test_two - AssertionError: asse...",
+    "========================= 2 failed, 3 passed in 1.31s ==========================",
+  ];
+  it("gives that place to the summary's last failure, in its file", () => {
+    const r = parseLog(["tests/test_b.py:40: AssertionError", ...summary].join("\n"));
+    expect(r.failures.map((f) => [f.test, f.line])).toEqual([
+      ["tests/test_a.py::test_one", null],
+      ["tests/test_b.py::test_two", 40],
+    ]);
+  });
+  it("not when the place is in another file, or not right above the summary", () => {
+    const other = parseLog(["tests/test_a.py:40: AssertionError", ...summary].join("\n"));
+    expect(other.failures.map((f) => f.line)).toEqual([null, null]);
+    const apart = parseLog(["tests/test_b.py:40: AssertionError", "some output", ...summary].join("\n"));
+    expect(apart.failures.map((f) => f.line)).toEqual([null, null]);
+  });
+});
