@@ -169,9 +169,31 @@ export function jsFrameLocation(
     if (!m) continue;
     const file = (m[1] ?? m[2])!;
     if (file.startsWith("node:") || file.includes("node_modules/") || file.startsWith("internal/")) continue;
-    return { file: sink.path(file), line: Number(m[3]), column: Number(m[4]) };
+    return { file: underCheckout(sink.path(file), lines), line: Number(m[3]), column: Number(m[4]) };
   }
   return null;
+}
+
+/**
+ * A machine's absolute path (`/Users/me/proj/test/a.test.ts`) under the directory whose `node_modules/` the same
+ * stack's other frames run through (`/Users/me/proj/node_modules/mocha/…`): that directory is the checkout, and
+ * the path is taken relative to it. The shortest such directory wins (a workspace package's own `node_modules`
+ * sits below the repository's).
+ */
+function underCheckout(file: string, lines: readonly string[]): string {
+  if (!/^(?:\/|[A-Za-z]:\/)/.test(file)) return file;
+  let root: string | null = null;
+  for (const l of lines) {
+    const i = l.indexOf("/node_modules/");
+    if (i < 0) continue;
+    const m = /(?:\/|[A-Za-z]:\/)[^\s()]*$/.exec(l.slice(0, i).replace("file://", "").replace(/\\/g, "/"));
+    if (!m) continue;
+    const dir = `${m[0]}/`;
+    if (file.startsWith(dir) && (root === null || dir.length < root.length)) root = dir;
+  }
+  if (root === null) return file;
+  const rest = file.slice(root.length);
+  return rest.includes("node_modules/") ? file : rest;
 }
 
 /**

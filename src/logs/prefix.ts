@@ -2,7 +2,8 @@
  * Line prefixes that a log carries on every line of a stretch and that no format parser reads: a package
  * build service's elapsed time (`[   26s] `), a build tool's level wrapping another tool's output
  * (`[INFO] --- FAIL: TestX`), docker-compose's service column (`web_1  | `), turborepo's task column
- * (`@acme/web:test: `), a clock (`[12:03:44] `), a markdown quote (`> `). The rule: a prefix of one of these shapes that opens at least RUN consecutive
+ * (`@acme/web:test: `), a clock (`[12:03:44] `, or Jenkins timestamper's bare `12:03:44 `), a markdown quote (`> `),
+ * and a quote around a clock (`> 12:03:44 `, a Jenkins console pasted as a quote). The rule: a prefix of one of these shapes that opens at least RUN consecutive
  * lines is framing, and the parsers see those lines without it. The shape, not the exact text, is
  * compared (`[   26s] ` then `[   27s] `), except docker-compose's and turborepo's, whose name must repeat.
  *
@@ -25,6 +26,8 @@ export const RUN = 3;
 const LEVELS = new Set(["INFO", "ERROR", "WARNING", "WARN", "DEBUG", "TRACE", "FATAL", "NOTICE"]);
 const ELAPSED = /^\[ *\d+(?:\.\d+)?s\] ?/;
 const CLOCK = /^\[(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\] ?/;
+/** Jenkins timestamper's default: `12:04:11 ` before each line, no brackets. */
+const BARE_CLOCK = /^\d\d:\d\d:\d\d(?:[.,]\d{1,6})?(?: |$)/;
 const SERVICE = /^([A-Za-z0-9][\w.-]{0,62}?)(?:[_-]\d+)? *\| ?/;
 /** turborepo: an npm package name (lowercase, maybe scoped), its task (`test`, `dev:test`), a colon. */
 const TURBO = /^((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9._-]*:[a-z0-9][\w.-]*(?::[\w.-]+)*:)(?: |$)/;
@@ -47,8 +50,17 @@ export function prefixOf(text: string): Prefix | null {
   if (c0 === 62 /* > */) {
     const c1 = text.charCodeAt(1);
     if (text.length === 1) return { shape: "quote", length: 1 };
-    if (c1 === 32) return { shape: "quote", length: 2 };
+    if (c1 === 32) {
+      const c2 = text.charCodeAt(2);
+      const clock = c2 === 91 || (c2 >= 48 && c2 <= 57) ? prefixOf(text.slice(2)) : null;
+      if (clock?.shape === "clock") return { shape: "quote+clock", length: 2 + clock.length };
+      return { shape: "quote", length: 2 };
+    }
     return null;
+  }
+  if (c0 >= 48 && c0 <= 57 && text.charCodeAt(2) === 58 /* : */) {
+    const m = BARE_CLOCK.exec(text);
+    if (m) return { shape: "clock", length: m[0].length };
   }
   if (c0 === 64 /* @ */ || (c0 >= 97 && c0 <= 122) || (c0 >= 48 && c0 <= 57)) {
     const colon = text.indexOf(":");

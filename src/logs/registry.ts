@@ -3,6 +3,7 @@
  * runners with distinctive markers, then compilers and linters, then the generic catch-all.
  */
 import type { FormatDefinition } from "./parser.ts";
+import { avaFormat } from "./parsers/ava.ts";
 import { bunFormat } from "./parsers/bun.ts";
 import { cargoFormat } from "./parsers/cargo.ts";
 import { catch2Format } from "./parsers/catch2.ts";
@@ -46,6 +47,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   wdioFormat,
   mochaFormat,
   jasmineFormat,
+  avaFormat,
   goFormat,
   nextestFormat,
   cargoFormat,

@@ -7,6 +7,9 @@
  *
  * Ids are jest's and vitest's, `file > describe … > test` (docs/test-ids.md). A `(fail)` line that is a test's own
  * output (console.log) has neither a duration nor an error before it: it is not taken.
+ *
+ * A paste that starts at a test file's line (`index.spec.ts:`, no `bun test` header) is read the same way, but what
+ * it finds counts only once bun's own closing lines (` 1 fail`, `Ran 1 tests across 1 files.`) confirm the run.
  */
 import {
   BlockBuffer,
@@ -14,6 +17,7 @@ import {
   type FormatDefinition,
   jsFrameLocation,
   type ParserSink,
+  underKnown,
 } from "../parser.ts";
 
 const HEADER = /^bun test v\d+\.\d+/;
@@ -28,13 +32,30 @@ export function createBunParser(sink: ParserSink) {
   let file: string | null = null;
   /** Lines since the last result line: the next `(fail)` test's details. */
   let pending = new BlockBuffer(80, 8_000);
+  /** Headerless: results wait here until bun's count lines confirm the run (null: the run is confirmed). */
+  let unconfirmed: (() => void)[] | null = null;
+  const report = (f: () => void) => {
+    if (unconfirmed === null) f();
+    else if (unconfirmed.length < 10_000) unconfirmed.push(f);
+  };
+  const confirm = () => {
+    if (unconfirmed === null) return;
+    for (const f of unconfirmed) f();
+    unconfirmed = null;
+  };
 
   return {
     line(text: string, lineNo: number): boolean {
       if (!active) {
-        if (text.charCodeAt(0) !== 98 /* b */ || !HEADER.test(text)) return false;
+        if (text.charCodeAt(0) === 98 /* b */ && HEADER.test(text)) {
+          active = true;
+          unconfirmed = null;
+          return true;
+        }
+        const headless = text.endsWith(":") ? FILE.exec(text) : null;
+        if (!headless) return false;
         active = true;
-        return true;
+        unconfirmed = [];
       }
       const f = FILE.exec(text);
       if (f) {
@@ -78,33 +99,39 @@ export function createBunParser(sink: ParserSink) {
           const frames = body.filter((l) => /^\s*at /.test(l));
           const own = frames.filter((l) => file !== null && l.includes(file));
           const loc = jsFrameLocation(own.length > 0 ? own : frames, sink);
-          sink.test(id, "failed", file);
-          sink.failure({
-            category: "test",
-            test: id,
-            file: loc?.file ?? file,
-            line: loc?.line ?? null,
-            column: loc?.column ?? null,
-            errorType: errorType ?? (/^expect\(/.test(message[0] ?? "") ? "AssertionError" : null),
-            message: message.join("\n").trim() || id,
-            stack: block.empty ? null : block.text(),
-            start: block.empty ? lineNo : block.start,
-            end: lineNo,
+          const testFile = file;
+          report(() => {
+            sink.test(id, "failed", testFile);
+            sink.failure({
+              category: "test",
+              test: id,
+              file: loc ? underKnown(loc.file, testFile) : testFile,
+              line: loc?.line ?? null,
+              column: loc?.column ?? null,
+              errorType: errorType ?? (/^expect\(/.test(message[0] ?? "") ? "AssertionError" : null),
+              message: message.join("\n").trim() || id,
+              stack: block.empty ? null : block.text(),
+              start: block.empty ? lineNo : block.start,
+              end: lineNo,
+            });
           });
           return true;
         }
-        sink.test(id, kind === "pass" ? "passed" : "skipped", file);
+        const testFile = file;
+        report(() => sink.test(id, kind === "pass" ? "passed" : "skipped", testFile));
         return true;
       }
       const c = COUNT.exec(text);
       if (c) {
         const n = Number(c[1]);
+        confirm();
         if (c[2] === "pass") sink.summary({ passed: n, failed: 0 });
         else if (c[2] === "fail") sink.summary({ failed: n });
         else sink.summary({ skipped: n, failed: 0 });
         return true;
       }
       if (RAN.test(text)) {
+        confirm();
         active = false;
         file = null;
         return true;
@@ -115,7 +142,9 @@ export function createBunParser(sink: ParserSink) {
       }
       return false;
     },
-    end(): void {},
+    end(): void {
+      unconfirmed = null;
+    },
   };
 }
 

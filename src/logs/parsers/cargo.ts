@@ -33,6 +33,8 @@ export function createCargoParser(sink: ParserSink) {
   let inRun = false;
   let block: { id: string; buf: BlockBuffer; fragment: boolean; evidence: boolean } | null = null;
   let failuresList = false;
+  /** A paste that opens at libtest's `failures:` heading: each `---- name stdout ----` block under it is a failure. */
+  let pastedFailures = false;
   // Tests a progress line marked FAILED and the blocks seen: a FAILED test with no `---- name stdout ----`
   // block (`--nocapture`, or a paste cut before the `failures:` section) is still a failing test.
   let progressFailed: { id: string; lineNo: number; text: string }[] = [];
@@ -135,24 +137,28 @@ export function createCargoParser(sink: ParserSink) {
         flushProgress();
         inRun = true;
         failuresList = false;
+        pastedFailures = false;
         return true;
       }
       if (!inRun) {
         const f = text.startsWith("---- ") ? STDOUT.exec(text) : null;
         if (f) {
           flushBlock();
-          block = { id: f[1]!, buf: new BlockBuffer(), fragment: true, evidence: false };
+          block = { id: f[1]!, buf: new BlockBuffer(), fragment: true, evidence: pastedFailures };
           block.buf.push(text, lineNo);
           return true;
         }
         if (block?.fragment) {
           if (RESULT.test(text)) {
             flushBlock();
+            pastedFailures = false;
             sink.summary(countWords(text));
             return true;
           }
           if (FAILURES.test(text)) {
             flushBlock();
+            // libtest's closing list of names: no block follows it.
+            pastedFailures = false;
             return true;
           }
           const e = FRAGMENT_EVIDENCE.exec(text);
@@ -167,7 +173,12 @@ export function createCargoParser(sink: ParserSink) {
           block.buf.push(text, lineNo);
           return true;
         }
-        return false;
+        if (FAILURES.test(text)) {
+          pastedFailures = true;
+          return true;
+        }
+        if (pastedFailures && text.trim() !== "") pastedFailures = false;
+        return pastedFailures;
       }
       const t = TEST.exec(text);
       if (t) {

@@ -36,6 +36,8 @@ function methodOf(rest: string, cls: string): { cls: string; method: string } {
 }
 
 const FRAME_CLASS = /^\s*at (?:[\w.-]+\/\/?)?((?:[\w$]+\.)+)([\w$]+)\.[\w$<>]+\(/;
+/** A stack frame with its class, method and place: `at pkg.ClassTest.method(ClassTest.java:95)`. */
+const FRAME = /^\s+at (?:[\w.-]+\/\/?)?((?:[\w$]+\.)*[\w$]+)\.([\w$]+)\([\w$.]+:\d+\)$/;
 
 export function createGradleParser(sink: ParserSink) {
   let block: { cls: string; method: string; buf: BlockBuffer } | null = null;
@@ -43,6 +45,17 @@ export function createGradleParser(sink: ParserSink) {
   /** Simple class names seen with their package in a stack frame (Gradle prints JUnit 5 classes by simple name). */
   const packages = new Map<string, string>();
   const qualified = (cls: string) => (cls.includes(".") ? cls : (packages.get(cls) ?? cls));
+  /**
+   * A paste that opens inside a failure's stack, its `Class > method FAILED` header cut: the stack's last frame
+   * (Gradle filters the runner's frames), taken as that test only when a FAILED header of the same class follows.
+   */
+  let orphan: { frames: BlockBuffer; last: RegExpExecArray | null; done: boolean } | null = {
+    frames: new BlockBuffer(80, 8_000),
+    last: null,
+    done: false,
+  };
+  const failedClasses = new Set<string>();
+  const failedIds = new Set<string>();
 
   function flush(): void {
     if (!block) return;
@@ -54,6 +67,8 @@ export function createGradleParser(sink: ParserSink) {
     }
     const cls = qualified(block.cls);
     const id = `${cls}.${block.method}`;
+    if (failedClasses.size < 10_000) failedClasses.add(cls);
+    failedIds.add(id);
     const j = summarizeJava(lines, cls, sink);
     sink.test(id, "failed");
     // `> Task :awsUtilities:test`: a subproject's sources live under its directory (Gradle's default layout).
@@ -74,6 +89,15 @@ export function createGradleParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      if (orphan && !orphan.done) {
+        if (/^\s+at /.test(text)) {
+          orphan.frames.push(text, lineNo);
+          orphan.last = FRAME.exec(text);
+          return false;
+        }
+        if (orphan.frames.empty) orphan = null;
+        else orphan.done = true;
+      }
       if (block) {
         if (/^\s{2,}\S/.test(text)) {
           block.buf.push(text, lineNo);
@@ -126,6 +150,19 @@ export function createGradleParser(sink: ParserSink) {
     },
     end(): void {
       flush();
+      const last = orphan?.last;
+      if (!orphan || !last || !failedClasses.has(last[1]!)) return;
+      const id = `${last[1]!}.${last[2]!}`;
+      if (failedIds.has(id)) return;
+      sink.test(id, "failed");
+      sink.failure({
+        category: "test",
+        test: id,
+        message: "FAILED (the log starts inside its stack)",
+        stack: orphan.frames.text(),
+        start: orphan.frames.start,
+        end: orphan.frames.end,
+      });
     },
   };
 }

@@ -22,7 +22,7 @@ import {
 // JavaScript/TypeScript extension; a displayName holds no `/`.
 const FILE_HEADER =
   /^ ?(PASS|FAIL) {1,2}(?:[^\s/]+ )?(\S+|[^\s/]*(?:\/(?:[^\s/]| (?=[^\s/]))+?)*?\.[cm]?[jt]sx?)(?: \([\d.]+ m?s\))?$/;
-const TEST_LINE = /^(\s+)(✓|✕|○|√|×) (?:(skipped|todo) )?(.+?)(?: \(\d+(?:\.\d+)? m?s\))?$/;
+const TEST_LINE = /^(\s+)(✓|✕|○|√|×) (?:(skipped|todo) )?(.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?$/;
 const BULLET = /^ {2}● (.+)$/;
 const SUMMARY = /^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b/;
 const CODE_FRAME = /^\s*>?\s*\d+ \||^\s+\|/;
@@ -35,6 +35,10 @@ export function createJestParser(sink: ParserSink) {
   let prefix: string | null = null;
   let block: { title: string; file: string | null; buf: BlockBuffer } | null = null;
   let consoleBlock = false;
+  /** `✕` lines, and the ids their `●` blocks gave: a log cut before a block still names its failure. */
+  const crossed = new Map<string, { file: string | null; lineNo: number }>();
+  const blocked = new Set<string>();
+  let sawTests = false;
 
   const idFor = (titles: string, f: string | null) => (f ? `${f} > ${titles}` : titles);
 
@@ -82,7 +86,10 @@ export function createJestParser(sink: ParserSink) {
       start: block.buf.start,
       end: block.buf.end,
     });
-    if (test) sink.test(test, "failed", block.file);
+    if (test) {
+      sink.test(test, "failed", block.file);
+      blocked.add(test);
+    }
     block = null;
   }
 
@@ -116,7 +123,10 @@ export function createJestParser(sink: ParserSink) {
       }
       if ((c0 === 84 || c0 === 83 || c0 === 82) && SUMMARY.test(text)) {
         flush();
-        if (text.startsWith("Tests:")) sink.summary(countWords(text));
+        if (text.startsWith("Tests:")) {
+          sawTests = true;
+          sink.summary(countWords(text));
+        }
         // A suite that failed to run has no test to count: it still makes the run red.
         else if (text.startsWith("Test Suites:")) sink.summary({ failed: 0, error: countWords(text).failed });
         if (text.startsWith("Ran all test suites")) active = false;
@@ -148,6 +158,7 @@ export function createJestParser(sink: ParserSink) {
         const m = t[2]!;
         const outcome = m === "✓" || m === "√" ? "passed" : m === "○" ? "skipped" : "failed";
         sink.test(prefix + t[4]!, outcome, file);
+        if (outcome === "failed" && crossed.size < 10_000) crossed.set(prefix + t[4]!, { file, lineNo });
         return true;
       }
       // A describe title in the verbose listing: an indented plain line.
@@ -161,6 +172,19 @@ export function createJestParser(sink: ParserSink) {
     },
     end(): void {
       flush();
+      // A log that ends before jest's `Tests:` line, cut before some `●` blocks: their `✕` lines are the failures.
+      if (sawTests) return;
+      for (const [id, c] of crossed) {
+        if (blocked.has(id)) continue;
+        sink.failure({
+          category: "test",
+          test: id,
+          file: c.file,
+          message: "failed (the log ends before its details)",
+          start: c.lineNo,
+          end: c.lineNo,
+        });
+      }
     },
   };
 }

@@ -42,6 +42,8 @@ export function createPlaywrightParser(sink: ParserSink) {
   let loose = false;
   let recap: string | null = null;
   const flaky = new Set<string>();
+  /** The recap's failed tests: a paste cut before (or without) their failure blocks still names them. */
+  const recapFailed: { file: string; name: string; lineNo: number; text: string }[] = [];
   const pending: Block[] = [];
   /** The list/line reporter's title of the test declared at `file:line:col`. */
   const titleAt = new Map<string, string>();
@@ -76,6 +78,14 @@ export function createPlaywrightParser(sink: ParserSink) {
           loose = true;
         }
       }
+      // A paste of the recap alone (`  3 failed` then `    [chromium] › a.spec.ts:7:11 › test` lines).
+      if (!active && text.startsWith("  ") && text.endsWith("failed")) {
+        const r0 = RECAP.exec(text);
+        if (r0) {
+          active = true;
+          loose = true;
+        }
+      }
       if (!active) return false;
       const b = BLOCK.exec(block === null && loose && text.endsWith("─") ? `  ${text.trimStart()}` : text);
       if (b) {
@@ -103,9 +113,16 @@ export function createPlaywrightParser(sink: ParserSink) {
         if (/^ {4}\S/.test(text)) {
           const t = idOf(text, sink);
           if (t && recap === "flaky") flaky.add(t.id);
+          if (t && recap === "failed" && recapFailed.length < 10_000)
+            recapFailed.push({ file: t.file, name: t.name, lineNo, text: text.trim() });
           return true;
         }
         recap = null;
+        if (loose && !block) {
+          active = false;
+          loose = false;
+          return text.trim() === "";
+        }
       }
       if (block) {
         if (text === "" || /^\s/.test(text)) {
@@ -155,6 +172,8 @@ export function createPlaywrightParser(sink: ParserSink) {
         }
       }
       const fileOf = (f: string) => paths.get(f) ?? f;
+      /** Tests whose failure block was reported or that proved flaky. */
+      const blocked = new Set<string>();
       for (const o of outcomes) {
         const file = fileOf(o.file);
         const id = `${file} > ${o.name}`;
@@ -176,6 +195,7 @@ export function createPlaywrightParser(sink: ParserSink) {
         p.file = fileOf(p.file);
         p.id = `${p.file} > ${p.name}`;
         if (flaky.has(printed)) {
+          blocked.add(p.id);
           sink.test(p.id, "failed", p.file);
           sink.test(p.id, "passed", p.file);
           continue;
@@ -206,8 +226,26 @@ export function createPlaywrightParser(sink: ParserSink) {
           end: p.buf.end,
         });
         sink.test(p.id, "failed", p.file);
+        blocked.add(p.id);
       }
       pending.length = 0;
+      for (const f of recapFailed) {
+        const file = fileOf(f.file);
+        const id = `${file} > ${f.name}`;
+        if (blocked.has(id)) continue;
+        blocked.add(id);
+        sink.failure({
+          category: "test",
+          test: id,
+          file,
+          message: "failed (the log has no failure block for it)",
+          stack: f.text,
+          start: f.lineNo,
+          end: f.lineNo,
+        });
+        sink.test(id, "failed", file);
+      }
+      recapFailed.length = 0;
     },
   };
 }

@@ -36,6 +36,8 @@ const XDIST = new RegExp(
 const FINAL =
   /^(?:=+ )?((?:\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?|rerun|subtests (?:passed|failed))(?:, )?)+) in [\d.]+s(?: \([^)]*\))?(?: =+)?$/;
 const E_LINE = /^E {1,3}(.*)$/;
+/** A default-mode progress line: `tests/test_x.py .F.s    [ 40%]`. */
+const PROGRESS = new RegExp(`^(${PY_PATH}) [.FEsxX]+(?: +\\[ *\\d+%\\])?$`);
 /** A fixture error names the test's place as `file /abs/tests/test_x.py, line 12`. */
 const MISSING_FIXTURE = /^\s+fixture '\w+' not found$/;
 const FIXTURE_FILE = new RegExp(`^file (${PY_PATH}), line (\\d+)$`);
@@ -107,6 +109,14 @@ export function createPytestParser(sink: ParserSink) {
 
   /** `-v` progress lines that say FAILED/ERROR: failures of their own when the log has no section naming any. */
   const progressFailed = new Map<string, { outcome: TestOutcome; lineNo: number }>();
+  /** The test files the default-mode progress lines name (a few; more than one says nothing). */
+  const progressFiles = new Set<string>();
+  /**
+   * A paste that opens at the last failure block's closing `tests/x.py:40: AssertionError` line, just above the
+   * short summary: the place of the summary's last failure (pytest prints both in the same order), if its file.
+   */
+  let lastLoc: { file: string; line: number; lineNo: number } | null = null;
+  let tailLoc: { file: string; line: number } | null = null;
 
   function record(word: string, id: string, lineNo = 0): void {
     const o = outcomeOf(word);
@@ -212,11 +222,18 @@ export function createPytestParser(sink: ParserSink) {
     }
     const category: FailureCategory =
       key.kind === "collect" ? categoryOfError(errorType, "import") : categoryOfError(errorType, "test");
-    // No short summary (-rN, or output cut): the node id from the test file the traceback starts in.
+    // No short summary (-rN, or output cut): the node id from the test file the traceback starts in, or,
+    // when the traceback is cut before naming a file, the one test file the progress lines ran.
+    const ownFile =
+      b.firstFile && !b.firstFile.startsWith("/")
+        ? sink.path(b.firstFile)
+        : progressFiles.size === 1
+          ? [...progressFiles][0]!
+          : null;
     const test =
       id ??
-      (key.kind !== "collect" && b.firstFile && !b.firstFile.startsWith("/")
-        ? `${sink.path(b.firstFile)}::${key.name.replace(/^([^[]*)/, (s) => s.replace(/\./g, "::"))}`
+      (key.kind !== "collect" && ownFile
+        ? `${ownFile}::${key.name.replace(/^([^[]*)/, (s) => s.replace(/\./g, "::"))}`
         : key.name);
     sink.failure({
       category,
@@ -262,6 +279,8 @@ export function createPytestParser(sink: ParserSink) {
       }
       const sec = SECTION.exec(text);
       if (sec && (inSession || /^(ERRORS|FAILURES|short test summary info)$/.test(sec[1]!))) {
+        if (sec[1] === "short test summary info" && !inSession && blocks.length === 0 && block === null)
+          tailLoc = lastLoc?.lineNo === lineNo - 1 ? { file: lastLoc.file, line: lastLoc.line } : null;
         closeBlock();
         inSession = true;
         const name = sec[1]!;
@@ -294,6 +313,15 @@ export function createPytestParser(sink: ParserSink) {
         const x = text.startsWith("[gw") ? XDIST.exec(text) : null;
         if (x) {
           record(x[1]!, x[2]!, lineNo);
+          return true;
+        }
+        const l0 = text.includes(".py:") ? LOCATION.exec(text) : null;
+        if (l0?.[3] && !l0[1]!.startsWith("/"))
+          lastLoc = { file: sink.path(l0[1]!), line: Number(l0[2]), lineNo };
+        // A progress line seen without the session header (pasted from `collected N items` on).
+        const pr = text.includes(".py ") ? PROGRESS.exec(text) : null;
+        if (pr) {
+          if (progressFiles.size < 2) progressFiles.add(sink.path(pr[1]!));
           return true;
         }
         // `pytest -q` prints its count line without rules and without a session header.
@@ -364,6 +392,10 @@ export function createPytestParser(sink: ParserSink) {
         return true;
       }
       if (INTERRUPTED.test(text)) return true;
+      if (section === "none" && text.includes(".py ")) {
+        const pr = PROGRESS.exec(text);
+        if (pr && progressFiles.size < 2) progressFiles.add(sink.path(pr[1]!));
+      }
       const v = text.includes(".py::") ? VERBOSE.exec(text) : null;
       if (v) record(v[2]!, v[1]!, lineNo);
       const x = !v && text.startsWith("[gw") ? XDIST.exec(text) : null;
@@ -375,13 +407,19 @@ export function createPytestParser(sink: ParserSink) {
       closeBlock();
       const emitted = new Set(blocks.map(emit));
       // Failures listed only in the short summary (output cut, or -rf without details).
+      const entries = [...summaryIds.values()];
+      const last =
+        entries.findLast((s) => s.outcome === "failed") ?? entries.findLast((s) => s.outcome === "error");
       for (const s of summaryIds.values()) {
         if (emitted.has(s.id)) continue;
+        const file = sink.path(s.id.split("::")[0]!);
+        const tail = s === last && tailLoc?.file === file ? tailLoc : null;
         const type = s.message ? (/^(\w+(?:Error|Exception))\b/.exec(s.message)?.[1] ?? null) : null;
         sink.failure({
           category: categoryOfError(type, "test"),
           test: s.id,
-          file: sink.path(s.id.split("::")[0]!),
+          file,
+          line: tail?.line ?? null,
           errorType: type,
           message: s.message ?? s.outcome,
           start: s.lineNo,

@@ -70,6 +70,8 @@ export function createSurefireParser(sink: ParserSink) {
   const details: Detail[] = [];
   const classes = new Map<string, string>(); // simple name → fully qualified
   let recap: "Failures" | "Errors" | "Flakes" | null = null;
+  /** A headless Surefire 2 recap heading (`Tests in error: `) waiting for its first entry. */
+  let headless: "Failures" | "Errors" | null = null;
   const recapEntries: {
     cls: string;
     method: string;
@@ -121,6 +123,15 @@ export function createSurefireParser(sink: ParserSink) {
 
   return {
     line(raw: string, lineNo: number): boolean {
+      // Surefire 2's recap heading pasted alone, without Maven's prefixes (`Tests in error: `): it opens the recap
+      // only when the next line is an entry naming a test method and its fully qualified class.
+      if (headless !== null && !active) {
+        const first = raw.trim() === "" ? null : LEGACY_ENTRY.exec(raw);
+        if (first && /^(?:[a-z_][\w$]*\.)+[A-Z][\w$]*$/.test(first[2]!)) {
+          active = true;
+          recap = headless;
+        } else if (raw.trim() !== "") headless = null;
+      }
       // Quick reject before any test run was seen: only a Maven-prefixed line or a Surefire line can start one.
       if (!active && !detail) {
         const c0 = raw.charCodeAt(0);
@@ -175,6 +186,10 @@ export function createSurefireParser(sink: ParserSink) {
       if (!active && p && (RECAP_HEAD.test(text) || TOTAL.test(text) || text === "Results:")) active = true;
       // Surefire 2's recap pasted without Maven's prefixes: its heading carries the first entry, a test method
       // and its fully qualified class (`Failed tests:   testX(pkg.Class): message`).
+      if (!active && !p && /^(?:Failed tests|Tests in error): ?$/.test(text)) {
+        headless = text.startsWith("F") ? "Failures" : "Errors";
+        return true;
+      }
       if (!active && !p && text.startsWith(text.startsWith("F") ? "Failed tests: " : "Tests in error: ")) {
         const first = LEGACY_ENTRY.exec(`  ${text.replace(/^[^:]+: +/, "")}`);
         if (first && /^(?:[a-z_][\w$]*\.)+[A-Z][\w$]*$/.test(first[2]!)) active = true;

@@ -21,7 +21,8 @@ const PARENT = /^(\w+) \(([\w.]+)\) \.\.\. ?$/;
 const DESCRIBED = /^(?: {2})?(test\w*) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)$/;
 const DOC_OUTCOME = / \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/;
 const HEADER = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\w+) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)$/;
-const RULE_EQ = /^={40,}$/;
+// A rule may keep the backtick of the inline code it was pasted in (`` `===…``).
+const RULE_EQ = /^`?={40,}`?$/;
 const RULE_DASH = /^-{40,}$/;
 const RAN = /^Ran \d+ tests? in [\d.]+s$/;
 const RESULT = /^(OK|FAILED)(?: \(.*\))?$/;
@@ -53,6 +54,12 @@ function rootOf(id: string, lines: readonly string[]): string | null {
     for (let n = dotted.length; n > 0; n--) {
       const suffix = `/${dotted.slice(0, n).join("/")}.py`;
       if (norm.endsWith(suffix)) return norm.slice(0, norm.length - suffix.length + 1);
+    }
+    // A test file run as a script (`__main__.Class`) names no module: a test directory in its path
+    // (`/home/u/proj/tests/test_x.py`) is taken as the checkout's own.
+    if (dotted[0] === "__main__") {
+      const m = /^(.*\/)(?:tests?|testing)\/[^/]+\.py$/.exec(norm);
+      if (m) return m[1]!;
     }
   }
   return null;
