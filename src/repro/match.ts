@@ -60,7 +60,6 @@ export function messagesAgree(reported: string | null, observed: string): boolea
   return b.includes(a) || (b.length >= 8 && a.includes(b));
 }
 
-/** Reported output lines all appear, in order, among the observed lines (normalized). */
 /**
  * The keys of reported lines, each with whether its timestamps are kept: a line whose only content is a
  * timestamp (a date library's result) is compared as written, never as a bare `<time>` placeholder.
@@ -81,6 +80,7 @@ function observedKeys(observedText: string): { masked: string; literal: string }
     .filter((l) => l.masked !== "");
 }
 
+/** Reported output lines all appear, in order, among the observed lines (normalized). */
 export function outputAppears(reported: string[], observedText: string): boolean {
   const want = wantedKeys(reported);
   if (want.length === 0) return false;
