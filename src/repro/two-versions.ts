@@ -92,7 +92,7 @@ const GOOD_AFTER =
  * versions named with them are the regression's, the bad side.
  */
 const REGRESSED =
-  /\b(?:stopped|ceased) (?:\w+ing)\b|\bno longer\b|\b(?:does|do|did|is|are|will|would)\s*(?:n'?t|not)\b[^.\n]{0,160}?\b(?:any ?more|now)\b/i;
+  /\b(?:stopped|ceased) (?:\w+ing)\b|\bno longer\b|\b(?:does|do|did|is|are|will|would)\s*(?:n'?t|not)\b[^.\n]{0,160}?\bany ?more\b/i;
 
 /** How a side's label can be written in prose: `python3.12` is also "3.12", "Python 3.12". */
 function labelPattern(label: string): RegExp {
