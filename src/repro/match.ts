@@ -1,7 +1,7 @@
 /**
  * Compare one run with what the report says happens, then fold the repeats into a verdict.
  */
-import { looseKey, normalizedLines } from "./normalize.ts";
+import { looseKey, normalizedLines, timeIsTheClaim } from "./normalize.ts";
 import type { RaisedException } from "./outcome.ts";
 import type { ReportedBehaviour, Verdict } from "./result.ts";
 
@@ -52,23 +52,46 @@ function sameExceptionType(reported: string, observed: string): boolean {
 /** Reported and observed messages agree when equal after normalization, or one contains the other (reporters truncate). */
 export function messagesAgree(reported: string | null, observed: string): boolean {
   if (!reported) return true;
-  const a = looseKey(reported);
-  const b = looseKey(observed);
+  // A message that is nothing but a timestamp once masked is compared as written (see `timeIsTheClaim`).
+  const times = !timeIsTheClaim(reported);
+  const a = looseKey(reported, { times });
+  const b = looseKey(observed, { times });
   if (a === "" || a === b) return true;
   return b.includes(a) || (b.length >= 8 && a.includes(b));
 }
 
+/**
+ * The keys of reported lines, each with whether its timestamps are kept: a line whose only content is a
+ * timestamp (a date library's result) is compared as written, never as a bare `<time>` placeholder.
+ */
+function wantedKeys(reported: string[]): { key: string; literal: boolean }[] {
+  return reported
+    .map((r) => {
+      const literal = timeIsTheClaim(r);
+      return { key: looseKey(r, { times: !literal }), literal };
+    })
+    .filter((w) => w.key !== "");
+}
+
+/** Observed lines as keys, timestamps masked and as printed (blank lines dropped). */
+function observedKeys(observedText: string): { masked: string; literal: string }[] {
+  return normalizedLines(observedText, { times: false })
+    .map((l) => ({ masked: looseKey(l), literal: looseKey(l, { times: false }) }))
+    .filter((l) => l.masked !== "");
+}
+
 /** Reported output lines all appear, in order, among the observed lines (normalized). */
 export function outputAppears(reported: string[], observedText: string): boolean {
-  const want = reported.map(looseKey).filter((l) => l !== "");
+  const want = wantedKeys(reported);
   if (want.length === 0) return false;
-  const have = normalizedLines(observedText).map(looseKey);
+  const have = observedKeys(observedText);
   // Reporters space brackets differently from the runtime's printer: `{c: {'12': '1'}}` vs `{ c: { '12': '1' } }`.
   const compact = (s: string) => s.replace(/\s+/g, "");
   let i = 0;
-  for (const line of have) {
+  for (const h of have) {
     if (i >= want.length) break;
-    const w = want[i]!;
+    const w = want[i]!.key;
+    const line = want[i]!.literal ? h.literal : h.masked;
     if (
       line === w ||
       (w.length >= 6 && line.includes(w)) ||
@@ -79,8 +102,10 @@ export function outputAppears(reported: string[], observedText: string): boolean
   if (i === want.length) return true;
   // A printed structure laid out over other lines than the reporter's runtime did (Node's inspect breaks
   // objects at another width from version to version): the same characters, in order, whitespace aside.
-  const wanted = compact(want.join(""));
-  return /[[{(]/.test(wanted) && wanted.length >= 12 && compact(have.join("")).includes(wanted);
+  const literal = want.some((w) => w.literal);
+  const wanted = compact(want.map((w) => w.key).join(""));
+  const printed = compact(have.map((h) => (literal ? h.literal : h.masked)).join(""));
+  return /[[{(]/.test(wanted) && wanted.length >= 12 && printed.includes(wanted);
 }
 
 const NEEDS_RULES: {
@@ -209,12 +234,17 @@ function undefinedName(run: RunObservation): RunMatch | null {
   };
 }
 
+/** A reported line's key: timestamps masked, unless the timestamp is the claim itself. */
+const claimKey = (line: string) => looseKey(line, { times: !timeIsTheClaim(line) });
+
 /** Every expected line printed as a whole line of its own (normalized). */
 function expectedPrinted(expected: string[], observedText: string): boolean {
-  const want = expected.map(looseKey).filter((l) => l !== "");
+  const want = wantedKeys(expected);
   if (want.length === 0) return false;
-  const have = new Set(normalizedLines(observedText).map((l) => looseKey(l).replace(/\s+/g, "")));
-  return want.every((w) => have.has(w.replace(/\s+/g, "")));
+  const have = observedKeys(observedText);
+  const masked = new Set(have.map((h) => h.masked.replace(/\s+/g, "")));
+  const literal = new Set(have.map((h) => h.literal.replace(/\s+/g, "")));
+  return want.every((w) => (w.literal ? literal : masked).has(w.key.replace(/\s+/g, "")));
 }
 
 const quoteList = (xs: string[]) => xs.map((x) => `\`${x}\``).join(", ");
@@ -232,7 +262,7 @@ export function matchRun(
   const combined = `${run.stdout}\n${run.stderr}`;
   const showsExpected =
     expected.length > 0 &&
-    !expected.every((e) => reported.output.some((o) => looseKey(o) === looseKey(e))) &&
+    !expected.every((e) => reported.output.some((o) => claimKey(o) === claimKey(e))) &&
     expectedPrinted(expected, run.stdout);
   const reportedType = reported.kind === "exception" ? shortType(reported.exceptionType ?? "") : "";
   if (run.exception && !sameExceptionType(reportedType || "-", run.exception.type)) {
@@ -272,19 +302,31 @@ export function matchRun(
         "How long does the code take for you? If it waits for input or a server, could you make it self-contained? (Maintainers: a longer `--timeout` may let it finish.)",
     };
   }
+  // The error the report shows as the correct behaviour (the good transcript's, one it says "used to" be
+  // raised): raising it is the behaviour the report asks for, never the claim.
+  if (
+    run.exception &&
+    expectedException &&
+    sameExceptionType(expectedException.type, run.exception.type) &&
+    messagesAgree(expectedException.message, run.exception.message) &&
+    !(
+      reported.kind === "exception" &&
+      reported.exceptionType &&
+      sameExceptionType(reported.exceptionType, run.exception.type)
+    )
+  ) {
+    const claim =
+      reported.kind === "exception" && reported.exceptionType
+        ? `the reported \`${reported.exceptionType}\``
+        : reported.output.length > 0
+          ? `the reported ${quoteList(reported.output.slice(0, 4))}`
+          : "the reported behaviour";
+    return {
+      kind: "clean",
+      detail: `raised \`${observedFailure}\`, the error the report shows as the correct behaviour, not ${claim}: the run shows the behaviour the report calls correct (fixed here, or never broken on this runtime)`,
+    };
+  }
   if (reported.kind === "exception" && reported.exceptionType) {
-    if (
-      run.exception &&
-      expectedException &&
-      sameExceptionType(expectedException.type, run.exception.type) &&
-      messagesAgree(expectedException.message, run.exception.message) &&
-      !sameExceptionType(reported.exceptionType, run.exception.type)
-    ) {
-      return {
-        kind: "clean",
-        detail: `raised \`${observedFailure}\`, the error the report shows as the correct behaviour, not the reported \`${reported.exceptionType}\` (fixed here, or never broken on this runtime)`,
-      };
-    }
     if (run.exception) {
       const sameType = sameExceptionType(reported.exceptionType, run.exception.type);
       if (sameType && messagesAgree(reported.exceptionMessage, run.exception.message)) {
@@ -308,8 +350,12 @@ export function matchRun(
     if (
       shortType(reported.exceptionType) === "Error" &&
       reported.exceptionMessage &&
-      looseKey(reported.exceptionMessage).length >= 8 &&
-      normalizedLines(run.stderr).some((l) => looseKey(l).includes(looseKey(reported.exceptionMessage!)))
+      claimKey(reported.exceptionMessage).length >= 8 &&
+      normalizedLines(run.stderr, { times: false }).some((l) =>
+        looseKey(l, { times: !timeIsTheClaim(reported.exceptionMessage!) }).includes(
+          claimKey(reported.exceptionMessage!),
+        ),
+      )
     ) {
       return {
         kind: "match",

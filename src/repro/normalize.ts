@@ -5,14 +5,24 @@
 
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
 
-export function normalizeText(text: string): string {
+export interface NormalizeOptions {
+  /**
+   * Mask timestamps as `<time>` (the default). False keeps them as printed: where the timestamp is the whole
+   * claim (a date library's output), masking it would erase the evidence.
+   */
+  times?: boolean;
+}
+
+const ISO_TIME = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}([.,]\d+)?)?(Z|[+-]\d{2}:?\d{2})?\b/g;
+const CLOCK_TIME = /\b\d{2}:\d{2}:\d{2}(\.\d+)?\b/g;
+
+export function normalizeText(text: string, options: NormalizeOptions = {}): string {
+  const unified = text.replace(ANSI, "").replace(/\r\n?/g, "\n");
+  // Timestamps: ISO 8601 and "2024-01-02 03:04:05" (Python logging writes "03:04:05,123").
+  const timed =
+    options.times === false ? unified : unified.replace(ISO_TIME, "<time>").replace(CLOCK_TIME, "<time>");
   return (
-    text
-      .replace(ANSI, "")
-      .replace(/\r\n?/g, "\n")
-      // Timestamps: ISO 8601 and "2024-01-02 03:04:05".
-      .replace(/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?\b/g, "<time>")
-      .replace(/\b\d{2}:\d{2}:\d{2}(\.\d+)?\b/g, "<time>")
+    timed
       // Memory addresses and object ids.
       .replace(/\b0x[0-9a-fA-F]{4,}\b/g, "0x<addr>")
       .replace(/\bid=\d{5,}\b/g, "id=<id>")
@@ -35,16 +45,30 @@ export function normalizeText(text: string): string {
 }
 
 /** Lines of normalized text, blank lines dropped. */
-export function normalizedLines(text: string): string[] {
-  return normalizeText(text)
+export function normalizedLines(text: string, options: NormalizeOptions = {}): string[] {
+  return normalizeText(text, options)
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l !== "");
 }
 
+/**
+ * True when a reported line (or message) holds a timestamp and, once its volatile values are masked, nothing
+ * but placeholders, punctuation and at most one short word (`"<time>"`, `Moment<<time>>`, `[Date: <time>]`):
+ * the timestamp is then the claim itself (a date library's result), not the noise around one, and a masked
+ * placeholder must never be the whole evidence. A logger's line (`<time> ERROR boom`) says more and stays masked.
+ */
+export function timeIsTheClaim(text: string): boolean {
+  const masked = normalizeText(text);
+  if (!masked.includes("<time>")) return false;
+  const rest = masked.replace(/<[a-z]+>/g, " ");
+  const words = rest.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  return words.length <= 1 && words.join("").length <= 10;
+}
+
 /** Quotes are written differently by reporters and runtimes ('x' vs "x" vs ‘x’): compare without them. */
-export function looseKey(text: string): string {
-  return normalizeText(text)
+export function looseKey(text: string, options: NormalizeOptions = {}): string {
+  return normalizeText(text, options)
     .replace(/[‘’“”'"`]/g, "")
     .replace(/\s+/g, " ")
     .trim()

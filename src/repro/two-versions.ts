@@ -80,7 +80,19 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const BAD =
   /\b(ought to be (?:patched|fixed|changed)|should be (?:patched|fixed|changed)|needs? (?:a )?fix|broken|regress\w*|wrong|incorrect|bug(?:gy)?|fails?|failing|since upgrading|after upgrading|crash\w*|not work\w*|doesn'?t work)\b|\bsince\s+(?:python\s*|node(?:\.js)?\s*|v(?:ersion)?\s*)?\d/i;
 const GOOD_BEFORE =
-  /\b(?:behaves? like|behave as|like|as (?:in|on|with)|matches|same as|correct(?:ly)? (?:in|on)|works? (?:in|on|with)|fine (?:in|on|with)|fixed in)\s+(?:in\s+|on\s+)?$/i;
+  /\b(?:behaves? like|behave as|like|as (?:in|on|with)|matches|same as|correct(?:ly)? (?:in|on)|works? (?:in|on|with)|worked (?:in|on|with)|fine (?:in|on|with)|fixed in|(?:and |as |so )did)\s+(?:in\s+|on\s+)?$/i;
+/**
+ * Words right after a label that say it behaved as it should, in the past of a regression: "3.13.0 did raise
+ * it", "3.10 used to return 1", "3.12 worked", "3.9 was fine", "whereas 4.1 did".
+ */
+const GOOD_AFTER =
+  /^\s*(?:(?:and|or)\s+(?:earlier|older|before|below)\s+)?(?:(?:still|correctly|properly)\s+)?(?:did(?!\s*(?:n[o']?t|not))\b|used to\b|worked\b|works (?:fine|correctly|as expected)\b|was (?:fine|correct|ok)\b|behaved\b|(?:correctly\s+)?raised\b)/i;
+/**
+ * Words saying a behaviour went away ("stopped raising", "no longer raises", "does not raise … any more"): the
+ * versions named with them are the regression's, the bad side.
+ */
+const REGRESSED =
+  /\b(?:stopped|ceased) (?:\w+ing)\b|\bno longer\b|\b(?:does|do|did|is|are|will|would)\s*(?:n'?t|not)\b[^.\n]{0,160}?\bany ?more\b/i;
 
 /** How a side's label can be written in prose: `python3.12` is also "3.12", "Python 3.12". */
 function labelPattern(label: string): RegExp {
@@ -94,11 +106,14 @@ export function verdictFor(label: string, text: string): "bad" | "good" | null {
   const re = labelPattern(label);
   let bad = 0;
   let good = 0;
-  for (const clause of text.split(/[.;!?](?=\s|$)|\n|,\s*(?:so|but|and|while|whereas)\b/)) {
+  for (const clause of text.split(
+    /[.;!?](?=\s|$)|\n|,\s*(?:so|but|and|while|whereas)\b|\b(?:whereas|while)\b/,
+  )) {
     for (const m of clause.matchAll(re)) {
       const before = clause.slice(0, m.index ?? 0);
-      if (GOOD_BEFORE.test(before)) good++;
-      else if (BAD.test(clause)) bad++;
+      const after = clause.slice((m.index ?? 0) + m[0].length);
+      if (GOOD_BEFORE.test(before) || GOOD_AFTER.test(after)) good++;
+      else if (BAD.test(clause) || REGRESSED.test(clause)) bad++;
     }
   }
   return bad > good ? "bad" : good > bad ? "good" : null;
@@ -113,10 +128,10 @@ export function leadVerdict(lead: string): "bad" | "good" | null {
   const bad =
     /\b(?:unexpected(?:ly)?|not (?:as )?expected|wrong|incorrect|broken|bug(?:gy)?|fails?|failing|regress\w*|not work\w*|doesn'?t work)\b/.test(
       text,
-    );
+    ) || REGRESSED.test(text);
   const good =
     !bad &&
-    /\b(?:(?:behaves?|works?|worked|working|is|as)\s+(?:as\s+)?expected|expected\s+(?:behaviou?r|result|output)|works?(?:\s+fine|\s+correctly)?|correct(?:ly)?|fine|good)\b/.test(
+    /\b(?:(?:behaves?|works?|worked|working|is|as)\s+(?:as\s+)?expected|expected\s+(?:behaviou?r|result|output)|works?(?:\s+fine|\s+correctly)?|correct(?:ly)?|fine|good|did (?:raise|throw|work|return)|used to|worked|(?:and |as |so )did)\b/.test(
       text,
     );
   return bad ? "bad" : good ? "good" : null;
@@ -130,6 +145,37 @@ function sameOutcome(a: Side, b: Side): boolean {
   if (a.exception || b.exception)
     return a.exception?.type === b.exception?.type && a.exception?.message === b.exception?.message;
   return a.output.join("\n").replace(/\s+/g, "") === b.output.join("\n").replace(/\s+/g, "");
+}
+
+/**
+ * Words saying an error is the expected behaviour: "stopped raising X", "no longer raises X", "does not raise X
+ * any more", "should raise X", "used to raise X". An error named so is never the claim.
+ */
+export function errorWanted(type: string, text: string): boolean {
+  const t = esc(type);
+  const lead =
+    "(?:stopped|ceased)\\s+(?:raising|throwing)|no\\s+longer\\s+(?:raises?|throws?)|(?:should|used to|is supposed to|is expected to|must)\\s+(?:raise|throw)";
+  const direct = new RegExp(`\\b(?:${lead})\\b[^\\n]{0,40}?\\b${t}\\b`, "i");
+  const anyMore = new RegExp(
+    `\\b(?:does|do|did|will)\\s*(?:n'?t|not)\\s+(?:raise|throw)\\b[^\\n]{0,40}?\\b${t}\\b[^\\n]{0,160}?\\bany ?more\\b`,
+    "i",
+  );
+  return direct.test(text) || anyMore.test(text);
+}
+
+/**
+ * Sides whose short labels collide (`Python 3.13.2` and `Python 3.13.0` are both "3.13") are named by their
+ * full versions, so the report's words about "3.13.0" reach the right side.
+ */
+function distinctLabels(sides: Side[]): Side[] {
+  const count = (label: string) => sides.filter((s) => s.label === label).length;
+  if (sides.every((s) => count(s.label) === 1)) return sides;
+  const full = (s: Side) =>
+    /^Python (\d+\.\d+\.\d+\S*)/m.exec(s.block.value)?.[1] ??
+    /^(?:Welcome to )?Node\.js v?(\d+\.\d+\.\d+)/m.exec(s.block.value)?.[1] ??
+    null;
+  const relabelled = sides.map((s) => (count(s.label) > 1 ? { ...s, label: full(s) ?? s.label } : s));
+  return new Set(relabelled.map((s) => s.label)).size === relabelled.length ? relabelled : sides;
 }
 
 /** The two sides of a report that shows one session twice with different results; null when it does not. */
@@ -148,9 +194,27 @@ export function twoVersions(report: ParsedReport, blocks: ReportBlock[]): TwoVer
   const first = sessions[0]!;
   const same = sessions.filter((b) => inputs(b) === inputs(first));
   if (same.length < 2) return null;
-  const sides = same.map(sideOf);
+  const sides = distinctLabels(same.map(sideOf));
   if (sides.every((s) => sameOutcome(s, sides[0]!))) return null;
   const text = `${report.title}\n${report.proseWithCode}`;
+
+  // 0. The report says the error one side raises is the right behaviour ("stopped raising `ValueError`", "no
+  // longer raises ValueError", "does not raise ValueError any more", "should raise ValueError"): the side that
+  // raises it is the good one, whatever else the words say, and the clean side is the reported bug.
+  const raising = sides.filter((s) => s.exception);
+  if (raising.length === 1 && sides.length === 2) {
+    const type = raising[0]!.exception!.type.split(".").pop() ?? "";
+    if (type && errorWanted(type, text)) {
+      const good = raising[0]!;
+      const bad = sides.find((s) => s !== good)!;
+      return {
+        bad,
+        good,
+        sides,
+        why: `the report says \`${type}\` should be raised (it stopped being raised), so \`${good.label}\`, which raises it, is the expected behaviour and \`${bad.label}\` the reported bug`,
+      };
+    }
+  }
 
   // 1. The report's words about each side.
   const judged = sides.map((s) => ({ s, v: verdictFor(s.label, text) }));
