@@ -83,7 +83,7 @@ export const InstallConfig = z
       .boolean()
       .default(false)
       .describe(
-        "Let a lockfile install tarballs from hosts other than the configured npm registry. Off: refused before npm runs.",
+        "Let a lockfile install tarballs from hosts other than the configured npm registry. Off: refused before npm runs. The hosts `allowGit`/`allowRemote` open are reached at public addresses only; internal ones (a company git server) need the operator's `RETRACE_PRIVATE_SOURCE_HOSTS=host[:port],…`.",
       ),
     allowFile: z
       .boolean()

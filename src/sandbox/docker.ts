@@ -312,6 +312,15 @@ export class DockerSandbox implements Sandbox {
     const state = await container.inspect().catch(() => null);
     if (state?.State.OOMKilled) return true;
     if (!state?.State.Running) return false;
+    // The container may stop between the inspect and the exec (a halt for a time limit or an abort is under way,
+    // and on a loaded engine it wins the race: "409 container is not running"): then the engine's flag decides.
+    return this.readOomCounter(container).catch(async () => {
+      const after = await container.inspect().catch(() => null);
+      return after?.State.OOMKilled === true;
+    });
+  }
+
+  private async readOomCounter(container: Docker.Container): Promise<boolean> {
     const exec = await container.exec({
       Cmd: [
         "sh",

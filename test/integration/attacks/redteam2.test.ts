@@ -133,17 +133,19 @@ describeDocker("redteam2: on the real engine", () => {
       writeFileSync(
         path.join(dir, "conftest.py"),
         [
-          "import atexit, os, re",
-          "def _big():",
-          "    m = re.search(r'--junitxml=(\\S+)', os.environ.get('PYTEST_ADDOPTS', ''))",
-          "    if not m: return",
-          "    with open(m.group(1), 'w') as f:",
+          // Retrace's options are out of os.environ (PYTEST_ADDOPTS is scrubbed): the report path is read from
+          // pytest's own configuration, and the report overwritten once pytest has written it.
+          "import atexit",
+          "def pytest_configure(config):",
+          "    path = getattr(config.option, 'xmlpath', None)",
+          "    if path: atexit.register(_big, path)",
+          "def _big(path):",
+          "    with open(path, 'w') as f:",
           '        f.write(\'<?xml version="1.0"?><testsuite><testcase classname="t" name="x" file="t.py"/>\')',
           "        chunk = '<!--' + 'A' * (1 << 20) + '-->'",
           "        for _ in range(100): f.write(chunk)",
           "        f.write('</testsuite>')",
           `    open(${JSON.stringify(path.join(markerDir, "report"))}, 'w').write('x')`,
-          "atexit.register(_big)",
           "",
         ].join("\n"),
       ),
