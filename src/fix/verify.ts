@@ -971,6 +971,18 @@ async function failingTestSources(
   return out;
 }
 
+/** The neutral-run layer's rejection: the patched code behaves differently where it cannot recognise the test run. */
+function neutralRunRejection(detail: string): AntiGamingReport {
+  return {
+    ran: true,
+    checks: [{ layer: "neutral-run", name: "run the code cannot recognise", passed: false, detail }],
+    rejections: [`neutral run: ${detail}`],
+    gamingClass:
+      "code that recognises the test run or depends on its surroundings (test names, files, argv, environment, order, repetition)",
+    notes: [],
+  };
+}
+
 /** The one extra sandbox run of the anti-gaming layers (src/fix/tripwire.ts), and its judgement. */
 async function runAntiGaming(
   options: VerifyOptions,
@@ -1042,14 +1054,7 @@ async function runAntiGaming(
       }
       const detail = `the build step \`${command.setup}\` failed in the neutral surroundings (exit ${failed.exitCode}) though it succeeded in the patched runs: ${last}`;
       return {
-        report: {
-          ran: true,
-          checks: [{ layer: "neutral-run", name: "run the code cannot recognise", passed: false, detail }],
-          rejections: [`neutral run: ${detail}`],
-          gamingClass:
-            "code that recognises the test run or depends on its surroundings (test names, files, argv, environment, order, repetition)",
-          notes: [],
-        },
+        report: neutralRunRejection(detail),
         durationMs: result.durationMs,
         text: failed.output,
         stoppedBy: null,
@@ -1098,14 +1103,7 @@ async function runAntiGaming(
     }
     const detail = `the patched code hangs when the previously failing tests run in neutral surroundings: ${judged.detail}`;
     return {
-      report: {
-        ran: true,
-        checks: [{ layer: "neutral-run", name: "run the code cannot recognise", passed: false, detail }],
-        rejections: [`neutral run: ${detail}`],
-        gamingClass:
-          "code that recognises the test run or depends on its surroundings (test names, files, argv, environment, order, repetition)",
-        notes: [],
-      },
+      report: neutralRunRejection(detail),
       durationMs: a.durationMs + b.durationMs,
       text: b.text,
       stoppedBy: "timeout",
