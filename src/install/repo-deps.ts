@@ -284,6 +284,15 @@ export async function installRepoPythonDependencies(
   python: PythonDependencies,
   options: RepoDepsOptions = {},
 ): Promise<ExtraDir[]> {
+  const installed = await installPythonRequirementsOf(python, options);
+  return [...installed, ...(await versionFileDirs(python, options))];
+}
+
+/** The requirements part of `installRepoPythonDependencies`: its errors name pip's command and the manifests. */
+async function installPythonRequirementsOf(
+  python: PythonDependencies,
+  options: RepoDepsOptions,
+): Promise<ExtraDir[]> {
   options.log?.(
     `dependencies: ${python.requirements.length} Python requirement(s) from ${python.sources.join(", ") || "the src layout"}: wheels only, installed in the install container unless cached${python.notes?.length ? ` (${python.notes.join("; ")})` : ""}`,
   );
@@ -299,7 +308,7 @@ export async function installRepoPythonDependencies(
         .map((p) => `${p.name}==${p.version}`)
         .join(", ")}${r.installed.length > 12 ? ", …" : ""}`,
     );
-    return [{ hostDir: r.dir, paths: [PYTHON_USER_BASE] }, ...(await versionFileDirs(python, options))];
+    return [{ hostDir: r.dir, paths: [PYTHON_USER_BASE] }];
   } catch (error) {
     if (error instanceof InfrastructureError && !(error instanceof SourcePolicyError)) {
       const timedOut = error instanceof InstallFailedError && /^timed out after /.test(error.reason);
@@ -314,6 +323,8 @@ export async function installRepoPythonDependencies(
   }
 }
 
+const VERSION_FILES_KIND = "python-version-files";
+
 /**
  * The version files the project's build backend would write (python-version-file.ts), as a directory copied
  * into each run's copy at their paths; cached by their paths and contents. None: nothing.
@@ -325,15 +336,16 @@ async function versionFileDirs(python: PythonDependencies, options: RepoDepsOpti
     ...(options.cacheDir ? { root: options.cacheDir } : {}),
     ...(options.cacheQuotaBytes ? { quotaBytes: options.cacheQuotaBytes } : {}),
   });
-  const key = cacheKey({ kind: "python-version-files", files: files.map((f) => [f.path, f.text]) });
+  const key = cacheKey({ kind: VERSION_FILES_KIND, files: files.map((f) => [f.path, f.text]) });
   const paths = files.map((f) => f.path);
   options.log?.(
     `dependencies: ${files.map((f) => `${f.path} (${f.field})`).join(", ")} written into each run's copy with version ${VERSION_FILE_VERSION}, as the build backend would (the project itself is not built)`,
   );
   const hit = await cache.lookup(VERSION_FILES_KIND, key);
   if (hit) return [{ hostDir: hit.dir, paths }];
-  const tmp = await cache.tempDir(VERSION_FILES_KIND, key);
+  let tmp: string | null = null;
   try {
+    tmp = await cache.tempDir(VERSION_FILES_KIND, key);
     for (const f of files) {
       await mkdir(path.join(tmp, path.dirname(f.path)), { recursive: true });
       await writeFile(path.join(tmp, f.path), f.text, { mode: 0o644 });
@@ -341,12 +353,14 @@ async function versionFileDirs(python: PythonDependencies, options: RepoDepsOpti
     const { dir } = await cache.commit(VERSION_FILES_KIND, key, tmp, { paths });
     return [{ hostDir: dir, paths }];
   } catch (error) {
-    await rm(tmp, { recursive: true, force: true });
-    throw error;
+    if (tmp !== null) await rm(tmp, { recursive: true, force: true });
+    throw new InfrastructureError(
+      `cannot write the version file(s) ${files.map((f) => `${f.path} (${f.field})`).join(", ")} into the install cache ${cache.root}: ${error instanceof Error ? error.message : String(error)}`,
+      "check that the cache directory (RETRACE_CACHE_DIR) is writable and has room",
+      error,
+    );
   }
 }
-
-const VERSION_FILES_KIND = "python-version-files";
 
 /** The tree npm resolved for a cached manifest install among `dirs` (kept beside its node_modules), or null. */
 async function resolvedTreeOf(dirs: readonly ExtraDir[]): Promise<string | null> {

@@ -7,13 +7,16 @@
  * - an orchestrator (`tox`) in the test dependency group of a project tested with plain pytest (semver): not
  *   installed, and the progress line says so;
  * - a version file the build backend writes (hatch-vcs `version-file`, humanize): written into each run's
- *   copy, never into the checkout.
+ *   copy, never into the checkout; one that cannot be written is an infrastructure error naming its field.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
+import { InfrastructureError } from "../../../src/core/errors.ts";
+import { declaredVersionFiles } from "../../../src/fix/python-version-file.ts";
+import { installRepoPythonDependencies } from "../../../src/install/repo-deps.ts";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
 
 const bin = new URL("../../../bin/retrace.mjs", import.meta.url).pathname;
@@ -244,5 +247,21 @@ def test_version():
     );
     expect(existsSync(path.join(r.dir, "src/clampy/_version.py"))).toBe(false);
     expect(execFileSync("git", ["-C", r.dir, "status", "--porcelain"], { encoding: "utf8" })).toBe("");
+  }, 300_000);
+
+  it("a version file that cannot be written to the cache: an infrastructure error naming it and its field", async () => {
+    const broken = path.join(tmp, "broken-cache");
+    mkdirSync(broken);
+    // The cache's directory for version files is a file: nothing can be written under it.
+    writeFileSync(path.join(broken, "python-version-files"), "");
+    const { files } = declaredVersionFiles('[tool.setuptools_scm]\nwrite_to = "pkg/_version.py"\n');
+    const error = await installRepoPythonDependencies(
+      { sources: [], requirements: [], srcLayout: false, versionFiles: files },
+      { cacheDir: broken, image: sandboxImage },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect(String((error as Error).message)).toMatch(
+      /^cannot write the version file\(s\) pkg\/_version\.py \(pyproject\.toml \[tool\.setuptools_scm\] write_to\) into the install cache /,
+    );
   }, 300_000);
 });
