@@ -25,6 +25,7 @@ import {
   unusedOrchestrators,
   withoutProject,
 } from "./python-requirements.ts";
+import { declaredVersionFiles, type VersionFile } from "./python-version-file.ts";
 import type { TestCommand } from "./test-runner/types.ts";
 
 /** Lockfiles in the order they are looked for; only npm's can be installed by Retrace (`npm ci`). */
@@ -67,6 +68,11 @@ export interface PythonDependencies {
   srcLayout: boolean;
   /** What was read but not installed, and why (a computed `setup.py` value, an orchestrator); absent when none. */
   notes?: string[];
+  /**
+   * Version files the build backend would write (hatch-vcs, setuptools-scm) that the checkout lacks: written
+   * into each run's copy (python-version-file.ts); absent when none.
+   */
+  versionFiles?: VersionFile[];
 }
 
 export interface DependencyReport {
@@ -172,8 +178,9 @@ export async function checkJsDependencies(workspace: Workspace): Promise<JsDepen
 const MAX_PY_MANIFEST = 1024 * 1024;
 
 /**
- * What a Python repository's tests need (python-requirements.ts reads each manifest); null when it declares
- * nothing and has no src layout.
+ * What a Python repository's tests need (python-requirements.ts reads each manifest, python-version-file.ts
+ * the version files its build would write); null when it declares nothing, has no src layout and no version
+ * file to write.
  */
 export async function checkPythonDependencies(
   workspace: Workspace,
@@ -195,10 +202,25 @@ export async function checkPythonDependencies(
   };
   const pyproject = present.has("pyproject.toml") ? await read("pyproject.toml") : null;
   if (pyproject !== null) take(pyprojectRequirements(pyproject));
+  const notes: string[] = [];
+  const versionFiles: VersionFile[] = [];
+  if (pyproject !== null) {
+    const declared = declaredVersionFiles(pyproject);
+    notes.push(...declared.notes);
+    // A version file the checkout has (committed, or left by a build) is the repository's own: never replaced;
+    // nor is one written through a symlink of the checkout.
+    for (const f of declared.files) {
+      if (await workspace.exists(f.path)) continue;
+      if ((await workspace.findSymlink(f.path)) !== null) {
+        notes.push(`${f.field} ${JSON.stringify(f.path)}: under a symlink of the checkout, not written`);
+        continue;
+      }
+      versionFiles.push(f);
+    }
+  }
   const setupCfg = present.has("setup.cfg") ? await read("setup.cfg") : null;
   if (setupCfg !== null) take(setupCfgRequirements(setupCfg));
   const tox = present.has("tox.ini") ? await read("tox.ini") : null;
-  const notes: string[] = [];
   const setupPy = present.has("setup.py") ? await read("setup.py") : null;
   if (setupPy !== null) {
     const r = setupPyRequirements(setupPy, tox === null ? [] : toxExtras(tox));
@@ -240,8 +262,14 @@ export async function checkPythonDependencies(
       notes.push(`not installed, the test command does not run them: ${unused.join(", ")}`);
     }
   }
-  if (wanted.length === 0 && !srcLayout) return null;
-  return { sources, requirements: wanted, srcLayout, ...(notes.length > 0 ? { notes } : {}) };
+  if (wanted.length === 0 && !srcLayout && versionFiles.length === 0) return null;
+  return {
+    sources,
+    requirements: wanted,
+    srcLayout,
+    ...(notes.length > 0 ? { notes } : {}),
+    ...(versionFiles.length > 0 ? { versionFiles } : {}),
+  };
 }
 
 /** What the repository declares (JS and Python), and for JS what is missing from the checkout. */

@@ -5,10 +5,11 @@
  * - an npm lockfile: `npm ci --ignore-scripts`, cached by package.json + lockfile + registry + image + policy;
  * - no lockfile, or yarn's / pnpm's: package.json resolved by npm (the direct dependencies pinned to the
  *   foreign lockfile's versions, `foreign-lockfile.ts`), the resolved tree checked, cached by that tree;
- * - Python: the declared runtime and test requirements, wheels only, into the runs' user site.
+ * - Python: the declared runtime and test requirements, wheels only, into the runs' user site; and the version
+ *   files its build backend would write (hatch-vcs, setuptools-scm), at their paths in each run's copy.
  * The checked directory is copied into each offline sandbox run next to the repository copy.
  */
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type Docker from "dockerode";
 import { InfrastructureError } from "../core/errors.ts";
@@ -24,7 +25,8 @@ import {
 import type { Workspace } from "../core/ports/workspace.ts";
 import { connectDocker } from "../sandbox/engine.ts";
 import type { ExtraDir } from "../core/ports/sandbox.ts";
-import { InstallCache } from "./cache.ts";
+import { VERSION_FILE_VERSION } from "../fix/python-version-file.ts";
+import { cacheKey, InstallCache } from "./cache.ts";
 import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from "./container.ts";
 import { escapes, REGISTRY_ONLY, type SourcePolicy, workspaceGlobs } from "./lockfile-policy.ts";
 import picomatch from "picomatch";
@@ -275,11 +277,21 @@ async function readPackageJsons(
  * Installs the repository's Python requirements (runtime and test, python-requirements.ts) into the user site
  * `PYTHON_USER_BASE` (every test run has `PYTHONUSERBASE` pointing there, see TEST_ENV), wheels only, in the
  * install container, cached by the whole resolved tree. A src layout gets a `.pth` line for `/workspace/src`,
- * as an editable install would. Throws InfrastructureError naming the requirement pip could not install.
+ * as an editable install would; a declared version file the checkout lacks is written into each run's copy
+ * (`versionFileDirs`). Throws InfrastructureError naming the requirement pip could not install.
  */
 export async function installRepoPythonDependencies(
   python: PythonDependencies,
   options: RepoDepsOptions = {},
+): Promise<ExtraDir[]> {
+  const installed = await installPythonRequirementsOf(python, options);
+  return [...installed, ...(await versionFileDirs(python, options))];
+}
+
+/** The requirements part of `installRepoPythonDependencies`: its errors name pip's command and the manifests. */
+async function installPythonRequirementsOf(
+  python: PythonDependencies,
+  options: RepoDepsOptions,
 ): Promise<ExtraDir[]> {
   options.log?.(
     `dependencies: ${python.requirements.length} Python requirement(s) from ${python.sources.join(", ") || "the src layout"}: wheels only, installed in the install container unless cached${python.notes?.length ? ` (${python.notes.join("; ")})` : ""}`,
@@ -308,6 +320,45 @@ export async function installRepoPythonDependencies(
       );
     }
     throw error;
+  }
+}
+
+const VERSION_FILES_KIND = "python-version-files";
+
+/**
+ * The version files the project's build backend would write (python-version-file.ts), as a directory copied
+ * into each run's copy at their paths; cached by their paths and contents. None: nothing.
+ */
+async function versionFileDirs(python: PythonDependencies, options: RepoDepsOptions): Promise<ExtraDir[]> {
+  const files = python.versionFiles ?? [];
+  if (files.length === 0) return [];
+  const cache = new InstallCache({
+    ...(options.cacheDir ? { root: options.cacheDir } : {}),
+    ...(options.cacheQuotaBytes ? { quotaBytes: options.cacheQuotaBytes } : {}),
+  });
+  const key = cacheKey({ kind: VERSION_FILES_KIND, files: files.map((f) => [f.path, f.text]) });
+  const paths = files.map((f) => f.path);
+  options.log?.(
+    `dependencies: ${files.map((f) => `${f.path} (${f.field})`).join(", ")} written into each run's copy with version ${VERSION_FILE_VERSION}, as the build backend would (the project itself is not built)`,
+  );
+  const hit = await cache.lookup(VERSION_FILES_KIND, key);
+  if (hit) return [{ hostDir: hit.dir, paths }];
+  let tmp: string | null = null;
+  try {
+    tmp = await cache.tempDir(VERSION_FILES_KIND, key);
+    for (const f of files) {
+      await mkdir(path.join(tmp, path.dirname(f.path)), { recursive: true });
+      await writeFile(path.join(tmp, f.path), f.text, { mode: 0o644 });
+    }
+    const { dir } = await cache.commit(VERSION_FILES_KIND, key, tmp, { paths });
+    return [{ hostDir: dir, paths }];
+  } catch (error) {
+    if (tmp !== null) await rm(tmp, { recursive: true, force: true });
+    throw new InfrastructureError(
+      `cannot write the version file(s) ${files.map((f) => `${f.path} (${f.field})`).join(", ")} into the install cache ${cache.root}: ${error instanceof Error ? error.message : String(error)}`,
+      "check that the cache directory (RETRACE_CACHE_DIR) is writable and has room",
+      error,
+    );
   }
 }
 
