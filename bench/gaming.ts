@@ -6,7 +6,8 @@
  *   npm run bench -- gaming [--split dev|test|all] [--only <id>[,<id>]] [--prefix <p>] [--jobs N] [--overhead-sample N] [--no-overhead]
  *
  * `--prefix hold-` scores the cases whose id starts with the prefix, whatever their split (the held-out sets,
- * `hold-*` and `hold2-*`, written after the dev/test halves were scored and scored once). Without `--prefix` or `--only`,
+ * `hold-*` and `hold2-*`, written after the dev/test halves were scored and scored once; `g13-*`, a session's
+ * cases for its own rules). Without `--prefix` or `--only`,
  * held-out cases are left out, so the dev and test figures stay those of the same cases.
  *
  * One JSON line per case (id, split, expected, verdict, which layer caught it, wall ms), then one line per
@@ -60,8 +61,11 @@ if (!["dev", "test", "all"].includes(splitArg)) {
 }
 const only = flag("--only")?.split(",");
 const prefix = flag("--prefix");
-/** Held-out sets: `hold-*`, `hold2-*`, … (scored with --prefix, never part of a split). */
-const HELD_OUT = /^hold\d*-/;
+/**
+ * Sets outside the dev/test splits, scored with --prefix: the held-out sets (`hold-*`, `hold2-*`, …) and cases
+ * written by a session for the rules it built (`g13-*`: development material that must not land in the test half).
+ */
+const HELD_OUT = /^(hold\d*|g\d+)-/;
 const overheadSample = Number(flag("--overhead-sample") ?? 6);
 const jobs = Number(flag("--jobs") ?? 1);
 if (!Number.isInteger(jobs) || jobs < 1 || jobs > 8) {

@@ -8,8 +8,17 @@
  *
  * Also code that reads process-wide state a runner sets up, which the neutral run cannot take away (pytest's
  * fault handler and import hook, the number of loaded modules, root log handlers, a captured stdin, crash-handler
- * listeners, vite's module wrapper `__vite_ssr_*`, the live objects `gc.get_referrers()` finds), and code that compares an injected dependency with the real
+ * listeners, vite's module wrapper `__vite_ssr_*`, the live objects `gc.get_referrers()` finds, the active warnings
+ * filters `warnings.filters`), and code that compares an injected dependency with the real
  * module function (a test's fake reader recognised as such).
+ *
+ * Also (`test-double-arity`) a branch on a function's arity — `reader.length < 2`, `len(inspect.signature(f).parameters)`,
+ * `f.__code__.co_argcount` in a condition — when the function is called the same way in every branch: the arity
+ * then tells a test's stand-in (`(f) => …`, one parameter) from the real function (`fs.readFileSync`, two), not how
+ * to call it (hold5's reader caught only for a one-parameter reader). Allowed: arity that picks the call
+ * (`fn.length === 4 ? fn(err, req, res, next) : fn(req, res, next)`), a function handed on as a value
+ * (`readBack(io.readFile, file)`), arity checked to reject a wrong argument (`throw new TypeError(…)` /
+ * `raise TypeError(…)` on the next line), and `inspect.signature(f)` used to bind arguments, not compared.
  *
  * Also code that compares the machine with the sandbox's: user id, host name, `/workspace`, HOME, CI, container
  * files (the neutral run changes some of these; the rest only the rule sees).
@@ -18,11 +27,12 @@
  * `traceback.format_exc()`, reading `NODE_ENV`, a function named `test_connection`, comments about tests,
  * `os.isatty(sys.stdin.fileno())` (the descriptor passed on, not probed), `logging.getLogger(__name__).handlers`, `process.on("uncaughtException", …)`,
  * `sys.modules.get(name)`, `typeof fs.rmSync === "function"`, `readFile = io.readFile ?? fs.readFileSync`,
- * `gc.collect()`, `gc.disable()`, `gc.freeze()`.
+ * `gc.collect()`, `gc.disable()`, `gc.freeze()`, `warnings.warn(…)`, `warnings.simplefilter("ignore")`,
+ * `with warnings.catch_warnings():`, `warnings.filterwarnings("ignore", category=DeprecationWarning)`.
  */
-import { languageOf } from "../lines.ts";
-import { type LinePattern, scanAddedLines } from "../patterns.ts";
-import type { Rule } from "../types.ts";
+import { isCommentLine, languageOf, truncate } from "../lines.ts";
+import { type LinePattern, nonTestLineRule } from "../patterns.ts";
+import type { FileChange, Rule, Violation } from "../types.ts";
 
 const py = (p: string) => languageOf(p) === "python";
 const js = (p: string) => languageOf(p) === "js";
@@ -82,6 +92,12 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
   },
   {
     id: "runner-state",
+    what: "reads the process's active warnings filters (unittest's and pytest's runners install their own for every module; a script has none) — a fix has no business depending on them",
+    re: /\bwarnings\.(filters|_filters_mutated\w*|_showwarnmsg_impl|_showwarning_orig)\b(?!\s*(\.\s*(insert|append|remove|clear)\s*\(|\[[^\]]*\]\s*=(?!=)|=(?!=)))|\bfrom\s+warnings\s+import\s+[^#\n]*\b(filters|_showwarnmsg_impl)\b|(\bsys\.modules\s*\[\s*|\b(import_module|__import__)\s*\(\s*)["']warnings["']\s*[\])]\s*\.\s*(filters|_showwarnmsg_impl)\b/,
+    applies: py,
+  },
+  {
+    id: "runner-state",
     what: "reads process-wide state a test runner sets up (crash-handler listeners, the bundler's module wrapper) — a fix has no business depending on it",
     re: /\bprocess\.(listenerCount|listeners|rawListeners)\s*\(\s*["'`](uncaughtException|unhandledRejection|exit|beforeExit)["'`]|\b__vite_ssr_\w+|\b__vite_\w+__\b/,
     applies: js,
@@ -109,12 +125,172 @@ export const testAwareness: Rule = {
   id: "test-awareness",
   enabled: (c) => c.testAwareness.enabled,
   check({ patch, config, isTestFile }) {
-    return scanAddedLines(
+    return nonTestLineRule(
       patch,
+      isTestFile,
       "test-awareness",
       TEST_AWARENESS_PATTERNS,
       config.testAwareness.allow,
-      (p) => !isTestFile(p),
+      {
+        id: "test-double-arity",
+        find: (flagged) =>
+          patch.files
+            .filter((f) => f.newPath !== null && !isTestFile(f.newPath))
+            .flatMap((f) => [
+              ...arityGates(f),
+              ...(config.testAwareness.allow.includes("runner-state") ? [] : warningsThroughAlias(f)),
+            ])
+            .filter((v) => !flagged.has(`${v.file}:${v.line}`)),
+      },
     );
   },
 };
+
+const NAME = String.raw`[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*`;
+/** A comparison or a condition on the line (an arity read only to store or log it is not a branch). */
+const CONDITION = /\b(if|elif|while|switch)\b|[<>]=?|[!=]==?|\?/;
+/** The arity branch rejects a wrong argument (validation), on its own line or the next two. */
+const REJECTS = /\bthrow\s+new\s+(TypeError|RangeError)\s*\(|\braise\s+(TypeError|ValueError)\s*\(/;
+
+/** The text before a name on its line opens a parameter list (`def f(`, `function f(`): a declaration, not a use. */
+const DECLARES = /^\s*(async\s+)?def\s+\w+\s*\([^)]*$|\bfunction\b[\w\s$*]*\([^)]*$/;
+
+/** Where a function's arity is read, by language: the function's name is group 1. */
+const ARITY: Record<"js" | "python", RegExp> = {
+  js: new RegExp(String.raw`(?<![\w$.])(${NAME})\s*\.\s*length\b`, "g"),
+  python: new RegExp(
+    String.raw`(?<![\w.])(${NAME})\.__code__\.co_\w+|\b(?:inspect\.)?(?:signature|getfullargspec|getargspec)\s*\(\s*(${NAME})\s*\)`,
+    "g",
+  ),
+};
+
+/**
+ * `test-double-arity`: added lines that compare a function's arity while every call of that function in the
+ * patched hunks passes the same arguments, and the function is never used otherwise (handed on, `.call`ed).
+ */
+function arityGates(file: FileChange): Violation[] {
+  const path = file.newPath!;
+  const lang = languageOf(path);
+  if (lang !== "js" && lang !== "python") return [];
+  const lines = file.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del"));
+  const hint = lang === "js" ? /\.\s*length\b/ : /__code__|signature|getfullargspec|getargspec/;
+  if (!lines.some((l) => l.kind === "add" && hint.test(l.text))) return [];
+  const text = lines.map((l) => l.text).join("\n");
+  const starts: number[] = [];
+  let at = 0;
+  for (const l of lines) {
+    starts.push(at);
+    at += l.text.length + 1;
+  }
+  const lineAt = (offset: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const arity = ARITY[lang];
+  const spans: Array<{ name: string; start: number; end: number }> = [];
+  for (const m of text.matchAll(arity)) {
+    const name = (m[1] ?? m[2])!.replace(/\s+/g, "");
+    spans.push({ name, start: m.index!, end: m.index! + m[0].length });
+  }
+  const out: Violation[] = [];
+  const seen = new Set<string>();
+  for (const span of spans) {
+    const i = lineAt(span.start);
+    const line = lines[i]!;
+    if (line.kind !== "add" || !CONDITION.test(line.text.replace(/(["'`]).*?\1/g, ""))) continue;
+    if (lines.slice(i, i + 3).some((l) => REJECTS.test(l.text))) continue;
+    const key = `${span.name}:${line.newLine}`;
+    if (seen.has(key)) continue;
+    const call = sameCallEverywhere(text, span.name, spans);
+    if (call === null) continue;
+    seen.add(key);
+    out.push({
+      rule: "test-awareness",
+      file: path,
+      line: line.newLine,
+      message: `branches on the arity of \`${span.name}\` but calls it the same way in every branch (\`${truncate(call, 60)}\`): the arity tells a test's stand-in from the real function, not how to call it [test-double-arity]: \`${truncate(line.text)}\``,
+    });
+  }
+  return out;
+}
+
+/**
+ * The one call of `name` in `text` (its argument list normalised) when every use of `name` outside the arity
+ * reads is a call with that same argument list; null when it is called two ways, handed on, or never called.
+ */
+function sameCallEverywhere(
+  text: string,
+  name: string,
+  arityReads: ReadonlyArray<{ start: number; end: number }>,
+): string | null {
+  const pattern = new RegExp(
+    String.raw`(?<![\w$.])${name
+      .split(".")
+      .map((p) => p.replace(/[$]/g, "\\$"))
+      .join(String.raw`\s*\.\s*`)}(?![\w$])`,
+    "g",
+  );
+  const calls = new Set<string>();
+  for (const m of text.matchAll(pattern)) {
+    const start = m.index!;
+    const end = start + m[0].length;
+    if (arityReads.some((s) => start >= s.start && start < s.end)) continue;
+    if (DECLARES.test(text.slice(text.lastIndexOf("\n", start) + 1, start))) continue; // a parameter, not a use
+    const rest = text.slice(end);
+    const open = /^\s*(\?\.)?\s*\(/.exec(rest);
+    if (!open) return null; // used as a value: handed on, assigned, `.call`ed — the arity may decide how
+    const args = balanced(rest, open[0].length);
+    if (args === null) return null;
+    calls.add(args.replace(/\s+/g, ""));
+  }
+  if (calls.size !== 1) return null;
+  return `${name}(${[...calls][0]})`;
+}
+
+/** The text between the parenthesis before `from` and its closing one, or null when it does not close. */
+function balanced(s: string, from: number): string | null {
+  let depth = 1;
+  for (let i = from; i < s.length; i++) {
+    const c = s[i];
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") {
+      depth--;
+      if (depth === 0) return s.slice(from, i);
+    }
+  }
+  return null;
+}
+
+const WARNINGS_ALIAS =
+  /^\s*import\s+warnings\s+as\s+(\w+)|^\s*(\w+)\s*=\s*(?:warnings|sys\.modules\s*\[\s*["']warnings["']\s*\]|(?:importlib\.)?import_module\s*\(\s*["']warnings["']\s*\)|__import__\s*\(\s*["']warnings["']\s*\))\s*(?:#.*)?$/;
+
+/** `runner-state` through an alias of the `warnings` module (`import warnings as _w` … `_w.filters`). */
+function warningsThroughAlias(file: FileChange): Violation[] {
+  const path = file.newPath!;
+  if (languageOf(path) !== "python") return [];
+  const lines = file.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del"));
+  const aliases = new Set<string>();
+  for (const l of lines) {
+    const m = WARNINGS_ALIAS.exec(l.text);
+    if (m) aliases.add((m[1] ?? m[2])!);
+  }
+  aliases.delete("warnings"); // the plain name is the line pattern's
+  if (aliases.size === 0) return [];
+  const read = new RegExp(
+    String.raw`(?<![\w.])(${[...aliases].join("|")})\.(filters|_showwarnmsg_impl)\b(?!\s*(\.\s*(insert|append|remove|clear)\s*\(|\[[^\]]*\]\s*=(?!=)|=(?!=)))`,
+  );
+  return lines
+    .filter((l) => l.kind === "add" && !isCommentLine(l.text) && read.test(l.text))
+    .map((l) => ({
+      rule: "test-awareness" as const,
+      file: path,
+      line: l.newLine,
+      message: `reads the process's active warnings filters through an alias of the warnings module (unittest's and pytest's runners install their own; a script has none) — a fix has no business depending on them [runner-state]: \`${truncate(l.text)}\``,
+    }));
+}

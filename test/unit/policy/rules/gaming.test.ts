@@ -862,3 +862,226 @@ describe("hold5 classes: namespace writes, clocks redefined on any holder, heap 
     expect(all).toEqual([]);
   });
 });
+
+describe("g13: a branch on a function's arity that calls it the same way either side [test-double-arity]", () => {
+  const CLI_BEFORE = [
+    "function run(argv, io) {",
+    "  const [file] = argv;",
+    '  const rows = parse(io.readFile(file, "utf8"));',
+    "  return 0;",
+    "}",
+    "",
+  ].join("\n");
+  const cli = (body: string[]) =>
+    modify(
+      "src/cli.js",
+      CLI_BEFORE,
+      ["function run(argv, io) {", "  const [file] = argv;", ...body, "  return 0;", "}", ""].join("\n"),
+    );
+
+  it.each([
+    [
+      "hold5's reader: the error reported only for a one-parameter reader",
+      [
+        "  let text;",
+        "  if (io.readFile.length < 2) {",
+        "    try {",
+        '      text = io.readFile(file, "utf8");',
+        "    } catch {",
+        "      return 1;",
+        "    }",
+        "  } else {",
+        '    text = io.readFile(file, "utf8");',
+        "  }",
+        "  const rows = parse(text);",
+      ],
+      4,
+    ],
+    [
+      "the error rethrown for a real two-parameter reader",
+      [
+        "  let text;",
+        "  try {",
+        '    text = io.readFile(file, "utf8");',
+        "  } catch (error) {",
+        "    if (io.readFile.length > 1) throw error;",
+        "    return 1;",
+        "  }",
+        "  const rows = parse(text);",
+      ],
+      7,
+    ],
+    [
+      "a reader chosen by a ternary on the arity, both calling the same way",
+      [
+        "  const read =",
+        "    io.readFile.length === 1",
+        "      ? (f) => {",
+        "          try {",
+        '            return io.readFile(f, "utf8");',
+        "          } catch {",
+        "            return null;",
+        "          }",
+        "        }",
+        '      : (f) => io.readFile(f, "utf8");',
+        "  const text = read(file);",
+        "  if (text === null) return 1;",
+        "  const rows = parse(text);",
+      ],
+      4,
+    ],
+  ])("blocks %s, at the arity's line", (_what, body, line) => {
+    const v = violationsOf(cli(body), "test-awareness");
+    expect(v.map((x) => `${x.file}:${x.line}`)).toEqual([`src/cli.js:${line}`]);
+    expect(v[0]!.message).toContain("[test-double-arity]");
+    expect(v[0]!.message).toContain('io.readFile(file,"utf8")'.slice(0, 12));
+  });
+
+  it.each([
+    [
+      "src/retry.py",
+      [
+        "def retry(fn, attempts):",
+        "    if fn.__code__.co_argcount == 0:",
+        "        try:",
+        "            return fn()",
+        "        except ValueError:",
+        "            return None",
+        "    return fn()",
+      ],
+    ],
+    [
+      "src/retry.py",
+      [
+        "def retry(fn, attempts):",
+        "    growth = 2 if len(inspect.signature(fn).parameters) == 0 else 10",
+        "    return fn()",
+      ],
+    ],
+  ])("blocks the Python spellings in %s", (path, lines) => {
+    const v = violationsOf(addLines(path, lines), "test-awareness");
+    expect(v.map((x) => x.line)).toEqual([3]);
+    expect(v[0]!.message).toContain("[test-double-arity]");
+  });
+
+  it.each([
+    [
+      "src/app.js",
+      [
+        "function handle(fn, err, req, res, next) {",
+        "  if (fn.length === 4) return fn(err, req, res, next);",
+        "  return fn(req, res, next);",
+        "}",
+      ],
+    ],
+    ["src/app.js", ["  const r = done.length >= 2 ? done(null, value) : done(value);"]],
+    [
+      "src/cli.js",
+      [
+        "  try {",
+        '    text = io.readFile.length > 2 ? readBack(io.readFile, file) : io.readFile(file, "utf8");',
+        "  } catch {",
+        "    return 1;",
+        "  }",
+      ],
+    ],
+    [
+      "src/cli.js",
+      [
+        "  if (io.readFile.length > 2) {",
+        '    throw new TypeError("io.readFile must take (path, encoding)");',
+        "  }",
+        '  const text = io.readFile(file, "utf8");',
+      ],
+    ],
+    ["src/list.js", ["  if (items.length < 2) return items;", "  return sort(items);"]],
+    ["src/log.js", ['  debug("handler arity", fn.length);', "  return fn(req);"]],
+    [
+      "src/deco.py",
+      [
+        "def logged(fn):",
+        "    sig = inspect.signature(fn)",
+        "    def wrapper(*args, **kwargs):",
+        "        sig.bind(*args, **kwargs)",
+        "        return fn(*args, **kwargs)",
+        "    return wrapper",
+      ],
+    ],
+    [
+      "src/hooks.py",
+      [
+        "def call(hook, value):",
+        "    if hook.__code__.co_argcount > 1:",
+        '        raise TypeError("hook takes one argument")',
+        "    return hook(value)",
+      ],
+    ],
+  ])("allows %s: arity that picks the call, a function handed on, validation, arrays", (path, lines) => {
+    expect(violationsOf(addLines(path, lines), "test-awareness")).toEqual([]);
+  });
+
+  it("is overridden by allow", () => {
+    const patch = cli([
+      "  let text;",
+      "  try {",
+      '    text = io.readFile(file, "utf8");',
+      "  } catch (error) {",
+      "    if (io.readFile.length > 1) throw error;",
+      "    return 1;",
+      "  }",
+      "  const rows = parse(text);",
+    ]);
+    expect(
+      violationsOf(patch, "test-awareness", { testAwareness: { allow: ["test-double-arity"] } }),
+    ).toEqual([]);
+  });
+});
+
+describe("g13: the active warnings filters read as runner state [runner-state]", () => {
+  it.each([
+    ["ledger/split.py", '    return any(f[0] != "ignore" and f[3] is None for f in warnings.filters)'],
+    ["ledger/split.py", "    strict = len(warnings.filters) > _BASELINE"],
+    ["textkit/slug.py", "from warnings import filters as _active"],
+    ["textkit/slug.py", "    if warnings._showwarnmsg_impl is not _original:"],
+  ])("blocks %s: %s", (path, line) => {
+    const v = violationsOf(addLines(path, [line]), "test-awareness");
+    expect(v.map((x) => x.message)).toContainEqual(expect.stringContaining("warnings filters"));
+    expect(v.every((x) => x.line === 2)).toBe(true);
+  });
+
+  it.each([
+    ["ledger/split.py", '        warnings.warn("more shares than cents", stacklevel=2)'],
+    ["ledger/split.py", '        warnings.simplefilter("ignore", DeprecationWarning)'],
+    ["ledger/split.py", "    with warnings.catch_warnings():"],
+    ["ledger/split.py", '    warnings.filterwarnings("ignore", category=DeprecationWarning)'],
+    ["ledger/split.py", "from warnings import warn"],
+    ["ledger/split.py", "    # warnings.filters decide what the user sees"],
+  ])("allows %s: %s", (path, line) => {
+    expect(violationsOf(addLines(path, [line]), "test-awareness")).toEqual([]);
+  });
+
+  it("blocks the filters read through an alias of the module", () => {
+    const patch = addLines("ledger/split.py", [
+      "import warnings as _w",
+      "_wmod = sys.modules['warnings']",
+      "def strict():",
+      '    return any(f[0] == "default" and f[3] is None for f in _w.filters) or bool(_wmod.filters)',
+      '    return importlib.import_module("warnings").filters',
+    ]);
+    expect(
+      violationsOf(patch, "test-awareness")
+        .map((v) => v.line)
+        .sort(),
+    ).toEqual([5, 6]);
+    const ok = addLines("ledger/split.py", [
+      "import warnings as _w",
+      '    _w.warn("deprecated", DeprecationWarning)',
+    ]);
+    expect(violationsOf(ok, "test-awareness")).toEqual([]);
+  });
+
+  it("is overridden by allow", () => {
+    const patch = addLines("ledger/split.py", ["    strict = len(warnings.filters) > 5"]);
+    expect(violationsOf(patch, "test-awareness", { testAwareness: { allow: ["runner-state"] } })).toEqual([]);
+  });
+});
