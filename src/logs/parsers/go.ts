@@ -96,19 +96,33 @@ export function createGoParser(sink: ParserSink) {
     inPanic = false;
   }
 
+  // One failure per file that does not compile: a file's further errors (`:266:10`, `:267:8`) are more lines of
+  // the same failure, its place the first of them.
   function flushBuild(): void {
     if (!build) return;
+    const byFile = new Map<string, { line: number; column: number | null; messages: string[] }>();
     for (const l of build.buf.lines) {
       const m = COMPILE.exec(l);
       if (!m) continue;
+      const file = sink.path(m[1]!);
+      const seen = byFile.get(file);
+      if (seen) seen.messages.push(`${m[2]}: ${m[4]!}`);
+      else
+        byFile.set(file, {
+          line: Number(m[2]),
+          column: m[3] === undefined ? null : Number(m[3]),
+          messages: [m[4]!],
+        });
+    }
+    for (const [file, e] of byFile) {
       sink.failure({
         category: "build",
         test: null,
-        file: sink.path(m[1]!),
-        line: Number(m[2]),
-        column: m[3] === undefined ? null : Number(m[3]),
+        file,
+        line: e.line,
+        column: e.column,
         errorType: "compile",
-        message: m[4]!,
+        message: e.messages.join("\n"),
         stack: build.buf.text(),
         start: build.buf.start,
         end: build.buf.end,

@@ -1,0 +1,38 @@
+/**
+ * Classes of input read from the test split's misses once it was tainted (issue 10, branch pl10): each rule reads
+ * a whole format or framing, and each has a case where it must not fire.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const ids = (text: string) => parseLog(text).failures.map((f) => f.test);
+const where = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
+
+describe("go: a build block's errors are one failure per file that does not compile", () => {
+  it("joins a file's several type errors into one failure placed at the first", () => {
+    const log = [
+      "# example.com/pantry/shelf [example.com/pantry/shelf.test]",
+      'shelf/label_test.go:6:14: cannot use "three" (untyped string constant) as int value in variable declaration',
+      "shelf/shelf_test.go:8:9: invalid argument: s (variable of type *Shelf) for len",
+      "shelf/shelf_test.go:11:6: invalid operation: cannot index s (variable of type *Shelf)",
+      "FAIL\texample.com/pantry/shelf [build failed]",
+    ].join("\n");
+    expect(where(log)).toEqual([
+      [null, "shelf/label_test.go", 6],
+      [null, "shelf/shelf_test.go", 8],
+    ]);
+    expect(parseLog(log).failures[1]!.message).toContain("11: invalid operation");
+  });
+  it("keeps two packages' errors in the same file name apart", () => {
+    const log = [
+      "# example.com/a",
+      "a/x.go:3:1: undefined: y",
+      "# example.com/b",
+      "b/x.go:4:1: undefined: z",
+    ].join("\n");
+    expect(where(log)).toEqual([
+      [null, "a/x.go", 3],
+      [null, "b/x.go", 4],
+    ]);
+  });
+});
