@@ -36,3 +36,35 @@ describe("go: a build block's errors are one failure per file that does not comp
     ]);
   });
 });
+
+describe("surefire: the trimmed recap entry `Class.test:line->helper:line message`", () => {
+  it("reads the entries of a recap pasted with Maven's levels", () => {
+    const log = [
+      "[INFO] Results:",
+      "[INFO] ",
+      "[ERROR] Failures: ",
+      "[ERROR]   JarTest.takeNothing:23->checkLeft:9 grams left in honey expected:<50> but was:<49>",
+      "[ERROR]   JarTest.takeSome:16->checkLeft:9 grams left in jam expected:<200> but was:<199>",
+      "[INFO] ",
+      "[ERROR] Tests run: 4, Failures: 2, Errors: 0, Skipped: 0",
+    ].join("\n");
+    expect(where(log)).toEqual([
+      ["JarTest.takeNothing", "src/test/java/JarTest.java", 23],
+      ["JarTest.takeSome", "src/test/java/JarTest.java", 16],
+    ]);
+  });
+  it("opens a recap pasted without Maven's prefixes on such an entry", () => {
+    const log = [
+      "Failed tests: ",
+      "  HttpConnectionTest.testKeepAlive:57->testConnect:83 expected [200] but found [500]",
+      "  HttpBatchTest.batchUpdate:65->batchWithEmpty:83 expected [200] but found [500]",
+      "",
+      "Tests run: 51, Failures: 2, Errors: 0, Skipped: 0",
+    ].join("\n");
+    expect(ids(log)).toEqual(["HttpConnectionTest.testKeepAlive", "HttpBatchTest.batchUpdate"]);
+  });
+  it("does not open on a heading followed by prose", () => {
+    const log = ["Failed tests: ", "  none of them, the build broke first: see above", ""].join("\n");
+    expect(ids(log)).toEqual([]);
+  });
+});
