@@ -38,7 +38,8 @@ interface Block {
 
 export function createPhpunitParser(sink: ParserSink) {
   let active = false;
-  let section: "failure" | "error" | "other" | null = null;
+  /** `pasted`: a list whose heading was cut away; an entry is an error when its message is a thrown error. */
+  let section: "failure" | "error" | "other" | "pasted" | null = null;
   let block: Block | null = null;
   let testdoxClass: string | null = null;
   let testdoxBlock: Block | null = null;
@@ -47,12 +48,47 @@ export function createPhpunitParser(sink: ParserSink) {
    * `1) Ns\ClassTest::testX`, follows (blank lines aside). Then the list is read as if the banner had been seen.
    */
   let pendingSection: string | null = null;
+  /** An entry of a list pasted without its heading, waiting for a frame of its own (see `line`). */
+  let candidate: Block | null = null;
+
+  /**
+   * The checkout directory of a machine's absolute paths (`/home/me/2captcha-php/`), learnt from a frame in the
+   * test's own file laid out as its namespace says (PSR-4: `TwoCaptcha\Tests\NormalTest` in `…/tests/NormalTest.php`):
+   * the path's last directories spell the namespace's last segments, the topmost of them being the `tests` (or
+   * `test`) directory, whose parent is the checkout. Nothing is learnt when the namespace does not reach `tests`.
+   */
+  let root: string | null = null;
+  function learnRoot(id: string, frames: readonly RegExpExecArray[]): void {
+    if (root !== null) return;
+    const ns = id.split("::", 1)[0]!.toLowerCase().split("\\");
+    for (const f of frames) {
+      const file = f[1]!.replace(/\\/g, "/");
+      if (!/^(?:\/|[A-Za-z]:\/)/.test(file) || !file.toLowerCase().endsWith(`/${ns[ns.length - 1]!}.php`))
+        continue;
+      const dirs = file.toLowerCase().split("/").slice(0, -1);
+      let k = 1;
+      while (k < ns.length && dirs[dirs.length - k] === ns[ns.length - 1 - k]) {
+        if (/^tests?$/.test(ns[ns.length - 1 - k]!)) {
+          root = `${file
+            .split("/")
+            .slice(0, dirs.length - k)
+            .join("/")}/`;
+          return;
+        }
+        k++;
+      }
+    }
+  }
 
   function flush(b: Block | null): void {
     if (!b) return;
+    if (section === "pasted" && /^(?:[A-Z][\w\\]*\\)?\w*(?:Error|Exception): /.test(b.buf.lines[1] ?? ""))
+      b.kind = "error";
     const lines = b.buf.lines.slice(1).map((l) => l.replace(/^ {3}│ ?/, ""));
     const body = lines.filter((l) => l.trim() !== "" && l.trim() !== "--");
     const frames = body.map((l) => FRAME.exec(l.trim())).filter((m): m is RegExpExecArray => m !== null);
+    learnRoot(b.id, frames);
+    if (root !== null) for (const f of frames) if (f[1]!.startsWith(root)) f[1] = f[1]!.slice(root.length);
     const messageLines = body.filter((l) => !FRAME.test(l.trim()));
     const thrown = frames.length === 0 ? THROWN_AT.exec(messageLines[0] ?? "") : null;
     const inRepo = frames.find((f) => !/(?:^|\/)vendor\//.test(sink.path(f[1]!))) ?? frames[0] ?? thrown;
@@ -97,7 +133,29 @@ export function createPhpunitParser(sink: ParserSink) {
           pendingSection = null;
           if (!active) return false;
         } else {
-          if (text.startsWith("There ") && SECTION.test(text)) pendingSection = text;
+          if (text.startsWith("There ") && SECTION.test(text)) {
+            pendingSection = text;
+            candidate = null;
+            return false;
+          }
+          // A list pasted from its middle, without banner or heading: an entry counts once its own block reaches
+          // a PHP frame (`/abs/tests/NormalTest.php:31`), before another entry or the end of the list.
+          const e = ENTRY.exec(text);
+          if (e) {
+            candidate = { id: `${e[2]}::${e[3]}${e[4] ?? ""}`, kind: "failure", buf: new BlockBuffer() };
+            candidate.buf.push(text, lineNo);
+            return false;
+          }
+          if (candidate === null) return false;
+          candidate.buf.push(text, lineNo);
+          if (FRAME.test(text.trim())) {
+            active = true;
+            section = "pasted";
+            block = candidate;
+            candidate = null;
+            return true;
+          }
+          if (candidate.buf.lines.length > 60) candidate = null;
           return false;
         }
       }
@@ -132,7 +190,7 @@ export function createPhpunitParser(sink: ParserSink) {
           block = null;
           if (section === "other") return true;
           const id = `${e[2]}::${e[3]}${e[4] ?? ""}`;
-          block = { id, kind: section, buf: new BlockBuffer() };
+          block = { id, kind: section === "pasted" ? "failure" : section, buf: new BlockBuffer() };
           block.buf.push(text, lineNo);
           return true;
         }

@@ -68,3 +68,44 @@ describe("surefire: the trimmed recap entry `Class.test:line->helper:line messag
     expect(ids(log)).toEqual([]);
   });
 });
+
+describe("phpunit: numbered entries pasted without banner or heading", () => {
+  const entry = (n: number, cls: string, line: number) => [
+    `${n}) Pantry\\Tests\\${cls}::testPut`,
+    `Error: Call to undefined method Pantry\\Tests\\${cls}::assertLabelled()`,
+    "",
+    "/home/me/pantry/tests/ShelfCase.php:11",
+    `/home/me/pantry/tests/${cls}.php:${line}`,
+    "",
+  ];
+  it("reads an entry once its block reaches a PHP frame, paths under the checkout above `tests/`", () => {
+    const log = [
+      "/home/me/pantry/tests/ShelfCase.php:11",
+      "",
+      ...entry(2, "ShelfTest", 14),
+      ...entry(3, "LabelTest", 9),
+    ];
+    expect(where(log.join("\n"))).toEqual([
+      ["Pantry\\Tests\\ShelfTest::testPut", "tests/ShelfCase.php", 11],
+      ["Pantry\\Tests\\LabelTest::testPut", "tests/ShelfCase.php", 11],
+    ]);
+  });
+  it("keeps absolute paths when the namespace does not reach the tests directory", () => {
+    const log = [
+      "1) Acme\\Deep\\FooTest::testX",
+      "Failed asserting that false is true.",
+      "",
+      "/x/tests/Deep/FooTest.php:7",
+    ];
+    expect(where(log.join("\n"))).toEqual([["Acme\\Deep\\FooTest::testX", "/x/tests/Deep/FooTest.php", 7]]);
+  });
+  it("reads nothing from a numbered list without frames", () => {
+    const log = [
+      "1) App\\Http\\Kernel::handle",
+      "is where the request enters;",
+      "2) App\\Http\\Kernel::terminate",
+      "ends it.",
+    ];
+    expect(ids(log.join("\n"))).toEqual([]);
+  });
+});
