@@ -109,3 +109,51 @@ describe("phpunit: numbered entries pasted without banner or heading", () => {
     expect(ids(log.join("\n"))).toEqual([]);
   });
 });
+
+describe("nose: dotted ids without unittest's parentheses", () => {
+  const rule = "=".repeat(70);
+  const dash = "-".repeat(70);
+  it("reads functions, plain-class methods and generator calls in -v lines and FAIL: headers", () => {
+    const log = [
+      "tests.test_pantry.TestShelf.test_first ... FAIL",
+      "tests.test_pantry.test_scale(3, 0.5, 2) ... FAIL",
+      "tests.test_pantry.test_jars ... ok",
+      "",
+      rule,
+      "FAIL: tests.test_pantry.TestShelf.test_first",
+      dash,
+      "Traceback (most recent call last):",
+      '  File "/home/me/pantry/tests/test_pantry.py", line 32, in test_first',
+      "    assert_equal(a, b)",
+      "AssertionError: 'b' != 'a'",
+      "",
+      rule,
+      "FAIL: tests.test_pantry.test_scale(3, 0.5, 2)",
+      dash,
+      "Traceback (most recent call last):",
+      '  File "/home/me/pantry/tests/test_pantry.py", line 24, in check_scale',
+      "    assert_equal(x, want)",
+      "AssertionError: 1 != 2",
+      "",
+      dash,
+      "Ran 3 tests in 0.031s",
+      "",
+      "FAILED (failures=2)",
+    ].join("\n");
+    expect(where(log)).toEqual([
+      ["tests.test_pantry.TestShelf.test_first", "tests/test_pantry.py", 32],
+      ["tests.test_pantry.test_scale(3, 0.5, 2)", "tests/test_pantry.py", 24],
+    ]);
+  });
+  it("takes no header without its rule, and no dotted progress line that names no test", () => {
+    const log = [
+      "FAIL: tests.test_pantry.test_jars",
+      "pkg.build.compile ... FAIL",
+      "Traceback (most recent call last):",
+      '  File "tools/x.py", line 3, in main',
+      "ValueError: boom",
+    ].join("\n");
+    expect(parseLog(log).failures.filter((f) => f.format === "unittest")).toEqual([]);
+    expect(parseLog(log).tests.filter((t) => t.format === "unittest")).toEqual([]);
+  });
+});
