@@ -157,3 +157,25 @@ describe("nose: dotted ids without unittest's parentheses", () => {
     expect(parseLog(log).tests.filter((t) => t.format === "unittest")).toEqual([]);
   });
 });
+
+describe("rspec: the command line above a documentation-format run cut before Failures:", () => {
+  const run = (command: string) =>
+    [
+      command,
+      "",
+      "",
+      "  pending (FAILED - 1)",
+      "  keeps cents (FAILED - 2)",
+      "  description (PENDING: later)",
+      "",
+    ].join("\n");
+  it("is no group, and the one spec file it names is the examples' file", () => {
+    expect(ids(run("$ bundle exec rspec test.rb --format documentation"))).toEqual([
+      "test.rb > pending",
+      "test.rb > keeps cents",
+    ]);
+  });
+  it("names no file when it runs two spec files", () => {
+    expect(ids(run("$ rspec spec/a_spec.rb spec/b_spec.rb -fd"))).toEqual(["pending", "keeps cents"]);
+  });
+});
