@@ -179,3 +179,48 @@ describe("rspec: the command line above a documentation-format run cut before Fa
     expect(ids(run("$ rspec spec/a_spec.rb spec/b_spec.rb -fd"))).toEqual(["pending", "keeps cents"]);
   });
 });
+
+describe("gotestsum: testname result lines and the === Failed summary", () => {
+  it("reads each failed test once, under its package as printed, and no parent failed only through a subtest", () => {
+    const log = [
+      "PASS internal/scale.TestGrams/double (0.00s)",
+      "=== RUN   TestGrams/half_odd",
+      "    scale_test.go:17: Grams(3, 0.5) = 1, want 2",
+      "    --- FAIL: TestGrams/half_odd (0.00s)",
+      "FAIL internal/scale.TestGrams/half_odd (0.00s)",
+      "--- FAIL: TestGrams (0.00s)",
+      "FAIL internal/scale.TestGrams (0.00s)",
+      "FAIL internal/scale",
+      "",
+      "=== Failed",
+      "=== FAIL: internal/scale TestGrams/half_odd (0.00s)",
+      "    scale_test.go:17: Grams(3, 0.5) = 1, want 2",
+      "    --- FAIL: TestGrams/half_odd (0.00s)",
+      "",
+      "=== FAIL: internal/scale TestGrams (0.00s)",
+      "",
+      "=== FAIL: internal/scale TestGrams/half_odd (re-run 1) (0.00s)",
+      "    scale_test.go:17: Grams(3, 0.5) = 1, want 2",
+      "",
+      "DONE 2 runs, 4 tests, 3 failures in 1.793s",
+    ].join("\n");
+    expect(where(log)).toEqual([["internal/scale.TestGrams/half_odd", "internal/scale/scale_test.go", 17]]);
+  });
+  it("takes the file from a path the output gives in full (testify's Error Trace)", () => {
+    const log = [
+      "=== Failed",
+      "=== FAIL: admission2 TestQueue (1.05s)",
+      "    queue_test.go:400: ",
+      "        \tError Trace:\t/home/runner/work/otel/otel/internal/arrow/admission2/queue_test.go:400",
+      "        \tError:      \tNot equal: ",
+    ].join("\n");
+    expect(where(log)).toEqual([["admission2.TestQueue", "internal/arrow/admission2/queue_test.go", 400]]);
+  });
+  it("leaves jest's file headers to files: `FAIL shelf` is no jest suite", () => {
+    const log = ["FAIL shelf", "    shelf_test.go:7: boom", "", "Tests: 1 failed, 1 total"].join("\n");
+    expect(parseLog(log).formats).not.toContain("jest");
+    expect(ids(" FAIL  src/a.test.js\n  ● adds\n\n    expect(1).toBe(2)\n")).toEqual([
+      "src/a.test.js > adds",
+    ]);
+  });
+});
