@@ -224,3 +224,40 @@ describe("gotestsum: testname result lines and the === Failed summary", () => {
     ]);
   });
 });
+
+describe("dotnet: Microsoft.Testing.Platform's terminal reporter", () => {
+  it("reads a failed line with its data row, the class from the method's frame, `/_/` as the repository root", () => {
+    const log = [
+      '  failed Invalid_Name_Should_Fail ("net9.0;net8.0",Debug) (6s 220ms)',
+      "    Assert.AreEqual failed. Expected:<1>. Actual:<-5>. ",
+      "      at MSTest.Acceptance.SdkTests.Invalid_Name_Should_Fail(String tfm, BuildConfiguration c) in /_/test/Acceptance/SdkTests.cs:280",
+    ].join("\n");
+    expect(where(log)).toEqual([
+      [
+        'MSTest.Acceptance.SdkTests.Invalid_Name_Should_Fail ("net9.0;net8.0",Debug)',
+        "test/Acceptance/SdkTests.cs",
+        280,
+      ],
+    ]);
+  });
+  it("counts the summary, and reads a failure without frames under it", () => {
+    const log = [
+      "passed Put_AddsJars (12ms)",
+      "failed Count_IsZero (1s 020ms)",
+      "  Assert.AreEqual failed. Expected:<0>. Actual:<1>.",
+      "",
+      "Test run summary: Failed! - /w/Pantry.Tests.dll (net9.0|x64)",
+      "  total: 2",
+      "  failed: 1",
+      "  succeeded: 1",
+      "  skipped: 0",
+      "  duration: 1s 301ms",
+    ].join("\n");
+    const parsed = parseLog(log);
+    expect(parsed.failures.map((f) => f.test)).toEqual(["Count_IsZero"]);
+    expect(parsed.counts.dotnet).toMatchObject({ passed: 1, failed: 1 });
+  });
+  it("reads nothing from a `failed … (12ms)` line with neither frame nor MTP summary", () => {
+    expect(ids(["failed upload of cache (12ms)", "  retrying with a smaller chunk"].join("\n"))).toEqual([]);
+  });
+});
