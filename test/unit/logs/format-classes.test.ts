@@ -261,3 +261,24 @@ describe("dotnet: Microsoft.Testing.Platform's terminal reporter", () => {
     expect(ids(["failed upload of cache (12ms)", "  retrying with a smaller chunk"].join("\n"))).toEqual([]);
   });
 });
+
+describe("wdio: a worker's report pasted without its Running: preface", () => {
+  const w = (s: string) => `[chrome  linux #0-0] ${s}`.trimEnd();
+  it("counts from the first test line under the prefix, its describe titles held until then", () => {
+    const log = [
+      w("Simple suite 1"),
+      w("   ✖ compares 1 to 1"),
+      w(""),
+      w("1 passing (1.6s)"),
+      w("1 failing"),
+      w(""),
+      w("1) Simple suite 1 compares 1 to 1"),
+      w("just because"),
+    ].join("\n");
+    expect(ids(log)).toEqual(["Simple suite 1 > compares 1 to 1"]);
+  });
+  it("reads nothing from worker-prefixed lines that hold no test or count line", () => {
+    const log = [w("Simple suite 1"), w("some log output"), w("1) a numbered note")].join("\n");
+    expect(parseLog(log).formats).not.toContain("wdio");
+  });
+});
