@@ -282,3 +282,32 @@ describe("wdio: a worker's report pasted without its Running: preface", () => {
     expect(parseLog(log).formats).not.toContain("wdio");
   });
 });
+
+describe("cargo: a libtest paste that opens inside a failure's backtrace", () => {
+  const opening = [
+    "   3: core::panicking::assert_failed",
+    "             at /rustc/5980/library/core/src/panicking.rs:394:5",
+    "   4: pantry::tests::label_keeps_case",
+    "             at ./src/lib.rs:25:9",
+    "   5: pantry::tests::label_keeps_case::{{closure}}",
+    "             at ./src/lib.rs:24:26",
+    "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
+    "",
+  ];
+  it("names the test by the frame its harness closure calls, without the crate", () => {
+    const log = [
+      ...opening,
+      "---- tests::scale stdout ----",
+      "",
+      "thread 'tests::scale' (1856) panicked at src/lib.rs:15:9:",
+      "assertion `left == right` failed",
+    ].join("\n");
+    expect(where(log)).toEqual([
+      ["tests::label_keeps_case", "src/lib.rs", 25],
+      ["tests::scale", "src/lib.rs", 15],
+    ]);
+  });
+  it("reads nothing from such a backtrace when no libtest block follows (a binary's own panic)", () => {
+    expect(parseLog(opening.join("\n")).failures.filter((f) => f.format === "cargo")).toEqual([]);
+  });
+});
