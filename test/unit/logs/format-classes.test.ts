@@ -311,3 +311,40 @@ describe("cargo: a libtest paste that opens inside a failure's backtrace", () =>
     expect(parseLog(opening.join("\n")).failures.filter((f) => f.format === "cargo")).toEqual([]);
   });
 });
+
+describe("phpunit: .phpt tests named by their path", () => {
+  it("reads a .phpt entry, its id and place relative to the directory above tests/", () => {
+    const log = [
+      "There were 2 failures:",
+      "",
+      "1) /tmp/run/tests/output/scale.phpt",
+      "Failed asserting that two strings are equal.",
+      "--- Expected",
+      "+++ Actual",
+      "@@ @@",
+      "-'2 g'",
+      "+'1 g'",
+      "",
+      "/tmp/run/tests/output/scale.phpt:7",
+      "",
+      "FAILURES!",
+      "Tests: 3, Assertions: 3, Failures: 1.",
+    ].join("\n");
+    expect(where(log)).toEqual([["tests/output/scale.phpt", "tests/output/scale.phpt", 7]]);
+  });
+  it("reads a pasted .phpt entry on its comparison, and takes no diff line for a frame", () => {
+    const log = [
+      "11) /usr/local/src/phpunit/tests/TextUI/failure-isolation.phpt",
+      "Failed asserting that string matches format description.",
+      "--- Expected",
+      "+++ Actual",
+      "-%s:%i",
+      "+/usr/local/src/phpunit/tests/_files/FailureTest.php:8",
+      " 2) FailureTest::testAssertIntegerEqualsInteger",
+    ].join("\n");
+    expect(where(log)).toEqual([["tests/TextUI/failure-isolation.phpt", null, null]]);
+  });
+  it("reads nothing from a numbered .phpt line without PHPUnit's comparison or a frame", () => {
+    expect(ids(["1) tests/output/scale.phpt", "was renamed in this release"].join("\n"))).toEqual([]);
+  });
+});
