@@ -29,7 +29,29 @@ const AGGREGATE =
 const CARGO_STATUS =
   /^\s{2,}(Compiling|Finished|Running|Doc-tests|Checking|Downloaded|Downloading|Fresh|Blocking)\b/;
 
+/** A backtrace frame (`   4: attempt::test::happy_path`) and its place (`             at ./src/main.rs:161:9`). */
+const BT_FRAME = /^\s*\d+: (\S+)$/;
+const BT_AT = /^\s+at (.+?):(\d+):(\d+)$/;
+
 export function createCargoParser(sink: ParserSink) {
+  /**
+   * A paste that opens inside a failure block, its `---- name stdout ----` header cut away: the backtrace still names
+   * the test, as the frame the harness calls through its closure (`4: crate::test::name`, then `5:
+   * crate::test::name::{closure#0}` or `::{{closure}}`). libtest names the test without the crate (`test::name`). Read
+   * only before the first block, and reported only when the log turns out to be libtest's (a block of its own).
+   */
+  let opening = true;
+  let openingFrames: {
+    path: string;
+    at: { file: string; line: number; column: number } | null;
+    lineNo: number;
+  }[] = [];
+  let openingTest: {
+    id: string;
+    at: { file: string; line: number; column: number } | null;
+    lineNo: number;
+  } | null = null;
+  let libtestSeen = false;
   let inRun = false;
   let block: { id: string; buf: BlockBuffer; fragment: boolean; evidence: boolean } | null = null;
   let failuresList = false;
@@ -69,6 +91,7 @@ export function createCargoParser(sink: ParserSink) {
       return;
     }
     withBlock.add(block.id);
+    libtestSeen = true;
     const p = summarizePanic(block.buf.lines, sink);
     sink.failure({
       category: "test",
@@ -101,8 +124,53 @@ export function createCargoParser(sink: ParserSink) {
     rustc = null;
   }
 
+  function openingLine(text: string, lineNo: number): void {
+    const f = BT_FRAME.exec(text);
+    if (f) {
+      const path = f[1]!;
+      const prev = openingFrames[openingFrames.length - 1];
+      if (prev && openingTest === null && /^[\w:]+$/.test(prev.path) && prev.path.includes("::")) {
+        if (path === `${prev.path}::{closure#0}` || path === `${prev.path}::{{closure}}`)
+          openingTest = {
+            id: prev.path.slice(prev.path.indexOf("::") + 2),
+            at: prev.at,
+            lineNo: prev.lineNo,
+          };
+      }
+      if (openingFrames.length < 200) openingFrames.push({ path, at: null, lineNo });
+      return;
+    }
+    const a = BT_AT.exec(text);
+    const last = openingFrames[openingFrames.length - 1];
+    if (a && last && last.at === null)
+      last.at = { file: sink.path(a[1]!), line: Number(a[2]), column: Number(a[3]) };
+  }
+
+  function flushOpening(): void {
+    if (!openingTest || !libtestSeen) return;
+    const t = openingTest;
+    openingTest = null;
+    sink.failure({
+      category: "test",
+      test: t.id,
+      file: t.at?.file ?? null,
+      line: t.at?.line ?? null,
+      column: t.at?.column ?? null,
+      errorType: "panic",
+      message: "test failed (its block's header was cut; named by its backtrace)",
+      start: t.lineNo,
+      end: t.lineNo,
+    });
+  }
+
   return {
     line(text: string, lineNo: number): boolean {
+      if (opening) {
+        if (text.startsWith("---- ") || RUNNING.test(text) || RUST_ERROR.test(text)) {
+          opening = false;
+          openingFrames = [];
+        } else openingLine(text, lineNo);
+      }
       if (rustc) {
         if (
           text.trim() !== "" &&
@@ -220,6 +288,7 @@ export function createCargoParser(sink: ParserSink) {
       flushBlock();
       flushProgress();
       flushRustc();
+      flushOpening();
     },
   };
 }

@@ -29,6 +29,17 @@ const XUNIT_FRAME = /^\s*(.+?\.(?:cs|fs|vb))\((\d+),\d+\): at (.+?)\(/;
  */
 const XUNIT_LINE = /^\[xUnit\.net [\d:.]+\] (.*)$/;
 const XUNIT_FAIL = /^ {4}(\S.*?) \[FAIL\]$/;
+/**
+ * Microsoft.Testing.Platform's terminal reporter (`dotnet test` on MTP, an MSTest/xUnit v3/TUnit app run alone):
+ * `failed Name (args) (6s 220ms)` (also `passed`, `skipped`, `failed (canceled)`), the message, `Expected`/`Actual`
+ * and `Stack Trace:` indented below, frames `at Ns.Class.Method() in /src/T.cs:280`; then `Test run summary: Failed! -
+ * x.dll (net8.0|x64)` with `  total:`/`  failed:`/`  succeeded:`/`  skipped:` lines.
+ */
+const MTP_RESULT =
+  /^ {0,2}(passed|skipped|failed(?: \([a-z ]+\))?) (\S.*?) \((?:\d+d )?(?:\d+h )?(?:\d+m )?(?:\d+s )?\d+ms\)$/;
+const MTP_FRAME = /^\s*at (.+?)\(.*?\) in (.+?):(\d+)$/;
+const MTP_SUMMARY = /^Test run summary: /;
+const MTP_COUNT = /^ {2}(total|failed|succeeded|skipped): (\d+)$/;
 const MODERN_SUMMARY =
   /^(?:Failed|Passed)!\s+- Failed:\s+(\d+), Passed:\s+(\d+), Skipped:\s+(\d+), Total:\s+(\d+)/;
 const OLD_SUMMARY = /^Total tests: (\d+)\. Passed: (\d+)\. Failed: (\d+)\. Skipped: (\d+)\./;
@@ -67,6 +78,54 @@ export function createDotnetParser(sink: ParserSink) {
   } | null = null;
   let summaryRead = false;
   let total: { total: number; passed: number; failed: number; skipped: number } | null = null;
+
+  /** MTP results: failures wait for the end, when the summary or a frame of their own confirms the format. */
+  let mtp: { name: string; buf: BlockBuffer } | null = null;
+  const mtpFailures: { name: string; buf: BlockBuffer }[] = [];
+  let mtpSummary: { failed: number; passed: number; skipped: number } | null = null;
+  let mtpCounts = false;
+
+  function closeMtp(): void {
+    if (mtp && mtpFailures.length < 1000) mtpFailures.push(mtp);
+    mtp = null;
+  }
+
+  function finishMtp(): void {
+    closeMtp();
+    if (mtpSummary) sink.summary(mtpSummary);
+    for (const f of mtpFailures) {
+      const lines = f.buf.lines.slice(1);
+      const frames = lines
+        .map((l) => MTP_FRAME.exec(l) ?? FRAME.exec(l))
+        .filter((m): m is RegExpExecArray => m !== null);
+      if (!mtpSummary && frames.length === 0) continue;
+      const inRepo = frames.find(
+        (m) => m[2] && !/^(?:System|Microsoft|NUnit|Xunit|xunit)\./.test(m[1]!.trim()),
+      );
+      const head = f.name.split("(", 1)[0]!.trim();
+      const own = frames.map((m) => m[1]!.trim()).find((m) => m.endsWith(`.${head}`));
+      const cls = !head.includes(".") && own ? own.slice(0, -head.length - 1) : null;
+      const id = cls ? `${cls}.${f.name}` : f.name;
+      // A deterministic build's source root `/_/` is the repository's root.
+      const file = inRepo?.[2] ? sink.path(inRepo[2].replace(/^\/_\//, "")) : null;
+      const message = lines
+        .filter((l) => l.trim() !== "" && !/^\s*at /.test(l) && !/^\s*Stack Trace:$/.test(l))
+        .map((l) => l.trim());
+      const typed = /^([\w.]+(?:Exception|Error)): (.*)$/.exec(message[0] ?? "");
+      sink.failure({
+        category: "test",
+        test: id,
+        file,
+        line: inRepo?.[3] ? Number(inRepo[3]) : null,
+        errorType: typed ? typed[1]! : null,
+        message: (typed ? [typed[2]!, ...message.slice(1)] : message).join("\n") || "failed",
+        stack: f.buf.text(),
+        start: f.buf.start,
+        end: f.buf.end,
+      });
+      sink.test(id, "failed");
+    }
+  }
 
   function flush(): void {
     if (!block) return;
@@ -128,6 +187,39 @@ export function createDotnetParser(sink: ParserSink) {
         }
         flush();
         return true;
+      }
+      const mr = text.charCodeAt(0) === 32 || text.charCodeAt(0) > 96 ? MTP_RESULT.exec(text) : null;
+      if (mr) {
+        closeMtp();
+        if (mr[1]!.startsWith("failed")) {
+          mtp = { name: mr[2]!.trim(), buf: new BlockBuffer(150, 12_000) };
+          mtp.buf.push(text, lineNo);
+        } else sink.test(mr[2]!.trim(), mr[1] === "passed" ? "passed" : "skipped");
+        return true;
+      }
+      if (mtp) {
+        if (text.trim() === "" || /^\s/.test(text)) {
+          mtp.buf.push(text, lineNo);
+          return true;
+        }
+        closeMtp();
+      }
+      if (MTP_SUMMARY.test(text)) {
+        mtpSummary ??= { failed: 0, passed: 0, skipped: 0 };
+        mtpCounts = true;
+        return true;
+      }
+      if (mtpCounts) {
+        const c = MTP_COUNT.exec(text);
+        if (c && mtpSummary) {
+          const n = Number(c[2]);
+          if (c[1] === "failed") mtpSummary.failed += n;
+          else if (c[1] === "succeeded") mtpSummary.passed += n;
+          else if (c[1] === "skipped") mtpSummary.skipped += n;
+          return true;
+        }
+        if (/^ {2}duration: /.test(text)) return true;
+        mtpCounts = false;
       }
       if (START.test(text)) {
         active = true;
@@ -199,6 +291,7 @@ export function createDotnetParser(sink: ParserSink) {
     },
     end(): void {
       flush();
+      finishMtp();
     },
   };
 }

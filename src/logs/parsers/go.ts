@@ -17,6 +17,16 @@ const PANIC = /^panic: /;
 /** A goroutine trace's frame in a test function: `example.com/x/pkg.TestY.func1()`, `created by example.com/x/pkg.TestY`. */
 const TEST_FRAME = /^(?:created by )?[\w.~/-]+\.(Test\w*)(?:\.func\d+)*(?:\(| in goroutine|$)/;
 
+/**
+ * gotestsum: its summary (`=== Failed`, then `=== FAIL: <pkg> <Test> [(re-run N) ](1.05s)` with the test's output
+ * indented below) and its `testname` format's result lines (`FAIL internal/scale.TestGrams/odd (0.00s)`). The
+ * package is printed relative to the module; the id keeps it as printed (`shelf.TestCountJam`).
+ */
+const GOTESTSUM_FAIL = /^=== (FAIL|SKIP): (\S+) (\S+) (?:\(re-run \d+\) )?\([\d.]+s\)$/;
+const GOTESTSUM_RESULT =
+  /^(PASS|FAIL|SKIP) ((?:[\w.~-]+\/)*[\w.~-]+)\.(Test\S*|Example\S*|Fuzz\S*) (?:\(re-run \d+\) )?\([\d.]+s\)$/;
+const GOTESTSUM_DONE = /^DONE (?:\d+ runs?, )?\d+ tests?(?:, .*)? in [\d.]+s$/;
+
 interface TestState {
   name: string;
   buf: BlockBuffer;
@@ -34,6 +44,11 @@ export function createGoParser(sink: ParserSink) {
   let build: { pkg: string; buf: BlockBuffer } | null = null;
   const held = new GoFailures();
   const races = new RaceReports(sink);
+  /** gotestsum's summary blocks and result lines, by id (a re-run's block repeats its test: one failure). */
+  let gts: { id: string; pkg: string; buf: BlockBuffer } | null = null;
+  const gtsBlocks = new Map<string, { pkg: string; buf: BlockBuffer }>();
+  const gtsFailed = new Set<string>();
+  let gotestsum = false;
   /** Failures of the current package, waiting for the package line to get their ids. */
   let waiting: { state: TestState }[] = [];
 
@@ -96,19 +111,33 @@ export function createGoParser(sink: ParserSink) {
     inPanic = false;
   }
 
+  // One failure per file that does not compile: a file's further errors (`:266:10`, `:267:8`) are more lines of
+  // the same failure, its place the first of them.
   function flushBuild(): void {
     if (!build) return;
+    const byFile = new Map<string, { line: number; column: number | null; messages: string[] }>();
     for (const l of build.buf.lines) {
       const m = COMPILE.exec(l);
       if (!m) continue;
+      const file = sink.path(m[1]!);
+      const seen = byFile.get(file);
+      if (seen) seen.messages.push(`${m[2]}: ${m[4]!}`);
+      else
+        byFile.set(file, {
+          line: Number(m[2]),
+          column: m[3] === undefined ? null : Number(m[3]),
+          messages: [m[4]!],
+        });
+    }
+    for (const [file, e] of byFile) {
       sink.failure({
         category: "build",
         test: null,
-        file: sink.path(m[1]!),
-        line: Number(m[2]),
-        column: m[3] === undefined ? null : Number(m[3]),
+        file,
+        line: e.line,
+        column: e.column,
         errorType: "compile",
-        message: m[4]!,
+        message: e.messages.join("\n"),
         stack: build.buf.text(),
         start: build.buf.start,
         end: build.buf.end,
@@ -117,8 +146,84 @@ export function createGoParser(sink: ParserSink) {
     build = null;
   }
 
+  function closeGotestsum(): void {
+    if (gts && !gtsBlocks.has(gts.id) && gtsBlocks.size < 5_000) gtsBlocks.set(gts.id, gts);
+    else if (gts && gts.buf.lines.length > (gtsBlocks.get(gts.id)?.buf.lines.length ?? 0))
+      gtsBlocks.set(gts.id, gts);
+    gts = null;
+  }
+
+  /** gotestsum's failures: a parent whose block holds only its failed subtests is not a failure of its own. */
+  function finishGotestsum(): void {
+    closeGotestsum();
+    for (const id of gtsFailed) {
+      const block = gtsBlocks.get(id);
+      const own = block?.buf.lines
+        .slice(1)
+        .some((l) => l.trim() !== "" && !/^\s*--- (?:FAIL|PASS|SKIP):/.test(l));
+      if (!own && [...gtsFailed].some((o) => o.startsWith(`${id}/`))) continue;
+      const pkg = block?.pkg ?? id.slice(0, id.lastIndexOf(".", id.search(/\.(?:Test|Example|Fuzz)/) + 1));
+      const lines = block?.buf.lines.slice(1) ?? [];
+      const draft = goFailureFromOutput(id, lines, sink, {
+        start: block?.buf.start ?? 0,
+        end: block?.buf.end ?? 0,
+      }) ?? { category: "test" as const, test: id, message: "test failed", start: 0, end: 0 };
+      if (draft.file && !draft.file.includes("/")) {
+        // A path the output gives in full (testify's `Error Trace:`) that ends with the file; else the package's
+        // directory, printed relative to the module.
+        const name = draft.file;
+        const full = lines
+          .map((l) => /((?:[A-Za-z]:)?[\w./~-]*\/[\w.-]+\.go):(\d+)/.exec(l))
+          .find((m) => m !== null && m[1]!.endsWith(`/${name}`) && Number(m[2]) === draft.line);
+        const mapped = full ? sink.path(full[1]!) : null;
+        if (mapped && !/^(?:\/|[A-Za-z]:\/)/.test(mapped)) draft.file = mapped;
+        else if (/^[\w~-]+(?:\/[\w.~-]+)*$/.test(pkg) && !pkg.split("/", 1)[0]!.includes("."))
+          draft.file = `${pkg}/${name}`;
+      }
+      if (draft.start === 0) {
+        draft.start = 1;
+        draft.end = 1;
+      }
+      sink.failure(draft);
+    }
+  }
+
   return {
     line(text: string, lineNo: number): boolean {
+      if (text.startsWith("=== ") || gts) {
+        const g = GOTESTSUM_FAIL.exec(text);
+        if (g) {
+          closeGotestsum();
+          gotestsum = true;
+          const id = `${g[2]}.${g[3]}`;
+          if (g[1] === "FAIL") {
+            gtsFailed.add(id);
+            gts = { id, pkg: g[2]!, buf: new BlockBuffer(200, 16_000) };
+            gts.buf.push(text, lineNo);
+          } else sink.test(id, "skipped");
+          return true;
+        }
+        if (gts) {
+          if (text.trim() === "" || /^\s/.test(text)) {
+            gts.buf.push(text, lineNo);
+            return true;
+          }
+          closeGotestsum();
+        }
+        if (gotestsum && /^=== (?:Failed|Skipped|Errors)$/.test(text)) return true;
+      }
+      if (text.charCodeAt(1) === 65 || text.charCodeAt(1) === 75 || text.charCodeAt(1) === 79) {
+        // PASS / SKIP / DONE: only the `testname` format's result lines and gotestsum's last line.
+        const r = GOTESTSUM_RESULT.exec(text);
+        if (r) {
+          gotestsum = true;
+          const id = `${r[2]}.${r[3]}`;
+          if (r[1] === "FAIL") gtsFailed.add(id);
+          else sink.test(id, r[1] === "PASS" ? "passed" : "skipped");
+          return true;
+        }
+        if (gotestsum && GOTESTSUM_DONE.test(text)) return true;
+      }
       const pkg = PACKAGE.exec(text);
       if (pkg) {
         flushBuild();
@@ -198,6 +303,12 @@ export function createGoParser(sink: ParserSink) {
     end(): void {
       flushBuild();
       closePanic();
+      // gotestsum prints each failed test again in its summary, under its package: those ids are the ones.
+      if (gotestsum && gtsFailed.size > 0) {
+        finishGotestsum();
+        waiting = [];
+        tests.clear();
+      }
       if (waiting.length > 0 || tests.size > 0) finishPackage(null);
       held.flush(sink);
     },

@@ -20,8 +20,9 @@ import {
 // With `projects`, the project's displayName comes between the status and the file: `FAIL b packages/b/x.test.js`.
 // A file whose path has spaces (`FAIL spec/deep dir/render engine.test.js`) is read whole when it ends with a
 // JavaScript/TypeScript extension; a displayName holds no `/`.
+// The file has an extension and is no duration: gotestsum's `FAIL shelf` and `FAIL shelf.TestX (0.00s)` are not jest's.
 const FILE_HEADER =
-  /^ ?(PASS|FAIL) {1,2}(?:[^\s/]+ )?(\S+|[^\s/]*(?:\/(?:[^\s/]| (?=[^\s/]))+?)*?\.[cm]?[jt]sx?)(?: \([\d.]+ m?s\))?$/;
+  /^ ?(PASS|FAIL) {1,2}(?:[^\s/]+ )?((?!\()\S*\.\S+|[^\s/]*(?:\/(?:[^\s/]| (?=[^\s/]))+?)*?\.[cm]?[jt]sx?)(?: \([\d.]+ m?s\))?$/;
 const TEST_LINE = /^(\s+)(✓|✕|○|√|×) (?:(skipped|todo) )?(.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?$/;
 const BULLET = /^ {2}● (.+)$/;
 const SUMMARY = /^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b/;

@@ -11,8 +11,12 @@ const BANNER = /^PHPUnit \d+\.\d+(?:\.\d+)? by Sebastian Bergmann/;
 const SECTION =
   /^There (?:was|were) \d+ (errors?|failures?|warnings?|risky tests?|skipped tests?|incomplete tests?|deprecations?|notices?|PHPUnit (?:warnings?|deprecations?)):$/;
 const ENTRY = /^(\d+)\) ([\w\\]+)::(\w+)( with data set (?:#\d+|"(?:[^"\\]|\\.)*"))?(?: \(.*\))?$/;
+/** A `.phpt` test, named by its path: `11) /usr/local/src/phpunit/tests/TextUI/failure-isolation.phpt`. */
+const PHPT_ENTRY = /^(\d+)\) (\S+\.phpt)$/;
+/** What a `.phpt` failure prints below its path: the expected-output comparison. */
+const PHPT_EVIDENCE = /^(?:--- Expected|Failed asserting that string matches format description\.)$/;
 // A directory or file name after the first may hold single spaces (`tests/Deep/Nested Dir/FailuresTest.php:20`).
-const PHP_PATH = "(?:[A-Za-z]:)?[^\\s:/]*(?:/(?:[^\\s:/]| (?=[^\\s:/]))+?)*?\\.php";
+const PHP_PATH = "(?:[A-Za-z]:)?[^\\s:/]*(?:/(?:[^\\s:/]| (?=[^\\s:/]))+?)*?\\.phpt?";
 const FRAME = new RegExp(`^(${PHP_PATH}):(\\d+)$`);
 /** An error raised outside a test method (`setUpBeforeClass`): `RuntimeException: msg in /x/tests/T.php:12`. */
 const THROWN_AT = new RegExp(` in (${PHP_PATH}):(\\d+)$`);
@@ -38,7 +42,8 @@ interface Block {
 
 export function createPhpunitParser(sink: ParserSink) {
   let active = false;
-  let section: "failure" | "error" | "other" | null = null;
+  /** `pasted`: a list whose heading was cut away; an entry is an error when its message is a thrown error. */
+  let section: "failure" | "error" | "other" | "pasted" | null = null;
   let block: Block | null = null;
   let testdoxClass: string | null = null;
   let testdoxBlock: Block | null = null;
@@ -47,20 +52,79 @@ export function createPhpunitParser(sink: ParserSink) {
    * `1) Ns\ClassTest::testX`, follows (blank lines aside). Then the list is read as if the banner had been seen.
    */
   let pendingSection: string | null = null;
+  /** An entry of a list pasted without its heading, waiting for a frame of its own (see `line`). */
+  let candidate: Block | null = null;
+
+  /**
+   * The checkout directory of a machine's absolute paths (`/home/me/2captcha-php/`), learnt from a frame in the
+   * test's own file laid out as its namespace says (PSR-4: `TwoCaptcha\Tests\NormalTest` in `…/tests/NormalTest.php`):
+   * the path's last directories spell the namespace's last segments, the topmost of them being the `tests` (or
+   * `test`) directory, whose parent is the checkout. Nothing is learnt when the namespace does not reach `tests`.
+   */
+  let root: string | null = null;
+  function learnRoot(id: string, frames: readonly RegExpExecArray[]): void {
+    if (root !== null) return;
+    const ns = id.split("::", 1)[0]!.toLowerCase().split("\\");
+    for (const f of frames) {
+      const file = f[1]!.replace(/\\/g, "/");
+      if (!/^(?:\/|[A-Za-z]:\/)/.test(file) || !file.toLowerCase().endsWith(`/${ns[ns.length - 1]!}.php`))
+        continue;
+      const dirs = file.toLowerCase().split("/").slice(0, -1);
+      let k = 1;
+      while (k < ns.length && dirs[dirs.length - k] === ns[ns.length - 1 - k]) {
+        if (/^tests?$/.test(ns[ns.length - 1 - k]!)) {
+          root = `${file
+            .split("/")
+            .slice(0, dirs.length - k)
+            .join("/")}/`;
+          return;
+        }
+        k++;
+      }
+    }
+  }
+
+  /**
+   * The id of a numbered entry: `Ns\Class::method[ with data set …]`, or a `.phpt` test's path relative to the
+   * checkout (the learnt one, else the directory above the path's `tests/` directory).
+   */
+  function entryId(text: string): string | null {
+    const e = ENTRY.exec(text);
+    if (e) return `${e[2]}::${e[3]}${e[4] ?? ""}`;
+    const t = PHPT_ENTRY.exec(text);
+    if (!t) return null;
+    const file = sink.path(t[2]!).replace(/\\/g, "/");
+    if (!/^(?:\/|[A-Za-z]:\/)/.test(file)) return file;
+    if (root !== null && file.startsWith(root)) return file.slice(root.length);
+    const m = /\/(tests?\/.*)$/.exec(file);
+    return m ? m[1]! : file;
+  }
+
+  /** A `.phpt` test's own frame (`/abs/tests/output/scale.phpt:7`) is in the file its id names. */
+  function phptPlace(id: string, file: string): string {
+    return id.endsWith(".phpt") && file.endsWith(`/${id}`) ? id : file;
+  }
 
   function flush(b: Block | null): void {
     if (!b) return;
+    if (section === "pasted" && /^(?:[A-Z][\w\\]*\\)?\w*(?:Error|Exception): /.test(b.buf.lines[1] ?? ""))
+      b.kind = "error";
     const lines = b.buf.lines.slice(1).map((l) => l.replace(/^ {3}│ ?/, ""));
     const body = lines.filter((l) => l.trim() !== "" && l.trim() !== "--");
-    const frames = body.map((l) => FRAME.exec(l.trim())).filter((m): m is RegExpExecArray => m !== null);
-    const messageLines = body.filter((l) => !FRAME.test(l.trim()));
+    // A diff line (`+/abs/tests/_files/FailureTest.php:8` in a `.phpt` comparison) quotes output, it is no frame.
+    const frames = body
+      .map((l) => (/^[+-]/.test(l) ? null : FRAME.exec(l.trim())))
+      .filter((m): m is RegExpExecArray => m !== null);
+    learnRoot(b.id, frames);
+    if (root !== null) for (const f of frames) if (f[1]!.startsWith(root)) f[1] = f[1]!.slice(root.length);
+    const messageLines = body.filter((l) => /^[+-]/.test(l) || !FRAME.test(l.trim()));
     const thrown = frames.length === 0 ? THROWN_AT.exec(messageLines[0] ?? "") : null;
     const inRepo = frames.find((f) => !/(?:^|\/)vendor\//.test(sink.path(f[1]!))) ?? frames[0] ?? thrown;
     const typed = /^([A-Z][\w\\]*(?:Error|Exception)): (.*)$/.exec(messageLines[0] ?? "");
     sink.failure({
       category: "test",
       test: b.id,
-      file: inRepo ? sink.path(inRepo[1]!) : null,
+      file: inRepo ? phptPlace(b.id, sink.path(inRepo[1]!)) : null,
       line: inRepo ? Number(inRepo[2]) : null,
       errorType: typed
         ? typed[1]!
@@ -84,8 +148,7 @@ export function createPhpunitParser(sink: ParserSink) {
       if (!active) {
         if (pendingSection !== null) {
           if (text.trim() === "") return false;
-          const e = ENTRY.exec(text);
-          if (e && e[1] === "1") {
+          if (text.startsWith("1) ") && entryId(text) !== null) {
             active = true;
             const opened = SECTION.exec(pendingSection);
             section = opened![1]!.startsWith("error")
@@ -97,7 +160,29 @@ export function createPhpunitParser(sink: ParserSink) {
           pendingSection = null;
           if (!active) return false;
         } else {
-          if (text.startsWith("There ") && SECTION.test(text)) pendingSection = text;
+          if (text.startsWith("There ") && SECTION.test(text)) {
+            pendingSection = text;
+            candidate = null;
+            return false;
+          }
+          // A list pasted from its middle, without banner or heading: an entry counts once its own block reaches
+          // a PHP frame (`/abs/tests/NormalTest.php:31`), before another entry or the end of the list.
+          const id = text.charCodeAt(0) >= 48 && text.charCodeAt(0) <= 57 ? entryId(text) : null;
+          if (id !== null) {
+            candidate = { id, kind: "failure", buf: new BlockBuffer() };
+            candidate.buf.push(text, lineNo);
+            return false;
+          }
+          if (candidate === null) return false;
+          candidate.buf.push(text, lineNo);
+          if (FRAME.test(text.trim()) || (candidate.id.endsWith(".phpt") && PHPT_EVIDENCE.test(text))) {
+            active = true;
+            section = "pasted";
+            block = candidate;
+            candidate = null;
+            return true;
+          }
+          if (candidate.buf.lines.length > 60) candidate = null;
           return false;
         }
       }
@@ -126,13 +211,12 @@ export function createPhpunitParser(sink: ParserSink) {
         return true;
       }
       if (section) {
-        const e = ENTRY.exec(text);
-        if (e) {
+        const id = text.charCodeAt(0) >= 48 && text.charCodeAt(0) <= 57 ? entryId(text) : null;
+        if (id !== null) {
           flush(block);
           block = null;
           if (section === "other") return true;
-          const id = `${e[2]}::${e[3]}${e[4] ?? ""}`;
-          block = { id, kind: section, buf: new BlockBuffer() };
+          block = { id, kind: section === "pasted" ? "failure" : section, buf: new BlockBuffer() };
           block.buf.push(text, lineNo);
           return true;
         }

@@ -24,7 +24,24 @@ interface Block {
   buf: BlockBuffer;
 }
 
+/**
+ * The command that ran RSpec, as a terminal or CI step prints it (`$ bundle exec rspec test.rb --format documentation`):
+ * no example group, and the spec file of the run when it names exactly one.
+ */
+const COMMAND = /^(?:\S*[$%>#] +)?(?:bundle exec +|bin\/)?rspec((?: +\S+)*) *$/;
+
+function commandFile(args: string): string | null {
+  const files = args
+    .trim()
+    .split(/ +/)
+    .filter((a) => /^[^-].*\.rb(?::\d+|\[[\d:,]+\])?$/.test(a))
+    .map((a) => a.replace(/(?::\d+|\[[\d:,]+\])$/, ""));
+  return files.length === 1 ? files[0]! : null;
+}
+
 export function createRspecParser(sink: ParserSink) {
+  /** The spec file the command line names, for examples whose details (and so their file) were cut. */
+  let runFile: string | null = null;
   let section: "failures" | "pending" | "rerun" | null = null;
   let block: Block | null = null;
   const blocks: Block[] = [];
@@ -66,6 +83,11 @@ export function createRspecParser(sink: ParserSink) {
             const l = recent[(seen - back) & 63]!;
             const i = l.length - l.trimStart().length;
             if (l.trim() === "" || i >= indent) continue;
+            // The command line above the run: the levels read so far are all there is (an undescribed group).
+            if (i === 0 && COMMAND.test(l)) {
+              indent = 0;
+              break;
+            }
             if (i % 2 !== 0 || / \((?:FAILED - \d+|PENDING: .*)\)$/.test(l)) break;
             parts.unshift(l.trim());
             indent = i;
@@ -73,6 +95,10 @@ export function createRspecParser(sink: ParserSink) {
           if (indent === 0) marked.set(Number(m[3]), { description: fullDescription(parts), lineNo });
           return true;
         }
+      }
+      if (section === null && text.includes("rspec")) {
+        const c = COMMAND.exec(text);
+        if (c) runFile = commandFile(c[1]!);
       }
       // Quick reject: outside its sections RSpec's lines start with F (Failures, Finished, Failed examples), P or a digit.
       if (section === null) {
@@ -239,14 +265,15 @@ export function createRspecParser(sink: ParserSink) {
       if (fileOf.size === 0 && failureCount !== 0) {
         for (const [n, e] of [...marked].sort((a, b) => a[0] - b[0])) {
           if (blockNumbers.has(n) || described.has(e.description)) continue;
+          const id = runFile ? `${sink.path(runFile)} > ${e.description}` : e.description;
           sink.failure({
             category: "test",
-            test: e.description,
+            test: id,
             message: e.description,
             start: e.lineNo,
             end: e.lineNo,
           });
-          sink.test(e.description, "failed");
+          sink.test(id, "failed");
         }
       }
       for (const [description, r] of fileOf) {

@@ -23,8 +23,13 @@ const RECAP_HEAD = /^(Failures|Errors|Flakes|Failed tests|Tests in error): ?$/;
 /** Surefire before 2.19: `  testX(pkg.Class): message`. */
 const LEGACY_ENTRY = /^ {2}([\w$]+(?:\[[^\]]*\])?)\(([\w$.]+)\)(?::(\d+))?:? ?(.*)$/;
 // `  OrderTest.total:23 msg`; `  SubIT>BaseCases.method:205 » Type msg` names an inherited test by the running class.
+// Surefire 2.19+ trims the stack to the test class's frames: `  HttpTest.keepAlive:57->connect:83 msg` (the test's
+// line, then the helper it called); the test's own line is the first.
 const RECAP_ENTRY =
-  /^ {2}([\w$]+(?:\.[\w$]+)*?)(?:>[\w$.]+?)?\.([\w$]+(?:[({[].*?)?)(?::(\d+))?(?: (?:» )?(.*))?$/;
+  /^ {2}([\w$]+(?:\.[\w$]+)*?)(?:>[\w$.]+?)?\.([\w$]+(?:[({[].*?)?)(?::(\d+)(?:->[\w$.]+:\d+)*)?(?: (?:» )?(.*))?$/;
+/** A recap entry that names its test's class and line in Surefire's trimmed form, the evidence a headless recap needs. */
+const TRIMMED_ENTRY =
+  /^ {2}(?:[a-z_][\w$]*\.)*[A-Z][\w$]*\.[\w$]+(?:\[[^\]]*\])?:\d+(?:->[\w$.]+:\d+)*(?: \S|$)/;
 const RUN_LINE = /^ {2}Run \d+: /;
 /**
  * With `rerunFailingTestsCount`, a recap entry is the test's full name on its own line, its attempts below it
@@ -124,10 +129,11 @@ export function createSurefireParser(sink: ParserSink) {
   return {
     line(raw: string, lineNo: number): boolean {
       // Surefire 2's recap heading pasted alone, without Maven's prefixes (`Tests in error: `): it opens the recap
-      // only when the next line is an entry naming a test method and its fully qualified class.
+      // only when the next line is an entry naming a test method and its fully qualified class, or an entry in the
+      // trimmed form that gives the test's line (`  HttpTest.keepAlive:57->connect:83 expected [200]`).
       if (headless !== null && !active) {
         const first = raw.trim() === "" ? null : LEGACY_ENTRY.exec(raw);
-        if (first && /^(?:[a-z_][\w$]*\.)+[A-Z][\w$]*$/.test(first[2]!)) {
+        if ((first && /^(?:[a-z_][\w$]*\.)+[A-Z][\w$]*$/.test(first[2]!)) || TRIMMED_ENTRY.test(raw)) {
           active = true;
           recap = headless;
         } else if (raw.trim() !== "") headless = null;

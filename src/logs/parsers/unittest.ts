@@ -21,6 +21,14 @@ const PARENT = /^(\w+) \(([\w.]+)\) \.\.\. ?$/;
 const DESCRIBED = /^(?: {2})?(test\w*) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)$/;
 const DOC_OUTCOME = / \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/;
 const HEADER = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\w+) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)$/;
+/**
+ * nose names a test function (and a generator's call) by its dotted path alone, without unittest's parentheses:
+ * `test_even.test_even1 ... FAIL`, `FAIL: test_even.test_even1`, `tests.test_gen.test_sum(1, 2) ... ok`. The last
+ * name is a test's (nose collects names matching `test`), and a header needs the `=====` rule above it.
+ */
+const NOSE_NAME = String.raw`(?:\w+\.)+\w*[Tt]est\w*(?:\(.*\))?`;
+const NOSE_OUTCOME = new RegExp(`^(${NOSE_NAME}) \\.\\.\\. (ok|FAIL|ERROR|SKIP.*|skipped.*)$`);
+const NOSE_HEADER = new RegExp(`^(FAIL|ERROR): (${NOSE_NAME})$`);
 // A rule may keep the backtick of the inline code it was pasted in (`` `===…``).
 const RULE_EQ = /^`?={40,}`?$/;
 const RULE_DASH = /^-{40,}$/;
@@ -134,6 +142,12 @@ export function createUnittestParser(sink: ParserSink) {
         sink.test(idOf(o[1]!, o[2]!) + o[3]!, outcomeOf(o[4]!));
         return true;
       }
+      const no = o === null && text.includes(" ... ") ? NOSE_OUTCOME.exec(text) : null;
+      if (no) {
+        seen = true;
+        sink.test(no[1]!, no[2]!.startsWith("SKIP") ? "skipped" : outcomeOf(no[2]!));
+        return true;
+      }
       if (text.endsWith("...") || text.endsWith("... ")) {
         if (PARENT.test(text)) {
           seen = true;
@@ -147,9 +161,11 @@ export function createUnittestParser(sink: ParserSink) {
       }
       if (state === "header") {
         const h = HEADER.exec(text);
-        if (h) {
+        const nh = h ? null : NOSE_HEADER.exec(text);
+        if (h || nh) {
           seen = true;
-          current = { id: idOf(h[2]!, h[3]!) + h[4]!, kind: h[1]!, buf: new BlockBuffer() };
+          const id = h ? idOf(h[2]!, h[3]!) + h[4]! : nh![2]!;
+          current = { id, kind: (h ?? nh)![1]!, buf: new BlockBuffer() };
           current.buf.push(text, lineNo);
           state = "body";
           return true;

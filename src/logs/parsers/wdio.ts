@@ -40,6 +40,8 @@ interface Worker {
 
 export function createWdioParser(sink: ParserSink) {
   const workers = new Map<string, Worker>();
+  /** Lines of a worker prefix not yet known to be a report (a paste without the `Running:` preface). */
+  const pending = new Map<string, { rest: string; lineNo: number }[]>();
 
   function flush(w: Worker): void {
     const b = w.block;
@@ -93,62 +95,28 @@ export function createWdioParser(sink: ParserSink) {
       let w = workers.get(key);
       const rest = m[3] ?? "";
       if (!w) {
-        // A worker's report opens with `Running: <browser>` (or the spec file, when the preface is off).
-        if (!/^(?:Running: |» )/.test(rest) || workers.size >= 1000) return false;
+        if (workers.size >= 1000) return false;
+        // A worker's report opens with `Running: <browser>` (or the spec file, when the preface is off). A report
+        // pasted without that preface counts from its first `✓`/`✖` test line or count line under the same prefix:
+        // the lines held before it (its describe titles) are read then.
+        if (!/^(?:Running: |» )/.test(rest)) {
+          const t = TEST.exec(rest);
+          const evidence = (t !== null && t[2] !== "-") || COUNT.test(rest);
+          if (!evidence) {
+            const held = pending.get(key);
+            if (held) {
+              if (held.length < 40) held.push({ rest, lineNo });
+            } else if (pending.size < 50) pending.set(key, [{ rest, lineNo }]);
+            return false;
+          }
+        }
         w = { file: null, suites: [], failed: [], counted: false, block: null };
         workers.set(key, w);
+        const held = pending.get(key) ?? [];
+        pending.delete(key);
+        for (const h of held) read(w, h.rest, h.lineNo);
       }
-      if (rest.startsWith("» ")) {
-        flush(w);
-        w.file = sink.path(rest.slice(2).trim());
-        w.suites = [];
-        w.counted = false;
-        return true;
-      }
-      const c = COUNT.exec(rest);
-      if (c && !w.block) {
-        w.counted = true;
-        const n = Number(c[1]);
-        if (c[2] === "passing") sink.summary({ passed: n, failed: 0 });
-        else if (c[2] === "failing") sink.summary({ failed: n });
-        else if (c[2] !== "retries") sink.summary({ skipped: n, failed: 0 });
-        return true;
-      }
-      if (w.counted) {
-        const f = FAILURE.exec(rest);
-        if (f) {
-          flush(w);
-          w.block = { title: f[2]!.trim(), buf: new BlockBuffer(), file: w.file };
-          w.block.buf.push(rest, lineNo);
-          return true;
-        }
-        w.block?.buf.push(rest, lineNo);
-        return true;
-      }
-      if (rest.trim() === "") return true;
-      const t = TEST.exec(rest);
-      if (t) {
-        const indent = t[1]!.length;
-        const parents = w.suites.filter((s) => s.indent < indent).map((s) => s.title);
-        const title = t[3]!;
-        const id = [...parents, title].join(" > ");
-        const outcome = t[2] === "-" ? "skipped" : t[2] === "✓" || t[2] === "✔" ? "passed" : "failed";
-        if (outcome === "failed") {
-          if (w.failed.length < 10_000)
-            w.failed.push({
-              id,
-              short: [parents[parents.length - 1], title].filter((x) => x !== undefined).join(" "),
-              used: false,
-              file: w.file,
-            });
-        } else sink.test(id, outcome, w.file);
-        return true;
-      }
-      if (/^(?:Running: |Session ID: )/.test(rest)) return true;
-      const indent = rest.length - rest.trimStart().length;
-      while (w.suites.length > 0 && w.suites[w.suites.length - 1]!.indent >= indent) w.suites.pop();
-      if (w.suites.length < 50) w.suites.push({ indent, title: rest.trim() });
-      return true;
+      return read(w, rest, lineNo);
     },
     end(): void {
       for (const w of workers.values()) {
@@ -162,6 +130,61 @@ export function createWdioParser(sink: ParserSink) {
       }
     },
   };
+
+  /** One line of a known worker's report, its prefix removed. */
+  function read(w: Worker, rest: string, lineNo: number): boolean {
+    if (rest.startsWith("» ")) {
+      flush(w);
+      w.file = sink.path(rest.slice(2).trim());
+      w.suites = [];
+      w.counted = false;
+      return true;
+    }
+    const c = COUNT.exec(rest);
+    if (c && !w.block) {
+      w.counted = true;
+      const n = Number(c[1]);
+      if (c[2] === "passing") sink.summary({ passed: n, failed: 0 });
+      else if (c[2] === "failing") sink.summary({ failed: n });
+      else if (c[2] !== "retries") sink.summary({ skipped: n, failed: 0 });
+      return true;
+    }
+    if (w.counted) {
+      const f = FAILURE.exec(rest);
+      if (f) {
+        flush(w);
+        w.block = { title: f[2]!.trim(), buf: new BlockBuffer(), file: w.file };
+        w.block.buf.push(rest, lineNo);
+        return true;
+      }
+      w.block?.buf.push(rest, lineNo);
+      return true;
+    }
+    if (rest.trim() === "") return true;
+    const t = TEST.exec(rest);
+    if (t) {
+      const indent = t[1]!.length;
+      const parents = w.suites.filter((s) => s.indent < indent).map((s) => s.title);
+      const title = t[3]!;
+      const id = [...parents, title].join(" > ");
+      const outcome = t[2] === "-" ? "skipped" : t[2] === "✓" || t[2] === "✔" ? "passed" : "failed";
+      if (outcome === "failed") {
+        if (w.failed.length < 10_000)
+          w.failed.push({
+            id,
+            short: [parents[parents.length - 1], title].filter((x) => x !== undefined).join(" "),
+            used: false,
+            file: w.file,
+          });
+      } else sink.test(id, outcome, w.file);
+      return true;
+    }
+    if (/^(?:Running: |Session ID: )/.test(rest)) return true;
+    const indent = rest.length - rest.trimStart().length;
+    while (w.suites.length > 0 && w.suites[w.suites.length - 1]!.indent >= indent) w.suites.pop();
+    if (w.suites.length < 50) w.suites.push({ indent, title: rest.trim() });
+    return true;
+  }
 }
 
 export const wdioFormat: FormatDefinition = {

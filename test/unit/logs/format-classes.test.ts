@@ -1,0 +1,350 @@
+/**
+ * Classes of input read from the test split's misses once it was tainted (issue 10, branch pl10): each rule reads
+ * a whole format or framing, and each has a case where it must not fire.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const ids = (text: string) => parseLog(text).failures.map((f) => f.test);
+const where = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
+
+describe("go: a build block's errors are one failure per file that does not compile", () => {
+  it("joins a file's several type errors into one failure placed at the first", () => {
+    const log = [
+      "# example.com/pantry/shelf [example.com/pantry/shelf.test]",
+      'shelf/label_test.go:6:14: cannot use "three" (untyped string constant) as int value in variable declaration',
+      "shelf/shelf_test.go:8:9: invalid argument: s (variable of type *Shelf) for len",
+      "shelf/shelf_test.go:11:6: invalid operation: cannot index s (variable of type *Shelf)",
+      "FAIL\texample.com/pantry/shelf [build failed]",
+    ].join("\n");
+    expect(where(log)).toEqual([
+      [null, "shelf/label_test.go", 6],
+      [null, "shelf/shelf_test.go", 8],
+    ]);
+    expect(parseLog(log).failures[1]!.message).toContain("11: invalid operation");
+  });
+  it("keeps two packages' errors in the same file name apart", () => {
+    const log = [
+      "# example.com/a",
+      "a/x.go:3:1: undefined: y",
+      "# example.com/b",
+      "b/x.go:4:1: undefined: z",
+    ].join("\n");
+    expect(where(log)).toEqual([
+      [null, "a/x.go", 3],
+      [null, "b/x.go", 4],
+    ]);
+  });
+});
+
+describe("surefire: the trimmed recap entry `Class.test:line->helper:line message`", () => {
+  it("reads the entries of a recap pasted with Maven's levels", () => {
+    const log = [
+      "[INFO] Results:",
+      "[INFO] ",
+      "[ERROR] Failures: ",
+      "[ERROR]   JarTest.takeNothing:23->checkLeft:9 grams left in honey expected:<50> but was:<49>",
+      "[ERROR]   JarTest.takeSome:16->checkLeft:9 grams left in jam expected:<200> but was:<199>",
+      "[INFO] ",
+      "[ERROR] Tests run: 4, Failures: 2, Errors: 0, Skipped: 0",
+    ].join("\n");
+    expect(where(log)).toEqual([
+      ["JarTest.takeNothing", "src/test/java/JarTest.java", 23],
+      ["JarTest.takeSome", "src/test/java/JarTest.java", 16],
+    ]);
+  });
+  it("opens a recap pasted without Maven's prefixes on such an entry", () => {
+    const log = [
+      "Failed tests: ",
+      "  HttpConnectionTest.testKeepAlive:57->testConnect:83 expected [200] but found [500]",
+      "  HttpBatchTest.batchUpdate:65->batchWithEmpty:83 expected [200] but found [500]",
+      "",
+      "Tests run: 51, Failures: 2, Errors: 0, Skipped: 0",
+    ].join("\n");
+    expect(ids(log)).toEqual(["HttpConnectionTest.testKeepAlive", "HttpBatchTest.batchUpdate"]);
+  });
+  it("does not open on a heading followed by prose", () => {
+    const log = ["Failed tests: ", "  none of them, the build broke first: see above", ""].join("\n");
+    expect(ids(log)).toEqual([]);
+  });
+});
+
+describe("phpunit: numbered entries pasted without banner or heading", () => {
+  const entry = (n: number, cls: string, line: number) => [
+    `${n}) Pantry\\Tests\\${cls}::testPut`,
+    `Error: Call to undefined method Pantry\\Tests\\${cls}::assertLabelled()`,
+    "",
+    "/home/me/pantry/tests/ShelfCase.php:11",
+    `/home/me/pantry/tests/${cls}.php:${line}`,
+    "",
+  ];
+  it("reads an entry once its block reaches a PHP frame, paths under the checkout above `tests/`", () => {
+    const log = [
+      "/home/me/pantry/tests/ShelfCase.php:11",
+      "",
+      ...entry(2, "ShelfTest", 14),
+      ...entry(3, "LabelTest", 9),
+    ];
+    expect(where(log.join("\n"))).toEqual([
+      ["Pantry\\Tests\\ShelfTest::testPut", "tests/ShelfCase.php", 11],
+      ["Pantry\\Tests\\LabelTest::testPut", "tests/ShelfCase.php", 11],
+    ]);
+  });
+  it("keeps absolute paths when the namespace does not reach the tests directory", () => {
+    const log = [
+      "1) Acme\\Deep\\FooTest::testX",
+      "Failed asserting that false is true.",
+      "",
+      "/x/tests/Deep/FooTest.php:7",
+    ];
+    expect(where(log.join("\n"))).toEqual([["Acme\\Deep\\FooTest::testX", "/x/tests/Deep/FooTest.php", 7]]);
+  });
+  it("reads nothing from a numbered list without frames", () => {
+    const log = [
+      "1) App\\Http\\Kernel::handle",
+      "is where the request enters;",
+      "2) App\\Http\\Kernel::terminate",
+      "ends it.",
+    ];
+    expect(ids(log.join("\n"))).toEqual([]);
+  });
+});
+
+describe("nose: dotted ids without unittest's parentheses", () => {
+  const rule = "=".repeat(70);
+  const dash = "-".repeat(70);
+  it("reads functions, plain-class methods and generator calls in -v lines and FAIL: headers", () => {
+    const log = [
+      "tests.test_pantry.TestShelf.test_first ... FAIL",
+      "tests.test_pantry.test_scale(3, 0.5, 2) ... FAIL",
+      "tests.test_pantry.test_jars ... ok",
+      "",
+      rule,
+      "FAIL: tests.test_pantry.TestShelf.test_first",
+      dash,
+      "Traceback (most recent call last):",
+      '  File "/home/me/pantry/tests/test_pantry.py", line 32, in test_first',
+      "    assert_equal(a, b)",
+      "AssertionError: 'b' != 'a'",
+      "",
+      rule,
+      "FAIL: tests.test_pantry.test_scale(3, 0.5, 2)",
+      dash,
+      "Traceback (most recent call last):",
+      '  File "/home/me/pantry/tests/test_pantry.py", line 24, in check_scale',
+      "    assert_equal(x, want)",
+      "AssertionError: 1 != 2",
+      "",
+      dash,
+      "Ran 3 tests in 0.031s",
+      "",
+      "FAILED (failures=2)",
+    ].join("\n");
+    expect(where(log)).toEqual([
+      ["tests.test_pantry.TestShelf.test_first", "tests/test_pantry.py", 32],
+      ["tests.test_pantry.test_scale(3, 0.5, 2)", "tests/test_pantry.py", 24],
+    ]);
+  });
+  it("takes no header without its rule, and no dotted progress line that names no test", () => {
+    const log = [
+      "FAIL: tests.test_pantry.test_jars",
+      "pkg.build.compile ... FAIL",
+      "Traceback (most recent call last):",
+      '  File "tools/x.py", line 3, in main',
+      "ValueError: boom",
+    ].join("\n");
+    expect(parseLog(log).failures.filter((f) => f.format === "unittest")).toEqual([]);
+    expect(parseLog(log).tests.filter((t) => t.format === "unittest")).toEqual([]);
+  });
+});
+
+describe("rspec: the command line above a documentation-format run cut before Failures:", () => {
+  const run = (command: string) =>
+    [
+      command,
+      "",
+      "",
+      "  pending (FAILED - 1)",
+      "  keeps cents (FAILED - 2)",
+      "  description (PENDING: later)",
+      "",
+    ].join("\n");
+  it("is no group, and the one spec file it names is the examples' file", () => {
+    expect(ids(run("$ bundle exec rspec test.rb --format documentation"))).toEqual([
+      "test.rb > pending",
+      "test.rb > keeps cents",
+    ]);
+  });
+  it("names no file when it runs two spec files", () => {
+    expect(ids(run("$ rspec spec/a_spec.rb spec/b_spec.rb -fd"))).toEqual(["pending", "keeps cents"]);
+  });
+});
+
+describe("gotestsum: testname result lines and the === Failed summary", () => {
+  it("reads each failed test once, under its package as printed, and no parent failed only through a subtest", () => {
+    const log = [
+      "PASS internal/scale.TestGrams/double (0.00s)",
+      "=== RUN   TestGrams/half_odd",
+      "    scale_test.go:17: Grams(3, 0.5) = 1, want 2",
+      "    --- FAIL: TestGrams/half_odd (0.00s)",
+      "FAIL internal/scale.TestGrams/half_odd (0.00s)",
+      "--- FAIL: TestGrams (0.00s)",
+      "FAIL internal/scale.TestGrams (0.00s)",
+      "FAIL internal/scale",
+      "",
+      "=== Failed",
+      "=== FAIL: internal/scale TestGrams/half_odd (0.00s)",
+      "    scale_test.go:17: Grams(3, 0.5) = 1, want 2",
+      "    --- FAIL: TestGrams/half_odd (0.00s)",
+      "",
+      "=== FAIL: internal/scale TestGrams (0.00s)",
+      "",
+      "=== FAIL: internal/scale TestGrams/half_odd (re-run 1) (0.00s)",
+      "    scale_test.go:17: Grams(3, 0.5) = 1, want 2",
+      "",
+      "DONE 2 runs, 4 tests, 3 failures in 1.793s",
+    ].join("\n");
+    expect(where(log)).toEqual([["internal/scale.TestGrams/half_odd", "internal/scale/scale_test.go", 17]]);
+  });
+  it("takes the file from a path the output gives in full (testify's Error Trace)", () => {
+    const log = [
+      "=== Failed",
+      "=== FAIL: admission2 TestQueue (1.05s)",
+      "    queue_test.go:400: ",
+      "        \tError Trace:\t/home/runner/work/otel/otel/internal/arrow/admission2/queue_test.go:400",
+      "        \tError:      \tNot equal: ",
+    ].join("\n");
+    expect(where(log)).toEqual([["admission2.TestQueue", "internal/arrow/admission2/queue_test.go", 400]]);
+  });
+  it("leaves jest's file headers to files: `FAIL shelf` is no jest suite", () => {
+    const log = ["FAIL shelf", "    shelf_test.go:7: boom", "", "Tests: 1 failed, 1 total"].join("\n");
+    expect(parseLog(log).formats).not.toContain("jest");
+    expect(ids(" FAIL  src/a.test.js\n  ● adds\n\n    expect(1).toBe(2)\n")).toEqual([
+      "src/a.test.js > adds",
+    ]);
+  });
+});
+
+describe("dotnet: Microsoft.Testing.Platform's terminal reporter", () => {
+  it("reads a failed line with its data row, the class from the method's frame, `/_/` as the repository root", () => {
+    const log = [
+      '  failed Invalid_Name_Should_Fail ("net9.0;net8.0",Debug) (6s 220ms)',
+      "    Assert.AreEqual failed. Expected:<1>. Actual:<-5>. ",
+      "      at MSTest.Acceptance.SdkTests.Invalid_Name_Should_Fail(String tfm, BuildConfiguration c) in /_/test/Acceptance/SdkTests.cs:280",
+    ].join("\n");
+    expect(where(log)).toEqual([
+      [
+        'MSTest.Acceptance.SdkTests.Invalid_Name_Should_Fail ("net9.0;net8.0",Debug)',
+        "test/Acceptance/SdkTests.cs",
+        280,
+      ],
+    ]);
+  });
+  it("counts the summary, and reads a failure without frames under it", () => {
+    const log = [
+      "passed Put_AddsJars (12ms)",
+      "failed Count_IsZero (1s 020ms)",
+      "  Assert.AreEqual failed. Expected:<0>. Actual:<1>.",
+      "",
+      "Test run summary: Failed! - /w/Pantry.Tests.dll (net9.0|x64)",
+      "  total: 2",
+      "  failed: 1",
+      "  succeeded: 1",
+      "  skipped: 0",
+      "  duration: 1s 301ms",
+    ].join("\n");
+    const parsed = parseLog(log);
+    expect(parsed.failures.map((f) => f.test)).toEqual(["Count_IsZero"]);
+    expect(parsed.counts.dotnet).toMatchObject({ passed: 1, failed: 1 });
+  });
+  it("reads nothing from a `failed … (12ms)` line with neither frame nor MTP summary", () => {
+    expect(ids(["failed upload of cache (12ms)", "  retrying with a smaller chunk"].join("\n"))).toEqual([]);
+  });
+});
+
+describe("wdio: a worker's report pasted without its Running: preface", () => {
+  const w = (s: string) => `[chrome  linux #0-0] ${s}`.trimEnd();
+  it("counts from the first test line under the prefix, its describe titles held until then", () => {
+    const log = [
+      w("Simple suite 1"),
+      w("   ✖ compares 1 to 1"),
+      w(""),
+      w("1 passing (1.6s)"),
+      w("1 failing"),
+      w(""),
+      w("1) Simple suite 1 compares 1 to 1"),
+      w("just because"),
+    ].join("\n");
+    expect(ids(log)).toEqual(["Simple suite 1 > compares 1 to 1"]);
+  });
+  it("reads nothing from worker-prefixed lines that hold no test or count line", () => {
+    const log = [w("Simple suite 1"), w("some log output"), w("1) a numbered note")].join("\n");
+    expect(parseLog(log).formats).not.toContain("wdio");
+  });
+});
+
+describe("cargo: a libtest paste that opens inside a failure's backtrace", () => {
+  const opening = [
+    "   3: core::panicking::assert_failed",
+    "             at /rustc/5980/library/core/src/panicking.rs:394:5",
+    "   4: pantry::tests::label_keeps_case",
+    "             at ./src/lib.rs:25:9",
+    "   5: pantry::tests::label_keeps_case::{{closure}}",
+    "             at ./src/lib.rs:24:26",
+    "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
+    "",
+  ];
+  it("names the test by the frame its harness closure calls, without the crate", () => {
+    const log = [
+      ...opening,
+      "---- tests::scale stdout ----",
+      "",
+      "thread 'tests::scale' (1856) panicked at src/lib.rs:15:9:",
+      "assertion `left == right` failed",
+    ].join("\n");
+    expect(where(log)).toEqual([
+      ["tests::label_keeps_case", "src/lib.rs", 25],
+      ["tests::scale", "src/lib.rs", 15],
+    ]);
+  });
+  it("reads nothing from such a backtrace when no libtest block follows (a binary's own panic)", () => {
+    expect(parseLog(opening.join("\n")).failures.filter((f) => f.format === "cargo")).toEqual([]);
+  });
+});
+
+describe("phpunit: .phpt tests named by their path", () => {
+  it("reads a .phpt entry, its id and place relative to the directory above tests/", () => {
+    const log = [
+      "There were 2 failures:",
+      "",
+      "1) /tmp/run/tests/output/scale.phpt",
+      "Failed asserting that two strings are equal.",
+      "--- Expected",
+      "+++ Actual",
+      "@@ @@",
+      "-'2 g'",
+      "+'1 g'",
+      "",
+      "/tmp/run/tests/output/scale.phpt:7",
+      "",
+      "FAILURES!",
+      "Tests: 3, Assertions: 3, Failures: 1.",
+    ].join("\n");
+    expect(where(log)).toEqual([["tests/output/scale.phpt", "tests/output/scale.phpt", 7]]);
+  });
+  it("reads a pasted .phpt entry on its comparison, and takes no diff line for a frame", () => {
+    const log = [
+      "11) /usr/local/src/phpunit/tests/TextUI/failure-isolation.phpt",
+      "Failed asserting that string matches format description.",
+      "--- Expected",
+      "+++ Actual",
+      "-%s:%i",
+      "+/usr/local/src/phpunit/tests/_files/FailureTest.php:8",
+      " 2) FailureTest::testAssertIntegerEqualsInteger",
+    ].join("\n");
+    expect(where(log)).toEqual([["tests/TextUI/failure-isolation.phpt", null, null]]);
+  });
+  it("reads nothing from a numbered .phpt line without PHPUnit's comparison or a frame", () => {
+    expect(ids(["1) tests/output/scale.phpt", "was renamed in this release"].join("\n"))).toEqual([]);
+  });
+});
