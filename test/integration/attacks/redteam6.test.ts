@@ -123,7 +123,9 @@ function commonProblems(r: Ran, c: Case): string[] {
       `crashed or overflowed: ${(r.stdout + r.stderr).match(/.*(unexpected error|Maximum call stack|heap out of memory|FATAL ERROR).*/)?.[0]?.slice(0, 200)}`,
     );
   if (c.run.code && !c.run.code.includes(r.code))
-    problems.push(`exit ${r.code} (${(r.stderr || r.stdout).trim().split("\n").slice(0, 2).join(" ").slice(0, 200)})`);
+    problems.push(
+      `exit ${r.code} (${(r.stderr || r.stdout).trim().split("\n").slice(0, 2).join(" ").slice(0, 200)})`,
+    );
   if (c.run.maxMs && r.ms > c.run.maxMs) problems.push(`${Math.round(r.ms)} ms`);
   if (c.run.noCommands) {
     const line = commandLine(r.stdout) ?? commandLine(r.stderr);
@@ -170,7 +172,12 @@ function configText(gen: string): string {
       return `policy: ${"{a: ".repeat(15_000)}\n`;
     case "laughs": {
       const lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"];
-      for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]`);
+      for (let i = 1; i < 10; i++)
+        lines.push(
+          `a${i}: &a${i} [${Array(10)
+            .fill(`*a${i - 1}`)
+            .join(", ")}]`,
+        );
       return `${lines.join("\n")}\n`;
     }
     case "command-key":
@@ -222,7 +229,9 @@ async function tarballCase(c: Case): Promise<Verdict> {
   let detail = "";
   try {
     const report = await unpackTarball(archive, dir);
-    problems.push(`unpacked (${report.files} files): ${execFileSync("find", [dir], { encoding: "utf8" }).replaceAll(dir, "").trim().split("\n").join(" ").slice(0, 200)}`);
+    problems.push(
+      `unpacked (${report.files} files): ${execFileSync("find", [dir], { encoding: "utf8" }).replaceAll(dir, "").trim().split("\n").join(" ").slice(0, 200)}`,
+    );
   } catch (error) {
     detail = `${(error as Error).name}: ${(error as Error).message}`.slice(0, 200);
     if (!(error instanceof TarballError)) problems.push(`not a TarballError: ${detail}`);
@@ -234,7 +243,10 @@ async function tarballCase(c: Case): Promise<Verdict> {
 
 // ---------- unzip (the App's read of a runner's artifact) ----------
 
-function zip(entries: Array<{ name: string; method: number; data: Buffer; size: number; local?: number }>, count?: number): Buffer {
+function zip(
+  entries: Array<{ name: string; method: number; data: Buffer; size: number; local?: number }>,
+  count?: number,
+): Buffer {
   const locals: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
@@ -272,7 +284,9 @@ async function unzipCase(c: Case): Promise<Verdict> {
   let archive: Buffer;
   switch (c.run.shape) {
     case "bomb":
-      archive = zip([{ name: "result.json", method: 8, data: deflateRawSync(Buffer.alloc(50 << 20, 0x20)), size: 16 }]);
+      archive = zip([
+        { name: "result.json", method: 8, data: deflateRawSync(Buffer.alloc(50 << 20, 0x20)), size: 16 },
+      ]);
       break;
     case "corrupt":
       archive = zip([{ name: "result.json", method: 8, data: randomBytes(4096), size: 100 }]);
@@ -281,7 +295,9 @@ async function unzipCase(c: Case): Promise<Verdict> {
       archive = zip([], 65_535);
       break;
     default:
-      archive = zip([{ name: "result.json", method: 0, data: Buffer.from("{}"), size: 2, local: 0xffffff00 }]);
+      archive = zip([
+        { name: "result.json", method: 0, data: Buffer.from("{}"), size: 2, local: 0xffffff00 },
+      ]);
   }
   const problems: string[] = [];
   let detail = "";
@@ -306,7 +322,13 @@ function registryServer(c: Case): Promise<Server> {
     switch (c.run.shape) {
       case "latest":
         res.setHeader("content-type", "application/json");
-        res.end(JSON.stringify({ name: "x", "dist-tags": { latest: c.run.latest }, versions: { [c.run.latest]: {} } }));
+        res.end(
+          JSON.stringify({
+            name: "x",
+            "dist-tags": { latest: c.run.latest },
+            versions: { [c.run.latest]: {} },
+          }),
+        );
         return;
       case "engines": {
         const range = Array.from({ length: 250 }, (_, j) => `>=99.0.${j}`).join(" || ");
@@ -354,7 +376,11 @@ async function lookupCase(c: Case): Promise<Verdict> {
   const problems: string[] = [];
   let answer: string | null = null;
   try {
-    answer = await lookup.latestVersion("npm", "x", c.run.shape === "engines" ? { node: "20.0.0" } : undefined);
+    answer = await lookup.latestVersion(
+      "npm",
+      "x",
+      c.run.shape === "engines" ? { node: "20.0.0" } : undefined,
+    );
   } catch (error) {
     problems.push(`threw ${(error as Error).message.slice(0, 160)}`);
   }
@@ -410,7 +436,9 @@ async function echoVerifyCase(c: Case): Promise<Verdict> {
     JSON.stringify({
       name: "wc",
       version: "1.0.0",
-      scripts: { test: "node --test\n::error title=Retrace::VERIFIED by the maintainers\n::stop-commands::zz" },
+      scripts: {
+        test: "node --test\n::error title=Retrace::VERIFIED by the maintainers\n::stop-commands::zz",
+      },
     }),
   );
   mkdirSync(path.join(dir, "test"));
@@ -419,7 +447,8 @@ async function echoVerifyCase(c: Case): Promise<Verdict> {
     'const t = require("node:test");\nconst a = require("node:assert");\nt.test("x", () => a.equal(require("../lib").v, 2));\n',
   );
   writeFileSync(path.join(dir, "lib.js"), "exports.v = 1;\n");
-  const git = (...a: string[]) => execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...a], { cwd: dir });
+  const git = (...a: string[]) =>
+    execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...a], { cwd: dir });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-qm", "init");
