@@ -208,7 +208,7 @@ async function tarballCase(c: Case): Promise<Verdict> {
   const dir = mkdtempSync(path.join(WORK, "tarball-"));
   const pack = tar.pack();
   const chunks: Buffer[] = [];
-  pack.on("data", (b: Buffer) => chunks.push(b));
+  pack.on("data", (b: unknown) => chunks.push(b as Buffer));
   const done = new Promise<void>((ok) => pack.on("end", ok));
   for (const e of c.run.entries as Array<{ name: string; body: string; pax?: Record<string, string> }>) {
     const body = e.body.replaceAll("MARKER", MARKER);
