@@ -28,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dockerAvailable } from "../../support/docker.ts";
 import { ArchiveError, unzip } from "../../../src/github/unzip.ts";
 import { TarballError, unpackTarball } from "../../../src/github/tarball.ts";
+import { lockfilePins } from "../../../src/install/foreign-lockfile.ts";
 import { createRegistryLookup } from "../../../src/install/registry-lookup.ts";
 
 interface Case {
@@ -396,6 +397,60 @@ async function lookupCase(c: Case): Promise<Verdict> {
   };
 }
 
+// ---------- foreign lockfiles (the host reads pnpm's pins before the install container runs) ----------
+
+const ROOT_IMPORTER = "importers:\n  .:\n    dependencies:\n      ms:\n        specifier: ^2.1.0\n        version: 2.1.3\n";
+
+function pnpmLock(c: Case): string {
+  const entry = (i: number) =>
+    `  p${i}@1.0.0:\n    resolution: {integrity: sha512-${"A".repeat(86)}==}\n    engines: {node: '>=8'}\n`;
+  const packages = (bytes: number) => {
+    const parts = ["packages:\n"];
+    for (let i = 0, n = 0; n < bytes; i++) {
+      const e = entry(i);
+      parts.push(e);
+      n += e.length;
+    }
+    return parts.join("");
+  };
+  switch (c.run.shape) {
+    case "packages":
+      return `lockfileVersion: '9.0'\n${ROOT_IMPORTER}${packages(c.run.mb << 20)}`;
+    case "importer": {
+      const deps = Array.from(
+        { length: 30_000 },
+        (_, i) => `      d${i}:\n        specifier: ^1.0.0\n        version: 1.0.${i}${"0".repeat(80)}\n`,
+      );
+      return `lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n${deps.join("")}`;
+    }
+    case "deep":
+      return `lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies: ${"[".repeat(60_000)}\n`;
+    default:
+      return `lockfileVersion: '9.0'\nimporters:\n  packages/a:\n    dependencies:\n      ms:\n        specifier: ^1.0.0\n        version: 1.0.0\n${ROOT_IMPORTER.slice("importers:\n".length)}  packages/b:\n    dependencies: {}\n${packages(4096)}`;
+  }
+}
+
+async function lockfileCase(c: Case): Promise<Verdict> {
+  const text = pnpmLock(c);
+  const pkg = { name: "x", version: "1.0.0", dependencies: { ms: "^2.1.0" } };
+  const t0 = performance.now();
+  const problems: string[] = [];
+  let pins: Record<string, string> = {};
+  try {
+    pins = lockfilePins("pnpm-lock.yaml", text, pkg).pins;
+  } catch (error) {
+    problems.push(`threw ${(error as Error).message.slice(0, 160)}`);
+  }
+  const ms = performance.now() - t0;
+  if (JSON.stringify(pins) !== JSON.stringify(c.run.pins))
+    problems.push(`pins ${JSON.stringify(pins).slice(0, 120)}, not ${JSON.stringify(c.run.pins)}`);
+  if (ms > c.run.maxMs) problems.push(`${Math.round(ms)} ms for ${(text.length / 1048576).toFixed(1)} MiB`);
+  return {
+    contained: problems.length === 0,
+    detail: problems.join("; ") || `pins ${JSON.stringify(pins)} in ${Math.round(ms)} ms (${(text.length / 1048576).toFixed(1)} MiB)`,
+  };
+}
+
 // ---------- workflow commands in output ----------
 
 const PYTEST_LOG = `============================= test session starts ==============================
@@ -500,6 +555,7 @@ const RUNNERS: Record<string, (c: Case) => Promise<Verdict>> = {
   tarball: tarballCase,
   unzip: unzipCase,
   lookup: lookupCase,
+  lockfile: lockfileCase,
   "echo-log": echoLogCase,
   "echo-verify": echoVerifyCase,
   "echo-repro": echoReproCase,
