@@ -319,7 +319,7 @@ async function unzipCase(c: Case): Promise<Verdict> {
 let gzipBomb: Buffer | null = null;
 
 function registryServer(c: Case): Promise<Server> {
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     switch (c.run.shape) {
       case "latest":
         res.setHeader("content-type", "application/json");
@@ -399,7 +399,8 @@ async function lookupCase(c: Case): Promise<Verdict> {
 
 // ---------- foreign lockfiles (the host reads pnpm's pins before the install container runs) ----------
 
-const ROOT_IMPORTER = "importers:\n  .:\n    dependencies:\n      ms:\n        specifier: ^2.1.0\n        version: 2.1.3\n";
+const ROOT_IMPORTER =
+  "importers:\n  .:\n    dependencies:\n      ms:\n        specifier: ^2.1.0\n        version: 2.1.3\n";
 
 function pnpmLock(c: Case): string {
   const entry = (i: number) =>
@@ -447,7 +448,9 @@ async function lockfileCase(c: Case): Promise<Verdict> {
   if (ms > c.run.maxMs) problems.push(`${Math.round(ms)} ms for ${(text.length / 1048576).toFixed(1)} MiB`);
   return {
     contained: problems.length === 0,
-    detail: problems.join("; ") || `pins ${JSON.stringify(pins)} in ${Math.round(ms)} ms (${(text.length / 1048576).toFixed(1)} MiB)`,
+    detail:
+      problems.join("; ") ||
+      `pins ${JSON.stringify(pins)} in ${Math.round(ms)} ms (${(text.length / 1048576).toFixed(1)} MiB)`,
   };
 }
 
