@@ -12,7 +12,13 @@
  *   start with `::` (the Actions runner executes such a line as a workflow command: annotations, masks,
  *   `stop-commands`).
  *
+ * - `lockfile`: `lockfilePins`, the host step that reads a pnpm lockfile's pins before the install container.
+ *
  * No case may write the marker file outside Retrace's directories. Servers listen on 127.0.0.1 only.
+ *
+ * First try (at f494f1c, before any fix): 12/36 contained, 24 got through in 6 classes; the 4 cases `added`
+ * after it (pnpm lockfile parse cost), run at f494f1c too: 2/4 (redteam6-results.md).
+ * After the fixes: 40/40 contained.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
