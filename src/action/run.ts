@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadRepoConfig } from "../config/repo-config.ts";
 import { describeError } from "../core/errors.ts";
+import { withoutWorkflowCommands } from "../core/workflow-commands.ts";
 import { Redactor } from "../core/redact.ts";
 import type { GitHubPort } from "../core/ports/github.ts";
 import { repoIdOf } from "../core/ports/github.ts";
@@ -152,13 +153,15 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   // 5. Provision the sandbox, then run. A failure of either is reported where the user looks (the tracking
   // comment, the outputs, the summary) before the step fails: an environment problem, never a verdict.
   const controller = new AbortController();
+  // Progress echoes repository and report text: no line of it may read as a workflow command (`::error …`).
+  const info = (line: string) => core.info(withoutWorkflowCommands(line));
   let raw: JobResult;
   try {
-    const image = deps.provision ? await deps.provision(inputs, (l) => core.info(l)) : undefined;
+    const image = deps.provision ? await deps.provision(inputs, info) : undefined;
     raw = await deps.runner(inputs, image)(spec, {
       signal: controller.signal,
       config,
-      onProgress: (l) => core.info(l),
+      onProgress: info,
     });
   } catch (error) {
     const message = redactor.redact(describeError(error));
@@ -166,7 +169,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     try {
       commentUrl = (await publishFailure(publisher, job, message))?.url ?? null;
     } catch (commentError) {
-      core.info(
+      info(
         `Retrace: could not write the failed-job comment: ${redactor.redact(describeError(commentError))}`,
       );
     }

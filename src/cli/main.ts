@@ -4,9 +4,14 @@
 import { CommanderError } from "commander";
 import { describeError, isRetraceError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
+import { guardWorkflowCommands } from "../core/workflow-commands.ts";
 import { buildProgram } from "./program.ts";
 
 export async function main(argv: string[]): Promise<number> {
+  // Output echoes text from repositories, reports and programs; a CI runner must not read a line of it as a
+  // command (`::error …`, `::stop-commands::` in GitHub Actions).
+  guardWorkflowCommands(process.stdout);
+  guardWorkflowCommands(process.stderr);
   const program = await buildProgram(argv);
   // The operator's host maxima are read before any command runs: a malformed RETRACE_HOST_LIMITS stops it
   // there. `--help` and `--version` run no command, so they still answer (and say how to set the variable).

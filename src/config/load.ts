@@ -117,7 +117,20 @@ export function parseConfig(value: unknown, source = CONFIG_PATH): RetraceConfig
 
 /** Parses YAML text as a configuration. An empty document is the default configuration. */
 export function loadConfigFromString(text: string, source = CONFIG_PATH): RetraceConfig {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const tooDeep = () =>
+    new ConfigError(
+      `${source} nests its collections too deeply to read (YAML lists or mappings inside each other past what the parser can hold)`,
+      "a configuration nests a few levels (section, field, list); remove the nested [ or { brackets",
+    );
+  let doc: ReturnType<typeof parseDocument>;
+  try {
+    doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  } catch (error) {
+    if (error instanceof RangeError) throw tooDeep();
+    throw error;
+  }
+  // yaml catches its own stack overflow on deeply nested flow collections and reports it as a syntax error.
+  if (doc.errors.some((e) => /Maximum call stack size exceeded/.test(e.message))) throw tooDeep();
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     const at = e.linePos?.[0] ? ` (line ${e.linePos[0].line}, column ${e.linePos[0].col})` : "";
@@ -132,6 +145,7 @@ export function loadConfigFromString(text: string, source = CONFIG_PATH): Retrac
     // yaml refuses an alias bomb ("billion laughs") here, with a ReferenceError.
     value = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
+    if (error instanceof RangeError) throw tooDeep();
     throw new ConfigError(
       `${source} could not be read as YAML: ${(error as Error).message}`,
       "write the configuration without YAML aliases (&anchor / *alias)",

@@ -6,7 +6,8 @@
  *
  * A `RepoPath` is canonical: POSIX `/` separators, relative to the repository root, no empty, `.` or `..`
  * segment, no NUL or control character, no backslash, no `~` at the start, no drive letter, and no segment
- * that a file system or git would take for `.git` (any case, NTFS trailing dots/spaces, the 8.3 name).
+ * that a file system or git would take for `.git` (any case, NTFS trailing dots/spaces and streams, the 8.3 name,
+ * HFS+-ignorable code points).
  */
 
 /** A repository-relative path that passed the rule; build one with `parseRepoPath` or `tidyRepoPath`. */
@@ -41,7 +42,7 @@ const PROBLEMS: Record<RepoPathProblemCode, string> = {
   home: "starts with `~` (a home directory)",
   dotdot: "contains a `..` segment (leaves the repository)",
   noncanonical: "is not canonical (an empty or `.` segment: `//`, `./` or a trailing `/`)",
-  git: "points into `.git` (repository internals, in any letter case and at any depth)",
+  git: "points into `.git` (repository internals, in any letter case, at any depth, and in the spellings NTFS and HFS+ read as `.git`)",
 };
 
 const problem = (code: RepoPathProblemCode): RepoPathProblem => ({ code, message: PROBLEMS[code] });
@@ -52,8 +53,44 @@ const problem = (code: RepoPathProblemCode): RepoPathProblem => ({ code, message
  * `git~1`. Git's own `verify_path` refuses the same names when it writes an index or a checkout.
  */
 export function isGitSegment(segment: string): boolean {
-  const lower = segment.toLowerCase();
-  return lower.replace(/[. ]+$/, "") === ".git" || lower === "git~1";
+  const name = fileSystemName(segment);
+  return name === ".git" || name === "git~1";
+}
+
+/** Code points HFS+ ignores when it compares names (git's `is_hfs_dotgit` skips the same ones). */
+const HFS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+/**
+ * The name NTFS or HFS+ gives `segment`, in lower case: HFS+-ignorable code points dropped, an NTFS stream
+ * (`:` and what follows: `.git::$INDEX_ALLOCATION` is the directory `.git`) and trailing dots and spaces cut.
+ * `.g<U+200C>it`, `.GIT. .:x` and `.git::$INDEX_ALLOCATION` are all `.git` there, as git's protectHFS and
+ * protectNTFS read them.
+ */
+export function fileSystemName(segment: string): string {
+  const s = segment.replace(HFS_IGNORABLE, "").toLowerCase();
+  const stream = s.indexOf(":");
+  return (stream >= 0 ? s.slice(0, stream) : s).replace(/[. ]+$/, "");
+}
+
+/** NTFS 8.3 names of git's own files (`GITMOD~1`; git also checks the hashed `GI7EBA~1` forms). */
+const SHORT_NAMES: ReadonlyArray<[RegExp, string]> = [
+  [/^(gitmod|gi7eba)~[1-9]$/, ".gitmodules"],
+  [/^(gitatt|gi7d29)~[1-9]$/, ".gitattributes"],
+];
+
+/**
+ * The path as a case-insensitive NTFS or HFS+ file system reads it: each segment by `fileSystemName`, and the
+ * 8.3 names of `.gitmodules` and `.gitattributes` as those names. Rules that protect a path by name (the
+ * policy's forbidden paths) match this spelling too, so `GITMOD~1` or `.gitmodules::$DATA` is `.gitmodules`.
+ */
+export function fileSystemPath(path: string): string {
+  return path
+    .split("/")
+    .map((segment) => {
+      const name = fileSystemName(segment);
+      return SHORT_NAMES.find(([re]) => re.test(name))?.[1] ?? name;
+    })
+    .join("/");
 }
 
 /** The problem of `path` under the one rule, or null when it is a clean repository path. */

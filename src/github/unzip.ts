@@ -60,8 +60,19 @@ export function unzip(
     const raw = buf.subarray(start, start + compressed);
     let content: Buffer;
     if (method === 0) content = raw;
-    else if (method === 8) content = inflateRawSync(raw, { maxOutputLength: Math.max(size, 1) });
-    else
+    else if (method === 8) {
+      try {
+        content = inflateRawSync(raw, { maxOutputLength: Math.max(size, 1) });
+      } catch (error) {
+        // zlib says "Cannot create a Buffer larger than N bytes" (it inflates past its declared size: a bomb)
+        // or names a corruption; either way the entry is named here.
+        throw new ArchiveError(
+          (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE"
+            ? `zip entry ${JSON.stringify(name)} inflates to more than its declared ${size} bytes`
+            : `zip entry ${JSON.stringify(name)} does not inflate: ${(error as Error).message}`,
+        );
+      }
+    } else
       throw new ArchiveError(
         `zip entry ${name} uses compression method ${method}; only stored and deflate are read`,
       );

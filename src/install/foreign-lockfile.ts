@@ -67,10 +67,44 @@ function yarnPins(text: string, wanted: Map<string, string>, berry: boolean): Re
   return pins;
 }
 
+/** Largest root section of a pnpm lockfile that is parsed as YAML (the root importer's dependency maps). */
+const MAX_PNPM_ROOT_SECTION = 1024 * 1024;
+
+/**
+ * The part of a pnpm lockfile the pins come from, cut out line by line: the root importer (`importers:` →
+ * `  .:`) of v6+ workspaces and the top-level dependency maps of single-package lockfiles. The rest
+ * (`packages:`, `snapshots:`, other importers) can be tens of MiB, and the YAML parser costs about a second of
+ * host CPU per MiB: it is never parsed.
+ */
+function pnpmRootSection(text: string): string {
+  const out: string[] = [];
+  let mode: "skip" | "importers" | "root" | "deps" = "skip";
+  for (const line of text.split(/\r?\n/)) {
+    if (/^\S/.test(line)) {
+      const key = /^['"]?([^'":]+)['"]?\s*:/.exec(line)?.[1];
+      mode =
+        key === "importers"
+          ? "importers"
+          : (DEP_FIELDS as readonly string[]).includes(key ?? "")
+            ? "deps"
+            : "skip";
+      if (mode !== "skip") out.push(line);
+    } else if (mode === "deps") out.push(line);
+    else if (mode === "importers" || mode === "root") {
+      const importer = /^ {2}(['"]?)([^\s'"]+)\1:\s*$/.exec(line)?.[2];
+      if (importer !== undefined) mode = importer === "." ? "root" : "importers";
+      if (mode === "root") out.push(line);
+    }
+  }
+  return out.join("\n");
+}
+
 function pnpmPins(text: string, wanted: Map<string, string>): Record<string, string> {
   let doc: Record<string, unknown>;
   try {
-    doc = (parseYaml(text, { maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
+    const section = pnpmRootSection(text);
+    if (section.length > MAX_PNPM_ROOT_SECTION) return {};
+    doc = (parseYaml(section, { maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
   } catch {
     return {};
   }

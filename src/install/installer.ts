@@ -123,11 +123,19 @@ export class ContainerDependencyInstaller implements DependencyInstaller {
       const version =
         p.version ??
         (await this.options.registry?.latestVersion(request.ecosystem, p.name).catch(() => null));
+      // The registry's answer is checked like a report's: only an exact version reaches the installer.
+      const answerProblem = version ? exactVersionProblem(request.ecosystem, version) : null;
       if (!version) {
         failures.push({
           name: p.name,
           version: null,
           reason: "latest version unknown (the configured registry could not be reached or has no release)",
+        });
+      } else if (answerProblem) {
+        failures.push({
+          name: p.name,
+          version: null,
+          reason: `the configured registry answered ${JSON.stringify(version.slice(0, 80))} as the latest version: ${answerProblem}`,
         });
       } else pinned.push({ name: p.name, version });
     }

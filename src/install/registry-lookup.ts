@@ -124,6 +124,11 @@ function runsOnNode(manifest: { engines?: { node?: unknown } | unknown } | undef
   return semver.satisfies(node, range, { includePrerelease: true });
 }
 
+/** True for an exact semver version in its canonical spelling (`semver.valid` alone trims and drops a `v`). */
+function exactSemver(v: unknown): v is string {
+  return typeof v === "string" && semver.valid(v) === v;
+}
+
 /**
  * The release a report without a version is run on: `dist-tags.latest`, unless the sandbox's Node is outside
  * its `engines.node` (commander 15 and chalk 6 need Node >= 22); then the newest stable, non-deprecated
@@ -136,7 +141,9 @@ export function npmReleaseFor(
   within: string | null = null,
 ): string | null {
   const latest = body["dist-tags"]?.latest;
-  if (typeof latest !== "string" || !/^\d+\.\d+\.\d+/.test(latest)) return null;
+  // Only an exact version, spelled as semver spells it: a registry's answer is installed as written, and a
+  // prefix match took `1.2.3 || file:../..` or `9.9.9\n--registry=…` for one.
+  if (!exactSemver(latest)) return null;
   const versions = body.versions ?? {};
   const range = within ? semver.validRange(within.replace(/^v/, "")) : null;
   if (within && !range) return null;
@@ -147,7 +154,7 @@ export function npmReleaseFor(
   let best: string | null = null;
   let bestAnywhere: string | null = null;
   for (const [v, manifest] of Object.entries(versions)) {
-    if (!semver.valid(v) || semver.prerelease(v) || semver.gt(v, latest) || !inRange(v)) continue;
+    if (!exactSemver(v) || semver.prerelease(v) || semver.gt(v, latest) || !inRange(v)) continue;
     if (manifest?.deprecated) continue;
     if (!bestAnywhere || semver.gt(v, bestAnywhere)) bestAnywhere = v;
     if (runs(v) && (!best || semver.gt(v, best))) best = v;

@@ -3,6 +3,7 @@
  * `allowTestEdits`. Every name a file section spells is checked (old and new side of renames and copies, and
  * the `diff --git`, `---`/`+++` and rename spellings), so a rename onto or off a protected path is caught.
  */
+import { fileSystemPath } from "../../core/repo-path.ts";
 import { matchesAny, touchedPaths } from "../lines.ts";
 import type { Rule, Violation } from "../types.ts";
 
@@ -23,7 +24,13 @@ export const forbiddenPaths: Rule = {
       for (const path of touchedPaths(file)) {
         if (matchesAny(fp.allow, path)) continue;
         const how = file.status === "renamed" || file.status === "copied" ? ` (${file.status})` : "";
-        const hit = categories.find(([, globs]) => matchesAny(globs, path));
+        // Also as NTFS or HFS+ read the name (`GITMOD~1`, `.gitmodules::$DATA`, `.gitmod<U+200D>ules` are
+        // `.gitmodules` there): the patch is published for reviewers on every system. Only the categories see
+        // this spelling (it only adds refusals); `allow` and test detection see the path as written.
+        const aliased = fileSystemPath(path);
+        const hit = categories.find(
+          ([, globs]) => matchesAny(globs, path) || (aliased !== path && matchesAny(globs, aliased)),
+        );
         if (hit) {
           out.push({
             rule: "forbidden-paths",

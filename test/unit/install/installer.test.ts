@@ -102,6 +102,21 @@ describe("container installer: refused before any container", () => {
     ]);
   });
 
+  it("a registry's latest that is not an exact version is a failure naming the answer, never installed", async () => {
+    const installer = new ContainerDependencyInstaller({
+      docker: noEngine,
+      registryConfig,
+      cacheDir: "/nonexistent",
+      registry: { latestVersion: async () => "1.2.3 || file:../../../tmp" },
+    });
+    const r = await installer.install({ ecosystem: "npm", packages: [{ name: "ms", version: "latest" }] });
+    expect(r.dir).toBeNull();
+    expect(r.failures).toHaveLength(1);
+    expect(r.failures[0]!.reason).toMatch(
+      /registry answered "1\.2\.3 \|\| file:\.\.\/\.\.\/\.\.\/tmp" as the latest version: .*not an exact version/,
+    );
+  });
+
   it("exact versions per ecosystem", () => {
     for (const ok of ["1.2.3", "v1.2.3", "2.0.0-rc.1+build.5"])
       expect(exactVersionProblem("npm", ok)).toBeNull();
