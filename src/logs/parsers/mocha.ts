@@ -28,6 +28,10 @@ export function createMochaParser(sink: ParserSink) {
   const listed: { id: string; outcome: "passed" | "failed" | "skipped" }[] = [];
   /** The spec tree's id of each failed test by its number (`1) title` under its describes). */
   const failedByNumber = new Map<string, string>();
+  /** Where each numbered spec-tree entry was listed, and the ids a failure block reported. */
+  const listedAt = new Map<string, { line: number; text: string }>();
+  const reported = new Set<string>();
+  const reportedNumbers = new Set<string>();
   /**
    * A failure block seen without mocha's counts (a paste that starts at it, or a runner that prints its own
    * total, like `6 tests failed.`): kept only when its title ends with `:` and an error and an `at` frame follow.
@@ -88,6 +92,33 @@ export function createMochaParser(sink: ParserSink) {
       end: b.buf.end,
     });
     sink.test(id, hook ? "error" : "failed");
+    reported.add(id);
+    if (num !== undefined) reportedNumbers.add(num);
+  }
+
+  /**
+   * A paste cut after the counts (`5 failing` and nothing after it, or only some of the blocks): a test the spec
+   * tree numbered as failed is still a failure, without details.
+   */
+  function listedWithoutBlocks(): void {
+    if (!seenCounts) return;
+    for (const [num, id] of failedByNumber) {
+      if (reported.has(id) || reportedNumbers.has(num)) continue;
+      const at = listedAt.get(num);
+      reported.add(id);
+      sink.failure({
+        category: "test",
+        test: id,
+        file: null,
+        line: null,
+        column: null,
+        errorType: null,
+        message: `${id} (the log has no failure details for it)`,
+        stack: at?.text ?? "",
+        start: at?.line ?? 0,
+        end: at?.line ?? 0,
+      });
+    }
   }
 
   /** A line while a loose block is open; false when it ended the block (the line is then read as usual). */
@@ -187,7 +218,10 @@ export function createMochaParser(sink: ParserSink) {
         const title = (p ? p[2] : f ? f[3] : s![2])!;
         const id = [...listing.map((x) => x.title), title].join(" > ");
         listed.push({ id, outcome: p ? "passed" : f ? "failed" : "skipped" });
-        if (f && failedByNumber.size < 10_000) failedByNumber.set(f[2]!, id);
+        if (f && failedByNumber.size < 10_000) {
+          failedByNumber.set(f[2]!, id);
+          listedAt.set(f[2]!, { line: lineNo, text });
+        }
         // A numbered title at the left margin may open a failure block that has no counts before it.
         if (f && indent === 2 && !seenCounts) {
           endLoose();
@@ -215,6 +249,7 @@ export function createMochaParser(sink: ParserSink) {
     end(): void {
       endLoose();
       flush();
+      listedWithoutBlocks();
     },
   };
 }

@@ -348,3 +348,39 @@ describe("phpunit: .phpt tests named by their path", () => {
     expect(ids(["1) tests/output/scale.phpt", "was renamed in this release"].join("\n"))).toEqual([]);
   });
 });
+
+describe("mocha: a paste cut after the counts still names the numbered tests", () => {
+  const tree = [
+    "  Parser",
+    "    1) reads imports",
+    "    ✓ reads a string",
+    "    nested",
+    "      2) throws on a cycle",
+    "",
+    "  1 passing (12ms)",
+    "  2 failing",
+  ];
+  it("reports each numbered entry of the spec tree as a failure without details", () => {
+    const failures = parseLog(tree.join("\n")).failures;
+    expect(failures.map((f) => f.test)).toEqual(["Parser > reads imports", "Parser > nested > throws on a cycle"]);
+    expect(failures[0]!.message).toContain("no failure details");
+  });
+  it("adds nothing when every numbered entry has its block, and nothing without mocha's counts", () => {
+    const withBlocks = [
+      ...tree,
+      "",
+      "  1) Parser",
+      "       reads imports:",
+      "     AssertionError: expected 1 to equal 2",
+      "      at Context.<anonymous> (test/parser.js:4:10)",
+      "",
+      "  2) Parser",
+      "       nested",
+      "         throws on a cycle:",
+      "     Error: no cycle",
+      "      at Context.<anonymous> (test/parser.js:9:3)",
+    ];
+    expect(ids(withBlocks.join("\n"))).toEqual(["Parser > reads imports", "Parser > nested > throws on a cycle"]);
+    expect(ids(tree.slice(0, 5).join("\n"))).toEqual([]);
+  });
+});
