@@ -730,6 +730,13 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     promise.catch(() => {}); // awaited (or discarded) below
     return { failToPass, controller, promise };
   };
+  const dropSpeculative = async () => {
+    const moot = speculative;
+    speculative = null;
+    if (!moot) return;
+    moot.controller.abort();
+    await moot.promise.catch(() => null);
+  };
   if (baseUsable) {
     // The tests failing on the base first, narrowed to them where the runner allows (reject fast: a patch that
     // does not fix them is rejected on that run alone), then the full suite once, then narrowed repeats. With
@@ -781,6 +788,10 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
               (error: unknown) => ({ error }),
             ),
           };
+          // The anti-gaming run too: its inputs are the patched tree and the tests failing on the base, not the
+          // patched runs' outcomes. It is used only when the final comparison verifies with exactly these tests
+          // going from failing to passing, and cancelled otherwise.
+          if (wantAntiGaming && speculative === null) speculative = startAntiGaming([...targets].sort());
         }
         // The base's repeats ran alongside this run: they are done (or their error is thrown) before any judgement.
         await finishBase();
@@ -789,7 +800,10 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
         const r = settled.r;
         // The narrowed run needed twice the time: the full run beside it started with the old limit, so it is
         // made afresh with the raised one, as it would have been after it.
-        if (i === 1 && patchedLimits !== limitsBefore) await dropBeside();
+        if (i === 1 && patchedLimits !== limitsBefore) {
+          await dropBeside();
+          await dropSpeculative();
+        }
         if (taken) record("patched", i, r);
         after.push(r);
         if (!usable()) break; // a base repeat did not complete: nothing more to run, the comparison says why
@@ -832,9 +846,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
   const sameTests = (a: readonly string[], b: readonly string[]) =>
     a.length === b.length && a.every((x, i) => x === b[i]);
   if (speculative && !(verified && sameTests(speculative.failToPass, comparison.failToPass))) {
-    speculative.controller.abort();
-    await speculative.promise.catch(() => null);
-    speculative = null;
+    await dropSpeculative();
   }
   if (verified && wantAntiGaming) {
     checkSignal(options.signal);

@@ -197,7 +197,7 @@ describe("verifyPatch: the base's repeats run alongside the first patched run, a
 });
 
 describe("verifyPatch: the anti-gaming run", () => {
-  it("starts once the narrowed first patched run passes every failing test, alongside the full patched run", async () => {
+  it("starts with the patched runs (once the base's failing tests are known), beside the narrowed and the full one", async () => {
     const script = [base(30_000), base(5_000), fixed, fixed];
     const events: string[] = [];
     let n = 0;
@@ -241,8 +241,38 @@ describe("verifyPatch: the anti-gaming run", () => {
     }).catch((e: unknown) => e);
     expect(out).toHaveProperty("runs");
     const i = events.indexOf("start anti-gaming");
-    expect(i, events.join(", ")).toBeGreaterThan(events.indexOf("end run 3"));
+    expect(i, events.join(", ")).toBeGreaterThan(events.indexOf("end run 1"));
+    expect(i).toBeLessThan(events.indexOf("end run 3"));
     expect(i).toBeLessThan(events.indexOf("end run 4"));
+  });
+
+  it("is cancelled and left out when the narrowed patched run rejects the patch", async () => {
+    const signals: { kind: string; signal: AbortSignal | undefined }[] = [];
+    const script = [base(30_000), base(5_000), base(5_000), fixed];
+    let n = 0;
+    const fake = fakeSandbox((request) => {
+      const isTestRun = /^node --test /.test(request.command[2] ?? "");
+      signals.push({ kind: isTestRun ? "test" : "anti-gaming", signal: request.signal });
+      return isTestRun ? script[n++]! : { exitCode: 1, durationMs: 10 };
+    });
+    const r = await verifyPatch({
+      workspace: memoryWorkspace({
+        ...files,
+        "test/calc.test.js":
+          'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add, sub } = require("../src/calc.js");\ntest("adds", () => {\n  assert.strictEqual(add(2, 3), 5);\n});\ntest("subtracts", () => {\n  assert.strictEqual(sub(3, 2), 1);\n});\n',
+      }),
+      sandbox: fake,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+    });
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.antiGaming).toBeNull();
+    const ag = signals.filter((x) => x.kind === "anti-gaming");
+    expect(ag.length).toBeGreaterThan(0);
+    expect(ag.every((x) => x.signal?.aborted)).toBe(true);
+    expect(r.runs.map((x) => `${x.phase}${x.index}`)).toEqual(["base1", "base2", "patched1"]);
   });
 });
 
