@@ -530,12 +530,20 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
   let patchedLimits = options.limits;
   const limitsOf = (phase: "base" | "patched") => (phase === "patched" ? patchedLimits : options.limits);
   const dirsOf = (phase: "base" | "patched") => (phase === "patched" ? patchedDirs : extraDirs);
+  /** Counts a run: the progress callback and the summary. */
+  const record = (phase: "base" | "patched", index: number, r: TestRunResult) => {
+    options.onRun?.(phase, index, r);
+    summaries.push(summarize(phase, index, r));
+  };
   const run = async (
     phase: "base" | "patched",
     index: number,
     only?: readonly string[],
+    /** A run made beside another whose outcome may make it moot: its own signal, and recorded by the caller. */
+    beside?: { signal: AbortSignal },
   ): Promise<TestRunResult> => {
-    checkSignal(options.signal);
+    const signal = beside?.signal ?? options.signal;
+    checkSignal(signal);
     const narrowed = only ? narrowTo(command, only) : null;
     const ran = await runTests({
       sandbox: options.sandbox,
@@ -546,7 +554,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
         ? { files: patched.files, remove: patched.remove, executable: patched.executable }
         : {}),
       ...(dirsOf(phase).length > 0 ? { extraDirs: dirsOf(phase) } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...(signal ? { signal } : {}),
       ...(limitsOf(phase) ? { limits: limitsOf(phase) } : {}),
     });
     // A narrowed repeat that did not run every test it was narrowed to cannot stand in for a full run: run the
@@ -570,25 +578,28 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
                 ? { files: patched.files, remove: patched.remove, executable: patched.executable }
                 : {}),
               ...(dirsOf(phase).length > 0 ? { extraDirs: dirsOf(phase) } : {}),
-              ...(options.signal ? { signal: options.signal } : {}),
+              ...(signal ? { signal } : {}),
               ...(limitsOf(phase) ? { limits: limitsOf(phase) } : {}),
             })
           : ran;
-    checkSignal(options.signal);
+    checkSignal(signal);
     // A build of the patched tree that failed for the machine's reasons is no verdict (one the patch broke is).
     if (phase === "patched") assertSetupRan(command, result, "patched");
     const timed =
       phase === "patched" && result.stoppedBy === "timeout"
-        ? await timedOutAgain(result, narrowed && result.only ? narrowed : command)
+        ? await timedOutAgain(result, narrowed && result.only ? narrowed : command, signal)
         : result;
     const final = coverageExitOfNarrowedRun(command, timed);
-    options.onRun?.(phase, index, final);
-    summaries.push(summarize(phase, index, final));
+    if (!beside) record(phase, index, final);
     return final;
   };
   // A patched run stopped at the time limit: once more with twice the time (the sandbox clamps it to the host's
   // maximum), then the rule of `judgeTimeout` — the patch is blamed only when it clearly hangs.
-  const timedOutAgain = async (first: TestRunResult, cmd: TestCommand): Promise<TestRunResult> => {
+  const timedOutAgain = async (
+    first: TestRunResult,
+    cmd: TestCommand,
+    signal: AbortSignal | undefined,
+  ): Promise<TestRunResult> => {
     const raised = {
       ...patchedLimits,
       timeoutMs: Math.min(3_600_000, Math.max(1_000, first.durationMs * 2)),
@@ -602,10 +613,10 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       remove: patched.remove,
       executable: patched.executable,
       ...(patchedDirs.length > 0 ? { extraDirs: patchedDirs } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...(signal ? { signal } : {}),
       limits: raised,
     });
-    checkSignal(options.signal);
+    checkSignal(signal);
     const withOnly = first.only ? { ...again, only: first.only } : again;
     if (again.stoppedBy !== "timeout") {
       patchedLimits = raised;
@@ -719,52 +730,107 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
     promise.catch(() => {}); // awaited (or discarded) below
     return { failToPass, controller, promise };
   };
+  const dropSpeculative = async () => {
+    const moot = speculative;
+    speculative = null;
+    if (!moot) return;
+    moot.controller.abort();
+    await moot.promise.catch(() => null);
+  };
   if (baseUsable) {
     // The tests failing on the base first, narrowed to them where the runner allows (reject fast: a patch that
-    // does not fix them is rejected without running the whole suite), then the full suite once, then narrowed
-    // repeats. With one run, or a runner that cannot be narrowed, the first run is the full suite.
+    // does not fix them is rejected on that run alone), then the full suite once, then narrowed repeats. With
+    // one run, or a runner that cannot be narrowed, the first run is the full suite.
     const targets = runs >= 2 ? repeatIds(command, base) : undefined;
-    for (let i = 1; i <= runs; i++) {
-      const only =
-        targets === undefined
-          ? i === 1
-            ? undefined
-            : repeatIds(command, base)
-          : i === 2
-            ? undefined
-            : targets;
-      const pending = run("patched", i, only).then(
-        (r) => ({ r }),
-        (error: unknown) => ({ error }),
-      );
-      // The base's repeats ran alongside this run: they are done (or their error is thrown) before any judgement.
-      await finishBase();
-      const settled = await pending;
-      if ("error" in settled) throw settled.error;
-      const r = settled.r;
-      after.push(r);
-      if (!usable()) break; // a base repeat did not complete: nothing more to run, the comparison says why
-      if (!r.complete) break;
-      if (
-        r.only !== undefined &&
-        after.length === 1 &&
-        r.tests.some((t) => r.only?.includes(t.id) && isFailing(t.outcome))
-      )
-        break; // a test the patch had to fix still fails: rejected, whatever the rest of the suite does
-      if (wantAntiGaming && speculative === null && i < runs) {
-        // Started once the runs so far verify, or would but for the full patched run still to come (the first
-        // patched run is narrowed to the failing tests, and they all pass): it then hides behind that full run.
-        const sofar = compareRuns(base, after);
-        const promising =
-          sofar.verified ||
-          (after.every((x) => x.complete) &&
-            base.every((x) => x.complete) &&
-            sofar.failToPass.length > 0 &&
-            sofar.stillFailing.length === 0 &&
-            sofar.passToFail.length === 0 &&
-            sofar.unstable.length === 0);
-        if (promising) speculative = startAntiGaming(sofar.failToPass);
+    // The full patched run needs nothing from the narrowed one: it starts beside it (and beside the base's
+    // repeats), so the critical path is two phases of runs, not three. It counts only when the narrowed run
+    // would have let it run: when that run rejects the patch (or a base repeat did not complete), the full run
+    // is cancelled and, had it finished already, left out — the evidence is exactly that of running them one
+    // after the other.
+    type Pending = {
+      controller: AbortController;
+      pending: Promise<{ r: TestRunResult } | { error: unknown }>;
+    };
+    let beside: Pending | null = null;
+    const dropBeside = async () => {
+      const moot = beside;
+      beside = null;
+      if (!moot) return;
+      moot.controller.abort();
+      await moot.pending;
+    };
+    try {
+      for (let i = 1; i <= runs; i++) {
+        const only =
+          targets === undefined
+            ? i === 1
+              ? undefined
+              : repeatIds(command, base)
+            : i === 2
+              ? undefined
+              : targets;
+        const taken: Pending | null = i === 2 ? beside : null;
+        if (taken) beside = null;
+        const limitsBefore = patchedLimits;
+        const pending =
+          taken?.pending ??
+          run("patched", i, only).then(
+            (r) => ({ r }),
+            (error: unknown) => ({ error }),
+          );
+        if (i === 1 && targets !== undefined && runs >= 2) {
+          const controller = new AbortController();
+          options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+          beside = {
+            controller,
+            pending: run("patched", 2, undefined, { signal: controller.signal }).then(
+              (r) => ({ r }),
+              (error: unknown) => ({ error }),
+            ),
+          };
+          // The anti-gaming run too: its inputs are the patched tree and the tests failing on the base, not the
+          // patched runs' outcomes. It is used only when the final comparison verifies with exactly these tests
+          // going from failing to passing, and cancelled otherwise.
+          if (wantAntiGaming && speculative === null) speculative = startAntiGaming([...targets].sort());
+        }
+        // The base's repeats ran alongside this run: they are done (or their error is thrown) before any judgement.
+        await finishBase();
+        const settled = await pending;
+        if ("error" in settled) throw settled.error;
+        const r = settled.r;
+        // The narrowed run needed twice the time: the full run beside it started with the old limit, so it is
+        // made afresh with the raised one, as it would have been after it.
+        if (i === 1 && patchedLimits !== limitsBefore) {
+          await dropBeside();
+          await dropSpeculative();
+        }
+        if (taken) record("patched", i, r);
+        after.push(r);
+        if (!usable()) break; // a base repeat did not complete: nothing more to run, the comparison says why
+        if (!r.complete) break;
+        if (
+          r.only !== undefined &&
+          after.length === 1 &&
+          r.tests.some((t) => r.only?.includes(t.id) && isFailing(t.outcome))
+        )
+          break; // a test the patch had to fix still fails: rejected, whatever the rest of the suite does
+        if (wantAntiGaming && speculative === null && i < runs) {
+          // Started once the runs so far verify, or would but for the full patched run still to come (the first
+          // patched run is narrowed to the failing tests, and they all pass): it then hides behind that full run.
+          const sofar = compareRuns(base, after);
+          const promising =
+            sofar.verified ||
+            (after.every((x) => x.complete) &&
+              base.every((x) => x.complete) &&
+              sofar.failToPass.length > 0 &&
+              sofar.stillFailing.length === 0 &&
+              sofar.passToFail.length === 0 &&
+              sofar.unstable.length === 0);
+          if (promising) speculative = startAntiGaming(sofar.failToPass);
+        }
       }
+    } finally {
+      await dropBeside();
     }
   }
 
@@ -780,9 +846,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
   const sameTests = (a: readonly string[], b: readonly string[]) =>
     a.length === b.length && a.every((x, i) => x === b[i]);
   if (speculative && !(verified && sameTests(speculative.failToPass, comparison.failToPass))) {
-    speculative.controller.abort();
-    await speculative.promise.catch(() => null);
-    speculative = null;
+    await dropSpeculative();
   }
   if (verified && wantAntiGaming) {
     checkSignal(options.signal);

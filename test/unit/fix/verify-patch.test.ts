@@ -114,7 +114,31 @@ describe("verifyPatch", () => {
 
   it("REJECTED when the patched run exits early without a report (the narrowed run, then the full run in its place); later runs are skipped", async () => {
     const early = { exitCode: 0, stdout: "# pass 2\n" };
-    const { sandbox, requests } = fakeSandbox([base, base, early, early]);
+    // base full, base narrowed repeat, patched narrowed, the full patched run beside it, the full run in the
+    // narrowed run's place.
+    const { sandbox, requests } = fakeSandbox([base, base, early, early, early]);
+    const result = await verifyPatch({
+      workspace: memoryWorkspace(files),
+      sandbox,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+    });
+    expect(result.verdict).toBe("REJECTED");
+    expect(requests).toHaveLength(5);
+    // The full run made beside the narrowed one was cancelled and is no evidence: one patched run counted.
+    expect(requests[3]!.signal?.aborted).toBe(true);
+    expect(result.runs.map((r) => `${r.phase}${r.index}`)).toEqual(["base1", "base2", "patched1"]);
+    expect(result.reasons[0]).toMatch(
+      /^patched run 1 did not complete: the test command wrote no tap report/,
+    );
+    expect(result.stillFailing).toEqual(["adds"]);
+  });
+
+  it("the failing tests first: a patch that does not fix them is REJECTED on the narrowed run; the full run beside it is cancelled and left out", async () => {
+    // The full patched run finishes (passing everything) before the narrowed one is judged: still left out.
+    const { sandbox, requests } = fakeSandbox([base, base, base, fixed]);
     const result = await verifyPatch({
       workspace: memoryWorkspace(files),
       sandbox,
@@ -125,26 +149,11 @@ describe("verifyPatch", () => {
     });
     expect(result.verdict).toBe("REJECTED");
     expect(requests).toHaveLength(4);
-    expect(result.reasons[0]).toMatch(
-      /^patched run 1 did not complete: the test command wrote no tap report/,
-    );
-    expect(result.stillFailing).toEqual(["adds"]);
-  });
-
-  it("the failing tests first: a patch that does not fix them is REJECTED without a full patched run", async () => {
-    const { sandbox, requests } = fakeSandbox([base, base, base]);
-    const result = await verifyPatch({
-      workspace: memoryWorkspace(files),
-      sandbox,
-      patch: fix,
-      policy,
-      testCommand: command,
-      jobId: "j",
-    });
-    expect(result.verdict).toBe("REJECTED");
-    expect(requests).toHaveLength(3);
-    // The patched run was narrowed to the failing test; the passing one was not compared (it did not run).
+    // The patched run was narrowed to the failing test; the passing one was not compared (its run was moot).
     expect(requests[2]!.command.join(" ")).toMatch(/--test-name-pattern/);
+    expect(requests[3]!.command.join(" ")).not.toMatch(/--test-name-pattern/);
+    expect(requests[3]!.signal?.aborted).toBe(true);
+    expect(result.runs.map((r) => `${r.phase}${r.index}`)).toEqual(["base1", "base2", "patched1"]);
     expect(result.stillFailing).toEqual(["adds"]);
     expect(result.passToFail).toEqual([]);
     expect(result.reasons).toContain(

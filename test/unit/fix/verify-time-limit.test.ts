@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { InfrastructureError } from "../../../src/core/errors.ts";
 import { baseFullRunMs, HANG_FACTOR, judgeTimeout, verifyPatch } from "../../../src/fix/verify.ts";
+import type { SandboxRunRequest } from "../../../src/core/ports/sandbox.ts";
 import { fakeSandbox, type ScriptedRun, tapReport } from "../../support/fake-sandbox.ts";
 import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
@@ -22,8 +23,33 @@ const fixed: ScriptedRun = {
 };
 const stopped = (ms: number): ScriptedRun => ({ exitCode: null, stoppedBy: "timeout", durationMs: ms });
 
-const verify = (script: ScriptedRun[]) => {
-  const fake = fakeSandbox(script);
+/**
+ * The scripted runs of each kind of request, in the order that kind is asked for: the full patched run starts
+ * beside the narrowed one, so the order across kinds is not fixed.
+ */
+interface ByKind {
+  base: ScriptedRun[];
+  narrowed: ScriptedRun[];
+  full: ScriptedRun[];
+}
+const kindOf = (q: SandboxRunRequest) =>
+  q.input?.files === undefined
+    ? "base"
+    : /--test-name-pattern/.test(q.command.join(" "))
+      ? "narrowed"
+      : "full";
+const verify = (script: ScriptedRun[] | ByKind) => {
+  const queues = Array.isArray(script) ? null : { ...script, seen: { base: 0, narrowed: 0, full: 0 } };
+  const fake = fakeSandbox(
+    queues === null
+      ? (script as ScriptedRun[])
+      : (q) => {
+          const kind = kindOf(q);
+          const next = queues[kind][queues.seen[kind]++];
+          if (!next) throw new Error(`no scripted ${kind} run #${queues.seen[kind]}`);
+          return next;
+        },
+  );
   const result = verifyPatch({
     workspace: memoryWorkspace(files),
     sandbox: fake,
@@ -64,22 +90,33 @@ describe("judgeTimeout", () => {
 
 describe("verifyPatch: a patched run stopped at the time limit", () => {
   it("is run again with twice the time; when that completes it is the evidence, and later patched runs keep the limit", async () => {
-    // base full, base narrowed repeat, patched narrowed (stopped), its re-run, patched full
-    const { result, requests } = verify([base(30_000), base(5_000), stopped(600_000), fixed, fixed]);
+    // base full, base narrowed repeat; patched narrowed (stopped) and its re-run; the full patched run made beside
+    // the narrowed one with the old limit (cancelled: it is made afresh), then with the raised one.
+    const { result, requests } = verify({
+      base: [base(30_000), base(5_000)],
+      narrowed: [stopped(600_000), fixed],
+      full: [fixed, fixed],
+    });
     const r = await result;
     expect(r.verdict, r.reasons.join("; ")).toBe("VERIFIED");
-    expect(requests.map((q) => q.limits?.timeoutMs)).toEqual([
-      600_000, 600_000, 600_000, 1_200_000, 1_200_000,
-    ]);
+    const narrowed = requests.filter((q) => kindOf(q) === "narrowed");
+    const full = requests.filter((q) => kindOf(q) === "full");
+    expect(narrowed.map((q) => q.limits?.timeoutMs)).toEqual([600_000, 1_200_000]);
+    expect(full.map((q) => q.limits?.timeoutMs)).toEqual([600_000, 1_200_000]);
+    expect(full[0]!.signal?.aborted).toBe(true);
     // The re-run is the same narrowed command as the run it replaces.
-    const shape = (i: number) => requests[i]!.command.join(" ").replace(/report-[0-9a-f]+/, "report-N");
-    expect(shape(3)).toBe(shape(2));
-    expect(shape(3)).toContain("--test-name-pattern='^(?:adds)$'");
+    const shape = (q: SandboxRunRequest) => q.command.join(" ").replace(/report-[0-9a-f]+/, "report-N");
+    expect(shape(narrowed[1]!)).toBe(shape(narrowed[0]!));
+    expect(shape(narrowed[1]!)).toContain("--test-name-pattern='^(?:adds)$'");
     expect(r.runs.filter((x) => x.phase === "patched").map((x) => x.stoppedBy)).toEqual([null, null]);
   });
 
   it("stopped again, at 10x the base's full run or more: the patch makes it hang — REJECTED with that reason", async () => {
-    const { result } = verify([base(30_000), base(5_000), stopped(600_000), stopped(1_200_000)]);
+    const { result } = verify({
+      base: [base(30_000), base(5_000)],
+      narrowed: [stopped(600_000), stopped(1_200_000)],
+      full: [fixed],
+    });
     const r = await result;
     expect(r.verdict).toBe("REJECTED");
     expect(r.reasons.join("\n")).toMatch(
@@ -88,7 +125,11 @@ describe("verifyPatch: a patched run stopped at the time limit", () => {
   });
 
   it("stopped again, under 10x the base's full run: an infrastructure error naming the limit, no verdict", async () => {
-    const { result } = verify([base(300_000), base(200_000), stopped(600_000), stopped(1_200_000)]);
+    const { result } = verify({
+      base: [base(300_000), base(200_000)],
+      narrowed: [stopped(600_000), stopped(1_200_000)],
+      full: [fixed],
+    });
     const error = await result.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InfrastructureError);
     expect((error as Error).message).toMatch(
@@ -105,8 +146,8 @@ describe("verifyPatch: a patched run stopped at the time limit", () => {
   });
 });
 
-describe("verifyPatch: the base's repeats run alongside the first patched run", () => {
-  it("both start before either ends; the verdict and the run order are as if sequential", async () => {
+describe("verifyPatch: the base's repeats run alongside the first patched run, and the full patched run beside them", () => {
+  it("all three start before any ends; the verdict and the run order are as if sequential", async () => {
     const fake = fakeSandbox([base(30_000), base(5_000), fixed, fixed]);
     const events: string[] = [];
     const sandbox = {
@@ -129,7 +170,9 @@ describe("verifyPatch: the base's repeats run alongside the first patched run", 
       antiGaming: false,
     });
     expect(r.verdict, r.reasons.join("; ")).toBe("VERIFIED");
-    expect(events.slice(0, 4)).toEqual(["start 1", "end 1", "start 2", "start 3"]);
+    expect(events.slice(0, 5)).toEqual(["start 1", "end 1", "start 2", "start 3", "start 4"]);
+    expect(fake.requests[2]!.command.join(" ")).toMatch(/--test-name-pattern/);
+    expect(fake.requests[3]!.command.join(" ")).not.toMatch(/--test-name-pattern/);
     expect(r.runs.map((x) => `${x.phase}${x.index}`)).toEqual(["base1", "base2", "patched1", "patched2"]);
   });
 
@@ -154,7 +197,7 @@ describe("verifyPatch: the base's repeats run alongside the first patched run", 
 });
 
 describe("verifyPatch: the anti-gaming run", () => {
-  it("starts once the narrowed first patched run passes every failing test, alongside the full patched run", async () => {
+  it("starts with the patched runs (once the base's failing tests are known), beside the narrowed and the full one", async () => {
     const script = [base(30_000), base(5_000), fixed, fixed];
     const events: string[] = [];
     let n = 0;
@@ -198,8 +241,38 @@ describe("verifyPatch: the anti-gaming run", () => {
     }).catch((e: unknown) => e);
     expect(out).toHaveProperty("runs");
     const i = events.indexOf("start anti-gaming");
-    expect(i, events.join(", ")).toBeGreaterThan(events.indexOf("end run 3"));
+    expect(i, events.join(", ")).toBeGreaterThan(events.indexOf("end run 1"));
+    expect(i).toBeLessThan(events.indexOf("end run 3"));
     expect(i).toBeLessThan(events.indexOf("end run 4"));
+  });
+
+  it("is cancelled and left out when the narrowed patched run rejects the patch", async () => {
+    const signals: { kind: string; signal: AbortSignal | undefined }[] = [];
+    const script = [base(30_000), base(5_000), base(5_000), fixed];
+    let n = 0;
+    const fake = fakeSandbox((request) => {
+      const isTestRun = /^node --test /.test(request.command[2] ?? "");
+      signals.push({ kind: isTestRun ? "test" : "anti-gaming", signal: request.signal });
+      return isTestRun ? script[n++]! : { exitCode: 1, durationMs: 10 };
+    });
+    const r = await verifyPatch({
+      workspace: memoryWorkspace({
+        ...files,
+        "test/calc.test.js":
+          'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add, sub } = require("../src/calc.js");\ntest("adds", () => {\n  assert.strictEqual(add(2, 3), 5);\n});\ntest("subtracts", () => {\n  assert.strictEqual(sub(3, 2), 1);\n});\n',
+      }),
+      sandbox: fake,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+    });
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.antiGaming).toBeNull();
+    const ag = signals.filter((x) => x.kind === "anti-gaming");
+    expect(ag.length).toBeGreaterThan(0);
+    expect(ag.every((x) => x.signal?.aborted)).toBe(true);
+    expect(r.runs.map((x) => `${x.phase}${x.index}`)).toEqual(["base1", "base2", "patched1"]);
   });
 });
 
