@@ -10,7 +10,7 @@ import { gfm } from "micromark-extension-gfm";
 import { annotate, type Check } from "./annotations.ts";
 import { type BlockKind, classifyBlock, withoutLogPrefix } from "./classify-block.ts";
 import { languageFromFence } from "./detect-language.ts";
-import { codeLine, plainCodeRuns, plainLanguage, wholeBlockIsCode } from "./plain-code.ts";
+import { codeLine, plainCodeRuns, plainLanguage, unescapeMarkdown, wholeBlockIsCode } from "./plain-code.ts";
 import { parseShellSession, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { splitSessions } from "./transcript.ts";
 import type { BlockLanguage } from "./detect-language.ts";
@@ -355,7 +355,8 @@ export function parseReport(markdown: string): ParsedReport {
         proseWithCode += `${textWithTicks(node)}\n`;
         const start = node.position?.start.offset;
         const end = node.position?.end.offset;
-        const raw = start !== undefined && end !== undefined ? markdown.slice(start, end) : "";
+        const raw =
+          start !== undefined && end !== undefined ? unescapeMarkdown(markdown.slice(start, end)) : "";
         const last = blocks[blocks.length - 1];
         if (
           last?.plain &&

@@ -1,0 +1,139 @@
+/**
+ * Report forms that the real-report test split showed unread (issue 12, generalising round): result lines
+ * under a statement (`==> x`, `=> x`), markdown escapes in code pasted without a fence, a chain continued on
+ * lines of its own, "what comes back is X", numbers and functions as runtimes print them, an invocation the
+ * report calls fine beside the one it complains of, and a library used as a browser page's global. Reports
+ * written for these tests.
+ */
+import { describe, expect, it } from "vitest";
+import { annotate } from "../../../src/repro/annotations.ts";
+import { completeProgram } from "../../../src/repro/complete.ts";
+import { matchRun, type RunObservation } from "../../../src/repro/match.ts";
+import { looseKey } from "../../../src/repro/normalize.ts";
+import { parseReport } from "../../../src/repro/parse-report.ts";
+import { unescapeMarkdown } from "../../../src/repro/plain-code.ts";
+import { proseClaims } from "../../../src/repro/prose-claims.ts";
+import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+
+const f = "```";
+const read = (md: string) => {
+  const report = parseReport(md);
+  const exp = reportedExpectations(report);
+  return { report, exp, program: completeProgram(report, exp.invocation) };
+};
+const run = (partial: Partial<RunObservation>): RunObservation => ({
+  exitCode: 0,
+  stoppedBy: null,
+  stdout: "",
+  stderr: "",
+  exception: null,
+  durationMs: 5,
+  ...partial,
+});
+
+describe("a result line under its statement", () => {
+  it("is the statement's annotation, kept in the program as a comment", () => {
+    const a = annotate("const s = require('slugr');\nconsole.log(s('A B'));\n\n==> a-b\n", "javascript");
+    expect(a.checks.map((c) => [c.role, c.value])).toEqual([["actual", "a-b"]]);
+    expect(a.code).toContain("// ==> a-b");
+    expect(a.code).not.toMatch(/^==>/m);
+    const py = annotate("import textwrap\ntextwrap.dedent('  x')\n=> 'x'\n", "python");
+    expect(py.code).toContain("_echo(textwrap.dedent('  x'))");
+    expect(py.code).toContain("# => 'x'");
+  });
+
+  it("a fat arrow inside a statement is still code", () => {
+    const a = annotate("const f = [1, 2].map((n) =>\n  n * 2);\nconsole.log(f);", "javascript");
+    expect(a.checks).toEqual([]);
+    expect(a.code).toContain("n * 2);");
+  });
+
+  it("keeps `=> value` with code pasted without a fence, and reads markdown escapes as the reader sees them", () => {
+    const { program, exp } = read(
+      "# map is off\n\nThe call:\nmylib.scale([1, 2], function(n) { return n \\* 2; });\n=> [2, 4, 6]\n",
+    );
+    expect(program?.files[program.entry]).toContain("return n * 2;");
+    expect(program?.files[program.entry]).toContain("_echo(mylib.scale(");
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["[2, 4, 6]"] });
+  });
+
+  it("unescapes only outside code spans", () => {
+    expect(unescapeMarkdown("a \\* b `c \\* d` snake\\_case \\n")).toBe("a * b `c \\* d` snake_case \\n");
+  });
+});
+
+describe("a chain continued on lines of its own", () => {
+  it("echoes the whole statement, not its last line", () => {
+    const { program } = read(
+      `# wrong\n\n${f}js\nvar B = require("bigish")\n\nnew B\n.Num('7')\n.div('7')\n.toString()\n${f}\n\nActual: "0.99"\n`,
+    );
+    const code = program?.files[program.entry] ?? "";
+    expect(code).toContain("_echo(new B .Num('7') .div('7') .toString());");
+    expect(code).not.toContain("_echo(.toString");
+  });
+
+  it("leaves an indented chain of a script run with arguments alone", () => {
+    const { program } = read(
+      `# opts\n\n${f}js\nconst cli = require('cmdr');\n\ncli\n    .option('-x', 'x')\n    .parse(process.argv);\n${f}\n\nRun \`node index.js -x\`: nothing.\n`,
+    );
+    expect(program?.files[program.entry]).not.toContain("_echo(");
+  });
+});
+
+describe("values in prose and as runtimes print them", () => {
+  it("reads 'what comes back is X'", () => {
+    expect(proseClaims("It ought to return `-.5`, but what comes back is `NaN`.")).toEqual({
+      actual: ["NaN"],
+      expected: ["-.5"],
+    });
+  });
+
+  it("compares `.5` with `0.5`, and old Node's `[Function]` with `[Function (anonymous)]`", () => {
+    expect(looseKey("-.01")).toBe(looseKey("-0.01"));
+    expect(looseKey("[Function] undefined")).toBe(looseKey("[Function (anonymous)] undefined"));
+    // Versions and named functions keep their form.
+    expect(looseKey("1.5")).toBe("1.5");
+    expect(looseKey("[Function: f]")).not.toBe(looseKey("[Function]"));
+    const expected = matchRun(
+      { kind: "output", exceptionType: null, exceptionMessage: null, output: ["NaN"], source: "" },
+      run({ stdout: "-0.01\n" }),
+      ["-.01"],
+    );
+    expect(expected.kind).toBe("clean");
+    expect(expected.detail).toMatch(/printed the expected/);
+  });
+});
+
+describe("two invocations in prose", () => {
+  it("the one the report calls fine is not the claim", () => {
+    const { program } = read(
+      `# flags\n\nMy file \`t.js\`:\n\n${f}js\nconst p = require('argy')(process.argv.slice(2));\nconsole.log(p.name);\n${f}\n\nRunning \`node t.js\` prints \`[Function]\`.\nWith \`node t.js -n x\` all is fine: \`x\`.\n`,
+    );
+    expect(program?.args ?? []).toEqual([]);
+  });
+
+  it("without such words, the run with arguments is still taken", () => {
+    const { program } = read(
+      `# flags\n\n${f}js\nconst p = require('argy')(process.argv.slice(2));\nconsole.log(p.name);\n${f}\n\nRunning \`node t.js -n x\` prints \`undefined\`.\n`,
+    );
+    expect(program?.args).toEqual(["-n", "x"]);
+  });
+});
+
+describe("a library used as a browser page's global", () => {
+  it("is read as its import", () => {
+    const { program } = read(
+      `# parser\n\n${f}\nconst p = self.math.parser()\np.evaluate(["1+2"])\n${f}\n\ngives \`TypeError: x is not a function\`\n`,
+    );
+    const code = program?.files[program.entry] ?? "";
+    expect(code).toContain('const math = require("mathjs");');
+    expect(code).toContain("const p = math.parser()");
+  });
+
+  it("leaves a page object the snippet defines, and unknown names, alone", () => {
+    const { program } = read(
+      `# x\n\n${f}js\nconst self = { math: 1 };\nconsole.log(self.math, window.myThing);\n${f}\n\nprints \`2\`\n`,
+    );
+    expect(program?.files[program.entry]).toContain("console.log(self.math, window.myThing);");
+  });
+});
