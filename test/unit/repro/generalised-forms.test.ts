@@ -8,12 +8,14 @@
 import { describe, expect, it } from "vitest";
 import { annotate } from "../../../src/repro/annotations.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
+import { pinDependencies } from "../../../src/repro/dependencies.ts";
 import { matchRun, type RunObservation } from "../../../src/repro/match.ts";
 import { looseKey } from "../../../src/repro/normalize.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { unescapeMarkdown } from "../../../src/repro/plain-code.ts";
 import { proseClaims } from "../../../src/repro/prose-claims.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+import { findVersionMentions, sameProduct } from "../../../src/repro/versions.ts";
 
 const f = "```";
 const read = (md: string) => {
@@ -135,5 +137,32 @@ describe("a library used as a browser page's global", () => {
       `# x\n\n${f}js\nconst self = { math: 1 };\nconsole.log(self.math, window.myThing);\n${f}\n\nprints \`2\`\n`,
     );
     expect(program?.files[program.entry]).toContain("console.log(self.math, window.myThing);");
+  });
+});
+
+describe("a product's name as people write it, with its version", () => {
+  it("is read with the word 'version' or a `v`, and matched to the package it names", () => {
+    expect(findVersionMentions("Lodash version: 4.17.11\nNodeJS version: v10.8.0")).toEqual([
+      { name: "Lodash", version: "4.17.11", style: "word" },
+    ]);
+    expect(findVersionMentions(" - Day.js v1.10.5\n - OS: Ubuntu 18.04")).toEqual([
+      { name: "Day.js", version: "1.10.5", style: "word" },
+    ]);
+    // A capitalized word before a bare number is a sentence, not a product.
+    expect(findVersionMentions("Upgraded 2.0.1 broke it. Chrome version 130.0.1")).toEqual([]);
+    expect(sameProduct("Day.js", "dayjs")).toBe(true);
+    expect(sameProduct("Validator.js", "validator")).toBe(true);
+    expect(sameProduct("Moment.js", "moment")).toBe(true);
+    expect(sameProduct("Day.js", "moment")).toBe(false);
+  });
+
+  it("pins the dependency the program imports", () => {
+    const { report, program } = read(
+      `# tz\n\n${f}js\nconst dayjs = require('dayjs');\nconsole.log(dayjs('2020-01-01').format('x'));\n${f}\n\nprints \`x\`\n\n**Information**\n - Day.js Version 1.8.32\n`,
+    );
+    expect(program).not.toBeNull();
+    expect(pinDependencies(program!, report)).toEqual([
+      { name: "dayjs", version: "1.8.32", source: "reported" },
+    ]);
   });
 });
