@@ -15,6 +15,7 @@ import { parseReport } from "../../../src/repro/parse-report.ts";
 import { unescapeMarkdown } from "../../../src/repro/plain-code.ts";
 import { proseClaims } from "../../../src/repro/prose-claims.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+import { parseTranscript, pythonScriptFromTranscript } from "../../../src/repro/transcript.ts";
 import { findVersionMentions, sameProduct } from "../../../src/repro/versions.ts";
 
 const f = "```";
@@ -164,5 +165,37 @@ describe("a product's name as people write it, with its version", () => {
     expect(pinDependencies(program!, report)).toEqual([
       { name: "dayjs", version: "1.8.32", source: "reported" },
     ]);
+  });
+});
+
+describe("a REPL session with several errors", () => {
+  it("goes on after an error as the prompt did, and ends on the last one", () => {
+    const t = parseTranscript(
+      [
+        ">>> import json",
+        ">>> json.loads('{')",
+        "Traceback (most recent call last):",
+        '  File "<stdin>", line 1, in <module>',
+        "json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+        ">>> json.loads('[1,]')",
+        "Traceback (most recent call last):",
+        '  File "<stdin>", line 1, in <module>',
+        "json.decoder.JSONDecodeError: Expecting value: line 1 column 4 (char 3)",
+      ].join("\n"),
+      "python",
+    );
+    expect(t.raised).toEqual([1, 2]);
+    const script = pythonScriptFromTranscript(t);
+    expect(script).toContain("try:\n    _echo(json.loads('{'))\nexcept BaseException:");
+    // The last error stays uncaught: the run ends on it, as the session did.
+    expect(script).toMatch(/\n_echo\(json\.loads\('\[1,\]'\)\)\n$/);
+  });
+
+  it("a session with one error is replayed as before", () => {
+    const t = parseTranscript(
+      ">>> int('x')\nTraceback (most recent call last):\nValueError: bad\n",
+      "python",
+    );
+    expect(pythonScriptFromTranscript(t)).not.toContain("try:");
   });
 });
