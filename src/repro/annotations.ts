@@ -179,6 +179,13 @@ export function parseAnnotation(text: string): {
     return null;
   }
   t = t.replace(/[;,]\s*$/, "").trim();
+  // `false (true is expected)`: a value, then the reporter's remark on it in parentheses.
+  const remark = /^(\S.*?)\s+\(([^()]*[A-Za-z]{2,}[^()]*)\)$/.exec(t);
+  if (remark?.[1] && looksLikeValue(remark[1]) && /\s/.test(remark[2]!.trim())) {
+    t = remark[1];
+    // "(true is expected)", "(should be 2)", "(wrong)": the remark marks this value as the wrong one.
+    if (/\b(?:expected|expecting|should|wrong|incorrect|bug)\b/i.test(remark[2]!)) flagged = true;
+  }
   if (ERROR_VALUE.test(t)) return { role, kind: "error", value: t, flagged };
   if (!looksLikeValue(t) && !(explicit && t.length > 0 && t.length <= 120 && !/\s\w+\s\w+\s\w+\s/.test(t)))
     return null;

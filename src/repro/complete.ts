@@ -84,9 +84,12 @@ export function isFragment(b: ReportBlock): boolean {
 
 /** The blocks the program is made of: runnable fenced blocks, else code pasted without a fence. */
 export function programBlocks(report: ParsedReport): ReportBlock[] {
-  const runnable = report.blocks.filter(
-    (b) => RUNNABLE.has(b.kind) && familyOf(b) !== null && b.section !== "expected",
-  );
+  const code = report.blocks.filter((b) => RUNNABLE.has(b.kind) && familyOf(b) !== null);
+  const outside = code.filter((b) => b.section !== "expected");
+  // An issue template's "Expected behavior" heading over the report's only code (the reproducer pasted under
+  // the wrong heading): it is still the code to run. Code beside other code there is the expected version.
+  const runnable =
+    outside.length > 0 ? outside : code.filter((b) => b.kind === "code" && !b.plain && !isFragment(b));
   // Code pasted without a fence counts only when the report has no fenced code at all (a fenced block of
   // imports alone does not count: "this is how I import it" next to an inline call).
   const importsOnly = (b: ReportBlock) =>

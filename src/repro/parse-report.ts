@@ -198,6 +198,17 @@ function dedent(value: string): string {
     : value;
 }
 
+/**
+ * Under an "Expected" heading the values comments give are what should happen, unless the reporter marks one
+ * as the wrong one (`// -> false (true is expected)`, `<- wrong`): then the marked ones are the claim and the
+ * others (lines shown working) are neither.
+ */
+function expectedSectionChecks(checks: Check[]): Check[] {
+  if (checks.some((c) => c.role === "actual" && c.flagged))
+    return checks.filter((c) => c.role === "expected" || c.flagged);
+  return checks.map((c) => (c.role === "actual" ? { ...c, role: "expected" as const } : c));
+}
+
 function makeBlock(
   index: number,
   fence: string | null,
@@ -236,7 +247,8 @@ function makeBlock(
     section,
     filename,
     line,
-    checks: annotated?.checks ?? [],
+    checks:
+      section === "expected" ? expectedSectionChecks(annotated?.checks ?? []) : (annotated?.checks ?? []),
     runValue: annotated?.code ?? value,
     usesEcho: annotated?.usesEcho ?? false,
     plain,

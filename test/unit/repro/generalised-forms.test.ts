@@ -6,7 +6,7 @@
  * written for these tests.
  */
 import { describe, expect, it } from "vitest";
-import { annotate } from "../../../src/repro/annotations.ts";
+import { annotate, parseAnnotation } from "../../../src/repro/annotations.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
 import { pinDependencies } from "../../../src/repro/dependencies.ts";
 import { matchRun, type RunObservation } from "../../../src/repro/match.ts";
@@ -197,5 +197,37 @@ describe("a REPL session with several errors", () => {
       "python",
     );
     expect(pythonScriptFromTranscript(t)).not.toContain("try:");
+  });
+});
+
+describe("the report's only code under an 'Expected behavior' heading", () => {
+  it("is run; a value the reporter marks wrong is the claim, the others are not", () => {
+    const { program, exp } = read(
+      `# sum\n\n**Describe the bug**\nIt adds wrong.\n\n**Expected behavior**\n${f}js\nconst add = require('adder');\nconsole.log(add(1, 1)); // -> 2\nconsole.log(add(2, 2)); // -> 5 (4 is expected)\n${f}\n`,
+    );
+    expect(program?.files[program.entry]).toContain("add(2, 2)");
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["5"] });
+    expect(exp.expectedOutput).not.toContain("2");
+  });
+
+  it("with no value marked wrong, its values are what should happen, never the claim", () => {
+    const { exp } = read(
+      `# sum\n\n**Describe the bug**\nIt adds wrong.\n\n**Expected behavior**\n${f}js\nconst add = require('adder');\nconsole.log(add(2, 2)); // -> 4\n${f}\n`,
+    );
+    expect(exp.actual.kind).not.toBe("output");
+    expect(exp.expectedOutput).toEqual(["4"]);
+  });
+
+  it("beside other code, it stays the expected version and is not run", () => {
+    const { program } = read(
+      `# sum\n\n${f}js\nconst add = require('adder');\nconsole.log(add(2, 2)); // 5\n${f}\n\n**Expected behavior**\n${f}js\nconsole.log(fixedAdd(2, 2)); // 4\n${f}\n`,
+    );
+    expect(program?.files[program.entry]).not.toContain("fixedAdd");
+  });
+
+  it("reads a parenthesised remark after an annotated value", () => {
+    expect(parseAnnotation(" -> false (true is expected)")).toMatchObject({ value: "false", flagged: true });
+    expect(parseAnnotation(" -> [1, 2] (sorted, fine)")).toMatchObject({ value: "[1, 2]", flagged: false });
+    expect(parseAnnotation(" => Fraction(1, 2)")).toMatchObject({ value: "Fraction(1, 2)" });
   });
 });
