@@ -231,3 +231,18 @@ describe("the report's only code under an 'Expected behavior' heading", () => {
     expect(parseAnnotation(" => Fraction(1, 2)")).toMatchObject({ value: "Fraction(1, 2)" });
   });
 });
+
+describe("a call on a library's global written into a sentence", () => {
+  it("is the code to run when the report has none", () => {
+    const { program, exp } = read(
+      "# x\n\nWith numeral 2.0.6, calling numeral(1e-7).format('0.00') gives back NaN instead of 0.00.\n",
+    );
+    expect(program?.files[program.entry]).toContain("_echo(numeral(1e-7).format('0.00'));");
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["NaN"] });
+  });
+
+  it("not a call whose last parentheses are empty (a name in passing, or a placeholder markdown removed)", () => {
+    expect(read("# x\n\nI use moment().format() in node, and it is slow.\n").program).toBeNull();
+    expect(read("# x\n\nCalling **semver.coerce(<string>)** gives back **null**.\n").program).toBeNull();
+  });
+});
