@@ -179,6 +179,13 @@ export function parseAnnotation(text: string): {
     return null;
   }
   t = t.replace(/[;,]\s*$/, "").trim();
+  // `false (true is expected)`: a value, then the reporter's remark on it in parentheses.
+  const remark = /^(\S.*?)\s+\(([^()]*[A-Za-z]{2,}[^()]*)\)$/.exec(t);
+  if (remark?.[1] && looksLikeValue(remark[1]) && /\s/.test(remark[2]!.trim())) {
+    t = remark[1];
+    // "(true is expected)", "(should be 2)", "(wrong)": the remark marks this value as the wrong one.
+    if (/\b(?:expected|expecting|should|wrong|incorrect|bug)\b/i.test(remark[2]!)) flagged = true;
+  }
   if (ERROR_VALUE.test(t)) return { role, kind: "error", value: t, flagged };
   if (!looksLikeValue(t) && !(explicit && t.length > 0 && t.length <= 120 && !/\s\w+\s\w+\s\w+\s/.test(t)))
     return null;
@@ -212,6 +219,10 @@ export function splitComment(line: string, flavour: Flavour): { code: string; co
     return undefined;
   }).stopped;
   if (found) return found;
+  // `==> value` / `=> value` on a line of its own under a statement (a REPL's result pasted after the code it
+  // belongs to): the statement's annotation, not code. A fat arrow opening a line is never a statement start.
+  const result = /^\s*(?:==>|=>|-->|->|⇒|→)\s*(\S.*)$/.exec(line);
+  if (result?.[1]) return { code: "", comment: `=> ${result[1]}` };
   // `expr ==> value` (not valid code in either language): an annotation written without a comment.
   const arrow = /^def\s/.test(line.trim()) ? null : /^(.*\S)\s*(?:==>|-->|⇒|→|\s->\s)\s*(.+)$/.exec(line);
   if (arrow?.[1] && arrow[2]) return { code: arrow[1], comment: `=> ${arrow[2]}` };
@@ -221,6 +232,11 @@ export function splitComment(line: string, flavour: Flavour): { code: string; co
   if (fat?.[1] && fat[2] && /[.(]/.test(fat[1]) && /[\w$)]$/.test(fat[1]) && balanced(fat[1]))
     return { code: fat[1], comment: `=> ${fat[2]}` };
   return { code: line, comment: null };
+}
+
+/** The line is a comment in the language's own syntax. */
+function isCommentLine(line: string, flavour: Flavour): boolean {
+  return flavour === "js" ? /^\s*(?:\/\/|\/\*)/.test(line) : /^\s*#/.test(line);
 }
 
 // Keywords as whole words: `format(d)`, `docs()`, `tryParse(x)` are expressions.
@@ -362,7 +378,8 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
         }
         checks.push({ line: i + 1, code: last.code.trim(), ...a });
       }
-      out.push(raw);
+      // A result line written without a comment marker (`==> {…}`) stays in the program as a comment.
+      out.push(isCommentLine(raw, flavour) ? raw : `${flavour === "js" ? "//" : "#"} ${raw.trim()}`);
       continue;
     }
     if (comment !== null && codeTrim !== "" && (indent === 0 || printsItself(codeTrim, flavour))) {

@@ -84,9 +84,12 @@ export function isFragment(b: ReportBlock): boolean {
 
 /** The blocks the program is made of: runnable fenced blocks, else code pasted without a fence. */
 export function programBlocks(report: ParsedReport): ReportBlock[] {
-  const runnable = report.blocks.filter(
-    (b) => RUNNABLE.has(b.kind) && familyOf(b) !== null && b.section !== "expected",
-  );
+  const code = report.blocks.filter((b) => RUNNABLE.has(b.kind) && familyOf(b) !== null);
+  const outside = code.filter((b) => b.section !== "expected");
+  // An issue template's "Expected behavior" heading over the report's only code (the reproducer pasted under
+  // the wrong heading): it is still the code to run. Code beside other code there is the expected version.
+  const runnable =
+    outside.length > 0 ? outside : code.filter((b) => b.kind === "code" && !b.plain && !isFragment(b));
   // Code pasted without a fence counts only when the report has no fenced code at all (a fenced block of
   // imports alone does not count: "this is how I import it" next to an inline call).
   const importsOnly = (b: ReportBlock) =>
@@ -194,7 +197,9 @@ export function commandLineOf(
     ...report.blocks
       .filter((b) => b.kind === "shell" || b.kind === "output")
       .flatMap((b) => b.value.split("\n")),
-    ...report.inlineCode.map((c) => c.value),
+    // An invocation quoted in a sentence that calls its result fine ("With `node t.js -n x` all is fine") is
+    // the run beside the claim, never the claim.
+    ...report.inlineCode.filter((c) => !saidToWork(c.value, c.context)).map((c) => c.value),
   ];
   let first: { line: string; args: string[] } | null = null;
   for (const line of lines) {
@@ -206,6 +211,21 @@ export function commandLineOf(
     first ??= found;
   }
   return first;
+}
+
+/** The sentence of `context` that quotes `value` says that run behaves ("all is fine", "works as expected"). */
+function saidToWork(value: string, context: string): boolean {
+  const at = context.indexOf(value);
+  if (at < 0) return false;
+  const start = Math.max(context.lastIndexOf("\n", at), context.slice(0, at).search(/[.!?]\s+[^.!?]*$/)) + 1;
+  const rest = context.slice(at + value.length);
+  const end = rest.search(/[.!?](?:\s|$)|\n/);
+  const sentence = context.slice(start, at + value.length + (end < 0 ? rest.length : end));
+  return (
+    /\b(?:(?:all|everything)\s+is\s+(?:fine|ok(?:ay)?|good)|works?(?:\s+(?:fine|well|correctly|as\s+expected))?|as\s+expected|correctly)\b/i.test(
+      sentence,
+    ) && !/\b(?:not|n't|never|wrong|incorrect(?:ly)?|broken|fails?|but)\b/i.test(sentence)
+  );
 }
 
 const JS_KEYWORDS = new Set(
@@ -559,6 +579,18 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
   if (main.length > 1)
     completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
   let code = `${parts.join("\n\n").trim()}\n`;
+  // A library used as a browser page's global (`self.math.parser()`, `window._.map(…)`) is the object its
+  // import gives: read as the bare name, which gets its import below.
+  const pageBound = jsBoundNames(codeOnly(code, "js"));
+  const libraries = new Set([...Object.keys(NPM_GLOBALS), ...knownPackages.map(npmIdentifier)]);
+  const unpaged = code.replace(
+    /(?<![\w$.])(window|self|globalThis)\.([A-Za-z_$][\w$]*)\b/g,
+    (whole, host: string, name: string) => (!pageBound.has(host) && libraries.has(name) ? name : whole),
+  );
+  if (unpaged !== code) {
+    code = unpaged;
+    completions.push("read a library used as a browser page's global (`window.x`, `self.x`) as its import");
+  }
   let scan = codeOnly(code, "js");
   // A snippet that prints nothing ("try this in node: `f(x);`") was read at a prompt: its last expression's
   // value is what the reporter saw, so it is echoed the way the REPL shows it.
@@ -568,11 +600,16 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
     !/\b(?:console\.\w+|process\.std(?:out|err)\.write|throw)\b/.test(scan)
   ) {
     const lines = code.trimEnd().split("\n");
-    const last = lines[lines.length - 1] ?? "";
-    if (/^\S/.test(last) && !/^\s*\/\//.test(last)) {
+    // The last statement: its last line, with the lines above it when it is a chain continued on lines of
+    // their own (`new D` / `.Decimal('10')` / `.toString()`).
+    let from = lines.length - 1;
+    while (from > 0 && /^\.[\w$]/.test(lines[from]!) && /^\S(?!.*;\s*$)/.test(lines[from - 1]!)) from--;
+    const stmt = lines.slice(from);
+    const last = stmt.map((l) => l.trim()).join(" ");
+    if (/^\S/.test(lines[from] ?? "") && !stmt.some((l) => /\/\/|\/\*/.test(l))) {
       const echoed = annotate(`${last} // => ?`, "javascript").code.replace(/\s*\/\/ => \?$/, "");
       if (echoed.startsWith("_echo(")) {
-        lines[lines.length - 1] = echoed;
+        lines.splice(from, stmt.length, echoed);
         code = `${lines.join("\n")}\n`;
         echoedLast = true;
         completions.push(

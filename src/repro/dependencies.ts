@@ -8,6 +8,7 @@ import { NPM_GLOBALS, normalizePypiName, npmIdentifier } from "./known-modules.t
 import type { ParsedReport } from "./parse-report.ts";
 import type { DependencyRequest, InstallResult, ReproPorts, RuntimeVersions } from "./ports.ts";
 import type { PackageVersion } from "./result.ts";
+import { sameProduct } from "./versions.ts";
 
 /** A dependency with the version to install and where that version came from. */
 export type Pin = DependencyRequest & { source: PackageVersion["source"] };
@@ -39,7 +40,15 @@ export function pinDependencies(program: Program, report: ParsedReport, badSide?
     }
   }
   return program.dependencies.map((name) => {
-    let version = mentions.get(key(name)) ?? null;
+    let version =
+      mentions.get(key(name)) ??
+      // "Day.js Version 1.8.32" for `dayjs`: the product's name as written (one mention only, else none).
+      (() => {
+        const loose = report.versions.filter(
+          (v) => v.name !== v.name.toLowerCase() && sameProduct(v.name, name),
+        );
+        return loose.length === 1 ? loose[0]!.version : null;
+      })();
     if (!version && program.dependencies.length === 1 && report.bareVersions.length === 1)
       version = report.bareVersions[0]!;
     // A release line rather than a release (`yargs@5`, `4.x`, "1.2"): the newest release in it is installed.

@@ -68,9 +68,16 @@ export function timeIsTheClaim(text: string): boolean {
 
 /** Quotes are written differently by reporters and runtimes ('x' vs "x" vs ‘x’): compare without them. */
 export function looseKey(text: string, options: NormalizeOptions = {}): string {
-  return normalizeText(text, options)
-    .replace(/[‘’“”'"`]/g, "")
-    .replace(/\s+/g, " ")
-    .trim()
-    .toLowerCase();
+  return (
+    normalizeText(text, options)
+      // Node's printer names an anonymous function `[Function (anonymous)]` where Node < 12 (and browsers'
+      // consoles) wrote `[Function]`: the same value.
+      .replace(/\[Function \(anonymous\)\]/g, "[Function]")
+      // `.5` and `0.5` are one number as reporters and runtimes write it.
+      .replace(/(?<![\w.])(-?)\.(\d)/g, "$10.$2")
+      .replace(/[‘’“”'"`]/g, "")
+      .replace(/\s+/g, " ")
+      .trim()
+      .toLowerCase()
+  );
 }

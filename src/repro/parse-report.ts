@@ -10,7 +10,8 @@ import { gfm } from "micromark-extension-gfm";
 import { annotate, type Check } from "./annotations.ts";
 import { type BlockKind, classifyBlock, withoutLogPrefix } from "./classify-block.ts";
 import { languageFromFence } from "./detect-language.ts";
-import { codeLine, plainCodeRuns, plainLanguage, wholeBlockIsCode } from "./plain-code.ts";
+import { NPM_GLOBALS } from "./known-modules.ts";
+import { codeLine, plainCodeRuns, plainLanguage, unescapeMarkdown, wholeBlockIsCode } from "./plain-code.ts";
 import { parseShellSession, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { splitSessions } from "./transcript.ts";
 import type { BlockLanguage } from "./detect-language.ts";
@@ -198,6 +199,38 @@ function dedent(value: string): string {
     : value;
 }
 
+/**
+ * Under an "Expected" heading the values comments give are what should happen, unless the reporter marks one
+ * as the wrong one (`// -> false (true is expected)`, `<- wrong`): then the marked ones are the claim and the
+ * others (lines shown working) are neither.
+ */
+function expectedSectionChecks(checks: Check[]): Check[] {
+  if (checks.some((c) => c.role === "actual" && c.flagged))
+    return checks.filter((c) => c.role === "expected" || c.flagged);
+  return checks.map((c) => (c.role === "actual" ? { ...c, role: "expected" as const } : c));
+}
+
+/** Library globals whose name does not read as a word of prose (`_` and `R` are left out). */
+const PROSE_CALL_ROOTS = Object.keys(NPM_GLOBALS).filter((k) => k.length > 1);
+const PROSE_CALL = new RegExp(
+  String.raw`(?<![\w$.\x60])(?:${PROSE_CALL_ROOTS.join("|")})(?:\.[A-Za-z_$][\w$]*)*\((?:[^()\n]|\([^()\n]*\))*\)(?:\.[A-Za-z_$][\w$]*(?:\((?:[^()\n]|\([^()\n]*\))*\))?)*`,
+  "g",
+);
+
+/** Whole calls on a library's conventional global in a sentence's text (`dayjs().format('x')`). */
+function proseCalls(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(PROSE_CALL)) {
+    const code = m[0];
+    // The last call must pass something: `semver.coerce(<string>)` reads `coerce()` once markdown has taken
+    // `<string>` for a tag, and `moment().format()` named in passing shows nothing the report claims.
+    if (code.length < 8 || !/[^(\s]\s*\)$/.test(code) || codeLine(code) === null || out.includes(code))
+      continue;
+    out.push(code);
+  }
+  return out;
+}
+
 function makeBlock(
   index: number,
   fence: string | null,
@@ -236,7 +269,8 @@ function makeBlock(
     section,
     filename,
     line,
-    checks: annotated?.checks ?? [],
+    checks:
+      section === "expected" ? expectedSectionChecks(annotated?.checks ?? []) : (annotated?.checks ?? []),
     runValue: annotated?.code ?? value,
     usesEcho: annotated?.usesEcho ?? false,
     plain,
@@ -355,7 +389,8 @@ export function parseReport(markdown: string): ParsedReport {
         proseWithCode += `${textWithTicks(node)}\n`;
         const start = node.position?.start.offset;
         const end = node.position?.end.offset;
-        const raw = start !== undefined && end !== undefined ? markdown.slice(start, end) : "";
+        const raw =
+          start !== undefined && end !== undefined ? unescapeMarkdown(markdown.slice(start, end)) : "";
         const last = blocks[blocks.length - 1];
         if (
           last?.plain &&
@@ -407,6 +442,24 @@ export function parseReport(markdown: string): ParsedReport {
               code,
               "code",
               plainLanguage(code),
+              section,
+              null,
+              node.position?.start.line ?? 0,
+              true,
+            ),
+          );
+        }
+        // A call on a library's conventional global written into a sentence without backticks ("Calling
+        // dayjs().format('x') gives back 'x'"): the statement the sentence runs.
+        for (const code of proseCalls(text)) {
+          if (blocks.some((b) => b.plain && b.value.includes(code))) continue;
+          blocks.push(
+            makeBlock(
+              blocks.length,
+              null,
+              code,
+              "code",
+              "javascript",
               section,
               null,
               node.position?.start.line ?? 0,

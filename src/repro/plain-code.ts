@@ -82,6 +82,20 @@ export function codeLine(line: string): string | null {
   return null;
 }
 
+/** A line that gives the result of the statement above it: `=> [3, 6, 9]`, `==> {…}`, `-> 'a'`. */
+const RESULT_LINE = /^\s*(?:==>|=>|-->|->|⇒|→)\s*\S/;
+
+/**
+ * A paragraph's raw markdown as a reader sees its text: backslash escapes of ASCII punctuation (`n \* 3`,
+ * `snake\_case`) read as the character, as markdown renders them; code spans keep their bytes.
+ */
+export function unescapeMarkdown(raw: string): string {
+  return raw
+    .split(/(`+[^`]*`+)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\\([!-/:-@[-`{-~])/g, "$1")))
+    .join("");
+}
+
 export interface PlainCode {
   code: string;
   /** Line of the first code line, 0-based within the text. */
@@ -103,6 +117,8 @@ export function plainCodeRuns(raw: string): PlainCode[] {
     const line = lines[i]!;
     let c = codeLine(line);
     if (c === null && /^\s*[A-Za-z_$][\w$]*\s*$/.test(line) && /^\s*\./.test(lines[i + 1] ?? "")) c = line;
+    // `=> [3, 6, 9]` under a statement: what it gave, kept with it as its annotation.
+    if (c === null && current.length > 0 && RESULT_LINE.test(line)) c = line;
     if (c !== null) {
       if (current.length === 0) start = i;
       current.push(c);

@@ -13,6 +13,8 @@ export interface Transcript {
   output: string[];
   /** The traceback / uncaught error text printed by the session, when there is one. */
   errorText: string | null;
+  /** Indices of `inputs` after which the session printed an error (the REPL went on to the next prompt). */
+  raised?: number[];
 }
 
 const PY_KEYWORD_START =
@@ -29,6 +31,7 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
   const inputs: string[] = [];
   const output: string[] = [];
   const errorLines: string[] = [];
+  const raisedAt = new Set<number>();
   let inError = false;
   for (const raw of text.replace(/\r\n/g, "\n").split("\n")) {
     const line = raw.trimEnd();
@@ -47,6 +50,7 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
     if (flavour === "python" && line.startsWith("Traceback (most recent call last):")) inError = true;
     if (flavour === "node" && /^Uncaught\b/.test(line)) inError = true;
     if (inError) {
+      raisedAt.add(inputs.length - 1);
       errorLines.push(line);
       continue;
     }
@@ -69,10 +73,15 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
       }
     }
   }
+  const kept = inputs
+    .map((s, i) => ({ s: s.replace(/\n+$/, ""), raised: raisedAt.has(i) }))
+    .filter((x) => x.s.trim() !== "");
+  const raised = kept.flatMap((x, i) => (x.raised ? [i] : []));
   return {
-    inputs: inputs.map((s) => s.replace(/\n+$/, "")).filter((s) => s.trim() !== ""),
+    inputs: kept.map((x) => x.s),
     output,
     errorText: errorLines.length > 0 ? errorLines.join("\n") : null,
+    ...(raised.length > 0 ? { raised } : {}),
   };
 }
 
@@ -124,10 +133,22 @@ export function pythonScriptFromTranscript(t: Transcript): string {
     "_echo = sys.displayhook",
     "",
   ];
-  for (const stmt of t.inputs) {
-    if (isPythonExpression(stmt)) lines.push(`_echo(${stmt.trim()})`);
-    else lines.push(stmt);
-  }
+  // The REPL prints an error and goes on to the next prompt: a statement whose error the session shows, before
+  // the last one that raised, prints its traceback and the replay goes on; the last error stays uncaught, so the
+  // run ends on it as the session did.
+  const raised = t.raised ?? [];
+  const carryOn = new Set(raised.slice(0, -1));
+  t.inputs.forEach((stmt, i) => {
+    const line = isPythonExpression(stmt) ? `_echo(${stmt.trim()})` : stmt;
+    if (!carryOn.has(i)) lines.push(line);
+    else
+      lines.push(
+        "try:",
+        ...line.split("\n").map((l) => `    ${l}`),
+        "except BaseException:",
+        '    __import__("traceback").print_exc()',
+      );
+  });
   return `${lines.join("\n")}\n`;
 }
 

@@ -24,7 +24,7 @@ const NPM_AT = new RegExp(
 );
 const PIP_EQ = new RegExp(String.raw`(?<![\w.-])([A-Za-z0-9][\w.-]*)\s*===?\s*${VERSION}(?![\w.])`, "g");
 const WORD =
-  /(?<![\w.-])([A-Za-z][\w.-]*)(?:\s+version)?\s+(?:v|version\s+)?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]*\w)?)(?![\w]|\.\w)/gi; // a sentence's full stop may follow
+  /(?<![\w.-])([A-Za-z][\w.-]*)(?:\s+version:?)?\s+(?:v|version\s+)?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]*\w)?)(?![\w]|\.\w)/gi; // a sentence's full stop may follow
 const PIP_LIST_LINE = /^([A-Za-z0-9][\w.-]*)\s{2,}(\d[\w.+-]*)\s*$/;
 
 const RUNTIME_NAMES: Record<string, RuntimeMention["name"]> = {
@@ -128,8 +128,11 @@ export function findVersionMentions(text: string): VersionMention[] {
     const name = m[1];
     const version = m[2];
     if (!name || !version) continue;
-    // "I upgraded to 2.0" or a sentence-initial capitalized word is not a package; lower-case names only.
-    if (name !== name.toLowerCase() && !/^[a-z]/.test(name)) continue;
+    // "I upgraded to 2.0" or a sentence-initial capitalized word is not a package; a capitalized name counts
+    // only with the word "version" or a `v` before the number ("Lodash version: 4.17.11", "Day.js v1.10.5",
+    // an issue template's "Axios Version" heading over "1.7.7"): a product's name as people write it, matched
+    // to the package it names by `sameProduct`, never installed by that spelling.
+    if (name !== name.toLowerCase() && !/^[a-z]/.test(name) && !/\sversion\b|\sv\d/i.test(m[0])) continue;
     // At a sentence's end only a full x.y.z counts: "gives me 3.9473684210526314." is a number, not a release.
     if (text[(m.index ?? 0) + m[0].length] === "." && !/^\d+\.\d+\.\d+/.test(version)) continue;
     add(name, version, "word");
@@ -164,4 +167,19 @@ export function findRuntimeMention(text: string): RuntimeMention | null {
   const nodeOnly = /^[ \t]*v(\d+\.\d+\.\d+)\s*$/m.exec(text);
   if (nodeOnly?.[1] && /node\s+(-v|--version)/i.test(text)) return { name: "node", version: nodeOnly[1] };
   return null;
+}
+
+/**
+ * A product's name as people write it and a package's name are the same product: "Day.js" and `dayjs`,
+ * "Moment.js" and `moment`, "Lodash" and `lodash`, "Validator.js" and `validator` (case, punctuation and a
+ * trailing "js" aside).
+ */
+export function sameProduct(written: string, pkg: string): boolean {
+  const loose = (n: string) =>
+    n
+      .toLowerCase()
+      .replace(/^@[\w.-]+\//, "")
+      .replace(/[^a-z0-9]/g, "")
+      .replace(/(?<=.)js$/, "");
+  return loose(written) !== "" && loose(written) === loose(pkg);
 }
