@@ -113,26 +113,45 @@ function lineValue(text: string, key: string): string | null {
   return null;
 }
 
+/**
+ * An exact pin (`.node-version: v22.9.0`) that package.json's own `engines.node` rules out (`^22.11 || ^24`) is
+ * stale: the project's CI cannot be running it (changesets pins 22.9.0 while its CI's setup-node takes the newest
+ * 22, and its pnpm needs 22.13). The pin then asks for its line, whose newest release `chooseNodeVersion` takes.
+ */
+function stalePin(request: RuntimeRequest | null, engines: string | null): RuntimeRequest | null {
+  if (request === null || request.kind !== "pin" || !engines) return request;
+  const exact = semver.valid(semver.clean(request.spec) ?? "");
+  if (!exact || !semver.validRange(engines) || semver.satisfies(exact, engines)) return request;
+  return {
+    spec: String(semver.major(exact)),
+    source: `${request.source}: ${request.spec}, which package.json engines.node ${engines} rules out, so its line's newest`,
+    kind: "pin",
+  };
+}
+
 export function detectToolchain(read: ReadRepoFile, workflows: readonly string[] = []): Toolchain {
   const pkg = json(read("package.json"));
   const tools = read(".tool-versions");
-  const node = ((): RuntimeRequest | null => {
-    const nvmrc = firstLine(read(".nvmrc"));
-    if (nvmrc) return { spec: nvmrc, source: ".nvmrc", kind: "pin" };
-    const nodeVersion = firstLine(read(".node-version"));
-    if (nodeVersion) return { spec: nodeVersion, source: ".node-version", kind: "pin" };
-    const tv = toolVersions(tools, ["nodejs", "node"]);
-    if (tv) return { spec: tv, source: ".tool-versions", kind: "pin" };
-    const volta = (pkg?.volta as Record<string, unknown> | undefined)?.node;
-    if (typeof volta === "string" && volta.trim())
-      return { spec: volta.trim(), source: "package.json volta.node", kind: "pin" };
-    const ci = workflowNodeVersion(workflows);
-    if (ci) return { spec: ci, source: "the CI workflow's setup-node node-version", kind: "pin" };
-    const engines = (pkg?.engines as Record<string, unknown> | undefined)?.node;
-    if (typeof engines === "string" && engines.trim())
-      return { spec: engines.trim(), source: "package.json engines.node", kind: "range" };
-    return null;
-  })();
+  const engines = (pkg?.engines as Record<string, unknown> | undefined)?.node;
+  const node = stalePin(
+    ((): RuntimeRequest | null => {
+      const nvmrc = firstLine(read(".nvmrc"));
+      if (nvmrc) return { spec: nvmrc, source: ".nvmrc", kind: "pin" };
+      const nodeVersion = firstLine(read(".node-version"));
+      if (nodeVersion) return { spec: nodeVersion, source: ".node-version", kind: "pin" };
+      const tv = toolVersions(tools, ["nodejs", "node"]);
+      if (tv) return { spec: tv, source: ".tool-versions", kind: "pin" };
+      const volta = (pkg?.volta as Record<string, unknown> | undefined)?.node;
+      if (typeof volta === "string" && volta.trim())
+        return { spec: volta.trim(), source: "package.json volta.node", kind: "pin" };
+      const ci = workflowNodeVersion(workflows);
+      if (ci) return { spec: ci, source: "the CI workflow's setup-node node-version", kind: "pin" };
+      if (typeof engines === "string" && engines.trim())
+        return { spec: engines.trim(), source: "package.json engines.node", kind: "range" };
+      return null;
+    })(),
+    typeof engines === "string" ? engines.trim() : null,
+  );
   const python = ((): RuntimeRequest | null => {
     const pv = firstLine(read(".python-version"));
     if (pv) return { spec: pv, source: ".python-version", kind: "pin" };

@@ -50,7 +50,7 @@ export function describeProblem(p: SourceProblem): string {
 
 const NPMJS = "https://registry.npmjs.org/";
 
-type Kind = "registry" | "git" | "remote" | "file" | "escape" | "workspace" | "unknown";
+export type Kind = "registry" | "git" | "remote" | "file" | "escape" | "workspace" | "unknown";
 
 /** Registry base URLs: the configured one(s) — the operator's default and scoped registries. */
 export type Registries = string | readonly string[];
@@ -130,7 +130,12 @@ export function escapes(p: string): boolean {
   return false;
 }
 
-function problemFor(entry: string, spec: string, kind: Kind, policy: SourcePolicy): SourceProblem | null {
+export function problemFor(
+  entry: string,
+  spec: string,
+  kind: Kind,
+  policy: SourcePolicy,
+): SourceProblem | null {
   switch (kind) {
     case "git":
       return policy.allowGit

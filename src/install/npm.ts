@@ -151,13 +151,15 @@ export async function copyOutInstall(
   tmp: string,
   dirs: string[],
   limits: InstallLimits,
+  /** More project directories the links may point into (pnpm: a workspace package's links lead into the root's `node_modules/.pnpm`). */
+  linkRoots: readonly string[] = [],
 ): Promise<string[]> {
   const budget = extractLimits(limits);
   const take = async (rel: string) => {
     await mkdir(path.dirname(path.join(tmp, rel)), { recursive: true });
     const r = await s.container.copyOut(rel, path.join(tmp, rel), {
       ...budget,
-      links: { at: rel, roots: dirs },
+      links: { at: rel, roots: [...dirs, ...linkRoots] },
     });
     budget.maxFiles -= r.files;
     budget.maxBytes -= r.bytes;
@@ -189,7 +191,7 @@ function npmrcFiles(view: NpmView): Record<string, string> {
   return view.npmrc ? { ".npmrc": view.npmrc } : {};
 }
 
-function npmEnv(s: Session, policy: SourcePolicy, view: NpmView): Record<string, string> {
+export function npmEnv(s: Session, policy: SourcePolicy, view: NpmView): Record<string, string> {
   return {
     HOME: "/tmp",
     // npm asks the virtual registry host, which the proxy maps to the configured registry, and rewrites every
@@ -481,7 +483,7 @@ export function withRegistryTarballs(
 }
 
 /** Hosts of git/remote sources the policy allows (the proxy lets them through for this install only). */
-function extraHosts(lock: unknown, policy: SourcePolicy, registry: RegistryConfig): string[] {
+export function extraHosts(lock: unknown, policy: SourcePolicy, registry: RegistryConfig): string[] {
   if (!policy.allowGit && !policy.allowRemote) return [];
   const hosts = new Set<string>();
   const visit = (v: unknown) => {

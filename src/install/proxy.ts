@@ -332,7 +332,11 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   };
 
   const server = http.createServer((req, res) => {
-    const virtual = req.url && /^http:\/\//i.test(req.url) ? new URL(req.url) : null;
+    // A request inside a tunnel to a virtual registry host (below) names only its path: its host is the tunnel's.
+    const tunnelled = (req.socket as { retraceVirtualHost?: string }).retraceVirtualHost;
+    const absolute =
+      tunnelled && req.url?.startsWith("/") ? `http://${tunnelled}${req.url}` : (req.url ?? "");
+    const virtual = /^http:\/\//i.test(absolute) ? new URL(absolute) : null;
     const base = virtual ? routes.get(virtual.hostname.toLowerCase()) : undefined;
     if (virtual && base) {
       if (!passed.includes(virtual.hostname)) passed.push(virtual.hostname);
@@ -384,6 +388,17 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     s.setTimeout(idleMs, () => s.destroy());
   });
   server.on("connect", (req, client: Duplex, head) => {
+    // A client that tunnels plain HTTP too (undici's ProxyAgent: pnpm 11's fetch) to a virtual registry host on
+    // port 80: the tunnel is answered here, and the requests inside it are served as routed requests (their
+    // host is the tunnel's; nothing is relayed as bytes).
+    const tunnelHost = /^([^:/\s]+):80$/.exec(req.url ?? "")?.[1]?.toLowerCase();
+    if (tunnelHost && routes.has(tunnelHost)) {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      (client as { retraceVirtualHost?: string }).retraceVirtualHost = tunnelHost;
+      if (head.length > 0) client.unshift(head);
+      server.emit("connection", client);
+      return;
+    }
     const target = hostPort(`https://${req.url ?? ""}`);
     // CONNECT names host:port; a port-less or malformed target is refused like a disallowed one.
     if (!target || !/:\d+$/.test(req.url ?? "") || !permit(target)) {

@@ -39,6 +39,8 @@ import {
   SourcePolicyError,
 } from "./npm.ts";
 import { installPythonRequirements, PYTHON_USER_BASE } from "./pip.ts";
+import { installPnpmWorkspace, pnpmWorkspaceDirs } from "./pnpm.ts";
+import { readPackageManager } from "./pnpm-lockfile.ts";
 import { hostRegistryConfig, type RegistryConfig } from "./registry-config.ts";
 import type { InstallContext } from "./session.ts";
 
@@ -83,6 +85,8 @@ export async function installRepoDependencies(
   options: RepoDepsOptions = {},
   seedLockfile?: string,
 ): Promise<ExtraDir[]> {
+  if (js.lockfile === "pnpm-lock.yaml" && (await isPnpmWorkspace(workspace)))
+    return installPnpmFromLockfile(workspace, js, options);
   if (js.lockfile === null || !isNpmLockfile(js.lockfile))
     return installFromManifest(workspace, js, options, seedLockfile);
   const packageJson = await workspace.readFile("package.json");
@@ -113,6 +117,82 @@ export async function installRepoDependencies(
       ),
   );
   if (r.cached) options.log?.(`dependencies: ${js.declared.length} declared, cached install ${r.dir}`);
+  return [{ hostDir: r.dir, paths: r.paths }];
+}
+
+/** A pnpm workspace: pnpm-workspace.yaml, or a `workspace:` dependency in the root package.json. */
+async function isPnpmWorkspace(workspace: Workspace): Promise<boolean> {
+  if (await workspace.exists("pnpm-workspace.yaml")) return true;
+  const text = await workspace.readFile("package.json").catch(() => "");
+  return /"workspace:/.test(text);
+}
+
+/**
+ * A pnpm workspace: `pnpm install --frozen-lockfile --ignore-scripts` by the release package.json's
+ * `packageManager` names, in the install container (`pnpm.ts`), after the lockfile's sources passed the policy.
+ */
+async function installPnpmFromLockfile(
+  workspace: Workspace,
+  js: JsDependencies,
+  options: RepoDepsOptions,
+): Promise<ExtraDir[]> {
+  const cap = maxManifest();
+  const packageJson = await workspace.readFile("package.json");
+  const lockfile = await workspace.readFile("pnpm-lock.yaml");
+  const workspaceYaml = (await workspace.exists("pnpm-workspace.yaml"))
+    ? await workspace.readFile("pnpm-workspace.yaml")
+    : null;
+  if (
+    packageJson.length > cap.bytes ||
+    lockfile.length > cap.bytes ||
+    (workspaceYaml?.length ?? 0) > cap.bytes
+  )
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: package.json, pnpm-lock.yaml or pnpm-workspace.yaml is larger than ${cap.label}`,
+    );
+  let pkg: unknown;
+  try {
+    pkg = JSON.parse(packageJson);
+  } catch (error) {
+    throw new InfrastructureError(
+      "cannot install the repository's dependencies: package.json is not valid JSON",
+      "fix package.json",
+      error,
+    );
+  }
+  const pm = readPackageManager(pkg);
+  const setIt =
+    'set package.json `packageManager` to the pnpm release the project\'s CI uses (`"packageManager": "pnpm@<x.y.z>"`), or install the dependencies in the checkout before Retrace (`pnpm install --frozen-lockfile --ignore-scripts`): Retrace then uses the checkout\'s node_modules and installs nothing';
+  if (pm === null || "problem" in pm || pm.name !== "pnpm")
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: it is a pnpm workspace (pnpm-lock.yaml${workspaceYaml === null ? "" : ", pnpm-workspace.yaml"}), which Retrace installs with the pnpm release package.json's \`packageManager\` names, and ${pm === null ? "package.json has no `packageManager`" : "problem" in pm ? pm.problem : `package.json packageManager names ${pm.name}, not pnpm`}`,
+      setIt,
+    );
+  const dirs = pnpmWorkspaceDirs(lockfile);
+  const maxDirs = maxWorkspaceDirs();
+  if (dirs.length > maxDirs)
+    throw tooManyWorkspaces(
+      `pnpm-lock.yaml lists ${dirs.length} workspace packages`,
+      maxDirs,
+      "workspaceDirs",
+    );
+  const workspaceFiles = await readPackageJsons(workspace, dirs);
+  const r = await installPnpmWorkspace(
+    await installContext(options),
+    {
+      packageJson,
+      lockfile,
+      workspaceYaml,
+      workspaceFiles,
+      pnpm: { version: pm.version, sha512: pm.sha512 },
+      policy: options.policy ?? REGISTRY_ONLY,
+    },
+    () =>
+      options.log?.(
+        `dependencies: pnpm@${pm.version} install --frozen-lockfile --ignore-scripts from pnpm-lock.yaml (a pnpm workspace of ${dirs.length} package(s); ${js.missing.length} missing in the checkout), in the install container`,
+      ),
+  );
+  if (r.cached) options.log?.(`dependencies: pnpm workspace, cached install ${r.dir}`);
   return [{ hostDir: r.dir, paths: r.paths }];
 }
 

@@ -18,6 +18,8 @@ export interface FakePackage {
   dependencies?: Record<string, string>;
   /** Extra package.json fields (bin, scripts, …). */
   extra?: Record<string, unknown>;
+  /** A tarball served as it is instead of one made from `files` (a real release packed from the npm registry). */
+  tgz?: Buffer;
 }
 
 export interface LocalRegistry {
@@ -67,7 +69,7 @@ export async function startLocalRegistry(
   } = {},
 ): Promise<LocalRegistry> {
   const tgz = new Map<string, Buffer>();
-  for (const p of packages) tgz.set(`${p.name}@${p.version}`, await tarball(p));
+  for (const p of packages) tgz.set(`${p.name}@${p.version}`, p.tgz ?? (await tarball(p)));
   const requests: string[] = [];
   const headers: http.IncomingHttpHeaders[] = [];
   let inFlight = 0;

@@ -159,3 +159,20 @@ describe("hostile toolchain files are read in time linear in their size (fourth 
     expect(long).toMatch(/… \(200003 characters\)$/);
   });
 });
+
+describe("a stale exact pin", () => {
+  it("asks for the pin's line when package.json engines.node rules the exact version out", () => {
+    const pkg = JSON.stringify({ engines: { node: "^22.11 || ^24 || >=26" } });
+    expect(detectToolchain(files({ ".node-version": "v22.9.0\n", "package.json": pkg })).node).toEqual({
+      spec: "22",
+      source:
+        ".node-version: v22.9.0, which package.json engines.node ^22.11 || ^24 || >=26 rules out, so its line's newest",
+      kind: "pin",
+    });
+    // A pin the range allows, or a line pin, is taken as written.
+    expect(detectToolchain(files({ ".node-version": "22.12.0", "package.json": pkg })).node?.spec).toBe(
+      "22.12.0",
+    );
+    expect(detectToolchain(files({ ".nvmrc": "22", "package.json": pkg })).node?.spec).toBe("22");
+  });
+});
