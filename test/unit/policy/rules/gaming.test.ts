@@ -361,6 +361,32 @@ describe("special-casing", () => {
     expect(v[0]!.message).toMatch(/failing test's own values/);
   });
 
+  // Found on a real repository (changesets: the fix handles pnpm's OTP error code, which its test throws): an
+  // error or kind code compared with the field that carries it is the API's vocabulary, not a chosen input.
+  const codes: FailingTestSource[] = [
+    {
+      id: "publish > reports the OTP error",
+      file: "src/publish.test.ts",
+      body: 'it("reports the OTP error", async () => {\n  const e = Object.assign(new Error("x"), { code: "ERR_PNPM_OTP_NON_INTERACTIVE", errno: "EACCES" });\n  expect(await publish(e)).toEqual({ otp: true, status: "PAYMENT_FAILED" });\n});',
+    },
+  ];
+  it.each([
+    ['  if (publishError.code === "ERR_PNPM_OTP_NON_INTERACTIVE") {'],
+    ['  if (err.errno === "EACCES") return retry();'],
+    ['  if event["status"] == "PAYMENT_FAILED":'],
+  ])("allows an error or kind code compared with its field: %s", (line) => {
+    expect(
+      special(addLines(line.includes("event[") ? "src/publish.py" : "src/publish.ts", [line]), codes),
+    ).toEqual([]);
+  });
+  it("still blocks the same code used as a bare data value", () => {
+    const v = special(
+      addLines("src/publish.ts", ['  if (input === "ERR_PNPM_OTP_NON_INTERACTIVE") return { otp: true };']),
+      codes,
+    );
+    expect(v.map((x) => x.line)).toEqual([2]);
+  });
+
   // Found by the held-out set (hold-js-money-lookup-table, scored before this rule): the test's input and
   // expected output as a key–value pair of a lookup table, consulted before the real code.
   it.each([
