@@ -7,7 +7,7 @@
  */
 import { InfrastructureError, UsageError } from "../core/errors.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
-import type { TestCommand, TestRunResult } from "./test-runner/types.ts";
+import { isFailing, type TestCommand, type TestRunResult } from "./test-runner/types.ts";
 
 /** The runners whose results Retrace reads per test (it adds their machine-readable reporter itself). */
 export const READABLE_RUNNERS = "pytest, node --test, jest, vitest, mocha, go test, cargo test";
@@ -67,6 +67,20 @@ export function assertBaseRunReadable(command: TestCommand, run: TestRunResult):
       `pass --test with the runner itself — Retrace reads ${READABLE_RUNNERS} — e.g. --test "python3 -m pytest", or set fix.testCommand in .github/retrace.yml`,
     );
   }
+}
+
+/**
+ * Throws when the unchanged base's complete run has no failing test: there is no failure for a patch to fix, so
+ * no verdict on the patch is possible — before, this was REJECTED, a verdict that blamed the patch for the base
+ * (hold6: a 0.5 s timing test whose base fails only on a loaded machine; honest fixes were REJECTED at load 4).
+ */
+export function assertBaseHasFailure(command: TestCommand, run: TestRunResult): void {
+  if (!run.complete || run.tests.length === 0) return;
+  if (run.tests.some((t) => isFailing(t.outcome))) return;
+  throw new UsageError(
+    `no test fails on the unchanged base with \`${command.command}\` (${run.tests.length} test(s) ran, none failed): there is no failure for the patch to fix, so there is no verdict on it`,
+    "pass --test with the command that fails (the failing CI step's own command, narrowed to the failing tests if you like); a failure that comes and goes (timing, test order, machine load, network) cannot be verified this way: re-run the failing check, or let `retrace fix` triage it",
+  );
 }
 
 /** The last non-empty lines of a run's output, quoted on one line. */

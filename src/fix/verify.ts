@@ -18,6 +18,7 @@ import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { failingCheckText } from "./failing-check.ts";
 import { manifestSources, patchedDependencyDirs } from "./manifest-change.ts";
 import {
+  assertBaseHasFailure,
   assertBaseRunReadable,
   assertBaseRunReported,
   assertSetupRan,
@@ -656,6 +657,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       return r;
     };
     const first = await baseRun(1);
+    assertBaseHasFailure(command, first);
     if (first.complete && runs >= 2) {
       baseRepeats = (async () => {
         for (let i = 2; i <= runs; i++) {

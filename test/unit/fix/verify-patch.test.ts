@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TestCommand } from "../../../src/fix/test-runner/types.ts";
-import { CancelledError } from "../../../src/core/errors.ts";
+import { CancelledError, UsageError } from "../../../src/core/errors.ts";
 import { readResults } from "../../../src/fix/test-runner/results.ts";
 import { compareRuns, verifyPatch } from "../../../src/fix/verify.ts";
 import { fakeSandbox, tapReport } from "../../support/fake-sandbox.ts";
@@ -176,9 +176,9 @@ describe("verifyPatch", () => {
     expect(requests[3]!.command.join(" ")).not.toMatch(/--test-name-pattern/);
   });
 
-  it("REJECTED when nothing fails on the base, without running the patch", async () => {
+  it("no verdict when nothing fails on the base: a usage error after the one base run, the patch never run", async () => {
     const { sandbox, requests } = fakeSandbox([fixed, fixed]);
-    const result = await verifyPatch({
+    const verifying = verifyPatch({
       workspace: memoryWorkspace(files),
       sandbox,
       patch: fix,
@@ -186,9 +186,11 @@ describe("verifyPatch", () => {
       testCommand: command,
       jobId: "j",
     });
-    expect(result.verdict).toBe("REJECTED");
-    expect(requests).toHaveLength(2);
-    expect(result.reasons).toEqual(["no test fails on the base: there is no failure for the patch to fix"]);
+    await expect(verifying).rejects.toBeInstanceOf(UsageError);
+    await expect(verifying).rejects.toThrow(
+      /no test fails on the unchanged base .*there is no failure for the patch to fix/,
+    );
+    expect(requests).toHaveLength(1);
   });
 
   it("reuses a baseline instead of running the base again", async () => {
