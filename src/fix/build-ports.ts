@@ -227,6 +227,9 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
         ...(baseline.length > 0 ? { baseline } : {}),
         ...(input.limits ? { limits: input.limits } : {}),
         ...(extraDirs.length > 0 ? { extraDirs } : {}),
+        // A model's patch may change package.json's dependencies (mdast: the upstream fix adds one): its runs
+        // get an install of the patched manifest, as `retrace verify`'s do.
+        ...(input.dependencies ? { dependencies: input.dependencies } : {}),
         onRun: (phase, i, r) =>
           input.log?.(
             `  verify ${phase} run ${i}: ${r.counts.passed} passed, ${r.counts.failed} failed${r.complete ? "" : ` (${r.problems.join("; ")})`}`,

@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { defaultConfig, policyForFix } from "../../../src/config/schema.ts";
+import { createFixPorts } from "../../../src/fix/build-ports.ts";
 import { verifyPatch } from "../../../src/fix/verify.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { createRepoDependencyProvider } from "../../../src/install/repo-deps.ts";
@@ -75,4 +76,26 @@ describeDocker("verify: a fix that changes a dependency's range in package.json"
     });
     expect(strict.verdict).toBe("BLOCKED");
   }, 60_000);
+
+  // The fix pipeline verifies a model's patch through the same provider (before, its verification had none, and
+  // mdast's upstream change, adding a dependency, ended "this run has no way to install them" under `fix`).
+  it("fix: a model's patch that changes a dependency verifies on an install of the patched manifest", async () => {
+    const ports = await createFixPorts({
+      workspace: await createFsWorkspace(root),
+      sandbox: createDockerSandbox({ image: sandboxImage }),
+      jobId: "test-dependency-change-fix",
+      verifyRuns: 1,
+      dependencies: createRepoDependencyProvider({ cacheDir, image: sandboxImage }),
+      model: null,
+    });
+    const patch = await readFile(path.join(root, "patches", "upgrade.diff"), "utf8");
+    const v = await ports.verify({
+      patch,
+      changes: [],
+      failing: ["parses weeks"],
+      signal: new AbortController().signal,
+    });
+    expect(v.ok, JSON.stringify(v)).toBe(true);
+    expect(v.tests.find((t) => t.id === "parses weeks")).toMatchObject({ before: "failed", after: "passed" });
+  }, 300_000);
 });
