@@ -13,7 +13,11 @@ const FILE_LINE = new RegExp(
   `^\\s*(?:❯|✓|×|↓|✗|√) ${PROJECT}(\\S+\\.[cm]?[jt]sx?|\\S+\\.(?:vue|svelte|astro)) \\(\\d+ tests?(?: \\|[^)]*)?\\)`,
 );
 const TEST_LINE = /^(\s*)(✓|×|↓|✗|√|✔|✖) (.+?)(?: (\d+(?:\.\d+)?m?s))?(?: \[retry x\d+\])?$/;
-const FAIL_HEADER = new RegExp(`^ ?FAIL {1,2}${PROJECT}(\\S+)(?: > (.+?))?(?: \\[ (.+) \\])?$`);
+// ` FAIL  a.test.ts [ a.test.ts ]` marks a suite-level failure: the bracket holds the file's path. A test title
+// may end in brackets of its own (an it.each row: "new-name-value => [ 'new-name-value' ]"), kept in the id.
+const FAIL_HEADER = new RegExp(
+  `^ ?FAIL {1,2}${PROJECT}(\\S+)(?: > (.+?))?(?: \\[ (\\S+\\.(?:[cm]?[jt]sx?|vue|svelte|astro)) \\])?$`,
+);
 const SEPARATOR = /^⎯{3,}/;
 const LOCATION = /^\s*❯ (\S+?):(\d+):(\d+)$/;
 const SUMMARY = /^\s*(Test Files|Tests|Start at|Duration|Errors)\s{2}/;

@@ -362,7 +362,10 @@ describe("mocha: a paste cut after the counts still names the numbered tests", (
   ];
   it("reports each numbered entry of the spec tree as a failure without details", () => {
     const failures = parseLog(tree.join("\n")).failures;
-    expect(failures.map((f) => f.test)).toEqual(["Parser > reads imports", "Parser > nested > throws on a cycle"]);
+    expect(failures.map((f) => f.test)).toEqual([
+      "Parser > reads imports",
+      "Parser > nested > throws on a cycle",
+    ]);
     expect(failures[0]!.message).toContain("no failure details");
   });
   it("adds nothing when every numbered entry has its block, and nothing without mocha's counts", () => {
@@ -380,7 +383,27 @@ describe("mocha: a paste cut after the counts still names the numbered tests", (
       "     Error: no cycle",
       "      at Context.<anonymous> (test/parser.js:9:3)",
     ];
-    expect(ids(withBlocks.join("\n"))).toEqual(["Parser > reads imports", "Parser > nested > throws on a cycle"]);
+    expect(ids(withBlocks.join("\n"))).toEqual([
+      "Parser > reads imports",
+      "Parser > nested > throws on a cycle",
+    ]);
     expect(ids(tree.slice(0, 5).join("\n"))).toEqual([]);
+  });
+});
+
+describe("vitest: a test title that ends in brackets of its own", () => {
+  it("keeps an it.each row's bracketed value in the id, and still reads a suite marker", () => {
+    const row = [
+      " FAIL  test/scule.test.ts > splitByCase > new-name-value => [ 'new-name-value' ]",
+      "AssertionError: expected [ 'new', '-name' ] to match object [ 'new-name-value' ]",
+      " ❯ test/scule.test.ts:36:51",
+    ].join("\n");
+    expect(ids(row)).toEqual(["test/scule.test.ts > splitByCase > new-name-value => [ 'new-name-value' ]"]);
+    const suite = [
+      " FAIL  test/a.test.ts [ test/a.test.ts ]",
+      "Error: Cannot find module './missing'",
+      " ❯ test/a.test.ts:1:1",
+    ].join("\n");
+    expect(where(suite)).toEqual([[null, "test/a.test.ts", 1]]);
   });
 });
