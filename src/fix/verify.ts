@@ -567,7 +567,8 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       only &&
       (ran.stoppedBy === "timeout" ||
         ran.setupFailed !== undefined ||
-        only.every((id) => ran.tests.some((t) => t.id === id)))
+        // (a test the narrowed run reports as skipped was filtered out by the runner, not run)
+        only.every((id) => ran.tests.some((t) => t.id === id && t.outcome !== "skipped")))
         ? { ...ran, only: [...only] }
         : narrowed
           ? await runTests({

@@ -33,7 +33,7 @@ describe("narrowing keeps the command CI ran", () => {
 
   it("vitest: project kept, shard dropped, always `run`", () => {
     expect(narrow("vitest", "npx vitest --shard=1/3 --project unit", ["test/a.test.ts > x"])).toBe(
-      "npx vitest run test/a.test.ts -t '^(?:x)$' --project unit",
+      "npx vitest run test/a.test.ts -t '^ ?(?:x)$' --project unit",
     );
   });
 

@@ -308,7 +308,7 @@ describe("filterCommand", () => {
       "jest src/a.test.ts -t '^(?:math adds \\(1\\+1\\))$'",
     );
     expect(filterCommand(base("vitest", "vitest"), ["a.test.ts > x"]).command).toBe(
-      "vitest run a.test.ts -t '^(?:x)$'",
+      "vitest run a.test.ts -t '^ ?(?:x)$'",
     );
     expect(filterCommand(base("mocha", "mocha"), ["suite > it's"]).command).toBe(
       `mocha --grep '^(?:suite it'\\''s)$'`,

@@ -161,6 +161,35 @@ describe("verifyPatch", () => {
     );
   });
 
+  it("a narrowed run that reports its tests as skipped did not run them: the whole suite runs in its place", async () => {
+    // vitest 1 (hold3 scule): the `-t` pattern missed the test, which the report then listed as skipped; the
+    // repeat was counted, and the skip read as "unstable" and "no test fails on the base". Here every narrowed
+    // run of the base skips its tests; the runs are told apart by their code (the patched copy adds).
+    const skipped = { exitCode: 0, report: tapReport({ adds: "skipped", subtracts: "skipped" }) };
+    const { sandbox, requests } = fakeSandbox((request) => {
+      const patchedRun = JSON.stringify(request.input ?? {}).includes("a + b");
+      const narrowedRun = request.command.join(" ").includes("--test-name-pattern");
+      return patchedRun ? fixed : narrowedRun ? skipped : base;
+    });
+    const result = await verifyPatch({
+      workspace: memoryWorkspace(files),
+      sandbox,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+    });
+    expect(result.verdict, result.reasons.join("\n")).toBe("VERIFIED");
+    expect(result.unstable).toEqual([]);
+    // The base's narrowed repeat was made, and a full base run in its place.
+    const baseRuns = requests.filter((r) => !JSON.stringify(r.input ?? {}).includes("a + b"));
+    expect(baseRuns.map((r) => r.command.join(" ").includes("--test-name-pattern"))).toEqual([
+      false,
+      true,
+      false,
+    ]);
+  });
+
   it("VERIFIED needs a full patched run: the narrowed run first, then the whole suite", async () => {
     const { sandbox, requests } = fakeSandbox([base, base, fixed, fixed]);
     const result = await verifyPatch({
