@@ -1,5 +1,12 @@
 /**
- * AVA's reporters, as far as a test file that crashes: AVA runs each test file in its own process and, when that
+ * AVA's default reporter (AVA 4 and later, verbose wherever output is not a terminal, as in CI): a listing of
+ * `✔ title` / `✖ title` / `- title` lines (`file › title` when several files ran), a `─` rule, one detail block per
+ * failed test (its title, then `test.js:5`, the code, `Difference:`), and counts such as `2 tests failed` /
+ * `7 tests passed`. The listing is trusted only once those counts appear (node --test's spec reporter prints the
+ * same marks); each `✖` entry is a failure named by its title, placed by its block. (hold3 camelcase: before, an
+ * AVA run was read as listing no test.)
+ *
+ * And a test file that crashes: AVA runs each test file in its own process and, when that
  * process exits badly, prints `✖ test/x.js exited with a non-zero exit code: 1` (`✘ [fail]: …` from AVA 4, `exited
  * due to SIGKILL` for a signal), with `N exceptions` / `N uncaught exceptions` among the counts. Such a file is a
  * failure with no test id (docs/test-ids.md): the failure is the file's, whichever test was running.
@@ -9,9 +16,83 @@ import type { FormatDefinition, ParserSink } from "../parser.ts";
 const CRASH =
   /^\s*(?:✖|✘|×) (?:\[fail\]: )?(\S+\.[cm]?[jt]sx?) exited (?:with a non-zero exit code: (\d+)|due to (SIG[A-Z]+))$/;
 
+const LISTED = /^ {2}(✖|✘|✔|✓|-) (?:\[(?:fail|pass|skip)\]: )?(.+?)\s*(?:\(\d+(?:\.\d+)?m?s\))?\s*$/;
+const COUNTS =
+  /^ {2}(\d+) (?:tests? (failed|passed|skipped|todo)|known failures?|uncaught exceptions?|unhandled rejections?)\s*$/;
+const WHERE = /^ {2}(\S+\.[cm]?[jt]sx?):(\d+)\s*$/;
+
 export function createAvaParser(sink: ParserSink) {
+  const listed: { title: string; outcome: "passed" | "failed" | "skipped"; line: number; text: string }[] =
+    [];
+  /** Lines after the listing's rule: the failed tests' detail blocks. */
+  const details: { text: string; line: number }[] = [];
+  let ruled = false;
+  let done = false;
+
+  function report(): void {
+    done = true;
+    for (const t of listed) {
+      if (t.outcome !== "failed") {
+        sink.test(t.title, t.outcome);
+        continue;
+      }
+      const at = details.findIndex((d) => d.text.trim() === t.title);
+      const block = at < 0 ? [] : details.slice(at + 1, at + 40);
+      const end = block.findIndex(
+        (d) => /^ {2}─\s*$/.test(d.text) || (d.text.trim() !== "" && !/^ {2}/.test(d.text)),
+      );
+      const body = end < 0 ? block : block.slice(0, end);
+      const where = body
+        .slice(0, 4)
+        .map((d) => WHERE.exec(d.text))
+        .find((m) => m !== null);
+      const diff = body.findIndex((d) => d.text.trim() === "Difference:" || /^ {2}\S*Error\b/.test(d.text));
+      const message =
+        diff < 0
+          ? t.title
+          : body
+              .slice(diff, diff + 8)
+              .map((d) => d.text.trim())
+              .filter((x) => x !== "" && !x.startsWith("›"))
+              .join("\n");
+      sink.failure({
+        category: "test",
+        test: t.title,
+        file: where ? sink.path(where[1]!) : null,
+        line: where ? Number(where[2]) : null,
+        column: null,
+        errorType: null,
+        message,
+        stack: [t.text, ...body.map((d) => d.text)].join("\n").trim(),
+        start: at < 0 ? t.line : (details[at]?.line ?? t.line),
+        end: at < 0 ? t.line : (body.at(-1)?.line ?? t.line),
+      });
+      sink.test(t.title, "failed");
+    }
+  }
+
   return {
     line(text: string, lineNo: number): boolean {
+      if (!done) {
+        const c = COUNTS.exec(text);
+        if (c && listed.length > 0) {
+          report();
+          if (c[2] === "failed") sink.summary({ failed: Number(c[1]) });
+          else if (c[2] === "passed") sink.summary({ passed: Number(c[1]), failed: 0 });
+          return true;
+        }
+        if (ruled) {
+          if (details.length < 5_000) details.push({ text, line: lineNo });
+        } else if (/^ {2}─\s*$/.test(text) && listed.length > 0) {
+          ruled = true;
+        } else {
+          const m = LISTED.exec(text);
+          if (m && !text.includes(" exited ") && listed.length < 10_000) {
+            const outcome = m[1] === "✖" || m[1] === "✘" ? "failed" : m[1] === "-" ? "skipped" : "passed";
+            listed.push({ title: m[2]!, outcome, line: lineNo, text });
+          }
+        }
+      }
       if (!text.includes(" exited ")) return false;
       const c = CRASH.exec(text);
       if (!c) return false;
@@ -32,6 +113,7 @@ export function createAvaParser(sink: ParserSink) {
 
 export const avaFormat: FormatDefinition = {
   name: "ava",
-  description: "AVA (a test file whose process exited badly)",
+  description:
+    "AVA (its default reporter's listing and failure blocks; a test file whose process exited badly)",
   create: createAvaParser,
 };

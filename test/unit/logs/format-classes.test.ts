@@ -407,3 +407,44 @@ describe("vitest: a test title that ends in brackets of its own", () => {
     expect(where(suite)).toEqual([[null, "test/a.test.ts", 1]]);
   });
 });
+
+describe("AVA's default reporter: the listing, the failure blocks and the counts", () => {
+  const run = [
+    "",
+    "  ✖ camelCase ",
+    "  ✔ camelCase with locale option",
+    "  - camelCase with a skipped case",
+    "  ─",
+    "",
+    "  camelCase",
+    "",
+    "  test.js:5",
+    "",
+    "   4: test('camelCase', t => {",
+    "   5:   t.is(camelCase('b2b_x'), 'b2bX');",
+    "",
+    "  Difference:",
+    "",
+    "  - 'b2BX'",
+    "  + 'b2bX'",
+    "",
+    "  › file://test.js:5:4",
+    "",
+    "  ─",
+    "",
+    "  1 test failed",
+    "  1 test skipped",
+  ];
+  it("names each failed test by its title, placed by its block", () => {
+    expect(where(run.join("\n"))).toEqual([["camelCase", "test.js", 5]]);
+    expect(parseLog(run.join("\n")).failures[0]!.message).toContain("- 'b2BX'");
+    const tests = parseLog(run.join("\n")).tests.map((t) => [t.id, t.outcome]);
+    expect(tests).toContainEqual(["camelCase with locale option", "passed"]);
+  });
+  it("reads nothing from the same marks without AVA's counts (node --test's spec reporter prints them too)", () => {
+    const spec = ["  ✖ adds (1.2ms)", "  ✔ subtracts (0.3ms)", "ℹ tests 2", "ℹ pass 1", "ℹ fail 1"].join(
+      "\n",
+    );
+    expect(parseLog(spec).failures.every((f) => f.format !== "ava")).toBe(true);
+  });
+});
