@@ -6,21 +6,26 @@
  * broken by a zero-width space, which a reader does not see and no runner takes for a command. Pure.
  */
 
-/** A line start a CI runner reads as a command (after the blanks it trims). */
-const COMMAND_START = /(^|\n)([ \t]*)(::|##vso\[|##\[|##teamcity\[)/g;
+/**
+ * A line start a CI runner reads as a command (after the blanks it trims: any whitespace but a line break; a bare
+ * CR ends a line for the runner's reader too).
+ */
+const COMMAND_START = /(^|[\r\n])([^\S\r\n]*)(::)/g;
+/** Prefixes a runner finds anywhere in a line (the Actions runner's v1 `##[` parser, Azure's `##vso[`). */
+const COMMAND_ANYWHERE = /##(vso\[|\[|teamcity\[)/g;
 
 /**
  * `text` with each command start broken. `atLineStart` says whether the text continues a line already begun
  * (a write in the middle of a line): then its first characters are not a line start.
  */
 export function withoutWorkflowCommands(text: string, atLineStart = true): string {
-  return text.replace(
-    COMMAND_START,
-    (whole, newline: string, blanks: string, start: string, offset: number) =>
+  return text
+    .replace(COMMAND_ANYWHERE, "#\u200b#$1")
+    .replace(COMMAND_START, (whole, newline: string, blanks: string, start: string, offset: number) =>
       offset === 0 && newline === "" && !atLineStart
         ? whole
         : `${newline}${blanks}${start[0]}\u200b${start.slice(1)}`,
-  );
+    );
 }
 
 const GUARDED = Symbol.for("retrace.workflowCommandGuard");
@@ -38,7 +43,7 @@ export function guardWorkflowCommands(stream: NodeJS.WritableStream): void {
   s.write = ((chunk: unknown, ...rest: unknown[]) => {
     if (typeof chunk !== "string" || chunk === "") return write(chunk, ...rest);
     const out = withoutWorkflowCommands(chunk, atLineStart);
-    atLineStart = chunk.endsWith("\n");
+    atLineStart = /[\r\n]$/.test(chunk);
     return write(out, ...rest);
   }) as typeof s.write;
 }

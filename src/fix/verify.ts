@@ -832,12 +832,20 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
           if (promising) speculative = startAntiGaming(sofar.failToPass);
         }
       }
+    } catch (error) {
+      await dropSpeculative(); // an anti-gaming run started beside must not outlive a verification that failed
+      throw error;
     } finally {
       await dropBeside();
     }
   }
 
-  await finishBase();
+  try {
+    await finishBase();
+  } catch (error) {
+    await dropSpeculative();
+    throw error;
+  }
   // 5. Compare per test id.
   const comparison = compareRuns(base, after);
   const lastBad = [...after].reverse().find((r) => !r.complete || r.counts.failed > 0);

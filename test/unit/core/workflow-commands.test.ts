@@ -30,4 +30,13 @@ describe("withoutWorkflowCommands", () => {
     stream.write("\n::add-mask::x\n");
     expect(seen).toBe(":\u200b:error::first\na line ::not a start\nbytes pass\n\n:\u200b:add-mask::x\n");
   });
+
+  it("breaks a runner's prefix anywhere in a line, and a :: line start after a bare CR or any blank", () => {
+    const text =
+      "test x ##[error]forged\nfoo ##vso[task.setvariable variable=X]y ##teamcity[x]\nok\r::stop-commands::t\n\u00a0\v::error::x\n";
+    const out = withoutWorkflowCommands(text);
+    expect(out).not.toMatch(/##(vso\[|\[|teamcity\[)/);
+    expect(out).not.toMatch(/(^|[\r\n])[^\S\r\n]*::/);
+    expect(out.replaceAll("\u200b", "")).toBe(text);
+  });
 });
