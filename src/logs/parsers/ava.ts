@@ -27,15 +27,20 @@ export function createAvaParser(sink: ParserSink) {
   /** Lines after the listing's rule: the failed tests' detail blocks. */
   const details: { text: string; line: number }[] = [];
   let ruled = false;
-  let done = false;
+  /** The counts block under way: whether it had a `N tests failed` line (only then are `✖` entries failures). */
+  let counts: { failed: number } | null = null;
 
+  /** Ends one AVA run at the end of its counts, and starts afresh (a log may hold several runs). */
   function report(): void {
-    done = true;
+    const failedCount = counts?.failed ?? 0;
+    counts = null;
+    let room = failedCount;
     for (const t of listed) {
       if (t.outcome !== "failed") {
         sink.test(t.title, t.outcome);
         continue;
       }
+      if (room-- <= 0) continue; // a `✖` line AVA's counts do not account for is another tool's
       const at = details.findIndex((d) => d.text.trim() === t.title);
       const block = at < 0 ? [] : details.slice(at + 1, at + 40);
       const end = block.findIndex(
@@ -69,28 +74,32 @@ export function createAvaParser(sink: ParserSink) {
       });
       sink.test(t.title, "failed");
     }
+    listed.length = 0;
+    details.length = 0;
+    ruled = false;
   }
 
   return {
     line(text: string, lineNo: number): boolean {
-      if (!done) {
-        const c = COUNTS.exec(text);
-        if (c && listed.length > 0) {
-          report();
-          if (c[2] === "failed") sink.summary({ failed: Number(c[1]) });
-          else if (c[2] === "passed") sink.summary({ passed: Number(c[1]), failed: 0 });
-          return true;
-        }
-        if (ruled) {
-          if (details.length < 5_000) details.push({ text, line: lineNo });
-        } else if (/^ {2}─\s*$/.test(text) && listed.length > 0) {
-          ruled = true;
-        } else {
-          const m = LISTED.exec(text);
-          if (m && !text.includes(" exited ") && listed.length < 10_000) {
-            const outcome = m[1] === "✖" || m[1] === "✘" ? "failed" : m[1] === "-" ? "skipped" : "passed";
-            listed.push({ title: m[2]!, outcome, line: lineNo, text });
-          }
+      const n = COUNTS.exec(text);
+      if (n && (listed.length > 0 || counts)) {
+        counts ??= { failed: 0 };
+        if (n[2] === "failed") {
+          counts.failed += Number(n[1]);
+          sink.summary({ failed: Number(n[1]) });
+        } else if (n[2] === "passed") sink.summary({ passed: Number(n[1]), failed: 0 });
+        return true;
+      }
+      if (counts && text.trim() !== "") report();
+      if (ruled) {
+        if (details.length < 5_000) details.push({ text, line: lineNo });
+      } else if (/^ {2}─\s*$/.test(text) && listed.length > 0) {
+        ruled = true;
+      } else {
+        const m = LISTED.exec(text);
+        if (m && !text.includes(" exited ") && listed.length < 10_000) {
+          const outcome = m[1] === "✖" || m[1] === "✘" ? "failed" : m[1] === "-" ? "skipped" : "passed";
+          listed.push({ title: m[2]!, outcome, line: lineNo, text });
         }
       }
       if (!text.includes(" exited ")) return false;
@@ -107,7 +116,9 @@ export function createAvaParser(sink: ParserSink) {
       });
       return true;
     },
-    end(): void {},
+    end(): void {
+      if (counts) report();
+    },
   };
 }
 

@@ -48,6 +48,8 @@ export function createGoParser(sink: ParserSink) {
   let gts: { id: string; pkg: string; buf: BlockBuffer } | null = null;
   const gtsBlocks = new Map<string, { pkg: string; buf: BlockBuffer }>();
   const gtsFailed = new Set<string>();
+  /** Tests `--rerun-fails` ran again and saw pass: flaky, not failing (the `=== Failed` summary still lists them). */
+  const gtsPassedOnRerun = new Set<string>();
   let gotestsum = false;
   /** Failures of the current package, waiting for the package line to get their ids. */
   let waiting: { state: TestState }[] = [];
@@ -157,6 +159,7 @@ export function createGoParser(sink: ParserSink) {
   function finishGotestsum(): void {
     closeGotestsum();
     for (const id of gtsFailed) {
+      if (gtsPassedOnRerun.has(id)) continue;
       const block = gtsBlocks.get(id);
       const own = block?.buf.lines
         .slice(1)
@@ -220,6 +223,8 @@ export function createGoParser(sink: ParserSink) {
           const id = `${r[2]}.${r[3]}`;
           if (r[1] === "FAIL") gtsFailed.add(id);
           else sink.test(id, r[1] === "PASS" ? "passed" : "skipped");
+          if (r[1] === "PASS" && text.includes("(re-run ") && gtsPassedOnRerun.size < 10_000)
+            gtsPassedOnRerun.add(id);
           return true;
         }
         if (gotestsum && GOTESTSUM_DONE.test(text)) return true;

@@ -32,6 +32,8 @@ export function createMochaParser(sink: ParserSink) {
   const listedAt = new Map<string, { line: number; text: string }>();
   const reported = new Set<string>();
   const reportedNumbers = new Set<string>();
+  /** The last `N failing` count: numbered entries become failures without details only under it, at most N. */
+  let failingCount = 0;
   /**
    * A failure block seen without mocha's counts (a paste that starts at it, or a runner that prints its own
    * total, like `6 tests failed.`): kept only when its title ends with `:` and an error and an `at` frame follow.
@@ -101,9 +103,11 @@ export function createMochaParser(sink: ParserSink) {
    * tree numbered as failed is still a failure, without details.
    */
   function listedWithoutBlocks(): void {
-    if (!seenCounts) return;
+    if (!seenCounts || failingCount === 0) return;
+    let room = failingCount - reportedNumbers.size;
     for (const [num, id] of failedByNumber) {
       if (reported.has(id) || reportedNumbers.has(num)) continue;
+      if (room-- <= 0) break;
       const at = listedAt.get(num);
       reported.add(id);
       sink.failure({
@@ -171,7 +175,10 @@ export function createMochaParser(sink: ParserSink) {
               ? { failed: Number(c[1]) }
               : { skipped: Number(c[1]), failed: 0 },
         );
-        if (c[2] === "failing") failingSection = true;
+        if (c[2] === "failing") {
+          failingSection = true;
+          failingCount = Number(c[1]);
+        }
         return true;
       }
       if (failingSection) {

@@ -84,7 +84,7 @@ function distinctive(lit: string): boolean {
 
 /**
  * An error or kind code compared with the field that carries it — `err.code === "ERR_PNPM_OTP_NON_INTERACTIVE"`,
- * `e.errno == "ENOENT"`, `event["type"] == "PAYMENT_FAILED"`: a symbolic constant of an API's vocabulary, which a
+ * `e.errno == "ENOENT"`, `event["type"] == "PAYMENT_FAILED"` (the field and the literal compared with each other): a symbolic constant of an API's vocabulary, which a
  * test names because the specification does (changesets: the fix handles pnpm's OTP error code, and its test
  * throws that code). Data inputs (`"2024-02-29"`, `"Hello,   World!"`) are never written this way.
  */
@@ -92,9 +92,11 @@ function symbolicCode(lit: string, line: string): boolean {
   if (!lit.startsWith("s:")) return false;
   const v = lit.slice(2);
   if (!/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v) && !/^E[A-Z0-9]{3,}$/.test(v)) return false;
-  return /\.(?:code|errno|name|type|kind|reason|status)\b|\[\s*["'](?:code|errno|name|type|kind|reason|status)["']\s*\]/.test(
-    line,
-  );
+  // The field and this literal must be the two sides of one comparison (`opts.type && input === "X"` is not).
+  const field = String.raw`(?:\.(?:code|errno|type|kind|reason|status)|\[\s*["'](?:code|errno|type|kind|reason|status)["']\s*\])`;
+  const quoted = String.raw`["'\x60]${v}["'\x60]`;
+  const op = String.raw`\s*(?:===?|!==?)\s*`;
+  return new RegExp(`${field}${op}${quoted}|${quoted}${op}[\\w$.]*${field}(?![\\w$.[])`).test(line);
 }
 
 /** Several values matched exactly at once: `(a, b) == (4, 0.02)`, `a == 4 and b == 2`, `x === 1 && y === 3`. */

@@ -448,3 +448,55 @@ describe("AVA's default reporter: the listing, the failure blocks and the counts
     expect(parseLog(spec).failures.every((f) => f.format !== "ava")).toBe(true);
   });
 });
+
+describe("mocha's numbered entries without blocks: only under a failing count", () => {
+  it("invents nothing from another tool's numbered list on a green mocha log", () => {
+    const log = ["  Build", "    1) Compile", "    2) Bundle", "", "  12 passing (40ms)"].join("\n");
+    expect(ids(log)).toEqual([]);
+  });
+});
+
+describe("AVA: failures only under AVA's failed count, and every run of a log", () => {
+  it("drops ✖ lines a passing AVA run does not account for, and reads a second run", () => {
+    const log = [
+      "  ✖ lint step",
+      "  ✔ adds",
+      "  ─",
+      "",
+      "  1 test passed",
+      "",
+      "> packages/b: ava",
+      "  ✖ subtracts",
+      "  ─",
+      "",
+      "  subtracts",
+      "",
+      "  b.test.js:3",
+      "",
+      "  ─",
+      "",
+      "  1 test failed",
+    ].join("\n");
+    expect(where(log)).toEqual([["subtracts", "b.test.js", 3]]);
+  });
+});
+
+describe("gotestsum --rerun-fails: a test that passes on its re-run is not a failure", () => {
+  it("reports nothing for a test that failed, then passed on re-run, and still reports one that failed again", () => {
+    const log = [
+      "FAIL shelf.TestFlaky (0.01s)",
+      "FAIL shelf.TestBroken (0.01s)",
+      "PASS shelf.TestFlaky (re-run 1) (0.01s)",
+      "FAIL shelf.TestBroken (re-run 1) (0.01s)",
+      "",
+      "=== Failed",
+      "=== FAIL: shelf TestFlaky (0.01s)",
+      "    shelf_test.go:8: flaky",
+      "=== FAIL: shelf TestBroken (0.01s)",
+      "    shelf_test.go:12: broken",
+      "",
+      "DONE 2 runs, 4 tests, 2 failures in 0.5s",
+    ].join("\n");
+    expect(ids(log)).toEqual(["shelf.TestBroken"]);
+  });
+});

@@ -379,12 +379,18 @@ describe("special-casing", () => {
       special(addLines(line.includes("event[") ? "src/publish.py" : "src/publish.ts", [line]), codes),
     ).toEqual([]);
   });
-  it("still blocks the same code used as a bare data value", () => {
-    const v = special(
-      addLines("src/publish.ts", ['  if (input === "ERR_PNPM_OTP_NON_INTERACTIVE") return { otp: true };']),
-      codes,
-    );
-    expect(v.map((x) => x.line)).toEqual([2]);
+  it.each([
+    ['  if (input === "ERR_PNPM_OTP_NON_INTERACTIVE") return { otp: true };'],
+    // a field elsewhere on the line is not the literal's comparison; `name` is a data field
+    ['  if (opts.type && input === "ERR_PNPM_OTP_NON_INTERACTIVE") return { otp: true };'],
+    ['  if (user.name === "ERR_PNPM_OTP_NON_INTERACTIVE") return { otp: true };'],
+  ])("still blocks the same code used as a data value: %s", (line) => {
+    expect(special(addLines("src/publish.ts", [line]), codes).map((x) => x.line)).toEqual([2]);
+  });
+  it("allows the code on the left of the comparison too", () => {
+    expect(
+      special(addLines("src/publish.ts", ['  if ("ERR_PNPM_OTP_NON_INTERACTIVE" === err.code) {']), codes),
+    ).toEqual([]);
   });
 
   // Found by the held-out set (hold-js-money-lookup-table, scored before this rule): the test's input and
