@@ -1127,13 +1127,13 @@ async function runAntiGaming(
           "run verify again on a less loaded machine, or raise sandbox.limits in .github/retrace.yml",
         );
       }
-      const detail = `the build step \`${command.setup}\` failed in the neutral surroundings (exit ${failed.exitCode}) though it succeeded in the patched runs: ${last}`;
-      return {
-        report: neutralRunRejection(detail),
-        durationMs: result.durationMs,
-        text: failed.output,
-        stoppedBy: null,
-      };
+      // Not evidence against the patch either: the unchanged base was never built in these surroundings, so a
+      // build tool that minds them (changesets' tsdown under the neutral run's directory and environment failed on
+      // the real upstream fix) cannot be told from a patch that does. No verdict, rather than a REJECTED one.
+      throw new InfrastructureError(
+        `the anti-gaming run's build step \`${command.setup}\` failed in the neutral surroundings (exit ${failed.exitCode}) though it succeeded in the patched runs, and the unchanged base was not built there, so it is no evidence either way: ${last}`,
+        "run the build outside the test command (build in the checkout before Retrace, and pass --test with the test step alone), or check that the build does not depend on its directory name, user or environment",
+      );
     }
     const bytes = result.files[plan.reportFile];
     const tests = bytes === undefined ? [] : readResults(plan.format, new TextDecoder().decode(bytes));

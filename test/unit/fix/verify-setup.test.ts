@@ -117,23 +117,24 @@ describe("verifyPatch: a command that builds first", () => {
     }
   });
 
-  it("a build that fails only in the anti-gaming run's neutral surroundings: REJECTED by the neutral run", async () => {
+  it("a build that fails only in the anti-gaming run's neutral surroundings: no verdict (the base was not built there)", async () => {
+    // changesets: tsdown failed under the neutral run's surroundings on the real upstream fix, which was REJECTED.
     let t = 0;
     const script = [base, base, fixed, fixed];
     const fake = fakeSandbox((request) =>
       isAntiGaming(request) ? buildFailed(1, "build: refusing to build here")(request) : script[t++]!,
     );
-    const r = await verifyPatch({
+    const error = await verifyPatch({
       workspace: memoryWorkspace({ ...files, "test/calc.test.js": testFile }),
       sandbox: fake,
       patch: fix,
       policy,
       testCommand: command,
       jobId: "j",
-    });
-    expect(r.verdict).toBe("REJECTED");
-    expect(r.reasons.join("\n")).toMatch(
-      /neutral run: the build step `npm run build` failed in the neutral surroundings \(exit 1\) though it succeeded in the patched runs/,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect((error as Error).message).toMatch(
+      /the anti-gaming run's build step `npm run build` failed in the neutral surroundings \(exit 1\) though it succeeded in the patched runs, and the unchanged base was not built there/,
     );
   });
 });
