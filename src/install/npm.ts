@@ -186,6 +186,31 @@ export async function copyOutInstall(
   return paths;
 }
 
+/**
+ * Copies a repository install's output out of the container (copyOutInstall) into a new `repo-deps` cache entry
+ * under `key`, its `paths` recorded with `meta`; a failed copy or commit leaves no temporary directory behind.
+ * npm's and pnpm's installs share it.
+ */
+export async function cacheRepoInstall(
+  s: Session,
+  ctx: NpmInstallContext,
+  key: string,
+  dirs: string[],
+  meta: Record<string, unknown>,
+  linkRoots: readonly string[] = [],
+): Promise<{ dir: string; paths: string[] }> {
+  const tmp = await ctx.cache.tempDir("repo-deps", key);
+  try {
+    await mkdir(tmp);
+    const paths = await copyOutInstall(s, tmp, dirs, ctx.limits, linkRoots);
+    const { dir } = await ctx.cache.commit("repo-deps", key, tmp, { ...meta, paths });
+    return { dir, paths };
+  } catch (error) {
+    await rm(tmp, { recursive: true, force: true });
+    throw error;
+  }
+}
+
 /** The files npm reads in the install container's project directory besides the manifest. */
 function npmrcFiles(view: NpmView): Record<string, string> {
   return view.npmrc ? { ".npmrc": view.npmrc } : {};
@@ -432,19 +457,10 @@ export async function installNpmLockfile(
           input.policy,
         );
       await requireRoom(s, ctx.limits, `npm ci --ignore-scripts from ${input.lockfileName}`);
-      const tmp = await ctx.cache.tempDir("repo-deps", key);
-      try {
-        await mkdir(tmp);
-        const paths = await copyOutInstall(s, tmp, workspaceDirs(input.workspaceFiles), ctx.limits);
-        const { dir } = await ctx.cache.commit("repo-deps", key, tmp, {
-          lockfileName: input.lockfileName,
-          paths,
-        });
-        return { dir, paths, cached: false, lockfile: input.lockfile };
-      } catch (error) {
-        await rm(tmp, { recursive: true, force: true });
-        throw error;
-      }
+      const { dir, paths } = await cacheRepoInstall(s, ctx, key, workspaceDirs(input.workspaceFiles), {
+        lockfileName: input.lockfileName,
+      });
+      return { dir, paths, cached: false, lockfile: input.lockfile };
     },
   );
 }

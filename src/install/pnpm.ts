@@ -9,14 +9,13 @@
  * (`node_modules/.retrace-pnpm`, run by `node_modules/.bin/pnpm`), so a test command's `pnpm build` runs it.
  */
 import { createHash } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import { InfrastructureError } from "../core/errors.ts";
 import { cacheKey } from "./cache.ts";
 import { OUT_DIR, type StepResult } from "./container.ts";
 import { checkPackageJson, type SourcePolicy } from "./lockfile-policy.ts";
 import {
-  copyOutInstall,
+  cacheRepoInstall,
   extraHosts,
   InstallFailedError,
   installTimedOut,
@@ -203,20 +202,15 @@ export async function installPnpmWorkspace(
       ]);
       if (place.exitCode !== 0)
         throw new InstallFailedError(place.stderr.trim() || "could not copy pnpm into node_modules", command);
-      const tmp = await ctx.cache.tempDir("repo-deps", key);
-      try {
-        await mkdir(tmp);
-        const paths = await copyOutInstall(s, tmp, dirs, ctx.limits, ["node_modules"]);
-        const { dir } = await ctx.cache.commit("repo-deps", key, tmp, {
-          lockfileName: "pnpm-lock.yaml",
-          packageManager: `pnpm@${input.pnpm.version}`,
-          paths,
-        });
-        return { dir, paths, cached: false, lockfile: input.lockfile };
-      } catch (error) {
-        await rm(tmp, { recursive: true, force: true });
-        throw error;
-      }
+      const { dir, paths } = await cacheRepoInstall(
+        s,
+        ctx,
+        key,
+        dirs,
+        { lockfileName: "pnpm-lock.yaml", packageManager: `pnpm@${input.pnpm.version}` },
+        ["node_modules"],
+      );
+      return { dir, paths, cached: false, lockfile: input.lockfile };
     },
   );
 }
