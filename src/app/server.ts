@@ -77,20 +77,44 @@ export function readAppEnv(env: NodeJS.ProcessEnv) {
 /** GitHub caps a webhook delivery at 25 MB: a longer body is not GitHub's. */
 export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
 
+/** How long a refused upload is still read (and dropped) so that its sender gets the answer, not a reset. */
+export const REFUSED_LINGER_MS = 5_000;
+
 /**
  * A request's body as text, or null when it was refused (answered here): more than MAX_WEBHOOK_BYTES (the
- * `content-length` or the bytes received; past the cap nothing more is kept, and the connection is closed once
- * the answer is sent), or JSON nested deeper than any webhook payload (checked in one pass before anything
- * parses it).
+ * `content-length` or the bytes received; past the cap nothing more is kept), or JSON nested deeper than any
+ * webhook payload (checked in one pass before anything parses it).
+ *
+ * A refusal sent while the sender is still uploading is followed by a lingering close, as nginx does: what still
+ * arrives is read and dropped for at most `lingerMs`, then the socket goes. Destroying it at once makes
+ * the kernel answer the unread bytes with a reset, and a client that is still writing then loses the 413 it was
+ * sent (seen under load: ECONNRESET or EPIPE instead of the status).
  */
-export function readWebhookBody(req: IncomingMessage, res: ServerResponse): Promise<string | null> {
+export function readWebhookBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  lingerMs = REFUSED_LINGER_MS,
+): Promise<string | null> {
   const refuse = (status: number, error: string) => {
-    if (!res.headersSent) {
+    if (res.headersSent) {
+      req.socket.destroy();
+      return null;
+    }
+    if (req.complete) {
       res.writeHead(status, { "content-type": "application/json", connection: "close" });
       res.end(JSON.stringify({ error }));
+      return null;
     }
-    // Whatever the client still sends is not read: the socket goes once the answer is out.
-    res.once("finish", () => req.socket.destroy());
+    // No `connection: close` here: Node would destroy the socket as soon as the answer is written.
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error }));
+    const linger = setTimeout(() => req.socket.destroy(), lingerMs);
+    linger.unref();
+    req.once("end", () => {
+      clearTimeout(linger);
+      req.socket.end();
+    });
+    req.socket.once("close", () => clearTimeout(linger));
     req.resume();
     return null;
   };
