@@ -13,12 +13,13 @@ let server: Server | undefined;
 afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
 
 function listen(lingerMs: number): Promise<number> {
-  server = createServer((req, res) => {
+  const s = createServer((req, res) => {
     void readWebhookBody(req, res, lingerMs).then((body) => {
       if (body !== null) res.end("ok");
     });
   });
-  return new Promise((r) => server?.listen(0, "127.0.0.1", () => r((server?.address() as AddressInfo).port)));
+  server = s;
+  return new Promise((r) => s.listen(0, "127.0.0.1", () => r((s.address() as AddressInfo).port)));
 }
 
 interface Outcome {
@@ -78,7 +79,9 @@ function upload(
       resolve(out);
     });
     const length = chunked ? "transfer-encoding: chunked" : `content-length: ${o.declared}`;
-    socket.write(`POST /api/github/webhooks HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n${length}\r\n\r\n`);
+    socket.write(
+      `POST /api/github/webhooks HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n${length}\r\n\r\n`,
+    );
     write(o.pre, false, () => {});
   });
 }
