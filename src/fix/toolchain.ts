@@ -116,15 +116,25 @@ function lineValue(text: string, key: string): string | null {
 /**
  * An exact pin (`.node-version: v22.9.0`) that package.json's own `engines.node` rules out (`^22.11 || ^24`) is
  * stale: the project's CI cannot be running it (changesets pins 22.9.0 while its CI's setup-node takes the newest
- * 22, and its pnpm needs 22.13). The pin then asks for its line, whose newest release `chooseNodeVersion` takes.
+ * 22, and its pnpm needs 22.13). The pin then asks for the newest release of its line that `engines` allows
+ * (`22 ^22.11`: the parts of `engines` that meet the line); when `engines` allows nothing on that line, the pin
+ * says nothing usable and `engines` itself is the request.
  */
 function stalePin(request: RuntimeRequest | null, engines: string | null): RuntimeRequest | null {
   if (request === null || request.kind !== "pin" || !engines) return request;
   const exact = semver.valid(semver.clean(request.spec) ?? "");
   if (!exact || !semver.validRange(engines) || semver.satisfies(exact, engines)) return request;
+  const line = String(semver.major(exact));
+  const onLine = engines
+    .split("||")
+    .map((part) => part.trim())
+    .filter((part) => part && semver.intersects(line, part));
+  const ruledOut = `${request.source}: ${request.spec}, which package.json engines.node ${engines} rules out`;
+  if (onLine.length === 0)
+    return { spec: engines, source: `${ruledOut} (and its whole line with it)`, kind: "range" };
   return {
-    spec: String(semver.major(exact)),
-    source: `${request.source}: ${request.spec}, which package.json engines.node ${engines} rules out, so its line's newest`,
+    spec: onLine.map((part) => `${line} ${part}`).join(" || "),
+    source: `${ruledOut}, so the newest release of its line that engines.node allows`,
     kind: "pin",
   };
 }

@@ -4,6 +4,7 @@ import {
   detectToolchain,
   nodeRange,
   pythonSatisfies,
+  type RuntimeRequest,
   shownSpec,
   workflowNodeVersion,
 } from "../../../src/fix/toolchain.ts";
@@ -164,15 +165,41 @@ describe("a stale exact pin", () => {
   it("asks for the pin's line when package.json engines.node rules the exact version out", () => {
     const pkg = JSON.stringify({ engines: { node: "^22.11 || ^24 || >=26" } });
     expect(detectToolchain(files({ ".node-version": "v22.9.0\n", "package.json": pkg })).node).toEqual({
-      spec: "22",
+      spec: "22 ^22.11",
       source:
-        ".node-version: v22.9.0, which package.json engines.node ^22.11 || ^24 || >=26 rules out, so its line's newest",
+        ".node-version: v22.9.0, which package.json engines.node ^22.11 || ^24 || >=26 rules out, so the newest release of its line that engines.node allows",
       kind: "pin",
     });
+    // The line's newest release that engines allows, not the line's newest: engines caps 22 at 22.12.
+    const capped = JSON.stringify({ engines: { node: ">=22.11 <22.13 || >=24" } });
+    const request = detectToolchain(files({ ".node-version": "22.9.0", "package.json": capped })).node;
+    expect(request).not.toBeNull();
+    expect(
+      chooseNodeVersion(
+        request as RuntimeRequest,
+        ["22.9.0", "22.12.0", "22.13.1", "22.21.0", "24.11.0"],
+        null,
+      ),
+    ).toBe("22.12.0");
     // A pin the range allows, or a line pin, is taken as written.
     expect(detectToolchain(files({ ".node-version": "22.12.0", "package.json": pkg })).node?.spec).toBe(
       "22.12.0",
     );
     expect(detectToolchain(files({ ".nvmrc": "22", "package.json": pkg })).node?.spec).toBe("22");
+  });
+
+  it("falls back to engines.node itself when engines rules out the pin's whole line", () => {
+    const pkg = JSON.stringify({ engines: { node: ">=20 <22" } });
+    const request = detectToolchain(files({ ".nvmrc": "v22.9.0", "package.json": pkg })).node;
+    expect(request).toEqual({
+      spec: ">=20 <22",
+      source:
+        ".nvmrc: v22.9.0, which package.json engines.node >=20 <22 rules out (and its whole line with it)",
+      kind: "range",
+    });
+    // A range takes the newest release of its lowest major: 20, never the ruled-out 22.
+    expect(chooseNodeVersion(request as RuntimeRequest, ["20.19.0", "21.7.3", "22.21.0"], null)).toBe(
+      "20.19.0",
+    );
   });
 });
