@@ -53,11 +53,21 @@ function str(value: unknown): string | null {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
 }
 
-/** A repo-relative path with `..` segments, an absolute path, a drive or a backslash is not written. */
+/**
+ * Whether a path segment names the git directory as some file system would read it: `.git` in any case (macOS
+ * and Windows file systems ignore case), with trailing dots or spaces (Windows drops them) or as its 8.3 short
+ * name `git~1` — the names git's own `verify_path` refuses in a tree.
+ */
+function isGitDir(segment: string): boolean {
+  const s = segment.toLowerCase().replace(/[. ]+$/, "");
+  return s === ".git" || s === "git~1";
+}
+
+/** A repo-relative path with `..` segments, an absolute path, a drive, a backslash or a `.git` segment is not written. */
 function safePath(p: string): string | null {
   if (p.length > 300 || /[\\\0]/.test(p) || p.startsWith("/") || /^[A-Za-z]:/.test(p)) return null;
   const parts = p.replace(/^\.\//, "").split("/");
-  if (parts.some((s) => s === "" || s === "." || s === ".." || s === ".git")) return null;
+  if (parts.some((s) => s === "" || s === "." || s === ".." || isGitDir(s))) return null;
   return parts.join("/");
 }
 

@@ -83,10 +83,30 @@ template = "v = {scm_version.distance}"
       'pyproject.toml [tool.setuptools_scm] version_file "../outside/_version.py": not a path inside the repository, not written',
       'pyproject.toml [tool.setuptools_scm] write_to "pkg/VERSION": neither .py nor .txt and no template, not written',
     ]);
-    for (const p of ["/etc/x.py", "a/../../b.py", ".git/hooks/x.py", "a\\b.py", "C:/x.py"])
+    for (const p of [
+      "/etc/x.py",
+      "a/../../b.py",
+      ".git/hooks/x.py",
+      ".GIT/hooks/x.py",
+      "pkg/.Git/x.py",
+      ".git./hooks/x.py",
+      ".git /x.py",
+      "GIT~1/hooks/x.py",
+      "a\\b.py",
+      "C:/x.py",
+    ])
       expect(
         declaredVersionFiles(`[tool.setuptools_scm]\nversion_file = ${JSON.stringify(p)}\n`).files,
       ).toEqual([]);
+  });
+
+  it("writes into directories that merely look like .git", () => {
+    for (const p of [".github/_version.py", "pkg/.gitkeep/_v.py", "git/_version.py"])
+      expect(
+        declaredVersionFiles(`[tool.setuptools_scm]\nversion_file = ${JSON.stringify(p)}\n`).files.map(
+          (f) => f.path,
+        ),
+      ).toEqual([p]);
   });
 
   it("fillTemplate: Python's str.format for version and version_tuple, doubled braces kept single", () => {
