@@ -31,6 +31,7 @@ import {
   type InstallContext,
   npmHasAllowFlags,
   type Session,
+  type SessionOptions,
   withInstallSession,
   withSession,
 } from "./session.ts";
@@ -134,11 +135,39 @@ function workspaceDirs(files: Record<string, string> | undefined): string[] {
 }
 
 /** The paths a cache entry holds (entries written before workspaces were installed hold `node_modules` only). */
-function cachedPaths(meta: unknown): string[] {
+/**
+ * The install session for a repository's lockfile (npm's or pnpm's): the configured registries behind the
+ * virtual one, and the extra hosts (git, remote tarballs) the lockfile names and the source policy allows.
+ */
+export function lockfileSession(
+  ctx: NpmInstallContext,
+  image: string,
+  lock: unknown,
+  policy: SourcePolicy,
+): { options: SessionOptions; view: NpmView } {
+  const lockHosts = extraHosts(lock, policy, ctx.registry);
+  const view = npmView(ctx.registry);
+  return {
+    view,
+    options: {
+      docker: ctx.docker,
+      image,
+      limits: ctx.limits,
+      allowHosts: [...npmAllowedHosts(ctx.registry), ...lockHosts],
+      repositoryHosts: lockHosts,
+      routes: view.routes,
+      rewriteJson: view.rewriteJson,
+      registry: ctx.registry,
+      jobId: ctx.jobId,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    },
+  };
+}
+
+/** The paths a cached install recorded (`node_modules` and workspace packages' own), or null when unreadable. */
+export function cachedPaths(meta: unknown): string[] | null {
   const paths = (meta as { paths?: unknown } | null)?.paths;
-  return Array.isArray(paths) && paths.every((p) => typeof p === "string")
-    ? (paths as string[])
-    : ["node_modules"];
+  return Array.isArray(paths) && paths.every((p) => typeof p === "string") ? (paths as string[]) : null;
 }
 
 /**
@@ -422,47 +451,37 @@ export async function installNpmLockfile(
   });
   const hit = await ctx.cache.lookup("repo-deps", key);
   if (hit)
-    return { dir: hit.dir, paths: cachedPaths(hit.marker.meta), cached: true, lockfile: input.lockfile };
+    return {
+      dir: hit.dir,
+      paths: cachedPaths(hit.marker.meta) ?? ["node_modules"],
+      cached: true,
+      lockfile: input.lockfile,
+    };
   onMiss?.();
-  const lockHosts = extraHosts(lock, input.policy, ctx.registry);
-  const view = npmView(ctx.registry);
-  return withSession(
-    {
-      docker: ctx.docker,
-      image,
-      limits: ctx.limits,
-      allowHosts: [...npmAllowedHosts(ctx.registry), ...lockHosts],
-      repositoryHosts: lockHosts,
-      routes: view.routes,
-      rewriteJson: view.rewriteJson,
-      registry: ctx.registry,
-      jobId: ctx.jobId,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    },
-    async (s) => {
-      await s.container.copyIn(OUT_DIR, {
-        "package.json": input.packageJson,
-        [input.lockfileName]: view.toVirtual(withRegistryTarballs(input.lockfile, view.virtualFor)),
-        ...(input.workspaceFiles ?? {}),
-        ...npmrcFiles(view),
-      });
-      const flags = await allowFlags(s, image, input.policy);
-      const r = await npmCi(s, flags, npmEnv(s, input.policy, view));
-      if (r.exitCode !== 0)
-        throw await stepFailure(
-          r,
-          s,
-          `npm ci --ignore-scripts from ${input.lockfileName}`,
-          ctx.limits,
-          input.policy,
-        );
-      await requireRoom(s, ctx.limits, `npm ci --ignore-scripts from ${input.lockfileName}`);
-      const { dir, paths } = await cacheRepoInstall(s, ctx, key, workspaceDirs(input.workspaceFiles), {
-        lockfileName: input.lockfileName,
-      });
-      return { dir, paths, cached: false, lockfile: input.lockfile };
-    },
-  );
+  const { options, view } = lockfileSession(ctx, image, lock, input.policy);
+  return withSession(options, async (s) => {
+    await s.container.copyIn(OUT_DIR, {
+      "package.json": input.packageJson,
+      [input.lockfileName]: view.toVirtual(withRegistryTarballs(input.lockfile, view.virtualFor)),
+      ...(input.workspaceFiles ?? {}),
+      ...npmrcFiles(view),
+    });
+    const flags = await allowFlags(s, image, input.policy);
+    const r = await npmCi(s, flags, npmEnv(s, input.policy, view));
+    if (r.exitCode !== 0)
+      throw await stepFailure(
+        r,
+        s,
+        `npm ci --ignore-scripts from ${input.lockfileName}`,
+        ctx.limits,
+        input.policy,
+      );
+    await requireRoom(s, ctx.limits, `npm ci --ignore-scripts from ${input.lockfileName}`);
+    const { dir, paths } = await cacheRepoInstall(s, ctx, key, workspaceDirs(input.workspaceFiles), {
+      lockfileName: input.lockfileName,
+    });
+    return { dir, paths, cached: false, lockfile: input.lockfile };
+  });
 }
 
 /**
@@ -623,7 +642,7 @@ export async function installNpmManifest(
   if (hit)
     return {
       dir: hit.dir,
-      paths: cachedPaths(hit.marker.meta),
+      paths: cachedPaths(hit.marker.meta) ?? ["node_modules"],
       cached: true,
       legacyPeerDeps: hit.marker.meta.legacyPeerDeps === true,
       resolvedAt: hit.resolvedAt,
@@ -731,7 +750,7 @@ async function resolveAndInstall(
       if (hit)
         return {
           dir: hit.dir,
-          paths: cachedPaths(hit.marker.meta),
+          paths: cachedPaths(hit.marker.meta) ?? ["node_modules"],
           cached: true,
           lockfile: lockText.stdout,
           tree,

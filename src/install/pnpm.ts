@@ -15,20 +15,20 @@ import { cacheKey } from "./cache.ts";
 import { OUT_DIR, type StepResult } from "./container.ts";
 import { checkPackageJson, type SourcePolicy } from "./lockfile-policy.ts";
 import {
+  cachedPaths,
   cacheRepoInstall,
-  extraHosts,
   InstallFailedError,
   installTimedOut,
+  lockfileSession,
   type NpmInstallContext,
   type NpmTreeResult,
   npmEnv,
-  npmView,
   requireRoom,
   SourcePolicyError,
 } from "./npm.ts";
 import { checkPnpmLockfile, checkPnpmWorkspace, pnpmImporterDirs } from "./pnpm-lockfile.ts";
 import { CONTAINER_PROXY_URL, VIRTUAL_NPM_REGISTRY } from "./proxy.ts";
-import { npmAllowedHosts, npmRegistries, registryKey } from "./registry-config.ts";
+import { npmRegistries, registryKey } from "./registry-config.ts";
 import { imageId, installImage, type Session, withSession } from "./session.ts";
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
@@ -123,96 +123,78 @@ export async function installPnpmWorkspace(
     workspaces: Object.entries(input.workspaceFiles).map(([k, v]) => [k, sha(v)]),
   });
   const hit = await ctx.cache.lookup("repo-deps", key);
-  if (hit) {
-    const paths = (hit.marker.meta as { paths?: unknown }).paths;
-    if (Array.isArray(paths) && paths.every((p) => typeof p === "string"))
-      return { dir: hit.dir, paths: paths as string[], cached: true, lockfile: input.lockfile };
-  }
+  const paths = hit ? cachedPaths(hit.marker.meta) : null;
+  if (hit && paths) return { dir: hit.dir, paths, cached: true, lockfile: input.lockfile };
   onMiss?.();
-  const lockHosts = extraHosts(lock, input.policy, ctx.registry);
-  const view = npmView(ctx.registry);
-  return withSession(
-    {
-      docker: ctx.docker,
-      image,
-      limits: ctx.limits,
-      allowHosts: [...npmAllowedHosts(ctx.registry), ...lockHosts],
-      repositoryHosts: lockHosts,
-      routes: view.routes,
-      rewriteJson: view.rewriteJson,
-      registry: ctx.registry,
-      jobId: ctx.jobId,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    },
-    async (s) => {
-      const env = npmEnv(s, input.policy, view);
-      const bin = await fetchPnpm(s, ctx, input.pnpm, env);
-      await s.container.copyIn(OUT_DIR, {
-        "package.json": input.packageJson,
-        "pnpm-lock.yaml": input.lockfile,
-        ...(input.workspaceYaml === null ? {} : { "pnpm-workspace.yaml": input.workspaceYaml }),
-        ...input.workspaceFiles,
-        // Registry settings only (pnpm 11 reads no others from .npmrc): the default and scoped virtual registries.
-        ".npmrc": `registry=${VIRTUAL_NPM_REGISTRY}\n${view.npmrc}`,
-      });
-      const command = `pnpm@${input.pnpm.version} install --frozen-lockfile --ignore-scripts`;
-      const r = await s.container.exec(
-        [
-          "node",
-          bin,
-          "install",
-          "--frozen-lockfile",
-          "--ignore-scripts",
-          "--ignore-pnpmfile",
-          `--registry=${VIRTUAL_NPM_REGISTRY}`,
-          `--proxy=${CONTAINER_PROXY_URL}`,
-          `--https-proxy=${CONTAINER_PROXY_URL}`,
-          "--store-dir=/tmp/pnpm-store",
-          "--cache-dir=/tmp/pnpm-cache",
-          // Copies, not hard links into the store: the output leaves the container as plain files.
-          "--package-import-method=copy",
-          "--reporter=append-only",
-          "--config.confirm-modules-purge=false",
-          "--config.manage-package-manager-versions=false",
-          // pnpm 11 re-checks every lockfile entry against the registry's metadata (release age, trust evidence:
-          // two requests per package, minutes for a mid-size workspace) before a frozen install. The lockfile's
-          // sources were checked against Retrace's policy above and pnpm checks each tarball's integrity; a frozen
-          // install cannot pick another version, so these resolution policies change nothing that is installed.
-          "--config.trust-lockfile=true",
-        ],
-        {
-          env: {
-            ...env,
-            CI: "true",
-            COREPACK_ENABLE_STRICT: "0",
-            npm_config_manage_package_manager_versions: "false",
-          },
+  const { options, view } = lockfileSession(ctx, image, lock, input.policy);
+  return withSession(options, async (s) => {
+    const env = npmEnv(s, input.policy, view);
+    const bin = await fetchPnpm(s, ctx, input.pnpm, env);
+    await s.container.copyIn(OUT_DIR, {
+      "package.json": input.packageJson,
+      "pnpm-lock.yaml": input.lockfile,
+      ...(input.workspaceYaml === null ? {} : { "pnpm-workspace.yaml": input.workspaceYaml }),
+      ...input.workspaceFiles,
+      // Registry settings only (pnpm 11 reads no others from .npmrc): the default and scoped virtual registries.
+      ".npmrc": `registry=${VIRTUAL_NPM_REGISTRY}\n${view.npmrc}`,
+    });
+    const command = `pnpm@${input.pnpm.version} install --frozen-lockfile --ignore-scripts`;
+    const r = await s.container.exec(
+      [
+        "node",
+        bin,
+        "install",
+        "--frozen-lockfile",
+        "--ignore-scripts",
+        "--ignore-pnpmfile",
+        `--registry=${VIRTUAL_NPM_REGISTRY}`,
+        `--proxy=${CONTAINER_PROXY_URL}`,
+        `--https-proxy=${CONTAINER_PROXY_URL}`,
+        "--store-dir=/tmp/pnpm-store",
+        "--cache-dir=/tmp/pnpm-cache",
+        // Copies, not hard links into the store: the output leaves the container as plain files.
+        "--package-import-method=copy",
+        "--reporter=append-only",
+        "--config.confirm-modules-purge=false",
+        "--config.manage-package-manager-versions=false",
+        // pnpm 11 re-checks every lockfile entry against the registry's metadata (release age, trust evidence:
+        // two requests per package, minutes for a mid-size workspace) before a frozen install. The lockfile's
+        // sources were checked against Retrace's policy above and pnpm checks each tarball's integrity; a frozen
+        // install cannot pick another version, so these resolution policies change nothing that is installed.
+        "--config.trust-lockfile=true",
+      ],
+      {
+        env: {
+          ...env,
+          CI: "true",
+          COREPACK_ENABLE_STRICT: "0",
+          npm_config_manage_package_manager_versions: "false",
         },
-      );
-      if (r.exitCode !== 0) throw await pnpmFailure(r, s, ctx, command);
-      await requireRoom(s, ctx.limits, command);
-      // The pnpm release goes with the tree, and a shim on the runs' PATH runs it with the runs' node.
-      const shim = `#!/bin/sh\nexec node "$(dirname "$0")/../.retrace-pnpm/${bin.slice(`${TOOL_DIR}/package/`.length)}" "$@"\n`;
-      const place = await s.container.exec([
-        "sh",
-        "-c",
-        `mkdir -p node_modules/.bin && rm -rf ${PNPM_TOOL_PATH} && cp -R ${TOOL_DIR}/package ${PNPM_TOOL_PATH} && printf '%s' "$1" > node_modules/.bin/pnpm && chmod 755 node_modules/.bin/pnpm`,
-        "sh",
-        shim,
-      ]);
-      if (place.exitCode !== 0)
-        throw new InstallFailedError(place.stderr.trim() || "could not copy pnpm into node_modules", command);
-      const { dir, paths } = await cacheRepoInstall(
-        s,
-        ctx,
-        key,
-        dirs,
-        { lockfileName: "pnpm-lock.yaml", packageManager: `pnpm@${input.pnpm.version}` },
-        ["node_modules"],
-      );
-      return { dir, paths, cached: false, lockfile: input.lockfile };
-    },
-  );
+      },
+    );
+    if (r.exitCode !== 0) throw await pnpmFailure(r, s, ctx, command);
+    await requireRoom(s, ctx.limits, command);
+    // The pnpm release goes with the tree, and a shim on the runs' PATH runs it with the runs' node.
+    const shim = `#!/bin/sh\nexec node "$(dirname "$0")/../.retrace-pnpm/${bin.slice(`${TOOL_DIR}/package/`.length)}" "$@"\n`;
+    const place = await s.container.exec([
+      "sh",
+      "-c",
+      `mkdir -p node_modules/.bin && rm -rf ${PNPM_TOOL_PATH} && cp -R ${TOOL_DIR}/package ${PNPM_TOOL_PATH} && printf '%s' "$1" > node_modules/.bin/pnpm && chmod 755 node_modules/.bin/pnpm`,
+      "sh",
+      shim,
+    ]);
+    if (place.exitCode !== 0)
+      throw new InstallFailedError(place.stderr.trim() || "could not copy pnpm into node_modules", command);
+    const { dir, paths } = await cacheRepoInstall(
+      s,
+      ctx,
+      key,
+      dirs,
+      { lockfileName: "pnpm-lock.yaml", packageManager: `pnpm@${input.pnpm.version}` },
+      ["node_modules"],
+    );
+    return { dir, paths, cached: false, lockfile: input.lockfile };
+  });
 }
 
 /**
