@@ -22,6 +22,7 @@ import {
 import { connectDocker, pingEngine, requireImage } from "../sandbox/engine.ts";
 import { RETRACE_LABEL } from "../sandbox/reaper.ts";
 import { type ExtractLimits, type ExtractResult, extractChecked } from "./extract.ts";
+import { installTimedOut } from "./install-errors.ts";
 import {
   CONTAINER_PROXY_DIR,
   CONTAINER_PROXY_URL,
@@ -108,9 +109,17 @@ export interface InstallContainerOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * How long the install container may take to start and have its forwarder listen. Not part of the install's own
+ * time limit (`limits.timeoutMs`, which starts once the forwarder listens): on a loaded engine start-up alone
+ * took several seconds, and a 6 s install limit then ended as "the forwarder did not start" instead of naming the
+ * install's limit.
+ */
+export const INSTALL_STARTUP_MS = 60_000;
+
 export class InstallContainer {
   private stopped: "timeout" | "cancelled" | null = null;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
   private readonly onAbort: () => void;
 
   private constructor(
@@ -119,7 +128,7 @@ export class InstallContainer {
     readonly limits: InstallLimits,
     private readonly signal: AbortSignal | undefined,
   ) {
-    this.timer = setTimeout(() => this.halt("timeout"), limits.timeoutMs);
+    this.timer = setTimeout(() => this.halt("timeout"), INSTALL_STARTUP_MS);
     this.onAbort = () => this.halt("cancelled");
     signal?.addEventListener("abort", this.onAbort, { once: true });
   }
@@ -175,12 +184,15 @@ export class InstallContainer {
         error,
       );
     }
-    // The forwarder is the container's main process: wait until it listens (up to 30 s on a loaded engine).
-    const ready = await session.exec([
-      "sh",
-      "-c",
-      `i=0; while [ ! -e ${FORWARDER_READY} ]; do i=$((i+1)); [ $i -gt 600 ] && exit 1; sleep 0.05; done`,
-    ]);
+    // The forwarder is the container's main process: wait until it listens (up to INSTALL_STARTUP_MS).
+    const ready = await session.exec(
+      [
+        "sh",
+        "-c",
+        `i=0; while [ ! -e ${FORWARDER_READY} ]; do i=$((i+1)); [ $i -gt 1000 ] && exit 1; sleep 0.05; done`,
+      ],
+      { waitMs: INSTALL_STARTUP_MS + 10_000 },
+    );
     if (ready.exitCode !== 0) {
       const why = ready.stoppedBy ?? `exit code ${ready.exitCode}`;
       await session.close();
@@ -189,7 +201,15 @@ export class InstallContainer {
         "check the Docker engine (`docker info`) and that the sandbox image runs node",
       );
     }
+    session.startClock();
     return session;
+  }
+
+  /** Starts the install's own time limit, in place of the start-up bound. */
+  private startClock(): void {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.halt("timeout"), this.limits.timeoutMs);
   }
 
   /** Why the install was stopped (deadline or cancel), if it was. */
@@ -207,7 +227,13 @@ export class InstallContainer {
   /** Runs one step as the sandbox user; `stdin`, when given, is written and closed. */
   async exec(
     cmd: string[],
-    options: { env?: Record<string, string>; workdir?: string; stdin?: Buffer | NodeJS.ReadableStream } = {},
+    options: {
+      env?: Record<string, string>;
+      workdir?: string;
+      stdin?: Buffer | NodeJS.ReadableStream;
+      /** How long to wait for the step past the session's own stop (default: the install's limit + 10 s). */
+      waitMs?: number;
+    } = {},
   ): Promise<StepResult> {
     if (this.stopped) return { exitCode: null, stdout: "", stderr: "", stoppedBy: this.stopped };
     const exec = await this.container.exec({
@@ -233,7 +259,12 @@ export class InstallContainer {
       if (Buffer.isBuffer(options.stdin)) stream.end(options.stdin);
       else options.stdin.pipe(stream);
     }
-    await waitForExec(exec, stream, this.limits.timeoutMs + 10_000, () => this.stopped !== null);
+    await waitForExec(
+      exec,
+      stream,
+      options.waitMs ?? this.limits.timeoutMs + 10_000,
+      () => this.stopped !== null,
+    );
     const info = await exec.inspect().catch(() => null);
     const stoppedBy = overflow ? "output_limit" : this.stopped;
     return {
@@ -265,6 +296,8 @@ export class InstallContainer {
     const r = await this.exec(["tar", "-x", "--no-same-owner", "-f", "-", "-C", dir], {
       stdin: pack as unknown as NodeJS.ReadableStream,
     });
+    if (r.stoppedBy === "timeout" || this.stopped === "timeout")
+      throw installTimedOut("copying files into the install container", this.limits);
     if (r.exitCode !== 0) {
       throw new InfrastructureError(
         `could not copy files into the install container: ${r.stderr.trim() || r.stoppedBy || `tar exited ${r.exitCode}`}`,

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { InfrastructureError } from "../core/errors.ts";
+import { InstallFailedError, installTimedOut } from "./install-errors.ts";
 import { cacheKey, lookupByManifest, recordManifest } from "./cache.ts";
 import { extractLimits, type InstallLimits, OUT_DIR, type StepResult } from "./container.ts";
 import { safeEntryPath } from "./extract.ts";
@@ -38,6 +39,8 @@ import {
 
 export type NpmInstallContext = InstallContext;
 
+export { InstallFailedError, installTimedOut };
+
 /** A refusal by the source policy: the install never started. */
 export class SourcePolicyError extends InfrastructureError {
   constructor(
@@ -49,20 +52,6 @@ export class SourcePolicyError extends InfrastructureError {
       "Retrace installs only what the configured registry serves, with integrity hashes; set the named `install.*` field in .github/retrace.yml to allow a source (it is then fetched in the install container, never on the host)",
     );
     this.name = "SourcePolicyError";
-  }
-}
-
-/** Install failed inside the container (npm's reason, a timeout, a refused host). */
-export class InstallFailedError extends InfrastructureError {
-  constructor(
-    readonly reason: string,
-    command: string,
-    hint = /--package-lock-only/.test(command)
-      ? "check that every dependency package.json names (and theirs) is on the configured registry and reachable from this host; or commit a package-lock.json whose entries are"
-      : "check that the lockfile is in sync with package.json (`npm install --package-lock-only`) and that the configured registry is reachable from this host",
-  ) {
-    super(`${command} failed in the install container: ${reason}`, hint);
-    this.name = "InstallFailedError";
   }
 }
 
@@ -285,16 +274,6 @@ async function allowFlags(s: Session, image: string, policy: SourcePolicy): Prom
     `--allow-file=${v(policy.allowFile)}`,
     `--allow-directory=${v(policy.allowFile)}`,
   ];
-}
-
-/** The install reached its wall-clock limit: the error names the limit and the setting that raises it. */
-export function installTimedOut(command: string, limits: InstallLimits): InstallFailedError {
-  const s = limits.timeoutMs / 1000;
-  return new InstallFailedError(
-    `timed out after ${s >= 10 ? Math.round(s) : s} s, the limit of one install${limits.timeoutSetting ? ` (${limits.timeoutSetting})` : ""}`,
-    command,
-    `raise ${limits.timeoutSetting ?? "the install's time limit"} (a first install of a large dependency tree on a loaded machine can take several minutes), or run when the machine is less loaded`,
-  );
 }
 
 /**

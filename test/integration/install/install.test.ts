@@ -4,6 +4,7 @@
  * keys on the registry and the resolved tree, the container sees no host secret, and a registry that never
  * answers or a cancel ends the install (and its container) in bounded time.
  */
+import { hostname } from "node:os";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import net, { type AddressInfo } from "node:net";
@@ -29,8 +30,12 @@ const cfg = (npm: string): RegistryConfig => ({
   caFile: null,
 });
 
+/** This process's containers of `job` still there (another test run on the same engine has its own). */
 async function leftoverContainers(job: string): Promise<number> {
-  const list = await docker.listContainers({ all: true, filters: { label: [`dev.retrace.job=${job}`] } });
+  const list = await docker.listContainers({
+    all: true,
+    filters: { label: [`dev.retrace.job=${job}`, `dev.retrace.owner=${hostname()}:${process.pid}`] },
+  });
   return list.length;
 }
 
@@ -169,6 +174,32 @@ describeDocker("install container", () => {
       await proxy.close();
     }
   }, 60_000);
+
+  it("the install's limit starts once the container is up: a 300 ms limit names the install's limit, not a start-up failure", async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`;
+    try {
+      // Starting the container and its forwarder alone takes longer than 300 ms: were the limit counted from
+      // the container's creation, this would end as "the registry forwarder did not start listening".
+      const r = await new ContainerDependencyInstaller({
+        registryConfig: cfg(url),
+        cacheDir,
+        image: sandboxImage,
+      }).install({ ecosystem: "npm", packages: [{ name: "top", version: "2.0.0" }], timeoutMs: 300 });
+      expect(r.failures).toEqual([
+        {
+          name: "top",
+          version: "2.0.0",
+          reason:
+            "timed out after 0.3 s, the limit of one install (repro.installTimeoutMs in .github/retrace.yml)",
+        },
+      ]);
+      expect(await leftoverContainers("install-repro-npm")).toBe(0);
+    } finally {
+      silent.close();
+    }
+  }, 120_000);
 
   it("a registry that accepts and never answers: the install ends at its time limit, container removed", async () => {
     const silent = net.createServer(() => undefined);
