@@ -144,24 +144,25 @@ export function createGoJsonParser(sink: ParserSink) {
           finishPackage(pkg, e.Action === "fail");
         return true;
       }
-      const key = `${pkg}\u0000${e.Test}`;
-      const id = `${pkg}.${e.Test}`;
+      // `run`, `pause`, `cont` events change nothing: the key and id are built for the others only.
       switch (e.Action) {
         case "output":
-          bufferOf(outputs, key)?.push(text, lineNo);
+          bufferOf(outputs, `${pkg}\u0000${e.Test}`)?.push(text, lineNo);
           break;
         case "pass":
-          sink.test(id, "passed");
-          outputs.delete(key);
+          sink.test(`${pkg}.${e.Test}`, "passed");
+          outputs.delete(`${pkg}\u0000${e.Test}`);
           break;
         case "skip":
-          sink.test(id, "skipped");
-          outputs.delete(key);
+          sink.test(`${pkg}.${e.Test}`, "skipped");
+          outputs.delete(`${pkg}\u0000${e.Test}`);
           break;
-        case "fail":
-          sink.test(id, "failed");
+        case "fail": {
+          const key = `${pkg}\u0000${e.Test}`;
+          sink.test(`${pkg}.${e.Test}`, "failed");
           if (failed.length < 5_000) failed.push({ key, pkg, test: e.Test });
           break;
+        }
       }
       return true;
     },
