@@ -9,7 +9,6 @@ export interface NormalizedLine {
   ghError: boolean;
 }
 
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/;
 const SKIPPED_COMMANDS = new Set([
   "group",
   "endgroup",
@@ -54,14 +53,42 @@ export function stripAnsi(text: string): string {
   return out + text.slice(from);
 }
 
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/**
+ * Where the `Z` of an ISO-8601 UTC timestamp that opens the line is (`2024-05-01T10:00:00.123Z`, the shape
+ * `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z`), or -1. Checked character by character: a GitHub Actions log
+ * has one on every line, and a regex call per line cost more than the comparisons.
+ */
+function timestampEnd(text: string): number {
+  // The separators first (`-` `-` `T` `:` `:`): most lines fail at once.
+  if (
+    text.length < 20 ||
+    text.charCodeAt(4) !== 45 ||
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 84 ||
+    text.charCodeAt(13) !== 58 ||
+    text.charCodeAt(16) !== 58
+  )
+    return -1;
+  for (let i = 0; i < 19; i++) {
+    if (i === 4 || i === 7 || i === 10 || i === 13 || i === 16) continue;
+    if (!isDigit(text.charCodeAt(i))) return -1;
+  }
+  let i = 19;
+  if (text.charCodeAt(i) === 46 /* . */) {
+    i++;
+    while (isDigit(text.charCodeAt(i))) i++;
+    if (i === 20) return -1;
+  }
+  return text.charCodeAt(i) === 90 /* Z */ ? i : -1;
+}
+
 /** Removes an ISO-8601 UTC timestamp (`2024-05-01T10:00:00.123Z `) that opens a line. */
 export function stripTimestamp(text: string): string {
-  if (text.length >= 20 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 84 && TIMESTAMP.test(text)) {
-    // test() then slice: no match array, one new string.
-    const z = text.indexOf("Z", 19);
-    return text.slice(text.charCodeAt(z + 1) === 32 ? z + 2 : z + 1);
-  }
-  return text;
+  const z = timestampEnd(text);
+  if (z === -1) return text;
+  return text.slice(text.charCodeAt(z + 1) === 32 ? z + 2 : z + 1);
 }
 
 /** Returns null for lines that carry no content (group markers, debug lines). */
@@ -86,6 +113,12 @@ export function normalizeLine(raw: string, mapPaths: (text: string) => string): 
 }
 
 const BUILT_NEEDLE = /\/(?:BUILD\/|work-py|home\/(?:travis|circleci)\/)/;
+/**
+ * Any of BUILT_NEEDLE's shapes or of the fixed needles below: a line with a `/` but none of these (a test path,
+ * a URL) is left after one scan instead of one per needle.
+ */
+const ANY_NEEDLE =
+  /\/(?:BUILD\/|work-py|home\/(?:travis|circleci)\/|work\/|__w\/|github\/workspace\/|builds\/|workspace\/)|:\\a\\/;
 
 export interface PathOptions {
   /** Absolute checkout directories whose prefix is removed (e.g. "/workspace" for the sandbox). */
@@ -149,8 +182,11 @@ export function createPathMapper(options: PathOptions = {}): (text: string) => s
   );
   // Every needle holds a separator: a line with neither `/` nor `\` (most of a log) is left at once.
   const gated = needles.every((n) => n.includes("/") || n.includes("\\"));
+  // Without repoRoot the needles are fixed: one regex scan says whether any of them is there.
+  const fixed = roots.length === 0;
   return (text) => {
     if (gated && text.indexOf("/") === -1 && text.indexOf("\\") === -1) return text;
+    if (fixed && !ANY_NEEDLE.test(text)) return text;
     if (BUILT_NEEDLE.test(text)) text = text.replace(built, "");
     for (const n of needles) if (text.includes(n)) return text.replace(re, "");
     return text;

@@ -73,6 +73,12 @@ function outcomeOf(word: string): TestOutcome | "rerun" {
   }
 }
 
+/** The file part of a node id (`tests/x.py` of `tests/x.py::T::test`), without splitting the whole id. */
+function fileOf(nodeid: string): string {
+  const sep = nodeid.indexOf("::");
+  return sep === -1 ? nodeid : nodeid.slice(0, sep);
+}
+
 /** The block title pytest prints for a node id: `tests/x.py::TestA::test_b[1]` → `TestA.test_b[1]`. */
 function titleOf(nodeid: string): string {
   const parts = nodeid.split("::");
@@ -130,8 +136,7 @@ export function createPytestParser(sink: ParserSink) {
       progressFailed.size < 10_000
     )
       progressFailed.set(id, { outcome: o, lineNo });
-    const sep = id.indexOf("::");
-    const file = sink.path(sep === -1 ? id : id.slice(0, sep));
+    const file = sink.path(fileOf(id));
     if (o === "rerun") {
       rerun.add(id);
       return;
@@ -192,13 +197,15 @@ export function createPytestParser(sink: ParserSink) {
           ? [summaryIds.get(key.name)!]
           : []
         : (summaryByTitle.get(key.name) ?? []);
+    // The same titles come back in every file of a long log: the file of each candidate is compared without
+    // splitting its id (two arrays per candidate per block made this quadratic loop the parser's costliest part).
     for (const s of candidates) {
-      const better = id === null || (own !== null && s.id.split("::")[0] === own);
-      if (better) {
+      const mine = own !== null && fileOf(s.id) === own;
+      if (id === null || mine) {
         id = s.id;
         summaryMessage = s.message;
       }
-      if (own === null || s.id.split("::")[0] === own) break;
+      if (own === null || mine) break;
     }
     b.eLines = dedent(b.eLines);
     const firstE = b.eLines[0] ?? null;
