@@ -9,6 +9,7 @@ export interface NormalizedLine {
   ghError: boolean;
 }
 
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/;
 const SKIPPED_COMMANDS = new Set([
   "group",
   "endgroup",
@@ -53,42 +54,14 @@ export function stripAnsi(text: string): string {
   return out + text.slice(from);
 }
 
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-
-/**
- * Where the `Z` of an ISO-8601 UTC timestamp that opens the line is (`2024-05-01T10:00:00.123Z`, the shape
- * `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z`), or -1. Checked character by character: a GitHub Actions log
- * has one on every line, and a regex call per line cost more than the comparisons.
- */
-function timestampEnd(text: string): number {
-  // The separators first (`-` `-` `T` `:` `:`): most lines fail at once.
-  if (
-    text.length < 20 ||
-    text.charCodeAt(4) !== 45 ||
-    text.charCodeAt(7) !== 45 ||
-    text.charCodeAt(10) !== 84 ||
-    text.charCodeAt(13) !== 58 ||
-    text.charCodeAt(16) !== 58
-  )
-    return -1;
-  for (let i = 0; i < 19; i++) {
-    if (i === 4 || i === 7 || i === 10 || i === 13 || i === 16) continue;
-    if (!isDigit(text.charCodeAt(i))) return -1;
-  }
-  let i = 19;
-  if (text.charCodeAt(i) === 46 /* . */) {
-    i++;
-    while (isDigit(text.charCodeAt(i))) i++;
-    if (i === 20) return -1;
-  }
-  return text.charCodeAt(i) === 90 /* Z */ ? i : -1;
-}
-
 /** Removes an ISO-8601 UTC timestamp (`2024-05-01T10:00:00.123Z `) that opens a line. */
 export function stripTimestamp(text: string): string {
-  const z = timestampEnd(text);
-  if (z === -1) return text;
-  return text.slice(text.charCodeAt(z + 1) === 32 ? z + 2 : z + 1);
+  if (text.length >= 20 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 84 && TIMESTAMP.test(text)) {
+    // test() then slice: no match array, one new string.
+    const z = text.indexOf("Z", 19);
+    return text.slice(text.charCodeAt(z + 1) === 32 ? z + 2 : z + 1);
+  }
+  return text;
 }
 
 /** Returns null for lines that carry no content (group markers, debug lines). */

@@ -32,19 +32,6 @@ const SERVICE = /^([A-Za-z0-9][\w.-]{0,62}?)(?:[_-]\d+)? *\| ?/;
 /** turborepo: an npm package name (lowercase, maybe scoped), its task (`test`, `dev:test`), a colon. */
 const TURBO = /^((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9._-]*:[a-z0-9][\w.-]*(?::[\w.-]+)*:)(?: |$)/;
 
-/**
- * Whether the text before the first colon can be TURBO's package name: without a scope (`@acme/`) it is all
- * `[a-z0-9._-]`. A path (`tests/test_x.py::test_a PASSED`, a pytest line) fails here, before the regex.
- */
-function turboHead(text: string, c0: number, colon: number): boolean {
-  if (c0 === 64 /* @ */) return true;
-  for (let i = 0; i < colon; i++) {
-    const c = text.charCodeAt(i);
-    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 45)) return false;
-  }
-  return true;
-}
-
 /** The framing prefix shape a line opens with, or null. Cheap on lines that have none: one char test first. */
 export function prefixOf(text: string): Prefix | null {
   const c0 = text.charCodeAt(0);
@@ -77,7 +64,7 @@ export function prefixOf(text: string): Prefix | null {
   }
   if (c0 === 64 /* @ */ || (c0 >= 97 && c0 <= 122) || (c0 >= 48 && c0 <= 57)) {
     const colon = text.indexOf(":");
-    if (colon > 0 && colon < 120 && text.charCodeAt(colon + 1) !== 32 && turboHead(text, c0, colon)) {
+    if (colon > 0 && colon < 120 && text.charCodeAt(colon + 1) !== 32) {
       const m = TURBO.exec(text);
       if (m) return { shape: `turbo:${m[1]}`, length: m[0].length };
     }

@@ -28,18 +28,6 @@ const BULLET = /^ {2}● (.+)$/;
 const SUMMARY = /^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b/;
 const CODE_FRAME = /^\s*>?\s*\d+ \||^\s+\|/;
 
-/**
- * `text.length - text.trimStart().length` without the trimmed copy: the leading spaces are counted, and only a
- * line whose next character may be other whitespace (a tab, a no-break space) is trimmed.
- */
-function indentOf(text: string): number {
-  let i = 0;
-  while (text.charCodeAt(i) === 32) i++;
-  const c = text.charCodeAt(i);
-  if (i === text.length || (c > 32 && c < 0xa0) || c === 0x2713 || c === 0x2715 || c === 0xd7) return i;
-  return text.length - text.trimStart().length;
-}
-
 export function createJestParser(sink: ParserSink) {
   let active = false;
   let file: string | null = null;
@@ -156,7 +144,7 @@ export function createJestParser(sink: ParserSink) {
         consoleBlock = false;
       }
       if (c0 !== 32) return text === "";
-      const indent = indentOf(text);
+      const indent = text.length - text.trimStart().length;
       const mark = text.charCodeAt(indent);
       // ✓ ✕ ○ √ ×
       const t =
