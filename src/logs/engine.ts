@@ -372,7 +372,9 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
   }
 
   function takePending(tail: string): string {
-    const text = pending.length === 0 ? tail : pending.join("") + tail;
+    // Most lines arrive whole in one chunk: nothing pending, nothing to reset (no new array per line).
+    if (pending.length === 0) return tail;
+    const text = pending.join("") + tail;
     pending = [];
     pendingChars = 0;
     return text;

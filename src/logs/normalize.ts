@@ -70,8 +70,8 @@ export function normalizeLine(raw: string, mapPaths: (text: string) => string): 
   if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
   // A carriage return inside a line overwrites what came before it, as on a terminal: progress bars, and
   // GitLab's `section_start:…:name\r\e[0K` markers, leave only the text after the last one.
-  const cr = text.lastIndexOf("\r");
-  if (cr !== -1) text = text.slice(cr + 1);
+  // indexOf first: a fast scan, where lastIndexOf is a slow runtime call on every line of a log that has none.
+  if (text.indexOf("\r") !== -1) text = text.slice(text.lastIndexOf("\r") + 1);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   text = stripAnsi(stripTimestamp(text));
   let ghError = false;
@@ -86,6 +86,12 @@ export function normalizeLine(raw: string, mapPaths: (text: string) => string): 
 }
 
 const BUILT_NEEDLE = /\/(?:BUILD\/|work-py|home\/(?:travis|circleci)\/)/;
+/**
+ * Any of BUILT_NEEDLE's shapes or of the fixed needles below: a line with a `/` but none of these (a test path,
+ * a URL) is left after one scan instead of one per needle.
+ */
+const ANY_NEEDLE =
+  /\/(?:BUILD\/|work-py|home\/(?:travis|circleci)\/|work\/|__w\/|github\/workspace\/|builds\/|workspace\/)|:\\a\\/;
 
 export interface PathOptions {
   /** Absolute checkout directories whose prefix is removed (e.g. "/workspace" for the sandbox). */
@@ -149,8 +155,11 @@ export function createPathMapper(options: PathOptions = {}): (text: string) => s
   );
   // Every needle holds a separator: a line with neither `/` nor `\` (most of a log) is left at once.
   const gated = needles.every((n) => n.includes("/") || n.includes("\\"));
+  // Without repoRoot the needles are fixed: one regex scan says whether any of them is there.
+  const fixed = roots.length === 0;
   return (text) => {
     if (gated && text.indexOf("/") === -1 && text.indexOf("\\") === -1) return text;
+    if (fixed && !ANY_NEEDLE.test(text)) return text;
     if (BUILT_NEEDLE.test(text)) text = text.replace(built, "");
     for (const n of needles) if (text.includes(n)) return text.replace(re, "");
     return text;

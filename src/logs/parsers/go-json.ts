@@ -14,9 +14,14 @@ interface Event {
   Output?: string;
 }
 
-/** A plain string field of a test2json event, or null when it is absent or escaped (then JSON.parse decides). */
-function field(text: string, name: string): string | null {
-  const marker = `"${name}":"`;
+const PACKAGE = '"Package":"';
+const TEST = '"Test":"';
+
+/**
+ * A plain string field of a test2json event, or null when it is absent or escaped (then JSON.parse decides).
+ * `marker` is the field's `"Name":"` (a constant: no new string per event).
+ */
+function field(text: string, marker: string): string | null {
   const at = text.indexOf(marker);
   if (at === -1) return null;
   const from = at + marker.length;
@@ -97,8 +102,8 @@ export function createGoJsonParser(sink: ParserSink) {
       // Fast path for the most frequent event: a test's output line is kept raw and decoded only
       // if the test fails (most output belongs to passing tests and is thrown away).
       if (text.includes('"Action":"output"')) {
-        const pkg = field(text, "Package");
-        const test = field(text, "Test");
+        const pkg = field(text, PACKAGE);
+        const test = field(text, TEST);
         if (pkg !== null && test !== null) {
           bufferOf(outputs, `${pkg}\u0000${test}`)?.push(text, lineNo);
           return true;
@@ -144,24 +149,25 @@ export function createGoJsonParser(sink: ParserSink) {
           finishPackage(pkg, e.Action === "fail");
         return true;
       }
-      const key = `${pkg}\u0000${e.Test}`;
-      const id = `${pkg}.${e.Test}`;
+      // `run`, `pause`, `cont` events change nothing: the key and id are built for the others only.
       switch (e.Action) {
         case "output":
-          bufferOf(outputs, key)?.push(text, lineNo);
+          bufferOf(outputs, `${pkg}\u0000${e.Test}`)?.push(text, lineNo);
           break;
         case "pass":
-          sink.test(id, "passed");
-          outputs.delete(key);
+          sink.test(`${pkg}.${e.Test}`, "passed");
+          outputs.delete(`${pkg}\u0000${e.Test}`);
           break;
         case "skip":
-          sink.test(id, "skipped");
-          outputs.delete(key);
+          sink.test(`${pkg}.${e.Test}`, "skipped");
+          outputs.delete(`${pkg}\u0000${e.Test}`);
           break;
-        case "fail":
-          sink.test(id, "failed");
+        case "fail": {
+          const key = `${pkg}\u0000${e.Test}`;
+          sink.test(`${pkg}.${e.Test}`, "failed");
           if (failed.length < 5_000) failed.push({ key, pkg, test: e.Test });
           break;
+        }
       }
       return true;
     },

@@ -97,8 +97,10 @@ export function createJestParser(sink: ParserSink) {
   return {
     line(text: string, lineNo: number): boolean {
       const c0 = text.charCodeAt(0);
-      // Quick reject: a file header starts with "PASS", "FAIL" or " PASS"/" FAIL" (coloured).
-      const h = c0 === 80 || c0 === 70 || c0 === 32 ? FILE_HEADER.exec(text) : null;
+      // Quick reject: a file header starts with "PASS", "FAIL" or " PASS"/" FAIL" (coloured); not the indented
+      // `✓` lines, most of a verbose log.
+      const c1 = c0 === 32 ? text.charCodeAt(1) : c0;
+      const h = c1 === 80 || c1 === 70 ? FILE_HEADER.exec(text) : null;
       if (h) {
         flush();
         consoleBlock = false;

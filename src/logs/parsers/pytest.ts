@@ -55,7 +55,10 @@ interface Block {
 }
 
 function outcomeOf(word: string): TestOutcome | "rerun" {
-  switch (word.replace(/^SUB/, "").replace(/\(.*$/, "")) {
+  // Most words are bare (`PASSED`): no prefix or reason to cut.
+  const bare =
+    word.startsWith("SUB") || word.includes("(") ? word.replace(/^SUB/, "").replace(/\(.*$/, "") : word;
+  switch (bare) {
     case "PASSED":
     case "XPASS":
       return "passed";
@@ -68,6 +71,12 @@ function outcomeOf(word: string): TestOutcome | "rerun" {
     default:
       return "skipped";
   }
+}
+
+/** The file part of a node id (`tests/x.py` of `tests/x.py::T::test`), without splitting the whole id. */
+function fileOf(nodeid: string): string {
+  const sep = nodeid.indexOf("::");
+  return sep === -1 ? nodeid : nodeid.slice(0, sep);
 }
 
 /** The block title pytest prints for a node id: `tests/x.py::TestA::test_b[1]` → `TestA.test_b[1]`. */
@@ -127,7 +136,7 @@ export function createPytestParser(sink: ParserSink) {
       progressFailed.size < 10_000
     )
       progressFailed.set(id, { outcome: o, lineNo });
-    const file = sink.path(id.split("::")[0]!);
+    const file = sink.path(fileOf(id));
     if (o === "rerun") {
       rerun.add(id);
       return;
@@ -188,13 +197,15 @@ export function createPytestParser(sink: ParserSink) {
           ? [summaryIds.get(key.name)!]
           : []
         : (summaryByTitle.get(key.name) ?? []);
+    // The same titles come back in every file of a long log: the file of each candidate is compared without
+    // splitting its id (two arrays per candidate per block made this quadratic loop the parser's costliest part).
     for (const s of candidates) {
-      const better = id === null || (own !== null && s.id.split("::")[0] === own);
-      if (better) {
+      const mine = own !== null && fileOf(s.id) === own;
+      if (id === null || mine) {
         id = s.id;
         summaryMessage = s.message;
       }
-      if (own === null || s.id.split("::")[0] === own) break;
+      if (own === null || mine) break;
     }
     b.eLines = dedent(b.eLines);
     const firstE = b.eLines[0] ?? null;
@@ -272,12 +283,14 @@ export function createPytestParser(sink: ParserSink) {
           text = t;
         }
       }
-      if (SESSION_START.test(text)) {
+      // Both rules open with `=`: most lines are left at their first character.
+      const rule = text.charCodeAt(0) === 61;
+      if (rule && SESSION_START.test(text)) {
         inSession = true;
         section = "none";
         return true;
       }
-      const sec = SECTION.exec(text);
+      const sec = rule ? SECTION.exec(text) : null;
       if (sec && (inSession || /^(ERRORS|FAILURES|short test summary info)$/.test(sec[1]!))) {
         if (sec[1] === "short test summary info" && !inSession && blocks.length === 0 && block === null)
           tailLoc = lastLoc?.lineNo === lineNo - 1 ? { file: lastLoc.file, line: lastLoc.line } : null;
@@ -305,7 +318,8 @@ export function createPytestParser(sink: ParserSink) {
           return true;
         }
         // Outcome lines can be seen without the session header (a log cut at the top).
-        const v = text.includes(".py::") ? VERBOSE.exec(text) : null;
+        const py = text.includes(".py");
+        const v = py && text.includes(".py::") ? VERBOSE.exec(text) : null;
         if (v) {
           record(v[2]!, v[1]!, lineNo);
           return true;
@@ -315,17 +329,18 @@ export function createPytestParser(sink: ParserSink) {
           record(x[1]!, x[2]!, lineNo);
           return true;
         }
-        const l0 = text.includes(".py:") ? LOCATION.exec(text) : null;
+        const l0 = py && text.includes(".py:") ? LOCATION.exec(text) : null;
         if (l0?.[3] && !l0[1]!.startsWith("/"))
           lastLoc = { file: sink.path(l0[1]!), line: Number(l0[2]), lineNo };
         // A progress line seen without the session header (pasted from `collected N items` on).
-        const pr = text.includes(".py ") ? PROGRESS.exec(text) : null;
+        const pr = py && text.includes(".py ") ? PROGRESS.exec(text) : null;
         if (pr) {
           if (progressFiles.size < 2) progressFiles.add(sink.path(pr[1]!));
           return true;
         }
         // `pytest -q` prints its count line without rules and without a session header.
-        const f = FINAL.exec(text);
+        const c0 = text.charCodeAt(0);
+        const f = rule || (c0 >= 48 && c0 <= 57) ? FINAL.exec(text) : null;
         if (f) {
           sink.summary(countWords(f[1]!.replace(/\d+ subtests \w+/g, "")));
           return true;
@@ -391,7 +406,7 @@ export function createPytestParser(sink: ParserSink) {
         }
         return true;
       }
-      if (INTERRUPTED.test(text)) return true;
+      if (text.charCodeAt(0) === 33 && INTERRUPTED.test(text)) return true;
       if (section === "none" && text.includes(".py ")) {
         const pr = PROGRESS.exec(text);
         if (pr && progressFiles.size < 2) progressFiles.add(sink.path(pr[1]!));

@@ -129,7 +129,7 @@ export function createUnittestParser(sink: ParserSink) {
           return true;
         }
       }
-      if (state !== "body") {
+      if (state !== "body" && (text.startsWith("test") || text.startsWith("  test"))) {
         const m = DESCRIBED.exec(text);
         if (m) {
           pendingDescribed = idOf(m[1]!, m[2]!) + m[3]!;
@@ -154,7 +154,7 @@ export function createUnittestParser(sink: ParserSink) {
           return true;
         }
       }
-      if (RULE_EQ.test(text)) {
+      if ((text.charCodeAt(0) === 61 || text.charCodeAt(0) === 96) && RULE_EQ.test(text)) {
         flush();
         state = "header";
         return true;
@@ -193,7 +193,7 @@ export function createUnittestParser(sink: ParserSink) {
         current.buf.push(text, lineNo);
         return true;
       }
-      if (RAN.test(text)) {
+      if (text.startsWith("Ran ") && RAN.test(text)) {
         ran = true;
         return true;
       }
