@@ -133,11 +133,11 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     queued = 0;
     guarded(() => {
       for (const op of batch) {
-        if (op.line) inner.line(op.text);
-        else inner.write(op.text);
-        // The line the parser is on, for `stopped`: counted as each piece is parsed.
+        // For `stopped`: the lines up to the end of the piece being parsed (the line it stopped in is among them).
         if (op.line) lines++;
         else for (let i = op.text.indexOf("\n"); i !== -1; i = op.text.indexOf("\n", i + 1)) lines++;
+        if (op.line) inner.line(op.text);
+        else inner.write(op.text);
       }
     });
   };

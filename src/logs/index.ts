@@ -47,7 +47,7 @@ export async function parseChunks(
 export function wholeLog(parsed: ParsedLog, what: string): ParsedLog {
   if (parsed.stopped === null) return parsed;
   throw new InfrastructureError(
-    `${what} could not be read: the host stopped parsing it at line ${parsed.stopped.line}: ${parsed.stopped.reason}`,
+    `${what} could not be read: the host stopped parsing it within its first ${parsed.stopped.line + 1} lines: ${parsed.stopped.reason}`,
     "a log shaped to make its parsers slow is refused; for a log you trust, raise RETRACE_HOST_LIMITS logTimeMs or logMsPerMb",
   );
 }

@@ -13,8 +13,7 @@ import { loadRepoConfigFile } from "../../../src/config/load.ts";
 import { safeGit } from "../../../src/git/run-git.ts";
 import { createLogParser } from "../../../src/logs/index.ts";
 import { lockfilePins, npmLockfileInSync } from "../../../src/install/foreign-lockfile.ts";
-import { readReport } from "../../../src/repro/context.ts";
-import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+import { readExpectations, readReport } from "../../../src/repro/context.ts";
 import { operatorMaxLimits, repositorySandbox } from "../../../src/sandbox/limits.ts";
 import { LOGS } from "./redteam7-logs.ts";
 
@@ -22,11 +21,12 @@ const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
 const MARKER = process.env.RETRACE_RT7_MARKER ?? "/var/tmp/retrace-rt7-marker";
 
-/** The pipeline's two report steps: read (bounded parse), then what was reported. */
+/** The pipeline's two report steps (`run-repro.ts`): read (bounded parse), then what was reported (bounded). */
 function report(markdown: string): string {
   const read = readReport(markdown);
-  const e = reportedExpectations(read.report);
-  return read.unreadable ? `unreadable: ${read.unreadable}` : `read; behaviour ${e.actual.kind}`;
+  const e = readExpectations(read.report);
+  const unreadable = read.unreadable ?? e.unreadable;
+  return unreadable ? `unreadable: ${unreadable}` : `read; behaviour ${e.expectations.actual.kind}`;
 }
 
 /** installFromManifest's host step on a lockfile out of step with package.json: the pins it reads. */
