@@ -30,6 +30,10 @@ export interface HostLimits {
   reportChars: number;
   /** Time the host may spend parsing one report, in ms. */
   parseTimeMs: number;
+  /** Time the host may spend parsing one CI log or run output, in ms, besides `logMsPerMb`. */
+  logTimeMs: number;
+  /** Time the host may spend parsing one CI log or run output per MiB of it, in ms. */
+  logMsPerMb: number;
   /** Largest repository file read through the workspace port, in MiB. */
   readMb: number;
   /** Largest package.json or lockfile read for an install, in MiB. */
@@ -54,6 +58,8 @@ export const DEFAULT_HOST_LIMITS: Readonly<HostLimits> = Object.freeze({
   configKb: 64,
   reportChars: 65_536,
   parseTimeMs: 1_800,
+  logTimeMs: 30_000,
+  logMsPerMb: 5_000,
   readMb: 8,
   manifestMb: 64,
   gitOutputMb: 64,
@@ -73,6 +79,8 @@ export const HOST_LIMIT_RANGES: Readonly<Record<keyof HostLimits, readonly [numb
     configKb: [1, 16_384],
     reportChars: [1_024, 10_000_000],
     parseTimeMs: [100, 600_000],
+    logTimeMs: [100, 3_600_000],
+    logMsPerMb: [10, 600_000],
     readMb: [1, 1_024],
     manifestMb: [1, 1_024],
     gitOutputMb: [1, 4_096],

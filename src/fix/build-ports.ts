@@ -8,7 +8,7 @@ import type { ModelChoice } from "../core/loop.ts";
 import type { Redactor } from "../core/redact.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import type { Model } from "../core/ports/model.ts";
-import { type Failure, parseLog } from "../logs/index.ts";
+import { type Failure, parseLog, wholeLog } from "../logs/index.ts";
 import { PolicyConfig, type PolicyConfigInput } from "../policy/config.ts";
 import { failingCheckText } from "./failing-check.ts";
 import { evaluatePatch } from "../policy/index.ts";
@@ -178,7 +178,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
     workspace,
     tests,
     parseLog: (text, fileSet) =>
-      parseLog(text, { repoRoot: SANDBOX_ROOT })
+      wholeLog(parseLog(text, { repoRoot: SANDBOX_ROOT }), "the failed check's log")
         .failures.filter((f) => f.category === "test" || f.test !== null)
         .map((f) => toFailureInfo(f, fileSet))
         .filter((f): f is FailureInfo => f !== null),

@@ -122,7 +122,9 @@ async function locate(
     if (lang === "python") {
       const parts = t.id.split("::");
       const file = parts[0] ?? "";
-      const leaf = (parts[parts.length - 1] ?? "").replace(/\[.*$/, "");
+      // Cut at the first `[` by search (a test id may hold a newline; `/\[.*$/` then restarts at every `[`).
+      const last = parts[parts.length - 1] ?? "";
+      const leaf = last.includes("[") ? last.slice(0, last.indexOf("[")) : last;
       if (parts.length < 2 || !file.endsWith(".py")) {
         out.push({ why: "not a test function id (a collection error?)" });
         continue;

@@ -31,8 +31,12 @@ function declared(pkg: Manifest): Map<string, string> {
 
 function exact(version: unknown): string | null {
   if (typeof version !== "string") return null;
-  // pnpm writes peer contexts after the version: `1.2.3(react@18.2.0)` (v6+), `1.2.3_react@18.2.0` (v5).
-  const v = version.replace(/\(.*$/, "").replace(/_.*$/, "");
+  // pnpm writes peer contexts after the version: `1.2.3(react@18.2.0)` (v6+), `1.2.3_react@18.2.0` (v5). Cut at
+  // the first `(` or `_` by search: `/\(.*$/` restarts at every `(` of a run ending before a newline (a lockfile's
+  // 200,000 `(` and a `\n` held the host for minutes), and no version is longer than semver's 256 characters.
+  if (version.length > 1024) return null;
+  const cut = [version.indexOf("("), version.indexOf("_")].filter((i) => i !== -1);
+  const v = cut.length > 0 ? version.slice(0, Math.min(...cut)) : version;
   return semver.valid(v);
 }
 

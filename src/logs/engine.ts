@@ -4,6 +4,8 @@
  * can stream a file of any size through it.
  */
 import { UsageError } from "../core/errors.ts";
+import { hostLimits } from "../core/host-limits.ts";
+import { withinTimeLimit } from "../core/time-limit.ts";
 import type {
   Failure,
   FailureCategory,
@@ -90,7 +92,95 @@ interface Slot {
   firstSeen: number;
 }
 
+/**
+ * The parser with a bound on host time, not only on memory: a log's lines are matched by many formats' regular
+ * expressions, some of which cost more than linear time on lines shaped for them (a pytest id of 40 `::a`
+ * segments cost hours, cubic shapes under the 16 KiB line cap minutes). Each call runs with the time left of a
+ * budget linear in the input (`logTimeMs` plus `logMsPerMb` per MiB fed so far, RETRACE_HOST_LIMITS); past it the
+ * parse stops where it is, the rest of the log is only counted, and the result says so (`stopped`), so no
+ * consumer takes a partial read for the whole log.
+ */
 export function createLogParser(options: LogParserOptions = {}): LogParser {
+  const inner = createUnboundedLogParser(options);
+  const limits = hostLimits();
+  const MiB = 1024 * 1024;
+  let fed = 0;
+  let spent = 0;
+  let lines = 0;
+  let stopped: { line: number; reason: string } | null = null;
+  // Input is queued and parsed in batches of about 256 KiB: each bounded call starts V8's watchdog, which costs
+  // too much per line of a log fed line by line. Nothing is observable before `end`, so batching changes nothing.
+  let queue: { line: boolean; text: string }[] = [];
+  let queued = 0;
+  const guarded = (what: () => void): void => {
+    if (stopped) return;
+    const allowed = limits.logTimeMs + (limits.logMsPerMb * fed) / MiB - spent;
+    const started = performance.now();
+    const r = withinTimeLimit(what, Math.max(1, allowed));
+    spent += performance.now() - started;
+    if (!r.ok)
+      stopped = {
+        line: lines,
+        reason:
+          r.reason === "timeout"
+            ? `parsing took longer than the host allows for a log of this size (RETRACE_HOST_LIMITS logTimeMs ${limits.logTimeMs} + logMsPerMb ${limits.logMsPerMb} per MiB)`
+            : "a line nests deeper than the parser's stack allows",
+      };
+  };
+  const flush = () => {
+    const batch = queue;
+    queue = [];
+    queued = 0;
+    guarded(() => {
+      for (const op of batch) {
+        // For `stopped`: the lines up to the end of the piece being parsed (the line it stopped in is among them).
+        if (op.line) lines++;
+        else for (let i = op.text.indexOf("\n"); i !== -1; i = op.text.indexOf("\n", i + 1)) lines++;
+        if (op.line) inner.line(op.text);
+        else inner.write(op.text);
+      }
+    });
+  };
+  const add = (line: boolean, text: string) => {
+    if (stopped) return;
+    fed += text.length + (line ? 1 : 0);
+    queue.push({ line, text });
+    queued += text.length;
+    if (queued >= 256 * 1024) flush();
+  };
+  let ended = false;
+  return {
+    line(raw) {
+      if (ended) throw new Error("log parser already ended");
+      add(true, raw);
+    },
+    write(chunk) {
+      if (ended) throw new Error("log parser already ended");
+      add(false, chunk);
+    },
+    end() {
+      if (ended) throw new Error("log parser already ended");
+      ended = true;
+      if (queue.length > 0) flush();
+      let parsed: ParsedLog | undefined;
+      guarded(() => {
+        parsed = inner.end();
+      });
+      if (parsed && stopped === null) return { ...parsed, stopped: null };
+      return {
+        formats: [],
+        failures: [],
+        tests: [],
+        counts: {},
+        lines,
+        dropped: { failures: 0, tests: 0 },
+        stopped,
+      };
+    },
+  };
+}
+
+function createUnboundedLogParser(options: LogParserOptions): LogParser {
   const maxFailures = options.maxFailures ?? 500;
   const maxTests = options.maxTests ?? 100_000;
   const maxMessage = options.maxMessageChars ?? 2_000;
@@ -480,6 +570,7 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
         counts: countRecord,
         lines: lineNo,
         dropped: { failures: droppedFailures, tests: droppedTests },
+        stopped: null,
       };
     },
   };

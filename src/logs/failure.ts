@@ -98,5 +98,11 @@ export const ParsedLog = z.object({
     /** Test results beyond the cap. */
     tests: z.number().int(),
   }),
+  /**
+   * Set when the host stopped parsing before the end (the log cost more time than its size allows, see
+   * `createLogParser`): the lines read up to the end of the piece it stopped in, and why. Nothing else of such a result is read: it holds no
+   * failures or tests, so no consumer takes part of a log for the whole.
+   */
+  stopped: z.object({ line: z.number().int(), reason: z.string() }).nullable().default(null),
 });
 export type ParsedLog = z.infer<typeof ParsedLog>;

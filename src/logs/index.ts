@@ -3,6 +3,7 @@
  * of any size line by line, `excerpt` for the part of a log worth showing, and the result schemas.
  */
 import { createLogParser, type LogParserOptions } from "./engine.ts";
+import { InfrastructureError } from "../core/errors.ts";
 import type { ParsedLog } from "./failure.ts";
 
 export { createLogParser, type LogParser, type LogParserOptions } from "./engine.ts";
@@ -37,4 +38,16 @@ export async function parseChunks(
   const parser = createLogParser(options);
   for await (const chunk of chunks) parser.write(chunk);
   return parser.end();
+}
+
+/**
+ * `parsed` itself, when the whole log was read; an InfrastructureError naming where and why the host stopped
+ * parsing otherwise (`ParsedLog.stopped`): a partial read is never taken for the log's failures or tests.
+ */
+export function wholeLog(parsed: ParsedLog, what: string): ParsedLog {
+  if (parsed.stopped === null) return parsed;
+  throw new InfrastructureError(
+    `${what} could not be read: the host stopped parsing it within its first ${parsed.stopped.line + 1} lines: ${parsed.stopped.reason}`,
+    "a log shaped to make its parsers slow is refused; for a log you trust, raise RETRACE_HOST_LIMITS logTimeMs or logMsPerMb",
+  );
 }

@@ -8,7 +8,8 @@
  * Action's single-file bundle.
  */
 import { DEFAULT_HOST_LIMITS } from "../core/host-limits.ts";
-import vm from "node:vm";
+
+export { type Bounded, withinTimeLimit } from "../core/time-limit.ts";
 
 /**
  * GitHub's own limit for an issue body: longer input is refused before anything reads it. The default of the
@@ -19,28 +20,3 @@ export const MAX_REPORT_CHARS = DEFAULT_HOST_LIMITS.reportChars;
 /** Time the host may spend reading one report (sanitize, parse, what was reported): RETRACE_HOST_LIMITS
  * parseTimeMs's default. */
 export const PARSE_TIME_LIMIT_MS = DEFAULT_HOST_LIMITS.parseTimeMs;
-
-export type Bounded<T> = { ok: true; value: T } | { ok: false; reason: "timeout" | "stack"; message: string };
-
-const context = vm.createContext({});
-const script = new vm.Script("run()");
-
-/** Calls `fn` with a time limit; a timeout or a stack overflow is a value, never an exception. */
-export function withinTimeLimit<T>(fn: () => T, timeoutMs: number): Bounded<T> {
-  let value: T | undefined;
-  context["run"] = () => {
-    value = fn();
-  };
-  try {
-    script.runInContext(context, { timeout: Math.max(1, Math.floor(timeoutMs)) });
-    return { ok: true, value: value as T };
-  } catch (error) {
-    if ((error as { code?: string }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT")
-      return { ok: false, reason: "timeout", message: `took longer than ${timeoutMs} ms` };
-    if (error instanceof RangeError || /Maximum call stack size/.test(String(error)))
-      return { ok: false, reason: "stack", message: "nests deeper than the parser's stack allows" };
-    throw error;
-  } finally {
-    context["run"] = undefined;
-  }
-}

@@ -82,6 +82,24 @@ export function expectationsSummary(e: ReportedExpectations): string {
   return `reported ${e.actual.kind} from ${e.actual.source}`;
 }
 
+/**
+ * What the report says happens and should happen, with the same time limit as its parse: the patterns that read
+ * the reporter's code and output run after the parse, on the same hostile text (a 60,000-space line in an
+ * `assert` call cost 20 s of host CPU in one of them). Past the limit nothing was reported, and the report counts
+ * as unreadable, naming why.
+ */
+export function readExpectations(report: ParsedReport): {
+  expectations: ReportedExpectations;
+  unreadable: string | null;
+} {
+  const read = withinTimeLimit(() => reportedExpectations(report), hostLimits().parseTimeMs);
+  if (read.ok) return { expectations: read.value, unreadable: null };
+  return {
+    expectations: reportedExpectations(emptyReport("")),
+    unreadable: `what the report says happens could not be read: it ${read.message} (long runs of spaces in its code or output)`,
+  };
+}
+
 /** A reading of nothing, before the parse step. */
 export function unread(markdown: string): ReportReading {
   const report = emptyReport(markdown);
@@ -98,6 +116,8 @@ export function createContext(spec: ReproJobSpec, ports: ReproPorts): ReproConte
     startedAt,
     redact: ports.redact ?? ((s) => s),
     ...read,
-    expectations: reportedExpectations(read.report),
+    ...(read.unreadable
+      ? { expectations: reportedExpectations(emptyReport("")) }
+      : readExpectations(read.report)),
   };
 }

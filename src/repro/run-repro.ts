@@ -16,10 +16,9 @@ import type { Trace } from "../core/trace.ts";
 import { newTrial, nextStage } from "./attempt.ts";
 import { buildResult, noCodeResult } from "./build-result.ts";
 import { completeProgram, type Program } from "./complete.ts";
-import { expectationsSummary, readingSummary, readReport } from "./context.ts";
+import { expectationsSummary, readExpectations, readingSummary, readReport } from "./context.ts";
 import { modelChoice, modelResult, modelStates } from "./model-assist.ts";
 import type { ReproEvent, ReproPorts } from "./ports.ts";
-import { reportedExpectations } from "./reported-behaviour.ts";
 import type { ReproResult } from "./result.ts";
 import { afterReport, stageStates } from "./stages.ts";
 import { finalContext, initialState, type ReproEnv, type ReproState, summarizeState } from "./state.ts";
@@ -66,10 +65,11 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
         free: true,
         on: ["complete", "done"],
         run: (s) => {
-          const expectations = reportedExpectations(s.read.report);
+          const { expectations, unreadable } = readExpectations(s.read.report);
+          const read = { ...s.read, expectations, unreadable: s.read.unreadable ?? unreadable };
           return {
-            next: s.read.unreadable ? "done" : "complete",
-            ctx: { ...s, read: { ...s.read, expectations } },
+            next: read.unreadable ? "done" : "complete",
+            ctx: { ...s, read },
             summary: expectationsSummary(expectations),
           };
         },

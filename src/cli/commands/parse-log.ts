@@ -18,6 +18,7 @@ import {
   type LogParserOptions,
   type ParsedLog,
   parseChunks,
+  wholeLog,
 } from "../../logs/index.ts";
 import { intOption } from "../options.ts";
 import { assertStdinPiped, maxInputBytes, readErrorReason } from "../read-input.ts";
@@ -269,7 +270,7 @@ export function registerParseLog(program: Command): void {
         );
         return;
       }
-      const parsed = await parseInput(await openInput(file), flags);
+      const parsed = wholeLog(await parseInput(await openInput(file), flags), "the log");
       if (flags.json) await writeJson(parsed, process.stdout);
       else process.stdout.write(renderParsedLog(parsed));
     });

@@ -3,7 +3,7 @@
  * `--json` report (which src/logs does not cover: it is JSON, read field by field). Sandbox paths
  * (`/workspace/...`) become repo-relative.
  */
-import { parseLog } from "../../logs/index.ts";
+import { parseLog, wholeLog } from "../../logs/index.ts";
 import type { TestCase, TestOutcome } from "./types.ts";
 
 const SANDBOX_ROOT = "/workspace";
@@ -88,7 +88,10 @@ export function uniqueTestIds(tests: readonly TestCase[]): TestCase[] {
 /** Reads the tests of one run. `format` is the one the invocation chose; */
 export function readResults(format: string, text: string): TestCase[] {
   if (format === "jest-json") return readJestJson(text);
-  const parsed = parseLog(text, { format, repoRoot: SANDBOX_ROOT });
+  const parsed = wholeLog(
+    parseLog(text, { format, repoRoot: SANDBOX_ROOT }),
+    `the run's test report (${format})`,
+  );
   const messages = new Map<string, string>();
   for (const f of parsed.failures) {
     if (f.test && !messages.has(f.test)) {

@@ -8,7 +8,9 @@
 import { BlockBuffer, categoryOfError, type FormatDefinition, type ParserSink } from "../parser.ts";
 import { summarizeJava } from "./java-frames.ts";
 
-const RESULT = /^([\w$.]+(?:\$[\w$]+)*) > (.+) (FAILED|PASSED|SKIPPED)$/;
+// `[\w$.]+` already takes a nested class's `$Inner`: a separate `(?:\$[\w$]+)*` after it could split a run of
+// `$` in exponentially many ways on a line that does not match.
+const RESULT = /^([\w$.]+) > (.+) (FAILED|PASSED|SKIPPED)$/;
 /**
  * TestNG under Gradle names the suite and the test of its XML first (`Gradle suite > Gradle test >
  * pkg.ClassTest.method FAILED`, or any names a testng.xml gives, spaces allowed): the last segment is the

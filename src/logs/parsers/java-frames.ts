@@ -9,7 +9,8 @@ const FRAME = /^\s*at (?:[\w.-]+\/\/?)?([\w$.]+)\.([\w$<>]+)\(([\w$]+\.(?:java|k
 const SHORT =
   /^\s*([\w$.]+(?:Error|Exception|Failure|Throwable)\w*) at ([\w$]+\.(?:java|kt|scala|groovy)):(\d+)$/;
 const EXCEPTION =
-  /^\s*((?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:\$[\w$]+)*|[A-Z][\w$]*(?:Error|Exception))(?::\s?(.*))?$/;
+  // `[A-Z][\w$]*` already takes `$Inner`: a separate `(?:\$[\w$]+)*` split `$` runs exponentially many ways.
+  /^\s*((?:[a-z_$][\w$]*\.)+[A-Z][\w$]*|[A-Z][\w$]*(?:Error|Exception))(?::\s?(.*))?$/;
 const FRAMEWORK =
   /^(?:java|javax|jdk|sun|org\.junit|junit|org\.opentest4j|org\.testng|org\.apache\.maven|org\.gradle|worker\.org\.gradle|kotlin|scala|org\.assertj|org\.hamcrest|org\.mockito|com\.google\.common\.truth)\./;
 

@@ -26,11 +26,13 @@ const PY_PATH = "[^\\s/]*(?:/(?:[^\\s/]| (?=[^\\s/]))+?)*?\\.py";
 const LOCATION = new RegExp(`^(${PY_PATH.replaceAll("\\s", "\\s:")}):(\\d+):(?: in \\S+| (\\w[\\w.]*))? ?$`);
 // pytest 9's subtests print `SUBFAILED(text='1,2') node::id`: the subtest counts as its test's failure.
 const WORD = "(?:SUB)?(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)(?:\\((?:[^()]|\\([^()]*\\))*\\))?";
-const SUMMARY = new RegExp(`^(${WORD}) (${PY_PATH}(?:::[^\\s[]+)*(?:\\[.*?\\])?)(?: - (.*))?$`);
-const VERBOSE = new RegExp(`^(${PY_PATH}(?:::[^\\s[]+)+(?:\\[.*?\\])?) (${WORD})(?: .*)?$`);
+// An id's `::`-separated parts are one run of `[^\s[]` (which takes `::` too): written as repeated parts, a run of
+// 40 `::a` could be split exponentially many ways on a line that does not match (hours of host CPU).
+const SUMMARY = new RegExp(`^(${WORD}) (${PY_PATH}(?:::[^\\s[]+)?(?:\\[.*?\\])?)(?: - (.*))?$`);
+const VERBOSE = new RegExp(`^(${PY_PATH}::[^\\s[]+(?:\\[.*?\\])?) (${WORD})(?: .*)?$`);
 /** xdist's `-v` lines: `[gw1] [ 13%] FAILED tests/x.py::test_a`. */
 const XDIST = new RegExp(
-  `^\\[gw\\d+\\] \\[ *\\d+%\\] (${WORD}) (${PY_PATH}(?:::[^\\s[]+)*(?:\\[.*?\\])?)\\s*$`,
+  `^\\[gw\\d+\\] \\[ *\\d+%\\] (${WORD}) (${PY_PATH}(?:::[^\\s[]+)?(?:\\[.*?\\])?)\\s*$`,
 );
 /** The closing count line, with `=` rules (default) or without (`-q`). */
 const FINAL =
