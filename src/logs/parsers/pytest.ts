@@ -308,7 +308,7 @@ export function createPytestParser(sink: ParserSink) {
         // a node id after the word, so a stray `FAILED` line of another tool is not one.
         if ((text.startsWith("FAILED ") || text.startsWith("ERROR ")) && text.includes(".py::")) {
           const s0 = SUMMARY.exec(text);
-          if (s0?.[2]!.includes("::")) {
+          if (s0?.[2]?.includes("::")) {
             inSession = true;
             section = "summary";
             return this.line(text, lineNo);
