@@ -20,7 +20,7 @@ const SKIPPED = /^\[ (?:DISABLED | {2}SKIPPED )\] (\S+)(?: \(\d+ ms\))?$/;
 const PASSED_COUNT = /^\[ {2}PASSED {2}\] (\d+) tests?\.$/;
 const FAILED_COUNT = /^\[ {2}FAILED {2}\] (\d+) tests?, listed below:$/;
 const WHERE = /^(.+?):(\d+): (?:Failure|error: )|^(.+?)\((\d+)\): error: /;
-const CTEST_RESULT = /^\s*\d+\/\d+ Test +#\d+: (\S+) \.+ *(\*\*\*(?:Not Run|\w+)|Passed|Not Run)?/;
+const CTEST_RESULT = /^\s*\d+\/\d+ Test +#\d+: (\S+) \.+ *(\S.*?)?(?: +[\d.]+ sec)?$/;
 const CTEST_FAILED_HEAD = /^The following tests FAILED:\s*$/;
 const CTEST_ENTRY = /^\s+\d+ - (\S+) \(([^)]+)\)$/;
 const CTEST_COUNT = /^\d+% tests passed, (\d+) tests? failed out of (\d+)$/;
@@ -146,11 +146,12 @@ export function createGtestParser(sink: ParserSink) {
       const r = text.includes(" Test ") ? CTEST_RESULT.exec(text) : null;
       if (r) {
         ctestCurrent = r[1]!;
-        // `***Failed`, `***Timeout`, `***Exception: SegFault`, `Not Run`: the entry failed, whether or not the
-        // `The following tests FAILED:` list that repeats it made it into the log. `***Skipped` is no failure.
+        // `***Failed`, `***Timeout`, `***Exception: SegFault`, `Subprocess aborted***Exception:`, `***Not Run`: the
+        // entry failed, whether or not the `The following tests FAILED:` list that repeats it made it into the log.
+        // `***Skipped` and `(Disabled)` are no failures; a line cut before its status says nothing.
         const status = r[2];
         if (status === "Passed") sink.test(r[1]!, "passed");
-        else if (status === "***Skipped") sink.test(r[1]!, "skipped");
+        else if (status === "***Skipped" || status === "(Disabled)") sink.test(r[1]!, "skipped");
         else if (status !== undefined) addCtestFailure(r[1]!, status.replace(/^\*+/, ""), lineNo);
         return true;
       }

@@ -16,14 +16,16 @@ describe("CTest", () => {
     const log = [
       "Test project /home/ci/pantry/build",
       "    Start 1: shelf_test",
-      "1/3 Test #1: shelf_test .......................   Passed    0.01 sec",
+      "1/5 Test #1: shelf_test .......................   Passed    0.01 sec",
       "    Start 2: jar_test",
-      "2/3 Test #2: jar_test .........................***Failed    0.02 sec",
+      "2/5 Test #2: jar_test .........................***Failed    0.02 sec",
       "jar: expected 3 lids, got 2",
       "    Start 3: label_test",
-      "3/3 Test #3: label_test .......................***Exception: SegFault  0.01 sec",
+      "3/5 Test #3: label_test .......................***Exception: SegFault  0.01 sec",
+      "4/5 Test #4: lid_test .........................Subprocess aborted***Exception:   0.01 sec",
+      "5/5 Test #5: box_test .........................***Skipped   0.00 sec",
     ].join("\n");
-    expect(ids(log)).toEqual(["jar_test", "label_test"]);
+    expect(ids(log)).toEqual(["jar_test", "label_test", "lid_test"]);
   });
   it("reads the failed list with trailing blanks and counts each test once", () => {
     const log = [
