@@ -60,7 +60,8 @@ export function createPestParser(sink: ParserSink) {
         klass = null;
         return false;
       }
-      const text = raw.trimEnd();
+      // Collision pads its lines to the terminal's width; most lines have no trailing blank and are not copied.
+      const text = raw.charCodeAt(raw.length - 1) === 32 ? raw.trimEnd() : raw;
       if (text.includes("  ")) {
         const f = text.includes(" > ") ? FAILED.exec(text) : null;
         if (f) {
