@@ -1010,8 +1010,8 @@ const CASES = [
     id: "gen-minitest-actions",
     proj: "minitest",
     frame: "actions",
-    cmd: "ruby -e 'require_relative \"test/jar_test\"; require_relative \"test/shelf_test\"' -- --seed 7",
-    run: "MINITEST_JSON=REPORT ruby -e 'require_relative \"test/jar_test\"; require_relative \"test/shelf_test\"' -- --seed 7",
+    cmd: 'ruby -e \'require_relative "test/jar_test"; require_relative "test/shelf_test"\' -- --seed 7',
+    run: 'MINITEST_JSON=REPORT ruby -e \'require_relative "test/jar_test"; require_relative "test/shelf_test"\' -- --seed 7',
     truth: "minitestJson",
   },
   {
@@ -2157,7 +2157,10 @@ function versions(proj) {
     bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
     catch2: () => ({ catch2: v("dpkg-query -W catch2"), gcc: v("g++ --version") }),
     jasmine: () => ({ jasmine: v(`${scratch}/jasmine/node_modules/.bin/jasmine --version | tr '\\n' ' '`) }),
-    minitest: () => ({ ruby: v("ruby --version"), minitest: v("ruby -rminitest -e 'puts Minitest::VERSION'") }),
+    minitest: () => ({
+      ruby: v("ruby --version"),
+      minitest: v("ruby -rminitest -e 'puts Minitest::VERSION'"),
+    }),
     ctest: () => ({ cmake: v("cmake --version"), gcc: v("gcc --version") }),
     gtest: () => ({
       cmake: v("cmake --version"),
