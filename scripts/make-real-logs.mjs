@@ -375,6 +375,26 @@ const truth = {
       })),
     );
   },
+  minitestJson(file) {
+    // Written by projects/minitest/test/report_helper.rb: minitest's own result of each test; the id is
+    // `Class#method` as minitest names it (docs/test-ids.md).
+    return JSON.parse(read(file)).map((t) => ({
+      test: t.test,
+      failed: t.failed,
+      skipped: t.skipped,
+      text: t.text,
+    }));
+  },
+  ctestJunit(file) {
+    // CTest's own JUnit report (`ctest --output-junit`, CMake 3.21+): one testcase per CTest test; the id is
+    // the CTest test name (docs/test-ids.md).
+    return xmlCases(read(file)).map((c) => ({
+      test: c.name,
+      failed: c.failed,
+      skipped: c.skipped,
+      text: c.text,
+    }));
+  },
   jasmineJson(file) {
     // Written by projects/jasmine/spec/helpers/report.mjs: jasmine's own result of each spec; the id is its
     // fullName (docs/test-ids.md).
@@ -966,6 +986,41 @@ const CASES = [
     cmd: "cmake -S . -B build && cmake --build build && ./build/green_test",
     run: "cmake -S . -B build && cmake --build build && GTEST_OUTPUT=xml:REPORT/ ./build/green_test",
     truth: "gtestXml",
+  },
+  // Plain test executables under CTest 3.25 (no test framework): a failure, an abort, a skip by exit code;
+  // CTest's own JUnit report is the answer.
+  {
+    id: "gen-ctest-output-on-failure-jenkins",
+    proj: "ctest",
+    frame: "jenkins",
+    cmd: "cmake -S . -B build && cmake --build build && cd build && ctest --output-on-failure",
+    run: "cmake -S . -B build >/dev/null && cmake --build build >/dev/null && cd build && ctest --output-on-failure --output-junit REPORT",
+    truth: "ctestJunit",
+  },
+  {
+    id: "gen-ctest-green-actions",
+    proj: "ctest",
+    frame: "actions",
+    cmd: "cmake -S . -B build && cmake --build build && cd build && ctest -R shelf",
+    run: "cmake -S . -B build >/dev/null && cmake --build build >/dev/null && cd build && ctest -R shelf --output-junit REPORT",
+    truth: "ctestJunit",
+  },
+  // minitest 5.15 (Debian's ruby): the default reporter; a helper reporter writes minitest's own results.
+  {
+    id: "gen-minitest-actions",
+    proj: "minitest",
+    frame: "actions",
+    cmd: 'ruby -e \'require_relative "test/jar_test"; require_relative "test/shelf_test"\' -- --seed 7',
+    run: 'MINITEST_JSON=REPORT ruby -e \'require_relative "test/jar_test"; require_relative "test/shelf_test"\' -- --seed 7',
+    truth: "minitestJson",
+  },
+  {
+    id: "gen-minitest-green-gitlab",
+    proj: "minitest",
+    frame: "gitlab",
+    cmd: "ruby test/green_test.rb",
+    run: "MINITEST_JSON=REPORT ruby test/green_test.rb",
+    truth: "minitestJson",
   },
   // jasmine 7 (its default console reporter; a helper reporter writes the expected answer)
   {
@@ -2102,6 +2157,11 @@ function versions(proj) {
     bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
     catch2: () => ({ catch2: v("dpkg-query -W catch2"), gcc: v("g++ --version") }),
     jasmine: () => ({ jasmine: v(`${scratch}/jasmine/node_modules/.bin/jasmine --version | tr '\\n' ' '`) }),
+    minitest: () => ({
+      ruby: v("ruby --version"),
+      minitest: v("ruby -rminitest -e 'puts Minitest::VERSION'"),
+    }),
+    ctest: () => ({ cmake: v("cmake --version"), gcc: v("gcc --version") }),
     gtest: () => ({
       cmake: v("cmake --version"),
       gtest: v("dpkg-query -W libgtest-dev"),

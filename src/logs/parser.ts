@@ -217,6 +217,18 @@ export function underKnown(file: string, known: string): string {
   return file.endsWith(`/${known}`) ? known : file;
 }
 
+/**
+ * A machine's absolute path (`/home/me/proj/spec/models/user_spec.rb`) taken from the repository's top-level test
+ * directory it runs through (`spec/models/user_spec.rb`), for runners whose files always live there (RSpec's
+ * `spec/`, minitest's `test/`) and whose log names no checkout. The last such directory in the path wins; a
+ * relative path, or one without the directory, is kept.
+ */
+export function underTopDir(file: string, dir: string): string {
+  if (!/^(?:\/|[A-Za-z]:\/)/.test(file)) return file;
+  const i = file.lastIndexOf(`/${dir}/`);
+  return i < 0 ? file : file.slice(i + 1);
+}
+
 const ERROR_LINE =
   /^\s*((?:[A-Za-z_$][\w$]*\.)*(?=[A-Za-z_$])[\w$]*(?:Error|Exception|Failure|Warning|Exit|Interrupt))(?: \[[\w-]+\])?(?::\s?(.*))?$/;
 

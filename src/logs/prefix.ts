@@ -3,7 +3,8 @@
  * build service's elapsed time (`[   26s] `), a build tool's level wrapping another tool's output
  * (`[INFO] --- FAIL: TestX`), docker-compose's service column (`web_1  | `), turborepo's task column
  * (`@acme/web:test: `), a clock (`[12:03:44] `, or Jenkins timestamper's bare `12:03:44 `), a markdown quote (`> `),
- * and a quote around a clock (`> 12:03:44 `, a Jenkins console pasted as a quote). The rule: a prefix of one of these shapes that opens at least RUN consecutive
+ * a quote around a clock (`> 12:03:44 `, a Jenkins console pasted as a quote), and a Nix build's derivation name
+ * (`pytest-mpl> `). The rule: a prefix of one of these shapes that opens at least RUN consecutive
  * lines is framing, and the parsers see those lines without it. The shape, not the exact text, is
  * compared (`[   26s] ` then `[   27s] `), except docker-compose's and turborepo's, whose name must repeat.
  *
@@ -11,7 +12,10 @@
  * offered the line as printed, before the others.
  */
 
-/** The shapes: `elapsed` `[  26s] `, `level` `[INFO] `, `clock` `[12:03:44] `, `quote` `> `, `service:name` `web_1  | `. */
+/**
+ * The shapes: `elapsed` `[  26s] `, `level` `[INFO] `, `clock` `[12:03:44] `, `quote` `> `, `service:name` `web_1  | `,
+ * `nix:name` `pytest-mpl> `.
+ */
 export type PrefixShape = string;
 
 export interface Prefix {
@@ -85,6 +89,10 @@ export function prefixOf(text: string): Prefix | null {
       )
         i++;
       else break;
+    }
+    // A Nix build's log (`nix build -L`, `nix log`): the derivation's name and `> ` before each line of its builder.
+    if (text.charCodeAt(i) === 62 && text.charCodeAt(i + 1) === 32 && i < n) {
+      return { shape: `nix:${text.slice(0, i)}`, length: i + 2 };
     }
     if (text.charCodeAt(i) !== 32 && text.charCodeAt(i) !== 124) return null;
     while (text.charCodeAt(i) === 32) i++;

@@ -7,12 +7,17 @@ import { avaFormat } from "./parsers/ava.ts";
 import { bunFormat } from "./parsers/bun.ts";
 import { cargoFormat } from "./parsers/cargo.ts";
 import { catch2Format } from "./parsers/catch2.ts";
+import { bazelFormat } from "./parsers/bazel.ts";
+import { exunitFormat } from "./parsers/exunit.ts";
+import { minitestFormat } from "./parsers/minitest.ts";
 import { eslintFormat } from "./parsers/eslint.ts";
 import { genericFormat } from "./parsers/generic.ts";
 import { goFormat } from "./parsers/go.ts";
 import { gtestFormat } from "./parsers/gtest.ts";
 import { goJsonFormat } from "./parsers/go-json.ts";
 import { jestFormat } from "./parsers/jest.ts";
+import { karmaFormat } from "./parsers/karma.ts";
+import { nodeTestPyFormat } from "./parsers/node-testpy.ts";
 import { jasmineFormat } from "./parsers/jasmine.ts";
 import { junitFormat } from "./parsers/junit.ts";
 import { mochaFormat } from "./parsers/mocha.ts";
@@ -23,6 +28,7 @@ import { pytestFormat } from "./parsers/pytest.ts";
 import { pythonFormat } from "./parsers/python.ts";
 import { dotnetFormat, trxFormat } from "./parsers/dotnet.ts";
 import { gradleFormat } from "./parsers/gradle.ts";
+import { pestFormat } from "./parsers/pest.ts";
 import { phpunitFormat } from "./parsers/phpunit.ts";
 import { playwrightFormat } from "./parsers/playwright.ts";
 import { rspecFormat } from "./parsers/rspec.ts";
@@ -43,22 +49,29 @@ export const FORMATS: readonly FormatDefinition[] = [
   vitestFormat,
   bunFormat,
   nodeTestFormat,
+  nodeTestPyFormat,
   tapFormat,
   wdioFormat,
+  // ExUnit's and minitest's numbered `  1) …` blocks, before mocha's: each is taken only in its own shape.
+  exunitFormat,
+  minitestFormat,
   mochaFormat,
   jasmineFormat,
+  karmaFormat,
   avaFormat,
   goFormat,
   nextestFormat,
   cargoFormat,
   gtestFormat,
   catch2Format,
+  bazelFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
   surefireFormat,
   gradleFormat,
   dotnetFormat,
   phpunitFormat,
+  pestFormat,
   rspecFormat,
   playwrightFormat,
   tscFormat,

@@ -20,8 +20,8 @@ const SKIPPED = /^\[ (?:DISABLED | {2}SKIPPED )\] (\S+)(?: \(\d+ ms\))?$/;
 const PASSED_COUNT = /^\[ {2}PASSED {2}\] (\d+) tests?\.$/;
 const FAILED_COUNT = /^\[ {2}FAILED {2}\] (\d+) tests?, listed below:$/;
 const WHERE = /^(.+?):(\d+): (?:Failure|error: )|^(.+?)\((\d+)\): error: /;
-const CTEST_RESULT = /^\s*\d+\/\d+ Test +#\d+: (\S+) \.+/;
-const CTEST_FAILED_HEAD = /^The following tests FAILED:$/;
+const CTEST_RESULT = /^\s*\d+\/\d+ Test +#\d+: (\S+) \.+ *(\S.*?)?(?: +[\d.]+ sec)?$/;
+const CTEST_FAILED_HEAD = /^The following tests FAILED:\s*$/;
 const CTEST_ENTRY = /^\s+\d+ - (\S+) \(([^)]+)\)$/;
 const CTEST_COUNT = /^\d+% tests passed, (\d+) tests? failed out of (\d+)$/;
 
@@ -35,6 +35,13 @@ export function createGtestParser(sink: ParserSink) {
   const ctestWithFailures = new Set<string>();
   let ctestList = false;
   const ctestFailed: { name: string; status: string; lineNo: number }[] = [];
+  const ctestFailedNames = new Set<string>();
+
+  function addCtestFailure(name: string, status: string, lineNo: number): void {
+    if (ctestFailedNames.has(name) || ctestFailed.length >= 10_000) return;
+    ctestFailedNames.add(name);
+    ctestFailed.push({ name, status, lineNo });
+  }
 
   function fail(id: string, buf: BlockBuffer | null, lineNo: number): void {
     const lines = buf ? buf.lines.slice(1) : [];
@@ -139,6 +146,13 @@ export function createGtestParser(sink: ParserSink) {
       const r = text.includes(" Test ") ? CTEST_RESULT.exec(text) : null;
       if (r) {
         ctestCurrent = r[1]!;
+        // `***Failed`, `***Timeout`, `***Exception: SegFault`, `Subprocess aborted***Exception:`, `***Not Run`: the
+        // entry failed, whether or not the `The following tests FAILED:` list that repeats it made it into the log.
+        // `***Skipped` and `(Disabled)` are no failures; a line cut before its status says nothing.
+        const status = r[2];
+        if (status === "Passed") sink.test(r[1]!, "passed");
+        else if (status === "***Skipped" || status === "(Disabled)") sink.test(r[1]!, "skipped");
+        else if (status !== undefined) addCtestFailure(r[1]!, status.replace(/^\*+/, ""), lineNo);
         return true;
       }
       if (CTEST_FAILED_HEAD.test(text)) {
@@ -148,7 +162,7 @@ export function createGtestParser(sink: ParserSink) {
       if (ctestList) {
         const e = CTEST_ENTRY.exec(text);
         if (e) {
-          if (ctestFailed.length < 10_000) ctestFailed.push({ name: e[1]!, status: e[2]!, lineNo });
+          addCtestFailure(e[1]!, e[2]!, lineNo);
           return true;
         }
         ctestList = false;

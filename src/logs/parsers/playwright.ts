@@ -21,7 +21,7 @@ const TITLE = /^(?:\[[^\]]+\] › )?(\S+?\.\w+):(\d+:\d+) › (.+?)$/;
 const LIST = /^ {2}(✓|✘|✔|✗|×|-|°|±|ok|x) +\d+ (.+?)(?: \((?:retry #\d+|[\d.]+m?s)\))*(?: \([\d.]+m?s\))?$/;
 const LINE = /^\[\d+\/\d+\] (.+)$/;
 const BLOCK = /^ {2}(\d+)\) (.+?)(?: ─+)?$/;
-const RECAP = /^ {2}(\d+) (failed|flaky|passed|skipped|did not run|interrupted)(?: \(.*\))?$/;
+const RECAP = /^ {1,2}(\d+) (failed|flaky|passed|skipped|did not run|interrupted)(?: \(.*\))?$/;
 
 function idOf(
   title: string,
@@ -79,12 +79,18 @@ export function createPlaywrightParser(sink: ParserSink) {
         }
       }
       // A paste of the recap alone (`  3 failed` then `    [chromium] › a.spec.ts:7:11 › test` lines).
-      if (!active && text.startsWith("  ") && text.endsWith("failed")) {
+      if (!active && text.startsWith(" ") && text.endsWith("failed")) {
         const r0 = RECAP.exec(text);
         if (r0) {
           active = true;
           loose = true;
         }
+      }
+      // A paste without the run's header that starts inside the list reporter's lines
+      // (`  ✓  21 [chromium] › e2e/a.spec.ts:8:3 › group › test (2.1s)`).
+      if (!active && text.startsWith("  ") && text.includes(" › ")) {
+        const l0 = LIST.exec(text);
+        if (l0 && idOf(l0[2]!, sink)) active = true;
       }
       if (!active) return false;
       const b = BLOCK.exec(block === null && loose && text.endsWith("─") ? `  ${text.trimStart()}` : text);

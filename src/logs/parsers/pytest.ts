@@ -319,6 +319,16 @@ export function createPytestParser(sink: ParserSink) {
           block.buf.push(text, lineNo);
           return true;
         }
+        // The short summary's lines pasted without its rule (`FAILED tests/x.py::test_a[1] - AssertionError: …`):
+        // a node id after the word, so a stray `FAILED` line of another tool is not one.
+        if ((text.startsWith("FAILED ") || text.startsWith("ERROR ")) && text.includes(".py::")) {
+          const s0 = SUMMARY.exec(text);
+          if (s0?.[2]?.includes("::")) {
+            inSession = true;
+            section = "summary";
+            return this.line(text, lineNo);
+          }
+        }
         // Outcome lines can be seen without the session header (a log cut at the top).
         const py = text.includes(".py");
         const v = py && text.includes(".py::") ? VERBOSE.exec(text) : null;

@@ -5,7 +5,7 @@
  * re-run list that names each failing example's file. `Pending:` entries are not failures.
  * Ids are `spec/file_spec.rb > full description` (docs/test-ids.md).
  */
-import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
+import { BlockBuffer, type FormatDefinition, type ParserSink, underTopDir } from "../parser.ts";
 
 const FAILURES = /^Failures:$/;
 const PENDING = /^Pending: \(Failures listed here are expected/;
@@ -214,10 +214,11 @@ export function createRspecParser(sink: ParserSink) {
           .filter((l) => indentOf(l) === base)
           .map((l) => FRAME.exec(l))
           .filter((m): m is RegExpExecArray => m !== null);
-        const inRepo = frames.filter((f) => !/\/gems\/|^\/usr\//.test(f[1]!));
+        // An installed gem's frame (`…/gems/rspec-core-3.1.0/lib/…`), not a repository directory called `gems`.
+        const inRepo = frames.filter((f) => !/\/gems\/[^/]+-\d[^/]*\/|^\/usr\//.test(f[1]!));
         const rerun = fileOf.get(b.description);
         const specFrame = inRepo.find((f) => /_spec\.rb$/.test(f[1]!));
-        const specFile = rerun?.file ?? (specFrame ? sink.path(specFrame[1]!) : null);
+        const specFile = rerun?.file ?? (specFrame ? underTopDir(sink.path(specFrame[1]!), "spec") : null);
         const id = specFile ? `${specFile} > ${b.description}` : b.description;
         const where = inRepo[0] ?? frames[0];
         let errorType: string | null = null;
@@ -243,7 +244,7 @@ export function createRspecParser(sink: ParserSink) {
         sink.failure({
           category: "test",
           test: id,
-          file: where ? sink.path(where[1]!) : specFile,
+          file: where ? underTopDir(sink.path(where[1]!), "spec") : specFile,
           line: where ? Number(where[2]) : null,
           errorType,
           // No `Failure/Error:` (a pending example that passed, `aggregate_failures`): RSpec's own first line says what failed.

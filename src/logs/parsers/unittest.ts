@@ -93,6 +93,10 @@ export function createUnittestParser(sink: ParserSink) {
 
   function flush(): void {
     if (!current) return;
+    if (current.id === "") {
+      current = null;
+      return;
+    }
     const lines = current.buf.lines;
     const tb = summarizeTraceback(lines, sink);
     const errorType = tb.errorType;
@@ -167,6 +171,14 @@ export function createUnittestParser(sink: ParserSink) {
           const id = h ? idOf(h[2]!, h[3]!) + h[4]! : nh![2]!;
           current = { id, kind: (h ?? nh)![1]!, buf: new BlockBuffer() };
           current.buf.push(text, lineNo);
+          state = "body";
+          return true;
+        }
+        // nose prints a test's docstring instead of its name (`FAIL: Make sure parent and child agree.`): the
+        // block is read (so no fallback reports its traceback as a failure of its own), but the log does not say
+        // which test it is (the traceback names the method, not its class), so it reports none.
+        if (text.startsWith("FAIL: ") || text.startsWith("ERROR: ")) {
+          current = { id: "", kind: "FAIL", buf: new BlockBuffer() };
           state = "body";
           return true;
         }

@@ -1,0 +1,148 @@
+/**
+ * Minitest (and Rails' `rails test` reporter on top of it): after the progress dots, one block per failed test —
+ * `  1) Failure:` / `  1) Error:` (Rails prints `Failure:` / `Error:` without a number), then the test's name
+ * `Class#test_name [file:line]:` (a failure) or `Class#test_name:` (an error, whose exception and backtrace
+ * follow), then the message — and the count line `4 runs, 2 assertions, 1 failures, 1 errors, 1 skips`
+ * (`… tests, …` before minitest 5). minitest-reporters' progress and spec reporters print
+ * `FAIL["test_name", #<Minitest::Reporters::Suite:0x… @name="Class">, 0.01]` (`FAIL["test_name", Class, 0.01]` later).
+ *
+ * The id is minitest's own name of the test, `Class#method` (`Class#test_0001_does x` for a spec-style test),
+ * what `-n`/`--name` takes (docs/test-ids.md). Paths are taken from the repository's `test/` directory when the
+ * log shows a machine's absolute path.
+ */
+import { BlockBuffer, type FormatDefinition, type ParserSink, underTopDir } from "../parser.ts";
+
+const HEADER = /^ *(?:\d+\) )?(Failure|Error):$/;
+// `Class#test [file:line]:`; minitest 4 / test-unit: `test_name(Class) [file:line]:`.
+const NAME = /^(\S[^#\s]*(?: [^#\s]+)*#\S.*?|test\w*\(\S+\))(?: \[(.+?):(\d+)\])?:?$/;
+const COUNTS = /^(\d+) (?:runs|tests), \d+ assertions, (\d+) failures, (\d+) errors(?:, (\d+) skips)?$/;
+const REPORTER_PROGRESS =
+  /^(FAIL|ERROR)\["(.+?)", (?:#<Minitest::Reporters::Suite:\w+ @name="(.+?)">|([A-Z][\w:]*)), [\d.]+\]$/;
+const FRAME = /^\s*(?:from )?((?:[A-Za-z]:)?[^\s:]+\.rb):(\d+):in /;
+
+function idOf(name: string): string {
+  const old = /^(test\w*)\((\S+)\)$/.exec(name);
+  return old ? `${old[2]}#${old[1]}` : name;
+}
+
+export function createMinitestParser(sink: ParserSink) {
+  /** A header seen, waiting for the test's name on the next line. */
+  let header: { kind: string; lineNo: number; text: string } | null = null;
+  let block: { id: string; kind: string; file: string | null; line: number | null; buf: BlockBuffer } | null =
+    null;
+  const reported = new Set<string>();
+
+  function close(): void {
+    if (!block) return;
+    const b = block;
+    block = null;
+    if (reported.has(b.id)) return;
+    reported.add(b.id);
+    const lines = b.buf.lines.slice(2);
+    let file = b.file;
+    let line = b.line;
+    if (file === null) {
+      for (const l of lines) {
+        const f = FRAME.exec(l);
+        if (!f || /\/gems\/|^\/usr\//.test(f[1]!)) continue;
+        file = underTopDir(sink.path(f[1]!), "test");
+        line = Number(f[2]);
+        break;
+      }
+    }
+    const message = lines.filter((l) => l.trim() !== "" && !FRAME.test(l)).slice(0, 20);
+    const ex = b.kind === "Error" ? /^([A-Z][\w:]*): (.*)$/.exec(message[0] ?? "") : null;
+    sink.test(b.id, b.kind === "Error" ? "error" : "failed", file);
+    sink.failure({
+      category: "test",
+      test: b.id,
+      file,
+      line,
+      errorType: ex ? ex[1]! : null,
+      message: (ex ? [ex[2]!, ...message.slice(1)] : message).join("\n") || b.id,
+      stack: b.buf.text(),
+      start: b.buf.start,
+      end: b.buf.end,
+    });
+  }
+
+  function reporterFailure(id: string, kind: string, lineNo: number): void {
+    if (reported.has(id)) return;
+    reported.add(id);
+    sink.test(id, kind === "ERROR" ? "error" : "failed");
+    sink.failure({ category: "test", test: id, message: id, start: lineNo, end: lineNo });
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (header) {
+        const h = header;
+        header = null;
+        const m = NAME.exec(text);
+        if (m) {
+          close();
+          block = {
+            id: idOf(m[1]!),
+            kind: h.kind,
+            file: m[2] ? underTopDir(sink.path(m[2]), "test") : null,
+            line: m[3] ? Number(m[3]) : null,
+            buf: new BlockBuffer(),
+          };
+          block.buf.push(h.text, h.lineNo);
+          block.buf.push(text, lineNo);
+          return true;
+        }
+      }
+      if (block) {
+        // The block ends at its first blank line once it holds a message (a failure's `Expected:`/`Actual:` lines,
+        // an error's exception and backtrace), or at the next header / count line.
+        if (text.trim() === "" && block.buf.lines.length > 2) close();
+        else if (!HEADER.test(text) && !COUNTS.test(text)) {
+          block.buf.push(text, lineNo);
+          return true;
+        } else close();
+      }
+      const c = text.charCodeAt(text.length - 1);
+      if (c === 58 /* : */ && (text.endsWith("Failure:") || text.endsWith("Error:"))) {
+        const h = HEADER.exec(text);
+        if (h) {
+          header = { kind: h[1]!, lineNo, text };
+          return true;
+        }
+        return false;
+      }
+      if (text.includes(" assertions, ")) {
+        const n = COUNTS.exec(text);
+        if (!n) return false;
+        const failed = Number(n[2]);
+        const errors = Number(n[3]);
+        const skipped = Number(n[4] ?? 0);
+        sink.summary({
+          failed,
+          error: errors,
+          skipped,
+          passed: Math.max(0, Number(n[1]) - failed - errors - skipped),
+        });
+        return true;
+      }
+      if (text.startsWith("FAIL[") || text.startsWith("ERROR[")) {
+        const p = REPORTER_PROGRESS.exec(text);
+        if (p) {
+          reporterFailure(`${p[3] ?? p[4]}#${p[2]}`, p[1]!, lineNo);
+          return true;
+        }
+      }
+      return false;
+    },
+    end(): void {
+      close();
+    },
+  };
+}
+
+export const minitestFormat: FormatDefinition = {
+  name: "minitest",
+  description:
+    "Minitest and rails test (Failure:/Error: blocks naming Class#test, the runs/assertions count line)",
+  create: createMinitestParser,
+};
