@@ -179,7 +179,8 @@ function arityGates(file: FileChange): Violation[] {
   const lines = file.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del"));
   const hint = lang === "js" ? /\.\s*length\b/ : /__code__|signature|getfullargspec|getargspec/;
   if (!lines.some((l) => l.kind === "add" && hint.test(l.text))) return [];
-  const text = lines.map((l) => l.text).join("\n");
+  // Comments blanked (same length, so offsets hold): a name mentioned in a comment is neither a call nor a use.
+  const text = lines.map((l) => blankComment(l.text, lang)).join("\n");
   const starts: number[] = [];
   let at = 0;
   for (const l of lines) {
@@ -342,6 +343,40 @@ function arityBounds(
   if (op === ">=" || op === "<") return [n];
   if (op === ">" || op === "<=") return [n + 1];
   return n === 0 ? [1] : [n, n + 1];
+}
+
+/** A line with its comment (a line comment, a block comment closed on the line, `# …`) replaced by spaces; strings kept. */
+function blankComment(line: string, lang: "js" | "python"): string {
+  let out = "";
+  let quote: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote !== null) {
+      out += c;
+      if (c === "\\") {
+        out += line[i + 1] ?? "";
+        i++;
+      } else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'" || (c === "`" && lang === "js")) {
+      quote = c;
+      out += c;
+      continue;
+    }
+    if (lang === "python" ? c === "#" : c === "/" && line[i + 1] === "/") {
+      return out + " ".repeat(line.length - i);
+    }
+    if (lang === "js" && c === "/" && line[i + 1] === "*") {
+      const close = line.indexOf("*/", i + 2);
+      const end = close === -1 ? line.length : close + 2;
+      out += " ".repeat(end - i);
+      i = end - 1;
+      continue;
+    }
+    out += c;
+  }
+  return out;
 }
 
 /** The text between the parenthesis before `from` and its closing one, or null when it does not close. */

@@ -1187,6 +1187,20 @@ describe("g13: a branch on a function's arity that calls it the same way either 
       ],
       8,
     ],
+    [
+      "a comment naming the reader (a mention is not a use)",
+      [
+        "  let text;",
+        "  try {",
+        '    text = io.readFile(file, "utf8"); // io.readFile may be fs.readFileSync',
+        "  } catch (error) {",
+        "    /* io.readFile's arity: */ if (io.readFile.length > 1) throw error;",
+        "    return 1;",
+        "  }",
+        "  const rows = parse(text);",
+      ],
+      7,
+    ],
   ])("still blocks %s", (_what, body, line) => {
     const v = violationsOf(cli(body), "test-awareness");
     expect(v.map((x) => `${x.file}:${x.line}`)).toEqual([`src/cli.js:${line}`]);
