@@ -233,6 +233,29 @@ function jsCanary(prefix: string, registrar: string, api: AssertionApi | null): 
   return `\n${registrar}(${JSON.stringify(`${prefix} c`)}, () => {\n  ${body}\n});\n`;
 }
 
+/**
+ * A `python -m unittest` test id (`tests.test_split.SplitCentsTest.test_x`, as its verbose output names it) as the
+ * pytest id of the same test (`tests/test_split.py::SplitCentsTest::test_x`), so that the anti-gaming run can copy,
+ * rename and run it: the module is looked for as a path from the working directory, then (`discover -s dir`, whose
+ * ids start below the start directory) as the one file in the tree ending with that path. Null when no file, or
+ * more than one, matches.
+ */
+export function pytestIdOfUnittest(id: string, files: readonly string[]): string | null {
+  const parts = id.split(".");
+  if (parts.length < 3 || parts.some((p) => !/^[A-Za-z_]\w*$/.test(p))) return null;
+  const name = parts.at(-1)!;
+  const className = parts.at(-2)!;
+  const module = parts.slice(0, -2).join("/");
+  const candidates = [`${module}.py`, `${module}/__init__.py`];
+  let file = candidates.find((c) => files.includes(c));
+  if (!file) {
+    const below = files.filter((f) => candidates.some((c) => f.endsWith(`/${c}`)));
+    if (below.length !== 1) return null;
+    file = below[0]!;
+  }
+  return `${file}::${className}::${name}`;
+}
+
 /** Builds the anti-gaming run, or says why it cannot be made for this framework. */
 export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan | { unsupported: string }> {
   const fw = input.framework;

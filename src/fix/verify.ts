@@ -27,9 +27,15 @@ import {
 } from "./unreadable-run.ts";
 import { filterCommand } from "./test-runner/filter.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner/index.ts";
-import { setupFailedMarker, setupScript } from "./test-runner/invocation.ts";
+import { isPythonUnittestCommand, setupFailedMarker, setupScript } from "./test-runner/invocation.ts";
 import { readResults, uniqueTestIds } from "./test-runner/results.ts";
-import { type AntiGamingReport, judgeAntiGaming, planAntiGaming, testDefinition } from "./tripwire.ts";
+import {
+  type AntiGamingReport,
+  judgeAntiGaming,
+  planAntiGaming,
+  pytestIdOfUnittest,
+  testDefinition,
+} from "./tripwire.ts";
 import {
   fullCommandText,
   isFailing,
@@ -1079,20 +1085,34 @@ async function runAntiGaming(
       return null;
     }
   };
+  const listFiles = async () => {
+    const files = new Set(await options.workspace.listFiles());
+    for (const p of Object.keys(patched.files)) files.add(p);
+    return [...files].filter((p) => !removed.has(p)).sort();
+  };
+  // `python -m unittest` (read from its output, framework `unknown`): its TestCases are found by their dotted ids
+  // and run as pytest runs them — the neutral run's entry is pytest's, the runner-free run and the cold start are
+  // Retrace's own harness, which already runs TestCases without any runner.
+  const unittest = command.framework === "unknown" && isPythonUnittestCommand(command.command);
+  const framework = unittest ? "pytest" : command.framework;
+  let failing = failToPass.map((id) => ({ id, ...(fileOf.has(id) ? { file: fileOf.get(id)! } : {}) }));
+  if (unittest) {
+    const files = await listFiles();
+    failing = failToPass.map((id) => ({ id: pytestIdOfUnittest(id, files) ?? id }));
+  }
+  const unittestNote = unittest
+    ? "`python -m unittest`: the anti-gaming run ran its TestCases through pytest's entry (neutral run) and Retrace's own harness (runner-free run, cold start), not through unittest's runner"
+    : null;
   type Once =
     | { unsupported: string }
     | { report: AntiGamingReport; durationMs: number; text: string; stoppedBy: string | null };
   const once = async (limits: VerifyOptions["limits"]): Promise<Once> => {
     const nonce = globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16);
     const plan = await planAntiGaming({
-      framework: command.framework,
-      failing: failToPass.map((id) => ({ id, ...(fileOf.has(id) ? { file: fileOf.get(id)! } : {}) })),
+      framework,
+      failing,
       readFile,
-      listFiles: async () => {
-        const files = new Set(await options.workspace.listFiles());
-        for (const p of Object.keys(patched.files)) files.add(p);
-        return [...files].filter((p) => !removed.has(p)).sort();
-      },
+      listFiles,
       nonce,
       ...(command.setup ? { setupScript: setupScript(command.setup, nonce) } : {}),
     });
@@ -1146,13 +1166,14 @@ async function runAntiGaming(
           : `no ${plan.format} report (exit code ${result.exitCode})`,
       );
     const rfBytes = plan.runnerFree ? result.files[plan.runnerFree.reportFile] : undefined;
-    const report = judgeAntiGaming(plan, {
+    const judged = judgeAntiGaming(plan, {
       tests,
       complete: problems.length === 0,
       problems,
       reportFound: bytes !== undefined,
       ...(rfBytes !== undefined ? { runnerFreeReport: new TextDecoder().decode(rfBytes) } : {}),
     });
+    const report = unittestNote ? { ...judged, notes: [...judged.notes, unittestNote] } : judged;
     const text = [result.stdout.trimEnd(), result.stderr.trimEnd()].filter(Boolean).join("\n");
     return { report, durationMs: result.durationMs, text, stoppedBy: result.stoppedBy };
   };

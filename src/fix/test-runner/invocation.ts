@@ -121,6 +121,14 @@ export function shellQuote(s: string): string {
  * - go: `go test -json` on stdout; cargo: libtest's plain output on stdout.
  * `nonce` makes Retrace's file names unguessable in advance, so a committed or pre-written file cannot stand in for them.
  */
+/** `python3 -m unittest` in a command (group 1: what precedes it, group 2: the interpreter). */
+const PYTHON_M_UNITTEST = /(^|[\s;&|(])((?:[^\s;&|()]*\/)?python(?:3(?:\.\d+)?)?)\s+-m\s+unittest(?=\s|$)/;
+
+/** Whether a command runs `python -m unittest` (read from its verbose output: framework `unknown`). */
+export function isPythonUnittestCommand(command: string): boolean {
+  return PYTHON_M_UNITTEST.test(command);
+}
+
 export function buildInvocation(command: TestCommand, nonce: string): Invocation {
   const inv = testInvocation(command, nonce);
   return command.setup ? { ...inv, script: `${setupScript(command.setup, nonce)}\n${inv.script}` } : inv;
@@ -225,7 +233,7 @@ function testInvocation(command: TestCommand, nonce: string): Invocation {
       // `python3 -m unittest …`: through a launcher that makes it verbose without touching sys.argv
       // (launchers.ts), so that a passing run names its tests; still read from the output.
       const py = `.retrace-run-${nonce}.py`;
-      const m = /(^|[\s;&|(])((?:[^\s;&|()]*\/)?python(?:3(?:\.\d+)?)?)\s+-m\s+unittest(?=\s|$)/.exec(base);
+      const m = PYTHON_M_UNITTEST.exec(base);
       if (m) {
         const start = m.index + m[1]!.length;
         const script = `${base.slice(0, start)}${m[2]} ${WORKSPACE}/${py}${base.slice(m.index + m[0].length)}`;

@@ -1,6 +1,6 @@
 /**
  * The anti-gaming run (tripwires and the neutral run) against the real Docker engine, on two small repositories
- * written for it: py-prices (pytest, with a unittest class) and js-units (node:test). Each gaming patch really
+ * written for it: py-prices (pytest, with a unittest class, also run by `python3 -m unittest`) and js-units (node:test). Each gaming patch really
  * makes the failing tests pass in the normal runs (checked by hand: `pytest` / `node --test` on the patched
  * tree); the policy gate's test-bypass rule is turned off here so the runtime layers are what is tested.
  */
@@ -92,6 +92,56 @@ describeDocker("anti-gaming run: pytest + unittest (py-prices)", () => {
     expect(r.reasons[0]).toMatch(/^neutral run: the fix is test-dependent/);
     expect(r.reasons[0]).toContain("(pytest) no fault handler, no output capture, plain asserts");
   }, 180_000);
+});
+
+describeDocker("anti-gaming run: python -m unittest (py-prices' TestParse)", () => {
+  const sandbox = createDockerSandbox({ image: sandboxImage });
+  let baseline: TestRunResult[] | undefined;
+  const verify = async (name: string, antiGaming = true): Promise<VerifyOutput> => {
+    const root = path.join(FIXTURES, "py-prices");
+    const r = await verifyPatch({
+      workspace: await createFsWorkspace(root),
+      sandbox,
+      patch: await readFile(path.join(root, "patches", `${name}.diff`), "utf8"),
+      policy: runtimeOnly,
+      testCommand: "python3 -m unittest tests.test_prices",
+      jobId: "test-anti-gaming-unittest",
+      antiGaming,
+      ...(baseline ? { baseline } : {}),
+    });
+    if (r.baseline.every((b) => b.complete)) baseline = r.baseline;
+    return r;
+  };
+
+  it("VERIFIED: the honest fix, with every layer run on the TestCase", async () => {
+    const r = await verify("honest");
+    expect(r.verdict).toBe("VERIFIED");
+    expect(r.antiGaming?.ran).toBe(true);
+    expect(r.antiGaming?.checks.map((c) => [c.layer, c.passed])).toEqual([
+      ["tripwire", true],
+      ["tripwire", true],
+      ["neutral-run", true],
+      ["runner-free", true],
+      ["real-doubles", true],
+      ["cold-start", true],
+    ]);
+    expect(r.reasons.join("\n")).toContain("`python -m unittest`: the anti-gaming run ran its TestCases");
+  }, 240_000);
+
+  it("REJECTED: the fix only while unittest's runner has its `default` warnings filter installed", async () => {
+    const without = await verify("unittest-runner-filters", false);
+    expect(without.verdict).toBe("VERIFIED"); // what the normal runs alone say
+    const r = await verify("unittest-runner-filters");
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons[0]).toMatch(/^(neutral run|runner-free run): the fix is (test|runner)-dependent/);
+    expect(r.reasons[0]).toContain("tests/test_prices.py::TestParse::test_dollar");
+  }, 240_000);
+
+  it("REJECTED by the neutral run: the test file's presence", async () => {
+    const r = await verify("recognises-test");
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons.some((x) => /^neutral run: the fix is test-dependent/.test(x))).toBe(true);
+  }, 240_000);
 });
 
 describeDocker("anti-gaming run: node:test (js-units)", () => {

@@ -5,8 +5,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { isPythonUnittestCommand } from "../../../src/fix/test-runner/invocation.ts";
 import type { TestCase } from "../../../src/fix/test-runner/types.ts";
-import { judgeAntiGaming, planAntiGaming } from "../../../src/fix/tripwire.ts";
+import { judgeAntiGaming, planAntiGaming, pytestIdOfUnittest } from "../../../src/fix/tripwire.ts";
 import { codeMask, locateJs, locatePython, rewriteTestFile } from "../../../src/fix/tripwire-source.ts";
 
 const PY = `import unittest
@@ -409,5 +410,37 @@ describe("the canary when the failing tests' assertions are not recognised", () 
     expect(/\/qabcdef01[ab]\d+\.[^/]*$/.test("/w/tests/qabcdef01a1.js")).toBe(true);
     const plain = await plan({ "tests/a.test.js": helperTest, "package.json": "{}" }, "tests/a.test.js");
     expect(plain.files["mabcdef.cjs"]).toContain("'--testMatch', '**/qabcdef01*'");
+  });
+});
+
+describe("python -m unittest ids for the anti-gaming run", () => {
+  const files = ["ledger/split.py", "tests/test_split.py", "tests/unit/test_cli.py", "pkg/tests/__init__.py"];
+
+  it.each([
+    ["tests.test_split.SplitCentsTest.test_remainder", "tests/test_split.py::SplitCentsTest::test_remainder"],
+    ["test_cli.CliTest.test_usage", "tests/unit/test_cli.py::CliTest::test_usage"], // discover -s tests/unit
+    ["pkg.tests.Case.test_x", "pkg/tests/__init__.py::Case::test_x"],
+  ])("maps %s to the pytest id %s", (id, want) => {
+    expect(pytestIdOfUnittest(id, files)).toBe(want);
+  });
+
+  it.each([
+    ["no such module", "tests.test_nope.Case.test_x"],
+    ["a bare function name", "test_split"],
+    ["a module with no class part", "test_split.test_x"],
+    ["a parameterised id", "tests.test_split.Case.test_x (subtest)"],
+  ])("gives null for %s", (_what, id) => {
+    expect(pytestIdOfUnittest(id, files)).toBeNull();
+  });
+
+  it("gives null when the module's file is ambiguous below the working directory", () => {
+    expect(pytestIdOfUnittest("test_a.C.test_x", ["a/test_a.py", "b/test_a.py"])).toBeNull();
+  });
+
+  it("recognises the command", () => {
+    expect(isPythonUnittestCommand("python3 -m unittest tests.test_split")).toBe(true);
+    expect(isPythonUnittestCommand("cd src && /usr/bin/python3.11 -m unittest discover -s tests")).toBe(true);
+    expect(isPythonUnittestCommand("python3 -m pytest -q")).toBe(false);
+    expect(isPythonUnittestCommand("python3 -m unittestx")).toBe(false);
   });
 });

@@ -1052,6 +1052,161 @@ describe("g13: a branch on a function's arity that calls it the same way either 
     expect(violationsOf(addLines(path, lines), "test-awareness")).toEqual([]);
   });
 
+  // The sync/async callback idiom: the arity says whether the function takes the continuation it is handed (it
+  // will call it back) or a parameter after it (another kind of handler), with one call either way.
+  it.each([
+    [
+      "mocha's hook: the caller completes a hook that does not take `done`",
+      "src/hooks.js",
+      [
+        "function runHook(hook, done) {",
+        "  let result;",
+        "  try {",
+        "    result = hook(done);",
+        "  } catch (err) {",
+        "    return done(err);",
+        "  }",
+        "  if (hook.length === 0) {",
+        "    Promise.resolve(result).then(() => done(), done);",
+        "  }",
+        "}",
+      ],
+    ],
+    [
+      "a hook with a context: `hook.length >= 2` means it calls `done` itself",
+      "src/hooks.js",
+      [
+        "function runHook(hook, ctx) {",
+        "  return new Promise((resolve, reject) => {",
+        "    const done = (err) => (err ? reject(err) : resolve());",
+        "    const r = hook(ctx, done);",
+        "    if (hook.length >= 2) return;",
+        "    Promise.resolve(r).then(() => done(), done);",
+        "  });",
+        "}",
+      ],
+    ],
+    [
+      "the truthiness spelling `!fn.length`",
+      "src/hooks.js",
+      ["function run(fn, done) {", "  const r = fn(done);", "  if (!fn.length) done(null, r);", "}"],
+    ],
+    [
+      "express's request handler: four parameters is an error handler, skipped",
+      "src/layer.js",
+      [
+        "function handle(fn, req, res, next) {",
+        "  if (fn.length > 3) return next();",
+        "  fn(req, res, next);",
+        "}",
+      ],
+    ],
+    [
+      "express's error handler: only a four-parameter handler gets the error",
+      "src/layer.js",
+      [
+        "function handleError(fn, error, req, res, next) {",
+        "  if (fn.length !== 4) {",
+        "    return next(error);",
+        "  }",
+        "  try {",
+        "    fn(error, req, res, next);",
+        "  } catch (err) {",
+        "    next(err);",
+        "  }",
+        "}",
+      ],
+    ],
+    [
+      "a callback given as a function expression, the arity compared from the left",
+      "src/hooks.js",
+      [
+        "function run(step, finish) {",
+        "  const r = step((err) => finish(err));",
+        "  if (0 === step.length) finish(null, r);",
+        "}",
+      ],
+    ],
+    [
+      "Python: a hook that does not take `done` is completed by the caller",
+      "src/hooks.py",
+      [
+        "def run_hook(hook, done):",
+        "    result = hook(done)",
+        "    if len(inspect.signature(hook).parameters) == 0:",
+        "        done()",
+        "    return result",
+      ],
+    ],
+  ])("allows %s", (_what, path, lines) => {
+    expect(violationsOf(addLines(path, lines), "test-awareness")).toEqual([]);
+  });
+
+  it.each([
+    [
+      "a dummy callback appended, the arity still compared below it",
+      [
+        "  let text;",
+        "  try {",
+        '    text = io.readFile(file, "utf8", () => {});',
+        "  } catch (error) {",
+        "    if (io.readFile.length > 1) throw error;",
+        "    return 1;",
+        "  }",
+        "  const rows = parse(text);",
+      ],
+      7,
+    ],
+    [
+      "a data argument named like a continuation (never called)",
+      [
+        '  const next = "utf8";',
+        "  let text;",
+        "  try {",
+        "    text = io.readFile(file, next);",
+        "  } catch (error) {",
+        "    if (io.readFile.length > 1) throw error;",
+        "    return 1;",
+        "  }",
+        "  const rows = parse(text);",
+      ],
+      8,
+    ],
+    [
+      "a continuation last, but the arity compared with a non-number",
+      [
+        "  const done = (e) => e;",
+        "  let text;",
+        "  try {",
+        '    text = io.readFile(file, "utf8", done);',
+        "  } catch (error) {",
+        "    if (io.readFile.length > limit) throw error;",
+        "    return done(1);",
+        "  }",
+        "  const rows = parse(text);",
+      ],
+      8,
+    ],
+    [
+      "a comment naming the reader (a mention is not a use)",
+      [
+        "  let text;",
+        "  try {",
+        '    text = io.readFile(file, "utf8"); // io.readFile may be fs.readFileSync',
+        "  } catch (error) {",
+        "    /* io.readFile's arity: */ if (io.readFile.length > 1) throw error;",
+        "    return 1;",
+        "  }",
+        "  const rows = parse(text);",
+      ],
+      7,
+    ],
+  ])("still blocks %s", (_what, body, line) => {
+    const v = violationsOf(cli(body), "test-awareness");
+    expect(v.map((x) => `${x.file}:${x.line}`)).toEqual([`src/cli.js:${line}`]);
+    expect(v[0]!.message).toContain("[test-double-arity]");
+  });
+
   it("is overridden by allow", () => {
     const patch = cli([
       "  let text;",
