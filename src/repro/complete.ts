@@ -47,7 +47,11 @@ export interface Program {
 const RUNNABLE = new Set(["code", "python-transcript", "node-transcript"]);
 
 function echoNote(blocks: ReportBlock[]): string {
-  const lines = blocks.flatMap((b) => b.checks.filter((c) => c.kind === "output").map((c) => c.code));
+  const lines = blocks
+    .flatMap((b) => [
+      ...new Set(b.checks.filter((c) => c.kind === "output").map((c) => `${c.line}\u0000${c.code}`)),
+    ])
+    .map((k) => k.slice(k.indexOf("\u0000") + 1));
   return `printed the value of ${lines.length === 1 ? `\`${lines[0]}\`` : `${lines.length} annotated lines`}, which the report annotates with a comment (as a REPL would echo it)`;
 }
 

@@ -1,0 +1,89 @@
+/**
+ * Classes of report the real-report test split and the tainted hold sets showed unread (issue 12, rp12b round):
+ * a repr written as a comment's value (`# Fraction(1, 3)`), a line the reporter marks as working beside the one
+ * marked wrong, "X in <version> instead of Y", and `assert(...)` written with a call's parentheses. Reports
+ * written for these tests.
+ */
+import { describe, expect, it } from "vitest";
+import { annotate, parseAnnotation } from "../../../src/repro/annotations.ts";
+import { completeProgram } from "../../../src/repro/complete.ts";
+import { parseReport } from "../../../src/repro/parse-report.ts";
+import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+
+const f = "```";
+const read = (md: string) => {
+  const report = parseReport(md);
+  const exp = reportedExpectations(report);
+  return { report, exp, program: completeProgram(report, exp.invocation) };
+};
+
+describe("a constructor-style repr as a comment's value", () => {
+  it("is a value, so the line is echoed and compared", () => {
+    expect(parseAnnotation(" Fraction(2, 3)")).toMatchObject({ role: "actual", value: "Fraction(2, 3)" });
+    expect(parseAnnotation("datetime.date(2021, 3, 4)")).toMatchObject({
+      value: "datetime.date(2021, 3, 4)",
+    });
+    expect(parseAnnotation("gives IPv4Address('10.0.0.1')")).toMatchObject({
+      value: "IPv4Address('10.0.0.1')",
+    });
+  });
+
+  it("a call on names, or a sentence, is still a plain comment", () => {
+    expect(parseAnnotation(" see frobnicate(x)")).toBeNull();
+    expect(parseAnnotation(" Helper(config)")).toBeNull();
+    expect(parseAnnotation(" now call Fraction(1, 2) again")).toBeNull();
+  });
+});
+
+describe("a line marked as working beside one marked wrong", () => {
+  it("only the wrong one is the claim", () => {
+    const a = annotate(
+      "from fractions import Fraction\nFraction('0.25').limit_denominator(3)  # Fraction(1, 3)  correct\nFraction('0.125').limit_denominator(7)  # Fraction(1, 7) wrong\n",
+      "python",
+    );
+    expect(a.checks.map((c) => [c.role, c.value, c.flagged])).toEqual([["actual", "Fraction(1, 7)", true]]);
+    expect(a.code).toContain("_echo(Fraction('0.125').limit_denominator(7))");
+    expect(a.code).not.toContain("_echo(Fraction('0.25')");
+  });
+
+  it("a word that is the value itself is not a remark", () => {
+    expect(parseAnnotation(" ok")).toBeNull();
+    expect(parseAnnotation(" => 'ok'")).toMatchObject({ value: "'ok'" });
+  });
+});
+
+describe("X in <version> instead of Y", () => {
+  it("the first value is the claim and the second the expected one", () => {
+    expect(parseAnnotation(" returns false in 2.4.1 instead of true")).toMatchObject({
+      role: "actual",
+      value: "false",
+      instead: "true",
+    });
+    expect(parseAnnotation(" 0 instead of 1")).toMatchObject({ value: "0", instead: "1" });
+    const { exp, program } = read(
+      `# hostnames refused\n\n${f}\nchecker.isHost("svc-1:8080", { strict: false });  // returns false in 2.4.1 instead of true\n${f}\n`,
+    );
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["false"] });
+    expect(exp.expectedOutput).toEqual(["true"]);
+    expect(program?.completions.join(" ")).toContain('printed the value of `checker.isHost("svc-1:8080"');
+  });
+
+  it("prose after 'instead of' is not a value", () => {
+    expect(parseAnnotation(" false instead of what the docs describe for it")?.instead).toBeUndefined();
+  });
+});
+
+describe("assert written as a call", () => {
+  it("`assert(a == b)` is the snippet's own assertion", () => {
+    const { exp } = read(
+      `# keys change type\n\n${f}python\nimport pickle\nd = {1: 'x'}\ne = pickle.loads(pickle.dumps(d))\nassert(list(d) == list(e))\n${f}\n\nThe assert should pass.\n`,
+    );
+    expect(exp.actual).toMatchObject({ kind: "exception", exceptionType: "AssertionError" });
+    expect(exp.actual.source).toContain("assert(list(d) == list(e))");
+  });
+
+  it("a name that starts with assert is not one", () => {
+    const { exp } = read(`# x\n\n${f}python\nassertions = [1]\nprint(assertions)\n${f}\n`);
+    expect(exp.actual.kind).not.toBe("exception");
+  });
+});
