@@ -719,6 +719,28 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
           : `const { ${free.join(", ")} } = require("${pkg}");`,
       );
   }
+  // Time-zone APIs that only a plugin adds, called on a library the completion imports: `moment.tz(…)` is
+  // moment-timezone's (which exports moment itself), `dayjs.tz(…)` / `.tz()` / `dayjs.utc(…)` need dayjs's
+  // utc and timezone plugins extended (what a reader sets up, as the dayjs docs do, before the snippet runs).
+  const momentAt = add.findIndex((l) => /^(?:const moment = require|import moment from)\b/.test(l));
+  if (momentAt >= 0 && /(?<![\w$.])moment\.tz\s*[.(]/.test(scan))
+    add[momentAt] = add[momentAt]!.replace(/(["'])moment\1/, '"moment-timezone"');
+  const dayjsAt = add.findIndex((l) => /^(?:const dayjs = require|import dayjs from)\b/.test(l));
+  if (dayjsAt >= 0 && !/\.extend\s*\(/.test(scan)) {
+    const plugins = [
+      ...(/(?<![\w$.])dayjs\.(?:utc|tz)\b|\.(?:tz|utc)\(/.test(scan) ? ["utc"] : []),
+      ...(/(?<![\w$.])dayjs\.tz\b|\.tz\(/.test(scan) ? ["timezone"] : []),
+    ];
+    add.splice(
+      dayjsAt + 1,
+      0,
+      ...plugins.map((p) =>
+        format === "esm"
+          ? `import ${p} from "dayjs/plugin/${p}.js"; dayjs.extend(${p});`
+          : `const ${p} = require("dayjs/plugin/${p}"); dayjs.extend(${p});`,
+      ),
+    );
+  }
   if (add.length > 0) {
     code = `${add.join("\n")}\n${code}`;
     completions.push(
