@@ -101,7 +101,7 @@ const CROSS_MARK = /^(?:❌|✗|✘|✖️?|❎|👎|⛔️?)\s*/u;
 const TICK_MARK = /^(?:✔️?|✅|✓|☑️?|👍)\s*/u;
 
 const REPR_VALUE =
-  /^(?:[A-Z]\w*|[a-z_]\w*(?:\.[A-Za-z_]\w*)+)\((?:\s*(?:'[^'\n]*'|"[^"\n]*"|-?\d[\w.+-]*|True|False|None)\s*(?:,\s*(?:[a-z_]\w*=)?(?:'[^'\n]*'|"[^"\n]*"|-?\d[\w.+-]*|True|False|None)\s*)*)?\)$/;
+  /^(?:[A-Z]\w*|[a-z_]\w*(?:\.[A-Za-z_]\w*)+)\((?:\s*(?:[a-z_]\w*=)?(?:'[^'\n]*'|"[^"\n]*"|-?\d[\w.+-]*|True|False|None)\s*(?:,\s*(?:[a-z_]\w*=)?(?:'[^'\n]*'|"[^"\n]*"|-?\d[\w.+-]*|True|False|None)\s*)*)?\)$/;
 /** A remark after a value saying that line behaves as it should (`# Decimal('0.1')  correct`): not the claim. */
 const WORKS_WORDS =
   /\s*(?:<-+|←|\(|\[)?\s*(?:correct|ok|okay|fine|as expected|works|good|right)\b\s*[)\]!.]*\s*$/i;
@@ -185,6 +185,13 @@ export function parseAnnotation(text: string): {
   if (label) {
     explicit = true;
     t = t.slice(label[0].length).trim();
+  }
+  // `// unexpected: { … }`, `# wrong result: 3`: the value the reporter calls wrong.
+  const wrongLabel = /^(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:\s*/i.exec(t);
+  if (wrongLabel && role === "actual") {
+    explicit = true;
+    flagged = true;
+    t = t.slice(wrongLabel[0].length).trim();
   }
   if (ERROR_VALUE.test(t.replace(/[;,]\s*$/, "")))
     return { role, kind: "error", value: t.replace(/[;,]\s*$/, ""), flagged };
@@ -298,7 +305,7 @@ function declaredName(code: string, flavour: Flavour): string | null {
 
 /** Lines after which an annotation comment on its own line belongs to the previous statement. */
 const OWN_LINE_PREFIX =
-  /^\s*(?:=+>|->|→|⇒|output\s*:|results?\s*(?::|is\b|was\b)|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
+  /^\s*(?:=+>|->|→|⇒|output\s*:|(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:|results?\s*(?::|is\b|was\b)|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
 
 /** An annotation's check, and the value it says should show instead (`x instead of y`) as an expected one. */
 function pushChecks(
@@ -369,6 +376,15 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
     });
     last = null;
   };
+  // The bracket depth before each line (JavaScript): a `return` at depth 0 is the snippet's own last word.
+  const depthBefore: number[] = [];
+  if (flavour === "js") {
+    let depth = 0;
+    for (const l of lines) {
+      depthBefore.push(depth);
+      depth += scanCode(splitComment(l, flavour).code).depth;
+    }
+  }
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const { code, comment } = splitComment(raw, flavour);
@@ -403,7 +419,18 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
     if (codeTrim === "" && comment !== null) {
       // A comment on its own line: an annotation of the statement just above when it says so ("// => 1",
       // "// output: x", "# expected 2").
-      const a = last && OWN_LINE_PREFIX.test(comment) ? parseAnnotation(comment) : null;
+      // Under a statement that prints (`print(f.cache_info())` / `# CacheInfo(hits=0, …)`), a comment that
+      // is only a value is what it printed.
+      const a =
+        last && OWN_LINE_PREFIX.test(comment)
+          ? parseAnnotation(comment)
+          : last &&
+              !open &&
+              i === last.line - 1 + last.span &&
+              printsItself(last.code.trim(), flavour) &&
+              looksLikeValue(comment)
+            ? { role: "actual" as const, kind: "output" as const, value: comment.trim(), flagged: false }
+            : null;
       if (a && last) {
         if (!last.echoed && a.role === "actual" && a.kind === "output") {
           const e = echoLine(last.code);
@@ -423,7 +450,16 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
     if (comment !== null && codeTrim !== "" && (indent === 0 || printsItself(codeTrim, flavour))) {
       const a = parseAnnotation(comment) ?? (printsItself(codeTrim, flavour) ? printedValue(comment) : null);
       if (a) {
-        const e = a.kind === "output" ? echoLine(code) : code;
+        // `return formatted; // 2014-12-20` outside any function (a function body pasted as the snippet): the
+        // value it returns is the one annotated.
+        const topReturn =
+          flavour === "js" && depthBefore[i] === 0 ? /^(\s*)return\s+(\S[^;]*?)\s*;?\s*$/.exec(code) : null;
+        const e =
+          a.kind === "output"
+            ? topReturn
+              ? `${topReturn[1]}_echo(${topReturn[2]});`
+              : echoLine(code)
+            : code;
         if (e !== null || a.kind === "error") {
           const rewritten = a.kind === "output" && e !== null ? e : code;
           if (rewritten !== code) usesEcho = true;

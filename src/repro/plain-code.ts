@@ -77,6 +77,8 @@ export function codeLine(line: string): string | null {
   if (/^\.\s*[\w$]+\s*\(/.test(s)) return l;
   if (/[\w$)\]]\(\)/.test(s) && /^[\w$.[\]"'()=\s!+*/%<>&|?:,;{}-]+$/.test(s)) return l;
   if (/^(?:var|let|const)\s+[\w${[]/.test(s)) return l;
+  // `return formatted;` (a function's body pasted as the snippet): code, by its semicolon.
+  if (/^return\s+[\w$][\w$.[\]()'"]*;$/.test(s)) return l;
   if (/^[\w$.]+\s*=(?!=)\s*\S/.test(s) && /[()[\]{}"']|\d/.test(s)) return l;
   if (/\{$/.test(s) && /^(if|for|while|function|else|try|def|class)\b/.test(s)) return l;
   return null;

@@ -1,14 +1,16 @@
 /**
  * Classes of report the real-report test split and the tainted hold sets showed unread (issue 12, rp12b round):
  * a repr written as a comment's value (`# Fraction(1, 3)`), a line the reporter marks as working beside the one
- * marked wrong, "X in <version> instead of Y", and `assert(...)` written with a call's parentheses. Reports
- * written for these tests.
+ * marked wrong, "X in <version> instead of Y", `assert(...)` written with a call's parentheses, a bare value
+ * commented under a print, `// unexpected: …`, a function body's `return x; // value` pasted as the snippet,
+ * and a Windows shell's `> python script.py` prompt. Reports written for these tests.
  */
 import { describe, expect, it } from "vitest";
 import { annotate, parseAnnotation } from "../../../src/repro/annotations.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+import { parseShellSession } from "../../../src/repro/shell-session.ts";
 
 const f = "```";
 const read = (md: string) => {
@@ -85,5 +87,74 @@ describe("assert written as a call", () => {
   it("a name that starts with assert is not one", () => {
     const { exp } = read(`# x\n\n${f}python\nassertions = [1]\nprint(assertions)\n${f}\n`);
     expect(exp.actual.kind).not.toBe("exception");
+  });
+});
+
+describe("a value commented on its own line under a print", () => {
+  it("is what the print showed", () => {
+    const a = annotate(
+      "import statistics\nprint(statistics.mode([1, 1, 2]))\n# 1\nprint(statistics.quantiles([1, 2, 3, 4], n=2))\n# [2.5]\n# (on every run)\n",
+      "python",
+    );
+    expect(a.checks.map((c) => c.value)).toEqual(["1", "[2.5]"]);
+    expect(a.code).toContain("print(statistics.mode([1, 1, 2]))");
+  });
+
+  it("a prose comment, or one under a statement that prints nothing, is not", () => {
+    const a = annotate("x = [3, 1]\n# 2\nprint(sorted(x))\n# sorted copy here\n", "python");
+    expect(a.checks).toEqual([]);
+  });
+});
+
+describe("`// unexpected: …` under the statement", () => {
+  it("is the claim, flagged as wrong", () => {
+    const a = annotate(
+      "const p = require('argz')\nconsole.log(p.parse('--a-b.c'));\n\n// unexpected: { 'a-b': { c: true } }\n",
+      "javascript",
+    );
+    expect(a.checks.map((c) => [c.role, c.value, c.flagged])).toEqual([
+      ["actual", "{ 'a-b': { c: true } }", true],
+    ]);
+  });
+});
+
+describe("a function body pasted as the snippet", () => {
+  it("`return x; // value` at the top level echoes x", () => {
+    const { program, exp } = read(
+      "# wrong day\n\ncode:\n\nlet out=luxonish('01.02.2020','YYYY-MM-DD').toISO();\nreturn out;// 2001-02-20\n",
+    );
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["2001-02-20"] });
+    expect(program?.files[program.entry]).toContain("_echo(out);");
+  });
+
+  it("a return inside a function is left alone", () => {
+    const a = annotate("function f() {\nreturn 2; // 2\n}\nf();", "javascript");
+    expect(a.code).toContain("return 2; // 2");
+    expect(a.code).not.toContain("_echo(2)");
+  });
+});
+
+describe("a Windows shell's `>` prompt running a script", () => {
+  it("is a shell session with one run per prompt", () => {
+    const runs = parseShellSession(
+      "> python tool.py --name=\"a b\"\nNamespace(name='a b')\n> python tool.py --bad\nusage: tool.py [-h]\n",
+    );
+    expect(runs.map((r) => [r.script?.file, r.script?.args, r.output])).toEqual([
+      ["tool.py", ["--name=a b"], ["Namespace(name='a b')"]],
+      ["tool.py", ["--bad"], ["usage: tool.py [-h]"]],
+    ]);
+  });
+
+  it("the run the report calls wrong is the claim, read with its arguments", () => {
+    const { exp } = read(
+      `# option swallowed\n\n${f}python\nimport argparse\np = argparse.ArgumentParser()\np.add_argument("rest", nargs="*")\nprint(p.parse_args())\n${f}\n\nWhat happens:\n${f}\n> python tool.py --zz="x y"\nNamespace(rest=['--zz=x y'])\n${f}\n`,
+    );
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["Namespace(rest=['--zz=x y'])"] });
+    expect(exp.invocation).toEqual({ file: "tool.py", args: ["--zz=x y"] });
+  });
+
+  it("Node's REPL prompt is still a REPL", () => {
+    const { report } = read(`# r\n\n${f}\n> [1, 2].at(-1)\n2\n${f}\n`);
+    expect(report.blocks[0]!.kind).toBe("node-transcript");
   });
 });
