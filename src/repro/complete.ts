@@ -52,6 +52,8 @@ function echoNote(blocks: ReportBlock[]): string {
       ...new Set(b.checks.filter((c) => c.kind === "output").map((c) => `${c.line}\u0000${c.code}`)),
     ])
     .map((k) => k.slice(k.indexOf("\u0000") + 1));
+  if (lines.length === 0)
+    return "printed the value of the expression the report quotes, as a REPL would echo it";
   return `printed the value of ${lines.length === 1 ? `\`${lines[0]}\`` : `${lines.length} annotated lines`}, which the report annotates with a comment (as a REPL would echo it)`;
 }
 

@@ -70,6 +70,9 @@ export function codeLine(line: string): string | null {
   if (/^from\s+[\w.]+\s+import\s+[\w, ()*]+$/.test(body) || /^import\s+[\w.]+(?:\s+as\s+\w+)?$/.test(body))
     return l;
   if (l.trim() !== body && /^[A-Za-z_$][\w$]*(\.[\w$]+)+$/.test(body)) return l;
+  // A documentation signature (`_.chunk(array, [size=1])`, optional parameters in brackets with their
+  // defaults), quoted to say which function: not a call to run.
+  if (/\([^()]*\[\s*[A-Za-z_$][\w$]*\s*=[^\]]*\][^()]*\)/.test(body)) return null;
   const s = shape(body);
   if (hasProseRun(s)) return null;
   if (/[.!?]$/.test(s) && !/\)\s*[.!?]$/.test(s) && !/^\./.test(s)) return null;

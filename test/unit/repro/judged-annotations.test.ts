@@ -158,3 +158,17 @@ describe("a Windows shell's `>` prompt running a script", () => {
     expect(report.blocks[0]!.kind).toBe("node-transcript");
   });
 });
+
+describe("labelled lines with an unquoted array, and a documentation signature", () => {
+  it("`result:` / `expect:` before a bare array are the claim and the expected value", () => {
+    const { exp, program } = read(
+      "# pairs wrong\n\n_.pairUp(list, [n=2])\n\n_.pairUp([ 'a', 'b', 'c', 'd' ],2)\n\nresult:  [['a', 'b', 'c', 'd']]\n\nexpect:  [['a', 'b'], ['c', 'd']]\n",
+    );
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["[['a', 'b', 'c', 'd']]"] });
+    expect(exp.expectedOutput).toEqual(["[['a', 'b'], ['c', 'd']]"]);
+    const code = program?.files[program.entry] ?? "";
+    expect(code).toContain("_echo(_.pairUp([ 'a', 'b', 'c', 'd' ],2));");
+    // The signature names the function; it is not run.
+    expect(code).not.toContain("[n=2]");
+  });
+});
