@@ -107,6 +107,14 @@ export interface PlainCode {
   firstLine: number;
 }
 
+/** A line that reads as a printed value: one token with a digit or a sign in it, or a bracketed/quoted literal. */
+function printedValueLine(line: string): boolean {
+  const t = line.trim();
+  if (t === "" || t.length > 160) return false;
+  if (/^(?:\[.*\]|\{.*\}|\(.*\)|'.*'|".*")$/.test(t)) return true;
+  return /^\S{1,80}$/.test(t) && /[\d/+\-*.<>=]/.test(t) && !/[.!?:]$/.test(t);
+}
+
 /** Runs of code lines in a paragraph's raw text (a bare identifier before a `.call(...)` line included). */
 export function plainCodeRuns(raw: string): PlainCode[] {
   const lines = raw.replace(/\r\n/g, "\n").split("\n");
@@ -124,6 +132,15 @@ export function plainCodeRuns(raw: string): PlainCode[] {
     if (c === null && /^\s*[A-Za-z_$][\w$]*\s*$/.test(line) && /^\s*\./.test(lines[i + 1] ?? "")) c = line;
     // `=> [3, 6, 9]` under a statement: what it gave, kept with it as its annotation.
     if (c === null && current.length > 0 && RESULT_LINE.test(line)) c = line;
+    // `print(Fraction(2.01))` then `2/1` on the next line: what the print showed (a session pasted without
+    // prompts), kept as the statement's result.
+    if (
+      c === null &&
+      current.length > 0 &&
+      /^\s*(?:print|console\.log)\s*\(.*\)\s*;?\s*$/.test(current[current.length - 1]!) &&
+      printedValueLine(line)
+    )
+      c = `=> ${line.trim()}`;
     if (c !== null) {
       if (current.length === 0) start = i;
       current.push(c);

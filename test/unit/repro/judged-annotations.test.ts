@@ -172,3 +172,18 @@ describe("labelled lines with an unquoted array, and a documentation signature",
     expect(code).not.toContain("[n=2]");
   });
 });
+
+describe("unfenced prints, each followed by the value it showed", () => {
+  it("each value is its print's result", () => {
+    const { exp, program } = read(
+      "# wrong ratios\n\nThese come back wrong.\nprint(Ratio(1.1))\n1/1\nprint(Ratio(1.3))\n13/10\n\nThat is all.\n",
+    );
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["1/1", "13/10"] });
+    expect(program?.files[program.entry]).toContain("print(Ratio(1.3))");
+  });
+
+  it("a sentence after a print is not its value", () => {
+    const { exp } = read("# x\n\nprint(Ratio(1.1))\nThis prints nothing useful.\n");
+    expect(exp.actual.output).toEqual([]);
+  });
+});
