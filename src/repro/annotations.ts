@@ -428,7 +428,9 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
               !open &&
               i === last.line - 1 + last.span &&
               printsItself(last.code.trim(), flavour) &&
-              looksLikeValue(comment)
+              looksLikeValue(comment) &&
+              // `// {` opening a pasted object over several comment lines is not a value by itself.
+              balanced(comment.trim())
             ? { role: "actual" as const, kind: "output" as const, value: comment.trim(), flagged: false }
             : null;
       if (a && last) {

@@ -103,6 +103,9 @@ describe("a value commented on its own line under a print", () => {
   it("a prose comment, or one under a statement that prints nothing, is not", () => {
     const a = annotate("x = [3, 1]\n# 2\nprint(sorted(x))\n# sorted copy here\n", "python");
     expect(a.checks).toEqual([]);
+    // The first line of an object printed over several comment lines is no value of its own.
+    const js = annotate('console.log(JSON.stringify(o, null, 2));\n// {\n//   "a": 1\n// }\n', "javascript");
+    expect(js.checks).toEqual([]);
   });
 });
 
