@@ -190,3 +190,14 @@ describe("unfenced prints, each followed by the value it showed", () => {
     expect(exp.actual.output).toEqual([]);
   });
 });
+
+describe("a package.json line after a 'Version :' label", () => {
+  it("pins the package it names", async () => {
+    const { findVersionMentions } = await import("../../../src/repro/versions.ts");
+    expect(findVersionMentions('Version : "left-pad": "^1.3.0",\n')).toEqual([
+      { name: "left-pad", version: "1.3.0", style: "listing" },
+    ]);
+    // A bare "version: 1.2.3" names no package.
+    expect(findVersionMentions("version: 1.2.3\n")).toEqual([]);
+  });
+});
