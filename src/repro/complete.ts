@@ -584,6 +584,20 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
   }
   if (main.length > 1)
     completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
+  // Blocks that each declare the same `const`/`let` (one snippet shown twice with another input): each runs
+  // in its own block scope, as the reader runs them one after the other, instead of a redeclaration error.
+  const declared = parts.map(
+    (p) => new Set([...p.matchAll(/^[ \t]*(?:const|let|class)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)),
+  );
+  const clash = declared.some((names, i) =>
+    declared.some((other, j) => j > i && [...names].some((n) => other.has(n))),
+  );
+  if (clash && !parts.some((p) => /^[ \t]*(?:import|export)\s/m.test(p))) {
+    for (let i = 0; i < parts.length; i++) parts[i] = `{\n${parts[i]}\n}`;
+    completions.push(
+      "ran each block in its own scope (they declare the same names: one snippet shown with different inputs)",
+    );
+  }
   let code = `${parts.join("\n\n").trim()}\n`;
   // A library used as a browser page's global (`self.math.parser()`, `window._.map(…)`) is the object its
   // import gives: read as the bare name, which gets its import below.

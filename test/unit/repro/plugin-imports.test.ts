@@ -1,7 +1,7 @@
 /**
  * Missing imports of APIs that only a plugin adds (issue 12, rp12b round): `moment.tz(…)` is moment-timezone's,
- * `dayjs.tz(…)` / `.tz()` / `dayjs.utc(…)` need dayjs's utc and timezone plugins extended. Reports written for
- * these tests.
+ * `dayjs.tz(…)` / `.tz()` / `dayjs.utc(…)` need dayjs's utc and timezone plugins extended; and blocks combined
+ * into one program that declare the same names. Reports written for these tests.
  */
 import { describe, expect, it } from "vitest";
 import { completeProgram } from "../../../src/repro/complete.ts";
@@ -49,5 +49,22 @@ describe("time-zone APIs a plugin adds", () => {
     expect(program(`# m\n\n${f}js\nconsole.log(moment("2021-01-02").format());\n${f}\n`).code).toContain(
       'require("moment");',
     );
+  });
+});
+
+describe("blocks that declare the same names", () => {
+  it("each runs in its own scope instead of a redeclaration error", () => {
+    const { code } = program(
+      `# dates\n\n${f}\n    const when = new Date('2020-01-05')\n    console.log(dayjs(when).format('d'))\n${f}\n\nprints \`0\`, while\n\n${f}\n    const when = new Date('2020-01-04')\n    console.log(dayjs(when).format('d'))\n${f}\n\nprints \`6\`\n`,
+    );
+    expect(code.match(/^\{$/gm)).toHaveLength(2);
+    expect(() => new Function(code.replace(/^.*require\(.*$/gm, ""))).not.toThrow();
+  });
+
+  it("blocks with distinct names are combined as before", () => {
+    const { code } = program(
+      `# x\n\n${f}js\nconst a = dayjs('2020-01-05')\n${f}\n\n${f}js\nconst b = a.format('d')\nconsole.log(b)\n${f}\n`,
+    );
+    expect(code).not.toMatch(/^\{$/m);
   });
 });
