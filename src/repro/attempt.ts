@@ -201,6 +201,8 @@ function missingApi(run: ExecutedRun): string | null {
   if (!ex) return null;
   if (
     (ex.type === "TypeError" && /^[\w$.]+ is not a (?:function|constructor)\b/.test(ex.message)) ||
+    // A release that keeps the name only to say it is gone (js-yaml 4: `Function yaml.safeLoad is removed`).
+    /^Function [\w$.]+ (?:is|was|has been) removed\b/.test(ex.message) ||
     /ERR_REQUIRE_ESM/.test(`${ex.type} ${ex.message}`)
   )
     return `${ex.type}: ${ex.message.split("\n")[0]}`;

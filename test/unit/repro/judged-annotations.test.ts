@@ -201,3 +201,27 @@ describe("a package.json line after a 'Version :' label", () => {
     expect(findVersionMentions("version: 1.2.3\n")).toEqual([]);
   });
 });
+
+describe("a run that dies on the report's own typo after printing part of the claim", () => {
+  it("is PARTIAL, not a question about the undefined name", async () => {
+    const { matchRun } = await import("../../../src/repro/match.ts");
+    const reported = {
+      kind: "output" as const,
+      exceptionType: null,
+      exceptionMessage: null,
+      output: ["1-52-2021", "2-52-2021"],
+      source: "",
+    };
+    const died = {
+      exitCode: 1,
+      stoppedBy: null,
+      stdout: "1-52-2021\n",
+      stderr: "ReferenceError: log is not defined\n",
+      exception: { type: "ReferenceError", message: "log is not defined" },
+      durationMs: 5,
+    };
+    expect(matchRun(reported, died).kind).toBe("different-failure");
+    // Nothing of the claim printed: the undefined name is still what the report must give.
+    expect(matchRun(reported, { ...died, stdout: "" }).kind).toBe("needs");
+  });
+});

@@ -81,6 +81,21 @@ describe("a report with no version, on a release that lost the API its code call
     expect(result.versions[0]).toMatchObject({ version: "8.3.0" });
   });
 
+  it("a release that keeps the name only to say it is removed counts as missing it", async () => {
+    const sb = fakeSandbox((req) =>
+      /flaggy-9\./.test(req.input?.dir ?? "")
+        ? {
+            exitCode: 1,
+            stderr:
+              "@@retrace-runtime v18.20.4\nError: Function cli.flag is removed in flaggy 9. Use cli.option instead\n    at Object.<anonymous> (/workspace/reproduction.cjs:2:5)\n",
+          }
+        : { stdout: "=x\n", stderr: "@@retrace-runtime v18.20.4\n" },
+    );
+    const { result } = await runRepro(spec(report), ports(sb));
+    expect(result.verdict).toBe("REPRODUCED");
+    expect(result.versions[0]).toMatchObject({ version: "8.3.0" });
+  });
+
   it("stays with the newest release when no older line runs either", async () => {
     const sb = fakeSandbox(() => notAFunction());
     const installer = new Installer();
