@@ -6,7 +6,7 @@
  * separately: the worst error) and the median wall time per report; then the worst host-side parse time over
  * pathological 65,536-character reports (issue 14: bounded host work); the last line holds the headline.
  *
- *   npm run bench -- repro-real [--split dev|test|all] [--only <id>] [--prefix <p>] [--timeout SECONDS] [--jobs N] [--no-parse]
+ *   npm run bench -- repro-real [--split dev|test|all] [--only <id>[,<id>…]] [--prefix <p>] [--timeout SECONDS] [--jobs N] [--no-parse]
  *   npm run bench -- repro-real --parse-only   (the host parse time of hostile 65,536-character reports alone)
  *
  * Default split: dev. Score "test" only once, at the end. Held-out sets (`hold3-*`, …: reports gathered after the
@@ -63,7 +63,7 @@ const selected = parseOnly
   ? []
   : ids.filter((id) =>
       only
-        ? id === only
+        ? only.split(",").includes(id)
         : prefix !== undefined
           ? id.startsWith(prefix)
           : !HELD_OUT.test(id) && (splitArg === "all" || splitOf(id) === splitArg),

@@ -100,6 +100,15 @@ const ERROR_VALUE =
 const CROSS_MARK = /^(?:❌|✗|✘|✖️?|❎|👎|⛔️?)\s*/u;
 const TICK_MARK = /^(?:✔️?|✅|✓|☑️?|👍)\s*/u;
 
+const REPR_VALUE =
+  /^(?:[A-Z]\w*|[a-z_]\w*(?:\.[A-Za-z_]\w*)+)\((?:\s*(?:[a-z_]\w*=)?(?:'[^'\n]*'|"[^"\n]*"|-?\d[\w.+-]*|True|False|None)\s*(?:,\s*(?:[a-z_]\w*=)?(?:'[^'\n]*'|"[^"\n]*"|-?\d[\w.+-]*|True|False|None)\s*)*)?\)$/;
+/** A remark after a value saying that line behaves as it should (`# Decimal('0.1')  correct`): not the claim. */
+const WORKS_WORDS =
+  /\s*(?:<-+|←|\(|\[)?\s*(?:correct|ok|okay|fine|as expected|works|good|right)\b\s*[)\]!.]*\s*$/i;
+/** `false in 13.15.20 instead of true`, `1 instead of 2`: the value seen, then the one wanted. */
+const INSTEAD_OF =
+  /^(.+?)\s+(?:(?:in|on|with|since|under)\s+(?:version\s+|v)?\d+(?:\.\d+)+\s+)?(?:,\s*)?instead\s+of\s+(.+?)[.;]?$/i;
+
 /** A value that reads like printed output, not a sentence: literals, quoted text, numbers, short tokens. */
 function looksLikeValue(v: string): boolean {
   const s = v.trim();
@@ -110,6 +119,9 @@ function looksLikeValue(v: string): boolean {
   if (/^(true|false|null|undefined|None|True|False|NaN|-?Infinity|nan|inf)$/.test(s)) return true;
   if (ERROR_VALUE.test(s)) return true;
   if (/^Invalid Date$/.test(s)) return true;
+  // A constructor-style repr: `Decimal('5E-7')`, `datetime.date(2020, 1, 1)`, `Fraction(1, 3)` (a capital or a
+  // dotted name, called with literals only), as Python's REPL and Node's inspect print objects.
+  if (REPR_VALUE.test(s)) return true;
   // A single token (no spaces) made of value characters: `01.01.10000`, `2020-08-11T00:00:00Z`, `+0800`.
   return (
     !/\s/.test(s) &&
@@ -125,6 +137,8 @@ export function parseAnnotation(text: string): {
   value: string;
   flagged: boolean;
   sides?: SideValue[];
+  /** The value the comment says should have been shown instead (`false instead of true`). */
+  instead?: string;
 } | null {
   let t = text
     .trim()
@@ -145,6 +159,11 @@ export function parseAnnotation(text: string): {
   if (flag && flag.index > 0) {
     flagged = true;
     t = t.slice(0, flag.index).trim();
+  } else {
+    // `# Decimal('0.000005')  correct`: a line the reporter shows working beside the one that does not.
+    const works = WORKS_WORDS.exec(t);
+    const before = works ? t.slice(0, works.index).replace(/^(?:=+>|->|→)\s*/, "") : "";
+    if (works && before !== "" && balanced(before) && looksLikeValue(before)) return null;
   }
   let role: CheckRole = "actual";
   let explicit = false;
@@ -167,6 +186,13 @@ export function parseAnnotation(text: string): {
     explicit = true;
     t = t.slice(label[0].length).trim();
   }
+  // `// unexpected: { … }`, `# wrong result: 3`: the value the reporter calls wrong.
+  const wrongLabel = /^(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:\s*/i.exec(t);
+  if (wrongLabel && role === "actual") {
+    explicit = true;
+    flagged = true;
+    t = t.slice(wrongLabel[0].length).trim();
+  }
   if (ERROR_VALUE.test(t.replace(/[;,]\s*$/, "")))
     return { role, kind: "error", value: t.replace(/[;,]\s*$/, ""), flagged };
   const err = ERROR_WORDS.exec(t);
@@ -179,6 +205,12 @@ export function parseAnnotation(text: string): {
     return null;
   }
   t = t.replace(/[;,]\s*$/, "").trim();
+  // `false in 13.15.20 instead of true`: the value seen (on the version named), and the one wanted.
+  const instead = INSTEAD_OF.exec(t);
+  if (instead?.[1] && instead[2] && looksLikeValue(instead[1]) && looksLikeValue(instead[2]))
+    return ERROR_VALUE.test(instead[1])
+      ? { role, kind: "error", value: instead[1], flagged: true }
+      : { role, kind: "output", value: instead[1], flagged: true, instead: instead[2] };
   // `false (true is expected)`: a value, then the reporter's remark on it in parentheses.
   const remark = /^(\S.*?)\s+\(([^()]*[A-Za-z]{2,}[^()]*)\)$/.exec(t);
   if (remark?.[1] && looksLikeValue(remark[1]) && /\s/.test(remark[2]!.trim())) {
@@ -273,7 +305,20 @@ function declaredName(code: string, flavour: Flavour): string | null {
 
 /** Lines after which an annotation comment on its own line belongs to the previous statement. */
 const OWN_LINE_PREFIX =
-  /^\s*(?:=+>|->|→|⇒|output\s*:|results?\s*(?::|is\b|was\b)|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
+  /^\s*(?:=+>|->|→|⇒|output\s*:|(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:|results?\s*(?::|is\b|was\b)|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
+
+/** An annotation's check, and the value it says should show instead (`x instead of y`) as an expected one. */
+function pushChecks(
+  checks: Check[],
+  line: number,
+  code: string,
+  a: NonNullable<ReturnType<typeof parseAnnotation>>,
+): void {
+  const { instead, ...check } = a;
+  checks.push({ line, code, ...check });
+  if (instead !== undefined)
+    checks.push({ line, code, role: "expected", kind: "output", value: instead, flagged: false });
+}
 
 /** Find the annotations of a code block and rewrite annotated expressions to echo their value. */
 export function annotate(value: string, language: "python" | "javascript" | "typescript"): Annotated {
@@ -331,6 +376,15 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
     });
     last = null;
   };
+  // The bracket depth before each line (JavaScript): a `return` at depth 0 is the snippet's own last word.
+  const depthBefore: number[] = [];
+  if (flavour === "js") {
+    let depth = 0;
+    for (const l of lines) {
+      depthBefore.push(depth);
+      depth += scanCode(splitComment(l, flavour).code).depth;
+    }
+  }
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const { code, comment } = splitComment(raw, flavour);
@@ -365,7 +419,20 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
     if (codeTrim === "" && comment !== null) {
       // A comment on its own line: an annotation of the statement just above when it says so ("// => 1",
       // "// output: x", "# expected 2").
-      const a = last && OWN_LINE_PREFIX.test(comment) ? parseAnnotation(comment) : null;
+      // Under a statement that prints (`print(f.cache_info())` / `# CacheInfo(hits=0, …)`), a comment that
+      // is only a value is what it printed.
+      const a =
+        last && OWN_LINE_PREFIX.test(comment)
+          ? parseAnnotation(comment)
+          : last &&
+              !open &&
+              i === last.line - 1 + last.span &&
+              printsItself(last.code.trim(), flavour) &&
+              looksLikeValue(comment) &&
+              // `// {` opening a pasted object over several comment lines is not a value by itself.
+              balanced(comment.trim())
+            ? { role: "actual" as const, kind: "output" as const, value: comment.trim(), flagged: false }
+            : null;
       if (a && last) {
         if (!last.echoed && a.role === "actual" && a.kind === "output") {
           const e = echoLine(last.code);
@@ -376,7 +443,7 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
             last.span = 1;
           }
         }
-        checks.push({ line: i + 1, code: last.code.trim(), ...a });
+        pushChecks(checks, i + 1, last.code.trim(), a);
       }
       // A result line written without a comment marker (`==> {…}`) stays in the program as a comment.
       out.push(isCommentLine(raw, flavour) ? raw : `${flavour === "js" ? "//" : "#"} ${raw.trim()}`);
@@ -385,12 +452,21 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
     if (comment !== null && codeTrim !== "" && (indent === 0 || printsItself(codeTrim, flavour))) {
       const a = parseAnnotation(comment) ?? (printsItself(codeTrim, flavour) ? printedValue(comment) : null);
       if (a) {
-        const e = a.kind === "output" ? echoLine(code) : code;
+        // `return formatted; // 2014-12-20` outside any function (a function body pasted as the snippet): the
+        // value it returns is the one annotated.
+        const topReturn =
+          flavour === "js" && depthBefore[i] === 0 ? /^(\s*)return\s+(\S[^;]*?)\s*;?\s*$/.exec(code) : null;
+        const e =
+          a.kind === "output"
+            ? topReturn
+              ? `${topReturn[1]}_echo(${topReturn[2]});`
+              : echoLine(code)
+            : code;
         if (e !== null || a.kind === "error") {
           const rewritten = a.kind === "output" && e !== null ? e : code;
           if (rewritten !== code) usesEcho = true;
           out.push(rewritten === code ? raw : `${rewritten}${flavour === "js" ? " //" : "  #"}${comment}`);
-          checks.push({ line: i + 1, code: codeTrim, ...a });
+          pushChecks(checks, i + 1, codeTrim, a);
           last = null;
           continue;
         }

@@ -191,17 +191,97 @@ function transpileFailure(error: unknown): { detail: string; question: string } 
   };
 }
 
+/**
+ * An error that says the installed release lacks what the report's code calls — `TypeError: cli.option is not a
+ * function` (commander 12 dropped its default instance), `yaml.safeLoad is not a function` (js-yaml 4), `X is
+ * not a constructor`, or `require()` of an ESM-only release — rather than anything about the reported bug.
+ */
+function missingApi(run: ExecutedRun): string | null {
+  const ex = run.exception;
+  if (!ex) return null;
+  if (
+    (ex.type === "TypeError" && /^[\w$.]+ is not a (?:function|constructor)\b/.test(ex.message)) ||
+    // A release that keeps the name only to say it is gone (js-yaml 4: `Function yaml.safeLoad is removed`).
+    /^Function [\w$.]+ (?:is|was|has been) removed\b/.test(ex.message) ||
+    /ERR_REQUIRE_ESM/.test(`${ex.type} ${ex.message}`)
+  )
+    return `${ex.type}: ${ex.message.split("\n")[0]}`;
+  return null;
+}
+
+/** Release lines tried below the newest one, at most. */
+const STEP_BACK_MAJORS = 3;
+
+/**
+ * For a report that names no version: when every run of the newest release stopped on a missing API (and the
+ * report does not claim that error), the newest release of each major line below it is tried in turn, and
+ * the first whose runs get past that error is used. Null when this does not apply or no older line runs.
+ */
+async function olderRelease(
+  ctx: ReproContext,
+  trial: Trial,
+  runs: ExecutedRun[],
+): Promise<{ runs: ExecutedRun[]; versions: PackageVersion[]; line: string; reason: string } | null> {
+  const { program, pins, versions, installed } = trial;
+  if (program.ecosystem !== "npm" || runs.length === 0) return null;
+  const unpinned = pins.filter((p) => p.source === "unpinned");
+  if (unpinned.length !== 1 || pins.length !== 1) return null;
+  const missing = runs.map(missingApi);
+  if (missing.some((m) => m === null)) return null;
+  const claimed = ctx.expectations.actual;
+  if (
+    claimed.kind === "exception" &&
+    (claimed.exceptionType === runs[0]!.exception!.type ||
+      /ERR_REQUIRE_ESM/.test(claimed.exceptionType ?? ""))
+  )
+    return null;
+  const name = unpinned[0]!.name;
+  const newest = versions.find((v) => v.name === name)?.version ?? "";
+  const major = /^(\d+)\./.exec(newest)?.[1];
+  if (!installed || major === undefined) return null;
+  for (let m = Number(major) - 1; m >= Math.max(0, Number(major) - STEP_BACK_MAJORS); m--) {
+    const install = await installPackages(
+      ctx,
+      program,
+      [{ name, version: null, within: String(m) }],
+      "an older release",
+    );
+    const result = install?.result ?? null;
+    if (!result || result.failures.length > 0) continue;
+    const olderVersions = installedVersions(program, [{ name, version: null, source: "unpinned" }], result);
+    const olderRuns = await executeRuns({
+      ports: ctx.ports,
+      jobId: ctx.spec.id,
+      program,
+      files: trial.runnable.files,
+      runnableEntry: trial.runnable.entry,
+      install: result,
+      runs: ctx.spec.runs,
+      label: `${name} ${m}.x`,
+    });
+    if (olderRuns.length === 0 || olderRuns.some((r) => missingApi(r) !== null)) continue;
+    const olderText = describeVersions(olderVersions, program.ecosystem);
+    return {
+      runs: olderRuns,
+      versions: olderVersions,
+      line: `install ${install!.line}`,
+      reason: `The report names no version of \`${name}\`; the newest release that runs here, ${name}@${newest}, no longer has what the report's code calls (\`${missing[0]}\`), so ${olderText}, the newest release where the code runs, was used.`,
+    };
+  }
+  return null;
+}
+
 /** The repeated runs of the reported configuration, their evaluation, and (meanwhile) the latest release. */
 export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageResult> {
   const { ports, spec: job, expectations } = ctx;
-  const { program, pins, versions, installed } = trial;
+  const { program, pins, installed } = trial;
   const { files, entry } = trial.runnable;
   // The latest release is looked up, installed and run while the reported configuration runs.
   const latestPromise =
     ports.compareLatest !== false && pins.some((p) => p.source === "reported")
-      ? latestEntry(ctx, program, pins, versions, files, entry)
+      ? latestEntry(ctx, program, pins, trial.versions, files, entry)
       : Promise.resolve(null);
-  const runs = await executeRuns({
+  let runs = await executeRuns({
     ports,
     jobId: job.id,
     program,
@@ -211,13 +291,31 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
     runs: job.runs,
     label: "reported versions",
   });
-  const matches = runs.map((r) =>
-    matchRun(expectations.actual, r, expectations.expectedOutput, expectations.expectedException),
-  );
-  const fold = foldRuns(matches);
+  const judge = (rs: ExecutedRun[]) =>
+    foldRuns(
+      rs.map((r) =>
+        matchRun(expectations.actual, r, expectations.expectedOutput, expectations.expectedException),
+      ),
+    );
+  let fold = judge(runs);
   const lines = [
     `${job.runs} run(s) of the reported configuration: ${fold.verdict} (${fold.reproducedRuns}/${job.runs}) — ${fold.detail}`,
   ];
+  const stepBackReasons: string[] = [];
+  let versions = trial.versions;
+  // The report names no version and the newest release no longer has what its code calls: the newest
+  // release where the code runs is the one a reader would judge the report on.
+  const older = fold.verdict === "REPRODUCED" ? null : await olderRelease(ctx, trial, runs);
+  if (older) {
+    lines.push(older.line);
+    runs = older.runs;
+    fold = judge(runs);
+    versions = older.versions;
+    stepBackReasons.push(older.reason);
+    lines.push(
+      `${job.runs} run(s) on ${describeVersions(versions, program.ecosystem)}: ${fold.verdict} (${fold.reproducedRuns}/${job.runs}) — ${fold.detail}`,
+    );
+  }
 
   const questions = [...fold.questions];
   const two = ctx.expectations.twoVersions;
@@ -226,11 +324,13 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
       `The report shows the same code with different results on ${two.sides.map((s) => `\`${s.label}\``).join(" and ")}: which one is the wrong behaviour, and which version do you run?`,
     );
   }
-  const reasons: string[] = [];
+  const reasons: string[] = [...stepBackReasons];
   for (const p of pins) {
     if (p.source === "unpinned" && fold.verdict !== "REPRODUCED") {
       questions.push(
-        `Which version of \`${p.name}\` do you use? The report names none, so the latest was used.`,
+        older
+          ? `Which version of \`${p.name}\` do you use? The report names none, so the newest release where its code runs was used.`
+          : `Which version of \`${p.name}\` do you use? The report names none, so the latest was used.`,
       );
     }
   }

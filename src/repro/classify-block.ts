@@ -73,6 +73,8 @@ function looksLikeNodeTranscript(value: string): boolean {
   const lines = value.split("\n");
   const prompts = lines.filter((l) => /^> \S/.test(l));
   if (prompts.length === 0) return false;
+  // `> python bug.py --x` / `> node cli.js`: a Windows shell's prompt running a script, not Node's REPL.
+  if (prompts.every((l) => /^>\s*(?:python|pypy|node)[\w.]*\s+\S+\.(?:py|[cm]?js)\b/.test(l))) return false;
   // A markdown quote or a shell redirect also starts with "> ": require JavaScript after the prompt.
   return prompts.some((l) => /[.()=;'"`[\]]/.test(l)) && !/^>>> /m.test(value);
 }
@@ -132,7 +134,12 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
   if (JS_STACK_FRAME.test(value) && JS_ERROR_LINE.test(value))
     return { kind: "error-output", language: "javascript" };
   if (looksLikeVersionListing(value)) return { kind: "versions", language: "text" };
-  if (language === "shell" || /^\$ \S/m.test(value)) return { kind: "shell", language: "shell" };
+  if (
+    language === "shell" ||
+    /^\$ \S/m.test(value) ||
+    /^(?:[\w:\\.-]*)>\s*(?:python|pypy|node)[\w.]*\s+\S+\.(?:py|[cm]?js)\b/m.test(value)
+  )
+    return { kind: "shell", language: "shell" };
   if (language === "python" || language === "javascript" || language === "typescript") {
     // A labelled block holding only an error line ("TypeError: x is not a function") is output, not code.
     if (/^\s*(Uncaught )?[A-Z][\w.]*(Error|Exception)(: .*)?\s*$/.test(value.trim())) {

@@ -47,7 +47,13 @@ export interface Program {
 const RUNNABLE = new Set(["code", "python-transcript", "node-transcript"]);
 
 function echoNote(blocks: ReportBlock[]): string {
-  const lines = blocks.flatMap((b) => b.checks.filter((c) => c.kind === "output").map((c) => c.code));
+  const lines = blocks
+    .flatMap((b) => [
+      ...new Set(b.checks.filter((c) => c.kind === "output").map((c) => `${c.line}\u0000${c.code}`)),
+    ])
+    .map((k) => k.slice(k.indexOf("\u0000") + 1));
+  if (lines.length === 0)
+    return "printed the value of the expression the report quotes, as a REPL would echo it";
   return `printed the value of ${lines.length === 1 ? `\`${lines[0]}\`` : `${lines.length} annotated lines`}, which the report annotates with a comment (as a REPL would echo it)`;
 }
 
@@ -578,6 +584,20 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
   }
   if (main.length > 1)
     completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
+  // Blocks that each declare the same `const`/`let` (one snippet shown twice with another input): each runs
+  // in its own block scope, as the reader runs them one after the other, instead of a redeclaration error.
+  const declared = parts.map(
+    (p) => new Set([...p.matchAll(/^[ \t]*(?:const|let|class)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)),
+  );
+  const clash = declared.some((names, i) =>
+    declared.some((other, j) => j > i && [...names].some((n) => other.has(n))),
+  );
+  if (clash && !parts.some((p) => /^[ \t]*(?:import|export)\s/m.test(p))) {
+    for (let i = 0; i < parts.length; i++) parts[i] = `{\n${parts[i]}\n}`;
+    completions.push(
+      "ran each block in its own scope (they declare the same names: one snippet shown with different inputs)",
+    );
+  }
   let code = `${parts.join("\n\n").trim()}\n`;
   // A library used as a browser page's global (`self.math.parser()`, `window._.map(…)`) is the object its
   // import gives: read as the bare name, which gets its import below.
@@ -714,6 +734,28 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
           ? `import { ${free.join(", ")} } from "${pkg}";`
           : `const { ${free.join(", ")} } = require("${pkg}");`,
       );
+  }
+  // Time-zone APIs that only a plugin adds, called on a library the completion imports: `moment.tz(…)` is
+  // moment-timezone's (which exports moment itself), `dayjs.tz(…)` / `.tz()` / `dayjs.utc(…)` need dayjs's
+  // utc and timezone plugins extended (what a reader sets up, as the dayjs docs do, before the snippet runs).
+  const momentAt = add.findIndex((l) => /^(?:const moment = require|import moment from)\b/.test(l));
+  if (momentAt >= 0 && /(?<![\w$.])moment\.tz\s*[.(]/.test(scan))
+    add[momentAt] = add[momentAt]!.replace(/(["'])moment\1/, '"moment-timezone"');
+  const dayjsAt = add.findIndex((l) => /^(?:const dayjs = require|import dayjs from)\b/.test(l));
+  if (dayjsAt >= 0 && !/\.extend\s*\(/.test(scan)) {
+    const plugins = [
+      ...(/(?<![\w$.])dayjs\.(?:utc|tz)\b|\.(?:tz|utc)\(/.test(scan) ? ["utc"] : []),
+      ...(/(?<![\w$.])dayjs\.tz\b|\.tz\(/.test(scan) ? ["timezone"] : []),
+    ];
+    add.splice(
+      dayjsAt + 1,
+      0,
+      ...plugins.map((p) =>
+        format === "esm"
+          ? `import ${p} from "dayjs/plugin/${p}.js"; dayjs.extend(${p});`
+          : `const ${p} = require("dayjs/plugin/${p}"); dayjs.extend(${p});`,
+      ),
+    );
   }
   if (add.length > 0) {
     code = `${add.join("\n")}\n${code}`;

@@ -70,6 +70,9 @@ export function codeLine(line: string): string | null {
   if (/^from\s+[\w.]+\s+import\s+[\w, ()*]+$/.test(body) || /^import\s+[\w.]+(?:\s+as\s+\w+)?$/.test(body))
     return l;
   if (l.trim() !== body && /^[A-Za-z_$][\w$]*(\.[\w$]+)+$/.test(body)) return l;
+  // A documentation signature (`_.chunk(array, [size=1])`, optional parameters in brackets with their
+  // defaults), quoted to say which function: not a call to run.
+  if (/\([^()]*\[\s*[A-Za-z_$][\w$]*\s*=[^\]]*\][^()]*\)/.test(body)) return null;
   const s = shape(body);
   if (hasProseRun(s)) return null;
   if (/[.!?]$/.test(s) && !/\)\s*[.!?]$/.test(s) && !/^\./.test(s)) return null;
@@ -77,6 +80,8 @@ export function codeLine(line: string): string | null {
   if (/^\.\s*[\w$]+\s*\(/.test(s)) return l;
   if (/[\w$)\]]\(\)/.test(s) && /^[\w$.[\]"'()=\s!+*/%<>&|?:,;{}-]+$/.test(s)) return l;
   if (/^(?:var|let|const)\s+[\w${[]/.test(s)) return l;
+  // `return formatted;` (a function's body pasted as the snippet): code, by its semicolon.
+  if (/^return\s+[\w$][\w$.[\]()'"]*;$/.test(s)) return l;
   if (/^[\w$.]+\s*=(?!=)\s*\S/.test(s) && /[()[\]{}"']|\d/.test(s)) return l;
   if (/\{$/.test(s) && /^(if|for|while|function|else|try|def|class)\b/.test(s)) return l;
   return null;
@@ -102,6 +107,14 @@ export interface PlainCode {
   firstLine: number;
 }
 
+/** A line that reads as a printed value: one token with a digit or a sign in it, or a bracketed/quoted literal. */
+function printedValueLine(line: string): boolean {
+  const t = line.trim();
+  if (t === "" || t.length > 160) return false;
+  if (/^(?:\[.*\]|\{.*\}|\(.*\)|'.*'|".*")$/.test(t)) return true;
+  return /^\S{1,80}$/.test(t) && /[\d/+\-*.<>=]/.test(t) && !/[.!?:]$/.test(t);
+}
+
 /** Runs of code lines in a paragraph's raw text (a bare identifier before a `.call(...)` line included). */
 export function plainCodeRuns(raw: string): PlainCode[] {
   const lines = raw.replace(/\r\n/g, "\n").split("\n");
@@ -119,6 +132,15 @@ export function plainCodeRuns(raw: string): PlainCode[] {
     if (c === null && /^\s*[A-Za-z_$][\w$]*\s*$/.test(line) && /^\s*\./.test(lines[i + 1] ?? "")) c = line;
     // `=> [3, 6, 9]` under a statement: what it gave, kept with it as its annotation.
     if (c === null && current.length > 0 && RESULT_LINE.test(line)) c = line;
+    // `print(Fraction(2.01))` then `2/1` on the next line: what the print showed (a session pasted without
+    // prompts), kept as the statement's result.
+    if (
+      c === null &&
+      current.length > 0 &&
+      /^\s*(?:print|console\.log)\s*\(.*\)\s*;?\s*$/.test(current[current.length - 1]!) &&
+      printedValueLine(line)
+    )
+      c = `=> ${line.trim()}`;
     if (c !== null) {
       if (current.length === 0) start = i;
       current.push(c);

@@ -262,7 +262,8 @@ export function firstOwnAssertion(report: ParsedReport): string | null {
   for (const b of programBlocks(report)) {
     const code = b.value;
     if (b.language === "python") {
-      const m = /^[ \t]*(assert\s[^\n]+|self\.assert\w*\([^\n]*)/m.exec(code);
+      // `assert x == y` and `assert(x == y)` (a call's parentheses around the condition) alike.
+      const m = /^[ \t]*(assert[\s(][^\n]+|self\.assert\w*\([^\n]*)/m.exec(code);
       if (m?.[1]) return m[1].trim();
       continue;
     }

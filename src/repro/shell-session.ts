@@ -43,8 +43,9 @@ const START =
 
 /** `$ python3.11 issue.py`, `$ node cli.js --flag x`: an interpreter running a script file. */
 const SCRIPT_START =
-  /^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s+(?:((?:python|pypy)[\d.]*|node(?:js)?)\s+|(?=\.\/))((?:\.\/)?(?:[\w.-]+\/)*[\w.-]+\.(?:py|[cm]?js))(?:\s+([^|><;&]*))?\s*$/;
-const PROMPT = /^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s/;
+  /^\s*(?:[\w@.~:/\\[\]-]*\s*)?(?:[$%]|>(?=\s*(?:python|pypy|node)))\s+(?:((?:python|pypy)[\d.]*|node(?:js)?)\s+|(?=\.\/))((?:\.\/)?(?:[\w.-]+\/)*[\w.-]+\.(?:py|[cm]?js))(?:\s+([^|><;&]*))?\s*$/;
+// `$ `, `% `, and `> ` / `C:\\src> ` (cmd.exe, PowerShell) when an interpreter follows.
+const PROMPT = /^\s*(?:[\w@.~:/\\[\]-]*\s*)?(?:[$%]\s|>\s*(?:python|pypy|node)[\w.]*\s)/;
 
 function errorStart(runtime: "python" | "node", l: string): boolean {
   return runtime === "python"

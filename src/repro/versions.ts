@@ -117,9 +117,10 @@ export function findVersionMentions(text: string): VersionMention[] {
   for (const line of text.split("\n")) {
     const m = PIP_LIST_LINE.exec(line.trim());
     if (m?.[1] && m[2]) add(m[1], m[2], "listing");
-    // "- semver: 7.5.0", `"lodash": "^4.13.1"` (environment lists, package.json): the version the range names.
+    // "- semver: 7.5.0", `"lodash": "^4.13.1"` (environment lists, package.json; after a "Version :" label too):
+    // the version the range names.
     const kv =
-      /^[\s*-]*"?((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)"?\s*:\s*"?[\^~=v]*(\d+\.\d+(?:\.\d+)?(?:-[\w.]+)?)"?,?\s*$/.exec(
+      /^[\s*-]*(?:[Vv]ersion\s*:\s*)?"?((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)"?\s*:\s*"?[\^~=v]*(\d+\.\d+(?:\.\d+)?(?:-[\w.]+)?)"?,?\s*$/.exec(
         line,
       );
     if (kv?.[1] && kv[2]) add(kv[1], kv[2], "listing");
