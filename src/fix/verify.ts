@@ -21,8 +21,10 @@ import {
   assertBaseHasFailure,
   assertBaseRunReadable,
   assertBaseRunReported,
+  assertNotOutOfMemory,
   assertSetupRan,
   assertTestsCouldRun,
+  memoryLimitError,
   setupFailedForEnvironment,
 } from "./unreadable-run.ts";
 import { filterCommand } from "./test-runner/filter.ts";
@@ -566,6 +568,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       narrowed &&
       only &&
       (ran.stoppedBy === "timeout" ||
+        ran.stoppedBy === "memory_limit" ||
         ran.setupFailed !== undefined ||
         // (a test the narrowed run reports as skipped was filtered out by the runner, not run)
         only.every((id) => ran.tests.some((t) => t.id === id && t.outcome !== "skipped")))
@@ -585,6 +588,8 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
             })
           : ran;
     checkSignal(signal);
+    // Killed for the sandbox's memory limit: the sandbox's size, never evidence about the code (any phase).
+    assertNotOutOfMemory(command, result, phase);
     // A build of the patched tree that failed for the machine's reasons is no verdict (one the patch broke is).
     if (phase === "patched") assertSetupRan(command, result, "patched");
     const timed =
@@ -619,6 +624,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       limits: raised,
     });
     checkSignal(signal);
+    assertNotOutOfMemory(command, again, "patched");
     const withOnly = first.only ? { ...again, only: first.only } : again;
     if (again.stoppedBy !== "timeout") {
       patchedLimits = raised;
@@ -1113,6 +1119,9 @@ async function runAntiGaming(
       ...(limits ? { limits } : {}),
     });
     checkSignal(options.signal);
+    // Out of memory is the sandbox's size, not gaming and not its absence: no verdict (assertNotOutOfMemory).
+    if (result.stoppedBy === "memory_limit")
+      throw memoryLimitError(command.command, result.memoryMb, "anti-gaming");
     const setupFailed = command.setup
       ? new RegExp(`^${setupFailedMarker(nonce)} (\\d+)$`, "m").exec(result.stderr)
       : null;
@@ -1186,7 +1195,7 @@ async function runAntiGaming(
   };
 
   let first = await bounded();
-  // Stopped for another reason (memory, output) it is no evidence either way, and VERIFIED needs its checks: made
+  // Stopped for another reason (output; memory is an error at once, in `once`) it is no evidence either way, and VERIFIED needs its checks: made
   // once more, and stopped again with nothing found it is an infrastructure error, never a verdict. (hold5, at
   // load 30 on 2 cores: a stopped anti-gaming run let a runner-dependent patch through as VERIFIED with a note.)
   if (!("unsupported" in first) && first.stoppedBy !== null && first.stoppedBy !== "timeout") {

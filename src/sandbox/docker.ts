@@ -95,15 +95,20 @@ export class DockerSandbox implements Sandbox {
         await this.copyIn(container, packInput(input, stdinFile), input.remove, limits, request.signal);
       }
       const outcome = await this.execCommand(container, request, limits);
+      // A run that failed may have failed for the memory limit: the kernel's OOM killer picks the largest process,
+      // often a runner's worker or a build under a shell, and the command then ends with its own exit code. The
+      // memory cgroup's counter says; read beside the collection, so it costs no time on the run's path.
+      const oom =
+        outcome.stoppedBy === "killed" || (outcome.stoppedBy === null && outcome.exitCode !== 0)
+          ? this.oomKilled(container)
+          : Promise.resolve(false);
       let files: Record<string, Uint8Array> = {};
       let tooLarge: string[] = [];
       if (outcome.stoppedBy === null && request.collect && request.collect.length > 0) {
         ({ files, tooLarge } = await this.collect(container, request.collect, limits));
       }
       let stoppedBy = outcome.stoppedBy;
-      if ((stoppedBy === null && outcome.signal === "SIGKILL") || stoppedBy === "killed") {
-        if (await this.oomKilled(container)) stoppedBy = "memory_limit";
-      }
+      if (await oom) stoppedBy = "memory_limit";
       return {
         exitCode: outcome.exitCode,
         signal: outcome.signal,
@@ -115,6 +120,7 @@ export class DockerSandbox implements Sandbox {
         files,
         ...(tooLarge.length > 0 ? { collectTooLarge: tooLarge } : {}),
         stoppedBy,
+        memoryMb: limits.memoryMb,
       };
     } finally {
       await this.destroy(container);

@@ -104,6 +104,8 @@ export interface SandboxRunResult {
   collectTooLarge?: string[];
   /** Set when the sandbox stopped the run; null when the command ended on its own. */
   stoppedBy: StopReason | null;
+  /** The memory limit the run had, in MiB (what `memory_limit` refers to), when the driver knows it. */
+  memoryMb?: number;
 }
 
 export interface Sandbox {
