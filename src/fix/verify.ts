@@ -435,6 +435,15 @@ function checkSignal(signal: AbortSignal | undefined): void {
 
 /** Verifies `patch` against the workspace. Throws only for usage errors, infrastructure failures and cancellation. */
 export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput> {
+  try {
+    return await verifyPatchRuns(options);
+  } finally {
+    // Containers made ready for runs that were not made (a rejection, a blocked patch, an error): removed.
+    await options.sandbox.release?.(options.jobId);
+  }
+}
+
+async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
   const runs = options.runs ?? 2;
   if (!Number.isInteger(runs) || runs < 1 || runs > 10) {
     throw new RangeError(`runs must be an integer from 1 to 10, got ${runs}`);
@@ -663,6 +672,26 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       base.push(r);
       return r;
     };
+    // The runs after the first need its failing tests, not its end: their containers are made ready while it
+    // runs (created, started, the checkout and its dependencies copied in; nothing runs in them), so the
+    // second phase starts with its runs' commands. The patch itself is copied only by the run that takes one,
+    // after the gate's second pass: a blocked patch is still never executed.
+    const prepare = (phase: "base" | "patched", count: number) => {
+      const dirs = dirsOf(phase);
+      const limits = limitsOf(phase);
+      if (count > 0)
+        options.sandbox.prepare?.(
+          {
+            jobId: options.jobId,
+            input: { dir: options.workspace.root, ...(dirs.length > 0 ? { extraDirs: dirs } : {}) },
+            ...(limits ? { limits } : {}),
+          },
+          count,
+        );
+    };
+    // (The first base run takes the first of them: made the same way, one run's time either way.)
+    prepare("base", runs);
+    prepare("patched", runs + (options.antiGaming !== false ? 1 : 0));
     const first = await baseRun(1);
     assertBaseHasFailure(command, first);
     if (first.complete && runs >= 2) {

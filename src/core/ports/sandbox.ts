@@ -108,6 +108,24 @@ export interface SandboxRunResult {
   memoryMb?: number;
 }
 
+/** The shape of runs to make ready ahead of time: their job, image, limits and the input tree every one of them starts from. */
+export interface SandboxPrepareRequest {
+  jobId: string;
+  /** The tree each run starts from (`dir` and `extraDirs`; a run's own `files` and `remove` come on top of it). */
+  input: Pick<SandboxInput, "dir" | "extraDirs">;
+  limits?: Partial<SandboxLimits>;
+  image?: string;
+}
+
 export interface Sandbox {
   run(request: SandboxRunRequest): Promise<SandboxRunResult>;
+  /**
+   * Optional: make up to `count` runs of this shape ready while other work goes on (an environment made and the
+   * input tree copied in; no command runs). A later `run` whose job, image, container limits, `dir` and
+   * `extraDirs` are the same takes one and copies only its own `files` and `remove`; any other run is made as
+   * usual. What is made ready and not taken is removed by `release`.
+   */
+  prepare?(request: SandboxPrepareRequest, count: number): void;
+  /** Optional: removes what `prepare` made for `jobId` and no run took. */
+  release?(jobId: string): Promise<void>;
 }
