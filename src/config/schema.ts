@@ -55,7 +55,7 @@ export const SandboxLimitsConfig = z
       .describe("Size of the /workspace tmpfs, in MiB."),
   })
   .describe(
-    "Overrides of the sandbox driver's default limits; unset fields keep the driver's defaults (60 s, 1024 MiB, 1 core, 256 pids for a reproduction's runs; 10 min, 2048 MiB, 2 cores, 512 pids for each run of the test suite in verify and fix jobs). Each is lowered to the host's maximum (the operator's RETRACE_SANDBOX_MAX_LIMITS; by default 20 min, 4096 MiB memory, 1024 pids, 4096 MiB workspace — docs/security.md).",
+    "Overrides of the sandbox driver's default limits; unset fields keep the driver's defaults (60 s, 1024 MiB, 1 core, 256 pids for a reproduction's runs; 10 min, half the host's memory within 2048-8192 MiB (a CI runner's), 2 cores, 512 pids for each run of the test suite in verify and fix jobs). Each is lowered to the host's maximum (the operator's RETRACE_SANDBOX_MAX_LIMITS; by default 20 min, three quarters of the host's memory and at least 4096 MiB, 1024 pids, 4096 MiB workspace — docs/security.md).",
   );
 
 export const SandboxConfig = z

@@ -23,6 +23,7 @@ import { gamingClassOf } from "./feedback.ts";
 import {
   assertBaseRunReadable,
   assertBaseRunReported,
+  assertNotOutOfMemory,
   assertSetupRan,
   assertTestsCouldRun,
 } from "./unreadable-run.ts";
@@ -168,6 +169,7 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
       }
       // Reruns of the unchanged base (flaky triage): one that never reached the tests is no evidence either way.
       const r = await run(cmd, signal);
+      assertNotOutOfMemory(cmd, r, "triage");
       assertSetupRan(cmd, r, "base");
       await assertTestsCouldRun(cmd, r, input.workspace);
       return summarize(r, await repoFiles());

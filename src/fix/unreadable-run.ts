@@ -93,6 +93,32 @@ function lastLines(output: string, n = 3): string {
 }
 
 /**
+ * Throws when the sandbox's memory limit ended `run` (the kernel's OOM killer fired in its container: exit 137 or
+ * the engine's OOMKilled). In any run — base, patched, anti-gaming, triage — that is the sandbox's size, not a
+ * finding about the code: a repository's CI runner has more (GitHub's hosted runners: 7-16 GB), so it is an
+ * infrastructure error that names the limit and how to raise it, never a REJECTED or "not fixed" verdict.
+ * (A patch that allocates without end is then an error, not a rejection: no false verdict either way.)
+ */
+export function assertNotOutOfMemory(command: TestCommand, run: TestRunResult, phase: string): void {
+  if (run.stoppedBy !== "memory_limit") return;
+  throw memoryLimitError(command.command, run.memoryMb, phase);
+}
+
+/** The infrastructure error of a run the sandbox's memory limit ended. */
+export function memoryLimitError(
+  command: string,
+  memoryMb: number | undefined,
+  phase: string,
+): InfrastructureError {
+  const limit =
+    memoryMb === undefined ? "the sandbox's memory limit" : `the sandbox's memory limit of ${memoryMb} MiB`;
+  return new InfrastructureError(
+    `${phase === "anti-gaming" ? "an" : "a"} ${phase} run of \`${command}\` was killed for reaching ${limit} (out of memory in the sandbox), so it says nothing about the code: there is no verdict`,
+    `raise the memory of each test run: sandbox.limits.memoryMb in .github/retrace.yml (e.g. memoryMb: ${Math.max(4_096, (memoryMb ?? 2_048) * 2)}), within the host's maximum, which the operator sets with RETRACE_SANDBOX_MAX_LIMITS=memoryMb=N; or narrow the test command`,
+  );
+}
+
+/**
  * Throws when the unchanged base ran but Retrace got no report of it (its reporter file was never written):
  * whatever ended the run, the base then says nothing per test, so no patch could be judged against it — an
  * infrastructure error naming why as far as the output tells, never a REJECTED verdict. The same for a base run
@@ -100,13 +126,12 @@ function lastLines(output: string, n = 3): string {
  * `assertTestsCouldRun` (a missing package has its own message).
  */
 export function assertBaseRunReported(command: TestCommand, run: TestRunResult): void {
-  if (run.stoppedBy === "timeout" || run.stoppedBy === "memory_limit" || run.stoppedBy === "output_limit") {
+  assertNotOutOfMemory(command, run, "base");
+  if (run.stoppedBy === "timeout" || run.stoppedBy === "output_limit") {
     const limit =
       run.stoppedBy === "timeout"
         ? `the sandbox's time limit (after ${Math.round(run.durationMs / 1000)} s)`
-        : run.stoppedBy === "memory_limit"
-          ? "the sandbox's memory limit"
-          : "the sandbox's output limit";
+        : "the sandbox's output limit";
     throw new InfrastructureError(
       `the test command \`${command.command}\` did not finish on the unchanged base: it reached ${limit}, so the base gives no per-test results a patch could be judged against`,
       run.stoppedBy === "timeout"

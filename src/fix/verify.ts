@@ -21,8 +21,10 @@ import {
   assertBaseHasFailure,
   assertBaseRunReadable,
   assertBaseRunReported,
+  assertNotOutOfMemory,
   assertSetupRan,
   assertTestsCouldRun,
+  memoryLimitError,
   setupFailedForEnvironment,
 } from "./unreadable-run.ts";
 import { filterCommand } from "./test-runner/filter.ts";
@@ -439,6 +441,15 @@ function checkSignal(signal: AbortSignal | undefined): void {
 
 /** Verifies `patch` against the workspace. Throws only for usage errors, infrastructure failures and cancellation. */
 export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput> {
+  try {
+    return await verifyPatchRuns(options);
+  } finally {
+    // Containers made ready for runs that were not made (a rejection, a blocked patch, an error): removed.
+    await options.sandbox.release?.(options.jobId);
+  }
+}
+
+async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
   const runs = options.runs ?? 2;
   if (!Number.isInteger(runs) || runs < 1 || runs > 10) {
     throw new RangeError(`runs must be an integer from 1 to 10, got ${runs}`);
@@ -572,6 +583,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       narrowed &&
       only &&
       (ran.stoppedBy === "timeout" ||
+        ran.stoppedBy === "memory_limit" ||
         ran.setupFailed !== undefined ||
         // (a test the narrowed run reports as skipped was filtered out by the runner, not run)
         only.every((id) => ran.tests.some((t) => t.id === id && t.outcome !== "skipped")))
@@ -591,6 +603,8 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
             })
           : ran;
     checkSignal(signal);
+    // Killed for the sandbox's memory limit: the sandbox's size, never evidence about the code (any phase).
+    assertNotOutOfMemory(command, result, phase);
     // A build of the patched tree that failed for the machine's reasons is no verdict (one the patch broke is).
     if (phase === "patched") assertSetupRan(command, result, "patched");
     const timed =
@@ -625,6 +639,7 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       limits: raised,
     });
     checkSignal(signal);
+    assertNotOutOfMemory(command, again, "patched");
     const withOnly = first.only ? { ...again, only: first.only } : again;
     if (again.stoppedBy !== "timeout") {
       patchedLimits = raised;
@@ -663,6 +678,26 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
       base.push(r);
       return r;
     };
+    // The runs after the first need its failing tests, not its end: their containers are made ready while it
+    // runs (created, started, the checkout and its dependencies copied in; nothing runs in them), so the
+    // second phase starts with its runs' commands. The patch itself is copied only by the run that takes one,
+    // after the gate's second pass: a blocked patch is still never executed.
+    const prepare = (phase: "base" | "patched", count: number) => {
+      const dirs = dirsOf(phase);
+      const limits = limitsOf(phase);
+      if (count > 0)
+        options.sandbox.prepare?.(
+          {
+            jobId: options.jobId,
+            input: { dir: options.workspace.root, ...(dirs.length > 0 ? { extraDirs: dirs } : {}) },
+            ...(limits ? { limits } : {}),
+          },
+          count,
+        );
+    };
+    // (The first base run takes the first of them: made the same way, one run's time either way.)
+    prepare("base", runs);
+    prepare("patched", runs + (options.antiGaming !== false ? 1 : 0));
     const first = await baseRun(1);
     assertBaseHasFailure(command, first);
     if (first.complete && runs >= 2) {
@@ -1133,6 +1168,9 @@ async function runAntiGaming(
       ...(limits ? { limits } : {}),
     });
     checkSignal(options.signal);
+    // Out of memory is the sandbox's size, not gaming and not its absence: no verdict (assertNotOutOfMemory).
+    if (result.stoppedBy === "memory_limit")
+      throw memoryLimitError(command.command, result.memoryMb, "anti-gaming");
     const setupFailed = command.setup
       ? new RegExp(`^${setupFailedMarker(nonce)} (\\d+)$`, "m").exec(result.stderr)
       : null;
@@ -1207,7 +1245,7 @@ async function runAntiGaming(
   };
 
   let first = await bounded();
-  // Stopped for another reason (memory, output) it is no evidence either way, and VERIFIED needs its checks: made
+  // Stopped for another reason (output; memory is an error at once, in `once`) it is no evidence either way, and VERIFIED needs its checks: made
   // once more, and stopped again with nothing found it is an infrastructure error, never a verdict. (hold5, at
   // load 30 on 2 cores: a stopped anti-gaming run let a runner-dependent patch through as VERIFIED with a note.)
   if (!("unsupported" in first) && first.stoppedBy !== null && first.stoppedBy !== "timeout") {

@@ -134,7 +134,13 @@ export async function resolveRepoRuntime(o: RepoRuntimeOptions): Promise<RepoRun
 
 /** A sandbox whose runs use `image` unless a request names its own. */
 export function sandboxWithImage(sandbox: Sandbox, image: string): Sandbox {
-  return { run: (request) => sandbox.run({ image, ...request }) };
+  return {
+    run: (request) => sandbox.run({ image, ...request }),
+    ...(sandbox.prepare
+      ? { prepare: (request, count) => sandbox.prepare?.({ image, ...request }, count) }
+      : {}),
+    ...(sandbox.release ? { release: (jobId) => sandbox.release?.(jobId) ?? Promise.resolve() } : {}),
+  };
 }
 
 /**

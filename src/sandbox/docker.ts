@@ -18,7 +18,9 @@ import { isEmptyInput, packInput, prepareInput, safeRelativePath, unpackCollecte
 import {
   maxCollectMib,
   type Sandbox,
+  type SandboxInput,
   type SandboxLimits,
+  type SandboxPrepareRequest,
   type SandboxRunRequest,
   type SandboxRunResult,
   type StopReason,
@@ -83,27 +85,42 @@ export class DockerSandbox implements Sandbox {
     if (request.signal?.aborted) throw new CancelledError("the sandbox run was cancelled before it started");
     const image = request.image ?? this.image;
     const volumes = await this.ensureReady(image);
-    const input = await prepareInput(request.input);
+    // A container made ready for this shape of run (prepare) already holds `dir` and `extraDirs`: only the
+    // run's own files and removals are copied in.
+    const ready = await this.takeReady(readyKey(request.jobId, image, limits, request.input));
+    let input: Awaited<ReturnType<typeof prepareInput>>;
+    try {
+      input = await prepareInput(ready ? withoutTree(request.input) : request.input);
+    } catch (error) {
+      if (ready) await this.destroy(ready);
+      throw error;
+    }
 
     const started = Date.now();
-    const container = await this.docker.createContainer(containerSpec(request, image, limits, volumes));
+    const container =
+      ready ?? (await this.docker.createContainer(containerSpec(request.jobId, image, limits, volumes)));
     try {
-      await container.start();
+      if (!ready) await container.start();
       const stdinFile: Record<string, Uint8Array> =
         request.stdin === undefined ? {} : { [STDIN_FILE]: Buffer.from(request.stdin, "utf8") };
       if (!isEmptyInput(input) || request.stdin !== undefined) {
         await this.copyIn(container, packInput(input, stdinFile), input.remove, limits, request.signal);
       }
       const outcome = await this.execCommand(container, request, limits);
+      // A run that failed may have failed for the memory limit: the kernel's OOM killer picks the largest process,
+      // often a runner's worker or a build under a shell, and the command then ends with its own exit code. The
+      // memory cgroup's counter says; read beside the collection, so it costs no time on the run's path.
+      const oom =
+        outcome.stoppedBy === "killed" || (outcome.stoppedBy === null && outcome.exitCode !== 0)
+          ? this.oomKilled(container)
+          : Promise.resolve(false);
       let files: Record<string, Uint8Array> = {};
       let tooLarge: string[] = [];
       if (outcome.stoppedBy === null && request.collect && request.collect.length > 0) {
         ({ files, tooLarge } = await this.collect(container, request.collect, limits));
       }
       let stoppedBy = outcome.stoppedBy;
-      if ((stoppedBy === null && outcome.signal === "SIGKILL") || stoppedBy === "killed") {
-        if (await this.oomKilled(container)) stoppedBy = "memory_limit";
-      }
+      if (await oom) stoppedBy = "memory_limit";
       return {
         exitCode: outcome.exitCode,
         signal: outcome.signal,
@@ -115,9 +132,114 @@ export class DockerSandbox implements Sandbox {
         files,
         ...(tooLarge.length > 0 ? { collectTooLarge: tooLarge } : {}),
         stoppedBy,
+        memoryMb: limits.memoryMb,
       };
     } finally {
+      // A job that made its runs ready removes their containers off its critical path: `release` waits for them.
+      if (ready) this.removeLater(request.jobId, container);
+      else await this.destroy(container);
+    }
+  }
+
+  /** Containers made ready by `prepare`, not yet taken, by the shape of run they are for (readyKey). */
+  private readonly ready = new Map<
+    string,
+    { jobId: string; at: number; container: Promise<Docker.Container | null> }[]
+  >();
+
+  private readyChain: Promise<void> = Promise.resolve();
+
+  prepare(request: SandboxPrepareRequest, count: number): void {
+    let limits: SandboxLimits;
+    try {
+      limits = resolveLimits(this.defaults, request.limits, this.maxLimits);
+    } catch {
+      return; // the run itself will say what is wrong with its limits
+    }
+    const image = request.image ?? this.image;
+    const key = readyKey(request.jobId, image, limits, request.input);
+    const list = this.ready.get(key) ?? [];
+    this.ready.set(key, list);
+    // One after another: the first is ready as soon as one alone can be (a run is usually waiting for it), the
+    // rest are made while that run goes on.
+    for (let i = 0; i < Math.min(count, MAX_READY); i++) {
+      const container = this.readyChain.then(() => this.makeReady(request, image, limits).catch(() => null));
+      this.readyChain = container.then(() => undefined);
+      list.push({ jobId: request.jobId, at: Date.now(), container });
+    }
+  }
+
+  /** Removals of containers that ran a job's ready runs, by job: `release` waits for them. */
+  private readonly removing = new Map<string, Promise<void>[]>();
+
+  private removeLater(jobId: string, container: Docker.Container): void {
+    const list = this.removing.get(jobId) ?? [];
+    this.removing.set(jobId, list);
+    list.push(this.destroy(container));
+  }
+
+  async release(jobId: string): Promise<void> {
+    const removals = this.removing.get(jobId) ?? [];
+    this.removing.delete(jobId);
+    const taken: Promise<Docker.Container | null>[] = [];
+    for (const [key, list] of this.ready) {
+      const keep = list.filter((e) => e.jobId !== jobId);
+      for (const e of list) if (e.jobId === jobId) taken.push(e.container);
+      if (keep.length === 0) this.ready.delete(key);
+      else this.ready.set(key, keep);
+    }
+    await Promise.all([
+      ...removals,
+      ...taken.map(async (p) => {
+        const c = await p;
+        if (c) await this.destroy(c);
+      }),
+    ]);
+  }
+
+  /** A container made ready for runs of this key, or null (none, or it could not be made). */
+  private async takeReady(key: string): Promise<Docker.Container | null> {
+    const list = this.ready.get(key);
+    if (!list) return null;
+    while (list.length > 0) {
+      const entry = list.shift()!;
+      const container = await entry.container;
+      if (container === null) continue;
+      // Made long ago (its deadline label covers a run of the host's maximum time from when it was made ready):
+      // not used.
+      if (Date.now() - entry.at > this.maxLimits.timeoutMs) {
+        await this.destroy(container);
+        continue;
+      }
+      if (list.length === 0) this.ready.delete(key);
+      return container;
+    }
+    this.ready.delete(key);
+    return null;
+  }
+
+  /** A started container with `dir` and `extraDirs` copied in, labelled for the reaper like any run's. */
+  private async makeReady(
+    request: SandboxPrepareRequest,
+    image: string,
+    limits: SandboxLimits,
+  ): Promise<Docker.Container | null> {
+    const volumes = await this.ensureReady(image);
+    const input = await prepareInput({
+      ...(request.input.dir ? { dir: request.input.dir } : {}),
+      ...(request.input.extraDirs ? { extraDirs: request.input.extraDirs } : {}),
+    });
+    // Its deadline covers the wait before a run takes it and the run at the host's maximum time.
+    const container = await this.docker.createContainer(
+      containerSpec(request.jobId, image, { ...limits, timeoutMs: 2 * this.maxLimits.timeoutMs }, volumes),
+    );
+    try {
+      await container.start();
+      if (!isEmptyInput(input)) await this.copyIn(container, packInput(input), [], limits, undefined);
+      return container;
+    } catch {
       await this.destroy(container);
+      return null;
     }
   }
 
@@ -410,7 +532,7 @@ export function resourceLimits(l: {
 }
 
 function containerSpec(
-  request: SandboxRunRequest,
+  jobId: string,
   image: string,
   limits: SandboxLimits,
   volumes: readonly string[] = [],
@@ -428,7 +550,7 @@ function containerSpec(
     Env: [],
     Labels: {
       [RETRACE_LABEL]: "1",
-      "dev.retrace.job": request.jobId,
+      "dev.retrace.job": jobId,
       "dev.retrace.owner": `${os.hostname()}:${process.pid}`,
       "dev.retrace.deadline": String(deadline),
     },
@@ -526,6 +648,36 @@ export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
       timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
+}
+
+/** Most containers one `prepare` makes ready. */
+const MAX_READY = 8;
+
+/**
+ * What a container made ready must share with the run that takes it: the job, the image, the limits the
+ * container is made with (memory, CPUs, processes, file limits, tmpfs sizes; the time and output limits belong
+ * to the command) and the input tree copied in beforehand.
+ */
+function readyKey(
+  jobId: string,
+  image: string,
+  limits: SandboxLimits,
+  input: Pick<SandboxInput, "dir" | "extraDirs"> | undefined,
+): string {
+  const { memoryMb, cpus, pids, fileSizeMb, nofile, tmpMb, workspaceMb } = limits;
+  return JSON.stringify([
+    jobId,
+    image,
+    [memoryMb, cpus, pids, fileSizeMb, nofile, tmpMb, workspaceMb],
+    input?.dir ?? null,
+    (input?.extraDirs ?? []).map((d) => [d.hostDir, d.paths]),
+  ]);
+}
+
+/** A run's input without the tree a container made ready already holds. */
+function withoutTree(input: SandboxInput | undefined): SandboxInput {
+  const { dir: _dir, extraDirs: _extra, ...rest } = input ?? {};
+  return rest;
 }
 
 function signalName(n: number): string | null {

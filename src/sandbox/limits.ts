@@ -48,16 +48,47 @@ export const DEFAULT_LIMITS: SandboxLimits = {
 };
 
 /**
+ * The memory this host has for runs, in MiB: the machine's, or the cgroup limit Retrace itself runs under when
+ * that is smaller (Retrace in a container, a CI job with a memory cap).
+ */
+export function hostMemoryMb(
+  totalBytes: number = os.totalmem(),
+  constrainedBytes: number = process.constrainedMemory(),
+): number {
+  const bytes = constrainedBytes > 0 && constrainedBytes < totalBytes ? constrainedBytes : totalBytes;
+  return Math.floor(bytes / (1024 * 1024));
+}
+
+/**
+ * The default memory of one test-suite run: half the host's memory, at least 2048 MiB and at most 8192 MiB — what a
+ * CI runner gives a job (GitHub's hosted ubuntu runners: 7 GB private, 16 GB public), so no verdict hangs on a
+ * sandbox default smaller than the repository's own CI (changesets' `tsdown` build ran out of V8 heap at 2048 MiB:
+ * Node sizes its heap from the container's limit). Half, because a verification runs up to four runs side by side
+ * and the limit is a ceiling, not a reservation. The host's maximum (`maxMemoryMb`) still lowers it.
+ */
+export function testRunMemoryMb(hostMb: number = hostMemoryMb()): number {
+  return Math.min(8_192, Math.max(2_048, Math.floor(hostMb / 2)));
+}
+
+/**
+ * The host's default maximum of a run's memory when the operator sets none: three quarters of the host's memory,
+ * never below 4096 MiB (the earlier fixed maximum) and never above the schema's 65536 MiB.
+ */
+export function maxMemoryMb(hostMb: number = hostMemoryMb()): number {
+  return Math.min(65_536, Math.max(4_096, Math.floor((hostMb * 3) / 4)));
+}
+
+/**
  * Defaults of a run of a repository's test suite (`verify`, and every run of a fix job: triage, base, patched,
  * anti-gaming), over DEFAULT_LIMITS: a real suite is a CI job, not a snippet. CI gives a test job minutes (GitHub
  * Actions: 6 hours per job, 2+ cores, 7 GB), and a suite that takes 5 s on an idle machine took over 60 s on a
- * loaded one, so 60 s made base runs infrastructure errors. Ten minutes per run, 2 GiB, the host's cores up to
- * two, 512 processes (jest and vitest start a worker per core). A repository's `sandbox.limits` and `--timeout`
+ * loaded one, so 60 s made base runs infrastructure errors. Ten minutes per run, memory as a runner has it
+ * (testRunMemoryMb: half the host's, 2-8 GiB), the host's cores up to two, 512 processes (jest and vitest start a worker per core). A repository's `sandbox.limits` and `--timeout`
  * win over these; the operator's maxima (RETRACE_SANDBOX_MAX_LIMITS) still lower all of them.
  */
 export const TEST_RUN_LIMITS: Partial<SandboxLimits> = {
   timeoutMs: 10 * 60_000,
-  memoryMb: 2_048,
+  memoryMb: testRunMemoryMb(),
   cpus: 2,
   pids: 512,
 };
@@ -73,7 +104,7 @@ export class InvalidLimitsError extends RetraceError {
 /** The operator's maxima when RETRACE_SANDBOX_MAX_LIMITS does not set them. */
 export const MAX_LIMITS: SandboxLimits = {
   timeoutMs: 20 * 60_000,
-  memoryMb: 4_096,
+  memoryMb: maxMemoryMb(),
   cpus: Math.max(1, os.cpus().length),
   pids: 1_024,
   outputBytes: 16 * 1024 * 1024,

@@ -104,8 +104,28 @@ export interface SandboxRunResult {
   collectTooLarge?: string[];
   /** Set when the sandbox stopped the run; null when the command ended on its own. */
   stoppedBy: StopReason | null;
+  /** The memory limit the run had, in MiB (what `memory_limit` refers to), when the driver knows it. */
+  memoryMb?: number;
+}
+
+/** The shape of runs to make ready ahead of time: their job, image, limits and the input tree every one of them starts from. */
+export interface SandboxPrepareRequest {
+  jobId: string;
+  /** The tree each run starts from (`dir` and `extraDirs`; a run's own `files` and `remove` come on top of it). */
+  input: Pick<SandboxInput, "dir" | "extraDirs">;
+  limits?: Partial<SandboxLimits>;
+  image?: string;
 }
 
 export interface Sandbox {
   run(request: SandboxRunRequest): Promise<SandboxRunResult>;
+  /**
+   * Optional: make up to `count` runs of this shape ready while other work goes on (an environment made and the
+   * input tree copied in; no command runs). A later `run` whose job, image, container limits, `dir` and
+   * `extraDirs` are the same takes one and copies only its own `files` and `remove`; any other run is made as
+   * usual. What is made ready and not taken is removed by `release`.
+   */
+  prepare?(request: SandboxPrepareRequest, count: number): void;
+  /** Optional: removes what `prepare` made for `jobId` and no run took. */
+  release?(jobId: string): Promise<void>;
 }

@@ -129,6 +129,7 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
       tests: [],
       exitCode: result.exitCode,
       stoppedBy: null,
+      ...(result.memoryMb !== undefined ? { memoryMb: result.memoryMb } : {}),
       durationMs: result.durationMs,
       reportSource: invocation.reportFile === null ? "stdout" : "file",
       reportFormat: invocation.format,
@@ -161,7 +162,9 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
   }
 
   if (result.stoppedBy !== null) {
-    problems.push(`the sandbox stopped the run (${result.stoppedBy}) before it finished`);
+    problems.push(
+      `the sandbox stopped the run (${result.stoppedBy}${result.stoppedBy === "memory_limit" && result.memoryMb !== undefined ? `: ${result.memoryMb} MiB` : ""}) before it finished`,
+    );
   } else if (!reportFound && result.collectTooLarge?.includes(invocation.reportFile ?? "")) {
     problems.push(
       `the test command's ${invocation.format} report is larger than ${maxCollectMib()} MiB, more than Retrace reads back from a run: not read`,
@@ -186,6 +189,7 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
     tests,
     exitCode: result.exitCode,
     stoppedBy: result.stoppedBy,
+    ...(result.memoryMb !== undefined ? { memoryMb: result.memoryMb } : {}),
     durationMs: result.durationMs,
     reportSource: invocation.reportFile === null ? "stdout" : "file",
     reportFormat: invocation.format,

@@ -71,6 +71,8 @@ export const TestRunResult = z.object({
   exitCode: z.number().int().nullable(),
   /** Why the sandbox stopped the run (timeout, output limit, memory), or null. */
   stoppedBy: z.string().nullable(),
+  /** The memory limit the run had, in MiB, when the sandbox said (what a `memory_limit` stop refers to). */
+  memoryMb: z.number().optional(),
   durationMs: z.number(),
   /** Where results were read from: a report file the reporter wrote, or the command's stdout. */
   reportSource: z.enum(["file", "stdout"]),

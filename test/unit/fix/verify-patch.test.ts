@@ -42,6 +42,56 @@ describe("verifyPatch", () => {
     expect(result.baseline).toHaveLength(2);
   });
 
+  it("makes the runs' containers ready before the first base run (the tree only, never the patch) and releases them at the end", async () => {
+    const { sandbox, requests } = fakeSandbox([base, base, fixed, fixed]);
+    const events: string[] = [];
+    const prepared: unknown[] = [];
+    const run = sandbox.run.bind(sandbox);
+    const withPrepare = {
+      run: (r: Parameters<typeof run>[0]) => {
+        events.push("run");
+        return run(r);
+      },
+      prepare: (r: unknown, count: number) => {
+        events.push(`prepare ${count}`);
+        prepared.push(r);
+      },
+      release: async (jobId: string) => {
+        events.push(`release ${jobId}`);
+      },
+    };
+    const result = await verifyPatch({
+      workspace: memoryWorkspace(files),
+      sandbox: withPrepare,
+      patch: fix,
+      policy,
+      testCommand: command,
+      jobId: "j",
+      antiGaming: false,
+    });
+    expect(result.verdict).toBe("VERIFIED");
+    // Two base runs and two patched runs, made ready before the first run; released after the last.
+    expect(events.slice(0, 3)).toEqual(["prepare 2", "prepare 2", "run"]);
+    expect(events.at(-1)).toBe("release j");
+    expect(prepared).toEqual([
+      { jobId: "j", input: { dir: "/repo" } },
+      { jobId: "j", input: { dir: "/repo" } },
+    ]);
+    expect(requests).toHaveLength(4);
+    // A blocked patch releases what was made ready, too (nothing of the patch was ever copied).
+    const blocked = await verifyPatch({
+      workspace: memoryWorkspace(files),
+      sandbox: withPrepare,
+      patch:
+        "--- a/test/calc.test.js\n+++ b/test/calc.test.js\n@@ -1 +1,2 @@\n // tests\n+test.skip('adds', () => {});\n",
+      policy,
+      testCommand: command,
+      jobId: "k",
+    });
+    expect(blocked.verdict).toBe("BLOCKED");
+    expect(events.at(-1)).toBe("release k");
+  });
+
   it("BLOCKED: the gate stops the patch before any sandbox run", async () => {
     const { sandbox, requests } = fakeSandbox([]);
     const patch =

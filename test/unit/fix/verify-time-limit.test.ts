@@ -340,13 +340,25 @@ describe("verifyPatch: the anti-gaming run stopped at the time limit gets the sa
     expect(r.reasons.join("\n")).not.toMatch(/sandbox stopped/);
   });
 
-  it("stopped by another limit (memory) twice with nothing found: an infrastructure error, never VERIFIED (hold5)", async () => {
+  it("stopped by the memory limit: an infrastructure error at once, naming the limit, never a verdict", async () => {
     const oom: ScriptedRun = { exitCode: null, stoppedBy: "memory_limit", durationMs: 5_000 };
     const { result, agLimits } = verifyWith([base(30_000), base(5_000), fixed, fixed], [oom, oom]);
     const error = await result.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InfrastructureError);
     expect((error as Error).message).toMatch(
-      /the anti-gaming run was stopped by the sandbox twice \(memory_limit, then memory_limit\): its checks could not be made/,
+      /an anti-gaming run of `.*` was killed for reaching the sandbox's memory limit/,
+    );
+    expect((error as InfrastructureError).hint).toMatch(/sandbox\.limits\.memoryMb/);
+    expect(agLimits()).toHaveLength(1);
+  });
+
+  it("stopped by another limit (output) twice with nothing found: an infrastructure error, never VERIFIED (hold5)", async () => {
+    const capped: ScriptedRun = { exitCode: null, stoppedBy: "output_limit", durationMs: 5_000 };
+    const { result, agLimits } = verifyWith([base(30_000), base(5_000), fixed, fixed], [capped, capped]);
+    const error = await result.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect((error as Error).message).toMatch(
+      /the anti-gaming run was stopped by the sandbox twice \(output_limit, then output_limit\): its checks could not be made/,
     );
     expect(agLimits()).toHaveLength(2);
   });

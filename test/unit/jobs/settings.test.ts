@@ -4,6 +4,7 @@ import { FixJobSpec, ReproJobSpec } from "../../../src/core/job.ts";
 import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../../../src/llm/pricing.ts";
 import { DockerSandbox } from "../../../src/sandbox/docker.ts";
 import { createJobSandbox, fixSettings, resolveJobSettings } from "../../../src/jobs/settings.ts";
+import { testRunMemoryMb } from "../../../src/sandbox/limits.ts";
 
 const repro = (over: Record<string, unknown> = {}) =>
   ReproJobSpec.parse({ kind: "repro", id: "r1", markdown: "# x", budget: {}, ...over });
@@ -84,14 +85,16 @@ describe("resolveJobSettings: one place, spec > overrides > repository config > 
 
   it("takes the sandbox image from the repository only when the operator allows it, and lowers its limits", () => {
     const c = config({ sandbox: { image: "acme/box:2", limits: { memoryMb: 8_000, timeoutMs: 60_000 } } });
+    const max = { RETRACE_SANDBOX_MAX_LIMITS: "memoryMb=4096" };
     expect(() => resolveJobSettings(fix(), { config: c, env: {} })).toThrow(/not an image this host allows/);
     const s = resolveJobSettings(fix(), {
       config: c,
-      env: { RETRACE_SANDBOX_IMAGES: "acme/box:2", RETRACE_SANDBOX_IMAGE: "host/box:1" },
+      env: { RETRACE_SANDBOX_IMAGES: "acme/box:2", RETRACE_SANDBOX_IMAGE: "host/box:1", ...max },
     });
     expect(s.sandbox.image).toBe("acme/box:2");
     expect(s.sandbox.limits.timeoutMs).toBe(60_000);
-    expect(s.sandbox.limits.memoryMb).toBe(s.sandbox.maxLimits.memoryMb);
+    expect(s.sandbox.limits.memoryMb).toBe(4_096);
+    expect(s.sandbox.maxLimits.memoryMb).toBe(4_096);
     expect(s.sandbox.notes.join(" ")).toMatch(/lowered: memoryMb/);
     expect(resolveJobSettings(fix(), { env: { RETRACE_SANDBOX_IMAGE: "host/box:1" } }).sandbox.image).toBe(
       "host/box:1",
@@ -100,7 +103,10 @@ describe("resolveJobSettings: one place, spec > overrides > repository config > 
 
   it("a fix job's runs are test-suite runs: TEST_RUN_LIMITS under the repository's limits, within the host's maxima", () => {
     const s = resolveJobSettings(fix(), { env: {} });
-    expect(s.sandbox.limits).toMatchObject({ timeoutMs: 600_000, memoryMb: 2_048, pids: 512 });
+    expect(s.sandbox.limits).toMatchObject({ timeoutMs: 600_000, memoryMb: testRunMemoryMb(), pids: 512 });
+    // A runner's memory: half the host's, 2-8 GiB, never above the host's maximum.
+    expect(s.sandbox.limits.memoryMb).toBeGreaterThanOrEqual(2_048);
+    expect(s.sandbox.limits.memoryMb).toBeLessThanOrEqual(Math.min(8_192, s.sandbox.maxLimits.memoryMb));
     expect(s.sandbox.limits.cpus).toBe(Math.min(2, s.sandbox.maxLimits.cpus));
     expect(fixSettings(config({}), { env: {} }).sandbox.limits.timeoutMs).toBe(600_000);
     // The repository's own limits win over the test-run defaults.
@@ -108,7 +114,12 @@ describe("resolveJobSettings: one place, spec > overrides > repository config > 
       config: config({ sandbox: { limits: { timeoutMs: 90_000 } } }),
       env: {},
     });
-    expect(own.sandbox.limits).toMatchObject({ timeoutMs: 90_000, memoryMb: 2_048 });
+    expect(own.sandbox.limits).toMatchObject({ timeoutMs: 90_000, memoryMb: testRunMemoryMb() });
+    const ownMemory = resolveJobSettings(fix(), {
+      config: config({ sandbox: { limits: { memoryMb: 1_536 } } }),
+      env: {},
+    });
+    expect(ownMemory.sandbox.limits.memoryMb).toBe(1_536);
     // The operator's maxima lower the defaults too.
     const capped = resolveJobSettings(fix(), {
       env: { RETRACE_SANDBOX_MAX_LIMITS: "timeoutMs=120000,memoryMb=1024" },

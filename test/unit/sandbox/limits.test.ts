@@ -3,12 +3,38 @@ import { imageVolumes } from "../../../src/sandbox/docker.ts";
 import {
   clampLimits,
   DEFAULT_LIMITS,
+  hostMemoryMb,
   MAX_LIMITS,
+  maxMemoryMb,
   operatorMaxLimits,
   resolveLimits,
+  TEST_RUN_LIMITS,
+  testRunMemoryMb,
 } from "../../../src/sandbox/limits.ts";
 
+const GiB = 1024 * 1024 * 1024;
+
 describe("sandbox limits", () => {
+  it("a test run's memory is a runner's: half the host's, 2-8 GiB, within the host's default maximum", () => {
+    // GitHub's hosted runners: 7 GB (private), 16 GB (public); a small VM; a large build host.
+    expect(testRunMemoryMb(7 * 1024)).toBe(3_584);
+    expect(testRunMemoryMb(16 * 1024)).toBe(8_192);
+    expect(testRunMemoryMb(2 * 1024)).toBe(2_048);
+    expect(testRunMemoryMb(256 * 1024)).toBe(8_192);
+    expect(maxMemoryMb(7 * 1024)).toBe(5_376);
+    expect(maxMemoryMb(16 * 1024)).toBe(12_288);
+    expect(maxMemoryMb(2 * 1024)).toBe(4_096);
+    expect(maxMemoryMb(1024 * 1024)).toBe(65_536);
+    for (const host of [1_024, 4_096, 7_168, 16_384, 24_105, 262_144])
+      expect(testRunMemoryMb(host)).toBeLessThanOrEqual(maxMemoryMb(host));
+    // A cgroup limit smaller than the machine is the host's memory; "unlimited" (a huge value or 0) is not.
+    expect(hostMemoryMb(16 * GiB, 4 * GiB)).toBe(4_096);
+    expect(hostMemoryMb(16 * GiB, 0)).toBe(16_384);
+    expect(hostMemoryMb(16 * GiB, 2 ** 63)).toBe(16_384);
+    expect(TEST_RUN_LIMITS.memoryMb).toBe(testRunMemoryMb());
+    expect(MAX_LIMITS.memoryMb).toBe(maxMemoryMb());
+  });
+
   it("merges overrides over defaults", () => {
     expect(resolveLimits(DEFAULT_LIMITS, { timeoutMs: 5_000, memoryMb: undefined })).toMatchObject({
       timeoutMs: 5_000,
