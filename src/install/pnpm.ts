@@ -205,13 +205,22 @@ export async function installPnpmWorkspace(
 export async function fetchPackageManager(
   s: Session,
   ctx: NpmInstallContext,
-  tool: { name: string; version: string; sha512: string | null; toolDir: string; why?: string },
+  tool: {
+    name: string;
+    version: string;
+    sha512: string | null;
+    toolDir: string;
+    why?: string;
+    /** The `bin` entry to run (default: `name`; `@yarnpkg/cli-dist`'s is `yarn`). */
+    binName?: string;
+  },
   env: Record<string, string>,
 ): Promise<string> {
   const { name, version, toolDir } = tool;
   const command = `npm pack ${name}@${version} (${tool.why ?? "package.json packageManager"})`;
   const hint = `check that ${name}@${version} is on the configured npm registry and reachable from this host, or set package.json \`packageManager\` to a ${name} release that is`;
-  const tgz = `${toolDir}/${name}-${version}.tgz`;
+  // npm pack's file name: `@scope/name` → `scope-name-<version>.tgz`.
+  const tgz = `${toolDir}/${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
   const packed = await s.container.exec(
     [
       "sh",
@@ -246,7 +255,7 @@ export async function fetchPackageManager(
       m.name === name
         ? typeof m.bin === "string"
           ? m.bin
-          : (m.bin as Record<string, unknown> | undefined)?.[name]
+          : (m.bin as Record<string, unknown> | undefined)?.[tool.binName ?? name]
         : undefined;
   } catch {
     binRel = undefined;
@@ -274,7 +283,13 @@ export function failureLine(r: StepResult, tool: "npm" | "pnpm" | "yarn"): strin
     tool === "pnpm"
       ? (lines.find((l) => /ERR_PNPM_|ERROR/.test(l)) ?? lines.find((l) => /error/i.test(l)))
       : tool === "yarn"
-        ? (lines.find((l) => /^(error|YN\d{4}:.*(error|fail))/i.test(l)) ??
+        ? (lines.find((l) => /^error /.test(l)) ??
+          lines.find(
+            (l) =>
+              /YN\d{4}/.test(l) &&
+              !/YN0000/.test(l) &&
+              /error|fail|forbidden|not found|couldn't|invalid|mismatch/i.test(l),
+          ) ??
           lines.find((l) => /error/i.test(l)))
         : (lines.find((l) => /npm (ERR!|error) (code|404|notarget)/i.test(l)) ??
           lines.find((l) => /npm (ERR!|error)/.test(l)));

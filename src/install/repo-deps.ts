@@ -41,7 +41,7 @@ import {
 import { installPythonRequirements, PYTHON_USER_BASE } from "./pip.ts";
 import { installPnpmWorkspace, pnpmWorkspaceDirs } from "./pnpm.ts";
 import { readPackageManager } from "./pnpm-lockfile.ts";
-import { installYarnClassicWorkspace, YARN_CLASSIC_DEFAULT } from "./yarn.ts";
+import { installYarnWorkspace, YARN_CLASSIC_DEFAULT } from "./yarn.ts";
 import { yarnLockfileFormat } from "./yarn-lockfile.ts";
 import semver from "semver";
 import { hostRegistryConfig, type RegistryConfig } from "./registry-config.ts";
@@ -175,33 +175,39 @@ async function installYarnFromLockfile(
   const pmText = pm === null ? "none" : "problem" in pm ? pm.problem : `${pm.name}@${pm.version}`;
   const inCheckout =
     "or install the dependencies in the checkout before Retrace (scripts off): Retrace then uses the checkout's node_modules and installs nothing";
-  const berry =
-    format === "berry" ||
-    (pm !== null && !("problem" in pm) && pm.name === "yarn" && semver.major(pm.version) >= 2);
-  if (berry) {
-    // npm links a workspace whose packages depend on each other by version, as it always did here; the
-    // `workspace:` protocol it cannot read.
+  const pmYarn = pm !== null && !("problem" in pm) && pm.name === "yarn" ? pm : null;
+  const berry = format === "berry" || (pmYarn !== null && semver.major(pmYarn.version) >= 2);
+  if (berry && (pmYarn === null || semver.major(pmYarn.version) < 2)) {
+    // No yarn 2+ release named: npm links a workspace whose packages depend on each other by version, as it
+    // always did here; the `workspace:` protocol it cannot read.
     const files = [packageJson, ...Object.values(await workspaceManifests(workspace, pkg))];
     if (!files.some((t) => /"workspace:/.test(t))) return installFromManifest(workspace, js, options);
     throw new InfrastructureError(
-      `cannot install the repository's dependencies: it is a yarn berry workspace (yarn.lock ${format === "berry" ? "with `__metadata:`" : "of yarn 1"}, package.json packageManager: ${pmText}) whose packages use the \`workspace:\` protocol; Retrace installs yarn classic (1.x) workspaces with yarn itself, not yet berry's, and npm cannot link them`,
-      "install the dependencies in the checkout before Retrace (`YARN_ENABLE_SCRIPTS=0 YARN_NODE_LINKER=node-modules yarn install --immutable`): Retrace then uses the checkout's node_modules and installs nothing",
+      `cannot install the repository's dependencies: it is a yarn berry workspace (yarn.lock with \`__metadata:\`) whose packages use the \`workspace:\` protocol, which Retrace installs with the yarn release package.json's \`packageManager\` names, and package.json packageManager is ${pmText}; npm cannot link such a workspace`,
+      `set package.json \`packageManager\` to the yarn release the project's CI uses (\`"packageManager": "yarn@4.x.y"\`), ${inCheckout}`,
     );
   }
-  if (format !== "classic")
+  if (berry && format !== "berry")
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: package.json packageManager names ${pmText}, and yarn.lock is ${format === "classic" ? "a yarn 1 lockfile" : "not a yarn lockfile Retrace reads"}; \`yarn install --immutable\` would have to rewrite it`,
+      `regenerate yarn.lock with ${pmText} (\`yarn install\`) and commit it, or set package.json \`packageManager\` to the yarn 1 release the project's CI uses, ${inCheckout}`,
+    );
+  if (!berry && format !== "classic")
     throw new InfrastructureError(
       "cannot install the repository's dependencies: yarn.lock is neither a yarn 1 lockfile (`# yarn lockfile v1`) nor a yarn berry one (`__metadata:`)",
       `regenerate yarn.lock with the project's yarn (\`yarn install\`) and commit it, ${inCheckout}`,
     );
-  if (pm !== null && ("problem" in pm || pm.name !== "yarn"))
+  if (pm !== null && pmYarn === null)
     throw new InfrastructureError(
-      `cannot install the repository's dependencies: it is a yarn workspace (yarn.lock, package.json \`workspaces\`), which Retrace installs with the yarn 1 release package.json's \`packageManager\` names, and ${"problem" in pm ? pm.problem : `package.json packageManager names ${pm.name}, not yarn`}`,
+      `cannot install the repository's dependencies: it is a yarn workspace (yarn.lock, package.json \`workspaces\`), which Retrace installs with the yarn release package.json's \`packageManager\` names, and ${"problem" in pm ? pm.problem : `package.json packageManager names ${pm.name}, not yarn`}`,
       `set package.json \`packageManager\` to the yarn release the project's CI uses (\`"packageManager": "yarn@1.22.22"\`), ${inCheckout}`,
     );
-  const yarn =
-    pm === null
+  const yarn = {
+    flavor: berry ? ("berry" as const) : ("classic" as const),
+    ...(pmYarn === null
       ? { version: YARN_CLASSIC_DEFAULT, sha512: null, fromPackageManager: false }
-      : { version: pm.version, sha512: pm.sha512, fromPackageManager: true };
+      : { version: pmYarn.version, sha512: pmYarn.sha512, fromPackageManager: true }),
+  };
   const workspaceFiles = await workspaceManifests(workspace, pkg);
   const maxDirs = maxWorkspaceDirs();
   if (Object.keys(workspaceFiles).length > maxDirs)
@@ -210,12 +216,12 @@ async function installYarnFromLockfile(
       maxDirs,
       "workspaceDirs",
     );
-  const r = await installYarnClassicWorkspace(
+  const r = await installYarnWorkspace(
     await installContext(options),
     { packageJson, lockfile, workspaceFiles, yarn, policy: options.policy ?? REGISTRY_ONLY },
     () =>
       options.log?.(
-        `dependencies: yarn@${yarn.version}${yarn.fromPackageManager ? "" : " (no packageManager: Retrace's yarn 1 release)"} install --frozen-lockfile --ignore-scripts from yarn.lock (a yarn workspace of ${Object.keys(workspaceFiles).length} package(s); ${js.missing.length} missing in the checkout), in the install container`,
+        `dependencies: yarn@${yarn.version}${yarn.fromPackageManager ? "" : " (no packageManager: Retrace's yarn 1 release)"} install ${berry ? "--immutable, scripts off, nodeLinker node-modules," : "--frozen-lockfile --ignore-scripts"} from yarn.lock (a yarn workspace of ${Object.keys(workspaceFiles).length} package(s); ${js.missing.length} missing in the checkout), in the install container`,
       ),
   );
   if (r.cached) options.log?.(`dependencies: yarn workspace, cached install ${r.dir}`);

@@ -7,6 +7,7 @@
  */
 import semver from "semver";
 import {
+  escapes,
   type Kind,
   problemFor,
   type Registries,
@@ -202,4 +203,95 @@ function localSatisfies(version: string, range: string): boolean {
   } catch {
     return false;
   }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** `name@protocol:rest` (a berry locator or descriptor) → [name, range]. */
+function splitLocator(locator: string): [string, string] {
+  return splitSelector(locator);
+}
+
+/** The kind of source a berry resolution's range names (`npm:1.0.0`, `workspace:packages/a`, `patch:…`, …). */
+function berryKind(range: string, registry: Registries, depth = 0): Kind {
+  if (/^npm:/.test(range)) {
+    const v = range.slice(4);
+    // `npm:1.2.3` is a registry version; `npm:other@1.2.3` an alias, judged by its own range.
+    return /^\d/.test(v)
+      ? "registry"
+      : depth < 3
+        ? berryKind(splitLocator(v)[1], registry, depth + 1)
+        : "unknown";
+  }
+  if (/^workspace:/.test(range)) return escapes(range.slice(10)) ? "escape" : "workspace";
+  if (/^patch:/.test(range)) {
+    // `patch:<inner locator, URL-encoded>#<patch path or builtin<…>>::<params>`
+    const m = /^patch:([^#]+)#([^:]*(?:::.*)?)$/.exec(range);
+    if (!m || depth >= 3) return "unknown";
+    const inner = berryKind(splitLocator(decodeURIComponent(m[1]!))[1], registry, depth + 1);
+    const patch = decodeURIComponent(m[2]!.replace(/::.*$/, ""));
+    // yarn's own compatibility patches (`optional!builtin<compat/resolve>`) ship inside yarn itself.
+    if (/^(optional!)?builtin<[\w/-]+>$/.test(patch)) return inner;
+    if (inner !== "registry" && inner !== "file") return inner;
+    return patch.split("&").some((p) => escapes(p.replace(/^optional!/, ""))) ? "escape" : "file";
+  }
+  if (/^exec:/.test(range)) return "unknown";
+  if (/^(file|link|portal):/.test(range)) {
+    const p = range.replace(/^(file|link|portal):/, "").replace(/::.*$/, "");
+    return escapes(p) ? "escape" : "file";
+  }
+  return sourceKind(range.replace(/#commit=.*$/, ""), registry);
+}
+
+/**
+ * The problems of a berry yarn.lock (YAML, `__metadata:`): each entry's `resolution` (an `npm:` version from the
+ * configured registry with a `checksum`; a workspace inside the repository; yarn's builtin compatibility
+ * patches of registry packages; anything else — git, a tarball URL, `file:`/`link:`/`portal:`, a patch file,
+ * `exec:` — needs the matching `install.allow*`, or nothing allows it).
+ */
+export function checkYarnBerryLockfile(
+  lock: unknown,
+  registry: Registries,
+  policy: SourcePolicy,
+): SourceProblem[] {
+  if (!isRecord(lock)) return [{ entry: LOCK, reason: "is not a YAML mapping", field: null }];
+  const out: SourceProblem[] = [];
+  for (const [key, value] of Object.entries(lock)) {
+    if (key === "__metadata") continue;
+    const entry = `${LOCK} "${key}"`;
+    const resolution = isRecord(value) ? value.resolution : undefined;
+    if (typeof resolution !== "string") {
+      out.push({ entry, reason: "no resolution", field: null });
+      continue;
+    }
+    const [name, range] = splitLocator(resolution);
+    if (name === "" || range === "") {
+      out.push({ entry, reason: `unreadable resolution ${JSON.stringify(resolution)}`, field: null });
+      continue;
+    }
+    const kind = berryKind(range, registry);
+    if (kind === "unknown") {
+      out.push({
+        entry,
+        reason: `a resolution Retrace does not install ${JSON.stringify(resolution)}`,
+        field: null,
+      });
+      continue;
+    }
+    const p = problemFor(entry, resolution, kind === "workspace" ? "registry" : kind, policy);
+    if (p) out.push(p);
+    else if (kind === "registry" && typeof (value as Record<string, unknown>).checksum !== "string")
+      out.push({ entry, reason: "a registry package without a checksum", field: null });
+  }
+  return out;
+}
+
+/** The resolutions of a berry lockfile (for the hosts a git or remote source allowed by the policy needs). */
+export function yarnBerryResolutions(lock: unknown): string[] {
+  if (!isRecord(lock)) return [];
+  return Object.values(lock)
+    .map((v) => (isRecord(v) ? v.resolution : undefined))
+    .filter((r): r is string => typeof r === "string");
 }

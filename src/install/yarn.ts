@@ -10,6 +10,7 @@
  * `node_modules/.bin/yarn`), so a test command's `yarn build` runs it.
  */
 import { createHash } from "node:crypto";
+import { parse as parseYaml } from "yaml";
 import { InfrastructureError } from "../core/errors.ts";
 import { cacheKey } from "./cache.ts";
 import { OUT_DIR, type StepResult } from "./container.ts";
@@ -27,12 +28,14 @@ import {
   SourcePolicyError,
 } from "./npm.ts";
 import { failureLine, fetchPackageManager } from "./pnpm.ts";
-import { CONTAINER_PROXY_URL, VIRTUAL_NPM_REGISTRY } from "./proxy.ts";
+import { CONTAINER_PROXY_URL, VIRTUAL_NPM_HOST, VIRTUAL_NPM_REGISTRY } from "./proxy.ts";
 import { npmRegistries, registryKey } from "./registry-config.ts";
 import { imageId, installImage, type Session, withSession } from "./session.ts";
 import {
+  checkYarnBerryLockfile,
   checkYarnClassicLockfile,
   parseYarnClassic,
+  yarnBerryResolutions,
   yarnLockfileMissing,
   yarnLockfileOnVirtualRegistry,
 } from "./yarn-lockfile.ts";
@@ -52,8 +55,11 @@ export interface YarnWorkspaceInput {
   lockfile: string;
   /** The workspace packages' package.json files (relative path → content), the root's `workspaces` matches. */
   workspaceFiles: Record<string, string>;
-  /** The exact yarn 1.x release, its tarball's sha512 in hex when package.json's `packageManager` gives one. */
-  yarn: { version: string; sha512: string | null; fromPackageManager: boolean };
+  /**
+   * The exact yarn release: classic (1.x, the `yarn` package) or berry (2+, `@yarnpkg/cli-dist`), its tarball's
+   * sha512 in hex when package.json's `packageManager` gives one.
+   */
+  yarn: { flavor: "classic" | "berry"; version: string; sha512: string | null; fromPackageManager: boolean };
   policy: SourcePolicy;
 }
 
@@ -63,7 +69,7 @@ export interface YarnWorkspaceInput {
  * yarn release, registry, image and policy. Throws SourcePolicyError before anything runs when a source is not
  * allowed, InstallFailedError naming the command when fetching yarn or installing fails.
  */
-export async function installYarnClassicWorkspace(
+export async function installYarnWorkspace(
   ctx: NpmInstallContext,
   input: YarnWorkspaceInput,
   onMiss?: () => void,
@@ -78,7 +84,9 @@ export async function installYarnClassicWorkspace(
       error,
     );
   }
-  const entries = parseYarnClassic(input.lockfile);
+  const berry = input.yarn.flavor === "berry";
+  const entries = berry ? [] : parseYarnClassic(input.lockfile);
+  const berryLock = berry ? parseBerryLock(input.lockfile) : null;
   const registries = npmRegistries(ctx.registry);
   const problems = [
     ...checkPackageJson(pkg, registries, input.policy),
@@ -94,12 +102,15 @@ export async function installYarnClassicWorkspace(
         entry: p.entry.replace(/^package\.json/, file),
       }));
     }),
-    ...checkYarnClassicLockfile(entries, registries, input.policy),
+    ...(berry
+      ? checkYarnBerryLockfile(berryLock, registries, input.policy)
+      : checkYarnClassicLockfile(entries, registries, input.policy)),
   ];
   if (problems.length > 0) throw new SourcePolicyError(problems, "installing yarn.lock");
   const manifests: Record<string, unknown> = { "package.json": pkg };
   for (const [file, text] of Object.entries(input.workspaceFiles)) manifests[file] = JSON.parse(text);
-  const missing = yarnLockfileMissing(manifests, entries);
+  // berry's `--immutable` refuses these itself.
+  const missing = berry ? [] : yarnLockfileMissing(manifests, entries);
   if (missing.length > 0)
     throw new InfrastructureError(
       `cannot install the repository's dependencies: yarn.lock is not in sync with the workspace's package.json files, it has no entry for ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} (\`yarn install --frozen-lockfile\` is what Retrace runs)`,
@@ -110,7 +121,7 @@ export async function installYarnClassicWorkspace(
     .map((f) => f.slice(0, -"/package.json".length));
   const image = installImage(ctx.image);
   const key = cacheKey({
-    kind: "yarn-classic-lockfile",
+    kind: berry ? "yarn-berry-lockfile" : "yarn-classic-lockfile",
     registry: registryKey(ctx.registry, "npm"),
     image: await imageId(ctx.docker, image),
     policy: input.policy,
@@ -128,7 +139,7 @@ export async function installYarnClassicWorkspace(
   const { options, view } = lockfileSession(
     ctx,
     image,
-    entries.map((e) => e.resolved),
+    berry ? yarnBerryResolutions(berryLock) : entries.map((e) => e.resolved),
     input.policy,
   );
   const virtualOf = new Map(
@@ -137,18 +148,23 @@ export async function installYarnClassicWorkspace(
       virtual,
     ]),
   );
-  const lockForYarn = yarnLockfileOnVirtualRegistry(
-    input.lockfile,
-    registries,
-    (base) => virtualOf.get(base) ?? VIRTUAL_NPM_REGISTRY,
-  );
+  // yarn 1 fetches the lockfile's tarball URLs as written; berry's `npm:` resolutions name no registry.
+  const lockForYarn = berry
+    ? input.lockfile
+    : yarnLockfileOnVirtualRegistry(
+        input.lockfile,
+        registries,
+        (base) => virtualOf.get(base) ?? VIRTUAL_NPM_REGISTRY,
+      );
+  const scopes = scopeRegistries(view.npmrc);
   return withSession(options, async (s) => {
     const env = npmEnv(s, input.policy, view);
     const bin = await fetchPackageManager(
       s,
       ctx,
       {
-        name: "yarn",
+        name: berry ? "@yarnpkg/cli-dist" : "yarn",
+        binName: "yarn",
         version: input.yarn.version,
         sha512: input.yarn.sha512,
         toolDir: TOOL_DIR,
@@ -163,49 +179,59 @@ export async function installYarnClassicWorkspace(
       "package.json": input.packageJson,
       "yarn.lock": lockForYarn,
       ...input.workspaceFiles,
-      // The registries only: the default and each scope's virtual registry (the repository's own .yarnrc and
-      // .npmrc are not copied: their registry, proxy or yarn-path settings would lead elsewhere).
-      ".yarnrc": `registry "${VIRTUAL_NPM_REGISTRY}"\n${Object.entries(scopeRegistries(view.npmrc))
-        .map(([scope, url]) => `"${scope}:registry" "${url}"\n`)
-        .join("")}`,
-      ".npmrc": `registry=${VIRTUAL_NPM_REGISTRY}\n${view.npmrc}`,
+      // The registries only: the default and each scope's virtual registry (the repository's own .yarnrc,
+      // .yarnrc.yml and .npmrc are not copied: their registry, proxy, plugin or yarnPath settings lead elsewhere).
+      ...(berry
+        ? { ".yarnrc.yml": berryRc(scopes) }
+        : {
+            ".yarnrc": `registry "${VIRTUAL_NPM_REGISTRY}"\n${Object.entries(scopes)
+              .map(([scope, url]) => `"${scope}:registry" "${url}"\n`)
+              .join("")}`,
+            ".npmrc": `registry=${VIRTUAL_NPM_REGISTRY}\n${view.npmrc}`,
+          }),
     });
-    const command = `yarn@${input.yarn.version} install --frozen-lockfile --ignore-scripts`;
-    const r = await s.container.exec(
-      [
-        "node",
-        bin,
-        "install",
-        "--frozen-lockfile",
-        "--ignore-scripts",
-        "--non-interactive",
-        "--no-progress",
-        "--no-default-rc",
-        "--use-yarnrc",
-        `${OUT_DIR}/.yarnrc`,
-        `--registry=${VIRTUAL_NPM_REGISTRY}`,
-        `--proxy=${CONTAINER_PROXY_URL}`,
-        `--https-proxy=${CONTAINER_PROXY_URL}`,
-        "--cache-folder=/tmp/yarn-cache",
-        "--network-timeout=60000",
-        "--network-concurrency=8",
-      ],
-      {
-        env: {
-          ...env,
-          CI: "true",
-          COREPACK_ENABLE_STRICT: "0",
-          YARN_IGNORE_PATH: "1",
-          YARN_DISABLE_SELF_UPDATE_CHECK: "true",
-          YARN_ENABLE_TELEMETRY: "0",
-        },
-      },
-    );
+    const command = berry
+      ? `yarn@${input.yarn.version} install --immutable --mode=skip-build (scripts off, nodeLinker node-modules)`
+      : `yarn@${input.yarn.version} install --frozen-lockfile --ignore-scripts`;
+    // berry refuses a YARN_* variable that is not one of its settings: only yarn 1 gets yarn 1's.
+    const yarnEnv = { ...env, CI: "true", COREPACK_ENABLE_STRICT: "0" };
+    const r = berry
+      ? await s.container.exec(["node", bin, "install", "--immutable", "--mode=skip-build"], {
+          env: { ...yarnEnv, YARN_ENABLE_SCRIPTS: "0", YARN_NODE_LINKER: "node-modules" },
+        })
+      : await s.container.exec(
+          [
+            "node",
+            bin,
+            "install",
+            "--frozen-lockfile",
+            "--ignore-scripts",
+            "--non-interactive",
+            "--no-progress",
+            "--no-default-rc",
+            "--use-yarnrc",
+            `${OUT_DIR}/.yarnrc`,
+            `--registry=${VIRTUAL_NPM_REGISTRY}`,
+            `--proxy=${CONTAINER_PROXY_URL}`,
+            `--https-proxy=${CONTAINER_PROXY_URL}`,
+            "--cache-folder=/tmp/yarn-cache",
+            "--network-timeout=60000",
+            "--network-concurrency=8",
+          ],
+          {
+            env: {
+              ...yarnEnv,
+              YARN_IGNORE_PATH: "1",
+              YARN_DISABLE_SELF_UPDATE_CHECK: "true",
+              YARN_ENABLE_TELEMETRY: "0",
+            },
+          },
+        );
     if (r.exitCode !== 0) throw await yarnFailure(r, s, ctx, command);
     // yarn 1's `--frozen-lockfile` lets a workspace install what yarn.lock does not say (the direct
     // dependencies were checked above; a transitive one yarn resolved anew shows as a changed yarn.lock).
     const same = await s.container.exec(["cmp", "-s", "yarn.lock", `${TOOL_DIR}/yarn.lock.given`]);
-    if (same.exitCode !== 0)
+    if (!berry && same.exitCode !== 0)
       throw new InstallFailedError(
         "yarn resolved packages yarn.lock does not list (it rewrote yarn.lock)",
         command,
@@ -231,6 +257,51 @@ export async function installYarnClassicWorkspace(
   });
 }
 
+/**
+ * The `.yarnrc.yml` berry gets: the virtual registries (plain http, hence whitelisted), the session's proxy,
+ * scripts off, node_modules linking, a cache in /tmp, immutable installs, no telemetry.
+ */
+function berryRc(scopes: Record<string, string>): string {
+  const q = (v: string) => JSON.stringify(v);
+  const server = VIRTUAL_NPM_REGISTRY.replace(/\/$/, "");
+  return [
+    "nodeLinker: node-modules",
+    "enableScripts: false",
+    `npmRegistryServer: ${q(server)}`,
+    `unsafeHttpWhitelist: [${q(VIRTUAL_NPM_HOST)}, ${q(`*.${VIRTUAL_NPM_HOST}`)}]`,
+    `httpProxy: ${q(CONTAINER_PROXY_URL)}`,
+    `httpsProxy: ${q(CONTAINER_PROXY_URL)}`,
+    "enableGlobalCache: false",
+    'cacheFolder: "/tmp/yarn-berry-cache"',
+    "enableTelemetry: false",
+    "enableImmutableInstalls: true",
+    "enableHardenedMode: false",
+    "enableProgressBars: false",
+    ...(Object.keys(scopes).length === 0
+      ? []
+      : [
+          "npmScopes:",
+          ...Object.entries(scopes).map(
+            ([scope, url]) => `  ${q(scope.slice(1))}:\n    npmRegistryServer: ${q(url.replace(/\/$/, ""))}`,
+          ),
+        ]),
+    "",
+  ].join("\n");
+}
+
+/** A berry yarn.lock, parsed (YAML). */
+function parseBerryLock(text: string): unknown {
+  try {
+    return parseYaml(text, { maxAliasCount: 100 }) as unknown;
+  } catch (error) {
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: yarn.lock is not valid YAML (${(error as Error).message.split("\n")[0]})`,
+      "regenerate yarn.lock with the project's yarn (`yarn install`) and commit it",
+      error,
+    );
+  }
+}
+
 /** `@scope:registry=<url>` lines of the session's .npmrc, as scope → virtual URL. */
 function scopeRegistries(npmrc: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -253,7 +324,7 @@ async function yarnFailure(
       ? `${reason} (it tried to reach ${refused.join(", ")}, not an allowed registry)`
       : reason,
     command,
-    /lockfile needs to be updated|frozen-lockfile/i.test(reason)
+    /lockfile needs to be updated|frozen-lockfile|lockfile would have been modified|YN0028/i.test(reason)
       ? "yarn.lock is not in sync with the workspace's package.json files: regenerate it (`yarn install`) and commit it"
       : /incompatible with this module|expected version/i.test(reason)
         ? "a package's `engines` rules out the repository's Node (the runtime of .nvmrc, .node-version, .tool-versions, package.json volta/engines, or the CI workflow's setup-node): pin a Node every package of yarn.lock supports"

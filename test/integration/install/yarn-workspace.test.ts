@@ -239,3 +239,167 @@ describeDocker("a yarn classic workspace installed by its own yarn", () => {
     expect(text).toMatch("check that every package yarn.lock names is on the configured npm registry");
   }, 300_000);
 });
+
+/** A yarn berry release on the npm registry (`@yarnpkg/cli-dist`) that runs on the sandbox image's Node 18. */
+const BERRY = "4.18.1";
+
+async function berryTarball(): Promise<Buffer> {
+  const file = path.join(os.tmpdir(), `retrace-test-yarn-berry-${BERRY}.tgz`);
+  const kept = await readFile(file).catch(() => null);
+  if (kept) return kept;
+  const res = await fetch(`https://registry.npmjs.org/@yarnpkg/cli-dist/-/cli-dist-${BERRY}.tgz`);
+  if (!res.ok) throw new Error(`could not fetch @yarnpkg/cli-dist ${BERRY}: ${res.status}`);
+  const body = Buffer.from(await res.arrayBuffer());
+  await writeFile(file, body);
+  return body;
+}
+
+describeDocker("a yarn berry workspace installed by its own yarn", () => {
+  let registry: LocalRegistry;
+  let tmp = "";
+  let berryLock = "";
+  beforeAll(async () => {
+    const tgz = await berryTarball();
+    registry = await startLocalRegistry([
+      { name: "leaf", version: "1.0.0", files: { "index.js": "module.exports = 'leaf 1.0.0';\n" } },
+      { name: "@yarnpkg/cli-dist", version: BERRY, tgz },
+    ]);
+    tmp = await mkdtemp(path.join(os.tmpdir(), "retrace-yarn-berry-"));
+    // The lockfile, as the project's yarn writes it: yarn itself run once against the local registry (host
+    // network, lockfile only), its output kept; nothing of this run goes into the installs below.
+    const gen = await repo("gen", "");
+    await writeFile(path.join(tmp, "cli.tgz"), tgz);
+    await writeFile(
+      path.join(gen.dir, ".yarnrc.yml"),
+      `npmRegistryServer: "${registry.url.replace(/\/$/, "")}"\nunsafeHttpWhitelist: ["127.0.0.1"]\nnodeLinker: node-modules\nenableScripts: false\nenableGlobalCache: false\ncacheFolder: /tmp/c\nenableTelemetry: false\nnpmMinimalAgeGate: 0\n`,
+    );
+    await run("docker", [
+      "run",
+      "--rm",
+      "--network",
+      "host",
+      "--user",
+      `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
+      "-v",
+      `${gen.dir}:/w`,
+      "-v",
+      `${path.join(tmp, "cli.tgz")}:/cli.tgz:ro`,
+      "-w",
+      "/w",
+      "-e",
+      "HOME=/tmp",
+      sandboxImage,
+      "sh",
+      "-c",
+      "mkdir -p /tmp/y && tar -xzf /cli.tgz -C /tmp/y && node /tmp/y/package/bin/yarn.js install --mode=update-lockfile >/tmp/out 2>&1 || { cat /tmp/out >&2; exit 1; }",
+    ]);
+    berryLock = await readFile(path.join(gen.dir, "yarn.lock"), "utf8");
+    registry.requests.length = 0;
+  }, 300_000);
+  afterAll(async () => {
+    await registry?.close();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  async function repo(name: string, lock: string, packageManager = `yarn@${BERRY}`) {
+    const dir = path.join(tmp, name);
+    await mkdir(path.join(dir, "packages/a"), { recursive: true });
+    await mkdir(path.join(dir, "packages/b"), { recursive: true });
+    await writeFile(
+      path.join(dir, "package.json"),
+      JSON.stringify({ name: "root", private: true, packageManager, workspaces: ["packages/*"] }),
+    );
+    await writeFile(
+      path.join(dir, "packages/a/package.json"),
+      JSON.stringify({
+        name: "@ws/a",
+        version: "1.0.0",
+        dependencies: { "@ws/b": "workspace:^", leaf: "^1.0.0" },
+      }),
+    );
+    await writeFile(
+      path.join(dir, "packages/a/index.js"),
+      "module.exports = require('@ws/b') + ' + ' + require('leaf');\n",
+    );
+    await writeFile(
+      path.join(dir, "packages/b/package.json"),
+      JSON.stringify({ name: "@ws/b", version: "1.0.0" }),
+    );
+    await writeFile(path.join(dir, "packages/b/index.js"), "module.exports = 'b';\n");
+    if (lock !== "") await writeFile(path.join(dir, "yarn.lock"), lock);
+    const workspace = await createFsWorkspace(dir);
+    const js = await checkJsDependencies(workspace);
+    if (js === null) throw new Error("no package.json");
+    return { dir, workspace, js };
+  }
+
+  const options = () => ({
+    docker: connectDocker(),
+    image: sandboxImage,
+    registryConfig: cfg(registry.url),
+    cacheDir: path.join(tmp, "cache"),
+  });
+
+  it("installs with yarn --immutable (scripts off, node_modules linker) and links the workspace packages", async () => {
+    expect(berryLock).toMatch(/^__metadata:/m);
+    const { dir, workspace, js } = await repo("ok", berryLock);
+    const lines: string[] = [];
+    const [out] = await installRepoDependencies(workspace, js, { ...options(), log: (l) => lines.push(l) });
+    expect(lines.join("\n")).toMatch(
+      `yarn@${BERRY} install --immutable, scripts off, nodeLinker node-modules`,
+    );
+    expect(await readlink(path.join(out!.hostDir, "node_modules/@ws/b"))).toBe("../../packages/b");
+    expect(registry.requests).toContain(`/@yarnpkg/cli-dist/-/cli-dist-${BERRY}.tgz`);
+    expect(registry.requests).toContain("/leaf/-/leaf-1.0.0.tgz");
+
+    const work = path.join(tmp, "run");
+    await cp(dir, work, { recursive: true });
+    for (const p of out!.paths)
+      await cp(path.join(out!.hostDir, p), path.join(work, p), { recursive: true, verbatimSymlinks: true });
+    const r = await run("docker", [
+      "run",
+      "--rm",
+      "--user",
+      "0:0",
+      "--network",
+      "none",
+      "-v",
+      `${work}:/workspace`,
+      "-w",
+      "/workspace",
+      "-e",
+      "HOME=/tmp",
+      sandboxImage,
+      "node",
+      "-e",
+      "console.log(require('@ws/a'))",
+    ]);
+    expect(r.stdout.trim()).toBe("b + leaf 1.0.0");
+  }, 600_000);
+
+  it("refuses a berry resolution off the registry and a workspace out of the repository, before anything runs", async () => {
+    const before = registry.requests.length;
+    const hostile = `${berryLock}\n"evil@https://evil.example/evil.tgz":\n  version: 1.0.0\n  resolution: "evil@https://evil.example/evil.tgz"\n  checksum: 10c0/00\n  languageName: node\n  linkType: hard\n\n"out@workspace:../outside":\n  version: 0.0.0-use.local\n  resolution: "out@workspace:../outside"\n  languageName: unknown\n  linkType: soft\n`;
+    const { workspace, js } = await repo("hostile", hostile);
+    const error = await installRepoDependencies(workspace, js, options()).catch((e: unknown) => e);
+    const text = describeError(error);
+    expect(text).toMatch(
+      'yarn.lock "evil@https://evil.example/evil.tgz": tarball from outside the configured registry "evil@https://evil.example/evil.tgz" (allowed only with install.allowRemote: true)',
+    );
+    expect(text).toMatch(
+      'yarn.lock "out@workspace:../outside": path outside the repository "out@workspace:../outside" (no setting allows this)',
+    );
+    expect(registry.requests.length).toBe(before);
+  });
+
+  it("names yarn's command when the lockfile is out of step with the workspace (--immutable)", async () => {
+    const stale = berryLock.replace(/"leaf@npm:\^1\.0\.0"/, '"leaf@npm:^1.0.1"');
+    expect(stale).not.toBe(berryLock);
+    const { workspace, js } = await repo("stale", stale);
+    const error = await installRepoDependencies(workspace, js, options()).catch((e: unknown) => e);
+    const text = describeError(error);
+    expect(text).toMatch(`yarn@${BERRY} install --immutable --mode=skip-build`);
+    expect(text).toMatch(/failed in the install container: .*YN0028/);
+    expect(text).toMatch(/yarn\.lock is not in sync with the workspace's package\.json files: regenerate it/);
+  }, 300_000);
+});
