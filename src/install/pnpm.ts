@@ -288,8 +288,11 @@ export function failureLine(r: StepResult, tool: "npm" | "pnpm" | "yarn"): strin
             (l) =>
               /YN\d{4}/.test(l) &&
               !/YN0000/.test(l) &&
-              /error|fail|forbidden|not found|couldn't|invalid|mismatch/i.test(l),
+              /error|fail|forbidden|not found|couldn't|invalid|mismatch|quarantined|denied|unsupported/i.test(
+                l,
+              ),
           ) ??
+          lines.find((l) => /YN\d{4}/.test(l) && !/YN0000/.test(l)) ??
           lines.find((l) => /error/i.test(l)))
         : (lines.find((l) => /npm (ERR!|error) (code|404|notarget)/i.test(l)) ??
           lines.find((l) => /npm (ERR!|error)/.test(l)));
