@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { describeProblem, REGISTRY_ONLY } from "../../../src/install/lockfile-policy.ts";
+import { parse } from "yaml";
 import {
+  checkYarnBerryLockfile,
   checkYarnClassicLockfile,
   parseYarnClassic,
   yarnLockfileFormat,
@@ -124,6 +126,66 @@ describe("yarn.lock (classic)", () => {
     ).toEqual([
       'packages/a/package.json dependencies.gone "^3.0.0"',
       'packages/b/package.json devDependencies.leaf "1.0.1"',
+    ]);
+  });
+});
+
+describe("yarn.lock (berry)", () => {
+  const berry = (extra = "") =>
+    parse(`__metadata:
+  version: 8
+  cacheKey: 10c0
+
+"@ws/a@workspace:packages/a":
+  version: 0.0.0-use.local
+  resolution: "@ws/a@workspace:packages/a"
+  languageName: unknown
+  linkType: soft
+
+"leaf@npm:^1.0.0":
+  version: 1.0.0
+  resolution: "leaf@npm:1.0.0"
+  checksum: 10c0/abc
+  languageName: node
+  linkType: hard
+
+"resolve@patch:resolve@npm%3A^1.22.0#optional!builtin<compat/resolve>":
+  version: 1.22.8
+  resolution: "resolve@patch:resolve@npm%3A1.22.8#optional!builtin<compat/resolve>::version=1.22.8&hash=c3c19d"
+  checksum: 10c0/def
+  languageName: node
+  linkType: hard
+${extra}`);
+  const check = (extra = "", policy = REGISTRY_ONLY) =>
+    checkYarnBerryLockfile(berry(extra), REG, policy).map(describeProblem);
+
+  it("accepts registry versions with a checksum, workspaces inside the repository and yarn's builtin patches", () => {
+    expect(check()).toEqual([]);
+  });
+
+  it("refuses git, tarball URLs, paths, patch files, exec: and a workspace out of the repository", () => {
+    const entry = (key: string, resolution: string) =>
+      `\n"${key}":\n  version: 1.0.0\n  resolution: "${resolution}"\n  languageName: node\n  linkType: hard\n`;
+    const problems = check(
+      entry("g@https://github.com/a/g.git", "g@https://github.com/a/g.git#commit=0123456") +
+        entry("t@https://cdn.example/t.tgz", "t@https://cdn.example/t.tgz") +
+        entry("f@file:./vendor/f", "f@file:./vendor/f::locator=root%40workspace%3A.") +
+        entry(
+          "p@patch:p@npm%3A1.0.0#./.yarn/patches/p.patch",
+          "p@patch:p@npm%3A1.0.0#./.yarn/patches/p.patch::version=1.0.0&hash=1",
+        ) +
+        entry("x@exec:./gen.js", "x@exec:./gen.js") +
+        entry("out@workspace:../outside", "out@workspace:../outside") +
+        '\n"bare@npm:^1.0.0":\n  version: 1.0.0\n  resolution: "bare@npm:1.0.0"\n  languageName: node\n  linkType: hard\n',
+    );
+    expect(problems).toEqual([
+      'yarn.lock "g@https://github.com/a/g.git": git dependency "g@https://github.com/a/g.git#commit=0123456" (allowed only with install.allowGit: true)',
+      'yarn.lock "t@https://cdn.example/t.tgz": tarball from outside the configured registry "t@https://cdn.example/t.tgz" (allowed only with install.allowRemote: true)',
+      'yarn.lock "f@file:./vendor/f": local path dependency "f@file:./vendor/f::locator=root%40workspace%3A." (allowed only with install.allowFile: true)',
+      'yarn.lock "p@patch:p@npm%3A1.0.0#./.yarn/patches/p.patch": local path dependency "p@patch:p@npm%3A1.0.0#./.yarn/patches/p.patch::version=1.0.0&hash=1" (allowed only with install.allowFile: true)',
+      'yarn.lock "x@exec:./gen.js": a resolution Retrace does not install "x@exec:./gen.js" (no setting allows this)',
+      'yarn.lock "out@workspace:../outside": path outside the repository "out@workspace:../outside" (no setting allows this)',
+      'yarn.lock "bare@npm:^1.0.0": a registry package without a checksum (no setting allows this)',
     ]);
   });
 });
