@@ -213,6 +213,8 @@ export async function fetchPackageManager(
     why?: string;
     /** The `bin` entry to run (default: `name`; `@yarnpkg/cli-dist`'s is `yarn`). */
     binName?: string;
+    /** A file of the package whose sha512 `packageManager`'s hash may be instead of the tarball's. */
+    hashMayBeOfFile?: string;
   },
   env: Record<string, string>,
 ): Promise<string> {
@@ -240,7 +242,21 @@ export async function fetchPackageManager(
   if (tool.sha512 !== null) {
     const sum = await s.container.exec(["sha512sum", tgz]);
     const got = sum.stdout.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
-    if (sum.exitCode !== 0 || got !== tool.sha512)
+    // corepack hashes what it downloads: for yarn 2+ that is the single bundle `bin/yarn.js` (the whole of
+    // `@yarnpkg/cli-dist` besides its package.json), not the tarball.
+    const bundle =
+      got !== tool.sha512 && tool.hashMayBeOfFile
+        ? await s.container.exec([
+            "sh",
+            "-c",
+            `tar -xzOf "$1" "package/$2" | sha512sum`,
+            "sh",
+            tgz,
+            tool.hashMayBeOfFile,
+          ])
+        : null;
+    const ofBundle = bundle?.stdout.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+    if ((sum.exitCode !== 0 || got !== tool.sha512) && (bundle?.exitCode !== 0 || ofBundle !== tool.sha512))
       throw new InfrastructureError(
         `cannot install the repository's dependencies: ${name}@${version} from the configured registry does not match the sha512 package.json's packageManager names (got ${got.slice(0, 16) || "nothing"}…, want ${tool.sha512.slice(0, 16)}…)`,
         `check the configured npm registry's copy of ${name}, or correct the hash in package.json \`packageManager\``,

@@ -165,6 +165,7 @@ export async function installYarnWorkspace(
       {
         name: berry ? "@yarnpkg/cli-dist" : "yarn",
         binName: "yarn",
+        ...(berry ? { hashMayBeOfFile: "bin/yarn.js" } : {}),
         version: input.yarn.version,
         sha512: input.yarn.sha512,
         toolDir: TOOL_DIR,

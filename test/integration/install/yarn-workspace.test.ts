@@ -258,6 +258,7 @@ describeDocker("a yarn berry workspace installed by its own yarn", () => {
   let registry: LocalRegistry;
   let tmp = "";
   let berryLock = "";
+  let bundleSha = "";
   beforeAll(async () => {
     const tgz = await berryTarball();
     registry = await startLocalRegistry([
@@ -294,6 +295,12 @@ describeDocker("a yarn berry workspace installed by its own yarn", () => {
       "mkdir -p /tmp/y && tar -xzf /cli.tgz -C /tmp/y && node /tmp/y/package/bin/yarn.js install --mode=update-lockfile >/tmp/out 2>&1 || { cat /tmp/out >&2; exit 1; }",
     ]);
     berryLock = await readFile(path.join(gen.dir, "yarn.lock"), "utf8");
+    // corepack's `packageManager` hash for yarn 2+: the sha512 of the bundle it downloads, bin/yarn.js.
+    const bundle = (await run("tar", ["-xzOf", path.join(tmp, "cli.tgz"), "package/bin/yarn.js"], {
+      encoding: "buffer",
+      maxBuffer: 64 * 1024 * 1024,
+    })) as unknown as { stdout: Buffer };
+    bundleSha = createHash("sha512").update(bundle.stdout).digest("hex");
     registry.requests.length = 0;
   }, 300_000);
   afterAll(async () => {
@@ -342,7 +349,7 @@ describeDocker("a yarn berry workspace installed by its own yarn", () => {
 
   it("installs with yarn --immutable (scripts off, node_modules linker) and links the workspace packages", async () => {
     expect(berryLock).toMatch(/^__metadata:/m);
-    const { dir, workspace, js } = await repo("ok", berryLock);
+    const { dir, workspace, js } = await repo("ok", berryLock, `yarn@${BERRY}+sha512.${bundleSha}`);
     const lines: string[] = [];
     const [out] = await installRepoDependencies(workspace, js, { ...options(), log: (l) => lines.push(l) });
     expect(lines.join("\n")).toMatch(
@@ -376,6 +383,14 @@ describeDocker("a yarn berry workspace installed by its own yarn", () => {
     ]);
     expect(r.stdout.trim()).toBe("b + leaf 1.0.0");
   }, 600_000);
+
+  it("refuses a yarn release whose hash is neither the tarball's nor its bundle's", async () => {
+    const { workspace, js } = await repo("bad-hash", berryLock, `yarn@${BERRY}+sha512.${"0".repeat(128)}`);
+    const error = await installRepoDependencies(workspace, js, options()).catch((e: unknown) => e);
+    expect(describeError(error)).toMatch(
+      `@yarnpkg/cli-dist@${BERRY} from the configured registry does not match the sha512 package.json's packageManager names`,
+    );
+  }, 300_000);
 
   it("refuses a berry resolution off the registry and a workspace out of the repository, before anything runs", async () => {
     const before = registry.requests.length;
