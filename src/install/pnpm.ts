@@ -129,7 +129,7 @@ export async function installPnpmWorkspace(
   const { options, view } = lockfileSession(ctx, image, lock, input.policy);
   return withSession(options, async (s) => {
     const env = npmEnv(s, input.policy, view);
-    const bin = await fetchPnpm(s, ctx, input.pnpm, env);
+    const bin = await fetchPackageManager(s, ctx, { name: "pnpm", ...input.pnpm, toolDir: TOOL_DIR }, env);
     await s.container.copyIn(OUT_DIR, {
       "package.json": input.packageJson,
       "pnpm-lock.yaml": input.lockfile,
@@ -198,26 +198,39 @@ export async function installPnpmWorkspace(
 }
 
 /**
- * The pnpm release, from the configured registry through the proxy (`npm pack pnpm@<version>`, whose integrity
- * npm checks against the registry's), its sha512 compared with package.json's `packageManager` hash when there is
- * one, unpacked under TOOL_DIR. Returns the path of its `bin.pnpm` script.
+ * A package manager's release (`pnpm`, `yarn`), from the configured registry through the proxy (`npm pack
+ * <name>@<version>`, whose integrity npm checks against the registry's), its sha512 compared with package.json's
+ * `packageManager` hash when there is one, unpacked under `toolDir`. Returns the path of its `bin[name]` script.
  */
-async function fetchPnpm(
+export async function fetchPackageManager(
   s: Session,
   ctx: NpmInstallContext,
-  pnpm: PnpmWorkspaceInput["pnpm"],
+  tool: {
+    name: string;
+    version: string;
+    sha512: string | null;
+    toolDir: string;
+    why?: string;
+    /** The `bin` entry to run (default: `name`; `@yarnpkg/cli-dist`'s is `yarn`). */
+    binName?: string;
+    /** A file of the package whose sha512 `packageManager`'s hash may be instead of the tarball's. */
+    hashMayBeOfFile?: string;
+  },
   env: Record<string, string>,
 ): Promise<string> {
-  const command = `npm pack pnpm@${pnpm.version} (package.json packageManager)`;
-  const hint = `check that pnpm@${pnpm.version} is on the configured npm registry and reachable from this host, or set package.json \`packageManager\` to a pnpm release that is`;
-  const tgz = `${TOOL_DIR}/pnpm-${pnpm.version}.tgz`;
+  const { name, version, toolDir } = tool;
+  const command = `npm pack ${name}@${version} (${tool.why ?? "package.json packageManager"})`;
+  const hint = `check that ${name}@${version} is on the configured npm registry and reachable from this host, or set package.json \`packageManager\` to a ${name} release that is`;
+  // npm pack's file name: `@scope/name` → `scope-name-<version>.tgz`.
+  const tgz = `${toolDir}/${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
   const packed = await s.container.exec(
     [
       "sh",
       "-c",
-      `mkdir -p ${TOOL_DIR} && cd ${TOOL_DIR} && npm pack "pnpm@$1" --ignore-scripts`,
+      `mkdir -p ${toolDir} && cd ${toolDir} && npm pack "$1@$2" --ignore-scripts`,
       "sh",
-      pnpm.version,
+      name,
+      version,
     ],
     { env },
   );
@@ -226,25 +239,39 @@ async function fetchPnpm(
       throw installTimedOut(command, ctx.limits);
     throw new InstallFailedError(failureLine(packed, "npm"), command, hint);
   }
-  if (pnpm.sha512 !== null) {
+  if (tool.sha512 !== null) {
     const sum = await s.container.exec(["sha512sum", tgz]);
     const got = sum.stdout.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
-    if (sum.exitCode !== 0 || got !== pnpm.sha512)
+    // corepack hashes what it downloads: for yarn 2+ that is the single bundle `bin/yarn.js` (the whole of
+    // `@yarnpkg/cli-dist` besides its package.json), not the tarball.
+    const bundle =
+      got !== tool.sha512 && tool.hashMayBeOfFile
+        ? await s.container.exec([
+            "sh",
+            "-c",
+            `tar -xzOf "$1" "package/$2" | sha512sum`,
+            "sh",
+            tgz,
+            tool.hashMayBeOfFile,
+          ])
+        : null;
+    const ofBundle = bundle?.stdout.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+    if ((sum.exitCode !== 0 || got !== tool.sha512) && (bundle?.exitCode !== 0 || ofBundle !== tool.sha512))
       throw new InfrastructureError(
-        `cannot install the repository's dependencies: pnpm@${pnpm.version} from the configured registry does not match the sha512 package.json's packageManager names (got ${got.slice(0, 16) || "nothing"}…, want ${pnpm.sha512.slice(0, 16)}…)`,
-        "check the configured npm registry's copy of pnpm, or correct the hash in package.json `packageManager`",
+        `cannot install the repository's dependencies: ${name}@${version} from the configured registry does not match the sha512 package.json's packageManager names (got ${got.slice(0, 16) || "nothing"}…, want ${tool.sha512.slice(0, 16)}…)`,
+        `check the configured npm registry's copy of ${name}, or correct the hash in package.json \`packageManager\``,
       );
   }
-  const unpacked = await s.container.exec(["tar", "-xzf", tgz, "-C", TOOL_DIR, "--no-same-owner"]);
-  const manifest = await s.container.exec(["cat", `${TOOL_DIR}/package/package.json`]);
+  const unpacked = await s.container.exec(["tar", "-xzf", tgz, "-C", toolDir, "--no-same-owner"]);
+  const manifest = await s.container.exec(["cat", `${toolDir}/package/package.json`]);
   let binRel: unknown;
   try {
     const m = JSON.parse(manifest.stdout) as { name?: unknown; bin?: unknown };
     binRel =
-      m.name === "pnpm"
+      m.name === name
         ? typeof m.bin === "string"
           ? m.bin
-          : (m.bin as { pnpm?: unknown })?.pnpm
+          : (m.bin as Record<string, unknown> | undefined)?.[tool.binName ?? name]
         : undefined;
   } catch {
     binRel = undefined;
@@ -255,12 +282,12 @@ async function fetchPnpm(
     !/^(\.\/)?[\w.-]+(\/[\w.-]+)*$/.test(binRel) ||
     binRel.split("/").includes("..")
   )
-    throw new InstallFailedError("the package is not a pnpm release with a bin script", command, hint);
-  return `${TOOL_DIR}/package/${binRel.replace(/^\.\//, "")}`;
+    throw new InstallFailedError(`the package is not a ${name} release with a bin script`, command, hint);
+  return `${toolDir}/package/${binRel.replace(/^\.\//, "")}`;
 }
 
-/** The line of a failed step's output that says why: pnpm's `ERR_PNPM_*` line, npm's error, or the last line. */
-function failureLine(r: StepResult, tool: "npm" | "pnpm"): string {
+/** The line of a failed step's output that says why: pnpm's `ERR_PNPM_*` line, yarn's or npm's error, or the last line. */
+export function failureLine(r: StepResult, tool: "npm" | "pnpm" | "yarn"): string {
   if (r.stoppedBy === "cancelled") return "cancelled";
   if (r.stoppedBy === "output_limit") return "its output passed the install's limit";
   const text = `${r.stderr}\n${r.stdout}`;
@@ -271,8 +298,20 @@ function failureLine(r: StepResult, tool: "npm" | "pnpm"): string {
   const pick =
     tool === "pnpm"
       ? (lines.find((l) => /ERR_PNPM_|ERROR/.test(l)) ?? lines.find((l) => /error/i.test(l)))
-      : (lines.find((l) => /npm (ERR!|error) (code|404|notarget)/i.test(l)) ??
-        lines.find((l) => /npm (ERR!|error)/.test(l)));
+      : tool === "yarn"
+        ? (lines.find((l) => /^error /.test(l)) ??
+          lines.find(
+            (l) =>
+              /YN\d{4}/.test(l) &&
+              !/YN0000/.test(l) &&
+              /error|fail|forbidden|not found|couldn't|invalid|mismatch|quarantined|denied|unsupported/i.test(
+                l,
+              ),
+          ) ??
+          lines.find((l) => /YN\d{4}/.test(l) && !/YN0000/.test(l)) ??
+          lines.find((l) => /error/i.test(l)))
+        : (lines.find((l) => /npm (ERR!|error) (code|404|notarget)/i.test(l)) ??
+          lines.find((l) => /npm (ERR!|error)/.test(l)));
   return (pick ?? lines.at(-1) ?? `exit code ${r.exitCode}`).slice(0, 600);
 }
 

@@ -41,6 +41,9 @@ import {
 import { installPythonRequirements, PYTHON_USER_BASE } from "./pip.ts";
 import { installPnpmWorkspace, pnpmWorkspaceDirs } from "./pnpm.ts";
 import { readPackageManager } from "./pnpm-lockfile.ts";
+import { installYarnWorkspace, YARN_CLASSIC_DEFAULT } from "./yarn.ts";
+import { yarnLockfileFormat } from "./yarn-lockfile.ts";
+import semver from "semver";
 import { hostRegistryConfig, type RegistryConfig } from "./registry-config.ts";
 import type { InstallContext } from "./session.ts";
 
@@ -87,6 +90,8 @@ export async function installRepoDependencies(
 ): Promise<ExtraDir[]> {
   if (js.lockfile === "pnpm-lock.yaml" && (await isPnpmWorkspace(workspace)))
     return installPnpmFromLockfile(workspace, js, options);
+  if (js.lockfile === "yarn.lock" && (await isYarnWorkspace(workspace)))
+    return installYarnFromLockfile(workspace, js, options);
   if (js.lockfile === null || !isNpmLockfile(js.lockfile))
     return installFromManifest(workspace, js, options, seedLockfile);
   const packageJson = await workspace.readFile("package.json");
@@ -125,6 +130,102 @@ async function isPnpmWorkspace(workspace: Workspace): Promise<boolean> {
   if (await workspace.exists("pnpm-workspace.yaml")) return true;
   const text = await workspace.readFile("package.json").catch(() => "");
   return /"workspace:/.test(text);
+}
+
+/** A yarn workspace: package.json `workspaces` (an array, or `{ packages: [...] }`). */
+async function isYarnWorkspace(workspace: Workspace): Promise<boolean> {
+  const text = await workspace.readFile("package.json").catch(() => "");
+  try {
+    return workspaceGlobs(JSON.parse(text)).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A yarn workspace (yarn.lock and package.json `workspaces`). Classic (v1): `yarn install --frozen-lockfile
+ * --ignore-scripts` by the yarn 1 release package.json's `packageManager` names (or YARN_CLASSIC_DEFAULT), in
+ * the install container (`yarn.ts`), after the lockfile's sources passed the policy. Berry (2+): not installed,
+ * an infrastructure error that says what to do instead.
+ */
+async function installYarnFromLockfile(
+  workspace: Workspace,
+  js: JsDependencies,
+  options: RepoDepsOptions,
+): Promise<ExtraDir[]> {
+  const cap = maxManifest();
+  const packageJson = await workspace.readFile("package.json");
+  const lockfile = await workspace.readFile("yarn.lock");
+  if (packageJson.length > cap.bytes || lockfile.length > cap.bytes)
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: package.json or yarn.lock is larger than ${cap.label}`,
+    );
+  let pkg: unknown;
+  try {
+    pkg = JSON.parse(packageJson);
+  } catch (error) {
+    throw new InfrastructureError(
+      "cannot install the repository's dependencies: package.json is not valid JSON",
+      "fix package.json",
+      error,
+    );
+  }
+  const format = yarnLockfileFormat(lockfile);
+  const pm = readPackageManager(pkg);
+  const pmText = pm === null ? "none" : "problem" in pm ? pm.problem : `${pm.name}@${pm.version}`;
+  const inCheckout =
+    "or install the dependencies in the checkout before Retrace (scripts off): Retrace then uses the checkout's node_modules and installs nothing";
+  const pmYarn = pm !== null && !("problem" in pm) && pm.name === "yarn" ? pm : null;
+  const berry = format === "berry" || (pmYarn !== null && semver.major(pmYarn.version) >= 2);
+  if (berry && (pmYarn === null || semver.major(pmYarn.version) < 2)) {
+    // No yarn 2+ release named: npm links a workspace whose packages depend on each other by version, as it
+    // always did here; the `workspace:` protocol it cannot read.
+    const files = [packageJson, ...Object.values(await workspaceManifests(workspace, pkg))];
+    if (!files.some((t) => /"workspace:/.test(t))) return installFromManifest(workspace, js, options);
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: it is a yarn berry workspace (yarn.lock with \`__metadata:\`) whose packages use the \`workspace:\` protocol, which Retrace installs with the yarn release package.json's \`packageManager\` names, and package.json packageManager is ${pmText}; npm cannot link such a workspace`,
+      `set package.json \`packageManager\` to the yarn release the project's CI uses (\`"packageManager": "yarn@4.x.y"\`), ${inCheckout}`,
+    );
+  }
+  if (berry && format !== "berry")
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: package.json packageManager names ${pmText}, and yarn.lock is ${format === "classic" ? "a yarn 1 lockfile" : "not a yarn lockfile Retrace reads"}; \`yarn install --immutable\` would have to rewrite it`,
+      `regenerate yarn.lock with ${pmText} (\`yarn install\`) and commit it, or set package.json \`packageManager\` to the yarn 1 release the project's CI uses, ${inCheckout}`,
+    );
+  if (!berry && format !== "classic")
+    throw new InfrastructureError(
+      "cannot install the repository's dependencies: yarn.lock is neither a yarn 1 lockfile (`# yarn lockfile v1`) nor a yarn berry one (`__metadata:`)",
+      `regenerate yarn.lock with the project's yarn (\`yarn install\`) and commit it, ${inCheckout}`,
+    );
+  if (pm !== null && pmYarn === null)
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: it is a yarn workspace (yarn.lock, package.json \`workspaces\`), which Retrace installs with the yarn release package.json's \`packageManager\` names, and ${"problem" in pm ? pm.problem : `package.json packageManager names ${pm.name}, not yarn`}`,
+      `set package.json \`packageManager\` to the yarn release the project's CI uses (\`"packageManager": "yarn@1.22.22"\`), ${inCheckout}`,
+    );
+  const yarn = {
+    flavor: berry ? ("berry" as const) : ("classic" as const),
+    ...(pmYarn === null
+      ? { version: YARN_CLASSIC_DEFAULT, sha512: null, fromPackageManager: false }
+      : { version: pmYarn.version, sha512: pmYarn.sha512, fromPackageManager: true }),
+  };
+  const workspaceFiles = await workspaceManifests(workspace, pkg);
+  const maxDirs = maxWorkspaceDirs();
+  if (Object.keys(workspaceFiles).length > maxDirs)
+    throw tooManyWorkspaces(
+      `package.json \`workspaces\` matches ${Object.keys(workspaceFiles).length} workspace packages`,
+      maxDirs,
+      "workspaceDirs",
+    );
+  const r = await installYarnWorkspace(
+    await installContext(options),
+    { packageJson, lockfile, workspaceFiles, yarn, policy: options.policy ?? REGISTRY_ONLY },
+    () =>
+      options.log?.(
+        `dependencies: yarn@${yarn.version}${yarn.fromPackageManager ? "" : " (no packageManager: Retrace's yarn 1 release)"} install ${berry ? "--immutable, scripts off, nodeLinker node-modules," : "--frozen-lockfile --ignore-scripts"} from yarn.lock (a yarn workspace of ${Object.keys(workspaceFiles).length} package(s); ${js.missing.length} missing in the checkout), in the install container`,
+      ),
+  );
+  if (r.cached) options.log?.(`dependencies: yarn workspace, cached install ${r.dir}`);
+  return [{ hostDir: r.dir, paths: r.paths }];
 }
 
 /**
