@@ -3,7 +3,6 @@
  * that the container itself can report a step its limit stopped.
  */
 import { InfrastructureError } from "../core/errors.ts";
-import type { InstallLimits } from "./container.ts";
 
 /** Install failed inside the container (npm's reason, a timeout, a refused host). */
 export class InstallFailedError extends InfrastructureError {
@@ -20,7 +19,10 @@ export class InstallFailedError extends InfrastructureError {
 }
 
 /** The install reached its wall-clock limit: the error names the limit and the setting that raises it. */
-export function installTimedOut(command: string, limits: InstallLimits): InstallFailedError {
+export function installTimedOut(
+  command: string,
+  limits: { timeoutMs: number; timeoutSetting?: string | undefined },
+): InstallFailedError {
   const s = limits.timeoutMs / 1000;
   return new InstallFailedError(
     `timed out after ${s >= 10 ? Math.round(s) : s} s, the limit of one install${limits.timeoutSetting ? ` (${limits.timeoutSetting})` : ""}`,
