@@ -43,6 +43,15 @@ export const ReproJobSpec = z.object({
   issueNumber: z.number().int().positive().optional(),
   /** The issue as markdown: `# title`, then the body. */
   markdown: z.string(),
+  /**
+   * The package the issue's repository publishes (an npm or PyPI name), when known: a report filed there that
+   * calls the package's functions without an import (`filesize(499418224640)`) runs with one added.
+   */
+  package: z
+    .string()
+    .max(214)
+    .regex(/^(?:@[a-z0-9][\w.-]*\/)?[A-Za-z0-9][\w.-]*$/, "an npm or PyPI package name")
+    .optional(),
   /** How many times each candidate runs; REPRODUCED needs all of them. */
   runs: z.number().int().min(1).max(10).default(3),
   /** Model name, or null for the deterministic (offline) path. */

@@ -120,6 +120,8 @@ export function completeProgram(
   report: ParsedReport,
   /** The run of the script whose output is the claim: the program runs with its arguments. */
   claimed: { file: string; args: string[] } | null = null,
+  /** The package the repository publishes, when known: its binding may be used without an import. */
+  repositoryPackage?: string,
 ): Program | null {
   const found = programBlocks(report);
   // No code of its own: the statement its stack trace shows failing, when the trace shows one whole.
@@ -138,6 +140,7 @@ export function completeProgram(
       : b.value.trim();
   const unique = mine.filter((b, i) => mine.findIndex((o) => key(o) === key(b)) === i);
   const knownPackages = report.versions.map((v) => v.name);
+  if (repositoryPackage && !knownPackages.includes(repositoryPackage)) knownPackages.push(repositoryPackage);
   const program =
     family === "python" ? completePython(unique, knownPackages) : completeJs(unique, knownPackages);
   if (traced) program.completions.unshift(traced.note);

@@ -78,7 +78,7 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
         free: true,
         on: ["needs", "install", "transpile", "run", "write", "done"],
         run: (s, io) => {
-          const program = completeProgram(s.read.report, s.read.expectations.invocation);
+          const program = completeProgram(s.read.report, s.read.expectations.invocation, env.spec.package);
           if (!program) return afterReport(env, s, "write", io, "nothing runnable in the report");
           return {
             next: nextStage(program, null),

@@ -24,6 +24,7 @@ interface ReproOptions {
   maxAttempts: string;
   budgetUsd: string;
   timeout: string;
+  package?: string;
 }
 
 export function registerRepro(program: Command): void {
@@ -39,6 +40,10 @@ export function registerRepro(program: Command): void {
     .option(
       "--model <name>",
       "model to use (needs ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for another endpoint; without a key it is an error)",
+    )
+    .option(
+      "--package <name>",
+      "the package the issue's repository publishes (npm or PyPI name): a snippet that calls it without an import gets one",
     )
     .option("--offline", "no model: deterministic extraction, execution and matching only")
     .option("--max-attempts <n>", "attempts of the model loop", "3")
@@ -73,10 +78,16 @@ export function registerRepro(program: Command): void {
           : (await import("../../llm/from-env.ts")).createModelFromEnv(
               opts.model ? { defaultModel: opts.model } : {},
             );
+      if (opts.package !== undefined && !ReproJobSpec.shape.package.safeParse(opts.package).success)
+        throw new UsageError(
+          `--package ${JSON.stringify(opts.package.slice(0, 80))} is not an npm or PyPI package name`,
+          "pass the name the repository publishes, e.g. --package filesize or --package @scope/name",
+        );
       const spec = ReproJobSpec.parse({
         kind: "repro",
         id: `repro-${createHash("sha256").update(markdown).digest("hex").slice(0, 12)}`,
         markdown,
+        ...(opts.package === undefined ? {} : { package: opts.package }),
         runs,
         model: model ? (opts.model ?? "default") : null,
         budget: { maxAttempts, maxUsd },

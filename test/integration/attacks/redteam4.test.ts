@@ -551,32 +551,28 @@ describe("Python requirement discovery", () => {
     T,
   );
 
-  it(
-    "py-marker-options: pip options hidden in an environment marker reach nothing but the index",
-    async () => {
-      const dir = repo("py14", {
-        "requirements.txt": `ok==1.0 ; python_version > "3" --index-url ${registry}evil/ --find-links ${registry}links/\n`,
-      });
-      const r = await step(
-        "pyInstall",
-        {
-          dir,
-          cacheDir: path.join(cacheDir, "py14"),
-          image: sandboxImage,
-          registry: "http://127.0.0.1:9/",
-          pipIndex: "http://127.0.0.1:9/simple",
-        },
-        {},
-        // A real pip run in the install container against a dead index, bounded by the install's own limit: at
-        // load 50 it passed the parse steps' 45 s (CI); the case is about where pip reaches, not its speed.
-        180_000,
-      );
-      expect(r.killed ?? false, r.message).toBe(false);
-      expect(existsSync(marker)).toBe(false);
-      expect(hits.filter((h) => h.startsWith("/evil") || h.startsWith("/links"))).toEqual([]);
-    },
-    240_000,
-  );
+  it("py-marker-options: pip options hidden in an environment marker reach nothing but the index", async () => {
+    const dir = repo("py14", {
+      "requirements.txt": `ok==1.0 ; python_version > "3" --index-url ${registry}evil/ --find-links ${registry}links/\n`,
+    });
+    const r = await step(
+      "pyInstall",
+      {
+        dir,
+        cacheDir: path.join(cacheDir, "py14"),
+        image: sandboxImage,
+        registry: "http://127.0.0.1:9/",
+        pipIndex: "http://127.0.0.1:9/simple",
+      },
+      {},
+      // A real pip run in the install container against a dead index, bounded by the install's own limit: at
+      // load 50 it passed the parse steps' 45 s (CI); the case is about where pip reaches, not its speed.
+      180_000,
+    );
+    expect(r.killed ?? false, r.message).toBe(false);
+    expect(existsSync(marker)).toBe(false);
+    expect(hits.filter((h) => h.startsWith("/evil") || h.startsWith("/links"))).toEqual([]);
+  }, 240_000);
 });
 
 describe("test-command discovery and the runner-free plan read; they run nothing on the host", () => {
