@@ -172,7 +172,7 @@ export async function installPnpmWorkspace(
         },
       },
     );
-    if (r.exitCode !== 0) throw await pnpmFailure(r, s, ctx, command);
+    if (r.exitCode !== 0) throw pnpmFailure(r, s, ctx, command);
     await requireRoom(s, ctx.limits, command);
     // The pnpm release goes with the tree, and a shim on the runs' PATH runs it with the runs' node.
     const shim = `#!/bin/sh\nexec node "$(dirname "$0")/../.retrace-pnpm/${bin.slice(`${TOOL_DIR}/package/`.length)}" "$@"\n`;
@@ -315,21 +315,33 @@ export function failureLine(r: StepResult, tool: "npm" | "pnpm" | "yarn"): strin
   return (pick ?? lines.at(-1) ?? `exit code ${r.exitCode}`).slice(0, 600);
 }
 
-async function pnpmFailure(
+/**
+ * A package manager's failed install step as an InstallFailedError: the install's time limit when it was stopped,
+ * else its failing line (with the hosts the proxy refused, when it tried any) and the hint `hintFor` gives for it.
+ */
+export function managerFailure(
   r: StepResult,
   s: Session,
   ctx: NpmInstallContext,
   command: string,
-): Promise<InstallFailedError> {
+  tool: "pnpm" | "yarn",
+  hintFor: (reason: string) => string,
+): InstallFailedError {
   if (r.stoppedBy === "timeout" || s.container.stoppedBy === "timeout")
     return installTimedOut(command, ctx.limits);
   const refused = s.proxy.refused();
-  const reason = failureLine(r, "pnpm");
+  const reason = failureLine(r, tool);
   return new InstallFailedError(
     refused.length > 0
       ? `${reason} (it tried to reach ${refused.join(", ")}, not an allowed registry)`
       : reason,
     command,
+    hintFor(reason),
+  );
+}
+
+function pnpmFailure(r: StepResult, s: Session, ctx: NpmInstallContext, command: string): InstallFailedError {
+  return managerFailure(r, s, ctx, command, "pnpm", (reason) =>
     /requires at least Node\.js/i.test(reason)
       ? "the repository's Node (the runtime of .nvmrc, .node-version, .tool-versions, package.json volta/engines, or the CI workflow's setup-node) is older than its pnpm release needs: pin a Node that release supports, or set package.json `packageManager` to a pnpm release that runs on that Node"
       : /OUTDATED_LOCKFILE|frozen/i.test(reason)

@@ -19,7 +19,6 @@ import {
   cachedPaths,
   cacheRepoInstall,
   InstallFailedError,
-  installTimedOut,
   lockfileSession,
   type NpmInstallContext,
   type NpmTreeResult,
@@ -27,7 +26,7 @@ import {
   requireRoom,
   SourcePolicyError,
 } from "./npm.ts";
-import { failureLine, fetchPackageManager } from "./pnpm.ts";
+import { fetchPackageManager, managerFailure } from "./pnpm.ts";
 import { CONTAINER_PROXY_URL, VIRTUAL_NPM_HOST, VIRTUAL_NPM_REGISTRY } from "./proxy.ts";
 import { npmRegistries, registryKey } from "./registry-config.ts";
 import { imageId, installImage, type Session, withSession } from "./session.ts";
@@ -228,7 +227,7 @@ export async function installYarnWorkspace(
             },
           },
         );
-    if (r.exitCode !== 0) throw await yarnFailure(r, s, ctx, command);
+    if (r.exitCode !== 0) throw yarnFailure(r, s, ctx, command);
     // yarn 1's `--frozen-lockfile` lets a workspace install what yarn.lock does not say (the direct
     // dependencies were checked above; a transitive one yarn resolved anew shows as a changed yarn.lock).
     const same = await s.container.exec(["cmp", "-s", "yarn.lock", `${TOOL_DIR}/yarn.lock.given`]);
@@ -310,21 +309,8 @@ function scopeRegistries(npmrc: string): Record<string, string> {
   return out;
 }
 
-async function yarnFailure(
-  r: StepResult,
-  s: Session,
-  ctx: NpmInstallContext,
-  command: string,
-): Promise<InstallFailedError> {
-  if (r.stoppedBy === "timeout" || s.container.stoppedBy === "timeout")
-    return installTimedOut(command, ctx.limits);
-  const refused = s.proxy.refused();
-  const reason = failureLine(r, "yarn");
-  return new InstallFailedError(
-    refused.length > 0
-      ? `${reason} (it tried to reach ${refused.join(", ")}, not an allowed registry)`
-      : reason,
-    command,
+function yarnFailure(r: StepResult, s: Session, ctx: NpmInstallContext, command: string): InstallFailedError {
+  return managerFailure(r, s, ctx, command, "yarn", (reason) =>
     /lockfile needs to be updated|frozen-lockfile|lockfile would have been modified|YN0028/i.test(reason)
       ? "yarn.lock is not in sync with the workspace's package.json files: regenerate it (`yarn install`) and commit it"
       : /incompatible with this module|expected version/i.test(reason)
