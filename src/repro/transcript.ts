@@ -232,7 +232,7 @@ const IPY_RULE = /^-{20,}\s*$/;
 const IPY_TB_HEAD = /^(\S+)\s+Traceback \(most recent call last\)\s*$/;
 /** Lines an IPython session may start with before its first prompt: the launch, the banner. */
 const IPY_PREAMBLE =
-  /^(?:\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s+(?:i?python|jupyter)[\w.\s-]*|Python \d+\.\d+.*|IPython \d.*|Type '(?:copyright|help)'.*|\[?GCC .*|Tab completion .*)$/;
+  /^(?:(?:[\w@.~:/[\]-]+\s*)?[$%]\s+(?:i?python[\d.]*|jupyter)\b.*|Python \d+\.\d+.*|IPython \d.*|Type '(?:copyright|help)'.*|\[?GCC .*|Tab completion .*)$/;
 
 /**
  * An IPython session (`In [5]: …`, `   ...: …`, `Out[5]: …`) written as the `>>>` transcript it is, so the
@@ -248,7 +248,7 @@ export function ipythonAsPycon(text: string): string | null {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
   const first = lines.findIndex((l) => IPY_IN.test(l.trimEnd()));
   if (first < 0 || /^>>>>? /m.test(text)) return null;
-  if (!lines.slice(0, first).every((l) => l.trim() === "" || IPY_PREAMBLE.test(l.trimEnd()))) return null;
+  if (!lines.slice(0, first).every((l) => l.trim() === "" || IPY_PREAMBLE.test(l.trim()))) return null;
   const out: string[] = lines.slice(0, first);
   let skipping = false;
   let inStatement = false;

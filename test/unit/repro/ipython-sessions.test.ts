@@ -229,6 +229,21 @@ describe("ordinary Python is not an IPython session", () => {
     expect(t.output).toEqual(["[1]"]);
   });
 
+  it("a session started by `python3 -m IPython` at a shell prompt is one", () => {
+    const t = parseTranscript(
+      "user@host:~$ python3 -m IPython\n\nIn [1]: 'ab' * 2\nOut[1]: 'abab'\n",
+      "python",
+    );
+    expect(t.inputs).toEqual(["'ab' * 2"]);
+    expect(t.output).toEqual(["'abab'"]);
+  });
+
+  it("a long line before the first prompt is not a banner, and is read at once", () => {
+    const started = Date.now();
+    expect(ipythonAsPycon(`${" ".repeat(60_000)}x\nIn [1]: 1\nOut[1]: 1`)).toBeNull();
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it("an IPython session after its launch and banner is still one", () => {
     const session = [
       "$ ipython",
