@@ -3,6 +3,7 @@
  * a shell session, or a version listing. Decided from the fence language and the block's own lines.
  */
 import { type BlockLanguage, detectLanguage, languageFromFence } from "./detect-language.ts";
+import { ipythonAsPycon } from "./transcript.ts";
 
 export type BlockKind =
   | "code"
@@ -107,6 +108,9 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
   const fenceKey = (fence ?? "").trim().toLowerCase();
   const detected = detectLanguage(value);
   const language: BlockLanguage = fenceLang ?? detected;
+
+  // An IPython session (`In [5]: …`) is a transcript whatever its fence says (`python`, `ipython`, none).
+  if (ipythonAsPycon(value) !== null) return { kind: "python-transcript", language: "python" };
 
   if (
     fenceKey === "pycon" ||

@@ -1,5 +1,6 @@
 /**
- * REPL transcripts (`>>> ` / `... ` for Python, `> ` / `... ` for Node) turned into scripts.
+ * REPL transcripts (`>>> ` / `... ` for Python, IPython's `In [N]:` / `...:` read as those, `> ` / `... ` for
+ * Node) turned into scripts.
  * Expressions typed at the prompt are echoed the way the REPL would (Python: `sys.displayhook`, which
  * skips None; Node: `util.inspect`, skipping undefined), so the script prints what the session printed.
  * The printed lines of the session become the reported output, a traceback the reported exception.
@@ -33,7 +34,8 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
   const errorLines: string[] = [];
   const raisedAt = new Set<number>();
   let inError = false;
-  for (const raw of text.replace(/\r\n/g, "\n").split("\n")) {
+  const session = flavour === "python" ? (ipythonAsPycon(text) ?? text) : text;
+  for (const raw of session.replace(/\r\n/g, "\n").split("\n")) {
     const line = raw.trimEnd();
     if (pypy(line) || line.startsWith(prompt) || line === barePrompt) {
       inError = false;
@@ -102,6 +104,8 @@ function isPythonExpression(stmt: string): boolean {
   if (s === "" || s.startsWith("#") || PY_KEYWORD_START.test(s)) return false;
   if (/^\w[\w.]*\s*[-+*/%&|^@]=|^\w[\w.[\]'"]*\s*\*\*=|^\w[\w.]*\s*(\/\/|<<|>>)=/.test(s)) return false;
   if (/^\w[\w.]*\s*:\s*[\w[\]., ]+(=|$)/.test(s) && !s.startsWith("lambda")) return false;
+  // Statements joined or ended by `;` run as typed (IPython prints no value for `x;`).
+  if (scanCode(s, (ch, _i, depth) => (ch === ";" && depth === 0 ? true : undefined)).stopped) return false;
   if (s.endsWith(":")) return false;
   // Two names side by side outside strings and brackets (`python hello.py`) do not parse as an expression:
   // the line runs as typed, so its SyntaxError is the one the REPL gave.
@@ -215,4 +219,81 @@ export function splitSessions(text: string): string[] | null {
       .trim(),
   );
   return pieces.every((p) => /^(?:>>>>?|>)(?: |$)/m.test(p)) ? pieces : null;
+}
+
+/** IPython's input prompt `In [5]: ` (the statement follows it). */
+const IPY_IN = /^In ?\[\d+\]: ?(.*)$/;
+/** IPython's continuation prompt `   ...: `, indented to the width of the `In [N]:` above it. */
+const IPY_MORE = /^\s*\.\.\.: ?(.*)$/;
+/** IPython's echo of a statement's value: `Out[5]: value` (or `Out[5]:` with the value on the lines under it). */
+const IPY_OUT = /^Out ?\[\d+\]: ?(.*)$/;
+/** IPython's traceback header: a rule of dashes, then `ValueError      Traceback (most recent call last)`. */
+const IPY_RULE = /^-{20,}\s*$/;
+const IPY_TB_HEAD = /^(\S+)\s+Traceback \(most recent call last\)\s*$/;
+/** Lines an IPython session may start with before its first prompt: the launch, the banner. */
+const IPY_PREAMBLE =
+  /^(?:(?:[\w@.~:/[\]-]+\s*)?[$%]\s+(?:i?python[\d.]*|jupyter)\b.*|Python \d+\.\d+.*|IPython \d.*|Type '(?:copyright|help)'.*|\[?GCC .*|Tab completion .*)$/;
+
+/**
+ * An IPython session (`In [5]: …`, `   ...: …`, `Out[5]: …`) written as the `>>>` transcript it is, so the
+ * REPL reader takes it the same way: `In [N]:` starts a statement, `...:` continues it, `Out[N]: v` is its
+ * echoed value (the `Out[N]:` label is IPython's, not printed by the program), other lines are printed output,
+ * and IPython's traceback (a rule, then `ValueError   Traceback (most recent call last)`) the session's error.
+ * A statement ending in `;` (IPython prints no value for it) stays silent (see `isPythonExpression`); a magic (`%timeit`, `!pip`) and a
+ * help request (`x?`) are not Python and are left out with what they printed. Null when the block is not an
+ * IPython session: no `In [N]:` prompt, a `>>>` prompt, or lines before the first prompt that are neither
+ * blank nor the interpreter's launch and banner.
+ */
+export function ipythonAsPycon(text: string): string | null {
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  const first = lines.findIndex((l) => IPY_IN.test(l.trimEnd()));
+  if (first < 0 || /^>>>>? /m.test(text)) return null;
+  if (!lines.slice(0, first).every((l) => l.trim() === "" || IPY_PREAMBLE.test(l.trim()))) return null;
+  const out: string[] = lines.slice(0, first);
+  let skipping = false;
+  let inStatement = false;
+  /** The exception an IPython traceback under way ends with (named in its header). */
+  let raising: string | null = null;
+  for (let i = first; i < lines.length; i++) {
+    const line = lines[i]!.trimEnd();
+    const input = IPY_IN.exec(line);
+    if (input) {
+      raising = null;
+      const stmt = input[1]!;
+      skipping = /^\s*[%!]/.test(stmt) || /^\s*[\w.]+\s*\?\??$/.test(stmt);
+      inStatement = !skipping;
+      if (!skipping) out.push(`>>> ${stmt}`);
+      continue;
+    }
+    const more = inStatement ? IPY_MORE.exec(line) : null;
+    if (more || (skipping && IPY_MORE.test(line))) {
+      if (more && !skipping) out.push(more[1] === "" ? "..." : `... ${more[1]}`);
+      continue;
+    }
+    inStatement = false;
+    if (skipping) continue;
+    const value = IPY_OUT.exec(line);
+    if (value) {
+      if (value[1] !== "") out.push(value[1]!);
+      continue;
+    }
+    const head = IPY_RULE.test(line) ? IPY_TB_HEAD.exec(lines[i + 1]?.trimEnd() ?? "") : null;
+    if (head) {
+      out.push("Traceback (most recent call last):");
+      raising = head[1]!;
+      i++;
+      continue;
+    }
+    // IPython's frames (`Cell In[2], line 1`, `----> 1 f()`, `File /x.py:9, in f`) are indented as CPython's
+    // are, so the exception line under them (`ValueError: …`, named in the header) is the one the session ended with.
+    if (raising !== null) {
+      if (line.startsWith(raising) && /^(?::|$)/.test(line.slice(raising.length))) raising = null;
+      else {
+        out.push(line === "" ? "" : `  ${line}`);
+        continue;
+      }
+    }
+    out.push(line);
+  }
+  return out.join("\n");
 }

@@ -47,6 +47,35 @@ describeDocker("report forms (real sandbox)", () => {
     );
   });
 
+  it("an IPython session in a python fence runs as a transcript: its Out[N] value is the claim", {
+    timeout: 120_000,
+  }, async () => {
+    const r = await repro(
+      `# json.dumps writes NaN, which is not JSON\n\n${f}python\nIn [1]: import json\n\nIn [2]: json.dumps([float('nan')])\nOut[2]: '[NaN]'\n${f}\n`,
+    );
+    expect(r.verdict, r.summary).toBe("REPRODUCED");
+    expect(r.reported.output).toEqual(["'[NaN]'"]);
+  });
+
+  it("an IPython session whose Out[N] value the run does not print is NOT_REPRODUCED", {
+    timeout: 120_000,
+  }, async () => {
+    const r = await repro(
+      `# json.dumps writes null for NaN\n\n${f}python\nIn [1]: import json\n\nIn [2]: json.dumps([float('nan')])\nOut[2]: '[null]'\n${f}\n`,
+    );
+    expect(r.verdict, r.summary).toBe("NOT_REPRODUCED");
+  });
+
+  it("an IPython traceback is the reported exception; a run that raises it is REPRODUCED", {
+    timeout: 120_000,
+  }, async () => {
+    const r = await repro(
+      `# int() rejects a float string\n\n${f}ipython\nIn [1]: int('2.5')\n---------------------------------------------------------------------------\nValueError                                Traceback (most recent call last)\nCell In[1], line 1\n----> 1 int('2.5')\n\nValueError: invalid literal for int() with base 10: '2.5'\n${f}\n`,
+    );
+    expect(r.verdict, r.summary).toBe("REPRODUCED");
+    expect(r.reported).toMatchObject({ exceptionType: "ValueError" });
+  });
+
   it("TypeScript that does not parse ends in NEEDS_INFO naming the line, not an error exit", {
     timeout: 120_000,
   }, async () => {
