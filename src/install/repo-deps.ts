@@ -76,6 +76,39 @@ function maxManifest(): { bytes: number; label: string } {
   return { bytes: mb * 1024 * 1024, label: `${mb} MiB (RETRACE_HOST_LIMITS manifestMb)` };
 }
 
+/** `a`, `a or b`, `a, b or c`. */
+const orList = (names: readonly string[]) =>
+  names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+
+/**
+ * The checkout's package.json, parsed, and the other manifests an install reads (`null` for an `optional` one the
+ * checkout lacks), each under the manifest cap: an InfrastructureError names what is too large or not JSON.
+ */
+async function readManifests(
+  workspace: Workspace,
+  files: readonly string[],
+  optional: readonly string[] = [],
+): Promise<{ packageJson: string; pkg: unknown; text: Record<string, string | null> }> {
+  const packageJson = await workspace.readFile("package.json");
+  const text: Record<string, string | null> = {};
+  for (const f of files) text[f] = await workspace.readFile(f);
+  for (const f of optional) text[f] = (await workspace.exists(f)) ? await workspace.readFile(f) : null;
+  const cap = maxManifest();
+  if ([packageJson, ...Object.values(text)].some((t) => (t?.length ?? 0) > cap.bytes))
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: ${orList(["package.json", ...files, ...optional])} is larger than ${cap.label}`,
+    );
+  try {
+    return { packageJson, pkg: JSON.parse(packageJson), text };
+  } catch (error) {
+    throw new InfrastructureError(
+      "cannot install the repository's dependencies: package.json is not valid JSON",
+      "fix package.json",
+      error,
+    );
+  }
+}
+
 /**
  * Installs the checkout's JS dependencies from its npm lockfile in the install container (once per
  * package.json + lockfile + registry + image) and returns the directory to copy into the sandbox:
@@ -153,23 +186,9 @@ async function installYarnFromLockfile(
   js: JsDependencies,
   options: RepoDepsOptions,
 ): Promise<ExtraDir[]> {
-  const cap = maxManifest();
-  const packageJson = await workspace.readFile("package.json");
-  const lockfile = await workspace.readFile("yarn.lock");
-  if (packageJson.length > cap.bytes || lockfile.length > cap.bytes)
-    throw new InfrastructureError(
-      `cannot install the repository's dependencies: package.json or yarn.lock is larger than ${cap.label}`,
-    );
-  let pkg: unknown;
-  try {
-    pkg = JSON.parse(packageJson);
-  } catch (error) {
-    throw new InfrastructureError(
-      "cannot install the repository's dependencies: package.json is not valid JSON",
-      "fix package.json",
-      error,
-    );
-  }
+  const manifests = await readManifests(workspace, ["yarn.lock"]);
+  const { packageJson, pkg } = manifests;
+  const lockfile = manifests.text["yarn.lock"] as string;
   const format = yarnLockfileFormat(lockfile);
   const pm = readPackageManager(pkg);
   const pmText = pm === null ? "none" : "problem" in pm ? pm.problem : `${pm.name}@${pm.version}`;
@@ -237,30 +256,10 @@ async function installPnpmFromLockfile(
   js: JsDependencies,
   options: RepoDepsOptions,
 ): Promise<ExtraDir[]> {
-  const cap = maxManifest();
-  const packageJson = await workspace.readFile("package.json");
-  const lockfile = await workspace.readFile("pnpm-lock.yaml");
-  const workspaceYaml = (await workspace.exists("pnpm-workspace.yaml"))
-    ? await workspace.readFile("pnpm-workspace.yaml")
-    : null;
-  if (
-    packageJson.length > cap.bytes ||
-    lockfile.length > cap.bytes ||
-    (workspaceYaml?.length ?? 0) > cap.bytes
-  )
-    throw new InfrastructureError(
-      `cannot install the repository's dependencies: package.json, pnpm-lock.yaml or pnpm-workspace.yaml is larger than ${cap.label}`,
-    );
-  let pkg: unknown;
-  try {
-    pkg = JSON.parse(packageJson);
-  } catch (error) {
-    throw new InfrastructureError(
-      "cannot install the repository's dependencies: package.json is not valid JSON",
-      "fix package.json",
-      error,
-    );
-  }
+  const manifests = await readManifests(workspace, ["pnpm-lock.yaml"], ["pnpm-workspace.yaml"]);
+  const { packageJson, pkg } = manifests;
+  const lockfile = manifests.text["pnpm-lock.yaml"] as string;
+  const workspaceYaml = manifests.text["pnpm-workspace.yaml"] ?? null;
   const pm = readPackageManager(pkg);
   const setIt =
     'set package.json `packageManager` to the pnpm release the project\'s CI uses (`"packageManager": "pnpm@<x.y.z>"`), or install the dependencies in the checkout before Retrace (`pnpm install --frozen-lockfile --ignore-scripts`): Retrace then uses the checkout\'s node_modules and installs nothing';
