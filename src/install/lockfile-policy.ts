@@ -202,6 +202,26 @@ function overrideSpecs(value: unknown, at: string, out: [string, string][], dept
   for (const [k, v] of Object.entries(value)) overrideSpecs(v, `${at}.${k}`, out, depth + 1);
 }
 
+/** checkPackageJson for each workspace package's package.json (path → text), its problems named by that path. */
+export function checkWorkspacePackageJsons(
+  files: Record<string, string>,
+  registry: Registries,
+  policy: SourcePolicy,
+): SourceProblem[] {
+  return Object.entries(files).flatMap(([file, text]) => {
+    let pkg: unknown;
+    try {
+      pkg = JSON.parse(text);
+    } catch {
+      return [{ entry: file, reason: "is not valid JSON", field: null }];
+    }
+    return checkPackageJson(pkg, registry, policy).map((p) => ({
+      ...p,
+      entry: p.entry.replace(/^package\.json/, file),
+    }));
+  });
+}
+
 /** The problems of package.json's dependency specs, overrides/resolutions and workspace globs. */
 export function checkPackageJson(pkg: unknown, registry: Registries, policy: SourcePolicy): SourceProblem[] {
   const out: SourceProblem[] = [];

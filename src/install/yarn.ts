@@ -14,7 +14,7 @@ import { parse as parseYaml } from "yaml";
 import { InfrastructureError } from "../core/errors.ts";
 import { cacheKey } from "./cache.ts";
 import { OUT_DIR, type StepResult } from "./container.ts";
-import { checkPackageJson, type SourcePolicy } from "./lockfile-policy.ts";
+import { checkPackageJson, checkWorkspacePackageJsons, type SourcePolicy } from "./lockfile-policy.ts";
 import {
   cachedPaths,
   cacheRepoInstall,
@@ -89,18 +89,7 @@ export async function installYarnWorkspace(
   const registries = npmRegistries(ctx.registry);
   const problems = [
     ...checkPackageJson(pkg, registries, input.policy),
-    ...Object.entries(input.workspaceFiles).flatMap(([file, text]) => {
-      let wpkg: unknown;
-      try {
-        wpkg = JSON.parse(text);
-      } catch {
-        return [{ entry: file, reason: "is not valid JSON", field: null }];
-      }
-      return checkPackageJson(wpkg, registries, input.policy).map((p) => ({
-        ...p,
-        entry: p.entry.replace(/^package\.json/, file),
-      }));
-    }),
+    ...checkWorkspacePackageJsons(input.workspaceFiles, registries, input.policy),
     ...(berry
       ? checkYarnBerryLockfile(berryLock, registries, input.policy)
       : checkYarnClassicLockfile(entries, registries, input.policy)),
