@@ -10,13 +10,18 @@ import vm from "node:vm";
 
 export type Bounded<T> = { ok: true; value: T } | { ok: false; reason: "timeout" | "stack"; message: string };
 
-const context = vm.createContext({});
+// The context's `run` is set once and calls whatever `current` holds. Assigning a new function to a property of
+// the context's global on every call (as this did first) cost the 50 MB parse-log bench 35% more peak RSS (220 vs
+// 160 MB) and about 30% more CPU: measured side by side, the only change being where the function is stored.
+let current: (() => void) | undefined;
+const context = vm.createContext({ run: () => current?.() });
 const script = new vm.Script("run()");
 
 /** Calls `fn` with a time limit; a timeout or a stack overflow is a value, never an exception. */
 export function withinTimeLimit<T>(fn: () => T, timeoutMs: number): Bounded<T> {
   let value: T | undefined;
-  context["run"] = () => {
+  const outer = current;
+  current = () => {
     value = fn();
   };
   try {
@@ -29,6 +34,6 @@ export function withinTimeLimit<T>(fn: () => T, timeoutMs: number): Bounded<T> {
       return { ok: false, reason: "stack", message: "nests deeper than the parser's stack allows" };
     throw error;
   } finally {
-    context["run"] = undefined;
+    current = outer;
   }
 }
