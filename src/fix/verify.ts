@@ -28,6 +28,7 @@ import {
   setupFailedForEnvironment,
 } from "./unreadable-run.ts";
 import { filterCommand } from "./test-runner/filter.ts";
+import { heapExhaustedBySandbox } from "./test-runner/heap.ts";
 import { describeCommand, detectTestCommand, runTests } from "./test-runner/index.ts";
 import { isPythonUnittestCommand, setupFailedMarker, setupScript } from "./test-runner/invocation.ts";
 import { readResults, uniqueTestIds } from "./test-runner/results.ts";
@@ -1169,7 +1170,12 @@ async function runAntiGaming(
     });
     checkSignal(options.signal);
     // Out of memory is the sandbox's size, not gaming and not its absence: no verdict (assertNotOutOfMemory).
-    if (result.stoppedBy === "memory_limit")
+    if (
+      result.stoppedBy === "memory_limit" ||
+      (result.stoppedBy === null &&
+        result.exitCode !== 0 &&
+        heapExhaustedBySandbox(`${result.stdout}\n${result.stderr}`, result.memoryMb, plan.script))
+    )
       throw memoryLimitError(command.command, result.memoryMb, "anti-gaming");
     const setupFailed = command.setup
       ? new RegExp(`^${setupFailedMarker(nonce)} (\\d+)$`, "m").exec(result.stderr)

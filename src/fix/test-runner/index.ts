@@ -8,6 +8,7 @@ import { scrubInternalNames } from "../../core/internal-names.ts";
 import type { Workspace } from "../../core/ports/workspace.ts";
 import { type ExtraDir, maxCollectMib, type Sandbox, type SandboxLimits } from "../../core/ports/sandbox.ts";
 import { TAP_CRASH_NOTE } from "../../logs/parsers/tap.ts";
+import { heapExhaustedBySandbox } from "./heap.ts";
 import { buildInvocation, setupFailedMarker } from "./invocation.ts";
 import { readResults } from "./results.ts";
 import { isFailing, type TestCommand, type TestRunResult } from "./types.ts";
@@ -114,9 +115,18 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
     ...(options.limits ? { limits: options.limits } : {}),
   });
 
+  // V8's heap, sized from the sandbox's memory, ran out (exit 134): the memory limit ended the run (heap.ts). The
+  // message is in the run's output, or in its report where a runner keeps a test file's stderr (node's TAP).
+  const heapOutIn = (text: string): boolean =>
+    result.stoppedBy === null &&
+    result.exitCode !== 0 &&
+    heapExhaustedBySandbox(text, result.memoryMb, invocation.script);
+  let heapOut = heapOutIn(`${result.stdout}\n${result.stderr}`);
+  let stoppedBy = heapOut ? "memory_limit" : result.stoppedBy;
+
   // The setup (a build) failed: no test ran, and nothing of its output is a test result.
   const marker = new RegExp(`^${setupFailedMarker(nonce)} (\\d+)$`, "m").exec(result.stderr);
-  if (options.command.setup && marker && result.stoppedBy === null) {
+  if (options.command.setup && marker && stoppedBy === null) {
     const output = tail("", result.stderr.replace(marker[0], "").trim());
     const exitCode = Number(marker[1]);
     const last = output
@@ -153,6 +163,10 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
   } else {
     text = invocation.format === "auto" ? `${result.stdout}\n${result.stderr}` : result.stdout;
   }
+  if (!heapOut && invocation.reportFile !== null && heapOutIn(text)) {
+    heapOut = true;
+    stoppedBy = "memory_limit";
+  }
   const tests = reportFound ? readResults(invocation.format, text) : [];
   const counts = { passed: 0, failed: 0, skipped: 0 };
   for (const t of tests) {
@@ -161,7 +175,11 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
     else counts.skipped += 1;
   }
 
-  if (result.stoppedBy !== null) {
+  if (heapOut) {
+    problems.push(
+      `the run ran out of V8's JavaScript heap, which Node sizes from the sandbox's memory (${result.memoryMb} MiB): the memory limit ended it`,
+    );
+  } else if (result.stoppedBy !== null) {
     problems.push(
       `the sandbox stopped the run (${result.stoppedBy}${result.stoppedBy === "memory_limit" && result.memoryMb !== undefined ? `: ${result.memoryMb} MiB` : ""}) before it finished`,
     );
@@ -188,7 +206,7 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
     script: invocation.script,
     tests,
     exitCode: result.exitCode,
-    stoppedBy: result.stoppedBy,
+    stoppedBy,
     ...(result.memoryMb !== undefined ? { memoryMb: result.memoryMb } : {}),
     durationMs: result.durationMs,
     reportSource: invocation.reportFile === null ? "stdout" : "file",

@@ -5,7 +5,8 @@
  * Docker sandbox, a small pytest repository written here, a 256 MiB limit:
  * - the patched code allocates past the limit while the tests import it: no verdict, the error names 256 MiB;
  * - a test's own helper process needs more than the limit (the runner survives and reports a failure): no verdict;
- * - the base itself allocates past it: no verdict either.
+ * - the base itself allocates past it: no verdict either;
+ * - node's JavaScript heap, which Node sizes from the sandbox's memory, runs out (exit 134, no OOM kill): no verdict.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -82,5 +83,37 @@ describeDocker("a run that reaches the sandbox's memory limit", () => {
     const dir = repo("base", { "calc.py": `${calc}\n\n_HOG = ${HOG}\n`, "test_calc.py": tests });
     const error = await verify(dir, patch("# fixed")).catch((e: unknown) => e);
     expectMemoryError(error, "base");
+  }, 240_000);
+});
+
+const jsRepo = {
+  "package.json": JSON.stringify({ name: "heap", version: "1.0.0", private: true }),
+  "calc.js": "exports.add = (a, b) => a - b;\n",
+  "calc.test.js":
+    "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('./calc.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
+};
+/** Live objects without end: V8's heap (half of the sandbox's 512 MiB) runs out before the kernel's limit. */
+const JS_HOG = "const hog = []; for (;;) hog.push({ n: hog.length, s: 'x'.repeat(64) + hog.length });";
+
+describeDocker("node's heap, sized from the sandbox's memory, runs out", () => {
+  it("the patched code exhausts V8's heap: an infrastructure error naming the limit, not REJECTED", async () => {
+    const dir = repo("heap", jsRepo);
+    const diff = `--- a/calc.js\n+++ b/calc.js\n@@ -1 +1,2 @@\n-exports.add = (a, b) => a - b;\n+${JS_HOG}\n+exports.add = (a, b) => a + b;\n`;
+    const error = await verifyPatch({
+      workspace: await createFsWorkspace(dir),
+      sandbox: createDockerSandbox({ image: sandboxImage }),
+      patch: diff,
+      policy: policyForFix(defaultConfig()),
+      testCommand: "node --test",
+      runs: 1,
+      jobId: "test-memory-limit",
+      limits: { memoryMb: 512, workspaceMb: 64, timeoutMs: 120_000 },
+      antiGaming: false,
+    }).catch((e: unknown) => e);
+    expect(error, String(error)).toBeInstanceOf(InfrastructureError);
+    expect((error as Error).message).toMatch(
+      /a patched run of `node --test` was killed for reaching the sandbox's memory limit of 512 MiB/,
+    );
+    expect((error as InfrastructureError).hint).toMatch(/sandbox\.limits\.memoryMb/);
   }, 240_000);
 });
