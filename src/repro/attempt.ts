@@ -258,6 +258,7 @@ async function olderRelease(
       install: result,
       runs: ctx.spec.runs,
       label: `${name} ${m}.x`,
+      retryTimeouts: ctx.expectations.actual.kind !== "hang",
     });
     if (olderRuns.length === 0 || olderRuns.some((r) => missingApi(r) !== null)) continue;
     const olderText = describeVersions(olderVersions, program.ecosystem);
@@ -290,6 +291,7 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
     install: installed,
     runs: job.runs,
     label: "reported versions",
+    retryTimeouts: ctx.expectations.actual.kind !== "hang",
   });
   const judge = (rs: ExecutedRun[]) =>
     foldRuns(

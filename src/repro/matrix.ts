@@ -110,6 +110,7 @@ export async function latestEntry(
     install: installed,
     runs: ctx.spec.runs,
     label: "latest versions",
+    retryTimeouts: ctx.expectations.actual.kind !== "hang",
   });
   const fold = foldRuns(
     runs.map((r) =>

@@ -413,3 +413,36 @@ describe("the deterministic path on the loop engine", () => {
     expect(result.verdict).toBe("REPRODUCED");
   });
 });
+
+describe("a run stopped at the time limit, where the report describes no hang", () => {
+  const timedOut = run({ exitCode: null, stoppedBy: "timeout", durationMs: 10_000 });
+  it("runs once more alone with twice the time, and the finished run decides", async () => {
+    // The three repeats ran side by side and two passed the limit; alone, each finishes.
+    const sb = fakeSandbox((_req, i) => (i === 1 || i === 2 ? timedOut : keyErrorRun));
+    const progress: string[] = [];
+    const { result } = await runRepro(
+      spec(keyErrorReport),
+      ports(sb, { compareLatest: false, onProgress: (l) => progress.push(l) }),
+    );
+    expect(result.verdict).toBe("REPRODUCED");
+    expect(sb.requests.map((r) => r.limits?.timeoutMs)).toEqual([10_000, 10_000, 10_000, 20_000, 20_000]);
+    expect(progress.join("\n")).toMatch(
+      /run 2 \(reported versions\) stopped at the time limit \(10 s\) beside the other runs: once more alone with 20 s/,
+    );
+  });
+
+  it("keeps the timeout when the run still does not finish with twice the time", async () => {
+    const sb = fakeSandbox(() => timedOut);
+    const { result } = await runRepro(spec(keyErrorReport, 1), ports(sb, { compareLatest: false }));
+    expect(result.verdict).toBe("NEEDS_INFO");
+    expect(sb.requests.map((r) => r.limits?.timeoutMs)).toEqual([10_000, 20_000]);
+  });
+
+  it("does not repeat a timeout the report describes as the bug (a hang)", async () => {
+    const hangReport = `# hangs\n\nThis never finishes, it hangs forever:\n\n${fence}python\nwhile True:\n    pass\n${fence}\n`;
+    const sb = fakeSandbox(() => timedOut);
+    const { result } = await runRepro(spec(hangReport, 1), ports(sb, { compareLatest: false }));
+    expect(result.verdict).toBe("REPRODUCED");
+    expect(sb.requests).toHaveLength(1);
+  });
+});
