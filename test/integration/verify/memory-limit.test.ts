@@ -38,16 +38,21 @@ const HOG = "b'x' * (600 * 1024 * 1024)";
 const patch = (extra: string) =>
   `--- a/calc.py\n+++ b/calc.py\n@@ -1,6 +1,7 @@\n import subprocess\n import sys\n+${extra}\n \n \n def add(a, b):\n-    return a - b\n+    return a + b\n`;
 
-async function verify(dir: string, diff: string) {
+async function verify(
+  dir: string,
+  diff: string,
+  testCommand = "python3 -m pytest -q -p no:cacheprovider",
+  memoryMb = 256,
+) {
   return verifyPatch({
     workspace: await createFsWorkspace(dir),
     sandbox: createDockerSandbox({ image: sandboxImage }),
     patch: diff,
     policy: policyForFix(defaultConfig()),
-    testCommand: "python3 -m pytest -q -p no:cacheprovider",
+    testCommand,
     runs: 1,
     jobId: "test-memory-limit",
-    limits: { memoryMb: 256, workspaceMb: 64, timeoutMs: 120_000 },
+    limits: { memoryMb, workspaceMb: 64, timeoutMs: 120_000 },
     antiGaming: false,
   });
 }
@@ -99,17 +104,7 @@ describeDocker("node's heap, sized from the sandbox's memory, runs out", () => {
   it("the patched code exhausts V8's heap: an infrastructure error naming the limit, not REJECTED", async () => {
     const dir = repo("heap", jsRepo);
     const diff = `--- a/calc.js\n+++ b/calc.js\n@@ -1 +1,2 @@\n-exports.add = (a, b) => a - b;\n+${JS_HOG}\n+exports.add = (a, b) => a + b;\n`;
-    const error = await verifyPatch({
-      workspace: await createFsWorkspace(dir),
-      sandbox: createDockerSandbox({ image: sandboxImage }),
-      patch: diff,
-      policy: policyForFix(defaultConfig()),
-      testCommand: "node --test",
-      runs: 1,
-      jobId: "test-memory-limit",
-      limits: { memoryMb: 512, workspaceMb: 64, timeoutMs: 120_000 },
-      antiGaming: false,
-    }).catch((e: unknown) => e);
+    const error = await verify(dir, diff, "node --test", 512).catch((e: unknown) => e);
     expect(error, String(error)).toBeInstanceOf(InfrastructureError);
     expect((error as Error).message).toMatch(
       /a patched run of `node --test` was killed for reaching the sandbox's memory limit of 512 MiB/,
