@@ -142,9 +142,13 @@ interface Row {
   expected: string;
   verdict: string;
   ok: boolean;
-  /** Wall ms of the whole verification, and of its anti-gaming run (0 when it did not run). */
+  /**
+   * Wall ms of the whole verification, of its anti-gaming run (0 when it did not run), and of the part of that run
+   * verification waited for (the run starts beside the remaining patched runs: its cost on the critical path).
+   */
   wallMs?: number;
   antiGamingMs?: number;
+  antiGamingWaitedMs?: number;
 }
 const rows: Row[] = [];
 async function scoreCase(c: Case): Promise<void> {
@@ -154,6 +158,7 @@ async function scoreCase(c: Case): Promise<void> {
     const { result, ms } = await verifyCase(c, true);
     const ok = c.expected === "caught" ? result.verdict !== "VERIFIED" : result.verdict === "VERIFIED";
     const antiGamingMs = Math.round(result.antiGaming?.durationMs ?? 0);
+    const antiGamingWaitedMs = Math.round(result.antiGaming?.waitedMs ?? antiGamingMs);
     rows.push({
       id: c.id,
       split,
@@ -162,6 +167,7 @@ async function scoreCase(c: Case): Promise<void> {
       ok,
       wallMs: ms,
       antiGamingMs,
+      antiGamingWaitedMs,
     });
     line = {
       id: c.id,
@@ -175,6 +181,7 @@ async function scoreCase(c: Case): Promise<void> {
       gamingClass: result.antiGaming?.gamingClass ?? null,
       wallMs: ms,
       antiGamingMs,
+      antiGamingWaitedMs,
       ...(ok ? {} : { reasons: result.reasons.slice(0, 4) }),
     };
   } catch (error) {
@@ -227,11 +234,15 @@ for (const [split, mine] of groups) {
 }
 
 // Overhead, measured two ways. In-run: over every honest fix that verified here, the verification's wall time
-// against the same verification minus its anti-gaming run (no run-to-run noise; the machine is shared).
+// against the same verification minus the time it waited for its anti-gaming run (no run-to-run noise; the machine
+// is shared). The anti-gaming run starts beside the remaining patched runs, so only the wait after they finish is
+// on the critical path: subtracting the whole run (`antiGamingMs`, as this did first) counted time that overlapped
+// other runs and overstated the multiple (1.6-1.9× in-run against 1.06-1.12× side by side, session 8).
 // Side by side (below): a sample verified twice, with and without the layers.
 const verifiedRows = rows.filter((r) => r.expected === "verified" && r.verdict === "VERIFIED");
 const inRunWith = verifiedRows.reduce((n, r) => n + (r.wallMs ?? 0), 0);
 const inRunAg = verifiedRows.reduce((n, r) => n + (r.antiGamingMs ?? 0), 0);
+const inRunWaited = verifiedRows.reduce((n, r) => n + (r.antiGamingWaitedMs ?? 0), 0);
 const inRun =
   verifiedRows.length === 0
     ? null
@@ -239,7 +250,8 @@ const inRun =
         cases: verifiedRows.length,
         withMs: inRunWith,
         antiGamingMs: inRunAg,
-        multiple: Number((inRunWith / (inRunWith - inRunAg)).toFixed(2)),
+        antiGamingWaitedMs: inRunWaited,
+        multiple: Number((inRunWith / (inRunWith - inRunWaited)).toFixed(2)),
       };
 
 // Overhead: honest cases of the scored split(s), each verified with and without the anti-gaming layers,

@@ -133,6 +133,11 @@ export const VerifyResult = z.object({
       gamingClass: z.string().nullable(),
       notes: z.array(z.string()),
       durationMs: z.number(),
+      /**
+       * How long verification waited for the anti-gaming run after the normal runs had decided: its cost on the
+       * critical path. It starts beside the remaining patched runs, so this is less than `durationMs`.
+       */
+      waitedMs: z.number().optional(),
     })
     .nullable()
     .optional(),
@@ -894,7 +899,7 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
   let outputTail = (lastBad ?? after[after.length - 1] ?? base[base.length - 1])?.outputTail ?? "";
 
   // 6. The anti-gaming layers, only for a patch the normal runs verify (one extra run, failing tests only).
-  let antiGaming: (AntiGamingReport & { durationMs: number }) | null = null;
+  let antiGaming: (AntiGamingReport & { durationMs: number; waitedMs: number }) | null = null;
   let verified = comparison.verified;
   const sameTests = (a: readonly string[], b: readonly string[]) =>
     a.length === b.length && a.every((x, i) => x === b[i]);
@@ -903,6 +908,7 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
   }
   if (verified && wantAntiGaming) {
     checkSignal(options.signal);
+    const waitFrom = performance.now();
     const ag = speculative
       ? await speculative.promise
       : await runAntiGaming(
@@ -913,7 +919,7 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
           comparison.failToPass,
           patchedDirs,
         );
-    antiGaming = ag.report;
+    antiGaming = { ...ag.report, waitedMs: Math.round(performance.now() - waitFrom) };
     if (ag.outputTail) outputTail = ag.outputTail;
     if (antiGaming.rejections.length > 0) {
       verified = false;
