@@ -553,7 +553,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
           setTimeout(() => {
             s.destroy();
             resolve(`timeout; got ${got.slice(0, 60)}`);
-          }, 20_000);
+          }, 20_000).unref();
         });
         const grew = Math.round((process.memoryUsage().rss - before) / 1048576);
         return ok(`${answer}; rss +${grew} MiB`, grew < 100);
