@@ -30,9 +30,9 @@ export interface HostLimits {
   reportChars: number;
   /** Time the host may spend parsing one report, in ms. */
   parseTimeMs: number;
-  /** Time the host may spend parsing one CI log or run output, in ms, besides `logMsPerMb`. */
+  /** Host CPU time the parse of one CI log or run output may take, in ms, besides `logMsPerMb`. */
   logTimeMs: number;
-  /** Time the host may spend parsing one CI log or run output per MiB of it, in ms. */
+  /** Host CPU time the parse of one CI log or run output may take per MiB of it, in ms. */
   logMsPerMb: number;
   /** Largest repository file read through the workspace port, in MiB. */
   readMb: number;
@@ -58,8 +58,8 @@ export const DEFAULT_HOST_LIMITS: Readonly<HostLimits> = Object.freeze({
   configKb: 64,
   reportChars: 65_536,
   parseTimeMs: 1_800,
-  logTimeMs: 30_000,
-  logMsPerMb: 5_000,
+  logTimeMs: 4_000,
+  logMsPerMb: 1_500,
   readMb: 8,
   manifestMb: 64,
   gitOutputMb: 64,

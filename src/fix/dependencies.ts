@@ -7,7 +7,7 @@
  */
 import { hostLimits } from "../core/host-limits.ts";
 import path from "node:path";
-import picomatch from "picomatch";
+import { GlobError, globMatcher } from "../core/glob.ts";
 import { RetraceError } from "../core/errors.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import type { ExtraDir } from "../core/ports/sandbox.ts";
@@ -128,7 +128,13 @@ async function workspacePackageNames(workspace: Workspace, pkg: unknown): Promis
     .slice(0, maxWorkspaceGlobs())
     .filter((g): g is string => typeof g === "string" && !g.split("/").includes("..") && !g.startsWith("/"));
   if (globs.length === 0) return [];
-  const match = picomatch(globs.map((g) => g.replace(/\/+$/, "")));
+  let match: (path: string) => boolean;
+  try {
+    match = globMatcher(globs.map((g) => g.replace(/\/+$/, "")));
+  } catch (e) {
+    if (e instanceof GlobError) return [];
+    throw e;
+  }
   const names: string[] = [];
   for (const f of await workspace.listFiles({ max: 50_000 })) {
     if (!f.endsWith("/package.json") || f.includes("node_modules/")) continue;

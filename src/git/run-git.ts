@@ -302,14 +302,19 @@ export interface SafeGit {
   config(): Promise<[string, string][]>;
 }
 
-/** Opens `dir` for git. The repository's config is listed once (lazily) to neutralise its program keys. */
+/**
+ * Opens `dir` for git. The repository's config is listed before every command to neutralise its program keys:
+ * what is in force can change between two commands of one client — a checkout of a branch makes an
+ * `includeIf "onbranch:…"` file count, a checkout of another commit rewrites a file an `include.path` names in
+ * the work tree — and a list taken once let such a file's filter driver and `core.fsmonitor` run on the next
+ * `status` (eighth red team).
+ */
 export function safeGit(dir: string, defaults: GitRunOptions = {}): SafeGit {
   const fixed = FIXED_CONFIG.map(splitPair);
-  let configP: Promise<{ config: [string, string][]; env: Record<string, string> }> | null = null;
-  const settings = () => {
+  const settings = (): Promise<{ config: [string, string][]; env: Record<string, string> }> =>
     // Fails closed: a config git cannot list (a syntax error, an include.path naming a FIFO that blocks) is
     // an error, never "no keys to neutralise". Outside a repository the list is empty and git exits 0.
-    configP ??= execGit(dir, fixed, ["config", "--list", "--includes", "--name-only", "-z"], {
+    execGit(dir, fixed, ["config", "--list", "--includes", "--name-only", "-z"], {
       ...defaults,
       timeoutMs: 10_000,
     })
@@ -324,8 +329,6 @@ export function safeGit(dir: string, defaults: GitRunOptions = {}): SafeGit {
         const n = neutralizingConfig(text.split("\0").filter(Boolean), dir);
         return { config: [...fixed, ...n.config], env: n.env };
       });
-    return configP;
-  };
   return {
     dir,
     config: async () => (await settings()).config,

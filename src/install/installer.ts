@@ -65,7 +65,7 @@ export function exactVersionProblem(ecosystem: "npm" | "pypi", version: string):
 
 export class ContainerDependencyInstaller implements DependencyInstaller {
   private readonly cache: InstallCache;
-  private readonly maxPackages: number;
+  readonly maxPackages: number;
 
   constructor(private readonly options: ContainerInstallerOptions = {}) {
     const envQuota = Number(process.env.RETRACE_INSTALL_CACHE_MB);

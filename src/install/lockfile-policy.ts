@@ -22,7 +22,7 @@
  */
 import npa from "npm-package-arg";
 import { maxWorkspaceGlobs } from "../fix/dependencies.ts";
-import picomatch from "picomatch";
+import { GlobError, globMatcher } from "../core/glob.ts";
 import semver from "semver";
 
 export interface SourcePolicy {
@@ -292,7 +292,13 @@ export function checkNpmLockfile(
     .slice(0, maxWorkspaceGlobs())
     .filter((g) => !escapes(g))
     .map((g) => g.replace(/^\.\//, "").replace(/\/+$/, ""));
-  const isWorkspaceGlob = globs.length > 0 ? picomatch(globs, { dot: false }) : () => false;
+  let isWorkspaceGlob: (dir: string) => boolean = () => false;
+  try {
+    if (globs.length > 0) isWorkspaceGlob = globMatcher(globs, { dot: false });
+  } catch (e) {
+    if (!(e instanceof GlobError)) throw e;
+    return [{ entry: "package.json workspaces", reason: e.message, field: null }];
+  }
   // A workspace package's own directory (`packages/a`): the repository's code, inside the root.
   const isWorkspace = (dir: string) => !escapes(dir) && isWorkspaceGlob(dir.replace(/^\.\//, ""));
   if (packages) {

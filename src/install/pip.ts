@@ -202,6 +202,13 @@ export function requirementProblem(spec: string): string | null {
   if (s === "") return "empty requirement";
   if (s.length > 500) return "requirement longer than 500 characters";
   const head = s.split(";")[0] ?? "";
+  // The environment marker after `;` is checked too: variables, comparisons, `and`/`or`/`in`, parentheses and
+  // quoted values only. Unchecked, it carried `@ http://…` (a direct reference) or `--index-url …` past this check.
+  if (s.length > head.length) {
+    const bare = s.slice(head.length + 1).replace(/'[^']*'|"[^"]*"/g, "''");
+    if (!/^[\s\w.()<>=!~']*$/.test(bare) || bare.replace(/''/g, "").includes("'"))
+      return "environment marker with something other than variables, comparisons and quoted values";
+  }
   if (/@/.test(head)) return "direct reference (`name @ url`): only index packages are installed";
   if (/:\/\//.test(head) || /^[.~/]/.test(head) || /\.(?:whl|zip|tar\.gz|tgz)\b/i.test(head))
     return "URL, path or archive: only index packages are installed";

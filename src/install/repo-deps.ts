@@ -29,7 +29,7 @@ import { VERSION_FILE_VERSION } from "../fix/python-version-file.ts";
 import { cacheKey, InstallCache } from "./cache.ts";
 import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from "./container.ts";
 import { escapes, REGISTRY_ONLY, type SourcePolicy, workspaceGlobs } from "./lockfile-policy.ts";
-import picomatch from "picomatch";
+import { GlobError, globMatcher } from "../core/glob.ts";
 import { lockfilePins, npmLockfileInSync, pinnedManifest } from "./foreign-lockfile.ts";
 import {
   InstallFailedError,
@@ -393,8 +393,17 @@ async function workspaceManifests(workspace: Workspace, pkg: unknown): Promise<R
     throw tooManyWorkspaces(`package.json lists ${all.length} workspace globs`, maxGlobs, "workspaceGlobs");
   const globs = all.filter((g) => !escapes(g)).map((g) => g.replace(/\/+$/, ""));
   if (globs.length === 0) return {};
-  // One matcher for all globs, compiled once (picomatch.isMatch compiles its glob on every call).
-  const isWorkspace = picomatch(globs);
+  // One matcher for all globs, compiled once; linear in each directory's path whatever the globs.
+  let isWorkspace: (dir: string) => boolean;
+  try {
+    isWorkspace = globMatcher(globs);
+  } catch (e) {
+    if (!(e instanceof GlobError)) throw e;
+    throw new InfrastructureError(
+      `cannot install the repository's dependencies: package.json \`workspaces\` ${e.message}`,
+      "list the workspace packages with plain globs (`*`, `**`, `?`, `[…]`, `{a,b}`)",
+    );
+  }
   const dirs = (await workspace.listFiles({ max: 50_000 }))
     .filter((f) => f.endsWith("/package.json") && !f.includes("node_modules/"))
     .map((f) => f.slice(0, -"/package.json".length))

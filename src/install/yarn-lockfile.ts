@@ -62,7 +62,9 @@ export function parseYarnClassic(text: string): YarnClassicEntry[] {
       continue;
     }
     if (!cur) continue;
-    const m = /^ {2}(\w+)\s+(.+?)\s*$/.exec(line);
+    // Trimmed first: `(.+?)\s*$` restarted its whitespace run at every position of it (a line of 300,000
+    // spaces held the host past 10 s of CPU).
+    const m = /^ {2}(\w+)\s+(\S.*)$/.exec(line.trimEnd());
     if (!m) continue;
     const value = unquote(m[2]!);
     if (m[1] === "version") cur.version = value;

@@ -3,7 +3,7 @@
  * pure functions over the repository's config and what the event says. Each returns the reason to skip, or
  * null to go on; the async checks (permission, newer commit, lineage count, daily usage) feed their answers in.
  */
-import picomatch from "picomatch";
+import { GlobError, globMatcher } from "../core/glob.ts";
 import type { RetraceConfig } from "../config/schema.ts";
 import type { Budget } from "../core/job.ts";
 import { BRANCH_PREFIX } from "../github/draft-pr.ts";
@@ -44,7 +44,13 @@ export function fixRule(config: RetraceConfig, ask: FixAsk): string | null {
     return `${ask.word} is not the configured autofix command on a pull request`;
   }
   if (ask.via !== "command" && config.fix.checks !== "all") {
-    const match = picomatch(config.fix.checks, { nocase: true });
+    let match: (name: string) => boolean;
+    try {
+      match = globMatcher(config.fix.checks, { nocase: true });
+    } catch (e) {
+      if (e instanceof GlobError) return `fix.checks in .github/retrace.yml: ${e.message}`;
+      throw e;
+    }
     if (!ask.checkName || !match(ask.checkName)) return `check ${ask.checkName} is not in fix.checks`;
   }
   return null;

@@ -1,7 +1,8 @@
 /**
  * Shared helpers of the rules: which lines a patch really adds, what language a file is, glob matching.
  */
-import picomatch from "picomatch";
+import { ConfigError } from "../core/errors.ts";
+import { GlobError, globMatcher } from "../core/glob.ts";
 import { normalizeForMatch } from "./git-path.ts";
 import type { DiffLine, FileChange } from "./types.ts";
 
@@ -122,7 +123,15 @@ export function matchesAny(globs: readonly string[], path: string): boolean {
   const key = globs.join("\u0000");
   let m = cache.get(key);
   if (m === undefined) {
-    m = picomatch([...globs], { dot: true, nocase: true });
+    try {
+      m = globMatcher(globs, { dot: true, nocase: true });
+    } catch (e) {
+      if (!(e instanceof GlobError)) throw e;
+      throw new ConfigError(
+        `policy: ${e.message}`,
+        "use plain globs (`*`, `**`, `?`, `[…]`, `{a,b}`) in the `policy:` section",
+      );
+    }
     cache.set(key, m);
   }
   return m(normalizeForMatch(path));

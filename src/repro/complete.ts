@@ -4,7 +4,7 @@
  * are added, an entry point is added where a `main` is defined but never called, top-level await is made legal.
  * Every change is listed in `completions`.
  */
-import { shellWords } from "../core/shell-words.ts";
+import { beforeOperator, shellWords } from "../core/shell-words.ts";
 import {
   NODE_BUILTINS,
   NPM_GLOBALS,
@@ -214,7 +214,7 @@ export function commandLineOf(
   for (const line of lines) {
     const m = re.exec(line);
     if (!m) continue;
-    const args = shellWords((m[1] ?? "").replace(/\s*(?:[|>;&].*)?$/, ""));
+    const args = shellWords(beforeOperator(m[1] ?? "", "|>;&"));
     const found = { line: line.trim().replace(/^\$\s*/, ""), args };
     if (args.length > 0) return found;
     first ??= found;

@@ -2,6 +2,7 @@
  * The report's dependencies: which version of each to install (the one the report names), the install itself
  * (host-side, through the installer port), and how a set of versions is written in a line.
  */
+import { hostLimits } from "../core/host-limits.ts";
 import type { Program } from "./complete.ts";
 import type { ReproContext } from "./context.ts";
 import { NPM_GLOBALS, normalizePypiName, npmIdentifier } from "./known-modules.ts";
@@ -112,6 +113,10 @@ async function resolveUnpinned(
   packages: DependencyRequest[],
 ): Promise<DependencyRequest[]> {
   if (program.ecosystem !== "npm" || packages.every((p) => p.version)) return packages;
+  // More packages than one report may install: the installer refuses the request by name, so nothing is looked
+  // up for it (150 unknown `require()`s made 150 registry look-ups before the cap was applied).
+  const cap = ctx.ports.installer.maxPackages ?? hostLimits().maxPackages;
+  if (new Set(packages.map((p) => p.name.toLowerCase())).size > cap) return packages;
   const runtime = await sandboxRuntime(ctx.ports);
   if (!runtime?.node && packages.every((p) => p.version || !p.within)) return packages;
   return Promise.all(

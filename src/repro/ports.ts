@@ -51,6 +51,8 @@ export interface InstallResult {
 /** Installs pinned dependencies on the host, with install scripts disabled, before the offline run. */
 export interface DependencyInstaller {
   install(request: InstallRequest): Promise<InstallResult>;
+  /** Most packages one request may name (`install.maxPackages`); more are refused by name, nothing looked up. */
+  readonly maxPackages?: number;
 }
 
 /** The sandbox's runtime versions ("18.20.4"), where known. */

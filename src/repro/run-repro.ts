@@ -9,6 +9,8 @@
  *                                    write → scan → [stages] → evaluate ─▶ done    (the model, when asked)
  */
 import { RetraceError } from "../core/errors.ts";
+import { hostLimits } from "../core/host-limits.ts";
+import { withinTimeLimit } from "../core/time-limit.ts";
 import type { ReproJobSpec } from "../core/job.ts";
 import { defineMachine, type ModelChoice, type RunResult, runMachine } from "../core/loop.ts";
 import { Redactor } from "../core/redact.ts";
@@ -78,7 +80,18 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
         free: true,
         on: ["needs", "install", "transpile", "run", "write", "done"],
         run: (s, io) => {
-          const program = completeProgram(s.read.report, s.read.expectations.invocation, env.spec.package);
+          // The same time limit as the parse: completing the program scans the report's code with patterns of
+          // their own, after the bounded parse (a shell line's 60,000 trailing spaces cost 4.85 s here before).
+          const limitMs = hostLimits().parseTimeMs;
+          const completed = withinTimeLimit(
+            () => completeProgram(s.read.report, s.read.expectations.invocation, env.spec.package),
+            limitMs,
+          );
+          if (!completed.ok) {
+            const unreadable = `the report's code could not be completed into a program: ${completed.reason === "timeout" ? `it took longer than ${limitMs} ms (RETRACE_HOST_LIMITS parseTimeMs)` : completed.message}`;
+            return { next: "done", ctx: { ...s, read: { ...s.read, unreadable } }, summary: unreadable };
+          }
+          const program = completed.value;
           if (!program) return afterReport(env, s, "write", io, "nothing runnable in the report");
           return {
             next: nextStage(program, null),

@@ -5,7 +5,7 @@
  * labels it, so two invocations of the same code on two interpreters are two versions side by side.
  */
 
-import { shellWords } from "../core/shell-words.ts";
+import { beforeOperator, shellWords } from "../core/shell-words.ts";
 
 export interface ShellRun {
   /** The interpreter as typed: "python3.9", "pypy3", "node". */
@@ -31,7 +31,7 @@ function installedPackages(line: string): { name: string; version: string }[] {
   const m = INSTALL.exec(line);
   if (!m) return [];
   const out: { name: string; version: string }[] = [];
-  for (const w of shellWords(m[1]!.replace(/\s*(?:[|;&].*)?$/, ""))) {
+  for (const w of shellWords(beforeOperator(m[1]!, "|;&"))) {
     const p = /^((?:@[\w.-]+\/)?[\w.-]+)(?:@|==)v?(\d+\.\d+\.\d+(?:-[\w.]+)?)$/.exec(w);
     if (p) out.push({ name: p[1]!, version: p[2]! });
   }

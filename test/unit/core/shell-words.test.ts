@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scanWords, shellWords } from "../../../src/core/shell-words.ts";
+import { beforeOperator, scanWords, shellWords } from "../../../src/core/shell-words.ts";
 
 describe("shell words (one scanner for test commands and a report's command lines)", () => {
   it("reads quotes and backslashes as a shell does, and stops at an operator", () => {
@@ -22,5 +22,28 @@ describe("shell words (one scanner for test commands and a report's command line
       ["-q", 22, 24],
     ]);
     expect(end).toBe(24);
+  });
+});
+
+describe("beforeOperator", () => {
+  it("cuts at the first operator and drops trailing whitespace, as the pattern it replaces did", () => {
+    for (const [line, ops] of [
+      ["x -n 1 | head", "|>;&"],
+      ["x -n 1   ", "|>;&"],
+      ["a b > out.txt", "|>;&"],
+      ["a;b", "|;&"],
+      ["a \t && b", "|;&"],
+      ["", "|;&"],
+      ["plain", "|;&"],
+    ] as const) {
+      const re = ops === "|>;&" ? /\s*(?:[|>;&].*)?$/ : /\s*(?:[|;&].*)?$/;
+      expect(beforeOperator(line, ops)).toBe(line.replace(re, ""));
+    }
+  });
+
+  it("is linear on a long whitespace run", () => {
+    const t = Date.now();
+    expect(beforeOperator(`x${" ".repeat(200_000)}y`, "|>;&")).toHaveLength(200_002);
+    expect(Date.now() - t).toBeLessThan(1_000);
   });
 });

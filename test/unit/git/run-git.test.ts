@@ -3,7 +3,7 @@
  * override, which are refused, and that git really runs under it (a real repository on disk).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -74,6 +74,39 @@ describe("safeGit", () => {
     await expect(git.raw(["rev-parse", "--verify", "nope^{commit}"])).rejects.toThrow(
       /git rev-parse --verify failed: fatal: /,
     );
+  });
+
+  it("lists the config again before each command: a branch switch that activates an onbranch include runs nothing", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "retrace-onbranch-"));
+    const marker = path.join(dir, "..", `${path.basename(dir)}-marker`);
+    const g = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+        cwd: dir,
+        stdio: "ignore",
+      });
+    g("init", "-q", "-b", "main");
+    writeFileSync(path.join(dir, "pwn.sh"), `#!/bin/sh\necho pwned > ${marker}\ncat\n`, { mode: 0o755 });
+    writeFileSync(path.join(dir, "a.txt"), "a\n");
+    g("add", "a.txt");
+    g("commit", "-q", "-m", "x");
+    g("branch", "fix-1");
+    writeFileSync(path.join(dir, ".gitattributes"), "*.txt filter=later\n");
+    writeFileSync(
+      path.join(dir, "later.cfg"),
+      `[filter "later"]\n\tclean = ${dir}/pwn.sh\n[core]\n\tfsmonitor = ${dir}/pwn.sh\n`,
+    );
+    g("config", "includeIf.onbranch:fix-*.path", "../later.cfg");
+    const git = safeGit(dir);
+    await git.raw(["status", "--porcelain"]);
+    await git.raw(["checkout", "-q", "fix-1"]);
+    writeFileSync(path.join(dir, "a.txt"), "b\n");
+    await git.raw(["status", "--porcelain"]);
+    await git.raw(["add", "a.txt"]);
+    expect(existsSync(marker)).toBe(false);
+    // Control: plain git on the same checkout runs the program the include names.
+    writeFileSync(path.join(dir, "a.txt"), "c\n");
+    g("add", "a.txt");
+    expect(existsSync(marker)).toBe(true);
   });
 
   it("kills a command past its time limit", async () => {

@@ -189,3 +189,15 @@ ${extra}`);
     ]);
   });
 });
+
+describe("parseYarnClassic on long whitespace runs", () => {
+  it("reads a value followed by a long run of spaces in linear time", () => {
+    const t = Date.now();
+    const [e] = parseYarnClassic(
+      `a@^1.0.0:\n  version "1.0.0"${" ".repeat(300_000)}\n  resolved x${" ".repeat(300_000)}y\n`,
+    );
+    expect(e?.version).toBe("1.0.0");
+    expect(e?.resolved).toBe(`x${" ".repeat(300_000)}y`);
+    expect(Date.now() - t).toBeLessThan(2_000);
+  });
+});
