@@ -414,7 +414,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
         const c = loadConfigFromString(`sandbox:\n  image: ${JSON.stringify(image)}\n`);
         const r = repositorySandbox(c.sandbox, env, "retrace-sandbox:1");
         out.push(`${JSON.stringify(image)} -> ${r.image}`);
-      } catch (e) {
+      } catch {
         out.push(`${JSON.stringify(image)} refused`);
       }
     }
