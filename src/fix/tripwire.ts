@@ -49,6 +49,8 @@ export interface PlanInput {
   listFiles(): Promise<string[]>;
   /** Random lowercase hex, fresh per run (names nobody can anticipate). */
   nonce: string;
+  /** The test command (a file it names is preferred when a JS test's title is found in several files). */
+  command?: string;
   /**
    * The test command's setup as a script (a build the tests need: invocation.ts `setupScript`), run in the
    * moved repository before anything else.
@@ -154,12 +156,39 @@ async function locate(
         .slice(0, 2_000)
         .map(async (p) => ({ path: p, text: (await input.readFile(p)) ?? "" })),
     );
-    const hit = jsFiles.find((f) => titled(f.text) !== undefined && /\b(test|it|specify)\s*\(/.test(f.text));
+    // Several files may hold the title (a repository testing the same code under node:test and mocha, hold7):
+    // the one the test command names, then one written for this runner, comes first.
+    const hits = jsFiles.filter(
+      (f) => titled(f.text) !== undefined && /\b(test|it|specify)\s*\(/.test(f.text),
+    );
+    const rank = (f: { path: string; text: string }) =>
+      (input.command !== undefined && namedBy(input.command, f.path) ? 2 : 0) +
+      (fitsRunner(input.framework, f.text) ? 1 : 0);
+    const hit = hits.reduce<(typeof hits)[number] | undefined>(
+      (best, f) => (best === undefined || rank(f) > rank(best) ? f : best),
+      undefined,
+    );
     out.push(
       hit ? { file: hit.path, name: titled(hit.text)! } : { why: "its file could not be found by its title" },
     );
   }
   return out;
+}
+
+/** Whether a test command names this file (as a path, or a path ending with it). */
+function namedBy(command: string, path: string): boolean {
+  return command.split(/\s+/).some((w) => {
+    const word = w.replace(/^["']|["']$/g, "").replace(/^\.\//, "");
+    return word === path || (word.length > 0 && path.endsWith(`/${word}`));
+  });
+}
+
+/** Whether a JS test file is written for this runner: node:test's files load `node:test`, the others do not. */
+function fitsRunner(framework: TestFramework, text: string): boolean {
+  const nodeTest = /(["'])node:test\1/.test(text);
+  if (framework === "node-test") return nodeTest;
+  if (framework === "vitest") return /(["'])vitest\1/.test(text) || !nodeTest;
+  return !nodeTest;
 }
 
 /**
@@ -172,6 +201,7 @@ export async function testDefinition(
   file: string | undefined,
   read: (path: string) => Promise<string | null>,
   listFiles: () => Promise<string[]> = async () => [],
+  command?: string,
 ): Promise<{ file: string; body: string } | null> {
   const input: PlanInput = {
     framework,
@@ -179,6 +209,7 @@ export async function testDefinition(
     readFile: read,
     listFiles,
     nonce: "0",
+    ...(command !== undefined ? { command } : {}),
   };
   const lang: SourceLang = framework === "pytest" ? "python" : "js";
   const [w] = await locate(input, lang);
