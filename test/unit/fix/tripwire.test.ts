@@ -242,7 +242,7 @@ describe("planAntiGaming", () => {
     expect(plan.files["mabcdef.mjs"]).toBe(
       'await import("./test/qabcdef01a1.js");\nawait import("./test/qabcdef01b1.js");\n',
     );
-    expect(plan.script).toContain("exec node --test-reporter=tap");
+    expect(plan.script).toContain("exec node --unhandled-rejections=throw --test-reporter=tap");
   });
 
   it("gives two classes of one file different neutral names", async () => {
@@ -480,7 +480,7 @@ describe("testDefinition: a title found in several test files (hold7's node:test
   });
 
   it("a file the test command names comes first", async () => {
-    const twin = { ...files, "test/other.test.js": nodeTest };
+    const twin: Record<string, string> = { ...files, "test/other.test.js": nodeTest };
     const d = await testDefinition(
       "node-test",
       "duration > parses milliseconds",
