@@ -243,6 +243,16 @@ describe("planAntiGaming", () => {
       'await import("./test/qabcdef01a1.js");\nawait import("./test/qabcdef01b1.js");\n',
     );
     expect(plan.script).toContain("exec node --unhandled-rejections=throw --test-reporter=tap");
+    // Surroundings a fix has no business depending on (hold7): the process title, the environment's names and
+    // count, the process ids (more processes started before the entry), node's options (a default-valued flag).
+    expect(plan.files["zabcdef01s.cjs"]).toContain('process.title = "ncdef01";');
+    expect(Object.keys(plan.env).filter((k) => /^R[0-9A-F]{5}$/.test(k))).toEqual(["RABCDE"]); // 1 to 3 of them, by the nonce
+    expect(plan.script).toMatch(
+      /\ni=0; while \[ \$i -lt (\d+) \]; do \/bin\/true; i=\$\(\(i\+1\)\); done\nexec /,
+    );
+    const bump = Number(/-lt (\d+) \]/.exec(plan.script)?.[1]);
+    expect(bump).toBeGreaterThanOrEqual(20);
+    expect(bump).toBeLessThan(84);
   });
 
   it("gives two classes of one file different neutral names", async () => {
