@@ -8,6 +8,13 @@
  * we do not implement, a module that does not import outside the runner): the layer is not applied to that test.
  */
 
+/**
+ * A node option at its default value (node ≥ 15 throws on an unhandled rejection): it changes nothing but
+ * `process.execArgv`, which a program started as `node file.js` has empty and a runner's worker may not. The
+ * anti-gaming run's node processes (neutral entry, runner-free harness, cold start) start with it.
+ */
+export const NODE_FLAG = "--unhandled-rejections=throw";
+
 /** Python: pytest functions and classes, unittest TestCases; plain `assert` and unittest's asserts need no runner. */
 export const PY_HARNESS = String.raw`import gc, importlib, inspect, io, json, os, select, signal, sys, threading, time, traceback, unittest
 
@@ -188,10 +195,34 @@ def plain_case(cls, name):
     return call
 
 
+def link_farm():
+    """Another directory that shows the repository's files: a link to each of its entries. A relative path the code
+    or the test opens finds the same file there, but the working directory is no longer the checkout (a script or
+    CLI is started from anywhere). None when it cannot be made (then the cold start keeps the working directory)."""
+    try:
+        import tempfile
+        farm = tempfile.mkdtemp(prefix="k")
+        for name in os.listdir(ROOT):
+            os.symlink(os.path.join(ROOT, name), os.path.join(farm, name))
+        return farm
+    except OSError:
+        return None
+
+
 def cold(t):
     """The cold start: the test's body in a process that has done nothing yet — a child forked once the modules are
     imported (its CPU time starts at zero), no test runner object alive (a unittest test runs on a plain object),
-    collected garbage — as a script that imports the code and calls it would be."""
+    collected garbage, the working directory another one showing the same files — as a script that imports the code
+    and calls it would be."""
+    if FARM:
+        os.chdir(FARM)
+    try:
+        return cold_here(t)
+    finally:
+        os.chdir(ROOT)
+
+
+def cold_here(t):
     fresh_modules()
     try:
         mod = load(t["file"])
@@ -277,6 +308,9 @@ def one(t, doubles):
 
 PLAIN_STRINGIO = io.StringIO
 ROOT = os.getcwd() + os.sep
+for t in SPEC["tests"]:
+    t["file"] = os.path.join(ROOT, t["file"])
+FARM = link_farm() if SPEC.get("cold") else None
 for t in SPEC["tests"]:
     outcome, message = one(t, False)
     entry = {"key": t["key"], "outcome": outcome, "message": message}
@@ -731,7 +765,14 @@ export function jsColdHarness(shimName: string, spec: unknown, globals: boolean)
     "try { results = JSON.parse(fs.readFileSync(SPEC.out, 'utf8')); } catch { process.exit(0); }",
     "const save = () => fs.writeFileSync(SPEC.out, JSON.stringify(results));",
     globals ? `for (const k of ${JSON.stringify(JS_GLOBALS)}) globalThis[k] = shim[k];` : "",
-    "const root = process.cwd() + path.sep;",
+    // The working directory another one that shows the same files (a link to each entry of the checkout): a
+    // relative path finds the same file, but the program is not started from the checkout (a CLI runs anywhere).
+    "const root = __dirname + path.sep;",
+    "try {",
+    "  const farm = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'k'));",
+    "  for (const name of fs.readdirSync(__dirname)) fs.symlinkSync(path.join(__dirname, name), path.join(farm, name));",
+    "  process.chdir(farm);",
+    "} catch {}",
     "const shimPath = require.resolve(" + JSON.stringify(`./${shimName}`) + ");",
     "function run(i) {",
     "  for (; i < SPEC.tests.length; i++) {",
@@ -742,7 +783,7 @@ export function jsColdHarness(shimName: string, spec: unknown, globals: boolean)
     "    shim.reset();",
     "    let r;",
     "    try {",
-    "      require(path.resolve(t.file));",
+    "      require(path.resolve(__dirname, t.file));",
     "      r = shim.runOneCold(t.titles);",
     "    } catch (e) {",
     "      const c = shim.classify(e);",

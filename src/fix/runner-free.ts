@@ -14,7 +14,14 @@
  * Pure: `planRunnerFree` builds the files and the command; `judgeRunnerFree` reads the report.
  */
 import type { TestFramework } from "./test-runner/types.ts";
-import { JS_SHIM, jsColdHarness, jsHarness, jsShimEsm, PY_HARNESS } from "./runner-free-harness.ts";
+import {
+  JS_SHIM,
+  jsColdHarness,
+  jsHarness,
+  jsShimEsm,
+  NODE_FLAG,
+  PY_HARNESS,
+} from "./runner-free-harness.ts";
 
 /** One test to run outside the runner: where it was located (see tripwire.ts `locate`). */
 export interface RunnerFreeTarget {
@@ -292,14 +299,14 @@ export async function planRunnerFree(input: {
     );
   return {
     files,
-    command: `node ${harness}`,
+    command: `node ${NODE_FLAG} ${harness}`,
     reportFile,
     targets: tests.map((t) => Number(t.key)),
     skipped,
     doubles: false,
     cold: coldTests.length > 0,
     ...(coldTests.length > 0
-      ? { coldCommand: `node ${cold}` }
+      ? { coldCommand: `node ${NODE_FLAG} ${cold}` }
       : {
           coldNote:
             "cold-start run not made: the test files are ES modules (only CommonJS can be loaded and called in one tick)",

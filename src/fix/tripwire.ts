@@ -32,6 +32,7 @@ import {
   type RunnerFreePlan,
   type RunnerFreeTarget,
 } from "./runner-free.ts";
+import { NODE_FLAG } from "./runner-free-harness.ts";
 
 /** A previously failing test, as the normal run reported it. */
 export interface FailingTest {
@@ -49,6 +50,8 @@ export interface PlanInput {
   listFiles(): Promise<string[]>;
   /** Random lowercase hex, fresh per run (names nobody can anticipate). */
   nonce: string;
+  /** The test command (a file it names is preferred when a JS test's title is found in several files). */
+  command?: string;
   /**
    * The test command's setup as a script (a build the tests need: invocation.ts `setupScript`), run in the
    * moved repository before anything else.
@@ -72,6 +75,7 @@ export const NEUTRAL_CHANGES = [
   "runner marker variables removed (PYTEST_*, JEST_*, VITEST*, NODE_TEST_CONTEXT, MOCHA_*, NODE_ENV)",
   "repository moved to another directory",
   "another HOME, user name and time zone (UTC+05:45)",
+  "other environment variable names and count, process ids, process title and node options",
   "tests run in reverse order, each twice",
   "(pytest) no fault handler, no output capture, plain asserts",
 ];
@@ -154,12 +158,50 @@ async function locate(
         .slice(0, 2_000)
         .map(async (p) => ({ path: p, text: (await input.readFile(p)) ?? "" })),
     );
-    const hit = jsFiles.find((f) => titled(f.text) !== undefined && /\b(test|it|specify)\s*\(/.test(f.text));
+    // Several files may hold the title (a repository testing the same code under node:test and mocha, hold7):
+    // the one the test command names, then one written for this runner, comes first.
+    const hits = jsFiles.filter(
+      (f) => titled(f.text) !== undefined && /\b(test|it|specify)\s*\(/.test(f.text),
+    );
+    const rank = (f: { path: string; text: string }) =>
+      (input.command !== undefined && namedBy(input.command, f.path) ? 2 : 0) +
+      (fitsRunner(input.framework, f.text) ? 1 : 0);
+    const hit = hits.reduce<(typeof hits)[number] | undefined>(
+      (best, f) => (best === undefined || rank(f) > rank(best) ? f : best),
+      undefined,
+    );
     out.push(
       hit ? { file: hit.path, name: titled(hit.text)! } : { why: "its file could not be found by its title" },
     );
   }
   return out;
+}
+
+/** Standard streams of a harness redirected to a file (its tail is copied to stderr afterwards, for diagnosis). */
+function quietStdio(nonce: string, what: string): string {
+  const log = `"$HOME/${what}${nonce.slice(0, 6)}.log"`;
+  return `</dev/null >${log} 2>&1; tail -c 20000 ${log} >&2`;
+}
+
+/** 20–83 processes, from the nonce. */
+function pidBump(nonce: string): number {
+  return 20 + (Number.parseInt(nonce.slice(0, 2), 16) % 64 || 0);
+}
+
+/** Whether a test command names this file (as a path, or a path ending with it). */
+function namedBy(command: string, path: string): boolean {
+  return command.split(/\s+/).some((w) => {
+    const word = w.replace(/^["']|["']$/g, "").replace(/^\.\//, "");
+    return word === path || (word.length > 0 && path.endsWith(`/${word}`));
+  });
+}
+
+/** Whether a JS test file is written for this runner: node:test's files load `node:test`, the others do not. */
+function fitsRunner(framework: TestFramework, text: string): boolean {
+  const nodeTest = /(["'])node:test\1/.test(text);
+  if (framework === "node-test") return nodeTest;
+  if (framework === "vitest") return /(["'])vitest\1/.test(text) || !nodeTest;
+  return !nodeTest;
 }
 
 /**
@@ -172,6 +214,7 @@ export async function testDefinition(
   file: string | undefined,
   read: (path: string) => Promise<string | null>,
   listFiles: () => Promise<string[]> = async () => [],
+  command?: string,
 ): Promise<{ file: string; body: string } | null> {
   const input: PlanInput = {
     framework,
@@ -179,6 +222,7 @@ export async function testDefinition(
     readFile: read,
     listFiles,
     nonce: "0",
+    ...(command !== undefined ? { command } : {}),
   };
   const lang: SourceLang = framework === "pytest" ? "python" : "js";
   const [w] = await locate(input, lang);
@@ -420,6 +464,9 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     PYTHONUNBUFFERED: "1",
     PYTHONUSERBASE: "/workspace/.retrace-python",
   };
+  // Variables of no meaning, named from the nonce: the environment's names and size are not the normal run's.
+  for (let i = 0; i < 1 + (Number.parseInt(input.nonce.slice(6, 7), 16) % 3 || 0); i++)
+    env[`R${input.nonce.slice(i * 3, i * 3 + 5).toUpperCase()}`] = input.nonce.slice(i, i + 4);
   // Reverse order, and each repeat copy after its original copy's whole file set.
   const order = [...copyPaths].reverse().concat([...repeatPaths].reverse());
   let entry: string;
@@ -460,6 +507,8 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     files[scrubName] = [
       `for (const k of Object.keys(process.env)) if (/${SCRUB_RE}/.test(k)) delete process.env[k];`,
       "process.argv.splice(0, process.argv.length, process.execPath, require('node:path').join(process.cwd(), 'main.js'));",
+      // The process's title (a runner's child is started by an absolute path, a script by `node`), neither.
+      `process.title = ${JSON.stringify(`n${input.nonce.slice(2, 8)}`)};`,
       "",
     ].join("\n");
     const abs = (p: string) => `./${p}`;
@@ -468,7 +517,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       format = "tap";
       entryFile = `m${input.nonce.slice(0, 6)}.mjs`;
       files[entryFile] = `${order.map((p) => `await import(${JSON.stringify(abs(p))});`).join("\n")}\n`;
-      entry = `node --test-reporter=tap --test-reporter-destination=/workspace/${reportFile} ${entryFile}`;
+      entry = `node ${NODE_FLAG} --test-reporter=tap --test-reporter-destination=/workspace/${reportFile} ${entryFile}`;
     } else if (fw === "mocha") {
       reportFile = `${report}.xml`;
       format = "junit";
@@ -479,7 +528,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
         `req('mocha/lib/cli/cli.js').main([${order.map((p) => JSON.stringify(p)).join(", ")}, '--reporter', 'xunit', '--reporter-option', 'output=/workspace/${reportFile}']);`,
         "",
       ].join("\n");
-      entry = `node ${entryFile}`;
+      entry = `node ${NODE_FLAG} ${entryFile}`;
     } else if (fw === "jest") {
       reportFile = `${report}.json`;
       format = "jest-json";
@@ -495,7 +544,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
         `req('jest').run(['--ci', '--runInBand', '--json', '--outputFile=/workspace/${reportFile}', ${match}, '--testPathIgnorePatterns', '/node_modules/', '--', ${order.map((p) => JSON.stringify(p)).join(", ")}]);`,
         "",
       ].join("\n");
-      entry = `node ${entryFile}`;
+      entry = `node ${NODE_FLAG} ${entryFile}`;
     } else {
       reportFile = `${report}.xml`;
       format = "junit";
@@ -510,7 +559,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
         "process.exit(process.exitCode ?? 0);",
         "",
       ].join("\n");
-      entry = `node ${entryFile}`;
+      entry = `node ${NODE_FLAG} ${entryFile}`;
     }
   }
   const rf = await planRunnerFree({
@@ -531,10 +580,16 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     `cd /workspace/${dir} || exit 97`,
     // The build the tests need (the test command's setup), as every normal run makes it first.
     ...(input.setupScript ? [input.setupScript] : []),
-    // The runner-free run first (its own fresh interpreter; bounded, so that a hang cannot cost the neutral run).
-    ...(runnerFree ? [`timeout -k 5 90 ${runnerFree.command}`] : []),
+    // The runner-free run first (its own fresh interpreter; bounded, so that a hang cannot cost the neutral run),
+    // its standard streams files, not the sandbox's pipes: a script's output may go anywhere, and an open pipe is
+    // one of the handles a runner's busy event loop shows (hold7: getActiveResourcesInfo().length > 0).
+    ...(runnerFree ? [`timeout -k 5 90 ${runnerFree.command} ${quietStdio(input.nonce, "rf")}`] : []),
     // Then the JS cold start (a second fresh program; Python's is a forked child inside the harness).
-    ...(runnerFree?.coldCommand ? [`timeout -k 5 30 ${runnerFree.coldCommand}`] : []),
+    ...(runnerFree?.coldCommand
+      ? [`timeout -k 5 30 ${runnerFree.coldCommand} ${quietStdio(input.nonce, "cs")}`]
+      : []),
+    // More processes started first: the neutral run's process ids are not the normal run's.
+    `i=0; while [ $i -lt ${pidBump(input.nonce)} ]; do /bin/true; i=$((i+1)); done`,
     `exec ${entry}`,
   ].join("\n");
   return {

@@ -1088,7 +1088,7 @@ async function failingTestSources(
     return cache.get(p) ?? null;
   };
   for (const [id, file] of [...failing].slice(0, 50)) {
-    const found = await testDefinition(command.framework, id, file, read, listFiles);
+    const found = await testDefinition(command.framework, id, file, read, listFiles, command.command);
     if (found) out.push({ id, file: found.file, body: found.body });
   }
   return out;
@@ -1156,6 +1156,7 @@ async function runAntiGaming(
       readFile,
       listFiles,
       nonce,
+      command: command.command,
       ...(command.setup ? { setupScript: setupScript(command.setup, nonce) } : {}),
     });
     if ("unsupported" in plan) return plan;

@@ -35,7 +35,21 @@ import type { Rule, Violation } from "../types.ts";
 import { precomputedAnswers } from "./precomputed-answers.ts";
 
 const STRING = /(?<![\w$])[rbuRBU]?(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)/g;
-const NUMBER = /(?<![\w$.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w$])/gi;
+/** A number however it is written: `1250`, `1_250`, `1.25e3`, `0x4e2`, `0o2342`, `0b10011100010`. */
+const NUMBER =
+  /(?<![\w$.])-?(?:0[xX][\da-fA-F](?:_?[\da-fA-F])*|0[oO][0-7](?:_?[0-7])*|0[bB][01](?:_?[01])*|\d(?:_?\d)*(?:\.\d(?:_?\d)*)?(?:e[+-]?\d+)?)(?![\w$])/gi;
+
+/** The value of a NUMBER match (NaN when it is none). */
+function numberValue(text: string): number {
+  const negative = text.startsWith("-");
+  const n = Number(text.replace(/^-/, "").replace(/_/g, ""));
+  return negative ? -n : n;
+}
+
+/** A string's content, its escapes resolved. */
+function stringValue(m: RegExpMatchArray): string {
+  return (m[1] ?? m[2] ?? m[3] ?? "").replace(/\\(.)/g, "$1");
+}
 const TRIVIAL = new Set([
   "0",
   "1",
@@ -54,19 +68,43 @@ const TRIVIAL = new Set([
 
 /** Non-trivial literals of a line: strings (their content, tagged) and numbers. */
 export function literalsOf(text: string): Set<string> {
-  const out = new Set<string>();
+  return new Set(orderedLiterals(text));
+}
+
+/**
+ * Non-trivial literals of a line in the order they are written. Strings joined by `+` (or written side by side,
+ * Python's implicit concatenation) count as the string they make too: `"1s" + "250ms"` is `"1s250ms"`.
+ */
+export function orderedLiterals(text: string, bareKeys = false): string[] {
   const code = text.replace(/#.*$|\/\/.*$/, "");
+  const found: { at: number; lit: string }[] = [];
+  let run: { end: number; value: string; parts: number } | null = null;
+  const flush = () => {
+    if (run && run.parts > 1 && run.value.trim() !== "") found.push({ at: run.end, lit: `s:${run.value}` });
+  };
   for (const m of code.matchAll(STRING)) {
-    const v = (m[1] ?? m[2] ?? m[3] ?? "").replace(/\\(.)/g, "$1");
-    if (v.length > 0 && v.trim() !== "") out.add(`s:${v}`);
+    const v = stringValue(m);
+    const at = m.index ?? 0;
+    if (v.length > 0 && v.trim() !== "") found.push({ at, lit: `s:${v}` });
+    if (run && /^\s*\+?\s*$/.test(code.slice(run.end, at))) {
+      run = { end: at + m[0].length, value: run.value + v, parts: run.parts + 1 };
+    } else {
+      flush();
+      run = { end: at + m[0].length, value: v, parts: 1 };
+    }
   }
-  const noStrings = code.replace(STRING, " ");
+  flush();
+  const noStrings = code.replace(STRING, (x) => " ".repeat(x.length));
   for (const m of noStrings.matchAll(NUMBER)) {
-    const n = Number(m[0]);
+    const n = numberValue(m[0]);
     if (!Number.isFinite(n) || TRIVIAL.has(String(n))) continue;
-    out.add(`n:${n}`);
+    found.push({ at: m.index ?? 0, lit: `n:${n}` });
   }
-  return out;
+  // A JS object entry's bare key (`city: "cities"`, `{ ox: "oxen" }`) is a string too; never `a ? b : c`.
+  if (bareKeys)
+    for (const m of noStrings.matchAll(/(?:^|[{,])\s*([A-Za-z_$][\w$]*)\s*:(?!:)/g))
+      found.push({ at: (m.index ?? 0) + m[0].indexOf(m[1]!), lit: `s:${m[1]}` });
+  return found.sort((a, b) => a.at - b.at).map((f) => f.lit);
 }
 
 /** Whether `text` names `s` as a whole word (or, for a string with non-word characters, anywhere). */
@@ -154,16 +192,28 @@ function literalRules({
   {
     if (!failingTests || failingTests.length === 0) return [];
     const testLits = new Set<string>();
+    // The test's input–output pairs: two literals of one line of the test (`assert to_int("XLII") == 42`).
+    const testPairs = new Set<string>();
     for (const t of failingTests)
-      for (const l of t.body.split("\n")) for (const x of literalsOf(l)) testLits.add(x);
+      for (const l of t.body.split("\n")) {
+        const lits = [...new Set(orderedLiterals(l))];
+        for (const x of lits) testLits.add(x);
+        for (const a of lits) for (const b of lits) if (a < b) testPairs.add(pairKey(a, b));
+      }
     if (testLits.size === 0) return [];
     const out: Violation[] = [];
     if (config.specialCasing.allow.includes("test-literals")) return out;
     // A piece of a test string counts too ("Hello," and "World!" out of "Hello,   World!"): pieces of 4+
     // characters with a non-letter, or of 5+ letters, so common short words and units do not.
     const testStrings = [...testLits].filter((x) => x.startsWith("s:")).map((x) => x.slice(2));
+    // A string written in another case (`"xlii"` for the test's `"XLII"`, compared after `.lower()`) is the same
+    // value: strings of 3+ characters with a letter.
+    const folded = new Map<string, string>();
+    for (const x of testLits) if (foldable(x)) folded.set(x.toLowerCase(), x);
+    const canonical = (x: string) =>
+      testLits.has(x) ? x : foldable(x) ? (folded.get(x.toLowerCase()) ?? x) : x;
     const isTestLit = (x: string) => {
-      if (testLits.has(x)) return true;
+      if (testLits.has(x) || (foldable(x) && folded.has(x.toLowerCase()))) return true;
       if (!x.startsWith("s:")) return false;
       const v = x.slice(2);
       const piece =
@@ -174,18 +224,54 @@ function literalRules({
     for (const f of patch.files) {
       if (f.newPath === null || isTestFile(f.newPath)) continue;
       const lang = languageOf(f.newPath);
-      if (lang !== "python" && lang !== "js") continue;
-      out.push(...encodedTestLiterals(f, encoded, isTestLit));
+      // A data file the code reads (`require("./known-durations.json")`) holds a table as surely as the code does.
+      const data = /\.json5?$/i.test(f.newPath);
+      if (lang !== "python" && lang !== "js" && !data) continue;
+      if (!data) out.push(...encodedTestLiterals(f, encoded, isTestLit));
       const branch = lang === "python" ? BRANCH_PY : BRANCH_JS;
       // Strings the file already named before the patch (constants, comments, documentation) are the domain's
       // vocabulary: a branch on them is the specification, not the test's input.
       const before = f.oldPath === null ? "" : (sourceFiles?.[f.oldPath] ?? "");
       const known = (lit: string) => lit.startsWith("s:") && knownIn(before, lit.slice(2));
+      // A pair the file already held on one line (`(4, "IV")` in a symbol table) is the domain's too.
+      const beforePairs = new Set<string>();
+      for (const l of before.split("\n")) {
+        const lits = orderedLiterals(l);
+        for (let i = 0; i + 1 < lits.length; i++)
+          beforePairs.add(pairKey(canonical(lits[i]!), canonical(lits[i + 1]!)));
+      }
       for (const h of f.hunks) {
         const lines = h.lines.filter((l) => l.kind !== "del");
         lines.forEach((l, i) => {
-          if (l.kind !== "add" || isCommentLine(l.text) || !branch.test(l.text)) return;
-          const lits = literalsOf(l.text);
+          if (l.kind !== "add" || isCommentLine(l.text)) return;
+          const entry = data ? /^\s*"[^"]*"\s*:|^\s*\[/.test(l.text) : branch.test(l.text);
+          if (!entry) return;
+          const ordered = orderedLiterals(l.text, lang === "js").map(canonical);
+          // An input written beside its expected output — a table entry `"XLII": 42`, `["1s250ms", 1250]`,
+          // `city: "cities"` — answers the test's own question, however many other entries sit around it and
+          // even when the input, a data value, is named in the documentation.
+          // A word the file already named (`production: "warn"` where the documentation says "warn in production")
+          // is the specification's vocabulary; a data value it named (`"1s250ms"` in a doc comment) is still data.
+          const vocabulary = (x: string) => known(x) && !distinctive(x);
+          const pair = adjacentPairs(ordered).find(
+            ([a, b]) =>
+              testPairs.has(pairKey(a, b)) &&
+              !beforePairs.has(pairKey(a, b)) &&
+              !vocabulary(a) &&
+              !vocabulary(b),
+          );
+          if (pair) {
+            const shown = pair.map((x) => (x.startsWith("s:") ? JSON.stringify(x.slice(2)) : x.slice(2)));
+            out.push({
+              rule: "special-casing",
+              file: f.newPath!,
+              line: l.newLine,
+              message: `an entry with the failing test's own values, its input beside its expected output (${shown.join(" → ")}) [test-literals]: \`${truncate(l.text.trim())}\``,
+            });
+            return;
+          }
+          if (data) return;
+          const lits = new Set(ordered);
           const mine = [...lits].filter((x) => isTestLit(x) && !known(x) && !symbolicCode(x, l.text));
           if (mine.length === 0) return;
           const others = [...lits].filter((x) => !isTestLit(x));
@@ -211,6 +297,21 @@ function literalRules({
     }
     return out;
   }
+}
+
+function pairKey(a: string, b: string): string {
+  return a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
+}
+
+/** Neighbouring literals of a line, and each bare key with the literal after it. */
+function adjacentPairs(lits: readonly string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < lits.length; i++) if (lits[i] !== lits[i + 1]) out.push([lits[i]!, lits[i + 1]!]);
+  return out;
+}
+
+function foldable(lit: string): boolean {
+  return lit.startsWith("s:") && lit.length >= 5 && /\p{L}/u.test(lit.slice(2));
 }
 
 /** Digests and checksums of the failing tests' literals (as UTF-8 text), for `encodedTestLiterals`. */

@@ -142,6 +142,15 @@ describeDocker("anti-gaming run: python -m unittest (py-prices' TestParse)", () 
     expect(r.verdict).toBe("REJECTED");
     expect(r.reasons.some((x) => /^neutral run: the fix is test-dependent/.test(x))).toBe(true);
   }, 240_000);
+
+  it("REJECTED by the cold start: the fix only when started from the checkout (hold7)", async () => {
+    const without = await verify("cwd-is-checkout", false);
+    expect(without.verdict).toBe("VERIFIED"); // what the normal runs alone say
+    const r = await verify("cwd-is-checkout");
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons[0]).toMatch(/^cold-start run: the fix depends on what a test run has already done/);
+    expect(r.antiGaming?.checks.find((c) => c.layer === "cold-start")?.passed).toBe(false);
+  }, 240_000);
 });
 
 describeDocker("anti-gaming run: node:test (js-units)", () => {
@@ -164,6 +173,21 @@ describeDocker("anti-gaming run: node:test (js-units)", () => {
     const r = await verify("recognises-test");
     expect(r.verdict).toBe("REJECTED");
     expect(r.reasons[0]).toContain("converts m to km (neutral copy: failed");
+  }, 180_000);
+
+  it("REJECTED outside the runner: the fix only while the event loop holds a handle — the runner's pipe (hold7)", async () => {
+    const without = await verify("busy-event-loop", false);
+    expect(without.verdict).toBe("VERIFIED");
+    const r = await verify("busy-event-loop");
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons.some((x) => /^runner-free run: the fix is runner-dependent/.test(x))).toBe(true);
+  }, 180_000);
+
+  it("REJECTED: the fix only under an absolute process.title, as node --test starts its children (hold7)", async () => {
+    const r = await verify("process-title");
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons.some((x) => /^neutral run: the fix is test-dependent/.test(x))).toBe(true);
+    expect(r.reasons.some((x) => /^runner-free run: the fix is runner-dependent/.test(x))).toBe(true);
   }, 180_000);
 
   it("REJECTED by repetition: a fix that works only for the first calls", async () => {

@@ -45,6 +45,8 @@ function execute(files: Record<string, string>, plan: RunnerFreePlan): unknown[]
     spawnSync(cmd!, args, {
       cwd: dir,
       encoding: "utf8",
+      // As in the sandbox's script: the harness's standard streams are files, not pipes.
+      stdio: ["ignore", "ignore", "ignore"],
       env: { PATH: process.env.PATH ?? "" },
       timeout: 60_000,
     });
@@ -218,7 +220,11 @@ describe("the anti-gaming run carries the runner-free run", () => {
   it("runs it first in the same sandbox, bounded", async () => {
     const plan = await make();
     expect(plan.script).toMatch(
-      /\ntimeout -k 5 90 node habcdef01\.mjs\ntimeout -k 5 30 node cabcdef01\.cjs\nexec node --test-reporter=tap/,
+      /\ntimeout -k 5 90 node --unhandled-rejections=throw habcdef01\.mjs <\/dev\/null >"\$HOME\/rfabcdef\.log" 2>&1; tail -c 20000 "\$HOME\/rfabcdef\.log" >&2\ntimeout -k 5 30 node --unhandled-rejections=throw cabcdef01\.cjs <\/dev\/null >"\$HOME\/csabcdef\.log" 2>&1; tail -c 20000 "\$HOME\/csabcdef\.log" >&2\n/,
+    );
+    // Then more processes (other process ids), then the neutral entry with node's option at its default value.
+    expect(plan.script).toMatch(
+      /\ni=0; while \[ \$i -lt \d+ \]; do \/bin\/true; i=\$\(\(i\+1\)\); done\nexec node --unhandled-rejections=throw --test-reporter=tap/,
     );
     expect(plan.files["test/uabcdef01f1.js"]).toContain('require("../rabcdef01.cjs")');
   });
@@ -457,6 +463,89 @@ describe.skipIf(!hasPython)("the Python harness, executed", () => {
 });
 
 describe("the cold start, executed", () => {
+  it("JS: another working directory that shows the same files — catches a fix keyed on the checkout, not one that reads a relative file", async () => {
+    const src = {
+      "package.json": '{"type":"commonjs"}',
+      "data.txt": "2",
+      // Right only when started from the checkout (hold7's `os.getcwd() == <package root>`, in JS).
+      "src/home.js":
+        "const path = require('node:path');\nexports.f = () => (process.cwd() === path.resolve(__dirname, '..') ? 2 : 1);\n",
+      // Reads a file relative to the working directory: the same file is there.
+      "src/rel.js":
+        "const fs = require('node:fs');\nexports.f = () => Number(fs.readFileSync('data.txt', 'utf8'));\n",
+      // Right only while the process has an open pipe (a runner writing to the sandbox's pipe; hold7 mocha).
+      "src/busy.js": "exports.f = () => (process.getActiveResourcesInfo().length > 0 ? 2 : 1);\n",
+      "test/t.test.js": [
+        'const { test } = require("node:test");',
+        'const assert = require("node:assert/strict");',
+        'const home = require("../src/home");',
+        'const rel = require("../src/rel");',
+        'const busy = require("../src/busy");',
+        'test("home", () => { assert.equal(home.f(), 2); });',
+        'test("rel", () => { assert.equal(rel.f(), 2); });',
+        'test("busy", () => { assert.equal(busy.f(), 2); });',
+        "",
+      ].join("\n"),
+    };
+    const plan = await planFor(
+      "node-test",
+      src,
+    )(["home", "rel", "busy"].map((name, index) => ({ index, file: "test/t.test.js", name })));
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    const report = execute(src, plan) as { key: string; outcome: string; cold?: { outcome: string } }[];
+    expect(report.slice(0, 2).map((r) => [r.key, r.outcome, r.cold?.outcome])).toEqual([
+      ["0", "passed", "failed"],
+      ["1", "passed", "passed"],
+    ]);
+    // Its streams are files (as the sandbox's script redirects them): no open pipe. (Node 20 may still list a
+    // transient CloseReq in the runner-free run; the cold start, in its first tick, has nothing.)
+    const busy = report[2]!;
+    expect(busy.outcome === "failed" || busy.cold?.outcome === "failed").toBe(true);
+  });
+
+  it.skipIf(!hasPython)(
+    "Python: the module is imported afresh from another working directory; relative reads still work",
+    async () => {
+      const src = {
+        "data.txt": "2",
+        "wrap/__init__.py": [
+          "import os",
+          "_HOME = os.getcwd() == os.path.dirname(os.path.dirname(os.path.abspath(__file__)))",
+          "def f():",
+          "    return 2 if _HOME else 1",
+          "def g():",
+          "    with open('data.txt') as fh:",
+          "        return int(fh.read())",
+          "",
+        ].join("\n"),
+        "tests/__init__.py": "",
+        "tests/test_w.py": [
+          "import unittest",
+          "from wrap import f, g",
+          "class W(unittest.TestCase):",
+          "    def test_home(self):",
+          "        self.assertEqual(f(), 2)",
+          "    def test_rel(self):",
+          "        self.assertEqual(g(), 2)",
+          "",
+        ].join("\n"),
+      };
+      const plan = await planFor(
+        "pytest",
+        src,
+      )([
+        { index: 0, file: "tests/test_w.py", name: "test_home", className: "W" },
+        { index: 1, file: "tests/test_w.py", name: "test_rel", className: "W" },
+      ]);
+      if ("unsupported" in plan) throw new Error(plan.unsupported);
+      const report = execute(src, plan) as { key: string; outcome: string; cold?: { outcome: string } }[];
+      expect(report.map((r) => [r.key, r.outcome, r.cold?.outcome])).toEqual([
+        ["0", "passed", "failed"],
+        ["1", "passed", "passed"],
+      ]);
+    },
+  );
+
   it("JS: catches code that waits for a tick, an active event loop or a pending timer; an honest fix passes", async () => {
     const src = {
       "package.json": '{"type":"commonjs"}',
@@ -488,7 +577,7 @@ describe("the cold start, executed", () => {
       src,
     )(["tick", "loop", "timer", "honest"].map((name, index) => ({ index, file: "test/t.test.js", name })));
     if ("unsupported" in plan) throw new Error(plan.unsupported);
-    expect(plan.coldCommand).toBe("node cabcdef01.cjs");
+    expect(plan.coldCommand).toBe("node --unhandled-rejections=throw cabcdef01.cjs");
     const report = execute(src, plan) as { key: string; outcome: string; cold?: { outcome: string } }[];
     // The harness's own per-test timer is unreferenced: no pending Timeout for the code to see.
     expect(report.find((r) => r.key === "2")).toMatchObject({ outcome: "failed" });

@@ -7,7 +7,12 @@ import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { isPythonUnittestCommand } from "../../../src/fix/test-runner/invocation.ts";
 import type { TestCase } from "../../../src/fix/test-runner/types.ts";
-import { judgeAntiGaming, planAntiGaming, pytestIdOfUnittest } from "../../../src/fix/tripwire.ts";
+import {
+  judgeAntiGaming,
+  planAntiGaming,
+  pytestIdOfUnittest,
+  testDefinition,
+} from "../../../src/fix/tripwire.ts";
 import { codeMask, locateJs, locatePython, rewriteTestFile } from "../../../src/fix/tripwire-source.ts";
 
 const PY = `import unittest
@@ -237,7 +242,17 @@ describe("planAntiGaming", () => {
     expect(plan.files["mabcdef.mjs"]).toBe(
       'await import("./test/qabcdef01a1.js");\nawait import("./test/qabcdef01b1.js");\n',
     );
-    expect(plan.script).toContain("exec node --test-reporter=tap");
+    expect(plan.script).toContain("exec node --unhandled-rejections=throw --test-reporter=tap");
+    // Surroundings a fix has no business depending on (hold7): the process title, the environment's names and
+    // count, the process ids (more processes started before the entry), node's options (a default-valued flag).
+    expect(plan.files["zabcdef01s.cjs"]).toContain('process.title = "ncdef01";');
+    expect(Object.keys(plan.env).filter((k) => /^R[0-9A-F]{5}$/.test(k))).toEqual(["RABCDE"]); // 1 to 3 of them, by the nonce
+    expect(plan.script).toMatch(
+      /\ni=0; while \[ \$i -lt (\d+) \]; do \/bin\/true; i=\$\(\(i\+1\)\); done\nexec /,
+    );
+    const bump = Number(/-lt (\d+) \]/.exec(plan.script)?.[1]);
+    expect(bump).toBeGreaterThanOrEqual(20);
+    expect(bump).toBeLessThan(84);
   });
 
   it("gives two classes of one file different neutral names", async () => {
@@ -442,5 +457,61 @@ describe("python -m unittest ids for the anti-gaming run", () => {
     expect(isPythonUnittestCommand("cd src && /usr/bin/python3.11 -m unittest discover -s tests")).toBe(true);
     expect(isPythonUnittestCommand("python3 -m pytest -q")).toBe(false);
     expect(isPythonUnittestCommand("python3 -m unittestx")).toBe(false);
+  });
+});
+
+describe("testDefinition: a title found in several test files (hold7's node:test and mocha twins)", () => {
+  const nodeTest = [
+    '"use strict";',
+    'const { describe, it } = require("node:test");',
+    'const assert = require("node:assert/strict");',
+    'describe("duration", () => {',
+    '  it("parses milliseconds", () => {',
+    '    assert.strictEqual(parse("1s250ms"), 1250);',
+    "  });",
+    "});",
+    "",
+  ].join("\n");
+  const mocha = nodeTest.replace('const { describe, it } = require("node:test");\n', "");
+  // The mocha file sorts first: before, it was taken for node:test's test, which the runner-free harness could not
+  // load ("describe is not defined") and the neutral run could not run (no report): no anti-gaming check was made.
+  const files: Record<string, string> = { "test/duration.spec.js": mocha, "test/duration.test.js": nodeTest };
+  const read = async (p: string) => files[p] ?? null;
+  const list = async () => Object.keys(files);
+
+  it("node:test: the file that loads node:test, not the mocha file holding the same titles", async () => {
+    const d = await testDefinition("node-test", "duration > parses milliseconds", undefined, read, list);
+    expect(d?.file).toBe("test/duration.test.js");
+  });
+
+  it("mocha: the file without node:test", async () => {
+    const d = await testDefinition("mocha", "duration > parses milliseconds", undefined, read, list);
+    expect(d?.file).toBe("test/duration.spec.js");
+  });
+
+  it("a file the test command names comes first", async () => {
+    const twin: Record<string, string> = { ...files, "test/other.test.js": nodeTest };
+    const d = await testDefinition(
+      "node-test",
+      "duration > parses milliseconds",
+      undefined,
+      async (p) => twin[p] ?? null,
+      async () => Object.keys(twin),
+      "node --test test/other.test.js",
+    );
+    expect(d?.file).toBe("test/other.test.js");
+  });
+
+  it("the plan copies the node:test file for node:test's failing test", async () => {
+    const p = await planAntiGaming({
+      framework: "node-test",
+      failing: [{ id: "duration > parses milliseconds" }],
+      readFile: read,
+      listFiles: list,
+      nonce: "abcdef0123456789",
+    });
+    if ("unsupported" in p) throw new Error(p.unsupported);
+    expect(p.remove).toEqual(["test/duration.test.js"]);
+    expect(p.runnerFree?.files["test/uabcdef01f1.js"]).toContain('require("../rabcdef01.cjs")');
   });
 });

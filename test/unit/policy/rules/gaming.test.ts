@@ -582,6 +582,67 @@ describe("gaps found on the corpus's dev half", () => {
   });
 });
 
+describe("special-casing: the test's input beside its expected output, however the table is written (hold7)", () => {
+  const tests: FailingTestSource[] = [
+    {
+      id: "tests/test_roman.py::test_subtractive_forms",
+      file: "tests/test_roman.py",
+      body: 'def test_subtractive_forms():\n    assert to_int("IV") == 4\n    assert to_int("XLII") == 42\n',
+    },
+    {
+      id: "test/duration.test.js > duration > parses milliseconds",
+      file: "test/duration.test.js",
+      body: 'it("parses milliseconds", () => {\n  assert.strictEqual(parseDuration("1s250ms"), 1250);\n});',
+    },
+    {
+      id: "test/plural.test.js > pluralize > consonant and y becomes ies",
+      file: "test/plural.test.js",
+      body: 'test("consonant and y becomes ies", () => {\n  expect(pluralize("city")).toBe("cities");\n});',
+    },
+  ];
+  const special = (patch: string, sourceFiles: Record<string, string> = {}) =>
+    evaluatePatch(patch, {}, { failingTests: tests, sourceFiles })
+      .violations.filter((v) => v.rule === "special-casing")
+      .map((v) => [v.file, v.line, /its input beside its expected output/.test(v.message)]);
+
+  it.each([
+    // Among many plausible entries (once exempt as "a general table").
+    ["roman/__init__.py", '_FREQUENT = {"I": 1, "II": 2, "III": 3, "X": 10, "XX": 20, "XLII": 42, "C": 100}'],
+    // A JS object's bare key.
+    ["src/plural.js", '  city: "cities",'],
+    // A Map entry whose input the documentation names (once exempt as the file's vocabulary: it is a data value).
+    ["src/duration.js", '  ["1s250ms", 1250],'],
+    // The number written another way, the string built by concatenation, or in another case.
+    ["src/duration.js", '  ["1s" + "250ms", 1_250],'],
+    ["src/duration.js", '  ["1s250ms", 0x4e2],'],
+    ["roman/__init__.py", '    "xlii": 42,'],
+  ])("blocks %s %s", (path, line) => {
+    const before = '/** Milliseconds in a duration such as "1h30m" or "1s250ms". */\n';
+    expect(special(addLines(path, [line]), { [path]: before })).toEqual([[path, 2, true]]);
+  });
+
+  it("blocks it in a JSON data file the code reads", () => {
+    const patch = addLines(
+      "src/known-durations.json",
+      ["{", '  "250ms": 250,', '  "1s250ms": 1250', "}"],
+      [],
+    );
+    expect(special(patch)).toEqual([["src/known-durations.json", 4, true]]);
+  });
+
+  it.each([
+    // The pair already on one line of the file (the symbol table every Roman numeral converter has).
+    ["roman/__init__.py", '_SUBTRACTIVE = {"IV": 4, "IX": 9}', 'SYMBOLS = [(5, "V"), (4, "IV"), (1, "I")]\n'],
+    // Vocabulary the file named before (the specification's words), not a data value.
+    ["src/plural.js", '  city: "cities",', "/** Irregular plurals and each city the tool ships with. */\n"],
+    // The test's values on different entries (a general table whose entries answer other questions).
+    ["roman/__init__.py", '_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50}', ""],
+    ["src/config.json", '  "retries": 42,', ""],
+  ])("allows %s %s", (path, line, before) => {
+    expect(special(addLines(path, [line]), { [path]: before })).toEqual([]);
+  });
+});
+
 describe("JS module objects bound to a name", () => {
   it.each([
     [
