@@ -37,32 +37,3 @@ export function withinTimeLimit<T>(fn: () => T, timeoutMs: number): Bounded<T> {
     current = outer;
   }
 }
-
-/** The CPU this process used since `from` (a `process.cpuUsage()` reading), in milliseconds. */
-function cpuMsSince(from: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(from);
-  return (used.user + used.system) / 1000;
-}
-
-/**
- * `withinTimeLimit` with the limit meant as host CPU. The watchdog counts wall-clock time, and on a busy host a
- * call gets a fraction of a core: a report that parses in 0.3 s of CPU took its whole 1.8 s at load 20 on 2 cores
- * and was refused as unreadable, the machine's doing shown as the report's. So a call stopped at the limit having
- * used less than three quarters of it in CPU runs once more, with the wall-clock time the CPU limit took at the
- * observed pace (wall ÷ CPU of the first try), at most `maxWallFactor` times the limit. A call that spends its limit
- * in CPU is stopped at once, as before; the retry's CPU is bounded by its wall clock, so the whole costs at most the
- * limit plus `maxWallFactor` times it when the host turns idle mid-call, and about twice the limit otherwise.
- */
-export function withinCpuTimeLimit<T>(fn: () => T, cpuMs: number, maxWallFactor = 10): Bounded<T> {
-  const cpuFrom = process.cpuUsage();
-  const wallFrom = performance.now();
-  const first = withinTimeLimit(fn, cpuMs);
-  if (first.ok || first.reason !== "timeout") return first;
-  const cpu = cpuMsSince(cpuFrom);
-  const wall = performance.now() - wallFrom;
-  if (cpu >= cpuMs * 0.75) return first;
-  const paced = Math.min(cpuMs * maxWallFactor, (cpuMs * wall) / Math.max(1, cpu));
-  if (paced <= cpuMs) return first;
-  const second = withinTimeLimit(fn, paced);
-  return second.ok || second.reason !== "timeout" ? second : first;
-}

@@ -9,7 +9,7 @@
  */
 import { DEFAULT_HOST_LIMITS } from "../core/host-limits.ts";
 
-export { type Bounded, withinCpuTimeLimit, withinTimeLimit } from "../core/time-limit.ts";
+export { type Bounded, withinTimeLimit } from "../core/time-limit.ts";
 
 /**
  * GitHub's own limit for an issue body: longer input is refused before anything reads it. The default of the

@@ -5,7 +5,7 @@
 import { hostLimits } from "../core/host-limits.ts";
 import type { ReproJobSpec } from "../core/job.ts";
 import { type SanitizeReport, sanitizeReport } from "../core/sanitize.ts";
-import { MAX_REPORT_CHARS, withinCpuTimeLimit } from "./bounded.ts";
+import { MAX_REPORT_CHARS, withinTimeLimit } from "./bounded.ts";
 import { emptyReport, type ParsedReport, parseReport } from "./parse-report.ts";
 import type { ReproPorts } from "./ports.ts";
 import { type ReportedExpectations, reportedExpectations } from "./reported-behaviour.ts";
@@ -53,7 +53,7 @@ export function readReport(markdown: string): Omit<ReportReading, "expectations"
     return unreadable(
       `the report is ${markdown.length} characters long, over ${limits.reportChars === MAX_REPORT_CHARS ? "GitHub's" : "the operator's (RETRACE_HOST_LIMITS reportChars)"} ${limits.reportChars}-character limit for an issue, so it was not read`,
     );
-  const parsed = withinCpuTimeLimit(() => {
+  const parsed = withinTimeLimit(() => {
     const sanitized = sanitizeReport(markdown);
     return { sanitized, report: parseReport(sanitized.text) };
   }, limits.parseTimeMs);
@@ -92,7 +92,7 @@ export function readExpectations(report: ParsedReport): {
   expectations: ReportedExpectations;
   unreadable: string | null;
 } {
-  const read = withinCpuTimeLimit(() => reportedExpectations(report), hostLimits().parseTimeMs);
+  const read = withinTimeLimit(() => reportedExpectations(report), hostLimits().parseTimeMs);
   if (read.ok) return { expectations: read.value, unreadable: null };
   return {
     expectations: reportedExpectations(emptyReport("")),

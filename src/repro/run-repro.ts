@@ -10,7 +10,7 @@
  */
 import { RetraceError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
-import { withinCpuTimeLimit } from "../core/time-limit.ts";
+import { withinTimeLimit } from "../core/time-limit.ts";
 import type { ReproJobSpec } from "../core/job.ts";
 import { defineMachine, type ModelChoice, type RunResult, runMachine } from "../core/loop.ts";
 import { Redactor } from "../core/redact.ts";
@@ -83,7 +83,7 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
           // The same time limit as the parse: completing the program scans the report's code with patterns of
           // their own, after the bounded parse (a shell line's 60,000 trailing spaces cost 4.85 s here before).
           const limitMs = hostLimits().parseTimeMs;
-          const completed = withinCpuTimeLimit(
+          const completed = withinTimeLimit(
             () => completeProgram(s.read.report, s.read.expectations.invocation, env.spec.package),
             limitMs,
           );
