@@ -77,6 +77,11 @@ describe("the repository's own package", () => {
     const ns = { default: SuperJSON, stringify: () => "s" };
     expect(bind(ns, [["sj", ["serialize", "deserialize"], false]]).sj).toBe(SuperJSON);
     expect(bind(ns, [["sj", ["serialize", "nope"], false]]).sj).toBeUndefined();
+    // A CommonJS module transpiled from an ES module (superjson 1): its default is `.default` of the exports,
+    // which an ES module namespace shows as `default.default`.
+    const transpiled = { __esModule: true, default: SuperJSON };
+    expect(bind({ default: transpiled }, [["sj", ["serialize", "deserialize"], false]]).sj).toBe(SuperJSON);
+    expect(bind(transpiled, [["superjson", [], true]]).superjson).toBe(SuperJSON);
     // Members every object or function has (`name`, `toString`) prove nothing.
     expect(bind({ default: fn }, [["item", ["name"], false]]).item).toBeUndefined();
     // A bare call that is not the package's name: its named export, else nothing (the run's ReferenceError).
