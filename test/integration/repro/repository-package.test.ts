@@ -27,12 +27,14 @@ const SIZE_FMT_2 = {
   version: "2.0.0",
   extra: { type: "module", exports: "./index.js" },
   // The bug: thousands are not divided out.
-  files: { "index.js": "export default function sizeFmt(bytes) {\n  return `${bytes} kB`;\n}\n" },
+  files: { "index.js": 'export default function sizeFmt(bytes) {\n  return String(bytes) + " kB";\n}\n' },
 };
 const SIZE_FMT_1 = {
   name: "size-fmt",
   version: "1.0.0",
-  files: { "index.js": "module.exports = function sizeFmt(bytes) {\n  return `${bytes / 1000} kB`;\n};\n" },
+  files: {
+    "index.js": 'module.exports = function sizeFmt(bytes) {\n  return String(bytes / 1000) + " kB";\n};\n',
+  },
 };
 const JSONISH = {
   name: "jsonish",
