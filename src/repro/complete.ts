@@ -162,6 +162,7 @@ export function completeProgram(
       ? completePython(unique, knownPackages, repository)
       : completeJs(unique, knownPackages, repository);
   if (traced) program.completions.unshift(traced.note);
+  if (traced?.files) Object.assign(program.files, traced.files);
   const invocation = claimedCommandLine(report, family, claimed) ?? commandLineOf(report, family);
   // The script keeps the name the report runs it by (`node test.js` → test.js), so what it prints of its own
   // name (`'$0': 'test.js'`, a stack's file) is what the report shows. CommonJS only: a `.js` file is read as
