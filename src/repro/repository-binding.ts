@@ -126,8 +126,9 @@ export function jsFreeBindings(
 /** Source of the run-time binder (plain JS, valid in a script and a module). */
 export const JS_BIND_PACKAGE = [
   "// The package of the issue's repository, bound to the names the snippet uses without an import: its named",
-  "// export, else the module (its default export) when the name is the package's own or the module has every",
-  "// member the snippet reads. A name it does not give stays undefined, as in the report.",
+  "// export, else the module (its default export) when the name is the package's own or names an object the",
+  "// snippet reads members of; either only when it has what the snippet uses (a function for a call, every",
+  "// member read). A name it does not give stays undefined, as in the report.",
   "function _bindPackage(m, wanted) {",
   "  const main = m != null && m.default != null ? m.default : m;",
   "  // A CommonJS module transpiled from an ES module (`__esModule`): its default export is `.default`.",
@@ -135,11 +136,12 @@ export const JS_BIND_PACKAGE = [
   "  const has = (v, k) =>",
   '    v != null && (typeof v === "object" || typeof v === "function") && k in v &&',
   "    !(k in Object.prototype) && !(k in Function.prototype);",
-  "  const all = (v, members) => members.length > 0 && members.every((k) => has(v, k));",
-  "  for (const [name, members, own] of wanted) {",
-  "    let value;",
-  "    for (const v of [m, main, inner]) if (value === undefined && has(v, name)) value = v[name];",
-  "    if (value === undefined) value = own ? inner : [inner, main, m].find((v) => all(v, members));",
+  "  for (const [name, members, own, called] of wanted) {",
+  "    const fits = (v) =>",
+  '      v != null && (!called || typeof v === "function") && members.every((k) => has(v, k));',
+  "    const named = [m, main, inner].filter((v) => has(v, name)).map((v) => v[name]);",
+  "    const whole = own || members.length > 0 ? [inner, main, m] : [];",
+  "    const value = [...named, ...whole].find(fits);",
   "    if (value !== undefined && !(name in globalThis))",
   "      Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });",
   "  }",
@@ -148,7 +150,7 @@ export const JS_BIND_PACKAGE = [
 
 /** The lines that import the package and bind the names, in the program's module format. */
 export function jsBindingLines(pkg: string, bindings: FreeBinding[], format: "esm" | "cjs"): string[] {
-  const wanted = JSON.stringify(bindings.map((b) => [b.name, b.members, b.own]));
+  const wanted = JSON.stringify(bindings.map((b) => [b.name, b.members, b.own, b.called]));
   const load =
     format === "esm"
       ? `import * as _repositoryPackage from ${JSON.stringify(pkg)};`

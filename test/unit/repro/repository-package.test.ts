@@ -27,10 +27,10 @@ const program = (md: string, pkg?: string) => {
 /** The names the generated program asks `_bindPackage` for. */
 const wanted = (code: string) =>
   JSON.parse(/_bindPackage\(_repositoryPackage, (\[.*\])\);/.exec(code)?.[1] ?? "null") as
-    | [string, string[], boolean][]
+    | [string, string[], boolean, boolean][]
     | null;
 /** Runs the binder on a module object in a fresh context; returns what each name resolves to there. */
-const bind = (module: unknown, list: [string, string[], boolean][]) => {
+const bind = (module: unknown, list: [string, string[], boolean, boolean][]) => {
   const sandbox: Record<string, unknown> = { module };
   runInNewContext(`${JS_BIND_PACKAGE}\n_bindPackage(module, ${JSON.stringify(list)});`, sandbox);
   return sandbox;
@@ -44,7 +44,7 @@ describe("the repository's own package", () => {
     // A module: an ES-module-only release loads as well as a CommonJS one.
     expect(entry).toBe("reproduction.mjs");
     expect(code).toContain('import * as _repositoryPackage from "size-of";');
-    expect(wanted(code)).toEqual([["sizeOf", [], true]]);
+    expect(wanted(code)).toEqual([["sizeOf", [], true, true]]);
     expect(deps).toEqual(["size-of"]);
   });
 
@@ -59,34 +59,40 @@ describe("the repository's own package", () => {
     const md = `# x\n\n${f}js\nconst sizeOf = (n) => n;\nconsole.log(sizeOf(1), parse("2 KiB"))\n${f}\n`;
     const { code } = program(md, "size-of");
     // `parse(…)` is asked for as a named export (not the package's own name: never the module itself).
-    expect(wanted(code)).toEqual([["parse", [], false]]);
+    expect(wanted(code)).toEqual([["parse", [], false, true]]);
   });
 
   it("the binder: a named export, else the module for its own name or an object with every member read, else nothing", () => {
     const fn = Object.assign((n: number) => `${n} B`, { partial: () => 1 });
     // A CommonJS module that is the function (filesize 9): the own name gets it.
-    expect(bind(fn, [["filesize", [], true]]).filesize).toBe(fn);
+    expect(bind(fn, [["filesize", [], true, true]]).filesize).toBe(fn);
     // An ES module namespace whose default is the function (pretty-bytes 7).
-    expect(bind({ default: fn }, [["prettyBytes", [], true]]).prettyBytes).toBe(fn);
+    expect(bind({ default: fn }, [["prettyBytes", [], true, true]]).prettyBytes).toBe(fn);
     // A named export of that name wins (filesize 11: `{ filesize, partial }`).
     const named = { filesize: fn, partial: () => 2 };
-    expect(bind(named, [["filesize", [], true]]).filesize).toBe(fn);
+    expect(bind(named, [["filesize", [], true, true]]).filesize).toBe(fn);
     // An alias (`sj`) is the default export only when it has every member the snippet reads.
     // A class with static methods, as superjson's default export is.
     const SuperJSON = Object.assign(function SuperJSON() {}, { serialize() {}, deserialize() {} });
     const ns = { default: SuperJSON, stringify: () => "s" };
-    expect(bind(ns, [["sj", ["serialize", "deserialize"], false]]).sj).toBe(SuperJSON);
-    expect(bind(ns, [["sj", ["serialize", "nope"], false]]).sj).toBeUndefined();
+    expect(bind(ns, [["sj", ["serialize", "deserialize"], false, false]]).sj).toBe(SuperJSON);
+    expect(bind(ns, [["sj", ["serialize", "nope"], false, false]]).sj).toBeUndefined();
     // A CommonJS module transpiled from an ES module (superjson 1): its default is `.default` of the exports,
     // which an ES module namespace shows as `default.default`.
     const transpiled = { __esModule: true, default: SuperJSON };
-    expect(bind({ default: transpiled }, [["sj", ["serialize", "deserialize"], false]]).sj).toBe(SuperJSON);
-    expect(bind(transpiled, [["superjson", [], true]]).superjson).toBe(SuperJSON);
+    expect(bind({ default: transpiled }, [["sj", ["serialize", "deserialize"], false, false]]).sj).toBe(
+      SuperJSON,
+    );
+    expect(bind(transpiled, [["superjson", [], true, false]]).superjson).toBe(SuperJSON);
     // Members every object or function has (`name`, `toString`) prove nothing.
-    expect(bind({ default: fn }, [["item", ["name"], false]]).item).toBeUndefined();
+    expect(bind({ default: fn }, [["item", ["name"], false, false]]).item).toBeUndefined();
+    // The package's own name gets the module only when it has what the snippet uses: npm's `isodate` (no
+    // `parse_duration`) for a Python report's `isodate.parse_duration(…)` binds nothing; a call needs a function.
+    expect(bind({ default: {} }, [["isodate", ["parse_duration"], true, false]]).isodate).toBeUndefined();
+    expect(bind({ default: { a: 1 } }, [["sizeOf", [], true, true]]).sizeOf).toBeUndefined();
     // A bare call that is not the package's name: its named export, else nothing (the run's ReferenceError).
-    expect(bind(ns, [["stringify", [], false]]).stringify).toBe(ns.stringify);
-    expect(bind(ns, [["helper", [], false]]).helper).toBeUndefined();
+    expect(bind(ns, [["stringify", [], false, true]]).stringify).toBe(ns.stringify);
+    expect(bind(ns, [["helper", [], false, true]]).helper).toBeUndefined();
   });
 
   it("free names: members read and calls recorded; parameters, catch bindings, methods and globals are not free", () => {
@@ -102,7 +108,9 @@ describe("the repository's own package", () => {
       f,
       "",
     ].join("\n");
-    expect(wanted(program(md, "superjson").code)).toEqual([["sj", ["serialize", "deserialize"], false]]);
+    expect(wanted(program(md, "superjson").code)).toEqual([
+      ["sj", ["serialize", "deserialize"], false, false],
+    ]);
   });
 
   it("a default import the report writes elsewhere names the package's own binding", () => {
@@ -116,7 +124,7 @@ describe("the repository's own package", () => {
       f,
       "",
     ].join("\n");
-    expect(wanted(program(md, "superjson").code)).toEqual([["sj", [], true]]);
+    expect(wanted(program(md, "superjson").code)).toEqual([["sj", [], true, true]]);
   });
 
   it("TypeScript type arguments on a bare call (`parse<T>(x)`) still make it a call of the package", () => {
@@ -125,8 +133,8 @@ describe("the repository's own package", () => {
     expect(p.entry).toBe("reproduction.ts");
     expect(p.moduleFormat).toBe("esm");
     expect(wanted(p.files[p.entry]!)).toEqual([
-      ["stringify", [], false],
-      ["parse", [], false],
+      ["stringify", [], false, true],
+      ["parse", [], false, true],
     ]);
   });
 
@@ -135,7 +143,7 @@ describe("the repository's own package", () => {
     const { code, entry } = program(md, "superjson");
     expect(entry).toBe("reproduction.mjs");
     expect(code).toMatch(/^var x;$/m);
-    expect(wanted(code)).toEqual([["sj", ["serialize", "deserialize"], false]]);
+    expect(wanted(code)).toEqual([["sj", ["serialize", "deserialize"], false, false]]);
   });
 
   it("a script that needs CommonJS (`__dirname`, `module.exports`) stays CommonJS, the package required", () => {
