@@ -91,3 +91,29 @@ describe("a JavaScript fence never closed", () => {
     expect(closeRunawayFence(python)).toBe(python);
   });
 });
+
+describe("a comment that names a variable's value (`// size is '1.47 Gb'`)", () => {
+  it("echoes the variable there, the value being the reported one", async () => {
+    const { annotate } = await import("../../../src/repro/annotations.ts");
+    const a = annotate("var n = 5,\n    label = fmt(n);\n// label is '5 B'\n", "javascript");
+    expect(a.code).toContain("// label is '5 B'\n_echo(label);");
+    expect(a.checks).toEqual([
+      expect.objectContaining({ code: "label", role: "actual", kind: "output", value: "'5 B'" }),
+    ]);
+  });
+
+  it("not a name assigned above, not at the top level, or not a value: left alone", async () => {
+    const { annotate } = await import("../../../src/repro/annotations.ts");
+    for (const code of [
+      "const n = fmt(5);\n// label is '5 B'\n",
+      "function f() {\n  const label = fmt(5);\n  // label is '5 B'\n}\n",
+      "const label = fmt(5);\n// label is what the docs describe for it\n",
+    ]) {
+      const a = annotate(code, "javascript");
+      expect(a.checks, code).toEqual([]);
+      expect(a.code, code).not.toContain("_echo(label)");
+    }
+    const py = annotate("size = fmt(5)\n# size is '5 B'\n", "python");
+    expect(py.code).toContain("# size is '5 B'\n_echo(size)");
+  });
+});
