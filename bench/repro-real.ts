@@ -1,7 +1,8 @@
 /**
  * Real-report reproduction benchmark: every case of test/fixtures/repro-real/<id>/ (report.md + case.json, the
  * expected verdict decided by hand) goes through the real CLI — `retrace repro --offline --json`, real Docker,
- * real installs — one process per report, as a user would run it. Prints one JSON line per case, then per split
+ * real installs — one process per report, as a user would run it, with `--package` set to the package the
+ * case's source repository publishes (as the App sets it). Prints one JSON line per case, then per split
  * (splitOf(id) from bench/lib/split.ts) the confusion matrix, accuracy, the false REPRODUCED (listed
  * separately: the worst error) and the median wall time per report; then the worst host-side parse time over
  * pathological 65,536-character reports (issue 14: bounded host work); the last line holds the headline.
@@ -75,8 +76,26 @@ if (!parseOnly && selected.length === 0) {
   process.exit(2);
 }
 
+/**
+ * The package the case's source repository publishes (repository-packages.json, keyed by `owner/repo` of the
+ * case's `source`), passed as `--package` the way the App sets it from the issue's repository; none for a case
+ * with no repository (written here).
+ */
+const repositoryPackages = (() => {
+  const file = path.join(corpusDir, "repository-packages.json");
+  if (!existsSync(file)) return {} as Record<string, string>;
+  return (JSON.parse(readFileSync(file, "utf8")) as { repositories: Record<string, string> }).repositories;
+})();
+function repositoryPackageOf(source: string): string | null {
+  const repo = /^([\w.-]+\/[\w.-]+)#/.exec(source)?.[1];
+  return repo ? (repositoryPackages[repo] ?? null) : null;
+}
+
 /** One `retrace repro` process: its verdict (or ERROR with the exit code), wall time and a one-line summary. */
-function runCli(reportPath: string): Promise<{ got: Got; ms: number; exit: number | null; summary: string }> {
+function runCli(
+  reportPath: string,
+  pkg: string | null,
+): Promise<{ got: Got; ms: number; exit: number | null; summary: string }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const child = spawn(
@@ -89,6 +108,7 @@ function runCli(reportPath: string): Promise<{ got: Got; ms: number; exit: numbe
         "--json",
         "--timeout",
         runTimeout,
+        ...(pkg ? ["--package", pkg] : []),
       ],
       { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
     );
@@ -144,7 +164,7 @@ async function worker(): Promise<void> {
     const id = selected[next++]!;
     const dir = path.join(corpusDir, id);
     const c = JSON.parse(readFileSync(path.join(dir, "case.json"), "utf8")) as CaseFile;
-    const r = await runCli(path.join(dir, "report.md"));
+    const r = await runCli(path.join(dir, "report.md"), repositoryPackageOf(c.source));
     const row: Row = {
       id,
       split: splitOf(id),

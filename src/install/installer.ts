@@ -6,12 +6,13 @@
  * Before anything runs: each name must be a registry name and each version exact (a bare name is resolved
  * to the configured registry's latest release first; a dist-tag other than `latest`, a range, a URL or a path
  * is refused); at most `maxPackages` per report (`install.maxPackages`), the rest refused by name. A package
- * that cannot be installed comes back as a failure with a reason, never thrown; an unreachable Docker engine
- * or a missing image is an infrastructure error.
+ * that cannot be installed comes back as a failure with a reason, never thrown; an unreachable Docker engine,
+ * a missing image, or a registry that cannot say which release of an unpinned package is the newest is an
+ * infrastructure error.
  */
 import { hostLimits } from "../core/host-limits.ts";
 import type Docker from "dockerode";
-import { CancelledError } from "../core/errors.ts";
+import { CancelledError, InfrastructureError } from "../core/errors.ts";
 import { packageNameProblem, versionProblem } from "../repro/package-name.ts";
 import type {
   DependencyInstaller,
@@ -126,11 +127,17 @@ export class ContainerDependencyInstaller implements DependencyInstaller {
       // The registry's answer is checked like a report's: only an exact version reaches the installer.
       const answerProblem = version ? exactVersionProblem(request.ecosystem, version) : null;
       if (!version) {
-        failures.push({
-          name: p.name,
-          version: null,
-          reason: "latest version unknown (the configured registry could not be reached or has no release)",
-        });
+        // Not the report's fault: the registry this host is configured with could not say which release is the
+        // newest (unreachable, or a mirror without the package). An infrastructure error that says what to do,
+        // never a question to the reporter.
+        const where =
+          request.ecosystem === "npm"
+            ? "the npm registry (npm_config_registry)"
+            : "the pip index (PIP_INDEX_URL / PIP_EXTRA_INDEX_URL / PIP_FIND_LINKS)";
+        throw new InfrastructureError(
+          `could not install ${p.name}: its latest version is unknown — ${where} could not be reached or holds no release of it`,
+          `let this host reach a registry that has ${p.name}, or add it to the configured mirror; a report that names the version it uses is installed at that version without this look-up`,
+        );
       } else if (answerProblem) {
         failures.push({
           name: p.name,

@@ -88,7 +88,9 @@ export function wheelVersions(names: readonly string[], project: string): string
     const file = decodeURIComponent(n.split("#")[0]!.split("/").pop() ?? "");
     const m = /^([^-]+)-([^-]+)-(?:\d[^-]*-)?[^-]+-[^-]+-[^-]+\.whl$/.exec(file);
     if (!m || normalizePypi(m[1]!) !== want) continue;
-    if (/^\d+(\.\d+)*$/.test(m[2]!)) out.push(m[2]!);
+    // Final releases, post-releases included (`2.9.0.post0` is python-dateutil's newest); never a pre- or
+    // dev release.
+    if (/^\d+(\.\d+)*(?:\.post\d+)?$/.test(m[2]!)) out.push(m[2]!);
   }
   return out;
 }
@@ -97,7 +99,18 @@ export function newestVersion(versions: readonly string[]): string | null {
   let best: number[] | null = null;
   let bestText: string | null = null;
   for (const v of versions) {
-    const parts = v.split(".").map(Number);
+    // `2.9.0.post1` sorts after `2.9.0` and before `2.9.1`: the post number is one more component, below the
+    // release's own ones (`2.9.0` → [2, 9, 0, -1], `2.9.0.post1` → [2, 9, 0, 1]).
+    const post = /\.post(\d+)$/.exec(v);
+    const release = v
+      .replace(/\.post\d+$/, "")
+      .split(".")
+      .map(Number);
+    const parts = [
+      ...release,
+      ...Array(Math.max(0, 4 - release.length)).fill(0),
+      post ? Number(post[1]) : -1,
+    ];
     let cmp = 0;
     if (best) {
       for (let i = 0; i < Math.max(parts.length, best.length) && cmp === 0; i++)

@@ -25,6 +25,7 @@ import {
   reproRule,
 } from "./intake-rules.ts";
 import { type Lineage, lineageOf } from "./lineage.ts";
+import { readRepositoryPackage } from "./repository-package.ts";
 import type { DispatchTrigger, FixTrigger, JobTrigger, ReproTrigger } from "./triggers.ts";
 
 /** Which jobs a surface runs: the Action's `mode` input (the App runs both). */
@@ -182,12 +183,15 @@ async function intakeRepro(
   const day = daily(config, ctx);
   if ("refuse" in day) return { ok: false, reason: day.refuse, report: true, issueNumber };
   const issue = t.issue ?? (await github.getIssue(repo, issueNumber));
+  // The package the repository publishes: the report may call it without an import (`filesize(…)`).
+  const pkg = await readRepositoryPackage(github, repo);
   const spec = ReproJobSpec.parse({
     kind: "repro",
     id: ctx.jobId("repro"),
     repo: repoRef(t),
     issueNumber,
     markdown: `# ${issue.title}\n\n${issue.body}`,
+    ...(pkg ? { package: pkg } : {}),
     runs: config.repro.runs,
     model: ctx.overrides?.model ?? config.model.default,
     budget: budgetOf(reproBudget(config), ctx, day.remainingUsd),

@@ -303,6 +303,12 @@ function declaredName(code: string, flavour: Flavour): string | null {
   return m?.[1] ?? null;
 }
 
+/** `name` is assigned in `lines` (`var a = 1,\n    size = f(a);`, `size = f(a)`), comments aside. */
+function assignedAbove(lines: string[], name: string, flavour: Flavour): boolean {
+  const code = lines.map((l) => splitComment(l, flavour).code).join("\n");
+  return new RegExp(`(?<![\\w$.])${name.replace(/\$/g, "\\$")}\\s*=(?![=>])`).test(code);
+}
+
 /** Lines after which an annotation comment on its own line belongs to the previous statement. */
 const OWN_LINE_PREFIX =
   /^\s*(?:=+>|->|→|⇒|output\s*:|(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:|results?\s*(?::|is\b|was\b)|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
@@ -416,6 +422,23 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
       }
     }
     flushHeaded();
+    // `// size is '1.47 Gb'` on a line of its own at the top level: the value of a variable assigned above (the
+    // reporter names it instead of printing it), echoed there.
+    const named =
+      codeTrim === "" && comment !== null && indent === 0 && (flavour !== "js" || depthBefore[i] === 0)
+        ? /^([A-Za-z_$][\w$]*)\s+(?:is|was|equals)\s+(\S.*)$/.exec(comment.trim())
+        : null;
+    if (named && !open && assignedAbove(lines.slice(0, i), named[1]!, flavour)) {
+      const a = parseAnnotation(named[2]!);
+      if (a && a.kind === "output" && looksLikeValue(a.value)) {
+        out.push(raw);
+        out.push(flavour === "js" ? `_echo(${named[1]});` : `_echo(${named[1]})`);
+        usesEcho = true;
+        pushChecks(checks, i + 1, named[1]!, a);
+        last = null;
+        continue;
+      }
+    }
     if (codeTrim === "" && comment !== null) {
       // A comment on its own line: an annotation of the statement just above when it says so ("// => 1",
       // "// output: x", "# expected 2").

@@ -111,7 +111,12 @@ export function needsStage(trial: Trial): StageResult {
 /** Installs the dependencies at the versions the report names; a failed install ends the attempt with a question. */
 export async function installStage(ctx: ReproContext, trial: Trial): Promise<StageResult> {
   const { program } = trial;
-  const pins = pinDependencies(program, ctx.report, ctx.expectations.twoVersions?.bad?.label ?? null);
+  const pins = pinDependencies(
+    program,
+    ctx.report,
+    ctx.expectations.twoVersions?.bad?.label ?? null,
+    ctx.spec.package,
+  );
   const install = await installPackages(
     ctx,
     program,

@@ -16,8 +16,17 @@ import {
   PYTHON_IMPORT_TO_PACKAGE,
   PYTHON_STDLIB,
 } from "./known-modules.ts";
+import {
+  jsBindingLines,
+  jsDefaultAliases,
+  jsFreeBindings,
+  jsUndeclaredAssignments,
+  needsCommonJs,
+  pythonPackageImports,
+} from "./repository-binding.ts";
 import { testGlobalsNeeded, testGlobalsPrelude } from "./test-globals.ts";
 import { traceBlock, traceStatement } from "./trace-program.ts";
+import { sameProduct } from "./versions.ts";
 import { annotate, JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
 import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
@@ -140,10 +149,20 @@ export function completeProgram(
       : b.value.trim();
   const unique = mine.filter((b, i) => mine.findIndex((o) => key(o) === key(b)) === i);
   const knownPackages = report.versions.map((v) => v.name);
-  if (repositoryPackage && !knownPackages.includes(repositoryPackage)) knownPackages.push(repositoryPackage);
+  // The repository's package: where the report never names it, its binding is added by the rules of
+  // repository-binding.ts; the report's other blocks and inline code say how the reporter imports it.
+  const repository = repositoryPackage
+    ? {
+        name: repositoryPackage,
+        texts: [...report.blocks.map((b) => b.value), ...report.inlineCode.map((c) => c.value)],
+      }
+    : null;
   const program =
-    family === "python" ? completePython(unique, knownPackages) : completeJs(unique, knownPackages);
+    family === "python"
+      ? completePython(unique, knownPackages, repository)
+      : completeJs(unique, knownPackages, repository);
   if (traced) program.completions.unshift(traced.note);
+  if (traced?.files) Object.assign(program.files, traced.files);
   const invocation = claimedCommandLine(report, family, claimed) ?? commandLineOf(report, family);
   // The script keeps the name the report runs it by (`node test.js` → test.js), so what it prints of its own
   // name (`'$0': 'test.js'`, a stack's file) is what the report shows. CommonJS only: a `.js` file is read as
@@ -326,7 +345,17 @@ function pythonMissingImports(code: string, knownPackages: string[]): string[] {
   return lines;
 }
 
-function completePython(units: ReportBlock[], knownPackages: string[]): Program {
+interface RepositoryPackage {
+  name: string;
+  /** Every block's and inline code's text: the report's own import lines for the package. */
+  texts: string[];
+}
+
+function completePython(
+  units: ReportBlock[],
+  knownPackages: string[],
+  repository: RepositoryPackage | null = null,
+): Program {
   const completions: string[] = [];
   const { named, main } = splitNamed(units, /\.py$/);
   const files: Record<string, string> = {};
@@ -362,6 +391,12 @@ function completePython(units: ReportBlock[], knownPackages: string[]): Program 
   const missing = pythonMissingImports(code, knownPackages).filter(
     (l) => !new RegExp(`^${l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m").test(code),
   );
+  if (repository) {
+    const scanned = codeOnly(code, "python");
+    const bound = pythonBoundNames(scanned);
+    for (const l of missing) for (const n of pythonBoundNames(l)) bound.add(n);
+    missing.push(...pythonPackageImports(scanned, bound, repository.name, repository.texts));
+  }
   if (missing.length > 0) {
     code = `${missing.join("\n")}\n${code}`;
     completions.push(
@@ -565,7 +600,17 @@ export function asBundlerCommonJs(code: string): string | null {
   ].join("\n");
 }
 
-function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
+function completeJs(
+  units: ReportBlock[],
+  reportPackages: string[],
+  repository: RepositoryPackage | null = null,
+): Program {
+  // The repository's package counts as one the report names for the page-global and plugin rules; its
+  // binding, when the report never names it, is added below by the run-time binder.
+  const knownPackages =
+    repository && !reportPackages.includes(repository.name)
+      ? [...reportPackages, repository.name]
+      : reportPackages;
   const completions: string[] = [];
   const typescript = units.some((b) => b.language === "typescript");
   const { named, main } = splitNamed(units, /\.[cm]?[jt]s$/);
@@ -667,7 +712,7 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
   const add: string[] = [];
   const candidates = new Map<string, string>();
   for (const [ident, pkg] of Object.entries(NPM_GLOBALS)) candidates.set(ident, pkg);
-  for (const pkg of knownPackages)
+  for (const pkg of reportPackages)
     if (/^(@[\w.-]+\/)?[a-z0-9][\w.-]*$/.test(pkg)) candidates.set(npmIdentifier(pkg), pkg);
   for (const b of [
     "assert",
@@ -711,7 +756,7 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
   // Functions called bare but never defined, when the report names exactly one package and imports nothing
   // from it: taken as that package's named exports (`format(d, 'yyyy')` in a date-fns report). A wrong guess
   // fails to run (not a function), it never prints the reported value.
-  const namedPackages = knownPackages.filter((p) => /^(@[\w.-]+\/)?[a-z0-9][\w.-]*$/.test(p));
+  const namedPackages = reportPackages.filter((p) => /^(@[\w.-]+\/)?[a-z0-9][\w.-]*$/.test(p));
   if (
     namedPackages.length === 1 &&
     !jsSpecifiers(code).some((spec) => npmPackageOf(spec) === namedPackages[0])
@@ -727,6 +772,8 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
           !(name in globalThis) &&
           !add.some((l) => l.includes(` ${name} `)) &&
           name !== npmIdentifier(pkg) &&
+          // The repository's package's own name (`sizeOf` in size-of's repository) is that package's.
+          !(repository && sameProduct(name, repository.name)) &&
           // A method or a function defined here, or a parameter (a callback) called inside its function.
           !new RegExp(`(?<![\\w$.])${name}\\s*\\([^()]*\\)\\s*\\{`).test(scan) &&
           !new RegExp(`\\([^()]*(?<![\\w$.])${name}\\b[^()]*\\)\\s*(?:=>|\\{)`).test(scan),
@@ -760,6 +807,38 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
       ),
     );
   }
+  // The repository's package, never named by the report, used without an import: bound at run time to the
+  // names the snippet leaves free (repository-binding.ts). A CommonJS script that needs nothing of CommonJS
+  // runs as a module, so an ES-module-only release loads (pretty-bytes 7, superjson 2).
+  let binding: string[] = [];
+  const repo = repository && !reportPackages.includes(repository.name) ? repository.name : null;
+  if (repo && !jsSpecifiers(code).some((s) => npmPackageOf(s) === repo)) {
+    const taken = new Set([...bound, ...add.flatMap((l) => [...jsBoundNames(l)])]);
+    const undeclared = jsUndeclaredAssignments(scan, taken);
+    const free = jsFreeBindings(
+      scan,
+      new Set([...taken, ...undeclared]),
+      repo,
+      jsDefaultAliases(repository!.texts, repo),
+    );
+    if (free.length > 0) {
+      if (format === "cjs" && !needsCommonJs(scan)) {
+        if (undeclared.length > 0) {
+          add.push(`var ${undeclared.join(", ")};`);
+          completions.push(
+            `declared ${undeclared.map((n) => `\`${n}\``).join(", ")}, assigned at a prompt without a declaration (a module is strict)`,
+          );
+        }
+        format = "esm";
+        completions.push("ran it as an ES module, so the package loads whichever module system it ships");
+      }
+      binding = jsBindingLines(repo, free, format);
+      completions.push(
+        `bound ${free.map((b) => `\`${b.name}\``).join(", ")}, used without an import in a report filed in the repository of \`${repo}\`, to what \`${repo}\` exports under ${free.length > 1 ? "those names" : "that name"} (or the package itself, for its own name or an object whose members the snippet reads)`,
+      );
+    }
+  }
+  if (binding.length > 0) code = `${binding.join("\n")}\n${code}`;
   if (add.length > 0) {
     code = `${add.join("\n")}\n${code}`;
     completions.push(
@@ -768,7 +847,7 @@ function completeJs(units: ReportBlock[], knownPackages: string[]): Program {
     scan = codeOnly(code, "js");
   }
 
-  if (format === "esm" && usesRequire) {
+  if (format === "esm" && /\brequire\(\s*['"]/.test(codeOnly(code, "js"))) {
     code = `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${code}`;
     completions.push("made `require` available in the ES module with `createRequire`");
   }

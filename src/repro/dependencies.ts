@@ -9,13 +9,19 @@ import { NPM_GLOBALS, normalizePypiName, npmIdentifier } from "./known-modules.t
 import type { ParsedReport } from "./parse-report.ts";
 import type { DependencyRequest, InstallResult, ReproPorts, RuntimeVersions } from "./ports.ts";
 import type { PackageVersion } from "./result.ts";
-import { sameProduct } from "./versions.ts";
+import { findProseVersions, sameProduct } from "./versions.ts";
 
 /** A dependency with the version to install and where that version came from. */
 export type Pin = DependencyRequest & { source: PackageVersion["source"] };
 
 /** Pins: the version the report names for each dependency (a lone "version 1.2.3" goes to a lone dependency). */
-export function pinDependencies(program: Program, report: ParsedReport, badSide?: string | null): Pin[] {
+export function pinDependencies(
+  program: Program,
+  report: ParsedReport,
+  badSide?: string | null,
+  /** The package the issue's repository publishes: a release named bare in the prose is its release. */
+  repositoryPackage?: string,
+): Pin[] {
   const key = (n: string) => (program.ecosystem === "pypi" ? normalizePypiName(n) : n.toLowerCase());
   const mentions = new Map(report.versions.map((v) => [key(v.name), v.version]));
   // Two sessions on two releases (`$ npm i yargs@12.0.5` … `$ npm i yargs@13.1.0`): the bad side's release is
@@ -52,6 +58,17 @@ export function pinDependencies(program: Program, report: ParsedReport, badSide?
       })();
     if (!version && program.dependencies.length === 1 && report.bareVersions.length === 1)
       version = report.bareVersions[0]!;
+    // The repository's package, when the report names no other package: a bare release in the prose ("I'm on
+    // 1.10.0", "version 2.3") is the release of the package the issue was filed against. One release only;
+    // the runtime's own number ("Node 18.20.4") is not one.
+    if (!version && repositoryPackage && key(name) === key(repositoryPackage)) {
+      const others = report.versions.filter((v) => key(v.name) !== key(name));
+      const prose = `${report.title}\n${Object.values(report.prose).join("\n")}`;
+      const candidates = [...new Set([...report.bareVersions, ...findProseVersions(prose)])].filter(
+        (v) => v !== report.runtime?.version,
+      );
+      if (others.length === 0 && candidates.length === 1) version = candidates[0]!;
+    }
     // A release line rather than a release (`yargs@5`, `4.x`, "1.2"): the newest release in it is installed.
     const line = version && program.ecosystem === "npm" ? releaseLine(version) : null;
     if (line) return { name, version: null, within: line, source: "reported" as const };

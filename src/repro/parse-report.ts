@@ -279,7 +279,42 @@ function makeBlock(
   };
 }
 
+/**
+ * A JavaScript/TypeScript fence that is never closed swallows the rest of the report, headings included: the
+ * reporter's `### Output` and `### expected data` sections end up inside the code (fast-xml-parser#771). A line
+ * that is a markdown heading cannot be JavaScript there (`#` starts a line only in a hashbang or a class's
+ * private member, indented), so the fence is closed before the first such line and the rest reads as the
+ * report's sections. A fence that is closed, or of another language (a Python `# comment`), is left alone.
+ */
+export function closeRunawayFence(markdown: string): string {
+  const lines = markdown.split("\n");
+  let open: { at: number; marker: string; js: boolean; close: RegExp } | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!open) {
+      const m = /^ {0,3}(`{3,}|~{3,})\s*\{?\s*([\w+-]*)/.exec(line);
+      if (m)
+        open = {
+          at: i,
+          marker: m[1]!,
+          js: /^(?:js|javascript|jsx|mjs|cjs|node|ts|typescript|tsx)$/i.test(m[2] ?? ""),
+          close: new RegExp(`^ {0,3}${m[1]![0] === "`" ? "`" : "~"}{${m[1]!.length},}\\s*$`),
+        };
+      continue;
+    }
+    if (open.close.test(line)) open = null;
+  }
+  if (!open?.js) return markdown;
+  for (let i = open.at + 1; i < lines.length; i++) {
+    if (/^#{1,6}\s+\S/.test(lines[i]!)) {
+      return [...lines.slice(0, i), open.marker, ...lines.slice(i)].join("\n");
+    }
+  }
+  return markdown;
+}
+
 export function parseReport(markdown: string): ParsedReport {
+  markdown = closeRunawayFence(markdown);
   const tree: Root = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   const prose: Record<SectionKind, string> = {
     expected: "",

@@ -272,6 +272,9 @@ export function ipythonAsPycon(text: string): string | null {
     }
     inStatement = false;
     if (skipping) continue;
+    // IPython ends each echoed value with a blank line before the next prompt: a `# …` line after a blank line
+    // is the reporter's note between the cells ("# Months is entered as 00, but …"), never printed output.
+    if (raising === null && /^#/.test(line) && (lines[i - 1] ?? "").trim() === "") continue;
     const value = IPY_OUT.exec(line);
     if (value) {
       if (value[1] !== "") out.push(value[1]!);

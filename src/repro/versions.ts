@@ -156,6 +156,22 @@ export function findBareVersions(text: string): string[] {
   return out;
 }
 
+/**
+ * A release number in running prose with no name beside it, as a reporter of the package's own repository
+ * writes it: "I'm on 1.10.0", "running 2.3.1", "tested with 4.0.2", "on v7.0.0". Only whole x.y.z releases (a
+ * two-part number there is as often a runtime's). Tied to a package only by the caller (`pinDependencies`:
+ * the repository's package, when the report names no other).
+ */
+export function findProseVersions(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(
+    /(?<![\w-])(?:on|using|running|with|against|tried|installed|have)\s+v?(\d+\.\d+\.\d+(?:-[\w.]+)?)(?![\w.]|\.\d)/gi,
+  )) {
+    if (m[1] && !out.includes(m[1])) out.push(m[1]);
+  }
+  return out;
+}
+
 /** The runtime the report names: "Python 3.11.4", "python3.9", "Node 18", "Node.js v20.1.0", a bare `v18.19.0` line. */
 export function findRuntimeMention(text: string): RuntimeMention | null {
   const re =

@@ -7,6 +7,7 @@
 import Docker from "dockerode";
 import { describe, expect, it } from "vitest";
 import { ContainerDependencyInstaller, exactVersionProblem } from "../../../src/install/installer.ts";
+import { InfrastructureError } from "../../../src/core/errors.ts";
 import { WriteReproductionInput } from "../../../src/repro/model-tool.ts";
 import { packageNameProblem, versionProblem } from "../../../src/repro/package-name.ts";
 
@@ -78,7 +79,7 @@ describe("container installer: refused before any container", () => {
     });
   });
 
-  it("an unpinned name whose latest release cannot be looked up is a failure, not an install of 'latest'", async () => {
+  it("an unpinned name whose latest release cannot be looked up is an infrastructure error that says what to do, never an install of 'latest' nor a question to the reporter", async () => {
     const asked: string[] = [];
     const installer = new ContainerDependencyInstaller({
       docker: noEngine,
@@ -91,15 +92,19 @@ describe("container installer: refused before any container", () => {
         },
       },
     });
-    const r = await installer.install({ ecosystem: "npm", packages: [{ name: "ms", version: "latest" }] });
+    const error = await installer
+      .install({ ecosystem: "npm", packages: [{ name: "ms", version: "latest" }] })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(asked).toEqual(["ms"]);
-    expect(r.failures).toEqual([
-      {
-        name: "ms",
-        version: null,
-        reason: "latest version unknown (the configured registry could not be reached or has no release)",
-      },
-    ]);
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect((error as InfrastructureError).kind).toBe("infrastructure");
+    expect((error as InfrastructureError).message).toMatch(
+      /^could not install ms: its latest version is unknown — the npm registry \(npm_config_registry\) could not be reached/,
+    );
+    expect((error as InfrastructureError).hint).toMatch(/reach a registry that has ms/);
   });
 
   it("a registry's latest that is not an exact version is a failure naming the answer, never installed", async () => {

@@ -127,6 +127,18 @@ describe("latest-version look-up", () => {
     expect(newestVersion(["1.9.0", "1.10.0", "1.2.0"])).toBe("1.10.0");
   });
 
+  it("a post-release is a final release: python-dateutil's only wheel on a mirror, 2.9.0.post0, is its latest", () => {
+    const links = [
+      "../../files/python_dateutil-2.9.0.post0-py2.py3-none-any.whl#sha256=00",
+      "../../files/python_dateutil-2.9.1rc1-py2.py3-none-any.whl#sha256=00",
+      "../../files/python_dateutil-3.0.0.dev1-py2.py3-none-any.whl#sha256=00",
+    ];
+    expect(wheelVersions(links, "python-dateutil")).toEqual(["2.9.0.post0"]);
+    expect(newestVersion(["2.9.0", "2.9.0.post0", "2.8.2"])).toBe("2.9.0.post0");
+    expect(newestVersion(["2.9.0.post1", "2.9.1", "2.9.0.post0"])).toBe("2.9.1");
+    expect(newestVersion(["1.2", "1.2.0.post1"])).toBe("1.2.0.post1");
+  });
+
   it("limiter never runs more than its maximum at once", async () => {
     const slot = limiter(2);
     let active = 0;

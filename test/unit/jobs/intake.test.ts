@@ -144,6 +144,42 @@ describe("intake: reproductions (App)", () => {
       },
     });
   });
+  it("the spec carries the package the repository publishes, read from its root manifest through the API", async () => {
+    const config = RetraceConfig.parse({});
+    const specOf = async () => {
+      const out = await intake(reproTrigger(), config, github, ctx(record("r", reproTrigger())));
+      return out.ok && out.spec.kind === "repro" ? out.spec : null;
+    };
+    // No manifest at all: the repository's name.
+    expect((await specOf())?.package).toBe("app");
+    expect(fake.calls("GET", /\/contents\//).map((r) => r.path)).toEqual([
+      "/repos/octo/app/contents/package.json",
+      "/repos/octo/app/contents/pyproject.toml",
+      "/repos/octo/app/contents/setup.cfg",
+      "/repos/octo/app/contents/setup.py",
+    ]);
+    fake.state.files.set(
+      "octo/app@:pyproject.toml",
+      '[build-system]\nrequires = ["x"]\n\n[tool.poetry]\nname = "tomlkit"\n',
+    );
+    expect((await specOf())?.package).toBe("tomlkit");
+    fake.state.files.set("octo/app@:package.json", JSON.stringify({ name: "filesize", version: "11.0.0" }));
+    expect((await specOf())?.package).toBe("filesize");
+    // A name that is not an npm/PyPI name is never passed on; the next manifest is read.
+    fake.state.files.set("octo/app@:package.json", JSON.stringify({ name: "../evil" }));
+    expect((await specOf())?.package).toBe("tomlkit");
+  });
+  it("a manifest the API fails to serve is skipped, never a reason for the job to fail", async () => {
+    fake.state.failures.push({ match: /contents\/package\.json$/, status: 502 });
+    fake.state.files.set("octo/app@:setup.cfg", "[metadata]\nname = isodate\nversion = 0.7.2\n");
+    const out = await intake(
+      reproTrigger(),
+      RetraceConfig.parse({}),
+      github,
+      ctx(record("r", reproTrigger())),
+    );
+    expect(out.ok && out.spec.kind === "repro" && out.spec.package).toBe("isodate");
+  });
   it("repro.maxUsd caps a reproduction below the day's remaining dollars", async () => {
     fake.state.permissions.set("octo/app:ana", "write");
     const config = RetraceConfig.parse({ repro: { maxUsd: 0.25 } });

@@ -53,6 +53,25 @@ describe("an IPython session with an echoed value", () => {
   });
 });
 
+describe("notes between IPython cells", () => {
+  it("a `# …` line after the blank line that ends a cell is the reporter's note, not output; a printed `#` line is output", () => {
+    const session = [
+      "In [1]: periods.parse('P1W')",
+      "Out[1]: periods.Period(days=7)",
+      "",
+      "# the month is dropped here, but kept above",
+      "In [2]: periods.parse('P1M')",
+      "Out[2]: periods.Period(days=0)",
+      "",
+      "In [3]: print('#NUM  A\\n1     x')",
+      "#NUM  A",
+      "1     x",
+    ].join("\n");
+    const t = parseTranscript(session, "python");
+    expect(t.output).toEqual(["periods.Period(days=7)", "periods.Period(days=0)", "#NUM  A", "1     x"]);
+  });
+});
+
 describe("IPython statements", () => {
   it("a print's lines are its output (the None it returns is not echoed)", () => {
     const t = parseTranscript("In [3]: print(sorted({'b', 'a'}))\n['a', 'b']\n", "python");
