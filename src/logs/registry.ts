@@ -20,6 +20,7 @@ import { karmaFormat } from "./parsers/karma.ts";
 import { nodeTestPyFormat } from "./parsers/node-testpy.ts";
 import { jasmineFormat } from "./parsers/jasmine.ts";
 import { junitFormat } from "./parsers/junit.ts";
+import { junitConsoleFormat } from "./parsers/junit-console.ts";
 import { mochaFormat } from "./parsers/mocha.ts";
 import { nextestFormat } from "./parsers/nextest.ts";
 import { nodeTestFormat } from "./parsers/node-test.ts";
@@ -43,6 +44,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   junitFormat,
   trxFormat,
   goJsonFormat,
+  junitConsoleFormat,
   pytestFormat,
   unittestFormat,
   jestFormat,

@@ -1,0 +1,195 @@
+/**
+ * Runner outputs added on branch pl10d: the JUnit Platform Console Launcher, Jasmine's suite errors and other
+ * console shapes, AVA 1–3's verbose reporter. The logs are written here for a small kettle library of our own, in the
+ * runners' byte layout (learned from public issue threads and the runners' printers); each rule has a green case.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const found = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
+const outcomes = (text: string) => parseLog(text).tests.map((t) => [t.id, t.outcome]);
+
+describe("JUnit Platform Console Launcher", () => {
+  const tree = [
+    "",
+    "Thanks for using JUnit! Support its development at https://junit.org/sponsoring",
+    "",
+    "╷",
+    "├─ JUnit Platform Suite ✔",
+    "├─ JUnit Jupiter ✔",
+    "│  ├─ KettleTest ✔",
+    "│  │  ├─ boilsAtHundred() ✔",
+    "│  │  ├─ pourHalf() ✘ expected: <500> but was: <499>",
+    "│  │  ├─ heats(int, String) ✔",
+    "│  │  │  ├─ [1] 20, cold ✔",
+    "│  │  │  └─ [2] 80, hot ✘ expected: <hot> but was: <warm>",
+    "│  │  ├─ descales() ↷ not on this board",
+    "│  │  └─ Lid ✔",
+    "│  │     └─ clicksShut() ✘ lid stayed open",
+    "│  └─ SpoutTest ✔",
+    "│     └─ drips() ■ Assumption failed: no water",
+    "└─ JUnit Vintage ✔",
+    "",
+    "Failures (3):",
+    "  JUnit Jupiter:KettleTest:pourHalf()",
+    "    MethodSource [className = 'org.kettle.KettleTest', methodName = 'pourHalf', methodParameterTypes = '']",
+    "    => org.opentest4j.AssertionFailedError: expected: <500> but was: <499>",
+    "       org.junit.jupiter.api.AssertionFailureBuilder.build(AssertionFailureBuilder.java:151)",
+    "       org.junit.jupiter.api.Assertions.assertEquals(Assertions.java:150)",
+    "       org.kettle.KettleTest.pourHalf(KettleTest.java:27)",
+    "       java.base/java.lang.reflect.Method.invoke(Method.java:580)",
+    "       [...]",
+    "  JUnit Jupiter:KettleTest:heats(int, String):[2] 80, hot",
+    "    MethodSource [className = 'org.kettle.KettleTest', methodName = 'heats', methodParameterTypes = 'int, java.lang.String']",
+    "    => org.opentest4j.AssertionFailedError: expected: <hot> but was: <warm>",
+    "       org.kettle.KettleTest.heats(KettleTest.java:41)",
+    "       [...]",
+    "  JUnit Jupiter:KettleTest:Lid:clicksShut()",
+    "    MethodSource [className = 'org.kettle.KettleTest$Lid', methodName = 'clicksShut', methodParameterTypes = '']",
+    "    => java.lang.IllegalStateException: lid stayed open",
+    "       org.kettle.Lid.close(Lid.java:12)",
+    "       org.kettle.KettleTest$Lid.clicksShut(KettleTest.java:58)",
+    "       [...]",
+    "     Caused by: java.io.IOException: hinge",
+    "       org.kettle.Hinge.turn(Hinge.java:4)",
+    "       [...]",
+    "",
+    "Test run finished after 84 ms",
+    "[         6 containers found      ]",
+    "[         0 containers skipped    ]",
+    "[         6 containers started    ]",
+    "[         0 containers aborted    ]",
+    "[         6 containers successful ]",
+    "[         0 containers failed     ]",
+    "[         7 tests found           ]",
+    "[         1 tests skipped         ]",
+    "[         6 tests started         ]",
+    "[         1 tests aborted         ]",
+    "[         2 tests successful      ]",
+    "[         3 tests failed          ]",
+    "",
+  ].join("\n");
+
+  it("names each failure from its MethodSource, places it in the test class, and takes the tree's outcomes", () => {
+    expect(found(tree)).toEqual([
+      ["org.kettle.KettleTest.pourHalf", "src/test/java/org/kettle/KettleTest.java", 27],
+      ["org.kettle.KettleTest.heats(int, String)[2]", "src/test/java/org/kettle/KettleTest.java", 41],
+      ["org.kettle.KettleTest$Lid.clicksShut", "src/test/java/org/kettle/KettleTest.java", 58],
+    ]);
+    const parsed = parseLog(tree);
+    expect(parsed.failures[0]!.errorType).toBe("org.opentest4j.AssertionFailedError");
+    expect(parsed.failures[0]!.message).toBe("expected: <500> but was: <499>");
+    expect(parsed.failures[2]!.errorType).toBe("java.lang.IllegalStateException");
+    expect(parsed.formats).toEqual(["junit-console"]);
+    // Passing tests of a class a failure named in full take its package; SpoutTest had no failure entry.
+    expect(outcomes(tree)).toEqual(
+      expect.arrayContaining([
+        ["org.kettle.KettleTest.boilsAtHundred", "passed"],
+        ["org.kettle.KettleTest.heats(int, String)[1]", "passed"],
+        ["org.kettle.KettleTest.descales", "skipped"],
+        ["SpoutTest.drips", "skipped"],
+      ]),
+    );
+    expect(parsed.tests.filter((t) => t.outcome === "failed")).toHaveLength(3);
+    expect(parsed.counts["junit-console"]).toMatchObject({ passed: 2, failed: 3, skipped: 2 });
+  });
+
+  it("a green run whose tests print a tree, a Failures list and ✘ marks reports nothing", () => {
+    const log = [
+      "kettle: Failures (1):",
+      "Failures (1):",
+      "  JUnit Jupiter:FakeTest:printed()",
+      "    MethodSource [className = 'org.kettle.FakeTest', methodName = 'printed', methodParameterTypes = '']",
+      "    => java.lang.AssertionError: only text the test wrote",
+      "       org.kettle.FakeTest.printed(FakeTest.java:3)",
+      "",
+      "╷",
+      "├─ JUnit Jupiter ✔",
+      "│  └─ KettleTest ✔",
+      "│     ├─ boilsAtHundred() ✔",
+      "│     └─ logsErrors() ✔",
+      "└─ JUnit Vintage ✔",
+      "",
+      "Test run finished after 40 ms",
+      "[         3 containers found      ]",
+      "[         0 containers failed     ]",
+      "[         2 tests found           ]",
+      "[         2 tests successful      ]",
+      "[         0 tests failed          ]",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+    expect(outcomes(log)).toEqual([
+      ["KettleTest.boilsAtHundred", "passed"],
+      ["KettleTest.logsErrors", "passed"],
+    ]);
+  });
+
+  it("a class whose @BeforeAll failed is the failure of the class (ClassSource), counted as a failed container", () => {
+    const log = [
+      "╷",
+      "├─ JUnit Jupiter ✔",
+      "│  └─ BoilerTest ✘ no gas",
+      "└─ JUnit Vintage ✔",
+      "",
+      "Failures (1):",
+      "  JUnit Jupiter:BoilerTest",
+      "    ClassSource [className = 'org.kettle.BoilerTest', filePosition = null]",
+      "    => java.lang.IllegalStateException: no gas",
+      "       org.kettle.BoilerTest.lightUp(BoilerTest.java:15)",
+      "       [...]",
+      "",
+      "Test run finished after 30 ms",
+      "[         3 containers found      ]",
+      "[         1 containers failed     ]",
+      "[         0 tests found           ]",
+      "[         0 tests successful      ]",
+      "[         0 tests failed          ]",
+    ].join("\n");
+    expect(found(log)).toEqual([["org.kettle.BoilerTest", "src/test/java/org/kettle/BoilerTest.java", 15]]);
+  });
+
+  it("a multi-line message inside the Failures list, JUnit 5.0's JavaMethodSource, and a log cut before the table", () => {
+    const log = [
+      "Failures (2):",
+      "  JUnit Jupiter:ScaleTest:weighs()",
+      "    JavaMethodSource [javaClass = 'ScaleTest', javaMethodName = 'weighs', javaMethodParameterTypes = '']",
+      "    => org.opentest4j.MultipleFailuresError: Multiple Failures (2 failures)",
+      "\torg.opentest4j.AssertionFailedError: first pan",
+      "",
+      "  still the message",
+      "       ScaleTest.weighs(ScaleTest.java:9)",
+      "  JUnit Vintage:org.kettle.OldTest:tares",
+      "    MethodSource [className = 'org.kettle.OldTest', methodName = 'tares', methodParameterTypes = '']",
+      "    => java.lang.AssertionError: tare off by 2",
+      "       org.junit.Assert.fail(Assert.java:89)",
+      "       org.kettle.OldTest.tares(OldTest.java:21)",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["ScaleTest.weighs", "src/test/java/ScaleTest.java", 9],
+      ["org.kettle.OldTest.tares", "src/test/java/org/kettle/OldTest.java", 21],
+    ]);
+    expect(parseLog(log).failures[0]!.message).toContain("still the message");
+  });
+
+  it("the ASCII theme, and a failed tree entry whose Failures entry was cut", () => {
+    const log = [
+      ".",
+      "+-- JUnit Jupiter [OK]",
+      "| '-- CupTest [OK]",
+      "|   +-- fills() [OK]",
+      "|   '-- spills() [X] too full",
+      "'-- JUnit Vintage [OK]",
+      "",
+    ].join("\n");
+    expect(found(log)).toEqual([["CupTest.spills", null, null]]);
+    expect(outcomes(log)).toEqual([
+      ["CupTest.fills", "passed"],
+      ["CupTest.spills", "failed"],
+    ]);
+  });
+
+  it("box-drawing lines of another tool, with no root or engine entry, are not read", () => {
+    const log = ["├─ src ✔", "│  └─ index.ts ✘ changed", "└─ done"].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
