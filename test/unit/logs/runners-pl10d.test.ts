@@ -193,3 +193,96 @@ describe("JUnit Platform Console Launcher", () => {
     expect(found(log)).toEqual([]);
   });
 });
+
+describe("Jasmine console reporter (jasmine, jasmine-browser-runner)", () => {
+  it("a suite whose afterAll failed is a failure named by the suite, counted by the count line", () => {
+    const log = [
+      "Randomized with seed 40713",
+      "Started",
+      ".F..",
+      "",
+      "Failures:",
+      "1) Kettle pours a cup",
+      "  Message:",
+      "    Expected 240 to equal 250.",
+      "  Stack:",
+      "        at <Jasmine>",
+      "        at UserContext.<anonymous> (/home/runner/work/kettle/kettle/spec/kettle.spec.js:14:23)",
+      "        at <Jasmine>",
+      "",
+      "Suite error: Kettle descaling",
+      "  Message:",
+      "    Error: tank still wet",
+      "  Stack:",
+      "        at UserContext.<anonymous> (/home/runner/work/kettle/kettle/spec/descale.spec.js:30:11)",
+      "        at <Jasmine>",
+      "",
+      "Ran 4 of 6 specs",
+      "4 specs, 2 failures",
+      "Finished in 0.021 seconds",
+      "Incomplete: fit() or fdescribe() was found",
+      "Randomized with seed 40713 (jasmine --random=true --seed=40713)",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["Kettle pours a cup", "spec/kettle.spec.js", 14],
+      ["Kettle descaling", "spec/descale.spec.js", 30],
+    ]);
+    expect(parseLog(log).failures[1]!.message).toBe("tank still wet");
+  });
+
+  it("a suite error alone (no Failures: heading), the run's own `top suite`, and jasmine-browser-runner's served paths", () => {
+    const log = [
+      "Running tests in the browser...",
+      "Randomized with seed 1207",
+      "Started",
+      "..",
+      "",
+      "Suite error: top suite",
+      "  Message:",
+      "    Afterall ReferenceError: lid is not defined thrown",
+      "  Stack:",
+      "    ReferenceError: lid is not defined",
+      "        at UserContext.<anonymous> (http://localhost:8888/__spec__/helpers/lid.js:3:5)",
+      "",
+      "2 specs, 1 failure",
+      "Finished in 0.01 seconds",
+    ].join("\n");
+    expect(found(log)).toEqual([[null, "spec/helpers/lid.js", 3]]);
+    const spec = [
+      "Started",
+      "F",
+      "",
+      "Failures:",
+      "1) Spout drips slowly",
+      "  Message:",
+      "    Expected 3 to be less than 2.",
+      "  Stack:",
+      "        at <Jasmine>",
+      "        at UserContext.<anonymous> (http://localhost:8888/__spec__/spoutSpec.js:7:19)",
+      "",
+      "1 spec, 1 failure",
+    ].join("\n");
+    expect(found(spec)).toEqual([["Spout drips slowly", "spec/spoutSpec.js", 7]]);
+  });
+
+  it("a green run whose specs print Failures:, Suite error: and numbered blocks reports nothing", () => {
+    const log = [
+      "Started",
+      "Suite error: printed by a spec",
+      "  Message:",
+      "    Expected nothing, it is only output",
+      "Failures:",
+      "1) printed too",
+      "  Message:",
+      "    Error: still output",
+      "  Stack:",
+      "        at Object.<anonymous> (spec/fake.spec.js:1:1)",
+      "...",
+      "",
+      "",
+      "3 specs, 0 failures",
+      "Finished in 0.004 seconds",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
