@@ -286,3 +286,103 @@ describe("Jasmine console reporter (jasmine, jasmine-browser-runner)", () => {
     expect(found(log)).toEqual([]);
   });
 });
+
+describe("AVA 1–3 verbose reporter", () => {
+  it("AVA 1–2: the message after the title on the ✖ line, the counts before the detail blocks, no rule", () => {
+    const log = [
+      "",
+      "  ✔ kettle › boils",
+      "  ✖ kettle › pours half Test failed via `t.fail()`",
+      "  ✔ kettle › known leak",
+      "  - kettle › descales",
+      "  ✖ kettle › whistles ",
+      "    ℹ pressure 2",
+      "",
+      "  2 tests failed",
+      "  1 known failure",
+      "  1 test skipped",
+      "",
+      "  kettle › known leak",
+      "",
+      "  kettle › pours half",
+      "",
+      "  kettle.js:14",
+      "",
+      "   13: test('pours half', t => {",
+      "   14:   t.fail();",
+      "   15: });",
+      "",
+      "  Test failed via `t.fail()`",
+      "",
+      "  test/kettle.js:14:5",
+      "",
+      "",
+      "",
+      "  kettle › whistles",
+      "",
+      "  kettle.js:22",
+      "",
+      "   21:   const tone = whistle(2);",
+      "   22:   t.is(tone, 'high');",
+      "",
+      "  Difference:",
+      "",
+      "  - 'low'",
+      "  + 'high'",
+      "",
+      "Done.",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["kettle › pours half", "kettle.js", 14],
+      ["kettle › whistles", "kettle.js", 22],
+    ]);
+    const parsed = parseLog(log);
+    expect(parsed.failures[1]!.message).toBe("Difference:\n- 'low'\n+ 'high'");
+    expect(parsed.failures[0]!.message).not.toContain("whistles");
+  });
+
+  it("AVA 3: a rule before and after the detail blocks, the counts last", () => {
+    const log = [
+      "  ✔ spout › drips",
+      "  ✖ spout › pours Expected values to be strictly equal:",
+      "  ─",
+      "",
+      "  spout › pours",
+      "",
+      "  spout.js:8",
+      "",
+      "   7: test('pours', t => {",
+      "   8:   t.is(pour(), 3);",
+      "",
+      "  Difference:",
+      "",
+      "  - 2",
+      "  + 3",
+      "",
+      "  › test/spout.js:8:5",
+      "",
+      "  ─",
+      "",
+      "  1 test failed",
+    ].join("\n");
+    expect(found(log)).toEqual([["spout › pours", "spout.js", 8]]);
+    expect(outcomes(log)).toEqual([
+      ["spout › drips", "passed"],
+      ["spout › pours", "failed"],
+    ]);
+  });
+
+  it("a green AVA 2 run whose output holds ✖ lines and a detail-like block reports nothing", () => {
+    const log = [
+      "  ✔ kettle › logs a cross",
+      "    ℹ ✖ kettle › not a test",
+      "  ✔ kettle › boils",
+      "",
+      "  2 tests passed",
+      "",
+      "  kettle › boils",
+      "  Error: only output",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
