@@ -40,11 +40,12 @@ export function createAvaParser(sink: ParserSink) {
    * the entry starts with (followed by a space) is the title.
    */
   function titleOf(listedText: string, titles: ReadonlySet<string>): string {
-    if (titles.has(listedText)) return listedText;
+    if (titles.has(listedText) || listedText.length > 2_000) return listedText;
+    // Bounded: at most 40 prefixes of a line of at most 2 000 characters.
     let tries = 0;
     for (
       let i = listedText.lastIndexOf(" ");
-      i > 0 && tries < 200;
+      i > 0 && tries < 40;
       i = listedText.lastIndexOf(" ", i - 1), tries++
     ) {
       const head = listedText.slice(0, i);
@@ -62,8 +63,9 @@ export function createAvaParser(sink: ParserSink) {
     // node:test's reader, which takes blank lines once it saw an `ℹ` line, as AVA's `t.log` output prints).
     const titles = new Set<string>();
     for (const d of details) if (/^ {2}\S/.test(d.text)) titles.add(d.text.trimEnd().slice(2));
-    const failedTitles = new Set<string>();
-    for (const t of listed) if (t.outcome === "failed") failedTitles.add(titleOf(t.title, titles));
+    const resolved = new Map<string, string>();
+    for (const t of listed) if (t.outcome === "failed") resolved.set(t.title, titleOf(t.title, titles));
+    const failedTitles = new Set(resolved.values());
     let room = failedCount;
     for (const entry of listed) {
       if (entry.outcome !== "failed") {
@@ -71,7 +73,7 @@ export function createAvaParser(sink: ParserSink) {
         continue;
       }
       if (room-- <= 0) continue; // a `✖` line AVA's counts do not account for is another tool's
-      const t = { ...entry, title: titleOf(entry.title, titles) };
+      const t = { ...entry, title: resolved.get(entry.title) ?? entry.title };
       const at = details.findIndex((d) => d.text.trim() === t.title);
       const block = at < 0 ? [] : details.slice(at + 1, at + 40);
       // A block ends at AVA's rule, at a line out of its indentation, or at the next failed test's title (AVA 1–2 print

@@ -60,6 +60,8 @@ const ELIDED = /^ +\[\.\.\.\]$/;
 const NESTED = /^ {5,}(?:Caused by|Suppressed): /;
 const TABLE = /^\[ *(\d+) (containers|tests) (found|skipped|started|aborted|successful|failed) *\]$/;
 const DURATION = / \d+ ms$/;
+const MAX_DEPTH = 16;
+const MAX_NAME = 2_000;
 
 interface Leaf {
   path: string[];
@@ -156,9 +158,12 @@ export function createJunitConsoleParser(sink: ParserSink) {
     if (!m) return false;
     const depth = m[1]!.length / t.unit;
     if (!Number.isInteger(depth)) return false;
+    // Deeper than any engine, class, nested class, method and invocation go: a line of the tree, kept out of the
+    // paths, so that a leaf's path (copied per leaf) stays bounded.
+    if (depth > MAX_DEPTH) return true;
     const rest = m[2]!;
     const s = t.status.exec(rest);
-    const name = (s ? s[1]! : rest).replace(DURATION, "");
+    const name = (s ? s[1]! : rest).replace(DURATION, "").slice(0, MAX_NAME);
     if (prev) closeLeaf(depth <= prev.depth);
     while (stack.length > 0 && stack[stack.length - 1]!.depth >= depth) stack.pop();
     if (depth === 0) engines.add(own(name));

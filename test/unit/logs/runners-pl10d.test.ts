@@ -4,7 +4,7 @@
  * runners' byte layout (learned from public issue threads and the runners' printers); each rule has a green case.
  */
 import { describe, expect, it } from "vitest";
-import { parseLog } from "../../../src/logs/index.ts";
+import { createLogParser, parseLog } from "../../../src/logs/index.ts";
 
 const found = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
 const outcomes = (text: string) => parseLog(text).tests.map((t) => [t.id, t.outcome]);
@@ -384,5 +384,52 @@ describe("AVA 1–3 verbose reporter", () => {
       "  Error: only output",
     ].join("\n");
     expect(found(log)).toEqual([]);
+  });
+});
+
+describe("the new shapes' patterns stay linear on hostile lines", () => {
+  /** Host CPU of one parse, in ms; the parse must end with the whole log read. */
+  const cpuOf = (lines: string[]): number => {
+    const p = createLogParser();
+    const t0 = process.cpuUsage();
+    for (const l of lines) p.line(l);
+    const r = p.end();
+    const used = process.cpuUsage(t0);
+    expect(r.stopped).toBeNull();
+    return (used.user + used.system) / 1000;
+  };
+
+  it("a JUnit console tree nested thousands deep, long names under it, a Failures list of runaway frames", () => {
+    const lines = ["╷", "├─ JUnit Jupiter ✔", `│  ├─ ${"K".repeat(16_000)} ✔`];
+    for (let i = 0; i < 300; i++) lines.push(`${"│  ".repeat(5_000)}├─ deep${i}() ✔`);
+    for (let i = 0; i < 3_000; i++) lines.push(`│  │  ├─ m${i}() ${"a ".repeat(2_000)}`);
+    lines.push("", "Failures (1):", "  JUnit Jupiter:K:m()", "    => java.lang.AssertionError: x");
+    for (let i = 0; i < 200; i++)
+      lines.push(`       ${"a.".repeat(8_000)}(`, `      ${" 1".repeat(8_000)} ms`);
+    lines.push("[         1 tests failed          ]");
+    expect(cpuOf(lines)).toBeLessThan(6_000);
+  });
+
+  it("AVA ✖ entries with long space-separated titles and as many detail lines", () => {
+    const title = "w ".repeat(990);
+    const lines: string[] = [];
+    for (let i = 0; i < 2_000; i++) lines.push(`  ✖ ${i}${title}`);
+    lines.push("  2000 tests failed");
+    for (let i = 0; i < 4_000; i++) lines.push(`  ${i % 7}${title.slice(0, 1_500)}`);
+    expect(cpuOf(lines)).toBeLessThan(6_000);
+  });
+
+  it("Jasmine suite errors with served URLs of runaway ports", () => {
+    const lines = ["Started"];
+    for (let i = 0; i < 300; i++)
+      lines.push(
+        `Suite error: s${i}`,
+        "  Message:",
+        "    x",
+        "  Stack:",
+        `        at f (${"http://localhost:".repeat(300)}${"1".repeat(8_000)}/__spec__/a.js:1:1)`,
+      );
+    lines.push("300 specs, 300 failures");
+    expect(cpuOf(lines)).toBeLessThan(6_000);
   });
 });
