@@ -34,6 +34,7 @@ import { phpunitFormat } from "./parsers/phpunit.ts";
 import { playwrightFormat } from "./parsers/playwright.ts";
 import { rspecFormat } from "./parsers/rspec.ts";
 import { surefireFormat } from "./parsers/surefire.ts";
+import { swiftTestingFormat, xctestFormat } from "./parsers/swift.ts";
 import { tapFormat } from "./parsers/tap.ts";
 import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
@@ -76,6 +77,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   pestFormat,
   rspecFormat,
   playwrightFormat,
+  xctestFormat,
+  swiftTestingFormat,
   tscFormat,
   eslintFormat,
   pythonFormat,

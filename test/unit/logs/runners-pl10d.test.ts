@@ -419,6 +419,19 @@ describe("the new shapes' patterns stay linear on hostile lines", () => {
     expect(cpuOf(lines)).toBeLessThan(6_000);
   });
 
+  it("swift test lines with runaway error markers, places and event words", () => {
+    const lines = ["Test Suite 'All tests' started at x", "Test Case 'K.testA' started at x"];
+    for (let i = 0; i < 300; i++)
+      lines.push(
+        `${"a:1: error: ".repeat(1_300)}`,
+        `${"1:".repeat(8_000)}: error: K.testA : x`,
+        `✘ Test a() recorded an issue${" at a.swift:1".repeat(1_200)}`,
+        `✘ Test ${"a passed after 1".repeat(900)} failed after 1 seconds`,
+      );
+    lines.push("Test Case 'K.testA' failed (0.1 seconds)");
+    expect(cpuOf(lines)).toBeLessThan(6_000);
+  });
+
   it("Jasmine suite errors with served URLs of runaway ports", () => {
     const lines = ["Started"];
     for (let i = 0; i < 300; i++)
@@ -431,5 +444,114 @@ describe("the new shapes' patterns stay linear on hostile lines", () => {
       );
     lines.push("300 specs, 300 failures");
     expect(cpuOf(lines)).toBeLessThan(6_000);
+  });
+});
+
+describe("swift test: XCTest", () => {
+  it("Linux (swift-corelibs-xctest): the running test's assertion places its failure; the outermost suite's count", () => {
+    const log = [
+      "Building for debugging...",
+      "Build complete! (12.40s)",
+      "Test Suite 'All tests' started at 2026-11-27 07:00:00.100",
+      "Test Suite 'debug.xctest' started at 2026-11-27 07:00:00.101",
+      "Test Suite 'KettleTests' started at 2026-11-27 07:00:00.101",
+      "Test Case 'KettleTests.testBoils' started at 2026-11-27 07:00:00.101",
+      "Test Case 'KettleTests.testBoils' passed (0.001 seconds)",
+      "Test Case 'KettleTests.testPour' started at 2026-11-27 07:00:00.102",
+      '/home/runner/work/kettle/kettle/Tests/KettleTests/KettleTests.swift:14: error: KettleTests.testPour : XCTAssertEqual failed: ("499") is not equal to ("500") - ',
+      "Test Case 'KettleTests.testPour' failed (0.002 seconds)",
+      "Test Case 'KettleTests.testWhistle' started at 2026-11-27 07:00:00.104",
+      "/home/runner/work/kettle/kettle/Tests/KettleTests/KettleTests.swift:20: KettleTests.testWhistle : Test skipped - no speaker",
+      "Test Case 'KettleTests.testWhistle' skipped (0.000 seconds)",
+      "Test Suite 'KettleTests' failed at 2026-11-27 07:00:00.105",
+      "\t Executed 3 tests, with 1 test skipped and 1 failure (0 unexpected) in 0.003 (0.003) seconds",
+      "Test Suite 'debug.xctest' failed at 2026-11-27 07:00:00.105",
+      "\t Executed 3 tests, with 1 test skipped and 1 failure (0 unexpected) in 0.003 (0.003) seconds",
+      "Test Suite 'All tests' failed at 2026-11-27 07:00:00.105",
+      "\t Executed 3 tests, with 1 test skipped and 1 failure (0 unexpected) in 0.003 (0.004) seconds",
+    ].join("\n");
+    expect(found(log)).toEqual([["KettleTests.testPour", "Tests/KettleTests/KettleTests.swift", 14]]);
+    const parsed = parseLog(log);
+    expect(parsed.failures[0]!.errorType).toBe("XCTAssertEqual");
+    expect(parsed.failures[0]!.message).toBe('XCTAssertEqual failed: ("499") is not equal to ("500")');
+    expect(outcomes(log)).toEqual([
+      ["KettleTests.testBoils", "passed"],
+      ["KettleTests.testPour", "failed"],
+      ["KettleTests.testWhistle", "skipped"],
+    ]);
+    expect(parsed.counts.xctest).toMatchObject({ passed: 1, failed: 1, skipped: 1 });
+  });
+
+  it("Apple platforms: `-[Module.Class method]` is `Class.method`; a thrown error with no place", () => {
+    const log = [
+      "Test Suite 'Selected tests' started at 2026-11-27 07:00:00.000.",
+      "Test Case '-[KettleTests.LidTests testCloses]' started.",
+      "/Users/runner/work/kettle/kettle/Tests/KettleTests/LidTests.swift:9: error: -[KettleTests.LidTests testCloses] : XCTAssertTrue failed - lid open",
+      "Test Case '-[KettleTests.LidTests testCloses]' failed (0.001 seconds).",
+      "Test Case '-[KettleTests.LidTests testHinge]' started.",
+      '<unknown>:0: error: -[KettleTests.LidTests testHinge] : failed: caught error: "hingeStuck"',
+      "Test Case '-[KettleTests.LidTests testHinge]' failed (0.001 seconds).",
+      "Test Suite 'Selected tests' failed at 2026-11-27 07:00:00.010.",
+      "\t Executed 2 tests, with 2 failures (1 unexpected) in 0.002 (0.003) seconds",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["LidTests.testCloses", "Tests/KettleTests/LidTests.swift", 9],
+      ["LidTests.testHinge", null, null],
+    ]);
+  });
+
+  it("a passing test that prints error lines, and a green count, report nothing", () => {
+    const log = [
+      "Test Suite 'All tests' started at 2026-11-27 07:00:00.100",
+      "Test Case 'KettleTests.testLogs' started at 2026-11-27 07:00:00.101",
+      "Sources/Kettle/Kettle.swift:3: error: KettleTests.testLogs : only the test's output",
+      "Sources/Kettle/Kettle.swift:4: error: something else went wrong",
+      "Test Case 'KettleTests.testLogs' passed (0.001 seconds)",
+      "Test Suite 'All tests' passed at 2026-11-27 07:00:00.105",
+      "\t Executed 1 test, with 0 failures (0 unexpected) in 0.001 (0.001) seconds",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
+
+describe("swift test: Swift Testing", () => {
+  it("a failed test named as printed, placed by its issue; a parameterized test; the run line counts", () => {
+    const log = [
+      "◇ Test run started.",
+      "↳ Testing Library Version: 6.1",
+      "◇ Suite KettleSuite started.",
+      "◇ Test boils() started.",
+      "◇ Test pourHalf() started.",
+      '◇ Test "Whistles when hot" started.',
+      "✔ Test boils() passed after 0.001 seconds.",
+      "✘ Test pourHalf() recorded an issue at KettleTests.swift:14:5: Expectation failed: (cup → 499) == 500",
+      "↳ the spout drips",
+      "✘ Test pourHalf() failed after 0.002 seconds with 1 issue.",
+      '✘ Test "Whistles when hot" recorded an issue with 1 argument temp → 80 at WhistleTests.swift:8:3: Expectation failed: whistle(temp)',
+      '✘ Test "Whistles when hot" with 2 test cases failed after 0.003 seconds with 1 issue.',
+      "✘ Suite KettleSuite failed after 0.004 seconds with 2 issues.",
+      "✘ Test run with 3 tests in 1 suite failed after 0.004 seconds with 2 issues.",
+    ].join("\n");
+    expect(parseLog(log).failures.map((f) => [f.test, f.file, f.line, f.message])).toEqual([
+      ["pourHalf()", "KettleTests.swift", 14, "Expectation failed: (cup → 499) == 500\nthe spout drips"],
+      ["Whistles when hot", "WhistleTests.swift", 8, "Expectation failed: whistle(temp)"],
+    ]);
+    expect(outcomes(log)).toEqual([
+      ["boils()", "passed"],
+      ["pourHalf()", "failed"],
+      ["Whistles when hot", "failed"],
+    ]);
+  });
+
+  it("a green run (a known issue, output that says failed) reports nothing", () => {
+    const log = [
+      "◇ Test run started.",
+      "◇ Test boils() started.",
+      "Test leaks() failed after 1 seconds.",
+      "✘ Test boils() recorded a known issue at KettleTests.swift:3:5: Known issue",
+      "✔ Test boils() passed after 0.001 seconds.",
+      "✔ Test run with 1 test passed after 0.002 seconds.",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
   });
 });
