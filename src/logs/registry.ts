@@ -27,6 +27,7 @@ import { nodeTestFormat } from "./parsers/node-test.ts";
 import { npmFormat } from "./parsers/npm.ts";
 import { pytestFormat } from "./parsers/pytest.ts";
 import { pythonFormat } from "./parsers/python.ts";
+import { dartTestFormat } from "./parsers/dart-test.ts";
 import { dotnetFormat, trxFormat } from "./parsers/dotnet.ts";
 import { gradleFormat } from "./parsers/gradle.ts";
 import { pestFormat } from "./parsers/pest.ts";
@@ -79,6 +80,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   playwrightFormat,
   xctestFormat,
   swiftTestingFormat,
+  dartTestFormat,
   tscFormat,
   eslintFormat,
   pythonFormat,

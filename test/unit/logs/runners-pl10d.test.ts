@@ -432,6 +432,18 @@ describe("the new shapes' patterns stay linear on hostile lines", () => {
     expect(cpuOf(lines)).toBeLessThan(6_000);
   });
 
+  it("dart progress lines and error blocks of runaway frames", () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 300; i++)
+      lines.push(
+        `00:01 +${i} -1: ${"a.dart: ".repeat(1_800)}t${i} [E]`,
+        `  ${"(a.dart:1:1".repeat(1_400)}`,
+        `  ${"x.dart 1:1 ".repeat(1_400)}`,
+      );
+    lines.push("00:02 +0 -300: Some tests failed.");
+    expect(cpuOf(lines)).toBeLessThan(6_000);
+  });
+
   it("Jasmine suite errors with served URLs of runaway ports", () => {
     const lines = ["Started"];
     for (let i = 0; i < 300; i++)
@@ -551,6 +563,76 @@ describe("swift test: Swift Testing", () => {
       "✘ Test boils() recorded a known issue at KettleTests.swift:3:5: Known issue",
       "✔ Test boils() passed after 0.001 seconds.",
       "✔ Test run with 1 test passed after 0.002 seconds.",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
+
+describe("dart test / flutter test, expanded reporter", () => {
+  it("a failing test under its [E] line, placed by its terse stack; a file that did not load; the last line's counts", () => {
+    const log = [
+      "00:00 +0: loading test/kettle_test.dart",
+      "00:01 +0: test/kettle_test.dart: Kettle boils",
+      "00:01 +1: test/kettle_test.dart: Kettle pours half",
+      "00:01 +1 -1: test/kettle_test.dart: Kettle pours half [E]",
+      "  Expected: <500>",
+      "    Actual: <499>",
+      "",
+      "  package:matcher                 expect",
+      "  test/kettle_test.dart 14:5      main.<fn>.<fn>",
+      "",
+      "00:01 +1 -1: test/kettle_test.dart: Kettle whistles",
+      "00:01 +1 -2: loading test/lid_test.dart [E]",
+      '  Failed to load "test/lid_test.dart":',
+      "  test/lid_test.dart:5:3: Error: Method not found: 'closeLid'.",
+      "    closeLid();",
+      "    ^^^^^^^^",
+      "00:02 +2 ~1 -2: Some tests failed.",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["test/kettle_test.dart > Kettle pours half", "test/kettle_test.dart", 14],
+      [null, "test/lid_test.dart", null],
+    ]);
+    const parsed = parseLog(log);
+    expect(parsed.failures[0]!.message).toBe("Expected: <500>\n  Actual: <499>");
+    expect(parsed.failures[1]!.category).toBe("build");
+    expect(parsed.counts["dart-test"]).toMatchObject({ passed: 2, skipped: 1 });
+  });
+
+  it("flutter test: the exception block before the [E] line gives the message and the place; one file, no path", () => {
+    const log = [
+      "00:02 +0: Counter increments",
+      "══╡ EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK ╞════════════════════════════════════════════",
+      "The following TestFailure was thrown running a test:",
+      "Expected: exactly one matching candidate",
+      '  Actual: _TextWidgetFinder:<Found 0 widgets with text "1": []>',
+      "",
+      "When the exception was thrown, this was the stack:",
+      "#4      main.<anonymous closure> (file:///home/runner/work/app/app/test/widget_test.dart:22:5)",
+      "<asynchronous suspension>",
+      "",
+      "════════════════════════════════════════════════════════════════════════════════════════════",
+      "00:03 +0 -1: Counter increments [E]",
+      "  Test failed. See exception logs above.",
+      "  The test description was:",
+      "    Counter increments",
+      "",
+      "00:03 +0 -1: Some tests failed.",
+    ].join("\n");
+    const parsed = parseLog(log);
+    expect(parsed.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["test/widget_test.dart > Counter increments", "test/widget_test.dart", 22],
+    ]);
+    expect(parsed.failures[0]!.message).toContain("Expected: exactly one matching candidate");
+  });
+
+  it("a green run whose tests print [E]-like lines reports nothing", () => {
+    const log = [
+      "00:00 +0: Kettle boils",
+      "00:00 +1: Kettle logs",
+      "00:00 +1: printed by a test [E]",
+      "  Expected: <1>",
+      "00:01 +2: All tests passed!",
     ].join("\n");
     expect(found(log)).toEqual([]);
   });
