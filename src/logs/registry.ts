@@ -28,6 +28,7 @@ import { npmFormat } from "./parsers/npm.ts";
 import { pytestFormat } from "./parsers/pytest.ts";
 import { pythonFormat } from "./parsers/python.ts";
 import { dartTestFormat } from "./parsers/dart-test.ts";
+import { denoFormat } from "./parsers/deno.ts";
 import { dotnetFormat, trxFormat } from "./parsers/dotnet.ts";
 import { gradleFormat } from "./parsers/gradle.ts";
 import { pestFormat } from "./parsers/pest.ts";
@@ -54,6 +55,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   bunFormat,
   nodeTestFormat,
   nodeTestPyFormat,
+  denoFormat,
   tapFormat,
   wdioFormat,
   // ExUnit's and minitest's numbered `  1) …` blocks, before mocha's: each is taken only in its own shape.

@@ -444,6 +444,21 @@ describe("the new shapes' patterns stay linear on hostile lines", () => {
     expect(cpuOf(lines)).toBeLessThan(6_000);
   });
 
+  it("deno result lines and ERRORS headers shaped to make the patterns backtrack", () => {
+    const lines = ["running 1 test from ./a_test.ts"];
+    for (let i = 0; i < 300; i++)
+      lines.push(
+        `${" ... FAILED (due to ".repeat(800)}`,
+        `${" ... ok (1".repeat(1_500)}x`,
+        `${"a ...".repeat(3_000)} b`,
+      );
+    lines.push(" ERRORS ");
+    for (let i = 0; i < 300; i++)
+      lines.push(`${"x => y ".repeat(2_000)}`, `  at ${"file://a:1".repeat(1_500)}`);
+    lines.push("FAILED | 0 passed | 1 failed (1ms)");
+    expect(cpuOf(lines)).toBeLessThan(6_000);
+  });
+
   it("Jasmine suite errors with served URLs of runaway ports", () => {
     const lines = ["Started"];
     for (let i = 0; i < 300; i++)
@@ -635,5 +650,95 @@ describe("dart test / flutter test, expanded reporter", () => {
       "00:01 +2: All tests passed!",
     ].join("\n");
     expect(found(log)).toEqual([]);
+  });
+});
+
+describe("deno test", () => {
+  it("failed tests and steps named file > test > step, placed by their file:// frame; the count line", () => {
+    const log = [
+      "Check file:///home/runner/work/kettle/kettle/kettle_test.ts",
+      "running 3 tests from ./kettle_test.ts",
+      "boils ... ok (2ms)",
+      "pours half ... FAILED (3ms)",
+      "lid ...",
+      "  closes ... ok (0ms)",
+      "  clicks ... FAILED (1ms)",
+      "lid ... FAILED (due to 1 failed step) (2ms)",
+      "whistles ... ignored (0ms)",
+      "running 1 test from ./spout_test.ts",
+      "drips ... ok (1ms)",
+      "",
+      " ERRORS ",
+      "",
+      "pours half => ./kettle_test.ts:5:6",
+      "error: AssertionError: Values are not equal.",
+      "",
+      "",
+      "    [Diff] Actual / Expected",
+      "",
+      "",
+      "-   499",
+      "+   500",
+      "",
+      "  throw new AssertionError(message);",
+      "        ^",
+      "    at assertEquals (https://jsr.io/@std/assert/1.0.7/equals.ts:51:9)",
+      "    at file:///home/runner/work/kettle/kettle/kettle_test.ts:7:3",
+      "",
+      "lid ... clicks => ./kettle_test.ts:12:11",
+      "error: Error: hinge stuck",
+      "    at file:///home/runner/work/kettle/kettle/lid.ts:3:9",
+      "    at eventLoopTick (ext:core/01_core.js:179:7)",
+      "",
+      " FAILURES ",
+      "",
+      "pours half => ./kettle_test.ts:5:6",
+      "lid ... clicks => ./kettle_test.ts:12:11",
+      "",
+      "FAILED | 3 passed (1 step) | 2 failed (1 step) | 1 ignored (14ms)",
+      "",
+      "error: Test failed",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["kettle_test.ts > pours half", "kettle_test.ts", 7],
+      ["kettle_test.ts > lid > clicks", "lid.ts", 3],
+    ]);
+    const parsed = parseLog(log);
+    expect(parsed.failures[0]!.errorType).toBe("AssertionError");
+    expect(parsed.failures[0]!.message).toBe("Values are not equal.");
+    expect(outcomes(log)).toEqual(
+      expect.arrayContaining([
+        ["kettle_test.ts > boils", "passed"],
+        ["kettle_test.ts > whistles", "skipped"],
+        ["spout_test.ts > drips", "passed"],
+      ]),
+    );
+  });
+
+  it("an uncaught error is the file's; a green run that prints FAILED lines reports nothing", () => {
+    const cut = [
+      "running 1 test from ./tap_test.ts",
+      "./tap_test.ts (uncaught error)",
+      " ERRORS ",
+      "",
+      "./tap_test.ts (uncaught error)",
+      "error: (in promise) Error: no water",
+      "    at file:///home/runner/work/kettle/kettle/tap_test.ts:2:7",
+      "",
+      "FAILED | 0 passed | 1 failed (9ms)",
+    ].join("\n");
+    expect(found(cut)).toEqual([[null, "tap_test.ts", 2]]);
+    const green = [
+      "running 2 tests from ./kettle_test.ts",
+      "boils ...",
+      "------- output -------",
+      "fake ... FAILED (1ms)",
+      "----- output end -----",
+      "boils ... ok (2ms)",
+      "logs ... ok (1ms)",
+      "",
+      "ok | 2 passed | 0 failed (5ms)",
+    ].join("\n");
+    expect(found(green)).toEqual([]);
   });
 });
