@@ -20,10 +20,17 @@ const TERSE = /^\s*(\S+\.dart) (\d+):(\d+) {2,}\S/;
 const RAW = /\((?:file:\/\/)?([^()\s]+\.dart):(\d+):(\d+)\)$/;
 /** Where the stack starts: a terse frame (with or without its line), a raw `#n` frame. */
 const STACK_LINE = /^(?:\S+\.dart \d+:\d+ {2,}|(?:package|dart):\S+ {2,}|#\d+ +)\S/;
+/** The github reporter's result line: its outcome mark, the test (`[vm, kernel] ` and `file: ` before the name). */
+const GITHUB =
+  /^(?:::group::)?(\u2705|\u274c|\u274e) (.+?)(?: \((failed|skipped|failed after test completion)\))?$/;
+const GITHUB_COUNT =
+  /^(?:::error::|\u{1f389} )?(\d+) tests? passed(?:, (\d+) failed)?(?:, (\d+) skipped)?\.$/u;
 const DART_ERROR = /^(\w*(?:Error|Exception|Failure))(?:: (.*))?$/;
 
 interface Failed {
   desc: string;
+  /** Read from the github reporter: kept only once its count line confirms the run. */
+  github?: boolean;
   lines: string[];
   pre: string[];
   start: number;
@@ -97,9 +104,68 @@ export function createDartTestParser(sink: ParserSink) {
     failures.clear();
   }
 
+  /** Lines of the github reporter were seen: its count line closes the run. */
+  let github = false;
+
+  function githubLine(text: string, lineNo: number): boolean {
+    const g = GITHUB.exec(text);
+    if (g) {
+      if (g[2] === "Passing tests" && g[1] === "\u2705") {
+        github = true;
+        open = null;
+        return true;
+      }
+      // A result line without the reporter's markers around it is another tool's: the first needs its group or count.
+      if (!github && !text.startsWith("::group::") && g[1] === "\u2705" && g[3] === undefined) return false;
+      github = true;
+      open = null;
+      if (g[1] !== "\u274c") return true;
+      const desc = g[2]!;
+      const known = failures.get(desc);
+      if (known) open = known;
+      else if (failures.size < 1_000) {
+        open = { desc: own(desc), github: true, lines: [], pre: [], start: lineNo, end: lineNo };
+        failures.set(open.desc, open);
+      }
+      return true;
+    }
+    const c = GITHUB_COUNT.exec(text);
+    if (c && github) {
+      const failed = Number(c[2] ?? 0);
+      sink.summary({ passed: Number(c[1]), failed, skipped: Number(c[3] ?? 0) });
+      if (failed === 0) failures.clear();
+      report();
+      open = null;
+      github = false;
+      return true;
+    }
+    return false;
+  }
+
   return {
     line(text: string, lineNo: number): boolean {
       const c0 = text.charCodeAt(0);
+      if (
+        c0 === 0x2705 ||
+        c0 === 0x274c ||
+        c0 === 0x274e ||
+        c0 === 58 /* : */ ||
+        c0 === 0xd83c ||
+        (c0 >= 48 && c0 <= 57)
+      ) {
+        if (text === "::endgroup::") {
+          open = null;
+          return github;
+        }
+        if (githubLine(text, lineNo)) return true;
+      }
+      if (github && open) {
+        // The github reporter prints a failure's error and stack as they are, up to the group's end (whose marker
+        // an Actions log drops): the block runs to the next result line.
+        if (open.lines.length < 200) open.lines.push(own(`  ${text}`));
+        open.end = lineNo;
+        return true;
+      }
       const p = c0 >= 48 && c0 <= 57 ? PROGRESS.exec(text) : null;
       if (!p) {
         if (open && (text === "" || text.startsWith("  "))) {
@@ -140,6 +206,8 @@ export function createDartTestParser(sink: ParserSink) {
       return true;
     },
     end(): void {
+      // A `❌ name (failed)` line with no github count line after it may be any tool's.
+      for (const [k, f] of failures) if (f.github) failures.delete(k);
       report();
     },
   };

@@ -742,3 +742,53 @@ describe("deno test", () => {
     expect(found(green)).toEqual([]);
   });
 });
+
+describe("dart test, github reporter (its default inside GitHub Actions)", () => {
+  it("the ❌ group title (kept by the framing) names the failure; its error and stack run to the next result", () => {
+    const log = [
+      "2026-11-27T07:00:00.0000000Z ##[group]Run dart test",
+      "2026-11-27T07:00:01.0000000Z dart test",
+      "2026-11-27T07:00:02.0000000Z ##[endgroup]",
+      "2026-11-27T07:00:03.0000000Z ",
+      "2026-11-27T07:00:03.1000000Z ##[group]✅ Passing tests",
+      "2026-11-27T07:00:03.1000000Z ✅ test/kettle_test.dart: Kettle boils",
+      "2026-11-27T07:00:03.1000000Z ##[endgroup]",
+      "2026-11-27T07:00:03.2000000Z ##[group]❌ test/kettle_test.dart: Kettle pours half (failed)",
+      "2026-11-27T07:00:03.2000000Z Expected: <500>",
+      "2026-11-27T07:00:03.2000000Z   Actual: <499>",
+      "2026-11-27T07:00:03.2000000Z ",
+      "2026-11-27T07:00:03.2000000Z package:matcher                 expect",
+      "2026-11-27T07:00:03.2000000Z test/kettle_test.dart 14:5      main.<fn>.<fn>",
+      "2026-11-27T07:00:03.2000000Z ##[endgroup]",
+      "2026-11-27T07:00:03.3000000Z ##[group]❎ test/kettle_test.dart: Kettle whistles (skipped)",
+      "2026-11-27T07:00:03.3000000Z Skip: no speaker",
+      "2026-11-27T07:00:03.3000000Z ##[endgroup]",
+      "2026-11-27T07:00:03.4000000Z ",
+      "2026-11-27T07:00:03.4000000Z ##[error]1 test passed, 1 failed, 1 skipped.",
+      "2026-11-27T07:00:03.5000000Z ##[error]Process completed with exit code 1.",
+    ].join("\n");
+    const parsed = parseLog(log);
+    expect(parsed.failures.map((f) => [f.format, f.test, f.file, f.line, f.message])).toEqual([
+      [
+        "dart-test",
+        "test/kettle_test.dart > Kettle pours half",
+        "test/kettle_test.dart",
+        14,
+        "Expected: <500>\n  Actual: <499>",
+      ],
+    ]);
+  });
+
+  it("a green github run, and ✅ lines another tool prints, report nothing", () => {
+    const log = [
+      "##[group]✅ Passing tests",
+      "✅ Kettle boils",
+      "##[endgroup]",
+      "🎉 1 test passed.",
+      "✅ deployed",
+      "❌ lint (failed)",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+    expect(found(["❌ lint (failed)", "  3 problems"].join("\n"))).toEqual([]);
+  });
+});
