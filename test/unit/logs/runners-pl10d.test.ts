@@ -2,6 +2,14 @@
  * Runner outputs added on branch pl10d: the JUnit Platform Console Launcher, Jasmine's suite errors and other
  * console shapes, AVA 1–3's verbose reporter. The logs are written here for a small kettle library of our own, in the
  * runners' byte layout (learned from public issue threads and the runners' printers); each rule has a green case.
+ *
+ * Where the shapes were learned (read, not copied): JUnit console — junit-team/junit-framework#3744 and #658, the
+ * launcher's TreePrinter, Theme and MutableTestExecutionSummary, and the corpus' hold9-gradle-3 (a real
+ * `junitPlatformTest` log); Jasmine — jasmine/jasmine-npm's console_reporter.js, jasmine/jasmine-gem#163; AVA 1–3 —
+ * avajs/ava's test-tap/reporters/verbose.regular.v10/v12 logs; XCTest — JohnSundell/Files#40, ole/Ampere#24,
+ * jpsim/Yams#143; Swift Testing — swiftlang/swift-testing#1283, #1420, swiftlang/vscode-swift#1458; dart test —
+ * dart-lang/test's expanded.dart and github.dart reporters; deno test — denoland/deno's tests/specs/test/fail/main.out
+ * and denoland/deno#14484.
  */
 import { describe, expect, it } from "vitest";
 import { createLogParser, parseLog } from "../../../src/logs/index.ts";
