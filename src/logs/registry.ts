@@ -38,6 +38,7 @@ import { rspecFormat } from "./parsers/rspec.ts";
 import { surefireFormat } from "./parsers/surefire.ts";
 import { swiftTestingFormat, xctestFormat } from "./parsers/swift.ts";
 import { tapFormat } from "./parsers/tap.ts";
+import { testthatFormat } from "./parsers/testthat.ts";
 import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
 import { vitestFormat } from "./parsers/vitest.ts";
@@ -83,6 +84,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   xctestFormat,
   swiftTestingFormat,
   dartTestFormat,
+  testthatFormat,
   tscFormat,
   eslintFormat,
   pythonFormat,

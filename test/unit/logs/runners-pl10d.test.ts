@@ -467,6 +467,18 @@ describe("the new shapes' patterns stay linear on hostile lines", () => {
     expect(cpuOf(lines)).toBeLessThan(6_000);
   });
 
+  it("testthat headers and recaps shaped to make the patterns backtrack", () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 300; i++)
+      lines.push(
+        `── Failure ('${"a.R".repeat(3_000)}:1'): ${" ─ x".repeat(1_000)}`,
+        `FAILURE (${"b.R:1 (".repeat(2_000)}`,
+        `  ── Error (t${i}.R:1): ${"─".repeat(5_000)} ${"─ ".repeat(3_000)}x`,
+      );
+    lines.push("[ FAIL 300 | WARN 0 | SKIP 0 | PASS 0 ]");
+    expect(cpuOf(lines)).toBeLessThan(6_000);
+  });
+
   it("Jasmine suite errors with served URLs of runaway ports", () => {
     const lines = ["Started"];
     for (let i = 0; i < 300; i++)
@@ -798,5 +810,64 @@ describe("dart test, github reporter (its default inside GitHub Actions)", () =>
     ].join("\n");
     expect(found(log)).toEqual([]);
     expect(found(["❌ lint (failed)", "  3 problems"].join("\n"))).toEqual([]);
+  });
+});
+
+describe("R testthat", () => {
+  it("Failure and Error headers under R CMD check's indentation; code outside test_that() is the file's; the last count", () => {
+    const log = [
+      "* checking tests ...",
+      "  Running ‘testthat.R’",
+      " ERROR",
+      "Running the tests in ‘tests/testthat.R’ failed.",
+      "Last 13 lines of output:",
+      "  [ FAIL 3 | WARN 0 | SKIP 1 | PASS 9 ]",
+      "  ",
+      "  ══ Failed tests ════════════════════════════════════════════════════════",
+      "  ── Failure ('test-kettle.R:5:3'): kettle pours half ─────────────────────",
+      "  pour(1000) (`actual`) not equal to 500 (`expected`).",
+      "  ",
+      "    `actual`: 499",
+      "  `expected`: 500",
+      "  ── Error ('test-kettle.R:12:3'): kettle whistles ────────────────────────",
+      "  Error in `whistle()`: no speaker",
+      "  Backtrace:",
+      "      ▆",
+      "   1. └─kettle::whistle() at test-kettle.R:13:5",
+      "  ── Error ('test-lid.R:2:1'): (code run outside of `test_that()`) ───────",
+      "  Error in `library(hinge)`: there is no package called 'hinge'",
+      "  ",
+      "  [ FAIL 3 | WARN 0 | SKIP 1 | PASS 9 ]",
+      "  Error: Test failures",
+      "  Execution halted",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["tests/testthat/test-kettle.R > kettle pours half", "tests/testthat/test-kettle.R", 5],
+      ["tests/testthat/test-kettle.R > kettle whistles", "tests/testthat/test-kettle.R", 12],
+      [null, "tests/testthat/test-lid.R", 2],
+    ]);
+    const parsed = parseLog(log);
+    expect(parsed.failures[0]!.message).toBe("pour(1000) (`actual`) not equal to 500 (`expected`).");
+    expect(parsed.failures[1]!.message).toBe("no speaker");
+    expect(parsed.counts.testthat).toMatchObject({ passed: 9, skipped: 1 });
+  });
+
+  it("testthat 3.0's recap lines; a green count drops what a test printed", () => {
+    const recap = [
+      "══ testthat results  ═══════════════════════════════════════════════════",
+      "FAILURE (test-spout.R:8:3): spout drips slowly",
+      "",
+      "[ FAIL 1 | WARN 0 | SKIP 0 | PASS 4 ]",
+    ].join("\n");
+    expect(found(recap)).toEqual([
+      ["tests/testthat/test-spout.R > spout drips slowly", "tests/testthat/test-spout.R", 8],
+    ]);
+    const green = [
+      "── Failure ('test-fake.R:1:1'): printed by a test ──",
+      "not a real failure",
+      "── Skip (???): needs a kettle ──",
+      "[ FAIL 0 | WARN 1 | SKIP 1 | PASS 12 ]",
+    ].join("\n");
+    expect(found(green)).toEqual([]);
   });
 });
