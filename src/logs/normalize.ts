@@ -10,6 +10,7 @@ export interface NormalizedLine {
 }
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/;
+const DART_GROUP = /^(?:\u2705|\u274c|\u274e) \S/;
 const SKIPPED_COMMANDS = new Set([
   "group",
   "endgroup",
@@ -78,7 +79,10 @@ export function normalizeLine(raw: string, mapPaths: (text: string) => string): 
   if (text.startsWith("##[")) {
     const close = text.indexOf("]");
     const command = close > 3 ? text.slice(3, close) : "";
-    if (SKIPPED_COMMANDS.has(command)) return null;
+    // `dart test`'s github reporter (its default inside Actions) titles a test's group with its outcome and name
+    // (`##[group]❌ test/x_test.dart: adds (failed)`): that title is the test's result line, kept.
+    if (SKIPPED_COMMANDS.has(command) && !(command === "group" && DART_GROUP.test(text.slice(close + 1))))
+      return null;
     if (command === "error") ghError = true;
     if (close > 3) text = text.slice(close + 1);
   }

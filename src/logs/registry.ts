@@ -20,12 +20,15 @@ import { karmaFormat } from "./parsers/karma.ts";
 import { nodeTestPyFormat } from "./parsers/node-testpy.ts";
 import { jasmineFormat } from "./parsers/jasmine.ts";
 import { junitFormat } from "./parsers/junit.ts";
+import { junitConsoleFormat } from "./parsers/junit-console.ts";
 import { mochaFormat } from "./parsers/mocha.ts";
 import { nextestFormat } from "./parsers/nextest.ts";
 import { nodeTestFormat } from "./parsers/node-test.ts";
 import { npmFormat } from "./parsers/npm.ts";
 import { pytestFormat } from "./parsers/pytest.ts";
 import { pythonFormat } from "./parsers/python.ts";
+import { dartTestFormat } from "./parsers/dart-test.ts";
+import { denoFormat } from "./parsers/deno.ts";
 import { dotnetFormat, trxFormat } from "./parsers/dotnet.ts";
 import { gradleFormat } from "./parsers/gradle.ts";
 import { pestFormat } from "./parsers/pest.ts";
@@ -33,7 +36,9 @@ import { phpunitFormat } from "./parsers/phpunit.ts";
 import { playwrightFormat } from "./parsers/playwright.ts";
 import { rspecFormat } from "./parsers/rspec.ts";
 import { surefireFormat } from "./parsers/surefire.ts";
+import { swiftTestingFormat, xctestFormat } from "./parsers/swift.ts";
 import { tapFormat } from "./parsers/tap.ts";
+import { testthatFormat } from "./parsers/testthat.ts";
 import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
 import { vitestFormat } from "./parsers/vitest.ts";
@@ -43,6 +48,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   junitFormat,
   trxFormat,
   goJsonFormat,
+  junitConsoleFormat,
   pytestFormat,
   unittestFormat,
   jestFormat,
@@ -50,6 +56,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   bunFormat,
   nodeTestFormat,
   nodeTestPyFormat,
+  denoFormat,
   tapFormat,
   wdioFormat,
   // ExUnit's and minitest's numbered `  1) …` blocks, before mocha's: each is taken only in its own shape.
@@ -74,6 +81,10 @@ export const FORMATS: readonly FormatDefinition[] = [
   pestFormat,
   rspecFormat,
   playwrightFormat,
+  xctestFormat,
+  swiftTestingFormat,
+  dartTestFormat,
+  testthatFormat,
   tscFormat,
   eslintFormat,
   pythonFormat,

@@ -31,22 +31,58 @@ export function createAvaParser(sink: ParserSink) {
   let ruled = false;
   /** The counts block under way: whether it had a `N tests failed` line (only then are `✖` entries failures). */
   let counts: { failed: number } | null = null;
+  /** AVA 1–2's verbose reporter prints the detail blocks after the counts, with no rule: they are read until AVA's indentation ends. */
+  let trailing = false;
+
+  /**
+   * The title of a `✖` entry. AVA 1–3's verbose reporter prints the error's message after the title on the same line
+   * (`✖ test › fails Test failed via \`t.fail()\``); the detail block names the test alone, so the longest block title
+   * the entry starts with (followed by a space) is the title.
+   */
+  function titleOf(listedText: string, titles: ReadonlySet<string>): string {
+    if (titles.has(listedText) || listedText.length > 2_000) return listedText;
+    // Bounded: at most 40 prefixes of a line of at most 2 000 characters.
+    let tries = 0;
+    for (
+      let i = listedText.lastIndexOf(" ");
+      i > 0 && tries < 40;
+      i = listedText.lastIndexOf(" ", i - 1), tries++
+    ) {
+      const head = listedText.slice(0, i);
+      if (titles.has(head)) return head;
+    }
+    return listedText;
+  }
 
   /** Ends one AVA run at the end of its counts, and starts afresh (a log may hold several runs). */
   function report(): void {
     const failedCount = counts?.failed ?? 0;
     counts = null;
+    trailing = false;
+    // A detail block opens with the test's title alone, two spaces in (the blank line before it may have been claimed by
+    // node:test's reader, which takes blank lines once it saw an `ℹ` line, as AVA's `t.log` output prints).
+    const titles = new Set<string>();
+    for (const d of details) if (/^ {2}\S/.test(d.text)) titles.add(d.text.trimEnd().slice(2));
+    const resolved = new Map<string, string>();
+    for (const t of listed) if (t.outcome === "failed") resolved.set(t.title, titleOf(t.title, titles));
+    const failedTitles = new Set(resolved.values());
     let room = failedCount;
-    for (const t of listed) {
-      if (t.outcome !== "failed") {
-        sink.test(t.title, t.outcome);
+    for (const entry of listed) {
+      if (entry.outcome !== "failed") {
+        sink.test(entry.title, entry.outcome);
         continue;
       }
       if (room-- <= 0) continue; // a `✖` line AVA's counts do not account for is another tool's
+      const t = { ...entry, title: resolved.get(entry.title) ?? entry.title };
       const at = details.findIndex((d) => d.text.trim() === t.title);
       const block = at < 0 ? [] : details.slice(at + 1, at + 40);
+      // A block ends at AVA's rule, at a line out of its indentation, or at the next failed test's title (AVA 1–2 print
+      // no rule between blocks).
       const end = block.findIndex(
-        (d) => /^ {2}─\s*$/.test(d.text) || (d.text.trim() !== "" && !/^ {2}/.test(d.text)),
+        (d) =>
+          /^ {2}─\s*$/.test(d.text) ||
+          (d.text.trim() !== "" && !/^ {2}/.test(d.text)) ||
+          (/^ {2}\S/.test(d.text) && failedTitles.has(d.text.trimEnd().slice(2))),
       );
       const body = end < 0 ? block : block.slice(0, end);
       const where = body
@@ -83,6 +119,13 @@ export function createAvaParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      if (trailing) {
+        if (text === "" || text.startsWith("  ")) {
+          if (details.length < 5_000) details.push({ text, line: lineNo });
+          return false;
+        }
+        report();
+      }
       const n = COUNTS.exec(text);
       if (n && (listed.length > 0 || counts)) {
         counts ??= { failed: 0 };
@@ -92,7 +135,14 @@ export function createAvaParser(sink: ParserSink) {
         } else if (n[2] === "passed") sink.summary({ passed: Number(n[1]), failed: 0 });
         return true;
       }
-      if (counts && text.trim() !== "") report();
+      if (counts && text.trim() !== "") {
+        if (!ruled && text.startsWith("  ") && listed.some((t) => t.outcome === "failed")) {
+          trailing = true;
+          if (details.length < 5_000) details.push({ text, line: lineNo });
+          return false;
+        }
+        report();
+      }
       if (ruled) {
         if (details.length < 5_000) details.push({ text, line: lineNo });
       } else if (/^ {2}─\s*$/.test(text) && listed.length > 0) {

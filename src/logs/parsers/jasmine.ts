@@ -17,10 +17,15 @@ import {
 } from "../parser.ts";
 
 const ENTRY = /^(\d+)\) (\S.*)$/;
+/** A suite whose `beforeAll`/`afterAll` failed (Jasmine 3+), counted among the failures; `top suite` is the run's own. */
+const SUITE_ERROR = /^Suite error: (\S.*)$/;
+/** jasmine-browser-runner serves the spec and source directories (`spec`, `src` by default) under these paths. */
+const SERVED = /\bhttps?:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0)(?::\d+)?\/__(spec|src)__\//;
 const COUNT = /^(\d+) specs?, (\d+) failures?(?:, (\d+) pending specs?)?$/;
 
 interface Block {
-  name: string;
+  /** The spec's full name, or null for an error of the whole run (`Suite error: top suite`). */
+  name: string | null;
   buf: BlockBuffer;
   message: boolean;
   stack: boolean;
@@ -45,10 +50,10 @@ export function createJasmineParser(sink: ParserSink) {
         .slice(mi + 1, si > mi ? si : undefined)
         .map((l) => l.trim())
         .filter((l) => l !== "");
-      const stack = si >= 0 ? lines.slice(si + 1) : [];
+      const stack = (si >= 0 ? lines.slice(si + 1) : []).map((l) => l.replace(SERVED, "$1/"));
       const e = errorLine(messageLines[0] ?? "");
       const loc = jsFrameLocation(stack, sink);
-      sink.test(b.name, "failed", loc?.file ?? null);
+      if (b.name !== null) sink.test(b.name, "failed", loc?.file ?? null);
       sink.failure({
         category: "test",
         test: b.name,
@@ -56,7 +61,8 @@ export function createJasmineParser(sink: ParserSink) {
         line: loc?.line ?? null,
         column: loc?.column ?? null,
         errorType: e?.type ?? (/^Expected\b/.test(messageLines[0] ?? "") ? "ExpectationFailed" : null),
-        message: (e ? [e.message, ...messageLines.slice(1)] : messageLines).join("\n") || b.name,
+        message:
+          (e ? [e.message, ...messageLines.slice(1)] : messageLines).join("\n") || (b.name ?? "Suite error"),
         stack: b.buf.text(),
         start: b.buf.start,
         end: b.buf.end,
@@ -88,6 +94,16 @@ export function createJasmineParser(sink: ParserSink) {
         sink.summary({ passed: Number(c[1]) - failed - pending, failed, skipped: pending });
         report(failed === 0 ? [] : held.slice(-failed));
         held = [];
+        return true;
+      }
+      // Printed after the numbered failures, or alone (no `Failures:` heading when no spec failed).
+      const se = text.charCodeAt(0) === 83 /* S */ ? SUITE_ERROR.exec(text) : null;
+      if (se) {
+        close();
+        section = "failures";
+        const name = se[1] === "top suite" ? null : se[1]!;
+        block = { name, buf: new BlockBuffer(), message: false, stack: false };
+        block.buf.push(text, lineNo);
         return true;
       }
       if (section === null) {

@@ -22,6 +22,12 @@ describe("normalizeLine", () => {
   it("drops group, endgroup, debug and command markers, keeps the text of ##[error]", () => {
     expect(normalizeLine("2024-05-02T10:11:12.0000000Z ##[group]Run npm test", id)).toBeNull();
     expect(normalizeLine("##[endgroup]", id)).toBeNull();
+    // dart test's github reporter: a group title that is a test's result line is kept.
+    expect(normalizeLine("##[group]❌ test/a_test.dart: adds (failed)", id)?.text).toBe(
+      "❌ test/a_test.dart: adds (failed)",
+    );
+    expect(normalizeLine("##[group]✅ Passing tests", id)?.text).toBe("✅ Passing tests");
+    expect(normalizeLine("##[group]❌", id)).toBeNull();
     expect(normalizeLine("##[debug]Evaluating: success()", id)).toBeNull();
     expect(normalizeLine("##[error]Process completed with exit code 1.", id)).toEqual({
       text: "Process completed with exit code 1.",
