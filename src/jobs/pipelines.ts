@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { policyForFix, type RetraceConfig } from "../config/schema.ts";
 import { RetraceError } from "../core/errors.ts";
+import type { SandboxStep } from "../core/ports/sandbox.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import { type VerifyOptions, type VerifyOutput, verifyPatch } from "../fix/verify.ts";
 import { createRepoDependencyProvider, repoInstallOptions } from "../install/repo-deps.ts";
@@ -138,6 +139,8 @@ export interface VerifyJobInput {
   signal?: AbortSignal;
   log?: (line: string) => void;
   onRun?: VerifyOptions["onRun"];
+  /** Each sandbox step's time (`retrace verify --timings`). */
+  onSandboxStep?: (step: SandboxStep) => void;
 }
 
 /**
@@ -154,7 +157,7 @@ export async function runVerifyJob(input: VerifyJobInput): Promise<VerifyOutput>
   // runtime is resolved; the installs that need it find it read (it is read once per process, never fails).
   void hostRegistryConfig();
   const { sandbox, installImage } = await sandboxForRepo(
-    createJobSandbox(settings.sandbox),
+    createJobSandbox(settings.sandbox, input.onSandboxStep),
     input.workspace.root,
     input.log ? { log: input.log } : {},
   );
