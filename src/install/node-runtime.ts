@@ -13,6 +13,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -153,10 +154,18 @@ export async function imageToolVersion(
   docker: Docker,
   image: string,
   tool: "node" | "python3",
+  /**
+   * A JSON file of tool versions by image id: an image's content never changes under its id, so a version asked
+   * once (a container run, 1-2 s on a loaded machine) is read back for every later run of the same image.
+   */
+  cacheFile?: string | null,
 ): Promise<string | null> {
   const info = await docker.getImage(image).inspect();
   const label = info.Config?.Labels?.[tool === "node" ? "dev.retrace.node" : "dev.retrace.python"];
   if (label && /^\d+\.\d+\.\d+$/.test(label)) return label;
+  const id = typeof info.Id === "string" && /^sha256:[0-9a-f]{64}$/.test(info.Id) ? info.Id : null;
+  const known = cacheFile && id ? readToolCache(cacheFile)[id]?.[tool] : undefined;
+  if (typeof known === "string" && /^\d+\.\d+\.\d+$/.test(known)) return known;
   const container = await docker.createContainer({
     Image: image,
     Cmd: [tool, "--version"],
@@ -168,6 +177,7 @@ export async function imageToolVersion(
       SecurityOpt: ["no-new-privileges"],
     },
   });
+  let version: string | null = null;
   try {
     const stream = await container.attach({ stream: true, stdout: true, stderr: true });
     let out = "";
@@ -176,11 +186,38 @@ export async function imageToolVersion(
     });
     await container.start();
     await container.wait();
-    return /(\d+\.\d+\.\d+)/.exec(out)?.[1] ?? null;
+    version = /(\d+\.\d+\.\d+)/.exec(out)?.[1] ?? null;
   } catch {
     return null;
   } finally {
     await container.remove({ force: true }).catch(() => {});
+  }
+  if (version && cacheFile && id) writeToolCache(cacheFile, id, tool, version);
+  return version;
+}
+
+type ToolCache = Record<string, Partial<Record<"node" | "python3", string>>>;
+
+function readToolCache(file: string): ToolCache {
+  try {
+    const parsed = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as ToolCache) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Adds one answer (whole file written, then renamed: a reader never sees half of it); a failure costs one probe. */
+function writeToolCache(file: string, id: string, tool: "node" | "python3", version: string): void {
+  try {
+    const all = readToolCache(file);
+    all[id] = { ...all[id], [tool]: version };
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(all));
+    renameSync(tmp, file);
+  } catch {
+    // an unwritable cache only costs the probe next time
   }
 }
 
