@@ -129,7 +129,16 @@ export async function resolveRepoRuntime(o: RepoRuntimeOptions): Promise<RepoRun
         );
       }
     }
-    const version = known ?? chooseNodeVersion(toolchain.node, available, base);
+    let version = known ?? chooseNodeVersion(toolchain.node, available, base);
+    // Nothing in a list fetched earlier meets the request: a release since then may; the registry is asked now.
+    if (version === null && available.length > 0) {
+      try {
+        available = await o.node.versions({ fresh: true });
+        version = chooseNodeVersion(toolchain.node, available, base);
+      } catch {
+        // the error below names the request
+      }
+    }
     if (version === null) {
       throw new InfrastructureError(
         `this repository asks for Node ${shownSpec(toolchain.node.spec)} (${toolchain.node.source}), and no such release can be had (the image has ${base ?? "no Node"}${available.length ? `; the registry offers up to ${semver.maxSatisfying(available, "*")}` : "; the registry could not be reached"})`,
