@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { CONFIG_PATH, loadConfigFile, loadRepoConfigFile } from "../../config/load.ts";
 import { readPatchInput } from "../read-patch.ts";
 import type { VerifyOutput } from "../../fix/verify.ts";
-import { runVerifyJob } from "../../jobs/pipelines.ts";
+import { runVerifyJob } from "../../jobs/verify-job.ts";
 import type { SandboxStep } from "../../core/ports/sandbox.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { intOption, secondsOption } from "../options.ts";
