@@ -87,6 +87,74 @@ interface Outcome {
   runsMs?: number;
   /** Wall time before the first sandbox run started (CLI start, runtime, installs), from the CLI's stamps. */
   beforeFirstRunMs?: number | null;
+  /** Where the wall time went, from `verify --timings` (see `breakdown`). */
+  breakdown?: Breakdown;
+}
+
+/**
+ * verify's wall time in spans (ms), from the stamps of `verify --timings`: `outside` (what the CLI's clock does
+ * not see: Node's start and module loading before it, the output and exit after its last line), `setup` (from the
+ * CLI's start to the first container being made: runtime, dependency look-up),
+ * `firstContainer` (the first run's wait for its container: create, start, checkout and dependencies copied in),
+ * `base1` (the first base run's command), `phase2` (from the first base run's end to the last sandbox command's
+ * end: the runs after it side by side, the anti-gaming run's included), `end` (to the verdict line: removals,
+ * release). `steps` sums each
+ * driver step over every run and ready container (they overlap: work, not wall time).
+ */
+interface Breakdown {
+  outside: number;
+  setup: number;
+  firstContainer: number;
+  base1: number;
+  phase2: number;
+  end: number;
+  steps: Record<string, number>;
+}
+
+/** The breakdown of one verify from its stderr (`retrace: [+12.3s] …` lines) and its wall time; null without stamps. */
+function breakdownOf(stderr: string, wallMs: number): Breakdown | null {
+  const lines = [...stderr.matchAll(/^retrace: \[\+([\d.]+)s\] (.*)$/gm)].map((m) => ({
+    at: Math.round(Number(m[1]) * 1000),
+    text: m[2] as string,
+  }));
+  const steps: Record<string, number> = {};
+  let firstMade: number | null = null;
+  let firstReady: number | null = null;
+  let base1End: number | null = null;
+  let base1Ms: number | null = null;
+  let lastRunEnd: number | null = null;
+  let last = 0;
+  for (const { at, text } of lines) {
+    last = at;
+    const step = /^sandbox (run|prepare) ([\w-]+) ([\d.]+) s \(from \+([\d.]+)s\)/.exec(text);
+    if (step) {
+      const key = `${step[1]} ${step[2]}`;
+      steps[key] = (steps[key] ?? 0) + Math.round(Number(step[3]) * 1000);
+      if (step[1] === "run" && (step[2] === "exec" || step[2] === "collect")) lastRunEnd = at;
+      const from = Math.round(Number(step[4]) * 1000);
+      if (firstMade === null && (step[2] === "create" || step[2] === "wait-ready")) firstMade = from;
+      if (firstReady === null && step[1] === "run" && step[2] === "exec") firstReady = from;
+      continue;
+    }
+    const run = /^(base|patched) run (\d+)\/\d+: .*\(([\d.]+) s\)/.exec(text);
+    if (run) {
+      lastRunEnd = Math.max(lastRunEnd ?? 0, at);
+      if (run[1] === "base" && run[2] === "1") {
+        base1End = at;
+        base1Ms = Math.round(Number(run[3]) * 1000);
+      }
+    }
+  }
+  if (firstMade === null || firstReady === null || base1End === null || base1Ms === null) return null;
+  return {
+    outside: Math.max(0, wallMs - last),
+    setup: firstMade,
+    firstContainer: Math.max(0, firstReady - firstMade),
+    base1: Math.max(0, base1End - firstReady),
+    phase2: Math.max(0, (lastRunEnd ?? base1End) - base1End),
+    end: Math.max(0, last - (lastRunEnd ?? last)),
+    steps,
+  };
 }
 
 const median = (xs: number[]) => {
@@ -122,6 +190,7 @@ function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "
         "--test",
         testCommand,
         "--json",
+        "--timings",
       ],
       { cwd: scratch, encoding: "utf8", timeout: timeoutS * 1000, maxBuffer: 64 * 1024 * 1024 },
     );
@@ -149,6 +218,7 @@ function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "
     // The base's first run is the whole suite (its repeats are narrowed to the failing tests).
     const base1 = parsed.runs.find((x) => x.phase === "base" && x.index === 1 && x.complete);
     const runsMs = parsed.runs.reduce((sum, x) => sum + x.durationMs, 0);
+    const breakdown = breakdownOf(r.stderr ?? "", wallMs);
     return {
       verdict: parsed.verdict,
       exitCode: r.status,
@@ -161,6 +231,7 @@ function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "
       runsMs,
       beforeFirstRunMs:
         firstRunAt !== undefined && base1 ? Math.round(Number(firstRunAt) * 1000 - base1.durationMs) : null,
+      ...(breakdown ? { breakdown } : {}),
     };
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -35,6 +35,10 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
       outputError: (s, write) => write(`retrace: ${s.replace(/^error: /, "")}`),
     });
   const named = argv[0] !== undefined && Object.hasOwn(COMMANDS, argv[0]) ? [argv[0]] : Object.keys(COMMANDS);
+  // verify and fix read the operator's registry configuration (npm's and pip's, by running them: 1-3 s on a
+  // loaded machine) before their dependencies are found: started now, it runs while their modules load.
+  if ((argv[0] === "verify" || argv[0] === "fix") && !argv.some((a) => a === "-h" || a === "--help"))
+    void (await import("../install/registry-config.ts")).hostRegistryConfig();
   for (const register of await Promise.all(named.map((name) => COMMANDS[name]!()))) register(program);
   pointToHelp(program, "retrace");
   return program;

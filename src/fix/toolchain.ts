@@ -232,6 +232,21 @@ export function chooseNodeVersion(
   );
 }
 
+/**
+ * The Node version `chooseNodeVersion` picks whatever releases the registry lists, when that is known without
+ * the list: the image's own Node, for a request it satisfies (a range, or a pin to a line). Null when the
+ * list could change the answer (`lts/*`, `node`/`latest`, a request the image's Node does not meet): then the
+ * registry is asked. Pure.
+ */
+export function nodeVersionWithoutRegistry(
+  request: RuntimeRequest,
+  baseVersion: string | null,
+): string | null {
+  // `lts/*` is the newest even major the registry lists: the only range that depends on the list.
+  if (/^lts\/\*$/i.test(request.spec.trim())) return null;
+  return chooseNodeVersion(request, [], baseVersion);
+}
+
 /** Whether a Python version (`3.11.2`) satisfies a request (`3.11`, `>=3.12`, `~=3.10`, `>=3.8,<4`). */
 export function pythonSatisfies(version: string, spec: string): boolean {
   const v = version.trim();

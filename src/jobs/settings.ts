@@ -13,7 +13,7 @@ import { hostLimits } from "../core/host-limits.ts";
 import { defaultConfig, type RetraceConfig } from "../config/schema.ts";
 import { FixJobSpec, type JobSpec } from "../core/job.ts";
 import type { ModelChoice } from "../core/loop.ts";
-import type { Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
+import type { Sandbox, SandboxLimits, SandboxStep } from "../core/ports/sandbox.ts";
 import { failedActionsStep } from "../fix/ci-step.ts";
 import { createDockerSandbox, DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
 import { clampLimits, operatorMaxLimits, repositorySandbox, TEST_RUN_LIMITS } from "../sandbox/limits.ts";
@@ -173,10 +173,11 @@ export function fixSettings(
 }
 
 /** The one place a Docker sandbox is built for a job: its image, its limits as defaults, the host's maxima. */
-export function createJobSandbox(settings: SandboxSettings): Sandbox {
+export function createJobSandbox(settings: SandboxSettings, onStep?: (step: SandboxStep) => void): Sandbox {
   return createDockerSandbox({
     image: settings.image,
     defaults: settings.limits,
     maxLimits: settings.maxLimits,
+    ...(onStep ? { onStep } : {}),
   });
 }

@@ -23,6 +23,7 @@ import {
   type SandboxPrepareRequest,
   type SandboxRunRequest,
   type SandboxRunResult,
+  type SandboxStep,
   type StopReason,
 } from "../core/ports/sandbox.ts";
 
@@ -44,6 +45,11 @@ export interface DockerSandboxOptions {
   maxLimits?: SandboxLimits;
   /** How long `docker stop` may take before SIGKILL (ms). */
   stopGraceMs?: number;
+  /**
+   * Called with the time each step of a run (or of making a container ready) took: where a verification's
+   * wall time goes (`retrace verify --timings`). Never changes what runs.
+   */
+  onStep?: (step: SandboxStep) => void;
 }
 
 export class DockerSandbox implements Sandbox {
@@ -52,6 +58,7 @@ export class DockerSandbox implements Sandbox {
   readonly defaults: SandboxLimits;
   readonly maxLimits: SandboxLimits;
   private readonly stopGraceMs: number;
+  private readonly onStep: ((step: SandboxStep) => void) | undefined;
   /** Images checked to exist, with the paths their VOLUME instructions declare. */
   private readonly checkedImages = new Map<string, string[]>();
   private engineChecked = false;
@@ -63,6 +70,24 @@ export class DockerSandbox implements Sandbox {
     this.maxLimits = options.maxLimits ?? operatorMaxLimits();
     this.defaults = resolveLimits(DEFAULT_LIMITS, options.defaults, this.maxLimits);
     this.stopGraceMs = options.stopGraceMs ?? 1_000;
+    this.onStep = options.onStep;
+  }
+
+  /** `work`, timed as `step` of a run or a ready container when an onStep hook listens. */
+  private async timed<T>(
+    jobId: string,
+    of: SandboxStep["of"],
+    step: SandboxStep["step"],
+    work: () => Promise<T>,
+  ): Promise<T> {
+    if (!this.onStep) return work();
+    const t0 = Date.now();
+    try {
+      return await work();
+    } finally {
+      const at = Date.now();
+      this.onStep({ jobId, of, step, ms: at - t0, at });
+    }
   }
 
   /** Remove leftover Retrace containers (past their deadline, or owned by a dead process on this host). */
@@ -87,10 +112,15 @@ export class DockerSandbox implements Sandbox {
     const volumes = await this.ensureReady(image);
     // A container made ready for this shape of run (prepare) already holds `dir` and `extraDirs`: only the
     // run's own files and removals are copied in.
-    const ready = await this.takeReady(readyKey(request.jobId, image, limits, request.input));
+    const job = request.jobId;
+    const ready = await this.timed(job, "run", "wait-ready", () =>
+      this.takeReady(readyKey(request.jobId, image, limits, request.input)),
+    );
     let input: Awaited<ReturnType<typeof prepareInput>>;
     try {
-      input = await prepareInput(ready ? withoutTree(request.input) : request.input);
+      input = await this.timed(job, "run", "pack", () =>
+        prepareInput(ready ? withoutTree(request.input) : request.input),
+      );
     } catch (error) {
       if (ready) await this.destroy(ready);
       throw error;
@@ -98,15 +128,22 @@ export class DockerSandbox implements Sandbox {
 
     const started = Date.now();
     const container =
-      ready ?? (await this.docker.createContainer(containerSpec(request.jobId, image, limits, volumes)));
+      ready ??
+      (await this.timed(job, "run", "create", () =>
+        this.docker.createContainer(containerSpec(request.jobId, image, limits, volumes)),
+      ));
     try {
-      if (!ready) await container.start();
+      if (!ready) await this.timed(job, "run", "start", () => container.start());
       const stdinFile: Record<string, Uint8Array> =
         request.stdin === undefined ? {} : { [STDIN_FILE]: Buffer.from(request.stdin, "utf8") };
       if (!isEmptyInput(input) || request.stdin !== undefined) {
-        await this.copyIn(container, packInput(input, stdinFile), input.remove, limits, request.signal);
+        await this.timed(job, "run", "copy-in", () =>
+          this.copyIn(container, packInput(input, stdinFile), input.remove, limits, request.signal),
+        );
       }
-      const outcome = await this.execCommand(container, request, limits);
+      const outcome = await this.timed(job, "run", "exec", () =>
+        this.execCommand(container, request, limits),
+      );
       // A run that failed may have failed for the memory limit: the kernel's OOM killer picks the largest process,
       // often a runner's worker or a build under a shell, and the command then ends with its own exit code. The
       // memory cgroup's counter says; read beside the collection, so it costs no time on the run's path.
@@ -117,7 +154,10 @@ export class DockerSandbox implements Sandbox {
       let files: Record<string, Uint8Array> = {};
       let tooLarge: string[] = [];
       if (outcome.stoppedBy === null && request.collect && request.collect.length > 0) {
-        ({ files, tooLarge } = await this.collect(container, request.collect, limits));
+        const paths = request.collect;
+        ({ files, tooLarge } = await this.timed(job, "run", "collect", () =>
+          this.collect(container, paths, limits),
+        ));
       }
       let stoppedBy = outcome.stoppedBy;
       if (await oom) stoppedBy = "memory_limit";
@@ -137,7 +177,7 @@ export class DockerSandbox implements Sandbox {
     } finally {
       // A job that made its runs ready removes their containers off its critical path: `release` waits for them.
       if (ready) this.removeLater(request.jobId, container);
-      else await this.destroy(container);
+      else await this.timed(job, "run", "remove", () => this.destroy(container));
     }
   }
 
@@ -175,7 +215,7 @@ export class DockerSandbox implements Sandbox {
   private removeLater(jobId: string, container: Docker.Container): void {
     const list = this.removing.get(jobId) ?? [];
     this.removing.set(jobId, list);
-    list.push(this.destroy(container));
+    list.push(this.timed(jobId, "run", "remove", () => this.destroy(container)));
   }
 
   async release(jobId: string): Promise<void> {
@@ -230,12 +270,18 @@ export class DockerSandbox implements Sandbox {
       ...(request.input.extraDirs ? { extraDirs: request.input.extraDirs } : {}),
     });
     // Its deadline covers the wait before a run takes it and the run at the host's maximum time.
-    const container = await this.docker.createContainer(
-      containerSpec(request.jobId, image, { ...limits, timeoutMs: 2 * this.maxLimits.timeoutMs }, volumes),
+    const job = request.jobId;
+    const container = await this.timed(job, "prepare", "create", () =>
+      this.docker.createContainer(
+        containerSpec(request.jobId, image, { ...limits, timeoutMs: 2 * this.maxLimits.timeoutMs }, volumes),
+      ),
     );
     try {
-      await container.start();
-      if (!isEmptyInput(input)) await this.copyIn(container, packInput(input), [], limits, undefined);
+      await this.timed(job, "prepare", "start", () => container.start());
+      if (!isEmptyInput(input))
+        await this.timed(job, "prepare", "copy-in", () =>
+          this.copyIn(container, packInput(input), [], limits, undefined),
+        );
       return container;
     } catch {
       await this.destroy(container);

@@ -7,7 +7,8 @@ import type { Command } from "commander";
 import { CONFIG_PATH, loadConfigFile, loadRepoConfigFile } from "../../config/load.ts";
 import { readPatchInput } from "../read-patch.ts";
 import type { VerifyOutput } from "../../fix/verify.ts";
-import { runVerifyJob } from "../../jobs/pipelines.ts";
+import { runVerifyJob } from "../../jobs/verify-job.ts";
+import type { SandboxStep } from "../../core/ports/sandbox.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { intOption, secondsOption } from "../options.ts";
 
@@ -19,6 +20,7 @@ interface VerifyFlags {
   config?: string;
   timeout?: string;
   json?: boolean;
+  timings?: boolean;
 }
 
 function seconds(ms: number): string {
@@ -83,6 +85,10 @@ export function registerVerify(program: Command): void {
       "wall-clock limit of each test run in the sandbox, in seconds (1 to 3600; default 600, or sandbox.limits.timeoutMs; at most the host's maximum)",
     )
     .option("--json", "print the result as JSON")
+    .option(
+      "--timings",
+      "print each sandbox step's time to stderr (container create, start, copy-in, command, collect, removal)",
+    )
     .action(async (flags: VerifyFlags) => {
       const timeoutMs =
         flags.timeout === undefined ? undefined : secondsOption("--timeout", flags.timeout, 1, 3600, 300);
@@ -103,6 +109,7 @@ export function registerVerify(program: Command): void {
       try {
         // Seconds since the command started, on every progress line: where verify's time goes (the bench reads it).
         const t0 = performance.now();
+        const startedAt = Date.now();
         const at = () => `[+${((performance.now() - t0) / 1000).toFixed(1)}s]`;
         const log = (line: string) => process.stderr.write(`retrace: ${at()} ${line}\n`);
         const result = await runVerifyJob({
@@ -114,6 +121,14 @@ export function registerVerify(program: Command): void {
           timeoutMs,
           signal: controller.signal,
           log,
+          ...(flags.timings
+            ? {
+                onSandboxStep: (s: SandboxStep) =>
+                  log(
+                    `sandbox ${s.of} ${s.step} ${seconds(s.ms)} (from +${((s.at - s.ms - startedAt) / 1000).toFixed(1)}s)`,
+                  ),
+              }
+            : {}),
           onRun: (phase, index, r) => {
             const c = r.counts;
             process.stderr.write(
@@ -121,6 +136,7 @@ export function registerVerify(program: Command): void {
             );
           },
         });
+        if (flags.timings) log(`verdict ${result.verdict} (sandbox released)`);
         if (flags.json) process.stdout.write(`${JSON.stringify(verifyJson(result), null, 2)}\n`);
         else printHuman(result);
         process.exitCode = result.verdict === "VERIFIED" ? 0 : 1;

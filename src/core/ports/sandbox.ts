@@ -129,3 +129,14 @@ export interface Sandbox {
   /** Optional: removes what `prepare` made for `jobId` and no run took. */
   release?(jobId: string): Promise<void>;
 }
+
+/** One timed step of the driver: `wait-ready` is the wait for a container `prepare` is still making. */
+export interface SandboxStep {
+  jobId: string;
+  /** `run` for a run's own steps, `prepare` for making a container ready. */
+  of: "run" | "prepare";
+  step: "wait-ready" | "pack" | "create" | "start" | "copy-in" | "exec" | "collect" | "remove";
+  ms: number;
+  /** When the step ended (Date.now()). */
+  at: number;
+}

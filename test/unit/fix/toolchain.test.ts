@@ -3,6 +3,7 @@ import {
   chooseNodeVersion,
   detectToolchain,
   nodeRange,
+  nodeVersionWithoutRegistry,
   pythonSatisfies,
   type RuntimeRequest,
   shownSpec,
@@ -201,5 +202,24 @@ describe("a stale exact pin", () => {
     expect(chooseNodeVersion(request as RuntimeRequest, ["20.19.0", "21.7.3", "22.21.0"], null)).toBe(
       "20.19.0",
     );
+  });
+});
+
+describe("nodeVersionWithoutRegistry", () => {
+  const pin = (spec: string) => ({ spec, source: ".nvmrc", kind: "pin" as const });
+  const range = (spec: string) => ({ spec, source: "package.json engines.node", kind: "range" as const });
+  it("the image's Node when it meets the request: the registry's list could not change the choice", () => {
+    for (const request of [range(">=16"), range(">=18"), pin("18"), pin("lts/hydrogen"), pin("v18.19.0")]) {
+      expect(nodeVersionWithoutRegistry(request, "18.19.0")).toBe("18.19.0");
+      // the same answer chooseNodeVersion gives with the list
+      expect(chooseNodeVersion(request, AVAILABLE, "18.19.0")).toBe("18.19.0");
+    }
+  });
+  it("null (ask the registry) whenever the list decides: another line, lts/*, latest, no image Node", () => {
+    expect(nodeVersionWithoutRegistry(range(">=20"), "18.19.0")).toBeNull();
+    expect(nodeVersionWithoutRegistry(pin("20"), "18.19.0")).toBeNull();
+    expect(nodeVersionWithoutRegistry(pin("lts/*"), "22.11.0")).toBeNull();
+    expect(nodeVersionWithoutRegistry(pin("node"), "23.1.0")).toBeNull();
+    expect(nodeVersionWithoutRegistry(range(">=16"), null)).toBeNull();
   });
 });
