@@ -17,6 +17,7 @@ import { gtestFormat } from "./parsers/gtest.ts";
 import { goJsonFormat } from "./parsers/go-json.ts";
 import { jestFormat } from "./parsers/jest.ts";
 import { karmaFormat } from "./parsers/karma.ts";
+import { nunitConsoleFormat } from "./parsers/nunit-console.ts";
 import { nodeTestPyFormat } from "./parsers/node-testpy.ts";
 import { jasmineFormat } from "./parsers/jasmine.ts";
 import { junitFormat } from "./parsers/junit.ts";
@@ -49,6 +50,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   trxFormat,
   goJsonFormat,
   junitConsoleFormat,
+  nunitConsoleFormat,
   pytestFormat,
   unittestFormat,
   jestFormat,

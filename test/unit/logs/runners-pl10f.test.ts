@@ -46,3 +46,66 @@ describe("playwright: a numbered header without its rule", () => {
     expect(found(noError.join("\n"))).toEqual([]);
   });
 });
+
+describe("NUnit console runner", () => {
+  const red = [
+    "Errors, Failures and Warnings",
+    "",
+    '1) Failed : Kettle.Tests.PourTests.PoursHalf(250,"tea")',
+    "  Expected: 250",
+    "  But was:  249",
+    "",
+    "   at Kettle.Tests.PourTests.PoursHalf(Int32 ml, String drink) in /home/runner/work/kettle/kettle/src/Kettle.Tests/PourTests.cs:line 31",
+    "",
+    "2) Error : Kettle.Tests.LidTests.ClicksShut",
+    "System.InvalidOperationException : lid stayed open",
+    "   at Kettle.Lid.Close() in /home/runner/work/kettle/kettle/src/Kettle/Lid.cs:line 12",
+    "   at Kettle.Tests.LidTests.ClicksShut() in /home/runner/work/kettle/kettle/src/Kettle.Tests/LidTests.cs:line 20",
+    "",
+    '3) Failed : Kettle.Tests.HeatTests.Heats("cold",2,"Expected: 5")',
+    "Multiple failures or warnings in test:",
+    "  1)   Temperature",
+    "  Expected: 80",
+    "  But was:  79",
+    "",
+    "  2)   Expected: 5",
+    "  But was:  4",
+    "",
+    "4) Warning : Kettle.Tests.HeatTests.Warms",
+    "  the element is slow to warm",
+    "",
+    "Tests Not Run",
+    "",
+    "1) Ignored : Kettle.Tests.SpoutTests.Drips",
+    "no water on this board",
+    "",
+    "Test Run Summary",
+    "  Overall result: Failed",
+    "  Test Count: 9, Passed: 5, Failed: 3, Warnings: 1, Inconclusive: 0, Skipped: 1",
+    "    Failed Tests - Failures: 2, Errors: 1, Invalid: 0",
+  ];
+  it("reads the numbered failures with their arguments and frames", () => {
+    expect(found(red.join("\n"))).toEqual([
+      ['Kettle.Tests.PourTests.PoursHalf(250,"tea")', "src/Kettle.Tests/PourTests.cs", 31],
+      ["Kettle.Tests.LidTests.ClicksShut", "src/Kettle/Lid.cs", 12],
+      ['Kettle.Tests.HeatTests.Heats("cold",2,"Expected: 5")', null, null],
+    ]);
+  });
+  it("reads a paste without the heading and drops an entry cut in its name", () => {
+    const pasted = ["  But was:  3", "", ...red.slice(13, 22), "4) Failed : Kettle.Tests.Sp"];
+    expect(found(pasted.join("\n"))).toEqual([
+      ['Kettle.Tests.HeatTests.Heats("cold",2,"Expected: 5")', null, null],
+    ]);
+  });
+  it("reports nothing for a green run with an ignored test", () => {
+    const green = [
+      ...red.slice(26, 31),
+      "Test Run Summary",
+      "  Overall result: Passed",
+      "  Test Count: 6, Passed: 5, Failed: 0, Warnings: 0, Inconclusive: 0, Skipped: 1",
+    ];
+    const r = parseLog(green.join("\n"));
+    expect(r.failures).toEqual([]);
+    expect(r.tests.map((t) => [t.id, t.outcome])).toEqual([["Kettle.Tests.SpoutTests.Drips", "skipped"]]);
+  });
+});
