@@ -109,3 +109,45 @@ describe("NUnit console runner", () => {
     expect(r.tests.map((t) => [t.id, t.outcome])).toEqual([["Kettle.Tests.SpoutTests.Drips", "skipped"]]);
   });
 });
+
+describe("unittest: output between a test's dots and its outcome, a paste from the FAIL header", () => {
+  const warned = [
+    "test_pours (tests.test_kettle.KettleTests.test_pours)",
+    "Pouring half a cup leaves half ... /usr/lib/python3.12/socket.py:88: ResourceWarning: unclosed <socket.socket fd=3>",
+    "  self._sock = None",
+    "ResourceWarning: Enable tracemalloc to get the object allocation traceback",
+    "ERROR",
+    "test_boils (tests.test_kettle.KettleTests.test_boils) ... /usr/lib/python3.12/warnings.py:4: DeprecationWarning: old",
+    "  warn(msg)",
+    "ok",
+    "test_lid (tests.test_kettle.KettleTests.test_lid) ... ok",
+  ];
+  it("takes the outcome printed alone after the warning", () => {
+    const r = parseLog(warned.join("\n"));
+    expect(r.tests.map((t) => [t.id, t.outcome])).toEqual([
+      ["tests.test_kettle.KettleTests.test_pours", "error"],
+      ["tests.test_kettle.KettleTests.test_boils", "passed"],
+      ["tests.test_kettle.KettleTests.test_lid", "passed"],
+    ]);
+    expect(found(warned.join("\n"))).toEqual([["tests.test_kettle.KettleTests.test_pours", null, null]]);
+  });
+  it("is green when the outcome is ok", () => {
+    const green = warned.slice(5);
+    expect(parseLog(green.join("\n")).failures).toEqual([]);
+  });
+  const header = [
+    "FAIL: test_heats (__main__.HeatTests)",
+    "----------------------------------------------------------------------",
+    "Traceback (most recent call last):",
+    '  File "/opt/py/lib/python3.9/site-packages/kettle/tests/test_heat.py", line 41, in test_heats',
+    "    self.assertEqual(k.temp, 80)",
+    "AssertionError: 79 != 80",
+    "----------------------------------------------------------------------",
+  ];
+  it("reads a FAIL block whose paste starts at its header", () => {
+    expect(found(header.join("\n"))).toEqual([["__main__.HeatTests.test_heats", "tests/test_heat.py", 41]]);
+  });
+  it("does not read a FAIL: line without the dash rule under it", () => {
+    expect(found(["FAIL: test_heats (__main__.HeatTests)", "nothing here"].join("\n"))).toEqual([]);
+  });
+});
