@@ -151,3 +151,47 @@ describe("unittest: output between a test's dots and its outcome, a paste from t
     expect(found(["FAIL: test_heats (__main__.HeatTests)", "nothing here"].join("\n"))).toEqual([]);
   });
 });
+
+describe("hspec", () => {
+  const red = [
+    "Kettle.Pour",
+    "  pour",
+    "    pours half a cup FAILED [1]",
+    "    keeps the rest",
+    "",
+    "Failures:",
+    "",
+    "  test/Kettle/PourSpec.hs:27:5: ",
+    "  1) Kettle.Pour.pour, pours half a cup",
+    "       expected: 250",
+    "        but got: 249",
+    "",
+    '  To rerun use: --match "/Kettle.Pour/pour/pours half a cup/"',
+    "",
+    "  test/Kettle/LidSpec.hs:12: ",
+    "  2) Kettle.Lid, clicks shut when the lid is closed",
+    '       uncaught exception: ErrorCall (lid stayed open, "  1) not a failure")',
+    "",
+    "Randomized with seed 1234",
+    "",
+    "Finished in 0.0040 seconds",
+    "6 examples, 2 failures",
+  ];
+  it("reads each entry at its location line", () => {
+    expect(found(red.join("\n"))).toEqual([
+      ["Kettle.Pour.pour, pours half a cup", "test/Kettle/PourSpec.hs", 27],
+      ["Kettle.Lid, clicks shut when the lid is closed", "test/Kettle/LidSpec.hs", 12],
+    ]);
+  });
+  it("reports nothing for a green run", () => {
+    const green = [
+      "Kettle.Pour",
+      "  pour",
+      "    pours half a cup",
+      "",
+      "Finished in 0.0040 seconds",
+      "6 examples, 0 failures",
+    ];
+    expect(parseLog(green.join("\n")).failures).toEqual([]);
+  });
+});
