@@ -195,3 +195,25 @@ describe("hspec", () => {
     expect(parseLog(green.join("\n")).failures).toEqual([]);
   });
 });
+
+describe("rspec: a Failures: heading in markdown bold", () => {
+  const pasted = [
+    "**Failures:",
+    "",
+    "  1) Kettle#pour leaves half a cup ",
+    "     Failure/Error: expect(kettle.pour(0.5)).to eq(250)",
+    "       expected: 250",
+    "            got: 249",
+    "     # ./spec/kettle/pour_spec.rb:14:in `block (2 levels) in <top (required)>'",
+    "",
+    "**",
+  ];
+  it("reads the blocks, the description without its trailing space", () => {
+    expect(found(pasted.join("\n"))).toEqual([
+      ["spec/kettle/pour_spec.rb > Kettle#pour leaves half a cup", "spec/kettle/pour_spec.rb", 14],
+    ]);
+  });
+  it("is no heading with other text around it", () => {
+    expect(found(["**Failures: none**", ...pasted.slice(1)].join("\n"))).toEqual([]);
+  });
+});
