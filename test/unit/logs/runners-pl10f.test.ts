@@ -217,3 +217,30 @@ describe("rspec: a Failures: heading in markdown bold", () => {
     expect(found(["**Failures: none**", ...pasted.slice(1)].join("\n"))).toEqual([]);
   });
 });
+
+describe("pytest: a duration before the node id, an id with no file part", () => {
+  it("reads `FAILED [0.52s] id - message` in the short summary", () => {
+    const log = [
+      "=========================== short test summary info ============================",
+      "FAILED [0.5210s] tests/test_kettle.py::TestPour::test_half_cup - AssertionError: 249 != 250",
+      "PASSED [0.0100s] tests/test_kettle.py::TestPour::test_full_cup",
+      "========================= 1 failed, 1 passed in 0.60s ==========================",
+    ];
+    expect(found(log.join("\n"))).toEqual([
+      ["tests/test_kettle.py::TestPour::test_half_cup", "tests/test_kettle.py", null],
+    ]);
+    const green = log
+      .slice(0, 1)
+      .concat(["PASSED [0.0100s] tests/test_kettle.py::TestPour::test_full_cup", "1 passed in 0.10s"]);
+    expect(parseLog(green.join("\n")).failures).toEqual([]);
+  });
+  it("keeps `::name` as printed", () => {
+    const log = [
+      "/usr/lib/python3.11/posixpath.py:379: FileNotFoundError",
+      "=========================== short test summary info ============================",
+      "FAILED ::kettle-lint - FileNotFoundError: [Errno 2] No such file or directory",
+      "========================= 1 failed, 12 passed in 0.40s =========================",
+    ];
+    expect(found(log.join("\n"))).toEqual([["::kettle-lint", null, null]]);
+  });
+});
