@@ -17,6 +17,8 @@ import { gtestFormat } from "./parsers/gtest.ts";
 import { goJsonFormat } from "./parsers/go-json.ts";
 import { jestFormat } from "./parsers/jest.ts";
 import { karmaFormat } from "./parsers/karma.ts";
+import { hspecFormat } from "./parsers/hspec.ts";
+import { nunitConsoleFormat } from "./parsers/nunit-console.ts";
 import { nodeTestPyFormat } from "./parsers/node-testpy.ts";
 import { jasmineFormat } from "./parsers/jasmine.ts";
 import { junitFormat } from "./parsers/junit.ts";
@@ -49,6 +51,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   trxFormat,
   goJsonFormat,
   junitConsoleFormat,
+  nunitConsoleFormat,
+  hspecFormat,
   pytestFormat,
   unittestFormat,
   jestFormat,

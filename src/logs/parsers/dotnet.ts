@@ -45,7 +45,7 @@ const MODERN_SUMMARY =
 const OLD_SUMMARY = /^Total tests: (\d+)\. Passed: (\d+)\. Failed: (\d+)\. Skipped: (\d+)\./;
 
 /** The first frame inside the repository (not System.* / Microsoft.* / NUnit / Xunit internals) with a source line. */
-function locate(
+export function locate(
   lines: readonly string[],
   sink: ParserSink,
 ): { file: string; line: number; method: string } | null {

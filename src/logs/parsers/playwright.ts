@@ -69,7 +69,9 @@ export function createPlaywrightParser(sink: ParserSink) {
       }
       // Without the run's header, a numbered failure header ruled off with `─` (`  1) [chromium] › a.spec.ts:8:3 ›
       // test ───`) opens a failure block; it counts only with an error line inside (checked at the end).
-      if (!active && text.endsWith("─") && text.startsWith("  ")) {
+      // The list reporter prints the header without the rule when the terminal width is unknown
+      // (`  1) [chromium] › a.spec.ts:8:3 › test `): then the project's `[name] › ` must lead the title.
+      if (!active && text.startsWith("  ") && (text.endsWith("─") || /^ +\d+\) \[[^\]]+\] › /.test(text))) {
         // A paste that starts inside the terminal's line keeps the header's padding (`        6) [chromium] › …`).
         const b0 = BLOCK.exec(text) ?? BLOCK.exec(`  ${text.trimStart()}`);
         const t0 = b0 ? idOf(b0[2]!, sink) : null;

@@ -28,7 +28,11 @@ const LOCATION = new RegExp(`^(${PY_PATH.replaceAll("\\s", "\\s:")}):(\\d+):(?: 
 const WORD = "(?:SUB)?(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)(?:\\((?:[^()]|\\([^()]*\\))*\\))?";
 // An id's `::`-separated parts are one run of `[^\s[]` (which takes `::` too): written as repeated parts, a run of
 // 40 `::a` could be split exponentially many ways on a line that does not match (hours of host CPU).
-const SUMMARY = new RegExp(`^(${WORD}) (${PY_PATH}(?:::[^\\s[]+)?(?:\\[.*?\\])?)(?: - (.*))?$`);
+// A plugin may print the test's duration before its id (`FAILED [0.3161s] tests/x.py::test_a`); an item collected
+// with no file part has an id that starts with `::` (`FAILED ::project`), as pytest prints it.
+const SUMMARY = new RegExp(
+  `^(${WORD}) (?:\\[[\\d.]+m?s\\] )?((?:${PY_PATH}(?:::[^\\s[]+)?|::[^\\s[]+)(?:\\[.*?\\])?)(?: - (.*))?$`,
+);
 const VERBOSE = new RegExp(`^(${PY_PATH}::[^\\s[]+(?:\\[.*?\\])?) (${WORD})(?: .*)?$`);
 /** xdist's `-v` lines: `[gw1] [ 13%] FAILED tests/x.py::test_a`. */
 const XDIST = new RegExp(

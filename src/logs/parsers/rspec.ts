@@ -7,7 +7,8 @@
  */
 import { BlockBuffer, type FormatDefinition, type ParserSink, underTopDir } from "../parser.ts";
 
-const FAILURES = /^Failures:$/;
+// Markdown bold around the heading (`**Failures:`) is a paste into an issue or comment.
+const FAILURES = /^(?:\*\*|__)?Failures:(?:\*\*|__)?$/;
 const PENDING = /^Pending: \(Failures listed here are expected/;
 const ENTRY = /^ {2}(\d+)\) (.+)$/;
 // A directory or file name after the first may hold single spaces (`./spec/deep dir/x_spec.rb`).
@@ -100,10 +101,10 @@ export function createRspecParser(sink: ParserSink) {
         const c = COMMAND.exec(text);
         if (c) runFile = commandFile(c[1]!);
       }
-      // Quick reject: outside its sections RSpec's lines start with F (Failures, Finished, Failed examples), P or a digit.
+      // Quick reject: outside its sections RSpec's lines start with F (Failures, Finished, Failed examples), P or a digit (`*`/`_`: markdown bold).
       if (section === null) {
         const c0 = text.charCodeAt(0);
-        if (c0 !== 70 && c0 !== 80 && !(c0 >= 48 && c0 <= 57)) return false;
+        if (c0 !== 70 && c0 !== 80 && c0 !== 42 && c0 !== 95 && !(c0 >= 48 && c0 <= 57)) return false;
       }
       if (FAILURES.test(text)) {
         close();
@@ -145,7 +146,7 @@ export function createRspecParser(sink: ParserSink) {
       if (section === "rerun") {
         const r = RERUN.exec(text);
         if (r) {
-          if (fileOf.size < 10_000) fileOf.set(r[2]!, { file: sink.path(r[1]!), lineNo });
+          if (fileOf.size < 10_000) fileOf.set(r[2]!.trimEnd(), { file: sink.path(r[1]!), lineNo });
           return true;
         }
         if (text.trim() === "") return true;
@@ -159,7 +160,7 @@ export function createRspecParser(sink: ParserSink) {
           proseLeft = 0;
           if (section === "failures") {
             if (blockNumbers.size < 10_000) blockNumbers.add(Number(e[1]));
-            block = { description: e[2]!, buf: new BlockBuffer() };
+            block = { description: e[2]!.trimEnd(), buf: new BlockBuffer() };
             block.buf.push(text, lineNo);
           }
           return true;

@@ -8,6 +8,7 @@ import {
   categoryOfError,
   type FailureDraft,
   type FormatDefinition,
+  own,
   type ParserSink,
 } from "../parser.ts";
 import { FRAME, summarizeTraceback } from "./python-traceback.ts";
@@ -20,6 +21,12 @@ const PARENT = /^(\w+) \(([\w.]+)\) \.\.\. ?$/;
 /** A `-v` test line without its outcome: the test has a docstring, whose first line ends with ` ... ok`. */
 const DESCRIBED = /^(?: {2})?(test\w*) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)$/;
 const DOC_OUTCOME = / \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/;
+/** An outcome alone on its line: the test's line was broken by output printed while it ran (a warning). */
+const LONE_OUTCOME = /^(ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/;
+/** A test line up to its ` ... `, when output follows instead of the outcome. */
+const TEST_HEAD = /^(?: {2})?(\w+) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)$/;
+/** How many lines of interleaved output may come between a test's ` ... ` and its outcome. */
+const AWAIT_LINES = 60;
 const HEADER = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\w+) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)$/;
 /**
  * nose names a test function (and a generator's call) by its dotted path alone, without unittest's parentheses:
@@ -87,9 +94,21 @@ export function createUnittestParser(sink: ParserSink) {
   let ran = false;
   /** A described test (`test_x (mod.Class.test_x)` alone on its line) waiting for its docstring's outcome. */
   let pendingDescribed: string | null = null;
+  /** A test whose ` ... ` was followed by other output: its outcome comes alone on a later line. */
+  let awaiting: { id: string; left: number } | null = null;
+  /** A `FAIL: x (m.C)` header with no `=====` rule above (a paste that starts there): read if the dash rule follows. */
+  let tentative: { id: string; kind: string; text: string; lineNo: number } | null = null;
   /** Failures held to the end, when the checkout directory of absolute paths may be known. */
   const drafts: FailureDraft[] = [];
   let root: string | null = null;
+  /** Tests whose outcome line said FAIL/ERROR: a paste cut before the blocks still names them. */
+  const lineFailed = new Map<string, { kind: string; text: string; lineNo: number }>();
+  const outcome = (id: string, word: string, text: string, lineNo: number) => {
+    const o = outcomeOf(word);
+    sink.test(id, o);
+    if ((o === "failed" || o === "error") && lineFailed.size < 10_000)
+      lineFailed.set(id, { kind: word, text: own(text), lineNo });
+  };
 
   function flush(): void {
     if (!current) return;
@@ -122,6 +141,27 @@ export function createUnittestParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      if (tentative) {
+        const t = tentative;
+        tentative = null;
+        if (RULE_DASH.test(text)) {
+          seen = true;
+          current = { id: t.id, kind: t.kind, buf: new BlockBuffer(), separated: true };
+          current.buf.push(t.text, t.lineNo);
+          state = "body";
+          return true;
+        }
+      }
+      if (awaiting && state !== "body") {
+        const l = LONE_OUTCOME.exec(text);
+        if (l) {
+          outcome(awaiting.id, l[1]!, text, lineNo);
+          awaiting = null;
+          return true;
+        }
+        awaiting.left--;
+        if (awaiting.left <= 0 || text.includes(" ... ") || RULE_EQ.test(text)) awaiting = null;
+      }
       // The docstring line after a described test carries its outcome.
       const described = pendingDescribed;
       pendingDescribed = null;
@@ -129,8 +169,14 @@ export function createUnittestParser(sink: ParserSink) {
         const d = DOC_OUTCOME.exec(text);
         if (d && !OUTCOME.test(text)) {
           seen = true;
-          sink.test(described, outcomeOf(d[1]!));
+          outcome(described, d[1]!, text, lineNo);
           return true;
+        }
+        // The docstring's ` ... ` followed by a warning: the outcome comes later, alone on its line.
+        if (!d && text.includes(" ... ")) {
+          seen = true;
+          awaiting = { id: described, left: AWAIT_LINES };
+          return false;
         }
       }
       if (state !== "body" && (text.startsWith("test") || text.startsWith("  test"))) {
@@ -143,8 +189,17 @@ export function createUnittestParser(sink: ParserSink) {
       const o = text.includes(" ... ") ? OUTCOME.exec(text) : null;
       if (o) {
         seen = true;
-        sink.test(idOf(o[1]!, o[2]!) + o[3]!, outcomeOf(o[4]!));
+        outcome(idOf(o[1]!, o[2]!) + o[3]!, o[4]!, text, lineNo);
         return true;
+      }
+      const dots = o === null ? text.indexOf(" ... ") : -1;
+      // A test line is short: a longer head is no test line (and would cost the regex quadratic time).
+      const head =
+        dots > 0 && dots < 1000 && !DOC_OUTCOME.test(text) ? TEST_HEAD.exec(text.slice(0, dots)) : null;
+      if (head) {
+        seen = true;
+        awaiting = { id: idOf(head[1]!, head[2]!) + head[3]!, left: AWAIT_LINES };
+        return false;
       }
       const no = o === null && text.includes(" ... ") ? NOSE_OUTCOME.exec(text) : null;
       if (no) {
@@ -205,6 +260,13 @@ export function createUnittestParser(sink: ParserSink) {
         current.buf.push(text, lineNo);
         return true;
       }
+      if (state === "none" && (text.startsWith("FAIL: ") || text.startsWith("ERROR: "))) {
+        const h = HEADER.exec(text);
+        if (h) {
+          tentative = { id: idOf(h[2]!, h[3]!) + h[4]!, kind: h[1]!, text, lineNo };
+          return true;
+        }
+      }
       if (text.startsWith("Ran ") && RAN.test(text)) {
         ran = true;
         return true;
@@ -226,6 +288,19 @@ export function createUnittestParser(sink: ParserSink) {
     },
     end(): void {
       flush();
+      const blocked = new Set(drafts.map((d) => d.test));
+      for (const [id, f] of lineFailed) {
+        if (blocked.has(id) || drafts.length >= 1000) continue;
+        drafts.push({
+          category: "test",
+          test: id,
+          message: `${f.kind} (the log has no ${f.kind} block for it)`,
+          stack: f.text,
+          start: f.lineNo,
+          end: f.lineNo,
+        });
+      }
+      lineFailed.clear();
       for (const d of drafts) {
         if (root && d.file) {
           const file = d.file.replace(/\\/g, "/");

@@ -1,0 +1,82 @@
+/**
+ * Haskell's hspec: the `Failures:` list, each entry a location line (`  test/FooSpec.hs:93: `, hspec 2.4+ with the
+ * column `:93:5:`) above `  1) Foo.bar, does x` and the reason indented under it, `  To rerun use: --match "/…/"`.
+ * Counts from `N examples, M failures` (which RSpec shares; read here only once an hspec entry was seen).
+ * The id is what hspec prints after `N) ` (the spec path joined with `, `); the place is the location line's.
+ */
+import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
+
+const LOCATION = /^ {2}(\S+\.l?hs):(\d+)(?::\d+)?: ?$/;
+const ENTRY = /^ {2}(\d+)\) (\S.*)$/;
+const RERUN = /^ {2}To rerun use: --match /;
+const COUNT = /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?$/;
+
+export function createHspecParser(sink: ParserSink) {
+  let located: { file: string; line: number; text: string; lineNo: number } | null = null;
+  let block: { name: string; file: string; line: number; buf: BlockBuffer } | null = null;
+  let seen = false;
+
+  function close(): void {
+    const b = block;
+    block = null;
+    if (!b) return;
+    const body = b.buf.lines.slice(2).map((l) => l.trim());
+    const message = body.filter((l) => l !== "").slice(0, 20);
+    sink.failure({
+      category: "test",
+      test: b.name,
+      file: b.file,
+      line: b.line,
+      message: message.join("\n") || "failed",
+      stack: b.buf.text(),
+      start: b.buf.start,
+      end: b.buf.end,
+    });
+    sink.test(b.name, "failed", b.file);
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      const loc = text.length < 2000 ? LOCATION.exec(text) : null;
+      if (loc) {
+        close();
+        located = { file: sink.path(loc[1]!), line: Number(loc[2]), text, lineNo };
+        return true;
+      }
+      const at = located;
+      located = null;
+      if (at) {
+        const e = ENTRY.exec(text);
+        if (e) {
+          seen = true;
+          block = { name: e[2]!.trimEnd(), file: at.file, line: at.line, buf: new BlockBuffer(120, 12_000) };
+          block.buf.push(at.text, at.lineNo);
+          block.buf.push(text, lineNo);
+          return true;
+        }
+      }
+      if (!seen) return false;
+      if (block && /^ {5}/.test(text)) {
+        block.buf.push(text, lineNo);
+        return true;
+      }
+      close();
+      if (RERUN.test(text)) return true;
+      const c = COUNT.exec(text);
+      if (c) {
+        sink.summary({ passed: Number(c[1]) - Number(c[2]) - Number(c[3] ?? 0), failed: Number(c[2]) });
+        return true;
+      }
+      return false;
+    },
+    end(): void {
+      close();
+    },
+  };
+}
+
+export const hspecFormat: FormatDefinition = {
+  name: "hspec",
+  description: "Haskell hspec (Failures: list with location lines)",
+  create: createHspecParser,
+};
