@@ -1,0 +1,128 @@
+/**
+ * Shapes added on branch pl10e: go test's timeout alarm, a `go test -json` stream cut after an assertion line, cargo's
+ * `failures:` name list, and failures with no test id that are no build failure. The logs are written here for a
+ * small kettle library of our own, in the runners' byte layout (learned from go's testing.go alarm and test2json,
+ * libtest's printers, and public issue threads quoted by the corpus' hold10 cases).
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const found = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
+
+describe("go test timeout alarm", () => {
+  it("Go 1.20+: the `running tests:` list names the hung tests; a parent listed only for its subtest is not one", () => {
+    const log = [
+      "=== RUN   TestBoil",
+      "--- PASS: TestBoil (0.01s)",
+      "=== RUN   TestPour",
+      "=== RUN   TestPour/half_cup",
+      "panic: test timed out after 2m0s",
+      "running tests:",
+      "\tTestPour (2m0s)",
+      "\tTestPour/half_cup (2m0s)",
+      "",
+      "goroutine 7 [running]:",
+      "testing.(*M).startAlarm.func1()",
+      "\t/usr/local/go/src/testing/testing.go:2366 +0x265",
+      "created by time.goFunc",
+      "\t/usr/local/go/src/time/sleep.go:177 +0x2d",
+      "",
+      "goroutine 1 [chan receive]:",
+      "testing.(*T).Run(0xc000007860, {0x5a1b2c, 0x8}, 0x5b2c10)",
+      "\t/usr/local/go/src/testing/testing.go:1750 +0x3ab",
+      "main.main()",
+      "\t_testmain.go:47 +0x195",
+      "FAIL\texample.com/kettle\t120.012s",
+    ].join("\n");
+    expect(found(log)).toEqual([["example.com/kettle.TestPour/half_cup", null, null]]);
+  });
+
+  it("a pasted list (one tab more, no package line) gives the bare names; `1h2m3.5s` durations read", () => {
+    const log = [
+      "panic: test timed out after 1h0m0s",
+      "\trunning tests:",
+      "\t\tTestDescale (1h0m0.5s)",
+      "\t\tTestLid (59m58s)",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["TestDescale", null, null],
+      ["TestLid", null, null],
+    ]);
+  });
+
+  it("older Go (no list): the test that started and never finished, not the one before it", () => {
+    const log = [
+      "=== RUN   TestBoil",
+      "--- PASS: TestBoil (0.00s)",
+      "=== RUN   TestSteam",
+      "    steam_test.go:14: waiting for whistle",
+      "panic: test timed out after 30s",
+      "",
+      "goroutine 5 [running]:",
+      "testing.startAlarm.func1()",
+      "\t/usr/lib/go/src/testing/testing.go:1145 +0xf9",
+      "FAIL\texample.com/kettle\t30.007s",
+    ].join("\n");
+    const parsed = parseLog(log);
+    expect(parsed.failures.map((f) => f.test)).toEqual(["example.com/kettle.TestSteam"]);
+    expect(parsed.tests.find((t) => t.id === "example.com/kettle.TestBoil")?.outcome).toBe("passed");
+  });
+
+  it("older Go, plain output: the test function the dump shows under testing.tRunner", () => {
+    const log = [
+      "panic: test timed out after 10m0s",
+      "",
+      "goroutine 21 [chan receive]:",
+      "example.com/kettle.TestWhistle(0xc0000a2000)",
+      "\t/home/ci/kettle/whistle_test.go:31 +0x8d",
+      "testing.tRunner(0xc0000a2000, 0x6a1b30)",
+      "\t/usr/lib/go/src/testing/testing.go:865 +0xc0",
+      "FAIL\texample.com/kettle\t600.010s",
+    ].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual(["example.com/kettle.TestWhistle"]);
+  });
+
+  it("green: a passing run mentions no alarm", () => {
+    const log = [
+      "=== RUN   TestBoil",
+      "--- PASS: TestBoil (0.00s)",
+      "PASS",
+      "ok  \texample.com/kettle\t0.011s",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
+
+describe("go test -json stream cut before the fail event", () => {
+  const ev = (test: string, output: string) =>
+    JSON.stringify({
+      Time: "2025-01-02T10:00:00Z",
+      Action: "output",
+      Package: "example.com/kettle/api",
+      Test: test,
+      Output: output,
+    });
+  it("a subtest that printed an assertion library's failure line failed; its parent is not a failure of its own", () => {
+    const log = [
+      JSON.stringify({
+        Time: "2025-01-02T10:00:00Z",
+        Action: "pass",
+        Package: "example.com/kettle/api",
+        Test: "TestApi/TestRead",
+        Elapsed: 0.1,
+      }),
+      ev("TestApi/TestWrite", "    /home/runner/work/kettle/kettle/api/write_test.go:42: assertion failed\n"),
+      ev("TestApi/TestWrite", '         got: {"status":"cold"}\n'),
+      '{"Time":"2025-01-02T10:00:00Z","Action":"output","Package":"example.com/kettle/api","Test":"TestApi/TestWrite","Output":"    (wan',
+    ].join("\n");
+    expect(found(log)).toEqual([["example.com/kettle/api.TestApi/TestWrite", "api/write_test.go", 42]]);
+  });
+
+  it("a cut test that only logged (t.Log) is not a failure", () => {
+    const log = [
+      ev("TestApi/TestWrite", "    write_test.go:42: wrote 3 bytes\n"),
+      ev("TestApi/TestWrite", "    (cu"),
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
