@@ -126,3 +126,58 @@ describe("go test -json stream cut before the fail event", () => {
     expect(found(log)).toEqual([]);
   });
 });
+
+describe("cargo test: libtest's closing `failures:` list", () => {
+  it("a paste of blocks then the list: listed tests without a block failed too, once the result says FAILED", () => {
+    const log = [
+      "---- pours_half stdout ----",
+      "thread 'pours_half' panicked at 'assertion failed: `(left == right)`",
+      "  left: `2`,",
+      " right: `1`: cup level differs', tests/kettle.rs:40:5",
+      "",
+      "failures:",
+      "    boils",
+      "    pours_half",
+      "    lid::clicks_shut",
+      "",
+      "test result: FAILED. 2 passed; 3 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.20s",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["pours_half", "tests/kettle.rs", 40],
+      ["boils", null, null],
+      ["lid::clicks_shut", null, null],
+    ]);
+  });
+
+  it("the list alone (no blocks, no `running` line)", () => {
+    const log = [
+      "failures:",
+      "    steam::whistles_when_hot",
+      "    steam::stays_quiet_when_cold",
+      "",
+      "test result: FAILED. 5 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out",
+    ].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual(["steam::whistles_when_hot", "steam::stays_quiet_when_cold"]);
+  });
+
+  it("a full run reports each failed test once; a list without a FAILED result is no failure", () => {
+    const full = [
+      "running 2 tests",
+      "test boils ... ok",
+      "test pours ... FAILED",
+      "",
+      "failures:",
+      "",
+      "---- pours stdout ----",
+      "thread 'pours' panicked at src/lib.rs:9:5:",
+      "spilled",
+      "",
+      "failures:",
+      "    pours",
+      "",
+      "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s",
+    ].join("\n");
+    expect(found(full)).toEqual([["pours", "src/lib.rs", 9]]);
+    expect(found(["failures:", "    boils", "", "Done."].join("\n"))).toEqual([]);
+  });
+});
