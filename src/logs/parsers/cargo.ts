@@ -241,6 +241,13 @@ export function createCargoParser(sink: ParserSink) {
       const re = RUST_ERROR.exec(text);
       if (re) {
         if (AGGREGATE.test(re[2]!)) return true;
+        // A test binary (or a `cargo run` program) that died, by a signal or an exit code: the run failed, but
+        // nothing here names a test or a file that does not compile. Red, with no failure invented.
+        if (re[2]!.startsWith("process didn't exit successfully")) {
+          flushBlock();
+          sink.summary({ passed: 0, failed: 0, skipped: 0, error: 1 });
+          return true;
+        }
         flushBlock();
         rustc = { code: re[1] ?? null, message: re[2]!, buf: new BlockBuffer(), loc: null };
         rustc.buf.push(text, lineNo);

@@ -181,3 +181,70 @@ describe("cargo test: libtest's closing `failures:` list", () => {
     expect(found(["failures:", "    boils", "", "Done."].join("\n"))).toEqual([]);
   });
 });
+
+describe("failures with no test id that are no build failure", () => {
+  it("cargo: a test binary killed by a signal before naming a test is a red run, not a build failure", () => {
+    const log = [
+      "     Running target/debug/deps/kettle-0a1b2c3d4e5f6a7b",
+      "",
+      "running 2 tests",
+      "test boils ... ok",
+      "test pours ... ok",
+      "",
+      "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out",
+      "",
+      "     Running target/debug/deps/steam-7b6a5f4e3d2c1b0a",
+      "",
+      "running 1 test",
+      "thread panicked while panicking. aborting.",
+      "error: process didn't exit successfully: `/ci/kettle/target/debug/deps/steam-7b6a5f4e3d2c1b0a` (signal: 4, SIGILL: illegal instruction)",
+    ].join("\n");
+    const parsed = parseLog(log);
+    expect(parsed.failures).toEqual([]);
+    expect(parsed.counts.cargo?.passed).toBe(2);
+  });
+
+  it("cargo: a compile error with no location is still a build failure", () => {
+    expect(found("error: could not find `Cargo.toml` in `/ci/kettle` or any parent directory")).toHaveLength(
+      1,
+    );
+  });
+
+  it("a failed npm script after a green runner summary invents no failure; after a red one, the runner's failure", () => {
+    const npm = [
+      "npm ERR! code ELIFECYCLE",
+      "npm ERR! errno 1",
+      "npm ERR! kettle@1.0.0 test:ui: `node ./scripts/run-ui-tests.js`",
+      "npm ERR! Exit status 1",
+      "npm ERR! Failed at the kettle@1.0.0 test:ui script.",
+    ];
+    const green = [
+      "  kettle",
+      "    ✓ boils",
+      "    - descales",
+      "",
+      "  1 passing (12ms)",
+      "  1 pending",
+      "",
+      ...npm,
+    ];
+    expect(found(green.join("\n"))).toEqual([]);
+    // Without any runner summary the script's failure is all the log says: it stays.
+    expect(found(npm.join("\n"))).toHaveLength(1);
+    const red = [
+      "  kettle",
+      "    1) boils",
+      "",
+      "  0 passing (12ms)",
+      "  1 failing",
+      "",
+      "  1) kettle",
+      "       boils:",
+      "     AssertionError: expected 90 to equal 100",
+      "      at Context.<anonymous> (test/kettle.test.js:7:12)",
+      "",
+      ...npm,
+    ];
+    expect(found(red.join("\n")).map((f) => f[0])).toEqual(["kettle > boils"]);
+  });
+});
