@@ -248,3 +248,14 @@ describe("failures with no test id that are no build failure", () => {
     expect(found(red.join("\n")).map((f) => f[0])).toEqual(["kettle > boils"]);
   });
 });
+
+describe("bazel: a progress line cut inside its `(see …)` tail", () => {
+  it("keeps the whole label before ` (see `", () => {
+    const log = [
+      "INFO: Found 4 targets and 3 test targets...",
+      "FAIL: //kettle:boil_test (see /home/ci/.cache/bazel/_bazel_ci/1f2e/execroot/kettle/bazel-out/k8-fastbuild/testlogs/kettle/boil_test/test.log)",
+      "FAIL: //kettle/lid:click_test (see /home/ci/.cache/bazel/_bazel_ci/",
+    ].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual(["//kettle:boil_test", "//kettle/lid:click_test"]);
+  });
+});
