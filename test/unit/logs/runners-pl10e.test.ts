@@ -259,3 +259,28 @@ describe("bazel: a progress line cut inside its `(see …)` tail", () => {
     expect(found(log).map((f) => f[0])).toEqual(["//kettle:boil_test", "//kettle/lid:click_test"]);
   });
 });
+
+describe("XCTest on Linux: a paste cut at both ends", () => {
+  const err = (line: number, test: string, msg: string) =>
+    `/ci/kettle/Tests/KettleTests/LidTests.swift:${line}: error: ${test} : XCTAssertEqual failed: ${msg} - `;
+  it("an assertion before any `started` line belongs to the test its `failed` line names; one cut before its end failed", () => {
+    const log = [
+      err(21, "LidTests.testClicksShut", '("open") is not equal to ("shut")'),
+      "Test Case 'LidTests.testClicksShut' failed (0.001 seconds)",
+      "Test Case 'LidTests.testOpensWide' started at 10:11:12.345",
+      err(34, "LidTests.testOpensWide", '("45") is not equal to ("90")'),
+    ].join("\n");
+    expect(found(log).map((f) => [f[0], f[2]])).toEqual([
+      ["LidTests.testClicksShut", 21],
+      ["LidTests.testOpensWide", 34],
+    ]);
+  });
+  it("a test cut while running with no assertion is no failure", () => {
+    const log = [
+      "Test Case 'LidTests.testClicksShut' started at 10:11:12.345",
+      "Test Case 'LidTests.testClicksShut' passed (0.001 seconds)",
+      "Test Case 'LidTests.testOpensWide' started at 10:11:12.346",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
