@@ -488,8 +488,11 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
    * A green log: runner summaries were seen and none of them counts a failure. Then fallback
    * formats report nothing, and no format whose own summary is green reports a test failure.
    */
-  function settle(list: Failure[]): Failure[] {
+  function settle(list: Failure[], onlySecondary: boolean): Failure[] {
     const green = summaries.size > 0 && [...summaries.values()].every((s) => s.failed === 0 && s.error === 0);
+    // Secondary failures (a failed script's exit, an unclaimed `##[error]`) are consequences of a failure named
+    // elsewhere; when the runners' summaries all say passed, there is none, and the consequence names nothing.
+    if (green && onlySecondary) return [];
     const greenFormat = (f: string) => {
       const s = summaries.get(f);
       return s !== undefined && s.failed === 0 && s.error === 0;
@@ -557,7 +560,7 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
         if (s.passed > c.passed) c.passed = s.passed;
         if (s.skipped > c.skipped) c.skipped = s.skipped;
       }
-      const failures = settle(primary.length > 0 ? primary : secondary);
+      const failures = settle(primary.length > 0 ? primary : secondary, primary.length === 0);
       const seen: { name: string; firstSeen: number }[] = [
         ...slots.filter((s) => s.firstSeen > 0 && (s.claimed > 0 || counts.has(s.name))),
         ...(annotations.firstSeen > 0 ? [annotations] : []),

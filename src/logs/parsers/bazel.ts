@@ -12,7 +12,8 @@ import type { FormatDefinition, ParserSink } from "../parser.ts";
 
 const STATUS =
   /^(@?[\w.~-]*\/\/[^\s:]*:\S+)\s+(?:\(cached\) )?(PASSED|FAILED TO BUILD|FAILED|TIMEOUT|FLAKY|NO STATUS|SKIPPED|INCOMPLETE)\b/;
-const PROGRESS = /^(FAIL|TIMEOUT): (@?[\w.~-]*\/\/[^\s:]*:\S+)(?: \(see (.+)\))?$/;
+// The `(see …)` tail may be cut (a paste, an excerpt): the label before it is whole once ` (see ` follows it.
+const PROGRESS = /^(FAIL|TIMEOUT): (@?[\w.~-]*\/\/[^\s:]*:\S+)(?: \(see .*)?$/;
 const EXECUTED = /^Executed \d+ out of \d+ tests?: (.*)$/;
 
 export function createBazelParser(sink: ParserSink) {

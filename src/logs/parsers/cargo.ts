@@ -22,6 +22,8 @@ const RESULT = /^test result: (ok|FAILED)\./;
 const FRAGMENT_EVIDENCE =
   /^\s*(?:thread '(.+?)'(?: \(\d+\))? panicked at |note: test did not panic as expected$)/;
 const FAILURES = /^failures:$/;
+/** An entry of libtest's closing `failures:` list: four spaces, the test's name. */
+const LISTED = new RegExp(`^    ${NAME}$`);
 const RUST_ERROR = /^error(?:\[(E\d+)\])?: (.*)$/;
 const ARROW = /^\s*--> (.+?):(\d+):(\d+)$/;
 const AGGREGATE =
@@ -61,6 +63,12 @@ export function createCargoParser(sink: ParserSink) {
   // block (`--nocapture`, or a paste cut before the `failures:` section) is still a failing test.
   let progressFailed: { id: string; lineNo: number; text: string }[] = [];
   const withBlock = new Set<string>();
+  /**
+   * The names under a `failures:` heading (libtest's closing list). A listed test whose block was not printed (a
+   * paste cut above the list, a list-only excerpt) is still a failed test once `test result: FAILED` confirms it.
+   */
+  let listing = false;
+  let listed: { id: string; lineNo: number; text: string }[] = [];
   let rustc: {
     code: string | null;
     message: string;
@@ -82,6 +90,28 @@ export function createCargoParser(sink: ParserSink) {
     }
     progressFailed = [];
     withBlock.clear();
+  }
+
+  /** At `test result:`: a FAILED run's listed tests that no block or progress line reported. */
+  function flushList(result: string): void {
+    listing = false;
+    const names = listed;
+    listed = [];
+    if (!result.startsWith("test result: FAILED")) return;
+    const reported = new Set(progressFailed.map((f) => f.id));
+    for (const f of names) {
+      if (withBlock.has(f.id) || reported.has(f.id)) continue;
+      reported.add(f.id);
+      sink.test(f.id, "failed");
+      sink.failure({
+        category: "test",
+        test: f.id,
+        message: "test failed",
+        stack: f.text,
+        start: f.lineNo,
+        end: f.lineNo,
+      });
+    }
   }
 
   function flushBlock(): void {
@@ -190,9 +220,34 @@ export function createCargoParser(sink: ParserSink) {
         }
         flushRustc();
       }
+      if (listing) {
+        const l = text.startsWith("    ") ? LISTED.exec(text) : null;
+        if (l) {
+          if (listed.length < 5_000) listed.push({ id: l[1]!, lineNo, text });
+          // A list of names, not the heading of blocks: a block after it is no failure by the heading alone.
+          pastedFailures = false;
+          return true;
+        }
+        if (text.trim() !== "" && !RESULT.test(text)) {
+          listing = false;
+          listed = [];
+        }
+      }
+      if (listed.length > 0 && !inRun && !block?.fragment && RESULT.test(text)) {
+        flushList(text);
+        sink.summary(countWords(text));
+        return true;
+      }
       const re = RUST_ERROR.exec(text);
       if (re) {
         if (AGGREGATE.test(re[2]!)) return true;
+        // A test binary (or a `cargo run` program) that died, by a signal or an exit code: the run failed, but
+        // nothing here names a test or a file that does not compile. Red, with no failure invented.
+        if (re[2]!.startsWith("process didn't exit successfully")) {
+          flushBlock();
+          sink.summary({ passed: 0, failed: 0, skipped: 0, error: 1 });
+          return true;
+        }
         flushBlock();
         rustc = { code: re[1] ?? null, message: re[2]!, buf: new BlockBuffer(), loc: null };
         rustc.buf.push(text, lineNo);
@@ -202,6 +257,8 @@ export function createCargoParser(sink: ParserSink) {
       if (CARGO_STATUS.test(text)) return true;
       if (RUNNING.test(text)) {
         flushBlock();
+        listing = false;
+        listed = [];
         flushProgress();
         inRun = true;
         failuresList = false;
@@ -219,6 +276,7 @@ export function createCargoParser(sink: ParserSink) {
         if (block?.fragment) {
           if (RESULT.test(text)) {
             flushBlock();
+            flushList(text);
             pastedFailures = false;
             sink.summary(countWords(text));
             return true;
@@ -227,6 +285,7 @@ export function createCargoParser(sink: ParserSink) {
             flushBlock();
             // libtest's closing list of names: no block follows it.
             pastedFailures = false;
+            listing = true;
             return true;
           }
           const e = FRAGMENT_EVIDENCE.exec(text);
@@ -243,6 +302,7 @@ export function createCargoParser(sink: ParserSink) {
         }
         if (FAILURES.test(text)) {
           pastedFailures = true;
+          listing = true;
           return true;
         }
         if (pastedFailures && text.trim() !== "") pastedFailures = false;
@@ -268,10 +328,12 @@ export function createCargoParser(sink: ParserSink) {
       if (FAILURES.test(text)) {
         flushBlock();
         failuresList = true;
+        listing = true;
         return true;
       }
       if (RESULT.test(text)) {
         flushBlock();
+        flushList(text);
         flushProgress();
         sink.summary(countWords(text));
         inRun = false;

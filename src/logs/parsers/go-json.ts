@@ -45,6 +45,12 @@ function decodeOutput(raw: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * A line only a failing test prints: gotest.tools' `file_test.go:106: assertion failed`, testify's `Error Trace:`
+ * header. (A bare `file_test.go:12: text` is t.Log as much as t.Error: not a failure by itself.)
+ */
+const FAILED_ASSERTION = /^\s*(?:\S+\.go:\d+: assertion failed\b|Error Trace:\s)/;
+
 const COMPILE = /^((?:\.\.?\/)?[\w./-]+\.go):(\d+):(\d+): (.*)$/;
 
 export function createGoJsonParser(sink: ParserSink) {
@@ -173,14 +179,17 @@ export function createGoJsonParser(sink: ParserSink) {
     },
     end(): void {
       // A stream cut before a test's `fail` event (a paste, a killed job): the test's own output already
-      // printed its result line `--- FAIL: Name (0.00s)`, so it failed.
+      // printed its result line `--- FAIL: Name (0.00s)`, or an assertion library's failure line, so it failed.
       for (const [key, buf] of outputs) {
         if (failed.some((f) => f.key === key)) continue;
         const at = key.indexOf("\u0000");
         const pkg = key.slice(0, at);
         const test = key.slice(at + 1);
         const result = `--- FAIL: ${test} (`;
-        if (!decodeOutput(buf.lines).some((l) => l.trimStart().startsWith(result))) continue;
+        if (
+          !decodeOutput(buf.lines).some((l) => l.trimStart().startsWith(result) || FAILED_ASSERTION.test(l))
+        )
+          continue;
         sink.test(`${pkg}.${test}`, "failed");
         if (failed.length < 5_000) failed.push({ key, pkg, test });
       }

@@ -70,8 +70,14 @@ export function goFailureFromOutput(
       const f = FRAME.exec(l);
       if (f && file === null) {
         const mapped = sink.path(f[1]!);
-        // The first frame inside the repository (GOROOT and module cache stay absolute).
-        if (!mapped.startsWith("/") && !/^[A-Za-z]:\//.test(mapped) && !mapped.includes("/pkg/mod/")) {
+        // The first frame inside the repository (GOROOT and module cache stay absolute; `_testmain.go` is the
+        // test binary's generated main, in no repository).
+        if (
+          !mapped.startsWith("/") &&
+          !/^[A-Za-z]:\//.test(mapped) &&
+          !mapped.includes("/pkg/mod/") &&
+          !/(?:^|\/)_testmain\.go$/.test(mapped)
+        ) {
           file = mapped;
           line = Number(f[2]);
         }

@@ -14,6 +14,11 @@ const BUILD_HEADER = /^# (\S+)(?: \[.*\])?$/;
 // Go before 1.10 (and its vet) printed no column: `./acceptor.go:48: Panicf call needs 1 arg but has 2 args`.
 const COMPILE = /^((?:\.\.?\/)?[\w./-]+\.go):(\d+)(?::(\d+))?: (.*)$/;
 const PANIC = /^panic: /;
+/** The test alarm's panic (`-timeout`): the tests still running are the failures, not the test the output was in. */
+const TIMEOUT = /^panic: test timed out after /;
+/** Go 1.20+ lists them below the panic: `running tests:`, then `\tTestX (10m0s)` (one more tab when pasted). */
+const RUNNING_HEADER = /^\s*running tests:$/;
+const RUNNING = /^\s+(\S+) \((?:[\d.]+(?:h|m|s|ms|µs|us|ns))+\)$/;
 /** A goroutine trace's frame in a test function: `example.com/x/pkg.TestY.func1()`, `created by example.com/x/pkg.TestY`. */
 const TEST_FRAME = /^(?:created by )?[\w.~/-]+\.(Test\w*)(?:\.func\d+)*(?:\(| in goroutine|$)/;
 
@@ -31,6 +36,8 @@ interface TestState {
   name: string;
   buf: BlockBuffer;
   result: "FAIL" | "PASS" | "SKIP" | null;
+  /** Seen `=== RUN` or `=== CONT`: started (a paused test that never continued did not run). */
+  ran: boolean;
 }
 
 export function createGoParser(sink: ParserSink) {
@@ -40,7 +47,13 @@ export function createGoParser(sink: ParserSink) {
   let resultIndent = -1;
   let inPanic = false;
   /** A panic being read: its lines, and the test the output around it pointed at (null when none). */
-  let panic: { buf: BlockBuffer; candidate: TestState | null } | null = null;
+  let panic: {
+    buf: BlockBuffer;
+    candidate: TestState | null;
+    /** A test alarm's panic: the names of its `running tests:` list (empty when Go printed none). */
+    timeout: string[] | null;
+    listing: boolean;
+  } | null = null;
   let build: { pkg: string; buf: BlockBuffer } | null = null;
   const held = new GoFailures();
   const races = new RaceReports(sink);
@@ -57,7 +70,7 @@ export function createGoParser(sink: ParserSink) {
   function stateOf(name: string): TestState {
     let s = tests.get(name);
     if (!s) {
-      s = { name, buf: new BlockBuffer(200, 16_000), result: null };
+      s = { name, buf: new BlockBuffer(200, 16_000), result: null, ran: false };
       if (tests.size < 10_000) tests.set(name, s);
     }
     return s;
@@ -70,6 +83,11 @@ export function createGoParser(sink: ParserSink) {
    */
   function closePanic(): void {
     if (!panic) return;
+    if (panic.timeout) {
+      closeTimeout(panic.timeout, panic.buf);
+      panic = null;
+      return;
+    }
     let target = panic.candidate;
     const named = panic.buf.lines.map((l) => TEST_FRAME.exec(l)).find((m) => m !== null)?.[1];
     if (named && (!target || target.name.split("/")[0] !== named)) target = stateOf(named);
@@ -82,6 +100,34 @@ export function createGoParser(sink: ParserSink) {
       }
     }
     panic = null;
+  }
+
+  /**
+   * The test alarm fired: the tests it lists as running (Go 1.20+) failed; without the list, the tests that
+   * started and never printed a result; without those, the test function the goroutine dump shows under
+   * `testing.tRunner`. A parent listed only because its subtest runs is not a failure of its own.
+   */
+  function closeTimeout(listed: string[], buf: BlockBuffer): void {
+    let names = listed;
+    if (names.length === 0)
+      names = [...tests.values()].filter((s) => s.ran && s.result === null).map((s) => s.name);
+    if (names.length === 0) {
+      const named = buf.lines.map((l) => TEST_FRAME.exec(l)).find((m) => m !== null)?.[1];
+      if (named) names = [named];
+    }
+    // Each name's direct parent (`A/b` of `A/b/c`): Go lists and starts every level, so that marks all parents,
+    // in time linear in the names' length.
+    const parents = new Set<string>();
+    for (const n of names) if (n.includes("/")) parents.add(n.slice(0, n.lastIndexOf("/")));
+    const leaves = names.filter((n) => !parents.has(n));
+    for (const name of leaves.slice(0, 1_000)) {
+      const target = stateOf(name);
+      for (let i = 0; i < buf.lines.length; i++) target.buf.push(buf.lines[i]!, buf.start + i);
+      if (target.result !== "FAIL") {
+        target.result = "FAIL";
+        waiting.push({ state: target });
+      }
+    }
   }
 
   function finishPackage(pkg: string | null): void {
@@ -255,6 +301,7 @@ export function createGoParser(sink: ParserSink) {
       if (run) {
         const s = stateOf(run[2]!);
         if (run[1] === "RUN" || run[1] === "CONT" || run[1] === "NAME") last = s;
+        if (run[1] !== "PAUSE" && run[1] !== "NAME") s.ran = true;
         afterResult = null;
         return true;
       }
@@ -282,14 +329,30 @@ export function createGoParser(sink: ParserSink) {
       if (PANIC.test(text)) {
         closePanic();
         inPanic = true;
-        const candidate = afterResult ?? last ?? waiting[waiting.length - 1]?.state ?? null;
-        panic = { buf: new BlockBuffer(200, 16_000), candidate };
+        const timeout = TIMEOUT.test(text);
+        const candidate = timeout
+          ? null
+          : (afterResult ?? last ?? waiting[waiting.length - 1]?.state ?? null);
+        panic = {
+          buf: new BlockBuffer(200, 16_000),
+          candidate,
+          timeout: timeout ? [] : null,
+          listing: false,
+        };
         panic.buf.push(text, lineNo);
         if (candidate) afterResult = candidate;
         return true;
       }
       if (inPanic) {
         if (text === "FAIL" || text === "PASS") return true;
+        if (panic?.timeout) {
+          if (RUNNING_HEADER.test(text)) panic.listing = true;
+          else if (panic.listing) {
+            const m = RUNNING.exec(text);
+            if (m && panic.timeout.length < 1_000) panic.timeout.push(m[1]!);
+            else panic.listing = false;
+          }
+        }
         panic?.buf.push(text, lineNo);
         return true;
       }

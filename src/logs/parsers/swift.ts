@@ -25,6 +25,8 @@ const EXECUTED =
   /^\s*Executed (\d+) tests?, with (?:(\d+) tests? skipped and )?(\d+) failures? \((\d+) unexpected\) in /;
 const ERROR_AT = ": error: ";
 const PLACE = /^(.*?):(\d+)$/;
+/** The test an assertion names, XCTest's way: `-[Module.Class testX] : ` or `Class.testX : `, then `XCT… failed`. */
+const ORPHAN = /^(-\[[\w.]+ \w+\]|\w+\.test\w*) : XCT\w+ failed\b/;
 
 /** `-[KettleTests.KettleTests testPour]` → `KettleTests.testPour`; `KettleTests.testPour` stays. */
 function xctestId(name: string): string {
@@ -40,6 +42,31 @@ export function createXctestParser(sink: ParserSink) {
   let depth = 0;
   let outermostEnded = false;
 
+  function failed(
+    name: string,
+    errors: NonNullable<typeof running>["errors"],
+    text: string,
+    lineNo: number,
+  ): void {
+    const id = xctestId(name);
+    const first = errors.find((e) => e.file !== "<unknown>") ?? errors[0];
+    const xct = first ? /^(XCT\w+) failed\b/.exec(first.message) : null;
+    sink.test(id, "failed", first && first.file !== "<unknown>" ? first.file : null);
+    sink.failure({
+      category: "test",
+      test: id,
+      file: first && first.file !== "<unknown>" ? first.file : null,
+      line: first && first.file !== "<unknown>" ? first.line : null,
+      errorType: xct ? xct[1]! : null,
+      message: errors.map((e) => e.message).join("\n") || `${name} failed`,
+      stack: [...errors.map((e) => `${e.file}:${e.line}: error: ${e.message}`), text]
+        .filter((l) => l !== "")
+        .join("\n"),
+      start: errors[0]?.lineNo ?? lineNo,
+      end: lineNo,
+    });
+  }
+
   return {
     line(text: string, lineNo: number): boolean {
       const c0 = text.charCodeAt(0);
@@ -54,23 +81,7 @@ export function createXctestParser(sink: ParserSink) {
           const id = xctestId(name);
           if (c[2] === "passed") sink.test(id, "passed");
           else if (c[2] === "skipped") sink.test(id, "skipped");
-          else {
-            const errors = running?.name === name ? running.errors : [];
-            const first = errors.find((e) => e.file !== "<unknown>") ?? errors[0];
-            const xct = first ? /^(XCT\w+) failed\b/.exec(first.message) : null;
-            sink.test(id, "failed", first && first.file !== "<unknown>" ? first.file : null);
-            sink.failure({
-              category: "test",
-              test: id,
-              file: first && first.file !== "<unknown>" ? first.file : null,
-              line: first && first.file !== "<unknown>" ? first.line : null,
-              errorType: xct ? xct[1]! : null,
-              message: errors.map((e) => e.message).join("\n") || `${name} failed`,
-              stack: [...errors.map((e) => `${e.file}:${e.line}: error: ${e.message}`), text].join("\n"),
-              start: errors[0]?.lineNo ?? lineNo,
-              end: lineNo,
-            });
-          }
+          else failed(name, running?.name === name ? running.errors : [], text, lineNo);
           running = null;
           return true;
         }
@@ -93,6 +104,14 @@ export function createXctestParser(sink: ParserSink) {
           return true;
         }
       }
+      // An assertion of a test whose `started` line was cut away (a paste that opens inside it): its name is the
+      // assertion's, and its `failed` line (or the log's end) closes it.
+      if (!running && text.includes(ERROR_AT)) {
+        const at = text.indexOf(ERROR_AT);
+        const rest = text.slice(at + ERROR_AT.length);
+        const n = ORPHAN.exec(rest);
+        if (n && PLACE.test(text.slice(0, at))) running = { name: own(n[1]!), errors: [] };
+      }
       // An assertion of the running test: `path:line: error: <the test's name> : message`.
       if (running) {
         const at = text.indexOf(ERROR_AT);
@@ -114,7 +133,12 @@ export function createXctestParser(sink: ParserSink) {
       }
       return false;
     },
-    end(): void {},
+    end(): void {
+      // A log cut while a test ran: an assertion it recorded already failed it.
+      if (running && running.errors.length > 0)
+        failed(running.name, running.errors, "", running.errors[running.errors.length - 1]!.lineNo);
+      running = null;
+    },
   };
 }
 
