@@ -76,17 +76,22 @@ export function createCargoParser(sink: ParserSink) {
     loc: { file: string; line: number; column: number } | null;
   } | null = null;
 
+  /** A failed test known from one line (a progress line, the closing list), with no block of its own. */
+  function failedAt(f: { id: string; text: string; lineNo: number }): void {
+    sink.failure({
+      category: "test",
+      test: f.id,
+      message: "test failed",
+      stack: f.text,
+      start: f.lineNo,
+      end: f.lineNo,
+    });
+  }
+
   function flushProgress(): void {
     for (const f of progressFailed) {
       if (withBlock.has(f.id)) continue;
-      sink.failure({
-        category: "test",
-        test: f.id,
-        message: "test failed",
-        stack: f.text,
-        start: f.lineNo,
-        end: f.lineNo,
-      });
+      failedAt(f);
     }
     progressFailed = [];
     withBlock.clear();
@@ -103,14 +108,7 @@ export function createCargoParser(sink: ParserSink) {
       if (withBlock.has(f.id) || reported.has(f.id)) continue;
       reported.add(f.id);
       sink.test(f.id, "failed");
-      sink.failure({
-        category: "test",
-        test: f.id,
-        message: "test failed",
-        stack: f.text,
-        start: f.lineNo,
-        end: f.lineNo,
-      });
+      failedAt(f);
     }
   }
 
