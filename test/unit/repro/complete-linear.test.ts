@@ -1,0 +1,42 @@
+/**
+ * Completing a program costs time linear in the report, on real inputs (no time limit involved): two shapes the
+ * eighth red team's cases met after the repro rules of the same session were merged — many inline codes after a long
+ * run of spaces (a sentence search restarted at every position before each code: minutes) and thousands of
+ * one-line sessions (every pair compared, each comparison parsing both: 17 s).
+ */
+import { describe, expect, it } from "vitest";
+import { readExpectations, readReport } from "../../../src/repro/context.ts";
+import { completeProgram } from "../../../src/repro/complete.ts";
+
+function completeTimed(markdown: string): { ms: number; program: ReturnType<typeof completeProgram> } {
+  const read = readReport(markdown);
+  expect(read.unreadable).toBeNull();
+  const e = readExpectations(read.report);
+  const started = performance.now();
+  const program = completeProgram(read.report, e.expectations.invocation);
+  return { ms: performance.now() - started, program };
+}
+
+describe("completing a program stays linear", () => {
+  it("1,500 inline codes after 20,000 spaces", () => {
+    const codes = Array.from({ length: 1500 }, (_, i) => `\`k${i}\``).join(" ");
+    const { ms, program } = completeTimed(
+      `### Bug\n\nIt fails.\n\n\`\`\`js\nconsole.log(1)\n\`\`\`\n\nSee a.${" ".repeat(20_000)}b. ${codes}\n`,
+    );
+    expect(program?.language).toBe("javascript");
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it("2,400 one-line Python sessions, each run once", () => {
+    const md = `### Bug\n\n${Array.from({ length: 2_400 }, (_, i) => `\`\`\`pycon\n>>> x${i}\n\`\`\`\n`).join("\n")}`;
+    const { ms, program } = completeTimed(md);
+    expect(program?.language).toBe("python");
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it("a session pasted twice still runs once", () => {
+    const block = "```pycon\n>>> print(6 * 7)\n42\n```\n";
+    const { program } = completeTimed(`### Bug\n\n${block}\nAgain:\n\n${block}`);
+    expect(program?.files[program.entry]?.match(/print\(6 \* 7\)/g)).toHaveLength(1);
+  });
+});
