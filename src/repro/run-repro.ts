@@ -82,13 +82,13 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
         run: (s, io) => {
           // The same time limit as the parse: completing the program scans the report's code with patterns of
           // their own, after the bounded parse (a shell line's 60,000 trailing spaces cost 4.85 s here before).
-          const limitMs = hostLimits().parseTimeMs;
+          const limitMs = env.completeTimeMs ?? hostLimits().parseTimeMs;
           const completed = withinTimeLimit(
             () => completeProgram(s.read.report, s.read.expectations.invocation, env.spec.package),
             limitMs,
           );
           if (!completed.ok) {
-            const unreadable = `the report's code could not be completed into a program: ${completed.reason === "timeout" ? `it took longer than ${limitMs} ms (RETRACE_HOST_LIMITS parseTimeMs)` : completed.message}`;
+            const unreadable = `the report's code could not be completed into a program: ${completed.reason === "timeout" ? `it took longer than ${limitMs} ms${env.completeTimeMs === undefined ? " (RETRACE_HOST_LIMITS parseTimeMs)" : ""}` : completed.message}`;
             return { next: "done", ctx: { ...s, read: { ...s.read, unreadable } }, summary: unreadable };
           }
           const program = completed.value;
@@ -110,12 +110,23 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
 /** Errors that end a model loop with a note rather than the job: the model's own, and the budget's. */
 const FATAL_IN_MODEL_LOOP = new Set(["infrastructure", "cancelled", "internal"]);
 
-export async function runRepro(spec: ReproJobSpec, ports: ReproPorts): Promise<ReproOutcome> {
+/** What a caller may set besides the spec and the ports. */
+export interface ReproOptions {
+  /** Host time for completing the report's code, in ms; RETRACE_HOST_LIMITS parseTimeMs when not given. */
+  completeTimeMs?: number;
+}
+
+export async function runRepro(
+  spec: ReproJobSpec,
+  ports: ReproPorts,
+  options: ReproOptions = {},
+): Promise<ReproOutcome> {
   const env: ReproEnv = {
     spec,
     ports,
     startedAt: ports.clock.now(),
     redact: ports.redact ?? ((s) => s),
+    ...(options.completeTimeMs !== undefined ? { completeTimeMs: options.completeTimeMs } : {}),
   };
   // Model names are needed only when the model is asked; without them, asking it is the adapter's mistake.
   let models: ModelChoice | undefined;

@@ -36,6 +36,9 @@ export interface ReproEnv {
   ports: ReproPorts;
   startedAt: number;
   redact: (s: string) => string;
+  /** Host time for completing the report's code into a program, in ms (RETRACE_HOST_LIMITS parseTimeMs unless
+   * the caller passes its own). */
+  completeTimeMs?: number;
 }
 
 /** A model-written program, before and while it runs. */
