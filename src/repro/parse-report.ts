@@ -87,10 +87,11 @@ const SECTION_PATTERNS: [SectionKind, RegExp][] = [
 ];
 
 function sectionOf(label: string): SectionKind | null {
+  // Issue templates put an emoji or a symbol before the words ("### ✔️ Expected result", "## 📝 Steps").
   const text = label
     .replace(/：/g, ":")
     .trim()
-    .replace(/^[#*_\s]+/, "");
+    .replace(/^[^\p{L}\p{N}]+/u, "");
   for (const [kind, re] of SECTION_PATTERNS) if (re.test(text)) return kind;
   return null;
 }

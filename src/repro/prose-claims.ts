@@ -93,6 +93,23 @@ export function proseClaims(text: string): ProseClaims {
   return { actual: [...new Set(actual)], expected: [...new Set(expected)] };
 }
 
+/**
+ * Values listed one per line under an Actual or Expected heading, each named: `d1 is "4-53-2021"`, `total = 7`,
+ * `result: true`. Only whole lines of that shape count (a sentence with "is" in it is not a value).
+ */
+export function listedValues(text: string): string[] {
+  const line = new RegExp(
+    `^\\s*(?:[-*+]\\s+)?[A-Za-z_$][\\w$.]{0,60}(?:\\(\\))?\\s*(?:\\bis\\b|\\bwas\\b|\\bequals\\b|==?|:)\\s*${VALUE}\\s*(?:[.,;]\\s*)?$`,
+  );
+  const out: string[] = [];
+  for (const l of text.split("\n").slice(0, 200)) {
+    const m = line.exec(l);
+    const v = m ? claimValue(m, 1) : null;
+    if (v) out.push(v);
+  }
+  return out;
+}
+
 /** One value the report ties to a version in prose: "with 2.0.4 the result was '0'", "`NaN` in 2.0.6". */
 export interface VersionedClaim {
   label: string;

@@ -7,7 +7,7 @@ import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException } from "./outcome.ts";
 import { programBlocks } from "./complete.ts";
-import { proseClaims, proseTwoVersions } from "./prose-claims.ts";
+import { listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
 import {
   ALTERNATIVE_PYTHON,
   leadVerdict,
@@ -222,6 +222,8 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
         if (c.role === "expected" && c.kind === "output") expectedOutput.push(c.value);
   }
   if (expectedOutput.length === 0) expectedOutput.push(...(commentSides(report)?.good ?? []));
+  // Values listed one per line under the Expected heading (`d1 is "4-53-2020"`).
+  if (expectedOutput.length === 0) expectedOutput.push(...listedValues(report.prose.expected));
   if (expectedOutput.length === 0) expectedOutput.push(...proseClaims(report.proseWithCode).expected);
   if (expectedOutput.length === 0) {
     for (const c of report.inlineCode)
@@ -630,6 +632,17 @@ function actualBehaviour(
       exceptionMessage: null,
       output: labelled,
       source: "the Actual section",
+    };
+  }
+  // 5c. Values listed one per line under the Actual heading, each named (`d1 is "4-53-2021"`).
+  const listed = listedValues(report.prose.actual);
+  if (listed.length > 0) {
+    return {
+      kind: "output",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: listed,
+      source: "the values listed in the Actual section",
     };
   }
   // 6. Values stated in sentences: "I get `5000` but expected `1000`", "it returns X instead of Y".
