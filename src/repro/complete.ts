@@ -196,8 +196,56 @@ export function completeProgram(
     program.completions.push(
       `ran it with the arguments the report gives (\`${invocation.line}\`): ${invocation.args.map((a) => `\`${a}\``).join(" ")}`,
     );
+    if (family === "js") addCommandLineParse(program);
   }
   return program;
+}
+
+/** The names the code binds to commander's export or to a `new Command()` (each pattern linear: one bounded run). */
+function commanderBindings(code: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of code.matchAll(
+    /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:require\(\s*['"]commander['"]|new\s+(?:[\w$]+\.)?Command\b)/g,
+  ))
+    names.add(m[1]!);
+  for (const m of code.matchAll(/\bimport\s+([A-Za-z_$][\w$]*)\s+from\s+['"]commander['"]/g))
+    names.add(m[1]!);
+  const lists = [
+    ...code.matchAll(/\{([^{}]{0,200})\}\s*=\s*require\(\s*['"]commander['"]/g),
+    ...code.matchAll(/\bimport\s*\{([^{}]{0,200})\}\s*from\s*['"]commander['"]/g),
+  ];
+  for (const m of lists)
+    for (const part of m[1]!.split(",")) {
+      const local = part
+        .split(/\s+as\s+|:/)
+        .pop()
+        ?.trim();
+      if (local && /^[A-Za-z_$][\w$]*$/.test(local)) names.add(local);
+    }
+  return names;
+}
+
+/** Methods that declare a commander program's options and commands (`program.option('-s, --silent')`). */
+const COMMANDER_DECLARATION =
+  /^[ \t]*(?:_echo\()?([A-Za-z_$][\w$]*)\s*\.\s*(?:option|requiredOption|command|version|arguments|argument|description|usage|allowUnknownOption)\s*\(/m;
+
+/**
+ * A commander program the report runs with arguments but never parses (`program.option(…)` and then
+ * `node index.js -stuff`): the snippet stops before the line every commander program ends with, and a reader
+ * adds it, as `main()` is added to a snippet that defines it. Only for a binding the snippet gets from
+ * `commander`, and only when no `.parse(` is there.
+ */
+function addCommandLineParse(program: Program): void {
+  const code = program.files[program.entry];
+  if (code === undefined || /\.parse(?:Async)?\s*\(/.test(code)) return;
+  if (!/\brequire\(\s*['"]commander['"]\s*\)|\bfrom\s+['"]commander['"]/.test(code)) return;
+  const name = COMMANDER_DECLARATION.exec(code)?.[1];
+  if (!name || name === "_echo") return;
+  if (!commanderBindings(code).has(name)) return;
+  program.files[program.entry] = `${code.trimEnd()}\n\n${name}.parse(process.argv);\n`;
+  program.completions.push(
+    `added \`${name}.parse(process.argv)\`: the snippet declares the commander program's options but never parses the arguments it is run with`,
+  );
 }
 
 /** The claimed run's command line, when the report runs the script as a file of this family. */
