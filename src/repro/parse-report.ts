@@ -13,7 +13,7 @@ import { languageFromFence } from "./detect-language.ts";
 import { NPM_GLOBALS } from "./known-modules.ts";
 import { codeLine, plainCodeRuns, plainLanguage, unescapeMarkdown, wholeBlockIsCode } from "./plain-code.ts";
 import { parseShellSession, type ShellRun, sessionFiles } from "./shell-session.ts";
-import { ipythonAsPycon, splitSessions } from "./transcript.ts";
+import { coffeeAsNode, ipythonAsPycon, splitSessions } from "./transcript.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
   findBareVersions,
@@ -524,6 +524,8 @@ export function parseReport(markdown: string): ParsedReport {
         }
         // An IPython session (`In [5]: …`, `Out[5]: …`) is read as the `>>>` transcript it is.
         if (cls.kind === "python-transcript") value = ipythonAsPycon(value) ?? value;
+        // A CoffeeScript session (`coffee> x = require 'y'`) is read as the Node session it stands for.
+        if (cls.kind === "node-transcript") value = coffeeAsNode(value) ?? value;
         // Python code with its traceback pasted under it in the same block: the code runs, the rest is output.
         const split = cls.kind === "code" && cls.language === "python" ? splitTraceback(value) : null;
         if (split) {

@@ -23,6 +23,10 @@ const PY_KEYWORD_START =
 const JS_KEYWORD_START =
   /^(const|let|var|function|class|if|else|for|while|do|switch|try|catch|finally|return|throw|import|export|async\s+function|\{|\}|\/\/)/;
 
+/** A statement that only binds a module: `dayjs = require('dayjs')`, `const _ = require("lodash");`. */
+const REQUIRE_STATEMENT =
+  /^[ \t]*(?:(?:const|let|var)[ \t]+)?[A-Za-z_$][\w$]*[ \t]*=[ \t]*require\([ \t]*['"][^'"\n]+['"][ \t]*\)[ \t;]*$/;
+
 /** Split a transcript into statements and printed lines. */
 export function parseTranscript(text: string, flavour: "python" | "node"): Transcript {
   const prompt = flavour === "python" ? ">>> " : "> ";
@@ -58,6 +62,9 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
     }
     if (flavour === "node" && line === "undefined") continue;
     if (line.trim() === "") continue;
+    // What the REPL echoes for `x = require('y')` is the module's own dump (`{ [Function: y] extend: … }`),
+    // never what the report is about.
+    if (flavour === "node" && REQUIRE_STATEMENT.test(inputs[inputs.length - 1] ?? "")) continue;
     output.push(line);
   }
   // Python's REPL reports an error found while compiling (SyntaxError, IndentationError) without a
@@ -219,6 +226,44 @@ export function splitSessions(text: string): string[] | null {
       .trim(),
   );
   return pieces.every((p) => /^(?:>>>>?|>)(?: |$)/m.test(p)) ? pieces : null;
+}
+
+/** CoffeeScript's REPL prompt `coffee> ` and its continuation `......> `. */
+const COFFEE_IN = /^coffee> ?(.*)$/;
+const COFFEE_MORE = /^\.{6}> ?(.*)$/;
+
+/**
+ * One CoffeeScript statement as the JavaScript it stands for, where the two differ only by CoffeeScript's calls
+ * without parentheses on one literal argument: `x = require 'y'` → `x = require('y')`, `f 3` → `f(3)`. Any
+ * other CoffeeScript (`->`, `@x`, `unless`) is left as typed: it does not parse as JavaScript, and the run says
+ * which line.
+ */
+function coffeeStatement(stmt: string): string {
+  const call =
+    /^(\s*(?:[A-Za-z_$][\w$.]*\s*=\s*)?[A-Za-z_$][\w$.]*)[ \t]+('[^'\n]*'|"[^"\n]*"|-?\d+(?:\.\d+)?)[ \t]*$/.exec(
+      stmt,
+    );
+  return call ? `${call[1]}(${call[2]})` : stmt;
+}
+
+/**
+ * A CoffeeScript REPL session (`coffee> dayjs = require 'dayjs'`, its echoes under each prompt) written as the
+ * Node session it is, so the REPL reader takes it the same way: `coffee> ` starts a statement, `......> `
+ * continues it, and each statement is read as JavaScript (`coffeeStatement`). Null when the block has no
+ * `coffee> ` prompt.
+ */
+export function coffeeAsNode(text: string): string | null {
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  if (!lines.some((l) => COFFEE_IN.test(l.trimEnd()))) return null;
+  return lines
+    .map((raw) => {
+      const line = raw.trimEnd();
+      const input = COFFEE_IN.exec(line);
+      if (input) return `> ${coffeeStatement(input[1] ?? "")}`;
+      const more = COFFEE_MORE.exec(line);
+      return more ? `... ${more[1] ?? ""}` : raw;
+    })
+    .join("\n");
 }
 
 /** IPython's input prompt `In [5]: ` (the statement follows it). */

@@ -145,12 +145,14 @@ export function findVersionMentions(text: string): VersionMention[] {
 export function findBareVersions(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(
-    /(?<![\w-])(?:version|ver\.?|release)\s*:?\s+v?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?)/gi,
+    // "version 1.2", "Version: 1.2", "my version is `1.6.10`". Each optional part is one run followed by a
+    // literal, so a long run of spaces after "version" costs linear time (`\s*:?\s+` was quadratic in it).
+    /(?<![\w-])(?:version|ver\.?|release)(?:\s+(?:is|was))?(?:\s*[:=])?\s+v?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?)/gi,
   )) {
     if (m[1]) out.push(m[1]);
   }
   // A version alone on its line ("v6.12.0 (the latest right now)"), as answers to "Which version?" are written.
-  for (const m of text.matchAll(/^[ \t]*v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\s*(?:\([^)\n]*\))?\s*$/gm)) {
+  for (const m of text.matchAll(/^[ \t]*v?(\d+\.\d+\.\d+(?:-[\w.]+)?)(?:[ \t]*\([^)\n]*\))?[ \t]*$/gm)) {
     if (m[1] && !out.includes(m[1])) out.push(m[1]);
   }
   return out;
