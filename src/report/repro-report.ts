@@ -3,7 +3,7 @@
  * reproduced (summary, evidence, versions, reproduction steps), partial (what matched and what did not,
  * questions), cannot reproduce / needs info (what was attempted, specific questions for the author).
  */
-import type { ReproResult } from "../repro/result.ts";
+import { exitText, type ReproResult } from "../repro/result.ts";
 
 const HEADLINE: Record<ReproResult["verdict"], string> = {
   REPRODUCED: "✅ Reproduced",
@@ -27,6 +27,8 @@ function reportedText(r: ReproResult): string {
       return `the output ${rep.output.length === 1 ? `\`${rep.output[0]}\`` : `of ${rep.output.length} lines`} (from ${rep.source})`;
     case "hang":
       return "a hang (the program never finishes)";
+    case "exit":
+      return `${exitText(rep)} (from ${rep.source})`;
     case "error-unspecified":
       return "an error, without quoting it";
     default:

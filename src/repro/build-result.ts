@@ -8,7 +8,7 @@ import type { Program } from "./complete.ts";
 import type { ReproContext } from "./context.ts";
 import { describeVersions } from "./dependencies.ts";
 import type { ExecutedRun } from "./execute.ts";
-import type { Evidence, ReproLanguage, ReproResult, Verdict } from "./result.ts";
+import { type Evidence, exitText, type ReproLanguage, type ReproResult, type Verdict } from "./result.ts";
 
 function languageOf(program: Program | null): ReproLanguage {
   return program?.language ?? "unknown";
@@ -179,7 +179,9 @@ export function decisionNotes(ctx: ReproContext, attempt: AttemptOutcome): strin
             .join(", ")
         : rep.kind === "hang"
           ? "a hang"
-          : "no specific output or error";
+          : rep.kind === "exit"
+            ? exitText(rep).replace(/^the program /, "that it ")
+            : "no specific output or error";
   const expected = ctx.expectations.expectedOutput;
   return [
     `Decided by: the reported behaviour is ${what}, taken from ${rep.source}; ${

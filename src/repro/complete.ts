@@ -743,7 +743,10 @@ function completeJs(
     while (from > 0 && /^\.[\w$]/.test(lines[from]!) && /^\S(?!.*;\s*$)/.test(lines[from - 1]!)) from--;
     const stmt = lines.slice(from);
     const last = stmt.map((l) => l.trim()).join(" ");
-    if (/^\S/.test(lines[from] ?? "") && !stmt.some((l) => /\/\/|\/\*/.test(l))) {
+    // `program.parse(process.argv)` ends a command-line program: its value is the parser itself (commander's
+    // Command), never what the report is about, and echoing it would print where the program prints nothing.
+    const parsesArgv = /^[\w$.]+\.parse(?:Async)?\(\s*process\.argv\s*\);?$/.test(last.trim());
+    if (/^\S/.test(lines[from] ?? "") && !stmt.some((l) => /\/\/|\/\*/.test(l)) && !parsesArgv) {
       const echoed = annotate(`${last} // => ?`, "javascript").code.replace(/\s*\/\/ => \?$/, "");
       if (echoed.startsWith("_echo(")) {
         lines.splice(from, stmt.length, echoed);

@@ -419,6 +419,33 @@ export function matchRun(
     };
   }
 
+  // How the process ends, as the report states it ("exits silently with exit status 0").
+  if (reported.kind === "exit") {
+    const said = reported.exitCode !== null && reported.exitCode !== undefined;
+    const codeAgrees = !said || run.exitCode === reported.exitCode;
+    const quiet = combined.trim() === "";
+    if (run.exception === null && codeAgrees && (!reported.silent || quiet))
+      return {
+        kind: "match",
+        detail: `exited with status ${run.exitCode}${reported.silent ? " and printed nothing" : ""}, as reported`,
+      };
+    // A failure claimed (a non-zero status): the run failing otherwise is a failure, not as reported. A quiet or
+    // zero exit claimed: a run that fails loudly does not show it (often the fixed behaviour: an error message).
+    const failureClaimed = said && reported.exitCode !== 0;
+    if (failed) {
+      const needs = needsFrom(combined);
+      if (needs) return needs;
+      if (failureClaimed)
+        return {
+          kind: "different-failure",
+          detail: `the report says the program exits with status ${reported.exitCode}; the run ended with ${observedFailure}`,
+        };
+    }
+    return {
+      kind: "clean",
+      detail: `the report says the program exits${said ? ` with status ${reported.exitCode}` : ""}${reported.silent ? " silently" : ""}; the run ${failed ? `ended with ${observedFailure}` : `exited with status ${run.exitCode}`}${quiet ? "" : " and printed output"}`,
+    };
+  }
   if (failed) {
     const needs = needsFrom(combined);
     if (needs) return needs;

@@ -5,7 +5,7 @@
  */
 import type { StepFeedback } from "../core/loop.ts";
 import type { Program } from "./complete.ts";
-import type { ReportedBehaviour } from "./result.ts";
+import { exitText, type ReportedBehaviour } from "./result.ts";
 
 export const REPRO_SYSTEM_PROMPT = `You write minimal, runnable reproductions of bug reports for open-source maintainers.
 Answer only by calling the write_reproduction tool.
@@ -35,6 +35,8 @@ function describeReported(r: ReportedBehaviour): string {
       return `this output (from the ${r.source}):\n${r.output.join("\n")}`;
     case "hang":
       return "the program hangs (never finishes)";
+    case "exit":
+      return exitText(r);
     case "error-unspecified":
       return "an error, without quoting it";
     default:

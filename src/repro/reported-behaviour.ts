@@ -657,6 +657,8 @@ function actualBehaviour(
     };
   }
   const prose = `${report.title}\n${report.prose.actual}\n${report.prose.other}\n${report.prose.steps}`;
+  const exit = statedExit(prose);
+  if (exit) return exit;
   if (
     /\b(hangs?|hanging|freez(es|ing)|never (returns|finishes|terminates|completes)|infinite loop|stuck|deadlocks?)\b/i.test(
       prose,
@@ -682,6 +684,44 @@ function actualBehaviour(
     };
   }
   return none("nothing in the report");
+}
+
+/**
+ * How the process ends, stated in words: "the program exits silently with exit status 0", "it exits with code 1",
+ * "terminates quietly". Not in a clause that says it should or used to ("should exit with status 1").
+ */
+const EXIT_STATED =
+  /\b(?:exits?|exited|quits?|terminates?|terminated)\b(?:[ \t]+(silently|quietly|without[ \t]+(?:any[ \t]+)?(?:output|error|warning|message)s?))?(?:(?:[ \t]*,)?[ \t]+with(?:[ \t]+an?)?(?:[ \t]+exit)?[ \t]+(?:status|code)[ \t]+(\d{1,3})\b)?/gi;
+
+export function statedExit(prose: string): ReportedBehaviour | null {
+  let found: ReportedBehaviour | null = null;
+  for (const m of prose.matchAll(EXIT_STATED)) {
+    const silent = m[1] !== undefined;
+    const code = m[2] !== undefined ? Number(m[2]) : null;
+    // A zero status alone says nothing (most programs exit 0): only silence or a failing status is a claim.
+    if (!silent && (code === null || code === 0)) continue;
+    const at = m.index ?? 0;
+    const clause = (
+      prose
+        .slice(Math.max(0, at - 80), at)
+        .split(/[.!?;,\n]/)
+        .pop() ?? ""
+    ).trim();
+    if (NOT_HAPPENING.test(clause)) continue;
+    // The mention that says most: "exits silently with exit status 0" over the title's "exit silently".
+    const before = found as ReportedBehaviour | null;
+    if (before && (before.exitCode !== null || code === null)) continue;
+    found = {
+      kind: "exit",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: [],
+      exitCode: code,
+      silent: silent || before?.silent === true,
+      source: `the report's words (\`${m[0].trim()}\`)`,
+    };
+  }
+  return found;
 }
 
 const FAILS_WITH =

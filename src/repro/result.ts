@@ -57,8 +57,8 @@ export const MatrixEntry = z.object({
 export type MatrixEntry = z.infer<typeof MatrixEntry>;
 
 export const ReportedBehaviour = z.object({
-  /** What the comparison looked for: an exception, printed output, a hang, or nothing specific. */
-  kind: z.enum(["exception", "output", "hang", "error-unspecified", "unknown"]),
+  /** What the comparison looked for: an exception, printed output, a hang, how the process exits, or nothing specific. */
+  kind: z.enum(["exception", "output", "hang", "exit", "error-unspecified", "unknown"]),
   /** Reported exception type, for kind "exception". */
   exceptionType: z.string().nullable(),
   /** Reported exception message, when quoted. */
@@ -67,8 +67,18 @@ export const ReportedBehaviour = z.object({
   output: z.array(z.string()),
   /** Where in the report this came from ("traceback block", "REPL transcript", "Actual section"). */
   source: z.string(),
+  /** For kind "exit": the exit status the report states ("exits with status 0"), when it states one. */
+  exitCode: z.number().int().nullable().optional(),
+  /** For kind "exit": the report says the process prints nothing ("exits silently"). */
+  silent: z.boolean().optional(),
 });
 export type ReportedBehaviour = z.infer<typeof ReportedBehaviour>;
+
+/** "exits with status 0, printing nothing": a reported exit, as words. */
+export function exitText(r: ReportedBehaviour): string {
+  const code = r.exitCode !== null && r.exitCode !== undefined ? ` with status ${r.exitCode}` : "";
+  return `the program exits${code}${r.silent ? ", printing nothing" : ""}`;
+}
 
 export const ReproScript = z.object({
   /** File name of the reproduction (reproduction.py / reproduction.mjs / reproduction.ts / .cjs). */
