@@ -250,6 +250,25 @@ function expectedPrinted(expected: string[], observedText: string): boolean {
 const quoteList = (xs: string[]) => xs.map((x) => `\`${x}\``).join(", ");
 
 /**
+ * A reproducer that repeats until the bug shows (`while True:` … `raise RuntimeError(...)`, `for (;;)` …
+ * `throw`): an endless loop at the start of a line, and a way out of it by failing. Stopped at the time limit,
+ * such a program ran without the failure for all that time: the bug did not show, which is no missing
+ * information.
+ */
+export function repeatsUntilFailure(code: string): boolean {
+  const endless =
+    /^[ \t]*(?:while[ \t]*(?:(?:True|1)[ \t]*:|\([ \t]*(?:true|1)[ \t]*\))|for[ \t]*\([ \t]*;[ \t]*;[ \t]*\))/m;
+  const fails = /\b(?:raise|throw)[ \t]|^[ \t]*assert\b|\b(?:sys\.exit|os\._exit|process\.exit)\(/m;
+  return endless.test(code) && fails.test(code);
+}
+
+/** What the comparison knows of the program besides its run. */
+export interface MatchOptions {
+  /** The program repeats until the reported failure shows (`repeatsUntilFailure`). */
+  untilFailure?: boolean;
+}
+
+/**
  * @param expected what the report says should happen instead (lines); a run that prints it shows the correct
  *   behaviour, which is never a reproduction.
  */
@@ -258,6 +277,7 @@ export function matchRun(
   run: RunObservation,
   expected: string[] = [],
   expectedException: RaisedException | null = null,
+  options: MatchOptions = {},
 ): RunMatch {
   const combined = `${run.stdout}\n${run.stderr}`;
   const showsExpected =
@@ -300,6 +320,11 @@ export function matchRun(
   // A run the sandbox stopped at its time limit, where the report describes no hang, shows nothing about the
   // bug: it is not a partial reproduction.
   if (run.stoppedBy === "timeout") {
+    if (options.untilFailure && reported.kind !== "unknown")
+      return {
+        kind: "clean",
+        detail: `the code repeats until the reported failure shows; it ran for ${Math.round(run.durationMs / 1000)} s, until the sandbox's time limit, without it (a longer \`--timeout\` gives it more time)`,
+      };
     return {
       kind: "needs",
       detail:

@@ -13,7 +13,7 @@ import {
   sandboxRuntime,
 } from "./dependencies.ts";
 import { executeRuns } from "./execute.ts";
-import { foldRuns, matchRun } from "./match.ts";
+import { foldRuns, matchRun, repeatsUntilFailure } from "./match.ts";
 import type { MatrixEntry, PackageVersion, Verdict } from "./result.ts";
 
 export interface LatestOutcome {
@@ -119,6 +119,7 @@ export async function latestEntry(
         r,
         ctx.expectations.expectedOutput,
         ctx.expectations.expectedException,
+        { untilFailure: repeatsUntilFailure(files[entry] ?? "") },
       ),
     ),
   );
