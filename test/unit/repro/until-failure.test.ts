@@ -33,7 +33,7 @@ const pyLoop = [
   "    tries += 1",
 ].join("\n");
 const jsLoop =
-  "let n = 0;\nfor (;;) {\n  if (Math.random() > 2) throw new Error("bad after " + n);\n  n++;\n}\n";
+  "let n = 0;\nfor (;;) {\n  if (Math.random() > 2) throw new Error('bad after ' + n);\n  n++;\n}\n";
 
 describe("a reproducer that repeats until it fails", () => {
   it("is recognised in Python and JavaScript, and not without a way to fail", () => {
