@@ -133,7 +133,7 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
       stopped = {
         line: lines,
         reason: starved
-          ? `the host was too busy to parse the log: it got ${Math.round(usedMs)} ms of CPU in ${Math.round(performance.now() - wallStart)} ms (RETRACE_HOST_LIMITS logTimeMs counts CPU time); run it again when the host is less loaded`
+          ? `the host was too busy to parse the log within its budget (RETRACE_HOST_LIMITS logTimeMs ${limits.logTimeMs} + logMsPerMb ${limits.logMsPerMb} per MiB, in CPU time): it got ${Math.round(usedMs)} ms of CPU in ${Math.round(performance.now() - wallStart)} ms; run it again when the host is less loaded`
           : r.reason === "timeout"
             ? `parsing took longer than the host allows for a log of this size (RETRACE_HOST_LIMITS logTimeMs ${limits.logTimeMs} + logMsPerMb ${limits.logMsPerMb} per MiB)`
             : "a line nests deeper than the parser's stack allows",
