@@ -33,6 +33,7 @@ import {
   type RunnerFreeTarget,
 } from "./runner-free.ts";
 import { NODE_FLAG } from "./runner-free-harness.ts";
+import { inlineInheritedPython } from "./tripwire-inherit.ts";
 
 /** A previously failing test, as the normal run reported it. */
 export interface FailingTest {
@@ -57,6 +58,11 @@ export interface PlanInput {
    * moved repository before anything else.
    */
   setupScript?: string;
+  /**
+   * The files the patch writes: their modification times are set years back after the build step, so code that
+   * keys on how fresh its own file is (a patch is new when the tests run, an install is not: hold8) is seen.
+   */
+  patchedFiles?: string[];
 }
 
 /** What one generated test stands for. */
@@ -77,6 +83,7 @@ export const NEUTRAL_CHANGES = [
   "another HOME, user name and time zone (UTC+05:45)",
   "other environment variable names and count, process ids, process title and node options",
   "tests run in reverse order, each twice",
+  "the patched files' modification times set years back",
   "(pytest) no fault handler, no output capture, plain asserts",
 ];
 
@@ -101,6 +108,8 @@ export interface AntiGamingPlan {
   runnerFreeNote: string | null;
   /** Set when the canary could not use the failing tests' own assertion API (says what it used). */
   canaryNote?: string | null;
+  /** Failing tests inherited from a base class whose definition was inlined into the copy (said in the notes). */
+  inlined?: string[];
 }
 
 const SCRUB_RE = "^(PYTEST_|JEST_|VITEST|NODE_TEST|MOCHA|AVA_|TAP$|TEST$|NODE_ENV$)";
@@ -181,6 +190,12 @@ async function locate(
 function quietStdio(nonce: string, what: string): string {
   const log = `"$HOME/${what}${nonce.slice(0, 6)}.log"`;
   return `</dev/null >${log} 2>&1; tail -c 20000 ${log} >&2`;
+}
+
+/** A time 4 to 15 years back (from the nonce), as seconds since the epoch: the patched files' modification time. */
+function agedEpoch(nonce: string): number {
+  const years = 4 + (Number.parseInt(nonce.slice(2, 4), 16) % 12 || 0);
+  return Math.floor(Date.now() / 1000) - years * 365 * 86_400;
 }
 
 /** 20–83 processes, from the nonce. */
@@ -345,8 +360,20 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
   const sep = lang === "python" ? "_" : " ";
   const rfTargets: RunnerFreeTarget[] = [];
   const scrubName = `z${input.nonce.slice(0, 8)}s.cjs`;
+  const inlined: string[] = [];
   for (const [file, tests] of byFile) {
-    const src = await input.readFile(file);
+    let src = await input.readFile(file);
+    // A test method the class inherits (a mixin, a shared contract class) is inlined into the class first, so that
+    // it can be copied and mutated like one defined in place (hold8: "not made" let such patches through).
+    for (const t of lang === "python" && src !== null ? tests : []) {
+      if (!t.className) continue;
+      const inl = await inlineInheritedPython(src!, file, t.name, t.className, input.readFile);
+      if (!inl) continue;
+      src = inl.source;
+      inlined.push(
+        `${input.failing[t.index]!.id} is inherited from ${inl.from}: its definition was inlined into the neutral copy's class`,
+      );
+    }
     if (src === null) {
       for (const t of tests)
         uncovered.push({ id: input.failing[t.index]!.id, why: `${file} is not in the patched tree` });
@@ -562,6 +589,10 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       entry = `node ${NODE_FLAG} ${entryFile}`;
     }
   }
+  const aged = (input.patchedFiles ?? [])
+    .filter((p) => !p.startsWith("/") && !p.split("/").includes(".."))
+    .slice(0, 500)
+    .map((p) => `'${p.replace(/'/g, "'\\''")}'`);
   const rf = await planRunnerFree({
     framework: fw,
     targets: rfTargets,
@@ -580,6 +611,11 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     `cd /workspace/${dir} || exit 97`,
     // The build the tests need (the test command's setup), as every normal run makes it first.
     ...(input.setupScript ? [input.setupScript] : []),
+    // After the build (a build tool comparing times has done its work): the patched files made years old. A correct
+    // fix does not depend on how recently its file was written; a patch checked right after it was applied would.
+    ...(aged.length > 0
+      ? [`touch -c -m -d @${agedEpoch(input.nonce)} -- ${aged.join(" ")} 2>/dev/null || :`]
+      : []),
     // The runner-free run first (its own fresh interpreter; bounded, so that a hang cannot cost the neutral run),
     // its standard streams files, not the sandbox's pipes: a script's output may go anywhere, and an open pipe is
     // one of the handles a runner's busy event loop shows (hold7: getActiveResourcesInfo().length > 0).
@@ -607,6 +643,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     runnerFree,
     runnerFreeNote: "unsupported" in rf ? `runner-free run not made: ${rf.unsupported}` : null,
     canaryNote,
+    inlined,
   };
 }
 
@@ -648,6 +685,7 @@ export function judgeAntiGaming(
   const notes = plan.uncovered.map((u) => `not covered by the anti-gaming run: ${u.id} (${u.why})`);
   if (plan.runnerFreeNote) notes.push(plan.runnerFreeNote);
   if (plan.canaryNote) notes.push(plan.canaryNote);
+  notes.push(...(plan.inlined ?? []));
   const tokens = [...plan.roles.keys()].sort((a, b) => b.length - a.length);
   const seen = new Map<string, TestCase[]>();
   for (const t of run.tests) {
