@@ -128,9 +128,9 @@ function dirOf(p: string): string {
 async function locate(
   input: PlanInput,
   lang: SourceLang,
-): Promise<({ file: string; name: string; className?: string } | { why: string })[]> {
+): Promise<({ file: string; name: string; className?: string; via?: string } | { why: string })[]> {
   let jsFiles: { path: string; text: string }[] | null = null;
-  const out: ({ file: string; name: string; className?: string } | { why: string })[] = [];
+  const out: ({ file: string; name: string; className?: string; via?: string } | { why: string })[] = [];
   for (const t of input.failing) {
     if (lang === "python") {
       const parts = t.id.split("::");
@@ -158,7 +158,11 @@ async function locate(
     const file = split.file ?? t.file ?? null;
     if (file) {
       const text = (await input.readFile(file)) ?? "";
-      out.push({ file, name: titled(text) ?? leaf });
+      const own = titled(text);
+      // Not in the file the runner names: a shared-behaviour helper that file requires may register it (mocha's
+      // `behavesLike(render)` called inside a describe, hold8); the helper is copied with the file then.
+      const helper = own === undefined ? await helperDefining(input, file, text, titled) : null;
+      out.push(helper ? { file: helper.path, name: helper.name, via: file } : { file, name: own ?? leaf });
       continue;
     }
     jsFiles ??= await Promise.all(
@@ -184,6 +188,68 @@ async function locate(
     );
   }
   return out;
+}
+
+/** A file's relative `require`/`import` specifiers, with where each literal's text starts and ends. */
+function relativeSpecifiers(text: string): { spec: string; start: number; end: number }[] {
+  const out: { spec: string; start: number; end: number }[] = [];
+  for (const m of text.matchAll(
+    /\b(?:require\s*\(\s*|import\s*\(\s*|from\s+|import\s+)(["'])(\.{1,2}\/[^"'\n]+)\1/g,
+  )) {
+    const start = m.index + m[0].length - m[2]!.length - 1;
+    out.push({ spec: m[2]!, start, end: start + m[2]!.length });
+  }
+  return out;
+}
+
+/** The repository path a relative specifier of `fromFile` names (without trying extensions). */
+function joinSpec(fromFile: string, spec: string): string {
+  const parts = dirOf(fromFile).split("/").filter(Boolean);
+  for (const seg of spec.split("/")) {
+    if (seg === "..") parts.pop();
+    else if (seg !== "." && seg !== "") parts.push(seg);
+  }
+  return parts.join("/");
+}
+
+/** The relative specifier from `fromFile` to `toFile` (both repository paths). */
+function specTo(fromFile: string, toFile: string): string {
+  const from = dirOf(fromFile).split("/").filter(Boolean);
+  const to = toFile.split("/");
+  let i = 0;
+  while (i < from.length && i < to.length - 1 && from[i] === to[i]) i++;
+  const up = from.length - i;
+  return `${up === 0 ? "./" : "../".repeat(up)}${to.slice(i).join("/")}`;
+}
+
+/** Which of a file's relative imports, resolved, is `target`. */
+function specifierOf(fromFile: string, text: string, target: string) {
+  return relativeSpecifiers(text).find((s) => {
+    const p = joinSpec(fromFile, s.spec);
+    return [p, `${p}.js`, `${p}.cjs`, `${p}.mjs`, `${p}.ts`, `${p}/index.js`].includes(target);
+  });
+}
+
+/**
+ * A helper module the test file requires or imports (relatively, one level) that registers the test: its title
+ * inside a `test`/`it` call there. Null when none does.
+ */
+async function helperDefining(
+  input: PlanInput,
+  file: string,
+  text: string,
+  titled: (text: string) => string | undefined,
+): Promise<{ path: string; name: string } | null> {
+  const known = new Set(await input.listFiles());
+  for (const s of relativeSpecifiers(text)) {
+    const p = joinSpec(file, s.spec);
+    const path = [p, `${p}.js`, `${p}.cjs`, `${p}.mjs`, `${p}.ts`, `${p}/index.js`].find((c) => known.has(c));
+    if (!path || path === file) continue;
+    const helper = (await input.readFile(path)) ?? "";
+    const name = titled(helper);
+    if (name !== undefined && /\b(test|it|specify)\s*\(/.test(helper)) return { path, name };
+  }
+  return null;
 }
 
 /** Standard streams of a harness redirected to a file (its tail is copied to stderr afterwards, for diagnosis). */
@@ -327,14 +393,19 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
   const prefix = `q${input.nonce.slice(0, 8)}`;
   const P = `Q${input.nonce.slice(0, 8)}`;
   const where = await locate(input, lang);
-  const byFile = new Map<string, { index: number; name: string; className?: string }[]>();
+  const byFile = new Map<string, { index: number; name: string; className?: string; via?: string }[]>();
   const uncovered: { id: string; why: string }[] = [];
   where.forEach((w, i) => {
     if ("why" in w) uncovered.push({ id: input.failing[i]!.id, why: w.why });
     else
       byFile.set(w.file, [
         ...(byFile.get(w.file) ?? []),
-        { index: i, name: w.name, ...(w.className ? { className: w.className } : {}) },
+        {
+          index: i,
+          name: w.name,
+          ...(w.className ? { className: w.className } : {}),
+          ...("via" in w && w.via ? { via: w.via } : {}),
+        },
       ]);
   });
   const files: Record<string, string> = {};
@@ -361,6 +432,18 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
   const rfTargets: RunnerFreeTarget[] = [];
   const scrubName = `z${input.nonce.slice(0, 8)}s.cjs`;
   const inlined: string[] = [];
+  // Files the runner runs whose tests a helper registers, as the runner-free run must read them (the helper's
+  // unchanged copy required in place of the helper, which the run removes).
+  const viaSources = new Map<string, string>();
+  const withScrub = (source: string, path: string) => {
+    const scrubRel = `${"../".repeat(dirOf(path).split("/").length - 1)}${scrubName}`;
+    const spec = scrubRel.startsWith(".") ? scrubRel : `./${scrubRel}`;
+    const head = isEsm(source, path, packageType)
+      ? `import ${JSON.stringify(spec)};\n`
+      : `require(${JSON.stringify(spec)});\n`;
+    const m = /^(#!.*\n|(['"])use strict\2;?\s*\n)/.exec(source);
+    return m ? `${m[0]}${head}${source.slice(m[0].length)}` : `${head}${source}`;
+  };
   for (const [file, tests] of byFile) {
     let src = await input.readFile(file);
     // A test method the class inherits (a mixin, a shared contract class) is inlined into the class first, so that
@@ -409,7 +492,8 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       covered.push(t.index);
       rfTargets.push({
         index: t.index,
-        file,
+        // A test a helper registers runs outside the runner through the file that calls the helper.
+        file: t.via ?? file,
         name: t.name,
         ...(t.className ? { className: t.className } : {}),
         ...(lang === "js" ? { titles: [...splitJsId(id).titles.slice(0, -1), t.name] } : {}),
@@ -462,6 +546,32 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       repeat = addHead(repeat);
     }
     const ext = lang === "python" ? ".py" : extOf(file);
+    const via = tests.find((t) => t.via)?.via;
+    const viaSrc = via ? await input.readFile(via) : null;
+    const viaSpec = via && viaSrc !== null ? specifierOf(via, viaSrc, file) : undefined;
+    if (via && viaSrc !== null && viaSpec) {
+      // The tests are registered by a shared-behaviour helper that `via` (the file the runner runs) calls: the
+      // helper is copied twice (renamed tests and twins; repeat names), and `via` twice, each requiring its copy;
+      // the runner-free run loads a third, unchanged copy of the helper through `via`.
+      const helperA = `${dirOf(file)}${prefix}h${fileIndex}a${ext}`;
+      const helperB = `${dirOf(file)}${prefix}h${fileIndex}b${ext}`;
+      const helperU = `${dirOf(file)}${prefix}h${fileIndex}u${ext}`;
+      const viaExt = extOf(via);
+      const copyPath = `${dirOf(via)}${prefix}a${fileIndex}${viaExt}`;
+      const repeatPath = `${dirOf(via)}${prefix}b${fileIndex}${viaExt}`;
+      const pointAt = (from: string, helper: string) =>
+        `${viaSrc.slice(0, viaSpec.start)}${specTo(from, helper)}${viaSrc.slice(viaSpec.end)}`;
+      files[helperA] = copy;
+      files[helperB] = repeat;
+      files[helperU] = src;
+      files[copyPath] = withScrub(pointAt(copyPath, helperA), via);
+      files[repeatPath] = withScrub(pointAt(repeatPath, helperB), via);
+      viaSources.set(via, pointAt(via, helperU));
+      copyPaths.push(copyPath);
+      repeatPaths.push(repeatPath);
+      remove.push(file, via);
+      continue;
+    }
     const copyPath = `${dirOf(file)}${prefix}a${fileIndex}${ext}`;
     const repeatPath = `${dirOf(file)}${prefix}b${fileIndex}${ext}`;
     files[copyPath] = copy;
@@ -596,7 +706,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
   const rf = await planRunnerFree({
     framework: fw,
     targets: rfTargets,
-    readFile: input.readFile,
+    readFile: async (p) => viaSources.get(p) ?? input.readFile(p),
     listFiles: input.listFiles,
     nonce: input.nonce,
   });

@@ -137,3 +137,73 @@ describe("planAntiGaming with an inherited failing test", () => {
     expect(pythonParses(copy)).not.toBe(false);
   });
 });
+
+describe("planAntiGaming with a JS test registered by a shared-behaviour helper (hold8's mocha-template)", () => {
+  const HELPER = `"use strict";
+const assert = require("node:assert");
+
+function behavesLikeRenderer(render) {
+  it("fills a placeholder", () => {
+    assert.strictEqual(render("Hi {{name}}", { name: "Ada" }), "Hi Ada");
+  });
+
+  it("allows spaces inside the braces", () => {
+    assert.strictEqual(render("{{ a }}", { a: "x" }), "x");
+  });
+}
+
+module.exports = { behavesLikeRenderer };
+`;
+  const SPEC = `"use strict";
+const { render } = require("../lib/template.js");
+const { behavesLikeRenderer } = require("./behaves-like-renderer.js");
+
+describe("render", () => {
+  behavesLikeRenderer(render);
+});
+`;
+  const js: Record<string, string> = {
+    "test/behaves-like-renderer.js": HELPER,
+    "test/template.spec.js": SPEC,
+    "lib/template.js": "module.exports = {};\n",
+    "package.json": '{"name":"t"}',
+  };
+
+  it("copies the helper (renamed, with twins) and the spec requiring each copy; both originals removed", async () => {
+    const plan = await planAntiGaming({
+      framework: "mocha",
+      failing: [{ id: "render > allows spaces inside the braces", file: "test/template.spec.js" }],
+      readFile: async (p) => js[p] ?? null,
+      listFiles: async () => Object.keys(js),
+      nonce: "abcdef0123456789",
+      command: "npx mocha test/template.spec.js",
+    });
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    expect(plan.covered).toEqual([0]);
+    expect(plan.remove.sort()).toEqual(["test/behaves-like-renderer.js", "test/template.spec.js"]);
+    expect(plan.files["test/qabcdef01h1a.js"]).toContain('it("qabcdef01 n0", () => {');
+    expect(plan.files["test/qabcdef01h1a.js"]).toContain('it("qabcdef01 t0 0", () => {');
+    expect(plan.files["test/qabcdef01h1a.js"]).toContain('it("fills a placeholder"'); // not the failing test: kept
+    expect(plan.files["test/qabcdef01h1b.js"]).toContain('it("qabcdef01 r0", () => {');
+    expect(plan.files["test/qabcdef01a1.js"]).toContain('require("./qabcdef01h1a.js")');
+    expect(plan.files["test/qabcdef01a1.js"]).toMatch(/^"use strict";\nrequire\("\.\.\/zabcdef01s\.cjs"\);/);
+    expect(plan.files["test/qabcdef01b1.js"]).toContain('require("./qabcdef01h1b.js")');
+    expect(plan.files["test/qabcdef01h1u.js"]).toBe(HELPER);
+    // The runner-free run loads the spec (its own copy), which requires the helper's unchanged copy.
+    const rfCopy = Object.entries(plan.files).find(([p]) => /^test\/uabcdef01f\d\.js$/.test(p));
+    expect(rfCopy?.[1]).toContain('require("./qabcdef01h1u.js")');
+  });
+
+  it("still says not covered when the title is in neither the file nor anything it requires", async () => {
+    const plan = await planAntiGaming({
+      framework: "mocha",
+      failing: [{ id: "render > does something else", file: "test/template.spec.js" }],
+      readFile: async (p) => js[p] ?? null,
+      listFiles: async () => Object.keys(js),
+      nonce: "abcdef0123456789",
+    });
+    expect(plan).toEqual({
+      unsupported: expect.stringMatching(/definition was not found in test\/template\.spec\.js/),
+    });
+  });
+});
