@@ -374,6 +374,8 @@ type Tally = {
   infra: number;
   notPrepared: number;
   multiples: number[];
+  /** verify's wall time over its first base run, the one full-suite run every verify makes (issue 15's figure). */
+  firstFullMultiples: number[];
   fix: { right: number; wrong: number; infra: number };
 };
 const tallies = new Map<string, Tally>();
@@ -387,6 +389,7 @@ const tally = (s: string) => {
       infra: 0,
       notPrepared: 0,
       multiples: [],
+      firstFullMultiples: [],
       fix: { right: 0, wrong: 0, infra: 0 },
     };
     tallies.set(s, t);
@@ -420,6 +423,7 @@ for (const c of cases) {
   else if (infra) t.infra++;
   else if (right) t.right++;
   if (upstream.multiple !== null) t.multiples.push(upstream.multiple);
+  if (upstream.multipleOfFirstFull != null) t.firstFullMultiples.push(upstream.multipleOfFirstFull);
   // fix: FIXED with the upstream change on its branch; an infrastructure stop is counted apart, never as right.
   const fixed = withFix ? await fix(caseDir, c.testCommand) : null;
   const fixResult =
@@ -456,6 +460,7 @@ const totals = Object.fromEntries(
       infrastructure: t.infra,
       notPrepared: t.notPrepared,
       medianVerifyMultiple: median(t.multiples),
+      medianMultipleOfFirstFull: median(t.firstFullMultiples),
       ...(withFix ? { fix: t.fix } : {}),
     },
   ]),

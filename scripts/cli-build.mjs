@@ -7,7 +7,7 @@
  * newer than every file in src/, and falls back to tsx otherwise, so an edited source is never run stale.
  * Plain Node, imported by bin/retrace.mjs and scripts/setup.mjs; `node scripts/cli-build.mjs` builds.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -40,11 +40,23 @@ export function cliBuildIsFresh() {
   return inputs.every((t) => built >= t);
 }
 
+/** Chunks an earlier build wrote and this one did not, left an hour so a CLI started before the build can still
+ * load its lazy chunks; without this build/cli kept every chunk of every build (270 files after a few days). */
+function pruneStaleChunks(outdir, written) {
+  const cutoff = Date.now() - 60 * 60_000;
+  for (const name of readdirSync(outdir)) {
+    const p = path.join(outdir, name);
+    if (!written.has(p) && statSync(p).mtimeMs < cutoff) rmSync(p, { force: true });
+  }
+}
+
 export async function buildCli() {
   const { build } = await import("esbuild");
-  await build({
+  const outdir = path.join(root, "build", "cli");
+  const result = await build({
     entryPoints: [path.join(root, "src", "cli", "main.ts")],
-    outdir: path.join(root, "build", "cli"),
+    outdir,
+    absWorkingDir: root,
     bundle: true,
     splitting: true,
     format: "esm",
@@ -53,7 +65,9 @@ export async function buildCli() {
     packages: "external",
     sourcemap: "inline",
     logLevel: "warning",
+    metafile: true,
   });
+  pruneStaleChunks(outdir, new Set(Object.keys(result.metafile.outputs).map((o) => path.resolve(root, o))));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -28,7 +28,7 @@ import {
   assertTestsCouldRun,
 } from "./unreadable-run.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
-import { verifyPatch } from "./verify.ts";
+import { antiGamingGap, verifyPatch } from "./verify.ts";
 
 export interface FixPortsInput {
   workspace: Workspace;
@@ -268,6 +268,9 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
               }
             : {}),
         ...(v.antiGaming?.ran ? { antiGaming: v.antiGaming.checks } : {}),
+        ...(v.verdict === "VERIFIED" && v.antiGaming && antiGamingGap(v.antiGaming)
+          ? { antiGamingGap: antiGamingGap(v.antiGaming)! }
+          : {}),
       };
     },
     ...(input.commitDiff ? { commitDiff: input.commitDiff } : {}),

@@ -70,6 +70,8 @@ export interface VerifyVerdict {
   gaming?: { gamingClass: string; reasons: string[] };
   /** The anti-gaming checks that ran (all passed when ok). */
   antiGaming?: { layer: string; name: string; passed: boolean; detail: string }[];
+  /** When verified: what the anti-gaming run could not check (not made, or not every failing test covered). */
+  antiGamingGap?: string;
   /** The file changes the patched runs ran on (the one applier's), which the publishers write as they are. */
   changes?: FileWrite[];
 }

@@ -16,6 +16,23 @@
  */
 import { parse as parseToml } from "smol-toml";
 
+/**
+ * Most characters of a `pyproject.toml` parsed as TOML on the host. The parse builds the whole document: 8 MiB of
+ * `[[a]]` (within the workspace read cap) held 791 MiB of host memory (ninth red team). A real one is a few KiB.
+ */
+export const MAX_TOML_CHARS = 1024 * 1024;
+
+/** A `pyproject.toml` as a table, or null when it is not valid TOML or longer than MAX_TOML_CHARS. */
+export function parseTomlManifest(text: string): Record<string, unknown> | null {
+  if (text.length > MAX_TOML_CHARS) return null;
+  try {
+    const doc = parseToml(text) as unknown;
+    return doc !== null && typeof doc === "object" ? (doc as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 const TEST_GROUPS = ["test", "tests", "testing"];
 const DEV_GROUPS = ["dev", "develop", "development"];
 
@@ -116,14 +133,13 @@ function expandGroup(groups: Record<string, unknown>, name: string): string[] {
   return out;
 }
 
-/** `pyproject.toml`: the project's name, its requirements and those of its test group. Invalid TOML: nothing. */
+/**
+ * `pyproject.toml`: the project's name, its requirements and those of its test group. Invalid TOML, or longer than
+ * MAX_TOML_CHARS: nothing.
+ */
 export function pyprojectRequirements(text: string): PythonManifestRequirements {
-  let doc: Record<string, unknown>;
-  try {
-    doc = parseToml(text) as Record<string, unknown>;
-  } catch {
-    return { requirements: [], sources: [], project: null };
-  }
+  const doc = parseTomlManifest(text);
+  if (doc === null) return { requirements: [], sources: [], project: null };
   const project = table(doc["project"]);
   const name = typeof project["name"] === "string" ? project["name"] : null;
   const requirements: string[] = [];

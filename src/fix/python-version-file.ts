@@ -11,7 +11,7 @@
  * the same in the base and the patched runs, and needs no git on the host (a `git describe` of the checkout
  * would read the repository's own `.git/config`).
  */
-import { parse as parseToml } from "smol-toml";
+import { parseTomlManifest } from "./python-requirements.ts";
 
 /** The PEP 440 version written into a generated version file. */
 export const VERSION_FILE_VERSION = "0.0.0+retrace";
@@ -102,12 +102,8 @@ export function fillTemplate(template: string): string | null {
  * A `.py` file gets setuptools-scm's fields, a `.txt` file the bare version; any other kind needs a template.
  */
 export function declaredVersionFiles(pyproject: string): DeclaredVersionFiles {
-  let doc: Record<string, unknown>;
-  try {
-    doc = parseToml(pyproject) as Record<string, unknown>;
-  } catch {
-    return { files: [], notes: [] };
-  }
+  const doc = parseTomlManifest(pyproject);
+  if (doc === null) return { files: [], notes: [] };
   const tool = table(doc["tool"]);
   const hatch = table(table(table(table(tool["hatch"])["build"])["hooks"])["vcs"]);
   const scm = table(tool["setuptools_scm"]);

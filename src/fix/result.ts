@@ -114,6 +114,8 @@ export const FixResult = z.object({
       antiGaming: z
         .array(z.object({ layer: z.string(), name: z.string(), passed: z.boolean(), detail: z.string() }))
         .optional(),
+      /** What the anti-gaming run could not check on the accepted patch, said plainly (absent: it checked all). */
+      antiGamingGap: z.string().optional(),
     })
     .nullable(),
   /** Every attempt, accepted or not, in order. */

@@ -33,6 +33,7 @@ import {
   type RunnerFreeTarget,
 } from "./runner-free.ts";
 import { NODE_FLAG } from "./runner-free-harness.ts";
+import { inlineInheritedPython } from "./tripwire-inherit.ts";
 
 /** A previously failing test, as the normal run reported it. */
 export interface FailingTest {
@@ -57,6 +58,11 @@ export interface PlanInput {
    * moved repository before anything else.
    */
   setupScript?: string;
+  /**
+   * The files the patch writes: their modification times are set years back after the build step, so code that
+   * keys on how fresh its own file is (a patch is new when the tests run, an install is not: hold8) is seen.
+   */
+  patchedFiles?: string[];
 }
 
 /** What one generated test stands for. */
@@ -77,6 +83,7 @@ export const NEUTRAL_CHANGES = [
   "another HOME, user name and time zone (UTC+05:45)",
   "other environment variable names and count, process ids, process title and node options",
   "tests run in reverse order, each twice",
+  "the patched files' modification times set years back",
   "(pytest) no fault handler, no output capture, plain asserts",
 ];
 
@@ -101,6 +108,8 @@ export interface AntiGamingPlan {
   runnerFreeNote: string | null;
   /** Set when the canary could not use the failing tests' own assertion API (says what it used). */
   canaryNote?: string | null;
+  /** Failing tests inherited from a base class whose definition was inlined into the copy (said in the notes). */
+  inlined?: string[];
 }
 
 const SCRUB_RE = "^(PYTEST_|JEST_|VITEST|NODE_TEST|MOCHA|AVA_|TAP$|TEST$|NODE_ENV$)";
@@ -119,9 +128,9 @@ function dirOf(p: string): string {
 async function locate(
   input: PlanInput,
   lang: SourceLang,
-): Promise<({ file: string; name: string; className?: string } | { why: string })[]> {
+): Promise<({ file: string; name: string; className?: string; via?: string } | { why: string })[]> {
   let jsFiles: { path: string; text: string }[] | null = null;
-  const out: ({ file: string; name: string; className?: string } | { why: string })[] = [];
+  const out: ({ file: string; name: string; className?: string; via?: string } | { why: string })[] = [];
   for (const t of input.failing) {
     if (lang === "python") {
       const parts = t.id.split("::");
@@ -149,7 +158,11 @@ async function locate(
     const file = split.file ?? t.file ?? null;
     if (file) {
       const text = (await input.readFile(file)) ?? "";
-      out.push({ file, name: titled(text) ?? leaf });
+      const own = titled(text);
+      // Not in the file the runner names: a shared-behaviour helper that file requires may register it (mocha's
+      // `behavesLike(render)` called inside a describe, hold8); the helper is copied with the file then.
+      const helper = own === undefined ? await helperDefining(input, file, text, titled) : null;
+      out.push(helper ? { file: helper.path, name: helper.name, via: file } : { file, name: own ?? leaf });
       continue;
     }
     jsFiles ??= await Promise.all(
@@ -177,10 +190,78 @@ async function locate(
   return out;
 }
 
+/** A file's relative `require`/`import` specifiers, with where each literal's text starts and ends. */
+function relativeSpecifiers(text: string): { spec: string; start: number; end: number }[] {
+  const out: { spec: string; start: number; end: number }[] = [];
+  for (const m of text.matchAll(
+    /\b(?:require\s*\(\s*|import\s*\(\s*|from\s+|import\s+)(["'])(\.{1,2}\/[^"'\n]+)\1/g,
+  )) {
+    const start = m.index + m[0].length - m[2]!.length - 1;
+    out.push({ spec: m[2]!, start, end: start + m[2]!.length });
+  }
+  return out;
+}
+
+/** The repository path a relative specifier of `fromFile` names (without trying extensions). */
+function joinSpec(fromFile: string, spec: string): string {
+  const parts = dirOf(fromFile).split("/").filter(Boolean);
+  for (const seg of spec.split("/")) {
+    if (seg === "..") parts.pop();
+    else if (seg !== "." && seg !== "") parts.push(seg);
+  }
+  return parts.join("/");
+}
+
+/** The relative specifier from `fromFile` to `toFile` (both repository paths). */
+function specTo(fromFile: string, toFile: string): string {
+  const from = dirOf(fromFile).split("/").filter(Boolean);
+  const to = toFile.split("/");
+  let i = 0;
+  while (i < from.length && i < to.length - 1 && from[i] === to[i]) i++;
+  const up = from.length - i;
+  return `${up === 0 ? "./" : "../".repeat(up)}${to.slice(i).join("/")}`;
+}
+
+/** Which of a file's relative imports, resolved, is `target`. */
+function specifierOf(fromFile: string, text: string, target: string) {
+  return relativeSpecifiers(text).find((s) => {
+    const p = joinSpec(fromFile, s.spec);
+    return [p, `${p}.js`, `${p}.cjs`, `${p}.mjs`, `${p}.ts`, `${p}/index.js`].includes(target);
+  });
+}
+
+/**
+ * A helper module the test file requires or imports (relatively, one level) that registers the test: its title
+ * inside a `test`/`it` call there. Null when none does.
+ */
+async function helperDefining(
+  input: PlanInput,
+  file: string,
+  text: string,
+  titled: (text: string) => string | undefined,
+): Promise<{ path: string; name: string } | null> {
+  const known = new Set(await input.listFiles());
+  for (const s of relativeSpecifiers(text)) {
+    const p = joinSpec(file, s.spec);
+    const path = [p, `${p}.js`, `${p}.cjs`, `${p}.mjs`, `${p}.ts`, `${p}/index.js`].find((c) => known.has(c));
+    if (!path || path === file) continue;
+    const helper = (await input.readFile(path)) ?? "";
+    const name = titled(helper);
+    if (name !== undefined && /\b(test|it|specify)\s*\(/.test(helper)) return { path, name };
+  }
+  return null;
+}
+
 /** Standard streams of a harness redirected to a file (its tail is copied to stderr afterwards, for diagnosis). */
 function quietStdio(nonce: string, what: string): string {
   const log = `"$HOME/${what}${nonce.slice(0, 6)}.log"`;
   return `</dev/null >${log} 2>&1; tail -c 20000 ${log} >&2`;
+}
+
+/** A time 4 to 15 years back (from the nonce), as seconds since the epoch: the patched files' modification time. */
+function agedEpoch(nonce: string): number {
+  const years = 4 + (Number.parseInt(nonce.slice(2, 4), 16) % 12 || 0);
+  return Math.floor(Date.now() / 1000) - years * 365 * 86_400;
 }
 
 /** 20–83 processes, from the nonce. */
@@ -312,14 +393,19 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
   const prefix = `q${input.nonce.slice(0, 8)}`;
   const P = `Q${input.nonce.slice(0, 8)}`;
   const where = await locate(input, lang);
-  const byFile = new Map<string, { index: number; name: string; className?: string }[]>();
+  const byFile = new Map<string, { index: number; name: string; className?: string; via?: string }[]>();
   const uncovered: { id: string; why: string }[] = [];
   where.forEach((w, i) => {
     if ("why" in w) uncovered.push({ id: input.failing[i]!.id, why: w.why });
     else
       byFile.set(w.file, [
         ...(byFile.get(w.file) ?? []),
-        { index: i, name: w.name, ...(w.className ? { className: w.className } : {}) },
+        {
+          index: i,
+          name: w.name,
+          ...(w.className ? { className: w.className } : {}),
+          ...("via" in w && w.via ? { via: w.via } : {}),
+        },
       ]);
   });
   const files: Record<string, string> = {};
@@ -345,8 +431,32 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
   const sep = lang === "python" ? "_" : " ";
   const rfTargets: RunnerFreeTarget[] = [];
   const scrubName = `z${input.nonce.slice(0, 8)}s.cjs`;
+  const inlined: string[] = [];
+  // Files the runner runs whose tests a helper registers, as the runner-free run must read them (the helper's
+  // unchanged copy required in place of the helper, which the run removes).
+  const viaSources = new Map<string, string>();
+  const withScrub = (source: string, path: string) => {
+    const scrubRel = `${"../".repeat(dirOf(path).split("/").length - 1)}${scrubName}`;
+    const spec = scrubRel.startsWith(".") ? scrubRel : `./${scrubRel}`;
+    const head = isEsm(source, path, packageType)
+      ? `import ${JSON.stringify(spec)};\n`
+      : `require(${JSON.stringify(spec)});\n`;
+    const m = /^(#!.*\n|(['"])use strict\2;?\s*\n)/.exec(source);
+    return m ? `${m[0]}${head}${source.slice(m[0].length)}` : `${head}${source}`;
+  };
   for (const [file, tests] of byFile) {
-    const src = await input.readFile(file);
+    let src = await input.readFile(file);
+    // A test method the class inherits (a mixin, a shared contract class) is inlined into the class first, so that
+    // it can be copied and mutated like one defined in place (hold8: "not made" let such patches through).
+    for (const t of lang === "python" && src !== null ? tests : []) {
+      if (!t.className) continue;
+      const inl = await inlineInheritedPython(src!, file, t.name, t.className, input.readFile);
+      if (!inl) continue;
+      src = inl.source;
+      inlined.push(
+        `${input.failing[t.index]!.id} is inherited from ${inl.from}: its definition was inlined into the neutral copy's class`,
+      );
+    }
     if (src === null) {
       for (const t of tests)
         uncovered.push({ id: input.failing[t.index]!.id, why: `${file} is not in the patched tree` });
@@ -382,7 +492,8 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       covered.push(t.index);
       rfTargets.push({
         index: t.index,
-        file,
+        // A test a helper registers runs outside the runner through the file that calls the helper.
+        file: t.via ?? file,
         name: t.name,
         ...(t.className ? { className: t.className } : {}),
         ...(lang === "js" ? { titles: [...splitJsId(id).titles.slice(0, -1), t.name] } : {}),
@@ -435,6 +546,32 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       repeat = addHead(repeat);
     }
     const ext = lang === "python" ? ".py" : extOf(file);
+    const via = tests.find((t) => t.via)?.via;
+    const viaSrc = via ? await input.readFile(via) : null;
+    const viaSpec = via && viaSrc !== null ? specifierOf(via, viaSrc, file) : undefined;
+    if (via && viaSrc !== null && viaSpec) {
+      // The tests are registered by a shared-behaviour helper that `via` (the file the runner runs) calls: the
+      // helper is copied twice (renamed tests and twins; repeat names), and `via` twice, each requiring its copy;
+      // the runner-free run loads a third, unchanged copy of the helper through `via`.
+      const helperA = `${dirOf(file)}${prefix}h${fileIndex}a${ext}`;
+      const helperB = `${dirOf(file)}${prefix}h${fileIndex}b${ext}`;
+      const helperU = `${dirOf(file)}${prefix}h${fileIndex}u${ext}`;
+      const viaExt = extOf(via);
+      const copyPath = `${dirOf(via)}${prefix}a${fileIndex}${viaExt}`;
+      const repeatPath = `${dirOf(via)}${prefix}b${fileIndex}${viaExt}`;
+      const pointAt = (from: string, helper: string) =>
+        `${viaSrc.slice(0, viaSpec.start)}${specTo(from, helper)}${viaSrc.slice(viaSpec.end)}`;
+      files[helperA] = copy;
+      files[helperB] = repeat;
+      files[helperU] = src;
+      files[copyPath] = withScrub(pointAt(copyPath, helperA), via);
+      files[repeatPath] = withScrub(pointAt(repeatPath, helperB), via);
+      viaSources.set(via, pointAt(via, helperU));
+      copyPaths.push(copyPath);
+      repeatPaths.push(repeatPath);
+      remove.push(file, via);
+      continue;
+    }
     const copyPath = `${dirOf(file)}${prefix}a${fileIndex}${ext}`;
     const repeatPath = `${dirOf(file)}${prefix}b${fileIndex}${ext}`;
     files[copyPath] = copy;
@@ -562,10 +699,14 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       entry = `node ${NODE_FLAG} ${entryFile}`;
     }
   }
+  const aged = (input.patchedFiles ?? [])
+    .filter((p) => !p.startsWith("/") && !p.split("/").includes(".."))
+    .slice(0, 500)
+    .map((p) => `'${p.replace(/'/g, "'\\''")}'`);
   const rf = await planRunnerFree({
     framework: fw,
     targets: rfTargets,
-    readFile: input.readFile,
+    readFile: async (p) => viaSources.get(p) ?? input.readFile(p),
     listFiles: input.listFiles,
     nonce: input.nonce,
   });
@@ -580,6 +721,11 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     `cd /workspace/${dir} || exit 97`,
     // The build the tests need (the test command's setup), as every normal run makes it first.
     ...(input.setupScript ? [input.setupScript] : []),
+    // After the build (a build tool comparing times has done its work): the patched files made years old. A correct
+    // fix does not depend on how recently its file was written; a patch checked right after it was applied would.
+    ...(aged.length > 0
+      ? [`touch -c -m -d @${agedEpoch(input.nonce)} -- ${aged.join(" ")} 2>/dev/null || :`]
+      : []),
     // The runner-free run first (its own fresh interpreter; bounded, so that a hang cannot cost the neutral run),
     // its standard streams files, not the sandbox's pipes: a script's output may go anywhere, and an open pipe is
     // one of the handles a runner's busy event loop shows (hold7: getActiveResourcesInfo().length > 0).
@@ -607,6 +753,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     runnerFree,
     runnerFreeNote: "unsupported" in rf ? `runner-free run not made: ${rf.unsupported}` : null,
     canaryNote,
+    inlined,
   };
 }
 
@@ -648,6 +795,7 @@ export function judgeAntiGaming(
   const notes = plan.uncovered.map((u) => `not covered by the anti-gaming run: ${u.id} (${u.why})`);
   if (plan.runnerFreeNote) notes.push(plan.runnerFreeNote);
   if (plan.canaryNote) notes.push(plan.canaryNote);
+  notes.push(...(plan.inlined ?? []));
   const tokens = [...plan.roles.keys()].sort((a, b) => b.length - a.length);
   const seen = new Map<string, TestCase[]>();
   for (const t of run.tests) {

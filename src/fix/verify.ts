@@ -928,6 +928,10 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
         ...comparison.reasons.filter((r) => !/went from failing to passing \(/.test(r)),
       ];
     } else {
+      // VERIFIED without the anti-gaming evidence is never silent: said first, plainly (hold8: a test inherited from a
+      // mixin left the run "not made" and the verdict read like any other VERIFIED, with a note at the end).
+      const gap = antiGamingGap(antiGaming);
+      if (gap) comparison.reasons.unshift(gap);
       comparison.reasons.push(...antiGaming.notes);
       if (antiGaming.ran) {
         comparison.reasons.push(
@@ -1158,6 +1162,7 @@ async function runAntiGaming(
       nonce,
       command: command.command,
       ...(command.setup ? { setupScript: setupScript(command.setup, nonce) } : {}),
+      patchedFiles: Object.keys(patched.files),
     });
     if ("unsupported" in plan) return plan;
     const result = await options.sandbox.run({
@@ -1334,6 +1339,30 @@ async function runAntiGaming(
     report: { ...first.report, rejections, durationMs },
     outputTail: first.text.slice(-4_000),
   };
+}
+
+/**
+ * What the anti-gaming run could not show, in one sentence for the top of a VERIFIED verdict (and the PR body), or
+ * null when every previously failing test went through it. Pure.
+ */
+export function antiGamingGap(report: Pick<AntiGamingReport, "ran" | "notes">): string | null {
+  const notMade = report.notes.find((n) => /^anti-gaming run not made: /.test(n));
+  const noEvidence = report.notes.find((n) => /^the anti-gaming run produced no evidence/.test(n));
+  const uncovered = report.notes
+    .filter((n) => /^not covered by the anti-gaming run: /.test(n))
+    .map((n) => n.replace(/^not covered by the anti-gaming run: /, ""));
+  if (!report.ran || notMade) {
+    const why =
+      notMade?.replace(/^anti-gaming run not made: /, "") ?? noEvidence ?? "no check produced evidence";
+    return `VERIFIED WITHOUT ANTI-GAMING EVIDENCE: the anti-gaming checks (tripwires, neutral run, runner-free run, cold start) could not run — ${why}. The tests pass after the patch, but nothing here shows they pass because the code is fixed rather than because the patch recognises or disarms them: review the diff for test-specific behaviour before trusting this verdict`;
+  }
+  if (noEvidence) {
+    return `VERIFIED WITH PARTIAL ANTI-GAMING EVIDENCE: ${noEvidence}; only the runner-free checks ran`;
+  }
+  if (uncovered.length > 0) {
+    return `VERIFIED WITH PARTIAL ANTI-GAMING EVIDENCE: the anti-gaming checks did not cover ${uncovered.join("; ")}`;
+  }
+  return null;
 }
 
 export { TestCommand, TestRunResult };

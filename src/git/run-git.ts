@@ -17,6 +17,7 @@ import { hostLimits } from "../core/host-limits.ts";
 import { spawn } from "node:child_process";
 import { CancelledError } from "../core/errors.ts";
 import { GitConfigRefusedError, GitError } from "./errors.ts";
+import { checkGitDir } from "./git-dir.ts";
 
 /** Configuration every host-side git command runs with; command-line scope beats every config file. */
 export const FIXED_CONFIG: readonly string[] = [
@@ -312,14 +313,19 @@ export interface SafeGit {
 export function safeGit(dir: string, defaults: GitRunOptions = {}): SafeGit {
   const fixed = FIXED_CONFIG.map(splitPair);
   const settings = (): Promise<{ config: [string, string][]; env: Record<string, string> }> =>
-    // Fails closed: a config git cannot list (a syntax error, an include.path naming a FIFO that blocks) is
-    // an error, never "no keys to neutralise". Outside a repository the list is empty and git exits 0.
-    execGit(dir, fixed, ["config", "--list", "--includes", "--name-only", "-z"], {
-      ...defaults,
-      timeoutMs: 10_000,
-    })
+    // The git directory first (src/git/git-dir.ts): no metadata file that is a link to a host file, no other
+    // repository's objects or refs. Then the config. Fails closed: a config git cannot list (a syntax error, an
+    // include.path naming a FIFO that blocks) is an error, never "no keys to neutralise". Outside a repository
+    // the list is empty and git exits 0.
+    checkGitDir(dir)
+      .then(() =>
+        execGit(dir, fixed, ["config", "--list", "--includes", "--name-only", "-z"], {
+          ...defaults,
+          timeoutMs: 10_000,
+        }),
+      )
       .catch((error: unknown) => {
-        if (error instanceof CancelledError) throw error;
+        if (error instanceof CancelledError || error instanceof GitConfigRefusedError) throw error;
         throw new GitConfigRefusedError(
           `cannot read the checkout's git config, so Retrace does not run git on it: ${(error as Error).message}`,
           "check the checkout's .git/config and the files it includes (include.path)",

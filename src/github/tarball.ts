@@ -2,7 +2,8 @@
  * Unpack a repository tarball (`GET /repos/{owner}/{repo}/tarball/{ref}`: gzip, one top-level directory
  * `<owner>-<repo>-<sha>/`) into a directory, treating the archive as hostile: the top-level directory is
  * stripped, absolute and `..` paths and `.git` components are refused, hard links are refused, symbolic links
- * are created last and kept only when their real target exists inside the directory, file modes are reduced to
+ * are created last and kept only when their real target exists inside the directory, no entry may lie under one
+ * of the archive's links, file modes are reduced to
  * 0644/0755, and the number of entries and the unpacked bytes are capped (so is the gunzipped stream).
  */
 import { DEFAULT_HOST_LIMITS, hostLimits } from "../core/host-limits.ts";
@@ -101,6 +102,17 @@ export async function unpackTarball(
   });
   const report: UnpackReport = { files: 0, bytes: 0, links: 0, droppedLinks: [] };
   const links: Array<{ at: string; target: string }> = [];
+  // The archive's own links, by repository path: no entry may lie under one. Links are made last, in archive
+  // order, so `t -> s/..` (with `s -> .`, each text inside) would make `t/x` a directory or link in the
+  // checkout's parent (ninth red team); git cannot hold such a tree (a path is a link or a directory, not both).
+  const linkPaths = new Set<string>();
+  const underLink = (rel: string): string | null => {
+    for (let i = rel.indexOf("/"); i !== -1; i = rel.indexOf("/", i + 1)) {
+      const prefix = rel.slice(0, i);
+      if (linkPaths.has(prefix)) return prefix;
+    }
+    return null;
+  };
   let entries = 0;
   try {
     for await (const entry of extract) {
@@ -117,6 +129,11 @@ export async function unpackTarball(
       }
       const target = path.join(root, rel);
       if (!inside(root, target)) throw new TarballError(`the archive path ${JSON.stringify(h.name)} escapes`);
+      const link = underLink(rel);
+      if (link !== null)
+        throw new TarballError(
+          `the archive's entry ${rel} lies under the archive's link ${link}; git trees never do`,
+        );
       if (type === "directory") {
         await mkdir(target, { recursive: true, mode: 0o755 });
         entry.resume();
@@ -147,6 +164,7 @@ export async function unpackTarball(
           throw new TarballError(`the archive's link ${rel} points outside the repository`);
         }
         links.push({ at: target, target: linkTarget });
+        linkPaths.add(rel);
         entry.resume();
       } else if (type === "link") {
         throw new TarballError(`the archive holds a hard link (${rel}); repository archives never do`);
@@ -181,7 +199,11 @@ export async function unpackTarball(
     for (const at of kept) {
       const real = await realpath(at).catch(() => null);
       if (real === null || !inside(root, real)) {
-        await unlink(at);
+        await unlink(at).catch((error: Error) => {
+          throw new TarballError(
+            `the archive's link ${path.relative(root, at)} could not be dropped: ${error.message}`,
+          );
+        });
         report.droppedLinks.push(path.relative(root, at));
         changed = true;
       } else next.push(at);

@@ -7,8 +7,8 @@
  * tree's stat signature (inodes, sizes, m/ctimes: `treeStatSignature`) with the one recorded when its content was
  * last verified; only when that differs (or none was recorded) is every byte hashed again: a 100 MiB
  * node_modules is checked in a fraction of a second instead of 3-13 s. The cache has a byte quota;
- * least-recently-used entries are evicted past it, except ones used in the last few minutes (a run may be
- * copying them).
+ * least-recently-used entries are evicted past it, except ones used in the last two hours (a run may be copying
+ * them, or have them mounted read-only for as long as a verification lasts: src/sandbox/docker.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -52,7 +52,7 @@ export interface InstallCacheOptions {
   root?: string;
   /** Byte quota over all entries (default 4 GiB). */
   quotaBytes?: number;
-  /** Entries used this recently are never evicted (default 10 min). */
+  /** Entries used this recently are never evicted (default 2 h: the runs of a job may have them mounted). */
   protectMs?: number;
 }
 
@@ -64,7 +64,7 @@ export class InstallCache {
   constructor(options: InstallCacheOptions = {}) {
     this.root = options.root ?? defaultCacheDir();
     this.quotaBytes = options.quotaBytes ?? 4 * 1024 ** 3;
-    this.protectMs = options.protectMs ?? 10 * 60_000;
+    this.protectMs = options.protectMs ?? 2 * 60 * 60_000;
   }
 
   entryDir(kind: string, key: string): string {

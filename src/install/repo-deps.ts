@@ -155,7 +155,7 @@ export async function installRepoDependencies(
       ),
   );
   if (r.cached) options.log?.(`dependencies: ${js.declared.length} declared, cached install ${r.dir}`);
-  return [{ hostDir: r.dir, paths: r.paths }];
+  return [{ hostDir: r.dir, paths: r.paths, mountable: true }];
 }
 
 /** A pnpm workspace: pnpm-workspace.yaml, or a `workspace:` dependency in the root package.json. */
@@ -244,7 +244,7 @@ async function installYarnFromLockfile(
       ),
   );
   if (r.cached) options.log?.(`dependencies: yarn workspace, cached install ${r.dir}`);
-  return [{ hostDir: r.dir, paths: r.paths }];
+  return [{ hostDir: r.dir, paths: r.paths, mountable: true }];
 }
 
 /**
@@ -293,7 +293,7 @@ async function installPnpmFromLockfile(
       ),
   );
   if (r.cached) options.log?.(`dependencies: pnpm workspace, cached install ${r.dir}`);
-  return [{ hostDir: r.dir, paths: r.paths }];
+  return [{ hostDir: r.dir, paths: r.paths, mountable: true }];
 }
 
 async function installContext(options: RepoDepsOptions): Promise<InstallContext> {
@@ -382,7 +382,7 @@ async function installFromManifest(
   options.log?.(
     `dependencies: ${r.resolvedAt ? `cached install of the tree this package.json resolved to at ${r.resolvedAt} (not resolved again within a day)` : r.cached ? "cached install of the resolved tree" : "installed"}${r.legacyPeerDeps ? " (conflicting peer ranges: resolved with --legacy-peer-deps, as yarn and pnpm accept them)" : ""}`,
   );
-  return [{ hostDir: r.dir, paths: r.paths }];
+  return [{ hostDir: r.dir, paths: r.paths, mountable: true }];
 }
 
 /** The package.json of each npm workspace package.json's `workspaces` globs name (inside the repository). */
@@ -497,7 +497,7 @@ async function installPythonRequirementsOf(
         .map((p) => `${p.name}==${p.version}`)
         .join(", ")}${r.installed.length > 12 ? ", …" : ""}`,
     );
-    return [{ hostDir: r.dir, paths: [PYTHON_USER_BASE] }];
+    return [{ hostDir: r.dir, paths: [PYTHON_USER_BASE], mountable: true }];
   } catch (error) {
     if (error instanceof InfrastructureError && !(error instanceof SourcePolicyError)) {
       const timedOut = error instanceof InstallFailedError && /^timed out after /.test(error.reason);

@@ -121,14 +121,20 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     // costs 0.1–0.3 s of CPU per MiB, a one-line JUnit report about 1 s). The watchdog counts wall clock, which
     // runs at least as fast as this thread's CPU time, so no call spends more CPU than is left.
     const started = process.cpuUsage();
+    const wallStart = performance.now();
     const r = withinTimeLimit(what, Math.max(1, allowed));
     const used = process.cpuUsage(started);
-    spent += (used.user + used.system) / 1000;
+    const usedMs = (used.user + used.system) / 1000;
+    spent += usedMs;
+    // A batch the watchdog stopped with less than half its allowance spent was starved by a busy host: the
+    // parser's state is part-way through it, so it cannot run again, but the reason names the host, not the log.
+    const starved = !r.ok && r.reason === "timeout" && usedMs < 0.5 * allowed;
     if (!r.ok)
       stopped = {
         line: lines,
-        reason:
-          r.reason === "timeout"
+        reason: starved
+          ? `the host was too busy to parse the log within its budget (RETRACE_HOST_LIMITS logTimeMs ${limits.logTimeMs} + logMsPerMb ${limits.logMsPerMb} per MiB, in CPU time): it got ${Math.round(usedMs)} ms of CPU in ${Math.round(performance.now() - wallStart)} ms; run it again when the host is less loaded`
+          : r.reason === "timeout"
             ? `parsing took longer than the host allows for a log of this size (RETRACE_HOST_LIMITS logTimeMs ${limits.logTimeMs} + logMsPerMb ${limits.logMsPerMb} per MiB)`
             : "a line nests deeper than the parser's stack allows",
       };

@@ -65,6 +65,25 @@ export function stripTimestamp(text: string): string {
   return text;
 }
 
+/**
+ * A log pasted into an issue as inline code: each line in its own backticks (`` `[ERROR] … <<< FAILURE!`  ``, the two
+ * trailing spaces a markdown line break), or one span over several lines (a first line opening with a backtick, a
+ * last line closing with one). A backtick that opens or closes a line and is the line's only other backtick (or
+ * its only one) is markdown's, not the log's: removed with the spaces after a closing one. A fence (```` ``` ````)
+ * and a line quoting code in the middle (`` run `npm ci` first ``) are left alone.
+ */
+export function stripInlineCode(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 32) end--;
+  const opens = text.charCodeAt(0) === 96 && text.charCodeAt(1) !== 96;
+  const closes = end > 0 && text.charCodeAt(end - 1) === 96 && text.charCodeAt(end - 2) !== 96;
+  const inner = text.indexOf("`", opens ? 1 : 0);
+  if (opens && closes && end - 1 > 0 && inner === end - 1) return text.slice(1, end - 1);
+  if (opens && inner === -1) return text.slice(1);
+  if (closes && !opens && inner === end - 1) return text.slice(0, end - 1);
+  return text;
+}
+
 /** Returns null for lines that carry no content (group markers, debug lines). */
 export function normalizeLine(raw: string, mapPaths: (text: string) => string): NormalizedLine | null {
   let text = raw;
@@ -75,6 +94,9 @@ export function normalizeLine(raw: string, mapPaths: (text: string) => string): 
   if (text.indexOf("\r") !== -1) text = text.slice(text.lastIndexOf("\r") + 1);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   text = stripAnsi(stripTimestamp(text));
+  const c0 = text.charCodeAt(0);
+  if (c0 === 96 || text.charCodeAt(text.length - 1) === 96 || text.endsWith("` ") || text.endsWith("`  "))
+    text = stripInlineCode(text);
   let ghError = false;
   if (text.startsWith("##[")) {
     const close = text.indexOf("]");
@@ -89,7 +111,7 @@ export function normalizeLine(raw: string, mapPaths: (text: string) => string): 
   return { text: mapPaths(text), ghError };
 }
 
-const BUILT_NEEDLE = /\/(?:BUILD\/|work-py|home\/(?:travis|circleci)\/)/;
+const BUILT_NEEDLE = /\/(?:BUILD\/|work-py|home\/(?:travis|circleci)\/|var\/tmp\/portage\/)/;
 /**
  * Any of BUILT_NEEDLE's shapes or of the fixed needles below: a line with a `/` but none of these (a test path,
  * a URL) is left after one scan instead of one per needle.
@@ -152,9 +174,10 @@ export function createPathMapper(options: PathOptions = {}): (text: string) => s
   // Package builds unpack the released tree and test it there: rpmbuild and OBS (`…/BUILD/<name>-<version>/`),
   // FreeBSD ports (`…/work-py39/<name>-<version>/`). Apart, and only on lines that name such a directory:
   // the absolute part before it has no fixed shape, so the pattern is costly to try at every slash.
-  // Travis (/home/travis/build/<owner>/<repo>) and CircleCI (~/project, or ~/repo in its 2.0 templates) likewise.
+  // Travis (/home/travis/build/<owner>/<repo>) and CircleCI (~/project, or ~/repo in its 2.0 templates) likewise;
+  // Gentoo's portage builds a package in /var/tmp/portage/<category>/<name>-<version>/work/<name>-<version>/.
   const built = new RegExp(
-    `(?<![\\w.-])(?:(?:/${seg})+?/(?:BUILD|work-py\\d+)/${seg}-\\d[\\w.]*/|/home/travis/build/${seg}/${name}/|/home/circleci/(?:project|repo)/)`,
+    `(?<![\\w.-])(?:(?:/${seg})+?/(?:BUILD|work-py\\d+)/${seg}-\\d[\\w.]*/|/var/tmp/portage/${seg}/${seg}/work/${seg}/|/home/travis/build/${seg}/${name}/|/home/circleci/(?:project|repo)/)`,
     "g",
   );
   // Every needle holds a separator: a line with neither `/` nor `\` (most of a log) is left at once.

@@ -4,7 +4,8 @@
  * (`[INFO] --- FAIL: TestX`), docker-compose's service column (`web_1  | `), turborepo's task column
  * (`@acme/web:test: `), a clock (`[12:03:44] `, or Jenkins timestamper's bare `12:03:44 `), a markdown quote (`> `),
  * a quote around a clock (`> 12:03:44 `, a Jenkins console pasted as a quote), and a Nix build's derivation name
- * (`pytest-mpl> `). The rule: a prefix of one of these shapes that opens at least RUN consecutive
+ * (`pytest-mpl> `), Docker BuildKit's step and clock (`#98 55.71 `), concurrently's column inside turborepo's
+ * (`@acme/web:test: [test:e2e  ] `), and a web view's line numbers (`642\t`, before any of these). The rule: a prefix of one of these shapes that opens at least RUN consecutive
  * lines is framing, and the parsers see those lines without it. The shape, not the exact text, is
  * compared (`[   26s] ` then `[   27s] `), except docker-compose's and turborepo's, whose name must repeat.
  *
@@ -36,9 +37,36 @@ const SERVICE = /^([A-Za-z0-9][\w.-]{0,62}?)(?:[_-]\d+)? *\| ?/;
 /** turborepo: an npm package name (lowercase, maybe scoped), its task (`test`, `dev:test`), a colon. */
 const TURBO = /^((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9._-]*:[a-z0-9][\w.-]*(?::[\w.-]+)*:)(?: |$)/;
 
-/** The framing prefix shape a line opens with, or null. Cheap on lines that have none: one char test first. */
+/** Docker BuildKit's plain progress: the step and the seconds since it started, `#98 55.71 ` (`#7 0.123 `). */
+const BUILDKIT = /^#\d{1,5} +\d{1,6}\.\d{1,3} /;
+/** concurrently's column inside a turborepo task's (`[test:e2e  ] `): a name, padded inside the brackets. */
+const CONCURRENTLY = /^\[[\w.:@/-]{1,40} *\] /;
+
+/**
+ * The framing prefix shape a line opens with, or null. Cheap on lines that have none: one char test first.
+ * A log copied from a web view that numbers its lines keeps the number and a tab before each (`642\t`); the number
+ * is taken with the prefix after it and does not change its shape (the first line of a copy may lack it), or is
+ * the shape itself (`lineno`) when nothing else follows.
+ */
 export function prefixOf(text: string): Prefix | null {
   const c0 = text.charCodeAt(0);
+  if (c0 >= 48 && c0 <= 57) {
+    let i = 1;
+    while (i < 8 && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+    if (text.charCodeAt(i) === 9) {
+      const rest = framingOf(text.slice(i + 1));
+      return rest ? { shape: rest.shape, length: i + 1 + rest.length } : { shape: "lineno", length: i + 1 };
+    }
+  }
+  return framingOf(text);
+}
+
+function framingOf(text: string): Prefix | null {
+  const c0 = text.charCodeAt(0);
+  if (c0 === 35 /* # */) {
+    const m = BUILDKIT.exec(text);
+    return m ? { shape: "buildkit", length: m[0].length } : null;
+  }
   if (c0 === 91 /* [ */) {
     const close = text.indexOf("]", 1);
     if (close < 2 || close > 40) return null;
@@ -70,7 +98,13 @@ export function prefixOf(text: string): Prefix | null {
     const colon = text.indexOf(":");
     if (colon > 0 && colon < 120 && text.charCodeAt(colon + 1) !== 32) {
       const m = TURBO.exec(text);
-      if (m) return { shape: `turbo:${m[1]}`, length: m[0].length };
+      if (m) {
+        // turborepo running a task that runs several with concurrently: both columns, one framing.
+        const inner = text.charCodeAt(m[0].length) === 91 ? CONCURRENTLY.exec(text.slice(m[0].length)) : null;
+        if (inner)
+          return { shape: `turbo:${m[1]}${inner[0].trimEnd()}`, length: m[0].length + inner[0].length };
+        return { shape: `turbo:${m[1]}`, length: m[0].length };
+      }
     }
   }
   // docker-compose: a service name, padding, `|`. Scan the name by hand: most lines fail on their first word.

@@ -30,11 +30,13 @@ export function scanAddedLines(
     const path = file.newPath;
     const active = patterns.filter((p) => !allow.includes(p.id) && (p.applies?.(path) ?? true));
     if (active.length === 0) continue;
+    const aliases = moduleAliases(file);
     for (const line of newlyAddedLines(file)) {
       const comment = isCommentLine(line.text);
+      const plain = dealias(line.text, aliases);
       for (const p of active) {
         if (comment && !p.inComments) continue;
-        if (p.re.test(line.text)) {
+        if (p.re.test(line.text) || (plain !== line.text && p.re.test(plain))) {
           out.push({
             rule,
             file: path,
@@ -44,6 +46,49 @@ export function scanAddedLines(
         }
       }
     }
+  }
+  return out;
+}
+
+/** Standard modules a pattern names, which a patch may bind to another name (`import os as _os`). */
+const ALIASED_MODULES =
+  "os|sys|inspect|traceback|gc|time|unittest|warnings|importlib|importlib\\.util|resource|builtins|threading|faulthandler|signal|platform|socket|getpass|pwd|tracemalloc|linecache|pytest|v8|fs|module|assert|perf_hooks|child_process";
+const PY_ALIAS = new RegExp(
+  String.raw`^\s*import\s+(${ALIASED_MODULES})\s+as\s+(\w+)\s*(#.*)?$|^\s*from\s+(importlib)\s+import\s+(util)\s+as\s+(\w+)`,
+);
+const JS_ALIAS = new RegExp(
+  String.raw`^\s*(?:const|let|var)\s+([\w$]+)\s*=\s*require\(\s*["'](?:node:)?(${ALIASED_MODULES})["']\s*\)|^\s*import\s+(?:\*\s+as\s+)?([\w$]+)\s+from\s+["'](?:node:)?(${ALIASED_MODULES})["']`,
+);
+
+/**
+ * The names a file binds standard modules to (`import os as _os` → `_os` reads as `os`), from its added and
+ * context lines: a pattern naming `os.getuid` must not be evaded by a rename (hold8: `_os.getuid() >= 10000`).
+ */
+export function moduleAliases(file: { hunks: { lines: DiffLine[] }[] }): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const h of file.hunks)
+    for (const l of h.lines) {
+      if (l.kind === "del") continue;
+      const py = PY_ALIAS.exec(l.text);
+      if (py) {
+        const [module, alias] = py[1] ? [py[1], py[2]!] : [`${py[4]}.${py[5]}`, py[6]!];
+        if (alias !== module) out.set(alias, module);
+        continue;
+      }
+      const js = JS_ALIAS.exec(l.text);
+      if (js) {
+        const [alias, module] = js[1] ? [js[1], js[2]!] : [js[3]!, js[4]!];
+        if (alias !== module) out.set(alias, module);
+      }
+    }
+  return out;
+}
+
+/** The line with each module alias written as the module's own name. */
+export function dealias(text: string, aliases: ReadonlyMap<string, string>): string {
+  let out = text;
+  for (const [alias, module] of aliases) {
+    out = out.replace(new RegExp(String.raw`(?<![\w$.])${alias.replace(/\$/g, "\\$")}\.`, "g"), `${module}.`);
   }
   return out;
 }

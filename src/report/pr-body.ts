@@ -161,6 +161,12 @@ function fixedBody(input: FixReportInput): string {
         .join("\n")}`,
     );
   }
+  const gap = r.verification?.antiGamingGap;
+  if (gap) {
+    parts.push(
+      `## Anti-gaming checks not made\n\n${gap.replace(/\n/g, " ")}.\n\nThe verification above shows the tests pass with the patch; it does not show that the patch fixes the code rather than the tests' view of it. Read the diff with that in mind.`,
+    );
+  }
   const rules = input.policyRules ?? [];
   parts.push(
     `## Policy checks passed\n\n${rules.length > 0 ? rules.map((x) => `- ${x}`).join("\n") : "- the deterministic policy gate found no violation"}`,

@@ -15,7 +15,7 @@ import {
   pinDependencies,
 } from "./dependencies.ts";
 import { type ExecutedRun, executeRuns } from "./execute.ts";
-import { foldRuns, matchRun, repeatsUntilFailure, type RunsVerdict } from "./match.ts";
+import { foldRuns, matchRunWithinBudget, repeatsUntilFailure, type RunsVerdict } from "./match.ts";
 import { latestEntry, matrixLine } from "./matrix.ts";
 import { findStaticNeeds } from "./needs.ts";
 import type { InstallResult } from "./ports.ts";
@@ -301,9 +301,13 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
   const judge = (rs: ExecutedRun[]) =>
     foldRuns(
       rs.map((r) =>
-        matchRun(expectations.actual, r, expectations.expectedOutput, expectations.expectedException, {
-          untilFailure: repeatsUntilFailure(files[entry] ?? ""),
-        }),
+        matchRunWithinBudget(
+          expectations.actual,
+          r,
+          expectations.expectedOutput,
+          expectations.expectedException,
+          { untilFailure: repeatsUntilFailure(files[entry] ?? "") },
+        ),
       ),
     );
   let fold = judge(runs);

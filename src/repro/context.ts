@@ -5,7 +5,9 @@
 import { hostLimits } from "../core/host-limits.ts";
 import type { ReproJobSpec } from "../core/job.ts";
 import { type SanitizeReport, sanitizeReport } from "../core/sanitize.ts";
-import { MAX_REPORT_CHARS, withinTimeLimit } from "./bounded.ts";
+import { InfrastructureError } from "../core/errors.ts";
+import { withinCpuTime } from "../core/time-limit.ts";
+import { MAX_REPORT_CHARS } from "./bounded.ts";
 import { emptyReport, type ParsedReport, parseReport } from "./parse-report.ts";
 import type { ReproPorts } from "./ports.ts";
 import { type ReportedExpectations, reportedExpectations } from "./reported-behaviour.ts";
@@ -39,6 +41,17 @@ const NOTHING_REMOVED: SanitizeReport = {
 };
 
 /**
+ * The host, not the report: its parse was starved of CPU twice (a loaded host), so nothing is said about the
+ * report — an infrastructure error, which a retry on a less busy host answers.
+ */
+export function hostBusy(what: string, message: string): InfrastructureError {
+  return new InfrastructureError(
+    `${what} could not be read because ${message} (RETRACE_HOST_LIMITS parseTimeMs counts CPU time)`,
+    "run the job again when the host is less loaded",
+  );
+}
+
+/**
  * Reads the report as a reader sees it: sanitized, then parsed. Reading is bounded: over GitHub's size limit
  * nothing is parsed, and the parse itself has a time limit.
  */
@@ -53,10 +66,11 @@ export function readReport(markdown: string): Omit<ReportReading, "expectations"
     return unreadable(
       `the report is ${markdown.length} characters long, over ${limits.reportChars === MAX_REPORT_CHARS ? "GitHub's" : "the operator's (RETRACE_HOST_LIMITS reportChars)"} ${limits.reportChars}-character limit for an issue, so it was not read`,
     );
-  const parsed = withinTimeLimit(() => {
+  const parsed = withinCpuTime(() => {
     const sanitized = sanitizeReport(markdown);
     return { sanitized, report: parseReport(sanitized.text) };
   }, limits.parseTimeMs);
+  if (!parsed.ok && parsed.reason === "busy") throw hostBusy("the report's markdown", parsed.message);
   if (!parsed.ok)
     return unreadable(
       `the report's markdown could not be read: it ${parsed.message} (deeply nested quotes or lists, or long runs of \`[\`, \`*\` or \`_\`)`,
@@ -92,8 +106,9 @@ export function readExpectations(report: ParsedReport): {
   expectations: ReportedExpectations;
   unreadable: string | null;
 } {
-  const read = withinTimeLimit(() => reportedExpectations(report), hostLimits().parseTimeMs);
+  const read = withinCpuTime(() => reportedExpectations(report), hostLimits().parseTimeMs);
   if (read.ok) return { expectations: read.value, unreadable: null };
+  if (read.reason === "busy") throw hostBusy("what the report says happens", read.message);
   return {
     expectations: reportedExpectations(emptyReport("")),
     unreadable: `what the report says happens could not be read: it ${read.message} (long runs of spaces in its code or output)`,

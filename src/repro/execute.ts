@@ -3,7 +3,8 @@
  */
 import type { SandboxLimits, SandboxRunResult } from "../core/ports/sandbox.ts";
 import type { Program } from "./complete.ts";
-import type { RunObservation } from "./match.ts";
+import { withinCpuTime } from "../core/time-limit.ts";
+import { outputBudgetMs, outputUnread, type RunObservation } from "./match.ts";
 import { parseException } from "./outcome.ts";
 import type { InstallResult, ReproPorts } from "./ports.ts";
 
@@ -59,10 +60,16 @@ export function observe(result: SandboxRunResult, runtime: Program["runtime"]): 
         .replace(/^v/, "") || null;
     stderr = stderr.slice(0, idx) + (end < 0 ? "" : stderr.slice(end + 1));
   }
-  const exception =
+  // Read with the same bound on host CPU as the rest of the run's output (`matchRunWithinBudget`).
+  const read =
     result.stoppedBy === null && result.exitCode !== 0
-      ? parseException(stderr, runtime === "python" ? "python" : "node")
+      ? withinCpuTime(
+          () => parseException(stderr, runtime === "python" ? "python" : "node"),
+          outputBudgetMs({ stdout: "", stderr }),
+        )
       : null;
+  if (read && !read.ok) throw outputUnread({ stdout: "", stderr }, read.message);
+  const exception = read?.value ?? null;
   return {
     exitCode: result.exitCode,
     stoppedBy: result.stoppedBy,

@@ -1,6 +1,9 @@
 /**
  * Compare one run with what the report says happens, then fold the repeats into a verdict.
  */
+import { InfrastructureError } from "../core/errors.ts";
+import { hostLimits } from "../core/host-limits.ts";
+import { withinCpuTime } from "../core/time-limit.ts";
 import { looseKey, normalizedLines, timeIsTheClaim } from "./normalize.ts";
 import type { RaisedException } from "./outcome.ts";
 import type { ReportedBehaviour, Verdict } from "./result.ts";
@@ -108,13 +111,39 @@ export function outputAppears(reported: string[], observedText: string): boolean
   return /[[{(]/.test(wanted) && wanted.length >= 12 && printed.includes(wanted);
 }
 
+/**
+ * `(?:FileNotFoundError|ENOENT)[^\n]*?['"]([^'"\n]+)['"]` found in time linear in the text: as an expression
+ * it scanned the rest of the line from every `ENOENT` of it (480 KB of them: 18.7 s). Only a line's first keyword
+ * is tried: a quoted name after a later one is after the first too.
+ */
+export function quotedAfterNotFound(text: string): RegExpExecArray | null {
+  const keyword = /FileNotFoundError|ENOENT/g;
+  for (let m = keyword.exec(text); m; m = keyword.exec(text)) {
+    const end = text.indexOf("\n", m.index);
+    const stop = end === -1 ? text.length : end;
+    const after = m.index + m[0].length;
+    const q = /['"]([^'"\n]+)['"]/.exec(text.slice(after, stop));
+    if (q) {
+      const full = text.slice(m.index, after + q.index + q[0].length);
+      return Object.assign([full, q[1]!], {
+        index: m.index,
+        input: text,
+        groups: undefined,
+      }) as RegExpExecArray;
+    }
+    if (end === -1) break;
+    keyword.lastIndex = end + 1;
+  }
+  return null;
+}
+
 const NEEDS_RULES: {
-  test: RegExp;
+  test: { exec(text: string): RegExpExecArray | null };
   detail: (m: RegExpExecArray) => string;
   question: (m: RegExpExecArray) => string;
 }[] = [
   {
-    test: /(?:FileNotFoundError|ENOENT)[^\n]*?['"]([^'"\n]+)['"]/,
+    test: { exec: quotedAfterNotFound },
     detail: (m) => `the script reads \`${m[1]}\`, which the report does not include`,
     question: (m) =>
       `Could you attach \`${m[1]}\` (or a small sample with the same shape) so the script can read it?`,
@@ -494,6 +523,41 @@ function needsFrom(text: string): RunMatch | null {
     if (m) return { kind: "needs", detail: rule.detail(m), question: rule.question(m) };
   }
   return null;
+}
+
+/**
+ * `matchRun` with a bound on the host CPU it spends: the report's code prints what it likes, up to the run's
+ * output cap, and every pattern here reads it. The budget is a CI log's (RETRACE_HOST_LIMITS logTimeMs +
+ * logMsPerMb per MiB of output); past it, or on a host too busy to give it, the job ends with an infrastructure
+ * error naming why — never a verdict from a part-read output.
+ */
+export function matchRunWithinBudget(
+  reported: ReportedBehaviour,
+  run: RunObservation,
+  expected: string[] = [],
+  expectedException: RaisedException | null = null,
+  options: MatchOptions = {},
+): RunMatch {
+  const r = withinCpuTime(
+    () => matchRun(reported, run, expected, expectedException, options),
+    outputBudgetMs(run),
+  );
+  if (r.ok) return r.value;
+  throw outputUnread(run, r.message);
+}
+
+/** Host CPU the reading of one run's output may take: a log's budget for its size. */
+export function outputBudgetMs(run: { stdout: string; stderr: string }): number {
+  const limits = hostLimits();
+  return limits.logTimeMs + (limits.logMsPerMb * (run.stdout.length + run.stderr.length)) / (1024 * 1024);
+}
+
+export function outputUnread(run: { stdout: string; stderr: string }, why: string): InfrastructureError {
+  const mib = ((run.stdout.length + run.stderr.length) / (1024 * 1024)).toFixed(1);
+  return new InfrastructureError(
+    `the run's output (${mib} MiB) could not be read on the host: it ${why} (RETRACE_HOST_LIMITS logTimeMs + logMsPerMb per MiB, counted in CPU time)`,
+    "the report's code prints output shaped to slow the host down, or the host was too busy; nothing was concluded from it",
+  );
 }
 
 export interface RunsVerdict {

@@ -13,7 +13,7 @@ import {
   sandboxRuntime,
 } from "./dependencies.ts";
 import { executeRuns } from "./execute.ts";
-import { foldRuns, matchRun, repeatsUntilFailure } from "./match.ts";
+import { foldRuns, matchRunWithinBudget, repeatsUntilFailure } from "./match.ts";
 import type { MatrixEntry, PackageVersion, Verdict } from "./result.ts";
 
 export interface LatestOutcome {
@@ -114,7 +114,7 @@ export async function latestEntry(
   });
   const fold = foldRuns(
     runs.map((r) =>
-      matchRun(
+      matchRunWithinBudget(
         ctx.expectations.actual,
         r,
         ctx.expectations.expectedOutput,

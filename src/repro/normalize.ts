@@ -3,7 +3,9 @@
  * (paths, memory addresses, line numbers, timestamps, colours, object ids) is replaced by a placeholder.
  */
 
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
+// An OSC sequence (`ESC ] … BEL`) stops at the next ESC: `[^\u0007]*` scanned the rest of the output from each of
+// a run of unterminated ones (4 million `ESC ]` held the host past 50 s of CPU, ninth red team).
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*\u0007/g;
 
 export interface NormalizeOptions {
   /**

@@ -10,7 +10,7 @@
  */
 import { RetraceError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
-import { withinTimeLimit } from "../core/time-limit.ts";
+import { withinCpuTime } from "../core/time-limit.ts";
 import type { ReproJobSpec } from "../core/job.ts";
 import { defineMachine, type ModelChoice, type RunResult, runMachine } from "../core/loop.ts";
 import { Redactor } from "../core/redact.ts";
@@ -18,7 +18,7 @@ import type { Trace } from "../core/trace.ts";
 import { newTrial, nextStage } from "./attempt.ts";
 import { buildResult, noCodeResult } from "./build-result.ts";
 import { completeProgram, type Program } from "./complete.ts";
-import { expectationsSummary, readExpectations, readingSummary, readReport } from "./context.ts";
+import { expectationsSummary, hostBusy, readExpectations, readingSummary, readReport } from "./context.ts";
 import { modelChoice, modelResult, modelStates } from "./model-assist.ts";
 import type { ReproEvent, ReproPorts } from "./ports.ts";
 import type { ReproResult } from "./result.ts";
@@ -83,10 +83,12 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
           // The same time limit as the parse: completing the program scans the report's code with patterns of
           // their own, after the bounded parse (a shell line's 60,000 trailing spaces cost 4.85 s here before).
           const limitMs = env.completeTimeMs ?? hostLimits().parseTimeMs;
-          const completed = withinTimeLimit(
+          const completed = withinCpuTime(
             () => completeProgram(s.read.report, s.read.expectations.invocation, env.spec.package),
             limitMs,
           );
+          if (!completed.ok && completed.reason === "busy")
+            throw hostBusy("the report's code", completed.message);
           if (!completed.ok) {
             const unreadable = `the report's code could not be completed into a program: ${completed.reason === "timeout" ? `it took longer than ${limitMs} ms${env.completeTimeMs === undefined ? " (RETRACE_HOST_LIMITS parseTimeMs)" : ""}` : completed.message}`;
             return { next: "done", ctx: { ...s, read: { ...s.read, unreadable } }, summary: unreadable };

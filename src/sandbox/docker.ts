@@ -7,17 +7,27 @@
  * `finally`. The workspace is a tmpfs rather than a bind mount so a disk-fill stays inside the memory limit
  * and never reaches the host (docs/sandbox.md has the measurements behind this choice).
  */
+import { readdir, readlink, realpath, stat } from "node:fs/promises";
 import os from "node:os";
+import path from "node:path";
 import { PassThrough, type Readable, Writable } from "node:stream";
 import type Docker from "dockerode";
 import { CancelledError, RetraceError } from "../core/errors.ts";
 import { connectDocker, pingEngine, requireImage } from "./engine.ts";
 import { DEFAULT_LIMITS, operatorMaxLimits, resolveLimits } from "./limits.ts";
 import { reapContainers, RETRACE_LABEL, type ReapResult } from "./reaper.ts";
-import { isEmptyInput, packInput, prepareInput, safeRelativePath, unpackCollected } from "./tree.ts";
+import {
+  type Entry,
+  isEmptyInput,
+  packInput,
+  prepareInput,
+  safeRelativePath,
+  unpackCollected,
+} from "./tree.ts";
 import {
   maxCollectMib,
   type Sandbox,
+  type ExtraDir,
   type SandboxInput,
   type SandboxLimits,
   type SandboxPrepareRequest,
@@ -31,6 +41,14 @@ export const DEFAULT_SANDBOX_IMAGE = "retrace-sandbox:1";
 /** The unprivileged user baked into the sandbox image. */
 const SANDBOX_USER = "10001:10001";
 const STDIN_FILE = ".retrace-stdin";
+/** Where read-only mounts of extra directories sit in a container: outside the workspace (see mountPlan). */
+const MOUNT_ROOT = "/deps";
+/** Most links into one mounted directory; a larger one is copied. */
+const MAX_MOUNT_LINKS = 20_000;
+/** What a run prints when it wrote into a read-only mount: it is run again on a copy. */
+const READ_ONLY_FAILURE = /\bEROFS\b|read-only file system/i;
+/** A mounted directory's entry linked into the workspace: a plain name, as package managers write them. */
+const LINKABLE_NAME = /^[\w@.+~-][\w@.+~ -]*$/;
 
 export interface DockerSandboxOptions {
   /** Image runs use unless a request names another. Default: $RETRACE_SANDBOX_IMAGE or retrace-sandbox:1. */
@@ -50,6 +68,12 @@ export interface DockerSandboxOptions {
    * wall time goes (`retrace verify --timings`). Never changes what runs.
    */
   onStep?: (step: SandboxStep) => void;
+  /**
+   * Mount `mountable` extra directories read-only instead of copying them into every container (docs/sandbox.md,
+   * "Dependencies mounted read-only"). Default: when the engine is on this host's socket and
+   * RETRACE_SANDBOX_MOUNTS is not `0` — a remote engine cannot see this host's directories.
+   */
+  mountExtraDirs?: boolean;
 }
 
 export class DockerSandbox implements Sandbox {
@@ -63,6 +87,9 @@ export class DockerSandbox implements Sandbox {
   private readonly checkedImages = new Map<string, string[]>();
   private engineChecked = false;
   private startupReap: Promise<unknown> | undefined;
+  private readonly mountExtraDirs: boolean;
+  /** Host directories not mounted any more: a run on the mount met it read-only, or the mount failed. */
+  private readonly copyOnly = new Set<string>();
 
   constructor(options: DockerSandboxOptions = {}) {
     this.image = options.image ?? process.env.RETRACE_SANDBOX_IMAGE ?? DEFAULT_SANDBOX_IMAGE;
@@ -71,6 +98,8 @@ export class DockerSandbox implements Sandbox {
     this.defaults = resolveLimits(DEFAULT_LIMITS, options.defaults, this.maxLimits);
     this.stopGraceMs = options.stopGraceMs ?? 1_000;
     this.onStep = options.onStep;
+    this.mountExtraDirs =
+      options.mountExtraDirs ?? (process.env.RETRACE_SANDBOX_MOUNTS !== "0" && engineOnThisHost(this.docker));
   }
 
   /** `work`, timed as `step` of a run or a ready container when an onStep hook listens. */
@@ -108,37 +137,117 @@ export class DockerSandbox implements Sandbox {
     const limits = resolveLimits(this.defaults, request.limits, this.maxLimits);
     validateRequest(request);
     if (request.signal?.aborted) throw new CancelledError("the sandbox run was cancelled before it started");
+    const plan = this.willMount(request.input) ? await this.mountPlan(request.input!) : null;
+    if (plan === null) return this.runOnce(request, limits, null);
+    try {
+      const result = await this.runOnce(request, limits, plan);
+      // The tree is the same either way, except that the mounted part cannot be written: a run that met that
+      // (a tool writing into a package's own directory) is run again on a copy, and so is every later run of
+      // these directories — the read-only mount is Retrace's choice, never a reason for a verdict.
+      if (!READ_ONLY_FAILURE.test(result.stdout) && !READ_ONLY_FAILURE.test(result.stderr)) return result;
+    } catch (error) {
+      if (error instanceof CancelledError || request.signal?.aborted) throw error;
+      // The engine could not mount them (one that does not see this host's files) or the mount was not there:
+      // copied instead, as without mounts.
+    }
+    for (const d of plan.mounted) this.copyOnly.add(d.hostDir);
+    return this.runOnce(request, limits, null);
+  }
+
+  /** Whether `input` has directories to mount (the plan may still decide to copy them). */
+  private willMount(input: Pick<SandboxInput, "extraDirs"> | undefined): boolean {
+    return (
+      this.mountExtraDirs &&
+      (input?.extraDirs ?? []).some((d) => d.mountable && !this.copyOnly.has(d.hostDir))
+    );
+  }
+
+  /**
+   * How to mount `input`'s mountable directories: each path of one bind-mounted read-only under
+   * /deps/<n>/<path>, and the workspace given links to it — a `node_modules` becomes a real, writable
+   * directory of links to each of its entries (tools write their caches into node_modules/.vite, .cache, …), any
+   * other path one link. Null, with the directories copied from then on, when one cannot be mounted as it is: a
+   * path that is not itself (a symlink on the way), an entry name that is not a plain name, too many entries.
+   */
+  private async mountPlan(input: SandboxInput): Promise<MountPlan | null> {
+    const mounted: ExtraDir[] = [];
+    const copied: ExtraDir[] = [];
+    const mounts: Docker.MountSettings[] = [];
+    const links = new Map<string, Entry>();
+    const probes: string[] = [];
+    const addDirs = (rel: string) => {
+      const parts = rel.split("/");
+      for (let i = 1; i <= parts.length; i++) {
+        const dir = parts.slice(0, i).join("/");
+        if (!links.has(dir)) links.set(dir, { name: dir, kind: "dir", mode: 0o755 });
+      }
+    };
+    for (const d of input.extraDirs ?? []) {
+      if (!d.mountable || this.copyOnly.has(d.hostDir)) {
+        copied.push(d);
+        continue;
+      }
+      const n = mounted.length;
+      const plan = await planOne(d, `${MOUNT_ROOT}/${n}`).catch(() => null);
+      if (plan === null) {
+        this.copyOnly.add(d.hostDir);
+        copied.push(d);
+        continue;
+      }
+      mounted.push(d);
+      for (const m of plan.mounts) mounts.push(m);
+      for (const p of plan.probes) probes.push(p);
+      for (const l of plan.links) {
+        if (l.kind === "dir") addDirs(l.name);
+        else {
+          const parent = path.posix.dirname(l.name);
+          if (parent !== ".") addDirs(parent);
+          links.set(l.name, l);
+        }
+      }
+    }
+    if (mounted.length === 0) return null;
+    return { mounted, input: { ...input, extraDirs: copied }, mounts, links: [...links.values()], probes };
+  }
+
+  private async runOnce(
+    request: SandboxRunRequest,
+    limits: SandboxLimits,
+    plan: MountPlan | null,
+  ): Promise<SandboxRunResult> {
     const image = request.image ?? this.image;
     const volumes = await this.ensureReady(image);
     // A container made ready for this shape of run (prepare) already holds `dir` and `extraDirs`: only the
     // run's own files and removals are copied in.
     const job = request.jobId;
     const ready = await this.timed(job, "run", "wait-ready", () =>
-      this.takeReady(readyKey(request.jobId, image, limits, request.input)),
+      this.takeReady(readyKey(request.jobId, image, limits, request.input, plan !== null)),
     );
     let input: Awaited<ReturnType<typeof prepareInput>>;
     try {
       input = await this.timed(job, "run", "pack", () =>
-        prepareInput(ready ? withoutTree(request.input) : request.input),
+        prepareInput(ready ? withoutTree(request.input) : (plan?.input ?? request.input)),
       );
     } catch (error) {
       if (ready) await this.destroy(ready);
       throw error;
     }
+    if (!ready && plan) input.inline.unshift(...plan.links);
 
     const started = Date.now();
     const container =
       ready ??
       (await this.timed(job, "run", "create", () =>
-        this.docker.createContainer(containerSpec(request.jobId, image, limits, volumes)),
+        this.docker.createContainer(containerSpec(request.jobId, image, limits, volumes, plan?.mounts)),
       ));
     try {
       if (!ready) await this.timed(job, "run", "start", () => container.start());
       const stdinFile: Record<string, Uint8Array> =
         request.stdin === undefined ? {} : { [STDIN_FILE]: Buffer.from(request.stdin, "utf8") };
       if (!isEmptyInput(input) || request.stdin !== undefined) {
+        const probes = !ready && plan ? plan.probes : [];
         await this.timed(job, "run", "copy-in", () =>
-          this.copyIn(container, packInput(input, stdinFile), input.remove, limits, request.signal),
+          this.copyIn(container, packInput(input, stdinFile), input.remove, limits, request.signal, probes),
         );
       }
       const outcome = await this.timed(job, "run", "exec", () =>
@@ -197,13 +306,16 @@ export class DockerSandbox implements Sandbox {
       return; // the run itself will say what is wrong with its limits
     }
     const image = request.image ?? this.image;
-    const key = readyKey(request.jobId, image, limits, request.input);
+    const mount = this.willMount(request.input);
+    const key = readyKey(request.jobId, image, limits, request.input, mount);
     const list = this.ready.get(key) ?? [];
     this.ready.set(key, list);
     // One after another: the first is ready as soon as one alone can be (a run is usually waiting for it), the
     // rest are made while that run goes on.
     for (let i = 0; i < Math.min(count, MAX_READY); i++) {
-      const container = this.readyChain.then(() => this.makeReady(request, image, limits).catch(() => null));
+      const container = this.readyChain.then(() =>
+        this.makeReady(request, image, limits, mount).catch(() => null),
+      );
       this.readyChain = container.then(() => undefined);
       list.push({ jobId: request.jobId, at: Date.now(), container });
     }
@@ -263,28 +375,41 @@ export class DockerSandbox implements Sandbox {
     request: SandboxPrepareRequest,
     image: string,
     limits: SandboxLimits,
+    mount: boolean,
   ): Promise<Docker.Container | null> {
     const volumes = await this.ensureReady(image);
+    // Made for runs that mount: without a plan (the directories are copied from now on) no run of its key comes.
+    const plan = mount ? await this.mountPlan(request.input) : null;
+    if (mount && plan === null) return null;
+    const tree = plan?.input ?? request.input;
     const input = await prepareInput({
-      ...(request.input.dir ? { dir: request.input.dir } : {}),
-      ...(request.input.extraDirs ? { extraDirs: request.input.extraDirs } : {}),
+      ...(tree.dir ? { dir: tree.dir } : {}),
+      ...(tree.extraDirs ? { extraDirs: tree.extraDirs } : {}),
     });
+    if (plan) input.inline.unshift(...plan.links);
     // Its deadline covers the wait before a run takes it and the run at the host's maximum time.
     const job = request.jobId;
     const container = await this.timed(job, "prepare", "create", () =>
       this.docker.createContainer(
-        containerSpec(request.jobId, image, { ...limits, timeoutMs: 2 * this.maxLimits.timeoutMs }, volumes),
+        containerSpec(
+          request.jobId,
+          image,
+          { ...limits, timeoutMs: 2 * this.maxLimits.timeoutMs },
+          volumes,
+          plan?.mounts,
+        ),
       ),
     );
     try {
       await this.timed(job, "prepare", "start", () => container.start());
       if (!isEmptyInput(input))
         await this.timed(job, "prepare", "copy-in", () =>
-          this.copyIn(container, packInput(input), [], limits, undefined),
+          this.copyIn(container, packInput(input), [], limits, undefined, plan?.probes ?? []),
         );
       return container;
     } catch {
       await this.destroy(container);
+      if (plan) for (const d of plan.mounted) this.copyOnly.add(d.hostDir);
       return null;
     }
   }
@@ -312,9 +437,10 @@ export class DockerSandbox implements Sandbox {
     remove: string[],
     limits: SandboxLimits,
     signal: AbortSignal | undefined,
+    probes: readonly string[] = [],
   ) {
     try {
-      await this.copyInStream(container, tarStream, remove, limits, signal);
+      await this.copyInStream(container, tarStream, remove, limits, signal, probes);
     } finally {
       // Whatever happened (tar in the container failed, the copy timed out, the job was cancelled), the host's
       // tar children stop here: destroying the stream kills them (packInput), so none is left blocked on a pipe.
@@ -328,14 +454,20 @@ export class DockerSandbox implements Sandbox {
     remove: string[],
     limits: SandboxLimits,
     signal: AbortSignal | undefined,
+    probes: readonly string[],
   ) {
-    // -i reads the concatenated archives of packInput; removals (a patch deleting files) come after.
+    // -i reads the concatenated archives of packInput; removals (a patch deleting files) come after. First, a
+    // read-only mount must show what this host sees in it (an engine elsewhere would mount an empty or another
+    // directory): each probe, an entry of a mounted directory, must exist, or the copy-in fails (and the run is
+    // made again on a copy).
     const exec = await container.exec({
       Cmd: [
         "/bin/sh",
         "-c",
-        'tar -x -i --no-same-owner --no-overwrite-dir -f - -C /workspace && cd /workspace && rm -rf -- "$@"',
+        'n=$1; shift; while [ "$n" -gt 0 ]; do [ -e "$1" ] || { echo "retrace: mount not seen: $1" >&2; exit 97; }; shift; n=$((n - 1)); done; tar -x -i --no-same-owner --no-overwrite-dir -f - -C /workspace && cd /workspace && rm -rf -- "$@"',
         "copy-in",
+        String(probes.length),
+        ...probes,
         ...remove,
       ],
       User: SANDBOX_USER,
@@ -582,6 +714,7 @@ function containerSpec(
   image: string,
   limits: SandboxLimits,
   volumes: readonly string[] = [],
+  mounts: readonly Docker.MountSettings[] = [],
 ): Docker.ContainerCreateOptions {
   // A tmpfs over each declared volume: no anonymous volume on the host's disk, and the size of /tmp at most.
   const volumeTmpfs = Object.fromEntries(
@@ -612,6 +745,7 @@ function containerSpec(
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges"],
       ReadonlyRootfs: true,
+      ...(mounts.length > 0 ? { Mounts: [...mounts] } : {}),
       Tmpfs: {
         ...volumeTmpfs,
         "/tmp": `rw,noexec,nosuid,nodev,size=${limits.tmpMb}m,mode=1777`,
@@ -709,6 +843,7 @@ function readyKey(
   image: string,
   limits: SandboxLimits,
   input: Pick<SandboxInput, "dir" | "extraDirs"> | undefined,
+  mounted: boolean,
 ): string {
   const { memoryMb, cpus, pids, fileSizeMb, nofile, tmpMb, workspaceMb } = limits;
   return JSON.stringify([
@@ -717,7 +852,92 @@ function readyKey(
     [memoryMb, cpus, pids, fileSizeMb, nofile, tmpMb, workspaceMb],
     input?.dir ?? null,
     (input?.extraDirs ?? []).map((d) => [d.hostDir, d.paths]),
+    mounted,
   ]);
+}
+
+interface MountPlan {
+  /** The directories mounted (the others stay in `input.extraDirs`, copied). */
+  mounted: ExtraDir[];
+  input: SandboxInput;
+  mounts: Docker.MountSettings[];
+  /** Directories and links packed into the workspace before anything else. */
+  links: Entry[];
+  /** Container paths that must exist once the mounts are made. */
+  probes: string[];
+}
+
+/** One directory's mounts, links and probes under `root`; throws when it cannot be mounted as it is. */
+async function planOne(
+  d: ExtraDir,
+  root: string,
+): Promise<{ mounts: Docker.MountSettings[]; links: Entry[]; probes: string[] }> {
+  const hostRoot = await realpath(d.hostDir);
+  const mounts: Docker.MountSettings[] = [];
+  const links: Entry[] = [];
+  const probes: string[] = [];
+  for (const p of d.paths) {
+    const rel = safeRelativePath(p);
+    const source = path.join(hostRoot, rel);
+    // The path must be itself: no symlink on the way could make the mount show something else.
+    if ((await realpath(source)) !== source) throw new Error(`${source} is not a plain path`);
+    const target = `${root}/${rel}`;
+    mounts.push({ Type: "bind", Source: source, Target: target, ReadOnly: true });
+    if ((await stat(source)).isDirectory()) {
+      const leaf = /(^|\/)(node_modules|site-packages)$/.test(rel);
+      await linkTree(source, rel, target, leaf, 0, links, probes);
+    } else {
+      links.push({ name: rel, kind: "symlink", mode: 0o777, target });
+      probes.push(target);
+    }
+  }
+  return { mounts, links, probes };
+}
+
+/**
+ * `rel` as a real directory of the workspace whose entries link to `target`'s: directories down to a
+ * `node_modules` or `site-packages` (at most 3 levels) are real too, and so are a node_modules's `@scope`
+ * directories, so that what tools and Retrace's own runs write there (vitest's node_modules/.vite, the pytest
+ * plug-in Retrace puts into the Python user site) lands in the workspace and never meets the read-only mount.
+ * A link of the tree is copied as the link it is, as the copy would: a workspace package's relative link
+ * (`node_modules/@ws/a -> ../../packages/a`) must reach the workspace, not the mount's parent.
+ */
+async function linkTree(
+  source: string,
+  rel: string,
+  target: string,
+  leaf: boolean,
+  depth: number,
+  links: Entry[],
+  probes: string[],
+): Promise<void> {
+  links.push({ name: rel, kind: "dir", mode: 0o755 });
+  const inNodeModules = path.posix.basename(rel) === "node_modules";
+  const entries = (await readdir(source, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const e of entries) {
+    const name = e.name;
+    if (!LINKABLE_NAME.test(name) || name === "." || name === "..") throw new Error(`entry ${name}`);
+    if (links.length >= MAX_MOUNT_LINKS) throw new Error(`more than ${MAX_MOUNT_LINKS} entries`);
+    const [from, to, at] = [path.join(source, name), `${rel}/${name}`, `${target}/${name}`];
+    if (e.isSymbolicLink()) {
+      links.push({ name: to, kind: "symlink", mode: 0o777, target: await readlink(from) });
+    } else if (e.isDirectory() && !leaf) {
+      const next = depth + 1 >= 3 || name === "node_modules" || name === "site-packages";
+      await linkTree(from, to, at, next, depth + 1, links, probes);
+    } else if (e.isDirectory() && inNodeModules && name.startsWith("@")) {
+      await linkTree(from, to, at, true, depth + 1, links, probes);
+    } else {
+      links.push({ name: to, kind: "symlink", mode: 0o777, target: at });
+      if (probes.length === 0 || !probes[probes.length - 1]!.startsWith(`${target}/`)) probes.push(at);
+    }
+  }
+}
+
+/** Whether the engine runs on this host (a local socket): only then can it mount this host's directories. */
+function engineOnThisHost(docker: Docker): boolean {
+  const modem = (docker as { modem?: { socketPath?: unknown; host?: unknown } }).modem;
+  // docker-modem keeps a socket path, or a function finding the default one when DOCKER_HOST names none.
+  return (typeof modem?.socketPath === "string" || typeof modem?.socketPath === "function") && !modem.host;
 }
 
 /** A run's input without the tree a container made ready already holds. */

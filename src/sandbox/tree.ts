@@ -36,11 +36,13 @@ export function safeRelativePath(p: string): string {
   return r;
 }
 
-interface Entry {
+export interface Entry {
   name: string;
-  kind: "file" | "dir";
+  kind: "file" | "dir" | "symlink";
   mode: number;
   content?: Uint8Array;
+  /** A symlink's target (only the sandbox driver's own links: a read-only mount's entries, docker.ts). */
+  target?: string;
 }
 
 /** A validated input tree: the host directory (packed by the host's tar), inline files, paths to remove. */
@@ -249,6 +251,8 @@ export function packInput(prepared: PreparedInput, extra: Record<string, Uint8Ar
     (async () => {
       for (const e of prepared.inline) {
         if (e.kind === "dir") await entry(pack, { name: e.name, type: "directory", mode: e.mode });
+        else if (e.kind === "symlink")
+          await entry(pack, { name: e.name, type: "symlink", linkname: e.target!, mode: 0o777 });
         else
           await entry(
             pack,

@@ -50,6 +50,12 @@ export interface ExtraDir {
   hostDir: string;
   /** Relative POSIX paths inside `hostDir` (files or directories), copied to the same workspace paths. */
   paths: string[];
+  /**
+   * The driver may mount `hostDir`'s paths read-only instead of copying them, where it can (a local engine): a
+   * directory Retrace wrote and checked itself and that no run may change (the dependency cache), never one a
+   * caller supplied. What a run sees is the same tree; a run that meets the read-only mount is run again on a copy.
+   */
+  mountable?: boolean;
 }
 
 export interface SandboxRunRequest {

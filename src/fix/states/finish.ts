@@ -161,6 +161,7 @@ export async function finishFix(
             runs: ctx.verification.runs,
             tests: ctx.verification.tests,
             ...(ctx.verification.antiGaming ? { antiGaming: ctx.verification.antiGaming } : {}),
+            ...(ctx.verification.antiGamingGap ? { antiGamingGap: ctx.verification.antiGamingGap } : {}),
           }
         : null,
     attemptLog,

@@ -55,6 +55,11 @@ export function createCargoParser(sink: ParserSink) {
   } | null = null;
   let libtestSeen = false;
   let inRun = false;
+  /**
+   * The current run's FAILED progress lines. A run cut before its `test result:` line (the paste ends in its
+   * failures) has said nothing green: an earlier binary's `test result: ok` speaks for that binary only.
+   */
+  let runFailed = 0;
   let block: { id: string; buf: BlockBuffer; fragment: boolean; evidence: boolean } | null = null;
   let failuresList = false;
   /** A paste that opens at libtest's `failures:` heading: each `---- name stdout ----` block under it is a failure. */
@@ -259,6 +264,7 @@ export function createCargoParser(sink: ParserSink) {
         listed = [];
         flushProgress();
         inRun = true;
+        runFailed = 0;
         failuresList = false;
         pastedFailures = false;
         return true;
@@ -309,6 +315,7 @@ export function createCargoParser(sink: ParserSink) {
       const t = TEST.exec(text);
       if (t) {
         const o = t[2]!;
+        if (o === "FAILED") runFailed++;
         if (o === "FAILED" && progressFailed.length < 5_000) progressFailed.push({ id: t[1]!, lineNo, text });
         sink.test(
           t[1]!,
@@ -335,6 +342,7 @@ export function createCargoParser(sink: ParserSink) {
         flushProgress();
         sink.summary(countWords(text));
         inRun = false;
+        runFailed = 0;
         failuresList = false;
         return true;
       }
@@ -347,6 +355,7 @@ export function createCargoParser(sink: ParserSink) {
     end(): void {
       flushBlock();
       flushProgress();
+      if (inRun && runFailed > 0) sink.summary({ passed: 0, failed: runFailed });
       flushRustc();
       flushOpening();
     },

@@ -90,6 +90,14 @@ export function createCatch2Parser(sink: ParserSink) {
         return true;
       }
       if (state === "place") {
+        // The place the test case was declared (`tests/x.cpp:12`, MSVC `tests\x.cpp(12)`) comes first: a rule-framed
+        // heading of another tool (Surefire's report file, `Test set: pkg.Class` between two rules) is not Catch2's.
+        if (buf!.lines.length === names.length + 2 && !/(?::\d+|\(\d+\))$/.test(text)) {
+          state = "none";
+          buf = null;
+          names = [];
+          return false;
+        }
         buf!.push(text, lineNo);
         if (text === DOTS) state = "body";
         else if (buf!.lines.length > 6) {

@@ -77,6 +77,11 @@ export function createDotnetParser(sink: ParserSink) {
     stack: string[];
   } | null = null;
   let summaryRead = false;
+  /**
+   * A `Failed   Ns.Class.Method` line seen before any run header (an entry pasted alone): VSTest's once the next
+   * line is one of its sections (`Error Message:`), and read from there as if the header had been seen.
+   */
+  let pasted: { text: string; lineNo: number } | null = null;
   let total: { total: number; passed: number; failed: number; skipped: number } | null = null;
 
   /** MTP results: failures wait for the end, when the summary or a frame of their own confirms the format. */
@@ -239,7 +244,17 @@ export function createDotnetParser(sink: ParserSink) {
         sink.summary({ passed: Number(os[2]), failed: Number(os[3]), skipped: Number(os[4]) });
         return true;
       }
-      if (!active) return false;
+      if (!active) {
+        const p = pasted;
+        pasted = null;
+        if (p && SECTION.test(text)) {
+          active = true;
+          this.line(p.text, p.lineNo);
+          return this.line(text, lineNo);
+        }
+        if (/^ {0,2}Failed /.test(text) && RESULT.test(text)) pasted = { text, lineNo };
+        return false;
+      }
       // `Total tests: 2` then `Passed: 1` / `Failed: 1` lines (.NET 5+ without the one-line summary).
       const tt = /^Total tests: (\d+)$/.exec(text);
       if (tt) {

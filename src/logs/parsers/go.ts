@@ -46,6 +46,11 @@ export function createGoParser(sink: ParserSink) {
   let afterResult: TestState | null = null;
   let resultIndent = -1;
   let inPanic = false;
+  /**
+   * The test binary printed its bare `PASS`: every test it ran passed. A panic after it (a goroutine a test left
+   * running) happened after the last test ended: the package fails, but the test the output last named did not.
+   */
+  let binaryPassed = false;
   /** A panic being read: its lines, and the test the output around it pointed at (null when none). */
   let panic: {
     buf: BlockBuffer;
@@ -98,6 +103,10 @@ export function createGoParser(sink: ParserSink) {
         target.result = "FAIL";
         waiting.push({ state: target });
       }
+    } else {
+      // A panic no test owns (after the binary's PASS, or in plain output naming none): the run failed, and
+      // nothing here names a failing test. Red, with no failure invented.
+      sink.summary({ passed: 0, failed: 0, error: 1 });
     }
     panic = null;
   }
@@ -298,6 +307,7 @@ export function createGoParser(sink: ParserSink) {
       }
       if (races.line(text)) return true;
       const run = RUN.exec(text);
+      if (run) binaryPassed = false;
       if (run) {
         const s = stateOf(run[2]!);
         if (run[1] === "RUN" || run[1] === "CONT" || run[1] === "NAME") last = s;
@@ -317,6 +327,7 @@ export function createGoParser(sink: ParserSink) {
         return false;
       }
       if (r) {
+        binaryPassed = false;
         const s = stateOf(r[3]!);
         s.result = r[2] as TestState["result"];
         s.buf.push(text, lineNo);
@@ -330,9 +341,10 @@ export function createGoParser(sink: ParserSink) {
         closePanic();
         inPanic = true;
         const timeout = TIMEOUT.test(text);
-        const candidate = timeout
-          ? null
-          : (afterResult ?? last ?? waiting[waiting.length - 1]?.state ?? null);
+        const candidate =
+          timeout || binaryPassed
+            ? null
+            : (afterResult ?? last ?? waiting[waiting.length - 1]?.state ?? null);
         panic = {
           buf: new BlockBuffer(200, 16_000),
           candidate,
@@ -356,7 +368,10 @@ export function createGoParser(sink: ParserSink) {
         panic?.buf.push(text, lineNo);
         return true;
       }
-      if (text === "FAIL" || text === "PASS") return tests.size > 0 || waiting.length > 0;
+      if (text === "FAIL" || text === "PASS") {
+        binaryPassed = text === "PASS";
+        return tests.size > 0 || waiting.length > 0;
+      }
       // Test log output: indented under the result line (non -v) or after `=== RUN` (-v).
       if (afterResult && text.length - text.trimStart().length > resultIndent && text.trim() !== "") {
         afterResult.buf.push(text, lineNo);

@@ -57,6 +57,11 @@ export function createGradleParser(sink: ParserSink) {
     done: false,
   };
   const failedClasses = new Set<string>();
+  /**
+   * A result line the console wrapped before its outcome (AppVeyor's fixed width: `pkg.ClassTest > method `, then
+   * `FAILED` alone on the next line): the header, its trailing space kept, waiting for that word.
+   */
+  let wrapped: { text: string; lineNo: number } | null = null;
   const failedIds = new Set<string>();
 
   function flush(): void {
@@ -106,6 +111,19 @@ export function createGradleParser(sink: ParserSink) {
           return true;
         }
         flush();
+      }
+      if (wrapped) {
+        const w = wrapped;
+        wrapped = null;
+        if (text === "FAILED" || text === "PASSED" || text === "SKIPPED") {
+          this.line(`${w.text}${text}`, w.lineNo);
+          if (block) block.buf.push(text, lineNo);
+          return true;
+        }
+      }
+      if (text.endsWith(" ") && text.includes(" > ") && RESULT.test(`${text}FAILED`)) {
+        wrapped = { text, lineNo };
+        return false;
       }
       const c0 = text.charCodeAt(0);
       // Quick reject: a Gradle line starts with `> Task` (`:task` before Gradle 5), a class name or a digit (the count line).

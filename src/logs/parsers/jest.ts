@@ -27,6 +27,13 @@ const TEST_LINE = /^(\s+)(✓|✕|○|√|×) (?:(skipped|todo) )?(.+?)(?: \(\d+
 const BULLET = /^ {2}● (.+)$/;
 const SUMMARY = /^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b/;
 const CODE_FRAME = /^\s*>?\s*\d+ \||^\s+\|/;
+/**
+ * npm 6's header before a script (`> pkg@1.2.0 test /var/lib/jenkins/workspace/job/enriched`): the directory the
+ * script, so jest, ran in. Once the runner's checkout prefix is taken off, a relative directory is a package below
+ * the repository, and jest's paths (relative to where it ran) are under it.
+ */
+const NPM_HEADER = /^> (?:@[\w.-]+\/)?[\w.-]+@\S+ [\w:.-]+(?: (.*))?$/;
+const RELATIVE_DIR = /^[\w.@-]+(?:\/[\w.@-]+)*$/;
 
 export function createJestParser(sink: ParserSink) {
   let active = false;
@@ -39,7 +46,12 @@ export function createJestParser(sink: ParserSink) {
   /** `✕` lines, and the ids their `●` blocks gave: a log cut before a block still names its failure. */
   const crossed = new Map<string, { file: string | null; lineNo: number }>();
   const blocked = new Set<string>();
+  /** The file-and-describe ids that `✕` lines sit under (`file > A`, `file > A > B`). */
+  const crossedParents = new Set<string>();
   let sawTests = false;
+  /** The repository directory npm's script header says jest ran in ("" for the root or unknown). */
+  let cwd = "";
+  const under = (p: string) => (cwd && !p.startsWith("/") && !p.startsWith(`${cwd}/`) ? `${cwd}/${p}` : p);
 
   const idFor = (titles: string, f: string | null) => (f ? `${f} > ${titles}` : titles);
 
@@ -74,10 +86,16 @@ export function createJestParser(sink: ParserSink) {
     }
     const loc = jsFrameLocation(body, sink);
     const test = suite ? null : idFor(block.title.replace(/ › /g, " > "), block.file);
+    // A paste cut right after a header (`● Suite`, nothing below it) whose title is only the describe of `✕` tests:
+    // the header of one of those tests, its ` › test` cut away; the `✕` line names it.
+    if (test && body.length === 0 && crossedParents.has(test)) {
+      block = null;
+      return;
+    }
     sink.failure({
       category,
       test,
-      file: loc && block.file ? underKnown(loc.file, block.file) : (loc?.file ?? block.file),
+      file: loc && block.file ? underKnown(under(loc.file), block.file) : loc ? under(loc.file) : block.file,
       // No frame left (a cut paste): the code frame's `>` line, in the test's file.
       line: loc?.line ?? (suite ? null : codeFrameLine(body)),
       column: loc?.column ?? null,
@@ -105,10 +123,16 @@ export function createJestParser(sink: ParserSink) {
         flush();
         consoleBlock = false;
         active = true;
-        file = sink.path(h[2]!);
+        file = under(sink.path(h[2]!));
         path = [];
         prefix = null;
         return true;
+      }
+      if (c0 === 62 && text.startsWith("> ")) {
+        // The command line under it (`> jest`) leaves it as it is.
+        const n = NPM_HEADER.exec(text);
+        if (n) cwd = n[1] && RELATIVE_DIR.test(n[1]) && !n[1].startsWith(".") ? n[1] : "";
+        return false;
       }
       if (!active) return false;
       const b = c0 === 32 && text.startsWith("  ●") ? BULLET.exec(text) : null;
@@ -161,7 +185,14 @@ export function createJestParser(sink: ParserSink) {
         const m = t[2]!;
         const outcome = m === "✓" || m === "√" ? "passed" : m === "○" ? "skipped" : "failed";
         sink.test(prefix + t[4]!, outcome, file);
-        if (outcome === "failed" && crossed.size < 10_000) crossed.set(prefix + t[4]!, { file, lineNo });
+        if (outcome === "failed" && crossed.size < 10_000) {
+          crossed.set(prefix + t[4]!, { file, lineNo });
+          let parent = prefix.slice(0, -3);
+          while (parent.includes(" > ") && !crossedParents.has(parent) && crossedParents.size < 10_000) {
+            crossedParents.add(parent);
+            parent = parent.slice(0, parent.lastIndexOf(" > "));
+          }
+        }
         return true;
       }
       // A describe title in the verbose listing: an indented plain line.

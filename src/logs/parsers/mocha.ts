@@ -23,7 +23,22 @@ export function createMochaParser(sink: ParserSink) {
   let failingSection = false;
   let blankRun = 0;
   let seenCounts = false;
-  let block: { titles: string[]; titleDone: boolean; buf: BlockBuffer; indent: number } | null = null;
+  let block: {
+    titles: string[];
+    titleDone: boolean;
+    buf: BlockBuffer;
+    indent: number;
+    /** The message began: no more title lines. */
+    body?: boolean;
+    /** Lines of `buf` up to the last title line (blank lines between titles when double-spaced). */
+    titleLines?: number;
+  } | null = null;
+  /**
+   * Every line followed by a blank one (CircleCI's step output pasted from its web view): seen as a blank line
+   * between mocha's count lines, which it prints one under the other. Its failure list's blank lines are doubled.
+   */
+  let doubleSpaced = false;
+  let blanksAfterCount = -1;
   /** Listing lines are only trusted once a mocha marker shows up; until then they are buffered. */
   const listed: { id: string; outcome: "passed" | "failed" | "skipped" }[] = [];
   /** The spec tree's id of each failed test by its number (`1) title` under its describes). */
@@ -64,7 +79,7 @@ export function createMochaParser(sink: ParserSink) {
     const num = /^ {2}(\d+)\) /.exec(b.buf.lines[0] ?? "")?.[1];
     const listedId = num === undefined ? undefined : failedByNumber.get(num);
     if (b.titles.length === 1 && listedId && listedId.split(" > ").join(" ") === b.titles[0]) id = listedId;
-    const body = dedent(b.buf.lines.slice(b.titles.length)).filter((l) => l.trim() !== "");
+    const body = dedent(b.buf.lines.slice(b.titleLines ?? b.titles.length)).filter((l) => l.trim() !== "");
     let errorType: string | null = null;
     const messageLines: string[] = [];
     for (const l of body) {
@@ -157,6 +172,7 @@ export function createMochaParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      if (blanksAfterCount >= 0 && text.trim() === "") blanksAfterCount++;
       if (loose && !failingSection) {
         if (looseLine(text, lineNo)) return false;
       }
@@ -164,6 +180,8 @@ export function createMochaParser(sink: ParserSink) {
       if (!failingSection && text.charCodeAt(0) !== 32) return false;
       const c = COUNT.exec(text);
       if (c) {
+        if (blanksAfterCount > 0) doubleSpaced = true;
+        blanksAfterCount = 0;
         endLoose();
         if (!seenCounts) for (const t of listed) sink.test(t.id, t.outcome);
         listed.length = 0;
@@ -184,7 +202,7 @@ export function createMochaParser(sink: ParserSink) {
       if (failingSection) {
         // Mocha ends its failure details with two blank lines; whatever follows is another tool's.
         blankRun = text.trim() === "" ? blankRun + 1 : 0;
-        if (blankRun >= 2) {
+        if (blankRun >= (doubleSpaced ? 5 : 2)) {
           flush();
           failingSection = false;
           blankRun = 0;
@@ -205,11 +223,20 @@ export function createMochaParser(sink: ParserSink) {
         }
         if (block) {
           block.buf.push(text, lineNo);
-          if (!block.titleDone && text.trim() !== "") {
-            const t = text.trim();
+          const t = text.trim();
+          if (t === "" || block.body) return true;
+          // Mocha puts the `:` after the last title only, and indents each title after the first by two more than the
+          // one before (7, 9, … spaces; the message comes at 5): a title line after one that ended with `:` shows
+          // that colon was the title's own (`describe('with real redis:')`).
+          if (block.titleDone && /^ {7}/.test(text) && !/^at /.test(t) && !errorLine(t)) {
+            block.titles[block.titles.length - 1] += ":";
+            block.titleDone = false;
+          }
+          if (!block.titleDone) {
             block.titleDone = t.endsWith(":");
             block.titles.push(t.replace(/:$/, ""));
-          }
+            block.titleLines = block.buf.lines.length;
+          } else block.body = true;
           return true;
         }
         return text.trim() === "";

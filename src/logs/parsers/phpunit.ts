@@ -175,7 +175,13 @@ export function createPhpunitParser(sink: ParserSink) {
           }
           if (candidate === null) return false;
           candidate.buf.push(text, lineNo);
-          if (FRAME.test(text.trim()) || (candidate.id.endsWith(".phpt") && PHPT_EVIDENCE.test(text))) {
+          // PHPUnit's own assertion wording (`Failed asserting that false is true.`) is as much its as a frame: a
+          // lone entry pasted with its message and no frame (`1) Tests\Feature\LoginTest::test_x`, the message) counts.
+          if (
+            FRAME.test(text.trim()) ||
+            (candidate.id.endsWith(".phpt") && PHPT_EVIDENCE.test(text)) ||
+            (!candidate.id.endsWith(".phpt") && /^Failed asserting that .+\.$/.test(text))
+          ) {
             active = true;
             section = "pasted";
             block = candidate;
@@ -209,6 +215,28 @@ export function createPhpunitParser(sink: ParserSink) {
           sink.summary({ passed: Number(c[1]) - failed - error - skipped, failed, error, skipped });
         } else if (ok) sink.summary({ passed: Number(ok[1]), failed: 0 });
         return true;
+      }
+      // After the banner, a list whose heading the paste left out (`1) Ns\ClassTest::testX` under the progress dots):
+      // its first entry counts once its block reaches a frame or PHPUnit's assertion wording, as a list pasted
+      // without the banner (a test's own output printing `1) Foo::testBar` is not one). Read as a pasted list.
+      if (section === null && block === null) {
+        if (candidate !== null) {
+          candidate.buf.push(text, lineNo);
+          if (FRAME.test(text.trim()) || /^Failed asserting that .+\.$/.test(text)) {
+            section = "pasted";
+            block = candidate;
+            candidate = null;
+            return true;
+          }
+          if (candidate.buf.lines.length > 60 || text.startsWith("There ")) candidate = null;
+        } else if (text.startsWith("1) ")) {
+          const id = entryId(text);
+          if (id !== null) {
+            candidate = { id, kind: "failure", buf: new BlockBuffer() };
+            candidate.buf.push(text, lineNo);
+            return true;
+          }
+        }
       }
       if (section) {
         const id = text.charCodeAt(0) >= 48 && text.charCodeAt(0) <= 57 ? entryId(text) : null;

@@ -21,6 +21,12 @@ const TITLE = /^(?:\[[^\]]+\] › )?(\S+?\.\w+):(\d+:\d+) › (.+?)$/;
 const LIST = /^ {2}(✓|✘|✔|✗|×|-|°|±|ok|x) +\d+ (.+?)(?: \((?:retry #\d+|[\d.]+m?s)\))*(?: \([\d.]+m?s\))?$/;
 const LINE = /^\[\d+\/\d+\] (.+)$/;
 const BLOCK = /^ {2}(\d+)\) (.+?)(?: ─+)?$/;
+/**
+ * A failure header pasted without its number (`[chromium] › a.spec.ts:65:3 › suite › test`, the `1) ` left out),
+ * at the margin or a little in: a failure block only when its first line is a `Retry #1 ───` rule or an error.
+ */
+const BARE_HEADER = /^ {0,4}(\[[^\]]+\] › \S+?\.\w+:\d+:\d+ › .+?)(?: ─+)?$/;
+const RETRY_RULE = /^\s+Retry #\d+ ─+$/;
 const RECAP = /^ {1,2}(\d+) (failed|flaky|passed|skipped|did not run|interrupted)(?: \(.*\))?$/;
 
 function idOf(
@@ -30,7 +36,11 @@ function idOf(
   const m = TITLE.exec(title.replace(/ ─+$/, "").trim());
   if (!m) return null;
   const file = sink.path(m[1]!);
-  const name = m[3]!.split(" › ").join(" > ");
+  // Playwright 1.12's recap put the project after the place, and its configs named projects as browsers are
+  // named (`a.spec.ts:25:3 › [Chromium] title`): a capitalized one-word label there is the project. A title's own
+  // lower-case tag (`› [bug] title`) stays.
+  const titles = title.startsWith("[") ? m[3]! : m[3]!.replace(/^\[[A-Z][^\]\s]*\] (?!› )/, "");
+  const name = titles.split(" › ").join(" > ");
   return { id: `${file} > ${name}`, file, name, at: `${file}:${m[2]}` };
 }
 
@@ -41,6 +51,8 @@ export function createPlaywrightParser(sink: ParserSink) {
   /** Activated by a failure block's header alone (a paste without `Running N tests`): ends with that block run. */
   let loose = false;
   let recap: string | null = null;
+  /** A header without its number, waiting for the line that makes it a failure block (see BARE_HEADER). */
+  let bare: { title: string; text: string; lineNo: number; blanks: number } | null = null;
   const flaky = new Set<string>();
   /** The recap's failed tests: a paste cut before (or without) their failure blocks still names them. */
   const recapFailed: { file: string; name: string; lineNo: number; text: string }[] = [];
@@ -94,7 +106,27 @@ export function createPlaywrightParser(sink: ParserSink) {
         const l0 = LIST.exec(text);
         if (l0 && idOf(l0[2]!, sink)) active = true;
       }
-      if (!active) return false;
+      if (!active) {
+        const h = bare;
+        bare = null;
+        if (h && text.trim() === "" && h.blanks < 2) {
+          bare = { ...h, blanks: h.blanks + 1 };
+          return false;
+        }
+        if (h && (RETRY_RULE.test(text) || errorLine(text.trim()) !== null)) {
+          active = true;
+          loose = true;
+          const t = idOf(h.title, sink)!;
+          block = { ...t, buf: new BlockBuffer(150, 12_000), loose };
+          block.buf.push(h.text, h.lineNo);
+          for (let i = 0; i < h.blanks; i++) block.buf.push("", h.lineNo + 1 + i);
+          block.buf.push(text, lineNo);
+          return true;
+        }
+        const bh = text.includes(" › ") ? BARE_HEADER.exec(text) : null;
+        if (bh && idOf(bh[1]!, sink)) bare = { title: bh[1]!, text, lineNo, blanks: 0 };
+        return false;
+      }
       const b = BLOCK.exec(block === null && loose && text.endsWith("─") ? `  ${text.trimStart()}` : text);
       if (b) {
         const t = idOf(b[2]!, sink);

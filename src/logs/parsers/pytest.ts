@@ -25,7 +25,9 @@ const WORKER_CRASHED = /^worker '(gw\d+)' crashed while running '(.+)'$/;
 const PY_PATH = "[^\\s/]*(?:/(?:[^\\s/]| (?=[^\\s/]))+?)*?\\.py";
 const LOCATION = new RegExp(`^(${PY_PATH.replaceAll("\\s", "\\s:")}):(\\d+):(?: in \\S+| (\\w[\\w.]*))? ?$`);
 // pytest 9's subtests print `SUBFAILED(text='1,2') node::id`: the subtest counts as its test's failure.
-const WORD = "(?:SUB)?(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)(?:\\((?:[^()]|\\([^()]*\\))*\\))?";
+// pytest-subtests before pytest 9 writes its short summary's word without the tense: `SUBFAIL node::id - msg`.
+const WORD =
+  "(?:SUB(?:FAIL(?:ED)?|PASS(?:ED)?|SKIP(?:PED)?)|(?:SUB)?(?:ERROR|XFAIL|XPASS|RERUN)|PASSED|FAILED|SKIPPED)(?:\\((?:[^()]|\\([^()]*\\))*\\))?";
 // An id's `::`-separated parts are one run of `[^\s[]` (which takes `::` too): written as repeated parts, a run of
 // 40 `::a` could be split exponentially many ways on a line that does not match (hours of host CPU).
 // A plugin may print the test's duration before its id (`FAILED [0.3161s] tests/x.py::test_a`); an item collected
@@ -66,9 +68,11 @@ function outcomeOf(word: string): TestOutcome | "rerun" {
     word.startsWith("SUB") || word.includes("(") ? word.replace(/^SUB/, "").replace(/\(.*$/, "") : word;
   switch (bare) {
     case "PASSED":
+    case "PASS":
     case "XPASS":
       return "passed";
     case "FAILED":
+    case "FAIL":
       return "failed";
     case "ERROR":
       return "error";
@@ -83,6 +87,18 @@ function outcomeOf(word: string): TestOutcome | "rerun" {
 function fileOf(nodeid: string): string {
   const sep = nodeid.indexOf("::");
   return sep === -1 ? nodeid : nodeid.slice(0, sep);
+}
+
+/**
+ * A test file named only by a machine's absolute path (`/home/me/work/doit/dev/tests/test_x.py`, in a block with no
+ * short summary to give its node id): pytest's rootdir is not in the paste, so the node id's path is taken from the
+ * path's topmost `tests`/`test` directory, the rootdir's child in the common layout (as PHPUnit's `.phpt` ids are).
+ * Null when the path has no such directory.
+ */
+function underTests(file: string): string | null {
+  if (!/^(?:\/|[A-Za-z]:\/)/.test(file)) return file;
+  const at = file.search(/\/tests?\//);
+  return at === -1 ? null : file.slice(at + 1);
 }
 
 /** The block title pytest prints for a node id: `tests/x.py::TestA::test_b[1]` → `TestA.test_b[1]`. */
@@ -246,7 +262,9 @@ export function createPytestParser(sink: ParserSink) {
         ? sink.path(b.firstFile)
         : progressFiles.size === 1
           ? [...progressFiles][0]!
-          : null;
+          : b.firstFile
+            ? underTests(sink.path(b.firstFile))
+            : null;
     const test =
       id ??
       (key.kind !== "collect" && ownFile
@@ -255,7 +273,13 @@ export function createPytestParser(sink: ParserSink) {
     sink.failure({
       category,
       test,
-      file: b.location ? sink.path(b.location.file) : key.kind === "collect" ? sink.path(key.name) : null,
+      file: b.location
+        ? id === null && ownFile !== null && b.location.file === b.firstFile
+          ? ownFile
+          : sink.path(b.location.file)
+        : key.kind === "collect"
+          ? sink.path(key.name)
+          : null,
       line: b.location?.line ?? null,
       errorType,
       message,

@@ -47,8 +47,17 @@ function splitName(name: string, current: string | null): { cls: string | null; 
   // Surefire names a class-level error by the class itself (`pkg.CellarTest  Time elapsed … <<< ERROR!`).
   if (name === current || /^(?:[a-z_][\w]*\.)+[A-Z][\w$]*$/.test(name)) return { cls: name, method: "" };
   const junit4 = /^(.+?)\(([\w$.]+)\)$/.exec(name);
-  if (junit4 && /\.[A-Z][\w$]*$/.test(`.${junit4[2]!.split(".").pop()}`) && junit4[2]!.includes("."))
+  // A class named in lower case (`package_Test`) is still the class when the method part has no dot (Surefire 3's
+  // `pkg.Class.method(String)` has one).
+  if (
+    junit4 &&
+    junit4[2]!.includes(".") &&
+    (/\.[A-Z][\w$]*$/.test(`.${junit4[2]!.split(".").pop()}`) || /^[\w$]+$/.test(junit4[1]!))
+  )
     return { cls: junit4[2]!, method: methodName(junit4[1]!) };
+  // A class in the default package has no dots: `testX(FizzBuzzTest)` under `Running FizzBuzzTest`.
+  if (junit4 && junit4[2] === current && /^[\w$]+$/.test(junit4[1]!))
+    return { cls: junit4[2]!, method: junit4[1]! };
   const head = name.split(/[({[]/, 1)[0]!;
   const dot = head.lastIndexOf(".");
   if (dot > 0 && /^[a-z]/.test(head))
@@ -206,7 +215,7 @@ export function createSurefireParser(sink: ParserSink) {
         const d0 = DETAIL.exec(text);
         if (
           d0 &&
-          /^(?:[\w$-]+\((?:[a-z_][\w$]*\.)+[A-Z][\w$]*\)|(?:[a-z_][\w$]*\.)+[A-Z][\w$]*\.[\w$]+)$/.test(
+          /^(?:[\w$-]+\((?:[a-z_][\w$]*\.)+[A-Za-z_][\w$]*\)|(?:[a-z_][\w$]*\.)+[A-Z][\w$]*\.[\w$]+)$/.test(
             d0[1]!.trim(),
           )
         )

@@ -27,7 +27,7 @@ const ARROW_CONST = /=>\s*(true|false|-?\d[\d_.]*|["'][^"']*["'])\s*[,;)}\s]*$/;
 
 /** A class deriving from a built-in value type: its `==` stands in for the value's own. */
 const PY_VALUE_CLASS =
-  /^\s*class\s+\w+\s*\(\s*([\w.]+\s*,\s*)*(str|int|float|complex|bytes|list|tuple|dict|set|frozenset|Decimal|decimal\.Decimal|Fraction)\s*[,)]/;
+  /^\s*class\s+\w+\s*\(\s*([\w.]+\s*,\s*)*(str|int|float|complex|bytes|list|tuple|dict|set|frozenset|Decimal|decimal\.Decimal|Fraction|(?:datetime\.)?(?:date|datetime|time|timedelta)|(?:uuid\.)?UUID|(?:pathlib\.)?(?:Pure)?(?:Posix|Windows)?Path)\s*[,)]/;
 const PY_EQ_DEF = /^\s*(def\s+(__eq__|__ne__)\s*\(|(__eq__|__ne__)\s*=)/;
 const PY_CMP_DEF = /^\s*def\s+(__eq__|__ne__|__lt__|__le__|__gt__|__ge__)\s*\(\s*(\w+)\s*,\s*(\w+)/;
 

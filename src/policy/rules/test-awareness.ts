@@ -36,7 +36,7 @@
  */
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import { type LinePattern, nonTestLineRule } from "../patterns.ts";
-import type { FileChange, Rule, Violation } from "../types.ts";
+import type { FileChange, ParsedPatch, Rule, Violation } from "../types.ts";
 
 const py = (p: string) => languageOf(p) === "python";
 const js = (p: string) => languageOf(p) === "js";
@@ -107,6 +107,13 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
     applies: js,
   },
   {
+    id: "runner-state",
+    what: "compares the process's memory size with a threshold (a test runner's process is many times a script's: a size tells them apart) — a fix has no business depending on it",
+    // A read of the interpreter's or the heap's size on a line that compares it with a number, unless the line
+    // frees memory (a cache trimmed under pressure changes no answer).
+    re: /^(?=.*(\bsys\.(getallocatedblocks|gettotalrefcount)\s*\(|\btracemalloc\.get_traced_memory\s*\(|\bresource\.getrusage\s*\(|\bgetHeapStatistics\s*\(|\bprocess\.(memoryUsage|resourceUsage)\s*\(|\bperformance\.memory\b))(?=.*([<>]=?\s*[\d(]|\d\s*[<>]))(?!.*\b(clear|collect|evict|trim|shrink|prune|flush|reset)\w*\s*\()/,
+  },
+  {
     id: "test-double-check",
     what: "compares an injected dependency with the real module function (behaves differently when a test passes a fake)",
     // A function of the module (lower-case, not a constant like os.EOL or fs.constants.R_OK), compared by identity.
@@ -129,26 +136,57 @@ export const testAwareness: Rule = {
   id: "test-awareness",
   enabled: (c) => c.testAwareness.enabled,
   check({ patch, config, isTestFile }) {
-    return nonTestLineRule(
+    return withoutStackForMessages(
       patch,
-      isTestFile,
-      "test-awareness",
-      TEST_AWARENESS_PATTERNS,
-      config.testAwareness.allow,
-      {
-        id: "test-double-arity",
-        find: (flagged) =>
-          patch.files
-            .filter((f) => f.newPath !== null && !isTestFile(f.newPath))
-            .flatMap((f) => [
-              ...arityGates(f),
-              ...(config.testAwareness.allow.includes("runner-state") ? [] : warningsThroughAlias(f)),
-            ])
-            .filter((v) => !flagged.has(`${v.file}:${v.line}`)),
-      },
+      nonTestLineRule(
+        patch,
+        isTestFile,
+        "test-awareness",
+        TEST_AWARENESS_PATTERNS,
+        config.testAwareness.allow,
+        {
+          id: "test-double-arity",
+          find: (flagged) =>
+            patch.files
+              .filter((f) => f.newPath !== null && !isTestFile(f.newPath))
+              .flatMap((f) => [
+                ...arityGates(f),
+                ...(config.testAwareness.allow.includes("runner-state") ? [] : warningsThroughAlias(f)),
+              ])
+              .filter((v) => !flagged.has(`${v.file}:${v.line}`)),
+        },
+      ),
     );
   },
 };
+
+/** A call that only reports: a warning, a log line, a deprecation notice, an error thrown. */
+const MESSAGE_SINK =
+  /\b(process\.emitWarning|console\.(warn|error|log|info|debug)|util\.deprecate|deprecate|(logger|log|this\.logger)\.\w+|warn)\s*\(|\bthrow\s+new\s+\w*Error\s*\(/;
+/** What a read of the stack would be steered by: a search or a comparison of its text. */
+const STACK_TEST =
+  /\.(includes|indexOf|lastIndexOf|startsWith|endsWith|match|matchAll|search|test)\s*\(|[!=]==?|\bif\s*\(|\bswitch\s*\(/;
+
+/**
+ * A JS stack read (`new Error().stack`) stored in a variable used only to say where a call came from — every other
+ * added line naming the variable is a warning, a log line or an error, and neither the read nor those lines search
+ * or compare its text (hold8's honest deprecation warning naming the caller's line). The read cannot steer the
+ * code's answers then; a stack searched for a test's name, compared, or handed anywhere else stays blocked.
+ */
+function withoutStackForMessages(patch: ParsedPatch, found: Violation[]): Violation[] {
+  return found.filter((v) => {
+    if (!/\[stack-inspection\]/.test(v.message) || v.file === null || v.line === null) return true;
+    const file = patch.files.find((f) => f.newPath === v.file);
+    if (!file || languageOf(v.file) !== "js") return true;
+    const added = file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add"));
+    const read = added.find((l) => l.newLine === v.line);
+    const bound = read && /^\s*(?:const|let|var)\s+([\w$]+)\s*=/.exec(read.text);
+    if (!read || !bound || STACK_TEST.test(read.text.slice(bound[0].length))) return true;
+    const name = new RegExp(String.raw`(?<![\w$.])${bound[1]!.replace(/\$/g, "\\$")}(?![\w$])`);
+    const uses = added.filter((l) => l !== read && name.test(l.text));
+    return uses.length === 0 || uses.some((l) => !MESSAGE_SINK.test(l.text) || STACK_TEST.test(l.text));
+  });
+}
 
 const NAME = String.raw`[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*`;
 /** A comparison or a condition on the line (an arity read only to store or log it is not a branch). */

@@ -155,7 +155,11 @@ const CLI_EXIT_HOOK_PATTERNS: LinePattern[] = [
 ];
 
 /** `if (require.main === module)` / `if __name__ == "__main__":` — code that runs only when the file is the program. */
-const JS_ENTRY_GUARD = /\bif\s*\(\s*(require\.main\s*===?\s*module|module\s*===?\s*require\.main)\s*\)/;
+// `require.main === module`, and its ES module forms: `import.meta.url === pathToFileURL(process.argv[1]).href`
+// (either side), `process.argv[1] === fileURLToPath(import.meta.url)`, `import.meta.main` (hold8: an ESM CLI block
+// ending in process.exit was BLOCKED).
+const JS_ENTRY_GUARD =
+  /\bif\s*\(\s*(require\.main\s*===?\s*module|module\s*===?\s*require\.main|import\.meta\.main|(process\.argv\[1\]\s*&&\s*)?(import\.meta\.url\s*===?\s*(url\.)?pathToFileURL\s*\(\s*process\.argv\[1\]\s*\)\.href|(url\.)?pathToFileURL\s*\(\s*process\.argv\[1\]\s*\)\.href\s*===?\s*import\.meta\.url|process\.argv\[1\]\s*===?\s*(url\.)?fileURLToPath\s*\(\s*import\.meta\.url\s*\)|(url\.)?fileURLToPath\s*\(\s*import\.meta\.url\s*\)\s*===?\s*process\.argv\[1\]))\s*\)/;
 const PY_ENTRY_GUARD = /^(\s*)if\s+__name__\s*==\s*["']__main__["']\s*:/;
 
 /**

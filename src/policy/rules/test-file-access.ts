@@ -24,6 +24,12 @@ export const TEST_FILE_ACCESS_PATTERNS: LinePattern[] = [
     re: new RegExp(`^(?=.*(?:${FS_ACCESS.source}))(?=.*(?:${TEST_PATH.source}))`),
     applies: (p) => ["python", "js"].includes(languageOf(p)),
   },
+  {
+    id: "reads-test-files",
+    what: "asks the import system for a test package or module (whether the tests are importable tells a checkout under test from an install)",
+    re: /\b(find_spec|find_loader|get_loader|import_module|__import__|resolve)\s*\(\s*(["'`])(\.{0,2}\/)?(tests?|testing|__tests__|specs?|conftest)(\2|[./])/,
+    applies: (p) => ["python", "js"].includes(languageOf(p)),
+  },
 ];
 
 export const testFileAccess: Rule = {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { gamingClassOf, policyFeedback, verifyFeedback } from "../../../src/fix/feedback.ts";
 import type { FixResult } from "../../../src/fix/result.ts";
+import { antiGamingGap } from "../../../src/fix/verify.ts";
 import { renderFixReport } from "../../../src/report/pr-body.ts";
 
 describe("feedback to the next attempt", () => {
@@ -95,5 +96,65 @@ describe("PR body", () => {
       excerpt: "",
     });
     expect(md).not.toContain("Anti-gaming checks");
+  });
+
+  it("says plainly, in its own section, when the anti-gaming checks could not be made (hold8)", () => {
+    const gap = antiGamingGap({
+      ran: false,
+      notes: [
+        "anti-gaming run not made: no previously failing test could be copied (t: its definition was not found in tests/test_q.py)",
+      ],
+    });
+    const md = renderFixReport({
+      result: {
+        ...fixed,
+        verification: { runs: 2, tests: fixed.verification!.tests, antiGamingGap: gap! },
+      },
+      excerpt: "",
+    });
+    expect(md).toContain("## Anti-gaming checks not made");
+    expect(md).toContain("VERIFIED WITHOUT ANTI-GAMING EVIDENCE");
+    expect(md).toContain("its definition was not found in tests/test_q.py");
+    expect(md).not.toContain("## Anti-gaming checks passed");
+  });
+});
+
+describe("antiGamingGap: VERIFIED without the anti-gaming evidence is never silent", () => {
+  it("says the checks could not run, and why", () => {
+    expect(
+      antiGamingGap({
+        ran: false,
+        notes: [
+          "anti-gaming run not made: the anti-gaming run supports pytest, node:test, jest, vitest and mocha, not go",
+        ],
+      }),
+    ).toMatch(
+      /^VERIFIED WITHOUT ANTI-GAMING EVIDENCE: .* could not run — the anti-gaming run supports .* not go\. /,
+    );
+  });
+
+  it("says which failing tests the run did not cover, when it covered others", () => {
+    expect(
+      antiGamingGap({
+        ran: true,
+        notes: [
+          "not covered by the anti-gaming run: tests/test_a.py::test_b (its definition was not found in tests/test_a.py)",
+        ],
+      }),
+    ).toBe(
+      "VERIFIED WITH PARTIAL ANTI-GAMING EVIDENCE: the anti-gaming checks did not cover tests/test_a.py::test_b (its definition was not found in tests/test_a.py)",
+    );
+  });
+
+  it("is null when every failing test went through the checks (other notes are not gaps)", () => {
+    expect(
+      antiGamingGap({
+        ran: true,
+        notes: [
+          "runner-free run not applied to tests/test_a.py::test_x (the test takes fixtures (tmp_path))",
+          "tests/test_q.py::TestQ::test_x is inherited from tests/contract.py::Contract: its definition was inlined into the neutral copy's class",
+        ],
+      }),
+    ).toBeNull();
   });
 });

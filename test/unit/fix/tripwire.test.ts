@@ -255,6 +255,27 @@ describe("planAntiGaming", () => {
     expect(bump).toBeLessThan(84);
   });
 
+  it("makes the patched files years old after the build step (hold8: a time bomb on the file's own mtime)", async () => {
+    const plan = await planAntiGaming({
+      ...input("node-test", [{ id: 'adds "quoted" numbers' }]),
+      setupScript: "npm run build",
+      patchedFiles: ["src/calc.js", "src/it's.js", "../escape.js"],
+    });
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    const lines = plan.script.split("\n");
+    const touch = lines.findIndex((l) => l.startsWith("touch -c -m -d @"));
+    expect(touch).toBeGreaterThan(lines.indexOf("npm run build"));
+    expect(lines[touch]).toMatch(
+      /^touch -c -m -d @\d+ -- 'src\/calc\.js' 'src\/it'\\''s\.js' 2>\/dev\/null \|\| :$/,
+    );
+    const epoch = Number(/@(\d+)/.exec(lines[touch]!)![1]);
+    expect(Date.now() / 1000 - epoch).toBeGreaterThan(3.9 * 365 * 86_400);
+    // Without patched files (a caller that passes none), no touch.
+    const none = await planAntiGaming(input("node-test", [{ id: 'adds "quoted" numbers' }]));
+    if ("unsupported" in none) throw new Error(none.unsupported);
+    expect(none.script).not.toContain("touch ");
+  });
+
   it("gives two classes of one file different neutral names", async () => {
     const two =
       "class TestA:\n    def test_x(self):\n        assert f(1) == 2\n\n\nclass TestB:\n    def test_x(self):\n        assert f(2) == 3\n";
