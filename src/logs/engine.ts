@@ -217,6 +217,8 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
   const testList: TestResult[] = [];
   let droppedTests = 0;
   const counts = new Map<string, FormatCounts>();
+  /** Each format's latest summary: the run's own verdict where a runner prints per-class lines first (Surefire). */
+  const lastSummaries = new Map<string, { failed: number; error: number }>();
   const summaries = new Map<string, Required<SummaryCounts>>();
   let lineNo = 0;
   let ended = false;
@@ -270,6 +272,7 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
         sum.skipped += s.skipped ?? 0;
         sum.error += s.error ?? 0;
         summaries.set(slot.name, sum);
+        lastSummaries.set(slot.name, { failed: s.failed, error: s.error ?? 0 });
       },
     };
   };
@@ -578,12 +581,17 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
         .filter((n) => n !== "github-actions" || failures.some((f) => f.format === n));
       const countRecord: Record<string, FormatCounts> = {};
       for (const name of formats) countRecord[name] = countsOf(name);
+      const unnamed =
+        failures.length === 0
+          ? [...lastSummaries].filter(([, s]) => s.failed + s.error > 0).map(([n]) => n)
+          : [];
       return {
         formats,
         failures: failures.sort((a, b) => a.span.start - b.span.start),
         tests: testList,
         counts: countRecord,
         lines: lineNo,
+        ...(unnamed.length > 0 ? { unnamedFailuresIn: unnamed } : {}),
         dropped: { failures: droppedFailures, tests: droppedTests },
         stopped: null,
       };

@@ -91,6 +91,12 @@ export const ParsedLog = z.object({
   counts: z.record(z.string(), FormatCounts),
   /** Number of input lines read. */
   lines: z.number().int(),
+  /**
+   * Formats whose own summary counts a failed test or an error while the log names no failure at all (a Go panic
+   * after the binary's PASS, a summary of a run whose failure blocks were cut away): the log is red, but there is
+   * no failure to report. Absent when a failure was found or no summary counts one.
+   */
+  unnamedFailuresIn: z.array(z.string()).optional(),
   /** What did not fit in the bounds. */
   dropped: z.object({
     /** Failures beyond the cap. */

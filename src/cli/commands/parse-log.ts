@@ -199,7 +199,10 @@ export function* jsonPieces(parsed: ParsedLog): Generator<string> {
   yield* list(parsed.failures);
   yield ',\n  "tests": ';
   yield* list(parsed.tests);
-  yield `,\n  "counts": ${JSON.stringify(parsed.counts)},\n  "lines": ${parsed.lines},\n  "dropped": ${JSON.stringify(parsed.dropped)}\n}\n`;
+  const unnamed = parsed.unnamedFailuresIn
+    ? `,\n  "unnamedFailuresIn": ${JSON.stringify(parsed.unnamedFailuresIn)}`
+    : "";
+  yield `,\n  "counts": ${JSON.stringify(parsed.counts)},\n  "lines": ${parsed.lines}${unnamed},\n  "dropped": ${JSON.stringify(parsed.dropped)}\n}\n`;
 }
 
 /** Writes the JSON to a stream, waiting for it to drain: a pipe that reads slowly never makes the output pile up in memory. */
@@ -217,7 +220,11 @@ export function renderParsedLog(parsed: ParsedLog): string {
       ? `formats: ${parsed.formats.join(", ")} (${parsed.lines} lines)`
       : `no known format in ${parsed.lines} lines`,
   );
-  if (parsed.failures.length === 0) out.push("no failures found");
+  if (parsed.failures.length === 0 && parsed.unnamedFailuresIn)
+    out.push(
+      `no failing test named, but the ${parsed.unnamedFailuresIn.join(" and ")} summary says the run failed (the log is not green)`,
+    );
+  else if (parsed.failures.length === 0) out.push("no failures found");
   else out.push(`${parsed.failures.length} failure${parsed.failures.length === 1 ? "" : "s"}:`);
   for (const f of parsed.failures) {
     const head = f.test ?? location(f) ?? "";

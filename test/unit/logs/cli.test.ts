@@ -54,6 +54,51 @@ describe("retrace parse-log", () => {
     expect(r.stdout).toContain("no failures found");
   });
 
+  it("a red log that names no failing test says so, never 'no failures found'", () => {
+    // A goroutine panic after the test binary's PASS: every test passed, the package failed.
+    const log = [
+      "=== RUN   TestQueuePush",
+      "--- PASS: TestQueuePush (0.00s)",
+      "=== RUN   TestQueuePop",
+      "--- PASS: TestQueuePop (0.01s)",
+      "PASS",
+      "panic: send on closed channel",
+      "",
+      "goroutine 12 [running]:",
+      "example.com/kettle/queue.(*Queue).drain(0xc000010000)",
+      "\t/home/runner/work/kettle/kettle/queue/queue.go:41 +0x5d",
+      "created by example.com/kettle/queue.New in goroutine 7",
+      "FAIL\texample.com/kettle/queue\t0.214s",
+      "",
+    ].join("\n");
+    const text = retrace(["-"], log);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("no failing test named, but the go summary says the run failed");
+    expect(text.stdout).not.toContain("no failures found");
+    const json = retrace(["-", "--json"], log);
+    const parsed = ParsedLog.parse(JSON.parse(json.stdout));
+    expect(parsed.failures).toEqual([]);
+    expect(parsed.unnamedFailuresIn).toEqual(["go"]);
+  });
+
+  it("a green run whose output prints a failing count before its own all-passed summary is not called red", () => {
+    const log = [
+      "[INFO]  T E S T S",
+      "[INFO] Running org.kettle.BoilTest",
+      "[ERROR] Tests run: 4, Failures: 2, Errors: 0, Skipped: 0",
+      "[INFO] Tests run: 2, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.2 s - in org.kettle.BoilTest",
+      "[INFO] Results:",
+      "[INFO] Tests run: 2, Failures: 0, Errors: 0, Skipped: 0",
+      "[INFO] BUILD SUCCESS",
+      "",
+    ].join("\n");
+    const json = retrace(["-", "--json"], log);
+    const parsed = ParsedLog.parse(JSON.parse(json.stdout));
+    expect(parsed.failures).toEqual([]);
+    expect(parsed.unnamedFailuresIn).toBeUndefined();
+    expect(retrace(["-"], log).stdout).toContain("no failures found");
+  });
+
   it("exits 2 and names the path when the file is missing", () => {
     const r = retrace(["/no/such/ci.log"]);
     expect(r.code).toBe(2);
