@@ -6,16 +6,13 @@
  * marker never appears and the secret never reaches an output. `RETRACE_HOST_LIMITS` is lowered so the heavy
  * cases stop early (the budgets they meet are the operator's, not hard-coded).
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { runWave, type Wave, waveCaseIds } from "./wave-harness.ts";
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
-const ROOT = path.resolve(HERE, "../../..");
 const STEP = path.join(HERE, "redteam8-step.ts");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 const MARKER = "/var/tmp/retrace-rt8-test-marker";
 const SECRET = "ghs_rt8testSECRET0123456789abcdefABCDEF";
 const LIMITS = "logTimeMs=1000,logMsPerMb=500,parseTimeMs=1000";
@@ -24,71 +21,25 @@ const REPORT_CPU_MS = 3_000;
 /** Any other case (a 41.5 MB lockfile's JSON.parse and check included). */
 const OTHER_CPU_MS = 8_000;
 
-const cases = (
-  JSON.parse(readFileSync(path.join(HERE, "redteam8-cases.json"), "utf8")) as {
-    cases: { id: string; class: string }[];
-  }
-).cases.map((c) => c.id);
+const cases = waveCaseIds(path.join(HERE, "redteam8-cases.json"));
 const ADDED = ["report-15-unknown-requires"];
 const ids = [...cases, ...ADDED];
-
-type Result = { id: string; cpuMs: number; outcome: string; contained: boolean | null };
-const results = new Map<string, Result>();
-const outputs: string[] = [];
-
-function runGroup(group: string[]): Promise<void> {
-  return new Promise((resolve) => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "rt8-test-"));
-    const child = spawn(TSX, [STEP, dir, ...group], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        GITHUB_TOKEN: SECRET,
-        RETRACE_RT8_MARKER: MARKER,
-        RETRACE_HOST_LIMITS: LIMITS,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-    });
-    child.stderr.on("data", (d) => {
-      outputs.push(String(d));
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 150_000);
-    child.on("close", () => {
-      clearTimeout(timer);
-      outputs.push(out);
-      for (const line of out.split("\n").filter(Boolean)) {
-        const r = JSON.parse(line) as Result;
-        results.set(r.id, r);
-      }
-      rmSync(dir, { recursive: true, force: true });
-      resolve();
-    });
-  });
-}
+let wave: Wave;
 
 describe("eighth red team: hostile inputs to the host-side steps", () => {
   beforeAll(async () => {
     if (existsSync(MARKER)) rmSync(MARKER);
-    const groups = new Map<string, string[]>();
-    for (const id of ids) {
-      const key = id.split("-")[0]!;
-      groups.set(key, [...(groups.get(key) ?? []), id]);
-    }
-    // Two groups at a time: the machine is shared.
-    const queue = [...groups.values()];
-    await Promise.all(
-      [0, 1].map(async () => {
-        for (let g = queue.shift(); g; g = queue.shift()) await runGroup(g);
-      }),
-    );
+    wave = await runWave({
+      step: STEP,
+      ids,
+      env: { GITHUB_TOKEN: SECRET, RETRACE_RT8_MARKER: MARKER, RETRACE_HOST_LIMITS: LIMITS },
+      tmpPrefix: "rt8-test-",
+      groupTimeoutMs: () => 150_000,
+    });
   }, 300_000);
 
   it.each(ids)("%s is contained or refused", (id) => {
-    const r = results.get(id);
+    const r = wave.results.get(id);
     expect(r, `${id} gave no result (killed or crashed)`).toBeDefined();
     expect(r!.contained, r!.outcome).not.toBe(false);
     expect(r!.outcome).not.toMatch(/^threw: (?!git diff --cached failed)/);
@@ -97,6 +48,6 @@ describe("eighth red team: hostile inputs to the host-side steps", () => {
 
   it("no program ran on the host and the secret reached no output", () => {
     expect(existsSync(MARKER)).toBe(false);
-    expect(outputs.join("")).not.toContain(SECRET);
+    expect(wave.outputs.join("")).not.toContain(SECRET);
   });
 });

@@ -1,0 +1,77 @@
+/**
+ * The harness the eighth and later red-team waves share: every case id through the wave's step script
+ * (`redteamN-step.ts <dir> <id>…`, one JSON result line per case on stdout) in child processes, grouped by the id's
+ * first word, two groups at a time (the machine is shared), each group in a temporary directory of its own with the
+ * wave's environment (a marker secret, the marker file's path, lowered host limits). What a wave asserts stays in
+ * its test file.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../..");
+const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+
+export type WaveResult = { id: string; cpuMs: number; outcome: string; contained: boolean | null };
+
+export interface Wave {
+  results: Map<string, WaveResult>;
+  /** Everything the steps printed (results and stderr), for the secret check. */
+  outputs: string[];
+}
+
+/** The case ids a wave's cases file lists. */
+export function waveCaseIds(casesFile: string): string[] {
+  return (JSON.parse(readFileSync(casesFile, "utf8")) as { cases: { id: string }[] }).cases.map((c) => c.id);
+}
+
+export async function runWave(options: {
+  step: string;
+  ids: readonly string[];
+  env: Record<string, string>;
+  tmpPrefix: string;
+  /** How long a group may run before it is killed (its cases then give no result and fail). */
+  groupTimeoutMs: (group: readonly string[]) => number;
+}): Promise<Wave> {
+  const wave: Wave = { results: new Map(), outputs: [] };
+  const runGroup = (group: string[]) =>
+    new Promise<void>((resolve) => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), options.tmpPrefix));
+      const child = spawn(TSX, [options.step, dir, ...group], {
+        cwd: dir,
+        env: { ...process.env, ...options.env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+      });
+      child.stderr.on("data", (d) => {
+        wave.outputs.push(String(d));
+      });
+      const timer = setTimeout(() => child.kill("SIGKILL"), options.groupTimeoutMs(group));
+      child.on("close", () => {
+        clearTimeout(timer);
+        wave.outputs.push(out);
+        for (const line of out.split("\n").filter(Boolean)) {
+          const r = JSON.parse(line) as WaveResult;
+          wave.results.set(r.id, r);
+        }
+        rmSync(dir, { recursive: true, force: true });
+        resolve();
+      });
+    });
+  const groups = new Map<string, string[]>();
+  for (const id of options.ids) {
+    const key = id.split("-")[0]!;
+    groups.set(key, [...(groups.get(key) ?? []), id]);
+  }
+  const queue = [...groups.values()];
+  await Promise.all(
+    [0, 1].map(async () => {
+      for (let g = queue.shift(); g; g = queue.shift()) await runGroup(g);
+    }),
+  );
+  return wave;
+}
