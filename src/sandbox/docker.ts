@@ -169,6 +169,21 @@ export class DockerSandbox implements Sandbox {
    * other path one link. Null, with the directories copied from then on, when one cannot be mounted as it is: a
    * path that is not itself (a symlink on the way), an entry name that is not a plain name, too many entries.
    */
+  /** planOne's answer per directory and place, kept: a mountable directory (an install cache entry) never changes,
+   * and a verification plans the same one for every run (a node_modules readdir, a Python user site walked). */
+  private readonly plans = new Map<string, Promise<Awaited<ReturnType<typeof planOne>> | null>>();
+
+  private planOneOnce(d: ExtraDir, root: string): Promise<Awaited<ReturnType<typeof planOne>> | null> {
+    const key = JSON.stringify([d.hostDir, d.paths, root]);
+    let plan = this.plans.get(key);
+    if (!plan) {
+      plan = planOne(d, root).catch(() => null);
+      this.plans.set(key, plan);
+      if (this.plans.size > 64) this.plans.delete(this.plans.keys().next().value!);
+    }
+    return plan;
+  }
+
   private async mountPlan(input: SandboxInput): Promise<MountPlan | null> {
     const mounted: ExtraDir[] = [];
     const copied: ExtraDir[] = [];
@@ -188,7 +203,7 @@ export class DockerSandbox implements Sandbox {
         continue;
       }
       const n = mounted.length;
-      const plan = await planOne(d, `${MOUNT_ROOT}/${n}`).catch(() => null);
+      const plan = await this.planOneOnce(d, `${MOUNT_ROOT}/${n}`);
       if (plan === null) {
         this.copyOnly.add(d.hostDir);
         copied.push(d);
