@@ -6,6 +6,7 @@ import { describeError, isRetraceError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
 import { guardWorkflowCommands } from "../core/workflow-commands.ts";
 import { buildProgram } from "./program.ts";
+import { printErr } from "./print.ts";
 
 export async function main(argv: string[]): Promise<number> {
   // Output echoes text from repositories, reports and programs; a CI runner must not read a line of it as a
@@ -27,11 +28,11 @@ export async function main(argv: string[]): Promise<number> {
       return error.exitCode === 0 ? 0 : 2;
     }
     if (isRetraceError(error)) {
-      process.stderr.write(`retrace: ${describeError(error)}\n`);
+      printErr(`retrace: ${describeError(error)}\n`);
       return error.exitCode;
     }
     // Not one of ours: a bug, or a failure nothing translated. One line, the stack only on request.
-    process.stderr.write(
+    printErr(
       process.env.RETRACE_DEBUG === "1"
         ? `retrace: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`
         : `retrace: unexpected error: ${describeError(error)}\n  → this is a bug in Retrace: run again with RETRACE_DEBUG=1 for the stack trace and report it\n`,

@@ -6,6 +6,7 @@
  * commands load them all, so `retrace --help` lists every command.
  */
 import { Command } from "commander";
+import { printErr, printOut } from "./print.ts";
 
 type Register = (program: Command) => void;
 
@@ -30,8 +31,8 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
     // like every other error: `retrace: <what was wrong>`, then `  → <what to do>` (set by pointToHelp).
     .exitOverride()
     .configureOutput({
-      writeErr: (s) => process.stderr.write(s),
-      writeOut: (s) => process.stdout.write(s),
+      writeErr: (s) => printErr(s),
+      writeOut: (s) => printOut(s),
       outputError: (s, write) => write(`retrace: ${s.replace(/^error: /, "")}`),
     });
   const named = argv[0] !== undefined && Object.hasOwn(COMMANDS, argv[0]) ? [argv[0]] : Object.keys(COMMANDS);

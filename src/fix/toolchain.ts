@@ -9,6 +9,7 @@
  * Pure: the caller passes a reader of repository files.
  */
 import semver from "semver";
+import { terminalText } from "../core/terminal-text.ts";
 
 export type ReadRepoFile = (path: string) => string | null;
 
@@ -183,10 +184,14 @@ const SHOWN_SPEC = 100;
 
 /**
  * A runtime request as messages and progress lines quote it: whole when short, else its start and its length
- * (a 200 KiB `.nvmrc` line was quoted whole into the job's error, its comment and its JSON).
+ * (a 200 KiB `.nvmrc` line was quoted whole into the job's error, its comment and its JSON), with the characters a
+ * terminal acts on written as `\u{…}` (src/core/terminal-text.ts).
  */
 export function shownSpec(spec: string): string {
-  return spec.length <= SHOWN_SPEC ? spec : `${spec.slice(0, SHOWN_SPEC)}… (${spec.length} characters)`;
+  // The file's own characters a terminal would act on (an `.nvmrc` line of escapes) are written visibly.
+  return terminalText(
+    spec.length <= SHOWN_SPEC ? spec : `${spec.slice(0, SHOWN_SPEC)}… (${spec.length} characters)`,
+  );
 }
 
 /** The semver range a Node request stands for (`lts/iron` → `20`, `v20.1` → `20.1`), or null when unreadable. */

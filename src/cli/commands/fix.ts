@@ -22,6 +22,7 @@ import { assertModelKey, intOption, nonNegativeNumberOption } from "../options.t
 import { checkOutDir, writeOutDir } from "../out-dir.ts";
 import { checkOutRoot, ensureOutRoot, listPaths, OUT_ROOT, uncommittedChanges } from "../worktree.ts";
 import { readTextInput } from "../read-input.ts";
+import { printErr, printJson, printOut } from "../print.ts";
 
 interface FixFlags {
   repo: string;
@@ -135,10 +136,10 @@ export function registerFix(program: Command): void {
       const model = createModelFromEnv();
       const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
       const progress = (line: string) => {
-        if (!flags.json) process.stderr.write(`retrace: ${redactor.redact(line)}\n`);
+        if (!flags.json) printErr(`retrace: ${redactor.redact(line)}\n`);
       };
       if (dirty.length > 0)
-        process.stderr.write(
+        printErr(
           `retrace: --allow-dirty: running on HEAD (${head}) plus the uncommitted changes in ${dirty.length} file(s): ${listPaths(dirty)}; no branch will be created\n`,
         );
       const config = await loadRepoConfigFile(repo);
@@ -202,9 +203,9 @@ export function registerFix(program: Command): void {
         : run.ctx.earlyStop === "no_failure"
           ? `${r.outcome}: the log names no failing test Retrace can read: nothing to fix (drop --log to run the tests in the sandbox)`
           : `${r.outcome}: ${r.reason}`;
-      if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, out })}\n`);
+      if (flags.json) printJson(`${JSON.stringify({ ...r, out })}\n`);
       else {
-        process.stdout.write(
+        printOut(
           `${headline}\n` +
             (r.branch ? `branch: ${r.branch} (${r.commit?.slice(0, 12)})\n` : "") +
             (run.patch && !r.branch
@@ -215,7 +216,7 @@ export function registerFix(program: Command): void {
         );
       }
       if (flags.json && r.outcome === "ERROR" && run.ctx.earlyStop !== "no_model")
-        process.stderr.write(`retrace: ${redactor.redact(r.reason)}\n`);
+        printErr(`retrace: ${redactor.redact(r.reason)}\n`);
       if (run.ctx.earlyStop === "no_model") {
         // Flaky triage ran without a model; the rest needs one.
         throw new ConfigError(

@@ -22,6 +22,7 @@ import {
 } from "../../logs/index.ts";
 import { intOption } from "../options.ts";
 import { assertStdinPiped, maxInputBytes, readErrorReason } from "../read-input.ts";
+import { printJson, printOut } from "../print.ts";
 
 interface ParseLogFlags {
   format: string;
@@ -208,7 +209,7 @@ export function* jsonPieces(parsed: ParsedLog): Generator<string> {
 /** Writes the JSON to a stream, waiting for it to drain: a pipe that reads slowly never makes the output pile up in memory. */
 export async function writeJson(parsed: ParsedLog, out: NodeJS.WritableStream): Promise<void> {
   for (const piece of jsonPieces(parsed)) {
-    if (!out.write(piece)) await once(out, "drain");
+    if (!printJson(piece, out)) await once(out, "drain");
   }
 }
 
@@ -272,13 +273,13 @@ export function registerParseLog(program: Command): void {
       if (flags.excerpt) {
         const maxChars = intOption("--max-chars", flags.maxChars, 200, 10_000_000, 12_000);
         const text = await readAll(await openInput(file));
-        process.stdout.write(
+        printOut(
           `${excerpt(text, { format: flags.format, maxChars, ...(flags.repoRoot ? { repoRoot: flags.repoRoot } : {}) })}\n`,
         );
         return;
       }
       const parsed = wholeLog(await parseInput(await openInput(file), flags), "the log");
       if (flags.json) await writeJson(parsed, process.stdout);
-      else process.stdout.write(renderParsedLog(parsed));
+      else printOut(renderParsedLog(parsed));
     });
 }

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { loadConfigFile } from "../../config/load.ts";
 import { readPatchInput } from "../read-patch.ts";
 import { evaluatePatch, formatViolation } from "../../policy/index.ts";
+import { printJson, printOut } from "../print.ts";
 
 export function registerPolicy(program: Command): void {
   program
@@ -23,12 +24,12 @@ export function registerPolicy(program: Command): void {
       const patch = await readPatchInput(patchFile);
       const result = evaluatePatch(patch, config?.policy ?? {});
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        printJson(`${JSON.stringify(result, null, 2)}\n`);
       } else if (result.allowed) {
-        process.stdout.write("allowed: no policy violations\n");
+        printOut("allowed: no policy violations\n");
       } else {
-        for (const v of result.violations) process.stdout.write(`${formatViolation(v)}\n`);
-        process.stdout.write(`blocked: ${result.violations.length} violation(s)\n`);
+        for (const v of result.violations) printOut(`${formatViolation(v)}\n`);
+        printOut(`blocked: ${result.violations.length} violation(s)\n`);
       }
       process.exitCode = result.allowed ? 0 : 1;
     });

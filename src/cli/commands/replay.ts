@@ -9,6 +9,7 @@ import { parseTrace, replayTrace } from "../../jobs/replay.ts";
 import { loadRepoConfigFile } from "../../config/load.ts";
 import path from "node:path";
 import { readTextInput } from "../read-input.ts";
+import { printJson, printOut } from "../print.ts";
 
 interface ReplayOptions {
   json?: boolean;
@@ -57,16 +58,14 @@ export function registerReplay(program: Command): void {
       });
       if (opts.json) {
         const { run, ...rest } = report;
-        process.stdout.write(
-          `${redactor.redact(JSON.stringify({ ...rest, result: run.result }, null, 2))}\n`,
-        );
+        printJson(`${redactor.redact(JSON.stringify({ ...rest, result: run.result }, null, 2))}\n`);
       } else if (report.same) {
-        process.stdout.write(
+        printOut(
           `replay: same result — ${report.replayed.reason} in state "${report.replayed.state}", ` +
             `${report.run.trace.steps.length} transitions, ${report.exchanges.replayed} model exchanges replayed\n`,
         );
       } else {
-        process.stdout.write(
+        printOut(
           `replay diverged (recorded ${report.recorded.reason}, replayed ${report.replayed.reason}):\n` +
             report.divergences.map((d) => `  - ${redactor.redact(d)}\n`).join(""),
         );

@@ -14,6 +14,7 @@ import { runReproJob } from "../../jobs/pipelines.ts";
 import { assertModelKey, intOption, nonNegativeNumberOption, secondsOption } from "../options.ts";
 import { checkOutDir, writeOutDir } from "../out-dir.ts";
 import { readTextInput } from "../read-input.ts";
+import { printErr, printJson, printOut } from "../print.ts";
 
 interface ReproOptions {
   json?: boolean;
@@ -95,7 +96,7 @@ export function registerRepro(program: Command): void {
       const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
       // Progress on stderr, like `fix`: each step as it ends, and each sandbox run (quiet with --json).
       const progress = (line: string) => {
-        if (!opts.json) process.stderr.write(`retrace: ${redactor.redact(line)}\n`);
+        if (!opts.json) printErr(`retrace: ${redactor.redact(line)}\n`);
       };
       const { job, outcome, startedAt } = await runReproJob(spec, {
         model,
@@ -119,9 +120,10 @@ export function registerRepro(program: Command): void {
           ["trace.json", `${JSON.stringify(trace, null, 2)}\n`],
         ]);
       }
-      process.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : report);
+      if (opts.json) printJson(`${JSON.stringify(result, null, 2)}\n`);
+      else printOut(report);
       if (opts.out !== undefined && !opts.json) {
-        process.stderr.write(
+        printErr(
           `retrace: wrote report.md${file ? `, ${file.filename}` : ""} and trace.json to ${opts.out}\n`,
         );
       }

@@ -9,6 +9,7 @@ import { createDockerSandbox } from "../../sandbox/docker.ts";
 import { connectDocker, pingEngine } from "../../sandbox/engine.ts";
 import { secondsOption } from "../options.ts";
 import { readErrorReason } from "../read-input.ts";
+import { printErr, printJson, printOut } from "../print.ts";
 
 const DIR_HINT = "pass the directory to copy into the sandbox's /workspace";
 
@@ -29,7 +30,7 @@ export function registerSandbox(program: Command): void {
       });
       const [python, node, uid] = result.stdout.trim().split("\n");
       const report = { image: sb.image, python, node, uid: Number(uid), durationMs: result.durationMs };
-      process.stdout.write(
+      (opts.json ? printJson : printOut)(
         opts.json
           ? `${JSON.stringify(report)}\n`
           : `sandbox ok: ${sb.image} (${python}, node ${node}, uid ${uid}) in ${result.durationMs} ms\n`,
@@ -61,12 +62,12 @@ export function registerSandbox(program: Command): void {
       });
       if (opts.json) {
         const { files: _files, ...rest } = result;
-        process.stdout.write(`${JSON.stringify(rest)}\n`);
+        printJson(`${JSON.stringify(rest)}\n`);
       } else {
+        // The command's own output, untouched (as `docker run` passes it): the caller chose the command.
         process.stdout.write(result.stdout);
         process.stderr.write(result.stderr);
-        if (result.stoppedBy)
-          process.stderr.write(`retrace: run stopped by the sandbox: ${result.stoppedBy}\n`);
+        if (result.stoppedBy) printErr(`retrace: run stopped by the sandbox: ${result.stoppedBy}\n`);
       }
       process.exitCode = result.exitCode ?? 1;
     });
@@ -78,6 +79,6 @@ export function registerSandbox(program: Command): void {
       // reap() itself reports an unreachable engine as a bare socket error: ask the engine first.
       await pingEngine(connectDocker());
       const { removed, kept } = await createDockerSandbox().reap();
-      process.stdout.write(`removed ${removed.length} container(s); ${kept} still running\n`);
+      printOut(`removed ${removed.length} container(s); ${kept} still running\n`);
     });
 }

@@ -11,6 +11,7 @@ import { runVerifyJob } from "../../jobs/verify-job.ts";
 import type { SandboxStep } from "../../core/ports/sandbox.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { intOption, secondsOption } from "../options.ts";
+import { printErr, printJson, printOut } from "../print.ts";
 
 interface VerifyFlags {
   repo: string;
@@ -60,7 +61,7 @@ function printHuman(result: VerifyOutput): void {
   }
   out.push("reasons:");
   for (const reason of result.reasons) out.push(`  - ${reason}`);
-  process.stdout.write(`${out.join("\n")}\n`);
+  printOut(`${out.join("\n")}\n`);
 }
 
 export function registerVerify(program: Command): void {
@@ -111,7 +112,7 @@ export function registerVerify(program: Command): void {
         const t0 = performance.now();
         const startedAt = Date.now();
         const at = () => `[+${((performance.now() - t0) / 1000).toFixed(1)}s]`;
-        const log = (line: string) => process.stderr.write(`retrace: ${at()} ${line}\n`);
+        const log = (line: string) => printErr(`retrace: ${at()} ${line}\n`);
         const result = await runVerifyJob({
           workspace,
           patch,
@@ -131,13 +132,13 @@ export function registerVerify(program: Command): void {
             : {}),
           onRun: (phase, index, r) => {
             const c = r.counts;
-            process.stderr.write(
+            printErr(
               `retrace: ${at()} ${phase} run ${index}/${runs}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${seconds(r.durationMs)})${r.complete ? "" : " — incomplete"}\n`,
             );
           },
         });
         if (flags.timings) log(`verdict ${result.verdict} (sandbox released)`);
-        if (flags.json) process.stdout.write(`${JSON.stringify(verifyJson(result), null, 2)}\n`);
+        if (flags.json) printJson(`${JSON.stringify(verifyJson(result), null, 2)}\n`);
         else printHuman(result);
         process.exitCode = result.verdict === "VERIFIED" ? 0 : 1;
       } finally {
