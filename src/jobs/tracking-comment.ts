@@ -3,9 +3,25 @@
  * publisher (./publish.ts) for the App and the Action. The hidden marker lets a surface find it again (after a
  * restart, or from a later step) and keeps Retrace from reacting to its own comment.
  */
+import { code } from "../report/pr-body.ts";
 import type { JobResult } from "./result.ts";
 import type { Trigger } from "./triggers.ts";
 import { TRACKING_MARKER_PREFIX } from "./triggers.ts";
+
+/**
+ * Repository text (a check-run, workflow or branch name) in the trigger's table cell: one code span (`code`: a
+ * backtick in it cannot end the span, so it cannot mention, link or embed an image), with `|` escaped so it
+ * cannot add cells (GitHub splits a table row at a bare `|` even inside a code span).
+ */
+function cellCode(text: string): string {
+  return code(text).replace(/\|/g, "\\|");
+}
+
+/** A commit's short name as it is, when it is one (a payload's `head_sha` is not checked before this). */
+function shortSha(sha: string | null): string {
+  const s = (sha ?? "").slice(0, 7);
+  return /^[0-9a-f]*$/i.test(s) ? s : cellCode(s);
+}
 
 export function markerFor(jobId: string): string {
   return `${TRACKING_MARKER_PREFIX}${jobId} -->`;
@@ -24,11 +40,11 @@ function triggerLine(trigger: Trigger): string {
   switch (trigger.type) {
     case "repro":
       return trigger.via === "label"
-        ? `label \`${trigger.word}\` added by @${trigger.actor}`
-        : `\`${trigger.word}\` by @${trigger.actor}`;
+        ? `label ${cellCode(trigger.word)} added by @${trigger.actor}`
+        : `${cellCode(trigger.word)} by @${trigger.actor}`;
     case "fix":
-      if (trigger.via === "command") return `\`${trigger.word}\` by @${trigger.actor}`;
-      return `${trigger.via === "check_run" ? "check" : "workflow"} \`${trigger.checkName}\` failed on \`${trigger.headBranch}\` (${(trigger.headSha ?? "").slice(0, 7)})`;
+      if (trigger.via === "command") return `${cellCode(trigger.word)} by @${trigger.actor}`;
+      return `${trigger.via === "check_run" ? "check" : "workflow"} ${cellCode(trigger.checkName ?? "")} failed on ${cellCode(trigger.headBranch ?? "")} (${shortSha(trigger.headSha)})`;
     case "collect":
       return `workflow run ${trigger.runId}`;
     case "dispatch":
@@ -43,7 +59,7 @@ function statusLine(p: TrackingPhase): string {
     case "running":
       return p.progress ? `🔄 running — ${p.progress}` : "🔄 running";
     case "dispatched":
-      return `🚀 dispatched to the \`${p.workflow}\` workflow`;
+      return `🚀 dispatched to the ${code(p.workflow)} workflow`;
     case "done":
       return `${p.result.outcome === "succeeded" ? "✅" : "⚠️"} ${p.result.verdict ?? p.result.outcome}`;
     case "failed":

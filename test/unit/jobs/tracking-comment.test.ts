@@ -118,3 +118,19 @@ describe("tracking comment", () => {
     expect(body).not.toContain("Draft pull request");
   });
 });
+
+describe("tracking comment: repository names stay text", () => {
+  it("a check-run name or branch with backticks and pipes cannot mention, embed or add table cells", () => {
+    const hostile: FixTrigger = {
+      ...check,
+      checkName: "build ` @org/team ![p](http://x/p.png) `",
+      headBranch: "feat`|@org|<img src=x>`",
+      headSha: "`@x`abc",
+    };
+    const body = renderTrackingComment({ id: "fix-1", kind: "fix", trigger: hostile }, { phase: "queued" });
+    const row = body.split("\n").find((l) => l.startsWith("| `fix-1`"))!;
+    expect(row.split(/(?<!\\)\|/).length - 2).toBe(2);
+    expect(row).toContain("`` build ` @org/team ![p](http://x/p.png) ` ``");
+    expect(row).toContain("`` feat`\\|@org\\|<img src=x>` ``");
+  });
+});
