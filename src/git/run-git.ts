@@ -76,6 +76,11 @@ const NEUTRAL: readonly { key: RegExp; value: string | ((key: string) => string)
   { key: /^http\.(.+\.)?cookiefile$/i, value: "" },
   { key: /^http\.(.+\.)?savecookies$/i, value: "false" },
   { key: /^core\.gitproxy$/i, value: "" },
+  // Where git connects is Retrace's choice, never the checkout's: a proxy the config names (for all URLs, one URL
+  // or one remote) would have the host's git connect to any service the host reaches, loopback included. An empty
+  // value is git's (and curl's) "no proxy".
+  { key: /^http\.(.+\.)?proxy$/i, value: "" },
+  { key: /^remote\..+\.proxy$/i, value: "" },
 ];
 
 /**
@@ -83,7 +88,7 @@ const NEUTRAL: readonly { key: RegExp; value: string | ((key: string) => string)
  * helper through `remote.<name>.vcs`), keys where git uses the *first* value so a command-line one cannot win
  * (`remote.<name>.uploadpack/receivepack`: "more than one uploadpack given, using the first"), and URL
  * rewriting (`url.<base>.insteadOf`: multi-valued, and it can turn the origin into a host path or an `ext::`
- * command).
+ * command), and address pinning (`http.curloptResolve`: multi-valued, it sends a name to any address).
  * Git is not run on such a repository at all.
  */
 const REFUSED: readonly RegExp[] = [
@@ -91,6 +96,8 @@ const REFUSED: readonly RegExp[] = [
   /^remote\..+\.vcs$/i,
   /^remote\..+\.(uploadpack|receivepack)$/i,
   /^url\..+\.(insteadof|pushinsteadof)$/i,
+  // Multi-valued name-to-address pins (`host:port:127.0.0.1`): no command-line value removes the checkout's.
+  /^http\.(.+\.)?curloptresolve$/i,
 ];
 
 /**

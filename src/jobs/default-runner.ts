@@ -52,6 +52,11 @@ export async function ensureCheckoutAt(
   dir: string,
   sha: string,
   log?: (line: string) => void,
+  /**
+   * Where the commit is fetched from when the checkout lacks it: the job's repository on its GitHub server in the
+   * Action (`repositoryUrlFrom`), never the checkout's configured origin there; `origin` elsewhere.
+   */
+  source = "origin",
 ): Promise<void> {
   // The sha comes from a webhook or a dispatched spec: it must be a full object name, never an option.
   if (!SHA.test(sha))
@@ -69,7 +74,7 @@ export async function ensureCheckoutAt(
       .raw(["cat-file", "-e", `${sha}^{commit}`])
       .then(() => true)
       .catch(() => false);
-    if (!present) await git.raw(["fetch", "--no-tags", "--depth=1", "origin", sha], { timeoutMs: 300_000 });
+    if (!present) await git.raw(["fetch", "--no-tags", "--depth=1", source, sha], { timeoutMs: 300_000 });
     await git.raw(["checkout", "--quiet", "--detach", sha], { timeoutMs: 300_000 });
   } catch (error) {
     throw new CheckoutMismatchError(
@@ -85,6 +90,22 @@ export async function ensureCheckoutAt(
   }
 }
 
+/**
+ * The repository a GitHub Actions job runs for, as its server names it (`GITHUB_SERVER_URL`/`GITHUB_REPOSITORY`,
+ * set by the runner, not by the repository), or "origin" outside Actions. A checkout's `remote.origin.url` is the
+ * checkout's own file: a step before Retrace's could point it at a host repository (a path, `file://`) or a
+ * service on loopback, and the fetch would bring that repository's files into the runs.
+ */
+export function repositoryUrlFrom(env: Record<string, string | undefined>): string {
+  const server = env.GITHUB_SERVER_URL;
+  const repo = env.GITHUB_REPOSITORY;
+  const plain = (part: string) => /^[\w.-]+$/.test(part) && part !== "." && part !== "..";
+  const parts = repo?.split("/") ?? [];
+  if (!server || !/^https:\/\/[^/\s]+$/.test(server) || parts.length !== 2 || !parts.every(plain))
+    return "origin";
+  return `${server}/${repo}.git`;
+}
+
 export function createDefaultRunner(options: DefaultRunnerOptions): JobRunner {
   const model = createModelFromEnv({}, options.env);
   // The operator's maxima are read once at start: a malformed RETRACE_SANDBOX_MAX_LIMITS stops the runner
@@ -96,7 +117,7 @@ export function createDefaultRunner(options: DefaultRunnerOptions): JobRunner {
     // A checkout made for this job (the App's) is the failed commit by construction; the runner's own is not.
     const repoDir = run.repoDir ?? options.repoDir;
     if (spec.kind === "fix" && spec.headSha && !run.repoDir && options.repoDir) {
-      await ensureCheckoutAt(options.repoDir, spec.headSha, run.onProgress);
+      await ensureCheckoutAt(options.repoDir, spec.headSha, run.onProgress, repositoryUrlFrom(options.env));
     }
     // The sandbox the job's settings describe (./settings.ts: the repository's image and limits within this
     // runner's environment), built here so a refused image or a malformed maximum fails before the job starts;

@@ -10,7 +10,11 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { RetraceConfig } from "../../../src/config/schema.ts";
 import { FixJobSpec } from "../../../src/core/job.ts";
-import { createDefaultRunner, ensureCheckoutAt } from "../../../src/jobs/default-runner.ts";
+import {
+  createDefaultRunner,
+  ensureCheckoutAt,
+  repositoryUrlFrom,
+} from "../../../src/jobs/default-runner.ts";
 import type { JobPorts, Pipelines } from "../../../src/jobs/run-job.ts";
 import { DockerSandbox } from "../../../src/sandbox/docker.ts";
 
@@ -184,5 +188,40 @@ describe("the operator's rules over a repository's sandbox section", () => {
     expect(() => recordingRunner({ RETRACE_SANDBOX_MAX_LIMITS: "memory=lots" })).toThrow(
       /RETRACE_SANDBOX_MAX_LIMITS has an invalid item "memory=lots"/,
     );
+  });
+});
+
+describe("where the Action fetches the failed commit from", () => {
+  it("the job's repository on the runner's GitHub server, not the checkout's configured origin", () => {
+    expect(
+      repositoryUrlFrom({ GITHUB_SERVER_URL: "https://github.com", GITHUB_REPOSITORY: "octo/app" }),
+    ).toBe("https://github.com/octo/app.git");
+  });
+
+  it("origin outside Actions, or when the variables are not a server and an owner/name", () => {
+    expect(repositoryUrlFrom({})).toBe("origin");
+    expect(repositoryUrlFrom({ GITHUB_SERVER_URL: "file:///srv", GITHUB_REPOSITORY: "o/r" })).toBe("origin");
+    expect(repositoryUrlFrom({ GITHUB_SERVER_URL: "https://github.com", GITHUB_REPOSITORY: "../x" })).toBe(
+      "origin",
+    );
+  });
+
+  it("in the Action, a checkout whose origin is a host repository does not get that repository's commit", async () => {
+    const host = mkdtempSync(join(tmpdir(), "retrace-hostrepo-"));
+    execFileSync("git", ["init", "-q", host]);
+    const foreign = commit(host, "host secret\n");
+    git(workspace, "remote", "set-url", "origin", host);
+    await expect(
+      ensureCheckoutAt(
+        workspace,
+        foreign,
+        undefined,
+        repositoryUrlFrom({
+          GITHUB_SERVER_URL: "https://rt10.invalid",
+          GITHUB_REPOSITORY: "octo/app",
+        }),
+      ),
+    ).rejects.toThrow(/checking that commit out failed/);
+    expect(readFileSync(join(workspace, "calc.py"), "utf8")).toBe("v1\n");
   });
 });

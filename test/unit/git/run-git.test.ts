@@ -47,8 +47,15 @@ describe("neutralizingConfig", () => {
     "remote.origin.vcs",
     "url.ext::sh -c x.insteadof",
     "core.alternaterefscommand",
+    "http.curloptresolve",
+    "http.https://example.com.curloptresolve",
   ])("refuses %s, naming it", (key) => {
     expect(() => neutralizingConfig([key], "/repo")).toThrow(`the repository's git config sets ${key}`);
+  });
+
+  it("gives every proxy the checkout names the empty value (no proxy): git connects where Retrace says", () => {
+    const keys = ["http.proxy", "http.https://example.com/.proxy", "remote.origin.proxy"];
+    expect(neutralizingConfig(keys, "/repo").config).toEqual(keys.map((k) => [k, ""]));
   });
 
   it("the fixed configuration disables hooks, fsmonitor and every transport but https, ssh and file", () => {
