@@ -13,6 +13,7 @@ import { FixJobSpec } from "../../../src/core/job.ts";
 import {
   createDefaultRunner,
   ensureCheckoutAt,
+  privateOrigin,
   repositoryUrlFrom,
 } from "../../../src/jobs/default-runner.ts";
 import type { JobPorts, Pipelines } from "../../../src/jobs/run-job.ts";
@@ -223,5 +224,54 @@ describe("where the Action fetches the failed commit from", () => {
       ),
     ).rejects.toThrow(/checking that commit out failed/);
     expect(readFileSync(join(workspace, "calc.py"), "utf8")).toBe("v1\n");
+  });
+});
+
+describe("an origin on a loopback or private address is not fetched from", () => {
+  it.each([
+    "https://127.0.0.1:8443/o/r.git",
+    "ssh://git@127.0.0.1:2222/o/r.git",
+    "git@[::1]:o/r.git",
+    "https://localhost/o/r.git",
+    "https://10.1.2.3/o/r.git",
+    "ssh://169.254.169.254/x",
+  ])("%s is refused, naming the operator's variable", async (url) => {
+    expect(await privateOrigin(url, [])).toMatch(/loopback or private address.*RETRACE_PRIVATE_SOURCE_HOSTS/);
+  });
+
+  it("a public origin, a local path, and a private host the operator lists pass (control)", async () => {
+    expect(await privateOrigin("https://93.184.215.14/o/r.git", [])).toBeNull();
+    expect(await privateOrigin("git@140.82.112.3:o/r.git", [])).toBeNull();
+    expect(await privateOrigin("/srv/git/r.git", [])).toBeNull();
+    expect(await privateOrigin("https://10.1.2.3:8443/o/r.git", ["10.1.2.3:8443"])).toBeNull();
+  });
+
+  it("the fetch from such an origin fails saying why, and git never connects", async () => {
+    git(workspace, "remote", "set-url", "origin", "https://127.0.0.1:9/o/r.git");
+    await expect(ensureCheckoutAt(workspace, shas.two)).rejects.toThrow(
+      /checking that commit out failed: the checkout's origin "https:\/\/127\.0\.0\.1:9\/o\/r\.git" is on a loopback or private address/,
+    );
+  });
+});
+
+describe("a local origin is fetched from only when it is this checkout's", () => {
+  it("an origin naming another repository on this host (path or file://) is refused; nothing of it arrives", async () => {
+    const host = mkdtempSync(join(tmpdir(), "retrace-hostrepo-"));
+    execFileSync("git", ["init", "-q", host]);
+    const foreign = commit(host, "host secret\n");
+    for (const url of [host, `file://${host}`]) {
+      git(workspace, "remote", "set-url", "origin", url);
+      await expect(ensureCheckoutAt(workspace, foreign)).rejects.toThrow(
+        /is a repository on this host that does not hold the checkout's own commit/,
+      );
+      expect(() => git(workspace, "cat-file", "-e", foreign)).toThrow();
+      expect(readFileSync(join(workspace, "calc.py"), "utf8")).toBe("v1\n");
+    }
+  });
+
+  it("the origin the checkout was cloned from, as a file:// URL too, still gives the commit (control)", async () => {
+    git(workspace, "remote", "set-url", "origin", `file://${origin}`);
+    await ensureCheckoutAt(workspace, shas.two);
+    expect(git(workspace, "rev-parse", "HEAD")).toBe(shas.two);
   });
 });
