@@ -7,12 +7,12 @@
  * as the host's file and echoed in the validation error), opened with O_NOFOLLOW, and capped in size.
  */
 import { hostLimits } from "../core/host-limits.ts";
-import { constants } from "node:fs";
-import { lstat, open, realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { parseDocument } from "yaml";
 import type { z } from "zod";
 import { ConfigError } from "../core/errors.ts";
+import { RegularFileError, readRegularFile } from "../git/regular-file.ts";
 import { RetraceConfig } from "./schema.ts";
 
 /** The conventional location, relative to the repository root. */
@@ -38,42 +38,31 @@ function tooLarge(source: string, size: number): ConfigError {
  * component (O_NOFOLLOW); a FIFO or device is refused before it is opened (opening one could block).
  */
 async function readConfigText(file: string, source: string, follow: boolean): Promise<string> {
-  const handle = await open(
-    file,
-    constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW),
-  );
   try {
-    const info = await handle.stat();
-    if (info.isDirectory()) {
-      throw new ConfigError(`cannot read ${source}: it is a directory`, "pass the path of a YAML file");
+    return (await readRegularFile(file, { follow, maxBytes: maxConfigBytes() })).toString("utf8");
+  } catch (error) {
+    if (!(error instanceof RegularFileError)) throw error;
+    switch (error.why) {
+      case "directory":
+        throw new ConfigError(`cannot read ${source}: it is a directory`, "pass the path of a YAML file");
+      case "not-regular":
+        throw new ConfigError(
+          `${source} is not a regular file`,
+          "make .github/retrace.yml a regular file of the repository",
+        );
+      // A hard link is a second name of a file that may live outside the repository (a checkout unpacked from
+      // an archive can hold one): its content must not be read and echoed. Only the repository's own file is.
+      case "hard-link":
+        throw new ConfigError(
+          `${source} is a hard link (${error.stats.nlink} names for one file), so its content may be a file outside the repository; it was not read`,
+          "make .github/retrace.yml an ordinary file of the repository (git never checks out hard links)",
+        );
+      case "too-large":
+        throw tooLarge(source, error.stats.size ?? maxConfigBytes() + 1);
+      default:
+        // A link (ELOOP) or a missing file (ENOENT): the caller names it.
+        throw error;
     }
-    if (!info.isFile()) {
-      throw new ConfigError(
-        `${source} is not a regular file`,
-        "make .github/retrace.yml a regular file of the repository",
-      );
-    }
-    // A hard link is a second name of a file that may live outside the repository (a checkout unpacked from
-    // an archive can hold one): its content must not be read and echoed. Only the repository's own file is.
-    if (!follow && info.nlink > 1) {
-      throw new ConfigError(
-        `${source} is a hard link (${info.nlink} names for one file), so its content may be a file outside the repository; it was not read`,
-        "make .github/retrace.yml an ordinary file of the repository (git never checks out hard links)",
-      );
-    }
-    const max = maxConfigBytes();
-    if (info.size > max) throw tooLarge(source, info.size);
-    const buffer = Buffer.alloc(max + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length > max) throw tooLarge(source, length);
-    }
-    return buffer.subarray(0, length).toString("utf8");
-  } finally {
-    await handle.close();
   }
 }
 

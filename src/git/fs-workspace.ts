@@ -1,9 +1,9 @@
 /**
  * The file-system implementation of the Workspace port: a checkout on the host, read-only.
  */
+import { RegularFileError, readRegularFile } from "./regular-file.ts";
 import { hostLimits } from "../core/host-limits.ts";
-import { constants } from "node:fs";
-import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
+import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isGitSegment, isRepoPath } from "../core/repo-path.ts";
 import { WorkspacePathError } from "./errors.ts";
@@ -103,46 +103,32 @@ export async function createFsWorkspace(dir: string): Promise<Workspace> {
     root,
     async readFile(rel: string): Promise<string> {
       const abs = await guardRead(root, rel);
-      let info: Awaited<ReturnType<typeof lstat>>;
-      try {
-        info = await lstat(abs);
-      } catch {
-        throw new WorkspacePathError(rel, `file not found in the repository: ${rel}`);
-      }
-      // Checked before opening: opening a FIFO or device could block or have effects.
-      if (!info.isFile()) throw new WorkspacePathError(rel, `not a regular file: ${rel}`);
-      // A hard link may be a second name of a host file (git never checks one out): never read it.
-      if (info.nlink > 1) {
-        throw new WorkspacePathError(
-          rel,
-          `refused to read a hard link (${info.nlink} names for one file): ${rel}`,
-        );
-      }
       const maxRead = maxReadBytes();
-      if (info.size > maxRead) {
-        throw new WorkspacePathError(
-          rel,
-          `file too large to read (${info.size} bytes > ${maxRead}, RETRACE_HOST_LIMITS readMb): ${rel}`,
-        );
-      }
-      let handle: Awaited<ReturnType<typeof open>>;
       try {
-        // O_NOFOLLOW: a link swapped in after the checks above is refused by the kernel (ELOOP), not followed.
-        handle = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
+        // A regular file with one name, through no link (./regular-file.ts): a FIFO or device is never opened,
+        // a hard link (maybe a second name of a host file; git never checks one out) never read.
+        return (await readRegularFile(abs, { maxBytes: maxRead })).toString("utf8");
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ELOOP") {
-          throw new WorkspacePathError(rel, `refused to follow a symlink: ${rel}`);
+        if (!(error instanceof RegularFileError))
+          throw new WorkspacePathError(rel, `file not found in the repository: ${rel}`);
+        switch (error.why) {
+          case "missing":
+            throw new WorkspacePathError(rel, `file not found in the repository: ${rel}`);
+          case "link":
+            throw new WorkspacePathError(rel, `refused to follow a symlink: ${rel}`);
+          case "hard-link":
+            throw new WorkspacePathError(
+              rel,
+              `refused to read a hard link (${error.stats.nlink} names for one file): ${rel}`,
+            );
+          case "too-large":
+            throw new WorkspacePathError(
+              rel,
+              `file too large to read (${error.stats.size} bytes > ${maxRead}, RETRACE_HOST_LIMITS readMb): ${rel}`,
+            );
+          default:
+            throw new WorkspacePathError(rel, `not a regular file: ${rel}`);
         }
-        throw new WorkspacePathError(rel, `file not found in the repository: ${rel}`);
-      }
-      try {
-        // The same check on what was opened: a link made between the lstat and the open is refused too.
-        if ((await handle.stat()).nlink > 1) {
-          throw new WorkspacePathError(rel, `refused to read a hard link: ${rel}`);
-        }
-        return await handle.readFile("utf8");
-      } finally {
-        await handle.close();
       }
     },
     async exists(rel: string): Promise<boolean> {

@@ -14,9 +14,9 @@
  * `commondir` is only a linked worktree's. Nothing here runs git or reads more than a few small files.
  */
 import type { Stats } from "node:fs";
-import { lstat, open, realpath } from "node:fs/promises";
+import { openRegularFile } from "./regular-file.ts";
+import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
-import { constants } from "node:fs";
 import { GitConfigRefusedError } from "./errors.ts";
 
 /** Files git reads from a git directory (and quotes, some of them, when they hold something unexpected). */
@@ -75,9 +75,9 @@ async function lstatOrNull(p: string): Promise<Stats | null> {
   });
 }
 
-/** A small regular file's text, opened without following a link. */
+/** A small file's text (its first 4 KiB): a regular file with one name, opened without following a link. */
 async function smallFile(p: string): Promise<string> {
-  const handle = await open(p, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const handle = await openRegularFile(p);
   try {
     const buf = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);

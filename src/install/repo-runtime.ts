@@ -7,7 +7,7 @@
  * Repository files are read here on the host: regular files only, through no symbolic link and no hard link,
  * size-capped.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type Docker from "dockerode";
@@ -22,6 +22,7 @@ import {
 } from "../fix/toolchain.ts";
 import semver from "semver";
 import { DockerSandbox } from "../sandbox/docker.ts";
+import { readRegularFileSync } from "../git/regular-file.ts";
 import {
   ensureNodeRuntimeImage,
   imageToolVersion,
@@ -36,23 +37,9 @@ const MAX_TOOLCHAIN_FILE = 256 * 1024;
 export function readRepoFileSafely(root: string, rel: string): string | null {
   if (rel.includes("/") || rel.includes("\\") || rel.startsWith(".."))
     throw new Error(`not a top-level file: ${rel}`);
-  const file = path.join(root, rel);
   try {
-    const st = lstatSync(file);
-    // A hard link may be a second name of a host file (git never checks one out): never read, never quoted.
-    if (!st.isFile() || st.nlink > 1 || st.size > MAX_TOOLCHAIN_FILE) return null;
-    // O_NOFOLLOW: a link swapped in after the lstat is refused, not followed.
-    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    try {
-      // The same checks on what was opened: a FIFO or a hard link swapped in since is not read.
-      const opened = fstatSync(fd);
-      if (!opened.isFile() || opened.nlink > 1) return null;
-      const buf = Buffer.alloc(Math.min(st.size, MAX_TOOLCHAIN_FILE));
-      const n = readSync(fd, buf, 0, buf.length, 0);
-      return buf.subarray(0, n).toString("utf8");
-    } finally {
-      closeSync(fd);
-    }
+    // A regular file with one name, through no link (src/git/regular-file.ts): never read, never quoted else.
+    return readRegularFileSync(path.join(root, rel), { maxBytes: MAX_TOOLCHAIN_FILE }).toString("utf8");
   } catch {
     return null;
   }
