@@ -31,7 +31,10 @@ function retraceTest(...args: string[]): Promise<{ code: number | null; stdout: 
     execFile(
       process.execPath,
       [bin, "test", ...args],
-      { env: { ...process.env, RETRACE_SANDBOX_IMAGE: sandboxImage, ANTHROPIC_API_KEY: "" }, timeout: 170_000 },
+      {
+        env: { ...process.env, RETRACE_SANDBOX_IMAGE: sandboxImage, ANTHROPIC_API_KEY: "" },
+        timeout: 170_000,
+      },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
     );
@@ -58,7 +61,11 @@ describeDocker("retrace test", () => {
 
   it("a passing node:test suite, its command detected: exit 0, human output", async () => {
     const repo = gitRepo("js-passing", {
-      "package.json": JSON.stringify({ name: "js-passing", version: "1.0.0", scripts: { test: "node --test" } }),
+      "package.json": JSON.stringify({
+        name: "js-passing",
+        version: "1.0.0",
+        scripts: { test: "node --test" },
+      }),
       "sum.js": "exports.sum = (a, b) => a + b;\n",
       "sum.test.js":
         "const test = require('node:test');\nconst assert = require('node:assert');\nconst { sum } = require('./sum.js');\n\ntest('adds', () => assert.strictEqual(sum(1, 2), 3));\n",
