@@ -178,70 +178,78 @@ const VerifyJson = z.object({
     .default([]),
 });
 
-function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "noop.diff"): Outcome {
+/**
+ * Runs the real CLI on a fresh copy of the case's prepared repository (`args(copy)` gives its arguments), timed
+ * from start to exit; the copy is removed after.
+ */
+function onFreshCopy(caseDir: string, args: (copy: string) => string[]) {
   const scratch = mkdtempSync(path.join(tmpdir(), "retrace-real-repos-"));
   const copy = path.join(scratch, "repo");
   try {
     cpSync(path.join(caseDir, "repo"), copy, { recursive: true, verbatimSymlinks: true });
     const started = Date.now();
-    const r = spawnSync(
-      process.execPath,
-      [
-        path.join(root, "bin", "retrace.mjs"),
-        "verify",
-        "--repo",
-        copy,
-        "--patch",
-        path.join(caseDir, patch),
-        "--test",
-        testCommand,
-        "--json",
-        "--timings",
-      ],
-      { cwd: scratch, encoding: "utf8", timeout: timeoutS * 1000, maxBuffer: 64 * 1024 * 1024 },
-    );
-    const wallMs = Date.now() - started;
-    // Where the time went: the CLI stamps each progress line with seconds since it started; the first run's line
-    // minus that run's own duration is the time before the first sandbox run (start, detection, installs).
-    const firstRunAt = /retrace: \[\+([\d.]+)s\] base run 1\//.exec(r.stderr ?? "")?.[1];
-    const none = { verdict: null, exitCode: r.status, wallMs, fullRunMs: null, multiple: null };
-    if (r.error) return { ...none, error: `verify did not finish: ${r.error.message}` };
-    if (r.status !== 0 && r.status !== 1) {
-      const kind =
-        r.status === 3 ? "infrastructure" : r.status === 2 ? "usage" : `exit ${r.status ?? r.signal}`;
-      return { ...none, error: `${kind}: ${tail(r.stderr || r.stdout)}` };
-    }
-    let parsed: z.infer<typeof VerifyJson>;
-    try {
-      parsed = VerifyJson.parse(JSON.parse(r.stdout));
-    } catch {
-      return { ...none, error: `exit ${r.status} without a JSON result: ${tail(r.stderr || r.stdout)}` };
-    }
-    // Only complete base runs measure a full-suite run; a run that died at start (exit 127) measures nothing.
-    const fullRunMs = median(
-      parsed.runs.filter((x) => x.phase === "base" && x.complete).map((x) => x.durationMs),
-    );
-    // The base's first run is the whole suite (its repeats are narrowed to the failing tests).
-    const base1 = parsed.runs.find((x) => x.phase === "base" && x.index === 1 && x.complete);
-    const runsMs = parsed.runs.reduce((sum, x) => sum + x.durationMs, 0);
-    const breakdown = breakdownOf(r.stderr ?? "", wallMs);
-    return {
-      verdict: parsed.verdict,
-      exitCode: r.status,
-      error: null,
-      wallMs,
-      fullRunMs,
-      multiple: fullRunMs ? Math.round((wallMs / fullRunMs) * 100) / 100 : null,
-      firstFullRunMs: base1?.durationMs ?? null,
-      multipleOfFirstFull: base1 ? Math.round((wallMs / base1.durationMs) * 100) / 100 : null,
-      runsMs,
-      beforeFirstRunMs:
-        firstRunAt !== undefined && base1 ? Math.round(Number(firstRunAt) * 1000 - base1.durationMs) : null,
-      ...(breakdown ? { breakdown } : {}),
-    };
+    const r = spawnSync(process.execPath, [path.join(root, "bin", "retrace.mjs"), ...args(copy)], {
+      cwd: scratch,
+      encoding: "utf8",
+      timeout: timeoutS * 1000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { r, wallMs: Date.now() - started };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "noop.diff"): Outcome {
+  const { r, wallMs } = onFreshCopy(caseDir, (copy) => [
+    "verify",
+    "--repo",
+    copy,
+    "--patch",
+    path.join(caseDir, patch),
+    "--test",
+    testCommand,
+    "--json",
+    "--timings",
+  ]);
+  // Where the time went: the CLI stamps each progress line with seconds since it started; the first run's line
+  // minus that run's own duration is the time before the first sandbox run (start, detection, installs).
+  const firstRunAt = /retrace: \[\+([\d.]+)s\] base run 1\//.exec(r.stderr ?? "")?.[1];
+  const none = { verdict: null, exitCode: r.status, wallMs, fullRunMs: null, multiple: null };
+  if (r.error) return { ...none, error: `verify did not finish: ${r.error.message}` };
+  if (r.status !== 0 && r.status !== 1) {
+    const kind =
+      r.status === 3 ? "infrastructure" : r.status === 2 ? "usage" : `exit ${r.status ?? r.signal}`;
+    return { ...none, error: `${kind}: ${tail(r.stderr || r.stdout)}` };
+  }
+  let parsed: z.infer<typeof VerifyJson>;
+  try {
+    parsed = VerifyJson.parse(JSON.parse(r.stdout));
+  } catch {
+    return { ...none, error: `exit ${r.status} without a JSON result: ${tail(r.stderr || r.stdout)}` };
+  }
+  // Only complete base runs measure a full-suite run; a run that died at start (exit 127) measures nothing.
+  const fullRunMs = median(
+    parsed.runs.filter((x) => x.phase === "base" && x.complete).map((x) => x.durationMs),
+  );
+  // The base's first run is the whole suite (its repeats are narrowed to the failing tests).
+  const base1 = parsed.runs.find((x) => x.phase === "base" && x.index === 1 && x.complete);
+  const runsMs = parsed.runs.reduce((sum, x) => sum + x.durationMs, 0);
+  const breakdown = breakdownOf(r.stderr ?? "", wallMs);
+  return {
+    verdict: parsed.verdict,
+    exitCode: r.status,
+    error: null,
+    wallMs,
+    fullRunMs,
+    multiple: fullRunMs ? Math.round((wallMs / fullRunMs) * 100) / 100 : null,
+    firstFullRunMs: base1?.durationMs ?? null,
+    multipleOfFirstFull: base1 ? Math.round((wallMs / base1.durationMs) * 100) / 100 : null,
+    runsMs,
+    beforeFirstRunMs:
+      firstRunAt !== undefined && base1 ? Math.round(Number(firstRunAt) * 1000 - base1.durationMs) : null,
+    ...(breakdown ? { breakdown } : {}),
+  };
 }
 
 interface SuiteOutcome {
@@ -256,29 +264,25 @@ interface SuiteOutcome {
 
 /** One full-suite run of the base, alone: `retrace test` on a fresh copy, timed from start to exit. */
 function suiteRun(caseDir: string, testCommand: string): SuiteOutcome {
-  const scratch = mkdtempSync(path.join(tmpdir(), "retrace-real-repos-"));
-  const copy = path.join(scratch, "repo");
+  const { r, wallMs } = onFreshCopy(caseDir, (copy) => [
+    "test",
+    "--repo",
+    copy,
+    "--test",
+    testCommand,
+    "--json",
+  ]);
+  const none = { wallMs: null, runMs: null, failing: null, exitCode: r.status };
+  if (r.error) return { ...none, error: `test did not finish: ${r.error.message}` };
+  if (r.status !== 0 && r.status !== 1)
+    return { ...none, error: `exit ${r.status ?? r.signal}: ${tail(r.stderr || r.stdout)}` };
   try {
-    cpSync(path.join(caseDir, "repo"), copy, { recursive: true, verbatimSymlinks: true });
-    const started = Date.now();
-    const r = spawnSync(
-      process.execPath,
-      [path.join(root, "bin", "retrace.mjs"), "test", "--repo", copy, "--test", testCommand, "--json"],
-      { cwd: scratch, encoding: "utf8", timeout: timeoutS * 1000, maxBuffer: 64 * 1024 * 1024 },
-    );
-    const wallMs = Date.now() - started;
-    const none = { wallMs: null, runMs: null, failing: null, exitCode: r.status };
-    if (r.error) return { ...none, error: `test did not finish: ${r.error.message}` };
-    if (r.status !== 0 && r.status !== 1)
-      return { ...none, error: `exit ${r.status ?? r.signal}: ${tail(r.stderr || r.stdout)}` };
     const out = z
       .object({ durationMs: z.number(), failing: z.array(z.string()) })
       .parse(JSON.parse(r.stdout));
     return { wallMs, runMs: out.durationMs, exitCode: r.status, failing: out.failing.length, error: null };
   } catch (error) {
-    return { wallMs: null, runMs: null, exitCode: null, failing: null, error: String(error) };
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    return { ...none, error: `exit ${r.status} without a JSON result: ${String(error).slice(0, 200)}` };
   }
 }
 

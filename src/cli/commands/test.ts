@@ -7,10 +7,10 @@
  */
 import type { Command } from "commander";
 import { CONFIG_PATH, loadConfigFile, loadRepoConfigFile } from "../../config/load.ts";
-import type { SandboxStep } from "../../core/ports/sandbox.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { runTestJob } from "../../jobs/test-job.ts";
 import { secondsOption } from "../options.ts";
+import { cancellable, progress } from "../progress.ts";
 
 interface TestFlags {
   repo: string;
@@ -45,30 +45,16 @@ export function registerTest(program: Command): void {
       const config = flags.config
         ? await loadConfigFile(flags.config)
         : await loadRepoConfigFile(workspace.root);
-      const controller = new AbortController();
-      const onSignal = () => controller.abort();
-      process.once("SIGINT", onSignal);
-      process.once("SIGTERM", onSignal);
-      try {
-        const t0 = performance.now();
-        const startedAt = Date.now();
-        const log = (line: string) =>
-          process.stderr.write(`retrace: [+${((performance.now() - t0) / 1000).toFixed(1)}s] ${line}\n`);
+      await cancellable(async (signal) => {
+        const p = progress(flags.timings);
         const suite = await runTestJob({
           workspace,
           config,
           testCommand: flags.test,
           timeoutMs,
-          signal: controller.signal,
-          log,
-          ...(flags.timings
-            ? {
-                onSandboxStep: (s: SandboxStep) =>
-                  log(
-                    `sandbox ${s.of} ${s.step} ${seconds(s.ms)} (from +${((s.at - s.ms - startedAt) / 1000).toFixed(1)}s)`,
-                  ),
-              }
-            : {}),
+          signal,
+          log: p.log,
+          ...(p.onSandboxStep ? { onSandboxStep: p.onSandboxStep } : {}),
         });
         const r = suite.result;
         if (flags.json) {
@@ -105,9 +91,6 @@ export function registerTest(program: Command): void {
           process.stdout.write(`${out.join("\n")}\n`);
         }
         process.exitCode = suite.failing.length > 0 || r.exitCode !== 0 ? 1 : 0;
-      } finally {
-        process.off("SIGINT", onSignal);
-        process.off("SIGTERM", onSignal);
-      }
+      });
     });
 }

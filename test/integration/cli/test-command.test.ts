@@ -4,27 +4,19 @@
  * its canonical id), a passing node:test suite (exit 0), a suite whose tests never ran for want of a module
  * (exit 3, an infrastructure error naming it, no list of results) and a command no reader knows (exit 2).
  */
-import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, } from "node:child_process";
+import { mkdtempSync, rmSync, } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
+import { committedRepo } from "../../support/git-repo.ts";
 
 const bin = new URL("../../../bin/retrace.mjs", import.meta.url).pathname;
 const tmp = mkdtempSync(path.join(tmpdir(), "retrace-test-command-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function gitRepo(name: string, files: Record<string, string>): string {
-  const dir = path.join(tmp, name);
-  mkdirSync(dir);
-  const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "ignore" });
-  git("init", "-q");
-  for (const [f, content] of Object.entries(files)) writeFileSync(path.join(dir, f), content);
-  git("add", ".");
-  git("-c", "user.email=qa@example.com", "-c", "user.name=qa", "commit", "-qm", "init");
-  return dir;
-}
+const gitRepo = (name: string, files: Record<string, string>) => committedRepo(tmp, name, files);
 
 function retraceTest(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
