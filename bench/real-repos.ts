@@ -2,8 +2,14 @@
  * Real-repository benchmark (issue 15): runs the real CLI, `retrace verify`, on every prepared case of
  * bench/real-repos/cases.json, once with the upstream patch (expected VERIFIED) and once with the no-op patch
  * (expected REJECTED), each on a fresh copy of the prepared repository. Prints one JSON line per case (verdict
- * or infrastructure error per patch, and verify's wall time as a multiple of one full-suite run: the median
- * duration of the base runs verify itself made), then one line per split and the headline.
+ * or infrastructure error per patch, and verify's wall time as a multiple of one full-suite run), then one line
+ * per split and the headline.
+ *
+ * The full-suite run is `retrace test` on the base (the run verify makes first: same runtime, dependencies and
+ * command, through the CLI from start to exit), made alone between the two verifies, once the dependencies are
+ * in the cache as they are for the second verify: `suiteMultiple` = verify's wall / its wall. The older figures
+ * stay beside it: `multiple` (over the median of verify's own complete base runs) and `multipleOfFirstFull`
+ * (over verify's first base run, which runs while later containers are prepared, so it is slower than alone).
  *
  * Then `retrace fix` on another fresh copy, from the case's CI log (when prepared), through the real Anthropic
  * SDK talking HTTP to a local Messages API server whose scripted answer makes the upstream edits (one
@@ -172,71 +178,116 @@ const VerifyJson = z.object({
     .default([]),
 });
 
-function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "noop.diff"): Outcome {
+/**
+ * Runs the real CLI on a fresh copy of the case's prepared repository (`args(copy)` gives its arguments), timed
+ * from start to exit; the copy is removed after.
+ */
+function onFreshCopy(caseDir: string, args: (copy: string) => string[]) {
   const scratch = mkdtempSync(path.join(tmpdir(), "retrace-real-repos-"));
   const copy = path.join(scratch, "repo");
   try {
     cpSync(path.join(caseDir, "repo"), copy, { recursive: true, verbatimSymlinks: true });
     const started = Date.now();
-    const r = spawnSync(
-      process.execPath,
-      [
-        path.join(root, "bin", "retrace.mjs"),
-        "verify",
-        "--repo",
-        copy,
-        "--patch",
-        path.join(caseDir, patch),
-        "--test",
-        testCommand,
-        "--json",
-        "--timings",
-      ],
-      { cwd: scratch, encoding: "utf8", timeout: timeoutS * 1000, maxBuffer: 64 * 1024 * 1024 },
-    );
-    const wallMs = Date.now() - started;
-    // Where the time went: the CLI stamps each progress line with seconds since it started; the first run's line
-    // minus that run's own duration is the time before the first sandbox run (start, detection, installs).
-    const firstRunAt = /retrace: \[\+([\d.]+)s\] base run 1\//.exec(r.stderr ?? "")?.[1];
-    const none = { verdict: null, exitCode: r.status, wallMs, fullRunMs: null, multiple: null };
-    if (r.error) return { ...none, error: `verify did not finish: ${r.error.message}` };
-    if (r.status !== 0 && r.status !== 1) {
-      const kind =
-        r.status === 3 ? "infrastructure" : r.status === 2 ? "usage" : `exit ${r.status ?? r.signal}`;
-      return { ...none, error: `${kind}: ${tail(r.stderr || r.stdout)}` };
-    }
-    let parsed: z.infer<typeof VerifyJson>;
-    try {
-      parsed = VerifyJson.parse(JSON.parse(r.stdout));
-    } catch {
-      return { ...none, error: `exit ${r.status} without a JSON result: ${tail(r.stderr || r.stdout)}` };
-    }
-    // Only complete base runs measure a full-suite run; a run that died at start (exit 127) measures nothing.
-    const fullRunMs = median(
-      parsed.runs.filter((x) => x.phase === "base" && x.complete).map((x) => x.durationMs),
-    );
-    // The base's first run is the whole suite (its repeats are narrowed to the failing tests).
-    const base1 = parsed.runs.find((x) => x.phase === "base" && x.index === 1 && x.complete);
-    const runsMs = parsed.runs.reduce((sum, x) => sum + x.durationMs, 0);
-    const breakdown = breakdownOf(r.stderr ?? "", wallMs);
-    return {
-      verdict: parsed.verdict,
-      exitCode: r.status,
-      error: null,
-      wallMs,
-      fullRunMs,
-      multiple: fullRunMs ? Math.round((wallMs / fullRunMs) * 100) / 100 : null,
-      firstFullRunMs: base1?.durationMs ?? null,
-      multipleOfFirstFull: base1 ? Math.round((wallMs / base1.durationMs) * 100) / 100 : null,
-      runsMs,
-      beforeFirstRunMs:
-        firstRunAt !== undefined && base1 ? Math.round(Number(firstRunAt) * 1000 - base1.durationMs) : null,
-      ...(breakdown ? { breakdown } : {}),
-    };
+    const r = spawnSync(process.execPath, [path.join(root, "bin", "retrace.mjs"), ...args(copy)], {
+      cwd: scratch,
+      encoding: "utf8",
+      timeout: timeoutS * 1000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { r, wallMs: Date.now() - started };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
+
+function verify(caseDir: string, testCommand: string, patch: "upstream.diff" | "noop.diff"): Outcome {
+  const { r, wallMs } = onFreshCopy(caseDir, (copy) => [
+    "verify",
+    "--repo",
+    copy,
+    "--patch",
+    path.join(caseDir, patch),
+    "--test",
+    testCommand,
+    "--json",
+    "--timings",
+  ]);
+  // Where the time went: the CLI stamps each progress line with seconds since it started; the first run's line
+  // minus that run's own duration is the time before the first sandbox run (start, detection, installs).
+  const firstRunAt = /retrace: \[\+([\d.]+)s\] base run 1\//.exec(r.stderr ?? "")?.[1];
+  const none = { verdict: null, exitCode: r.status, wallMs, fullRunMs: null, multiple: null };
+  if (r.error) return { ...none, error: `verify did not finish: ${r.error.message}` };
+  if (r.status !== 0 && r.status !== 1) {
+    const kind =
+      r.status === 3 ? "infrastructure" : r.status === 2 ? "usage" : `exit ${r.status ?? r.signal}`;
+    return { ...none, error: `${kind}: ${tail(r.stderr || r.stdout)}` };
+  }
+  let parsed: z.infer<typeof VerifyJson>;
+  try {
+    parsed = VerifyJson.parse(JSON.parse(r.stdout));
+  } catch {
+    return { ...none, error: `exit ${r.status} without a JSON result: ${tail(r.stderr || r.stdout)}` };
+  }
+  // Only complete base runs measure a full-suite run; a run that died at start (exit 127) measures nothing.
+  const fullRunMs = median(
+    parsed.runs.filter((x) => x.phase === "base" && x.complete).map((x) => x.durationMs),
+  );
+  // The base's first run is the whole suite (its repeats are narrowed to the failing tests).
+  const base1 = parsed.runs.find((x) => x.phase === "base" && x.index === 1 && x.complete);
+  const runsMs = parsed.runs.reduce((sum, x) => sum + x.durationMs, 0);
+  const breakdown = breakdownOf(r.stderr ?? "", wallMs);
+  return {
+    verdict: parsed.verdict,
+    exitCode: r.status,
+    error: null,
+    wallMs,
+    fullRunMs,
+    multiple: fullRunMs ? Math.round((wallMs / fullRunMs) * 100) / 100 : null,
+    firstFullRunMs: base1?.durationMs ?? null,
+    multipleOfFirstFull: base1 ? Math.round((wallMs / base1.durationMs) * 100) / 100 : null,
+    runsMs,
+    beforeFirstRunMs:
+      firstRunAt !== undefined && base1 ? Math.round(Number(firstRunAt) * 1000 - base1.durationMs) : null,
+    ...(breakdown ? { breakdown } : {}),
+  };
+}
+
+interface SuiteOutcome {
+  /** `retrace test`'s wall time from start to exit (ms), or null when it ended with an error. */
+  wallMs: number | null;
+  /** The run's own duration in the sandbox (the command only). */
+  runMs: number | null;
+  exitCode: number | null;
+  failing: number | null;
+  error: string | null;
+}
+
+/** One full-suite run of the base, alone: `retrace test` on a fresh copy, timed from start to exit. */
+function suiteRun(caseDir: string, testCommand: string): SuiteOutcome {
+  const { r, wallMs } = onFreshCopy(caseDir, (copy) => [
+    "test",
+    "--repo",
+    copy,
+    "--test",
+    testCommand,
+    "--json",
+  ]);
+  const none = { wallMs: null, runMs: null, failing: null, exitCode: r.status };
+  if (r.error) return { ...none, error: `test did not finish: ${r.error.message}` };
+  if (r.status !== 0 && r.status !== 1)
+    return { ...none, error: `exit ${r.status ?? r.signal}: ${tail(r.stderr || r.stdout)}` };
+  try {
+    const out = z
+      .object({ durationMs: z.number(), failing: z.array(z.string()) })
+      .parse(JSON.parse(r.stdout));
+    return { wallMs, runMs: out.durationMs, exitCode: r.status, failing: out.failing.length, error: null };
+  } catch (error) {
+    return { ...none, error: `exit ${r.status} without a JSON result: ${String(error).slice(0, 200)}` };
+  }
+}
+
+const ratio = (a: number | null | undefined, b: number | null | undefined) =>
+  a != null && b ? Math.round((a / b) * 100) / 100 : null;
 
 /** upstream.diff as the scripted model's `propose_edits` input: one edit per hunk, its old and new lines. */
 function editsOfDiff(diffText: string): { path: string; old_string: string; new_string: string }[] {
@@ -374,8 +425,10 @@ type Tally = {
   infra: number;
   notPrepared: number;
   multiples: number[];
-  /** verify's wall time over its first base run, the one full-suite run every verify makes (issue 15's figure). */
+  /** verify's wall time over its first base run (made while later containers are prepared). */
   firstFullMultiples: number[];
+  /** verify's wall time over `retrace test`'s: one full-suite run alone (issue 15's figure). */
+  suiteMultiples: number[];
   fix: { right: number; wrong: number; infra: number };
 };
 const tallies = new Map<string, Tally>();
@@ -390,6 +443,7 @@ const tally = (s: string) => {
       notPrepared: 0,
       multiples: [],
       firstFullMultiples: [],
+      suiteMultiples: [],
       fix: { right: 0, wrong: 0, infra: 0 },
     };
     tallies.set(s, t);
@@ -412,7 +466,13 @@ for (const c of cases) {
     continue;
   }
   const upstream = verify(caseDir, c.testCommand, "upstream.diff");
+  // Between the two verifies: the dependencies are cached, as they are for the second one.
+  const suite = suiteRun(caseDir, c.testCommand);
   const noop = verify(caseDir, c.testCommand, "noop.diff");
+  const suiteMultiple = {
+    upstream: ratio(upstream.wallMs, suite.wallMs),
+    noop: ratio(noop.wallMs, suite.wallMs),
+  };
   const infra = upstream.verdict === null || noop.verdict === null;
   const right = upstream.verdict === c.expected.verifyUpstream && noop.verdict === c.expected.verifyNoop;
   // A wrong verdict on either patch makes the case wrong, even when the other one stopped on the environment.
@@ -424,6 +484,8 @@ for (const c of cases) {
   else if (right) t.right++;
   if (upstream.multiple !== null) t.multiples.push(upstream.multiple);
   if (upstream.multipleOfFirstFull != null) t.firstFullMultiples.push(upstream.multipleOfFirstFull);
+  if (upstream.verdict !== null && suiteMultiple.upstream !== null)
+    t.suiteMultiples.push(suiteMultiple.upstream);
   // fix: FIXED with the upstream change on its branch; an infrastructure stop is counted apart, never as right.
   const fixed = withFix ? await fix(caseDir, c.testCommand) : null;
   const fixResult =
@@ -445,6 +507,8 @@ for (const c of cases) {
       result: wrong ? "wrong" : infra ? "infrastructure" : "right",
       upstream,
       noop,
+      suite,
+      suiteMultiple,
       ...(fixed ? { fix: { result: fixResult, ...fixed } } : {}),
     }),
   );
@@ -461,6 +525,7 @@ const totals = Object.fromEntries(
       notPrepared: t.notPrepared,
       medianVerifyMultiple: median(t.multiples),
       medianMultipleOfFirstFull: median(t.firstFullMultiples),
+      medianSuiteMultiple: median(t.suiteMultiples),
       ...(withFix ? { fix: t.fix } : {}),
     },
   ]),

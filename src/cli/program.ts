@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   "parse-log": async () => (await import("./commands/parse-log.ts")).registerParseLog,
   policy: async () => (await import("./commands/policy.ts")).registerPolicy,
   verify: async () => (await import("./commands/verify.ts")).registerVerify,
+  test: async () => (await import("./commands/test.ts")).registerTest,
   replay: async () => (await import("./commands/replay.ts")).registerReplay,
 };
 

@@ -5,32 +5,17 @@
  * machine, before anything runs).
  */
 import { randomUUID } from "node:crypto";
-import { policyForFix, type RetraceConfig } from "../config/schema.ts";
-import type { SandboxStep } from "../core/ports/sandbox.ts";
-import type { Workspace } from "../core/ports/workspace.ts";
+import { policyForFix } from "../config/schema.ts";
 import { type VerifyOptions, type VerifyOutput, verifyPatch } from "../fix/verify.ts";
-import { createRepoDependencyProvider, repoInstallOptions } from "../install/repo-deps.ts";
-import { sandboxForRepo } from "../install/repo-runtime.ts";
-import { hostRegistryConfig } from "../install/registry-config.ts";
-import { createJobSandbox, type Env, fixSettings } from "./settings.ts";
+import { type RepoRunInput, repoRunContext } from "./repo-run.ts";
 
-export interface VerifyJobInput {
-  workspace: Workspace;
+export interface VerifyJobInput extends RepoRunInput {
   patch: string;
-  /** The repository's validated config (its policy, verify runs, test command, sandbox section). */
-  config: RetraceConfig;
-  /** `--test`, over `fix.testCommand`. */
-  testCommand?: string | undefined;
   /** Runs per phase; `fix.verifyRuns` when absent. */
   runs?: number | undefined;
   /** Each test run's limit (ms), over the sandbox's. */
   timeoutMs?: number | undefined;
-  env?: Env;
-  signal?: AbortSignal;
-  log?: (line: string) => void;
   onRun?: VerifyOptions["onRun"];
-  /** Each sandbox step's time (`retrace verify --timings`). */
-  onSandboxStep?: (step: SandboxStep) => void;
 }
 
 /**
@@ -38,19 +23,7 @@ export interface VerifyJobInput {
  * image and limits within the operator's rules) and dependency provider a fix job's verification uses.
  */
 export async function runVerifyJob(input: VerifyJobInput): Promise<VerifyOutput> {
-  const settings = fixSettings(input.config, {
-    testCommand: input.testCommand,
-    ...(input.env ? { env: input.env } : {}),
-  });
-  for (const note of settings.sandbox.notes) input.log?.(note);
-  // The operator's registry configuration (npm's and pip's, read by running them: 1-2 s) is read while the
-  // runtime is resolved; the installs that need it find it read (it is read once per process, never fails).
-  void hostRegistryConfig();
-  const { sandbox, installImage } = await sandboxForRepo(
-    createJobSandbox(settings.sandbox, input.onSandboxStep),
-    input.workspace.root,
-    input.log ? { log: input.log } : {},
-  );
+  const { settings, sandbox, dependencies } = await repoRunContext(input);
   return verifyPatch({
     workspace: input.workspace,
     sandbox,
@@ -61,12 +34,7 @@ export async function runVerifyJob(input: VerifyJobInput): Promise<VerifyOutput>
     jobId: `verify-${randomUUID().slice(0, 8)}`,
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.timeoutMs === undefined ? {} : { limits: { timeoutMs: input.timeoutMs } }),
-    dependencies: createRepoDependencyProvider({
-      ...repoInstallOptions(settings.config.install),
-      ...(installImage ? { image: installImage } : {}),
-      ...(input.signal ? { signal: input.signal } : {}),
-      ...(input.log ? { log: input.log } : {}),
-    }),
+    dependencies,
     ...(input.onRun ? { onRun: input.onRun } : {}),
   });
 }

@@ -8,10 +8,10 @@ import { CONFIG_PATH, loadConfigFile, loadRepoConfigFile } from "../../config/lo
 import { readPatchInput } from "../read-patch.ts";
 import type { VerifyOutput } from "../../fix/verify.ts";
 import { runVerifyJob } from "../../jobs/verify-job.ts";
-import type { SandboxStep } from "../../core/ports/sandbox.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { intOption, secondsOption } from "../options.ts";
 import { printErr, printJson, printOut } from "../print.ts";
+import { cancellable, progress } from "../progress.ts";
 
 interface VerifyFlags {
   repo: string;
@@ -103,16 +103,8 @@ export function registerVerify(program: Command): void {
         : await loadRepoConfigFile(workspace.root);
       const runs = flags.runs === undefined ? config.fix.verifyRuns : intOption("--runs", flags.runs, 1, 10);
 
-      const controller = new AbortController();
-      const onSignal = () => controller.abort();
-      process.once("SIGINT", onSignal);
-      process.once("SIGTERM", onSignal);
-      try {
-        // Seconds since the command started, on every progress line: where verify's time goes (the bench reads it).
-        const t0 = performance.now();
-        const startedAt = Date.now();
-        const at = () => `[+${((performance.now() - t0) / 1000).toFixed(1)}s]`;
-        const log = (line: string) => printErr(`retrace: ${at()} ${line}\n`);
+      await cancellable(async (signal) => {
+        const p = progress(flags.timings);
         const result = await runVerifyJob({
           workspace,
           patch,
@@ -120,30 +112,20 @@ export function registerVerify(program: Command): void {
           testCommand: flags.test,
           runs,
           timeoutMs,
-          signal: controller.signal,
-          log,
-          ...(flags.timings
-            ? {
-                onSandboxStep: (s: SandboxStep) =>
-                  log(
-                    `sandbox ${s.of} ${s.step} ${seconds(s.ms)} (from +${((s.at - s.ms - startedAt) / 1000).toFixed(1)}s)`,
-                  ),
-              }
-            : {}),
+          signal,
+          log: p.log,
+          ...(p.onSandboxStep ? { onSandboxStep: p.onSandboxStep } : {}),
           onRun: (phase, index, r) => {
             const c = r.counts;
             printErr(
-              `retrace: ${at()} ${phase} run ${index}/${runs}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${seconds(r.durationMs)})${r.complete ? "" : " — incomplete"}\n`,
+              `retrace: ${p.at()} ${phase} run ${index}/${runs}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${seconds(r.durationMs)})${r.complete ? "" : " — incomplete"}\n`,
             );
           },
         });
-        if (flags.timings) log(`verdict ${result.verdict} (sandbox released)`);
+        if (flags.timings) p.log(`verdict ${result.verdict} (sandbox released)`);
         if (flags.json) printJson(`${JSON.stringify(verifyJson(result), null, 2)}\n`);
         else printHuman(result);
         process.exitCode = result.verdict === "VERIFIED" ? 0 : 1;
-      } finally {
-        process.off("SIGINT", onSignal);
-        process.off("SIGTERM", onSignal);
-      }
+      });
     });
 }

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { FixJobSpec } from "../../../src/core/job.ts";
 import { TRACE_VERSION } from "../../../src/core/trace.ts";
 import { describeDocker } from "../../support/docker.ts";
+import { committedRepo } from "../../support/git-repo.ts";
 
 const bin = new URL("../../../bin/retrace.mjs", import.meta.url).pathname;
 const tmp = mkdtempSync(path.join(tmpdir(), "retrace-cli-new-user-"));
@@ -51,17 +52,7 @@ function run(
   });
 }
 
-/** A git repository under tmp with `files` committed. */
-function gitRepo(name: string, files: Record<string, string>): string {
-  const dir = path.join(tmp, name);
-  mkdirSync(dir);
-  const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "ignore" });
-  git("init", "-q");
-  for (const [f, content] of Object.entries(files)) writeFileSync(path.join(dir, f), content);
-  git("add", ".");
-  git("-c", "user.email=qa@example.com", "-c", "user.name=qa", "commit", "-qm", "init");
-  return dir;
-}
+const gitRepo = (name: string, files: Record<string, string>) => committedRepo(tmp, name, files);
 const status = (dir: string) =>
   execFileSync("git", ["-C", dir, "status", "--porcelain"], { encoding: "utf8" });
 const branches = (dir: string) =>

@@ -4,27 +4,19 @@
  * REJECTED. A test importing a function of the repository that only the patch adds is the code's failure, and
  * stays evidence (VERIFIED when the patch adds it). Real CLI, real Docker engine.
  */
-import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
+import { committedRepo } from "../../support/git-repo.ts";
 
 const bin = new URL("../../../bin/retrace.mjs", import.meta.url).pathname;
 const tmp = mkdtempSync(path.join(tmpdir(), "retrace-did-not-run-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function gitRepo(name: string, files: Record<string, string>): string {
-  const dir = path.join(tmp, name);
-  mkdirSync(dir);
-  const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "ignore" });
-  git("init", "-q");
-  for (const [f, content] of Object.entries(files)) writeFileSync(path.join(dir, f), content);
-  git("add", ".");
-  git("-c", "user.email=qa@example.com", "-c", "user.name=qa", "commit", "-qm", "init");
-  return dir;
-}
+const gitRepo = (name: string, files: Record<string, string>) => committedRepo(tmp, name, files);
 
 function verify(
   repo: string,
