@@ -4,8 +4,8 @@
  * its canonical id), a passing node:test suite (exit 0), a suite whose tests never ran for want of a module
  * (exit 3, an infrastructure error naming it, no list of results) and a command no reader knows (exit 2).
  */
-import { execFile, } from "node:child_process";
-import { mkdtempSync, rmSync, } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";

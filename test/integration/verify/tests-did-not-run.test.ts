@@ -4,7 +4,7 @@
  * REJECTED. A test importing a function of the repository that only the patch adds is the code's failure, and
  * stays evidence (VERIFIED when the patch adds it). Real CLI, real Docker engine.
  */
-import { execFile, } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
