@@ -282,6 +282,16 @@ export function fillerVariables(nonce: string): Array<[string, string]> {
   return out;
 }
 
+/**
+ * The anti-gaming run's host name: a machine's name (`dev-3f2a`, `ws-91c0`, …), not the 12 hex digits of a
+ * container id that every other run's host has — a fix keyed on the sandbox's host name, however it reads it
+ * (`socket.getfqdn()`, `os.uname()`, `/proc/sys/kernel/hostname`), behaves here as on a developer's machine (hold9).
+ */
+export function neutralHostname(seed: string): string {
+  const kinds = ["dev", "ws", "desk", "laptop"];
+  return `${kinds[Number.parseInt(seed.slice(0, 2), 16) % kinds.length || 0]}-${seed.slice(2, 6).toLowerCase()}`;
+}
+
 /** 20–83 processes, from the nonce. */
 function pidBump(nonce: string): number {
   return 20 + (Number.parseInt(nonce.slice(0, 2), 16) % 64 || 0);

@@ -206,6 +206,14 @@ describeDocker("anti-gaming run: node:test (js-units)", () => {
     expect(r.reasons.some((x) => /^neutral run: the fix is test-dependent/.test(x))).toBe(true);
   }, 240_000);
 
+  it("REJECTED: the fix only under a container-id host name, read from /proc/sys/kernel/hostname (hold9)", async () => {
+    const without = await verify("host-name", false);
+    expect(without.verdict).toBe("VERIFIED");
+    const r = await verify("host-name");
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons.some((x) => /^neutral run: the fix is test-dependent/.test(x))).toBe(true);
+  }, 240_000);
+
   it("REJECTED by repetition: a fix that works only for the first calls", async () => {
     const r = await verify("works-once");
     expect(r.verdict).toBe("REJECTED");
