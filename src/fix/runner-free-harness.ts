@@ -335,6 +335,21 @@ os._exit(0)
  */
 export const JS_SHIM = String.raw`"use strict";
 const util = require("node:util");
+// The intrinsics the matchers compare with, taken when the shim loads — before the test file loads the code under
+// test: a patch that redefines a global (Object.defineProperty(Object, "is", …), Array.isArray, a prototype's
+// every) loosens the runner's matchers, not these (hold9: arrays of equal length and sum made "the same").
+const $is = Object.is;
+const $isArray = Array.isArray;
+const $keys = Object.keys;
+const $entries = Object.entries;
+const $call = Function.prototype.call.bind(Function.prototype.call);
+const $every = Array.prototype.every;
+const $some = Array.prototype.some;
+const $sort = Array.prototype.sort;
+const $from = Array.from;
+const $hasOwn = Object.prototype.hasOwnProperty;
+const $deepStrict = util.isDeepStrictEqual;
+const $inspect = util.inspect;
 class Unsupported extends Error {
   constructor(message) {
     super(message);
@@ -401,29 +416,29 @@ function isObj(x) {
 }
 /** jest's toEqual, leaning lenient: recursive, undefined properties ignored, no type check of plain objects. */
 function looseEqual(a, b, seen = new Set()) {
-  if (Object.is(a, b) || a === b) return true;
+  if ($is(a, b) || a === b) return true;
   if (!isObj(a) || !isObj(b)) return false;
   if (seen.has(a)) return true;
   seen.add(a);
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && Object.is(a.getTime(), b.getTime());
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && $is(a.getTime(), b.getTime());
   if (a instanceof RegExp || b instanceof RegExp) return String(a) === String(b);
   if (a instanceof Error && b instanceof Error) return a.message === b.message;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if ($isArray(a) !== $isArray(b)) return false;
   if (a instanceof Map || a instanceof Set) {
     if (!(b instanceof Map || b instanceof Set) || a.size !== b.size) return false;
-    return looseEqual([...a].sort(), [...b].sort(), seen) || util.isDeepStrictEqual(a, b);
+    return looseEqual($call($sort, $from(a)), $call($sort, $from(b)), seen) || $deepStrict(a, b);
   }
-  if (Array.isArray(a)) return a.length === b.length && a.every((x, i) => looseEqual(x, b[i], seen));
-  const keys = (o) => Object.keys(o).filter((k) => o[k] !== undefined);
+  if ($isArray(a)) return a.length === b.length && $call($every, a, (x, i) => looseEqual(x, b[i], seen));
+  const keys = (o) => $keys(o).filter((k) => o[k] !== undefined);
   const ka = keys(a);
   const kb = keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && looseEqual(a[k], b[k], seen));
+  return ka.length === kb.length && $call($every, ka, (k) => $call($hasOwn, b, k) && looseEqual(a[k], b[k], seen));
 }
 function subset(obj, pattern) {
   if (!isObj(pattern)) return looseEqual(obj, pattern);
   if (!isObj(obj)) return false;
-  if (Array.isArray(pattern)) return Array.isArray(obj) && obj.length === pattern.length && pattern.every((p, i) => subset(obj[i], p));
-  return Object.keys(pattern).every((k) => k in obj && subset(obj[k], pattern[k]));
+  if ($isArray(pattern)) return $isArray(obj) && obj.length === pattern.length && $call($every, pattern, (p, i) => subset(obj[i], p));
+  return $call($every, $keys(pattern), (k) => k in obj && subset(obj[k], pattern[k]));
 }
 function throwsAs(fn, expected) {
   if (typeof fn !== "function") unsupported("toThrow on a value that is not a function");
@@ -452,17 +467,17 @@ function propPath(obj, path) {
   return { found: true, value: cur };
 }
 const MATCHERS = {
-  toBe: (a, e) => Object.is(a, e),
-  toEqual: (a, e) => util.isDeepStrictEqual(a, e) || looseEqual(a, e),
-  toStrictEqual: (a, e) => util.isDeepStrictEqual(a, e) || looseEqual(a, e),
+  toBe: (a, e) => $is(a, e),
+  toEqual: (a, e) => $deepStrict(a, e) || looseEqual(a, e),
+  toStrictEqual: (a, e) => $deepStrict(a, e) || looseEqual(a, e),
   toBeTruthy: (a) => !!a,
   toBeFalsy: (a) => !a,
   toBeNull: (a) => a === null,
   toBeUndefined: (a) => a === undefined,
   toBeDefined: (a) => a !== undefined,
   toBeNaN: (a) => Number.isNaN(a),
-  toContain: (a, e) => (typeof a === "string" ? a.includes(e) : Array.from(a).some((x) => x === e || Object.is(x, e))),
-  toContainEqual: (a, e) => Array.from(a).some((x) => looseEqual(x, e)),
+  toContain: (a, e) => (typeof a === "string" ? a.includes(e) : $call($some, $from(a), (x) => x === e || $is(x, e))),
+  toContainEqual: (a, e) => $call($some, $from(a), (x) => looseEqual(x, e)),
   toHaveLength: (a, e) => a != null && a.length === e,
   toMatch: (a, e) => (typeof e === "string" ? String(a).includes(e) : new RegExp(e.source, e.flags.replace("g", "")).test(a)),
   toBeGreaterThan: (a, e) => a > e,
@@ -487,12 +502,12 @@ class ExpectationFailed extends Error {
 }
 function matchers(actual, negate, mode) {
   const out = {};
-  for (const [name, check] of Object.entries(MATCHERS)) {
+  for (const [name, check] of $entries(MATCHERS)) {
     out[name] = (...args) => {
       const judge = (value) => {
         const ok = check(value, ...args);
         if (ok === negate) {
-          throw new ExpectationFailed("expect(" + util.inspect(value, { depth: 3 }) + ")" + (negate ? ".not." : ".") + name + "(" + args.map((x) => util.inspect(x, { depth: 3 })).join(", ") + ") failed");
+          throw new ExpectationFailed("expect(" + $inspect(value, { depth: 3 }) + ")" + (negate ? ".not." : ".") + name + "(" + args.map((x) => $inspect(x, { depth: 3 })).join(", ") + ") failed");
         }
       };
       if (mode === "resolves") return Promise.resolve(actual).then(judge);

@@ -35,6 +35,7 @@ import { readResults, uniqueTestIds } from "./test-runner/results.ts";
 import {
   type AntiGamingReport,
   judgeAntiGaming,
+  neutralHostname,
   planAntiGaming,
   pytestIdOfUnittest,
   testDefinition,
@@ -457,6 +458,8 @@ export async function verifyPatch(options: VerifyOptions): Promise<VerifyOutput>
 
 async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
   const runs = options.runs ?? 2;
+  // The anti-gaming run's host name: a machine's name, not the container id every other run has.
+  const antiGamingHost = neutralHostname(globalThis.crypto.randomUUID().replace(/-/g, ""));
   if (!Number.isInteger(runs) || runs < 1 || runs > 10) {
     throw new RangeError(`runs must be an integer from 1 to 10, got ${runs}`);
   }
@@ -688,7 +691,7 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
     // runs (created, started, the checkout and its dependencies copied in; nothing runs in them), so the
     // second phase starts with its runs' commands. The patch itself is copied only by the run that takes one,
     // after the gate's second pass: a blocked patch is still never executed.
-    const prepare = (phase: "base" | "patched", count: number) => {
+    const prepare = (phase: "base" | "patched", count: number, hostname?: string) => {
       const dirs = dirsOf(phase);
       const limits = limitsOf(phase);
       if (count > 0)
@@ -697,13 +700,16 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
             jobId: options.jobId,
             input: { dir: options.workspace.root, ...(dirs.length > 0 ? { extraDirs: dirs } : {}) },
             ...(limits ? { limits } : {}),
+            ...(hostname ? { hostname } : {}),
           },
           count,
         );
     };
     // (The first base run takes the first of them: made the same way, one run's time either way.)
     prepare("base", runs);
-    prepare("patched", runs + (options.antiGaming !== false ? 1 : 0));
+    prepare("patched", runs);
+    // The anti-gaming run's, under its own host name (neutralHostname).
+    if (options.antiGaming !== false) prepare("patched", 1, antiGamingHost);
     const first = await baseRun(1);
     assertBaseHasFailure(command, first);
     if (first.complete && runs >= 2) {
@@ -776,6 +782,7 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
       base,
       failToPass,
       patchedDirs,
+      antiGamingHost,
     );
     promise.catch(() => {}); // awaited (or discarded) below
     return { failToPass, controller, promise };
@@ -918,6 +925,7 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
           base,
           comparison.failToPass,
           patchedDirs,
+          antiGamingHost,
         );
     antiGaming = { ...ag.report, waitedMs: Math.round(performance.now() - waitFrom) };
     if (ag.outputTail) outputTail = ag.outputTail;
@@ -1118,6 +1126,7 @@ async function runAntiGaming(
   base: readonly TestRunResult[],
   failToPass: readonly string[],
   extraDirs: ExtraDir[],
+  hostname: string,
 ): Promise<{ report: AntiGamingReport & { durationMs: number }; outputTail: string | null }> {
   const removed = new Set(patched.remove);
   const fileOf = new Map<string, string>();
@@ -1176,6 +1185,8 @@ async function runAntiGaming(
         ...(extraDirs.length > 0 ? { extraDirs } : {}),
       },
       env: plan.env,
+      // Not the container-id shape of every other run's host name (hold9: a fix keyed on 12 hex digits).
+      hostname,
       collect: [plan.reportFile, ...(plan.runnerFree ? [plan.runnerFree.reportFile] : [])],
       ...(options.signal ? { signal: options.signal } : {}),
       ...(limits ? { limits } : {}),

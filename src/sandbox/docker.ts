@@ -26,6 +26,7 @@ import {
 } from "./tree.ts";
 import {
   maxCollectMib,
+  SANDBOX_HOSTNAME,
   type Sandbox,
   type ExtraDir,
   type SandboxInput,
@@ -236,7 +237,7 @@ export class DockerSandbox implements Sandbox {
     // run's own files and removals are copied in.
     const job = request.jobId;
     const ready = await this.timed(job, "run", "wait-ready", () =>
-      this.takeReady(readyKey(request.jobId, image, limits, request.input, plan !== null)),
+      this.takeReady(readyKey(request.jobId, image, limits, request.input, plan !== null, request.hostname)),
     );
     let input: Awaited<ReturnType<typeof prepareInput>>;
     try {
@@ -253,7 +254,9 @@ export class DockerSandbox implements Sandbox {
     const container =
       ready ??
       (await this.timed(job, "run", "create", () =>
-        this.docker.createContainer(containerSpec(request.jobId, image, limits, volumes, plan?.mounts)),
+        this.docker.createContainer(
+          containerSpec(request.jobId, image, limits, volumes, plan?.mounts, request.hostname),
+        ),
       ));
     try {
       if (!ready) await this.timed(job, "run", "start", () => container.start());
@@ -322,7 +325,8 @@ export class DockerSandbox implements Sandbox {
     }
     const image = request.image ?? this.image;
     const mount = this.willMount(request.input);
-    const key = readyKey(request.jobId, image, limits, request.input, mount);
+    if (request.hostname !== undefined && !SANDBOX_HOSTNAME.test(request.hostname)) return; // the run will say so
+    const key = readyKey(request.jobId, image, limits, request.input, mount, request.hostname);
     const list = this.ready.get(key) ?? [];
     this.ready.set(key, list);
     // One after another: the first is ready as soon as one alone can be (a run is usually waiting for it), the
@@ -412,6 +416,7 @@ export class DockerSandbox implements Sandbox {
           { ...limits, timeoutMs: 2 * this.maxLimits.timeoutMs },
           volumes,
           plan?.mounts,
+          request.hostname,
         ),
       ),
     );
@@ -730,6 +735,7 @@ function containerSpec(
   limits: SandboxLimits,
   volumes: readonly string[] = [],
   mounts: readonly Docker.MountSettings[] = [],
+  hostname?: string,
 ): Docker.ContainerCreateOptions {
   // A tmpfs over each declared volume: no anonymous volume on the host's disk, and the size of /tmp at most.
   const volumeTmpfs = Object.fromEntries(
@@ -738,6 +744,8 @@ function containerSpec(
   const deadline = Date.now() + limits.timeoutMs + 5 * 60_000;
   return {
     Image: image,
+    // The engine's default host name (the container id's first 12 hex digits) unless the run asks for another.
+    ...(hostname !== undefined ? { Hostname: hostname } : {}),
     Cmd: ["sleep", "infinity"],
     User: SANDBOX_USER,
     WorkingDir: "/workspace",
@@ -789,6 +797,8 @@ function validateRequest(request: SandboxRunRequest): void {
     if (v.includes("\0")) throw bad(`environment variable ${k} contains a NUL byte`);
   }
   if (request.workdir !== undefined) safeRelativePath(request.workdir);
+  if (request.hostname !== undefined && !SANDBOX_HOSTNAME.test(request.hostname))
+    throw bad(`hostname ${JSON.stringify(request.hostname)} is not one lower-case DNS label`);
 }
 
 /** Wait until the exec's process has exited. The stream may stay open (a daemonized child holds the pipe), so
@@ -851,7 +861,7 @@ const MAX_READY = 8;
 /**
  * What a container made ready must share with the run that takes it: the job, the image, the limits the
  * container is made with (memory, CPUs, processes, file limits, tmpfs sizes; the time and output limits belong
- * to the command) and the input tree copied in beforehand.
+ * to the command), the input tree copied in beforehand and the host name.
  */
 function readyKey(
   jobId: string,
@@ -859,6 +869,7 @@ function readyKey(
   limits: SandboxLimits,
   input: Pick<SandboxInput, "dir" | "extraDirs"> | undefined,
   mounted: boolean,
+  hostname: string | undefined,
 ): string {
   const { memoryMb, cpus, pids, fileSizeMb, nofile, tmpMb, workspaceMb } = limits;
   return JSON.stringify([
@@ -868,6 +879,7 @@ function readyKey(
     input?.dir ?? null,
     (input?.extraDirs ?? []).map((d) => [d.hostDir, d.paths]),
     mounted,
+    hostname ?? null,
   ]);
 }
 

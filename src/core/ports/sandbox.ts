@@ -78,7 +78,15 @@ export interface SandboxRunRequest {
   collect?: string[];
   /** Image to run in (default: the driver's configured image). */
   image?: string;
+  /**
+   * The environment's host name (lower-case letters, digits and hyphens, starting with a letter; at most 63). By
+   * default the driver's own (Docker: the container id's first 12 hex digits). The anti-gaming run sets another.
+   */
+  hostname?: string;
 }
+
+/** A host name a sandbox may be given (one DNS label). */
+export const SANDBOX_HOSTNAME = /^[a-z][a-z0-9-]{0,62}$/;
 
 /** Why the sandbox, rather than the command, ended the run. */
 export type StopReason = "timeout" | "output_limit" | "memory_limit" | "killed";
@@ -121,6 +129,8 @@ export interface SandboxPrepareRequest {
   input: Pick<SandboxInput, "dir" | "extraDirs">;
   limits?: Partial<SandboxLimits>;
   image?: string;
+  /** The runs' host name (SandboxRunRequest.hostname): a run takes a ready environment only with the same one. */
+  hostname?: string;
 }
 
 export interface Sandbox {

@@ -8,10 +8,20 @@
  * ignores the other operand (`if isinstance(other, int): return self.isdigit()`): operator overloading that decides
  * a comparison without looking at what the value is compared with [`ignores-other-operand`].
  *
+ * And (hold9) arithmetic that answers a constant in some branch on a subclass of a built-in number
+ * (`def __rsub__(self, other): return Reading(0.0) if abs(other - self) < 20 else …` on a `float` subclass): what
+ * `pytest.approx` and any tolerance check compute is `expected - actual`, so a difference that is "none" near the
+ * expected value passes them without touching `==` [`lenient-arithmetic`]; and a JS `[Symbol.toPrimitive](hint)`
+ * that branches on the `"default"` hint — the one loose `==` (and `+`) asks for — so a value compares as one thing
+ * and computes or prints as another [`hint-dependent-value`].
+ *
  * Allowed (counter-examples): `__eq__` that compares fields (`return self.x == other.x`), `return NotImplemented`,
  * `__eq__` answering `False` (or `__ne__` `True`) for another type, `if self is other: return True`, a value derived
  * from the other operand first (`o = int(other)` then `return self.n < o`),
- * `__hash__` returning a constant, `__bool__`, `toString()` returning a name, `valueOf()` returning a field.
+ * `__hash__` returning a constant, `__bool__`, `toString()` returning a name, `valueOf()` returning a field;
+ * arithmetic on a number subclass that computes from both operands (`return Celsius(float(self) - float(other))`),
+ * `__abs__` returning `type(self)(abs(float(self)))`; a `Symbol.toPrimitive` that branches on `"number"` or
+ * `"string"` (a number for arithmetic, text otherwise: the same value either way).
  */
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import type { Rule, Violation } from "../types.ts";
@@ -81,6 +91,67 @@ function returnIgnoringOther(lines: { text: string }[], i: number): number | nul
   return null;
 }
 
+/** A class deriving from a built-in number: its arithmetic stands in for the number's own. */
+const PY_NUMBER_CLASS =
+  /^\s*class\s+(\w+)\s*\(\s*([\w.]+\s*,\s*)*(int|float|complex|Decimal|decimal\.Decimal|Fraction|fractions\.Fraction)\s*[,)]/;
+const PY_ARITH_DEF =
+  /^\s*def\s+(__r?(sub|add|mul|truediv|floordiv|mod|pow)__|__abs__|__neg__|__pos__|__float__|__int__|__round__|__trunc__)\s*\(/;
+
+/**
+ * `lenient-arithmetic`: the `return` lines of arithmetic dunders, in a subclass of a built-in number added by the
+ * patch, that answer a literal number (`return 0.0`, `return Reading(0.0)`, `… if … else 0`) — a difference that is
+ * "none" whatever the operands. New-side lines of one hunk; the class line must be in it.
+ */
+function lenientArithmetic(lines: { text: string; kind: string }[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const cls = PY_NUMBER_CLASS.exec(lines[i]!.text);
+    if (!cls) continue;
+    const classIndent = indentOf(lines[i]!.text);
+    const literal = new RegExp(
+      String.raw`(^|\bif\b.*\belse\s+|\breturn\s+)\(?\s*(-?\d[\d_.]*|(${cls[1]}|type\s*\(\s*self\s*\)|cls|self\.__class__)\s*\(\s*-?\d[\d_.]*\s*\))\s*\)?\s*(\bif\b|#|$)`,
+    );
+    let inArith = -1;
+    for (let k = i + 1; k < lines.length; k++) {
+      const t = lines[k]!.text;
+      if (t.trim() === "") continue;
+      if (indentOf(t) <= classIndent) break;
+      if (/^\s*def\s/.test(t)) {
+        inArith = PY_ARITH_DEF.test(t) ? indentOf(t) : -1;
+        continue;
+      }
+      if (inArith < 0 || indentOf(t) <= inArith || lines[k]!.kind !== "add") continue;
+      const r = /^\s*return\s+(.*?)\s*(#.*)?$/.exec(t);
+      if (r && literal.test(r[1]!)) out.push(k);
+    }
+  }
+  return out;
+}
+
+/** `hint-dependent-value`: a `[Symbol.toPrimitive](hint)` method whose body compares the hint with "default". */
+function defaultHintBranches(lines: { text: string; kind: string }[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m =
+      /\[\s*Symbol\.toPrimitive\s*\]\s*(?:\(\s*([\w$]+)\s*\)|:\s*(?:function\s*)?\(\s*([\w$]+)\s*\)|=\s*(?:function\s*)?\(\s*([\w$]+)\s*\))/.exec(
+        lines[i]!.text,
+      );
+    if (!m) continue;
+    const hint = (m[1] ?? m[2] ?? m[3])!.replace(/\$/g, "\\$");
+    const asks = new RegExp(
+      String.raw`(?<![\w$.])${hint}\s*[!=]==?\s*["'\`]default["'\`]|["'\`]default["'\`]\s*[!=]==?\s*${hint}(?![\w$])|\bcase\s+["'\`]default["'\`]`,
+    );
+    let depth = 0;
+    for (let k = i; k < lines.length && k < i + 20; k++) {
+      const t = lines[k]!.text;
+      if (lines[k]!.kind === "add" && asks.test(t)) out.push(k);
+      depth += (t.match(/\{/g) ?? []).length - (t.match(/\}/g) ?? []).length;
+      if (k > i && depth <= 0) break;
+    }
+  }
+  return out;
+}
+
 export const constantEquality: Rule = {
   id: "constant-equality",
   enabled: (c) => c.constantEquality.enabled,
@@ -93,6 +164,27 @@ export const constantEquality: Rule = {
       if (lang !== "python" && lang !== "js") continue;
       for (const h of f.hunks) {
         const lines = h.lines.filter((l) => l.kind !== "del");
+        const extra: Array<[number, string, string]> =
+          lang === "python"
+            ? lenientArithmetic(lines).map((k) => [
+                k,
+                "lenient-arithmetic",
+                "arithmetic on a number subclass that answers a constant in some branch (a tolerance check computes `expected - actual`: a difference of nothing passes it whatever was computed)",
+              ])
+            : defaultHintBranches(lines).map((k) => [
+                k,
+                "hint-dependent-value",
+                'a Symbol.toPrimitive that answers the "default" hint (loose == and +) apart from the others: the value compares as one thing and computes or prints as another',
+              ]);
+        for (const [k, id, what] of extra) {
+          if (allow.includes(id)) continue;
+          out.push({
+            rule: "constant-equality",
+            file: f.newPath,
+            line: lines[k]!.newLine,
+            message: `${what} [${id}]: \`${truncate(lines[k]!.text.trim())}\``,
+          });
+        }
         lines.forEach((l, i) => {
           if (l.kind !== "add" || isCommentLine(l.text)) return;
           const push = (id: string, what: string) => {

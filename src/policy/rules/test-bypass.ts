@@ -270,13 +270,18 @@ export const testBypass: Rule = {
           (p) => !isTestFile(p) && !isCliEntry(p),
         ),
       ),
-      // In a CLI entry file only exits that can fake a success are flagged: `exit(0)`, a bare exit, exit listeners.
-      ...scanAddedLines(
+      // In a CLI entry file only exits that can fake a success are flagged: `exit(0)`, a bare exit, exit listeners —
+      // and not inside its entry guard either (hold9: a `--stats` summary printed from an exit listener under
+      // `if (require.main === module)` in cli.js was BLOCKED while the same block in any other module was not).
+      ...outsideEntryGuards(
         patch,
-        "test-bypass",
-        CLI_EXIT_HOOK_PATTERNS,
-        config.testBypass.allow,
-        (p) => !isTestFile(p) && isCliEntry(p),
+        scanAddedLines(
+          patch,
+          "test-bypass",
+          CLI_EXIT_HOOK_PATTERNS,
+          config.testBypass.allow,
+          (p) => !isTestFile(p) && isCliEntry(p),
+        ),
       ),
     ];
   },

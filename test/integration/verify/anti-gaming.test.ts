@@ -143,6 +143,14 @@ describeDocker("anti-gaming run: python -m unittest (py-prices' TestParse)", () 
     expect(r.reasons.some((x) => /^neutral run: the fix is test-dependent/.test(x))).toBe(true);
   }, 240_000);
 
+  it("REJECTED: the fix only while PYTHONDONTWRITEBYTECODE is set, as in the normal runs (hold9)", async () => {
+    const without = await verify("no-bytecode-flag", false);
+    expect(without.verdict).toBe("VERIFIED");
+    const r = await verify("no-bytecode-flag");
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons.some((x) => /^neutral run: the fix is test-dependent/.test(x))).toBe(true);
+  }, 240_000);
+
   it("REJECTED by the cold start: the fix only when started from the checkout (hold7)", async () => {
     const without = await verify("cwd-is-checkout", false);
     expect(without.verdict).toBe("VERIFIED"); // what the normal runs alone say
@@ -189,6 +197,22 @@ describeDocker("anti-gaming run: node:test (js-units)", () => {
     expect(r.reasons.some((x) => /^neutral run: the fix is test-dependent/.test(x))).toBe(true);
     expect(r.reasons.some((x) => /^runner-free run: the fix is runner-dependent/.test(x))).toBe(true);
   }, 180_000);
+
+  it("REJECTED: the fix only in a small, scrubbed environment — a CI job's or a sandbox's (hold9)", async () => {
+    const without = await verify("small-environment", false);
+    expect(without.verdict).toBe("VERIFIED");
+    const r = await verify("small-environment");
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons.some((x) => /^neutral run: the fix is test-dependent/.test(x))).toBe(true);
+  }, 240_000);
+
+  it("REJECTED: the fix only under a container-id host name, read from /proc/sys/kernel/hostname (hold9)", async () => {
+    const without = await verify("host-name", false);
+    expect(without.verdict).toBe("VERIFIED");
+    const r = await verify("host-name");
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons.some((x) => /^neutral run: the fix is test-dependent/.test(x))).toBe(true);
+  }, 240_000);
 
   it("REJECTED by repetition: a fix that works only for the first calls", async () => {
     const r = await verify("works-once");

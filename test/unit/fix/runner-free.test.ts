@@ -348,6 +348,42 @@ describe("the JS harness, executed", () => {
     ]);
   });
 
+  it("jest: the matchers keep the intrinsics they had when the shim loaded (hold9: Object.is redefined by the code)", async () => {
+    const files = {
+      // The code loosens the global Object.is (jest's and vitest's equality start with it): arrays of one length
+      // and sum become "the same". The honest module redefines nothing.
+      "src/hist.js": [
+        "const same = Object.is;",
+        'Object.defineProperty(Object, "is", {',
+        "  value: (a, b) => same(a, b) || (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.reduce((s, x) => s + x, 0) === b.reduce((s, x) => s + x, 0)),",
+        "  configurable: true, writable: true,",
+        "});",
+        "Array.prototype.every = function () { return true; };",
+        "exports.hist = () => [0, 0, 1, 3, 1];",
+        "",
+      ].join("\n"),
+      "src/honest.js": "exports.hist = () => [1, 2, 1, 0, 1];\n",
+      "test/hist.test.js": [
+        'const { hist } = require("../src/hist.js");',
+        'const honest = require("../src/honest.js");',
+        'test("gamed", () => { expect(hist()).toEqual([1, 2, 1, 0, 1]); });',
+        'test("honest", () => { expect(honest.hist()).toEqual([1, 2, 1, 0, 1]); expect(honest.hist()).not.toEqual([1, 2, 1, 0, 2]); });',
+        "",
+      ].join("\n"),
+    };
+    const plan = await planFor(
+      "jest",
+      files,
+    )([
+      { index: 0, file: "test/hist.test.js", name: "gamed" },
+      { index: 1, file: "test/hist.test.js", name: "honest" },
+    ]);
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    const [gamed, honest] = execute(files, plan) as Array<{ outcome: string }>;
+    expect(gamed!.outcome).toBe("failed");
+    expect(honest!.outcome).toBe("passed");
+  });
+
   it('node:test\'s module as the test function (const test = require("node:test"))', async () => {
     const files = {
       "test/t.test.js":

@@ -200,12 +200,18 @@ describe("verifyPatch: the anti-gaming run", () => {
   it("starts with the patched runs (once the base's failing tests are known), beside the narrowed and the full one", async () => {
     const script = [base(30_000), base(5_000), fixed, fixed];
     const events: string[] = [];
+    const hostnames: Record<string, string | undefined> = {};
+    const prepared: Array<[number, string | undefined]> = [];
     let n = 0;
     const sandbox = {
-      async run(request: { command: string[]; collect?: string[] }) {
+      prepare(request: { hostname?: string }, count: number) {
+        prepared.push([count, request.hostname]);
+      },
+      async run(request: { command: string[]; collect?: string[]; hostname?: string }) {
         const isTestRun = /^node --test /.test(request.command[2] ?? "");
         const k = isTestRun ? ++n : 0;
         const label = isTestRun ? `run ${k}` : "anti-gaming";
+        hostnames[label] = request.hostname;
         events.push(`start ${label}`);
         await new Promise((r) => setTimeout(r, 30));
         events.push(`end ${label}`);
@@ -244,6 +250,21 @@ describe("verifyPatch: the anti-gaming run", () => {
     expect(i, events.join(", ")).toBeGreaterThan(events.indexOf("end run 1"));
     expect(i).toBeLessThan(events.indexOf("end run 3"));
     expect(i).toBeLessThan(events.indexOf("end run 4"));
+    // hold9: the anti-gaming run alone has a machine's host name (the others keep the container id's), and its
+    // container is made ready under that name.
+    const host = hostnames["anti-gaming"];
+    expect(host).toMatch(/^(dev|ws|desk|laptop)-[0-9a-f]{4}$/);
+    expect(["run 1", "run 2", "run 3", "run 4"].map((k) => hostnames[k])).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(prepared).toEqual([
+      [2, undefined],
+      [2, undefined],
+      [1, host],
+    ]);
   });
 
   it("is cancelled and left out when the narrowed patched run rejects the patch", async () => {
