@@ -51,6 +51,22 @@ describe("cargo doc-tests", () => {
     expect(found(log)).toEqual([["src/pour.rs - pour::half (line 7)", "src/pour.rs", 9]]);
   });
 
+  it("places a panic of Rust before 1.14, which printed no column", () => {
+    const log = [
+      "running 1 test",
+      "test pour ... FAILED",
+      "",
+      "failures:",
+      "",
+      "---- pour stdout ----",
+      "\tthread 'pour' panicked at 'assertion failed: kettle.full()', src/pour.rs:90",
+      "note: Run with `RUST_BACKTRACE=1` for a backtrace.",
+      "",
+      "test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured",
+    ];
+    expect(found(log)).toEqual([["pour", "src/pour.rs", 90]]);
+  });
+
   it("names no test from a program's or a worker thread's panic pasted alone", () => {
     expect(ids(["thread 'main' panicked at src/main.rs:4:5:", "kettle is empty"])).toEqual([]);
     expect(ids(["thread 'tokio-runtime-worker' panicked at 'boiled dry', src/heat.rs:3:9"])).toEqual([]);
