@@ -64,6 +64,16 @@ const LONG_LINE = 1 << 20;
  */
 const FALLBACK = new Set(["generic", "github-actions", "python", "tap"]);
 
+/**
+ * A CI step's own line that its process exited non-zero, and nothing else: GitHub Actions' `Process completed with exit
+ * code 1.`, Azure Pipelines' tasks (`Error: The process '/usr/bin/dotnet' failed with exit code 1`, `Bash exited with
+ * code '1'.`, `PowerShell exited with code '1'.`, `Cmd.exe exited with code '1'.`, `Script failed with exit code: 1`,
+ * DotNetCoreCLI's `Dotnet command failed with non-zero exit code on the following projects : …`). An annotation
+ * like that names no test and no file: the log's own lines say what failed, or nothing does.
+ */
+const EXIT_ONLY =
+  /^(?:Error: )?(?:Process completed with exit code -?\d+\.?|The process '[^']*' failed with exit code -?\d+\.?|(?:Bash|PowerShell|Cmd\.exe|Cmd|Pwsh) exited with code '-?\d+'\.?|Script failed with exit code:? ?-?\d+\.?|Dotnet command failed with non-zero exit code on the following projects ?: .*)$/;
+
 function sameOrigin(a: Failure, b: Failure): boolean {
   if (a.span.start <= b.span.end && b.span.start <= a.span.end) return true;
   if (a.file && a.line !== null && a.file === b.file && a.line === b.line) return true;
@@ -387,7 +397,15 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
   const annotationSink = sinkFor(annotations);
 
   const stripper = createPrefixStripper();
+  /**
+   * Framing inside framing (a clock column before docker compose's service column, `13:08:09 web-1  | …`): the
+   * lines a run's prefix was taken from go through a second stripper, which finds the next column's runs the same way.
+   */
+  const innerStripper = createPrefixStripper();
   const decided: Decided[] = [];
+  const innerDecided: Decided[] = [];
+  /** The outer prefix of each line the inner stripper holds, by line number. */
+  const outerOf = new Map<number, { printed: string; prefix: Prefix }>();
   const readers = slots.filter((s) => s.reads !== null);
   /** The stripper holds a line or a run is in force: every line goes through it. */
   let framing = false;
@@ -416,35 +434,81 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
 
   function annotate(text: string): void {
     const message = text.trim();
-    if (message && !/^Process completed with exit code \d+\.?$/.test(message)) {
+    if (message && !EXIT_ONLY.test(message)) {
       annotationSink.failure({ category: "build", message, start: lineNo, end: lineNo, secondary: true });
     }
   }
 
-  /** Delivers the lines the stripper holds (an over-long line, the end): they keep their prefixes. */
+  /** Delivers the lines the strippers hold (an over-long line, the end): they keep their prefixes. */
   function flushHeld(): void {
+    const total = lineNo;
+    flushInner();
     decided.length = 0;
     stripper.flush(decided);
     framing = false;
-    const total = lineNo;
     for (const d of decided) deliver(d.text, d.lineNo, d.prefix, d.tag);
     lineNo = total;
   }
 
-  /** A line through the prefix stripper: it and any line held back before it go to the parsers. */
+  /** The lines the inner stripper holds, with their outer prefix only. */
+  function flushInner(): Slot | null {
+    if (innerStripper.idle()) return null;
+    innerDecided.length = 0;
+    innerStripper.flush(innerDecided);
+    return deliverInner();
+  }
+
+  function deliverInner(): Slot | null {
+    let owner: Slot | null = null;
+    for (const d of innerDecided) {
+      const outer = outerOf.get(d.lineNo);
+      outerOf.delete(d.lineNo);
+      owner = outer
+        ? deliver(outer.printed, d.lineNo, outer.prefix, d.tag, d.prefix)
+        : deliver(d.text, d.lineNo, null, d.tag);
+    }
+    return owner;
+  }
+
+  /** A line through the prefix strippers: it and any line held back before it go to the parsers. */
   function framed(text: string, ghError: boolean): Slot | null {
     decided.length = 0;
     stripper.push(text, lineNo, ghError, decided);
-    framing = !stripper.idle();
     let owner: Slot | null = null;
     const total = lineNo;
-    for (const d of decided) owner = deliver(d.text, d.lineNo, d.prefix, d.tag);
+    for (const d of decided) {
+      if (d.prefix === null) {
+        flushInner();
+        owner = deliver(d.text, d.lineNo, null, d.tag);
+        continue;
+      }
+      // A line of a run: what is left after the run's prefix may open a run of its own.
+      const rest = stripTimestamp(d.text.slice(d.prefix.length));
+      if (innerStripper.idle() && prefixOf(rest) === null) {
+        owner = deliver(d.text, d.lineNo, d.prefix, d.tag);
+        continue;
+      }
+      outerOf.set(d.lineNo, { printed: d.text, prefix: d.prefix });
+      innerDecided.length = 0;
+      innerStripper.push(rest, d.lineNo, d.tag, innerDecided);
+      owner = deliverInner();
+    }
+    framing = !stripper.idle() || !innerStripper.idle();
     lineNo = total;
     return owner;
   }
 
-  /** A decided line (`no`) to every parser in turn, without its framing prefix for those that do not read it. */
-  function deliver(printed: string, no: number, prefix: Prefix | null, ghError: boolean): Slot | null {
+  /**
+   * A decided line (`no`) to every parser in turn, without its framing prefixes (`prefix`, and `inner` after it) for
+   * those that do not read them.
+   */
+  function deliver(
+    printed: string,
+    no: number,
+    prefix: Prefix | null,
+    ghError: boolean,
+    inner: Prefix | null = null,
+  ): Slot | null {
     lineNo = no;
     let text = printed;
     if (prefix) {
@@ -458,9 +522,21 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
         }
       }
       text = stripTimestamp(text.slice(prefix.length));
+      if (inner) {
+        for (const slot of readers) {
+          if (!slot.reads!.has(inner.shape) || slot.reads!.has(prefix.shape)) continue;
+          if (slot.parser.line(text, lineNo)) {
+            slot.claimed++;
+            if (slot.firstSeen === 0) slot.firstSeen = lineNo;
+            return slot;
+          }
+        }
+        text = stripTimestamp(text.slice(inner.length));
+      }
     }
     for (const slot of slots) {
       if (prefix && slot.reads?.has(prefix.shape)) continue;
+      if (inner && slot.reads?.has(inner.shape)) continue;
       if (slot.parser.line(text, lineNo)) {
         slot.claimed++;
         if (slot.firstSeen === 0) slot.firstSeen = lineNo;

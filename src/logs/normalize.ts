@@ -111,13 +111,13 @@ export function normalizeLine(raw: string, mapPaths: (text: string) => string): 
   return { text: mapPaths(text), ghError };
 }
 
-const BUILT_NEEDLE = /\/(?:BUILD\/|work-py|home\/(?:travis|circleci)\/|var\/tmp\/portage\/)/;
+const BUILT_NEEDLE = /\/(?:BUILD\/|work-py|home\/(?:travis|circleci)\/|var\/tmp\/portage\/|_work\/)/;
 /**
  * Any of BUILT_NEEDLE's shapes or of the fixed needles below: a line with a `/` but none of these (a test path,
  * a URL) is left after one scan instead of one per needle.
  */
 const ANY_NEEDLE =
-  /\/(?:BUILD\/|work-py|home\/(?:travis|circleci)\/|work\/|__w\/|github\/workspace\/|builds\/|workspace\/)|:\\a\\/;
+  /\/(?:BUILD\/|work-py|home\/(?:travis|circleci)\/|work\/|__w\/|github\/workspace\/|builds\/|workspace\/|_work\/)|:\\a\\/;
 
 export interface PathOptions {
   /** Absolute checkout directories whose prefix is removed (e.g. "/workspace" for the sandbox). */
@@ -176,8 +176,10 @@ export function createPathMapper(options: PathOptions = {}): (text: string) => s
   // the absolute part before it has no fixed shape, so the pattern is costly to try at every slash.
   // Travis (/home/travis/build/<owner>/<repo>) and CircleCI (~/project, or ~/repo in its 2.0 templates) likewise;
   // Gentoo's portage builds a package in /var/tmp/portage/<category>/<name>-<version>/work/<name>-<version>/.
+  // A self-hosted GitHub Actions runner checks out to `<its directory>/_work/<repo>/<repo>/`, wherever it is installed
+  // (`/home/ci/actions-runner/`, inside AWS CodeBuild's `/codebuild/output/src123/src/actions-runner/`).
   const built = new RegExp(
-    `(?<![\\w.-])(?:(?:/${seg})+?/(?:BUILD|work-py\\d+)/${seg}-\\d[\\w.]*/|/var/tmp/portage/${seg}/${seg}/work/${seg}/|/home/travis/build/${seg}/${name}/|/home/circleci/(?:project|repo)/)`,
+    `(?<![\\w.-])(?:(?:/${seg})+?/_work/${name}/${seg}/|(?:/${seg})+?/(?:BUILD|work-py\\d+)/${seg}-\\d[\\w.]*/|/var/tmp/portage/${seg}/${seg}/work/${seg}/|/home/travis/build/${seg}/${name}/|/home/circleci/(?:project|repo)/)`,
     "g",
   );
   // Every needle holds a separator: a line with neither `/` nor `\` (most of a log) is left at once.

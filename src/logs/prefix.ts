@@ -37,6 +37,18 @@ const SERVICE = /^([A-Za-z0-9][\w.-]{0,62}?)(?:[_-]\d+)? *\| ?/;
 /** turborepo: an npm package name (lowercase, maybe scoped), its task (`test`, `dev:test`), a colon. */
 const TURBO = /^((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9._-]*:[a-z0-9][\w.-]*(?::[\w.-]+)*:)(?: |$)/;
 
+/**
+ * A workspace runner's package column (lerna `--stream`, `npm run --workspaces` wrappers, nx/rush/wireit-style
+ * prefixers): a package name and `: ` (`@acme/web: `, `kettle-core: `). A scoped name, or an unscoped one with a hyphen:
+ * a single word before a colon is a tool's message (`error: `, `go: `, `remote: `, `hint: `).
+ */
+const WORKSPACE = /^(@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*|[a-z0-9][a-z0-9_.]*-[a-z0-9_.-]*):(?: |$)/;
+/**
+ * Ant's task column: the task's name in brackets, right-aligned to column 11 and a space (`     [exec] `, `    [junit] `), before
+ * each line a task prints (a test runner Ant's `exec` or `junit` task ran). Only the padded form: at column 0 a
+ * bracketed word is a tool's own (`[gw0]`, `[info]`).
+ */
+const ANT_TASK = /^ {1,8}\[([A-Za-z][\w.-]{0,8})\](?: |$)/;
 /** Docker BuildKit's plain progress: the step and the seconds since it started, `#98 55.71 ` (`#7 0.123 `). */
 const BUILDKIT = /^#\d{1,5} +\d{1,6}\.\d{1,3} /;
 /** concurrently's column inside a turborepo task's (`[test:e2e  ] `): a name, padded inside the brackets. */
@@ -63,6 +75,17 @@ export function prefixOf(text: string): Prefix | null {
 
 function framingOf(text: string): Prefix | null {
   const c0 = text.charCodeAt(0);
+  if (c0 === 32 /* space */ || c0 === 114 /* r */) {
+    const tail = nixTail(text);
+    if (tail) return tail;
+    if (c0 === 32) {
+      const m = ANT_TASK.exec(text);
+      // Right-aligned to Ant's column (the bracket closes at column 11); Playwright's `    [webkit] › a.spec.ts` is a
+      // project label before its separator, not a column.
+      if (m && m[0].trimEnd().length === 11 && !text.startsWith("› ", m[0].length))
+        return { shape: `ant:${m[1]}`, length: m[0].length };
+    }
+  }
   if (c0 === 35 /* # */) {
     const m = BUILDKIT.exec(text);
     return m ? { shape: "buildkit", length: m[0].length } : null;
@@ -106,6 +129,11 @@ function framingOf(text: string): Prefix | null {
         return { shape: `turbo:${m[1]}`, length: m[0].length };
       }
     }
+    const after = text.charCodeAt(colon + 1);
+    if (colon > 0 && colon < 120 && (after === 32 || Number.isNaN(after))) {
+      const m = WORKSPACE.exec(text);
+      if (m) return { shape: `workspace:${m[1]}`, length: m[0].length };
+    }
   }
   // docker-compose: a service name, padding, `|`. Scan the name by hand: most lines fail on their first word.
   if ((c0 >= 97 && c0 <= 122) || (c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90)) {
@@ -136,6 +164,21 @@ function framingOf(text: string): Prefix | null {
     return { shape: `service:${m[1]}`, length: m[0].length };
   }
   return null;
+}
+
+/**
+ * Nix 2.4+ quoting a failed builder's log under its error (`error: builder for '…drv' failed with exit code 1;` then
+ * `       last 25 log lines:` and each line as `       > line`): the seven columns of `error: ` and `> `, the line alone
+ * `       >` when it was empty; behind `remote: ` when a remote builder ran it.
+ */
+function nixTail(text: string): Prefix | null {
+  const from = text.startsWith("remote: ") ? 8 : 0;
+  if (from === 0 && text.charCodeAt(0) !== 32) return null;
+  for (let i = from; i < from + 7; i++) if (text.charCodeAt(i) !== 32) return null;
+  if (text.charCodeAt(from + 7) !== 62 /* > */) return null;
+  const after = text.charCodeAt(from + 8);
+  if (after === 32) return { shape: "nix-tail", length: from + 9 };
+  return Number.isNaN(after) ? { shape: "nix-tail", length: from + 8 } : null;
 }
 
 export interface PrefixStripper {

@@ -16,6 +16,7 @@ import { goFormat } from "./parsers/go.ts";
 import { gtestFormat } from "./parsers/gtest.ts";
 import { goJsonFormat } from "./parsers/go-json.ts";
 import { jestFormat } from "./parsers/jest.ts";
+import { juliaFormat } from "./parsers/julia.ts";
 import { karmaFormat } from "./parsers/karma.ts";
 import { hspecFormat } from "./parsers/hspec.ts";
 import { nunitConsoleFormat } from "./parsers/nunit-console.ts";
@@ -89,6 +90,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   swiftTestingFormat,
   dartTestFormat,
   testthatFormat,
+  juliaFormat,
   tscFormat,
   eslintFormat,
   pythonFormat,

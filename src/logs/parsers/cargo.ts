@@ -7,8 +7,17 @@ import { BlockBuffer, countWords, type FormatDefinition, type ParserSink } from 
 import { summarizePanic } from "./rust-panic.ts";
 
 const RUNNING = /^running \d+ tests?$/;
-// A doc-test is named by its file, item and line: `src/lib.rs - scale (line 6)`, `src/a.rs - A::b (line 3) - compile`.
-const NAME = String.raw`(\S+(?: - .+? \(line \d+\)(?: - compile(?: fail)?)?)?)`;
+// A doc-test is named by its file, item and line: `src/lib.rs - scale (line 6)`, `src/a.rs - A::b (line 3) - compile`;
+// a crate's or module's own docs (`//!`) have no item, and the name keeps both spaces: `src/lib.rs -  (line 10)`.
+const NAME = String.raw`(\S+(?: - .*? \(line \d+\)(?: - compile(?: fail)?)?)?)`;
+/** A doc-test's name alone (a thread's name), checked by hand: no expression has to find where the item ends. */
+function isDocTest(name: string): boolean {
+  const dash = name.indexOf(".rs - ");
+  if (dash < 1 || name.slice(0, dash).includes(" ")) return false;
+  const tail = name.replace(/ - compile(?: fail)?$/, "");
+  const open = tail.lastIndexOf(" (line ");
+  return open >= dash + 5 && /^ \(line \d+\)$/.test(tail.slice(open));
+}
 const TEST = new RegExp(
   String.raw`^test ${NAME}(?: - should panic)? \.\.\. (ok|FAILED|ignored(?:, .*)?|bench:.*)$`,
 );
@@ -26,8 +35,10 @@ const FAILURES = /^failures:$/;
 const LISTED = new RegExp(`^    ${NAME}$`);
 const RUST_ERROR = /^error(?:\[(E\d+)\])?: (.*)$/;
 const ARROW = /^\s*--> (.+?):(\d+):(\d+)$/;
+// Nix's lines about a derivation whose builder failed (`builder for '/nix/store/…drv' failed with exit code 101;`,
+// `Cannot build '…'.`, `1 dependencies of derivation '…' failed to build`) wrap a build's log: its tail says what failed.
 const AGGREGATE =
-  /^(could not compile|test run failed|(?:doc)?test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|\d+ targets? failed|failed to run)/;
+  /^(could not compile|builder for '|Cannot build '|\d+ dependenc(?:y|ies) of derivation '|test run failed|(?:doc)?test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|\d+ targets? failed|failed to run)/;
 const CARGO_STATUS =
   /^\s{2,}(Compiling|Finished|Running|Doc-tests|Checking|Downloaded|Downloading|Fresh|Blocking)\b/;
 
@@ -276,6 +287,19 @@ export function createCargoParser(sink: ParserSink) {
           block = { id: f[1]!, buf: new BlockBuffer(), fragment: true, evidence: pastedFailures };
           block.buf.push(text, lineNo);
           return true;
+        }
+        // A doc-test's panic pasted without its block header or result line (rustdoc before 1.5x reported a failed
+        // doc-test as `thread 'src/lib.rs - f (line 3)' panicked at 'test executable failed:` with the program's own
+        // panic below): libtest names the thread after the test, and a doc-test's name cannot be another thread's.
+        // Any other thread (`main`, a worker) names no test.
+        if (!block && text.includes("' panicked at ")) {
+          const e = FRAGMENT_EVIDENCE.exec(text);
+          if (e?.[1] !== undefined && isDocTest(e[1])) {
+            opening = false;
+            block = { id: e[1], buf: new BlockBuffer(), fragment: true, evidence: true };
+            block.buf.push(text.trimStart(), lineNo);
+            return true;
+          }
         }
         if (block?.fragment) {
           if (RESULT.test(text)) {

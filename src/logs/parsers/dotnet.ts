@@ -319,10 +319,20 @@ const trxXml = new XMLParser(REPORT_XML_OPTIONS);
  */
 export function createTrxParser(sink: ParserSink) {
   let startLine = 0;
+  /**
+   * True while reading `<UnitTestResult>` elements that no `<TestRun>` wraps (a report pasted in part): the fragment
+   * starts at a line that opens with `<UnitTestResult` or `<Results>` and ends at the first line between elements
+   * that is not XML.
+   */
+  let fragment = false;
   const doc = xmlStream({
     startAt: (text) => {
       const at = text.indexOf("<TestRun");
-      return at === -1 || !/<TestRun[\s>]/.test(text) ? -1 : at;
+      if (at !== -1 && /<TestRun[\s>]/.test(text)) return at;
+      const lone = /^\s*<(?:UnitTestResult[\s>]|Results>)/.exec(text);
+      if (!lone) return -1;
+      fragment = true;
+      return text.indexOf("<");
     },
     onLine: (text, lineNo) => {
       if (startLine === 0 && /<UnitTestResult[\s>]/.test(text)) startLine = lineNo;
@@ -405,7 +415,19 @@ export function createTrxParser(sink: ParserSink) {
   }
 
   return {
-    line: doc.line,
+    line(text: string, lineNo: number): boolean {
+      if (
+        fragment &&
+        doc.inDoc &&
+        text.trim() !== "" &&
+        !text.trimStart().startsWith("<") &&
+        doc.text.search(/<UnitTest(?:Result)?[\s>]/) === -1
+      ) {
+        doc.reset();
+        fragment = false;
+      }
+      return doc.line(text, lineNo);
+    },
     more: doc.more,
     end(): void {
       let passed = 0;
@@ -415,10 +437,11 @@ export function createTrxParser(sink: ParserSink) {
         // xUnit's testName is already `Ns.Class.Method(args)`; MSTest's and NUnit's is the method alone.
         const cls = classes.get(r.testId) ?? "";
         const id = cls && !r.name.startsWith(`${cls}.`) ? `${cls}.${r.name}` : r.name;
+        // TRX outcomes: a test that ran past its timeout failed; one that passed while the run was aborted passed.
         const outcome =
-          r.outcome === "Passed"
+          r.outcome === "Passed" || r.outcome === "PassedButRunAborted"
             ? "passed"
-            : r.outcome === "Failed" || r.outcome === "Error"
+            : r.outcome === "Failed" || r.outcome === "Error" || r.outcome === "Timeout"
               ? "failed"
               : "skipped";
         if (outcome === "passed") passed++;

@@ -25,6 +25,21 @@ const FILE_HEADER =
   /^ ?(PASS|FAIL) {1,2}(?:[^\s/]+ )?((?!\()\S*\.\S+|[^\s/]*(?:\/(?:[^\s/]| (?=[^\s/]))+?)*?\.[cm]?[jt]sx?)(?: \([\d.]+ m?s\))?$/;
 const TEST_LINE = /^(\s+)(✓|✕|○|√|×) (?:(skipped|todo) )?(.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?$/;
 const BULLET = /^ {2}● (.+)$/;
+/**
+ * A block header whose `●` and `›` were lost to a console's encoding: each UTF-8 byte turned into `?` (`??? A ??? b`),
+ * each character into one `?` (`? A ? b`), or the bytes read as Windows-1252 (`â—\u008f A â€º b`). The bullet says
+ * which damage the line has; the separators are read the same way.
+ */
+const MANGLED_BULLET = /^ {0,2}(\?\?\?|\?|â—\u008f?) (\S.*)$/;
+/** A header pasted without its indentation (a selection started at the bullet, inline-code damage). */
+const LOOSE_BULLET = /^ {0,2}● (\S.*)$/;
+/**
+ * jest's own count lines in its own layout (`Tests:` padded to the width of `Test Suites:`), read without a `FAIL`
+ * header: PHPUnit's `Tests: 42, Assertions: 50, Failures: 2.` and other runners' `Tests: 1 failed` are not them.
+ */
+const JEST_COUNTS = /^(Tests: {7}|Test Suites: )(?:\d+ [a-z]+, )*\d+(?: of \d+)? total$/;
+/** A stack frame's place: `at fn (path:line:col)` or `at path:line:col`. */
+const FRAME_PLACE = /^\s*at (?:[^()]*\()?([^\s():]+):\d+:\d+\)?$/;
 const SUMMARY = /^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b/;
 const CODE_FRAME = /^\s*>?\s*\d+ \||^\s+\|/;
 /**
@@ -35,8 +50,53 @@ const CODE_FRAME = /^\s*>?\s*\d+ \||^\s+\|/;
 const NPM_HEADER = /^> (?:@[\w.-]+\/)?[\w.-]+@\S+ [\w:.-]+(?: (.*))?$/;
 const RELATIVE_DIR = /^[\w.@-]+(?:\/[\w.@-]+)*$/;
 
+/** The first character after at most two spaces of indentation. */
+function firstMark(text: string): number {
+  let i = 0;
+  while (i < 2 && text.charCodeAt(i) === 32) i++;
+  return text.charCodeAt(i);
+}
+
+/** A line that may be a damaged header: `?` or `â` after at most two spaces. */
+function mayBeMangled(text: string): boolean {
+  const c = firstMark(text);
+  return c === 63 || c === 0xe2;
+}
+
+/** A mangled header as jest printed it (`● A › b`), or null. */
+export function unmangleBullet(text: string): string | null {
+  const m = MANGLED_BULLET.exec(text);
+  if (!m) return null;
+  const sep = m[1] === "???" ? " ??? " : m[1] === "?" ? " ? " : " â€º ";
+  return `  ● ${m[2]!.split(sep).join(" › ")}`;
+}
+
+/**
+ * The test file of a block that no `FAIL` header names: the outermost frame of the block's stack that is in the
+ * repository (jest cuts its own frames, so the last one left is the test function's).
+ */
+function testFileOf(lines: readonly string[], sink: ParserSink): string | null {
+  let file: string | null = null;
+  for (const l of lines) {
+    if (!l.trimStart().startsWith("at ")) continue;
+    const m = FRAME_PLACE.exec(l);
+    if (!m) continue;
+    const f = sink.path(m[1]!);
+    if (f.startsWith("/") || /^[A-Za-z]:/.test(f) || f.startsWith("node:") || f.startsWith("internal/"))
+      continue;
+    if (f.includes("node_modules/")) continue;
+    file = f;
+  }
+  return file;
+}
+
 export function createJestParser(sink: ParserSink) {
   let active = false;
+  /**
+   * A `●` block read before any `PASS`/`FAIL` header (a paste that starts below it): kept only when its body is
+   * jest's (an `expect(` line or a code frame) and a frame names its test file.
+   */
+  let loose = false;
   let file: string | null = null;
   /** describe titles by indentation level under the current file header. */
   let path: { indent: number; title: string }[] = [];
@@ -60,6 +120,20 @@ export function createJestParser(sink: ParserSink) {
     const lines = dedent(block.buf.lines.slice(1));
     const body = lines.filter((l) => l.trim() !== "");
     const suite = block.title === "Test suite failed to run";
+    if (loose) {
+      loose = false;
+      // jest's body: an `expect(…)` line, a code frame, or an error line under a `describe › test` title.
+      const nested = block.title.includes(" › ");
+      const jestBody = body.some(
+        (l) => /^\s*expect[.(]/.test(l) || /^\s*> \d+ \|/.test(l) || (nested && errorLine(l) !== null),
+      );
+      const testFile = jestBody && !suite ? testFileOf(body, sink) : null;
+      if (testFile === null) {
+        block = null;
+        return;
+      }
+      block.file = testFile;
+    }
     let errorType: string | null = null;
     const messageLines: string[] = [];
     for (const l of body) {
@@ -112,6 +186,26 @@ export function createJestParser(sink: ParserSink) {
     block = null;
   }
 
+  /**
+   * A `●` header outside any `FAIL` file's section: opens a loose block. Of the damaged bullets only the ones that
+   * cannot be a character of their own (`???`, `â—`): a lone `?` line is difflib's hint line as often.
+   */
+  function looseHeader(printed: string, lineNo: number): boolean {
+    // An HTML tag the paste put before the header (`<h5>  ● A › b`, a CI bot's comment rendered as HTML).
+    const text = printed.charCodeAt(0) === 60 ? printed.replace(/^<[a-z][a-z0-9]{0,9}>/, "") : printed;
+    const first = firstMark(text);
+    if (first !== 0x25cf && first !== 63 && first !== 0xe2) return false;
+    const plain = first === 0x25cf ? LOOSE_BULLET.exec(text) : null;
+    const mangled = plain || !/^ {0,2}(?:\?\?\? |â—)/.test(text) ? null : unmangleBullet(text);
+    const title = plain ? plain[1]! : mangled ? mangled.slice(4) : null;
+    if (title === null || title.trim() === "Console") return false;
+    flush();
+    loose = true;
+    block = { title: title.trim(), file: null, buf: new BlockBuffer(200, 16_000) };
+    block.buf.push(text, lineNo);
+    return true;
+  }
+
   return {
     line(text: string, lineNo: number): boolean {
       const c0 = text.charCodeAt(0);
@@ -134,8 +228,31 @@ export function createJestParser(sink: ParserSink) {
         if (n) cwd = n[1] && RELATIVE_DIR.test(n[1]) && !n[1].startsWith(".") ? n[1] : "";
         return false;
       }
-      if (!active) return false;
-      const b = c0 === 32 && text.startsWith("  ●") ? BULLET.exec(text) : null;
+      if (!active) {
+        const j = c0 === 84 ? JEST_COUNTS.exec(text) : null;
+        if (j) {
+          // A summary pasted without the run above it still says whether the run failed (it names no test).
+          flush();
+          if (j[1]!.startsWith("Tests")) sink.summary(countWords(text));
+          else sink.summary({ failed: 0, error: countWords(text).failed });
+          return true;
+        }
+        // A loose block's lines are read, not claimed: until its body proves it jest's, the lines stay every
+        // other format's too (a failure they report from the same lines is the same one, and merged).
+        if (looseHeader(text, lineNo)) return false;
+        if (!block) return false;
+        // A block pasted alone ends at its first line that is not indented (jest indents a block's body).
+        if (text === "" || c0 === 32) {
+          block.buf.push(text, lineNo);
+          return false;
+        }
+        flush();
+        looseHeader(text, lineNo);
+        return false;
+      }
+      const bullet =
+        c0 === 32 && text.startsWith("  ●") ? text : mayBeMangled(text) ? unmangleBullet(text) : null;
+      const b = bullet ? BULLET.exec(bullet) : null;
       if (b) {
         flush();
         // `● Console` (jest before 27, and with --useStderr) heads a test's console output, not a failure.

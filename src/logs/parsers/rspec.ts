@@ -11,6 +11,7 @@ import { BlockBuffer, type FormatDefinition, type ParserSink, underTopDir } from
 const FAILURES = /^(?:\*\*|__)?Failures:(?:\*\*|__)?$/;
 const PENDING = /^Pending: \(Failures listed here are expected/;
 const ENTRY = /^ {2}(\d+)\) (.+)$/;
+const LOOSE_ENTRY = /^ {0,2}(\d+)\) (\S.*)$/;
 // A directory or file name after the first may hold single spaces (`./spec/deep dir/x_spec.rb`).
 const RB_PATH = "[^\\s/]*(?:/(?:[^\\s/]| (?=[^\\s/]))+?)*?\\.rb";
 const FRAME = new RegExp(`^\\s*# (${RB_PATH}):(\\d+)(?::in .*)?$`);
@@ -63,6 +64,14 @@ export function createRspecParser(sink: ParserSink) {
    */
   let proseLeft = 0;
   let loose = false;
+  /**
+   * The log's first line that is not blank, when it is numbered (`1) Group example`): a paste that starts below the
+   * `Failures:` heading, its indentation lost to the selection or kept. It opens the section when RSpec's
+   * `Failure/Error:` follows it; otherwise it is nothing (mocha, minitest and ExUnit number their blocks too). With
+   * any other line before it, the heading (or its absence) is in the log, and the rules above decide.
+   */
+  let candidate: { number: number; description: string; text: string; lineNo: number } | null = null;
+  let first = true;
 
   function close(): void {
     if (block && loose && !block.buf.lines.some((l) => /^\s+Failure\/Error:/.test(l))) block = null;
@@ -96,6 +105,26 @@ export function createRspecParser(sink: ParserSink) {
           if (indent === 0) marked.set(Number(m[3]), { description: fullDescription(parts), lineNo });
           return true;
         }
+      }
+      if (section === null && candidate) {
+        if (text.trim() === "") return false;
+        const c = candidate;
+        candidate = null;
+        if (/^\s+Failure\/Error:/.test(text)) {
+          section = "failures";
+          loose = true;
+          proseLeft = 0;
+          if (blockNumbers.size < 10_000) blockNumbers.add(c.number);
+          block = { description: c.description, buf: new BlockBuffer() };
+          block.buf.push(c.text, c.lineNo);
+          block.buf.push(text, lineNo);
+          return true;
+        }
+      }
+      if (first && text.trim() !== "") {
+        first = false;
+        const e = text.includes(") ") ? LOOSE_ENTRY.exec(text) : null;
+        if (e) candidate = { number: Number(e[1]), description: e[2]!.trimEnd(), text, lineNo };
       }
       if (section === null && text.includes("rspec")) {
         const c = COMMAND.exec(text);
@@ -154,7 +183,7 @@ export function createRspecParser(sink: ParserSink) {
         return false;
       }
       if (section === "failures" || section === "pending") {
-        const e = ENTRY.exec(text);
+        const e = (loose ? LOOSE_ENTRY : ENTRY).exec(text);
         if (e) {
           close();
           proseLeft = 0;
@@ -218,10 +247,16 @@ export function createRspecParser(sink: ParserSink) {
         // An installed gem's frame (`…/gems/rspec-core-3.1.0/lib/…`), not a repository directory called `gems`.
         const inRepo = frames.filter((f) => !/\/gems\/[^/]+-\d[^/]*\/|^\/usr\//.test(f[1]!));
         const rerun = fileOf.get(b.description);
-        const specFrame = inRepo.find((f) => /_spec\.rb$/.test(f[1]!));
-        const specFile = rerun?.file ?? (specFrame ? underTopDir(sink.path(specFrame[1]!), "spec") : null);
+        // With no frame in the repository, a spec file inside an installed gem (a distribution's package check runs
+        // the gem's own specs from where it is installed) is still the spec the example is in; RSpec's own gems hold none.
+        const specFrame =
+          inRepo.find((f) => /_spec\.rb$/.test(f[1]!)) ??
+          frames.find((f) => /_spec\.rb$/.test(f[1]!) && !/\/gems\/rspec(?:-[a-z]+)?-\d/.test(f[1]!));
+        const frameFile = (f: RegExpExecArray) =>
+          underTopDir(inRepo.includes(f) ? sink.path(f[1]!) : inGem(sink.path(f[1]!)), "spec");
+        const specFile = rerun?.file ?? (specFrame ? frameFile(specFrame) : null);
         const id = specFile ? `${specFile} > ${b.description}` : b.description;
-        const where = inRepo[0] ?? frames[0];
+        const where = inRepo[0] ?? specFrame ?? frames[0];
         let errorType: string | null = null;
         const message: string[] = [];
         let seenFailureLine = false;
@@ -245,7 +280,7 @@ export function createRspecParser(sink: ParserSink) {
         sink.failure({
           category: "test",
           test: id,
-          file: where ? underTopDir(sink.path(where[1]!), "spec") : specFile,
+          file: where ? frameFile(where) : specFile,
           line: where ? Number(where[2]) : null,
           errorType,
           // No `Failure/Error:` (a pending example that passed, `aggregate_failures`): RSpec's own first line says what failed.
@@ -293,6 +328,14 @@ export function createRspecParser(sink: ParserSink) {
       }
     },
   };
+}
+
+/** A path inside an installed gem (`…/gems/little-kettle-1.1.2/spec/x_spec.rb`) from the gem's directory on. */
+function inGem(path: string): string {
+  const i = path.lastIndexOf("gems/");
+  if (i < 0) return path;
+  const m = /^gems\/[\w.-]+?-\d[\w.]*\//.exec(path.slice(i));
+  return m ? path.slice(i + m[0].length) : path;
 }
 
 /**

@@ -2,10 +2,11 @@
 import type { ParserSink } from "../parser.ts";
 
 const PANIC_NEW = /^thread '(.+?)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):$/;
-const PANIC_OLD = /^thread '(.+?)'(?: \(\d+\))? panicked at '(.*)', (.+?):(\d+):(\d+)$/;
+// Before Rust 1.14 the place had no column (`src/cli/main.rs:90`).
+const PANIC_OLD = /^thread '(.+?)'(?: \(\d+\))? panicked at '(.*)', (.+?):(\d+)(?::(\d+))?$/;
 
 const PANIC_OLD_OPEN = /^thread '(.+?)'(?: \(\d+\))? panicked at '(.*)$/;
-const PANIC_OLD_CLOSE = /^(.*)', (.+?):(\d+):(\d+)$/;
+const PANIC_OLD_CLOSE = /^(.*)', (.+?):(\d+)(?::(\d+))?$/;
 
 export function summarizePanic(
   lines: readonly string[],
@@ -24,7 +25,13 @@ export function summarizePanic(
       return { file: sink.path(n[2]!), line: Number(n[3]), column: Number(n[4]), message: msg.join("\n") };
     }
     const o = PANIC_OLD.exec(l);
-    if (o) return { file: sink.path(o[3]!), line: Number(o[4]), column: Number(o[5]), message: o[2]! };
+    if (o)
+      return {
+        file: sink.path(o[3]!),
+        line: Number(o[4]),
+        column: o[5] ? Number(o[5]) : null,
+        message: o[2]!,
+      };
     // The old form with a message over several lines (`assert_eq!`'s left/right): it closes with `', file:line:col`.
     const open = PANIC_OLD_OPEN.exec(l);
     if (open) {
@@ -37,7 +44,7 @@ export function summarizePanic(
           return {
             file: sink.path(close[2]!),
             line: Number(close[3]),
-            column: Number(close[4]),
+            column: close[4] ? Number(close[4]) : null,
             message: msg.join("\n"),
           };
         }
