@@ -356,6 +356,9 @@ export function parseReport(markdown: string): ParsedReport {
   // A call written with a placeholder and the result it gives ("**semver.coerce(<string>)** gives back **null**"),
   // waiting for the list of inputs that follows it.
   let template: { callee: string; result: string } | null = null;
+  // Under a heading that names output ("### Output", "### Expected result"), a paragraph that is one literal
+  // structure (`{"item":"x"}`, `[1, 2]`) is output pasted without a fence: the Actual's, or the Expected's.
+  let dataUnder: "actual" | "expected" | null = null;
   const flushOutput = () => {
     if (collecting && collecting.lines.length > 0)
       blocks.push(
@@ -408,6 +411,14 @@ export function parseReport(markdown: string): ParsedReport {
           break;
         }
         const s = sectionOf(text);
+        const bare = text.replace(/^[^\p{L}\p{N}]+/u, "");
+        dataUnder =
+          s === "actual" && /^(?:output|actual(?: (?:output|result))?|result|stdout|got)\s*:?$/i.test(bare)
+            ? "actual"
+            : s === "expected" &&
+                /^(?:expected(?: (?:output|result|data|value))?|desired output)\s*:?$/i.test(bare)
+              ? "expected"
+              : null;
         if (s) {
           section = s;
           headingDepth = h.depth;
@@ -444,10 +455,31 @@ export function parseReport(markdown: string): ParsedReport {
           }
         }
         const text = textOf(node);
-        prose[section] += `${text}\n`;
-        proseWithCode += `${textWithTicks(node)}\n`;
         const start = node.position?.start.offset;
         const end = node.position?.end.offset;
+        if (dataUnder && start !== undefined && end !== undefined) {
+          const pasted = markdown.slice(start, end).trim();
+          const pair = `${pasted.charAt(0)}${pasted.charAt(pasted.length - 1)}`;
+          if (pair === "{}" || pair === "[]") {
+            blocks.push(
+              makeBlock(
+                blocks.length,
+                null,
+                pasted,
+                "output",
+                "text",
+                dataUnder,
+                null,
+                node.position?.start.line ?? 0,
+                true,
+              ),
+            );
+            previousText = null;
+            break;
+          }
+        }
+        prose[section] += `${text}\n`;
+        proseWithCode += `${textWithTicks(node)}\n`;
         const raw =
           start !== undefined && end !== undefined ? unescapeMarkdown(markdown.slice(start, end)) : "";
         template =
@@ -539,6 +571,7 @@ export function parseReport(markdown: string): ParsedReport {
       case "code": {
         flushOutput();
         template = null;
+        dataUnder = null;
         const c = node as Code;
         let cls = classifyBlock(c.lang, c.value);
         // A CI or build log (`09:47:19 [exec] ReferenceError: …` on every line): the error and its stack are

