@@ -231,6 +231,29 @@ export function printedLabels(code: string): PrintedLabel[] {
   return found.slice(0, 20);
 }
 
+/** The sentence holding text[at, at+length): from the last `.`, `!`, `?` or line break before it to the next after it. */
+function sentenceAround(text: string, at: number, length: number): string {
+  // A sentence ends at `!`, `?`, a line break, or a `.` before whitespace (`1.2` and `p.exitcode` do not end one).
+  const ends = (i: number) => {
+    const c = text.charAt(i);
+    return c === "!" || c === "?" || c === "\n" || (c === "." && /\s/.test(text.charAt(i + 1) || " "));
+  };
+  let start = at;
+  while (start > 0 && start > at - 300 && !ends(start - 1)) start--;
+  let end = at + length;
+  while (end < text.length && end < at + length + 300 && !ends(end)) end++;
+  return text.slice(start, end);
+}
+
+function sideOfComparison(sentence: string): boolean {
+  return (
+    /(?<![\w.])v?\d+\.\d+(?:\.\d+)?\b/.test(sentence) ||
+    /\b(?:used\s+to|before|previously|earlier|formerly|correctly|works?|fine|as\s+expected|older|newer)\b/i.test(
+      sentence,
+    )
+  );
+}
+
 /**
  * A value the prose states for a quantity the program itself prints with a label: "the child's exit code comes out
  * as 1 instead of 0" beside `print(f"proc exit code: {p.exitcode}")`. The claim is the printed line with the
@@ -256,6 +279,9 @@ export function labelledValueClaim(
     for (const m of text.matchAll(re)) {
       const before = text.slice(Math.max(0, (m.index ?? 0) - 40), m.index ?? 0);
       if (/\b(?:should|expect\w*|would|must|want\w*|supposed|ought)\b[^.!?\n]*$/i.test(before)) continue;
+      // A value tied to a version or called the good one ("on 1.2 the exit code is 0", "used to be", "works") is
+      // a side of a comparison, not what the program is claimed to print here.
+      if (sideOfComparison(sentenceAround(text, m.index ?? 0, m[0].length))) continue;
       const actual = claimValue(m as RegExpExecArray, 1);
       if (!actual) continue;
       // Two different values stated for the one line: the words do not say which is printed.

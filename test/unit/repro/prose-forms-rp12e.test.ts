@@ -99,6 +99,34 @@ describe("a value the words give for a line the program prints with a label", ()
     ).toBeNull();
   });
 
+  it("does not take a value tied to a version or called the good one (a side of a comparison)", () => {
+    const code = 'print(f"exit code: {p.exitcode}")';
+    expect(labelledValueClaim("On 1.2 the exit code is 0. On 1.3 it crashes.", code)).toBeNull();
+    expect(labelledValueClaim("The exit code used to be 0 before the upgrade.", code)).toBeNull();
+    expect(labelledValueClaim("Here the exit code is 0 and everything works.", code)).toBeNull();
+    // The same sentence with no version or good word is a claim.
+    expect(labelledValueClaim("Here the exit code is 3, always.", code)?.actual).toBe("exit code: 3");
+  });
+
+  it("a value tied to a version does not hide the error the report names (no false reproduction on the good run)", () => {
+    const r = parseReport(
+      [
+        "# tool crashes after the upgrade",
+        "",
+        `${f}python`,
+        "import subprocess",
+        'p = subprocess.run(["tool", "--check"])',
+        'print(f"exit code: {p.returncode}")',
+        f,
+        "",
+        "With tool 1.2 the exit code is 0. With 1.3 it raises a RecursionError instead.",
+      ].join("\n"),
+    );
+    const e = reportedExpectations(r);
+    expect(e.actual).toMatchObject({ kind: "exception", exceptionType: "RecursionError" });
+    expect(matchRun(e.actual, run("exit code: 0\n"), e.expectedOutput).kind).toBe("clean");
+  });
+
   it("does not take a short one-word label", () => {
     expect(labelledValueClaim("so n is 4", 'print(f"n: {len(x)}")')).toBeNull();
   });
