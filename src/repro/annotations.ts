@@ -116,6 +116,8 @@ function looksLikeValue(v: string): boolean {
   if (/^(['"`]).*\1$/.test(s)) return true;
   if (/^[[{(]/.test(s)) return true;
   if (/^-?\d[\d.,_eE+-]*%?$/.test(s)) return true;
+  // A number and a short unit, as a formatter prints it: `1.5 kB`, `197.62 MB`, `12 ms`.
+  if (/^-?\d[\d.,_]{0,30} ?[A-Za-zµ]{1,3}$/.test(s)) return true;
   if (/^(true|false|null|undefined|None|True|False|NaN|-?Infinity|nan|inf)$/.test(s)) return true;
   if (ERROR_VALUE.test(s)) return true;
   if (/^Invalid Date$/.test(s)) return true;

@@ -56,6 +56,8 @@ export interface Program {
 const RUNNABLE = new Set(["code", "python-transcript", "node-transcript"]);
 
 function echoNote(blocks: ReportBlock[]): string {
+  const made = blocks.find((b) => b.madeFrom)?.madeFrom;
+  if (made) return `wrote the calls from the report's words (${made}) and printed each result`;
   const lines = blocks
     .flatMap((b) => [
       ...new Set(b.checks.filter((c) => c.kind === "output").map((c) => `${c.line}\u0000${c.code}`)),
@@ -426,7 +428,9 @@ function completePython(
   repository: RepositoryPackage | null = null,
 ): Program {
   const completions: string[] = [];
-  const { named, main } = splitNamed(units, /\.py$/);
+  const classless = classlessMethods(units);
+  if (classless) completions.push(classless.note);
+  const { named, main } = splitNamed(classless?.units ?? units, /\.py$/);
   const files: Record<string, string> = {};
   for (const b of named) files[b.filename!] = `${b.value.trimEnd()}\n`;
   if (named.length > 0)
@@ -517,6 +521,64 @@ function completePython(
     ecosystem: "pypi",
     placeholders: findPlaceholders(all),
   };
+}
+
+/**
+ * Methods pasted without their class (an indented `@classmethod` / `def name(self, …)` excerpt) and called in
+ * another block on a name the code never binds (`subject.normalize_path(path)`): a reader puts the methods in a
+ * class and the name on an instance of it, as the report's own call implies. Only when every pasted method takes
+ * `self` or `cls` (or is a `@staticmethod`), no `__init__` asks for arguments, and exactly one unbound name is
+ * the receiver; the block then runs in place (a file name the prose gives it is of the reporter's code base, which
+ * this excerpt cannot stand for).
+ */
+function classlessMethods(units: ReportBlock[]): { units: ReportBlock[]; note: string } | null {
+  const all = codeOnly(units.map((b) => b.runValue).join("\n\n"), "python");
+  const bound = pythonBoundNames(all);
+  for (const b of units) {
+    if (b.kind !== "code" || b.language !== "python") continue;
+    const firstLine = b.value.split("\n").find((l) => l.trim() !== "") ?? "";
+    if (!/^[ \t]+\S/.test(firstLine)) continue;
+    const body = b.runValue.trimEnd();
+    const lines = body.split("\n");
+    // Every line at the excerpt's own level is a decorator, a def, a comment or blank: nothing else runs there.
+    if (
+      !lines.every(
+        (l) =>
+          l.trim() === "" ||
+          /^[ \t]/.test(l) ||
+          /^(?:@\w[\w.]*(?:\([^\n]*\))?[ \t]*$|(?:async[ \t]+)?def[ \t]|#)/.test(l),
+      )
+    )
+      continue;
+    const defs = [...body.matchAll(/^(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(([^)\n]*)/gm)];
+    if (defs.length === 0) continue;
+    const decorated = (name: string) => {
+      const at = lines.findIndex((l) => new RegExp(`^(?:async\\s+)?def\\s+${name}\\b`).test(l));
+      return at > 0 && /^@staticmethod\b/.test(lines[at - 1]!.trim());
+    };
+    const methodLike = defs.every((d) => /^\s*(?:self|cls)\b/.test(d[2]!) || decorated(d[1]!));
+    const init = defs.find((d) => d[1] === "__init__");
+    if (!methodLike || (init && !/^\s*self\s*$/.test(init[2]!))) continue;
+    const names = new Set(defs.map((d) => d[1]!));
+    const others = codeOnly(
+      units
+        .filter((o) => o !== b)
+        .map((o) => o.runValue)
+        .join("\n"),
+      "python",
+    );
+    const receivers = new Set<string>();
+    for (const m of others.matchAll(/(?<![\w.])([A-Za-z_]\w{0,60})\.(\w{1,80})[ \t]*\(/g))
+      if (names.has(m[2]!) && !bound.has(m[1]!)) receivers.add(m[1]!);
+    if (receivers.size !== 1) continue;
+    const receiver = [...receivers][0]!;
+    const wrapped = `class _PastedClass:\n${lines.map((l) => (l.trim() === "" ? "" : `    ${l}`)).join("\n")}\n\n\n${receiver} = _PastedClass()\n`;
+    return {
+      units: units.map((o) => (o === b ? { ...o, runValue: wrapped, filename: null } : o)),
+      note: `put ${[...names].map((n) => `\`${n}\``).join(", ")}, pasted without ${names.size > 1 ? "their" : "its"} class, in a class, and bound \`${receiver}\` (which the code calls ${names.size > 1 ? "them" : "it"} on and never defines) to an instance of it`,
+    };
+  }
+  return null;
 }
 
 function pythonEntryPoint(scan: string): { code: string; note: string; needsAsyncio: boolean } | null {

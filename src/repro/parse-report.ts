@@ -12,6 +12,7 @@ import { type BlockKind, classifyBlock, withoutLogPrefix } from "./classify-bloc
 import { languageFromFence } from "./detect-language.ts";
 import { NPM_GLOBALS } from "./known-modules.ts";
 import { codeLine, plainCodeRuns, plainLanguage, unescapeMarkdown, wholeBlockIsCode } from "./plain-code.ts";
+import { literalItems, templateCall } from "./prose-claims.ts";
 import { parseShellSession, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { coffeeAsNode, ipythonAsPycon, splitSessions } from "./transcript.ts";
 import type { BlockLanguage } from "./detect-language.ts";
@@ -50,6 +51,8 @@ export interface ReportBlock {
   lead: string | null;
   /** For code taken from a shell session (`$ python3 -c '…'`): the invocation and what it printed. */
   shellRun: ShellRun | null;
+  /** Code Retrace wrote from the report's words (not the reporter's own), with the words it stands for. */
+  madeFrom?: string;
 }
 
 export interface ParsedReport {
@@ -232,6 +235,21 @@ function proseCalls(text: string): string[] {
   return out;
 }
 
+/**
+ * Functions named with empty parentheses where the report gives their arguments in words ("`math.log2()` on a
+ * negative number raises …", "`parse()` with an empty string returns …"): names, not statements, wherever the
+ * report quotes them. Running the bare call shows nothing the sentence says; a call the report never qualifies
+ * so (`uuid.v4()` throws …) runs. One pass over the markdown (each match bounded in length).
+ */
+export function namedInWords(markdown: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of markdown.matchAll(
+    /`([A-Za-z_$][\w$]{0,80}(?:\.[A-Za-z_$][\w$]{0,80}){0,8}\(\))`[ \t]{1,3}(?:on|with|for|given|applied[ \t]+to|when[ \t]+(?:given|passed|called[ \t]+with))[ \t]/gi,
+  ))
+    names.add(m[1]!);
+  return names;
+}
+
 function makeBlock(
   index: number,
   fence: string | null,
@@ -316,6 +334,7 @@ export function closeRunawayFence(markdown: string): string {
 
 export function parseReport(markdown: string): ParsedReport {
   markdown = closeRunawayFence(markdown);
+  const namedOnly = namedInWords(markdown);
   const tree: Root = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   const prose: Record<SectionKind, string> = {
     expected: "",
@@ -334,6 +353,12 @@ export function parseReport(markdown: string): ParsedReport {
   // After a paragraph that is only an Actual label ("result:", "output："), unfenced lines are the pasted output,
   // up to a separator line, a sentence, a heading or a block.
   let collecting: { lines: string[]; line: number } | null = null;
+  // A call written with a placeholder and the result it gives ("**semver.coerce(<string>)** gives back **null**"),
+  // waiting for the list of inputs that follows it.
+  let template: { callee: string; result: string } | null = null;
+  // Under a heading that names output ("### Output", "### Expected result"), a paragraph that is one literal
+  // structure (`{"item":"x"}`, `[1, 2]`) is output pasted without a fence: the Actual's, or the Expected's.
+  let dataUnder: "actual" | "expected" | null = null;
   const flushOutput = () => {
     if (collecting && collecting.lines.length > 0)
       blocks.push(
@@ -378,6 +403,7 @@ export function parseReport(markdown: string): ParsedReport {
     switch (node.type) {
       case "heading": {
         flushOutput();
+        template = null;
         const h = node as Heading;
         const text = textOf(h).trim();
         if (!title && h.depth === 1) {
@@ -385,6 +411,14 @@ export function parseReport(markdown: string): ParsedReport {
           break;
         }
         const s = sectionOf(text);
+        const bare = text.replace(/^[^\p{L}\p{N}]+/u, "");
+        dataUnder =
+          s === "actual" && /^(?:output|actual(?: (?:output|result))?|result|stdout|got)\s*:?$/i.test(bare)
+            ? "actual"
+            : s === "expected" &&
+                /^(?:expected(?: (?:output|result|data|value))?|desired output)\s*:?$/i.test(bare)
+              ? "expected"
+              : null;
         if (s) {
           section = s;
           headingDepth = h.depth;
@@ -421,12 +455,36 @@ export function parseReport(markdown: string): ParsedReport {
           }
         }
         const text = textOf(node);
-        prose[section] += `${text}\n`;
-        proseWithCode += `${textWithTicks(node)}\n`;
         const start = node.position?.start.offset;
         const end = node.position?.end.offset;
+        if (dataUnder && start !== undefined && end !== undefined) {
+          const pasted = markdown.slice(start, end).trim();
+          const pair = `${pasted.charAt(0)}${pasted.charAt(pasted.length - 1)}`;
+          if (pair === "{}" || pair === "[]") {
+            blocks.push(
+              makeBlock(
+                blocks.length,
+                null,
+                pasted,
+                "output",
+                "text",
+                dataUnder,
+                null,
+                node.position?.start.line ?? 0,
+                true,
+              ),
+            );
+            previousText = null;
+            break;
+          }
+        }
+        prose[section] += `${text}\n`;
+        proseWithCode += `${textWithTicks(node)}\n`;
         const raw =
           start !== undefined && end !== undefined ? unescapeMarkdown(markdown.slice(start, end)) : "";
+        template =
+          (start !== undefined && end !== undefined ? templateCall(markdown.slice(start, end)) : null) ??
+          template;
         const last = blocks[blocks.length - 1];
         if (
           last?.plain &&
@@ -470,6 +528,9 @@ export function parseReport(markdown: string): ParsedReport {
         for (const v of spans) {
           const code = v.trim();
           if (code.length < 8 || !/[\w$)\]]\(/.test(code) || codeLine(code) === null) continue;
+          // A function named with empty parentheses ("`math.log2()` on a negative number raises …") is a name
+          // in a sentence, not a statement to run: running it shows nothing the sentence says.
+          if (namedOnly.has(code)) continue;
           if (blocks.some((b) => b.plain && b.value.includes(code))) continue;
           blocks.push(
             makeBlock(
@@ -509,6 +570,8 @@ export function parseReport(markdown: string): ParsedReport {
       }
       case "code": {
         flushOutput();
+        template = null;
+        dataUnder = null;
         const c = node as Code;
         let cls = classifyBlock(c.lang, c.value);
         // A CI or build log (`09:47:19 [exec] ReferenceError: …` on every line): the error and its stack are
@@ -651,6 +714,30 @@ export function parseReport(markdown: string): ParsedReport {
       case "table": {
         const start = node.position?.start.offset;
         const end = node.position?.end.offset;
+        // The inputs listed under a call written with a placeholder: one call per input, each with the result
+        // the sentence gives as its comment (`semver.coerce('0.02') // => null`).
+        if (node.type === "list" && template && start !== undefined && end !== undefined) {
+          const items = literalItems(markdown.slice(start, end));
+          if (items) {
+            const language = plainLanguage(`${template.callee}(${items[0]})`);
+            const mark = language === "python" ? "#" : "//";
+            const { callee, result } = template;
+            const b = makeBlock(
+              blocks.length,
+              null,
+              items.map((i) => `${callee}(${i}) ${mark} => ${result}`).join("\n"),
+              "code",
+              language,
+              section,
+              null,
+              node.position?.start.line ?? 0,
+              true,
+            );
+            b.madeFrom = `\`${callee}(<…>)\` said to give \`${result}\`, called on each of the ${items.length} listed input${items.length > 1 ? "s" : ""}`;
+            blocks.push(b);
+          }
+          template = null;
+        }
         if (
           node.type === "list" &&
           collecting &&

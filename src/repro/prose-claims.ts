@@ -195,3 +195,149 @@ export function proseTwoVersions(
   }
   return null;
 }
+
+/** A line the program prints with a label and one value (`print(f"exit code: {code}")`): the text before the value. */
+export interface PrintedLabel {
+  /** The label's words, lower-cased (`proc exit code`). */
+  label: string;
+  /** What the line prints before the value, exactly (`proc exit code: `). */
+  prefix: string;
+}
+
+/**
+ * Lines the code prints as a label and one value at the end: Python `print(f"label: {x}")` / `print("label:", x)`,
+ * JavaScript `console.log(\`label: ${x}\`)` / `console.log("label:", x)`. Each pattern is one bounded run.
+ */
+export function printedLabels(code: string): PrintedLabel[] {
+  const found: PrintedLabel[] = [];
+  const add = (written: string, sep: string, spaced: boolean) => {
+    const words = written.trim().toLowerCase().replace(/\s+/g, " ");
+    const prefix = `${written}${sep}${spaced ? " " : ""}`;
+    if (words && !found.some((f) => f.prefix === prefix)) found.push({ label: words, prefix });
+  };
+  // The label's class holds neither `:` nor `=`, so each match is one run to the separator (bounded).
+  const patterns: [RegExp, "f" | "js" | "args"][] = [
+    // print(f"label: {x}") / console.log(`label: ${x}`): the value is the template's only and last part.
+    [/\bprint\(\s*f(["'])([A-Za-z][A-Za-z' _-]{0,60})([:=])( ?)\{[^{}"'\n]{1,100}\}\1\s*\)/g, "f"],
+    [/\bconsole\.log\(\s*`([A-Za-z][A-Za-z' _-]{0,60})([:=])( ?)\$\{[^{}`\n]{1,100}\}`\s*\)/g, "js"],
+    // print("label:", x) / console.log("label:", x): the runtime puts a space between the two.
+    [/\b(?:print|console\.log)\(\s*(["'])([A-Za-z][A-Za-z _-]{0,60})([:=])\1\s*,\s*[^,\n]{1,100}\)/g, "args"],
+  ];
+  for (const [re, form] of patterns)
+    for (const m of code.matchAll(re)) {
+      if (form === "js") add(m[1]!, m[2]!, m[3] === " ");
+      else add(m[2]!, m[3]!, form === "args" || m[4] === " ");
+    }
+  return found.slice(0, 20);
+}
+
+/** The sentence holding text[at, at+length): from the last `.`, `!`, `?` or line break before it to the next after it. */
+function sentenceAround(text: string, at: number, length: number): string {
+  // A sentence ends at `!`, `?`, a line break, or a `.` before whitespace (`1.2` and `p.exitcode` do not end one).
+  const ends = (i: number) => {
+    const c = text.charAt(i);
+    return c === "!" || c === "?" || c === "\n" || (c === "." && /\s/.test(text.charAt(i + 1) || " "));
+  };
+  let start = at;
+  while (start > 0 && start > at - 300 && !ends(start - 1)) start--;
+  let end = at + length;
+  while (end < text.length && end < at + length + 300 && !ends(end)) end++;
+  return text.slice(start, end);
+}
+
+function sideOfComparison(sentence: string): boolean {
+  return (
+    /(?<![\w.])v?\d+\.\d+(?:\.\d+)?\b/.test(sentence) ||
+    /\b(?:used\s+to|before|previously|earlier|formerly|correctly|works?|fine|as\s+expected|older|newer)\b/i.test(
+      sentence,
+    )
+  );
+}
+
+/**
+ * A value the prose states for a quantity the program itself prints with a label: "the child's exit code comes out
+ * as 1 instead of 0" beside `print(f"proc exit code: {p.exitcode}")`. The claim is the printed line with the
+ * reported value (`proc exit code: 1`), the expectation the same line with the value after "instead of". The
+ * label's last two words (its only word, when it has one of four letters or more) must stand right before the
+ * value, at most a verb between; a value the sentence says it should have is never the claim.
+ */
+export function labelledValueClaim(
+  text: string,
+  code: string,
+): { actual: string; expected: string | null; label: string } | null {
+  for (const p of printedLabels(code)) {
+    const words = p.label.split(" ").filter(Boolean);
+    const key = words.slice(-2);
+    if (key.length === 1 && key[0]!.length < 4) continue;
+    const phrase = key.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[ \\t]{1,3}");
+    const re = new RegExp(
+      `\\b${phrase}(?:[ \\t]{1,3}(?:is|was|comes[ \\t]out[ \\t]as|came[ \\t]out[ \\t]as|ends[ \\t]up[ \\t]as|becomes|became|equals|of))?[ \\t]{0,3}:?[ \\t]{0,3}${VALUE}(?:[ \\t]{1,3}(?:instead[ \\t]of|rather[ \\t]than)[ \\t]{1,3}${VALUE})?`,
+      "gi",
+    );
+    let said: string | null = null;
+    let instead: string | null = null;
+    for (const m of text.matchAll(re)) {
+      const before = text.slice(Math.max(0, (m.index ?? 0) - 40), m.index ?? 0);
+      if (/\b(?:should|expect\w*|would|must|want\w*|supposed|ought)\b[^.!?\n]*$/i.test(before)) continue;
+      // A value tied to a version or called the good one ("on 1.2 the exit code is 0", "used to be", "works") is
+      // a side of a comparison, not what the program is claimed to print here.
+      if (sideOfComparison(sentenceAround(text, m.index ?? 0, m[0].length))) continue;
+      const actual = claimValue(m as RegExpExecArray, 1);
+      if (!actual) continue;
+      // Two different values stated for the one line: the words do not say which is printed.
+      if (said !== null && said !== actual) return null;
+      said = actual;
+      instead ??= claimValue(m as RegExpExecArray, 6);
+    }
+    if (said !== null)
+      return {
+        actual: `${p.prefix}${said}`,
+        expected: instead !== null ? `${p.prefix}${instead}` : null,
+        label: p.label,
+      };
+  }
+  return null;
+}
+
+/**
+ * A call written with a placeholder for its argument and the result the sentence says it gives:
+ * "Calling **semver.coerce(<string>)** gives back **null** when …" → `semver.coerce`, `null`. The placeholder is
+ * an angle-bracketed word as typed in the markdown (`<string>`, `<input value>`); emphasis around the call or the
+ * value is dropped. Null when the sentence states no value.
+ */
+export function templateCall(raw: string): { callee: string; result: string } | null {
+  const text = raw.replace(/\*{1,3}|__/g, "");
+  const m =
+    /(?<![\w$.])([A-Za-z_$][\w$]{0,60}(?:\.[A-Za-z_$][\w$]{0,60}){0,6})\([ \t]{0,2}<[A-Za-z][\w -]{0,30}>[ \t]{0,2}\)/.exec(
+      text,
+    );
+  if (!m) return null;
+  const rest = text.slice(m.index + m[0].length, m.index + m[0].length + 200);
+  const said = new RegExp(
+    String.raw`^[^.!?\n]{0,60}?\b(?:gives?(?:[ \t]back)?|returns?|yields?|evaluates[ \t]to|results?[ \t]in|outputs?|prints?)[ \t]{1,3}${VALUE}`,
+    "i",
+  ).exec(rest);
+  if (!said) return null;
+  const before = rest.slice(0, said.index + said[0].length);
+  if (/\b(?:should|expect\w*|ought|want\w*|supposed)\b/i.test(before)) return null;
+  const result = claimValue(said, 1);
+  return result ? { callee: m[1]!, result } : null;
+}
+
+/**
+ * The items of a markdown list when every one is a single literal (`'0.02'`, `"x"`, `42`, or inline code holding
+ * one): the inputs a report lists for a call it writes with a placeholder. Null when any item is something else.
+ */
+export function literalItems(raw: string): string[] | null {
+  const items: string[] = [];
+  for (const line of raw.split("\n").slice(0, 100)) {
+    const t = line.trim();
+    if (t === "") continue;
+    const item = /^(?:[-*+]|\d{1,3}[.)])[ \t]+(\S[^\n]*)$/.exec(t)?.[1]?.trim();
+    if (item === undefined) return null;
+    const inner = /^`([^`\n]{1,200})`$/.exec(item)?.[1]?.trim() ?? item;
+    if (!/^(?:'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|-?\d{1,30}(?:\.\d{1,30})?)$/.test(inner)) return null;
+    items.push(inner);
+  }
+  return items.length > 0 ? items : null;
+}

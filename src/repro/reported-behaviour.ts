@@ -7,7 +7,7 @@ import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException } from "./outcome.ts";
 import { programBlocks } from "./complete.ts";
-import { listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
+import { labelledValueClaim, listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
 import {
   ALTERNATIVE_PYTHON,
   leadVerdict,
@@ -122,13 +122,16 @@ function commentBehaviour(report: ParsedReport): ReportedBehaviour | null {
   }
   const outputs = actual.filter((c) => c.kind === "output");
   if (outputs.length === 0) return null;
+  // Calls written from the report's words (a placeholder call and its listed inputs) say where they came from.
+  const madeFrom = programBlocks(report).find((b) => b.madeFrom)?.madeFrom;
   return {
     kind: "output",
     exceptionType: null,
     exceptionMessage: null,
     output: outputs.map((c) => c.value),
-    source:
-      outputs.length === 1
+    source: madeFrom
+      ? `the report's words (${madeFrom})`
+      : outputs.length === 1
         ? where(outputs[0]!)
         : `the comments annotating ${outputs.length} lines of the code`,
   };
@@ -233,6 +236,11 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
   // The same invocation shown again with other output (what the reporter wants, for the case that fails).
   if (expectedOutput.length === 0 && shell?.wanted) expectedOutput.push(...shell.wanted);
   let actual = ownAssertion(report, actualBehaviour(report, shell));
+  // The labelled line with the value after "instead of" is the expected line (not the bare value).
+  if (actual.source.startsWith("the report's words on the program's")) {
+    const expectedLine = labelledClaim(report)?.expected;
+    if (expectedLine) expectedOutput.splice(0, expectedOutput.length, expectedLine);
+  }
   // Values the prose ties to two versions ("on 3.10 this prints `GET`, on 3.11 `Method.GET`"): when the
   // report's only claim is its words, the bad version's value is the claim and the good one's the expectation.
   if (actual.kind === "unknown" || /^the report's words/.test(actual.source)) {
@@ -448,6 +456,16 @@ function shellClaim(
   return null;
 }
 
+/** `labelledValueClaim` on the report's prose (Expected section aside) and the code it would run. */
+function labelledClaim(report: ParsedReport): ReturnType<typeof labelledValueClaim> {
+  const code = programBlocks(report)
+    .map((b) => b.value)
+    .join("\n");
+  if (code === "") return null;
+  const text = [report.title, report.prose.other, report.prose.steps, report.prose.actual].join("\n");
+  return labelledValueClaim(text, code);
+}
+
 function actualBehaviour(
   report: ParsedReport,
   shell: { behaviour: ReportedBehaviour } | null,
@@ -533,6 +551,18 @@ function actualBehaviour(
     [report.prose.actual, report.prose.other, report.prose.steps].filter((t) => t.trim()).join("\n"),
   );
   if (pasted) return pasted;
+  // 3c. A value the words give for a quantity the program prints with a label ("the exit code comes out as 1
+  // instead of 0" beside `print(f"exit code: {code}")`): the printed line, before an exception the description
+  // only names (it may be raised and swallowed where the program does not see it).
+  const onLabel = labelledClaim(report);
+  if (onLabel)
+    return {
+      kind: "output",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: [onLabel.actual],
+      source: `the report's words on the program's \`${onLabel.label}\` line (\`${onLabel.actual}\`)`,
+    };
   // 4. An exception named in the Actual prose or its inline code, then anywhere but the Expected section.
   const actualText = [
     report.prose.actual,
