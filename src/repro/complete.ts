@@ -22,6 +22,7 @@ import {
   jsFreeBindings,
   jsUndeclaredAssignments,
   needsCommonJs,
+  pythonImportName,
   pythonPackageImports,
 } from "./repository-binding.ts";
 import { testGlobalsNeeded, testGlobalsPrelude } from "./test-globals.ts";
@@ -505,9 +506,14 @@ function completePython(
   }
 
   const localModules = new Set(Object.keys(files).map((f) => f.replace(/\.py$/, "").split("/")[0]!));
+  // The repository's package imported by its module name (`from slugify import …` in a report filed on
+  // python-slugify): that package is the dependency, not whatever the index holds under the module's name.
+  const repositoryModule = repository ? pythonImportName(repository.name) : null;
   const deps = pythonImportedModules(code + Object.values(files).join("\n"))
     .filter((m) => !PYTHON_STDLIB.has(m) && !localModules.has(m))
-    .map((m) => PYTHON_IMPORT_TO_PACKAGE[m] ?? m);
+    .map((m) =>
+      repository && m === repositoryModule ? repository.name : (PYTHON_IMPORT_TO_PACKAGE[m] ?? m),
+    );
   const all = `${code}\n${Object.values(files).join("\n")}`;
   files["reproduction.py"] = code;
   return {

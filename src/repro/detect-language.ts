@@ -51,6 +51,7 @@ export function languageFromFence(lang: string | null | undefined): BlockLanguag
   return FENCE_ALIASES[key] ?? null;
 }
 
+const F_STRING = /\bf"[^"]*\{/;
 const PY_SIGNS: RegExp[] = [
   /^[ \t]*def \w+\(.*\)\s*(->\s*[^:]+)?:\s*$/m,
   /^[ \t]*(import \w[\w.]*(\s+as\s+\w+)?|from [\w.]+ import .+)\s*$/m,
@@ -60,7 +61,7 @@ const PY_SIGNS: RegExp[] = [
   /\b(None|True|False)\b/,
   /^[ \t]*@\w+/m,
   /\bself\./,
-  /\bf"[^"]*\{/,
+  F_STRING,
 ];
 const JS_SIGNS: RegExp[] = [
   /\b(const|let|var)\s+[\w{[]/,
@@ -98,7 +99,10 @@ export function detectLanguage(code: string): BlockLanguage {
       // not JSON: keep looking
     }
   }
-  const score = (signs: RegExp[]) => signs.filter((r) => r.test(code)).length;
+  // Signs are read outside string literals (`SpecifierSet('===1.a1', prereleases=True)` is Python, whatever
+  // its string holds); the quotes stay, for the signs that need them (`require('x')`).
+  const outside = code.replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, (m) => `${m[0]}${m[0]}`);
+  const score = (signs: RegExp[]) => signs.filter((r) => r.test(r === F_STRING ? code : outside)).length;
   const py = score(PY_SIGNS);
   const js = score(JS_SIGNS);
   const ts = score(TS_SIGNS);

@@ -11,7 +11,14 @@ import { annotate, type Check } from "./annotations.ts";
 import { type BlockKind, classifyBlock, withoutLogPrefix } from "./classify-block.ts";
 import { languageFromFence } from "./detect-language.ts";
 import { NPM_GLOBALS } from "./known-modules.ts";
-import { codeLine, plainCodeRuns, plainLanguage, unescapeMarkdown, wholeBlockIsCode } from "./plain-code.ts";
+import {
+  codeLine,
+  inlineStatementLines,
+  plainCodeRuns,
+  plainLanguage,
+  unescapeMarkdown,
+  wholeBlockIsCode,
+} from "./plain-code.ts";
 import { literalItems, templateCall } from "./prose-claims.ts";
 import { parseShellSession, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { coffeeAsNode, ipythonAsPycon, splitSessions } from "./transcript.ts";
@@ -76,7 +83,7 @@ const SECTION_PATTERNS: [SectionKind, RegExp][] = [
   // behaviour", "What is the expected result?"; "What happens instead", "What I get", "What is the current output?".
   [
     "expected",
-    /^(expected|what (?:(?:did|do) )?(?:you|i|we) expect(?:ed)?|what (?:should|ought to|is supposed to) (?:happen|be)|what is (?:the )?(?:expected|desired|correct|intended)|should|desired|correct|intended|wanted|ideal(?:ly)?)\b/i,
+    /^(expected|what (?:(?:did|do) )?(?:you|i|we) expect(?:ed)?|what (?:should|ought to|is supposed to) (?:happen|be)|what (?:i|we) (?:hope|hoped|wish|wished|would like) to (?:get|see|have|happen)|what is (?:the )?(?:expected|desired|correct|intended)|should|desired|correct|intended|wanted|ideal(?:ly)?)\b/i,
   ],
   [
     "actual",
@@ -505,6 +512,23 @@ export function parseReport(markdown: string): ParsedReport {
             true,
           );
         } else if (start !== undefined && end !== undefined) {
+          // Statements typed one per line, each in backticks of its own: one program, its language from all of
+          // them (`from slugify import slugify` makes the call under it Python).
+          const stated = inlineStatementLines(raw);
+          if (stated !== null)
+            blocks.push(
+              makeBlock(
+                blocks.length,
+                null,
+                stated,
+                "code",
+                plainLanguage(stated),
+                section,
+                null,
+                node.position?.start.line ?? 0,
+                true,
+              ),
+            );
           for (const run of plainCodeRuns(raw)) {
             const language = plainLanguage(run.code);
             blocks.push(

@@ -150,6 +150,25 @@ export function plainCodeRuns(raw: string): PlainCode[] {
   return runs;
 }
 
+/**
+ * Statements pasted one per line, each line one backtick span and nothing else (`` `from x import f` `` /
+ * `` `t = 'a'` `` / `` `f(t)` ``): the code those lines make, or null. The whole paragraph must be such lines, two
+ * at least, each a statement by `codeLine`, one of them a call or an import.
+ */
+export function inlineStatementLines(raw: string): string | null {
+  const lines = raw.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length < 2 || lines.length > 200) return null;
+  const codes: string[] = [];
+  for (const l of lines) {
+    const m = /^\s*`([^`\n]+)`\s*$/.exec(l);
+    const code = m?.[1]?.trim();
+    if (!code || codeLine(code) === null) return null;
+    codes.push(code);
+  }
+  if (!codes.some((c) => /[\w$)\]]\s*\(/.test(c) || /^(?:import|from)\s/.test(c))) return null;
+  return codes.join("\n");
+}
+
 /** Python or JavaScript, from the code's own signs. */
 export function plainLanguage(code: string): "python" | "javascript" {
   if (
