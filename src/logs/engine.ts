@@ -578,6 +578,10 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
     // Secondary failures (a failed script's exit, an unclaimed `##[error]`) are consequences of a failure named
     // elsewhere; when the runners' summaries all say passed, there is none, and the consequence names nothing.
     if (green && onlySecondary) return [];
+    // A failed script (`npm test`'s exit) under a runner summary that counts failures is that summary's consequence:
+    // the failures are counted there, and the script's exit names nothing more (a paste of the summary alone).
+    const counted = [...summaries.values()].some((s) => s.failed > 0 || s.error > 0);
+    if (onlySecondary && counted) list = list.filter((f) => !(f.format === "npm" && f.category === "build"));
     const greenFormat = (f: string) => {
       const s = summaries.get(f);
       return s !== undefined && s.failed === 0 && s.error === 0;

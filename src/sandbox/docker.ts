@@ -237,7 +237,7 @@ export class DockerSandbox implements Sandbox {
     // run's own files and removals are copied in.
     const job = request.jobId;
     const ready = await this.timed(job, "run", "wait-ready", () =>
-      this.takeReady(readyKey(request.jobId, image, limits, request.input, plan !== null, request.hostname)),
+      this.takeReady(readyKey(request, image, limits, plan !== null)),
     );
     let input: Awaited<ReturnType<typeof prepareInput>>;
     try {
@@ -326,7 +326,7 @@ export class DockerSandbox implements Sandbox {
     const image = request.image ?? this.image;
     const mount = this.willMount(request.input);
     if (request.hostname !== undefined && !SANDBOX_HOSTNAME.test(request.hostname)) return; // the run will say so
-    const key = readyKey(request.jobId, image, limits, request.input, mount, request.hostname);
+    const key = readyKey(request, image, limits, mount);
     const list = this.ready.get(key) ?? [];
     this.ready.set(key, list);
     // One after another: the first is ready as soon as one alone can be (a run is usually waiting for it), the
@@ -864,14 +864,13 @@ const MAX_READY = 8;
  * to the command), the input tree copied in beforehand and the host name.
  */
 function readyKey(
-  jobId: string,
+  request: Pick<SandboxRunRequest, "jobId" | "input" | "hostname">,
   image: string,
   limits: SandboxLimits,
-  input: Pick<SandboxInput, "dir" | "extraDirs"> | undefined,
   mounted: boolean,
-  hostname: string | undefined,
 ): string {
   const { memoryMb, cpus, pids, fileSizeMb, nofile, tmpMb, workspaceMb } = limits;
+  const { jobId, input, hostname } = request;
   return JSON.stringify([
     jobId,
     image,

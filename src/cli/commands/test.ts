@@ -83,7 +83,7 @@ export function registerTest(program: Command): void {
             `tests:   ${suite.commandText}  (detected by: ${suite.command.detectedBy})`,
             `run:     exit ${r.exitCode}, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${seconds(r.durationMs)})`,
           ];
-          for (const p of r.problems) out.push(`problem: ${p}`);
+          for (const problem of r.problems) out.push(`problem: ${problem}`);
           if (suite.failing.length > 0) {
             out.push(`failing (${suite.failing.length}):`);
             for (const id of suite.failing.slice(0, 50)) out.push(`  ${id}`);

@@ -4,7 +4,7 @@
  * compile errors (which fail the build before any test runs).
  */
 import { BlockBuffer, countWords, type FormatDefinition, type ParserSink } from "../parser.ts";
-import { summarizePanic } from "./rust-panic.ts";
+import { panicHead, summarizePanic } from "./rust-panic.ts";
 
 const RUNNING = /^running \d+ tests?$/;
 // A doc-test is named by its file, item and line: `src/lib.rs - scale (line 6)`, `src/a.rs - A::b (line 3) - compile`;
@@ -64,6 +64,12 @@ export function createCargoParser(sink: ParserSink) {
     at: { file: string; line: number; column: number } | null;
     lineNo: number;
   } | null = null;
+  /**
+   * The first panic of the opening, with the lines after it (its message). libtest names a test's thread after the
+   * test's path: a panic in the thread the harness frames name confirms a paste of that test's panic alone.
+   */
+  let openingPanic: (NonNullable<ReturnType<typeof panicHead>> & { lineNo: number; lines: string[] }) | null =
+    null;
   let libtestSeen = false;
   let inRun = false;
   /**
@@ -169,6 +175,11 @@ export function createCargoParser(sink: ParserSink) {
   }
 
   function openingLine(text: string, lineNo: number): void {
+    if (openingPanic === null && text.includes("' panicked at ")) {
+      const p = panicHead(text);
+      if (p) openingPanic = { ...p, lineNo, lines: [text] };
+    } else if (openingPanic !== null && openingFrames.length === 0 && openingPanic.lines.length < 20)
+      openingPanic.lines.push(text);
     const f = BT_FRAME.exec(text);
     if (f) {
       const path = f[1]!;
@@ -191,9 +202,29 @@ export function createCargoParser(sink: ParserSink) {
   }
 
   function flushOpening(): void {
-    if (!openingTest || !libtestSeen) return;
+    if (!openingTest) return;
     const t = openingTest;
     openingTest = null;
+    // Without a libtest block in the log, only the test's own panic makes it libtest's: a thread named as the
+    // harness frames name the test (a worker thread's or `main`'s panic names none).
+    const own = !libtestSeen && openingPanic?.thread === t.id ? openingPanic : null;
+    if (!libtestSeen && own === null) return;
+    if (own) {
+      const p = summarizePanic(own.lines, sink);
+      sink.failure({
+        category: "test",
+        test: t.id,
+        file: p.file,
+        line: p.line,
+        column: p.column,
+        errorType: "panic",
+        message: p.message || "test failed",
+        stack: own.lines.join("\n"),
+        start: own.lineNo,
+        end: t.lineNo,
+      });
+      return;
+    }
     sink.failure({
       category: "test",
       test: t.id,

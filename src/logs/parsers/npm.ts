@@ -2,7 +2,8 @@
  * npm failures: consecutive `npm ERR!` (npm ≤ 9) or `npm error` (npm ≥ 10) lines form one failure,
  * its `code` line giving the error type. Install problems (ERESOLVE, E404, ETARGET, EINTEGRITY,
  * ENOTCACHED, …) are `install` failures; a failed lifecycle script is only a consequence of the
- * real failure above it, so it is kept only when nothing else failed.
+ * real failure above it, so it is kept only when nothing else failed (npm 6's `npm test` ends with `Test failed.  See
+ * above for more details.`, the same consequence).
  */
 import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
 
@@ -10,7 +11,7 @@ const LINE = /^npm (?:ERR!|error)(?: (.*))?$/;
 const NOISE =
   /^(A complete log of this run can be found in|For a full report see|Log files were not written|You can rerun the command with|\/\S+\.(?:log|txt)$|[A-Za-z]:\\\S+\.(?:log|txt)$)/;
 const SCRIPT =
-  /^(?:code ELIFECYCLE|errno \d+|Lifecycle script .* failed|Exit status \d+|Failed at the .* script|command failed|path |workspace |location |command sh -c|signal |This is probably not a problem with npm|\S+@\S+ \S+: `)/;
+  /^(?:code ELIFECYCLE|errno \d+|Lifecycle script .* failed|Exit status \d+|Failed at the .* script|command failed|path |workspace |location |command sh -c|signal |This is probably not a problem with npm|Test failed\. {2}See above|\S+@\S+ \S+: `)/;
 
 export function createNpmParser(sink: ParserSink) {
   let block: { code: string | null; lines: string[]; buf: BlockBuffer } | null = null;
@@ -21,7 +22,8 @@ export function createNpmParser(sink: ParserSink) {
     block = null;
     const meaningful = b.lines.filter((l) => !NOISE.test(l.trim()) && !/^(code|errno|syscall|path) /.test(l));
     const lifecycle =
-      b.code === "ELIFECYCLE" || b.lines.some((l) => /^Lifecycle script .* failed|^command failed$/.test(l));
+      b.code === "ELIFECYCLE" ||
+      b.lines.some((l) => /^Lifecycle script .* failed|^command failed$|^Test failed\. {2}See above/.test(l));
     // The first paragraph says what went wrong; when it is one line, the next one says why.
     const paragraphs: string[][] = [[]];
     for (const l of meaningful) {

@@ -8,6 +8,25 @@ const PANIC_OLD = /^thread '(.+?)'(?: \(\d+\))? panicked at '(.*)', (.+?):(\d+)(
 const PANIC_OLD_OPEN = /^thread '(.+?)'(?: \(\d+\))? panicked at '(.*)$/;
 const PANIC_OLD_CLOSE = /^(.*)', (.+?):(\d+)(?::(\d+))?$/;
 
+/** A panic's first line: the thread that panicked and where (the message may follow on later lines), or null. */
+export function panicHead(
+  line: string,
+): { thread: string; file: string; line: number; column: number | null; message: string } | null {
+  const l = line.trim();
+  const n = PANIC_NEW.exec(l);
+  if (n) return { thread: n[1]!, file: n[2]!, line: Number(n[3]), column: Number(n[4]), message: "" };
+  const o = PANIC_OLD.exec(l);
+  if (o)
+    return {
+      thread: o[1]!,
+      file: o[3]!,
+      line: Number(o[4]),
+      column: o[5] ? Number(o[5]) : null,
+      message: o[2]!,
+    };
+  return null;
+}
+
 export function summarizePanic(
   lines: readonly string[],
   sink: ParserSink,
