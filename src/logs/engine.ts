@@ -23,7 +23,7 @@ import {
   stripTimestamp,
 } from "./normalize.ts";
 import { type FailureDraft, type FormatParser, own, type ParserSink, type SummaryCounts } from "./parser.ts";
-import { createPrefixStripper, type Decided, type Prefix, prefixOf } from "./prefix.ts";
+import { createPrefixStripper, type Decided, gluedCandidate, type Prefix, prefixOf } from "./prefix.ts";
 import { FORMATS, formatNames } from "./registry.ts";
 
 export interface LogParserOptions extends PathOptions {
@@ -396,7 +396,7 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
   const annotations = { name: "github-actions", firstSeen: 0 };
   const annotationSink = sinkFor(annotations);
 
-  const stripper = createPrefixStripper();
+  const stripper = createPrefixStripper({ glued: true });
   /**
    * Framing inside framing (a clock column before docker compose's service column, `13:08:09 web-1  | …`): the
    * lines a run's prefix was taken from go through a second stripper, which finds the next column's runs the same way.
@@ -418,7 +418,8 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
     let text = n.text;
     const long = text.length > MAX_LINE;
     // A line that may be framed, or comes while framing is in force or in doubt, takes the slower path.
-    if (!long && (framing || prefixOf(text) !== null)) return framed(text, n.ghError);
+    if (!long && (framing || prefixOf(text) !== null || gluedCandidate(text) !== null))
+      return framed(text, n.ghError);
     if (long && framing) flushHeld();
     for (const slot of slots) {
       if (long && slot.name !== "junit") text = text.slice(0, MAX_LINE);

@@ -73,6 +73,48 @@ export function prefixOf(text: string): Prefix | null {
   return framingOf(text);
 }
 
+/**
+ * A web view's line numbers glued to the text (AppVeyor's console copied: `343`, `34397% tests passed`, `345Total …`):
+ * which digits are the number only the next lines can tell, so a line that opens with a digit is a candidate the
+ * stripper holds (shape GLUED, no length yet) when it has no other framing.
+ */
+export function gluedCandidate(text: string): Prefix | null {
+  const c0 = text.charCodeAt(0);
+  return c0 >= 48 && c0 <= 57 ? { shape: GLUED, length: 0 } : null;
+}
+
+/** The shape of a line that opens with digits and no other framing: maybe a glued line number. */
+export const GLUED = "glued";
+/**
+ * What follows a number that is the log's own (a numbered list `1. a`, `2) b`, CTest's progress `3/5 Test #3`, a
+ * range `1-3`, a count `1,000`): punctuation that continues it.
+ */
+const OWN_NUMBER = /^[./):\],-]/;
+/** What only a glued number leaves: nothing (an empty line), or a letter or digit right after it. */
+const GLUED_MARK = /^(?:$|[\p{L}\d])/u;
+
+/**
+ * The line numbers of `lines` if they open with consecutive numbers glued to their text (`343`, `34497%…`, `345Total`),
+ * or null: none of them continues its number with punctuation (a list, a progress count), and one of them shows the
+ * glue (the number alone, or a letter or digit right after it).
+ */
+export function gluedNumbers(lines: readonly string[]): number[] | null {
+  const first = lines[0]!;
+  let digits = 0;
+  while (digits < 7 && first.charCodeAt(digits) >= 48 && first.charCodeAt(digits) <= 57) digits++;
+  for (let len = 1; len <= digits; len++) {
+    if (first.charCodeAt(0) === 48 && len > 1) break;
+    const start = Number(first.slice(0, len));
+    const rests = lines.map((l, i) => {
+      const n = String(start + i);
+      return l.startsWith(n) ? l.slice(n.length) : null;
+    });
+    if (rests.every((r) => r !== null && !OWN_NUMBER.test(r)) && rests.some((r) => GLUED_MARK.test(r!)))
+      return lines.map((_, i) => start + i);
+  }
+  return null;
+}
+
 function framingOf(text: string): Prefix | null {
   const c0 = text.charCodeAt(0);
   if (c0 === 32 /* space */ || c0 === 114 /* r */) {
@@ -201,9 +243,12 @@ export interface Decided {
   tag: boolean;
 }
 
-export function createPrefixStripper(): PrefixStripper {
+/** `glued`: lines may open with glued line numbers (the outermost framing only). */
+export function createPrefixStripper(options: { glued?: boolean } = {}): PrefixStripper {
   /** The shape of the run in force (its lines are stripped), or null. */
   let active: PrefixShape | null = null;
+  /** In a run of glued line numbers: the number the next line must open with. */
+  let nextNumber = 0;
   const held: Decided[] = [];
   let heldShape: PrefixShape | null = null;
 
@@ -221,9 +266,17 @@ export function createPrefixStripper(): PrefixStripper {
       return active === null && held.length === 0;
     },
     push(text, lineNo, tag, out) {
-      const p = prefixOf(text);
+      const p = prefixOf(text) ?? (options.glued ? gluedCandidate(text) : null);
       if (active !== null) {
-        if (p && p.shape === active) {
+        if (active === GLUED) {
+          // Any line of the run opens with its number, whatever follows it (other framing, digits).
+          const number = String(nextNumber);
+          if (text.startsWith(number)) {
+            nextNumber++;
+            out.push({ text, lineNo, prefix: { shape: GLUED, length: number.length }, tag });
+            return;
+          }
+        } else if (p && p.shape === active) {
           out.push({ text, lineNo, prefix: p, tag });
           return;
         }
@@ -237,7 +290,22 @@ export function createPrefixStripper(): PrefixStripper {
       if (held.length > 0 && p.shape !== heldShape) release(out, false);
       heldShape = p.shape;
       held.push({ text, lineNo, prefix: p, tag });
-      if (held.length >= RUN) {
+      if (held.length >= RUN && p.shape === GLUED) {
+        const numbers = gluedNumbers(held.map((h) => h.text));
+        if (numbers === null) {
+          // Not consecutive: the oldest line goes on as it is, the others may still open a run.
+          const oldest = held.shift()!;
+          oldest.prefix = null;
+          out.push(oldest);
+          return;
+        }
+        held.forEach((h, i) => {
+          h.prefix = { shape: GLUED, length: String(numbers[i]).length };
+        });
+        active = GLUED;
+        nextNumber = numbers[numbers.length - 1]! + 1;
+        release(out, true);
+      } else if (held.length >= RUN) {
         active = p.shape;
         release(out, true);
       }

@@ -3,6 +3,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseLog } from "../../../src/logs/index.ts";
+import { gluedNumbers } from "../../../src/logs/prefix.ts";
+
+const ids = (log: string) => parseLog(log).failures.map((f) => f.test);
 
 describe("cargo: a test's panic pasted alone, with its backtrace", () => {
   const frames = (crate: string, test: string) => [
@@ -86,5 +89,35 @@ describe("npm 6's `Test failed.  See above for more details.` is the test script
       ].join("\n"),
     );
     expect(r.failures.map((f) => [f.format, f.category, f.errorType])).toEqual([["npm", "install", "E404"]]);
+  });
+});
+
+describe("a web view's line numbers glued to the text (AppVeyor's console copied)", () => {
+  it("strips them once consecutive numbers show the glue, and reads the log under them", () => {
+    const log = [
+      "34197% tests passed, 1 tests failed out of 39",
+      "342",
+      "343Total Test time (real) = 196.55 sec",
+      "344",
+      "345The following tests FAILED:",
+      "346\t 38 - config_module (Failed)",
+      "347Errors while running CTest",
+    ].join("\n");
+    expect(ids(log)).toEqual(["config_module"]);
+  });
+  it("leaves CTest's own progress lines (`3/5 Test #3`) as they are", () => {
+    const log = [
+      "3/5 Test #3: label_test .......................***Failed    0.01 sec",
+      "4/5 Test #4: lid_test .........................***Failed    0.01 sec",
+      "5/5 Test #5: box_test .........................   Passed    0.00 sec",
+    ].join("\n");
+    expect(ids(log)).toEqual(["label_test", "lid_test"]);
+  });
+  it("finds no glue in a numbered list or in count lines", () => {
+    expect(gluedNumbers(["1. install", "2. build", "3. test"])).toBeNull();
+    expect(gluedNumbers(["1) a", "2) b", "3) c"])).toBeNull();
+    expect(gluedNumbers(["1 passed", "2 failed", "3 skipped"])).toBeNull();
+    expect(gluedNumbers(["12", "13Run tests", "14    at x"])).toEqual([12, 13, 14]);
+    expect(gluedNumbers(["34397% ok", "344", "345x"])).toEqual([343, 344, 345]);
   });
 });
