@@ -212,6 +212,7 @@ export async function imageToolVersion(
   });
   let version: string | null = null;
   let stopped: string | null = null;
+  let removing: Promise<unknown> | null = null;
   let timer: NodeJS.Timeout | undefined;
   try {
     const stream = await container.attach({ stream: true, stdout: true, stderr: true });
@@ -220,8 +221,8 @@ export async function imageToolVersion(
     const stop = (why: string) => {
       if (stopped !== null) return;
       stopped = why;
-      // Removing the container ends its `wait` below.
-      container.remove({ force: true }).catch(() => {});
+      // Removing the container ends its `wait` below; the probe returns only once it is gone.
+      removing = container.remove({ force: true }).catch(() => {});
     };
     stream.on("data", (d: Buffer) => {
       bytes += d.length;
@@ -241,7 +242,7 @@ export async function imageToolVersion(
     if (stopped === null) return null;
   } finally {
     clearTimeout(timer);
-    await container.remove({ force: true }).catch(() => {});
+    await (removing ?? container.remove({ force: true }).catch(() => {}));
   }
   if (stopped !== null)
     throw new InfrastructureError(
