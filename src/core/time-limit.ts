@@ -74,7 +74,8 @@ export function withinCpuTime<T>(fn: () => T, cpuMs: number): CpuBounded<T> {
     if (r.ok || r.reason !== "timeout") return r;
     const used = cpuMsSince(cpu);
     const wall = performance.now() - started;
-    if (used >= left * STARVED_SHARE) return r;
+    // Named by the limit the caller set (CPU ms), not by the retry's watchdog (wall clock).
+    if (used >= left * STARVED_SHARE) return { ...r, message: `took longer than ${cpuMs} ms` };
     if (attempt === 1)
       return {
         ok: false,
