@@ -8,7 +8,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { isPublicAddress } from "../core/public-address.ts";
+import { isPublicAddress } from "../install/public-address.ts";
 import { gitAtLeast } from "./run-git.ts";
 
 /** Resolves a host name to its addresses (the system resolver by default; a test passes its own). */

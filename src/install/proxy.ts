@@ -21,7 +21,7 @@ import path from "node:path";
 import type { Duplex } from "node:stream";
 import tls from "node:tls";
 import { hostPort } from "./registry-config.ts";
-import { isPublicAddress } from "../core/public-address.ts";
+import { isPublicAddress } from "./public-address.ts";
 
 export { isPublicAddress };
 

@@ -15,7 +15,7 @@ import net from "node:net";
 import path from "node:path";
 import { ReproJobSpec } from "../../../src/core/job.ts";
 import { hostLimits } from "../../../src/core/host-limits.ts";
-import { isPublicAddress } from "../../../src/core/public-address.ts";
+import { isPublicAddress } from "../../../src/install/public-address.ts";
 import { withinCpuTime } from "../../../src/core/time-limit.ts";
 import { imageToolVersion } from "../../../src/install/node-runtime.ts";
 import { ensureCheckoutAt } from "../../../src/jobs/default-runner.ts";
