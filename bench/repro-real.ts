@@ -8,7 +8,8 @@
  * pathological 65,536-character reports (issue 14: bounded host work); the last line holds the headline.
  *
  *   npm run bench -- repro-real [--split dev|test|all] [--only <id>[,<id>…]] [--prefix <p>] [--timeout SECONDS] [--jobs N] [--no-parse]
- *   npm run bench -- repro-real --parse-only   (the host parse time of hostile 65,536-character reports alone)
+ *   npm run bench -- repro-real --parse-only   (the host parse time of hostile 65,536-character reports alone:
+ *   wall and CPU ms of parse, expectations and completion, which share RETRACE_HOST_LIMITS parseTimeMs)
  *
  * Default split: dev. Score "test" only once, at the end. Held-out sets (`hold3-*`, …: reports gathered after the
  * halves were tuned on) belong to no split: `--prefix hold3-` scores the cases whose id starts with the prefix as
@@ -16,10 +17,13 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { ReproJobSpec } from "../src/core/job.ts";
 import { MAX_REPORT_CHARS } from "../src/repro/bounded.ts";
 import { completeProgram } from "../src/repro/complete.ts";
+import { hostLimits } from "../src/core/host-limits.ts";
+import { withinCpuTime } from "../src/core/time-limit.ts";
 import { createContext } from "../src/repro/context.ts";
 import { createLocalReproPorts } from "../src/jobs/local-repro.ts";
 import { type Split, splitOf } from "./lib/split.ts";
@@ -244,24 +248,51 @@ function pathological(): Record<string, string> {
     "quote+list nesting": fill("> - "),
     "html comments": fill("<!--"),
     "emphasis in a fenced report": fill("**_", "# hostile\n\n```js\nconsole.log(1)\n```\n\n"),
+    // Added with the shared budget (issue 14), aimed at the steps after the parse: expectations and completion.
+    "table pipes": fill("|a"),
+    "reference definitions": fill("[a]: <b\n"),
+    "character references": fill("&#x1b;&amp"),
+    "spaces in an assert call": fill(" ", "# hostile\n\n```js\nassert.equal(f(1),"),
+    "spaces after a shell line": fill(" ", "# hostile\n\n```sh\nnode index.js"),
+    "spaces in three places": (() => {
+      const third = " ".repeat(Math.floor(n / 3) - 40);
+      return `# hostile\n\n\`\`\`js\nassert.equal(f(1),${third}2)\n\`\`\`\n\n\`\`\`sh\nnode i.js${third}\n\`\`\`\n\nError: x${third}`.slice(
+        0,
+        n,
+      );
+    })(),
   };
 }
 let worstParse: { input: string; ms: number; verdictPath: string } | null = null;
+let worstParseCpu: { input: string; cpuMs: number } | null = null;
 if (!args.includes("--no-parse") && !only) {
   const ports = createLocalReproPorts();
+  const budgetMs = hostLimits().parseTimeMs;
   for (const [name, markdown] of Object.entries(pathological())) {
     const spec = ReproJobSpec.parse({ kind: "repro", id: "bench-parse", markdown, runs: 1 });
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const ctx = createContext(spec, ports);
-    const program = ctx.unreadable ? null : completeProgram(ctx.report);
+    // As the pipeline's `complete` step: bounded by what the parse and expectations left of the budget.
+    const completed = ctx.unreadable
+      ? null
+      : withinCpuTime(
+          () => completeProgram(ctx.report, ctx.expectations.invocation),
+          Math.max(1, budgetMs - ctx.readCpuMs),
+        );
     const ms = Math.round(performance.now() - t0);
+    const used = process.cpuUsage(cpu0);
+    const cpuMs = Math.round((used.user + used.system) / 1000);
     const verdictPath = ctx.unreadable
       ? "NEEDS_INFO (not read)"
-      : program
-        ? "program"
-        : "NEEDS_INFO (no code)";
-    console.log(JSON.stringify({ parse: name, chars: markdown.length, ms, verdictPath }));
+      : completed && !completed.ok
+        ? `NEEDS_INFO (not completed: ${completed.reason})`
+        : completed?.value
+          ? "program"
+          : "NEEDS_INFO (no code)";
+    console.log(JSON.stringify({ parse: name, chars: markdown.length, ms, cpuMs, verdictPath }));
     if (!worstParse || ms > worstParse.ms) worstParse = { input: name, ms, verdictPath };
+    if (!worstParseCpu || cpuMs > worstParseCpu.cpuMs) worstParseCpu = { input: name, cpuMs };
   }
 }
 
@@ -286,5 +317,8 @@ console.log(
     ),
     worstHostParseMs65536: worstParse?.ms ?? null,
     worstHostParseInput: worstParse?.input ?? null,
+    worstHostParseCpuMs65536: worstParseCpu?.cpuMs ?? null,
+    worstHostParseCpuInput: worstParseCpu?.input ?? null,
+    loadAverage1m: Number(os.loadavg()[0]!.toFixed(2)),
   }),
 );

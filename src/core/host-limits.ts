@@ -28,7 +28,7 @@ export interface HostLimits {
   configKb: number;
   /** Longest report read, in characters. */
   reportChars: number;
-  /** Time the host may spend parsing one report, in ms. */
+  /** Host CPU time reading one report may take, in ms: its parse, its expectations and its completion together. */
   parseTimeMs: number;
   /** Host CPU time the parse of one CI log or run output may take, in ms, besides `logMsPerMb`. */
   logTimeMs: number;

@@ -135,6 +135,11 @@ export interface GitRunOptions {
   signal?: AbortSignal;
   /** Cap on stdout; past it the command is killed and the call fails (default: RETRACE_HOST_LIMITS gitOutputMb, 64 MiB). */
   maxOutputBytes?: number;
+  /**
+   * Retrace's own configuration for this one command, after the fixed and neutralising pairs (so it wins): the
+   * address a fetch is pinned to (./origin.ts). Never the repository's.
+   */
+  config?: readonly (readonly [string, string])[];
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -168,10 +173,10 @@ export function configEnv(config: readonly (readonly [string, string])[]): Recor
   return env;
 }
 
-let versionChecked: Promise<void> | null = null;
+let versionChecked: Promise<[number, number]> | null = null;
 
 /** GIT_CONFIG_COUNT needs git 2.31 (March 2021); an older git would silently ignore the neutralisation. */
-function requireGitVersion(): Promise<void> {
+function requireGitVersion(): Promise<[number, number]> {
   versionChecked ??= new Promise((resolve, reject) => {
     const child = spawn("git", ["--version"], { env: gitEnv(), stdio: ["ignore", "pipe", "ignore"] });
     let text = "";
@@ -190,7 +195,7 @@ function requireGitVersion(): Promise<void> {
     child.on("close", () => {
       const m = /git version (\d+)\.(\d+)/.exec(text);
       const [major, minor] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
-      if (major > 2 || (major === 2 && minor >= 31)) resolve();
+      if (major > 2 || (major === 2 && minor >= 31)) resolve([major, minor]);
       else
         reject(
           new GitError(
@@ -201,6 +206,12 @@ function requireGitVersion(): Promise<void> {
     });
   });
   return versionChecked;
+}
+
+/** Whether the host's git is at least `major.minor` (a key an older git ignores silently must not be relied on). */
+export async function gitAtLeast(major: number, minor: number): Promise<boolean> {
+  const [a, b] = await requireGitVersion();
+  return a > major || (a === major && b >= minor);
 }
 
 function splitPair(pair: string): [string, string] {
@@ -216,7 +227,7 @@ export async function execGit(
   options: GitRunOptions = {},
 ): Promise<string> {
   await requireGitVersion();
-  return spawnGit(cwd, config, args, options);
+  return spawnGit(cwd, [...config, ...(options.config ?? [])], args, options);
 }
 
 function spawnGit(

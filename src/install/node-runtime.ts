@@ -159,9 +159,22 @@ async function extractNodeBinary(tgz: string, out: string): Promise<void> {
   if (!found) throw new Error("the package has no package/bin/node");
 }
 
+/** Bounds of the one container that asks an image's tool its version: it runs what the image calls the tool. */
+export const TOOL_PROBE = {
+  /** Wall-clock limit, in ms: a `--version` answers in a second or two on a loaded machine. */
+  timeoutMs: 30_000,
+  /** Output kept and allowed: a version line is a few dozen bytes. */
+  maxOutputBytes: 64 * 1024,
+  memoryBytes: 256 * 1024 * 1024,
+  pids: 64,
+} as const;
+
 /**
  * The version a tool in a sandbox image reports (`node --version`, `python3 --version`), read from a label the
  * runtime layer sets or by running the tool once in a throwaway container with no network; null without it.
+ * The image may be one a repository names (`sandbox.image`, as the operator allows): its "tool" can be any
+ * program, so the container runs with no capabilities, a read-only root, memory and process limits, a time limit
+ * and an output cap; past either it is removed and the probe fails with an InfrastructureError naming the image.
  */
 export async function imageToolVersion(
   docker: Docker,
@@ -172,6 +185,7 @@ export async function imageToolVersion(
    * once (a container run, 1-2 s on a loaded machine) is read back for every later run of the same image.
    */
   cacheFile?: string | null,
+  bounds: { timeoutMs?: number; maxOutputBytes?: number } = {},
 ): Promise<string | null> {
   const info = await docker.getImage(image).inspect();
   const label = info.Config?.Labels?.[tool === "node" ? "dev.retrace.node" : "dev.retrace.python"];
@@ -179,6 +193,8 @@ export async function imageToolVersion(
   const id = typeof info.Id === "string" && /^sha256:[0-9a-f]{64}$/.test(info.Id) ? info.Id : null;
   const known = cacheFile && id ? readToolCache(cacheFile)[id]?.[tool] : undefined;
   if (typeof known === "string" && /^\d+\.\d+\.\d+$/.test(known)) return known;
+  const timeoutMs = bounds.timeoutMs ?? TOOL_PROBE.timeoutMs;
+  const maxOut = bounds.maxOutputBytes ?? TOOL_PROBE.maxOutputBytes;
   const container = await docker.createContainer({
     Image: image,
     Cmd: [tool, "--version"],
@@ -188,23 +204,51 @@ export async function imageToolVersion(
       AutoRemove: false,
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges"],
+      ReadonlyRootfs: true,
+      Memory: TOOL_PROBE.memoryBytes,
+      MemorySwap: TOOL_PROBE.memoryBytes,
+      PidsLimit: TOOL_PROBE.pids,
     },
   });
   let version: string | null = null;
+  let stopped: string | null = null;
+  let removing: Promise<unknown> | null = null;
+  let timer: NodeJS.Timeout | undefined;
   try {
     const stream = await container.attach({ stream: true, stdout: true, stderr: true });
     let out = "";
+    let bytes = 0;
+    const stop = (why: string) => {
+      if (stopped !== null) return;
+      stopped = why;
+      // Removing the container ends its `wait` below; the probe returns only once it is gone.
+      removing = container.remove({ force: true }).catch(() => {});
+    };
     stream.on("data", (d: Buffer) => {
-      out += d.toString("latin1");
+      bytes += d.length;
+      if (bytes > maxOut) stop(`wrote more than ${maxOut} bytes`);
+      else out += d.toString("latin1");
     });
     await container.start();
-    await container.wait();
-    version = /(\d+\.\d+\.\d+)/.exec(out)?.[1] ?? null;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        stop(`did not finish in ${Math.round(timeoutMs / 100) / 10} s`);
+        resolve();
+      }, timeoutMs);
+    });
+    if (stopped === null) await Promise.race([container.wait().catch(() => {}), deadline]);
+    if (stopped === null) version = /(\d+\.\d+\.\d+)/.exec(out)?.[1] ?? null;
   } catch {
-    return null;
+    if (stopped === null) return null;
   } finally {
-    await container.remove({ force: true }).catch(() => {});
+    clearTimeout(timer);
+    await (removing ?? container.remove({ force: true }).catch(() => {}));
   }
+  if (stopped !== null)
+    throw new InfrastructureError(
+      `asking the image ${image} for its ${tool} version (\`${tool} --version\` in a throwaway container) ${stopped}; the container was removed`,
+      "check the image (sandbox.image in .github/retrace.yml, or the host's): its tool should print its version and exit",
+    );
   if (version && cacheFile && id) writeToolCache(cacheFile, id, tool, version);
   return version;
 }

@@ -21,9 +21,7 @@ import type { JobRunner } from "./result.ts";
 import { operatorMaxLimits } from "../sandbox/limits.ts";
 import { createJobSandbox, resolveSandbox } from "./settings.ts";
 import { type Pipelines, pipelines as productionPipelines, runJob } from "./run-job.ts";
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
-import { isPublicAddress } from "../install/proxy.ts";
+import { isLocalOrigin, originAccess, type Resolve } from "../git/origin.ts";
 import { GitConfigRefusedError } from "../git/errors.ts";
 
 export interface DefaultRunnerOptions {
@@ -63,6 +61,8 @@ export async function ensureCheckoutAt(
   source = "origin",
   /** Hosts the operator lets a fetch reach on a private address (`RETRACE_PRIVATE_SOURCE_HOSTS`). */
   privateHosts: readonly string[] = [],
+  /** How the origin's name is resolved (once; git is pinned to the answer: src/git/origin.ts). */
+  resolve?: Resolve,
 ): Promise<void> {
   // The sha comes from a webhook or a dispatched spec: it must be a full object name, never an option.
   if (!SHA.test(sha))
@@ -81,16 +81,28 @@ export async function ensureCheckoutAt(
       .then(() => true)
       .catch(() => false);
     if (!present) {
+      let pin: [string, string][] = [];
       if (source === "origin") {
         // A config Retrace refuses is refused here, naming the key; no origin at all is git's own error below.
-        const url = (
-          await git.raw(["config", "--get", "remote.origin.url"]).catch((e: unknown) => {
+        // Every value: git fetches from the first `remote.origin.url`, while `--get` answers the last, so a config
+        // with a second value would have one URL checked and another fetched from.
+        const urls = (
+          await git.raw(["config", "--get-all", "remote.origin.url"]).catch((e: unknown) => {
             if (e instanceof GitConfigRefusedError) throw e;
             return "";
           })
-        ).trim();
-        const refused = await privateOrigin(url, privateHosts);
-        if (refused) throw new Error(refused);
+        )
+          .split("\n")
+          .map((u) => u.trim())
+          .filter((u) => u !== "");
+        if (urls.length > 1)
+          throw new Error(
+            `the checkout's origin has ${urls.length} URLs (${urls.map((u) => JSON.stringify(u)).join(", ")}); Retrace's git fetches only from an origin with one`,
+          );
+        const url = urls[0] ?? "";
+        const access = await originAccess(url, privateHosts, resolve);
+        if ("refused" in access) throw new Error(access.refused);
+        pin = access.config;
         // A repository on this host (a path, file://) is this checkout's origin only when it holds the checkout's
         // own commit: a config pointing origin at another host repository would bring its files into the runs.
         if (url !== "" && isLocalOrigin(url)) {
@@ -109,7 +121,7 @@ export async function ensureCheckoutAt(
             );
         }
       }
-      await git.raw(["fetch", "--no-tags", "--depth=1", source, sha], { timeoutMs: 300_000 });
+      await git.raw(["fetch", "--no-tags", "--depth=1", source, sha], { timeoutMs: 300_000, config: pin });
     }
     await git.raw(["checkout", "--quiet", "--detach", sha], { timeoutMs: 300_000 });
   } catch (error) {
@@ -124,45 +136,6 @@ export async function ensureCheckoutAt(
       `after checking out ${sha.slice(0, 12)} the checkout in ${dir} is at ${after.slice(0, 12)}`,
     );
   }
-}
-
-/** Whether an origin URL names a repository on this host (a path or `file://`) rather than an https/ssh server. */
-export function isLocalOrigin(url: string): boolean {
-  if (/^file:/i.test(url)) return true;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return false;
-  // scp-like `host:path` (a colon before any slash), but not a Windows drive.
-  return !(/^[^/]*:/.test(url) && !/^[A-Za-z]:[\\/]/.test(url));
-}
-
-/**
- * Why the host's git may not fetch from `url` (an https or ssh origin whose host is loopback, private, link-local
- * or `localhost`, by its literal address or by what its name resolves to), or null. Such an origin makes the host
- * connect to a service only the host reaches; the operator names internal git hosts in
- * `RETRACE_PRIVATE_SOURCE_HOSTS`. A local path is the operator's own checkout outside Actions and is not judged
- * here (in the Action the fetch names the job's repository instead: `repositoryUrlFrom`). A name is resolved once
- * here and again by git: a name that changes its answer in between is not caught.
- */
-export async function privateOrigin(url: string, privateHosts: readonly string[]): Promise<string | null> {
-  let host: string;
-  let port = "";
-  const scp = /^(?:[^@/:]+@)?(\[[^\]]+\]|[^:/]+):(?!\/\/)/.exec(url);
-  if (/^(https|ssh):\/\//i.test(url)) {
-    try {
-      const u = new URL(url);
-      host = u.hostname;
-      port = u.port;
-    } catch {
-      return `the checkout's origin ${JSON.stringify(url)} is not a URL`;
-    }
-  } else if (scp && !/^[A-Za-z]:/.test(url)) host = scp[1]!;
-  else return null;
-  host = host.replace(/^\[|\]$/g, "").toLowerCase();
-  if (privateHosts.includes(host) || (port && privateHosts.includes(`${host}:${port}`))) return null;
-  const why = `the checkout's origin ${JSON.stringify(url)} is on a loopback or private address; Retrace's git does not connect there (list the host in RETRACE_PRIVATE_SOURCE_HOSTS to allow it)`;
-  if (host === "localhost" || host.endsWith(".localhost")) return why;
-  if (isIP(host)) return isPublicAddress(host) ? null : why;
-  const addresses = await lookup(host, { all: true }).catch(() => []);
-  return addresses.some((a) => !isPublicAddress(a.address)) ? why : null;
 }
 
 /**

@@ -6,7 +6,7 @@ import { hostLimits } from "../core/host-limits.ts";
 import type { ReproJobSpec } from "../core/job.ts";
 import { type SanitizeReport, sanitizeReport } from "../core/sanitize.ts";
 import { InfrastructureError } from "../core/errors.ts";
-import { withinCpuTime } from "../core/time-limit.ts";
+import { measuredCpu, withinCpuTime } from "../core/time-limit.ts";
 import { MAX_REPORT_CHARS } from "./bounded.ts";
 import { emptyReport, type ParsedReport, parseReport } from "./parse-report.ts";
 import type { ReproPorts } from "./ports.ts";
@@ -55,7 +55,11 @@ export function hostBusy(what: string, message: string): InfrastructureError {
  * Reads the report as a reader sees it: sanitized, then parsed. Reading is bounded: over GitHub's size limit
  * nothing is parsed, and the parse itself has a time limit.
  */
-export function readReport(markdown: string): Omit<ReportReading, "expectations"> {
+export function readReport(
+  markdown: string,
+  /** Host CPU the sanitize and parse may take (what is left of the report's reading budget). */
+  limitMs = hostLimits().parseTimeMs,
+): Omit<ReportReading, "expectations"> {
   const unreadable = (why: string) => ({
     sanitized: NOTHING_REMOVED,
     report: emptyReport(markdown),
@@ -66,10 +70,13 @@ export function readReport(markdown: string): Omit<ReportReading, "expectations"
     return unreadable(
       `the report is ${markdown.length} characters long, over ${limits.reportChars === MAX_REPORT_CHARS ? "GitHub's" : "the operator's (RETRACE_HOST_LIMITS reportChars)"} ${limits.reportChars}-character limit for an issue, so it was not read`,
     );
-  const parsed = withinCpuTime(() => {
-    const sanitized = sanitizeReport(markdown);
-    return { sanitized, report: parseReport(sanitized.text) };
-  }, limits.parseTimeMs);
+  const parsed = withinCpuTime(
+    () => {
+      const sanitized = sanitizeReport(markdown);
+      return { sanitized, report: parseReport(sanitized.text) };
+    },
+    Math.max(1, limitMs),
+  );
   if (!parsed.ok && parsed.reason === "busy") throw hostBusy("the report's markdown", parsed.message);
   if (!parsed.ok)
     return unreadable(
@@ -102,11 +109,15 @@ export function expectationsSummary(e: ReportedExpectations): string {
  * `assert` call cost 20 s of host CPU in one of them). Past the limit nothing was reported, and the report counts
  * as unreadable, naming why.
  */
-export function readExpectations(report: ParsedReport): {
+export function readExpectations(
+  report: ParsedReport,
+  /** Host CPU it may take: what is left of the report's reading budget after its parse. */
+  limitMs = hostLimits().parseTimeMs,
+): {
   expectations: ReportedExpectations;
   unreadable: string | null;
 } {
-  const read = withinCpuTime(() => reportedExpectations(report), hostLimits().parseTimeMs);
+  const read = withinCpuTime(() => reportedExpectations(report), Math.max(1, limitMs));
   if (read.ok) return { expectations: read.value, unreadable: null };
   if (read.reason === "busy") throw hostBusy("what the report says happens", read.message);
   return {
@@ -121,18 +132,24 @@ export function unread(markdown: string): ReportReading {
   return { sanitized: NOTHING_REMOVED, report, expectations: reportedExpectations(report), unreadable: null };
 }
 
-/** The pipeline's context for a report, read outside the loop engine (the parse bench measures this). */
-export function createContext(spec: ReproJobSpec, ports: ReproPorts): ReproContext {
+/**
+ * The pipeline's context for a report, read outside the loop engine (the parse bench measures this): its parse
+ * and what it says happens, within one budget of host CPU as in the pipeline; `readCpuMs` is what they took.
+ */
+export function createContext(spec: ReproJobSpec, ports: ReproPorts): ReproContext & { readCpuMs: number } {
   const startedAt = ports.clock.now();
-  const read = readReport(spec.markdown);
+  const budget = hostLimits().parseTimeMs;
+  const [read, parseMs] = measuredCpu(() => readReport(spec.markdown, budget));
+  const [expected, expectMs] = read.unreadable
+    ? [{ expectations: reportedExpectations(emptyReport("")) }, 0]
+    : measuredCpu(() => readExpectations(read.report, budget - parseMs));
   return {
     spec,
     ports,
     startedAt,
     redact: ports.redact ?? ((s) => s),
     ...read,
-    ...(read.unreadable
-      ? { expectations: reportedExpectations(emptyReport("")) }
-      : readExpectations(read.report)),
+    ...expected,
+    readCpuMs: parseMs + expectMs,
   };
 }

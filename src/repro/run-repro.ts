@@ -10,7 +10,7 @@
  */
 import { RetraceError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
-import { withinCpuTime } from "../core/time-limit.ts";
+import { measuredCpu, withinCpuTime } from "../core/time-limit.ts";
 import type { ReproJobSpec } from "../core/job.ts";
 import { defineMachine, type ModelChoice, type RunResult, runMachine } from "../core/loop.ts";
 import { Redactor } from "../core/redact.ts";
@@ -45,6 +45,14 @@ class PortRedactor extends Redactor {
   }
 }
 
+/**
+ * Host CPU the next step of reading the report may take: what its parse, expectations and completion have left of
+ * RETRACE_HOST_LIMITS parseTimeMs (at least 1 ms: a step with nothing left times out at once, naming the limit).
+ */
+export function readBudget(s: Pick<ReproState, "readCpuMs">): number {
+  return Math.max(1, Math.floor(hostLimits().parseTimeMs - s.readCpuMs));
+}
+
 export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null = null) {
   return defineMachine<ReproState>()({
     name: "repro",
@@ -55,10 +63,10 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
         free: true,
         on: ["expectations"],
         run: (s) => {
-          const read = readReport(env.spec.markdown);
+          const [read, ms] = measuredCpu(() => readReport(env.spec.markdown, readBudget(s)));
           return {
             next: "expectations",
-            ctx: { ...s, read: { ...s.read, ...read } },
+            ctx: { ...s, read: { ...s.read, ...read }, readCpuMs: s.readCpuMs + ms },
             summary: readingSummary(read),
           };
         },
@@ -67,11 +75,13 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
         free: true,
         on: ["complete", "done"],
         run: (s) => {
-          const { expectations, unreadable } = readExpectations(s.read.report);
+          const [{ expectations, unreadable }, ms] = measuredCpu(() =>
+            readExpectations(s.read.report, readBudget(s)),
+          );
           const read = { ...s.read, expectations, unreadable: s.read.unreadable ?? unreadable };
           return {
             next: read.unreadable ? "done" : "complete",
-            ctx: { ...s, read },
+            ctx: { ...s, read, readCpuMs: s.readCpuMs + ms },
             summary: expectationsSummary(expectations),
           };
         },
@@ -80,9 +90,10 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
         free: true,
         on: ["needs", "install", "transpile", "run", "write", "done"],
         run: (s, io) => {
-          // The same time limit as the parse: completing the program scans the report's code with patterns of
-          // their own, after the bounded parse (a shell line's 60,000 trailing spaces cost 4.85 s here before).
-          const limitMs = env.completeTimeMs ?? hostLimits().parseTimeMs;
+          // What is left of the parse's budget: completing the program scans the report's code with patterns of
+          // their own, after the bounded parse (a shell line's 60,000 trailing spaces cost 4.85 s here before),
+          // and a limit of its own per step let one report cost three limits (issue 14: one budget for all).
+          const limitMs = env.completeTimeMs ?? readBudget(s);
           const completed = withinCpuTime(
             () => completeProgram(s.read.report, s.read.expectations.invocation, env.spec.package),
             limitMs,
@@ -90,7 +101,7 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
           if (!completed.ok && completed.reason === "busy")
             throw hostBusy("the report's code", completed.message);
           if (!completed.ok) {
-            const unreadable = `the report's code could not be completed into a program: ${completed.reason === "timeout" ? `it took longer than ${limitMs} ms${env.completeTimeMs === undefined ? " (RETRACE_HOST_LIMITS parseTimeMs)" : ""}` : completed.message}`;
+            const unreadable = `the report's code could not be completed into a program: ${completed.reason === "timeout" ? `it took longer than ${limitMs} ms${env.completeTimeMs === undefined ? ` (what was left of RETRACE_HOST_LIMITS parseTimeMs, ${hostLimits().parseTimeMs} ms for the whole reading of the report)` : ""}` : completed.message}`;
             return { next: "done", ctx: { ...s, read: { ...s.read, unreadable } }, summary: unreadable };
           }
           const program = completed.value;

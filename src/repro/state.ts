@@ -36,8 +36,8 @@ export interface ReproEnv {
   ports: ReproPorts;
   startedAt: number;
   redact: (s: string) => string;
-  /** Host time for completing the report's code into a program, in ms (RETRACE_HOST_LIMITS parseTimeMs unless
-   * the caller passes its own). */
+  /** Host time for completing the report's code into a program, in ms (what is left of the report's reading
+   * budget, RETRACE_HOST_LIMITS parseTimeMs, unless the caller passes its own). */
   completeTimeMs?: number;
 }
 
@@ -58,6 +58,11 @@ export interface ModelAttempt extends Candidate {
 
 export interface ReproState {
   read: ReportReading;
+  /**
+   * Host CPU spent so far reading the report, in ms: its parse, what it says happens and the completion of its
+   * code share one budget (RETRACE_HOST_LIMITS parseTimeMs), so the three together stay within it.
+   */
+  readCpuMs: number;
   /** The program completed from the report's code; null when it has none. */
   program: Program | null;
   /** The program going through the stages now (the report's, or the model's candidate). */
@@ -79,6 +84,7 @@ export interface ReproState {
 export function initialState(markdown: string): ReproState {
   return {
     read: unread(markdown),
+    readCpuMs: 0,
     program: null,
     trial: null,
     deterministic: null,

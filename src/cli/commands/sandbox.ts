@@ -9,7 +9,7 @@ import { createDockerSandbox } from "../../sandbox/docker.ts";
 import { connectDocker, pingEngine } from "../../sandbox/engine.ts";
 import { secondsOption } from "../options.ts";
 import { readErrorReason } from "../read-input.ts";
-import { printErr, printJson, printOut } from "../print.ts";
+import { printCommandOutput, printErr, printJson, printOut } from "../print.ts";
 
 const DIR_HINT = "pass the directory to copy into the sandbox's /workspace";
 
@@ -39,7 +39,9 @@ export function registerSandbox(program: Command): void {
 
   sandbox
     .command("run")
-    .description("Run a command in a fresh sandbox (a copy of --dir as the workspace)")
+    .description(
+      "Run a command in a fresh sandbox (a copy of --dir as the workspace). Its output is passed through exact to a pipe or file; on a terminal, control characters (escape sequences) are shown as \\u{…} escapes",
+    )
     .option("--dir <dir>", "directory copied into the workspace")
     .option("--timeout <seconds>", "wall-clock limit of the run, in seconds (1 to 3600)", "30")
     .option("--json", "print the result as JSON")
@@ -64,9 +66,9 @@ export function registerSandbox(program: Command): void {
         const { files: _files, ...rest } = result;
         printJson(`${JSON.stringify(rest)}\n`);
       } else {
-        // The command's own output, untouched (as `docker run` passes it): the caller chose the command.
-        process.stdout.write(result.stdout);
-        process.stderr.write(result.stderr);
+        // The command's own output: exact to a pipe or file (as `docker run` passes it), inert on a terminal.
+        printCommandOutput(result.stdout, process.stdout);
+        printCommandOutput(result.stderr, process.stderr);
         if (result.stoppedBy) printErr(`retrace: run stopped by the sandbox: ${result.stoppedBy}\n`);
       }
       process.exitCode = result.exitCode ?? 1;

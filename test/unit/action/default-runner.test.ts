@@ -13,7 +13,6 @@ import { FixJobSpec } from "../../../src/core/job.ts";
 import {
   createDefaultRunner,
   ensureCheckoutAt,
-  privateOrigin,
   repositoryUrlFrom,
 } from "../../../src/jobs/default-runner.ts";
 import type { JobPorts, Pipelines } from "../../../src/jobs/run-job.ts";
@@ -227,30 +226,29 @@ describe("where the Action fetches the failed commit from", () => {
   });
 });
 
+// What an origin may be and the address git is pinned to: test/unit/git/origin.test.ts.
 describe("an origin on a loopback or private address is not fetched from", () => {
-  it.each([
-    "https://127.0.0.1:8443/o/r.git",
-    "ssh://git@127.0.0.1:2222/o/r.git",
-    "git@[::1]:o/r.git",
-    "https://localhost/o/r.git",
-    "https://10.1.2.3/o/r.git",
-    "ssh://169.254.169.254/x",
-  ])("%s is refused, naming the operator's variable", async (url) => {
-    expect(await privateOrigin(url, [])).toMatch(/loopback or private address.*RETRACE_PRIVATE_SOURCE_HOSTS/);
-  });
-
-  it("a public origin, a local path, and a private host the operator lists pass (control)", async () => {
-    expect(await privateOrigin("https://93.184.215.14/o/r.git", [])).toBeNull();
-    expect(await privateOrigin("git@140.82.112.3:o/r.git", [])).toBeNull();
-    expect(await privateOrigin("/srv/git/r.git", [])).toBeNull();
-    expect(await privateOrigin("https://10.1.2.3:8443/o/r.git", ["10.1.2.3:8443"])).toBeNull();
-  });
-
   it("the fetch from such an origin fails saying why, and git never connects", async () => {
     git(workspace, "remote", "set-url", "origin", "https://127.0.0.1:9/o/r.git");
     await expect(ensureCheckoutAt(workspace, shas.two)).rejects.toThrow(
       /checking that commit out failed: the checkout's origin "https:\/\/127\.0\.0\.1:9\/o\/r\.git" is on a loopback or private address/,
     );
+  });
+
+  it("an origin with a second URL is refused: git fetches from the first, `--get` reads the last", async () => {
+    git(workspace, "remote", "set-url", "origin", "https://127.0.0.1:9/o/r.git");
+    git(workspace, "config", "--add", "remote.origin.url", "https://93.184.215.14/o/r.git");
+    await expect(ensureCheckoutAt(workspace, shas.two)).rejects.toThrow(
+      /the checkout's origin has 2 URLs \("https:\/\/127\.0\.0\.1:9\/o\/r\.git", .*\); Retrace's git fetches only from an origin with one/,
+    );
+  });
+
+  it("a name that resolves to a private address is refused before git runs, naming the address", async () => {
+    git(workspace, "remote", "set-url", "origin", "https://git.example.test/o/r.git");
+    await expect(
+      ensureCheckoutAt(workspace, shas.two, undefined, "origin", [], async () => ["10.0.0.7"]),
+    ).rejects.toThrow(/loopback or private address.*\(git\.example\.test resolves to 10\.0\.0\.7\)/);
+    expect(git(workspace, "rev-parse", "HEAD")).toBe(shas.one);
   });
 });
 

@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { printCommandOutput } from "../../../src/cli/print.ts";
 
 const BIN = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../../bin/retrace.mjs");
 const ACTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -48,4 +49,24 @@ describe("retrace prints nothing a terminal acts on", () => {
     expect(j.stdout).not.toMatch(ACTIVE);
     expect(JSON.parse(j.stdout).violations[0].file).toContain("\u202eevil.js");
   }, 60_000);
+});
+
+describe("printCommandOutput (retrace sandbox run): inert on a terminal, exact to a pipe", () => {
+  const sink = (isTTY: boolean) => {
+    const written: string[] = [];
+    return { isTTY, written, write: (t: string) => written.push(t) > 0 };
+  };
+  const text = "A\u001b]52;c;eHh4\u0007B\u009b2J\u202e\r\nC\u0000\n";
+
+  it("a terminal is shown every control as a visible escape", () => {
+    const tty = sink(true);
+    printCommandOutput(text, tty);
+    expect(tty.written.join("")).toBe("A\\u{1b}]52;c;eHh4\\u{7}B\\u{9b}2J\\u{202e}\nC\\u{0}\n");
+  });
+
+  it("a pipe or file gets the exact text", () => {
+    const pipe = sink(false);
+    printCommandOutput(text, pipe);
+    expect(pipe.written.join("")).toBe(text);
+  });
 });

@@ -79,3 +79,75 @@ describe("imageToolVersion with a cache file", () => {
     expect(labelled.made).toHaveLength(0);
   });
 });
+
+describe("imageToolVersion is bounded: the image's tool can be any program", () => {
+  /** A double whose container never exits on its own (or prints `chunks`), recording what was asked of it. */
+  function endless(chunks: Buffer[] = []) {
+    const asked = { spec: null as unknown as { HostConfig: Record<string, unknown> }, removed: 0 };
+    let end: (() => void) | null = null;
+    const docker = {
+      getImage: () => ({ inspect: async () => ({ Id: ID_A, Config: { Labels: {} } }) }),
+      createContainer: async (spec: { HostConfig: Record<string, unknown> }) => {
+        asked.spec = spec;
+        const stream = new EventEmitter();
+        return {
+          attach: async () => stream,
+          start: async () => {
+            for (const c of chunks) stream.emit("data", c);
+          },
+          // As the engine: a wait on a container already removed answers at once.
+          wait: () =>
+            asked.removed > 0
+              ? Promise.reject(new Error("no such container"))
+              : new Promise((resolve) => {
+                  end = () => resolve({ StatusCode: 137 });
+                }),
+          remove: async () => {
+            asked.removed++;
+            end?.();
+          },
+        };
+      },
+    } as unknown as Docker;
+    return { docker, asked };
+  }
+
+  it("a tool that never exits: removed at the time limit, an infrastructure error naming the image", async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "retrace-toolcache-"));
+    const e = endless();
+    const started = Date.now();
+    await expect(
+      imageToolVersion(e.docker, "evil:1", "node", path.join(dir, "t.json"), { timeoutMs: 200 }),
+    ).rejects.toMatchObject({
+      kind: "infrastructure",
+      message: expect.stringMatching(
+        /image evil:1 .*node --version.* did not finish in 0\.2 s; the container was removed/,
+      ),
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(e.asked.removed).toBeGreaterThan(0);
+    expect(() => readFileSync(path.join(dir, "t.json"))).toThrow();
+  });
+
+  it("a tool that floods its output: removed at the cap, nothing cached", async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "retrace-toolcache-"));
+    const e = endless(Array.from({ length: 20 }, () => Buffer.alloc(8192, "v1.2.3 ")));
+    await expect(
+      imageToolVersion(e.docker, "evil:1", "node", path.join(dir, "t.json"), { maxOutputBytes: 65_536 }),
+    ).rejects.toThrow(/wrote more than 65536 bytes; the container was removed/);
+    expect(e.asked.removed).toBeGreaterThan(0);
+  });
+
+  it("the probe container has no capabilities, a read-only root, and memory and process limits", async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "retrace-toolcache-"));
+    const e = endless();
+    await imageToolVersion(e.docker, "evil:1", "node", null, { timeoutMs: 50 }).catch(() => {});
+    expect(e.asked.spec.HostConfig).toMatchObject({
+      NetworkMode: "none",
+      CapDrop: ["ALL"],
+      ReadonlyRootfs: true,
+      Memory: 256 * 1024 * 1024,
+      PidsLimit: 64,
+    });
+  });
+});

@@ -5,13 +5,14 @@
  * (one block of 60,000 characters), once with a limit it cannot meet and once with the default, so the test shows the
  * limit itself (whatever is slow), and that nothing is installed or run past it.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ReproJobSpec } from "../../../src/core/job.ts";
 import { ManualClock } from "../../../src/core/loop-clock.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
-import { readExpectations, readReport } from "../../../src/repro/context.ts";
+import { measuredCpu } from "../../../src/core/time-limit.ts";
+import { createContext, readExpectations, readReport } from "../../../src/repro/context.ts";
 import type { ReproPorts } from "../../../src/repro/ports.ts";
-import { runRepro } from "../../../src/repro/run-repro.ts";
+import { readBudget, runRepro } from "../../../src/repro/run-repro.ts";
 import { fakeSandbox } from "../../support/fake-sandbox.ts";
 
 const ports: ReproPorts = {
@@ -62,5 +63,36 @@ describe("completing a report's program", () => {
       /could not be completed into a program: it took longer than 1 ms/,
     );
     expect(events.map((e) => e.step)).toEqual(["parse", "expectations", "complete"]);
+  }, 20_000);
+});
+
+describe("the report's parse, expectations and completion share one budget of host CPU", () => {
+  const saved = process.env.RETRACE_HOST_LIMITS;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.RETRACE_HOST_LIMITS;
+    else process.env.RETRACE_HOST_LIMITS = saved;
+  });
+
+  it("each step gets what the ones before it left of parseTimeMs, and at least 1 ms", () => {
+    process.env.RETRACE_HOST_LIMITS = "parseTimeMs=1800";
+    expect(readBudget({ readCpuMs: 0 })).toBe(1800);
+    expect(readBudget({ readCpuMs: 1700.4 })).toBe(99);
+    expect(readBudget({ readCpuMs: 2500 })).toBe(1);
+  });
+
+  it("a job records the CPU its reading took, and the steps after the parse see it", async () => {
+    const { result, events } = await runRepro(
+      ReproJobSpec.parse({ kind: "repro", id: "t", markdown: longReport(), runs: 1 }),
+      ports,
+      { completeTimeMs: 1 },
+    );
+    expect(result.verdict).toBe("NEEDS_INFO");
+    expect(events.map((e) => e.step)).toEqual(["parse", "expectations", "complete"]);
+    const [ctx, cpuMs] = measuredCpu(() =>
+      createContext(ReproJobSpec.parse({ kind: "repro", id: "t", markdown: longReport(), runs: 1 }), ports),
+    );
+    expect(ctx.unreadable).toBeNull();
+    expect(ctx.readCpuMs).toBeGreaterThan(0);
+    expect(ctx.readCpuMs).toBeLessThanOrEqual(cpuMs + 1);
   }, 20_000);
 });
