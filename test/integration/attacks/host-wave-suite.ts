@@ -18,7 +18,7 @@ const REPORT_CPU_MS = 3_000;
  * the case itself. */
 const OTHER_CPU_MS = 8_000;
 
-export function describeHostWave(wave: { title: string; n: number; added?: string[] }): void {
+export function describeHostWave(wave: { title: string; n: number | string; added?: string[] }): void {
   const marker = `/var/tmp/retrace-rt${wave.n}-test-marker`;
   const secret = `ghs_rt${wave.n}testSECRET0123456789abcdefABCDEF`;
   const ids = [...waveCaseIds(path.join(HERE, `redteam${wave.n}-cases.json`)), ...(wave.added ?? [])];

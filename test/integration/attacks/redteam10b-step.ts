@@ -1,6 +1,6 @@
 /**
- * Host-side steps of the eleventh red team's cases, run in a process of their own
- * (`tsx redteam11-step.ts <dir> <id>…`) so a case that holds the host can be killed and measured. The gaps the
+ * Host-side steps of the tenth red team's follow-up (10b)'s cases, run in a process of their own
+ * (`tsx redteam10b-step.ts <dir> <id>…`) so a case that holds the host can be killed and measured. The gaps the
  * tenth wave left open (issue 14), each through its real entry: the Action runner's fetch of the failed commit
  * (`ensureCheckoutAt`, real git) from an origin whose name answers the check one thing and git another (DNS
  * rebinding), or that has two URLs; the real `retrace sandbox run` on the real engine with its stdout a terminal
@@ -28,7 +28,7 @@ const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 const REPO = path.resolve(HERE, "../../..");
-const MARKER = process.env.RETRACE_RT11_MARKER ?? "/var/tmp/retrace-rt11-marker";
+const MARKER = process.env.RETRACE_RT10b_MARKER ?? "/var/tmp/retrace-rt10b-marker";
 
 type Outcome = { outcome: string; contained: boolean | null };
 const ok = (outcome: string, contained: boolean | null = null): Outcome => ({ outcome, contained });
@@ -236,7 +236,7 @@ async function toolProbe(tag: string, script: string, expect: RegExp): Promise<O
 function reportReading(markdown: string): Outcome {
   const limit = hostLimits().parseTimeMs;
   const cpu0 = process.cpuUsage();
-  const spec = ReproJobSpec.parse({ kind: "repro", id: "rt11", markdown, runs: 1 });
+  const spec = ReproJobSpec.parse({ kind: "repro", id: "rt10b", markdown, runs: 1 });
   let answer: string;
   try {
     const ctx = createContext(spec, createLocalReproPorts());
@@ -287,10 +287,10 @@ const cases: Record<string, () => Outcome | Promise<Outcome>> = {
   "run-sandbox-run-terminal": () => sandboxRunOnTerminal(),
   "run-sandbox-run-piped-exact": () => sandboxRunPiped(),
   "image-tool-version-never-exits": () =>
-    toolProbe("retrace-rt11-hang:1", "exec sleep 3600", /did not finish in 30 s; the container was removed/),
+    toolProbe("retrace-rt10b-hang:1", "exec sleep 3600", /did not finish in 30 s; the container was removed/),
   "image-tool-version-floods-output": () =>
     toolProbe(
-      "retrace-rt11-flood:1",
+      "retrace-rt10b-flood:1",
       "exec yes v1.2.3",
       /wrote more than 65536 bytes; the container was removed/,
     ),
