@@ -114,7 +114,7 @@ function actsOnGitHub(md: string): string[] {
   if (/<!--/.test(outside)) found.push("html comment");
   if (
     /<(img|a|details|picture|source|video)\b/i.test(
-      outside.replace(/<details><summary>The patch<\/summary>/g, ""),
+      outside.replace(/<details><summary>(The patch|patch \(not applied\))<\/summary>/g, ""),
     )
   )
     found.push("html tag");
@@ -387,6 +387,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
               costUsd: 0,
               summary: HOSTILE_PROSE,
               patch: "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
+              violations: [],
             },
           ],
           flaky: null,
