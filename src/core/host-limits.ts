@@ -40,6 +40,8 @@ export interface HostLimits {
   manifestMb: number;
   /** Most output of one host-side git command, in MiB. */
   gitOutputMb: number;
+  /** Most heap memory of one host-side git command (`ulimit -d`), in MiB. */
+  gitMemoryMb: number;
   /** Largest file or stdin the CLI reads (a report, a log, a patch), in MiB. */
   inputMb: number;
   /** Most entries of a repository archive the App unpacks. */
@@ -63,6 +65,7 @@ export const DEFAULT_HOST_LIMITS: Readonly<HostLimits> = Object.freeze({
   readMb: 8,
   manifestMb: 64,
   gitOutputMb: 64,
+  gitMemoryMb: 1_024,
   inputMb: 256,
   tarballEntries: 20_000,
   tarballMb: 200,
@@ -84,6 +87,7 @@ export const HOST_LIMIT_RANGES: Readonly<Record<keyof HostLimits, readonly [numb
     readMb: [1, 1_024],
     manifestMb: [1, 1_024],
     gitOutputMb: [1, 4_096],
+    gitMemoryMb: [64, 65_536],
     inputMb: [1, 16_384],
     tarballEntries: [100, 10_000_000],
     tarballMb: [1, 65_536],

@@ -36,6 +36,8 @@ export const FIXED_CONFIG: readonly string[] = [
   "log.showSignature=false",
   "gpg.program=false",
   "gc.auto=0",
+  // GIT_GRAFT_FILE=/dev/null (below) is a grafts file to git, which says so on stderr every command.
+  "advice.graftFileDeprecated=false",
   "http.cookieFile=",
   "http.saveCookies=false",
   "maintenance.auto=false",
@@ -156,6 +158,11 @@ export function gitEnv(extra: Record<string, string> = {}): Record<string, strin
     GIT_TERMINAL_PROMPT: "0",
     GIT_PAGER: "cat",
     GIT_OPTIONAL_LOCKS: "0",
+    // The objects a commit names are the objects git reads: no `refs/replace/*` substitutes another commit, tree
+    // or blob (a replaced HEAD put a file no run verified into Retrace's fix commit), no `info/grafts` rewrites
+    // a commit's parents.
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_GRAFT_FILE: "/dev/null",
     ...extra,
   };
 }
@@ -245,12 +252,19 @@ function spawnGit(
       return;
     }
     // Its own process group, so a kill reaches the programs git starts (ssh, remote helpers) too.
-    const child = spawn("git", [...args], {
-      cwd,
-      env: { ...gitEnv(options.env), ...configEnv(config) },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
+    // Through `sh` only to set git's data limit (`ulimit -d`: heap and anonymous memory, not the packs git maps
+    // from disk): a blob of zeros a thousand times its stored size (a 1 GiB blob is a 1 MiB object) is read whole
+    // by a diff, and the output cap does not bound git's own memory. Past it git fails ("out of memory").
+    const child = spawn(
+      "sh",
+      ["-c", 'ulimit -d "$0" && exec git "$@"', String(hostLimits().gitMemoryMb * 1024), ...args],
+      {
+        cwd,
+        env: { ...gitEnv(options.env), ...configEnv(config) },
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      },
+    );
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = "";

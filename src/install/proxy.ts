@@ -298,58 +298,67 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     upstream.end();
   };
 
-  const server = http.createServer((req, res) => {
-    // A request inside a tunnel to a virtual registry host (below) names only its path: its host is the tunnel's.
-    const tunnelled = (req.socket as { retraceVirtualHost?: string }).retraceVirtualHost;
-    const absolute =
-      tunnelled && req.url?.startsWith("/") ? `http://${tunnelled}${req.url}` : (req.url ?? "");
-    const virtual = /^http:\/\//i.test(absolute) ? new URL(absolute) : null;
-    const base = virtual ? routes.get(virtual.hostname.toLowerCase()) : undefined;
-    if (virtual && base) {
-      if (!passed.includes(virtual.hostname)) passed.push(virtual.hostname);
-      route(req, res, base, virtual);
-      return;
-    }
-    const target = req.url && /^http:\/\//i.test(req.url) ? hostPort(req.url) : null;
-    if (!target || !permit(target)) {
-      res.writeHead(403, { "content-type": "text/plain", connection: "close" });
-      res.end(`retrace install proxy: ${target ?? "this request"} is not an allowed registry\n`);
-      return;
-    }
-    counts.requests++;
-    const url = new URL(req.url!);
-    const headers = { ...req.headers };
-    delete headers["proxy-connection"];
-    delete headers["proxy-authorization"];
-    addressFor(target).then(
-      (address) => {
-        const upstream = http.request(
-          {
-            host: address,
-            port: url.port || 80,
-            method: req.method,
-            path: `${url.pathname}${url.search}`,
-            headers,
-            timeout: idleMs,
-          },
-          (up) => {
-            res.writeHead(up.statusCode ?? 502, up.headers);
-            up.pipe(res);
-          },
-        );
-        answerFailures(upstream, res);
-        req.pipe(upstream);
-      },
-      (e: NodeJS.ErrnoException) => {
-        if (e.code !== "EINTERNAL") counts.upstreamErrors++;
-        res.writeHead(e.code === "EINTERNAL" ? 403 : 502, {
-          "content-type": "text/plain",
-          connection: "close",
-        });
-        res.end(e.code === "EINTERNAL" ? `retrace install proxy: ${e.message}\n` : "");
-      },
-    );
-  });
+  // A request's head must arrive whole within the idle limit, and the request within twice it: the socket's idle
+  // timer restarts on every byte, so a client trickling one header byte at a time held a host socket forever.
+  const server = http.createServer(
+    {
+      headersTimeout: idleMs,
+      requestTimeout: 2 * idleMs,
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(idleMs / 4))),
+    },
+    (req, res) => {
+      // A request inside a tunnel to a virtual registry host (below) names only its path: its host is the tunnel's.
+      const tunnelled = (req.socket as { retraceVirtualHost?: string }).retraceVirtualHost;
+      const absolute =
+        tunnelled && req.url?.startsWith("/") ? `http://${tunnelled}${req.url}` : (req.url ?? "");
+      const virtual = /^http:\/\//i.test(absolute) ? new URL(absolute) : null;
+      const base = virtual ? routes.get(virtual.hostname.toLowerCase()) : undefined;
+      if (virtual && base) {
+        if (!passed.includes(virtual.hostname)) passed.push(virtual.hostname);
+        route(req, res, base, virtual);
+        return;
+      }
+      const target = req.url && /^http:\/\//i.test(req.url) ? hostPort(req.url) : null;
+      if (!target || !permit(target)) {
+        res.writeHead(403, { "content-type": "text/plain", connection: "close" });
+        res.end(`retrace install proxy: ${target ?? "this request"} is not an allowed registry\n`);
+        return;
+      }
+      counts.requests++;
+      const url = new URL(req.url!);
+      const headers = { ...req.headers };
+      delete headers["proxy-connection"];
+      delete headers["proxy-authorization"];
+      addressFor(target).then(
+        (address) => {
+          const upstream = http.request(
+            {
+              host: address,
+              port: url.port || 80,
+              method: req.method,
+              path: `${url.pathname}${url.search}`,
+              headers,
+              timeout: idleMs,
+            },
+            (up) => {
+              res.writeHead(up.statusCode ?? 502, up.headers);
+              up.pipe(res);
+            },
+          );
+          answerFailures(upstream, res);
+          req.pipe(upstream);
+        },
+        (e: NodeJS.ErrnoException) => {
+          if (e.code !== "EINTERNAL") counts.upstreamErrors++;
+          res.writeHead(e.code === "EINTERNAL" ? 403 : 502, {
+            "content-type": "text/plain",
+            connection: "close",
+          });
+          res.end(e.code === "EINTERNAL" ? `retrace install proxy: ${e.message}\n` : "");
+        },
+      );
+    },
+  );
   server.on("connection", (s) => {
     track(s);
     s.setTimeout(idleMs, () => s.destroy());

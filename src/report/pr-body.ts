@@ -62,6 +62,15 @@ export function code(text: string): string {
 }
 
 /** Escapes a value for a markdown table cell. */
+/**
+ * Model-written prose (a summary, a root cause, its evidence) as a text block, never rendered: the model is steered
+ * by the report and log it reads, so its words may hold closing keywords (`Fixes #1` closes that issue when the
+ * PR is merged), mentions, images or an unclosed `<!--` that hides the verification below it.
+ */
+function prose(text: string): string {
+  return fence(text, "text");
+}
+
 function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
@@ -78,7 +87,7 @@ function attemptsTable(log: readonly AttemptRecord[]): string {
   if (log.length === 0) return "_No model attempt was made._";
   const rows = log.map(
     (a) =>
-      `| ${a.n} | ${cell(a.model)} | ${a.verdict} | ${cell(a.reason || "—")} | ${a.tokens} | ${money(a.costUsd)} |`,
+      `| ${a.n} | ${cell(a.model)} | ${a.verdict} | ${a.reason ? cell(code(a.reason)) : "—"} | ${a.tokens} | ${money(a.costUsd)} |`,
   );
   return ["| # | model | verdict | why | tokens | cost |", "|---|---|---|---|---|---|", ...rows].join("\n");
 }
@@ -136,10 +145,10 @@ function fixedBody(input: FixReportInput): string {
   if (input.rootCause) {
     const files = input.rootCause.files.map(code).join(", ");
     parts.push(
-      `## Root cause\n\n${input.rootCause.hypothesis}\n\n**Evidence:** ${input.rootCause.evidence}${files ? `\n\n**Files involved:** ${files}` : ""}`,
+      `## Root cause\n\n${prose(input.rootCause.hypothesis)}\n\n**Evidence:**\n\n${prose(input.rootCause.evidence)}${files ? `\n\n**Files involved:** ${files}` : ""}`,
     );
   }
-  parts.push(`## What changed and why\n\n${input.summary ?? "(no summary)"}`);
+  parts.push(`## What changed and why\n\n${input.summary ? prose(input.summary) : "(no summary)"}`);
   if (input.patch)
     parts.push(`<details><summary>The patch</summary>\n\n${fence(input.patch, "diff")}\n\n</details>`);
   if (r.verification) {
@@ -220,9 +229,9 @@ function noFixBody(input: FixReportInput): string {
   parts.push(`## Attempts\n\n${attemptsTable(r.attemptLog)}`);
   for (const a of r.attemptLog) {
     const lines = [`### Attempt ${a.n} (${a.model}) — ${a.verdict}`];
-    if (a.rootCause) lines.push(`Root cause proposed: ${a.rootCause}`);
-    if (a.summary) lines.push(`Change proposed: ${a.summary}`);
-    lines.push(`Why it was rejected: ${a.reason || "—"}`);
+    if (a.rootCause) lines.push(`Root cause proposed:\n\n${prose(a.rootCause)}`);
+    if (a.summary) lines.push(`Change proposed:\n\n${prose(a.summary)}`);
+    lines.push(a.reason ? `Why it was rejected:\n\n${prose(a.reason)}` : "Why it was rejected: —");
     if (a.violations.length > 0) lines.push(a.violations.map((v) => `- ${v}`).join("\n"));
     if (a.patch)
       lines.push(

@@ -52,7 +52,9 @@ describe("renderFixReport", () => {
     expect(md).toContain("| 2 | claude-sonnet-4-5 | policy |");
     expect(md).toContain("### Attempt 2 (claude-sonnet-4-5) — policy");
     expect(md).toContain("- [forbidden-paths] tests/test_a.py tests may not be edited");
-    expect(md).toContain("Why it was rejected: the patch was applied in a fresh sandbox and rejected");
+    expect(md).toContain(
+      "Why it was rejected:\n\n```text\nthe patch was applied in a fresh sandbox and rejected",
+    );
     expect(md).toContain("Attempts: **2** · tokens: **12345** · cost: **$0.0421**");
     expect(md).toContain("No branch was created.");
   });
@@ -109,7 +111,8 @@ describe("renderFixReport", () => {
       stackFiles: ["src/a.py"],
     });
     expect(md).toContain("**A human must review it before merging.**");
-    expect(md).toContain("## Root cause\n\noff by one");
+    expect(md).toContain("## Root cause\n\n```text\noff by one\n```");
+    expect(md).toContain("## What changed and why\n\n```text\nuse <=\n```");
     expect(md).toContain("| `tests/test_a.py::test_x` | failed | passed |");
     expect(md).toContain("applied in 2 fresh sandbox run(s)");
     expect(md).toContain("failed 3/3 — a real failure, not a flaky one");
@@ -118,5 +121,34 @@ describe("renderFixReport", () => {
     expect(md).toContain("It creates new file(s): `src/new.py`.");
     expect(md).toContain("not in the failure's stack trace: `src/new.py`");
     expect(md).toContain("1 of them previously passing");
+  });
+});
+
+describe("model-written prose in the PR body (eleventh red team)", () => {
+  it("is a text block: closing keywords, mentions, images and an unclosed comment are not rendered", () => {
+    const hostile =
+      "Fixes #1, closes rt11/other#3. cc @octocat ![x](http://127.0.0.1:9/b.png) <img src=x> <!-- hides the rest";
+    const md = renderFixReport({
+      result: {
+        outcome: "FIXED",
+        reason: "verified",
+        failingTests: ["t"],
+        testCommand: "pytest",
+        attempts: 1,
+        tokens: 1,
+        costUsd: 0,
+        durationMs: 1,
+        attemptLog: [],
+        flaky: null,
+        verification: { runs: 2, tests: [{ id: "t", before: "failed", after: "passed" }], antiGaming: [] },
+      } as never,
+      rootCause: { hypothesis: hostile, evidence: hostile, files: [] },
+      excerpt: "E",
+      summary: hostile,
+    });
+    // Outside fenced blocks nothing of the hostile prose is left.
+    const outside = md.replace(/^(`{3,})text\n[\s\S]*?^\1$/gm, "");
+    for (const s of ["#1", "@octocat", "![x]", "<img", "<!--"]) expect(outside).not.toContain(s);
+    expect(md.match(/^```text$/gm)?.length).toBe(3);
   });
 });
