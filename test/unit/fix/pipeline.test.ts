@@ -162,7 +162,8 @@ describe("runFix (scripted model, fake ports)", () => {
     expect(md).toContain(`| \`${FAILING}\` | failed | passed |`);
     expect(md).toContain("apply_discount treats percent as a fraction");
     expect(md).toContain("- forbidden-paths\n- test-bypass");
-    expect(md).toContain("## What changed and why\n\ndivide the percentage by 100");
+    // The model's summary is shown as text, never rendered as markdown (eleventh red team).
+    expect(md).toContain("## What changed and why\n\n```text\ndivide the percentage by 100");
     expect(md).toContain("| 1 | claude-haiku-4-5 | verify |");
     const job = JobResult.parse(fixJobResult(run, new Redactor()));
     expect(job).toMatchObject({
