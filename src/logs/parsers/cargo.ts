@@ -4,7 +4,7 @@
  * compile errors (which fail the build before any test runs).
  */
 import { BlockBuffer, countWords, type FormatDefinition, type ParserSink } from "../parser.ts";
-import { panicHead, summarizePanic } from "./rust-panic.ts";
+import { openPanicHead, panicHead, summarizePanic } from "./rust-panic.ts";
 
 const RUNNING = /^running \d+ tests?$/;
 // A doc-test is named by its file, item and line: `src/lib.rs - scale (line 6)`, `src/a.rs - A::b (line 3) - compile`;
@@ -31,6 +31,8 @@ const RESULT = /^test result: (ok|FAILED)\./;
 const FRAGMENT_EVIDENCE =
   /^\s*(?:thread '(.+?)'(?: \(\d+\))? panicked at |note: test did not panic as expected$)/;
 const FAILURES = /^failures:$/;
+/** A Rust module path with at least one `::` (`tests::test_basic`): the name libtest gives a test's thread. */
+const TEST_PATH = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
 /** An entry of libtest's closing `failures:` list: four spaces, the test's name. */
 const LISTED = new RegExp(`^    ${NAME}$`);
 const RUST_ERROR = /^error(?:\[(E\d+)\])?: (.*)$/;
@@ -176,7 +178,7 @@ export function createCargoParser(sink: ParserSink) {
 
   function openingLine(text: string, lineNo: number): void {
     if (openingPanic === null && text.includes("' panicked at ")) {
-      const p = panicHead(text);
+      const p = panicHead(text) ?? openPanicHead(text);
       if (p) openingPanic = { ...p, lineNo, lines: [text] };
     } else if (openingPanic !== null && openingFrames.length === 0 && openingPanic.lines.length < 20)
       openingPanic.lines.push(text);
@@ -202,6 +204,33 @@ export function createCargoParser(sink: ParserSink) {
   }
 
   function flushOpening(): void {
+    // A panic pasted alone, with no backtrace to name the harness frames: libtest names a test's thread after the
+    // test's path (`tests::test_basic`), and a thread the program spawned is `<unnamed>` or named by the program
+    // (`main`, `tokio-runtime-worker`). A thread named by a module path (`a::b`, one `::` or more) is the test's; any
+    // other names no test (a test at a crate's top level, named without `::`, is missed rather than guessed).
+    if (
+      !openingTest &&
+      !libtestSeen &&
+      openingPanic &&
+      openingFrames.length === 0 &&
+      TEST_PATH.test(openingPanic.thread)
+    ) {
+      const own = openingPanic;
+      const p = summarizePanic(own.lines, sink);
+      sink.failure({
+        category: "test",
+        test: own.thread,
+        file: p.file,
+        line: p.line,
+        column: p.column,
+        errorType: "panic",
+        message: p.message || "test failed",
+        stack: own.lines.join("\n"),
+        start: own.lineNo,
+        end: own.lineNo + own.lines.length - 1,
+      });
+      return;
+    }
     if (!openingTest) return;
     const t = openingTest;
     openingTest = null;

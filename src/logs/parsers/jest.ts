@@ -21,8 +21,9 @@ import {
 // A file whose path has spaces (`FAIL spec/deep dir/render engine.test.js`) is read whole when it ends with a
 // JavaScript/TypeScript extension; a displayName holds no `/`.
 // The file has an extension and is no duration: gotestsum's `FAIL shelf` and `FAIL shelf.TestX (0.00s)` are not jest's.
+// A status in markdown bold (`**FAIL**  test/x.js`) is a paste whose terminal bold became markdown.
 const FILE_HEADER =
-  /^ ?(PASS|FAIL) {1,2}(?:[^\s/]+ )?((?!\()\S*\.\S+|[^\s/]*(?:\/(?:[^\s/]| (?=[^\s/]))+?)*?\.[cm]?[jt]sx?)(?: \([\d.]+ m?s\))?$/;
+  /^ ?(?:\*\*)?(PASS|FAIL)(?:\*\*)? {1,2}(?:[^\s/]+ )?((?!\()\S*\.\S+|[^\s/]*(?:\/(?:[^\s/]| (?=[^\s/]))+?)*?\.[cm]?[jt]sx?)(?: \([\d.]+ m?s\))?$/;
 const TEST_LINE = /^(\s+)(✓|✕|○|√|×) (?:(skipped|todo) )?(.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?$/;
 const BULLET = /^ {2}● (.+)$/;
 /**
@@ -166,13 +167,27 @@ export function createJestParser(sink: ParserSink) {
       block = null;
       return;
     }
+    // A suite that failed to run is its test file's failure (the file jest reruns), wherever the error points:
+    // a frame in another file (the module that failed to import) stays in the stack, and the place is the test
+    // file's own frame, or with no frame left the code frame's `>` line.
+    const locFile = loc ? (block.file ? underKnown(under(loc.file), block.file) : under(loc.file)) : null;
+    const suiteFile = suite ? block.file : null;
+    const suiteLine =
+      suiteFile === null
+        ? null
+        : locFile === suiteFile
+          ? (loc?.line ?? null)
+          : loc === null
+            ? codeFrameLine(body)
+            : null;
     sink.failure({
       category,
       test,
-      file: loc && block.file ? underKnown(under(loc.file), block.file) : loc ? under(loc.file) : block.file,
+      file: suiteFile ?? locFile ?? block.file,
       // No frame left (a cut paste): the code frame's `>` line, in the test's file.
-      line: loc?.line ?? (suite ? null : codeFrameLine(body)),
-      column: loc?.column ?? null,
+      line: suiteFile !== null ? suiteLine : (loc?.line ?? (suite ? null : codeFrameLine(body))),
+      column:
+        suiteFile !== null ? (locFile === suiteFile ? (loc?.column ?? null) : null) : (loc?.column ?? null),
       errorType,
       message: message || block.title,
       stack: lines.join("\n"),
@@ -212,7 +227,8 @@ export function createJestParser(sink: ParserSink) {
       // Quick reject: a file header starts with "PASS", "FAIL" or " PASS"/" FAIL" (coloured); not the indented
       // `✓` lines, most of a verbose log.
       const c1 = c0 === 32 ? text.charCodeAt(1) : c0;
-      const h = c1 === 80 || c1 === 70 ? FILE_HEADER.exec(text) : null;
+      const h =
+        c1 === 80 || c1 === 70 || (c1 === 42 && text.includes("**  ")) ? FILE_HEADER.exec(text) : null;
       if (h) {
         flush();
         consoleBlock = false;

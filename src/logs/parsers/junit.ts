@@ -26,6 +26,9 @@ const xml = new XMLParser({
 
 type Node = Record<string, unknown>;
 
+/** A C/C++ program's `file:line: message` report of a failed check (a relative source path). */
+const C_REPORT = /^((?!\/)[\w./-]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):(?:\d+:)? (\S.*)$/;
+
 function attrs(openTag: string): Record<string, string> {
   const out: Record<string, string> = {};
   const re = /([\w:.-]+)\s*=\s*("([^"]*)"|'([^']*)')/g;
@@ -199,7 +202,9 @@ export function createJunitParser(sink: ParserSink) {
       id = `${classname} > ${name.replace(/ › /g, " > ")}`;
     else if (phpClass) id = `${phpClass}::${name}`;
     else if (isJava) id = `${classname}.${javaMethod(name)}`;
-    else id = classname ? `${classname}.${name}` : name;
+    // A classname that only repeats the name (CTest's `--output-junit`: `classname="level_half" name="level_half"`)
+    // names no class: the id is the name, as a testcase with no classname.
+    else id = classname && classname !== name ? `${classname}.${name}` : name;
 
     const kinds = ["failure", "error", "skipped", "flakyFailure", "flakyError", "rerunFailure", "rerunError"];
     const present: Record<string, Node | null> = {};
@@ -243,6 +248,18 @@ export function createJunitParser(sink: ParserSink) {
         const panic = summarizePanic(out.split("\n"), sink);
         if (panic.message && !message) message = panic.message;
         if (panic.file) panicLoc = { file: panic.file, line: panic.line ?? 0, column: panic.column };
+        // A C/C++ test program's own report in its output (CTest's JUnit keeps the test's output only):
+        // `tests/level_half.c:6: expected 60 cm, got 0` is the failure's place and message.
+        const c = panic.file
+          ? null
+          : out
+              .split("\n")
+              .map((l) => C_REPORT.exec(l.trim()))
+              .find((m) => m !== null);
+        if (c) {
+          panicLoc = { file: sink.path(c[1]!), line: Number(c[2]), column: null };
+          if (!message) message = c[3]!;
+        }
       }
     }
     const lines = body.split("\n");

@@ -54,6 +54,8 @@ export function createPlaywrightParser(sink: ParserSink) {
   /** A header without its number, waiting for the line that makes it a failure block (see BARE_HEADER). */
   let bare: { title: string; text: string; lineNo: number; blanks: number } | null = null;
   const flaky = new Set<string>();
+  /** Inside a test's console output under its title line (the line reporter). */
+  let output = false;
   /** The recap's failed tests: a paste cut before (or without) their failure blocks still names them. */
   const recapFailed: { file: string; name: string; lineNo: number; text: string }[] = [];
   const pending: Block[] = [];
@@ -174,6 +176,19 @@ export function createPlaywrightParser(sink: ParserSink) {
           active = false;
           loose = false;
           return false;
+        }
+      }
+      // The line reporter heads a test's console output with the test's title alone (no `[n/m]`), then the output:
+      // Playwright's lines, up to the next blank line; what the test printed is no failure of the log's.
+      if (output) {
+        if (text.trim() === "" || LINE.test(text) || RECAP.test(text)) output = false;
+        else return true;
+      }
+      if (text.includes(" › ") && !text.startsWith(" ")) {
+        const t = idOf(text, sink);
+        if (t && titleAt.get(t.at) === t.name && TITLE.test(text)) {
+          output = true;
+          return true;
         }
       }
       const l = LIST.exec(text) ?? LINE.exec(text);

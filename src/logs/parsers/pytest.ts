@@ -148,6 +148,8 @@ export function createPytestParser(sink: ParserSink) {
    */
   let lastLoc: { file: string; line: number; lineNo: number } | null = null;
   let tailLoc: { file: string; line: number } | null = null;
+  /** Collection errors' summary lines seen outside a session, waiting for pytest's line that confirms them. */
+  let heldErrors: { text: string; lineNo: number }[] = [];
 
   function record(word: string, id: string, lineNo = 0): void {
     const o = outcomeOf(word);
@@ -228,6 +230,20 @@ export function createPytestParser(sink: ParserSink) {
         summaryMessage = s.message;
       }
       if (own === null || mine) break;
+    }
+    // No short summary (a log cut before it): the `-v` line that said FAILED/ERROR gives the node id, when one
+    // such line has the block's title.
+    if (id === null && summaryIds.size === 0 && key.kind !== "collect") {
+      const words = key.kind === "test" ? ["failed"] : ["error"];
+      let only: string | null = null;
+      let n = 0;
+      for (const [pid, p] of progressFailed) {
+        if (!words.includes(p.outcome) || titleOf(pid) !== key.name) continue;
+        if (own !== null && fileOf(pid) !== own) continue;
+        only = pid;
+        if (++n > 1) break;
+      }
+      if (n === 1) id = only;
     }
     b.eLines = dedent(b.eLines);
     const firstE = b.eLines[0] ?? null;
@@ -357,6 +373,30 @@ export function createPytestParser(sink: ParserSink) {
             return this.line(text, lineNo);
           }
         }
+        // Collection errors' summary lines pasted without the rule (`ERROR tests/test_x.py - ValueError: …`) name a
+        // module, not a node id: held until pytest's own line under them confirms them (`!!! Interrupted: N errors
+        // during collection !!!`, or the count rule), a run of them with nothing else between.
+        if (text.startsWith("ERROR ") && text.includes(".py")) {
+          const s0 = SUMMARY.exec(text);
+          if (s0 && !s0[2]!.includes("::") && heldErrors.length < 1000) {
+            heldErrors.push({ text, lineNo });
+            return false;
+          }
+        }
+        if (heldErrors.length > 0) {
+          const confirms =
+            (text.charCodeAt(0) === 33 &&
+              /^!{3,} Interrupted: \d+ errors? during collection !{3,}$/.test(text)) ||
+            (rule && FINAL.test(text) && /\d+ errors?\b/.test(text));
+          const held = heldErrors;
+          heldErrors = [];
+          if (confirms) {
+            section = "summary";
+            inSession = true;
+            for (const h of held) this.line(h.text, h.lineNo);
+            return this.line(text, lineNo);
+          }
+        }
         // Outcome lines can be seen without the session header (a log cut at the top).
         const py = text.includes(".py");
         const v = py && text.includes(".py::") ? VERBOSE.exec(text) : null;
@@ -481,9 +521,11 @@ export function createPytestParser(sink: ParserSink) {
           end: s.lineNo,
         });
       }
-      // A log cut before its FAILURES section and short summary: the progress lines are all it says.
-      if (blocks.length === 0 && summaryIds.size === 0) {
+      // A log cut before its short summary: the progress lines that said FAILED/ERROR and whose block was not
+      // printed (the log ends in the sections, or before them) are failures of their own.
+      if (summaryIds.size === 0) {
         for (const [id, p] of progressFailed) {
+          if (emitted.has(id)) continue;
           sink.failure({
             category: "test",
             test: id,

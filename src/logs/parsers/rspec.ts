@@ -19,6 +19,7 @@ const COUNTS =
   /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?$/;
 const FINISHED = /^Finished in [\d.]+ (?:seconds|minutes)/;
 const RERUN = new RegExp(`^rspec (${RB_PATH})(?::\\d+|\\[[\\d:,]+\\]) # (.+)$`);
+const LOAD_ERROR = new RegExp(`^An error occurred while loading (${RB_PATH})\\.$`);
 const EXCEPTION = /^\s*([A-Z][\w:]*(?:Error|Exception|NotMetError)\w*):?$/;
 
 interface Block {
@@ -73,6 +74,48 @@ export function createRspecParser(sink: ParserSink) {
   let candidate: { number: number; description: string; text: string; lineNo: number } | null = null;
   let first = true;
 
+  /**
+   * `An error occurred while loading ./spec/x_spec.rb.`: the spec file's top-level code raised before any example ran
+   * (a missing constant, a syntax error). No example: the failure is the file's, at its own frame, read when RSpec's
+   * block follows (`Failure/Error:` or a `# ./x.rb:N` frame).
+   */
+  let loading: { file: string; buf: BlockBuffer } | null = null;
+
+  function closeLoading(): void {
+    const l = loading;
+    loading = null;
+    if (!l) return;
+    const lines = l.buf.lines.slice(1);
+    const frames = lines.map((x) => FRAME.exec(x)).filter((m): m is RegExpExecArray => m !== null);
+    if (
+      frames.length === 0 &&
+      !lines.some((x) => x.trim() === "Failure/Error:" || x.trim().startsWith("Failure/Error: "))
+    )
+      return;
+    const own = frames.find((f) => sink.path(f[1]!) === l.file) ?? null;
+    const ex = lines.map((x) => EXCEPTION.exec(x)).find((m) => m !== null)?.[1] ?? null;
+    const at = ex ? lines.findIndex((x) => EXCEPTION.exec(x)?.[1] === ex) : -1;
+    const message =
+      at >= 0
+        ? lines
+            .slice(at + 1, at + 21)
+            .map((x) => x.trim())
+            .filter((x, i, all) => x !== "" && !all.slice(0, i + 1).some((y) => y.startsWith("# ")))
+            .join("\n")
+        : "";
+    sink.failure({
+      category: ex === "SyntaxError" ? "syntax" : ex === "LoadError" ? "import" : "build",
+      test: null,
+      file: l.file,
+      line: own ? Number(own[2]) : null,
+      errorType: ex,
+      message: message || l.buf.lines[0]!,
+      stack: l.buf.text(),
+      start: l.buf.start,
+      end: l.buf.end,
+    });
+  }
+
   function close(): void {
     if (block && loose && !block.buf.lines.some((l) => /^\s+Failure\/Error:/.test(l))) block = null;
     if (block && blocks.length < 1000) blocks.push(block);
@@ -82,6 +125,28 @@ export function createRspecParser(sink: ParserSink) {
   return {
     line(text: string, lineNo: number): boolean {
       recent[seen++ & 63] = text;
+      if (loading) {
+        if (
+          text.startsWith("An error occurred ") ||
+          FINISHED.test(text) ||
+          COUNTS.test(text) ||
+          FAILURES.test(text) ||
+          text.startsWith("Run options:") ||
+          text === "No examples found." ||
+          loading.buf.lines.length >= 200
+        )
+          closeLoading();
+        else {
+          loading.buf.push(text, lineNo);
+          return true;
+        }
+      }
+      const le = text.startsWith("An error occurred while loading ") ? LOAD_ERROR.exec(text) : null;
+      if (le) {
+        loading = { file: sink.path(le[1]!), buf: new BlockBuffer() };
+        loading.buf.push(text, lineNo);
+        return true;
+      }
       if (section === null && text.endsWith(")") && text.includes(" (FAILED - ")) {
         const m = /^( *)(\S.*) \(FAILED - (\d+)\)$/.exec(text);
         if (m && marked.size < 1000) {
@@ -216,6 +281,7 @@ export function createRspecParser(sink: ParserSink) {
       return false;
     },
     end(): void {
+      closeLoading();
       close();
       // A test's output can print RSpec-like text (`Failures:` then `  1) Group example`). RSpec names every failed
       // example in its re-run list: with more blocks than the count line's failures, a block that the list does

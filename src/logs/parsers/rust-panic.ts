@@ -73,3 +73,14 @@ export function summarizePanic(
   }
   return { file: null, line: null, column: null, message: "" };
 }
+
+/**
+ * The old form's first line when its message runs on (`thread 'x' panicked at 'assertion failed: …` with `left`/`right`
+ * below, closed by `', src/x.rs:57:9`): the thread; the place comes from `summarizePanic` over the lines. Null otherwise.
+ */
+export function openPanicHead(
+  line: string,
+): { thread: string; file: string; line: number; column: number | null; message: string } | null {
+  const o = PANIC_OLD_OPEN.exec(line.trim());
+  return o ? { thread: o[1]!, file: "", line: 0, column: null, message: o[2]! } : null;
+}

@@ -88,10 +88,30 @@ export function outcomeLine(text: string): [string, string, string, string] | nu
   return result(p ?? 0);
 }
 
+/**
+ * A module unittest could not import is a test of its own, `unittest.loader._FailedTest`, named by the module's dotted
+ * name: `test.test_wal (unittest.loader._FailedTest)` (Python 3.11+ adds the name to the class:
+ * `(unittest.loader._FailedTest.test.test_wal)`). The only test line whose name holds dots.
+ */
+const LOADER_FAILURE = /^(?: {2})?(\w+(?:\.\w+)+) \((unittest\.loader\._FailedTest(?:\.\w+)*)\)$/;
+
 /** `^(FAIL|ERROR|UNEXPECTED SUCCESS): (\w+) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)$`: kind, name, path, subtest. */
 export function headerLine(text: string): [string, string, string, string] | null {
   const kind = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (?=\w)/.exec(text);
   if (!kind) return null;
-  const id = testIdLine(text.slice(kind[0].length));
-  return id ? [kind[1]!, ...id] : null;
+  const rest = text.slice(kind[0].length);
+  const id = testIdLine(rest);
+  if (id) return [kind[1]!, ...id];
+  const loader = LOADER_FAILURE.exec(rest);
+  return loader ? [kind[1]!, loader[1]!, loader[2]!, ""] : null;
+}
+
+/** A loader failure's `-v` line, `test.test_wal (unittest.loader._FailedTest) ... ERROR`: name, class, outcome. */
+export function loaderOutcomeLine(text: string): [string, string, string, string] | null {
+  const dots = text.lastIndexOf(" ... ");
+  if (dots < 0 || dots > 1000) return null;
+  const outcome = text.slice(dots + 5);
+  if (outcome !== "ERROR") return null;
+  const m = LOADER_FAILURE.exec(text.slice(0, dots));
+  return m ? [m[1]!, m[2]!, "", outcome] : null;
 }

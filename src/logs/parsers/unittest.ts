@@ -12,7 +12,7 @@ import {
   type ParserSink,
 } from "../parser.ts";
 import { FRAME, summarizeTraceback } from "./python-traceback.ts";
-import { headerLine, outcomeLine, testIdLine } from "./unittest-lines.ts";
+import { headerLine, loaderOutcomeLine, outcomeLine, testIdLine } from "./unittest-lines.ts";
 
 // A subTest prints its own line, indented, with its `[msg]` and `(key=value)` after the id. The test lines
 // (`test_x (pkg.C.test_x) [msg] (i=1) ... ok`, a described test's line, a `FAIL:` header) are read by
@@ -50,6 +50,8 @@ const RULE_DASH = /^-{40,}$/;
 const RAN = /^Ran \d+ tests? in [\d.]+s$/;
 const RESULT = /^(OK|FAILED)(?: \(.*\))?$/;
 
+const LOADER_PREFIX = "unittest.loader._FailedTest.";
+
 const FIXTURE = /^(?:setUpClass|tearDownClass|setUpModule|tearDownModule)$/;
 
 /**
@@ -68,7 +70,9 @@ function idOf(name: string, inParens: string): string {
  * `tests.unit.test_x.Class.test`) names it (`/home/u/app/`).
  */
 function rootOf(id: string, lines: readonly string[]): string | null {
-  const dotted = (/^\w+ \(([\w.]+)\)$/.exec(id)?.[1] ?? id.split(" ", 1)[0]!).split(".");
+  // A module that failed to import is named by the module itself (`unittest.loader._FailedTest.test.test_wal`).
+  const loaded = id.startsWith(LOADER_PREFIX) ? id.slice(LOADER_PREFIX.length) : null;
+  const dotted = (loaded ?? /^\w+ \(([\w.]+)\)$/.exec(id)?.[1] ?? id.split(" ", 1)[0]!).split(".");
   for (const l of lines) {
     const f = FRAME.exec(l);
     const path = f?.[1];
@@ -195,7 +199,7 @@ export function createUnittestParser(sink: ParserSink) {
           return true;
         }
       }
-      const o = text.includes(" ... ") ? outcomeLine(text) : null;
+      const o = text.includes(" ... ") ? (outcomeLine(text) ?? loaderOutcomeLine(text)) : null;
       if (o) {
         seen = true;
         outcome(idOf(o[0], o[1]) + o[2], o[3], text, lineNo);
