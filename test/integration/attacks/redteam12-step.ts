@@ -81,7 +81,10 @@ function actsOnGitHub(md: string): string[] {
   if (/<!--/.test(outside)) found.push("html comment");
   if (
     /<(img|a|details|picture|source|video)\b/i.test(
-      outside.replace(/<details><summary>(The patch|patch \(not applied\))<\/summary>/g, ""),
+      outside.replace(
+        /<details><summary>(The patch|patch \(not applied\)|Output of the run)<\/summary>/g,
+        "",
+      ),
     )
   )
     found.push("html tag");
