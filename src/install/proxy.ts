@@ -26,6 +26,9 @@ import { isPublicAddress } from "./public-address.ts";
 export { isPublicAddress };
 
 /** Where the socket directory is mounted in the install container. */
+/** Connections the proxy holds at once; past it a new one is closed on accept. */
+export const MAX_PROXY_CONNECTIONS = 256;
+
 export const CONTAINER_PROXY_DIR = "/run/retrace-proxy";
 /** The in-container forwarder's port on the container's loopback. */
 export const CONTAINER_PROXY_PORT = 3128;
@@ -414,6 +417,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     client.on("close", () => upstream.destroy());
   });
 
+  // Each open connection holds a host file descriptor in Retrace's process: a compromised npm or pip in the
+  // install container opened 2,299 idle ones (twelfth red team). npm keeps at most 15 sockets per host.
+  server.maxConnections = MAX_PROXY_CONNECTIONS;
   const socketDir = await mkdtemp(path.join(os.tmpdir(), "retrace-proxy-"));
   const socketPath = path.join(socketDir, "proxy.sock");
   await new Promise<void>((resolve, reject) => {

@@ -89,6 +89,7 @@ export type RuleId =
   | "deletions"
   | "binary-files"
   | "symlinks"
+  | "hidden-characters"
   | "mode-changes"
   | "submodules"
   | "path-escape"

@@ -3,6 +3,7 @@
  * no patch (flaky, blocked, gave up, budget). Pure: takes the result document and evidence, returns markdown.
  * Every piece of text passes through `redact` before it is written.
  */
+import { code, fence } from "./markdown.ts";
 import type { AttemptRecord, FixResult } from "../fix/result.ts";
 import { patchStats } from "../fix/render-diff.ts";
 
@@ -35,31 +36,7 @@ export interface FixReportInput {
 const REVIEW_NOTICE =
   "> [!IMPORTANT]\n> This pull request was written by Retrace, an automated tool. **A human must review it before merging.** Retrace never merges.";
 
-function fence(text: string, lang = ""): string {
-  // A fence longer than any backtick run inside, so hostile log text cannot close it early.
-  let longest = 2;
-  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
-  const f = "`".repeat(longest + 1);
-  return `${f}${lang}\n${text.replace(/\n+$/, "")}\n${f}`;
-}
-
-/**
- * Repository text (a test id, a file name, a command) as one inline code span, whatever it holds: control
- * characters (a newline would end the span and start a heading or an HTML comment), and bidi or line-separator
- * characters, are written as `\u{…}` escapes; the span's backticks outnumber any run inside, so a backtick in
- * the text cannot close it (the text then cannot mention, link or hide the rest of the body).
- */
-export function code(text: string): string {
-  const shown = text.replace(
-    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u{${c.charCodeAt(0).toString(16)}}`,
-  );
-  let longest = 0;
-  for (const m of shown.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
-  const f = "`".repeat(longest + 1);
-  const pad = shown.startsWith("`") || shown.endsWith("`") || shown === "" ? " " : "";
-  return `${f}${pad}${shown}${pad}${f}`;
-}
+export { code };
 
 /** Escapes a value for a markdown table cell. */
 /**

@@ -3,6 +3,7 @@
  * reproduced (summary, evidence, versions, reproduction steps), partial (what matched and what did not,
  * questions), cannot reproduce / needs info (what was attempted, specific questions for the author).
  */
+import { code, fence } from "./markdown.ts";
 import { exitText, type ReproResult } from "../repro/result.ts";
 
 const HEADLINE: Record<ReproResult["verdict"], string> = {
@@ -12,23 +13,17 @@ const HEADLINE: Record<ReproResult["verdict"], string> = {
   NEEDS_INFO: "❓ Needs more information",
 };
 
-function fence(text: string, lang = ""): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = "`".repeat(longest + 1);
-  return `${ticks}${lang}\n${text.trimEnd()}\n${ticks}`;
-}
-
 function reportedText(r: ReproResult): string {
   const rep = r.reported;
   switch (rep.kind) {
     case "exception":
-      return `\`${rep.exceptionType}${rep.exceptionMessage ? `: ${rep.exceptionMessage}` : ""}\` (from ${rep.source})`;
+      return `${code(`${rep.exceptionType}${rep.exceptionMessage ? `: ${rep.exceptionMessage}` : ""}`)} (from ${code(rep.source)})`;
     case "output":
-      return `the output ${rep.output.length === 1 ? `\`${rep.output[0]}\`` : `of ${rep.output.length} lines`} (from ${rep.source})`;
+      return `the output ${rep.output.length === 1 ? code(rep.output[0]!) : `of ${rep.output.length} lines`} (from ${code(rep.source)})`;
     case "hang":
       return "a hang (the program never finishes)";
     case "exit":
-      return `${exitText(rep)} (from ${rep.source})`;
+      return `${exitText(rep)} (from ${code(rep.source)})`;
     case "error-unspecified":
       return "an error, without quoting it";
     default:
@@ -42,21 +37,21 @@ function observedText(r: ReproResult): string {
   if (e.stoppedBy)
     return `stopped by the sandbox (${e.stoppedBy}) after ${(e.durationMs / 1000).toFixed(1)} s`;
   if (e.exceptionType)
-    return `\`${e.exceptionType}${e.exceptionMessage ? `: ${e.exceptionMessage}` : ""}\` (exit code ${e.exitCode})`;
+    return `${code(`${e.exceptionType}${e.exceptionMessage ? `: ${e.exceptionMessage}` : ""}`)} (exit code ${e.exitCode})`;
   // What the run printed, not only how it ended: the first lines of its output.
   const lines = e.outputExcerpt
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l !== "" && l !== "…");
   if (lines.length === 0) return `nothing printed (exit code ${e.exitCode})`;
-  const shown = lines.slice(0, 3).map((l) => `\`${l.length > 100 ? `${l.slice(0, 100)}…` : l}\``);
+  const shown = lines.slice(0, 3).map((l) => code(l.length > 100 ? `${l.slice(0, 100)}…` : l));
   return `printed ${shown.join(", ")}${lines.length > 3 ? ` and ${lines.length - 3} more line(s)` : ""} (exit code ${e.exitCode})`;
 }
 
 export function renderReproReport(r: ReproResult, options: { scriptPath?: string } = {}): string {
   const out: string[] = [];
   out.push(`## Retrace: ${HEADLINE[r.verdict]}`, "");
-  out.push(`**${r.title}**`, "", r.summary, "");
+  out.push(`**Issue:** ${code(r.title)}`, "", fence(r.summary, "text"), "");
   if (r.matrixSummary) out.push(`**Versions:** ${r.matrixSummary}`, "");
 
   if (r.evidence.runs > 0) {
@@ -68,7 +63,7 @@ export function renderReproReport(r: ReproResult, options: { scriptPath?: string
     out.push(`| Duration | ${r.evidence.durationMs} ms (median) |`);
     out.push("");
     if (r.differences.length > 0) {
-      out.push("**Difference:**", "", ...r.differences.map((d) => `- ${d}`), "");
+      out.push("**Difference:**", "", ...r.differences.map((d) => `- ${code(d)}`), "");
     }
     if (r.evidence.outputExcerpt) {
       out.push(
@@ -95,7 +90,7 @@ export function renderReproReport(r: ReproResult, options: { scriptPath?: string
     if (runtimeLine) out.push(runtimeLine);
     for (const v of r.versions) {
       out.push(
-        `- \`${v.name}\` ${v.version}${v.source === "unpinned" ? " (the report names no version; latest used)" : " (as reported)"}`,
+        `- ${code(v.name)} ${v.version}${v.source === "unpinned" ? " (the report names no version; latest used)" : " (as reported)"}`,
       );
     }
     if (r.matrix.length > 1) {
@@ -116,7 +111,7 @@ export function renderReproReport(r: ReproResult, options: { scriptPath?: string
     out.push(
       r.verdict === "NEEDS_INFO" ? "### Why it could not run" : "### Notes",
       "",
-      ...r.reasons.map((x) => `- ${x}`),
+      ...r.reasons.map((x) => `- ${code(x)}`),
       "",
     );
   }
@@ -126,7 +121,7 @@ export function renderReproReport(r: ReproResult, options: { scriptPath?: string
       "",
       "Found before it ran (the sandbox stayed offline and locked down):",
       "",
-      ...r.risks.map((x) => `- ${x}`),
+      ...r.risks.map((x) => `- ${code(x)}`),
       "",
     );
   }
@@ -164,7 +159,7 @@ export function renderReproReport(r: ReproResult, options: { scriptPath?: string
   }
 
   if (r.questions.length > 0) {
-    out.push("### Questions for the author", "", ...r.questions.map((q, i) => `${i + 1}. ${q}`), "");
+    out.push("### Questions for the author", "", ...r.questions.map((q, i) => `${i + 1}. ${code(q)}`), "");
   }
   const cost = r.model
     ? ` · model ${r.model}, ${r.tokens} tokens, $${r.costUsd.toFixed(4)}`

@@ -18,6 +18,7 @@ import { sizeCaps } from "./size-caps.ts";
 import { specialCasing } from "./special-casing.ts";
 import { submodules } from "./submodules.ts";
 import { suppressions } from "./suppressions.ts";
+import { hiddenCharacters } from "./hidden-characters.ts";
 import { symlinks } from "./symlinks.ts";
 import { testAwareness } from "./test-awareness.ts";
 import { testFileAccess } from "./test-file-access.ts";
@@ -34,6 +35,7 @@ export const RULES: readonly Rule[] = [
   packageScripts,
   binaryFiles,
   symlinks,
+  hiddenCharacters,
   submodules,
   modeChanges,
   deletions,

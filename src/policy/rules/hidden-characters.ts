@@ -1,0 +1,63 @@
+/**
+ * hidden-characters: a patch whose added lines or paths hold characters a reviewer cannot see or that make text
+ * read otherwise than it is — bidi controls and isolates (Trojan Source, CVE-2021-42574: a comment that reads as
+ * code, a string that reads as a condition), zero-width and invisible format characters (an identifier that looks
+ * like another), Unicode tag characters (invisible text) — and paths with confusable names: a segment mixing Latin
+ * with Cyrillic or Greek letters (`src/іndex.js` beside `src/index.js`), or a character that looks like `/` or `.`.
+ * A model steered by a report or log can write any of them; a verified patch must read as it runs.
+ */
+import type { Rule, Violation } from "../types.ts";
+
+const HIDDEN = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/u;
+/** Characters drawn like a path separator or a dot. */
+const LOOKALIKE_SEPARATOR = /[\u2215\u2044\u29f8\uff0f\u2024\uff0e\u3002\u2027\uff3c\u29f5\u2216]/u;
+
+const describe = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+
+function hiddenIn(text: string): string | null {
+  const m = HIDDEN.exec(text);
+  return m ? describe(m[0]) : null;
+}
+
+function confusablePath(p: string): string | null {
+  const hidden = hiddenIn(p);
+  if (hidden) return `a hidden character (${hidden})`;
+  const sep = LOOKALIKE_SEPARATOR.exec(p);
+  if (sep) return `a character drawn like a separator or a dot (${describe(sep[0])})`;
+  for (const segment of p.split("/")) {
+    if (/\p{Script=Latin}/u.test(segment) && /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(segment))
+      return `a name mixing Latin with Cyrillic or Greek letters (\`${segment}\`)`;
+  }
+  return null;
+}
+
+export const hiddenCharacters: Rule = {
+  id: "hidden-characters",
+  enabled: () => true,
+  check({ patch }) {
+    const out: Violation[] = [];
+    for (const file of patch.files) {
+      for (const p of new Set([file.path, file.oldPath].filter((x): x is string => typeof x === "string"))) {
+        const why = confusablePath(p);
+        if (why)
+          out.push({ rule: "hidden-characters", file: p, line: null, message: `the path holds ${why}` });
+      }
+      for (const h of file.hunks) {
+        for (const l of h.lines) {
+          if (l.kind !== "add") continue;
+          const c = hiddenIn(l.text);
+          if (c) {
+            out.push({
+              rule: "hidden-characters",
+              file: file.path,
+              line: l.newLine,
+              message: `an added line holds ${c}, a character a reviewer cannot see or that reorders the line`,
+            });
+            break;
+          }
+        }
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,41 @@
+/**
+ * Text from outside Retrace (a report, a run's output, a log, a test id, a model's words, a patch) in the markdown
+ * Retrace writes to GitHub (the reproduction comment, the draft PR body, the tracking comment): never rendered, and
+ * nothing in it hidden from the maintainer who reads it. Pure.
+ */
+
+/**
+ * Characters a reader cannot see or that reorder what they see: C0 controls but tab and newline, DEL, C1, bidi
+ * controls and isolates, zero-width and invisible format characters, the BOM, line and paragraph separators, and
+ * Unicode tag characters (invisible text). Trojan Source (CVE-2021-42574) hides code with the bidi ones.
+ */
+const HIDDEN =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/gu;
+
+/** `text` with every hidden character written as a visible `\u{…}` escape (tab and newline stay). */
+export function visible(text: string): string {
+  return text.replace(HIDDEN, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
+/** A fenced block longer than any backtick run inside (hostile text cannot close it early), hidden characters shown. */
+export function fence(text: string, lang = ""): string {
+  const shown = visible(text.replace(/\r\n/g, "\n"));
+  let longest = 2;
+  for (const m of shown.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  const f = "`".repeat(longest + 1);
+  return `${f}${lang}\n${shown.replace(/\s+$/, "")}\n${f}`;
+}
+
+/**
+ * Outside text as one inline code span, whatever it holds: hidden characters (a newline would end the span and
+ * start a heading or an HTML comment) as `\u{…}` escapes; the span's backticks outnumber any run inside, so a
+ * backtick in the text cannot close it (the text then cannot mention, link or hide the rest of the body).
+ */
+export function code(text: string): string {
+  const shown = visible(text).replace(/[\n\t]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
+  let longest = 0;
+  for (const m of shown.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  const f = "`".repeat(longest + 1);
+  const pad = shown.startsWith("`") || shown.endsWith("`") || shown === "" ? " " : "";
+  return `${f}${pad}${shown}${pad}${f}`;
+}
