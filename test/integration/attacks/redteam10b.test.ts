@@ -10,4 +10,7 @@
  */
 import { describeHostWave } from "./host-wave-suite.ts";
 
-describeHostWave({ title: "the tenth red team's follow-up (10b): the host-side gaps the tenth left open", n: "10b" });
+describeHostWave({
+  title: "the tenth red team's follow-up (10b): the host-side gaps the tenth left open",
+  n: "10b",
+});
