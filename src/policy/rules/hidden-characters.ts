@@ -3,7 +3,9 @@
  * read otherwise than it is — bidi controls and isolates (Trojan Source, CVE-2021-42574: a comment that reads as
  * code, a string that reads as a condition), zero-width and invisible format characters (an identifier that looks
  * like another), Unicode tag characters (invisible text) — and paths with confusable names: a segment mixing Latin
- * with Cyrillic or Greek letters (`src/іndex.js` beside `src/index.js`), or a character that looks like `/` or `.`.
+ * with Cyrillic or Greek letters in one word (`src/іndex.js` beside `src/index.js`; `docs/документ.md` is no mix), or a
+ * character that looks like `/` or `.`. Zero-width joiners between two non-ASCII characters are writing (Persian,
+ * Indic scripts, emoji sequences) and allowed; touching ASCII they are hidden.
  * A model steered by a report or log can write any of them; a verified patch must read as it runs.
  */
 import type { Rule, Violation } from "../types.ts";
@@ -14,9 +16,24 @@ const LOOKALIKE_SEPARATOR = /[\u2215\u2044\u29f8\uff0f\u2024\uff0e\u3002\u2027\u
 
 const describe = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 
+const HIDDEN_ALL = new RegExp(HIDDEN.source, "gu");
+/** Zero-width (non-)joiners: part of how Persian, Arabic and Indic words and emoji sequences are written. */
+const JOINERS = new Set(["\u200c", "\u200d"]);
+
 function hiddenIn(text: string): string | null {
-  const m = HIDDEN.exec(text);
-  return m ? describe(m[0]) : null;
+  if (!HIDDEN.test(text)) return null;
+  for (const m of text.matchAll(HIDDEN_ALL)) {
+    const c = m[0];
+    // A joiner between two non-ASCII characters writes a word or an emoji (`می‌خواهم`, a family emoji); one
+    // touching ASCII (`ad\u200dmin`) makes an identifier or a word look like another.
+    if (JOINERS.has(c)) {
+      const before = text.codePointAt(m.index - 1) ?? 0;
+      const after = text.codePointAt(m.index + 1) ?? 0;
+      if (m.index > 0 && before >= 0x80 && after >= 0x80 && !HIDDEN.test(text[m.index + 1]!)) continue;
+    }
+    return describe(c);
+  }
+  return null;
 }
 
 function confusablePath(p: string): string | null {
@@ -24,9 +41,10 @@ function confusablePath(p: string): string | null {
   if (hidden) return `a hidden character (${hidden})`;
   const sep = LOOKALIKE_SEPARATOR.exec(p);
   if (sep) return `a character drawn like a separator or a dot (${describe(sep[0])})`;
-  for (const segment of p.split("/")) {
-    if (/\p{Script=Latin}/u.test(segment) && /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(segment))
-      return `a name mixing Latin with Cyrillic or Greek letters (\`${segment}\`)`;
+  // Word by word: `документ.md` and `λ-calculus.md` name files in a script of their own; `іndex.js` hides one.
+  for (const word of p.split(/[/._\-\s]+/)) {
+    if (/\p{Script=Latin}/u.test(word) && /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(word))
+      return `a name mixing Latin with Cyrillic or Greek letters (\`${word}\`)`;
   }
   return null;
 }
