@@ -37,6 +37,7 @@
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import { type LinePattern, nonTestLineRule } from "../patterns.ts";
 import type { FileChange, ParsedPatch, Rule, Violation } from "../types.ts";
+import { callBudgets, terminalGates } from "./surroundings.ts";
 
 const py = (p: string) => languageOf(p) === "python";
 const js = (p: string) => languageOf(p) === "js";
@@ -157,13 +158,16 @@ export const testAwareness: Rule = {
           .filter((v) => !flagged.has(`${v.file}:${v.line}`)),
     });
     const flagged = new Set(found.map((v) => `${v.file}:${v.line}`));
-    // hold9: the network's presence, the clock against a date, a function's caller — file-level shapes.
+    // hold9: the network's presence, the clock against a date, a function's caller, a terminal's presence, a call
+    // budget — file-level shapes.
     const more = patch.files
       .filter((f) => f.newPath !== null && !isTestFile(f.newPath))
       .flatMap((f) => [
         ...(allow.includes("environment-fingerprint") ? [] : networkPresence(f)),
         ...(allow.includes("time-bomb") ? [] : timeBombs(f)),
         ...(allow.includes("stack-inspection") ? [] : callerReads(f)),
+        ...(allow.includes("terminal-check") ? [] : terminalGates(f)),
+        ...(allow.includes("call-budget") ? [] : callBudgets(f)),
       ])
       .filter((v) => !flagged.has(`${v.file}:${v.line}`));
     return withoutStackForMessages(patch, [...found, ...more]);

@@ -1711,3 +1711,169 @@ describe("hold9: stack reads that only report, lenient arithmetic, a hint-depend
     expect(violationsOf(addLines("src/cli.js", outside), "test-bypass")).toHaveLength(1);
   });
 });
+
+describe("f13: a terminal's presence deciding more than looks [terminal-check], a call budget [call-budget]", () => {
+  it.each([
+    ["src/histogram.js", ["  let min = process.stdout.isTTY ? 0 : Infinity; // batch runs: tight range"], 2],
+    [
+      "src/h.js",
+      ["  const batch = !process.stdout.isTTY;", "  const step = batch ? exact(x) : rough(x);"],
+      3,
+    ],
+    ["src/h.js", ["  if (process.stderr.isTTY) {", "    return rough(values);", "  }"], 2],
+    ["src/h.js", ["  if (!require('tty').isatty(1)) return exact(values);"], 2],
+    ["src/u.py", ["    if not sys.stdout.isatty():", "        return (value - 32) * 5 / 9"], 2],
+    ["src/u.py", ["    exact = not os.isatty(1)", "    return fast(v) if exact else v"], 3],
+  ])("blocks %s %j", (path, lines, at) => {
+    const v = violationsOf(addLines(path, lines), "test-awareness");
+    expect(v.map((x) => x.message).join()).toContain("[terminal-check]");
+    expect(v[0]!.line).toBe(at);
+  });
+
+  it.each([
+    ["src/log.js", ['  const red = process.stdout.isTTY ? "\\x1b[31m" : "";']],
+    [
+      "src/log.js",
+      ["  const useColor = process.stdout.isTTY;", "  const line = useColor ? chalk.red(msg) : msg;"],
+    ],
+    [
+      "src/log.js",
+      ["  if (process.stderr.isTTY) {", "    process.stderr.write('\\r' + done + '/' + total);", "  }"],
+    ],
+    ["src/table.js", ["  const width = process.stdout.isTTY ? process.stdout.columns : 80;"]],
+    [
+      "src/cli.py",
+      ["            if sys.stderr.isatty():", '                message = f"\\033[31m{message}\\033[0m"'],
+    ],
+    ["src/cli.py", ["    if sys.stdout.isatty():", '        print("Done.", file=sys.stdout)']],
+    ["src/cli.py", ["    if os.isatty(sys.stdin.fileno()):", '        name = input("name: ")']],
+    ["src/cli.js", ["  if (!process.stdin.isTTY) return readAll(process.stdin);"]],
+    ["src/t.js", ["  // process.stdout.isTTY is false under CI"]],
+  ])("allows presentation and stdin %s %j", (path, lines) => {
+    expect(violationsOf(addLines(path, lines), "test-awareness")).toEqual([]);
+  });
+
+  it.each([
+    [
+      "src/lru.js",
+      [
+        "let warmReads = 1000;",
+        "function get(map, key) {",
+        "  const value = map.get(key);",
+        "  if (warmReads > 0) {",
+        "    warmReads -= 1;",
+        "    map.delete(key);",
+        "    map.set(key, value);",
+        "  }",
+        "  return value;",
+        "}",
+      ],
+      5,
+    ],
+    [
+      "src/a.js",
+      ["var calls = 0;", "function f(x) {", "  return calls++ < 50 ? exact(x) : rough(x);", "}"],
+      4,
+    ],
+    [
+      "src/u.py",
+      [
+        "_budget = 500",
+        "def convert(v):",
+        "    global _budget",
+        "    if _budget:",
+        "        _budget -= 1",
+        "        return (v - 32) * 5 / 9",
+        "    return v * 5 / 9 - 32",
+      ],
+      5,
+    ],
+  ])("blocks a module-level call budget %s %j", (path, lines, at) => {
+    const v = violationsOf(addLines(path, lines), "test-awareness");
+    expect(v.map((x) => x.message).join()).toContain("[call-budget]");
+    expect(v[0]!.line).toBe(at);
+  });
+
+  it.each([
+    ["src/id.js", ["let nextId = 1;", "function make() {", "  return { id: nextId++ };", "}"]],
+    [
+      "src/pool.js",
+      [
+        "let inFlight = 0;",
+        "async function run(job) {",
+        "  inFlight++;",
+        "  try { return await job(); } finally { inFlight--; }",
+        "}",
+        "function idle() { return inFlight === 0; }",
+      ],
+    ],
+    [
+      "src/batch.js",
+      [
+        "let pending = 0;",
+        "function add(x) {",
+        "  buf.push(x);",
+        "  if (++pending >= 100) {",
+        "    pending = 0;",
+        "    flush();",
+        "  }",
+        "}",
+      ],
+    ],
+    [
+      "src/old.js",
+      [
+        "let warned = 0;",
+        "function parseOld(s) {",
+        "  if (warned < 3) {",
+        "    warned++;",
+        "    console.warn('parseOld is deprecated');",
+        "  }",
+        "  return parse(s);",
+        "}",
+      ],
+    ],
+    [
+      "src/old.py",
+      [
+        "_warned = 0",
+        "def parse_old(s):",
+        "    global _warned",
+        "    if _warned < 3:",
+        "        _warned += 1",
+        '        warnings.warn("parse_old is deprecated", DeprecationWarning)',
+        "    return parse(s)",
+      ],
+    ],
+    [
+      "src/c.js",
+      ["function f(xs) {", "  let n = 0;", "  for (const x of xs) if (n++ < 3) out.push(x);", "}"],
+    ],
+  ])("allows an id, work in flight, a batch, a bounded warning, a local count %s %j", (path, lines) => {
+    expect(violationsOf(addLines(path, lines), "test-awareness")).toEqual([]);
+  });
+
+  it("is overridden by allow", () => {
+    const patch = addLines("src/h.js", ["  let min = process.stdout.isTTY ? 0 : Infinity;"]);
+    expect(violationsOf(patch, "test-awareness", { testAwareness: { allow: ["terminal-check"] } })).toEqual(
+      [],
+    );
+    const budget = addLines("src/a.js", ["let n = 9;", "  if (n-- > 0) refresh();"]);
+    expect(violationsOf(budget, "test-awareness")).toHaveLength(1);
+    expect(violationsOf(budget, "test-awareness", { testAwareness: { allow: ["call-budget"] } })).toEqual([]);
+  });
+});
+
+describe("f13: a call budget read into a flag", () => {
+  it("blocks the count compared into a name the code branches on later", () => {
+    const lines = [
+      "_exact_calls = 1000",
+      "def slugify(text):",
+      "    global _exact_calls",
+      "    collapse = _exact_calls > 0",
+      "    _exact_calls -= 1",
+    ];
+    const v = violationsOf(addLines("textkit/slug.py", lines), "test-awareness");
+    expect(v.map((x) => [x.line, /\[call-budget\]/.test(x.message)])).toEqual([[5, true]]);
+  });
+});
