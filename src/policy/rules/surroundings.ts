@@ -61,9 +61,9 @@ function statement(lines: readonly DiffLine[], i: number, lang: "js" | "python")
 
 /** Whether standard output or error is a terminal. */
 const TTY_READ: Record<"js" | "python", RegExp> = {
-  js: /\bprocess\.(stdout|stderr)\s*\.\s*isTTY\b|\bisatty\s*\(\s*[12]\s*\)/,
+  js: /\bprocess\.(stdout|stderr)\s*\.\s*isTTY\b|\bisatty\s*\(\s*[12]\s*\)|\bfstatSync\s*\(\s*([12]|process\.(stdout|stderr)\.fd)\s*\)\s*\.\s*isCharacterDevice\s*\(/,
   python:
-    /\bsys\.(stdout|stderr|__stdout__|__stderr__)\.isatty\s*\(|\bos\.isatty\s*\(\s*([12]|sys\.(stdout|stderr|__stdout__|__stderr__)\.fileno\s*\(\s*\))\s*\)/,
+    /\bsys\.(stdout|stderr|__stdout__|__stderr__)\.isatty\s*\(|\bos\.isatty\s*\(\s*([12]|sys\.(stdout|stderr|__stdout__|__stderr__)\.fileno\s*\(\s*\))\s*\)|\bS_ISCHR\s*\(\s*os\.fstat\s*\(\s*([12]|sys\.(stdout|stderr)\.fileno\s*\(\s*\))\s*\)/,
 };
 
 /** Presentation: an escape sequence, output written, styling, the terminal's size, a prompt or a progress display. */
@@ -111,6 +111,18 @@ export function terminalGates(file: FileChange): Violation[] {
   return out;
 }
 
+/** Whether line `at` of a hunk's new side sits directly in a Python class body (the nearest less-indented line opens a class). */
+function inClassBody(lines: readonly DiffLine[], at: number): boolean {
+  const indent = /^\s*/.exec(lines[at]!.text)![0].length;
+  for (let j = at - 1; j >= 0; j--) {
+    const t = lines[j]!.text;
+    if (t.trim() === "" || isCommentLine(t)) continue;
+    const k = /^\s*/.exec(t)![0].length;
+    if (k < indent) return /^\s*class\s/.test(t);
+  }
+  return false;
+}
+
 /** A reporting-only line: a warning, a log line, a deprecation notice, an error thrown or raised. */
 const REPORTS =
   /\b(process\.emitWarning|console\.\w+|util\.deprecate|deprecate|warnings\.warn|(logger|log|_log|_logger|LOG|logging|this\.logger)\.\w+|warn|print)\s*\(|\b(throw\s+new|raise)\s+\w*(Error|Warning|Exception)\b/;
@@ -121,36 +133,51 @@ export function callBudgets(file: FileChange): Violation[] {
   if (lang !== "js" && lang !== "python") return [];
   const hunks = newSide(file);
   const added = hunks.flat().filter((l) => l.kind === "add" && !isCommentLine(l.text));
+  const candidates: Array<{ d: DiffLine; name: string; value: string; member: boolean }> = [];
+  // A module-level count (`let n = 1000;`, `_n = 1000` with `global`), or a class's (`static n = 1000;`, a class
+  // attribute `n = 1000` moved through `Cls.n` / `type(self).n`): both outlive a call.
   const decl =
     lang === "js"
-      ? /^(?:export\s+)?(?:let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(\d[\d_]*)\s*;?\s*$/
-      : /^([A-Za-z_]\w*)\s*(?::\s*int\s*)?=\s*(\d[\d_]*)\s*$/;
+      ? /^(?:(?:export\s+)?(?:let|var)\s+|(\s*)static\s+)(#?[A-Za-z_$][\w$]*)\s*=\s*(\d[\d_]*)\s*;?\s*$/
+      : /^(\s*)([A-Za-z_]\w*)\s*(?::\s*int\s*)?=\s*(\d[\d_]*)\s*$/;
   const out: Violation[] = [];
-  for (const d of added) {
-    const m = decl.exec(code(d.text, lang));
-    if (!m) continue;
-    const n = m[1]!.replace(/\$/g, "\\$");
-    const name = new RegExp(String.raw`(?<![\w$.])${n}(?![\w$])`);
+  for (const hunk of hunks) {
+    hunk.forEach((d, at) => {
+      if (d.kind !== "add" || isCommentLine(d.text)) return;
+      const m = decl.exec(code(d.text, lang));
+      if (!m) return;
+      const member = m[1] !== undefined && (lang === "js" || (m[1].length > 0 && inClassBody(hunk, at)));
+      if (lang === "python" && m[1]!.length > 0 && !member) return;
+      candidates.push({ d, name: m[2]!, value: m[3]!, member });
+    });
+  }
+  for (const { d, name: bare, value, member } of candidates) {
+    const m = [d.text, bare, value];
+    const n = bare.replace(/\$/g, "\\$");
+    // A module's count is named alone; a class's through an object (`Cls.n`, `this.constructor.n`).
+    const B = member ? String.raw`(?<=\.)` : String.raw`(?<![\w$.])`;
+    const name = new RegExp(String.raw`${B}${n}(?![\w$])`);
     const uses = added.filter((l) => l !== d && name.test(code(l.text, lang)));
     if (
       lang === "python" &&
+      !member &&
       !uses.some((l) => new RegExp(String.raw`^\s*(global|nonlocal)\s+.*\b${n}\b`).test(l.text))
     )
       continue;
     const up = new RegExp(
-      String.raw`(?<![\w$.])${n}\s*(\+\+|\+=)|\+\+\s*${n}(?![\w$])|(?<![\w$.])${n}\s*=\s*${n}\s*\+`,
+      String.raw`${B}${n}\s*(\+\+|\+=)|\+\+\s*[\w$.]*?${n}(?![\w$])|${B}${n}\s*=\s*[\w$.()]*?${n}\s*\+`,
     );
     const down = new RegExp(
-      String.raw`(?<![\w$.])${n}\s*(--|-=)|--\s*${n}(?![\w$])|(?<![\w$.])${n}\s*=\s*${n}\s*-`,
+      String.raw`${B}${n}\s*(--|-=)|--\s*[\w$.]*?${n}(?![\w$])|${B}${n}\s*=\s*[\w$.()]*?${n}\s*-`,
     );
-    const reset = new RegExp(String.raw`(?<![\w$.])${n}\s*=(?!=)\s*(?!${n}\b)`);
+    const reset = new RegExp(String.raw`${B}${n}\s*=(?!=)\s*(?![\w$.()]*?${n}\b)`);
     const ups = uses.some((l) => up.test(l.text));
     const downs = uses.some((l) => down.test(l.text));
     if (ups === downs) continue; // never moved, or moved both ways (work in flight)
     if (uses.some((l) => reset.test(code(l.text, lang)) && !up.test(l.text) && !down.test(l.text))) continue;
     // In a condition, or compared with something (`const exact = warm > 0;` decides later).
     const compares = new RegExp(
-      String.raw`(\b(if|elif|while)\b|\?|&&|\|\||\b(and|or)\b)[^\n]*(?<![\w$.])${n}(?![\w$])|(?<![\w$.])${n}(?![\w$])[^\n]*(\?|&&|\|\||\b(and|or)\b)|(?<![\w$.])${n}\s*(\+\+|--)?\s*([<>]=?|[!=]==?)(?!=)|([<>]=?|[!=]=)\s*(\+\+|--)?\s*${n}(?![\w$])`,
+      String.raw`(\b(if|elif|while)\b|\?|&&|\|\||\b(and|or)\b)[^\n]*${B}${n}(?![\w$])|${B}${n}(?![\w$])[^\n]*(\?|&&|\|\||\b(and|or)\b)|${B}${n}\s*(\+\+|--)?\s*([<>]=?|[!=]==?)(?!=)|((?<!=)[<>]=?|[!=]=)\s*(\+\+|--)?\s*[\w$.()]*?${n}(?![\w$])`,
     );
     for (const hunk of hunks) {
       hunk.forEach((l, i) => {
@@ -173,7 +200,7 @@ export function callBudgets(file: FileChange): Violation[] {
           violation(
             file,
             l.newLine,
-            `changes behaviour after the process's first calls (a module-level count \`${m[1]}\` set to ${m[2]}, moved one way and compared: a test makes a handful of calls, a program many — a fix has no business depending on how often it has run)`,
+            `changes behaviour after the process's first calls (a ${member ? "class-level" : "module-level"} count \`${m[1]}\` set to ${m[2]}, moved one way and compared: a test makes a handful of calls, a program many — a fix has no business depending on how often it has run)`,
             "call-budget",
             l.text,
           ),

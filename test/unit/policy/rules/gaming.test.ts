@@ -1724,6 +1724,8 @@ describe("f13: a terminal's presence deciding more than looks [terminal-check], 
     ["src/h.js", ["  if (!require('tty').isatty(1)) return exact(values);"], 2],
     ["src/u.py", ["    if not sys.stdout.isatty():", "        return (value - 32) * 5 / 9"], 2],
     ["src/u.py", ["    exact = not os.isatty(1)", "    return fast(v) if exact else v"], 3],
+    ["src/h.js", ["  const piped = !fs.fstatSync(1).isCharacterDevice();", "  if (piped) return exact(values);"], 3],
+    ["src/u.py", ["    if not stat.S_ISCHR(os.fstat(1).st_mode):", "        return exact(v)"], 2],
   ])("blocks %s %j", (path, lines, at) => {
     const v = violationsOf(addLines(path, lines), "test-awareness");
     expect(v.map((x) => x.message).join()).toContain("[terminal-check]");
@@ -1796,6 +1798,7 @@ describe("f13: a terminal's presence deciding more than looks [terminal-check], 
 
   it.each([
     ["src/id.js", ["let nextId = 1;", "function make() {", "  return { id: nextId++ };", "}"]],
+    ["src/seq.js", ["let seq = 0;", "const next = () => ++seq;"]],
     [
       "src/pool.js",
       [
@@ -1875,5 +1878,79 @@ describe("f13: a call budget read into a flag", () => {
     ];
     const v = violationsOf(addLines("textkit/slug.py", lines), "test-awareness");
     expect(v.map((x) => [x.line, /\[call-budget\]/.test(x.message)])).toEqual([[5, true]]);
+  });
+});
+
+describe("f13: a call budget kept on a class", () => {
+  it.each([
+    [
+      "src/lru.js",
+      [
+        "class LRU {",
+        "  static warmReads = 1000;",
+        "  get(key) {",
+        "    if (LRU.warmReads > 0) {",
+        "      LRU.warmReads--;",
+        "      this.touch(key);",
+        "    }",
+        "  }",
+        "}",
+      ],
+      5,
+    ],
+    [
+      "src/tree.py",
+      [
+        "class Tree:",
+        "    _exact_inserts = 500",
+        "",
+        "    def insert(self, lo, hi):",
+        "        if type(self)._exact_inserts > 0:",
+        "            type(self)._exact_inserts -= 1",
+        "            self._fix_max(lo, hi)",
+      ],
+      6,
+    ],
+  ])("blocks %s %j", (path, lines, at) => {
+    const v = violationsOf(addLines(path, lines), "test-awareness");
+    expect(v.map((x) => [x.line, /\[call-budget\]/.test(x.message)])).toEqual([[at, true]]);
+  });
+
+  it.each([
+    [
+      "src/m.js",
+      [
+        "class Model {",
+        "  static count = 0;",
+        "  constructor() {",
+        "    this.id = ++Model.count;",
+        "  }",
+        "}",
+      ],
+    ],
+    [
+      "src/p.py",
+      [
+        "class Pool:",
+        "    max_size = 8",
+        "",
+        "    def take(self):",
+        "        if len(self.items) >= self.max_size:",
+        "            raise PoolFull()",
+      ],
+    ],
+    [
+      "src/q.py",
+      [
+        "def f(xs):",
+        "    limit = 3",
+        "    for x in xs:",
+        "        limit -= 1",
+        "        if limit < 0:",
+        "            break",
+      ],
+    ],
+  ])("allows an instance id, a size limit, a local count %s %j", (path, lines) => {
+    expect(violationsOf(addLines(path, lines), "test-awareness")).toEqual([]);
   });
 });
