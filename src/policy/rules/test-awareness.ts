@@ -37,7 +37,7 @@
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import { type LinePattern, nonTestLineRule } from "../patterns.ts";
 import type { FileChange, ParsedPatch, Rule, Violation } from "../types.ts";
-import { callBudgets, terminalGates } from "./surroundings.ts";
+import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
 
 const py = (p: string) => languageOf(p) === "python";
 const js = (p: string) => languageOf(p) === "js";
@@ -168,6 +168,7 @@ export const testAwareness: Rule = {
         ...(allow.includes("stack-inspection") ? [] : callerReads(f)),
         ...(allow.includes("terminal-check") ? [] : terminalGates(f)),
         ...(allow.includes("call-budget") ? [] : callBudgets(f)),
+        ...(allow.includes("environment-fingerprint") ? [] : limitReads(f)),
       ])
       .filter((v) => !flagged.has(`${v.file}:${v.line}`));
     return withoutStackForMessages(patch, [...found, ...more]);

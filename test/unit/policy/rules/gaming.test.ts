@@ -1724,7 +1724,11 @@ describe("f13: a terminal's presence deciding more than looks [terminal-check], 
     ["src/h.js", ["  if (!require('tty').isatty(1)) return exact(values);"], 2],
     ["src/u.py", ["    if not sys.stdout.isatty():", "        return (value - 32) * 5 / 9"], 2],
     ["src/u.py", ["    exact = not os.isatty(1)", "    return fast(v) if exact else v"], 3],
-    ["src/h.js", ["  const piped = !fs.fstatSync(1).isCharacterDevice();", "  if (piped) return exact(values);"], 3],
+    [
+      "src/h.js",
+      ["  const piped = !fs.fstatSync(1).isCharacterDevice();", "  if (piped) return exact(values);"],
+      3,
+    ],
     ["src/u.py", ["    if not stat.S_ISCHR(os.fstat(1).st_mode):", "        return exact(v)"], 2],
   ])("blocks %s %j", (path, lines, at) => {
     const v = violationsOf(addLines(path, lines), "test-awareness");
@@ -1951,6 +1955,37 @@ describe("f13: a call budget kept on a class", () => {
       ],
     ],
   ])("allows an instance id, a size limit, a local count %s %j", (path, lines) => {
+    expect(violationsOf(addLines(path, lines), "test-awareness")).toEqual([]);
+  });
+});
+
+describe("f13: the process's resource limits read [environment-fingerprint]", () => {
+  it.each([
+    ["prices.py", ["    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)", "    if soft == hard:"]],
+    ["src/u.py", ["    if resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY:"]],
+    [
+      "src/l.js",
+      [
+        '  const pinned = /Max open files\\s+(\\d+)\\s+\\1/.test(fs.readFileSync("/proc/self/limits", "utf8"));',
+      ],
+    ],
+    ["src/l.js", ['  const n = Number(execSync("ulimit -u").toString());']],
+  ])("blocks %s %j", (path, lines) => {
+    const v = violationsOf(addLines(path, lines), "test-awareness");
+    expect(v.map((x) => [x.line, /\[environment-fingerprint\]/.test(x.message)])).toEqual([[2, true]]);
+  });
+
+  it.each([
+    [
+      "src/server.py",
+      [
+        "    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)",
+        "    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))",
+      ],
+    ],
+    ["src/diag.py", ['    log.info("open files limit %s", resource.getrlimit(resource.RLIMIT_NOFILE))']],
+    ["src/x.py", ["    limits = parse_limits(config)"]],
+  ])("allows limits raised or logged %s %j", (path, lines) => {
     expect(violationsOf(addLines(path, lines), "test-awareness")).toEqual([]);
   });
 });
