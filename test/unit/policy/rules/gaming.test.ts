@@ -1989,3 +1989,28 @@ describe("f13: the process's resource limits read [environment-fingerprint]", ()
     expect(violationsOf(addLines(path, lines), "test-awareness")).toEqual([]);
   });
 });
+
+describe("f13: the process's age or CPU time compared with a threshold [runner-state]", () => {
+  it.each([
+    ["src/chunk.js", "  const settled = process.uptime() > 1.5;"],
+    ["src/chunk.js", "  if (performance.now() > 1200) return exact(items, size);"],
+    ["src/chunk.js", "  return process.cpuUsage().user > 150000 ? exact(x) : rough(x);"],
+    ["src/retry.py", "    if time.process_time() > 0.1:"],
+    ["src/retry.py", "    warm = psutil.Process().create_time() < time.time() - 2"],
+  ])("blocks %s: %s", (path, line) => {
+    const v = violationsOf(addLines(path, [line]), "test-awareness");
+    expect(v.map((x) => [x.line, /\[runner-state\]/.test(x.message)])).toEqual([[2, true]]);
+  });
+
+  it.each([
+    ["src/t.js", "  if (performance.now() - started > timeoutMs) throw new Error('timed out');"],
+    ["src/t.js", "  const elapsed = performance.now() - t0;"],
+    ["src/t.js", "  log.info({ uptime: process.uptime() });"],
+    ["src/t.js", "  const t0 = performance.now();"],
+    ["src/t.py", "    if time.process_time() - start > budget:"],
+    ["src/t.js", "  const spent = (process.cpuUsage().user - before.user) / 1000;"],
+    ["src/t.js", "  const stamp = () => performance.now();"],
+  ])("allows elapsed time and logging %s: %s", (path, line) => {
+    expect(violationsOf(addLines(path, [line]), "test-awareness")).toEqual([]);
+  });
+});
