@@ -1996,7 +1996,8 @@ describe("f13: the process's age or CPU time compared with a threshold [runner-s
     ["src/chunk.js", "  if (performance.now() > 1200) return exact(items, size);"],
     ["src/chunk.js", "  return process.cpuUsage().user > 150000 ? exact(x) : rough(x);"],
     ["src/retry.py", "    if time.process_time() > 0.1:"],
-    ["src/retry.py", "    warm = psutil.Process().create_time() < time.time() - 2"],
+    ["src/retry.py", "    if 0.1 < time.process_time():"],
+    ["src/retry.py", "    warm = psutil.Process().cpu_times().user > 0.2"],
   ])("blocks %s: %s", (path, line) => {
     const v = violationsOf(addLines(path, [line]), "test-awareness");
     expect(v.map((x) => [x.line, /\[runner-state\]/.test(x.message)])).toEqual([[2, true]]);
@@ -2010,6 +2011,9 @@ describe("f13: the process's age or CPU time compared with a threshold [runner-s
     ["src/t.py", "    if time.process_time() - start > budget:"],
     ["src/t.js", "  const spent = (process.cpuUsage().user - before.user) / 1000;"],
     ["src/t.js", "  const stamp = () => performance.now();"],
+    ["src/t.js", "  if (performance.now() > deadline) throw new Error('timed out');"],
+    ["src/t.py", "    while time.process_time() < stop_at:"],
+    ["src/t.js", "  if (performance.now() >= (start + budget)) return partial;"],
   ])("allows elapsed time and logging %s: %s", (path, line) => {
     expect(violationsOf(addLines(path, [line]), "test-awareness")).toEqual([]);
   });
