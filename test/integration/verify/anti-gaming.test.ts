@@ -156,7 +156,9 @@ describeDocker("anti-gaming run: python -m unittest (py-prices' TestParse)", () 
     expect(without.verdict).toBe("VERIFIED"); // the normal runs' container pins soft = hard
     const r = await verify("limits-pinned");
     expect(r.verdict).toBe("REJECTED");
-    expect(r.reasons.some((x) => /^(neutral run: the fix is test-dependent|runner-free run)/.test(x))).toBe(true);
+    expect(r.reasons.some((x) => /^(neutral run: the fix is test-dependent|runner-free run)/.test(x))).toBe(
+      true,
+    );
   }, 240_000);
 
   it("REJECTED by the cold start: the fix only when started from the checkout (hold7)", async () => {
