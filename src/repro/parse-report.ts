@@ -153,6 +153,17 @@ function paragraphSection(p: Paragraph): SectionKind | null {
     )
   )
     return "actual";
+  // "When it ought to print:", "It should return:" — a lead that introduces what should happen (and names no
+  // contrast: "should print X but prints:" is the rule above) opens the Expected section.
+  if (
+    whole.length <= 120 &&
+    /:\s*$/.test(whole) &&
+    !/\b(but|instead|however|yet)\b/i.test(whole) &&
+    /\b(?:should|ought to|is supposed to|are supposed to|(?:i|we) (?:would )?expect(?:ed)? (?:it|this|that|them) to|want(?:ed)? (?:it|this|that|them) to)\s+(?:(?:have|be)\s+)?(?:print|return|output|give|show|produce|log|say|read|be|get)(?:s|ed)?\b[^.]*:\s*$/i.test(
+      whole,
+    )
+  )
+    return "expected";
   if (first.type === "strong" || first.type === "emphasis") return sectionOf(textOf(first));
   // `**\n**result：**\n**`: emphasis markers left over around a label on a line of its own.
   const label = labelOnly(p);
@@ -257,6 +268,20 @@ export function namedInWords(markdown: string): Set<string> {
   return names;
 }
 
+/** A lead that ends by introducing what ran printed: "Packaging 25.0 (and earlier versions) print:", "it outputs:". */
+const PRINTED_LEAD =
+  /\b(?:prints?|printed|outputs?|outputted|gives?|gave|shows?|showed|returns?|returned|displays?|displayed|logs?|logged|results? in)\s*:$/i;
+
+/**
+ * JavaScript with comments written the shell's or Python's way (`# returns nothing` over a call): a line that
+ * opens with `# ` is never JavaScript (a private name has no space, a shebang is `#!`), so it is the comment the
+ * reporter meant, written as one. Not where a template literal could hold the line as text.
+ */
+export function withHashComments(code: string): string {
+  if (code.includes("`") || !/^[ \t]*#[ \t]/m.test(code)) return code;
+  return code.replace(/^([ \t]*)#[ \t]/gm, "$1// ");
+}
+
 function makeBlock(
   index: number,
   fence: string | null,
@@ -270,7 +295,7 @@ function makeBlock(
 ): ReportBlock {
   let annotated =
     kind === "code" && (language === "python" || language === "javascript" || language === "typescript")
-      ? annotate(language === "python" ? dedent(value) : value, language)
+      ? annotate(language === "python" ? dedent(value) : withHashComments(value), language)
       : null;
   // A lone expression quoted in prose (`qs.stringify(x)`) shows its value the way a REPL would.
   if (
@@ -646,6 +671,16 @@ export function parseReport(markdown: string): ParsedReport {
         // Code in a bare or unknown fence that the scorer did not recognise (one annotated line, say).
         if (cls.kind === "output" && languageFromFence(c.lang) === null && wholeBlockIsCode(value))
           cls = { kind: "code", language: plainLanguage(value) };
+        // A bare block under "Packaging 25.0 prints:" / "Current HEAD prints:", after the report's code: what
+        // that code printed, whatever it looks like (`click>=7.specifier.contains(8.0.0dev0) is False`).
+        if (
+          cls.kind === "code" &&
+          languageFromFence(c.lang) === null &&
+          previousText !== null &&
+          PRINTED_LEAD.test(previousText.trim()) &&
+          blocks.some((b) => b.kind === "code" || b.kind === "shell")
+        )
+          cls = { kind: "output", language: "text" };
         // One block holding two REPL sessions (`$ pypy3` … then `$ python3.6` …): a block for each, so the
         // two are two sides of one session.
         const sessions =
