@@ -253,6 +253,25 @@ function proseCalls(text: string): string[] {
   return out;
 }
 
+/** A call written as the subject of what it returns: "ms('1m') returns NaN", "pad(7, 3) gives `007`". */
+const CLAIMED_CALL =
+  /(?<![\w$.\x60'"])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?:[^()\n]|\([^()\n]*\))+\)(?=[ \t]+(?:returns?|gives?(?:[ \t]+(?:back|me))?|yields?|evaluates[ \t]+to|results[ \t]+in|outputs?|prints?|produces?)[ \t]+\S)/g;
+
+/**
+ * Calls written in a sentence without backticks, each the subject of the value it returns ("ms(60000) returns
+ * '1m' for me, but ms('1m') returns NaN"): the statements the sentence runs, the values its claims. Any callee:
+ * the verb after the call is what says it is code, and the call must pass something.
+ */
+function claimedCalls(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(CLAIMED_CALL)) {
+    const code = m[0];
+    if (!/[^(\s]\s*\)$/.test(code) || codeLine(code) === null || out.includes(code)) continue;
+    out.push(code);
+  }
+  return out;
+}
+
 /**
  * Functions named with empty parentheses where the report gives their arguments in words ("`math.log2()` on a
  * negative number raises …", "`parse()` with an empty string returns …"): names, not statements, wherever the
@@ -597,7 +616,7 @@ export function parseReport(markdown: string): ParsedReport {
         }
         // A call on a library's conventional global written into a sentence without backticks ("Calling
         // dayjs().format('x') gives back 'x'"): the statement the sentence runs.
-        for (const code of proseCalls(text)) {
+        for (const code of [...proseCalls(text), ...claimedCalls(text)]) {
           if (blocks.some((b) => b.plain && b.value.includes(code))) continue;
           blocks.push(
             makeBlock(

@@ -10,6 +10,7 @@ import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import { classifyBlock, pytestReport } from "../../../src/repro/classify-block.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
+import { foldRuns, matchRun, partOfOutput } from "../../../src/repro/match.ts";
 import { parseReport, withHashComments } from "../../../src/repro/parse-report.ts";
 import {
   moduleNamedFor,
@@ -300,5 +301,70 @@ describe("a bare expression's value after `Out:`", () => {
     expect(read(printing).program!.files["reproduction.py"]).not.toContain("_echo");
     const assigning = ["```python", "from tidytext import squash", "out = squash('a  b')", "```"].join("\n");
     expect(read(assigning).program!.files["reproduction.py"]).not.toContain("_echo");
+  });
+});
+
+describe("calls given only in prose", () => {
+  const report = [
+    "# Hours don't parse",
+    "",
+    "dur(3600000) returns '1h' for me, but",
+    "dur('1h') returns NaN",
+    "",
+    "v.1.4.2",
+  ].join("\n");
+
+  it("runs each call the words give a value for, and reads both values as what happens", () => {
+    const { report: r, exp, program } = read(report, "durstr");
+    expect(r.blocks.map((b) => b.value)).toEqual(["dur(3600000)", "dur('1h')"]);
+    expect(exp.actual).toMatchObject({ kind: "output", output: ["1h", "NaN"] });
+    const code = program!.files[program!.entry]!;
+    expect(code).toContain("_echo(dur(3600000));");
+    expect(code).toContain("_echo(dur('1h'));");
+  });
+
+  it("reads a version written `v.1.4.2` on a line of its own", () => {
+    expect(parseReport(report).bareVersions).toContain("1.4.2");
+  });
+
+  it("takes no call without arguments, and no call that is not the subject of a value", () => {
+    const named = [
+      "Calling reset() returns nothing useful.",
+      "",
+      "I think parse(x) is wrong when x is empty.",
+    ].join("\n");
+    expect(parseReport(named).blocks).toEqual([]);
+  });
+});
+
+describe("a result comment with a long arrow", () => {
+  it("is the statement's value, `// -----> x` as `// -> x`", () => {
+    const report = ["Actual Result:", "", "```ts", 'snake("A_B") // -----> "a__b"', "```"].join("\n");
+    const { report: r } = read(report, "casekit");
+    expect(r.blocks[0]!.checks.map((c) => [c.role, c.value])).toEqual([["actual", '"a__b"']]);
+    expect(r.blocks[0]!.runValue).toContain('_echo(snake("A_B"));');
+  });
+});
+
+describe("a run that shows part of the claim", () => {
+  const claimed = ["(['b', 'a'], ['a', 'b'])", "(['x1', 'x01'], ['x01', 'x1'])", "([nan, 2.0], [2.0, nan])"];
+
+  it("is PARTIAL when some values show line for line and the others differ", () => {
+    const stdout = "(['b', 'a'], ['a', 'b'])\n(['x1', 'x01'], ['x01', 'x1'])\n([nan, 2.0], [nan, 2.0])\n";
+    const part = partOfOutput(claimed, stdout);
+    expect(part?.shown).toHaveLength(2);
+    expect(part?.differ).toEqual([["([nan, 2.0], [2.0, nan])", "([nan, 2.0], [nan, 2.0])"]]);
+    const m = matchRun(
+      { kind: "output", exceptionType: null, exceptionMessage: null, output: claimed, source: "test" },
+      { exitCode: 0, stoppedBy: null, stdout, stderr: "", exception: null, durationMs: 5 },
+    );
+    expect(m.kind).toBe("partial-output");
+    expect(foldRuns([m, m, m]).verdict).toBe("PARTIAL");
+  });
+
+  it("is no evidence when only bare values agree, the line counts differ, or every line shows", () => {
+    expect(partOfOutput(["true", "'ab-c'"], "true\n'abc'\n")).toBeNull();
+    expect(partOfOutput(claimed, "(['b', 'a'], ['a', 'b'])\n")).toBeNull();
+    expect(partOfOutput(claimed, `${claimed.join("\n")}\n`)).toBeNull();
   });
 });
