@@ -180,11 +180,17 @@ export function completeProgram(
     : null;
   const program =
     family === "python"
-      ? completePython(unique, knownPackages, repository, [
-          report.proseWithCode,
-          ...report.blocks.map((b) => b.value),
-          ...report.inlineCode.map((c) => c.value),
-        ])
+      ? completePython(
+          unique,
+          knownPackages,
+          repository,
+          [
+            report.proseWithCode,
+            ...report.blocks.map((b) => b.value),
+            ...report.inlineCode.map((c) => c.value),
+          ],
+          !traced,
+        )
       : completeJs(unique, knownPackages, repository);
   if (traced) program.completions.unshift(traced.note);
   if (traced?.files) Object.assign(program.files, traced.files);
@@ -497,6 +503,8 @@ function completePython(
   repository: RepositoryPackage | null = null,
   /** The report's words and code, where a name's module may be written (`urllib.parse.SplitResult`). */
   reportTexts: string[] = [],
+  /** Whether a last bare expression is echoed (not for a statement read off a traceback: its error is the claim). */
+  echoLast = true,
 ): Program {
   const completions: string[] = [];
   const classless = classlessMethods(units);
@@ -530,7 +538,7 @@ function completePython(
   // A snippet that prints nothing and ends on an expression (`slugify(txt)`, then "Out: 'x'") was typed at a
   // prompt: the value of that expression is what the reporter saw, echoed as the REPL shows it (None is not).
   let echoedLast = false;
-  if (!main.some((b) => b.usesEcho || b.kind === "python-transcript")) {
+  if (echoLast && !main.some((b) => b.usesEcho || b.kind === "python-transcript")) {
     const scan = codeOnly(code, "python");
     const lines = code.trimEnd().split("\n");
     const last = lines[lines.length - 1] ?? "";
