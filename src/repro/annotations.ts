@@ -182,6 +182,11 @@ export function parseAnnotation(text: string): {
       t = t.slice(act[0].length).trim();
     }
   }
+  // `// returns correctly [1, 2, 3]`: a line the reporter shows working, not the claim.
+  if (role === "actual" && /^(?:correctly|properly|fine|as\s+expected|rightly)\b/i.test(t)) return null;
+  // `// returns 3 functions (incorrectly?)`: a description the reporter is unsure of, not a value to compare.
+  const unsure = /^(\S.*?)\s*\((?:in)?correct(?:ly)?\?+\)$/i.exec(t);
+  if (unsure?.[1] && !looksLikeValue(unsure[1])) return null;
   // "Output: ..." style prefixes.
   const label = /^(?:output|result|returns?|value|prints?|logs?|stdout|console)\s*:\s*/i.exec(t);
   if (label) {

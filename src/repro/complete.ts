@@ -988,7 +988,9 @@ function completeJs(
     if (bound.has(ident)) continue;
     const escaped = ident.replace(/\$/g, "\\$");
     if (!new RegExp(`(?<![\\w$.])(?:new\\s+)?${escaped}\\s*[.(]`).test(scan)) continue;
-    if (jsSpecifiers(code).some((s) => s === spec || s === spec.replace(/^node:/, ""))) continue;
+    // Already imported whole under another name: that binding is the reporter's. Imported only by named members
+    // (`import { add } from 'lodash'` beside a `_.add(…)` from a `<script>` build): the global still needs its own.
+    if (wholeModuleImported(code, spec)) continue;
     add.push(format === "esm" ? `import ${ident} from "${spec}";` : `const ${ident} = require("${spec}");`);
   }
   for (const [ident, pkg] of Object.entries(NPM_NAMED_EXPORTS)) {
@@ -1204,4 +1206,14 @@ function hoistLaterRequires(parts: string[]): string[] {
     }
   }
   return hoisted;
+}
+
+/** The code binds module `spec` whole: `x = require(spec)`, a default or a namespace import (not named members). */
+function wholeModuleImported(code: string, spec: string): boolean {
+  const names = [spec, spec.replace(/^node:/, "")].map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
+  const q = `["'](?:${names.join("|")})["']`;
+  const id = "[A-Za-z_$][\\w$]*";
+  return new RegExp(
+    `\\b(?:const|let|var)\\s+${id}\\s*=\\s*require\\(\\s*${q}\\s*\\)|\\bimport\\s+(?:${id}|\\*\\s*as\\s+${id})(?:\\s*,\\s*\\{[^}]*\\})?\\s+from\\s+${q}`,
+  ).test(code);
 }

@@ -368,3 +368,48 @@ describe("a run that shows part of the claim", () => {
     expect(partOfOutput(claimed, `${claimed.join("\n")}\n`)).toBeNull();
   });
 });
+
+describe("a conventional global beside named imports of its package", () => {
+  it("gets its own import: named members do not bind `_`", () => {
+    const report = [
+      "```",
+      "import { chunk as myChunk } from 'lodash'",
+      "myChunk([1, 2, 3], 2) // => [[1, 2], [3]]",
+      "```",
+      "",
+      "With the `<script>` build:",
+      "",
+      "```",
+      "_.chunk([1, 2, 3], 2) // => [[1, 2], [3]]",
+      "```",
+    ].join("\n");
+    const code = Object.values(read(report).program!.files).join("\n");
+    expect(code).toMatch(/^(?:import _ from "lodash";|const _ = .*require\("lodash"\)\)?;)$/m);
+  });
+
+  it("is not imported again when the package is already bound whole under another name", () => {
+    const report = [
+      "```js",
+      "const lo = require('lodash')",
+      "console.log(lo.chunk([1], 1), _.VERSION)",
+      "```",
+    ].join("\n");
+    const code = Object.values(read(report).program!.files).join("\n");
+    expect(code).not.toMatch(/const _ = /);
+  });
+});
+
+describe("comments that describe rather than state a value", () => {
+  it("reads `returns correctly x` as a working line and `returns 3 functions (incorrectly?)` as no value", () => {
+    const report = [
+      "```js",
+      "const { zip } = require('ziplib')",
+      "zip([1], [2]) // returns 3 functions (incorrectly?)",
+      "zip([1], []) // returns correctly [1]",
+      "zip([1], [3]) // returns [[1, 3]]",
+      "```",
+    ].join("\n");
+    const checks = parseReport(report).blocks[0]!.checks;
+    expect(checks.map((c) => [c.role, c.value])).toEqual([["actual", "[[1, 3]]"]]);
+  });
+});
