@@ -443,6 +443,9 @@ interface RepositoryPackage {
   texts: string[];
 }
 
+/** Repositories of the Python language itself: their issues are about the standard library, not a package. */
+const PYTHON_IMPLEMENTATIONS = new Set(["cpython", "python", "pypy", "micropython", "brython", "rustpython"]);
+
 /**
  * Names the snippet uses from modules it never imports them from (python-names.ts): submodules of a module it
  * imports whole, names the report writes under their module, and, with the repository's package known, the rest
@@ -482,7 +485,13 @@ function namesFromModules(
       notes.push(`imported \`${name}\` from \`${mod}\`, where the report names it`);
     } else left.push(name);
   }
-  const own = repository ? pythonImportName(repository.name) : null;
+  // The repository of a Python implementation (cpython, pypy, …) publishes the language, not a package; one named
+  // like a script (`vcf2msa.py`) publishes none: nothing to look names up in, nothing to install.
+  const publishes =
+    repository !== null &&
+    !/\.py$/i.test(repository.name) &&
+    !PYTHON_IMPLEMENTATIONS.has(repository.name.toLowerCase());
+  const own = repository && publishes ? pythonImportName(repository.name) : null;
   if (own && /^\w+$/.test(own) && !PYTHON_STDLIB.has(own)) {
     const lookup = left.filter((n) => /^[A-Z_a-z]\w*$/.test(n) && n !== own);
     if (lookup.length > 0) {
@@ -1208,12 +1217,15 @@ function hoistLaterRequires(parts: string[]): string[] {
   return hoisted;
 }
 
-/** The code binds module `spec` whole: `x = require(spec)`, a default or a namespace import (not named members). */
+/**
+ * The code binds module `spec` whole: `x = require(spec)` (declared or, as typed at a REPL, not), a default or a
+ * namespace import (not named members).
+ */
 function wholeModuleImported(code: string, spec: string): boolean {
   const names = [spec, spec.replace(/^node:/, "")].map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
   const q = `["'](?:${names.join("|")})["']`;
   const id = "[A-Za-z_$][\\w$]*";
   return new RegExp(
-    `\\b(?:const|let|var)\\s+${id}\\s*=\\s*require\\(\\s*${q}\\s*\\)|\\bimport\\s+(?:${id}|\\*\\s*as\\s+${id})(?:\\s*,\\s*\\{[^}]*\\})?\\s+from\\s+${q}`,
+    `(?<![\\w$.])${id}\\s*=\\s*require\\(\\s*${q}\\s*\\)|\\bimport\\s+(?:${id}|\\*\\s*as\\s+${id})(?:\\s*,\\s*\\{[^}]*\\})?\\s+from\\s+${q}`,
   ).test(code);
 }

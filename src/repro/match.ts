@@ -528,6 +528,10 @@ export function matchRun(
   };
 }
 
+/** A reported line the reporter marks as the wrong one: `x # Broken`, `y // wrong`, `z <- bug`. */
+const FLAGGED_LINE =
+  /\s*(?:#|\/\/|<-+|←)\s*(?:broken|bug(?:gy)?|wrong|incorrect|not ok|unexpected|bad)\b.*$/i;
+
 /**
  * Several reported values (one per statement, as a REPL echoes them) against a run that printed as many lines: the
  * run shows part of the claim when some lines are the reported ones, in their places, and the others are not.
@@ -548,9 +552,19 @@ export function partOfOutput(
   const shown: string[] = [];
   const differ: [string, string][] = [];
   claimed.forEach((c, i) => {
-    if (looseKey(c) === looseKey(printed[i]!)) shown.push(c);
+    if (looseKey(c.replace(FLAGGED_LINE, "").trim()) === looseKey(printed[i]!)) shown.push(c);
     else differ.push([c, printed[i]!]);
   });
+  // `åäö-123 # Broken` among lines shown as fine: the marked lines are the claim, the others the working ones.
+  // None of them showing is no part of the claim, however many of the working ones do.
+  const marked = claimed.filter((c) => FLAGGED_LINE.test(c));
+  if (marked.length > 0) {
+    const bare = (l: string) => l.replace(FLAGGED_LINE, "").trim();
+    const markedShown = claimed.some(
+      (c, i) => FLAGGED_LINE.test(c) && looseKey(bare(c)) === looseKey(printed[i]!),
+    );
+    if (!markedShown) return null;
+  }
   const distinctive = (l: string) =>
     l.length >= 6 && !/^(?:-?[\d.e+-]+|true|false|null|undefined|none|nan|'[^']{0,3}'|"[^"]{0,3}")$/i.test(l);
   if (differ.length === 0 || !shown.some(distinctive)) return null;

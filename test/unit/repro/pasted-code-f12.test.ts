@@ -413,3 +413,31 @@ describe("comments that describe rather than state a value", () => {
     expect(checks.map((c) => [c.role, c.value])).toEqual([["actual", "[[1, 3]]"]]);
   });
 });
+
+describe("a run that shows the lines shown as fine but not the one marked wrong", () => {
+  it("is no part of the claim", () => {
+    const claimed = ["abc-123", "åbc-123 # Broken", "abc-456"];
+    expect(partOfOutput(claimed, "abc-123\nabc-123\nabc-456\n")).toBeNull();
+    // The marked line shows, another one does not: part of the claim shows.
+    expect(partOfOutput(claimed, "abc-123\nåbc-123\nabc-999\n")?.shown).toHaveLength(2);
+  });
+});
+
+describe("the repository of a Python implementation or of a script", () => {
+  it("publishes no package to look names up in or to install", () => {
+    const report = ["```python", "compile(src, 'x', 'exec')", "Frobnicate(1)", "```"].join("\n");
+    for (const repo of ["cpython", "vcf2msa.py"]) {
+      const { program } = read(report, repo);
+      expect(program!.files["reproduction.py"]).not.toContain("_retrace_bind_from_package");
+      expect(program!.dependencies).toEqual([]);
+    }
+  });
+});
+
+describe("a package assigned at a REPL prompt", () => {
+  it("is bound whole: no second import under the same name", () => {
+    const report = ["```", "coffee> fmt = require 'fmtlib'", "coffee> fmt('x')", "'x'", "```"].join("\n");
+    const code = read(report, "fmtlib").program!.files["reproduction.cjs"] ?? "";
+    expect(code).not.toContain('const fmt = require("fmtlib")');
+  });
+});
