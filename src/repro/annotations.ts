@@ -89,7 +89,7 @@ type Flavour = "python" | "js";
 const EXPECTED_WORDS =
   /^(?:expected|expect(?:ing|ed)?|should(?:\s+(?:be|return|print|give|output|log))?|want(?:ed)?|correct(?:\s+is)?|desired|intended|right(?:\s+answer)?(?:\s+is)?|must\s+be)\b\s*:?\s*/i;
 const ACTUAL_WORDS =
-  /^(?:(?:actual(?:ly)?|got|gets|but\s+got|instead|received|recieved|returns?|returned|prints?|printed|gives?|gave|outputs?|logs?|logged|results?(?:\s+is|\s+in)?|shows?|displays?|evaluates?\s+to|is)\b|=+>|->|→|⇒|=(?!=))\s*:?\s*/i;
+  /^(?:(?:actual(?:ly)?|got|gets|but\s+got|instead|received|recieved|returns?|returned|prints?|printed|gives?|gave|outputs?|logs?|logged|results?(?:\s+is|\s+in)?|shows?|displays?|evaluates?\s+to|is)\b|=+>|-+>|→|⇒|=(?!=))\s*:?\s*/i;
 const ERROR_WORDS =
   /^(?:throws?|raises?|raised|threw|errors?(?:\s+with)?|fails?\s+with|crash(?:es)?\s+with)\b\s*:?\s*/i;
 const FLAG_WORDS =
@@ -164,7 +164,7 @@ export function parseAnnotation(text: string): {
   } else {
     // `# Decimal('0.000005')  correct`: a line the reporter shows working beside the one that does not.
     const works = WORKS_WORDS.exec(t);
-    const before = works ? t.slice(0, works.index).replace(/^(?:=+>|->|→)\s*/, "") : "";
+    const before = works ? t.slice(0, works.index).replace(/^(?:=+>|-+>|→)\s*/, "") : "";
     if (works && before !== "" && balanced(before) && looksLikeValue(before)) return null;
   }
   let role: CheckRole = "actual";
@@ -182,6 +182,11 @@ export function parseAnnotation(text: string): {
       t = t.slice(act[0].length).trim();
     }
   }
+  // `// returns correctly [1, 2, 3]`: a line the reporter shows working, not the claim.
+  if (role === "actual" && /^(?:correctly|properly|fine|as\s+expected|rightly)\b/i.test(t)) return null;
+  // `// returns 3 functions (incorrectly?)`: a description the reporter is unsure of, not a value to compare.
+  const unsure = /^(\S.*?)\s*\((?:in)?correct(?:ly)?\?+\)$/i.exec(t);
+  if (unsure?.[1] && !looksLikeValue(unsure[1])) return null;
   // "Output: ..." style prefixes.
   const label = /^(?:output|result|returns?|value|prints?|logs?|stdout|console)\s*:\s*/i.exec(t);
   if (label) {
@@ -313,7 +318,7 @@ function assignedAbove(lines: string[], name: string, flavour: Flavour): boolean
 
 /** Lines after which an annotation comment on its own line belongs to the previous statement. */
 const OWN_LINE_PREFIX =
-  /^\s*(?:=+>|->|→|⇒|output\s*:|(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:|results?\s*(?::|is\b|was\b)|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
+  /^\s*(?:=+>|-+>|→|⇒|output\s*:|(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:|results?\s*(?::|is\b|was\b)|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
 
 /** An annotation's check, and the value it says should show instead (`x instead of y`) as an expected one. */
 function pushChecks(

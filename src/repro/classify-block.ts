@@ -103,7 +103,21 @@ export function withoutLogPrefix(value: string): string | null {
   return lines.map((l) => (l.trim() === "" ? l : l.replace(LOG_PREFIX, "").slice(pad))).join("\n");
 }
 
+/**
+ * A pytest failure report (`=== FAILURES ===`, `E   AssertionError: …`, `tests/x.py:77: AssertionError`), also
+ * when pasted quoted (`> ` before every line): a test run's output, whatever its fence says.
+ */
+export function pytestReport(value: string): boolean {
+  const lines = value.split("\n").filter((l) => l.trim() !== "");
+  const quoted = lines.length > 0 && lines.every((l) => /^>(?:\s|$)/.test(l));
+  const text = quoted ? lines.map((l) => l.replace(/^> ?/, "")).join("\n") : value;
+  const banner = /^=+ (?:FAILURES|ERRORS|short test summary info|test session starts) =+$/m.test(text);
+  const failure = /^E {2,}\S/m.test(text) && /^[\w./-]+\.py:\d+: [A-Z]\w*(?:Error|Exception)\b/m.test(text);
+  return banner || failure;
+}
+
 export function classifyBlock(fence: string | null | undefined, value: string): BlockClass {
+  if (pytestReport(value)) return { kind: "error-output", language: "python" };
   const fenceLang = languageFromFence(fence);
   const fenceKey = (fence ?? "").trim().toLowerCase();
   const detected = detectLanguage(value);

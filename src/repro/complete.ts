@@ -25,6 +25,16 @@ import {
   pythonImportName,
   pythonPackageImports,
 } from "./repository-binding.ts";
+import {
+  guardedFromImport,
+  guardedImport,
+  knownRoot,
+  moduleNamedFor,
+  packageLookup,
+  pythonFreeNames,
+  submoduleImports,
+  wholeImports,
+} from "./python-names.ts";
 import { testGlobalsNeeded, testGlobalsPrelude } from "./test-globals.ts";
 import { traceBlock, traceStatement } from "./trace-program.ts";
 import { sameProduct } from "./versions.ts";
@@ -170,7 +180,17 @@ export function completeProgram(
     : null;
   const program =
     family === "python"
-      ? completePython(unique, knownPackages, repository)
+      ? completePython(
+          unique,
+          knownPackages,
+          repository,
+          [
+            report.proseWithCode,
+            ...report.blocks.map((b) => b.value),
+            ...report.inlineCode.map((c) => c.value),
+          ],
+          !traced,
+        )
       : completeJs(unique, knownPackages, repository);
   if (traced) program.completions.unshift(traced.note);
   if (traced?.files) Object.assign(program.files, traced.files);
@@ -423,10 +443,77 @@ interface RepositoryPackage {
   texts: string[];
 }
 
+/** Repositories of the Python language itself: their issues are about the standard library, not a package. */
+const PYTHON_IMPLEMENTATIONS = new Set(["cpython", "python", "pypy", "micropython", "brython", "rustpython"]);
+
+/**
+ * Names the snippet uses from modules it never imports them from (python-names.ts): submodules of a module it
+ * imports whole, names the report writes under their module, and, with the repository's package known, the rest
+ * looked up in that package when the script runs.
+ */
+function namesFromModules(
+  code: string,
+  missing: string[],
+  knownPackages: string[],
+  repository: RepositoryPackage | null,
+  reportTexts: string[],
+): { lines: string[]; notes: string[] } {
+  const scan = codeOnly(code, "python");
+  const withImports = `${missing.join("\n")}\n${scan}`;
+  const bound = pythonBoundNames(withImports);
+  const lines: string[] = [];
+  const notes: string[] = [];
+  const submodules = submoduleImports(scan, wholeImports(withImports));
+  if (submodules.length > 0) {
+    lines.push(...submodules.map(guardedImport));
+    notes.push(
+      `imported ${submodules.map((m) => `\`${m}\``).join(", ")}, which the code reads as attributes of the package it imports (a package need not import its submodules)`,
+    );
+  }
+  const free = pythonFreeNames(scan, bound);
+  if (free.length === 0) return { lines, notes };
+  const texts = [...reportTexts, code];
+  const packages = [
+    ...knownPackages.map((p) => pythonImportName(p)),
+    ...(repository ? [pythonImportName(repository.name)] : []),
+  ];
+  const left: string[] = [];
+  for (const name of free) {
+    const mod = moduleNamedFor(name, texts);
+    if (mod && knownRoot(mod, packages)) {
+      lines.push(guardedFromImport(mod, name));
+      notes.push(`imported \`${name}\` from \`${mod}\`, where the report names it`);
+    } else left.push(name);
+  }
+  // The repository of a Python implementation (cpython, pypy, …) publishes the language, not a package; one named
+  // like a script (`vcf2msa.py`) publishes none: nothing to look names up in, nothing to install.
+  const publishes =
+    repository !== null &&
+    !/\.py$/i.test(repository.name) &&
+    !PYTHON_IMPLEMENTATIONS.has(repository.name.toLowerCase());
+  const own = repository && publishes ? pythonImportName(repository.name) : null;
+  if (own && /^\w+$/.test(own) && !PYTHON_STDLIB.has(own)) {
+    const lookup = left.filter((n) => /^[A-Z_a-z]\w*$/.test(n) && n !== own);
+    if (lookup.length > 0) {
+      // The package itself imported by name: the dependency to install is read from the imports.
+      if (!bound.has(own)) lines.push(`import ${own}`);
+      lines.push(packageLookup(own, lookup));
+      notes.push(
+        `looked up ${lookup.map((n) => `\`${n}\``).join(", ")}, which the code uses without an import, in the package \`${own}\` and its submodules when the script runs (bound only where one defines it)`,
+      );
+    }
+  }
+  return { lines, notes };
+}
+
 function completePython(
   units: ReportBlock[],
   knownPackages: string[],
   repository: RepositoryPackage | null = null,
+  /** The report's words and code, where a name's module may be written (`urllib.parse.SplitResult`). */
+  reportTexts: string[] = [],
+  /** Whether a last bare expression is echoed (not for a statement read off a traceback: its error is the claim). */
+  echoLast = true,
 ): Program {
   const completions: string[] = [];
   const classless = classlessMethods(units);
@@ -457,7 +544,33 @@ function completePython(
   if (main.length > 1)
     completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
   let code = `${parts.join("\n\n").trim()}\n`;
-  if (main.some((b) => b.usesEcho)) {
+  // A snippet that prints nothing and ends on an expression (`slugify(txt)`, then "Out: 'x'") was typed at a
+  // prompt: the value of that expression is what the reporter saw, echoed as the REPL shows it (None is not).
+  let echoedLast = false;
+  if (echoLast && !main.some((b) => b.usesEcho || b.kind === "python-transcript")) {
+    const scan = codeOnly(code, "python");
+    const lines = code.trimEnd().split("\n");
+    const last = lines[lines.length - 1] ?? "";
+    if (
+      !/\b(?:print|raise|sys\.std(?:out|err)|logging|logger|log|pprint|display|assert)\b/.test(scan) &&
+      /^[A-Za-z_][\w.]*\s*[([]/.test(last) &&
+      !/[([{,\\:]\s*$/.test(last) &&
+      !/^(?:if|for|while|with|def|class|return|import|from|del|pass|try|async|await|elif|else|yield)\b/.test(
+        last,
+      )
+    ) {
+      const echoed = annotate(`${last}  # => ?`, "python").code.replace(/\s*# => \?$/, "");
+      if (echoed.startsWith("_echo(")) {
+        lines[lines.length - 1] = echoed;
+        code = `${PY_ECHO_PRELUDE}\n${lines.join("\n")}\n`;
+        echoedLast = true;
+        completions.push(
+          `printed the value of the last expression, \`${last.trim()}\`, as the Python prompt shows it (the snippet prints nothing itself)`,
+        );
+      }
+    }
+  }
+  if (!echoedLast && main.some((b) => b.usesEcho)) {
     code = `${PY_ECHO_PRELUDE}\n${code}`;
     completions.push(echoNote(main));
   }
@@ -471,11 +584,15 @@ function completePython(
     for (const l of missing) for (const n of pythonBoundNames(l)) bound.add(n);
     missing.push(...pythonPackageImports(scanned, bound, repository.name, repository.texts));
   }
+  const fromModules = namesFromModules(code, missing, knownPackages, repository, reportTexts);
   if (missing.length > 0) {
-    code = `${missing.join("\n")}\n${code}`;
     completions.push(
       `added missing import${missing.length > 1 ? "s" : ""}: ${missing.map((l) => `\`${l}\``).join(", ")}`,
     );
+  }
+  if (missing.length > 0 || fromModules.lines.length > 0) {
+    code = `${[...missing, ...fromModules.lines].join("\n")}\n${code}`;
+    completions.push(...fromModules.notes);
   }
 
   // Top-level await (as typed in `python -m asyncio`): run the body in an event loop.
@@ -769,6 +886,13 @@ function completeJs(
   }
   if (main.length > 1)
     completions.push(`combined ${main.length} code blocks into one program, in the report's order`);
+  const hoisted = hoistLaterRequires(parts);
+  if (hoisted.length > 0) {
+    parts.unshift(hoisted.join("\n"));
+    completions.push(
+      `moved ${hoisted.map((l) => `\`${l.trim()}\``).join(", ")} to the top: an earlier block uses what it binds (a reader runs the imports first)`,
+    );
+  }
   // Blocks that each declare the same `const`/`let` (one snippet shown twice with another input): each runs
   // in its own block scope, as the reader runs them one after the other, instead of a redeclaration error.
   const declared = parts.map(
@@ -873,7 +997,9 @@ function completeJs(
     if (bound.has(ident)) continue;
     const escaped = ident.replace(/\$/g, "\\$");
     if (!new RegExp(`(?<![\\w$.])(?:new\\s+)?${escaped}\\s*[.(]`).test(scan)) continue;
-    if (jsSpecifiers(code).some((s) => s === spec || s === spec.replace(/^node:/, ""))) continue;
+    // Already imported whole under another name: that binding is the reporter's. Imported only by named members
+    // (`import { add } from 'lodash'` beside a `_.add(…)` from a `<script>` build): the global still needs its own.
+    if (wholeModuleImported(code, spec)) continue;
     add.push(format === "esm" ? `import ${ident} from "${spec}";` : `const ${ident} = require("${spec}");`);
   }
   for (const [ident, pkg] of Object.entries(NPM_NAMED_EXPORTS)) {
@@ -1061,4 +1187,45 @@ function completeJs(
     ecosystem: "npm",
     placeholders: findPlaceholders(all),
   };
+}
+
+/** `var x = require('pkg')` on a line of its own (the binding only). */
+const BINDING_REQUIRE =
+  /^[ \t]*(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*require\([ \t]*['"][^'"\n]+['"][ \t]*\)[ \t;]*$/gm;
+
+/**
+ * Blocks combined in the report's order where a later block holds the `require` an earlier one needs (the
+ * reporter's first snippet used `pluralize` and the full one under it starts with its require): those require
+ * lines, taken out of their block, to run first. Only a binding an earlier block uses and does not bind itself.
+ */
+function hoistLaterRequires(parts: string[]): string[] {
+  const hoisted: string[] = [];
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i]!;
+    for (const m of [...part.matchAll(BINDING_REQUIRE)]) {
+      const name = m[1]!;
+      const uses = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
+      const binds = new RegExp(
+        `\\b(?:const|let|var|function|class|import)\\b[^\\n]*\\b${name.replace(/\$/g, "\\$")}\\b`,
+      );
+      const earlier = parts.slice(0, i);
+      if (!earlier.some((p) => uses.test(codeOnly(p, "js")) && !binds.test(p))) continue;
+      parts[i] = parts[i]!.replace(m[0], "");
+      hoisted.push(m[0].trim());
+    }
+  }
+  return hoisted;
+}
+
+/**
+ * The code binds module `spec` whole: `x = require(spec)` (declared or, as typed at a REPL, not), a default or a
+ * namespace import (not named members).
+ */
+function wholeModuleImported(code: string, spec: string): boolean {
+  const names = [spec, spec.replace(/^node:/, "")].map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
+  const q = `["'](?:${names.join("|")})["']`;
+  const id = "[A-Za-z_$][\\w$]*";
+  return new RegExp(
+    `(?<![\\w$.])${id}\\s*=\\s*require\\(\\s*${q}\\s*\\)|\\bimport\\s+(?:${id}|\\*\\s*as\\s+${id})(?:\\s*,\\s*\\{[^}]*\\})?\\s+from\\s+${q}`,
+  ).test(code);
 }

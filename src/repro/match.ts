@@ -22,6 +22,8 @@ export type RunMatchKind =
   | "match"
   /** It failed, but not as reported. */
   | "different-failure"
+  /** It printed, line for line, some of the values the report shows and other values for the rest. */
+  | "partial-output"
   /** It failed and the report names no error to compare with. */
   | "unconfirmed-failure"
   /** It ran clean (or printed something else) where the report says it fails. */
@@ -467,6 +469,15 @@ export function matchRun(
         detail: `the report shows output; the run failed with ${observedFailure}`,
       };
     }
+    const part = partOfOutput(reported.output, run.stdout);
+    if (part)
+      return {
+        kind: "partial-output",
+        detail: `printed ${part.shown.length} of the ${reported.output.length} reported values line for line (${quoteList(part.shown.slice(0, 4))}); the other lines differ: ${part.differ
+          .slice(0, 4)
+          .map(([r, o]) => `\`${r}\` was reported, the run printed \`${o}\``)
+          .join("; ")}`,
+      };
     return {
       kind: "clean",
       detail: `the run completed but did not print the reported ${quoteList(reported.output.slice(0, 4))}${reported.output.length > 4 ? ", …" : ""}`,
@@ -515,6 +526,49 @@ export function matchRun(
     kind: "no-expectation",
     detail: "the run completed; the report does not say which output or error is wrong",
   };
+}
+
+/** A reported line the reporter marks as the wrong one: `x # Broken`, `y // wrong`, `z <- bug`. */
+const FLAGGED_LINE =
+  /\s*(?:#|\/\/|<-+|←)\s*(?:broken|bug(?:gy)?|wrong|incorrect|not ok|unexpected|bad)\b.*$/i;
+
+/**
+ * Several reported values (one per statement, as a REPL echoes them) against a run that printed as many lines: the
+ * run shows part of the claim when some lines are the reported ones, in their places, and the others are not.
+ * Evidence only from distinctive lines (not a bare number, boolean or None, which agree by chance), and never
+ * when the run printed another number of lines (then the statements did not line up).
+ */
+export function partOfOutput(
+  reported: string[],
+  stdout: string,
+): { shown: string[]; differ: [string, string][] } | null {
+  const claimed = reported.map((l) => l.trim()).filter((l) => l !== "");
+  if (claimed.length < 2) return null;
+  const printed = stdout
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  if (printed.length !== claimed.length) return null;
+  const shown: string[] = [];
+  const differ: [string, string][] = [];
+  claimed.forEach((c, i) => {
+    if (looseKey(c.replace(FLAGGED_LINE, "").trim()) === looseKey(printed[i]!)) shown.push(c);
+    else differ.push([c, printed[i]!]);
+  });
+  // `åäö-123 # Broken` among lines shown as fine: the marked lines are the claim, the others the working ones.
+  // None of them showing is no part of the claim, however many of the working ones do.
+  const marked = claimed.filter((c) => FLAGGED_LINE.test(c));
+  if (marked.length > 0) {
+    const bare = (l: string) => l.replace(FLAGGED_LINE, "").trim();
+    const markedShown = claimed.some(
+      (c, i) => FLAGGED_LINE.test(c) && looseKey(bare(c)) === looseKey(printed[i]!),
+    );
+    if (!markedShown) return null;
+  }
+  const distinctive = (l: string) =>
+    l.length >= 6 && !/^(?:-?[\d.e+-]+|true|false|null|undefined|none|nan|'[^']{0,3}'|"[^"]{0,3}")$/i.test(l);
+  if (differ.length === 0 || !shown.some(distinctive)) return null;
+  return { shown, differ };
 }
 
 function needsFrom(text: string): RunMatch | null {
@@ -613,6 +667,16 @@ export function foldRuns(matches: RunMatch[]): RunsVerdict {
             ],
     };
   }
+  const part = first("partial-output");
+  if (part)
+    return {
+      verdict: "PARTIAL",
+      reproducedRuns: 0,
+      detail: part.detail,
+      questions: [
+        "Part of what you report shows here and part does not: do the lines that differ still differ for you on the latest release?",
+      ],
+    };
   const clean = first("clean");
   if (clean) return { verdict: "NOT_REPRODUCED", reproducedRuns: 0, detail: clean.detail, questions: [] };
   const noExp = first("no-expectation");

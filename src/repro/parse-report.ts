@@ -153,6 +153,17 @@ function paragraphSection(p: Paragraph): SectionKind | null {
     )
   )
     return "actual";
+  // "When it ought to print:", "It should return:" — a lead that introduces what should happen (and names no
+  // contrast: "should print X but prints:" is the rule above) opens the Expected section.
+  if (
+    whole.length <= 120 &&
+    /:\s*$/.test(whole) &&
+    !/\b(but|instead|however|yet)\b/i.test(whole) &&
+    /\b(?:should|ought to|is supposed to|are supposed to|(?:i|we) (?:would )?expect(?:ed)? (?:it|this|that|them) to|want(?:ed)? (?:it|this|that|them) to)\s+(?:(?:have|be)\s+)?(?:print|return|output|give|show|produce|log|say|read|be|get)(?:s|ed)?\b[^.]*:\s*$/i.test(
+      whole,
+    )
+  )
+    return "expected";
   if (first.type === "strong" || first.type === "emphasis") return sectionOf(textOf(first));
   // `**\n**result：**\n**`: emphasis markers left over around a label on a line of its own.
   const label = labelOnly(p);
@@ -242,6 +253,25 @@ function proseCalls(text: string): string[] {
   return out;
 }
 
+/** A call written as the subject of what it returns: "ms('1m') returns NaN", "pad(7, 3) gives `007`". */
+const CLAIMED_CALL =
+  /(?<![\w$.\x60'"])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?:[^()\n]|\([^()\n]*\))+\)(?=[ \t]+(?:returns?|gives?(?:[ \t]+(?:back|me))?|yields?|evaluates[ \t]+to|results[ \t]+in|outputs?|prints?|produces?)[ \t]+\S)/g;
+
+/**
+ * Calls written in a sentence without backticks, each the subject of the value it returns ("ms(60000) returns
+ * '1m' for me, but ms('1m') returns NaN"): the statements the sentence runs, the values its claims. Any callee:
+ * the verb after the call is what says it is code, and the call must pass something.
+ */
+function claimedCalls(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(CLAIMED_CALL)) {
+    const code = m[0];
+    if (!/[^(\s]\s*\)$/.test(code) || codeLine(code) === null || out.includes(code)) continue;
+    out.push(code);
+  }
+  return out;
+}
+
 /**
  * Functions named with empty parentheses where the report gives their arguments in words ("`math.log2()` on a
  * negative number raises …", "`parse()` with an empty string returns …"): names, not statements, wherever the
@@ -257,6 +287,20 @@ export function namedInWords(markdown: string): Set<string> {
   return names;
 }
 
+/** A lead that ends by introducing what ran printed: "Packaging 25.0 (and earlier versions) print:", "it outputs:". */
+const PRINTED_LEAD =
+  /\b(?:prints?|printed|outputs?|outputted|gives?|gave|shows?|showed|returns?|returned|displays?|displayed|logs?|logged|results? in)\s*:$/i;
+
+/**
+ * JavaScript with comments written the shell's or Python's way (`# returns nothing` over a call): a line that
+ * opens with `# ` is never JavaScript (a private name has no space, a shebang is `#!`), so it is the comment the
+ * reporter meant, written as one. Not where a template literal could hold the line as text.
+ */
+export function withHashComments(code: string): string {
+  if (code.includes("`") || !/^[ \t]*#[ \t]/m.test(code)) return code;
+  return code.replace(/^([ \t]*)#[ \t]/gm, "$1// ");
+}
+
 function makeBlock(
   index: number,
   fence: string | null,
@@ -270,7 +314,7 @@ function makeBlock(
 ): ReportBlock {
   let annotated =
     kind === "code" && (language === "python" || language === "javascript" || language === "typescript")
-      ? annotate(language === "python" ? dedent(value) : value, language)
+      ? annotate(language === "python" ? dedent(value) : withHashComments(value), language)
       : null;
   // A lone expression quoted in prose (`qs.stringify(x)`) shows its value the way a REPL would.
   if (
@@ -572,7 +616,7 @@ export function parseReport(markdown: string): ParsedReport {
         }
         // A call on a library's conventional global written into a sentence without backticks ("Calling
         // dayjs().format('x') gives back 'x'"): the statement the sentence runs.
-        for (const code of proseCalls(text)) {
+        for (const code of [...proseCalls(text), ...claimedCalls(text)]) {
           if (blocks.some((b) => b.plain && b.value.includes(code))) continue;
           blocks.push(
             makeBlock(
@@ -646,6 +690,16 @@ export function parseReport(markdown: string): ParsedReport {
         // Code in a bare or unknown fence that the scorer did not recognise (one annotated line, say).
         if (cls.kind === "output" && languageFromFence(c.lang) === null && wholeBlockIsCode(value))
           cls = { kind: "code", language: plainLanguage(value) };
+        // A bare block under "Packaging 25.0 prints:" / "Current HEAD prints:", after the report's code: what
+        // that code printed, whatever it looks like (`click>=7.specifier.contains(8.0.0dev0) is False`).
+        if (
+          cls.kind === "code" &&
+          languageFromFence(c.lang) === null &&
+          previousText !== null &&
+          PRINTED_LEAD.test(previousText.trim()) &&
+          blocks.some((b) => b.kind === "code" || b.kind === "shell")
+        )
+          cls = { kind: "output", language: "text" };
         // One block holding two REPL sessions (`$ pypy3` … then `$ python3.6` …): a block for each, so the
         // two are two sides of one session.
         const sessions =

@@ -24,7 +24,7 @@ export function proseClaims(text: string): ProseClaims {
   const expected: string[] = [];
   // "Expected: "x"" / "Actual:   "y"" on lines of their own.
   const labelled = new RegExp(
-    `^\\s*[*_]*(expected(?:\\s+(?:result|output|behaviou?r))?|expect|should\\s+be|wanted|actual(?:\\s+(?:result|output|behaviou?r))?|got|result|output|observed|received|current(?:\\s+behaviou?r)?)[*_]*\\s*:[*_]*\\s*${VALUE}\\s*$`,
+    `^\\s*[*_]*(expected(?:\\s+(?:result|output|behaviou?r))?|expect|should\\s+be|wanted|actual(?:\\s+(?:result|output|behaviou?r))?|got|result|output|observed|received|current(?:\\s+behaviou?r)?|out(?:\\[\\d+\\])?)[*_]*\\s*:[*_]*\\s*${VALUE}\\s*$`,
     "i",
   );
   // The same labels before an unquoted array or object (`result:  [[1, 2]]`), as pasted from a console.
@@ -81,7 +81,7 @@ export function proseClaims(text: string): ProseClaims {
       // "should return X" was taken as expected above; "it returns X" after "should" in the same clause too.
       const before = sentence.slice(Math.max(0, start - 30), start);
       if (
-        /\b(should|expect\w*|ought|want\w*|would|desired|intended|correct|right|proper)\s+(\w+\s+)?$/i.test(
+        /\b(should|expect\w*|ought|want\w*|would|desired|intended|correct|right|proper|hop(?:e|ed|ing)|wish(?:ed)?|like|need(?:ed)?|supposed)\s+(\w+\s+)?$/i.test(
           before,
         )
       )

@@ -5,6 +5,7 @@
  * skips None; Node: `util.inspect`, skipping undefined), so the script prints what the session printed.
  * The printed lines of the session become the reported output, a traceback the reported exception.
  */
+import { splitComment } from "./annotations.ts";
 import { scanCode } from "./code-scan.ts";
 
 export interface Transcript {
@@ -135,6 +136,16 @@ function isJsExpression(stmt: string): boolean {
   return true;
 }
 
+/**
+ * A one-line statement without the comment the reporter typed after it at the prompt (`> h = t / 60 // hours`):
+ * the REPL ignores it, and an echo wrapped around the line would swallow its closing parenthesis into the comment.
+ */
+function withoutTrailingComment(stmt: string, flavour: "python" | "js"): string {
+  if (stmt.includes("\n")) return stmt;
+  const { code, comment } = splitComment(stmt, flavour);
+  return comment !== null && code.trim() !== "" ? code.trimEnd() : stmt;
+}
+
 /** A Python script replaying the session. */
 export function pythonScriptFromTranscript(t: Transcript): string {
   const lines = [
@@ -149,7 +160,8 @@ export function pythonScriptFromTranscript(t: Transcript): string {
   // run ends on it as the session did.
   const raised = t.raised ?? [];
   const carryOn = new Set(raised.slice(0, -1));
-  t.inputs.forEach((stmt, i) => {
+  t.inputs.forEach((typed, i) => {
+    const stmt = withoutTrailingComment(typed, "python");
     const line = isPythonExpression(stmt) ? `_echo(${stmt.trim()})` : stmt;
     if (!carryOn.has(i)) lines.push(line);
     else
@@ -168,7 +180,7 @@ export function nodeScriptFromTranscript(t: Transcript): string {
   const usesAwait = t.inputs.some((s) => /\bawait\b/.test(s));
   const body: string[] = [];
   for (const stmt of t.inputs) {
-    let s = stmt.replace(/;\s*$/, "");
+    let s = withoutTrailingComment(stmt, "js").replace(/;\s*$/, "");
     // The REPL allows `const x = 1` to be typed twice; a script does not, so prompt-level `const` becomes `let`.
     s = s.replace(/^const\s/, "let ");
     if (isJsExpression(s)) body.push(`_echo(${s});`);

@@ -151,8 +151,11 @@ export function findBareVersions(text: string): string[] {
   )) {
     if (m[1]) out.push(m[1]);
   }
-  // A version alone on its line ("v6.12.0 (the latest right now)"), as answers to "Which version?" are written.
-  for (const m of text.matchAll(/^[ \t]*v?(\d+\.\d+\.\d+(?:-[\w.]+)?)(?:[ \t]*\([^)\n]*\))?[ \t]*$/gm)) {
+  // A version alone on its line ("v6.12.0 (the latest right now)", "v.0.5.1"), as answers to "Which version?"
+  // are written.
+  for (const m of text.matchAll(
+    /^[ \t]*(?:v\.?[ \t]?)?(\d+\.\d+\.\d+(?:-[\w.]+)?)(?:[ \t]*\([^)\n]*\))?[ \t]*$/gm,
+  )) {
     if (m[1] && !out.includes(m[1])) out.push(m[1]);
   }
   return out;
