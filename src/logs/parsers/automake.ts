@@ -77,10 +77,10 @@ export function createAutomakeParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
-      const rule = text.length >= 8 && /^=+$/.test(text);
+      const c0 = text.charCodeAt(0);
+      const rule = c0 === 61 /* = */ && text.length >= 8 && /^=+$/.test(text);
       const wasRule = prevRule;
       prevRule = rule;
-      const c0 = text.charCodeAt(0);
       if (rule) return false;
       if (c0 === 35 /* # */) {
         const r = SUMMARY_ROW.exec(text);
