@@ -8,6 +8,8 @@ import { bunFormat } from "./parsers/bun.ts";
 import { cargoFormat } from "./parsers/cargo.ts";
 import { catch2Format } from "./parsers/catch2.ts";
 import { bazelFormat } from "./parsers/bazel.ts";
+import { automakeFormat } from "./parsers/automake.ts";
+import { mesonFormat } from "./parsers/meson.ts";
 import { exunitFormat } from "./parsers/exunit.ts";
 import { minitestFormat } from "./parsers/minitest.ts";
 import { eslintFormat } from "./parsers/eslint.ts";
@@ -77,6 +79,9 @@ export const FORMATS: readonly FormatDefinition[] = [
   gtestFormat,
   catch2Format,
   bazelFormat,
+  // Build-system harnesses (make check, meson test): a test's name and verdict, no test framework's detail.
+  automakeFormat,
+  mesonFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
   surefireFormat,

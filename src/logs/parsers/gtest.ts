@@ -22,7 +22,10 @@ const FAILED_COUNT = /^\[ {2}FAILED {2}\] (\d+) tests?, listed below:$/;
 const WHERE = /^(.+?):(\d+): (?:Failure|error: )|^(.+?)\((\d+)\): error: /;
 const CTEST_RESULT = /^\s*\d+\/\d+ Test +#\d+: (\S+) \.+ *(\S.*?)?(?: +[\d.]+ sec)?$/;
 const CTEST_FAILED_HEAD = /^The following tests FAILED:\s*$/;
-const CTEST_ENTRY = /^\s+\d+ - (\S+) \(([^)]+)\)$/;
+// Under its heading an entry may have lost its indentation (a paste); without the heading (cut above the excerpt) a
+// run of entries is CTest's when its own `Errors while running CTest` follows it.
+const CTEST_ENTRY = /^\s*\d+ - (\S+) \(([^)]+)\)$/;
+const CTEST_ERRORS = "Errors while running CTest";
 const CTEST_COUNT = /^\d+% tests passed, (\d+) tests? failed out of (\d+)$/;
 
 export function createGtestParser(sink: ParserSink) {
@@ -36,6 +39,9 @@ export function createGtestParser(sink: ParserSink) {
   let ctestList = false;
   const ctestFailed: { name: string; status: string; lineNo: number }[] = [];
   const ctestFailedNames = new Set<string>();
+  /** Entries read with no heading above them, and the line the run of them reached. */
+  const unheaded: { name: string; status: string; lineNo: number }[] = [];
+  let unheadedEnd = 0;
 
   function addCtestFailure(name: string, status: string, lineNo: number): void {
     if (ctestFailedNames.has(name) || ctestFailed.length >= 10_000) return;
@@ -138,6 +144,14 @@ export function createGtestParser(sink: ParserSink) {
         return true;
       }
       listing = false;
+      if (unheaded.length > 0 && unheadedEnd !== lineNo) {
+        if (unheadedEnd === lineNo - 1 && text.trimEnd() === CTEST_ERRORS) {
+          for (const e of unheaded) addCtestFailure(e.name, e.status, e.lineNo);
+          unheaded.length = 0;
+          return true;
+        }
+        if (unheadedEnd !== lineNo - 1 || !CTEST_ENTRY.test(text)) unheaded.length = 0;
+      }
       // CTest: its lines open with a space, a tab, a digit or `The following`; most log lines are rejected here.
       if (!((c0 === 32 || c0 === 9 || (c0 >= 48 && c0 <= 57) || c0 === 84) /* T */)) {
         ctestList = false;
@@ -166,6 +180,15 @@ export function createGtestParser(sink: ParserSink) {
           return true;
         }
         ctestList = false;
+      }
+      if (c0 === 32 || c0 === 9 || (c0 >= 48 && c0 <= 57)) {
+        const e = text.includes(" - ") ? CTEST_ENTRY.exec(text) : null;
+        // `(Disabled)`/`(Skipped)` entries are the `did not run` list's, no failures.
+        if (e && e[2] !== "Disabled" && e[2] !== "Skipped") {
+          if (unheaded.length < 10_000) unheaded.push({ name: e[1]!, status: e[2]!, lineNo });
+          unheadedEnd = lineNo;
+          return false;
+        }
       }
       const cc = text.includes("% tests passed") ? CTEST_COUNT.exec(text) : null;
       if (cc) {

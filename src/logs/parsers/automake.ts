@@ -1,0 +1,183 @@
+/**
+ * Automake's test harness (`make check`). Its console prints one result line per test, `PASS: name`, `FAIL: name`,
+ * `XFAIL:`, `XPASS:`, `SKIP:`, `ERROR:` (a TAP test's lines add ` N - description`), then the parallel harness's
+ * `Testsuite summary for pkg x.y` box (`# TOTAL: 6`, `# PASS:  5`, … `# ERROR: 0`) or the serial harness's
+ * `1 of 1 test failed` / `All 5 tests passed` between `=` rules. A test's own log (`tests/x.log`, `cat`ed by CI)
+ * ends with the driver's `FAIL name (exit status: 1)`; test-suite.log heads each section with `FAIL: name` and a
+ * `=` rule.
+ *
+ * `FAIL: x` is a common shape (unittest's `FAIL: test_x (mod.Class)`, nose's dotted names, Bazel's `FAIL: //…`):
+ * a result line is automake's only when automake's own lines confirm it — the summary box, the serial box, or a
+ * driver trailer — and a name with ` (` after it (unittest), or a label (`//`), is never one. Result lines are not
+ * claimed: until confirmed they stay every later format's.
+ *
+ * The id is the test name as printed (`testcache.sh`, `test/check_checkmk`), what `make check TESTS=…` takes
+ * (docs/test-ids.md). XPASS and ERROR fail the run as FAIL does; XFAIL is an expected failure, no failure.
+ *
+ * A serial harness prints the test's own output above its result line: a located error in it (a C library's
+ * `check_pack.c:346: Error in call to fread`) is that test's output, so the failure's span reaches back to make's
+ * `Entering directory` line (or the previous result line), and the fallback's reading of it repeats this failure.
+ */
+import type { FormatDefinition, ParserSink } from "../parser.ts";
+
+const RESULT = /^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR): (\S+)(?: (.*))?$/;
+const TRAILER = /^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR) (\S+) \(exit status: (\d+)\)$/;
+const SUMMARY_HEAD = /^Testsuite summary for \S/;
+const SUMMARY_ROW = /^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR): +(\d+)\s*$/;
+const BOX =
+  /^(?:(\d+) of (\d+) tests? (?:failed|did not pass|did not behave as expected)|All (\d+) tests? (?:passed|behaved as expected))\b/;
+const MAKE_ENTER = /^make(?:\[\d+\])?: Entering directory |^make\b.*\bcheck(?:-TESTS|-am)?\s*$/;
+const FAILING = new Set(["FAIL", "XPASS", "ERROR"]);
+const MAX = 10_000;
+/** How far back a serial test's output may reach above its result line. */
+const SPAN = 2_000;
+
+interface Held {
+  name: string;
+  status: string;
+  message: string;
+  start: number;
+  end: number;
+}
+
+export function createAutomakeParser(sink: ParserSink) {
+  const results: Held[] = [];
+  const failures = new Map<string, Held>();
+  let confirmed = false;
+  /** The last line of automake's own (a result line, a trailer, the summary), and of make entering a directory. */
+  let lastOwn = 0;
+  let lastMake = 0;
+  let prevRule = false;
+  let inSummary = false;
+  const rows = new Map<string, number>();
+  let lastResult: Held | null = null;
+
+  function hold(h: Held): void {
+    const seen = failures.get(h.name);
+    if (seen) {
+      seen.start = Math.min(seen.start, h.start);
+      seen.end = Math.max(seen.end, h.end);
+      return;
+    }
+    if (failures.size < MAX) failures.set(h.name, h);
+  }
+
+  function flushSummary(): void {
+    if (!inSummary) return;
+    inSummary = false;
+    const n = (k: string) => rows.get(k) ?? 0;
+    sink.summary({
+      passed: n("PASS") + n("XFAIL"),
+      failed: n("FAIL") + n("XPASS"),
+      error: n("ERROR"),
+      skipped: n("SKIP"),
+    });
+    rows.clear();
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      const c0 = text.charCodeAt(0);
+      const rule = c0 === 61 /* = */ && text.length >= 8 && /^=+$/.test(text);
+      const wasRule = prevRule;
+      prevRule = rule;
+      if (rule) return false;
+      if (c0 === 35 /* # */) {
+        const r = SUMMARY_ROW.exec(text);
+        if (!r) return false;
+        if (r[1] === "TOTAL") {
+          inSummary = true;
+          confirmed = true;
+        }
+        if (!inSummary) return false;
+        rows.set(r[1]!, Number(r[2]));
+        lastOwn = lineNo;
+        if (r[1] === "ERROR") flushSummary();
+        return true;
+      }
+      if (c0 === 84 /* T */ && SUMMARY_HEAD.test(text)) {
+        inSummary = true;
+        confirmed = true;
+        lastOwn = lineNo;
+        return true;
+      }
+      // The serial harness's box sits under a rule right below the last result line (an earlier format may have
+      // claimed the rule: two lines below a result line does too).
+      if (
+        (wasRule || (lastOwn > 0 && lastOwn === lineNo - 2)) &&
+        (c0 === 65 /* A */ || (c0 >= 48 && c0 <= 57))
+      ) {
+        const b = BOX.exec(text);
+        if (b) {
+          confirmed = true;
+          lastOwn = lineNo;
+          const failed = b[1] !== undefined ? Number(b[1]) : 0;
+          const total = Number(b[2] ?? b[3]);
+          sink.summary({ failed, passed: total - failed });
+          return true;
+        }
+      }
+      if (c0 === 109 /* m */) {
+        if (MAKE_ENTER.test(text)) lastMake = lineNo;
+        return false;
+      }
+      if (!(c0 === 80 || c0 === 70 || c0 === 88 || c0 === 83 || c0 === 69)) return false;
+      const t = text.endsWith(")") ? TRAILER.exec(text) : null;
+      if (t) {
+        confirmed = true;
+        const name = t[2]!;
+        if (FAILING.has(t[1]!)) {
+          // test-suite.log heads the section with `FAIL: name` (and a rule): the test's output starts there.
+          const start = lastResult?.name === name ? lastResult.end : lastOwn > 0 ? lastOwn + 1 : lineNo;
+          hold({
+            name,
+            status: t[1]!,
+            message: `${t[1]} ${name} (exit status: ${t[3]})`,
+            start,
+            end: lineNo,
+          });
+        } else
+          results.length < MAX &&
+            results.push({ name, status: t[1]!, message: "", start: lineNo, end: lineNo });
+        lastResult = null;
+        lastOwn = lineNo;
+        return true;
+      }
+      const m = RESULT.exec(text);
+      if (!m) return false;
+      const name = m[2]!;
+      const rest = m[3] ?? "";
+      if (rest.startsWith("(") || name.includes("//") || name.endsWith(":")) return false;
+      const from = Math.max(lastOwn, lastMake);
+      const h: Held = {
+        name,
+        status: m[1]!,
+        message: text,
+        start: from > 0 ? Math.max(from === lastMake ? lastMake : lastOwn + 1, lineNo - SPAN) : lineNo,
+        end: lineNo,
+      };
+      lastResult = h;
+      lastOwn = lineNo;
+      if (results.length < MAX) results.push(h);
+      return false;
+    },
+    end(): void {
+      flushSummary();
+      if (!confirmed) return;
+      for (const r of results) {
+        if (FAILING.has(r.status)) hold(r);
+        else if (!failures.has(r.name)) sink.test(r.name, r.status === "SKIP" ? "skipped" : "passed");
+      }
+      for (const f of failures.values()) {
+        sink.test(f.name, f.status === "ERROR" ? "error" : "failed");
+        sink.failure({ category: "test", test: f.name, message: f.message, start: f.start, end: f.end });
+      }
+    },
+  };
+}
+
+export const automakeFormat: FormatDefinition = {
+  name: "automake",
+  description: "automake's test harness (make check): PASS:/FAIL: result lines, the Testsuite summary box",
+  create: createAutomakeParser,
+};
