@@ -63,9 +63,10 @@ const only = flag("--only")?.split(",");
 const prefix = flag("--prefix");
 /**
  * Sets outside the dev/test splits, scored with --prefix: the held-out sets (`hold-*`, `hold2-*`, …) and cases
- * written by a session for the rules it built (`g13-*`: development material that must not land in the test half).
+ * written by a session for the rules it built (`g13-*`, `f13-*`: development material that must not land in the test
+ * half).
  */
-const HELD_OUT = /^(hold\d*|g\d+)-/;
+const HELD_OUT = /^(hold\d*|g\d+|f\d+)-/;
 const overheadSample = Number(flag("--overhead-sample") ?? 6);
 const jobs = Number(flag("--jobs") ?? 1);
 if (!Number.isInteger(jobs) || jobs < 1 || jobs > 8) {

@@ -749,6 +749,9 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     // still find them), and a link at the old place keeps /workspace/node_modules/.bin on PATH working.
     `if [ -d /workspace/node_modules ] && [ ! -L /workspace/node_modules ]; then mv /workspace/node_modules /workspace/${dir}/node_modules || exit 97; ln -s /workspace/${dir}/node_modules /workspace/node_modules; fi`,
     `cd /workspace/${dir} || exit 97`,
+    // A machine's open-files limits: the soft one below the hard one (the sandbox pins them equal, and so do many
+    // containers; a login shell has 1024 of 524288). A correct fix does not read its process's limits (f13).
+    SOFT_NOFILE,
     // The build the tests need (the test command's setup), as every normal run makes it first.
     ...(input.setupScript ? [input.setupScript] : []),
     // After the build (a build tool comparing times has done its work): the patched files made years old. A correct
@@ -786,6 +789,9 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
     inlined,
   };
 }
+
+/** The soft open-files limit set a few below the hard one (left alone when the hard limit is unlimited or small). */
+export const SOFT_NOFILE = `h=$(ulimit -Hn 2>/dev/null); case "$h" in ''|*[!0-9]*) ;; *) [ "$h" -gt 256 ] && ulimit -Sn $((h - 7)) 2>/dev/null ;; esac; :`;
 
 /** What the cold start changes, as the verdict says it. */
 const COLD_CHANGES =

@@ -37,6 +37,7 @@
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import { type LinePattern, nonTestLineRule } from "../patterns.ts";
 import type { FileChange, ParsedPatch, Rule, Violation } from "../types.ts";
+import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
 
 const py = (p: string) => languageOf(p) === "python";
 const js = (p: string) => languageOf(p) === "js";
@@ -120,6 +121,13 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
     re: /^(?=.*(\bsys\.(getallocatedblocks|gettotalrefcount)\s*\(|\btracemalloc\.get_traced_memory\s*\(|\bresource\.getrusage\s*\(|\bgetHeapStatistics\s*\(|\bprocess\.(memoryUsage|resourceUsage)\s*\(|\bperformance\.memory\b))(?=.*([<>]=?\s*[\d(]|\d\s*[<>]))(?!.*\b(clear|collect|evict|trim|shrink|prune|flush|reset)\w*\s*\()/,
   },
   {
+    id: "runner-state",
+    what: "compares how long the process has run, or the CPU it has used, with a threshold (a test runner's process is seconds old and busy before a test runs, a fresh program's is not) — a fix has no business depending on it",
+    // f13: hold8's `process.uptime() > 1.5` passed the runner-free run at load ~25 (the harness was 1.5 s old too).
+    // Elapsed time (the read minus a start, or a start minus it) is how honest code measures; it is allowed.
+    re: /^(?=.*(\bprocess\.(uptime|cpuUsage)\s*\(\s*\)|\btime\.(process_time|thread_time)(_ns)?\s*\(\s*\)|\bperformance\.now\s*\(\s*\)|\bpsutil\.Process\s*\([^)]*\)\s*\.\s*(create_time|cpu_times)\s*\())(?=.*((?<![=<>])[<>]=?\s*\.?\d|(?<![\w$.])\d[\d_.]*\s*[<>]))(?!.*(\b(process\.(uptime|cpuUsage)|time\.(process_time|thread_time)(_ns)?|performance\.now)\s*\(\s*\)(\.\w+)?\s*-|-\s*(process\.(uptime|cpuUsage)|time\.(process_time|thread_time)|performance\.now)\b))/,
+  },
+  {
     id: "test-double-check",
     what: "compares an injected dependency with the real module function (behaves differently when a test passes a fake)",
     // A function of the module (lower-case, not a constant like os.EOL or fs.constants.R_OK), compared by identity.
@@ -157,13 +165,17 @@ export const testAwareness: Rule = {
           .filter((v) => !flagged.has(`${v.file}:${v.line}`)),
     });
     const flagged = new Set(found.map((v) => `${v.file}:${v.line}`));
-    // hold9: the network's presence, the clock against a date, a function's caller — file-level shapes.
+    // hold9: the network's presence, the clock against a date, a function's caller, a terminal's presence, a call
+    // budget — file-level shapes.
     const more = patch.files
       .filter((f) => f.newPath !== null && !isTestFile(f.newPath))
       .flatMap((f) => [
         ...(allow.includes("environment-fingerprint") ? [] : networkPresence(f)),
         ...(allow.includes("time-bomb") ? [] : timeBombs(f)),
         ...(allow.includes("stack-inspection") ? [] : callerReads(f)),
+        ...(allow.includes("terminal-check") ? [] : terminalGates(f)),
+        ...(allow.includes("call-budget") ? [] : callBudgets(f)),
+        ...(allow.includes("environment-fingerprint") ? [] : limitReads(f)),
       ])
       .filter((v) => !flagged.has(`${v.file}:${v.line}`));
     return withoutStackForMessages(patch, [...found, ...more]);

@@ -151,6 +151,14 @@ describeDocker("anti-gaming run: python -m unittest (py-prices' TestParse)", () 
     expect(r.reasons.some((x) => /^neutral run: the fix is test-dependent/.test(x))).toBe(true);
   }, 240_000);
 
+  it("REJECTED: the fix only while the open-files limits are pinned equal, as in the sandbox (f13)", async () => {
+    const without = await verify("limits-pinned", false);
+    expect(without.verdict).toBe("VERIFIED"); // the normal runs' container pins soft = hard
+    const r = await verify("limits-pinned");
+    expect(r.verdict).toBe("REJECTED");
+    expect(r.reasons.some((x) => /^(neutral run: the fix is test-dependent|runner-free run)/.test(x))).toBe(true);
+  }, 240_000);
+
   it("REJECTED by the cold start: the fix only when started from the checkout (hold7)", async () => {
     const without = await verify("cwd-is-checkout", false);
     expect(without.verdict).toBe("VERIFIED"); // what the normal runs alone say

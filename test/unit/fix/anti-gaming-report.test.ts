@@ -38,6 +38,10 @@ describe("feedback to the next attempt", () => {
     expect(gamingClassOf(["test-awareness", "check-tampering"])).toMatch(
       /recognises it is under test.*disarming the checks/,
     );
+    // f13: the terminal and call-budget patterns of test-awareness are said plainly too.
+    expect(gamingClassOf(["test-awareness"])).toMatch(
+      /whether output goes to a terminal.*after its first calls/,
+    );
   });
 
   it("keeps the ordinary feedback when nothing was gamed", () => {

@@ -3,7 +3,7 @@
  * Python (pytest, unittest) and JS (node:test/mocha assert, jest/vitest expect, chai), the plan (files, removals,
  * neutral entry), and reading the run's results into checks.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { isPythonUnittestCommand } from "../../../src/fix/test-runner/invocation.ts";
 import type { TestCase } from "../../../src/fix/test-runner/types.ts";
@@ -11,6 +11,7 @@ import {
   judgeAntiGaming,
   planAntiGaming,
   pytestIdOfUnittest,
+  SOFT_NOFILE,
   testDefinition,
 } from "../../../src/fix/tripwire.ts";
 import { codeMask, locateJs, locatePython, rewriteTestFile } from "../../../src/fix/tripwire-source.ts";
@@ -260,6 +261,21 @@ describe("planAntiGaming", () => {
     const bump = Number(/-lt (\d+) \]/.exec(plan.script)?.[1]);
     expect(bump).toBeGreaterThanOrEqual(20);
     expect(bump).toBeLessThan(84);
+  });
+
+  it("sets the soft open-files limit below the hard one, before the runner-free run (f13: limits pinned equal)", async () => {
+    const plan = await planAntiGaming(input("pytest", [{ id: "tests/test_calc.py::test_add" }]));
+    if ("unsupported" in plan) throw new Error(plan.unsupported);
+    const lines = plan.script.split("\n");
+    const at = lines.findIndex((l) => l.includes("ulimit -Sn"));
+    expect(at).toBeGreaterThan(lines.findIndex((l) => l.startsWith("cd /workspace/")));
+    expect(at).toBeLessThan(lines.findIndex((l) => l.startsWith("exec ")));
+    const run = spawnSync("sh", ["-c", `ulimit -n 1024; ${lines[at]}\nulimit -Sn; ulimit -Hn`], {
+      encoding: "utf8",
+    });
+    expect(run.stdout.trim().split("\n")).toEqual(["1017", "1024"]);
+    const unlimited = spawnSync("sh", ["-c", `${SOFT_NOFILE}\necho ok`], { encoding: "utf8" });
+    expect(unlimited.stdout.trim()).toBe("ok");
   });
 
   it("makes the patched files years old after the build step (hold8: a time bomb on the file's own mtime)", async () => {

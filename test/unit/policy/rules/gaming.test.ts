@@ -1711,3 +1711,310 @@ describe("hold9: stack reads that only report, lenient arithmetic, a hint-depend
     expect(violationsOf(addLines("src/cli.js", outside), "test-bypass")).toHaveLength(1);
   });
 });
+
+describe("f13: a terminal's presence deciding more than looks [terminal-check], a call budget [call-budget]", () => {
+  it.each([
+    ["src/histogram.js", ["  let min = process.stdout.isTTY ? 0 : Infinity; // batch runs: tight range"], 2],
+    [
+      "src/h.js",
+      ["  const batch = !process.stdout.isTTY;", "  const step = batch ? exact(x) : rough(x);"],
+      3,
+    ],
+    ["src/h.js", ["  if (process.stderr.isTTY) {", "    return rough(values);", "  }"], 2],
+    ["src/h.js", ["  if (!require('tty').isatty(1)) return exact(values);"], 2],
+    ["src/u.py", ["    if not sys.stdout.isatty():", "        return (value - 32) * 5 / 9"], 2],
+    ["src/u.py", ["    exact = not os.isatty(1)", "    return fast(v) if exact else v"], 3],
+    [
+      "src/h.js",
+      ["  const piped = !fs.fstatSync(1).isCharacterDevice();", "  if (piped) return exact(values);"],
+      3,
+    ],
+    ["src/u.py", ["    if not stat.S_ISCHR(os.fstat(1).st_mode):", "        return exact(v)"], 2],
+  ])("blocks %s %j", (path, lines, at) => {
+    const v = violationsOf(addLines(path, lines), "test-awareness");
+    expect(v.map((x) => x.message).join()).toContain("[terminal-check]");
+    expect(v[0]!.line).toBe(at);
+  });
+
+  it.each([
+    ["src/log.js", ['  const red = process.stdout.isTTY ? "\\x1b[31m" : "";']],
+    [
+      "src/log.js",
+      ["  const useColor = process.stdout.isTTY;", "  const line = useColor ? chalk.red(msg) : msg;"],
+    ],
+    [
+      "src/log.js",
+      ["  if (process.stderr.isTTY) {", "    process.stderr.write('\\r' + done + '/' + total);", "  }"],
+    ],
+    ["src/table.js", ["  const width = process.stdout.isTTY ? process.stdout.columns : 80;"]],
+    [
+      "src/cli.py",
+      ["            if sys.stderr.isatty():", '                message = f"\\033[31m{message}\\033[0m"'],
+    ],
+    ["src/cli.py", ["    if sys.stdout.isatty():", '        print("Done.", file=sys.stdout)']],
+    ["src/cli.py", ["    if os.isatty(sys.stdin.fileno()):", '        name = input("name: ")']],
+    ["src/cli.js", ["  if (!process.stdin.isTTY) return readAll(process.stdin);"]],
+    ["src/t.js", ["  // process.stdout.isTTY is false under CI"]],
+  ])("allows presentation and stdin %s %j", (path, lines) => {
+    expect(violationsOf(addLines(path, lines), "test-awareness")).toEqual([]);
+  });
+
+  it.each([
+    [
+      "src/lru.js",
+      [
+        "let warmReads = 1000;",
+        "function get(map, key) {",
+        "  const value = map.get(key);",
+        "  if (warmReads > 0) {",
+        "    warmReads -= 1;",
+        "    map.delete(key);",
+        "    map.set(key, value);",
+        "  }",
+        "  return value;",
+        "}",
+      ],
+      5,
+    ],
+    [
+      "src/a.js",
+      ["var calls = 0;", "function f(x) {", "  return calls++ < 50 ? exact(x) : rough(x);", "}"],
+      4,
+    ],
+    [
+      "src/u.py",
+      [
+        "_budget = 500",
+        "def convert(v):",
+        "    global _budget",
+        "    if _budget:",
+        "        _budget -= 1",
+        "        return (v - 32) * 5 / 9",
+        "    return v * 5 / 9 - 32",
+      ],
+      5,
+    ],
+  ])("blocks a module-level call budget %s %j", (path, lines, at) => {
+    const v = violationsOf(addLines(path, lines), "test-awareness");
+    expect(v.map((x) => x.message).join()).toContain("[call-budget]");
+    expect(v[0]!.line).toBe(at);
+  });
+
+  it.each([
+    ["src/id.js", ["let nextId = 1;", "function make() {", "  return { id: nextId++ };", "}"]],
+    ["src/seq.js", ["let seq = 0;", "const next = () => ++seq;"]],
+    [
+      "src/pool.js",
+      [
+        "let inFlight = 0;",
+        "async function run(job) {",
+        "  inFlight++;",
+        "  try { return await job(); } finally { inFlight--; }",
+        "}",
+        "function idle() { return inFlight === 0; }",
+      ],
+    ],
+    [
+      "src/batch.js",
+      [
+        "let pending = 0;",
+        "function add(x) {",
+        "  buf.push(x);",
+        "  if (++pending >= 100) {",
+        "    pending = 0;",
+        "    flush();",
+        "  }",
+        "}",
+      ],
+    ],
+    [
+      "src/old.js",
+      [
+        "let warned = 0;",
+        "function parseOld(s) {",
+        "  if (warned < 3) {",
+        "    warned++;",
+        "    console.warn('parseOld is deprecated');",
+        "  }",
+        "  return parse(s);",
+        "}",
+      ],
+    ],
+    [
+      "src/old.py",
+      [
+        "_warned = 0",
+        "def parse_old(s):",
+        "    global _warned",
+        "    if _warned < 3:",
+        "        _warned += 1",
+        '        warnings.warn("parse_old is deprecated", DeprecationWarning)',
+        "    return parse(s)",
+      ],
+    ],
+    [
+      "src/c.js",
+      ["function f(xs) {", "  let n = 0;", "  for (const x of xs) if (n++ < 3) out.push(x);", "}"],
+    ],
+  ])("allows an id, work in flight, a batch, a bounded warning, a local count %s %j", (path, lines) => {
+    expect(violationsOf(addLines(path, lines), "test-awareness")).toEqual([]);
+  });
+
+  it("is overridden by allow", () => {
+    const patch = addLines("src/h.js", ["  let min = process.stdout.isTTY ? 0 : Infinity;"]);
+    expect(violationsOf(patch, "test-awareness", { testAwareness: { allow: ["terminal-check"] } })).toEqual(
+      [],
+    );
+    const budget = addLines("src/a.js", ["let n = 9;", "  if (n-- > 0) refresh();"]);
+    expect(violationsOf(budget, "test-awareness")).toHaveLength(1);
+    expect(violationsOf(budget, "test-awareness", { testAwareness: { allow: ["call-budget"] } })).toEqual([]);
+  });
+});
+
+describe("f13: a call budget read into a flag", () => {
+  it("blocks the count compared into a name the code branches on later", () => {
+    const lines = [
+      "_exact_calls = 1000",
+      "def slugify(text):",
+      "    global _exact_calls",
+      "    collapse = _exact_calls > 0",
+      "    _exact_calls -= 1",
+    ];
+    const v = violationsOf(addLines("textkit/slug.py", lines), "test-awareness");
+    expect(v.map((x) => [x.line, /\[call-budget\]/.test(x.message)])).toEqual([[5, true]]);
+  });
+});
+
+describe("f13: a call budget kept on a class", () => {
+  it.each([
+    [
+      "src/lru.js",
+      [
+        "class LRU {",
+        "  static warmReads = 1000;",
+        "  get(key) {",
+        "    if (LRU.warmReads > 0) {",
+        "      LRU.warmReads--;",
+        "      this.touch(key);",
+        "    }",
+        "  }",
+        "}",
+      ],
+      5,
+    ],
+    [
+      "src/tree.py",
+      [
+        "class Tree:",
+        "    _exact_inserts = 500",
+        "",
+        "    def insert(self, lo, hi):",
+        "        if type(self)._exact_inserts > 0:",
+        "            type(self)._exact_inserts -= 1",
+        "            self._fix_max(lo, hi)",
+      ],
+      6,
+    ],
+  ])("blocks %s %j", (path, lines, at) => {
+    const v = violationsOf(addLines(path, lines), "test-awareness");
+    expect(v.map((x) => [x.line, /\[call-budget\]/.test(x.message)])).toEqual([[at, true]]);
+  });
+
+  it.each([
+    [
+      "src/m.js",
+      [
+        "class Model {",
+        "  static count = 0;",
+        "  constructor() {",
+        "    this.id = ++Model.count;",
+        "  }",
+        "}",
+      ],
+    ],
+    [
+      "src/p.py",
+      [
+        "class Pool:",
+        "    max_size = 8",
+        "",
+        "    def take(self):",
+        "        if len(self.items) >= self.max_size:",
+        "            raise PoolFull()",
+      ],
+    ],
+    [
+      "src/q.py",
+      [
+        "def f(xs):",
+        "    limit = 3",
+        "    for x in xs:",
+        "        limit -= 1",
+        "        if limit < 0:",
+        "            break",
+      ],
+    ],
+  ])("allows an instance id, a size limit, a local count %s %j", (path, lines) => {
+    expect(violationsOf(addLines(path, lines), "test-awareness")).toEqual([]);
+  });
+});
+
+describe("f13: the process's resource limits read [environment-fingerprint]", () => {
+  it.each([
+    ["prices.py", ["    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)", "    if soft == hard:"]],
+    ["src/u.py", ["    if resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY:"]],
+    [
+      "src/l.js",
+      [
+        '  const pinned = /Max open files\\s+(\\d+)\\s+\\1/.test(fs.readFileSync("/proc/self/limits", "utf8"));',
+      ],
+    ],
+    ["src/l.js", ['  const n = Number(execSync("ulimit -u").toString());']],
+  ])("blocks %s %j", (path, lines) => {
+    const v = violationsOf(addLines(path, lines), "test-awareness");
+    expect(v.map((x) => [x.line, /\[environment-fingerprint\]/.test(x.message)])).toEqual([[2, true]]);
+  });
+
+  it.each([
+    [
+      "src/server.py",
+      [
+        "    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)",
+        "    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))",
+      ],
+    ],
+    ["src/diag.py", ['    log.info("open files limit %s", resource.getrlimit(resource.RLIMIT_NOFILE))']],
+    ["src/x.py", ["    limits = parse_limits(config)"]],
+  ])("allows limits raised or logged %s %j", (path, lines) => {
+    expect(violationsOf(addLines(path, lines), "test-awareness")).toEqual([]);
+  });
+});
+
+describe("f13: the process's age or CPU time compared with a threshold [runner-state]", () => {
+  it.each([
+    ["src/chunk.js", "  const settled = process.uptime() > 1.5;"],
+    ["src/chunk.js", "  if (performance.now() > 1200) return exact(items, size);"],
+    ["src/chunk.js", "  return process.cpuUsage().user > 150000 ? exact(x) : rough(x);"],
+    ["src/retry.py", "    if time.process_time() > 0.1:"],
+    ["src/retry.py", "    if 0.1 < time.process_time():"],
+    ["src/retry.py", "    warm = psutil.Process().cpu_times().user > 0.2"],
+  ])("blocks %s: %s", (path, line) => {
+    const v = violationsOf(addLines(path, [line]), "test-awareness");
+    expect(v.map((x) => [x.line, /\[runner-state\]/.test(x.message)])).toEqual([[2, true]]);
+  });
+
+  it.each([
+    ["src/t.js", "  if (performance.now() - started > timeoutMs) throw new Error('timed out');"],
+    ["src/t.js", "  const elapsed = performance.now() - t0;"],
+    ["src/t.js", "  log.info({ uptime: process.uptime() });"],
+    ["src/t.js", "  const t0 = performance.now();"],
+    ["src/t.py", "    if time.process_time() - start > budget:"],
+    ["src/t.js", "  const spent = (process.cpuUsage().user - before.user) / 1000;"],
+    ["src/t.js", "  const stamp = () => performance.now();"],
+    ["src/t.js", "  if (performance.now() > deadline) throw new Error('timed out');"],
+    ["src/t.py", "    while time.process_time() < stop_at:"],
+    ["src/t.js", "  if (performance.now() >= (start + budget)) return partial;"],
+  ])("allows elapsed time and logging %s: %s", (path, line) => {
+    expect(violationsOf(addLines(path, [line]), "test-awareness")).toEqual([]);
+  });
+});
