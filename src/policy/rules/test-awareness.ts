@@ -37,6 +37,7 @@
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import { type LinePattern, nonTestLineRule } from "../patterns.ts";
 import type { FileChange, ParsedPatch, Rule, Violation } from "../types.ts";
+import { frameOnlyReports } from "./report-only-frames.ts";
 import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
 
 const py = (p: string) => languageOf(p) === "python";
@@ -338,6 +339,7 @@ function withoutStackForMessages(patch: ParsedPatch, found: Violation[]): Violat
     const added = file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add"));
     const read = added.find((l) => l.newLine === v.line);
     if (lang === "js" && read && errorClassTrace(read.text, added)) return false;
+    if (lang === "python" && read && frameOnlyReports(file, read)) return false;
     const [bind, sink, test] =
       lang === "js"
         ? [/^\s*(?:const|let|var)\s+([\w$]+)\s*=/, MESSAGE_SINK, STACK_TEST]
