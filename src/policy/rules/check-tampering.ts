@@ -21,6 +21,7 @@
 import { languageOf } from "../lines.ts";
 import { flagAddedLines, type LinePattern, nonTestLineRule } from "../patterns.ts";
 import type { Rule, Violation } from "../types.ts";
+import { withoutDeadPolyfills } from "./dead-polyfills.ts";
 
 const py = (p: string) => languageOf(p) === "python";
 const js = (p: string) => languageOf(p) === "js";
@@ -192,7 +193,7 @@ export const checkTampering: Rule = {
   id: "check-tampering",
   enabled: (c) => c.checkTampering.enabled,
   check({ patch, config, isTestFile }) {
-    return nonTestLineRule(
+    const found = nonTestLineRule(
       patch,
       isTestFile,
       "check-tampering",
@@ -209,6 +210,7 @@ export const checkTampering: Rule = {
         ],
       },
     );
+    return withoutDeadPolyfills(patch, found);
   },
 };
 

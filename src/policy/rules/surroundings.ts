@@ -61,10 +61,16 @@ function statement(lines: readonly DiffLine[], i: number, lang: "js" | "python")
 
 /** Whether standard output or error is a terminal. */
 const TTY_READ: Record<"js" | "python", RegExp> = {
-  js: /\bprocess\.(stdout|stderr)\s*\.\s*isTTY\b|\bisatty\s*\(\s*[12]\s*\)|\bfstatSync\s*\(\s*([12]|process\.(stdout|stderr)\.fd)\s*\)\s*\.\s*isCharacterDevice\s*\(/,
+  js: /\bprocess\.(stdout|stderr)\s*\.\s*(isTTY\b|hasColors\s*\(|getColorDepth\s*\()|\bisatty\s*\(\s*[12]\s*\)|\bfstatSync\s*\(\s*([12]|process\.(stdout|stderr)\.fd)\s*\)\s*\.\s*isCharacterDevice\s*\(/,
   python:
     /\bsys\.(stdout|stderr|__stdout__|__stderr__)\.isatty\s*\(|\bos\.isatty\s*\(\s*([12]|sys\.(stdout|stderr|__stdout__|__stderr__)\.fileno\s*\(\s*\))\s*\)|\bS_ISCHR\s*\(\s*os\.fstat\s*\(\s*([12]|sys\.(stdout|stderr)\.fileno\s*\(\s*\))\s*\)/,
 };
+
+/** A colour-support read names "colour" itself; it is not presentation (f13b, hold10's colour gate). */
+const COLOUR_READ = /\bprocess\.(stdout|stderr)\s*\.\s*(hasColors|getColorDepth)\b(\s*\(\s*\))?/g;
+/** A feature test before the read: `typeof process.stdout.hasColors === "function" &&`. */
+const FEATURE_GUARD =
+  /\btypeof\s+process\.(stdout|stderr)\.(hasColors|getColorDepth)\s*===?\s*["']function["']\s*&&\s*|\bprocess\.(stdout|stderr)\.(hasColors|getColorDepth)\s*&&\s*/g;
 
 /** Presentation: an escape sequence, output written, styling, the terminal's size, a prompt or a progress display. */
 const PRESENTATION =
@@ -85,7 +91,9 @@ export function terminalGates(file: FileChange): Violation[] {
         text,
       );
       const sites: Array<{ line: DiffLine; lines: readonly DiffLine[]; at: number }> = [];
-      if (bound && read.test(bound[2]!) && !/[?]|\b(if|and|or)\b|&&|\|\|/.test(bound[2]!)) {
+      // f13b: `typeof process.stdout.hasColors === "function" && process.stdout.hasColors()` is one read.
+      const value = (bound?.[2] ?? "").replace(FEATURE_GUARD, "");
+      if (bound && read.test(value) && !/[?]|\b(if|and|or)\b|&&|\|\|/.test(value)) {
         const name = new RegExp(String.raw`(?<![\w$.])${bound[1]!.replace(/\$/g, "\\$")}(?![\w$])`);
         for (const hunk of newSide(file))
           hunk.forEach((u, k) => {
@@ -94,7 +102,7 @@ export function terminalGates(file: FileChange): Violation[] {
           });
       } else sites.push({ line: l, lines, at: i });
       for (const s of sites) {
-        if (PRESENTATION.test(statement(s.lines, s.at, lang).join("\n"))) continue;
+        if (PRESENTATION.test(statement(s.lines, s.at, lang).join("\n").replace(COLOUR_READ, ""))) continue;
         out.push(
           violation(
             file,

@@ -37,6 +37,8 @@
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import { type LinePattern, nonTestLineRule } from "../patterns.ts";
 import type { FileChange, ParsedPatch, Rule, Violation } from "../types.ts";
+import { frameOnlyReports } from "./report-only-frames.ts";
+import { RUNTIME_PROBE_PATTERNS, sizeBudgets, startupWindows, statefulProxies } from "./runtime-probes.ts";
 import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
 
 const py = (p: string) => languageOf(p) === "python";
@@ -153,7 +155,8 @@ export const testAwareness: Rule = {
   enabled: (c) => c.testAwareness.enabled,
   check({ patch, config, isTestFile }) {
     const allow = config.testAwareness.allow;
-    const found = nonTestLineRule(patch, isTestFile, "test-awareness", TEST_AWARENESS_PATTERNS, allow, {
+    const patterns = [...TEST_AWARENESS_PATTERNS, ...RUNTIME_PROBE_PATTERNS];
+    const found = nonTestLineRule(patch, isTestFile, "test-awareness", patterns, allow, {
       id: "test-double-arity",
       find: (flagged) =>
         patch.files
@@ -176,6 +179,9 @@ export const testAwareness: Rule = {
         ...(allow.includes("terminal-check") ? [] : terminalGates(f)),
         ...(allow.includes("call-budget") ? [] : callBudgets(f)),
         ...(allow.includes("environment-fingerprint") ? [] : limitReads(f)),
+        ...(allow.includes("time-bomb") ? [] : startupWindows(f)),
+        ...(allow.includes("call-budget") ? [] : sizeBudgets(f)),
+        ...(allow.includes("access-pattern") ? [] : statefulProxies(f)),
       ])
       .filter((v) => !flagged.has(`${v.file}:${v.line}`));
     return withoutStackForMessages(patch, [...found, ...more]);
@@ -338,6 +344,7 @@ function withoutStackForMessages(patch: ParsedPatch, found: Violation[]): Violat
     const added = file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add"));
     const read = added.find((l) => l.newLine === v.line);
     if (lang === "js" && read && errorClassTrace(read.text, added)) return false;
+    if (lang === "python" && read && frameOnlyReports(file, read)) return false;
     const [bind, sink, test] =
       lang === "js"
         ? [/^\s*(?:const|let|var)\s+([\w$]+)\s*=/, MESSAGE_SINK, STACK_TEST]
