@@ -110,7 +110,7 @@ const INSTEAD_OF =
   /^(.+?)\s+(?:(?:in|on|with|since|under)\s+(?:version\s+|v)?\d+(?:\.\d+)+\s+)?(?:,\s*)?instead\s+of\s+(.+?)[.;]?$/i;
 
 /** A value that reads like printed output, not a sentence: literals, quoted text, numbers, short tokens. */
-function looksLikeValue(v: string): boolean {
+export function looksLikeValue(v: string): boolean {
   const s = v.trim();
   if (s === "" || s.length > 160) return false;
   if (/^(['"`]).*\1$/.test(s)) return true;

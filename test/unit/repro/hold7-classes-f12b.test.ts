@@ -1,0 +1,105 @@
+/**
+ * Classes from the hold7 misses (issue 12, fixer f12b): a fenced block under "Current Behaviour" / "Expected
+ * Behaviour" (or after "fails, with this message:") that is one value and not a program, and letter case kept
+ * when a run's output is compared with a report's (`"A1b"` is not `'A1B'`). Every report here is written for
+ * these tests; each rule has a case where it must not fire.
+ */
+import { describe, expect, it } from "vitest";
+import { foldRuns, matchRun } from "../../../src/repro/match.ts";
+import { looseKey } from "../../../src/repro/normalize.ts";
+import { loneValue, parseReport } from "../../../src/repro/parse-report.ts";
+import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+
+const f = "```";
+const read = (md: string) => {
+  const report = parseReport(md);
+  return { report, exp: reportedExpectations(report) };
+};
+
+const headed = [
+  "# slugify keeps the trailing dash",
+  "",
+  "# Steps",
+  "",
+  `${f}js`,
+  'slugify("Hello World -", { lower: true });',
+  f,
+  "",
+  "# Current Behaviour",
+  "",
+  `${f}js`,
+  '"hello-world-"',
+  f,
+  "",
+  "# Expected Behaviour",
+  "",
+  `${f}js`,
+  '"hello-world"',
+  f,
+].join("\n");
+
+describe("a lone value in a code fence under an Actual / Expected heading", () => {
+  it("is the output the heading names, not more code to run", () => {
+    const { report, exp } = read(headed);
+    expect(report.blocks.map((b) => b.kind)).toEqual(["code", "output", "output"]);
+    expect(exp.actual.output).toEqual(['"hello-world-"']);
+    expect(exp.expectedOutput).toEqual(['"hello-world"']);
+  });
+
+  it("after 'fails, with this message:' is the error the code gave", () => {
+    const md = [
+      "# parse fails",
+      "",
+      `${f}js`,
+      'TOML.parse("a = [1, 2,");',
+      f,
+      "",
+      "fails, with this message:",
+      "",
+      `${f}js`,
+      'SyntaxError {message: "Unexpected end", at: 10}',
+      f,
+    ].join("\n");
+    expect(read(md).report.blocks.map((b) => b.kind)).toEqual(["code", "output"]);
+  });
+
+  it("stays code when it is the report's first block, or a program of several lines", () => {
+    const first = ["# x", "", "# Current Behaviour", "", `${f}js`, '"hello-world-"', f].join("\n");
+    expect(read(first).report.blocks.map((b) => b.kind)).toEqual(["code"]);
+    const program = headed.replace('"hello-world-"', 'const s = slugify("a -");\nconsole.log(s);');
+    expect(read(program).report.blocks.map((b) => b.kind)).toEqual(["code", "code", "output"]);
+  });
+
+  it("is read by the value test only for single values", () => {
+    expect(loneValue('"A1b"')).toBe(true);
+    expect(loneValue("[1, 2, 3]")).toBe(true);
+    expect(loneValue('RangeError {message: "bad"}')).toBe(true);
+    expect(loneValue("camelcase('x');\nconsole.log(1)")).toBe(false);
+    expect(loneValue("doSomething(a, b)")).toBe(false);
+  });
+});
+
+describe("letter case when a run is compared with the report", () => {
+  it("is kept: quotes are loose, case is not", () => {
+    expect(looseKey('"A1b"')).toBe(looseKey("'A1b'"));
+    expect(looseKey('"A1b"')).not.toBe(looseKey("'A1B'"));
+  });
+
+  it("never calls a run that printed another case REPRODUCED", () => {
+    const m = matchRun(
+      { kind: "output", exceptionType: null, exceptionMessage: null, output: ['"A1b"'], source: "test" },
+      { exitCode: 0, stoppedBy: null, stdout: "'A1B'\n", stderr: "", exception: null, durationMs: 5 },
+      ['"A1B"'],
+    );
+    expect(foldRuns([m, m, m]).verdict).toBe("NOT_REPRODUCED");
+  });
+
+  it("still reproduces the same value printed with other quotes", () => {
+    const m = matchRun(
+      { kind: "output", exceptionType: null, exceptionMessage: null, output: ['"A1b"'], source: "test" },
+      { exitCode: 0, stoppedBy: null, stdout: "'A1b'\n", stderr: "", exception: null, durationMs: 5 },
+      ['"A1B"'],
+    );
+    expect(foldRuns([m, m, m]).verdict).toBe("REPRODUCED");
+  });
+});
