@@ -109,6 +109,9 @@ const WORKS_WORDS =
 const INSTEAD_OF =
   /^(.+?)\s+(?:(?:in|on|with|since|under)\s+(?:version\s+|v)?\d+(?:\.\d+)+\s+)?(?:,\s*)?instead\s+of\s+(.+?)[.;]?$/i;
 
+/** `"-1.2" not correct should be "-1.3"`, `3 (wrong) but should be 4`: a value, a verdict on it, the value wanted. */
+const SHOULD_BE =
+  /^(.+?)\s*[,;.]?\s+(?:(?:but|and|which\s+is|it\s+is|is)\s+)?(?:\(?(?:not\s+correct|incorrect|wrong|not\s+ok|not\s+right)\)?\s*[,;.!]?\s+)?(?:(?:but|it|which)\s+)?should\s+(?:be|have\s+been|return|give|print)\s+(.+?)[.;!]?$/i;
 /** A value that reads like printed output, not a sentence: literals, quoted text, numbers, short tokens. */
 export function looksLikeValue(v: string): boolean {
   const s = v.trim();
@@ -218,6 +221,12 @@ export function parseAnnotation(text: string): {
     return ERROR_VALUE.test(instead[1])
       ? { role, kind: "error", value: instead[1], flagged: true }
       : { role, kind: "output", value: instead[1], flagged: true, instead: instead[2] };
+  // `"-1.2" not correct should be "-1.3"`, `3, wrong, should be 4`: the value seen, then the one it should be.
+  const should = SHOULD_BE.exec(t);
+  if (should?.[1] && should[2] && looksLikeValue(should[1]) && looksLikeValue(should[2]))
+    return ERROR_VALUE.test(should[1])
+      ? { role, kind: "error", value: should[1], flagged: true }
+      : { role, kind: "output", value: should[1], flagged: true, instead: should[2] };
   // `false (true is expected)`: a value, then the reporter's remark on it in parentheses.
   const remark = /^(\S.*?)\s+\(([^()]*[A-Za-z]{2,}[^()]*)\)$/.exec(t);
   if (remark?.[1] && looksLikeValue(remark[1]) && /\s/.test(remark[2]!.trim())) {
@@ -516,8 +525,17 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
   return { code: out.join("\n"), checks, usesEcho };
 }
 
-export const JS_ECHO_PRELUDE =
-  'const _echo = (value) => { if (value !== undefined) console.log(require("node:util").inspect(value)); };';
-export const JS_ECHO_PRELUDE_ESM =
-  'import { inspect as _inspect } from "node:util";\nconst _echo = (value) => { if (value !== undefined) console.log(_inspect(value)); };';
+/**
+ * Echoes a value as Node's REPL shows it; an object of a class with its own `toString` and no custom inspector (a
+ * money or decimal type: `currency(-1.25)`) is echoed with its string form on the next line too, since reporters
+ * annotate such a call with what it reads as (`// => "-1.2"`), not with the object's fields.
+ */
+const JS_ECHO_BODY =
+  "const _echo = (value) => { if (value === undefined) return; console.log(_inspect(value)); " +
+  'if (typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Error) && ' +
+  '!(value instanceof Date) && !(value instanceof RegExp) && typeof value.toString === "function" && ' +
+  'value.toString !== Object.prototype.toString && !(Symbol.for("nodejs.util.inspect.custom") in value)) ' +
+  "console.log(String(value)); };";
+export const JS_ECHO_PRELUDE = `const _inspect = require("node:util").inspect;\n${JS_ECHO_BODY}`;
+export const JS_ECHO_PRELUDE_ESM = `import { inspect as _inspect } from "node:util";\n${JS_ECHO_BODY}`;
 export const PY_ECHO_PRELUDE = "import sys as _sys\n_echo = _sys.displayhook";

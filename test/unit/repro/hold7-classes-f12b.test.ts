@@ -4,7 +4,9 @@
  * when a run's output is compared with a report's (`"A1b"` is not `'A1B'`). Every report here is written for
  * these tests; each rule has a case where it must not fire.
  */
+import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
+import { JS_ECHO_PRELUDE, parseAnnotation } from "../../../src/repro/annotations.ts";
 import { foldRuns, matchRun } from "../../../src/repro/match.ts";
 import { looseKey } from "../../../src/repro/normalize.ts";
 import { loneValue, parseReport } from "../../../src/repro/parse-report.ts";
@@ -101,5 +103,56 @@ describe("letter case when a run is compared with the report", () => {
       ['"A1B"'],
     );
     expect(foldRuns([m, m, m]).verdict).toBe("REPRODUCED");
+  });
+});
+
+describe("a comment giving the value seen, a verdict on it and the value it should be", () => {
+  it("takes the value seen as the claim and the other as the expected one", () => {
+    expect(parseAnnotation('=> "-1.2" not correct should be "-1.3"')).toMatchObject({
+      role: "actual",
+      kind: "output",
+      value: '"-1.2"',
+      flagged: true,
+      instead: '"-1.3"',
+    });
+    expect(parseAnnotation("3, wrong, should be 4")).toMatchObject({ value: "3", instead: "4" });
+  });
+
+  it("does not fire on a lone expectation, a line marked correct, or prose", () => {
+    expect(parseAnnotation("should be 4")).toMatchObject({ role: "expected", value: "4" });
+    expect(parseAnnotation('=> "1.3" correct')).toBeNull();
+    expect(parseAnnotation("this one should be handled by the caller")).toBeNull();
+  });
+});
+
+describe("the echo of a value whose class has its own toString", () => {
+  const echoed = (value: unknown): string[] => {
+    const lines: string[] = [];
+    const body = JS_ECHO_PRELUDE.replace(/^.*\n/, "");
+    const fn = new Function("_inspect", "console", `${body}\nreturn _echo;`) as (
+      i: typeof inspect,
+      c: { log: (s: unknown) => void },
+    ) => (v: unknown) => void;
+    fn(inspect, { log: (s) => lines.push(String(s)) })(value);
+    return lines;
+  };
+
+  it("prints the object, then the string it reads as", () => {
+    class Money {
+      constructor(readonly cents: number) {}
+      toString() {
+        return (this.cents / 100).toFixed(2);
+      }
+    }
+    expect(echoed(new Money(-125))).toEqual(["Money { cents: -125 }", "-1.25"]);
+  });
+
+  it("prints plain objects, arrays, dates, errors and strings once, as the REPL does", () => {
+    expect(echoed({ a: 1 })).toEqual(["{ a: 1 }"]);
+    expect(echoed([1, 2])).toEqual(["[ 1, 2 ]"]);
+    expect(echoed(new Date(0))).toHaveLength(1);
+    expect(echoed(new RangeError("x"))).toHaveLength(1);
+    expect(echoed("A1b")).toEqual(["'A1b'"]);
+    expect(echoed(undefined)).toEqual([]);
   });
 });
