@@ -112,6 +112,24 @@ const INSTEAD_OF =
 /** `"-1.2" not correct should be "-1.3"`, `3 (wrong) but should be 4`: a value, a verdict on it, the value wanted. */
 const SHOULD_BE =
   /^(.+?)\s*[,;.]?\s+(?:(?:but|and|which\s+is|it\s+is|is)\s+)?(?:\(?(?:not\s+correct|incorrect|wrong|not\s+ok|not\s+right)\)?\s*[,;.!]?\s+)?(?:(?:but|it|which)\s+)?should\s+(?:be|have\s+been|return|give|print)\s+(.+?)[.;!]?$/i;
+/** `name(args) gives 'x'`, `obj.f(a) returns back 1`: a call, then in words the value it gave. */
+const PROSE_RESULT =
+  /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(.*\))\s*;?\s+(?:gives|gave|returns|returned|prints|printed|outputs|evaluates\s+to|results\s+in)\s+(?:back\s+)?(\S.*)$/;
+/**
+ * `sprintf("%f", -1) gives '-1' ...???`: a call, a verb of result and one value (a trailing `...OK` saying the
+ * line works, `...???` that it does not), on a line of its own; null for a sentence that goes on after the value
+ * (`f(1) returns '1h' for me, but …`).
+ */
+export function proseResult(line: string): { code: string; value: string } | null {
+  const worded = PROSE_RESULT.exec(line.trim());
+  if (!worded?.[1] || !worded[2] || !balanced(worded[1])) return null;
+  const works = /\s*\.{2,}\s*(?:ok|okay|fine|good|correct)\s*[.!]*$/i;
+  const fails = /\s*\.{2,}\s*(?:\?+|!+|wrong|bad|wtf)\s*[.!?]*$/i;
+  const bare = worded[2].replace(works, "").replace(fails, "").trim();
+  if (!looksLikeValue(bare)) return null;
+  return { code: worded[1], value: worded[2].replace(works, " correct").replace(fails, " wrong") };
+}
+
 /** A value that reads like printed output, not a sentence: literals, quoted text, numbers, short tokens. */
 export function looksLikeValue(v: string): boolean {
   const s = v.trim();
@@ -271,6 +289,11 @@ export function splitComment(line: string, flavour: Flavour): { code: string; co
   // belongs to): the statement's annotation, not code. A fat arrow opening a line is never a statement start.
   const result = /^\s*(?:==>|=>|-->|->|⇒|→)\s*(\S.*)$/.exec(line);
   if (result?.[1]) return { code: "", comment: `=> ${result[1]}` };
+  // `sprintf("%f", -1) gives '-1' ...???`, `f(x) returns 2`: a call, a verb of result and a value, written in
+  // prose without a comment marker (not valid code in either language). A trailing `...OK` says the line works,
+  // `...???` / `...wrong` that it does not.
+  const worded = proseResult(line);
+  if (worded) return { code: worded.code, comment: `=> ${worded.value}` };
   // `expr ==> value` (not valid code in either language): an annotation written without a comment.
   const arrow = /^def\s/.test(line.trim()) ? null : /^(.*\S)\s*(?:==>|-->|⇒|→|\s->\s)\s*(.+)$/.exec(line);
   if (arrow?.[1] && arrow[2]) return { code: arrow[1], comment: `=> ${arrow[2]}` };
@@ -512,7 +535,9 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
       }
     }
     out.push(
-      comment !== null && /==>|-->|⇒|→/.test(raw) && !raw.includes(flavour === "js" ? "//" : "#")
+      comment !== null &&
+        (/==>|-->|⇒|→/.test(raw) || proseResult(raw) !== null) &&
+        !raw.includes(flavour === "js" ? "//" : "#")
         ? code
         : raw,
     );

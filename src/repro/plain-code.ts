@@ -4,6 +4,7 @@
  * `.option(...)` calls, `if (x) {` … `}`. Read from the paragraph's raw markdown (the parsed text has lost
  * the `*` and `_` that markdown took for emphasis). Each run of such lines becomes a code block.
  */
+import { proseResult } from "./annotations.ts";
 
 const KEYWORDS = new Set(
   "var let const new return typeof await if else function async of in instanceof delete void throw yield import from export class extends case def lambda not and or is print elif while for with as".split(
@@ -130,6 +131,10 @@ export function plainCodeRuns(raw: string): PlainCode[] {
     const line = lines[i]!;
     let c = codeLine(line);
     if (c === null && /^\s*[A-Za-z_$][\w$]*\s*$/.test(line) && /^\s*\./.test(lines[i + 1] ?? "")) c = line;
+    // `f(-12) gives '-12' ...???` among other such lines: a listing of calls and what each gave, all code (one
+    // such line alone is read from the words, as a call and its value).
+    if (c === null && proseResult(line) && [lines[i - 1], lines[i + 1]].some((l) => l && proseResult(l)))
+      c = line;
     // `=> [3, 6, 9]` under a statement: what it gave, kept with it as its annotation.
     if (c === null && current.length > 0 && RESULT_LINE.test(line)) c = line;
     // `print(Fraction(2.01))` then `2/1` on the next line: what the print showed (a session pasted without

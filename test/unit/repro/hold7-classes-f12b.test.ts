@@ -6,7 +6,7 @@
  */
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { JS_ECHO_PRELUDE, parseAnnotation } from "../../../src/repro/annotations.ts";
+import { JS_ECHO_PRELUDE, parseAnnotation, splitComment } from "../../../src/repro/annotations.ts";
 import { foldRuns, matchRun } from "../../../src/repro/match.ts";
 import { looseKey } from "../../../src/repro/normalize.ts";
 import { loneValue, parseReport } from "../../../src/repro/parse-report.ts";
@@ -154,5 +154,37 @@ describe("the echo of a value whose class has its own toString", () => {
     expect(echoed(new RangeError("x"))).toHaveLength(1);
     expect(echoed("A1b")).toEqual(["'A1b'"]);
     expect(echoed(undefined)).toEqual([]);
+  });
+});
+
+describe("a call written in prose with the value it gives", () => {
+  const md = [
+    "# padding goes wrong",
+    "",
+    "Look at this:",
+    "pad(\"ab\", 4) gives '  ab' ...OK",
+    "pad(\"ab\", -4) gives 'ab  ' ...???",
+    "pad(\"abc\", 4) gives ' abc' ...OK",
+  ].join("\n");
+
+  it("is code with its result as a check; the line marked ??? is the claim, the ...OK ones are not", () => {
+    const { report, exp } = read(md);
+    const code = report.blocks.filter((b) => b.kind === "code");
+    expect(code).toHaveLength(1);
+    expect(code[0]!.runValue).toBe('pad("ab", 4)\n_echo(pad("ab", -4)); //=> \'ab  \' wrong\npad("abc", 4)');
+    expect(code[0]!.checks.map((c) => [c.value, c.flagged])).toEqual([["'ab  '", true]]);
+    expect(exp.actual.output).toEqual(["'ab  '"]);
+  });
+
+  it("is not taken from a sentence that merely names a call", () => {
+    const prose = "# x\n\nI think pad(s, n) returns the wrong thing when n is negative, see the docs.";
+    // The call alone is quoted code (as before this rule); the words after it are no value to look for.
+    const code = read(prose).report.blocks.filter((b) => b.kind === "code");
+    expect(code.map((b) => [b.value, b.checks.length])).toEqual([["pad(s, n)", 0]]);
+    expect(parseAnnotation("=> the wrong thing when n is negative, see the docs.")).toBeNull();
+    expect(splitComment("const n = pad(s, 4);", "js")).toEqual({
+      code: "const n = pad(s, 4);",
+      comment: null,
+    });
   });
 });
