@@ -117,6 +117,21 @@ function printedValueLine(line: string): boolean {
 }
 
 /** Runs of code lines in a paragraph's raw text (a bare identifier before a `.call(...)` line included). */
+/** Brackets left open by the lines, outside strings and `//` comments (0 when balanced or over-closed). */
+function openDepth(lines: string[]): number {
+  let depth = 0;
+  for (const l of lines) {
+    const bare = l
+      .replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`/g, '""')
+      .replace(/\/\/.*$/, "");
+    for (const ch of bare) {
+      if ("([{".includes(ch)) depth++;
+      else if (")]}".includes(ch)) depth--;
+    }
+  }
+  return Math.max(depth, 0);
+}
+
 export function plainCodeRuns(raw: string): PlainCode[] {
   const lines = raw.replace(/\r\n/g, "\n").split("\n");
   const runs: PlainCode[] = [];
@@ -135,6 +150,9 @@ export function plainCodeRuns(raw: string): PlainCode[] {
     // such line alone is read from the words, as a call and its value).
     if (c === null && proseResult(line) && [lines[i - 1], lines[i + 1]].some((l) => l && proseResult(l)))
       c = line;
+    // The lines inside a literal or a call left open (`var c = [` then `{`, `delta:"A"`, `}`, `];`): code up to
+    // where its brackets close, whatever each line reads like alone.
+    if (c === null && current.length > 0 && line.trim() !== "" && openDepth(current) > 0) c = line;
     // `=> [3, 6, 9]` under a statement: what it gave, kept with it as its annotation.
     if (c === null && current.length > 0 && RESULT_LINE.test(line)) c = line;
     // `print(Fraction(2.01))` then `2/1` on the next line: what the print showed (a session pasted without

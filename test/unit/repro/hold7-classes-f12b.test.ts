@@ -10,6 +10,8 @@ import { JS_ECHO_PRELUDE, parseAnnotation, splitComment } from "../../../src/rep
 import { foldRuns, matchRun } from "../../../src/repro/match.ts";
 import { looseKey } from "../../../src/repro/normalize.ts";
 import { loneValue, parseReport } from "../../../src/repro/parse-report.ts";
+import { plainCodeRuns } from "../../../src/repro/plain-code.ts";
+import { proseClaims } from "../../../src/repro/prose-claims.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 
 const f = "```";
@@ -186,5 +188,31 @@ describe("a call written in prose with the value it gives", () => {
       code: "const n = pad(s, 4);",
       comment: null,
     });
+  });
+});
+
+describe("code pasted without a fence with a literal spread over lines", () => {
+  it("takes the lines inside the open brackets, up to where they close", () => {
+    const raw = ["var a = [", "    {", '      key:"x"', "    }", "];", "console.log(join(a));"].join("\n");
+    expect(plainCodeRuns(raw)).toEqual([{ code: raw, firstLine: 0 }]);
+  });
+
+  it("stops at prose once the brackets are closed", () => {
+    const raw = ["var a = [1,", "  2];", "this is what I see in the console"].join("\n");
+    expect(plainCodeRuns(raw)).toEqual([{ code: "var a = [1,\n  2];", firstLine: 0 }]);
+  });
+});
+
+describe("a label tied to its value with ===", () => {
+  it("reads `required ===` as the expected value and `got ===` as the one seen", () => {
+    const claims = proseClaims("required === [ { k: 'A' }, { k: 'C' } ]\ngot === [ { k: 'C' } ]");
+    expect(claims.expected).toEqual(["[ { k: 'A' }, { k: 'C' } ]"]);
+    expect(claims.actual).toEqual(["[ { k: 'C' } ]"]);
+  });
+
+  it("does not read a comparison between two names as a claim", () => {
+    const claims = proseClaims("so result === other is false here");
+    expect(claims.actual).toEqual([]);
+    expect(claims.expected).toEqual([]);
   });
 });
