@@ -5,6 +5,7 @@
  * these tests; each rule has a case where it must not fire.
  */
 import { inspect } from "node:util";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { JS_ECHO_PRELUDE, parseAnnotation, splitComment } from "../../../src/repro/annotations.ts";
 import { foldRuns, matchRun } from "../../../src/repro/match.ts";
@@ -13,6 +14,8 @@ import { loneValue, parseReport } from "../../../src/repro/parse-report.ts";
 import { plainCodeRuns } from "../../../src/repro/plain-code.ts";
 import { proseClaims } from "../../../src/repro/prose-claims.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+import { JS_BIND_PACKAGE } from "../../../src/repro/repository-binding.ts";
+import { testGlobalsNeeded, testGlobalsPrelude } from "../../../src/repro/test-globals.ts";
 
 const f = "```";
 const read = (md: string) => {
@@ -214,5 +217,51 @@ describe("a label tied to its value with ===", () => {
     const claims = proseClaims("so result === other is false here");
     expect(claims.actual).toEqual([]);
     expect(claims.expected).toEqual([]);
+  });
+});
+
+describe("a line copied out of an AVA test (`t.is(…)`, no `t` bound)", () => {
+  const run = (code: string) => {
+    const names = testGlobalsNeeded(code, new Set(), []);
+    return { names, run: () => new Function(`${testGlobalsPrelude(names)}\n${code}`)() };
+  };
+
+  it("gets AVA's assertions: a holding one passes, a failing one is an AssertionError", () => {
+    const ok = run("t.is(String(33), '33');\nt.deepEqual([1, { a: 2 }], [1, { a: 2 }]);");
+    expect(ok.names).toEqual(["t"]);
+    expect(ok.run).not.toThrow();
+    const bad = run("t.is(String(34), '33');");
+    expect(bad.run).toThrow(/t\.is\(\) failed: "34" vs "33"/);
+    expect(() => run("t.true(1 === 2);").run()).toThrow(/AssertionError|t\.true\(\) failed/);
+  });
+
+  it("is not defined when the snippet binds `t`, imports AVA, or only reads a `t` of its own", () => {
+    expect(testGlobalsNeeded("t.is(a, b)", new Set(["t"]), [])).toEqual([]);
+    expect(testGlobalsNeeded("t.is(a, b)", new Set(), ["ava"])).toEqual([]);
+    expect(testGlobalsNeeded("const n = t.length; format(t.is)", new Set(), [])).toEqual([]);
+  });
+});
+
+describe("a name used without an import that is the package's default function's own name", () => {
+  const bind = (module: unknown, list: [string, string[], boolean, boolean][]) => {
+    const sandbox: Record<string, unknown> = { module };
+    runInNewContext(`${JS_BIND_PACKAGE}\n_bindPackage(module, ${JSON.stringify(list)});`, sandbox);
+    return sandbox;
+  };
+
+  it("is bound to that function (`export default function prettyMilliseconds`)", () => {
+    function prettyMilliseconds(ms: number) {
+      return `${ms}ms`;
+    }
+    const s = bind({ default: prettyMilliseconds }, [["prettyMilliseconds", [], false, true]]);
+    expect(s.prettyMilliseconds).toBe(prettyMilliseconds);
+  });
+
+  it("is not bound to a default function of another name", () => {
+    function format(ms: number) {
+      return `${ms}ms`;
+    }
+    const s = bind({ default: format }, [["prettyMilliseconds", [], false, true]]);
+    expect(s.prettyMilliseconds).toBeUndefined();
   });
 });
