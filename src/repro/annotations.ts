@@ -109,8 +109,29 @@ const WORKS_WORDS =
 const INSTEAD_OF =
   /^(.+?)\s+(?:(?:in|on|with|since|under)\s+(?:version\s+|v)?\d+(?:\.\d+)+\s+)?(?:,\s*)?instead\s+of\s+(.+?)[.;]?$/i;
 
+/** `"-1.2" not correct should be "-1.3"`, `3 (wrong) but should be 4`: a value, a verdict on it, the value wanted. */
+const SHOULD_BE =
+  /^(.+?)\s*[,;.]?\s+(?:(?:but|and|which\s+is|it\s+is|is)\s+)?(?:\(?(?:not\s+correct|incorrect|wrong|not\s+ok|not\s+right)\)?\s*[,;.!]?\s+)?(?:(?:but|it|which)\s+)?should\s+(?:be|have\s+been|return|give|print)\s+(.+?)[.;!]?$/i;
+/** `name(args) gives 'x'`, `obj.f(a) returns back 1`: a call, then in words the value it gave. */
+const PROSE_RESULT =
+  /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(.*\))\s*;?\s+(?:gives|gave|returns|returned|prints|printed|outputs|evaluates\s+to|results\s+in)\s+(?:back\s+)?(\S.*)$/;
+/**
+ * `sprintf("%f", -1) gives '-1' ...???`: a call, a verb of result and one value (a trailing `...OK` saying the
+ * line works, `...???` that it does not), on a line of its own; null for a sentence that goes on after the value
+ * (`f(1) returns '1h' for me, but …`).
+ */
+export function proseResult(line: string): { code: string; value: string } | null {
+  const worded = PROSE_RESULT.exec(line.trim());
+  if (!worded?.[1] || !worded[2] || !balanced(worded[1])) return null;
+  const works = /\s*\.{2,}\s*(?:ok|okay|fine|good|correct)\s*[.!]*$/i;
+  const fails = /\s*\.{2,}\s*(?:\?+|!+|wrong|bad|wtf)\s*[.!?]*$/i;
+  const bare = worded[2].replace(works, "").replace(fails, "").trim();
+  if (!looksLikeValue(bare)) return null;
+  return { code: worded[1], value: worded[2].replace(works, " correct").replace(fails, " wrong") };
+}
+
 /** A value that reads like printed output, not a sentence: literals, quoted text, numbers, short tokens. */
-function looksLikeValue(v: string): boolean {
+export function looksLikeValue(v: string): boolean {
   const s = v.trim();
   if (s === "" || s.length > 160) return false;
   if (/^(['"`]).*\1$/.test(s)) return true;
@@ -218,6 +239,12 @@ export function parseAnnotation(text: string): {
     return ERROR_VALUE.test(instead[1])
       ? { role, kind: "error", value: instead[1], flagged: true }
       : { role, kind: "output", value: instead[1], flagged: true, instead: instead[2] };
+  // `"-1.2" not correct should be "-1.3"`, `3, wrong, should be 4`: the value seen, then the one it should be.
+  const should = SHOULD_BE.exec(t);
+  if (should?.[1] && should[2] && looksLikeValue(should[1]) && looksLikeValue(should[2]))
+    return ERROR_VALUE.test(should[1])
+      ? { role, kind: "error", value: should[1], flagged: true }
+      : { role, kind: "output", value: should[1], flagged: true, instead: should[2] };
   // `false (true is expected)`: a value, then the reporter's remark on it in parentheses.
   const remark = /^(\S.*?)\s+\(([^()]*[A-Za-z]{2,}[^()]*)\)$/.exec(t);
   if (remark?.[1] && looksLikeValue(remark[1]) && /\s/.test(remark[2]!.trim())) {
@@ -262,6 +289,11 @@ export function splitComment(line: string, flavour: Flavour): { code: string; co
   // belongs to): the statement's annotation, not code. A fat arrow opening a line is never a statement start.
   const result = /^\s*(?:==>|=>|-->|->|⇒|→)\s*(\S.*)$/.exec(line);
   if (result?.[1]) return { code: "", comment: `=> ${result[1]}` };
+  // `sprintf("%f", -1) gives '-1' ...???`, `f(x) returns 2`: a call, a verb of result and a value, written in
+  // prose without a comment marker (not valid code in either language). A trailing `...OK` says the line works,
+  // `...???` / `...wrong` that it does not.
+  const worded = proseResult(line);
+  if (worded) return { code: worded.code, comment: `=> ${worded.value}` };
   // `expr ==> value` (not valid code in either language): an annotation written without a comment.
   const arrow = /^def\s/.test(line.trim()) ? null : /^(.*\S)\s*(?:==>|-->|⇒|→|\s->\s)\s*(.+)$/.exec(line);
   if (arrow?.[1] && arrow[2]) return { code: arrow[1], comment: `=> ${arrow[2]}` };
@@ -503,7 +535,9 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
       }
     }
     out.push(
-      comment !== null && /==>|-->|⇒|→/.test(raw) && !raw.includes(flavour === "js" ? "//" : "#")
+      comment !== null &&
+        (/==>|-->|⇒|→/.test(raw) || proseResult(raw) !== null) &&
+        !raw.includes(flavour === "js" ? "//" : "#")
         ? code
         : raw,
     );
@@ -516,8 +550,17 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
   return { code: out.join("\n"), checks, usesEcho };
 }
 
-export const JS_ECHO_PRELUDE =
-  'const _echo = (value) => { if (value !== undefined) console.log(require("node:util").inspect(value)); };';
-export const JS_ECHO_PRELUDE_ESM =
-  'import { inspect as _inspect } from "node:util";\nconst _echo = (value) => { if (value !== undefined) console.log(_inspect(value)); };';
+/**
+ * Echoes a value as Node's REPL shows it; an object of a class with its own `toString` and no custom inspector (a
+ * money or decimal type: `currency(-1.25)`) is echoed with its string form on the next line too, since reporters
+ * annotate such a call with what it reads as (`// => "-1.2"`), not with the object's fields.
+ */
+const JS_ECHO_BODY =
+  "const _echo = (value) => { if (value === undefined) return; console.log(_inspect(value)); " +
+  'if (typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Error) && ' +
+  '!(value instanceof Date) && !(value instanceof RegExp) && typeof value.toString === "function" && ' +
+  'value.toString !== Object.prototype.toString && !(Symbol.for("nodejs.util.inspect.custom") in value)) ' +
+  "console.log(String(value)); };";
+export const JS_ECHO_PRELUDE = `const _inspect = require("node:util").inspect;\n${JS_ECHO_BODY}`;
+export const JS_ECHO_PRELUDE_ESM = `import { inspect as _inspect } from "node:util";\n${JS_ECHO_BODY}`;
 export const PY_ECHO_PRELUDE = "import sys as _sys\n_echo = _sys.displayhook";

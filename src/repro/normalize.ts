@@ -68,7 +68,10 @@ export function timeIsTheClaim(text: string): boolean {
   return words.length <= 1 && words.join("").length <= 10;
 }
 
-/** Quotes are written differently by reporters and runtimes ('x' vs "x" vs ‘x’): compare without them. */
+/**
+ * Quotes are written differently by reporters and runtimes ('x' vs "x" vs ‘x’): compare without them. Letter case
+ * is kept: `"A1b"` and `'A1B'` are different outputs (a case-changing library's whole claim).
+ */
 export function looseKey(text: string, options: NormalizeOptions = {}): string {
   return (
     normalizeText(text, options)
@@ -80,6 +83,5 @@ export function looseKey(text: string, options: NormalizeOptions = {}): string {
       .replace(/[‘’“”'"`]/g, "")
       .replace(/\s+/g, " ")
       .trim()
-      .toLowerCase()
   );
 }

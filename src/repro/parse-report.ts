@@ -7,7 +7,7 @@ import type { Code, Heading, InlineCode, Nodes, Paragraph, Root, RootContent } f
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
-import { annotate, type Check } from "./annotations.ts";
+import { annotate, type Check, looksLikeValue } from "./annotations.ts";
 import { type BlockKind, classifyBlock, withoutLogPrefix } from "./classify-block.ts";
 import { languageFromFence } from "./detect-language.ts";
 import { NPM_GLOBALS } from "./known-modules.ts";
@@ -285,6 +285,22 @@ export function namedInWords(markdown: string): Set<string> {
   ))
     names.add(m[1]!);
   return names;
+}
+
+/** A lead that ends by introducing the error the code gave: "fails, with this message:", "it throws:". */
+const FAILED_LEAD =
+  /\b(?:fails?|failed|throws?|threw|raises?|raised|crash(?:es|ed)?|errors?\s+out)\b[^.]*:$/i;
+
+/**
+ * A block that is one value, not a program: a single line that reads as printed output (`"A1b"`, `[1, 2]`,
+ * `RangeError: Invalid time value`), or an error object as an inspector shows it
+ * (`SyntaxError {message: "Unexpected 'O'", at: 32}`).
+ */
+export function loneValue(value: string): boolean {
+  const lines = value.trim().split("\n");
+  if (lines.length !== 1) return false;
+  const line = lines[0]!.trim().replace(/;$/, "");
+  return looksLikeValue(line) || /^[A-Z]\w*(?:Error|Exception)\s*\{.*\}$/.test(line);
 }
 
 /** A lead that ends by introducing what ran printed: "Packaging 25.0 (and earlier versions) print:", "it outputs:". */
@@ -698,6 +714,18 @@ export function parseReport(markdown: string): ParsedReport {
           previousText !== null &&
           PRINTED_LEAD.test(previousText.trim()) &&
           blocks.some((b) => b.kind === "code" || b.kind === "shell")
+        )
+          cls = { kind: "output", language: "text" };
+        // A fenced block under "# Current Behaviour" / "Expected output" or after "fails, with this message:",
+        // once the report's code came before it, that is one value and not a program (`"A1b"` in a js fence):
+        // what the code showed or should show, whatever its fence says.
+        if (
+          cls.kind === "code" &&
+          blocks.some((b) => b.kind === "code" || b.kind === "shell") &&
+          (section === "actual" ||
+            section === "expected" ||
+            (previousText !== null && FAILED_LEAD.test(previousText.trim()))) &&
+          loneValue(value)
         )
           cls = { kind: "output", language: "text" };
         // One block holding two REPL sessions (`$ pypy3` … then `$ python3.6` …): a block for each, so the

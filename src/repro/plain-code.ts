@@ -4,6 +4,7 @@
  * `.option(...)` calls, `if (x) {` … `}`. Read from the paragraph's raw markdown (the parsed text has lost
  * the `*` and `_` that markdown took for emphasis). Each run of such lines becomes a code block.
  */
+import { proseResult } from "./annotations.ts";
 
 const KEYWORDS = new Set(
   "var let const new return typeof await if else function async of in instanceof delete void throw yield import from export class extends case def lambda not and or is print elif while for with as".split(
@@ -116,6 +117,21 @@ function printedValueLine(line: string): boolean {
 }
 
 /** Runs of code lines in a paragraph's raw text (a bare identifier before a `.call(...)` line included). */
+/** Brackets left open by the lines, outside strings and `//` comments (0 when balanced or over-closed). */
+function openDepth(lines: string[]): number {
+  let depth = 0;
+  for (const l of lines) {
+    const bare = l
+      .replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`/g, '""')
+      .replace(/\/\/.*$/, "");
+    for (const ch of bare) {
+      if ("([{".includes(ch)) depth++;
+      else if (")]}".includes(ch)) depth--;
+    }
+  }
+  return Math.max(depth, 0);
+}
+
 export function plainCodeRuns(raw: string): PlainCode[] {
   const lines = raw.replace(/\r\n/g, "\n").split("\n");
   const runs: PlainCode[] = [];
@@ -130,6 +146,13 @@ export function plainCodeRuns(raw: string): PlainCode[] {
     const line = lines[i]!;
     let c = codeLine(line);
     if (c === null && /^\s*[A-Za-z_$][\w$]*\s*$/.test(line) && /^\s*\./.test(lines[i + 1] ?? "")) c = line;
+    // `f(-12) gives '-12' ...???` among other such lines: a listing of calls and what each gave, all code (one
+    // such line alone is read from the words, as a call and its value).
+    if (c === null && proseResult(line) && [lines[i - 1], lines[i + 1]].some((l) => l && proseResult(l)))
+      c = line;
+    // The lines inside a literal or a call left open (`var c = [` then `{`, `delta:"A"`, `}`, `];`): code up to
+    // where its brackets close, whatever each line reads like alone.
+    if (c === null && current.length > 0 && line.trim() !== "" && openDepth(current) > 0) c = line;
     // `=> [3, 6, 9]` under a statement: what it gave, kept with it as its annotation.
     if (c === null && current.length > 0 && RESULT_LINE.test(line)) c = line;
     // `print(Fraction(2.01))` then `2/1` on the next line: what the print showed (a session pasted without

@@ -24,17 +24,18 @@ export function proseClaims(text: string): ProseClaims {
   const expected: string[] = [];
   // "Expected: "x"" / "Actual:   "y"" on lines of their own.
   const labelled = new RegExp(
-    `^\\s*[*_]*(expected(?:\\s+(?:result|output|behaviou?r))?|expect|should\\s+be|wanted|actual(?:\\s+(?:result|output|behaviou?r))?|got|result|output|observed|received|current(?:\\s+behaviou?r)?|out(?:\\[\\d+\\])?)[*_]*\\s*:[*_]*\\s*${VALUE}\\s*$`,
+    `^\\s*[*_]*(expected(?:\\s+(?:result|output|behaviou?r))?|expect|should\\s+be|wanted|actual(?:\\s+(?:result|output|behaviou?r))?|got|result|output|observed|received|current(?:\\s+behaviou?r)?|out(?:\\[\\d+\\])?|required|desired)[*_]*\\s*(?::|={2,3})[*_]*\\s*${VALUE}\\s*$`,
     "i",
   );
-  // The same labels before an unquoted array or object (`result:  [[1, 2]]`), as pasted from a console.
+  // The same labels before an unquoted array or object (`result:  [[1, 2]]`), as pasted from a console; the
+  // label may be tied to its value by `===` the way a reporter writes an equality (`got === [ { a: 1 } ]`).
   const labelledLiteral =
-    /^\s*[*_]*(expected(?:\s+(?:result|output))?|expect|actual(?:\s+(?:result|output))?|result|output|got)[*_]*\s*:[*_]*\s*(\[[^\n]{0,200}\]|\{[^\n]{0,200}\})\s*$/i;
+    /^\s*[*_]*(expected(?:\s+(?:result|output))?|expect|actual(?:\s+(?:result|output))?|result|output|got|required|desired)[*_]*\s*(?::|={2,3})[*_]*\s*(\[[^\n]{0,200}\]|\{[^\n]{0,200}\})\s*$/i;
   const rest: string[] = [];
   for (const line of text.split("\n")) {
     const m = labelled.exec(line) ?? labelledLiteral.exec(line);
     const v = m ? claimValue(m, 2) : null;
-    if (m && v) (/^(expect|should|wanted)/i.test(m[1]!) ? expected : actual).push(v);
+    if (m && v) (/^(expect|should|wanted|required|desired)/i.test(m[1]!) ? expected : actual).push(v);
     else rest.push(line);
   }
   for (const sentence of rest.join("\n").split(/(?<=[.!?])\s+(?=[A-Z])|\n+/)) {

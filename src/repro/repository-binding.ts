@@ -126,9 +126,10 @@ export function jsFreeBindings(
 /** Source of the run-time binder (plain JS, valid in a script and a module). */
 export const JS_BIND_PACKAGE = [
   "// The package of the issue's repository, bound to the names the snippet uses without an import: its named",
-  "// export, else the module (its default export) when the name is the package's own or names an object the",
-  "// snippet reads members of; either only when it has what the snippet uses (a function for a call, every",
-  "// member read). A name it does not give stays undefined, as in the report.",
+  "// export, else the module (its default export) when the name is the package's own, names an object the",
+  "// snippet reads members of, or is the exported function's own name; either only when it has what the",
+  "// snippet uses (a function for a call, every member read). A name it does not give stays undefined, as in",
+  "// the report.",
   "function _bindPackage(m, wanted) {",
   "  const main = m != null && m.default != null ? m.default : m;",
   "  // A CommonJS module transpiled from an ES module (`__esModule`): its default export is `.default`.",
@@ -140,7 +141,11 @@ export const JS_BIND_PACKAGE = [
   "    const fits = (v) =>",
   '      v != null && (!called || typeof v === "function") && members.every((k) => has(v, k));',
   "    const named = [m, main, inner].filter((v) => has(v, name)).map((v) => v[name]);",
-  "    const whole = own || members.length > 0 ? [inner, main, m] : [];",
+  "    // A default export that is a function of that very name (`export default function prettyMilliseconds`).",
+  "    const whole = own || members.length > 0",
+  "      ? [inner, main, m]",
+  '      : [inner, main, m].filter((v) => typeof v === "function" && v.name === name);',
+
   "    const value = [...named, ...whole].find(fits);",
   "    if (value !== undefined && !(name in globalThis))",
   "      Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });",

@@ -23,6 +23,9 @@ export function testGlobalsNeeded(scan: string, bound: Set<string>, specifiers: 
     /(?<![\w$.])expect\s*\((?:[^()]|\([^()]*(?:\([^()]*\)[^()]*)*\))*\)\s*(?:\.\s*not\s*)?\.\s*to[A-Z]\w*\s*\(/;
   const needed: string[] = [];
   if (!bound.has("expect") && jestExpect.test(scan)) needed.push("expect");
+  // `t.is(f(1), '1s')` copied out of an AVA test: the assertion object AVA hands each test, used bare.
+  const avaAssert = /(?<![\w$.])t\s*\.\s*(?:is|not|deepEqual|notDeepEqual|true|false)\s*\(/;
+  if (!bound.has("t") && avaAssert.test(scan)) needed.push("t");
   if (needed.length === 0) return [];
   for (const name of ["test", "it", "describe"]) if (!bound.has(name) && called(name)) needed.push(name);
   // Hooks would need a runner's ordering; a snippet using them is left to fail on the missing name.
@@ -147,10 +150,25 @@ const _run = (name, fn) => {
 };
 const _skip = () => {};`;
 
+/** AVA's assertions a copied test line uses (`t.is` is `Object.is`; `t.deepEqual` compares types as AVA does). */
+const AVA_T = `
+const _avaCheck = (name, ok, actual, expected) => {
+  if (!ok) throw new AssertionError(\`t.\${name}() failed: \${_show(actual)}\${expected === undefined ? "" : \` vs \${_show(expected)}\`}\`);
+};
+const t = {
+  is: (a, b) => _avaCheck("is", Object.is(a, b), a, b),
+  not: (a, b) => _avaCheck("not", !Object.is(a, b), a, b),
+  deepEqual: (a, b) => _avaCheck("deepEqual", _equals(a, b, true), a, b),
+  notDeepEqual: (a, b) => _avaCheck("notDeepEqual", !_equals(a, b, true), a, b),
+  true: (v) => _avaCheck("true", v === true, v),
+  false: (v) => _avaCheck("false", v === false, v),
+};`;
+
 /** The prelude defining `names` (from testGlobalsNeeded); plain JavaScript, valid as CommonJS and as a module. */
 export function testGlobalsPrelude(names: string[]): string {
   const parts = [EXPECT];
-  const runners = names.filter((n) => n !== "expect");
+  if (names.includes("t")) parts.push(AVA_T);
+  const runners = names.filter((n) => n !== "expect" && n !== "t");
   if (runners.length > 0) parts.push(TEST);
   for (const name of runners)
     parts.push(
