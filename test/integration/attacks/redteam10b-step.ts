@@ -23,6 +23,7 @@ import { createLocalReproPorts } from "../../../src/jobs/local-repro.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
 import { createContext } from "../../../src/repro/context.ts";
 import { connectDocker } from "../../../src/sandbox/engine.ts";
+import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
@@ -30,8 +31,6 @@ const HERE = path.dirname(new URL(import.meta.url).pathname);
 const REPO = path.resolve(HERE, "../../..");
 const MARKER = process.env.RETRACE_RT10b_MARKER ?? "/var/tmp/retrace-rt10b-marker";
 
-type Outcome = { outcome: string; contained: boolean | null };
-const ok = (outcome: string, contained: boolean | null = null): Outcome => ({ outcome, contained });
 const short = (s: string, n = 200) => s.replace(/\s+/g, " ").slice(0, n);
 
 function git(cwd: string, ...args: string[]): string {
@@ -299,18 +298,6 @@ const cases: Record<string, () => Outcome | Promise<Outcome>> = {
   "report-character-references-65k": () => reportReading(fill("&#x1b;&amp")),
 };
 
-if (ids.length === 0) process.stdout.write(`${JSON.stringify(Object.keys(cases))}\n`);
-for (const id of ids) {
-  const run = cases[id];
-  if (!run) throw new Error(`unknown case ${id}`);
-  dir = path.join(root, id);
-  mkdirSync(dir, { recursive: true });
-  const before = process.cpuUsage();
-  const r = await Promise.resolve()
-    .then(run)
-    .catch((e: Error) => ok(`threw: ${e.message.slice(0, 200)}`));
-  const used = process.cpuUsage(before);
-  process.stdout.write(
-    `${JSON.stringify({ id, cpuMs: Math.round((used.user + used.system) / 1000), outcome: r.outcome, contained: r.contained })}\n`,
-  );
-}
+await runStepCases(cases, root, ids, (d) => {
+  dir = d;
+});

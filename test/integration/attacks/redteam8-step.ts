@@ -38,15 +38,13 @@ import { readExpectations, readReport, type ReproContext } from "../../../src/re
 import { installPackages, pinDependencies } from "../../../src/repro/dependencies.ts";
 import type { DependencyRequest } from "../../../src/repro/ports.ts";
 import { allowedImages, repositorySandbox } from "../../../src/sandbox/limits.ts";
+import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
 const MARKER = process.env.RETRACE_RT8_MARKER ?? "/var/tmp/retrace-rt8-marker";
 const REGISTRY = "https://registry.npmjs.org/";
 const DEFAULT_POLICY = { allowGit: false, allowRemote: false, allowFile: false };
-
-type Outcome = { outcome: string; contained: boolean | null };
-const ok = (outcome: string, contained: boolean | null = null): Outcome => ({ outcome, contained });
 
 /**
  * The report steps the repro pipeline runs on the host before anything is installed (`run-repro.ts`,
@@ -561,18 +559,6 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     ),
 };
 
-if (ids.length === 0) process.stdout.write(`${JSON.stringify(Object.keys(cases))}\n`);
-for (const id of ids) {
-  const run = cases[id];
-  if (!run) throw new Error(`unknown case ${id}`);
-  dir = path.join(root, id);
-  mkdirSync(dir, { recursive: true });
-  const before = process.cpuUsage();
-  const r = await Promise.resolve()
-    .then(run)
-    .catch((e: Error) => ok(`threw: ${e.message.slice(0, 200)}`));
-  const used = process.cpuUsage(before);
-  process.stdout.write(
-    `${JSON.stringify({ id, cpuMs: Math.round((used.user + used.system) / 1000), outcome: r.outcome, contained: r.contained })}\n`,
-  );
-}
+await runStepCases(cases, root, ids, (d) => {
+  dir = d;
+});

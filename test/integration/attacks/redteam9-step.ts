@@ -28,6 +28,7 @@ import type { RegistryConfig } from "../../../src/install/registry-config.ts";
 import { createRegistryLookup } from "../../../src/install/registry-lookup.ts";
 import { createLogParser } from "../../../src/logs/index.ts";
 import { readExpectations, readReport } from "../../../src/repro/context.ts";
+import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
@@ -37,8 +38,6 @@ const REPO = path.resolve(HERE, "../../..");
 const HOST_TEXT = "RT9-HOST-FILE root:$6$rt9hash$abcdef:19000:0:99999:7:::\nRT9-HOST-FILE second line\n";
 const HOST_MARK = "RT9-HOST-FILE";
 
-type Outcome = { outcome: string; contained: boolean | null };
-const ok = (outcome: string, contained: boolean | null = null): Outcome => ({ outcome, contained });
 const short = (s: string, n = 200) => s.replace(/\s+/g, " ").slice(0, n);
 
 function git(cwd: string, ...args: string[]): string {
@@ -637,18 +636,6 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     ),
 };
 
-if (ids.length === 0) process.stdout.write(`${JSON.stringify(Object.keys(cases))}\n`);
-for (const id of ids) {
-  const run = cases[id];
-  if (!run) throw new Error(`unknown case ${id}`);
-  dir = path.join(root, id);
-  mkdirSync(dir, { recursive: true });
-  const before = process.cpuUsage();
-  const r = await Promise.resolve()
-    .then(run)
-    .catch((e: Error) => ok(`threw: ${e.message.slice(0, 200)}`));
-  const used = process.cpuUsage(before);
-  process.stdout.write(
-    `${JSON.stringify({ id, cpuMs: Math.round((used.user + used.system) / 1000), outcome: r.outcome, contained: r.contained })}\n`,
-  );
-}
+await runStepCases(cases, root, ids, (d) => {
+  dir = d;
+});

@@ -1,0 +1,42 @@
+/**
+ * A wave's step process (`tsx redteamN-step.ts <dir> <id>…`): each case runs in a directory of its own under `<dir>`,
+ * and one JSON line per case says what happened, with the host CPU its step took. With no id, the case ids are
+ * printed. A case's outcome never carries the token the wave put in the environment: a leak is written as `[token]`
+ * and the case is not contained.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+
+export type Outcome = { outcome: string; contained: boolean | null };
+export const ok = (outcome: string, contained: boolean | null = null): Outcome => ({ outcome, contained });
+
+export async function runStepCases(
+  cases: Record<string, () => Promise<Outcome> | Outcome>,
+  root: string,
+  ids: readonly string[],
+  enter: (dir: string) => void,
+): Promise<void> {
+  const token = process.env.GITHUB_TOKEN ?? "";
+  if (ids.length === 0) process.stdout.write(`${JSON.stringify(Object.keys(cases))}\n`);
+  for (const id of ids) {
+    const run = cases[id];
+    if (!run) throw new Error(`unknown case ${id}`);
+    const dir = path.join(root, id);
+    mkdirSync(dir, { recursive: true });
+    enter(dir);
+    const before = process.cpuUsage();
+    const r = await Promise.resolve()
+      .then(run)
+      .catch((e: Error) => ok(`threw: ${e.message.slice(0, 200)}`));
+    const used = process.cpuUsage(before);
+    const leaked = token !== "" && r.outcome.includes(token);
+    process.stdout.write(
+      `${JSON.stringify({
+        id,
+        cpuMs: Math.round((used.user + used.system) / 1000),
+        outcome: leaked ? r.outcome.replaceAll(token, "[token]") : r.outcome,
+        contained: leaked ? false : r.contained,
+      })}\n`,
+    );
+  }
+}
