@@ -15,7 +15,8 @@ export interface Progress {
   onSandboxStep?: (step: SandboxStep) => void;
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+/** A duration as the CLI prints it: `12.3 s`. */
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export function progress(timings: boolean | undefined): Progress {
   const t0 = performance.now();

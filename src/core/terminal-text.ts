@@ -8,9 +8,10 @@
  * code spans use); tab and newline stay, and a CRLF line end becomes a newline. Linear, one pass. Pure.
  */
 
+import { BIDI, CONTROLS, CONTROLS_JSON_KEEPS, SEPARATORS } from "./hidden-characters.ts";
+
 /** C0 controls but tab and newline, DEL, C1 controls, and the bidi and line-separator characters. */
-const ACTIVE =
-  /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const ACTIVE = new RegExp(`\\r\\n|[${CONTROLS}${BIDI}${SEPARATORS}]`, "g");
 
 /** `text` with every character a terminal acts on written as `\u{…}` (a CRLF line end as a newline). */
 export function terminalText(text: string): string {
@@ -18,7 +19,7 @@ export function terminalText(text: string): string {
 }
 
 /** Characters JSON.stringify leaves raw that a terminal acts on (it escapes C0 itself). */
-const ACTIVE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const ACTIVE_IN_JSON = new RegExp(`[${CONTROLS_JSON_KEEPS}${BIDI}${SEPARATORS}]`, "g");
 
 /**
  * Serialized JSON with the same characters written as `\uXXXX` escapes: the same document for a parser, inert

@@ -3,7 +3,7 @@
  * publisher (./publish.ts) for the App and the Action. The hidden marker lets a surface find it again (after a
  * restart, or from a later step) and keeps Retrace from reacting to its own comment.
  */
-import { code } from "../report/pr-body.ts";
+import { code } from "../report/markdown.ts";
 import type { JobResult } from "./result.ts";
 import type { Trigger } from "./triggers.ts";
 import { TRACKING_MARKER_PREFIX } from "./triggers.ts";

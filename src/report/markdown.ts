@@ -3,14 +3,14 @@
  * Retrace writes to GitHub (the reproduction comment, the draft PR body, the tracking comment): never rendered, and
  * nothing in it hidden from the maintainer who reads it. Pure.
  */
+import { BIDI, CONTROLS, SEPARATORS, TAGS, ZERO_WIDTH } from "../core/hidden-characters.ts";
 
 /**
  * Characters a reader cannot see or that reorder what they see: C0 controls but tab and newline, DEL, C1, bidi
  * controls and isolates, zero-width and invisible format characters, the BOM, line and paragraph separators, and
  * Unicode tag characters (invisible text). Trojan Source (CVE-2021-42574) hides code with the bidi ones.
  */
-const HIDDEN =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/gu;
+const HIDDEN = new RegExp(`[${CONTROLS}${BIDI}${SEPARATORS}${ZERO_WIDTH}${TAGS}]`, "gu");
 
 /** `text` with every hidden character written as a visible `\u{…}` escape (tab and newline stay). */
 export function visible(text: string): string {

@@ -36,9 +36,6 @@ export interface FixReportInput {
 const REVIEW_NOTICE =
   "> [!IMPORTANT]\n> This pull request was written by Retrace, an automated tool. **A human must review it before merging.** Retrace never merges.";
 
-export { code };
-
-/** Escapes a value for a markdown table cell. */
 /**
  * Model-written prose (a summary, a root cause, its evidence) as a text block, never rendered: the model is steered
  * by the report and log it reads, so its words may hold closing keywords (`Fixes #1` closes that issue when the
@@ -48,6 +45,7 @@ function prose(text: string): string {
   return fence(text, "text");
 }
 
+/** Escapes a value for a markdown table cell. */
 function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }

@@ -10,7 +10,7 @@ import { CONFIG_PATH, loadConfigFile, loadRepoConfigFile } from "../../config/lo
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { runTestJob } from "../../jobs/test-job.ts";
 import { secondsOption } from "../options.ts";
-import { cancellable, progress } from "../progress.ts";
+import { cancellable, progress, seconds } from "../progress.ts";
 import { printJson, printOut } from "../print.ts";
 
 interface TestFlags {
@@ -21,8 +21,6 @@ interface TestFlags {
   json?: boolean;
   timings?: boolean;
 }
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export function registerTest(program: Command): void {
   program

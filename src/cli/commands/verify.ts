@@ -11,7 +11,7 @@ import { runVerifyJob } from "../../jobs/verify-job.ts";
 import { createFsWorkspace } from "../../git/fs-workspace.ts";
 import { intOption, secondsOption } from "../options.ts";
 import { printErr, printJson, printOut } from "../print.ts";
-import { cancellable, progress } from "../progress.ts";
+import { cancellable, progress, seconds } from "../progress.ts";
 
 interface VerifyFlags {
   repo: string;
@@ -22,10 +22,6 @@ interface VerifyFlags {
   timeout?: string;
   json?: boolean;
   timings?: boolean;
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** The result as printed by --json: everything but the raw base runs. */

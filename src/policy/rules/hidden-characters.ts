@@ -8,9 +8,10 @@
  * Indic scripts, emoji sequences) and allowed; touching ASCII they are hidden.
  * A model steered by a report or log can write any of them; a verified patch must read as it runs.
  */
+import { BIDI, TAGS, ZERO_WIDTH } from "../../core/hidden-characters.ts";
 import type { Rule, Violation } from "../types.ts";
 
-const HIDDEN = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/u;
+const HIDDEN = new RegExp(`[${BIDI}${ZERO_WIDTH}${TAGS}]`, "u");
 /** Characters drawn like a path separator or a dot. */
 const LOOKALIKE_SEPARATOR = /[\u2215\u2044\u29f8\uff0f\u2024\uff0e\u3002\u2027\uff3c\u29f5\u2216]/u;
 

@@ -20,9 +20,10 @@
  *   deep equality lists keys before reading them, a program reads a property. Allowed: a Proxy whose traps only
  *   forward or compute from their arguments.
  */
-import { isCommentLine, languageOf, truncate } from "../lines.ts";
+import { isCommentLine, languageOf } from "../lines.ts";
 import type { LinePattern } from "../patterns.ts";
 import type { DiffLine, FileChange, Violation } from "../types.ts";
+import { awarenessViolation, newSide } from "./awareness-violation.ts";
 
 const py = (p: string) => languageOf(p) === "python";
 const js = (p: string) => languageOf(p) === "js";
@@ -48,18 +49,13 @@ const CLOCK: Record<"js" | "python", string> = {
 };
 
 function violation(file: FileChange, line: DiffLine, what: string, id: string): Violation {
-  return {
-    rule: "test-awareness",
-    file: file.newPath,
-    line: line.newLine,
-    message: `${what} [${id}]: \`${truncate(line.text.trim())}\``,
-  };
+  return awarenessViolation(file, line.newLine, what, id, line.text);
 }
 
 /** Added lines of a file's new side, comments dropped. */
 const addedCode = (file: FileChange) =>
   file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add" && !isCommentLine(l.text)));
-const allNew = (file: FileChange) => file.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del"));
+const allNew = (file: FileChange) => newSide(file).flat();
 
 /** `time-bomb`: elapsed time since a module-level start compared with a threshold. */
 export function startupWindows(file: FileChange): Violation[] {

@@ -15,20 +15,9 @@
  *   flight), one reset to a value (a batch flushed every N calls, a window), one never compared (an id generator),
  *   and a branch that only warns or logs (a deprecation shown three times).
  */
-import { isCommentLine, languageOf, truncate } from "../lines.ts";
+import { isCommentLine, languageOf } from "../lines.ts";
 import type { DiffLine, FileChange, Violation } from "../types.ts";
-
-/** The new-side lines of each hunk of `file` (context and added). */
-const newSide = (file: FileChange) => file.hunks.map((h) => h.lines.filter((l) => l.kind !== "del"));
-
-function violation(file: FileChange, line: number | null, what: string, id: string, text: string): Violation {
-  return {
-    rule: "test-awareness",
-    file: file.newPath,
-    line,
-    message: `${what} [${id}]: \`${truncate(text.trim())}\``,
-  };
-}
+import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
 
 /** The line without its trailing comment (a string holding `#` or `//` is rare in these shapes; erring keeps more text). */
 function code(text: string, lang: "js" | "python"): string {

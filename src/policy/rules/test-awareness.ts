@@ -37,6 +37,7 @@
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import { type LinePattern, nonTestLineRule } from "../patterns.ts";
 import type { FileChange, ParsedPatch, Rule, Violation } from "../types.ts";
+import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
 import { frameOnlyReports } from "./report-only-frames.ts";
 import { RUNTIME_PROBE_PATTERNS, sizeBudgets, startupWindows, statefulProxies } from "./runtime-probes.ts";
 import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
@@ -187,18 +188,6 @@ export const testAwareness: Rule = {
     return withoutStackForMessages(patch, [...found, ...more]);
   },
 };
-
-/** The new-side lines of each hunk of `file` (context and added), comments kept. */
-const newSide = (file: FileChange) => file.hunks.map((h) => h.lines.filter((l) => l.kind !== "del"));
-
-function violation(file: FileChange, line: number | null, what: string, id: string, text: string): Violation {
-  return {
-    rule: "test-awareness",
-    file: file.newPath,
-    line,
-    message: `${what} [${id}]: \`${truncate(text.trim())}\``,
-  };
-}
 
 /** Where the machine's network interfaces are listed. */
 const NET_LIST =

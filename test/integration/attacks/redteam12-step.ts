@@ -41,10 +41,7 @@ function repoWith(files: Record<string, string>): string {
   return r;
 }
 
-// ---- What GitHub renders in a comment or PR body Retrace writes (wave 11's checker).
-
-const HOSTILE_PROSE =
-  'The fix guards the null case. Fixes #1, closes #2 and resolves rt11-org/other-repo#3. cc @rt11-org/security-team @octocat ![ok](http://127.0.0.1:9/beacon.png) <img src="http://127.0.0.1:9/b2.png">';
+// ---- The install proxy, and what GitHub renders of what Retrace writes (the checker is rendered-markdown.ts).
 
 async function withProxy<T>(use: (socket: string) => Promise<T>): Promise<T> {
   const registry = http.createServer((_req, res) => res.end("{}"));

@@ -1,6 +1,6 @@
 /** Repository text in the PR body stays inside its code span (fifth red team: test ids as markdown). */
 import { describe, expect, it } from "vitest";
-import { code } from "../../../src/report/pr-body.ts";
+import { code } from "../../../src/report/markdown.ts";
 
 describe("code", () => {
   it("keeps ordinary text as written", () => {

@@ -1,0 +1,25 @@
+/**
+ * The characters that make text read otherwise than it is, as regular-expression class bodies (no brackets), shared by
+ * every place that shows outside text to a person: the terminal (src/core/terminal-text.ts), the markdown Retrace
+ * writes to GitHub (src/report/markdown.ts) and the policy gate's `hidden-characters` rule. Each place takes the
+ * groups it must: a terminal acts on controls, GitHub renders zero-width and tag characters invisibly, a patch may
+ * hold any of them. Pure.
+ */
+
+/** C0 controls but tab and newline, DEL, and C1 controls: a terminal acts on them instead of showing them. */
+export const CONTROLS = "\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f";
+
+/** DEL and C1 controls: the controls JSON.stringify leaves raw (it escapes C0 itself). */
+export const CONTROLS_JSON_KEEPS = "\\u007f-\\u009f";
+
+/** Bidi marks, embeddings, overrides and isolates, and the Arabic letter mark: a line shown in another order (Trojan Source). */
+export const BIDI = "\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069";
+
+/** Line and paragraph separators: a line break most readers do not see as one. */
+export const SEPARATORS = "\\u2028\\u2029";
+
+/** Zero-width spaces and joiners, invisible operators and the BOM: characters nobody sees. */
+export const ZERO_WIDTH = "\\u200b-\\u200d\\u2060-\\u2064\\ufeff";
+
+/** Unicode tag characters (invisible text); astral: use with the `u` flag. */
+export const TAGS = "\\u{e0000}-\\u{e007f}";
