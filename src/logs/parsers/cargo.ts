@@ -203,6 +203,23 @@ export function createCargoParser(sink: ParserSink) {
       last.at = { file: sink.path(a[1]!), line: Number(a[2]), column: Number(a[3]) };
   }
 
+  /** Test `id` failed by the opening's own panic (its lines, up to line `end`), at the panic's place. */
+  function panicFailure(id: string, panic: { lines: string[]; lineNo: number }, end: number): void {
+    const p = summarizePanic(panic.lines, sink);
+    sink.failure({
+      category: "test",
+      test: id,
+      file: p.file,
+      line: p.line,
+      column: p.column,
+      errorType: "panic",
+      message: p.message || "test failed",
+      stack: panic.lines.join("\n"),
+      start: panic.lineNo,
+      end,
+    });
+  }
+
   function flushOpening(): void {
     // A panic pasted alone, with no backtrace to name the harness frames: libtest names a test's thread after the
     // test's path (`tests::test_basic`), and a thread the program spawned is `<unnamed>` or named by the program
@@ -215,20 +232,7 @@ export function createCargoParser(sink: ParserSink) {
       openingFrames.length === 0 &&
       TEST_PATH.test(openingPanic.thread)
     ) {
-      const own = openingPanic;
-      const p = summarizePanic(own.lines, sink);
-      sink.failure({
-        category: "test",
-        test: own.thread,
-        file: p.file,
-        line: p.line,
-        column: p.column,
-        errorType: "panic",
-        message: p.message || "test failed",
-        stack: own.lines.join("\n"),
-        start: own.lineNo,
-        end: own.lineNo + own.lines.length - 1,
-      });
+      panicFailure(openingPanic.thread, openingPanic, openingPanic.lineNo + openingPanic.lines.length - 1);
       return;
     }
     if (!openingTest) return;
@@ -239,19 +243,7 @@ export function createCargoParser(sink: ParserSink) {
     const own = !libtestSeen && openingPanic?.thread === t.id ? openingPanic : null;
     if (!libtestSeen && own === null) return;
     if (own) {
-      const p = summarizePanic(own.lines, sink);
-      sink.failure({
-        category: "test",
-        test: t.id,
-        file: p.file,
-        line: p.line,
-        column: p.column,
-        errorType: "panic",
-        message: p.message || "test failed",
-        stack: own.lines.join("\n"),
-        start: own.lineNo,
-        end: t.lineNo,
-      });
+      panicFailure(t.id, own, t.lineNo);
       return;
     }
     sink.failure({

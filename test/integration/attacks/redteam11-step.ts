@@ -12,8 +12,6 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import net from "node:net";
 import path from "node:path";
 import { deflateSync } from "node:zlib";
@@ -26,7 +24,6 @@ import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { safeGit } from "../../../src/git/run-git.ts";
 import { checkNpmLockfile, checkPackageJson, REGISTRY_ONLY } from "../../../src/install/lockfile-policy.ts";
 import { checkPnpmLockfile } from "../../../src/install/pnpm-lockfile.ts";
-import { startEgressProxy, VIRTUAL_NPM_HOST } from "../../../src/install/proxy.ts";
 import { npmRegistryNodeSource } from "../../../src/install/node-runtime.ts";
 import {
   readRepoFileSafely,
@@ -39,6 +36,7 @@ import { evaluatePatch } from "../../../src/policy/index.ts";
 import { renderFixReport } from "../../../src/report/pr-body.ts";
 import { DockerSandbox } from "../../../src/sandbox/docker.ts";
 import { actsOnGitHub, fixedBody } from "./rendered-markdown.ts";
+import { openFds, withProxy } from "./proxy-fixture.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
@@ -243,29 +241,6 @@ async function peakGitRssKb<T>(fn: () => Promise<T>): Promise<{ value: T; peakKb
 }
 
 // ---- The install proxy's socket: what a compromised npm in the install container can do to the host.
-
-async function withProxy<T>(use: (socket: string) => Promise<T>): Promise<T> {
-  const registry = http.createServer((_req, res) => res.end("{}"));
-  await new Promise<void>((r) => registry.listen(0, "127.0.0.1", r));
-  const regPort = (registry.address() as AddressInfo).port;
-  const proxy = await startEgressProxy({
-    allow: [`127.0.0.1:${regPort}`],
-    routes: { [VIRTUAL_NPM_HOST]: `http://127.0.0.1:${regPort}/` },
-    repositoryHosts: [],
-    idleMs: 5_000,
-  });
-  try {
-    return await use(path.join(proxy.socketDir, "proxy.sock"));
-  } finally {
-    await proxy.close();
-    registry.closeAllConnections();
-    registry.close();
-  }
-}
-
-function openFds(): number {
-  return readdirSync("/proc/self/fd").length;
-}
 
 // ---- Logs: tests named like Object.prototype's members.
 

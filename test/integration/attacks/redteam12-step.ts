@@ -10,20 +10,18 @@
  * (marker, token, host CPU) decide.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readInputs } from "../../../src/action/inputs.ts";
 import { openSqliteJobStore } from "../../../src/app/job-store.ts";
 import { applyPatchToWorkspace } from "../../../src/fix/apply-patch.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
-import { startEgressProxy, VIRTUAL_NPM_HOST } from "../../../src/install/proxy.ts";
 import { parseEvent } from "../../../src/jobs/triggers.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
 import { renderReproReport } from "../../../src/report/repro-report.ts";
 import type { ReproResult } from "../../../src/repro/result.ts";
 import { actsOnGitHub, fixedBody } from "./rendered-markdown.ts";
+import { openFds, withProxy } from "./proxy-fixture.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
@@ -42,29 +40,6 @@ function repoWith(files: Record<string, string>): string {
 }
 
 // ---- The install proxy, and what GitHub renders of what Retrace writes (the checker is rendered-markdown.ts).
-
-async function withProxy<T>(use: (socket: string) => Promise<T>): Promise<T> {
-  const registry = http.createServer((_req, res) => res.end("{}"));
-  await new Promise<void>((r) => registry.listen(0, "127.0.0.1", r));
-  const regPort = (registry.address() as AddressInfo).port;
-  const proxy = await startEgressProxy({
-    allow: [`127.0.0.1:${regPort}`],
-    routes: { [VIRTUAL_NPM_HOST]: `http://127.0.0.1:${regPort}/` },
-    repositoryHosts: [],
-    idleMs: 5_000,
-  });
-  try {
-    return await use(path.join(proxy.socketDir, "proxy.sock"));
-  } finally {
-    await proxy.close();
-    registry.closeAllConnections();
-    registry.close();
-  }
-}
-
-function openFds(): number {
-  return readdirSync("/proc/self/fd").length;
-}
 
 /** Raw characters a reader of rendered markdown cannot see or that reorder what they see: bidi controls and
  * isolates, zero-width and invisible format characters, Unicode tag characters. */
