@@ -91,6 +91,37 @@ function testFileOf(lines: readonly string[], sink: ParserSink): string | null {
   return file;
 }
 
+/**
+ * A test file printed as a machine's absolute path that no runner checkout prefix removed (jest on a developer's
+ * Windows machine: `FAIL C:\\Users\\me\\shop\\src\\cart.test.js`, mapped to `C:/Users/me/shop/src/cart.test.js`).
+ * The log does not say where the repository starts: the path from the topmost source or test directory (`src/`,
+ * `test/`, `__tests__/`, `packages/`, …), else the file's name (the repository taken as the file's directory).
+ */
+const SOURCE_DIRS = new Set([
+  "src",
+  "test",
+  "tests",
+  "__tests__",
+  "spec",
+  "specs",
+  "e2e",
+  "lib",
+  "app",
+  "packages",
+]);
+export function machineTestFile(f: string): string {
+  if (!/^(?:[A-Za-z]:\/|\/)/.test(f)) return f;
+  // GitHub's Windows runner checkout written with forward slashes (`D:/a/shop/shop/web/x.test.js`).
+  const actions = /^[A-Za-z]:\/a\/([^/]+)\/\1\/(.+)$/.exec(f);
+  if (actions) return actions[2]!;
+  const parts = f
+    .replace(/^[A-Za-z]:/, "")
+    .split("/")
+    .filter((x) => x !== "");
+  const top = parts.findIndex((d, i) => i < parts.length - 1 && SOURCE_DIRS.has(d));
+  return top >= 0 ? parts.slice(top).join("/") : (parts[parts.length - 1] ?? f);
+}
+
 export function createJestParser(sink: ParserSink) {
   let active = false;
   /**
@@ -233,7 +264,7 @@ export function createJestParser(sink: ParserSink) {
         flush();
         consoleBlock = false;
         active = true;
-        file = under(sink.path(h[2]!));
+        file = under(machineTestFile(sink.path(h[2]!)));
         path = [];
         prefix = null;
         return true;
