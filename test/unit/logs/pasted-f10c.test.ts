@@ -177,3 +177,34 @@ describe("Nix's make-based test harness inside a Nix build log", () => {
     expect(ids(lines("running test suite... [FAIL]"))).not.toContain("suite");
   });
 });
+
+describe("jest: `Test suite failed to run` pasted without its FAIL header and bullet", () => {
+  const suite = (head: string, counts: string) =>
+    lines(
+      head,
+      "",
+      "    D:/dev/kettle/__tests__/Pour.test.js: Unexpected token (4:20)",
+      "         3 | it('pours', () => {",
+      "      >  4 |   const r = render(<Pour />);",
+      "           |                    ^",
+      "",
+      counts,
+      "Tests:       0 total",
+    );
+  it("reads it, its file from Babel's first line, when jest's count confirms a failed suite", () => {
+    const r = parseLog(suite("`Test suite failed to run`", "Test Suites: 1 failed, 1 total"));
+    expect(r.failures.map((f) => [f.test, f.file, f.line, f.category])).toEqual([
+      [null, "__tests__/Pour.test.js", 4, "syntax"],
+    ]);
+  });
+  it("reads it with the bullet kept too", () => {
+    const r = parseLog(suite("  ● Test suite failed to run", "Test Suites: 1 failed, 1 total"));
+    expect(r.failures.map((f) => f.file)).toEqual(["__tests__/Pour.test.js"]);
+  });
+  it("reports nothing when no jest count says a suite failed", () => {
+    expect(parseLog(suite("`Test suite failed to run`", "Test Suites: 1 passed, 1 total")).failures).toEqual(
+      [],
+    );
+    expect(parseLog(suite("`Test suite failed to run`", "")).failures).toEqual([]);
+  });
+});
