@@ -208,3 +208,33 @@ describe("jest: `Test suite failed to run` pasted without its FAIL header and bu
     expect(parseLog(suite("`Test suite failed to run`", "")).failures).toEqual([]);
   });
 });
+
+describe("TKG's target summary (OpenJDK test kit)", () => {
+  const summary = (failed: string, total: string) =>
+    lines(
+      "TEST TARGETS SUMMARY",
+      "PASSED test targets:",
+      "\tjdk_math_0",
+      "FAILED test targets:",
+      failed,
+      "",
+      total,
+    );
+  it("reads the failed targets when TKG's count line counts failures", () => {
+    const r = parseLog(
+      summary("\tjdk_net_0", "TOTAL: 12   EXECUTED: 2   PASSED: 1   FAILED: 1   DISABLED: 0   SKIPPED: 10"),
+    );
+    expect(r.failures.map((f) => f.test)).toEqual(["jdk_net_0"]);
+  });
+  it("reads it under Jenkins timestamper's clock", () => {
+    const log = summary("\tjdk_net_0", "TOTAL: 2   EXECUTED: 2   PASSED: 1   FAILED: 1   SKIPPED: 0")
+      .split("\n")
+      .map((l) => `06:39:56  ${l}`)
+      .join("\n");
+    expect(ids(log)).toEqual(["jdk_net_0"]);
+  });
+  it("reads nothing without the count line, or when it counts no failure", () => {
+    expect(ids(summary("\tjdk_net_0", "make: *** [Makefile:9: _sanity] Error 2"))).toEqual([]);
+    expect(ids(summary("", "TOTAL: 2   EXECUTED: 2   PASSED: 2   FAILED: 0   SKIPPED: 0"))).toEqual([]);
+  });
+});
