@@ -43,6 +43,7 @@ import { playwrightFormat } from "./parsers/playwright.ts";
 import { rspecFormat } from "./parsers/rspec.ts";
 import { surefireFormat } from "./parsers/surefire.ts";
 import { swiftTestingFormat, xctestFormat } from "./parsers/swift.ts";
+import { jenkinsReportFormat } from "./parsers/jenkins-report.ts";
 import { tkgFormat } from "./parsers/tkg.ts";
 import { tapFormat } from "./parsers/tap.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
@@ -86,6 +87,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   mesonFormat,
   nixTestsFormat,
   tkgFormat,
+  jenkinsReportFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
   surefireFormat,

@@ -238,3 +238,27 @@ describe("TKG's target summary (OpenJDK test kit)", () => {
     expect(ids(summary("", "TOTAL: 2   EXECUTED: 2   PASSED: 2   FAILED: 0   SKIPPED: 0"))).toEqual([]);
   });
 });
+
+describe("a bot's list of Jenkins test-report links", () => {
+  const entry = (href: string, text: string) =>
+    lines(
+      "Those are the test failures: ",
+      "<details>",
+      `<summary><a href="https://ci.example.org/job/kettle/12/testReport/${href}">${text}</a></summary>`,
+      "org.opentest4j.AssertionFailedError: expected: &lt;2&gt; but was: &lt;3&gt;<br/>\tat org.acme.kettle.PourTest.pours(PourTest.java:30)<br/>",
+      "</details>",
+    );
+  it("reads a link whose text agrees with its report path as the test's JUnit id", () => {
+    const r = parseLog(
+      entry("org.acme.kettle/PourTest/pours_int__2_/", "org.acme.kettle.PourTest.pours(int)[2]"),
+    );
+    expect(r.failures.map((f) => [f.test, f.message])).toEqual([
+      ["org.acme.kettle.PourTest.pours(int)[2]", "expected: <2> but was: <3>"],
+    ]);
+    expect(ids(entry("(root)/PourTest/pours/", "PourTest.pours"))).toEqual(["PourTest.pours"]);
+  });
+  it("does not read a link whose text names another class than its path", () => {
+    expect(ids(entry("org.acme.kettle/PourTest/pours/", "see the report"))).toEqual([]);
+    expect(ids(entry("org.acme.kettle/LidTest/opens/", "org.acme.kettle.PourTest.pours"))).toEqual([]);
+  });
+});
