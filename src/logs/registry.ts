@@ -28,6 +28,7 @@ import { junitFormat } from "./parsers/junit.ts";
 import { junitConsoleFormat } from "./parsers/junit-console.ts";
 import { mochaFormat } from "./parsers/mocha.ts";
 import { nextestFormat } from "./parsers/nextest.ts";
+import { nixTestsFormat } from "./parsers/nix-tests.ts";
 import { nodeTestFormat } from "./parsers/node-test.ts";
 import { npmFormat } from "./parsers/npm.ts";
 import { pytestFormat } from "./parsers/pytest.ts";
@@ -42,6 +43,8 @@ import { playwrightFormat } from "./parsers/playwright.ts";
 import { rspecFormat } from "./parsers/rspec.ts";
 import { surefireFormat } from "./parsers/surefire.ts";
 import { swiftTestingFormat, xctestFormat } from "./parsers/swift.ts";
+import { jenkinsReportFormat } from "./parsers/jenkins-report.ts";
+import { tkgFormat } from "./parsers/tkg.ts";
 import { tapFormat } from "./parsers/tap.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
 import { tscFormat } from "./parsers/tsc.ts";
@@ -82,6 +85,9 @@ export const FORMATS: readonly FormatDefinition[] = [
   // Build-system harnesses (make check, meson test): a test's name and verdict, no test framework's detail.
   automakeFormat,
   mesonFormat,
+  nixTestsFormat,
+  tkgFormat,
+  jenkinsReportFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
   surefireFormat,

@@ -31,6 +31,17 @@ const GOTESTSUM_FAIL = /^=== (FAIL|SKIP): (\S+) (\S+) (?:\(re-run \d+\) )?\([\d.
 const GOTESTSUM_RESULT =
   /^(PASS|FAIL|SKIP) ((?:[\w.~-]+\/)*[\w.~-]+)\.(Test\S*|Example\S*|Fuzz\S*) (?:\(re-run \d+\) )?\([\d.]+s\)$/;
 const GOTESTSUM_DONE = /^DONE (?:\d+ runs?, )?\d+ tests?(?:, .*)? in [\d.]+s$/;
+/**
+ * A tool that runs `go test` once per package and heads each run with the package (Fedora's go-rpm-integration:
+ * `      testing: github.com/x/y`): the package of failures no go package line follows (a cut log).
+ */
+const TESTING_HEADER = /^\s*testing: ((?:[\w.~-]+\/)*[\w.~-]+)$/;
+/**
+ * Several go event lines joined into one (a bot or a paste that lost the newlines): `=== RUN   Test --- FAIL: Test
+ * (0.00s) Failed`. Split before each `=== RUN`/`--- FAIL:` marker; a result's trailing text is its output.
+ */
+const JOINED_MARK = / (?==== (?:RUN|PAUSE|CONT|NAME)\s+\S|--- (?:FAIL|PASS|SKIP): \S+ \([\d.]+s\))/;
+const RESULT_TAIL = /^(--- (?:FAIL|PASS|SKIP): \S+ \([\d.]+s\)) (\S.*)$/;
 
 interface TestState {
   name: string;
@@ -71,6 +82,8 @@ export function createGoParser(sink: ParserSink) {
   let gotestsum = false;
   /** Failures of the current package, waiting for the package line to get their ids. */
   let waiting: { state: TestState }[] = [];
+  /** The package a run-per-package tool's `testing:` header named (see TESTING_HEADER); null after go's own line. */
+  let headerPkg: string | null = null;
 
   function stateOf(name: string): TestState {
     let s = tests.get(name);
@@ -246,8 +259,25 @@ export function createGoParser(sink: ParserSink) {
     }
   }
 
-  return {
+  const parser = {
     line(text: string, lineNo: number): boolean {
+      if (text.startsWith("=== RUN") && JOINED_MARK.test(text)) {
+        for (const part of text.split(JOINED_MARK)) {
+          const tail = RESULT_TAIL.exec(part);
+          if (tail) {
+            parser.line(tail[1]!, lineNo);
+            parser.line(`    ${tail[2]!}`, lineNo);
+          } else parser.line(part, lineNo);
+        }
+        return true;
+      }
+      const header = text.includes("testing: ") ? TESTING_HEADER.exec(text) : null;
+      if (header && (header[1]!.includes("/") || header[1]!.includes("."))) {
+        // The previous run's failures, if its package line was cut, belong to the previous header.
+        if (headerPkg && (waiting.length > 0 || tests.size > 0)) finishPackage(headerPkg);
+        headerPkg = header[1]!;
+        return false;
+      }
       if (text.startsWith("=== ") || gts) {
         const g = GOTESTSUM_FAIL.exec(text);
         if (g) {
@@ -287,6 +317,7 @@ export function createGoParser(sink: ParserSink) {
       const pkg = PACKAGE.exec(text);
       if (pkg) {
         flushBuild();
+        headerPkg = null;
         held.see(pkg[2]!);
         if (pkg[1] !== "?") finishPackage(pkg[2]!);
         return true;
@@ -392,10 +423,11 @@ export function createGoParser(sink: ParserSink) {
         waiting = [];
         tests.clear();
       }
-      if (waiting.length > 0 || tests.size > 0) finishPackage(null);
+      if (waiting.length > 0 || tests.size > 0) finishPackage(headerPkg);
       held.flush(sink);
     },
   };
+  return parser;
 }
 
 export const goFormat: FormatDefinition = {

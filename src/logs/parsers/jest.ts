@@ -11,6 +11,7 @@ import {
   popToIndent,
   dedent,
   errorLine,
+  type FailureDraft,
   type FormatDefinition,
   jsFrameLocation,
   type ParserSink,
@@ -91,6 +92,44 @@ function testFileOf(lines: readonly string[], sink: ParserSink): string | null {
   return file;
 }
 
+/**
+ * A test file printed as a machine's absolute path that no runner checkout prefix removed (jest on a developer's
+ * Windows machine: `FAIL C:\\Users\\me\\shop\\src\\cart.test.js`, mapped to `C:/Users/me/shop/src/cart.test.js`).
+ * The log does not say where the repository starts: the path from the topmost source or test directory (`src/`,
+ * `test/`, `__tests__/`, `packages/`, …), else the file's name (the repository taken as the file's directory).
+ */
+const SOURCE_DIRS = new Set([
+  "src",
+  "test",
+  "tests",
+  "__tests__",
+  "spec",
+  "specs",
+  "e2e",
+  "lib",
+  "app",
+  "packages",
+]);
+export function machineTestFile(f: string): string {
+  if (!/^(?:[A-Za-z]:\/|\/)/.test(f)) return f;
+  // GitHub's Windows runner checkout written with forward slashes (`D:/a/shop/shop/web/x.test.js`).
+  const actions = /^[A-Za-z]:\/a\/([^/]+)\/\1\/(.+)$/.exec(f);
+  if (actions) return actions[2]!;
+  const parts = f
+    .replace(/^[A-Za-z]:/, "")
+    .split("/")
+    .filter((x) => x !== "");
+  const top = parts.findIndex((d, i) => i < parts.length - 1 && SOURCE_DIRS.has(d));
+  return top >= 0 ? parts.slice(top).join("/") : (parts[parts.length - 1] ?? f);
+}
+
+/**
+ * `Test suite failed to run` pasted without its `FAIL` header and its `●` (lost, or the line put in markdown
+ * backticks), and Babel's first line under it naming the test file: `C:/x/App.test.js: Unexpected token (7:35)`.
+ */
+const BARE_SUITE = /^ {0,4}`?(?:● )?Test suite failed to run`?\s*$/;
+const BABEL_ERROR = /^\s*((?:[A-Za-z]:)?[^\s:]+\.(?:test|spec)\.[cm]?[jt]sx?): .+ \((\d+):(\d+)\)$/;
+
 export function createJestParser(sink: ParserSink) {
   let active = false;
   /**
@@ -115,6 +154,9 @@ export function createJestParser(sink: ParserSink) {
   const under = (p: string) => (cwd && !p.startsWith("/") && !p.startsWith(`${cwd}/`) ? `${cwd}/${p}` : p);
 
   const idFor = (titles: string, f: string | null) => (f ? `${f} > ${titles}` : titles);
+  /** A suite failure read without its `FAIL` header and bullet: held until jest's `Test Suites: N failed` line. */
+  let unconfirmed = false;
+  const held: FailureDraft[] = [];
 
   function flush(): void {
     if (!block) return;
@@ -128,12 +170,18 @@ export function createJestParser(sink: ParserSink) {
       const jestBody = body.some(
         (l) => /^\s*expect[.(]/.test(l) || /^\s*> \d+ \|/.test(l) || (nested && errorLine(l) !== null),
       );
-      const testFile = jestBody && !suite ? testFileOf(body, sink) : null;
+      const babel = suite ? BABEL_ERROR.exec(body[0] ?? "") : null;
+      const testFile = babel
+        ? machineTestFile(sink.path(babel[1]!))
+        : jestBody && !suite
+          ? testFileOf(body, sink)
+          : null;
       if (testFile === null) {
         block = null;
         return;
       }
       block.file = testFile;
+      unconfirmed = suite;
     }
     let errorType: string | null = null;
     const messageLines: string[] = [];
@@ -155,7 +203,8 @@ export function createJestParser(sink: ParserSink) {
     if (suite) {
       const all = body.join("\n");
       if (/error TS\d+/.test(all)) category = "type-check";
-      else if (/SyntaxError/.test(all)) category = "syntax";
+      // Babel's parse error (`x.test.js: Unexpected token (7:35)`) is a syntax error without the word.
+      else if (/SyntaxError/.test(all) || BABEL_ERROR.test(body[0] ?? "")) category = "syntax";
       else if (/Cannot find module|Module not found/.test(all)) category = "import";
       else category = "build";
     }
@@ -172,15 +221,19 @@ export function createJestParser(sink: ParserSink) {
     // file's own frame, or with no frame left the code frame's `>` line.
     const locFile = loc ? (block.file ? underKnown(under(loc.file), block.file) : under(loc.file)) : null;
     const suiteFile = suite ? block.file : null;
+    // Babel's syntax error names the test file's own place (`App.test.js: Unexpected token (7:35)`).
+    const babel = suite && loc === null ? BABEL_ERROR.exec(body[0] ?? "") : null;
     const suiteLine =
       suiteFile === null
         ? null
         : locFile === suiteFile
           ? (loc?.line ?? null)
           : loc === null
-            ? codeFrameLine(body)
+            ? babel && machineTestFile(sink.path(babel[1]!)) === suiteFile
+              ? Number(babel[2])
+              : codeFrameLine(body)
             : null;
-    sink.failure({
+    (unconfirmed ? { failure: (d: FailureDraft) => held.push(d) } : sink).failure({
       category,
       test,
       file: suiteFile ?? locFile ?? block.file,
@@ -199,6 +252,7 @@ export function createJestParser(sink: ParserSink) {
       blocked.add(test);
     }
     block = null;
+    unconfirmed = false;
   }
 
   /**
@@ -206,6 +260,13 @@ export function createJestParser(sink: ParserSink) {
    * cannot be a character of their own (`???`, `â—`): a lone `?` line is difflib's hint line as often.
    */
   function looseHeader(printed: string, lineNo: number): boolean {
+    if (printed.includes("Test suite failed to run") && BARE_SUITE.test(printed)) {
+      flush();
+      loose = true;
+      block = { title: "Test suite failed to run", file: null, buf: new BlockBuffer(200, 16_000) };
+      block.buf.push(printed, lineNo);
+      return true;
+    }
     // An HTML tag the paste put before the header (`<h5>  ● A › b`, a CI bot's comment rendered as HTML).
     const text = printed.charCodeAt(0) === 60 ? printed.replace(/^<[a-z][a-z0-9]{0,9}>/, "") : printed;
     const first = firstMark(text);
@@ -233,7 +294,7 @@ export function createJestParser(sink: ParserSink) {
         flush();
         consoleBlock = false;
         active = true;
-        file = under(sink.path(h[2]!));
+        file = under(machineTestFile(sink.path(h[2]!)));
         path = [];
         prefix = null;
         return true;
@@ -250,7 +311,12 @@ export function createJestParser(sink: ParserSink) {
           // A summary pasted without the run above it still says whether the run failed (it names no test).
           flush();
           if (j[1]!.startsWith("Tests")) sink.summary(countWords(text));
-          else sink.summary({ failed: 0, error: countWords(text).failed });
+          else {
+            const failed = countWords(text).failed;
+            sink.summary({ failed: 0, error: failed });
+            // jest's own count confirms the suites that failed to run above it.
+            if (failed > 0) for (const d of held.splice(0)) sink.failure(d);
+          }
           return true;
         }
         // A loose block's lines are read, not claimed: until its body proves it jest's, the lines stay every

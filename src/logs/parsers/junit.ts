@@ -10,6 +10,7 @@ import { XMLParser } from "fast-xml-parser";
 import type { FailureCategory, TestOutcome } from "../failure.ts";
 import { categoryOfError, type FailureDraft, type FormatDefinition, type ParserSink } from "../parser.ts";
 import { sourcePath } from "./java-frames.ts";
+import { rejoinTitles, titlesInFrames } from "./playwright-titles.ts";
 import { summarizePanic } from "./rust-panic.ts";
 
 // A directory or file name after the first may hold single spaces (`tests/deep dir/test_x.py:5: AssertionError`).
@@ -138,16 +139,21 @@ export function createJunitParser(sink: ParserSink) {
       },
     };
   }
+  /** Titles holding ` › ` that a failure's code frame shows as one string literal (see titlesInFrames). */
+  const playwrightTitles = new Set<string>();
   function flushDeferred(): void {
     const list = held;
     held = [];
     for (const h of list) {
       const full = playwrightFiles.get(h.classname);
-      h.call(sink, (x) =>
-        full && (x === h.classname || x.startsWith(`${h.classname} > `))
-          ? full + x.slice(h.classname.length)
-          : x,
-      );
+      h.call(sink, (x) => {
+        if (x !== h.classname && !x.startsWith(`${h.classname} > `)) return x;
+        const rest =
+          x.length > h.classname.length
+            ? rejoinTitles(x.slice(h.classname.length + 3), playwrightTitles)
+            : "";
+        return `${full ?? h.classname}${rest ? ` > ${rest}` : ""}`;
+      });
     }
   }
 
@@ -327,6 +333,7 @@ export function createJunitParser(sink: ParserSink) {
     let category: FailureCategory = categoryOfError(errorType, collection ? "import" : "test");
     if (collection && category === "test") category = "import";
     if (isPlaywright) {
+      titlesInFrames(lines, playwrightTitles);
       // The spec file's path from the repository: the stack frame that ends with the reported file name.
       for (const l of lines) {
         const m = /([^\s()]+):\d+:\d+\)?$/.exec(l);

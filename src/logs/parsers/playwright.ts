@@ -5,6 +5,7 @@
  * `at file:line:col` frames, `Retry #1` sections, and the `N failed` / `N flaky` / `N passed` recap.
  * Ids are `file > describe > test` (docs/test-ids.md); the project and the line:column are not part of it.
  */
+import { rejoinTitles, titlesInFrames } from "./playwright-titles.ts";
 import {
   BlockBuffer,
   codeFrameLine,
@@ -209,6 +210,19 @@ export function createPlaywrightParser(sink: ParserSink) {
     },
     end(): void {
       close();
+      const literals = new Set<string>();
+      for (const p of pending) titlesInFrames(p.buf.lines, literals);
+      for (const o of outcomes) o.name = rejoinTitles(o.name, literals);
+      for (const f of recapFailed) f.name = rejoinTitles(f.name, literals);
+      for (const p of pending) {
+        const name = rejoinTitles(p.name, literals);
+        if (name !== p.name) {
+          p.id = `${p.id.slice(0, p.id.length - p.name.length)}${name}`;
+          p.name = name;
+        }
+      }
+      for (const [at, name] of titleAt) titleAt.set(at, rejoinTitles(name, literals));
+      if (literals.size > 0) for (const id of [...flaky]) flaky.add(rejoinTitles(id, literals));
       const paths = new Map<string, string>();
       for (const p of pending) {
         if (paths.has(p.file)) continue;
