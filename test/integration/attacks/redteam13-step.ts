@@ -166,10 +166,15 @@ function prTitleOf(failingTests: string[]): string {
       },
       patch: "--- a/src/a.py\n+++ b/src/a.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n",
       changes: null,
-      ctx: { failures: [], gate: {} },
-      rootCause: null,
-      summary: "s",
-      excerpt: "",
+      ctx: {
+        failures: [],
+        gate: null,
+        excerpt: "E assert 1 == 2",
+        accepted: {
+          summary: "adds the check",
+          rootCause: { hypothesis: "h", evidence: "e", files: ["src/a.py"] },
+        },
+      },
     } as never,
     new Redactor([]),
   );
@@ -245,6 +250,16 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     patchCase(newFile("\u0455\u0441\u0440/a.js", "module.exports = 1;"), {
       "scr/a.js": "module.exports = 0;\n",
     }),
+  "patch-path-whole-cyrillic-segment-plain": () =>
+    patchCase(newFile("lib/\u0435\u0445\u0435\u0441.js", "module.exports = () => true;"), {
+      "lib/exec.js": "module.exports = () => false;\n",
+    }),
+  "patch-line-whole-cyrillic-identifier-plain": () =>
+    patchCase(
+      editLine(
+        "const \u0430\u0441\u0441\u0435\u0455\u0455 = () => true; module.exports = { access: \u0430\u0441\u0441\u0435\u0455\u0455 };",
+      ),
+    ),
   "patch-line-mixed-script-string": () => patchCase(editLine('if (role === "\u0430dmin") grant();')),
   "patch-line-whole-cyrillic-identifier": () =>
     patchCase(
