@@ -11,7 +11,7 @@
  */
 import { applyPatch as applyHunks, parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
 import { RetraceError } from "./errors.ts";
-import { parseRepoPath, isProblem, type RepoPath } from "./repo-path.ts";
+import { fileSystemName, isProblem, parseRepoPath, type RepoPath } from "./repo-path.ts";
 
 /** The git modes a published file can have. */
 export type FileMode = "100644" | "100755";
@@ -36,6 +36,19 @@ export interface PatchBase {
   read(path: RepoPath): Promise<string | null>;
   /** Where the base is, for messages: "in the repository", "at ec26c3e57ca3". */
   readonly where: string;
+  /**
+   * Names in a directory of the base (`""`: the root), or null when there is none. Optional: when given, a name the
+   * patch creates is refused if the base holds a different name a file system stores as the same file.
+   */
+  names?(dir: string): Promise<readonly string[] | null>;
+}
+
+/**
+ * The name a file system may store a path segment under: NFKC (macOS keeps NFD, fullwidth and ligatures fold),
+ * case folded (macOS, Windows), trailing dots and spaces cut and HFS+-ignorable code points dropped (NTFS, HFS+).
+ */
+export function storedName(segment: string): string {
+  return fileSystemName(segment.normalize("NFKC"));
 }
 
 /** A patch that does not parse or does not apply to the files it names. */
@@ -166,6 +179,34 @@ export async function applyPatch(base: PatchBase, patchText: string): Promise<Fi
   for (const s of sections)
     for (const p of [s.oldPath, s.newPath]) if (p) for (const q of withParents(p)) touched.add(q);
   const baseModes = await base.modes([...touched].sort());
+
+  // A created name next to a base name that one file system stores as the same file (`café` beside `café`,
+  // `INDEX.js` beside `index.js`, `index.js.`): a reviewer sees two files, a checkout on macOS or Windows keeps one.
+  if (base.names) {
+    const listed = new Map<string, readonly string[] | null>();
+    for (const s of sections) {
+      if (s.newPath === null) continue;
+      const segments = s.newPath.split("/");
+      for (let i = 0; i < segments.length; i++) {
+        const here = segments.slice(0, i + 1).join("/");
+        if (baseModes.has(here)) continue;
+        const dir = segments.slice(0, i).join("/");
+        if (!listed.has(dir)) listed.set(dir, await base.names(dir));
+        const key = storedName(segments[i]!);
+        const twin = listed.get(dir)?.find((n) => n !== segments[i] && storedName(n) === key);
+        if (twin !== undefined) {
+          throw new PatchApplyError(
+            `the patch creates ${s.newPath}, but ${dir ? `${dir}/` : ""}${twin} is there ${base.where}: a file system that ignores case or Unicode normalisation (macOS, Windows) stores both as one file`,
+            {
+              file: s.newPath,
+              hint: "change the existing file by its own name; two names that differ only in case, normalisation or trailing dots are one file on a reviewer's machine",
+            },
+          );
+        }
+        break; // the first segment the base lacks: below it everything is new
+      }
+    }
+  }
 
   const refuseNonRegular = (p: RepoPath | null, role: string): void => {
     if (p === null) return;

@@ -28,6 +28,7 @@ import { startFakeGitHub } from "../../e2e/support/fake-github.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
+const HERE = path.dirname(new URL(import.meta.url).pathname);
 let dir = root;
 
 const short = (s: string, n = 200) => s.replace(/\s+/g, " ").slice(0, n);
@@ -470,25 +471,33 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       createdAt: 1,
       updatedAt: 1,
     });
-    let a: Awaited<ReturnType<typeof openSqliteJobStore>> | null = null;
-    let b: Awaited<ReturnType<typeof openSqliteJobStore>> | null = null;
-    let second = "opened";
-    try {
-      a = await openSqliteJobStore(db);
-      a.insert(rec("repro-a") as never);
-      try {
-        b = await openSqliteJobStore(db);
-        b.insert(rec("repro-b") as never);
-        b.update("repro-b", { state: "running" } as never);
-      } catch (e) {
-        second = `refused: ${short((e as Error).message, 160)}`;
-      }
-      a.update("repro-a", { state: "running" } as never);
-      b?.close();
-      a.close();
-    } catch (e) {
-      return ok(`threw: ${short((e as Error).message, 160)}`);
-    }
+    // The first App holds the store; a second App process (a rolling restart) opens the same file, inserts its
+    // job and closes; then the first records a change and closes.
+    const a = await openSqliteJobStore(db);
+    a.insert(rec("repro-a") as never);
+    const script = path.join(dir, "second.mts");
+    writeFileSync(
+      script,
+      `import { openSqliteJobStore } from ${JSON.stringify(path.resolve(HERE, "../../../src/app/job-store.ts"))};
+const rec = ${JSON.stringify(rec("repro-b"))};
+try {
+  const b = await openSqliteJobStore(${JSON.stringify(db)});
+  b.insert(rec);
+  b.update("repro-b", { state: "running" });
+  b.close();
+  console.log("opened");
+} catch (e) {
+  console.log("refused: " + String(e.message).slice(0, 160));
+}
+`,
+    );
+    const child = spawnSync(path.resolve(HERE, "../../../node_modules/.bin/tsx"), [script], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    const second = (child.stdout ?? "").trim().split("\n").pop() ?? `no answer: ${short(child.stderr ?? "")}`;
+    a.update("repro-a", { state: "running" } as never);
+    a.close();
     const c = await openSqliteJobStore(db);
     const back = c.all().map((j) => `${j.id}:${j.state}`);
     c.close();
