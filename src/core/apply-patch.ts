@@ -25,6 +25,9 @@ export interface FileWrite {
   mode: FileMode;
 }
 
+/** Most file sections one patch may hold: the applier's host bound (the policy gate refuses past it too). */
+export const MAX_PATCH_FILES = 1_000;
+
 /** The base tree the patch is applied to. */
 export interface PatchBase {
   /**
@@ -173,6 +176,11 @@ function modeOfPatch(mode: string | undefined, path: string): FileMode | null {
  */
 export async function applyPatch(base: PatchBase, patchText: string): Promise<FileWrite[]> {
   const sections = parsePatchSections(patchText);
+  if (sections.length > MAX_PATCH_FILES)
+    throw new PatchApplyError(
+      `the patch has ${sections.length} file sections; Retrace applies at most ${MAX_PATCH_FILES} (each is read and checked on the host)`,
+      { hint: "split the change; a patch a reviewer can read changes far fewer files" },
+    );
 
   // One mode look-up for every touched path and the directories on the way (symlinks among them refuse).
   const touched = new Set<RepoPath>();

@@ -20,9 +20,15 @@ export const Budget = z.object({
 });
 export type Budget = z.infer<typeof Budget>;
 
+/** An owner or repository name as GitHub spells it: letters, digits, `_`, `.`, `-`, never `.` or `..` (a path). */
+const plainName = (part: string) => /^[\w.-]{1,100}$/.test(part) && part !== "." && part !== "..";
+
 const RepoRef = z.object({
-  /** "owner/name". */
-  fullName: z.string().regex(/^[\w.-]+\/[\w.-]+$/, "expected owner/name"),
+  /** "owner/name": it becomes an API path, so neither part is `.` or `..`. */
+  fullName: z.string().refine((s) => {
+    const parts = s.split("/");
+    return parts.length === 2 && parts.every(plainName);
+  }, "expected owner/name (letters, digits, '_', '.', '-'; neither part '.' or '..')"),
   /** The default branch, when known. */
   defaultBranch: z.string().optional(),
 });

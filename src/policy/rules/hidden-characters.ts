@@ -113,12 +113,15 @@ const WORDS = /[\p{L}\p{M}\p{N}_$]+/gu;
  * written only in Cyrillic or Greek letters that are drawn like Latin ones, three or more (`ехес`, `ΤΟΚΕΝ`).
  * `документ`, `λ`, `счёт` and short words (`а`, `с`, `у` are Russian words) are writing, and allowed.
  */
-function lookalikeWord(word: string): string | null {
+function lookalikeWord(word: string, strictMix: boolean): string | null {
   const latin = /\p{Script=Latin}/u.test(word);
   const other = /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(word);
-  if (latin && other) return `\`${word}\` mixes Latin with Cyrillic or Greek letters`;
   if (!other) return null;
   const letters = [...word].filter((c) => /\p{L}/u.test(c));
+  // In a path any mix is refused; in a line (`2πr`, `Δx`) only one whose other letters are drawn like Latin ones.
+  if (latin && (strictMix || letters.every((c) => /\p{Script=Latin}/u.test(c) || LATIN_LOOKALIKES.has(c))))
+    return `\`${word}\` mixes Latin with Cyrillic or Greek letters`;
+  if (latin) return null;
   if (letters.length >= 3 && letters.every((c) => LATIN_LOOKALIKES.has(c)))
     return `\`${word}\` is written in Cyrillic or Greek letters drawn like Latin ones (it reads as \`${latinReading(word)}\`)`;
   return null;
@@ -187,10 +190,10 @@ function latinReading(word: string): string {
   return [...word].map((c) => READING[c] ?? c).join("");
 }
 
-function lookalikeIn(text: string): string | null {
+function lookalikeIn(text: string, strictMix = false): string | null {
   if (!/[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(text)) return null;
   for (const m of text.matchAll(WORDS)) {
-    const why = lookalikeWord(m[0]);
+    const why = lookalikeWord(m[0], strictMix);
     if (why) return why;
   }
   return null;
@@ -206,7 +209,7 @@ function confusablePath(p: string): string | null {
   const trailing = p.split("/").find((seg) => /[. ]$/.test(seg));
   if (trailing !== undefined)
     return `a name Windows reads without its trailing dots or spaces (\`${trailing}\` is \`${trailing.replace(/[. ]+$/, "")}\` there)`;
-  const word = lookalikeIn(p);
+  const word = lookalikeIn(p, true);
   if (word) return `a name that reads as another: ${word}`;
   // A name NFKC folds to another (fullwidth `ｉｎｄｅｘ`, the ligature `ﬁ`) is drawn like that other name.
   if (p.normalize("NFC") !== p.normalize("NFKC"))
