@@ -54,7 +54,7 @@ const CI_SKIP = /\[(\s*(?:skip|no)\s+[\w-]+\s*|\s*[\w-]+\s+skip\s*)\]|\*\*\*NO_C
  * (`(skip ci)`), which no CI reads. Pure.
  */
 export function commitText(text: string): string {
-  return visible(text).replace(CI_SKIP, (m, inner: string | undefined) =>
+  return visible(text).replace(CI_SKIP, (_match, inner: string | undefined) =>
     inner === undefined ? "NO_CI" : `(${inner.trim()})`,
   );
 }

@@ -11,7 +11,7 @@
  * runner's checks (marker, token, host CPU) decide.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { openSqliteJobStore } from "../../../src/app/job-store.ts";
 import { Redactor } from "../../../src/core/redact.ts";
@@ -41,16 +41,6 @@ function repoWith(files: Record<string, string>): string {
     writeFileSync(path.join(r, name), text);
   }
   return r;
-}
-
-function listTree(r: string, prefix = ""): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(path.join(r, prefix), { withFileTypes: true })) {
-    const p = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...listTree(r, p));
-    else out.push(p);
-  }
-  return out;
 }
 
 // ---- Model-written patches: the gate, then the one applier (on a copy of the repository on disk).
