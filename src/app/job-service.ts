@@ -4,6 +4,7 @@
  * a reported terminal state; a restart resumes what was accepted. The trigger, the intake and the publisher are
  * the job layer's (src/jobs/, shared with the Action); the App keeps its store, queue, slots and dispatch.
  */
+import { createHash } from "node:crypto";
 import PQueue from "p-queue";
 import { describeError } from "../core/errors.ts";
 import type { JobSpec } from "../core/job.ts";
@@ -69,6 +70,15 @@ export type ReceiveOutcome =
 
 export const RESULT_ARTIFACT_PREFIX = "retrace-result-";
 
+/** A delivery's event as the de-duplication key of its body: the event name and the payload GitHub signed. */
+export function eventDigest(name: string, payload: unknown): string {
+  return `sha256:${createHash("sha256")
+    .update(name)
+    .update("\0")
+    .update(JSON.stringify(payload) ?? "")
+    .digest("hex")}`;
+}
+
 export class JobService {
   private readonly queue: PQueue;
   private readonly controllers = new Map<string, AbortController>();
@@ -94,6 +104,9 @@ export class JobService {
   /** Synchronous part of a webhook: de-duplicate, decide, persist, enqueue. Nothing here calls GitHub. */
   receive(deliveryId: string, name: string, payload: unknown): ReceiveOutcome {
     if (!this.o.store.recordDelivery(deliveryId, this.now())) return { status: "duplicate" };
+    // The signature covers the body, not the delivery header: the same signed body under a fresh delivery id (a
+    // replay by anyone who saw one delivery: a log, a proxy) is the same event, and each event is one job.
+    if (!this.o.store.recordDelivery(eventDigest(name, payload), this.now())) return { status: "duplicate" };
     const d = parseEvent(name, payload, { kind: "app", identity: this.o.identity });
     if (!d.accept) return { status: "ignored", reason: d.reason };
     if (d.trigger.type === "collect") {

@@ -5,6 +5,9 @@
  * (`<path>.journal`, one JSON line) before the call returns, so an acknowledged webhook is on disk before the
  * 200 goes out; a snapshot (temporary file + rename, then the journal is emptied) is taken every few seconds
  * and on close. Opening loads the snapshot and replays the journal.
+ * One process at a time: each keeps the database in memory and writes whole snapshots, so a second App on the same
+ * file (a rolling restart, two replicas on one volume) would overwrite the first's jobs. Opening takes
+ * `<path>.lock` (this process's pid and host name) and refuses while another live process holds it.
  */
 import {
   appendFileSync,
@@ -14,9 +17,11 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  unlinkSync,
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
+import { hostname } from "node:os";
 import { dirname } from "node:path";
 import initSqlJs from "sql.js";
 import { InfrastructureError } from "../core/errors.ts";
@@ -65,10 +70,64 @@ CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state);
 /** Deliveries older than this are forgotten (GitHub redelivers within hours, not weeks). */
 const DELIVERY_TTL_MS = 14 * 24 * 3600_000;
 
+/** Whether a process of this host with that pid runs (EPERM: it runs as another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Takes `<path>.lock` for this process, or throws naming the holder. A lock of this process (a store opened again
+ * after a simulated crash, a container restarted with the same pid) or of a process of this host that no longer
+ * runs is taken over; one of another host cannot be checked and is refused with what to do.
+ */
+function takeLock(lockPath: string): void {
+  const mine = `${process.pid} ${hostname()}`;
+  for (let tries = 0; tries < 3; tries++) {
+    try {
+      writeFileSync(lockPath, mine, { flag: "wx" });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    let held = "";
+    try {
+      held = readFileSync(lockPath, "utf8").trim();
+    } catch {
+      continue; // removed meanwhile: try again
+    }
+    const [pidText, host] = held.split(" ");
+    const pid = Number(pidText);
+    const sameHost = host === hostname();
+    if (held === mine || (sameHost && Number.isInteger(pid) && pid > 0 && !alive(pid))) {
+      writeFileSync(lockPath, mine);
+      return;
+    }
+    throw new InfrastructureError(
+      `the job database ${lockPath.slice(0, -".lock".length)} is in use by another Retrace App (process ${JSON.stringify(held.slice(0, 80))}${sameHost ? "" : ", on another host"}): two Apps on one database overwrite each other's jobs`,
+      `stop the other App first, or give this one its own RETRACE_DB_PATH; if no other App runs, remove ${lockPath}`,
+    );
+  }
+  throw new InfrastructureError(
+    `cannot take the job database lock ${lockPath}`,
+    "remove the lock file and start again",
+  );
+}
+
 export async function openSqliteJobStore(path: string | null): Promise<JobStore> {
   const require = createRequire(import.meta.url);
   const wasmPath = require.resolve("sql.js/dist/sql-wasm.wasm");
   const SQL = await initSqlJs({ wasmBinary: readFileSync(wasmPath) as unknown as ArrayBuffer });
+  // The lock before the first read: what is read must be what no other process is about to overwrite.
+  const lockPath = path ? `${path}.lock` : null;
+  if (path && lockPath) {
+    mkdirSync(dirname(path), { recursive: true });
+    takeLock(lockPath);
+  }
   let db: SqlDatabase;
   try {
     let existing: Buffer | null = null;
@@ -88,7 +147,6 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
       error,
     );
   }
-  if (path) mkdirSync(dirname(path), { recursive: true });
 
   const journalPath = path ? `${path}.journal` : null;
   let dirty = false;
@@ -260,6 +318,13 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
       snapshot();
       closed = true;
       db.close();
+      if (lockPath) {
+        try {
+          if (readFileSync(lockPath, "utf8").trim() === `${process.pid} ${hostname()}`) unlinkSync(lockPath);
+        } catch {
+          // already gone
+        }
+      }
     },
   };
 }

@@ -11,7 +11,7 @@
  */
 import { applyPatch as applyHunks, parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
 import { RetraceError } from "./errors.ts";
-import { parseRepoPath, isProblem, type RepoPath } from "./repo-path.ts";
+import { fileSystemName, isProblem, parseRepoPath, type RepoPath } from "./repo-path.ts";
 
 /** The git modes a published file can have. */
 export type FileMode = "100644" | "100755";
@@ -25,6 +25,9 @@ export interface FileWrite {
   mode: FileMode;
 }
 
+/** Most file sections one patch may hold: the applier's host bound (the policy gate refuses past it too). */
+export const MAX_PATCH_FILES = 1_000;
+
 /** The base tree the patch is applied to. */
 export interface PatchBase {
   /**
@@ -36,6 +39,19 @@ export interface PatchBase {
   read(path: RepoPath): Promise<string | null>;
   /** Where the base is, for messages: "in the repository", "at ec26c3e57ca3". */
   readonly where: string;
+  /**
+   * Names in a directory of the base (`""`: the root), or null when there is none. Optional: when given, a name the
+   * patch creates is refused if the base holds a different name a file system stores as the same file.
+   */
+  names?(dir: string): Promise<readonly string[] | null>;
+}
+
+/**
+ * The name a file system may store a path segment under: NFKC (macOS keeps NFD, fullwidth and ligatures fold),
+ * case folded (macOS, Windows), trailing dots and spaces cut and HFS+-ignorable code points dropped (NTFS, HFS+).
+ */
+export function storedName(segment: string): string {
+  return fileSystemName(segment.normalize("NFKC"));
 }
 
 /** A patch that does not parse or does not apply to the files it names. */
@@ -160,12 +176,45 @@ function modeOfPatch(mode: string | undefined, path: string): FileMode | null {
  */
 export async function applyPatch(base: PatchBase, patchText: string): Promise<FileWrite[]> {
   const sections = parsePatchSections(patchText);
+  if (sections.length > MAX_PATCH_FILES)
+    throw new PatchApplyError(
+      `the patch has ${sections.length} file sections; Retrace applies at most ${MAX_PATCH_FILES} (each is read and checked on the host)`,
+      { hint: "split the change; a patch a reviewer can read changes far fewer files" },
+    );
 
   // One mode look-up for every touched path and the directories on the way (symlinks among them refuse).
   const touched = new Set<RepoPath>();
   for (const s of sections)
     for (const p of [s.oldPath, s.newPath]) if (p) for (const q of withParents(p)) touched.add(q);
   const baseModes = await base.modes([...touched].sort());
+
+  // A created name next to a base name that one file system stores as the same file (`café` beside `café`,
+  // `INDEX.js` beside `index.js`, `index.js.`): a reviewer sees two files, a checkout on macOS or Windows keeps one.
+  if (base.names) {
+    const listed = new Map<string, readonly string[] | null>();
+    for (const s of sections) {
+      if (s.newPath === null) continue;
+      const segments = s.newPath.split("/");
+      for (let i = 0; i < segments.length; i++) {
+        const here = segments.slice(0, i + 1).join("/");
+        if (baseModes.has(here)) continue;
+        const dir = segments.slice(0, i).join("/");
+        if (!listed.has(dir)) listed.set(dir, await base.names(dir));
+        const key = storedName(segments[i]!);
+        const twin = listed.get(dir)?.find((n) => n !== segments[i] && storedName(n) === key);
+        if (twin !== undefined) {
+          throw new PatchApplyError(
+            `the patch creates ${s.newPath}, but ${dir ? `${dir}/` : ""}${twin} is there ${base.where}: a file system that ignores case or Unicode normalisation (macOS, Windows) stores both as one file`,
+            {
+              file: s.newPath,
+              hint: "change the existing file by its own name; two names that differ only in case, normalisation or trailing dots are one file on a reviewer's machine",
+            },
+          );
+        }
+        break; // the first segment the base lacks: below it everything is new
+      }
+    }
+  }
 
   const refuseNonRegular = (p: RepoPath | null, role: string): void => {
     if (p === null) return;

@@ -20,9 +20,15 @@ export const Budget = z.object({
 });
 export type Budget = z.infer<typeof Budget>;
 
+/** An owner or repository name as GitHub spells it: letters, digits, `_`, `.`, `-`, never `.` or `..` (a path). */
+const plainName = (part: string) => /^[\w.-]{1,100}$/.test(part) && part !== "." && part !== "..";
+
 const RepoRef = z.object({
-  /** "owner/name". */
-  fullName: z.string().regex(/^[\w.-]+\/[\w.-]+$/, "expected owner/name"),
+  /** "owner/name": it becomes an API path, so neither part is `.` or `..`. */
+  fullName: z.string().refine((s) => {
+    const parts = s.split("/");
+    return parts.length === 2 && parts.every(plainName);
+  }, "expected owner/name (letters, digits, '_', '.', '-'; neither part '.' or '..')"),
   /** The default branch, when known. */
   defaultBranch: z.string().optional(),
 });
@@ -33,7 +39,38 @@ const RepoRef = z.object({
  */
 export const JobId = z
   .string()
-  .regex(/^[\w.:-]{1,128}$/, "a job id is 1 to 128 letters, digits, '_', '.', ':' or '-'");
+  .refine(
+    isPlainJobId,
+    "a job id is 1 to 128 letters, digits, '_', '.' or '-', starts with a letter or digit, and holds no '..' and no ending '.' or '.lock' (it becomes a path and a branch name)",
+  );
+
+/**
+ * A job id every place it becomes a name takes as itself: a file or directory name (never `.`, `..` or a hidden
+ * name), a git branch component (no `..`, no ending `.` or `.lock`), an argument (never an option: no leading `-`); no `:`, which no branch name takes.
+ */
+export function isPlainJobId(id: string): boolean {
+  return (
+    /^[A-Za-z0-9][\w.-]{0,127}$/.test(id) && !id.includes("..") && !id.endsWith(".") && !id.endsWith(".lock")
+  );
+}
+
+/** A branch name git takes as one (`git check-ref-format --branch`): never an option, a path climb or a revision. */
+export function isPlainBranchName(name: string): boolean {
+  return (
+    name.length > 0 &&
+    name.length <= 255 &&
+    !name.startsWith("-") &&
+    !name.startsWith("/") &&
+    !name.endsWith("/") &&
+    !name.endsWith(".") &&
+    !name.includes("..") &&
+    !name.includes("//") &&
+    !name.includes("@{") &&
+    name !== "@" &&
+    !/[\u0000-\u0020\u007f~^:?*[\\]/.test(name) &&
+    name.split("/").every((part) => !part.startsWith(".") && !part.endsWith(".lock"))
+  );
+}
 
 export const ReproJobSpec = z.object({
   kind: z.literal("repro"),
@@ -64,10 +101,19 @@ export const FixJobSpec = z.object({
   kind: z.literal("fix"),
   id: JobId,
   repo: RepoRef.optional(),
-  /** The commit the failure happened on. */
-  headSha: z.string().optional(),
+  /** The commit the failure happened on: a name (never a revision expression, a path climb or an option). */
+  headSha: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9][\w-]{0,63}$/,
+      "a commit sha (letters and digits, never a revision expression or an option)",
+    )
+    .optional(),
   /** The branch that failed; the fix PR is based on it. */
-  headBranch: z.string().optional(),
+  headBranch: z
+    .string()
+    .refine(isPlainBranchName, "a branch name git takes as one (git check-ref-format --branch)")
+    .optional(),
   /** The failing log, when the trigger had one. */
   log: z.string().optional(),
   /** GitHub Actions job ids whose logs hold the failure; a runner given no `log` downloads them (App → Actions). */

@@ -24,13 +24,22 @@ export type RepoPathProblemCode =
   | "home"
   | "dotdot"
   | "noncanonical"
-  | "git";
+  | "git"
+  | "long";
 
 export interface RepoPathProblem {
   code: RepoPathProblemCode;
   /** Completes "the path …", e.g. "contains a `..` segment (leaves the repository)". */
   message: string;
 }
+
+/** Longest path Retrace takes: Linux's PATH_MAX, what any file system it writes to holds. */
+export const MAX_PATH_BYTES = 4096;
+/** Deepest path Retrace takes: far past any real tree (Java packages, nested vendor directories) and bounding the
+ * per-directory checks each step makes (symlinks on the way, modes, siblings) to a few thousand. */
+export const MAX_PATH_SEGMENTS = 128;
+const MAX_PATH_BYTES_TEXT = "4,096";
+const MAX_PATH_SEGMENTS_TEXT = "128";
 
 const PROBLEMS: Record<RepoPathProblemCode, string> = {
   empty: "is empty",
@@ -43,6 +52,7 @@ const PROBLEMS: Record<RepoPathProblemCode, string> = {
   dotdot: "contains a `..` segment (leaves the repository)",
   noncanonical: "is not canonical (an empty or `.` segment: `//`, `./` or a trailing `/`)",
   git: "points into `.git` (repository internals, in any letter case, at any depth, and in the spellings NTFS and HFS+ read as `.git`)",
+  long: `is longer than ${MAX_PATH_BYTES_TEXT} bytes or deeper than ${MAX_PATH_SEGMENTS_TEXT} directories (no checkout Retrace reads holds one; each step that checks a path walks its directories)`,
 };
 
 const problem = (code: RepoPathProblemCode): RepoPathProblem => ({ code, message: PROBLEMS[code] });
@@ -103,6 +113,8 @@ export function repoPathProblem(path: string): RepoPathProblem | null {
   if (/^[A-Za-z]:/.test(path)) return problem("drive");
   if (path.startsWith("~")) return problem("home");
   const segments = path.split("/");
+  if (segments.length > MAX_PATH_SEGMENTS || Buffer.byteLength(path, "utf8") > MAX_PATH_BYTES)
+    return problem("long");
   if (segments.includes("..")) return problem("dotdot");
   if (segments.some((s) => s === "" || s === ".")) return problem("noncanonical");
   if (segments.some(isGitSegment)) return problem("git");

@@ -38,6 +38,9 @@ export function workspaceBase(workspace: Workspace): PatchBase {
       return out;
     },
     read: async (p) => ((await workspace.exists(p)) ? workspace.readFile(p) : null),
+    ...(workspace.listDirectory
+      ? { names: (dir: string) => workspace.listDirectory!(dir) as Promise<readonly string[] | null> }
+      : {}),
   };
 }
 

@@ -88,6 +88,14 @@ export function commitBase(git: SafeGit, commit: string): PatchBase {
     async read(p: RepoPath) {
       return git.raw(["cat-file", "blob", `${commit}:${p}`]).catch(() => null);
     },
+    async names(dir: string) {
+      const listed = await git
+        .raw(["ls-tree", "-z", "--name-only", dir === "" ? commit : `${commit}:${dir}`], {
+          env: { GIT_LITERAL_PATHSPECS: "1" },
+        })
+        .catch(() => null);
+      return listed === null ? null : listed.split("\0").filter((n) => n !== "");
+    },
   };
 }
 

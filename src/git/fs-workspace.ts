@@ -148,6 +148,15 @@ export async function createFsWorkspace(dir: string): Promise<Workspace> {
         return null;
       }
     },
+    async listDirectory(rel: string): Promise<string[] | null> {
+      try {
+        const abs = rel === "" || rel === "." ? root : await guardRead(root, rel);
+        if (!(await lstat(abs)).isDirectory()) return null;
+        return await readdir(abs);
+      } catch {
+        return null;
+      }
+    },
     async findSymlink(rel: string): Promise<string | null> {
       return firstSymlink(root, normalizeRepoPath(rel));
     },

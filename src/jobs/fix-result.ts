@@ -4,6 +4,7 @@
  * The pipeline returns the run; its markdown (the PR body or the honest report) is rendered here, on the way
  * out to a surface, not inside the pipeline.
  */
+import { commitText } from "../report/markdown.ts";
 import type { Redactor } from "../core/redact.ts";
 import type { JobOutcome, JobResult } from "./result.ts";
 import type { FixRun } from "../fix/pipeline.ts";
@@ -51,7 +52,12 @@ export function fixJobResult(run: FixRun, redactor: Redactor): JobResult {
     ...(fixed && run.ctx.gate?.failingCheck !== undefined ? { failingCheck: run.ctx.gate.failingCheck } : {}),
     ...(fixed
       ? {
-          prTitle: `Fix failing test${r.failingTests.length === 1 ? "" : "s"}: ${firstTests}`.slice(0, 200),
+          // The title is the App's commit message too: log text in it is shown, never acted on (commitText).
+          prTitle:
+            `Fix failing test${r.failingTests.length === 1 ? "" : "s"}: ${commitText(firstTests)}`.slice(
+              0,
+              200,
+            ),
           prBody: md,
         }
       : {}),

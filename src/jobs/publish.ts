@@ -6,6 +6,7 @@
  * The publisher keeps no state: it takes where the job's comment and check are, and returns what it wrote, so
  * the App persists the references in its job store and the Action reads them into its outputs.
  */
+import { commitText } from "../report/markdown.ts";
 import { policyForFix, type RetraceConfig } from "../config/schema.ts";
 import type { JobSpec } from "../core/job.ts";
 import type { CommentRef, GitHubPort, RepoId } from "../core/ports/github.ts";
@@ -115,7 +116,8 @@ export function pullRequestText(
   redact: (text: string) => string,
 ): { title: string; body: string } {
   return {
-    title: redact(result.prTitle ?? `Fix failing check on ${headBranch}`),
+    // A result's title comes from a run (an artifact, in the App): shown, never acted on, whoever built it.
+    title: redact(commitText(result.prTitle ?? `Fix failing check on ${headBranch}`)),
     body: redact(`${result.prBody ?? result.summary}\n\n${markerFor(jobId)}`),
   };
 }

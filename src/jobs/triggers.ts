@@ -353,5 +353,12 @@ function dispatched(payload: Payload, repo: string): Decision {
       `the job-spec input is not a job spec: ${first?.path.join(".") || "(root)"}: ${first?.message}`,
     );
   }
+  // The spec runs with this workflow's token on this repository: one naming another repository was not dispatched
+  // here by the App (which always names the repository it dispatches to).
+  const named = parsed.data.repo?.fullName;
+  if (named !== undefined && typeof repo === "string" && named.toLowerCase() !== repo.toLowerCase())
+    throw new Error(
+      `the job spec names the repository ${JSON.stringify(named)}, not this one (${repo}): the workflow must be dispatched by the Retrace App for this repository`,
+    );
   return { accept: true, trigger: { type: "dispatch", repo, spec: parsed.data } };
 }

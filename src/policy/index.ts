@@ -5,6 +5,7 @@
  *
  * A patch that does not parse is blocked with the parse error as its one violation (rule `unparseable`).
  */
+import { MAX_PATCH_FILES } from "../core/apply-patch.ts";
 import { ConfigError } from "../core/errors.ts";
 import { PolicyConfig, type PolicyConfigInput } from "./config.ts";
 import { matchesAny } from "./lines.ts";
@@ -32,6 +33,9 @@ export type {
  * gaps); an invalid one throws a ConfigError naming the field. `context.failingTests` (the failing tests' source)
  * lets the special-casing rule compare the patch's new branches with the tests' own literals.
  */
+/** Most files one patch may change, whatever the repository's `policy.sizeCaps` says: the gate's own host bound. */
+export const MAX_GATED_FILES = MAX_PATCH_FILES;
+
 export function evaluatePatch(
   patchText: string,
   config: PolicyConfigInput | PolicyConfig = {},
@@ -75,6 +79,24 @@ export function evaluatePatch(
   };
   const violations: Violation[] = [];
   const warnings: Violation[] = [];
+  // A patch past the file cap is refused whatever else it holds: the other rules (globs, patterns per line) would
+  // cost host time per file for a verdict already known — 20,000 small files took seconds of CPU.
+  const sizeCaps = RULES.find((r) => r.id === "size-caps");
+  const capped = sizeCaps?.enabled(policy)
+    ? Math.min(policy.sizeCaps.maxFiles, MAX_GATED_FILES)
+    : MAX_GATED_FILES;
+  if (patch.files.length > capped) {
+    if (sizeCaps?.enabled(policy) && patch.files.length > policy.sizeCaps.maxFiles)
+      violations.push(...sizeCaps.check(ctx));
+    if (patch.files.length > MAX_GATED_FILES)
+      violations.push({
+        rule: "size-caps",
+        file: null,
+        line: null,
+        message: `the patch changes ${patch.files.length} files; Retrace gates at most ${MAX_GATED_FILES} in one patch (whatever policy.sizeCaps allows)`,
+      });
+    return { allowed: false, violations };
+  }
   for (const rule of RULES) {
     if (!rule.enabled(policy)) continue;
     violations.push(...rule.check(ctx));

@@ -39,3 +39,22 @@ export function code(text: string): string {
   const pad = shown.startsWith("`") || shown.endsWith("`") || shown === "" ? " " : "";
   return `${f}${pad}${shown}${pad}${f}`;
 }
+
+/**
+ * Directives CI services read anywhere in a head commit's message as "do not run": GitHub Actions' `[skip ci]`,
+ * `[ci skip]`, `[no ci]`, `[skip actions]`, `[actions skip]`, and the like of other services (`[skip travis]`,
+ * `[circle skip]`, `[skip azurepipelines]`, `***NO_CI***`). A draft PR whose commit carries one runs no CI, so a
+ * reviewer sees no failing check on a change no CI ran.
+ */
+const CI_SKIP = /\[(\s*(?:skip|no)\s+[\w-]+\s*|\s*[\w-]+\s+skip\s*)\]|\*\*\*NO_CI\*\*\*/gi;
+
+/**
+ * Outside text (a model's summary, a log's test ids) in a commit message or a PR title Retrace writes: hidden
+ * characters shown as `\u{…}` (a title or `git log` shows them raw) and CI-skip directives written with parentheses
+ * (`(skip ci)`), which no CI reads. Pure.
+ */
+export function commitText(text: string): string {
+  return visible(text).replace(CI_SKIP, (_match, inner: string | undefined) =>
+    inner === undefined ? "NO_CI" : `(${inner.trim()})`,
+  );
+}

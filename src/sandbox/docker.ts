@@ -7,6 +7,7 @@
  * `finally`. The workspace is a tmpfs rather than a bind mount so a disk-fill stays inside the memory limit
  * and never reaches the host (docs/sandbox.md has the measurements behind this choice).
  */
+import { isPlainJobId } from "../core/job.ts";
 import { readdir, readlink, realpath, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -788,8 +789,10 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function validateRequest(request: SandboxRunRequest): void {
   const bad = (message: string) => new RetraceError("usage", `invalid sandbox request: ${message}`);
-  if (!request.jobId || !/^[\w.:-]{1,128}$/.test(request.jobId))
-    throw bad("jobId must be 1-128 characters of [A-Za-z0-9_.:-]");
+  if (!request.jobId || !isPlainJobId(request.jobId))
+    throw bad(
+      "jobId must be 1-128 characters of [A-Za-z0-9_.-], start with a letter or digit, and hold no '..' and no ending '.' or '.lock'",
+    );
   if (request.command.length === 0 || request.command[0] === "") throw bad("command is empty");
   if (request.command[0]!.includes("=")) throw bad("the program name may not contain '='");
   for (const [k, v] of Object.entries(request.env ?? {})) {

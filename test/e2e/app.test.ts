@@ -282,8 +282,11 @@ describe("check_run.completed failure → fix", () => {
     const sha = github.state.branches.get(`${REPO}:${branch}`)!;
     github.state.files.set(`${REPO}@${sha}:src/calc.py`, BUGGY);
     github.state.tarballs.set(`${REPO}@${sha}`, await calcTarball(sha));
+    let run = 0;
     const onFix = () => {
       const p = example("check_run", "completed");
+      // Two failed runs are two events: GitHub gives each its own id (one body posted twice is one event).
+      p.check_run.id += ++run;
       p.check_run.head_sha = sha;
       p.check_run.check_suite.head_branch = branch;
       p.check_run.pull_requests = [];
@@ -439,6 +442,8 @@ describe("repository config and limits", () => {
     for (let i = 0; i < 2; i++) {
       const payload = example("issues", "labeled");
       payload.label.name = "repro-me";
+      // Two labelings are two events (the issue's update time differs); one body posted twice is one event.
+      payload.issue.updated_at = `2026-01-0${i + 1}T00:00:00Z`;
       await postWebhook(app, "issues", payload);
       await app.service.idle();
     }

@@ -38,6 +38,11 @@ export interface Workspace {
    * when there is none. Optional: a workspace without modes is read as all `100644`.
    */
   fileMode?(path: string): Promise<"100644" | "100755" | null>;
+  /**
+   * Names in the directory at the repo-relative path (`""` or `"."`: the root), or null when there is none (or it is
+   * reached through a symlink). Optional: a patch's new names are compared with their siblings' when it is there.
+   */
+  listDirectory?(path: string): Promise<string[] | null>;
   /** Repo-relative POSIX paths of regular files, sorted; `.git` and `node_modules` are never listed. */
   listFiles(options?: ListFilesOptions): Promise<string[]>;
 }

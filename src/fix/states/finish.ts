@@ -2,6 +2,7 @@
  * After the run: the outcome and its reason from how the machine ended, the attempt log (with the attempt the
  * run ended inside, read from the trace), the branch when FIXED and a publisher is wired, and the result.
  */
+import { commitText } from "../../report/markdown.ts";
 import type { FileWrite } from "../../core/apply-patch.ts";
 import { addUsage, addUsd, billableTokens, zeroUsage } from "../../core/budget.ts";
 import type { RunResult } from "../../core/loop.ts";
@@ -133,7 +134,8 @@ export async function finishFix(
   let commit: string | null = null;
   const patch = outcome === "FIXED" ? ctx.patch : null;
   if (outcome === "FIXED" && patch && ports.publish) {
-    const message = `Fix ${ctx.failingIds.slice(0, 3).join(", ")}\n\n${ctx.accepted?.summary ?? ""}\n\nProposed by Retrace and verified in a sandbox. A human must review it before merging.`;
+    // Test ids come from a log and the summary from a model: shown, never acted on (commitText).
+    const message = `Fix ${commitText(ctx.failingIds.slice(0, 3).join(", "))}\n\n${commitText(ctx.accepted?.summary ?? "")}\n\nProposed by Retrace and verified in a sandbox. A human must review it before merging.`;
     const published = await ports.publish({
       branch: fixBranchName(options.id),
       patch,

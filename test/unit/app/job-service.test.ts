@@ -195,3 +195,17 @@ describe("commands read against the configured words", () => {
     expect(fake.state.comments[0]!.body).toContain("### Retrace reproduction: ✅ REPRODUCED");
   });
 });
+
+describe("replayed deliveries (thirteenth red team)", () => {
+  it("one signed body under fresh delivery ids is one job; another event is another", async () => {
+    const s = service(async () => {
+      throw new Error("recorded");
+    });
+    const body = labeled("ana");
+    expect(s.receive("r1", "issues", body).status).toBe("queued");
+    expect(s.receive("r2", "issues", structuredClone(body))).toEqual({ status: "duplicate" });
+    expect(s.receive("r3", "issues", { ...labeled("ana"), label: { name: "other" } }).status).toBe("queued");
+    await s.idle();
+    expect(store.all()).toHaveLength(2);
+  });
+});
