@@ -5,7 +5,7 @@ import { InfrastructureError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
 import { withinCpuTime } from "../core/time-limit.ts";
 import { looseKey, normalizedLines, timeIsTheClaim } from "./normalize.ts";
-import type { RaisedException } from "./outcome.ts";
+import { pythonRaisingFrame, type RaisedException, sameRaisingFrame } from "./outcome.ts";
 import type { ReportedBehaviour, Verdict } from "./result.ts";
 
 export interface RunObservation {
@@ -111,6 +111,35 @@ export function outputAppears(reported: string[], observedText: string): boolean
   const wanted = compact(want.map((w) => w.key).join(""));
   const printed = compact(have.map((h) => (literal ? h.literal : h.masked)).join(""));
   return /[[{(]/.test(wanted) && wanted.length >= 12 && printed.includes(wanted);
+}
+
+/** Markup as a printer lays it out, made comparable: the XML declaration and whitespace around tags dropped. */
+function markupKey(text: string): string {
+  return text
+    .replace(/<\?xml\b[^>]*\?>/g, "")
+    .replace(/\s+(\/?>)/g, "$1")
+    .replace(/>\s+/g, ">")
+    .replace(/\s+</g, "<")
+    .trim();
+}
+
+/** One element written whole: an opening tag, and a closing or self-closing tag at the end. */
+const MARKUP = /^<([A-Za-z][\w:.-]*)\b[^<>]*>.*(?:<\/\1>|\/>)$/s;
+
+/**
+ * Reported markup printed in another layout: the reporter wrote on one line (`<a>b<c /></a>`) what the library
+ * pretty-prints with an XML declaration and indentation. The same elements, text and order, whitespace around tags
+ * aside; only when the report states expected markup that differs once laid out alike (else the layout may be
+ * what the report is about), and never when the run printed the expected markup.
+ */
+export function markupAppears(reported: string[], observedText: string, expected: string[] = []): boolean {
+  const want = markupKey(reported.join("\n"));
+  if (want.length < 12 || !MARKUP.test(want)) return false;
+  const printed = markupKey(observedText);
+  // The expected markup, different in substance, says what is wrong; without it the layout may be the bug.
+  const wanted = markupKey(expected.join("\n"));
+  if (!MARKUP.test(wanted) || wanted === want || printed.includes(wanted)) return false;
+  return printed.includes(want);
 }
 
 /**
@@ -396,6 +425,15 @@ export function matchRun(
       }
       const needs = needsFrom(combined);
       if (needs) return needs;
+      // The same library line raised the same exception type: the message is worded by the runtime's version
+      // (3.11's "is not iterable", 3.14's "is not a container or iterable"), the failure is the same.
+      const raisedAt = sameType ? pythonRaisingFrame(run.stderr) : null;
+      if (raisedAt && sameRaisingFrame(reported.raisedAt, raisedAt)) {
+        return {
+          kind: "match",
+          detail: `raised ${observedFailure} at the reported line (\`${raisedAt.line}\` in \`${raisedAt.function}\`, ${raisedAt.file}), as reported; the message is worded differently here (reported \`${reported.exceptionMessage}\`)`,
+        };
+      }
       if (sameType) {
         return {
           kind: "different-failure",
@@ -460,6 +498,11 @@ export function matchRun(
       return {
         kind: "match",
         detail: `printed the reported output (${quoteList(reported.output.slice(0, 4))}${reported.output.length > 4 ? ", …" : ""})`,
+      };
+    if (markupAppears(reported.output, combined, expected))
+      return {
+        kind: "match",
+        detail: `printed the reported markup (${quoteList(reported.output.slice(0, 2))}), laid out otherwise (indentation, the XML declaration)`,
       };
     if (failed) {
       const needs = needsFrom(combined);

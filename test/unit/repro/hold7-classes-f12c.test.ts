@@ -1,0 +1,197 @@
+/**
+ * Classes of hold7's remaining misses (fixer f12c), each on reports written here: the same library line raising
+ * the same exception type with a message the runtime words differently; a data file the code reads, shown under
+ * its name; markup output compared as markup.
+ */
+import { describe, expect, it } from "vitest";
+import { completeProgram } from "../../../src/repro/complete.ts";
+import { matchRun, type RunObservation } from "../../../src/repro/match.ts";
+import { parsePythonException, pythonRaisingFrame } from "../../../src/repro/outcome.ts";
+import { parseReport } from "../../../src/repro/parse-report.ts";
+import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+
+const f = "```";
+const run = (stderr: string, stdout = ""): RunObservation => ({
+  exitCode: stderr ? 1 : 0,
+  stoppedBy: null,
+  stdout,
+  stderr,
+  exception: stderr ? parsePythonException(stderr) : null,
+  durationMs: 10,
+});
+
+const newerTraceback = [
+  "Traceback (most recent call last):",
+  '  File "<stdin>", line 1, in <module>',
+  '    shelf.lookup("k")',
+  "    ~~~~~~~~~~~~^^^^^",
+  '  File "../Lib/shelfy.py", line 90, in lookup',
+  "    return self._resolve(key,",
+  "           ~~~~~~~~~~~~~^^^^^",
+  "                         d)",
+  "                         ^^",
+  '  File "../Lib/shelfy.py", line 120, in _resolve',
+  '    if "@" in value:',
+  "      ^^^^^^^^^^^^",
+  "TypeError: argument of type 'NoneType' is not a container or iterable",
+].join("\n");
+
+const report = [
+  "# lookup raises TypeError on an empty entry",
+  "",
+  `${f}py`,
+  "import shelfy",
+  "shelf = shelfy.Shelf(empty_ok=True)",
+  'shelf.lookup("k")',
+  f,
+  "",
+  `${f}`,
+  newerTraceback,
+  f,
+].join("\n");
+
+const olderRun = (line: string, fn = "_resolve", type = "TypeError") =>
+  [
+    "Traceback (most recent call last):",
+    '  File "/workspace/reproduction.py", line 3, in <module>',
+    '    shelf.lookup("k")',
+    '  File "/usr/lib/python3.11/shelfy.py", line 88, in lookup',
+    "    return self._resolve(key,",
+    `  File "/usr/lib/python3.11/shelfy.py", line 118, in ${fn}`,
+    `    ${line}`,
+    "       ^^^^^^^^^^^^",
+    `${type}: argument of type 'NoneType' is not iterable`,
+  ].join("\n");
+
+describe("the same exception type raised at the reported library line", () => {
+  it("reads the traceback's last frame and its source line, markers and continuations aside", () => {
+    expect(pythonRaisingFrame(newerTraceback)).toEqual({
+      file: "shelfy.py",
+      path: "../Lib/shelfy.py",
+      function: "_resolve",
+      line: 'if "@" in value:',
+    });
+  });
+
+  it("is the reported failure when the message is worded differently by this runtime", () => {
+    const { actual } = reportedExpectations(parseReport(report));
+    expect(actual.raisedAt?.function).toBe("_resolve");
+    const m = matchRun(actual, run(olderRun('if "@" in value:')));
+    expect(m.kind).toBe("match");
+    expect(m.detail).toContain("at the reported line");
+  });
+
+  it("does not fire on another line, another function, or in the reporter's own script", () => {
+    const { actual } = reportedExpectations(parseReport(report));
+    expect(matchRun(actual, run(olderRun('if "#" in value:'))).kind).toBe("different-failure");
+    expect(matchRun(actual, run(olderRun('if "@" in value:', "_other"))).kind).toBe("different-failure");
+    expect(matchRun(actual, run(olderRun('if "@" in value:', "_resolve", "ValueError"))).kind).toBe(
+      "different-failure",
+    );
+    const own = olderRun('if "@" in value:').replace(
+      '/usr/lib/python3.11/shelfy.py", line 118',
+      '/workspace/shelfy.py", line 118',
+    );
+    expect(matchRun(actual, run(own)).kind).toBe("different-failure");
+    // A frame at a script's top level says nothing about which failure it was.
+    const top = [
+      "Traceback (most recent call last):",
+      '  File "t.py", line 2, in <module>',
+      "    x = int(s)",
+      "ValueError: invalid literal for int() with base 10: 'a'",
+    ].join("\n");
+    const topReport = `# int fails\n\n${f}py\ns = "a"\nx = int(s)\n${f}\n\n${f}\n${top}\n${f}\n`;
+    const { actual: a2 } = reportedExpectations(parseReport(topReport));
+    const topRun = [
+      "Traceback (most recent call last):",
+      '  File "/workspace/reproduction.py", line 2, in <module>',
+      "    x = int(s)",
+      "ValueError: invalid literal for int() with base 10: 'b'",
+    ].join("\n");
+    expect(matchRun(a2, run(topRun)).kind).toBe("different-failure");
+  });
+});
+
+describe("a data file the code reads, shown under its name", () => {
+  const withFile = (label: string, read: string) =>
+    [
+      "# interpolation fails",
+      "",
+      "with this file,",
+      "",
+      label,
+      `${f}ini`,
+      "[dummy]",
+      "a",
+      "b = %(a)s",
+      f,
+      "and this script:",
+      "",
+      `${f}python`,
+      "import configparser",
+      "config = configparser.ConfigParser(allow_no_value=True)",
+      `config.read(${read})`,
+      'print(config.get("dummy", "b"))',
+      f,
+    ].join("\n");
+
+  it("is written beside the program", () => {
+    const p = completeProgram(parseReport(withFile("**config.ini**", '"config.ini"')))!;
+    expect(p.files["config.ini"]).toBe("[dummy]\na\nb = %(a)s\n");
+    expect(p.completions.join(" ")).toContain("`config.ini`");
+  });
+
+  it("is not written when the code never names it, or under another name", () => {
+    expect(
+      completeProgram(parseReport(withFile("**config.ini**", "path")))!.files["config.ini"],
+    ).toBeUndefined();
+    const other = completeProgram(parseReport(withFile("**other.ini**", '"config.ini"')))!;
+    expect(Object.keys(other.files)).toEqual(["reproduction.py"]);
+  });
+});
+
+describe("markup compared as markup", () => {
+  const pretty = [
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>',
+    "<fruit>",
+    "  pearplum",
+    "  <seed/>",
+    "</fruit>",
+  ].join("\n");
+  const output = (s: string[]) => ({
+    kind: "output" as const,
+    exceptionType: null,
+    exceptionMessage: null,
+    output: s,
+    source: "the report's words",
+  });
+
+  it("matches a one-line report against the pretty-printed run, when an expected markup differs", () => {
+    const m = matchRun(output(["<fruit>pearplum<seed /></fruit>"]), run("", pretty), [
+      "<fruit>pear<seed />plum</fruit>",
+    ]);
+    expect(m.kind).toBe("match");
+    expect(m.detail).toContain("markup");
+  });
+
+  it("does not fire without an expected markup, when it lays out the same, or on other text", () => {
+    expect(matchRun(output(["<fruit>pearplum<seed /></fruit>"]), run("", pretty)).kind).toBe("clean");
+    expect(
+      matchRun(output(["<fruit>pearplum<seed /></fruit>"]), run("", pretty), [
+        "<fruit>\n  pearplum\n  <seed/>\n</fruit>",
+      ]).kind,
+    ).toBe("clean");
+    expect(
+      matchRun(output(["<fruit>pear plum<seed /></fruit>"]), run("", pretty), [
+        "<fruit>pear<seed />plum</fruit>",
+      ]).kind,
+    ).toBe("clean");
+    // The run printed the expected markup, laid out otherwise: not a reproduction.
+    const fixed = pretty.replace("  pearplum\n  <seed/>", "  pear\n  <seed/>\n  plum");
+    expect(
+      matchRun(output(["<fruit>pearplum<seed /></fruit>"]), run("", fixed), [
+        "<fruit>pear<seed />plum</fruit>",
+      ]).kind,
+    ).toBe("clean");
+  });
+});
