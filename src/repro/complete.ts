@@ -8,6 +8,7 @@ import { beforeOperator, shellWords } from "../core/shell-words.ts";
 import {
   NODE_BUILTINS,
   NPM_GLOBALS,
+  NPM_IDENTIFIERS,
   NPM_NAMED_EXPORTS,
   npmIdentifier,
   npmPackageOf,
@@ -1006,6 +1007,10 @@ function completeJs(
   const add: string[] = [];
   const candidates = new Map<string, string>();
   for (const [ident, pkg] of Object.entries(NPM_GLOBALS)) candidates.set(ident, pkg);
+  // A conventional global two packages share (`_`: lodash and underscore) is the repository's package's, in its
+  // own repository's report.
+  const own = repository ? NPM_IDENTIFIERS[repository.name] : undefined;
+  if (own && candidates.has(own)) candidates.set(own, repository!.name);
   for (const pkg of reportPackages)
     if (/^(@[\w.-]+\/)?[a-z0-9][\w.-]*$/.test(pkg)) candidates.set(npmIdentifier(pkg), pkg);
   for (const b of [

@@ -554,6 +554,16 @@ export function matchRun(
       detail: `the report says the program exits${said ? ` with status ${reported.exitCode}` : ""}${reported.silent ? " silently" : ""}; the run ${failed ? `ended with ${observedFailure}` : `exited with status ${run.exitCode}`}${quiet ? "" : " and printed output"}`,
     };
   }
+  // "On 1.3.3 it throws", quoting nothing: an uncaught error thrown inside the library's own code is the
+  // failure the report describes (one thrown by the snippet's own lines, a missing name or a loader, is not).
+  if (reported.kind === "error-unspecified" && run.exception && run.stoppedBy === null) {
+    const library = thrownInLibrary(run.stderr, run.exception.type);
+    if (library && !needsFrom(combined))
+      return {
+        kind: "match",
+        detail: `threw ${observedFailure} inside ${library}, as the report says it throws (it quotes no error text)`,
+      };
+  }
   if (failed) {
     const needs = needsFrom(combined);
     if (needs) return needs;
@@ -612,6 +622,37 @@ export function partOfOutput(
     l.length >= 6 && !/^(?:-?[\d.e+-]+|true|false|null|undefined|none|nan|'[^']{0,3}'|"[^"]{0,3}")$/i.test(l);
   if (differ.length === 0 || !shown.some(distinctive)) return null;
   return { shown, differ };
+}
+
+/**
+ * The library whose code raised the uncaught error, when its innermost frame with a file is a library's: an
+ * installed package (`node_modules/<pkg>/`, `site-packages/<pkg>/`) or Python's standard library. Null when the
+ * error came from the program's own lines or Node's loader.
+ */
+export function thrownInLibrary(stderr: string, type = ""): string | null {
+  const frame = pythonRaisingFrame(stderr);
+  if (frame) {
+    const installed = /\/(?:site|dist)-packages\/([\w.-]+)\//.exec(frame.path);
+    if (installed) return `\`${installed[1]}\` (${frame.file}, in \`${frame.function}\`)`;
+    if (/^\/usr\/(?:local\/)?lib\/python3\.\d+\/(?!site-|dist-)/.test(frame.path))
+      return `Python's standard library (${frame.file}, in \`${frame.function}\`)`;
+    return null;
+  }
+  // The uncaught error's own stack: after the last line that names its type (a warning's stack may come first).
+  const lines = stderr.split("\n");
+  const from = type
+    ? Math.max(
+        0,
+        lines.findLastIndex((l) => l.trimStart().startsWith(type)),
+      )
+    : 0;
+  for (const line of lines.slice(from)) {
+    const at = /^\s+at\s+(?:.*?\()?((?:\/|file:\/\/)[^()\s]+?):\d+:\d+\)?\s*$/.exec(line);
+    if (!at) continue;
+    const pkg = /\/node_modules\/((?:@[\w.-]+\/)?[\w.-]+)\//.exec(at[1]!);
+    return pkg ? `\`${pkg[1]}\` (${at[1]!.split("/").pop()})` : null;
+  }
+  return null;
 }
 
 function needsFrom(text: string): RunMatch | null {

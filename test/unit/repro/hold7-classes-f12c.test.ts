@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { completeProgram } from "../../../src/repro/complete.ts";
-import { matchRun, type RunObservation } from "../../../src/repro/match.ts";
+import { pinDependencies } from "../../../src/repro/dependencies.ts";
+import { matchRun, type RunObservation, thrownInLibrary } from "../../../src/repro/match.ts";
 import { parsePythonException, pythonRaisingFrame } from "../../../src/repro/outcome.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
@@ -193,5 +194,78 @@ describe("markup compared as markup", () => {
         "<fruit>pear<seed />plum</fruit>",
       ]).kind,
     ).toBe("clean");
+  });
+});
+
+describe("a report that says the call throws, quoting nothing", () => {
+  const throwsReport = [
+    "# template throws on escapes",
+    "",
+    "With 1.2.4 this worked perfectly, but on 1.3.3 it throws:",
+    "",
+    `${f} js`,
+    `console.log("a" + _.template('<%= "\\n" %>', {}) + "b");`,
+    f,
+  ].join("\n");
+  const unquoted = {
+    kind: "error-unspecified" as const,
+    exceptionType: null,
+    exceptionMessage: null,
+    output: [],
+    source: "the report's words",
+  };
+  const nodeRun = (frames: string[], type = "SyntaxError"): RunObservation => ({
+    exitCode: 1,
+    stoppedBy: null,
+    stdout: "",
+    stderr: [`${type}: Invalid or unexpected token`, ...frames].join("\n"),
+    exception: { type, message: "Invalid or unexpected token" },
+    durationMs: 10,
+  });
+
+  it("binds `_` to the repository's package and installs the release the prose does not call good", () => {
+    const report = parseReport(throwsReport);
+    const p = completeProgram(report, null, "underscore")!;
+    expect(p.files[p.entry]).toContain('require("underscore")');
+    expect(pinDependencies(p, report, null, "underscore").map((x) => `${x.name}@${x.version}`)).toEqual([
+      "underscore@1.3.3",
+    ]);
+    // In another repository's report `_` stays lodash's.
+    expect(completeProgram(report, null, "left-pad")!.files["reproduction.cjs"]).toContain(
+      'require("lodash")',
+    );
+  });
+
+  it("is reproduced by an error thrown inside the library", () => {
+    const m = matchRun(
+      unquoted,
+      nodeRun([
+        "    at new Function (<anonymous>)",
+        "    at Function.template (/workspace/node_modules/underscore/underscore.js:981:18)",
+        "    at Object.<anonymous> (/workspace/reproduction.cjs:2:21)",
+      ]),
+    );
+    expect(m.kind).toBe("match");
+    expect(m.detail).toContain("`underscore`");
+    expect(
+      thrownInLibrary('  File "/usr/lib/python3.11/csv.py", line 9, in f\n    x()\nValueError: v'),
+    ).toBeNull();
+    const py =
+      'Traceback (most recent call last):\n  File "/workspace/reproduction.py", line 2, in <module>\n    csv.f()\n  File "/usr/lib/python3.11/csv.py", line 9, in f\n    raise ValueError("v")\nValueError: v';
+    expect(thrownInLibrary(py)).toContain("standard library");
+  });
+
+  it("is not reproduced by an error the snippet's own lines throw, or a warning's stack before it", () => {
+    const own = nodeRun(["    at Object.<anonymous> (/workspace/reproduction.cjs:2:21)"], "TypeError");
+    expect(matchRun(unquoted, own).kind).toBe("unconfirmed-failure");
+    const warned: RunObservation = {
+      ...own,
+      stderr: [
+        "Warning: deprecated",
+        "    at warn (/workspace/node_modules/underscore/underscore.js:10:3)",
+        own.stderr,
+      ].join("\n"),
+    };
+    expect(matchRun(unquoted, warned).kind).toBe("unconfirmed-failure");
   });
 });
