@@ -4,10 +4,12 @@
  * its name; markup output compared as markup.
  */
 import { describe, expect, it } from "vitest";
+import { missingApi } from "../../../src/repro/attempt.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
 import { pinDependencies } from "../../../src/repro/dependencies.ts";
 import { matchRun, type RunObservation, thrownInLibrary } from "../../../src/repro/match.ts";
-import { parsePythonException, pythonRaisingFrame } from "../../../src/repro/outcome.ts";
+import type { ExecutedRun } from "../../../src/repro/execute.ts";
+import { parseNodeException, parsePythonException, pythonRaisingFrame } from "../../../src/repro/outcome.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 
@@ -267,5 +269,38 @@ describe("a report that says the call throws, quoting nothing", () => {
       ].join("\n"),
     };
     expect(matchRun(unquoted, warned).kind).toBe("unconfirmed-failure");
+  });
+});
+
+describe("an ESM-only newest release under the report's require()", () => {
+  const esm = (stderr: string): ExecutedRun => ({
+    ...run(""),
+    exitCode: 1,
+    stderr,
+    exception: parseNodeException(stderr),
+    runtimeVersion: "18.20.4",
+    stdoutTruncated: false,
+    stderrTruncated: false,
+  });
+
+  it("is a missing API of our version choice (an older release line is tried), read from Node's own line", () => {
+    const text = [
+      "/workspace/reproduction.cjs:1",
+      "const { match } = require('some-router')",
+      "Error [ERR_REQUIRE_ESM]: require() of ES Module /workspace/node_modules/some-router/dist/index.js from /workspace/reproduction.cjs not supported.",
+      "Instead change the require of index.js in /workspace/reproduction.cjs to a dynamic import() which is available in all CommonJS modules.",
+      "    at Object.<anonymous> (/workspace/reproduction.cjs:1:19) {",
+      "  code: 'ERR_REQUIRE_ESM'",
+      "}",
+    ].join("\n");
+    expect(missingApi(esm(text))).toContain("require() of ES Module");
+  });
+
+  it("is not one for an error of the package's own that only mentions modules", () => {
+    const text = [
+      "Error: require() is not allowed here",
+      "    at f (/workspace/node_modules/x/index.js:1:1)",
+    ].join("\n");
+    expect(missingApi(esm(text))).toBeNull();
   });
 });
