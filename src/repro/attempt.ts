@@ -201,14 +201,17 @@ function transpileFailure(error: unknown): { detail: string; question: string } 
  * function` (commander 12 dropped its default instance), `yaml.safeLoad is not a function` (js-yaml 4), `X is
  * not a constructor`, or `require()` of an ESM-only release — rather than anything about the reported bug.
  */
-function missingApi(run: ExecutedRun): string | null {
+export function missingApi(run: ExecutedRun): string | null {
   const ex = run.exception;
   if (!ex) return null;
   if (
     (ex.type === "TypeError" && /^[\w$.]+ is not a (?:function|constructor)\b/.test(ex.message)) ||
     // A release that keeps the name only to say it is gone (js-yaml 4: `Function yaml.safeLoad is removed`).
     /^Function [\w$.]+ (?:is|was|has been) removed\b/.test(ex.message) ||
-    /ERR_REQUIRE_ESM/.test(`${ex.type} ${ex.message}`)
+    /ERR_REQUIRE_ESM/.test(`${ex.type} ${ex.message}`) ||
+    // Node prints the code beside the type (`Error [ERR_REQUIRE_ESM]: require() of ES Module …`), which the
+    // parsed type leaves out: the message says it.
+    (ex.type === "Error" && /^require\(\) of ES Module \S+ from \S+ not supported/.test(ex.message))
   )
     return `${ex.type}: ${ex.message.split("\n")[0]}`;
   return null;

@@ -8,6 +8,7 @@ import { beforeOperator, shellWords } from "../core/shell-words.ts";
 import {
   NODE_BUILTINS,
   NPM_GLOBALS,
+  NPM_IDENTIFIERS,
   NPM_NAMED_EXPORTS,
   npmIdentifier,
   npmPackageOf,
@@ -194,6 +195,13 @@ export function completeProgram(
       : completeJs(unique, knownPackages, repository);
   if (traced) program.completions.unshift(traced.note);
   if (traced?.files) Object.assign(program.files, traced.files);
+  const data = dataFilesRead(report, units, program);
+  if (data.length > 0) {
+    for (const b of data) program.files[b.filename!] = `${b.value.trimEnd()}\n`;
+    program.completions.push(
+      `wrote ${data.map((b) => `\`${b.filename}\``).join(", ")} beside the program, as the report shows ${data.length > 1 ? "them" : "it"}: the code reads ${data.length > 1 ? "them" : "it"} by that name`,
+    );
+  }
   const invocation = claimedCommandLine(report, family, claimed) ?? commandLineOf(report, family);
   // The script keeps the name the report runs it by (`node test.js` → test.js), so what it prints of its own
   // name (`'$0': 'test.js'`, a stack's file) is what the report shows. CommonJS only: a `.js` file is read as
@@ -222,6 +230,29 @@ export function completeProgram(
     if (family === "js") addCommandLineParse(program);
   }
   return program;
+}
+
+/** A data file's name: what a program reads, never code of its own. */
+const DATA_FILE = /^[\w.-]+\.(?:ini|cfg|conf|json|txt|csv|tsv|ya?ml|toml|xml|env|properties)$/;
+
+/**
+ * The report's data files the program opens: a block that is not code, shown under its file name
+ * (`**config.ini**`, "my settings.json:"), outside the expected behaviour, whose name the code writes as a string
+ * literal (`config.read("config.ini")`). Without it the program fails on a missing file, a failure of the
+ * sandbox's, not the report's.
+ */
+function dataFilesRead(report: ParsedReport, units: ReportBlock[], program: Program): ReportBlock[] {
+  const code = Object.values(program.files).join("\n");
+  const seen = new Set<string>();
+  return report.blocks.filter((b) => {
+    const name = b.filename;
+    if (!name || !DATA_FILE.test(name) || units.includes(b) || b.section === "expected") return false;
+    if (b.kind !== "output" || name in program.files || seen.has(name)) return false;
+    const literal = new RegExp(`(["'\`])(?:\\./)?${name.replace(/[.]/g, "\\.")}\\1`);
+    if (!literal.test(code)) return false;
+    seen.add(name);
+    return true;
+  });
 }
 
 /** The names the code binds to commander's export or to a `new Command()` (each pattern linear: one bounded run). */
@@ -976,6 +1007,10 @@ function completeJs(
   const add: string[] = [];
   const candidates = new Map<string, string>();
   for (const [ident, pkg] of Object.entries(NPM_GLOBALS)) candidates.set(ident, pkg);
+  // A conventional global two packages share (`_`: lodash and underscore) is the repository's package's, in its
+  // own repository's report.
+  const own = repository ? NPM_IDENTIFIERS[repository.name] : undefined;
+  if (own && candidates.has(own)) candidates.set(own, repository!.name);
   for (const pkg of reportPackages)
     if (/^(@[\w.-]+\/)?[a-z0-9][\w.-]*$/.test(pkg)) candidates.set(npmIdentifier(pkg), pkg);
   for (const b of [

@@ -9,6 +9,7 @@ import { NPM_GLOBALS, normalizePypiName, npmIdentifier } from "./known-modules.t
 import type { ParsedReport } from "./parse-report.ts";
 import type { DependencyRequest, InstallResult, ReproPorts, RuntimeVersions } from "./ports.ts";
 import type { PackageVersion } from "./result.ts";
+import { verdictFor } from "./two-versions.ts";
 import { findProseVersions, sameProduct } from "./versions.ts";
 
 /** A dependency with the version to install and where that version came from. */
@@ -67,7 +68,10 @@ export function pinDependencies(
       const candidates = [...new Set([...report.bareVersions, ...findProseVersions(prose)])].filter(
         (v) => v !== report.runtime?.version,
       );
+      // Two releases ("with 1.2.4 this worked, but on 1.3.3 it throws"): the one the prose does not call good.
+      const notGood = candidates.filter((v) => verdictFor(v, prose) !== "good");
       if (others.length === 0 && candidates.length === 1) version = candidates[0]!;
+      else if (others.length === 0 && candidates.length === 2 && notGood.length === 1) version = notGood[0]!;
     }
     // A release line rather than a release (`yargs@5`, `4.x`, "1.2"): the newest release in it is installed.
     const line = version && program.ecosystem === "npm" ? releaseLine(version) : null;

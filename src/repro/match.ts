@@ -5,7 +5,7 @@ import { InfrastructureError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
 import { withinCpuTime } from "../core/time-limit.ts";
 import { looseKey, normalizedLines, timeIsTheClaim } from "./normalize.ts";
-import type { RaisedException } from "./outcome.ts";
+import { pythonRaisingFrame, type RaisedException, sameRaisingFrame } from "./outcome.ts";
 import type { ReportedBehaviour, Verdict } from "./result.ts";
 
 export interface RunObservation {
@@ -111,6 +111,35 @@ export function outputAppears(reported: string[], observedText: string): boolean
   const wanted = compact(want.map((w) => w.key).join(""));
   const printed = compact(have.map((h) => (literal ? h.literal : h.masked)).join(""));
   return /[[{(]/.test(wanted) && wanted.length >= 12 && printed.includes(wanted);
+}
+
+/** Markup as a printer lays it out, made comparable: the XML declaration and whitespace around tags dropped. */
+function markupKey(text: string): string {
+  return text
+    .replace(/<\?xml\b[^>]*\?>/g, "")
+    .replace(/\s+(\/?>)/g, "$1")
+    .replace(/>\s+/g, ">")
+    .replace(/\s+</g, "<")
+    .trim();
+}
+
+/** One element written whole: an opening tag, and a closing or self-closing tag at the end. */
+const MARKUP = /^<([A-Za-z][\w:.-]*)\b[^<>]*>.*(?:<\/\1>|\/>)$/s;
+
+/**
+ * Reported markup printed in another layout: the reporter wrote on one line (`<a>b<c /></a>`) what the library
+ * pretty-prints with an XML declaration and indentation. The same elements, text and order, whitespace around tags
+ * aside; only when the report states expected markup that differs once laid out alike (else the layout may be
+ * what the report is about), and never when the run printed the expected markup.
+ */
+export function markupAppears(reported: string[], observedText: string, expected: string[] = []): boolean {
+  const want = markupKey(reported.join("\n"));
+  if (want.length < 12 || !MARKUP.test(want)) return false;
+  const printed = markupKey(observedText);
+  // The expected markup, different in substance, says what is wrong; without it the layout may be the bug.
+  const wanted = markupKey(expected.join("\n"));
+  if (!MARKUP.test(wanted) || wanted === want || printed.includes(wanted)) return false;
+  return printed.includes(want);
 }
 
 /**
@@ -396,6 +425,15 @@ export function matchRun(
       }
       const needs = needsFrom(combined);
       if (needs) return needs;
+      // The same library line raised the same exception type: the message is worded by the runtime's version
+      // (3.11's "is not iterable", 3.14's "is not a container or iterable"), the failure is the same.
+      const raisedAt = sameType ? pythonRaisingFrame(run.stderr) : null;
+      if (raisedAt && sameRaisingFrame(reported.raisedAt, raisedAt)) {
+        return {
+          kind: "match",
+          detail: `raised ${observedFailure} at the reported line (\`${raisedAt.line}\` in \`${raisedAt.function}\`, ${raisedAt.file}), as reported; the message is worded differently here (reported \`${reported.exceptionMessage}\`)`,
+        };
+      }
       if (sameType) {
         return {
           kind: "different-failure",
@@ -461,6 +499,11 @@ export function matchRun(
         kind: "match",
         detail: `printed the reported output (${quoteList(reported.output.slice(0, 4))}${reported.output.length > 4 ? ", …" : ""})`,
       };
+    if (markupAppears(reported.output, combined, expected))
+      return {
+        kind: "match",
+        detail: `printed the reported markup (${quoteList(reported.output.slice(0, 2))}), laid out otherwise (indentation, the XML declaration)`,
+      };
     if (failed) {
       const needs = needsFrom(combined);
       if (needs) return needs;
@@ -510,6 +553,16 @@ export function matchRun(
       kind: "clean",
       detail: `the report says the program exits${said ? ` with status ${reported.exitCode}` : ""}${reported.silent ? " silently" : ""}; the run ${failed ? `ended with ${observedFailure}` : `exited with status ${run.exitCode}`}${quiet ? "" : " and printed output"}`,
     };
+  }
+  // "On 1.3.3 it throws", quoting nothing: an uncaught error thrown inside the library's own code is the
+  // failure the report describes (one thrown by the snippet's own lines, a missing name or a loader, is not).
+  if (reported.kind === "error-unspecified" && run.exception && run.stoppedBy === null) {
+    const library = thrownInLibrary(run.stderr, run.exception.type);
+    if (library && !needsFrom(combined))
+      return {
+        kind: "match",
+        detail: `threw ${observedFailure} inside ${library}, as the report says it throws (it quotes no error text)`,
+      };
   }
   if (failed) {
     const needs = needsFrom(combined);
@@ -569,6 +622,37 @@ export function partOfOutput(
     l.length >= 6 && !/^(?:-?[\d.e+-]+|true|false|null|undefined|none|nan|'[^']{0,3}'|"[^"]{0,3}")$/i.test(l);
   if (differ.length === 0 || !shown.some(distinctive)) return null;
   return { shown, differ };
+}
+
+/**
+ * The library whose code raised the uncaught error, when its innermost frame with a file is a library's: an
+ * installed package (`node_modules/<pkg>/`, `site-packages/<pkg>/`) or Python's standard library. Null when the
+ * error came from the program's own lines or Node's loader.
+ */
+export function thrownInLibrary(stderr: string, type = ""): string | null {
+  const frame = pythonRaisingFrame(stderr);
+  if (frame) {
+    const installed = /\/(?:site|dist)-packages\/([\w.-]+)\//.exec(frame.path);
+    if (installed) return `\`${installed[1]}\` (${frame.file}, in \`${frame.function}\`)`;
+    if (/^\/usr\/(?:local\/)?lib\/python3\.\d+\/(?!site-|dist-)/.test(frame.path))
+      return `Python's standard library (${frame.file}, in \`${frame.function}\`)`;
+    return null;
+  }
+  // The uncaught error's own stack: after the last line that names its type (a warning's stack may come first).
+  const lines = stderr.split("\n");
+  const from = type
+    ? Math.max(
+        0,
+        lines.findLastIndex((l) => l.trimStart().startsWith(type)),
+      )
+    : 0;
+  for (const line of lines.slice(from)) {
+    const at = /^\s+at\s+(?:.*?\()?((?:\/|file:\/\/)[^()\s]+?):\d+:\d+\)?\s*$/.exec(line);
+    if (!at) continue;
+    const pkg = /\/node_modules\/((?:@[\w.-]+\/)?[\w.-]+)\//.exec(at[1]!);
+    return pkg ? `\`${pkg[1]}\` (${at[1]!.split("/").pop()})` : null;
+  }
+  return null;
 }
 
 function needsFrom(text: string): RunMatch | null {

@@ -79,3 +79,59 @@ export function parseNodeException(text: string): RaisedException | null {
 export function parseException(text: string, language: "python" | "node"): RaisedException | null {
   return language === "python" ? parsePythonException(text) : parseNodeException(text);
 }
+
+/** Where a Python exception was raised: the last frame of its traceback, with the source line Python shows under it. */
+export interface RaisingFrame {
+  /** The file's base name (`configparser.py`): the directories differ between installations. */
+  file: string;
+  /** The path as printed. */
+  path: string;
+  function: string;
+  /** The source line, whitespace collapsed (`if "%" in v:`). */
+  line: string;
+}
+
+/**
+ * The last frame of the last Python traceback in the text and its source line, or null when it shows none (a
+ * frame with no source under it, no traceback). Markers under the line (`^^^^`, `~~~^^^`) and continuation lines
+ * of a call split over several lines are not the source line; the first line under the frame is.
+ */
+export function pythonRaisingFrame(text: string): RaisingFrame | null {
+  const idx = text.lastIndexOf("Traceback (most recent call last):");
+  if (idx < 0) return null;
+  const lines = text.slice(idx).split("\n");
+  let found: RaisingFrame | null = null;
+  for (let i = 1; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.trim() !== "" && !l.startsWith(" ")) break;
+    const frame = /^\s+File "([^"]+)", line \d+, in (\S+)\s*$/.exec(l);
+    if (!frame) continue;
+    const source = lines[i + 1] ?? "";
+    const file = frame[1]!.split(/[\\/]/).pop()!;
+    found =
+      source.startsWith(" ") && !/^\s+File "/.test(source) && !/^[\s^~]*$/.test(source)
+        ? { file, path: frame[1]!, function: frame[2]!, line: source.trim().replace(/\s+/g, " ") }
+        : null;
+  }
+  return found;
+}
+
+/**
+ * The same library code raised both exceptions: the same file, function and source line, in a library's frame
+ * (not the reporter's script, the prompt or a module's top level, where one line can fail in many ways).
+ */
+export function sameRaisingFrame(
+  reported: RaisingFrame | null | undefined,
+  observed: RaisingFrame | null,
+): boolean {
+  if (!reported || !observed) return false;
+  const own = (f: RaisingFrame) =>
+    f.function === "<module>" || /^<.*>$/.test(f.file) || /^\/workspace\//.test(f.path);
+  return (
+    !own(reported) &&
+    !own(observed) &&
+    reported.file === observed.file &&
+    reported.function === observed.function &&
+    reported.line === observed.line
+  );
+}

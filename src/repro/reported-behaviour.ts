@@ -5,7 +5,7 @@
  */
 import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
-import { parseNodeException, parsePythonException } from "./outcome.ts";
+import { parseNodeException, parsePythonException, pythonRaisingFrame } from "./outcome.ts";
 import { programBlocks } from "./complete.ts";
 import { labelledValueClaim, listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
 import {
@@ -480,12 +480,14 @@ function actualBehaviour(
           : parseNodeException(b.value);
       const ex2 = ex ?? parseNodeException(b.value) ?? parsePythonException(b.value);
       if (ex2) {
+        const raisedAt = pythonRaisingFrame(b.value);
         return {
           kind: "exception",
           exceptionType: ex2.type,
           exceptionMessage: ex2.message || null,
           output: [],
           source: b.kind === "traceback" ? "the traceback in the report" : "the error output in the report",
+          ...(raisedAt ? { raisedAt } : {}),
         };
       }
     }
@@ -500,12 +502,14 @@ function actualBehaviour(
             ? parsePythonException(t.errorText)
             : parseNodeException(t.errorText);
         if (ex) {
+          const raisedAt = b.kind === "python-transcript" ? pythonRaisingFrame(t.errorText) : null;
           return {
             kind: "exception",
             exceptionType: ex.type,
             exceptionMessage: ex.message || null,
             output: t.output,
             source: "the REPL session in the report",
+            ...(raisedAt ? { raisedAt } : {}),
           };
         }
       }

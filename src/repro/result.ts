@@ -71,6 +71,10 @@ export const ReportedBehaviour = z.object({
   exitCode: z.number().int().nullable().optional(),
   /** For kind "exit": the report says the process prints nothing ("exits silently"). */
   silent: z.boolean().optional(),
+  /** For kind "exception": where the reported Python traceback says it was raised (its last frame and source line). */
+  raisedAt: z
+    .object({ file: z.string(), path: z.string(), function: z.string(), line: z.string() })
+    .optional(),
 });
 export type ReportedBehaviour = z.infer<typeof ReportedBehaviour>;
 

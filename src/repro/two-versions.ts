@@ -83,10 +83,10 @@ const GOOD_BEFORE =
   /\b(?:behaves? like|behave as|like|as (?:in|on|with)|matches|same as|correct(?:ly)? (?:in|on)|works? (?:in|on|with)|worked (?:in|on|with)|fine (?:in|on|with)|fixed in|(?:and |as |so )did)\s+(?:in\s+|on\s+)?$/i;
 /**
  * Words right after a label that say it behaved as it should, in the past of a regression: "3.13.0 did raise
- * it", "3.10 used to return 1", "3.12 worked", "3.9 was fine", "whereas 4.1 did".
+ * it", "3.10 used to return 1", "3.12 worked", "3.9 was fine", "whereas 4.1 did", "with 1.2.4 this worked".
  */
 const GOOD_AFTER =
-  /^\s*(?:(?:and|or)\s+(?:earlier|older|before|below)\s+)?(?:(?:still|correctly|properly)\s+)?(?:did(?!\s*(?:n[o']?t|not))\b|used to\b|worked\b|works (?:fine|correctly|as expected)\b|was (?:fine|correct|ok)\b|behaved\b|(?:correctly\s+)?raised\b)/i;
+  /^\s*(?:(?:and|or)\s+(?:earlier|older|before|below)\s+)?(?:(?:it|this|that)\s+)?(?:(?:still|correctly|properly)\s+)?(?:did(?!\s*(?:n[o']?t|not))\b|used to\b|worked\b|works (?:fine|correctly|as expected)\b|was (?:fine|correct|ok)\b|behaved\b|(?:correctly\s+)?raised\b)/i;
 /**
  * Words saying a behaviour went away ("stopped raising", "no longer raises", "does not raise … any more"): the
  * versions named with them are the regression's, the bad side.
