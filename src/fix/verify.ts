@@ -40,6 +40,7 @@ import {
   pytestIdOfUnittest,
   testDefinition,
 } from "./tripwire.ts";
+import { addsTypeTest } from "./tripwire-source.ts";
 import {
   fullCommandText,
   isFailing,
@@ -1172,6 +1173,7 @@ async function runAntiGaming(
       command: command.command,
       ...(command.setup ? { setupScript: setupScript(command.setup, nonce) } : {}),
       patchedFiles: Object.keys(patched.files),
+      retype: addsTypeTest(options.patch),
     });
     if ("unsupported" in plan) return plan;
     const result = await options.sandbox.run({
