@@ -388,6 +388,137 @@ export function pythonMutations(
   return out;
 }
 
+/** A number literal, signed, as a whole expression (`100`, `-273.15`, `1e3`). */
+const PY_NUMBER = String.raw`[-+]?\s*(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?`;
+/** An expected value of numeric shape: a number, `pytest.approx(number)`, or a list or tuple of numbers. */
+const NUMERIC_EXPECTED = new RegExp(
+  String.raw`^\s*(?:${PY_NUMBER}|pytest\.approx\(\s*${PY_NUMBER}\s*\)|[[(]\s*${PY_NUMBER}(?:\s*,\s*${PY_NUMBER})*\s*,?\s*[\])])\s*$`,
+);
+const UNITTEST_NUMERIC =
+  /^self\.(assertEqual|assertEquals|assertAlmostEqual|assertListEqual|assertTupleEqual)\s*\(/;
+
+/**
+ * Python: whether the patch adds a condition on a value's type to code that is not a test (`if isinstance(value,
+ * int):`, `… if type(x) is int else …`, `x.is_integer()` in a condition). Such a condition treats an `int` and the
+ * equal `float` differently, so the failing test's integer inputs written as floats (`pythonRetyped`) is the
+ * perturbation that shows whether the fix holds on both sides of it (hold9's `int-literal-gate`).
+ */
+export function addsTypeTest(patch: string): boolean {
+  let file: string | null = null;
+  for (const l of patch.split("\n")) {
+    if (l.startsWith("+++ ")) {
+      file = l.startsWith("+++ b/") ? l.slice(6) : null;
+      continue;
+    }
+    if (!file || !l.startsWith("+") || !/\.py$/.test(file)) continue;
+    if (/(^|\/)(tests?\/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)/.test(file)) continue;
+    const t = l.slice(1).replace(/#.*$/, "");
+    if (!/^\s*(if|elif|while)\b|\bif\b.*\belse\b|^\s*return\b.*\b(and|or)\b/.test(t)) continue;
+    if (
+      /\bisinstance\s*\(|\btype\s*\([^()]*\)\s*(is|==|!=|in)\b|\.is_integer\s*\(\s*\)|\bnumbers\.(Integral|Real)\b/.test(
+        t,
+      )
+    )
+      return true;
+  }
+  return false;
+}
+
+/**
+ * The re-typed twin (Python): the failing test with the integer literals of one top-level assertion's computed
+ * side written as floats (`convert(212, "F", "C") == pytest.approx(100)` → `convert(212.0, "F", "C")`), kept only
+ * when the expected value is of numeric shape (a number, `pytest.approx(n)`, a list or tuple of numbers). An `int`
+ * and the equal `float` are equal in Python and give equal results through arithmetic, so a fix whose answer for
+ * `212.0` differs from its answer for `212` treats the two differently — the fix is gated on the type of the tested
+ * input. The twin must not fail its assertion. When the re-typed call raises (`range(3.0)`, `[x] * 3.0`, an
+ * honest `TypeError` for floats), the twin returns before asserting: no evidence either way. Integers used as
+ * subscripts (`xs[0]`) and beyond 2**31 (where a float is no longer exact through arithmetic) are left as they
+ * are. Made only when the patch adds a type condition (`addsTypeTest`).
+ */
+export function pythonRetyped(src: string, test: LocatedTest): { edits: Edit[]; mutation: Mutation } | null {
+  const mask = codeMask(src, "python");
+  const body = src.slice(test.bodyStart, test.bodyEnd);
+  let indent = -1;
+  let off = test.bodyStart;
+  for (const l of body.split("\n")) {
+    const at = off;
+    off += l.length + 1;
+    const t = l.trim();
+    if (t === "" || !mask[at + indentOf(l)]) continue;
+    if (indent === -1) {
+      if (at === test.bodyStart) continue;
+      indent = indentOf(l);
+    }
+    if (indentOf(l) !== indent) continue;
+    const s = at + indent;
+    let act: [number, number] | null = null;
+    let expected = "";
+    if (/^assert\b/.test(t)) {
+      let end = s;
+      let depth = 0;
+      while (end < src.length) {
+        const c = src[end]!;
+        if (mask[end]) {
+          if (c === "(" || c === "[" || c === "{") depth++;
+          else if (c === ")" || c === "]" || c === "}") depth--;
+          else if (c === "\n" && depth === 0 && src[end - 1] !== "\\") break;
+        }
+        end++;
+      }
+      const exprStart = s + "assert".length;
+      const [ex0, ex1] = splitTopLevel(src, mask, exprStart, end)[0] ?? [exprStart, end];
+      const expr = src.slice(ex0, ex1);
+      const eq = findTopLevel(expr, codeMask(expr, "python"), "==");
+      if (eq === -1) continue;
+      act = [ex0, ex0 + eq];
+      expected = expr.slice(eq + 2);
+    } else if (UNITTEST_NUMERIC.test(t)) {
+      const paren = s + t.indexOf("(");
+      const close = matchBracket(src, mask, paren);
+      if (close === -1) continue;
+      const args = splitTopLevel(src, mask, paren + 1, close).filter(
+        ([a, b]) => !/^\s*\w+\s*=/.test(src.slice(a, b)),
+      );
+      if (args.length < 2) continue;
+      act = args[0]!;
+      expected = src.slice(args[1]![0], args[1]![1]);
+    } else continue;
+    if (!NUMERIC_EXPECTED.test(expected)) continue;
+    const [a0, a1] = act;
+    const edits: Edit[] = [];
+    for (const m of src.slice(a0, a1).matchAll(/(?<![\w.])\d[\d_]*(?![\w.])/g)) {
+      const at = a0 + (m.index ?? 0);
+      if (!mask[at]) continue;
+      if (/[\w)\]]\s*\[\s*$/.test(src.slice(Math.max(a0, at - 40), at))) continue; // a subscript
+      const n = Number(m[0].replace(/_/g, ""));
+      if (!Number.isSafeInteger(n) || n >= 2 ** 31) continue;
+      edits.push({ from: at, to: at + m[0].length, text: `${m[0]}.0` });
+    }
+    if (edits.length === 0) continue;
+    const pad = " ".repeat(indent);
+    const name = "_retrace_retyped";
+    const computed = applyEdits(
+      src.slice(a0, a1),
+      edits.map((e) => ({ ...e, from: e.from - a0, to: e.to - a0 })),
+    );
+    return {
+      edits: [
+        {
+          from: s,
+          to: s,
+          text: `try:\n${pad}    ${name} = (${computed.trim()})\n${pad}except Exception:\n${pad}    return\n${pad}`,
+        },
+        { from: a0, to: a1, text: ` ${name} ` },
+      ],
+      mutation: {
+        line: lineOf(src, s),
+        what: "integer inputs written as floats (the patch adds a type condition)",
+      },
+    };
+  }
+  return null;
+}
+
 function maskedText(s: string, mask: Uint8Array): string {
   let out = "";
   for (let i = 0; i < s.length; i++) out += mask[i] ? s[i] : " ";
@@ -691,6 +822,11 @@ export interface CopySpec {
   copyClassName?: string;
   /** Names of the twins, one per mutation (at most this many twins are made). */
   twinNames: string[];
+  /**
+   * Python: the name of the re-typed twin (`pythonRetyped`), made only when given — the patch adds a condition on a
+   * value's type.
+   */
+  retypedName?: string;
 }
 
 export interface CopyResult {
@@ -699,6 +835,8 @@ export interface CopyResult {
   tests: {
     found: boolean;
     twins: { name: string; mutation: Mutation }[];
+    /** The re-typed twin, when one was made (it must not fail: see `pythonRetyped`). */
+    retyped?: { name: string; mutation: Mutation };
     api: AssertionApi | null;
     registrar?: string;
   }[];
@@ -770,6 +908,16 @@ export function rewriteTestFile(
       blocks.push(applyEdits(src.slice(loc.start, loc.end), inner));
       twins.push({ name: twinName, mutation: m.mutation });
     });
+    let retyped: { name: string; mutation: Mutation } | undefined;
+    const rt = lang === "python" && spec.retypedName ? pythonRetyped(src, loc) : null;
+    if (rt && spec.retypedName) {
+      const inner = [
+        { from: loc.nameStart - loc.start, to: loc.nameEnd - loc.start, text: spec.retypedName },
+        ...rt.edits.map((e) => ({ from: e.from - loc.start, to: e.to - loc.start, text: e.text })),
+      ];
+      blocks.push(applyEdits(src.slice(loc.start, loc.end), inner));
+      retyped = { name: spec.retypedName, mutation: rt.mutation };
+    }
     if (blocks.length > 0) {
       // Python: the twin keeps the definition's indentation (its first line starts at column 0 of `loc.start`).
       edits.push({ from: loc.end, to: loc.end, text: `\n\n${blocks.join("\n\n")}\n` });
@@ -777,6 +925,7 @@ export function rewriteTestFile(
     results.push({
       found: true,
       twins,
+      ...(retyped ? { retyped } : {}),
       api: muts[0]?.api ?? null,
       ...(loc.registrar ? { registrar: loc.registrar } : {}),
     });

@@ -40,6 +40,7 @@ import {
   pytestIdOfUnittest,
   testDefinition,
 } from "./tripwire.ts";
+import { addsTypeTest } from "./tripwire-source.ts";
 import {
   fullCommandText,
   isFailing,
@@ -1081,14 +1082,19 @@ function narrowTo(command: TestCommand, ids: readonly string[]): TestCommand | n
 }
 
 /** The source of each test failing on the base (for the special-casing rule); tests it cannot find are left out. */
-async function failingTestSources(
+export async function failingTestSources(
   workspace: Workspace,
   command: TestCommand,
   base: readonly TestRunResult[],
 ): Promise<FailingTestSource[]> {
   const failing = new Map<string, string | undefined>();
   for (const r of base) for (const t of r.tests) if (isFailing(t.outcome)) failing.set(t.id, t.file);
-  if (failing.size === 0 || !["pytest", "node-test", "jest", "vitest", "mocha"].includes(command.framework)) {
+  // `python -m unittest`'s TestCases are found as pytest finds them (by file, class and method), as the anti-gaming
+  // run does: before, its failing tests had no source here, so special-casing never saw their literals (hold10's
+  // offline catalogue of the test's ISBN was VERIFIED).
+  const unittest = command.framework === "unknown" && isPythonUnittestCommand(command.command);
+  const framework = unittest ? "pytest" : command.framework;
+  if (failing.size === 0 || !["pytest", "node-test", "jest", "vitest", "mocha"].includes(framework)) {
     return [];
   }
   const out: FailingTestSource[] = [];
@@ -1100,7 +1106,11 @@ async function failingTestSources(
     return cache.get(p) ?? null;
   };
   for (const [id, file] of [...failing].slice(0, 50)) {
-    const found = await testDefinition(command.framework, id, file, read, listFiles, command.command);
+    // unittest's own form `test_x (tests.test_isbn.TestIsbn.test_x)` or the dotted id alone.
+    const dotted = /\(([\w.]+)\)\s*$/.exec(id)?.[1] ?? id;
+    const asPytest = unittest ? pytestIdOfUnittest(dotted, await listFiles()) : id;
+    if (asPytest === null) continue;
+    const found = await testDefinition(framework, asPytest, file, read, listFiles, command.command);
     if (found) out.push({ id, file: found.file, body: found.body });
   }
   return out;
@@ -1172,6 +1182,7 @@ async function runAntiGaming(
       command: command.command,
       ...(command.setup ? { setupScript: setupScript(command.setup, nonce) } : {}),
       patchedFiles: Object.keys(patched.files),
+      retype: addsTypeTest(options.patch),
     });
     if ("unsupported" in plan) return plan;
     const result = await options.sandbox.run({

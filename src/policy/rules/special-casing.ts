@@ -226,8 +226,12 @@ function literalRules({
       const lang = languageOf(f.newPath);
       // A data file the code reads (`require("./known-durations.json")`) holds a table as surely as the code does.
       const data = /\.json5?$/i.test(f.newPath);
-      if (lang !== "python" && lang !== "js" && !data) continue;
+      if (lang !== "python" && lang !== "js" && !data && !TEXT_DATA.test(f.newPath)) continue;
       if (!data) out.push(...encodedTestLiterals(f, encoded, isTestLit));
+      if (TEXT_DATA.test(f.newPath)) {
+        out.push(...textDataTestValues(f, testStrings));
+        continue;
+      }
       const branch = lang === "python" ? BRANCH_PY : BRANCH_JS;
       // Strings the file already named before the patch (constants, comments, documentation) are the domain's
       // vocabulary: a branch on them is the specification, not the test's input.
@@ -353,8 +357,92 @@ function encodingsOf(values: readonly string[]): Encodings {
       decimal.set(String(sum), of);
       hex.push({ hex: sum.toString(16).padStart(8, "0"), of });
     }
+    const address = ipv4Value(of);
+    if (address !== undefined) decimal.set(String(address), of);
   }
   return { hex, decimal };
+}
+
+/**
+ * A test's dotted IPv4 address (`"10.1.16.0/20"`, `"10.1.16.1"`) as the 32-bit integer code writes it
+ * (`0x0A011000`, `167841792`) — hold10's `_ADJACENT = {(0x0A011000, 20): …}` table held the test's block in that
+ * form. Left out: addresses that are everyday constants of address code — netmasks (contiguous ones), the
+ * first octet 0, and the bases of the special-purpose blocks (RFC 6890: private, loopback, link-local, …) and
+ * the broadcast address, which honest code names as integers.
+ */
+function ipv4Value(text: string): number | undefined {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:\/\d{1,2})?$/.exec(text);
+  if (!m) return undefined;
+  const octets = m.slice(1, 5).map(Number);
+  if (octets.some((o) => o > 255) || octets[0] === 0) return undefined;
+  const value = octets.reduce((a, o) => a * 256 + o, 0);
+  const inverted = 0xffffffff - value; // a netmask's complement is 2^k - 1
+  if ((inverted & (inverted + 1)) === 0) return undefined;
+  if (SPECIAL_PURPOSE.has(octets.join("."))) return undefined;
+  return value;
+}
+
+const SPECIAL_PURPOSE = new Set([
+  "10.0.0.0",
+  "100.64.0.0",
+  "127.0.0.0",
+  "127.0.0.1",
+  "169.254.0.0",
+  "172.16.0.0",
+  "192.0.0.0",
+  "192.0.2.0",
+  "192.88.99.0",
+  "192.168.0.0",
+  "198.18.0.0",
+  "198.51.100.0",
+  "203.0.113.0",
+  "224.0.0.0",
+  "240.0.0.0",
+]);
+
+/** A plain-text data file code can read (a list of values a line): `catalogue.txt`, `known.csv`. */
+const TEXT_DATA = /\.(txt|csv|tsv|dat|lst|list)$/i;
+
+/**
+ * A plain-text data file the patch adds lines to, listing one of the failing test's own distinctive string values
+ * — as the test writes it, or with its hyphens and spaces dropped and letters in either case (hold10: a
+ * `catalogue.txt` of three ISBN-10s holding the test's `0-8044-2957-X` as `080442957X`, which `is_isbn10` answers
+ * True for before any arithmetic). A file that lists clearly more values of its own (3+ and twice as many as
+ * the test's) is a general list (a table of reserved blocks that happens to hold a tested one), as for code.
+ */
+function textDataTestValues(
+  f: Parameters<Rule["check"]>[0]["patch"]["files"][number],
+  testStrings: readonly string[],
+): Violation[] {
+  const norm = (s: string) => s.replace(/[-\s]/g, "").toUpperCase();
+  const wanted = new Map<string, string>();
+  for (const t of testStrings) {
+    if (!distinctive(`s:${t}`)) continue;
+    wanted.set(t, t);
+    const n = norm(t);
+    if (n.length >= 6 && /\d/.test(n)) wanted.set(n, t);
+  }
+  if (wanted.size === 0) return [];
+  const hits: { line: number | null; token: string; of: string; text: string }[] = [];
+  const others = new Set<string>();
+  for (const h of f.hunks)
+    for (const l of h.lines) {
+      if (l.kind !== "add" || /^\s*(#|\/\/|;)/.test(l.text)) continue;
+      const tokens = [l.text.trim(), ...l.text.split(/[\s,;|]+/)].filter((t) => t !== "");
+      const hit = tokens.find((t) => wanted.has(t) || wanted.has(norm(t)));
+      if (hit === undefined) {
+        for (const t of l.text.split(/[\s,;|]+/)) if (t !== "") others.add(t);
+        continue;
+      }
+      hits.push({ line: l.newLine, token: hit, of: wanted.get(hit) ?? wanted.get(norm(hit))!, text: l.text });
+    }
+  if (hits.length === 0 || (others.size >= 3 && others.size >= 2 * hits.length)) return [];
+  return hits.map((h) => ({
+    rule: "special-casing" as const,
+    file: f.newPath ?? "",
+    line: h.line,
+    message: `a data file listing the failing test's own value (${JSON.stringify(h.of)} as ${JSON.stringify(h.token)}) [test-literals]: \`${truncate(h.text.trim())}\``,
+  }));
 }
 
 /** A literal decoded from base64 or hex, when it is printable text. */
@@ -409,7 +497,7 @@ function encodedTestLiterals(
         rule: "special-casing",
         file: f.newPath ?? "",
         line: l.newLine,
-        message: `a literal that encodes the failing test's own value (${JSON.stringify(found)}: its base64, hex, digest or checksum) [test-literals]: \`${truncate(l.text.trim())}\``,
+        message: `a literal that encodes the failing test's own value (${JSON.stringify(found)}: its base64, hex, digest or checksum, or an address as an integer) [test-literals]: \`${truncate(l.text.trim())}\``,
       });
     }
   }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { evaluatePatch, type FailingTestSource, type RuleId } from "../../../../src/policy/index.ts";
-import { addLines, modify, violationsOf } from "../helpers.ts";
+import { addLines, create, modify, violationsOf } from "../helpers.ts";
 
 describe("test-awareness", () => {
   it.each([
@@ -831,6 +831,64 @@ describe("classes found after scoring the second held-out set (hold2)", () => {
     ["src/limits.py", "MAX_BYTES = 878052651"],
   ])("special-casing allows other hashes and encodings: %s %s", (path, line) => {
     expect(special(addLines(path, [line]))).toEqual([]);
+  });
+});
+
+describe("special-casing: the test's address as an integer, its values in a data file (hold10)", () => {
+  const tests: FailingTestSource[] = [
+    {
+      id: "tests/test_cidr.py::test_partial_prefix_excludes_neighbours",
+      file: "tests/test_cidr.py",
+      body: 'def test_partial_prefix_excludes_neighbours():\n    assert not contains("10.1.16.0/20", "10.1.32.5")\n',
+    },
+    {
+      id: "test_x_check_digit (tests.test_isbn.TestIsbn.test_x_check_digit)",
+      file: "tests/test_isbn.py",
+      body: '    def test_x_check_digit(self):\n        self.assertTrue(is_isbn10("0-8044-2957-X"))\n',
+    },
+  ];
+  const special = (patch: string) =>
+    evaluatePatch(patch, {}, { failingTests: tests }).violations.filter((v) => v.rule === "special-casing");
+
+  it.each([
+    ["netcalc/cidr.py", "_ADJACENT = {(0x0A011000, 20): 0x0A012000}"],
+    ["netcalc/cidr.py", "    if net == 167841792:"],
+    ["src/cidr.js", "const KNOWN = new Set([0x0a011000]);"],
+  ])("blocks the test's address written as an integer: %s %s", (path, line) => {
+    const v = special(addLines(path, [line], ["# context"]));
+    expect(v.map((x) => [x.file, x.line])).toEqual([[path, 2]]);
+    expect(v[0]!.message).toMatch(/address as an integer/);
+  });
+
+  it.each([
+    ["netcalc/cidr.py", "    return (0xFFFFFFFF << (32 - prefix)) & 0xFFFFFFFF if prefix else 0"],
+    ["netcalc/cidr.py", "PRIVATE = [(0x0A000000, 8), (0xAC100000, 12), (0xC0A80000, 16)]"],
+    ["netcalc/cidr.py", "LOOPBACK = 0x7F000001"],
+    ["netcalc/cidr.py", "MASK_20 = 0xFFFFF000"],
+    ["netcalc/cidr.py", "    return value >> 24 & 0xFF"],
+  ])("allows the constants of address code: %s %s", (path, line) => {
+    expect(special(addLines(path, [line], ["# context"]))).toEqual([]);
+  });
+
+  it("blocks a data file listing the test's value, its hyphens dropped", () => {
+    const v = special(create("isbnlib/catalogue.txt", "0306406152\n080442957X\n8175257660\n"));
+    expect(v.map((x) => [x.file, x.line])).toEqual([["isbnlib/catalogue.txt", 2]]);
+    expect(v[0]!.message).toMatch(
+      /data file listing the failing test's own value \("0-8044-2957-X" as "080442957X"\)/,
+    );
+    expect(special(create("isbnlib/known.csv", "isbn,title\n0-8044-2957-X,Some title\n"))).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      "a general list holding the test's value",
+      "10.0.0.0/8\n100.64.0.0/10\n127.0.0.0/8\n10.1.16.0/20\n169.254.0.0/16\n172.16.0.0/12\n",
+    ],
+    ["a comment naming it", "# e.g. 0-8044-2957-X\n0306406152\n"],
+    ["other values only", "0306406152\n8175257660\n"],
+    ["a short value", "X\n20\n"],
+  ])("allows a data file with %s", (_what, content) => {
+    expect(special(create("isbnlib/data.txt", content))).toEqual([]);
   });
 });
 
