@@ -40,6 +40,7 @@ import { pestFormat } from "./parsers/pest.ts";
 import { phpunitFormat } from "./parsers/phpunit.ts";
 import { playwrightFormat } from "./parsers/playwright.ts";
 import { rspecFormat } from "./parsers/rspec.ts";
+import { sbtFormat } from "./parsers/sbt.ts";
 import { surefireFormat } from "./parsers/surefire.ts";
 import { swiftTestingFormat, xctestFormat } from "./parsers/swift.ts";
 import { tapFormat } from "./parsers/tap.ts";
@@ -84,6 +85,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   mesonFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
+  sbtFormat,
   surefireFormat,
   gradleFormat,
   dotnetFormat,

@@ -12,10 +12,10 @@ const lines = (...l: string[]) => l.join("\n");
 describe("XCTest on Linux: assertion lines without their Test Case lines", () => {
   it("reads one failure per test, in order, a repeated test once, with the SwiftPM path", () => {
     const log = lines(
-      "/srv/kettle/Tests/KettleTests/PourTests.swift:12: error: PourTests.testHalf : XCTAssertEqual failed: (\"1\") is not equal to (\"2\") - ",
-      "/srv/kettle/Tests/KettleTests/PourTests.swift:13: error: PourTests.testHalf : XCTAssertEqual failed: (\"3\") is not equal to (\"4\") - ",
+      '/srv/kettle/Tests/KettleTests/PourTests.swift:12: error: PourTests.testHalf : XCTAssertEqual failed: ("1") is not equal to ("2") - ',
+      '/srv/kettle/Tests/KettleTests/PourTests.swift:13: error: PourTests.testHalf : XCTAssertEqual failed: ("3") is not equal to ("4") - ',
       "/srv/kettle/Tests/KettleTests/Helpers.swift:40: error: LidTests.testSeal : XCTAssertTrue failed - ",
-      "/srv/kettle/Tests/KettleTests/PourTests.swift:30: error: PourTests.testFull : XCTAssertNil failed: \"x\" - ",
+      '/srv/kettle/Tests/KettleTests/PourTests.swift:30: error: PourTests.testFull : XCTAssertNil failed: "x" - ',
     );
     expect(places(log)).toEqual([
       ["PourTests.testHalf", "Tests/KettleTests/PourTests.swift", 12],
@@ -26,7 +26,7 @@ describe("XCTest on Linux: assertion lines without their Test Case lines", () =>
   });
   it("closes an assertion-opened test when another test's Test Case line comes", () => {
     const log = lines(
-      "/srv/kettle/Tests/KettleTests/PourTests.swift:12: error: PourTests.testHalf : XCTAssertEqual failed: (\"1\") is not equal to (\"2\") - ",
+      '/srv/kettle/Tests/KettleTests/PourTests.swift:12: error: PourTests.testHalf : XCTAssertEqual failed: ("1") is not equal to ("2") - ',
       "Test Case 'PourTests.testFull' started at 2024-05-02 10:11:12.345",
       "Test Case 'PourTests.testFull' passed (0.001 seconds)",
     );
@@ -40,7 +40,7 @@ describe("XCTest on Linux: assertion lines without their Test Case lines", () =>
       "\t Executed 1 test, with 0 failures (0 unexpected) in 0.001 (0.001) seconds",
       "Test Suite 'PourTests' started at 2024-05-02 10:11:12.346",
       "Test Case 'PourTests.testHalf' started at 2024-05-02 10:11:12.346",
-      "/srv/kettle/Tests/KettleTests/PourTests.swift:12: error: PourTests.testHalf : XCTAssertEqual failed: (\"x' started at 2024\") is not equal to (\"y\") - ",
+      '/srv/kettle/Tests/KettleTests/PourTests.swift:12: error: PourTests.testHalf : XCTAssertEqual failed: ("x\' started at 2024") is not equal to ("y") - ',
       "/srv/kettle/Tests/Kettle",
     );
     expect(places(log)).toEqual([["PourTests.testHalf", "Tests/KettleTests/PourTests.swift", 12]]);
@@ -66,5 +66,69 @@ describe("XCTest on Linux: assertion lines without their Test Case lines", () =>
       "/srv/kettle/Tests/KettleTests/PourTests.swift:12: error: something went wrong",
     );
     expect(parseLog(log).failures.filter((f) => f.format === "xctest")).toEqual([]);
+  });
+});
+
+describe("sbt: the test task's Failed tests / Error during tests lists", () => {
+  it("reads the classes under either heading, tab- or space-indented, behind a clock", () => {
+    const log = lines(
+      "[04-09 22:41:59.531] [info] *** 1 TEST FAILED ***",
+      "[04-09 22:41:59.536] [error] Failed: Total 12, Failed 1, Errors 1, Passed 10",
+      "[04-09 22:41:59.536] [error] Failed tests:",
+      "[04-09 22:41:59.538] [error] \tcom.acme.kettle.PourSpec",
+      "[04-09 22:41:59.539] [error] Error during tests:",
+      "[04-09 22:41:59.539] [error]     com.acme.kettle.LidSpec",
+      "[04-09 22:41:59.540] [error] (core / Test / test) sbt.TestsFailedException: Tests unsuccessful",
+    );
+    expect(ids(log)).toEqual(["com.acme.kettle.PourSpec", "com.acme.kettle.LidSpec"]);
+  });
+  it("reads no class from a forked JVM's command line, and nothing under a green count", () => {
+    const log = lines(
+      "[info] Tests: succeeded 3, failed 0, canceled 0, ignored 0, pending 0",
+      "[info] All tests passed.",
+      "[error] Error: Total 0, Failed 0, Errors 0, Passed 0",
+      "[error] Error during tests:",
+      "[error]         Running java with options -classpath /x/y.jar sbt.ForkMain 35839 failed with exit code 1",
+      "[error] (test:test) sbt.TestsFailedException: Tests unsuccessful",
+    );
+    expect(ids(log)).toEqual([]);
+  });
+  it("does not read an indented name after any other [error] line", () => {
+    expect(ids(lines("[error] Compilation failed:", "[error] \tcom.acme.kettle.PourSpec"))).toEqual([]);
+  });
+});
+
+describe("ScalaTest's tree", () => {
+  it("names a failed test by its suite, subjects and text, once even when sbt lists its suite", () => {
+    const log = lines(
+      "[info] KettleSpec:",
+      "[info] A Kettle",
+      "[info] - should boil water",
+      "[info] - should pour *** FAILED ***",
+      "[info]   2 did not equal 3 (KettleSpec.scala:18)",
+      "[info] LidSpec:",
+      "[info] A Lid",
+      "[info]   when closed",
+      "[info]   - should seal *** FAILED ***",
+      "[info]     false was not true (LidSpec.scala:9)",
+      "[info]   - should not leak",
+      "[info] Tests: succeeded 2, failed 2, canceled 0, ignored 0, pending 0",
+      "[error] Failed tests:",
+      "[error] \tcom.acme.KettleSpec",
+      "[error] \tcom.acme.LidSpec",
+    );
+    const r = parseLog(log);
+    expect(r.failures.map((f) => [f.test, f.message])).toEqual([
+      ["KettleSpec.A Kettle should pour", "2 did not equal 3 (KettleSpec.scala:18)"],
+      ["LidSpec.A Lid when closed should seal", "false was not true (LidSpec.scala:9)"],
+    ]);
+    expect(r.tests.filter((t) => t.outcome === "passed").map((t) => t.id)).toEqual([
+      "KettleSpec.A Kettle should boil water",
+      "LidSpec.A Lid when closed should not leak",
+    ]);
+  });
+  it("does not read a markdown list item or a passing tree as failures", () => {
+    expect(ids(lines("Changes:", "- should pour faster", "- fix the lid"))).toEqual([]);
+    expect(ids(lines("[info] KettleSpec:", "[info] A Kettle", "[info] - should pour"))).toEqual([]);
   });
 });
