@@ -42,6 +42,7 @@ import { playwrightFormat } from "./parsers/playwright.ts";
 import { rspecFormat } from "./parsers/rspec.ts";
 import { sbtFormat } from "./parsers/sbt.ts";
 import { surefireFormat } from "./parsers/surefire.ts";
+import { tastyFormat } from "./parsers/tasty.ts";
 import { swiftTestingFormat, xctestFormat } from "./parsers/swift.ts";
 import { tapFormat } from "./parsers/tap.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
@@ -98,6 +99,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   dartTestFormat,
   testthatFormat,
   juliaFormat,
+  tastyFormat,
   tscFormat,
   eslintFormat,
   pythonFormat,

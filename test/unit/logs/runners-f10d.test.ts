@@ -132,3 +132,50 @@ describe("ScalaTest's tree", () => {
     expect(ids(lines("[info] KettleSpec:", "[info] A Kettle", "[info] - should pour"))).toEqual([]);
   });
 });
+
+describe("tasty and cabal test", () => {
+  it("names a failed test by its group path, reads its reason, skips expected failures", () => {
+    const log = lines(
+      "Test suite kettle-tests: RUNNING...",
+      "Kettle",
+      "  pour",
+      "    half:   OK (0.01s)",
+      "    full:   FAIL (0.02s)",
+      "      expected: 2",
+      "       but got: 3",
+      "  lid:      FAIL (expected)",
+      "    expected: 1 (expected failure)",
+      "",
+      "1 out of 3 tests failed (0.05s)",
+      "Test suite kettle-tests: FAIL",
+    );
+    const r = parseLog(log);
+    expect(r.failures.map((f) => [f.format, f.test, f.message])).toEqual([
+      ["tasty", "Kettle.pour.full", "expected: 2\nbut got: 3"],
+    ]);
+  });
+  it("after a reader's elision, names the test alone", () => {
+    expect(ids(lines("test/Kettle.hs", "...", "  boils:     FAIL", "    expected: True"))).toEqual(["boils"]);
+  });
+  it("names a failed cabal suite whose output named no failing test", () => {
+    const log = lines(
+      "Running 2 test suites...",
+      "Test suite kettle-tests: RUNNING...",
+      "kettle-tests: src/Kettle.hs:(48,13)-(52,20): Missing field in record construction",
+      "Test suite kettle-tests: FAIL",
+      "Test suite lid-tests: RUNNING...",
+      "Test suite lid-tests: PASS",
+      "1 of 2 test suites (1 of 2 test cases) passed.",
+    );
+    expect(ids(log)).toEqual(["kettle-tests"]);
+  });
+  it("does not read a passing suite, nor a status table outside a tree, as failures", () => {
+    expect(ids(lines("Test suite spec: RUNNING...", "Test suite spec: PASS"))).toEqual([]);
+    expect(ids(lines("All 3 tests passed (0.01s)", "Test suite spec: PASS"))).toEqual([]);
+    // hspec's count line under cabal: the suite's failures are hspec's to name, not the suite.
+    expect(
+      ids(lines("Test suite spec: RUNNING...", "3 examples, 1 failure", "Test suite spec: FAIL")),
+    ).toEqual([]);
+    expect(ids(lines("Health:", "  Database: OK", "  Cache: FAIL (expected)"))).toEqual([]);
+  });
+});
