@@ -57,6 +57,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   goJsonFormat,
   junitConsoleFormat,
   nunitConsoleFormat,
+  // tasty before hspec: cabal's suite lines wrap both, and tasty's reads hspec's count line to know a suite named its failures.
+  tastyFormat,
   hspecFormat,
   pytestFormat,
   unittestFormat,
@@ -99,7 +101,6 @@ export const FORMATS: readonly FormatDefinition[] = [
   dartTestFormat,
   testthatFormat,
   juliaFormat,
-  tastyFormat,
   tscFormat,
   eslintFormat,
   pythonFormat,
