@@ -50,6 +50,7 @@ import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
 import { vitestFormat } from "./parsers/vitest.ts";
 import { wdioFormat } from "./parsers/wdio.ts";
+import { zigFormat } from "./parsers/zig.ts";
 
 export const FORMATS: readonly FormatDefinition[] = [
   junitFormat,
@@ -98,6 +99,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   playwrightFormat,
   xctestFormat,
   swiftTestingFormat,
+  zigFormat,
   dartTestFormat,
   testthatFormat,
   juliaFormat,

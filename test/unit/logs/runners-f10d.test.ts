@@ -179,3 +179,59 @@ describe("tasty and cabal test", () => {
     expect(ids(lines("Health:", "  Database: OK", "  Cache: FAIL (expected)"))).toEqual([]);
   });
 });
+
+describe("zig test and zig build test", () => {
+  it("reads the test runner's FAIL line with its trace's place in the test, not in std", () => {
+    const log = lines(
+      "1/3 test.pour... OK",
+      "2/3 test.boil... FAIL (TestUnexpectedResult)",
+      "/opt/zig/lib/std/testing.zig:509:14: 0x2241c7 in expect (test)",
+      "    if (!ok) return error.TestUnexpectedResult;",
+      "             ^",
+      "src/kettle.zig:86:5: 0x22467a in test.boil (test)",
+      "    try testing.expect(boil(10) == 100);",
+      "    ^",
+      "3/3 test.lid... OK",
+      "2 passed; 0 skipped; 1 failed.",
+    );
+    const r = parseLog(log);
+    expect(r.failures.map((f) => [f.format, f.test, f.file, f.line, f.errorType])).toEqual([
+      ["zig", "test.boil", "src/kettle.zig", 86, "TestUnexpectedResult"],
+    ]);
+  });
+  it("reads the build runner's failed test once, its first frame on the same line", () => {
+    const log = lines(
+      "run test: error: 'kettle.test.boil water' failed: /opt/zig/lib/std/testing.zig:515:14: 0x227a9f in expect (test)",
+      "    if (!ok) return error.TestUnexpectedResult;",
+      "             ^",
+      "src/kettle.zig:97:5: 0x227c37 in kettle.test.boil water (test)",
+      "    try testing.expect(1 == 2);",
+      "    ^",
+      "run test: error: while executing test 'kettle.test.boil water', the following test command failed:",
+      ".zig-cache/o/8cab546e/test --listen=- ",
+      "Build Summary: 1/3 steps succeeded; 1 failed; 0/1 tests passed; 1 failed",
+      "test transitive failure",
+      "└─ run test 0/1 passed, 1 failed",
+    );
+    expect(places(log)).toEqual([["kettle.test.boil water", "src/kettle.zig", 97]]);
+  });
+  it("names nothing from a summary alone, nor from a compile error or another tool's progress line", () => {
+    expect(
+      ids(
+        lines(
+          "Build Summary: 12/16 steps succeeded; 2 failed; 452/513 tests passed; 61 failed",
+          "test transitive failure",
+        ),
+      ),
+    ).toEqual([]);
+    // (a generic `error:` line may be read by the fallback formats; zig reads neither as a test)
+    expect(
+      parseLog(lines("3/5 Downloading kettle... FAIL", "error: 'build' failed")).failures.filter(
+        (f) => f.format === "zig",
+      ),
+    ).toEqual([]);
+    expect(
+      parseLog("src/kettle.zig:10:5: error: use of undeclared identifier 'x'").failures.map((f) => f.format),
+    ).not.toContain("zig");
+  });
+});
