@@ -235,3 +235,22 @@ describe("zig test and zig build test", () => {
     ).not.toContain("zig");
   });
 });
+
+describe("pytest: collection errors' summary lines in a run with node-id summary lines", () => {
+  it("reads the module once when FAILED/ERROR node-id lines follow directly", () => {
+    const log = lines(
+      "ERROR tests/test_lid.py - IndexError: tuple index out of range",
+      "ERROR tests/test_lid.py - IndexError: tuple index out of range",
+      "FAILED tests/test_pour.py::test_half - assert 1 == 2",
+    );
+    expect(ids(log)).toEqual(["tests/test_lid.py", "tests/test_pour.py::test_half"]);
+  });
+  it("does not read them when another line stands between", () => {
+    const log = lines(
+      "ERROR tests/test_lid.py - IndexError: tuple index out of range",
+      "make: *** [Makefile:3: check] Error 1",
+      "FAILED tests/test_pour.py::test_half - assert 1 == 2",
+    );
+    expect(ids(log)).toEqual(["tests/test_pour.py::test_half"]);
+  });
+});
