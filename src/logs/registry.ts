@@ -30,6 +30,7 @@ import { mochaFormat } from "./parsers/mocha.ts";
 import { nextestFormat } from "./parsers/nextest.ts";
 import { nodeTestFormat } from "./parsers/node-test.ts";
 import { npmFormat } from "./parsers/npm.ts";
+import { proveFormat } from "./parsers/prove.ts";
 import { pytestFormat } from "./parsers/pytest.ts";
 import { pythonFormat } from "./parsers/python.ts";
 import { dartTestFormat } from "./parsers/dart-test.ts";
@@ -69,6 +70,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   nodeTestFormat,
   nodeTestPyFormat,
   denoFormat,
+  // prove's summary report before tap: it watches for `not ok` lines, which tap claims.
+  proveFormat,
   tapFormat,
   wdioFormat,
   // ExUnit's and minitest's numbered `  1) …` blocks, before mocha's: each is taken only in its own shape.

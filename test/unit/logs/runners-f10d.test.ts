@@ -254,3 +254,34 @@ describe("pytest: collection errors' summary lines in a run with node-id summary
     expect(ids(log)).toEqual(["tests/test_pour.py::test_half"]);
   });
 });
+
+describe("prove's Test Summary Report", () => {
+  const report = [
+    "Test Summary Report",
+    "-------------------",
+    "t/pour.t   (Wstat: 512 Tests: 7 Failed: 2)",
+    "  Failed tests:  3, 5",
+    "  Non-zero exit status: 2",
+    "t/lid.t    (Wstat: 11 (Signal: SEGV) Tests: 2 Failed: 0)",
+    "  Non-zero wait status: 11",
+    "Files=3, Tests=12,  1 wallclock secs ( 0.01 usr  0.00 sys +  0.10 cusr  0.02 csys =  0.13 CPU)",
+    "Result: FAIL",
+  ];
+  it("names each failed test program when the log holds no TAP lines", () => {
+    expect(places(lines(...report))).toEqual([
+      ["t/pour.t", "t/pour.t", null],
+      ["t/lid.t", "t/lid.t", null],
+    ]);
+  });
+  it("adds nothing when the TAP lines name the failures", () => {
+    const log = lines(
+      "t/pour.t .. ",
+      "ok 1 - boils",
+      "not ok 2 - pours",
+      "1..2",
+      "Failed 1/2 subtests",
+      ...report,
+    );
+    expect(ids(log)).toEqual(["pours"]);
+  });
+});
