@@ -20,6 +20,7 @@ import { goJsonFormat } from "./parsers/go-json.ts";
 import { jestFormat } from "./parsers/jest.ts";
 import { juliaFormat } from "./parsers/julia.ts";
 import { karmaFormat } from "./parsers/karma.ts";
+import { karmaMochaFormat } from "./parsers/karma-mocha.ts";
 import { hspecFormat } from "./parsers/hspec.ts";
 import { nunitConsoleFormat } from "./parsers/nunit-console.ts";
 import { nodeTestPyFormat } from "./parsers/node-testpy.ts";
@@ -77,6 +78,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   // ExUnit's and minitest's numbered `  1) …` blocks, before mocha's: each is taken only in its own shape.
   exunitFormat,
   minitestFormat,
+  // karma-mocha-reporter's `✖` tree before mocha's: it needs the describe lines above a test.
+  karmaMochaFormat,
   mochaFormat,
   jasmineFormat,
   karmaFormat,

@@ -285,3 +285,35 @@ describe("prove's Test Summary Report", () => {
     expect(ids(log)).toEqual(["pours"]);
   });
 });
+
+describe("karma-mocha-reporter's failure tree", () => {
+  it("names each ✖ test under its describes, placed by its first project frame", () => {
+    const log = lines(
+      "FAILED TESTS:",
+      "  Kettle",
+      "    pour()",
+      "      ✖ fills the cup",
+      "        Chrome Headless 123.0.6312.87 (Linux x86_64)",
+      "      AssertionError: expected 1 to equal 2",
+      "    at  (test/kettle.test.ts:12:5)",
+      "",
+      "",
+      "",
+      "      ✖ stops when full",
+      "        Chrome Headless 123.0.6312.87 (Linux x86_64)",
+      "      AssertionError: expected 3 to equal 2",
+      "    at  (test/kettle.test.ts:20:7)",
+    );
+    expect(places(log)).toEqual([
+      ["Kettle > pour() > fills the cup", "test/kettle.test.ts", 12],
+      ["Kettle > pour() > stops when full", "test/kettle.test.ts", 20],
+    ]);
+  });
+  it("does not read a ✖ line with no browser label under it", () => {
+    expect(
+      parseLog(lines("  lint", "    ✖ src/a.ts has 2 problems", "    done")).failures.filter(
+        (f) => f.format === "karma-mocha",
+      ),
+    ).toEqual([]);
+  });
+});
