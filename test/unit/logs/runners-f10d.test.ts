@@ -317,3 +317,39 @@ describe("karma-mocha-reporter's failure tree", () => {
     ).toEqual([]);
   });
 });
+
+describe("vitest: tests failing alike share one block", () => {
+  const header = (t: string) => ` FAIL  test/kettle.test.ts > pour > ${t}`;
+  it("gives each header right above the block that block's place", () => {
+    const log = lines(
+      " RUN  v3.2.4 /repo",
+      header("pours 1"),
+      header("pours 2"),
+      "AssertionError: expected 'cold' to be 'hot'",
+      " ❯ test/kettle.test.ts:18:44",
+      "⎯⎯⎯⎯⎯⎯⎯[1/2]⎯",
+      header("boils"),
+      "AssertionError: expected 1 to be 2",
+      " ❯ test/kettle.test.ts:25:5",
+    );
+    expect(places(log)).toEqual([
+      ["test/kettle.test.ts > pour > pours 1", "test/kettle.test.ts", 18],
+      ["test/kettle.test.ts > pour > pours 2", "test/kettle.test.ts", 18],
+      ["test/kettle.test.ts > pour > boils", "test/kettle.test.ts", 25],
+    ]);
+  });
+  it("does not share a block across a body", () => {
+    const log = lines(
+      " RUN  v3.2.4 /repo",
+      header("pours 1"),
+      "Error: boom",
+      header("pours 2"),
+      "AssertionError: expected 'cold' to be 'hot'",
+      " ❯ test/kettle.test.ts:18:44",
+    );
+    expect(places(log)).toEqual([
+      ["test/kettle.test.ts > pour > pours 1", "test/kettle.test.ts", null],
+      ["test/kettle.test.ts > pour > pours 2", "test/kettle.test.ts", 18],
+    ]);
+  });
+});
