@@ -353,3 +353,34 @@ describe("vitest: tests failing alike share one block", () => {
     ]);
   });
 });
+
+describe("Rust panics placed in a dependency's source", () => {
+  it("give no place: cargo's registry is not the repository", () => {
+    const log = lines(
+      "running 1 test",
+      "test tests::pours ... FAILED",
+      "",
+      "failures:",
+      "",
+      "---- tests::pours stdout ----",
+      "thread 'tests::pours' panicked at /home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/poem-3.0.3/src/test/response.rs:21:9:",
+      "assertion `left == right` failed",
+      "",
+      "failures:",
+      "    tests::pours",
+      "",
+      "test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+    );
+    expect(places(log)).toEqual([["tests::pours", null, null]]);
+  });
+  it("keep the repository's own place", () => {
+    const log = lines(
+      "test tests::pours ... FAILED",
+      "---- tests::pours stdout ----",
+      "thread 'tests::pours' panicked at src/lib.rs:21:9:",
+      "assertion failed",
+      "test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+    );
+    expect(places(log)).toEqual([["tests::pours", "src/lib.rs", 21]]);
+  });
+});
