@@ -4,9 +4,9 @@
  *
  * The report lists each failed test program as `t/foo.t    (Wstat: 512 Tests: 734 Failed: 2)`, with `Failed tests:
  * 348, 521`, `Non-zero exit status: 2` or `Parse errors: …` under it, then `Files=144, Tests=5031, …` and `Result:
- * FAIL`. The program is all a failing entry names: its path is the id and the place (the tap format's ids are the
- * `not ok` lines' descriptions, which this report does not print). When the log holds `not ok` lines, the tap format
- * names those failures and the report adds nothing.
+ * FAIL`. The program is all a failing entry names: the failure is the file's, with no test id (the tap format's ids
+ * are the `not ok` lines' descriptions, which this report does not print), as AVA's file that exited badly. When the
+ * log holds `not ok` lines, the tap format names those failures and the report adds nothing.
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
 
@@ -60,10 +60,9 @@ export function createProveParser(sink: ParserSink) {
     end(): void {
       if (sawNotOk) return;
       for (const e of entries) {
-        sink.test(e.file, "failed", e.file);
         sink.failure({
           category: "test",
-          test: e.file,
+          test: null,
           file: e.file,
           line: null,
           errorType: null,
