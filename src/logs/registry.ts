@@ -35,6 +35,7 @@ import { proveFormat } from "./parsers/prove.ts";
 import { pytestFormat } from "./parsers/pytest.ts";
 import { pythonFormat } from "./parsers/python.ts";
 import { dartTestFormat } from "./parsers/dart-test.ts";
+import { dartUnittestFormat } from "./parsers/dart-unittest.ts";
 import { denoFormat } from "./parsers/deno.ts";
 import { dotnetFormat, trxFormat } from "./parsers/dotnet.ts";
 import { gradleFormat } from "./parsers/gradle.ts";
@@ -91,6 +92,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   catch2Format,
   bazelFormat,
   // Build-system harnesses (make check, meson test): a test's name and verdict, no test framework's detail.
+  // Dart's old unittest before automake: both print `FAIL: name`; each needs its own count line to read them.
+  dartUnittestFormat,
   automakeFormat,
   mesonFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common

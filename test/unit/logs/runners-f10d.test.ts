@@ -384,3 +384,25 @@ describe("Rust panics placed in a dependency's source", () => {
     expect(places(log)).toEqual([["tests::pours", "src/lib.rs", 21]]);
   });
 });
+
+describe("Dart's old unittest package", () => {
+  const body = [
+    "PASS: pours",
+    "FAIL: boils",
+    "  Expected: <2>",
+    "    Actual: <0>",
+    "  ...",
+    "ERROR: lid",
+    "  Test failed: Caught Bad state: no lid",
+  ];
+  it("reads FAIL:/ERROR: lines when its count line follows", () => {
+    const r = parseLog(lines(...body, "1 PASSED, 1 FAILED, 1 ERRORS", "Unhandled exception:"));
+    expect(r.failures.map((f) => [f.format, f.test, f.message])).toEqual([
+      ["dart-unittest", "boils", "Expected: <2>\nActual: <0>"],
+      ["dart-unittest", "lid", "Test failed: Caught Bad state: no lid"],
+    ]);
+  });
+  it("reads nothing without its count line (automake's and others' FAIL: lines)", () => {
+    expect(parseLog(lines(...body)).failures.filter((f) => f.format === "dart-unittest")).toEqual([]);
+  });
+});
