@@ -112,13 +112,13 @@ export function createSbtParser(sink: ParserSink) {
         }
         close();
       }
-      const s = SUITE.exec(rest);
+      const s = lv && rest.endsWith(":") ? SUITE.exec(rest) : null;
       if (s && lv) {
         suite = own(s[1]!);
         subjects.length = 0;
         return false;
       }
-      const sc = SCALATEST_COUNTS.exec(rest);
+      const sc = rest.startsWith("Tests: ") ? SCALATEST_COUNTS.exec(rest) : null;
       if (sc) {
         suite = null;
         subjects.length = 0;
@@ -129,7 +129,7 @@ export function createSbtParser(sink: ParserSink) {
         });
         return true;
       }
-      const t = TEST.exec(rest);
+      const t = rest.includes("- ") ? TEST.exec(rest) : null;
       if (t && (t[3] || suite !== null)) {
         const indent = t[1]!.length;
         while (subjects.length > 0 && subjects[subjects.length - 1]!.indent > indent) subjects.pop();
