@@ -14,6 +14,7 @@ const HEAD = /^\s*Test Summary Report\s*$/;
 const ENTRY = /^\s*(\S+)\s+\(Wstat: (\d+)(?: \([^)]*\))? Tests: (\d+) Failed: (\d+)\)\s*$/;
 const DETAIL = /^\s+(?:Failed tests?|Non-zero (?:exit|wait) status|Parse errors|TODO passed|Tests? skipped):/;
 const RULE = /^\s*-{3,}\s*$/;
+const NOT_OK = /^\s*not ok\b/;
 const FILES = /^\s*Files=(\d+), Tests=(\d+),/;
 
 export function createProveParser(sink: ParserSink) {
@@ -25,7 +26,7 @@ export function createProveParser(sink: ParserSink) {
     line(text: string, lineNo: number): boolean {
       if (!inReport) {
         // Seen, not claimed: the tap format reads these.
-        if (!sawNotOk && text.trimStart().startsWith("not ok")) sawNotOk = true;
+        if (!sawNotOk && text.includes("not ok") && NOT_OK.test(text)) sawNotOk = true;
         if (text.charCodeAt(0) === 84 /* T */ || text.charCodeAt(0) === 32) {
           if (HEAD.test(text)) {
             inReport = true;
