@@ -20,6 +20,7 @@ import { goJsonFormat } from "./parsers/go-json.ts";
 import { jestFormat } from "./parsers/jest.ts";
 import { juliaFormat } from "./parsers/julia.ts";
 import { karmaFormat } from "./parsers/karma.ts";
+import { karmaMochaFormat } from "./parsers/karma-mocha.ts";
 import { hspecFormat } from "./parsers/hspec.ts";
 import { nunitConsoleFormat } from "./parsers/nunit-console.ts";
 import { nodeTestPyFormat } from "./parsers/node-testpy.ts";
@@ -31,9 +32,11 @@ import { nextestFormat } from "./parsers/nextest.ts";
 import { nixTestsFormat } from "./parsers/nix-tests.ts";
 import { nodeTestFormat } from "./parsers/node-test.ts";
 import { npmFormat } from "./parsers/npm.ts";
+import { proveFormat } from "./parsers/prove.ts";
 import { pytestFormat } from "./parsers/pytest.ts";
 import { pythonFormat } from "./parsers/python.ts";
 import { dartTestFormat } from "./parsers/dart-test.ts";
+import { dartUnittestFormat } from "./parsers/dart-unittest.ts";
 import { denoFormat } from "./parsers/deno.ts";
 import { dotnetFormat, trxFormat } from "./parsers/dotnet.ts";
 import { gradleFormat } from "./parsers/gradle.ts";
@@ -41,7 +44,9 @@ import { pestFormat } from "./parsers/pest.ts";
 import { phpunitFormat } from "./parsers/phpunit.ts";
 import { playwrightFormat } from "./parsers/playwright.ts";
 import { rspecFormat } from "./parsers/rspec.ts";
+import { sbtFormat } from "./parsers/sbt.ts";
 import { surefireFormat } from "./parsers/surefire.ts";
+import { tastyFormat } from "./parsers/tasty.ts";
 import { swiftTestingFormat, xctestFormat } from "./parsers/swift.ts";
 import { jenkinsReportFormat } from "./parsers/jenkins-report.ts";
 import { tkgFormat } from "./parsers/tkg.ts";
@@ -51,6 +56,7 @@ import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
 import { vitestFormat } from "./parsers/vitest.ts";
 import { wdioFormat } from "./parsers/wdio.ts";
+import { zigFormat } from "./parsers/zig.ts";
 
 export const FORMATS: readonly FormatDefinition[] = [
   junitFormat,
@@ -58,6 +64,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   goJsonFormat,
   junitConsoleFormat,
   nunitConsoleFormat,
+  // tasty before hspec: cabal's suite lines wrap both, and tasty's reads hspec's count line to know a suite named its failures.
+  tastyFormat,
   hspecFormat,
   pytestFormat,
   unittestFormat,
@@ -67,11 +75,15 @@ export const FORMATS: readonly FormatDefinition[] = [
   nodeTestFormat,
   nodeTestPyFormat,
   denoFormat,
+  // prove's summary report before tap: it watches for `not ok` lines, which tap claims.
+  proveFormat,
   tapFormat,
   wdioFormat,
   // ExUnit's and minitest's numbered `  1) …` blocks, before mocha's: each is taken only in its own shape.
   exunitFormat,
   minitestFormat,
+  // karma-mocha-reporter's `✖` tree before mocha's: it needs the describe lines above a test.
+  karmaMochaFormat,
   mochaFormat,
   jasmineFormat,
   karmaFormat,
@@ -83,6 +95,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   catch2Format,
   bazelFormat,
   // Build-system harnesses (make check, meson test): a test's name and verdict, no test framework's detail.
+  // Dart's old unittest before automake: both print `FAIL: name`; each needs its own count line to read them.
+  dartUnittestFormat,
   automakeFormat,
   mesonFormat,
   nixTestsFormat,
@@ -90,6 +104,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   jenkinsReportFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
+  sbtFormat,
   surefireFormat,
   gradleFormat,
   dotnetFormat,
@@ -99,6 +114,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   playwrightFormat,
   xctestFormat,
   swiftTestingFormat,
+  zigFormat,
   dartTestFormat,
   testthatFormat,
   juliaFormat,

@@ -370,6 +370,10 @@ export function createPytestParser(sink: ParserSink) {
           if (s0?.[2]?.includes("::")) {
             inSession = true;
             section = "summary";
+            // Collection errors' lines just above, in the same run of summary lines, are that summary's too.
+            const held = heldErrors;
+            heldErrors = [];
+            for (const h of held) this.line(h.text, h.lineNo);
             return this.line(text, lineNo);
           }
         }

@@ -27,7 +27,18 @@ export function panicHead(
   return null;
 }
 
+/** A dependency's source (cargo's registry or git checkouts) or the standard library's (`/rustc/<hash>/`): no place in the repository. */
+const OUTSIDE = /(?:^|\/)\.cargo\/(?:registry|git)\/|^\/rustc\/[0-9a-f]{7,}\//;
+
 export function summarizePanic(
+  lines: readonly string[],
+  sink: ParserSink,
+): { file: string | null; line: number | null; column: number | null; message: string } {
+  const p = summarizePanicAt(lines, sink);
+  return p.file !== null && OUTSIDE.test(p.file) ? { ...p, file: null, line: null, column: null } : p;
+}
+
+function summarizePanicAt(
   lines: readonly string[],
   sink: ParserSink,
 ): { file: string | null; line: number | null; column: number | null; message: string } {

@@ -34,11 +34,27 @@ function xctestId(name: string): string {
   return m ? `${m[1]}.${m[2]}` : name;
 }
 
+/**
+ * A SwiftPM package's file from its `Tests/` or `Sources/` directory on, when the path is still absolute after the
+ * runner checkouts were mapped (a container's `/root/<pkg>/`, Termux's `/data/data/…/<pkg>/`): SwiftPM requires
+ * those two directories at the package root, so what precedes them is the checkout.
+ */
+export function swiftPackagePath(p: string): string {
+  if (!p.startsWith("/")) return p;
+  const t = p.indexOf("/Tests/");
+  const at = t >= 0 ? t : p.indexOf("/Sources/");
+  return at >= 0 ? p.slice(at + 1) : p;
+}
+
 export function createXctestParser(sink: ParserSink) {
   let running: {
     name: string;
     errors: { file: string; line: number; message: string; lineNo: number }[];
+    /** Opened by an assertion line, not a `started` line: the next assertion naming another test closes it. */
+    orphan?: boolean;
   } | null = null;
+  /** Whether this log showed a suite's `started` line: before one, a suite's end cannot be known as the outermost. */
+  let sawSuiteStart = false;
   let depth = 0;
   let outermostEnded = false;
 
@@ -74,6 +90,9 @@ export function createXctestParser(sink: ParserSink) {
         const c = CASE.exec(text);
         if (c) {
           const name = c[1]!;
+          // An assertion-opened test whose own `failed` line never came (cut, or filtered): its assertion failed it.
+          if (running?.orphan && running.name !== name && running.errors.length > 0)
+            failed(running.name, running.errors, "", running.errors[running.errors.length - 1]!.lineNo);
           if (c[2] === "started") {
             running = { name: own(name), errors: [] };
             return true;
@@ -87,9 +106,13 @@ export function createXctestParser(sink: ParserSink) {
         }
         const s = SUITE.exec(text);
         if (s) {
-          if (s[1] === "started") depth++;
-          else depth = Math.max(0, depth - 1);
-          outermostEnded = s[1] !== "started" && depth === 0;
+          // A log that opens inside a run (a paste) shows inner suites' ends before any start: their counts are
+          // theirs, not the run's.
+          if (s[1] === "started") {
+            depth++;
+            sawSuiteStart = true;
+          } else depth = Math.max(0, depth - 1);
+          outermostEnded = s[1] !== "started" && depth === 0 && sawSuiteStart;
           return true;
         }
       }
@@ -106,11 +129,16 @@ export function createXctestParser(sink: ParserSink) {
       }
       // An assertion of a test whose `started` line was cut away (a paste that opens inside it): its name is the
       // assertion's, and its `failed` line (or the log's end) closes it.
-      if (!running && text.includes(ERROR_AT)) {
+      // Linux XCTest run with its `Test Case` lines filtered away prints only these lines, one test after another.
+      if ((!running || running.orphan) && text.includes(ERROR_AT)) {
         const at = text.indexOf(ERROR_AT);
         const rest = text.slice(at + ERROR_AT.length);
         const n = ORPHAN.exec(rest);
-        if (n && PLACE.test(text.slice(0, at))) running = { name: own(n[1]!), errors: [] };
+        if (n && n[1] !== running?.name && PLACE.test(text.slice(0, at))) {
+          if (running && running.errors.length > 0)
+            failed(running.name, running.errors, "", running.errors[running.errors.length - 1]!.lineNo);
+          running = { name: own(n[1]!), errors: [], orphan: true };
+        }
       }
       // An assertion of the running test: `path:line: error: <the test's name> : message`.
       if (running) {
@@ -122,7 +150,7 @@ export function createXctestParser(sink: ParserSink) {
           if (p) {
             if (running.errors.length < 20)
               running.errors.push({
-                file: p[1] === "<unknown>" ? "<unknown>" : own(sink.path(p[1]!)),
+                file: p[1] === "<unknown>" ? "<unknown>" : own(swiftPackagePath(sink.path(p[1]!))),
                 line: Number(p[2]),
                 message: own(rest.slice(head.length).replace(/ - $/, "").trim()),
                 lineNo,

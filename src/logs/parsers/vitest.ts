@@ -34,6 +34,8 @@ export function createVitestParser(sink: ParserSink) {
     buf: BlockBuffer;
     unhandled: boolean;
     loose?: boolean;
+    /** Tests whose headers came right above this one with no body: Vitest prints one block for tests failing alike. */
+    alike?: { test: string | null; file: string; lineNo: number }[];
   } | null = null;
   /** Activated by a failure header alone (a paste without ` RUN  v…`): ends with the blocks it opened. */
   let loose = false;
@@ -89,6 +91,22 @@ export function createVitestParser(sink: ParserSink) {
         end: block.buf.end,
       });
       if (block.test) sink.test(block.test, "failed", block.file);
+      for (const a of block.alike ?? []) {
+        if (!a.test) continue;
+        sink.failure({
+          category,
+          test: a.test,
+          file: loc?.file ?? (a.file || null),
+          line: loc?.line ?? null,
+          column: loc?.column ?? null,
+          errorType,
+          message: message || a.test,
+          stack: block.buf.text(),
+          start: a.lineNo,
+          end: block.buf.end,
+        });
+        sink.test(a.test, "failed", a.file);
+      }
     }
     block = null;
   }
@@ -127,7 +145,13 @@ export function createVitestParser(sink: ParserSink) {
       }
       const h = FAIL_HEADER.exec(text);
       if (h) {
-        flush();
+        // A header right under another one (no body between): both tests share the block that follows.
+        const above =
+          block && !block.unhandled && block.test !== null && block.buf.lines.length === 1
+            ? [...(block.alike ?? []), { test: block.test, file: block.file, lineNo: block.buf.start }]
+            : null;
+        if (above) block = null;
+        else flush();
         inUnhandled = false;
         const f = sink.path(h[1]!);
         block = {
@@ -136,6 +160,7 @@ export function createVitestParser(sink: ParserSink) {
           buf: new BlockBuffer(200, 16_000),
           unhandled: false,
           loose,
+          ...(above && above.length <= 100 ? { alike: above } : {}),
         };
         block.buf.push(text, lineNo);
         return true;

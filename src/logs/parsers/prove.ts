@@ -1,0 +1,84 @@
+/**
+ * Perl's `prove` (TAP::Harness): its `Test Summary Report`, for a log that holds the report without the TAP lines
+ * (prove without `-v`, or a paste of the report alone).
+ *
+ * The report lists each failed test program as `t/foo.t    (Wstat: 512 Tests: 734 Failed: 2)`, with `Failed tests:
+ * 348, 521`, `Non-zero exit status: 2` or `Parse errors: …` under it, then `Files=144, Tests=5031, …` and `Result:
+ * FAIL`. The program is all a failing entry names: the failure is the file's, with no test id (the tap format's ids
+ * are the `not ok` lines' descriptions, which this report does not print), as AVA's file that exited badly. When the
+ * log holds `not ok` lines, the tap format names those failures and the report adds nothing.
+ */
+import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
+
+const HEAD = /^\s*Test Summary Report\s*$/;
+const ENTRY = /^\s*(\S+)\s+\(Wstat: (\d+)(?: \([^)]*\))? Tests: (\d+) Failed: (\d+)\)\s*$/;
+const DETAIL = /^\s+(?:Failed tests?|Non-zero (?:exit|wait) status|Parse errors|TODO passed|Tests? skipped):/;
+const RULE = /^\s*-{3,}\s*$/;
+const NOT_OK = /^\s*not ok\b/;
+const FILES = /^\s*Files=(\d+), Tests=(\d+),/;
+
+export function createProveParser(sink: ParserSink) {
+  let inReport = false;
+  let sawNotOk = false;
+  const entries: { file: string; failed: number; details: string[]; lineNo: number; end: number }[] = [];
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (!inReport) {
+        // Seen, not claimed: the tap format reads these.
+        if (!sawNotOk && text.includes("not ok") && NOT_OK.test(text)) sawNotOk = true;
+        if (text.charCodeAt(0) === 84 /* T */ || text.charCodeAt(0) === 32) {
+          if (HEAD.test(text)) {
+            inReport = true;
+            return true;
+          }
+        }
+        return false;
+      }
+      const e = ENTRY.exec(text);
+      if (e) {
+        if (entries.length < 1_000)
+          entries.push({
+            file: own(sink.path(e[1]!)),
+            failed: Number(e[4]),
+            details: [],
+            lineNo,
+            end: lineNo,
+          });
+        return true;
+      }
+      const last = entries[entries.length - 1];
+      if (last && DETAIL.test(text)) {
+        if (last.details.length < 10) last.details.push(own(text.trim()));
+        last.end = lineNo;
+        return true;
+      }
+      if (RULE.test(text) || text.trim() === "") return true;
+      if (FILES.test(text)) return false;
+      inReport = false;
+      return false;
+    },
+    end(): void {
+      if (sawNotOk) return;
+      for (const e of entries) {
+        sink.failure({
+          category: "test",
+          test: null,
+          file: e.file,
+          line: null,
+          errorType: null,
+          message: e.details.join("\n") || `${e.file} failed`,
+          stack: null,
+          start: e.lineNo,
+          end: e.end,
+        });
+      }
+    },
+  };
+}
+
+export const proveFormat: FormatDefinition = {
+  name: "prove",
+  description: "Perl prove's Test Summary Report (failed test programs), when the log holds no TAP lines",
+  create: createProveParser,
+};

@@ -1,0 +1,148 @@
+/**
+ * Haskell's tasty (its console reporter) and the `cabal test` lines around any Haskell test suite.
+ *
+ * tasty prints a tree: group names, and under them each test as `  name:   OK` or `  name:   FAIL` (status column
+ * aligned, a timing `(0.02s)` after it with `--timing`), a failed test's reason indented under it; then `All 27 tests
+ * passed (1.2s)` or `3 out of 27 tests failed (1.2s)`. tasty-expected-failure marks a test expected to fail `FAIL
+ * (expected)`: no failure. The id is the group path and the test's name joined by `.` (tasty's own path, what `-p`
+ * matches); a reporter's `...` elision drops the groups above it.
+ *
+ * cabal prints `Test suite NAME: RUNNING...` and `Test suite NAME: FAIL` around each suite's output, and `1 of 2 test
+ * suites (1 of 2 test cases) passed.` When a suite fails and its output named no failing test (a crash, a paste
+ * holding only the count line), the suite is the failure: its name is what `cabal test NAME` takes.
+ */
+import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
+
+const RESULT = /^( {2,})(\S.*?):\s+(OK|FAIL|TIMEOUT)((?: \([^)]*\))*)\s*$/;
+const COUNTS = /^(?:(\d+) out of (\d+) tests failed|All (\d+) tests passed)(?: \([\d.]+s\))?\s*$/;
+const CABAL_SUITE = /^Test suite (\S+): (RUNNING\.\.\.|PASS|FAIL)\s*$/;
+/** Another Haskell runner's own count line under cabal (hspec's): the suite's failures are named there. */
+const HSPEC_COUNT = /^\d+ examples?, [1-9]\d* failures?\b/;
+
+export function createTastyParser(sink: ParserSink) {
+  const groups: { indent: number; name: string }[] = [];
+  /** The failed test whose reason lines are being read. */
+  let open: { id: string; indent: number; message: string[]; start: number; end: number } | null = null;
+  /** Whether the running cabal suite's output named a failing test. */
+  let named = false;
+
+  function close(): void {
+    if (!open) return;
+    const o = open;
+    open = null;
+    sink.test(o.id, "failed");
+    sink.failure({
+      category: "test",
+      test: o.id,
+      file: null,
+      line: null,
+      errorType: null,
+      message: o.message.join("\n") || `${o.id} failed`,
+      stack: null,
+      start: o.start,
+      end: o.end,
+    });
+  }
+
+  /** Before the first result line: the latest lines, from which the groups above it are read back. */
+  const recent: string[] = [];
+  let active = false;
+
+  function track(text: string): void {
+    // A group line of the tree: its name, indented two spaces per level; `...` is a reader's elision.
+    const trimmed = text.trim();
+    if (trimmed === "..." || trimmed === "…") groups.length = 0;
+    else if (trimmed !== "" && trimmed.length < 200) {
+      const indent = text.length - text.trimStart().length;
+      while (groups.length > 0 && groups[groups.length - 1]!.indent >= indent) groups.pop();
+      if (groups.length < 20) groups.push({ indent, name: own(trimmed) });
+    }
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      const c0 = text.charCodeAt(0);
+      const r = c0 === 32 && text.charCodeAt(1) === 32 && text.length < 2_000 ? RESULT.exec(text) : null;
+      if (r) {
+        close();
+        if (!active) {
+          // The first result: its groups are the lines just above it (a tree rarely nests deeper than this holds).
+          active = true;
+          for (const l of recent) track(l);
+          recent.length = 0;
+        }
+        const indent = r[1]!.length;
+        while (groups.length > 0 && groups[groups.length - 1]!.indent >= indent) groups.pop();
+        const id = own([...groups.map((g) => g.name), r[2]!.trim()].join("."));
+        const expected = /\(expected\)/.test(r[4] ?? "");
+        if (r[3] === "OK") sink.test(id, "passed");
+        else if (expected) sink.test(id, "skipped");
+        else {
+          named = true;
+          open = { id, indent, message: [], start: lineNo, end: lineNo };
+        }
+        return true;
+      }
+      if (open) {
+        // The reason: lines indented deeper than the test's, or a hard-wrapped line's rest at column 0.
+        const indent = text.length - text.trimStart().length;
+        const wrapped =
+          open.message.length > 0 && indent === 0 && !COUNTS.test(text) && !CABAL_SUITE.test(text);
+        if (text.trim() !== "" && (indent > open.indent || wrapped)) {
+          if (open.message.length < 40) open.message.push(own(text.trim()));
+          open.end = lineNo;
+          return true;
+        }
+        close();
+      }
+      if ((c0 >= 48 && c0 <= 57) || c0 === 65 /* A */) {
+        const c = COUNTS.exec(text);
+        if (c) {
+          groups.length = 0;
+          if (c[3] !== undefined) sink.summary({ passed: Number(c[3]), failed: 0 });
+          else sink.summary({ passed: Number(c[2]) - Number(c[1]), failed: Number(c[1]) });
+          return true;
+        }
+        if (HSPEC_COUNT.test(text)) named = true;
+      }
+      if (c0 === 84 /* T */) {
+        const s = CABAL_SUITE.exec(text);
+        if (s) {
+          groups.length = 0;
+          if (s[2] === "RUNNING...") named = false;
+          else if (s[2] === "FAIL" && !named) {
+            sink.test(s[1]!, "failed");
+            sink.failure({
+              category: "test",
+              test: own(s[1]!),
+              file: null,
+              line: null,
+              errorType: null,
+              message: `Test suite ${s[1]}: FAIL`,
+              stack: null,
+              start: lineNo,
+              end: lineNo,
+            });
+          }
+          if (s[2] !== "RUNNING...") named = false;
+          return true;
+        }
+      }
+      if (active) track(text);
+      else {
+        if (recent.length >= 12) recent.shift();
+        recent.push(text);
+      }
+      return false;
+    },
+    end(): void {
+      close();
+    },
+  };
+}
+
+export const tastyFormat: FormatDefinition = {
+  name: "tasty",
+  description: "Haskell tasty (name: FAIL trees, counts) and cabal test's Test suite NAME: FAIL lines",
+  create: createTastyParser,
+};
