@@ -2473,6 +2473,96 @@ const CASES = [
     run: "rspec --format progress --format json --out REPORT",
     truth: "rspecJson",
   },
+  // hold16-*: a seventeenth held-out set (issue 10), generated part (projects/hold16-*, a ferry timetable library),
+  // written by a helper that had not read the parsers: jest test.each with %s/%i titles, a rejected async load, a
+  // thrown RangeError message mismatch; vitest it.each with $-titles on undefined results and a toThrowError regex;
+  // mocha nested describes after a before hook, a deepStrictEqual array diff and an async rejection; pytest -v with a
+  // fixture that opens a missing file (error at setup), parametrised rounding, an IndexError from a class test;
+  // go -v table subtests with spaces, t.Fatal, and a panic that ends the package; RSpec documentation format;
+  // green runs (jest, node:test spec, pytest -rA, go -v) whose tests print FAIL / Error: / not ok / --- FAIL: words.
+  {
+    id: "hold16-jest-each-async-actions",
+    proj: "hold16-js",
+    frame: "actions",
+    cmd: "npx jest --ci spec/jest/routes/times.spec.js",
+    run: "npx jest --ci spec/jest/routes/times.spec.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold16-jest-green-noisy-gitlab",
+    proj: "hold16-js",
+    frame: "gitlab",
+    cmd: "npx jest --ci spec/jest/routes/fares.spec.js",
+    run: "npx jest --ci spec/jest/routes/fares.spec.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold16-vitest-each-jenkins",
+    proj: "hold16-js",
+    frame: "jenkins",
+    cmd: "npx vitest run",
+    run: "npx vitest run --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold16-mocha-before-hook-gitlab",
+    proj: "hold16-js",
+    frame: "gitlab",
+    cmd: "npx mocha spec/mocha",
+    run: "npx mocha spec/mocha; TITLEPATH_OUT=REPORT node_modules/.bin/mocha spec/mocha --reporter ./spec-tools/titlepath-reporter.cjs",
+    truth: "titlePathJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold16-node-spec-green-noisy-actions",
+    proj: "hold16-js",
+    frame: "actions",
+    cmd: "node --test spec/node/",
+    run: "node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT spec/node/ferry.test.mjs",
+    truth: "nodeJunit",
+  },
+  {
+    id: "hold16-pytest-v-setup-error-actions",
+    proj: "hold16-py",
+    frame: "actions",
+    cmd: "pytest -v tests/routes",
+    run: "python3 -m pytest -p no:cacheprovider -v tests/routes --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold16-pytest-green-ra-noisy-jenkins",
+    proj: "hold16-py",
+    frame: "jenkins",
+    cmd: "pytest -rA tests/test_green_report.py",
+    run: "python3 -m pytest -p no:cacheprovider -rA tests/test_green_report.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold16-go-v-panic-gitlab",
+    proj: "hold16-go",
+    frame: "gitlab",
+    cmd: "go test -v ./...",
+    run: "go test -v ./...; go test -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold16-go-green-logs-jenkins",
+    proj: "hold16-go",
+    frame: "jenkins",
+    cmd: "go test -v ./berth/",
+    run: "go test -v ./berth/; go test -json ./berth/ > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold16-rspec-doc-actions",
+    proj: "hold16-rb",
+    frame: "actions",
+    cmd: "bundle exec rspec --format documentation",
+    run: "rspec --format documentation --format json --out REPORT",
+    truth: "rspecJson",
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ running
@@ -2784,6 +2874,10 @@ function versions(proj) {
     "hold15-py": () => table.py(),
     "hold15-go": () => table.go(),
     "hold15-rb": () => table.ruby(),
+    "hold16-js": () => table.js(),
+    "hold16-py": () => table.py(),
+    "hold16-go": () => table.go(),
+    "hold16-rb": () => table.ruby(),
     "rspec-doc": () => table.ruby(),
     bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
     catch2: () => ({ catch2: v("dpkg-query -W catch2"), gcc: v("g++ --version") }),
