@@ -2500,8 +2500,8 @@ const CASES = [
     id: "hold16-vitest-each-jenkins",
     proj: "hold16-js",
     frame: "jenkins",
-    cmd: "npx vitest run",
-    run: "npx vitest run --reporter=default --reporter=json --outputFile.json=REPORT",
+    cmd: "npx vitest run spec/vitest/fares.test.js",
+    run: "npx vitest run spec/vitest/fares.test.js --reporter=default --reporter=json --outputFile.json=REPORT",
     truth: "jestJson",
   },
   {
@@ -2559,9 +2559,25 @@ const CASES = [
     id: "hold16-rspec-doc-actions",
     proj: "hold16-rb",
     frame: "actions",
-    cmd: "bundle exec rspec --format documentation",
-    run: "rspec --format documentation --format json --out REPORT",
+    cmd: "bundle exec rspec spec/ferry/manifest_spec.rb --format documentation",
+    run: "rspec spec/ferry/manifest_spec.rb --format documentation --format json --out REPORT",
     truth: "rspecJson",
+  },
+  {
+    id: "hold16-rspec-green-prints-failures-jenkins",
+    proj: "hold16-rb",
+    frame: "jenkins",
+    cmd: "bundle exec rspec spec/ferry/green_spec.rb",
+    run: "rspec spec/ferry/green_spec.rb --format progress --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "hold16-vitest-green-noisy-gitlab",
+    proj: "hold16-js",
+    frame: "gitlab",
+    cmd: "npx vitest run spec/vitest/green-noisy.test.js",
+    run: "npx vitest run spec/vitest/green-noisy.test.js --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
   },
 ];
 
