@@ -5,6 +5,7 @@
  */
 import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
+import { statedSides } from "./stated-sides.ts";
 import { parseNodeException, parsePythonException } from "./outcome.ts";
 import { programBlocks } from "./complete.ts";
 import { labelledValueClaim, listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
@@ -255,6 +256,20 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
       };
       expectedOutput.splice(0, expectedOutput.length, sides.good.value);
     }
+  }
+  // Values stated under Actual/Expected headings, after a label line, or in a block its lead names.
+  if (actual.kind === "unknown") {
+    const stated = statedSides(report);
+    if (stated && stated.actual.length > 0) {
+      actual = {
+        kind: "output",
+        exceptionType: null,
+        exceptionMessage: null,
+        output: stated.actual,
+        source: stated.source,
+      };
+      if (stated.expected.length > 0) expectedOutput.splice(0, expectedOutput.length, ...stated.expected);
+    } else if (stated && expectedOutput.length === 0) expectedOutput.push(...stated.expected);
   }
   return {
     actual,
