@@ -200,14 +200,15 @@ export function parseAnnotation(text: string): {
     explicit = true;
     t = t.slice(exp[0].length).trim();
     // `expected output: 'XXXX', actual output: 'z'`: both sides in one comment; the actual one is the claim, and
-    // a line whose two sides agree is one the reporter shows working: what it prints, not something to avoid.
+    // a line whose two sides agree is one the reporter shows working, no claim. The expected side is not kept as
+    // the value a run must not print: the same value is often what a working line beside it prints.
     const both = BOTH_SIDES.exec(t.replace(/^(?:output|result|value)\s*:?\s*/i, ""));
     if (both?.[1] && both[2] && looksLikeValue(both[1]) && looksLikeValue(both[2]))
       return both[1] === both[2]
-        ? { role: "actual", kind: "output", value: both[2], flagged: false }
+        ? null
         : ERROR_VALUE.test(both[2])
           ? { role: "actual", kind: "error", value: both[2], flagged: true }
-          : { role: "actual", kind: "output", value: both[2], flagged: true, instead: both[1] };
+          : { role: "actual", kind: "output", value: both[2], flagged: true };
   } else {
     for (let i = 0; i < 3; i++) {
       const act = ACTUAL_WORDS.exec(t);
