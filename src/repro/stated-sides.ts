@@ -132,7 +132,8 @@ export function statedSides(report: ParsedReport): StatedSides | null {
   if (led.actual.length > 0)
     return { ...led, source: "the block the report introduces as what it actually got" };
   const labelled = labelledValues(report.proseWithCode);
-  if (labelled.actual.length > 0) return { ...labelled, source: "the value on the line after the report's label" };
+  if (labelled.actual.length > 0)
+    return { ...labelled, source: "the value on the line after the report's label" };
   const expected = [
     ...(sectionExpected !== null ? [sectionExpected] : []),
     ...led.expected,

@@ -22,7 +22,13 @@ const ran = (stdout: string) => ({
   exception: null,
   durationMs: 5,
 });
-const unknown = { kind: "unknown" as const, exceptionType: null, exceptionMessage: null, output: [], source: "t" };
+const unknown = {
+  kind: "unknown" as const,
+  exceptionType: null,
+  exceptionMessage: null,
+  output: [],
+  source: "t",
+};
 
 describe("a lone value under an Actual / Expected heading (issue template)", () => {
   const md = [
