@@ -6,6 +6,7 @@ import { hostLimits } from "../core/host-limits.ts";
 import { withinCpuTime } from "../core/time-limit.ts";
 import { looseKey, normalizedLines, timeIsTheClaim } from "./normalize.ts";
 import type { RaisedException } from "./outcome.ts";
+import { crashMatch } from "./process-crash.ts";
 import type { ReportedBehaviour, Verdict } from "./result.ts";
 
 export interface RunObservation {
@@ -510,6 +511,10 @@ export function matchRun(
       kind: "clean",
       detail: `the report says the program exits${said ? ` with status ${reported.exitCode}` : ""}${reported.silent ? " silently" : ""}; the run ${failed ? `ended with ${observedFailure}` : `exited with status ${run.exitCode}`}${quiet ? "" : " and printed output"}`,
     };
+  }
+  if (reported.kind === "error-unspecified" && reported.processCrash) {
+    const crash = crashMatch(run);
+    if (crash) return crash;
   }
   if (failed) {
     const needs = needsFrom(combined);

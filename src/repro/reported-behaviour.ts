@@ -5,6 +5,7 @@
  */
 import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
+import { claimsProcessCrash } from "./process-crash.ts";
 import { statedSides } from "./stated-sides.ts";
 import { parseNodeException, parsePythonException } from "./outcome.ts";
 import { programBlocks } from "./complete.ts";
@@ -720,12 +721,16 @@ function actualBehaviour(
   if (
     /\b(crash(es|ed)?|throws?|raises?|errors? out|exception|fails? with|segfault|traceback)\b/i.test(prose)
   ) {
+    const processCrash = claimsProcessCrash(prose);
     return {
       kind: "error-unspecified",
       exceptionType: null,
       exceptionMessage: null,
       output: [],
-      source: "the report's description",
+      source: processCrash
+        ? "the report's description (the process itself crashes, with no error of the language)"
+        : "the report's description",
+      ...(processCrash ? { processCrash } : {}),
     };
   }
   return none("nothing in the report");

@@ -71,6 +71,11 @@ export const ReportedBehaviour = z.object({
   exitCode: z.number().int().nullable().optional(),
   /** For kind "exit": the report says the process prints nothing ("exits silently"). */
   silent: z.boolean().optional(),
+  /**
+   * For kind "error-unspecified": the report says the process itself dies with no error of the language (a
+   * segfault, "takes down the interpreter", "no error message at all"); an ordinary exception is not that.
+   */
+  processCrash: z.boolean().optional(),
 });
 export type ReportedBehaviour = z.infer<typeof ReportedBehaviour>;
 

@@ -10,6 +10,7 @@ import { parseAnnotation } from "../../../src/repro/annotations.ts";
 import { foldRuns, matchRun } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+import { claimsProcessCrash } from "../../../src/repro/process-crash.ts";
 import { statedSides, statedValue } from "../../../src/repro/stated-sides.ts";
 
 const f = "```";
@@ -167,5 +168,58 @@ describe("a report that states only the expected value", () => {
   it("does not count the value inside a longer line", () => {
     const m = matchRun(unknown, ran("got 9007199254740991 and more\n"), ["9007199254740991"]);
     expect(m.kind).toBe("no-expectation");
+  });
+});
+
+describe("a report that says the interpreter itself crashes", () => {
+  const md = (words: string) =>
+    [
+      "# insort with a string key",
+      "",
+      "**Crash report**",
+      "",
+      words,
+      "",
+      f,
+      "import bisect",
+      "bisect.insort([], {'a': 1}, key='a')",
+      f,
+    ].join("\n");
+  const raised = {
+    exitCode: 1,
+    stoppedBy: null,
+    stdout: "",
+    stderr: "Traceback (most recent call last):\nTypeError: 'str' object is not callable\n",
+    exception: { type: "TypeError", message: "'str' object is not callable" },
+    durationMs: 5,
+  };
+  const segv = { exitCode: 139, stoppedBy: null, stdout: "", stderr: "", exception: null, durationMs: 5 };
+
+  it("is a crash of the process: an ordinary exception is NOT_REPRODUCED, a segfault REPRODUCED", () => {
+    const e = read(md("Running this takes down the interactive interpreter; no error message at all."));
+    expect(e.actual.kind).toBe("error-unspecified");
+    expect(e.actual.processCrash).toBe(true);
+    const m = matchRun(e.actual, raised);
+    expect(foldRuns([m, m, m]).verdict).toBe("NOT_REPRODUCED");
+    const s = matchRun(e.actual, segv);
+    expect(foldRuns([s, s, s]).verdict).toBe("REPRODUCED");
+  });
+
+  it("never counts the sandbox's own kill (status 137) as the crash", () => {
+    const e = read(md("It segfaults."));
+    const k = matchRun(e.actual, { ...segv, exitCode: 137 });
+    expect(foldRuns([k, k, k]).verdict).not.toBe("REPRODUCED");
+  });
+
+  it("is not read from 'crashes the process' (an uncaught exception, as Node users say)", () => {
+    const e = read(md("Calling it with a string crashes the node process."));
+    expect(e.actual.processCrash).toBeUndefined();
+    const m = matchRun(e.actual, raised);
+    expect(foldRuns([m, m, m]).verdict).toBe("PARTIAL");
+  });
+
+  it("is not read from a sentence saying it should not crash the interpreter", () => {
+    expect(claimsProcessCrash("A bad key should not crash the interpreter.")).toBe(false);
+    expect(claimsProcessCrash("This crashes the interpreter.")).toBe(true);
   });
 });
