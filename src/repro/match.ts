@@ -320,6 +320,21 @@ export function matchRun(
   if (run.exception && !sameExceptionType(reportedType || "-", run.exception.type)) {
     // Some of the reported lines printed before the run died on a name the code never defines (the report's
     // own typo: `console;log(x)`): the claim partly shows, and the failure is not the report's — PARTIAL.
+    const printed = run.stdout.split("\n").filter((l) => l.trim() !== "");
+    // Every line the report shows was printed, and not as reported, before the run died on a name the code
+    // never defines (a fragment pasted after the program: a patch, an excerpt of the library): the claim's
+    // statements ran and did not show it; the failure after them is not the report's, and no part of the claim.
+    const ranPastClaim =
+      reported.kind === "output" &&
+      reported.output.length > 0 &&
+      printed.length >= reported.output.length &&
+      !outputAppears(reported.output, run.stdout) &&
+      undefinedName(run) !== null;
+    if (ranPastClaim)
+      return {
+        kind: "clean",
+        detail: `printed ${quoteList(printed.slice(0, 4))} where the report shows ${quoteList(reported.output.slice(0, 4))}; the run then stopped on \`${run.exception!.type}: ${run.exception!.message}\` in code after them that the report never defines, which is not the reported behaviour`,
+      };
     const partlyShown =
       reported.kind === "output" &&
       reported.output.length > 1 &&

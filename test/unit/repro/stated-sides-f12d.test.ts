@@ -223,3 +223,38 @@ describe("a report that says the interpreter itself crashes", () => {
     expect(claimsProcessCrash("This crashes the interpreter.")).toBe(true);
   });
 });
+
+describe("a run that printed every claimed line, otherwise, then died on a name the report never defines", () => {
+  const claim = {
+    kind: "output" as const,
+    exceptionType: null,
+    exceptionMessage: null,
+    output: ["'unicorn'", "undefined"],
+    source: "t",
+  };
+  const died = (stdout: string) => ({
+    exitCode: 1,
+    stoppedBy: null,
+    stdout,
+    stderr: "ReferenceError: ret is not defined\n",
+    exception: { type: "ReferenceError", message: "ret is not defined" },
+    durationMs: 5,
+  });
+
+  it("is NOT_REPRODUCED: the claim's lines ran and did not show it (a patch fragment failed after them)", () => {
+    const m = matchRun(claim, died("'unicorn'\n'unicorn'\n"));
+    expect(m.kind).toBe("clean");
+    expect(foldRuns([m, m, m]).verdict).toBe("NOT_REPRODUCED");
+  });
+
+  it("stays PARTIAL when the run died before printing the rest of the claim (the report's own typo)", () => {
+    const m = matchRun(claim, died("'unicorn'\n"));
+    expect(foldRuns([m, m, m]).verdict).toBe("PARTIAL");
+  });
+
+  it("does not fire when the lines printed are the claimed ones", () => {
+    const m = matchRun(claim, died("'unicorn'\nundefined\n"));
+    expect(m.kind).not.toBe("clean");
+    expect(foldRuns([m, m, m]).verdict).not.toBe("NOT_REPRODUCED");
+  });
+});
