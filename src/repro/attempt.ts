@@ -208,7 +208,9 @@ function missingApi(run: ExecutedRun): string | null {
     (ex.type === "TypeError" && /^[\w$.]+ is not a (?:function|constructor)\b/.test(ex.message)) ||
     // A release that keeps the name only to say it is gone (js-yaml 4: `Function yaml.safeLoad is removed`).
     /^Function [\w$.]+ (?:is|was|has been) removed\b/.test(ex.message) ||
-    /ERR_REQUIRE_ESM/.test(`${ex.type} ${ex.message}`)
+    /ERR_REQUIRE_ESM/.test(`${ex.type} ${ex.message}`) ||
+    // The same error when the exception's code was not kept with its type (`Error: require() of ES Module …`).
+    /^require\(\) of ES Module\b/.test(ex.message)
   )
     return `${ex.type}: ${ex.message.split("\n")[0]}`;
   return null;
