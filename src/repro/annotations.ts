@@ -106,6 +106,10 @@ const REPR_VALUE =
 const WORKS_WORDS =
   /\s*(?:<-+|←|\(|\[)?\s*(?:correct|ok|okay|fine|as expected|works|good|right)\b\s*[)\]!.]*\s*$/i;
 /** `false in 13.15.20 instead of true`, `1 instead of 2`: the value seen, then the one wanted. */
+/** The rest of `expected: X, actual output: Y` once `expected` is read: the expected value, then the actual one. */
+const BOTH_SIDES =
+  /^(.+?)\s*[,;]\s*(?:but\s+)?(?:actual(?:ly)?|got|real)(?:\s+(?:output|result|value))?\s*:?\s+(.+?)[.;]?$/i;
+
 const INSTEAD_OF =
   /^(.+?)\s+(?:(?:in|on|with|since|under)\s+(?:version\s+|v)?\d+(?:\.\d+)+\s+)?(?:,\s*)?instead\s+of\s+(.+?)[.;]?$/i;
 
@@ -195,6 +199,16 @@ export function parseAnnotation(text: string): {
     role = "expected";
     explicit = true;
     t = t.slice(exp[0].length).trim();
+    // `expected output: 'XXXX', actual output: 'z'`: both sides in one comment; the actual one is the claim, and
+    // a line whose two sides agree is one the reporter shows working, no claim. The expected side is not kept as
+    // the value a run must not print: the same value is often what a working line beside it prints.
+    const both = BOTH_SIDES.exec(t.replace(/^(?:output|result|value)\s*:?\s*/i, ""));
+    if (both?.[1] && both[2] && looksLikeValue(both[1]) && looksLikeValue(both[2]))
+      return both[1] === both[2]
+        ? null
+        : ERROR_VALUE.test(both[2])
+          ? { role: "actual", kind: "error", value: both[2], flagged: true }
+          : { role: "actual", kind: "output", value: both[2], flagged: true };
   } else {
     for (let i = 0; i < 3; i++) {
       const act = ACTUAL_WORDS.exec(t);

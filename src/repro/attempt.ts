@@ -209,9 +209,8 @@ export function missingApi(run: ExecutedRun): string | null {
     // A release that keeps the name only to say it is gone (js-yaml 4: `Function yaml.safeLoad is removed`).
     /^Function [\w$.]+ (?:is|was|has been) removed\b/.test(ex.message) ||
     /ERR_REQUIRE_ESM/.test(`${ex.type} ${ex.message}`) ||
-    // Node prints the code beside the type (`Error [ERR_REQUIRE_ESM]: require() of ES Module …`), which the
-    // parsed type leaves out: the message says it.
-    (ex.type === "Error" && /^require\(\) of ES Module \S+ from \S+ not supported/.test(ex.message))
+    // The same error when the exception's code was not kept with its type (`Error: require() of ES Module …`).
+    /^require\(\) of ES Module\b/.test(ex.message)
   )
     return `${ex.type}: ${ex.message.split("\n")[0]}`;
   return null;

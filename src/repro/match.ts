@@ -6,6 +6,7 @@ import { hostLimits } from "../core/host-limits.ts";
 import { withinCpuTime } from "../core/time-limit.ts";
 import { looseKey, normalizedLines, timeIsTheClaim } from "./normalize.ts";
 import { pythonRaisingFrame, type RaisedException, sameRaisingFrame } from "./outcome.ts";
+import { crashMatch } from "./process-crash.ts";
 import type { ReportedBehaviour, Verdict } from "./result.ts";
 
 export interface RunObservation {
@@ -348,6 +349,21 @@ export function matchRun(
   if (run.exception && !sameExceptionType(reportedType || "-", run.exception.type)) {
     // Some of the reported lines printed before the run died on a name the code never defines (the report's
     // own typo: `console;log(x)`): the claim partly shows, and the failure is not the report's — PARTIAL.
+    const printed = run.stdout.split("\n").filter((l) => l.trim() !== "");
+    // Every line the report shows was printed, and not as reported, before the run died on a name the code
+    // never defines (a fragment pasted after the program: a patch, an excerpt of the library): the claim's
+    // statements ran and did not show it; the failure after them is not the report's, and no part of the claim.
+    const ranPastClaim =
+      reported.kind === "output" &&
+      reported.output.length > 0 &&
+      printed.length >= reported.output.length &&
+      !outputAppears(reported.output, run.stdout) &&
+      undefinedName(run) !== null;
+    if (ranPastClaim)
+      return {
+        kind: "clean",
+        detail: `printed ${quoteList(printed.slice(0, 4))} where the report shows ${quoteList(reported.output.slice(0, 4))}; the run then stopped on \`${run.exception!.type}: ${run.exception!.message}\` in code after them that the report never defines, which is not the reported behaviour`,
+      };
     const partlyShown =
       reported.kind === "output" &&
       reported.output.length > 1 &&
@@ -554,9 +570,19 @@ export function matchRun(
       detail: `the report says the program exits${said ? ` with status ${reported.exitCode}` : ""}${reported.silent ? " silently" : ""}; the run ${failed ? `ended with ${observedFailure}` : `exited with status ${run.exitCode}`}${quiet ? "" : " and printed output"}`,
     };
   }
+  if (reported.kind === "error-unspecified" && reported.processCrash) {
+    const crash = crashMatch(run);
+    if (crash) return crash;
+  }
   // "On 1.3.3 it throws", quoting nothing: an uncaught error thrown inside the library's own code is the
   // failure the report describes (one thrown by the snippet's own lines, a missing name or a loader, is not).
-  if (reported.kind === "error-unspecified" && run.exception && run.stoppedBy === null) {
+  // Not for a report of the process itself dying: an ordinary exception is not that (above).
+  if (
+    reported.kind === "error-unspecified" &&
+    !reported.processCrash &&
+    run.exception &&
+    run.stoppedBy === null
+  ) {
     const library = thrownInLibrary(run.stderr, run.exception.type);
     if (library && !needsFrom(combined))
       return {
@@ -575,6 +601,13 @@ export function matchRun(
   if (reported.kind === "error-unspecified") {
     return { kind: "clean", detail: "the report describes an error; the run completed without one" };
   }
+  // Only the expected value is stated ("truncated division should give 9007199254740991"), and the run prints it:
+  // the run shows the behaviour the report asks for.
+  if (reported.kind === "unknown" && showsExpected)
+    return {
+      kind: "clean",
+      detail: `printed the expected ${quoteList(expected)}; the report states no wrong value, and the run shows the one it asks for (fixed here, or never broken on this runtime)`,
+    };
   return {
     kind: "no-expectation",
     detail: "the run completed; the report does not say which output or error is wrong",

@@ -6,6 +6,8 @@
 import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException, pythonRaisingFrame } from "./outcome.ts";
+import { claimsProcessCrash } from "./process-crash.ts";
+import { statedSides } from "./stated-sides.ts";
 import { programBlocks } from "./complete.ts";
 import { labelledValueClaim, listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
 import {
@@ -255,6 +257,20 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
       };
       expectedOutput.splice(0, expectedOutput.length, sides.good.value);
     }
+  }
+  // Values stated under Actual/Expected headings, after a label line, or in a block its lead names.
+  if (actual.kind === "unknown") {
+    const stated = statedSides(report);
+    if (stated && stated.actual.length > 0) {
+      actual = {
+        kind: "output",
+        exceptionType: null,
+        exceptionMessage: null,
+        output: stated.actual,
+        source: stated.source,
+      };
+      if (stated.expected.length > 0) expectedOutput.splice(0, expectedOutput.length, ...stated.expected);
+    } else if (stated && expectedOutput.length === 0) expectedOutput.push(...stated.expected);
   }
   return {
     actual,
@@ -709,12 +725,16 @@ function actualBehaviour(
   if (
     /\b(crash(es|ed)?|throws?|raises?|errors? out|exception|fails? with|segfault|traceback)\b/i.test(prose)
   ) {
+    const processCrash = claimsProcessCrash(prose);
     return {
       kind: "error-unspecified",
       exceptionType: null,
       exceptionMessage: null,
       output: [],
-      source: "the report's description",
+      source: processCrash
+        ? "the report's description (the process itself crashes, with no error of the language)"
+        : "the report's description",
+      ...(processCrash ? { processCrash } : {}),
     };
   }
   return none("nothing in the report");

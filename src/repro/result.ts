@@ -75,6 +75,11 @@ export const ReportedBehaviour = z.object({
   raisedAt: z
     .object({ file: z.string(), path: z.string(), function: z.string(), line: z.string() })
     .optional(),
+  /**
+   * For kind "error-unspecified": the report says the process itself dies with no error of the language (a
+   * segfault, "takes down the interpreter", "no error message at all"); an ordinary exception is not that.
+   */
+  processCrash: z.boolean().optional(),
 });
 export type ReportedBehaviour = z.infer<typeof ReportedBehaviour>;
 

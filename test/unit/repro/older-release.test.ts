@@ -96,6 +96,35 @@ describe("a report with no version, on a release that lost the API its code call
     expect(result.versions[0]).toMatchObject({ version: "8.3.0" });
   });
 
+  it("an ESM-only release whose require() error was printed with its code dropped (f12d, hold8 flat-56)", async () => {
+    const sb = fakeSandbox((req) =>
+      /flaggy-9\./.test(req.input?.dir ?? "")
+        ? {
+            exitCode: 1,
+            stderr:
+              "@@retrace-runtime v18.20.4\nError: require() of ES Module /workspace/node_modules/flaggy/index.js from /workspace/reproduction.cjs not supported.\nInstead change the require of index.js in /workspace/reproduction.cjs to a dynamic import() which is available in all CommonJS modules.\n    at Object.<anonymous> (/workspace/reproduction.cjs:1:13)\n",
+          }
+        : { stdout: "=x\n", stderr: "@@retrace-runtime v18.20.4\n" },
+    );
+    const { result } = await runRepro(spec(report), ports(sb));
+    expect(result.verdict).toBe("REPRODUCED");
+    expect(result.versions[0]).toMatchObject({ version: "8.3.0" });
+  });
+
+  it("does not take another Error for an ESM-only release", async () => {
+    const sb = fakeSandbox((req) =>
+      /flaggy-9\./.test(req.input?.dir ?? "")
+        ? {
+            exitCode: 1,
+            stderr:
+              "@@retrace-runtime v18.20.4\nError: cannot parse -n=x\n    at Object.<anonymous> (/workspace/reproduction.cjs:3:5)\n",
+          }
+        : { stdout: "=x\n", stderr: "@@retrace-runtime v18.20.4\n" },
+    );
+    const { result } = await runRepro(spec(report), ports(sb));
+    expect(result.versions[0]).toMatchObject({ version: "9.1.0" });
+  });
+
   it("stays with the newest release when no older line runs either", async () => {
     const sb = fakeSandbox(() => notAFunction());
     const installer = new Installer();
