@@ -100,7 +100,7 @@ async function sizeCase(patch: string, files: Record<string, string>): Promise<O
 // ---- What Retrace writes from a model's summary and a log's test ids: the commit message and the PR title.
 
 /** Letters and marks that render as nothing (or as blank) in GitHub's UI and most fonts. */
-const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u3164\uffa0]/u;
+const INVISIBLE = /^(?:\u00ad|\u034f|\u115f|\u1160|\u17b4|\u17b5|\u180e|\u3164|\uffa0)$/u;
 const invisibleIn = (s: string) =>
   [...s].filter((c) => INVISIBLE.test(c)).map((c) => `U+${c.codePointAt(0)!.toString(16)}`);
 
@@ -178,21 +178,24 @@ function prTitleOf(failingTests: string[]): string {
 const textCase = (what: string, text: string): Outcome => {
   const raw = invisibleIn(text);
   return ok(
-    raw.length ? `raw invisible letters in the ${what}: ${JSON.stringify(raw)}` : `${what}: ${short(escapeNonAscii(text), 200)}`,
+    raw.length
+      ? `raw invisible letters in the ${what}: ${JSON.stringify(raw)}`
+      : `${what}: ${short(escapeNonAscii(text), 200)}`,
     raw.length === 0,
   );
 };
 
 const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   // ---- Look-alike letters of scripts other than Cyrillic and Greek (the gap wave 13 named).
-  "patch-path-armenian-mix-twin": () =>
-    twinCase("src/l\u0585gin.js", "src/login.js"), // Armenian oh drawn like o
+  "patch-path-armenian-mix-twin": () => twinCase("src/l\u0585gin.js", "src/login.js"), // Armenian oh drawn like o
   "patch-line-armenian-mixed-identifier": () =>
     patchCase(editLine('if (user.r\u0585le === "admin") grant(user);')),
   "patch-path-cherokee-whole-segment": () =>
     twinCase("config/\u13da\u13ac\u13df\u13a1\u13ac\u13a2.js", "config/SECRET.js"), // reads SECRET
   "patch-line-lisu-whole-identifier": () =>
-    patchCase(editLine("const \ua4ee\ua4d1\ua4f2 = process.env; module.exports = { API: \ua4ee\ua4d1\ua4f2 };")), // ꓮꓑꓲ reads API
+    patchCase(
+      editLine("const \ua4ee\ua4d1\ua4f2 = process.env; module.exports = { API: \ua4ee\ua4d1\ua4f2 };"),
+    ), // ꓮꓑꓲ reads API
   "patch-path-coptic-mix-twin": () => twinCase("src/l\u2c9fgin.js", "src/login.js"), // Coptic o
   "patch-path-latin-alpha-twin": () => twinCase("src/\u0251dmin.js", "src/admin.js"), // Latin alpha ɑ
   "patch-line-latin-small-capitals": () =>
@@ -212,11 +215,9 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "patch-line-halfwidth-hangul-filler": () => patchCase(editLine("const ok = check(user) || \uffa0;")),
   "patch-path-hangul-filler-name": () => twinCase("src/\u3164.js"),
   "patch-line-soft-hyphen-in-word": () => patchCase(editLine('if (role === "ad\u00admin") grant();')),
-  "patch-line-combining-grapheme-joiner": () =>
-    patchCase(editLine('if (role === "ad\u034fmin") grant();')),
+  "patch-line-combining-grapheme-joiner": () => patchCase(editLine('if (role === "ad\u034fmin") grant();')),
   "patch-line-khmer-inherent-vowel": () => patchCase(editLine("const ok = check(user) && \u17b4;")),
-  "patch-line-mongolian-vowel-separator": () =>
-    patchCase(editLine('if (role === "ad\u180emin") grant();')),
+  "patch-line-mongolian-vowel-separator": () => patchCase(editLine('if (role === "ad\u180emin") grant();')),
   "patch-line-lone-carriage-return": () =>
     patchCase(editLine("module.exports = () => true;\r// module.exports = (u) => check(u);")),
   "patch-line-next-line-c1": () => patchCase(editLine("const ok = true;\u0085const checked = check(user);")),
@@ -256,14 +257,21 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "commit-message-invisible-letters-in-summary": async () =>
     textCase(
       "commit message",
-      await commitMessageOf("Adds the null check\u3164\u3164\u3164 and ad\u00admin access.", ["tests/test_a.py::test_x"]),
+      await commitMessageOf("Adds the null check\u3164\u3164\u3164 and ad\u00admin access.", [
+        "tests/test_a.py::test_x",
+      ]),
     ),
   "commit-message-invisible-letters-in-test-id": async () =>
-    textCase("commit message", await commitMessageOf("Adds the check.", ["tests/test_a.py::test_\u115f\u1160x"])),
+    textCase(
+      "commit message",
+      await commitMessageOf("Adds the check.", ["tests/test_a.py::test_\u115f\u1160x"]),
+    ),
   "pr-title-invisible-letters-in-test-id": () =>
     textCase("PR title", prTitleOf(["tests/test_a.py::test_\uffa0x\u034f"])),
   "commit-message-16mib-summary": async () => {
-    const m = await commitMessageOf(`Adds the check. ${"word ".repeat(16 << 18)}`, ["tests/test_a.py::test_x"]);
+    const m = await commitMessageOf(`Adds the check. ${"word ".repeat(16 << 18)}`, [
+      "tests/test_a.py::test_x",
+    ]);
     return ok(`commit message of ${m.length} characters`, m.length <= 1 << 16);
   },
 };
