@@ -228,6 +228,7 @@ function scriptsOf(word: string): string {
 const WORDS = /[\p{L}\p{M}\p{N}_$]+/gu;
 
 const ASCII_LETTER = /[A-Za-z]/;
+const NOT_LOOKALIKE_FOLDS = new Set(["\u00aa", "\u00ba", "\u2139"]);
 
 /**
  * Why `word` reads as another, or null: it mixes Latin with letters of another script (`іndex`, `аdmin`, `lօgin`), or
@@ -237,9 +238,14 @@ const ASCII_LETTER = /[A-Za-z]/;
  */
 function lookalikeWord(word: string, strictMix: boolean): string | null {
   const folded = word.normalize("NFKC");
-  // A letter folding to ASCII letters (`𝐞`, `ｅ`, `ﬁ`); a superscript digit (`n²`) is no letter and stays.
+  // A letter folding to ASCII letters (`𝐞`, `ｅ`, `ﬁ`); a superscript digit (`n²`) is no letter and stays, and so do
+  // the ordinal indicators (`1ª`, `nº`) and the information source emoji (`ℹ`), which read as what they are.
   const foldsToLatin = [...word].some(
-    (c) => c > "\x7f" && /\p{L}/u.test(c) && /^[A-Za-z]+$/.test(c.normalize("NFKC")),
+    (c) =>
+      c > "\x7f" &&
+      !NOT_LOOKALIKE_FOLDS.has(c) &&
+      /\p{L}/u.test(c) &&
+      /^[A-Za-z]+$/.test(c.normalize("NFKC")),
   );
   if (foldsToLatin && /^[\x21-\x7e]+$/.test(folded))
     return `\`${word}\` is drawn like \`${folded}\` (compatibility folding, NFKC)`;

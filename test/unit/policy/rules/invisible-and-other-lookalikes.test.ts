@@ -37,6 +37,7 @@ describe("hidden-characters: look-alike letters of other scripts", () => {
     ["Korean", "// \ud55c\uad6d\uc5b4"],
     ["a superscript in a formula", "// O(n\u00b2) in the worst case"],
     ["an emoji with a variation selector", "const ok = '\u2764\ufe0f';"],
+    ["ordinal indicators and the information emoji", "log('\u2139 1\u00aa vez, n\u00ba 2');"],
   ])("allows %s", (_, line) => {
     expect(hidden(addLines("src/i18n.js", [line]))).toBe(false);
   });
