@@ -12,6 +12,17 @@ import type { FixOptions, FixPorts } from "../ports.ts";
 import type { AttemptRecord, FixOutcome, FixResult } from "../result.ts";
 import { attemptRecord, type CurrentAttempt, type FixCtx } from "./fix-state.ts";
 
+/** The longest subject (test ids) and body (a model's summary) of the commit message Retrace writes, in characters. */
+export const COMMIT_SUBJECT_MAX = 200;
+export const COMMIT_BODY_MAX = 4_000;
+
+/** `text` cut to `max` characters (never inside a surrogate pair), saying how much was cut. */
+export function clipped(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, /[\ud800-\udbff]/.test(text[max - 1] ?? "") ? max - 1 : max);
+  return `${cut}… (${text.length - cut.length} more characters cut)`;
+}
+
 export interface FixRun {
   result: FixResult;
   trace: Trace;
@@ -135,7 +146,8 @@ export async function finishFix(
   const patch = outcome === "FIXED" ? ctx.patch : null;
   if (outcome === "FIXED" && patch && ports.publish) {
     // Test ids come from a log and the summary from a model: shown, never acted on (commitText).
-    const message = `Fix ${commitText(ctx.failingIds.slice(0, 3).join(", "))}\n\n${commitText(ctx.accepted?.summary ?? "")}\n\nProposed by Retrace and verified in a sandbox. A human must review it before merging.`;
+    // Both are cut to a commit message's size: a model's summary or a log's test id can be megabytes.
+    const message = `Fix ${commitText(clipped(ctx.failingIds.slice(0, 3).join(", "), COMMIT_SUBJECT_MAX))}\n\n${commitText(clipped(ctx.accepted?.summary ?? "", COMMIT_BODY_MAX))}\n\nProposed by Retrace and verified in a sandbox. A human must review it before merging.`;
     const published = await ports.publish({
       branch: fixBranchName(options.id),
       patch,

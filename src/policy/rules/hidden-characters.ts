@@ -8,11 +8,17 @@
  * Indic scripts, emoji sequences) and allowed; touching ASCII they are hidden.
  * A model steered by a report or log can write any of them; a verified patch must read as it runs.
  */
-import { BIDI, TAGS, ZERO_WIDTH } from "../../core/hidden-characters.ts";
+import { BIDI, BLANK_LETTERS, TAGS, ZERO_WIDTH } from "../../core/hidden-characters.ts";
 import { fileSystemPath } from "../../core/repo-path.ts";
 import type { Rule, Violation } from "../types.ts";
 
-const HIDDEN = new RegExp(`[${BIDI}${ZERO_WIDTH}${TAGS}]`, "u");
+const HIDDEN = new RegExp(`[${BIDI}${ZERO_WIDTH}${BLANK_LETTERS}${TAGS}]`, "u");
+/**
+ * Controls in an added line a reader does not see as themselves: C0 but tab and form feed, DEL and C1 (NEL, U+0085, is
+ * a line break to some readers). A CR inside a line makes a terminal's `git diff` write the rest over what came before;
+ * one CR at the end is a CRLF file's line ending.
+ */
+const LINE_CONTROL = /[\u0000-\u0008\u000b\u000d-\u001f\u007f-\u009f]/u;
 /** Characters drawn like a path separator or a dot. */
 const LOOKALIKE_SEPARATOR = /[\u2215\u2044\u29f8\uff0f\u2024\uff0e\u3002\u2027\uff3c\u29f5\u2216]/u;
 
@@ -105,25 +111,157 @@ const LATIN_LOOKALIKES = new Set(
   ].map((c) => c),
 );
 
+/**
+ * Letters of other scripts, and Latin's own non-ASCII letters, drawn like ASCII Latin ones in common fonts (Unicode's
+ * confusables, the unmistakable subset): Armenian, Cherokee, Lisu and Coptic, IPA and small capitals. Dotless `ı`
+ * is left out: it is Turkish writing.
+ */
+const OTHER_READING: Record<string, string> = {
+  // Armenian
+  "\u0585": "o",
+  "\u057d": "u",
+  "\u0570": "h",
+  "\u0578": "n",
+  "\u0581": "g",
+  "\u0566": "q",
+  "\u0555": "O",
+  "\u054d": "U",
+  "\u054f": "S",
+  "\u053c": "L",
+  // Cherokee
+  "\u13aa": "A",
+  "\u13f4": "B",
+  "\u13df": "C",
+  "\u13a0": "D",
+  "\u13ac": "E",
+  "\u13c0": "G",
+  "\u13bb": "H",
+  "\u13ab": "J",
+  "\u13e6": "K",
+  "\u13de": "L",
+  "\u13b7": "M",
+  "\u13e2": "P",
+  "\u13a1": "R",
+  "\u13da": "S",
+  "\u13a2": "T",
+  "\u13d9": "V",
+  "\u13b3": "W",
+  "\u13c3": "Z",
+  // Lisu
+  "\ua4ee": "A",
+  "\ua4d0": "B",
+  "\ua4da": "C",
+  "\ua4d3": "D",
+  "\ua4f0": "E",
+  "\ua4dd": "F",
+  "\ua4d6": "G",
+  "\ua4e7": "H",
+  "\ua4f2": "I",
+  "\ua4d9": "J",
+  "\ua4d7": "K",
+  "\ua4e1": "L",
+  "\ua4df": "M",
+  "\ua4e0": "N",
+  "\ua4f3": "O",
+  "\ua4d1": "P",
+  "\ua4e3": "R",
+  "\ua4e2": "S",
+  "\ua4d4": "T",
+  "\ua4f4": "U",
+  "\ua4e6": "V",
+  "\ua4ea": "W",
+  "\ua4eb": "X",
+  "\ua4ec": "Y",
+  "\ua4dc": "Z",
+  // Coptic
+  "\u2c9f": "o",
+  "\u2ca3": "p",
+  "\u2ca5": "c",
+  "\u2cad": "x",
+  "\u2c9e": "O",
+  "\u2ca2": "P",
+  "\u2ca4": "C",
+  "\u2cac": "X",
+  // Latin: IPA and small capitals
+  "\u0251": "a",
+  "\u0261": "g",
+  "\u0269": "i",
+  "\u1d00": "A",
+  "\u0299": "B",
+  "\u1d04": "C",
+  "\u1d05": "D",
+  "\u1d07": "E",
+  "\u0262": "G",
+  "\u029c": "H",
+  "\u026a": "I",
+  "\u1d0a": "J",
+  "\u1d0b": "K",
+  "\u029f": "L",
+  "\u1d0d": "M",
+  "\u0274": "N",
+  "\u1d0f": "O",
+  "\u1d18": "P",
+  "\u0280": "R",
+  "\ua731": "S",
+  "\u1d1b": "T",
+  "\u1d1c": "U",
+  "\u1d20": "V",
+  "\u1d21": "W",
+  "\u028f": "Y",
+  "\u1d22": "Z",
+};
+for (const c of Object.keys(OTHER_READING)) LATIN_LOOKALIKES.add(c);
+
+/** Scripts whose letters, mixed into a Latin path segment, make a name read as another. */
+const OTHER_SCRIPT =
+  /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}\p{Script=Lisu}\p{Script=Coptic}]/u;
+const SCRIPT_NAMES = ["Cyrillic", "Greek", "Armenian", "Cherokee", "Lisu", "Coptic"] as const;
+
+function scriptsOf(word: string): string {
+  const found = SCRIPT_NAMES.filter((n) => new RegExp(`\\p{Script=${n}}`, "u").test(word));
+  // Wave 13's words for the two it named; the others by name.
+  if (found.every((n) => n === "Cyrillic" || n === "Greek")) return "Cyrillic or Greek";
+  return found.join(" or ");
+}
+
 /** Words of a line or a path segment: runs of letters, digits, `_` and `$` (identifiers, names, words of prose). */
 const WORDS = /[\p{L}\p{M}\p{N}_$]+/gu;
 
+const ASCII_LETTER = /[A-Za-z]/;
+const NOT_LOOKALIKE_FOLDS = new Set(["\u00aa", "\u00ba", "\u2139"]);
+
 /**
- * Why `word` reads as another, or null: it mixes Latin with Cyrillic or Greek letters (`іndex`, `аdmin`), or it is
- * written only in Cyrillic or Greek letters that are drawn like Latin ones, three or more (`ехес`, `ΤΟΚΕΝ`).
- * `документ`, `λ`, `счёт` and short words (`а`, `с`, `у` are Russian words) are writing, and allowed.
+ * Why `word` reads as another, or null: it mixes Latin with letters of another script (`іndex`, `аdmin`, `lօgin`), or
+ * ASCII letters with Latin ones drawn like them (`ɑdmin`); it is written only in letters drawn like Latin ones, three
+ * or more (`ехес`, `ΤΟΚΕΝ`, `ᏚᎬᏟᎡᎬᎢ`, `ᴀᴅᴍɪɴ`); or compatibility folding makes it an ASCII word (`𝐞𝐱𝐞𝐜` is `exec`).
+ * `документ`, `λ`, `счёт`, `kırmızı` and short words (`а`, `с`, `у` are Russian words) are writing, and allowed.
  */
 function lookalikeWord(word: string, strictMix: boolean): string | null {
-  const latin = /\p{Script=Latin}/u.test(word);
-  const other = /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(word);
-  if (!other) return null;
+  const folded = word.normalize("NFKC");
+  // A letter folding to ASCII letters (`𝐞`, `ｅ`, `ﬁ`); a superscript digit (`n²`) is no letter and stays, and so do
+  // the ordinal indicators (`1ª`, `nº`) and the information source emoji (`ℹ`), which read as what they are.
+  const foldsToLatin = [...word].some(
+    (c) =>
+      c > "\x7f" &&
+      !NOT_LOOKALIKE_FOLDS.has(c) &&
+      /\p{L}/u.test(c) &&
+      /^[A-Za-z]+$/.test(c.normalize("NFKC")),
+  );
+  if (foldsToLatin && /^[\x21-\x7e]+$/.test(folded))
+    return `\`${word}\` is drawn like \`${folded}\` (compatibility folding, NFKC)`;
   const letters = [...word].filter((c) => /\p{L}/u.test(c));
+  const other = OTHER_SCRIPT.test(word);
+  const confusable = letters.some((c) => LATIN_LOOKALIKES.has(c));
+  if (!other && !confusable) return null;
+  const latin = /\p{Script=Latin}/u.test(word);
+  const readsLatin = letters.every((c) => ASCII_LETTER.test(c) || LATIN_LOOKALIKES.has(c));
   // In a path any mix is refused; in a line (`2πr`, `Δx`) only one whose other letters are drawn like Latin ones.
-  if (latin && (strictMix || letters.every((c) => /\p{Script=Latin}/u.test(c) || LATIN_LOOKALIKES.has(c))))
-    return `\`${word}\` mixes Latin with Cyrillic or Greek letters`;
-  if (latin) return null;
+  if (latin && other && (strictMix || readsLatin))
+    return `\`${word}\` mixes Latin with ${scriptsOf(word)} letters`;
+  if (letters.some((c) => ASCII_LETTER.test(c)) && readsLatin)
+    return `\`${word}\` mixes ASCII letters with letters drawn like them (it reads as \`${latinReading(word)}\`)`;
   if (letters.length >= 3 && letters.every((c) => LATIN_LOOKALIKES.has(c)))
-    return `\`${word}\` is written in Cyrillic or Greek letters drawn like Latin ones (it reads as \`${latinReading(word)}\`)`;
+    return `\`${word}\` is written in ${other ? scriptsOf(word) : "non-ASCII Latin"} letters drawn like Latin ones (it reads as \`${latinReading(word)}\`)`;
   return null;
 }
 
@@ -187,17 +325,21 @@ const READING: Record<string, string> = {
 };
 
 function latinReading(word: string): string {
-  return [...word].map((c) => READING[c] ?? c).join("");
+  return [...word].map((c) => READING[c] ?? OTHER_READING[c] ?? c).join("");
 }
 
 function lookalikeIn(text: string, strictMix = false): string | null {
-  if (!/[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(text)) return null;
+  if (!/[^\x00-\x7f]/.test(text)) return null;
   for (const m of text.matchAll(WORDS)) {
     const why = lookalikeWord(m[0], strictMix);
     if (why) return why;
   }
   return null;
 }
+
+/** Windows' reserved device names, with any extension (`con.js`, `AUX`, `com1.txt`, `lpt²`). */
+const WINDOWS_DEVICE =
+  /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)(\..*)?$/i;
 
 function confusablePath(p: string): string | null {
   const hidden = hiddenIn(p);
@@ -206,9 +348,12 @@ function confusablePath(p: string): string | null {
   if (sep) return `a character drawn like a separator or a dot (${describe(sep[0])})`;
   // Word by word: `документ.md` and `λ-calculus.md` name files in a script of their own; `іndex.js` and `ехес.js`
   // read as Latin names they are not.
-  const trailing = p.split("/").find((seg) => /[. ]$/.test(seg));
+  const trailing = p.split("/").find((seg) => /[. ]$/.test(seg) && seg !== "." && seg !== "..");
   if (trailing !== undefined)
     return `a name Windows reads without its trailing dots or spaces (\`${trailing}\` is \`${trailing.replace(/[. ]+$/, "")}\` there)`;
+  const device = p.split("/").find((seg) => WINDOWS_DEVICE.test(seg.replace(/[. ]+$/, "")));
+  if (device !== undefined)
+    return `a name Windows reserves for a device (\`${device}\`): a checkout there fails or writes to the device`;
   const word = lookalikeIn(p, true);
   if (word) return `a name that reads as another: ${word}`;
   // A name NFKC folds to another (fullwidth `ｉｎｄｅｘ`, the ligature `ﬁ`) is drawn like that other name.
@@ -262,6 +407,16 @@ export const hiddenCharacters: Rule = {
               file: file.path,
               line: l.newLine,
               message: `an added line holds ${c}, a character a reviewer cannot see or that reorders the line`,
+            });
+            break;
+          }
+          const ctl = LINE_CONTROL.exec(l.text.replace(/\r$/, ""));
+          if (ctl) {
+            out.push({
+              rule: "hidden-characters",
+              file: file.path,
+              line: l.newLine,
+              message: `an added line holds the control character ${describe(ctl[0])}, which a reader does not see as itself (a CR inside a line hides what comes before it in a terminal)`,
             });
             break;
           }

@@ -8,6 +8,7 @@ import { applyPatch, MAX_PATCH_FILES, type PatchBase } from "../../../src/core/a
 import { isPlainBranchName, isPlainJobId, JobSpec } from "../../../src/core/job.ts";
 import { repoPathProblem } from "../../../src/core/repo-path.ts";
 import type { RepoPath } from "../../../src/core/repo-path.ts";
+import { clipped, COMMIT_BODY_MAX } from "../../../src/fix/states/finish.ts";
 import { commitText } from "../../../src/report/markdown.ts";
 
 function base(files: Record<string, string>): PatchBase {
@@ -130,5 +131,15 @@ describe("commit text", () => {
     expect(commitText("a\u202eb\u200bc")).toBe("a\\u{202e}b\\u{200b}c");
     expect(commitText("test_x[param-1] [1-2]")).toBe("test_x[param-1] [1-2]");
     expect(commitText(commitText("[skip ci]\u202e"))).toBe(commitText("[skip ci]\u202e"));
+  });
+
+  it("shows letters that render as nothing (Hangul fillers, the soft hyphen) and cuts a huge summary", () => {
+    expect(commitText("test_\u3164x ad\u00admin\uffa0")).toBe("test_\\u{3164}x ad\\u{ad}min\\u{ffa0}");
+    const body = clipped("word ".repeat(1 << 20), COMMIT_BODY_MAX);
+    expect(body.length).toBeLessThan(COMMIT_BODY_MAX + 60);
+    expect(body).toMatch(/… \(\d+ more characters cut\)$/);
+    expect(clipped("short", COMMIT_BODY_MAX)).toBe("short");
+    // Never half a surrogate pair.
+    expect(clipped(`${"a".repeat(3)}\u{1f600}`, 4)).toMatch(/^aaa… /);
   });
 });
