@@ -41,6 +41,8 @@ const ARROW = /^\s*--> (.+?):(\d+):(\d+)$/;
 // `Cannot build '…'.`, `1 dependencies of derivation '…' failed to build`) wrap a build's log: its tail says what failed.
 const AGGREGATE =
   /^(could not compile|builder for '|Cannot build '|\d+ dependenc(?:y|ies) of derivation '|test run failed|(?:doc)?test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|\d+ targets? failed|failed to run)/;
+const EXIT_STATUS =
+  /^(?:Bad exit status from|(?:command|process|script|recipe) .*(?:exited|failed) with (?:exit )?(?:code|status) \d+\.?$|.*returned non-zero exit status \d+\.?$)/i;
 const CARGO_STATUS =
   /^\s{2,}(Compiling|Finished|Running|Doc-tests|Checking|Downloaded|Downloading|Fresh|Blocking)\b/;
 
@@ -314,6 +316,10 @@ export function createCargoParser(sink: ParserSink) {
           sink.summary({ passed: 0, failed: 0, skipped: 0, error: 1 });
           return true;
         }
+        // Another program's exit status under a bare `error:` (rpmbuild's `error: Bad exit status from
+        // /var/tmp/rpm-tmp.x (%check)`, a tool's `error: command exited with code 1`) is a status, not a diagnostic:
+        // the output above names what failed, or nothing does.
+        if (!re[1] && EXIT_STATUS.test(re[2]!)) return true;
         flushBlock();
         rustc = { code: re[1] ?? null, message: re[2]!, buf: new BlockBuffer(), loc: null };
         rustc.buf.push(text, lineNo);

@@ -1,0 +1,146 @@
+/**
+ * Shapes added on branch f10e (hold16's classes): a test script's exit status is no failure, a bare `error:` line
+ * outside any cargo/rustc output is no build failure, and look-alike runner text never outvotes the runner's own
+ * summary. The logs are written here for a small kettle library of our own, in the runners' byte layout.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const found = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
+
+describe("a failed test script names nothing", () => {
+  it("npm 6's `Test failed.` under a coverage table: red, no failure", () => {
+    const r = parseLog(
+      [
+        "> kettle@1.0.0 test /home/me/kettle",
+        "> nyc --check-coverage --lines 100 tape test/*.js",
+        "",
+        "----------|----------|----------|",
+        "File      |  % Stmts | % Branch |",
+        "----------|----------|----------|",
+        "All files |       90 |      100 |",
+        "----------|----------|----------|",
+        "npm ERR! Test failed.  See above for more details.",
+        "",
+      ].join("\n"),
+    );
+    expect(r.failures).toEqual([]);
+    expect(r.unnamedFailuresIn).toEqual(["npm"]);
+  });
+
+  it("npm 4's ELIFECYCLE of the `test` script, with the debug-log pointer after a blank line: red, no failure", () => {
+    const r = parseLog(
+      [
+        "npm ERR! code ELIFECYCLE",
+        "npm ERR! errno 1",
+        "npm ERR! kettle@1.0.0 test: `gulp test`",
+        "npm ERR! Exit status 1",
+        "npm ERR!",
+        "npm ERR! Failed at the kettle@1.0.0 test script 'gulp test'.",
+        "",
+        "npm ERR! Please include the following file with any support request:",
+        "npm ERR!     C:\\Users\\me\\kettle\\npm-debug.log",
+        "",
+      ].join("\n"),
+    );
+    expect(r.failures).toEqual([]);
+    expect(r.unnamedFailuresIn).toEqual(["npm"]);
+  });
+
+  it("npm 8's `command failed` of a script running jest (named by its header or its command): red, no failure", () => {
+    for (const header of ["> kettle@1.0.0 test:unit", "> kettle@1.0.0 verify"]) {
+      const r = parseLog(
+        [
+          header,
+          "> jest --ci",
+          "",
+          "npm ERR! path /home/me/kettle",
+          "npm ERR! command failed",
+          "npm ERR! command sh -c jest --ci",
+          "",
+        ].join("\n"),
+      );
+      expect(r.failures).toEqual([]);
+      expect(r.unnamedFailuresIn).toEqual(["npm"]);
+    }
+  });
+
+  it("must not fire: a failed BUILD script stays a build failure; a test failure named above keeps the log's failure", () => {
+    const build = parseLog(
+      [
+        "npm ERR! code ELIFECYCLE",
+        "npm ERR! errno 1",
+        "npm ERR! kettle@1.0.0 build: `node scripts/build.js`",
+        "npm ERR! Exit status 1",
+      ].join("\n"),
+    );
+    expect(build.failures.map((f) => [f.format, f.category, f.errorType])).toEqual([
+      ["npm", "build", "ELIFECYCLE"],
+    ]);
+    expect(build.unnamedFailuresIn).toBeUndefined();
+    const named = parseLog(
+      [
+        "not ok 1 - boils water",
+        "  ---",
+        "  operator: equal",
+        "  ...",
+        "1..1",
+        "# tests 1",
+        "# fail  1",
+        "npm ERR! Test failed.  See above for more details.",
+      ].join("\n"),
+    );
+    expect(named.failures.map((f) => f.test)).toEqual(["boils water"]);
+    expect(named.unnamedFailuresIn).toBeUndefined();
+  });
+
+  it("must not fire: a test script's exit under runner summaries that all passed is the wrapper's, not the tests'", () => {
+    const r = parseLog(
+      [
+        "  45 passing (7m)",
+        "  7 pending",
+        "",
+        "npm ERR! code ELIFECYCLE",
+        "npm ERR! kettle@1.0.0 test:functional: `node ./scripts/run.js`",
+        "npm ERR! Exit status 1",
+      ].join("\n"),
+    );
+    expect(r.failures).toEqual([]);
+    expect(r.unnamedFailuresIn).toBeUndefined();
+  });
+});
+
+describe("a bare `error:` line is cargo's only in cargo's output", () => {
+  it("rpmbuild's `error: Bad exit status` under a unittest run is no build failure", () => {
+    const log = [
+      "ERROR: tests (unittest.loader._FailedTest)",
+      "----------------------------------------------------------------------",
+      "ImportError: Failed to import test module: tests",
+      "Traceback (most recent call last):",
+      '  File "/usr/lib64/python3.5/unittest/loader.py", line 153, in loadTestsFromName',
+      "    module = __import__(module_name)",
+      "ImportError: No module named 'tests'",
+      "----------------------------------------------------------------------",
+      "Ran 1 test in 0.000s",
+      "FAILED (errors=1)",
+      "RPM build errors:",
+      "error: Bad exit status from /var/tmp/rpm-tmp.oCPkDm (%check)",
+      "    Bad exit status from /var/tmp/rpm-tmp.oCPkDm (%check)",
+    ].join("\n");
+    expect(parseLog(log).failures.map((f) => [f.format, f.category])).toEqual([["unittest", "import"]]);
+  });
+
+  it("must not fire: a code-less rustc error after cargo's `Compiling` line stays a build failure", () => {
+    const log = [
+      "   Compiling kettle v0.1.0 (/home/me/kettle)",
+      "error: linking with `cc` failed: exit status: 1",
+      "  |",
+      '  = note: "cc" "-m64" …',
+      "",
+      "error: could not compile `kettle` (lib) due to 1 previous error",
+    ].join("\n");
+    expect(parseLog(log).failures.map((f) => [f.format, f.category, f.message])).toEqual([
+      ["cargo", "build", "linking with `cc` failed: exit status: 1"],
+    ]);
+  });
+});
