@@ -144,3 +144,53 @@ describe("a bare `error:` line is cargo's only in cargo's output", () => {
     ]);
   });
 });
+
+describe("RSpec: the run's own count line (under `Finished in`) wins over count lines a test prints", () => {
+  const printed = [
+    "Failures:",
+    "  1) Kettle#boil heats the water",
+    "     Failure/Error: expect(kettle.temperature).to eq(100)",
+    "1 example, 1 failure",
+  ];
+  it("a green run whose spec prints a Failures block and a red count line gives no failure", () => {
+    const r = parseLog(
+      [
+        "+ bundle exec rspec spec/kettle_spec.rb",
+        ...printed,
+        "..",
+        "",
+        "Finished in 0.001 seconds",
+        "2 examples, 0 failures",
+        "",
+      ].join("\n"),
+    );
+    expect(r.failures).toEqual([]);
+    expect(r.counts.rspec?.passed).toBe(2);
+    expect(r.unnamedFailuresIn).toBeUndefined();
+  });
+  it("must not fire: a red run's own count line keeps its failure; a pasted count line alone still counts", () => {
+    const red = [
+      "F",
+      "",
+      "Failures:",
+      "",
+      "  1) Kettle#boil heats the water",
+      "     Failure/Error: expect(kettle.temperature).to eq(100)",
+      "       expected: 100",
+      "            got: 90",
+      "     # ./spec/kettle_spec.rb:5:in `block (2 levels) in <top (required)>'",
+      "",
+      "Finished in 0.01 seconds (files took 0.1 seconds to load)",
+      "1 example, 1 failure",
+      "",
+      "Failed examples:",
+      "",
+      "rspec ./spec/kettle_spec.rb:4 # Kettle#boil heats the water",
+    ];
+    expect(found(red.join("\n"))).toEqual([
+      ["spec/kettle_spec.rb > Kettle#boil heats the water", "spec/kettle_spec.rb", 5],
+    ]);
+    const alone = parseLog(["Some output", "3 examples, 1 failure"].join("\n"));
+    expect(alone.unnamedFailuresIn).toEqual(["rspec"]);
+  });
+});
