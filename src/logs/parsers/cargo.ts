@@ -50,6 +50,12 @@ const CARGO_STATUS =
 const BT_FRAME = /^\s*\d+: (\S+)$/;
 const BT_AT = /^\s+at (.+?):(\d+):(\d+)$/;
 
+/** A backtrace frame of function `thread` (libtest's test path) itself or its closures, under any crate prefix. */
+function framesThread(frame: string, thread: string): boolean {
+  const fn = frame.replace(/(?:::\{\{closure\}\}|::\{closure#\d+\})+$/, "");
+  return fn === thread || fn.endsWith(`::${thread}`);
+}
+
 export function createCargoParser(sink: ParserSink) {
   /**
    * A paste that opens inside a failure block, its `---- name stdout ----` header cut away: the backtrace still names
@@ -227,12 +233,14 @@ export function createCargoParser(sink: ParserSink) {
     // test's path (`tests::test_basic`), and a thread the program spawned is `<unnamed>` or named by the program
     // (`main`, `tokio-runtime-worker`). A thread named by a module path (`a::b`, one `::` or more) is the test's; any
     // other names no test (a test at a crate's top level, named without `::`, is missed rather than guessed).
+    // With a backtrace whose harness frames were cut, a frame of the thread's own path (`4: crate::tests::t` or
+    // its closure, `crate::tests::t::{{closure}}`, an async test's body) confirms it the same way.
     if (
       !openingTest &&
       !libtestSeen &&
       openingPanic &&
-      openingFrames.length === 0 &&
-      TEST_PATH.test(openingPanic.thread)
+      TEST_PATH.test(openingPanic.thread) &&
+      (openingFrames.length === 0 || openingFrames.some((f) => framesThread(f.path, openingPanic!.thread)))
     ) {
       panicFailure(openingPanic.thread, openingPanic, openingPanic.lineNo + openingPanic.lines.length - 1);
       return;

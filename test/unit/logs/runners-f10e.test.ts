@@ -194,3 +194,29 @@ describe("RSpec: the run's own count line (under `Finished in`) wins over count 
     expect(alone.unnamedFailuresIn).toEqual(["rspec"]);
   });
 });
+
+describe("a Rust test's panic pasted with a backtrace cut above the harness frames", () => {
+  const panic = (thread: string, frame: string) =>
+    [
+      `thread '${thread}' panicked at crates/kettle/src/boil.rs:42:5:`,
+      "assertion `left == right` failed",
+      "  left: 90",
+      " right: 100",
+      "stack backtrace:",
+      "   0: rust_begin_unwind",
+      "             at /rustc/e4c626dd9a17a23270bf8e7158e59cf2b9c04840/library/std/src/panicking.rs:645:5",
+      "   1: core::panicking::assert_failed",
+      "             at /rustc/e4c626dd9a17a23270bf8e7158e59cf2b9c04840/library/core/src/panicking.rs:297:5",
+      `   2: ${frame}`,
+      "             at ./src/boil.rs:42:5",
+    ].join("\n");
+  it("fails the test when a frame is the thread's own path (an async test's closure), at the panic's place", () => {
+    expect(found(panic("boil::tests::heats_water", "kettle::boil::tests::heats_water::{{closure}}"))).toEqual(
+      [["boil::tests::heats_water", "crates/kettle/src/boil.rs", 42]],
+    );
+  });
+  it("must not fire: no frame of the thread's path, or a thread the program named", () => {
+    expect(found(panic("boil::tests::heats_water", "kettle::boil::Kettle::heat"))).toEqual([]);
+    expect(found(panic("tokio-runtime-worker", "kettle::boil::tests::heats_water::{{closure}}"))).toEqual([]);
+  });
+});
