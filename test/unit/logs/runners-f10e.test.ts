@@ -220,3 +220,40 @@ describe("a Rust test's panic pasted with a backtrace cut above the harness fram
     expect(found(panic("tokio-runtime-worker", "kettle::boil::tests::heats_water::{{closure}}"))).toEqual([]);
   });
 });
+
+describe("Surefire: a class whose result line counts an error no detail or recap names", () => {
+  const head = [
+    "-------------------------------------------------------",
+    " T E S T S",
+    "-------------------------------------------------------",
+    "Running org.kettle.BoilTest",
+    "Tests run: 2, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.2 sec",
+    "Running org.kettle.PourTest",
+    "Tests run: 10, Failures: 0, Errors: 1, Skipped: 0, Time elapsed: 128.811 sec <<< FAILURE!",
+    "Running org.kettle.SteamTest",
+  ];
+  it("a log cut before the details and recap: the class is the failure", () => {
+    expect(found(head.join("\n"))).toEqual([["org.kettle.PourTest", null, null]]);
+  });
+  it("must not fire: a detail block names the method; a final all-passed total (a flaky rerun) overrules it", () => {
+    const detailed = [
+      ...head.slice(0, 7),
+      "pours(org.kettle.PourTest)  Time elapsed: 0.01 sec  <<< ERROR!",
+      "java.lang.IllegalStateException: empty",
+      "\tat org.kettle.PourTest.pours(PourTest.java:12)",
+      "",
+    ];
+    expect(found(detailed.join("\n"))).toEqual([
+      ["org.kettle.PourTest.pours", "src/test/java/org/kettle/PourTest.java", 12],
+    ]);
+    const flaky = [
+      ...head.slice(0, 7),
+      "",
+      "Results :",
+      "",
+      "Tests run: 12, Failures: 0, Errors: 0, Skipped: 0, Flakes: 1",
+      "",
+    ];
+    expect(found(flaky.join("\n"))).toEqual([]);
+  });
+});
