@@ -282,3 +282,32 @@ describe("unittest: a FAIL header from a runner that labels tests by a dotted pa
     expect(other(head.replace("TestBoil", "Boil"))).toEqual([]);
   });
 });
+
+describe("pytest: a failure block cut before any frame takes its file from the repr of `self`", () => {
+  const block = (repr: string) =>
+    [
+      "=================================== FAILURES ===================================",
+      "____________________________ TestBoil.test_heats _____________________________",
+      "[gw0] linux -- Python 3.11.4 /usr/bin/python3",
+      `self = ${repr}`,
+      "    def test_heats(self):",
+      "        kettle = Kettle()",
+      ">       self.assertEqual(kettle.boil(), 100)",
+    ].join("\n");
+  it("unittest's `<mod.Class testMethod=name>` and a plain class's `<mod.Class object at 0x…>`", () => {
+    for (const repr of [
+      "<tests.unit.test_boil.TestBoil testMethod=test_heats>",
+      "<tests.unit.test_boil.TestBoil object at 0x7f3a2c1d9e50>",
+    ])
+      expect(parseLog(block(repr)).failures.map((f) => f.test)).toEqual([
+        "tests/unit/test_boil.py::TestBoil::test_heats",
+      ]);
+  });
+  it("must not fire: a repr of another class or method leaves the title alone", () => {
+    for (const repr of [
+      "<tests.unit.test_boil.TestPour testMethod=test_heats>",
+      "<tests.unit.test_boil.TestBoil testMethod=test_pours>",
+    ])
+      expect(parseLog(block(repr)).failures.map((f) => f.test)).toEqual(["TestBoil.test_heats"]);
+  });
+});
