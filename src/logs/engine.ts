@@ -230,6 +230,8 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
   /** Each format's latest summary: the run's own verdict where a runner prints per-class lines first (Surefire). */
   const lastSummaries = new Map<string, { failed: number; error: number }>();
   const summaries = new Map<string, Required<SummaryCounts>>();
+  /** Formats that said the run failed without naming anything (`ParserSink.unnamed`), in order. */
+  const redUnnamed = new Set<string>();
   let lineNo = 0;
   let ended = false;
   /** The start of the current line, in the pieces it arrived in (joined once, when its end comes). */
@@ -283,6 +285,10 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
         sum.error += s.error ?? 0;
         summaries.set(slot.name, sum);
         lastSummaries.set(slot.name, { failed: s.failed, error: s.error ?? 0 });
+      },
+      unnamed() {
+        if (slot.firstSeen === 0) slot.firstSeen = lineNo;
+        redUnnamed.add(slot.name);
       },
     };
   };
@@ -664,7 +670,17 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
       for (const name of formats) countRecord[name] = countsOf(name);
       const unnamed =
         failures.length === 0
-          ? [...lastSummaries].filter(([, s]) => s.failed + s.error > 0).map(([n]) => n)
+          ? [
+              ...new Set([
+                ...[...lastSummaries].filter(([, s]) => s.failed + s.error > 0).map(([n]) => n),
+                // A test script's exit under runner summaries that all say passed is a wrapper's status, not the
+                // tests': the runner's own verdict wins (a green mocha run whose wrapper script exits 1).
+                ...(summaries.size > 0 &&
+                [...summaries.values()].every((s) => s.failed === 0 && s.error === 0)
+                  ? []
+                  : redUnnamed),
+              ]),
+            ]
           : [];
       return {
         formats,

@@ -44,6 +44,11 @@ export interface ParserSink {
    * the fallback formats; summary counts fill in `passed`/`skipped` when the log lists no per-test lines.
    */
   summary(counts: SummaryCounts): void;
+  /**
+   * Says the run failed with nothing named (a test script's exit status, npm's `Test failed.`): no failure, no
+   * count, but a result with no failure found lists this format in `unnamedFailuresIn` rather than being called clean.
+   */
+  unnamed(): void;
   /** Normalizes a path from the log to a repo-relative path (backslashes, runner prefixes). */
   path(p: string): string;
 }

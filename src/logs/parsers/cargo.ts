@@ -41,12 +41,20 @@ const ARROW = /^\s*--> (.+?):(\d+):(\d+)$/;
 // `Cannot build '…'.`, `1 dependencies of derivation '…' failed to build`) wrap a build's log: its tail says what failed.
 const AGGREGATE =
   /^(could not compile|builder for '|Cannot build '|\d+ dependenc(?:y|ies) of derivation '|test run failed|(?:doc)?test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|\d+ targets? failed|failed to run)/;
+const EXIT_STATUS =
+  /^(?:Bad exit status from|(?:command|process|script|recipe) .*(?:exited|failed) with (?:exit )?(?:code|status) \d+\.?$|.*returned non-zero exit status \d+\.?$)/i;
 const CARGO_STATUS =
   /^\s{2,}(Compiling|Finished|Running|Doc-tests|Checking|Downloaded|Downloading|Fresh|Blocking)\b/;
 
 /** A backtrace frame (`   4: attempt::test::happy_path`) and its place (`             at ./src/main.rs:161:9`). */
 const BT_FRAME = /^\s*\d+: (\S+)$/;
 const BT_AT = /^\s+at (.+?):(\d+):(\d+)$/;
+
+/** A backtrace frame of function `thread` (libtest's test path) itself or its closures, under any crate prefix. */
+function framesThread(frame: string, thread: string): boolean {
+  const fn = frame.replace(/(?:::\{\{closure\}\}|::\{closure#\d+\})+$/, "");
+  return fn === thread || fn.endsWith(`::${thread}`);
+}
 
 export function createCargoParser(sink: ParserSink) {
   /**
@@ -225,12 +233,14 @@ export function createCargoParser(sink: ParserSink) {
     // test's path (`tests::test_basic`), and a thread the program spawned is `<unnamed>` or named by the program
     // (`main`, `tokio-runtime-worker`). A thread named by a module path (`a::b`, one `::` or more) is the test's; any
     // other names no test (a test at a crate's top level, named without `::`, is missed rather than guessed).
+    // With a backtrace whose harness frames were cut, a frame of the thread's own path (`4: crate::tests::t` or
+    // its closure, `crate::tests::t::{{closure}}`, an async test's body) confirms it the same way.
     if (
       !openingTest &&
       !libtestSeen &&
       openingPanic &&
-      openingFrames.length === 0 &&
-      TEST_PATH.test(openingPanic.thread)
+      TEST_PATH.test(openingPanic.thread) &&
+      (openingFrames.length === 0 || openingFrames.some((f) => framesThread(f.path, openingPanic!.thread)))
     ) {
       panicFailure(openingPanic.thread, openingPanic, openingPanic.lineNo + openingPanic.lines.length - 1);
       return;
@@ -314,6 +324,10 @@ export function createCargoParser(sink: ParserSink) {
           sink.summary({ passed: 0, failed: 0, skipped: 0, error: 1 });
           return true;
         }
+        // Another program's exit status under a bare `error:` (rpmbuild's `error: Bad exit status from
+        // /var/tmp/rpm-tmp.x (%check)`, a tool's `error: command exited with code 1`) is a status, not a diagnostic:
+        // the output above names what failed, or nothing does.
+        if (!re[1] && EXIT_STATUS.test(re[2]!)) return true;
         flushBlock();
         rustc = { code: re[1] ?? null, message: re[2]!, buf: new BlockBuffer(), loc: null };
         rustc.buf.push(text, lineNo);

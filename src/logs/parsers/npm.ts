@@ -2,19 +2,50 @@
  * npm failures: consecutive `npm ERR!` (npm ≤ 9) or `npm error` (npm ≥ 10) lines form one failure,
  * its `code` line giving the error type. Install problems (ERESOLVE, E404, ETARGET, EINTEGRITY,
  * ENOTCACHED, …) are `install` failures; a failed lifecycle script is only a consequence of the
- * real failure above it, so it is kept only when nothing else failed (npm 6's `npm test` ends with `Test failed.  See
- * above for more details.`, the same consequence).
+ * real failure above it, so it is kept only when nothing else failed. A failed TEST script (`npm test`, `test:unit`, a
+ * script running a test runner; npm 6's `Test failed.  See above for more details.`) is the test run's exit status: it
+ * makes the log red and names nothing, so it is never a failure of its own (`sink.unnamed()`); the runner's output above
+ * names the failing tests, or nothing does. npm's pointer to its debug log alone is no failure either.
  */
 import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
 
 const LINE = /^npm (?:ERR!|error)(?: (.*))?$/;
 const NOISE =
-  /^(A complete log of this run can be found in|For a full report see|Log files were not written|You can rerun the command with|\/\S+\.(?:log|txt)$|[A-Za-z]:\\\S+\.(?:log|txt)$)/;
+  /^(A complete log of this run can be found in|Please include the following file with any support request|.*npm-debug\.log$|For a full report see|Log files were not written|You can rerun the command with|\/\S+\.(?:log|txt)$|[A-Za-z]:\\\S+\.(?:log|txt)$)/;
 const SCRIPT =
   /^(?:code ELIFECYCLE|errno \d+|Lifecycle script .* failed|Exit status \d+|Failed at the .* script|command failed|path |workspace |location |command sh -c|signal |This is probably not a problem with npm|Test failed\. {2}See above|\S+@\S+ \S+: `)/;
 
+/** A script that runs tests, by its name (`test`, `test:unit`, `e2e`, `coverage`). */
+const TEST_SCRIPT = /^(?:test|tests|spec|specs|e2e|unit|integration|coverage|cover)(?:[:._-]\S*)?$/i;
+/** A command that runs a test runner (`jest --ci`, `nyc mocha`, `ava test.js`, `node --test`). */
+const TEST_COMMAND =
+  /(?:^|[\s/&;|(])(?:jest|vitest|mocha|ava|tap|tape|jasmine|karma|nyc|c8|playwright|cypress|ng test|node --test|npm run test\S*)(?:$|[\s;&|)])/;
+/** npm's header of a script it runs: `> pkg@1.0.0 test /path` (npm ≤ 6) or `> pkg@1.0.0 test` then `> jest` (npm ≥ 7). */
+const HEADER = /^> (\S+@\S+) (\S+)(?: .*)?$/;
+
+/** The script a lifecycle block says failed, and its command, from npm's own lines. */
+function failedScript(lines: readonly string[]): { script: string | null; command: string | null } {
+  for (const l of lines) {
+    const m =
+      /^\S+@\S+ (\S+): `(.*)`$/.exec(l) ??
+      /^Lifecycle script `([^`]+)` failed/.exec(l) ??
+      /^Failed at the \S+@\S+ (\S+) script/.exec(l);
+    if (m)
+      return {
+        script: m[1]!,
+        command: m[2] ?? lines.map((x) => /^command sh -c (.*)$/.exec(x)?.[1]).find((c) => c) ?? null,
+      };
+  }
+  return {
+    script: null,
+    command: lines.map((x) => /^command sh -c (.*)$/.exec(x)?.[1]).find((c) => c) ?? null,
+  };
+}
+
 export function createNpmParser(sink: ParserSink) {
   let block: { code: string | null; lines: string[]; buf: BlockBuffer } | null = null;
+  /** The script of npm's latest `> pkg@x script` header: npm ≥ 7 names no script in a top-level script's error. */
+  let headerScript: string | null = null;
 
   function flush(): void {
     if (!block) return;
@@ -25,6 +56,20 @@ export function createNpmParser(sink: ParserSink) {
       b.code === "ELIFECYCLE" ||
       b.lines.some((l) => /^Lifecycle script .* failed|^command failed$|^Test failed\. {2}See above/.test(l));
     // The first paragraph says what went wrong; when it is one line, the next one says why.
+    if (lifecycle) {
+      const { script, command } = failedScript(b.lines);
+      const name = script ?? headerScript;
+      const testRun =
+        b.lines.some((l) => /^Test failed\. {2}See above/.test(l)) ||
+        (name !== null && TEST_SCRIPT.test(name)) ||
+        (command !== null && TEST_COMMAND.test(command));
+      if (testRun) {
+        sink.unnamed();
+        return;
+      }
+    }
+    // npm's pointer to its debug log, cut off from the block it closed: nothing went wrong in it.
+    if (b.code === null && meaningful.every((l) => l.trim() === "")) return;
     const paragraphs: string[][] = [[]];
     for (const l of meaningful) {
       if (l.trim() === "") {
@@ -51,6 +96,8 @@ export function createNpmParser(sink: ParserSink) {
       const m = LINE.exec(text);
       if (!m) {
         flush();
+        const h = HEADER.exec(text);
+        if (h) headerScript = h[2]!;
         return false;
       }
       const content = m[1] ?? "";

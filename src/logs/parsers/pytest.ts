@@ -107,6 +107,26 @@ function titleOf(nodeid: string): string {
   return parts.length > 1 ? parts.slice(1).join(".") : nodeid;
 }
 
+/**
+ * The test file of a block cut before any frame, from the repr pytest prints of the test's `self` in the block's
+ * source (`self = <tests.runs.test_trace.TestTrace testMethod=test_sel>`, unittest's; `self = <tests.test_x.TestA
+ * object at 0x7f…>`, a plain class's): the module path made a file path, when the repr's class (and method) are the
+ * title's (`TestTrace.test_sel`). pytest imports a test module by its path under the rootdir, so the dotted module
+ * is the file's path there.
+ */
+function reprFile(title: string, lines: readonly string[]): string | null {
+  const t = /^([A-Za-z_]\w*)\.([A-Za-z_]\w*)(?:\[.*\])?$/.exec(title);
+  if (!t) return null;
+  for (const l of lines.slice(0, 8)) {
+    const m =
+      /^self = <((?:[A-Za-z_]\w*\.)+)([A-Za-z_]\w*)(?: testMethod=(\w+)| object at 0x[0-9a-f]+)>$/.exec(l);
+    if (!m) continue;
+    if (m[2] !== t[1] || (m[3] !== undefined && m[3] !== t[2])) return null;
+    return `${m[1]!.slice(0, -1).replace(/\./g, "/")}.py`;
+  }
+  return null;
+}
+
 /** A block title without a subtest's suffix: `T.test_a (text='1,2')` / `T.test_a [msg] (i=1)` → `T.test_a`. */
 function baseTitle(title: string): string {
   const m = /^(\S+?(?:\[.*?\])?)(?: \[[^\]]*\])?(?: \(.*\))?$/.exec(title);
@@ -280,7 +300,9 @@ export function createPytestParser(sink: ParserSink) {
           ? [...progressFiles][0]!
           : b.firstFile
             ? underTests(sink.path(b.firstFile))
-            : null;
+            : key.kind === "test"
+              ? reprFile(key.name, b.buf.lines)
+              : null;
     const test =
       id ??
       (key.kind !== "collect" && ownFile

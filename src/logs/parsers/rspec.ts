@@ -51,6 +51,14 @@ export function createRspecParser(sink: ParserSink) {
   const fileOf = new Map<string, { file: string; lineNo: number }>();
   /** Failures of the count line (`7 failures`), when the log has one. */
   let failureCount: number | null = null;
+  /**
+   * The run's own count line is the one right under `Finished in …`. A test's output can print RSpec-like count
+   * lines too (a spec that runs RSpec on a fixture): count lines elsewhere are held, and count only when the log
+   * has no count line under a `Finished in` (a paste of the count line alone).
+   */
+  let afterFinished = false;
+  let finishedCounts = 0;
+  const heldCounts: { summary: Parameters<ParserSink["summary"]>[0]; failed: number }[] = [];
   /** The last lines seen, for the groups above a documentation-format `example (FAILED - 3)` line. */
   const recent: string[] = new Array(64).fill("");
   let seen = 0;
@@ -212,9 +220,12 @@ export function createRspecParser(sink: ParserSink) {
         section = "pending";
         return true;
       }
+      const underFinished = afterFinished;
+      if (text.trim() !== "") afterFinished = false;
       if (FINISHED.test(text)) {
         close();
         section = null;
+        afterFinished = true;
         return true;
       }
       const c = COUNTS.exec(text);
@@ -222,14 +233,21 @@ export function createRspecParser(sink: ParserSink) {
         close();
         section = null;
         const failed = Number(c[2]);
-        failureCount = failed;
         const pending = Number(c[3] ?? 0);
-        sink.summary({
+        const summary = {
           passed: Number(c[1]) - failed - pending,
           failed,
           skipped: pending,
           error: Number(c[4] ?? 0),
-        });
+        };
+        if (underFinished) {
+          finishedCounts++;
+          failureCount = failed;
+          sink.summary(summary);
+        } else if (finishedCounts === 0) {
+          failureCount = failed;
+          if (heldCounts.length < 1_000) heldCounts.push({ summary, failed });
+        }
         return true;
       }
       if (text === "Failed examples:") {
@@ -283,6 +301,7 @@ export function createRspecParser(sink: ParserSink) {
     end(): void {
       closeLoading();
       close();
+      if (finishedCounts === 0) for (const h of heldCounts) sink.summary(h.summary);
       // A test's output can print RSpec-like text (`Failures:` then `  1) Group example`). RSpec names every failed
       // example in its re-run list: with more blocks than the count line's failures, a block that the list does
       // not name is output, not a failure.

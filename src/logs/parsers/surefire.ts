@@ -95,6 +95,13 @@ export function createSurefireParser(sink: ParserSink) {
     lineNo: number;
   }[] = [];
   const flaky = new Set<string>();
+  /**
+   * Classes whose own result line counts a failure or an error (`Tests run: 10, Failures: 0, Errors: 1, … <<<
+   * FAILURE!` under `Running pkg.Class`, or `… -- in pkg.Class`). When no detail block and no recap entry names a
+   * test of the class (a log cut before Surefire's details and recap), the class is the failure: Surefire's own
+   * id for a failure it cannot give a method (a class-level error is reported by the class, docs/test-ids.md).
+   */
+  const failedClasses: { cls: string; text: string; lineNo: number; errors: boolean }[] = [];
   /** A Surefire 2 recap entry (`  testX(pkg.Class):23 message`) as recorded. */
   const legacyEntry = (legacy: RegExpExecArray, kind: string, lineNo: number) => ({
     cls: legacy[2]!,
@@ -190,11 +197,15 @@ export function createSurefireParser(sink: ParserSink) {
       const cr = CLASS_RESULT.exec(text);
       if (cr) {
         active = true;
+        const cls = cr[5] ?? running;
         running = null;
         if (cr[5]) {
           current = cr[5];
           known(current);
         }
+        const [failures, errors] = [Number(cr[2]), Number(cr[3])];
+        if (cls && failures + errors > 0 && failedClasses.length < 1000)
+          failedClasses.push({ cls, text, lineNo, errors: failures === 0 });
         return true;
       }
       // A log cut before the test run still has Maven's recap and count lines.
@@ -396,6 +407,27 @@ export function createSurefireParser(sink: ParserSink) {
           end: r.lineNo,
         });
         sink.test(id, r.kind === "Errors" ? "error" : "failed");
+      }
+      // A class whose result line counts a failure no detail block or recap entry names: the class itself.
+      // Any detail or recap entry of the class, its nested classes or its outer class names it (by simple name
+      // too: the recap's classes are simple names, and a nested class's tests may be listed under the outer one).
+      const outerOf = (c: string) => simple(c).split("$", 1)[0]!;
+      const named = (cls: string) =>
+        [...details.map((d) => d.cls), ...recapEntries.map((r) => r.cls)].some(
+          (c) => c !== null && (c === cls || simple(c) === simple(cls) || outerOf(c) === outerOf(cls)),
+        );
+      const done = new Set<string>();
+      for (const c of failedClasses) {
+        if (done.has(c.cls) || named(c.cls)) continue;
+        done.add(c.cls);
+        sink.failure({
+          category: "test",
+          test: c.cls,
+          message: c.text,
+          start: c.lineNo,
+          end: c.lineNo,
+        });
+        sink.test(c.cls, c.errors ? "error" : "failed");
       }
     },
   };

@@ -78,6 +78,7 @@ export function createTapParser(out: ParserSink) {
   const sink: ParserSink = {
     path: (p) => out.path(p),
     summary: (c) => out.summary(c),
+    unnamed: () => out.unnamed(),
     test: (id, outcome, file, correction) => {
       if (shaped) out.test(id, outcome, file, correction);
       else if (held.length < 1000) held.push((s) => s.test(id, outcome, file, correction));

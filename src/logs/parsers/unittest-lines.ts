@@ -103,8 +103,23 @@ export function headerLine(text: string): [string, string, string, string] | nul
   const id = testIdLine(rest);
   if (id) return [kind[1]!, ...id];
   const loader = LOADER_FAILURE.exec(rest);
-  return loader ? [kind[1]!, loader[1]!, loader[2]!, ""] : null;
+  if (loader) return [kind[1]!, loader[1]!, loader[2]!, ""];
+  // A runner over unittest that labels a test by a dotted path ending in its method (`FAIL:
+  // suite.loader.test_tags (tests.suite.loader.TestLoader)`, pulsar's): a method's name has no dot, so the label's
+  // last part is the method, and the parentheses name its class as unittest does.
+  // Read only when the label's path is the tail of the class's module and the class is named as a test case
+  // (`TestX`, `XTest`, `XTests`, `XTestCase`): `ERROR: tests.test_pour (kettle.tests.Pour)` stays unread.
+  const labelled = LABELLED.exec(rest);
+  if (!labelled) return null;
+  const [, label, method, path] = labelled;
+  const dot = path!.lastIndexOf(".");
+  const module = path!.slice(0, dot);
+  const cls = path!.slice(dot + 1);
+  const tail = label!.slice(0, -1);
+  if (!`.${module}`.endsWith(`.${tail}`) || !/^Test|Tests?$|TestCase$/.test(cls)) return null;
+  return [kind[1]!, method!, path!, ""];
 }
+const LABELLED = /^((?:\w+\.)+)(\w+) \(((?:\w+\.)+[A-Za-z_]\w*)\)$/;
 
 /** A loader failure's `-v` line, `test.test_wal (unittest.loader._FailedTest) ... ERROR`: name, class, outcome. */
 export function loaderOutcomeLine(text: string): [string, string, string, string] | null {

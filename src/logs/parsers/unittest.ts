@@ -109,7 +109,13 @@ export function createUnittestParser(sink: ParserSink) {
   /** A test whose ` ... ` was followed by other output: its outcome comes alone on a later line. */
   let awaiting: { id: string; left: number } | null = null;
   /** A `FAIL: x (m.C)` header with no `=====` rule above (a paste that starts there): read if the dash rule follows. */
-  let tentative: { id: string; kind: string; text: string; lineNo: number } | null = null;
+  let tentative: { id: string; kind: string; text: string; lineNo: number; indent: string } | null = null;
+  /**
+   * The indentation of a block pasted as a markdown code block (four spaces before every line): set when an
+   * indented `FAIL:`/`ERROR:` header has its dash rule under it at the same indentation, removed from the lines
+   * after it until a line that is not blank and not so indented.
+   */
+  let indent: string | null = null;
   /** Failures held to the end, when the checkout directory of absolute paths may be known. */
   const drafts: FailureDraft[] = [];
   let root: string | null = null;
@@ -152,11 +158,17 @@ export function createUnittestParser(sink: ParserSink) {
   }
 
   return {
-    line(text: string, lineNo: number): boolean {
+    line(raw: string, lineNo: number): boolean {
+      let text = raw;
+      if (indent !== null) {
+        if (text.startsWith(indent)) text = text.slice(indent.length);
+        else if (text.trim() !== "") indent = null;
+      }
       if (tentative) {
         const t = tentative;
         tentative = null;
-        if (RULE_DASH.test(text)) {
+        if (text.startsWith(t.indent) && RULE_DASH.test(text.slice(t.indent.length))) {
+          if (t.indent !== "") indent = t.indent;
           seen = true;
           current = { id: t.id, kind: t.kind, buf: new BlockBuffer(), separated: true };
           current.buf.push(t.text, t.lineNo);
@@ -276,7 +288,21 @@ export function createUnittestParser(sink: ParserSink) {
       if (state === "none" && (text.startsWith("FAIL: ") || text.startsWith("ERROR: "))) {
         const h = headerLine(text);
         if (h) {
-          tentative = { id: idOf(h[1], h[2]) + h[3], kind: h[0], text, lineNo };
+          tentative = { id: idOf(h[1], h[2]) + h[3], kind: h[0], text, lineNo, indent: "" };
+          return true;
+        }
+      }
+      if (state === "none" && indent === null && text.charCodeAt(0) === 32) {
+        const lead = /^ +(?=(?:FAIL|ERROR): )/.exec(text)?.[0];
+        const h = lead ? headerLine(text.slice(lead.length)) : null;
+        if (h) {
+          tentative = {
+            id: idOf(h[1], h[2]) + h[3],
+            kind: h[0],
+            text: text.slice(lead!.length),
+            lineNo,
+            indent: lead!,
+          };
           return true;
         }
       }

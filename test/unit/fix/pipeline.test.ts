@@ -4,6 +4,7 @@ import { Redactor } from "../../../src/core/redact.ts";
 import { fixJobResult } from "../../../src/jobs/fix-result.ts";
 import { JobResult } from "../../../src/jobs/result.ts";
 import { fixBranchName, runFix } from "../../../src/fix/pipeline.ts";
+import { parseLog } from "../../../src/logs/index.ts";
 import { fixReportMarkdown } from "../../../src/jobs/fix-result.ts";
 import type { FixPorts, FixTestPort, TestRunSummary } from "../../../src/fix/ports.ts";
 import { FixResult } from "../../../src/fix/result.ts";
@@ -223,6 +224,22 @@ describe("runFix (scripted model, fake ports)", () => {
     const run = await runFix(p, { id: "Job-check01" });
     expect(run.result.outcome).toBe("FIXED");
     expect(JobResult.parse(fixJobResult(run, new Redactor())).failingCheck).toBe("python3 -m pytest");
+  });
+
+  it("a red CI log that names no failing test (a test script's exit alone) stops before any model call or verify", async () => {
+    const log = "> cart@1.0.0 test /srv/cart\nnpm ERR! Test failed.  See above for more details.\n";
+    // The parser says red with nothing named, and the fix port (test failures only) gets none.
+    const parsed = parseLog(log);
+    expect(parsed.failures).toEqual([]);
+    expect(parsed.unnamedFailuresIn).toEqual(["npm"]);
+    const model = new ScriptedModel([]);
+    const { p, verified } = ports(model);
+    const run = await runFix(p, { id: "Job-red-unnamed", log });
+    expect(run.ctx.earlyStop).toBe("no_failure");
+    expect(run.result.outcome).toBe("GAVE_UP");
+    expect(run.result.reason).toBe("no failing test was found: nothing to fix");
+    expect(model.requests).toHaveLength(0);
+    expect(verified).toEqual([]);
   });
 
   it("stops a flaky failure before any model call", async () => {

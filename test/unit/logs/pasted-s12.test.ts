@@ -74,11 +74,14 @@ describe("npm 6's `Test failed.  See above for more details.` is the test script
     const r = parseLog([...summary, "npm ERR! Test failed.  See above for more details."].join("\n"));
     expect(r.failures).toEqual([]);
   });
-  it("is never an install failure", () => {
+  // Decided differently on branch f10e (hold16): alone, it was a `build` failure naming nothing; the test script's
+  // exit is the test run's status, so the log is red with no failure named.
+  it("is never an install failure, nor a failure of its own: alone, the log is red with nothing named", () => {
     const r = parseLog(
       ["> app@1.0.0 test /srv/app", "npm ERR! Test failed.  See above for more details."].join("\n"),
     );
-    expect(r.failures.map((f) => [f.format, f.category])).toEqual([["npm", "build"]]);
+    expect(r.failures).toEqual([]);
+    expect(r.unnamedFailuresIn).toEqual(["npm"]);
   });
   it("leaves a real install failure beside a failing summary", () => {
     const r = parseLog(
