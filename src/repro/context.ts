@@ -7,6 +7,7 @@ import type { ReproJobSpec } from "../core/job.ts";
 import { type SanitizeReport, sanitizeReport } from "../core/sanitize.ts";
 import { InfrastructureError } from "../core/errors.ts";
 import { measuredCpu, withinCpuTime } from "../core/time-limit.ts";
+import { boundMarkdown } from "./bound-markdown.ts";
 import { MAX_REPORT_CHARS } from "./bounded.ts";
 import { emptyReport, type ParsedReport, parseReport } from "./parse-report.ts";
 import type { ReproPorts } from "./ports.ts";
@@ -72,7 +73,9 @@ export function readReport(
     );
   const parsed = withinCpuTime(
     () => {
-      const sanitized = sanitizeReport(markdown);
+      // Shapes whose parse cost grows faster than the text (deep nesting, long delimiter runs) are neutralised
+      // first, in linear time; a real report passes unchanged.
+      const sanitized = sanitizeReport(boundMarkdown(markdown));
       return { sanitized, report: parseReport(sanitized.text) };
     },
     Math.max(1, limitMs),

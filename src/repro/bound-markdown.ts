@@ -1,0 +1,124 @@
+/**
+ * A linear pre-scan that takes the shapes whose parse cost grows faster than the text away before the markdown
+ * parser sees a report (issue 14: a 65,536-character report of `[*` repeated cost 16 s of CPU per parse, `*a_`
+ * 46 s, `>` repeated overflowed the stack). Real reports never use these shapes, and on a report without them
+ * the text is returned unchanged (the same string), so its code blocks, expectations and versions are too:
+ *
+ * - **Nesting**: a line opening more than MAX_NESTING quote or list containers keeps the first MAX_NESTING and
+ *   loses the other markers (its text stays); leading whitespace longer than MAX_INDENT characters is cut to
+ *   MAX_INDENT (a list nested one level per two spaces, 2,000 levels deep).
+ * - **Delimiter runs**: a paragraph (lines between blank lines) holding more than MAX_DELIMITERS emphasis or
+ *   link delimiters (`*`, `_` not between letters or digits, `[`, `]`) has them backslash-escaped: the parser
+ *   then reads them as the literal characters they are (its text is the same), with no opener to match.
+ *
+ * Lines inside a fenced code block opened at the top level (no quote or list around it, as the parser reads it
+ * until its closing fence or the end) are left as written. A fence inside a container is read as prose here,
+ * the safe side. Whatever this misreads (a fence in an HTML block) is still under the parse's CPU time limit.
+ */
+
+/** Quote or list containers one line may open; real reports use a handful. */
+export const MAX_NESTING = 16;
+/** Leading whitespace kept on a line, in characters. */
+export const MAX_INDENT = 64;
+/** Emphasis and link delimiters in one paragraph before they are escaped. */
+export const MAX_DELIMITERS = 128;
+
+const WORD = /[\p{L}\p{N}]/u;
+
+/** The end of the line's container prefix after `keep` levels, and its level count (linear in the line). */
+function containerPrefix(line: string, keep: number): { levels: number; cut: number; end: number } {
+  let p = 0;
+  let levels = 0;
+  let cut = -1;
+  for (;;) {
+    let q = p;
+    while (q < line.length && (line[q] === " " || line[q] === "\t")) q++;
+    let next = -1;
+    const c = line[q];
+    if (c === ">") next = q + 1;
+    else if ((c === "-" || c === "*" || c === "+") && (q + 1 === line.length || /[ \t]/.test(line[q + 1]!)))
+      next = q + 1;
+    else {
+      let d = q;
+      while (d < line.length && d - q < 9 && line[d]! >= "0" && line[d]! <= "9") d++;
+      if (
+        d > q &&
+        (line[d] === "." || line[d] === ")") &&
+        (d + 1 === line.length || /[ \t]/.test(line[d + 1]!))
+      )
+        next = d + 1;
+    }
+    if (next < 0) return { levels, cut, end: p };
+    if (levels === keep) cut = p;
+    levels++;
+    p = next;
+  }
+}
+
+function isDelimiter(text: string, i: number): boolean {
+  const c = text[i];
+  if (c === "*" || c === "[" || c === "]") return text[i - 1] !== "\\";
+  if (c !== "_" || text[i - 1] === "\\") return false;
+  const before = text[i - 1];
+  const after = text[i + 1];
+  return !(before !== undefined && after !== undefined && WORD.test(before) && WORD.test(after));
+}
+
+function escapeDelimiters(line: string): string {
+  let out = "";
+  for (let i = 0; i < line.length; i++) out += isDelimiter(line, i) ? `\\${line[i]}` : line[i];
+  return out;
+}
+
+/** The report's markdown with pathological nesting and delimiter runs neutralised (see the module's comment). */
+export function boundMarkdown(markdown: string): string {
+  const lines = markdown.split("\n");
+  let changed = false;
+  let fence: { char: string; length: number } | null = null;
+  // The paragraph being read: its line indexes and delimiter count.
+  let paragraph: number[] = [];
+  let delimiters = 0;
+  const endParagraph = () => {
+    if (delimiters > MAX_DELIMITERS) {
+      for (const i of paragraph) lines[i] = escapeDelimiters(lines[i]!);
+      changed = true;
+    }
+    paragraph = [];
+    delimiters = 0;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i]!;
+    if (fence) {
+      const close = /^ {0,3}(`+|~+)[ \t]*$/.exec(line);
+      if (close && close[1]![0] === fence.char && close[1]!.length >= fence.length) fence = null;
+      continue;
+    }
+    const open = /^ {0,3}(`{3,}|~{3,})([^`]*)$/.exec(line) ?? /^ {0,3}(~{3,})(.*)$/.exec(line);
+    if (open) {
+      endParagraph();
+      fence = { char: open[1]![0]!, length: open[1]!.length };
+      continue;
+    }
+    const prefix = containerPrefix(line, MAX_NESTING);
+    if (prefix.levels > MAX_NESTING) {
+      line = line.slice(0, prefix.cut) + line.slice(prefix.end);
+      changed = true;
+    }
+    const indent = /^[ \t]*/.exec(line)![0].length;
+    if (indent > MAX_INDENT) {
+      line = " ".repeat(MAX_INDENT) + line.slice(indent);
+      changed = true;
+    }
+    lines[i] = line;
+    if (/^[ \t>]*$/.test(line)) {
+      endParagraph();
+      continue;
+    }
+    paragraph.push(i);
+    // A link reference definition's label (`[a]: <b>` on every line) is read once, not matched against others.
+    const label = /^ {0,3}\[[^[\]\\]{1,999}\]:/.exec(line);
+    for (let j = label ? label[0].length : 0; j < line.length; j++) if (isDelimiter(line, j)) delimiters++;
+  }
+  endParagraph();
+  return changed ? lines.join("\n") : markdown;
+}
