@@ -11,9 +11,11 @@
  *   link delimiters (`*`, `_` not between letters or digits, `[`, `]`) has them backslash-escaped: the parser
  *   then reads them as the literal characters they are (its text is the same), with no opener to match.
  *
- * Lines inside a fenced code block opened at the top level (no quote or list around it, as the parser reads it
- * until its closing fence or the end) are left as written. A fence inside a container is read as prose here,
- * the safe side. Whatever this misreads (a fence in an HTML block) is still under the parse's CPU time limit.
+ * Lines inside a fenced code block opened in the first column (so at the top level: no quote or list holds it,
+ * and the parser reads it until its closing fence or the end) are left as written. A fence indented or inside a
+ * container is read as prose here, the safe side: a list item's fence ends with the item, and lines the parser
+ * reads as prose after it must not pass as code. What this still misreads (a fence line inside an HTML block,
+ * which the parser reads as HTML) stays under the parse's CPU time limit (`parseTimeMs`).
  */
 
 /** Quote or list containers one line may open; real reports use a handful. */
@@ -93,7 +95,7 @@ export function boundMarkdown(markdown: string): string {
       if (close && close[1]![0] === fence.char && close[1]!.length >= fence.length) fence = null;
       continue;
     }
-    const open = /^ {0,3}(`{3,}|~{3,})([^`]*)$/.exec(line) ?? /^ {0,3}(~{3,})(.*)$/.exec(line);
+    const open = /^(`{3,}|~{3,})([^`]*)$/.exec(line) ?? /^(~{3,})(.*)$/.exec(line);
     if (open) {
       endParagraph();
       fence = { char: open[1]![0]!, length: open[1]!.length };
