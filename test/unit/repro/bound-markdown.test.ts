@@ -60,18 +60,32 @@ describe("boundMarkdown", () => {
   });
 });
 
-describe("a hostile 65,536-character report is read in bounded CPU", () => {
+describe("a hostile 65,536-character report costs bounded CPU", () => {
   // Before the pre-scan: `[*` 16 s and `*a_` 46 s of CPU per parse (two parses), `>` a stack overflow.
   for (const [name, markdown] of [
     ["[* repeated", fill("[*")],
     ["*a_ repeated", fill("*a_")],
+    // A list item's fence ends with the item: the `[*` after it is prose to the parser, so it is to the pre-scan.
+    ["[* after a fence in a list item", `- a\n  \`\`\`\n${fill("[*")}`.slice(0, N)],
+    ["[* paragraphs under the cap", fill(`${"[*".repeat(MAX_DELIMITERS / 2)}\n\n`)],
+  ] as const) {
+    it(`${name}: refused unread, in linear time`, () => {
+      const { read, cpuMs } = readCpu(markdown);
+      expect(read.unreadable).toMatch(/emphasis or link delimiters/);
+      expect(cpuMs).toBeLessThan(1_000);
+    });
+  }
+
+  for (const [name, markdown] of [
     ["> repeated", fill(">")],
     ["quote+list nesting", fill("> - ")],
     ["<a  repeated", fill("<a ")],
-    // A list item's fence ends with the item: the `[*` after it is prose to the parser, so it is to the pre-scan.
-    ["[* after a fence in a list item", `- a\n  \`\`\`\n${fill("[*")}`.slice(0, N)],
+    [
+      "delimiters in words, escaped past each paragraph's cap",
+      fill(`${"*a* ".repeat(70)}${"word ".repeat(1200)}\n\n`),
+    ],
   ] as const) {
-    it(name, () => {
+    it(`${name}: read`, () => {
       const { read, cpuMs } = readCpu(markdown);
       expect(read.unreadable).toBeNull();
       expect(readExpectations(read.report).unreadable).toBeNull();
@@ -79,7 +93,7 @@ describe("a hostile 65,536-character report is read in bounded CPU", () => {
     });
   }
 
-  it("a list nested 2,000 levels deep", () => {
+  it("a list nested 2,000 levels deep: read", () => {
     let nested = "# hostile\n\n";
     for (let i = 0; nested.length < N; i++) nested += `${"  ".repeat(i % 2000)}- x\n`;
     const { read, cpuMs } = readCpu(nested.slice(0, N));
