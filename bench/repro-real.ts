@@ -254,6 +254,13 @@ function pathological(): Record<string, string> {
     "character references": fill("&#x1b;&amp"),
     "spaces in an assert call": fill(" ", "# hostile\n\n```js\nassert.equal(f(1),"),
     "spaces after a shell line": fill(" ", "# hostile\n\n```sh\nnode index.js"),
+    // Added with the pre-scan before the markdown parser (src/repro/bound-markdown.ts): a paragraph of
+    // delimiters per blank line, each just under its cap; a fence the pre-scan must not take for a code block
+    // (a list item's ends with the item); one it does take (a fence line in an HTML block, which the parser reads
+    // as HTML): what follows is left to the parse's CPU limit.
+    "[* paragraphs under the cap": fill(`${"[*".repeat(64)}\n\n`),
+    "[* after a fence in a list item": fill("[*", "# hostile\n\n- a\n  ```\n"),
+    "[* after a fence in an HTML block": fill("[*", "# hostile\n\n<div>\n```\n\n"),
     "spaces in three places": (() => {
       const third = " ".repeat(Math.floor(n / 3) - 40);
       return `# hostile\n\n\`\`\`js\nassert.equal(f(1),${third}2)\n\`\`\`\n\n\`\`\`sh\nnode i.js${third}\n\`\`\`\n\nError: x${third}`.slice(

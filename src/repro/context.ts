@@ -7,6 +7,7 @@ import type { ReproJobSpec } from "../core/job.ts";
 import { type SanitizeReport, sanitizeReport } from "../core/sanitize.ts";
 import { InfrastructureError } from "../core/errors.ts";
 import { measuredCpu, withinCpuTime } from "../core/time-limit.ts";
+import { boundReport } from "./bound-markdown.ts";
 import { MAX_REPORT_CHARS } from "./bounded.ts";
 import { emptyReport, type ParsedReport, parseReport } from "./parse-report.ts";
 import type { ReproPorts } from "./ports.ts";
@@ -70,9 +71,13 @@ export function readReport(
     return unreadable(
       `the report is ${markdown.length} characters long, over ${limits.reportChars === MAX_REPORT_CHARS ? "GitHub's" : "the operator's (RETRACE_HOST_LIMITS reportChars)"} ${limits.reportChars}-character limit for an issue, so it was not read`,
     );
+  // Shapes whose parse cost grows faster than the text (deep nesting, long delimiter runs) are neutralised
+  // first, in linear time, or the report refused; a real report passes unchanged.
+  const bounded = boundReport(markdown);
+  if (bounded.refused) return unreadable(bounded.refused);
   const parsed = withinCpuTime(
     () => {
-      const sanitized = sanitizeReport(markdown);
+      const sanitized = sanitizeReport(bounded.text);
       return { sanitized, report: parseReport(sanitized.text) };
     },
     Math.max(1, limitMs),

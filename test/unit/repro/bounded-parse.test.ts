@@ -72,9 +72,11 @@ describe("pathological reports", () => {
       const { result } = await runRepro(spec(fill(unit)), ports);
       expect(result.verdict).toBe("NEEDS_INFO");
       expect(result.script).toBeNull();
-      // Either it was read (and holds no code), or the reason names the parse limit.
+      // Either it was read (and holds no code), or the reason names the parse limit or the pre-scan's refusal.
       const text = result.reasons.join(" ");
-      expect(text).toMatch(/could not be read: it (took longer than|nests deeper)|no code that can be run/);
+      expect(text).toMatch(
+        /could not be read: it (took longer than|nests deeper)|no code that can be run|prose holds \d+ emphasis or link delimiters/,
+      );
       expect(result.questions.length).toBeGreaterThan(0);
     }, 20_000);
   }
