@@ -3,7 +3,7 @@
  * message at all, I land back at the command line" — claims something an ordinary exception is not: a run that
  * raises a `TypeError` with its traceback shows the runtime working as it should, not the crash.
  */
-import type { RunObservation } from "./match.ts";
+import type { RaisedException } from "./outcome.ts";
 
 // Words that name a crash of the runtime itself. "Crashes the process" or "crashes node" is not among them: Node
 // users say so of an uncaught exception, which is an error of the language.
@@ -26,7 +26,14 @@ export function claimsProcessCrash(prose: string): boolean {
  * A run compared with a claimed crash of the process: killed by a signal (status 128 + n, or the sandbox's report
  * of one) is the crash; an ordinary exception is not it. Null when the run says neither (let the usual rules speak).
  */
-export function crashMatch(run: RunObservation): { kind: "match" | "clean"; detail: string } | null {
+/** What the crash rule reads of a run (a `RunObservation` of match.ts, which calls this: no import back). */
+export interface CrashObservation {
+  stoppedBy: unknown;
+  exception: Pick<RaisedException, "type" | "message"> | null | undefined;
+  exitCode: number | null;
+}
+
+export function crashMatch(run: CrashObservation): { kind: "match" | "clean"; detail: string } | null {
   if (run.stoppedBy !== null) return null;
   if (run.exception)
     return {
