@@ -253,9 +253,12 @@ function proseCalls(text: string): string[] {
   return out;
 }
 
-/** A call written as the subject of what it returns: "ms('1m') returns NaN", "pad(7, 3) gives `007`". */
+/**
+ * A call written as the subject of what it returns: "ms('1m') returns NaN", "pad(7, 3) gives `007`"; or of
+ * whether it throws: "ipaddr.parseCIDR('1.1.1.1/50') ought to throw", "f(-1) doesn't raise".
+ */
 const CLAIMED_CALL =
-  /(?<![\w$.\x60'"])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?:[^()\n]|\([^()\n]*\))+\)(?=[ \t]+(?:returns?|gives?(?:[ \t]+(?:back|me))?|yields?|evaluates[ \t]+to|results[ \t]+in|outputs?|prints?|produces?)[ \t]+\S)/g;
+  /(?<![\w$.\x60'"])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?:[^()\n]|\([^()\n]*\))+\)(?=[ \t]+(?:(?:returns?|gives?(?:[ \t]+(?:back|me))?|yields?|evaluates[ \t]+to|results[ \t]+in|outputs?|prints?|produces?)[ \t]+\S|(?:ought[ \t]+to|should|must)[ \t]+(?:throw|raise)\b|(?:does[ \t]+not|doesn't|never)[ \t]+(?:throws?|raises?)\b))/g;
 
 /**
  * Calls written in a sentence without backticks, each the subject of the value it returns ("ms(60000) returns

@@ -1,0 +1,68 @@
+/**
+ * A report whose complaint is that a call does not throw ("`f(x)` ought to throw an exception, and it doesn't"):
+ * the call in the sentence is the program, a run that completes is the claim, a run that throws is the
+ * behaviour the reporter asked for. And an unlabelled block of `var x = …` lines is JavaScript. Reports written
+ * for these tests.
+ */
+import { describe, expect, it } from "vitest";
+import { detectLanguage } from "../../../src/repro/detect-language.ts";
+import { matchRun, type RunObservation } from "../../../src/repro/match.ts";
+import { parseReport } from "../../../src/repro/parse-report.ts";
+import { reportedExpectations, statedNoThrow } from "../../../src/repro/reported-behaviour.ts";
+
+const run = (partial: Partial<RunObservation>): RunObservation => ({
+  exitCode: 0,
+  stoppedBy: null,
+  stdout: "",
+  stderr: "",
+  exception: null,
+  durationMs: 5,
+  ...partial,
+});
+
+describe("a call said to throw and not throwing", () => {
+  const report =
+    "# netmask accepts a huge prefix\n\nnetmask.parse('10.0.0.0/999') should throw an error, but it doesn't.\n";
+
+  it("runs the call in the sentence", () => {
+    const parsed = parseReport(report);
+    const code = parsed.blocks.filter((b) => b.kind === "code").map((b) => b.value);
+    expect(code).toEqual(["netmask.parse('10.0.0.0/999')"]);
+  });
+
+  it("claims a run that completes; a run that throws is not a reproduction", () => {
+    const e = reportedExpectations(parseReport(report));
+    expect(e.actual).toMatchObject({ kind: "exit", exitCode: 0 });
+    expect(matchRun(e.actual, run({})).kind).toBe("match");
+    const thrown = run({
+      exitCode: 1,
+      stderr: "Error: bad prefix\n    at parse (/w/node_modules/netmask/index.js:3:9)\n",
+      exception: { type: "Error", message: "bad prefix" },
+    } as Partial<RunObservation>);
+    expect(matchRun(e.actual, thrown).kind).not.toBe("match");
+  });
+
+  it("does not read a report that says it throws, or doesn't throw but returns something", () => {
+    expect(statedNoThrow("parse('x') throws an exception.")).toBeNull();
+    expect(statedNoThrow("It should throw, but it doesn't return the right error either")).toBeNull();
+    expect(statedNoThrow("It doesn't throw an error; it returns NaN.")).toBeNull();
+    expect(statedNoThrow("It ought to throw an exception, and it doesn't.")).not.toBeNull();
+  });
+
+  it("a call the sentence only names, with nothing said about it, is not run", () => {
+    const parsed = parseReport("# docs\n\nnetmask.parse('10.0.0.0/8') is what I use every day.\n");
+    expect(parsed.blocks.filter((b) => b.kind === "code")).toEqual([]);
+  });
+});
+
+describe("an unlabelled block of var declarations", () => {
+  it("is JavaScript", () => {
+    expect(detectLanguage("var target = {}\nlib.set(target, '', 'foo') // now target is {}")).toBe(
+      "javascript",
+    );
+  });
+  it("a sentence with the word var is not", () => {
+    expect(detectLanguage("the var keyword = old style")).toBe("text");
+    expect(detectLanguage("obj[path] = value")).toBe("text");
+  });
+});
