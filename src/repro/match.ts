@@ -92,7 +92,9 @@ export function outputAppears(reported: string[], observedText: string): boolean
   if (want.length === 0) return false;
   const have = observedKeys(observedText);
   // Reporters space brackets differently from the runtime's printer: `{c: {'12': '1'}}` vs `{ c: { '12': '1' } }`.
-  const compact = (s: string) => s.replace(/\s+/g, "");
+  // And quote object keys differently: `{3: 'foo'}` vs `{ '3': 'foo' }` (a key quoted or not is the same key).
+  const compact = (s: string) =>
+    s.replace(/\s+/g, "").replace(/([{,])(['"])([A-Za-z_$][\w$]*|\d+)\2:/g, "$1$3:");
   let i = 0;
   for (const h of have) {
     if (i >= want.length) break;

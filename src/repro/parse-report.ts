@@ -153,13 +153,13 @@ function paragraphSection(p: Paragraph): SectionKind | null {
     )
   )
     return "actual";
-  // "When it ought to print:", "It should return:" — a lead that introduces what should happen (and names no
+  // "When it ought to print:", "It should return:", "I expect it to behave the same as the expression:" — a lead that introduces what should happen (and names no
   // contrast: "should print X but prints:" is the rule above) opens the Expected section.
   if (
     whole.length <= 120 &&
     /:\s*$/.test(whole) &&
     !/\b(but|instead|however|yet)\b/i.test(whole) &&
-    /\b(?:should|ought to|is supposed to|are supposed to|(?:i|we) (?:would )?expect(?:ed)? (?:it|this|that|them) to|want(?:ed)? (?:it|this|that|them) to)\s+(?:(?:have|be)\s+)?(?:print|return|output|give|show|produce|log|say|read|be|get)(?:s|ed)?\b[^.]*:\s*$/i.test(
+    /\b(?:should|ought to|is supposed to|are supposed to|(?:i|we) (?:would )?expect(?:ed)? (?:it|this|that|them) to|want(?:ed)? (?:it|this|that|them) to)\s+(?:(?:have|be)\s+)?(?:print|return|output|give|show|produce|log|say|read|be|get|behave|work|act)(?:s|ed)?\b[^.]*:\s*$/i.test(
       whole,
     )
   )

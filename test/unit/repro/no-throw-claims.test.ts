@@ -2,11 +2,12 @@
  * A report whose complaint is that a call does not throw ("`f(x)` ought to throw an exception, and it doesn't"):
  * the call in the sentence is the program, a run that completes is the claim, a run that throws is the
  * behaviour the reporter asked for. And an unlabelled block of `var x = …` lines is JavaScript. Reports written
- * for these tests.
+ * for these tests. And a comment giving the state a statement leaves a variable in (`// now target is {}`).
  */
 import { describe, expect, it } from "vitest";
+import { annotate } from "../../../src/repro/annotations.ts";
 import { detectLanguage } from "../../../src/repro/detect-language.ts";
-import { matchRun, type RunObservation } from "../../../src/repro/match.ts";
+import { matchRun, outputAppears, type RunObservation } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations, statedNoThrow } from "../../../src/repro/reported-behaviour.ts";
 
@@ -64,5 +65,26 @@ describe("an unlabelled block of var declarations", () => {
   it("a sentence with the word var is not", () => {
     expect(detectLanguage("the var keyword = old style")).toBe("text");
     expect(detectLanguage("obj[path] = value")).toBe("text");
+  });
+});
+
+describe("a comment giving the state a statement leaves a variable in", () => {
+  it("echoes the variable after the line, the value its check", () => {
+    const a = annotate("var target = {}\nlib.set(target, '', 'foo') // now target is {}", "javascript");
+    expect(a.checks).toMatchObject([{ line: 2, code: "lib.set(target, '', 'foo')", value: "{}" }]);
+    expect(a.code).toContain("_echo(target);");
+    const b = annotate("let xs = [1]\nxs.push(2) // xs is now [1, 2]", "javascript");
+    expect(b.checks.map((c) => c.value)).toEqual(["[1, 2]"]);
+  });
+
+  it("not for a variable the line does not name, nor without 'now'", () => {
+    expect(annotate("var a = {}\nlib.reset() // now a is {}", "javascript").checks).toEqual([]);
+    expect(annotate("var a = {}\nlib.set(a, 'x', 1) // now this is wrong", "javascript").checks).toEqual([]);
+  });
+
+  it("an object's keys quoted or not are the same keys; other differences still count", () => {
+    expect(outputAppears(["{3: 'foo'}"], "{ '3': 'foo' }\n")).toBe(true);
+    expect(outputAppears(["{3: 'foo'}"], "{ '3': 'bar' }\n")).toBe(false);
+    expect(outputAppears(["{a: 'foo'}"], "{ b: 'foo' }\n")).toBe(false);
   });
 });
