@@ -48,10 +48,15 @@ function shortType(t: string): string {
   return t.split(".").pop() ?? t;
 }
 
-/** Same exception type; a reported bare `Error` (JavaScript's base class, as consoles print it) stands for any `…Error`. */
+/**
+ * Same exception type; a reported bare `Error` (JavaScript's base class, as consoles print it) stands for any
+ * `…Error`. A module's own class named `Error` (`binascii.Error`, `shutil.Error`) is that class, not the base.
+ */
 function sameExceptionType(reported: string, observed: string): boolean {
   const r = shortType(reported);
   const o = shortType(observed);
+  if (r === "Error" && reported.includes("."))
+    return reported === observed || (r === o && !observed.includes("."));
   return r === o || (r === "Error" && /Error$/.test(o));
 }
 

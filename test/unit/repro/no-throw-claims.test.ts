@@ -88,3 +88,33 @@ describe("a comment giving the state a statement leaves a variable in", () => {
     expect(outputAppears(["{a: 'foo'}"], "{ b: 'foo' }\n")).toBe(false);
   });
 });
+
+describe("a module's own Error class", () => {
+  const reported = {
+    kind: "exception" as const,
+    exceptionType: "binascii.Error",
+    exceptionMessage: "Incorrect padding",
+    output: [],
+    source: "test",
+  };
+  const thrown = (type: string, message: string) =>
+    run({
+      exitCode: 1,
+      stderr: `${type}: ${message}\n`,
+      exception: { type, message },
+    } as Partial<RunObservation>);
+
+  it("is that class, not any …Error", () => {
+    expect(matchRun(reported, thrown("binascii.Error", "Incorrect padding")).kind).toBe("match");
+    const other = matchRun(
+      reported,
+      thrown("TypeError", "b64decode() got an unexpected keyword argument 'x'"),
+    );
+    expect(other.detail).not.toMatch(/same exception type/);
+  });
+
+  it("a bare reported Error still stands for any …Error", () => {
+    const bare = { ...reported, exceptionType: "Error", exceptionMessage: "bad input" };
+    expect(matchRun(bare, thrown("TypeError", "bad input")).kind).toBe("match");
+  });
+});
