@@ -525,6 +525,29 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
       out.push(isCommentLine(raw, flavour) ? raw : `${flavour === "js" ? "//" : "#"} ${raw.trim()}`);
       continue;
     }
+    // `objectPath.set(target, '', 'foo') // now target is {}`: the state a statement leaves a variable in, the
+    // variable the line itself names; echoed after the line. "now" (or "is now") is what says it is a state.
+    const state =
+      comment !== null && codeTrim !== "" && indent === 0 && (flavour !== "js" || depthBefore[i] === 0)
+        ? (/^now[ \t,]+([A-Za-z_$][\w$]*)[ \t]+(?:is|equals|becomes|contains)[ \t]+(\S.*)$/.exec(
+            comment.trim(),
+          ) ?? /^([A-Za-z_$][\w$]*)[ \t]+is[ \t]+now[ \t]+(\S.*)$/.exec(comment.trim()))
+        : null;
+    if (
+      state &&
+      new RegExp(`(?<![\\w$.])${state[1]!.replace(/\$/g, "\\$")}(?![\\w$])`).test(code) &&
+      balanced(codeTrim)
+    ) {
+      const a = parseAnnotation(state[2]!);
+      if (a && a.kind === "output" && looksLikeValue(a.value)) {
+        out.push(raw);
+        out.push(flavour === "js" ? `_echo(${state[1]});` : `_echo(${state[1]})`);
+        usesEcho = true;
+        pushChecks(checks, i + 1, codeTrim, a);
+        last = null;
+        continue;
+      }
+    }
     if (comment !== null && codeTrim !== "" && (indent === 0 || printsItself(codeTrim, flavour))) {
       const a = parseAnnotation(comment) ?? (printsItself(codeTrim, flavour) ? printedValue(comment) : null);
       if (a) {

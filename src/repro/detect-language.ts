@@ -110,6 +110,13 @@ export function detectLanguage(code: string): BlockLanguage {
   if (py >= 2 && py > js) return "python";
   if (js >= 2 && js > py) return "javascript";
   if (py === 1 && js === 0) return "python";
-  if (js === 1 && py === 0 && /\b(const|let|require|console)\b/.test(code)) return "javascript";
+  // One sign is enough when it is a declaration or a Node-only name; `var x = …` at a line's start counts too
+  // (an unlabelled `var target = {}` block), a `var` in a sentence does not.
+  if (
+    js === 1 &&
+    py === 0 &&
+    (/\b(const|let|require|console)\b/.test(code) || /^[ \t]*var[ \t]+[\w$]+[ \t]*=/m.test(code))
+  )
+    return "javascript";
   return "text";
 }

@@ -48,10 +48,15 @@ function shortType(t: string): string {
   return t.split(".").pop() ?? t;
 }
 
-/** Same exception type; a reported bare `Error` (JavaScript's base class, as consoles print it) stands for any `…Error`. */
+/**
+ * Same exception type; a reported bare `Error` (JavaScript's base class, as consoles print it) stands for any
+ * `…Error`. A module's own class named `Error` (`binascii.Error`, `shutil.Error`) is that class, not the base.
+ */
 function sameExceptionType(reported: string, observed: string): boolean {
   const r = shortType(reported);
   const o = shortType(observed);
+  if (r === "Error" && reported.includes("."))
+    return reported === observed || (r === o && !observed.includes("."));
   return r === o || (r === "Error" && /Error$/.test(o));
 }
 
@@ -92,7 +97,9 @@ export function outputAppears(reported: string[], observedText: string): boolean
   if (want.length === 0) return false;
   const have = observedKeys(observedText);
   // Reporters space brackets differently from the runtime's printer: `{c: {'12': '1'}}` vs `{ c: { '12': '1' } }`.
-  const compact = (s: string) => s.replace(/\s+/g, "");
+  // And quote object keys differently: `{3: 'foo'}` vs `{ '3': 'foo' }` (a key quoted or not is the same key).
+  const compact = (s: string) =>
+    s.replace(/\s+/g, "").replace(/([{,])(['"])([A-Za-z_$][\w$]*|\d+)\2:/g, "$1$3:");
   let i = 0;
   for (const h of have) {
     if (i >= want.length) break;

@@ -153,13 +153,13 @@ function paragraphSection(p: Paragraph): SectionKind | null {
     )
   )
     return "actual";
-  // "When it ought to print:", "It should return:" — a lead that introduces what should happen (and names no
+  // "When it ought to print:", "It should return:", "I expect it to behave the same as the expression:" — a lead that introduces what should happen (and names no
   // contrast: "should print X but prints:" is the rule above) opens the Expected section.
   if (
     whole.length <= 120 &&
     /:\s*$/.test(whole) &&
     !/\b(but|instead|however|yet)\b/i.test(whole) &&
-    /\b(?:should|ought to|is supposed to|are supposed to|(?:i|we) (?:would )?expect(?:ed)? (?:it|this|that|them) to|want(?:ed)? (?:it|this|that|them) to)\s+(?:(?:have|be)\s+)?(?:print|return|output|give|show|produce|log|say|read|be|get)(?:s|ed)?\b[^.]*:\s*$/i.test(
+    /\b(?:should|ought to|is supposed to|are supposed to|(?:i|we) (?:would )?expect(?:ed)? (?:it|this|that|them) to|want(?:ed)? (?:it|this|that|them) to)\s+(?:(?:have|be)\s+)?(?:print|return|output|give|show|produce|log|say|read|be|get|behave|work|act)(?:s|ed)?\b[^.]*:\s*$/i.test(
       whole,
     )
   )
@@ -253,9 +253,12 @@ function proseCalls(text: string): string[] {
   return out;
 }
 
-/** A call written as the subject of what it returns: "ms('1m') returns NaN", "pad(7, 3) gives `007`". */
+/**
+ * A call written as the subject of what it returns: "ms('1m') returns NaN", "pad(7, 3) gives `007`"; or of
+ * whether it throws: "ipaddr.parseCIDR('1.1.1.1/50') ought to throw", "f(-1) doesn't raise".
+ */
 const CLAIMED_CALL =
-  /(?<![\w$.\x60'"])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?:[^()\n]|\([^()\n]*\))+\)(?=[ \t]+(?:returns?|gives?(?:[ \t]+(?:back|me))?|yields?|evaluates[ \t]+to|results[ \t]+in|outputs?|prints?|produces?)[ \t]+\S)/g;
+  /(?<![\w$.\x60'"])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?:[^()\n]|\([^()\n]*\))+\)(?=[ \t]+(?:(?:returns?|gives?(?:[ \t]+(?:back|me))?|yields?|evaluates[ \t]+to|results[ \t]+in|outputs?|prints?|produces?)[ \t]+\S|(?:ought[ \t]+to|should|must)[ \t]+(?:throw|raise)\b|(?:does[ \t]+not|doesn't|never)[ \t]+(?:throws?|raises?)\b))/g;
 
 /**
  * Calls written in a sentence without backticks, each the subject of the value it returns ("ms(60000) returns

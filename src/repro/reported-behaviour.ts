@@ -722,6 +722,8 @@ function actualBehaviour(
       source: "the report's description",
     };
   }
+  const noThrow = statedNoThrow(prose);
+  if (noThrow) return noThrow;
   if (
     /\b(crash(es|ed)?|throws?|raises?|errors? out|exception|fails? with|segfault|traceback)\b/i.test(prose)
   ) {
@@ -738,6 +740,29 @@ function actualBehaviour(
     };
   }
   return none("nothing in the report");
+}
+
+/**
+ * The report's complaint is that nothing is thrown: "`f(x)` ought to throw an exception, and it doesn't",
+ * "should raise a ValueError but does not". The claim is a run that completes without an error (the exit kind,
+ * status 0); a run that throws shows the behaviour the reporter asked for. Only the sentence that says both
+ * (it should throw, it does not): "doesn't throw" alone may be said of a call that misbehaves otherwise.
+ */
+const SHOULD_THROW_BUT_DOES_NOT =
+  /\b(?:ought[ \t]+to|should|must|is[ \t]+supposed[ \t]+to|(?:is[ \t]+)?expected[ \t]+to)[ \t]+(?:throw|raise)\b[^.!?\n]{0,60}?[,;]?[ \t]+(?:and|but|yet)[ \t]+(?:it[ \t]+)?(?:does[ \t]*n[o']t|does[ \t]+not|doesn't|never[ \t]+does)\b(?![ \t]+(?:\w+[ \t]+)?(?:return|print|give|output))/i;
+
+export function statedNoThrow(prose: string): ReportedBehaviour | null {
+  const m = SHOULD_THROW_BUT_DOES_NOT.exec(prose);
+  if (!m) return null;
+  return {
+    kind: "exit",
+    exceptionType: null,
+    exceptionMessage: null,
+    output: [],
+    exitCode: 0,
+    silent: false,
+    source: `the report's words (\`${m[0].trim()}\`: the call completes without throwing)`,
+  };
 }
 
 /**

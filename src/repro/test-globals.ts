@@ -1,5 +1,6 @@
 /**
- * Jest-style test code pasted as a bug report: `expect(parse('a')).toEqual({ a: 1 })`, often inside
+ * Test code pasted as a bug report (also `test('…', () => { assert.equal(…) })`, Node's assert in a runner's
+ * wrapper): `expect(parse('a')).toEqual({ a: 1 })`, often inside
  * `test('…', () => { … })`, with no import (the reporter ran it in their test runner, where these are globals).
  * The snippet's own expectation states the expected behaviour, so its failing is the reported bug and its holding
  * is not. Rather than installing a test runner, the program gets small definitions of these globals: `test`/`it`
@@ -26,7 +27,14 @@ export function testGlobalsNeeded(scan: string, bound: Set<string>, specifiers: 
   // `t.is(f(1), '1s')` copied out of an AVA test: the assertion object AVA hands each test, used bare.
   const avaAssert = /(?<![\w$.])t\s*\.\s*(?:is|not|deepEqual|notDeepEqual|true|false)\s*\(/;
   if (!bound.has("t") && avaAssert.test(scan)) needed.push("t");
-  if (needed.length === 0) return [];
+  // `assert.equal(…)` inside `test('…', () => …)`: Node's assert is the assertion (imported as a builtin when
+  // unbound); the runner's wrappers are all that is missing.
+  const nodeAssert =
+    /(?<![\w$.])assert\s*(?:\.\s*(?:equal|strictEqual|deepEqual|deepStrictEqual|notEqual|notStrictEqual|notDeepStrictEqual|ok|throws|doesNotThrow|rejects|match)\s*)?\(/;
+  // (The prelude defines `expect` and `AssertionError`: not where the snippet binds either itself.)
+  const assertOnly =
+    needed.length === 0 && nodeAssert.test(scan) && !bound.has("expect") && !bound.has("AssertionError");
+  if (needed.length === 0 && !assertOnly) return [];
   for (const name of ["test", "it", "describe"]) if (!bound.has(name) && called(name)) needed.push(name);
   // Hooks would need a runner's ordering; a snippet using them is left to fail on the missing name.
   if (["beforeEach", "afterEach", "beforeAll", "afterAll"].some((h) => !bound.has(h) && called(h))) return [];

@@ -156,3 +156,21 @@ describe("a package's version at a sentence's end", () => {
     expect(findVersionMentions("yet the library gives me 3.9473684210526314.")).toEqual([]);
   });
 });
+
+describe("Node's assert inside a runner's wrapper", () => {
+  it("defines the wrappers the snippet calls, and runs the assertion", () => {
+    const scan = `test("joins", () => {\n  assert.equal(join("/a", "b"), "/a/b");\n});`;
+    expect(testGlobalsNeeded(scan, new Set(), [])).toEqual(["test"]);
+    expect(
+      testGlobalsNeeded(`describe("x", () => { it("y", () => { assert(ok) }) })`, new Set(), []),
+    ).toEqual(["it", "describe"]);
+  });
+
+  it("not without an assertion, nor where the snippet binds expect or imports its runner", () => {
+    expect(testGlobalsNeeded(`test("x", () => { join("/a") });`, new Set(), [])).toEqual([]);
+    expect(testGlobalsNeeded(`test("x", () => { assert.ok(1) });`, new Set(["expect"]), [])).toEqual([]);
+    expect(testGlobalsNeeded(`test("x", () => { assert.ok(1) });`, new Set(), ["node:test"])).toEqual([]);
+    // `myassert.equal(…)` is not Node's assert.
+    expect(testGlobalsNeeded(`test("x", () => { myassert.equal(1, 2) });`, new Set(), [])).toEqual([]);
+  });
+});

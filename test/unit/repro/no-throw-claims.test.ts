@@ -1,0 +1,120 @@
+/**
+ * A report whose complaint is that a call does not throw ("`f(x)` ought to throw an exception, and it doesn't"):
+ * the call in the sentence is the program, a run that completes is the claim, a run that throws is the
+ * behaviour the reporter asked for. And an unlabelled block of `var x = …` lines is JavaScript. Reports written
+ * for these tests. And a comment giving the state a statement leaves a variable in (`// now target is {}`).
+ */
+import { describe, expect, it } from "vitest";
+import { annotate } from "../../../src/repro/annotations.ts";
+import { detectLanguage } from "../../../src/repro/detect-language.ts";
+import { matchRun, outputAppears, type RunObservation } from "../../../src/repro/match.ts";
+import { parseReport } from "../../../src/repro/parse-report.ts";
+import { reportedExpectations, statedNoThrow } from "../../../src/repro/reported-behaviour.ts";
+
+const run = (partial: Partial<RunObservation>): RunObservation => ({
+  exitCode: 0,
+  stoppedBy: null,
+  stdout: "",
+  stderr: "",
+  exception: null,
+  durationMs: 5,
+  ...partial,
+});
+
+describe("a call said to throw and not throwing", () => {
+  const report =
+    "# netmask accepts a huge prefix\n\nnetmask.parse('10.0.0.0/999') should throw an error, but it doesn't.\n";
+
+  it("runs the call in the sentence", () => {
+    const parsed = parseReport(report);
+    const code = parsed.blocks.filter((b) => b.kind === "code").map((b) => b.value);
+    expect(code).toEqual(["netmask.parse('10.0.0.0/999')"]);
+  });
+
+  it("claims a run that completes; a run that throws is not a reproduction", () => {
+    const e = reportedExpectations(parseReport(report));
+    expect(e.actual).toMatchObject({ kind: "exit", exitCode: 0 });
+    expect(matchRun(e.actual, run({})).kind).toBe("match");
+    const thrown = run({
+      exitCode: 1,
+      stderr: "Error: bad prefix\n    at parse (/w/node_modules/netmask/index.js:3:9)\n",
+      exception: { type: "Error", message: "bad prefix" },
+    } as Partial<RunObservation>);
+    expect(matchRun(e.actual, thrown).kind).not.toBe("match");
+  });
+
+  it("does not read a report that says it throws, or doesn't throw but returns something", () => {
+    expect(statedNoThrow("parse('x') throws an exception.")).toBeNull();
+    expect(statedNoThrow("It should throw, but it doesn't return the right error either")).toBeNull();
+    expect(statedNoThrow("It doesn't throw an error; it returns NaN.")).toBeNull();
+    expect(statedNoThrow("It ought to throw an exception, and it doesn't.")).not.toBeNull();
+  });
+
+  it("a call the sentence only names, with nothing said about it, is not run", () => {
+    const parsed = parseReport("# docs\n\nnetmask.parse('10.0.0.0/8') is what I use every day.\n");
+    expect(parsed.blocks.filter((b) => b.kind === "code")).toEqual([]);
+  });
+});
+
+describe("an unlabelled block of var declarations", () => {
+  it("is JavaScript", () => {
+    expect(detectLanguage("var target = {}\nlib.set(target, '', 'foo') // now target is {}")).toBe(
+      "javascript",
+    );
+  });
+  it("a sentence with the word var is not", () => {
+    expect(detectLanguage("the var keyword = old style")).toBe("text");
+    expect(detectLanguage("obj[path] = value")).toBe("text");
+  });
+});
+
+describe("a comment giving the state a statement leaves a variable in", () => {
+  it("echoes the variable after the line, the value its check", () => {
+    const a = annotate("var target = {}\nlib.set(target, '', 'foo') // now target is {}", "javascript");
+    expect(a.checks).toMatchObject([{ line: 2, code: "lib.set(target, '', 'foo')", value: "{}" }]);
+    expect(a.code).toContain("_echo(target);");
+    const b = annotate("let xs = [1]\nxs.push(2) // xs is now [1, 2]", "javascript");
+    expect(b.checks.map((c) => c.value)).toEqual(["[1, 2]"]);
+  });
+
+  it("not for a variable the line does not name, nor without 'now'", () => {
+    expect(annotate("var a = {}\nlib.reset() // now a is {}", "javascript").checks).toEqual([]);
+    expect(annotate("var a = {}\nlib.set(a, 'x', 1) // now this is wrong", "javascript").checks).toEqual([]);
+  });
+
+  it("an object's keys quoted or not are the same keys; other differences still count", () => {
+    expect(outputAppears(["{3: 'foo'}"], "{ '3': 'foo' }\n")).toBe(true);
+    expect(outputAppears(["{3: 'foo'}"], "{ '3': 'bar' }\n")).toBe(false);
+    expect(outputAppears(["{a: 'foo'}"], "{ b: 'foo' }\n")).toBe(false);
+  });
+});
+
+describe("a module's own Error class", () => {
+  const reported = {
+    kind: "exception" as const,
+    exceptionType: "binascii.Error",
+    exceptionMessage: "Incorrect padding",
+    output: [],
+    source: "test",
+  };
+  const thrown = (type: string, message: string) =>
+    run({
+      exitCode: 1,
+      stderr: `${type}: ${message}\n`,
+      exception: { type, message },
+    } as Partial<RunObservation>);
+
+  it("is that class, not any …Error", () => {
+    expect(matchRun(reported, thrown("binascii.Error", "Incorrect padding")).kind).toBe("match");
+    const other = matchRun(
+      reported,
+      thrown("TypeError", "b64decode() got an unexpected keyword argument 'x'"),
+    );
+    expect(other.detail).not.toMatch(/same exception type/);
+  });
+
+  it("a bare reported Error still stands for any …Error", () => {
+    const bare = { ...reported, exceptionType: "Error", exceptionMessage: "bad input" };
+    expect(matchRun(bare, thrown("TypeError", "bad input")).kind).toBe("match");
+  });
+});
