@@ -2579,6 +2579,61 @@ const CASES = [
     run: "npx vitest run spec/vitest/green-noisy.test.js --reporter=default --reporter=json --outputFile.json=REPORT",
     truth: "jestJson",
   },
+  // hold17-*: an eighteenth held-out set (issue 10), generated part (projects/hold17-*, a lending library), written
+  // by a helper that had not read the parsers: pytest parametrised fee rounding and a KeyError in a class test, a skip;
+  // a green pytest -rA run printing FAILED / Error: / AssertionError lines; go -v table subtests with spaces and
+  // t.Fatalf, a green package whose t.Log prints --- FAIL: and FAIL:; vitest describe + it.each $-titles with a thrown
+  // Error, a skip; a green RSpec documentation run that prints Failure/Error: and a red count line.
+  {
+    id: "hold17-pytest-param-class-keyerror-actions",
+    proj: "hold17-py",
+    frame: "actions",
+    cmd: "pytest tests/test_dues.py",
+    run: "python3 -m pytest -p no:cacheprovider tests/test_dues.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold17-pytest-green-ra-noisy-gitlab",
+    proj: "hold17-py",
+    frame: "gitlab",
+    cmd: "pytest -rA tests/test_green_noise.py",
+    run: "python3 -m pytest -p no:cacheprovider -rA tests/test_green_noise.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold17-go-v-subtests-fatalf-jenkins",
+    proj: "hold17-go",
+    frame: "jenkins",
+    cmd: "go test -v ./...",
+    run: "go test -v ./...; go test -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold17-go-green-log-fail-words-actions",
+    proj: "hold17-go",
+    frame: "actions",
+    cmd: "go test -v ./shelf/",
+    run: "go test -v ./shelf/; go test -json ./shelf/ > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold17-vitest-each-throw-gitlab",
+    proj: "hold17-js",
+    frame: "gitlab",
+    cmd: "npx vitest run spec/holds.test.js",
+    run: "npx vitest run spec/holds.test.js --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold17-rspec-doc-green-noisy-jenkins",
+    proj: "hold17-rb",
+    frame: "jenkins",
+    cmd: "bundle exec rspec spec/lending/catalog_spec.rb --format documentation",
+    run: "rspec spec/lending/catalog_spec.rb --format documentation --format json --out REPORT",
+    truth: "rspecJson",
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ running
@@ -2894,6 +2949,10 @@ function versions(proj) {
     "hold16-py": () => table.py(),
     "hold16-go": () => table.go(),
     "hold16-rb": () => table.ruby(),
+    "hold17-js": () => table.js(),
+    "hold17-py": () => table.py(),
+    "hold17-go": () => table.go(),
+    "hold17-rb": () => table.ruby(),
     "rspec-doc": () => table.ruby(),
     bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
     catch2: () => ({ catch2: v("dpkg-query -W catch2"), gcc: v("g++ --version") }),
