@@ -14,20 +14,16 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readInputs } from "../../../src/action/inputs.ts";
 import { openSqliteJobStore } from "../../../src/app/job-store.ts";
-import { applyPatchToWorkspace } from "../../../src/fix/apply-patch.ts";
-import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { parseEvent } from "../../../src/jobs/triggers.ts";
-import { evaluatePatch } from "../../../src/policy/index.ts";
 import { renderReproReport } from "../../../src/report/repro-report.ts";
 import type { ReproResult } from "../../../src/repro/result.ts";
 import { actsOnGitHub, fixedBody } from "./rendered-markdown.ts";
 import { openFds, withProxy } from "./proxy-fixture.ts";
+import { gateThenApply, short } from "./patch-step.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
-
-const short = (s: string, n = 200) => s.replace(/\s+/g, " ").slice(0, n);
 
 function repoWith(files: Record<string, string>): string {
   const r = path.join(dir, "repo");
@@ -122,30 +118,8 @@ async function patchCase(
   patch: string,
   files: Record<string, string> = { "src/a.js": "const a = 1;\n" },
 ): Promise<Outcome> {
-  const repo = repoWith(files);
-  let gate: string;
-  let allowed = false;
-  try {
-    const g = evaluatePatch(patch, {});
-    allowed = g.allowed;
-    gate = g.allowed
-      ? "gate allowed"
-      : `gate refused: ${short(g.violations.map((v) => `${v.rule}: ${v.message}`).join("; "), 240)}`;
-  } catch (e) {
-    gate = `gate threw: ${short((e as Error).message, 100)}`;
-  }
-  let applied: string;
-  let appliedOk = false;
-  try {
-    const ws = await createFsWorkspace(repo);
-    const p = await applyPatchToWorkspace(ws, patch);
-    appliedOk = true;
-    applied = `applied: ${short(JSON.stringify(p), 120)}`;
-  } catch (e) {
-    applied = `applier refused: ${short((e as Error).message, 120)}`;
-  }
-  // A hidden or confusable character in code or a name a reviewer reads must not reach a verified patch.
-  return ok(`${gate}; ${applied}`, !allowed || !appliedOk);
+  const r = await gateThenApply(patch, repoWith(files), (p) => JSON.stringify(p), 120);
+  return ok(`${r.gate}; ${r.applied}`, !r.allowed || !r.appliedOk);
 }
 
 const newFile = (p: string, line: string) =>

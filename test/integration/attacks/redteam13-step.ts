@@ -15,23 +15,17 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { openSqliteJobStore } from "../../../src/app/job-store.ts";
 import { Redactor } from "../../../src/core/redact.ts";
-import { applyPatchToWorkspace } from "../../../src/fix/apply-patch.ts";
 import { finishFix } from "../../../src/fix/states/finish.ts";
-import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
-import { fixJobResult } from "../../../src/jobs/fix-result.ts";
-import { pullRequestText } from "../../../src/jobs/publish.ts";
 import type { JobResult, JobRunner } from "../../../src/jobs/result.ts";
 import { parseEvent } from "../../../src/jobs/triggers.ts";
-import { evaluatePatch } from "../../../src/policy/index.ts";
 import { example, postWebhook, startApp } from "../../e2e/support/app-harness.ts";
 import { startFakeGitHub } from "../../e2e/support/fake-github.ts";
+import { gateThenApply, prTitleOf, short } from "./patch-step.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 let dir = root;
-
-const short = (s: string, n = 200) => s.replace(/\s+/g, " ").slice(0, n);
 
 function repoWith(files: Record<string, string>): string {
   const r = path.join(dir, "repo");
@@ -49,30 +43,8 @@ async function patchCase(
   patch: string,
   files: Record<string, string> = { "src/a.js": "const a = 1;\n" },
 ): Promise<Outcome> {
-  const repo = repoWith(files);
-  let gate: string;
-  let allowed = false;
-  try {
-    const g = evaluatePatch(patch, {});
-    allowed = g.allowed;
-    gate = g.allowed
-      ? "gate allowed"
-      : `gate refused: ${short(g.violations.map((v) => `${v.rule}: ${v.message}`).join("; "), 240)}`;
-  } catch (e) {
-    gate = `gate threw: ${short((e as Error).message, 100)}`;
-  }
-  let applied: string;
-  let appliedOk = false;
-  try {
-    const ws = await createFsWorkspace(repo);
-    const p = await applyPatchToWorkspace(ws, patch);
-    appliedOk = true;
-    applied = `applied: ${short(JSON.stringify(p.changed), 160)}`;
-  } catch (e) {
-    applied = `applier refused: ${short((e as Error).message, 160)}`;
-  }
-  // A name or a line that reads as another must not reach a verified patch: the gate or the applier refuses.
-  return ok(`${gate}; ${applied}`, !allowed || !appliedOk);
+  const r = await gateThenApply(patch, repoWith(files), (p) => JSON.stringify(p.changed));
+  return ok(`${r.gate}; ${r.applied}`, !r.allowed || !r.appliedOk);
 }
 
 const newFile = (p: string, line: string) =>
@@ -134,42 +106,6 @@ async function commitMessageOf(summary: string, failingIds: string[]): Promise<s
 function trailersOf(message: string): string {
   const r = spawnSync("git", ["interpret-trailers", "--parse"], { input: message, encoding: "utf8" });
   return r.stdout.trim();
-}
-
-function prTitleOf(failingTests: string[]): string {
-  const result = fixJobResult(
-    {
-      result: {
-        id: "rt13",
-        outcome: "FIXED",
-        reason: "verified",
-        attempts: 1,
-        tokens: 0,
-        costUsd: 0,
-        branch: null,
-        commit: null,
-        failingTests,
-        testCommand: "pytest",
-        flaky: null,
-        durationMs: 1,
-        attemptLog: [],
-        verification: { runs: 2, tests: [], antiGaming: [] },
-      },
-      patch: "--- a/src/a.py\n+++ b/src/a.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n",
-      changes: null,
-      ctx: {
-        failures: [],
-        gate: null,
-        excerpt: "E assert 1 == 2",
-        accepted: {
-          summary: "adds the check",
-          rootCause: { hypothesis: "h", evidence: "e", files: ["src/a.py"] },
-        },
-      },
-    } as never,
-    new Redactor([]),
-  );
-  return pullRequestText("rt13", result as JobResult, "main", (s) => s).title;
 }
 
 // ---- Dispatched job specs (the Action's workflow_dispatch): ids, repositories and branches that read as paths.
@@ -339,11 +275,11 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     return ok(`git's trailers: ${JSON.stringify(t)}`, t === "");
   },
   "pr-title-skip-ci-in-test-id": () => {
-    const t = prTitleOf(["tests/test_a.py::test_x[skip ci]"]);
+    const t = prTitleOf("rt13", ["tests/test_a.py::test_x[skip ci]"]);
     return ok(`title (the App's commit message): ${JSON.stringify(t)}`, !CI_SKIP.test(t));
   },
   "pr-title-hidden-characters-in-test-id": () => {
-    const t = prTitleOf(["tests/test_a.py::test_\u202eNIMDA\u202c", "b\u200bc"]);
+    const t = prTitleOf("rt13", ["tests/test_a.py::test_\u202eNIMDA\u202c", "b\u200bc"]);
     const raw = [...t].filter((c) => HIDDEN.test(c)).map((c) => `U+${c.codePointAt(0)!.toString(16)}`);
     return ok(`raw hidden characters in the PR title: ${JSON.stringify(raw)}`, raw.length === 0);
   },

@@ -15,19 +15,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Redactor } from "../../../src/core/redact.ts";
-import { applyPatchToWorkspace } from "../../../src/fix/apply-patch.ts";
 import { finishFix } from "../../../src/fix/states/finish.ts";
-import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
-import { fixJobResult } from "../../../src/jobs/fix-result.ts";
-import { pullRequestText } from "../../../src/jobs/publish.ts";
-import type { JobResult } from "../../../src/jobs/result.ts";
-import { evaluatePatch } from "../../../src/policy/index.ts";
+import { gateThenApply, prTitleOf, short } from "./patch-step.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
-
-const short = (s: string, n = 200) => s.replace(/\s+/g, " ").slice(0, n);
 
 function repoWith(files: Record<string, string>): string {
   const r = path.join(dir, "repo");
@@ -48,28 +41,9 @@ async function patchCase(
   patch: string,
   files: Record<string, string> = { "src/a.js": "const a = 1;\n" },
 ): Promise<Outcome & { allowed: boolean; appliedOk: boolean }> {
-  const repo = repoWith(files);
-  let gate: string;
-  let allowed = false;
-  try {
-    const g = evaluatePatch(patch, {});
-    allowed = g.allowed;
-    gate = g.allowed
-      ? "gate allowed"
-      : `gate refused: ${short(g.violations.map((v) => `${v.rule}: ${v.message}`).join("; "), 240)}`;
-  } catch (e) {
-    gate = `gate threw: ${short((e as Error).message, 100)}`;
-  }
-  let applied: string;
-  let appliedOk = false;
-  try {
-    const ws = await createFsWorkspace(repo);
-    const p = await applyPatchToWorkspace(ws, patch);
-    appliedOk = true;
-    applied = `applied: ${short(escapeNonAscii(JSON.stringify(p.changed)), 160)}`;
-  } catch (e) {
-    applied = `applier refused: ${short((e as Error).message, 160)}`;
-  }
+  const { gate, allowed, applied, appliedOk } = await gateThenApply(patch, repoWith(files), (p) =>
+    escapeNonAscii(JSON.stringify(p.changed)),
+  );
   // A name or a line that reads as another, or a path that names an existing file otherwise, must not reach a
   // verified patch: the gate or the applier refuses.
   return { ...ok(escapeNonAscii(`${gate}; ${applied}`), !allowed || !appliedOk), allowed, appliedOk };
@@ -137,42 +111,6 @@ async function commitMessageOf(summary: string, failingIds: string[]): Promise<s
     () => 1,
   );
   return message;
-}
-
-function prTitleOf(failingTests: string[]): string {
-  const result = fixJobResult(
-    {
-      result: {
-        id: "rt14",
-        outcome: "FIXED",
-        reason: "verified",
-        attempts: 1,
-        tokens: 0,
-        costUsd: 0,
-        branch: null,
-        commit: null,
-        failingTests,
-        testCommand: "pytest",
-        flaky: null,
-        durationMs: 1,
-        attemptLog: [],
-        verification: { runs: 2, tests: [], antiGaming: [] },
-      },
-      patch: "--- a/src/a.py\n+++ b/src/a.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n",
-      changes: null,
-      ctx: {
-        failures: [],
-        gate: null,
-        excerpt: "E assert 1 == 2",
-        accepted: {
-          summary: "adds the check",
-          rootCause: { hypothesis: "h", evidence: "e", files: ["src/a.py"] },
-        },
-      },
-    } as never,
-    new Redactor([]),
-  );
-  return pullRequestText("rt14", result as JobResult, "main", (s) => s).title;
 }
 
 const textCase = (what: string, text: string): Outcome => {
@@ -267,7 +205,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       await commitMessageOf("Adds the check.", ["tests/test_a.py::test_\u115f\u1160x"]),
     ),
   "pr-title-invisible-letters-in-test-id": () =>
-    textCase("PR title", prTitleOf(["tests/test_a.py::test_\uffa0x\u034f"])),
+    textCase("PR title", prTitleOf("rt14", ["tests/test_a.py::test_\uffa0x\u034f"])),
   "commit-message-16mib-summary": async () => {
     const m = await commitMessageOf(`Adds the check. ${"word ".repeat(16 << 18)}`, [
       "tests/test_a.py::test_x",

@@ -1,0 +1,87 @@
+/**
+ * What the waves' step processes do with a model-written patch and a fix's texts, once: the policy gate, then the
+ * one applier on a repository directory (each saying what it did), and the PR title a verified fix would get.
+ */
+import { Redactor } from "../../../src/core/redact.ts";
+import { applyPatchToWorkspace, type PatchedFiles } from "../../../src/fix/apply-patch.ts";
+import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
+import { fixJobResult } from "../../../src/jobs/fix-result.ts";
+import { pullRequestText } from "../../../src/jobs/publish.ts";
+import type { JobResult } from "../../../src/jobs/result.ts";
+import { evaluatePatch } from "../../../src/policy/index.ts";
+
+export const short = (s: string, n = 200) => s.replace(/\s+/g, " ").slice(0, n);
+
+export interface GateThenApply {
+  gate: string;
+  allowed: boolean;
+  applied: string;
+  appliedOk: boolean;
+}
+
+/** The gate's answer on `patch`, then the applier's on the repository at `repo`; `shown` writes what was applied. */
+export async function gateThenApply(
+  patch: string,
+  repo: string,
+  shown: (p: PatchedFiles) => string,
+  width = 160,
+): Promise<GateThenApply> {
+  let gate: string;
+  let allowed = false;
+  try {
+    const g = evaluatePatch(patch, {});
+    allowed = g.allowed;
+    gate = g.allowed
+      ? "gate allowed"
+      : `gate refused: ${short(g.violations.map((v) => `${v.rule}: ${v.message}`).join("; "), 240)}`;
+  } catch (e) {
+    gate = `gate threw: ${short((e as Error).message, 100)}`;
+  }
+  let applied: string;
+  let appliedOk = false;
+  try {
+    const p = await applyPatchToWorkspace(await createFsWorkspace(repo), patch);
+    appliedOk = true;
+    applied = `applied: ${short(shown(p), width)}`;
+  } catch (e) {
+    applied = `applier refused: ${short((e as Error).message, width)}`;
+  }
+  return { gate, allowed, applied, appliedOk };
+}
+
+/** The title of the draft PR a verified fix of `failingTests` would open (job `jobId`). */
+export function prTitleOf(jobId: string, failingTests: string[]): string {
+  const result = fixJobResult(
+    {
+      result: {
+        id: jobId,
+        outcome: "FIXED",
+        reason: "verified",
+        attempts: 1,
+        tokens: 0,
+        costUsd: 0,
+        branch: null,
+        commit: null,
+        failingTests,
+        testCommand: "pytest",
+        flaky: null,
+        durationMs: 1,
+        attemptLog: [],
+        verification: { runs: 2, tests: [], antiGaming: [] },
+      },
+      patch: "--- a/src/a.py\n+++ b/src/a.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n",
+      changes: null,
+      ctx: {
+        failures: [],
+        gate: null,
+        excerpt: "E assert 1 == 2",
+        accepted: {
+          summary: "adds the check",
+          rootCause: { hypothesis: "h", evidence: "e", files: ["src/a.py"] },
+        },
+      },
+    } as never,
+    new Redactor([]),
+  );
+  return pullRequestText(jobId, result as JobResult, "main", (s) => s).title;
+}
