@@ -303,18 +303,7 @@ export function pythonMutations(
     if (indentOf(l) !== indent) continue;
     const s = at + indent;
     if (/^assert\b/.test(t)) {
-      // The statement: up to the end of the logical line.
-      let end = s;
-      let depth = 0;
-      while (end < src.length) {
-        const c = src[end]!;
-        if (mask[end]) {
-          if (c === "(" || c === "[" || c === "{") depth++;
-          else if (c === ")" || c === "]" || c === "}") depth--;
-          else if (c === "\n" && depth === 0 && src[end - 1] !== "\\") break;
-        }
-        end++;
-      }
+      const end = logicalLineEnd(src, mask, s);
       const exprStart = s + "assert".length;
       const parts = splitTopLevel(src, mask, exprStart, end);
       const [ex0, ex1] = parts[0] ?? [exprStart, end];
@@ -454,17 +443,7 @@ export function pythonRetyped(src: string, test: LocatedTest): { edits: Edit[]; 
     let act: [number, number] | null = null;
     let expected = "";
     if (/^assert\b/.test(t)) {
-      let end = s;
-      let depth = 0;
-      while (end < src.length) {
-        const c = src[end]!;
-        if (mask[end]) {
-          if (c === "(" || c === "[" || c === "{") depth++;
-          else if (c === ")" || c === "]" || c === "}") depth--;
-          else if (c === "\n" && depth === 0 && src[end - 1] !== "\\") break;
-        }
-        end++;
-      }
+      const end = logicalLineEnd(src, mask, s);
       const exprStart = s + "assert".length;
       const [ex0, ex1] = splitTopLevel(src, mask, exprStart, end)[0] ?? [exprStart, end];
       const expr = src.slice(ex0, ex1);
@@ -933,4 +912,20 @@ export function rewriteTestFile(
   const helper = lang === "python" ? pythonTwinHelper(twinFn) : jsTwinHelper(twinFn, typescript);
   const source = `${applyEdits(src, edits).replace(/\n*$/, "\n")}${helper}`;
   return { source, tests: results };
+}
+
+/** Where the Python logical line starting at `start` ends: its newline outside brackets, strings and comments (`mask`). */
+function logicalLineEnd(src: string, mask: Uint8Array, start: number): number {
+  let end = start;
+  let depth = 0;
+  while (end < src.length) {
+    const c = src[end]!;
+    if (mask[end]) {
+      if (c === "(" || c === "[" || c === "{") depth++;
+      else if (c === ")" || c === "]" || c === "}") depth--;
+      else if (c === "\n" && depth === 0 && src[end - 1] !== "\\") break;
+    }
+    end++;
+  }
+  return end;
 }
