@@ -5,23 +5,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { completeProgram } from "../../../src/repro/complete.ts";
-import { matchRun, type RunObservation } from "../../../src/repro/match.ts";
+import { matchRun } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations, statedExit } from "../../../src/repro/reported-behaviour.ts";
+import { run } from "./observed-run.ts";
 
 const f = "```";
 const code = `${f}js\nconst { program } = require('commander');\nprogram.command('build <dir>').action(() => {});\nprogram.parse(process.argv);\n${f}\n`;
 const read = (prose: string) =>
   reportedExpectations(parseReport(`# a typo goes unnoticed\n\n${prose}\n\n${code}`));
-const run = (partial: Partial<RunObservation>): RunObservation => ({
-  exitCode: 0,
-  stoppedBy: null,
-  stdout: "",
-  stderr: "",
-  exception: null,
-  durationMs: 5,
-  ...partial,
-});
 
 describe("an exit stated in words", () => {
   it("is the claim: silence and the status", () => {

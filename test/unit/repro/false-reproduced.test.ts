@@ -14,18 +14,10 @@ import { timeIsTheClaim } from "../../../src/repro/normalize.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { errorWanted } from "../../../src/repro/two-versions.ts";
+import { run } from "./observed-run.ts";
 
 const f = "```";
 const read = (md: string) => reportedExpectations(parseReport(md));
-const run = (partial: Partial<RunObservation>): RunObservation => ({
-  exitCode: 0,
-  stoppedBy: null,
-  stdout: "",
-  stderr: "",
-  exception: null,
-  durationMs: 5,
-  ...partial,
-});
 const verdict = (md: string, r: RunObservation) => {
   const exp = read(md);
   return foldRuns([matchRun(exp.actual, r, exp.expectedOutput, exp.expectedException)]);

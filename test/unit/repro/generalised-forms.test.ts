@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { annotate, parseAnnotation } from "../../../src/repro/annotations.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
 import { pinDependencies } from "../../../src/repro/dependencies.ts";
-import { matchRun, type RunObservation } from "../../../src/repro/match.ts";
+import { matchRun } from "../../../src/repro/match.ts";
 import { looseKey } from "../../../src/repro/normalize.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { unescapeMarkdown } from "../../../src/repro/plain-code.ts";
@@ -17,6 +17,7 @@ import { proseClaims } from "../../../src/repro/prose-claims.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { parseTranscript, pythonScriptFromTranscript } from "../../../src/repro/transcript.ts";
 import { findVersionMentions, sameProduct } from "../../../src/repro/versions.ts";
+import { run } from "./observed-run.ts";
 
 const f = "```";
 const read = (md: string) => {
@@ -24,15 +25,6 @@ const read = (md: string) => {
   const exp = reportedExpectations(report);
   return { report, exp, program: completeProgram(report, exp.invocation) };
 };
-const run = (partial: Partial<RunObservation>): RunObservation => ({
-  exitCode: 0,
-  stoppedBy: null,
-  stdout: "",
-  stderr: "",
-  exception: null,
-  durationMs: 5,
-  ...partial,
-});
 
 describe("a result line under its statement", () => {
   it("is the statement's annotation, kept in the program as a comment", () => {

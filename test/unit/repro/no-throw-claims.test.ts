@@ -10,16 +10,7 @@ import { detectLanguage } from "../../../src/repro/detect-language.ts";
 import { matchRun, outputAppears, type RunObservation } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations, statedNoThrow } from "../../../src/repro/reported-behaviour.ts";
-
-const run = (partial: Partial<RunObservation>): RunObservation => ({
-  exitCode: 0,
-  stoppedBy: null,
-  stdout: "",
-  stderr: "",
-  exception: null,
-  durationMs: 5,
-  ...partial,
-});
+import { run } from "./observed-run.ts";
 
 describe("a call said to throw and not throwing", () => {
   const report =

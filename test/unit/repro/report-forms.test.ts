@@ -7,28 +7,20 @@
 import { describe, expect, it } from "vitest";
 import { annotate, parseAnnotation } from "../../../src/repro/annotations.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
-import { foldRuns, matchRun, type RunObservation } from "../../../src/repro/match.ts";
+import { foldRuns, matchRun } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { codeLine, plainCodeRuns } from "../../../src/repro/plain-code.ts";
 import { withoutLogPrefix } from "../../../src/repro/classify-block.ts";
 import { proseClaims, proseTwoVersions, versionedClaims } from "../../../src/repro/prose-claims.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { findBareVersions, findVersionMentions } from "../../../src/repro/versions.ts";
+import { run } from "./observed-run.ts";
 
 const f = "```";
 const read = (md: string) => {
   const report = parseReport(md);
   return { report, exp: reportedExpectations(report), program: completeProgram(report) };
 };
-const run = (partial: Partial<RunObservation>): RunObservation => ({
-  exitCode: 0,
-  stoppedBy: null,
-  stdout: "",
-  stderr: "",
-  exception: null,
-  durationMs: 5,
-  ...partial,
-});
 
 describe("comment annotations", () => {
   it("reads the value a comment states, and who states it", () => {
