@@ -5,7 +5,7 @@
  * (`@acme/web:test: `), a clock (`[12:03:44] `, or Jenkins timestamper's bare `12:03:44 `), a markdown quote (`> `),
  * a quote around a clock (`> 12:03:44 `, a Jenkins console pasted as a quote), and a Nix build's derivation name
  * (`pytest-mpl> `), Docker BuildKit's step and clock (`#98 55.71 `), concurrently's column inside turborepo's
- * (`@acme/web:test: [test:e2e  ] `), and a web view's line numbers (`642\t`, before any of these). The rule: a prefix of one of these shapes that opens at least RUN consecutive
+ * (`@acme/web:test: [test:e2e  ] `), mock's build log (`DEBUG: `), and a web view's line numbers (`642\t`, before any of these). The rule: a prefix of one of these shapes that opens at least RUN consecutive
  * lines is framing, and the parsers see those lines without it. The shape, not the exact text, is
  * compared (`[   26s] ` then `[   27s] `), except docker-compose's and turborepo's, whose name must repeat.
  *
@@ -177,6 +177,9 @@ function framingOf(text: string): Prefix | null {
       if (m) return { shape: `workspace:${m[1]}`, length: m[0].length };
     }
   }
+  // mock's build.log (a Fedora Copr/Koji build): Python logging's `DEBUG: ` before each line of the build's output.
+  if (c0 === 68 /* D */ && text.startsWith("DEBUG:") && (text.length === 6 || text.charCodeAt(6) === 32))
+    return { shape: "mock", length: text.length === 6 ? 6 : 7 };
   // docker-compose: a service name, padding, `|`. Scan the name by hand: most lines fail on their first word.
   if ((c0 >= 97 && c0 <= 122) || (c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90)) {
     let i = 1;

@@ -2,7 +2,8 @@
  * Automake's test harness (`make check`). Its console prints one result line per test, `PASS: name`, `FAIL: name`,
  * `XFAIL:`, `XPASS:`, `SKIP:`, `ERROR:` (a TAP test's lines add ` N - description`), then the parallel harness's
  * `Testsuite summary for pkg x.y` box (`# TOTAL: 6`, `# PASS:  5`, … `# ERROR: 0`) or the serial harness's
- * `1 of 1 test failed` / `All 5 tests passed` between `=` rules. A test's own log (`tests/x.log`, `cat`ed by CI)
+ * `1 of 1 test failed` / `All 5 tests passed` between `=` rules. The driver script's own line about a test killed
+ * by a signal (`./test-driver: line 107: … Aborted`) confirms it too. A test's own log (`tests/x.log`, `cat`ed by CI)
  * ends with the driver's `FAIL name (exit status: 1)`; test-suite.log heads each section with `FAIL: name` and a
  * `=` rule.
  *
@@ -27,6 +28,11 @@ const SUMMARY_ROW = /^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR): +(\d+)\s*$/;
 const BOX =
   /^(?:(\d+) of (\d+) tests? (?:failed|did not pass|did not behave as expected)|All (\d+) tests? (?:passed|behaved as expected))\b/;
 const MAKE_ENTER = /^make(?:\[\d+\])?: Entering directory |^make\b.*\bcheck(?:-TESTS|-am)?\s*$/;
+/**
+ * The parallel harness's driver script reporting a test that died by a signal (`./test-driver: line 107: 10914 Aborted
+ * (core dumped) "$@" > $log_file 2>&1`): automake's own line, so it confirms the result lines around it.
+ */
+const DRIVER = /^(?:\S*\/)?test-driver: line \d+: /;
 const FAILING = new Set(["FAIL", "XPASS", "ERROR"]);
 const MAX = 10_000;
 /** How far back a serial test's output may reach above its result line. */
@@ -116,6 +122,10 @@ export function createAutomakeParser(sink: ParserSink) {
           sink.summary({ failed, passed: total - failed });
           return true;
         }
+      }
+      if ((c0 === 46 /* . */ || c0 === 47 /* / */ || c0 === 116) /* t */ && DRIVER.test(text)) {
+        confirmed = true;
+        return false;
       }
       if (c0 === 109 /* m */) {
         if (MAKE_ENTER.test(text)) lastMake = lineNo;

@@ -43,6 +43,13 @@ const AGGREGATE =
   /^(could not compile|builder for '|Cannot build '|\d+ dependenc(?:y|ies) of derivation '|test run failed|(?:doc)?test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|\d+ targets? failed|failed to run)/;
 const EXIT_STATUS =
   /^(?:Bad exit status from|(?:command|process|script|recipe) .*(?:exited|failed) with (?:exit )?(?:code|status) \d+\.?$|.*returned non-zero exit status \d+\.?$)/i;
+/**
+ * A program's usage text (distutils' `usage: setup.py [global_opts] cmd1 …` and its `   or: …` lines, optparse's
+ * `Usage: prog [options]`): a bare `error:` right under it (a blank line between at most) is that program's
+ * command-line error (`error: invalid command 'test'`), not a rustc diagnostic. Cargo prints its usage below its error.
+ */
+const USAGE = /^usage: \S/i;
+const USAGE_MORE = /^(?:\s+\S|$)/;
 const CARGO_STATUS =
   /^\s{2,}(Compiling|Finished|Running|Doc-tests|Checking|Downloaded|Downloading|Fresh|Blocking)\b/;
 
@@ -107,6 +114,8 @@ export function createCargoParser(sink: ParserSink) {
     buf: BlockBuffer;
     loc: { file: string; line: number; column: number } | null;
   } | null = null;
+  /** Inside a program's usage text (its `usage:` line, indented or blank lines after it). */
+  let inUsage = false;
 
   /** A failed test known from one line (a progress line, the closing list), with no block of its own. */
   function failedAt(f: { id: string; text: string; lineNo: number }): void {
@@ -314,8 +323,12 @@ export function createCargoParser(sink: ParserSink) {
         sink.summary(countWords(text));
         return true;
       }
+      const usageAbove = inUsage;
+      inUsage = USAGE.test(text) || (inUsage && USAGE_MORE.test(text));
       const re = RUST_ERROR.exec(text);
       if (re) {
+        // A command-line error under the program's usage text: red, nothing identified.
+        if (!re[1] && usageAbove) return true;
         if (AGGREGATE.test(re[2]!)) return true;
         // A test binary (or a `cargo run` program) that died, by a signal or an exit code: the run failed, but
         // nothing here names a test or a file that does not compile. Red, with no failure invented.

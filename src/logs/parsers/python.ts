@@ -6,6 +6,12 @@ import { BlockBuffer, categoryOfError, type FormatDefinition, type ParserSink } 
 import { EXCEPTION, FRAME, summarizeTraceback } from "./python-traceback.ts";
 
 const START = /^Traceback \(most recent call last\):$/;
+/**
+ * A script's traceback for another program's exit status (`subprocess.CalledProcessError: Command '[…]' returned
+ * non-zero exit status 1`, a packaging tool running `setup.py test`): a status, like rpmbuild's `Bad exit status`; the
+ * output above names what failed, or nothing does.
+ */
+const EXIT_STATUS_ERROR = /(?:^|\.)CalledProcessError$/;
 const CHAIN =
   /^(During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)$/;
 
@@ -17,7 +23,7 @@ export function createPythonParser(sink: ParserSink) {
   function flush(): void {
     if (!buf) return;
     const tb = summarizeTraceback(buf.lines, sink);
-    if (tb.errorType) {
+    if (tb.errorType && !EXIT_STATUS_ERROR.test(tb.errorType)) {
       sink.failure({
         category: categoryOfError(tb.errorType, "test"),
         test: null,
