@@ -4,6 +4,7 @@
  */
 import { Redactor } from "../../../src/core/redact.ts";
 import { applyPatchToWorkspace, type PatchedFiles } from "../../../src/fix/apply-patch.ts";
+import { finishFix } from "../../../src/fix/states/finish.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { fixJobResult } from "../../../src/jobs/fix-result.ts";
 import { pullRequestText } from "../../../src/jobs/publish.ts";
@@ -84,4 +85,40 @@ export function prTitleOf(jobId: string, failingTests: string[]): string {
     new Redactor([]),
   );
   return pullRequestText(jobId, result as JobResult, "main", (s) => s).title;
+}
+
+/** The commit message `finishFix` writes for a fix whose model summary is `summary` (job `jobId`). */
+export async function commitMessageOf(jobId: string, summary: string, failingIds: string[]): Promise<string> {
+  let message = "";
+  await finishFix(
+    {
+      reason: "completed",
+      state: "done",
+      attempts: 1,
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      costUsd: 0,
+      trace: { steps: [] },
+      error: null,
+      ctx: {
+        attemptLog: [],
+        current: null,
+        failingIds,
+        accepted: { summary },
+        patch: "--- a/src/a.js\n+++ b/src/a.js\n@@ -1 +1 @@\n-x\n+y\n",
+        verification: null,
+        flaky: null,
+        testCommand: "npm test",
+      },
+    } as never,
+    {
+      publish: async (req: { message: string; branch: string }) => {
+        message = req.message;
+        return { branch: req.branch, commit: "0".repeat(40) };
+      },
+    } as never,
+    { id: jobId } as never,
+    new Redactor([]),
+    () => 1,
+  );
+  return message;
 }

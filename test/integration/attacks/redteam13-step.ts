@@ -14,13 +14,11 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { openSqliteJobStore } from "../../../src/app/job-store.ts";
-import { Redactor } from "../../../src/core/redact.ts";
-import { finishFix } from "../../../src/fix/states/finish.ts";
 import type { JobResult, JobRunner } from "../../../src/jobs/result.ts";
 import { parseEvent } from "../../../src/jobs/triggers.ts";
 import { example, postWebhook, startApp } from "../../e2e/support/app-harness.ts";
 import { startFakeGitHub } from "../../e2e/support/fake-github.ts";
-import { gateThenApply, prTitleOf, short } from "./patch-step.ts";
+import { commitMessageOf, gateThenApply, prTitleOf, short } from "./patch-step.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
@@ -67,41 +65,6 @@ async function sizeCase(patch: string, files: Record<string, string>): Promise<O
 const HIDDEN = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/u;
 /** What GitHub Actions (and other CIs) read in a head commit's message as "do not run" (any line, any place). */
 const CI_SKIP = /\[(skip ci|ci skip|no ci|skip actions|actions skip)\]|\*\*\*NO_CI\*\*\*/i;
-
-async function commitMessageOf(summary: string, failingIds: string[]): Promise<string> {
-  let message = "";
-  await finishFix(
-    {
-      reason: "completed",
-      state: "done",
-      attempts: 1,
-      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-      costUsd: 0,
-      trace: { steps: [] },
-      error: null,
-      ctx: {
-        attemptLog: [],
-        current: null,
-        failingIds,
-        accepted: { summary },
-        patch: "--- a/src/a.js\n+++ b/src/a.js\n@@ -1 +1 @@\n-x\n+y\n",
-        verification: null,
-        flaky: null,
-        testCommand: "npm test",
-      },
-    } as never,
-    {
-      publish: async (req: { message: string; branch: string }) => {
-        message = req.message;
-        return { branch: req.branch, commit: "0".repeat(40) };
-      },
-    } as never,
-    { id: "rt13job" } as never,
-    new Redactor([]),
-    () => 1,
-  );
-  return message;
-}
 
 function trailersOf(message: string): string {
   const r = spawnSync("git", ["interpret-trailers", "--parse"], { input: message, encoding: "utf8" });
@@ -250,17 +213,17 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   },
   // ---- The commit message and the PR title: what a model's summary and a log's test ids put there.
   "commit-message-skip-ci-in-summary": async () => {
-    const m = await commitMessageOf("Adds the null check. [skip ci]\n\n***NO_CI***", [
+    const m = await commitMessageOf("rt13job", "Adds the null check. [skip ci]\n\n***NO_CI***", [
       "tests/test_a.py::test_x",
     ]);
     return ok(`message: ${JSON.stringify(m.slice(0, 200))}`, !CI_SKIP.test(m));
   },
   "commit-message-skip-ci-in-test-id": async () => {
-    const m = await commitMessageOf("Adds the check.", ["tests/test_a.py::test_x[skip ci]"]);
+    const m = await commitMessageOf("rt13job", "Adds the check.", ["tests/test_a.py::test_x[skip ci]"]);
     return ok(`message: ${JSON.stringify(m.slice(0, 200))}`, !CI_SKIP.test(m));
   },
   "commit-message-hidden-characters": async () => {
-    const m = await commitMessageOf("Adds the check.\u202e kcehc eht sevomer \u202c\u200b", [
+    const m = await commitMessageOf("rt13job", "Adds the check.\u202e kcehc eht sevomer \u202c\u200b", [
       "t\u2066x\u2069",
     ]);
     const raw = [...m].filter((c) => HIDDEN.test(c)).map((c) => `U+${c.codePointAt(0)!.toString(16)}`);
@@ -268,6 +231,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   },
   "commit-message-forged-trailers": async () => {
     const m = await commitMessageOf(
+      "rt13job",
       "Adds the check.\n\nCo-authored-by: Maintainer <maintainer@rt13.example>\nSigned-off-by: Maintainer <maintainer@rt13.example>\nskip-checks: true",
       ["tests/test_a.py::test_x"],
     );

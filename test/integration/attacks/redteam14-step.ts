@@ -14,9 +14,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Redactor } from "../../../src/core/redact.ts";
-import { finishFix } from "../../../src/fix/states/finish.ts";
-import { gateThenApply, prTitleOf, short } from "./patch-step.ts";
+import { commitMessageOf, gateThenApply, prTitleOf, short } from "./patch-step.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
@@ -77,41 +75,6 @@ async function sizeCase(patch: string, files: Record<string, string>): Promise<O
 const INVISIBLE = /^(?:\u00ad|\u034f|\u115f|\u1160|\u17b4|\u17b5|\u180e|\u3164|\uffa0)$/u;
 const invisibleIn = (s: string) =>
   [...s].filter((c) => INVISIBLE.test(c)).map((c) => `U+${c.codePointAt(0)!.toString(16)}`);
-
-async function commitMessageOf(summary: string, failingIds: string[]): Promise<string> {
-  let message = "";
-  await finishFix(
-    {
-      reason: "completed",
-      state: "done",
-      attempts: 1,
-      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-      costUsd: 0,
-      trace: { steps: [] },
-      error: null,
-      ctx: {
-        attemptLog: [],
-        current: null,
-        failingIds,
-        accepted: { summary },
-        patch: "--- a/src/a.js\n+++ b/src/a.js\n@@ -1 +1 @@\n-x\n+y\n",
-        verification: null,
-        flaky: null,
-        testCommand: "npm test",
-      },
-    } as never,
-    {
-      publish: async (req: { message: string; branch: string }) => {
-        message = req.message;
-        return { branch: req.branch, commit: "0".repeat(40) };
-      },
-    } as never,
-    { id: "rt14job" } as never,
-    new Redactor([]),
-    () => 1,
-  );
-  return message;
-}
 
 const textCase = (what: string, text: string): Outcome => {
   const raw = invisibleIn(text);
@@ -195,19 +158,19 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "commit-message-invisible-letters-in-summary": async () =>
     textCase(
       "commit message",
-      await commitMessageOf("Adds the null check\u3164\u3164\u3164 and ad\u00admin access.", [
+      await commitMessageOf("rt14job", "Adds the null check\u3164\u3164\u3164 and ad\u00admin access.", [
         "tests/test_a.py::test_x",
       ]),
     ),
   "commit-message-invisible-letters-in-test-id": async () =>
     textCase(
       "commit message",
-      await commitMessageOf("Adds the check.", ["tests/test_a.py::test_\u115f\u1160x"]),
+      await commitMessageOf("rt14job", "Adds the check.", ["tests/test_a.py::test_\u115f\u1160x"]),
     ),
   "pr-title-invisible-letters-in-test-id": () =>
     textCase("PR title", prTitleOf("rt14", ["tests/test_a.py::test_\uffa0x\u034f"])),
   "commit-message-16mib-summary": async () => {
-    const m = await commitMessageOf(`Adds the check. ${"word ".repeat(16 << 18)}`, [
+    const m = await commitMessageOf("rt14job", `Adds the check. ${"word ".repeat(16 << 18)}`, [
       "tests/test_a.py::test_x",
     ]);
     return ok(`commit message of ${m.length} characters`, m.length <= 1 << 16);
