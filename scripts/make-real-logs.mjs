@@ -2634,6 +2634,60 @@ const CASES = [
     run: "rspec spec/lending/catalog_spec.rb --format documentation --format json --out REPORT",
     truth: "rspecJson",
   },
+  // hold18-*: a nineteenth held-out set (issue 10), generated part (projects/hold18-*, a weather-station library),
+  // written by a helper that had not read the parsers: pytest with a KeyError, a float sum, a fixture error at setup
+  // and a skip; a green pytest run whose tests print FAILED / Error: / a red summary rule; go (not -v) with a failing
+  // package beside a green one whose t.Log prints --- FAIL:; vitest nested describes with a reduce TypeError; a green
+  // vitest run printing FAIL / Error: / a red Tests line; RSpec progress format with a NoMethodError and a pending.
+  {
+    id: "hold18-pytest-keyerror-fixture-error-actions",
+    proj: "hold18-py",
+    frame: "actions",
+    cmd: "pytest tests/test_readings.py",
+    run: "python3 -m pytest -p no:cacheprovider tests/test_readings.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold18-pytest-green-noisy-jenkins",
+    proj: "hold18-py",
+    frame: "jenkins",
+    cmd: "pytest -q tests/test_green_log.py",
+    run: "python3 -m pytest -p no:cacheprovider -q tests/test_green_log.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold18-go-two-packages-errorf-gitlab",
+    proj: "hold18-go",
+    frame: "gitlab",
+    cmd: "go test ./...",
+    run: "go test ./...; go test -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold18-vitest-nested-typeerror-actions",
+    proj: "hold18-js",
+    frame: "actions",
+    cmd: "npx vitest run spec/wind.test.js",
+    run: "npx vitest run spec/wind.test.js --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold18-vitest-green-noisy-jenkins",
+    proj: "hold18-js",
+    frame: "jenkins",
+    cmd: "npx vitest run spec/green-noise.test.js",
+    run: "npx vitest run spec/green-noise.test.js --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold18-rspec-progress-nomethod-pending-gitlab",
+    proj: "hold18-rb",
+    frame: "gitlab",
+    cmd: "bundle exec rspec",
+    run: "rspec spec/forecast_spec.rb --format progress --format json --out REPORT",
+    truth: "rspecJson",
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ running
@@ -2953,6 +3007,10 @@ function versions(proj) {
     "hold17-py": () => table.py(),
     "hold17-go": () => table.go(),
     "hold17-rb": () => table.ruby(),
+    "hold18-js": () => table.js(),
+    "hold18-py": () => table.py(),
+    "hold18-go": () => table.go(),
+    "hold18-rb": () => table.ruby(),
     "rspec-doc": () => table.ruby(),
     bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
     catch2: () => ({ catch2: v("dpkg-query -W catch2"), gcc: v("g++ --version") }),
