@@ -28,6 +28,13 @@ const FAILING = new Set([
   "Not Runnable",
 ]);
 
+/** Whether `text` has COUNT's fixed head (` {0,4}Test Count: `): a cheap test no match can fail. */
+function countAt(text: string): boolean {
+  let k = 0;
+  while (k < 4 && text.charCodeAt(k) === 32) k++;
+  return text.startsWith("Test Count: ", k);
+}
+
 export function createNunitConsoleParser(sink: ParserSink) {
   let block: { name: string; failing: boolean; buf: BlockBuffer } | null = null;
   let blank = false;
@@ -64,7 +71,10 @@ export function createNunitConsoleParser(sink: ParserSink) {
         close();
         return true;
       }
-      const e = text.length < 4000 ? ENTRY.exec(text) : null;
+      // ENTRY starts with a digit, COUNT with at most four spaces and `Test Count: `: tested first, so the regular
+      // expressions (met by every line the parsers before this one left) run only on lines that can match.
+      const c0 = text.charCodeAt(0);
+      const e = c0 >= 48 && c0 <= 57 && text.length < 4000 ? ENTRY.exec(text) : null;
       const name = e ? e[3]!.trimEnd() : "";
       if (e && DOTTED.test(name.split("(", 1)[0]!)) {
         close();
@@ -75,7 +85,7 @@ export function createNunitConsoleParser(sink: ParserSink) {
         blank = false;
         return true;
       }
-      const c = COUNT.exec(text);
+      const c = countAt(text) ? COUNT.exec(text) : null;
       if (c) {
         close();
         sink.summary({ passed: Number(c[2]), failed: Number(c[3]), skipped: Number(c[4]) });

@@ -298,7 +298,11 @@ export function createUnittestParser(sink: ParserSink) {
         }
       }
       if (state === "none" && indent === null && text.charCodeAt(0) === 32) {
-        const lead = /^ +(?=(?:FAIL|ERROR): )/.exec(text)?.[0];
+        // The first non-space character is F or E, or the expression cannot match (cheaper than running it).
+        let k = 1;
+        while (text.charCodeAt(k) === 32) k++;
+        const ch = text.charCodeAt(k);
+        const lead = ch === 70 || ch === 69 ? /^ +(?=(?:FAIL|ERROR): )/.exec(text)?.[0] : undefined;
         const h = lead ? headerLine(text.slice(lead.length)) : null;
         if (h) {
           tentative = {

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ParsedLog } from "../../../src/logs/index.ts";
+import { ParsedLog } from "../../../src/logs/failure.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const fixtures = path.join(root, "test/fixtures/logs");

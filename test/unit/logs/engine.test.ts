@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../../src/core/errors.ts";
-import { createLogParser, formatNames, ParsedLog, parseLog } from "../../../src/logs/index.ts";
+import { ParsedLog } from "../../../src/logs/failure.ts";
+import { createLogParser, formatNames, parseLog } from "../../../src/logs/index.ts";
 
 const fixture = (rel: string) =>
   readFileSync(path.join(import.meta.dirname, "../../fixtures/logs", rel), "utf8");

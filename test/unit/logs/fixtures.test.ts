@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createLogParser, ParsedLog, parseLog } from "../../../src/logs/index.ts";
+import { ParsedLog } from "../../../src/logs/failure.ts";
+import { createLogParser, parseLog } from "../../../src/logs/index.ts";
 
 const ROOT = path.join(import.meta.dirname, "../../fixtures/logs");
 

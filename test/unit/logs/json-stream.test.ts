@@ -5,7 +5,8 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { jsonPieces, writeJson } from "../../../src/cli/commands/parse-log.ts";
-import { ParsedLog, parseLog } from "../../../src/logs/index.ts";
+import { ParsedLog } from "../../../src/logs/failure.ts";
+import { parseLog } from "../../../src/logs/index.ts";
 
 function bigLog(tests: number): string {
   const lines = ["============================= test session starts =============================="];

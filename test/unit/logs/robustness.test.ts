@@ -3,7 +3,8 @@ import fc from "fast-check";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { excerpt, ParsedLog, parseChunks, parseLog, stripAnsi } from "../../../src/logs/index.ts";
+import { ParsedLog } from "../../../src/logs/failure.ts";
+import { excerpt, parseChunks, parseLog, stripAnsi } from "../../../src/logs/index.ts";
 
 const ROOT = path.join(import.meta.dirname, "../../fixtures/logs");
 const allLines: string[] = [];
