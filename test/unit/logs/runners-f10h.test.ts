@@ -94,3 +94,70 @@ describe("cargo's count of failed targets, cut after the count, names nothing", 
     expect(found(`${text}\n`).map((f) => f[1])).toEqual(["build"]);
   });
 });
+
+describe("Ant's <junit> task: a test's own Testcase verdict line", () => {
+  const head = [
+    "test:",
+    "    [junit] Testsuite: org.kettle.BoilTest",
+    "    [junit] Tests run: 4, Failures: 1, Errors: 1, Skipped: 0, Time elapsed: 0.31 sec",
+  ];
+  const brief = [
+    ...head,
+    "    [junit] Testcase: testWhistle(org.kettle.BoilTest):\tFAILED",
+    "    [junit] expected:<loud> but was:<quiet>",
+    "    [junit] junit.framework.AssertionFailedError: expected:<loud> but was:<quiet>",
+    "    [junit] \tat org.kettle.BoilTest.testWhistle(BoilTest.java:31)",
+    "    [junit] ",
+    "    [junit] Testcase: testLid(org.kettle.BoilTest):\tCaused an ERROR",
+    "    [junit] null",
+    "    [junit] java.lang.NullPointerException",
+    "    [junit] \tat org.kettle.BoilTest.testLid(BoilTest.java:40)",
+    "    [junit] ",
+    "    [junit] Test org.kettle.BoilTest FAILED",
+  ];
+
+  it("the brief formatter's FAILED and Caused an ERROR lines are failures named Class.method", () => {
+    const parsed = parseLog(`${brief.join("\n")}\n`);
+    expect(parsed.failures.map((f) => [f.format, f.test, f.message])).toEqual([
+      ["ant-junit", "org.kettle.BoilTest.testWhistle", "expected:<loud> but was:<quiet>"],
+      ["ant-junit", "org.kettle.BoilTest.testLid", "null"],
+    ]);
+  });
+
+  it("a brief line cut inside its class name as the log's last line is a failure under the suite's class", () => {
+    const text = [...brief.slice(0, 7), "    [junit] Testcase: testPour(org.kettle.Bo"].join("\n");
+    expect(found(`${text}\n`)).toEqual([
+      ["ant-junit", "test", "org.kettle.BoilTest.testWhistle"],
+      ["ant-junit", "test", "org.kettle.BoilTest.testPour"],
+    ]);
+  });
+
+  it("must not fire: a cut line whose class is not the suite's, or that is not the last line, names nothing", () => {
+    const other = [...head, "    [junit] Testcase: testPour(org.other.Ju"].join("\n");
+    expect(found(`${other}\n`)).toEqual([]);
+    const notLast = [...head, "    [junit] Testcase: testPour(org.kettle.Bo", "BUILD SUCCESSFUL"].join("\n");
+    expect(found(`${notLast}\n`)).toEqual([]);
+  });
+
+  it("the plain formatter: a `took` line with FAILED on the next line is the failure", () => {
+    const text = [
+      ...head,
+      "    [junit] Testcase: testBoil took 0.01 sec",
+      "    [junit] Testcase: testWhistle took 0.02 sec",
+      "    [junit] \tFAILED",
+      "    [junit] expected:<loud> but was:<quiet>",
+    ].join("\n");
+    expect(found(`${text}\n`)).toEqual([["ant-junit", "test", "org.kettle.BoilTest.testWhistle"]]);
+  });
+
+  it("must not fire: a green plain run (Testcase took lines, a zero count) gives no failure", () => {
+    const text = [
+      "    [junit] Testsuite: org.kettle.BoilTest",
+      "    [junit] Tests run: 2, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.31 sec",
+      "    [junit] Testcase: testBoil took 0.01 sec",
+      "    [junit] Testcase: testWhistle took 0.02 sec",
+      "BUILD SUCCESSFUL",
+    ].join("\n");
+    expect(found(`${text}\n`)).toEqual([]);
+  });
+});
