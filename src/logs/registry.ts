@@ -3,6 +3,7 @@
  * runners with distinctive markers, then compilers and linters, then the generic catch-all.
  */
 import type { FormatDefinition } from "./parser.ts";
+import { antJunitFormat } from "./parsers/ant-junit.ts";
 import { avaFormat } from "./parsers/ava.ts";
 import { bunFormat } from "./parsers/bun.ts";
 import { cargoFormat } from "./parsers/cargo.ts";
@@ -63,6 +64,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   trxFormat,
   goJsonFormat,
   junitConsoleFormat,
+  antJunitFormat,
   nunitConsoleFormat,
   // tasty before hspec: cabal's suite lines wrap both, and tasty's reads hspec's count line to know a suite named its failures.
   tastyFormat,

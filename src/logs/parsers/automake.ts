@@ -15,6 +15,12 @@
  * The id is the test name as printed (`testcache.sh`, `test/check_checkmk`), what `make check TESTS=…` takes
  * (docs/test-ids.md). XPASS and ERROR fail the run as FAIL does; XFAIL is an expected failure, no failure.
  *
+ * glibc's `make check` prints the same result lines (`FAIL: nss/tst-nss-files-hosts-long`, `UNSUPPORTED: …`) and
+ * closes with its own count, `Summary of test results:` then rows `      2 FAIL`, `   5073 PASS`: that head with a
+ * count row right under it confirms the result lines as automake's boxes do. glibc fails the run on FAIL and ERROR
+ * only (its summary lists XPASS without failing), so under glibc's count alone an `XPASS:` line is no failure. The id
+ * is the name as printed (`stdlib/tst-system`), what glibc's `make test t=…` takes.
+ *
  * A serial harness prints the test's own output above its result line: a located error in it (a C library's
  * `check_pack.c:346: Error in call to fread`) is that test's output, so the failure's span reaches back to make's
  * `Entering directory` line (or the previous result line), and the fallback's reading of it repeats this failure.
@@ -34,6 +40,9 @@ const MAKE_ENTER = /^make(?:\[\d+\])?: Entering directory |^make\b.*\bcheck(?:-T
  */
 const DRIVER = /^(?:\S*\/)?test-driver: line \d+: /;
 const FAILING = new Set(["FAIL", "XPASS", "ERROR"]);
+const GLIBC_HEAD = /^Summary of test results:\s*$/;
+const GLIBC_ROW = /^\s+(\d+) (FAIL|PASS|UNSUPPORTED|XFAIL|XPASS|ERROR)\s*$/;
+const GLIBC_FAILING = new Set(["FAIL", "ERROR"]);
 const MAX = 10_000;
 /** How far back a serial test's output may reach above its result line. */
 const SPAN = 2_000;
@@ -50,6 +59,10 @@ export function createAutomakeParser(sink: ParserSink) {
   const results: Held[] = [];
   const failures = new Map<string, Held>();
   let confirmed = false;
+  /** glibc's `Summary of test results:` count confirmed the result lines (and the line number of its head). */
+  let glibc = false;
+  let glibcHead = 0;
+  const glibcRows = new Map<string, number>();
   /** The last line of automake's own (a result line, a trailer, the summary), and of make entering a directory. */
   let lastOwn = 0;
   let lastMake = 0;
@@ -81,9 +94,36 @@ export function createAutomakeParser(sink: ParserSink) {
     rows.clear();
   }
 
+  function flushGlibc(): void {
+    if (glibcRows.size === 0) return;
+    const n = (k: string) => glibcRows.get(k) ?? 0;
+    sink.summary({
+      passed: n("PASS") + n("XFAIL") + n("XPASS"),
+      failed: n("FAIL"),
+      error: n("ERROR"),
+      skipped: n("UNSUPPORTED"),
+    });
+    glibcRows.clear();
+  }
+
   return {
     line(text: string, lineNo: number): boolean {
       const c0 = text.charCodeAt(0);
+      if (glibcHead > 0) {
+        const g = c0 === 32 ? GLIBC_ROW.exec(text) : null;
+        if (g && (glibcHead === lineNo - 1 || glibcRows.size > 0)) {
+          glibc = true;
+          glibcRows.set(g[2]!, Number(g[1]));
+          lastOwn = lineNo;
+          return true;
+        }
+        glibcHead = 0;
+        flushGlibc();
+      }
+      if (c0 === 83 /* S */ && GLIBC_HEAD.test(text)) {
+        glibcHead = lineNo;
+        return false;
+      }
       const rule = c0 === 61 /* = */ && text.length >= 8 && /^=+$/.test(text);
       const wasRule = prevRule;
       prevRule = rule;
@@ -173,9 +213,11 @@ export function createAutomakeParser(sink: ParserSink) {
     },
     end(): void {
       flushSummary();
-      if (!confirmed) return;
+      flushGlibc();
+      if (!confirmed && !glibc) return;
+      const failing = confirmed ? FAILING : GLIBC_FAILING;
       for (const r of results) {
-        if (FAILING.has(r.status)) hold(r);
+        if (failing.has(r.status)) hold(r);
         else if (!failures.has(r.name)) sink.test(r.name, r.status === "SKIP" ? "skipped" : "passed");
       }
       for (const f of failures.values()) {

@@ -39,8 +39,10 @@ const RUST_ERROR = /^error(?:\[(E\d+)\])?: (.*)$/;
 const ARROW = /^\s*--> (.+?):(\d+):(\d+)$/;
 // Nix's lines about a derivation whose builder failed (`builder for '/nix/store/…drv' failed with exit code 101;`,
 // `Cannot build '…'.`, `1 dependencies of derivation '…' failed to build`) wrap a build's log: its tail says what failed.
+// Cargo's count of failed test targets (`error: 2 targets failed:`) is one too, also when the log cuts it after the
+// count (`error: 1 target`): a count names nothing.
 const AGGREGATE =
-  /^(could not compile|builder for '|Cannot build '|\d+ dependenc(?:y|ies) of derivation '|test run failed|(?:doc)?test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|\d+ targets? failed|failed to run)/;
+  /^(could not compile|builder for '|Cannot build '|\d+ dependenc(?:y|ies) of derivation '|test run failed|(?:doc)?test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|\d+ targets?(?: failed|\s*$)|failed to run)/;
 const EXIT_STATUS =
   /^(?:Bad exit status from|(?:command|process|script|recipe) .*(?:exited|failed) with (?:exit )?(?:code|status) \d+\.?$|.*returned non-zero exit status \d+\.?$)/i;
 /**
