@@ -116,6 +116,33 @@ export function pytestReport(value: string): boolean {
   return banner || failure;
 }
 
+/**
+ * One bracketed literal (`{ … }` or `[ … ]`, as Node's inspect or Python's repr prints a value): it opens with the
+ * bracket, closes with its match at the very end, and holds no statement outside its strings (no `;`, `=`, `=>`,
+ * call, keyword of a declaration).
+ */
+export function printedLiteral(value: string): boolean {
+  const t = value.trim();
+  if (!/^[[{]/.test(t) || !/[\]}]$/.test(t) || t.length > 20_000) return false;
+  const bare = t.replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`/g, '""');
+  if (
+    /[;=]|\/\/|\/\*|[\w$]\(|\b(?:const|let|var|function|return|import|def|class|lambda|for|if)\b/.test(bare)
+  )
+    return false;
+  // The opening bracket closes only at the end: `{ a } { b }` or `[1] + [2]` is not one literal.
+  let depth = 0;
+  for (let i = 0; i < bare.length; i++) {
+    const ch = bare[i]!;
+    if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch)) {
+      depth--;
+      if (depth === 0 && i < bare.length - 1) return false;
+      if (depth < 0) return false;
+    }
+  }
+  return depth === 0;
+}
+
 export function classifyBlock(fence: string | null | undefined, value: string): BlockClass {
   if (pytestReport(value)) return { kind: "error-output", language: "python" };
   const fenceLang = languageFromFence(fence);
@@ -165,6 +192,9 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
     if (/^\s*(Uncaught )?[A-Z][\w.]*(Error|Exception)(: .*)?\s*$/.test(value.trim())) {
       return { kind: "error-output", language };
     }
+    // A block that is one object or array literal and nothing else (`{ s: 'x', Path: '/' }` after "gives"):
+    // a printed value. Run alone it would do nothing (or not parse, `{ a: 1, b: 2 }` being a block statement).
+    if (printedLiteral(value)) return { kind: "output", language };
     return { kind: "code", language };
   }
   if (

@@ -56,6 +56,9 @@ function hasProseRun(s: string): boolean {
 export function codeLine(line: string): string | null {
   let l = line.trimEnd();
   if (l.trim() === "") return null;
+  // `**Code:** f(x)` / `**Code**: f(x)` — a bold (or italic) label before the code: the label is prose.
+  const label = /^\s*(\*\*|__|\*|_)[A-Za-z][\w ,.'()/-]{0,40}?(?::\1|\1:)\s+(\S.*)$/.exec(l);
+  if (label?.[2]) l = label[2];
   // "for example: f(x); // 1" — a short lead-in ending with a colon, then code.
   const lead = /^\s*([A-Za-z][\w ,.'-]{0,40}?):\s+(\S.*)$/.exec(l);
   if (lead?.[2] && /[\w$)\]]\s*\(/.test(lead[2]) && !/\(/.test(lead[1] ?? "")) l = lead[2];
