@@ -3,6 +3,7 @@
  * a shell session, or a version listing. Decided from the fence language and the block's own lines.
  */
 import { type BlockLanguage, detectLanguage, languageFromFence } from "./detect-language.ts";
+import { angleAsPycon } from "./angle-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon } from "./transcript.ts";
 
 export type BlockKind =
@@ -152,6 +153,9 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
 
   // An IPython session (`In [5]: …`) is a transcript whatever its fence says (`python`, `ipython`, none).
   if (ipythonAsPycon(value) !== null) return { kind: "python-transcript", language: "python" };
+  // A Python session pasted with `> ` prompts in a `python` fence (angle-prompt.ts).
+  if (fenceLang === "python" && angleAsPycon(value) !== null)
+    return { kind: "python-transcript", language: "python" };
   // A CoffeeScript REPL session (`coffee> …`) is a Node session, whatever its fence says.
   if (coffeeAsNode(value) !== null) return { kind: "node-transcript", language: "javascript" };
 

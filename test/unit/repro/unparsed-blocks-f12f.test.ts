@@ -8,6 +8,7 @@
  */
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
+import { angleAsPycon } from "../../../src/repro/angle-prompt.ts";
 import { classifyBlock, printedLiteral } from "../../../src/repro/classify-block.ts";
 import { completeProgram, lastDeclaration } from "../../../src/repro/complete.ts";
 import { proseLine, withoutEdgeProse } from "../../../src/repro/edge-prose.ts";
@@ -129,5 +130,21 @@ describe("a sentence on a code block's edge", () => {
   it("keeps a block that is all sentences (prose itself, not a snippet with a stray line)", () => {
     const v = "This is what I did with the parser today\nThen it broke on the second file I gave it";
     expect(withoutEdgeProse(v).dropped).toEqual([]);
+  });
+});
+
+describe("a Python session pasted with `> ` prompts", () => {
+  it("is the `>>>` transcript it stands for, in a python fence", () => {
+    expect(angleAsPycon("> print(rows)\n['a', 'b, c']")).toBe(">>> print(rows)\n['a', 'b, c']");
+    expect(classifyBlock("python", "> print(rows)\n['a', 'b, c']").kind).toBe("python-transcript");
+    const md = `# t\n\n${f}python\nimport csv\nrows = list(csv.reader(['a,"b, c"']))\n${f}\n\nI expect:\n\n${f}python\n> print(rows[0])\n['a', 'b, c']\n${f}\n`;
+    expect(entry(read(md).program)).not.toMatch(/^> /m);
+  });
+  it("is not a session when every line is quoted, a `>>>` session already, or no python fence", () => {
+    expect(angleAsPycon("> print(a)\n> print(b)")).toBeNull();
+    expect(angleAsPycon(">>> print(a)\n1\n> x")).toBeNull();
+    expect(angleAsPycon("x = 1\n> print(x)\n1")).toBeNull();
+    expect(angleAsPycon(">> shift\n1")).toBeNull();
+    expect(classifyBlock("text", "> print(rows)\n['a']").kind).not.toBe("python-transcript");
   });
 });
