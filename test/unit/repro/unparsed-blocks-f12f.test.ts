@@ -13,7 +13,7 @@ import { classifyBlock, printedLiteral } from "../../../src/repro/classify-block
 import { completeProgram, lastDeclaration } from "../../../src/repro/complete.ts";
 import { proseLine, withoutEdgeProse } from "../../../src/repro/edge-prose.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
-import { codeLine } from "../../../src/repro/plain-code.ts";
+import { callBeforeProse, codeLine } from "../../../src/repro/plain-code.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 
 const f = "```";
@@ -146,5 +146,20 @@ describe("a Python session pasted with `> ` prompts", () => {
     expect(angleAsPycon("x = 1\n> print(x)\n1")).toBeNull();
     expect(angleAsPycon(">> shift\n1")).toBeNull();
     expect(classifyBlock("text", "> print(rows)\n['a']").kind).not.toBe("python-transcript");
+  });
+});
+
+describe("a call stated inside a sentence", () => {
+  it("after a lead-in colon, is the call up to its closing bracket", () => {
+    expect(codeLine("we call: semverCmp('2.0.0', '2.0.0-rc'). but it returns 1 here")).toBe(
+      "semverCmp('2.0.0', '2.0.0-rc')",
+    );
+    expect(callBeforeProse("lib.fmt(')', 2), which gives the wrong text")).toBe("lib.fmt(')', 2)");
+  });
+  it("is not cut from a chain, a call that ends the line, or a call followed by code", () => {
+    expect(callBeforeProse("f(1).toString() is wrong")).toBeNull();
+    expect(callBeforeProse("f(1)")).toBeNull();
+    expect(callBeforeProse("f(1); g(2)")).toBeNull();
+    expect(codeLine("Here is a sentence: it says nothing (really) at all.")).toBeNull();
   });
 });
