@@ -122,6 +122,15 @@ export function pytestReport(value: string): boolean {
  * bracket, closes with its match at the very end, and holds no statement outside its strings (no `;`, `=`, `=>`,
  * call, keyword of a declaration).
  */
+/** The block with the indentation all its non-blank lines share removed. */
+function dedented(value: string): string {
+  const lines = value.split("\n");
+  const pad = Math.min(...lines.filter((l) => l.trim() !== "").map((l) => /^[ \t]*/.exec(l)![0].length));
+  return Number.isFinite(pad) && pad > 0
+    ? lines.map((l) => l.slice(Math.min(pad, l.length))).join("\n")
+    : value;
+}
+
 export function printedLiteral(value: string): boolean {
   const t = value.trim();
   if (!/^[[{]/.test(t) || !/[\]}]$/.test(t) || t.length > 20_000) return false;
@@ -182,7 +191,8 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
   ) {
     return { kind: "node-transcript", language: fenceLang === "typescript" ? "typescript" : "javascript" };
   }
-  if (JS_STACK_FRAME.test(value) && JS_ERROR_LINE.test(value))
+  // The error line may be indented with the whole block (a trace pasted as it stood in a log).
+  if (JS_STACK_FRAME.test(value) && (JS_ERROR_LINE.test(value) || JS_ERROR_LINE.test(dedented(value))))
     return { kind: "error-output", language: "javascript" };
   if (looksLikeVersionListing(value)) return { kind: "versions", language: "text" };
   if (

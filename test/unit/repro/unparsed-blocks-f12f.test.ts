@@ -163,3 +163,16 @@ describe("a call stated inside a sentence", () => {
     expect(codeLine("Here is a sentence: it says nothing (really) at all.")).toBeNull();
   });
 });
+
+describe("a Node error and its stack pasted indented", () => {
+  it("is error output, its indentation aside", () => {
+    const v =
+      "  TypeError: other.kind is not a function\n      at IPv4.match (/app/node_modules/ip/lib/ip.js:92:17)";
+    expect(classifyBlock(null, v).kind).toBe("error-output");
+  });
+  it("is not error output without a stack frame", () => {
+    expect(
+      classifyBlock(null, "  TypeError: other.kind is not a function\n  at the second call").kind,
+    ).not.toBe("error-output");
+  });
+});
