@@ -310,7 +310,9 @@ export function splitComment(line: string, flavour: Flavour): { code: string; co
   if (worded) return { code: worded.code, comment: `=> ${worded.value}` };
   // `expr ==> value` (not valid code in either language): an annotation written without a comment.
   const arrow = /^def\s/.test(line.trim()) ? null : /^(.*\S)\s*(?:==>|-->|⇒|→|\s->\s)\s*(.+)$/.exec(line);
-  if (arrow?.[1] && arrow[2]) return { code: arrow[1], comment: `=> ${arrow[2]}` };
+  // The arrow must stand outside strings: `print('a[{}] --> b[{}]'.format(…))` prints an arrow, it states nothing.
+  if (arrow?.[1] && arrow[2] && !scanCode(arrow[1]).inString)
+    return { code: arrow[1], comment: `=> ${arrow[2]}` };
   // `_.merge(a, b) => { x: [] }`: an arrow after a call or a property read is not a function's parameters.
   const fat =
     flavour === "js" ? /^([A-Za-z_$][\w$]*(?:\.[\w$]+|\([\s\S]*?\))*)\s*=>\s*(.+)$/.exec(line.trim()) : null;

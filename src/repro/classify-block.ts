@@ -3,6 +3,7 @@
  * a shell session, or a version listing. Decided from the fence language and the block's own lines.
  */
 import { type BlockLanguage, detectLanguage, languageFromFence } from "./detect-language.ts";
+import { angleAsPycon } from "./angle-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon } from "./transcript.ts";
 
 export type BlockKind =
@@ -116,6 +117,42 @@ export function pytestReport(value: string): boolean {
   return banner || failure;
 }
 
+/**
+ * One bracketed literal (`{ … }` or `[ … ]`, as Node's inspect or Python's repr prints a value): it opens with the
+ * bracket, closes with its match at the very end, and holds no statement outside its strings (no `;`, `=`, `=>`,
+ * call, keyword of a declaration).
+ */
+/** The block with the indentation all its non-blank lines share removed. */
+function dedented(value: string): string {
+  const lines = value.split("\n");
+  const pad = Math.min(...lines.filter((l) => l.trim() !== "").map((l) => /^[ \t]*/.exec(l)![0].length));
+  return Number.isFinite(pad) && pad > 0
+    ? lines.map((l) => l.slice(Math.min(pad, l.length))).join("\n")
+    : value;
+}
+
+export function printedLiteral(value: string): boolean {
+  const t = value.trim();
+  if (!/^[[{]/.test(t) || !/[\]}]$/.test(t) || t.length > 20_000) return false;
+  const bare = t.replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`/g, '""');
+  if (
+    /[;=]|\/\/|\/\*|[\w$]\(|\b(?:const|let|var|function|return|import|def|class|lambda|for|if)\b/.test(bare)
+  )
+    return false;
+  // The opening bracket closes only at the end: `{ a } { b }` or `[1] + [2]` is not one literal.
+  let depth = 0;
+  for (let i = 0; i < bare.length; i++) {
+    const ch = bare[i]!;
+    if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch)) {
+      depth--;
+      if (depth === 0 && i < bare.length - 1) return false;
+      if (depth < 0) return false;
+    }
+  }
+  return depth === 0;
+}
+
 export function classifyBlock(fence: string | null | undefined, value: string): BlockClass {
   if (pytestReport(value)) return { kind: "error-output", language: "python" };
   const fenceLang = languageFromFence(fence);
@@ -125,6 +162,9 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
 
   // An IPython session (`In [5]: …`) is a transcript whatever its fence says (`python`, `ipython`, none).
   if (ipythonAsPycon(value) !== null) return { kind: "python-transcript", language: "python" };
+  // A Python session pasted with `> ` prompts in a `python` fence (angle-prompt.ts).
+  if (fenceLang === "python" && angleAsPycon(value) !== null)
+    return { kind: "python-transcript", language: "python" };
   // A CoffeeScript REPL session (`coffee> …`) is a Node session, whatever its fence says.
   if (coffeeAsNode(value) !== null) return { kind: "node-transcript", language: "javascript" };
 
@@ -151,7 +191,8 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
   ) {
     return { kind: "node-transcript", language: fenceLang === "typescript" ? "typescript" : "javascript" };
   }
-  if (JS_STACK_FRAME.test(value) && JS_ERROR_LINE.test(value))
+  // The error line may be indented with the whole block (a trace pasted as it stood in a log).
+  if (JS_STACK_FRAME.test(value) && (JS_ERROR_LINE.test(value) || JS_ERROR_LINE.test(dedented(value))))
     return { kind: "error-output", language: "javascript" };
   if (looksLikeVersionListing(value)) return { kind: "versions", language: "text" };
   if (
@@ -165,6 +206,9 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
     if (/^\s*(Uncaught )?[A-Z][\w.]*(Error|Exception)(: .*)?\s*$/.test(value.trim())) {
       return { kind: "error-output", language };
     }
+    // A block that is one object or array literal and nothing else (`{ s: 'x', Path: '/' }` after "gives"):
+    // a printed value. Run alone it would do nothing (or not parse, `{ a: 1, b: 2 }` being a block statement).
+    if (printedLiteral(value)) return { kind: "output", language };
     return { kind: "code", language };
   }
   if (

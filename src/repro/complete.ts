@@ -40,6 +40,7 @@ import { testGlobalsNeeded, testGlobalsPrelude } from "./test-globals.ts";
 import { traceBlock, traceStatement } from "./trace-program.ts";
 import { sameProduct } from "./versions.ts";
 import { annotate, JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
+import { unitWithoutEdgeProse } from "./edge-prose.ts";
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
 import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
 
@@ -170,6 +171,13 @@ export function completeProgram(
     seen.add(k);
     return true;
   });
+  // A sentence pasted on a code block's first or last line is the reporter's, not code (edge-prose.ts).
+  const proseDropped: string[] = [];
+  for (let i = 0; i < unique.length; i++) {
+    const { unit, dropped } = unitWithoutEdgeProse(unique[i]!);
+    unique[i] = unit;
+    proseDropped.push(...dropped);
+  }
   const knownPackages = report.versions.map((v) => v.name);
   // The repository's package: where the report never names it, its binding is added by the rules of
   // repository-binding.ts; the report's other blocks and inline code say how the reporter imports it.
@@ -194,6 +202,10 @@ export function completeProgram(
         )
       : completeJs(unique, knownPackages, repository);
   if (traced) program.completions.unshift(traced.note);
+  if (proseDropped.length > 0)
+    program.completions.unshift(
+      `left out ${proseDropped.map((l) => `\`${l.trim()}\``).join(", ")}: a sentence of the report pasted inside the code block, not code`,
+    );
   if (traced?.files) Object.assign(program.files, traced.files);
   const data = dataFilesRead(report, units, program);
   if (data.length > 0) {
@@ -926,11 +938,21 @@ function completeJs(
   }
   // Blocks that each declare the same `const`/`let` (one snippet shown twice with another input): each runs
   // in its own block scope, as the reader runs them one after the other, instead of a redeclaration error.
+  // A `var` or a function that redeclares another block's `const`/`let` (a workaround shown after the failing
+  // snippet) clashes the same way; two `var`s do not.
   const declared = parts.map(
     (p) => new Set([...p.matchAll(/^[ \t]*(?:const|let|class)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)),
   );
+  const anyDeclared = parts.map(
+    (p) =>
+      new Set(
+        [...p.matchAll(/^[ \t]*(?:const|let|class|var|function\*?)\s+([A-Za-z_$][\w$]*)/gm)].map(
+          (m) => m[1]!,
+        ),
+      ),
+  );
   const clash = declared.some((names, i) =>
-    declared.some((other, j) => j > i && [...names].some((n) => other.has(n))),
+    anyDeclared.some((other, j) => j !== i && [...names].some((n) => other.has(n))),
   );
   if (clash && !parts.some((p) => /^[ \t]*(?:import|export)\s/m.test(p))) {
     for (let i = 0; i < parts.length; i++) parts[i] = `{\n${parts[i]}\n}`;
@@ -981,6 +1003,17 @@ function completeJs(
         scan = codeOnly(code, "js");
       }
     }
+    // The snippet ends by declaring the value it is about (`const cookies = cookie.parse(…);`, then "gives" and
+    // the object): the name's value is what the reporter looked at, so it is printed as a REPL shows it.
+    const declared = echoedLast ? null : lastDeclaration(code);
+    if (declared) {
+      code = `${code.trimEnd()}\n_echo(${declared});\n`;
+      echoedLast = true;
+      completions.push(
+        `printed \`${declared}\`, the value the snippet's last statement declares, as a REPL shows it (the snippet prints nothing itself)`,
+      );
+      scan = codeOnly(code, "js");
+    }
   }
 
   const esmSyntax = /^[ \t]*(import\s[\w${*]|import\s+['"]|export\s)/m.test(scan);
@@ -1012,7 +1045,12 @@ function completeJs(
   const own = repository ? NPM_IDENTIFIERS[repository.name] : undefined;
   if (own && candidates.has(own)) candidates.set(own, repository!.name);
   for (const pkg of reportPackages)
-    if (/^(@[\w.-]+\/)?[a-z0-9][\w.-]*$/.test(pkg)) candidates.set(npmIdentifier(pkg), pkg);
+    if (/^(@[\w.-]+\/)?[a-z0-9][\w.-]*$/.test(pkg)) {
+      candidates.set(npmIdentifier(pkg), pkg);
+      // `ipaddr.js` is bound as `ipaddr` (its README's name): the `.js` of a package's name is no part of it.
+      const bare = pkg.replace(/\.js$/, "");
+      if (bare !== pkg && !candidates.has(npmIdentifier(bare))) candidates.set(npmIdentifier(bare), pkg);
+    }
   for (const b of [
     "assert",
     "fs",
@@ -1222,6 +1260,32 @@ function completeJs(
     ecosystem: "npm",
     placeholders: findPlaceholders(all),
   };
+}
+
+/**
+ * The name the program's last statement declares (`const x = f(…);`, over lines of its own too), when that
+ * statement starts unindented and is not a `require`/`import` binding; null otherwise.
+ */
+export function lastDeclaration(code: string): string | null {
+  const lines = code.trimEnd().split("\n");
+  let from = lines.length - 1;
+  while (from > 0 && !/^\S/.test(lines[from]!)) from--;
+  // A statement closed on its own line (`});`) starts at the unindented line above it.
+  if (/^[}\])]/.test(lines[from]!)) {
+    from--;
+    while (from > 0 && !/^\S/.test(lines[from]!)) from--;
+  }
+  const m = /^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=(?![=>])\s*(\S.*)$/.exec(lines[from] ?? "");
+  if (!m?.[1] || /^(?:require\s*\(|await\s+import\s*\()/.test(m[2]!)) return null;
+  const rest = [m[2]!, ...lines.slice(from + 1)].join("\n");
+  const scan = codeOnly(rest, "js");
+  let depth = 0;
+  for (const ch of scan) {
+    if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch)) depth--;
+    if (depth < 0) return null;
+  }
+  return depth === 0 && !/[,=+\-*/&|?:]\s*$/.test(scan.trimEnd()) ? m[1] : null;
 }
 
 /** `var x = require('pkg')` on a line of its own (the binding only). */

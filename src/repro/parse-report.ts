@@ -21,6 +21,7 @@ import {
 } from "./plain-code.ts";
 import { literalItems, templateCall } from "./prose-claims.ts";
 import { parseShellSession, type ShellRun, sessionFiles } from "./shell-session.ts";
+import { angleAsPycon } from "./angle-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon, splitSessions } from "./transcript.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
@@ -673,7 +674,7 @@ export function parseReport(markdown: string): ParsedReport {
           }
         }
         // An IPython session (`In [5]: …`, `Out[5]: …`) is read as the `>>>` transcript it is.
-        if (cls.kind === "python-transcript") value = ipythonAsPycon(value) ?? value;
+        if (cls.kind === "python-transcript") value = ipythonAsPycon(value) ?? angleAsPycon(value) ?? value;
         // A CoffeeScript session (`coffee> x = require 'y'`) is read as the Node session it stands for.
         if (cls.kind === "node-transcript") value = coffeeAsNode(value) ?? value;
         // Python code with its traceback pasted under it in the same block: the code runs, the rest is output.

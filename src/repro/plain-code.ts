@@ -52,13 +52,44 @@ function hasProseRun(s: string): boolean {
   return false;
 }
 
+/**
+ * `f(a, b). but it gives…` / `x.f(a), which returns…`: the call at the start of a sentence's rest, up to its
+ * closing bracket, when words of prose (two plain words) follow it after `.`, `,` or `;`; null otherwise.
+ */
+export function callBeforeProse(text: string): string | null {
+  const head = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(/.exec(text);
+  if (!head) return null;
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = head[0].length - 1; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = null;
+      continue;
+    }
+    if (ch === "'" || ch === '"' || ch === "`") quote = ch;
+    else if (ch === "(") depth++;
+    else if (ch === ")" && --depth === 0) {
+      const rest = text.slice(i + 1);
+      return /^[.,;]?\s+[a-z]+\s+[a-z]+/i.test(rest) && !/^\.[\w$]/.test(rest) ? text.slice(0, i + 1) : null;
+    }
+  }
+  return null;
+}
+
 /** A line that reads as a statement: a call, an assignment, a block brace, a chained `.call(...)`. */
 export function codeLine(line: string): string | null {
   let l = line.trimEnd();
   if (l.trim() === "") return null;
+  // `**Code:** f(x)` / `**Code**: f(x)` — a bold (or italic) label before the code: the label is prose.
+  const label = /^\s*(\*\*|__|\*|_)[A-Za-z][\w ,.'()/-]{0,40}?(?::\1|\1:)\s+(\S.*)$/.exec(l);
+  if (label?.[2]) l = label[2];
   // "for example: f(x); // 1" — a short lead-in ending with a colon, then code.
   const lead = /^\s*([A-Za-z][\w ,.'-]{0,40}?):\s+(\S.*)$/.exec(l);
   if (lead?.[2] && /[\w$)\]]\s*\(/.test(lead[2]) && !/\(/.test(lead[1] ?? "")) l = lead[2];
+  // "we use: f('5.0.0', '5.0.0-1'). but it gives back 1" — the call, then the sentence goes on: the call alone.
+  if (lead?.[2] && l === lead[2]) l = callBeforeProse(l) ?? l;
   const body = withoutAnnotation(l).trim();
   if (body === "") return null;
   if (/^[*_#>|-]+$/.test(body) || /^\*\*.*\*\*:?$/.test(body)) return null;
