@@ -2688,6 +2688,78 @@ const CASES = [
     run: "rspec spec/forecast_spec.rb --format progress --format json --out REPORT",
     truth: "rspecJson",
   },
+  // hold19-*: a twentieth held-out set (issue 10), generated part (projects/hold19-*, a parking-fee library), written
+  // by a helper that had not read the parsers: pytest parametrised ids, a KeyError and float sums; a green pytest run
+  // printing FAILED / Error: / a summary-like rule; go -v with table subtests in one package beside a green one whose
+  // t.Log prints --- FAIL: and FAIL lines; a green go -v run of that package alone; jest nested describes with a
+  // reduce TypeError on an empty array and a rejects matcher on a resolved promise; a green jest run printing FAIL /
+  // Error: / a Tests: line; RSpec documentation format with a NoMethodError on nil; a green RSpec run printing Failures:.
+  {
+    id: "hold19-pytest-param-keyerror-actions",
+    proj: "hold19-py",
+    frame: "actions",
+    cmd: "python -m pytest tests/test_fees.py",
+    run: "python3 -m pytest -p no:cacheprovider tests/test_fees.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold19-pytest-green-noisy-gitlab",
+    proj: "hold19-py",
+    frame: "gitlab",
+    cmd: "pytest -rA tests/test_green_output.py",
+    run: "python3 -m pytest -p no:cacheprovider -rA tests/test_green_output.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold19-go-verbose-subtests-jenkins",
+    proj: "hold19-go",
+    frame: "jenkins",
+    cmd: "go test -v ./...",
+    run: "go test -v ./...; go test -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold19-go-green-log-fail-lines-actions",
+    proj: "hold19-go",
+    frame: "actions",
+    cmd: "go test -v ./plates/",
+    run: "go test -v ./plates/; go test -json ./plates/ > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold19-jest-nested-reduce-rejects-gitlab",
+    proj: "hold19-js",
+    frame: "gitlab",
+    cmd: "npx jest --ci spec/tickets.test.js",
+    run: "npx jest --ci spec/tickets.test.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold19-jest-green-noisy-actions",
+    proj: "hold19-js",
+    frame: "actions",
+    cmd: "npx jest --ci spec/green.test.js",
+    run: "npx jest --ci spec/green.test.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold19-rspec-doc-nil-jenkins",
+    proj: "hold19-rb",
+    frame: "jenkins",
+    cmd: "bundle exec rspec spec/garage_spec.rb --format documentation",
+    run: "rspec spec/garage_spec.rb --format documentation --format json --out REPORT",
+    truth: "rspecJson",
+  },
+  {
+    id: "hold19-rspec-green-failures-text-gitlab",
+    proj: "hold19-rb",
+    frame: "gitlab",
+    cmd: "bundle exec rspec spec/green_spec.rb",
+    run: "rspec spec/green_spec.rb --format progress --format json --out REPORT",
+    truth: "rspecJson",
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ running
@@ -3011,6 +3083,10 @@ function versions(proj) {
     "hold18-py": () => table.py(),
     "hold18-go": () => table.go(),
     "hold18-rb": () => table.ruby(),
+    "hold19-js": () => table.js(),
+    "hold19-py": () => table.py(),
+    "hold19-go": () => table.go(),
+    "hold19-rb": () => table.ruby(),
     "rspec-doc": () => table.ruby(),
     bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
     catch2: () => ({ catch2: v("dpkg-query -W catch2"), gcc: v("g++ --version") }),
