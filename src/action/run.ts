@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { loadRepoConfig } from "../config/repo-config.ts";
 import { describeError } from "../core/errors.ts";
 import { withoutWorkflowCommands } from "../core/workflow-commands.ts";
+import { fence } from "../report/markdown.ts";
 import { Redactor } from "../core/redact.ts";
 import type { GitHubPort } from "../core/ports/github.ts";
 import { repoIdOf } from "../core/ports/github.ts";
@@ -174,7 +175,8 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
       );
     }
     outputs({ outcome: "error", comment: commentUrl });
-    await core.summary.addRaw(`## Retrace ${spec.kind}: error\n\n${message}\n`, true).write();
+    // The message quotes repository, report and log text: a text block, never rendered (as in the PR body).
+    await core.summary.addRaw(`## Retrace ${spec.kind}: error\n\n${fence(message, "text")}\n`, true).write();
     throw error;
   }
   const result = redactor.redactDeep(raw);
@@ -219,8 +221,10 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
         `## Retrace ${spec.kind}: ${result.verdict ?? result.outcome}`,
         "",
         prUrl ? `Draft pull request: ${prUrl}\n` : "",
-        note ? `> ${note}\n` : "",
-        result.summary,
+        // The note and the summary quote a model's words, report, log and repository text: text blocks, never
+        // rendered (a step summary renders images, links and HTML comments, and a heading could forge a verdict).
+        note ? `${fence(note, "text")}\n` : "",
+        fence(result.summary, "text"),
         "",
         `Cost: $${result.costUsd.toFixed(4)} · ${result.tokens} tokens · ${result.attempts} attempt(s)`,
       ].join("\n"),

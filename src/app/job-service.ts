@@ -375,6 +375,17 @@ export class JobService {
         this.log.warn(`run ${t.runId}: artifact ${artifact.name} matches no dispatched job of ${t.repo}`);
         continue;
       }
+      // Only the run of the workflow this App dispatched, on the branch it dispatched it on: another workflow of the
+      // repository (or this one run on another branch, with a changed file) can upload an artifact of this name and
+      // would otherwise publish a verdict and a pull request no Retrace run produced.
+      const workflowPath = `.github/workflows/${this.o.workflow}`;
+      const ref = job.spec?.repo?.defaultBranch ?? (await this.defaultBranchOf(github, repo, job));
+      if (t.workflowPath !== workflowPath || t.headBranch !== ref) {
+        this.log.warn(
+          `run ${t.runId}: artifact ${artifact.name} comes from ${JSON.stringify(t.workflowPath)} on ${JSON.stringify(t.headBranch)}, not the dispatched ${workflowPath} on ${ref}; ignored`,
+        );
+        continue;
+      }
       await this.guard(jobId, async () => {
         const files = unzip(await github.downloadArtifact(repo, artifact.id));
         const raw = files.get("result.json");
@@ -394,6 +405,10 @@ export class JobService {
         }
         if (checked.data.jobId !== jobId || checked.data.kind !== job.kind) {
           throw new Error(`the runner's result answers job ${checked.data.jobId}, not ${jobId}`);
+        }
+        // A verified fix is a patch: a result saying FIXED without one claims what nothing showed.
+        if (checked.data.verdict === "FIXED" && !checked.data.patch) {
+          throw new Error("the runner's result says FIXED but holds no patch");
         }
         const config = await loadRepoConfig(github, repo).catch(() => defaultConfig());
         await this.publish(github, repo, job, checked.data, config);

@@ -15,7 +15,10 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { InfrastructureError } from "../core/errors.ts";
 import { treeDigest, treeStatSignature } from "./extract.ts";
+
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 export const ENTRY_MARKER = ".retrace-entry.json";
 /** Bump when the layout or the meaning of a key changes: old entries then simply miss. */
@@ -127,6 +130,19 @@ export class InstallCache {
     };
     await writeFile(path.join(tmp, ENTRY_MARKER), JSON.stringify(marker));
     const dir = this.entryDir(kind, key);
+    // Room first: entries used in the protection window are never evicted, so a stream of distinct trees (one
+    // per pull request bumping a package) would otherwise grow the cache past its quota without bound. When what
+    // is protected leaves no room, the entry is refused (an infrastructure error naming the quota), never kept.
+    if (!existsSync(path.join(dir, ENTRY_MARKER))) {
+      const held = await this.evictFor(d.bytes);
+      if (held > 0 && d.bytes > 0 && held + d.bytes > this.quotaBytes) {
+        await rm(tmp, { recursive: true, force: true });
+        throw new InfrastructureError(
+          `the install cache is full: ${mib(held)} MiB of its ${mib(this.quotaBytes)} MiB quota are entries used in the last ${Math.round(this.protectMs / 60_000)} minutes, and this install needs ${mib(d.bytes)} MiB more`,
+          `raise RETRACE_INSTALL_CACHE_MB, or run the job again once the cache's entries are older (${this.root})`,
+        );
+      }
+    }
     try {
       await rename(tmp, dir);
     } catch (error) {
@@ -139,6 +155,15 @@ export class InstallCache {
 
   /** Removes least-recently-used entries until the cache is within its quota; returns what was removed. */
   async evict(keep?: string): Promise<string[]> {
+    return (await this.evictUntil(0, keep)).removed;
+  }
+
+  /** Evicts until `extra` more bytes fit, as far as the protection window allows; the bytes then held. */
+  private async evictFor(extra: number): Promise<number> {
+    return (await this.evictUntil(extra).catch(() => ({ held: 0 }))).held;
+  }
+
+  private async evictUntil(extra: number, keep?: string): Promise<{ removed: string[]; held: number }> {
     const entries: { dir: string; bytes: number; usedAt: number }[] = [];
     const now = Date.now();
     const removed: string[] = [];
@@ -166,13 +191,13 @@ export class InstallCache {
     let total = entries.reduce((s, e) => s + e.bytes, 0);
     entries.sort((a, b) => a.usedAt - b.usedAt);
     for (const e of entries) {
-      if (total <= this.quotaBytes) break;
+      if (total + extra <= this.quotaBytes) break;
       if (e.dir === keep || now - e.usedAt < this.protectMs) continue;
       await this.remove(e.dir);
       removed.push(e.dir);
       total -= e.bytes;
     }
-    return removed;
+    return { removed, held: total };
   }
 
   /** Replaces an entry's marker in one rename (written beside the entry, under a name eviction cleans up). */

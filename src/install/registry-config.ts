@@ -8,7 +8,6 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 
 export interface PipIndexConfig {
@@ -166,10 +165,16 @@ export function parsePipConfigList(output: string, env: NodeJS.ProcessEnv = {}):
   };
 }
 
+/** Where npm and pip are asked for the operator's configuration: a directory no one but the operator writes. */
+const NEUTRAL_CWD = path.parse(process.cwd()).root;
+
 function capture(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string | null> {
   return new Promise((resolve) => {
-    // cwd is a neutral directory: npm would otherwise read a project .npmrc of wherever Retrace was started.
-    execFile(cmd, args, { cwd: os.tmpdir(), env, timeout: 15_000, maxBuffer: 1024 * 1024 }, (error, stdout) =>
+    // cwd is the root directory: npm reads the `.npmrc` of its project directory — the nearest directory at or
+    // above cwd holding a package.json (or a workspace root listing it) — and a shared temporary directory is
+    // anyone's to write (a `/tmp/.npmrc` with `registry=` then decided where look-ups and installs went, and
+    // which hosts the install proxy let through). Only the operator can write `/.npmrc` or `/package.json`.
+    execFile(cmd, args, { cwd: NEUTRAL_CWD, env, timeout: 15_000, maxBuffer: 1024 * 1024 }, (error, stdout) =>
       resolve(error ? null : String(stdout)),
     );
   });

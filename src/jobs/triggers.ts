@@ -68,6 +68,13 @@ export interface CollectTrigger {
   installationId: number;
   /** The finished workflow run whose artifact holds a dispatched job's result. */
   runId: number;
+  /**
+   * The run's workflow file (`.github/workflows/<file>`) and branch, as the event names them: only a run of the
+   * workflow the App dispatched, on the branch it dispatched it on, may complete a job (any other run of the
+   * repository can upload an artifact of the same name).
+   */
+  workflowPath: string | null;
+  headBranch: string | null;
 }
 
 /** Action: the App dispatched a job; its intake already ran, the spec is the job. */
@@ -151,7 +158,14 @@ export function parseEvent(name: string, payload: Payload, surface: Surface): De
         if (typeof run?.id !== "number") return skip("the workflow run has no id");
         return {
           accept: true,
-          trigger: { type: "collect", repo: repoName, installationId: installationId!, runId: run.id },
+          trigger: {
+            type: "collect",
+            repo: repoName,
+            installationId: installationId!,
+            runId: run.id,
+            workflowPath: typeof run.path === "string" ? run.path : null,
+            headBranch: typeof run.head_branch === "string" ? run.head_branch : null,
+          },
         };
       }
       return failedWorkflowRun(payload, action, common);

@@ -570,6 +570,9 @@ describe("actions executor", () => {
     const run = example("workflow_run", "completed");
     run.workflow_run.id = 9001;
     run.workflow_run.event = "workflow_dispatch";
+    // The dispatched workflow's run, on the branch it was dispatched on (the example predates the `path` field).
+    run.workflow_run.path = ".github/workflows/retrace.yml";
+    run.workflow_run.head_branch = github.state.dispatches[0]!.ref;
     await postWebhook(app, "workflow_run", run);
     await app.service.idle();
     expect(github.calls("POST", /pulls$/)[0]!.body).toMatchObject({
@@ -596,6 +599,9 @@ describe("actions executor", () => {
     const run = example("workflow_run", "completed");
     run.workflow_run.id = 9002;
     run.workflow_run.event = "workflow_dispatch";
+    // The dispatched workflow's run, on the branch it was dispatched on (the example predates the `path` field).
+    run.workflow_run.path = ".github/workflows/retrace.yml";
+    run.workflow_run.head_branch = github.state.dispatches[0]!.ref;
     await postWebhook(app, "workflow_run", run);
     await app.service.idle();
     expect(github.calls("POST", /pulls$/)).toEqual([]);

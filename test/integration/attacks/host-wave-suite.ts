@@ -18,10 +18,18 @@ const REPORT_CPU_MS = 3_000;
  * the case itself. */
 const OTHER_CPU_MS = 8_000;
 
-export function describeHostWave(wave: { title: string; n: number | string; added?: string[] }): void {
+export function describeHostWave(wave: {
+  title: string;
+  n: number | string;
+  added?: string[];
+  /** Cases left open after the wave's fixes (its results file says why): listed as to-dos, not run. */
+  open?: string[];
+}): void {
   const marker = `/var/tmp/retrace-rt${wave.n}-test-marker`;
   const secret = `ghs_rt${wave.n}testSECRET0123456789abcdefABCDEF`;
-  const ids = [...waveCaseIds(path.join(HERE, `redteam${wave.n}-cases.json`)), ...(wave.added ?? [])];
+  const ids = [...waveCaseIds(path.join(HERE, `redteam${wave.n}-cases.json`)), ...(wave.added ?? [])].filter(
+    (id) => !wave.open?.includes(id),
+  );
   let ran: Wave;
 
   describe(wave.title, () => {
@@ -45,6 +53,8 @@ export function describeHostWave(wave: { title: string; n: number | string; adde
         id.startsWith("report-") ? REPORT_CPU_MS : OTHER_CPU_MS,
       );
     });
+
+    for (const id of wave.open ?? []) it.todo(`${id} (left open)`);
 
     it("no program ran on the host and the secret reached no output", () => {
       expect(existsSync(marker)).toBe(false);

@@ -221,6 +221,29 @@ describe("InstallCache", () => {
     expect(await tight.evict()).toEqual([]);
   });
 
+  it("refuses an entry the protected ones leave no room for, naming the quota (the cache never grows past it)", async () => {
+    const cache = new InstallCache({ root: dir, quotaBytes: 2500 });
+    for (let i = 0; i < 2; i++) {
+      const tmp = await cache.tempDir("npm", cacheKey({ i }));
+      await tree(tmp, { "f.bin": "x".repeat(1000) });
+      await cache.commit("npm", cacheKey({ i }), tmp, {});
+    }
+    const key = cacheKey({ i: 2 });
+    const tmp = await cache.tempDir("npm", key);
+    await tree(tmp, { "f.bin": "x".repeat(1000) });
+    await expect(cache.commit("npm", key, tmp, {})).rejects.toThrow(/install cache is full.*quota/);
+    expect(existsSync(tmp)).toBe(false);
+    expect(existsSync(path.join(dir, "npm", key))).toBe(false);
+    // An entry past the protection window makes room: it is evicted and the new one kept.
+    const old = new Date(Date.now() - 3 * 3_600_000);
+    await utimes(path.join(dir, "npm", cacheKey({ i: 0 }), ENTRY_MARKER), old, old);
+    const again = await cache.tempDir("npm", key);
+    await tree(again, { "f.bin": "x".repeat(1000) });
+    await cache.commit("npm", key, again, {});
+    expect(existsSync(path.join(dir, "npm", cacheKey({ i: 0 })))).toBe(false);
+    expect(await cache.lookup("npm", key)).not.toBeNull();
+  });
+
   it("a read trusts the stat signature recorded with the verified content, and hashes again when it differs", async () => {
     const cache = new InstallCache({ root: dir });
     const key = cacheKey({ tree: "stat" });

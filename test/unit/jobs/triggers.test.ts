@@ -236,10 +236,22 @@ describe("parseEvent (App): check_run and workflow_run", () => {
     });
   });
   it("collects only dispatched workflow runs", () => {
-    const run = (event: string) => ({ ...base, action: "completed", workflow_run: { id: 88, event } });
+    const run = (event: string) => ({
+      ...base,
+      action: "completed",
+      workflow_run: { id: 88, event, path: ".github/workflows/retrace.yml", head_branch: "main" },
+    });
+    // The run's workflow file and branch travel with it: the App completes a job only from the run it dispatched.
     expect(parseEvent("workflow_run", run("workflow_dispatch"), ME)).toEqual({
       accept: true,
-      trigger: { type: "collect", repo: "octo/app", installationId: 7, runId: 88 },
+      trigger: {
+        type: "collect",
+        repo: "octo/app",
+        installationId: 7,
+        runId: 88,
+        workflowPath: ".github/workflows/retrace.yml",
+        headBranch: "main",
+      },
     });
     expect(parseEvent("workflow_run", run("push"), ME)).toMatchObject({ accept: false });
     expect(parseEvent("push", { ...base }, ME)).toEqual({
