@@ -15,6 +15,7 @@ import { exunitFormat } from "./parsers/exunit.ts";
 import { minitestFormat } from "./parsers/minitest.ts";
 import { eslintFormat } from "./parsers/eslint.ts";
 import { genericFormat } from "./parsers/generic.ts";
+import { ginkgoFormat } from "./parsers/ginkgo.ts";
 import { goFormat } from "./parsers/go.ts";
 import { gtestFormat } from "./parsers/gtest.ts";
 import { goJsonFormat } from "./parsers/go-json.ts";
@@ -90,6 +91,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   jasmineFormat,
   karmaFormat,
   avaFormat,
+  // Ginkgo before go: its summary lines are its own, and a Ginkgo suite runs under `go test`.
+  ginkgoFormat,
   goFormat,
   nextestFormat,
   cargoFormat,

@@ -33,6 +33,16 @@ const FRAGMENT_EVIDENCE =
 const FAILURES = /^failures:$/;
 /** A Rust module path with at least one `::` (`tests::test_basic`): the name libtest gives a test's thread. */
 const TEST_PATH = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
+/**
+ * A test at the top level of an integration-test crate (`tests/kitchen.rs`) has no module path: libtest names its
+ * thread with the function's bare name (`cup_in_ml`). A lowercase Rust identifier other than `main`, panicking at a
+ * file directly under a `tests/` directory (such a crate's root), is that test's thread.
+ */
+const BARE_TEST = /^(?!main$)[a-z_][a-z0-9_]*$/;
+const TEST_CRATE_ROOT = /(?:^|\/)tests\/[\w-]+\.rs$/;
+function namesTest(thread: string, file: string): boolean {
+  return TEST_PATH.test(thread) || (BARE_TEST.test(thread) && TEST_CRATE_ROOT.test(file));
+}
 /** An entry of libtest's closing `failures:` list: four spaces, the test's name. */
 const LISTED = new RegExp(`^    ${NAME}$`);
 const RUST_ERROR = /^error(?:\[(E\d+)\])?: (.*)$/;
@@ -242,15 +252,16 @@ export function createCargoParser(sink: ParserSink) {
   function flushOpening(): void {
     // A panic pasted alone, with no backtrace to name the harness frames: libtest names a test's thread after the
     // test's path (`tests::test_basic`), and a thread the program spawned is `<unnamed>` or named by the program
-    // (`main`, `tokio-runtime-worker`). A thread named by a module path (`a::b`, one `::` or more) is the test's; any
-    // other names no test (a test at a crate's top level, named without `::`, is missed rather than guessed).
+    // (`main`, `tokio-runtime-worker`). A thread named by a module path (`a::b`, one `::` or more) is the test's, and so
+    // is a bare lowercase identifier panicking at an integration-test crate's root file (see BARE_TEST); any other
+    // names no test (a bare name panicking elsewhere, e.g. in `src/`, is missed rather than guessed).
     // With a backtrace whose harness frames were cut, a frame of the thread's own path (`4: crate::tests::t` or
     // its closure, `crate::tests::t::{{closure}}`, an async test's body) confirms it the same way.
     if (
       !openingTest &&
       !libtestSeen &&
       openingPanic &&
-      TEST_PATH.test(openingPanic.thread) &&
+      namesTest(openingPanic.thread, summarizePanic(openingPanic.lines, sink).file ?? "") &&
       (openingFrames.length === 0 || openingFrames.some((f) => framesThread(f.path, openingPanic!.thread)))
     ) {
       panicFailure(openingPanic.thread, openingPanic, openingPanic.lineNo + openingPanic.lines.length - 1);

@@ -37,6 +37,11 @@ const GOTESTSUM_DONE = /^DONE (?:\d+ runs?, )?\d+ tests?(?:, .*)? in [\d.]+s$/;
  */
 const TESTING_HEADER = /^\s*testing: ((?:[\w.~-]+\/)*[\w.~-]+)$/;
 /**
+ * The same header printed bare (Fedora's `%gotest` runs): an import path alone on its line, its first element a
+ * host (`github.com/x/y/internal/dirent`), heads a package's run when go's first test line follows it at once.
+ */
+const BARE_PACKAGE = /^(?:[\w-]+\.)+[a-z]{2,}(?:\/[\w.~-]+)+$/;
+/**
  * Several go event lines joined into one (a bot or a paste that lost the newlines): `=== RUN   Test --- FAIL: Test
  * (0.00s) Failed`. Split before each `=== RUN`/`--- FAIL:` marker; a result's trailing text is its output.
  */
@@ -84,6 +89,19 @@ export function createGoParser(sink: ParserSink) {
   let waiting: { state: TestState }[] = [];
   /** The package a run-per-package tool's `testing:` header named (see TESTING_HEADER); null after go's own line. */
   let headerPkg: string | null = null;
+  /** A bare import path on the line just before (see BARE_PACKAGE). */
+  let barePkg: string | null = null;
+
+  /** A bare import path right above a package run's first test line names that package (see BARE_PACKAGE). */
+  function takeBare(bare: string | null): void {
+    if (bare === null) return;
+    // The previous run's failures, if its package line was cut, belong to the previous header.
+    if (waiting.length > 0 || tests.size > 0) {
+      if (headerPkg === null) return;
+      finishPackage(headerPkg);
+    }
+    headerPkg = bare;
+  }
 
   function stateOf(name: string): TestState {
     let s = tests.get(name);
@@ -261,6 +279,12 @@ export function createGoParser(sink: ParserSink) {
 
   const parser = {
     line(text: string, lineNo: number): boolean {
+      const bare = barePkg;
+      barePkg = null;
+      if (BARE_PACKAGE.test(text)) {
+        barePkg = text;
+        return false;
+      }
       if (text.startsWith("=== RUN") && JOINED_MARK.test(text)) {
         for (const part of text.split(JOINED_MARK)) {
           const tail = RESULT_TAIL.exec(part);
@@ -340,6 +364,7 @@ export function createGoParser(sink: ParserSink) {
       const run = RUN.exec(text);
       if (run) binaryPassed = false;
       if (run) {
+        takeBare(bare);
         const s = stateOf(run[2]!);
         if (run[1] === "RUN" || run[1] === "CONT" || run[1] === "NAME") last = s;
         if (run[1] !== "PAUSE" && run[1] !== "NAME") s.ran = true;
@@ -358,6 +383,7 @@ export function createGoParser(sink: ParserSink) {
         return false;
       }
       if (r) {
+        if (r[1]!.length === 0) takeBare(bare);
         binaryPassed = false;
         const s = stateOf(r[3]!);
         s.result = r[2] as TestState["result"];
