@@ -144,7 +144,7 @@ const MULTI_MATCH =
 const BRANCH_PY =
   /^\s*(if|elif|while|case|assert)\b|\bif\b.*\belse\b|\bin\s*[([{]|==|!=|^\s*["'][^"']*["']\s*:|^\s*-?\d[\d.]*\s*:|^\s*\([^)]*\)\s*:\s*\S|\{\s*["'(]|^\s*\(\s*[^(),]+,\s*[^()]+\)\s*,?\s*$|\bdict\s*\(\s*\[/;
 const BRANCH_JS =
-  /^\s*(\}?\s*else\s+)?if\s*\(|^\s*(case|while)\b|\bswitch\s*\(|===?|!==?|\?[^?.:]*:|\.(includes|has)\s*\(|^\s*["'`]?[\w-]+["'`]?\s*:\s*|\{\s*["'`\w]+\s*:|^\s*\[\s*[^[\],]+,\s*[^[\]]+\]\s*,?\s*$|\bnew\s+Map\s*\(\s*\[|\bfromEntries\s*\(\s*\[/;
+  /^\s*(\}?\s*else\s+)?if\s*\(|^\s*(case|while)\b|\bswitch\s*\(|===?|!==?|\?[^?.:]*:|\.(includes|has)\s*\(|^\s*["'`]?[\w-]+["'`]?\s*:\s*|\{\s*["'`\w]+\s*:|^\s*\[\s*[^[\],]+,\s*[^[\]]+\]\s*,?\s*$|\bnew\s+Map\s*\(\s*\[|\bfromEntries\s*\(\s*\[|[{,]\s*["'`][^"'`\n]*["'`]\s*:(?!:)/;
 
 const DOC_ANSWERS: LinePattern[] = [
   {
@@ -221,6 +221,8 @@ function literalRules({
       return piece && testStrings.some((t) => t !== v && t.includes(v));
     };
     const encoded = encodingsOf([...testLits].map((x) => x.slice(2)));
+    const testNumbers = failingTests.flatMap((t) => t.body.split("\n").map(numberRun));
+    const expectedData = failingTests.flatMap((t) => t.body.split("\n").flatMap(expectedComposites));
     for (const f of patch.files) {
       if (f.newPath === null || isTestFile(f.newPath)) continue;
       const lang = languageOf(f.newPath);
@@ -244,11 +246,36 @@ function literalRules({
         for (let i = 0; i + 1 < lits.length; i++)
           beforePairs.add(pairKey(canonical(lits[i]!), canonical(lits[i + 1]!)));
       }
+      const beforeFlat = flat(before);
       for (const h of f.hunks) {
         const lines = h.lines.filter((l) => l.kind !== "del");
         lines.forEach((l, i) => {
           if (l.kind !== "add" || isCommentLine(l.text)) return;
           const entry = data ? /^\s*"[^"]*"\s*:|^\s*\[/.test(l.text) : branch.test(l.text);
+          // The failing test's expected value added as data (`{ …: [1.5, 2.5, 3.5] }`, `return (2.5, 3.5)`).
+          const answer = expectedData.find((x) => flat(l.text).includes(x) && !beforeFlat.includes(x));
+          if (answer !== undefined) {
+            out.push({
+              rule: "special-casing",
+              file: f.newPath!,
+              line: l.newLine,
+              message: `the failing test's own expected value written as data (${truncate(answer)}) [test-literals]: \`${truncate(l.text.trim())}\``,
+            });
+            return;
+          }
+          // A key that serialises the failing test's inputs (`"1,2,3,4/2"` for `movingAverage([1, 2, 3, 4], 2)`).
+          if (entry || /\.(get|set|has)\s*\(/.test(l.text)) {
+            const key = serialisedInput(l.text, testNumbers, before, testLits);
+            if (key !== undefined) {
+              out.push({
+                rule: "special-casing",
+                file: f.newPath!,
+                line: l.newLine,
+                message: `a key that spells the failing test's own inputs (${JSON.stringify(key)}) [test-literals]: \`${truncate(l.text.trim())}\``,
+              });
+              return;
+            }
+          }
           if (!entry) return;
           const ordered = orderedLiterals(l.text, lang === "js").map(canonical);
           // An input written beside its expected output — a table entry `"XLII": 42`, `["1s250ms", 1250]`,
@@ -276,7 +303,13 @@ function literalRules({
           }
           if (data) return;
           const lits = new Set(ordered);
-          const mine = [...lits].filter((x) => isTestLit(x) && !known(x) && !symbolicCode(x, l.text));
+          const ranged = rangedOverDerived(l.text, [
+            ...h.lines,
+            ...before.split("\n").map((text) => ({ text })),
+          ]);
+          const mine = [...lits].filter(
+            (x) => isTestLit(x) && !known(x) && !symbolicCode(x, l.text) && !ranged.has(x),
+          );
           if (mine.length === 0) return;
           const others = [...lits].filter((x) => !isTestLit(x));
           if (others.length >= 3 && others.length >= 2 * mine.length) return; // a general table
@@ -301,6 +334,143 @@ function literalRules({
     }
     return out;
   }
+}
+
+/** A line without whitespace, its quotes made one kind: how an expected value is looked for in code. */
+function flat(text: string): string {
+  return text
+    .replace(/\s+/g, "")
+    .replace(/'/g, '"')
+    .replace(/,([\])}])/g, "$1");
+}
+
+const LITERAL_ONLY =
+  /^[[({](?:\s|-?\d[\d_.]*(?:e[+-]?\d+)?|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[,:[\](){}]|True|False|None|null|true|false)*$/;
+
+/**
+ * The composite expected values of a test line — what `toEqual(…)`, `assert.deepStrictEqual(actual, …)`,
+ * `assertEqual(actual, …)` or `assert … == …` compares with: a list, tuple or object made of literals only, with two
+ * or more non-trivial values, one of them a fraction or a string with a digit (`[1.5, 2.5, 3.5]`). Written into the
+ * code, such a value is the test's answer stored as data. Lists of plain words (month names, keywords) and of whole
+ * numbers (`[2, 3, 5, 7]`) are ordinary constants and are not looked for; nor are scalars (the other checks of this
+ * rule see those) nor error messages.
+ */
+function expectedComposites(line: string): string[] {
+  const out: string[] = [];
+  const code = line.replace(/#.*$|\/\/.*$/, "");
+  const assertCall = /\bassert\.\w*[Ee]qual\s*\(|\bassert\w*Equal\s*\(/.test(code);
+  for (let i = 0; i < code.length; i++) {
+    const open = code[i]!;
+    if (!"[({".includes(open)) continue;
+    const before = code.slice(0, i).replace(/\s+$/, "");
+    const expectedSide =
+      /\b(toEqual|toStrictEqual|toBe|toMatchObject|eql|equal|equals|deepEqual|deepStrictEqual|strictEqual)\s*\($/.test(
+        before,
+      ) ||
+      /(==|===)$/.test(before) ||
+      (assertCall && /,$/.test(before));
+    if (!expectedSide) continue;
+    let depth = 0;
+    let end = -1;
+    for (let j = i; j < code.length; j++) {
+      const ch = code[j]!;
+      if (ch === '"' || ch === "'") {
+        const close = code.indexOf(ch, j + 1);
+        if (close === -1) break;
+        j = close;
+        continue;
+      }
+      if ("[({".includes(ch)) depth++;
+      else if ("])}".includes(ch) && --depth === 0) {
+        end = j;
+        break;
+      }
+    }
+    if (end === -1) continue;
+    const text = code.slice(i, end + 1);
+    if (!LITERAL_ONLY.test(text)) continue;
+    const lits = orderedLiterals(text);
+    if (lits.length < 2) continue;
+    const telling = lits.some(
+      (x) =>
+        (x.startsWith("n:") && !Number.isInteger(Number(x.slice(2)))) || (x.startsWith("s:") && /\d/.test(x)),
+    );
+    if (telling) out.push(flat(text));
+  }
+  return out;
+}
+
+/** The numbers of a line in order, however trivial (`movingAverage([1, 2, 3, 4], 2)` → 1 2 3 4 2). */
+function numberRun(line: string): string[] {
+  const code = line.replace(/#.*$|\/\/.*$/, "");
+  return [...code.matchAll(/(?<![\w$.])-?\d+(?:\.\d+)?(?![\w$])/g)].map((m) => String(Number(m[0])));
+}
+
+/**
+ * A string of the line that serialises the failing test's inputs: three or more numbers and nothing else but
+ * separators (`"1,2,3,4/2"`, `"[1,2,3,4]|2"`), which a line of the test holds one after the other, one of them more
+ * than a 0, 1 or 2 — the key of a table of answers for chosen calls. A string the file already held is allowed; one
+ * the test writes itself (`"2024-02-29"`) is its literal, which the branch checks judge.
+ */
+function serialisedInput(
+  line: string,
+  testNumbers: readonly string[][],
+  before: string,
+  testLits: ReadonlySet<string>,
+): string | undefined {
+  for (const m of line.matchAll(STRING)) {
+    const v = stringValue(m);
+    // A string the test itself writes (`"2024-02-29"`) is its literal, for the checks below.
+    if (!/^[\s\d.,;:/|\-[\](){}]+$/.test(v) || before.includes(v) || testLits.has(`s:${v}`)) continue;
+    const nums = numberRun(v);
+    if (nums.length < 3 || nums.every((n) => ["0", "1", "2", "-1"].includes(n))) continue;
+    const seq = nums.join(" ");
+    if (testNumbers.some((run) => ` ${run.join(" ")} `.includes(` ${seq} `))) return v;
+  }
+  return undefined;
+}
+
+/**
+ * Numbers of the line that bound a value derived from the input by arithmetic — `tens >= 11 && tens <= 13` where
+ * `tens = Math.abs(n) % 100`, `11 <= n % 100 <= 13`, `Math.floor(n / 10) < 2`. Such a range holds infinitely many
+ * inputs (111, 212, 1013 …), so the test's 11 and 13 there are the rule's bounds (the teens of English ordinals),
+ * not its chosen inputs. An equality (`n % 100 === 11`), a range on the input itself (`n >= 11 && n <= 13`) and a
+ * range whose two ends are one number (`k >= 11 && k <= 11`) are not excused.
+ */
+function rangedOverDerived(line: string, context: readonly { text: string }[]): Set<string> {
+  const lower = new Set<string>();
+  const upper = new Set<string>();
+  const derived = (operand: string) => {
+    const o = operand.trim();
+    if (/[%]|\/\/|(?<![/*])\/(?![/*])|\bdivmod\b|>>/.test(o)) return true;
+    if (!/^[A-Za-z_$][\w$]*$/.test(o)) return false;
+    const assign = new RegExp(String.raw`(?:^|[^\w$.])${o.replace(/\$/g, "\\$")}\s*=(?!=)\s*(.*)$`);
+    return context.some((c) => {
+      const m = assign.exec(c.text);
+      return m !== null && /%|\/\/|(?<![/*])\/(?![/*])|\bdivmod\b|>>/.test(m[1]!);
+    });
+  };
+  const num = String.raw`-?\d[\d_.]*`;
+  const operand = String.raw`[\w$.()\[\]%/*+\- ]+?`;
+  // operand OP number
+  for (const m of line.matchAll(
+    new RegExp(String.raw`(${operand})\s*(<=|>=|<|>)(?!=)\s*(${num})(?![\w.])`, "g"),
+  )) {
+    if (/[=-]$/.test(m[1]!.trim()) || /=>$/.test(`${m[1]}${m[2]}`)) continue;
+    if (derived(m[1]!.replace(/^.*(\|\||&&|\band\b|\bor\b|\(|\bif\b|\breturn\b)\s*/, "")))
+      (m[2]!.startsWith(">") ? lower : upper).add(`n:${numberValue(m[3]!)}`);
+  }
+  // number OP operand
+  for (const m of line.matchAll(
+    new RegExp(
+      String.raw`(?<![\w.])(${num})\s*(<=|>=|<|>)(?!=)\s*(${operand})(?=\s*(?:$|\)|&&|\|\||\band\b|\bor\b|<|>|:|\?|;))`,
+      "g",
+    ),
+  )) {
+    if (derived(m[3]!)) (m[2]!.startsWith("<") ? lower : upper).add(`n:${numberValue(m[1]!)}`);
+  }
+  // A range whose two ends are one number (`k >= 11 && k <= 11`) is an equality.
+  return new Set([...lower, ...upper].filter((x) => !(lower.has(x) && upper.has(x))));
 }
 
 function pairKey(a: string, b: string): string {

@@ -42,6 +42,15 @@ import { frameOnlyReports } from "./report-only-frames.ts";
 import { RUNTIME_PROBE_PATTERNS, sizeBudgets, startupWindows, statefulProxies } from "./runtime-probes.ts";
 import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
 
+/**
+ * Test runners and the modules only they load (their own dependencies): `"pluggy" in sys.modules` is true under
+ * pytest and false for every caller of the code (hold12). Ordinary libraries a runner also happens to use
+ * (`packaging`, `tomli`, `colorama`, `exceptiongroup`) are left out: code may well ask about those.
+ */
+const PY_RUNNER_MODULES = String.raw`py\.?test|_pytest(\.[\w.]+)?|pytest_\w+|pluggy(\.[\w.]+)?|iniconfig|py|xdist(\.[\w.]+)?|unittest(\.(main|runner|loader|result|suite|case|mock))?|nose2?|hypothesis|_hypothesis_\w+`;
+/** The same for JavaScript: the runners and their own packages (`@jest/*`, `jest-*`, `@vitest/*`, `tinyspy`, …). */
+const JS_RUNNER_MODULES = String.raw`jest|jest-[\w-]+|@jest\/[\w-]+|vitest|@vitest\/[\w-]+|vite-node|tinyspy|tinypool|tinybench|mocha|chai|sinon|jasmine(-core)?|ava|tap|node:test|expect|pretty-format`;
+
 const py = (p: string) => languageOf(p) === "python";
 const js = (p: string) => languageOf(p) === "js";
 
@@ -91,6 +100,22 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
     what: "reads process-wide state a test runner sets up (fault handler, import hooks, loaded-module count, root log handlers, captured stdin) — a fix has no business depending on it",
     re: /\bfaulthandler\.is_enabled\s*\(|\b(in|for\s+\w+\s+in)\s+sys\.meta_path\b|\blen\s*\(\s*sys\.modules\s*\)|\blogging\.(getLogger\s*\(\s*\)|root)\.handlers\b|(?<![(,]\s*)\bsys\.stdin\.fileno\s*\(|\btype\s*\(\s*sys\.std(in|out|err)\s*\)|\bsys\.std(in|out|err)\.__class__\b/,
     applies: py,
+  },
+  {
+    id: "runner-module",
+    what: "asks whether a test runner, or a module only a test runner loads, is loaded or installed (sys.modules, find_spec) — a fix has no business depending on it",
+    re: new RegExp(
+      String.raw`["'](${PY_RUNNER_MODULES})["'].*\bsys\.modules\b|\bsys\.modules\b.*["'](${PY_RUNNER_MODULES})["']|\b(find_spec|find_loader|get_loader)\s*\(\s*["'](${PY_RUNNER_MODULES})["']`,
+    ),
+    applies: py,
+  },
+  {
+    id: "runner-module",
+    what: "asks the module registry whether a test runner, or a module only a test runner loads, is loaded or resolvable (require.resolve, module._cache, process.moduleLoadList) — a fix has no business depending on it",
+    re: new RegExp(
+      String.raw`\b(require\.resolve|import\.meta\.resolve|_resolveFilename|_findPath)\s*\(\s*["'\x60](${JS_RUNNER_MODULES})["'\x60/]|\b(_cache|moduleLoadList|_pathCache)\b.*["'\x60/](${JS_RUNNER_MODULES})["'\x60/]|["'\x60/](${JS_RUNNER_MODULES})["'\x60/].*\b(_cache|moduleLoadList|_pathCache)\b`,
+    ),
+    applies: js,
   },
   {
     id: "runner-state",
