@@ -368,15 +368,23 @@ const OWN_LINE_PREFIX =
 
 /**
  * A comment that is a value and nothing else, or a ❌ mark before one (`// '1/3'`, `// ❌ '1/3'`,
- * `// http://example.com/A//`), read as the result of the statement above it; null for words, a statement (an
+ * `// http://example.com/A//`), read as the result of the expression above it; null for words, a statement (an
  * assignment, a call on a lower-case name), a value marked as working (`// ✔️ '101/200'`, `// x, correct`) and a
  * statement under a comment that says it works (`// correct`).
  */
 function barelyValued(
   comment: string,
+  statement: string,
   above: string,
   flavour: Flavour,
 ): NonNullable<ReturnType<typeof parseAnnotation>> | null {
+  // Under an expression only: an assignment, a declaration or a definition shows no value of its own.
+  if (
+    /^\s*(?:const|let|var|def|class|function|import|from|return|if|for|while)\b|^\s*[\w$.[\]'"]+\s*[-+*/%]?=(?!=)/.test(
+      statement,
+    )
+  )
+    return null;
   const raw = comment.trim();
   if (TICK_MARK.test(raw)) return null;
   const cross = CROSS_MARK.exec(raw);
@@ -547,7 +555,7 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
               ? // A comment that is only a value (or a ❌ mark and a value) right under a statement
                 // (`join(a, 'A', '/')` / `// http://example.com/A//`): its result, as a REPL would echo it.
                 // A line the reporter marks as working (a ✔️, a `// correct` line above it) is no claim.
-                barelyValued(comment, lines[last.line - 2] ?? "", flavour)
+                barelyValued(comment, last.code, lines[last.line - 2] ?? "", flavour)
               : null;
       if (a && last) {
         if (!last.echoed && a.role === "actual" && a.kind === "output") {

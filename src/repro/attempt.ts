@@ -4,6 +4,7 @@
  * a function of the trial so far; the loop engine runs them as states (`stages.ts`), for the report's own
  * program and for each one the model writes.
  */
+import { asksForError, raisedInInstalledPython } from "./asked-error.ts";
 import { namedRuntimeVersions, runtimeDecides } from "./runtime-rule.ts";
 import { asEsModule, esModuleEntry, requiresEsModule } from "./esm-retry.ts";
 import type { Program } from "./complete.ts";
@@ -17,7 +18,13 @@ import {
   pinDependencies,
 } from "./dependencies.ts";
 import { type ExecutedRun, executeRuns } from "./execute.ts";
-import { foldRuns, matchRunWithinBudget, repeatsUntilFailure, type RunsVerdict } from "./match.ts";
+import {
+  foldRuns,
+  matchRunWithinBudget,
+  repeatsUntilFailure,
+  type RunsVerdict,
+  thrownInLibrary,
+} from "./match.ts";
 import { latestEntry, matrixLine } from "./matrix.ts";
 import { findStaticNeeds } from "./needs.ts";
 import type { InstallResult } from "./ports.ts";
@@ -410,6 +417,30 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
   if (decided) {
     fold = { verdict: "NOT_REPRODUCED", reproducedRuns: 0, detail: decided.detail, questions: [] };
     lines.push(`the runtime decides: ${decided.detail}`);
+  }
+  // The report asks for an error and claims a wrong result; the library raising one shows what it asks for.
+  const asked =
+    !decided &&
+    fold.verdict === "PARTIAL" &&
+    fold.reproducedRuns === 0 &&
+    expectations.actual.kind !== "exception" &&
+    expectations.actual.kind !== "error-unspecified"
+      ? asksForError(`${ctx.report.title}\n${ctx.report.proseWithCode}`)
+      : null;
+  const raisedIn =
+    asked && runs.length > 0 && runs.every((r) => r.exception && r.stoppedBy === null)
+      ? (thrownInLibrary(runs[0]!.stderr, runs[0]!.exception!.type) ??
+        raisedInInstalledPython(runs[0]!.stderr))
+      : null;
+  if (asked && raisedIn) {
+    const ex = runs[0]!.exception!;
+    fold = {
+      verdict: "NOT_REPRODUCED",
+      reproducedRuns: 0,
+      detail: `the run raised ${ex.type}: ${ex.message.split("\n")[0]} inside ${raisedIn}, the error the report asks for ("${asked}"); the wrong result it reports does not show`,
+      questions: [],
+    };
+    lines.push(`the error the report asks for: ${fold.detail}`);
   }
   const questions = [...fold.questions];
   const two = ctx.expectations.twoVersions;

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { annotate } from "../../../src/repro/annotations.ts";
+import { asksForError, raisedInInstalledPython } from "../../../src/repro/asked-error.ts";
 import { cutMatches } from "../../../src/repro/depth-cut.ts";
 import { asEsModule, esModuleEntry, requiresEsModule } from "../../../src/repro/esm-retry.ts";
 import { outputAppears } from "../../../src/repro/match.ts";
@@ -127,6 +128,8 @@ describe("a value comment right under a bare expression", () => {
       "javascript",
     );
     expect(a.checks).toEqual([]);
+    // Under an assignment or a declaration: no value of its own.
+    expect(annotate("const x = f(1)\n// 3\ny = g(2)\n// 4\n", "javascript").checks).toEqual([]);
   });
 });
 
@@ -280,6 +283,38 @@ describe("the runtime-mismatch rule", () => {
     // Node: only Python's lacks are read; a Node report on 20 whose library throws is not decided here.
     expect(
       runtimeDecides({ runtime: "node", sandbox: "18.20.4", named: ["20"], runs: lacks, claimedType: null }),
+    ).toBeNull();
+  });
+});
+
+describe("a report that asks for an error, and a run where the library raises one", () => {
+  it("reads the words that ask for an error", () => {
+    expect(asksForError("For '1.08.2.7' it ought to say the address is invalid.")).toBe(
+      "ought to say the address is invalid",
+    );
+    expect(asksForError("# Parse errors should be handled properly")).toBe("errors should be handled");
+    expect(asksForError("A ValueError is what I would expect.")).toBe("ValueError is what I would expect");
+    expect(asksForError("I expected it to throw on bad input")).toBe("expected it to throw");
+  });
+
+  it("not when the words ask for no error, or name none", () => {
+    expect(asksForError("It should not throw on an empty string.")).toBeNull();
+    expect(asksForError("This must never fail.")).toBeNull();
+    expect(asksForError("It should return 3 but returns 4.")).toBeNull();
+  });
+
+  it("finds the installed package a Python traceback ends in, not the program's own frame", () => {
+    const tb = [
+      "Traceback (most recent call last):",
+      '  File "/workspace/reproduction.py", line 3, in <module>',
+      '  File "/workspace/python-packages/dateish/parser.py", line 12, in parse',
+      "dateish.parser.ParserError: bad",
+    ].join("\n");
+    expect(raisedInInstalledPython(tb)).toBe("`dateish` (parser.py, in `parse`)");
+    expect(
+      raisedInInstalledPython(
+        'Traceback (most recent call last):\n  File "/workspace/reproduction.py", line 3, in <module>\nValueError: x',
+      ),
     ).toBeNull();
   });
 });
