@@ -410,6 +410,8 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
           sandbox: runs.find((r) => r.runtimeVersion)?.runtimeVersion ?? null,
           named: namedRuntimeVersions(ctx.report, program.runtime),
           runs,
+          // A claim the run's own error could be ("it has a syntax error", naming none) is not decided here.
+          claims: expectations.actual.kind !== "unknown" && expectations.actual.kind !== "error-unspecified",
           claimedType: expectations.actual.exceptionType,
           claimedMessage: expectations.actual.exceptionMessage,
         })

@@ -60,6 +60,19 @@ export function asEsModule(code: string): string | null {
     prelude.push(
       `import { fileURLToPath as __fileURLToPath } from "node:url"; const __filename = __fileURLToPath(import.meta.url); const __dirname = __filename.replace(/[\\\\/][^\\\\/]*$/, "");`,
     );
+  // `urlMatchFn = match([])` with no declaration, as typed at a REPL: CommonJS allows it, a (strict) ES module
+  // does not; the name is declared so the statement means what it did.
+  const declared = new Set(
+    [...body.matchAll(/\b(?:const|let|var|function\*?|class)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1]!),
+  );
+  const undeclared = [
+    ...new Set(
+      [...body.matchAll(/^([A-Za-z_$][\w$]*)\s*=(?![=>])/gm)]
+        .map((m) => m[1]!)
+        .filter((name) => !declared.has(name) && !["module", "exports", "require"].includes(name)),
+    ),
+  ];
+  if (undeclared.length > 0) prelude.push(`var ${undeclared.join(", ")};`);
   if (/(?<![\w$.])(?:module\.exports|exports\.[\w$]+\s*=)/.test(body))
     prelude.push("const module = { exports: {} }; const exports = module.exports;");
   // `"use strict"` stays first (an ES module is strict anyway).

@@ -103,12 +103,15 @@ export function runtimeDecides(input: {
   sandbox: string | null;
   named: string[];
   runs: { exception: { type: string; message: string } | null; stderr: string }[];
+  /** Whether the report states a behaviour the run's error cannot itself be (an output, a named error, an exit). */
+  claims: boolean;
   /** The exception type the report claims, if any, and its message. */
   claimedType: string | null;
   claimedMessage?: string | null;
 }): RuntimeDecision | null {
   const { runtime, sandbox, named, runs, claimedType, claimedMessage } = input;
-  if (!sandbox || named.length === 0 || runs.length === 0) return null;
+  // A report that claims nothing (a quoted fragment of the library's own source) has no behaviour to decide on.
+  if (!input.claims || !sandbox || named.length === 0 || runs.length === 0) return null;
   if (named.some((v) => same(v, sandbox, runtime))) return null;
   const later = named.filter((v) => newer(v, sandbox, runtime));
   if (later.length === 0) return null;

@@ -168,6 +168,12 @@ describe("require() of an ES-module-only release, rerun as an ES module", () => 
     expect(out).toContain("function f() { return require('node:util'); }");
   });
 
+  it("declares a name assigned without a declaration, as CommonJS allowed", () => {
+    const out = asEsModule("const { match } = require('p')\nfn = match([])\nconsole.log(fn('/'))\n");
+    expect(out).toContain("var fn;");
+    expect(asEsModule("const a = require('p')\nconst b = 1\n")).not.toContain("var ");
+  });
+
   it("nothing to rewrite: no top-level require binding, or already an ES module", () => {
     expect(asEsModule("console.log(1)")).toBeNull();
     expect(asEsModule("import x from 'y';\nconst z = require('z');")).toBeNull();
@@ -237,6 +243,7 @@ describe("the runtime-mismatch rule", () => {
     const d = runtimeDecides({
       runtime: "python",
       sandbox: "3.11.2",
+      claims: true,
       named: ["main"],
       runs: [run("TypeError", "b64decode() got an unexpected keyword argument 'ignorechars'")],
       claimedType: "binascii.Error",
@@ -245,6 +252,7 @@ describe("the runtime-mismatch rule", () => {
     const fstring = runtimeDecides({
       runtime: "python",
       sandbox: "3.11.2",
+      claims: true,
       named: ["3.10", "3.12"],
       runs: [
         run(
@@ -260,7 +268,7 @@ describe("the runtime-mismatch rule", () => {
 
   it("does not fire: the sandbox's own line named, only older ones, the error claimed, a typo, a library's error", () => {
     const lacks = [run("TypeError", "f() got an unexpected keyword argument 'x'")];
-    const base = { runtime: "python" as const, sandbox: "3.11.2", claimedType: null };
+    const base = { runtime: "python" as const, sandbox: "3.11.2", claims: true, claimedType: null };
     expect(runtimeDecides({ ...base, named: ["3.11", "3.12"], runs: lacks })).toBeNull();
     expect(runtimeDecides({ ...base, named: ["3.9"], runs: lacks })).toBeNull();
     expect(runtimeDecides({ ...base, named: [], runs: lacks })).toBeNull();
@@ -273,6 +281,8 @@ describe("the runtime-mismatch rule", () => {
         claimedMessage: "unexpected keyword argument 'x'",
       }),
     ).toBeNull();
+    // A report that states no behaviour (a quoted fragment of the library's source): nothing to decide.
+    expect(runtimeDecides({ ...base, claims: false, named: ["3.13"], runs: lacks })).toBeNull();
     const typo = run(
       "SyntaxError",
       "invalid syntax",
@@ -282,7 +292,7 @@ describe("the runtime-mismatch rule", () => {
     expect(runtimeDecides({ ...base, named: ["3.13"], runs: [run("ValueError", "bad value")] })).toBeNull();
     // Node: only Python's lacks are read; a Node report on 20 whose library throws is not decided here.
     expect(
-      runtimeDecides({ runtime: "node", sandbox: "18.20.4", named: ["20"], runs: lacks, claimedType: null }),
+      runtimeDecides({ ...base, runtime: "node", sandbox: "18.20.4", named: ["20"], runs: lacks }),
     ).toBeNull();
   });
 });
