@@ -368,6 +368,49 @@ function assignedAbove(lines: string[], name: string, flavour: Flavour): boolean
 const OWN_LINE_PREFIX =
   /^\s*(?:=+>|-+>|→|⇒|output\s*:|(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:|results?\s*(?::|is\b|was\b)|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
 
+/**
+ * A comment that is a value and nothing else, or a ❌ mark before one (`// '1/3'`, `// ❌ '1/3'`,
+ * `// http://example.com/A//`), read as the result of the expression above it; null for words, a statement (an
+ * assignment, a call on a lower-case name), a value marked as working (`// ✔️ '101/200'`, `// x, correct`) and a
+ * statement under a comment that says it works (`// correct`).
+ */
+function barelyValued(
+  comment: string,
+  statement: string,
+  above: string,
+  flavour: Flavour,
+): NonNullable<ReturnType<typeof parseAnnotation>> | null {
+  // Under an expression only: an assignment, a declaration or a definition shows no value of its own.
+  if (
+    /^\s*(?:const|let|var|def|class|function|import|from|return|if|for|while)\b|^\s*[\w$.[\]'"]+\s*[-+*/%]?=(?!=)/.test(
+      statement,
+    )
+  )
+    return null;
+  const raw = comment.trim();
+  if (TICK_MARK.test(raw)) return null;
+  const cross = CROSS_MARK.exec(raw);
+  const t = cross ? raw.slice(cross[0].length).trim() : raw;
+  if (t === "" || !balanced(t) || /^[a-z_$][\w$.]*\s*\(|[^=!<>]=[^=>]|;\s*$/.test(t)) return null;
+  const aboveComment = splitComment(above, flavour);
+  if (
+    aboveComment.code.trim() === "" &&
+    aboveComment.comment !== null &&
+    WORKS_LINE.test(aboveComment.comment)
+  )
+    return null;
+  const url = /^[a-z][\w+.-]*:\/\/\S+$/i.test(t);
+  if (!url && !looksLikeValue(t)) return null;
+  const a = parseAnnotation(t);
+  if (a === null && !url) return null;
+  return a
+    ? { ...a, flagged: a.flagged || cross !== null }
+    : { role: "actual", kind: "output", value: t, flagged: cross !== null };
+}
+/** A comment line saying the statement under it works: `// correct`, `# OK:`, `// works fine`. */
+const WORKS_LINE =
+  /^\s*(?:✔️?|✅|✓)?\s*(?:correct|ok|okay|fine|works(?:\s+fine)?|good|right|as expected)\s*[.:!]*\s*$/i;
+
 /** An annotation's check, and the value it says should show instead (`x instead of y`) as an expected one. */
 function pushChecks(
   checks: Check[],
@@ -510,7 +553,12 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
               // `// {` opening a pasted object over several comment lines is not a value by itself.
               balanced(comment.trim())
             ? { role: "actual" as const, kind: "output" as const, value: comment.trim(), flagged: false }
-            : null;
+            : last && !open && i === last.line - 1 + last.span
+              ? // A comment that is only a value (or a ❌ mark and a value) right under a statement
+                // (`join(a, 'A', '/')` / `// http://example.com/A//`): its result, as a REPL would echo it.
+                // A line the reporter marks as working (a ✔️, a `// correct` line above it) is no claim.
+                barelyValued(comment, last.code, lines[last.line - 2] ?? "", flavour)
+              : null;
       if (a && last) {
         if (!last.echoed && a.role === "actual" && a.kind === "output") {
           const e = echoLine(last.code);

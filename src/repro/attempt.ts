@@ -4,6 +4,9 @@
  * a function of the trial so far; the loop engine runs them as states (`stages.ts`), for the report's own
  * program and for each one the model writes.
  */
+import { asksForError, raisedInInstalledPython } from "./asked-error.ts";
+import { namedRuntimeVersions, runtimeDecides } from "./runtime-rule.ts";
+import { asEsModule, esModuleEntry, requiresEsModule } from "./esm-retry.ts";
 import type { Program } from "./complete.ts";
 import type { ReproContext } from "./context.ts";
 import {
@@ -15,7 +18,13 @@ import {
   pinDependencies,
 } from "./dependencies.ts";
 import { type ExecutedRun, executeRuns } from "./execute.ts";
-import { foldRuns, matchRunWithinBudget, repeatsUntilFailure, type RunsVerdict } from "./match.ts";
+import {
+  foldRuns,
+  matchRunWithinBudget,
+  repeatsUntilFailure,
+  type RunsVerdict,
+  thrownInLibrary,
+} from "./match.ts";
 import { latestEntry, matrixLine } from "./matrix.ts";
 import { findStaticNeeds } from "./needs.ts";
 import type { InstallResult } from "./ports.ts";
@@ -279,6 +288,56 @@ async function olderRelease(
   return null;
 }
 
+/**
+ * When every run died on Node 18 refusing to `require()` an ES-module-only package (and the report does not claim
+ * that error), the same program as an ES module (`asEsModule`), run the same way; null when this does not apply,
+ * cannot be rewritten, or the rewritten runs fail the same way.
+ */
+async function asModuleRun(
+  ctx: ReproContext,
+  trial: Trial,
+  runs: ExecutedRun[],
+): Promise<{ runs: ExecutedRun[]; entry: string; reason: string } | null> {
+  const { program, installed } = trial;
+  const { files, entry } = trial.runnable;
+  if (program.ecosystem !== "npm" || !/\.c?js$/.test(entry) || runs.length === 0) return null;
+  if (!runs.every((r) => requiresEsModule(r.exception))) return null;
+  const claimed = ctx.expectations.actual;
+  if (
+    claimed.kind === "exception" &&
+    /ERR_REQUIRE_ESM|require\(\) of ES Module/.test(
+      `${claimed.exceptionType} ${claimed.exceptionMessage ?? ""}`,
+    )
+  )
+    return null;
+  const code = files[entry];
+  const rewritten = code === undefined ? null : asEsModule(code);
+  if (rewritten === null) return null;
+  const esEntry = esModuleEntry(entry);
+  const esFiles = { ...files, [esEntry]: rewritten };
+  delete esFiles[entry];
+  const esRuns = await executeRuns({
+    ports: ctx.ports,
+    jobId: ctx.spec.id,
+    program,
+    files: esFiles,
+    runnableEntry: esEntry,
+    install: installed,
+    runs: ctx.spec.runs,
+    label: "as an ES module",
+    retryTimeouts: claimed.kind !== "hang",
+  });
+  if (esRuns.length === 0 || esRuns.some((r) => requiresEsModule(r.exception))) return null;
+  const module = /require\(\) of ES Module \S*?node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(
+    runs[0]!.exception?.message ?? "",
+  )?.[1];
+  return {
+    runs: esRuns,
+    entry: esEntry,
+    reason: `The report's \`require()\`${module ? ` of \`${module}\`` : ""} fails on Node.js 18 (ERR_REQUIRE_ESM: the release is an ES module only, which newer Node.js loads with \`require()\`), so the same statements were run as an ES module (\`${esEntry}\`, \`import\` in place of \`require()\`).`,
+  };
+}
+
 /** The repeated runs of the reported configuration, their evaluation, and (meanwhile) the latest release. */
 export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageResult> {
   const { ports, spec: job, expectations } = ctx;
@@ -318,6 +377,17 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
   ];
   const stepBackReasons: string[] = [];
   let versions = trial.versions;
+  // `require()` of an ES-module-only release on Node 18: the same statements as an ES module, before any step
+  // back to an older release (that error is the sandbox's Node, not the report's claim).
+  const esm = fold.verdict === "REPRODUCED" ? null : await asModuleRun(ctx, trial, runs);
+  if (esm) {
+    runs = esm.runs;
+    fold = judge(runs);
+    stepBackReasons.push(esm.reason);
+    lines.push(
+      `${job.runs} run(s) as an ES module (${esm.entry}): ${fold.verdict} (${fold.reproducedRuns}/${job.runs}) — ${fold.detail}`,
+    );
+  }
   // The report names no version and the newest release no longer has what its code calls: the newest
   // release where the code runs is the one a reader would judge the report on.
   const older = fold.verdict === "REPRODUCED" ? null : await olderRelease(ctx, trial, runs);
@@ -332,6 +402,48 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
     );
   }
 
+  // The report used a newer runtime and its code stops here on what this one lacks: the runtime decides.
+  const decided =
+    fold.verdict === "PARTIAL" || fold.verdict === "NEEDS_INFO"
+      ? runtimeDecides({
+          runtime: program.runtime,
+          sandbox: runs.find((r) => r.runtimeVersion)?.runtimeVersion ?? null,
+          named: namedRuntimeVersions(ctx.report, program.runtime),
+          runs,
+          // A claim the run's own error could be ("it has a syntax error", naming none) is not decided here.
+          claims: expectations.actual.kind !== "unknown" && expectations.actual.kind !== "error-unspecified",
+          claimedType: expectations.actual.exceptionType,
+          claimedMessage: expectations.actual.exceptionMessage,
+        })
+      : null;
+  if (decided) {
+    fold = { verdict: "NOT_REPRODUCED", reproducedRuns: 0, detail: decided.detail, questions: [] };
+    lines.push(`the runtime decides: ${decided.detail}`);
+  }
+  // The report asks for an error and claims a wrong result; the library raising one shows what it asks for.
+  const asked =
+    !decided &&
+    fold.verdict === "PARTIAL" &&
+    fold.reproducedRuns === 0 &&
+    expectations.actual.kind !== "exception" &&
+    expectations.actual.kind !== "error-unspecified"
+      ? asksForError(`${ctx.report.title}\n${ctx.report.proseWithCode}`)
+      : null;
+  const raisedIn =
+    asked && runs.length > 0 && runs.every((r) => r.exception && r.stoppedBy === null)
+      ? (thrownInLibrary(runs[0]!.stderr, runs[0]!.exception!.type) ??
+        raisedInInstalledPython(runs[0]!.stderr))
+      : null;
+  if (asked && raisedIn) {
+    const ex = runs[0]!.exception!;
+    fold = {
+      verdict: "NOT_REPRODUCED",
+      reproducedRuns: 0,
+      detail: `the run raised ${ex.type}: ${ex.message.split("\n")[0]} inside ${raisedIn}, the error the report asks for ("${asked}"); the wrong result it reports does not show`,
+      questions: [],
+    };
+    lines.push(`the error the report asks for: ${fold.detail}`);
+  }
   const questions = [...fold.questions];
   const two = ctx.expectations.twoVersions;
   if (two && !two.bad && fold.verdict !== "REPRODUCED") {
@@ -352,6 +464,7 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
   const runtimeVersion = runs.find((r) => r.runtimeVersion)?.runtimeVersion ?? null;
   const reportedRuntime = ctx.report.runtime;
   if (
+    !decided &&
     reportedRuntime &&
     runtimeVersion &&
     (fold.verdict === "NOT_REPRODUCED" || fold.verdict === "PARTIAL") &&

@@ -115,6 +115,89 @@ function ledBlocks(report: ParsedReport): { actual: string[]; expected: string[]
   return { actual, expected };
 }
 
+/** A verb of output at the end of a lead line: "Brython gives me", "and what you get is:", "It prints", "Result:". */
+const OUTPUT_LEAD =
+  /\b(?:gives?(?:\s+(?:me|us))?|gave(?:\s+(?:me|us))?|prints?|printed|outputs?|returns?|returned|logs?|logged|(?:i|you|we)\s+(?:get|got|see)(?:\s+is)?|result(?:\s+is)?|output(?:\s+is)?)\s*:?$/i;
+/** A lead that names the wanted side ("the expected, correct result", "which should be"): never the actual. */
+const WANTED_LEAD = /\b(?:expect(?:ed|ing)?|should|ought|want\w*|desired|correct|right|sensible|intended)\b/i;
+/** A lead that sets its block against the one before ("whereas CPython gives", "while Node prints"). */
+const CONTRAST_LEAD = /^(?:whereas|while|in contrast|compared (?:to|with)|on the other hand)\b/i;
+
+/** A value line as a reporter pastes printed output: a stated value, or markup a program printed (`<span …>…</span>`). */
+function pastedValue(line: string): string | null {
+  const v = statedValue(line);
+  if (v !== null) return v;
+  const t = line.trim().replace(/^`([^`]+)`$/, "$1");
+  return /^<[A-Za-z][\s\S]*>$/.test(t) && t.length <= 2000 ? t : null;
+}
+
+/**
+ * The value lines right under a lead line: one or more stated values, or a printed structure over several lines
+ * (`{` … `}`), up to the first line that is neither. Empty when the lines under the lead are prose or code.
+ */
+function valuesUnder(lines: string[], from: number): string[] {
+  const out: string[] = [];
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (/^[[{]$|^[[{].*[^\]}]$/.test(line) && out.length === 0) {
+      // A structure printed over several lines: up to the line that closes it.
+      const open = line[0]!;
+      const close = open === "[" ? "]" : "}";
+      const j = lines.findIndex((l, k) => k > i && l.trim().startsWith(close) && l.trim().length <= 3);
+      if (j < 0 || j - i > 60) return [];
+      const block = lines.slice(i, j + 1);
+      if (
+        block.some((l) => /;\s*$|\b(?:function|const|let|var|return|def|import|print|console)\b|=>/.test(l))
+      )
+        return [];
+      return block;
+    }
+    const v = pastedValue(line);
+    if (v === null) break;
+    out.push(v);
+  }
+  return out;
+}
+
+/**
+ * Printed output pasted in the words (no fence) under a lead that says a program gave it: "and what you get is:"
+ * over an object, "Brython gives me" over three lines then "whereas CPython gives" over three others, "It prints"
+ * over a code span. The actual side is a block whose lead names what happens; a block whose lead names the wanted
+ * side (expected, correct, should) or sets itself against the one before (whereas …) is the expected side, never
+ * the actual. Two or more plain leads with nothing to tell them apart say nothing (null).
+ */
+function ledProseValues(prose: string): { actual: string[]; expected: string[] } | null {
+  const lines = prose.split("\n").filter((l) => l.trim() !== "");
+  const led: { kind: "actual" | "wanted" | "contrast" | "plain"; values: string[] }[] = [];
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const lead = lines[i]!.trim()
+      .replace(/[*_]/g, "")
+      .replace(/^[-*]\s+/, "");
+    if (lead.length > 80 || !OUTPUT_LEAD.test(lead)) continue;
+    const values = valuesUnder(lines, i + 1);
+    if (values.length === 0) continue;
+    const kind = WANTED_LEAD.test(lead)
+      ? "wanted"
+      : CONTRAST_LEAD.test(lead)
+        ? "contrast"
+        : ACTUAL_LEAD.test(lead)
+          ? "actual"
+          : "plain";
+    led.push({ kind, values });
+  }
+  const actualLed = led.filter((l) => l.kind === "actual");
+  const plain = led.filter((l) => l.kind === "plain");
+  const chosen =
+    actualLed.length === 1 ? actualLed[0] : actualLed.length === 0 && plain.length === 1 ? plain[0] : null;
+  if (!chosen) return null;
+  // A contrasting block counts as the expected side only when it follows the chosen one.
+  const expected = led.find(
+    (l) => l.kind === "wanted" || (l.kind === "contrast" && led.indexOf(l) > led.indexOf(chosen)),
+  );
+  if (led.some((l) => l.kind === "contrast" && led.indexOf(l) < led.indexOf(chosen))) return null;
+  return { actual: chosen.values, expected: expected?.values ?? [] };
+}
+
 /**
  * The report's stated actual and expected values in these shapes, or null when it states no actual value in them
  * (an expected value alone is returned too: it lets a run that prints it be told apart).
@@ -134,6 +217,9 @@ export function statedSides(report: ParsedReport): StatedSides | null {
   const labelled = labelledValues(report.proseWithCode);
   if (labelled.actual.length > 0)
     return { ...labelled, source: "the value on the line after the report's label" };
+  const pasted = ledProseValues(report.proseWithCode);
+  if (pasted && pasted.actual.length > 0)
+    return { ...pasted, source: "the output the report pastes under the words that say the program gave it" };
   const expected = [
     ...(sectionExpected !== null ? [sectionExpected] : []),
     ...led.expected,

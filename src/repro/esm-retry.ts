@@ -1,0 +1,85 @@
+/**
+ * A CommonJS program whose `require()` of an ES-module-only release dies on Node 18 (`ERR_REQUIRE_ESM`) says
+ * nothing about the reported bug: newer Node loads such a package with `require()`, and a reader who hits the error
+ * writes the same statements with `import`. The same program as an ES module: each top-level
+ * `const x = require('m')` (or `{ a, b: c } = require('m')`) becomes an `import * as` of `m` and the same binding
+ * taken from it, the module's default export when it has one (what `require()` of it returns elsewhere); anything
+ * else that needs CommonJS (`require` elsewhere, `__dirname`) gets Node's own `createRequire` and file names.
+ * Pure: text in, text out.
+ */
+
+const REQUIRE_LINE =
+  /^(\s*)(const|let|var)\s+([A-Za-z_$][\w$]*|\{[^{}]*\})\s*=\s*require\(\s*(['"])([^'"\n]+)\4\s*\)(\.default)?\s*;?\s*$/;
+
+/** Whether a failed run's error is Node refusing to `require()` an ES module. */
+export function requiresEsModule(exception: { type: string; message: string } | null): boolean {
+  if (!exception) return false;
+  return (
+    /ERR_REQUIRE_ESM/.test(`${exception.type} ${exception.message}`) ||
+    /^require\(\) of ES Module\b/.test(exception.message)
+  );
+}
+
+/**
+ * The program rewritten as an ES module with the same statements, or null when there is nothing to rewrite (no
+ * top-level `require()` binding) or the code already reads as an ES module.
+ */
+export function asEsModule(code: string): string | null {
+  if (/^\s*(?:import\s[^(]|export\s)/m.test(code)) return null;
+  const lines = code.split("\n");
+  let n = 0;
+  let rewrote = false;
+  const out = lines.map((line) => {
+    const m = REQUIRE_LINE.exec(line);
+    // Top level only: a require inside a function body keeps its place (createRequire below serves it).
+    if (m?.[1] !== "") return line;
+    const [, , kind, binding, , spec] = m;
+    const ns = `__esm${n++}`;
+    rewrote = true;
+    const value = binding!.startsWith("{")
+      ? `__esmPick(${ns})`
+      : m[6]
+        ? `${ns}.default`
+        : `("default" in ${ns} ? ${ns}.default : ${ns})`;
+    return `import * as ${ns} from ${JSON.stringify(spec)}; ${kind} ${binding} = ${value};`;
+  });
+  if (!rewrote) return null;
+  const body = out.join("\n");
+  const prelude: string[] = [];
+  if (/__esmPick\(/.test(body))
+    prelude.push(
+      // Named bindings: the module's named exports over its default export's properties (a CommonJS module's
+      // `module.exports` arrives as the default).
+      `const __esmPick = (m) => Object.assign({}, m.default != null && (typeof m.default === "object" || typeof m.default === "function") ? m.default : {}, m);`,
+    );
+  if (/(?<![\w$.])require\s*[(.]/.test(body))
+    prelude.push(
+      `import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);`,
+    );
+  if (/(?<![\w$.])__(?:filename|dirname)\b/.test(body))
+    prelude.push(
+      `import { fileURLToPath as __fileURLToPath } from "node:url"; const __filename = __fileURLToPath(import.meta.url); const __dirname = __filename.replace(/[\\\\/][^\\\\/]*$/, "");`,
+    );
+  // `urlMatchFn = match([])` with no declaration, as typed at a REPL: CommonJS allows it, a (strict) ES module
+  // does not; the name is declared so the statement means what it did.
+  const declared = new Set(
+    [...body.matchAll(/\b(?:const|let|var|function\*?|class)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1]!),
+  );
+  const undeclared = [
+    ...new Set(
+      [...body.matchAll(/^([A-Za-z_$][\w$]*)\s*=(?![=>])/gm)]
+        .map((m) => m[1]!)
+        .filter((name) => !declared.has(name) && !["module", "exports", "require"].includes(name)),
+    ),
+  ];
+  if (undeclared.length > 0) prelude.push(`var ${undeclared.join(", ")};`);
+  if (/(?<![\w$.])(?:module\.exports|exports\.[\w$]+\s*=)/.test(body))
+    prelude.push("const module = { exports: {} }; const exports = module.exports;");
+  // `"use strict"` stays first (an ES module is strict anyway).
+  return `${prelude.join("\n")}${prelude.length > 0 ? "\n" : ""}${body}`;
+}
+
+/** The entry's name as an ES module: `reproduction.cjs` → `reproduction.mjs`, `test.js` → `test.mjs`. */
+export function esModuleEntry(entry: string): string {
+  return entry.replace(/\.(?:c?js)$/, "") + ".mjs";
+}
