@@ -17,13 +17,13 @@ import type {
 import {
   cleanPath,
   createPathMapper,
-  normalizeLine,
+  normalizeText,
   type PathOptions,
   stripAnsi,
   stripTimestamp,
 } from "./normalize.ts";
 import { type FailureDraft, type FormatParser, own, type ParserSink, type SummaryCounts } from "./parser.ts";
-import { createPrefixStripper, type Decided, gluedCandidate, type Prefix, prefixOf } from "./prefix.ts";
+import { createPrefixStripper, type Decided, type Prefix, prefixOf } from "./prefix.ts";
 import { FORMATS, formatNames } from "./registry.ts";
 
 export interface LogParserOptions extends PathOptions {
@@ -416,16 +416,22 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
   /** The stripper holds a line or a run is in force: every line goes through it. */
   let framing = false;
 
+  /** `normalizeText`'s flags, one object for every line. */
+  const lineFlags = { ghError: false };
+
   /** Offers a line to every parser in turn; returns the slot that claimed it. */
   function feed(raw: string): Slot | null {
     lineNo++;
-    const n = normalizeLine(raw, mapPaths);
-    if (n === null) return null;
-    let text = n.text;
+    const normalized = normalizeText(raw, mapPaths, lineFlags);
+    if (normalized === null) return null;
+    let text = normalized;
+    const ghError = lineFlags.ghError;
     const long = text.length > MAX_LINE;
-    // A line that may be framed, or comes while framing is in force or in doubt, takes the slower path.
-    if (!long && (framing || prefixOf(text) !== null || gluedCandidate(text) !== null))
-      return framed(text, n.ghError);
+    // A line that may be framed, or comes while framing is in force or in doubt, takes the slower path. A line
+    // opening with a digit may carry a glued line number (prefix.ts's `gluedCandidate`, tested here without the
+    // object it returns).
+    const c0 = text.charCodeAt(0);
+    if (!long && (framing || (c0 >= 48 && c0 <= 57) || prefixOf(text) !== null)) return framed(text, ghError);
     if (long && framing) flushHeld();
     for (const slot of slots) {
       if (long && slot.name !== "junit") text = text.slice(0, MAX_LINE);
@@ -435,7 +441,7 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
         return slot;
       }
     }
-    if (n.ghError && requested === "auto") annotate(text);
+    if (ghError && requested === "auto") annotate(text);
     return null;
   }
 
