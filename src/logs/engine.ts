@@ -316,7 +316,11 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
       droppedTests++;
       return;
     }
-    const previous = tests.get(id);
+    // A kept id is a copy: the match it came from is a slice of the chunk it was read in, which it would pin. The
+    // copy is made first and is the key looked up as well as stored, so the id is read and hashed once (a retry,
+    // the only case that finds one, is rare).
+    const kept = own(id);
+    const previous = tests.get(kept);
     if (previous) {
       if (previous.outcome === outcome) return;
       c[previous.outcome]--;
@@ -338,8 +342,6 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
       c[outcome]++;
       return;
     }
-    // A kept id is a copy: the match it came from is a slice of the chunk it was read in, which it would pin.
-    const kept = own(id);
     const result: TestResult = { id: kept, outcome, flaky: false, format, file };
     tests.set(kept, result);
     testList.push(result);
