@@ -88,6 +88,13 @@ function clip(text: string, max: number): string {
   return `${text.slice(0, head)}\n… ${text.length - max} characters omitted …\n${text.slice(text.length - tail)}`;
 }
 
+const BLANK_HEAD = /^(?:[ \t]*\n)+/;
+
+/** A failure's stack as kept: no blank lines before it, no space after it, clipped; null when nothing is left. */
+function stackOf(stack: string | null | undefined, maxStack: number): string | null {
+  return stack ? own(clip(stack.replace(BLANK_HEAD, "").trimEnd(), maxStack)) || null : null;
+}
+
 function emptyCounts(): FormatCounts {
   return { failures: 0, passed: 0, failed: 0, skipped: 0, error: 0, flaky: 0 };
 }
@@ -350,37 +357,43 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
 
   function recordFailure(format: string, d: FailureDraft): void {
     const message = clip(d.message.trim(), maxMessage);
-    const failure: Failure = {
-      format,
-      category: d.category as FailureCategory,
-      test: d.test ? own(d.test) : null,
-      file: d.file ? own(d.file) : null,
-      line: d.line ?? null,
-      column: d.column ?? null,
-      errorType: d.errorType ? own(d.errorType) : null,
-      message: own(message),
-      stack: d.stack ? own(clip(d.stack.replace(/^(?:[ \t]*\n)+/, "").trimEnd(), maxStack)) || null : null,
-      span: { start: Math.max(1, d.start), end: Math.max(1, d.end, d.start) },
-    };
+    const test = d.test || null;
+    const file = d.file || null;
+    const line = d.line ?? null;
+    const errorType = d.errorType || null;
     const firstLine = message.split("\n", 1)[0] ?? "";
-    const key = failure.test
-      ? `${format}\u0000t\u0000${failure.test}`
-      : `${format}\u0000${failure.file}\u0000${failure.line}\u0000${failure.errorType}\u0000${firstLine}`;
+    const key = test
+      ? `${format}\u0000t\u0000${test}`
+      : `${format}\u0000${file}\u0000${line}\u0000${errorType}\u0000${firstLine}`;
+    // Copies (`own`) and the stack's cleaning are made only for what is kept: a long log repeats failures, and
+    // past the cap drops them, by the thousand.
     const existing = failureKeys.get(key);
     if (existing) {
       // The same failure printed twice (a detail block and a summary line): fill in what was missing.
-      existing.file ??= failure.file;
-      existing.line ??= failure.line;
-      existing.column ??= failure.column;
-      existing.errorType ??= failure.errorType;
-      existing.stack ??= failure.stack;
-      if (!existing.message && failure.message) existing.message = failure.message;
+      if (existing.file === null && file) existing.file = own(file);
+      existing.line ??= line;
+      existing.column ??= d.column ?? null;
+      if (existing.errorType === null && errorType) existing.errorType = own(errorType);
+      if (existing.stack === null) existing.stack = stackOf(d.stack, maxStack);
+      if (!existing.message && message) existing.message = own(message);
       return;
     }
     if (primary.length + secondary.length >= maxFailures) {
       droppedFailures++;
       return;
     }
+    const failure: Failure = {
+      format,
+      category: d.category as FailureCategory,
+      test: test ? own(test) : null,
+      file: file ? own(file) : null,
+      line,
+      column: d.column ?? null,
+      errorType: errorType ? own(errorType) : null,
+      message: own(message),
+      stack: stackOf(d.stack, maxStack),
+      span: { start: Math.max(1, d.start), end: Math.max(1, d.end, d.start) },
+    };
     failureKeys.set(key, failure);
     (d.secondary ? secondary : primary).push(failure);
     if (failure.test) {
