@@ -17,13 +17,13 @@ import type {
 import {
   cleanPath,
   createPathMapper,
-  normalizeLine,
+  normalizeText,
   type PathOptions,
   stripAnsi,
   stripTimestamp,
 } from "./normalize.ts";
 import { type FailureDraft, type FormatParser, own, type ParserSink, type SummaryCounts } from "./parser.ts";
-import { createPrefixStripper, type Decided, gluedCandidate, type Prefix, prefixOf } from "./prefix.ts";
+import { createPrefixStripper, type Decided, type Prefix, prefixOf } from "./prefix.ts";
 import { FORMATS, formatNames } from "./registry.ts";
 
 export interface LogParserOptions extends PathOptions {
@@ -86,6 +86,13 @@ function clip(text: string, max: number): string {
   const head = Math.floor(max * 0.7);
   const tail = max - head;
   return `${text.slice(0, head)}\n… ${text.length - max} characters omitted …\n${text.slice(text.length - tail)}`;
+}
+
+const BLANK_HEAD = /^(?:[ \t]*\n)+/;
+
+/** A failure's stack as kept: no blank lines before it, no space after it, clipped; null when nothing is left. */
+function stackOf(stack: string | null | undefined, maxStack: number): string | null {
+  return stack ? own(clip(stack.replace(BLANK_HEAD, "").trimEnd(), maxStack)) || null : null;
 }
 
 function emptyCounts(): FormatCounts {
@@ -316,7 +323,11 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
       droppedTests++;
       return;
     }
-    const previous = tests.get(id);
+    // A kept id is a copy: the match it came from is a slice of the chunk it was read in, which it would pin. The
+    // copy is made first and is the key looked up as well as stored, so the id is read and hashed once (a retry,
+    // the only case that finds one, is rare).
+    const kept = own(id);
+    const previous = tests.get(kept);
     if (previous) {
       if (previous.outcome === outcome) return;
       c[previous.outcome]--;
@@ -338,8 +349,6 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
       c[outcome]++;
       return;
     }
-    // A kept id is a copy: the match it came from is a slice of the chunk it was read in, which it would pin.
-    const kept = own(id);
     const result: TestResult = { id: kept, outcome, flaky: false, format, file };
     tests.set(kept, result);
     testList.push(result);
@@ -348,37 +357,43 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
 
   function recordFailure(format: string, d: FailureDraft): void {
     const message = clip(d.message.trim(), maxMessage);
-    const failure: Failure = {
-      format,
-      category: d.category as FailureCategory,
-      test: d.test ? own(d.test) : null,
-      file: d.file ? own(d.file) : null,
-      line: d.line ?? null,
-      column: d.column ?? null,
-      errorType: d.errorType ? own(d.errorType) : null,
-      message: own(message),
-      stack: d.stack ? own(clip(d.stack.replace(/^(?:[ \t]*\n)+/, "").trimEnd(), maxStack)) || null : null,
-      span: { start: Math.max(1, d.start), end: Math.max(1, d.end, d.start) },
-    };
+    const test = d.test || null;
+    const file = d.file || null;
+    const line = d.line ?? null;
+    const errorType = d.errorType || null;
     const firstLine = message.split("\n", 1)[0] ?? "";
-    const key = failure.test
-      ? `${format}\u0000t\u0000${failure.test}`
-      : `${format}\u0000${failure.file}\u0000${failure.line}\u0000${failure.errorType}\u0000${firstLine}`;
+    const key = test
+      ? `${format}\u0000t\u0000${test}`
+      : `${format}\u0000${file}\u0000${line}\u0000${errorType}\u0000${firstLine}`;
+    // Copies (`own`) and the stack's cleaning are made only for what is kept: a long log repeats failures, and
+    // past the cap drops them, by the thousand.
     const existing = failureKeys.get(key);
     if (existing) {
       // The same failure printed twice (a detail block and a summary line): fill in what was missing.
-      existing.file ??= failure.file;
-      existing.line ??= failure.line;
-      existing.column ??= failure.column;
-      existing.errorType ??= failure.errorType;
-      existing.stack ??= failure.stack;
-      if (!existing.message && failure.message) existing.message = failure.message;
+      if (existing.file === null && file) existing.file = own(file);
+      existing.line ??= line;
+      existing.column ??= d.column ?? null;
+      if (existing.errorType === null && errorType) existing.errorType = own(errorType);
+      if (existing.stack === null) existing.stack = stackOf(d.stack, maxStack);
+      if (!existing.message && message) existing.message = own(message);
       return;
     }
     if (primary.length + secondary.length >= maxFailures) {
       droppedFailures++;
       return;
     }
+    const failure: Failure = {
+      format,
+      category: d.category as FailureCategory,
+      test: test ? own(test) : null,
+      file: file ? own(file) : null,
+      line,
+      column: d.column ?? null,
+      errorType: errorType ? own(errorType) : null,
+      message: own(message),
+      stack: stackOf(d.stack, maxStack),
+      span: { start: Math.max(1, d.start), end: Math.max(1, d.end, d.start) },
+    };
     failureKeys.set(key, failure);
     (d.secondary ? secondary : primary).push(failure);
     if (failure.test) {
@@ -416,16 +431,22 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
   /** The stripper holds a line or a run is in force: every line goes through it. */
   let framing = false;
 
+  /** `normalizeText`'s flags, one object for every line. */
+  const lineFlags = { ghError: false };
+
   /** Offers a line to every parser in turn; returns the slot that claimed it. */
   function feed(raw: string): Slot | null {
     lineNo++;
-    const n = normalizeLine(raw, mapPaths);
-    if (n === null) return null;
-    let text = n.text;
+    const normalized = normalizeText(raw, mapPaths, lineFlags);
+    if (normalized === null) return null;
+    let text = normalized;
+    const ghError = lineFlags.ghError;
     const long = text.length > MAX_LINE;
-    // A line that may be framed, or comes while framing is in force or in doubt, takes the slower path.
-    if (!long && (framing || prefixOf(text) !== null || gluedCandidate(text) !== null))
-      return framed(text, n.ghError);
+    // A line that may be framed, or comes while framing is in force or in doubt, takes the slower path. A line
+    // opening with a digit may carry a glued line number (prefix.ts's `gluedCandidate`, tested here without the
+    // object it returns).
+    const c0 = text.charCodeAt(0);
+    if (!long && (framing || (c0 >= 48 && c0 <= 57) || prefixOf(text) !== null)) return framed(text, ghError);
     if (long && framing) flushHeld();
     for (const slot of slots) {
       if (long && slot.name !== "junit") text = text.slice(0, MAX_LINE);
@@ -435,7 +456,7 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
         return slot;
       }
     }
-    if (n.ghError && requested === "auto") annotate(text);
+    if (ghError && requested === "auto") annotate(text);
     return null;
   }
 

@@ -86,6 +86,20 @@ export function stripInlineCode(text: string): string {
 
 /** Returns null for lines that carry no content (group markers, debug lines). */
 export function normalizeLine(raw: string, mapPaths: (text: string) => string): NormalizedLine | null {
+  const flags = { ghError: false };
+  const text = normalizeText(raw, mapPaths, flags);
+  return text === null ? null : { text, ghError: flags.ghError };
+}
+
+/**
+ * `normalizeLine` without a new object per line: the text, or null, and whether the line was an `##[error]`
+ * annotation in `flags.ghError` (the engine keeps one `flags` for every line of a log).
+ */
+export function normalizeText(
+  raw: string,
+  mapPaths: (text: string) => string,
+  flags: { ghError: boolean },
+): string | null {
   let text = raw;
   if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
   // A carriage return inside a line overwrites what came before it, as on a terminal: progress bars, and
@@ -97,7 +111,7 @@ export function normalizeLine(raw: string, mapPaths: (text: string) => string): 
   const c0 = text.charCodeAt(0);
   if (c0 === 96 || text.charCodeAt(text.length - 1) === 96 || text.endsWith("` ") || text.endsWith("`  "))
     text = stripInlineCode(text);
-  let ghError = false;
+  flags.ghError = false;
   if (text.startsWith("##[")) {
     const close = text.indexOf("]");
     const command = close > 3 ? text.slice(3, close) : "";
@@ -105,10 +119,10 @@ export function normalizeLine(raw: string, mapPaths: (text: string) => string): 
     // (`##[group]❌ test/x_test.dart: adds (failed)`): that title is the test's result line, kept.
     if (SKIPPED_COMMANDS.has(command) && !(command === "group" && DART_GROUP.test(text.slice(close + 1))))
       return null;
-    if (command === "error") ghError = true;
+    if (command === "error") flags.ghError = true;
     if (close > 3) text = text.slice(close + 1);
   }
-  return { text: mapPaths(text), ghError };
+  return mapPaths(text);
 }
 
 const BUILT_NEEDLE = /\/(?:BUILD\/|work-py|home\/(?:travis|circleci)\/|var\/tmp\/portage\/|_work\/)/;

@@ -17,7 +17,10 @@ export interface XmlStream {
 }
 
 export function xmlStream(options: {
-  /** Where the root element starts on a line, or -1. */
+  /**
+   * Where the root element starts on a line, or -1. Asked only about lines that hold a `<` (an element can start
+   * nowhere else): every other line of a log is passed over without a call.
+   */
   startAt: (text: string) => number;
   scan: (lineNo: number) => void;
   /** Seen with each line of the document before it is scanned. */
@@ -30,6 +33,7 @@ export function xmlStream(options: {
     inDoc: false,
     line(text, lineNo) {
       if (!doc.inDoc) {
+        if (text.indexOf("<") === -1) return false;
         const at = options.startAt(text);
         if (at === -1) return false;
         doc.inDoc = true;

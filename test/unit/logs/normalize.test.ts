@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPathMapper, normalizeLine, stripAnsi } from "../../../src/logs/normalize.ts";
+import { createPathMapper, normalizeLine, normalizeText, stripAnsi } from "../../../src/logs/normalize.ts";
 
 const id = (s: string) => s;
 
@@ -83,5 +83,18 @@ describe("createPathMapper", () => {
     expect(m("/home/runner/work/other/other/a.py")).toBe("/home/runner/work/other/other/a.py");
     // GitLab with nested groups: any depth before the project's own directory.
     expect(m("/builds/acme/backend/calc/a.py")).toBe("a.py");
+  });
+});
+
+describe("normalizeText", () => {
+  it("says per line, in the one flags object it is given, whether the line was an ##[error] annotation", () => {
+    const flags = { ghError: false };
+    expect(normalizeText("2024-05-01T10:00:00.1Z ##[error]boom", id, flags)).toBe("boom");
+    expect(flags.ghError).toBe(true);
+    expect(normalizeText("plain line", id, flags)).toBe("plain line");
+    expect(flags.ghError).toBe(false);
+    expect(normalizeText("##[group]Run tests", id, flags)).toBeNull();
+    for (const raw of ["a\r", "\u001b[31mx\u001b[0m", "##[error]e", "##[warning]w", "`code`", "x\rwin"])
+      expect(normalizeText(raw, id, flags)).toBe(normalizeLine(raw, id)?.text ?? null);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseLog } from "../../../src/logs/index.ts";
+import { xmlStream } from "../../../src/logs/parsers/xml-stream.ts";
 
 describe("nunit-console's count line, behind a test for its fixed head", () => {
   const count = (indent: string) =>
@@ -49,4 +50,35 @@ describe("unittest's indented FAIL/ERROR header, behind a test for its first let
           "tests.test_kettle.KettleTests.test_pours",
         );
       });
+});
+
+describe("an XML report's start (JUnit, TRX), asked only about lines that hold a `<`", () => {
+  it("passes over a line without `<` without asking, and asks about one with `<` anywhere in it", () => {
+    const asked: string[] = [];
+    const doc = xmlStream({
+      startAt: (text) => {
+        asked.push(text);
+        return text.indexOf("<r>");
+      },
+      scan: () => {},
+    });
+    for (const line of ["  ✓ adds (3 ms)", "r>", "", "a < b"]) expect(doc.line(line, 1)).toBe(false);
+    expect(asked).toEqual(["a < b"]);
+    expect(doc.line("report follows: <r>", 2)).toBe(true);
+    expect(doc.text).toBe("<r>");
+    // Inside the document every line is its own, `<` or not.
+    expect(doc.line("text of r", 3)).toBe(true);
+  });
+  it("still reads a TRX root after other text on its line and a JUnit suite opened mid-line", () => {
+    const trx = parseLog(
+      'log: <TestRun id="1"><Results><UnitTestResult testId="2" testName="K.T.Half" outcome="Failed"><Output><ErrorInfo><Message>boom</Message></ErrorInfo></Output></UnitTestResult></Results></TestRun>\n',
+      { format: "trx" },
+    );
+    expect(trx.failures.map((f) => f.test)).toEqual(["K.T.Half"]);
+    const junit = parseLog(
+      'out: <testsuite name="s"><testcase classname="a.B" name="c"><failure message="m">x</failure></testcase></testsuite>\n',
+      { format: "junit" },
+    );
+    expect(junit.failures.map((f) => f.test)).toEqual(["a.B.c"]);
+  });
 });
