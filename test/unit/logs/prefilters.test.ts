@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseLog } from "../../../src/logs/index.ts";
+import { idleQuiet } from "../../../src/logs/parsers/unittest.ts";
 import { xmlStream } from "../../../src/logs/parsers/xml-stream.ts";
 
 describe("nunit-console's count line, behind a test for its fixed head", () => {
@@ -80,5 +81,64 @@ describe("an XML report's start (JUnit, TRX), asked only about lines that hold a
       { format: "junit" },
     );
     expect(junit.failures.map((f) => f.test)).toEqual(["a.B.c"]);
+  });
+});
+
+describe("unittest, idle, passes over lines no branch can take (idleQuiet)", () => {
+  it("asks about every line a branch starts from: one per first character, `...` anywhere", () => {
+    for (const line of [
+      "test_x (m.C) ... ok",
+      "test_x (m.C.test_x)",
+      "  test_x (m.C.test_x)",
+      "======================================================================",
+      "`======================================================================`",
+      "FAIL: test_x (m.C.test_x)",
+      "ERROR: test_x (m.C.test_x)",
+      "    FAIL: test_x (m.C.test_x)",
+      "  ERROR: test_x (m.C.test_x)",
+      "Ran 3 tests in 0.01s",
+      "OK",
+      "FAILED (failures=1)",
+      "----------------------------------------------------------------------",
+      "Check the parser ... ok",
+      "\tm.C.test_x ... FAIL",
+      "test_parent (m.C) ...",
+      "  ✓ adds ...",
+    ])
+      expect(idleQuiet(line), JSON.stringify(line)).toBe(false);
+  });
+  it("passes over jest's lines, blank lines and others that open with no such character", () => {
+    for (const line of [
+      "  ✓ adds (3 ms)",
+      "",
+      "    ",
+      "PASS src/a.test.js",
+      "\tat x (y.js:1:2)",
+      "  ● a › b",
+    ])
+      expect(idleQuiet(line), JSON.stringify(line)).toBe(true);
+  });
+  it("reads a -v run and its blocks after a jest run's lines", () => {
+    const log = [
+      "  ✓ adds (3 ms)",
+      "  ● a › b",
+      "test_pours (tests.test_kettle.KettleTests.test_pours) ... FAIL",
+      "test_boils (tests.test_kettle.KettleTests.test_boils) ... ok",
+      "",
+      "======================================================================",
+      "FAIL: test_pours (tests.test_kettle.KettleTests.test_pours)",
+      "----------------------------------------------------------------------",
+      "Traceback (most recent call last):",
+      '  File "/w/tests/test_kettle.py", line 9, in test_pours',
+      "AssertionError: 3 != 5",
+      "",
+      "----------------------------------------------------------------------",
+      "Ran 2 tests in 0.001s",
+      "",
+      "FAILED (failures=1)",
+    ].join("\n");
+    const r = parseLog(log, { format: "unittest" });
+    expect(r.failures.map((f) => f.test)).toEqual(["tests.test_kettle.KettleTests.test_pours"]);
+    expect(r.counts.unittest).toMatchObject({ failed: 1, passed: 1 });
   });
 });
