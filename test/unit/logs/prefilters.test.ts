@@ -142,3 +142,12 @@ describe("unittest, idle, passes over lines no branch can take (idleQuiet)", () 
     expect(r.counts.unittest).toMatchObject({ failed: 1, passed: 1 });
   });
 });
+
+describe("tasty's result line, asked only when it holds a `:`", () => {
+  it("reads a result whose `:` is the earliest the expression allows (index 3)", () => {
+    const r = parseLog("  ✓ adds (3 ms)\n  a: FAIL\n    expected 1\n1 out of 1 tests failed (0.01s)\n", {
+      format: "tasty",
+    });
+    expect(r.failures.map((f) => f.test)).toEqual(["a"]);
+  });
+});
