@@ -151,3 +151,15 @@ describe("tasty's result line, asked only when it holds a `:`", () => {
     expect(r.failures.map((f) => f.test)).toEqual(["a"]);
   });
 });
+
+describe("nunit-console's headings, asked only when the line opens with E, T or R", () => {
+  for (const heading of ["Errors and Failures:", "Test Run Summary", "Run Settings"])
+    it(`ends an entry's block at ${JSON.stringify(heading)}`, () => {
+      const r = parseLog(
+        `1) Failed : Kettle.Tests.PourTests.Pours\n  Expected: 5\n${heading}\n    Setting: after\n`,
+        { format: "nunit-console" },
+      );
+      expect(r.failures.map((f) => f.test)).toEqual(["Kettle.Tests.PourTests.Pours"]);
+      expect(r.failures[0]!.stack ?? "").not.toContain("Setting: after");
+    });
+});
