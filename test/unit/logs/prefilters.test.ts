@@ -163,3 +163,14 @@ describe("nunit-console's headings, asked only when the line opens with E, T or 
       expect(r.failures[0]!.stack ?? "").not.toContain("Setting: after");
     });
 });
+
+describe("hspec's location line, asked only when it opens with a space and holds `hs:`", () => {
+  for (const file of ["test/KettleSpec.hs", "test/KettleSpec.lhs"])
+    it(`reads ${file}`, () => {
+      const r = parseLog(
+        `  ${file}:12:5: \n  1) Kettle pours\n       expected: 5\n        but got: 3\n\n1 example, 1 failure\n`,
+        { format: "hspec" },
+      );
+      expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([["Kettle pours", file, 12]]);
+    });
+});
