@@ -63,7 +63,9 @@ export function createAntJunitParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
-      if (text.trim() !== "") cut = null;
+      const c0 = text.charCodeAt(0);
+      // A printable ASCII first character is a non-blank line without trimming it.
+      if ((c0 > 32 && c0 < 127) || text.trim() !== "") cut = null;
       const pending = plain;
       plain = null;
       if (pending && pending.lineNo === lineNo - 1) {

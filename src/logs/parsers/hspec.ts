@@ -37,7 +37,11 @@ export function createHspecParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
-      const loc = text.length < 2000 ? LOCATION.exec(text) : null;
+      // LOCATION opens with a space and holds `hs:` (`.hs:` or `.lhs:`): other lines are not asked.
+      const loc =
+        text.charCodeAt(0) === 32 && text.length < 2000 && text.indexOf("hs:") !== -1
+          ? LOCATION.exec(text)
+          : null;
       if (loc) {
         close();
         located = { file: sink.path(loc[1]!), line: Number(loc[2]), text, lineNo };

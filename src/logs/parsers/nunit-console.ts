@@ -67,7 +67,9 @@ export function createNunitConsoleParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
-      if (text.length < 200 && HEADING.test(text)) {
+      const h0 = text.charCodeAt(0);
+      // HEADING's alternatives open with `E`, `T` or `R`: other lines are not asked.
+      if ((h0 === 69 || h0 === 84 || h0 === 82) && text.length < 200 && HEADING.test(text)) {
         close();
         return true;
       }

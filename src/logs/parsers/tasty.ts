@@ -62,7 +62,12 @@ export function createTastyParser(sink: ParserSink) {
   return {
     line(text: string, lineNo: number): boolean {
       const c0 = text.charCodeAt(0);
-      const r = c0 === 32 && text.charCodeAt(1) === 32 && text.length < 2_000 ? RESULT.exec(text) : null;
+      // RESULT needs two leading spaces and a `:` after the name: a line without a `:` (jest's `  ✓ name`) is not
+      // asked.
+      const r =
+        c0 === 32 && text.charCodeAt(1) === 32 && text.length < 2_000 && text.indexOf(":", 3) !== -1
+          ? RESULT.exec(text)
+          : null;
       if (r) {
         close();
         if (!active) {

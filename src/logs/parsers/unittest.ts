@@ -55,6 +55,34 @@ const LOADER_PREFIX = "unittest.loader._FailedTest.";
 const FIXTURE = /^(?:setUpClass|tearDownClass|setUpModule|tearDownModule)$/;
 
 /**
+ * Whether an idle parser (state `none`, no paste indent, no tentative header, nothing awaiting an outcome) can pass
+ * over a line untouched: no `...` in it (outcome lines, ` ... ` heads, `(mod) ...` parents), and its first
+ * character, or its first after leading spaces, none that a branch starts from: `t` (`test…`, `  test…`), `=` or
+ * a backtick (the `=====` rule), `F`/`E` (`FAIL: `/`ERROR: ` headers, indented or not, `FAILED`), `R` (`Ran `), `O`
+ * (`OK`), `-` (the dash rule).
+ */
+export function idleQuiet(text: string): boolean {
+  let c = text.charCodeAt(0);
+  if (c === 32) {
+    let k = 1;
+    while (text.charCodeAt(k) === 32) k++;
+    c = text.charCodeAt(k);
+    if (c === 116 || c === 70 || c === 69) return false;
+  } else if (
+    c === 116 /* t */ ||
+    c === 61 /* = */ ||
+    c === 96 /* ` */ ||
+    c === 70 /* F */ ||
+    c === 69 /* E */ ||
+    c === 82 /* R */ ||
+    c === 79 /* O */ ||
+    c === 45 /* - */
+  )
+    return false;
+  return !text.includes("...");
+}
+
+/**
  * Python 3.11+ prints the full id in parentheses; older versions print only the class. A class or module
  * fixture's error (`ERROR: setUpClass (pkg.mod.Class)`) is no test of the class: its id is unittest's own,
  * `setUpClass (pkg.mod.Class)` (docs/test-ids.md).
@@ -163,7 +191,19 @@ export function createUnittestParser(sink: ParserSink) {
 
   return {
     line(raw: string, lineNo: number): boolean {
-      if (raw.trim() !== "") lastText = lineNo;
+      const r0 = raw.charCodeAt(0);
+      if ((r0 > 32 && r0 < 127) || raw.trim() !== "") lastText = lineNo;
+      // Idle (no block, header, paste indent or pending outcome), a line can only matter if it holds `...` or opens
+      // with a character some branch below tests for: the rest are passed over before any expression.
+      if (
+        state === "none" &&
+        indent === null &&
+        tentative === null &&
+        awaiting === null &&
+        pendingDescribed === null &&
+        idleQuiet(raw)
+      )
+        return false;
       let text = raw;
       if (indent !== null) {
         if (text.startsWith(indent)) text = text.slice(indent.length);

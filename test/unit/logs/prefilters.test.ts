@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseLog } from "../../../src/logs/index.ts";
+import { idleQuiet } from "../../../src/logs/parsers/unittest.ts";
 import { xmlStream } from "../../../src/logs/parsers/xml-stream.ts";
 
 describe("nunit-console's count line, behind a test for its fixed head", () => {
@@ -81,4 +82,95 @@ describe("an XML report's start (JUnit, TRX), asked only about lines that hold a
     );
     expect(junit.failures.map((f) => f.test)).toEqual(["a.B.c"]);
   });
+});
+
+describe("unittest, idle, passes over lines no branch can take (idleQuiet)", () => {
+  it("asks about every line a branch starts from: one per first character, `...` anywhere", () => {
+    for (const line of [
+      "test_x (m.C) ... ok",
+      "test_x (m.C.test_x)",
+      "  test_x (m.C.test_x)",
+      "======================================================================",
+      "`======================================================================`",
+      "FAIL: test_x (m.C.test_x)",
+      "ERROR: test_x (m.C.test_x)",
+      "    FAIL: test_x (m.C.test_x)",
+      "  ERROR: test_x (m.C.test_x)",
+      "Ran 3 tests in 0.01s",
+      "OK",
+      "FAILED (failures=1)",
+      "----------------------------------------------------------------------",
+      "Check the parser ... ok",
+      "\tm.C.test_x ... FAIL",
+      "test_parent (m.C) ...",
+      "  ✓ adds ...",
+    ])
+      expect(idleQuiet(line), JSON.stringify(line)).toBe(false);
+  });
+  it("passes over jest's lines, blank lines and others that open with no such character", () => {
+    for (const line of [
+      "  ✓ adds (3 ms)",
+      "",
+      "    ",
+      "PASS src/a.test.js",
+      "\tat x (y.js:1:2)",
+      "  ● a › b",
+    ])
+      expect(idleQuiet(line), JSON.stringify(line)).toBe(true);
+  });
+  it("reads a -v run and its blocks after a jest run's lines", () => {
+    const log = [
+      "  ✓ adds (3 ms)",
+      "  ● a › b",
+      "test_pours (tests.test_kettle.KettleTests.test_pours) ... FAIL",
+      "test_boils (tests.test_kettle.KettleTests.test_boils) ... ok",
+      "",
+      "======================================================================",
+      "FAIL: test_pours (tests.test_kettle.KettleTests.test_pours)",
+      "----------------------------------------------------------------------",
+      "Traceback (most recent call last):",
+      '  File "/w/tests/test_kettle.py", line 9, in test_pours',
+      "AssertionError: 3 != 5",
+      "",
+      "----------------------------------------------------------------------",
+      "Ran 2 tests in 0.001s",
+      "",
+      "FAILED (failures=1)",
+    ].join("\n");
+    const r = parseLog(log, { format: "unittest" });
+    expect(r.failures.map((f) => f.test)).toEqual(["tests.test_kettle.KettleTests.test_pours"]);
+    expect(r.counts.unittest).toMatchObject({ failed: 1, passed: 1 });
+  });
+});
+
+describe("tasty's result line, asked only when it holds a `:`", () => {
+  it("reads a result whose `:` is the earliest the expression allows (index 3)", () => {
+    const r = parseLog("  ✓ adds (3 ms)\n  a: FAIL\n    expected 1\n1 out of 1 tests failed (0.01s)\n", {
+      format: "tasty",
+    });
+    expect(r.failures.map((f) => f.test)).toEqual(["a"]);
+  });
+});
+
+describe("nunit-console's headings, asked only when the line opens with E, T or R", () => {
+  for (const heading of ["Errors and Failures:", "Test Run Summary", "Run Settings"])
+    it(`ends an entry's block at ${JSON.stringify(heading)}`, () => {
+      const r = parseLog(
+        `1) Failed : Kettle.Tests.PourTests.Pours\n  Expected: 5\n${heading}\n    Setting: after\n`,
+        { format: "nunit-console" },
+      );
+      expect(r.failures.map((f) => f.test)).toEqual(["Kettle.Tests.PourTests.Pours"]);
+      expect(r.failures[0]!.stack ?? "").not.toContain("Setting: after");
+    });
+});
+
+describe("hspec's location line, asked only when it opens with a space and holds `hs:`", () => {
+  for (const file of ["test/KettleSpec.hs", "test/KettleSpec.lhs"])
+    it(`reads ${file}`, () => {
+      const r = parseLog(
+        `  ${file}:12:5: \n  1) Kettle pours\n       expected: 5\n        but got: 3\n\n1 example, 1 failure\n`,
+        { format: "hspec" },
+      );
+      expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([["Kettle pours", file, 12]]);
+    });
 });
