@@ -17,11 +17,12 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { BudgetMeter } from "../../../src/core/budget.ts";
-import { Budget } from "../../../src/core/job.ts";
+import { Budget, JobSpec } from "../../../src/core/job.ts";
 import { systemClock } from "../../../src/core/loop-clock.ts";
 import type { ModelRequest } from "../../../src/core/ports/model.ts";
 import { readResults } from "../../../src/fix/test-runner/results.ts";
 import { replayTrace } from "../../../src/jobs/replay.ts";
+import { runJob } from "../../../src/jobs/run-job.ts";
 import { createAnthropicModel } from "../../../src/llm/anthropic.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
@@ -159,22 +160,24 @@ async function huge(mb: number, build: (filler: string) => string): Promise<Outc
 
 // ---- A trace an attacker edited, through `retrace replay` (the function its command calls, and the CLI).
 
-const traceOf = (over: { job?: unknown; steps?: unknown[]; result?: unknown }) => ({
-  version: 1,
-  job: over.job ?? {
+/** A real trace: the repro job of a report with no code, run once (no model, no engine), to be edited. */
+async function realTrace(): Promise<Record<string, unknown>> {
+  const spec = JobSpec.parse({
     kind: "repro",
     id: "rt16-replay",
     markdown: "# Nothing to run\n\nIt is broken. No code here.",
     runs: 1,
     model: null,
-  },
-  startedAt: "2026-11-27T00:00:00.000Z",
-  endedAt: "2026-11-27T00:00:01.000Z",
-  durationMs: 1000,
-  steps: over.steps ?? [],
-  result: over.result ?? { reason: "done", state: "done", attempts: 0, failedAttempts: 0 },
-  costUsd: 0,
-});
+  });
+  const run = await runJob(spec, { model: null } as never);
+  return JSON.parse(JSON.stringify(run.trace)) as Record<string, unknown>;
+}
+
+async function traceOf(edit: (t: Record<string, any>) => void): Promise<Record<string, unknown>> {
+  const t = await realTrace();
+  edit(t);
+  return t;
+}
 
 const nestedArrays = (depth: number): unknown => {
   let v: unknown = [];
@@ -198,11 +201,11 @@ async function replay(trace: unknown): Promise<Outcome> {
 function replayCli(trace: string, args: string[] = []): { status: number | null; out: string; err: string } {
   const file = path.join(dir, "trace.json");
   writeFileSync(file, trace);
-  const r = spawnSync(path.join(REPO, "node_modules/.bin/tsx"), [path.join(REPO, "src/cli/main.ts"), "replay", file, ...args], {
+  const r = spawnSync("node", [path.join(REPO, "bin/retrace.mjs"), "replay", file, ...args], {
     encoding: "utf8",
-    timeout: 60_000,
+    timeout: 120_000,
     maxBuffer: 1 << 28,
-    env: { ...process.env, ANTHROPIC_API_KEY: "" },
+    env: { ...process.env, ANTHROPIC_API_KEY: "", RETRACE_CLI_FROM_SOURCE: "1" },
   });
   return { status: r.status, out: r.stdout ?? "", err: r.stderr ?? "" };
 }
@@ -316,42 +319,33 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   },
 
   // A trace an attacker edited, replayed.
-  "replay-result-output-deep-nesting": () =>
-    replay(JSON.parse(JSON.stringify(traceOf({})).replace('"state":"done"', `"state":"done","output":${nestedText(100_000)}`))),
-  "replay-result-output-nested-object": () =>
+  "replay-result-output-deep-nesting": async () =>
     replay(
-      traceOf({
-        result: { reason: "done", state: "done", attempts: 0, failedAttempts: 0, output: nestedArrays(50_000) },
+      JSON.parse(
+        JSON.stringify(await realTrace()).replace(/"output":\{"verdict".*\}\}$/, `"output":${nestedText(100_000)}}}`),
+      ),
+    ),
+  "replay-result-output-nested-object": async () =>
+    replay(
+      await traceOf((t) => {
+        t.result.output = nestedArrays(50_000);
       }),
     ),
-  "replay-cli-divergence-terminal-escapes": () => {
+  "replay-cli-divergence-terminal-escapes": async () => {
     // A recorded step name holding OSC 52 (clipboard), a screen clear and a bidi override, printed in the
     // divergence list: contained when no ESC, C1 or bidi character reaches the output.
     const evil = "\u001b]52;c;cm0gLXJmIH4K\u0007\u001b[2J\u001b[Hreplay: same result\u202e";
-    const t = traceOf({
-      steps: [
-        {
-          index: 0,
-          state: evil,
-          attempt: 0,
-          model: null,
-          startedAt: "x",
-          endedAt: "x",
-          durationMs: 0,
-          next: evil,
-          input: "",
-          output: "",
-          costUsd: 0,
-          exchanges: [],
-        },
-      ],
-      result: { reason: evil, state: evil, attempts: 0, failedAttempts: 0, output: evil },
+    const t = await traceOf((t) => {
+      t.steps[0].state = evil;
+      t.steps[0].next = evil;
+      t.result.state = evil;
+      t.result.output.title = evil;
     });
     const r = replayCli(JSON.stringify(t));
     const bad = /[\u001b\u0080-\u009f\u202a-\u202e\u2066-\u2069]/.test(r.out + r.err);
     return ok(`exit ${r.status}; controls in output: ${bad}; ${short(JSON.stringify(r.out + r.err), 200)}`, !bad);
   },
-  "replay-cli-100mib-trace-of-exchanges": () => {
+  "replay-cli-100mib-trace-of-exchanges": async () => {
     const ex = {
       seq: 0,
       step: "s",
@@ -371,21 +365,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     const one = JSON.stringify(ex);
     const n = Math.floor((100 * 2 ** 20) / one.length);
     const exchanges = `[${Array.from({ length: n }, (_, i) => one.replace('"seq":0', `"seq":${i}`)).join(",")}]`;
-    const step = JSON.stringify({
-      index: 0,
-      state: "s",
-      attempt: 0,
-      model: null,
-      startedAt: "x",
-      endedAt: "x",
-      durationMs: 0,
-      next: null,
-      input: "",
-      output: "",
-      costUsd: 0,
-      exchanges: [],
-    }).replace('"exchanges":[]', `"exchanges":${exchanges}`);
-    const text = JSON.stringify(traceOf({ steps: [] })).replace('"steps":[]', `"steps":[${step}]`);
+    const text = JSON.stringify(await realTrace()).replace('"exchanges":[]', `"exchanges":${exchanges}`);
     const t = Date.now();
     const r = replayCli(text);
     return ok(
@@ -393,17 +373,10 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       r.status === 1 || r.status === 2,
     );
   },
-  "replay-budget-wall-overflow": () =>
+  "replay-budget-wall-overflow": async () =>
     replay(
-      traceOf({
-        job: {
-          kind: "repro",
-          id: "rt16-replay",
-          markdown: "# x\n\nno code",
-          runs: 1,
-          model: null,
-          budget: { maxWallMs: 1e300, maxTokens: 1e300, maxUsd: 1e300, maxAttempts: 3 },
-        },
+      await traceOf((t) => {
+        t.job.budget = { maxWallMs: 1e300, maxTokens: 1e300, maxUsd: 1e300, maxAttempts: 3 };
       }),
     ),
 
