@@ -145,17 +145,29 @@ async function shape(body: unknown): Promise<Outcome> {
   return ok(`accepted: tokens ${r.tokens}, exhausted ${r.exhausted}`, false);
 }
 
-/** A huge answer: contained when refused before host memory grows past 400 MiB. */
-async function huge(mb: number, build: (filler: string) => string): Promise<Outcome> {
-  const filler = "A".repeat(1 << 20);
-  const body = build(filler.repeat(mb));
+/**
+ * A huge answer, streamed in 1 MiB chunks (the fake server holds one chunk, so the process's memory is the
+ * adapter's): contained when refused before the process passes 400 MiB resident.
+ */
+async function huge(mb: number, prefix: string, fill: string, suffix: string): Promise<Outcome> {
+  const chunk = Buffer.from(fill.repeat((1 << 20) / fill.length));
   const r = await answer((res) => {
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(body);
+    res.write(prefix);
+    let left = mb;
+    const more = () => {
+      while (left > 0) {
+        left--;
+        if (!res.write(chunk)) return void res.once("drain", more);
+      }
+      res.end(suffix);
+    };
+    res.on("error", () => {});
+    more();
   });
-  const peak = rss();
-  if (r.error) return ok(`refused (${r.kind}) at ${peak} MiB rss: ${r.error}`, peak < 400 + mb);
-  return ok(`accepted a ${mb} MiB answer (text ${r.text ?? "?"} chars), ${peak} MiB rss`, false);
+  const peak = Math.round(process.resourceUsage().maxRSS / 1024);
+  if (r.error) return ok(`refused (${r.kind}) at ${peak} MiB peak rss: ${r.error}`, peak < 400);
+  return ok(`accepted a ${mb} MiB answer (text ${r.text ?? "?"} chars), ${peak} MiB peak rss`, false);
 }
 
 // ---- A trace an attacker edited, through `retrace replay` (the function its command calls, and the CLI).
@@ -193,7 +205,10 @@ async function replay(trace: unknown): Promise<Outcome> {
   } catch (e) {
     const err = e as Error & { kind?: string };
     const named = err.kind !== undefined;
-    return ok(`${named ? `refused (${err.kind})` : `crashed (${err.constructor.name})`}: ${short(err.message)}`, named);
+    return ok(
+      `${named ? `refused (${err.kind})` : `crashed (${err.constructor.name})`}: ${short(err.message)}`,
+      named,
+    );
   }
 }
 
@@ -273,10 +288,11 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     return ok(`accepted, ${r.tokens} tokens`, true);
   },
   // Answers of hundreds of MiB: the adapter reads the whole body into the host's memory.
-  "model-answer-300mib-text": () =>
-    huge(300, (f) => JSON.stringify(message({ content: [{ type: "text", text: f }] }))),
-  "model-answer-300mib-whitespace": () =>
-    huge(300, (f) => `${JSON.stringify(message()).slice(0, -1)}${f.replaceAll("A", " ")}}`),
+  "model-answer-300mib-text": () => {
+    const [head, tail] = JSON.stringify(message({ content: [{ type: "text", text: "@" }] })).split("@");
+    return huge(300, head!, "A", tail!);
+  },
+  "model-answer-300mib-whitespace": () => huge(300, JSON.stringify(message()).slice(0, -1), " ", "}"),
   "model-answer-unterminated-stream": async () => {
     // Headers, then a body that never ends: the per-request timeout must end it (20 s here), bounded retries.
     const t = Date.now();
@@ -322,7 +338,10 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "replay-result-output-deep-nesting": async () =>
     replay(
       JSON.parse(
-        JSON.stringify(await realTrace()).replace(/"output":\{"verdict".*\}\}$/, `"output":${nestedText(100_000)}}}`),
+        JSON.stringify(await realTrace()).replace(
+          /"output":\{"verdict".*\}\}$/,
+          `"output":${nestedText(100_000)}}}`,
+        ),
       ),
     ),
   "replay-result-output-nested-object": async () =>
@@ -343,7 +362,10 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     });
     const r = replayCli(JSON.stringify(t));
     const bad = /[\u001b\u0080-\u009f\u202a-\u202e\u2066-\u2069]/.test(r.out + r.err);
-    return ok(`exit ${r.status}; controls in output: ${bad}; ${short(JSON.stringify(r.out + r.err), 200)}`, !bad);
+    return ok(
+      `exit ${r.status}; controls in output: ${bad}; ${short(JSON.stringify(r.out + r.err), 200)}`,
+      !bad,
+    );
   },
   "replay-cli-100mib-trace-of-exchanges": async () => {
     const ex = {
@@ -387,7 +409,8 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       "jest-json",
       `{"testResults":[{"name":"/workspace/t.js","assertionResults":[{"ancestorTitles":[${"[".repeat(200_000)}${"]".repeat(200_000)}],"title":"t","status":"failed"}]}]}`,
     ),
-  "results-jest-json-deep-report": () => results("jest-json", `{"testResults":${"[".repeat(2_000_000)}${"]".repeat(2_000_000)}}`),
+  "results-jest-json-deep-report": () =>
+    results("jest-json", `{"testResults":${"[".repeat(2_000_000)}${"]".repeat(2_000_000)}}`),
   "results-jest-json-huge-title-object": () =>
     results(
       "jest-json",
