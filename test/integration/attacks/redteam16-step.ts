@@ -395,6 +395,15 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       r.status === 1 || r.status === 2,
     );
   },
+  // Added after the first try: the same class through the CLI, whose text is measured before JSON.parse.
+  "replay-cli-deep-trace-text": async () => {
+    const text = JSON.stringify(await realTrace()).replace(
+      /"output":\{"verdict".*\}\}$/,
+      `"output":${nestedText(100_000)}}}`,
+    );
+    const r = replayCli(text);
+    return ok(`exit ${r.status}: ${short(r.err || r.out)}`, r.status === 2 && /nests deeper/.test(r.err));
+  },
   "replay-budget-wall-overflow": async () =>
     replay(
       await traceOf((t) => {
