@@ -7,12 +7,12 @@
  * deep, terminal escapes, 100 MiB, a budget of 1e300); the test reports a run writes as `verify` reads them (jest
  * JSON and JUnit: quadratic id twins, deep titles, entities, huge numbers); the gate on the braille blank and
  * variation selectors — with a marker secret in GITHUB_TOKEN and a marker file outside Retrace's directories.
- * Each case must be contained or refused with a reason (host-wave-suite.ts).
+ * Each case must be contained or refused with a reason (host-wave-suite.ts). The case added after the first try
+ * (`replay-cli-deep-trace-text`) is in the cases file with its first try on the branch point.
  */
 import { describeHostWave } from "./host-wave-suite.ts";
 
 describeHostWave({
   title: "sixteenth red team: hostile model answers, edited traces, run reports",
   n: 16,
-  added: ["replay-cli-deep-trace-text"],
 });
