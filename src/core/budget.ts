@@ -47,6 +47,9 @@ export function addUsd(a: number, b: number): number {
   return Math.round((a + b) * 1e6) / 1e6;
 }
 
+const orUnbounded = (n: unknown): number =>
+  typeof n === "number" && !Number.isNaN(n) && n >= 0 ? n : Number.POSITIVE_INFINITY;
+
 export class BudgetMeter {
   readonly startedAt: number;
   readonly deadline: number;
@@ -103,9 +106,20 @@ export class BudgetMeter {
     return true;
   }
 
+  /**
+   * Adds one answer's usage. A count or cost that is not a non-negative number (a string, NaN, null, negative —
+   * what a misbehaving endpoint may send) is counted as unbounded, so the job ends on that bound: added as it
+   * was, it made the totals NaN or negative and the bounds never tripped (wave 16). Adapters refuse such answers
+   * first; this holds for any Model.
+   */
   charge(usage: Usage, costUsd: number): void {
-    this.used = addUsage(this.used, usage);
-    this.spentUsd = addUsd(this.spentUsd, costUsd);
+    this.used = addUsage(this.used, {
+      inputTokens: orUnbounded(usage.inputTokens),
+      outputTokens: orUnbounded(usage.outputTokens),
+      cacheReadTokens: orUnbounded(usage.cacheReadTokens),
+      cacheWriteTokens: orUnbounded(usage.cacheWriteTokens),
+    });
+    this.spentUsd = addUsd(this.spentUsd, orUnbounded(costUsd));
   }
 }
 

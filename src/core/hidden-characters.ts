@@ -28,6 +28,7 @@ export const TAGS = "\\u{e0000}-\\u{e007f}";
  * Letters and marks that render as nothing or as a blank in GitHub's UI and common fonts: Hangul fillers (U+115F,
  * U+1160, U+3164, U+FFA0; JavaScript and Python read them as identifier letters, the "invisible identifier"
  * backdoor), the soft hyphen, the combining grapheme joiner, Khmer's inherent vowels and the Mongolian vowel
- * separator. Not format characters, so a zero-width class misses them.
+ * separator; and the braille blank (U+2800, a symbol every font draws as a space: `if (ok⠀|| true)`, wave 16). Not
+ * format characters, so a zero-width class misses them.
  */
-export const BLANK_LETTERS = "\\u00ad\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u3164\\uffa0";
+export const BLANK_LETTERS = "\\u00ad\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u2800\\u3164\\uffa0";

@@ -31,3 +31,19 @@ export function jsonDepth(text: string, stopAt = Number.POSITIVE_INFINITY): numb
   }
   return max;
 }
+
+/**
+ * Whether a parsed value nests past `max` levels (arrays and objects), found by an explicit stack, so a value
+ * nested 100,000 deep is measured without the recursion that would overflow the call stack. Stops at the first
+ * level past `max`.
+ */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth + 1 > max) return true;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push([x, depth + 1]);
+  }
+  return false;
+}

@@ -3,6 +3,7 @@
  * same result — and if not, where it diverged (a model exchange, a transition, or the result).
  */
 import { UsageError } from "../core/errors.ts";
+import { MAX_PAYLOAD_DEPTH, nestsDeeperThan } from "../core/json-depth.ts";
 import { Trace, type TraceResult } from "../core/trace.ts";
 import { ReplayModel } from "../llm/replay.ts";
 import { type JobPorts, type JobRun, type Pipelines, pipelines, runJob } from "./run-job.ts";
@@ -62,6 +63,13 @@ export function firstDifference(a: unknown, b: unknown, path = ""): string | nul
 
 /** Parses a trace document, with an error that says what is wrong with it. */
 export function parseTrace(input: unknown, source = "the trace"): Trace {
+  // The comparison walks the recorded result level by level: a trace nested past any real one (an edited
+  // `result.output` 100,000 levels deep overflowed the stack) is refused before anything walks it.
+  if (nestsDeeperThan(input, MAX_PAYLOAD_DEPTH))
+    throw new UsageError(
+      `${source} nests deeper than ${MAX_PAYLOAD_DEPTH} levels, which no trace Retrace writes does`,
+      "pass the trace.json a Retrace run wrote (e.g. with --out)",
+    );
   const parsed = Trace.safeParse(input);
   if (!parsed.success) {
     // One line: the fields that are wrong (a trace from another version names its `version` here).

@@ -6,6 +6,12 @@
  * budget. Here a retry happens on 408/409/429/5xx/529, connection errors, timeouts and malformed JSON;
  * `retry-after-ms`/`retry-after` are honoured; the number of retries AND the total time spent retrying are
  * bounded, and a `retry-after` longer than what is left fails at once with a clear error.
+ *
+ * An answer is read within bounds and checked before anything uses it: its body at most `maxAnswerMb` and read
+ * within the request's timeout (`boundedFetch`: the SDK reads a whole body, and its timeout ends at the headers),
+ * its content an array of blocks of the documented shapes and its usage counts non-negative safe integers — a
+ * count that is a string, negative or null would switch the job's token and dollar bounds off (wave 16). A
+ * malformed answer is retried like malformed JSON; an oversized one fails at once.
  */
 import Anthropic, {
   APIConnectionError,
@@ -15,6 +21,7 @@ import Anthropic, {
 } from "@anthropic-ai/sdk";
 import { z } from "zod";
 import { CancelledError, ConfigError } from "../core/errors.ts";
+import { AnswerTimeoutError, boundedFetch, boundedFetchError } from "./bounded-fetch.ts";
 import { ModelError } from "./errors.ts";
 import { costOf, DEFAULT_FAST_MODEL, type PricingTable, priceOrWorst, resolvePricing } from "./pricing.ts";
 import { completeWithToolRepair } from "./tool-validation.ts";
@@ -35,7 +42,7 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Total time from the first request after which no further retry starts. */
   maxTotalMs: number;
-  /** Per-request timeout (a hung connection counts as a retryable timeout). */
+  /** Per-request timeout, the answer's body included (a hung connection counts as a retryable timeout). */
   timeoutMs: number;
 }
 
@@ -72,6 +79,8 @@ export interface AnthropicModelOptions {
   retry?: Partial<RetryPolicy>;
   /** Output token cap when a request sets none. */
   defaultMaxTokens?: number;
+  /** Largest answer body read, in MiB (default 32: an answer of 128k output tokens is about 1 MiB of JSON). */
+  maxAnswerMb?: number;
   /** Observes every retry (progress output, tests, benchmarks). */
   onRetry?: (event: RetryEvent) => void;
   /** Waits between retries; replaceable in tests. */
@@ -191,6 +200,7 @@ class AnthropicModel implements Model {
       ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
       maxRetries: 0,
       timeout: this.retry.timeoutMs,
+      fetch: boundedFetch((options.maxAnswerMb ?? 32) * 2 ** 20, this.retry.timeoutMs),
     });
   }
 
@@ -237,11 +247,22 @@ class AnthropicModel implements Model {
     for (let retry = 0; ; retry++) {
       let failure: { status: number | null; reason: string; headers?: Headers; cause: unknown };
       try {
-        return await this.client.messages.create(body, signal ? { signal } : {});
+        const message = await this.client.messages.create(body, signal ? { signal } : {});
+        const wrong = malformedAnswer(message);
+        if (wrong === null) return message;
+        failure = { status: null, reason: `malformed answer: ${wrong}`, cause: null };
       } catch (e) {
         if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new CancelledError();
         if (e instanceof APIUserAbortError) throw new CancelledError();
-        if (e instanceof APIConnectionTimeoutError) {
+        const bounded = boundedFetchError(e);
+        if (bounded && !(bounded instanceof AnswerTimeoutError))
+          throw new ModelError(
+            `the Anthropic API's answer was refused: ${bounded.message}`,
+            "check ANTHROPIC_BASE_URL: the Messages API answers in well under a MiB",
+          );
+        if (bounded) {
+          failure = { status: null, reason: bounded.message, cause: e };
+        } else if (e instanceof APIConnectionTimeoutError) {
           failure = { status: null, reason: `no answer within ${this.retry.timeoutMs} ms`, cause: e };
         } else if (e instanceof APIConnectionError) {
           failure = { status: null, reason: `connection failed: ${e.message}`, cause: e };
@@ -295,6 +316,30 @@ class AnthropicModel implements Model {
       }
     }
   }
+}
+
+const isCount = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+
+/** What is wrong with an answer's shape (content blocks, usage counts), or null when it is a Messages API answer. */
+export function malformedAnswer(m: unknown): string | null {
+  if (m === null || typeof m !== "object" || Array.isArray(m)) return "not a message object";
+  const { content, usage } = m as { content?: unknown; usage?: unknown };
+  if (!Array.isArray(content)) return "its content is not a list of blocks";
+  for (const b of content as unknown[]) {
+    if (b === null || typeof b !== "object") return "a content block is not an object";
+    const block = b as { type?: unknown; text?: unknown; id?: unknown; name?: unknown };
+    if (block.type === "text" && typeof block.text !== "string") return "a text block has no text";
+    if (block.type === "tool_use" && (typeof block.id !== "string" || typeof block.name !== "string"))
+      return "a tool call has no id or name";
+  }
+  if (usage === null || typeof usage !== "object") return "it has no usage";
+  const u = usage as Record<string, unknown>;
+  for (const k of ["input_tokens", "output_tokens"])
+    if (!isCount(u[k])) return `usage.${k} is not a count (${JSON.stringify(u[k])?.slice(0, 40)})`;
+  for (const k of ["cache_read_input_tokens", "cache_creation_input_tokens"])
+    if (u[k] !== undefined && u[k] !== null && !isCount(u[k]))
+      return `usage.${k} is not a count (${JSON.stringify(u[k])?.slice(0, 40)})`;
+  return null;
 }
 
 /** The Anthropic adapter. Throws ConfigError when no API key is given or set. */

@@ -4,6 +4,7 @@
  */
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
+import { jsonDepth, MAX_PAYLOAD_DEPTH } from "../../core/json-depth.ts";
 import { Redactor } from "../../core/redact.ts";
 import { parseTrace, replayTrace } from "../../jobs/replay.ts";
 import { loadRepoConfigFile } from "../../config/load.ts";
@@ -20,6 +21,12 @@ async function readJson(file: string): Promise<unknown> {
   const hint = "pass the trace.json a Retrace run wrote (repro --out DIR, fix --out DIR), or - for stdin";
   const text = await readTextInput(file, "the trace", hint);
   const source = file === "-" ? "stdin" : file;
+  // Measured in one linear pass before JSON.parse allocates a level per bracket.
+  if (jsonDepth(text, MAX_PAYLOAD_DEPTH) > MAX_PAYLOAD_DEPTH)
+    throw new UsageError(
+      `${source} nests deeper than ${MAX_PAYLOAD_DEPTH} levels, which no trace Retrace writes does`,
+      hint,
+    );
   let json: unknown;
   try {
     json = JSON.parse(text);

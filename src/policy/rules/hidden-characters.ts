@@ -28,7 +28,16 @@ const HIDDEN_ALL = new RegExp(HIDDEN.source, "gu");
 /** Zero-width (non-)joiners: part of how Persian, Arabic and Indic words and emoji sequences are written. */
 const JOINERS = new Set(["\u200c", "\u200d"]);
 
+/**
+ * A variation selector after an ASCII character or at a line's start: it selects a glyph of an emoji or a CJK or
+ * math symbol, so after `ok` or `isAdmin` it changes nothing a reader sees and makes a second identifier or
+ * string (`ok\ufe0f`, wave 16). A keycap (`1\ufe0f\u20e3`) is an emoji and stays.
+ */
+const VS_AFTER_ASCII = /(?:^|[\u0000-\u007f])[\ufe00-\ufe0f](?!\u20e3)/u;
+
 function hiddenIn(text: string): string | null {
+  const vs = VS_AFTER_ASCII.exec(text);
+  if (vs) return describe(vs[0].slice(-1));
   if (!HIDDEN.test(text)) return null;
   for (const m of text.matchAll(HIDDEN_ALL)) {
     const c = m[0];

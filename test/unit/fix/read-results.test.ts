@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readResults } from "../../../src/fix/test-runner/results.ts";
+import { readResults, uniqueTestIds } from "../../../src/fix/test-runner/results.ts";
 
 const report = (name: string) => readFileSync(path.join(import.meta.dirname, "reports", name), "utf8");
 
@@ -139,5 +139,25 @@ describe("readResults", () => {
     expect(tests.map((t) => [t.id, t.outcome, t.file])).toEqual([
       ["tests/test_stats.py", "error", "tests/test_stats.py"],
     ]);
+  });
+});
+
+describe("uniqueTestIds with literal suffixes (wave 16)", () => {
+  it("gives each repeat the smallest free suffix at or past its ordinal, skipping literal and given ones", () => {
+    const ids = ["x", "x#2", "x", "x", "x#4", "x"].map((id) => ({ id, outcome: "passed" as const }));
+    expect(uniqueTestIds(ids).map((t) => t.id)).toEqual(["x", "x#2", "x#3", "x#5", "x#4", "x#6"]);
+  });
+
+  it("stays linear when every suffix a repeat would take is already a test's own id", () => {
+    const n = 40_000;
+    const tests = [
+      ...Array.from({ length: n }, () => ({ id: "x", outcome: "passed" as const })),
+      ...Array.from({ length: n }, (_, i) => ({ id: `x#${i + 2}`, outcome: "passed" as const })),
+    ];
+    const t = Date.now();
+    const ids = uniqueTestIds(tests).map((x) => x.id);
+    expect(Date.now() - t).toBeLessThan(2_000);
+    expect(new Set(ids).size).toBe(2 * n);
+    expect(ids[1]).toBe(`x#${n + 2}`);
   });
 });

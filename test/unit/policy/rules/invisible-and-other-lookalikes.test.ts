@@ -66,3 +66,23 @@ describe("hidden-characters: letters that render as nothing, and controls inside
     expect(hidden(addLines("src/a.c", ["\f"]))).toBe(false);
   });
 });
+
+describe("hidden-characters: the braille blank and variation selectors after ASCII (wave 16)", () => {
+  it.each([
+    ["a braille blank before an operator", "if (ok\u2800|| true) allow();"],
+    ["a braille blank inside a string key", 'const role = roles["admin\u2800"] ?? "admin";'],
+    ["a variation selector after an identifier", "if (ok\ufe0f || isAdmin) allow();"],
+    ["a variation selector after a quote", 'if (role === "admin"\ufe00) allow();'],
+    ["a variation selector at a line's start", "\ufe0fallow();"],
+  ])("refuses an added line with %s", (_, line) => {
+    expect(hidden(addLines("src/auth.js", [line]))).toBe(true);
+  });
+  it.each([
+    ["a keycap emoji", "log('1\ufe0f\u20e3 first');"],
+    ["a heart emoji", "log('\u2764\ufe0f');"],
+    ["a CJK variation sequence", "const name = '\u845b\udb40\udd00';"],
+    ["braille patterns of a spinner", "const frames = ['\u280b', '\u2819', '\u2839'];"],
+  ])("passes an added line with %s", (_, line) => {
+    expect(hidden(addLines("src/ui.js", [line]))).toBe(false);
+  });
+});
