@@ -90,11 +90,18 @@ function familyOf(b: ReportBlock): "python" | "js" | null {
 /** Strings and comments blanked out, so name scans do not read inside them. */
 function codeOnly(code: string, language: "python" | "js"): string {
   const comment = language === "python" ? /#[^\n]*/g : /\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
-  return code
-    .replace(/("""|''')[\s\S]*?\1/g, '""')
-    .replace(/`(?:\\.|[^`\\])*`/g, language === "js" ? '""' : "$&")
-    .replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, '""')
-    .replace(comment, "");
+  return (
+    code
+      .replace(/("""|''')[\s\S]*?\1/g, '""')
+      // A template literal's text is a string; its `${…}` substitutions are code (`${decodeHTML(text)}`).
+      .replace(/`(?:\\.|[^`\\])*`/g, (t) => {
+        if (language !== "js") return t;
+        const subs = [...t.matchAll(/\$\{([^{}`]*(?:\{[^{}`]*\}[^{}`]*)*)\}/g)].map((m) => m[1]!);
+        return subs.length > 0 ? `("", ${subs.join(", ")})` : '""';
+      })
+      .replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, '""')
+      .replace(comment, "")
+  );
 }
 
 const PLACEHOLDER_RE =
@@ -1150,8 +1157,10 @@ function completeJs(
   // names the snippet leaves free (repository-binding.ts). A CommonJS script that needs nothing of CommonJS
   // runs as a module, so an ES-module-only release loads (pretty-bytes 7, superjson 2).
   let binding: string[] = [];
-  const repo = repository && !reportPackages.includes(repository.name) ? repository.name : null;
-  if (repo && !jsSpecifiers(code).some((s) => npmPackageOf(s) === repo)) {
+  // A report that names the package (a `"croner": "~4.1.96"` line, a version in prose) but never imports it
+  // in its code is bound the same way: naming the package is not importing it.
+  const repo = repository ? repository.name : null;
+  if (repo && ![code, ...add].some((c) => jsSpecifiers(c).some((s) => npmPackageOf(s) === repo))) {
     const taken = new Set([...bound, ...add.flatMap((l) => [...jsBoundNames(l)])]);
     const undeclared = jsUndeclaredAssignments(scan, taken);
     const free = jsFreeBindings(

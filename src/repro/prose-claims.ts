@@ -13,13 +13,25 @@ const VALUE = String.raw`(?:\x60([^\x60\n]{1,200})\x60|"([^"\n]{1,200})"|'([^'\n
 const ACTUAL_VERB = String.raw`(?:returns?(?:\s+back)?|returned(?:\s+back)?|gives?(?:\s+(?:me|back|us))?|gave(?:\s+(?:me|back|us))?|yields?|produces?|produced|prints?|printed|outputs?|logs?|logged|(?:I|we)\s+(?:get|got|see|saw|receive|received|obtain)|(?:get|got)|results?\s+(?:is|was|in)|evaluates?\s+to|(?:comes?|came)\s+(?:out|back)\s+(?:as|is|was|with)|shows?|displays?|received|(?:the\s+)?(?:output|return(?:ed)?\s+value|result)\s+(?:of\s+\x60[^\x60\n]{1,200}\x60\s+)?(?:is|was))`;
 const EXPECTED_VERB = String.raw`(?:expected|expecting|expect(?:ed)?\s+(?:it\s+)?(?:to\s+(?:be|return|get|print|give|see)\s+)?|should\s+(?:be|return|give|print|output|get|show|equal|have\s+been)|ought\s+to\s+(?:be|return|give)|(?:the\s+)?(?:right|correct|expected|desired|intended|proper)\s+(?:answer|result|value|output|return\s+value)\s+(?:of\s+\x60[^\x60\n]{1,200}\x60\s+)?(?:is|would\s+be|should\s+be)|instead\s+of|rather\s+than|want(?:ed)?)`;
 
+/**
+ * A verb that ends a lead-in to a value on the next line ("what comes out is:", "it returns:", "and I get:").
+ * Not a noun ("gives me incorrect output:" followed by the input string the sentence is about).
+ */
+const LEAD_VERB = String.raw`\b(is|was|are|were|be|returns?|returned|gives?(?:\s+(?:me|us|back))?|gave(?:\s+(?:me|us|back))?|prints?|printed|yields?|produces?|produced|get|got|see|saw|shows?|displays?)`;
+
 function claimValue(m: RegExpExecArray, from: number): string | null {
   for (let i = from; i < from + 5; i++) if (m[i] !== undefined) return m[i]!.trim();
   return null;
 }
 
 /** Claims in one piece of prose (paragraph text with inline code kept in backticks). */
-export function proseClaims(text: string): ProseClaims {
+export function proseClaims(raw: string): ProseClaims {
+  // Two apostrophes typed for a double quote ("This prints ''http:///a", where ...") are that quote.
+  // A sentence ending in a colon whose value stands alone on the next line ("and what comes out is:" then
+  // `foo&amp;bar`) is one sentence.
+  const text = raw
+    .replace(/(?<![\w'])''(?=[^'\s][^'\n]{0,200}")/g, '"')
+    .replace(new RegExp(`${LEAD_VERB}:[ \\t]*\\n[ \\t]*(?=${VALUE}[ \\t]*(?:\\n|$))`, "gi"), "$1: ");
   const actual: string[] = [];
   const expected: string[] = [];
   // "Expected: "x"" / "Actual:   "y"" on lines of their own.

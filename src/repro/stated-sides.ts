@@ -83,6 +83,15 @@ const EXPECTED_LEAD = /\b(?:expect\w*|should|want\w*|desired|correct\s+(?:output
 /** A block's content read as a value: a printed structure or string over one or more lines, not code. */
 function blockValue(b: ReportBlock): string[] | null {
   if (b.kind === "output") return b.value.split("\n").filter((l) => l.trim() !== "");
+  // A `console` fence of printed lines, no prompt or command in it, under "What it actually prints:".
+  if (b.kind === "shell") {
+    const lines = b.value.split("\n").filter((l) => l.trim() !== "");
+    const command = (l: string) =>
+      /^\s*(?:[$%#>]|>>>|PS\b|[A-Z]:\\|\w[\w.-]*@[\w.-]+|(?:npx?|node|python\d*|pip\d?|yarn|pnpm|deno|bun)\b)/.test(
+        l,
+      );
+    return lines.length > 0 && !lines.some(command) ? lines : null;
+  }
   if (b.kind !== "code") return null;
   const v = b.value.trim();
   // A structure as Node or Python prints it: opens with a bracket and closes with its mate, no statements.
