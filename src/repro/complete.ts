@@ -1036,7 +1036,7 @@ function completeJs(
   // Missing imports: packages the report names, and Node builtins, used but never bound.
   const bound = jsBoundNames(scan);
   // Jest-style `expect(…).toBe(…)` (and `test`/`it`/`describe`) called without an import: the runner's globals.
-  const testGlobals = testGlobalsNeeded(scan, bound, jsSpecifiers(code));
+  const testGlobals = testGlobalsNeeded(scan, bound, jsSpecifiers(code), knownPackages);
   if (testGlobals.length > 0) {
     code = `${testGlobalsPrelude(testGlobals)}${code}`;
     for (const name of testGlobals) bound.add(name);

@@ -340,6 +340,24 @@ function ownAssertion(report: ParsedReport, found: ReportedBehaviour): ReportedB
   if (found.kind !== "unknown" && found.kind !== "error-unspecified") return found;
   const assertion = firstOwnAssertion(report);
   if (!assertion) return found;
+  // The complaint may be the other way round: the test passes where it ought to fail (hold11 jasmine-1735,
+  // "toEqual() lets a test pass that ought to fail"). Then the assertion failing is the behaviour asked for, and
+  // the reported bug is a run that completes.
+  const passes = testPassesWrongly(`${report.title}\n${report.proseWithCode}`);
+  // Inside a runner's wrapper (`it('…', () => …)`) a completed run does not show the assertion ran at all (the
+  // library's own `it` may only register it): the claim cannot be checked by a run, so none is made.
+  if (passes && programBlocks(report).some((b) => /(?<![\w$.])(?:it|test|describe)\s*\(/.test(b.value)))
+    return found;
+  if (passes)
+    return {
+      kind: "exit",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: [],
+      exitCode: 0,
+      silent: false,
+      source: `the report's words (\`${passes}\`): the snippet's own assertion (\`${assertion.slice(0, 100)}\`) holds where the report says it ought to fail`,
+    };
   return {
     kind: "exception",
     exceptionType: "AssertionError",
@@ -347,6 +365,32 @@ function ownAssertion(report: ParsedReport, found: ReportedBehaviour): ReportedB
     output: [],
     source: `the snippet's own assertion (\`${assertion.slice(0, 100)}\`), which states the expected behaviour: its failing is the reported bug`,
   };
+}
+
+/**
+ * "The test passes", "lets a test pass that ought to fail", "this spec should fail": the report's subject is the
+ * test itself (a test, spec, assertion or expectation), said to pass when it should not. A sentence about the
+ * code under test ("parse should fail on `x`") is not one: its assertion failing is still the reported bug.
+ */
+const TEST_SUBJECT = String.raw`(?:test|spec|assertion|expectation|matcher|check)s?`;
+const TEST_PASSES_WRONGLY = [
+  new RegExp(
+    String.raw`\b${TEST_SUBJECT}[ \t]+(?:that[ \t]+)?(?:ought[ \t]+to|should(?:[ \t]+have)?|must|is[ \t]+supposed[ \t]+to)[ \t]+(?:fail(?:ed)?|not[ \t]+pass)\b`,
+    "i",
+  ),
+  new RegExp(String.raw`\blets?[ \t]+(?:an?|the|this|my)?[ \t]*${TEST_SUBJECT}[ \t]+pass\b`, "i"),
+  new RegExp(
+    String.raw`\b(?:the|this|my|that)[ \t]+${TEST_SUBJECT}[ \t]+(?:passes|passed|succeeds|succeeded|(?:is|are)[ \t]+passing|(?:does[ \t]*n[o']t|does[ \t]+not|never)[ \t]+fail)\b`,
+    "i",
+  ),
+];
+
+export function testPassesWrongly(prose: string): string | null {
+  for (const re of TEST_PASSES_WRONGLY) {
+    const m = re.exec(prose);
+    if (m) return m[0].trim();
+  }
+  return null;
 }
 
 /**

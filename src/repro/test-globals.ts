@@ -13,10 +13,18 @@
  */
 
 /** The globals a snippet calls without binding them, which the prelude defines; empty when it needs none. */
-export function testGlobalsNeeded(scan: string, bound: Set<string>, specifiers: string[]): string[] {
+export function testGlobalsNeeded(
+  scan: string,
+  bound: Set<string>,
+  specifiers: string[],
+  testedPackages: readonly string[] = [],
+): string[] {
   // A snippet importing its runner or assertion library gets that library, not these definitions.
   if (specifiers.some((s) => /^(?:vitest|@jest\/globals|jest|chai|expect|node:test|mocha|ava|tap)$/.test(s)))
     return [];
+  // A report about a test runner or assertion library is about the very matchers these definitions would stand in
+  // for (hold11 jasmine-1735: `toEqual` in jasmine-core 3.4.0): running ours would test the wrong code.
+  if (testedPackages.some(isTestLibrary)) return [];
   const called = (name: string) =>
     new RegExp(`(?<![\\w$.])${name}\\s*(?:\\.\\s*(?:only|skip)\\s*)?\\(`).test(scan);
   // `expect(x).toBe(y)` / `.not.toEqual(…)`: Jest's expect (chai's `expect(x).to.equal` is left alone).
@@ -39,6 +47,13 @@ export function testGlobalsNeeded(scan: string, bound: Set<string>, specifiers: 
   // Hooks would need a runner's ordering; a snippet using them is left to fail on the missing name.
   if (["beforeEach", "afterEach", "beforeAll", "afterAll"].some((h) => !bound.has(h) && called(h))) return [];
   return needed;
+}
+
+/** Test runners and assertion libraries: a report about one of them is about its own `expect`/`it`/matchers. */
+export function isTestLibrary(name: string): boolean {
+  return /^(?:jasmine(?:-core)?|jest(?:-[\w-]+)?|@jest\/[\w.-]+|expect(?:\.js)?|vitest|@vitest\/[\w.-]+|chai(?:-[\w-]+)?|mocha|ava|tap|tape|uvu|qunit|should|power-assert|unexpected|assert|earl|@japa\/[\w.-]+)$/.test(
+    name,
+  );
 }
 
 const EXPECT = `
