@@ -30,12 +30,11 @@ import { createGitHubPort, type OctokitLike } from "../../../src/github/octokit-
 import { InstallCache } from "../../../src/install/cache.ts";
 import { readRegistryConfig } from "../../../src/install/registry-config.ts";
 import type { JobResult, JobRunner } from "../../../src/jobs/result.ts";
-import { createLogParser } from "../../../src/logs/index.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
-import { readExpectations, readReport } from "../../../src/repro/context.ts";
 import { example, postWebhook, startApp } from "../../e2e/support/app-harness.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../e2e/support/fake-github.ts";
 import { zip } from "../../e2e/support/zip.ts";
+import { log, lines, reportRead } from "./parse-step.ts";
 import { short } from "./patch-step.ts";
 import { actsOnGitHub } from "./rendered-markdown.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
@@ -268,31 +267,7 @@ function duBytes(p: string): number {
   return total;
 }
 
-// ---- The report and log parsers.
-
-function reportRead(text: string): Outcome {
-  const body = text.slice(0, 65_536);
-  try {
-    const read = readReport(body);
-    if (read.unreadable) return ok(`unreadable: ${short(read.unreadable, 120)}`);
-    const e = readExpectations(read.report!);
-    return ok(e.unreadable ? `unreadable: ${short(e.unreadable, 120)}` : "read");
-  } catch (e) {
-    return ok(`${(e as { kind?: string }).kind ?? "error"}: ${short((e as Error).message, 120)}`);
-  }
-}
-
-function log(text: string): Outcome {
-  const parser = createLogParser();
-  for (let at = 0; at < text.length; at += 16_384) parser.write(text.slice(at, at + 16_384));
-  const r = parser.end();
-  return ok(
-    r.stopped
-      ? `stopped at line ${r.stopped.line}: ${r.stopped.reason.slice(0, 80)}`
-      : `read: ${r.failures.length} failures, ${r.tests.length} tests, ${r.lines} lines`,
-  );
-}
-const times = (line: string, bytes: number) => `${line}\n`.repeat(Math.ceil(bytes / (line.length + 1)));
+// ---- The report and log parsers: `reportRead`, `log` and `lines` from parse-step.ts.
 
 const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   // ---- Collection: an artifact from a run the App did not dispatch completes the job.
@@ -587,7 +562,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "report-autolinks-and-emphasis-runs": () => reportRead(`### Bug\n\n${"<http://a*".repeat(6_500)}`),
   "log-every-parser-header-interleaved": () =>
     log(
-      times(
+      lines(
         [
           "=================================== FAILURES ===================================",
           "FAIL src/a.test.js",
@@ -611,7 +586,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     return log(s.slice(0, 8 * 1024 * 1024));
   },
   "log-actions-error-annotations-200k": () =>
-    log(times("2026-11-27T12:00:00.0000000Z ##[error]Process completed with exit code 1.", 200_000 * 80)),
+    log(lines("2026-11-27T12:00:00.0000000Z ##[error]Process completed with exit code 1.", 200_000 * 80)),
   "log-junit-xml-entity-heavy-failure": () =>
     log(
       `<testsuite><testcase classname="a" name="b"><failure message="${"&amp;&lt;&#x41;".repeat(200_000)}"/></testcase></testsuite>\n`,
