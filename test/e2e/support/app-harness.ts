@@ -67,6 +67,20 @@ export function example(event: string, action?: string, index = 0): Payload {
   return { ...structuredClone(hit), installation: { id: 77, node_id: "x" } };
 }
 
+/** The `workflow_run.completed` example as run `runId` of `repo`'s own branch `branch` at `sha`, failed, no PRs. */
+export function failedWorkflowRun(repo: string, sha: string, branch: string, runId: number): Payload {
+  const p = example("workflow_run", "completed");
+  p.workflow_run.id = runId;
+  p.workflow_run.conclusion = "failure";
+  p.workflow_run.head_sha = sha;
+  p.workflow_run.head_branch = branch;
+  p.workflow_run.pull_requests = [];
+  // The example's head repository differs from its repository (a fork run); this one is the repo's own.
+  p.repository.full_name = repo;
+  p.workflow_run.head_repository.full_name = repo;
+  return p;
+}
+
 export async function postWebhook(
   app: Pick<AppServer, "url">,
   event: string,
