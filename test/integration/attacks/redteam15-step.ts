@@ -32,7 +32,13 @@ import { InstallCache } from "../../../src/install/cache.ts";
 import { readRegistryConfig } from "../../../src/install/registry-config.ts";
 import type { JobResult, JobRunner } from "../../../src/jobs/result.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
-import { example, failedWorkflowRun, postWebhook, startApp } from "../../e2e/support/app-harness.ts";
+import {
+  example,
+  failedWorkflowRun,
+  postWebhook,
+  runnerFixResult,
+  startApp,
+} from "../../e2e/support/app-harness.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../e2e/support/fake-github.ts";
 import { zip } from "../../e2e/support/zip.ts";
 import { log, lines, reportRead } from "./parse-step.ts";
@@ -54,22 +60,8 @@ const ACTS =
 
 // ---- The App's collection of a dispatched job (actions executor): the artifact of some workflow run.
 
-const fixResult = (jobId: string, over: Partial<JobResult> = {}): JobResult => ({
-  jobId,
-  kind: "fix",
-  outcome: "succeeded",
-  verdict: "FIXED",
-  summary: "verified on the runner",
-  patch: PATCH,
-  prTitle: "Fix add",
-  prBody: "Adds instead of subtracting.",
-  failures: [],
-  costUsd: 0.5,
-  tokens: 10,
-  attempts: 1,
-  durationMs: 1000,
-  ...over,
-});
+const fixResult = (jobId: string, over: Partial<JobResult> = {}): JobResult =>
+  runnerFixResult(jobId, PATCH, over);
 
 /**
  * Dispatches a fix job through the real App (a failed check run, `RETRACE_EXECUTOR=actions`), then delivers a
