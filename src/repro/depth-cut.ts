@@ -6,6 +6,8 @@
  * whose whitespace is already dropped (`outputAppears`'s compact form). Pure.
  */
 
+import { scanCode } from "./code-scan.ts";
+
 const CUT = /\[(?:Object|Array)\]/;
 
 /** Whether the text holds one of Node's depth cuts. */
@@ -13,25 +15,15 @@ export function hasDepthCut(text: string): boolean {
   return CUT.test(text);
 }
 
-/** End (exclusive) of the bracketed value opening at `at` (`{` or `[`), strings skipped; -1 when it never closes. */
+/**
+ * End (exclusive) of the bracketed value opening at `at` (`{` or `[`), strings skipped (the one code scanner's
+ * walk); -1 when it never closes, or a bracket of another kind closes it.
+ */
 function closing(text: string, at: number): number {
-  let depth = 0;
-  let quote: string | null = null;
-  for (let i = at; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quote) {
-      if (ch === "\\") i++;
-      else if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === "'" || ch === '"' || ch === "`") quote = ch;
-    else if (ch === "{" || ch === "[") depth++;
-    else if (ch === "}" || ch === "]") {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
+  const end = scanCode(text.slice(at), (ch, i, depth) =>
+    depth === 0 ? (ch === "}" || ch === "]" ? at + i + 1 : -1) : undefined,
+  ).stopped;
+  return end ?? -1;
 }
 
 /** The ends `printed` can reach from `at` by one value of the cut's kind. */

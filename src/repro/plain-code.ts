@@ -5,6 +5,7 @@
  * the `*` and `_` that markdown took for emphasis). Each run of such lines becomes a code block.
  */
 import { proseResult } from "./annotations.ts";
+import { scanCode } from "./code-scan.ts";
 
 const KEYWORDS = new Set(
   "var let const new return typeof await if else function async of in instanceof delete void throw yield import from export class extends case def lambda not and or is print elif while for with as".split(
@@ -59,23 +60,14 @@ function hasProseRun(s: string): boolean {
 export function callBeforeProse(text: string): string | null {
   const head = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(/.exec(text);
   if (!head) return null;
-  let depth = 0;
-  let quote: string | null = null;
-  for (let i = head[0].length - 1; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quote) {
-      if (ch === "\\") i++;
-      else if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === "'" || ch === '"' || ch === "`") quote = ch;
-    else if (ch === "(") depth++;
-    else if (ch === ")" && --depth === 0) {
-      const rest = text.slice(i + 1);
-      return /^[.,;]?\s+[a-z]+\s+[a-z]+/i.test(rest) && !/^\.[\w$]/.test(rest) ? text.slice(0, i + 1) : null;
-    }
-  }
-  return null;
+  // The head holds no bracket or quote: past its `(`, the scan's first return to depth 0 closes the call.
+  const open = head[0].length - 1;
+  const end = scanCode(text, (ch, i, depth) =>
+    i > open && depth === 0 ? (ch === ")" ? i + 1 : -1) : undefined,
+  ).stopped;
+  if (end === undefined || end < 0) return null;
+  const rest = text.slice(end);
+  return /^[.,;]?\s+[a-z]+\s+[a-z]+/i.test(rest) && !/^\.[\w$]/.test(rest) ? text.slice(0, end) : null;
 }
 
 /** A line that reads as a statement: a call, an assignment, a block brace, a chained `.call(...)`. */

@@ -17,7 +17,7 @@ import type { JobSpec } from "../../src/core/job.ts";
 import { createGitHubPort, type OctokitLike } from "../../src/github/octokit-port.ts";
 import type { JobResult, JobRunner } from "../../src/jobs/result.ts";
 import { evaluatePatch } from "../../src/policy/index.ts";
-import { example } from "./support/app-harness.ts";
+import { example, failedWorkflowRun } from "./support/app-harness.ts";
 import { type FakeGitHub, startFakeGitHub } from "./support/fake-github.ts";
 
 const run = promisify(execFile);
@@ -143,15 +143,7 @@ describe("publishing (in-process, real @actions/core)", () => {
     ]);
     github.state.jobLogs.set(2, "FAILED test_add\n");
     github.state.files.set(`${REPO}@${SHA}:src/calc.py`, BUGGY);
-    const p = example("workflow_run", "completed");
-    p.workflow_run.id = 30433642;
-    p.workflow_run.conclusion = "failure";
-    p.workflow_run.head_sha = SHA;
-    p.workflow_run.head_branch = "feature";
-    p.workflow_run.pull_requests = [];
-    // The example's head repository differs from its repository (a fork run); this one is the repo's own.
-    p.repository.full_name = REPO;
-    p.workflow_run.head_repository.full_name = REPO;
+    const p = failedWorkflowRun(REPO, SHA, "feature", 30433642);
     github.state.branches.set(`${REPO}:feature`, SHA);
     const env = envFor("workflow_run", p);
     Object.assign(process.env, env);
@@ -188,14 +180,7 @@ describe("publishing (in-process, real @actions/core)", () => {
 
 describe("a failure that is moot", () => {
   it("workflow_run failure on a branch that has moved on: no job, a notice, no PR", async () => {
-    const p = example("workflow_run", "completed");
-    p.workflow_run.id = 30433643;
-    p.workflow_run.conclusion = "failure";
-    p.workflow_run.head_sha = SHA;
-    p.workflow_run.head_branch = "moved";
-    p.workflow_run.pull_requests = [];
-    p.repository.full_name = REPO;
-    p.workflow_run.head_repository.full_name = REPO;
+    const p = failedWorkflowRun(REPO, SHA, "moved", 30433643);
     github.state.branches.set(`${REPO}:moved`, "f".repeat(40));
     const env = envFor("workflow_run", p);
     Object.assign(process.env, env);

@@ -11,7 +11,7 @@ import type { AppServer } from "../../src/app/server.ts";
 import type { JobSpec } from "../../src/core/job.ts";
 import type { JobResult, JobRunner } from "../../src/jobs/result.ts";
 import { type FakeGitHub, startFakeGitHub } from "./support/fake-github.ts";
-import { example, newDbPath, postWebhook, startApp } from "./support/app-harness.ts";
+import { example, newDbPath, postWebhook, runnerFixResult, startApp } from "./support/app-harness.ts";
 import { tarGz } from "./support/tarball.ts";
 import { zip } from "./support/zip.ts";
 
@@ -544,21 +544,7 @@ describe("actions executor", () => {
     expect(spec).toMatchObject({ kind: "fix", headBranch: "changes", headSha: SHA });
     expect("log" in spec).toBe(false);
 
-    const result: JobResult = {
-      jobId: spec.id,
-      kind: "fix",
-      outcome: "succeeded",
-      verdict: "FIXED",
-      summary: "verified on the runner",
-      patch: PATCH,
-      prTitle: "Fix add",
-      prBody: "body",
-      failures: [],
-      costUsd: 0.5,
-      tokens: 10,
-      attempts: 1,
-      durationMs: 1000,
-    };
+    const result = runnerFixResult(spec.id, PATCH, { prBody: "body" });
     github.state.artifacts.set(9001, [
       {
         id: 5,

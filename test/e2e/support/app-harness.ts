@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
 import { type AppServer, startAppServer } from "../../../src/app/server.ts";
-import type { JobRunner } from "../../../src/jobs/result.ts";
+import type { JobResult, JobRunner } from "../../../src/jobs/result.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
 import type { FakeGitHub } from "./fake-github.ts";
 
@@ -65,6 +65,40 @@ export function example(event: string, action?: string, index = 0): Payload {
   const hit = hits[index];
   if (!hit) throw new Error(`no example ${event}.${action} #${index}`);
   return { ...structuredClone(hit), installation: { id: 77, node_id: "x" } };
+}
+
+/** The result a dispatched fix job's runner uploads: FIXED with `patch`, verified on the runner; `over` changes it. */
+export function runnerFixResult(jobId: string, patch: string, over: Partial<JobResult> = {}): JobResult {
+  return {
+    jobId,
+    kind: "fix",
+    outcome: "succeeded",
+    verdict: "FIXED",
+    summary: "verified on the runner",
+    patch,
+    prTitle: "Fix add",
+    prBody: "Adds instead of subtracting.",
+    failures: [],
+    costUsd: 0.5,
+    tokens: 10,
+    attempts: 1,
+    durationMs: 1000,
+    ...over,
+  };
+}
+
+/** The `workflow_run.completed` example as run `runId` of `repo`'s own branch `branch` at `sha`, failed, no PRs. */
+export function failedWorkflowRun(repo: string, sha: string, branch: string, runId: number): Payload {
+  const p = example("workflow_run", "completed");
+  p.workflow_run.id = runId;
+  p.workflow_run.conclusion = "failure";
+  p.workflow_run.head_sha = sha;
+  p.workflow_run.head_branch = branch;
+  p.workflow_run.pull_requests = [];
+  // The example's head repository differs from its repository (a fork run); this one is the repo's own.
+  p.repository.full_name = repo;
+  p.workflow_run.head_repository.full_name = repo;
+  return p;
 }
 
 export async function postWebhook(

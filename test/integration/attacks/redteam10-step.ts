@@ -30,8 +30,9 @@ import {
 import { ensureCheckoutAt } from "../../../src/jobs/default-runner.ts";
 import { renderTrackingComment } from "../../../src/jobs/tracking-comment.ts";
 import { parseEvent } from "../../../src/jobs/triggers.ts";
-import { readExpectations, readReport } from "../../../src/repro/context.ts";
 import { DockerSandbox } from "../../../src/sandbox/docker.ts";
+import { reportRead } from "./parse-step.ts";
+import { short } from "./patch-step.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
@@ -41,8 +42,6 @@ const REPO = path.resolve(HERE, "../../..");
 /** What a host file outside the checkout holds; it must never reach an output. */
 const HOST_TEXT = "RT10-HOST-FILE root:$6$rt10hash$abcdef:19000:0:99999:7:::\nRT10-HOST-FILE second line\n";
 const HOST_MARK = "RT10-HOST-FILE";
-
-const short = (s: string, n = 200) => s.replace(/\s+/g, " ").slice(0, n);
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync(
@@ -315,19 +314,7 @@ async function pythonDeps(
   return ok(short(deps, 260), !deps.includes(HOST_MARK) && !deps.includes("rt10hash"));
 }
 
-// ---- Reports at the size cap (65,536 characters).
-
-function reportRead(text: string): Outcome {
-  const body = text.slice(0, 65_536);
-  try {
-    const read = readReport(body);
-    if (read.unreadable) return ok(`unreadable: ${short(read.unreadable, 120)}`);
-    const e = readExpectations(read.report!);
-    return ok(e.unreadable ? `unreadable: ${short(e.unreadable, 120)}` : "read");
-  } catch (e) {
-    return ok(`${(e as { kind?: string }).kind ?? "error"}: ${short((e as Error).message, 120)}`);
-  }
-}
+// ---- Reports at the size cap (65,536 characters): `reportRead` from parse-step.ts.
 
 // ---- The webhook intake and the tracking comment (GitHub markdown).
 

@@ -25,17 +25,23 @@ import path from "node:path";
 import * as core from "@actions/core";
 import { createTwoFilesPatch } from "diff";
 import { runAction } from "../../../src/action/run.ts";
+import type { AppServer } from "../../../src/app/server.ts";
 import type { JobSpec } from "../../../src/core/job.ts";
 import { createGitHubPort, type OctokitLike } from "../../../src/github/octokit-port.ts";
 import { InstallCache } from "../../../src/install/cache.ts";
 import { readRegistryConfig } from "../../../src/install/registry-config.ts";
 import type { JobResult, JobRunner } from "../../../src/jobs/result.ts";
-import { createLogParser } from "../../../src/logs/index.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
-import { readExpectations, readReport } from "../../../src/repro/context.ts";
-import { example, postWebhook, startApp } from "../../e2e/support/app-harness.ts";
+import {
+  example,
+  failedWorkflowRun,
+  postWebhook,
+  runnerFixResult,
+  startApp,
+} from "../../e2e/support/app-harness.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../e2e/support/fake-github.ts";
 import { zip } from "../../e2e/support/zip.ts";
+import { log, lines, reportRead } from "./parse-step.ts";
 import { short } from "./patch-step.ts";
 import { actsOnGitHub } from "./rendered-markdown.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
@@ -54,22 +60,8 @@ const ACTS =
 
 // ---- The App's collection of a dispatched job (actions executor): the artifact of some workflow run.
 
-const fixResult = (jobId: string, over: Partial<JobResult> = {}): JobResult => ({
-  jobId,
-  kind: "fix",
-  outcome: "succeeded",
-  verdict: "FIXED",
-  summary: "verified on the runner",
-  patch: PATCH,
-  prTitle: "Fix add",
-  prBody: "Adds instead of subtracting.",
-  failures: [],
-  costUsd: 0.5,
-  tokens: 10,
-  attempts: 1,
-  durationMs: 1000,
-  ...over,
-});
+const fixResult = (jobId: string, over: Partial<JobResult> = {}): JobResult =>
+  runnerFixResult(jobId, PATCH, over);
 
 /**
  * Dispatches a fix job through the real App (a failed check run, `RETRACE_EXECUTOR=actions`), then delivers a
@@ -174,14 +166,7 @@ async function actionRun(runner: JobRunner): Promise<{ stdout: string; summary: 
   github.state.jobLogs.set(2, "FAILED test_add\n");
   github.state.files.set(`${REPO}@${SHA}:src/calc.py`, BUGGY);
   github.state.branches.set(`${REPO}:feature`, SHA);
-  const p = example("workflow_run", "completed");
-  p.workflow_run.id = 30433642;
-  p.workflow_run.conclusion = "failure";
-  p.workflow_run.head_sha = SHA;
-  p.workflow_run.head_branch = "feature";
-  p.workflow_run.pull_requests = [];
-  p.repository.full_name = REPO;
-  p.workflow_run.head_repository.full_name = REPO;
+  const p = failedWorkflowRun(REPO, SHA, "feature", 30433642);
   const env = { ...actionEnv("workflow_run", p), GITHUB_API_URL: github.url };
   const saved = { ...process.env };
   Object.assign(process.env, env);
@@ -268,31 +253,32 @@ function duBytes(p: string): number {
   return total;
 }
 
-// ---- The report and log parsers.
+// ---- Comment commands: the real App with a runner that records the jobs it was given.
 
-function reportRead(text: string): Outcome {
-  const body = text.slice(0, 65_536);
+/** `act` on the real App (its fake GitHub, the job ids its runner ran so far), the runner answering `result`. */
+async function command(
+  result: (jobId: string) => JobResult,
+  act: (app: AppServer, github: FakeGitHub, calls: string[]) => Promise<Outcome>,
+): Promise<Outcome> {
+  const github = await startFakeGitHub();
+  const calls: string[] = [];
+  const app = await startApp(
+    github,
+    (async (spec) => {
+      calls.push(spec.id);
+      return result(spec.id);
+    }) as JobRunner,
+    { dbPath: path.join(dir, "jobs.sqlite") },
+  );
   try {
-    const read = readReport(body);
-    if (read.unreadable) return ok(`unreadable: ${short(read.unreadable, 120)}`);
-    const e = readExpectations(read.report!);
-    return ok(e.unreadable ? `unreadable: ${short(e.unreadable, 120)}` : "read");
-  } catch (e) {
-    return ok(`${(e as { kind?: string }).kind ?? "error"}: ${short((e as Error).message, 120)}`);
+    return await act(app, github, calls);
+  } finally {
+    await app.close();
+    await github.close();
   }
 }
 
-function log(text: string): Outcome {
-  const parser = createLogParser();
-  for (let at = 0; at < text.length; at += 16_384) parser.write(text.slice(at, at + 16_384));
-  const r = parser.end();
-  return ok(
-    r.stopped
-      ? `stopped at line ${r.stopped.line}: ${r.stopped.reason.slice(0, 80)}`
-      : `read: ${r.failures.length} failures, ${r.tests.length} tests, ${r.lines} lines`,
-  );
-}
-const times = (line: string, bytes: number) => `${line}\n`.repeat(Math.ceil(bytes / (line.length + 1)));
+// ---- The report and log parsers: `reportRead`, `log` and `lines` from parse-step.ts.
 
 const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   // ---- Collection: an artifact from a run the App did not dispatch completes the job.
@@ -513,69 +499,42 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     return ok(`on disk ${(used / 1024 / 1024).toFixed(1)} MiB against a 0.5 MiB quota`, used <= 1024 * 1024);
   },
   // ---- Comment commands: who may trigger them.
-  "command-label-by-triage-user": async () => {
-    const github = await startFakeGitHub();
-    const calls: string[] = [];
-    const app = await startApp(
-      github,
-      (async (spec) => {
-        calls.push(spec.id);
-        return fixResult(spec.id, {
-          kind: "repro",
-          verdict: "NOT_REPRODUCED",
-          outcome: "failed",
-          patch: null,
-        });
-      }) as JobRunner,
-      { dbPath: path.join(dir, "jobs.sqlite") },
-    );
-    try {
-      github.state.issues.set(`${REPO}#1`, { title: "t", body: "```js\nnull.x\n```" });
-      github.state.permissions.set(`${REPO}:Codertocat`, "triage");
-      const p = example("issues", "labeled");
-      p.label.name = "needs-repro";
-      await postWebhook(app, "issues", p);
-      await app.service.idle();
-      return ok(`runner calls ${calls.length}`, calls.length === 0);
-    } finally {
-      await app.close();
-      await github.close();
-    }
-  },
-  "command-autofix-on-fork-pull-request": async () => {
-    const github = await startFakeGitHub();
-    const calls: string[] = [];
-    const app = await startApp(
-      github,
-      (async (spec) => {
-        calls.push(spec.id);
-        return fixResult(spec.id);
-      }) as JobRunner,
-      { dbPath: path.join(dir, "jobs.sqlite") },
-    );
-    try {
-      github.state.permissions.set(`${REPO}:Codertocat`, "admin");
-      const p = example("issue_comment", "created");
-      p.issue.pull_request = { url: `https://api.github.com/repos/${REPO}/pulls/2` };
-      p.issue.number = 2;
-      p.comment.body = "/autofix";
-      github.state.issues.set(`${REPO}#2`, {
-        title: "pr",
-        body: "",
-        pull: { headRef: "patch-1", headSha: SHA, headRepo: "mallory/Hello-World", baseRef: "master" },
-      } as never);
-      github.state.failedChecks.set(SHA, [{ id: 1, name: "test", conclusion: "failure" }] as never);
-      await postWebhook(app, "issue_comment", p);
-      await app.service.idle();
-      return ok(
-        `runner calls ${calls.length}; PRs ${github.calls("POST", /pulls$/).length}`,
-        calls.length === 0,
-      );
-    } finally {
-      await app.close();
-      await github.close();
-    }
-  },
+  "command-label-by-triage-user": () =>
+    command(
+      (id) => fixResult(id, { kind: "repro", verdict: "NOT_REPRODUCED", outcome: "failed", patch: null }),
+      async (app, github, calls) => {
+        github.state.issues.set(`${REPO}#1`, { title: "t", body: "```js\nnull.x\n```" });
+        github.state.permissions.set(`${REPO}:Codertocat`, "triage");
+        const p = example("issues", "labeled");
+        p.label.name = "needs-repro";
+        await postWebhook(app, "issues", p);
+        await app.service.idle();
+        return ok(`runner calls ${calls.length}`, calls.length === 0);
+      },
+    ),
+  "command-autofix-on-fork-pull-request": () =>
+    command(
+      (id) => fixResult(id),
+      async (app, github, calls) => {
+        github.state.permissions.set(`${REPO}:Codertocat`, "admin");
+        const p = example("issue_comment", "created");
+        p.issue.pull_request = { url: `https://api.github.com/repos/${REPO}/pulls/2` };
+        p.issue.number = 2;
+        p.comment.body = "/autofix";
+        github.state.issues.set(`${REPO}#2`, {
+          title: "pr",
+          body: "",
+          pull: { headRef: "patch-1", headSha: SHA, headRepo: "mallory/Hello-World", baseRef: "master" },
+        } as never);
+        github.state.failedChecks.set(SHA, [{ id: 1, name: "test", conclusion: "failure" }] as never);
+        await postWebhook(app, "issue_comment", p);
+        await app.service.idle();
+        return ok(
+          `runner calls ${calls.length}; PRs ${github.calls("POST", /pulls$/).length}`,
+          calls.length === 0,
+        );
+      },
+    ),
   // ---- The report and log parsers on shapes no wave tried.
   "report-65k-astral-characters": () => reportRead(`### Bug\n\n${"\u{1F600}a".repeat(22_000)}`),
   "report-intraword-underscores": () => reportRead(`### Bug\n\n${"a_".repeat(32_700)}`),
@@ -587,7 +546,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "report-autolinks-and-emphasis-runs": () => reportRead(`### Bug\n\n${"<http://a*".repeat(6_500)}`),
   "log-every-parser-header-interleaved": () =>
     log(
-      times(
+      lines(
         [
           "=================================== FAILURES ===================================",
           "FAIL src/a.test.js",
@@ -611,7 +570,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     return log(s.slice(0, 8 * 1024 * 1024));
   },
   "log-actions-error-annotations-200k": () =>
-    log(times("2026-11-27T12:00:00.0000000Z ##[error]Process completed with exit code 1.", 200_000 * 80)),
+    log(lines("2026-11-27T12:00:00.0000000Z ##[error]Process completed with exit code 1.", 200_000 * 80)),
   "log-junit-xml-entity-heavy-failure": () =>
     log(
       `<testsuite><testcase classname="a" name="b"><failure message="${"&amp;&lt;&#x41;".repeat(200_000)}"/></testcase></testsuite>\n`,

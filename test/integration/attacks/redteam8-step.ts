@@ -16,7 +16,6 @@ import { loadConfigFromString, loadRepoConfigFile } from "../../../src/config/lo
 import { safeGit } from "../../../src/git/run-git.ts";
 import { readWebhookBody } from "../../../src/app/server.ts";
 import { fixRule } from "../../../src/jobs/intake-rules.ts";
-import { createLogParser } from "../../../src/logs/index.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
 import { checkNpmLockfile, checkPackageJson, describeProblem } from "../../../src/install/lockfile-policy.ts";
 import { checkPnpmLockfile } from "../../../src/install/pnpm-lockfile.ts";
@@ -38,6 +37,7 @@ import { readExpectations, readReport, type ReproContext } from "../../../src/re
 import { installPackages, pinDependencies } from "../../../src/repro/dependencies.ts";
 import type { DependencyRequest } from "../../../src/repro/ports.ts";
 import { allowedImages, repositorySandbox } from "../../../src/sandbox/limits.ts";
+import { lines, log } from "./parse-step.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
@@ -90,21 +90,6 @@ function pwnScript(name = "pwn.sh"): string {
   writeFileSync(p, `#!/bin/sh\necho pwned > ${MARKER}\ncat\n`, { mode: 0o755 });
   return p;
 }
-
-/** A log through the streaming parser in 16 KiB chunks, as `retrace parse-log` reads a file. */
-function log(text: string): Outcome {
-  const parser = createLogParser();
-  for (let at = 0; at < text.length; at += 16_384) parser.write(text.slice(at, at + 16_384));
-  const r = parser.end();
-  return ok(
-    r.stopped
-      ? `stopped at line ${r.stopped.line}: ${r.stopped.reason.slice(0, 80)}`
-      : `read: ${r.failures.length} failures, ${r.tests.length} tests, ${r.lines} lines`,
-  );
-}
-
-/** Lines of `line` up to `bytes`. */
-const lines = (line: string, bytes: number) => `${line}\n`.repeat(Math.ceil(bytes / (line.length + 1)));
 
 const GLOB_BOMB = `${"*a".repeat(14)}*c`;
 

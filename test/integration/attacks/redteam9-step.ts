@@ -26,8 +26,9 @@ import { pyprojectRequirements, setupPyRequirements } from "../../../src/fix/pyt
 import { startEgressProxy, VIRTUAL_NPM_HOST } from "../../../src/install/proxy.ts";
 import type { RegistryConfig } from "../../../src/install/registry-config.ts";
 import { createRegistryLookup } from "../../../src/install/registry-lookup.ts";
-import { createLogParser } from "../../../src/logs/index.ts";
 import { readExpectations, readReport } from "../../../src/repro/context.ts";
+import { lines, log } from "./parse-step.ts";
+import { short } from "./patch-step.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
@@ -37,8 +38,6 @@ const REPO = path.resolve(HERE, "../../..");
 /** What a host file outside the checkout holds; it must never reach an output. */
 const HOST_TEXT = "RT9-HOST-FILE root:$6$rt9hash$abcdef:19000:0:99999:7:::\nRT9-HOST-FILE second line\n";
 const HOST_MARK = "RT9-HOST-FILE";
-
-const short = (s: string, n = 200) => s.replace(/\s+/g, " ").slice(0, n);
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync(
@@ -331,20 +330,6 @@ async function underLoad<T>(n: number, fn: () => T): Promise<T> {
     }
   }
 }
-
-/** A log through the streaming parser in 16 KiB chunks, as `retrace parse-log` reads a file. */
-function log(text: string, mustFinish = false): Outcome {
-  const parser = createLogParser();
-  for (let at = 0; at < text.length; at += 16_384) parser.write(text.slice(at, at + 16_384));
-  const r = parser.end();
-  return ok(
-    r.stopped
-      ? `stopped at line ${r.stopped.line}: ${r.stopped.reason.slice(0, 80)}`
-      : `read: ${r.failures.length} failures, ${r.tests.length} tests, ${r.lines} lines`,
-    mustFinish ? !r.stopped : null,
-  );
-}
-const lines = (line: string, bytes: number) => `${line}\n`.repeat(Math.ceil(bytes / (line.length + 1)));
 
 /** A registry on loopback answering every packument request with `body`. */
 async function withRegistry(

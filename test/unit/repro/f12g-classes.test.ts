@@ -188,6 +188,8 @@ describe("Node's depth cuts compared as cuts", () => {
     expect(cutMatches("[[Array],2]", "[[1,[2]],2]", true)).toBe(true);
     expect(cutMatches("{a:[Object]}", "x={a:Foo{n:1}};", false)).toBe(true);
     expect(cutMatches("{a:[Object]}", "{a:[Object]}", true)).toBe(true);
+    // Brackets inside strings and the printer's own `Symbol(x)` do not end the value early.
+    expect(cutMatches("{a:[Object],b:2}", "{a:{s:Symbol(x),t:'}'},b:2}", true)).toBe(true);
   });
 
   it("a cut never matches another kind of value or different text around it", () => {

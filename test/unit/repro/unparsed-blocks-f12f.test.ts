@@ -155,6 +155,10 @@ describe("a call stated inside a sentence", () => {
       "semverCmp('2.0.0', '2.0.0-rc')",
     );
     expect(callBeforeProse("lib.fmt(')', 2), which gives the wrong text")).toBe("lib.fmt(')', 2)");
+    expect(callBeforeProse("f([1, 2], { a: ')' }), which sorts them wrong")).toBe("f([1, 2], { a: ')' })");
+  });
+  it("is no call when a bracket of another kind closes it (the one code scanner's depth)", () => {
+    expect(callBeforeProse("f(a]) which is odd")).toBeNull();
   });
   it("is not cut from a chain, a call that ends the line, or a call followed by code", () => {
     expect(callBeforeProse("f(1).toString() is wrong")).toBeNull();
