@@ -2760,6 +2760,78 @@ const CASES = [
     run: "rspec spec/green_spec.rb --format progress --format json --out REPORT",
     truth: "rspecJson",
   },
+  // hold20-*: a twenty-first held-out set (issue 10), generated part (projects/hold20-*, a library-lending module),
+  // written by a helper that had not read the parsers: pytest -n 2 (xdist) with a parametrised KeyError, a cap and a
+  // class method; a green pytest -rA run printing FAILED / Error: / a summary-like rule; go -race with a data race
+  // beside failing table subtests and a green package whose t.Log prints --- FAIL: / FAIL / panic: lines; that green
+  // package alone; jest nested describes, test.each and a resolves matcher; vitest toStrictEqual; a green jest run
+  // printing FAIL / Error: / Tests: / a bullet; RSpec progress format with subjects and a nil sum.
+  {
+    id: "hold20-pytest-xdist-keyerror-actions",
+    proj: "hold20-py",
+    frame: "actions",
+    cmd: "python -m pytest -n 2 tests/test_loans.py",
+    run: "python3 -m pytest -p no:cacheprovider -n 2 tests/test_loans.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold20-pytest-green-noisy-jenkins",
+    proj: "hold20-py",
+    frame: "jenkins",
+    cmd: "pytest -rA tests/test_quiet.py",
+    run: "python3 -m pytest -p no:cacheprovider -rA tests/test_quiet.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold20-go-race-subtests-gitlab",
+    proj: "hold20-go",
+    frame: "gitlab",
+    cmd: "go test -race ./...",
+    run: "go test -race ./...; go test -race -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold20-go-green-log-lines-actions",
+    proj: "hold20-go",
+    frame: "actions",
+    cmd: "go test -v ./catalog/",
+    run: "go test -v ./catalog/; go test -json ./catalog/ > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold20-jest-nested-each-resolves-jenkins",
+    proj: "hold20-js",
+    frame: "jenkins",
+    cmd: "npx jest --ci spec/holds.test.js",
+    run: "npx jest --ci spec/holds.test.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold20-vitest-strict-equal-actions",
+    proj: "hold20-js",
+    frame: "actions",
+    cmd: "npx vitest run",
+    run: "npx vitest run --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "vitestJson",
+  },
+  {
+    id: "hold20-jest-green-noisy-gitlab",
+    proj: "hold20-js",
+    frame: "gitlab",
+    cmd: "npx jest --ci spec/green.test.js",
+    run: "npx jest --ci spec/green.test.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold20-rspec-progress-subjects-actions",
+    proj: "hold20-rb",
+    frame: "actions",
+    cmd: "bundle exec rspec",
+    run: "rspec spec/branch_spec.rb --format progress --format json --out REPORT",
+    truth: "rspecJson",
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ running
@@ -3087,6 +3159,10 @@ function versions(proj) {
     "hold19-py": () => table.py(),
     "hold19-go": () => table.go(),
     "hold19-rb": () => table.ruby(),
+    "hold20-js": () => table.js(),
+    "hold20-py": () => table.py(),
+    "hold20-go": () => table.go(),
+    "hold20-rb": () => table.ruby(),
     "rspec-doc": () => table.ruby(),
     bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
     catch2: () => ({ catch2: v("dpkg-query -W catch2"), gcc: v("g++ --version") }),
