@@ -20,7 +20,7 @@ import {
   wholeBlockIsCode,
 } from "./plain-code.ts";
 import { literalItems, templateCall } from "./prose-claims.ts";
-import { parseShellSession, type ShellRun, sessionFiles } from "./shell-session.ts";
+import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon, splitSessions } from "./transcript.ts";
 import type { BlockLanguage } from "./detect-language.ts";
@@ -31,6 +31,9 @@ import {
   type RuntimeMention,
   type VersionMention,
 } from "./versions.ts";
+
+/** A line typed at a prompt (`$ `, `% `): the block is a session, read by parseShellSession. */
+const PROMPTED = /^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s/m;
 
 export type SectionKind = "expected" | "actual" | "steps" | "environment" | "other";
 
@@ -814,6 +817,24 @@ export function parseReport(markdown: string): ParsedReport {
             b.lead = previousText;
             blocks.push(b);
           }
+          // A prompt-less ```` ```bash ```` block of commands: its `node -e`/`python3 -c` programs are code; what
+          // they printed is another block of the report, so they carry no transcript of their own.
+          if (cls.kind === "shell" && !PROMPTED.test(value))
+            for (const run of promptlessPrograms(value)) {
+              const b = makeBlock(
+                blocks.length,
+                null,
+                run.code,
+                "code",
+                run.runtime === "python" ? "python" : "javascript",
+                section,
+                null,
+                c.position?.start.line ?? 0,
+                false,
+              );
+              b.lead = previousText;
+              blocks.push(b);
+            }
         }
         previousText = null;
         break;

@@ -126,6 +126,31 @@ export function parseShellSession(text: string): ShellRun[] {
   return runs;
 }
 
+/** A command line of a prompt-less shell block: an install, a directory change, or a comment. */
+const PLAIN_COMMAND =
+  /^\s*(?:#.*|(?:npm\s+(?:i|install|add)|yarn(?:\s+add)?|pnpm\s+(?:add|i|install)|(?:python[\d.]*\s+-m\s+)?pip[\d.]*\s+install|cd|mkdir)(?:\s.*)?)$/;
+const PLAIN_START = /^\s*(?:(?:python|pypy)[\d.]*|node(?:js)?)\s+(?:-c|-e|-p|-pe|-ep|--eval|--print)\s+['"]/;
+
+/**
+ * The inline programs of a shell block typed without prompts (a ```` ```bash ```` block of `yarn add x` then
+ * `node -e "require('x')"`): read only when every line is a command (an install, `cd`, `mkdir`, a comment, or an
+ * interpreter's `-c`/`-e` code), so nothing in it is output. Empty when a line is anything else, or a prompt
+ * (then parseShellSession reads it).
+ */
+export function promptlessPrograms(text: string): ShellRun[] {
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  const nonBlank = lines.filter((l) => l.trim() !== "");
+  if (!nonBlank.some((l) => PLAIN_START.test(l))) return [];
+  // A `-c`/`-e` program may run over several lines to its closing quote: prefix the commands with a prompt and
+  // let parseShellSession read them; any line left over as printed output means the block was not all commands.
+  const prompted = lines
+    .map((l) => (PLAIN_START.test(l) || PLAIN_COMMAND.test(l) ? `$ ${l.trim()}` : l))
+    .join("\n");
+  const runs = parseShellSession(prompted);
+  if (runs.some((r) => r.output.length > 0 || r.errorText !== null || r.script)) return [];
+  return runs;
+}
+
 /** A file a shell session writes (`cat > f.js`, a heredoc) or shows (`cat f.js`), with its text. */
 export interface SessionFile {
   file: string;
