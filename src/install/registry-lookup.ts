@@ -179,7 +179,7 @@ export function npmReleaseFor(
 export const MAX_CACHED_ANSWERS = 1_000;
 
 /**
- * The cache's entries still within the TTL, the newest `MAX_CACHED_ANSWERS` of them, and only well-formed ones.
+ * The cache's entries still within the TTL, the newest `keep` of them, and only well-formed ones.
  * The file is every job's and was never pruned: a week of reports left 20,000 stale entries, and each look-up
  * rewrote the whole file (one report of 200 names on 60,000 entries: 9 s of host CPU; wave 17).
  */
@@ -187,6 +187,7 @@ export function freshEntries(
   disk: unknown,
   ttlMs: number,
   now: number,
+  keep = MAX_CACHED_ANSWERS,
 ): Record<string, { version: string; at: number }> {
   if (disk === null || typeof disk !== "object" || Array.isArray(disk)) return {};
   const fresh = Object.entries(disk as Record<string, unknown>).filter(
@@ -201,7 +202,7 @@ export function freshEntries(
     },
   );
   fresh.sort((a, b) => b[1].at - a[1].at);
-  return Object.fromEntries(fresh.slice(0, MAX_CACHED_ANSWERS));
+  return Object.fromEntries(fresh.slice(0, keep));
 }
 
 export function createRegistryLookup(options: RegistryLookupOptions = {}): RegistryLookup {
@@ -284,7 +285,10 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
   const remember = async (key: string, version: string) => {
     if (!cacheFile) return;
     const now = Date.now();
-    disk = freshEntries({ ...disk, [key]: { version, at: now } }, ttlMs, now);
+    disk[key] = { version, at: now };
+    // Pruned when full, to three quarters: not on every write (a job of many names writes once per name).
+    if (Object.keys(disk).length > MAX_CACHED_ANSWERS)
+      disk = freshEntries(disk, ttlMs, now, Math.floor((MAX_CACHED_ANSWERS * 3) / 4));
     try {
       await mkdir(path.dirname(cacheFile), { recursive: true });
       const tmp = `${cacheFile}.${process.pid}.tmp`;
