@@ -196,11 +196,14 @@ const brotli = () => createBrotliCompress({ params: { [zlibConstants.BROTLI_PARA
 
 function results(format: string, text: string): Outcome {
   const t = Date.now();
+  const cpu = process.cpuUsage();
   try {
     const tests = readResults(format, text);
-    const ms = Date.now() - t;
-    // Within two parse budgets (RETRACE_HOST_LIMITS parseTimeMs, 1 s in the waves) — as the log parsers are.
-    return ok(`${tests.length} tests read in ${ms} ms`, ms <= 2_000);
+    const used = process.cpuUsage(cpu);
+    const ms = Math.round((used.user + used.system) / 1000);
+    // Within two parse budgets of host CPU (RETRACE_HOST_LIMITS parseTimeMs, 1 s in the waves), as the log
+    // parsers are (the first try measured wall time, which the test suite's parallel groups inflate).
+    return ok(`${tests.length} tests read in ${ms} ms of CPU (${Date.now() - t} ms wall)`, ms <= 2_000);
   } catch (e) {
     const err = e as Error & { kind?: string };
     return ok(
