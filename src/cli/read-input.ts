@@ -3,7 +3,9 @@
  * An empty input, a binary file and `-` on an interactive terminal (which would wait forever) are refused.
  */
 import { hostLimits } from "../core/host-limits.ts";
+import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
+import type { Readable } from "node:stream";
 import { UsageError } from "../core/errors.ts";
 
 /**
@@ -40,6 +42,21 @@ export function assertStdinPiped(hint: string): void {
     throw new UsageError("`-` reads standard input, but standard input is a terminal", hint);
 }
 
+/** A stream's bytes, or a RangeError once they pass the input cap (the stream is destroyed: nothing more is read). */
+async function readCapped(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > maxInputBytes()) {
+      if (stream !== process.stdin) stream.destroy();
+      throw new RangeError("too large");
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
 /**
  * @param what what the file holds, for the message ("the patch", "the issue")
  * @param hint what to pass instead, shown under the error
@@ -50,17 +67,12 @@ export async function readTextInput(file: string, what: string, hint: string): P
   try {
     if (file === "-") {
       assertStdinPiped(hint);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of process.stdin) {
-        size += (chunk as Buffer).length;
-        if (size > maxInputBytes()) throw new RangeError("too large");
-        chunks.push(chunk as Buffer);
-      }
-      bytes = Buffer.concat(chunks);
+      bytes = await readCapped(process.stdin);
     } else {
-      if ((await stat(file)).size > maxInputBytes()) throw new RangeError("too large");
-      bytes = await readFile(file);
+      const st = await stat(file);
+      if (st.size > maxInputBytes()) throw new RangeError("too large");
+      // A FIFO or a device has no size to check (`/dev/urandom` was read to 4 GiB, wave 17): read up to the cap.
+      bytes = st.isFile() ? await readFile(file) : await readCapped(createReadStream(file));
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;

@@ -32,3 +32,14 @@ export const TAGS = "\\u{e0000}-\\u{e007f}";
  * format characters, so a zero-width class misses them.
  */
 export const BLANK_LETTERS = "\\u00ad\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u2800\\u3164\\uffa0";
+
+/**
+ * Every other format character (general category Cf: U+1D173–U+1D17A musical beams, U+FFF9–U+FFFB interlinear
+ * annotation, U+206A–U+206F, U+1BCA0–U+1BCA3, the Arabic number signs), private-use characters (Co: a font draws
+ * them as nothing, a box or an icon) and noncharacters: none of them is writing a reader sees as itself, so
+ * `roles["admin𝅳"]` reads as `roles["admin"]` (wave 17). Astral: use with the `u` flag.
+ */
+export const OTHER_INVISIBLE = `\\p{Cf}\\p{Co}\\ufdd0-\\ufdef\\ufffe\\uffff${Array.from(
+  { length: 16 },
+  (_, i) => `\\u{${(i + 1).toString(16)}fffe}\\u{${(i + 1).toString(16)}ffff}`,
+).join("")}`;

@@ -3,14 +3,25 @@
  * Retrace writes to GitHub (the reproduction comment, the draft PR body, the tracking comment): never rendered, and
  * nothing in it hidden from the maintainer who reads it. Pure.
  */
-import { BIDI, BLANK_LETTERS, CONTROLS, SEPARATORS, TAGS, ZERO_WIDTH } from "../core/hidden-characters.ts";
+import {
+  BIDI,
+  BLANK_LETTERS,
+  CONTROLS,
+  OTHER_INVISIBLE,
+  SEPARATORS,
+  TAGS,
+  ZERO_WIDTH,
+} from "../core/hidden-characters.ts";
 
 /**
  * Characters a reader cannot see or that reorder what they see: C0 controls but tab and newline, DEL, C1, bidi
  * controls and isolates, zero-width and invisible format characters, the BOM, line and paragraph separators,
  * Unicode tag characters (invisible text) and letters that render as nothing (Hangul fillers, the soft hyphen). Trojan Source (CVE-2021-42574) hides code with the bidi ones.
  */
-const HIDDEN = new RegExp(`[${CONTROLS}${BIDI}${SEPARATORS}${ZERO_WIDTH}${BLANK_LETTERS}${TAGS}]`, "gu");
+const HIDDEN = new RegExp(
+  `[${CONTROLS}${BIDI}${SEPARATORS}${ZERO_WIDTH}${BLANK_LETTERS}${TAGS}${OTHER_INVISIBLE}]`,
+  "gu",
+);
 
 /** `text` with every hidden character written as a visible `\u{…}` escape (tab and newline stay). */
 export function visible(text: string): string {

@@ -3,6 +3,7 @@
  * `--json` report (which src/logs does not cover: it is JSON, read field by field). Sandbox paths
  * (`/workspace/...`) become repo-relative.
  */
+import { InfrastructureError } from "../../core/errors.ts";
 import { parseLog, wholeLog } from "../../logs/index.ts";
 import type { TestCase, TestOutcome } from "./types.ts";
 
@@ -32,8 +33,38 @@ function title(v: unknown): string {
   return typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : "";
 }
 
+/**
+ * Most objects, arrays and separated values (`{`, `[` and `,` outside strings) a jest report may hold: about
+ * 200,000 tests' worth. `JSON.parse` builds every value at once and cannot be stopped by the parse budget: 13
+ * million empty objects in a 39 MB report (under the collect cap) took 9 s of host CPU and 1.4 GiB, 20 million
+ * numbers 670 MiB (wave 17). A linear count before the parse refuses such a report.
+ */
+export const MAX_JEST_JSON_VALUES = 4_000_000;
+
+/** The number of `{`, `[` and `,` outside strings, counted until it passes `max`. */
+function valuesIn(text: string, max: number): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // a string: skip to its closing quote (a backslash escapes the next character)
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if ((c === 0x7b || c === 0x5b || c === 0x2c) && ++n > max) return n;
+  }
+  return n;
+}
+
 /** jest `--json`: testResults[].assertionResults[]; a test file that failed to run has no assertions and a message. */
 function readJestJson(text: string): TestCase[] {
+  if (valuesIn(text, MAX_JEST_JSON_VALUES) > MAX_JEST_JSON_VALUES)
+    throw new InfrastructureError(
+      `the run's test report (jest-json) could not be read: it holds over ${MAX_JEST_JSON_VALUES.toLocaleString("en")} objects, arrays and values, more than any real jest report`,
+      "a report shaped to make its parse slow is refused; run the tests with another reporter",
+    );
   let report: unknown;
   try {
     report = JSON.parse(text);

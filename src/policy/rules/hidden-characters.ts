@@ -2,17 +2,18 @@
  * hidden-characters: a patch whose added lines or paths hold characters a reviewer cannot see or that make text
  * read otherwise than it is — bidi controls and isolates (Trojan Source, CVE-2021-42574: a comment that reads as
  * code, a string that reads as a condition), zero-width and invisible format characters (an identifier that looks
- * like another), Unicode tag characters (invisible text) — and paths with confusable names: a segment mixing Latin
+ * like another), Unicode tag characters (invisible text), every other format character, private-use characters and
+ * noncharacters (wave 17) — and paths with confusable names: a segment mixing Latin
  * with Cyrillic or Greek letters in one word (`src/іndex.js` beside `src/index.js`; `docs/документ.md` is no mix), or a
  * character that looks like `/` or `.`. Zero-width joiners between two non-ASCII characters are writing (Persian,
  * Indic scripts, emoji sequences) and allowed; touching ASCII they are hidden.
  * A model steered by a report or log can write any of them; a verified patch must read as it runs.
  */
-import { BIDI, BLANK_LETTERS, TAGS, ZERO_WIDTH } from "../../core/hidden-characters.ts";
+import { BIDI, BLANK_LETTERS, OTHER_INVISIBLE, TAGS, ZERO_WIDTH } from "../../core/hidden-characters.ts";
 import { fileSystemPath } from "../../core/repo-path.ts";
 import type { Rule, Violation } from "../types.ts";
 
-const HIDDEN = new RegExp(`[${BIDI}${ZERO_WIDTH}${BLANK_LETTERS}${TAGS}]`, "u");
+const HIDDEN = new RegExp(`[${BIDI}${ZERO_WIDTH}${BLANK_LETTERS}${TAGS}${OTHER_INVISIBLE}]`, "u");
 /**
  * Controls in an added line a reader does not see as themselves: C0 but tab and form feed, DEL and C1 (NEL, U+0085, is
  * a line break to some readers). A CR inside a line makes a terminal's `git diff` write the rest over what came before;
