@@ -28,6 +28,16 @@
 import type { FormatDefinition, ParserSink } from "../parser.ts";
 
 const RESULT = /^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR): (\S+)(?: (.*))?$/;
+/**
+ * libtool's wrapper: a test program linked against the package's own shared library is built as `.libs/lt-NAME`
+ * (`.libs/NAME` without fast-install) and run by the wrapper script `NAME` one directory up, which is the test
+ * `make check TESTS=…` takes; a harness that prints the program's path names the binary. The directory stays.
+ */
+const LIBTOOL_BINARY = /(^|\/)\.libs\/(?:lt-)?([^/]+)$/;
+function testName(printed: string): string {
+  return printed.replace(LIBTOOL_BINARY, "$1$2");
+}
+
 const TRAILER = /^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR) (\S+) \(exit status: (\d+)\)$/;
 const SUMMARY_HEAD = /^Testsuite summary for \S/;
 const SUMMARY_ROW = /^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR): +(\d+)\s*$/;
@@ -175,14 +185,14 @@ export function createAutomakeParser(sink: ParserSink) {
       const t = text.endsWith(")") ? TRAILER.exec(text) : null;
       if (t) {
         confirmed = true;
-        const name = t[2]!;
+        const name = testName(t[2]!);
         if (FAILING.has(t[1]!)) {
           // test-suite.log heads the section with `FAIL: name` (and a rule): the test's output starts there.
           const start = lastResult?.name === name ? lastResult.end : lastOwn > 0 ? lastOwn + 1 : lineNo;
           hold({
             name,
             status: t[1]!,
-            message: `${t[1]} ${name} (exit status: ${t[3]})`,
+            message: `${t[1]} ${t[2]} (exit status: ${t[3]})`,
             start,
             end: lineNo,
           });
@@ -195,7 +205,7 @@ export function createAutomakeParser(sink: ParserSink) {
       }
       const m = RESULT.exec(text);
       if (!m) return false;
-      const name = m[2]!;
+      const name = testName(m[2]!);
       const rest = m[3] ?? "";
       if (rest.startsWith("(") || name.includes("//") || name.endsWith(":")) return false;
       const from = Math.max(lastOwn, lastMake);

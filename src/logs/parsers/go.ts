@@ -21,6 +21,18 @@ const RUNNING_HEADER = /^\s*running tests:$/;
 const RUNNING = /^\s+(\S+) \((?:[\d.]+(?:h|m|s|ms|µs|us|ns))+\)$/;
 /** A goroutine trace's frame in a test function: `example.com/x/pkg.TestY.func1()`, `created by example.com/x/pkg.TestY`. */
 const TEST_FRAME = /^(?:created by )?[\w.~/-]+\.(Test\w*)(?:\.func\d+)*(?:\(| in goroutine|$)/;
+/**
+ * The same frame read for its package: the import path (its last element's dots escaped `%2e`), then a test function
+ * (`pkg.TestY`) or a method of a suite type (`pkg.(*suite).TestSub`, testify's subtests).
+ */
+const PKG_FRAME =
+  /^(?:created by )?((?:[\w.~-]+\/)*[\w~%-]+)\.(?:\(\*?\w+\)\.)?(Test\w*)(?:\.func\d+)*(?:\(| in goroutine|$)/;
+/**
+ * A result line whose `--- FAIL` marker a paste cut (`: TestX (0.02s)`): a failure only when go's race line follows
+ * it (see RACE_LINE), which go prints only under a failed test.
+ */
+const CUT_RESULT = /^: (Test\S*) \([\d.]+s\)$/;
+const RACE_LINE = /^\s+testing\.go:\d+: race detected during execution of test$/;
 
 /**
  * gotestsum: its summary (`=== Failed`, then `=== FAIL: <pkg> <Test> [(re-run N) ](1.05s)` with the test's output
@@ -91,6 +103,8 @@ export function createGoParser(sink: ParserSink) {
   let headerPkg: string | null = null;
   /** A bare import path on the line just before (see BARE_PACKAGE). */
   let barePkg: string | null = null;
+  /** A result line without its marker on the line just before (see CUT_RESULT). */
+  let cutResult: { name: string; text: string; lineNo: number } | null = null;
 
   /** A bare import path right above a package run's first test line names that package (see BARE_PACKAGE). */
   function takeBare(bare: string | null): void {
@@ -170,8 +184,9 @@ export function createGoParser(sink: ParserSink) {
     }
   }
 
-  function finishPackage(pkg: string | null): void {
+  function finishPackage(printed: string | null): void {
     closePanic();
+    const pkg = printed ?? packageFromFrames();
     const prefix = pkg ? `${pkg}.` : "";
     const failedNames = new Set(waiting.map((w) => w.state.name));
     for (const s of tests.values()) {
@@ -197,6 +212,25 @@ export function createGoParser(sink: ParserSink) {
     last = null;
     afterResult = null;
     inPanic = false;
+  }
+
+  /**
+   * No package line (a cut log): the package a failing test's own trace frame names, the frame of its test function
+   * (`example.com/x/pkg.TestA`) or of a suite method named as one of its subtests (`pkg.(*s).TestSub` for
+   * `TestA/TestSub`). An external test package's frames say `pkg_test`: go's package line says `pkg`.
+   */
+  function packageFromFrames(): string | null {
+    for (const { state } of waiting) {
+      const [top, ...subs] = state.name.split("/");
+      for (const l of state.buf.lines) {
+        const m = PKG_FRAME.exec(l);
+        if (!m) continue;
+        const method = /\.\(\*?\w+\)\./.test(l.slice(m[1]!.length));
+        if (method ? subs.includes(m[2]!) : m[2] === top)
+          return m[1]!.replace(/%2e/gi, ".").replace(/_test$/, "");
+      }
+    }
+    return null;
   }
 
   // One failure per file that does not compile: a file's further errors (`:266:10`, `:267:8`) are more lines of
@@ -281,6 +315,8 @@ export function createGoParser(sink: ParserSink) {
     line(text: string, lineNo: number): boolean {
       const bare = barePkg;
       barePkg = null;
+      const pending = cutResult;
+      cutResult = null;
       if (BARE_PACKAGE.test(text)) {
         barePkg = text;
         return false;
@@ -369,6 +405,22 @@ export function createGoParser(sink: ParserSink) {
         if (run[1] === "RUN" || run[1] === "CONT" || run[1] === "NAME") last = s;
         if (run[1] !== "PAUSE" && run[1] !== "NAME") s.ran = true;
         afterResult = null;
+        return true;
+      }
+      const cut = CUT_RESULT.exec(text);
+      if (cut) {
+        cutResult = { name: cut[1]!, text, lineNo };
+        return false;
+      }
+      if (pending && RACE_LINE.test(text)) {
+        const s = stateOf(pending.name);
+        s.result = "FAIL";
+        s.buf.push(pending.text, pending.lineNo);
+        s.buf.push(text, lineNo);
+        waiting.push({ state: s });
+        afterResult = s;
+        resultIndent = 0;
+        last = null;
         return true;
       }
       const r = RESULT.exec(text);

@@ -133,7 +133,75 @@ function baseTitle(title: string): string {
   return m ? m[1]! : title;
 }
 
-export function createPytestParser(sink: ParserSink) {
+/**
+ * tox names the directory it ran a command in: tox 4's `py311: commands[0] /repo/.tmp/py311> pytest …` before the
+ * run and `py311: exit 1 (4.78 seconds) /repo/.tmp/py311> pytest …` after it (runner checkout prefixes already
+ * removed from the line, so a directory of the repository is relative).
+ */
+const TOX_CWD = /^\s*[\w.-]+: (?:commands\[\d+\]|exit -?\d+ \([\d.]+ seconds\)) ([^\s>]*)> /;
+
+/** `dir` joined with `up` (`../../tests/x.py`), or null when the result leaves the repository. */
+function resolveUp(dir: string, up: string): string | null {
+  const parts = dir.split("/").filter((p) => p !== "" && p !== ".");
+  const rest = up.split("/");
+  while (rest[0] === ".." || rest[0] === ".") {
+    if (rest.shift() === ".." && parts.pop() === undefined) return null;
+  }
+  return [...parts, ...rest].join("/");
+}
+
+/**
+ * pytest prints node ids relative to the directory it was started in, so a run started below the repository's root
+ * (tox's `changedir`, `.tmp/<env>`) prints `../../tests/test_x.py::test_y`. Canonical ids are repo-relative: ids and
+ * files with leading `../` wait until the end of the log and are resolved against the directory tox names; with no
+ * such directory (or one outside the checkout), or when the path would leave the repository, they stay as printed.
+ */
+function upwardIds(outer: ParserSink): { sink: ParserSink; see(text: string): void; flush(): void } {
+  let cwd: string | null = null;
+  const waiting: (() => void)[] = [];
+  const up = (p: string | null | undefined): boolean => typeof p === "string" && p.startsWith("../");
+  const fix = (p: string): string => {
+    if (cwd === null || !p.startsWith("../")) return p;
+    return resolveUp(cwd, p) ?? p;
+  };
+  const sink: ParserSink = {
+    test(id, outcome, file, correction) {
+      if (!up(id) && !up(file)) return outer.test(id, outcome, file, correction);
+      if (waiting.length < 10_000)
+        waiting.push(() => outer.test(fix(id), outcome, file ? fix(file) : file, correction));
+    },
+    failure(draft) {
+      if (!up(draft.test) && !up(draft.file)) return outer.failure(draft);
+      if (waiting.length < 10_000)
+        waiting.push(() =>
+          outer.failure({
+            ...draft,
+            test: draft.test ? fix(draft.test) : draft.test,
+            file: draft.file ? fix(draft.file) : draft.file,
+          }),
+        );
+    },
+    summary: (counts) => outer.summary(counts),
+    unnamed: () => outer.unnamed(),
+    path: (p) => outer.path(p),
+  };
+  return {
+    sink,
+    see(text) {
+      if (!text.includes("> ")) return;
+      const m = TOX_CWD.exec(text);
+      if (m && !/^(?:\/|[A-Za-z]:)/.test(m[1]!)) cwd = m[1]!;
+    },
+    flush() {
+      for (const f of waiting) f();
+      waiting.length = 0;
+    },
+  };
+}
+
+export function createPytestParser(outer: ParserSink) {
+  const upward = upwardIds(outer);
+  const sink = upward.sink;
   let inSession = false;
   /**
    * A pasted fragment: a failure block (`____ test_x ____` or `____ ERROR at setup of … ____`) with no
@@ -335,6 +403,7 @@ export function createPytestParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      upward.see(text);
       if (indent !== "") {
         if (text.startsWith(indent)) text = text.slice(indent.length);
         else if (text.trim() !== "") {
@@ -566,6 +635,7 @@ export function createPytestParser(sink: ParserSink) {
         }
       }
       rerun = new Set();
+      upward.flush();
     },
   };
 }
