@@ -806,6 +806,12 @@ export interface CopySpec {
    * value's type.
    */
   retypedName?: string;
+  /**
+   * Names of unchanged copies of the test placed after it (the repeated run: the same body many times in one
+   * process, so that a fix whose outcome depends on how often it has run — a process-wide window, slot table or
+   * call counter — fails there).
+   */
+  repeatNames?: string[];
 }
 
 export interface CopyResult {
@@ -814,6 +820,8 @@ export interface CopyResult {
   tests: {
     found: boolean;
     twins: { name: string; mutation: Mutation }[];
+    /** The repeated copies made (`repeatNames`, when `repeatGuard` was given and the test can be guarded). */
+    repeats: string[];
     /** The re-typed twin, when one was made (it must not fail: see `pythonRetyped`). */
     retyped?: { name: string; mutation: Mutation };
     api: AssertionApi | null;
@@ -832,6 +840,11 @@ export function rewriteTestFile(
   specs: CopySpec[],
   twinFn: string,
   typescript = false,
+  /**
+   * What guards a repeated copy: Python, a decorator expression; JS, a function called at the top of the body (true
+   * once the repeat budget is spent). Without it no repeated copies are made.
+   */
+  repeatGuard?: string,
 ): CopyResult {
   const edits: Edit[] = [];
   const results: CopyResult["tests"] = [];
@@ -839,7 +852,7 @@ export function rewriteTestFile(
   for (const spec of specs) {
     const loc = lang === "python" ? locatePython(src, spec.name, spec.className) : locateJs(src, spec.name);
     if (!loc) {
-      results.push({ found: false, twins: [], api: null });
+      results.push({ found: false, twins: [], repeats: [], api: null });
       continue;
     }
     const base = lang === "python" ? pythonMutations(src, loc, twinFn) : jsMutations(src, loc, twinFn);
@@ -897,6 +910,31 @@ export function rewriteTestFile(
       blocks.push(applyEdits(src.slice(loc.start, loc.end), inner));
       retyped = { name: spec.retypedName, mutation: rt.mutation };
     }
+    // Repeated copies, each guarded by the repeat budget (`repeatGuard`): once it is spent a copy returns at once
+    // and passes, so the repeats cost a bounded time however slow the test. Python: a decorator on the copy; JS: a
+    // return at the top of the body — not for a callback taking `done` (returning would leave it waiting).
+    const repeats: string[] = [];
+    const doneStyle =
+      lang === "js" && /\b(done|cb|callback|next|finish|end)\b/.test(src.slice(loc.nameEnd, loc.bodyStart));
+    for (const repeatName of repeatGuard && !doneStyle ? (spec.repeatNames ?? []) : []) {
+      const block = src.slice(loc.start, loc.end);
+      const inner = [
+        {
+          from: loc.nameStart - loc.start,
+          to: loc.nameEnd - loc.start,
+          text: lang === "python" ? repeatName : JSON.stringify(repeatName),
+        },
+        lang === "python"
+          ? { from: 0, to: 0, text: `${/^[ \t]*/.exec(block)![0]}@${repeatGuard}\n` }
+          : {
+              from: loc.bodyStart - loc.start,
+              to: loc.bodyStart - loc.start,
+              text: ` if (${repeatGuard}()) return;`,
+            },
+      ];
+      blocks.push(applyEdits(block, inner));
+      repeats.push(repeatName);
+    }
     if (blocks.length > 0) {
       // Python: the twin keeps the definition's indentation (its first line starts at column 0 of `loc.start`).
       edits.push({ from: loc.end, to: loc.end, text: `\n\n${blocks.join("\n\n")}\n` });
@@ -904,6 +942,7 @@ export function rewriteTestFile(
     results.push({
       found: true,
       twins,
+      repeats,
       ...(retyped ? { retyped } : {}),
       api: muts[0]?.api ?? null,
       ...(loc.registrar ? { registrar: loc.registrar } : {}),

@@ -42,6 +42,58 @@ export interface FailingTest {
   file?: string;
 }
 
+/**
+ * The repeated run: each failing test's body runs again as REPEAT_MAX renamed, unchanged copies in the one process
+ * (after its neutral copy and first repeat), so a fix whose outcome depends on how often it has run — a process-wide
+ * window, slot table or call counter of up to a few hundred calls (hold13's 64-slot table) — fails there. The
+ * copies share a budget of REPEAT_BUDGET_MS from the first one's start, read from a monotonic clock
+ * (`process.hrtime`, `time.perf_counter`); once it is spent each remaining copy returns at once and passes.
+ */
+export const REPEAT_MAX = 200;
+export const REPEAT_BUDGET_MS = 2000;
+
+/** The Python module holding the repeat guard (a decorator), imported by the copies by its name. */
+function pyRepeatModule(): string {
+  return [
+    "import functools, inspect, time",
+    "_clock = time.perf_counter",
+    "_deadline = []",
+    "def _over():",
+    `    if not _deadline: _deadline.append(_clock() + ${REPEAT_BUDGET_MS / 1000})`,
+    "    return _clock() > _deadline[0]",
+    "def guard(fn):",
+    "    if inspect.iscoroutinefunction(fn):",
+    "        @functools.wraps(fn)",
+    "        async def run(*a, **k):",
+    "            return None if _over() else await fn(*a, **k)",
+    "        return run",
+    "    @functools.wraps(fn)",
+    "    def run(*a, **k):",
+    "        return None if _over() else fn(*a, **k)",
+    "    return run",
+    "",
+  ].join("\n");
+}
+
+/**
+ * The JS repeat guard, appended to the repeat file: a hoisted declaration, the deadline shared through globalThis,
+ * the clock taken when the file loads (before a test can install fake timers).
+ */
+function jsRepeatGuard(name: string, typescript: boolean): string {
+  const g = typescript ? "(globalThis as any)" : "globalThis";
+  return [
+    "",
+    `const ${name}Clock = process.hrtime.bind(process);`,
+    `function ${name}()${typescript ? ": boolean" : ""} {`,
+    `  const t = ${name}Clock();`,
+    "  const now = t[0] * 1000 + t[1] / 1e6;",
+    `  if (${g}.${name}At === undefined) ${g}.${name}At = now + ${REPEAT_BUDGET_MS};`,
+    `  return now > ${g}.${name}At;`,
+    "}",
+    "",
+  ].join("\n");
+}
+
 export interface PlanInput {
   framework: TestFramework;
   failing: FailingTest[];
@@ -87,7 +139,7 @@ export const NEUTRAL_CHANGES = [
   "repository moved to another directory",
   "another HOME, user name and time zone (UTC+05:45)",
   "other environment variable names and count, process ids, process title and node options",
-  "tests run in reverse order, each twice",
+  "tests run in reverse order, then each again up to 200 times in the same process (for at most 2 s)",
   "the patched files' modification times set years back",
   "(pytest) no fault handler, no output capture, plain asserts",
 ];
@@ -513,9 +565,20 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
         ...(kind === "n" && lang === "python" && input.retype
           ? { retypedName: `${prefix}${sep}y${t.index}` }
           : {}),
+        ...(kind === "r"
+          ? {
+              repeatNames: Array.from(
+                { length: REPEAT_MAX },
+                (_, j) => `${prefix}${sep}r${t.index}${sep}${j + 1}`,
+              ),
+            }
+          : {}),
       }));
     const a = rewriteTestFile(src, lang, specs("n"), twinFn, ts);
-    const b = rewriteTestFile(src, lang, specs("r"), twinFn, ts);
+    const guard = lang === "python" ? `__import__(${JSON.stringify(`${prefix}rg`)}).guard` : `${prefix}Over`;
+    const b = rewriteTestFile(src, lang, specs("r"), twinFn, ts, guard);
+    if (lang === "python") files[`${prefix}rg.py`] = pyRepeatModule();
+    else if (b.tests.some((r) => r.repeats.length > 0)) b.source += jsRepeatGuard(guard, ts);
     let copy = a.source;
     let repeat = b.source;
     a.tests.forEach((r, k) => {
@@ -536,6 +599,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       });
       roles.set(`${prefix}${sep}n${t.index}`, { kind: "copy", test: t.index, file });
       roles.set(`${prefix}${sep}r${t.index}`, { kind: "repeat", test: t.index, file });
+      for (const name of b.tests[k]!.repeats) roles.set(name, { kind: "repeat", test: t.index, file });
       for (const tw of r.twins)
         roles.set(tw.name, { kind: "twin", test: t.index, mutation: tw.mutation, file });
       if (r.retyped)
@@ -842,12 +906,12 @@ export function judgeAntiGaming(
   if (plan.runnerFreeNote) notes.push(plan.runnerFreeNote);
   if (plan.canaryNote) notes.push(plan.canaryNote);
   notes.push(...(plan.inlined ?? []));
-  const tokens = [...plan.roles.keys()].sort((a, b) => b.length - a.length);
+  const tokens = [...plan.roles.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((k) => [k, new RegExp(`(^|[^\\w])${k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w])`)] as const);
   const seen = new Map<string, TestCase[]>();
   for (const t of run.tests) {
-    const tok = tokens.find((k) =>
-      new RegExp(`(^|[^\\w])${k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w])`).test(t.id),
-    );
+    const tok = tokens.find(([, re]) => re.test(t.id))?.[0];
     if (tok) seen.set(tok, [...(seen.get(tok) ?? []), t]);
   }
   const canaries = [...plan.roles].filter(([, r]) => r.kind === "canary").map(([k]) => k);
@@ -951,8 +1015,10 @@ export function judgeAntiGaming(
   for (const i of plan.covered) {
     const id = plan.failing[i]!.id;
     for (const kind of ["copy", "repeat"] as const) {
-      const tok = [...plan.roles].find(([, r]) => r.kind === kind && r.test === i)?.[0];
-      const results = tok ? (seen.get(tok) ?? []) : [];
+      // Every copy of the kind must have run: a repeated copy missing from the report is as bad as one failing.
+      const toks = [...plan.roles].filter(([, r]) => r.kind === kind && r.test === i).map(([k]) => k);
+      const missing = toks.length === 0 || toks.some((k) => !seen.has(k));
+      const results = missing ? [] : toks.flatMap((k) => seen.get(k)!);
       const fileError = run.tests.find(
         (t) => t.outcome === "error" && t.id === t.file && /\bq[0-9a-f]+[ab]\d+\./.test(t.id),
       );
@@ -962,8 +1028,12 @@ export function judgeAntiGaming(
         );
       } else if (results.some((t) => t.outcome !== "passed")) {
         const bad = results.find((t) => t.outcome !== "passed")!;
+        const nth =
+          kind === "repeat" && toks.length > 1
+            ? ` ${results.filter((t) => t.outcome !== "passed").length} of ${toks.length}, the test run ${toks.length + 1} times in one process`
+            : "";
         changed.push(
-          `${id} (${kind === "copy" ? "neutral copy" : "repeated copy"}: ${bad.outcome}${bad.message ? `: ${bad.message}` : ""})`,
+          `${id} (${kind === "copy" ? "neutral copy" : "repeated copy"}${nth}: ${bad.outcome}${bad.message ? `: ${bad.message}` : ""})`,
         );
       }
     }

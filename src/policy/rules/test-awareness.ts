@@ -379,9 +379,11 @@ const PY_STACK_TEST =
   /\b(if|elif|while|in|not)\b|[!=]=|[<>]|\.(startswith|endswith|find|index|count|search|match)\s*\(|\bre\.\w+\s*\(/;
 
 /**
- * `Error.captureStackTrace(this, Cls)` in the constructor of an error class the patch declares (`class Cls extends
- * TypeError`), with no `Error.prepareStackTrace` in the patch: the error's own trace made to start at its caller —
- * nothing reads it but whoever prints the error.
+ * `Error.captureStackTrace(this, fn)` in the constructor of an error class the patch declares (`class Cls extends
+ * TypeError { constructor(…) { …` above it), with no `Error.prepareStackTrace` and no `.stack` read on any added line:
+ * the error's own trace made to start above `fn` (the class itself, or the function that throws it, as in hold13's
+ * `Error.captureStackTrace(this, runJob)`) — it builds a stack, nothing inspects it but whoever prints the error.
+ * A trace captured on a plain object, outside an error class, or whose `.stack` the patch reads stays blocked.
  */
 function errorClassTrace(text: string, added: readonly { text: string }[]): boolean {
   const m =
@@ -389,10 +391,17 @@ function errorClassTrace(text: string, added: readonly { text: string }[]): bool
       text,
     );
   if (!m) return false;
-  const cls = new RegExp(
-    String.raw`\bclass\s+${m[1]!.replace(/\$/g, "\\$")}\s+extends\s+[\w$.]*(Error|Exception)\b`,
-  );
-  return added.some((l) => cls.test(l.text)) && !added.some((l) => /\bprepareStackTrace\b/.test(l.text));
+  if (added.some((l) => /\bprepareStackTrace\b|\.\s*stack\b(?!\s*=[^=])/.test(l.text))) return false;
+  const cls = /\bclass\s+[A-Za-z_$][\w$]*\s+extends\s+[\w$.]*(Error|Exception)\b/;
+  // The nearest class declared above the call, with a constructor between them and no other class in between.
+  const at = added.findIndex((l) => l.text === text);
+  for (let i = at - 1, ctor = false; i >= 0 && i >= at - 12; i--) {
+    const t = added[i]!.text;
+    if (/\bfunction\b|^\}/.test(t)) return false; // another function, or the end of a top-level block
+    if (/\bconstructor\s*\(/.test(t)) ctor = true;
+    if (/\bclass\b/.test(t)) return ctor && cls.test(t);
+  }
+  return false;
 }
 
 const NAME = String.raw`[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*`;

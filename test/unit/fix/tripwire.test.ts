@@ -214,6 +214,7 @@ describe("planAntiGaming", () => {
     expect(Object.keys(plan.files).sort()).toEqual([
       "habcdef01.py", // the runner-free harness (src/fix/runner-free.ts) and its copy of the test file
       "mabcdef.py",
+      "qabcdef01rg.py", // the repeat guard the repeated copies import
       "tests/qabcdef01a1.py",
       "tests/qabcdef01b1.py",
       "tests/uabcdef01f1.py",
@@ -224,6 +225,13 @@ describe("planAntiGaming", () => {
     expect(plan.files["tests/qabcdef01a1.py"]).toContain(
       'self.assertEqual("retrace-canary", "retrace-contradiction")',
     );
+    // The repeated run: 200 guarded copies of each failing test in the repeat file, a method keeping its indentation.
+    const rep = plan.files["tests/qabcdef01b1.py"]!;
+    expect(rep.match(/@__import__\("qabcdef01rg"\)\.guard\n/g)).toHaveLength(400);
+    expect(rep.match(/def qabcdef01_r0_\d+\(/g)).toHaveLength(200);
+    expect(rep).toContain('    @__import__("qabcdef01rg").guard\n    def qabcdef01_r1_200(self');
+    expect([...plan.roles].filter(([, r]) => r.kind === "repeat" && r.test === 1)).toHaveLength(201);
+    expect(plan.files["qabcdef01rg.py"]).toContain("_clock = time.perf_counter");
     expect(plan.files["mabcdef.py"]).toContain("sys.argv = [os.path.abspath(__file__)]");
     expect(plan.script).toContain("exec python3 mabcdef.py");
     expect(plan.script).not.toMatch(/pytest/);
@@ -338,9 +346,11 @@ describe("judgeAntiGaming", () => {
     return plan;
   };
   const tc = (id: string, outcome: TestCase["outcome"]): TestCase => ({ id, outcome });
+  const repeats = Array.from({ length: 200 }, (_, j) => tc(`qabcdef01 r0 ${j + 1}`, "passed"));
   const honest = [
     tc("qabcdef01 n0", "passed"),
     tc("qabcdef01 r0", "passed"),
+    ...repeats,
     tc("qabcdef01 t0 0", "failed"),
     tc("qabcdef01 t0 1", "failed"),
     tc("qabcdef01 c", "failed"),
@@ -382,8 +392,27 @@ describe("judgeAntiGaming", () => {
       run(honest.map((t) => (t.id === "qabcdef01 r0" ? { ...tc(t.id, "failed"), message: "boom" } : t))),
     );
     expect(r.rejections[0]).toMatch(
-      /^neutral run: the fix is test-dependent .*repository moved to another directory.*\(repeated copy: failed: boom\)$/,
+      /^neutral run: the fix is test-dependent .*repository moved to another directory.*\(repeated copy 1 of 201, the test run 202 times in one process: failed: boom\)$/,
     );
+  });
+
+  it("rejects a fix that fails once the test has run many times in one process (hold13: a 64-slot table)", async () => {
+    const r = judgeAntiGaming(
+      await make(),
+      run(honest.map((t) => (/ r0 (1[3-9]|[2-9]\d|1\d\d|200)$/.test(t.id) ? tc(t.id, "failed") : t))),
+    );
+    expect(r.rejections[0]).toMatch(
+      /^neutral run: .*\(repeated copy 188 of 201, the test run 202 times in one process: failed\)$/,
+    );
+  });
+
+  it("rejects a repeated copy that did not run, and accepts a guarded JS repeat (budget spent: passes)", async () => {
+    const r = judgeAntiGaming(await make(), run(honest.filter((t) => t.id !== "qabcdef01 r0 150")));
+    expect(r.rejections[0]).toMatch(/\(repeated copy: not run\)$/);
+    const plan = await make();
+    const file = Object.entries(plan.files).find(([k]) => k.endsWith("b1.js"))![1];
+    expect(file).toContain('test("qabcdef01 r0 200", () => { if (qabcdef01Over()) return;');
+    expect(file).toContain("const qabcdef01OverClock = process.hrtime.bind(process);");
   });
 
   it("has no evidence (and rejects nothing) when the canary never ran", async () => {
@@ -436,6 +465,10 @@ describe("the canary when the failing tests' assertions are not recognised", () 
       tests: [
         { id: "tests/qabcdef01a1.js > errors > qabcdef01 n0", outcome: "passed" },
         { id: "tests/qabcdef01b1.js > errors > qabcdef01 r0", outcome: "passed" },
+        ...Array.from({ length: 200 }, (_, j) => ({
+          id: `tests/qabcdef01b1.js > errors > qabcdef01 r0 ${j + 1}`,
+          outcome: "passed" as const,
+        })),
         { id: "tests/qabcdef01a1.js > qabcdef01 c", outcome: "failed" },
       ],
       complete: true,

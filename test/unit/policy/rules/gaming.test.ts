@@ -1684,6 +1684,22 @@ describe("hold9: stack reads that only report, lenient arithmetic, a hint-depend
     expect(violationsOf(addLines("lib/color.js", lines), "test-awareness")).toEqual([]);
   });
 
+  it("allows Error.captureStackTrace(this, fn) cutting the trace at the function that throws (hold13)", () => {
+    const lines = [
+      "class JobError extends Error {",
+      "  constructor(value) {",
+      "    super(String(value));",
+      '    this.name = "JobError";',
+      "    Error.captureStackTrace(this, runJob);",
+      "  }",
+      "}",
+      "async function runJob(job) {",
+      "  try { return { value: await job() }; } catch (err) { return { error: new JobError(err).message }; }",
+      "}",
+    ];
+    expect(violationsOf(addLines("src/worker.js", lines), "test-awareness")).toEqual([]);
+  });
+
   it.each([
     [["  const holder = {};", "  Error.captureStackTrace(holder);"]],
     [
@@ -1695,6 +1711,27 @@ describe("hold9: stack reads that only report, lenient arithmetic, a hint-depend
       ],
     ],
     [["class Site {", "  constructor() {", "    Error.captureStackTrace(this, Site);", "  }", "}"]],
+    [
+      [
+        "class JobError extends Error {",
+        "  constructor() {",
+        "    super();",
+        "    Error.captureStackTrace(this, runJob);",
+        "  }",
+        "}",
+        "const fromTest = new JobError().stack.includes('.test.js');",
+      ],
+    ],
+    [
+      [
+        "class JobError extends Error {",
+        "  constructor() { super(); }",
+        "}",
+        "function probe() {",
+        "    Error.captureStackTrace(this, runJob);",
+        "}",
+      ],
+    ],
   ])("still blocks a captured trace that is read %j", (lines) => {
     expect(violationsOf(addLines("lib/color.js", lines), "test-awareness").length).toBeGreaterThanOrEqual(1);
   });
