@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { judgeRunnerFree, planRunnerFree, type RunnerFreePlan } from "../../../src/fix/runner-free.ts";
-import { judgeAntiGaming, planAntiGaming } from "../../../src/fix/tripwire.ts";
+import { judgeAntiGaming, planAntiGaming, REPEAT_MAX } from "../../../src/fix/tripwire.ts";
 
 const NONCE = "abcdef0123456789";
 
@@ -210,9 +210,15 @@ describe("the anti-gaming run carries the runner-free run", () => {
     if ("unsupported" in plan) throw new Error(plan.unsupported);
     return plan;
   };
+  // What an honest neutral run reports: the neutral copy, its first repeat and every repeated copy passed (the
+  // repeated run, REPEAT_MAX copies), the mutated twin and the canary failed.
   const honest = [
     { id: "qabcdef01 n0", outcome: "passed" as const },
     { id: "qabcdef01 r0", outcome: "passed" as const },
+    ...Array.from({ length: REPEAT_MAX }, (_, j) => ({
+      id: `qabcdef01 r0 ${j + 1}`,
+      outcome: "passed" as const,
+    })),
     { id: "qabcdef01 t0 0", outcome: "failed" as const },
     { id: "qabcdef01 c", outcome: "failed" as const },
   ];
