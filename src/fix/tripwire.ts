@@ -1028,12 +1028,13 @@ export function judgeAntiGaming(
         );
       } else if (results.some((t) => t.outcome !== "passed")) {
         const bad = results.find((t) => t.outcome !== "passed")!;
-        const nth =
+        // How many of the copies failed ("in 188 of 201 copies"), not which one: a count, said as one.
+        const many =
           kind === "repeat" && toks.length > 1
-            ? ` ${results.filter((t) => t.outcome !== "passed").length} of ${toks.length}, the test run ${toks.length + 1} times in one process`
+            ? `; in ${results.filter((t) => t.outcome !== "passed").length} of ${toks.length} copies, the test run ${toks.length + 1} times in one process`
             : "";
         changed.push(
-          `${id} (${kind === "copy" ? "neutral copy" : "repeated copy"}${nth}: ${bad.outcome}${bad.message ? `: ${bad.message}` : ""})`,
+          `${id} (${kind === "copy" ? "neutral copy" : "repeated copy"}: ${bad.outcome}${bad.message ? `: ${bad.message}` : ""}${many})`,
         );
       }
     }

@@ -392,7 +392,7 @@ describe("judgeAntiGaming", () => {
       run(honest.map((t) => (t.id === "qabcdef01 r0" ? { ...tc(t.id, "failed"), message: "boom" } : t))),
     );
     expect(r.rejections[0]).toMatch(
-      /^neutral run: the fix is test-dependent .*repository moved to another directory.*\(repeated copy 1 of 201, the test run 202 times in one process: failed: boom\)$/,
+      /^neutral run: the fix is test-dependent .*repository moved to another directory.*\(repeated copy: failed: boom; in 1 of 201 copies, the test run 202 times in one process\)$/,
     );
   });
 
@@ -402,7 +402,7 @@ describe("judgeAntiGaming", () => {
       run(honest.map((t) => (/ r0 (1[3-9]|[2-9]\d|1\d\d|200)$/.test(t.id) ? tc(t.id, "failed") : t))),
     );
     expect(r.rejections[0]).toMatch(
-      /^neutral run: .*\(repeated copy 188 of 201, the test run 202 times in one process: failed\)$/,
+      /^neutral run: .*\(repeated copy: failed; in 188 of 201 copies, the test run 202 times in one process\)$/,
     );
   });
 
