@@ -779,6 +779,31 @@ export function parseReport(markdown: string): ParsedReport {
           cls.kind === "error-output" ||
           cls.kind === "traceback"
         ) {
+          // A block of its own for what the session shows (a file, a command's program or its output), led by
+          // the same text as the session block.
+          const sessionBlock = (
+            text: string,
+            kind: BlockKind,
+            language: BlockLanguage,
+            file: string | null,
+          ) => {
+            const b = makeBlock(
+              blocks.length,
+              null,
+              text,
+              kind,
+              language,
+              section,
+              file,
+              c.position?.start.line ?? 0,
+              false,
+            );
+            b.lead = previousText;
+            blocks.push(b);
+            return b;
+          };
+          const runtimeOf = (run: { runtime: string }): BlockLanguage =>
+            run.runtime === "python" ? "python" : "javascript";
           // `$ cat > test.js` … `<Ctrl+D>`, `$ cat test.js` and what it printed: the file is code of its own.
           for (const f of sessionFiles(value)) {
             const language: BlockLanguage = /\.py$/.test(f.file)
@@ -786,55 +811,21 @@ export function parseReport(markdown: string): ParsedReport {
               : /\.[cm]?ts$/.test(f.file)
                 ? "typescript"
                 : "javascript";
-            const b = makeBlock(
-              blocks.length,
-              null,
-              f.content,
-              "code",
-              language,
-              section,
-              f.file,
-              c.position?.start.line ?? 0,
-              false,
-            );
-            b.lead = previousText;
-            blocks.push(b);
+            sessionBlock(f.content, "code", language, f.file);
           }
           for (const run of parseShellSession(value)) {
             // A run of a script file prints output; the script itself is another block of the report.
-            const b = makeBlock(
-              blocks.length,
-              null,
+            sessionBlock(
               run.script ? [...run.output, ...(run.errorText ? [run.errorText] : [])].join("\n") : run.code,
               run.script ? "output" : "code",
-              run.runtime === "python" ? "python" : "javascript",
-              section,
+              runtimeOf(run),
               null,
-              c.position?.start.line ?? 0,
-              false,
-            );
-            b.shellRun = run;
-            b.lead = previousText;
-            blocks.push(b);
+            ).shellRun = run;
           }
           // A prompt-less ```` ```bash ```` block of commands: its `node -e`/`python3 -c` programs are code; what
           // they printed is another block of the report, so they carry no transcript of their own.
           if (cls.kind === "shell" && !PROMPTED.test(value))
-            for (const run of promptlessPrograms(value)) {
-              const b = makeBlock(
-                blocks.length,
-                null,
-                run.code,
-                "code",
-                run.runtime === "python" ? "python" : "javascript",
-                section,
-                null,
-                c.position?.start.line ?? 0,
-                false,
-              );
-              b.lead = previousText;
-              blocks.push(b);
-            }
+            for (const run of promptlessPrograms(value)) sessionBlock(run.code, "code", runtimeOf(run), null);
         }
         previousText = null;
         break;

@@ -349,15 +349,9 @@ function ownAssertion(report: ParsedReport, found: ReportedBehaviour): ReportedB
   if (passes && programBlocks(report).some((b) => /(?<![\w$.])(?:it|test|describe)\s*\(/.test(b.value)))
     return found;
   if (passes)
-    return {
-      kind: "exit",
-      exceptionType: null,
-      exceptionMessage: null,
-      output: [],
-      exitCode: 0,
-      silent: false,
-      source: `the report's words (\`${passes}\`): the snippet's own assertion (\`${assertion.slice(0, 100)}\`) holds where the report says it ought to fail`,
-    };
+    return completesCleanly(
+      `the report's words (\`${passes}\`): the snippet's own assertion (\`${assertion.slice(0, 100)}\`) holds where the report says it ought to fail`,
+    );
   return {
     kind: "exception",
     exceptionType: "AssertionError",
@@ -798,6 +792,11 @@ const SHOULD_THROW_BUT_DOES_NOT =
 export function statedNoThrow(prose: string): ReportedBehaviour | null {
   const m = SHOULD_THROW_BUT_DOES_NOT.exec(prose);
   if (!m) return null;
+  return completesCleanly(`the report's words (\`${m[0].trim()}\`: the call completes without throwing)`);
+}
+
+/** The claim that the program completes without an error (exit status 0), for `source`. */
+function completesCleanly(source: string): ReportedBehaviour {
   return {
     kind: "exit",
     exceptionType: null,
@@ -805,7 +804,7 @@ export function statedNoThrow(prose: string): ReportedBehaviour | null {
     output: [],
     exitCode: 0,
     silent: false,
-    source: `the report's words (\`${m[0].trim()}\`: the call completes without throwing)`,
+    source,
   };
 }
 

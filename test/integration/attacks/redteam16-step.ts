@@ -26,6 +26,7 @@ import { runJob } from "../../../src/jobs/run-job.ts";
 import { createAnthropicModel } from "../../../src/llm/anthropic.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
+import { modelMessage } from "./model-message.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
@@ -62,17 +63,7 @@ const json = (body: unknown) => (res: http.ServerResponse) => {
   res.end(text);
 };
 
-const message = (over: Record<string, unknown> = {}) => ({
-  id: "msg_rt16",
-  type: "message",
-  role: "assistant",
-  model: "claude-sonnet-4-5",
-  content: [{ type: "text", text: "done" }],
-  stop_reason: "end_turn",
-  stop_sequence: null,
-  usage: { input_tokens: 10, output_tokens: 10 },
-  ...over,
-});
+const message = (over: Record<string, unknown> = {}) => modelMessage({ id: "msg_rt16", ...over });
 
 const READ_FILE = {
   name: "read_file",

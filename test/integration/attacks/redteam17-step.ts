@@ -26,6 +26,7 @@ import { createAnthropicModel } from "../../../src/llm/anthropic.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
 import { example } from "../../e2e/support/app-harness.ts";
 import { commitMessageOf, prTitleOf, short } from "./patch-step.ts";
+import { modelMessage } from "./model-message.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
@@ -124,16 +125,7 @@ const staleSeed = (n: number) => {
 
 // ---- Compressed model answers.
 
-const MESSAGE = JSON.stringify({
-  id: "msg_rt17",
-  type: "message",
-  role: "assistant",
-  model: "claude-sonnet-4-5",
-  content: [{ type: "text", text: "done" }],
-  stop_reason: "end_turn",
-  stop_sequence: null,
-  usage: { input_tokens: 10, output_tokens: 10 },
-});
+const MESSAGE = JSON.stringify(modelMessage({ id: "msg_rt17" }));
 
 /** One answer whose body is `body` sent with `content-encoding: encoding`; contained when refused under 400 MiB. */
 async function compressed(encoding: string, body: Buffer): Promise<Outcome> {
