@@ -25,7 +25,7 @@ export function requiresEsModule(exception: { type: string; message: string } | 
  * top-level `require()` binding) or the code already reads as an ES module.
  */
 export function asEsModule(code: string): string | null {
-  if (/^\s*(?:import\s[^(]|export\s)/m.test(code)) return null;
+  if (/^[ \t]*(?:import\s[^(]|export\s)/m.test(code)) return null;
   const lines = code.split("\n");
   let n = 0;
   let rewrote = false;

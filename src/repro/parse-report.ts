@@ -33,7 +33,7 @@ import {
 } from "./versions.ts";
 
 /** A line typed at a prompt (`$ `, `% `): the block is a session, read by parseShellSession. */
-const PROMPTED = /^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s/m;
+const PROMPTED = /^[ \t]*(?:[\w@.~:/[\]-]*[ \t]*)?[$%][ \t]/m;
 
 export type SectionKind = "expected" | "actual" | "steps" | "environment" | "other";
 
