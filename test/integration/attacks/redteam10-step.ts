@@ -33,7 +33,7 @@ import { parseEvent } from "../../../src/jobs/triggers.ts";
 import { DockerSandbox } from "../../../src/sandbox/docker.ts";
 import { reportRead } from "./parse-step.ts";
 import { short } from "./patch-step.ts";
-import { type Outcome, ok, runStepCases } from "./wave-step.ts";
+import { type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
@@ -273,15 +273,7 @@ function toolchainOf(repo: string): string {
   return JSON.stringify(detectToolchain((rel) => readRepoFileSafely(repo, rel), readWorkflowsSafely(repo)));
 }
 
-function repoWith(files: Record<string, string>): string {
-  const r = path.join(dir, "repo");
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(r, name)), { recursive: true });
-    writeFileSync(path.join(r, name), text);
-  }
-  mkdirSync(r, { recursive: true });
-  return r;
-}
+const repoWith = (files: Record<string, string>): string => writeTree(path.join(dir, "repo"), files);
 
 /** The runtime step as `retrace verify` runs it on the real engine; its error as the CLI would print it. */
 async function runtimeError(repo: string): Promise<string> {

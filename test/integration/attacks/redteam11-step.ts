@@ -37,7 +37,7 @@ import { renderFixReport } from "../../../src/report/pr-body.ts";
 import { DockerSandbox } from "../../../src/sandbox/docker.ts";
 import { actsOnGitHub, fixedBody } from "./rendered-markdown.ts";
 import { openFds, withProxy } from "./proxy-fixture.ts";
-import { type Outcome, ok, runStepCases } from "./wave-step.ts";
+import { type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
@@ -64,15 +64,7 @@ function hostFile(): string {
   return p;
 }
 
-function repoWith(files: Record<string, string>): string {
-  const r = path.join(dir, "repo");
-  mkdirSync(r, { recursive: true });
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(r, name)), { recursive: true });
-    writeFileSync(path.join(r, name), text);
-  }
-  return r;
-}
+const repoWith = (files: Record<string, string>): string => writeTree(path.join(dir, "repo"), files);
 
 // ---- Model-written prose in the draft PR body (a model steered by a hostile report or log writes anything).
 

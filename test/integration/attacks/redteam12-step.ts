@@ -10,7 +10,6 @@
  * (marker, token, host CPU) decide.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readInputs } from "../../../src/action/inputs.ts";
 import { openSqliteJobStore } from "../../../src/app/job-store.ts";
@@ -20,20 +19,12 @@ import type { ReproResult } from "../../../src/repro/result.ts";
 import { actsOnGitHub, fixedBody } from "./rendered-markdown.ts";
 import { openFds, withProxy } from "./proxy-fixture.ts";
 import { gateThenApply, short } from "./patch-step.ts";
-import { type Outcome, ok, runStepCases } from "./wave-step.ts";
+import { type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
 
-function repoWith(files: Record<string, string>): string {
-  const r = path.join(dir, "repo");
-  mkdirSync(r, { recursive: true });
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(r, name)), { recursive: true });
-    writeFileSync(path.join(r, name), text);
-  }
-  return r;
-}
+const repoWith = (files: Record<string, string>): string => writeTree(path.join(dir, "repo"), files);
 
 // ---- The install proxy, and what GitHub renders of what Retrace writes (the checker is rendered-markdown.ts).
 

@@ -11,7 +11,7 @@
  * runner's checks (marker, token, host CPU) decide.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { openSqliteJobStore } from "../../../src/app/job-store.ts";
 import type { JobResult, JobRunner } from "../../../src/jobs/result.ts";
@@ -19,21 +19,13 @@ import { parseEvent } from "../../../src/jobs/triggers.ts";
 import { example, postWebhook, startApp } from "../../e2e/support/app-harness.ts";
 import { startFakeGitHub } from "../../e2e/support/fake-github.ts";
 import { commitMessageOf, gateThenApply, prTitleOf, short } from "./patch-step.ts";
-import { type Outcome, ok, runStepCases } from "./wave-step.ts";
+import { type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 let dir = root;
 
-function repoWith(files: Record<string, string>): string {
-  const r = path.join(dir, "repo");
-  mkdirSync(r, { recursive: true });
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(r, name)), { recursive: true });
-    writeFileSync(path.join(r, name), text);
-  }
-  return r;
-}
+const repoWith = (files: Record<string, string>): string => writeTree(path.join(dir, "repo"), files);
 
 // ---- Model-written patches: the gate, then the one applier (on a copy of the repository on disk).
 

@@ -1,34 +1,11 @@
-/**
- * Host-side steps of the fourteenth red team's cases, run in a process of their own
- * (`tsx redteam14-step.ts <dir> <id>…`) so a case that holds the host can be killed and measured.
- * Each case builds its hostile input under `<dir>/<id>` and calls the entry its pipeline uses on it: the policy gate
- * and the one patch applier on look-alike letters of scripts other than Cyrillic and Greek (Armenian, Cherokee,
- * Lisu, Coptic, Latin's own IPA and small capitals, mathematical alphanumerics), on letters that render as nothing
- * (Hangul fillers, the soft hyphen, the combining grapheme joiner, Khmer inherent vowels, the Mongolian vowel
- * separator) and on line breaks a reader does not see as one (a lone CR, NEL); on path spellings a file system or
- * another OS reads as an existing file (`./`, `//`, a backslash, a reserved device name); on hunks whose context
- * matches the file only loosely; on patches of legitimate-looking count but huge lines; and the commit message and
- * PR title Retrace writes from a model's summary and a log's test ids holding letters that render as nothing.
- * For each case it prints one JSON line: `{ id, cpuMs, outcome, contained }` — `contained` is the case's own
- * verdict, null when only the runner's checks (marker, token, host CPU) decide.
- */
-import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { commitMessageOf, gateThenApply, prTitleOf, short } from "./patch-step.ts";
-import { type Outcome, ok, runStepCases } from "./wave-step.ts";
+import { type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
 
-function repoWith(files: Record<string, string>): string {
-  const r = path.join(dir, "repo");
-  mkdirSync(r, { recursive: true });
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(r, name)), { recursive: true });
-    writeFileSync(path.join(r, name), text);
-  }
-  return r;
-}
+const repoWith = (files: Record<string, string>): string => writeTree(path.join(dir, "repo"), files);
 
 const escapeNonAscii = (s: string) =>
   s.replace(/[^\x20-\x7e]/gu, (c) => `U+${c.codePointAt(0)!.toString(16).padStart(4, "0")}`);

@@ -4,7 +4,7 @@
  * printed. A case's outcome never carries the token the wave put in the environment: a leak is written as `[token]`
  * and the case is not contained.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 export type Outcome = { outcome: string; contained: boolean | null };
@@ -39,4 +39,14 @@ export async function runStepCases(
       })}\n`,
     );
   }
+}
+
+/** `files` (path → text) written under `root`, parent folders made; `root` itself made even when `files` is empty. */
+export function writeTree(root: string, files: Record<string, string>): string {
+  mkdirSync(root, { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), text);
+  }
+  return root;
 }
