@@ -2832,6 +2832,61 @@ const CASES = [
     run: "rspec spec/branch_spec.rb --format progress --format json --out REPORT",
     truth: "rspecJson",
   },
+  // hold21-*: a twenty-second held-out set (issue 10), generated part (projects/hold21-*, a shipping-rates library),
+  // written by a helper that had not read the parsers: two LARGE runs (pytest -v with ~3,100 parametrised cases and five
+  // failures in the middle; go test -v ./... with ~1,600 subtests, one failing leaf, a plain failure and an index
+  // panic in another package), a green pytest run printing FAILED / Error: / a summary-like rule, jest nested
+  // describes with test.each and a toThrow on the wrong error, a green vitest run printing FAIL / Error: / a Tests
+  // line with a skip, RSpec documentation format with a subject, a ZeroDivisionError and a pending example.
+  {
+    id: "hold21-pytest-large-verbose-actions",
+    proj: "hold21-py",
+    frame: "actions",
+    cmd: "python -m pytest -v tests/test_rates.py",
+    run: "python3 -m pytest -p no:cacheprovider -v tests/test_rates.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold21-pytest-green-noisy-gitlab",
+    proj: "hold21-py",
+    frame: "gitlab",
+    cmd: "pytest -rA tests/test_green.py",
+    run: "python3 -m pytest -p no:cacheprovider -rA tests/test_green.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold21-go-large-verbose-jenkins",
+    proj: "hold21-go",
+    frame: "jenkins",
+    cmd: "go test -v ./...",
+    run: "go test -v ./...; go test -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold21-jest-each-tothrow-actions",
+    proj: "hold21-js",
+    frame: "actions",
+    cmd: "npx jest --ci spec/labels.test.js",
+    run: "npx jest --ci spec/labels.test.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold21-vitest-green-noisy-jenkins",
+    proj: "hold21-js",
+    frame: "jenkins",
+    cmd: "npx vitest run",
+    run: "npx vitest run --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "vitestJson",
+  },
+  {
+    id: "hold21-rspec-doc-zerodiv-gitlab",
+    proj: "hold21-rb",
+    frame: "gitlab",
+    cmd: "bundle exec rspec --format documentation",
+    run: "rspec spec/depot_spec.rb --format documentation --format json --out REPORT",
+    truth: "rspecJson",
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ running
@@ -3163,6 +3218,10 @@ function versions(proj) {
     "hold20-py": () => table.py(),
     "hold20-go": () => table.go(),
     "hold20-rb": () => table.ruby(),
+    "hold21-js": () => table.js(),
+    "hold21-py": () => table.py(),
+    "hold21-go": () => table.go(),
+    "hold21-rb": () => table.ruby(),
     "rspec-doc": () => table.ruby(),
     bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
     catch2: () => ({ catch2: v("dpkg-query -W catch2"), gcc: v("g++ --version") }),
