@@ -56,13 +56,18 @@ function noRaw(what: string, text: string, chars: string[]): Outcome {
 
 // ---- IPv6 spellings of internal addresses.
 
-/** A CONNECT through Retrace's install proxy to `target`, a host the repository named; contained when refused. */
-async function repositoryHost(target: string): Promise<Outcome> {
+/**
+ * A CONNECT through Retrace's install proxy to `[host]:port`, a host the repository named, listed as the proxy
+ * spells a target (`hostPort`: no brackets; the first try wrote them, and the allow-list answered 403 before the
+ * internal-address rule was reached); contained when refused as internal.
+ */
+async function repositoryHost(bracketed: string): Promise<Outcome> {
+  const target = bracketed.replace(/^\[([^\]]+)\]/, "$1");
   const proxy = await startEgressProxy({ allow: [target], repositoryHosts: [target], idleMs: 2_000 });
   try {
     const answer = await new Promise<string>((resolve) => {
       const c = net.connect(path.join(proxy.socketDir, "proxy.sock"), () =>
-        c.write(`CONNECT ${target} HTTP/1.1\r\nhost: ${target}\r\n\r\n`),
+        c.write(`CONNECT ${bracketed} HTTP/1.1\r\nhost: ${bracketed}\r\n\r\n`),
       );
       let got = "";
       c.on("data", (d) => {
@@ -74,7 +79,9 @@ async function repositoryHost(target: string): Promise<Outcome> {
     });
     const why = proxy.refused().find((r) => r.includes("internal address"));
     return ok(
-      why ? `refused: ${why}` : `the proxy connected out (client saw ${JSON.stringify(answer)}; refused: ${JSON.stringify(proxy.refused())})`,
+      why
+        ? `refused: ${why}`
+        : `the proxy connected out (client saw ${JSON.stringify(answer)}; refused: ${JSON.stringify(proxy.refused())})`,
       why !== undefined,
     );
   } finally {
@@ -116,7 +123,11 @@ async function registry(version: string): Promise<{ url: string; close: () => vo
 const lookupOn = (url: string) =>
   createRegistryLookup({
     cacheDir: path.join(dir, "cache"),
-    registryConfig: { npm: url, pip: { indexUrl: "", extraIndexUrls: [], findLinks: [] }, caFile: null } as never,
+    registryConfig: {
+      npm: url,
+      pip: { indexUrl: "", extraIndexUrls: [], findLinks: [] },
+      caFile: null,
+    } as never,
     timeoutMs: 2_000,
   });
 
@@ -192,7 +203,8 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "proxy-repository-host-ipv4-compatible-loopback": () => repositoryHost("[::7f00:1]:443"),
   "proxy-repository-host-ipv4-translated-loopback": () => repositoryHost("[::ffff:0:7f00:1]:443"),
   "origin-literal-nat64-metadata": () => origin("https://[64:ff9b::a9fe:a9fe]/o/r.git"),
-  "origin-name-resolves-to-6to4-private": () => origin("https://git.example.com/o/r.git", ["2002:c0a8:101::1"]),
+  "origin-name-resolves-to-6to4-private": () =>
+    origin("https://git.example.com/o/r.git", ["2002:c0a8:101::1"]),
   "origin-literal-site-local": () => origin("ssh://git@[fec0::1]/o/r.git"),
   "patch-line-unassigned-ignorable-e0fff-in-identifier": () => gate("const isAdmin\u{e0fff} = true;"),
   "origin-name-resolves-to-nat64-loopback": () =>
@@ -274,7 +286,11 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     }
   },
   "cache-entry-from-future-never-evicted": async () => {
-    const cache = new InstallCache({ root: path.join(dir, "install-cache"), quotaBytes: 3 * MiB, protectMs: 60_000 } as never);
+    const cache = new InstallCache({
+      root: path.join(dir, "install-cache"),
+      quotaBytes: 3 * MiB,
+      protectMs: 60_000,
+    } as never);
     const a = await filled(cache, "npm", "old", 2 * MiB);
     const e = await cache.commit("npm", "old", a, {});
     // Written while the clock was a year ahead: its marker's mtime is in the future.
@@ -297,7 +313,12 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   },
   "cache-tmp-tree-from-future-never-removed": async () => {
     const cache = new InstallCache({ root: path.join(dir, "install-cache"), quotaBytes: 8 * MiB } as never);
-    const tmp = await filled(cache, "npm", "killed", MiB);
+    // A temporary another process left (it was killed): named as `tempDir` names them, not handed out here (the
+    // first try used this process's `tempDir`, which the fix now keeps as in flight).
+    await cache.tempDir("npm", "x");
+    const tmp = path.join(dir, "install-cache", "npm", "killed.tmp-4194304-deadbeef");
+    mkdirSync(tmp, { recursive: true });
+    writeFileSync(path.join(tmp, "blob"), Buffer.alloc(MiB, 1));
     const future = new Date(Date.now() + YEAR);
     utimesSync(tmp, future, future);
     // Two hours later (real time) a commit sweeps the dead installs.
@@ -310,7 +331,9 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       Date.now = real;
     }
     return ok(
-      existsSync(tmp) ? "a killed install's temporary dated ahead is kept (never older than an hour)" : "removed",
+      existsSync(tmp)
+        ? "a killed install's temporary dated ahead is kept (never older than an hour)"
+        : "removed",
       !existsSync(tmp),
     );
   },
@@ -333,7 +356,8 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   },
 
   // Comment commands a maintainer reads as code (GitHub renders an indented line as a code block).
-  "event-comment-command-in-indented-code": () => command("    /autofix\n\nThe docs say to run the line above."),
+  "event-comment-command-in-indented-code": () =>
+    command("    /autofix\n\nThe docs say to run the line above."),
   "event-comment-command-in-tab-indented-code": () => command("\t/repro\n\nthat is how the bot is called"),
   "event-comment-command-after-blank-lines-in-code": () => command("\n\n      /autofix --help\n"),
   "event-comment-command-in-indented-code-crlf": () => command("    /autofix\r\n\r\nquoted from the README"),
