@@ -37,9 +37,11 @@ export const BLANK_LETTERS = "\\u00ad\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180e\
  * Every other format character (general category Cf: U+1D173–U+1D17A musical beams, U+FFF9–U+FFFB interlinear
  * annotation, U+206A–U+206F, U+1BCA0–U+1BCA3, the Arabic number signs), private-use characters (Co: a font draws
  * them as nothing, a box or an icon) and noncharacters: none of them is writing a reader sees as itself, so
- * `roles["admin𝅳"]` reads as `roles["admin"]` (wave 17). Astral: use with the `u` flag.
+ * `roles["admin𝅳"]` reads as `roles["admin"]` (wave 17). And the unassigned code points Unicode reserves as
+ * default-ignorable (U+2065, U+FFF0–U+FFF8, U+E0080–U+E00FF, U+E01F0–U+E0FFF: general category Cn, so `\p{Cf}` misses
+ * them, and a conforming renderer draws them as nothing; wave 18). Astral: use with the `u` flag.
  */
-export const OTHER_INVISIBLE = `\\p{Cf}\\p{Co}\\ufdd0-\\ufdef\\ufffe\\uffff${Array.from(
+export const OTHER_INVISIBLE = `\\p{Cf}\\p{Co}\\u2065\\ufff0-\\ufff8\\u{e0080}-\\u{e00ff}\\u{e01f0}-\\u{e0fff}\\ufdd0-\\ufdef\\ufffe\\uffff${Array.from(
   { length: 16 },
   (_, i) => `\\u{${(i + 1).toString(16)}fffe}\\u{${(i + 1).toString(16)}ffff}`,
 ).join("")}`;

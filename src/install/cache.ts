@@ -23,6 +23,10 @@ const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 export const ENTRY_MARKER = ".retrace-entry.json";
 /** Bump when the layout or the meaning of a key changes: old entries then simply miss. */
 export const CACHE_FORMAT = 2;
+/** How far ahead of now a recorded time may be before it counts as written by a wrong clock. */
+const CLOCK_SKEW_MS = 60_000;
+/** Temporaries this process handed out and has not committed: never swept as a dead install's. */
+const IN_FLIGHT = new Set<string>();
 
 export function defaultCacheDir(): string {
   return process.env.RETRACE_CACHE_DIR ?? path.join(os.homedir(), ".cache", "retrace");
@@ -77,7 +81,9 @@ export class InstallCache {
   /** A fresh temporary directory next to where the entry will live (same file system, for the rename). */
   async tempDir(kind: string, key: string): Promise<string> {
     await mkdir(path.join(this.root, kind), { recursive: true });
-    return `${this.entryDir(kind, key)}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+    const tmp = `${this.entryDir(kind, key)}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+    IN_FLIGHT.add(tmp);
+    return tmp;
   }
 
   /** The verified entry, or null (absent, or failed verification and removed). */
@@ -114,6 +120,19 @@ export class InstallCache {
    * committed the same key meanwhile, theirs is kept and `tmp` removed. Then evicts past the quota.
    */
   async commit<M>(kind: string, key: string, tmp: string, meta: M): Promise<{ dir: string; bytes: number }> {
+    try {
+      return await this.commitEntry(kind, key, tmp, meta);
+    } finally {
+      IN_FLIGHT.delete(tmp);
+    }
+  }
+
+  private async commitEntry<M>(
+    kind: string,
+    key: string,
+    tmp: string,
+    meta: M,
+  ): Promise<{ dir: string; bytes: number }> {
     // The signature first, then the content it stands for (a rename of the entry's own directory changes only
     // that directory's ctime, which the signature leaves out).
     const stat = await treeStatSignature(tmp, [ENTRY_MARKER]);
@@ -173,9 +192,11 @@ export class InstallCache {
       for (const name of await readdir(kindDir).catch(() => [] as string[])) {
         const dir = path.join(kindDir, name);
         if (name.includes(".tmp-")) {
-          // An install that died mid-way (its process is gone after an hour at the latest).
-          const st = await stat(dir).catch(() => null);
-          if (st && now - st.mtimeMs > 3_600_000) {
+          // An install that died mid-way (its process is gone after an hour at the latest). Never one this process
+          // is still filling: with the clock moved forward an hour, the sweep took a fresh temporary for a dead one
+          // and removed it under its own commit (wave 18). One dated ahead was written while the clock was wrong.
+          const st = IN_FLIGHT.has(dir) ? null : await stat(dir).catch(() => null);
+          if (st && (now - st.mtimeMs > 3_600_000 || st.mtimeMs > now + CLOCK_SKEW_MS)) {
             await this.remove(dir);
             removed.push(dir);
           }
@@ -185,7 +206,13 @@ export class InstallCache {
         const st = await stat(markerPath).catch(() => null);
         if (!st) continue;
         const marker = JSON.parse(await readFile(markerPath, "utf8").catch(() => "{}")) as { bytes?: number };
-        entries.push({ dir, bytes: marker.bytes ?? 0, usedAt: st.mtimeMs });
+        // A use dated ahead was recorded while the clock was wrong: it counts as the oldest, not as protected for
+        // as long as the clock was ahead (a year ahead refused every new entry as "cache full"; wave 18).
+        entries.push({
+          dir,
+          bytes: marker.bytes ?? 0,
+          usedAt: st.mtimeMs > now + CLOCK_SKEW_MS ? 0 : st.mtimeMs,
+        });
       }
     }
     let total = entries.reduce((s, e) => s + e.bytes, 0);
@@ -202,7 +229,9 @@ export class InstallCache {
 
   /** Replaces an entry's marker in one rename (written beside the entry, under a name eviction cleans up). */
   private async rewriteMarker<M>(kind: string, key: string, marker: EntryMarker<M>): Promise<void> {
-    const tmp = `${await this.tempDir(kind, key)}-marker`;
+    const base = await this.tempDir(kind, key);
+    IN_FLIGHT.delete(base);
+    const tmp = `${base}-marker`;
     try {
       await writeFile(tmp, JSON.stringify(marker));
       await rename(tmp, path.join(this.entryDir(kind, key), ENTRY_MARKER));
@@ -236,7 +265,9 @@ export async function lookupByManifest<M>(
 ): Promise<{ dir: string; marker: EntryMarker<M>; resolvedAt: string } | null> {
   const index = await cache.lookup<{ treeKey: string }>(`${kind}-manifest`, manifestKey);
   if (!index) return null;
-  if (Date.now() - Date.parse(index.marker.createdAt) > ttlMs) return null;
+  // A resolution dated ahead (written while the clock was wrong) is as stale as one past its TTL.
+  const age = Date.now() - Date.parse(index.marker.createdAt);
+  if (!(age <= ttlMs && age >= -CLOCK_SKEW_MS)) return null;
   const tree = await cache.lookup<M>(kind, index.marker.meta.treeKey);
   return tree && { ...tree, resolvedAt: index.marker.createdAt };
 }

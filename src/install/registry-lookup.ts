@@ -178,6 +178,18 @@ export function npmReleaseFor(
 /** Most answers the disk cache keeps (the newest); with the TTL, what bounds the file every look-up rewrites. */
 export const MAX_CACHED_ANSWERS = 1_000;
 
+/** How far ahead of now an answer's time may be (clocks of one host disagree by less). */
+const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * Whether an answer written at `at` is still within the TTL. One dated ahead of now was written while the clock was
+ * wrong (set ahead, then corrected): it is not fresh, or it would be served, and kept as the newest, for as long as
+ * the clock was ahead (a year ahead: a year; wave 18).
+ */
+export function isFresh(at: number, now: number, ttlMs: number): boolean {
+  return at <= now + CLOCK_SKEW_MS && now - at < ttlMs;
+}
+
 /**
  * The cache's entries still within the TTL, the newest `keep` of them, and only well-formed ones.
  * The file is every job's and was never pruned: a week of reports left 20,000 stale entries, and each look-up
@@ -197,7 +209,7 @@ export function freshEntries(
         typeof v?.version === "string" &&
         typeof v.at === "number" &&
         Number.isFinite(v.at) &&
-        now - v.at < ttlMs
+        isFresh(v.at, now, ttlMs)
       );
     },
   );
@@ -308,7 +320,7 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
       const within = ecosystem === "npm" ? (query?.within ?? null) : null;
       const key = `${registryKey(c, ecosystem)}:${name}${node ? `:node-${node}` : ""}${within ? `:in-${within}` : ""}`;
       const cached = disk[key];
-      if (cached && Date.now() - cached.at < ttlMs) return cached.version;
+      if (cached && isFresh(cached.at, Date.now(), ttlMs)) return cached.version;
       let p = memo.get(key);
       if (!p) {
         p = slot(() => (ecosystem === "npm" ? npmLatest(c, name, node, within) : pypiLatest(c, name))).then(

@@ -112,8 +112,11 @@ export { isBot };
 /** The first word of a comment, when it is a slash command (`/autofix please` → `/autofix`). */
 export function slashWord(body: unknown): string | null {
   if (typeof body !== "string") return null;
-  const m = /^\s*(\/[\w-]+)(?=\s|$)/.exec(body);
-  return m ? m[1]! : null;
+  // Blank lines, then the command's line indented less than four columns: a line indented four or more (a tab
+  // counts as four) is an indented code block on GitHub, which a maintainer reads as code quoted from docs, not
+  // as a command (wave 18).
+  const m = /^(?:[ \t]*\r?\n)*( {0,3})(\/[\w-]+)(?=\s|$)/.exec(body.replace(/^\s+$/, ""));
+  return m ? m[2]! : null;
 }
 
 export const TRACKING_MARKER_PREFIX = "<!-- retrace:job:";

@@ -401,3 +401,16 @@ describe("parseEvent (Action): the same rules, the Action's events", () => {
     });
   });
 });
+
+describe("slashWord: a command GitHub renders as code (wave 18)", () => {
+  it("is no command when indented four columns or a tab, after blank lines or not", () => {
+    expect(slashWord("    /autofix")).toBeNull();
+    expect(slashWord("\t/repro\nmore")).toBeNull();
+    expect(slashWord("\n\n      /autofix --help\n")).toBeNull();
+    expect(slashWord("    /autofix\r\n")).toBeNull();
+  });
+  it("is a command indented up to three spaces, after blank lines", () => {
+    expect(slashWord("   /autofix")).toBe("/autofix");
+    expect(slashWord("\r\n\n /repro\n")).toBe("/repro");
+  });
+});
