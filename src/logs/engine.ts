@@ -107,6 +107,8 @@ interface Slot {
   reads: ReadonlySet<string> | null;
   /** Index of the first line this format claimed or reported on, for ordering `formats`. */
   firstSeen: number;
+  /** Not offered lines until one matches (`FormatDefinition.wakesOn`); null once awake, or for a format without it. */
+  sleeps: readonly RegExp[] | null;
 }
 
 /**
@@ -409,6 +411,8 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
       claimed: 0,
       reads: def.readsPrefixes ? new Set(def.readsPrefixes) : null,
       firstSeen: 0,
+      sleeps:
+        def.wakesOn === undefined ? null : Array.isArray(def.wakesOn) ? def.wakesOn : [def.wakesOn as RegExp],
     };
     slot.parser = def.create(sinkFor(slot));
     return slot;
@@ -431,6 +435,54 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
   /** The stripper holds a line or a run is in force: every line goes through it. */
   let framing = false;
 
+  /**
+   * Sleeping formats (`FormatDefinition.wakesOn`): a line that matches none of their patterns is offered only to the
+   * awake ones (`awake`, in claim order), so a format whose lines never appear costs nothing per line. The patterns
+   * anchored at the line's start are tested as one expression (`gate`, which V8 then tries at the start only); the
+   * others (`loose`) one by one. A format wakes at its first matching line offered to it (one a format before it
+   * claimed was never offered), keeps its place in the claim order, and is offered every line from then on.
+   */
+  let awake: Slot[] = slots;
+  let gate: RegExp | null = null;
+  let loose: RegExp[] = [];
+  const arrange = (): void => {
+    awake = slots.filter((s) => s.sleeps === null);
+    const anchored: string[] = [];
+    loose = [];
+    for (const s of slots) {
+      for (const r of s.sleeps ?? []) {
+        if (r.flags === "" && r.source.startsWith("^") && !/\\[1-9k]|\(\?<[^=!]/.test(r.source))
+          anchored.push(`(?:${r.source})`);
+        else loose.push(r);
+      }
+    }
+    gate = anchored.length > 0 ? new RegExp(anchored.join("|")) : null;
+    // The loose patterns that can be joined are scanned for as one expression too.
+    const joined = loose.filter((r) => r.flags === "" && !/\\[1-9k]|\(\?<[^=!]/.test(r.source));
+    if (joined.length > 1)
+      loose = [
+        new RegExp(joined.map((r) => `(?:${r.source})`).join("|")),
+        ...loose.filter((r) => !joined.includes(r)),
+      ];
+  };
+  // A pattern with `g` or `y` keeps a position between tests: its format is awake from the start.
+  for (const s of slots) if (s.sleeps?.some((r) => /[gy]/.test(r.flags))) s.sleeps = null;
+  arrange();
+  /** The slots a line is offered to: every one when a sleeping format may wake on it, else the awake ones. */
+  const offeredTo = (text: string): Slot[] => {
+    if (gate?.test(text)) return slots;
+    for (const r of loose) if (r.test(text)) return slots;
+    return awake;
+  };
+  /** False for a sleeping slot the line does not wake; wakes it when it does. */
+  const wakes = (slot: Slot, text: string): boolean => {
+    if (slot.sleeps === null) return true;
+    if (!slot.sleeps.some((r) => r.test(text))) return false;
+    slot.sleeps = null;
+    arrange();
+    return true;
+  };
+
   /** `normalizeText`'s flags, one object for every line. */
   const lineFlags = { ghError: false };
 
@@ -448,8 +500,9 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
     const c0 = text.charCodeAt(0);
     if (!long && (framing || (c0 >= 48 && c0 <= 57) || prefixOf(text) !== null)) return framed(text, ghError);
     if (long && framing) flushHeld();
-    for (const slot of slots) {
+    for (const slot of long ? slots : offeredTo(text)) {
       if (long && slot.name !== "junit") text = text.slice(0, MAX_LINE);
+      if (!wakes(slot, text)) continue;
       if (slot.parser.line(text, lineNo)) {
         slot.claimed++;
         if (slot.firstSeen === 0) slot.firstSeen = lineNo;
@@ -542,7 +595,7 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
     if (prefix) {
       // A parser that reads this framing gets the line as printed, first; the others, the line without it.
       for (const slot of readers) {
-        if (!slot.reads!.has(prefix.shape)) continue;
+        if (!slot.reads!.has(prefix.shape) || !wakes(slot, text)) continue;
         if (slot.parser.line(text, lineNo)) {
           slot.claimed++;
           if (slot.firstSeen === 0) slot.firstSeen = lineNo;
@@ -552,7 +605,7 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
       text = stripTimestamp(text.slice(prefix.length));
       if (inner) {
         for (const slot of readers) {
-          if (!slot.reads!.has(inner.shape) || slot.reads!.has(prefix.shape)) continue;
+          if (!slot.reads!.has(inner.shape) || slot.reads!.has(prefix.shape) || !wakes(slot, text)) continue;
           if (slot.parser.line(text, lineNo)) {
             slot.claimed++;
             if (slot.firstSeen === 0) slot.firstSeen = lineNo;
@@ -562,9 +615,10 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
         text = stripTimestamp(text.slice(inner.length));
       }
     }
-    for (const slot of slots) {
+    for (const slot of offeredTo(text)) {
       if (prefix && slot.reads?.has(prefix.shape)) continue;
       if (inner && slot.reads?.has(inner.shape)) continue;
+      if (!wakes(slot, text)) continue;
       if (slot.parser.line(text, lineNo)) {
         slot.claimed++;
         if (slot.firstSeen === 0) slot.firstSeen = lineNo;

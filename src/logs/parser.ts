@@ -68,6 +68,17 @@ export interface FormatDefinition {
   create(sink: ParserSink): FormatParser;
   /** Framing prefix shapes (src/logs/prefix.ts) this format reads itself: it gets such lines as printed. */
   readsPrefixes?: readonly string[];
+  /**
+   * The lines that can wake this format: until a line matches, the engine does not offer it lines at all; from
+   * the first match on (that line included) it is offered every line, as a format without this is. The promise
+   * behind it: a fresh parser returns false for every line that does not match, and keeps nothing of it (no
+   * report, no state), so skipping those lines changes no result. Broader is always safe; a format whose first
+   * lines feed a look-back (a window of recent lines) cannot promise it and leaves this out. Plain patterns only
+   * (no flags, no back-references); several are alternatives. The engine tests the sleeping formats' patterns that open
+   * with `^` as one expression, which V8 tries at the line's start only: a pattern that can match anywhere costs a scan
+   * of every line while its format sleeps.
+   */
+  wakesOn?: RegExp | readonly RegExp[];
 }
 
 /**

@@ -128,4 +128,6 @@ export const antJunitFormat: FormatDefinition = {
   name: "ant-junit",
   description: "Ant's <junit> task console formatters: Testsuite: / Testcase: name(Class):\\tFAILED lines",
   create: createAntJunitParser,
+  // Fresh, only `Testsuite: ` and `Testcase: ` lines are asked.
+  wakesOn: /^Test(?:suite|case): /,
 };

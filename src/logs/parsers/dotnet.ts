@@ -485,4 +485,6 @@ export const trxFormat: FormatDefinition = {
   name: "trx",
   description: "Visual Studio TRX test results (dotnet test --logger trx)",
   create: createTrxParser,
+  // A fresh parser looks only at lines where a document can start (`startAt`).
+  wakesOn: [/<TestRun/, /^\s*<(?:UnitTestResult|Results>)/],
 };

@@ -203,4 +203,6 @@ export const goJsonFormat: FormatDefinition = {
   name: "go-json",
   description: "go test -json (test2json events)",
   create: createGoJsonParser,
+  // Every other line is left at the first test of `line`.
+  wakesOn: /^\{"(?:Time|Action|ImportPath)"/,
 };

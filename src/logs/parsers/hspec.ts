@@ -83,4 +83,6 @@ export const hspecFormat: FormatDefinition = {
   name: "hspec",
   description: "Haskell hspec (Failures: list with location lines)",
   create: createHspecParser,
+  // Fresh, only a LOCATION line is asked (a line after one, once it is seen).
+  wakesOn: /^ {2}\S+hs:/,
 };

@@ -421,4 +421,7 @@ export const junitConsoleFormat: FormatDefinition = {
   description:
     "JUnit Platform Console Launcher (the test tree, `Failures (N):` with MethodSource, the count table)",
   create: createJunitConsoleParser,
+  // Fresh, only these lines are asked (the tree, `Failures (`, the table, `Test run finished`).
+  wakesOn:
+    /^(?:╷$|\.$|[├└]─ JUnit |Failures \(\d+\):$|\[ *\d+ (?:containers|tests) |Test run finished after )/,
 };

@@ -536,4 +536,6 @@ export const junitFormat: FormatDefinition = {
   description:
     "JUnit XML (Surefire, pytest --junitxml, vitest/jest junit reporters), with rerun and flaky markers",
   create: createJunitParser,
+  // A fresh parser looks only at lines where a document can start (`startAt`).
+  wakesOn: [/<testsuites?[\s>]/, /^\s*<testcase[\s>]/],
 };

@@ -113,4 +113,6 @@ export const nunitConsoleFormat: FormatDefinition = {
   name: "nunit-console",
   description: "NUnit console runner (nunit3-console)",
   create: createNunitConsoleParser,
+  // Fresh, only HEADING, ENTRY and COUNT lines are asked.
+  wakesOn: [HEADING, /^\d+\) [A-Z][\w ]+ : /, /^ {0,4}Test Count: /],
 };

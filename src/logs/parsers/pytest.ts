@@ -644,4 +644,6 @@ export const pytestFormat: FormatDefinition = {
   name: "pytest",
   description: "pytest text output (failures, errors in fixtures, collection errors, -v/-rA outcomes)",
   create: createPytestParser,
+  // Fresh (no session), only these shapes are asked: a tox `> ` line, a rule, a block title, a count line, a summary line, an outcome or location line of a `.py` file.
+  wakesOn: [/^(?: +=|[=_\d]|FAILED |ERROR |\[gw)/, /> |\.py/],
 };

@@ -409,4 +409,6 @@ export const unittestFormat: FormatDefinition = {
   name: "unittest",
   description: "Python unittest (-v outcome lines, FAIL:/ERROR: blocks)",
   create: createUnittestParser,
+  // Fresh, a line `idleQuiet` passes is left before anything is kept (`lastText` matters only with a block open).
+  wakesOn: [/^(?: *[tFE]|[=`RO-])/, /\.\.\./],
 };
