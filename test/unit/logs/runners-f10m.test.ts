@@ -231,3 +231,47 @@ describe("npm: lifecycle blocks of a failed test script", () => {
     expect(odd.failures.map((f) => f.category)).toEqual(["install"]);
   });
 });
+
+describe("dart test / flutter test: a padded progress line, a failure cut before its [E] line", () => {
+  it("reads an `[E]` progress line padded with spaces (a Windows path in its description)", () => {
+    const log = [
+      `05:44 +16 ~9 -1: test\\integration.shard\\kettle_test.dart: kettle pours half [E]${" ".repeat(40)}`,
+      "  Expected: <1>",
+      "    Actual: <2>",
+    ].join("\n");
+    expect(byFormat(log)).toEqual([
+      ["dart-test", "test/integration.shard/kettle_test.dart > kettle pours half"],
+    ]);
+  });
+  const box = [
+    "══╡ EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK ╞════════════════════════════════",
+    "The following TestFailure object was thrown running a test:",
+    "  Expected: no matching nodes in the widget tree",
+    '  Actual: _TextFinder:<exactly one widget with text "0">',
+    "",
+    "When the exception was thrown, this was the stack:",
+    "#4      main.<anonymous closure> (file:///Users/me/kettle/test/widget_test.dart:27:5)",
+    "<asynchronous suspension>",
+    "#5      testWidgets.<anonymous closure>.<anonymous closure> (package:flutter_test/src/widget_tester.dart:124:25)",
+  ];
+  it("a log cut inside Flutter's exception box: the test the last progress line started, placed by its frame", () => {
+    const f = parseLog(
+      [`00:14 +0: Counter increments smoke test${" ".repeat(30)}`, ...box].join("\n"),
+    ).failures;
+    expect(f.map((x) => [x.format, x.test, x.file, x.line, x.errorType])).toEqual([
+      [
+        "dart-test",
+        "test/widget_test.dart > Counter increments smoke test",
+        "test/widget_test.dart",
+        27,
+        "TestFailure",
+      ],
+    ]);
+  });
+  it("must not fire: a box under an earlier test, the run going on; a progress line with no box", () => {
+    expect(
+      ids(["00:14 +0: Counter increments smoke test", ...box, "00:15 +1: Counter decrements"].join("\n")),
+    ).toEqual([]);
+    expect(ids("00:14 +0: Counter increments smoke test\nsome output\n")).toEqual([]);
+  });
+});
