@@ -86,8 +86,10 @@ export function createDejagnuParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
-      if (text.trim() !== "") lastText = lineNo;
       const c0 = text.charCodeAt(0);
+      // Blank: trimmed only when it opens with white space (most lines do not).
+      const blank = text.length === 0 || (c0 <= 32 && text.trim() === "");
+      if (!blank) lastText = lineNo;
       if (summary) {
         if (c0 === 35 /* # */) {
           const row = ROW.exec(text);
@@ -102,7 +104,7 @@ export function createDejagnuParser(sink: ParserSink) {
             return true;
           }
         }
-        if (text.trim() === "" && (summary.size === 0 ? lineNo - summaryHead <= 2 : true)) return false;
+        if (blank && (summary.size === 0 ? lineNo - summaryHead <= 2 : true)) return false;
         // The rows ended (a version line, `runtest completed at …`): the run is over.
         closeSummary();
         inRun = false;
@@ -128,7 +130,7 @@ export function createDejagnuParser(sink: ParserSink) {
         if (loose.length < MAX) loose.push(res);
         return false;
       }
-      if (text.trim() !== "") loose = [];
+      if (!blank && loose.length > 0) loose = [];
       return false;
     },
     end(): void {
