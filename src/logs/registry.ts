@@ -39,6 +39,7 @@ import { pytestFormat } from "./parsers/pytest.ts";
 import { pythonFormat } from "./parsers/python.ts";
 import { dartTestFormat } from "./parsers/dart-test.ts";
 import { dartUnittestFormat } from "./parsers/dart-unittest.ts";
+import { dejagnuFormat } from "./parsers/dejagnu.ts";
 import { denoFormat } from "./parsers/deno.ts";
 import { dotnetFormat, trxFormat } from "./parsers/dotnet.ts";
 import { gradleFormat } from "./parsers/gradle.ts";
@@ -100,7 +101,9 @@ export const FORMATS: readonly FormatDefinition[] = [
   catch2Format,
   bazelFormat,
   // Build-system harnesses (make check, meson test): a test's name and verdict, no test framework's detail.
+  // DejaGnu first: its result lines under its own `Running …exp ...` line are claimed, so automake never reads them.
   // Dart's old unittest before automake: both print `FAIL: name`; each needs its own count line to read them.
+  dejagnuFormat,
   dartUnittestFormat,
   automakeFormat,
   mesonFormat,

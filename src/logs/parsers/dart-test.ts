@@ -6,14 +6,16 @@
  * 14:5  main.<fn>.<fn>` in the terse form, `#1  main.<anonymous closure> (file:///…/test/x_test.dart:14:5)` raw), and
  * the last line `+5 ~1 -2: Some tests failed.` / `All tests passed!` as the counts. Flutter prints a widget test's
  * exception before its `[E]` line (`══╡ EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK ╞══…`) and only `Test failed. See
- * exception logs above.` under it: that block is read as the failure's.
+ * exception logs above.` under it: that block is read as the failure's. A log cut after that box, before the `[E]`
+ * line, still names the test: the box is printed only for an exception that fails the test the last progress line
+ * started. The compact reporter (a terminal) prints the same progress lines padded with spaces.
  *
  * The id is `file > name` (docs/test-ids.md): the file the description names, else the `_test.dart` file of the
  * failure's stack, else the name alone; the name is Dart's full name (groups and test joined with spaces, as `--name`
  * takes it). `loading test/x_test.dart [E]` is the file's error (it did not compile or load), with no test id.
  * Failures are held until the last line, whose counts decide: none is kept when it says all passed.
  */
-import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
+import { type FormatDefinition, own, type ParserSink, underTopDir } from "../parser.ts";
 
 const PROGRESS = /^(\d{2,}):(\d{2}) \+(\d+)(?: ~(\d+))?(?: -(\d+))?: (.*)$/;
 const TERSE = /^\s*(\S+\.dart) (\d+):(\d+) {2,}\S/;
@@ -50,13 +52,18 @@ export function createDartTestParser(sink: ParserSink) {
   /** Lines since the last progress line: Flutter's exception block comes before its test's `[E]` line. */
   let since: string[] = [];
   let seen = false;
+  /** The test the last progress line started (no `[E]`, not the count line), and that line's number. */
+  let running: { desc: string; lineNo: number } | null = null;
+  let lastLine = 0;
 
   function place(f: Failed, file: string | null) {
     let first: { file: string; line: number; column: number } | null = null;
     for (const l of [...f.lines, ...f.pre]) {
       const fr = frameOf(l);
       if (!fr) continue;
-      const p = sink.path(fr.file);
+      // A machine's absolute path (`file:///Users/me/app/test/x_test.dart`, not a CI checkout) from its `test/`
+      // directory: `dart test` and `flutter test` run from the package's root and take tests from `test/`.
+      const p = underTopDir(sink.path(fr.file), "test");
       if (/^(?:package|dart|org-dartlang[\w-]*):/.test(p) || p.startsWith("/")) continue;
       const at = { ...fr, file: p };
       if (file === null || p === file) return at;
@@ -77,7 +84,7 @@ export function createDartTestParser(sink: ParserSink) {
       const body = f.lines.map((l) => l.replace(/^ {2}/, ""));
       const stackAt = body.findIndex((l) => STACK_LINE.test(l) || frameOf(l) !== null);
       let message = (stackAt < 0 ? body : body.slice(0, stackAt)).filter((l) => l.trim() !== "");
-      if (message[0]?.startsWith("Test failed. See exception logs above.")) {
+      if (message.length === 0 || message[0]?.startsWith("Test failed. See exception logs above.")) {
         const h = f.pre.findIndex((l) => l.includes("EXCEPTION CAUGHT BY"));
         if (h >= 0) {
           const rest = f.pre.slice(h + 1);
@@ -94,7 +101,13 @@ export function createDartTestParser(sink: ParserSink) {
         file: at?.file ?? file,
         line: at?.line ?? null,
         column: at?.column ?? null,
-        errorType: e ? e[1]! : /^Expected: /.test(message[0]?.trim() ?? "") ? "TestFailure" : null,
+        errorType: e
+          ? e[1]!
+          : /^Expected: /.test(message[0]?.trim() ?? "")
+            ? "TestFailure"
+            : (/^The following (\w*(?:Error|Exception|Failure)) object was thrown/.exec(
+                message[0] ?? "",
+              )?.[1] ?? null),
         message: (e?.[2] !== undefined ? [e[2], ...message.slice(1)] : message).join("\n").trim() || desc,
         stack: [...f.pre, ...f.lines].join("\n"),
         start: f.start,
@@ -144,6 +157,7 @@ export function createDartTestParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      lastLine = lineNo;
       const c0 = text.charCodeAt(0);
       if (
         c0 === 0x2705 ||
@@ -181,7 +195,9 @@ export function createDartTestParser(sink: ParserSink) {
       open = null;
       const pre = since;
       since = [];
-      const message = p[6]!;
+      // The compact reporter (a terminal) pads its progress line with spaces to clear the line before it.
+      const message = p[6]!.trimEnd();
+      running = null;
       if (
         message === "Some tests failed." ||
         message === "All tests passed!" ||
@@ -193,6 +209,7 @@ export function createDartTestParser(sink: ParserSink) {
         report();
         return true;
       }
+      if (!message.endsWith(" [E]")) running = { desc: own(message), lineNo };
       if (message.endsWith(" [E]")) {
         const desc = message.slice(0, -4).replace(/ - did not complete$/, "");
         const known = failures.get(desc);
@@ -208,6 +225,19 @@ export function createDartTestParser(sink: ParserSink) {
     end(): void {
       // A `❌ name (failed)` line with no github count line after it may be any tool's.
       for (const [k, f] of failures) if (f.github) failures.delete(k);
+      // A log cut inside a test's failure, before its `[E]` line: flutter_test prints its EXCEPTION CAUGHT BY FLUTTER
+      // TEST FRAMEWORK box only for an exception that fails the test it was thrown in, the one the last progress
+      // line started.
+      const box = since.findIndex((l) => l.includes("EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK"));
+      if (running && box >= 0 && !failures.has(running.desc) && failures.size < 1_000)
+        failures.set(running.desc, {
+          desc: running.desc,
+          lines: [],
+          pre: since.slice(-120),
+          start: running.lineNo,
+          end: lastLine,
+        });
+      running = null;
       report();
     },
   };

@@ -1,14 +1,16 @@
 /**
  * cargo-nextest: `PASS|FAIL|SKIP [ 0.004s] binary-id test::name` status lines, retries
  * (`TRY 1 FAIL …`, `TRY 2 PASS …`, `FLAKY 2/3 …`), and the captured output sections
- * (`--- STDOUT: binary test ---` in older versions, an indented `stdout ---` block in newer ones).
+ * (`--- STDOUT: binary test ---` in older versions, an indented `stdout ---` block in newer ones). The binary id
+ * is padded to a column (`FAIL [   0.010s]              openssl pkey::tests::test_ec_gen`); the id is the test's
+ * libtest path without it (docs/test-ids.md).
  */
 import type { TestOutcome } from "../failure.ts";
 import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
 import { summarizePanic } from "./rust-panic.ts";
 
 const STATUS =
-  /^\s*(?:TRY (\d+) )?(PASS|FAIL|SKIP|FLAKY(?: \d+\/\d+)?|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK|ABORT|RETRY(?: \d+\/\d+)?) \[[\s\d.]*s?\s*\] (\S+) (\S+)\s*$/;
+  /^\s*(?:TRY (\d+) )?(PASS|FAIL|SKIP|FLAKY(?: \d+\/\d+)?|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK|ABORT|RETRY(?: \d+\/\d+)?) \[[\s\d.]*s?\s*\] +(\S+) +(\S+)\s*$/;
 const OLD_SECTION = /^--- (?:TRY \d+ )?(STDOUT|STDERR):\s+(\S+) (\S+) ---$/;
 const NEW_SECTION = /^\s+(stdout|stderr) (?:---|───)$/;
 const START = /^\s*(Starting\s+\d+ tests?|Summary\s+\[|Nextest run ID|Cancelling)\b/;

@@ -58,6 +58,8 @@ export function createRspecParser(sink: ParserSink) {
    */
   let afterFinished = false;
   let finishedCounts = 0;
+  /** Each run's count line (under `Finished in`), with the number of blocks read before it: its run's blocks are those since the previous. */
+  const runs: { blocksBefore: number; failed: number }[] = [];
   const heldCounts: { summary: Parameters<ParserSink["summary"]>[0]; failed: number }[] = [];
   /** The last lines seen, for the groups above a documentation-format `example (FAILED - 3)` line. */
   const recent: string[] = new Array(64).fill("");
@@ -248,6 +250,7 @@ export function createRspecParser(sink: ParserSink) {
           failureCount = failed;
           if (heldCounts.length < 1_000) heldCounts.push({ summary, failed });
         }
+        if (underFinished && runs.length < 1_000) runs.push({ blocksBefore: blocks.length, failed });
         return true;
       }
       if (text === "Failed examples:") {
@@ -304,13 +307,24 @@ export function createRspecParser(sink: ParserSink) {
       if (finishedCounts === 0) for (const h of heldCounts) sink.summary(h.summary);
       // A test's output can print RSpec-like text (`Failures:` then `  1) Group example`). RSpec names every failed
       // example in its re-run list: with more blocks than the count line's failures, a block that the list does
-      // not name is output, not a failure.
+      // not name is output, not a failure. Each run is checked against its own count line (a log of two runs, a
+      // retry, holds two sections and two counts); blocks after the last count line belong to a run cut before its
+      // count, which says nothing about them.
       const named = (b: Block) =>
         fileOf.has(b.description) || fileOf.has(b.description.replace(/ FIXED$/, ""));
-      const kept =
-        failureCount !== null && fileOf.size > 0 && blocks.length > failureCount
-          ? blocks.filter(named)
-          : blocks;
+      const kept: Block[] = [];
+      let from = 0;
+      // Count lines only outside `Finished in` (a paste of the count line alone): the last one counts for all blocks.
+      const checked =
+        runs.length > 0 || failureCount === null
+          ? runs
+          : [{ blocksBefore: blocks.length, failed: failureCount }];
+      for (const r of checked) {
+        const run = blocks.slice(from, r.blocksBefore);
+        from = r.blocksBefore;
+        kept.push(...(fileOf.size > 0 && run.length > r.failed ? run.filter(named) : run));
+      }
+      kept.push(...blocks.slice(from));
       for (const b of kept) {
         const lines = b.buf.lines.slice(1);
         // A pending example that passed is listed as `N) Group example FIXED` with `Expected pending '…' to
