@@ -2887,6 +2887,62 @@ const CASES = [
     run: "rspec spec/depot_spec.rb --format documentation --format json --out REPORT",
     truth: "rspecJson",
   },
+  // hold22-*: a twenty-third held-out set (issue 10), generated part (projects/hold22-*, a ticket-booking library),
+  // written by a helper that had not read the parsers: jest with retryTimes (a flaky test passing on its second
+  // attempt, errors logged before each retry, a wrong price, a reduce TypeError on an empty array); a LARGE vitest
+  // verbose run (~1,560 it.each seat labels, two failing in the middle, a wrong rounding); pytest -n 2 -v (xdist
+  // workers interleaved: a LookupError, a KeyError, a float rounding); go test -race ./... (a data race and a failing
+  // table subtest in two packages, a t.Log printing --- FAIL:); green jest and pytest runs printing FAIL / Error: /
+  // Tests: / FAILED / summary-like lines.
+  {
+    id: "hold22-jest-retry-flaky-actions",
+    proj: "hold22-js",
+    frame: "actions",
+    cmd: "npx jest --ci spec/booking.jest.test.js",
+    run: "npx jest --ci spec/booking.jest.test.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold22-jest-green-noisy-jenkins",
+    proj: "hold22-js",
+    frame: "jenkins",
+    cmd: "npx jest --ci spec/green.jest.test.js",
+    run: "npx jest --ci spec/green.jest.test.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold22-vitest-large-verbose-gitlab",
+    proj: "hold22-js",
+    frame: "gitlab",
+    cmd: "npx vitest run --reporter=verbose",
+    run: "npx vitest run --reporter=verbose --reporter=json --outputFile.json=REPORT",
+    truth: "vitestJson",
+  },
+  {
+    id: "hold22-pytest-xdist-interleaved-actions",
+    proj: "hold22-py",
+    frame: "actions",
+    cmd: "python -m pytest -n 2 -v tests/test_hall.py",
+    run: "python3 -m pytest -p no:cacheprovider -n 2 -v tests/test_hall.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold22-pytest-green-noisy-gitlab",
+    proj: "hold22-py",
+    frame: "gitlab",
+    cmd: "pytest -rA tests/test_green.py",
+    run: "python3 -m pytest -p no:cacheprovider -rA tests/test_green.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold22-go-race-two-packages-jenkins",
+    proj: "hold22-go",
+    frame: "jenkins",
+    cmd: "go test -race ./...",
+    run: "go test -race -count=1 ./...; go test -race -count=1 -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ running
@@ -3222,6 +3278,9 @@ function versions(proj) {
     "hold21-py": () => table.py(),
     "hold21-go": () => table.go(),
     "hold21-rb": () => table.ruby(),
+    "hold22-js": () => table.js(),
+    "hold22-py": () => table.py(),
+    "hold22-go": () => table.go(),
     "rspec-doc": () => table.ruby(),
     bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
     catch2: () => ({ catch2: v("dpkg-query -W catch2"), gcc: v("g++ --version") }),
