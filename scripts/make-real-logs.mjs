@@ -2892,8 +2892,8 @@ const CASES = [
   // attempt, errors logged before each retry, a wrong price, a reduce TypeError on an empty array); a LARGE vitest
   // verbose run (~1,560 it.each seat labels, two failing in the middle, a wrong rounding); pytest -n 2 -v (xdist
   // workers interleaved: a LookupError, a KeyError, a float rounding); go test -race ./... (a data race and a failing
-  // table subtest in two packages, a t.Log printing --- FAIL:); green jest and pytest runs printing FAIL / Error: /
-  // Tests: / FAILED / summary-like lines.
+  // table subtest in two packages, a t.Log printing --- FAIL:); green jest, vitest, pytest and go -v runs printing FAIL /
+  // Error: / Tests: / FAILED / panic: / summary-like lines (go and vitest with a skip).
   {
     id: "hold22-jest-retry-flaky-actions",
     proj: "hold22-js",
@@ -2914,9 +2914,26 @@ const CASES = [
     id: "hold22-vitest-large-verbose-gitlab",
     proj: "hold22-js",
     frame: "gitlab",
-    cmd: "npx vitest run --reporter=verbose",
-    run: "npx vitest run --reporter=verbose --reporter=json --outputFile.json=REPORT",
+    cmd: "npx vitest run --reporter=verbose spec/large.vitest.test.js",
+    run: "npx vitest run spec/large.vitest.test.js --reporter=verbose --reporter=json --outputFile.json=REPORT",
     truth: "vitestJson",
+  },
+  {
+    id: "hold22-vitest-green-noisy-actions",
+    proj: "hold22-js",
+    frame: "actions",
+    cmd: "npx vitest run spec/green.vitest.test.js",
+    run: "npx vitest run spec/green.vitest.test.js --reporter=default --reporter=json --outputFile.json=REPORT",
+    truth: "vitestJson",
+  },
+  {
+    id: "hold22-go-green-verbose-skip-gitlab",
+    proj: "hold22-go",
+    frame: "gitlab",
+    cmd: "go test -v ./venues/...",
+    run: "go test -count=1 -v ./venues/...; go test -count=1 -json ./venues/... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
   },
   {
     id: "hold22-pytest-xdist-interleaved-actions",
