@@ -8,6 +8,7 @@ import { withinCpuTime } from "../core/time-limit.ts";
 import { looseKey, normalizedLines, timeIsTheClaim } from "./normalize.ts";
 import { pythonRaisingFrame, type RaisedException, sameRaisingFrame } from "./outcome.ts";
 import { crashMatch } from "./process-crash.ts";
+import { newerApi } from "./runtime-rule.ts";
 import type { ReportedBehaviour, Verdict } from "./result.ts";
 
 export interface RunObservation {
@@ -237,62 +238,19 @@ const NEEDS_RULES: {
   },
 ];
 
-/**
- * APIs newer than the sandbox's runtimes (Node 18, Python 3.11): a `TypeError: x.toSorted is not a function`
- * there says the runtime is too old for the snippet, not that the bug shows differently.
- */
-const NEWER_NODE_APIS: Record<string, string> = {
-  toSorted: "Node.js 20",
-  toReversed: "Node.js 20",
-  toSpliced: "Node.js 20",
-  isWellFormed: "Node.js 20",
-  toWellFormed: "Node.js 20",
-  groupBy: "Node.js 21",
-  withResolvers: "Node.js 22",
-  union: "Node.js 22",
-  intersection: "Node.js 22",
-  difference: "Node.js 22",
-  symmetricDifference: "Node.js 22",
-  isSubsetOf: "Node.js 22",
-  isSupersetOf: "Node.js 22",
-  isDisjointFrom: "Node.js 22",
-  fromAsync: "Node.js 22",
-  findLast: "Node.js 18",
-};
-const NEWER_PYTHON_APIS: Record<string, string> = {
-  batched: "Python 3.12",
-  override: "Python 3.12",
-  TypeAliasType: "Python 3.12",
-  get_protocol_members: "Python 3.13",
-  is_protocol: "Python 3.13",
-  ReadOnly: "Python 3.13",
-  TypeIs: "Python 3.13",
-  deprecated: "Python 3.13",
-  copy_file_range: "Python 3.12",
-  walk: "Python 3.12",
-};
-
-/** The runtime is older than the snippet needs: the API it calls does not exist there yet. */
+/** The runtime is older than the snippet needs: the API it calls does not exist there yet (`runtime-rule.ts`). */
 function runtimeTooOld(run: RunObservation): RunMatch | null {
   const ex = run.exception;
   if (!ex) return null;
-  const js = /^TypeError$/.test(ex.type) ? /(?:^|\.)(\w+) is not a function/.exec(ex.message) : null;
-  const jsCtor =
-    ex.type === "ReferenceError"
-      ? /^(structuredClone|Iterator|AsyncIterator) is not defined/.exec(ex.message)
-      : null;
-  const py =
-    /AttributeError$/.test(ex.type) || /ImportError$/.test(ex.type)
-      ? /has no attribute '(\w+)'|cannot import name '(\w+)'/.exec(ex.message)
-      : null;
-  const name = js?.[1] ?? jsCtor?.[1] ?? py?.[1] ?? py?.[2];
-  if (!name) return null;
-  const needs = js || jsCtor ? NEWER_NODE_APIS[name] : NEWER_PYTHON_APIS[name];
-  if (!needs || (jsCtor && name === "structuredClone")) return null;
+  // The exception's own type says which runtime raised it (a TypeError's `is not a function` is Node's words).
+  const node = newerApi(ex, "node");
+  const api = node ?? newerApi(ex, "python");
+  if (!api) return null;
+  const needs = `${node ? "Node.js" : "Python"} ${api.needs}`;
   return {
     kind: "needs",
-    detail: `the code calls \`${name}\`, which needs ${needs} or later; the sandbox's runtime is older, so the run (${ex.type}: ${ex.message}) says nothing about the reported bug`,
-    question: `The code uses \`${name}\` (${needs}+). Which runtime version do you run it on? Can it be shown without \`${name}\`?`,
+    detail: `the code calls \`${api.name}\`, which needs ${needs} or later; the sandbox's runtime is older, so the run (${ex.type}: ${ex.message}) says nothing about the reported bug`,
+    question: `The code uses \`${api.name}\` (${needs}+). Which runtime version do you run it on? Can it be shown without \`${api.name}\`?`,
   };
 }
 
