@@ -121,6 +121,34 @@ function observedKeys(observedText: string): { masked: string; literal: string }
     .filter((l) => l.masked !== "");
 }
 
+/**
+ * A run's stderr without the runtime's echo of the program's own source: the line under each Python traceback frame
+ * (`  File "…", line N, in f`) and under Node's `/workspace/x.js:N` header, and the caret lines marking them. That
+ * echo quotes the report's code — comments included (`# prints b'abc'`) — so a reported output written in a comment
+ * would "appear" in any crash of its line: it is the code, not what the code printed.
+ */
+export function withoutSourceEcho(stderr: string): string {
+  const pyFrame = /^\s+File "[^"]+", line \d+/;
+  const nodeHeader = /^(?:file:\/\/)?\/workspace\/\S+:\d+$/;
+  const out: string[] = [];
+  // After a header, the next line is the source echo (Python indents it; a frozen module's frame has none, and
+  // the exception line that follows it is kept); after the echo, the caret lines under it.
+  let state: "none" | "py" | "node" | "source" = "none";
+  for (const line of stderr.split("\n")) {
+    const echo =
+      (state === "py" && /^\s+\S/.test(line) && !pyFrame.test(line)) ||
+      (state === "node" && line.trim() !== "");
+    if (echo) {
+      state = "source";
+      continue;
+    }
+    if (state === "source" && /^\s*[~^]+[~^\s]*$/.test(line)) continue;
+    state = pyFrame.test(line) ? "py" : nodeHeader.test(line) ? "node" : "none";
+    out.push(line);
+  }
+  return out.join("\n");
+}
+
 /** Reported output lines all appear, in order, among the observed lines (normalized). */
 export function outputAppears(reported: string[], observedText: string): boolean {
   const want = wantedKeys(reported);
@@ -340,7 +368,7 @@ export function matchRun(
   expectedException: RaisedException | null = null,
   options: MatchOptions = {},
 ): RunMatch {
-  const combined = `${run.stdout}\n${run.stderr}`;
+  const combined = `${run.stdout}\n${withoutSourceEcho(run.stderr)}`;
   const showsExpected =
     expected.length > 0 &&
     !expected.every((e) => reported.output.some((o) => claimKey(o) === claimKey(e))) &&
