@@ -470,17 +470,24 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
     }
   }
   const runtimeVersion = runs.find((r) => r.runtimeVersion)?.runtimeVersion ?? null;
-  const reportedRuntime = ctx.report.runtime;
+  // The report names other runtime versions than the one that ran (its runtime mention, or CPython's "versions
+  // tested on" list) and the code ran here: judged normally, and the versions said.
+  const namedVersions = namedRuntimeVersions(ctx.report, program.runtime);
+  const line = (v: string) =>
+    v
+      .replace(/^v/, "")
+      .split(".")
+      .slice(0, program.runtime === "node" ? 1 : 2)
+      .join(".");
   if (
     !decided &&
-    reportedRuntime &&
+    namedVersions.length > 0 &&
     runtimeVersion &&
     (fold.verdict === "NOT_REPRODUCED" || fold.verdict === "PARTIAL") &&
-    reportedRuntime.name === program.runtime &&
-    !runtimeVersion.startsWith(reportedRuntime.version.replace(/\.x$/, "").split(".").slice(0, 2).join("."))
+    !namedVersions.some((v) => line(v) === line(runtimeVersion))
   ) {
     reasons.push(
-      `The report names ${program.runtime} ${reportedRuntime.version}; the sandbox has ${runtimeVersion}.`,
+      `The report names ${program.runtime} ${namedVersions.map((v) => (/^main$/i.test(v) ? "main" : v)).join(", ")}; the sandbox has ${runtimeVersion}.`,
     );
   }
 

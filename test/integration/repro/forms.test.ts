@@ -140,6 +140,29 @@ describeDocker("report forms (real sandbox)", () => {
     expect(res.stderr).toMatch(/sandbox\.image.*RETRACE_SANDBOX_IMAGE/s);
   });
 
+  it("a report naming a newer CPython whose code runs here is judged normally, the versions said", {
+    timeout: 120_000,
+  }, async () => {
+    const r = await repro(
+      [
+        "# sorted() drops an element",
+        "",
+        `${f}python`,
+        "print(sorted([3, 1, 2]))  # [1, 3]",
+        f,
+        "",
+        "### CPython versions tested on:",
+        "",
+        "3.13",
+        "",
+      ].join("\n"),
+    );
+    expect(r.verdict, r.summary).toBe("NOT_REPRODUCED");
+    expect(r.reasons).toContainEqual(
+      expect.stringMatching(/^The report names python 3\.13; the sandbox has 3\.11\.\d+\.$/),
+    );
+  });
+
   it("the CLI refuses a report over 65,536 characters at once (exit 2)", { timeout: 60_000 }, () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "retrace-big-"));
     const file = path.join(dir, "big.md");
