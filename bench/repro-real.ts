@@ -4,7 +4,8 @@
  * real installs — one process per report, as a user would run it, with `--package` set to the package the
  * case's source repository publishes (as the App sets it). Prints one JSON line per case, then per split
  * (splitOf(id) from bench/lib/split.ts) the confusion matrix, accuracy, the false REPRODUCED (listed
- * separately: the worst error) and the median wall time per report; then the worst host-side parse time over
+ * separately: the worst error), the "environment blamed" (INFRASTRUCTURE where a verdict was expected, listed
+ * apart) and the median wall time per report; then the worst host-side parse time over
  * pathological 65,536-character reports (issue 14: bounded host work); the last line holds the headline.
  *
  *   npm run bench -- repro-real [--split dev|test|all] [--only <id>[,<id>…]] [--prefix <p>] [--timeout SECONDS] [--jobs N] [--no-parse]
@@ -28,9 +29,18 @@ import { createContext } from "../src/repro/context.ts";
 import { createLocalReproPorts } from "../src/jobs/local-repro.ts";
 import { type Split, splitOf } from "./lib/split.ts";
 
-const VERDICTS = ["REPRODUCED", "PARTIAL", "NOT_REPRODUCED", "NEEDS_INFO"] as const;
+/**
+ * The four verdicts and INFRASTRUCTURE: the answer for a report whose code needs a runtime the sandbox does not
+ * have (the s15 rule, src/repro/runtime-rule.ts). It is right only when the CLI ends with the infrastructure exit
+ * code (3) and its message names the runtime that ran; a verdict where it was expected is a miss, and so is it
+ * where a verdict was expected — listed apart as "environment blamed".
+ */
+const VERDICTS = ["REPRODUCED", "PARTIAL", "NOT_REPRODUCED", "NEEDS_INFO", "INFRASTRUCTURE"] as const;
 type Verdict = (typeof VERDICTS)[number];
 type Got = Verdict | "ERROR";
+/** The infrastructure exit code (src/core/errors.ts) and a message naming the runtime that ran. */
+const INFRASTRUCTURE_EXIT = 3;
+const NAMES_RUNTIME = /the sandbox ran (?:Python|Node\.js) \d+\.\d+/;
 
 const root = path.join(import.meta.dirname, "..");
 const corpusDir = path.join(root, "test", "fixtures", "repro-real");
@@ -130,8 +140,9 @@ function runCli(
         const r = JSON.parse(out) as { verdict: Verdict; summary: string };
         resolve({ got: r.verdict, ms, exit, summary: r.summary });
       } catch {
+        const infrastructure = exit === INFRASTRUCTURE_EXIT && NAMES_RUNTIME.test(err);
         resolve({
-          got: "ERROR",
+          got: infrastructure ? "INFRASTRUCTURE" : "ERROR",
           ms,
           exit,
           summary: err.trim().split("\n").slice(-3).join(" / ").slice(0, 300),
@@ -192,6 +203,7 @@ function score(split: string, rs: Row[]) {
   for (const r of rs) matrix[r.expected]![r.got] = (matrix[r.expected]![r.got] ?? 0) + 1;
   const correct = rs.filter((r) => r.ok).length;
   const falseReproduced = rs.filter((r) => r.got === "REPRODUCED" && r.expected !== "REPRODUCED");
+  const environmentBlamed = rs.filter((r) => r.got === "INFRASTRUCTURE" && r.expected !== "INFRASTRUCTURE");
   return {
     split,
     cases: rs.length,
@@ -200,6 +212,8 @@ function score(split: string, rs: Row[]) {
     confusion: matrix,
     falseReproducedCount: falseReproduced.length,
     falseReproduced: falseReproduced.map((r) => `${r.id} (expected ${r.expected})`),
+    environmentBlamedCount: environmentBlamed.length,
+    environmentBlamed: environmentBlamed.map((r) => `${r.id} (expected ${r.expected})`),
     wrong: rs.filter((r) => !r.ok).map((r) => `${r.id}: expected ${r.expected}, got ${r.got}`),
     medianWallMsPerReport: median(rs.map((r) => r.ms)),
   };
@@ -207,15 +221,18 @@ function score(split: string, rs: Row[]) {
 
 const splits = splitArg === "all" ? (["dev", "test"] as const) : ([splitArg] as const);
 // With --prefix every matching case is scored as one group, whatever its split.
+// With --only the listed cases are one group too (held-out ids belong to no split).
 const perSplit =
-  prefix !== undefined && only === undefined
-    ? [score(`prefix:${prefix}`, rows)]
-    : splits.map((s) =>
-        score(
-          s,
-          rows.filter((r) => r.split === s),
-        ),
-      );
+  only !== undefined
+    ? [score("only", rows)]
+    : prefix !== undefined
+      ? [score(`prefix:${prefix}`, rows)]
+      : splits.map((s) =>
+          score(
+            s,
+            rows.filter((r) => r.split === s),
+          ),
+        );
 for (const s of perSplit) console.log(JSON.stringify({ bench: "repro-real", ...s }));
 // A run where the CLI refused its own invocation (exit 2) measured nothing: fail, loudly, instead of scoring it.
 const refused = rows.filter((r) => r.got === "ERROR");
@@ -306,7 +323,7 @@ if (!args.includes("--no-parse") && !only) {
 console.log(
   JSON.stringify({
     bench: "repro-real",
-    split: prefix !== undefined && only === undefined ? `prefix:${prefix}` : splitArg,
+    split: only !== undefined ? "only" : prefix !== undefined ? `prefix:${prefix}` : splitArg,
     corpus: ids.length,
     ran: rows.length,
     jobs,
@@ -318,6 +335,7 @@ console.log(
           correct: s.correct,
           cases: s.cases,
           falseReproduced: s.falseReproducedCount,
+          environmentBlamed: s.environmentBlamedCount,
           medianWallMsPerReport: s.medianWallMsPerReport,
         },
       ]),

@@ -5,7 +5,12 @@
  * program and for each one the model writes.
  */
 import { asksForError, raisedInInstalledPython } from "./asked-error.ts";
-import { namedRuntimeVersions, runtimeDecides } from "./runtime-rule.ts";
+import {
+  describeShortfall,
+  namedRuntimeVersions,
+  type RuntimeShortfall,
+  runtimeShortfall,
+} from "./runtime-rule.ts";
 import { asEsModule, esModuleEntry, requiresEsModule } from "./esm-retry.ts";
 import type { Program } from "./complete.ts";
 import type { ReproContext } from "./context.ts";
@@ -40,6 +45,11 @@ export interface AttemptOutcome {
   questions: string[];
   reasons: string[];
   runtimeVersion: string | null;
+  /**
+   * The sandbox's runtime is older than the report's code needs (`runtime-rule.ts`): the result is not a verdict but
+   * an infrastructure error (`buildResult` throws it), whichever path ends on this outcome.
+   */
+  runtimeShortfall?: RuntimeShortfall | null;
 }
 
 /** A program on its way through the stages. */
@@ -402,10 +412,10 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
     );
   }
 
-  // The report used a newer runtime and its code stops here on what this one lacks: the runtime decides.
-  const decided =
+  // The report's code needs a newer runtime and stops here on what this one lacks: not a verdict (runtime-rule.ts).
+  const shortfall =
     fold.verdict === "PARTIAL" || fold.verdict === "NEEDS_INFO"
-      ? runtimeDecides({
+      ? runtimeShortfall({
           runtime: program.runtime,
           sandbox: runs.find((r) => r.runtimeVersion)?.runtimeVersion ?? null,
           named: namedRuntimeVersions(ctx.report, program.runtime),
@@ -416,10 +426,8 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
           claimedMessage: expectations.actual.exceptionMessage,
         })
       : null;
-  if (decided) {
-    fold = { verdict: "NOT_REPRODUCED", reproducedRuns: 0, detail: decided.detail, questions: [] };
-    lines.push(`the runtime decides: ${decided.detail}`);
-  }
+  if (shortfall) lines.push(`the runtime is too old: ${describeShortfall(shortfall)}`);
+  const decided = shortfall !== null;
   // The report asks for an error and claims a wrong result; the library raising one shows what it asks for.
   const asked =
     !decided &&
@@ -462,17 +470,24 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
     }
   }
   const runtimeVersion = runs.find((r) => r.runtimeVersion)?.runtimeVersion ?? null;
-  const reportedRuntime = ctx.report.runtime;
+  // The report names other runtime versions than the one that ran (its runtime mention, or CPython's "versions
+  // tested on" list) and the code ran here: judged normally, and the versions said.
+  const namedVersions = namedRuntimeVersions(ctx.report, program.runtime);
+  const line = (v: string) =>
+    v
+      .replace(/^v/, "")
+      .split(".")
+      .slice(0, program.runtime === "node" ? 1 : 2)
+      .join(".");
   if (
     !decided &&
-    reportedRuntime &&
+    namedVersions.length > 0 &&
     runtimeVersion &&
     (fold.verdict === "NOT_REPRODUCED" || fold.verdict === "PARTIAL") &&
-    reportedRuntime.name === program.runtime &&
-    !runtimeVersion.startsWith(reportedRuntime.version.replace(/\.x$/, "").split(".").slice(0, 2).join("."))
+    !namedVersions.some((v) => line(v) === line(runtimeVersion))
   ) {
     reasons.push(
-      `The report names ${program.runtime} ${reportedRuntime.version}; the sandbox has ${runtimeVersion}.`,
+      `The report names ${program.runtime} ${namedVersions.map((v) => (/^main$/i.test(v) ? "main" : v)).join(", ")}; the sandbox has ${runtimeVersion}.`,
     );
   }
 
@@ -514,6 +529,7 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
       questions,
       reasons,
       runtimeVersion,
+      runtimeShortfall: shortfall,
     },
     summary: lines.join("; "),
   };

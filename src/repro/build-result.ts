@@ -2,12 +2,14 @@
  * The result document of a reproduction, built from an attempt's outcome (or from the report alone when there
  * was nothing to run): verdict, summary, evidence, the notes that explain the decision, all redacted.
  */
+import { InfrastructureError } from "../core/errors.ts";
 import { scrubInternalNames } from "../core/internal-names.ts";
 import type { AttemptOutcome } from "./attempt.ts";
 import type { Program } from "./complete.ts";
 import type { ReproContext } from "./context.ts";
 import { describeVersions } from "./dependencies.ts";
 import type { ExecutedRun } from "./execute.ts";
+import { shortfallError } from "./runtime-rule.ts";
 import { type Evidence, exitText, type ReproLanguage, type ReproResult, type Verdict } from "./result.ts";
 
 function languageOf(program: Program | null): ReproLanguage {
@@ -118,6 +120,12 @@ export function buildResult(
   attempt: AttemptOutcome,
   meta: ResultMeta,
 ): ReproResult {
+  // A runtime older than the report's code needs is the sandbox's problem, never a verdict: whichever path (the
+  // report's own attempt, the model's) ends on such a run ends the job with the infrastructure error.
+  if (attempt.runtimeShortfall) {
+    const e = shortfallError(attempt.runtimeShortfall);
+    throw new InfrastructureError(ctx.redact(e.message), e.hint);
+  }
   return redactStrings(buildRawResult(ctx, program, attempt, meta), ctx.redact);
 }
 

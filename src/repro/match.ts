@@ -8,6 +8,7 @@ import { withinCpuTime } from "../core/time-limit.ts";
 import { looseKey, normalizedLines, timeIsTheClaim } from "./normalize.ts";
 import { pythonRaisingFrame, type RaisedException, sameRaisingFrame } from "./outcome.ts";
 import { crashMatch } from "./process-crash.ts";
+import { newerApi } from "./runtime-rule.ts";
 import type { ReportedBehaviour, Verdict } from "./result.ts";
 
 export interface RunObservation {
@@ -118,6 +119,34 @@ function observedKeys(observedText: string): { masked: string; literal: string }
   return normalizedLines(observedText, { times: false })
     .map((l) => ({ masked: looseKey(l), literal: looseKey(l, { times: false }) }))
     .filter((l) => l.masked !== "");
+}
+
+/**
+ * A run's stderr without the runtime's echo of the program's own source: the line under each Python traceback frame
+ * (`  File "…", line N, in f`) and under Node's `/workspace/x.js:N` header, and the caret lines marking them. That
+ * echo quotes the report's code — comments included (`# prints b'abc'`) — so a reported output written in a comment
+ * would "appear" in any crash of its line: it is the code, not what the code printed.
+ */
+export function withoutSourceEcho(stderr: string): string {
+  const pyFrame = /^\s+File "[^"]+", line \d+/;
+  const nodeHeader = /^(?:file:\/\/)?\/workspace\/\S+:\d+$/;
+  const out: string[] = [];
+  // After a header, the next line is the source echo (Python indents it; a frozen module's frame has none, and
+  // the exception line that follows it is kept); after the echo, the caret lines under it.
+  let state: "none" | "py" | "node" | "source" = "none";
+  for (const line of stderr.split("\n")) {
+    const echo =
+      (state === "py" && /^\s+\S/.test(line) && !pyFrame.test(line)) ||
+      (state === "node" && line.trim() !== "");
+    if (echo) {
+      state = "source";
+      continue;
+    }
+    if (state === "source" && /^\s*[~^]+[~^\s]*$/.test(line)) continue;
+    state = pyFrame.test(line) ? "py" : nodeHeader.test(line) ? "node" : "none";
+    out.push(line);
+  }
+  return out.join("\n");
 }
 
 /** Reported output lines all appear, in order, among the observed lines (normalized). */
@@ -237,62 +266,19 @@ const NEEDS_RULES: {
   },
 ];
 
-/**
- * APIs newer than the sandbox's runtimes (Node 18, Python 3.11): a `TypeError: x.toSorted is not a function`
- * there says the runtime is too old for the snippet, not that the bug shows differently.
- */
-const NEWER_NODE_APIS: Record<string, string> = {
-  toSorted: "Node.js 20",
-  toReversed: "Node.js 20",
-  toSpliced: "Node.js 20",
-  isWellFormed: "Node.js 20",
-  toWellFormed: "Node.js 20",
-  groupBy: "Node.js 21",
-  withResolvers: "Node.js 22",
-  union: "Node.js 22",
-  intersection: "Node.js 22",
-  difference: "Node.js 22",
-  symmetricDifference: "Node.js 22",
-  isSubsetOf: "Node.js 22",
-  isSupersetOf: "Node.js 22",
-  isDisjointFrom: "Node.js 22",
-  fromAsync: "Node.js 22",
-  findLast: "Node.js 18",
-};
-const NEWER_PYTHON_APIS: Record<string, string> = {
-  batched: "Python 3.12",
-  override: "Python 3.12",
-  TypeAliasType: "Python 3.12",
-  get_protocol_members: "Python 3.13",
-  is_protocol: "Python 3.13",
-  ReadOnly: "Python 3.13",
-  TypeIs: "Python 3.13",
-  deprecated: "Python 3.13",
-  copy_file_range: "Python 3.12",
-  walk: "Python 3.12",
-};
-
-/** The runtime is older than the snippet needs: the API it calls does not exist there yet. */
+/** The runtime is older than the snippet needs: the API it calls does not exist there yet (`runtime-rule.ts`). */
 function runtimeTooOld(run: RunObservation): RunMatch | null {
   const ex = run.exception;
   if (!ex) return null;
-  const js = /^TypeError$/.test(ex.type) ? /(?:^|\.)(\w+) is not a function/.exec(ex.message) : null;
-  const jsCtor =
-    ex.type === "ReferenceError"
-      ? /^(structuredClone|Iterator|AsyncIterator) is not defined/.exec(ex.message)
-      : null;
-  const py =
-    /AttributeError$/.test(ex.type) || /ImportError$/.test(ex.type)
-      ? /has no attribute '(\w+)'|cannot import name '(\w+)'/.exec(ex.message)
-      : null;
-  const name = js?.[1] ?? jsCtor?.[1] ?? py?.[1] ?? py?.[2];
-  if (!name) return null;
-  const needs = js || jsCtor ? NEWER_NODE_APIS[name] : NEWER_PYTHON_APIS[name];
-  if (!needs || (jsCtor && name === "structuredClone")) return null;
+  // The exception's own type says which runtime raised it (a TypeError's `is not a function` is Node's words).
+  const node = newerApi(ex, "node");
+  const api = node ?? newerApi(ex, "python");
+  if (!api) return null;
+  const needs = `${node ? "Node.js" : "Python"} ${api.needs}`;
   return {
     kind: "needs",
-    detail: `the code calls \`${name}\`, which needs ${needs} or later; the sandbox's runtime is older, so the run (${ex.type}: ${ex.message}) says nothing about the reported bug`,
-    question: `The code uses \`${name}\` (${needs}+). Which runtime version do you run it on? Can it be shown without \`${name}\`?`,
+    detail: `the code calls \`${api.name}\`, which needs ${needs} or later; the sandbox's runtime is older, so the run (${ex.type}: ${ex.message}) says nothing about the reported bug`,
+    question: `The code uses \`${api.name}\` (${needs}+). Which runtime version do you run it on? Can it be shown without \`${api.name}\`?`,
   };
 }
 
@@ -382,7 +368,7 @@ export function matchRun(
   expectedException: RaisedException | null = null,
   options: MatchOptions = {},
 ): RunMatch {
-  const combined = `${run.stdout}\n${run.stderr}`;
+  const combined = `${run.stdout}\n${withoutSourceEcho(run.stderr)}`;
   const showsExpected =
     expected.length > 0 &&
     !expected.every((e) => reported.output.some((o) => claimKey(o) === claimKey(e))) &&

@@ -1,11 +1,16 @@
 /**
- * The runtime-mismatch rule (test/fixtures/repro-real/README.md): a report written on a newer runtime than the
- * sandbox's (CPython 3.12 / 3.13 / the main branch, Node 20 against Node 18) whose code stops here on what this
- * runtime lacks — a keyword argument it does not take, an attribute or name it does not have, syntax it does not
- * parse — is judged on the runtime that ran it: the reported behaviour cannot show here, and that is said, with
- * both versions ("ran on Python 3.11.2; the report used 3.12"). Not a partial reproduction (the error is the
- * runtime's, not the bug's) and not a question (the report already says which runtime it used). Pure.
+ * The runtime-mismatch rule (test/fixtures/repro-real/README.md, the s15 rule): a report whose code needs a newer
+ * runtime than the sandbox's — it names CPython 3.12 / 3.13 / the main branch or Node 20+, or calls an API a later
+ * release added (`toSorted`, `itertools.batched`) — and whose run stops here on what this runtime lacks (a keyword
+ * argument it does not take, an attribute, name or module it does not have, syntax it does not parse) says nothing
+ * about the report: an environment problem is never a verdict. The job ends with an infrastructure error (exit 3)
+ * naming the runtime that ran, the one the report needs and why (the run's error quoted), and how to choose an
+ * image with a newer runtime. The other direction stays a verdict: a report written on an OLDER runtime whose bug
+ * was that runtime's is judged on ours (NOT_REPRODUCED when it does not show), and a report that names a newer
+ * runtime but whose code runs here is judged normally, both versions said. Pure, except `shortfallError` builds
+ * the error.
  */
+import { InfrastructureError } from "../core/errors.ts";
 import type { ParsedReport } from "./parse-report.ts";
 
 /** The runtime versions a report names for `runtime`: its mention, and CPython's "versions tested on" list. */
@@ -48,26 +53,107 @@ function same(named: string, sandbox: string, runtime: "python" | "node"): boole
 }
 
 /**
- * An error that is the runtime lacking what the code uses, not anything a library did: a keyword argument or an
- * attribute the standard library does not have yet, syntax the parser does not take (raised by the program's own
- * source, before anything ran). Returns how to say it, or null.
+ * APIs newer than the sandbox's runtimes, and the release that added them: a `TypeError: x.toSorted is not a
+ * function` on Node 18 says the runtime is too old for the snippet, not that the bug shows differently.
+ */
+export const NEWER_NODE_APIS: Readonly<Record<string, string>> = {
+  toSorted: "20",
+  toReversed: "20",
+  toSpliced: "20",
+  isWellFormed: "20",
+  toWellFormed: "20",
+  groupBy: "21",
+  withResolvers: "22",
+  union: "22",
+  intersection: "22",
+  difference: "22",
+  symmetricDifference: "22",
+  isSubsetOf: "22",
+  isSupersetOf: "22",
+  isDisjointFrom: "22",
+  fromAsync: "22",
+  findLast: "18",
+};
+export const NEWER_PYTHON_APIS: Readonly<Record<string, string>> = {
+  batched: "3.12",
+  override: "3.12",
+  TypeAliasType: "3.12",
+  get_protocol_members: "3.13",
+  is_protocol: "3.13",
+  ReadOnly: "3.13",
+  TypeIs: "3.13",
+  deprecated: "3.13",
+  copy_file_range: "3.12",
+  walk: "3.12",
+};
+/** Standard-library modules later releases added (`ModuleNotFoundError: No module named '_pydatetime'`). */
+const NEWER_PYTHON_MODULES: Readonly<Record<string, string>> = {
+  _pydatetime: "3.12",
+  _pylong: "3.12",
+  _pyrepl: "3.13",
+  _colorize: "3.13",
+  annotationlib: "3.14",
+  compression: "3.14",
+};
+
+/** What the run lacks, and the release that has it (null: the report's named runtime must say which). */
+interface Lack {
+  what: string;
+  needs: string | null;
+}
+
+/** The newer API a run stopped on (`toSorted`, `batched`), and the release that added it; null when none. */
+export function newerApi(
+  exception: { type: string; message: string },
+  runtime: "python" | "node",
+): { name: string; needs: string } | null {
+  const { type, message } = exception;
+  if (runtime === "node") {
+    const js = type === "TypeError" ? /(?:^|\.)(\w+) is not a function/.exec(message) : null;
+    const global =
+      type === "ReferenceError" ? /^(Iterator|AsyncIterator) is not defined/.exec(message) : null;
+    const name = js?.[1] ?? global?.[1];
+    if (global) return { name: global[1]!, needs: "22" };
+    return name && NEWER_NODE_APIS[name] ? { name, needs: NEWER_NODE_APIS[name] } : null;
+  }
+  if (/ModuleNotFoundError$/.test(type)) {
+    const mod = /^No module named '([\w]+)/.exec(message)?.[1];
+    return mod && NEWER_PYTHON_MODULES[mod] ? { name: mod, needs: NEWER_PYTHON_MODULES[mod] } : null;
+  }
+  const py =
+    /AttributeError$/.test(type) || /ImportError$/.test(type)
+      ? /has no attribute '(\w+)'|cannot import name '(\w+)'/.exec(message)
+      : null;
+  const name = py?.[1] ?? py?.[2];
+  return name && NEWER_PYTHON_APIS[name] ? { name, needs: NEWER_PYTHON_APIS[name] } : null;
+}
+
+/**
+ * An error that is the runtime lacking what the code uses, not anything a library did: an API a later release
+ * added, a keyword argument or an attribute the standard library does not have yet, syntax the parser does not
+ * take (raised by the program's own source, before anything ran). Returns how to say it, or null.
  */
 function runtimeLack(
   exception: { type: string; message: string },
   stderr: string,
   runtime: "python" | "node",
-): string | null {
+): Lack | null {
+  const api = newerApi(exception, runtime);
+  if (api) {
+    const name = runtime === "python" ? "Python" : "Node.js";
+    return { what: `\`${api.name}\`, which ${name} ${api.needs} added`, needs: api.needs };
+  }
   const { type, message } = exception;
   if (runtime === "python") {
     if (type === "TypeError" && /\bgot an unexpected keyword argument\b/.test(message))
-      return "a keyword argument this runtime does not take";
+      return { what: "a keyword argument this runtime does not take", needs: null };
     if (/AttributeError$/.test(type) && /^module '[\w.]+' has no attribute\b/.test(message))
-      return "a name the standard library does not have on this runtime";
+      return { what: "a name the standard library does not have on this runtime", needs: null };
     if (
       /ImportError$/.test(type) &&
       /^cannot import name '\w+' from '[\w.]+' \(\/usr\/lib\/python3/.test(message)
     )
-      return "a name the standard library does not have on this runtime";
+      return { what: "a name the standard library does not have on this runtime", needs: null };
     // A parse error of the script itself (no traceback, only `File "…", line N`) on syntax later releases added:
     // PEP 701 f-strings (3.12), type parameters and `type` aliases (3.12), `except*` (3.11). Any other parse error
     // may be a typo or a line of prose; it is not the runtime's.
@@ -80,24 +166,35 @@ function runtimeLack(
         /^f-string\b/.test(message) ||
         /^\s*(?:def|class)\s+\w+\[|^\s*type\s+\w+(?:\[[^\]]*\])?\s*=|\bexcept\s*\*/.test(source)
       )
-        return "syntax this runtime does not parse";
+        return { what: "syntax this runtime does not parse", needs: null };
     }
-    return null;
   }
   return null;
 }
 
-export interface RuntimeDecision {
-  /** Replaces the run's detail in the verdict. */
-  detail: string;
+/** The sandbox's runtime is older than the report's code needs: what ran, what is needed, and why. */
+export interface RuntimeShortfall {
+  runtime: "python" | "node";
+  /** The sandbox's runtime as the run reported it (`3.11.2`, `18.20.4`). */
+  ran: string;
+  /** The release line the report needs (`3.12`, `20`, `main`). */
+  needs: string;
+  /** Why: the lacking API or syntax, with the run's error quoted. */
+  why: string;
+  /** Where `needs` comes from: the report's named runtime(s), or the API's release. */
+  source: string;
 }
 
+const runtimeName = (runtime: "python" | "node") => (runtime === "python" ? "Python" : "Node.js");
+const shownVersion = (v: string) => (/^main$/i.test(v) ? "the main branch" : v);
+
 /**
- * NOT_REPRODUCED by the runtime rule, or null when it does not apply: every run stopped on what this runtime lacks,
- * the report names only other runtime versions than the sandbox's and at least one newer, and the report does not
- * claim that very error.
+ * The runtime shortfall of a run, or null when the rule does not apply (the run is then judged normally): every run
+ * stopped on what this runtime lacks, the release that has it is newer than the sandbox's (the API's own release,
+ * or — for a keyword argument, a stdlib name, syntax — a newer runtime the report names while naming none of the
+ * sandbox's line), and the report does not claim that very error.
  */
-export function runtimeDecides(input: {
+export function runtimeShortfall(input: {
   runtime: "python" | "node";
   /** The sandbox's runtime version as the run reported it (`3.11.2`, `v18.20.4`). */
   sandbox: string | null;
@@ -108,13 +205,10 @@ export function runtimeDecides(input: {
   /** The exception type the report claims, if any, and its message. */
   claimedType: string | null;
   claimedMessage?: string | null;
-}): RuntimeDecision | null {
-  const { runtime, sandbox, named, runs, claimedType, claimedMessage } = input;
-  // A report that claims nothing (a quoted fragment of the library's own source) has no behaviour to decide on.
-  if (!input.claims || !sandbox || named.length === 0 || runs.length === 0) return null;
-  if (named.some((v) => same(v, sandbox, runtime))) return null;
-  const later = named.filter((v) => newer(v, sandbox, runtime));
-  if (later.length === 0) return null;
+}): RuntimeShortfall | null {
+  const { runtime, named, runs, claimedType, claimedMessage } = input;
+  if (!input.sandbox || runs.length === 0) return null;
+  const sandbox = input.sandbox.replace(/^v/, "");
   const lacks = runs.map((r) => (r.exception ? runtimeLack(r.exception, r.stderr, runtime) : null));
   if (lacks.some((l) => l === null)) return null;
   const ex = runs[0]!.exception!;
@@ -126,9 +220,55 @@ export function runtimeDecides(input: {
     (!claimedMessage || ex.message.includes(claimedMessage) || claimedMessage.includes(ex.message))
   )
     return null;
-  const name = runtime === "python" ? "Python" : "Node.js";
-  const shown = named.map((v) => (/^main$/i.test(v) ? "the main branch" : v)).join(", ");
+  const lack = lacks[0]!;
+  const quoted = `${ex.type}: ${ex.message.split("\n")[0]}`;
+  const later = named.filter((v) => newer(v, sandbox, runtime));
+  if (lack.needs) {
+    // An API a later release added: that release (or the newer one the report names) is what the code needs.
+    if (!newer(lack.needs, sandbox, runtime)) return null;
+    const needs = later.find((v) => !newer(lack.needs!, v, runtime)) ?? lack.needs;
+    return {
+      runtime,
+      ran: sandbox,
+      needs,
+      why: `the code uses ${lack.what}; here the run stopped on ${quoted}`,
+      source:
+        needs === lack.needs ? `the API's release` : `the report names ${later.map(shownVersion).join(", ")}`,
+    };
+  }
+  // A keyword argument, a stdlib name, syntax: only the report's named runtime says the runtime is the cause. A
+  // report that claims nothing (a quoted fragment of the library's source) has no behaviour to decide on.
+  if (!input.claims || named.length === 0) return null;
+  if (named.some((v) => same(v, sandbox, runtime))) return null;
+  if (later.length === 0) return null;
+  const oldest = [...later].sort((a, b) => (newer(a, b, runtime) ? 1 : newer(b, a, runtime) ? -1 : 0))[0]!;
   return {
-    detail: `ran on ${name} ${sandbox.replace(/^v/, "")}; the report used ${shown}. The run stopped on ${ex.type}: ${ex.message.split("\n")[0]} — ${lacks[0]}, newer than the sandbox's ${name} — so the reported behaviour cannot show here; the runtime decides, not the bug`,
+    runtime,
+    ran: sandbox,
+    needs: oldest,
+    why: `the code uses ${lack.what}; here the run stopped on ${quoted}`,
+    source: `the report names ${named.map(shownVersion).join(", ")}`,
   };
+}
+
+/** One line of the shortfall, for a trace or a reason. */
+export function describeShortfall(s: RuntimeShortfall): string {
+  const name = runtimeName(s.runtime);
+  const needs = /^main$/i.test(s.needs) ? `${name} from the main branch` : `${name} ${s.needs} or later`;
+  return `the report needs ${needs} (${s.source}), and the sandbox ran ${name} ${s.ran}: ${s.why}`;
+}
+
+/**
+ * The infrastructure error a shortfall ends the job with: no verdict about the report can be made on this runtime.
+ * The hint names what selects an image with a newer runtime, on each surface.
+ */
+export function shortfallError(s: RuntimeShortfall): InfrastructureError {
+  const name = runtimeName(s.runtime);
+  const needs = /^main$/i.test(s.needs)
+    ? `${name} built from the main branch`
+    : `${name} ${s.needs} or later`;
+  return new InfrastructureError(
+    `this sandbox cannot run the report: ${describeShortfall(s)}. That says nothing about the reported bug, so no verdict was given`,
+    `run it on a sandbox image with ${needs}: the App and the Action take \`sandbox.image\` in .github/retrace.yml (an image the operator lists in RETRACE_SANDBOX_IMAGES); the CLI takes the image from RETRACE_SANDBOX_IMAGE (it has no --image flag yet: \`--image\` is the setting to add)`,
+  );
 }

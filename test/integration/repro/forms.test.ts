@@ -1,13 +1,15 @@
 /**
  * Report forms of issue 12 through the real pipeline (Docker sandbox, offline runs, no dependencies), with
  * reports written for these tests: comment annotations, two transcripts where the run matches the good one,
- * TypeScript that does not parse, a too-new API on the sandbox's Node, and the CLI's size limit.
+ * TypeScript that does not parse, a too-new API on the sandbox's Node (an infrastructure error, also through the
+ * CLI: exit 3), and the CLI's size limit.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
+import { InfrastructureError } from "../../../src/core/errors.ts";
 import { ReproJobSpec } from "../../../src/core/job.ts";
 import { renderReproReport } from "../../../src/report/repro-report.ts";
 import { runRepro } from "../../../src/repro/run-repro.ts";
@@ -86,12 +88,79 @@ describeDocker("report forms (real sandbox)", () => {
     expect(r.questions[0]).toContain("const total: number = [1, 2].reduce((a, b) => a + b, 0;");
   });
 
-  it("an API newer than the sandbox's Node is explained, not PARTIAL", { timeout: 120_000 }, async () => {
-    const r = await repro(
-      `# toSorted result is wrong\n\n${f}js\nconsole.log([3, 1, 2].toSorted()); // [ 1, 2, 4 ]\n${f}\n`,
+  it("an API newer than the sandbox's Node ends the job with an infrastructure error, never a verdict", {
+    timeout: 120_000,
+  }, async () => {
+    const job = runRepro(
+      ReproJobSpec.parse({
+        kind: "repro",
+        id: "it-forms",
+        markdown: `# toSorted result is wrong\n\n${f}js\nconsole.log([3, 1, 2].toSorted()); // [ 1, 2, 4 ]\n${f}\n`,
+        runs: 2,
+      }),
+      ports,
     );
-    expect(r.verdict).toBe("NEEDS_INFO");
-    expect(r.summary).toMatch(/`toSorted`, which needs Node\.js 20 or later/);
+    await expect(job).rejects.toBeInstanceOf(InfrastructureError);
+    await expect(job).rejects.toThrow(
+      /needs Node\.js 20 or later \(the API's release\), and the sandbox ran Node\.js 18\.\d+\.\d+: the code uses `toSorted`, which Node\.js 20 added; here the run stopped on TypeError: .*toSorted is not a function/,
+    );
+  });
+
+  it("the CLI: a report on CPython 3.12 whose code this 3.11 lacks exits 3 naming both runtimes and what to set", {
+    timeout: 120_000,
+  }, () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "retrace-rt-"));
+    const file = path.join(dir, "report.md");
+    writeFileSync(
+      file,
+      [
+        "# b64decode ignores the new option",
+        "",
+        `${f}python`,
+        "import base64",
+        "print(base64.b64decode(b'YW Jj', ignorechars=b' '))  # prints b'abc' but should raise",
+        f,
+        "",
+        "### CPython versions tested on:",
+        "",
+        "3.13",
+        "",
+      ].join("\n"),
+    );
+    const res = spawnSync(
+      process.execPath,
+      [path.join(root, "bin", "retrace.mjs"), "repro", file, "--offline", "--runs", "1"],
+      { encoding: "utf8" },
+    );
+    expect(res.status, res.stdout + res.stderr).toBe(3);
+    expect(res.stdout).not.toMatch(/NOT_REPRODUCED|NEEDS_INFO|PARTIAL|REPRODUCED/);
+    expect(res.stderr).toMatch(
+      /the report needs Python 3\.13 or later \(the report names 3\.13\), and the sandbox ran Python 3\.11\.\d+: the code uses a keyword argument this runtime does not take; here the run stopped on TypeError: b64decode\(\) got an unexpected keyword argument 'ignorechars'/,
+    );
+    expect(res.stderr).toMatch(/sandbox\.image.*RETRACE_SANDBOX_IMAGE/s);
+  });
+
+  it("a report naming a newer CPython whose code runs here is judged normally, the versions said", {
+    timeout: 120_000,
+  }, async () => {
+    const r = await repro(
+      [
+        "# sorted() drops an element",
+        "",
+        `${f}python`,
+        "print(sorted([3, 1, 2]))  # [1, 3]",
+        f,
+        "",
+        "### CPython versions tested on:",
+        "",
+        "3.13",
+        "",
+      ].join("\n"),
+    );
+    expect(r.verdict, r.summary).toBe("NOT_REPRODUCED");
+    expect(r.reasons).toContainEqual(
+      expect.stringMatching(/^The report names python 3\.13; the sandbox has 3\.11\.\d+\.$/),
+    );
   });
 
   it("the CLI refuses a report over 65,536 characters at once (exit 2)", { timeout: 60_000 }, () => {

@@ -12,7 +12,7 @@ import { asEsModule, esModuleEntry, requiresEsModule } from "../../../src/repro/
 import { outputAppears } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
-import { namedRuntimeVersions, runtimeDecides } from "../../../src/repro/runtime-rule.ts";
+import { namedRuntimeVersions, runtimeShortfall, shortfallError } from "../../../src/repro/runtime-rule.ts";
 
 const f = "```";
 const read = (md: string) => reportedExpectations(parseReport(md));
@@ -241,8 +241,8 @@ describe("the runtime-mismatch rule", () => {
     expect(namedRuntimeVersions(report("CPython main branch"), "python")).toEqual(["main"]);
   });
 
-  it("a newer runtime named, and the run stops on what this one lacks: NOT_REPRODUCED, both versions said", () => {
-    const d = runtimeDecides({
+  it("a newer runtime named, and the run stops on what this one lacks: an infrastructure error, both runtimes said", () => {
+    const d = runtimeShortfall({
       runtime: "python",
       sandbox: "3.11.2",
       claims: true,
@@ -250,8 +250,18 @@ describe("the runtime-mismatch rule", () => {
       runs: [run("TypeError", "b64decode() got an unexpected keyword argument 'ignorechars'")],
       claimedType: "binascii.Error",
     });
-    expect(d?.detail).toMatch(/^ran on Python 3\.11\.2; the report used the main branch\./);
-    const fstring = runtimeDecides({
+    expect(d).toMatchObject({ ran: "3.11.2", needs: "main" });
+    const e = shortfallError(d!);
+    expect(e.kind).toBe("infrastructure");
+    expect(e.exitCode).toBe(3);
+    expect(e.message).toBe(
+      "this sandbox cannot run the report: the report needs Python from the main branch (the report names the main branch), and the sandbox ran Python 3.11.2: the code uses a keyword argument this runtime does not take; here the run stopped on TypeError: b64decode() got an unexpected keyword argument 'ignorechars'. That says nothing about the reported bug, so no verdict was given",
+    );
+    expect(e.hint).toMatch(/`sandbox\.image` in \.github\/retrace\.yml/);
+    expect(e.hint).toMatch(
+      /RETRACE_SANDBOX_IMAGE \(it has no --image flag yet: `--image` is the setting to add\)/,
+    );
+    const fstring = runtimeShortfall({
       runtime: "python",
       sandbox: "3.11.2",
       claims: true,
@@ -265,17 +275,91 @@ describe("the runtime-mismatch rule", () => {
       ],
       claimedType: null,
     });
-    expect(fstring?.detail).toContain("the report used 3.10, 3.12");
+    expect(fstring).toMatchObject({ needs: "3.12", source: "the report names 3.10, 3.12" });
+    expect(fstring?.why).toBe(
+      "the code uses syntax this runtime does not parse; here the run stopped on SyntaxError: f-string: expecting '}'",
+    );
+  });
+
+  it("an API a later release added needs that release even when the report names no runtime", () => {
+    const node = runtimeShortfall({
+      runtime: "node",
+      sandbox: "v18.20.4",
+      claims: true,
+      named: [],
+      runs: [run("TypeError", "xs.toSorted is not a function", "")],
+      claimedType: null,
+    });
+    expect(node).toMatchObject({ ran: "18.20.4", needs: "20", source: "the API's release" });
+    expect(node?.why).toBe(
+      "the code uses `toSorted`, which Node.js 20 added; here the run stopped on TypeError: xs.toSorted is not a function",
+    );
+    // The report names a newer line than the API's: that one is what it needs.
+    expect(
+      runtimeShortfall({
+        runtime: "node",
+        sandbox: "18.20.4",
+        claims: true,
+        named: ["22"],
+        runs: [run("TypeError", "xs.toSorted is not a function", "")],
+        claimedType: null,
+      }),
+    ).toMatchObject({ needs: "22", source: "the report names 22" });
+    expect(
+      runtimeShortfall({
+        runtime: "python",
+        sandbox: "3.11.2",
+        claims: false,
+        named: [],
+        runs: [run("ModuleNotFoundError", "No module named '_pydatetime'")],
+        claimedType: null,
+      }),
+    ).toMatchObject({ needs: "3.12" });
+    // An API this runtime already has (Node 18's findLast) is no shortfall.
+    expect(
+      runtimeShortfall({
+        runtime: "node",
+        sandbox: "18.20.4",
+        claims: true,
+        named: [],
+        runs: [run("TypeError", "xs.findLast is not a function", "")],
+        claimedType: null,
+      }),
+    ).toBeNull();
+  });
+
+  it("a report on an OLDER runtime, or a newer one whose code ran fine here, is judged: no shortfall", () => {
+    const base = { runtime: "python" as const, sandbox: "3.11.2", claims: true, claimedType: null };
+    // The reporter's 3.9 lacked what ours has, or its bug was 3.9's: ours decides the verdict.
+    expect(
+      runtimeShortfall({ ...base, named: ["3.9"], runs: [run("ValueError", "no members with value 252")] }),
+    ).toBeNull();
+    // The report names 3.13, and the code ran to the end here (or failed on its own): judged normally.
+    expect(
+      runtimeShortfall({ ...base, named: ["3.13"], runs: [{ exception: null, stderr: "" }] }),
+    ).toBeNull();
+    expect(runtimeShortfall({ ...base, named: ["3.13"], runs: [run("KeyError", "'x'")] })).toBeNull();
+    // Node 4 named, the run fine on 18.
+    expect(
+      runtimeShortfall({
+        runtime: "node",
+        sandbox: "18.20.4",
+        claims: true,
+        named: ["4"],
+        runs: [{ exception: null, stderr: "" }],
+        claimedType: null,
+      }),
+    ).toBeNull();
   });
 
   it("does not fire: the sandbox's own line named, only older ones, the error claimed, a typo, a library's error", () => {
     const lacks = [run("TypeError", "f() got an unexpected keyword argument 'x'")];
     const base = { runtime: "python" as const, sandbox: "3.11.2", claims: true, claimedType: null };
-    expect(runtimeDecides({ ...base, named: ["3.11", "3.12"], runs: lacks })).toBeNull();
-    expect(runtimeDecides({ ...base, named: ["3.9"], runs: lacks })).toBeNull();
-    expect(runtimeDecides({ ...base, named: [], runs: lacks })).toBeNull();
+    expect(runtimeShortfall({ ...base, named: ["3.11", "3.12"], runs: lacks })).toBeNull();
+    expect(runtimeShortfall({ ...base, named: ["3.9"], runs: lacks })).toBeNull();
+    expect(runtimeShortfall({ ...base, named: [], runs: lacks })).toBeNull();
     expect(
-      runtimeDecides({
+      runtimeShortfall({
         ...base,
         named: ["3.12"],
         runs: lacks,
@@ -284,49 +368,17 @@ describe("the runtime-mismatch rule", () => {
       }),
     ).toBeNull();
     // A report that states no behaviour (a quoted fragment of the library's source): nothing to decide.
-    expect(runtimeDecides({ ...base, claims: false, named: ["3.13"], runs: lacks })).toBeNull();
+    expect(runtimeShortfall({ ...base, claims: false, named: ["3.13"], runs: lacks })).toBeNull();
     const typo = run(
       "SyntaxError",
       "invalid syntax",
       '  File "/workspace/r.py", line 3\n    This worked before\n',
     );
-    expect(runtimeDecides({ ...base, named: ["3.13"], runs: [typo] })).toBeNull();
-    expect(runtimeDecides({ ...base, named: ["3.13"], runs: [run("ValueError", "bad value")] })).toBeNull();
-    // Node: only Python's lacks are read; a Node report on 20 whose library throws is not decided here.
+    expect(runtimeShortfall({ ...base, named: ["3.13"], runs: [typo] })).toBeNull();
+    expect(runtimeShortfall({ ...base, named: ["3.13"], runs: [run("ValueError", "bad value")] })).toBeNull();
+    // Node: a keyword-argument lack is Python's; a Node report on 20 whose library throws is not decided here.
     expect(
-      runtimeDecides({ ...base, runtime: "node", sandbox: "18.20.4", named: ["20"], runs: lacks }),
-    ).toBeNull();
-  });
-});
-
-describe("a report that asks for an error, and a run where the library raises one", () => {
-  it("reads the words that ask for an error", () => {
-    expect(asksForError("For '1.08.2.7' it ought to say the address is invalid.")).toBe(
-      "ought to say the address is invalid",
-    );
-    expect(asksForError("# Parse errors should be handled properly")).toBe("errors should be handled");
-    expect(asksForError("A ValueError is what I would expect.")).toBe("ValueError is what I would expect");
-    expect(asksForError("I expected it to throw on bad input")).toBe("expected it to throw");
-  });
-
-  it("not when the words ask for no error, or name none", () => {
-    expect(asksForError("It should not throw on an empty string.")).toBeNull();
-    expect(asksForError("This must never fail.")).toBeNull();
-    expect(asksForError("It should return 3 but returns 4.")).toBeNull();
-  });
-
-  it("finds the installed package a Python traceback ends in, not the program's own frame", () => {
-    const tb = [
-      "Traceback (most recent call last):",
-      '  File "/workspace/reproduction.py", line 3, in <module>',
-      '  File "/workspace/python-packages/dateish/parser.py", line 12, in parse',
-      "dateish.parser.ParserError: bad",
-    ].join("\n");
-    expect(raisedInInstalledPython(tb)).toBe("`dateish` (parser.py, in `parse`)");
-    expect(
-      raisedInInstalledPython(
-        'Traceback (most recent call last):\n  File "/workspace/reproduction.py", line 3, in <module>\nValueError: x',
-      ),
+      runtimeShortfall({ ...base, runtime: "node", sandbox: "18.20.4", named: ["20"], runs: lacks }),
     ).toBeNull();
   });
 });

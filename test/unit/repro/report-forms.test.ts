@@ -240,6 +240,40 @@ describe("outcomes that ask the reporter instead of claiming a result", () => {
     expect(py.question).toContain("`for x in`");
   });
 
+  it("the runtime's echo of the program's source is not output: a comment's value there is no REPRODUCED", () => {
+    const claim = {
+      ...reported,
+      kind: "output" as const,
+      output: ["b'abc' but should raise"],
+    };
+    const py = matchRun(
+      claim,
+      run({
+        exitCode: 1,
+        stderr:
+          "Traceback (most recent call last):\n  File \"/workspace/reproduction.py\", line 2, in <module>\n    print(base64.b64decode(b'YW Jj', ignorechars=b' '))  # prints b'abc' but should raise\n          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\nTypeError: b64decode() got an unexpected keyword argument 'ignorechars'\n",
+        exception: {
+          type: "TypeError",
+          message: "b64decode() got an unexpected keyword argument 'ignorechars'",
+        },
+      }),
+    );
+    expect(py.kind).not.toBe("match");
+    const node = matchRun(
+      { ...reported, kind: "output" as const, output: ["[ 1, 2, 4 ]"] },
+      run({
+        exitCode: 1,
+        stderr:
+          "/workspace/reproduction.cjs:1\nconsole.log([3, 1, 2].toSorted()); // [ 1, 2, 4 ]\n                       ^\n\nTypeError: [3,1,2].toSorted is not a function\n    at Object.<anonymous> (/workspace/reproduction.cjs:1:24)\n",
+        exception: { type: "TypeError", message: "[3,1,2].toSorted is not a function" },
+      }),
+    );
+    expect(node.kind).not.toBe("match");
+    // The same text printed by the program itself still matches.
+    const printed = matchRun(claim, run({ exitCode: 0, stdout: "b'abc' but should raise\n" }));
+    expect(printed.kind).toBe("match");
+  });
+
   it("a SyntaxError raised at run time (JSON.parse) is an ordinary failure", () => {
     const m = matchRun(
       reported,
