@@ -61,6 +61,9 @@ export class InfrastructureError extends RetraceError {
  * so that callers that stop on infrastructure errors (the fix loop, the Action, the App) stop here too, blaming
  * neither the patch nor its author; `flaky` names each test and how many base runs ended in each outcome.
  */
+/** How a FlakyBaseError's message starts: the fix loop's trace keeps kind and message only, and its CLI exits 4 on it. */
+export const FLAKY_BASE_PREFIX = "no verdict, the unpatched base is flaky: ";
+
 export class FlakyBaseError extends RetraceError {
   readonly flaky: readonly { id: string; counts: Readonly<Record<string, number>> }[];
   constructor(

@@ -8,7 +8,7 @@
  * repeated runs agree with each other.
  */
 import { z } from "zod";
-import { CancelledError, FlakyBaseError, InfrastructureError } from "../core/errors.ts";
+import { CancelledError, FLAKY_BASE_PREFIX, FlakyBaseError, InfrastructureError } from "../core/errors.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import type { PolicyConfig } from "../policy/config.ts";
 import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
@@ -1017,7 +1017,7 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
       await dropSpeculative();
       const runsOf = base.length;
       throw new FlakyBaseError(
-        `no verdict: ${still.length} test(s) the verdict rests on give different outcomes on the UNPATCHED base, even after ${BASE_RERUNS} re-runs of it (and ${BASE_RERUNS} of the patched tree): ${still
+        `${FLAKY_BASE_PREFIX}${still.length} test(s) the verdict rests on give different outcomes on the UNPATCHED base, even after ${BASE_RERUNS} re-runs of it (and ${BASE_RERUNS} of the patched tree): ${still
           .slice(0, 5)
           .map((u) => describeUnstable(u, runsOf))
           .join(
