@@ -17,7 +17,7 @@ export type ErrorKind =
 export class RetraceError extends Error {
   readonly kind: ErrorKind;
   readonly hint: string | undefined;
-  /** Process exit code an entry should use: 2 for usage/config mistakes, 3 for infrastructure, 1 otherwise. */
+  /** Process exit code an entry should use: 2 for usage/config mistakes, 3 for infrastructure (4: a test flaky on the unpatched base, FlakyBaseError), 1 otherwise. */
   readonly exitCode: number;
 
   constructor(
@@ -52,6 +52,27 @@ export class ConfigError extends RetraceError {
 export class InfrastructureError extends RetraceError {
   constructor(message: string, hint?: string, cause?: unknown) {
     super("infrastructure", message, { ...(hint === undefined ? {} : { hint }), cause });
+  }
+}
+
+/**
+ * A test the verdict rests on gives different outcomes on the UNPATCHED base, even after re-runs: no verdict about
+ * the patch can be drawn from it (neither VERIFIED nor REJECTED). An infrastructure error of its own, exit code 4,
+ * so that callers that stop on infrastructure errors (the fix loop, the Action, the App) stop here too, blaming
+ * neither the patch nor its author; `flaky` names each test and how many base runs ended in each outcome.
+ */
+/** How a FlakyBaseError's message starts: the fix loop's trace keeps kind and message only, and its CLI exits 4 on it. */
+export const FLAKY_BASE_PREFIX = "no verdict, the unpatched base is flaky: ";
+
+export class FlakyBaseError extends RetraceError {
+  readonly flaky: readonly { id: string; counts: Readonly<Record<string, number>> }[];
+  constructor(
+    message: string,
+    flaky: readonly { id: string; counts: Readonly<Record<string, number>> }[],
+    hint?: string,
+  ) {
+    super("infrastructure", message, { ...(hint === undefined ? {} : { hint }), exitCode: 4 });
+    this.flaky = flaky;
   }
 }
 

@@ -8,7 +8,7 @@
  * repeated runs agree with each other.
  */
 import { z } from "zod";
-import { CancelledError, InfrastructureError } from "../core/errors.ts";
+import { CancelledError, FLAKY_BASE_PREFIX, FlakyBaseError, InfrastructureError } from "../core/errors.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import type { PolicyConfig } from "../policy/config.ts";
 import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
@@ -331,6 +331,11 @@ export function alignDynamicIds(reference: TestRunResult, run: TestRunResult): T
 export function compareRuns(
   baseRuns: readonly TestRunResult[],
   patchedRuns: readonly TestRunResult[],
+  /**
+   * Base outcomes decided by re-runs for tests whose base runs disagreed (`settleBaseFlakes`): they replace the
+   * `unstable` outcome, and the test is no longer counted unstable on the base.
+   */
+  settled?: ReadonlyMap<string, PhaseOutcome>,
 ): Comparison {
   // Every run's ids aligned with the first full base run's (titles that embed a date or a counter).
   const reference = baseRuns.find((r) => r.only === undefined);
@@ -339,6 +344,10 @@ export function compareRuns(
   const patched = patchedRuns.map(align);
   const reasons: string[] = [];
   const before = collapseRuns("base", base);
+  if (settled) {
+    for (const [id, outcome] of settled) before.outcomes.set(id, outcome);
+    before.unstable = before.unstable.filter((u) => !settled.has(u.id));
+  }
   const after = collapseRuns("patched", patched);
   const unstable = [...before.unstable, ...after.unstable];
   const ids = [...new Set([...before.outcomes.keys(), ...after.outcomes.keys()])].sort();
@@ -398,6 +407,17 @@ export function compareRuns(
         .map((u) => describeUnstable(u, runsOf(u.phase)))
         .join("; ")}`,
     );
+    // Flaky after the patch where the base gives one outcome every time: the patch's behaviour, said so.
+    const patchMade = after.unstable
+      .filter((u) => {
+        const b = before.outcomes.get(u.id);
+        return b !== undefined && b !== "unstable" && b !== "missing";
+      })
+      .map((u) => `${u.id} (${before.outcomes.get(u.id)} in every base run)`);
+    if (patchMade.length > 0)
+      reasons.push(
+        `the patch makes ${patchMade.length} test(s) flaky that give one outcome in every run of the unpatched base: ${list(patchMade)}; a fix must make them pass every time`,
+      );
   }
   if (stillFailing.length > 0) {
     const detail = stillFailing.map((id) => `${id} (${after.outcomes.get(id) ?? "missing"})`);
@@ -441,6 +461,66 @@ export function compareRuns(
     );
   }
   return { failToPass, passToFail, stillFailing, unstable, tests, reasons, verified };
+}
+
+/**
+ * How many re-runs of the unpatched base decide a test whose base runs disagreed (and as many of the patched tree,
+ * narrowed to the test where the runner allows): three more runs each, so a settled test has at least
+ * `runs + 3` patched runs behind it.
+ */
+export const BASE_RERUNS = 3;
+
+/**
+ * The tests unstable on the base that the patch can be blamed or credited for at all: empty when the comparison
+ * already rejects the patch for something else (a stable test that regressed or still fails, a test stable on the
+ * base that the patch made flaky, a run that did not complete) — that REJECTED stands, base flakiness or not. Pure.
+ */
+export function baseFlakesToSettle(comparison: Comparison, runs: readonly TestRunResult[]): UnstableTest[] {
+  const flaky = comparison.unstable.filter((u) => u.phase === "base");
+  if (flaky.length === 0) return [];
+  const ids = new Set(flaky.map((u) => u.id));
+  const otherwise =
+    runs.some((r) => !r.complete) ||
+    comparison.passToFail.some((id) => !ids.has(id)) ||
+    comparison.stillFailing.some((id) => !ids.has(id)) ||
+    comparison.unstable.some((u) => u.phase === "patched" && !ids.has(u.id));
+  return otherwise ? [] : flaky;
+}
+
+/**
+ * Decides tests whose base runs disagreed (`flaky`, base phase) from re-runs of the base and of the patched tree.
+ * Pure. A test is settled when every base re-run gives it one outcome (failed and error are one) AND every patched
+ * run, the re-runs included, gives it one outcome: the earlier disagreement was a moment of the machine, and the
+ * comparison then judges the test on the re-runs' base outcome (fail→pass credits the patch, a stable failure
+ * after it or a regression rejects it). Otherwise the test stays flaky, with its counts over all base runs: no
+ * verdict can rest on it (FlakyBaseError). A test the patched runs give two outcomes while the base gives two as
+ * well is the base's flakiness as much as the patch's: not settled either.
+ */
+export function settleBaseFlakes(
+  flaky: readonly UnstableTest[],
+  baseReruns: readonly TestRunResult[],
+  patchedRuns: readonly TestRunResult[],
+): { settled: Map<string, PhaseOutcome>; still: UnstableTest[] } {
+  const again = collapseRuns("base", baseReruns);
+  const patched = collapseRuns("patched", patchedRuns);
+  const settled = new Map<string, PhaseOutcome>();
+  const still: UnstableTest[] = [];
+  for (const u of flaky) {
+    const b = again.outcomes.get(u.id);
+    const a = patched.outcomes.get(u.id);
+    if (b !== undefined && b !== "unstable" && b !== "missing" && a !== "unstable") {
+      settled.set(u.id, b);
+      continue;
+    }
+    const counts: Record<string, number> = { ...u.counts };
+    for (const r of baseReruns) {
+      if (r.only !== undefined && !r.only.includes(u.id)) continue;
+      const o = uniqueTestIds(r.tests).find((t) => t.id === u.id)?.outcome ?? "missing";
+      counts[o] = (counts[o] ?? 0) + 1;
+    }
+    still.push({ id: u.id, phase: "base", counts });
+  }
+  return { settled, still };
 }
 
 function checkSignal(signal: AbortSignal | undefined): void {
@@ -902,7 +982,64 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
     throw error;
   }
   // 5. Compare per test id.
-  const comparison = compareRuns(base, after);
+  let comparison = compareRuns(base, after);
+  // 5b. A test the verdict rests on gave different outcomes on the UNPATCHED base: not the patch's doing. Re-run
+  // base and patched tree BASE_RERUNS times each (narrowed to those tests where the runner allows) to decide;
+  // still undecided, there is no verdict (FlakyBaseError, exit 4), never REJECTED. A REJECTED the comparison
+  // reaches for another reason (a stable test regressed, a test stable on the base made flaky) stands.
+  const toSettle = baseUsable ? baseFlakesToSettle(comparison, [...base, ...after]) : [];
+  if (toSettle.length > 0) {
+    const ids = toSettle.map((u) => u.id);
+    const baseReruns: TestRunResult[] = [];
+    const patchedReruns: TestRunResult[] = [];
+    try {
+      for (let k = 1; k <= BASE_RERUNS; k++) {
+        const r = await run("base", base.length + 1, ids);
+        assertBaseRunReported(command, r);
+        base.push(r);
+        baseReruns.push(r);
+      }
+      // The patched re-runs only when some test could still be settled (its base re-runs agree).
+      const again = collapseRuns("base", baseReruns).outcomes;
+      const decidable = ids.some((id) => !["unstable", "missing", undefined].includes(again.get(id)));
+      for (let k = 1; decidable && k <= BASE_RERUNS; k++) {
+        const r = await run("patched", after.length + 1, ids);
+        after.push(r);
+        patchedReruns.push(r);
+        if (!r.complete) break; // the comparison says why
+      }
+    } catch (error) {
+      await dropSpeculative();
+      throw error;
+    }
+    const { settled, still } = settleBaseFlakes(toSettle, baseReruns, after);
+    if (still.length > 0 && after.every((r) => r.complete)) {
+      await dropSpeculative();
+      const runsOf = base.length;
+      throw new FlakyBaseError(
+        `${FLAKY_BASE_PREFIX}${still.length} test(s) the verdict rests on give different outcomes on the UNPATCHED base, even after ${BASE_RERUNS} re-runs of it (and ${BASE_RERUNS} of the patched tree): ${still
+          .slice(0, 5)
+          .map((u) => describeUnstable(u, runsOf))
+          .join(
+            "; ",
+          )}. The flakiness is the base's own, not the patch's: neither VERIFIED nor REJECTED, and the fix loop asks for no other patch`,
+        still.map((u) => ({ id: u.id, counts: u.counts })),
+        "quarantine or fix the flaky test on the base (a test that depends on timing, order or shared state), or re-run on a quieter host; then verify again",
+      );
+    }
+    comparison = compareRuns(base, after, settled);
+    if (settled.size > 0) {
+      comparison.reasons.push(
+        `${settled.size} test(s) gave different outcomes on the unpatched base, and ${BASE_RERUNS} re-runs of the base and of the patched tree each agreed: judged on the re-runs (${[
+          ...settled,
+        ]
+          .map(([id, o]) => `${id}: ${o} on the base`)
+          .join(
+            ", ",
+          )}; earlier: ${toSettle.map((u) => describeUnstable(u, base.length - BASE_RERUNS)).join("; ")})`,
+      );
+    }
+  }
   const lastBad = [...after].reverse().find((r) => !r.complete || r.counts.failed > 0);
   let outputTail = (lastBad ?? after[after.length - 1] ?? base[base.length - 1])?.outputTail ?? "";
 

@@ -7,7 +7,14 @@ import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
-import { ConfigError, InfrastructureError, RetraceError, UsageError } from "../../core/errors.ts";
+import {
+  ConfigError,
+  FLAKY_BASE_PREFIX,
+  FlakyBaseError,
+  InfrastructureError,
+  RetraceError,
+  UsageError,
+} from "../../core/errors.ts";
 import { Redactor } from "../../core/redact.ts";
 import { loadRepoConfigFile } from "../../config/load.ts";
 import { GitConfigRefusedError } from "../../git/errors.ts";
@@ -182,6 +189,14 @@ export function registerFix(program: Command): void {
 
       const r = run.result;
       const failure = run.trace.result.error;
+      if (failure?.kind === "infrastructure" && failure.message.startsWith(FLAKY_BASE_PREFIX)) {
+        // A deciding test flaky on the unpatched base: no verdict, no other patch asked for, no PR (exit 4).
+        throw new FlakyBaseError(
+          `${failure.message}; the fix loop stopped here: no other patch was asked of the model and no pull request was opened`,
+          [],
+          `${failure.hint ?? "quarantine or fix the flaky test"}; the run's record is in ${out}`,
+        );
+      }
       if (failure?.kind === "infrastructure") {
         // The pipeline records it as an ERROR outcome; the exit code and stderr must still say "infrastructure".
         throw new InfrastructureError(

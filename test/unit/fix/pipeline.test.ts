@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ScriptedModel } from "../../../src/llm/scripted.ts";
+import { FLAKY_BASE_PREFIX, FlakyBaseError } from "../../../src/core/errors.ts";
 import { Redactor } from "../../../src/core/redact.ts";
 import { fixJobResult } from "../../../src/jobs/fix-result.ts";
 import { JobResult } from "../../../src/jobs/result.ts";
@@ -325,6 +326,36 @@ describe("runFix (scripted model, fake ports)", () => {
     expect(run.result.outcome).toBe("ERROR");
     expect(run.result.reason).toContain("no model is configured");
     expect(run.result.flaky?.runs).toBe(3);
+  });
+
+  it("stops on a base whose deciding test is flaky (FlakyBaseError): ERROR, no other patch asked for, nothing published", async () => {
+    const model = new ScriptedModel([rootCause, edits("    return amount * (1 - percent / 100)"), rootCause]);
+    let published = 0;
+    const message = `${FLAKY_BASE_PREFIX}1 test(s) the verdict rests on give different outcomes on the UNPATCHED base`;
+    const { p, verified } = ports(model, undefined, {
+      verify: async ({ patch }) => {
+        verified.push(patch);
+        throw new FlakyBaseError(
+          message,
+          [{ id: FAILING, counts: { failed: 3, passed: 2 } }],
+          "quarantine it",
+        );
+      },
+      publish: async ({ branch }) => {
+        published += 1;
+        return { branch, commit: "c0ffee" };
+      },
+    });
+    const run = await runFix(p, { id: "Job-flaky-base" });
+    expect(run.result.outcome).toBe("ERROR");
+    expect(run.result.reason).toContain(message);
+    expect(run.result.reason).toContain("quarantine it");
+    expect(verified).toHaveLength(1);
+    expect(model.requests).toHaveLength(2); // root cause and the one patch: no third request for another patch
+    expect(published).toBe(0);
+    expect(run.result.branch).toBeNull();
+    expect(run.trace.result.error?.kind).toBe("infrastructure");
+    expect(run.trace.result.error?.message.startsWith(FLAKY_BASE_PREFIX)).toBe(true);
   });
 
   it("names branches safely", () => {
