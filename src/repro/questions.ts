@@ -69,7 +69,10 @@ function runtimeOf(report: ParsedReport): "node" | "python" | null {
 /** A version mention's name that reads as a package, not a word of the sentence around it ("be 0.67"). */
 const PACKAGE_LIKE = /^[@a-z0-9][\w.@/-]*[a-z0-9]$/i;
 const PROSE_WORDS = new Set(
-  "a an be is was are to of in on at by for from with and or as it this that version v".split(" "),
+  (
+    "a an be is was are to of in on at by for from with and or as it this that version v against since " +
+    "upgrading upgraded using tested release releases suite until after before"
+  ).split(" "),
 );
 
 const RUNTIME_LABEL = { node: "Node.js (`node --version`)", python: "Python (`python --version`)" };
@@ -83,23 +86,26 @@ export function versionQuestion(input: QuestionInput, packages: string[]): strin
   // CPython's own reports: the package is the runtime.
   const stdlib = input.package !== null && /^c?python$/i.test(input.package);
   const names = [...new Set([...packages, ...(input.package && !stdlib ? [input.package] : [])])];
+  const packageLike = (name: string) => PACKAGE_LIKE.test(name) && !PROSE_WORDS.has(name.toLowerCase());
   const named = (p: string) => report.versions.some((v) => v.name.toLowerCase() === p.toLowerCase());
-  // A bare version ("I ran it against 1.1.0") is the package's when there is one package to give it to.
-  const bareCovers = report.bareVersions.length > 0 && names.length <= 1;
+  // "I ran it against 1.1.0": a version whose "name" is a word of the sentence is a bare version.
+  const bare = [
+    ...new Set([
+      ...report.bareVersions,
+      ...report.versions.filter((v) => !packageLike(v.name)).map((v) => v.version),
+    ]),
+  ].filter((b) => !report.versions.some((v) => packageLike(v.name) && v.version === b));
+  // A bare version is the package's when there is one package to give it to.
+  const bareCovers = bare.length > 0 && names.length <= 1;
   const missing = bareCovers ? [] : names.filter((p) => !named(p));
   const runtime = stdlib ? "python" : runtimeOf(report);
   const needRuntime = !report.runtime;
   const given = [
     ...report.versions
-      .filter((v) => PACKAGE_LIKE.test(v.name) && !PROSE_WORDS.has(v.name.toLowerCase()))
+      .filter((v) => packageLike(v.name))
       .slice(0, 3)
       .map((v) => `\`${v.name} ${v.version}\``),
-    ...(bareCovers || report.versions.length === 0
-      ? report.bareVersions
-          .filter((b) => !report.versions.some((v) => v.version === b))
-          .slice(0, 2)
-          .map((v) => `\`${v}\``)
-      : []),
+    ...bare.slice(0, 2).map((v) => `\`${v}\``),
     ...(report.runtime ? [`\`${report.runtime.name} ${report.runtime.version}\``] : []),
   ];
   const asks = [
@@ -351,8 +357,9 @@ export function reportGaps(input: QuestionInput): string[] {
   const out: string[] = [];
   const shots = screenshotCount(input.markdown);
   if (shots > 0) out.push(`${shots} screenshot(s): their content is not in the text`);
+  // Code a fence holds (lines of prose the parser read as code are still code only in the prose).
   const hasCode = report.blocks.some(
-    (b) => b.kind === "code" || b.kind.endsWith("transcript") || b.kind === "shell",
+    (b) => !b.plain && (b.kind === "code" || b.kind.endsWith("transcript") || b.kind === "shell"),
   );
   const calls = inlineCalls(report);
   if (!hasCode && calls.length > 0)
@@ -369,7 +376,10 @@ export function reportGaps(input: QuestionInput): string[] {
   const versions = versionQuestion(input, []);
   if (versions)
     out.push(
-      `versions not given: ${versions.replace(/^Which version /, "").replace(/ do you use\?.*$/, "")}`,
+      `the version ${versions
+        .replace(/^Which version /, "")
+        .replace(/ and which version /g, " and ")
+        .replace(/ do you use\?.*$/, "")}`,
     );
   return out.map((g) => `missing from the report: ${g}`);
 }
