@@ -247,7 +247,9 @@ describe("repro model path (scripted model, reading sandbox)", () => {
     expect(out.result.tokens).toBe(7_000);
     expect(out.result.reasons.join(" ")).toContain("the tokens budget ran out");
     // The prose report quotes the error but no code: the question names that error, not a generic request.
-    expect(out.result.questions[0]).toMatch(/^The report shows the error `KeyError: 'name'` but not the code that produces it/);
+    expect(out.result.questions[0]).toMatch(
+      /^The report shows the error `KeyError: 'name'` but not the code that produces it/,
+    );
   });
 
   it("a model that fails outright leaves the deterministic verdict, with the reason; never a crash", async () => {

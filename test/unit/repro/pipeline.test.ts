@@ -169,7 +169,9 @@ describe("runRepro (fake sandbox)", () => {
     ).result;
     expect(none.verdict).toBe("NEEDS_INFO");
     // The question names what this report lacks (words only: no block, no inline code), not a generic list.
-    expect(none.questions[0]).toMatch(/^The report describes the problem in words only \(no code block, no inline code/);
+    expect(none.questions[0]).toMatch(
+      /^The report describes the problem in words only \(no code block, no inline code/,
+    );
     expect(none.questions.length).toBeLessThanOrEqual(3);
     const sb = fakeSandbox(() => run({}));
     const stdin = (
