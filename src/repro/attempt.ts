@@ -166,7 +166,7 @@ export async function transpileStage(ctx: ReproContext, trial: Trial): Promise<S
       } else files[path] = code;
     }
   } catch (error) {
-    const failure = transpileFailure(error, ctx.report);
+    const failure = transpileFailure(error, ctx.report, ctx.sanitized.text || ctx.spec.markdown);
     if (!failure) throw error;
     return {
       outcome: ended(
@@ -189,6 +189,7 @@ export async function transpileStage(ctx: ReproContext, trial: Trial): Promise<S
 function transpileFailure(
   error: unknown,
   report: ReproContext["report"],
+  reportText: string,
 ): { detail: string; question: string } | null {
   const message = error instanceof Error ? error.message : String(error);
   if (!/transpile/i.test(message)) return null;
@@ -201,7 +202,7 @@ function transpileFailure(
   const lineText = first?.location?.lineText?.trim().slice(0, 160);
   const text = first?.text ?? message;
   const detail = lineText ? `\`${lineText}\`: ${text}` : text;
-  const at = lineText ? reportLineOf(report, lineText) : null;
+  const at = lineText ? reportLineOf(report, lineText, reportText) : null;
   return {
     detail,
     question: lineText

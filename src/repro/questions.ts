@@ -17,13 +17,18 @@ export interface QuestionInput {
   expectations: ReportedExpectations;
   /** The report's markdown as written (for screenshots, which the parser does not keep). */
   markdown: string;
+  /** The text the parser read (sanitized; its line numbers are the blocks'): the markdown when not given. */
+  text: string;
   /** The package the issue's repository publishes, when known. */
   package: string | null;
 }
 
 /** The question input of a pipeline context. */
-export function questionInput(ctx: Pick<ReproContext, "report" | "expectations" | "spec">): QuestionInput {
+export function questionInput(
+  ctx: Pick<ReproContext, "report" | "expectations" | "spec" | "sanitized">,
+): QuestionInput {
   return {
+    text: ctx.sanitized.text || ctx.spec.markdown,
     report: ctx.report,
     expectations: ctx.expectations,
     markdown: ctx.spec.markdown,
@@ -258,25 +263,36 @@ export function noCodeQuestions(input: QuestionInput): string[] {
 }
 
 /** The report's line of a code line (1-based), from the block that holds it; null when no block does. */
-export function reportLineOf(report: ParsedReport, text: string): number | null {
+export function reportLineOf(report: ParsedReport, text: string, markdown: string): number | null {
   const want = text.trim();
   if (!want) return null;
   for (const b of report.blocks) {
     const lines = b.value.split("\n");
     const i = lines.findIndex((l) => l.trim() === want || (want.length >= 8 && l.includes(want)));
-    if (i >= 0) return b.line + i + (b.plain ? 0 : 1);
+    if (i >= 0) return b.line + i + firstCodeLine(b, markdown);
   }
   return null;
 }
 
+/** 1 when the block's line is its opening fence (its code starts on the next line), 0 for indented or plain code. */
+function firstCodeLine(b: ReportBlock, markdown: string): number {
+  if (b.plain) return 0;
+  const line = markdown.split("\n", b.line)[b.line - 1] ?? "";
+  return /^[ \t]*(?:`{3,}|~{3,})/.test(line) ? 1 : 0;
+}
+
 /** The first line of the report's code that uses `name` as a word: its report line and text. */
-export function firstUse(report: ParsedReport, name: string): { line: number; text: string } | null {
+export function firstUse(
+  report: ParsedReport,
+  name: string,
+  markdown: string,
+): { line: number; text: string } | null {
   const word = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
   for (const b of report.blocks) {
     if (b.kind !== "code" && !b.kind.endsWith("transcript") && b.kind !== "shell") continue;
     const lines = b.value.split("\n");
     const i = lines.findIndex((l) => word.test(l));
-    if (i >= 0) return { line: b.line + i + (b.plain ? 0 : 1), text: lines[i]!.trim() };
+    if (i >= 0) return { line: b.line + i + firstCodeLine(b, markdown), text: lines[i]!.trim() };
   }
   return null;
 }
@@ -332,14 +348,14 @@ export function runQuestions(input: QuestionInput, fold: FoldFindings, printed: 
   if (fold.noClaim) return [unclaimedOutputQuestion(input, printed)];
   if (fold.missingName) {
     const name = fold.missingName;
-    const use = firstUse(report, name);
+    const use = firstUse(report, name, input.text);
     if (use)
       return [
         `The code uses \`${name}\` at line ${use.line} of the report (${quote(use.text)}) but never defines or imports it: could you include where \`${name}\` comes from (its value, or the import), so the snippet runs on its own?`,
       ];
   }
   if (fold.badLine !== undefined) {
-    const n = reportLineOf(report, fold.badLine);
+    const n = reportLineOf(report, fold.badLine, input.text);
     if (n !== null)
       return fold.questions.map((q) =>
         q.replace(/^This line of the code does not parse:/, `Line ${n} of the report does not parse:`),

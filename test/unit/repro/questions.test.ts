@@ -12,7 +12,7 @@ import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 
 function input(markdown: string, pkg: string | null = null): QuestionInput {
   const report = parseReport(markdown);
-  return { report, expectations: reportedExpectations(report), markdown, package: pkg };
+  return { report, expectations: reportedExpectations(report), markdown, text: markdown, package: pkg };
 }
 
 describe("NEEDS_INFO questions for a report without runnable code", () => {
@@ -115,5 +115,17 @@ describe("NEEDS_INFO questions after a run", () => {
     expect(runQuestions(i, { verdict: "PARTIAL", noClaim: true, questions: ["keep"] }, "x")).toEqual([
       "keep",
     ]);
+  });
+});
+
+describe("report lines", () => {
+  it("an indented code block's line is its code's line (no fence to skip)", () => {
+    const md = "# bug\n\nRunning:\n\n    let byCategory = _.groupBy(items, 'category')\n\nused to work.\n";
+    const q = runQuestions(
+      { ...input(md), text: md },
+      { verdict: "NEEDS_INFO", missingName: "items", questions: ["generic"] },
+      "",
+    );
+    expect(q[0]).toContain("at line 5 of the report (`let byCategory = _.groupBy(items, 'category')`)");
   });
 });
