@@ -33,6 +33,7 @@ import {
 import { latestEntry, matrixLine } from "./matrix.ts";
 import { findStaticNeeds } from "./needs.ts";
 import type { InstallResult } from "./ports.ts";
+import { MAX_QUESTIONS, questionInput, reportLineOf, runQuestions } from "./questions.ts";
 import type { MatrixEntry, PackageVersion, ReportedBehaviour, Verdict } from "./result.ts";
 
 export interface AttemptOutcome {
@@ -175,7 +176,7 @@ export async function transpileStage(ctx: ReproContext, trial: Trial): Promise<S
       } else files[path] = code;
     }
   } catch (error) {
-    const failure = transpileFailure(error);
+    const failure = transpileFailure(error, ctx.report, ctx.sanitized.text || ctx.spec.markdown);
     if (!failure) throw error;
     return {
       outcome: ended(
@@ -195,7 +196,11 @@ export async function transpileStage(ctx: ReproContext, trial: Trial): Promise<S
 }
 
 /** A TypeScript parse error from the transpiler, as a detail and a question naming the line; null for other errors. */
-function transpileFailure(error: unknown): { detail: string; question: string } | null {
+function transpileFailure(
+  error: unknown,
+  report: ReproContext["report"],
+  reportText: string,
+): { detail: string; question: string } | null {
   const message = error instanceof Error ? error.message : String(error);
   if (!/transpile/i.test(message)) return null;
   const cause = (
@@ -207,10 +212,11 @@ function transpileFailure(error: unknown): { detail: string; question: string } 
   const lineText = first?.location?.lineText?.trim().slice(0, 160);
   const text = first?.text ?? message;
   const detail = lineText ? `\`${lineText}\`: ${text}` : text;
+  const at = lineText ? reportLineOf(report, lineText, reportText) : null;
   return {
     detail,
     question: lineText
-      ? `This line of the TypeScript does not parse: \`${lineText}\` (${text}). Could you paste the exact code you run, as a complete snippet (no \`...\` or elided parts)?`
+      ? `${at !== null ? `Line ${at} of the report's TypeScript` : "This line of the TypeScript"} does not parse: \`${lineText}\` (${text}). Could you paste the exact code you run, as a complete snippet (no \`...\` or elided parts)?`
       : `The TypeScript in the report does not parse (${text}). Could you paste the exact code you run, as a complete snippet?`,
   };
 }
@@ -452,7 +458,7 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
     };
     lines.push(`the error the report asks for: ${fold.detail}`);
   }
-  const questions = [...fold.questions];
+  const questions = runQuestions(questionInput(ctx), fold, runs[0]?.stdout ?? "");
   const two = ctx.expectations.twoVersions;
   if (two && !two.bad && fold.verdict !== "REPRODUCED") {
     questions.unshift(
@@ -462,10 +468,18 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
   const reasons: string[] = [...stepBackReasons];
   for (const p of pins) {
     if (p.source === "unpinned" && fold.verdict !== "REPRODUCED") {
+      const bare = ctx.report.bareVersions;
+      const names =
+        bare.length > 0
+          ? `The report names ${bare
+              .slice(0, 3)
+              .map((v) => `\`${v}\``)
+              .join(", ")} without saying which package ${bare.length > 1 ? "they are" : "it is"}`
+          : "The report names none";
       questions.push(
         older
-          ? `Which version of \`${p.name}\` do you use? The report names none, so the newest release where its code runs was used.`
-          : `Which version of \`${p.name}\` do you use? The report names none, so the latest was used.`,
+          ? `Which version of \`${p.name}\` do you use? ${names}, so the newest release where its code runs was used.`
+          : `Which version of \`${p.name}\` do you use? ${names}, so the latest was used.`,
       );
     }
   }
@@ -526,7 +540,7 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
       versions,
       matrix,
       matrixSummary,
-      questions,
+      questions: fold.verdict === "NEEDS_INFO" ? questions.slice(0, MAX_QUESTIONS) : questions,
       reasons,
       runtimeVersion,
       runtimeShortfall: shortfall,

@@ -9,6 +9,7 @@ import type { Program } from "./complete.ts";
 import type { ReproContext } from "./context.ts";
 import { describeVersions } from "./dependencies.ts";
 import type { ExecutedRun } from "./execute.ts";
+import { noCodeQuestions, questionInput } from "./questions.ts";
 import { shortfallError } from "./runtime-rule.ts";
 import { type Evidence, exitText, type ReproLanguage, type ReproResult, type Verdict } from "./result.ts";
 
@@ -222,43 +223,9 @@ function rawNoCodeResult(
   ctx: ReproContext,
   extra: { reasons?: string[]; questions?: string[]; meta?: Partial<ResultMeta> } = {},
 ): ReproResult {
-  const hasVersions = ctx.report.versions.length > 0;
   const reported = ctx.expectations.actual;
-  // The first question names what this report has and what it lacks.
-  const calls = ctx.report.inlineCode
-    .map((c) => c.value.trim())
-    .filter((v) => /[\w$)\]]\(/.test(v) && v.length <= 100);
-  const has =
-    reported.kind === "exception"
-      ? `the error \`${reported.exceptionType}${reported.exceptionMessage ? `: ${reported.exceptionMessage}` : ""}\``
-      : reported.kind === "output"
-        ? `the output ${reported.output
-            .slice(0, 2)
-            .map((o) => `\`${o}\``)
-            .join(", ")}`
-        : null;
-  const first =
-    calls.length > 0
-      ? `The report mentions ${calls
-          .slice(0, 2)
-          .map((c) => `\`${c}\``)
-          .join(
-            " and ",
-          )} but no complete program: could you paste the code you run as one file, with its imports and inputs?`
-      : has
-        ? `The report shows ${has} but not the code that produces it: could you add a minimal, self-contained example (one file we can run as-is)?`
-        : "Could you add a minimal, self-contained code example that shows the problem (one file we can run as-is)?";
-  const questions = extra.questions ?? [
-    first,
-    ...(reported.kind === "unknown" || reported.kind === "error-unspecified"
-      ? [
-          "What exactly happens: the full error message and traceback, or the output you see — and what did you expect instead?",
-        ]
-      : []),
-    ...(hasVersions
-      ? []
-      : ["Which versions do you use (the package, and `python --version` or `node --version`)?"]),
-  ];
+  // What this report has and what it lacks, named (its inline code, screenshots, outcome blocks, versions).
+  const questions = extra.questions ?? noCodeQuestions(questionInput(ctx));
   const attempt: AttemptOutcome = {
     verdict: "NEEDS_INFO",
     fold: null,

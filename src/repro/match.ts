@@ -44,6 +44,9 @@ export interface RunMatch {
   question?: string;
   /** For "needs": the report's code itself is incomplete (does not parse, uses an undefined name) — a model can complete it. */
   incompleteCode?: boolean;
+  /** For "needs": the name the code uses but never defines, or the line of it that does not parse (for the question's line). */
+  missingName?: string;
+  badLine?: string;
 }
 
 function shortType(t: string): string {
@@ -299,6 +302,7 @@ function ownSyntaxError(run: RunObservation): RunMatch | null {
   return {
     kind: "needs",
     incompleteCode: true,
+    badLine: line,
     detail: `the report's code does not parse: \`${line}\` (${ex.type}${ex.message ? `: ${ex.message}` : ""})`,
     question: `This line of the code does not parse: \`${line}\` (${ex.type}${ex.message ? `: ${ex.message}` : ""}). Could you paste the exact code you run (no \`...\`, placeholders or REPL output mixed in)?`,
   };
@@ -318,6 +322,7 @@ function undefinedName(run: RunObservation): RunMatch | null {
   return {
     kind: "needs",
     incompleteCode: true,
+    missingName: m[1],
     detail: `the code uses \`${m[1]}\`, which it never defines or imports (${ex.type}: ${ex.message})`,
     question: `The code uses \`${m[1]}\` without defining it. Could you include where \`${m[1]}\` comes from (its value, or the import), so the snippet runs on its own?`,
   };
@@ -766,6 +771,11 @@ export interface RunsVerdict {
   detail: string;
   /** NEEDS_INFO because the report's code is incomplete (a model may complete it). */
   incompleteCode?: boolean;
+  /** What the question names: the undefined name, the line that does not parse (from the run's `needs`). */
+  missingName?: string;
+  badLine?: string;
+  /** NEEDS_INFO because the run completed and the report says nowhere which output or error is wrong. */
+  noClaim?: boolean;
   questions: string[];
 }
 
@@ -794,6 +804,8 @@ export function foldRuns(matches: RunMatch[]): RunsVerdict {
       reproducedRuns: 0,
       detail: needs.detail,
       ...(needs.incompleteCode ? { incompleteCode: true } : {}),
+      ...(needs.missingName ? { missingName: needs.missingName } : {}),
+      ...(needs.badLine !== undefined ? { badLine: needs.badLine } : {}),
       questions: needs.question ? [needs.question] : [],
     };
   const diff = first("different-failure") ?? first("unconfirmed-failure");
@@ -829,6 +841,7 @@ export function foldRuns(matches: RunMatch[]): RunsVerdict {
     verdict: "NEEDS_INFO",
     reproducedRuns: 0,
     detail: noExp?.detail ?? "nothing ran",
+    ...(noExp ? { noClaim: true } : {}),
     questions: [
       "What output or error do you see, and what did you expect instead? Please paste it verbatim.",
     ],

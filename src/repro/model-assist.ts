@@ -19,6 +19,7 @@ import { buildResult, noCodeResult, type ResultMeta } from "./build-result.ts";
 import type { Program } from "./complete.ts";
 import type { ReproContext } from "./context.ts";
 import type { ExecutedRun } from "./execute.ts";
+import { MAX_QUESTIONS, noCodeQuestions, questionInput, reportGaps } from "./questions.ts";
 import { NODE_BUILTINS, PYTHON_IMPORT_TO_PACKAGE, PYTHON_STDLIB } from "./known-modules.ts";
 import { attemptMessage, REPRO_SYSTEM_PROMPT, reproContext } from "./model-prompts.ts";
 import { placeholdersIn } from "./model-mode.ts";
@@ -81,6 +82,7 @@ export function parsedEvidence(ctx: ReproContext): string[] {
     out.push(`versions named: ${r.versions.map((v) => `${v.name} ${v.version}`).join(", ")}`);
   if (r.bareVersions.length > 0) out.push(`versions without a package name: ${r.bareVersions.join(", ")}`);
   if (r.runtime) out.push(`runtime named: ${r.runtime.name} ${r.runtime.version}`);
+  out.push(...reportGaps(questionInput(ctx)));
   return out;
 }
 
@@ -422,9 +424,10 @@ export function modelResult(
         pick === reproduced
           ? pick.outcome.questions
           : [
-              "Could you add a minimal, self-contained code example that shows the problem (one file we can run as-is)?",
+              // What this report lacks, named (its inline code, screenshots, outcome blocks), then the run's.
+              ...noCodeQuestions(questionInput(ctx)).slice(0, 1),
               ...pick.outcome.questions,
-            ],
+            ].slice(0, MAX_QUESTIONS),
     };
     const pickCtx = finalContext(env, final, pick.reported);
     return {

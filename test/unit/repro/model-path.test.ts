@@ -246,7 +246,10 @@ describe("repro model path (scripted model, reading sandbox)", () => {
     expect(out.result.script?.author).toBe("model");
     expect(out.result.tokens).toBe(7_000);
     expect(out.result.reasons.join(" ")).toContain("the tokens budget ran out");
-    expect(out.result.questions[0]).toMatch(/minimal, self-contained code example/);
+    // The prose report quotes the error but no code: the question names that error, not a generic request.
+    expect(out.result.questions[0]).toMatch(
+      /^The report shows the error `KeyError: 'name'` but not the code that produces it/,
+    );
   });
 
   it("a model that fails outright leaves the deterministic verdict, with the reason; never a crash", async () => {
