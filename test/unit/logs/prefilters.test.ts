@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { parseLog } from "../../../src/logs/index.ts";
 import { idleQuiet } from "../../../src/logs/parsers/unittest.ts";
+import { prefixOf } from "../../../src/logs/prefix.ts";
 import { xmlStream } from "../../../src/logs/parsers/xml-stream.ts";
 
 describe("nunit-console's count line, behind a test for its fixed head", () => {
@@ -211,5 +212,18 @@ describe("go test -json: run, pass and skip events read by their shape, the othe
   it("leaves a line that is not JSON unclaimed whatever its head", () => {
     const broken = `${ev("pass", "example.com/m", "TestOk", ',"Elapsed":0')}x`;
     expect(read([broken]).tests).toEqual([]);
+  });
+});
+
+describe("Ant's task column, asked only when 1 to 8 spaces open the line and a `[` follows them", () => {
+  it("reads the column after one space and after eight, the expression's edges", () => {
+    expect(prefixOf(" [abcdefgh] compiling")).toEqual({ shape: "ant:abcdefgh", length: 12 });
+    expect(prefixOf("        [x] compiling")).toEqual({ shape: "ant:x", length: 12 });
+    expect(prefixOf("        [x]")).toEqual({ shape: "ant:x", length: 11 });
+  });
+  it("reads nothing after nine spaces, or where another character comes before the `[`", () => {
+    expect(prefixOf("         [x] compiling")).toBeNull();
+    expect(prefixOf("   ✓ [x] case (3 ms)")).toBeNull();
+    expect(prefixOf("\t   [exec] running")).toBeNull();
   });
 });
