@@ -71,7 +71,9 @@ function produce(file: string, each: (batch: string, flags: Uint8Array, n: numbe
 
 const mode = isMainThread ? process.argv[2] : "worker";
 if (mode === "worker") {
-  produce(workerData.file, (batch, flags, n) => parentPort!.postMessage({ batch, flags, n }, [flags.buffer as ArrayBuffer]));
+  produce(workerData.file, (batch, flags, n) =>
+    parentPort!.postMessage({ batch, flags, n }, [flags.buffer as ArrayBuffer]),
+  );
   parentPort!.postMessage(null);
 } else if (mode === "inline") {
   let lines = 0,
