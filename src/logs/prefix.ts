@@ -120,7 +120,11 @@ function framingOf(text: string): Prefix | null {
   if (c0 === 32 /* space */ || c0 === 114 /* r */) {
     const tail = nixTail(text);
     if (tail) return tail;
-    if (c0 === 32) {
+    // Ant's column is 1 to 8 spaces, then `[`: an indented line whose first other character is not a `[` (a jest
+    // `✓` line, a stack frame) is passed over without the expression.
+    let i = 1;
+    while (c0 === 32 && i < 9 && text.charCodeAt(i) === 32) i++;
+    if (c0 === 32 && i < 9 && text.charCodeAt(i) === 91) {
       const m = ANT_TASK.exec(text);
       // Right-aligned to Ant's column (the bracket closes at column 11); Playwright's `    [webkit] › a.spec.ts` is a
       // project label before its separator, not a column.

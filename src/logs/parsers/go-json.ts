@@ -3,7 +3,7 @@
  * package and test; the output events of a failed test carry its messages or panic. Build errors
  * arrive as `build-output`/`build-fail` events (Go 1.24+) or as plain lines (older Go, read by the go parser).
  */
-import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
+import { BlockBuffer, type FormatDefinition, own, type ParserSink } from "../parser.ts";
 import { GoFailures, goFailureFromOutput } from "./go-output.ts";
 
 interface Event {
@@ -13,6 +13,16 @@ interface Event {
   Test?: string;
   Output?: string;
 }
+
+/**
+ * A test's `run`, `pass` or `skip` event as test2json writes it (`Time`, `Action`, `Package`, `Test`, and `Elapsed`
+ * on a result), its strings without escapes or control characters: most events of a long run. A line of this shape
+ * is valid JSON, and the match holds what `JSON.parse` would give, so the parser reads it from the match instead
+ * of building the object; any other line (more fields, another order, an escape) goes through `JSON.parse` as before.
+ * A string character is anything from U+0020 on but `"` and `\\` (the ranges below).
+ */
+const TEST_EVENT =
+  /^\{"Time":"[ !#-[\]-\uffff]*","Action":"(run|pass|skip)","Package":"([ !#-[\]-\uffff]*)","Test":"([ !#-[\]-\uffff]+)"(?:,"Elapsed":(?:0|[1-9]\d*)(?:\.\d+)?)?\}$/;
 
 const PACKAGE = '"Package":"';
 const TEST = '"Test":"';
@@ -97,6 +107,15 @@ export function createGoJsonParser(sink: ParserSink) {
     for (const key of [...outputs.keys()]) if (key.startsWith(`${pkg}\u0000`)) outputs.delete(key);
   }
 
+  /** A passing or skipped test: its output is not needed any more. */
+  function testResult(pkg: string, test: string, outcome: "passed" | "skipped"): void {
+    sink.test(`${pkg}.${test}`, outcome);
+    outputs.delete(`${pkg}\u0000${test}`);
+  }
+
+  /** The package of the last event read by its shape (`TEST_EVENT`), already told to `held`. */
+  let lastPackage: string | null = null;
+
   return {
     line(text: string, lineNo: number): boolean {
       if (
@@ -114,6 +133,17 @@ export function createGoJsonParser(sink: ParserSink) {
           bufferOf(outputs, `${pkg}\u0000${test}`)?.push(text, lineNo);
           return true;
         }
+      }
+      const t = TEST_EVENT.exec(text);
+      if (t) {
+        const pkg = t[2]!;
+        // The package set keeps its own copy: a match is a slice of the chunk the line was read in.
+        if (pkg !== lastPackage) {
+          lastPackage = own(pkg);
+          held.see(lastPackage);
+        }
+        if (t[1] !== "run") testResult(pkg, t[3]!, t[1] === "pass" ? "passed" : "skipped");
+        return true;
       }
       let e: Event;
       try {
@@ -161,12 +191,10 @@ export function createGoJsonParser(sink: ParserSink) {
           bufferOf(outputs, `${pkg}\u0000${e.Test}`)?.push(text, lineNo);
           break;
         case "pass":
-          sink.test(`${pkg}.${e.Test}`, "passed");
-          outputs.delete(`${pkg}\u0000${e.Test}`);
+          testResult(pkg, e.Test, "passed");
           break;
         case "skip":
-          sink.test(`${pkg}.${e.Test}`, "skipped");
-          outputs.delete(`${pkg}\u0000${e.Test}`);
+          testResult(pkg, e.Test, "skipped");
           break;
         case "fail": {
           const key = `${pkg}\u0000${e.Test}`;

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { parseLog } from "../../../src/logs/index.ts";
 import { idleQuiet } from "../../../src/logs/parsers/unittest.ts";
+import { prefixOf } from "../../../src/logs/prefix.ts";
 import { xmlStream } from "../../../src/logs/parsers/xml-stream.ts";
 
 describe("nunit-console's count line, behind a test for its fixed head", () => {
@@ -173,4 +174,56 @@ describe("hspec's location line, asked only when it opens with a space and holds
       );
       expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([["Kettle pours", file, 12]]);
     });
+});
+
+describe("go test -json: run, pass and skip events read by their shape, the others through JSON.parse", () => {
+  const ev = (action: string, pkg: string, test: string, tail = "") =>
+    `{"Time":"2024-05-02T10:00:00Z","Action":"${action}","Package":"${pkg}","Test":"${test}"${tail}}`;
+  const lines = [
+    ev("run", "example.com/m", "TestOk"),
+    ev("pass", "example.com/m", "TestOk", ',"Elapsed":0'),
+    ev("run", "example.com/m", "TestSkip/case_é ✓"),
+    ev("skip", "example.com/m", "TestSkip/case_é ✓", ',"Elapsed":0.01'),
+    // Escapes, an exponent and an empty package are left to JSON.parse.
+    ev("pass", "example.com/m", 'TestQ\\"uoted', ',"Elapsed":1e-05'),
+    ev("pass", "", "TestNoPackage", ',"Elapsed":0'),
+    ev("run", "example.com/m", "TestRed"),
+    ev("output", "example.com/m", "TestRed", ',"Output":"    x_test.go:9: want 2, got 3\\n"'),
+    ev("fail", "example.com/m", "TestRed", ',"Elapsed":0'),
+    '{"Time":"2024-05-02T10:00:00Z","Action":"fail","Package":"example.com/m","Elapsed":0.2}',
+  ];
+  const read = (log: string[]) => parseLog(`${log.join("\n")}\n`, { format: "go-json" });
+  it("reads the tests JSON.parse gives", () => {
+    const r = read(lines);
+    expect(r.tests.map((t) => [t.id, t.outcome])).toEqual([
+      ["example.com/m.TestOk", "passed"],
+      ["example.com/m.TestSkip/case_é ✓", "skipped"],
+      ['example.com/m.TestQ"uoted', "passed"],
+      [".TestNoPackage", "passed"],
+      ["example.com/m.TestRed", "failed"],
+    ]);
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["example.com/m.TestRed", "x_test.go", 9],
+    ]);
+  });
+  it("gives what the same events give through JSON.parse (a space after each, which the shape refuses)", () => {
+    expect(read(lines.map((l) => `${l} `))).toEqual(read(lines));
+  });
+  it("leaves a line that is not JSON unclaimed whatever its head", () => {
+    const broken = `${ev("pass", "example.com/m", "TestOk", ',"Elapsed":0')}x`;
+    expect(read([broken]).tests).toEqual([]);
+  });
+});
+
+describe("Ant's task column, asked only when 1 to 8 spaces open the line and a `[` follows them", () => {
+  it("reads the column after one space and after eight, the expression's edges", () => {
+    expect(prefixOf(" [abcdefgh] compiling")).toEqual({ shape: "ant:abcdefgh", length: 12 });
+    expect(prefixOf("        [x] compiling")).toEqual({ shape: "ant:x", length: 12 });
+    expect(prefixOf("        [x]")).toEqual({ shape: "ant:x", length: 11 });
+  });
+  it("reads nothing after nine spaces, or where another character comes before the `[`", () => {
+    expect(prefixOf("         [x] compiling")).toBeNull();
+    expect(prefixOf("   ✓ [x] case (3 ms)")).toBeNull();
+    expect(prefixOf("\t   [exec] running")).toBeNull();
+  });
 });
