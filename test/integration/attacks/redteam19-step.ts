@@ -326,6 +326,8 @@ function fakePorts(pulls: Record<string, { baseRef: string; author: { login: str
             headSha: "a".repeat(40),
             baseRef: p.baseRef,
             headRepoFullName: "o/r",
+            // The first try's fake returned no body (the real port always reads one): a person's PR has no marker.
+            body: p.author.type === "Bot" ? "Fix.\n\n<!-- retrace:job:fix-1 -->" : "my notes",
             authorLogin: p.author.login,
             authorType: p.author.type,
             user: p.author,
