@@ -6,8 +6,8 @@
  * directory chose, and spelled oddly; names with `..`, `%` and query characters in GitHub API paths; bidi and
  * CI-skip words in branch and check names; files a report names outside the work directory or in the runtime's
  * place — with a marker secret in GITHUB_TOKEN and a marker file outside Retrace's directories. Each case must be
- * contained or refused with a reason (host-wave-suite.ts). A person's `retrace/…` branch counted by the lineage
- * stays open (the results file says why).
+ * contained or refused with a reason (host-wave-suite.ts); a person's `retrace/…` branch is not counted by the
+ * lineage.
  */
 import { describeHostWave } from "./host-wave-suite.ts";
 
@@ -15,5 +15,4 @@ describeHostWave({
   title:
     "nineteenth red team: webhook bytes and time before the signature, other processes' temporaries, runtime registry, report file names",
   n: 19,
-  open: ["lineage-person-branch-under-retrace-prefix", "lineage-person-branch-on-retrace-fix"],
 });
