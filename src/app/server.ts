@@ -77,6 +77,22 @@ export function readAppEnv(env: NodeJS.ProcessEnv) {
 /** GitHub caps a webhook delivery at 25 MB: a longer body is not GitHub's. */
 export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
 
+/**
+ * Bytes of unverified bodies held at once, over every connection (wave 19): a signature is checked only once a body
+ * is whole, so 24 unsigned deliveries of 20 MB each, held open, made the App hold 484 MiB (300 of 2 MB: 668 MiB).
+ * Past this budget a delivery is answered 503 (GitHub redelivers on request); two whole 25 MB deliveries fit.
+ */
+export const MAX_PENDING_WEBHOOK_BYTES = 64 * 1024 * 1024;
+let pendingBytes = 0;
+
+/**
+ * How long a delivery may take (wave 19): Node's defaults (60 s for the head, 300 s for the whole request, checked
+ * every 30 s) let a delivery trickling one byte at a time hold its connection and buffer for minutes. GitHub gives
+ * up on a delivery after 10 s, so no delivery of GitHub's takes longer than these.
+ */
+export const WEBHOOK_HEADERS_TIMEOUT_MS = 10_000;
+export const WEBHOOK_REQUEST_TIMEOUT_MS = 15_000;
+
 /** How long a refused upload is still read (and dropped) so that its sender gets the answer, not a reset. */
 export const REFUSED_LINGER_MS = 5_000;
 
@@ -128,20 +144,35 @@ export function readWebhookBody(
     const finish = (value: string | null) => {
       if (done) return;
       done = true;
+      pendingBytes -= size;
+      size = 0;
       req.off("data", onData);
       resolve(value);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
+      pendingBytes += chunk.length;
       if (size > MAX_WEBHOOK_BYTES) {
         chunks.length = 0;
         finish(refuse(413, tooLarge));
+        return;
+      }
+      if (pendingBytes > MAX_PENDING_WEBHOOK_BYTES) {
+        chunks.length = 0;
+        finish(
+          refuse(
+            503,
+            `the App is holding ${MAX_PENDING_WEBHOOK_BYTES} bytes of deliveries not yet verified; redeliver this one later`,
+          ),
+        );
         return;
       }
       chunks.push(chunk);
     };
     req.on("data", onData);
     req.on("error", () => finish(null));
+    // A connection that goes away (a request timeout, a reset) mid-body: its bytes are no longer held.
+    req.on("close", () => finish(null));
     req.on("end", () => {
       if (done) return;
       const text = Buffer.concat(chunks).toString("utf8");
@@ -192,30 +223,37 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     secrets,
   });
   const middleware = await createNodeMiddleware(retraceApp(service), { probot });
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (req.method === "GET" && (req.url === "/healthz" || req.url === "/health")) {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          status: "ok",
-          executor: settings.executor,
-          unfinishedJobs: store.listUnfinished().length,
-        }),
-      );
-      return;
-    }
-    if (req.method === "POST") {
-      // The body is read here, bounded, before Probot's middleware (which would buffer any size, unsigned too,
-      // before checking the signature) and handed to it as a string.
-      void readWebhookBody(req, res).then((body) => {
-        if (body === null) return;
-        (req as IncomingMessage & { body?: string }).body = body;
-        void middleware(req, res, () => notFound(req, res));
-      });
-      return;
-    }
-    void middleware(req, res, () => notFound(req, res));
-  });
+  const server = createServer(
+    {
+      headersTimeout: WEBHOOK_HEADERS_TIMEOUT_MS,
+      requestTimeout: WEBHOOK_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: 1_000,
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method === "GET" && (req.url === "/healthz" || req.url === "/health")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            status: "ok",
+            executor: settings.executor,
+            unfinishedJobs: store.listUnfinished().length,
+          }),
+        );
+        return;
+      }
+      if (req.method === "POST") {
+        // The body is read here, bounded, before Probot's middleware (which would buffer any size, unsigned too,
+        // before checking the signature) and handed to it as a string.
+        void readWebhookBody(req, res).then((body) => {
+          if (body === null) return;
+          (req as IncomingMessage & { body?: string }).body = body;
+          void middleware(req, res, () => notFound(req, res));
+        });
+        return;
+      }
+      void middleware(req, res, () => notFound(req, res));
+    },
+  );
   const notFound = (req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(404, { "content-type": "application/json" });
     res.end(JSON.stringify({ error: `no route ${req.method} ${req.url}` }));

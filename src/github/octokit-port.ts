@@ -391,5 +391,6 @@ function pullInfo(d: Json): PullInfo {
     headSha: String(d.head?.sha),
     baseRef: String(d.base?.ref),
     headRepoFullName: d.head?.repo?.full_name ?? null,
+    body: typeof d.body === "string" ? d.body : "",
   };
 }

@@ -12,7 +12,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { InfrastructureError } from "../core/errors.ts";
@@ -27,6 +27,40 @@ export const CACHE_FORMAT = 2;
 const CLOCK_SKEW_MS = 60_000;
 /** Temporaries this process handed out and has not committed: never swept as a dead install's. */
 const IN_FLIGHT = new Set<string>();
+
+/** A temporary of a live process older than this is taken for a dead install's whose pid was reused. */
+const LIVE_TEMP_MAX_MS = 24 * 3_600_000;
+
+/** The process that made a temporary (`<key>.tmp-<pid>-<hex>…`), or null when its name says none. */
+function tempOwner(name: string): number | null {
+  const m = /\.tmp-(\d+)-/.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Whether `pid` is a live process on this host (signal 0: EPERM is a live process of another user). The rule
+ * assumes the cache is not shared between pid namespaces (one host, or one container, per cache directory).
+ */
+function processAlive(pid: number | null): boolean {
+  if (pid === null || !Number.isSafeInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Bytes under `p` (a file or a tree; links are not followed). */
+async function treeBytes(p: string): Promise<number> {
+  const st = await lstat(p).catch(() => null);
+  if (!st) return 0;
+  if (!st.isDirectory()) return st.size;
+  let n = 0;
+  for (const name of await readdir(p).catch(() => [] as string[])) n += await treeBytes(path.join(p, name));
+  return n;
+}
 
 export function defaultCacheDir(): string {
   return process.env.RETRACE_CACHE_DIR ?? path.join(os.homedir(), ".cache", "retrace");
@@ -186,20 +220,28 @@ export class InstallCache {
     const entries: { dir: string; bytes: number; usedAt: number }[] = [];
     const now = Date.now();
     const removed: string[] = [];
+    let heldByOthers = 0;
     for (const kind of await readdir(this.root).catch(() => [] as string[])) {
       const kindDir = path.join(this.root, kind);
       if (!(await stat(kindDir).catch(() => null))?.isDirectory()) continue;
       for (const name of await readdir(kindDir).catch(() => [] as string[])) {
         const dir = path.join(kindDir, name);
         if (name.includes(".tmp-")) {
-          // An install that died mid-way (its process is gone after an hour at the latest). Never one this process
-          // is still filling: with the clock moved forward an hour, the sweep took a fresh temporary for a dead one
-          // and removed it under its own commit (wave 18). One dated ahead was written while the clock was wrong.
-          const st = IN_FLIGHT.has(dir) ? null : await stat(dir).catch(() => null);
-          if (st && (now - st.mtimeMs > 3_600_000 || st.mtimeMs > now + CLOCK_SKEW_MS)) {
+          // A temporary: never one this process is still filling (its commit counts it; with the clock moved
+          // forward an hour, the sweep took a fresh one for a dead install and removed it under its own commit,
+          // wave 18). One whose process is gone is a killed install's: removed now, whatever its time says. One of
+          // another live process (another job's install) is kept, whatever the clock says, and counts against the
+          // quota (wave 19: killed installs' trees sat outside it, 9 MiB under a 2 MiB quota, and a live job's
+          // temporary was removed under it when the clock moved two hours forward); only past a day, or dated
+          // ahead, is it taken for a dead one whose pid was reused.
+          if (IN_FLIGHT.has(dir)) continue;
+          const st = await stat(dir).catch(() => null);
+          if (!st) continue;
+          const live = processAlive(tempOwner(name));
+          if (!live || now - st.mtimeMs > LIVE_TEMP_MAX_MS || st.mtimeMs > now + CLOCK_SKEW_MS) {
             await this.remove(dir);
             removed.push(dir);
-          }
+          } else heldByOthers += await treeBytes(dir);
           continue;
         }
         const markerPath = path.join(dir, ENTRY_MARKER);
@@ -215,7 +257,7 @@ export class InstallCache {
         });
       }
     }
-    let total = entries.reduce((s, e) => s + e.bytes, 0);
+    let total = entries.reduce((s, e) => s + e.bytes, 0) + heldByOthers;
     entries.sort((a, b) => a.usedAt - b.usedAt);
     for (const e of entries) {
       if (total + extra <= this.quotaBytes) break;

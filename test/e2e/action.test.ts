@@ -342,13 +342,38 @@ describe("who and what may trigger the Action (shared intake rules)", () => {
 
   it("caps fixes of Retrace's own branches per lineage (followed through the draft PRs)", async () => {
     // feature ← retrace/fix-1 (a first fix) ← retrace/fix-2 (a fix of the fix).
-    github.state.pulls.push({ number: 10, head: "retrace/fix-1", base: "feature", html_url: "u10" });
-    github.state.pulls.push({ number: 11, head: "retrace/fix-2", base: "retrace/fix-1", html_url: "u11" });
+    // Retrace's PRs hold its tracking marker; a person's branch under retrace/ (without it) is not Retrace's.
+    const body = (id: string) => `Fix.\n\n<!-- retrace:job:${id} -->`;
+    github.state.pulls.push({
+      number: 10,
+      head: "retrace/fix-1",
+      base: "feature",
+      html_url: "u10",
+      body: body("fix-1"),
+    });
+    github.state.pulls.push({
+      number: 11,
+      head: "retrace/fix-2",
+      base: "retrace/fix-1",
+      html_url: "u11",
+      body: body("fix-2"),
+    });
+    github.state.pulls.push({
+      number: 12,
+      head: "retrace/notes",
+      base: "retrace/fix-2",
+      html_url: "u12",
+      body: "wip",
+    });
     const first = await inProcess("workflow_run", failedRun("retrace/fix-1"), { "dry-run": "true" });
     expect(first.specs).toHaveLength(1); // one stacked fix: within fix.lineageCap = 1
     const second = await inProcess("workflow_run", failedRun("retrace/fix-2"));
     expect(second.specs).toEqual([]);
     expect(second.out.trigger).toBe("fix-run");
+    // A person's retrace/notes on top of the fix of the fix: theirs, not a third stacked fix.
+    expect(
+      (await inProcess("workflow_run", failedRun("retrace/notes"), { "dry-run": "true" })).specs,
+    ).toHaveLength(1);
     github.state.files.set(`${REPO}@:.github/retrace.yml`, "fix:\n  lineageCap: 0\n");
     expect((await inProcess("workflow_run", failedRun("retrace/fix-1"))).specs).toEqual([]);
     expect(github.calls("GET", /\/pulls$/)[0]!.query.get("head")).toBe("Codertocat:retrace/fix-1");

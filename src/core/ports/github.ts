@@ -29,6 +29,8 @@ export interface PullInfo {
   baseRef: string;
   /** "owner/name" of the head repository; differs from the base on fork PRs. */
   headRepoFullName: string | null;
+  /** The PR's description ("" when it has none); absent when the source does not say. */
+  body?: string;
 }
 
 export interface CommentRef {

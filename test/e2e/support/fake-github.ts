@@ -368,6 +368,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
           html_url: pr.html_url,
           head: { ref: pr.head, sha: pr.headSha ?? null, repo: { full_name: `${g![1]}/${g![2]}` } },
           base: { ref: pr.base },
+          body: pr.body ?? null,
         }));
       json(res, 200, list);
       return true;

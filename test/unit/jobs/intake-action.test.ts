@@ -156,8 +156,22 @@ describe("intake with the Action's context", () => {
 
   it("follows the lineage of a Retrace branch through its draft PRs", async () => {
     fake.state.branches.set("octo/app:retrace/fix-2", "sha-1");
-    fake.state.pulls.push({ number: 10, head: "retrace/fix-1", base: "feature", html_url: "u10" });
-    fake.state.pulls.push({ number: 11, head: "retrace/fix-2", base: "retrace/fix-1", html_url: "u11" });
+    // Retrace's draft PRs hold its tracking marker (a person's retrace/ branch would not).
+    const body = (id: string) => `Fix.\n\n<!-- retrace:job:${id} -->`;
+    fake.state.pulls.push({
+      number: 10,
+      head: "retrace/fix-1",
+      base: "feature",
+      html_url: "u10",
+      body: body("a"),
+    });
+    fake.state.pulls.push({
+      number: 11,
+      head: "retrace/fix-2",
+      base: "retrace/fix-1",
+      html_url: "u11",
+      body: body("b"),
+    });
     const onFix = failedRun({ headBranch: "retrace/fix-2", onRetraceBranch: true });
     expect(await intake(onFix, config({ fix: { lineageCap: 2 } }), github, action())).toMatchObject({
       ok: true,
