@@ -14,7 +14,8 @@
  * Allowed (counter-examples): `sys.path.insert(0, root)`, `if root not in sys.path: sys.path.insert(0, root)`,
  * `saved = sys.path[:]`, a finder joining each entry with a name (`os.path.join(entry, name)` then `exists`),
  * resources next to the module (`os.path.join(os.path.dirname(__file__), "data.json")`, `new URL("x", import.meta.url)`),
- * and the main-module test (`import.meta.url === pathToFileURL(process.argv[1]).href`, `__name__ == "__main__"`).
+ * the main-module test (`import.meta.url === pathToFileURL(process.argv[1]).href`, `__name__ == "__main__"`), and
+ * the kind of file or URL asked (`__filename.endsWith(".ts")`, `import.meta.url.startsWith("file:")`).
  */
 import { isCommentLine, languageOf } from "../lines.ts";
 import type { FileChange, Violation } from "../types.ts";
@@ -41,6 +42,12 @@ const LOCATION_TEST: Record<"js" | "python", RegExp> = {
   python:
     /["'][^"'\n]*["']\s+(not\s+)?in\s+[\w.()\s]*\b(__file__|__spec__\.origin)\b|\b(__file__|__spec__\.origin)\b[\w.()\s]*?\.\s*(endswith|startswith|match|search)\s*\(|\bPath\s*\(\s*__file__\s*\)[\w.()]*\.parts\b|\bos\.getcwd\s*\(\s*\)\s*[!=]=|[!=]=\s*os\.getcwd\s*\(/,
 };
+/**
+ * The location asked only what kind of file or URL it is — an extension (`__filename.endsWith(".ts")`: run from
+ * source or compiled) or a scheme (`import.meta.url.startsWith("file:")`: a file or a bundle) — not where it is.
+ */
+const KIND_ONLY =
+  /\.\s*(endsWith|startsWith|endswith|startswith)\s*\(\s*(["'`])(\.[A-Za-z0-9]+|[a-z][a-z0-9+.-]*:(\/\/)?)\2\s*\)/;
 /** The main-module test, not a location decision. */
 const MAIN_CHECK =
   /pathToFileURL\s*\(\s*process\.argv\s*\[\s*1\s*\]|process\.argv\s*\[\s*1\s*\][^;\n]*import\.meta|\brequire\.main\b|__name__/;
@@ -78,7 +85,8 @@ export function installLocations(file: FileChange): Violation[] {
         if (!scan && MEMBER.test(t) && !ADDS.test(t) && !(hunk[i + 1] && ADDS.test(hunk[i + 1]!.text)))
           hit = true;
       }
-      if (LOCATION[lang].test(t) && LOCATION_TEST[lang].test(t) && !MAIN_CHECK.test(t)) hit = true;
+      if (LOCATION[lang].test(t) && LOCATION_TEST[lang].test(t) && !MAIN_CHECK.test(t) && !KIND_ONLY.test(t))
+        hit = true;
       if (hit) out.push(violation(file, l.newLine, what, "install-location", l.text));
     });
   }

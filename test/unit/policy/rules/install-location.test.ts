@@ -83,6 +83,9 @@ describe("install-location", () => {
       "src/cli.mjs",
       ["if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();"],
     ],
+    ["run from source or compiled", "lib/a.js", ['const ext = __filename.endsWith(".ts") ? ".ts" : ".js";']],
+    ["a file URL or a bundle", "src/a.mjs", ['const onDisk = import.meta.url.startsWith("file:");']],
+    ["byte code or source", "src/a.py", ['SOURCE = not __file__.endswith(".pyc")']],
     ["__name__", "src/a.py", ['if __name__ == "__main__":', "    main()"]],
     ["a comment", "src/a.py", ["# tests put src/ on sys.path; endswith('src') is not for us"]],
   ])("allows %s", (_, path, lines) => {
