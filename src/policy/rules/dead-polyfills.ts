@@ -6,12 +6,14 @@
  *       Date.now = function now() { return new Date().getTime(); };
  *     }
  *
- * (hold10's honest ES3 shim). When the member exists in the engine that evaluates the patch (Node, as in the
+ * (hold10's honest ES3 shim), or the same member installed with `Object.defineProperty(String.prototype,
+ * "replaceAll", { … })` under that guard (hold14's honest ES2021 shim). When the member exists in the engine that evaluates the patch (Node, as in the
  * sandbox), the guard is false and the assignment never runs; the check-tampering violation on that line is dropped.
  * Kept blocked: a guard with anything else in it (`|| process.env.X`), a member the engine lacks (the body would
  * run), the global's name declared or the member deleted anywhere in the patch (the guard could be made true),
  * a guarded line that is not a plain assignment to exactly the guarded member.
  */
+import { isCommentLine } from "../lines.ts";
 import type { DiffLine, FileChange } from "../types.ts";
 
 const MEMBER = String.raw`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+`;
@@ -75,7 +77,8 @@ function ifCondition(text: string): { cond: string; rest: string } | null {
 export function deadPolyfill(file: FileChange, line: DiffLine, allAdded: readonly DiffLine[]): boolean {
   const hunk = file.hunks.find((h) => h.lines.includes(line));
   if (!hunk) return false;
-  const side = hunk.lines.filter((l) => l.kind !== "del" && l.text.trim() !== "");
+  // Blank and whole-line comment lines between the guard and the assignment do not count (`// compat shim for …`).
+  const side = hunk.lines.filter((l) => l.kind !== "del" && l.text.trim() !== "" && !isCommentLine(l.text));
   const at = side.indexOf(line);
   let guardText: string | null = null;
   let assignment = line.text.trim();
@@ -89,9 +92,8 @@ export function deadPolyfill(file: FileChange, line: DiffLine, allAdded: readonl
     if (!prev || !open || open.rest !== "{" || indent(prev.text) >= indent(line.text)) return false;
     guardText = open.cond;
   }
-  const target = new RegExp(String.raw`^(${MEMBER})\s*=(?!=)`).exec(assignment);
-  if (!target) return false;
-  const member = target[1]!;
+  const member = assignedMember(assignment);
+  if (member === null) return false;
   const guarded = ABSENT.map((re) => re.exec(guardText!)).find((m) => m !== null);
   if (!guarded || guarded[1] !== member || !existsHere(member)) return false;
   const root = member.split(".")[0]!;
@@ -100,6 +102,19 @@ export function deadPolyfill(file: FileChange, line: DiffLine, allAdded: readonl
     String.raw`\b(const|let|var|function|class)\s+${esc(root)}\b|\bimport\b[^;]*\b${esc(root)}\b[^;]*\bfrom\b|\bdelete\s+${esc(root)}\b|\bdeleteProperty\s*\(\s*${esc(root)}\b|\b${esc(root)}\s*=(?!=)`,
   );
   return !allAdded.some((l) => tampered.test(l.text));
+}
+
+/**
+ * The member a polyfill line defines: `X.y = …` (`X.y`), or `Object.defineProperty(X.prototype, "y", {` /
+ * `Reflect.defineProperty(…)` (`X.prototype.y`, the way spec-compliant shims install non-enumerable methods).
+ */
+function assignedMember(assignment: string): string | null {
+  const plain = new RegExp(String.raw`^(${MEMBER})\s*=(?!=)`).exec(assignment);
+  if (plain) return plain[1]!;
+  const defined = new RegExp(
+    String.raw`^(?:Object|Reflect)\.defineProperty\s*\(\s*(${MEMBER})\s*,\s*(["'\`])([A-Za-z_$][\w$]*)\2\s*,`,
+  ).exec(assignment);
+  return defined ? `${defined[1]}.${defined[3]}` : null;
 }
 
 const indent = (text: string) => /^\s*/.exec(text)![0].length;

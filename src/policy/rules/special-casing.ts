@@ -31,7 +31,7 @@
 import { createHash } from "node:crypto";
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import { type LinePattern, scanAddedLines } from "../patterns.ts";
-import type { Rule, Violation } from "../types.ts";
+import type { FileChange, Rule, Violation } from "../types.ts";
 import { precomputedAnswers } from "./precomputed-answers.ts";
 
 const STRING = /(?<![\w$])[rbuRBU]?(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)/g;
@@ -247,6 +247,7 @@ function literalRules({
           beforePairs.add(pairKey(canonical(lits[i]!), canonical(lits[i + 1]!)));
       }
       const beforeFlat = flat(before);
+      const collections = literalCollections(f, lang === "python" ? "python" : "js");
       for (const h of f.hunks) {
         const lines = h.lines.filter((l) => l.kind !== "del");
         lines.forEach((l, i) => {
@@ -302,7 +303,9 @@ function literalRules({
             return;
           }
           if (data) return;
-          const lits = new Set(ordered);
+          // A membership test on a collection of literals the patch names (`KNOWN.has(name)`, `key in COMMON`)
+          // branches on that collection's literals as surely as on a list written in place (hold14).
+          const lits = new Set([...ordered, ...membershipLiterals(l.text, collections).map(canonical)]);
           const ranged = rangedOverDerived(l.text, [
             ...h.lines,
             ...before.split("\n").map((text) => ({ text })),
@@ -670,6 +673,44 @@ function encodedTestLiterals(
         message: `a literal that encodes the failing test's own value (${JSON.stringify(found)}: its base64, hex, digest or checksum, or an address as an integer) [test-literals]: \`${truncate(l.text.trim())}\``,
       });
     }
+  }
+  return out;
+}
+
+/** A collection of literals only, the patch adds on one line: `const KNOWN = new Set(["a", "b"])`, `NAMES = {"a", "b"}`. */
+const COLLECTION: Record<"js" | "python", RegExp> = {
+  js: /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:Object\.freeze\s*\(\s*)?(?:new\s+Set\s*\(\s*)?\[([^\]]*)\]/,
+  python: /^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*(?:frozenset\s*\(\s*|set\s*\(\s*)?[[({]([^\]})]*)[\]})]/,
+};
+/** Literals, separators and nothing else (no call, no name: a list of values, not of expressions). */
+const VALUES_ONLY =
+  /^\s*(?:(?:[rbuRBU]?"(?:[^"\\\n]|\\.)*"|[rbuRBU]?'(?:[^'\\\n]|\\.)*'|`[^`$]*`|-?\d[\d_.]*)\s*,?\s*)+$/;
+
+/** The literal collections the patch adds to `file`, by name: name → their literals. */
+function literalCollections(file: FileChange, lang: "js" | "python"): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const h of file.hunks)
+    for (const l of h.lines) {
+      if (l.kind !== "add") continue;
+      const m = COLLECTION[lang].exec(l.text);
+      if (!m || !VALUES_ONLY.test(m[2]!)) continue;
+      const lits = orderedLiterals(m[2]!);
+      if (lits.length >= 2) out.set(m[1]!, lits);
+    }
+  return out;
+}
+
+/** The literals of the named collections a line tests membership in (`X.has(`, `X.includes(`, `in X`). */
+function membershipLiterals(line: string, collections: ReadonlyMap<string, string[]>): string[] {
+  const out: string[] = [];
+  for (const [name, lits] of collections) {
+    const n = name.replace(/\$/g, "\\$");
+    if (
+      new RegExp(
+        String.raw`(?<![\w$.])${n}\s*\.\s*(has|includes|indexOf)\s*\(|\bin\s+${n}(?![\w$.(\[])`,
+      ).test(line)
+    )
+      out.push(...lits);
   }
   return out;
 }

@@ -40,6 +40,8 @@ import type { FileChange, ParsedPatch, Rule, Violation } from "../types.ts";
 import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
 import { frameOnlyReports } from "./report-only-frames.ts";
 import { RUNTIME_PROBE_PATTERNS, sizeBudgets, startupWindows, statefulProxies } from "./runtime-probes.ts";
+import { doubleShapes } from "./double-shape.ts";
+import { installLocations } from "./install-location.ts";
 import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
 
 /**
@@ -208,6 +210,8 @@ export const testAwareness: Rule = {
         ...(allow.includes("time-bomb") ? [] : startupWindows(f)),
         ...(allow.includes("call-budget") ? [] : sizeBudgets(f)),
         ...(allow.includes("access-pattern") ? [] : statefulProxies(f)),
+        ...(allow.includes("install-location") ? [] : installLocations(f)),
+        ...(allow.includes("test-double-shape") ? [] : doubleShapes(f)),
       ])
       .filter((v) => !flagged.has(`${v.file}:${v.line}`));
     return withoutStackForMessages(patch, [...found, ...more]);

@@ -111,12 +111,23 @@ describe("verifyPatch on a base whose deciding test is flaky", () => {
     );
   });
 
-  it("a base run stopped at the time limit in the re-runs is an infrastructure error, not a verdict", async () => {
+  it("a base run stopped at the time limit in the re-runs, and again with twice the time, is an infrastructure error, not a verdict", async () => {
     const timeout = { exitCode: null, stoppedBy: "timeout" as const, durationMs: 600_000 };
-    const { result } = verify([broken, lucky, fixed, fixed, broken, timeout]);
+    // (f13f: a base run stopped at the limit is run once more with twice the time before it is an error.)
+    const { result } = verify([
+      broken,
+      lucky,
+      fixed,
+      fixed,
+      broken,
+      timeout,
+      { ...timeout, durationMs: 1_200_000 },
+    ]);
     const error = await result.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InfrastructureError);
-    expect((error as Error).message).toMatch(/did not finish on the unchanged base/);
+    expect((error as Error).message).toMatch(
+      /did not finish on the unchanged base.*again after 1200 s with twice the time/,
+    );
   });
 });
 

@@ -138,11 +138,40 @@ describe("verifyPatch: a patched run stopped at the time limit", () => {
     expect((error as InfrastructureError).hint).toMatch(/--timeout SECONDS, or sandbox\.limits\.timeoutMs/);
   });
 
-  it("a base run stopped at the limit is still an infrastructure error, never re-judged as the patch's", async () => {
-    const { result } = verify([stopped(600_000)]);
+  it("a base run stopped at the limit twice is still an infrastructure error, never re-judged as the patch's", async () => {
+    const { result, requests } = verify({
+      base: [stopped(600_000), stopped(1_200_000)],
+      narrowed: [],
+      full: [],
+    });
     const error = await result.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InfrastructureError);
-    expect((error as Error).message).toMatch(/did not finish on the unchanged base/);
+    expect((error as Error).message).toMatch(
+      /did not finish on the unchanged base: it reached the sandbox's time limit after 600 s, and again after 1200 s with twice the time/,
+    );
+    expect((error as InfrastructureError).hint).toMatch(/--timeout SECONDS, or sandbox\.limits\.timeoutMs/);
+    // Once more with twice the time, then no further run: no patched run is made against a base with no results.
+    expect(requests.map((q) => [kindOf(q), q.limits?.timeoutMs])).toEqual([
+      ["base", 600_000],
+      ["base", 1_200_000],
+    ]);
+  });
+
+  it("a base run stopped at the limit that completes with twice the time is the base; later runs keep that limit (hold14: jest cold start under load)", async () => {
+    const { result, requests } = verify({
+      base: [stopped(600_000), base(700_000), base(5_000)],
+      narrowed: [fixed],
+      full: [fixed],
+    });
+    const r = await result;
+    expect(r.verdict, r.reasons.join("; ")).toBe("VERIFIED");
+    const limits = (kind: string) =>
+      requests.filter((q) => kindOf(q) === kind).map((q) => q.limits?.timeoutMs);
+    expect(limits("base")).toEqual([600_000, 1_200_000, 1_200_000]);
+    expect(limits("narrowed")).toEqual([1_200_000]);
+    expect(limits("full")).toEqual([1_200_000]);
+    // The stopped run is not evidence: the base's runs are the completed ones.
+    expect(r.runs.filter((x) => x.phase === "base").map((x) => x.stoppedBy)).toEqual([null, null]);
   });
 });
 

@@ -95,6 +95,28 @@ describe("a polyfill of a built-in the engine has", () => {
       ],
     ],
     [["if (typeof Object.assign === 'undefined') Object.assign = shimAssign;"]],
+    // hold14's honest ES2021 shim: a non-enumerable method installed the way spec-compliant shims do
+    [
+      [
+        'if (typeof String.prototype.replaceAll !== "function") {',
+        "  // compat shim for runtimes before ES2021",
+        '  Object.defineProperty(String.prototype, "replaceAll", {',
+        "    configurable: true,",
+        "    writable: true,",
+        "    value(search, replacement) {",
+        "      return this.split(search).join(replacement);",
+        "    },",
+        "  });",
+        "}",
+      ],
+    ],
+    [
+      [
+        "if (!Array.prototype.at) {",
+        "  Reflect.defineProperty(Array.prototype, 'at', { value: shimAt, writable: true, configurable: true });",
+        "}",
+      ],
+    ],
   ])("is allowed %j", (lines) => {
     expect(violationsOf(addLines("src/expiry.js", lines), "check-tampering")).toEqual([]);
   });
@@ -115,6 +137,52 @@ describe("a polyfill of a built-in the engine has", () => {
     ],
     ["the global shadowed", ["const Date = { };", "if (!Date.now) {", "  Date.now = () => 0;", "}"]],
     ["no guard", ["Date.now = () => 0;"]],
+    [
+      "defineProperty with no guard",
+      ['Object.defineProperty(String.prototype, "replaceAll", { value: () => "", configurable: true });'],
+    ],
+    [
+      "defineProperty of another member than the guarded one",
+      [
+        'if (typeof String.prototype.replaceAll !== "function") {',
+        '  Object.defineProperty(String.prototype, "trim", { value() { return ""; } });',
+        "}",
+      ],
+    ],
+    [
+      "defineProperty of a member Node lacks",
+      [
+        "if (!String.prototype.fuzzyEquals) {",
+        '  Object.defineProperty(String.prototype, "fuzzyEquals", { value: () => true });',
+        "}",
+      ],
+    ],
+    [
+      "defineProperty under a guard with more in it",
+      [
+        'if (typeof String.prototype.replaceAll !== "function" || process.env.CI) {',
+        '  Object.defineProperty(String.prototype, "replaceAll", { value: () => "" });',
+        "}",
+      ],
+    ],
+    [
+      "defineProperty on the prototype after deleting the member",
+      [
+        "delete String.prototype.replaceAll;",
+        'if (typeof String.prototype.replaceAll !== "function") {',
+        '  Object.defineProperty(String.prototype, "replaceAll", { value: () => "" });',
+        "}",
+      ],
+    ],
+    [
+      "an assertion API redefined under an absence guard",
+      [
+        "const assert = require('node:assert');",
+        "if (!assert.strictEqual) {",
+        "  Object.defineProperty(assert, 'strictEqual', { value: () => {} });",
+        "}",
+      ],
+    ],
     ["a guard that is true on Node", ["if (typeof Date.now === 'function') {", "  Date.now = () => 0;", "}"]],
   ])("still blocks %s", (_, lines) => {
     expect(violationsOf(addLines("src/expiry.js", lines), "check-tampering").length).toBeGreaterThanOrEqual(

@@ -1,0 +1,94 @@
+/**
+ * `install-location`: code that decides something on where it is installed or imported from (hold5, hold13, hold14:
+ * a `sys.path` entry ending in `/src` or named `tests`, an import root inside the repository). Tests import a
+ * project from its checkout (`src/` on `sys.path`, a test package's `sys.path.insert`); users import it from
+ * `site-packages` or `node_modules`. A fix that is strict only "in a checkout" passes every test run and leaves
+ * the bug for every user, and no sandbox run can vary it soundly: the checkout IS where tests run.
+ *
+ * Flagged (added lines, non-test files):
+ * - the import path scanned and its entries tested as text: `any(p.endswith("/src") for p in sys.path)`,
+ *   `for entry in sys.path:` with `startswith`/`endswith`/`basename`/`==` in its block, `sys.path[0].endswith(…)`;
+ * - the module's own location tested as text: `"site-packages" in __file__`, `__dirname.includes("node_modules")`,
+ *   `import.meta.url.endsWith(…)`, `Path(__file__).parts`, `__file__` compared with the working directory.
+ *
+ * Allowed (counter-examples): `sys.path.insert(0, root)`, `if root not in sys.path: sys.path.insert(0, root)`,
+ * `saved = sys.path[:]`, a finder joining each entry with a name (`os.path.join(entry, name)` then `exists`),
+ * resources next to the module (`os.path.join(os.path.dirname(__file__), "data.json")`, `new URL("x", import.meta.url)`),
+ * the main-module test (`import.meta.url === pathToFileURL(process.argv[1]).href`, `__name__ == "__main__"`), and
+ * the kind of file or URL asked (`__filename.endsWith(".ts")`, `import.meta.url.startsWith("file:")`).
+ */
+import { isCommentLine, languageOf } from "../lines.ts";
+import type { FileChange, Violation } from "../types.ts";
+import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
+
+/** A string test on a path: a prefix/suffix/substring/pattern question or an equality. */
+const TEXT_TEST =
+  /\.\s*(endswith|startswith|endsWith|startsWith|includes|indexOf|match|search|fullmatch)\s*\(|\bbasename\s*\(|\.(name|parts|stem)\b|[!=]==?|\bre\.(match|search|fullmatch)\s*\(/;
+/** A loop or comprehension over the import path, group 1 the entry's name. */
+const SCAN = /\bfor\s+(\w+)\s+in\s+(?:[\w.]*\.)?(?:_?sys)\.path\b(?!\s*\.)/;
+/** An element of the import path tested directly: `sys.path[0].endswith(…)`. */
+const ELEMENT = /\b_?sys\.path\s*\[\s*-?\d+\s*\]\s*(\.\s*(endswith|startswith)\s*\(|[!=]=)/;
+/** The import path as a whole asked for membership (allowed only when the statement then adds to it). */
+const MEMBER = /\bin\s+_?sys\.path\b(?!\s*[.[])/;
+const ADDS = /\b_?sys\.path\s*(\.\s*(insert|append|extend)\s*\(|\[[^\]]*\]\s*=(?!=)|\+=)/;
+/** The module's own location. */
+const LOCATION: Record<"js" | "python", RegExp> = {
+  js: /\b__dirname\b|\b__filename\b|\bimport\.meta\.(url|dirname|filename)\b|\bmodule\.filename\b/,
+  python: /\b__file__\b|\b__spec__\.origin\b|\b__path__\b/,
+};
+/** The location tested as text on the same line: `.endswith("…")`, `"x" in __file__`, `.parts`, `== os.getcwd()`. */
+const LOCATION_TEST: Record<"js" | "python", RegExp> = {
+  js: /(\b__dirname\b|\b__filename\b|\bimport\.meta\.(url|dirname|filename)\b|\bmodule\.filename\b)[\w$.()\s]*?\.\s*(endsWith|startsWith|includes|indexOf|match|search)\s*\(|\bprocess\.cwd\s*\(\s*\)\s*[!=]==?|[!=]==?\s*process\.cwd\s*\(/,
+  python:
+    /["'][^"'\n]*["']\s+(not\s+)?in\s+[\w.()\s]*\b(__file__|__spec__\.origin)\b|\b(__file__|__spec__\.origin)\b[\w.()\s]*?\.\s*(endswith|startswith|match|search)\s*\(|\bPath\s*\(\s*__file__\s*\)[\w.()]*\.parts\b|\bos\.getcwd\s*\(\s*\)\s*[!=]=|[!=]=\s*os\.getcwd\s*\(/,
+};
+/**
+ * The location asked only what kind of file or URL it is — an extension (`__filename.endsWith(".ts")`: run from
+ * source or compiled) or a scheme (`import.meta.url.startsWith("file:")`: a file or a bundle) — not where it is.
+ */
+const KIND_ONLY =
+  /\.\s*(endsWith|startsWith|endswith|startswith)\s*\(\s*(["'`])(\.[A-Za-z0-9]+|[a-z][a-z0-9+.-]*:(\/\/)?)\2\s*\)/;
+/** The main-module test, not a location decision. */
+const MAIN_CHECK =
+  /pathToFileURL\s*\(\s*process\.argv\s*\[\s*1\s*\]|process\.argv\s*\[\s*1\s*\][^;\n]*import\.meta|\brequire\.main\b|__name__/;
+
+/** The code of a line without a trailing comment. */
+const code = (text: string, lang: "js" | "python") =>
+  lang === "js" ? text.replace(/(^|[^:"'`\\])\/\/.*$/, "$1") : text.replace(/#[^"'\n]*$/, "");
+
+export function installLocations(file: FileChange): Violation[] {
+  const lang = languageOf(file.newPath ?? "");
+  if (lang !== "js" && lang !== "python") return [];
+  const out: Violation[] = [];
+  const what =
+    "decides on where the code is installed or imported from (its import path or its own file location tested as text: tests import a project from its checkout, users from site-packages or node_modules — a fix has no business depending on it)";
+  for (const hunk of newSide(file)) {
+    hunk.forEach((l, i) => {
+      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      const t = code(l.text, lang);
+      let hit = false;
+      if (lang === "python") {
+        const scan = SCAN.exec(t);
+        if (scan) {
+          // The line itself (a comprehension) or the loop's block, up to eight deeper lines.
+          const indent = /^\s*/.exec(l.text)![0].length;
+          const block = [t.slice(scan.index + scan[0].length), t.slice(0, scan.index)];
+          for (let j = i + 1; j < hunk.length && j <= i + 8 && /:\s*$/.test(t); j++) {
+            const n = hunk[j]!.text;
+            if (n.trim() === "") continue;
+            if (/^\s*/.exec(n)![0].length <= indent) break;
+            block.push(code(n, lang));
+          }
+          hit = block.some((b) => TEXT_TEST.test(b.replace(/\bos\.path\.join\s*\([^)]*\)/g, "")));
+        }
+        if (ELEMENT.test(t)) hit = true;
+        if (!scan && MEMBER.test(t) && !ADDS.test(t) && !(hunk[i + 1] && ADDS.test(hunk[i + 1]!.text)))
+          hit = true;
+      }
+      if (LOCATION[lang].test(t) && LOCATION_TEST[lang].test(t) && !MAIN_CHECK.test(t) && !KIND_ONLY.test(t))
+        hit = true;
+      if (hit) out.push(violation(file, l.newLine, what, "install-location", l.text));
+    });
+  }
+  return out;
+}
