@@ -1,0 +1,92 @@
+/**
+ * Classes from the hold22 set's misses (issue 10, fixer f10n): mocha's numbered failure whose spec tree lost its top
+ * describe (a paste drops the first line's indentation), xUnit's bare `Method [FAIL]` named by its async frame.
+ * Each rule has a case where it must not fire.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const ids = (log: string) => parseLog(log).failures.map((f) => f.test);
+
+describe("mocha: a spec tree whose top describe lost its indentation", () => {
+  const tail = [
+    " ",
+    "  0 passing (32ms)",
+    "  1 failing",
+    " ",
+    "  1) Kettle pours a full cup:",
+    "     TypeError: undefined is not a function",
+    "      at Context.<anonymous> (kettleTest.js:12:27)",
+  ];
+  it("takes the describe from the failure's joined titles when the entry's indent says one level is missing", () => {
+    const r = parseLog(["Kettle", "", "    1) pours a full cup", ...tail].join("\n"));
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["Kettle > pours a full cup", "kettleTest.js", 12],
+    ]);
+  });
+  it("keeps the deeper describes the listing did read", () => {
+    const log = [
+      "Kettle",
+      "    when full",
+      "      1) pours a full cup",
+      " ",
+      "  0 passing (3ms)",
+      "  1 failing",
+      " ",
+      "  1) Kettle when full pours a full cup:",
+      "     Error: spilled",
+      "      at Context.<anonymous> (kettleTest.js:9:3)",
+    ].join("\n");
+    expect(ids(log)).toEqual(["Kettle > when full > pours a full cup"]);
+  });
+  it("must not fire: a root-level test (indent 2) keeps the failure's title as printed", () => {
+    expect(ids(["  1) Kettle pours a full cup", ...tail].join("\n"))).toEqual(["Kettle pours a full cup"]);
+  });
+  it("must not fire: two levels missing cannot be split at a space", () => {
+    const log = [
+      "      1) pours a full cup",
+      " ",
+      "  0 passing (3ms)",
+      "  1 failing",
+      " ",
+      "  1) Kettle when full pours a full cup:",
+      "     Error: spilled",
+      "      at Context.<anonymous> (kettleTest.js:9:3)",
+    ].join("\n");
+    expect(ids(log)).toEqual(["Kettle when full pours a full cup"]);
+  });
+});
+
+describe("xUnit: a bare `Method [FAIL]` named by the test's own frame", () => {
+  const fail = (frame: string) =>
+    [
+      "[xUnit.net 00:00:06.91]     PoursFullCup [FAIL]",
+      "[xUnit.net 00:00:06.91]       Assert.Equal() Failure",
+      "[xUnit.net 00:00:06.91]       Expected: 0",
+      "[xUnit.net 00:00:06.91]       Actual:   1",
+      "[xUnit.net 00:00:06.92]       Stack Trace:",
+      `[xUnit.net 00:00:06.92]         ${frame}`,
+      "[xUnit.net 00:00:06.92]         --- End of stack trace from previous location where exception was thrown ---",
+      "[xUnit.net 00:00:06.92]            at System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw()",
+    ].join("\n");
+  it("an async test's state-machine frame gives the class, and places it even in a Microsoft.* namespace", () => {
+    const r = parseLog(
+      fail(
+        "/src/test/Microsoft.Kettle.Tests/PourTests.cs(55,0): at Microsoft.Kettle.Tests.PourTests.<PoursFullCup>d__0.MoveNext()",
+      ),
+    );
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["Microsoft.Kettle.Tests.PourTests.PoursFullCup", "/src/test/Microsoft.Kettle.Tests/PourTests.cs", 55],
+    ]);
+  });
+  it("a synchronous frame of the method names it too", () => {
+    expect(ids(fail("at Kettle.Tests.PourTests.PoursFullCup() in /src/PourTests.cs:line 9"))).toEqual([
+      "Kettle.Tests.PourTests.PoursFullCup",
+    ]);
+  });
+  it("must not fire: a frame of another method leaves the bare name", () => {
+    expect(
+      ids(fail("/src/Kettle/Pour.cs(55,0): at Microsoft.Kettle.Pour.<FillAsync>d__3.MoveNext()")),
+    ).toEqual(["PoursFullCup"]);
+  });
+});
