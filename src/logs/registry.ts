@@ -15,6 +15,7 @@ import { exunitFormat } from "./parsers/exunit.ts";
 import { minitestFormat } from "./parsers/minitest.ts";
 import { eslintFormat } from "./parsers/eslint.ts";
 import { genericFormat } from "./parsers/generic.ts";
+import { gocheckFormat } from "./parsers/gocheck.ts";
 import { ginkgoFormat } from "./parsers/ginkgo.ts";
 import { goFormat } from "./parsers/go.ts";
 import { gtestFormat } from "./parsers/gtest.ts";
@@ -94,6 +95,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   avaFormat,
   // Ginkgo before go: its summary lines are its own, and a Ginkgo suite runs under `go test`.
   ginkgoFormat,
+  // gocheck's reports run under `go test` too; its `FAIL: x_test.go:N: Suite.Method` line is its own.
+  gocheckFormat,
   goFormat,
   nextestFormat,
   cargoFormat,

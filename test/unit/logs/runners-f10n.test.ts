@@ -90,3 +90,43 @@ describe("xUnit: a bare `Method [FAIL]` named by the test's own frame", () => {
     ).toEqual(["PoursFullCup"]);
   });
 });
+
+describe("gocheck: problem reports under its separator line", () => {
+  const sep = "-".repeat(70);
+  it("reads `FAIL: file.go:N: Suite.Method` under the separator, named Suite.Method, with no place", () => {
+    const log = [
+      "=== RUN   Test",
+      sep,
+      "FAIL: kettle_test.go:206: KettleSuite.TestPour",
+      "",
+      "kettle_test.go:207:",
+      "    c.Assert(cups, check.Equals, 2)",
+      "... obtained int = 1",
+      "... expected int = 2",
+      "",
+      sep,
+      "PANIC: kettle_test.go:90: KettleSuite.TestBoil",
+      "",
+      "... Panic: boiled dry (PC=0x4A8F2C)",
+      "",
+      "OOPS: 12 passed, 1 FAILED, 1 PANICKED",
+      "--- FAIL: Test (3.10s)",
+      "FAIL",
+    ].join("\n");
+    const r = parseLog(log);
+    expect(r.failures.map((f) => [f.format, f.test, f.file, f.message])).toEqual([
+      ["gocheck", "KettleSuite.TestPour", null, "... obtained int = 1\n... expected int = 2"],
+      ["gocheck", "KettleSuite.TestBoil", null, "... Panic: boiled dry (PC=0x4A8F2C)"],
+      // go test's own wrapper test that runs the suite (`func Test(t) { check.TestingT(t) }`) failed too.
+      ["go", "Test", null, "test failed"],
+    ]);
+  });
+  it("must not fire: a `FAIL: x.go:N: A.B` line with no separator above it, or DejaGnu-like lines under one", () => {
+    const log = [
+      "FAIL: kettle_test.go:206: KettleSuite.TestPour",
+      sep,
+      "FAIL: kettle.pour/half.c -O0 execution test",
+    ];
+    expect(parseLog(log.join("\n")).failures.filter((f) => f.format === "gocheck")).toEqual([]);
+  });
+});
