@@ -130,3 +130,35 @@ describe("gocheck: problem reports under its separator line", () => {
     expect(parseLog(log.join("\n")).failures.filter((f) => f.format === "gocheck")).toEqual([]);
   });
 });
+
+describe("PHPUnit: an entry pasted as one line, name and assertion joined", () => {
+  it("counts once a PHP frame follows; a global-namespace class right in `test/` learns the checkout", () => {
+    const log = [
+      "KettleTest::testPoursCup Failed asserting that 500 matches expected 200",
+      "",
+      "C:\\xampp\\htdocs\\shop\\api\\test\\KettleTest.php:15",
+      "C:\\xampp\\php\\pear\\PHPUnit\\TextUI\\Command.php:176",
+    ].join("\n");
+    const r = parseLog(log);
+    expect(r.failures.map((f) => [f.format, f.test, f.file, f.line, f.message])).toEqual([
+      [
+        "phpunit",
+        "KettleTest::testPoursCup",
+        "test/KettleTest.php",
+        15,
+        "Failed asserting that 500 matches expected 200",
+      ],
+    ]);
+  });
+  it("a namespaced class with a data set keeps the data set in its id", () => {
+    const log = [
+      'Shop\\Tests\\KettleTest::testPours with data set "full" Failed asserting that false is true.',
+      "/home/me/shop/tests/KettleTest.php:21",
+    ].join("\n");
+    expect(ids(log)).toEqual(['Shop\\Tests\\KettleTest::testPours with data set "full"']);
+  });
+  it("must not fire: the joined line with no frame after it, or prose naming a static call", () => {
+    expect(ids("KettleTest::testPoursCup Failed asserting that 500 matches expected 200\nDone.")).toEqual([]);
+    expect(ids("Cache::forget Failed asserting that it was called, see docs\nnothing else")).toEqual([]);
+  });
+});
