@@ -27,6 +27,7 @@ import { karmaMochaFormat } from "./parsers/karma-mocha.ts";
 import { hspecFormat } from "./parsers/hspec.ts";
 import { nunitConsoleFormat } from "./parsers/nunit-console.ts";
 import { nodeTestPyFormat } from "./parsers/node-testpy.ts";
+import { javaStackFormat } from "./parsers/java-stack.ts";
 import { jasmineFormat } from "./parsers/jasmine.ts";
 import { junitFormat } from "./parsers/junit.ts";
 import { junitConsoleFormat } from "./parsers/junit-console.ts";
@@ -132,6 +133,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   tscFormat,
   eslintFormat,
   pythonFormat,
+  // A Java assertion's stack alone, the test named by its own frame: a fallback, after every runner's format.
+  javaStackFormat,
   npmFormat,
   genericFormat,
 ];

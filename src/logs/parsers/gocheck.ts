@@ -80,4 +80,5 @@ export const gocheckFormat: FormatDefinition = {
   name: "gocheck",
   description: "gocheck (gopkg.in/check.v1) problem reports (`FAIL: x_test.go:206: Suite.TestMethod`)",
   create: createGocheckParser,
+  wakesOn: /^-{70}$/,
 };

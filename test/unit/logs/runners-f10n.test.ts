@@ -162,3 +162,102 @@ describe("PHPUnit: an entry pasted as one line, name and assertion joined", () =
     expect(ids("Cache::forget Failed asserting that it was called, see docs\nnothing else")).toEqual([]);
   });
 });
+
+describe("java-stack: a Java assertion's stack alone names its test by the test's own frame", () => {
+  const junit5 = [
+    "\tat org.junit.jupiter.api.AssertionFailureBuilder.build(AssertionFailureBuilder.java:151)",
+    "\tat org.junit.jupiter.api.AssertEquals.assertEquals(AssertEquals.java:177)",
+    "\tat org.junit.jupiter.api.Assertions.assertEquals(Assertions.java:1145)",
+  ];
+  it("the test class's outermost frame, called by reflection, is the test", () => {
+    const log = [
+      "org.opentest4j.AssertionFailedError: expected: <2> but was: <1>",
+      ...junit5,
+      "\tat org.kettle.PourTest.check(PourTest.java:40)",
+      "\tat org.kettle.PourTest.poursTwoCups(PourTest.java:21)",
+      "\tat java.base/java.lang.reflect.Method.invoke(Method.java:580)",
+      "\tat java.base/java.util.ArrayList.forEach(ArrayList.java:1596)",
+      "BUILD FAILED",
+    ].join("\n");
+    expect(parseLog(log).failures.map((f) => [f.format, f.test, f.file, f.line, f.message])).toEqual([
+      [
+        "java-stack",
+        "org.kettle.PourTest.poursTwoCups",
+        "src/test/java/org/kettle/PourTest.java",
+        40,
+        "expected: <2> but was: <1>",
+      ],
+    ]);
+  });
+  it("a paste cut right after the test's frame (Gradle's `app//` loader prefix)", () => {
+    const log = [
+      "org.opentest4j.AssertionFailedError: ==> expected: <true> but was: <false>",
+      "\tat app//org.junit.jupiter.api.AssertTrue.assertTrue(AssertTrue.java:36)",
+      "\tat app//org.kettle.PourTest.pours(PourTest.java:85)",
+    ].join("\n");
+    expect(ids(log)).toEqual(["org.kettle.PourTest.pours"]);
+  });
+  it("must not fire: an ordinary exception's stack through a test class", () => {
+    const log = [
+      "java.lang.NullPointerException: cup",
+      "\tat org.kettle.Kettle.pour(Kettle.java:12)",
+      "\tat org.kettle.PourTest.pours(PourTest.java:85)",
+      "\tat java.base/java.lang.reflect.Method.invoke(Method.java:580)",
+    ].join("\n");
+    expect(ids(log)).toEqual([]);
+  });
+  it("must not fire: an assertion thrown in application code, or a test class called by application code", () => {
+    const inApp = [
+      "java.lang.AssertionError: invariant broken",
+      "\tat org.kettle.Kettle.pour(Kettle.java:12)",
+      "\tat org.kettle.PourTest.pours(PourTest.java:85)",
+      "\tat java.base/java.lang.reflect.Method.invoke(Method.java:580)",
+    ];
+    const calledByApp = [
+      "org.opentest4j.AssertionFailedError: expected: <2> but was: <1>",
+      ...junit5,
+      "\tat org.kettle.PourTest.check(PourTest.java:40)",
+      "\tat org.kettle.Harness.run(Harness.java:9)",
+      "\tat java.base/java.lang.reflect.Method.invoke(Method.java:580)",
+    ];
+    const notATest = [
+      "org.opentest4j.AssertionFailedError: expected: <2> but was: <1>",
+      ...junit5,
+      "\tat org.kettle.Checks.verify(Checks.java:40)",
+      "\tat java.base/java.lang.reflect.Method.invoke(Method.java:580)",
+    ];
+    expect(ids(inApp.join("\n"))).toEqual([]);
+    expect(ids(calledByApp.join("\n"))).toEqual([]);
+    expect(ids(notATest.join("\n"))).toEqual([]);
+  });
+  it("must not fire: under a green runner summary; and a runner's report of the same block wins", () => {
+    const stack = [
+      "org.opentest4j.AssertionFailedError: expected: <2> but was: <1>",
+      ...junit5,
+      "\tat org.kettle.PourTest.pours(PourTest.java:21)",
+      "\tat java.base/java.lang.reflect.Method.invoke(Method.java:580)",
+    ];
+    expect(
+      ids(
+        [
+          ...stack,
+          "[INFO] Results:",
+          "[INFO] ",
+          "[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped: 0",
+          "[INFO] BUILD SUCCESS",
+        ].join("\n"),
+      ),
+    ).toEqual([]);
+    const surefire = [
+      "[INFO] Running org.kettle.PourTest",
+      "[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.05 s <<< FAILURE! - in org.kettle.PourTest",
+      "[ERROR] pours  Time elapsed: 0.01 s  <<< FAILURE!",
+      ...stack,
+      "",
+      "[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0",
+    ];
+    expect(parseLog(surefire.join("\n")).failures.map((f) => [f.format, f.test])).toEqual([
+      ["surefire", "org.kettle.PourTest.pours"],
+    ]);
+  });
+});
