@@ -7,6 +7,7 @@ import { antJunitFormat } from "./parsers/ant-junit.ts";
 import { avaFormat } from "./parsers/ava.ts";
 import { bunFormat } from "./parsers/bun.ts";
 import { cargoFormat } from "./parsers/cargo.ts";
+import { codeceptionFormat } from "./parsers/codeception.ts";
 import { catch2Format } from "./parsers/catch2.ts";
 import { bazelFormat } from "./parsers/bazel.ts";
 import { automakeFormat } from "./parsers/automake.ts";
@@ -121,6 +122,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   gradleFormat,
   dotnetFormat,
   phpunitFormat,
+  // Codeception's entries carry a ` Test  path:method` line PHPUnit's never have.
+  codeceptionFormat,
   pestFormat,
   rspecFormat,
   playwrightFormat,

@@ -261,3 +261,47 @@ describe("java-stack: a Java assertion's stack alone names its test by the test'
     ]);
   });
 });
+
+describe("Codeception: failure entries named by their ` Test ` line", () => {
+  it("reads `1) Cest: title` with ` Test  path:method` under it, placed at the failing step in that file", () => {
+    const log = [
+      "Codeception PHP Testing Framework v4.1.0",
+      "There were 2 failures:",
+      "",
+      "---------",
+      "1) KettleCest: Pour a cup",
+      " Test  tests/api/KettleCest.php:pourACup",
+      " Step  See response code is 200",
+      " Fail  Expected HTTP Status Code: 200 (OK). Actual Status Code: 500",
+      "Failed asserting that 500 matches expected 200.",
+      "",
+      "Scenario Steps:",
+      "",
+      " 2. $I->seeResponseCodeIs(200) at tests/api/KettleCest.php:19",
+      ' 1. $I->sendGET("/cups") at tests/api/KettleCest.php:18',
+      "",
+      "---------",
+      "2) BoilCept: Boil water",
+      " Test  tests/acceptance/BoilCept.php",
+      ' Fail  Element "#done" was not found.',
+      "",
+      "FAILURES!",
+      "Tests: 5, Assertions: 9, Failures: 2.",
+    ].join("\n");
+    expect(parseLog(log).failures.map((f) => [f.format, f.test, f.file, f.line])).toEqual([
+      ["codeception", "tests/api/KettleCest.php:pourACup", "tests/api/KettleCest.php", 19],
+      ["codeception", "tests/acceptance/BoilCept.php", null, null],
+    ]);
+  });
+  it("must not fire: PHPUnit's numbered entries, or a ` Test ` line not right under a number", () => {
+    const log = [
+      "There was 1 failure:",
+      "",
+      "1) Shop\\KettleTest::testPour",
+      "Failed asserting that false is true.",
+      "",
+      " Test  tests/api/KettleCest.php:pourACup",
+    ].join("\n");
+    expect(parseLog(log).failures.filter((f) => f.format === "codeception")).toEqual([]);
+  });
+});
