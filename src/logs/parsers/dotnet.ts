@@ -147,10 +147,11 @@ export function createDotnetParser(sink: ParserSink) {
       for (const l of b.stack) {
         const x = XUNIT_FRAME.exec(l);
         const f = x ? ([l, x[3]!, x[1]!, x[2]!] as const) : FRAME.exec(l);
-        const method = f?.[1]!.trim().replace(/\.<([\w`]+)>d__\d+\.MoveNext$/, ".$1");
-        if (!method?.endsWith(`.${head}`)) continue;
+        if (!f) continue;
+        const method = f[1]!.trim().replace(/\.<([\w`]+)>d__\d+\.MoveNext$/, ".$1");
+        if (!method.endsWith(`.${head}`)) continue;
         named = method;
-        if (!loc && f?.[2]) loc = { file: sink.path(f[2]), line: Number(f[3]), method };
+        if (!loc && f[2]) loc = { file: sink.path(f[2]), line: Number(f[3]), method };
         break;
       }
     }
