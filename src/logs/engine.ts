@@ -62,7 +62,7 @@ const LONG_LINE = 1 << 20;
  * `##[error]` annotations): they fill gaps, never repeat what a runner's format reported, and say
  * nothing in a log whose runners all reported success.
  */
-const FALLBACK = new Set(["generic", "github-actions", "python", "tap"]);
+const FALLBACK = new Set(["generic", "github-actions", "java-stack", "python", "tap"]);
 
 /**
  * A CI step's own line that its process exited non-zero, and nothing else: GitHub Actions' `Process completed with exit

@@ -7,6 +7,7 @@ import { antJunitFormat } from "./parsers/ant-junit.ts";
 import { avaFormat } from "./parsers/ava.ts";
 import { bunFormat } from "./parsers/bun.ts";
 import { cargoFormat } from "./parsers/cargo.ts";
+import { codeceptionFormat } from "./parsers/codeception.ts";
 import { catch2Format } from "./parsers/catch2.ts";
 import { bazelFormat } from "./parsers/bazel.ts";
 import { automakeFormat } from "./parsers/automake.ts";
@@ -15,6 +16,7 @@ import { exunitFormat } from "./parsers/exunit.ts";
 import { minitestFormat } from "./parsers/minitest.ts";
 import { eslintFormat } from "./parsers/eslint.ts";
 import { genericFormat } from "./parsers/generic.ts";
+import { gocheckFormat } from "./parsers/gocheck.ts";
 import { ginkgoFormat } from "./parsers/ginkgo.ts";
 import { goFormat } from "./parsers/go.ts";
 import { gtestFormat } from "./parsers/gtest.ts";
@@ -26,6 +28,7 @@ import { karmaMochaFormat } from "./parsers/karma-mocha.ts";
 import { hspecFormat } from "./parsers/hspec.ts";
 import { nunitConsoleFormat } from "./parsers/nunit-console.ts";
 import { nodeTestPyFormat } from "./parsers/node-testpy.ts";
+import { javaStackFormat } from "./parsers/java-stack.ts";
 import { jasmineFormat } from "./parsers/jasmine.ts";
 import { junitFormat } from "./parsers/junit.ts";
 import { junitConsoleFormat } from "./parsers/junit-console.ts";
@@ -94,6 +97,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   avaFormat,
   // Ginkgo before go: its summary lines are its own, and a Ginkgo suite runs under `go test`.
   ginkgoFormat,
+  // gocheck's reports run under `go test` too; its `FAIL: x_test.go:N: Suite.Method` line is its own.
+  gocheckFormat,
   goFormat,
   nextestFormat,
   cargoFormat,
@@ -117,6 +122,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   gradleFormat,
   dotnetFormat,
   phpunitFormat,
+  // Codeception's entries carry a ` Test  path:method` line PHPUnit's never have.
+  codeceptionFormat,
   pestFormat,
   rspecFormat,
   playwrightFormat,
@@ -129,6 +136,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   tscFormat,
   eslintFormat,
   pythonFormat,
+  // A Java assertion's stack alone, the test named by its own frame: a fallback, after every runner's format.
+  javaStackFormat,
   npmFormat,
   genericFormat,
 ];

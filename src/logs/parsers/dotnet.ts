@@ -136,10 +136,25 @@ export function createDotnetParser(sink: ParserSink) {
     if (!block) return;
     const b = block;
     block = null;
-    const loc = locate(b.stack, sink);
+    let loc = locate(b.stack, sink);
     // MSTest and NUnit print the bare method: a frame of that method names its class, even one cut after `()`.
     const head = b.name.split("(", 1)[0]!;
-    const named = b.stack.map((l) => FRAME_METHOD.exec(l)?.[1]).find((m) => m?.endsWith(`.${head}`));
+    let named = b.stack.map((l) => FRAME_METHOD.exec(l)?.[1]).find((m) => m?.endsWith(`.${head}`));
+    // xUnit's runner prints a bare method too (`EmptyRequestLoggedAsInformation [FAIL]`); an async test's own frame is
+    // its state machine's (`Ns.Class.<Method>d__0.MoveNext()`), which names the method. That frame is the test's own
+    // even in a Microsoft.* or System.* namespace (the repository's own tests), so it also places the failure.
+    if (!named && !head.includes(".")) {
+      for (const l of b.stack) {
+        const x = XUNIT_FRAME.exec(l);
+        const f = x ? ([l, x[3]!, x[1]!, x[2]!] as const) : FRAME.exec(l);
+        if (!f) continue;
+        const method = f[1]!.trim().replace(/\.<([\w`]+)>d__\d+\.MoveNext$/, ".$1");
+        if (!method.endsWith(`.${head}`)) continue;
+        named = method;
+        if (!loc && f[2]) loc = { file: sink.path(f[2]), line: Number(f[3]), method };
+        break;
+      }
+    }
     const id = qualify(
       b.name,
       loc?.method.endsWith(`.${head}`) ? loc.method : (named ?? loc?.method ?? null),

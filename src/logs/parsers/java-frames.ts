@@ -5,7 +5,8 @@
  */
 import type { ParserSink } from "../parser.ts";
 
-const FRAME = /^\s*at (?:[\w.-]+\/\/?)?([\w$.]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
+export const FRAME =
+  /^\s*at (?:[\w.-]+\/\/?)?([\w$.]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
 const SHORT =
   /^\s*([\w$.]+(?:Error|Exception|Failure|Throwable)\w*) at ([\w$]+\.(?:java|kt|scala|groovy)):(\d+)$/;
 const EXCEPTION =

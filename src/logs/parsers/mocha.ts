@@ -43,6 +43,11 @@ export function createMochaParser(sink: ParserSink) {
   const listed: { id: string; outcome: "passed" | "failed" | "skipped" }[] = [];
   /** The spec tree's id of each failed test by its number (`1) title` under its describes). */
   const failedByNumber = new Map<string, string>();
+  /**
+   * Each numbered entry's describe levels the listing lost above it (a paste drops the first line's indentation, so
+   * its top describe at the left margin is not read): the entry's indent says how many it has.
+   */
+  const missingLevels = new Map<string, number>();
   /** Where each numbered spec-tree entry was listed, and the ids a failure block reported. */
   const listedAt = new Map<string, { line: number; text: string }>();
   const reported = new Set<string>();
@@ -78,7 +83,15 @@ export function createMochaParser(sink: ParserSink) {
     let id = b.titles.join(" > ");
     const num = /^ {2}(\d+)\) /.exec(b.buf.lines[0] ?? "")?.[1];
     const listedId = num === undefined ? undefined : failedByNumber.get(num);
-    if (b.titles.length === 1 && listedId && listedId.split(" > ").join(" ") === b.titles[0]) id = listedId;
+    if (b.titles.length === 1 && listedId) {
+      const spaced = listedId.split(" > ").join(" ");
+      if (spaced === b.titles[0]) id = listedId;
+      // One top describe lost from the listing: the failure's joined titles spell it before the listed ones.
+      else if (missingLevels.get(num!) === 1 && b.titles[0]!.endsWith(` ${spaced}`)) {
+        const top = b.titles[0]!.slice(0, -spaced.length - 1).trim();
+        if (top !== "") id = `${top} > ${listedId}`;
+      }
+    }
     const body = dedent(b.buf.lines.slice(b.titleLines ?? b.titles.length)).filter((l) => l.trim() !== "");
     let errorType: string | null = null;
     const messageLines: string[] = [];
@@ -255,6 +268,12 @@ export function createMochaParser(sink: ParserSink) {
         if (f && failedByNumber.size < 10_000) {
           failedByNumber.set(f[2]!, id);
           listedAt.set(f[2]!, { line: lineNo, text });
+          // Mocha indents a root describe by 2 and each level below by 2 more: an entry at 4 + 2k under k levels
+          // (all deeper than 2) has lost only its top describe.
+          const levels = listing.length;
+          if (indent === 4 + 2 * levels && listing.every((x, i) => x.indent === 4 + 2 * i))
+            missingLevels.set(f[2]!, 1);
+          else missingLevels.delete(f[2]!);
         }
         // A numbered title at the left margin may open a failure block that has no counts before it.
         if (f && indent === 2 && !seenCounts) {

@@ -11,6 +11,12 @@ const BANNER = /^PHPUnit \d+\.\d+(?:\.\d+)? by Sebastian Bergmann/;
 const SECTION =
   /^There (?:was|were) \d+ (errors?|failures?|warnings?|risky tests?|skipped tests?|incomplete tests?|deprecations?|notices?|PHPUnit (?:warnings?|deprecations?)):$/;
 const ENTRY = /^(\d+)\) ([\w\\]+)::(\w+)( with data set (?:#\d+|"(?:[^"\\]|\\.)*"))?(?: \(.*\))?$/;
+/**
+ * An entry pasted as one line, without its number, the name and PHPUnit's assertion wording joined by a space
+ * (`LaravelRoutesTest::testLandingResponseCode Failed asserting that 500 matches expected 200`).
+ */
+const BARE_ENTRY =
+  /^([A-Za-z_][\w\\]*)::(\w+)( with data set (?:#\d+|"(?:[^"\\]|\\.)*"))? (Failed asserting that .+)$/;
 /** A `.phpt` test, named by its path: `11) /usr/local/src/phpunit/tests/TextUI/failure-isolation.phpt`. */
 const PHPT_ENTRY = /^(\d+)\) (\S+\.phpt)$/;
 /** What a `.phpt` failure prints below its path: the expected-output comparison. */
@@ -38,6 +44,8 @@ interface Block {
   id: string;
   kind: "failure" | "error";
   buf: BlockBuffer;
+  /** The message printed on the entry's own line (BARE_ENTRY). */
+  inline?: string;
 }
 
 export function createPhpunitParser(sink: ParserSink) {
@@ -70,6 +78,15 @@ export function createPhpunitParser(sink: ParserSink) {
       if (!/^(?:\/|[A-Za-z]:\/)/.test(file) || !file.toLowerCase().endsWith(`/${ns[ns.length - 1]!}.php`))
         continue;
       const dirs = file.toLowerCase().split("/").slice(0, -1);
+      // A class in the global namespace (Laravel 4/5's `tests/ExampleTest.php`) sitting right in a `tests` (or
+      // `test`) directory: that directory's parent is the checkout.
+      if (ns.length === 1 && /^tests?$/.test(dirs[dirs.length - 1] ?? "") && dirs.length >= 2) {
+        root = `${file
+          .split("/")
+          .slice(0, dirs.length - 1)
+          .join("/")}/`;
+        return;
+      }
       let k = 1;
       while (k < ns.length && dirs[dirs.length - k] === ns[ns.length - 1 - k]) {
         if (/^tests?$/.test(ns[ns.length - 1 - k]!)) {
@@ -116,8 +133,14 @@ export function createPhpunitParser(sink: ParserSink) {
       .map((l) => (/^[+-]/.test(l) ? null : FRAME.exec(l.trim())))
       .filter((m): m is RegExpExecArray => m !== null);
     learnRoot(b.id, frames);
-    if (root !== null) for (const f of frames) if (f[1]!.startsWith(root)) f[1] = f[1]!.slice(root.length);
+    if (root !== null)
+      for (const f of frames) {
+        // The root is learnt with forward slashes; a Windows frame has backslashes.
+        const slashed = f[1]!.replace(/\\/g, "/");
+        if (slashed.startsWith(root)) f[1] = slashed.slice(root.length);
+      }
     const messageLines = body.filter((l) => /^[+-]/.test(l) || !FRAME.test(l.trim()));
+    if (b.inline) messageLines.unshift(b.inline);
     const thrown = frames.length === 0 ? THROWN_AT.exec(messageLines[0] ?? "") : null;
     const inRepo = frames.find((f) => !/(?:^|\/)vendor\//.test(sink.path(f[1]!))) ?? frames[0] ?? thrown;
     const typed = /^([A-Z][\w\\]*(?:Error|Exception)): (.*)$/.exec(messageLines[0] ?? "");
@@ -173,6 +196,16 @@ export function createPhpunitParser(sink: ParserSink) {
             candidate.buf.push(text, lineNo);
             return false;
           }
+          // An entry pasted as one line, its name and message joined: it counts, like a numbered one, once a PHP
+          // frame follows in its block (the assertion wording alone on the name's line is not enough).
+          const bare =
+            text.includes("::") && text.includes(" Failed asserting that ") ? BARE_ENTRY.exec(text) : null;
+          if (bare) {
+            const bareId = `${bare[1]}::${bare[2]}${bare[3] ?? ""}`;
+            candidate = { id: bareId, kind: "failure", buf: new BlockBuffer(), inline: bare[4]! };
+            candidate.buf.push(text, lineNo);
+            return false;
+          }
           if (candidate === null) return false;
           candidate.buf.push(text, lineNo);
           // PHPUnit's own assertion wording (`Failed asserting that false is true.`) is as much its as a frame: a
@@ -180,7 +213,9 @@ export function createPhpunitParser(sink: ParserSink) {
           if (
             FRAME.test(text.trim()) ||
             (candidate.id.endsWith(".phpt") && PHPT_EVIDENCE.test(text)) ||
-            (!candidate.id.endsWith(".phpt") && /^Failed asserting that .+\.$/.test(text))
+            (!candidate.id.endsWith(".phpt") &&
+              !candidate.inline &&
+              /^Failed asserting that .+\.$/.test(text))
           ) {
             active = true;
             section = "pasted";

@@ -1,0 +1,84 @@
+/**
+ * gocheck (gopkg.in/check.v1, the suite runner under `go test` that Docker/moby and juju used): each problem is a
+ * report opened by its separator line of 70 dashes, then `FAIL: file_test.go:206: Suite.TestMethod` (or `PANIC:`),
+ * the file and line of the method and the `Suite.Method` name gocheck gives it (what `-check.f` selects).
+ *
+ * The id is `Suite.Method`. The file is the base name within the package's directory, which the report does not
+ * name, so the failure has no place. A `FAIL:` line is read only right under the separator: DejaGnu's and
+ * automake's `FAIL: name` lines never have it, nor a `.go:N: Suite.Method` shape.
+ */
+import type { FormatDefinition, ParserSink } from "../parser.ts";
+
+const SEPARATOR = /^-{70}$/;
+const REPORT = /^(FAIL|PANIC): ([\w.-]+\.go):(\d+): ([A-Za-z_]\w*\.[A-Za-z_]\w*)$/;
+
+export function createGocheckParser(sink: ParserSink) {
+  let afterSeparator = false;
+  let open: { id: string; kind: string; lines: string[]; start: number; end: number } | null = null;
+
+  function flush(): void {
+    if (!open) return;
+    const o = open;
+    open = null;
+    const message = o.lines
+      .slice(1)
+      .map((l) => l.trim())
+      .filter((l) => l !== "" && !/^[\w.-]+\.go:\d+:$/.test(l));
+    // gocheck prints the failing check's source, then its explanation on `... ` lines (`... obtained int = 1`).
+    const explained = message.filter((l) => l.startsWith("... "));
+    const shown = explained.length > 0 ? explained : message;
+    sink.failure({
+      category: "test",
+      test: o.id,
+      file: null,
+      line: null,
+      errorType: o.kind === "PANIC" ? "panic" : null,
+      message: shown.slice(0, 20).join("\n") || `${o.id} failed`,
+      stack: o.lines.join("\n"),
+      start: o.start,
+      end: o.end,
+    });
+    sink.test(o.id, "failed");
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      const sep = text.length === 70 && SEPARATOR.test(text);
+      if (sep) {
+        flush();
+        afterSeparator = true;
+        return false;
+      }
+      const was = afterSeparator;
+      afterSeparator = false;
+      if (was) {
+        const r = REPORT.exec(text.trimEnd());
+        if (r) {
+          flush();
+          open = { id: r[4]!, kind: r[1]!, lines: [text], start: lineNo, end: lineNo };
+          return true;
+        }
+      }
+      if (open) {
+        // The report runs until gocheck's next separator, its counts (`OOPS: …`) or go test's own lines.
+        if (/^(?:OOPS|OK): |^--- (?:FAIL|PASS)|^(?:FAIL|ok)\s/.test(text) || open.lines.length >= 60) flush();
+        else {
+          open.lines.push(text);
+          open.end = lineNo;
+          return true;
+        }
+      }
+      return false;
+    },
+    end(): void {
+      flush();
+    },
+  };
+}
+
+export const gocheckFormat: FormatDefinition = {
+  name: "gocheck",
+  description: "gocheck (gopkg.in/check.v1) problem reports (`FAIL: x_test.go:206: Suite.TestMethod`)",
+  create: createGocheckParser,
+  wakesOn: /^-{70}$/,
+};

@@ -1,0 +1,115 @@
+/**
+ * A Java test's assertion failure pasted as its stack alone, with no runner line naming the test (JUnit 5's
+ * `org.opentest4j.AssertionFailedError: expected: <1> but was: <2>` and its `at …` frames, copied from an IDE or a
+ * CI log's middle). The test is the one the stack itself names: the assertion was thrown by an assertion library
+ * (or the test's own `assert`), the first frame outside the libraries is a class named as a test (`…Test`, `…Tests`,
+ * `…IT`, `…TestCase`, `…Spec`, `Test…`), and that class's outermost frame of the run, called by the JDK's
+ * reflection or a test framework (or the last frame of a paste cut there), is the test method: `pkg.Class.method`,
+ * as JUnit XML names it.
+ *
+ * Never on an ordinary exception (only assertion-failure types), nor on an assertion thrown from application code
+ * (its first non-library frame is no test class), nor when a helper of another class calls the test class. A
+ * fallback format: a runner's report of the same block or message wins, and a green log keeps nothing from it.
+ */
+import type { FormatDefinition, ParserSink } from "../parser.ts";
+import { FRAME, summarizeJava } from "./java-frames.ts";
+
+const ASSERTION =
+  /^\s*((?:[a-z_$][\w$]*\.)*(?=[A-Z])[\w$]*(?:AssertionError|AssertionFailedError|ComparisonFailure|MultipleFailuresError))(?::\s?.*)?$/;
+/** Assertion libraries and test frameworks: frames the assertion passes through on its way to the test. */
+const LIBRARY =
+  /^(?:org\.junit|junit|org\.opentest4j|org\.testng|org\.assertj|org\.hamcrest|org\.mockito|com\.google\.common\.truth|kotlin\.test|org\.spockframework|io\.kotest|org\.skyscreamer|net\.javacrumbs)\./;
+/** What calls a test method: the JDK's reflection, a test framework, the build tool's worker. */
+const CALLER =
+  /^(?:java|javax|jdk|sun|kotlin|scala|org\.junit|junit|org\.testng|org\.apache\.maven|org\.gradle|worker\.org\.gradle|org\.spockframework|io\.kotest|org\.springframework\.test)\./;
+const TEST_CLASS = /(?:^Test[A-Z_]\w*|(?:Test|Tests|IT|TestCase|Spec))$/;
+const MAX_MESSAGE = 20;
+
+interface Trace {
+  lines: string[];
+  frames: { cls: string; method: string }[];
+  start: number;
+  end: number;
+}
+
+export function createJavaStackParser(sink: ParserSink) {
+  let trace: Trace | null = null;
+  const reported = new Set<string>();
+
+  function finish(cut: boolean): void {
+    const t = trace;
+    trace = null;
+    if (!t || t.frames.length === 0) return;
+    let i = 0;
+    while (i < t.frames.length && LIBRARY.test(`${t.frames[i]!.cls}.`)) i++;
+    const first = t.frames[i];
+    if (!first) return;
+    const outer = first.cls.replace(/\$.*$/, "");
+    if (!TEST_CLASS.test(outer.split(".").pop()!)) return;
+    let j = i;
+    while (j + 1 < t.frames.length && t.frames[j + 1]!.cls.replace(/\$.*$/, "") === outer) j++;
+    const next = t.frames[j + 1];
+    if (next ? !CALLER.test(`${next.cls}.`) : !cut) return;
+    const own = t.frames[j]!;
+    if (!/^[A-Za-z_]\w*$/.test(own.method) || /\$\d+$/.test(own.cls)) return;
+    const id = `${own.cls}.${own.method}`;
+    if (reported.has(id) || reported.size >= 1000) return;
+    reported.add(id);
+    const summary = summarizeJava(t.lines, own.cls, sink);
+    sink.failure({
+      category: "test",
+      test: id,
+      file: summary.location?.file ?? null,
+      line: summary.location?.line ?? null,
+      errorType: summary.errorType,
+      message: summary.message || `${id} failed`,
+      stack: t.lines.join("\n"),
+      start: t.start,
+      end: t.end,
+    });
+    sink.test(id, "failed");
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (trace) {
+        const f = FRAME.exec(text);
+        if (f) {
+          if (trace.frames.length < 200) {
+            trace.frames.push({ cls: f[1]!, method: f[2]! });
+            trace.lines.push(text);
+          }
+          trace.end = lineNo;
+          return false;
+        }
+        // A message of several lines comes before the first frame.
+        if (trace.frames.length === 0 && trace.lines.length < MAX_MESSAGE && !ASSERTION.test(text)) {
+          trace.lines.push(text);
+          trace.end = lineNo;
+          return false;
+        }
+        finish(false);
+      }
+      if (
+        text.includes("Assertion") ||
+        text.includes("ComparisonFailure") ||
+        text.includes("MultipleFailures")
+      ) {
+        const a = ASSERTION.exec(text);
+        if (a) trace = { lines: [text], frames: [], start: lineNo, end: lineNo };
+      }
+      return false;
+    },
+    end(): void {
+      finish(true);
+    },
+  };
+}
+
+export const javaStackFormat: FormatDefinition = {
+  name: "java-stack",
+  description: "A Java test's assertion failure shown as its stack alone (the test named by its own frame)",
+  create: createJavaStackParser,
+  wakesOn:
+    /^\s*(?:[\w$]+\.)*[\w$]*(?:AssertionError|AssertionFailedError|ComparisonFailure|MultipleFailuresError)/,
+};
