@@ -23,6 +23,7 @@ import { literalItems, templateCall } from "./prose-claims.ts";
 import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon, splitSessions } from "./transcript.ts";
+import { referenceLead } from "./reference-lead.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
   findBareVersions,
@@ -928,6 +929,15 @@ export function parseReport(markdown: string): ParsedReport {
       b.value.split("\n").filter((l) => /\b(pip3?|npm|yarn|pnpm)\s+(install|add|i)\b/.test(l)),
     ),
   ];
+  // A pasted output or error its words introduce as the right behaviour ("whereas CPython raises:", "it
+  // correctly gives:") is the report's expected side, wherever it stands (reference-lead.ts).
+  for (const b of blocks)
+    if (
+      b.section !== "expected" &&
+      (b.kind === "output" || b.kind === "error-output" || b.kind === "traceback") &&
+      referenceLead(b.lead)
+    )
+      b.section = "expected";
   const versions = findVersionMentions(versionSources.join("\n"));
   const runtimeSources = [
     title,
