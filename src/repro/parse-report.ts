@@ -931,10 +931,13 @@ export function parseReport(markdown: string): ParsedReport {
   ];
   // A pasted output or error its words introduce as the right behaviour ("whereas CPython raises:", "it
   // correctly gives:") is the report's expected side, wherever it stands (reference-lead.ts).
+  // Not a piece of a shell session (a session shown on two releases is judged as two sides, two-versions.ts).
+  const sessionLines = new Set(blocks.filter((b) => b.kind === "shell" || b.shellRun).map((b) => b.line));
   for (const b of blocks)
     if (
       b.section !== "expected" &&
       (b.kind === "output" || b.kind === "error-output" || b.kind === "traceback") &&
+      !sessionLines.has(b.line) &&
       referenceLead(b.lead)
     )
       b.section = "expected";
