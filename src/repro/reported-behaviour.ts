@@ -845,6 +845,18 @@ export function statedNoError(prose: string, actualSection: boolean): ReportedBe
     ).trim();
     if (NOT_HAPPENING.test(clause) || /\b(?:if|when|unless|once|after)\b/i.test(clause)) continue;
     if (VERSION_IN_CLAUSE.test(clause)) continue;
+    // "runs without error on small files, but crashes on large ones": the clean run is the contrast, not the
+    // claim. A contrast with another runtime or version ("whereas CPython 3.10 raises:") keeps it.
+    const end = at + m[0].length;
+    const rest = prose.slice(end, end + 200).split(/[.!?](?=\s|$)|\n/)[0] ?? "";
+    const contrast = /\b(?:but|however|yet|whereas|while|though|although)\b(.*)$/i.exec(rest)?.[1] ?? "";
+    if (
+      /\b(?:crash\w*|throws?|threw|raises?|raised|errors?|fails?|failed|hangs?|exceptions?)\b/i.test(
+        contrast,
+      ) &&
+      !/\b(?:c?python|pypy|node(?:\.js)?|deno|bun|chrome|firefox|browser)\b|\d+\.\d+/i.test(contrast)
+    )
+      continue;
     return completesCleanly(
       `the report's words (\`${m[0].replace(/^[:\s]+/, "").trim()}\`: the code completes without an error)`,
     );

@@ -126,6 +126,15 @@ describe("words that say the code completes without an error", () => {
     expect(statedNoError("When the file exists it runs without errors.", false)).toBeNull();
     // "no error message" is about the message, not the error.
     expect(statedNoError("Actual: it crashes with no error message.", true)).toBeNull();
+    // The clean run set against a failure of the same code is the contrast, not the claim.
+    expect(
+      statedNoError("The parser runs without error on small files, but crashes on large ones.", false),
+    ).toBeNull();
+    // Set against another runtime it stays the claim.
+    expect(
+      statedNoError("Here it runs without any exception, whereas CPython 3.12 raises a TypeError.", false)
+        ?.kind,
+    ).toBe("exit");
     // A bare "no error" counts only in the Actual section.
     expect(statedNoError("Step 2: no error, then step 3 fails.", false)).toBeNull();
   });
