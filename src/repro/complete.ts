@@ -188,12 +188,17 @@ export function completeProgram(
   const knownPackages = report.versions.map((v) => v.name);
   // The repository's package: where the report never names it, its binding is added by the rules of
   // repository-binding.ts; the report's other blocks and inline code say how the reporter imports it.
-  const repository = repositoryPackage
-    ? {
-        name: repositoryPackage,
-        texts: [...report.blocks.map((b) => b.value), ...report.inlineCode.map((c) => c.value)],
-      }
-    : null;
+  // Its ecosystem is the report's: a report that names Python as its runtime is not about an npm package of the
+  // repository's name, and one that names Node.js not about a PyPI one (the package is a guess from the
+  // repository; the report's own words say which world it lives in).
+  const otherWorld = report.runtime !== null && (report.runtime.name === "python") !== (family === "python");
+  const repository =
+    repositoryPackage && !otherWorld
+      ? {
+          name: repositoryPackage,
+          texts: [...report.blocks.map((b) => b.value), ...report.inlineCode.map((c) => c.value)],
+        }
+      : null;
   const program =
     family === "python"
       ? completePython(
@@ -209,6 +214,18 @@ export function completeProgram(
         )
       : completeJs(unique, knownPackages, repository);
   if (traced) program.completions.unshift(traced.note);
+  // The repository's package is installed only when the code uses it (imports it, or names it binds from it);
+  // otherwise the code runs without it, and the script says so.
+  if (
+    repositoryPackage &&
+    !PYTHON_IMPLEMENTATIONS.has(repositoryPackage.toLowerCase()) &&
+    !program.dependencies.some((d) => d.toLowerCase() === repositoryPackage.toLowerCase())
+  )
+    program.completions.push(
+      otherWorld
+        ? `ran without \`${repositoryPackage}\`, the package of the issue's repository: the report names ${report.runtime!.name === "python" ? "Python" : "Node.js"}, and the code here runs as ${family === "python" ? "Python" : "JavaScript"}`
+        : `ran without \`${repositoryPackage}\`, the package of the issue's repository: the code never imports it or uses a name from it`,
+    );
   if (proseDropped.length > 0)
     program.completions.unshift(
       `left out ${proseDropped.map((l) => `\`${l.trim()}\``).join(", ")}: a sentence of the report pasted inside the code block, not code`,
@@ -442,6 +459,19 @@ function pythonBoundNames(code: string): Set<string> {
     if (m) for (const n of m[1]!.split(",")) names.add(n.trim());
   }
   for (const m of code.matchAll(/\b(?:for|as)\s+(\w+)/g)) names.add(m[1]!);
+  // Every name of a tuple target (`for key, rows in …`, `for (i, x) in …`, `with … as (a, b)`), a lambda's
+  // parameters (`lambda x, y=1: …`) and a walrus target (`(n := len(a))`): bound where they are used, never a
+  // name the code takes from a package.
+  for (const m of code.matchAll(
+    /\b(?:for|as)\s+\(?([\w \t,]{1,200}?)\)?\s+in\b|\bas\s+\(([\w \t,]{1,200})\)/g,
+  ))
+    for (const n of (m[1] ?? m[2] ?? "").split(",")) if (/^\w+$/.test(n.trim())) names.add(n.trim());
+  for (const m of code.matchAll(/\blambda\b([^:\n]{0,200}):/g))
+    for (const p of m[1]!.split(",")) {
+      const n = p.trim().split("=")[0]!.replace(/^\*+/, "").trim();
+      if (/^\w+$/.test(n)) names.add(n);
+    }
+  for (const m of code.matchAll(/\b(\w+)\s*:=/g)) names.add(m[1]!);
   for (const m of code.matchAll(/\bdef\s+\w+\(([^)]*)\)/g))
     for (const p of m[1]!.split(",")) names.add(p.trim().split(/[:=]/)[0]!.replace(/^\*+/, "").trim());
   return names;

@@ -23,6 +23,7 @@ import { literalItems, templateCall } from "./prose-claims.ts";
 import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon, splitSessions } from "./transcript.ts";
+import { referenceLead } from "./reference-lead.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
   findBareVersions,
@@ -942,6 +943,18 @@ export function parseReport(markdown: string): ParsedReport {
       b.value.split("\n").filter((l) => /\b(pip3?|npm|yarn|pnpm)\s+(install|add|i)\b/.test(l)),
     ),
   ];
+  // A pasted output or error its words introduce as the right behaviour ("whereas CPython raises:", "it
+  // correctly gives:") is the report's expected side, wherever it stands (reference-lead.ts).
+  // Not a piece of a shell session (a session shown on two releases is judged as two sides, two-versions.ts).
+  const sessionLines = new Set(blocks.filter((b) => b.kind === "shell" || b.shellRun).map((b) => b.line));
+  for (const b of blocks)
+    if (
+      b.section !== "expected" &&
+      (b.kind === "output" || b.kind === "error-output" || b.kind === "traceback") &&
+      !sessionLines.has(b.line) &&
+      referenceLead(b.lead)
+    )
+      b.section = "expected";
   const versions = findVersionMentions(versionSources.join("\n"));
   const runtimeSources = [
     title,

@@ -168,6 +168,22 @@ function stripInlineQuotes(s: string): string {
   return s.trim().replace(/^`|`$/g, "").trim();
 }
 
+/**
+ * The error a pasted traceback or error output shows as the right behaviour: a block under the Expected label or
+ * introduced as the correct one ("whereas CPython raises:"). Null when no such block holds one.
+ */
+export function shownAsExpected(report: ParsedReport): { type: string; message: string } | null {
+  for (const b of report.blocks) {
+    if (b.section !== "expected" || (b.kind !== "traceback" && b.kind !== "error-output")) continue;
+    const ex =
+      b.kind === "traceback" || b.language === "python"
+        ? (parsePythonException(b.value) ?? parseNodeException(b.value))
+        : (parseNodeException(b.value) ?? parsePythonException(b.value));
+    if (ex) return { type: ex.type, message: ex.message };
+  }
+  return null;
+}
+
 export function reportedExpectations(report: ParsedReport): ReportedExpectations {
   const two = twoVersions(
     report,
@@ -276,7 +292,7 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
     actual,
     expectedOutput,
     expectedText: report.prose.expected.trim(),
-    expectedException: null,
+    expectedException: shownAsExpected(report),
     twoVersions: null,
     // The claim is that run's (read from the run, or from the same error pasted in the session's block).
     invocation: shell && sameClaim(actual, shell.behaviour) ? (shell.block.shellRun?.script ?? null) : null,
@@ -621,6 +637,10 @@ function actualBehaviour(
       output: [onLabel.actual],
       source: `the report's words on the program's \`${onLabel.label}\` line (\`${onLabel.actual}\`)`,
     };
+  // 3d. The Actual section says no error happens ("**Actual:** no error, exit code 0"): the claim is a run that
+  // completes, whatever error the description names (often the one the report wants).
+  const actualNoError = statedNoError(report.prose.actual, true);
+  if (actualNoError) return actualNoError;
   // 4. An exception named in the Actual prose or its inline code, then anywhere but the Expected section.
   const actualText = [
     report.prose.actual,
@@ -632,6 +652,8 @@ function actualBehaviour(
     report.prose.steps,
     ...report.inlineCode.filter((c) => c.section !== "expected").map((c) => c.value),
   ].join("\n");
+  const expectedError = shownAsExpected(report);
+  const shortName = (t: string) => t.split(".").pop() ?? t;
   for (const [text, source] of [
     [actualText, "the Actual section"],
     [otherText, "the report's description"],
@@ -645,6 +667,10 @@ function actualBehaviour(
       .map((v) => /^(?:Uncaught )?(Error)(?::\s*(.+))?$/.exec(v.trim()))
       .find((m) => m && text.includes(m[0]));
     // "does not raise ArgumentError", "should raise X", "instead of X": the exception the report expects, not the one it saw.
+    // An error the report shows as the right behaviour (a block under Expected, or "whereas CPython raises:"),
+    // named again in the description, is what the reporter wants, not the claim.
+    const wantedType = (type: string | undefined) =>
+      !!type && !!expectedError && shortName(type) === shortName(expectedError.type);
     const negated = (m: RegExpExecArray | null | undefined) => {
       if (!m) return true;
       const at = text.indexOf(m[0]);
@@ -654,10 +680,10 @@ function actualBehaviour(
       );
     };
     const affirmative = [...text.matchAll(new RegExp(EXCEPTION_IN_TEXT.source, "g"))].find(
-      (x) => !negated(x),
+      (x) => !negated(x) && !wantedType(x[1]),
     );
     const m =
-      (fromInline && !negated(fromInline) ? fromInline : undefined) ??
+      (fromInline && !negated(fromInline) && !wantedType(fromInline[1]) ? fromInline : undefined) ??
       affirmative ??
       bareError ??
       /\b(Error): (\S[^\n]*)/.exec(text);
@@ -762,6 +788,8 @@ function actualBehaviour(
   }
   const noThrow = statedNoThrow(prose);
   if (noThrow) return noThrow;
+  const noError = statedNoError(prose, false);
+  if (noError) return noError;
   if (
     /\b(crash(es|ed)?|throws?|raises?|errors? out|exception|fails? with|segfault|traceback)\b/i.test(prose)
   ) {
@@ -793,6 +821,47 @@ export function statedNoThrow(prose: string): ReportedBehaviour | null {
   const m = SHOULD_THROW_BUT_DOES_NOT.exec(prose);
   if (!m) return null;
   return completesCleanly(`the report's words (\`${m[0].trim()}\`: the call completes without throwing)`);
+}
+
+/**
+ * Words that say the code runs without an error: "this block finishes without any exception", "raises no
+ * exception", "no exception is raised", "compiles without error"; in the Actual section also a bare "no error".
+ * Not in a clause that says it should, or that names a version (one side of two: "on 3.10 it runs without error").
+ */
+const RUNS_CLEANLY =
+  /\b(?:(?:finish(?:es|ed)?|runs?|ran|complet(?:es|ed)|compil(?:es|ed)|exit(?:s|ed)|pass(?:es|ed)|succeed(?:s|ed)?|returns?|returned)\s+(?:\w+\s+){0,3}?without\s+(?:any\s+|an\s+)?(?:error|exception|traceback|complaint)s?|(?:raises?|raised|throws?|threw|gives?|gave|shows?|showed)\s+no\s+(?:error|exception|traceback)s?|no\s+(?:error|exception)s?\s+(?:is\s+|was\s+|gets?\s+)?(?:raised|thrown))\b(?!\s*(?:message|output|text|code|log))/gi;
+const BARE_NO_ERROR =
+  /(?:^|[:\n]\s*)no\s+(?:error|exception|traceback)s?\b(?!\s*(?:message|output|text|code|log))/gi;
+
+export function statedNoError(prose: string, actualSection: boolean): ReportedBehaviour | null {
+  const found = [...prose.matchAll(RUNS_CLEANLY), ...(actualSection ? prose.matchAll(BARE_NO_ERROR) : [])];
+  for (const m of found) {
+    const at = m.index ?? 0;
+    const clause = (
+      prose
+        .slice(Math.max(0, at - 80), at)
+        .split(/[.!?;,](?=\s|$)|\n/)
+        .pop() ?? ""
+    ).trim();
+    if (NOT_HAPPENING.test(clause) || /\b(?:if|when|unless|once|after)\b/i.test(clause)) continue;
+    if (VERSION_IN_CLAUSE.test(clause)) continue;
+    // "runs without error on small files, but crashes on large ones": the clean run is the contrast, not the
+    // claim. A contrast with another runtime or version ("whereas CPython 3.10 raises:") keeps it.
+    const end = at + m[0].length;
+    const rest = prose.slice(end, end + 200).split(/[.!?](?=\s|$)|\n/)[0] ?? "";
+    const contrast = /\b(?:but|however|yet|whereas|while|though|although)\b(.*)$/i.exec(rest)?.[1] ?? "";
+    if (
+      /\b(?:crash\w*|throws?|threw|raises?|raised|errors?|fails?|failed|hangs?|exceptions?)\b/i.test(
+        contrast,
+      ) &&
+      !/\b(?:c?python|pypy|node(?:\.js)?|deno|bun|chrome|firefox|browser)\b|\d+\.\d+/i.test(contrast)
+    )
+      continue;
+    return completesCleanly(
+      `the report's words (\`${m[0].replace(/^[:\s]+/, "").trim()}\`: the code completes without an error)`,
+    );
+  }
+  return null;
 }
 
 /** The claim that the program completes without an error (exit status 0), for `source`. */

@@ -94,6 +94,9 @@ const NOT_PACKAGES = new Set([
 ]);
 
 /** Every package version mention in a piece of text, in order, de-duplicated by name (first wins). */
+const CDN_URL =
+  /\bcdnjs\.cloudflare\.com\/ajax\/libs\/([\w.-]{1,100})\/(\d+\.\d+\.\d+(?:-[\w.]+)?)\/|\b(?:unpkg\.com|cdn\.jsdelivr\.net\/npm)\/((?:@[\w.-]{1,100}\/)?[\w.-]{1,100})@(\d+\.\d+\.\d+(?:-[\w.]+)?)(?![\w.])/g;
+
 export function findVersionMentions(text: string): VersionMention[] {
   const found: VersionMention[] = [];
   const seen = new Set<string>();
@@ -112,6 +115,13 @@ export function findVersionMentions(text: string): VersionMention[] {
     seen.add(key);
     found.push({ name, version: version.replace(/^v/, ""), style });
   };
+  // A CDN address names the package and the release the page loads: cdnjs's `/ajax/libs/<name>/<version>/`,
+  // unpkg's and jsDelivr's `<name>@<version>`. Used only for a package the code needs (pinDependencies).
+  for (const m of text.matchAll(CDN_URL)) {
+    const name = m[1] ?? m[3];
+    const version = m[2] ?? m[4];
+    if (name && version) add(name, version, "@");
+  }
   for (const m of text.matchAll(NPM_AT)) if (m[1] && (m[2] ?? m[3])) add(m[1], (m[2] ?? m[3])!, "@");
   for (const m of text.matchAll(PIP_EQ)) if (m[1] && m[2]) add(m[1], m[2], "==");
   for (const line of text.split("\n")) {
@@ -141,15 +151,26 @@ export function findVersionMentions(text: string): VersionMention[] {
   return found;
 }
 
+/** An operating system or a browser named just before a version: that version is theirs. */
+const OTHER_PRODUCT =
+  /\b(?:windows|win(?:7|8|10|11)|mac\s?os|os\s?x|darwin|ubuntu|debian|fedora|centos|linux|kernel|ios|android|chrome|chromium|firefox|safari|edge)\b[^\n]{0,40}$/i;
+
 /** A bare "version 1.2.3" / "v1.2.3" with no package name next to it (attached to the only dependency, if any). */
 export function findBareVersions(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(
     // "version 1.2", "Version: 1.2", "my version is `1.6.10`". Each optional part is one run followed by a
     // literal, so a long run of spaces after "version" costs linear time (`\s*:?\s+` was quadratic in it).
-    /(?<![\w-])(?:version|ver\.?|release)(?:\s+(?:is|was))?(?:\s*[:=])?\s+v?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?)/gi,
+    /(?<![\w-])(?:version|ver\.?|release)(?:\s+(?:is|was))?(?:\s*[:=])?\s+v?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?)(?!\.?\d)/gi,
   )) {
-    if (m[1]) out.push(m[1]);
+    // A number that goes on (`Version 10.0.18362.356`, an OS build) is no package's release; nor one the words
+    // before it give to an operating system or a browser ("Microsoft Windows [Version 10.0.19045]").
+    const before =
+      text
+        .slice(Math.max(0, (m.index ?? 0) - 60), m.index ?? 0)
+        .split("\n")
+        .pop() ?? "";
+    if (m[1] && !OTHER_PRODUCT.test(before)) out.push(m[1]);
   }
   // A version alone on its line ("v6.12.0 (the latest right now)", "v.0.5.1"), as answers to "Which version?"
   // are written.
