@@ -285,6 +285,29 @@ function runtimeTooOld(run: RunObservation): RunMatch | null {
   };
 }
 
+/**
+ * The report's line behind a line of the program Retrace ran: the echo Retrace wraps around a bare expression
+ * (`_echo(x);`, as a REPL or a value comment prints it) or appends after a statement (`x = f(); _echo(x);`) taken off,
+ * so that a parse error quotes what the reporter wrote (`round(...)`), not Retrace's wrapper around it.
+ */
+export function reportForm(line: string): string {
+  const echoed = /^_echo\((.*)\);?$/.exec(line);
+  if (echoed && balancedParens(echoed[1]!)) return echoed[1]!.trim();
+  const after = /^(.*?);? _echo\([\w$.]+\);?$/.exec(line);
+  if (after) return after[1]!.trim();
+  return line;
+}
+
+/** Whether the round brackets of `s` close in order (strings not considered: a wrapper check, not a parser). */
+function balancedParens(s: string): boolean {
+  let depth = 0;
+  for (const ch of s) {
+    if (ch === "(") depth++;
+    else if (ch === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
 /** A parse error in the report's own code (not raised at run time by a library): the code as pasted cannot run. */
 function ownSyntaxError(run: RunObservation): RunMatch | null {
   const ex = run.exception;
@@ -298,7 +321,7 @@ function ownSyntaxError(run: RunObservation): RunMatch | null {
   if (node && /^[ \t]+at .*\/workspace\//m.test(stderr)) return null;
   const source = (py ?? node)?.[3];
   if (source === undefined) return null;
-  const line = (source ?? "").trim().slice(0, 160);
+  const line = reportForm((source ?? "").trim()).slice(0, 160);
   return {
     kind: "needs",
     incompleteCode: true,
