@@ -29,6 +29,8 @@ export function requiresEsModule(exception: { type: string; message: string } | 
  */
 export function asEsModule(code: string): string | null {
   if (/^[ \t]*(?:import\s[^(]|export\s)/m.test(code)) return null;
+  // A `return` at the top of a CommonJS file leaves its module function; an ES module has none to leave.
+  if (/^return\b/m.test(code)) return null;
   const lines = code.split("\n");
   let n = 0;
   let rewrote = false;
@@ -46,7 +48,8 @@ export function asEsModule(code: string): string | null {
         ? `${ns}.default`
         : `("default" in ${ns} ? ${ns}.default : ${ns})`;
     imports.push(`import * as ${ns} from ${JSON.stringify(spec)};`);
-    return `${kind} ${binding} = ${value};`;
+    // No `;` where the line had none: the statement may go on below (`require('yargs')\n  .option(…)`).
+    return `${kind} ${binding} = ${value}${/;\s*$/.test(line) ? ";" : ""}`;
   });
   if (!rewrote) return null;
   const body = out.join("\n");

@@ -1,6 +1,7 @@
 /**
  * Compare one run with what the report says happens, then fold the repeats into a verdict.
  */
+import { sameLoadError } from "./load-error.ts";
 import { cutMatches } from "./depth-cut.ts";
 import { InfrastructureError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
@@ -494,6 +495,15 @@ export function matchRun(
       const sameType = sameExceptionType(reported.exceptionType, run.exception.type);
       if (sameType && messagesAgree(reported.exceptionMessage, run.exception.message)) {
         return { kind: "match", detail: `raised ${observedFailure}, as reported` };
+      }
+      // Node failing to load the same file of the same package, with the same error code: the runtime's version
+      // words the message ("Must use import to load ES Module" in Node 12), the failure is the one reported.
+      const load = reported.loadError;
+      if (sameType && load && sameLoadError(load, run.stderr)) {
+        return {
+          kind: "match",
+          detail: `raised ${observedFailure}: Node failed to load \`${load.pkg}/${load.file}\` with ${load.code}, as reported; the message is worded by this runtime (reported \`${reported.exceptionMessage}\`)`,
+        };
       }
       const needs = needsFrom(combined);
       if (needs) return needs;
