@@ -47,7 +47,9 @@ describe("the ES-module rerun keeps code that parsed parseable", () => {
     expect(out).toContain('import * as __esm0 from "node:util";');
     expect(out).toContain('import * as __esm2 from "shlex";');
     expect(out).toContain('{\nconst util = ("default" in __esm0 ? __esm0.default : __esm0);');
-    expect(out).toContain('{\nconst shlex = ("default" in __esm2 ? __esm2.default : __esm2)\nconsole.log(shlex)');
+    expect(out).toContain(
+      '{\nconst shlex = ("default" in __esm2 ? __esm2.default : __esm2)\nconsole.log(shlex)',
+    );
   });
 
   it("a require at the top level still parses, and one indented in a function keeps createRequire", () => {
