@@ -319,6 +319,7 @@ async function asModuleRun(
   if (program.ecosystem !== "npm" || !/\.c?js$/.test(entry) || runs.length === 0) return null;
   if (!runs.every((r) => requiresEsModule(r.exception))) return null;
   const claimed = ctx.expectations.actual;
+  if (claimed.loadError?.code === "ERR_REQUIRE_ESM") return null;
   if (
     claimed.kind === "exception" &&
     /ERR_REQUIRE_ESM|require\(\) of ES Module/.test(

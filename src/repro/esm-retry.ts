@@ -1,10 +1,13 @@
 /**
  * A CommonJS program whose `require()` of an ES-module-only release dies on Node 18 (`ERR_REQUIRE_ESM`) says
  * nothing about the reported bug: newer Node loads such a package with `require()`, and a reader who hits the error
- * writes the same statements with `import`. The same program as an ES module: each top-level
- * `const x = require('m')` (or `{ a, b: c } = require('m')`) becomes an `import * as` of `m` and the same binding
- * taken from it, the module's default export when it has one (what `require()` of it returns elsewhere); anything
- * else that needs CommonJS (`require` elsewhere, `__dirname`) gets Node's own `createRequire` and file names.
+ * writes the same statements with `import`. The same program as an ES module: each unindented
+ * `const x = require('m')` (or `{ a, b: c } = require('m')`) becomes an `import * as` of `m` at the top of the
+ * module and, where the line was, the same binding taken from it, the module's default export when it has one
+ * (what `require()` of it returns elsewhere); anything else that needs CommonJS (`require` elsewhere, `__dirname`)
+ * gets Node's own `createRequire` and file names. The imports are hoisted because an `import` parses only at a
+ * module's top level, and an unindented line may sit in a block (Retrace runs each of a report's snippets in its
+ * own `{ }`); an ES module evaluates its imports first wherever they are written, so hoisting changes nothing.
  * Pure: text in, text out.
  */
 
@@ -26,9 +29,12 @@ export function requiresEsModule(exception: { type: string; message: string } | 
  */
 export function asEsModule(code: string): string | null {
   if (/^[ \t]*(?:import\s[^(]|export\s)/m.test(code)) return null;
+  // A `return` at the top of a CommonJS file leaves its module function; an ES module has none to leave.
+  if (/^return\b/m.test(code)) return null;
   const lines = code.split("\n");
   let n = 0;
   let rewrote = false;
+  const imports: string[] = [];
   const out = lines.map((line) => {
     const m = REQUIRE_LINE.exec(line);
     // Top level only: a require inside a function body keeps its place (createRequire below serves it).
@@ -41,11 +47,13 @@ export function asEsModule(code: string): string | null {
       : m[6]
         ? `${ns}.default`
         : `("default" in ${ns} ? ${ns}.default : ${ns})`;
-    return `import * as ${ns} from ${JSON.stringify(spec)}; ${kind} ${binding} = ${value};`;
+    imports.push(`import * as ${ns} from ${JSON.stringify(spec)};`);
+    // No `;` where the line had none: the statement may go on below (`require('yargs')\n  .option(…)`).
+    return `${kind} ${binding} = ${value}${/;\s*$/.test(line) ? ";" : ""}`;
   });
   if (!rewrote) return null;
   const body = out.join("\n");
-  const prelude: string[] = [];
+  const prelude: string[] = [...imports];
   if (/__esmPick\(/.test(body))
     prelude.push(
       // Named bindings: the module's named exports over its default export's properties (a CommonJS module's

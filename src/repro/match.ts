@@ -1,6 +1,7 @@
 /**
  * Compare one run with what the report says happens, then fold the repeats into a verdict.
  */
+import { sameLoadError } from "./load-error.ts";
 import { cutMatches } from "./depth-cut.ts";
 import { InfrastructureError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
@@ -285,6 +286,29 @@ function runtimeTooOld(run: RunObservation): RunMatch | null {
   };
 }
 
+/**
+ * The report's line behind a line of the program Retrace ran: the echo Retrace wraps around a bare expression
+ * (`_echo(x);`, as a REPL or a value comment prints it) or appends after a statement (`x = f(); _echo(x);`) taken off,
+ * so that a parse error quotes what the reporter wrote (`round(...)`), not Retrace's wrapper around it.
+ */
+export function reportForm(line: string): string {
+  const echoed = /^_echo\((.*)\);?$/.exec(line);
+  if (echoed && balancedParens(echoed[1]!)) return echoed[1]!.trim();
+  const after = /^(.*?);? _echo\([\w$.]+\);?$/.exec(line);
+  if (after) return after[1]!.trim();
+  return line;
+}
+
+/** Whether the round brackets of `s` close in order (strings not considered: a wrapper check, not a parser). */
+function balancedParens(s: string): boolean {
+  let depth = 0;
+  for (const ch of s) {
+    if (ch === "(") depth++;
+    else if (ch === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
 /** A parse error in the report's own code (not raised at run time by a library): the code as pasted cannot run. */
 function ownSyntaxError(run: RunObservation): RunMatch | null {
   const ex = run.exception;
@@ -298,7 +322,7 @@ function ownSyntaxError(run: RunObservation): RunMatch | null {
   if (node && /^[ \t]+at .*\/workspace\//m.test(stderr)) return null;
   const source = (py ?? node)?.[3];
   if (source === undefined) return null;
-  const line = (source ?? "").trim().slice(0, 160);
+  const line = reportForm((source ?? "").trim()).slice(0, 160);
   return {
     kind: "needs",
     incompleteCode: true,
@@ -471,6 +495,15 @@ export function matchRun(
       const sameType = sameExceptionType(reported.exceptionType, run.exception.type);
       if (sameType && messagesAgree(reported.exceptionMessage, run.exception.message)) {
         return { kind: "match", detail: `raised ${observedFailure}, as reported` };
+      }
+      // Node failing to load the same file of the same package, with the same error code: the runtime's version
+      // words the message ("Must use import to load ES Module" in Node 12), the failure is the one reported.
+      const load = reported.loadError;
+      if (sameType && load && sameLoadError(load, run.stderr)) {
+        return {
+          kind: "match",
+          detail: `raised ${observedFailure}: Node failed to load \`${load.pkg}/${load.file}\` with ${load.code}, as reported; the message is worded by this runtime (reported \`${reported.exceptionMessage}\`)`,
+        };
       }
       const needs = needsFrom(combined);
       if (needs) return needs;

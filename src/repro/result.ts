@@ -80,6 +80,13 @@ export const ReportedBehaviour = z.object({
    * segfault, "takes down the interpreter", "no error message at all"); an ordinary exception is not that.
    */
   processCrash: z.boolean().optional(),
+  /**
+   * For kind "exception": the report's error is Node failing to load a file of the package (`load-error.ts`); its
+   * code, package and file decide the match, whatever the runtime's wording.
+   */
+  loadError: z
+    .object({ code: z.enum(["ERR_REQUIRE_ESM", "MODULE_NOT_FOUND"]), pkg: z.string(), file: z.string() })
+    .optional(),
 });
 export type ReportedBehaviour = z.infer<typeof ReportedBehaviour>;
 

@@ -19,6 +19,7 @@ import { newTrial, nextStage } from "./attempt.ts";
 import { buildResult, noCodeResult } from "./build-result.ts";
 import { completeProgram, type Program } from "./complete.ts";
 import { expectationsSummary, hostBusy, readExpectations, readingSummary, readReport } from "./context.ts";
+import { impliedLoad } from "./load-error.ts";
 import { modelChoice, modelResult, modelStates } from "./model-assist.ts";
 import type { ReproEvent, ReproPorts } from "./ports.ts";
 import type { ReproResult } from "./result.ts";
@@ -104,11 +105,19 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
             const unreadable = `the report's code could not be completed into a program: ${completed.reason === "timeout" ? `it took longer than ${limitMs} ms${env.completeTimeMs === undefined ? ` (what was left of RETRACE_HOST_LIMITS parseTimeMs, ${hostLimits().parseTimeMs} ms for the whole reading of the report)` : ""}` : completed.message}`;
             return { next: "done", ctx: { ...s, read: { ...s.read, unreadable } }, summary: unreadable };
           }
-          const program = completed.value;
+          // No code, and no outcome stated but the package's own loading failing: that error states the program.
+          const implied =
+            completed.value === null && s.read.expectations.actual.kind === "unknown"
+              ? impliedLoad(env.spec.markdown, env.spec.package)
+              : null;
+          const program = completed.value ?? implied?.program ?? null;
           if (!program) return afterReport(env, s, "write", io, "nothing runnable in the report");
+          const read = implied
+            ? { ...s.read, expectations: { ...s.read.expectations, actual: implied.actual } }
+            : s.read;
           return {
             next: nextStage(program, null),
-            ctx: { ...s, program, trial: newTrial(program, s.read.expectations.actual) },
+            ctx: { ...s, read, program, trial: newTrial(program, read.expectations.actual) },
             summary: `${program.language} program, entry ${program.entry}, ${program.completions.length} completion(s)`,
           };
         },
