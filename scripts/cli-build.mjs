@@ -54,7 +54,12 @@ export async function buildCli() {
   const { build } = await import("esbuild");
   const outdir = path.join(root, "build", "cli");
   const result = await build({
-    entryPoints: [path.join(root, "src", "cli", "main.ts")],
+    // The parse-log reading thread (a worker) is an entry of its own: build/cli/parse-log-worker.js, next to the
+    // command's chunk, which starts it by that name.
+    entryPoints: [
+      path.join(root, "src", "cli", "main.ts"),
+      path.join(root, "src", "cli", "parse-log-worker.ts"),
+    ],
     outdir,
     absWorkingDir: root,
     bundle: true,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node scripts/parse-log-outputs.mjs record DIR [--cli PATH] [--extra FILE...]` /
- * `node scripts/parse-log-outputs.mjs compare DIR [--cli PATH] [--extra FILE...]`
+ * `node scripts/parse-log-outputs.mjs compare DIR [--cli PATH] [--extra FILE...] [--threads 1|2]`
  *
  * The compiled CLI's `retrace parse-log FILE --json` output for every log of test/fixtures/logs-real (every
  * split and prefix; outputs only, no scoring) and of the bundled fixtures in test/fixtures/logs (with
@@ -26,10 +26,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const [mode, outDir, ...rest] = process.argv.slice(2);
 if ((mode !== "record" && mode !== "compare") || !outDir) {
   process.stderr.write(
-    "usage: node scripts/parse-log-outputs.mjs record|compare DIR [--cli PATH] [--extra FILE...]\n",
+    "usage: node scripts/parse-log-outputs.mjs record|compare DIR [--cli PATH] [--extra FILE...] [--threads 1|2]\n",
   );
   process.exit(2);
 }
+// `--threads 2`: every case parsed with the reading thread (the CLI reads files of 4 MiB and up on a second thread);
+// `--threads 1`: none on it. Default: the CLI's own choice.
+const threadsAt = rest.indexOf("--threads");
+if (threadsAt >= 0) process.env.RETRACE_PARSE_LOG_THREADS = rest[threadsAt + 1];
 const cliAt = rest.indexOf("--cli");
 let cli = cliAt >= 0 ? path.resolve(rest[cliAt + 1]) : null;
 const extras = [];

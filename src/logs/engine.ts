@@ -4,8 +4,7 @@
  * can stream a file of any size through it.
  */
 import { UsageError } from "../core/errors.ts";
-import { hostLimits } from "../core/host-limits.ts";
-import { withinTimeLimit } from "../core/time-limit.ts";
+import { createHostBudget, type Stopped } from "./budget.ts";
 import type {
   Failure,
   FailureCategory,
@@ -23,6 +22,17 @@ import {
   stripTimestamp,
 } from "./normalize.ts";
 import { type FailureDraft, type FormatParser, own, type ParserSink, type SummaryCounts } from "./parser.ts";
+import {
+  LONG_LINE,
+  type LineBatch,
+  OP_LINE,
+  OP_LINE_ERROR,
+  OP_LINE_NONE,
+  OP_LONG_END,
+  OP_LONG_ERROR,
+  OP_LONG_NONE,
+  OP_MORE,
+} from "./lines.ts";
 import { createPrefixStripper, type Decided, type Prefix, prefixOf } from "./prefix.ts";
 import { FORMATS, formatNames } from "./registry.ts";
 
@@ -47,15 +57,18 @@ export interface LogParser {
   line(raw: string): void;
   /** Feeds an arbitrary chunk of text; lines may span chunks. */
   write(chunk: string): void;
+  /** Feeds lines already cut and normalized (src/logs/lines.ts), as `write` of the chunks they came from would. */
+  batch(batch: LineBatch): void;
+  /** Stops the parse as the host budget does (`ParsedLog.stopped`): for a budget kept elsewhere (a reading thread). */
+  stop(at: Stopped): void;
   /** Ends the input and returns the result. The parser cannot be used afterwards. */
   end(): ParsedLog;
 }
 
 // Lines longer than this are cut before line-oriented parsers see them (JUnit XML gets them whole).
 const MAX_LINE = 16_384;
-// A line still without its end after this many characters is handed on in pieces as it arrives (a log
+// A line still without its end after LONG_LINE characters (./lines.ts) is handed on in pieces as it arrives (a log
 // with no line breaks, a one-line XML report): the parser never re-reads or re-joins what it already has.
-const LONG_LINE = 1 << 20;
 
 /**
  * Formats that read loose shapes (`file:line: message`, a traceback anywhere, a stray `not ok`,
@@ -123,40 +136,18 @@ interface Slot {
  */
 export function createLogParser(options: LogParserOptions = {}): LogParser {
   const inner = createUnboundedLogParser(options);
-  const limits = hostLimits();
-  const MiB = 1024 * 1024;
+  const budget = createHostBudget();
   let fed = 0;
-  let spent = 0;
   let lines = 0;
-  let stopped: { line: number; reason: string } | null = null;
+  let stoppedHere: Stopped | null = null;
+  const stopped = (): Stopped | null => stoppedHere ?? budget.stopped;
   // Input is queued and parsed in batches of about 256 KiB: each bounded call starts V8's watchdog, which costs
   // too much per line of a log fed line by line. Nothing is observable before `end`, so batching changes nothing.
   let queue: { line: boolean; text: string }[] = [];
   let queued = 0;
+  const atLine = () => lines;
   const guarded = (what: () => void): void => {
-    if (stopped) return;
-    const allowed = limits.logTimeMs + (limits.logMsPerMb * fed) / MiB - spent;
-    // The budget is host CPU, not wall clock: a busy host does not use it up, so it can be tight (a plain log
-    // costs 0.1–0.3 s of CPU per MiB, a one-line JUnit report about 1 s). The watchdog counts wall clock, which
-    // runs at least as fast as this thread's CPU time, so no call spends more CPU than is left.
-    const started = process.cpuUsage();
-    const wallStart = performance.now();
-    const r = withinTimeLimit(what, Math.max(1, allowed));
-    const used = process.cpuUsage(started);
-    const usedMs = (used.user + used.system) / 1000;
-    spent += usedMs;
-    // A batch the watchdog stopped with less than half its allowance spent was starved by a busy host: the
-    // parser's state is part-way through it, so it cannot run again, but the reason names the host, not the log.
-    const starved = !r.ok && r.reason === "timeout" && usedMs < 0.5 * allowed;
-    if (!r.ok)
-      stopped = {
-        line: lines,
-        reason: starved
-          ? `the host was too busy to parse the log within its budget (RETRACE_HOST_LIMITS logTimeMs ${limits.logTimeMs} + logMsPerMb ${limits.logMsPerMb} per MiB, in CPU time): it got ${Math.round(usedMs)} ms of CPU in ${Math.round(performance.now() - wallStart)} ms; run it again when the host is less loaded`
-          : r.reason === "timeout"
-            ? `parsing took longer than the host allows for a log of this size (RETRACE_HOST_LIMITS logTimeMs ${limits.logTimeMs} + logMsPerMb ${limits.logMsPerMb} per MiB)`
-            : "a line nests deeper than the parser's stack allows",
-      };
+    if (stoppedHere === null) budget.run(what, fed, atLine);
   };
   const flush = () => {
     const batch = queue;
@@ -173,7 +164,7 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
     });
   };
   const add = (line: boolean, text: string) => {
-    if (stopped) return;
+    if (stopped()) return;
     fed += text.length + (line ? 1 : 0);
     queue.push({ line, text });
     queued += text.length;
@@ -189,6 +180,20 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
       if (ended) throw new Error("log parser already ended");
       add(false, chunk);
     },
+    batch(b) {
+      if (ended) throw new Error("log parser already ended");
+      if (queue.length > 0) flush();
+      if (stopped()) return;
+      fed += b.raw;
+      guarded(() => {
+        lines += b.lines;
+        inner.batch(b);
+      });
+    },
+    stop(at) {
+      if (ended) throw new Error("log parser already ended");
+      if (stopped() === null) stoppedHere = at;
+    },
     end() {
       if (ended) throw new Error("log parser already ended");
       ended = true;
@@ -197,7 +202,8 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
       guarded(() => {
         parsed = inner.end();
       });
-      if (parsed && stopped === null) return { ...parsed, stopped: null };
+      const at = stopped();
+      if (parsed && at === null) return { ...parsed, stopped: null };
       return {
         formats: [],
         failures: [],
@@ -205,13 +211,13 @@ export function createLogParser(options: LogParserOptions = {}): LogParser {
         counts: {},
         lines,
         dropped: { failures: 0, tests: 0 },
-        stopped,
+        stopped: at,
       };
     },
   };
 }
 
-function createUnboundedLogParser(options: LogParserOptions): LogParser {
+function createUnboundedLogParser(options: LogParserOptions): Omit<LogParser, "stop"> {
   const maxFailures = options.maxFailures ?? 500;
   const maxTests = options.maxTests ?? 100_000;
   const maxMessage = options.maxMessageChars ?? 2_000;
@@ -488,11 +494,15 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
 
   /** Offers a line to every parser in turn; returns the slot that claimed it. */
   function feed(raw: string): Slot | null {
-    lineNo++;
     const normalized = normalizeText(raw, mapPaths, lineFlags);
+    return feedNormalized(normalized, lineFlags.ghError);
+  }
+
+  /** `feed` for a line already normalized (`normalizeText`; null: a line that carries nothing). */
+  function feedNormalized(normalized: string | null, ghError: boolean): Slot | null {
+    lineNo++;
     if (normalized === null) return null;
     let text = normalized;
-    const ghError = lineFlags.ghError;
     const long = text.length > MAX_LINE;
     // A line that may be framed, or comes while framing is in force or in doubt, takes the slower path. A line
     // opening with a digit may carry a glued line number (prefix.ts's `gluedCandidate`, tested here without the
@@ -717,6 +727,24 @@ function createUnboundedLogParser(options: LogParserOptions): LogParser {
       pending.push(rest);
       pendingChars += rest.length;
       if (pendingChars > LONG_LINE) longOwner = feed(takePending(""));
+    },
+    batch(b) {
+      if (ended) throw new Error("log parser already ended");
+      const { ops, n, texts } = b;
+      let at = 0;
+      const next = (): string => texts[at++]!;
+      for (let i = 0; i < n; i++) {
+        const op = ops[i]!;
+        if (op === OP_LINE) feedNormalized(next(), false);
+        else if (op === OP_LINE_ERROR) feedNormalized(next(), true);
+        else if (op === OP_LINE_NONE) feedNormalized(null, false);
+        else if (op === OP_MORE) more(next());
+        else if (op === OP_LONG_END) {
+          more(next());
+          longOwner = undefined;
+        } else if (op === OP_LONG_NONE) longOwner = feedNormalized(null, false);
+        else longOwner = feedNormalized(next(), op === OP_LONG_ERROR);
+      }
     },
     end() {
       if (ended) throw new Error("log parser already ended");
