@@ -9,7 +9,9 @@
  * (correct, works, as expected, should, used to) and says nothing bad, or when it names the reference
  * implementation (CPython) while an earlier clause names another one (Brython, PyPy, …), which is the one reported.
  */
-import { ALTERNATIVE_PYTHON } from "./two-versions.ts";
+/** Python implementations other than CPython, as a side's label or a lead's words name them (here, not in two-versions.ts, which imports the parsed report: one place for the list without an import cycle). */
+export const ALTERNATIVE_PYTHON =
+  /^(?:pypy|brython|jython|ironpython|graalpy|micropython|rustpython|skulpt|pyodide|transcrypt)/i;
 
 /** Clause boundaries: sentence and clause punctuation, and the words that set one side against the other. */
 const CLAUSE_BREAK =

@@ -10,13 +10,8 @@ import { claimsProcessCrash } from "./process-crash.ts";
 import { statedSides } from "./stated-sides.ts";
 import { programBlocks } from "./complete.ts";
 import { labelledValueClaim, listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
-import {
-  ALTERNATIVE_PYTHON,
-  leadVerdict,
-  type TwoVersions,
-  twoVersions,
-  verdictFor,
-} from "./two-versions.ts";
+import { ALTERNATIVE_PYTHON } from "./reference-lead.ts";
+import { leadVerdict, type TwoVersions, twoVersions, verdictFor } from "./two-versions.ts";
 import { parseTranscript } from "./transcript.ts";
 
 /** Annotated values that cannot be compared across runs or versions (a function's or a module's inspect). */

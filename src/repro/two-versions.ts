@@ -7,6 +7,7 @@
  */
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
 import { parseNodeException, parsePythonException, type RaisedException } from "./outcome.ts";
+import { ALTERNATIVE_PYTHON } from "./reference-lead.ts";
 import { parseTranscript, REPL_LAUNCH } from "./transcript.ts";
 
 export interface Side {
@@ -71,10 +72,6 @@ function sideOf(b: ReportBlock): Side {
     : null;
   return { block: b, label: labelOf(b), output: t.output, exception };
 }
-
-/** Python implementations other than CPython, as a side's label names them. */
-export const ALTERNATIVE_PYTHON =
-  /^(?:pypy|brython|jython|ironpython|graalpy|micropython|rustpython|skulpt|pyodide|transcrypt)/i;
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const BAD =
