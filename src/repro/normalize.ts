@@ -18,6 +18,32 @@ export interface NormalizeOptions {
 const ISO_TIME = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}([.,]\d+)?)?(Z|[+-]\d{2}:?\d{2})?\b/g;
 const CLOCK_TIME = /\b\d{2}:\d{2}:\d{2}(\.\d+)?\b/g;
 
+/** What stands for one significant blank inside a quoted string once whitespace is collapsed (U+2423 OPEN BOX). */
+const KEPT_BLANK = "\u2423";
+
+/**
+ * Blanks inside a quoted string are part of the value where they pad it or run two or more wide:
+ * `'        foo         '` (`str.format("{:^20}", "foo")`) is not `'foo'`, and a padding bug is the whole claim
+ * of its report (hold13-py-format-micropython1708 came back a false REPRODUCED when collapsing erased it). Such
+ * blanks become KEPT_BLANK before runs are collapsed; a single blank between words stays a blank, so `Hello world`
+ * written bare still meets `'Hello world'` printed as a repr. Linear: a span stops at the first quote of either kind.
+ */
+function keepQuotedPadding(line: string): string {
+  if (!/['"]/.test(line) || !/[ \t]/.test(line)) return line;
+  // A string literal as printers write one: opened after a start, blank or opening bracket/separator and closed
+  // before an end, blank or closing bracket/separator — so the quote inside `'a2"'` never pairs with the next
+  // string's opening quote.
+  return line.replace(
+    /(?<=^|[\s[({,:=])(['"])([^'"\n]*)\1(?=$|[\s\])},:;])/g,
+    (_m, q: string, inner: string) => {
+      const kept = inner
+        .replace(/^[ \t]+|[ \t]+$/g, (b) => KEPT_BLANK.repeat(b.length))
+        .replace(/[ \t]{2,}/g, (b) => KEPT_BLANK.repeat(b.length));
+      return `${q}${kept}${q}`;
+    },
+  );
+}
+
 export function normalizeText(text: string, options: NormalizeOptions = {}): string {
   const unified = text.replace(ANSI, "").replace(/\r\n?/g, "\n");
   // Timestamps: ISO 8601 and "2024-01-02 03:04:05" (Python logging writes "03:04:05,123").
@@ -40,7 +66,11 @@ export function normalizeText(text: string, options: NormalizeOptions = {}): str
       .replace(/\b\d+(\.\d+)?\s?(ms|µs|ns)\b/g, "<dur>")
       .split("\n")
       // Runs collapsed first: `/[ \t]+$/` on a long run that does not end the line is quadratic.
-      .map((l) => l.replace(/[ \t]+/g, " ").replace(/ $/, ""))
+      .map((l) =>
+        keepQuotedPadding(l)
+          .replace(/[ \t]+/g, " ")
+          .replace(/ $/, ""),
+      )
       .join("\n")
       .trim()
   );

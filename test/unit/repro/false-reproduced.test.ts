@@ -127,3 +127,29 @@ describe("two transcripts: an error the report says used to be raised is the exp
     expect(verdict(md, run({ stdout: "7\n" })).verdict).toBe("NOT_REPRODUCED");
   });
 });
+
+describe("blanks that pad a quoted string are part of its value (hold13-py-format-micropython1708's class)", () => {
+  it("a padded repr is not the unpadded one the report shows", () => {
+    const printed = "'        foo         '\n'foo                 '\n'                 foo'\n";
+    expect(outputAppears(["'foo'", "'foo'", "'foo'"], printed)).toBe(false);
+    expect(outputAppears(["'foo'"], "'foo'\n")).toBe(true);
+  });
+
+  it("the same padding written by the reporter still matches, with either quote", () => {
+    expect(outputAppears(['"   1"'], "'   1'\n")).toBe(true);
+    expect(outputAppears(["'a  b'"], "'a  b'\n")).toBe(true);
+    expect(outputAppears(["'a  b'"], "'a b'\n")).toBe(false);
+  });
+
+  it("a single blank between words still meets the value printed bare or quoted", () => {
+    expect(outputAppears(["Hello world"], "'Hello world'\n")).toBe(true);
+    expect(outputAppears(["{ a: 'x y' }"], "{a: 'x y'}\n")).toBe(true);
+  });
+
+  it("a whole report: unpadded strings claimed, padded strings printed → not reproduced", () => {
+    const md = `# str.format ignores width for strings\n\n${f}python\n>>> str.format("{:^8}", "foo")\n'foo'\n${f}\n`;
+    const m = verdict(md, run({ stdout: "'  foo   '\n" }));
+    expect(m.verdict).not.toBe("REPRODUCED");
+    expect(verdict(md, run({ stdout: "'foo'\n" })).verdict).toBe("REPRODUCED");
+  });
+});
