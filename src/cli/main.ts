@@ -13,6 +13,12 @@ export async function main(argv: string[]): Promise<number> {
   // command (`::error …`, `::stop-commands::` in GitHub Actions).
   guardWorkflowCommands(process.stdout);
   guardWorkflowCommands(process.stderr);
+  // A reader that stops early (`retrace parse-log big.log | head`) closes the pipe: the output it wanted was
+  // written, so Retrace stops quietly, as `cat` does, instead of reporting a bug. Other stream errors stay errors.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
   const program = await buildProgram(argv);
   // The operator's host maxima are read before any command runs: a malformed RETRACE_HOST_LIMITS stops it
   // there. `--help` and `--version` run no command, so they still answer (and say how to set the variable).
@@ -31,6 +37,7 @@ export async function main(argv: string[]): Promise<number> {
       printErr(`retrace: ${describeError(error)}\n`);
       return error.exitCode;
     }
+    if ((error as NodeJS.ErrnoException)?.code === "EPIPE") return 0;
     // Not one of ours: a bug, or a failure nothing translated. One line, the stack only on request.
     printErr(
       process.env.RETRACE_DEBUG === "1"

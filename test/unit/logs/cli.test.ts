@@ -136,3 +136,29 @@ describe("retrace parse-log", () => {
     expect(r.stdout.length).toBeLessThan(2_600);
   });
 });
+
+describe("retrace parse-log into a reader that stops early", () => {
+  it("stops quietly when the pipe closes (`| head`), exit 0, nothing on stderr", async () => {
+    const { spawn } = await import("node:child_process");
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const os = await import("node:os");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "retrace-epipe-"));
+    const log = path.join(dir, "big.log");
+    // 60,000 results: the JSON (every test listed) is megabytes, far more than one pipe buffer.
+    writeFileSync(log, Array.from({ length: 60000 }, (_, i) => `ok ${i + 1} - t${i + 1}`).join("\n"));
+    const child = spawn(process.execPath, [path.join(root, "bin/retrace.mjs"), "parse-log", "--json", log], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    let stderr = "";
+    child.stderr.on("data", (d) => {
+      stderr += String(d);
+    });
+    // Read the first chunk, then close our end of the pipe as `head` does.
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  }, 30_000);
+});
