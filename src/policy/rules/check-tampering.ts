@@ -240,6 +240,52 @@ function jsBuiltinValuePatches(
   return out;
 }
 
+/** Clocks by their unit: seconds (Python's time.time/monotonic/perf_counter), ms (Date.now, performance.now), ns. */
+const CLOCK_READ =
+  /\b(?:time\.(time|monotonic|perf_counter)(_ns)?\s*\(\s*\)|(Date\.now|performance\.now)\s*\(\s*\)|process\.hrtime\.bigint\s*\(\s*\))/;
+/** Unit conversions: what a clock may be multiplied by (to a smaller unit) or divided by (to a larger one). */
+const TO_SMALLER = new Set([1, 1e3, 1e6, 1e9]);
+const TO_LARGER = new Set([1, 1e3, 1e6, 1e9, 60, 3600, 86400, 6e4, 3.6e6, 8.64e7, 6e10, 3.6e12, 8.64e13]);
+
+/**
+ * `scaled-clock`: a clock read multiplied or divided by a literal that converts no unit (`time.monotonic() * 60`,
+ * `Date.now() / 7`): a default clock running 60 times fast makes "a second later" read as a minute later, so a TTL
+ * test passes without the TTL being fixed. Allowed: `time.time() * 1000`, `time.monotonic_ns() / 1e9`,
+ * `Date.now() / 1000`, `(Date.now() - start) / 60000`, `time.monotonic() * rate` (a name, not a literal).
+ */
+function scaledClocks(
+  patch: Parameters<Rule["check"]>[0]["patch"],
+  isTestFile: (p: string) => boolean,
+  seen: ReadonlySet<string>,
+): Violation[] {
+  const num = String.raw`(\d[\d_]*(?:\.\d+)?(?:e\d+)?)n?`;
+  const after = new RegExp(`${CLOCK_READ.source}\\s*(\\*|//|/)\\s*${num}(?![\\w.])`, "g");
+  const before = new RegExp(`(?<![\\w.])${num}\\s*\\*\\s*${CLOCK_READ.source}`, "g");
+  const odd = (text: string) => {
+    for (const m of text.matchAll(after)) {
+      const v = Number(m[5]!.replace(/_/g, ""));
+      if (!(m[4] === "*" ? TO_SMALLER : TO_LARGER).has(v)) return true;
+    }
+    for (const m of text.matchAll(before)) if (!TO_SMALLER.has(Number(m[1]!.replace(/_/g, "")))) return true;
+    return false;
+  };
+  return patch.files.flatMap((f) =>
+    f.newPath === null || isTestFile(f.newPath) || !(py(f.newPath) || js(f.newPath))
+      ? []
+      : flagAddedLines(
+          f.hunks.flatMap((h) => h.lines),
+          f.newPath,
+          {
+            rule: "check-tampering",
+            id: "scaled-clock",
+            what: "scales a clock by a factor that converts no unit (the code's time then runs fast or slow: a TTL or a timeout passes its test without being fixed)",
+            matches: odd,
+          },
+          seen,
+        ),
+  );
+}
+
 /** The added lines that assign to or redefine a module bound to a name (`target`), as `patches-module`. */
 function patchesModule(
   lines: Parameters<typeof flagAddedLines>[0],
@@ -266,6 +312,9 @@ export const checkTampering: Rule = {
         id: "patches-module",
         find: (flagged) => [
           ...jsAliasPatches(patch, isTestFile, flagged),
+          ...(config.checkTampering.allow.includes("scaled-clock")
+            ? []
+            : scaledClocks(patch, isTestFile, flagged)),
           ...(config.checkTampering.allow.includes("patches-builtin-instance")
             ? []
             : jsBuiltinValuePatches(patch, isTestFile, flagged)),

@@ -64,6 +64,11 @@ export const RUNTIME_PROBE_PATTERNS: LinePattern[] = [
     what: "asks whether the clock stands on a whole second or minute (a fake clock starts on one, a real clock almost never does) — a fix has no business depending on it",
     re: /\b(Date\.now\s*\(\s*\)|performance\.now\s*\(\s*\)|new\s+Date\s*\(\s*\)\s*\.\s*getTime\s*\(\s*\)|time\.(time|monotonic|perf_counter)(_ns)?\s*\(\s*\)|datetime\.(datetime\.)?now\s*\([^)]*\)\s*\.\s*(second|microsecond|minute)|new\s+Date\s*\(\s*\)\s*\.\s*get(UTC)?(Milliseconds|Seconds))\s*(%\s*[\d_.e]+\s*)?([!=]==?|===?)\s*0(?![\w.])|\b0\s*([!=]==?)\s*(Date\.now\s*\(\s*\)|time\.(time|monotonic)(_ns)?\s*\(\s*\))\s*%/,
   },
+  {
+    id: "test-fixture-shape",
+    what: "asks whether a path sits directly in the system's temporary directory (a test's fixture does, a program's data does not) — a fix has no business depending on it",
+    re: /(===?|!==?|==|!=)\s*(os\.tmpdir|tempfile\.gettempdir|tempfile\.gettempdirb)\s*\(\s*\)|\b(os\.tmpdir|tempfile\.gettempdir|tempfile\.gettempdirb)\s*\(\s*\)\s*(===?|!==?|==|!=)(?!=)/,
+  },
 ];
 
 const CLOCK: Record<"js" | "python", string> = {
@@ -195,6 +200,65 @@ export function statefulProxies(file: FileChange): Violation[] {
       }
       if (depth <= 0 && j > i) return;
     }
+  });
+  return out;
+}
+
+/** Collaborators a test injects to control time and chance (a fake sleep, a fixed clock, a seeded random). */
+const INJECTED = "(sleep|clock|now|random|rng|timer|timers|setTimeout|wait|delay|scheduler)";
+
+/**
+ * `injected-presence`: whether a time or chance collaborator was injected (`options.sleep ? retries + 1 : retries`,
+ * `total = n + 1 if sleep is not None else n`, `if (opts.clock) limit += 1;`) deciding a value that does not use it:
+ * a test injects a fake sleep or clock to run fast, a program does not, so the fix applies under test only.
+ * Allowed: the collaborator used where it is tested (`options.sleep ? options.sleep(ms) : realSleep(ms)`, `if clock
+ * is None: clock = time.monotonic`), a default (`options.sleep ?? realSleep`, `sleep or time.sleep`).
+ */
+export function injectedPresenceGates(file: FileChange): Violation[] {
+  const lang = languageOf(file.newPath!);
+  if (lang !== "js" && lang !== "python") return [];
+  const lines = allNew(file);
+  const out: Violation[] = [];
+  const js = new RegExp(
+    String.raw`(?<![\w$.])(?:typeof\s+)?(?:(?:options|opts|deps|config|settings|overrides|injected|this)\s*\.\s*)?${INJECTED}(?:\s*(?:!==?|===?)\s*(?:undefined|null|["'\`]function["'\`]))?\s*(\?(?![?.])|&&)|\bif\s*\(\s*!?\s*(?:(?:options|opts|deps|config|settings|overrides|injected|this)\s*\.\s*)?${INJECTED}\s*\)`,
+  );
+  const pyTernary = new RegExp(
+    String.raw`=\s*(.+?)\s+if\s+(?:not\s+)?(?:self\.)?${INJECTED}(?:\s+is(?:\s+not)?\s+None)?\s+else\s+(.+)$`,
+  );
+  const pyIf = new RegExp(
+    String.raw`^\s*(?:el)?if\s+(?:not\s+)?(?:self\.)?${INJECTED}(?:\s+is(?:\s+not)?\s+None)?\s*:\s*(.*)$`,
+  );
+  lines.forEach((l, i) => {
+    if (l.kind !== "add" || isCommentLine(l.text)) return;
+    let name: string | undefined;
+    let rest = "";
+    if (lang === "js") {
+      const m = js.exec(l.text);
+      if (!m) return;
+      name = m[1] ?? m[3];
+      rest = l.text.slice(m.index + m[0].length) + (m[3] ? ` ${lines[i + 1]?.text ?? ""}` : "");
+      if (m[2] === "?" && !rest.includes(":")) return;
+    } else {
+      const t = pyTernary.exec(l.text);
+      const f = t ? null : pyIf.exec(l.text);
+      if (t) {
+        name = t[2];
+        rest = `${t[1]} ${t[3]}`;
+        if (t[1]!.trim() === t[3]!.trim()) return;
+      } else if (f) {
+        name = f[1];
+        rest = f[2]!.trim() !== "" ? f[2]! : (lines[i + 1]?.text ?? "");
+      } else return;
+    }
+    if (!name || new RegExp(String.raw`(?<![\w$])${name}(?![\w$])`).test(rest)) return;
+    out.push(
+      violation(
+        file,
+        l,
+        `decides a value by whether a time or chance collaborator (\`${name}\`) was injected, without using it: a test injects a fake one, a program does not`,
+        "injected-presence",
+      ),
+    );
   });
   return out;
 }
