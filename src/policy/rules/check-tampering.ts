@@ -20,7 +20,8 @@
  *
  * hold15 (tainted): the same by other spellings — a tuple target through an alias (`import time as _t; _t.sleep,
  * _t.monotonic = a, b`), `setattr(_t, …)`/`vars(_t)[…]` on an alias, and one built-in value given its own method or
- * property (`d.getUTCMonth = () => month` on a Date, `Object.assign(new String(code), { url })`). Allowed:
+ * property (`d.getUTCMonth = () => month` on a Date, `Object.assign(new String(code), { url })`), and `Reflect.set`/
+ * `Reflect.defineProperty` on a built-in (`Reflect.defineProperty(Math, "random", …)`). Allowed:
  * `_real_sleep, _real_mono = _t.sleep, _t.monotonic` (reading), `_default_clock = time.monotonic`,
  * `d.setUTCHours(0)`, `const clock = { getTime: () => 0 }`, `this.getTime = …` in a class of one's own.
  */
@@ -56,7 +57,7 @@ export const CHECK_TAMPERING_PATTERNS: LinePattern[] = [
     id: "patches-module",
     what: "assigns to a property of an assertion module, a test-runner global or a built-in (monkey-patching the checks or the clock)",
     re: new RegExp(
-      `(^|[^\\w$.])(${JS_GLOBALS})(\\.[\\w$]+)+\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\brequire\\s*\\(\\s*["'](node:)?(assert|assert/strict|test|node:test|chai|expect|vitest|@jest/globals|mocha|module)["']\\s*\\)(\\.[\\w$]+)+\\s*=(?!=)|\\bObject\\.(defineProperty|defineProperties|assign|setPrototypeOf)\\s*\\(\\s*(${JS_GLOBALS}|[\\w$]+\\.prototype)\\b|\\bexpect\\.extend\\s*\\(|\\bModule\\._(load|resolveFilename|compile|extensions)\\b|\\bModule\\.prototype\\.[\\w$]+\\s*=(?!=)`,
+      `(^|[^\\w$.])(${JS_GLOBALS})(\\.[\\w$]+)+\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\brequire\\s*\\(\\s*["'](node:)?(assert|assert/strict|test|node:test|chai|expect|vitest|@jest/globals|mocha|module)["']\\s*\\)(\\.[\\w$]+)+\\s*=(?!=)|\\b(Object|Reflect)\\.(defineProperty|defineProperties|assign|setPrototypeOf|set)\\s*\\(\\s*(${JS_GLOBALS}|[\\w$]+\\.prototype)\\b|\\bexpect\\.extend\\s*\\(|\\bModule\\._(load|resolveFilename|compile|extensions)\\b|\\bModule\\.prototype\\.[\\w$]+\\s*=(?!=)`,
     ),
     applies: js,
   },

@@ -31,6 +31,10 @@ describe("check-tampering: stdlib and built-in values patched by other spellings
     ["src/a.js", ["  when.toISOString = () => text;"], "patches-builtin-instance"],
     ["src/a.js", ['  Object.defineProperty(d, "getTime", { value: () => 0 });'], "patches-builtin-instance"],
     ["src/a.js", ["  return Object.assign(new String(code), { url });"], "patches-builtin-instance"],
+    ["src/a.js", ['Reflect.defineProperty(Math, "random", { value: () => 0.5 });'], "patches-module"],
+    ["src/a.js", ['Reflect.set(Date, "now", () => 0);'], "patches-module"],
+    ["src/a.js", ['Object.defineProperty(Date.prototype, "getUTCMonth", { value: f });'], "patches-module"],
+    ["src/a.py", ['setattr(time, "sleep", f)'], "patches-module"],
     [
       "src/a.js",
       ["  const s = new String(code);", "  s.url = url;", "  return s;"],
@@ -60,6 +64,7 @@ describe("check-tampering: stdlib and built-in values patched by other spellings
       ["  const m = new Map();", "  m.set(k, v);", "  const out = Object.assign({}, defaults, opts);"],
     ],
     ["src/a.js", ["  return String(code);"]],
+    ["src/a.js", ["  Reflect.set(target, key, value);", '  Reflect.defineProperty(obj, "x", { value: 1 });']],
   ])("%s: %j stays allowed", (path, lines) => {
     expect(ids("check-tampering", path, lines)).toEqual([]);
   });
