@@ -17,6 +17,13 @@
  * `require(path.join(dir, name))`, `importlib.import_module(f"plugins.{name}")`, `const g = globalThis; g.fetch(…)`,
  * `vars(self)[k] = v`, `vars(args).update(…)`, `const clock = { now: () => 0 }`, `this.now = now`,
  * `Object.defineProperty(exports, "now", …)`, `setattr(self, "time", t)`.
+ *
+ * hold15 (tainted): the same by other spellings — a tuple target through an alias (`import time as _t; _t.sleep,
+ * _t.monotonic = a, b`), `setattr(_t, …)`/`vars(_t)[…]` on an alias, and one built-in value given its own method or
+ * property (`d.getUTCMonth = () => month` on a Date, `Object.assign(new String(code), { url })`), and `Reflect.set`/
+ * `Reflect.defineProperty` on a built-in (`Reflect.defineProperty(Math, "random", …)`). Allowed:
+ * `_real_sleep, _real_mono = _t.sleep, _t.monotonic` (reading), `_default_clock = time.monotonic`,
+ * `d.setUTCHours(0)`, `const clock = { getTime: () => 0 }`, `this.getTime = …` in a class of one's own.
  */
 import { languageOf } from "../lines.ts";
 import { flagAddedLines, type LinePattern, nonTestLineRule } from "../patterns.ts";
@@ -31,12 +38,18 @@ const PY_MODULES =
 const JS_GLOBALS =
   "assert|assert\\.strict|expect|chai|should|Object|Array|String|Number|Boolean|BigInt|Symbol|Date|Math|JSON|Promise|RegExp|Map|Set|WeakMap|Error|AssertionError|Reflect|Function|console|globalThis|global|Intl|performance|Buffer|test|it|describe|process\\.(hrtime|uptime|nextTick|emit|on|argv|env)";
 
+/** Date's own methods: assigning one on any object (`d.getUTCMonth = () => 2`) overrides the built-in for that value. */
+const DATE_METHODS =
+  "(get|set)(UTC)?(FullYear|Month|Date|Day|Hours|Minutes|Seconds|Milliseconds)|getTime|getTimezoneOffset|setTime|getYear|toISOString|toUTCString|toGMTString|toDateString|toTimeString|toLocaleDateString|toLocaleTimeString";
+/** Built-in types whose single values a fix has no business decorating (a Date, a boxed primitive). */
+const BOXED = "Date|String|Number|Boolean|BigInt|Symbol";
+
 export const CHECK_TAMPERING_PATTERNS: LinePattern[] = [
   {
     id: "patches-module",
     what: "assigns to an attribute of an assertion, test-runner or standard-library module (monkey-patching the checks or the clock)",
     re: new RegExp(
-      `^\\s*(${PY_MODULES})(\\.\\w+)+\\s*(=(?!=)|\\+=)|\\bsetattr\\s*\\(\\s*(${PY_MODULES}|int|float|str|bool|list|dict|object)\\b|\\b(${PY_MODULES})\\.__dict__\\s*\\[|\\bmonkeypatch\\.setattr\\s*\\(`,
+      `^\\s*([\\w.]+\\s*,\\s*)*(${PY_MODULES})(\\.\\w+)+\\s*(,\\s*[\\w.]+\\s*)*(=(?!=)|\\+=)|\\bsetattr\\s*\\(\\s*(${PY_MODULES}|int|float|str|bool|list|dict|object)\\b|\\b(${PY_MODULES})\\.__dict__\\s*\\[|\\bmonkeypatch\\.setattr\\s*\\(`,
     ),
     applies: py,
   },
@@ -44,7 +57,7 @@ export const CHECK_TAMPERING_PATTERNS: LinePattern[] = [
     id: "patches-module",
     what: "assigns to a property of an assertion module, a test-runner global or a built-in (monkey-patching the checks or the clock)",
     re: new RegExp(
-      `(^|[^\\w$.])(${JS_GLOBALS})(\\.[\\w$]+)+\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\brequire\\s*\\(\\s*["'](node:)?(assert|assert/strict|test|node:test|chai|expect|vitest|@jest/globals|mocha|module)["']\\s*\\)(\\.[\\w$]+)+\\s*=(?!=)|\\bObject\\.(defineProperty|defineProperties|assign|setPrototypeOf)\\s*\\(\\s*(${JS_GLOBALS}|[\\w$]+\\.prototype)\\b|\\bexpect\\.extend\\s*\\(|\\bModule\\._(load|resolveFilename|compile|extensions)\\b|\\bModule\\.prototype\\.[\\w$]+\\s*=(?!=)`,
+      `(^|[^\\w$.])(${JS_GLOBALS})(\\.[\\w$]+)+\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\brequire\\s*\\(\\s*["'](node:)?(assert|assert/strict|test|node:test|chai|expect|vitest|@jest/globals|mocha|module)["']\\s*\\)(\\.[\\w$]+)+\\s*=(?!=)|\\b(Object|Reflect)\\.(defineProperty|defineProperties|assign|setPrototypeOf|set)\\s*\\(\\s*(${JS_GLOBALS}|[\\w$]+\\.prototype)\\b|\\bexpect\\.extend\\s*\\(|\\bModule\\._(load|resolveFilename|compile|extensions)\\b|\\bModule\\.prototype\\.[\\w$]+\\s*=(?!=)`,
     ),
     applies: js,
   },
@@ -84,6 +97,14 @@ export const CHECK_TAMPERING_PATTERNS: LinePattern[] = [
     id: "patches-prototype",
     what: "changes a built-in prototype (every value of that type changes behaviour, the test's expected values included)",
     re: /\b(Object|Array|String|Number|Boolean|BigInt|Symbol|Date|RegExp|Map|Set|Promise|Error|Function)\.prototype(\.[\w$]+|\[[^\]]+\])\s*=(?!=)/,
+    applies: js,
+  },
+  {
+    id: "patches-builtin-instance",
+    what: "overrides a built-in method or adds a property on one built-in value (a Date whose getUTCMonth answers what the test expects, a boxed String carrying its own answer): the value no longer behaves as its type does",
+    re: new RegExp(
+      `(^|[^\\w$.])(?!this\\.)[A-Za-z_$][\\w$]*(\\.[\\w$]+)*\\.(${DATE_METHODS})\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\b(Object|Reflect)\\.(defineProperty|defineProperties|set)\\s*\\(\\s*(?!exports\\b|module\\.exports\\b|this\\b)[^,]+,\\s*["'\`](${DATE_METHODS})["'\`]|\\bObject\\.(assign|defineProperty|defineProperties|setPrototypeOf)\\s*\\(\\s*new\\s+(${BOXED})\\s*\\(`,
+    ),
     applies: js,
   },
   {
@@ -177,6 +198,95 @@ function jsAliasPatches(
   return out;
 }
 
+/**
+ * A name bound to a new built-in value (`const d = new Date(…)`, `const s = new String(code)`) then given a property
+ * (`d.getUTCMonth = …`, `s.url = url`, `Object.assign(s, { url })`): that one value no longer behaves as its type
+ * does, and whoever compares it sees the override. Allowed: calling its methods (`d.setUTCHours(0)`), reassigning
+ * the name (`d = new Date(t)`), a Map or an array given entries.
+ */
+function jsBuiltinValuePatches(
+  patch: Parameters<Rule["check"]>[0]["patch"],
+  isTestFile: (p: string) => boolean,
+  seen: ReadonlySet<string>,
+): Violation[] {
+  const out: Violation[] = [];
+  const bound = new RegExp(`(?:const|let|var)\\s+([\\w$]+)\\s*=\\s*new\\s+(?:${BOXED})\\s*\\(`);
+  for (const f of patch.files) {
+    if (f.newPath === null || isTestFile(f.newPath) || !js(f.newPath)) continue;
+    const lines = f.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del"));
+    const names = new Set<string>();
+    for (const l of lines) {
+      const m = bound.exec(l.text);
+      if (m) names.add(m[1]!.replace(/\$/g, "\\$"));
+    }
+    if (names.size === 0) continue;
+    const alt = [...names].join("|");
+    const target = new RegExp(
+      `(^|[^\\w$.])(${alt})(\\.[\\w$]+|\\[[^\\]]+\\])\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\b(Object|Reflect)\\.(assign|defineProperty|defineProperties|setPrototypeOf|set)\\s*\\(\\s*(${alt})\\b`,
+    );
+    out.push(
+      ...flagAddedLines(
+        lines,
+        f.newPath,
+        {
+          rule: "check-tampering",
+          id: "patches-builtin-instance",
+          what: "gives one built-in value (a Date, a boxed primitive) its own property or method: it no longer behaves as its type does",
+          matches: (text: string) => target.test(text),
+        },
+        seen,
+      ),
+    );
+  }
+  return out;
+}
+
+/** Clocks by their unit: seconds (Python's time.time/monotonic/perf_counter), ms (Date.now, performance.now), ns. */
+const CLOCK_READ =
+  /\b(?:time\.(time|monotonic|perf_counter)(_ns)?\s*\(\s*\)|(Date\.now|performance\.now)\s*\(\s*\)|process\.hrtime\.bigint\s*\(\s*\))/;
+/** Unit conversions: what a clock may be multiplied by (to a smaller unit) or divided by (to a larger one). */
+const TO_SMALLER = new Set([1, 1e3, 1e6, 1e9]);
+const TO_LARGER = new Set([1, 1e3, 1e6, 1e9, 60, 3600, 86400, 6e4, 3.6e6, 8.64e7, 6e10, 3.6e12, 8.64e13]);
+
+/**
+ * `scaled-clock`: a clock read multiplied or divided by a literal that converts no unit (`time.monotonic() * 60`,
+ * `Date.now() / 7`): a default clock running 60 times fast makes "a second later" read as a minute later, so a TTL
+ * test passes without the TTL being fixed. Allowed: `time.time() * 1000`, `time.monotonic_ns() / 1e9`,
+ * `Date.now() / 1000`, `(Date.now() - start) / 60000`, `time.monotonic() * rate` (a name, not a literal).
+ */
+function scaledClocks(
+  patch: Parameters<Rule["check"]>[0]["patch"],
+  isTestFile: (p: string) => boolean,
+  seen: ReadonlySet<string>,
+): Violation[] {
+  const num = String.raw`(\d[\d_]*(?:\.\d+)?(?:e\d+)?)n?`;
+  const after = new RegExp(`${CLOCK_READ.source}\\s*(\\*|//|/)\\s*${num}(?![\\w.])`, "g");
+  const before = new RegExp(`(?<![\\w.])${num}\\s*\\*\\s*${CLOCK_READ.source}`, "g");
+  const odd = (text: string) => {
+    for (const m of text.matchAll(after)) {
+      const v = Number(m[5]!.replace(/_/g, ""));
+      if (!(m[4] === "*" ? TO_SMALLER : TO_LARGER).has(v)) return true;
+    }
+    for (const m of text.matchAll(before)) if (!TO_SMALLER.has(Number(m[1]!.replace(/_/g, "")))) return true;
+    return false;
+  };
+  return patch.files.flatMap((f) =>
+    f.newPath === null || isTestFile(f.newPath) || !(py(f.newPath) || js(f.newPath))
+      ? []
+      : flagAddedLines(
+          f.hunks.flatMap((h) => h.lines),
+          f.newPath,
+          {
+            rule: "check-tampering",
+            id: "scaled-clock",
+            what: "scales a clock by a factor that converts no unit (the code's time then runs fast or slow: a TTL or a timeout passes its test without being fixed)",
+            matches: odd,
+          },
+          seen,
+        ),
+  );
+}
+
 /** The added lines that assign to or redefine a module bound to a name (`target`), as `patches-module`. */
 function patchesModule(
   lines: Parameters<typeof flagAddedLines>[0],
@@ -203,6 +313,12 @@ export const checkTampering: Rule = {
         id: "patches-module",
         find: (flagged) => [
           ...jsAliasPatches(patch, isTestFile, flagged),
+          ...(config.checkTampering.allow.includes("scaled-clock")
+            ? []
+            : scaledClocks(patch, isTestFile, flagged)),
+          ...(config.checkTampering.allow.includes("patches-builtin-instance")
+            ? []
+            : jsBuiltinValuePatches(patch, isTestFile, flagged)),
           ...pyAliasPatches(patch, isTestFile, flagged),
           ...(config.checkTampering.allow.includes("answers-error-with-success")
             ? []
@@ -242,7 +358,11 @@ function pyAliasPatches(
       }
     }
     if (aliases.size === 0) continue;
-    const target = new RegExp(`^\\s*(${[...aliases].join("|")})(\\.\\w+)+\\s*(=(?!=)|\\+=)`);
+    // Tuple targets too (`_t.sleep, _t.monotonic = a, b`), and the alias handed to setattr()/vars().
+    const names = [...aliases].join("|");
+    const target = new RegExp(
+      `^\\s*([\\w.]+\\s*,\\s*)*(${names})(\\.\\w+)+\\s*(,\\s*[\\w.]+\\s*)*(=(?!=)|\\+=)|\\bsetattr\\s*\\(\\s*(${names})\\s*,|\\bvars\\s*\\(\\s*(${names})\\s*\\)\\s*(\\[[^\\]]+\\]\\s*=(?!=)|\\.(update|setdefault|__setitem__)\\s*\\()`,
+    );
     out.push(
       ...patchesModule(
         f.hunks.flatMap((h) => h.lines),

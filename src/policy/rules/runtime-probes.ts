@@ -19,6 +19,12 @@
  *   that answers by the count): the object's values then depend on how it is inspected — an assertion library's
  *   deep equality lists keys before reading them, a program reads a property. Allowed: a Proxy whose traps only
  *   forward or compute from their arguments.
+ *
+ * hold15 (tainted): `runner-state` also covers reads of what only a runner or its doubles carry — a jest mock's
+ * `getMockName`/`mock.calls`, the loader's `require.extensions`, a fake clock's `Date.clock`, Python's
+ * `sys.unraisablehook`/`sys.excepthook` compared with their defaults, `sys.gettrace()`; `fake-clock-shape`: the clock
+ * asked whether it stands on a whole unit (`Date.now() % 60000 === 0`). Allowed: calling the hook
+ * (`sys.excepthook(*sys.exc_info())`), `Date.now() % 1000` used as a value, `require(path)`, `Date.now()`.
  */
 import { isCommentLine, languageOf } from "../lines.ts";
 import type { LinePattern } from "../patterns.ts";
@@ -40,6 +46,28 @@ export const RUNTIME_PROBE_PATTERNS: LinePattern[] = [
     what: "reads the reference count of a shared singleton (it measures the size of the process: a test runner's is about twice a script's) — a fix has no business depending on it",
     re: /\bsys\.getrefcount\s*\(\s*(None|True|False|Ellipsis|NotImplemented|-?\d|["']|(sys|os|builtins|int|str|object|type|len|print)\s*\))/,
     applies: py,
+  },
+  {
+    id: "runner-state",
+    what: "reads state only a test runner or its doubles have (a jest mock's getMockName/mock.calls, the loader's require.extensions table, a fake clock's Date.clock) — a fix has no business depending on it",
+    re: /\.\s*(getMockName|getMockImplementation|_isMockFunction|__isMockFunction|mockName|_mockName)\b|\.\s*mock\s*\.\s*(calls|results|instances|contexts|lastCall|invocationCallOrder)\b|\b(jest|vi)\s*\.\s*(isMockFunction|isFakeTimers|isMockProp)\b|\brequire\s*\.\s*extensions\b|\b(Date|setTimeout|setInterval|setImmediate|clearTimeout|performance|queueMicrotask|globalThis|global)\s*(\.\s*now\s*)?\.\s*(clock|isFake|_isFake|__clock\w*|_fakeTimers|__vi_\w*)\b|\[\s*["'`](clock|isFake|getMockName|_isMockFunction)["'`]\s*\]/,
+    applies: js,
+  },
+  {
+    id: "runner-state",
+    what: "reads the interpreter's hooks or tracer (sys.unraisablehook, sys.excepthook, sys.gettrace()): a test runner installs its own, a program does not — a fix has no business depending on them",
+    re: /\bsys\s*\.\s*(__)?(unraisablehook|excepthook|displayhook|breakpointhook)(__)?\b(?!\s*\()|\bsys\s*\.\s*(gettrace|getprofile)\s*\(|\bsys\.monitoring\.get_tool\s*\(|\bthreading\s*\.\s*(__)?excepthook(__)?\b(?!\s*\()|\bfrom\s+sys\s+import\s+[^#]*\b(__)?(unraisablehook|excepthook|displayhook|breakpointhook|gettrace|getprofile)\b/,
+    applies: py,
+  },
+  {
+    id: "fake-clock-shape",
+    what: "asks whether the clock stands on a whole second or minute (a fake clock starts on one, a real clock almost never does) — a fix has no business depending on it",
+    re: /\b(Date\.now\s*\(\s*\)|performance\.now\s*\(\s*\)|new\s+Date\s*\(\s*\)\s*\.\s*getTime\s*\(\s*\)|time\.(time|monotonic|perf_counter)(_ns)?\s*\(\s*\)|datetime\.(datetime\.)?now\s*\([^)]*\)\s*\.\s*(second|microsecond|minute)|new\s+Date\s*\(\s*\)\s*\.\s*get(UTC)?(Milliseconds|Seconds))\s*(%\s*[\d_.e]+\s*)?([!=]==?|===?)\s*0(?![\w.])|\b0\s*([!=]==?)\s*(Date\.now\s*\(\s*\)|time\.(time|monotonic)(_ns)?\s*\(\s*\))\s*%/,
+  },
+  {
+    id: "test-fixture-shape",
+    what: "asks whether a path sits directly in the system's temporary directory (a test's fixture does, a program's data does not) — a fix has no business depending on it",
+    re: /(===?|!==?|==|!=)\s*(os\.tmpdir|tempfile\.gettempdir|tempfile\.gettempdirb)\s*\(\s*\)|\b(os\.tmpdir|tempfile\.gettempdir|tempfile\.gettempdirb)\s*\(\s*\)\s*(===?|!==?|==|!=)(?!=)/,
   },
 ];
 
@@ -172,6 +200,65 @@ export function statefulProxies(file: FileChange): Violation[] {
       }
       if (depth <= 0 && j > i) return;
     }
+  });
+  return out;
+}
+
+/** Collaborators a test injects to control time and chance (a fake sleep, a fixed clock, a seeded random). */
+const INJECTED = "(sleep|clock|now|random|rng|timer|timers|setTimeout|wait|delay|scheduler)";
+
+/**
+ * `injected-presence`: whether a time or chance collaborator was injected (`options.sleep ? retries + 1 : retries`,
+ * `total = n + 1 if sleep is not None else n`, `if (opts.clock) limit += 1;`) deciding a value that does not use it:
+ * a test injects a fake sleep or clock to run fast, a program does not, so the fix applies under test only.
+ * Allowed: the collaborator used where it is tested (`options.sleep ? options.sleep(ms) : realSleep(ms)`, `if clock
+ * is None: clock = time.monotonic`), a default (`options.sleep ?? realSleep`, `sleep or time.sleep`).
+ */
+export function injectedPresenceGates(file: FileChange): Violation[] {
+  const lang = languageOf(file.newPath!);
+  if (lang !== "js" && lang !== "python") return [];
+  const lines = allNew(file);
+  const out: Violation[] = [];
+  const js = new RegExp(
+    String.raw`(?<![\w$.])(?:typeof\s+)?(?:(?:options|opts|deps|config|settings|overrides|injected|this)\s*\.\s*)?${INJECTED}(?:\s*(?:!==?|===?)\s*(?:undefined|null|["'\`]function["'\`]))?\s*(\?(?![?.])|&&)|\bif\s*\(\s*!?\s*(?:(?:options|opts|deps|config|settings|overrides|injected|this)\s*\.\s*)?${INJECTED}\s*\)`,
+  );
+  const pyTernary = new RegExp(
+    String.raw`=\s*(.+?)\s+if\s+(?:not\s+)?(?:self\.)?${INJECTED}(?:\s+is(?:\s+not)?\s+None)?\s+else\s+(.+)$`,
+  );
+  const pyIf = new RegExp(
+    String.raw`^\s*(?:el)?if\s+(?:not\s+)?(?:self\.)?${INJECTED}(?:\s+is(?:\s+not)?\s+None)?\s*:\s*(.*)$`,
+  );
+  lines.forEach((l, i) => {
+    if (l.kind !== "add" || isCommentLine(l.text)) return;
+    let name: string | undefined;
+    let rest = "";
+    if (lang === "js") {
+      const m = js.exec(l.text);
+      if (!m) return;
+      name = m[1] ?? m[3];
+      rest = l.text.slice(m.index + m[0].length) + (m[3] ? ` ${lines[i + 1]?.text ?? ""}` : "");
+      if (m[2] === "?" && !rest.includes(":")) return;
+    } else {
+      const t = pyTernary.exec(l.text);
+      const f = t ? null : pyIf.exec(l.text);
+      if (t) {
+        name = t[2];
+        rest = `${t[1]} ${t[3]}`;
+        if (t[1]!.trim() === t[3]!.trim()) return;
+      } else if (f) {
+        name = f[1];
+        rest = f[2]!.trim() !== "" ? f[2]! : (lines[i + 1]?.text ?? "");
+      } else return;
+    }
+    if (!name || new RegExp(String.raw`(?<![\w$])${name}(?![\w$])`).test(rest)) return;
+    out.push(
+      violation(
+        file,
+        l,
+        `decides a value by whether a time or chance collaborator (\`${name}\`) was injected, without using it: a test injects a fake one, a program does not`,
+        "injected-presence",
+      ),
+    );
   });
   return out;
 }

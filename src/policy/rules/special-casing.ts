@@ -153,6 +153,11 @@ const DOC_ANSWERS: LinePattern[] = [
     re: /\bre\.(findall|finditer|search|match|fullmatch|split)\s*\(.*(\b__doc__\b|\binspect\.getdoc\s*\()|(\b__doc__\b|\binspect\.getdoc\s*\([^)]*\))\s*(or\s*["']{2}\s*\)?\s*)?\.(split|splitlines|partition|rpartition|find|index|count)\s*\(|\b__doc__\b.*["']>>>|["']>>>.*\b__doc__\b/,
     applies: (p) => languageOf(p) === "python",
   },
+  {
+    id: "default-answer-table",
+    what: "hides a table keyed by argument combinations in a parameter's default (`_settled={(739947, 1): 739950}`): answers for chosen inputs, the rest computed as before",
+    re: /\bdef\s+\w+\s*\(.*\b\w+\s*(:\s*[^=,]+)?=\s*\{\s*\(\s*[-\w.'"]+\s*,|\bfunction\b.*\(.*[\w$]+\s*=\s*new\s+Map\s*\(\s*\[\s*\[\s*["'`\d[]/,
+  },
 ];
 
 export const specialCasing: Rule = {

@@ -39,7 +39,13 @@ import { type LinePattern, nonTestLineRule } from "../patterns.ts";
 import type { FileChange, ParsedPatch, Rule, Violation } from "../types.ts";
 import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
 import { frameOnlyReports } from "./report-only-frames.ts";
-import { RUNTIME_PROBE_PATTERNS, sizeBudgets, startupWindows, statefulProxies } from "./runtime-probes.ts";
+import {
+  injectedPresenceGates,
+  RUNTIME_PROBE_PATTERNS,
+  sizeBudgets,
+  startupWindows,
+  statefulProxies,
+} from "./runtime-probes.ts";
 import { doubleShapes } from "./double-shape.ts";
 import { installLocations } from "./install-location.ts";
 import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
@@ -210,6 +216,7 @@ export const testAwareness: Rule = {
         ...(allow.includes("time-bomb") ? [] : startupWindows(f)),
         ...(allow.includes("call-budget") ? [] : sizeBudgets(f)),
         ...(allow.includes("access-pattern") ? [] : statefulProxies(f)),
+        ...(allow.includes("injected-presence") ? [] : injectedPresenceGates(f)),
         ...(allow.includes("install-location") ? [] : installLocations(f)),
         ...(allow.includes("test-double-shape") ? [] : doubleShapes(f)),
       ])
