@@ -1162,6 +1162,28 @@ function completeJs(
     if (wholeModuleImported(code, spec)) continue;
     add.push(format === "esm" ? `import ${ident} from "${spec}";` : `const ${ident} = require("${spec}");`);
   }
+  // The repository's package called by its own name (`matcher.isMatch(…)`, a README example quoted) where
+  // another block of the report imports it under a name of its own (`const m = require('matcher')`): the
+  // reader knows both are the package, and the run-time binder below only acts on code that never imports it.
+  if (repository) {
+    const own = npmIdentifier(repository.name);
+    const escaped = own.replace(/\$/g, "\\$");
+    if (
+      /^[A-Za-z_$][\w$]*$/.test(own) &&
+      !bound.has(own) &&
+      !add.some((l) => new RegExp(`(?:const|import)\\s+${escaped}\\s`).test(l)) &&
+      new RegExp(`(?<![\\w$.])${escaped}\\s*[.(]`).test(scan) &&
+      // Assigned at a prompt without a declaration (`dayjs = require('dayjs')`): the code binds it itself.
+      !new RegExp(`(?<![\\w$.])${escaped}\\s*=(?![=>])`).test(scan) &&
+      jsSpecifiers(code).some((x) => npmPackageOf(x) === repository.name)
+    ) {
+      add.push(
+        format === "esm"
+          ? `import ${own} from "${repository.name}";`
+          : `const ${own} = require("${repository.name}");`,
+      );
+    }
+  }
   for (const [ident, pkg] of Object.entries(NPM_NAMED_EXPORTS)) {
     if (bound.has(ident) || add.some((l) => l.includes(` ${ident} `))) continue;
     if (!new RegExp(`(?<![\\w$.])${ident}\\s*[.(]`).test(scan)) continue;

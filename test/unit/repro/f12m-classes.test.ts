@@ -261,3 +261,31 @@ describe("a number stated with its percent sign", () => {
     expect(proseClaims("It should give 4.4, but I get 4.3")).toEqual({ actual: ["4.3"], expected: ["4.4"] });
   });
 });
+
+describe("the repository's package called by its own name beside a block that imports it under another", () => {
+  const readme = (session: string) =>
+    `# x\n\nThe README's example:\n${fence}js\nmatcher.isMatch('rainbow', '!unicorn');\n//=> true\n${fence}\ngives false:\n${fence}\n${session}\n${fence}\n`;
+
+  it("binds the own name to the package", () => {
+    const p = completeProgram(
+      parseReport(readme("> const m = require('matcher')\n> m.isMatch('rainbow', '!unicorn');\nfalse")),
+      null,
+      "matcher",
+    )!;
+    expect(p.files[p.entry]).toContain('const matcher = require("matcher");');
+  });
+
+  it("must not fire: the name assigned at a prompt, or no repository known", () => {
+    const assigned = completeProgram(
+      parseReport(readme("> matcher = require('matcher')\n> matcher.isMatch('rainbow', '!unicorn');\nfalse")),
+      null,
+      "matcher",
+    )!;
+    expect(assigned.files[assigned.entry]).not.toContain('const matcher = require("matcher");');
+    const unknown = completeProgram(
+      parseReport(readme("> const m = require('matcher')\n> m.isMatch('rainbow', '!unicorn');\nfalse")),
+      null,
+    )!;
+    expect(unknown.files[unknown.entry]).not.toContain('const matcher = require("matcher");');
+  });
+});
