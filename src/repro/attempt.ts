@@ -4,6 +4,7 @@
  * a function of the trial so far; the loop engine runs them as states (`stages.ts`), for the report's own
  * program and for each one the model writes.
  */
+import { RetraceError } from "../core/errors.ts";
 import { asksForError, raisedInInstalledPython } from "./asked-error.ts";
 import {
   describeShortfall,
@@ -33,7 +34,7 @@ import {
 import { latestEntry, matrixLine } from "./matrix.ts";
 import { findStaticNeeds } from "./needs.ts";
 import type { InstallResult } from "./ports.ts";
-import { MAX_QUESTIONS, questionInput, reportLineOf, runQuestions } from "./questions.ts";
+import { MAX_QUESTIONS, ownGeneratedLine, questionInput, reportLineOf, runQuestions } from "./questions.ts";
 import type { MatrixEntry, PackageVersion, ReportedBehaviour, Verdict } from "./result.ts";
 
 export interface AttemptOutcome {
@@ -389,6 +390,17 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
       ),
     );
   let fold = judge(runs);
+  // A parse error at a line Retrace wrote (its echo helper, its package binder), not one the report holds, is
+  // a defect of the program Retrace built: never a question to the reporter, never a verdict on the report.
+  if (fold.verdict === "NEEDS_INFO" && fold.badLine !== undefined) {
+    const own = ownGeneratedLine(fold.badLine, ctx.sanitized.text || ctx.spec.markdown);
+    if (own)
+      throw new RetraceError(
+        "internal",
+        `The program Retrace built from the report does not parse at a line Retrace wrote itself, not the report: ${fold.detail.replace(/^the report's code does not parse: /, "")}`,
+        { hint: "This is a defect in Retrace, not in the report: please report it with the issue's link." },
+      );
+  }
   const lines = [
     `${job.runs} run(s) of the reported configuration: ${fold.verdict} (${fold.reproducedRuns}/${job.runs}) — ${fold.detail}`,
   ];

@@ -4,7 +4,7 @@
  */
 import { type BlockLanguage, detectLanguage, languageFromFence } from "./detect-language.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
-import { coffeeAsNode, ipythonAsPycon } from "./transcript.ts";
+import { coffeeAsNode, ipythonAsPycon, promptlessAsNode } from "./transcript.ts";
 
 export type BlockKind =
   | "code"
@@ -191,6 +191,12 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
   ) {
     return { kind: "node-transcript", language: fenceLang === "typescript" ? "typescript" : "javascript" };
   }
+  // A console session pasted without its prompts (a call, the value echoed under it, again): a Node session.
+  if (
+    (fenceLang === null || fenceLang === "javascript" || fenceLang === "text") &&
+    promptlessAsNode(value) !== null
+  )
+    return { kind: "node-transcript", language: "javascript" };
   // The error line may be indented with the whole block (a trace pasted as it stood in a log).
   if (JS_STACK_FRAME.test(value) && (JS_ERROR_LINE.test(value) || JS_ERROR_LINE.test(dedented(value))))
     return { kind: "error-output", language: "javascript" };

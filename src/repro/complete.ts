@@ -120,6 +120,26 @@ export function isFragment(b: ReportBlock): boolean {
 }
 
 /** The blocks the program is made of: runnable fenced blocks, else code pasted without a fence. */
+/**
+ * The last sentence of a block's lead introduces the reporter's way around the bug: "For now I work around it
+ * with:", "My workaround:", "As a temporary fix I use:".
+ */
+export function workaroundLead(lead: string | null): boolean {
+  if (!lead) return false;
+  const last =
+    lead
+      .trim()
+      .split(/(?<=[.!?])\s+/)
+      .pop() ?? "";
+  return (
+    /:\s*$/.test(last) &&
+    /\b(?:work(?:ing|ed)?[- ]?arounds?|work(?:ing|ed)? (?:it|this|that) around|as a (?:temporary |quick )?(?:fix|hack)|(?:my|our) (?:current |temporary )?(?:fix|hack|patch))\b/i.test(
+      last,
+    ) &&
+    !/\b(?:no|without|doesn't|does not|didn't|did not|can't|cannot)\b/i.test(last)
+  );
+}
+
 export function programBlocks(report: ParsedReport): ReportBlock[] {
   const code = report.blocks.filter((b) => RUNNABLE.has(b.kind) && familyOf(b) !== null);
   const outside = code.filter((b) => b.section !== "expected");
@@ -139,7 +159,12 @@ export function programBlocks(report: ParsedReport): ReportBlock[] {
   // An excerpt of the reporter's own code base (`...` lines before or after it) is context, not the
   // reproducer, when the report has a block that stands on its own.
   const whole = runnable.filter((b) => !isFragment(b));
-  const candidates = whole.length > 0 ? whole : runnable;
+  const standing = whole.length > 0 ? whole : runnable;
+  // A block its words introduce as the reporter's workaround ("For now I work around it with:") is the way
+  // around the bug, not the code that shows it, when another block does (a function body pasted bare in it
+  // would not even parse at top level).
+  const shown = standing.filter((b) => !workaroundLead(b.lead));
+  const candidates = shown.length > 0 ? shown : standing;
   const fenced = candidates.filter((b) => !b.plain);
   const units = fenced.some((b) => !importsOnly(b)) ? fenced : candidates;
   const first = units[0];
@@ -934,6 +959,11 @@ export function asBundlerCommonJs(code: string): string | null {
   ].join("\n");
 }
 
+/** The echo of REPL sessions replayed together: what the prompt prints for a value. */
+const TRANSCRIPT_ECHO =
+  "// Replayed from the REPL sessions in the report: expressions are echoed as the prompt would echo them.\n" +
+  "function _echo(value) {\n  if (value !== undefined) console.log(_inspect(value));\n}";
+
 function completeJs(
   units: ReportBlock[],
   reportPackages: string[],
@@ -956,9 +986,12 @@ function completeJs(
     );
 
   const parts: string[] = [];
+  // A REPL session joined with other blocks calls the one echo helper the program defines for all of them: two
+  // definitions of `_echo` (the session's and an annotated block's) would clash with each other.
+  const sharedEcho = main.length > 1 && main.some((b) => b.kind === "node-transcript");
   for (const b of main) {
     if (b.kind === "node-transcript") {
-      parts.push(nodeScriptFromTranscript(parseTranscript(b.value, "node")));
+      parts.push(nodeScriptFromTranscript(parseTranscript(b.value, "node"), { withEcho: !sharedEcho }));
       completions.push(
         "turned the REPL session into a script (typed expressions are echoed like the prompt does)",
       );
@@ -998,6 +1031,18 @@ function completeJs(
     );
   }
   let code = `${parts.join("\n\n").trim()}\n`;
+  // `require(".")` typed in the reporter's checkout of the issue's repository loads the package it publishes:
+  // read as that package, since the program runs in an empty directory of its own.
+  if (repository) {
+    const checkout = /(\brequire\(\s*|\bfrom\s*|\bimport\(\s*)(['"])\.\/?\2/g;
+    const named = code.replace(checkout, (_, head: string, q: string) => `${head}${q}${repository.name}${q}`);
+    if (named !== code) {
+      code = named;
+      completions.push(
+        `read \`require(".")\` (the reporter's checkout of the issue's repository) as its package, \`${repository.name}\``,
+      );
+    }
+  }
   // A library used as a browser page's global (`self.math.parser()`, `window._.map(…)`) is the object its
   // import gives: read as the bare name, which gets its import below.
   const pageBound = jsBoundNames(codeOnly(code, "js"));
@@ -1015,6 +1060,7 @@ function completeJs(
   // value is what the reporter saw, so it is echoed the way the REPL shows it.
   let echoedLast = false;
   if (
+    !sharedEcho &&
     !main.some((b) => b.usesEcho) &&
     !/\b(?:console\.\w+|process\.std(?:out|err)\.write|throw)\b/.test(scan)
   ) {
@@ -1054,9 +1100,13 @@ function completeJs(
   }
 
   const esmSyntax = /^[ \t]*(import\s[\w${*]|import\s+['"]|export\s)/m.test(scan);
-  if (echoedLast || main.some((b) => b.usesEcho)) {
+  if (sharedEcho && !echoedLast && !main.some((b) => b.usesEcho)) {
+    // REPL sessions only: echoed as the prompt echoes (`util.inspect`), as each session alone would be.
+    code = `${esmSyntax ? 'import { inspect as _inspect } from "node:util";' : 'const _inspect = require("node:util").inspect;'}\n${TRANSCRIPT_ECHO}\n${code}`;
+    scan = codeOnly(code, "js");
+  } else if (echoedLast || sharedEcho || main.some((b) => b.usesEcho)) {
     code = `${esmSyntax ? JS_ECHO_PRELUDE_ESM : JS_ECHO_PRELUDE}\n${code}`;
-    if (!echoedLast) completions.push(echoNote(main));
+    if (!echoedLast && main.some((b) => b.usesEcho)) completions.push(echoNote(main));
     scan = codeOnly(code, "js");
   }
   const usesRequire = /\brequire\(\s*['"]/.test(scan);
@@ -1111,6 +1161,28 @@ function completeJs(
     // (`import { add } from 'lodash'` beside a `_.add(…)` from a `<script>` build): the global still needs its own.
     if (wholeModuleImported(code, spec)) continue;
     add.push(format === "esm" ? `import ${ident} from "${spec}";` : `const ${ident} = require("${spec}");`);
+  }
+  // The repository's package called by its own name (`matcher.isMatch(…)`, a README example quoted) where
+  // another block of the report imports it under a name of its own (`const m = require('matcher')`): the
+  // reader knows both are the package, and the run-time binder below only acts on code that never imports it.
+  if (repository) {
+    const own = npmIdentifier(repository.name);
+    const escaped = own.replace(/\$/g, "\\$");
+    if (
+      /^[A-Za-z_$][\w$]*$/.test(own) &&
+      !bound.has(own) &&
+      !add.some((l) => new RegExp(`(?:const|import)\\s+${escaped}\\s`).test(l)) &&
+      new RegExp(`(?<![\\w$.])${escaped}\\s*[.(]`).test(scan) &&
+      // Assigned at a prompt without a declaration (`dayjs = require('dayjs')`): the code binds it itself.
+      !new RegExp(`(?<![\\w$.])${escaped}\\s*=(?![=>])`).test(scan) &&
+      jsSpecifiers(code).some((x) => npmPackageOf(x) === repository.name)
+    ) {
+      add.push(
+        format === "esm"
+          ? `import ${own} from "${repository.name}";`
+          : `const ${own} = require("${repository.name}");`,
+      );
+    }
   }
   for (const [ident, pkg] of Object.entries(NPM_NAMED_EXPORTS)) {
     if (bound.has(ident) || add.some((l) => l.includes(` ${ident} `))) continue;

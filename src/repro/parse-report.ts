@@ -22,7 +22,7 @@ import {
 import { literalItems, templateCall } from "./prose-claims.ts";
 import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
-import { coffeeAsNode, ipythonAsPycon, splitSessions } from "./transcript.ts";
+import { coffeeAsNode, ipythonAsPycon, promptlessAsNode, splitSessions } from "./transcript.ts";
 import { referenceLead } from "./reference-lead.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
@@ -273,11 +273,12 @@ function proseCalls(text: string): string[] {
 }
 
 /**
- * A call written as the subject of what it returns: "ms('1m') returns NaN", "pad(7, 3) gives `007`"; or of
- * whether it throws: "ipaddr.parseCIDR('1.1.1.1/50') ought to throw", "f(-1) doesn't raise".
+ * A call written as the subject of what it returns: "ms('1m') returns NaN", "pad(7, 3) gives `007`",
+ * "f(1035.725) is returning 1035.72", "d3.format(',.1%')(0.0435) should give 4.4%" (a call of what a call returns,
+ * up to three deep); or of whether it throws: "ipaddr.parseCIDR('1.1.1.1/50') ought to throw", "f(-1) doesn't raise".
  */
 const CLAIMED_CALL =
-  /(?<![\w$.\x60'"])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?:[^()\n]|\([^()\n]*\))+\)(?=[ \t]+(?:(?:returns?|gives?(?:[ \t]+(?:back|me))?|yields?|evaluates[ \t]+to|results[ \t]+in|outputs?|prints?|produces?)[ \t]+\S|(?:ought[ \t]+to|should|must)[ \t]+(?:throw|raise)\b|(?:does[ \t]+not|doesn't|never)[ \t]+(?:throws?|raises?)\b))/g;
+  /(?<![\w$.\x60'"])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\((?:[^()\n]|\([^()\n]*\))+\)){1,3}(?=[ \t]+(?:(?:(?:should|would|ought[ \t]+to|must|is[ \t]+supposed[ \t]+to)[ \t]+)?(?:returns?|gives?(?:[ \t]+(?:back|me))?|yields?|evaluates[ \t]+to|results[ \t]+in|outputs?|prints?|produces?)[ \t]+\S|(?:is|keeps)[ \t]+(?:returning|giving|yielding|outputting|printing|producing)[ \t]+\S|(?:ought[ \t]+to|should|must)[ \t]+(?:throw|raise)\b|(?:does[ \t]+not|doesn't|never)[ \t]+(?:throws?|raises?)\b))/g;
 
 /**
  * Calls written in a sentence without backticks, each the subject of the value it returns ("ms(60000) returns
@@ -694,7 +695,7 @@ export function parseReport(markdown: string): ParsedReport {
         // An IPython session (`In [5]: …`, `Out[5]: …`) is read as the `>>>` transcript it is.
         if (cls.kind === "python-transcript") value = ipythonAsPycon(value) ?? angleAsPycon(value) ?? value;
         // A CoffeeScript session (`coffee> x = require 'y'`) is read as the Node session it stands for.
-        if (cls.kind === "node-transcript") value = coffeeAsNode(value) ?? value;
+        if (cls.kind === "node-transcript") value = coffeeAsNode(value) ?? promptlessAsNode(value) ?? value;
         // Python code with its traceback pasted under it in the same block: the code runs, the rest is output.
         const split = cls.kind === "code" && cls.language === "python" ? splitTraceback(value) : null;
         if (split) {

@@ -215,11 +215,23 @@ export function inlineStatementLines(raw: string): string | null {
   return codes.join("\n");
 }
 
+/**
+ * Python standard modules whose name is no JavaScript global and rarely a JavaScript variable: a call on one
+ * (`re.split("\\s*", text)`) in code that neither declares nor imports it reads as Python.
+ */
+const PYTHON_STDLIB_CALL =
+  /(?<![\w$.])(?:re|os|sys|itertools|collections|datetime|pathlib|subprocess|shutil|ipaddress|csv|decimal|fractions|statistics|textwrap|urllib|functools|unicodedata)\.[a-z_]\w*(?:\.[a-z_]\w*)*\s*\(/;
+
 /** Python or JavaScript, from the code's own signs. */
 export function plainLanguage(code: string): "python" | "javascript" {
+  if (/;\s*(\/\/.*)?$/m.test(code)) return "javascript";
+  if (/(^|\s)#\s|^[ \t]*(print\(|import \w|from \S+ import|def \w)/m.test(code)) return "python";
   if (
-    /(^|\s)#\s|^[ \t]*(print\(|import \w|from \S+ import|def \w)/m.test(code) &&
-    !/;\s*(\/\/.*)?$/m.test(code)
+    PYTHON_STDLIB_CALL.test(code) &&
+    !/\b(?:const|let|var|function|require|new)\b|=>|\/\/|[{}]/.test(code) &&
+    !/(?<![\w$.])(?:re|os|sys|itertools|collections|datetime|pathlib|subprocess|shutil|ipaddress|csv|decimal|fractions|statistics|textwrap|urllib|functools|unicodedata)\s*=(?!=)/.test(
+      code,
+    )
   )
     return "python";
   return "javascript";

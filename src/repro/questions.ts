@@ -274,6 +274,22 @@ export function reportLineOf(report: ParsedReport, text: string, markdown: strin
   return null;
 }
 
+/**
+ * A line that defines one of Retrace's own helpers (its echo, its package binder, their imports): `_echo(…)`
+ * around the report's expression is the report's line and is not one of them.
+ */
+const RETRACE_DEFINITION =
+  /^(?:function\s+_(?:echo|bindPackage)\b|(?:const|let|var)\s+_(?:echo|inspect|default)\b|_bindPackage\(_repositoryPackage\b|import\s+(?:\*\s+as\s+_repositoryPackage|sys\s+as\s+_sys|\{\s*inspect\s+as\s+_inspect\s*\})\b|_echo\s*=\s*(?:_?sys)\.displayhook\b)/;
+
+/**
+ * True when a line of the program that ran is one Retrace wrote, not the report: it defines one of Retrace's
+ * helpers, and the report's text nowhere holds it.
+ */
+export function ownGeneratedLine(line: string, reportText: string): boolean {
+  const want = line.trim();
+  return RETRACE_DEFINITION.test(want) && !reportText.includes(want);
+}
+
 /** 1 when the block's line is its opening fence (its code starts on the next line), 0 for indented or plain code. */
 function firstCodeLine(b: ReportBlock, markdown: string): number {
   if (b.plain) return 0;

@@ -29,6 +29,9 @@ const REQUIRE_STATEMENT =
   /^[ \t]*(?:(?:const|let|var)[ \t]+)?[A-Za-z_$][\w$]*[ \t]*=[ \t]*require\([ \t]*['"][^'"\n]+['"][ \t]*\)[ \t;]*$/;
 
 /** Split a transcript into statements and printed lines. */
+/** One character that starts no expression or statement on its own: not a name, number, quote, bracket or escape. */
+const CURSOR_GLYPH = /^[^\w$\s([{'"`\\.@#-]$/u;
+
 export function parseTranscript(text: string, flavour: "python" | "node"): Transcript {
   const prompt = flavour === "python" ? ">>> " : "> ";
   const barePrompt = flavour === "python" ? ">>>" : ">";
@@ -83,6 +86,10 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
       }
     }
   }
+  // The last prompt holding one glyph that begins no statement (the cursor `|` or `█`, a return-key mark `⏎`
+  // the reporter drew) is the empty prompt the session stopped at, not code typed at it.
+  const lastInput = inputs.length - 1;
+  if (lastInput >= 0 && CURSOR_GLYPH.test(inputs[lastInput]!.trim())) inputs[lastInput] = "";
   const kept = inputs
     .map((s, i) => ({ s: s.replace(/\n+$/, ""), raised: raisedAt.has(i) }))
     .filter((x) => x.s.trim() !== "");
@@ -175,8 +182,15 @@ export function pythonScriptFromTranscript(t: Transcript): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** A Node (CommonJS) script replaying the session; `await` at the prompt runs inside an async wrapper. */
-export function nodeScriptFromTranscript(t: Transcript): string {
+/**
+ * A Node (CommonJS) script replaying the session; `await` at the prompt runs inside an async wrapper. Without
+ * the helper (`withEcho: false`) the script calls `_echo` and leaves defining it to the program it joins, which
+ * defines it once for all its blocks.
+ */
+export function nodeScriptFromTranscript(
+  t: Transcript,
+  { withEcho = true }: { withEcho?: boolean } = {},
+): string {
   const usesAwait = t.inputs.some((s) => /\bawait\b/.test(s));
   const body: string[] = [];
   for (const stmt of t.inputs) {
@@ -186,15 +200,17 @@ export function nodeScriptFromTranscript(t: Transcript): string {
     if (isJsExpression(s)) body.push(`_echo(${s});`);
     else body.push(/[;}]$/.test(s) ? s : `${s};`);
   }
-  const prelude = [
-    'const util = require("node:util");',
-    "",
-    "// Replayed from the REPL session in the report: expressions are echoed as the prompt would echo them.",
-    "function _echo(value) {",
-    "  if (value !== undefined) console.log(util.inspect(value));",
-    "}",
-    "",
-  ];
+  const prelude = withEcho
+    ? [
+        'const util = require("node:util");',
+        "",
+        "// Replayed from the REPL session in the report: expressions are echoed as the prompt would echo them.",
+        "function _echo(value) {",
+        "  if (value !== undefined) console.log(util.inspect(value));",
+        "}",
+        "",
+      ]
+    : [];
   if (!usesAwait) return `${[...prelude, ...body].join("\n")}\n`;
   return `${[
     ...prelude,
@@ -356,4 +372,48 @@ export function ipythonAsPycon(text: string): string | null {
     out.push(line);
   }
   return out.join("\n");
+}
+
+/** A call typed at a console: a name or member chain called once or more (`Humanize.truncateWords("a b", 2)`). */
+const CONSOLE_CALL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\([^\n]*\))+;?$/;
+/** A value a JavaScript console echoes on a line of its own: a literal, never an object or a word of prose. */
+const CONSOLE_VALUE =
+  /^(?:null|undefined|true|false|NaN|-?Infinity|-?\d[\d_]*(?:\.\d+)?(?:e[+-]?\d+)?|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')$/;
+
+/**
+ * A console session pasted without its prompts: each call on a line of its own, the value the console echoed
+ * on the next (`Humanize.truncateWords("hello world", 2)` / `null`), two calls or more. Read as the `> ` session
+ * it is; null for anything else (a line of prose, an object, a value without its call, a call without a value).
+ */
+export function promptlessAsNode(text: string): string | null {
+  const lines = text
+    .replace(/\r\n/g, "\n")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  if (lines.length < 4 || lines.length % 2 !== 0) return null;
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i += 2) {
+    const call = lines[i]!;
+    const value = lines[i + 1]!;
+    if (!CONSOLE_CALL.test(call) || !balancedCall(call) || !CONSOLE_VALUE.test(value)) return null;
+    out.push(`> ${call}`, value);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+/** Round brackets outside quotes close in order and end closed. */
+function balancedCall(s: string): boolean {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = null;
+    } else if (ch === '"' || ch === "'" || ch === "`") quote = ch;
+    else if (ch === "(") depth++;
+    else if (ch === ")" && --depth < 0) return false;
+  }
+  return depth === 0 && quote === null;
 }

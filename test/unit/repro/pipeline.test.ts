@@ -450,3 +450,25 @@ describe("a run stopped at the time limit, where the report describes no hang", 
     expect(sb.requests).toHaveLength(1);
   });
 });
+
+describe("a parse error at a line Retrace wrote (f12m)", () => {
+  const report = `# t\n\n${fence}js\nconsole.log(1 + 1);\n${fence}\n\nIt prints \`3\`.\n`;
+  const parseErrorAt = (line: string) =>
+    fakeSandbox(() =>
+      run({
+        exitCode: 1,
+        stderr: `@@retrace-runtime v18.20.4\n/workspace/reproduction.cjs:3\n${line}\n^\n\nSyntaxError: Identifier '_echo' has already been declared\n`,
+      }),
+    );
+
+  it("is Retrace's internal error, not NEEDS_INFO blaming the report", async () => {
+    await expect(runRepro(spec(report), ports(parseErrorAt("function _echo(value) {")))).rejects.toThrow(
+      /does not parse at a line Retrace wrote itself/,
+    );
+  });
+
+  it("must not fire: the report's own line that does not parse stays NEEDS_INFO", async () => {
+    const r = (await runRepro(spec(report), ports(parseErrorAt("console.log(1 + 1);")))).result;
+    expect(r.verdict).toBe("NEEDS_INFO");
+  });
+});
