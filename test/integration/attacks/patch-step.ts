@@ -10,8 +10,36 @@ import { fixJobResult } from "../../../src/jobs/fix-result.ts";
 import { pullRequestText } from "../../../src/jobs/publish.ts";
 import type { JobResult } from "../../../src/jobs/result.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
+import { type Outcome, ok } from "./wave-step.ts";
 
 export const short = (s: string, n = 200) => s.replace(/\s+/g, " ").slice(0, n);
+
+/** A one-line change to `src/auth.js`, the patch the gate cases wrap their line in. */
+export const patchLine = (line: string) =>
+  `diff --git a/src/auth.js b/src/auth.js\n--- a/src/auth.js\n+++ b/src/auth.js\n@@ -1,2 +1,2 @@\n const ok = check(user);\n-if (ok) allow();\n+${line}\n`;
+
+/** The policy gate on a patch: contained when it refuses, naming the rules. */
+export function gateVerdict(patch: string): Outcome {
+  const r = evaluatePatch(patch);
+  return ok(
+    r.allowed ? "the gate allowed it" : `refused: ${r.violations.map((v) => v.rule).join(", ")}`,
+    !r.allowed,
+  );
+}
+
+/** The policy gate on one added line of `src/auth.js`. */
+export const gateLine = (line: string) => gateVerdict(patchLine(line));
+
+/** Contained when none of `chars` reaches the text raw. */
+export function noRaw(what: string, text: string, chars: string[]): Outcome {
+  const raw = chars.filter((c) => text.includes(c));
+  return ok(
+    raw.length
+      ? `${what} holds ${raw.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase()}`).join(", ")} raw: ${JSON.stringify(short(text, 120))}`
+      : `${what} escapes them: ${JSON.stringify(short(text, 120))}`,
+    raw.length === 0,
+  );
+}
 
 export interface GateThenApply {
   gate: string;

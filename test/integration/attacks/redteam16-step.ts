@@ -27,6 +27,7 @@ import { createAnthropicModel } from "../../../src/llm/anthropic.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 import { modelMessage } from "./model-message.ts";
+import { gateLine as gate } from "./patch-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
@@ -243,16 +244,6 @@ function jestTwins(n: number): string {
 }
 
 // ---- The gate on what docs/security.md left (a model's patch).
-
-const patchLine = (line: string) =>
-  `diff --git a/src/auth.js b/src/auth.js\n--- a/src/auth.js\n+++ b/src/auth.js\n@@ -1,2 +1,2 @@\n const ok = check(user);\n-if (ok) allow();\n+${line}\n`;
-function gate(line: string): Outcome {
-  const r = evaluatePatch(patchLine(line));
-  return ok(
-    r.allowed ? "the gate allowed it" : `refused: ${r.violations.map((v) => v.rule).join(", ")}`,
-    !r.allowed,
-  );
-}
 
 const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   // Usage counts that are not counts: the job's token and dollar bounds must still end it.

@@ -25,7 +25,7 @@ import { parseEvent } from "../../../src/jobs/triggers.ts";
 import { createAnthropicModel } from "../../../src/llm/anthropic.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
 import { example } from "../../e2e/support/app-harness.ts";
-import { commitMessageOf, prTitleOf, short } from "./patch-step.ts";
+import { commitMessageOf, gateLine as gate, noRaw, prTitleOf, short } from "./patch-step.ts";
 import { modelMessage } from "./model-message.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
@@ -36,26 +36,6 @@ const APP = { kind: "app", identity: { appId: 1, appSlug: "retrace" } } as const
 const ACTION = { kind: "action" } as const;
 
 // ---- Format, private-use and noncharacters in what a maintainer reads.
-
-const patchLine = (line: string) =>
-  `diff --git a/src/auth.js b/src/auth.js\n--- a/src/auth.js\n+++ b/src/auth.js\n@@ -1,2 +1,2 @@\n const ok = check(user);\n-if (ok) allow();\n+${line}\n`;
-function gate(line: string): Outcome {
-  const r = evaluatePatch(patchLine(line));
-  return ok(
-    r.allowed ? "the gate allowed it" : `refused: ${r.violations.map((v) => v.rule).join(", ")}`,
-    !r.allowed,
-  );
-}
-/** Contained when none of `chars` reaches the text raw. */
-function noRaw(what: string, text: string, chars: string[]): Outcome {
-  const raw = chars.filter((c) => text.includes(c));
-  return ok(
-    raw.length
-      ? `${what} holds ${raw.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase()}`).join(", ")} raw: ${JSON.stringify(short(text, 120))}`
-      : `${what} escapes them: ${JSON.stringify(short(text, 120))}`,
-    raw.length === 0,
-  );
-}
 
 // ---- The registry look-up's disk cache.
 

@@ -24,7 +24,14 @@ import { createRegistryLookup } from "../../../src/install/registry-lookup.ts";
 import { parseEvent } from "../../../src/jobs/triggers.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
 import { example } from "../../e2e/support/app-harness.ts";
-import { commitMessageOf, prTitleOf, short } from "./patch-step.ts";
+import {
+  commitMessageOf,
+  gateLine as gate,
+  gateVerdict as verdict,
+  noRaw,
+  prTitleOf,
+  short,
+} from "./patch-step.ts";
 import { type Outcome, ok, runStepCases } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
@@ -33,26 +40,6 @@ const APP = { kind: "app", identity: { appId: 1, appSlug: "retrace" } } as const
 const YEAR = 365 * 24 * 3_600_000;
 
 // ---- Unassigned default-ignorable code points in what a maintainer reads.
-
-const patchLine = (line: string) =>
-  `diff --git a/src/auth.js b/src/auth.js\n--- a/src/auth.js\n+++ b/src/auth.js\n@@ -1,2 +1,2 @@\n const ok = check(user);\n-if (ok) allow();\n+${line}\n`;
-function verdict(patch: string): Outcome {
-  const r = evaluatePatch(patch);
-  return ok(
-    r.allowed ? "the gate allowed it" : `refused: ${r.violations.map((v) => v.rule).join(", ")}`,
-    !r.allowed,
-  );
-}
-const gate = (line: string) => verdict(patchLine(line));
-function noRaw(what: string, text: string, chars: string[]): Outcome {
-  const raw = chars.filter((c) => text.includes(c));
-  return ok(
-    raw.length
-      ? `${what} holds ${raw.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase()}`).join(", ")} raw: ${JSON.stringify(short(text, 120))}`
-      : `${what} escapes them: ${JSON.stringify(short(text, 120))}`,
-    raw.length === 0,
-  );
-}
 
 // ---- IPv6 spellings of internal addresses.
 

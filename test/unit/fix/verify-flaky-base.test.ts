@@ -15,6 +15,7 @@ import {
 import { command, files, fix, policy } from "../../support/calc-repo.ts";
 import { fakeSandbox, tapReport } from "../../support/fake-sandbox.ts";
 import { memoryWorkspace } from "../../support/memory-workspace.ts";
+import { runResult } from "../../support/run-result.ts";
 
 const broken = { exitCode: 1, report: tapReport({ adds: "failed", subtracts: "passed" }) };
 const lucky = { exitCode: 0, report: tapReport({ adds: "passed", subtracts: "passed" }) };
@@ -132,21 +133,7 @@ describe("verifyPatch on a base whose deciding test is flaky", () => {
 });
 
 describe("settleBaseFlakes / baseFlakesToSettle (pure)", () => {
-  const run = (tests: Record<string, "passed" | "failed">, only?: string[]) => ({
-    script: "s",
-    tests: Object.entries(tests).map(([id, outcome]) => ({ id, outcome })),
-    exitCode: Object.values(tests).includes("failed") ? 1 : 0,
-    stoppedBy: null,
-    durationMs: 1,
-    reportSource: "file" as const,
-    reportFormat: "junit",
-    reportFound: true,
-    counts: { passed: 0, failed: 0, skipped: 0 },
-    problems: [],
-    complete: true,
-    outputTail: "",
-    ...(only ? { only } : {}),
-  });
+  const run = runResult;
   const flakyBase = [run({ t: "failed", s: "passed" }), run({ t: "passed" }, ["t"])];
 
   it("only a base-phase disagreement, with nothing else rejecting the patch, is settled", () => {

@@ -7,6 +7,7 @@ import { fakeSandbox, tapReport } from "../../support/fake-sandbox.ts";
 import { memoryWorkspace } from "../../support/memory-workspace.ts";
 
 import { command, files, fix, policy } from "../../support/calc-repo.ts";
+import { runResult } from "../../support/run-result.ts";
 const base = { exitCode: 1, report: tapReport({ adds: "failed", subtracts: "passed" }) };
 const fixed = { exitCode: 0, report: tapReport({ adds: "passed", subtracts: "passed" }) };
 
@@ -564,21 +565,7 @@ describe("compareRuns", () => {
 });
 
 describe("repeats narrowed to the tests the verdict rests on", () => {
-  const result = (tests: [string, "passed" | "failed"][], only?: string[]) => ({
-    script: "x",
-    tests: tests.map(([id, outcome]) => ({ id, outcome })),
-    exitCode: tests.some(([, o]) => o === "failed") ? 1 : 0,
-    stoppedBy: null,
-    durationMs: 1,
-    reportSource: "file" as const,
-    reportFormat: "junit",
-    reportFound: true,
-    counts: { passed: 0, failed: 0, skipped: 0 },
-    problems: [],
-    complete: true,
-    outputTail: "",
-    ...(only ? { only } : {}),
-  });
+  const result = runResult;
 
   it("counts a narrowed repeat only for the ids it ran; a full run still sees every test", () => {
     const base = [
