@@ -2960,6 +2960,81 @@ const CASES = [
     truth: "goJson",
     twoRuns: true,
   },
+  // hold23-*: a twenty-fourth held-out set (issue 10), generated part (projects/hold23-*, a library-lending model),
+  // written by a helper that had not read the parsers: mocha with this.retries(2) (a flaky kiosk test passing on its
+  // second attempt beside a test failing all three attempts); a LARGE pytest -v run (1,004 parametrised ids, failures
+  // at the top of each hundred); two runners in one job (vitest then pytest, if: always()); go test -v with parallel
+  // subtests and a t.Log printing --- FAIL:; RSpec with colour forced on every line; green jest and go -race runs
+  // printing FAIL / Error: / Tests: lines.
+  {
+    id: "hold23-mocha-retries-flaky-jenkins",
+    proj: "hold23-js",
+    frame: "jenkins",
+    cmd: "npx mocha spec/loans.mocha.spec.js",
+    run: "npx mocha spec/loans.mocha.spec.js; TITLEPATH_OUT=REPORT node_modules/.bin/mocha spec/loans.mocha.spec.js --reporter ./mocha/titlepath-reporter.cjs",
+    truth: "titlePathJson",
+  },
+  {
+    id: "hold23-pytest-large-verbose-gitlab",
+    proj: "hold23-py",
+    frame: "gitlab",
+    cmd: "python -m pytest -v tests/test_catalog_large.py",
+    run: "python3 -m pytest -p no:cacheprovider -v tests/test_catalog_large.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold23-vitest-then-pytest-two-runners-actions",
+    steps: [
+      {
+        proj: "hold23-js",
+        cmd: "npx vitest run spec/fines.vitest.test.js",
+        run: "npx vitest run spec/fines.vitest.test.js --reporter=default --reporter=json --outputFile.json=REPORT",
+        truth: "vitestJson",
+        continueOnError: true,
+      },
+      {
+        proj: "hold23-py",
+        cmd: "pytest tests/test_members.py",
+        run: "python3 -m pytest -p no:cacheprovider tests/test_members.py --junitxml=REPORT",
+        truth: "pytestJunit",
+      },
+    ],
+  },
+  {
+    id: "hold23-go-parallel-subtests-jenkins",
+    proj: "hold23-go",
+    frame: "jenkins",
+    cmd: "go test -v ./...",
+    run: "go test -count=1 -v ./...; go test -count=1 -json ./... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
+  {
+    id: "hold23-rspec-color-gitlab",
+    proj: "hold23-rb",
+    frame: "gitlab",
+    cmd: "bundle exec rspec --force-color",
+    run: "rspec spec/shelf_spec.rb --force-color --format progress --format json --out REPORT",
+    truth: "rspecJson",
+    color: true,
+  },
+  {
+    id: "hold23-jest-green-console-fail-gitlab",
+    proj: "hold23-js",
+    frame: "gitlab",
+    cmd: "npx jest --ci spec/green.jest.test.js",
+    run: "npx jest --ci spec/green.jest.test.js --json --outputFile=REPORT",
+    truth: "jestJson",
+  },
+  {
+    id: "hold23-go-green-race-gitlab",
+    proj: "hold23-go",
+    frame: "gitlab",
+    cmd: "go test -race -v ./fines/...",
+    run: "go test -race -count=1 -v ./fines/...; go test -race -count=1 -json ./fines/... > REPORT",
+    truth: "goJson",
+    twoRuns: true,
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ running
@@ -3298,6 +3373,10 @@ function versions(proj) {
     "hold22-js": () => table.js(),
     "hold22-py": () => table.py(),
     "hold22-go": () => table.go(),
+    "hold23-js": () => table.js(),
+    "hold23-py": () => table.py(),
+    "hold23-go": () => table.go(),
+    "hold23-rb": () => table.ruby(),
     "rspec-doc": () => table.ruby(),
     bun: () => ({ bun: v(`${scratch}/bun/node_modules/.bin/bun --version`) }),
     catch2: () => ({ catch2: v("dpkg-query -W catch2"), gcc: v("g++ --version") }),
