@@ -3035,6 +3035,30 @@ const CASES = [
     truth: "goJson",
     twoRuns: true,
   },
+  {
+    id: "hold23-pytest-green-noisy-jenkins",
+    proj: "hold23-py",
+    frame: "jenkins",
+    cmd: "python -m pytest -rA tests/test_green.py",
+    run: "python3 -m pytest -p no:cacheprovider -rA tests/test_green.py --junitxml=REPORT",
+    truth: "pytestJunit",
+  },
+  {
+    id: "hold23-mocha-green-noisy-gitlab",
+    proj: "hold23-js",
+    frame: "gitlab",
+    cmd: "npx mocha spec/green.mocha.spec.js",
+    run: "npx mocha spec/green.mocha.spec.js; TITLEPATH_OUT=REPORT node_modules/.bin/mocha spec/green.mocha.spec.js --reporter ./mocha/titlepath-reporter.cjs",
+    truth: "titlePathJson",
+  },
+  {
+    id: "hold23-node-test-nested-subtests-jenkins",
+    proj: "hold23-js",
+    frame: "jenkins",
+    cmd: "node --test node/",
+    run: "node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=REPORT node/",
+    truth: "nodeJunit",
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ running
