@@ -2973,6 +2973,7 @@ const CASES = [
     cmd: "npx mocha spec/loans.mocha.spec.js",
     run: "npx mocha spec/loans.mocha.spec.js; TITLEPATH_OUT=REPORT node_modules/.bin/mocha spec/loans.mocha.spec.js --reporter ./mocha/titlepath-reporter.cjs",
     truth: "titlePathJson",
+    twoRuns: true,
   },
   {
     id: "hold23-pytest-large-verbose-gitlab",
@@ -3050,6 +3051,7 @@ const CASES = [
     cmd: "npx mocha spec/green.mocha.spec.js",
     run: "npx mocha spec/green.mocha.spec.js; TITLEPATH_OUT=REPORT node_modules/.bin/mocha spec/green.mocha.spec.js --reporter ./mocha/titlepath-reporter.cjs",
     truth: "titlePathJson",
+    twoRuns: true,
   },
   {
     id: "hold23-node-test-nested-subtests-jenkins",
