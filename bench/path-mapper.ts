@@ -4,7 +4,8 @@
  * checkout anchor, anchors repeated along one path), at 2,000 and 8,000 repetitions: a linear mapper takes about
  * 4x as long on the longer line, a quadratic one about 16x. `--module` loads another copy of normalize.ts (e.g.
  * main's, /work/main/src/logs/normalize.ts) for a before/after pair. One JSON line per input, then a headline
- * with the worst ratio.
+ * with the worst ratio. `--corpus`: instead, the time to map every line of test/fixtures/logs-real's logs (hold23-* left
+ * out), 50 passes, the least CPU time of 5: the cost on ordinary lines.
  */
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,6 +20,31 @@ const label = arg("--label") ?? path.relative(root, modulePath);
 const { createPathMapper } = (await import(pathToFileURL(modulePath).href)) as {
   createPathMapper: (o?: { repoName?: string }) => (s: string) => string;
 };
+
+if (process.argv.includes("--corpus")) {
+  const { readdirSync, readFileSync } = await import("node:fs");
+  const dir = path.join(root, "test/fixtures/logs-real");
+  const lines: string[] = [];
+  for (const c of readdirSync(dir)) {
+    if (c.startsWith("hold23-")) continue;
+    for (const f of ["log.txt", "log.xml"])
+      try {
+        lines.push(...readFileSync(path.join(dir, c, f), "utf8").split("\n"));
+      } catch {}
+  }
+  const map = createPathMapper();
+  let best = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < 5; r++) {
+    const t0 = process.cpuUsage();
+    for (let p = 0; p < 50; p++) for (const l of lines) map(l);
+    const used = process.cpuUsage(t0);
+    best = Math.min(best, (used.user + used.system) / 1000);
+  }
+  process.stdout.write(
+    `${JSON.stringify({ label, corpusLines: lines.length, passes: 50, bestCpuMs: Math.round(best) })}\n`,
+  );
+  process.exit(0);
+}
 
 const shapes: [string, (n: number) => string, { repoName?: string }][] = [
   ["slash-bang then _work checkout", (n) => `${"/!".repeat(n)}/_work/r/r/a.js`, {}],

@@ -154,8 +154,11 @@ export interface CheckoutRoot {
   early?: boolean;
 }
 
-/** Not inside a longer path (`/opt/builds/…`, `x/home/travis/…`). */
-const START = String.raw`(?<![\w.-])`;
+/**
+ * A path's first `/`, not inside a longer path (`/opt/builds/…`, `x/home/travis/…`): the `/` first and the look
+ * behind it after, so a scan tries the look only where a `/` is.
+ */
+const START = String.raw`/(?<![\w.-]/)`;
 
 /** Checkout roots at a fixed absolute directory, tried in this order at each place in a line. */
 export const CHECKOUT_ROOTS: readonly CheckoutRoot[] = [
@@ -211,7 +214,7 @@ export const CHECKOUT_ROOTS: readonly CheckoutRoot[] = [
     ci: "Azure Pipelines (hosted Linux and macOS)",
     example: "/home/vsts/work/1/s/src/x.py",
     needles: ["/work/"],
-    pattern: () => `${START}(?:/home/vsts|/home/runner|/Users/runner)/work/\\d+/s/`,
+    pattern: () => `${START}(?:home/vsts|home/runner|Users/runner)/work/\\d+/s/`,
   },
   {
     // AppVeyor clones to C:\projects\<project slug> (its Linux and macOS images: ~/projects/<slug>).
@@ -219,7 +222,7 @@ export const CHECKOUT_ROOTS: readonly CheckoutRoot[] = [
     example: "C:\\projects\\kestrelhttpserver\\test\\HttpsTests.cs",
     needles: [":\\projects\\", "/appveyor/projects/"],
     pattern: (n) =>
-      String.raw`\b[Cc]:\\projects\\${n.wname}\\|${START}(?:/home/appveyor|/Users/appveyor)/projects/${n.name}/`,
+      String.raw`\b[Cc]:\\projects\\${n.wname}\\|${START}(?:home/appveyor|Users/appveyor)/projects/${n.name}/`,
   },
   {
     ci: "Travis CI",
@@ -227,7 +230,7 @@ export const CHECKOUT_ROOTS: readonly CheckoutRoot[] = [
     early: true,
     needles: ["/travis/build/", "\\travis\\build\\"],
     pattern: (n) =>
-      String.raw`${START}(?:/home/travis|/Users/travis)/build/${n.seg}/${n.name}/|\b[Cc]:\\Users\\travis\\build\\${n.wseg}\\${n.wname}\\`,
+      String.raw`${START}(?:home/travis|Users/travis)/build/${n.seg}/${n.name}/|\b[Cc]:\\Users\\travis\\build\\${n.wseg}\\${n.wname}\\`,
   },
   {
     // CircleCI's working directory is ~/project (~/repo in its 2.0 templates): the image's user's home, root's in
@@ -237,7 +240,7 @@ export const CHECKOUT_ROOTS: readonly CheckoutRoot[] = [
     early: true,
     needles: ["/home/circleci/", "/root/project/", "/distiller/project/", "~/project/"],
     pattern: () =>
-      `${START}(?:/home/circleci/(?:project|repo)|/root/project|/Users/distiller/project|~/project)/`,
+      `${START}(?:home/circleci/(?:project|repo)|root/project|Users/distiller/project)/|(?<![\\w.-])~/project/`,
   },
   {
     // Buildkite's agent checks out to <builds path>/<agent name>/<organization>/<pipeline>.
@@ -245,19 +248,19 @@ export const CHECKOUT_ROOTS: readonly CheckoutRoot[] = [
     example: "/var/lib/buildkite-agent/builds/agent-1/acme/calc/src/x.py",
     needles: ["/builds/", "\\builds\\"],
     pattern: (n) =>
-      String.raw`${START}(?:/var/lib/buildkite-agent|/buildkite|/Users/${n.seg}/\.buildkite-agent)/builds/${n.seg}/${n.seg}/${n.name}/|\b[A-Za-z]:\\buildkite-agent\\builds\\${n.wseg}\\${n.wseg}\\${n.wname}\\`,
+      String.raw`${START}(?:var/lib/buildkite-agent|buildkite|Users/${n.seg}/\.buildkite-agent)/builds/${n.seg}/${n.seg}/${n.name}/|\b[A-Za-z]:\\buildkite-agent\\builds\\${n.wseg}\\${n.wseg}\\${n.wname}\\`,
   },
   {
     ci: "Bitbucket Pipelines",
     example: "/opt/atlassian/pipelines/agent/build/src/x.py",
     needles: ["/pipelines/agent/build/"],
-    pattern: () => `${START}/opt/atlassian/pipelines/agent/build/`,
+    pattern: () => `${START}opt/atlassian/pipelines/agent/build/`,
   },
   {
     ci: "Drone",
     example: "/drone/src/tests/x.php",
     needles: ["/drone/src/"],
-    pattern: () => `${START}/drone/src/`,
+    pattern: () => `${START}drone/src/`,
   },
   {
     // Gentoo's portage builds a package in /var/tmp/portage/<category>/<name>-<version>/work/<name>-<version>/.
@@ -265,7 +268,7 @@ export const CHECKOUT_ROOTS: readonly CheckoutRoot[] = [
     example: "/var/tmp/portage/dev-python/calc-1.0/work/calc-1.0/tests/x.py",
     early: true,
     needles: ["/var/tmp/portage/"],
-    pattern: (n) => `${START}/var/tmp/portage/${n.seg}/${n.seg}/work/${n.seg}/`,
+    pattern: (n) => `${START}var/tmp/portage/${n.seg}/${n.seg}/work/${n.seg}/`,
   },
 ];
 
@@ -302,14 +305,33 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/**
+ * One alternation of fixed strings as a trie (`w(?:ork/|orkspace/)` → `w(?:ork(?:/|space/))`): a scan tries one
+ * branch per character instead of every string at every place. A string that is a prefix of another ends there (a
+ * gate only asks whether one is present).
+ */
+function trieSource(strings: readonly string[]): string {
+  if (strings.some((x) => x.length === 0)) return "";
+  const heads = new Map<string, string[]>();
+  for (const x of strings) {
+    const rest = heads.get(x[0]!) ?? [];
+    rest.push(x.slice(1));
+    heads.set(x[0]!, rest);
+  }
+  const branches = [...heads].map(([c, rest]) => escapeRegExp(c) + trieSource(rest));
+  return branches.length === 1 ? branches[0]! : `(?:${branches.join("|")})`;
+}
+
 /** The version ending a package build's directory (`calc-1.0`): checked apart, on that one segment. */
 const VERSIONED = /-\d[\w.]*\/$/;
 const ANCHOR_NEEDLE = /\/(?:_work\/|BUILD\/|work-py)/;
 /**
- * Any root's needle: a line with a `/` or `\` but none of these (a test path, a URL) is left after one scan. The
- * needles that open with `/` share it (`\/(?:work\/|__w\/|…)`), so the scan looks for one character first.
+ * Any root's needle, cut to start at its first separator (`~/project/` as `/project/`, `:\a\` as `\a\`): a line
+ * with a `/` or `\` but none of these (a test path, a URL) is left after one scan. Two gates, one per separator,
+ * each opening with its one character, so the scan looks for that character first; a line is scanned only for the
+ * separators it holds.
  */
-const ANY_NEEDLE = (() => {
+const [SLASH_NEEDLE, BACKSLASH_NEEDLE] = (() => {
   const all = [
     ...new Set([
       ...CHECKOUT_ROOTS.flatMap((r) => r.needles),
@@ -317,9 +339,15 @@ const ANY_NEEDLE = (() => {
       "/work-py",
     ]),
   ];
-  const slash = all.filter((n) => n.startsWith("/")).map((n) => escapeRegExp(n.slice(1)));
-  const other = all.filter((n) => !n.startsWith("/")).map(escapeRegExp);
-  return new RegExp([`\\/(?:${slash.join("|")})`, ...other].join("|"));
+  const gate = (sep: string) => {
+    const tails = new Set<string>();
+    for (const n of all) {
+      const at = n.search(/[\\/]/);
+      if (n[at] === sep) tails.add(n.slice(at + 1));
+    }
+    return new RegExp(`${escapeRegExp(sep)}${trieSource([...tails])}`);
+  };
+  return [gate("/"), gate("\\")];
 })();
 
 export interface PathOptions {
@@ -419,7 +447,7 @@ export function createPathMapper(options: PathOptions = {}): (text: string) => s
   const parts = CHECKOUT_ROOTS.filter((r) => !r.early).map((r) => r.pattern(names));
   const earlyRoots = CHECKOUT_ROOTS.filter((r) => r.early);
   const early = new RegExp(earlyRoots.map((r) => r.pattern(names)).join("|"), "g");
-  const earlyNeedles = earlyRoots.flatMap((r) => r.needles);
+  const earlyNeedle = new RegExp(earlyRoots.flatMap((r) => r.needles.map(escapeRegExp)).join("|"));
   const roots =
     options.repoRoot === undefined
       ? []
@@ -442,17 +470,20 @@ export function createPathMapper(options: PathOptions = {}): (text: string) => s
   // Without repoRoot the needles are fixed: one regex scan says whether any of them is there.
   const fixed = roots.length === 0;
   return (text) => {
-    if (gated && text.indexOf("/") === -1 && text.indexOf("\\") === -1) return text;
-    if (fixed && !ANY_NEEDLE.test(text)) return text;
+    const slash = text.indexOf("/") !== -1;
+    if (gated && !slash && text.indexOf("\\") === -1) return text;
+    // A backslash is looked for only on a line whose slashes (if any) hold no needle.
+    if (
+      fixed &&
+      !(slash && SLASH_NEEDLE.test(text)) &&
+      !(text.indexOf("\\") !== -1 && BACKSLASH_NEEDLE.test(text))
+    )
+      return text;
     if (ANCHOR_NEEDLE.test(text)) {
       if (text.includes("/_work/")) text = removeAnchored(text, work, false);
       if (text.includes("/BUILD/") || text.includes("/work-py")) text = removeAnchored(text, build, true);
     }
-    for (const n of earlyNeedles)
-      if (text.includes(n)) {
-        text = text.replace(early, "");
-        break;
-      }
+    if (earlyNeedle.test(text)) text = text.replace(early, "");
     for (const n of needles) if (text.includes(n)) return text.replace(re, "");
     return text;
   };
