@@ -75,6 +75,11 @@ export const FORMATS: readonly FormatDefinition[] = [
   tastyFormat,
   hspecFormat,
   pytestFormat,
+  // DejaGnu before unittest (and automake, below): its result lines under its own `Running …exp ...` line are
+  // claimed, so neither reads them (unittest takes any `FAIL: ` line under a `=====` rule as a block's header, and
+  // `FAIL: x (m.C)` as a header awaiting its rule). Outside a run DejaGnu claims nothing: bare `FAIL:` lines
+  // (automake's, nose's, Dart's) still reach their parsers.
+  dejagnuFormat,
   unittestFormat,
   jestFormat,
   vitestFormat,
@@ -106,9 +111,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   catch2Format,
   bazelFormat,
   // Build-system harnesses (make check, meson test): a test's name and verdict, no test framework's detail.
-  // DejaGnu first: its result lines under its own `Running …exp ...` line are claimed, so automake never reads them.
+  // DejaGnu is registered before unittest (above).
   // Dart's old unittest before automake: both print `FAIL: name`; each needs its own count line to read them.
-  dejagnuFormat,
   dartUnittestFormat,
   automakeFormat,
   mesonFormat,
