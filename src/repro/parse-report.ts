@@ -933,9 +933,10 @@ export function parseReport(markdown: string): ParsedReport {
   if (!title) title = (markdown.split("\n").find((l) => l.trim() !== "") ?? "").replace(/^#+\s*/, "").trim();
 
   const allProse = Object.values(prose).join("\n");
+  // Each inline code on its own: two spans joined would read `d` before `2.0.0-alpha.11` as a package and its
+  // release ("`D` and `d` look swapped … the `2.0.0-alpha.11` release"); the prose keeps each span in its sentence.
   const versionSources = [
     allProse,
-    inlineCode.map((c) => c.value).join("\n"),
     ...blocks
       .filter((b) => b.kind === "versions" || b.kind === "shell" || b.kind === "output")
       .map((b) => b.value),
@@ -956,7 +957,10 @@ export function parseReport(markdown: string): ParsedReport {
       referenceLead(b.lead)
     )
       b.section = "expected";
-  const versions = findVersionMentions(versionSources.join("\n"));
+  const versions = mergeMentions([
+    findVersionMentions(versionSources.join("\n")),
+    ...inlineCode.map((c) => findVersionMentions(c.value)),
+  ]);
   const runtimeSources = [
     title,
     allProse,
@@ -991,4 +995,17 @@ export function emptyReport(markdown: string): ParsedReport {
     bareVersions: [],
     runtime: null,
   };
+}
+
+/** Mentions from several texts, de-duplicated by name (the first text's wins). */
+function mergeMentions(lists: VersionMention[][]): VersionMention[] {
+  const seen = new Set<string>();
+  const out: VersionMention[] = [];
+  for (const m of lists.flat()) {
+    const key = m.name.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(m);
+  }
+  return out;
 }
