@@ -23,6 +23,7 @@ import { literalItems, templateCall } from "./prose-claims.ts";
 import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon, promptlessAsNode, splitSessions } from "./transcript.ts";
+import { installedPackageNames } from "./package-cli.ts";
 import { referenceLead } from "./reference-lead.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
@@ -425,6 +426,8 @@ export function closeRunawayFence(markdown: string): string {
 export function parseReport(markdown: string): ParsedReport {
   markdown = closeRunawayFence(markdown);
   const namedOnly = namedInWords(markdown);
+  // Packages the report shows installed: a bare `$ name …` line of a session runs that package's command.
+  const cliPackages = installedPackageNames(markdown);
   const tree: Root = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   const prose: Record<SectionKind, string> = {
     expected: "",
@@ -829,7 +832,7 @@ export function parseReport(markdown: string): ParsedReport {
                 : "javascript";
             sessionBlock(f.content, "code", language, f.file);
           }
-          for (const run of parseShellSession(value)) {
+          for (const run of parseShellSession(value, cliPackages)) {
             // A run of a script file prints output; the script itself is another block of the report.
             sessionBlock(
               run.script ? [...run.output, ...(run.errorText ? [run.errorText] : [])].join("\n") : run.code,
