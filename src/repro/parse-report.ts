@@ -933,6 +933,7 @@ export function parseReport(markdown: string): ParsedReport {
   };
   for (const node of tree.children) visit(node);
   flushOutput();
+  callListsAsCode(blocks);
   if (!title) title = (markdown.split("\n").find((l) => l.trim() !== "") ?? "").replace(/^#+\s*/, "").trim();
 
   const allProse = Object.values(prose).join("\n");
@@ -1011,4 +1012,48 @@ function mergeMentions(lists: VersionMention[][]): VersionMention[] {
     out.push(m);
   }
   return out;
+}
+
+/** `checkIfUrlIsValid('index.hu') --> false`: a call, an arrow, and the value it gives. */
+const ARROW_CALL = /^\s*([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*\(.*\)\s*(?:-->|==>|→|⇒)\s*\S/;
+
+/**
+ * A fence without a language holding only calls with an arrow and a value (`f('a') --> false`, one a line) is
+ * the report's calls and what each gave, written as annotations: code in the language of the report's block that
+ * defines or calls that function, its arrows read as value comments (annotations.ts), so the calls run and
+ * their values are checked. Only when every line is such a call and another code block names every callee.
+ */
+function callListsAsCode(blocks: ReportBlock[]): void {
+  for (const b of blocks) {
+    if (b.kind !== "output" || b.fence || b.shellRun) continue;
+    const lines = b.value.split("\n").filter((l) => l.trim() !== "");
+    const callees = lines.map((l) => ARROW_CALL.exec(l)?.[1] ?? null);
+    if (lines.length === 0 || callees.some((c) => c === null)) continue;
+    const home = blocks.find(
+      (o) =>
+        o !== b &&
+        o.kind === "code" &&
+        (o.language === "javascript" || o.language === "python" || o.language === "typescript") &&
+        callees.every((c) => new RegExp(`(?<![\\w$.])${c!.replace(/\$/g, "\\$")}\\b`).test(o.value)),
+    );
+    if (!home) continue;
+    const code = makeBlock(
+      b.index,
+      b.fence,
+      b.value,
+      "code",
+      home.language,
+      b.section,
+      b.filename,
+      b.line,
+      false,
+    );
+    Object.assign(b, {
+      kind: code.kind,
+      language: code.language,
+      checks: code.checks,
+      runValue: code.runValue,
+      usesEcho: code.usesEcho,
+    });
+  }
 }
