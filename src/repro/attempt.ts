@@ -4,7 +4,8 @@
  * a function of the trial so far; the loop engine runs them as states (`stages.ts`), for the report's own
  * program and for each one the model writes.
  */
-import { RetraceError } from "../core/errors.ts";
+import { InfrastructureError, RetraceError } from "../core/errors.ts";
+import { stoppedOnMissing, withoutGuessedImports } from "./guessed-imports.ts";
 import { asksForError, raisedInInstalledPython } from "./asked-error.ts";
 import {
   describeShortfall,
@@ -64,6 +65,16 @@ export interface Trial {
   installed: InstallResult | null;
   /** The files as they run (TypeScript transpiled); the program's own until the transpile stage. */
   runnable: { files: Record<string, string>; entry: string };
+  /**
+   * Guessed imports of packages that did not install, dropped (guessed-imports.ts): a run that stops on a missing
+   * name or module ends on these questions (or, when the registry could not be asked, this infrastructure error).
+   */
+  withoutGuessed?: {
+    packages: string[];
+    questions: string[];
+    reasons: string[];
+    infra: InfrastructureError | null;
+  };
 }
 
 export type Stage = "needs" | "install" | "transpile" | "run";
@@ -131,34 +142,113 @@ export function needsStage(trial: Trial): StageResult {
 
 /** Installs the dependencies at the versions the report names; a failed install ends the attempt with a question. */
 export async function installStage(ctx: ReproContext, trial: Trial): Promise<StageResult> {
-  const { program } = trial;
+  const first = await installPinned(ctx, trial.program);
+  if (first.failures.length === 0) {
+    const { pins, versions, installed, summary } = first;
+    return { trial: { ...trial, pins, versions, installed }, outcome: null, summary };
+  }
+  // A package Retrace guessed (an import it added, the repository's package it bound) that does not install here
+  // is not the report's: the program runs without that import (guessed-imports.ts). A run that then stops on a
+  // missing name or module asks for the package (runStage); the report's own imports keep the question now.
+  const without = withoutGuessedImports(
+    trial.program,
+    first.failures.map((f) => f.name),
+    ctx.sanitized.text || ctx.spec.markdown,
+  );
+  const stopped = installFailureOutcome(first);
+  if (!without) {
+    if (first.infra) throw first.infra;
+    return { outcome: stopped, summary: first.summary };
+  }
+  const second = await installPinned(ctx, without.program);
+  if (second.failures.length > 0) {
+    if (second.infra) throw second.infra;
+    return { outcome: installFailureOutcome(second), summary: `${first.summary}; ${second.summary}` };
+  }
+  const { pins, versions, installed } = second;
+  return {
+    trial: {
+      ...trial,
+      program: without.program,
+      runnable: { files: without.program.files, entry: without.program.entry },
+      pins,
+      versions,
+      installed,
+      withoutGuessed: {
+        packages: first.failures.map((f) => f.name),
+        questions: stopped.questions,
+        reasons: stopped.reasons,
+        infra: first.infra,
+      },
+    },
+    outcome: null,
+    summary: `${first.summary}; without the guessed ${first.failures.map((f) => f.name).join(", ")}: ${second.summary}`,
+  };
+}
+
+interface PinnedInstall {
+  pins: Pin[];
+  versions: PackageVersion[];
+  installed: InstallResult | null;
+  failures: { name: string; version: string | null; reason: string }[];
+  /** The registry could not name the latest release of a package (the installer's infrastructure error). */
+  infra: InfrastructureError | null;
+  summary: string;
+  ecosystem: Program["ecosystem"];
+}
+
+async function installPinned(ctx: ReproContext, program: Program): Promise<PinnedInstall> {
   const pins = pinDependencies(
     program,
     ctx.report,
     ctx.expectations.twoVersions?.bad?.label ?? null,
     ctx.spec.package,
   );
-  const install = await installPackages(
-    ctx,
-    program,
-    pins.map(({ name, version, within }) => ({ name, version, ...(within ? { within } : {}) })),
-    "reported versions",
-  );
-  const installed = install?.result ?? null;
-  const versions = installedVersions(program, pins, installed);
-  const summary = install?.line ?? "nothing to install";
-  if (installed && installed.failures.length > 0) {
-    const reasons = installed.failures.map(
-      (f) => `could not install ${packageSpec(f.name, f.version, program.ecosystem)}: ${f.reason}`,
+  const base = { pins, ecosystem: program.ecosystem };
+  let install: Awaited<ReturnType<typeof installPackages>>;
+  try {
+    install = await installPackages(
+      ctx,
+      program,
+      pins.map(({ name, version, within }) => ({ name, version, ...(within ? { within } : {}) })),
+      "reported versions",
     );
-    const questions = installed.failures.map((f) =>
-      f.version
-        ? `Is \`${packageSpec(f.name, f.version, program.ecosystem)}\` the exact version you use? It could not be installed here; does the problem also happen with a version that installs from a wheel/tarball (or with the standard library alone)?`
-        : `Which version of \`${f.name}\` do you use? It could not be installed here.`,
-    );
-    return { outcome: ended("NEEDS_INFO", questions, reasons, versions), summary };
+  } catch (error) {
+    // "could not install <name>: its latest version is unknown": that package, no verdict on it.
+    if (!(error instanceof InfrastructureError)) throw error;
+    const name = pins.find((p) =>
+      error.message.startsWith(`could not install ${p.name}: its latest version is unknown`),
+    )?.name;
+    if (!name) throw error;
+    return {
+      ...base,
+      versions: installedVersions(program, pins, null),
+      installed: null,
+      failures: [{ name, version: null, reason: error.message.replace(/^could not install [^:]+: /, "") }],
+      infra: error,
+      summary: `failed: ${name} (latest version unknown)`,
+    };
   }
-  return { trial: { ...trial, pins, versions, installed }, outcome: null, summary };
+  const installed = install?.result ?? null;
+  return {
+    ...base,
+    versions: installedVersions(program, pins, installed),
+    installed,
+    failures: installed?.failures ?? [],
+    infra: null,
+    summary: install?.line ?? "nothing to install",
+  };
+}
+
+function installFailureOutcome(install: PinnedInstall): AttemptOutcome {
+  const spec = (f: PinnedInstall["failures"][number]) => packageSpec(f.name, f.version, install.ecosystem);
+  const reasons = install.failures.map((f) => `could not install ${spec(f)}: ${f.reason}`);
+  const questions = install.failures.map((f) =>
+    f.version
+      ? `Is \`${spec(f)}\` the exact version you use? It could not be installed here; does the problem also happen with a version that installs from a wheel/tarball (or with the standard library alone)?`
+      : `Which version of \`${f.name}\` do you use? It could not be installed here.`,
+  );
+  return ended("NEEDS_INFO", questions, reasons, install.versions);
 }
 
 /** TypeScript → JavaScript (the entry as `.mjs` or `.cjs`); a parse error ends the attempt with a question. */
@@ -405,6 +495,7 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
     `${job.runs} run(s) of the reported configuration: ${fold.verdict} (${fold.reproducedRuns}/${job.runs}) — ${fold.detail}`,
   ];
   const stepBackReasons: string[] = [];
+  const withoutReasons: string[] = [];
   let versions = trial.versions;
   // `require()` of an ES-module-only release on Node 18: the same statements as an ES module, before any step
   // back to an older release (that error is the sandbox's Node, not the report's claim).
@@ -431,6 +522,33 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
     );
   }
 
+  // Run without a guessed package that did not install: a run that stops on a missing name or module is that
+  // package's absence, never a verdict on the report.
+  const without = trial.withoutGuessed;
+  if (without && runs.some(stoppedOnMissing)) {
+    if (without.infra) throw without.infra;
+    const stop = runs.find(stoppedOnMissing)!;
+    const what = stop.exception
+      ? `${stop.exception.type}: ${stop.exception.message.split("\n")[0]}`
+      : "a module not found";
+    return {
+      outcome: ended(
+        "NEEDS_INFO",
+        without.questions,
+        [
+          ...without.reasons,
+          `Ran without ${without.packages.map((p) => `\`${p}\``).join(", ")}: the run stopped on ${what}, which is that package's absence, not the reported behaviour.`,
+        ],
+        versions,
+      ),
+      summary: `without ${without.packages.join(", ")}: stopped on ${what}`,
+    };
+  }
+  if (without) {
+    withoutReasons.push(
+      `Ran without ${without.packages.map((p) => `\`${p}\``).join(", ")} (${without.reasons.join("; ")}): the report's own code never imports ${without.packages.length > 1 ? "them" : "it"}, and the run never needed ${without.packages.length > 1 ? "them" : "it"}.`,
+    );
+  }
   // The report's code needs a newer runtime and stops here on what this one lacks: not a verdict (runtime-rule.ts).
   const shortfall =
     fold.verdict === "PARTIAL" || fold.verdict === "NEEDS_INFO"
@@ -478,7 +596,7 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
       `The report shows the same code with different results on ${two.sides.map((s) => `\`${s.label}\``).join(" and ")}: which one is the wrong behaviour, and which version do you run?`,
     );
   }
-  const reasons: string[] = [...stepBackReasons];
+  const reasons: string[] = [...withoutReasons, ...stepBackReasons];
   for (const p of pins) {
     if (p.source === "unpinned" && fold.verdict !== "REPRODUCED") {
       const bare = ctx.report.bareVersions;

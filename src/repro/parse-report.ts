@@ -23,6 +23,7 @@ import { literalItems, templateCall } from "./prose-claims.ts";
 import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon, promptlessAsNode, splitSessions } from "./transcript.ts";
+import { installedPackageNames } from "./package-cli.ts";
 import { referenceLead } from "./reference-lead.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
@@ -425,6 +426,8 @@ export function closeRunawayFence(markdown: string): string {
 export function parseReport(markdown: string): ParsedReport {
   markdown = closeRunawayFence(markdown);
   const namedOnly = namedInWords(markdown);
+  // Packages the report shows installed: a bare `$ name …` line of a session runs that package's command.
+  const cliPackages = installedPackageNames(markdown);
   const tree: Root = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   const prose: Record<SectionKind, string> = {
     expected: "",
@@ -829,7 +832,7 @@ export function parseReport(markdown: string): ParsedReport {
                 : "javascript";
             sessionBlock(f.content, "code", language, f.file);
           }
-          for (const run of parseShellSession(value)) {
+          for (const run of parseShellSession(value, cliPackages)) {
             // A run of a script file prints output; the script itself is another block of the report.
             sessionBlock(
               run.script ? [...run.output, ...(run.errorText ? [run.errorText] : [])].join("\n") : run.code,
@@ -930,12 +933,14 @@ export function parseReport(markdown: string): ParsedReport {
   };
   for (const node of tree.children) visit(node);
   flushOutput();
+  callListsAsCode(blocks);
   if (!title) title = (markdown.split("\n").find((l) => l.trim() !== "") ?? "").replace(/^#+\s*/, "").trim();
 
   const allProse = Object.values(prose).join("\n");
+  // Each inline code on its own: two spans joined would read `d` before `2.0.0-alpha.11` as a package and its
+  // release ("`D` and `d` look swapped … the `2.0.0-alpha.11` release"); the prose keeps each span in its sentence.
   const versionSources = [
     allProse,
-    inlineCode.map((c) => c.value).join("\n"),
     ...blocks
       .filter((b) => b.kind === "versions" || b.kind === "shell" || b.kind === "output")
       .map((b) => b.value),
@@ -956,7 +961,10 @@ export function parseReport(markdown: string): ParsedReport {
       referenceLead(b.lead)
     )
       b.section = "expected";
-  const versions = findVersionMentions(versionSources.join("\n"));
+  const versions = mergeMentions([
+    findVersionMentions(versionSources.join("\n")),
+    ...inlineCode.map((c) => findVersionMentions(c.value)),
+  ]);
   const runtimeSources = [
     title,
     allProse,
@@ -991,4 +999,61 @@ export function emptyReport(markdown: string): ParsedReport {
     bareVersions: [],
     runtime: null,
   };
+}
+
+/** Mentions from several texts, de-duplicated by name (the first text's wins). */
+function mergeMentions(lists: VersionMention[][]): VersionMention[] {
+  const seen = new Set<string>();
+  const out: VersionMention[] = [];
+  for (const m of lists.flat()) {
+    const key = m.name.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(m);
+  }
+  return out;
+}
+
+/** `checkIfUrlIsValid('index.hu') --> false`: a call, an arrow, and the value it gives. */
+const ARROW_CALL = /^\s*([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*\(.*\)\s*(?:-->|==>|→|⇒)\s*\S/;
+
+/**
+ * A fence without a language holding only calls with an arrow and a value (`f('a') --> false`, one a line) is
+ * the report's calls and what each gave, written as annotations: code in the language of the report's block that
+ * defines or calls that function, its arrows read as value comments (annotations.ts), so the calls run and
+ * their values are checked. Only when every line is such a call and another code block names every callee.
+ */
+function callListsAsCode(blocks: ReportBlock[]): void {
+  for (const b of blocks) {
+    if (b.kind !== "output" || b.fence || b.shellRun) continue;
+    const lines = b.value.split("\n").filter((l) => l.trim() !== "");
+    const callees = lines.map((l) => ARROW_CALL.exec(l)?.[1] ?? null);
+    if (lines.length === 0 || callees.some((c) => c === null)) continue;
+    const home = blocks.find(
+      (o) =>
+        o !== b &&
+        o.kind === "code" &&
+        (o.language === "javascript" || o.language === "python" || o.language === "typescript") &&
+        callees.every((c) => new RegExp(`(?<![\\w$.])${c!.replace(/\$/g, "\\$")}\\b`).test(o.value)),
+    );
+    if (!home) continue;
+    const code = makeBlock(
+      b.index,
+      b.fence,
+      b.value,
+      "code",
+      home.language,
+      b.section,
+      b.filename,
+      b.line,
+      false,
+    );
+    Object.assign(b, {
+      kind: code.kind,
+      language: code.language,
+      checks: code.checks,
+      runValue: code.runValue,
+      usesEcho: code.usesEcho,
+    });
+  }
 }

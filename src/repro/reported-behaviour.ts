@@ -7,6 +7,7 @@ import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException, pythonRaisingFrame } from "./outcome.ts";
 import { claimsProcessCrash } from "./process-crash.ts";
+import { labelledCommandValue } from "./package-cli.ts";
 import { statedSides } from "./stated-sides.ts";
 import { programBlocks } from "./complete.ts";
 import { labelledValueClaim, listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
@@ -283,6 +284,29 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
       if (stated.expected.length > 0) expectedOutput.splice(0, expectedOutput.length, ...stated.expected);
     } else if (stated && expectedOutput.length === 0) expectedOutput.push(...stated.expected);
   }
+  // A package command the session runs, named as a label with its value (an issue template's "Version
+  // (`retire --version`):" over "2.2.4"): what that command prints, as the reporter sees it.
+  if (actual.kind === "unknown") {
+    const prose = Object.values(report.prose).join("\n");
+    for (const b of report.blocks) {
+      const cli = b.shellRun?.cli;
+      const value = cli ? labelledCommandValue(prose, cli.typed) : null;
+      if (!cli || !value) continue;
+      actual = {
+        kind: "output",
+        exceptionType: null,
+        exceptionMessage: null,
+        output: [value],
+        source: `the report's words: \`${cli.typed}\` gives \`${value}\``,
+      };
+      break;
+    }
+  }
+  // A session shown under the Expected heading: what it prints is what the reporter expects.
+  if (expectedOutput.length === 0)
+    for (const b of report.blocks)
+      if (b.section === "expected" && b.shellRun && !b.shellRun.errorText && !b.shellRun.script)
+        expectedOutput.push(...b.shellRun.output);
   return {
     actual,
     expectedOutput,

@@ -6,6 +6,7 @@
  */
 
 import { beforeOperator, shellWords } from "../core/shell-words.ts";
+import { commandProgram, type PackageCommand, packageCommand } from "./package-cli.ts";
 
 export interface ShellRun {
   /** The interpreter as typed: "python3.9", "pypy3", "node". */
@@ -21,6 +22,8 @@ export interface ShellRun {
   script?: { file: string; args: string[] };
   /** Packages the session installed before this run (`$ npm i yargs@13.1.0`, `$ pip install x==1.2`). */
   installed?: { name: string; version: string }[];
+  /** `$ retire --version`, `$ npx foo --bar`: a package's own command (package-cli.ts); `code` runs it. */
+  cli?: PackageCommand;
 }
 
 const INSTALL =
@@ -53,8 +56,13 @@ function errorStart(runtime: "python" | "node", l: string): boolean {
     : /^\S.*:\d+$/.test(l) || /^(?:Uncaught\s+)?[A-Z]\w*(?:Error|Exception)\b/.test(l);
 }
 
-/** Invocations of an interpreter with inline code, or on a script file, in a shell block; empty when there are none. */
-export function parseShellSession(text: string): ShellRun[] {
+const PROMPTED_LINE = /^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s+(.+)$/;
+
+/**
+ * Invocations of an interpreter with inline code, or on a script file, or of a package's own command (a bare one
+ * only when `packages` names its package), in a shell block; empty when there are none.
+ */
+export function parseShellSession(text: string, packages: Set<string> = new Set()): ShellRun[] {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
   const runs: ShellRun[] = [];
   const installs = new Map<string, string>();
@@ -80,6 +88,25 @@ export function parseShellSession(text: string): ShellRun[] {
         output: (errAt >= 0 ? printed.slice(0, errAt) : printed).filter((l) => l.trim() !== ""),
         errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
         script: { file: script[2]!.replace(/^\.\//, ""), args: shellWords((script[3] ?? "").trim()) },
+        ...installed(),
+      });
+      continue;
+    }
+    const prompted = m ? null : PROMPTED_LINE.exec(lines[i]!);
+    const cli = prompted ? packageCommand(prompted[1]!, packages) : null;
+    if (cli) {
+      i++;
+      const printed: string[] = [];
+      while (i < lines.length && !PROMPT.test(lines[i]!)) printed.push(lines[i++]!);
+      const errAt = printed.findIndex((l) => errorStart("node", l));
+      if (cli.version) installs.set(cli.pkg, cli.version);
+      runs.push({
+        interpreter: "node",
+        runtime: "node",
+        code: commandProgram(cli),
+        output: (errAt >= 0 ? printed.slice(0, errAt) : printed).filter((l) => l.trim() !== ""),
+        errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
+        cli,
         ...installed(),
       });
       continue;

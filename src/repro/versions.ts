@@ -177,7 +177,8 @@ export function findBareVersions(text: string): string[] {
   for (const m of text.matchAll(
     /^[ \t]*(?:v\.?[ \t]?)?(\d+\.\d+\.\d+(?:-[\w.]+)?)(?:[ \t]*\([^)\n]*\))?[ \t]*$/gm,
   )) {
-    if (m[1] && !out.includes(m[1])) out.push(m[1]);
+    const v = m[1] ?? m[2];
+    if (v && !out.includes(v)) out.push(v);
   }
   return out;
 }
@@ -191,9 +192,11 @@ export function findBareVersions(text: string): string[] {
 export function findProseVersions(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(
-    /(?<![\w-])(?:on|using|running|with|against|tried|installed|have)\s+v?(\d+\.\d+\.\d+(?:-[\w.]+)?)(?![\w.]|\.\d)/gi,
+    // "the 2.0.0-alpha.11 release", "on the 1.2.3 version": a full release the words call one.
+    /(?<![\w-])(?:(?:on|using|running|with|against|tried|installed|have)\s+(?:the\s+)?v?(\d+\.\d+\.\d+(?:-[\w.]+)?)|the\s+v?(\d+\.\d+\.\d+(?:-[\w.]+)?)(?=\s+(?:release|version)\b))(?![\w.]|\.\d)/gi,
   )) {
-    if (m[1] && !out.includes(m[1])) out.push(m[1]);
+    const v = m[1] ?? m[2];
+    if (v && !out.includes(v)) out.push(v);
   }
   return out;
 }
