@@ -21,7 +21,7 @@ import { example, postWebhook, startApp } from "../../e2e/support/app-harness.ts
 import { startFakeGitHub } from "../../e2e/support/fake-github.ts";
 import { sandboxImage } from "../../support/docker.ts";
 import { log, lines } from "./parse-step.ts";
-import { gateThenApply, short } from "./patch-step.ts";
+import { commitMessageOf, gateThenApply, prTitleOf, short } from "./patch-step.ts";
 import { type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
@@ -46,6 +46,17 @@ const newFile = (quoted: string, line = "module.exports = () => true;") =>
 async function gated(patch: string): Promise<Outcome> {
   const r = await gateThenApply(patch, repo(), (p) => JSON.stringify(Object.keys(p.files).slice(0, 3)));
   return ok(`${r.gate} | ${r.applied}`, !r.allowed);
+}
+
+/** Contained when no run of six or more combining marks reaches `text` raw (added after the first try). */
+function unstacked(what: string, text: string): Outcome {
+  const run = /\p{M}{6,}/u.exec(text);
+  return ok(
+    run
+      ? `${what} holds ${run[0].length} stacked marks raw`
+      : `${what} shows them: ${JSON.stringify(short(text, 120))}`,
+    run === null,
+  );
 }
 
 // ---- Reports shaped to be slow per byte: the streaming parser, and the report a run leaves (readResults).
@@ -246,6 +257,13 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     );
     return ok(`${r.gate} | ${r.applied}`, r.allowed && r.appliedOk);
   },
+  "pr-title-test-id-stacked-combining-marks": () =>
+    unstacked("the draft PR title", prTitleOf("fix-1", [`test_auth${"\u0336\u0301".repeat(60)}_ok`])),
+  "commit-message-summary-stacked-combining-marks": async () =>
+    unstacked(
+      "the commit message",
+      await commitMessageOf("fix-1", `Fix auth check${"\u0489".repeat(80)}`, ["test_auth_ok"]),
+    ),
   "trx-unclosed-result-short-lines-streamed": () =>
     streamed(
       `<?xml version="1.0"?>\n<TestRun id="1" xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010">\n<Results>\n<UnitTestResult testName="a"\n${lines("x", 8 * MiB)}`,
