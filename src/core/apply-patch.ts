@@ -96,6 +96,14 @@ function sectionPaths(index: StructuredPatch): Section {
   const clean = (name: string, isNull: boolean): RepoPath | null => {
     if (isNull) return null;
     const bare = prefixed ? name.slice(2) : name;
+    // U+FFFD is what a lossy decode leaves of bytes that are not UTF-8 (`"b/\\377.js"`): the file the patch names is
+    // not the one that would be written, and two such names are one (wave 20).
+    if (bare.includes("\ufffd")) {
+      throw new PatchApplyError(
+        `the patch names a path that is not UTF-8 text: ${JSON.stringify(name)} (U+FFFD stands for bytes it cannot show)`,
+        { file: name, hint: "name files in UTF-8" },
+      );
+    }
     const parsed = parseRepoPath(bare);
     if (isProblem(parsed)) {
       throw new PatchApplyError(

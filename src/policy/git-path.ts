@@ -15,18 +15,27 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   '"': '"',
 };
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /**
  * Reads a C-quoted name at the start of `s` (git quotes names with control characters, `"`, `\` and, unless
  * core.quotePath is off, non-ASCII bytes as octal escapes). Returns the name and how many characters it used,
- * or null when the quoting is malformed.
+ * or null when the quoting is malformed or its octal bytes are not UTF-8.
  */
 export function readQuoted(s: string): { name: string; length: number } | null {
   if (!s.startsWith('"')) return null;
   let out = "";
   let bytes: number[] = [];
+  let invalid = false;
   const flush = () => {
     if (bytes.length > 0) {
-      out += new TextDecoder("utf-8").decode(new Uint8Array(bytes));
+      // Octal bytes that are not UTF-8 (`\377`, an overlong `\300\256`) name a file no UTF-8 text can: a lossy
+      // decode writes U+FFFD instead, another name than the patch's, and two such names collapse to one (wave 20).
+      try {
+        out += UTF8.decode(new Uint8Array(bytes));
+      } catch {
+        invalid = true;
+      }
       bytes = [];
     }
   };
@@ -35,7 +44,7 @@ export function readQuoted(s: string): { name: string; length: number } | null {
     const c = s[j]!;
     if (c === '"') {
       flush();
-      return { name: out, length: j + 1 };
+      return invalid ? null : { name: out, length: j + 1 };
     }
     if (c === "\\") {
       const next = s[j + 1];

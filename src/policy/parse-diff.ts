@@ -77,7 +77,11 @@ export function parseUnifiedDiff(text: string): ParsedPatch {
     if (line.startsWith("diff --git ")) {
       current = startSection(i, true);
       const names = splitGitHeader(line.slice("diff --git ".length));
-      if (names === null) fail(`cannot read the file names of \`${line}\``, i);
+      if (names === null)
+        fail(
+          `cannot read the file names of \`${line}\` (a quoted name is malformed, or its octal bytes are not UTF-8)`,
+          i,
+        );
       current.file.headerPaths.push(
         { source: "diff --git old", raw: names!.oldRaw, path: stripPrefix(names!.oldRaw, "a/") },
         { source: "diff --git new", raw: names!.newRaw, path: stripPrefix(names!.newRaw, "b/") },

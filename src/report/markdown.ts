@@ -23,9 +23,20 @@ const HIDDEN = new RegExp(
   "gu",
 );
 
-/** `text` with every hidden character written as a visible `\u{…}` escape (tab and newline stay). */
+/**
+ * Six or more combining marks in a row: more than any script stacks on a letter ("Zalgo" text, drawn over the lines
+ * above and below, hiding what it covers; wave 20). The policy gate refuses them in a patch; here they are shown.
+ */
+const STACKED_MARKS = /\p{M}{6,}/gu;
+
+/**
+ * `text` with every hidden character, and every mark of a run stacked past what any script writes, written as a
+ * visible `\u{…}` escape (tab and newline stay).
+ */
 export function visible(text: string): string {
-  return text.replace(HIDDEN, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return text
+    .replace(HIDDEN, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`)
+    .replace(STACKED_MARKS, (run) => [...run].map((c) => `\\u{${c.codePointAt(0)!.toString(16)}}`).join(""));
 }
 
 /** A fenced block longer than any backtick run inside (hostile text cannot close it early), hidden characters shown. */

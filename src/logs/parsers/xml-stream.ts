@@ -57,6 +57,25 @@ export function xmlStream(options: {
   return doc;
 }
 
+/** Most attribute assignments one element's tags may hold for fast-xml-parser to read it (wave 20). */
+export const MAX_XML_ATTRIBUTES = 1024;
+
+/**
+ * Whether the tags of `element` hold more than MAX_XML_ATTRIBUTES attribute assignments. fast-xml-parser builds an
+ * object key (and more) per attribute: a testcase of a million attributes, 11 MiB of a report a run left, took the
+ * host 1.1 GiB. No test runner writes more than a few dozen; such an element is read by the bounded fallbacks, or
+ * not at all. Linear in the element's length.
+ */
+export function overAttributed(element: string): boolean {
+  let n = 0;
+  const re = /=\s*["']/g;
+  for (const tag of element.matchAll(/<[^<>]*>?/g)) {
+    re.lastIndex = 0;
+    while (re.exec(tag[0])) if (++n > MAX_XML_ATTRIBUTES) return true;
+  }
+  return false;
+}
+
 /** How a report's elements are read (fast-xml-parser): attributes kept unprefixed, values kept as written. */
 export const REPORT_XML_OPTIONS = {
   ignoreAttributes: false,

@@ -351,9 +351,23 @@ function lookalikeIn(text: string, strictMix = false): string | null {
 const WINDOWS_DEVICE =
   /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)(\..*)?$/i;
 
+/**
+ * More combining marks on one letter than any writing system stacks (Vietnamese two, pointed and cantillated Hebrew
+ * or Sanskrit in Tibetan four or five): "Zalgo" text, drawn over the lines above and below it, so a reviewer cannot
+ * read them or what they cover (wave 20).
+ */
+const STACKED_MARKS = /\p{M}{6,}/u;
+
+/** U+FFFD: the mark a lossy decode leaves of bytes that are not UTF-8 — a name other than the file's (wave 20). */
+const REPLACEMENT = "\ufffd";
+
 function confusablePath(p: string): string | null {
   const hidden = hiddenIn(p);
   if (hidden) return `a hidden character (${hidden})`;
+  if (p.includes(REPLACEMENT))
+    return "U+FFFD, which stands for bytes that are not UTF-8: the file written would not be the file named";
+  if (STACKED_MARKS.test(p))
+    return "a letter with more combining marks stacked on it than any script writes, drawn over the text around it";
   const sep = LOOKALIKE_SEPARATOR.exec(p);
   if (sep) return `a character drawn like a separator or a dot (${describe(sep[0])})`;
   // Word by word: `документ.md` and `λ-calculus.md` name files in a script of their own; `іndex.js` and `ехес.js`
@@ -427,6 +441,16 @@ export const hiddenCharacters: Rule = {
               file: file.path,
               line: l.newLine,
               message: `an added line holds the control character ${describe(ctl[0])}, which a reader does not see as itself (a CR inside a line hides what comes before it in a terminal)`,
+            });
+            break;
+          }
+          if (STACKED_MARKS.test(l.text)) {
+            out.push({
+              rule: "hidden-characters",
+              file: file.path,
+              line: l.newLine,
+              message:
+                "an added line stacks more combining marks on one letter than any script writes: they are drawn over the lines around it, hiding what they cover",
             });
             break;
           }
