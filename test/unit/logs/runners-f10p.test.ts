@@ -1,0 +1,114 @@
+/**
+ * Classes from the hold23 set's misses and inventions (issue 10, fixer f10p). Each rule has a case where it must not
+ * fire. All text below is written for these tests (no case's names).
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const ids = (log: string) => parseLog(log).failures.map((f) => f.test);
+
+describe("mocha: a `failing` count counts only under mocha's `passing` count", () => {
+  const printed = [
+    "  kettle",
+    "  3 failing",
+    "  1) yesterday's run (already fixed)",
+    "     Error: the boiler is offline",
+    "    ✔ boils water",
+    "TypeError: printed by the test, not thrown",
+    "    ✔ pours",
+    "",
+    "",
+    "  2 passing (4ms)",
+    "",
+  ];
+  it("reports nothing from a green run whose tests print a failure report", () => {
+    expect(ids(printed.join("\n"))).toEqual([]);
+  });
+  it("still reads mocha's own `failing` count under `passing` and `pending`", () => {
+    const log = [
+      "  kettle",
+      "    ✔ boils water",
+      "    1) pours",
+      "",
+      "",
+      "  1 passing (4ms)",
+      "  1 pending",
+      "  1 failing",
+      "",
+      "  1) kettle",
+      "       pours:",
+      "     Error: spilled",
+      "      at Context.<anonymous> (test/kettle.js:9:11)",
+      "",
+      "",
+    ].join("\n");
+    expect(ids(log)).toEqual(["kettle > pours"]);
+  });
+  it("takes a `passing` count at the margin (a paste's first line) as mocha's", () => {
+    const log = [
+      "12 passing (3s)",
+      "  1 failing",
+      "",
+      "  1) kettle",
+      "       pours:",
+      "     Error: spilled",
+      "",
+    ].join("\n");
+    expect(ids(log)).toEqual(["kettle > pours"]);
+  });
+});
+
+describe("python: a traceback under unittest's rule is unittest's block, not an uncaught exception", () => {
+  const tb = [
+    "Traceback (most recent call last):",
+    '  File "/build/pkg/tests/test_kettle.py", line 12, in test_boil',
+    "    self.assertTrue(boiled)",
+    "AssertionError: False is not true",
+    "",
+  ];
+  it("reports nothing from a unittest tail cut above the block's header", () => {
+    const log = [...tb, "-".repeat(70), "Ran 12 tests in 0.5s", "", "FAILED (failures=1)"].join("\n");
+    expect(parseLog(log).failures).toEqual([]);
+  });
+  it("still reports an uncaught traceback with no rule under it", () => {
+    const log = [...tb, "make: *** [check] Error 1"].join("\n");
+    expect(parseLog(log).failures.map((f) => [f.test, f.file, f.errorType])).toEqual([
+      [null, "/build/pkg/tests/test_kettle.py", "AssertionError"],
+    ]);
+  });
+  it("still reports a traceback followed by a shorter dashed line", () => {
+    const log = [...tb, "-".repeat(40)].join("\n");
+    expect(parseLog(log).failures).toHaveLength(1);
+  });
+});
+
+describe("automake: test-suite.log's section head names the test without its extension", () => {
+  const section = (head: string, trailer: string) =>
+    [
+      "# TOTAL: 3",
+      "# PASS:  2",
+      "# SKIP:  0",
+      "# XFAIL: 0",
+      "# FAIL:  1",
+      "# XPASS: 0",
+      "# ERROR: 0",
+      "",
+      `FAIL: ${head}`,
+      "=".repeat(head.length + 6),
+      "",
+      "boil test passed!",
+      "pour test failed!",
+      trailer,
+    ].join("\n");
+  it("reports the test once, by the driver trailer's name", () => {
+    expect(ids(section("checks/kettle", "FAIL checks/kettle.sh (exit status: 1)"))).toEqual([
+      "checks/kettle.sh",
+    ]);
+  });
+  it("keeps two tests when the trailer's name is another test's", () => {
+    expect(ids(section("checks/kettle", "FAIL checks/pot.sh (exit status: 1)")).sort()).toEqual([
+      "checks/kettle",
+      "checks/pot.sh",
+    ]);
+  });
+});
