@@ -112,3 +112,38 @@ describe("automake: test-suite.log's section head names the test without its ext
     ]);
   });
 });
+
+describe("ExUnit: failure blocks after the last count line belong to a run the log did not count", () => {
+  const block = (indent: string) => [
+    `${indent}1) test pours tea (KettleTest)`,
+    "     test/kettle_test.exs:12",
+    "     Assertion with == failed",
+    "     code:  pour() == :tea",
+    "     left:  :water",
+    "     right: :tea",
+    "     stacktrace:",
+    "       test/kettle_test.exs:13: (test)",
+  ];
+  const greenRun = [
+    "Running ExUnit with seed: 1, max_cases: 4",
+    "...",
+    "Finished in 0.1 seconds (0.00s async, 0.1s sync)",
+    "3 tests, 0 failures",
+    "",
+  ];
+  it("reports a later run's block under an earlier run's green count", () => {
+    expect(
+      ids([...greenRun, "Running ExUnit with seed: 2, max_cases: 4", "", ...block("  ")].join("\n")),
+    ).toEqual(["test pours tea (KettleTest)"]);
+  });
+  it("reports a block above its own run's count line once", () => {
+    const red = ["Finished in 0.1 seconds (0.00s async, 0.1s sync)", "3 tests, 1 failure"];
+    expect(ids([...block("  "), "", ...red].join("\n"))).toEqual(["test pours tea (KettleTest)"]);
+  });
+  it("reads a header indented by one space when ExUnit's lines follow it", () => {
+    expect(ids(block(" ").join("\n"))).toEqual(["test pours tea (KettleTest)"]);
+  });
+  it("does not read a one-space numbered line without ExUnit's lines under it", () => {
+    expect(ids([" 1) test pours tea (KettleTest)", "     the kettle is cold"].join("\n"))).toEqual([]);
+  });
+});
