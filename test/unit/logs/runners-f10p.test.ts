@@ -147,3 +147,40 @@ describe("ExUnit: failure blocks after the last count line belong to a run the l
     expect(ids([" 1) test pours tea (KettleTest)", "     the kettle is cold"].join("\n"))).toEqual([]);
   });
 });
+
+describe("AVA 0.x: numbered entries under its `N tests failed` count", () => {
+  const entry = (n: number, title: string, line: number) => [
+    `  ${n}. ${title}`,
+    "  AssertionError: { kettle: 'cold' } deepEqual { kettle: 'hot' }",
+    `      _callee${n}$ (test/kettle.js:${line}:7)`,
+    "",
+  ];
+  it("reports each entry, placed by its frame", () => {
+    const log = ["2 tests failed", "", ...entry(1, "kettle:boils", 12), ...entry(2, "kettle:pours", 30)].join(
+      "\n",
+    );
+    expect(parseLog(log).failures.map((f) => [f.format, f.test, f.file, f.line])).toEqual([
+      ["ava", "kettle:boils", "test/kettle.js", 12],
+      ["ava", "kettle:pours", "test/kettle.js", 30],
+    ]);
+  });
+  it("reads no more entries than the count", () => {
+    const log = ["  1 failed", "", ...entry(1, "kettle:boils", 12), ...entry(2, "kettle:pours", 30)].join(
+      "\n",
+    );
+    expect(ids(log)).toEqual(["kettle:boils"]);
+  });
+  it("does not read a numbered list without an error under each title", () => {
+    const log = [
+      "2 tests failed",
+      "",
+      "  1. kettle:boils",
+      "  see the notes below",
+      "  2. kettle:pours",
+    ].join("\n");
+    expect(ids(log)).toEqual([]);
+  });
+  it("does not read a numbered list with no count above it", () => {
+    expect(ids(["Steps:", "", ...entry(1, "kettle:boils", 12)].join("\n"))).toEqual([]);
+  });
+});
