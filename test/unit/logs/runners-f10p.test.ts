@@ -184,3 +184,37 @@ describe("AVA 0.x: numbered entries under its `N tests failed` count", () => {
     expect(ids(["Steps:", "", ...entry(1, "kettle:boils", 12)].join("\n"))).toEqual([]);
   });
 });
+
+describe("cargo: libtest's closing list whose `failures:` heading a tail cut off", () => {
+  const tail = (result: string, names = ["kettle::boils", "kettle::pours"]) =>
+    [
+      "error: builder for '/nix/store/abc-kettle.drv' failed with exit code 101;",
+      "       last 25 log lines:",
+      ...names.map((n) => `       >     ${n}`),
+      "       >",
+      `       > ${result}`,
+      "       For full logs, run 'nix log /nix/store/abc-kettle.drv'.",
+    ].join("\n");
+  it("reports the names right above `test result: FAILED`", () => {
+    expect(ids(tail("test result: FAILED. 3 passed; 5 failed; 0 ignored"))).toEqual([
+      "kettle::boils",
+      "kettle::pours",
+    ]);
+  });
+  it("reads no list above a green result", () => {
+    expect(ids(tail("test result: ok. 3 passed; 0 failed; 0 ignored"))).toEqual([]);
+  });
+  it("reads no list longer than the result's failed count", () => {
+    expect(ids(tail("test result: FAILED. 3 passed; 1 failed; 0 ignored"))).toEqual([]);
+  });
+  it("reads no indented lines with text after them before the result", () => {
+    const log = [
+      "    kettle::boils",
+      "    kettle::pours",
+      "note: see above",
+      "",
+      "test result: FAILED. 1 passed; 2 failed",
+    ];
+    expect(ids(log.join("\n"))).toEqual([]);
+  });
+});
