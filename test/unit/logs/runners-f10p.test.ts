@@ -218,3 +218,44 @@ describe("cargo: libtest's closing list whose `failures:` heading a tail cut off
     expect(ids(log.join("\n"))).toEqual([]);
   });
 });
+
+describe("xcodebuild: the `Failing tests:` list closed by `** TEST FAILED **`", () => {
+  const report = [
+    "KettleTests.KettleTestCase",
+    "testPour, failed - spilled",
+    "/Users/ci/kettle/KettleTests/KettleTestCase.swift:21",
+    "",
+    "\t Executed 12 tests, with 1 failure (0 unexpected) in 0.5 (0.6) seconds",
+  ];
+  it("reports each listed test, placed by the parallel report", () => {
+    const log = [
+      ...report,
+      "Failing tests:",
+      "\tKettleTests:",
+      "\t\tKettleTestCase.testPour()",
+      "** TEST FAILED **",
+    ];
+    expect(parseLog(log.join("\n")).failures.map((f) => [f.test, f.line])).toEqual([
+      ["KettleTestCase.testPour", 21],
+    ]);
+  });
+  it("reads the old form `-[Module.Class method]`", () => {
+    const log = ["Failing tests:", "\t-[KettleTests.KettleTestCase testBoil]", "** TEST FAILED **"];
+    expect(ids(log.join("\n"))).toEqual(["KettleTestCase.testBoil"]);
+  });
+  it("reads no list that `** TEST FAILED **` does not close", () => {
+    const log = ["Failing tests:", "\tKettleTestCase.testPour()", "Done."];
+    expect(ids(log.join("\n"))).toEqual([]);
+  });
+  it("reports a test once when its `Test Case` line failed it too", () => {
+    const log = [
+      "Test Case '-[KettleTests.KettleTestCase testPour]' started.",
+      "/k/KettleTests/KettleTestCase.swift:21: error: -[KettleTests.KettleTestCase testPour] : XCTAssertTrue failed - ",
+      "Test Case '-[KettleTests.KettleTestCase testPour]' failed (0.002 seconds).",
+      "Failing tests:",
+      "\tKettleTestCase.testPour()",
+      "** TEST FAILED **",
+    ];
+    expect(ids(log.join("\n"))).toEqual(["KettleTestCase.testPour"]);
+  });
+});
