@@ -259,3 +259,19 @@ describe("xcodebuild: the `Failing tests:` list closed by `** TEST FAILED **`", 
     expect(ids(log.join("\n"))).toEqual(["KettleTestCase.testPour"]);
   });
 });
+
+describe("dotted-status: a test script's `name...OK` / `name...FAIL` lines", () => {
+  it("reports the FAIL lines of a run of three or more", () => {
+    const log = ["test_boil...OK", "test_pour...FAIL", "test_lid...OK", "done"].join("\n");
+    expect(parseLog(log).failures.map((f) => [f.format, f.test])).toEqual([["dotted-status", "test_pour"]]);
+  });
+  it("reads no run shorter than three lines", () => {
+    expect(ids(["test_boil...OK", "test_pour...FAIL"].join("\n"))).toEqual([]);
+  });
+  it("reads no run where nothing passed", () => {
+    expect(ids(["fetch...FAIL", "build...FAIL", "install...FAIL"].join("\n"))).toEqual([]);
+  });
+  it("reads no lines with spaces around the dots", () => {
+    expect(ids(["checking gcc... OK", "checking make... FAIL", "checking ld... OK"].join("\n"))).toEqual([]);
+  });
+});
