@@ -63,6 +63,7 @@ import { unittestFormat } from "./parsers/unittest.ts";
 import { vitestFormat } from "./parsers/vitest.ts";
 import { wdioFormat } from "./parsers/wdio.ts";
 import { zigFormat } from "./parsers/zig.ts";
+import { dottedStatusFormat } from "./parsers/dotted-status.ts";
 
 export const FORMATS: readonly FormatDefinition[] = [
   junitFormat,
@@ -137,6 +138,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   dartTestFormat,
   testthatFormat,
   juliaFormat,
+  dottedStatusFormat,
   tscFormat,
   eslintFormat,
   pythonFormat,

@@ -59,6 +59,8 @@ const SPAN = 2_000;
 
 interface Held {
   name: string;
+  /** A test-suite.log section's head (`FAIL: name` with a `=` rule right under it). */
+  section?: boolean;
   status: string;
   message: string;
   start: number;
@@ -137,7 +139,10 @@ export function createAutomakeParser(sink: ParserSink) {
       const rule = c0 === 61 /* = */ && text.length >= 8 && /^=+$/.test(text);
       const wasRule = prevRule;
       prevRule = rule;
-      if (rule) return false;
+      if (rule) {
+        if (lastResult && lastResult.end === lineNo - 1) lastResult.section = true;
+        return false;
+      }
       if (c0 === 35 /* # */) {
         const r = SUMMARY_ROW.exec(text);
         if (!r) return false;
@@ -186,6 +191,17 @@ export function createAutomakeParser(sink: ParserSink) {
       if (t) {
         confirmed = true;
         const name = testName(t[2]!);
+        // test-suite.log heads a test's section with its log's name, which is the test's name without its extension
+        // (`FAIL: tests/x` for `tests/x.test`, whose log is `tests/x.log`): the driver's trailer names the test.
+        if (
+          lastResult?.section &&
+          lastResult.name !== name &&
+          name.replace(/\.[^./]+$/, "") === lastResult.name
+        ) {
+          const at = results.lastIndexOf(lastResult);
+          if (at >= 0) results.splice(at, 1);
+          lastResult.name = name;
+        }
         if (FAILING.has(t[1]!)) {
           // test-suite.log heads the section with `FAIL: name` (and a rule): the test's output starts there.
           const start = lastResult?.name === name ? lastResult.end : lastOwn > 0 ? lastOwn + 1 : lineNo;

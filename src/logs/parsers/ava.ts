@@ -10,8 +10,13 @@
  * process exits badly, prints `✖ test/x.js exited with a non-zero exit code: 1` (`✘ [fail]: …` from AVA 4, `exited
  * due to SIGKILL` for a signal), with `N exceptions` / `N uncaught exceptions` among the counts. Such a file is a
  * failure with no test id (docs/test-ids.md): the failure is the file's, whichever test was running.
+ *
+ * AVA 0.x prints no detail titles under a rule: its count `2 tests failed` (`2 failed`), then numbered entries
+ * `  1. title`, each with the error right under it (`  AssertionError: …`) and a frame (`_callee3$ (test/a.js:22:15)`).
+ * An entry is a failure only under that count, numbered from 1 in order, at most the count, with an error line right
+ * under its title; it is placed by its first frame outside node_modules.
  */
-import type { FormatDefinition, ParserSink } from "../parser.ts";
+import { type FormatDefinition, jsFrameLocation, type ParserSink } from "../parser.ts";
 
 const CRASH =
   /^\s*(?:✖|✘|×) (?:\[fail\]: )?(\S+\.[cm]?[jt]sx?) exited (?:with a non-zero exit code: (\d+)|due to (SIG[A-Z]+))$/;
@@ -21,6 +26,9 @@ const CRASH =
 const LISTED = /^ {2}(✖|✘|✔|✓|-) (?:\[(?:fail|pass|skip)\]: )?(.+?)(?:\s*\(\d+(?:\.\d+)?m?s\))?$/;
 const COUNTS =
   /^ {2}(\d+) (?:tests? (failed|passed|skipped|todo)|known failures?|uncaught exceptions?|unhandled rejections?)\s*$/;
+const OLD_COUNT = /^ {0,2}(\d+) (?:tests? )?failed\s*$/;
+const OLD_ENTRY = /^ {2}(\d+)\. (\S.*?)\s*$/;
+const OLD_ERROR = /^ {2,}(?:[\w.]*(?:Error|Exception)\b|Test failed via\b)/;
 const WHERE = /^ {2}(\S+\.[cm]?[jt]sx?):(\d+)\s*$/;
 
 export function createAvaParser(sink: ParserSink) {
@@ -33,6 +41,66 @@ export function createAvaParser(sink: ParserSink) {
   let counts: { failed: number } | null = null;
   /** AVA 1–2's verbose reporter prints the detail blocks after the counts, with no rule: they are read until AVA's indentation ends. */
   let trailing = false;
+  /** AVA 0.x: the count's failures still to come, the number the next entry must carry, and the entry under way. */
+  let old: { left: number; next: number; blanks: number } | null = null;
+  let oldEntry: { title: string; lines: { text: string; line: number }[]; confirmed: boolean } | null = null;
+
+  function endOldEntry(): void {
+    const e = oldEntry;
+    oldEntry = null;
+    if (!e?.confirmed) return;
+    const body = e.lines.map((l) => l.text);
+    const loc = jsFrameLocation(body, sink);
+    sink.failure({
+      category: "test",
+      test: e.title,
+      file: loc?.file ?? null,
+      line: loc?.line ?? null,
+      column: loc?.column ?? null,
+      errorType: /^\s*([\w.]*(?:Error|Exception))\b/.exec(body[1] ?? "")?.[1] ?? null,
+      message: body[1]?.trim() || e.title,
+      stack: body.join("\n").trim(),
+      start: e.lines[0]!.line,
+      end: e.lines.at(-1)!.line,
+    });
+    sink.test(e.title, "failed");
+  }
+
+  /** An AVA 0.x line; true when it was one. */
+  function oldLine(text: string, lineNo: number): boolean {
+    const o = old!;
+    if (text.trim() === "") {
+      if (++o.blanks > 2) {
+        endOldEntry();
+        old = null;
+      }
+      return false;
+    }
+    o.blanks = 0;
+    const m = OLD_ENTRY.exec(text);
+    if (m && Number(m[1]) === o.next && o.left > 0 && (!oldEntry || oldEntry.confirmed)) {
+      endOldEntry();
+      o.next++;
+      o.left--;
+      oldEntry = { title: m[2]!, lines: [{ text, line: lineNo }], confirmed: false };
+      return true;
+    }
+    if (oldEntry && text.startsWith("  ")) {
+      if (oldEntry.lines.length === 1) {
+        if (!OLD_ERROR.test(text)) {
+          oldEntry = null;
+          old = null;
+          return false;
+        }
+        oldEntry.confirmed = true;
+      }
+      if (oldEntry.lines.length < 200) oldEntry.lines.push({ text, line: lineNo });
+      return true;
+    }
+    endOldEntry();
+    old = null;
+    return false;
+  }
 
   /**
    * The title of a `✖` entry. AVA 1–3's verbose reporter prints the error's message after the title on the same line
@@ -119,6 +187,11 @@ export function createAvaParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      if (old && oldLine(text, lineNo)) return true;
+      if (!old && text.endsWith("failed") && listed.length === 0 && !counts) {
+        const c = OLD_COUNT.exec(text);
+        if (c) old = { left: Number(c[1]), next: 1, blanks: 0 };
+      }
       if (trailing) {
         if (text === "" || text.startsWith("  ")) {
           if (details.length < 5_000) details.push({ text, line: lineNo });
@@ -169,6 +242,7 @@ export function createAvaParser(sink: ParserSink) {
       return true;
     },
     end(): void {
+      if (old) endOldEntry();
       if (counts) report();
     },
   };

@@ -120,6 +120,13 @@ export function createCargoParser(sink: ParserSink) {
    */
   let listing = false;
   let listed: { id: string; lineNo: number; text: string }[] = [];
+  /**
+   * Names in the closing list's shape with no `failures:` heading above them (a tail that starts inside the list, as
+   * Nix's `last 25 log lines:`): libtest prints nothing else between names and `test result:`, so a run of them, one
+   * blank line, then `test result: FAILED. … N failed` (N at least their number) is the list.
+   */
+  let unheaded: { id: string; lineNo: number; text: string }[] = [];
+  let unheadedBlank = false;
   let rustc: {
     code: string | null;
     message: string;
@@ -317,6 +324,18 @@ export function createCargoParser(sink: ParserSink) {
           return true;
         }
         flushRustc();
+      }
+      if (!listing && !inRun && !block) {
+        const l = text.startsWith("    ") && !unheadedBlank ? LISTED.exec(text) : null;
+        if (l && /^[A-Za-z_]/.test(l[1]!)) {
+          if (unheaded.length < 5_000) unheaded.push({ id: l[1]!, lineNo, text });
+        } else if (text === "" && unheaded.length > 0 && !unheadedBlank) unheadedBlank = true;
+        else {
+          const failed = unheadedBlank ? /^test result: FAILED\..*?\b(\d+) failed\b/.exec(text) : null;
+          if (failed && listed.length === 0 && Number(failed[1]) >= unheaded.length) listed = unheaded;
+          unheaded = [];
+          unheadedBlank = false;
+        }
       }
       if (listing) {
         const l = text.startsWith("    ") ? LISTED.exec(text) : null;

@@ -6,11 +6,16 @@
  *
  * The id is what ExUnit prints in the header, `test <name> (<Module>)` (docs/test-ids.md). A header is taken only
  * with ExUnit's own lines under it (a place ending in `.exs`/`.ex`, `** (`, `Assertion`, `code:`, `stacktrace:`),
- * so a mocha block `  1) test (Suite)` is not read as ExUnit.
+ * so a mocha block `  1) test (Suite)` is not read as ExUnit. A header indented by one space (a paste that lost a
+ * column) is taken the same way.
+ *
+ * ExUnit prints a run's failure blocks before its count line: blocks after the last count line belong to a later run
+ * whose count line the log does not hold (a loop of runs, a cut log), and the earlier run's `0 failures` does not
+ * speak for them; they are counted as that run's failures.
  */
 import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
 
-const HEADER = /^ {2}(\d+)\) ((?:test|doctest|property) .+ \(([A-Z][\w.]*)\))$/;
+const HEADER = /^ {1,2}(\d+)\) ((?:test|doctest|property) .+ \(([A-Z][\w.]*)\))$/;
 const FINISHED = /^Finished in [\d.]+ seconds \([\d.]+s (?:async|on load)/;
 const PLACE = /^\s+(?:at )?((?:[A-Za-z]:)?[^\s:]+\.exs?):(\d+)(?::|$)/;
 const EXUNIT_LINE =
@@ -22,6 +27,9 @@ export function createExunitParser(sink: ParserSink) {
   let block: { id: string; buf: BlockBuffer } | null = null;
   /** ExUnit's `Finished in 0.05 seconds (…)` was seen: the count line after it is ExUnit's. */
   let finished = false;
+  /** A count line was seen, and the failure blocks closed since the last one. */
+  let counted = false;
+  let blocksSinceCount = 0;
 
   function close(): void {
     if (!block) return;
@@ -42,6 +50,7 @@ export function createExunitParser(sink: ParserSink) {
       .map((l) => l.trim())
       .filter((t) => t !== "" && !PLACE.test(` ${t}`) && t !== "stacktrace:")
       .slice(0, 20);
+    blocksSinceCount++;
     sink.test(b.id, "failed", file);
     sink.failure({
       category: "test",
@@ -96,12 +105,15 @@ export function createExunitParser(sink: ParserSink) {
         const total = Number(c[1] ?? 0) + Number(c[2] ?? 0) + Number(c[3]);
         const failed = Number(c[4]);
         sink.summary({ failed, passed: Math.max(0, total - failed) });
+        counted = true;
+        blocksSinceCount = 0;
         return true;
       }
       return false;
     },
     end(): void {
       close();
+      if (counted && blocksSinceCount > 0) sink.summary({ failed: blocksSinceCount, passed: 0 });
     },
   };
 }

@@ -16,6 +16,7 @@ const PASS = /^(\s+)(?:✔|✓|√) (.+?)(?: \(\d+ms\))?$/;
 const FAIL = /^(\s+)(\d+)\) (.+)$/;
 const PENDING = /^(\s+)- (.+)$/;
 const COUNT = /^\s+(\d+) (passing|failing|pending)(?: \(.+\))?$/;
+const PASSING_AT_MARGIN = /^(\d+) passing(?: \(.+\))?$/;
 const TITLE = /^(\s+)(\S.*)$/;
 
 export function createMochaParser(sink: ParserSink) {
@@ -23,6 +24,12 @@ export function createMochaParser(sink: ParserSink) {
   let failingSection = false;
   let blankRun = 0;
   let seenCounts = false;
+  /**
+   * Mocha's epilogue prints `N passing` first, always (`0 passing` too), then `N pending`, then `N failing`: a
+   * `failing` count with no `passing` count right above it (only blank lines and the other counts between) is a
+   * test's own output (a test printing a report), not mocha's; its numbered entries are read as loose blocks.
+   */
+  let passingAbove = false;
   let block: {
     titles: string[];
     titleDone: boolean;
@@ -186,12 +193,17 @@ export function createMochaParser(sink: ParserSink) {
   return {
     line(text: string, lineNo: number): boolean {
       if (blanksAfterCount >= 0 && text.trim() === "") blanksAfterCount++;
+      const counted = text.charCodeAt(0) === 32 ? COUNT.exec(text) : null;
+      // A paste's first line may have lost its indentation (`113 passing (41s)` at the margin).
+      if (counted?.[2] === "passing" || (!counted && PASSING_AT_MARGIN.test(text))) passingAbove = true;
+      else if (!counted && text.trim() !== "") passingAbove = false;
       if (loose && !failingSection) {
         if (looseLine(text, lineNo)) return false;
       }
       // Before the failure details, every mocha line this parser reads is indented.
       if (!failingSection && text.charCodeAt(0) !== 32) return false;
-      const c = COUNT.exec(text);
+      const c = counted;
+      if (c?.[2] === "failing" && !passingAbove && !failingSection) return false;
       if (c) {
         if (blanksAfterCount > 0) doubleSpaced = true;
         blanksAfterCount = 0;

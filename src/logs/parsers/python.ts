@@ -15,15 +15,23 @@ const EXIT_STATUS_ERROR = /(?:^|\.)CalledProcessError$/;
 const CHAIN =
   /^(During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)$/;
 
+/**
+ * unittest's rule (70 dashes) under a traceback: the traceback is one of unittest's failure blocks (`FAIL: test_x
+ * (mod.Class)`, a rule, the traceback, the next rule), not an uncaught exception. The unittest parser reports the
+ * block under its header; a tail cut above the header names no test, and there is nothing to report.
+ */
+const UNITTEST_RULE = /^-{70}$/;
+
 export function createPythonParser(sink: ParserSink) {
   let buf: BlockBuffer | null = null;
   /** After the exception line: a chained traceback may follow (blank line, then a chain marker). */
   let afterException = false;
 
-  function flush(): void {
+  /** `next`: the line that ended the traceback. */
+  function flush(next?: string): void {
     if (!buf) return;
     const tb = summarizeTraceback(buf.lines, sink);
-    if (tb.errorType && !EXIT_STATUS_ERROR.test(tb.errorType)) {
+    if (tb.errorType && !EXIT_STATUS_ERROR.test(tb.errorType) && !(next && UNITTEST_RULE.test(next))) {
       sink.failure({
         category: categoryOfError(tb.errorType, "test"),
         test: null,
@@ -60,7 +68,7 @@ export function createPythonParser(sink: ParserSink) {
           return true;
         }
         // Message continuation lines of the exception (SyntaxError details are indented, before it).
-        flush();
+        flush(text);
         return false;
       }
       if (text.startsWith(" ") || text.startsWith("\t") || FRAME.test(text)) {
@@ -73,7 +81,7 @@ export function createPythonParser(sink: ParserSink) {
         afterException = true;
         return true;
       }
-      flush();
+      flush(text);
       return false;
     },
     end(): void {

@@ -10,6 +10,11 @@
  * (`KettleTests.` inside `-[…]`) is dropped so that one test has one id on every platform of a CI matrix. An error line
  * is kept only for the test running when it is printed, and reported only when that test ends `failed`.
  *
+ * xcodebuild closes a failed run with its `Failing tests:` list (`\tKettleTests:` then `\t\tKettleTests.testPour()`,
+ * `\t-[KettleTests.KettleTests testPour]` before Xcode 10) and `** TEST FAILED **` right under it: a listed test no
+ * `Test Case` line reported is a failure once that line closes the list. Xcode 10's parallel testing prints each
+ * failure as `KettleTests.KettleTests`, `testPour, failed - message`, `path:line`: the place of the listed test.
+ *
  * Swift Testing (`swift-testing`, Swift 6): `◇ Test pourHalf() started.`, `✔ Test boils() passed after 0.001 seconds.`,
  * `✘ Test pourHalf() recorded an issue at KettleTests.swift:14:5: Expectation failed: …` (`with 1 argument x → 2 at …`
  * for a parameterized test), `✘ Test pourHalf() failed after 0.002 seconds with 1 issue.`, and the count line `✘ Test
@@ -46,7 +51,22 @@ export function swiftPackagePath(p: string): string {
   return at >= 0 ? p.slice(at + 1) : p;
 }
 
+const FAILING_TESTS = /^Failing tests:\s*$/;
+const FAILING_ENTRY = /^\s*(?:(?:\w+\.)*(\w+)\.(\w+)\(\)|(-\[[\w.]+ \w+\]))\s*$/;
+const FAILING_TARGET = /^\s*\w[\w .-]*:\s*$/;
+const TEST_FAILED = /^\*\* TEST (?:EXECUTE )?FAILED \*\*\s*$/;
+const PARALLEL_CLASS = /^\w+\.(\w+)$/;
+const PARALLEL_FAILED = /^(\w+), failed - (.*)$/;
+
 export function createXctestParser(sink: ParserSink) {
+  const reportedIds = new Set<string>();
+  /** xcodebuild's `Failing tests:` list under way. */
+  let failingList: { id: string; text: string; lineNo: number }[] | null = null;
+  /** Xcode 10's parallel report: the class line above, the failed method under it, then its place. */
+  let parallelClass: string | null = null;
+  let parallelFailed: { id: string; message: string; lineNo: number } | null = null;
+  const parallelPlaces = new Map<string, { file: string; line: number; message: string; lineNo: number }>();
+
   let running: {
     name: string;
     errors: { file: string; line: number; message: string; lineNo: number }[];
@@ -65,6 +85,7 @@ export function createXctestParser(sink: ParserSink) {
     lineNo: number,
   ): void {
     const id = xctestId(name);
+    reportedIds.add(id);
     const first = errors.find((e) => e.file !== "<unknown>") ?? errors[0];
     const xct = first ? /^(XCT\w+) failed\b/.exec(first.message) : null;
     sink.test(id, "failed", first && first.file !== "<unknown>" ? first.file : null);
@@ -85,6 +106,55 @@ export function createXctestParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      if (failingList) {
+        const e = FAILING_ENTRY.exec(text);
+        if (e) {
+          if (failingList.length < 5_000)
+            failingList.push({ id: e[3] ? xctestId(e[3]) : `${e[1]}.${e[2]}`, text, lineNo });
+          return true;
+        }
+        if (FAILING_TARGET.test(text)) return true;
+        const list = failingList;
+        failingList = null;
+        if (TEST_FAILED.test(text)) {
+          for (const f of list) {
+            if (reportedIds.has(f.id)) continue;
+            reportedIds.add(f.id);
+            const at = parallelPlaces.get(f.id);
+            sink.test(f.id, "failed", at?.file ?? null);
+            sink.failure({
+              category: "test",
+              test: f.id,
+              file: at?.file ?? null,
+              line: at?.line ?? null,
+              message: at?.message || `${f.id} failed`,
+              stack: f.text.trim(),
+              start: at?.lineNo ?? f.lineNo,
+              end: f.lineNo,
+            });
+          }
+          return true;
+        }
+      }
+      if (FAILING_TESTS.test(text)) {
+        failingList = [];
+        return true;
+      }
+      if (parallelFailed) {
+        const p = PLACE.exec(text);
+        const f = parallelFailed;
+        parallelFailed = null;
+        if (p && /\.swift$|\.mm?$/.test(p[1]!) && parallelPlaces.size < 5_000)
+          parallelPlaces.set(f.id, {
+            file: own(swiftPackagePath(sink.path(p[1]!))),
+            line: Number(p[2]),
+            message: own(f.message),
+            lineNo: f.lineNo,
+          });
+      }
+      const pf = parallelClass ? PARALLEL_FAILED.exec(text) : null;
+      if (pf) parallelFailed = { id: `${parallelClass}.${pf[1]}`, message: pf[2]!, lineNo };
+      else parallelClass = text.length < 200 ? (PARALLEL_CLASS.exec(text)?.[1] ?? parallelClass) : null;
       const c0 = text.charCodeAt(0);
       if (c0 === 84 /* T */) {
         const c = CASE.exec(text);
