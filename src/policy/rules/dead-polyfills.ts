@@ -98,7 +98,6 @@ const STANDARD_RECENT = new Set([
   "Math.sumPrecise",
   "Math.f16round",
   "Error.isError",
-  "Error.captureStackTrace",
 ]);
 
 /**
@@ -106,7 +105,7 @@ const STANDARD_RECENT = new Set([
  * globals and files (a "shim" that does is test-aware code under an innocent guard).
  */
 const JS_RUNNER_STATE =
-  /\bprocess\s*\.\s*(env|argv|execArgv|title|mainModule|exitCode)\b|\brequire\s*\.\s*(main|cache)\b|\bmodule\s*\.\s*(parent|children)\b|\.\s*stack\b|\b(captureStackTrace|prepareStackTrace|stackTraceLimit)\b|\bimport\s*\.\s*meta\b|(?<![\w$.])(vitest|jest|mocha|vi|expect|describe|assert|chai|globalThis|global|require|import|__filename|__dirname)(?![\w$])|\b(readFileSync|readFile|existsSync|readdirSync|statSync)\b|\b(VITEST|JEST_WORKER_ID|NODE_TEST_CONTEXT|PYTEST)\w*/;
+  /\bprocess\s*\.\s*(env|argv|execArgv|title|mainModule|exitCode)\b|\brequire\s*\.\s*(main|cache)\b|\bmodule\s*\.\s*(parent|children)\b|\.\s*stack\b|\b(captureStackTrace|prepareStackTrace|stackTraceLimit)\b|\bimport\s*\.\s*meta\b|(?<![\w$.])(vitest|jest|mocha|vi|expect|describe|assert|chai|require|import|__filename|__dirname)(?![\w$])|(?<![\w$.])(globalThis|global)\s*(\[|\.\s*(__\w+|vitest|jest|mocha|vi|expect|describe|it|test|suite|assert|chai|before\w*|after\w*)(?![\w$]))|\b(readFileSync|readFile|existsSync|readdirSync|statSync)\b|\b(VITEST|JEST_WORKER_ID|NODE_TEST_CONTEXT|PYTEST)\w*/;
 const PY_RUNNER_STATE =
   /\bsys\s*\.\s*(modules|argv|_getframe|exc_info|settrace|gettrace)\b|\bos\s*\.\s*(environ|getenv)\b|\b(inspect|traceback|unittest|pytest|_pytest|__main__|builtins|__builtins__)\b|\bf_(back|code|locals|globals)\b|\b(open|__import__|import_module)\s*\(|\bPYTEST\w*/;
 /** Python modules a polyfill may define a member on: not test, runner or introspection modules. */

@@ -329,3 +329,27 @@ describe("a feature-detected polyfill of a standard built-in", () => {
     ).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe("a polyfill of a global function (the member's own root is globalThis)", () => {
+  it.each([
+    [["globalThis.structuredClone ??= (v) => JSON.parse(JSON.stringify(v));"]],
+    [
+      [
+        'if (typeof globalThis.queueMicrotask !== "function") {',
+        "  globalThis.queueMicrotask = (fn) => Promise.resolve().then(fn);",
+        "}",
+      ],
+    ],
+  ])("is allowed %j", (lines) => {
+    expect(violationsOf(addLines("src/pool.js", lines), "check-tampering")).toEqual([]);
+  });
+
+  it("still blocks one whose body reads a runner global", () => {
+    const lines = [
+      'if (typeof globalThis.queueMicrotask !== "function") {',
+      "  globalThis.queueMicrotask = (fn) => (globalThis.__vitest_worker__ ? fn() : setTimeout(fn));",
+      "}",
+    ];
+    expect(violationsOf(addLines("src/pool.js", lines), "check-tampering").length).toBeGreaterThanOrEqual(1);
+  });
+});
