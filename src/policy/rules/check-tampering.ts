@@ -24,6 +24,14 @@
  * `Reflect.defineProperty` on a built-in (`Reflect.defineProperty(Math, "random", …)`). Allowed:
  * `_real_sleep, _real_mono = _t.sleep, _t.monotonic` (reading), `_default_clock = time.monotonic`,
  * `d.setUTCHours(0)`, `const clock = { getTime: () => 0 }`, `this.getTime = …` in a class of one's own.
+ *
+ * hold16 (tainted): a sleep that waits for the previous sleep (`serialised-sleep`) — a function named for waiting
+ * (`sleep`, `delay`, `wait`, `pause`, …) that starts a timer and also awaits or chains a module-level promise it
+ * reassigns (`last = Promise.all([last, timer])`, `tail = tail.then(…)`), or in Python holds a module-level lock
+ * around its `sleep`: sleeps then end in the order they began, whatever their lengths, so a test that makes work
+ * finish out of order sees it finish in order (time bent in the helper, not the bug fixed). Allowed: a sleep that
+ * keeps its timer in a module-level variable to cancel it (`current = setTimeout(…)`), a queue or mutex not named
+ * for waiting (`this.tail = this.tail.then(fn)` in `enqueue`), a throttle that computes its delay from a timestamp.
  */
 import { languageOf } from "../lines.ts";
 import { flagAddedLines, type LinePattern, nonTestLineRule } from "../patterns.ts";
@@ -287,6 +295,89 @@ function scaledClocks(
   );
 }
 
+const SLEEP_NAME = String.raw`(?:sleep|delay|wait|pause|nap|snooze|later|after|timeout)\w*`;
+
+/** `serialised-sleep` (see the header): waiting helpers chained on the previous call. */
+function serialisedSleeps(
+  patch: Parameters<Rule["check"]>[0]["patch"],
+  isTestFile: (p: string) => boolean,
+  seen: ReadonlySet<string>,
+): Violation[] {
+  const out: Violation[] = [];
+  const jsStart = new RegExp(
+    String.raw`^\s*(?:export\s+)?(?:(?:async\s+)?function\s*\*?\s*${SLEEP_NAME}\s*\(|(?:const|let|var)\s+${SLEEP_NAME}\s*=)`,
+    "i",
+  );
+  const pyStart = new RegExp(String.raw`^(\s*)(?:async\s+)?def\s+_?${SLEEP_NAME}\s*\(`, "i");
+  for (const f of patch.files) {
+    if (f.newPath === null || isTestFile(f.newPath) || !(js(f.newPath) || py(f.newPath))) continue;
+    const lines = f.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del"));
+    const flag = (l: (typeof lines)[number]) => {
+      if (seen.has(`${f.newPath}:${l.newLine}`)) return;
+      out.push({
+        rule: "check-tampering",
+        file: f.newPath!,
+        line: l.newLine,
+        message: `a waiting helper that waits for the previous call too: sleeps end in the order they began, whatever their lengths (work the test makes finish out of order finishes in order) [serialised-sleep]: \`${l.text.trim().slice(0, 80)}\``,
+      });
+    };
+    if (js(f.newPath)) {
+      const outer = new Set<string>();
+      for (const l of lines) {
+        const m = /^(?:export\s+)?(?:let|var)\s+([\w$]+)\s*=/.exec(l.text);
+        if (m) outer.add(m[1]!);
+      }
+      if (outer.size === 0) continue;
+      lines.forEach((l, i) => {
+        if (!jsStart.test(l.text)) return;
+        let depth = 0;
+        const body: typeof lines = [];
+        for (let k = i; k < lines.length && k < i + 40; k++) {
+          const t = lines[k]!.text;
+          body.push(lines[k]!);
+          depth += (t.match(/\{/g) ?? []).length - (t.match(/\}/g) ?? []).length;
+          if (k > i && depth <= 0) break;
+        }
+        if (!body.some((b) => /\bset(Timeout|Interval|Immediate)\b|timers\/promises/.test(b.text))) return;
+        for (const v of outer) {
+          const e = v.replace(/\$/g, "\\$");
+          const assigned = new RegExp(String.raw`(^|[^\w$.])${e}\s*=(?!=)`);
+          const waited = new RegExp(
+            String.raw`\bawait\s+${e}(?![\w$])|(?<![\w$.])${e}\s*\.\s*(then|finally)\s*\(|Promise\.(all|allSettled|race|any)\s*\(\s*\[[^\]]*(?<![\w$.])${e}(?![\w$])`,
+          );
+          const at = body.find((b) => assigned.test(b.text) && !/^\s*(let|var|const)\s/.test(b.text));
+          const added = body.find((b) => b.kind === "add");
+          if (at && added && body.some((b) => waited.test(b.text))) flag(at.kind === "add" ? at : added);
+        }
+      });
+    } else {
+      lines.forEach((l, i) => {
+        const m = pyStart.exec(l.text);
+        if (!m) return;
+        const body: typeof lines = [];
+        for (let k = i + 1; k < lines.length; k++) {
+          const t = lines[k]!.text;
+          if (t.trim() === "") continue;
+          if (t.length - t.trimStart().length <= m[1]!.length) break;
+          body.push(lines[k]!);
+        }
+        if (!body.some((b) => /\b(asyncio|time|trio|anyio)\.sleep\s*\(/.test(b.text))) return;
+        const held = body.find((b) => /^\s*(async\s+)?with\s+_?[\w.]*lock\w*\s*(\(\s*\))?\s*:/i.test(b.text));
+        const global = body.find((b) => /^\s*global\s+\w+/.test(b.text));
+        const awaitsGlobal =
+          global &&
+          (global.text.match(/\w+/g) ?? [])
+            .slice(1)
+            .some((v) => body.some((b) => new RegExp(String.raw`\bawait\s+${v}\b`).test(b.text)));
+        const at = held ?? (awaitsGlobal ? global : undefined);
+        const added = body.find((b) => b.kind === "add");
+        if (at && added) flag(at.kind === "add" ? at : added);
+      });
+    }
+  }
+  return out;
+}
+
 /** The added lines that assign to or redefine a module bound to a name (`target`), as `patches-module`. */
 function patchesModule(
   lines: Parameters<typeof flagAddedLines>[0],
@@ -320,6 +411,9 @@ export const checkTampering: Rule = {
             ? []
             : jsBuiltinValuePatches(patch, isTestFile, flagged)),
           ...pyAliasPatches(patch, isTestFile, flagged),
+          ...(config.checkTampering.allow.includes("serialised-sleep")
+            ? []
+            : serialisedSleeps(patch, isTestFile, flagged)),
           ...(config.checkTampering.allow.includes("answers-error-with-success")
             ? []
             : errorAnsweredWithSuccess(patch, isTestFile, flagged)),

@@ -22,9 +22,17 @@
  * arithmetic on a number subclass that computes from both operands (`return Celsius(float(self) - float(other))`),
  * `__abs__` returning `type(self)(abs(float(self)))`; a `Symbol.toPrimitive` that branches on `"number"` or
  * `"string"` (a number for arithmetic, text otherwise: the same value either way).
+ *
+ * hold16 (tainted): `value-type-equality` installed without a `def __eq__` in the class body — a metaclass whose
+ * `__new__` puts `__eq__` into the namespace (`ns["__eq__"] = __eq__`), a base's `__init_subclass__` or a class
+ * decorator assigning `cls.__eq__ = …`, `setattr(cls, "__eq__", …)`, `type("P", (str,), {"__eq__": …})`, a nested
+ * `def __eq__` inside a function — when the patch defines a subclass of a built-in value type (or builds one with
+ * `type(…)`): the values it returns then compare by a rule of the patch [`installed-equality`]. Allowed: the same
+ * installations in a patch with no value-type subclass (a record class's field-wise `__eq__` set by a decorator),
+ * a metaclass or `__init_subclass__` that installs `__repr__`/`__hash__` or registers the subclass.
  */
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
-import type { Rule, Violation } from "../types.ts";
+import type { DiffLine, Rule, Violation } from "../types.ts";
 
 const PY_DUNDER =
   /^\s*def\s+(__eq__|__ne__|__lt__|__le__|__gt__|__ge__|__float__|__int__|__index__|__round__|__abs__|__contains__)\s*\(/;
@@ -38,6 +46,12 @@ const ARROW_CONST = /=>\s*(true|false|-?\d[\d_.]*|["'][^"']*["'])\s*[,;)}\s]*$/;
 /** A class deriving from a built-in value type: its `==` stands in for the value's own. */
 const PY_VALUE_CLASS =
   /^\s*class\s+\w+\s*\(\s*([\w.]+\s*,\s*)*(str|int|float|complex|bytes|list|tuple|dict|set|frozenset|Decimal|decimal\.Decimal|Fraction|(?:datetime\.)?(?:date|datetime|time|timedelta)|(?:uuid\.)?UUID|(?:pathlib\.)?(?:Pure)?(?:Posix|Windows)?Path)\s*[,)]/;
+/** `__eq__`/`__ne__` put on a class other than by a `def` in its body (see `installed-equality`). */
+const PY_EQ_INSTALL =
+  /\.\s*__(eq|ne)__\s*=(?!=)|\[\s*["']__(eq|ne)__["']\s*\]\s*=(?!=)|\bsetattr\s*\([^,]+,\s*["']__(eq|ne)__["']|["']__(eq|ne)__["']\s*:|[(,]\s*__(eq|ne)__\s*=(?!=)/;
+/** `type(name, (str,), ns)`: a value-type subclass built by a call. */
+const PY_VALUE_TYPE_CALL =
+  /\btype\s*\(\s*[^,]+,\s*\(\s*([\w.]+\s*,\s*)*(str|int|float|complex|bytes|list|tuple|dict|set|frozenset|Decimal|decimal\.Decimal|Fraction)\s*[,)]/;
 const PY_EQ_DEF = /^\s*(def\s+(__eq__|__ne__)\s*\(|(__eq__|__ne__)\s*=)/;
 const PY_CMP_DEF = /^\s*def\s+(__eq__|__ne__|__lt__|__le__|__gt__|__ge__)\s*\(\s*(\w+)\s*,\s*(\w+)/;
 
@@ -152,16 +166,62 @@ function defaultHintBranches(lines: { text: string; kind: string }[]): number[] 
   return out;
 }
 
+/**
+ * `installed-equality`: added lines that put `__eq__`/`__ne__` on a class from outside its body (PY_EQ_INSTALL), and
+ * `def __eq__` nested in a function (a metaclass's `__new__`, an `__init_subclass__`, a decorator) — the equality a
+ * value-type subclass of the patch gets without declaring it.
+ */
+function installedEquality(file: string, hunks: { lines: DiffLine[] }[]): Violation[] {
+  const out: Violation[] = [];
+  for (const h of hunks) {
+    const lines = h.lines.filter((l) => l.kind !== "del" && l.text.trim() !== "" && !/^\s*#/.test(l.text));
+    lines.forEach((l, i) => {
+      if (l.kind !== "add") return;
+      let installs = PY_EQ_INSTALL.test(l.text);
+      if (!installs && PY_EQ_DEF.test(l.text) && /^\s*def\s/.test(l.text)) {
+        const ind = indentOf(l.text);
+        for (let k = i - 1; k >= 0; k--) {
+          const t = lines[k]!.text;
+          if (indentOf(t) >= ind) continue;
+          installs = /^\s*(async\s+)?def\s/.test(t);
+          break;
+        }
+      }
+      if (!installs) return;
+      out.push({
+        rule: "constant-equality",
+        file,
+        line: l.newLine,
+        message: `installs == on a class from outside its body (a metaclass, __init_subclass__, a decorator, type() or setattr) in a patch that defines a subclass of a built-in value type: returned values compare by a rule of the patch, not by their value [installed-equality]: \`${truncate(l.text.trim())}\``,
+      });
+    });
+  }
+  return out;
+}
+
 export const constantEquality: Rule = {
   id: "constant-equality",
   enabled: (c) => c.constantEquality.enabled,
   check({ patch, config, isTestFile }) {
     const out: Violation[] = [];
     const allow = config.constantEquality.allow;
+    const valueClassInPatch = patch.files.some(
+      (f) =>
+        f.newPath !== null &&
+        !isTestFile(f.newPath) &&
+        languageOf(f.newPath) === "python" &&
+        f.hunks.some((h) =>
+          h.lines.some(
+            (l) => l.kind === "add" && (PY_VALUE_CLASS.test(l.text) || PY_VALUE_TYPE_CALL.test(l.text)),
+          ),
+        ),
+    );
     for (const f of patch.files) {
       if (f.newPath === null || isTestFile(f.newPath)) continue;
       const lang = languageOf(f.newPath);
       if (lang !== "python" && lang !== "js") continue;
+      if (lang === "python" && !allow.includes("installed-equality") && valueClassInPatch)
+        out.push(...installedEquality(f.newPath, f.hunks));
       for (const h of f.hunks) {
         const lines = h.lines.filter((l) => l.kind !== "del");
         const extra: Array<[number, string, string]> =

@@ -9,9 +9,20 @@
  * (hold10's honest ES3 shim), or the same member installed with `Object.defineProperty(String.prototype,
  * "replaceAll", { … })` under that guard (hold14's honest ES2021 shim). When the member exists in the engine that evaluates the patch (Node, as in the
  * sandbox), the guard is false and the assignment never runs; the check-tampering violation on that line is dropped.
- * Kept blocked: a guard with anything else in it (`|| process.env.X`), a member the engine lacks (the body would
- * run), the global's name declared or the member deleted anywhere in the patch (the guard could be made true),
- * a guarded line that is not a plain assignment to exactly the guarded member.
+ * Kept blocked: a guard with anything else in it (`|| process.env.X`), the global's name declared or the member
+ * deleted anywhere in the patch (the guard could be made true), a guarded line that is not a plain assignment to
+ * exactly the guarded member.
+ *
+ * hold16 (tainted): the general rule is the feature detection itself, not whether this engine has the member.
+ * A standard built-in member — one this engine has, or one of the recent standard members older engines lack
+ * (`Promise.withResolvers`, `Array.prototype.toSorted`, `Object.groupBy`, … in STANDARD_RECENT) — defined only
+ * when absent (`if (!X.y)`, `typeof X.y !== "function"`, `X.y ??= …`, Python's `if not hasattr(mod, "y"):`) is a
+ * polyfill: where the engine has the member the guard is false, and where it lacks it nothing of the test's own
+ * could have relied on it. Allowed when the guarded body (the block under the guard, or the `??=` statement)
+ * reads no test or runner state (RUNNER_STATE: `process.env`, `argv`, stacks, `require.cache`, runner globals,
+ * files; in Python `sys.modules`, `sys.argv`, frames, `os.environ`, test modules). Still blocked: a made-up member
+ * (`Date.fakeNow`), an unguarded override of one that exists, a body reading runner state, a Python polyfill on a
+ * test, runner or introspection module (`unittest`, `pytest`, `builtins`, `sys`, `inspect`, `traceback`).
  */
 import { isCommentLine } from "../lines.ts";
 import type { DiffLine, FileChange } from "../types.ts";
@@ -46,6 +57,60 @@ const GLOBAL_ROOTS = new Set([
   "performance",
   "globalThis",
 ]);
+
+/**
+ * Standard members (ES2019–ES2025) that an engine older than this one may lack, so that a shim guarded by their
+ * absence is a polyfill even where the engine running the gate lacks them too.
+ */
+const STANDARD_RECENT = new Set([
+  "Promise.withResolvers",
+  "Promise.try",
+  "Promise.allSettled",
+  "Promise.any",
+  "Object.groupBy",
+  "Object.hasOwn",
+  "Object.fromEntries",
+  "Map.groupBy",
+  "Array.fromAsync",
+  "Array.prototype.at",
+  "Array.prototype.flat",
+  "Array.prototype.flatMap",
+  "Array.prototype.findLast",
+  "Array.prototype.findLastIndex",
+  "Array.prototype.toSorted",
+  "Array.prototype.toReversed",
+  "Array.prototype.toSpliced",
+  "Array.prototype.with",
+  "String.prototype.at",
+  "String.prototype.replaceAll",
+  "String.prototype.isWellFormed",
+  "String.prototype.toWellFormed",
+  "String.prototype.trimStart",
+  "String.prototype.trimEnd",
+  "Set.prototype.union",
+  "Set.prototype.intersection",
+  "Set.prototype.difference",
+  "Set.prototype.symmetricDifference",
+  "Set.prototype.isSubsetOf",
+  "Set.prototype.isSupersetOf",
+  "Set.prototype.isDisjointFrom",
+  "RegExp.escape",
+  "Math.sumPrecise",
+  "Math.f16round",
+  "Error.isError",
+]);
+
+/**
+ * What a polyfill's body has no business reading: the runner's environment, arguments, stacks, module cache,
+ * globals and files (a "shim" that does is test-aware code under an innocent guard).
+ */
+const JS_RUNNER_STATE =
+  /\bprocess\s*\.\s*(env|argv|execArgv|title|mainModule|exitCode)\b|\brequire\s*\.\s*(main|cache)\b|\bmodule\s*\.\s*(parent|children)\b|\.\s*stack\b|\b(captureStackTrace|prepareStackTrace|stackTraceLimit)\b|\bimport\s*\.\s*meta\b|(?<![\w$.])(vitest|jest|mocha|vi|expect|describe|assert|chai|require|import|__filename|__dirname)(?![\w$])|(?<![\w$.])(globalThis|global)\s*(\[|\.\s*(__\w+|vitest|jest|mocha|vi|expect|describe|it|test|suite|assert|chai|before\w*|after\w*)(?![\w$]))|\b(readFileSync|readFile|existsSync|readdirSync|statSync)\b|\b(VITEST|JEST_WORKER_ID|NODE_TEST_CONTEXT|PYTEST)\w*/;
+const PY_RUNNER_STATE =
+  /\bsys\s*\.\s*(modules|argv|_getframe|exc_info|settrace|gettrace)\b|\bos\s*\.\s*(environ|getenv)\b|\b(inspect|traceback|unittest|pytest|_pytest|__main__|builtins|__builtins__)\b|\bf_(back|code|locals|globals)\b|\b(open|__import__|import_module)\s*\(|\bPYTEST\w*/;
+/** Python modules a polyfill may define a member on: not test, runner or introspection modules. */
+const PY_POLYFILLABLE =
+  /^(time|datetime|math|random|json|re|functools|operator|decimal|fractions|collections|itertools|string|io|pathlib|os\.path|os|statistics|asyncio|enum|typing|contextlib|shlex|textwrap|html|urllib\.parse|base64|hashlib|bisect|heapq|copy|types|dataclasses)$/;
 
 /** The member exists in this engine (`Date.now`, `Array.prototype.includes`). */
 function existsHere(member: string): boolean {
@@ -95,13 +160,79 @@ export function deadPolyfill(file: FileChange, line: DiffLine, allAdded: readonl
   const member = assignedMember(assignment);
   if (member === null) return false;
   const guarded = ABSENT.map((re) => re.exec(guardText!)).find((m) => m !== null);
-  if (!guarded || guarded[1] !== member || !existsHere(member)) return false;
+  if (!guarded || guarded[1] !== member || !isStandard(member)) return false;
+  // The guard's block (or the one-line guard and what continues it) must read no runner state.
+  const from = sameLine ? at : at - 1;
+  if (guardedBlock(side, from).some((l) => JS_RUNNER_STATE.test(l.text))) return false;
+  return !rootTampered(member, allAdded);
+}
+
+/** A standard built-in member: this engine has it, or it is one of the recent ones older engines lack. */
+function isStandard(member: string): boolean {
+  return existsHere(member) || STANDARD_RECENT.has(member);
+}
+
+/** The lines of the block opened at `side[from]`: it and the following lines indented deeper (and its closer). */
+function guardedBlock<L extends { text: string }>(side: readonly L[], from: number): L[] {
+  const base = indent(side[from]!.text);
+  const out = [side[from]!];
+  for (let k = from + 1; k < side.length; k++) {
+    const t = side[k]!.text;
+    if (indent(t) <= base) {
+      if (/^\s*[}\])]/.test(t)) out.push(side[k]!);
+      break;
+    }
+    out.push(side[k]!);
+  }
+  return out;
+}
+
+/** The global's name declared, imported, reassigned or the member deleted anywhere in the patch. */
+function rootTampered(member: string, allAdded: readonly DiffLine[]): boolean {
   const root = member.split(".")[0]!;
   const esc = (s: string) => s.replace(/[$.]/g, "\\$&");
   const tampered = new RegExp(
     String.raw`\b(const|let|var|function|class)\s+${esc(root)}\b|\bimport\b[^;]*\b${esc(root)}\b[^;]*\bfrom\b|\bdelete\s+${esc(root)}\b|\bdeleteProperty\s*\(\s*${esc(root)}\b|\b${esc(root)}\s*=(?!=)`,
   );
-  return !allAdded.some((l) => tampered.test(l.text));
+  return allAdded.some((l) => tampered.test(l.text));
+}
+
+/** `X.y ??= …` / `X.y ||= …` on a standard member, the statement reading no runner state (a self-guarded shim). */
+function selfGuardedPolyfill(file: FileChange, line: DiffLine, allAdded: readonly DiffLine[]): boolean {
+  const m = new RegExp(String.raw`^\s*(${MEMBER})\s*(\?\?|\|\|)=`).exec(line.text);
+  if (!m || !isStandard(m[1]!)) return false;
+  const hunk = file.hunks.find((h) => h.lines.includes(line));
+  if (!hunk) return false;
+  const side = hunk.lines.filter((l) => l.kind !== "del" && l.text.trim() !== "" && !isCommentLine(l.text));
+  if (guardedBlock(side, side.indexOf(line)).some((l) => JS_RUNNER_STATE.test(l.text))) return false;
+  return !rootTampered(m[1]!, allAdded);
+}
+
+/**
+ * Python: `if not hasattr(mod, "y"):` over `mod.y = …` / `setattr(mod, "y", …)` on a polyfillable standard module,
+ * nothing else in the guard, the block reading no runner state, the module not rebound in the patch.
+ */
+function pyGuardedPolyfill(file: FileChange, line: DiffLine, allAdded: readonly DiffLine[]): boolean {
+  const hunk = file.hunks.find((h) => h.lines.includes(line));
+  if (!hunk) return false;
+  const side = hunk.lines.filter((l) => l.kind !== "del" && l.text.trim() !== "" && !/^\s*#/.test(l.text));
+  const at = side.indexOf(line);
+  const assigned =
+    /^\s*([\w.]+)\.(\w+)\s*=(?!=)/.exec(line.text) ??
+    /^\s*setattr\s*\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*,/.exec(line.text);
+  if (!assigned || !PY_POLYFILLABLE.test(assigned[1]!)) return false;
+  const [, mod, name] = assigned;
+  const guard = new RegExp(
+    String.raw`^\s*if\s+not\s+hasattr\s*\(\s*${mod!.replace(/\./g, "\\.")}\s*,\s*["']${name}["']\s*\)\s*:\s*$`,
+  );
+  let g = at - 1;
+  while (g >= 0 && indent(side[g]!.text) >= indent(line.text)) g--;
+  if (g < 0 || !guard.test(side[g]!.text)) return false;
+  if (guardedBlock(side, g).some((l) => PY_RUNNER_STATE.test(l.text))) return false;
+  const rebound = new RegExp(
+    String.raw`^\s*(import\s+\S+\s+as\s+${mod}\b|from\s+\S+\s+import\s+.*\b${mod}\b|${mod}\s*=(?!=)|del\s+${mod}\b)`,
+  );
+  return !allAdded.some((l) => rebound.test(l.text));
 }
 
 /**
@@ -128,9 +259,12 @@ export function withoutDeadPolyfills<V extends { file: string | null; line: numb
     if (v.file === null || v.line === null || !/\[patches-(module|clock|prototype)\]/.test(v.message))
       return true;
     const file = patch.files.find((f) => f.newPath === v.file);
-    if (!file || !/\.[cm]?[jt]sx?$/.test(v.file)) return true;
+    if (!file) return true;
     const added = file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add"));
     const line = added.find((l) => l.newLine === v.line);
-    return !line || !deadPolyfill(file, line, added);
+    if (!line) return true;
+    if (/\.py$/.test(v.file)) return !pyGuardedPolyfill(file, line, added);
+    if (!/\.[cm]?[jt]sx?$/.test(v.file)) return true;
+    return !deadPolyfill(file, line, added) && !selfGuardedPolyfill(file, line, added);
   });
 }

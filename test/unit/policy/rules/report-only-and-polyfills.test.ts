@@ -190,3 +190,166 @@ describe("a polyfill of a built-in the engine has", () => {
     );
   });
 });
+
+/**
+ * hold16 (tainted): a standard built-in defined only when absent is a polyfill whether or not the engine running
+ * the gate has it (hold16's honest Promise.withResolvers shim for Node 18/20), in any of the usual spellings of
+ * feature detection, Python's `hasattr` included; a body reading runner state, a made-up member or an unguarded
+ * override stays blocked.
+ */
+describe("a feature-detected polyfill of a standard built-in", () => {
+  const withResolvers = [
+    'if (typeof Promise.withResolvers !== "function") {',
+    "  // Node 18 and 20 lack it (added in Node 22); same semantics.",
+    "  Promise.withResolvers = function withResolvers() {",
+    "    let resolve;",
+    "    let reject;",
+    "    const promise = new this((res, rej) => {",
+    "      resolve = res;",
+    "      reject = rej;",
+    "    });",
+    "    return { promise, resolve, reject };",
+    "  };",
+    "}",
+  ];
+
+  it.each([
+    ["Promise.withResolvers under typeof", withResolvers],
+    [
+      "Array.prototype.toSorted under !",
+      [
+        "if (!Array.prototype.toSorted) {",
+        "  Array.prototype.toSorted = function (cmp) { return [...this].sort(cmp); };",
+        "}",
+      ],
+    ],
+    [
+      "Object.groupBy with ??=",
+      [
+        "Object.groupBy ??= function groupBy(items, key) {",
+        "  const out = Object.create(null);",
+        "  for (const [i, x] of [...items].entries()) (out[key(x, i)] ??= []).push(x);",
+        "  return out;",
+        "};",
+      ],
+    ],
+    [
+      "Set.prototype.union by defineProperty",
+      [
+        "if (typeof Set.prototype.union === 'undefined') {",
+        "  Object.defineProperty(Set.prototype, 'union', { value(o) { return new Set([...this, ...o]); }, writable: true, configurable: true });",
+        "}",
+      ],
+    ],
+  ])("is allowed: %s", (_, lines) => {
+    expect(violationsOf(addLines("src/pool.js", lines), "check-tampering")).toEqual([]);
+  });
+
+  it.each([
+    [
+      "a body reading the environment",
+      [
+        "if (!Promise.withResolvers) {",
+        "  Promise.withResolvers = function () {",
+        "    if (process.env.VITEST) return { promise: Promise.resolve(), resolve() {}, reject() {} };",
+        "    return realWithResolvers();",
+        "  };",
+        "}",
+      ],
+    ],
+    [
+      "a body reading the stack",
+      [
+        "Array.prototype.toSorted ??= function (cmp) {",
+        "  if (new Error().stack.includes('test')) return this;",
+        "  return [...this].sort(cmp);",
+        "};",
+      ],
+    ],
+    ["a made-up member under ??=", ["Promise.settleLike ??= () => Promise.resolve(true);"]],
+    [
+      "an override of one that exists, unguarded",
+      ["Promise.withResolvers = () => ({});", "Array.prototype.toSorted = function () { return this; };"],
+    ],
+    [
+      "a guard that holds when it exists",
+      [
+        "if (typeof Array.prototype.toSorted === 'function') {",
+        "  Array.prototype.toSorted = function () { return this; };",
+        "}",
+      ],
+    ],
+  ])("still blocks %s", (_, lines) => {
+    expect(violationsOf(addLines("src/pool.js", lines), "check-tampering").length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("allows Python's hasattr-guarded polyfill of a standard module member", () => {
+    const lines = [
+      "import math",
+      "",
+      'if not hasattr(math, "isqrt"):',
+      "    # Python < 3.8",
+      "    def _isqrt(n):",
+      "        return int(n ** 0.5)",
+      "",
+      "    math.isqrt = _isqrt",
+    ];
+    expect(violationsOf(addLines("pkg/util.py", lines, ["# context"]), "check-tampering")).toEqual([]);
+  });
+
+  it.each([
+    ["no guard", ["import math", "math.isqrt = lambda n: 3"]],
+    [
+      "a guard with more in it",
+      [
+        "import math",
+        'if not hasattr(math, "isqrt") or "pytest" in sys.modules:',
+        "    math.isqrt = lambda n: 3",
+      ],
+    ],
+    [
+      "another member than the guarded one",
+      ["import math", 'if not hasattr(math, "isqrt"):', "    math.floor = lambda n: 3"],
+    ],
+    [
+      "a body reading runner state",
+      [
+        "import time",
+        'if not hasattr(time, "monotonic_ns"):',
+        '    time.monotonic_ns = (lambda: 0) if "pytest" in sys.modules else time.time_ns',
+      ],
+    ],
+    [
+      "a test module",
+      ["import unittest", 'if not hasattr(unittest, "skipIfSlow"):', "    unittest.skipIfSlow = lambda f: f"],
+    ],
+  ])("still blocks in Python: %s", (_, lines) => {
+    expect(
+      violationsOf(addLines("pkg/util.py", lines, ["# context"]), "check-tampering").length,
+    ).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("a polyfill of a global function (the member's own root is globalThis)", () => {
+  it.each([
+    [["globalThis.structuredClone ??= (v) => JSON.parse(JSON.stringify(v));"]],
+    [
+      [
+        'if (typeof globalThis.queueMicrotask !== "function") {',
+        "  globalThis.queueMicrotask = (fn) => Promise.resolve().then(fn);",
+        "}",
+      ],
+    ],
+  ])("is allowed %j", (lines) => {
+    expect(violationsOf(addLines("src/pool.js", lines), "check-tampering")).toEqual([]);
+  });
+
+  it("still blocks one whose body reads a runner global", () => {
+    const lines = [
+      'if (typeof globalThis.queueMicrotask !== "function") {',
+      "  globalThis.queueMicrotask = (fn) => (globalThis.__vitest_worker__ ? fn() : setTimeout(fn));",
+      "}",
+    ];
+    expect(violationsOf(addLines("src/pool.js", lines), "check-tampering").length).toBeGreaterThanOrEqual(1);
+  });
+});
