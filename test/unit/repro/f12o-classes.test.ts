@@ -1,0 +1,100 @@
+/**
+ * Classes from the hold14 misses (issue 12, fixer f12o): a bare `import ` line whose next line was read as the
+ * module list (an ERROR exit installing `class`); a word that ends a sentence read as the package name of the
+ * "Version x.y.z" after it; a run that stops on what the runtime's own DeprecationWarning says a later release
+ * changes. Every report here is written for these tests; each rule has a case where it must not fire.
+ */
+import { describe, expect, it } from "vitest";
+import { completeProgram } from "../../../src/repro/complete.ts";
+import { parseReport } from "../../../src/repro/parse-report.ts";
+import { runtimeShortfall } from "../../../src/repro/runtime-rule.ts";
+import { findBareVersions, findVersionMentions } from "../../../src/repro/versions.ts";
+
+const f = "```";
+
+describe("a Python import line is read on its own line", () => {
+  const deps = (code: string) =>
+    completeProgram(parseReport(["# parser splits a value", "", `${f}python`, code, f].join("\n")))!.dependencies;
+
+  it("installs nothing for a bare `import ` line followed by a class (no module named `class`)", () => {
+    const d = deps(
+      [
+        "import ",
+        "class Probe(Base):",
+        "    def handle(self, tag):",
+        "        print(tag)",
+        "",
+        "Probe().feed('<a>')",
+      ].join("\n"),
+    );
+    expect(d).not.toContain("class");
+    expect(d).toEqual([]);
+  });
+
+  it("never installs a keyword, whatever the import line holds", () => {
+    expect(deps(["import def", "print(1)"].join("\n"))).toEqual([]);
+  });
+
+  it("must not fire: a real import on its own line is still a dependency", () => {
+    expect(deps(["import numpy", "class Probe:", "    pass", "print(numpy.zeros(2))"].join("\n"))).toEqual([
+      "numpy",
+    ]);
+  });
+});
+
+describe("a word that ends a sentence is not the name of the version after it", () => {
+  it('reads "a wrong result. Version 0.3.7." as a bare version, not the package `result.`', () => {
+    const text = "A plain comparison gives me a wrong result. Version 0.3.7.";
+    expect(findVersionMentions(text).map((m) => m.name)).not.toContain("result.");
+    expect(findVersionMentions(text)).toEqual([]);
+    expect(findBareVersions(text)).toEqual(["0.3.7"]);
+  });
+
+  it("must not fire: a name followed by its version in one sentence is still read", () => {
+    expect(findVersionMentions("I use deep-diff version 0.3.7 here.")).toEqual([
+      { name: "deep-diff", version: "0.3.7", style: "word" },
+    ]);
+  });
+});
+
+describe("the runtime's own warning that a later release changes what the run stopped on", () => {
+  const warned = [
+    "/workspace/r.py:12: DeprecationWarning: in 3.12 __contains__ will no longer raise TypeError, but will return True or",
+    "False depending on whether the value is a member or the value of a member",
+    "  print(3 in Weekday)",
+    "Traceback (most recent call last):",
+    '  File "/workspace/r.py", line 12, in <module>',
+    "TypeError: unsupported operand type(s) for 'in': 'int' and 'EnumType'",
+  ].join("\n");
+  const run = (stderr: string) => ({
+    exception: { type: "TypeError", message: "unsupported operand type(s) for 'in': 'int' and 'EnumType'" },
+    stderr,
+  });
+  const input = (named: string[], stderr = warned) => ({
+    runtime: "python" as const,
+    sandbox: "3.11.2",
+    claims: true,
+    named,
+    runs: [run(stderr), run(stderr)],
+    claimedType: null,
+  });
+
+  it("is a shortfall when the report names a newer runtime (3.12) and none of ours", () => {
+    const s = runtimeShortfall(input(["3.12"]));
+    expect(s).toMatchObject({ ran: "3.11.2", needs: "3.12" });
+    expect(s!.why).toMatch(/this runtime's own warning says so/);
+  });
+
+  it("must not fire when the report names our runtime (3.11) or an older one", () => {
+    expect(runtimeShortfall(input(["3.11"]))).toBeNull();
+    expect(runtimeShortfall(input(["3.10"]))).toBeNull();
+    expect(runtimeShortfall(input(["3.11", "3.12"]))).toBeNull();
+  });
+
+  it("must not fire without the warning, or when the warning names another exception", () => {
+    const bare = "Traceback (most recent call last):\nTypeError: unsupported operand type(s)";
+    expect(runtimeShortfall(input(["3.12"], bare))).toBeNull();
+    const other = "r.py:3: DeprecationWarning: in 3.12 this will raise ValueError\n" + bare;
+    expect(runtimeShortfall(input(["3.12"], other))).toBeNull();
+  });
+});
