@@ -4,6 +4,7 @@
  * inline code, and the versions and runtime the report names.
  */
 import type { Code, Heading, InlineCode, Nodes, Paragraph, Root, RootContent } from "mdast";
+import { pythonInPage } from "./page-script.ts";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
@@ -329,6 +330,18 @@ export function loneValue(value: string): boolean {
 /** A lead that ends by introducing what ran printed: "Packaging 25.0 (and earlier versions) print:", "it outputs:". */
 const PRINTED_LEAD =
   /\b(?:prints?|printed|outputs?|outputted|gives?|gave|shows?|showed|returns?|returned|displays?|displayed|logs?|logged|results? in)\s*:$/i;
+
+/**
+ * A block whose first line imports a module (`from typing import get_type_hints`, `import os`,
+ * `import x from "y"`, `const x = require("y")`): a program, never what one printed, whatever lead ("the
+ * reporter gave:") stands before it.
+ */
+function opensWithImport(value: string): boolean {
+  const first = value.trim().split("\n")[0]!.trim();
+  return /^(?:from[ \t]+[\w.]+[ \t]+import[ \t]+[\w(*]|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*$|import[ \t].*[ \t]from[ \t]+['"]|(?:const|let|var)[ \t]+[\w${}, \t]+=[ \t]*require\([ \t]*['"])/.test(
+    first,
+  );
+}
 
 /**
  * JavaScript with comments written the shell's or Python's way (`# returns nothing` over a call): a line that
@@ -680,10 +693,13 @@ export function parseReport(markdown: string): ParsedReport {
         template = null;
         dataUnder = null;
         const c = node as Code;
-        let cls = classifyBlock(c.lang, c.value);
+        // An HTML page whose `<script type="text/python">` holds the report's Python (Brython, PyScript): that
+        // Python is the block's code.
+        const pagePython = pythonInPage(c.value);
+        let cls = pagePython !== null ? classifyBlock("python", pagePython) : classifyBlock(c.lang, c.value);
         // A CI or build log (`09:47:19 [exec] ReferenceError: …` on every line): the error and its stack are
         // read without the log's own prefix.
-        let value = c.value;
+        let value = pagePython ?? c.value;
         const unprefixed = withoutLogPrefix(value);
         if (unprefixed !== null && cls.kind !== "traceback" && cls.kind !== "error-output") {
           const bare = classifyBlock(c.lang, unprefixed);
@@ -736,7 +752,8 @@ export function parseReport(markdown: string): ParsedReport {
           languageFromFence(c.lang) === null &&
           previousText !== null &&
           PRINTED_LEAD.test(previousText.trim()) &&
-          blocks.some((b) => b.kind === "code" || b.kind === "shell")
+          blocks.some((b) => b.kind === "code" || b.kind === "shell") &&
+          !opensWithImport(value)
         )
           cls = { kind: "output", language: "text" };
         // A fenced block under "# Current Behaviour" / "Expected output" or after "fails, with this message:",

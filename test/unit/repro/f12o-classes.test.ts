@@ -5,8 +5,12 @@
  * changes. Every report here is written for these tests; each rule has a case where it must not fire.
  */
 import { describe, expect, it } from "vitest";
+import { annotate } from "../../../src/repro/annotations.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
+import { detectLanguage } from "../../../src/repro/detect-language.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
+import { plainLanguage } from "../../../src/repro/plain-code.ts";
+import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { runtimeShortfall } from "../../../src/repro/runtime-rule.ts";
 import { findBareVersions, findVersionMentions } from "../../../src/repro/versions.ts";
 
@@ -14,7 +18,8 @@ const f = "```";
 
 describe("a Python import line is read on its own line", () => {
   const deps = (code: string) =>
-    completeProgram(parseReport(["# parser splits a value", "", `${f}python`, code, f].join("\n")))!.dependencies;
+    completeProgram(parseReport(["# parser splits a value", "", `${f}python`, code, f].join("\n")))!
+      .dependencies;
 
   it("installs nothing for a bare `import ` line followed by a class (no module named `class`)", () => {
     const d = deps(
@@ -96,5 +101,106 @@ describe("the runtime's own warning that a later release changes what the run st
     expect(runtimeShortfall(input(["3.12"], bare))).toBeNull();
     const other = "r.py:3: DeprecationWarning: in 3.12 this will raise ValueError\n" + bare;
     expect(runtimeShortfall(input(["3.12"], other))).toBeNull();
+  });
+});
+
+describe("Python in a page, a quoted Python line, a program under a 'gave:' lead", () => {
+  const blocks = (md: string) => parseReport(md).blocks.map((b) => [b.kind, b.language, b.value]);
+
+  it("reads the Python of an HTML page's `<script type=\"text/python\">` as the block's code", () => {
+    const md = [
+      "# import fails",
+      "",
+      `${f}HTML`,
+      "<!DOCTYPE html>",
+      '<html><body onload="brython()">',
+      '    <script type="text/python">',
+      "        # Raises ValueError: bad bits",
+      "        import ipaddress",
+      "    </script>",
+      "</body></html>",
+      f,
+    ].join("\n");
+    expect(blocks(md)).toEqual([["code", "python", "# Raises ValueError: bad bits\nimport ipaddress"]]);
+    const e = reportedExpectations(parseReport(md));
+    expect(e.actual).toMatchObject({
+      kind: "exception",
+      exceptionType: "ValueError",
+      exceptionMessage: "bad bits",
+    });
+  });
+
+  it("must not fire: an HTML page with only JavaScript scripts stays what it was", () => {
+    const md = ["# page", "", `${f}html`, "<html><script>console.log(1)</script></html>", f].join("\n");
+    expect(blocks(md)[0]![1]).not.toBe("python");
+  });
+
+  it("reads `if isinstance(object, type):` quoted in the words as Python, not JavaScript", () => {
+    expect(plainLanguage("if isinstance(object, type):")).toBe("python");
+    expect(plainLanguage("for k in d:")).toBe("python");
+    // must not fire: JavaScript's `if (…)` and an object literal's key
+    expect(plainLanguage("if (a) b();")).toBe("javascript");
+    expect(plainLanguage("if (isArray(x)) {")).toBe("javascript");
+  });
+
+  it("keeps a block that opens with an import as code under a lead ending 'gave:'", () => {
+    const md = [
+      "# wrong error",
+      "",
+      "`get_type_hints(123)` raises",
+      "",
+      `${f}python`,
+      "from typing import get_type_hints",
+      f,
+      "",
+      "Asked for a tiny example, the reporter gave:",
+      "",
+      f,
+      "from typing import get_type_hints",
+      "get_type_hints(123)",
+      f,
+    ].join("\n");
+    expect(blocks(md).at(-1)).toEqual([
+      "code",
+      "python",
+      "from typing import get_type_hints\nget_type_hints(123)",
+    ]);
+  });
+
+  it("must not fire: a value under 'it gave:' after the code is still output", () => {
+    const md = ["# x", "", `${f}python`, "print(1 + 1)", f, "", "and it gave:", "", f, "3", f].join("\n");
+    expect(blocks(md).at(-1)![0]).toBe("output");
+  });
+});
+
+describe("a comment naming an error over the statement it describes", () => {
+  it("claims the error for the statement under it", () => {
+    const a = annotate("# Raises ValueError: host bits set\nimport ipaddress", "python");
+    expect(a.checks).toEqual([
+      expect.objectContaining({
+        line: 2,
+        code: "import ipaddress",
+        kind: "error",
+        value: "ValueError: host bits set",
+      }),
+    ]);
+  });
+
+  it("must not fire over a definition, or for words that name no error type", () => {
+    expect(annotate("# raises ValueError on bad input\ndef f(x):\n    pass", "python").checks).toEqual([]);
+    expect(annotate("# raises an error sometimes\nf(1)", "python").checks).toEqual([]);
+  });
+});
+
+describe("a TypeScript `as` assertion closing a statement", () => {
+  it("reads an unlabelled block with `diff(a, b) as deepDiff.IDiff[];` as TypeScript", () => {
+    expect(
+      detectLanguage("let a = [1];\nlet changes = diff(a, a) as deepDiff.IDiff[];\nconsole.log(changes);"),
+    ).toBe("typescript");
+  });
+
+  it("must not fire on Python's `as` (an import alias, a with-statement)", () => {
+    expect(detectLanguage("import numpy as np\nprint(np.zeros(2))")).toBe("python");
+    expect(detectLanguage("with open(p) as f:\n    print(f.read())")).toBe("python");
   });
 });
