@@ -41,6 +41,9 @@ function lastClause(lead: string): { clause: string; before: string } {
 export function referenceLead(lead: string | null): boolean {
   if (!lead) return false;
   const text = lead.replace(/[*_`]/g, "").trim();
+  // A lead that is only the contrast, between the block it follows and this one ("`f` raises [block] rather than
+  // [block]"): the block after it is what should have happened.
+  if (/^(?:(?:and|but)\s+)?(?:rather\s+than|instead\s+of)\s*:?$/i.test(text)) return true;
   // A lead introduces what follows: it ends with a colon, or is short enough to be a label.
   if (text.length > 300 || !/:\s*$/.test(text)) return false;
   const { clause, before } = lastClause(text);
