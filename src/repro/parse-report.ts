@@ -3,6 +3,7 @@
  * fenced blocks and what they are, the section each sits in ("Expected", "Actual", ...), the prose,
  * inline code, and the versions and runtime the report names.
  */
+import { dollarAsNode } from "./dollar-session.ts";
 import type { Code, Heading, InlineCode, Nodes, Paragraph, Root, RootContent } from "mdast";
 import { pythonInPage } from "./page-script.ts";
 import { fromMarkdown } from "mdast-util-from-markdown";
@@ -610,7 +611,23 @@ export function parseReport(markdown: string): ParsedReport {
         } else if (start !== undefined && end !== undefined) {
           // Statements typed one per line, each in backticks of its own: one program, its language from all of
           // them (`from slugify import slugify` makes the call under it Python).
-          const stated = inlineStatementLines(raw);
+          // A Node session typed under a shell's `$ ` prompt, unfenced: the session it is.
+          const session = dollarAsNode(raw);
+          const stated = session === null ? inlineStatementLines(raw) : null;
+          if (session !== null)
+            blocks.push(
+              makeBlock(
+                blocks.length,
+                null,
+                session,
+                "node-transcript",
+                "javascript",
+                section,
+                null,
+                node.position?.start.line ?? 0,
+                true,
+              ),
+            );
           if (stated !== null)
             blocks.push(
               makeBlock(
@@ -625,7 +642,7 @@ export function parseReport(markdown: string): ParsedReport {
                 true,
               ),
             );
-          for (const run of plainCodeRuns(raw)) {
+          for (const run of session === null ? plainCodeRuns(raw) : []) {
             const language = plainLanguage(run.code);
             blocks.push(
               makeBlock(
@@ -711,7 +728,8 @@ export function parseReport(markdown: string): ParsedReport {
         // An IPython session (`In [5]: …`, `Out[5]: …`) is read as the `>>>` transcript it is.
         if (cls.kind === "python-transcript") value = ipythonAsPycon(value) ?? angleAsPycon(value) ?? value;
         // A CoffeeScript session (`coffee> x = require 'y'`) is read as the Node session it stands for.
-        if (cls.kind === "node-transcript") value = coffeeAsNode(value) ?? promptlessAsNode(value) ?? value;
+        if (cls.kind === "node-transcript")
+          value = coffeeAsNode(value) ?? dollarAsNode(value) ?? promptlessAsNode(value) ?? value;
         // Python code with its traceback pasted under it in the same block: the code runs, the rest is output.
         const split = cls.kind === "code" && cls.language === "python" ? splitTraceback(value) : null;
         if (split) {

@@ -8,8 +8,10 @@ import { describe, expect, it } from "vitest";
 import { annotate } from "../../../src/repro/annotations.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
 import { detectLanguage } from "../../../src/repro/detect-language.ts";
+import { dollarAsNode } from "../../../src/repro/dollar-session.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { plainLanguage } from "../../../src/repro/plain-code.ts";
+import { referenceLead } from "../../../src/repro/reference-lead.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { runtimeShortfall } from "../../../src/repro/runtime-rule.ts";
 import { findBareVersions, findVersionMentions } from "../../../src/repro/versions.ts";
@@ -202,5 +204,41 @@ describe("a TypeScript `as` assertion closing a statement", () => {
   it("must not fire on Python's `as` (an import alias, a with-statement)", () => {
     expect(detectLanguage("import numpy as np\nprint(np.zeros(2))")).toBe("python");
     expect(detectLanguage("with open(p) as f:\n    print(f.read())")).toBe("python");
+  });
+});
+
+describe("a Node session under a shell's `$ ` prompt", () => {
+  it("reads `$ var x = require(…)` / `$ x.f('a')` / `'a'` as a Node session, fenced or not", () => {
+    const session = [
+      "$ var inflection = require('inflection')",
+      "$ inflection.pluralize('education')",
+      "'education'",
+    ].join("\n");
+    expect(dollarAsNode(session)).toBe(
+      "> var inflection = require('inflection')\n> inflection.pluralize('education')\n'education'",
+    );
+    const unfenced = parseReport(["# plural is wrong", "", session].join("\n")).blocks;
+    expect(unfenced.map((b) => b.kind)).toEqual(["node-transcript"]);
+    const fenced = parseReport(["# plural is wrong", "", `${f}sh`, session, f].join("\n")).blocks;
+    expect(fenced.map((b) => b.kind)).toEqual(["node-transcript"]);
+  });
+
+  it("must not fire on a shell session: commands are words then a space", () => {
+    expect(dollarAsNode('$ node -e "console.log(1)"\n1')).toBeNull();
+    expect(dollarAsNode("$ npm i inflection\nadded 1 package")).toBeNull();
+    expect(dollarAsNode("$ x.f('a')\n$ ls\nfile")).toBeNull();
+    // nothing answered: no session
+    expect(dollarAsNode("$ x.f('a')")).toBeNull();
+  });
+});
+
+describe("a lead that is only the contrast", () => {
+  it("'rather than' between two errors makes the second the expected side", () => {
+    expect(referenceLead("rather than")).toBe(true);
+    expect(referenceLead("instead of:")).toBe(true);
+  });
+
+  it("must not fire inside a longer lead that introduces what the run printed", () => {
+    expect(referenceLead("it printed this rather than the error:")).toBe(false);
   });
 });
