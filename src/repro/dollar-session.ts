@@ -1,12 +1,12 @@
 /**
  * A Node REPL session pasted with a shell's `$ ` prompt on its JavaScript lines (`$ var x = require('inflection')`,
  * `$ x.pluralize('education')`, then the echoed `'education'`): the same session with Node's `> ` prompt. Only
- * when every prompted line is JavaScript — a declaration, or a call / member read on a name — and never a shell
- * command (`$ node -e …`, `$ npm i x`: a word then a space). Pure.
+ * when every prompted line is JavaScript — a declaration, or a call or subscript of a name (`x.f(…)`) — and never a shell
+ * command (`$ node -e …`, `$ npm i x`: a word then a space; `$ python3.9 -c …`: no call). Pure.
  */
 
 const JS_COMMAND =
-  /^(?:(?:var|let|const)[ \t]+[\w${}, \t]+=[^=]|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[ \t]*[(.[])/;
+  /^(?:(?:var|let|const)[ \t]+[\w${}, \t]+=[^=]|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[ \t]*[([])/;
 
 /** The session with `> ` prompts, or null when it is not one. */
 export function dollarAsNode(value: string): string | null {

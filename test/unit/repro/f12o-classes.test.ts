@@ -242,3 +242,10 @@ describe("a lead that is only the contrast", () => {
     expect(referenceLead("it printed this rather than the error:")).toBe(false);
   });
 });
+
+describe("a shell session running a versioned interpreter is no Node session", () => {
+  it("must not fire on `$ python3.9 -c '…'` or `$ python3.11 /enum_test.py`", () => {
+    expect(dollarAsNode("$ python3.9 -c 'import datetime'\nTraceback (most recent call last):")).toBeNull();
+    expect(dollarAsNode("$ python3.11 /enum_test.py\nAssertionError")).toBeNull();
+  });
+});
