@@ -18,7 +18,7 @@ const CLAUSE_BREAK =
   /[.;!?](?=\s|$)|,|\b(?:whereas|while|but|though|although|however|unlike|in contrast|compared (?:to|with)|on the other hand)\b/gi;
 /** The clause calls what follows right. */
 const GOOD_CLAUSE =
-  /\b(?:correct(?:ly)?|rightly|properly|as expected|expected|as it should|works?|worked|working|fine|should|ought to|is supposed to|used to|the right (?:output|result|behaviou?r))\b/i;
+  /\b(?:correct(?:ly)?|rightly|properly|as expected|expected|as it should|works?|worked|working|fine|should|ought to|is supposed to|used to|the right (?:output|result|behaviou?r|answer|order|value))\b/i;
 /** Words that call it wrong (or only look good: "does not work", "should not"), which the good words must not carry. */
 const BAD_CLAUSE =
   /\b(?:not|n't|never|no longer|unexpected(?:ly)?|wrong(?:ly)?|incorrect(?:ly)?|broken|bug(?:gy)?|fails?|failing|failed|regress\w*|crash\w*)\b|n't\b/i;

@@ -9,6 +9,7 @@ import { annotate } from "../../../src/repro/annotations.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
 import { detectLanguage } from "../../../src/repro/detect-language.ts";
 import { dollarAsNode } from "../../../src/repro/dollar-session.ts";
+import { outputAppears } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { plainLanguage } from "../../../src/repro/plain-code.ts";
 import { referenceLead } from "../../../src/repro/reference-lead.ts";
@@ -247,5 +248,27 @@ describe("a shell session running a versioned interpreter is no Node session", (
   it("must not fire on `$ python3.9 -c '…'` or `$ python3.11 /enum_test.py`", () => {
     expect(dollarAsNode("$ python3.9 -c 'import datetime'\nTraceback (most recent call last):")).toBeNull();
     expect(dollarAsNode("$ python3.11 /enum_test.py\nAssertionError")).toBeNull();
+  });
+});
+
+describe("'The right answer would be …:' introduces the expected side", () => {
+  it("reads a lead naming the right answer as the reference", () => {
+    expect(referenceLead("The right answer would be something like this:")).toBe(true);
+  });
+
+  it("must not fire when the lead says it is not the right answer", () => {
+    expect(referenceLead("That is not the right answer:")).toBe(false);
+  });
+});
+
+describe("Node's `[Object: null prototype]` mark is no difference in a printed value", () => {
+  it("finds `{ test: { 0: 'apple' } }` in Node 18's null-prototype printing", () => {
+    const printed = "[Object: null prototype] {\n  test: [Object: null prototype] { '0': 'apple' }\n}";
+    expect(outputAppears(["{ test: { 0: 'apple' } }"], printed)).toBe(true);
+  });
+
+  it("must not fire for another value under the same mark", () => {
+    const printed = "[Object: null prototype] {\n  test: [Object: null prototype] { '0': 'pear' }\n}";
+    expect(outputAppears(["{ test: { 0: 'apple' } }"], printed)).toBe(false);
   });
 });
