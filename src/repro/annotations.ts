@@ -438,6 +438,8 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
   let last: { outIndex: number; code: string; line: number; echoed: boolean; span: number } | null = null;
   /** True while `last` is a statement whose brackets are still open. */
   let open = false;
+  /** An error a comment line names for the statement under it (`# Raises ValueError: …` over `import x`). */
+  let pendingError: NonNullable<ReturnType<typeof parseAnnotation>> | null = null;
 
   const echoLine = (code: string): string | null => {
     const c = code.trim().replace(/;\s*$/, "");
@@ -494,6 +496,12 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
     const { code, comment } = splitComment(raw, flavour);
     const indent = /^\s*/.exec(raw)?.[0].length ?? 0;
     const codeTrim = code.trim();
+    // The statement under a `# Raises ValueError: …` line takes its claim, unless it carries its own annotation.
+    if (pendingError && codeTrim !== "") {
+      if (indent === 0 && comment === null && !/^(?:def|class|async|function)\b|^@/.test(codeTrim))
+        pushChecks(checks, i + 1, codeTrim, pendingError);
+      pendingError = null;
+    }
     // A line continuing a statement whose brackets are still open belongs to it.
     if (open && last && codeTrim !== "" && comment === null) {
       out.push(raw);
@@ -536,6 +544,19 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
         last = null;
         continue;
       }
+    }
+    // `# Raises ValueError: …` on its own line with no statement above: the error the statement under it raises
+    // (a comment written over the line it describes). Only an error named by its type, and only over a statement
+    // that runs (not a definition the comment may describe).
+    if (
+      codeTrim === "" &&
+      comment !== null &&
+      last === null &&
+      indent === 0 &&
+      ERROR_WORDS.test(comment.trim())
+    ) {
+      const a = parseAnnotation(comment);
+      if (a && a.kind === "error" && /^[A-Za-z_][\w.]*(?:Error|Exception)\b/.test(a.value)) pendingError = a;
     }
     if (codeTrim === "" && comment !== null) {
       // A comment on its own line: an annotation of the statement just above when it says so ("// => 1",

@@ -2,6 +2,7 @@
  * What a fenced block in a report is: code to run, a REPL transcript, a traceback, pasted output,
  * a shell session, or a version listing. Decided from the fence language and the block's own lines.
  */
+import { dollarAsNode } from "./dollar-session.ts";
 import { type BlockLanguage, detectLanguage, languageFromFence } from "./detect-language.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon, promptlessAsNode } from "./transcript.ts";
@@ -167,6 +168,12 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
     return { kind: "python-transcript", language: "python" };
   // A CoffeeScript REPL session (`coffee> …`) is a Node session, whatever its fence says.
   if (coffeeAsNode(value) !== null) return { kind: "node-transcript", language: "javascript" };
+  // A Node session under a shell's `$ ` prompt (`$ x.pluralize('a')` / `'a'`), fenced as a shell or not at all.
+  if (
+    (fenceLang === null || fenceLang === "shell" || fenceLang === "javascript") &&
+    dollarAsNode(value) !== null
+  )
+    return { kind: "node-transcript", language: "javascript" };
 
   if (
     fenceKey === "pycon" ||

@@ -35,6 +35,7 @@ import {
   pythonFreeNames,
   submoduleImports,
   wholeImports,
+  PYTHON_KEYWORDS,
 } from "./python-names.ts";
 import { testGlobalsNeeded, testGlobalsPrelude } from "./test-globals.ts";
 import { traceBlock, traceStatement } from "./trace-program.ts";
@@ -463,7 +464,9 @@ function splitNamed(units: ReportBlock[], ext: RegExp): { named: ReportBlock[]; 
 
 function pythonBoundNames(code: string): Set<string> {
   const names = new Set<string>();
-  for (const m of code.matchAll(/^[ \t]*import\s+([^\n#]+)/gm)) {
+  // `import` and its names share a line: a bare `import ` line binds nothing (it does not parse), and the next
+  // line (`class Foo(…):`) is never read as the module list.
+  for (const m of code.matchAll(/^[ \t]*import[ \t]+([^\n#]+)/gm)) {
     for (const part of (m[1] ?? "").split(",")) {
       const as = /\s+as\s+(\w+)/.exec(part);
       names.add(as?.[1] ?? part.trim().split(".")[0]!.trim());
@@ -504,12 +507,18 @@ function pythonBoundNames(code: string): Set<string> {
 
 function pythonImportedModules(code: string): string[] {
   const mods: string[] = [];
-  for (const m of code.matchAll(/^[ \t]*import\s+([^\n#;]+)/gm)) {
+  // On the `import` line itself: a bare `import ` followed by `class Foo:` names no module `class`.
+  for (const m of code.matchAll(/^[ \t]*import[ \t]+([^\n#;]+)/gm)) {
     for (const part of (m[1] ?? "").split(",")) mods.push(part.trim().split(/[\s.]/)[0]!);
   }
-  for (const m of code.matchAll(/^[ \t]*from\s+(\w+)[\w.]*\s+import\b/gm)) mods.push(m[1]!);
-  // `_thread`, `_io`, `__future__`: underscore modules are the interpreter's own.
-  return [...new Set(mods.filter((m) => m && /^[A-Za-z_]\w*$/.test(m) && !m.startsWith("_")))];
+  for (const m of code.matchAll(/^[ \t]*from[ \t]+(\w+)[\w.]*[ \t]+import\b/gm)) mods.push(m[1]!);
+  // `_thread`, `_io`, `__future__`: underscore modules are the interpreter's own. A keyword (`import class`)
+  // is no module name: the line does not parse, which the parse check reports as a question.
+  return [
+    ...new Set(
+      mods.filter((m) => m && /^[A-Za-z_]\w*$/.test(m) && !m.startsWith("_") && !PYTHON_KEYWORDS.has(m)),
+    ),
+  ];
 }
 
 function pythonMissingImports(code: string, knownPackages: string[]): string[] {

@@ -81,6 +81,9 @@ const TS_SIGNS: RegExp[] = [
   /\)\s*:\s*(string|number|boolean|void|Promise<|unknown|any)\b/,
   /\(\s*\w+\s*:\s*(string|number|boolean|unknown|any|[A-Z]\w*)\b/,
   /\bas\s+(const|string|number|unknown|any)\b/,
+  // A type assertion closing a statement (`diff(a, b) as deepDiff.IDiff[];`): no JavaScript, and Python's `as`
+  // follows a name (`import x as y`) or ends in a colon (`with f() as g:`).
+  /[)\]][ \t]+as[ \t]+[A-Za-z_$][\w$.]*(?:<[^>\n]*>)?(?:\[\])*[ \t]*;?[ \t]*$/m,
   /^[ \t]*(private|public|readonly)\s+\w+/m,
 ];
 

@@ -160,8 +160,13 @@ export function outputAppears(reported: string[], observedText: string): boolean
   const have = observedKeys(observedText);
   // Reporters space brackets differently from the runtime's printer: `{c: {'12': '1'}}` vs `{ c: { '12': '1' } }`.
   // And quote object keys differently: `{3: 'foo'}` vs `{ '3': 'foo' }` (a key quoted or not is the same key).
+  // And Node 12+ marks an object without a prototype (`[Object: null prototype] { '0': 'apple' }`) where
+  // older releases, and reporters, print the object alone: the same value.
   const compact = (s: string) =>
-    s.replace(/\s+/g, "").replace(/([{,])(['"])([A-Za-z_$][\w$]*|\d+)\2:/g, "$1$3:");
+    s
+      .replace(/\[Object: null prototype\]\s*(?=\{)/g, "")
+      .replace(/\s+/g, "")
+      .replace(/([{,])(['"])([A-Za-z_$][\w$]*|\d+)\2:/g, "$1$3:");
   let i = 0;
   for (const h of have) {
     if (i >= want.length) break;

@@ -3,7 +3,9 @@
  * fenced blocks and what they are, the section each sits in ("Expected", "Actual", ...), the prose,
  * inline code, and the versions and runtime the report names.
  */
+import { dollarAsNode } from "./dollar-session.ts";
 import type { Code, Heading, InlineCode, Nodes, Paragraph, Root, RootContent } from "mdast";
+import { pythonInPage } from "./page-script.ts";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
@@ -332,6 +334,18 @@ const PRINTED_LEAD =
   /\b(?:prints?|printed|outputs?|outputted|gives?|gave|shows?|showed|returns?|returned|displays?|displayed|logs?|logged|results? in)\s*:$/i;
 
 /**
+ * A block whose first line imports a module (`from typing import get_type_hints`, `import os`,
+ * `import x from "y"`, `const x = require("y")`): a program, never what one printed, whatever lead ("the
+ * reporter gave:") stands before it.
+ */
+function opensWithImport(value: string): boolean {
+  const first = value.trim().split("\n")[0]!.trim();
+  return /^(?:from[ \t]+[\w.]+[ \t]+import[ \t]+[\w(*]|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*$|import[ \t].*[ \t]from[ \t]+['"]|(?:const|let|var)[ \t]+[\w${}, \t]+=[ \t]*require\([ \t]*['"])/.test(
+    first,
+  );
+}
+
+/**
  * JavaScript with comments written the shell's or Python's way (`# returns nothing` over a call): a line that
  * opens with `# ` is never JavaScript (a private name has no space, a shebang is `#!`), so it is the comment the
  * reporter meant, written as one. Not where a template literal could hold the line as text.
@@ -600,7 +614,23 @@ export function parseReport(markdown: string): ParsedReport {
         } else if (start !== undefined && end !== undefined) {
           // Statements typed one per line, each in backticks of its own: one program, its language from all of
           // them (`from slugify import slugify` makes the call under it Python).
-          const stated = inlineStatementLines(raw);
+          // A Node session typed under a shell's `$ ` prompt, unfenced: the session it is.
+          const session = dollarAsNode(raw);
+          const stated = session === null ? inlineStatementLines(raw) : null;
+          if (session !== null)
+            blocks.push(
+              makeBlock(
+                blocks.length,
+                null,
+                session,
+                "node-transcript",
+                "javascript",
+                section,
+                null,
+                node.position?.start.line ?? 0,
+                true,
+              ),
+            );
           if (stated !== null)
             blocks.push(
               makeBlock(
@@ -615,7 +645,7 @@ export function parseReport(markdown: string): ParsedReport {
                 true,
               ),
             );
-          for (const run of plainCodeRuns(raw)) {
+          for (const run of session === null ? plainCodeRuns(raw) : []) {
             const language = plainLanguage(run.code);
             blocks.push(
               makeBlock(
@@ -683,10 +713,13 @@ export function parseReport(markdown: string): ParsedReport {
         template = null;
         dataUnder = null;
         const c = node as Code;
-        let cls = classifyBlock(c.lang, c.value);
+        // An HTML page whose `<script type="text/python">` holds the report's Python (Brython, PyScript): that
+        // Python is the block's code.
+        const pagePython = pythonInPage(c.value);
+        let cls = pagePython !== null ? classifyBlock("python", pagePython) : classifyBlock(c.lang, c.value);
         // A CI or build log (`09:47:19 [exec] ReferenceError: …` on every line): the error and its stack are
         // read without the log's own prefix.
-        let value = c.value;
+        let value = pagePython ?? c.value;
         const unprefixed = withoutLogPrefix(value);
         if (unprefixed !== null && cls.kind !== "traceback" && cls.kind !== "error-output") {
           const bare = classifyBlock(c.lang, unprefixed);
@@ -698,7 +731,8 @@ export function parseReport(markdown: string): ParsedReport {
         // An IPython session (`In [5]: …`, `Out[5]: …`) is read as the `>>>` transcript it is.
         if (cls.kind === "python-transcript") value = ipythonAsPycon(value) ?? angleAsPycon(value) ?? value;
         // A CoffeeScript session (`coffee> x = require 'y'`) is read as the Node session it stands for.
-        if (cls.kind === "node-transcript") value = coffeeAsNode(value) ?? promptlessAsNode(value) ?? value;
+        if (cls.kind === "node-transcript")
+          value = coffeeAsNode(value) ?? dollarAsNode(value) ?? promptlessAsNode(value) ?? value;
         // Python code with its traceback pasted under it in the same block: the code runs, the rest is output.
         const split = cls.kind === "code" && cls.language === "python" ? splitTraceback(value) : null;
         if (split) {
@@ -739,7 +773,8 @@ export function parseReport(markdown: string): ParsedReport {
           languageFromFence(c.lang) === null &&
           previousText !== null &&
           PRINTED_LEAD.test(previousText.trim()) &&
-          blocks.some((b) => b.kind === "code" || b.kind === "shell")
+          blocks.some((b) => b.kind === "code" || b.kind === "shell") &&
+          !opensWithImport(value)
         )
           cls = { kind: "output", language: "text" };
         // A fenced block under "# Current Behaviour" / "Expected output" or after "fails, with this message:",

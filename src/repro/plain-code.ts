@@ -226,6 +226,14 @@ const PYTHON_STDLIB_CALL =
 export function plainLanguage(code: string): "python" | "javascript" {
   if (/;\s*(\/\/.*)?$/m.test(code)) return "javascript";
   if (/(^|\s)#\s|^[ \t]*(print\(|import \w|from \S+ import|def \w)/m.test(code)) return "python";
+  // A block statement closed by a colon, with no parentheses around its condition (`if isinstance(o, type):`,
+  // `for k in d:`): JavaScript's `if` needs them, and nothing of it ends a line in `:`.
+  if (
+    /^[ \t]*(?:if|elif|while|for|with)[ \t]+(?!\()[^\n{};]*:[ \t]*$|^[ \t]*(?:else|try|finally):[ \t]*$/m.test(
+      code,
+    )
+  )
+    return "python";
   if (
     PYTHON_STDLIB_CALL.test(code) &&
     !/\b(?:const|let|var|function|require|new)\b|=>|\/\/|[{}]/.test(code) &&

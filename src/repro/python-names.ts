@@ -36,6 +36,14 @@ const PYTHON_BUILTINS = new Set(
   ).split(" "),
 );
 
+/** Python's keywords: never a module or package name (`import class` does not parse). */
+export const PYTHON_KEYWORDS = new Set(
+  (
+    "False None True and as assert async await break class continue def del elif else except finally for from " +
+    "global if import in is lambda nonlocal not or pass raise return try while with yield"
+  ).split(" "),
+);
+
 /** Names the code calls, subscripts or reads members of (`X(`, `X.`, `X[`) and never binds, builtins aside. */
 export function pythonFreeNames(scan: string, bound: Set<string>): string[] {
   const names: string[] = [];

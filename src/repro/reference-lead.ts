@@ -18,7 +18,7 @@ const CLAUSE_BREAK =
   /[.;!?](?=\s|$)|,|\b(?:whereas|while|but|though|although|however|unlike|in contrast|compared (?:to|with)|on the other hand)\b/gi;
 /** The clause calls what follows right. */
 const GOOD_CLAUSE =
-  /\b(?:correct(?:ly)?|rightly|properly|as expected|expected|as it should|works?|worked|working|fine|should|ought to|is supposed to|used to|the right (?:output|result|behaviou?r))\b/i;
+  /\b(?:correct(?:ly)?|rightly|properly|as expected|expected|as it should|works?|worked|working|fine|should|ought to|is supposed to|used to|the right (?:output|result|behaviou?r|answer|order|value))\b/i;
 /** Words that call it wrong (or only look good: "does not work", "should not"), which the good words must not carry. */
 const BAD_CLAUSE =
   /\b(?:not|n't|never|no longer|unexpected(?:ly)?|wrong(?:ly)?|incorrect(?:ly)?|broken|bug(?:gy)?|fails?|failing|failed|regress\w*|crash\w*)\b|n't\b/i;
@@ -41,6 +41,9 @@ function lastClause(lead: string): { clause: string; before: string } {
 export function referenceLead(lead: string | null): boolean {
   if (!lead) return false;
   const text = lead.replace(/[*_`]/g, "").trim();
+  // A lead that is only the contrast, between the block it follows and this one ("`f` raises [block] rather than
+  // [block]"): the block after it is what should have happened.
+  if (/^(?:(?:and|but)\s+)?(?:rather\s+than|instead\s+of)\s*:?$/i.test(text)) return true;
   // A lead introduces what follows: it ends with a colon, or is short enough to be a label.
   if (text.length > 300 || !/:\s*$/.test(text)) return false;
   const { clause, before } = lastClause(text);

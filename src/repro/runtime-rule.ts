@@ -154,6 +154,23 @@ function runtimeLack(
       /^cannot import name '\w+' from '[\w.]+' \(\/usr\/lib\/python3/.test(message)
     )
       return { what: "a name the standard library does not have on this runtime", needs: null };
+    // The runtime says so itself: a DeprecationWarning / FutureWarning on the run's stderr that names a later
+    // release and the very exception the run stopped on ("DeprecationWarning: in 3.12 __contains__ will no longer
+    // raise TypeError", then `TypeError: unsupported operand type(s) for 'in'`). The release that changes it is
+    // not ours; which one the report needs is left to the report's named runtime (the caller's rule), so a report
+    // naming this runtime or an older one is still judged.
+    const short = type.split(".").pop()!.replace(/\W/g, "");
+    for (const line of stderr.match(
+      /^.*\b(?:DeprecationWarning|FutureWarning|PendingDeprecationWarning):.*$/gm,
+    ) ?? [])
+      if (
+        /\b(?:in|since|from|as of)\s+(?:Python\s+)?3\.\d{1,2}\b/i.test(line) &&
+        new RegExp(`\\b${short}\\b`).test(line)
+      )
+        return {
+          what: "behaviour a later release changes (this runtime's own warning says so)",
+          needs: null,
+        };
     // A parse error of the script itself (no traceback, only `File "…", line N`) on syntax later releases added:
     // PEP 701 f-strings (3.12), type parameters and `type` aliases (3.12), `except*` (3.11). Any other parse error
     // may be a typo or a line of prose; it is not the runtime's.

@@ -139,6 +139,9 @@ export function findVersionMentions(text: string): VersionMention[] {
     const name = m[1];
     const version = m[2];
     if (!name || !version) continue;
+    // "a wrong result. Version 0.3.7": a word that ends a sentence is not the name of what follows (and no
+    // package name ends in a dot); the version there stands alone, as findBareVersions reads it.
+    if (/[.-]$/.test(name)) continue;
     // "I upgraded to 2.0" or a sentence-initial capitalized word is not a package; a capitalized name counts
     // only with the word "version" or a `v` before the number ("Lodash version: 4.17.11", "Day.js v1.10.5",
     // an issue template's "Axios Version" heading over "1.7.7"): a product's name as people write it, matched
