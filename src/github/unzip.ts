@@ -68,7 +68,8 @@ export function unzip(
     const name = buf.subarray(offset + 46, offset + 46 + nameLen).toString("utf8");
     offset += 46 + nameLen + extraLen + commentLen;
     if (name.endsWith("/")) continue;
-    if (!plainName(name)) throw new ArchiveError(`zip entry ${JSON.stringify(name)} is not a plain relative name`);
+    if (!plainName(name))
+      throw new ArchiveError(`zip entry ${JSON.stringify(name)} is not a plain relative name`);
     if (files.has(name)) throw new ArchiveError(`zip entry ${JSON.stringify(name)} appears more than once`);
     total += size;
     if (total > limits.maxBytes)
