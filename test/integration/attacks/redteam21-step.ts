@@ -406,6 +406,42 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     collectDir(
       "mkdir report.xml && cd report.xml && seq 1 20000 | xargs touch && echo '<testsuites/>' > a.xml",
     ),
+  // Added after the first try: the classes of its fixes, and controls that the fixes leave legitimate input alone.
+  "patch-path-kelvin-sign": () => gated(newFile("src/\u212aelvin.js")),
+  "patch-line-accented-and-cjk-punctuation-allowed": async () => {
+    const r = await gateThenApply(
+      changeAuth('const label = "café, niño, 中文，句号。"; if (ok) allow();'),
+      repo(),
+      (p) => JSON.stringify(Object.keys(p.files)),
+    );
+    return ok(`${r.gate} | ${r.applied}`, r.allowed && r.appliedOk);
+  },
+  "artifact-plain-result-and-trace-read": () => {
+    const zip = zipOf([
+      { name: "result.json", body: RESULT("NOT_FIXED"), deflate: true },
+      { name: "trace.json", body: "{}" },
+    ]);
+    try {
+      const files = unzip(zip);
+      return ok(`read ${[...files.keys()].join(", ")}`, files.size === 2 && files.has("result.json"));
+    } catch (e) {
+      return ok(`refused a plain artifact: ${(e as Error).message}`, false);
+    }
+  },
+  "junit-tag-over-lines-then-failure-read": () => {
+    const text = `<?xml version="1.0"?>\n<testsuites>\n<testsuite name="a"\n${lines('  x="1"', 64 * 1024)}>\n<testcase classname="c" name="t"><failure message="boom">boom</failure></testcase>\n</testsuite>\n</testsuites>\n`;
+    const r = log(text, true);
+    return ok(r.outcome, r.contained === true && /read: 1 failures/.test(r.outcome));
+  },
+  "app-writer-commands-on-two-issues-both-taken": async () => {
+    const r = await appRun(async (app) => {
+      const a = comment("created", "Codertocat", "User", "/repro");
+      const b = comment("created", "Codertocat", "User", "/repro");
+      b.issue.number = a.issue.number + 1;
+      return [await postWebhook(app, "issue_comment", a), await postWebhook(app, "issue_comment", b)];
+    }, "write");
+    return ok(`two issues: ${r.jobs} job record(s), runner called ${r.ran}`, r.jobs === 2);
+  },
 };
 
 await runStepCases(cases, root, ids, (d) => {
