@@ -30,7 +30,7 @@ import type { TrackingPhase } from "../jobs/tracking-comment.ts";
 import { type CollectTrigger, type Identity, type JobTrigger, parseEvent } from "../jobs/triggers.ts";
 import { type Checkout, checkoutCommit } from "./checkout.ts";
 import { appIntakeContext } from "./intake-context.ts";
-import { type JobRecord, jobIdFor } from "./job-record.ts";
+import { type JobRecord, jobIdFor, TERMINAL_STATES } from "./job-record.ts";
 import type { JobStore } from "./job-store.ts";
 import { RepoSlots } from "./repo-slots.ts";
 
@@ -67,6 +67,9 @@ export type ReceiveOutcome =
   | { status: "queued"; jobId: string }
   | { status: "duplicate" }
   | { status: "ignored"; reason: string };
+
+/** How long a refused comment command answers the actor's further ones in a repository without a record. */
+const REFUSAL_MEMORY_MS = 2 * 60_000;
 
 export const RESULT_ARTIFACT_PREFIX = "retrace-result-";
 
@@ -118,6 +121,8 @@ export class JobService {
       return { status: "ignored", reason: "the App dispatches jobs; it takes none" };
     const installationId = d.trigger.installationId;
     if (installationId === null) return { status: "ignored", reason: "the payload names no installation" };
+    const waiting = this.pendingOrRefused(d.trigger);
+    if (waiting) return { status: "ignored", reason: waiting };
     const record = this.newRecord(
       jobIdFor(d.trigger.type, deliveryId),
       deliveryId,
@@ -175,6 +180,29 @@ export class JobService {
     this.queue.pause();
     this.queue.clear();
     for (const c of this.controllers.values()) c.abort();
+  }
+
+  /**
+   * Why a comment command (which needs its actor's permission) makes no record, or null. Each comment command used
+   * to make a job record before anything was read, so a reader's 60 `/retrace` comments left 60 refused records on
+   * disk (waves 20 and 21): now an actor with a command job still waiting on the same issue or pull request, or
+   * whose command was refused in this repository in the last REFUSAL_MEMORY_MS (for permission: any command; for
+   * its word: the same word), is answered without a record.
+   */
+  private pendingOrRefused(t: JobTrigger): string | null {
+    if ((t.type !== "repro" && t.type !== "fix") || t.via !== "command" || !t.checkPermission) return null;
+    const number = t.type === "repro" ? t.issueNumber : t.prNumber;
+    const terminal = new Set<string>(TERMINAL_STATES);
+    for (const j of this.o.store.jobsSince(t.repo, this.now() - REFUSAL_MEMORY_MS)) {
+      const by = j.trigger;
+      if ((by.type !== "repro" && by.type !== "fix") || by.via !== "command" || by.actor !== t.actor)
+        continue;
+      if (!terminal.has(j.state) && j.kind === t.type && j.issueNumber === number)
+        return `@${t.actor}'s command job ${j.id} on #${number} is still waiting`;
+      if (j.state === "skipped" && (j.reason?.startsWith(`@${t.actor} lacks `) || by.word === t.word))
+        return `@${t.actor}'s ${by.word} was refused in ${t.repo} moments ago (job ${j.id}: ${j.reason ?? "skipped"})`;
+    }
+    return null;
   }
 
   private newRecord(id: string, deliveryId: string, trigger: JobTrigger, installationId: number): JobRecord {

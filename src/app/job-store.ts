@@ -37,6 +37,8 @@ export interface JobStore {
   listUnfinished(): JobRecord[];
   /** Jobs of a repository created at or after `since` that were not skipped. */
   countJobsSince(repo: string, since: number): number;
+  /** Jobs of a repository created at or after `since`, oldest first (skipped ones included). */
+  jobsSince(repo: string, since: number): JobRecord[];
   /** Model dollars of a repository's jobs created at or after `since`. */
   costSince(repo: string, since: number): number;
   /** Fix jobs of a lineage that ran on Retrace's own branches (a fix of a fix), skipped ones excluded. */
@@ -288,6 +290,12 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
     },
     countJobsSince(repo, since) {
       return scalar("SELECT COUNT(*) FROM jobs WHERE repo = ? AND created_at >= ? AND state != 'skipped'", [
+        repo,
+        since,
+      ]);
+    },
+    jobsSince(repo, since) {
+      return rows("SELECT data FROM jobs WHERE repo = ? AND created_at >= ? ORDER BY created_at, id", [
         repo,
         since,
       ]);

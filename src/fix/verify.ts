@@ -1374,6 +1374,8 @@ async function runAntiGaming(
       // Not the container-id shape of every other run's host name (hold9: a fix keyed on 12 hex digits).
       hostname,
       collect: [plan.reportFile, ...(plan.runnerFree ? [plan.runnerFree.reportFile] : [])],
+      // Report files: a directory a run leaves there does not come back (twenty-first red team).
+      collectFilesOnly: true,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(limits ? { limits } : {}),
     });

@@ -17,7 +17,24 @@ const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 
-/** Files of the archive, keyed by path. Directories are skipped. */
+/**
+ * A name Retrace's own upload writes: a relative path of plain segments (no `.`, `..`, empty segment, backslash,
+ * control character or leading slash). Anything else names a file two ways for different readers (`./result.json`
+ * and `result.json` are one file to every extractor, two keys here).
+ */
+function plainName(name: string): boolean {
+  return (
+    name !== "" &&
+    !/[\\\u0000-\u001f\u007f]/.test(name) &&
+    name.split("/").every((part) => part !== "" && part !== "." && part !== "..")
+  );
+}
+
+/**
+ * Files of the archive, keyed by path. Directories are skipped. One file is named one way (twenty-first red team):
+ * a name that is not plain, a name given twice (the last entry won silently: `FIXED` behind `NOT_FIXED`), or a
+ * central-directory name that is not its local header's (read as `result.json`, extracted as `notes.txt`) is refused.
+ */
 export function unzip(
   data: Uint8Array,
   limits = { maxFiles: 100, maxBytes: 20 * 1024 * 1024 },
@@ -51,12 +68,18 @@ export function unzip(
     const name = buf.subarray(offset + 46, offset + 46 + nameLen).toString("utf8");
     offset += 46 + nameLen + extraLen + commentLen;
     if (name.endsWith("/")) continue;
+    if (!plainName(name))
+      throw new ArchiveError(`zip entry ${JSON.stringify(name)} is not a plain relative name`);
+    if (files.has(name)) throw new ArchiveError(`zip entry ${JSON.stringify(name)} appears more than once`);
     total += size;
     if (total > limits.maxBytes)
       throw new ArchiveError(`the artifact unpacks to more than ${limits.maxBytes} bytes`);
     if (local + 30 > buf.length || buf.readUInt32LE(local) !== LOCAL)
       throw new ArchiveError(`corrupt zip entry ${name}`);
-    const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
+    const localNameLen = buf.readUInt16LE(local + 26);
+    if (buf.subarray(local + 30, local + 30 + localNameLen).toString("utf8") !== name)
+      throw new ArchiveError(`zip entry ${JSON.stringify(name)} has another name in its local header`);
+    const start = local + 30 + localNameLen + buf.readUInt16LE(local + 28);
     const raw = buf.subarray(start, start + compressed);
     let content: Buffer;
     if (method === 0) content = raw;

@@ -140,8 +140,14 @@ export function npmPackageOf(specifier: string): string | null {
   const parts = specifier.split("/");
   const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? "");
   if (NODE_BUILTINS.has(name)) return null;
-  return name || null;
+  // Only a name the registry can hold (ASCII, URL-safe, at most 214 characters): `require('еxpress')` (a Cyrillic
+  // е) is drawn as `express` wherever Retrace names its dependencies, and `file:../..` is an installer's path spec,
+  // not a name (twenty-first red team).
+  return name.length <= 214 && NPM_NAME.test(name) ? name : null;
 }
+
+/** What npm accepts as a package name (validate-npm-package-name; old names may hold capitals). */
+const NPM_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][A-Za-z0-9._~-]*$/;
 
 /** PEP 503 name normalization: `Foo_Bar.baz` → `foo-bar-baz`. */
 export function normalizePypiName(name: string): string {

@@ -284,7 +284,7 @@ export class DockerSandbox implements Sandbox {
       if (outcome.stoppedBy === null && request.collect && request.collect.length > 0) {
         const paths = request.collect;
         ({ files, tooLarge } = await this.timed(job, "run", "collect", () =>
-          this.collect(container, paths, limits),
+          this.collect(container, paths, limits, request.collectFilesOnly === true),
         ));
       }
       let stoppedBy = outcome.stoppedBy;
@@ -592,11 +592,28 @@ export class DockerSandbox implements Sandbox {
     };
   }
 
-  private async collect(container: Docker.Container, paths: string[], limits: SandboxLimits) {
+  private async collect(
+    container: Docker.Container,
+    paths: string[],
+    limits: SandboxLimits,
+    filesOnly: boolean,
+  ) {
     // "." collects the whole workspace.
     const rel = paths.map((p) => (p === "." || p === "./" ? "." : safeRelativePath(p)));
     const exec = await container.exec({
-      Cmd: ["tar", "-c", "-f", "-", "--ignore-failed-read", "-C", "/workspace", "--", ...rel],
+      // Files only: a directory named there is archived as its own entry, without what it holds.
+      Cmd: [
+        "tar",
+        "-c",
+        "-f",
+        "-",
+        "--ignore-failed-read",
+        ...(filesOnly ? ["--no-recursion"] : []),
+        "-C",
+        "/workspace",
+        "--",
+        ...rel,
+      ],
       User: SANDBOX_USER,
       AttachStdout: true,
       AttachStderr: true,

@@ -76,6 +76,11 @@ export interface SandboxRunRequest {
   signal?: AbortSignal;
   /** Workspace-relative paths (files or directories) to bring back after the run. */
   collect?: string[];
+  /**
+   * The collected paths name files (a test report): a directory left there comes back as nothing, not its contents
+   * (a run left 20,000 files where its report belonged, all read onto the host: twenty-first red team).
+   */
+  collectFilesOnly?: boolean;
   /** Image to run in (default: the driver's configured image). */
   image?: string;
   /**

@@ -110,7 +110,7 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
       ...(options.extraDirs && options.extraDirs.length > 0 ? { extraDirs: options.extraDirs } : {}),
     },
     env: { ...TEST_ENV, ...invocation.env },
-    ...(invocation.reportFile ? { collect: [invocation.reportFile] } : {}),
+    ...(invocation.reportFile ? { collect: [invocation.reportFile], collectFilesOnly: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
   });

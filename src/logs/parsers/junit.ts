@@ -132,6 +132,13 @@ export function createJunitParser(sink: ParserSink) {
   let failingSeen = 0;
   /** The current `<testcase>` element, cut when it is too large to keep whole. */
   let element: { head: string; tail: string; cut: boolean; start: number } | null = null;
+  /**
+   * A tag begun and not yet closed (`<testsuite name="a"` and the lines after it), kept in pieces: searching the
+   * whole of it for `>` on every line (it grew by a line at a time) was quadratic up to MAX_ELEMENT, and a log of
+   * short lines after such a tag was refused for time (wave 20). Each piece is searched once; joined when `>` comes.
+   */
+  let begunTag: string[] | null = null;
+  let begunLength = 0;
 
   /**
    * Playwright names a spec by its path inside testDir; the path from the repository shows only in a
@@ -412,6 +419,17 @@ export function createJunitParser(sink: ParserSink) {
         element = null;
         continue;
       }
+      if (begunTag) {
+        if (doc.text.indexOf(">") === -1) {
+          begunTag.push(doc.text);
+          begunLength += doc.text.length;
+          doc.text = "";
+          if (begunLength > MAX_ELEMENT) begunTag = null;
+          return;
+        }
+        doc.text = begunTag.join("") + doc.text;
+        begunTag = null;
+      }
       const lt = doc.text.indexOf("<");
       if (lt === -1) {
         doc.text = "";
@@ -419,8 +437,12 @@ export function createJunitParser(sink: ParserSink) {
       }
       const gt = doc.text.indexOf(">", lt);
       if (gt === -1) {
-        doc.text = doc.text.slice(lt);
-        if (doc.text.length > MAX_ELEMENT) doc.text = "";
+        const begun = doc.text.slice(lt);
+        doc.text = "";
+        if (begun.length <= MAX_ELEMENT) {
+          begunTag = [begun];
+          begunLength = begun.length;
+        }
         return;
       }
       const tag = doc.text.slice(lt, gt + 1);
@@ -466,7 +488,7 @@ export function createJunitParser(sink: ParserSink) {
         text.trim() !== "" &&
         !text.trimStart().startsWith("<")
       ) {
-        if (doc.text.trim() === "") {
+        if (doc.text.trim() === "" && begunTag === null) {
           flushDeferred();
           doc.reset();
           fragment = false;
@@ -497,6 +519,7 @@ export function createJunitParser(sink: ParserSink) {
       flushDeferred();
       doc.reset();
       element = null;
+      begunTag = null;
     },
   };
 }

@@ -358,6 +358,33 @@ const WINDOWS_DEVICE =
  */
 const STACKED_MARKS = /\p{M}{6,}/u;
 
+/**
+ * Characters Unicode declares the same as another single character (a singleton canonical decomposition: NFC
+ * replaces them): U+037E GREEK QUESTION MARK is `;`, U+0387 is `·`, U+212A KELVIN SIGN is `K`, U+2126 OHM SIGN is `Ω`,
+ * the CJK compatibility ideographs. They are drawn as that character and are another code point to a compiler, a
+ * file system and `grep` (`allow()\u037e` ends a statement to the eye and is a syntax error, or an identifier
+ * character, to the language). No text needs them: every editor that normalizes removes them (twenty-first red team).
+ */
+let singletons: RegExp | null = null;
+function singletonIn(text: string): string | null {
+  if (singletons === null) {
+    let cls = "";
+    for (const [from, to] of [
+      [0x80, 0x2fff],
+      [0xf900, 0xfaff],
+      [0x2f800, 0x2fa1f],
+    ] as const)
+      for (let c = from; c <= to; c++) {
+        const ch = String.fromCodePoint(c);
+        const nfc = ch.normalize("NFC");
+        if (nfc !== ch && [...nfc].length === 1) cls += `\\u{${c.toString(16)}}`;
+      }
+    singletons = new RegExp(`[${cls}]`, "u");
+  }
+  const m = singletons.exec(text);
+  return m ? m[0] : null;
+}
+
 /** U+FFFD: the mark a lossy decode leaves of bytes that are not UTF-8 — a name other than the file's (wave 20). */
 const REPLACEMENT = "\ufffd";
 
@@ -368,6 +395,9 @@ function confusablePath(p: string): string | null {
     return "U+FFFD, which stands for bytes that are not UTF-8: the file written would not be the file named";
   if (STACKED_MARKS.test(p))
     return "a letter with more combining marks stacked on it than any script writes, drawn over the text around it";
+  const twin = singletonIn(p);
+  if (twin)
+    return `${describe(twin)}, which Unicode declares the same as ${describe(twin.normalize("NFC"))} and is drawn as it`;
   const sep = LOOKALIKE_SEPARATOR.exec(p);
   if (sep) return `a character drawn like a separator or a dot (${describe(sep[0])})`;
   // Word by word: `документ.md` and `λ-calculus.md` name files in a script of their own; `іndex.js` and `ехес.js`
@@ -451,6 +481,16 @@ export const hiddenCharacters: Rule = {
               line: l.newLine,
               message:
                 "an added line stacks more combining marks on one letter than any script writes: they are drawn over the lines around it, hiding what they cover",
+            });
+            break;
+          }
+          const twin = singletonIn(l.text);
+          if (twin) {
+            out.push({
+              rule: "hidden-characters",
+              file: file.path,
+              line: l.newLine,
+              message: `an added line holds ${describe(twin)}, which Unicode declares the same as ${describe(twin.normalize("NFC"))} and is drawn as it, but is another character to the language`,
             });
             break;
           }
