@@ -125,7 +125,11 @@ const GUARDED_NAMES = new Set([
 /** One attribute of a simple testcase: a plain name, `=` with no space around it, a quoted value of no markup. */
 const SIMPLE_ATTRIBUTE = /[ \t\n]+([A-Za-z_][\w.:-]*)=(?:"([^"&<>\r]*)"|'([^'&<>\r]*)')/y;
 /** What may follow a simple testcase's attributes: the tag's end, or an end tag right after it. */
-const SIMPLE_END = /^[ \t\n]*(?:\/>|><\/testcase>)$/;
+const SIMPLE_END = /[ \t\n]*(?:\/>|><\/testcase>)$/y;
+/** A simple testcase's outcome elements: none (shared, read only). */
+const NO_OUTCOME: Readonly<Record<string, Node | null>> = Object.freeze(
+  Object.fromEntries(KINDS.map((k) => [k, null])),
+);
 
 /**
  * The attributes of a testcase element that holds nothing (`<testcase name="a" time="0"/>`, or an end tag right
@@ -149,7 +153,9 @@ function simpleTestcase(text: string): Record<string, string> | null {
     at = SIMPLE_ATTRIBUTE.lastIndex;
   }
   // With no attribute fast-xml-parser reads the element as text (`{"#text": ""}`): not simple.
-  return n > 0 && SIMPLE_END.test(text.slice(at)) ? out : null;
+  if (n === 0) return null;
+  SIMPLE_END.lastIndex = at;
+  return SIMPLE_END.test(text) ? out : null;
 }
 
 /**
@@ -160,13 +166,15 @@ function simpleTestcase(text: string): Record<string, string> | null {
 export function readTestcase(
   text: string,
   fast = true,
-): { node: Node | null; a: Record<string, string>; present: Record<string, Node | null>; simple: boolean } {
-  const present: Record<string, Node | null> = {};
+): {
+  node: Node | null;
+  a: Record<string, string>;
+  present: Readonly<Record<string, Node | null>>;
+  simple: boolean;
+} {
   const simple = fast ? simpleTestcase(text) : null;
-  if (simple) {
-    for (const k of KINDS) present[k] = null;
-    return { node: null, a: simple, present, simple: true };
-  }
+  if (simple) return { node: null, a: simple, present: NO_OUTCOME, simple: true };
+  const present: Record<string, Node | null> = {};
   let node: Node | null = null;
   try {
     // An element of more attributes than any runner writes is read by the regular expressions alone (wave 20).
