@@ -69,6 +69,8 @@ const ENDS = [
   "\n/>",
   "></testcase>",
   "> </testcase>",
+  ">\n        </testcase>",
+  "> \r\n</testcase>",
   "><skipped/></testcase>",
   "><failure/></testcase>",
   "><system-out>x</system-out></testcase>",
@@ -96,7 +98,7 @@ describe("a testcase that holds nothing, read without fast-xml-parser", () => {
         tag += `${from(SPACES, 6)}${from(NAMES, 10)}${from(EQUALS, 3)}${quote}${value}${quote}`;
       }
       tag += next() < 0.2 ? from(SPACES, 6) : "";
-      tag += from(ENDS, 5);
+      tag += from(ENDS, 7);
       const fast = readTestcase(tag);
       const slow = readTestcase(tag, false);
       if (fast.simple) simple++;
@@ -114,6 +116,7 @@ describe("a testcase that holds nothing, read without fast-xml-parser", () => {
       '<testcase name="test_a" classname="tests.test_m.TestX" time="0.01" />',
       "<testcase name='m' classname='com.ex.FooTest' time='0.1'></testcase>",
       '<testcase name="T1" status="run" result="completed" classname="Suite"\n/>',
+      '<testcase classname="src/a.test.ts" name="adds" time="0.0012">\n        </testcase>',
     ])
       expect(readTestcase(tag).simple).toBe(true);
     for (const tag of [
@@ -123,7 +126,7 @@ describe("a testcase that holds nothing, read without fast-xml-parser", () => {
       '<testcase name="a" flag/>',
       '<testcase name = "a"/>',
       "<testcase/>",
-      '<testcase name="a"> </testcase>',
+      '<testcase name="a"> \r\n</testcase>',
       '<testcase name="a"><skipped/></testcase>',
     ])
       expect(readTestcase(tag).simple).toBe(false);
