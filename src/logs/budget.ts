@@ -32,7 +32,7 @@ export function createHostBudget(): HostBudget {
       if (stopped) return;
       const allowed = limits.logTimeMs + (limits.logMsPerMb * fed) / MiB - spent;
       // The budget is host CPU, not wall clock: a busy host does not use it up, so it can be tight (a plain log
-      // costs 0.1–0.3 s of CPU per MiB, a one-line JUnit report about 1 s). The watchdog counts wall clock, which
+      // costs 0.1–0.3 s of CPU per MiB, a one-line JUnit report of failing testcases about 1 s). The watchdog counts wall clock, which
       // runs at least as fast as this thread's CPU time, so no call spends more CPU than is left.
       const started = process.cpuUsage();
       const wallStart = performance.now();

@@ -104,6 +104,103 @@ function pytestNodeId(classname: string, name: string): string {
   return [`${modParts.join("/")}.py`, ...classParts, name].join("::");
 }
 
+const KINDS = ["failure", "error", "skipped", "flakyFailure", "flakyError", "rerunFailure", "rerunError"];
+
+/**
+ * Attribute names fast-xml-parser refuses (it throws) or renames (its guard against prototype pollution): a
+ * testcase naming one is not simple (`readTestcase`).
+ */
+const GUARDED_NAMES = new Set([
+  "__proto__",
+  "constructor",
+  "prototype",
+  "hasOwnProperty",
+  "toString",
+  "valueOf",
+  "__defineGetter__",
+  "__defineSetter__",
+  "__lookupGetter__",
+  "__lookupSetter__",
+]);
+/** One attribute of a simple testcase: a plain name, `=` with no space around it, a quoted value of no markup. */
+const SIMPLE_ATTRIBUTE = /[ \t\n]+([A-Za-z_][\w.:-]*)=(?:"([^"&<>\r]*)"|'([^'&<>\r]*)')/y;
+/**
+ * What may follow a simple testcase's attributes: the tag's end, or an end tag after nothing but white space (jest's
+ * and vitest's reporters write a passing test so), which fast-xml-parser keeps as the element's text.
+ */
+const SIMPLE_END = /[ \t\n]*(?:\/>|>([ \t\n]*)<\/testcase>)$/y;
+/** A simple testcase's outcome elements: none (shared, read only). */
+const NO_OUTCOME: Readonly<Record<string, Node | null>> = Object.freeze(
+  Object.fromEntries(KINDS.map((k) => [k, null])),
+);
+
+/**
+ * The attributes of a testcase element that holds nothing (`<testcase name="a" time="0"/>`, or an end tag after
+ * its start tag and white space), written plainly (no entity, no duplicate, at most MAX_XML_ATTRIBUTES), or null. Such an
+ * element — nearly every one of a large report — reads as fast-xml-parser reads it, with no parser run
+ * (test/unit/logs/junit-simple.test.ts compares the two): that run cost a one-line report of 40 000 testcases most
+ * of its 2 s.
+ */
+function simpleTestcase(text: string): Record<string, string> | null {
+  if (!text.startsWith("<testcase")) return null;
+  const out: Record<string, string> = {};
+  let at = "<testcase".length;
+  let n = 0;
+  for (;;) {
+    SIMPLE_ATTRIBUTE.lastIndex = at;
+    const m = SIMPLE_ATTRIBUTE.exec(text);
+    if (!m) break;
+    const key = m[1]!;
+    if (GUARDED_NAMES.has(key) || Object.hasOwn(out, key) || ++n > MAX_XML_ATTRIBUTES) return null;
+    out[key] = m[2] ?? m[3]!;
+    at = SIMPLE_ATTRIBUTE.lastIndex;
+  }
+  // With no attribute fast-xml-parser reads the element as text (`{"#text": ""}`): not simple.
+  if (n === 0) return null;
+  SIMPLE_END.lastIndex = at;
+  const end = SIMPLE_END.exec(text);
+  if (!end) return null;
+  if (end[1]) out["#text"] = end[1];
+  return out;
+}
+
+/**
+ * A testcase element read: its parsed node (null when fast-xml-parser was not run or failed), its string
+ * attributes, and its child elements of each kind of outcome. `simple` says it held nothing (`simpleTestcase`);
+ * `fast: false` reads it with fast-xml-parser whatever it is (for the tests that compare the two).
+ */
+export function readTestcase(
+  text: string,
+  fast = true,
+): {
+  node: Node | null;
+  a: Record<string, string>;
+  present: Readonly<Record<string, Node | null>>;
+  simple: boolean;
+} {
+  const simple = fast ? simpleTestcase(text) : null;
+  if (simple) return { node: null, a: simple, present: NO_OUTCOME, simple: true };
+  const present: Record<string, Node | null> = {};
+  let node: Node | null = null;
+  try {
+    // An element of more attributes than any runner writes is read by the regular expressions alone (wave 20).
+    const parsed = overAttributed(text) ? null : (xml.parse(text) as Node);
+    node = parsed && first(parsed, "testcase");
+  } catch {
+    node = null;
+  }
+  const openTag = /^<testcase\b[^>]*>/.exec(text)?.[0] ?? text.slice(0, 2000);
+  const a = node
+    ? (Object.fromEntries(Object.entries(node).filter(([, v]) => typeof v === "string")) as Record<
+        string,
+        string
+      >)
+    : attrs(openTag);
+  if (node) for (const k of KINDS) present[k] = first(node, k);
+  else for (const k of KINDS) present[k] = new RegExp(`<${k}\\b`).test(text) ? { "#text": "" } : null;
+  return { node, a, present, simple: false };
+}
+
 export function createJunitParser(sink: ParserSink) {
   /**
    * True while reading `<testcase>` elements that no `<testsuite>` wraps (a report pasted in part, or cut): such a
@@ -183,22 +280,9 @@ export function createJunitParser(sink: ParserSink) {
   }
 
   function handleTestcase(text: string, start: number, end: number): void {
-    if (/<(?:failure|error)[\s>/]/.test(text)) failingSeen++;
-    let node: Node | null = null;
-    try {
-      // An element of more attributes than any runner writes is read by the regular expressions alone (wave 20).
-      const parsed = overAttributed(text) ? null : (xml.parse(text) as Node);
-      node = parsed && first(parsed, "testcase");
-    } catch {
-      node = null;
-    }
-    const openTag = /^<testcase\b[^>]*>/.exec(text)?.[0] ?? text.slice(0, 2000);
-    const a = node
-      ? (Object.fromEntries(Object.entries(node).filter(([, v]) => typeof v === "string")) as Record<
-          string,
-          string
-        >)
-      : attrs(openTag);
+    const { node, a, present, simple } = readTestcase(text);
+    // A simple element holds no `<` but its own tags' (no failure or error in it).
+    if (!simple && /<(?:failure|error)[\s>/]/.test(text)) failingSeen++;
     const name = a["name"] ?? "";
     const classname = a["classname"] ?? a["class"] ?? "";
     const isPytest = suite["name"] === "pytest";
@@ -237,11 +321,6 @@ export function createJunitParser(sink: ParserSink) {
     // A classname that only repeats the name (CTest's `--output-junit`: `classname="level_half" name="level_half"`)
     // names no class: the id is the name, as a testcase with no classname.
     else id = classname && classname !== name ? `${classname}.${name}` : name;
-
-    const kinds = ["failure", "error", "skipped", "flakyFailure", "flakyError", "rerunFailure", "rerunError"];
-    const present: Record<string, Node | null> = {};
-    if (node) for (const k of kinds) present[k] = first(node, k);
-    else for (const k of kinds) present[k] = new RegExp(`<${k}\\b`).test(text) ? { "#text": "" } : null;
 
     const problem = present["failure"] ?? present["error"];
     const flaky = !problem && (present["flakyFailure"] || present["flakyError"]);
