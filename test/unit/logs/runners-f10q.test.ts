@@ -1,0 +1,62 @@
+/**
+ * Classes from the hold24 set's misses and inventions (issue 10, fixer f10q). Each rule has a case where it must not
+ * fire. All text below is written for these tests (no case's names).
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const ids = (log: string) => parseLog(log).failures.map((f) => f.test);
+
+describe("mocha: old mocha's one-line entry (`1) Suite test:`) at a shifted indent", () => {
+  it("reads an entry at the margin with an error and a frame", () => {
+    const log = [
+      "1) kettle pours half:",
+      "     Error: Expected 2 to be 1",
+      "      at assert (node_modules/expect/lib/assert.js:22:9)",
+      "      at Context.<anonymous> (test/kettle.spec.js:16:21)",
+      "",
+    ].join("\n");
+    const r = parseLog(log);
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["kettle pours half", "test/kettle.spec.js", 16],
+    ]);
+  });
+  it("reads an entry indented by one or four spaces, and `Uncaught` before the error", () => {
+    const one = [
+      " 1) kettle lid clicks shut:",
+      "     Uncaught AssertionError: open",
+      "      at test/lid.js:4:2",
+      "",
+    ];
+    expect(ids(one.join("\n"))).toEqual(["kettle lid clicks shut"]);
+    const four = [
+      "    1) kettle boils:",
+      "        AssertionError: cold",
+      "         at Context.<anonymous> (test/b.js:3:1)",
+    ];
+    expect(ids(four.join("\n"))).toEqual(["kettle boils"]);
+  });
+  it("takes mocha's own timeout message for the frame it never prints", () => {
+    const log = [
+      "    1) kettle waits for the whistle:",
+      '        Error: Timeout of 2000ms exceeded. For async tests and hooks, ensure "done()" is called; if returning a Promise, ensure it resolves.',
+      "",
+    ].join("\n");
+    expect(ids(log)).toEqual(["kettle waits for the whistle"]);
+  });
+  it("reads nothing from a numbered line with no error and frame under it, or an error with no frame", () => {
+    const prose = [
+      "1) Install the kettle:",
+      "   run make install",
+      "2) Pour:",
+      "   Error: not a mocha error",
+      "",
+    ];
+    expect(ids(prose.join("\n"))).toEqual([]);
+    const noFrame = ["1) kettle pours:", "     Error: spilled", "", "done"];
+    expect(ids(noFrame.join("\n"))).toEqual([]);
+    // An error line at the number's own indent is not the entry's.
+    const flat = ["1) kettle pours:", "Error: spilled", "    at x (test/k.js:1:1)"];
+    expect(ids(flat.join("\n"))).toEqual([]);
+  });
+});
