@@ -60,3 +60,21 @@ describe("mocha: old mocha's one-line entry (`1) Suite test:`) at a shifted inde
     expect(ids(flat.join("\n"))).toEqual([]);
   });
 });
+
+describe("CTest: the `The following tests FAILED:` list indented by a paste", () => {
+  it("reads the list under an indented heading, and entries closed by an indented `Errors while running CTest`", () => {
+    const headed = [
+      " The following tests FAILED:",
+      "          7 - kettle_pour (Failed)",
+      " Errors while running CTest",
+      "",
+    ];
+    expect(ids(headed.join("\n"))).toEqual(["kettle_pour"]);
+    const unheaded = ["          7 - kettle_pour (Failed)", "  Errors while running CTest", ""];
+    expect(ids(unheaded.join("\n"))).toEqual(["kettle_pour"]);
+  });
+  it("reads nothing from an indented heading with no entry under it, nor from entries CTest does not close", () => {
+    expect(ids([" The following tests FAILED:", "   see the dashboard", ""].join("\n"))).toEqual([]);
+    expect(ids(["          7 - kettle_pour (Failed)", "  all done", ""].join("\n"))).toEqual([]);
+  });
+});
