@@ -78,3 +78,35 @@ describe("CTest: the `The following tests FAILED:` list indented by a paste", ()
     expect(ids(["          7 - kettle_pour (Failed)", "  all done", ""].join("\n"))).toEqual([]);
   });
 });
+
+describe("java-stack: a stack joined by HTML `<br>`, and JDK 17's `(Native Method)` reflection frame", () => {
+  const frames = [
+    "org.opentest4j.AssertionFailedError: expected: <1> but was: <3>",
+    "\tat org.junit.jupiter.api.AssertEquals.assertEquals(AssertEquals.java:150)",
+    "\tat org.kettle.PourTest.poursHalf(PourTest.java:41)",
+    "\tat java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)",
+    "\tat java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke(NativeMethodAccessorImpl.java:62)",
+  ];
+  it("reads the stack as lines split at `<br/>` (and `<br>`)", () => {
+    expect(ids(frames.join("<br/>"))).toEqual(["org.kettle.PourTest.poursHalf"]);
+    expect(ids(frames.join("<br>"))).toEqual(["org.kettle.PourTest.poursHalf"]);
+  });
+  it("reads a plain stack whose caller is the JDK's native reflection frame", () => {
+    expect(ids(frames.join("\n"))).toEqual(["org.kettle.PourTest.poursHalf"]);
+  });
+  it("reads nothing from an ordinary exception, or an assertion thrown in application code, joined by `<br/>`", () => {
+    const npe = ["java.lang.NullPointerException: lid", ...frames.slice(1)];
+    expect(ids(npe.join("<br/>"))).toEqual([]);
+    const app = [
+      frames[0],
+      "\tat org.kettle.Boiler.check(Boiler.java:12)",
+      "\tat org.kettle.PourTest.poursHalf(PourTest.java:41)",
+      frames[3],
+    ];
+    expect(ids(app.join("<br/>"))).toEqual([]);
+  });
+  it("reads nothing when the test class's frame is called by another class, not through reflection", () => {
+    const helper = [frames[0], frames[1], frames[2], "\tat org.kettle.Harness.run(Native Method)"];
+    expect(ids(helper.join("\n"))).toEqual([]);
+  });
+});
