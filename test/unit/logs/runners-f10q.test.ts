@@ -110,3 +110,23 @@ describe("java-stack: a stack joined by HTML `<br>`, and JDK 17's `(Native Metho
     expect(ids(helper.join("\n"))).toEqual([]);
   });
 });
+
+describe("Playwright: a failure header behind GitHub's `Error: ` annotation label", () => {
+  const block = [
+    "Error:   1) e2e/kettle.spec.ts:7:1 › pours half ========================================",
+    "    Error: expect(received).toHaveText(expected)",
+    "",
+    '    Expected string: "half"',
+    '    Received string: "full"',
+  ];
+  it("reads the header and places a block cut before its frames at the header's line", () => {
+    const r = parseLog(block.join("\n"));
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["e2e/kettle.spec.ts > pours half", "e2e/kettle.spec.ts", 7],
+    ]);
+  });
+  it("reads nothing from an annotation that is no Playwright header, or a header with no error under it", () => {
+    expect(ids(["Error:   1) the kettle is cold ====", "    Error: no power", ""].join("\n"))).toEqual([]);
+    expect(ids([block[0], "    see the report", ""].join("\n"))).toEqual([]);
+  });
+});
