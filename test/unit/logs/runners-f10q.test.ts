@@ -130,3 +130,34 @@ describe("Playwright: a failure header behind GitHub's `Error: ` annotation labe
     expect(ids([block[0], "    see the report", ""].join("\n"))).toEqual([]);
   });
 });
+
+describe("go: testify's failure block pasted alone names its test by its `Test:` label", () => {
+  const block = [
+    "    kettle_test.go:61: ",
+    "        \tError Trace:\tinternal/kettle/helpers.go:61",
+    "        \t            \tGOROOT/src/testing/testing.go:1211",
+    "        \tError:      \tfailed to empty the kettle",
+    "        \tTest:       \tTestPourHalf",
+    "        \tMessages:   \tlid stuck",
+  ];
+  it("reads the block alone: the test, placed at the trace's first frame outside Go's sources", () => {
+    const r = parseLog(block.join("\n"));
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["TestPourHalf", "internal/kettle/helpers.go", 61],
+    ]);
+  });
+  it("leaves the test to go's own lines when the log has them", () => {
+    const log = [
+      "=== RUN   TestPourHalf",
+      ...block,
+      "--- FAIL: TestPourHalf (0.00s)",
+      "FAIL",
+      "FAIL\texample.com/kettle\t0.01s",
+    ];
+    expect(ids(log.join("\n"))).toEqual(["example.com/kettle.TestPourHalf"]);
+  });
+  it("reads nothing from a block with no `Test:` label, or one that names no test function", () => {
+    expect(ids(block.filter((l) => !l.includes("Test:")).join("\n"))).toEqual([]);
+    expect(ids(block.map((l) => l.replace("TestPourHalf", "pour half")).join("\n"))).toEqual([]);
+  });
+});
