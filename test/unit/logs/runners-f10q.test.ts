@@ -161,3 +161,48 @@ describe("go: testify's failure block pasted alone names its test by its `Test:`
     expect(ids(block.map((l) => l.replace("TestPourHalf", "pour half")).join("\n"))).toEqual([]);
   });
 });
+
+describe("pytest: a collection error's own lines with its `ERROR collecting` header cut away", () => {
+  const importBody = [
+    "ImportError while importing test module '/home/me/kettle/tests/test_pour.py'.  ",
+    "Hint: make sure your test modules/packages have valid Python names.  ",
+    "Traceback:  ",
+    "tests/test_pour.py:3: in <module>  ",
+    "    from kettle import pour  ",
+    "kettle.py:1: in <module>  ",
+    "    import boiler  ",
+    "E   ModuleNotFoundError: No module named 'boiler'  ",
+  ];
+  it("reads `ImportError while importing test module` with pytest's Hint: the module, from the frame it ends with", () => {
+    const r = parseLog(importBody.join("\n"));
+    expect(r.failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["tests/test_pour.py", "tests/test_pour.py", 3],
+    ]);
+  });
+  const mismatch = [
+    "import file mismatch:",
+    "which is not the same as the test file we want to collect:",
+    "  /src/kettle-1.0/.pybuild/cpython3_3.11/build/kettle/tests/lid.py",
+    "HINT: remove __pycache__ / .pyc files and/or use a unique basename for your test file modules",
+    "",
+  ];
+  it("reads `import file mismatch`'s tail: the module, relative to pybuild's build directory", () => {
+    expect(ids(mismatch.join("\n"))).toEqual(["kettle/tests/lid.py"]);
+  });
+  it("reads nothing without pytest's Hint line, and reports a module once when its header is there", () => {
+    expect(ids(importBody.filter((l) => !l.startsWith("Hint")).join("\n"))).toEqual([]);
+    expect(ids(mismatch.filter((l) => !l.startsWith("HINT")).join("\n"))).toEqual([]);
+    const whole = [
+      "============================= test session starts ==============================",
+      "collected 0 items / 1 error",
+      "",
+      "==================================== ERRORS ====================================",
+      "______________________ ERROR collecting tests/test_pour.py ______________________",
+      ...importBody.map((l) => l.trimEnd()),
+      "=========================== short test summary info ============================",
+      "ERROR tests/test_pour.py",
+      "=============================== 1 error in 0.10s ===============================",
+    ];
+    expect(ids(whole.join("\n"))).toEqual(["tests/test_pour.py"]);
+  });
+});
