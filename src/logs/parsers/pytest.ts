@@ -268,22 +268,35 @@ export function createPytestParser(outer: ParserSink) {
         return;
       }
       if (h.kind === "import" && h.step === 1) {
-        if (!IMPORT_HINT.test(t)) return closeHeadless();
+        if (!IMPORT_HINT.test(t)) {
+          closeHeadless();
+          return;
+        }
         h.step = 2;
       } else if (h.kind === "import") {
         const f = TRACE_FRAME.exec(t);
         if (f && h.frames.length < 50) h.frames.push({ file: f[1]!, line: Number(f[2]) });
-        else if (!/^(?:Traceback:|\s|E\s)/.test(t) || h.buf.lines.length > 200) return closeHeadless();
+        else if (!/^(?:Traceback:|\s|E\s)/.test(t) || h.buf.lines.length > 200) {
+          closeHeadless();
+          return;
+        }
       } else if (h.step === 1) {
         const m = /^\s+(\S+\.py)$/.exec(t);
-        if (!m) return closeHeadless();
+        if (!m) {
+          closeHeadless();
+          return;
+        }
         h.module = m[1]!;
         h.step = 2;
       } else if (h.step === 2) {
-        if (!MISMATCH_HINT.test(t)) return closeHeadless();
+        if (!MISMATCH_HINT.test(t)) {
+          closeHeadless();
+          return;
+        }
         h.step = 3;
         h.buf.push(text, lineNo);
-        return closeHeadless();
+        closeHeadless();
+        return;
       }
       h.buf.push(text, lineNo);
       return;
