@@ -219,6 +219,14 @@ export function createPytestParser(outer: ParserSink) {
   let indent = "";
   let section: "none" | "blocks" | "summary" | "other" = "none";
   let block: Block | null = null;
+  /** The short summary's previous line: its outcome, reason and line. */
+  let prevSummary: { message: string | null; lineNo: number; failed: boolean } | null = null;
+  /**
+   * A summary entry with no ` - reason` right under one with a reason: when it is the log's last line, a paste or an
+   * excerpt may have cut it mid-id (`ERROR tests/x.py::TestK` of `…::TestKettle`): it names no test, unless a failure
+   * block names it too. Any later line shows it whole.
+   */
+  let cutEntry: { word: string; id: string } | null = null;
   /**
    * A collection error's own lines with its `ERROR collecting` header cut away (a paste of the body, a tail):
    * pytest's `ImportError while importing test module '…'.` with its `Hint:` line, and the `import file mismatch`
@@ -500,6 +508,11 @@ export function createPytestParser(outer: ParserSink) {
   return {
     line(text: string, lineNo: number): boolean {
       upward.see(text);
+      if (cutEntry && text.trim() !== "") {
+        // A line follows: the entry was whole.
+        record(cutEntry.word, cutEntry.id);
+        cutEntry = null;
+      }
       if (block === null || headless !== null) headlessLine(text, lineNo);
       if (indent !== "") {
         if (text.startsWith(indent)) text = text.slice(indent.length);
@@ -666,15 +679,20 @@ export function createPytestParser(outer: ParserSink) {
         if (s) {
           const o = outcomeOf(s[1]!);
           const id = s[2]!;
+          const above = prevSummary;
+          prevSummary = { message: s[3] ?? null, lineNo, failed: o === "failed" || o === "error" };
           if ((o === "failed" || o === "error") && !summaryIds.has(id) && summaryIds.size < 10_000) {
             const entry = { id, outcome: o, message: s[3] ?? null, lineNo };
+            // No ` - reason` where the failure right above had one: the line may be cut mid-id (see `cutEntry`).
+            if (s[3] === undefined && above?.failed && above.message !== null && above.lineNo === lineNo - 1)
+              cutEntry = { word: s[1]!, id };
             summaryIds.set(id, entry);
             const title = titleOf(id);
             const list = summaryByTitle.get(title);
             if (list) list.push(entry);
             else summaryByTitle.set(title, [entry]);
           }
-          record(s[1]!, id);
+          if (cutEntry?.id !== id) record(s[1]!, id);
         }
         return true;
       }
@@ -694,6 +712,11 @@ export function createPytestParser(outer: ParserSink) {
       closeBlock();
       closeHeadless();
       const emitted = new Set(blocks.map(emit));
+      if (cutEntry) {
+        if (emitted.has(cutEntry.id)) record(cutEntry.word, cutEntry.id);
+        else summaryIds.delete(cutEntry.id);
+        cutEntry = null;
+      }
       // Collection errors read from their own lines, their header cut: each module once, unless a block or the
       // summary named it.
       for (const h of headlessErrors) {

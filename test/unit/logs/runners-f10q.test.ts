@@ -206,3 +206,21 @@ describe("pytest: a collection error's own lines with its `ERROR collecting` hea
     expect(ids(whole.join("\n"))).toEqual(["tests/test_pour.py"]);
   });
 });
+
+describe("pytest: a short-summary entry that ends the log with no reason, under one with a reason, may be cut", () => {
+  const summary = [
+    "=========================== short test summary info ============================",
+    "ERROR tests/test_lid.py::TestLid - AttributeError: 'TestLid' object has no attribute 'runTest'",
+    "ERROR tests/test_pour.py::TestPour",
+  ];
+  it("names no test from the cut last entry", () => {
+    expect(ids(summary.join("\n"))).toEqual(["tests/test_lid.py::TestLid"]);
+  });
+  it("keeps the entry when any line follows it, or when the entries carry no reasons at all", () => {
+    expect(
+      ids([...summary, "========================= 2 errors in 0.31s ========================="].join("\n")),
+    ).toEqual(["tests/test_lid.py::TestLid", "tests/test_pour.py::TestPour"]);
+    const bare = [summary[0], "FAILED tests/test_lid.py::test_a", "FAILED tests/test_pour.py::test_b"];
+    expect(ids(bare.join("\n"))).toEqual(["tests/test_lid.py::test_a", "tests/test_pour.py::test_b"]);
+  });
+});
