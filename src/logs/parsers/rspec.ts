@@ -25,8 +25,6 @@ const EXCEPTION = /^\s*([A-Z][\w:]*(?:Error|Exception|NotMetError)\w*):?$/;
 interface Block {
   description: string;
   buf: BlockBuffer;
-  /** Still open when the log ended, on a line of text (not a blank line that closes a block): the log cut it. */
-  cut?: boolean;
 }
 
 /**
@@ -305,10 +303,6 @@ export function createRspecParser(sink: ParserSink) {
     },
     end(): void {
       closeLoading();
-      if (block) {
-        const lastLine = block.buf.lines[block.buf.lines.length - 1] ?? "";
-        block.cut = lastLine.trim() !== "";
-      }
       close();
       if (finishedCounts === 0) for (const h of heldCounts) sink.summary(h.summary);
       // A test's output can print RSpec-like text (`Failures:` then `  1) Group example`). RSpec names every failed
@@ -331,7 +325,6 @@ export function createRspecParser(sink: ParserSink) {
         kept.push(...(fileOf.size > 0 && run.length > r.failed ? run.filter(named) : run));
       }
       kept.push(...blocks.slice(from));
-      let anyFramed = false;
       for (const b of kept) {
         const lines = b.buf.lines.slice(1);
         // A pending example that passed is listed as `N) Group example FIXED` with `Expected pending '…' to
@@ -361,10 +354,6 @@ export function createRspecParser(sink: ParserSink) {
         const frameFile = (f: RegExpExecArray) =>
           underTopDir(inRepo.includes(f) ? sink.path(f[1]!) : inGem(sink.path(f[1]!)), "spec");
         const specFile = rerun?.file ?? (specFrame ? frameFile(specFrame) : null);
-        // The last entry, cut by the log's end before any frame, where the entries above named their spec file by
-        // their frames: it names no test (its file is not in the log, its error is cut; only whole entries count).
-        if (b.cut && frames.length === 0 && specFile === null && anyFramed) continue;
-        anyFramed ||= specFile !== null;
         const id = specFile ? `${specFile} > ${b.description}` : b.description;
         const where = inRepo[0] ?? specFrame ?? frames[0];
         let errorType: string | null = null;

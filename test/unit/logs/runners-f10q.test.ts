@@ -224,28 +224,3 @@ describe("pytest: a short-summary entry that ends the log with no reason, under 
     expect(ids(bare.join("\n"))).toEqual(["tests/test_lid.py::test_a", "tests/test_pour.py::test_b"]);
   });
 });
-
-describe("rspec: the last entry cut by the log's end before its frame, where the entries above named their file", () => {
-  const entries = [
-    " 1) Kettle pours half",
-    "    Failure/Error: kettle.pour(0.5)",
-    "    RuntimeError:",
-    "      lid stuck",
-    "    # ./spec/models/kettle_spec.rb:12",
-    "",
-    " 2) Kettle boils",
-    "    Failure/Error: kettle.boil",
-    "    RuntimeErr",
-  ];
-  it("names no test from the cut entry", () => {
-    expect(ids(entries.join("\n"))).toEqual(["spec/models/kettle_spec.rb > Kettle pours half"]);
-  });
-  it("keeps an entry the log does not cut (a blank line closes it), and a cut entry when none above named a file", () => {
-    expect(ids([...entries, "", ""].join("\n"))).toEqual([
-      "spec/models/kettle_spec.rb > Kettle pours half",
-      "Kettle boils",
-    ]);
-    const noFrames = entries.filter((l) => !l.includes("# ./"));
-    expect(ids(noFrames.join("\n"))).toEqual(["Kettle pours half", "Kettle boils"]);
-  });
-});
