@@ -32,6 +32,12 @@ const PKG_FRAME =
  * it (see RACE_LINE), which go prints only under a failed test.
  */
 const CUT_RESULT = /^: (Test\S*) \([\d.]+s\)$/;
+/** testify's block: `Error Trace:` with its first frame, then more frames, then `Error:`, `Test:`, `Messages:`. */
+const TESTIFY_TRACE = /^\s+Error Trace:\s+(\S+\.go:\d+)$/;
+const TESTIFY_FRAME = /^\s+(\S+\.go:\d+)$/;
+const TESTIFY_LABEL = /^\s+(Error|Test|Messages|Diff|expected|actual)\s*:\s+(.*)$/;
+/** go's package line, a panic: lines only go prints. */
+const GO_OWN = /^(?:ok|FAIL|panic:)\s/;
 const RACE_LINE = /^\s+testing\.go:\d+: race detected during execution of test$/;
 
 /**
@@ -115,6 +121,69 @@ export function createGoParser(sink: ParserSink) {
       finishPackage(headerPkg);
     }
     headerPkg = bare;
+  }
+
+  /** A go test line was seen (`=== RUN`, a `--- FAIL` result, a package line, a panic): go's lines name the tests. */
+  let goLines = false;
+  /** testify's failure block being read (`Error Trace:`, `Error:`, `Test:` labels), and the whole ones. */
+  let testify: {
+    frames: string[];
+    error: string | null;
+    test: string | null;
+    buf: BlockBuffer;
+  } | null = null;
+  const testifyFailures: FailureDraft[] = [];
+
+  function closeTestify(): void {
+    const t = testify;
+    testify = null;
+    if (!t || t.error === null || t.test === null || testifyFailures.length >= 1000) return;
+    if (testifyFailures.some((f) => f.test === t.test)) return;
+    // The place: the first frame of the trace outside Go's own sources (a helper of the repository, or the test).
+    const own = t.frames.find(
+      (f) => !/^(?:GOROOT\/|\/usr\/(?:local\/)?(?:lib\/)?go\/|\/opt\/hostedtoolcache\/go\/)/.test(f),
+    );
+    const at = own ? /^(.+\.go):(\d+)$/.exec(own) : null;
+    testifyFailures.push({
+      category: "test",
+      test: t.test,
+      file: at ? sink.path(at[1]!) : null,
+      line: at ? Number(at[2]) : null,
+      errorType: null,
+      message: t.error || `${t.test} failed`,
+      stack: t.buf.text(),
+      start: t.buf.start,
+      end: t.buf.end,
+    });
+  }
+
+  /**
+   * testify's failure block: `Error Trace:` and its frames, `Error:`, `Test:` (the failed test's name), `Messages:`.
+   * Read for a log that holds no go test line (a block pasted alone): its `Test:` label names the test.
+   */
+  function testifyLine(text: string, lineNo: number): void {
+    const trace = TESTIFY_TRACE.exec(text);
+    if (trace) {
+      closeTestify();
+      testify = { frames: [trace[1]!], error: null, test: null, buf: new BlockBuffer(40, 4000) };
+      testify.buf.push(text, lineNo);
+      return;
+    }
+    const t = testify!;
+    const label = TESTIFY_LABEL.exec(text);
+    if (label) {
+      t.buf.push(text, lineNo);
+      if (label[1] === "Error") t.error = label[2]!.trim();
+      else if (label[1] === "Test") t.test = /^Test\S*$/.test(label[2]!.trim()) ? label[2]!.trim() : null;
+      return;
+    }
+    const frame = TESTIFY_FRAME.exec(text);
+    if (frame && t.error === null && t.test === null) {
+      t.buf.push(text, lineNo);
+      t.frames.push(frame[1]!);
+      return;
+    }
+    closeTestify();
   }
 
   function stateOf(name: string): TestState {
@@ -313,6 +382,8 @@ export function createGoParser(sink: ParserSink) {
 
   const parser = {
     line(text: string, lineNo: number): boolean {
+      if (!goLines && (text.startsWith("=== ") || text.includes("--- ") || GO_OWN.test(text))) goLines = true;
+      if (text.includes(":") && (testify || TESTIFY_TRACE.test(text))) testifyLine(text, lineNo);
       const bare = barePkg;
       barePkg = null;
       const pending = cutResult;
@@ -493,6 +564,14 @@ export function createGoParser(sink: ParserSink) {
       return false;
     },
     end(): void {
+      closeTestify();
+      // testify's blocks alone (no go line in the log names a test): each names its failed test.
+      if (!goLines) {
+        for (const f of testifyFailures) {
+          sink.failure(f);
+          sink.test(f.test!, "failed");
+        }
+      }
       flushBuild();
       closePanic();
       // gotestsum prints each failed test again in its summary, under its package: those ids are the ones.

@@ -21,7 +21,8 @@ const PASSED_COUNT = /^\[ {2}PASSED {2}\] (\d+) tests?\.$/;
 const FAILED_COUNT = /^\[ {2}FAILED {2}\] (\d+) tests?, listed below:$/;
 const WHERE = /^(.+?):(\d+): (?:Failure|error: )|^(.+?)\((\d+)\): error: /;
 const CTEST_RESULT = /^\s*\d+\/\d+ Test +#\d+: (\S+) \.+ *(\S.*?)?(?: +[\d.]+ sec)?$/;
-const CTEST_FAILED_HEAD = /^The following tests FAILED:\s*$/;
+// A paste may indent CTest's closing lines (a reporter's one space before each): the heading and its closing line too.
+const CTEST_FAILED_HEAD = /^[ \t]*The following tests FAILED:\s*$/;
 // Under its heading an entry may have lost its indentation (a paste); without the heading (cut above the excerpt) a
 // run of entries is CTest's when its own `Errors while running CTest` follows it.
 const CTEST_ENTRY = /^\s*\d+ - (\S+) \(([^)]+)\)$/;
@@ -145,7 +146,7 @@ export function createGtestParser(sink: ParserSink) {
       }
       listing = false;
       if (unheaded.length > 0 && unheadedEnd !== lineNo) {
-        if (unheadedEnd === lineNo - 1 && text.trimEnd() === CTEST_ERRORS) {
+        if (unheadedEnd === lineNo - 1 && text.trim() === CTEST_ERRORS) {
           for (const e of unheaded) addCtestFailure(e.name, e.status, e.lineNo);
           unheaded.length = 0;
           return true;

@@ -24,6 +24,9 @@ const CALLER =
   /^(?:java|javax|jdk|sun|kotlin|scala|org\.junit|junit|org\.testng|org\.apache\.maven|org\.gradle|worker\.org\.gradle|org\.spockframework|io\.kotest|org\.springframework\.test)\./;
 const TEST_CLASS = /(?:^Test[A-Z_]\w*|(?:Test|Tests|IT|TestCase|Spec))$/;
 const MAX_MESSAGE = 20;
+const BR = /<br\s*\/?>/i;
+/** A frame with no source line: JDK 17 and older call a test method through `NativeMethodAccessorImpl.invoke0(Native Method)`. */
+const NO_SOURCE_FRAME = /^\s*at (?:[\w.-]+\/\/?)?([\w$.]+)\.([\w$<>]+)\((?:Native Method|Unknown Source)\)$/;
 
 interface Trace {
   lines: string[];
@@ -70,34 +73,42 @@ export function createJavaStackParser(sink: ParserSink) {
     sink.test(id, "failed");
   }
 
+  function read(text: string, lineNo: number): void {
+    if (trace) {
+      const f = FRAME.exec(text) ?? NO_SOURCE_FRAME.exec(text);
+      if (f) {
+        if (trace.frames.length < 200) {
+          trace.frames.push({ cls: f[1]!, method: f[2]! });
+          trace.lines.push(text);
+        }
+        trace.end = lineNo;
+        return;
+      }
+      // A message of several lines comes before the first frame.
+      if (trace.frames.length === 0 && trace.lines.length < MAX_MESSAGE && !ASSERTION.test(text)) {
+        trace.lines.push(text);
+        trace.end = lineNo;
+        return;
+      }
+      finish(false);
+    }
+    if (
+      text.includes("Assertion") ||
+      text.includes("ComparisonFailure") ||
+      text.includes("MultipleFailures")
+    ) {
+      const a = ASSERTION.exec(text);
+      if (a) trace = { lines: [text], frames: [], start: lineNo, end: lineNo };
+    }
+  }
+
   return {
     line(text: string, lineNo: number): boolean {
-      if (trace) {
-        const f = FRAME.exec(text);
-        if (f) {
-          if (trace.frames.length < 200) {
-            trace.frames.push({ cls: f[1]!, method: f[2]! });
-            trace.lines.push(text);
-          }
-          trace.end = lineNo;
-          return false;
-        }
-        // A message of several lines comes before the first frame.
-        if (trace.frames.length === 0 && trace.lines.length < MAX_MESSAGE && !ASSERTION.test(text)) {
-          trace.lines.push(text);
-          trace.end = lineNo;
-          return false;
-        }
-        finish(false);
-      }
-      if (
-        text.includes("Assertion") ||
-        text.includes("ComparisonFailure") ||
-        text.includes("MultipleFailures")
-      ) {
-        const a = ASSERTION.exec(text);
-        if (a) trace = { lines: [text], frames: [], start: lineNo, end: lineNo };
-      }
+      // A stack kept in HTML (a bot's comment, a report page) has its lines joined by `<br>`/`<br/>`: each part is a
+      // line of the stack.
+      if (text.includes("<br") && BR.test(text)) {
+        for (const part of text.split(BR)) read(part, lineNo);
+      } else read(text, lineNo);
       return false;
     },
     end(): void {

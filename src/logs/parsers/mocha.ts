@@ -18,6 +18,15 @@ const PENDING = /^(\s+)- (.+)$/;
 const COUNT = /^\s+(\d+) (passing|failing|pending)(?: \(.+\))?$/;
 const PASSING_AT_MARGIN = /^(\d+) passing(?: \(.+\))?$/;
 const TITLE = /^(\s+)(\S.*)$/;
+/**
+ * Old mocha's failure entry with its titles joined on the number line (`1) Cart totals adds tax:`), at an indent a
+ * paste or a CI's web view shifted (0 to 4 spaces): read as a loose block, on the same evidence (an error, a frame).
+ */
+const LOOSE_ONE_LINE = /^( {0,4})(\d+)\) (\S.*:)\s*$/;
+/** Mocha's own timeout error, which carries no stack. */
+const MOCHA_TIMEOUT =
+  /^Error: Timeout of \d+ms exceeded\. For async tests and hooks, ensure "done\(\)" is called; if returning a Promise, ensure it resolves\./;
+const indentOf = (s: string): number => s.length - s.trimStart().length;
 
 export function createMochaParser(sink: ParserSink) {
   const listing: { indent: number; title: string }[] = [];
@@ -71,12 +80,19 @@ export function createMochaParser(sink: ParserSink) {
     buf: BlockBuffer;
     error: boolean;
     frame: boolean;
+    /** Opened at an indent other than mocha's 2 (a paste or a reporter that shifted it): one-line titles only. */
+    oneLine?: boolean;
+    /** The number line's indent: the entry's error and frames sit deeper. */
+    indent: number;
   } | null = null;
 
   function endLoose(): void {
     const l = loose;
     loose = null;
     if (!l?.titleDone || !l.error || !l.frame) return;
+    // Old mocha's one-line entry (`1) Suite test:`) opened at another indent than 2 is read only with its titles whole
+    // on the number line.
+    if (l.oneLine && l.titles.length !== 1) return;
     block = { titles: l.titles, titleDone: true, buf: l.buf, indent: 2 };
     flush();
   }
@@ -166,8 +182,10 @@ export function createMochaParser(sink: ParserSink) {
     const t = text.trim();
     if (
       /^ {2}\d+\) /.test(text) ||
+      (l.oneLine && LOOSE_ONE_LINE.test(text)) ||
       COUNT.test(text) ||
       (l.frame && t !== "" && text.charCodeAt(0) !== 32) ||
+      (l.oneLine && t !== "" && indentOf(text) <= l.indent) ||
       l.buf.lines.length > 200
     ) {
       endLoose();
@@ -185,8 +203,12 @@ export function createMochaParser(sink: ParserSink) {
       l.titles.push(t.replace(/:$/, ""));
       return true;
     }
-    if (!l.error && errorLine(t)) l.error = true;
-    else if (l.error && /^at \S/.test(t)) l.frame = true;
+    // `Uncaught AssertionError: …`: mocha's own words for an error thrown outside the test's promise chain.
+    if (!l.error && errorLine(t.replace(/^Uncaught /, ""))) {
+      l.error = true;
+      // Mocha's own timeout message stands for the frame it has none of.
+      if (MOCHA_TIMEOUT.test(t)) l.frame = true;
+    } else if (l.error && /^at \S/.test(t)) l.frame = true;
     return true;
   }
 
@@ -199,6 +221,22 @@ export function createMochaParser(sink: ParserSink) {
       else if (!counted && text.trim() !== "") passingAbove = false;
       if (loose && !failingSection) {
         if (looseLine(text, lineNo)) return false;
+      }
+      if (!failingSection && !seenCounts && !loose) {
+        const o = LOOSE_ONE_LINE.exec(text);
+        if (o && o[1]!.length !== 2) {
+          loose = {
+            titles: [o[3]!.replace(/:$/, "")],
+            titleDone: true,
+            buf: new BlockBuffer(),
+            error: false,
+            frame: false,
+            oneLine: true,
+            indent: o[1]!.length,
+          };
+          loose.buf.push(text, lineNo);
+          return false;
+        }
       }
       // Before the failure details, every mocha line this parser reads is indented.
       if (!failingSection && text.charCodeAt(0) !== 32) return false;
@@ -297,6 +335,7 @@ export function createMochaParser(sink: ParserSink) {
             buf: new BlockBuffer(),
             error: false,
             frame: false,
+            indent: 2,
           };
           loose.buf.push(text, lineNo);
         }

@@ -28,7 +28,14 @@ const BLOCK = /^ {2}(\d+)\) (.+?)(?: ─+)?$/;
  */
 const BARE_HEADER = /^ {0,4}(\[[^\]]+\] › \S+?\.\w+:\d+:\d+ › .+?)(?: ─+)?$/;
 const RETRY_RULE = /^\s+Retry #\d+ ─+$/;
+const ANNOTATED_HEADER = /^Error: ( {2}\d+\) (?:\[[^\]]+\] › )?\S+?\.\w+:\d+:\d+ › .+?) (?:=+|─+)$/;
 const RECAP = /^ {1,2}(\d+) (failed|flaky|passed|skipped|did not run|interrupted)(?: \(.*\))?$/;
+
+/** The line of a header's `file:line:col`. */
+function declaredLine(at: string): number | null {
+  const m = /:(\d+):\d+$/.exec(at);
+  return m ? Number(m[1]) : null;
+}
 
 function idOf(
   title: string,
@@ -77,7 +84,14 @@ export function createPlaywrightParser(sink: ParserSink) {
   }
 
   return {
-    line(text: string, lineNo: number): boolean {
+    line(raw: string, lineNo: number): boolean {
+      let text = raw;
+      // A failure header as a GitHub annotation shows it (`Error:   1) a.spec.ts:3:1 › test ====`, Playwright's github
+      // reporter's `::error` line in the web view): the header, its rule read as the terminal's `─`.
+      if (text.startsWith("Error: ")) {
+        const a = ANNOTATED_HEADER.exec(text);
+        if (a) text = `${a[1]} ─`;
+      }
       if (RUNNING.test(text)) {
         active = true;
         return true;
@@ -281,7 +295,8 @@ export function createPlaywrightParser(sink: ParserSink) {
         }
         const loc = jsFrameLocation(lines, sink);
         // No frame left (a cut paste): the code frame's `>` line, in the test's file.
-        const framed = loc ? null : codeFrameLine(p.buf.lines);
+        // Neither (a block cut inside its error): the header's own `file:line`, where the test is declared.
+        const framed = loc ? null : (codeFrameLine(p.buf.lines) ?? declaredLine(p.at));
         sink.failure({
           category: "test",
           test: p.id,

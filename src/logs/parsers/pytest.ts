@@ -50,6 +50,13 @@ const PROGRESS = new RegExp(`^(${PY_PATH}) [.FEsxX]+(?: +\\[ *\\d+%\\])?$`);
 const MISSING_FIXTURE = /^\s+fixture '\w+' not found$/;
 const FIXTURE_FILE = new RegExp(`^file (${PY_PATH}), line (\\d+)$`);
 const INTERRUPTED = /^!{3,} .* !{3,}$/;
+/** pytest's own words for a module that failed to import or was shadowed (see `headless` in the parser). */
+const IMPORT_WHILE = new RegExp(`^ImportError while importing test module '(${PY_PATH})'\\.$`);
+const IMPORT_HINT = /^Hint: make sure your test modules\/packages have valid Python names\.$/;
+const TRACE_FRAME = new RegExp(`^(${PY_PATH}):(\\d+): in \\S+$`);
+const MISMATCH_LINE = "which is not the same as the test file we want to collect:";
+const MISMATCH_HINT =
+  /^HINT: remove __pycache__ \/ \.pyc files and\/or use a unique basename for your test file modules$/;
 
 interface Block {
   title: string;
@@ -212,6 +219,103 @@ export function createPytestParser(outer: ParserSink) {
   let indent = "";
   let section: "none" | "blocks" | "summary" | "other" = "none";
   let block: Block | null = null;
+  /** The short summary's previous line: its outcome, reason and line. */
+  let prevSummary: { message: string | null; lineNo: number; failed: boolean } | null = null;
+  /**
+   * A summary entry with no ` - reason` right under one with a reason: when it is the log's last line, a paste or an
+   * excerpt may have cut it mid-id (`ERROR tests/x.py::TestK` of `…::TestKettle`): it names no test, unless a failure
+   * block names it too. Any later line shows it whole.
+   */
+  let cutEntry: { word: string; id: string } | null = null;
+  /**
+   * A collection error's own lines with its `ERROR collecting` header cut away (a paste of the body, a tail):
+   * pytest's `ImportError while importing test module '…'.` with its `Hint:` line, and the `import file mismatch`
+   * error's `which is not the same as the test file we want to collect:` with the module's path and its `HINT:` line.
+   */
+  let headless: {
+    kind: "import" | "mismatch";
+    module: string;
+    step: number;
+    frames: { file: string; line: number }[];
+    buf: BlockBuffer;
+  } | null = null;
+  const headlessErrors: { module: string; place: { file: string; line: number } | null; buf: BlockBuffer }[] =
+    [];
+
+  /** The module's path from the repository: a frame's relative path it ends with, pybuild's build directory cut. */
+  function modulePath(printed: string, frames: { file: string }[]): string {
+    for (const f of frames) if (!f.file.startsWith("/") && printed.endsWith(`/${f.file}`)) return f.file;
+    const pybuild = /\/\.pybuild\/[^/]+\/build\/(.+)$/.exec(printed);
+    if (pybuild) return pybuild[1]!;
+    const mapped = sink.path(printed);
+    if (!mapped.startsWith("/")) return mapped;
+    const top = /\/(tests?\/.+)$/.exec(mapped);
+    return top ? top[1]! : mapped;
+  }
+
+  function closeHeadless(): void {
+    const h = headless;
+    headless = null;
+    if (!h || headlessErrors.length >= 1000) return;
+    if (h.kind === "import" ? h.step < 2 : h.step < 3) return;
+    const module = modulePath(h.module, h.frames);
+    const own = h.frames.find((f) => sink.path(f.file) === module) ?? h.frames[0] ?? null;
+    headlessErrors.push({
+      module,
+      place: own ? { file: sink.path(own.file), line: own.line } : null,
+      buf: h.buf,
+    });
+  }
+
+  function headlessLine(text: string, lineNo: number): void {
+    const t = text.trimEnd();
+    if (headless) {
+      const h = headless;
+      if (t === "" && h.kind === "import") {
+        h.buf.push(text, lineNo);
+        return;
+      }
+      if (h.kind === "import" && h.step === 1) {
+        if (!IMPORT_HINT.test(t)) {
+          closeHeadless();
+          return;
+        }
+        h.step = 2;
+      } else if (h.kind === "import") {
+        const f = TRACE_FRAME.exec(t);
+        if (f && h.frames.length < 50) h.frames.push({ file: f[1]!, line: Number(f[2]) });
+        else if (!/^(?:Traceback:|\s|E\s)/.test(t) || h.buf.lines.length > 200) {
+          closeHeadless();
+          return;
+        }
+      } else if (h.step === 1) {
+        const m = /^\s+(\S+\.py)$/.exec(t);
+        if (!m) {
+          closeHeadless();
+          return;
+        }
+        h.module = m[1]!;
+        h.step = 2;
+      } else if (h.step === 2) {
+        if (!MISMATCH_HINT.test(t)) {
+          closeHeadless();
+          return;
+        }
+        h.step = 3;
+        h.buf.push(text, lineNo);
+        closeHeadless();
+        return;
+      }
+      h.buf.push(text, lineNo);
+      return;
+    }
+    if (t.startsWith("ImportError while importing test module '")) {
+      const m = IMPORT_WHILE.exec(t);
+      if (m) headless = { kind: "import", module: m[1]!, step: 1, frames: [], buf: new BlockBuffer() };
+    } else if (t === MISMATCH_LINE)
+      headless = { kind: "mismatch", module: "", step: 1, frames: [], buf: new BlockBuffer() };
+    headless?.buf.push(text, lineNo);
+  }
   const blocks: Block[] = [];
   const summaryIds = new Map<
     string,
@@ -404,6 +508,12 @@ export function createPytestParser(outer: ParserSink) {
   return {
     line(text: string, lineNo: number): boolean {
       upward.see(text);
+      if (cutEntry && text.trim() !== "") {
+        // A line follows: the entry was whole.
+        record(cutEntry.word, cutEntry.id);
+        cutEntry = null;
+      }
+      if (block === null || headless !== null) headlessLine(text, lineNo);
       if (indent !== "") {
         if (text.startsWith(indent)) text = text.slice(indent.length);
         else if (text.trim() !== "") {
@@ -569,15 +679,20 @@ export function createPytestParser(outer: ParserSink) {
         if (s) {
           const o = outcomeOf(s[1]!);
           const id = s[2]!;
+          const above = prevSummary;
+          prevSummary = { message: s[3] ?? null, lineNo, failed: o === "failed" || o === "error" };
           if ((o === "failed" || o === "error") && !summaryIds.has(id) && summaryIds.size < 10_000) {
             const entry = { id, outcome: o, message: s[3] ?? null, lineNo };
+            // No ` - reason` where the failure right above had one: the line may be cut mid-id (see `cutEntry`).
+            if (s[3] === undefined && above?.failed && above.message !== null && above.lineNo === lineNo - 1)
+              cutEntry = { word: s[1]!, id };
             summaryIds.set(id, entry);
             const title = titleOf(id);
             const list = summaryByTitle.get(title);
             if (list) list.push(entry);
             else summaryByTitle.set(title, [entry]);
           }
-          record(s[1]!, id);
+          if (cutEntry?.id !== id) record(s[1]!, id);
         }
         return true;
       }
@@ -595,7 +710,31 @@ export function createPytestParser(outer: ParserSink) {
     },
     end(): void {
       closeBlock();
+      closeHeadless();
       const emitted = new Set(blocks.map(emit));
+      if (cutEntry) {
+        if (emitted.has(cutEntry.id)) record(cutEntry.word, cutEntry.id);
+        else summaryIds.delete(cutEntry.id);
+        cutEntry = null;
+      }
+      // Collection errors read from their own lines, their header cut: each module once, unless a block or the
+      // summary named it.
+      for (const h of headlessErrors) {
+        if (emitted.has(h.module) || summaryIds.has(h.module)) continue;
+        emitted.add(h.module);
+        sink.failure({
+          category: "import",
+          test: h.module,
+          file: h.place?.file ?? null,
+          line: h.place?.line ?? null,
+          errorType: null,
+          message: `${h.module}: collection error`,
+          stack: h.buf.text(),
+          start: h.buf.start,
+          end: h.buf.end,
+        });
+        sink.test(h.module, "error", h.module);
+      }
       // Failures listed only in the short summary (output cut, or -rf without details).
       const entries = [...summaryIds.values()];
       const last =
@@ -645,5 +784,6 @@ export const pytestFormat: FormatDefinition = {
   description: "pytest text output (failures, errors in fixtures, collection errors, -v/-rA outcomes)",
   create: createPytestParser,
   // Fresh (no session), only these shapes are asked: a tox `> ` line, a rule, a block title, a count line, a summary line, an outcome or location line of a `.py` file.
-  wakesOn: [/^(?: +=|[=_\d]|FAILED |ERROR |\[gw)/, /> |\.py/],
+  // `import file mismatch`'s tail: its line before the module's path.
+  wakesOn: [/^(?: +=|[=_\d]|FAILED |ERROR |\[gw|which is not the same as the test file)/, /> |\.py/],
 };
