@@ -425,6 +425,23 @@ export function twinKey(p: string): string {
   return fileSystemPath(p.normalize("NFKC").toLowerCase());
 }
 
+/** Why an added line must not land (the first reason found), or null: each reason names what a reviewer would miss. */
+function addedLineReason(text: string): string | null {
+  const c = hiddenIn(text);
+  if (c) return `holds ${c}, a character a reviewer cannot see or that reorders the line`;
+  const ctl = LINE_CONTROL.exec(text.replace(/\r$/, ""));
+  if (ctl)
+    return `holds the control character ${describe(ctl[0])}, which a reader does not see as itself (a CR inside a line hides what comes before it in a terminal)`;
+  if (STACKED_MARKS.test(text))
+    return "stacks more combining marks on one letter than any script writes: they are drawn over the lines around it, hiding what they cover";
+  const twin = singletonIn(text);
+  if (twin)
+    return `holds ${describe(twin)}, which Unicode declares the same as ${describe(twin.normalize("NFC"))} and is drawn as it, but is another character to the language`;
+  const w = lookalikeIn(text);
+  if (w) return `holds a word that reads as another: ${w}`;
+  return null;
+}
+
 export const hiddenCharacters: Rule = {
   id: "hidden-characters",
   enabled: () => true,
@@ -454,53 +471,13 @@ export const hiddenCharacters: Rule = {
       for (const h of file.hunks) {
         for (const l of h.lines) {
           if (l.kind !== "add") continue;
-          const c = hiddenIn(l.text);
-          if (c) {
+          const why = addedLineReason(l.text);
+          if (why) {
             out.push({
               rule: "hidden-characters",
               file: file.path,
               line: l.newLine,
-              message: `an added line holds ${c}, a character a reviewer cannot see or that reorders the line`,
-            });
-            break;
-          }
-          const ctl = LINE_CONTROL.exec(l.text.replace(/\r$/, ""));
-          if (ctl) {
-            out.push({
-              rule: "hidden-characters",
-              file: file.path,
-              line: l.newLine,
-              message: `an added line holds the control character ${describe(ctl[0])}, which a reader does not see as itself (a CR inside a line hides what comes before it in a terminal)`,
-            });
-            break;
-          }
-          if (STACKED_MARKS.test(l.text)) {
-            out.push({
-              rule: "hidden-characters",
-              file: file.path,
-              line: l.newLine,
-              message:
-                "an added line stacks more combining marks on one letter than any script writes: they are drawn over the lines around it, hiding what they cover",
-            });
-            break;
-          }
-          const twin = singletonIn(l.text);
-          if (twin) {
-            out.push({
-              rule: "hidden-characters",
-              file: file.path,
-              line: l.newLine,
-              message: `an added line holds ${describe(twin)}, which Unicode declares the same as ${describe(twin.normalize("NFC"))} and is drawn as it, but is another character to the language`,
-            });
-            break;
-          }
-          const w = lookalikeIn(l.text);
-          if (w) {
-            out.push({
-              rule: "hidden-characters",
-              file: file.path,
-              line: l.newLine,
-              message: `an added line holds a word that reads as another: ${w}`,
+              message: `an added line ${why}`,
             });
             break;
           }
