@@ -3174,6 +3174,15 @@ const CASES = [
     twoRuns: true,
   },
   {
+    id: "hold25-mocha-dot-green-printed-failing-jenkins",
+    proj: "hold25-js",
+    frame: "jenkins",
+    cmd: "npx mocha --reporter dot spec/receipts.mocha.spec.js",
+    run: "npx mocha --reporter dot spec/receipts.mocha.spec.js; TITLEPATH_OUT=REPORT node_modules/.bin/mocha spec/receipts.mocha.spec.js --reporter ./mocha/titlepath-reporter.cjs",
+    truth: "titlePathJson",
+    twoRuns: true,
+  },
+  {
     id: "hold25-jest-silent-not-verbose-actions",
     proj: "hold25-js",
     frame: "actions",
