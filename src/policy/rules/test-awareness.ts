@@ -184,7 +184,7 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
     // `Object.keys(opts)`), reading one named global (`globalThis.fetch`).
     id: "global-scan",
     what: "enumerates the global object's names (a runner is recognisable by the globals it installs)",
-    re: /\b(Object\s*\.\s*(keys|getOwnPropertyNames|getOwnPropertyDescriptors|getOwnPropertySymbols|entries|values)|Reflect\s*\.\s*ownKeys)\s*\(\s*(globalThis|global|window|self)\s*\)|\bfor\s*\(\s*(const|let|var)?\s*[\w$]+\s+in\s+(globalThis|global|window)\s*\)/,
+    re: /\b(Object\s*\.\s*(keys|getOwnPropertyNames|getOwnPropertyDescriptors|getOwnPropertySymbols|entries|values)|Reflect\s*\.\s*ownKeys)\s*\(\s*(globalThis|global|window)\s*\)|\bfor\s*\(\s*(const|let|var)?\s*[\w$]+\s+in\s+(globalThis|global|window)\s*\)/,
     applies: js,
   },
   {
@@ -200,7 +200,7 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
     // module` (the CLI idiom), `__spec__.name`, `__name__ == "__main__"`.
     id: "module-loader-shape",
     what: "inspects the module system's own objects (the loader a runner substitutes has another shape)",
-    re: /\b(Object|Reflect)\s*\.\s*getPrototypeOf\s*\(\s*(module|require|exports)\s*\)|(?<![\w$.])(module|require|exports)\s*\.\s*(constructor|__proto__)\b|(?<![\w$.])(module|require)\s+instanceof\b|\bObject\s*\.\s*(keys|getOwnPropertyNames)\s*\(\s*(module|require)\s*\)|\brequire\s*\.\s*(extensions|resolve\s*\.\s*paths)\b|(?<![\w$.])module\s*\.\s*(paths|loaded|require)\b/,
+    re: /\b(Object|Reflect)\s*\.\s*getPrototypeOf\s*\(\s*(module|require|exports)\s*\)|(?<![\w$.])(module|require|exports)\s*\.\s*(constructor|__proto__)\b|(?<![\w$.])(module|require)\s+instanceof\b|\bObject\s*\.\s*(keys|getOwnPropertyNames)\s*\(\s*(module|require)\s*\)|\brequire\s*\.\s*extensions\b|(?<![\w$.])module\s*\.\s*loaded\b/,
     applies: js,
   },
   {

@@ -165,7 +165,17 @@ describe("test-awareness: enumerating the global object, inspecting the module s
       'if (typeof module !== "undefined" && module.exports) module.exports = api;',
     ],
     ["the CLI idiom", "src/a.js", "if (require.main === module) main();"],
+    [
+      "resolution from the module's own paths",
+      "src/a.js",
+      "const p = require.resolve(name, { paths: module.paths });",
+    ],
     ["Object.keys of options", "src/a.js", "for (const k of Object.keys(opts)) check(k);"],
+    [
+      "an object's own fields through a `self` alias",
+      "src/a.js",
+      "const self = this; const fields = Object.keys(self);",
+    ],
     ["__name__ == '__main__'", "pkg/a.py", 'if __name__ == "__main__":'],
     ["getattr on builtins by name", "pkg/a.py", 'open_ = getattr(builtins, "open")'],
   ])("allows %s", (_, path, line) => {
