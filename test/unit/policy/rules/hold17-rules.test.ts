@@ -23,9 +23,12 @@ describe("check-tampering: compat shims, whatever their comments and module", ()
       ],
     ],
     [
-      "Python, a comment on the assignment and a module outside the old allow-list",
-      "pkg/io_compat.py",
-      ['if not hasattr(shutil, "chown"):', "    shutil.chown = _chown  # Windows"],
+      "Python, a comment on the assignment and a module outside the old allow-list (logging)",
+      "pkg/log_compat.py",
+      [
+        'if not hasattr(logging, "getLevelNamesMapping"):',
+        "    logging.getLevelNamesMapping = _mapping  # 3.11",
+      ],
     ],
     [
       "Python, getattr(…, None) is None as the guard",
