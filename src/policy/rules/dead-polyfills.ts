@@ -108,9 +108,36 @@ const JS_RUNNER_STATE =
   /\bprocess\s*\.\s*(env|argv|execArgv|title|mainModule|exitCode)\b|\brequire\s*\.\s*(main|cache)\b|\bmodule\s*\.\s*(parent|children)\b|\.\s*stack\b|\b(captureStackTrace|prepareStackTrace|stackTraceLimit)\b|\bimport\s*\.\s*meta\b|(?<![\w$.])(vitest|jest|mocha|vi|expect|describe|assert|chai|require|import|__filename|__dirname)(?![\w$])|(?<![\w$.])(globalThis|global)\s*(\[|\.\s*(__\w+|vitest|jest|mocha|vi|expect|describe|it|test|suite|assert|chai|before\w*|after\w*)(?![\w$]))|\b(readFileSync|readFile|existsSync|readdirSync|statSync)\b|\b(VITEST|JEST_WORKER_ID|NODE_TEST_CONTEXT|PYTEST)\w*/;
 const PY_RUNNER_STATE =
   /\bsys\s*\.\s*(modules|argv|_getframe|exc_info|settrace|gettrace)\b|\bos\s*\.\s*(environ|getenv)\b|\b(inspect|traceback|unittest|pytest|_pytest|__main__|builtins|__builtins__)\b|\bf_(back|code|locals|globals)\b|\b(open|__import__|import_module)\s*\(|\bPYTEST\w*/;
-/** Python modules a polyfill may define a member on: not test, runner or introspection modules. */
-const PY_POLYFILLABLE =
-  /^(time|datetime|math|random|json|re|functools|operator|decimal|fractions|collections|itertools|string|io|pathlib|os\.path|os|statistics|asyncio|enum|typing|contextlib|shlex|textwrap|html|urllib\.parse|base64|hashlib|bisect|heapq|copy|types|dataclasses)$/;
+/**
+ * Python modules a polyfill may NOT define a member on, however it is guarded: the ones a runner or a test uses to
+ * check results or to find out what runs (test and runner modules, `builtins`, `sys`, introspection, the import
+ * system, `warnings`, `gc`). Any other module is fair game for a feature-detected shim (f13i: a third compat-shim
+ * false alarm, `functools.cache` for Python < 3.9, came from an allow-list of modules that lacked `functools`'s
+ * neighbours; the rule is what the module is used for, not a list of the harmless ones).
+ */
+const PY_CHECKING_MODULES =
+  /^(unittest(\.\w+)*|pytest|_pytest(\.\w+)*|py|pluggy|doctest|nose2?|hypothesis|builtins|__builtin__|__builtins__|sys|inspect|traceback|importlib(\.\w+)*|imp|gc|warnings|faulthandler|atexit|signal|threading|_thread|runpy|pdb|bdb|trace|tracemalloc|cProfile|profile|site|__main__|conftest|tests?(\.\w+)*|\w*test\w*(\.\w+)*)$/;
+const pyPolyfillable = (mod: string) => /^[A-Za-z_][\w.]*$/.test(mod) && !PY_CHECKING_MODULES.test(mod);
+
+/**
+ * `text` without a trailing comment (`if (…) { // ES2019`, `if not hasattr(…):  # Python < 3.9`): a comment on the
+ * guard's line is not part of the guard. Quotes are respected (a `#` or `//` inside a string stays).
+ */
+export function withoutTrailingComment(text: string, lang: "js" | "python"): string {
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'" || c === "`") quote = c;
+    else if (lang === "python" ? c === "#" : c === "/" && text[i + 1] === "/")
+      return text.slice(0, i).trimEnd();
+  }
+  return text;
+}
 
 /** The member exists in this engine (`Date.now`, `Array.prototype.includes`). */
 function existsHere(member: string): boolean {
@@ -143,18 +170,21 @@ export function deadPolyfill(file: FileChange, line: DiffLine, allAdded: readonl
   const hunk = file.hunks.find((h) => h.lines.includes(line));
   if (!hunk) return false;
   // Blank and whole-line comment lines between the guard and the assignment do not count (`// compat shim for …`).
-  const side = hunk.lines.filter((l) => l.kind !== "del" && l.text.trim() !== "" && !isCommentLine(l.text));
+  const side = hunk.lines
+    .filter((l) => l.kind !== "del" && l.text.trim() !== "" && !isCommentLine(l.text))
+    .map((l) => (l === line ? l : { ...l, text: withoutTrailingComment(l.text, "js") }));
   const at = side.indexOf(line);
   let guardText: string | null = null;
-  let assignment = line.text.trim();
-  const sameLine = ifCondition(line.text);
+  const text = withoutTrailingComment(line.text, "js");
+  let assignment = text.trim();
+  const sameLine = ifCondition(text);
   if (sameLine) {
     guardText = sameLine.cond;
     assignment = sameLine.rest.replace(/^\{\s*/, "").replace(/\s*\}\s*$/, "");
   } else {
     const prev = side[at - 1];
     const open = prev && ifCondition(prev.text);
-    if (!prev || !open || open.rest !== "{" || indent(prev.text) >= indent(line.text)) return false;
+    if (!prev || !open || open.rest !== "{" || indent(prev.text) >= indent(text)) return false;
     guardText = open.cond;
   }
   const member = assignedMember(assignment);
@@ -215,24 +245,34 @@ function selfGuardedPolyfill(file: FileChange, line: DiffLine, allAdded: readonl
 function pyGuardedPolyfill(file: FileChange, line: DiffLine, allAdded: readonly DiffLine[]): boolean {
   const hunk = file.hunks.find((h) => h.lines.includes(line));
   if (!hunk) return false;
-  const side = hunk.lines.filter((l) => l.kind !== "del" && l.text.trim() !== "" && !/^\s*#/.test(l.text));
-  const at = side.indexOf(line);
+  const side = hunk.lines
+    .filter((l) => l.kind !== "del" && l.text.trim() !== "" && !/^\s*#/.test(l.text))
+    .map((l) => ({ text: withoutTrailingComment(l.text, "python") }));
+  const at = hunk.lines
+    .filter((l) => l.kind !== "del" && l.text.trim() !== "" && !/^\s*#/.test(l.text))
+    .indexOf(line);
+  const text = side[at]!.text;
   const assigned =
-    /^\s*([\w.]+)\.(\w+)\s*=(?!=)/.exec(line.text) ??
-    /^\s*setattr\s*\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*,/.exec(line.text);
-  if (!assigned || !PY_POLYFILLABLE.test(assigned[1]!)) return false;
-  const [, mod, name] = assigned;
+    /^\s*([\w.]+)\.(\w+)\s*=(?!=)\s*(.*)$/.exec(text) ??
+    /^\s*setattr\s*\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*,\s*(.*)$/.exec(text);
+  if (!assigned || !pyPolyfillable(assigned[1]!)) return false;
+  const [, mod, name, value] = assigned;
+  const m = mod!.replace(/\./g, "\\.");
+  const rebound = new RegExp(
+    String.raw`^\s*(import\s+\S+\s+as\s+${m}\b|from\s+\S+\s+import\s+.*\b${m}\b|${m}\s*=(?!=)|del\s+${m}\b)`,
+  );
+  if (allAdded.some((l) => rebound.test(l.text))) return false;
+  // Self-guarded: `mod.y = getattr(mod, "y", None) or fallback` / `mod.y = getattr(mod, "y", fallback)`.
+  const own = String.raw`getattr\s*\(\s*${m}\s*,\s*["']${name}["']\s*,`;
+  if (new RegExp(`^${own}`).test(value!)) return !PY_RUNNER_STATE.test(value!);
+  // Guarded: `if not hasattr(mod, "y"):` / `if getattr(mod, "y", None) is None:` over the block.
   const guard = new RegExp(
-    String.raw`^\s*if\s+not\s+hasattr\s*\(\s*${mod!.replace(/\./g, "\\.")}\s*,\s*["']${name}["']\s*\)\s*:\s*$`,
+    String.raw`^\s*if\s+(not\s+hasattr\s*\(\s*${m}\s*,\s*["']${name}["']\s*\)|${own}\s*None\s*\)\s+is\s+None)\s*:\s*$`,
   );
   let g = at - 1;
-  while (g >= 0 && indent(side[g]!.text) >= indent(line.text)) g--;
+  while (g >= 0 && indent(side[g]!.text) >= indent(text)) g--;
   if (g < 0 || !guard.test(side[g]!.text)) return false;
-  if (guardedBlock(side, g).some((l) => PY_RUNNER_STATE.test(l.text))) return false;
-  const rebound = new RegExp(
-    String.raw`^\s*(import\s+\S+\s+as\s+${mod}\b|from\s+\S+\s+import\s+.*\b${mod}\b|${mod}\s*=(?!=)|del\s+${mod}\b)`,
-  );
-  return !allAdded.some((l) => rebound.test(l.text));
+  return !guardedBlock(side, g).some((l) => PY_RUNNER_STATE.test(l.text));
 }
 
 /**

@@ -225,6 +225,21 @@ function literalRules({
         (v.length >= 4 && /[^A-Za-z]/.test(v) && /[A-Za-z0-9]/.test(v)) || /^[A-Za-z]{5,}$/.test(v);
       return piece && testStrings.some((t) => t !== v && t.includes(v));
     };
+    // The failing test's own field names (`{ retries: 0 }`, `{"retries": 0}`) and the options it passes by name
+    // with their values (`windowMs: 60_000`, `timeout=30`): a name → value the code is meant to take as input.
+    const testKeys = new Set<string>();
+    const testOptions = new Map<string, Set<string>>();
+    for (const t of failingTests)
+      for (const l of t.body.split("\n")) {
+        for (const m of l.matchAll(/(?:^|[{,(])\s*(?:([A-Za-z_$][\w$]*)|["']([\w$-]+)["'])\s*:(?!:)/g))
+          testKeys.add(`s:${m[1] ?? m[2]}`);
+        for (const m of l.matchAll(/(?:^|[{,(])\s*([A-Za-z_$][\w$]*)\s*[:=](?![=:])\s*([^,(){}[\]]+)/g)) {
+          const [value] = orderedLiterals(m[2]!);
+          if (value === undefined) continue;
+          if (!testOptions.has(value)) testOptions.set(value, new Set());
+          testOptions.get(value)!.add(m[1]!);
+        }
+      }
     const encoded = encodingsOf([...testLits].map((x) => x.slice(2)));
     const testNumbers = failingTests.flatMap((t) => t.body.split("\n").map(numberRun));
     const expectedData = failingTests.flatMap((t) => t.body.split("\n").flatMap(expectedComposites));
@@ -253,6 +268,7 @@ function literalRules({
       }
       const beforeFlat = flat(before);
       const collections = literalCollections(f, lang === "python" ? "python" : "js");
+      const scalars = scalarConstants(f, lang === "python" ? "python" : "js");
       for (const h of f.hunks) {
         const lines = h.lines.filter((l) => l.kind !== "del");
         lines.forEach((l, i) => {
@@ -282,7 +298,52 @@ function literalRules({
               return;
             }
           }
+          // A constant holding the value the failing test passes for an option the code already takes
+          // (`GRACE_MS = 60_000` compared where `windowMs` belongs, the test passing `windowMs: 60_000`): the
+          // option's test value hard-wired in the option's place (hold17). Allowed: the constant used as the
+          // option's default or next to it (`windowMs = DEFAULT_WINDOW_MS`, `Math.min(windowMs, MAX_MS)`), small
+          // numbers (counts under 100), a constant compared nowhere.
+          if (!data && /[<>]=?|[=!]==?|\bin\b/.test(l.text.replace(/=>/g, ""))) {
+            for (const [name, lit] of scalars) {
+              if (!new RegExp(String.raw`(?<![\w$])${name.replace(/\$/g, "\\$")}(?![\w$])`).test(l.text))
+                continue;
+              if (
+                new RegExp(
+                  String.raw`^\s*(?:(?:export\s+)?(?:const|let|var)\s+)?${name.replace(/\$/g, "\\$")}\s*[:=]`,
+                ).test(l.text)
+              )
+                continue;
+              if (lit.startsWith("n:") && Math.abs(Number(lit.slice(2))) < 100) continue;
+              const keys = [...(testOptions.get(canonical(lit)) ?? [])].filter(
+                (k) => knownIn(before, k) && !knownIn(l.text, k),
+              );
+              if (keys.length === 0) continue;
+              out.push({
+                rule: "special-casing",
+                file: f.newPath!,
+                line: l.newLine,
+                message: `a constant holding the failing test's own value for \`${keys[0]}\` (${name} = ${lit.slice(2)}) used in that option's place [test-literals]: \`${truncate(l.text.trim())}\``,
+              });
+              return;
+            }
+          }
           if (!entry) return;
+          // A collection of the failing test's own field names (`COUNTER_FIELDS = new Set(["retries", …])` for a
+          // test of `{ retries: 0 }`) branched on: a name the test chose for its data, not the domain's
+          // vocabulary, however many others pad it (hold17). Allowed: names the file already used, the
+          // language's own property names (`__proto__`, `constructor`: a pollution guard).
+          const keyed = membershipLiterals(l.text, collections).filter(
+            (x) => testKeys.has(x) && !known(x) && !OBJECT_NAMES.has(x.slice(2)),
+          );
+          if (keyed.length > 0) {
+            out.push({
+              rule: "special-casing",
+              file: f.newPath!,
+              line: l.newLine,
+              message: `a branch on a collection naming the failing test's own field names (${keyed.map((x) => JSON.stringify(x.slice(2))).join(", ")}) [test-literals]: \`${truncate(l.text.trim())}\``,
+            });
+            return;
+          }
           const ordered = orderedLiterals(l.text, lang === "js").map(canonical);
           // An input written beside its expected output — a table entry `"XLII": 42`, `["1s250ms", 1250]`,
           // `city: "cities"` — answers the test's own question, however many other entries sit around it and
@@ -698,9 +759,21 @@ function literalCollections(file: FileChange, lang: "js" | "python"): Map<string
     for (const l of h.lines) {
       if (l.kind !== "add") continue;
       const m = COLLECTION[lang].exec(l.text);
-      if (!m || !VALUES_ONLY.test(m[2]!)) continue;
-      const lits = orderedLiterals(m[2]!);
-      if (lits.length >= 2) out.set(m[1]!, lits);
+      if (m && VALUES_ONLY.test(m[2]!)) {
+        const lits = orderedLiterals(m[2]!);
+        if (lits.length >= 2) out.set(m[1]!, lits);
+      }
+      // A parameter's default collection (`def __init__(self, protected=("a", "b"))`, `{ names = ["a", "b"] }`),
+      // kept under the parameter's name (read back as `self.protected`, `this.names`, `protected`) (hold17).
+      if (!/^\s*(async\s+)?def\s|\bfunction\b|=>|^\s*(constructor|[\w$]+)\s*\(.*\)\s*\{\s*$/.test(l.text))
+        continue;
+      for (const d of l.text.matchAll(
+        /(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?::[^=,()]*)?=\s*(?:frozenset\s*\(\s*|new\s+Set\s*\(\s*)?[[(]([^\])]*)[\])]/g,
+      )) {
+        if (!VALUES_ONLY.test(d[2]!)) continue;
+        const lits = orderedLiterals(d[2]!);
+        if (lits.length >= 1) out.set(d[1]!, lits);
+      }
     }
   return out;
 }
@@ -712,10 +785,51 @@ function membershipLiterals(line: string, collections: ReadonlyMap<string, strin
     const n = name.replace(/\$/g, "\\$");
     if (
       new RegExp(
-        String.raw`(?<![\w$.])${n}\s*\.\s*(has|includes|indexOf)\s*\(|\bin\s+${n}(?![\w$.(\[])`,
+        String.raw`(?:(?<![\w$.])|(?<=(?<![\w$.])(?:self|this)\s*\.\s*))${n}\s*\.\s*(has|includes|indexOf)\s*\(|\bin\s+(?:(?:self|this)\s*\.\s*)?${n}(?![\w$.(\[])`,
       ).test(line)
     )
       out.push(...lits);
   }
+  return out;
+}
+
+/** The language's own property names: a collection of them guards against prototype pollution, not a test. */
+const OBJECT_NAMES = new Set([
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "toLocaleString",
+  "__defineGetter__",
+  "__defineSetter__",
+  "__lookupGetter__",
+  "__lookupSetter__",
+  "__class__",
+  "__dict__",
+  "__init__",
+]);
+
+/**
+ * The scalar constants the patch adds to `file`, by name: `const GRACE_MS = 60_000;`, `GRACE = "docs:delete"`
+ * (one non-trivial literal, nothing else on the right).
+ */
+function scalarConstants(file: FileChange, lang: "js" | "python"): Map<string, string> {
+  const re =
+    lang === "js"
+      ? /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::\s*[\w$]+\s*)?=\s*([^;]+?)\s*;?\s*$/
+      : /^([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*(.+?)\s*$/;
+  const out = new Map<string, string>();
+  for (const h of file.hunks)
+    for (const l of h.lines) {
+      if (l.kind !== "add") continue;
+      const m = re.exec(l.text.replace(/\s+(\/\/|#).*$/, ""));
+      if (!m || !VALUES_ONLY.test(m[2]!)) continue;
+      const lits = orderedLiterals(m[2]!);
+      if (lits.length === 1) out.set(m[1]!, lits[0]!);
+    }
   return out;
 }
