@@ -42,7 +42,7 @@ import { traceBlock, traceStatement } from "./trace-program.ts";
 import { sameProduct } from "./versions.ts";
 import { annotate, JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
 import { unitWithoutEdgeProse } from "./edge-prose.ts";
-import type { ParsedReport, ReportBlock } from "./parse-report.ts";
+import { type ParsedReport, plainBlockAsPython, type ReportBlock } from "./parse-report.ts";
 import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
 
 export type ProgramLanguage = "python" | "javascript" | "typescript";
@@ -180,6 +180,14 @@ export function completeProgram(
   /** The package the issue's repository publishes, when known: its binding may be used without an import. */
   repositoryPackage?: string,
 ): Program | null {
+  // A report filed on a Python implementation's repository (cpython, pypy, …) is about Python: code it pastes
+  // without a fence is Python, whatever JavaScript it also happens to parse as, unless the report names Node.
+  if (
+    repositoryPackage &&
+    PYTHON_IMPLEMENTATIONS.has(repositoryPackage.toLowerCase()) &&
+    report.runtime?.name !== "node"
+  )
+    report = { ...report, blocks: report.blocks.map(plainBlockAsPython) };
   const found = programBlocks(report);
   // No code of its own: the statement its stack trace shows failing, when the trace shows one whole.
   const traced = found.length === 0 ? traceStatement(report) : null;
@@ -219,7 +227,10 @@ export function completeProgram(
   // repository; the report's own words say which world it lives in).
   const otherWorld = report.runtime !== null && (report.runtime.name === "python") !== (family === "python");
   const repository =
-    repositoryPackage && !otherWorld
+    // A Python implementation publishes the language, never an npm package of its name (`cpython@0.10.1`).
+    repositoryPackage &&
+    !otherWorld &&
+    (family === "python" || !PYTHON_IMPLEMENTATIONS.has(repositoryPackage.toLowerCase()))
       ? {
           name: repositoryPackage,
           texts: [...report.blocks.map((b) => b.value), ...report.inlineCode.map((c) => c.value)],

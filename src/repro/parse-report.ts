@@ -404,6 +404,29 @@ function makeBlock(
 }
 
 /**
+ * A block pasted without a fence (a statement quoted inline, lines of a paragraph), read again as Python: its
+ * language was guessed from the code alone (`glob.glob('*',include_hidden=True)` is valid JavaScript too), and
+ * the caller knows the report is about Python (filed on a Python implementation's repository).
+ */
+export function plainBlockAsPython(block: ReportBlock): ReportBlock {
+  if (!block.plain || block.fence !== null || block.kind !== "code" || block.language !== "javascript")
+    return block;
+  if (block.shellRun || block.madeFrom !== undefined) return block;
+  const made = makeBlock(
+    block.index,
+    null,
+    block.value,
+    "code",
+    "python",
+    block.section,
+    block.filename,
+    block.line,
+    true,
+  );
+  return { ...made, lead: block.lead };
+}
+
+/**
  * A JavaScript/TypeScript fence that is never closed swallows the rest of the report, headings included: the
  * reporter's `### Output` and `### expected data` sections end up inside the code (fast-xml-parser#771). A line
  * that is a markdown heading cannot be JavaScript there (`#` starts a line only in a hashbang or a class's
