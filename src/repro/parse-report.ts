@@ -10,7 +10,7 @@ import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
 import { annotate, type Check, looksLikeValue } from "./annotations.ts";
-import { type BlockKind, classifyBlock, withoutLogPrefix } from "./classify-block.ts";
+import { type BlockKind, classifyBlock, inspectorDump, withoutLogPrefix } from "./classify-block.ts";
 import { languageFromFence } from "./detect-language.ts";
 import { NPM_GLOBALS } from "./known-modules.ts";
 import {
@@ -787,7 +787,12 @@ export function parseReport(markdown: string): ParsedReport {
           break;
         }
         // Code in a bare or unknown fence that the scorer did not recognise (one annotated line, say).
-        if (cls.kind === "output" && languageFromFence(c.lang) === null && wholeBlockIsCode(value))
+        if (
+          cls.kind === "output" &&
+          languageFromFence(c.lang) === null &&
+          !inspectorDump(value) &&
+          wholeBlockIsCode(value)
+        )
           cls = { kind: "code", language: plainLanguage(value) };
         // A bare block under "Packaging 25.0 prints:" / "Current HEAD prints:", after the report's code: what
         // that code printed, whatever it looks like (`click>=7.specifier.contains(8.0.0dev0) is False`).
