@@ -460,8 +460,51 @@ export function closeRunawayFence(markdown: string): string {
   return markdown;
 }
 
+/**
+ * Code wrapped in single backticks across blank lines (python/cpython#93184: `` `from struct import * ``, the
+ * program's paragraphs, then `` print(len(message))` ``): Markdown ends an inline span at a paragraph break, so
+ * each paragraph would lose its backtick and be read apart, the first lines (the imports) dropped. A line opening
+ * with a lone backtick never closed on it, lines without backticks, at least one blank among them, and a line
+ * closing with a lone backtick: one code block, fenced as the reporter meant. Outside fences only.
+ */
+export function singleBacktickBlocks(markdown: string): string {
+  const lines = markdown.split("\n");
+  let fence: RegExp | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (fence) {
+      if (fence.test(line)) fence = null;
+      continue;
+    }
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      fence = new RegExp(`^ {0,3}${f[1]![0] === "`" ? "`" : "~"}{${f[1]!.length},}\\s*$`);
+      continue;
+    }
+    const open = /^`([^`\s][^`]*)$/.exec(line);
+    if (!open) continue;
+    let blank = false;
+    for (let j = i + 1; j < lines.length && j <= i + 200; j++) {
+      const next = lines[j]!;
+      if (next.trim() === "") {
+        blank = true;
+        continue;
+      }
+      const close = /^([^`]*[^`\s])`\s*$/.exec(next);
+      if (close) {
+        if (!blank) break;
+        lines.splice(i, j - i + 1, "```", open[1]!, ...lines.slice(i + 1, j), close[1]!, "```");
+        i = j + 2;
+        break;
+      }
+      if (next.includes("`") || /^#{1,6}\s/.test(next)) break;
+    }
+  }
+  return lines.join("\n");
+}
+
 export function parseReport(markdown: string): ParsedReport {
-  markdown = closeRunawayFence(markdown);
+  markdown = singleBacktickBlocks(closeRunawayFence(markdown));
   const namedOnly = namedInWords(markdown);
   // Packages the report shows installed: a bare `$ name …` line of a session runs that package's command.
   const cliPackages = installedPackageNames(markdown);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { classifyBlock, inspectorDump } from "../../../src/repro/classify-block.ts";
+import { dumpScalarsAppear, outputAppears } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 
 const f = "```";
@@ -48,5 +49,34 @@ describe("a developer-console dump", () => {
     expect(inspectorDump("0: first\n1: second")).toBe(false);
     expect(inspectorDump("0: {a: 1}\nconst x = Array(3);")).toBe(false);
     expect(classifyBlock("js", "const rows = Array(1).fill({});\nconsole.log(rows);").kind).toBe("code");
+  });
+});
+
+describe("a developer-console dump compared with what the run printed", () => {
+  const reported = [
+    "0: {item: {…}, refIndex: 0, matches: Array(1), score: 2.220446049250313e-16}",
+    "1: {item: {…}, refIndex: 1, matches: Array(1), score: 0.2}",
+  ];
+  const printed = [
+    "[",
+    "  {",
+    "    item: { value: 'test1' },",
+    "    refIndex: 0,",
+    "    matches: [ [Object] ],",
+    "    score: 2.220446049250313e-16",
+    "  },",
+    "  { item: { value: 'test2' }, refIndex: 1, matches: [ [Object] ], score: 0.2 }",
+    "]",
+  ].join("\n");
+
+  it("matches when every value the dump shows is printed, in order", () => {
+    expect(outputAppears(reported, printed)).toBe(true);
+  });
+
+  it("must not fire: a value that differs, a prefix of a number, or values out of order", () => {
+    expect(outputAppears(reported, printed.replace("2.220446049250313e-16", "0"))).toBe(false);
+    expect(outputAppears(reported, printed.replace("score: 0.2 }", "score: 0.25 }"))).toBe(false);
+    expect(outputAppears(reported, printed.replace("refIndex: 0,", "refIndex: 2,"))).toBe(false);
+    expect(dumpScalarsAppear(["0: {item: {…}}"], printed)).toBe(false);
   });
 });
