@@ -651,6 +651,41 @@ export function parseReport(markdown: string): ParsedReport {
             break;
           }
         }
+        // Lines pasted without a fence under "The output:" / "It prints:", after the report's code: what that code
+        // printed (python/cpython#93184). Several lines, no inline code or link, none of them a sentence.
+        if (
+          previousText !== null &&
+          PRINTED_LEAD.test(previousText.trim()) &&
+          start !== undefined &&
+          end !== undefined &&
+          blocks.some((b) => b.kind === "code" || b.kind === "shell")
+        ) {
+          const pasted = unescapeMarkdown(markdown.slice(start, end)).trim();
+          const lines = pasted.split("\n");
+          if (
+            lines.length >= 2 &&
+            lines.length <= 200 &&
+            !/`|\]\(|<https?:/.test(pasted) &&
+            lines.every((l) => l.length <= 300 && !/^[A-Z][a-z']*(?: [\w',-]+){4,}[.?!]$/.test(l.trim()))
+          ) {
+            const b = makeBlock(
+              blocks.length,
+              null,
+              pasted,
+              "output",
+              "text",
+              section,
+              null,
+              node.position?.start.line ?? 0,
+              true,
+            );
+            b.lead = previousText;
+            blocks.push(b);
+            prose[section] += `${text}\n`;
+            previousText = null;
+            break;
+          }
+        }
         prose[section] += `${text}\n`;
         proseWithCode += `${textWithTicks(node)}\n`;
         const raw =

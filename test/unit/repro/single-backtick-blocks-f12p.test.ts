@@ -40,3 +40,29 @@ describe("single backticks around paragraphs", () => {
     expect(singleBacktickBlocks(heading)).toBe(heading);
   });
 });
+
+describe("lines pasted without a fence under 'The output:'", () => {
+  const code = ["# sizes", "", "```python", "print('size:', 10)", "print('size:', 8)", "```", ""];
+
+  it("are what the code printed", () => {
+    const r = parseReport([...code, "The output:", "", "size: 10", "size: 8"].join("\n"));
+    const out = r.blocks.filter((b) => b.kind === "output");
+    expect(out.map((b) => b.value)).toEqual(["size: 10\nsize: 8"]);
+  });
+
+  it("must not fire: one line, sentences, inline code, or no code before", () => {
+    const kinds = (md: string[]) => parseReport(md.join("\n")).blocks.map((b) => b.kind);
+    expect(kinds([...code, "The output:", "", "size: 10"])).toEqual(["code"]);
+    expect(
+      kinds([
+        ...code,
+        "It gives:",
+        "",
+        "The wrong size for the first call here.",
+        "The second one is right as far as I can tell.",
+      ]),
+    ).toEqual(["code"]);
+    expect(kinds([...code, "It prints:", "", "size `10`", "size 8"])).toEqual(["code"]);
+    expect(kinds(["# sizes", "", "The output:", "", "size: 10", "size: 8"])).toEqual([]);
+  });
+});
