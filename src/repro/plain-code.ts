@@ -85,6 +85,14 @@ export function codeLine(line: string): string | null {
   const body = withoutAnnotation(l).trim();
   if (body === "") return null;
   if (/^[*_#>|-]+$/.test(body) || /^\*\*.*\*\*:?$/.test(body)) return null;
+  // Markup escaped for a page (`&lt;img src=1 onerror=alert('xss')&gt;`, sanitize-html#558): an HTML character
+  // reference outside a string is a web page's text, never a statement of JavaScript or Python.
+  if (
+    /&(?:lt|gt|amp|quot|apos|nbsp|#\d+|#x[0-9a-f]+);/i.test(
+      body.replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`/g, '""'),
+    )
+  )
+    return null;
   if (
     /^import\s+(?:[\w$]+|\{[^}]*\}|\*\s+as\s+[\w$]+)(?:\s*,\s*\{[^}]*\})?\s+from\s+['"][^'"]+['"];?$/.test(
       body,
