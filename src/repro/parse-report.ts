@@ -427,6 +427,44 @@ export function plainBlockAsPython(block: ReportBlock): ReportBlock {
 }
 
 /**
+ * A fence the reporter closed with text after its backticks (python/cpython#134648: the template's
+ * `# Add a code block here, if required`, then a line "``` >>>"): Markdown does not close a fence on a line with
+ * more after it, so everything below, prose and all, became one block of "code". When all the block holds before
+ * that line is comments (a template's placeholder), the line closes it and its text goes on as prose.
+ */
+export function closeTemplateFence(markdown: string): string {
+  const lines = markdown.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^ {0,3}(`{3,})[^`]*$/.exec(lines[i]!);
+    if (!open) continue;
+    const marker = open[1]!;
+    let j = i + 1;
+    while (j < lines.length && /^\s*(?:(?:#|\/\/)[^\n]*)?$/.test(lines[j]!) && !lines[j]!.startsWith(marker))
+      j++;
+    const line = lines[j];
+    if (line === undefined) return markdown;
+    if (
+      j > i + 1 &&
+      line.startsWith(marker) &&
+      /^`{3,}[ \t]+\S/.test(line) &&
+      line.slice(marker.length).trimStart()[0] !== "`"
+    ) {
+      // The placeholder is the template's, not the report's: dropped, and the text after the backticks is prose.
+      // The fence line that closed the whole run before is now an opening with nothing after it: dropped too.
+      const after = lines.slice(j + 1);
+      let openAt = -1;
+      for (let n = 0; n < after.length; n++) if (/^ {0,3}`{3,}/.test(after[n]!)) openAt = openAt < 0 ? n : -1;
+      if (openAt >= 0 && after.slice(openAt + 1).every((l) => l.trim() === "")) after.splice(openAt, 1);
+      return [...lines.slice(0, i), "", line.slice(marker.length).trim(), ...after].join("\n");
+    }
+    // Skip to the fence's real close.
+    const close = new RegExp(`^ {0,3}\`{${marker.length},}\\s*$`);
+    for (i = j; i < lines.length && !close.test(lines[i]!); i++);
+  }
+  return markdown;
+}
+
+/**
  * A JavaScript/TypeScript fence that is never closed swallows the rest of the report, headings included: the
  * reporter's `### Output` and `### expected data` sections end up inside the code (fast-xml-parser#771). A line
  * that is a markdown heading cannot be JavaScript there (`#` starts a line only in a hashbang or a class's
@@ -504,7 +542,7 @@ export function singleBacktickBlocks(markdown: string): string {
 }
 
 export function parseReport(markdown: string): ParsedReport {
-  markdown = singleBacktickBlocks(closeRunawayFence(markdown));
+  markdown = singleBacktickBlocks(closeRunawayFence(closeTemplateFence(markdown)));
   const namedOnly = namedInWords(markdown);
   // Packages the report shows installed: a bare `$ name …` line of a session runs that package's command.
   const cliPackages = installedPackageNames(markdown);

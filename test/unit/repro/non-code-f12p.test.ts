@@ -3,7 +3,7 @@
  * (`&lt;img …&gt;`, apostrophecms/sanitize-html#558). Reports written for these tests.
  */
 import { describe, expect, it } from "vitest";
-import { parseReport } from "../../../src/repro/parse-report.ts";
+import { closeTemplateFence, parseReport } from "../../../src/repro/parse-report.ts";
 import { codeLine } from "../../../src/repro/plain-code.ts";
 
 describe("escaped markup", () => {
@@ -25,5 +25,35 @@ describe("escaped markup", () => {
     expect(codeLine("console.log(escape('&lt;b&gt;'))")).not.toBeNull();
     expect(codeLine("sanitize('<img src=1 onerror=x>')")).not.toBeNull();
     expect(codeLine("a && b(c)")).not.toBeNull();
+  });
+});
+
+describe("a template's placeholder fence closed with text after its backticks", () => {
+  const f = "```";
+  const report = [
+    "# Counter docs count wrong",
+    "",
+    `${f}python`,
+    "# Add a code block here, if required",
+    `${f} >>>`,
+    "The doc says 7 where it should say 6.",
+    "",
+    "### Versions",
+    "",
+    "3.10",
+    f,
+  ].join("\n");
+
+  it("is closed there: the rest is prose, not a block of code", () => {
+    const r = parseReport(report);
+    expect(r.blocks).toEqual([]);
+    expect(r.prose.other + r.prose.environment + r.prose.actual).toContain("should say 6");
+  });
+
+  it("must not fire: a fence holding code, or closed properly", () => {
+    const code = [`${f}python`, "x = 1", `${f} >>>`, "print(x)", f].join("\n");
+    expect(closeTemplateFence(code)).toBe(code);
+    const closed = [`${f}python`, "# placeholder", f, "", "Words."].join("\n");
+    expect(closeTemplateFence(closed)).toBe(closed);
   });
 });
