@@ -21,10 +21,17 @@ describe("escaped markup", () => {
     expect(r.blocks.filter((b) => b.kind === "code")).toEqual([]);
   });
 
+  it("is not code once the page's entities are decoded: a line opening with an HTML element", () => {
+    expect(codeLine("<img src=1 onerror=alert('xss')>")).toBeNull();
+    expect(codeLine("<<img<canvas>img src=1 onerror=alert('xss')>")).toBeNull();
+    expect(codeLine("<script>alert(1)</script>")).toBeNull();
+  });
+
   it("must not fire: an entity inside a string, or code without one", () => {
     expect(codeLine("console.log(escape('&lt;b&gt;'))")).not.toBeNull();
     expect(codeLine("sanitize('<img src=1 onerror=x>')")).not.toBeNull();
     expect(codeLine("a && b(c)")).not.toBeNull();
+    expect(codeLine("<T>(x: T) => f(x)")).not.toBeNull();
   });
 });
 
