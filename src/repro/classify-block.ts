@@ -154,12 +154,29 @@ export function printedLiteral(value: string): boolean {
   return depth === 0;
 }
 
+/**
+ * An array or object as a browser's developer console prints it (issue 12, hold15, krisk/Fuse#481):
+ * `0: {item: {…}, refIndex: 0, matches: Array(1), score: 2.2e-16}` line by line, the inspector's elisions
+ * (`{…}`, `[…]`, `Array(1)`) in it. Printed output, never a program: it does not parse as one. Every line is an
+ * entry of the dump (`0: …`, `length: 5`, `[[Prototype]]: Array(0)`, `(5) [{…}, …]`, a `▶` disclosure).
+ */
+export function inspectorDump(value: string): boolean {
+  const lines = value.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length === 0 || lines.length > 2_000) return false;
+  if (!/\{…\}|\[…\]|(?<![\w$.])Array\(\d+\)(?!\s*[.{;])/.test(value)) return false;
+  return lines.every((l) =>
+    /^\s*[▶▼►]?\s*(?:\d+: \S|\(\d+\) \[|length: \d+\s*$|\[\[Prototype\]\]: |__proto__: )/.test(l),
+  );
+}
+
 export function classifyBlock(fence: string | null | undefined, value: string): BlockClass {
   if (pytestReport(value)) return { kind: "error-output", language: "python" };
   const fenceLang = languageFromFence(fence);
   const fenceKey = (fence ?? "").trim().toLowerCase();
   const detected = detectLanguage(value);
   const language: BlockLanguage = fenceLang ?? detected;
+  if ((fenceLang === null || fenceLang === "javascript" || fenceLang === "text") && inspectorDump(value))
+    return { kind: "output", language: "text" };
 
   // An IPython session (`In [5]: …`) is a transcript whatever its fence says (`python`, `ipython`, none).
   if (ipythonAsPycon(value) !== null) return { kind: "python-transcript", language: "python" };

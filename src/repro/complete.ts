@@ -42,7 +42,8 @@ import { traceBlock, traceStatement } from "./trace-program.ts";
 import { sameProduct } from "./versions.ts";
 import { annotate, JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
 import { unitWithoutEdgeProse } from "./edge-prose.ts";
-import type { ParsedReport, ReportBlock } from "./parse-report.ts";
+import { labelledData } from "./labelled-data.ts";
+import { type ParsedReport, plainBlockAsPython, type ReportBlock } from "./parse-report.ts";
 import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
 
 export type ProgramLanguage = "python" | "javascript" | "typescript";
@@ -173,6 +174,27 @@ export function programBlocks(report: ParsedReport): ReportBlock[] {
 }
 
 /** Build the program from the report; null when the report holds nothing runnable. */
+/**
+ * Data the code names and the report quotes under that name's label (labelled-data.ts): defined, as a string, on
+ * the program's first line (after Python's `from __future__` imports), and said so.
+ */
+function bindLabelledData(program: Program, code: string, language: "python" | "js", prose: string): void {
+  const found = labelledData(code, language, prose);
+  const file = program.files[program.entry];
+  if (found.length === 0 || file === undefined) return;
+  const lines = found.map((d) =>
+    language === "js"
+      ? `const ${d.name} = ${JSON.stringify(d.value)};`
+      : `${d.name} = ${JSON.stringify(d.value)}`,
+  );
+  const future = language === "python" ? /^(?:from __future__ import [^\n]*\n)*/.exec(file)![0] : "";
+  program.files[program.entry] = `${future}${lines.join("\n")}\n${file.slice(future.length)}`;
+  for (const d of found)
+    program.completions.push(
+      `defined \`${d.name}\`, which the code uses and never defines, as the text the report quotes after "${d.label.replace(/`[^`]*`/g, "").trim()}"`,
+    );
+}
+
 export function completeProgram(
   report: ParsedReport,
   /** The run of the script whose output is the claim: the program runs with its arguments. */
@@ -180,6 +202,14 @@ export function completeProgram(
   /** The package the issue's repository publishes, when known: its binding may be used without an import. */
   repositoryPackage?: string,
 ): Program | null {
+  // A report filed on a Python implementation's repository (cpython, pypy, …) is about Python: code it pastes
+  // without a fence is Python, whatever JavaScript it also happens to parse as, unless the report names Node.
+  if (
+    repositoryPackage &&
+    PYTHON_IMPLEMENTATIONS.has(repositoryPackage.toLowerCase()) &&
+    report.runtime?.name !== "node"
+  )
+    report = { ...report, blocks: report.blocks.map(plainBlockAsPython) };
   const found = programBlocks(report);
   // No code of its own: the statement its stack trace shows failing, when the trace shows one whole.
   const traced = found.length === 0 ? traceStatement(report) : null;
@@ -219,7 +249,10 @@ export function completeProgram(
   // repository; the report's own words say which world it lives in).
   const otherWorld = report.runtime !== null && (report.runtime.name === "python") !== (family === "python");
   const repository =
-    repositoryPackage && !otherWorld
+    // A Python implementation publishes the language, never an npm package of its name (`cpython@0.10.1`).
+    repositoryPackage &&
+    !otherWorld &&
+    (family === "python" || !PYTHON_IMPLEMENTATIONS.has(repositoryPackage.toLowerCase()))
       ? {
           name: repositoryPackage,
           texts: [...report.blocks.map((b) => b.value), ...report.inlineCode.map((c) => c.value)],
@@ -240,6 +273,12 @@ export function completeProgram(
         )
       : completeJs(unique, knownPackages, repository);
   if (traced) program.completions.unshift(traced.note);
+  bindLabelledData(
+    program,
+    unique.map((b) => b.runValue).join("\n"),
+    family === "python" ? "python" : "js",
+    report.proseWithCode,
+  );
   // The repository's package is installed only when the code uses it (imports it, or names it binds from it);
   // otherwise the code runs without it, and the script says so.
   if (

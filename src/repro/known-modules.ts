@@ -2,23 +2,13 @@
  * Module names the completion step needs to know: the standard libraries (never installed), import-name →
  * package-name differences, and the conventional aliases reporters use without importing.
  */
+import { PYTHON_STDLIB_MODULE_NAMES } from "./python-stdlib.ts";
 
-export const PYTHON_STDLIB = new Set(
-  (
-    "abc argparse array ast asyncio base64 bisect builtins calendar cmath collections concurrent contextlib contextvars copy " +
-    "csv ctypes dataclasses datetime decimal difflib dis email enum errno fnmatch fractions functools gc getpass glob gzip " +
-    "hashlib heapq hmac html http importlib inspect io ipaddress itertools json keyword locale logging lzma math mimetypes " +
-    "multiprocessing numbers operator os pathlib pickle platform pprint queue random re reprlib sched secrets select shelve " +
-    "shlex shutil signal socket sqlite3 ssl stat statistics string struct subprocess sys sysconfig tarfile tempfile textwrap " +
-    "threading time timeit tokenize tomllib traceback types typing unicodedata unittest urllib uuid warnings weakref xml " +
-    "zipfile zlib zoneinfo configparser codecs fileinput __future__ graphlib atexit binascii bz2 code codeop " +
-    "colorsys copyreg cProfile dbm filecmp ftplib getopt gettext grp imaplib linecache mailbox marshal mmap netrc " +
-    "optparse pdb pkgutil poplib posixpath ntpath pty pwd py_compile pyclbr quopri resource rlcompleter runpy " +
-    "selectors smtplib socketserver stringprep symtable syslog tabnanny termios test tkinter trace tracemalloc tty " +
-    "turtle venv wave webbrowser wsgiref xmlrpc zipapp zipimport opcode pstats site token posix faulthandler " +
-    "encodings idlelib lib2to3 sre_constants sre_parse sre_compile nturl2path curses readline"
-  ).split(" "),
-);
+/**
+ * The standard library, never installed: Python's own `sys.stdlib_module_names` (generated, see
+ * scripts/gen-python-stdlib.mjs), plus `test`, CPython's regression-test package, which that list leaves out.
+ */
+export const PYTHON_STDLIB: ReadonlySet<string> = new Set([...PYTHON_STDLIB_MODULE_NAMES, "test"]);
 
 /** `import X` → the PyPI distribution that provides X, where they differ. */
 export const PYTHON_IMPORT_TO_PACKAGE: Record<string, string> = {

@@ -3,6 +3,7 @@
  */
 import { sameLoadError } from "./load-error.ts";
 import { cutMatches } from "./depth-cut.ts";
+import { inspectorDump } from "./classify-block.ts";
 import { InfrastructureError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
 import { withinCpuTime } from "../core/time-limit.ts";
@@ -153,8 +154,38 @@ export function withoutSourceEcho(stderr: string): string {
   return out.join("\n");
 }
 
+/**
+ * A developer-console dump (`0: {item: {…}, refIndex: 0, score: 2.2e-16}`) against what the run printed: the
+ * console elided the rest (`{…}`, `Array(1)`), so only the plain values it shows are claims, and each of them,
+ * key and value, must appear in the run's printout in the dump's order (at least two; a string's quotes aside).
+ */
+export function dumpScalarsAppear(reported: string[], observedText: string): boolean {
+  const scalar =
+    /([A-Za-z_$][\w$]*): ('[^'\n]*'|"[^"\n]*"|-?\d[\w.+-]*|true|false|null|undefined)(?=\s*[,}\]]|\s*$)/g;
+  const quote = (v: string) => v.replace(/^"(.*)"$/, "'$1'");
+  const pairs = reported.flatMap((l) =>
+    [...l.matchAll(scalar)].map((m) => `${m[1]}:${quote(m[2]!)}`.replace(/\s+/g, "")),
+  );
+  if (pairs.length < 2) return false;
+  const printed = observedText
+    .replace(/\s+/g, "")
+    .replace(/"([^"\n]*)"/g, "'$1'")
+    .replace(/(['"])([A-Za-z_$][\w$]*)\1:/g, "$2:");
+  let at = 0;
+  for (const p of pairs) {
+    const m = new RegExp(`(?<![\\w$])${p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(?![\\w.])`, "g");
+    m.lastIndex = at;
+    const found = m.exec(printed);
+    if (!found) return false;
+    at = found.index + found[0].length;
+  }
+  return true;
+}
+
 /** Reported output lines all appear, in order, among the observed lines (normalized). */
 export function outputAppears(reported: string[], observedText: string): boolean {
+  // A developer-console dump shows only some values; the rest is elided, not claimed.
+  if (inspectorDump(reported.join("\n"))) return dumpScalarsAppear(reported, observedText);
   const want = wantedKeys(reported);
   if (want.length === 0) return false;
   const have = observedKeys(observedText);

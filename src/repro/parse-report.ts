@@ -10,7 +10,7 @@ import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
 import { annotate, type Check, looksLikeValue } from "./annotations.ts";
-import { type BlockKind, classifyBlock, withoutLogPrefix } from "./classify-block.ts";
+import { type BlockKind, classifyBlock, inspectorDump, withoutLogPrefix } from "./classify-block.ts";
 import { languageFromFence } from "./detect-language.ts";
 import { NPM_GLOBALS } from "./known-modules.ts";
 import {
@@ -404,6 +404,67 @@ function makeBlock(
 }
 
 /**
+ * A block pasted without a fence (a statement quoted inline, lines of a paragraph), read again as Python: its
+ * language was guessed from the code alone (`glob.glob('*',include_hidden=True)` is valid JavaScript too), and
+ * the caller knows the report is about Python (filed on a Python implementation's repository).
+ */
+export function plainBlockAsPython(block: ReportBlock): ReportBlock {
+  if (!block.plain || block.fence !== null || block.kind !== "code" || block.language !== "javascript")
+    return block;
+  if (block.shellRun || block.madeFrom !== undefined) return block;
+  const made = makeBlock(
+    block.index,
+    null,
+    block.value,
+    "code",
+    "python",
+    block.section,
+    block.filename,
+    block.line,
+    true,
+  );
+  return { ...made, lead: block.lead };
+}
+
+/**
+ * A fence the reporter closed with text after its backticks (python/cpython#134648: the template's
+ * `# Add a code block here, if required`, then a line "``` >>>"): Markdown does not close a fence on a line with
+ * more after it, so everything below, prose and all, became one block of "code". When all the block holds before
+ * that line is comments (a template's placeholder), the line closes it and its text goes on as prose.
+ */
+export function closeTemplateFence(markdown: string): string {
+  const lines = markdown.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^ {0,3}(`{3,})[^`]*$/.exec(lines[i]!);
+    if (!open) continue;
+    const marker = open[1]!;
+    let j = i + 1;
+    while (j < lines.length && /^\s*(?:(?:#|\/\/)[^\n]*)?$/.test(lines[j]!) && !lines[j]!.startsWith(marker))
+      j++;
+    const line = lines[j];
+    if (line === undefined) return markdown;
+    if (
+      j > i + 1 &&
+      line.startsWith(marker) &&
+      /^`{3,}[ \t]+\S/.test(line) &&
+      line.slice(marker.length).trimStart()[0] !== "`"
+    ) {
+      // The placeholder is the template's, not the report's: dropped, and the text after the backticks is prose.
+      // The fence line that closed the whole run before is now an opening with nothing after it: dropped too.
+      const after = lines.slice(j + 1);
+      let openAt = -1;
+      for (let n = 0; n < after.length; n++) if (/^ {0,3}`{3,}/.test(after[n]!)) openAt = openAt < 0 ? n : -1;
+      if (openAt >= 0 && after.slice(openAt + 1).every((l) => l.trim() === "")) after.splice(openAt, 1);
+      return [...lines.slice(0, i), "", line.slice(marker.length).trim(), ...after].join("\n");
+    }
+    // Skip to the fence's real close.
+    const close = new RegExp(`^ {0,3}\`{${marker.length},}\\s*$`);
+    for (i = j; i < lines.length && !close.test(lines[i]!); i++);
+  }
+  return markdown;
+}
+
+/**
  * A JavaScript/TypeScript fence that is never closed swallows the rest of the report, headings included: the
  * reporter's `### Output` and `### expected data` sections end up inside the code (fast-xml-parser#771). A line
  * that is a markdown heading cannot be JavaScript there (`#` starts a line only in a hashbang or a class's
@@ -437,8 +498,51 @@ export function closeRunawayFence(markdown: string): string {
   return markdown;
 }
 
+/**
+ * Code wrapped in single backticks across blank lines (python/cpython#93184: `` `from struct import * ``, the
+ * program's paragraphs, then `` print(len(message))` ``): Markdown ends an inline span at a paragraph break, so
+ * each paragraph would lose its backtick and be read apart, the first lines (the imports) dropped. A line opening
+ * with a lone backtick never closed on it, lines without backticks, at least one blank among them, and a line
+ * closing with a lone backtick: one code block, fenced as the reporter meant. Outside fences only.
+ */
+export function singleBacktickBlocks(markdown: string): string {
+  const lines = markdown.split("\n");
+  let fence: RegExp | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (fence) {
+      if (fence.test(line)) fence = null;
+      continue;
+    }
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      fence = new RegExp(`^ {0,3}${f[1]![0] === "`" ? "`" : "~"}{${f[1]!.length},}\\s*$`);
+      continue;
+    }
+    const open = /^`([^`\s][^`]*)$/.exec(line);
+    if (!open) continue;
+    let blank = false;
+    for (let j = i + 1; j < lines.length && j <= i + 200; j++) {
+      const next = lines[j]!;
+      if (next.trim() === "") {
+        blank = true;
+        continue;
+      }
+      const close = /^([^`]*[^`\s])`\s*$/.exec(next);
+      if (close) {
+        if (!blank) break;
+        lines.splice(i, j - i + 1, "```", open[1]!, ...lines.slice(i + 1, j), close[1]!, "```");
+        i = j + 2;
+        break;
+      }
+      if (next.includes("`") || /^#{1,6}\s/.test(next)) break;
+    }
+  }
+  return lines.join("\n");
+}
+
 export function parseReport(markdown: string): ParsedReport {
-  markdown = closeRunawayFence(markdown);
+  markdown = singleBacktickBlocks(closeRunawayFence(closeTemplateFence(markdown)));
   const namedOnly = namedInWords(markdown);
   // Packages the report shows installed: a bare `$ name …` line of a session runs that package's command.
   const cliPackages = installedPackageNames(markdown);
@@ -581,6 +685,41 @@ export function parseReport(markdown: string): ParsedReport {
                 true,
               ),
             );
+            previousText = null;
+            break;
+          }
+        }
+        // Lines pasted without a fence under "The output:" / "It prints:", after the report's code: what that code
+        // printed (python/cpython#93184). Several lines, no inline code or link, none of them a sentence.
+        if (
+          previousText !== null &&
+          PRINTED_LEAD.test(previousText.trim()) &&
+          start !== undefined &&
+          end !== undefined &&
+          blocks.some((b) => b.kind === "code" || b.kind === "shell")
+        ) {
+          const pasted = unescapeMarkdown(markdown.slice(start, end)).trim();
+          const lines = pasted.split("\n");
+          if (
+            lines.length >= 2 &&
+            lines.length <= 200 &&
+            !/`|\]\(|<https?:/.test(pasted) &&
+            lines.every((l) => l.length <= 300 && !/^[A-Z][a-z']*(?: [\w',-]+){4,}[.?!]$/.test(l.trim()))
+          ) {
+            const b = makeBlock(
+              blocks.length,
+              null,
+              pasted,
+              "output",
+              "text",
+              section,
+              null,
+              node.position?.start.line ?? 0,
+              true,
+            );
+            b.lead = previousText;
+            blocks.push(b);
+            prose[section] += `${text}\n`;
             previousText = null;
             break;
           }
@@ -764,7 +903,12 @@ export function parseReport(markdown: string): ParsedReport {
           break;
         }
         // Code in a bare or unknown fence that the scorer did not recognise (one annotated line, say).
-        if (cls.kind === "output" && languageFromFence(c.lang) === null && wholeBlockIsCode(value))
+        if (
+          cls.kind === "output" &&
+          languageFromFence(c.lang) === null &&
+          !inspectorDump(value) &&
+          wholeBlockIsCode(value)
+        )
           cls = { kind: "code", language: plainLanguage(value) };
         // A bare block under "Packaging 25.0 prints:" / "Current HEAD prints:", after the report's code: what
         // that code printed, whatever it looks like (`click>=7.specifier.contains(8.0.0dev0) is False`).

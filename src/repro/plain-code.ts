@@ -71,6 +71,10 @@ export function callBeforeProse(text: string): string | null {
 }
 
 /** A line that reads as a statement: a call, an assignment, a block brace, a chained `.call(...)`. */
+/** A line opening with an element of HTML (its name one of HTML's own, so a TypeScript `<T>` is not one). */
+const HTML_TAG_LINE =
+  /^<+\/?(?:a|abbr|b|blockquote|body|br|button|canvas|center|code|del|details|div|em|embed|font|form|h[1-6]|head|header|hr|html|i|iframe|img|input|ins|label|li|link|math|meta|nav|object|ol|option|p|pre|s|script|section|select|small|source|span|strong|style|sub|summary|sup|svg|table|td|textarea|th|title|tr|u|ul|video)(?=[\s/><])/i;
+
 export function codeLine(line: string): string | null {
   let l = line.trimEnd();
   if (l.trim() === "") return null;
@@ -85,6 +89,16 @@ export function codeLine(line: string): string | null {
   const body = withoutAnnotation(l).trim();
   if (body === "") return null;
   if (/^[*_#>|-]+$/.test(body) || /^\*\*.*\*\*:?$/.test(body)) return null;
+  // An HTML element (`<img src=1 onerror=alert('xss')>`, as the page shows the escaped text): markup, not code.
+  if (HTML_TAG_LINE.test(body)) return null;
+  // Markup escaped for a page (`&lt;img src=1 onerror=alert('xss')&gt;`, sanitize-html#558): an HTML character
+  // reference outside a string is a web page's text, never a statement of JavaScript or Python.
+  if (
+    /&(?:lt|gt|amp|quot|apos|nbsp|#\d+|#x[0-9a-f]+);/i.test(
+      body.replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`/g, '""'),
+    )
+  )
+    return null;
   if (
     /^import\s+(?:[\w$]+|\{[^}]*\}|\*\s+as\s+[\w$]+)(?:\s*,\s*\{[^}]*\})?\s+from\s+['"][^'"]+['"];?$/.test(
       body,
