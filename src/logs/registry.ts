@@ -12,6 +12,8 @@ import { catch2Format } from "./parsers/catch2.ts";
 import { bazelFormat } from "./parsers/bazel.ts";
 import { automakeFormat } from "./parsers/automake.ts";
 import { mesonFormat } from "./parsers/meson.ts";
+import { autotestFormat } from "./parsers/autotest.ts";
+import { regrtestFormat } from "./parsers/regrtest.ts";
 import { exunitFormat } from "./parsers/exunit.ts";
 import { minitestFormat } from "./parsers/minitest.ts";
 import { eslintFormat } from "./parsers/eslint.ts";
@@ -57,6 +59,7 @@ import { swiftTestingFormat, xctestFormat } from "./parsers/swift.ts";
 import { jenkinsReportFormat } from "./parsers/jenkins-report.ts";
 import { tkgFormat } from "./parsers/tkg.ts";
 import { tapFormat } from "./parsers/tap.ts";
+import { tapReporterFormat } from "./parsers/tap-reporter.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
 import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
@@ -91,6 +94,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   // prove's summary report before tap: it watches for `not ok` lines, which tap claims.
   proveFormat,
   tapFormat,
+  tapReporterFormat,
   wdioFormat,
   // ExUnit's and minitest's numbered `  1) …` blocks, before mocha's: each is taken only in its own shape.
   exunitFormat,
@@ -117,6 +121,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   dartUnittestFormat,
   automakeFormat,
   mesonFormat,
+  regrtestFormat,
+  autotestFormat,
   nixTestsFormat,
   tkgFormat,
   jenkinsReportFormat,

@@ -75,6 +75,16 @@ function framesThread(frame: string, thread: string): boolean {
   return fn === thread || fn.endsWith(`::${thread}`);
 }
 
+/**
+ * A Debian package build (debcargo) compiles the crate from its registry copy, `/usr/share/cargo/registry/<crate>-<ver>/`:
+ * the frame of the test's own function there is in the crate under test, so the path below that directory is the
+ * repository's. Only the opening's harness frames (the test's own function) are read through this.
+ */
+const DEBIAN_REGISTRY = /^\/usr\/share\/cargo\/registry\/[A-Za-z0-9_-]+-\d+\.\d+\.\d+[^/]*\/(.+)$/;
+function crateRelative(file: string): string {
+  return DEBIAN_REGISTRY.exec(file)?.[1] ?? file;
+}
+
 export function createCargoParser(sink: ParserSink) {
   /**
    * A paste that opens inside a failure block, its `---- name stdout ----` header cut away: the backtrace still names
@@ -135,6 +145,31 @@ export function createCargoParser(sink: ParserSink) {
   } | null = null;
   /** Inside a program's usage text (its `usage:` line, indented or blank lines after it). */
   let inUsage = false;
+  /** libtest's backtrace note (`note: run with `RUST_BACKTRACE=1`…`, `note: Some details are omitted, run with …`). */
+  let backtraceNote = false;
+
+  /**
+   * At the end of the log, a closing `failures:` list still open: the paste was cut inside it, before its `test
+   * result:` line. Its names are failed tests once libtest is otherwise evident (a block, the harness frames of a
+   * backtrace naming a test, libtest's backtrace note), except the last, which may be cut inside its name (as the
+   * pytest and nose rules drop a cut last line). Returns the ids reported.
+   */
+  function flushCutList(): Set<string> {
+    const done = new Set<string>();
+    const names = listing ? listed : [];
+    listing = false;
+    listed = [];
+    if (names.length < 2 || !(libtestSeen || openingTest || backtraceNote)) return done;
+    const reported = new Set(progressFailed.map((f) => f.id));
+    for (const f of names.slice(0, -1)) {
+      if (withBlock.has(f.id) || reported.has(f.id) || done.has(f.id)) continue;
+      done.add(f.id);
+      sink.test(f.id, "failed");
+      failedAt(f);
+    }
+    libtestSeen = true;
+    return done;
+  }
 
   /** A failed test known from one line (a progress line, the closing list), with no block of its own. */
   function failedAt(f: { id: string; text: string; lineNo: number }): void {
@@ -163,6 +198,8 @@ export function createCargoParser(sink: ParserSink) {
     const names = listed;
     listed = [];
     if (!result.startsWith("test result: FAILED")) return;
+    // libtest's own list and result line: a test the opening's backtrace names (its block cut) is one of its failures.
+    libtestSeen = true;
     const reported = new Set(progressFailed.map((f) => f.id));
     for (const f of names) {
       if (withBlock.has(f.id) || reported.has(f.id)) continue;
@@ -236,7 +273,7 @@ export function createCargoParser(sink: ParserSink) {
     const a = BT_AT.exec(text);
     const last = openingFrames[openingFrames.length - 1];
     if (a && last && last.at === null)
-      last.at = { file: sink.path(a[1]!), line: Number(a[2]), column: Number(a[3]) };
+      last.at = { file: crateRelative(sink.path(a[1]!)), line: Number(a[2]), column: Number(a[3]) };
   }
 
   /** Test `id` failed by the opening's own panic (its lines, up to line `end`), at the panic's place. */
@@ -300,6 +337,8 @@ export function createCargoParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      if (!backtraceNote && text.startsWith("note: ") && text.includes("RUST_BACKTRACE"))
+        backtraceNote = true;
       if (opening) {
         if (text.startsWith("---- ") || RUNNING.test(text) || RUST_ERROR.test(text)) {
           opening = false;
@@ -489,9 +528,11 @@ export function createCargoParser(sink: ParserSink) {
     },
     end(): void {
       flushBlock();
+      const cut = flushCutList();
       flushProgress();
       if (inRun && runFailed > 0) sink.summary({ passed: 0, failed: runFailed });
       flushRustc();
+      if (openingTest && cut.has(openingTest.id)) openingTest = null;
       flushOpening();
     },
   };

@@ -15,21 +15,37 @@ import { BlockBuffer, type FormatDefinition, type ParserSink, underTopDir } from
 const HEADER = /^ *(?:\d+\) )?(Failure|Error):$/;
 // `Class#test [file:line]:`; minitest 4 / test-unit: `test_name(Class) [file:line]:`.
 const NAME = /^(\S[^#\s]*(?: [^#\s]+)*#\S.*?|test\w*\(\S+\))(?: \[(.+?):(\d+)\])?:?$/;
+/**
+ * test-unit's header and name on one line between `=====` rules: `Failure: test_player(TestFakerDota):`, an error's
+ * exception after it (`Error: test_x(TestY): NameError: undefined local variable …`).
+ */
+const ONE_LINE = /^(Failure|Error): (test[^()]*\([A-Z][\w:]*\))(?::(?: (.*))?)?$/;
+/** test-unit's fence around a failure block. */
+const RULE = /^={20,}$/;
 const COUNTS = /^(\d+) (?:runs|tests), \d+ assertions, (\d+) failures, (\d+) errors(?:, (\d+) skips)?$/;
 const REPORTER_PROGRESS =
   /^(FAIL|ERROR)\["(.+?)", (?:#<Minitest::Reporters::Suite:\w+ @name="(.+?)">|([A-Z][\w:]*)), [\d.]+\]$/;
 const FRAME = /^\s*(?:from )?((?:[A-Za-z]:)?[^\s:]+\.rb):(\d+):in /;
 
 function idOf(name: string): string {
-  const old = /^(test\w*)\((\S+)\)$/.exec(name);
+  const old = /^(test\w*)\((\S+)\)$/.exec(name) ?? /^(test[^()]*)\(([A-Z][\w:]*)\)$/.exec(name);
   return old ? `${old[2]}#${old[1]}` : name;
 }
 
 export function createMinitestParser(sink: ParserSink) {
   /** A header seen, waiting for the test's name on the next line. */
   let header: { kind: string; lineNo: number; text: string } | null = null;
-  let block: { id: string; kind: string; file: string | null; line: number | null; buf: BlockBuffer } | null =
-    null;
+  /** The block under way; `head` is the number of its lines before the message (the header and the name). */
+  let block: {
+    id: string;
+    kind: string;
+    file: string | null;
+    line: number | null;
+    buf: BlockBuffer;
+    head: number;
+    /** test-unit's error printed on the name's line: the message's first line. */
+    lead?: string;
+  } | null = null;
   const reported = new Set<string>();
 
   function close(): void {
@@ -38,7 +54,7 @@ export function createMinitestParser(sink: ParserSink) {
     block = null;
     if (reported.has(b.id)) return;
     reported.add(b.id);
-    const lines = b.buf.lines.slice(2);
+    const lines = b.lead ? [b.lead, ...b.buf.lines.slice(b.head)] : b.buf.lines.slice(b.head);
     let file = b.file;
     let line = b.line;
     if (file === null) {
@@ -50,7 +66,12 @@ export function createMinitestParser(sink: ParserSink) {
         break;
       }
     }
-    const message = lines.filter((l) => l.trim() !== "" && !FRAME.test(l)).slice(0, 20);
+    // test-unit prints a code excerpt (`     32:   def test_x`, `  => 33:     assert …`) under the frame: the message is
+    // what comes before the first frame.
+    const firstFrame = b.head === 1 ? lines.findIndex((l) => FRAME.test(l)) : -1;
+    const message = (firstFrame >= 0 ? lines.slice(0, firstFrame) : lines)
+      .filter((l) => l.trim() !== "" && !FRAME.test(l))
+      .slice(0, 20);
     const ex = b.kind === "Error" ? /^([A-Z][\w:]*): (.*)$/.exec(message[0] ?? "") : null;
     sink.test(b.id, b.kind === "Error" ? "error" : "failed", file);
     sink.failure({
@@ -87,6 +108,7 @@ export function createMinitestParser(sink: ParserSink) {
             file: m[2] ? underTopDir(sink.path(m[2]), "test") : null,
             line: m[3] ? Number(m[3]) : null,
             buf: new BlockBuffer(),
+            head: 2,
           };
           block.buf.push(h.text, h.lineNo);
           block.buf.push(text, lineNo);
@@ -95,12 +117,25 @@ export function createMinitestParser(sink: ParserSink) {
       }
       if (block) {
         // The block ends at its first blank line once it holds a message (a failure's `Expected:`/`Actual:` lines,
-        // an error's exception and backtrace), or at the next header / count line.
+        // an error's exception and backtrace), or at the next header / count line, or at test-unit's `=====` rule.
         if (text.trim() === "" && block.buf.lines.length > 2) close();
-        else if (!HEADER.test(text) && !COUNTS.test(text)) {
+        else if (RULE.test(text)) {
+          close();
+          return true;
+        } else if (!HEADER.test(text) && !COUNTS.test(text)) {
           block.buf.push(text, lineNo);
           return true;
         } else close();
+      }
+      if (text.startsWith("Failure: ") || text.startsWith("Error: ")) {
+        const o = ONE_LINE.exec(text);
+        if (o) {
+          close();
+          block = { id: idOf(o[2]!), kind: o[1]!, file: null, line: null, buf: new BlockBuffer(), head: 1 };
+          block.buf.push(text, lineNo);
+          if (o[3]) block.lead = o[3];
+          return true;
+        }
       }
       const c = text.charCodeAt(text.length - 1);
       if (c === 58 /* : */ && (text.endsWith("Failure:") || text.endsWith("Error:"))) {

@@ -41,8 +41,14 @@ export function createVitestParser(sink: ParserSink) {
   let loose = false;
   let inUnhandled = false;
   let inConsole = false;
+  /** A loose run's block was reported (an error line or a location under its header): the paste is Vitest's. */
+  let looseConfirmed = false;
 
-  function flush(): void {
+  /**
+   * `atEnd`: the log ended inside the block. A loose block cut there, its header whole (a line follows it) and an
+   * earlier block of the run confirmed as Vitest's, still names its failed test (the cut took its error away).
+   */
+  function flush(atEnd = false): void {
     if (!block) return;
     const lines = block.buf.lines.slice(block.unhandled ? 0 : 1);
     let errorType: string | null = null;
@@ -77,7 +83,10 @@ export function createVitestParser(sink: ParserSink) {
       else category = "build";
     }
     // A block opened without the run's header counts only with an error line or a location in it.
-    if (!(block.unhandled && !errorType) && !(block.loose && !errorType && !loc)) {
+    const cutUnconfirmed =
+      atEnd && looseConfirmed && block.test !== null && block.buf.lines.length >= 2 && !block.unhandled;
+    if (!(block.unhandled && !errorType) && !(block.loose && !errorType && !loc && !cutUnconfirmed)) {
+      if (block.loose) looseConfirmed = true;
       sink.failure({
         category,
         test: block.test,
@@ -217,7 +226,7 @@ export function createVitestParser(sink: ParserSink) {
       return true;
     },
     end(): void {
-      flush();
+      flush(true);
     },
   };
 }
