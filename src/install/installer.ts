@@ -14,13 +14,16 @@ import { hostLimits } from "../core/host-limits.ts";
 import type Docker from "dockerode";
 import { CancelledError, InfrastructureError } from "../core/errors.ts";
 import { packageNameProblem, versionProblem } from "../repro/package-name.ts";
-import type {
-  DependencyInstaller,
-  DependencyRequest,
-  InstallFailure,
-  InstallRequest,
-  InstallResult,
-  RegistryLookup,
+import {
+  type DependencyInstaller,
+  type DependencyRequest,
+  type Ecosystem,
+  type InstallFailure,
+  type InstallRequest,
+  type InstallResult,
+  type LatestRelease,
+  NO_SUCH_PACKAGE,
+  type RegistryLookup,
 } from "../repro/ports.ts";
 import { InstallCache } from "./cache.ts";
 import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from "./container.ts";
@@ -62,6 +65,22 @@ export function exactVersionProblem(ecosystem: "npm" | "pypi", version: string):
   return exact.test(version)
     ? null
     : `${JSON.stringify(version)} is not an exact version (registry versions only)`;
+}
+
+/** The registry's latest release of `name`; a lookup without `latestRelease` answers every null as unknown. */
+async function latestRelease(
+  registry: RegistryLookup | undefined,
+  ecosystem: Ecosystem,
+  name: string,
+): Promise<LatestRelease> {
+  if (!registry) return { kind: "unknown" };
+  try {
+    if (registry.latestRelease) return await registry.latestRelease(ecosystem, name);
+    const version = await registry.latestVersion(ecosystem, name);
+    return version ? { kind: "release", version } : { kind: "unknown" };
+  } catch {
+    return { kind: "unknown" };
+  }
 }
 
 export class ContainerDependencyInstaller implements DependencyInstaller {
@@ -121,19 +140,29 @@ export class ContainerDependencyInstaller implements DependencyInstaller {
     // Unpinned names: the configured registry's latest release, at most a few look-ups at a time.
     const pinned: { name: string; version: string }[] = [];
     for (const p of accepted) {
-      const version =
-        p.version ??
-        (await this.options.registry?.latestVersion(request.ecosystem, p.name).catch(() => null));
+      const where =
+        request.ecosystem === "npm"
+          ? "the npm registry (npm_config_registry)"
+          : "the pip index (PIP_INDEX_URL / PIP_EXTRA_INDEX_URL / PIP_FIND_LINKS)";
+      const answer: LatestRelease = p.version
+        ? { kind: "release", version: p.version }
+        : await latestRelease(this.options.registry, request.ecosystem, p.name);
+      const version = answer.kind === "release" ? answer.version : null;
       // The registry's answer is checked like a report's: only an exact version reaches the installer.
       const answerProblem = version ? exactVersionProblem(request.ecosystem, version) : null;
-      if (!version) {
+      if (answer.kind === "missing") {
+        // The registry answered, and has no package of that name (a private monorepo root, a local module, a
+        // typo): a failure of that package, which the caller drops (a guessed import) or asks about (the
+        // report's own), never an infrastructure error.
+        failures.push({
+          name: p.name,
+          version: null,
+          reason: `${NO_SUCH_PACKAGE}: ${where} has no package of that name`,
+        });
+      } else if (!version) {
         // Not the report's fault: the registry this host is configured with could not say which release is the
-        // newest (unreachable, or a mirror without the package). An infrastructure error that says what to do,
-        // never a question to the reporter.
-        const where =
-          request.ecosystem === "npm"
-            ? "the npm registry (npm_config_registry)"
-            : "the pip index (PIP_INDEX_URL / PIP_EXTRA_INDEX_URL / PIP_FIND_LINKS)";
+        // newest (unreachable, time-out, 5xx). An infrastructure error that says what to do, never a question to
+        // the reporter.
         throw new InfrastructureError(
           `could not install ${p.name}: its latest version is unknown — ${where} could not be reached or holds no release of it`,
           `let this host reach a registry that has ${p.name}, or add it to the configured mirror; a report that names the version it uses is installed at that version without this look-up`,

@@ -4,7 +4,8 @@
  * Python, the newest stable wheel version on the configured simple indexes (http(s) or a local `file://`
  * mirror) and find-links directories. No npm or pip process is started: a look-up is one bounded HTTP request
  * (time and bytes) or one directory read, at most `concurrency` at a time however many names a report has.
- * An unreachable registry answers null ("latest unknown"), never an error. Answers are kept for an hour in
+ * An unreachable registry answers null ("latest unknown"), never an error; `latestRelease` tells that apart from
+ * a registry that answered it has no such package (404 / 410, no release). Answers are kept for an hour in
  * `<cache>/latest-versions.json`, keyed by the registry too. Given the sandbox's Node version, the npm answer is
  * the newest release whose `engines.node` admits it (`npmReleaseFor`).
  */
@@ -13,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import semver from "semver";
-import type { Ecosystem, RegistryLookup, ReleaseQuery } from "../repro/ports.ts";
+import type { Ecosystem, LatestRelease, RegistryLookup, ReleaseQuery } from "../repro/ports.ts";
 import { defaultCacheDir } from "./cache.ts";
 import { hostRegistryConfig, npmRegistryFor, type RegistryConfig, registryKey } from "./registry-config.ts";
 
@@ -50,6 +51,18 @@ export function limiter(max: number): <T>(fn: () => Promise<T>) => Promise<T> {
   };
 }
 
+/** A registry's answer other than 2xx: its status is what tells "no such package" from "could not answer". */
+class HttpStatusError extends Error {
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`);
+  }
+}
+
+/** The registry answered that it has no such package (404 Not Found, 410 Gone); 5xx, 401/403, 3xx are not that. */
+function saysNoSuchPackage(error: unknown): boolean {
+  return error instanceof HttpStatusError && (error.status === 404 || error.status === 410);
+}
+
 async function fetchCapped(
   url: string,
   timeoutMs: number,
@@ -64,7 +77,7 @@ async function fetchCapped(
     // registry they were configured for and nowhere else.
     redirect: authorization ? "manual" : "follow",
   });
-  if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+  if (!res.ok || !res.body) throw new HttpStatusError(res.status);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -238,9 +251,18 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
       disk = {};
     }
   }
-  const memo = new Map<string, Promise<string | null>>();
+  const memo = new Map<string, Promise<LatestRelease>>();
+  const unknown: LatestRelease = { kind: "unknown" };
+  const missing: LatestRelease = { kind: "missing" };
+  const release = (version: string | null): LatestRelease =>
+    version ? { kind: "release", version } : unknown;
 
-  const npmLatest = async (c: RegistryConfig, name: string, node: string | null, within: string | null) => {
+  const npmLatest = async (
+    c: RegistryConfig,
+    name: string,
+    node: string | null,
+    within: string | null,
+  ): Promise<LatestRelease> => {
     try {
       const url = `${npmRegistryFor(c, name)}${name.replace("/", "%2f")}`;
       const body = JSON.parse(
@@ -252,14 +274,24 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
           c.npmAuth?.authorizationFor(url) ?? null,
         ),
       ) as NpmPackument;
-      return npmReleaseFor(body, node, within);
-    } catch {
-      return null;
+      // A packument without any release and no latest tag (an unpublished name): the registry has no such package.
+      if (
+        body &&
+        typeof body === "object" &&
+        body["dist-tags"]?.latest === undefined &&
+        Object.keys(body.versions ?? {}).length === 0
+      )
+        return missing;
+      return release(npmReleaseFor(body, node, within));
+    } catch (error) {
+      return saysNoSuchPackage(error) ? missing : unknown;
     }
   };
-  const pypiLatest = async (c: RegistryConfig, name: string) => {
+  const pypiLatest = async (c: RegistryConfig, name: string): Promise<LatestRelease> => {
     const project = normalizePypi(name);
     const found: string[] = [];
+    // Whether every index answered "no such project" (no page for it): only then is the package missing.
+    let allMissing = true;
     for (const index of [c.pip.indexUrl, ...c.pip.extraIndexUrls]) {
       try {
         if (index.startsWith("file://")) {
@@ -283,16 +315,24 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
               name,
             ),
           );
+        } else {
+          allMissing = false; // an index this look-up cannot read: it said nothing
+          continue;
         }
-      } catch {
-        // this index does not have it, or cannot be reached
+      } catch (error) {
+        // this index does not have it (no page for the project), or cannot be reached
+        const noPage = saysNoSuchPackage(error) || (error as NodeJS.ErrnoException | null)?.code === "ENOENT";
+        if (!noPage) allMissing = false;
+        continue;
       }
+      allMissing = false; // a page for the project: it is there, whatever releases it lists
     }
     for (const link of c.pip.findLinks) {
       if (!path.isAbsolute(link)) continue;
       found.push(...wheelVersions(await readdir(link).catch(() => [] as string[]), name));
     }
-    return newestVersion(found);
+    const newest = newestVersion(found);
+    return newest ? release(newest) : allMissing ? missing : unknown;
   };
   const remember = async (key: string, version: string) => {
     if (!cacheFile) return;
@@ -310,28 +350,37 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
       // a cache that cannot be written only costs a lookup next time
     }
   };
+  const latestRelease = async (
+    ecosystem: Ecosystem,
+    name: string,
+    query?: ReleaseQuery,
+  ): Promise<LatestRelease> => {
+    if (!NAME.test(name)) return unknown;
+    // A release line is a npm notion here; PyPI answers only the latest.
+    if (ecosystem !== "npm" && query?.within) return unknown;
+    const c = await config();
+    const node = ecosystem === "npm" ? (query?.node ?? null) : null;
+    const within = ecosystem === "npm" ? (query?.within ?? null) : null;
+    const key = `${registryKey(c, ecosystem)}:${name}${node ? `:node-${node}` : ""}${within ? `:in-${within}` : ""}`;
+    const cached = disk[key];
+    if (cached && isFresh(cached.at, Date.now(), ttlMs)) return release(cached.version);
+    let p = memo.get(key);
+    if (!p) {
+      p = slot(() => (ecosystem === "npm" ? npmLatest(c, name, node, within) : pypiLatest(c, name))).then(
+        async (answer) => {
+          if (answer.kind === "release") await remember(key, answer.version);
+          return answer;
+        },
+      );
+      memo.set(key, p);
+    }
+    return p;
+  };
   return {
+    latestRelease,
     async latestVersion(ecosystem: Ecosystem, name: string, query?: ReleaseQuery) {
-      if (!NAME.test(name)) return null;
-      // A release line is a npm notion here; PyPI answers only the latest.
-      if (ecosystem !== "npm" && query?.within) return null;
-      const c = await config();
-      const node = ecosystem === "npm" ? (query?.node ?? null) : null;
-      const within = ecosystem === "npm" ? (query?.within ?? null) : null;
-      const key = `${registryKey(c, ecosystem)}:${name}${node ? `:node-${node}` : ""}${within ? `:in-${within}` : ""}`;
-      const cached = disk[key];
-      if (cached && isFresh(cached.at, Date.now(), ttlMs)) return cached.version;
-      let p = memo.get(key);
-      if (!p) {
-        p = slot(() => (ecosystem === "npm" ? npmLatest(c, name, node, within) : pypiLatest(c, name))).then(
-          async (v) => {
-            if (v) await remember(key, v);
-            return v;
-          },
-        );
-        memo.set(key, p);
-      }
-      return p;
+      const answer = await latestRelease(ecosystem, name, query);
+      return answer.kind === "release" ? answer.version : null;
     },
   };
 }

@@ -34,7 +34,7 @@ import {
 } from "./match.ts";
 import { latestEntry, matrixLine } from "./matrix.ts";
 import { findStaticNeeds } from "./needs.ts";
-import type { InstallResult } from "./ports.ts";
+import { type InstallResult, NO_SUCH_PACKAGE } from "./ports.ts";
 import { MAX_QUESTIONS, ownGeneratedLine, questionInput, reportLineOf, runQuestions } from "./questions.ts";
 import type { MatrixEntry, PackageVersion, ReportedBehaviour, Verdict } from "./result.ts";
 
@@ -244,9 +244,11 @@ function installFailureOutcome(install: PinnedInstall): AttemptOutcome {
   const spec = (f: PinnedInstall["failures"][number]) => packageSpec(f.name, f.version, install.ecosystem);
   const reasons = install.failures.map((f) => `could not install ${spec(f)}: ${f.reason}`);
   const questions = install.failures.map((f) =>
-    f.version
-      ? `Is \`${spec(f)}\` the exact version you use? It could not be installed here; does the problem also happen with a version that installs from a wheel/tarball (or with the standard library alone)?`
-      : `Which version of \`${f.name}\` do you use? It could not be installed here.`,
+    !f.version && f.reason.startsWith(NO_SUCH_PACKAGE)
+      ? `Where does \`${f.name}\` come from? The registry has no package of that name (a private or local package, or a typo?); please share its code or name the published package the example uses.`
+      : f.version
+        ? `Is \`${spec(f)}\` the exact version you use? It could not be installed here; does the problem also happen with a version that installs from a wheel/tarball (or with the standard library alone)?`
+        : `Which version of \`${f.name}\` do you use? It could not be installed here.`,
   );
   return ended("NEEDS_INFO", questions, reasons, install.versions);
 }

@@ -73,7 +73,23 @@ export interface ReleaseQuery extends RuntimeVersions {
  */
 export interface RegistryLookup {
   latestVersion(ecosystem: Ecosystem, name: string, query?: ReleaseQuery): Promise<string | null>;
+  /**
+   * The same look-up, telling the two nulls apart: `missing` when every configured registry answered that it has
+   * no such package (HTTP 404 / 410, a packument without releases, no index page), `unknown` when one could not
+   * be reached or answered otherwise (network error, time-out, 5xx). Only `unknown` is an infrastructure problem.
+   * Optional: a lookup without it answers every null as `unknown`.
+   */
+  latestRelease?(ecosystem: Ecosystem, name: string, query?: ReleaseQuery): Promise<LatestRelease>;
 }
+
+/**
+ * How an install failure's reason begins when the registry answered it has no package of that name
+ * (`LatestRelease` `missing`): asked about as such, never as a version question.
+ */
+export const NO_SUCH_PACKAGE = "no such package";
+
+/** A registry's answer to "which release is the latest" (`RegistryLookup.latestRelease`). */
+export type LatestRelease = { kind: "release"; version: string } | { kind: "missing" } | { kind: "unknown" };
 
 /** TypeScript → JavaScript (types stripped, nothing else changed). */
 export type Transpile = (
