@@ -93,9 +93,26 @@ describe("seventh red team: host-side steps", () => {
     );
     expect(r.killed, `the step process was killed: ${r.stderr.slice(-400)}`).toBe(false);
     const seen = new Map<string, { cpuMs: number; outcome: string }>();
-    for (const line of r.stdout.split("\n").filter(Boolean)) {
-      const o = JSON.parse(line) as { id: string; cpuMs: number; outcome: string };
-      seen.set(o.id, o);
+    const record = (stdout: string) => {
+      for (const line of stdout.split("\n").filter(Boolean)) {
+        const o = JSON.parse(line) as { id: string; cpuMs: number; outcome: string };
+        seen.set(o.id, o);
+      }
+    };
+    record(r.stdout);
+    // A parse refused because the host gave it too little CPU (the busy-host answer, an infrastructure error about
+    // the host) says nothing about the input: run those cases again, at most twice, and judge the last answer.
+    for (let again = 0; again < 2; again++) {
+      const busy = [...seen].filter(([, o]) => /too busy/.test(o.outcome)).map(([id]) => id);
+      if (busy.length === 0) break;
+      const rr = await run(
+        path.join(ROOT, "node_modules/.bin/tsx"),
+        [path.join(HERE, "redteam7-step.ts"), await mkdtemp(path.join(dir, "again-")), ...busy],
+        420_000,
+      );
+      expect(rr.killed, `the step process was killed: ${rr.stderr.slice(-400)}`).toBe(false);
+      expect(rr.stdout + rr.stderr).not.toContain(TOKEN);
+      record(rr.stdout);
     }
     for (const c of CASES.cases) {
       const o = seen.get(c.id);
