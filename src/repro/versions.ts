@@ -180,8 +180,7 @@ export function findBareVersions(text: string): string[] {
   for (const m of text.matchAll(
     /^[ \t]*(?:v\.?[ \t]?)?(\d+\.\d+\.\d+(?:-[\w.]+)?)(?:[ \t]*\([^)\n]*\))?[ \t]*$/gm,
   )) {
-    const v = m[1] ?? m[2];
-    if (v && !out.includes(v)) out.push(v);
+    if (m[1] && !out.includes(m[1])) out.push(m[1]);
   }
   return out;
 }
