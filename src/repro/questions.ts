@@ -7,6 +7,7 @@
  */
 import type { ReproContext } from "./context.ts";
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
+import { pythonFreeNames } from "./python-names.ts";
 import type { ReportedExpectations } from "./reported-behaviour.ts";
 
 /** At most this many questions per NEEDS_INFO: the most decisive first. */
@@ -43,7 +44,100 @@ const quote = (s: string, max = 80) => {
 
 /** Screenshots in the markdown (`![alt](url)`, `<img …>`), counted; bounded patterns (the report is ≤ 65,536 chars). */
 export function screenshotCount(markdown: string): number {
-  return (markdown.match(/!\[[^\]\n]{0,300}\]\([^)\n]{1,1000}\)|<img\b[^>\n]{0,2000}>/gi) ?? []).length;
+  // An `<img>` counts only with a `src` that is an address (a pasted screenshot's tag); an HTML input quoted in
+  // the prose (`<img src=1 onerror=alert(1)>`, `<<img<canvas>img …>`) is the report's data, not a picture.
+  return (
+    markdown.match(
+      /!\[[^\]\n]{0,300}\]\([^)\n]{1,1000}\)|<img\s[^>\n]{0,2000}?\bsrc\s*=\s*["']?(?:https?:\/\/|data:image\/|\.{0,2}\/)[^>\n]{0,2000}>/gi,
+    ) ?? []
+  ).length;
+}
+
+/**
+ * Calls written in the report's sentences outside backticks ("yup.string().email() returns true", "My
+ * configuration: sanitizeHtml(this.value, {"): a dotted, camelCase or snake_case name opening its arguments at
+ * once, with its chained calls, up to the end of its line (`…` when the arguments go on past it). A word before a
+ * bracket (`URL(s)`, `Node.js (v18)`, `function(s)`) is not one.
+ */
+export function proseCalls(prose: string): string[] {
+  const out: string[] = [];
+  const text = prose.replace(/\x60[^\x60\n]*\x60/g, " ");
+  for (const m of text.matchAll(/(?<![\w$.])((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*)\(/g)) {
+    const name = m[1]!;
+    if (!/\.|[a-z0-9][A-Z]|[a-z]_[a-z]/.test(name) || /^(?:e\.g|i\.e|etc|vs)\b/i.test(name)) continue;
+    let depth = 0;
+    let end = m.index + name.length;
+    for (; end < text.length && text[end] !== "\n"; end++) {
+      const ch = text[end]!;
+      if (ch === "(" || ch === "[" || ch === "{") depth++;
+      else if (ch === ")" || ch === "]" || ch === "}") {
+        depth--;
+        // Closed: done, unless a chained call follows (`yup.string().email()`).
+        if (depth === 0 && !/^\.[A-Za-z_$][\w$]*\(/.test(text.slice(end + 1))) {
+          end++;
+          break;
+        }
+      }
+    }
+    const call = text.slice(m.index, end).trim();
+    out.push(depth > 0 ? `${call}…` : call);
+  }
+  return [...new Set(out)].filter((c) => c.length <= 120);
+}
+
+/** Versions, paths and file names among inline code: what a report names, not the data it runs on. */
+const NOT_A_VALUE =
+  /^(?:v?\d+(?:\.\d+)+\S*|(?:@[\w.-]+\/)?[\w.-]+@\S+|\.{0,2}\/\S*|[\w./-]*\.(?:[cm]?[jt]sx?|py|json|md|txt|ya?ml|toml|lock|cfg|ini|env)|\.[\w.-]+)$/i;
+
+/**
+ * Inline code a report writes in its sentences, split into data — an input or output it quotes (a cron expression,
+ * `bureau`, `true`) — and names of the API it is about (`copy.replace`, `__all__`, `format_record`, `toSorted`,
+ * and `copy` beside
+ * `copy.replace`). Calls, versions, paths and file names, and the package's own name, are neither.
+ */
+function inlineMentions(report: ParsedReport, pkg: string | null): { values: string[]; names: string[] } {
+  const spans = [
+    ...new Set(
+      report.inlineCode
+        .map((c) => c.value.trim())
+        .filter(
+          (v) =>
+            v !== "" &&
+            v.length <= 100 &&
+            !/[\w$)\]]\(/.test(v) &&
+            !NOT_A_VALUE.test(v) &&
+            v.toLowerCase() !== pkg?.toLowerCase(),
+        ),
+    ),
+  ];
+  const identifier = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+  const isName = (v: string) =>
+    identifier.test(v) && (/[._]|[a-z0-9][A-Z]/.test(v) || spans.some((o) => o.startsWith(`${v}.`)));
+  const names = spans.filter(isName);
+  // `copy.replace` says more than `copy`: a root is named only when nothing under it is.
+  return {
+    values: spans.filter((v) => !isName(v)),
+    names: names.filter((n) => !names.some((o) => o.startsWith(`${n}.`))),
+  };
+}
+
+/**
+ * A Python session pasted in the report's sentences rather than a code block (its `>>> ` and `... ` lines), and
+ * the names it uses without ever binding them (`c` in `>>> c['a']`): null when the prose has no such lines.
+ */
+export function proseSession(prose: string): { first: string; unbound: string[] } | null {
+  const lines = prose.split("\n").filter((l) => /^\s*(?:>>>|\.\.\.)\s+\S/.test(l));
+  if (lines.length === 0) return null;
+  const code = lines
+    .map((l) => l.replace(/^\s*(?:>>>|\.\.\.)\s+/, ""))
+    .map((l) => l.replace(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g, '""').replace(/#.*$/, ""))
+    .join("\n");
+  const bound = new Set<string>();
+  for (const m of code.matchAll(
+    /^\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:)|\bfor\s+([A-Za-z_]\w*)\s+in\b|\b(?:import|def|class|as)\s+([A-Za-z_]\w*)/gm,
+  ))
+    bound.add(m[1] ?? m[2] ?? m[3]!);
+  return { first: lines[0]!.trim(), unbound: pythonFreeNames(code, bound) };
 }
 
 /** Inline code spans that read as a call (`qs.parse('a[]=b')`), the code the report shows only in its prose. */
@@ -206,10 +300,19 @@ const usingPackage = (input: QuestionInput) => (packageOf(input) ? ` using \`${p
 /** Questions for a report with no runnable code: what it has, what it lacks, most decisive first (≤ 3). */
 export function noCodeQuestions(input: QuestionInput): string[] {
   const { report, expectations } = input;
-  const calls = inlineCalls(report);
+  const calls = [...inlineCalls(report), ...proseCalls(report.proseWithCode)];
   const shots = screenshotCount(input.markdown);
   const outcomes = outcomeBlocks(report);
   const has = shownBehaviour(expectations);
+  const { values, names } = inlineMentions(report, packageOf(input));
+  // A session in the sentences, or one a block holds that the parser kept as a transcript (nothing ran from it).
+  const session =
+    proseSession(report.proseWithCode) ??
+    report.blocks
+      .filter((b) => b.kind === "python-transcript")
+      .map((b) => proseSession(b.value))
+      .find((x) => x !== null) ??
+    null;
   const packages: string[] = [];
   const out: string[] = [];
   if (calls.length > 0) {
@@ -237,6 +340,19 @@ export function noCodeQuestions(input: QuestionInput): string[] {
     out.push(
       `The block at line ${b.line} shows ${BLOCK_WORD[b.kind] ?? b.kind} (${quote(telling(b))}) but the report has no code that produces it: could you add the code you run, as one file we can run as-is${packageOf(input) ? ` (with its import of \`${packageOf(input)}\`)` : ""}?`,
     );
+  } else if (session) {
+    out.push(
+      `The report's Python session is in its text, not in a code block (${quote(session.first)})${
+        session.unbound.length > 0
+          ? `, and it uses ${session.unbound
+              .slice(0, 2)
+              .map((n) => `\`${n}\``)
+              .join(" and ")}, which it never defines`
+          : ""
+      }: could you paste the whole session as one code block${
+        session.unbound.length > 0 ? ", from the line that makes it" : ""
+      }, so it runs as-is?`,
+    );
   } else if (report.blocks.length > 0) {
     out.push(
       `The report's only block${report.blocks.length > 1 ? "s are" : " is"} ${report.blocks
@@ -246,17 +362,45 @@ export function noCodeQuestions(input: QuestionInput): string[] {
           " and ",
         )}, not code that shows the problem: could you add the code you run, as one file we can run as-is?`,
     );
+  } else if (values.length > 0 && !has) {
+    const pkg = packageOf(input);
+    out.push(
+      `The report quotes ${values
+        .slice(0, 2)
+        .map((v) => quote(v, 60))
+        .join(" and ")} in its text but no code that ${
+        pkg ? `calls \`${pkg}\`` : "uses them"
+      }: which call do you make${pkg ? ` to \`${pkg}\`` : ""}, and on which input? Could you add it as one file that prints the result, so it runs as-is?`,
+    );
   } else if (has) {
     out.push(
       `The report shows ${has} but not the code that produces it: could you add a minimal program${usingPackage(input)} that shows it, as one file we can run as-is?`,
     );
+  } else if (names.length > 0) {
+    out.push(
+      `The report names ${names
+        .slice(0, 2)
+        .map((n) => `\`${n}\``)
+        .join(
+          " and ",
+        )} but shows no code that uses ${names.length > 1 ? "them" : "it"}: could you add a minimal program that shows the problem and prints what you see, as one file we can run as-is?`,
+    );
   } else {
     out.push(
-      `The report describes the problem in words only (no code block, no inline code${shots > 0 ? "" : ", no screenshot"}): could you add a minimal program${usingPackage(input)} that shows it, as one file we can run as-is?`,
+      `The report describes the problem in words only (no code block${report.inlineCode.length > 0 ? "" : ", no inline code"}${shots > 0 ? "" : ", no screenshot"}): could you add a minimal program${usingPackage(input)} that shows it, as one file we can run as-is?`,
     );
   }
   const behaviour = behaviourQuestion(expectations);
-  if (behaviour) out.push(behaviour);
+  // A report that quotes values inline does show something: ask which of them is what it gets.
+  if (
+    behaviour &&
+    values.length > 0 &&
+    expectations.actual.kind === "unknown" &&
+    expectations.expectedOutput.length === 0 &&
+    !expectations.expectedException
+  )
+    out.push("Which of the quoted values is what you get, and what did you expect instead (verbatim)?");
+  else if (behaviour) out.push(behaviour);
   const versions = versionQuestion(input, packages);
   if (versions) out.push(versions);
   return out.slice(0, MAX_QUESTIONS);
@@ -372,12 +516,24 @@ export function runQuestions(input: QuestionInput, fold: FoldFindings, printed: 
   }
   if (fold.badLine !== undefined) {
     const n = reportLineOf(report, fold.badLine, input.text);
+    const questions = fold.questions.map(python2Question);
     if (n !== null)
-      return fold.questions.map((q) =>
+      return questions.map((q) =>
         q.replace(/^This line of the code does not parse:/, `Line ${n} of the report does not parse:`),
       );
+    return questions;
   }
   return fold.questions;
+}
+
+/**
+ * A parse error Python 3 gives only to Python 2 code (`print x`, `exec code`): the code is not incomplete, it is
+ * written for a runtime the sandbox does not have, and the question says so instead of asking for "the exact code".
+ */
+export function python2Question(q: string): string {
+  const m = /\(SyntaxError: Missing parentheses in call to '(print|exec)'.*?\)\.\s/.exec(q);
+  if (!m) return q;
+  return `${q.slice(0, m.index + m[0].length)}It is Python 2 code (a \`${m[1]}\` statement), and the sandbox runs Python 3: could you give the code as it runs on Python 3, and say whether the problem shows there?`;
 }
 
 /**
@@ -393,7 +549,7 @@ export function reportGaps(input: QuestionInput): string[] {
   const hasCode = report.blocks.some(
     (b) => !b.plain && (b.kind === "code" || b.kind.endsWith("transcript") || b.kind === "shell"),
   );
-  const calls = inlineCalls(report);
+  const calls = [...inlineCalls(report), ...proseCalls(report.proseWithCode)];
   if (!hasCode && calls.length > 0)
     out.push(
       `code only inline in the prose: ${calls

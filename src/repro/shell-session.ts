@@ -26,8 +26,16 @@ export interface ShellRun {
   cli?: PackageCommand;
 }
 
-const INSTALL =
-  /^\s*(?:[\w@.~:/[\]-]*\s*)?[$%#]\s+(?:npm\s+(?:i|install|add)|yarn\s+add|pnpm\s+(?:add|i|install)|(?:python[\d.]*\s+-m\s+)?pip[\d.]*\s+install)\s+(.+)$/;
+/**
+ * What a shell prompt may show before its `$`/`%`/`#`/`>`: `user@host:~/dir`, `C:\\src`, `(venv)`, or a
+ * user@host then a directory after a space, as fish (`user@host ~> `) and zsh (`user@host ~ % `) print it.
+ */
+const PROMPT_HEAD = String.raw`(?:[\w.-]+@[\w.-]+(?::\S*)?\s+(?:[~\w./-]+\s*)?|[\w@.~:/\\[\]-]*\s*)?`;
+const prompted = (rest: string, flags = "") => new RegExp(String.raw`^\s*` + PROMPT_HEAD + rest, flags);
+
+const INSTALL = prompted(
+  String.raw`[$%#]\s+(?:npm\s+(?:i|install|add)|yarn\s+add|pnpm\s+(?:add|i|install)|(?:python[\d.]*\s+-m\s+)?pip[\d.]*\s+install)\s+(.+)$`,
+);
 
 /** `yargs@13.1.0`, `@scope/x@1.2.3`, `requests==2.31.0` among an install command's words. */
 function installedPackages(line: string): { name: string; version: string }[] {
@@ -41,14 +49,23 @@ function installedPackages(line: string): { name: string; version: string }[] {
   return out;
 }
 
-const START =
-  /^\s*(?:[\w@.~:/[\]-]*\s*)?[$%#>]\s+((?:python|pypy)[\d.]*|node(?:js)?)\s+(-c|-e|-p|-pe|-ep|--eval|--print)\s+(['"])/;
+const START = prompted(
+  String.raw`[$%#>]\s+((?:python|pypy)[\d.]*|node(?:js)?)\s+(-c|-e|-p|-pe|-ep|--eval|--print)\s+(['"])`,
+);
 
 /** `$ python3.11 issue.py`, `$ node cli.js --flag x`: an interpreter running a script file. */
-const SCRIPT_START =
-  /^\s*(?:[\w@.~:/\\[\]-]*\s*)?(?:[$%]|>(?=\s*(?:python|pypy|node)))\s+(?:((?:python|pypy)[\d.]*|node(?:js)?)\s+|(?=\.\/))((?:\.\/)?(?:[\w.-]+\/)*[\w.-]+\.(?:py|[cm]?js))(?:\s+([^|><;&]*))?\s*$/;
+const SCRIPT_START = prompted(
+  String.raw`(?:[$%]|>(?=\s*(?:python|pypy|node)))\s+(?:((?:python|pypy)[\d.]*|node(?:js)?)\s+|(?=\.\/))((?:\.\/)?(?:[\w.-]+\/)*[\w.-]+\.(?:py|[cm]?js))(?:\s+([^|><;&]*))?\s*$`,
+);
 // `$ `, `% `, and `> ` / `C:\\src> ` (cmd.exe, PowerShell) when an interpreter follows.
-const PROMPT = /^\s*(?:[\w@.~:/\\[\]-]*\s*)?(?:[$%]\s|>\s*(?:python|pypy|node)[\w.]*\s)/;
+/**
+ * `user@host:~$ `, `user@host ~ % `, and fish's `user@host ~> ` (a `>` only after a `~` or `/` directory, so
+ * printed text like `a@b c> d` is not one): a prompt whatever command follows.
+ */
+const USER_HOST_PROMPT =
+  /^\s*[\w.-]+@[\w.-]+(?:(?::\S*)?\s*[$%#]|\s+[~/][\w./~-]*\s*>|\s+[\w./~-]+\s+[$%#])\s/;
+const HEADED_PROMPT = prompted(String.raw`(?:[$%]\s|>\s*(?:python|pypy|node)[\w.]*\s)`);
+const PROMPT = { test: (l: string) => USER_HOST_PROMPT.test(l) || HEADED_PROMPT.test(l) };
 
 function errorStart(runtime: "python" | "node", l: string): boolean {
   return runtime === "python"
@@ -56,7 +73,7 @@ function errorStart(runtime: "python" | "node", l: string): boolean {
     : /^\S.*:\d+$/.test(l) || /^(?:Uncaught\s+)?[A-Z]\w*(?:Error|Exception)\b/.test(l);
 }
 
-const PROMPTED_LINE = /^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s+(.+)$/;
+const PROMPTED_LINE = prompted(String.raw`[$%]\s+(.+)$`);
 
 /**
  * Invocations of an interpreter with inline code, or on a script file, or of a package's own command (a bare one
@@ -132,7 +149,12 @@ export function parseShellSession(text: string, packages: Set<string> = new Set(
     }
     i++;
     const printed: string[] = [];
-    while (i < lines.length && !/^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s/.test(lines[i]!)) printed.push(lines[i++]!);
+    while (
+      i < lines.length &&
+      !USER_HOST_PROMPT.test(lines[i]!) &&
+      !/^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s/.test(lines[i]!)
+    )
+      printed.push(lines[i++]!);
     const interpreter = m[1]!;
     const runtime = /^node/.test(interpreter) ? "node" : "python";
     let code = codeLines.join("\n");
