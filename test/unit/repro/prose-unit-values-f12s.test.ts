@@ -29,3 +29,47 @@ describe("numbers with a unit suffix in prose claims", () => {
     expect(outputAppears(["1000K"], "1000K\n")).toBe(true);
   });
 });
+
+describe("a documented result the prose says the reporter does not get", () => {
+  const doc = (prose: string) =>
+    [
+      "# to() and strings",
+      "",
+      "````",
+      "var F = fmt({ prefix: '$' });",
+      "",
+      "F.to ( '9000' );",
+      "    => '$9,000'",
+      "````",
+      "",
+      prose,
+      "",
+    ].join("\n");
+
+  it("is the expected behaviour; the prose's own value is the claim", async () => {
+    const { parseReport } = await import("../../../src/repro/parse-report.ts");
+    const { reportedExpectations } = await import("../../../src/repro/reported-behaviour.ts");
+    const c = reportedExpectations(
+      parseReport(doc("I do not get the promised `'$9,000'`: the call returns `false`.")),
+    );
+    expect(c.actual.output).toEqual(["false"]);
+    expect(c.expectedOutput).toEqual(["'$9,000'"]);
+  });
+
+  it("must not fire: without such words the comment stays the claim", async () => {
+    const { parseReport } = await import("../../../src/repro/parse-report.ts");
+    const { reportedExpectations } = await import("../../../src/repro/reported-behaviour.ts");
+    expect(reportedExpectations(parseReport(doc("This is what I see."))).actual.output).toEqual(["'$9,000'"]);
+  });
+
+  it("must not fire: the value the reporter does not get is never the claim, even with no other value stated", async () => {
+    const { parseReport } = await import("../../../src/repro/parse-report.ts");
+    const { reportedExpectations } = await import("../../../src/repro/reported-behaviour.ts");
+    const c = reportedExpectations(parseReport(doc("But I don't get `'$9,000'` at all.")));
+    expect(c.actual.output).not.toContain("'$9,000'");
+  });
+
+  it("'I don't get X, I get Y': X expected, Y actual", () => {
+    expect(proseClaims("I don't get `5`, I get `6`")).toEqual({ actual: ["6"], expected: ["5"] });
+  });
+});
