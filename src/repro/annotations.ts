@@ -89,7 +89,7 @@ type Flavour = "python" | "js";
 const EXPECTED_WORDS =
   /^(?:expected|expect(?:ing|ed)?|should(?:\s+(?:be|return|print|give|output|log))?|want(?:ed)?|correct(?:\s+is)?|desired|intended|right(?:\s+answer)?(?:\s+is)?|must\s+be)\b\s*:?\s*/i;
 const ACTUAL_WORDS =
-  /^(?:(?:actual(?:ly)?|got|gets|but\s+got|instead|received|recieved|returns?|returned|prints?|printed|gives?|gave|produces?|produced|yields?|yielded|outputs?|logs?|logged|results?(?:\s+is|\s+in)?|shows?|displays?|evaluates?\s+to|is)\b|=+>|-+>|→|⇒|=(?!=))\s*:?\s*/i;
+  /^(?:(?:actual(?:ly)?|got|gets|but\s+got|instead|received|recieved|returns?|returned|prints?|printed|gives?|gave|produces?|produced|yields?|yielded|outputs?|logs?|logged|results?(?:\s+is|\s+in)?|resultados?|r[eé]sultats?|ergebnis|risultato|salida|sa[ií]da|shows?|displays?|evaluates?\s+to|is)\b|=+>|-+>|→|⇒|=(?!=))\s*:?\s*/i;
 const ERROR_WORDS =
   /^(?:throws?|raises?|raised|threw|errors?(?:\s+with)?|fails?\s+with|crash(?:es)?\s+with)\b\s*:?\s*/i;
 const FLAG_WORDS =
@@ -366,7 +366,7 @@ function assignedAbove(lines: string[], name: string, flavour: Flavour): boolean
 
 /** Lines after which an annotation comment on its own line belongs to the previous statement. */
 const OWN_LINE_PREFIX =
-  /^\s*(?:=+>|-+>|→|⇒|output\s*:|(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:|results?\s*(?::|is\b|was\b)|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
+  /^\s*(?:=+>|-+>|→|⇒|output\s*:|(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:|results?\s*(?::|is\b|was\b)|(?:resultados?|r[eé]sultats?|ergebnis|risultato|salida|sa[ií]da)\b|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
 
 /**
  * A comment that is a value and nothing else, or a ❌ mark before one (`// '1/3'`, `// ❌ '1/3'`,

@@ -1,8 +1,8 @@
 /**
  * Actual and expected values stated in sentences: "I get `5000` but expected `1000`", "returns X instead of Y",
  * "yet it gives me 3.9473684210526314", "the result is true", "it should be 0.67", "Expected `2`, but I get:".
- * A value is inline code, a quoted string, a number (with its `%`: "I get 4.3%" is `4.3%`, not `4.3`) or a
- * literal (true, null, None, NaN, ...).
+ * A value is inline code, a quoted string, a number (with its `%` or a unit or magnitude suffix written onto it:
+ * "I get 4.3%" is `4.3%`, "gives back 1000K" `1000K`, "takes 30ms" `30ms`) or a literal (true, null, None, NaN, ...).
  */
 
 export interface ProseClaims {
@@ -10,9 +10,9 @@ export interface ProseClaims {
   expected: string[];
 }
 
-const VALUE = String.raw`(?:\x60([^\x60\n]{1,200})\x60|"([^"\n]{1,200})"|'([^'\n]{1,200})'|(-?\d[\d_]*(?:\.\d+)?(?:e[-+]?\d+)?%?)(?![\w.]*[A-Za-z])|\b(true|false|null|undefined|None|True|False|NaN|Infinity|Invalid Date)\b)`;
+const VALUE = String.raw`(?:\x60([^\x60\n]{1,200})\x60|"([^"\n]{1,200})"|'([^'\n]{1,200})'|(-?\d[\d_]*(?:\.\d+)?(?:e[-+]?\d+)?(?:%|(?:[kKMGTP]i?B|[kKMGTPB]|ms|px|r?em)(?![\w.]*\w))?)(?![\w.]*[A-Za-z])|\b(true|false|null|undefined|None|True|False|NaN|Infinity|Invalid Date)\b)`;
 const ACTUAL_VERB = String.raw`(?:returns?(?:\s+back)?|returned(?:\s+back)?|gives?(?:\s+(?:me|back|us))?|gave(?:\s+(?:me|back|us))?|yields?|produces?|produced|prints?|printed|outputs?|logs?|logged|(?:I|we)\s+(?:get|got|see|saw|receive|received|obtain)|(?:get|got)|results?\s+(?:is|was|in)|evaluates?\s+to|(?:comes?|came)\s+(?:out|back)\s+(?:as|is|was|with)|shows?|displays?|received|(?:the\s+)?(?:output|return(?:ed)?\s+value|result)\s+(?:of\s+\x60[^\x60\n]{1,200}\x60\s+)?(?:is|was))`;
-const EXPECTED_VERB = String.raw`(?:expected|expecting|expect(?:ed)?\s+(?:it\s+)?(?:to\s+(?:be|return|get|print|give|see)\s+)?|should\s+(?:be|return|give|print|output|get|show|equal|have\s+been)|ought\s+to\s+(?:be|return|give)|(?:the\s+)?(?:right|correct|expected|desired|intended|proper)\s+(?:answer|result|value|output|return\s+value)\s+(?:of\s+\x60[^\x60\n]{1,200}\x60\s+)?(?:is|would\s+be|should\s+be)|instead\s+of|rather\s+than|want(?:ed)?)`;
+const EXPECTED_VERB = String.raw`(?:(?:do(?:es)?\s*n[o']?t|did\s*n[o']?t|never)\s+(?:get|see|receive|obtain)\s+(?:the\s+(?:promised|documented|expected|advertised)\s+)?|expected|expecting|expect(?:ed)?\s+(?:it\s+)?(?:to\s+(?:be|return|get|print|give|see)\s+)?|should\s+(?:be|return|give|print|output|get|show|equal|have\s+been)|ought\s+to\s+(?:be|return|give)|(?:the\s+)?(?:right|correct|expected|desired|intended|proper)\s+(?:answer|result|value|output|return\s+value)\s+(?:of\s+\x60[^\x60\n]{1,200}\x60\s+)?(?:is|would\s+be|should\s+be)|instead\s+of|rather\s+than|want(?:ed)?)`;
 
 /**
  * A verb that ends a lead-in to a value on the next line ("what comes out is:", "it returns:", "and I get:").

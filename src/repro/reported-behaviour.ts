@@ -120,6 +120,12 @@ function commentBehaviour(report: ParsedReport): ReportedBehaviour | null {
   }
   const outputs = actual.filter((c) => c.kind === "output");
   if (outputs.length === 0) return null;
+  // Comments that give what the prose says the reporter does not get ("I do not get the promised `'$90,000,-'`:
+  // the call returns `false`", a documentation example pasted with its promised result) are the expected
+  // behaviour, not the claim: the prose's own actual value is, when it states one (step 6); a run printing them
+  // is never a reproduction.
+  const prose = proseClaims(report.proseWithCode);
+  if (outputs.every((c) => prose.expected.includes(c.value.trim()))) return null;
   // Calls written from the report's words (a placeholder call and its listed inputs) say where they came from.
   const madeFrom = programBlocks(report).find((b) => b.madeFrom)?.madeFrom;
   return {

@@ -10,7 +10,10 @@
  * name is the package's own (camelCase of the name, a default import the report writes elsewhere) or when the
  * module has every member the snippet reads from it (`sj.serialize`, `sj.deserialize`). A name the package does
  * not give stays undefined, and the run fails as the report's code would (ReferenceError): a wrong guess never
- * prints the reported value.
+ * prints the reported value. Two more places, each only when nothing else could be meant: a function of that
+ * very name deeper in the export tree, found once there (`number_format(…)` for a library exporting
+ * `php.strings.number_format`), and a package that is one anonymous function, for the only name the snippet
+ * calls without a binding (`format(…)` for `module.exports = function (pattern, value) {…}`).
  *
  * Python: `from pkg import x` lines the report writes in another block, `import pkg` for `pkg.x`, and
  * `from pkg import pkg` for a call of the module's name (`tabulate(...)`); a wrong guess fails to import, visibly.
@@ -130,7 +133,30 @@ export const JS_BIND_PACKAGE = [
   "// snippet reads members of, or is the exported function's own name; either only when it has what the",
   "// snippet uses (a function for a call, every member read). A name it does not give stays undefined, as in",
   "// the report.",
+  "function _nestedExport(roots, name, fits) {",
+  "  const found = new Set();",
+  "  const seen = new Set();",
+  "  const plain = (o) => {",
+  '    if (o == null || typeof o !== "object" || Array.isArray(o)) return false;',
+  "    const p = Object.getPrototypeOf(o);",
+  "    // Plain data: no prototype, or an Object.prototype (of any realm), whose own prototype is null.",
+  "    return p === null || Object.getPrototypeOf(p) === null;",
+  "  };",
+  "  const walk = (o, depth) => {",
+  "    if (depth > 3 || seen.size > 500 || seen.has(o)) return;",
+  "    seen.add(o);",
+  "    for (const k of Object.keys(o)) {",
+  "      let v;",
+  "      try { v = o[k]; } catch { continue; }",
+  "      if (k === name && depth > 0 && fits(v)) found.add(v);",
+  "      else if (plain(v)) walk(v, depth + 1);",
+  "    }",
+  "  };",
+  "  for (const r of roots) if (plain(r)) walk(r, 0);",
+  "  return found.size === 1 ? [...found][0] : undefined;",
+  "}",
   "function _bindPackage(m, wanted) {",
+  "  const lone = wanted.filter((w) => w[3] && w[1].length === 0).length === 1;",
   "  const main = m != null && m.default != null ? m.default : m;",
   "  // A CommonJS module transpiled from an ES module (`__esModule`): its default export is `.default`.",
   "  const inner = main != null && main.__esModule && main.default != null ? main.default : main;",
@@ -146,7 +172,16 @@ export const JS_BIND_PACKAGE = [
   "      ? [inner, main, m]",
   '      : [inner, main, m].filter((v) => typeof v === "function" && v.name === name);',
 
-  "    const value = [...named, ...whole].find(fits);",
+  "    // A function of that very name deeper in the export tree (`locutus.php.strings.number_format`): only",
+  "    // when exactly one value of that name is found there (`c.string.strlen` and `php.strings.strlen` are two).",
+  "    // The package's one anonymous function (`module.exports = function (pattern, value) {…}`) for the only",
+  "    // name the snippet calls without a binding: what else could the report be calling.",
+  "    const value =",
+  "      [...named, ...whole].find(fits) ??",
+  "      _nestedExport([m, main, inner], name, fits) ??",
+  "      (called && !own && members.length === 0 && lone",
+  '        ? [inner, main, m].find((v) => typeof v === "function" && (v.name === "" || v.name === "default"))',
+  "        : undefined);",
   "    if (value !== undefined && !(name in globalThis))",
   "      Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });",
   "  }",

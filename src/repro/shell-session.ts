@@ -50,12 +50,12 @@ function installedPackages(line: string): { name: string; version: string }[] {
 }
 
 const START = prompted(
-  String.raw`[$%#>]\s+((?:python|pypy)[\d.]*|node(?:js)?)\s+(-c|-e|-p|-pe|-ep|--eval|--print)\s+(['"])`,
+  String.raw`[$%#>]\s+(?:[\w.:~-]*[/\\])*((?:python|pypy)[\d.]*|node(?:js)?)(?:\.exe)?\s+(-c|-e|-p|-pe|-ep|--eval|--print)\s+(['"])`,
 );
 
 /** `$ python3.11 issue.py`, `$ node cli.js --flag x`: an interpreter running a script file. */
 const SCRIPT_START = prompted(
-  String.raw`(?:[$%]|>(?=\s*(?:python|pypy|node)))\s+(?:((?:python|pypy)[\d.]*|node(?:js)?)\s+|(?=\.\/))((?:\.\/)?(?:[\w.-]+\/)*[\w.-]+\.(?:py|[cm]?js))(?:\s+([^|><;&]*))?\s*$`,
+  String.raw`(?:[$%]|>(?=\s*(?:python|pypy|node)))\s+(?:(?:[\w.:~-]*[/\\])*((?:python|pypy)[\d.]*|node(?:js)?)(?:\.exe)?\s+|(?=\.\/))((?:\.\/)?(?:[\w.-]+\/)*[\w.-]+\.(?:py|[cm]?js))(?:\s+([^|><;&]*))?\s*$`,
 );
 // `$ `, `% `, and `> ` / `C:\\src> ` (cmd.exe, PowerShell) when an interpreter follows.
 /**
@@ -76,11 +76,33 @@ function errorStart(runtime: "python" | "node", l: string): boolean {
 const PROMPTED_LINE = prompted(String.raw`[$%]\s+(.+)$`);
 
 /**
+ * A prompt alone on its line with the command it ran wrapped onto the next (`$ ` then `node -e "…"`, as a
+ * narrow terminal or an editor pastes it): one line again, only when the joined line runs an interpreter.
+ */
+function joinedBarePrompts(lines: string[]): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k]!;
+    const next = lines[k + 1];
+    if (/^\s*(?:[\w@.~:/[\]-]*\s*)?[$%]\s*$/.test(line) && next !== undefined && /^\S/.test(next)) {
+      const joined = `${line.trimEnd()} ${next.trim()}`;
+      if (START.test(joined) || SCRIPT_START.test(joined)) {
+        out.push(joined);
+        k++;
+        continue;
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/**
  * Invocations of an interpreter with inline code, or on a script file, or of a package's own command (a bare one
  * only when `packages` names its package), in a shell block; empty when there are none.
  */
 export function parseShellSession(text: string, packages: Set<string> = new Set()): ShellRun[] {
-  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  const lines = joinedBarePrompts(text.replace(/\r\n/g, "\n").split("\n"));
   const runs: ShellRun[] = [];
   const installs = new Map<string, string>();
   const installed = () =>

@@ -21,8 +21,9 @@ export interface Transcript {
 
 const PY_KEYWORD_START =
   /^(import|from|def|class|if|elif|else|for|while|with|try|except|finally|return|raise|del|assert|pass|global|nonlocal|async|break|continue|@)\b/;
+// A keyword as a whole word: `format(…)`, `document.title`, `letters()` and `tryParse(…)` are expressions.
 const JS_KEYWORD_START =
-  /^(const|let|var|function|class|if|else|for|while|do|switch|try|catch|finally|return|throw|import|export|async\s+function|\{|\}|\/\/)/;
+  /^(?:(?:const|let|var|function|class|if|else|for|while|do|switch|try|catch|finally|return|throw|import|export|async\s+function)\b|\{|\}|\/\/)/;
 
 /** A statement that only binds a module: `dayjs = require('dayjs')`, `const _ = require("lodash");`. */
 const REQUIRE_STATEMENT =

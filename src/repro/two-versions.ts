@@ -121,7 +121,7 @@ export function verdictFor(label: string, text: string): "bad" | "good" | null {
  * good; "(rather unexpected)", "wrong", "broken", "buggy" → bad; null when they say neither or both.
  */
 export function leadVerdict(lead: string): "bad" | "good" | null {
-  const text = lead.toLowerCase();
+  const text = withoutHedges(lead.toLowerCase());
   const bad =
     /\b(?:unexpected(?:ly)?|not (?:as )?expected|wrong|incorrect|broken|bug(?:gy)?|fails?|failing|regress\w*|not work\w*|doesn'?t work)\b/.test(
       text,
@@ -132,6 +132,34 @@ export function leadVerdict(lead: string): "bad" | "good" | null {
       text,
     );
   return bad ? "bad" : good ? "good" : null;
+}
+
+/**
+ * The text without what the reporter says they are unsure of ("I'm not sure this is a regression, but …"): a
+ * word under a hedge says nothing of either side.
+ */
+export function withoutHedges(text: string): string {
+  return text.replace(
+    /\b(?:not\s+(?:sure|certain)|unsure|(?:do\s*n[o']?t|don't)\s+know|no\s+idea|wonder(?:ing)?)\b(?:\s+(?:if|whether|that))?[^,.;:!?\n]*/gi,
+    " ",
+  );
+}
+
+const VERSION = String.raw`v?\d+(?:\.\d+)+\w*`;
+/** A lead placing its transcript before a release: "versions before `1.19.1` gave this", "up to 2.3". */
+const OLDER_LEAD = new RegExp(
+  String.raw`\b(?:before|prior\s+to|up\s+to|until|below|older\s+than|earlier\s+than)\s+(?:version\s+|release\s+|v\s*)?\x60?${VERSION}`,
+  "i",
+);
+/** A lead placing its transcript at or after a release: "from version `1.19.1` on", "since 4.2", "after 2.0". */
+const NEWER_LEAD = new RegExp(
+  String.raw`\b(?:(?:from|starting(?:\s+(?:with|from|at))?)\s+(?:version\s+|release\s+|v\s*)?\x60?${VERSION}\x60?\s+(?:on(?:wards?)?|and\s+(?:later|newer|up|above))\b|(?:since|after)\s+(?:version\s+|release\s+|v\s*)?\x60?${VERSION})`,
+  "i",
+);
+/** Words saying a behaviour changed for the worse in a newer release (a regression), hedges aside. */
+function saysRegression(text: string): boolean {
+  const t = withoutHedges(text);
+  return REGRESSED.test(t) || /\bregress(?:ion|ed|es)\b|\b(?:since|after)\s+upgrading\b/i.test(t);
 }
 
 /** An output line with the reporter's mark on it: `[1, 2]  # Missing 0 (!)`, `x  <- wrong`. */
@@ -255,6 +283,22 @@ export function twoVersions(report: ParsedReport, blocks: ReportBlock[]): TwoVer
       bad = b.length === 1 ? b[0]!.s : (sides.find((s) => s !== g[0]!.s) ?? null);
       good = g.length === 1 && g[0]!.s !== bad ? g[0]!.s : (sides.find((s) => s !== bad) ?? null);
       why = `the words introducing the transcripts call \`${bad?.label}\` the unexpected one${good ? ` and \`${good.label}\` the expected one` : ""}`;
+    }
+  }
+  // 1e. Two leads placing their transcripts on either side of a release ("versions before 1.19.1 gave this:" /
+  // "from version 1.19.1 on it gives:"), in a report that says the behaviour regressed ("no longer encoded",
+  // "stopped raising"): the newer side is the reported bug, the older the behaviour that worked.
+  if (!bad && sides.length === 2 && saysRegression(text)) {
+    const older = sides.filter(
+      (s) => OLDER_LEAD.test(s.block.lead ?? "") && !NEWER_LEAD.test(s.block.lead ?? ""),
+    );
+    const newer = sides.filter(
+      (s) => NEWER_LEAD.test(s.block.lead ?? "") && !OLDER_LEAD.test(s.block.lead ?? ""),
+    );
+    if (older.length === 1 && newer.length === 1) {
+      bad = newer[0]!;
+      good = older[0]!;
+      why = `the report says the behaviour regressed, and the words introducing the transcripts place one (${JSON.stringify((bad.block.lead ?? "").trim())}) at or after the release the other (${JSON.stringify((good.block.lead ?? "").trim())}) comes before`;
     }
   }
   // 2. "raises IndexError instead of ValueError".
