@@ -1,0 +1,105 @@
+/**
+ * Runner shapes added on branch f10s (misses of the hold26 corpus, tainted once scored): testthat's older and cut
+ * report shapes and a test file R could not parse, old Go's GOMAXPROCS suffix, an annotation that counts no tests.
+ * Each log is written here for a small kettle library of our own, in the runners' byte layout; each rule has a case
+ * where it must not fire.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const found = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
+
+describe("R testthat, older and cut shapes", () => {
+  it("testthat 1.x–2.x numbered recap and its OK/FAILED count", () => {
+    const log = [
+      "testthat results ================================================================",
+      "OK: 2 SKIPPED: 0 FAILED: 1",
+      "1. Error: kettle pours half (@test-kettle.R#9) ",
+      "2. Failure: lid clicks (@test_lid.R#14) ---------------------------------------",
+      "lid not equal to TRUE.",
+      "Error: testthat unit tests failed",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["tests/testthat/test-kettle.R > kettle pours half", "tests/testthat/test-kettle.R", 9],
+      ["tests/testthat/test_lid.R > lid clicks", "tests/testthat/test_lid.R", 14],
+    ]);
+  });
+
+  it("testthat 0.x `N. Failure (at file#line): name`, once per failed expectation, is one test", () => {
+    const log = [
+      "  1. Failure (at test-spout.r#144): spout drips slowly ",
+      "  2. Failure (at test-spout.r#144): spout drips slowly ",
+      "  3. Failure (at test-spout.r#150): spout drips slowly ",
+      "  Error: testthat unit tests failed",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["tests/testthat/test-spout.r > spout drips slowly", "tests/testthat/test-spout.r", 144],
+    ]);
+  });
+
+  it("a header whose rules a paste lost, read with its quoted place only", () => {
+    const log = [
+      " Failed tests",
+      "",
+      " Failure ('test-kettle.R:120:5'): kettle whistles when hot",
+      "",
+      " Expected 0 successes and 1 failure.",
+      "[ FAIL 1 | WARN 0 | SKIP 5 | PASS 312 ]",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["tests/testthat/test-kettle.R > kettle whistles when hot", "tests/testthat/test-kettle.R", 120],
+    ]);
+    // Unquoted, or an old recap with no `(@file#line)`, is prose.
+    expect(
+      found(["Failure (test-kettle.R:120:5): kettle whistles", "1. Failure: kettle whistles"].join("\n")),
+    ).toEqual([]);
+  });
+
+  it("an old count that says FAILED: 0 keeps no test failure", () => {
+    const log = ["1. Failure: printed by a test (@test-fake.R#1)", "OK: 12 SKIPPED: 0 FAILED: 0"].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+
+  it("a test file R could not parse is the file's failure, whatever the count", () => {
+    const log = [
+      "Running the tests in ‘tests/testthat.R’ failed.",
+      "Last 13 lines of output:",
+      "  Error in parse(text = lines, n = -1, srcfile = srcfile) : ",
+      "    testthat/test_kettle.R:3:70: unexpected '{'",
+      "  2: ",
+      '  3: test_that("kettle pours" {',
+      "  testthat results ================================================================",
+      "  OK: 87 SKIPPED: 0 FAILED: 0",
+      "  Execution halted",
+    ].join("\n");
+    const parsed = parseLog(log);
+    expect(parsed.failures.map((f) => [f.test, f.file, f.line, f.category, f.message])).toEqual([
+      [null, "tests/testthat/test_kettle.R", 3, "build", "unexpected '{'"],
+    ]);
+    // A `file:line:col:` line not right under R's `Error in parse(` is no parse error of a test file.
+    expect(
+      found(["  Error in eval(expr) : ", "    testthat/test_kettle.R:3:70: unexpected '{'"].join("\n")),
+    ).toEqual([]);
+  });
+});
+
+describe("go test, GOMAXPROCS suffix", () => {
+  it("old Go's `--- FAIL: TestX-4` is TestX; a subtest's own `-4` stays", () => {
+    const log = [
+      "--- FAIL: TestPour-4 (0.00s)",
+      "\tkettle_test.go:89: spilled",
+      "--- FAIL: TestLid (0.00s)",
+      "    --- FAIL: TestLid/size-4 (0.00s)",
+      "    \tkettle_test.go:12: loose",
+      "FAIL",
+    ].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual(["TestPour", "TestLid/size-4"]);
+  });
+});
+
+describe("GitHub Actions annotations", () => {
+  it("`No tests found` counts zero tests, not a failure; other annotations stay", () => {
+    expect(found("##[error]Error: No tests found for kettle\nExecution halted\n")).toEqual([]);
+    expect(found("##[error]Error: kettle.R could not be sourced\n")).toEqual([[null, null, null]]);
+  });
+});
