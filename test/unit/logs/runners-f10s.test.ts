@@ -103,3 +103,52 @@ describe("GitHub Actions annotations", () => {
     expect(found("##[error]Error: kettle.R could not be sourced\n")).toEqual([[null, null, null]]);
   });
 });
+
+describe("CTest's failed list", () => {
+  it("a blank line between `The following tests FAILED:` and its first entry (Travis' view)", () => {
+    const log = ["The following tests FAILED:", "", "\t 25 - kettle::pour_group (Failed)", "", "Done."].join(
+      "\n",
+    );
+    expect(found(log)).toEqual([["kettle::pour_group", null, null]]);
+    // An entry-shaped line after a blank line that follows some other line is no entry.
+    expect(found(["Kettle notes:", "", "\t 25 - kettle::pour_group (Failed)"].join("\n"))).toEqual([]);
+  });
+});
+
+describe("Catch2, a block cut below its opening rule", () => {
+  const rule = "-".repeat(79);
+  const dots = ".".repeat(79);
+  it("the line above a rule that the place follows is the name; a markdown link in the place's digits", () => {
+    const log = [
+      "kettle pours half",
+      rule,
+      "D:\\a\\kettle\\kettle\\tests\\kettle_test.cpp([64](https://github.com/acme/kettle/actions/runs/1/job/2#step:19:65)4)",
+      dots,
+      "",
+      "D:\\a\\kettle\\kettle\\tests\\kettle_test.cpp(624): FAILED:",
+      "  REQUIRE( pour(1000) == 500 )",
+      "with expansion:",
+      "  499 == 500",
+      "",
+    ].join("\n");
+    expect(found(log)).toEqual([["kettle pours half", "tests/kettle_test.cpp", 624]]);
+  });
+
+  it("a whole block keeps its own name, not the line above its opening rule", () => {
+    const log = [
+      "Randomness seeded to: 42",
+      rule,
+      "kettle pours half",
+      rule,
+      "tests/kettle_test.cpp:60",
+      dots,
+      "",
+      "tests/kettle_test.cpp:64: FAILED:",
+      "  REQUIRE( pour(1000) == 500 )",
+      "",
+      "=".repeat(79),
+      "test cases: 1 | 1 failed",
+    ].join("\n");
+    expect(found(log)).toEqual([["kettle pours half", "tests/kettle_test.cpp", 64]]);
+  });
+});
