@@ -61,6 +61,7 @@ import { tkgFormat } from "./parsers/tkg.ts";
 import { tapFormat } from "./parsers/tap.ts";
 import { tapReporterFormat } from "./parsers/tap-reporter.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
+import { doctestFormat } from "./parsers/doctest.ts";
 import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
 import { vitestFormat } from "./parsers/vitest.ts";
@@ -144,6 +145,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   dartTestFormat,
   testthatFormat,
   juliaFormat,
+  // doctest's `File "x.py", line N, in name` is a traceback frame's shape: read before the Python fallback.
+  doctestFormat,
   dottedStatusFormat,
   tscFormat,
   eslintFormat,

@@ -152,3 +152,66 @@ describe("Catch2, a block cut below its opening rule", () => {
     expect(found(log)).toEqual([["kettle pours half", "tests/kettle_test.cpp", 64]]);
   });
 });
+
+describe("old hspec, an entry at the margin", () => {
+  it("`1) spec path` with HUnit's expected/but got under it; no place", () => {
+    const log = [
+      "1) kettle pours half a cup",
+      "expected: 500",
+      " but got: 499",
+      "",
+      "Randomized with seed 1361376607",
+    ].join("\n");
+    expect(found(log)).toEqual([["kettle pours half a cup", null, null]]);
+    // A numbered line with no HUnit reason under it is prose.
+    expect(found(["1) kettle pours half a cup", "expected: 500", "then it stopped"].join("\n"))).toEqual([]);
+    expect(found(["1) fill the kettle", "2) boil it"].join("\n"))).toEqual([]);
+  });
+});
+
+describe("Python doctest", () => {
+  const stars = "*".repeat(70);
+  it("a failing example's File line names the docstring test; two examples of one docstring are one test", () => {
+    const log = [
+      "Trying:",
+      "    pour(1000)",
+      "Expecting:",
+      "    500",
+      stars,
+      'File "/home/me/build/kettle-1.0/test/test_pour.py", line 207, in __main__.test',
+      "Failed example:",
+      "    pour(1000)",
+      "Expected:",
+      "    500",
+      "Got:",
+      "    499",
+      stars,
+      'File "/home/me/build/kettle-1.0/test/test_pour.py", line 212, in __main__.test',
+      "Failed example:",
+      "    lid()",
+      "Exception raised:",
+      "    Traceback (most recent call last):",
+      "    ValueError: no lid",
+      stars,
+      'File "kettle/spout.py", line 9, in kettle.spout.drip',
+      "Failed example:",
+      "    drip()",
+      "Expected:",
+      "    1",
+      "Got nothing",
+      stars,
+      "2 items had failures:",
+      "   2 of  14 in __main__.test",
+      "***Test Failed*** 3 failures.",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["__main__.test", "test/test_pour.py", 207],
+      ["kettle.spout.drip", "kettle/spout.py", 9],
+    ]);
+  });
+
+  it("a File line with no `Failed example:` under it is no doctest failure", () => {
+    const log = [stars, 'File "kettle/spout.py", line 9, in kettle.spout.drip', "Something else"].join("\n");
+    expect(parseLog(log).failures.filter((f) => f.format === "doctest")).toEqual([]);
+  });
+});
