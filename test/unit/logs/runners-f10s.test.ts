@@ -215,3 +215,48 @@ describe("Python doctest", () => {
     expect(parseLog(log).failures.filter((f) => f.format === "doctest")).toEqual([]);
   });
 });
+
+describe("prove without TAP lines", () => {
+  const report = [
+    "t/00-load.t ...... ok",
+    "t/lid.t .......... ok",
+    "t/pour.t ......... 1/2",
+    "#   Failed test 'pours half'",
+    "#   at t/pour.t line 9.",
+    "# Looks like you failed 1 test of 2.",
+    "t/pour.t ......... Dubious, test returned 1 (wstat 256, 0x100)",
+    "Failed 1/2 subtests",
+    "",
+    "Test Summary Report",
+    "-------------------",
+    "t/lid.t (Wstat: 0 Tests: 3 Failed: 0)",
+    "  TODO passed:   1, 3",
+    "t/pour.t       (Wstat: 256 Tests: 2 Failed: 1)",
+    "  Failed test:  2",
+    "  Non-zero exit status: 1",
+    "Files=3, Tests=9,  1 wallclock secs",
+    "Result: FAIL",
+  ];
+  it("a TODO-passed entry that exited 0 is no failure; the file's failure placed at its first diagnostic", () => {
+    expect(found(report.join("\n"))).toEqual([[null, "t/pour.t", 9]]);
+  });
+
+  it("a log cut before the report: the harness's Dubious lines", () => {
+    const cut = [
+      "t/pour.t .. 1/6",
+      "#   Failed test at t/pour.t line 17.",
+      "#          got: '1'",
+      "#     expected: '10'",
+      "t/pour.t .. Dubious, test returned 4 (wstat 1024, 0x400)",
+      "Failed 4/6 subtests",
+      "t/spout.t .. Dubious, test returned 255 (wstat 65280, 0xff00)",
+      "t/zlid.t ..",
+    ].join("\n");
+    expect(found(cut)).toEqual([
+      [null, "t/pour.t", 17],
+      [null, "t/spout.t", null],
+    ]);
+    // With TAP lines in the log the tap format names the failures; a `Dubious` in prose is nothing.
+    expect(found("The result was Dubious, test returned 4 (wstat 1024, 0x400)")).toEqual([]);
+  });
+});
