@@ -60,6 +60,7 @@ import { jenkinsReportFormat } from "./parsers/jenkins-report.ts";
 import { tkgFormat } from "./parsers/tkg.ts";
 import { tapFormat } from "./parsers/tap.ts";
 import { tapReporterFormat } from "./parsers/tap-reporter.ts";
+import { teamcityFormat } from "./parsers/teamcity.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
 import { doctestFormat } from "./parsers/doctest.ts";
 import { tscFormat } from "./parsers/tsc.ts";
@@ -115,6 +116,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   cargoFormat,
   gtestFormat,
   catch2Format,
+  teamcityFormat,
   bazelFormat,
   // Build-system harnesses (make check, meson test): a test's name and verdict, no test framework's detail.
   // DejaGnu is registered before unittest (above).

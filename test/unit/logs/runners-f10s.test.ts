@@ -260,3 +260,31 @@ describe("prove without TAP lines", () => {
     expect(found("The result was Dubious, test returned 4 (wstat 1024, 0x400)")).toEqual([]);
   });
 });
+
+describe("TeamCity service messages", () => {
+  it("testFailed names the test by its name attribute, unescaped; started+finished passed; ignored skipped", () => {
+    const log = [
+      "##teamcity[testSuiteStarted name='KettleSpec' flowId='1']",
+      "##teamcity[testStarted name='pours half' flowId='1']",
+      "##teamcity[testFailed name='pours half' message='expected:<500> but was:<499>' details='at KettleSpec.kt:12|nat x' flowId='1']",
+      "##teamcity[testFinished name='pours half' flowId='1']",
+      "##teamcity[testStarted name='lid |'clicks|' |[1|]' flowId='1']",
+      "##teamcity[testFinished name='lid |'clicks|' |[1|]' flowId='1']",
+      "##teamcity[testIgnored name='whistles' message='no speaker']",
+    ].join("\n");
+    const parsed = parseLog(log);
+    expect(parsed.failures.map((f) => [f.test, f.message])).toEqual([
+      ["pours half", "expected:<500> but was:<499>"],
+    ]);
+    expect(parsed.tests.map((t) => [t.id, t.outcome])).toEqual([
+      ["pours half", "failed"],
+      ["lid 'clicks' [1]", "passed"],
+      ["whistles", "skipped"],
+    ]);
+  });
+
+  it("a testFailed message quoted in prose, or with no name, is nothing", () => {
+    expect(found("see ##teamcity[testFailed name='pours half'] in the docs")).toEqual([]);
+    expect(found("##teamcity[testFailed message='no name']")).toEqual([]);
+  });
+});
