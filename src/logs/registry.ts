@@ -62,6 +62,7 @@ import { tapFormat } from "./parsers/tap.ts";
 import { tapReporterFormat } from "./parsers/tap-reporter.ts";
 import { teamcityFormat } from "./parsers/teamcity.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
+import { vscodeDotnetFormat } from "./parsers/vscode-dotnet.ts";
 import { doctestFormat } from "./parsers/doctest.ts";
 import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
@@ -134,6 +135,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   sbtFormat,
   surefireFormat,
   gradleFormat,
+  // Before dotnet's: its `Total tests: N. Passed: …` count closes this summary.
+  vscodeDotnetFormat,
   dotnetFormat,
   phpunitFormat,
   // Codeception's entries carry a ` Test  path:method` line PHPUnit's never have.

@@ -288,3 +288,33 @@ describe("TeamCity service messages", () => {
     expect(found("##teamcity[testFailed message='no name']")).toEqual([]);
   });
 });
+
+describe("VS Code C# extension's test summary", () => {
+  it("entries under `Test Execution Summary` by full name; the count closes it", () => {
+    const log = [
+      '----- Running test method "Kettle.Tests.PourTests.PoursHalf" -----',
+      "Build succeeded.",
+      "----- Test Execution Summary -----",
+      "",
+      "Kettle.Tests.PourTests.PoursHalf: Failed",
+      "    Outcome: Failed",
+      "    Error Message: Assert.AreEqual failed. Expected:<500>. Actual:<499>.",
+      "    ",
+      "Kettle.Tests.PourTests.Boils: Passed",
+      "    Outcome: Passed",
+      "Total tests: 2. Passed: 1. Failed: 1. Skipped: 0",
+    ].join("\n");
+    const parsed = parseLog(log);
+    expect(parsed.failures.map((f) => [f.test, f.message])).toEqual([
+      ["Kettle.Tests.PourTests.PoursHalf", "Assert.AreEqual failed. Expected:<500>. Actual:<499>."],
+    ]);
+    expect(parsed.tests.map((t) => [t.id, t.outcome])).toEqual([
+      ["Kettle.Tests.PourTests.PoursHalf", "failed"],
+      ["Kettle.Tests.PourTests.Boils", "passed"],
+    ]);
+  });
+
+  it("a `Name: Failed` line with no summary heading above it is nothing", () => {
+    expect(found(["Kettle.Tests.PourTests.PoursHalf: Failed", "    Outcome: Failed"].join("\n"))).toEqual([]);
+  });
+});
