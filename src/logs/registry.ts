@@ -62,6 +62,7 @@ import { tapFormat } from "./parsers/tap.ts";
 import { tapReporterFormat } from "./parsers/tap-reporter.ts";
 import { teamcityFormat } from "./parsers/teamcity.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
+import { exercismFormat } from "./parsers/exercism.ts";
 import { vscodeDotnetFormat } from "./parsers/vscode-dotnet.ts";
 import { doctestFormat } from "./parsers/doctest.ts";
 import { tscFormat } from "./parsers/tsc.ts";
@@ -118,6 +119,7 @@ export const FORMATS: readonly FormatDefinition[] = [
   gtestFormat,
   catch2Format,
   teamcityFormat,
+  exercismFormat,
   bazelFormat,
   // Build-system harnesses (make check, meson test): a test's name and verdict, no test framework's detail.
   // DejaGnu is registered before unittest (above).

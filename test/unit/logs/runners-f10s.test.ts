@@ -318,3 +318,97 @@ describe("VS Code C# extension's test summary", () => {
     expect(found(["Kettle.Tests.PourTests.PoursHalf: Failed", "    Outcome: Failed"].join("\n"))).toEqual([]);
   });
 });
+
+describe("a test file that did not compile, by the documented file form", () => {
+  it("flutter's `loading /abs/path/test/x_test.dart [E]`: the file from its test/ directory, no test id", () => {
+    const log = [
+      "00:05 +0 -1: loading /Users/me/dev/kettle/app/test/pour_test.dart [E]",
+      '  Failed to load "/Users/me/dev/kettle/app/test/pour_test.dart":',
+      "  Compilation failed",
+      "00:05 +0 -1: Some tests failed.",
+    ].join("\n");
+    expect(found(log)).toEqual([[null, "test/pour_test.dart", null]]);
+  });
+
+  it("a Swift compile error on a machine path: from the package's topmost Sources/ or Tests/; SwiftPM's exit status", () => {
+    const log = [
+      "Compile Swift Module 'KettleTests' (6 sources)",
+      "/home/me/src/kettle/Tests/KettleTests/Fixtures/Runner.swift:22:21: error: use of unresolved identifier 'XCTContext'",
+      "error: terminated(1): /home/me/.swiftenv/versions/4.1/usr/bin/swift-build-tool -f /home/me/src/kettle/.build/debug.yaml test output:",
+    ].join("\n");
+    expect(found(log)).toEqual([[null, "Tests/KettleTests/Fixtures/Runner.swift", 22]]);
+    // Not a Swift file, or no Sources/Tests directory: kept as printed.
+    expect(found("/home/me/src/kettle/Tests/x.c:3:1: error: boom")).toEqual([
+      [null, "/home/me/src/kettle/Tests/x.c", 3],
+    ]);
+    expect(found("/home/me/src/kettle/Pour.swift:3:1: error: boom")).toEqual([
+      [null, "/home/me/src/kettle/Pour.swift", 3],
+    ]);
+  });
+
+  it("jest: a log that ends in a FAIL file's `●` header cut mid-line is the file's failure", () => {
+    const log = [" FAIL  src/__tests__/pour.js", "  ● Tes"].join("\n");
+    expect(found(log)).toEqual([[null, "src/__tests__/pour.js", null]]);
+    // A header with its block below it keeps its test id.
+    const whole = [
+      " FAIL  src/__tests__/pour.js",
+      "  ● pours half",
+      "",
+      "    expect(received).toBe(expected)",
+      "",
+    ].join("\n");
+    expect(found(whole).map((f) => f[0])).toEqual(["src/__tests__/pour.js > pours half"]);
+  });
+
+  it("exercism's results.json: the Go runner's `build` pseudo-test is the file's build failure; failed tests by name", () => {
+    const build = [
+      "{",
+      '\t"status": "error",',
+      '\t"tests": [',
+      "\t\t{",
+      '\t\t\t"name": "build",',
+      '\t\t\t"status": "error",',
+      '\t\t\t"message": "./kettle_test.go:37:1: missing return at end of function"',
+      "\t\t}",
+      "\t]",
+      "}",
+    ].join("\n");
+    expect(found(build)).toEqual([[null, "kettle_test.go", 37]]);
+    const failed = [
+      "{",
+      '  "version": 2,',
+      '  "status": "fail",',
+      '  "tests": [',
+      "    {",
+      '      "name": "TestPour/half",',
+      '      "status": "fail",',
+      '      "message": "got 499, want 500"',
+      "    },",
+      "    {",
+      '      "name": "TestLid",',
+      '      "status": "pass"',
+      "    }",
+      "  ]",
+      "}",
+    ].join("\n");
+    expect(parseLog(failed).failures.map((f) => [f.test, f.message])).toEqual([
+      ["TestPour/half", "got 499, want 500"],
+    ]);
+    // A JSON object whose first field is not a runner status is not read.
+    expect(
+      found(
+        [
+          "{",
+          '  "state": "fail",',
+          '  "tests": [',
+          "    {",
+          '      "name": "x",',
+          '      "status": "fail"',
+          "    }",
+          "  ]",
+          "}",
+        ].join("\n"),
+      ),
+    ).toEqual([]);
+  });
+});
