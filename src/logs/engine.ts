@@ -87,6 +87,12 @@ const FALLBACK = new Set(["generic", "github-actions", "java-stack", "python", "
 const EXIT_ONLY =
   /^(?:Error: )?(?:Process completed with exit code -?\d+\.?|The process '[^']*' failed with exit code -?\d+\.?|(?:Bash|PowerShell|Cmd\.exe|Cmd|Pwsh) exited with code '-?\d+'\.?|Script failed with exit code:? ?-?\d+\.?|Dotnet command failed with non-zero exit code on the following projects ?: .*)$/;
 
+/**
+ * An annotation that says the run found no tests (r-lib's check action: `Error: No tests found for eiCompare`; `No
+ * tests found`, `No test files found`): a count of zero, not a failure; nothing in it names a test or a file.
+ */
+const NO_TESTS = /^(?:Error: )?No tests?(?: files?)? (?:were )?found\b/i;
+
 function sameOrigin(a: Failure, b: Failure): boolean {
   if (a.span.start <= b.span.end && b.span.start <= a.span.end) return true;
   if (a.file && a.line !== null && a.file === b.file && a.line === b.line) return true;
@@ -525,7 +531,7 @@ function createUnboundedLogParser(options: LogParserOptions): Omit<LogParser, "s
 
   function annotate(text: string): void {
     const message = text.trim();
-    if (message && !EXIT_ONLY.test(message)) {
+    if (message && !EXIT_ONLY.test(message) && !NO_TESTS.test(message)) {
       annotationSink.failure({ category: "build", message, start: lineNo, end: lineNo, secondary: true });
     }
   }

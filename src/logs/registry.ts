@@ -60,7 +60,11 @@ import { jenkinsReportFormat } from "./parsers/jenkins-report.ts";
 import { tkgFormat } from "./parsers/tkg.ts";
 import { tapFormat } from "./parsers/tap.ts";
 import { tapReporterFormat } from "./parsers/tap-reporter.ts";
+import { teamcityFormat } from "./parsers/teamcity.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
+import { exercismFormat } from "./parsers/exercism.ts";
+import { vscodeDotnetFormat } from "./parsers/vscode-dotnet.ts";
+import { doctestFormat } from "./parsers/doctest.ts";
 import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
 import { vitestFormat } from "./parsers/vitest.ts";
@@ -114,6 +118,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   cargoFormat,
   gtestFormat,
   catch2Format,
+  teamcityFormat,
+  exercismFormat,
   bazelFormat,
   // Build-system harnesses (make check, meson test): a test's name and verdict, no test framework's detail.
   // DejaGnu is registered before unittest (above).
@@ -131,6 +137,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   sbtFormat,
   surefireFormat,
   gradleFormat,
+  // Before dotnet's: its `Total tests: N. Passed: …` count closes this summary.
+  vscodeDotnetFormat,
   dotnetFormat,
   phpunitFormat,
   // Codeception's entries carry a ` Test  path:method` line PHPUnit's never have.
@@ -144,6 +152,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   dartTestFormat,
   testthatFormat,
   juliaFormat,
+  // doctest's `File "x.py", line N, in name` is a traceback frame's shape: read before the Python fallback.
+  doctestFormat,
   dottedStatusFormat,
   tscFormat,
   eslintFormat,

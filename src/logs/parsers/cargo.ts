@@ -53,8 +53,9 @@ const ARROW = /^\s*--> (.+?):(\d+):(\d+)$/;
 // count (`error: 1 target`): a count names nothing.
 const AGGREGATE =
   /^(could not compile|builder for '|Cannot build '|\d+ dependenc(?:y|ies) of derivation '|test run failed|(?:doc)?test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|\d+ targets?(?: failed|\s*$)|failed to run)/;
+// SwiftPM's `error: terminated(1): /…/swift-build-tool -f …` is its build tool's exit status too.
 const EXIT_STATUS =
-  /^(?:Bad exit status from|(?:command|process|script|recipe) .*(?:exited|failed) with (?:exit )?(?:code|status) \d+\.?$|.*returned non-zero exit status \d+\.?$)/i;
+  /^(?:Bad exit status from|terminated\(-?\d+\): |(?:command|process|script|recipe) .*(?:exited|failed) with (?:exit )?(?:code|status) \d+\.?$|.*returned non-zero exit status \d+\.?$)/i;
 /**
  * A program's usage text (distutils' `usage: setup.py [global_opts] cmd1 …` and its `   or: …` lines, optparse's
  * `Usage: prog [options]`): a bare `error:` right under it (a blank line between at most) is that program's

@@ -7,12 +7,19 @@
  *
  * The id is the test case's name with its sections joined by `/`, as Catch2's JUnit reporter names it
  * (`stack limits/rejects a third push`, docs/test-ids.md). A block counts only with a `FAILED:` line in it.
+ *
+ * A paste cut just below a block's opening rule starts at the name: a rule followed at once by the place line (then
+ * the dots) is such a block's second rule, and the line above it its name. GitHub's log view may turn digits of the
+ * place into a markdown link (`x.cpp([64](https://github.com/…#step:19:65)4)`): the link's text is the digits.
  */
 import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
 
 const DASHES = "-".repeat(79);
 const DOTS = ".".repeat(79);
 const EQUALS = "=".repeat(79);
+const PLACE = /(?::\d+|\(\d+\))$/;
+const MD_DIGITS = /\[(\d+)\]\(https?:\/\/[^\s()]*\)/g;
+const undamaged = (text: string): string => (text.includes("](") ? text.replace(MD_DIGITS, "$1") : text);
 const FAILED = /^(.+?)(?::(\d+)|\((\d+)\)): FAILED:$/;
 const COUNTS = /^test cases: +(\d+) \| +(?:(\d+) passed \| +)?(\d+) failed(?: \| +\d+ failed as expected)?$/;
 const ALL_PASSED = /^All tests passed \(\d+ assertions? in (\d+) test cases?\)$/;
@@ -23,6 +30,10 @@ export function createCatch2Parser(sink: ParserSink) {
   let names: string[] = [];
   let buf: BlockBuffer | null = null;
   let failed: { file: string; line: number; message: string[] } | null = null;
+  /** The last line seen outside a block, and its number: the name of a block whose opening rule was cut. */
+  let before: { text: string; lineNo: number } | null = null;
+  /** In `place`: the line after the second rule was read (it must be the place). */
+  let placeSeen = false;
 
   function flush(): void {
     if (buf && failed) {
@@ -50,13 +61,17 @@ export function createCatch2Parser(sink: ParserSink) {
       if (text === DASHES) {
         if (state === "names") {
           state = "place";
+          placeSeen = false;
           buf?.push(text, lineNo);
           return true;
         }
+        const above = state === "none" ? before : null;
         flush();
         state = "names";
         buf = new BlockBuffer();
+        if (above && lineNo === above.lineNo + 1) buf.push(above.text, above.lineNo);
         buf.push(text, lineNo);
+        before = null;
         return true;
       }
       // The counts end the last block (the `====` rule before them may be claimed by another format's section rule).
@@ -75,9 +90,30 @@ export function createCatch2Parser(sink: ParserSink) {
           sink.summary({ passed: Number(a[1]), failed: 0 });
           return true;
         }
+        before = text.trim() !== "" && !text.startsWith(" ") && text.length <= 300 ? { text, lineNo } : null;
         return false;
       }
       if (state === "names") {
+        // A place right under the rule: the rule was the block's second, its opening rule cut; the name is the line
+        // above it (kept at the buffer's start), when there was one.
+        if (names.length === 0 && PLACE.test(undamaged(text))) {
+          if (buf!.lines.length < 2) {
+            state = "none";
+            buf = null;
+            return false;
+          }
+          names.push(buf!.lines[0]!.trim());
+          buf!.push(text, lineNo);
+          state = "place";
+          placeSeen = true;
+          return true;
+        }
+        if (buf!.lines.length === 2 && names.length === 0) {
+          // Not a cut block: the line kept above the rule is no name.
+          const rule = buf!.lines[1]!;
+          buf = new BlockBuffer();
+          buf.push(rule, lineNo - 1);
+        }
         // The test case's name at the margin, its sections two spaces deeper each.
         if (text.trim() === "" || names.length >= 20 || (names.length > 0 && !text.startsWith("  "))) {
           state = "none";
@@ -90,9 +126,11 @@ export function createCatch2Parser(sink: ParserSink) {
         return true;
       }
       if (state === "place") {
+        const placeNext = !placeSeen;
+        placeSeen = true;
         // The place the test case was declared (`tests/x.cpp:12`, MSVC `tests\x.cpp(12)`) comes first: a rule-framed
         // heading of another tool (Surefire's report file, `Test set: pkg.Class` between two rules) is not Catch2's.
-        if (buf!.lines.length === names.length + 2 && !/(?::\d+|\(\d+\))$/.test(text)) {
+        if (placeNext && !PLACE.test(undamaged(text))) {
           state = "none";
           buf = null;
           names = [];

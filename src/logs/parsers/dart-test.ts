@@ -77,7 +77,9 @@ export function createDartTestParser(sink: ParserSink) {
       let desc = f.desc.replace(/^\[[^\]]+\] /, "");
       const loading = /^loading (\S+\.dart)$/.exec(desc);
       const named = /^(\S+\.dart): (.+)$/.exec(desc);
-      let file = loading ? sink.path(loading[1]!) : named ? sink.path(named[1]!) : null;
+      // The progress line's file, as a machine's absolute path from its `test/` directory too (as the frames' are).
+      const printed = loading?.[1] ?? named?.[1];
+      let file = printed === undefined ? null : underTopDir(sink.path(printed), "test");
       if (named) desc = named[2]!;
       const at = place(f, file);
       if (file === null && at && /_test\.dart$/.test(at.file)) file = at.file;

@@ -69,7 +69,7 @@ export function createGenericParser(sink: ParserSink) {
       }
       sink.failure({
         category,
-        file: sink.path(m[1]!),
+        file: swiftPackagePath(sink.path(m[1]!)),
         line: Number(m[2]),
         column: hasColumn ? Number(m[3]) : null,
         errorType,
@@ -81,6 +81,18 @@ export function createGenericParser(sink: ParserSink) {
     },
     end(): void {},
   };
+}
+
+/**
+ * A Swift file named by a machine's absolute path (a developer's `swift build`/`swift test`, no CI checkout to remove):
+ * a Swift package keeps its code under `Sources/` and `Tests/` at its root, so the path is taken from the topmost of
+ * them (`/home/me/kettle/Tests/KettleTests/PourTests.swift` → `Tests/KettleTests/PourTests.swift`). Other paths, and a
+ * Swift path with neither directory, are kept.
+ */
+function swiftPackagePath(file: string): string {
+  if (!file.endsWith(".swift") || !/^(?:\/|[A-Za-z]:\/)/.test(file)) return file;
+  const at = file.search(/\/(?:Sources|Tests)\//);
+  return at < 0 ? file : file.slice(at + 1);
 }
 
 export const genericFormat: FormatDefinition = {

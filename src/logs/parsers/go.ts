@@ -7,6 +7,7 @@ import { BlockBuffer, type FailureDraft, type FormatDefinition, type ParserSink 
 import { GoFailures, goFailureFromOutput, RaceReports } from "./go-output.ts";
 
 const RUN = /^=== (RUN|PAUSE|CONT|NAME)\s+(\S+)$/;
+const PROCS_SUFFIX = /^((?:Test|Example|Fuzz)\w*)-\d+(?=\/|$)/;
 const RESULT = /^(\s*)--- (FAIL|PASS|SKIP): (\S+) \([\d.]+s\)$/;
 const PACKAGE =
   /^(ok|FAIL|\?)\s+(\S+)\s+(?:[\d.]+s|\(cached\)|\[build failed\]|\[setup failed\]|\[no test files\])/;
@@ -186,7 +187,10 @@ export function createGoParser(sink: ParserSink) {
     closeTestify();
   }
 
-  function stateOf(name: string): TestState {
+  function stateOf(printed: string): TestState {
+    // Go before 1.7 printed a top-level test with GOMAXPROCS after it when that was not 1 (`--- FAIL: TestX-4`); a
+    // test function's name is a Go identifier, which has no `-`, so the suffix is never part of the name.
+    const name = printed.replace(PROCS_SUFFIX, "$1");
     let s = tests.get(name);
     if (!s) {
       s = { name, buf: new BlockBuffer(200, 16_000), result: null, ran: false };

@@ -38,6 +38,8 @@ export function createGtestParser(sink: ParserSink) {
   let ctestCurrent: string | null = null;
   const ctestWithFailures = new Set<string>();
   let ctestList = false;
+  /** Entries read under the current `The following tests FAILED:` heading. */
+  let ctestListEntries = 0;
   const ctestFailed: { name: string; status: string; lineNo: number }[] = [];
   const ctestFailedNames = new Set<string>();
   /** Entries read with no heading above them, and the line the run of them reached. */
@@ -153,6 +155,8 @@ export function createGtestParser(sink: ParserSink) {
         }
         if (unheadedEnd !== lineNo - 1 || !CTEST_ENTRY.test(text)) unheaded.length = 0;
       }
+      // A paste (Travis' log view) may put a blank line between the heading and its first entry.
+      if (ctestList && ctestListEntries === 0 && text.trim() === "") return false;
       // CTest: its lines open with a space, a tab, a digit or `The following`; most log lines are rejected here.
       if (!((c0 === 32 || c0 === 9 || (c0 >= 48 && c0 <= 57) || c0 === 84) /* T */)) {
         ctestList = false;
@@ -172,11 +176,13 @@ export function createGtestParser(sink: ParserSink) {
       }
       if (CTEST_FAILED_HEAD.test(text)) {
         ctestList = true;
+        ctestListEntries = 0;
         return true;
       }
       if (ctestList) {
         const e = CTEST_ENTRY.exec(text);
         if (e) {
+          ctestListEntries++;
           addCtestFailure(e[1]!, e[2]!, lineNo);
           return true;
         }

@@ -3,18 +3,54 @@
  * column `:93:5:`) above `  1) Foo.bar, does x` and the reason indented under it, `  To rerun use: --match "/…/"`.
  * Counts from `N examples, M failures` (which RSpec shares; read here only once an hspec entry was seen).
  * The id is what hspec prints after `N) ` (the spec path joined with `, `); the place is the location line's.
+ * hspec before 1.x's location lines printed its entry at the margin with no location (`1) rand works returns x`,
+ * the path joined with spaces): such an entry is read only with HUnit's two-line reason right under it
+ * (`expected: False`, ` but got: True`), and has no place.
  */
 import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
 
 const LOCATION = /^ {2}(\S+\.l?hs):(\d+)(?::\d+)?: ?$/;
 const ENTRY = /^ {2}(\d+)\) (\S.*)$/;
 const RERUN = /^ {2}To rerun use: --match /;
+const OLD_ENTRY = /^\d+\) (\S.*)$/;
+const OLD_EXPECTED = /^expected: \S/;
+const OLD_GOT = /^ but got: \S/;
 const COUNT = /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?$/;
 
 export function createHspecParser(sink: ParserSink) {
   let located: { file: string; line: number; text: string; lineNo: number } | null = null;
   let block: { name: string; file: string; line: number; buf: BlockBuffer } | null = null;
   let seen = false;
+  /** An old-style margin entry and the reason lines read under it so far (0, 1: `expected:`). */
+  let old: { name: string; lines: string[]; start: number } | null = null;
+
+  function readOld(text: string, lineNo: number): boolean {
+    const o = old;
+    old = null;
+    if (o && o.lines.length === 1 && OLD_EXPECTED.test(text)) {
+      old = { ...o, lines: [...o.lines, text] };
+      return false;
+    }
+    if (o && o.lines.length === 2 && OLD_GOT.test(text)) {
+      seen = true;
+      sink.failure({
+        category: "test",
+        test: o.name,
+        message: [o.lines[1]!, text.trim()].join("\n"),
+        stack: [...o.lines, text].join("\n"),
+        start: o.start,
+        end: lineNo,
+      });
+      sink.test(o.name, "failed");
+      return true;
+    }
+    const e =
+      text.length < 2000 && text.charCodeAt(0) >= 49 && text.charCodeAt(0) <= 57
+        ? OLD_ENTRY.exec(text)
+        : null;
+    if (e) old = { name: e[1]!.trimEnd(), lines: [text], start: lineNo };
+    return false;
+  }
 
   function close(): void {
     const b = block;
@@ -37,6 +73,7 @@ export function createHspecParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      if ((old !== null || !text.startsWith(" ")) && readOld(text, lineNo)) return true;
       // LOCATION opens with a space and holds `hs:` (`.hs:` or `.lhs:`): other lines are not asked.
       const loc =
         text.charCodeAt(0) === 32 && text.length < 2000 && text.indexOf("hs:") !== -1
@@ -84,5 +121,5 @@ export const hspecFormat: FormatDefinition = {
   description: "Haskell hspec (Failures: list with location lines)",
   create: createHspecParser,
   // Fresh, only a LOCATION line is asked (a line after one, once it is seen).
-  wakesOn: /^ {2}\S+hs:/,
+  wakesOn: [/^ {2}\S+hs:/, /^\d+\) \S/],
 };

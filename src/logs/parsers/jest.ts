@@ -145,6 +145,8 @@ export function createJestParser(sink: ParserSink) {
   let consoleBlock = false;
   /** `✕` lines, and the ids their `●` blocks gave: a log cut before a block still names its failure. */
   const crossed = new Map<string, { file: string | null; lineNo: number }>();
+  /** The number of the last line offered. */
+  let lastSeen = 0;
   const blocked = new Set<string>();
   /** The file-and-describe ids that `✕` lines sit under (`file > A`, `file > A > B`). */
   const crossedParents = new Set<string>();
@@ -284,6 +286,7 @@ export function createJestParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      lastSeen = lineNo;
       const c0 = text.charCodeAt(0);
       // Quick reject: a file header starts with "PASS", "FAIL" or " PASS"/" FAIL" (coloured); not the indented
       // `✓` lines, most of a verbose log.
@@ -404,6 +407,22 @@ export function createJestParser(sink: ParserSink) {
       return indent === text.length;
     },
     end(): void {
+      // A log that ends in a `●` header of a FAIL file (`  ● Tes`, cut mid-line, nothing below it): the title is cut,
+      // so it names no test; the file failed. Left to the `✕` lines when the file has some (one of them is it).
+      const b = block;
+      if (b?.file && b.buf.lines.length === 1 && b.buf.start === lastSeen && !loose) {
+        block = null;
+        if (![...crossed.values()].some((c) => c.file === b.file)) {
+          sink.failure({
+            category: "test",
+            test: null,
+            file: b.file,
+            message: `failed (the log ends in the header \`● ${b.title}\`)`,
+            start: b.buf.start,
+            end: b.buf.start,
+          });
+        }
+      }
       flush();
       // A log that ends before jest's `Tests:` line, cut before some `●` blocks: their `✕` lines are the failures.
       if (sawTests) return;

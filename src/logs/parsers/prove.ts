@@ -7,6 +7,11 @@
  * FAIL`. The program is all a failing entry names: the failure is the file's, with no test id (the tap format's ids
  * are the `not ok` lines' descriptions, which this report does not print), as AVA's file that exited badly. When the
  * log holds `not ok` lines, the tap format names those failures and the report adds nothing.
+ *
+ * An entry that failed nothing and exited 0 (`t/x.t (Wstat: 0 Tests: 3 Failed: 0)` over `TODO passed:   1, 3`) is no
+ * failure. A log cut before the report still has the harness's verdict line for a program that failed,
+ * `t/x.t .. Dubious, test returned 4 (wstat 1024, 0x400)`: the same failure of the file. A file's failure is placed at
+ * its first `#   Failed test at t/x.t line 17.` diagnostic (`#   at t/x.t line 9.` under a named one).
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
 
@@ -15,16 +20,47 @@ const ENTRY = /^\s*(\S+)\s+\(Wstat: (\d+)(?: \([^)]*\))? Tests: (\d+) Failed: (\
 const DETAIL = /^\s+(?:Failed tests?|Non-zero (?:exit|wait) status|Parse errors|TODO passed|Tests? skipped):/;
 const RULE = /^\s*-{3,}\s*$/;
 const NOT_OK = /^\s*not ok\b/;
+const DUBIOUS = /^(\S+\.t) \.+ Dubious, test returned (\d+) \(wstat (\d+), 0x[0-9a-f]+\)\s*$/;
+const DIAG_AT = /^#\s+(?:Failed (?:\(TODO\) )?test .*?)?at (\S+) line (\d+)\.$/;
 const FILES = /^\s*Files=(\d+), Tests=(\d+),/;
 
 export function createProveParser(sink: ParserSink) {
   let inReport = false;
   let sawNotOk = false;
-  const entries: { file: string; failed: number; details: string[]; lineNo: number; end: number }[] = [];
+  const entries: {
+    file: string;
+    failed: number;
+    wstat?: number;
+    details: string[];
+    lineNo: number;
+    end: number;
+  }[] = [];
+  /** Programs the harness called Dubious, in case the report was cut off. */
+  const dubious: { file: string; message: string; lineNo: number }[] = [];
+  /** The first failed test's place in each file, from the diagnostics. */
+  const places = new Map<string, number>();
 
   return {
     line(text: string, lineNo: number): boolean {
       if (!inReport) {
+        if (text.charCodeAt(0) === 35 /* # */ && text.includes(" line ")) {
+          const d = DIAG_AT.exec(text);
+          if (d && places.size < 1_000) {
+            const file = sink.path(d[1]!);
+            if (!places.has(file)) places.set(own(file), Number(d[2]));
+          }
+          return false;
+        }
+        const du = text.includes("Dubious") ? DUBIOUS.exec(text) : null;
+        if (du) {
+          if (dubious.length < 1_000)
+            dubious.push({
+              file: own(sink.path(du[1]!)),
+              message: own(text.slice(text.indexOf("Dubious"))),
+              lineNo,
+            });
+          return true;
+        }
         // Seen, not claimed: the tap format reads these.
         if (!sawNotOk && text.includes("not ok") && NOT_OK.test(text)) sawNotOk = true;
         if (text.charCodeAt(0) === 84 /* T */ || text.charCodeAt(0) === 32) {
@@ -41,6 +77,7 @@ export function createProveParser(sink: ParserSink) {
           entries.push({
             file: own(sink.path(e[1]!)),
             failed: Number(e[4]),
+            wstat: Number(e[2]),
             details: [],
             lineNo,
             end: lineNo,
@@ -60,12 +97,19 @@ export function createProveParser(sink: ParserSink) {
     },
     end(): void {
       if (sawNotOk) return;
+      const listed = new Set(entries.map((e) => e.file));
+      for (const d of dubious) {
+        if (!listed.has(d.file))
+          entries.push({ file: d.file, failed: 1, details: [d.message], lineNo: d.lineNo, end: d.lineNo });
+      }
       for (const e of entries) {
+        // Nothing failed and the program exited 0: a `TODO passed` note, no failure.
+        if (e.failed === 0 && e.wstat === 0) continue;
         sink.failure({
           category: "test",
           test: null,
           file: e.file,
-          line: null,
+          line: places.get(e.file) ?? null,
           errorType: null,
           message: e.details.join("\n") || `${e.file} failed`,
           stack: null,

@@ -8,12 +8,26 @@
  * The id is `tests/testthat/<file> > <test name>` (docs/test-ids.md): testthat prints the file's name only, and its
  * tests live in `tests/testthat/`; code run outside `test_that()` is the file's error, with no test id. Failures are
  * held to the last count line (which `R CMD check` may print twice): one that says `FAIL 0` keeps none.
+ *
+ * Older and cut shapes of the same report: a header whose rules a paste lost (` Failure ('test-kettle.R:5:3'): pours
+ * half`, read only with the quoted place), testthat 1.x–2.x's numbered recap `1. Failure: pours half (@test-kettle.R#5)`
+ * (`1. Error: …`), testthat 0.x's `7. Failure (at test-kettle.R#5): pours half` (printed once per failed expectation:
+ * one test), and their count line `OK: 2 SKIPPED: 0 FAILED: 1` (`[ OK: 2 | SKIPPED: 0 | WARNINGS: 0 | FAILED: 1 ]`).
+ * A test file R could not parse (`Error in parse(text = lines, …) :` then `testthat/test-kettle.R:3:70: unexpected
+ * '{'`) ran no test: the failure is the file's, whatever the count says (its tests were never counted).
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
 
 const HEADER = /^\s*── (Failure|Error) \('?([^\s'()]+\.[Rr]):(\d+)(?::(\d+))?'?\): (.*?)(?: ─+)?$/;
 const RECAP = /^\s*(FAILURE|ERROR) \('?([^\s'()]+\.[Rr]):(\d+)(?::(\d+))?'?\): (\S.*)$/;
 const COUNT = /^\s*\[ FAIL (\d+) \| WARN (\d+) \| SKIP (\d+) \| PASS (\d+) \]$/;
+const BARE_HEADER = /^\s*(Failure|Error) \('([^\s'()]+\.[Rr]):(\d+)(?::(\d+))?'\): (\S.*?)(?: ─+)?$/;
+const OLD_RECAP = /^\s*\d+\. (Failure|Error): (\S.*?) \(@([^\s()#@]+\.[Rr])#(\d+)\)(?: -+)?\s*$/;
+const AT_RECAP = /^\s*\d+\. (Failure|Error) \(at ([^\s()#]+\.[Rr])#(\d+)\): (\S.*?)\s*$/;
+const OLD_COUNT =
+  /^\s*\[?\s*OK: (\d+)\s*\|?\s*SKIPPED: (\d+)\s*\|?\s*(?:WARNINGS: \d+\s*\|?\s*)?FAILED: (\d+)\s*\]?$/;
+const PARSE_ERROR = /^\s*Error in parse\(text = /;
+const PARSE_PLACE = /^\s*((?:[^\s:]*\/)?testthat\/([^\s/:]+\.[Rr])|(test[^\s/:]*\.[Rr])):(\d+):(\d+): (.*)$/;
 const OUTSIDE = "(code run outside of `test_that()`)";
 
 interface Issue {
@@ -31,8 +45,11 @@ export function createTestthatParser(sink: ParserSink) {
   const issues = new Map<string, Issue>();
   let open: Issue | null = null;
   let counts: { failed: number; passed: number; skipped: number } | null = null;
+  /** Test files R could not parse: failures of their own, never dropped by a count. */
+  const unparsed: { file: string; line: number; column: number; message: string; at: number }[] = [];
+  let parseErrorAt = -1;
 
-  function add(m: RegExpExecArray, lineNo: number): Issue | null {
+  function add(m: RegExpExecArray | string[], lineNo: number): Issue | null {
     const file = `tests/testthat/${m[2]!}`;
     const name = m[5]!.trim();
     const key = `${file}\u0000${name}`;
@@ -76,6 +93,22 @@ export function createTestthatParser(sink: ParserSink) {
         end: i.end,
       });
     }
+    for (const u of unparsed) {
+      // A syntax error, as a compile error is: the build's category, which a green count does not overrule.
+      sink.failure({
+        category: "build",
+        test: null,
+        file: u.file,
+        line: u.line,
+        column: u.column,
+        errorType: "Error",
+        message: u.message,
+        stack: null,
+        start: u.at - 1,
+        end: u.at,
+      });
+    }
+    unparsed.length = 0;
     if (counts) sink.summary(counts);
     issues.clear();
     counts = null;
@@ -99,6 +132,45 @@ export function createTestthatParser(sink: ParserSink) {
         open = null;
         add(r, lineNo);
         return true;
+      }
+      const b = text.includes("('") ? BARE_HEADER.exec(text) : null;
+      if (b) {
+        open = add(b, lineNo);
+        return true;
+      }
+      const o = text.includes("(@") ? OLD_RECAP.exec(text) : null;
+      if (o) {
+        open = add([o[0], o[1]!, o[3]!, o[4]!, "", o[2]!], lineNo);
+        return true;
+      }
+      const a = text.includes("(at ") ? AT_RECAP.exec(text) : null;
+      if (a) {
+        open = add([a[0], a[1]!, a[2]!, a[3]!, "", a[4]!], lineNo);
+        return true;
+      }
+      const oc = text.includes("FAILED: ") ? OLD_COUNT.exec(text) : null;
+      if (oc) {
+        open = null;
+        counts = { failed: Number(oc[3]), skipped: Number(oc[2]), passed: Number(oc[1]) };
+        return true;
+      }
+      if (text.includes("Error in parse(") && PARSE_ERROR.test(text)) {
+        open = null;
+        parseErrorAt = lineNo;
+        return true;
+      }
+      if (parseErrorAt === lineNo - 1) {
+        const p = PARSE_PLACE.exec(text);
+        if (p && unparsed.length < 100) {
+          unparsed.push({
+            file: own(sink.path(`tests/testthat/${p[2] ?? p[3]!}`)),
+            line: Number(p[4]),
+            column: Number(p[5]),
+            message: own(p[6]!),
+            at: lineNo,
+          });
+          return true;
+        }
       }
       if (open) {
         // The block runs to the next header or count; testthat's rules (`══ Failed tests ══`) end it too.
