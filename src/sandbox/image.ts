@@ -288,7 +288,16 @@ export async function provisionSandboxImage(
           rmSync(file, { force: true });
           continue;
         }
-        await docker.loadImage(createReadStream(file));
+        // The engine answers as it loads: the answer is read to its end (an error in it fails the load), so the
+        // image is there when `present` asks and no connection is left open (it held the process for minutes).
+        const answer = await docker.loadImage(createReadStream(file));
+        await new Promise<void>((resolve, reject) =>
+          docker.modem.followProgress(answer, (error: Error | null, events: Array<{ error?: string }>) => {
+            const failed = error?.message ?? events.find((e) => e.error)?.error;
+            if (failed) reject(new Error(failed.trim()));
+            else resolve();
+          }),
+        );
         if (await present(docker, ref)) {
           log(`sandbox image ${ref} loaded from ${file}`);
           return done(ref, "loaded");
