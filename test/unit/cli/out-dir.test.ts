@@ -24,7 +24,9 @@ it("refuses an --out that is a link, before and at writing, and writes nothing t
   const { outside, checkout } = layout();
   symlinkSync(outside, path.join(checkout, "retrace-out"));
   process.chdir(checkout);
-  await expect(checkOutDir("--out", "retrace-out")).rejects.toThrow(/retrace-out: it is a symbolic link \(to /);
+  await expect(checkOutDir("--out", "retrace-out")).rejects.toThrow(
+    /retrace-out: it is a symbolic link \(to /,
+  );
   await expect(writeOutDir("--out", "retrace-out", [["result.json", "{}"]])).rejects.toThrow(/symbolic link/);
   expect(readdirSync(outside)).toEqual([]);
 });
