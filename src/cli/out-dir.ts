@@ -6,7 +6,7 @@
  * (`mkdir("/proc/x", { recursive: true })`), which would hang the command.
  */
 import { constants } from "node:fs";
-import { mkdir, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readlink, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { UsageError } from "../core/errors.ts";
 import { readErrorReason } from "./read-input.ts";
@@ -64,6 +64,32 @@ async function removeDirs(created: string[]): Promise<void> {
 }
 
 /**
+ * Refuses an output directory reached through a symbolic link that a checkout could hold: the directory itself, or
+ * any directory between the current one and it (red team 22: `--out retrace-out`, committed as a link to a
+ * directory outside the checkout, had `result.json` written there). Links above the current directory are the
+ * machine's own layout (`/tmp` on macOS) and are followed.
+ */
+async function refuseLinks(flag: string, dir: string, abs: string): Promise<void> {
+  const cwd = process.cwd();
+  const inside = path.relative(cwd, abs);
+  const below = inside !== "" && !inside.startsWith("..") && !path.isAbsolute(inside);
+  const checked = below
+    ? inside.split(path.sep).map((_, i, a) => path.join(cwd, ...a.slice(0, i + 1)))
+    : [abs];
+  for (const p of checked) {
+    const st = await lstat(p).catch(() => null);
+    if (st === null) return;
+    if (st.isSymbolicLink()) {
+      const target = await readlink(p).catch(() => "?");
+      throw new UsageError(
+        `cannot write ${flag} ${dir}: ${p === abs ? "it is" : `${path.relative(cwd, p)} is`} a symbolic link (to ${target}), which a checkout can hold`,
+        "pass the directory the link points to, or a directory that is not a link",
+      );
+    }
+  }
+}
+
+/**
  * Checks that `dir` can be written, before the command does its work: an existing file in the way, a
  * read-only or special file system and missing permissions are usage errors. Leaves nothing behind.
  * @returns the absolute directory
@@ -72,6 +98,7 @@ export async function checkOutDir(flag: string, dir: string): Promise<string> {
   const abs = path.resolve(dir);
   let created: string[] = [];
   const probe = path.join(abs, `.retrace-probe-${process.pid}`);
+  await refuseLinks(flag, dir, abs);
   try {
     created = await makeDirs(abs);
     await writeFile(probe, "");
@@ -93,6 +120,8 @@ export async function writeOutDir(
   const abs = path.resolve(dir);
   let created: string[] = [];
   const written: string[] = [];
+  // Checked again when written: the link may have been put there while the command ran.
+  await refuseLinks(flag, dir, abs);
   try {
     created = await makeDirs(abs);
     for (const [name, content] of files) {

@@ -11,7 +11,7 @@ import type { Model } from "../core/ports/model.ts";
 import { type Failure, parseLog, wholeLog } from "../logs/index.ts";
 import { PolicyConfig, type PolicyConfigInput } from "../policy/config.ts";
 import { failingCheckText } from "./failing-check.ts";
-import { evaluatePatch } from "../policy/index.ts";
+import { evaluatePatch, GATE_TREE_FILES } from "../policy/index.ts";
 import { RULES } from "../policy/rules/index.ts";
 import type { ExtraDir, Sandbox, SandboxLimits } from "../core/ports/sandbox.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
@@ -127,6 +127,8 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
   const gateContext = {
     ...(rootManifest === null ? {} : { sourceFiles: { "package.json": rootManifest } }),
     failingCheck: await failingCheckText(workspace, fullCommandText(command)),
+    // The tree's names: a new file that folds onto one of them (`src/Auth.js` beside `src/auth.js`) is refused.
+    treeFiles: await workspace.listFiles({ max: GATE_TREE_FILES }),
   };
   const rules = RULES.filter((r) => r.enabled(policy)).map((r) => r.id);
   let files: Set<string> | null = null;

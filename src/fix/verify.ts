@@ -11,7 +11,7 @@ import { z } from "zod";
 import { CancelledError, FLAKY_BASE_PREFIX, FlakyBaseError, InfrastructureError } from "../core/errors.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import type { PolicyConfig } from "../policy/config.ts";
-import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
+import { evaluatePatch, type FailingTestSource, GATE_TREE_FILES } from "../policy/index.ts";
 import { type ExtraDir, maxCollectMib, type Sandbox, type SandboxLimits } from "../core/ports/sandbox.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
@@ -575,6 +575,7 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
   const gate = evaluatePatch(options.patch, options.policy, {
     ...(Object.keys(manifests).length > 0 ? { sourceFiles: manifests } : {}),
     ...(failingCheck !== undefined ? { failingCheck } : {}),
+    treeFiles: await options.workspace.listFiles({ max: GATE_TREE_FILES }),
   });
   const warnings = (gate.warnings ?? []).map(
     (v) =>

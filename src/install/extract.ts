@@ -30,7 +30,15 @@ export interface ExtractLimits {
    * `../../packages/a`, a directory of the checkout the run container has at the same place.
    */
   links?: { at: string; roots: readonly string[] };
+  /** Longest wait for the next bytes of the stream before it is refused as stalled (default `EXTRACT_STALL_MS`). */
+  stallMs?: number;
 }
+
+/**
+ * A stream that sends nothing for this long has stalled: the unpacking stops with an error instead of waiting for
+ * ever (red team 22: a stream that stopped after one header held `extractChecked` with nothing scheduled).
+ */
+export const EXTRACT_STALL_MS = 120_000;
 
 /** Whether a symlink at `entry` (relative to a tree at `links.at`) points into one of `links.roots`. */
 export function symlinkIntoRoots(entry: string, target: string, links: ExtractLimits["links"]): boolean {
@@ -137,9 +145,35 @@ export async function extractChecked(
   const feed = pipeline(input, extract);
   feed.catch(() => undefined);
   done.catch(() => undefined);
+  const stallMs = limits.stallMs ?? EXTRACT_STALL_MS;
+  let timer: NodeJS.Timeout | undefined;
+  let settled = false;
+  const stalled = new Promise<never>((_, reject) => {
+    const arm = () => {
+      clearTimeout(timer);
+      if (settled) return;
+      timer = setTimeout(
+        () =>
+          reject(
+            new UnsafeOutputError(
+              `install output refused: nothing arrived for ${Math.round(stallMs / 1000)} s after ${files} entries (the stream stalled)`,
+            ),
+          ),
+        stallMs,
+      );
+    };
+    arm();
+    (input as NodeJS.EventEmitter).on("data", arm);
+  });
+  stalled.catch(() => undefined);
   try {
-    await done;
-    await feed;
+    await Promise.race([
+      (async () => {
+        await done;
+        await feed;
+      })(),
+      stalled,
+    ]);
     // Links come in any order (one may name another that arrives later): they are followed once all are in.
     const out = graph.firstEscape();
     if (out)
@@ -150,6 +184,9 @@ export async function extractChecked(
     extract.destroy();
     (input as unknown as { destroy?: () => void }).destroy?.();
     throw error;
+  } finally {
+    settled = true;
+    clearTimeout(timer);
   }
   return { files, bytes };
 }

@@ -9,6 +9,13 @@ export interface NormalizedLine {
   ghError: boolean;
 }
 
+/**
+ * Characters no test name or message is written with, that hide or split text where a maintainer reads it: C0
+ * controls but the tab (a NUL inside a name read `test_ok\0PASSED` as one test id, red team 22), DEL, NEL and the
+ * Unicode line and paragraph separators. Each becomes U+FFFD: visible, and never the name of a real test.
+ */
+const HIDING = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u2028\u2029]/g;
+
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/;
 const DART_GROUP = /^(?:\u2705|\u274c|\u274e) \S/;
 const SKIPPED_COMMANDS = new Set([
@@ -108,6 +115,8 @@ export function normalizeText(
   if (text.indexOf("\r") !== -1) text = text.slice(text.lastIndexOf("\r") + 1);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   text = stripAnsi(stripTimestamp(text));
+  HIDING.lastIndex = 0;
+  if (HIDING.test(text)) text = text.replace(HIDING, "\ufffd");
   const c0 = text.charCodeAt(0);
   if (c0 === 96 || text.charCodeAt(text.length - 1) === 96 || text.endsWith("` ") || text.endsWith("`  "))
     text = stripInlineCode(text);

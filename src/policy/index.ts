@@ -35,6 +35,8 @@ export type {
  */
 /** Most files one patch may change, whatever the repository's `policy.sizeCaps` says: the gate's own host bound. */
 export const MAX_GATED_FILES = MAX_PATCH_FILES;
+/** Most of the tree's file names a caller lists for the gate (GateContext.treeFiles). */
+export const GATE_TREE_FILES = 100_000;
 
 export function evaluatePatch(
   patchText: string,
@@ -76,6 +78,7 @@ export function evaluatePatch(
     ...(context.failingTests ? { failingTests: context.failingTests } : {}),
     ...(context.sourceFiles ? { sourceFiles: context.sourceFiles } : {}),
     ...(context.failingCheck !== undefined ? { failingCheck: context.failingCheck } : {}),
+    ...(context.treeFiles ? { treeFiles: context.treeFiles } : {}),
   };
   const violations: Violation[] = [];
   const warnings: Violation[] = [];

@@ -133,6 +133,8 @@ export interface RuleContext {
   sourceFiles?: Readonly<Record<string, string>>;
   /** What the failing check runs, when the caller knows it (see GateContext.failingCheck). */
   failingCheck?: string;
+  /** The repository's files before the patch, when the caller knows them (see GateContext.treeFiles). */
+  treeFiles?: readonly string[];
 }
 
 /** A previously failing test: its file and the source of its definition. */
@@ -156,6 +158,12 @@ export interface GateContext {
    * tool it silences; unknown (absent), every suppression blocks.
    */
   failingCheck?: string;
+  /**
+   * The repository's file paths before the patch (the checkout's tracked files). A file the patch creates whose
+   * name folds onto one of them (`src/Auth.js` beside `src/auth.js`, `SRC/x.js` beside `src/`) is refused: on
+   * macOS and Windows both names are one file. Absent: only pairs inside the patch are compared.
+   */
+  treeFiles?: readonly string[];
 }
 
 export interface Rule {

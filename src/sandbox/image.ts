@@ -21,6 +21,7 @@ import {
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type Docker from "dockerode";
+import tar from "tar-stream";
 import { InfrastructureError } from "../core/errors.ts";
 
 /** The published image this version of Retrace pins (written by the release workflow). */
@@ -77,6 +78,61 @@ export function throughMirror(ref: string, mirror: string): string {
 /** A file name for a reference in the cache directory. */
 function cacheFile(dir: string, ref: string): string {
   return path.join(dir, `${ref.replace(/[^A-Za-z0-9._-]+/g, "_")}.tar`);
+}
+
+/** The metadata files of a `docker save` archive (docker's `manifest.json`, legacy `repositories`, OCI `index.json`). */
+const NAMING_FILES = new Set(["manifest.json", "repositories", "index.json"]);
+const MAX_NAMING_BYTES = 1024 * 1024;
+
+/** `docker.io/library/x:1` and `x:1` are one name to the engine. */
+function shortName(name: string): string {
+  return name.replace(/^docker\.io\/(library\/)?/, "");
+}
+
+/**
+ * Every name `docker load` would give an image of the archive at `file`: the RepoTags of its manifest.json, the
+ * tags of its legacy `repositories`, the name annotations of its OCI index. Throws when the archive is unreadable
+ * or a naming file is not what docker writes.
+ */
+async function namesInSavedImage(file: string): Promise<string[]> {
+  const names: string[] = [];
+  const extract = tar.extract();
+  extract.on("entry", (header, stream, next) => {
+    const name = header.name.replace(/^\.\//, "");
+    if (!NAMING_FILES.has(name)) {
+      stream.on("end", next);
+      stream.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on("data", (c: unknown) => {
+      size += (c as Buffer).length;
+      if (size <= MAX_NAMING_BYTES) chunks.push(c as Buffer);
+    });
+    stream.on("end", () => {
+      if (size > MAX_NAMING_BYTES) return next(new Error(`${name} is larger than docker writes`));
+      try {
+        const json = JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+        if (name === "manifest.json")
+          for (const m of json as Array<{ RepoTags?: string[] | null }>) names.push(...(m.RepoTags ?? []));
+        else if (name === "repositories")
+          for (const [repo, tags] of Object.entries(json as Record<string, Record<string, string>>))
+            for (const tag of Object.keys(tags)) names.push(`${repo}:${tag}`);
+        else
+          for (const m of (json as { manifests?: Array<{ annotations?: Record<string, string> }> })
+            .manifests ?? [])
+            for (const [k, v] of Object.entries(m.annotations ?? {}))
+              if (k === "io.containerd.image.name" || k === "org.opencontainers.image.ref.name")
+                names.push(v);
+        next();
+      } catch (error) {
+        next(new Error(`${name} is not what docker writes (${(error as Error).message})`));
+      }
+    });
+  });
+  await pipeline(createReadStream(file), extract);
+  return names;
 }
 
 async function present(docker: Docker, ref: string): Promise<boolean> {
@@ -219,7 +275,29 @@ export async function provisionSandboxImage(
       const file = cacheFile(options.cacheDir, ref);
       if (!existsSync(file)) continue;
       try {
-        await docker.loadImage(createReadStream(file));
+        // Read before it is loaded: `docker load` tags every image the archive names, whatever it was saved for
+        // (red team 22: the copy saved for the pinned image tagged another name on the engine, then was dropped).
+        // An OCI tag annotation (`1`) names the image the archive was saved for.
+        const others = (await namesInSavedImage(file)).filter(
+          (n) => shortName(n) !== shortName(ref) && !/^[\w][\w.-]*$/.test(n),
+        );
+        if (others.length > 0) {
+          attempts.push(
+            `the cached copy ${file} also names ${others.slice(0, 3).join(", ")}${others.length > 3 ? ", …" : ""}: not loaded (a saved copy holds only the image it was saved for)`,
+          );
+          rmSync(file, { force: true });
+          continue;
+        }
+        // The engine answers as it loads: the answer is read to its end (an error in it fails the load), so the
+        // image is there when `present` asks and no connection is left open (it held the process for minutes).
+        const answer = await docker.loadImage(createReadStream(file));
+        await new Promise<void>((resolve, reject) =>
+          docker.modem.followProgress(answer, (error: Error | null, events: Array<{ error?: string }>) => {
+            const failed = error?.message ?? events.find((e) => e.error)?.error;
+            if (failed) reject(new Error(failed.trim()));
+            else resolve();
+          }),
+        );
         if (await present(docker, ref)) {
           log(`sandbox image ${ref} loaded from ${file}`);
           return done(ref, "loaded");

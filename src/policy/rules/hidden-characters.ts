@@ -442,11 +442,53 @@ function addedLineReason(text: string): string | null {
   return null;
 }
 
+/**
+ * Files the patch creates (or renames to) whose name, or one of whose directories, folds onto a different name
+ * already in the tree (`src/Auth.js` beside `src/auth.js`; `SRC/x.js` beside `src/`): one file or directory on
+ * macOS and Windows, two to a reviewer. The applier refuses them too; the gate says so before any verdict.
+ */
+function treeTwins(
+  files: readonly { path: string; oldPath?: string | null; status: string }[],
+  treeFiles: readonly string[],
+): Violation[] {
+  const tree = new Set(treeFiles);
+  const keys = new Map<string, string>();
+  for (const f of treeFiles) {
+    const segs = f.split("/");
+    for (let i = 1; i <= segs.length; i++) {
+      const name = segs.slice(0, i).join("/");
+      const key = twinKey(name);
+      if (!keys.has(key)) keys.set(key, name);
+    }
+  }
+  const out: Violation[] = [];
+  for (const file of files) {
+    if (file.status === "deleted" || tree.has(file.path)) continue;
+    const segs = file.path.split("/");
+    for (let i = 1; i <= segs.length; i++) {
+      const name = segs.slice(0, i).join("/");
+      const other = keys.get(twinKey(name));
+      if (other === undefined || other === name) continue;
+      // A rename of `src/auth.js` to `src/Auth.js` replaces the file: its old name leaves the tree.
+      if (file.oldPath === other) continue;
+      out.push({
+        rule: "hidden-characters",
+        file: file.path,
+        line: null,
+        message: `the path ${i === segs.length ? "is" : `puts ${JSON.stringify(name)}, which is`} one name with the repository's ${JSON.stringify(other)} where names are compared without case or Unicode normalisation (macOS, Windows): a reviewer sees two, a checkout keeps one`,
+      });
+      break;
+    }
+  }
+  return out;
+}
+
 export const hiddenCharacters: Rule = {
   id: "hidden-characters",
   enabled: () => true,
-  check({ patch }) {
+  check({ patch, treeFiles }) {
     const out: Violation[] = [];
+    if (treeFiles) out.push(...treeTwins(patch.files, treeFiles));
     // Two paths of the patch that one file system stores as one file (`café`/`café`, `Util.js`/`util.js`).
     const byKey = new Map<string, string>();
     for (const file of patch.files) {

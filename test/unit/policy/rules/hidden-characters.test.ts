@@ -4,6 +4,7 @@
  * one non-Latin script) is not.
  */
 import { describe, expect, it } from "vitest";
+import { evaluatePatch } from "../../../../src/policy/index.ts";
 import { addLines, create, rulesOf } from "../helpers.ts";
 
 const hidden = (patch: string) => rulesOf(patch).includes("hidden-characters");
@@ -49,5 +50,35 @@ describe("hidden-characters: paths", () => {
     ["accented Latin", "docs/caf\u00e9.md"],
   ])("allows %s", (_, path) => {
     expect(hidden(create(path, "x\n"))).toBe(false);
+  });
+});
+
+describe("hidden-characters: a new file that folds onto a name of the tree (red team 22)", () => {
+  const tree = ["src/auth.js", "src/caf\u00e9.js", "lib/index.js"];
+  const twin = (patch: string) =>
+    evaluatePatch(patch, {}, { treeFiles: tree }).violations.filter((v) => v.rule === "hidden-characters");
+  it.each([
+    ["a case twin of a file", "src/Auth.js"],
+    ["a case twin of a directory", "SRC/login.js"],
+    ["an NFD twin of an NFC file", "src/cafe\u0301.js"],
+    ["a twin that Windows reads without its trailing dot", "lib/index.js."],
+  ])("refuses %s, naming the tree's file", (_, name) => {
+    const v = twin(create(name, "x\n"));
+    expect(v.length).toBeGreaterThan(0);
+    expect(v.map((x) => x.message).join(" ")).toMatch(/one name with the repository's/);
+  });
+  it.each([
+    ["a new file beside the tree's", "src/login.js"],
+    ["the tree's own file changed", "src/auth.js"],
+  ])("allows %s", (_, name) => {
+    expect(twin(create(name, "x\n")).filter((v) => /repository's/.test(v.message))).toEqual([]);
+  });
+  it("allows a case-only rename of a tree file (its old name leaves the tree)", () => {
+    const patch =
+      "diff --git a/src/auth.js b/src/Auth.js\nsimilarity index 100%\nrename from src/auth.js\nrename to src/Auth.js\n";
+    expect(twin(patch)).toEqual([]);
+  });
+  it("without the tree's names, a lone new file is not compared", () => {
+    expect(rulesOf(create("src/Auth.js", "x\n"))).not.toContain("hidden-characters");
   });
 });
