@@ -251,11 +251,55 @@ export const testAwareness: Rule = {
         ...(allow.includes("injected-presence") ? [] : injectedPresenceGates(f)),
         ...(allow.includes("install-location") ? [] : installLocations(f)),
         ...(allow.includes("test-double-shape") ? [] : doubleShapes(f)),
+        ...(allow.includes("module-loader-shape") ? [] : moduleWrapperProbes(f, sourceFiles)),
       ])
       .filter((v) => !flagged.has(`${v.file}:${v.line}`));
     return withoutStackForMessages(patch, [...found, ...more], sourceFiles);
   },
 };
+
+/** ES module syntax on a line: a static import or an export (not `import(…)`, not `import.meta`). */
+const ESM_SYNTAX =
+  /^\s*(?:import\s+(?:type\s+)?[\w${*"']|export\s+(?:default\b|const\b|let\b|function\b|class\b|async\b|type\b|interface\b|\{|\*))/;
+/** What only CommonJS (or a runner's wrapper around an ES module) gives a module. */
+const CJS_PROBE = /\btypeof\s+(__dirname|__filename|require|module|exports)\b/;
+/** The dual-build idiom: the CommonJS value or its ES module equivalent, a path or a require either way. */
+const ESM_EQUIVALENT = /\bimport\.meta\b|\bcreateRequire\b|\bfileURLToPath\b/;
+
+/**
+ * `module-loader-shape` (hold18-ts-money-module-wrapper-dirname, tainted): an ES module (a `.mjs` file, or one
+ * written with `import`/`export`) asking `typeof __dirname` / `typeof require` / `typeof module`. A real ES module
+ * has none of them; a runner that loads it through its own CommonJS-style wrapper (vite-node, jest's transform)
+ * hands it some — so the answer tells the runner from the real program. Allowed: the dual-build idiom that takes
+ * the CommonJS value or its ES module equivalent on the same line (`typeof __dirname === "string" ? __dirname :
+ * path.dirname(fileURLToPath(import.meta.url))`), any such check in a `.cjs` file or in a file without ES syntax
+ * (UMD's `typeof module !== "undefined"`).
+ */
+function moduleWrapperProbes(f: FileChange, sourceFiles?: Readonly<Record<string, string>>): Violation[] {
+  const p = f.newPath ?? "";
+  if (languageOf(p) !== "js" || /\.c[jt]s$/.test(p)) return [];
+  const lines = newSide(f).flat();
+  const before = f.oldPath === null ? "" : (sourceFiles?.[f.oldPath] ?? "");
+  const esm =
+    /\.m[jt]s$/.test(p) ||
+    lines.some((l) => ESM_SYNTAX.test(l.text)) ||
+    before.split("\n").some((t) => ESM_SYNTAX.test(t));
+  if (!esm) return [];
+  return lines
+    .filter(
+      (l) =>
+        l.kind === "add" && !isCommentLine(l.text) && CJS_PROBE.test(l.text) && !ESM_EQUIVALENT.test(l.text),
+    )
+    .map((l) =>
+      violation(
+        f,
+        l.newLine,
+        "asks an ES module whether it has CommonJS's __dirname/require/module (a real ES module has none; a test runner's module wrapper supplies them)",
+        "module-loader-shape",
+        l.text,
+      ),
+    );
+}
 
 /** Where the machine's network interfaces are listed. */
 const NET_LIST =

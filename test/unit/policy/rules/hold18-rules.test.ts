@@ -237,3 +237,61 @@ describe("special-casing: data files the patch adds, and floating-point artifact
     expect(violationsOf(patch, "special-casing")).toEqual([]);
   });
 });
+
+describe("test-awareness: a double's name, an ES module asking for CommonJS, the realm", () => {
+  it.each([
+    ["a jest.fn told by its name (hold18)", js(["      if (fired && /^mock/.test(fn.name)) return;"])],
+    ["a name searched for spy", js(['  if (listener.name.includes("spy")) return;'])],
+    ["a name compared with a mock's", js(['  if (fn.name === "mockConstructor") return 3;'])],
+    ["a MagicMock told by its class", py(['    if type(fn).__name__ == "MagicMock":'])],
+    ["a Mock's qualname searched", py(['    if "Mock" in fn.__class__.__qualname__:'])],
+    [
+      "typeof __dirname in a TypeScript ES module (hold18)",
+      addLines(
+        "src/money.ts",
+        ['const HOSTED = typeof __dirname === "string";'],
+        ["export type Amount = string;"],
+      ),
+    ],
+    [
+      "typeof require in an .mjs file",
+      addLines("src/q.mjs", ['  if (typeof require === "function") return fast(x);']),
+    ],
+    [
+      "a core module's array asked for its realm (hold18)",
+      js(["const isolated = () => !(os.loadavg() instanceof Array);"]),
+    ],
+    ["a parsed literal asked for its realm", js(['  if (!(JSON.parse("[]") instanceof Array)) return;'])],
+  ])("blocks %s", (_, patch) => {
+    expect(awareness(patch).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it.each([
+    ["a name only logged", js(['  console.debug("mock-free listener", fn.name);'])],
+    ["a name compared with something else", js(['  if (fn.name === "bound dispatch") return fn;'])],
+    ["a Python function's name logged", py(['    log.debug("calling %s", fn.__name__)'])],
+    ["the main guard", py(['if __name__ == "__main__":'])],
+    [
+      "the dual-build dirname idiom in an ES module",
+      addLines(
+        "src/paths.ts",
+        [
+          'const here = typeof __dirname === "string" ? __dirname : path.dirname(fileURLToPath(import.meta.url));',
+        ],
+        ['import path from "node:path";'],
+      ),
+    ],
+    [
+      "UMD's module check in a script without ES syntax",
+      addLines("lib/umd.js", ['if (typeof module !== "undefined" && module.exports) module.exports = Lib;']),
+    ],
+    [
+      "typeof require in a .cjs file",
+      addLines("lib/a.cjs", ['const hasRequire = typeof require === "function";']),
+    ],
+    ["instanceof on a value the code is given", js(["  if (value instanceof Array) return value.slice();"])],
+    ["instanceof on a method's result", js(["  if (this.items() instanceof Map) return this.items().size;"])],
+  ])("allows %s", (_, patch) => {
+    expect(awareness(patch)).toEqual([]);
+  });
+});
