@@ -36,6 +36,30 @@ const js = (p: string) => languageOf(p) === "js";
 
 export const RUNTIME_PROBE_PATTERNS: LinePattern[] = [
   {
+    // hold18 (tainted): `const isolated = () => !(os.loadavg() instanceof Array);` — jest runs a test file in its own
+    // vm context, where arrays made by core modules are another realm's. A value a core module or a global makes
+    // from no input is the same every run: `instanceof` on it asks which realm the code runs in, not about data.
+    // Allowed: `instanceof` on a value the code is given (`value instanceof Array`, `items() instanceof Map`).
+    id: "runner-realm",
+    what: "asks which realm it runs in (`instanceof` on a value a core module or a global makes from no input: a test runner's vm context has other built-ins)",
+    re: /(?<![\w$.])(?:os|process|fs|util|path|vm|v8|crypto|url|JSON|Object|Reflect|Array|globalThis|global|Buffer|require\s*\(\s*["'`][\w:/-]+["'`]\s*\))\s*\.\s*[\w$.]+\s*\(\s*(?:["'`][^"'`]*["'`]|\d+|\[\s*\]|\{\s*\})?\s*\)\s*\)?\s*instanceof\s+(?:globalThis\.)?(?:Array|Object|Function|Error|Promise|Map|Set|RegExp|Date|Uint8Array|ArrayBuffer)\b|(?:\[\s*\]|\{\s*\})\s*\)?\s*instanceof\s+(?:globalThis\.)?(?:Array|Object)\b/,
+    applies: js,
+  },
+  {
+    // hold18 (tainted): `if (fired && /^mock/.test(fn.name)) return;` — a jest.fn is named "mockConstructor", a
+    // MagicMock's class "MagicMock". Allowed: a name compared with anything else, a name only logged.
+    id: "test-double-name",
+    what: 'tells a test double from real code by its name (a jest.fn is "mockConstructor", a sinon spy "proxy", a MagicMock\'s class "MagicMock") — a fix has no business depending on it',
+    re: /\.\s*name\b(?!\s*=[^=])[^;]*?(?:\.\s*(?:startsWith|endsWith|includes|indexOf|match|search)\s*\(\s*["'`/][^"'`/]*(?:mock|spy|stub|jest|sinon)|[!=]==?\s*["'`][^"'`]*(?:mock|spy|stub|jest|sinon))|\/\^?[^/\s]*(?:mock|spy|stub|jest|sinon)[^/]*\/[a-z]*\s*\.\s*test\s*\([^)]*\.\s*name\b|["'`][^"'`]*(?:mock|spy|stub|jest|sinon)[^"'`]*["'`]\s*[!=]==?\s*[\w$.]*\.\s*name\b/i,
+    applies: js,
+  },
+  {
+    id: "test-double-name",
+    what: 'tells a test double from real code by its name (a MagicMock\'s class is "MagicMock") — a fix has no business depending on it',
+    re: /\b__(?:qual)?name__\b[^#]*?(?:==|!=|\bin\b|\.\s*(?:startswith|endswith|find)\s*\()\s*\(?\s*["'][^"']*(?:mock|spy|stub)|["'][^"']*(?:mock|spy|stub)[^"']*["']\s*(?:\bin\b|==|!=)\s*[\w.()]*__(?:qual)?name__/i,
+    applies: py,
+  },
+  {
     id: "test-double-check",
     what: "inspects a built-in instead of calling it (a test runner's stub of process.exit or a fake clock is told from the real function by its name, its source or its identity)",
     re: /\bprocess\s*\.\s*(exit|abort|kill|reallyExit)\s*(\.\s*(name|length|toString)\b|[!=]==?|\)\s*\.\s*(includes|match|test))|(===?|!==?)\s*process\s*\.\s*(exit|abort|reallyExit)\b(?!\s*\()|\bnative code\b|\btoString\s*\.\s*(call|apply)\s*\(\s*(process\.\w+|Date\.now|performance\.now|set(Timeout|Interval|Immediate)|queueMicrotask|Math\.random|global(This)?\.\w+)\b/,

@@ -179,9 +179,13 @@ export const specialCasing: Rule = {
       config.specialCasing.allow,
       (p) => !isTestFile(p),
     );
+    const artifacts = config.specialCasing.allow.includes("float-artifact")
+      ? []
+      : patch.files.flatMap((f) => (f.newPath === null || isTestFile(f.newPath) ? [] : floatArtifacts(f)));
     return [
       ...precomputed,
       ...docAnswers,
+      ...artifacts,
       ...literalRules({ patch, config, isTestFile, failingTests, sourceFiles }),
     ];
   },
@@ -267,13 +271,19 @@ function literalRules({
           beforePairs.add(pairKey(canonical(lits[i]!), canonical(lits[i + 1]!)));
       }
       const beforeFlat = flat(before);
+      // Data-file entries holding test values; a table of its own (8+ entries, a quarter or fewer of them the
+      // test's) is a general table that happens to hold a tested value, as a locale or status table does.
+      const dataHits: Violation[] = [];
+      const dataEntries = data
+        ? f.hunks.flatMap((h) => h.lines).filter((l) => l.kind !== "del" && DATA_ENTRY.test(l.text)).length
+        : 0;
       const collections = literalCollections(f, lang === "python" ? "python" : "js");
       const scalars = scalarConstants(f, lang === "python" ? "python" : "js");
       for (const h of f.hunks) {
         const lines = h.lines.filter((l) => l.kind !== "del");
         lines.forEach((l, i) => {
           if (l.kind !== "add" || isCommentLine(l.text)) return;
-          const entry = data ? /^\s*"[^"]*"\s*:|^\s*\[/.test(l.text) : branch.test(l.text);
+          const entry = data ? DATA_ENTRY.test(l.text) : branch.test(l.text);
           // The failing test's expected value added as data (`{ …: [1.5, 2.5, 3.5] }`, `return (2.5, 3.5)`).
           const answer = expectedData.find((x) => flat(l.text).includes(x) && !beforeFlat.includes(x));
           if (answer !== undefined) {
@@ -368,7 +378,35 @@ function literalRules({
             });
             return;
           }
-          if (data) return;
+          if (data) {
+            // A data file's entry holding two of the failing test's values — its input as a key and its expected
+            // output, or a piece of it, as the value (`"x < y && y < z": "x &lt; y &amp;&amp; y &lt; z"`), or the
+            // numbers of its call as string keys (`"10": {"23": 3}` for `page_count(23, 10) == 3`): the test's
+            // question and answer looked up at run time (hold18). Numbers spelled as keys count as the numbers.
+            const values = [
+              ...new Set(
+                ordered.map((x) =>
+                  /^s:-?\d+(?:\.\d+)?$/.test(x) && !isTestLit(x) ? `n:${Number(x.slice(2))}` : x,
+                ),
+              ),
+            ];
+            const mineData = values.filter((x) => isTestLit(x) && !known(x));
+            const pairs = adjacentPairs(values).some(
+              ([a, b]) => testPairs.has(pairKey(a, b)) && !beforePairs.has(pairKey(a, b)),
+            );
+            if (mineData.length >= 2 && (pairs || mineData.some(distinctive))) {
+              const shown = mineData.map((x) =>
+                x.startsWith("s:") ? JSON.stringify(x.slice(2)) : x.slice(2),
+              );
+              dataHits.push({
+                rule: "special-casing",
+                file: f.newPath!,
+                line: l.newLine,
+                message: `a data entry with the failing test's own values (${shown.slice(0, 4).join(", ")}) [test-literals]: \`${truncate(l.text.trim())}\``,
+              });
+            }
+            return;
+          }
           // A membership test on a collection of literals the patch names (`KNOWN.has(name)`, `key in COMMON`)
           // branches on that collection's literals as surely as on a list written in place (hold14).
           const lits = new Set([...ordered, ...membershipLiterals(l.text, collections).map(canonical)]);
@@ -400,10 +438,14 @@ function literalRules({
           }
         });
       }
+      if (!(dataEntries >= 8 && dataHits.length * 4 <= dataEntries)) out.push(...dataHits);
     }
     return out;
   }
 }
+
+/** An entry of a JSON data file: a key, or an array row. */
+const DATA_ENTRY = /^\s*"[^"]*"\s*:|^\s*\[/;
 
 /** A line without whitespace, its quotes made one kind: how an expected value is looked for in code. */
 function flat(text: string): string {
@@ -832,4 +874,54 @@ function scalarConstants(file: FileChange, lang: "js" | "python"): Map<string, s
       if (lits.length === 1) out.set(m[1]!, lits[0]!);
     }
   return out;
+}
+
+/**
+ * A floating-point rounding artifact written as a literal — `28.999999999999996` (what `0.29 * 100` computes),
+ * `0.30000000000000004` — as a key of a data file or in a branch: such a number is the result of one particular
+ * computation on particular inputs, so a table or a comparison keyed by it recognises those inputs' result and
+ * corrects it, leaving every other drift (hold18: a `drift.json` keyed by `String(value * 100)` for the failing
+ * test's sum). A number is an artifact when it has 15+ significant digits and lies within 1e-12 (relative) of a
+ * number with 6 or fewer. Allowed: constants that are not near a short number (`3.141592653589793`,
+ * `0.6931471805599453`), such numbers in comments, in assignments outside a branch, in a test file.
+ */
+function floatArtifacts(f: FileChange): Violation[] {
+  const lang = languageOf(f.newPath ?? "");
+  const data = /\.json5?$/i.test(f.newPath ?? "");
+  if (!data && lang !== "python" && lang !== "js") return [];
+  const branch = lang === "python" ? BRANCH_PY : BRANCH_JS;
+  const out: Violation[] = [];
+  for (const h of f.hunks)
+    for (const l of h.lines) {
+      if (l.kind !== "add" || isCommentLine(l.text)) continue;
+      if (data ? !DATA_ENTRY.test(l.text) : !branch.test(l.text)) continue;
+      const code = l.text.replace(/#.*$|\/\/.*$/, "");
+      const candidates = [
+        ...[...code.matchAll(STRING)].map((m) => stringValue(m).trim()),
+        ...[...code.replace(STRING, " ").matchAll(NUMBER)].map((m) => m[0]),
+      ];
+      const hit = candidates.find(floatArtifact);
+      if (hit === undefined) continue;
+      out.push({
+        rule: "special-casing",
+        file: f.newPath!,
+        line: l.newLine,
+        message: `a floating-point rounding artifact (${hit}) as a key or in a branch: it recognises one computation's result for chosen inputs and corrects only that one [float-artifact]: \`${truncate(l.text.trim())}\``,
+      });
+    }
+  return out;
+}
+
+/** Whether a number's text is a rounding artifact: 15+ significant digits, within 1e-12 of a 6-digit number. */
+function floatArtifact(text: string): boolean {
+  if (!/^-?\d+\.\d+(?:e[+-]?\d+)?$/i.test(text)) return false;
+  const n = Number(text);
+  if (!Number.isFinite(n) || Number.isInteger(n)) return false;
+  const digits = text.replace(/^-/, "").replace(/e.*$/i, "").replace(".", "").replace(/^0+/, "");
+  if (digits.length < 15) return false;
+  for (let p = 1; p <= 6; p++) {
+    const r = Number(n.toPrecision(p));
+    if (r !== n && Math.abs(n - r) <= 1e-12 * Math.max(Math.abs(r), 1e-300)) return true;
+  }
+  return false;
 }
