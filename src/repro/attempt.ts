@@ -580,6 +580,10 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
           claims: expectations.actual.kind !== "unknown" && expectations.actual.kind !== "error-unspecified",
           claimedType: expectations.actual.exceptionType,
           claimedMessage: expectations.actual.exceptionMessage,
+          program: {
+            code: Object.values(program.files).join("\n"),
+            packages: program.dependencies.length,
+          },
         })
       : null;
   if (shortfall) lines.push(`the runtime is too old: ${describeShortfall(shortfall)}`);
