@@ -5,6 +5,7 @@
  * program and for each one the model writes.
  */
 import { InfrastructureError, RetraceError } from "../core/errors.ts";
+import { completionImportFailure } from "./completion-failure.ts";
 import { stoppedOnMissing, withoutGuessedImports } from "./guessed-imports.ts";
 import { asksForError, raisedInInstalledPython } from "./asked-error.ts";
 import {
@@ -611,6 +612,26 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
       questions: [],
     };
     lines.push(`the error the report asks for: ${fold.detail}`);
+  }
+  // The run stopped on an import Retrace added, not on the report's code: no verdict drawn from our completion.
+  const ourImport =
+    !decided && fold.verdict === "PARTIAL"
+      ? completionImportFailure(
+          runs,
+          Object.values(program.files).join("\n"),
+          ctx.sanitized.text || ctx.spec.markdown,
+        )
+      : null;
+  if (ourImport) {
+    fold = {
+      verdict: "NEEDS_INFO",
+      reproducedRuns: 0,
+      detail: `the run stopped on ${ourImport}, at an import Retrace added to complete the code (the report never imports it), not on the report's code`,
+      questions: [
+        "Could you share the complete code you run, with its imports? The snippet uses a name without saying where it comes from.",
+      ],
+    };
+    lines.push(`our completion: ${fold.detail}`);
   }
   const questions = runQuestions(questionInput(ctx), fold, runs[0]?.stdout ?? "");
   const two = ctx.expectations.twoVersions;
