@@ -8,21 +8,38 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const image = process.env.RETRACE_SANDBOX_IMAGE ?? "retrace-sandbox:1";
-const out = execFileSync(
-  "docker",
-  [
-    "run",
-    "--rm",
-    "--network",
-    "none",
-    image,
-    "python3",
-    "-c",
-    "import sys; print('%d.%d' % sys.version_info[:2]); print(' '.join(sorted(sys.stdlib_module_names)))",
-  ],
-  { encoding: "utf8" },
-);
-const [version, names] = out.trim().split("\n");
+// Line 1: the version; line 2: the module names; then one line per module whose same-named class holds names the
+// module lacks, read on the class itself (class methods, constants: `datetime.fromisoformat` is
+// `datetime.datetime.fromisoformat`), instance methods and descriptors aside (issue 12, hold17).
+const PROBE = `
+import sys, importlib, warnings
+warnings.simplefilter("ignore")
+print("%d.%d" % sys.version_info[:2])
+print(" ".join(sorted(sys.stdlib_module_names)))
+for n in sorted(sys.stdlib_module_names):
+    if n.startswith("_") or n in ("antigravity", "this", "idlelib", "turtledemo", "tkinter", "turtle"):
+        continue
+    try:
+        m = importlib.import_module(n)
+    except BaseException:
+        continue
+    c = getattr(m, n, None)
+    if not isinstance(c, type):
+        continue
+    def on_class(a):
+        v = getattr(c, a)
+        if type(v).__name__ in ("getset_descriptor", "member_descriptor", "property"):
+            return False
+        return getattr(v, "__self__", None) is c or not callable(v)
+    extra = sorted(a for a in dir(c) if not a.startswith("_") and not hasattr(m, a) and on_class(a))
+    if extra:
+        print(n, " ".join(extra))
+`;
+const out = execFileSync("docker", ["run", "--rm", "--network", "none", image, "python3", "-c", PROBE], {
+  encoding: "utf8",
+});
+const [version, names, ...classLines] = out.trim().split("\n");
+const classAttrs = Object.fromEntries(classLines.map((l) => [l.split(" ")[0], l.split(" ").slice(1)]));
 const words = names.split(" ");
 const lines = [];
 let line = "";
@@ -43,6 +60,8 @@ writeFileSync(
     lines
       .map((l, i) => `  ${JSON.stringify(i < lines.length - 1 ? l : l)}${i < lines.length - 1 ? " +" : ""}`)
       .join("\n") +
-    `\n).split(" ");\n`,
+    `\n).split(" ");\n` +
+    `/** Modules whose same-named class holds names the module lacks (\`datetime.fromisoformat\` is the class's). */\n` +
+    `export const PYTHON_MODULE_CLASS_ATTRS: Readonly<Record<string, readonly string[]>> = ${JSON.stringify(classAttrs)};\n`,
 );
 process.stdout.write(`wrote src/repro/python-stdlib.ts (Python ${version}, ${words.length} names)\n`);

@@ -23,6 +23,7 @@ import {
   type InstallResult,
   type LatestRelease,
   NO_SUCH_PACKAGE,
+  NOT_ON_MIRROR,
   type RegistryLookup,
 } from "../repro/ports.ts";
 import { InstallCache } from "./cache.ts";
@@ -158,6 +159,15 @@ export class ContainerDependencyInstaller implements DependencyInstaller {
           name: p.name,
           version: null,
           reason: `${NO_SUCH_PACKAGE}: ${where} has no package of that name`,
+        });
+      } else if (answer.kind === "unmirrored") {
+        // The host's local mirror answered it has no such package, and no other index could be reached: a
+        // failure of that package, which the caller drops when Retrace guessed it and otherwise raises as the
+        // infrastructure error it is (the mirror lacks a package the report imports).
+        failures.push({
+          name: p.name,
+          version: null,
+          reason: `${NOT_ON_MIRROR}: ${where}: its local mirror has no package of that name, and no other index could be reached`,
         });
       } else if (!version) {
         // Not the report's fault: the registry this host is configured with could not say which release is the

@@ -290,8 +290,11 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
   const pypiLatest = async (c: RegistryConfig, name: string): Promise<LatestRelease> => {
     const project = normalizePypi(name);
     const found: string[] = [];
-    // Whether every index answered "no such project" (no page for it): only then is the package missing.
+    // Whether every index answered "no such project" (no page for it): only then is the package missing. A local
+    // mirror (`file://`) with no page while every other index failed otherwise: not on the mirror (`unmirrored`).
     let allMissing = true;
+    let mirrorSaysNone = false;
+    let pageFound = false;
     for (const index of [c.pip.indexUrl, ...c.pip.extraIndexUrls]) {
       try {
         if (index.startsWith("file://")) {
@@ -323,16 +326,20 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
         // this index does not have it (no page for the project), or cannot be reached
         const noPage = saysNoSuchPackage(error) || (error as NodeJS.ErrnoException | null)?.code === "ENOENT";
         if (!noPage) allMissing = false;
+        else if (index.startsWith("file://")) mirrorSaysNone = true;
         continue;
       }
       allMissing = false; // a page for the project: it is there, whatever releases it lists
+      pageFound = true;
     }
     for (const link of c.pip.findLinks) {
       if (!path.isAbsolute(link)) continue;
       found.push(...wheelVersions(await readdir(link).catch(() => [] as string[]), name));
     }
     const newest = newestVersion(found);
-    return newest ? release(newest) : allMissing ? missing : unknown;
+    if (newest) return release(newest);
+    if (allMissing) return missing;
+    return mirrorSaysNone && !pageFound ? { kind: "unmirrored" } : unknown;
   };
   const remember = async (key: string, version: string) => {
     if (!cacheFile) return;

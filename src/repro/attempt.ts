@@ -5,6 +5,7 @@
  * program and for each one the model writes.
  */
 import { InfrastructureError, RetraceError } from "../core/errors.ts";
+import { completionImportFailure } from "./completion-failure.ts";
 import { stoppedOnMissing, withoutGuessedImports } from "./guessed-imports.ts";
 import { asksForError, raisedInInstalledPython } from "./asked-error.ts";
 import {
@@ -34,7 +35,7 @@ import {
 } from "./match.ts";
 import { latestEntry, matrixLine } from "./matrix.ts";
 import { findStaticNeeds } from "./needs.ts";
-import { type InstallResult, NO_SUCH_PACKAGE } from "./ports.ts";
+import { type InstallResult, NO_SUCH_PACKAGE, NOT_ON_MIRROR } from "./ports.ts";
 import { MAX_QUESTIONS, ownGeneratedLine, questionInput, reportLineOf, runQuestions } from "./questions.ts";
 import type { MatrixEntry, PackageVersion, ReportedBehaviour, Verdict } from "./result.ts";
 
@@ -158,11 +159,13 @@ export async function installStage(ctx: ReproContext, trial: Trial): Promise<Sta
   const stopped = installFailureOutcome(first);
   if (!without) {
     if (first.infra) throw first.infra;
+    throwIfUnmirrored(first);
     return { outcome: stopped, summary: first.summary };
   }
   const second = await installPinned(ctx, without.program);
   if (second.failures.length > 0) {
     if (second.infra) throw second.infra;
+    throwIfUnmirrored(second);
     return { outcome: installFailureOutcome(second), summary: `${first.summary}; ${second.summary}` };
   }
   const { pins, versions, installed } = second;
@@ -184,6 +187,19 @@ export async function installStage(ctx: ReproContext, trial: Trial): Promise<Sta
     outcome: null,
     summary: `${first.summary}; without the guessed ${first.failures.map((f) => f.name).join(", ")}: ${second.summary}`,
   };
+}
+
+/**
+ * A package the report's own code needs that the host's local mirror lacks, with no other index reachable: the
+ * environment's problem, never a question to the reporter (a guessed one was dropped before this is asked).
+ */
+function throwIfUnmirrored(install: PinnedInstall): void {
+  const f = install.failures.find((x) => !x.version && x.reason.startsWith(NOT_ON_MIRROR));
+  if (!f) return;
+  throw new InfrastructureError(
+    `could not install ${f.name}: its latest version is unknown — ${f.reason.slice(NOT_ON_MIRROR.length + 2)}`,
+    `let this host reach a registry that has ${f.name}, or add it to the configured mirror; a report that names the version it uses is installed at that version without this look-up`,
+  );
 }
 
 interface PinnedInstall {
@@ -244,11 +260,13 @@ function installFailureOutcome(install: PinnedInstall): AttemptOutcome {
   const spec = (f: PinnedInstall["failures"][number]) => packageSpec(f.name, f.version, install.ecosystem);
   const reasons = install.failures.map((f) => `could not install ${spec(f)}: ${f.reason}`);
   const questions = install.failures.map((f) =>
-    !f.version && f.reason.startsWith(NO_SUCH_PACKAGE)
-      ? `Where does \`${f.name}\` come from? The registry has no package of that name (a private or local package, or a typo?); please share its code or name the published package the example uses.`
-      : f.version
-        ? `Is \`${spec(f)}\` the exact version you use? It could not be installed here; does the problem also happen with a version that installs from a wheel/tarball (or with the standard library alone)?`
-        : `Which version of \`${f.name}\` do you use? It could not be installed here.`,
+    !f.version && f.reason.startsWith(NOT_ON_MIRROR)
+      ? `Does the example need \`${f.name}\`? It is not on this host's package mirror; if the code uses it, please name the published package (and version) it comes from.`
+      : !f.version && f.reason.startsWith(NO_SUCH_PACKAGE)
+        ? `Where does \`${f.name}\` come from? The registry has no package of that name (a private or local package, or a typo?); please share its code or name the published package the example uses.`
+        : f.version
+          ? `Is \`${spec(f)}\` the exact version you use? It could not be installed here; does the problem also happen with a version that installs from a wheel/tarball (or with the standard library alone)?`
+          : `Which version of \`${f.name}\` do you use? It could not be installed here.`,
   );
   return ended("NEEDS_INFO", questions, reasons, install.versions);
 }
@@ -563,6 +581,10 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
           claims: expectations.actual.kind !== "unknown" && expectations.actual.kind !== "error-unspecified",
           claimedType: expectations.actual.exceptionType,
           claimedMessage: expectations.actual.exceptionMessage,
+          program: {
+            code: Object.values(program.files).join("\n"),
+            packages: program.dependencies.length,
+          },
         })
       : null;
   if (shortfall) lines.push(`the runtime is too old: ${describeShortfall(shortfall)}`);
@@ -590,6 +612,26 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
       questions: [],
     };
     lines.push(`the error the report asks for: ${fold.detail}`);
+  }
+  // The run stopped on an import Retrace added, not on the report's code: no verdict drawn from our completion.
+  const ourImport =
+    !decided && fold.verdict === "PARTIAL"
+      ? completionImportFailure(
+          runs,
+          Object.values(program.files).join("\n"),
+          ctx.sanitized.text || ctx.spec.markdown,
+        )
+      : null;
+  if (ourImport) {
+    fold = {
+      verdict: "NEEDS_INFO",
+      reproducedRuns: 0,
+      detail: `the run stopped on ${ourImport}, at an import Retrace added to complete the code (the report never imports it), not on the report's code`,
+      questions: [
+        "Could you share the complete code you run, with its imports? The snippet uses a name without saying where it comes from.",
+      ],
+    };
+    lines.push(`our completion: ${fold.detail}`);
   }
   const questions = runQuestions(questionInput(ctx), fold, runs[0]?.stdout ?? "");
   const two = ctx.expectations.twoVersions;

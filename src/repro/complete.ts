@@ -38,6 +38,7 @@ import {
   PYTHON_KEYWORDS,
 } from "./python-names.ts";
 import { testGlobalsNeeded, testGlobalsPrelude } from "./test-globals.ts";
+import { PYTHON_MODULE_CLASS_ATTRS } from "./python-stdlib.ts";
 import { traceBlock, traceStatement } from "./trace-program.ts";
 import { sameProduct } from "./versions.ts";
 import { annotate, JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
@@ -570,6 +571,7 @@ function pythonMissingImports(code: string, knownPackages: string[]): string[] {
   for (const name of used) {
     if (bound.has(name)) continue;
     if (PYTHON_ALIASES[name]) lines.push(PYTHON_ALIASES[name]);
+    else if (readsClassOnly(scan, name)) lines.push(`from ${name} import ${name}`);
     else if (PYTHON_STDLIB.has(name) || namedImports.has(name)) lines.push(`import ${name}`);
   }
   const fromBy = new Map<string, string[]>();
@@ -588,6 +590,20 @@ function pythonMissingImports(code: string, knownPackages: string[]): string[] {
     fromBy.set("datetime", [...(fromBy.get("datetime") ?? []), "datetime"]);
   for (const [mod, names] of fromBy) lines.push(`from ${mod} import ${names.sort().join(", ")}`);
   return lines;
+}
+
+/**
+ * A standard module used unbound whose every member the code reads (`datetime.fromisoformat(…)`) is its
+ * same-named class's and not the module's, by the sandbox's Python (python-stdlib.ts, generated): the code means
+ * the class, `from datetime import datetime` (issue 12, hold17: `import datetime` failed on our own completion).
+ */
+function readsClassOnly(scan: string, name: string): boolean {
+  const onClass = PYTHON_MODULE_CLASS_ATTRS[name];
+  if (!onClass) return false;
+  const read = [...scan.matchAll(new RegExp(`(?<![\\w.])${name}\\s*\\.\\s*([A-Za-z_]\\w*)`, "g"))].map(
+    (m) => m[1]!,
+  );
+  return read.length > 0 && read.every((a) => onClass.includes(a));
 }
 
 interface RepositoryPackage {
@@ -620,7 +636,7 @@ function namesFromModules(
   if (submodules.length > 0) {
     lines.push(...submodules.map(guardedImport));
     notes.push(
-      `imported ${submodules.map((m) => `\`${m}\``).join(", ")}, which the code reads as attributes of the package it imports (a package need not import its submodules)`,
+      `imported ${submodules.map((m) => `\`${m}\``).join(", ")}, which the code reads as attributes of the package it imports (a package need not import its submodules; each only where it is a module)`,
     );
   }
   const free = pythonFreeNames(scan, bound);

@@ -88,8 +88,22 @@ export interface RegistryLookup {
  */
 export const NO_SUCH_PACKAGE = "no such package";
 
-/** A registry's answer to "which release is the latest" (`RegistryLookup.latestRelease`). */
-export type LatestRelease = { kind: "release"; version: string } | { kind: "missing" } | { kind: "unknown" };
+/**
+ * How an install failure's reason begins when a local mirror (a `file://` pip index) answered it has no package of
+ * that name and no other index could be reached (`LatestRelease` `unmirrored`): a guessed package is dropped on it,
+ * a package the report's own code imports stays an infrastructure error (the host's mirror lacks it).
+ */
+export const NOT_ON_MIRROR = "not on the local mirror";
+
+/**
+ * A registry's answer to "which release is the latest" (`RegistryLookup.latestRelease`); `unmirrored`: a local
+ * mirror answered it has no such package, and every other index was unreachable (said nothing).
+ */
+export type LatestRelease =
+  | { kind: "release"; version: string }
+  | { kind: "missing" }
+  | { kind: "unmirrored" }
+  | { kind: "unknown" };
 
 /** TypeScript → JavaScript (types stripped, nothing else changed). */
 export type Transpile = (

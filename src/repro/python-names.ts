@@ -83,13 +83,15 @@ export function moduleNamedFor(name: string, texts: string[]): string | null {
 }
 
 /**
- * `import a.b` for each `a.b.x` the code reads where `a` is a module it imports whole (`import packaging`), a
- * lower-case attribute chain that may be a submodule the package does not import itself. Guarded: a chain that is
- * an attribute, not a module, costs nothing.
+ * `import a.b` for each `a.b.x` the code reads where `a` is a module it imports whole (`import packaging`), an
+ * attribute chain that may be a submodule the package does not import itself: every prefix, so the longest one
+ * that is a module gets imported (`xml.etree.ElementTree.ElementTree(…)`: `xml.etree` and `xml.etree.ElementTree`,
+ * a module named in capitals; issue 12, hold17). Guarded: a chain that is an attribute, not a module, costs
+ * nothing, and which it is the sandbox's Python decides when the script runs.
  */
 export function submoduleImports(scan: string, importedWhole: Set<string>): string[] {
   const out: string[] = [];
-  for (const m of scan.matchAll(/(?<![\w.])([a-z_]\w*)((?:\.[a-z_][a-z0-9_]*)+)\.[A-Za-z_]\w*/g)) {
+  for (const m of scan.matchAll(/(?<![\w.])([a-z_]\w*)((?:\.[A-Za-z_]\w*)+)\.[A-Za-z_]\w*/g)) {
     const root = m[1]!;
     if (!importedWhole.has(root)) continue;
     const parts = m[2]!.slice(1).split(".");

@@ -28,3 +28,21 @@ export const PYTHON_STDLIB_MODULE_NAMES: readonly string[] = (
   "unicodedata unittest urllib uu uuid venv warnings wave weakref webbrowser winreg winsound wsgiref " +
   "xdrlib xml xmlrpc zipapp zipfile zipimport zlib zoneinfo"
 ).split(" ");
+/** Modules whose same-named class holds names the module lacks (`datetime.fromisoformat` is the class's). */
+export const PYTHON_MODULE_CLASS_ATTRS: Readonly<Record<string, readonly string[]>> = {
+  datetime: [
+    "combine",
+    "fromisocalendar",
+    "fromisoformat",
+    "fromordinal",
+    "fromtimestamp",
+    "max",
+    "min",
+    "now",
+    "resolution",
+    "strptime",
+    "today",
+    "utcfromtimestamp",
+    "utcnow",
+  ],
+};

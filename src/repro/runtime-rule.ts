@@ -96,6 +96,22 @@ const NEWER_PYTHON_MODULES: Readonly<Record<string, string>> = {
   compression: "3.14",
 };
 
+/**
+ * Syntax later Python releases added, by the line that holds it: a parse error on such a line is the runtime's.
+ * PEP 695 type parameters and `type` aliases (3.12), PEP 750 template strings (`t'…'`, 3.14). PEP 701 f-strings
+ * and `except*` stay with the report's named runtime (an f-string error is also a typo's).
+ */
+export const NEWER_PYTHON_SYNTAX: readonly { name: string; needs: string; pattern: RegExp }[] = [
+  { name: "type parameters (PEP 695)", needs: "3.12", pattern: /^\s*(?:async\s+)?(?:def|class)\s+\w+\[/ },
+  { name: "a `type` alias (PEP 695)", needs: "3.12", pattern: /^\s*type\s+\w+(?:\[[^\]]*\])?\s*=/ },
+  {
+    name: "a template string (PEP 750)",
+    needs: "3.14",
+    // `t'…'`, `tr"…"`, `RT'…'`: a string prefix holding `t`, where no name ends just before it.
+    pattern: /(?<![\w'"])(?:[tT][rR]?|[rR][tT])(?:'|")/,
+  },
+];
+
 /** What the run lacks, and the release that has it (null: the report's named runtime must say which). */
 interface Lack {
   what: string;
@@ -137,6 +153,7 @@ function runtimeLack(
   exception: { type: string; message: string },
   stderr: string,
   runtime: "python" | "node",
+  program: StdlibProgram | null,
 ): Lack | null {
   const api = newerApi(exception, runtime);
   if (api) {
@@ -154,6 +171,8 @@ function runtimeLack(
       /^cannot import name '\w+' from '[\w.]+' \(\/usr\/lib\/python3/.test(message)
     )
       return { what: "a name the standard library does not have on this runtime", needs: null };
+    if (/AttributeError$/.test(type) && program && stdlibAttribute(message, program))
+      return { what: "an attribute the standard library does not have on this runtime", needs: null };
     // The runtime says so itself: a DeprecationWarning / FutureWarning on the run's stderr that names a later
     // release and the very exception the run stopped on ("DeprecationWarning: in 3.12 __contains__ will no longer
     // raise TypeError", then `TypeError: unsupported operand type(s) for 'in'`). The release that changes it is
@@ -179,14 +198,41 @@ function runtimeLack(
       !/^Traceback \(most recent call last\)/m.test(stderr)
     ) {
       const source = /^[ \t]*File "[^"]+", line \d+\n(.*)$/m.exec(stderr)?.[1] ?? "";
-      if (
-        /^f-string\b/.test(message) ||
-        /^\s*(?:def|class)\s+\w+\[|^\s*type\s+\w+(?:\[[^\]]*\])?\s*=|\bexcept\s*\*/.test(source)
-      )
+      // Syntax a release added, on the very line the parser stopped at: that release is what the code needs.
+      const added = NEWER_PYTHON_SYNTAX.find((s) => s.pattern.test(source));
+      if (added) return { what: `${added.name}, syntax Python ${added.needs} added`, needs: added.needs };
+      if (/^f-string\b/.test(message) || /\bexcept\s*\*/.test(source))
         return { what: "syntax this runtime does not parse", needs: null };
     }
   }
   return null;
+}
+
+/** The program that ran, for telling a standard-library object's attribute from the code's own. */
+export interface StdlibProgram {
+  /** The program's source (every file). */
+  code: string;
+  /** The packages installed for it: none means only the standard library (and the code itself) defines names. */
+  packages: number;
+}
+
+/**
+ * `'P' object has no attribute 'x'` / `type object 'P' has no attribute 'x'` where only the standard library can
+ * hold `x`: the program installs no package, never defines `x` itself (no `def x`, `x =`, `.x =`), and `P` is no
+ * class it defines without a base (`class P(HTMLParser):` inherits what the standard library gives). A typo of the
+ * code's own names stays with the caller's rule (a newer runtime named, none of ours).
+ */
+function stdlibAttribute(message: string, program: StdlibProgram): boolean {
+  const m = /^(?:'(\w+)' object|type object '(\w+)') has no attribute '(\w+)'/.exec(message);
+  if (!m || program.packages > 0) return false;
+  const owner = m[1] ?? m[2]!;
+  const attr = m[3]!;
+  const { code } = program;
+  if (new RegExp(`\\bdef\\s+${attr}\\b|(?:^|[\\s.,(])${attr}\\s*(?::[^=\\n]*)?=(?!=)`, "m").test(code))
+    return false;
+  const own = new RegExp(`^\\s*class\\s+${owner}\\b\\s*(\\(([^)]*)\\))?`, "m").exec(code);
+  if (own && !(own[2] ?? "").trim().replace(/^object$/, "")) return false;
+  return true;
 }
 
 /** The sandbox's runtime is older than the report's code needs: what ran, what is needed, and why. */
@@ -222,11 +268,15 @@ export function runtimeShortfall(input: {
   /** The exception type the report claims, if any, and its message. */
   claimedType: string | null;
   claimedMessage?: string | null;
+  /** The program that ran: an attribute only the standard library could hold is the runtime's lack too. */
+  program?: StdlibProgram;
 }): RuntimeShortfall | null {
   const { runtime, named, runs, claimedType, claimedMessage } = input;
   if (!input.sandbox || runs.length === 0) return null;
   const sandbox = input.sandbox.replace(/^v/, "");
-  const lacks = runs.map((r) => (r.exception ? runtimeLack(r.exception, r.stderr, runtime) : null));
+  const lacks = runs.map((r) =>
+    r.exception ? runtimeLack(r.exception, r.stderr, runtime, input.program ?? null) : null,
+  );
   if (lacks.some((l) => l === null)) return null;
   const ex = runs[0]!.exception!;
   // The report claims this very error (its type, and its message when it quotes one): that is no mismatch.

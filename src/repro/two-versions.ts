@@ -316,7 +316,14 @@ export function twoVersions(report: ParsedReport, blocks: ReportBlock[]): TwoVer
   // 2b. Another Python implementation (PyPy, Brython, …) beside CPython: CPython is the reference, so the
   // other implementation's result is the one reported.
   if (!bad) {
-    const alternative = sides.filter((s) => ALTERNATIVE_PYTHON.test(s.label));
+    // Named by the side's label, or by the line introducing its transcript ("In the Brython console on master:").
+    const introducedAs = (s: (typeof sides)[number]) =>
+      (s.block.lead ?? "")
+        .split("\n")
+        .pop()!
+        .split(/\s+/)
+        .some((w) => ALTERNATIVE_PYTHON.test(w.replace(/^[^\w]+/, "")));
+    const alternative = sides.filter((s) => ALTERNATIVE_PYTHON.test(s.label) || introducedAs(s));
     if (alternative.length === 1 && sides.length === 2 && sides.every((s) => s.block.language === "python")) {
       bad = alternative[0]!;
       good = sides.find((s) => s !== bad) ?? null;
