@@ -58,7 +58,9 @@ describe("autopkgtest's bare elapsed seconds before each line", () => {
   });
 
   it("must not fire: a single line opening with seconds keeps its text", () => {
-    const log = ["12s elapsed; 3 tests", "--- FAIL: TestKilnCools (0.00s)", "    kiln_test.go:9: cold"].join("\n");
+    const log = ["12s elapsed; 3 tests", "--- FAIL: TestKilnCools (0.00s)", "    kiln_test.go:9: cold"].join(
+      "\n",
+    );
     expect(found(log).map((f) => f[0])).toEqual(["TestKilnCools"]);
   });
 });
@@ -147,12 +149,16 @@ describe("a Kotlin spec framework's assertion stack alone", () => {
     ].join("\n");
 
   it("the lambda kotlintest ran (its `invoke`, a frame with no line) is the test", () => {
-    const log = stack("io.kotlintest.runner.jvm.TestCaseExecutor$run$1.invokeSuspend(TestCaseExecutor.kt:133)");
+    const log = stack(
+      "io.kotlintest.runner.jvm.TestCaseExecutor$run$1.invokeSuspend(TestCaseExecutor.kt:133)",
+    );
     expect(found(log).map((f) => [f[0], f[2]])).toEqual([["org.potter.KilnTests$1$3.invoke", 40]]);
   });
 
   it("must not fire: the same anonymous frame called by the JDK (a Runnable inside a test)", () => {
-    const log = stack("java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1128)");
+    const log = stack(
+      "java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1128)",
+    );
     expect(found(log)).toEqual([]);
   });
 });
