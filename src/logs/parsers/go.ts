@@ -317,8 +317,7 @@ export function createGoParser(sink: ParserSink) {
     const at = file.indexOf(`src/${pkg}/`);
     if (at < 0 || (at > 0 && file[at - 1] !== "/")) return file;
     const parts = pkg.split("/");
-    const root =
-      parts.length >= 3 && CODE_HOSTS.has(parts[0]!) ? parts.slice(0, 3).join("/") : pkg;
+    const root = parts.length >= 3 && CODE_HOSTS.has(parts[0]!) ? parts.slice(0, 3).join("/") : pkg;
     return file.slice(at + 4 + root.length + 1);
   }
 
