@@ -31,6 +31,8 @@ export const RUN = 3;
 const LEVELS = new Set(["INFO", "ERROR", "WARNING", "WARN", "DEBUG", "TRACE", "FATAL", "NOTICE"]);
 const ELAPSED = /^\[ *\d+(?:\.\d+)?s\] ?/;
 const CLOCK = /^\[(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\] ?/;
+/** autopkgtest's elapsed seconds, bare: `148s ` (the line's text may be empty). */
+const AUTOPKGTEST = /^\d{1,6}s(?: |$)/;
 /** Jenkins timestamper's default: `12:04:11 ` before each line, no brackets. */
 const BARE_CLOCK = /^\d\d:\d\d:\d\d(?:[.,]\d{1,6})?(?: |$)/;
 const SERVICE = /^([A-Za-z0-9][\w.-]{0,62}?)(?:[_-]\d+)? *\| ?/;
@@ -158,6 +160,11 @@ function framingOf(text: string): Prefix | null {
       return { shape: "quote", length: 2 };
     }
     return null;
+  }
+  // autopkgtest (Debian's ci.debian.net): the seconds since the test started, bare, before each line (`148s `).
+  if (c0 >= 48 && c0 <= 57) {
+    const m = AUTOPKGTEST.exec(text);
+    if (m) return { shape: "elapsed", length: m[0].length };
   }
   if (c0 >= 48 && c0 <= 57 && text.charCodeAt(2) === 58 /* : */) {
     const m = BARE_CLOCK.exec(text);

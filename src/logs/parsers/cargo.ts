@@ -8,8 +8,9 @@ import { openPanicHead, panicHead, summarizePanic } from "./rust-panic.ts";
 
 const RUNNING = /^running \d+ tests?$/;
 // A doc-test is named by its file, item and line: `src/lib.rs - scale (line 6)`, `src/a.rs - A::b (line 3) - compile`;
-// a crate's or module's own docs (`//!`) have no item, and the name keeps both spaces: `src/lib.rs -  (line 10)`.
-const NAME = String.raw`(\S+(?: - .*? \(line \d+\)(?: - compile(?: fail)?)?)?)`;
+// a crate's or module's own docs (`//!`) have no item, and the name keeps both spaces: `src/lib.rs -  (line 10)`, or
+// one before rustdoc 1.6x: `src/lib.rs - (line 29)`.
+const NAME = String.raw`(\S+(?: -(?: .*?)? \(line \d+\)(?: - compile(?: fail)?)?)?)`;
 /** A doc-test's name alone (a thread's name), checked by hand: no expression has to find where the item ends. */
 function isDocTest(name: string): boolean {
   const dash = name.indexOf(".rs - ");
@@ -30,6 +31,13 @@ const RESULT = /^test result: (ok|FAILED)\./;
  */
 const FRAGMENT_EVIDENCE =
   /^\s*(?:thread '(.+?)'(?: \(\d+\))? panicked at |note: test did not panic as expected$)/;
+/**
+ * rustdoc's own report of a failed doc-test, the first line of its `---- src/lib.rs - f (line 3) stdout ----` block:
+ * the program's exit (`Test executable failed (exit code 101).`, `(exit status: 101)`), a `should_panic` or
+ * `compile_fail` example that did not, or an example that did not compile.
+ */
+const DOCTEST_FAILED =
+  /^(?:Test executable failed \(|Test executable succeeded, but it's marked `should_panic`|Test compiled successfully, but it's marked `compile_fail`|Couldn't compile the test\.)/;
 const FAILURES = /^failures:$/;
 /** A Rust module path with at least one `::` (`tests::test_basic`): the name libtest gives a test's thread. */
 const TEST_PATH = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
@@ -476,6 +484,7 @@ export function createCargoParser(sink: ParserSink) {
               e[1].endsWith(block.id))
           )
             block.evidence = true;
+          else if (!block.evidence && DOCTEST_FAILED.test(text) && isDocTest(block.id)) block.evidence = true;
           block.buf.push(text, lineNo);
           return true;
         }

@@ -11,6 +11,8 @@ const PROCS_SUFFIX = /^((?:Test|Example|Fuzz)\w*)-\d+(?=\/|$)/;
 const RESULT = /^(\s*)--- (FAIL|PASS|SKIP): (\S+) \([\d.]+s\)$/;
 const PACKAGE =
   /^(ok|FAIL|\?)\s+(\S+)\s+(?:[\d.]+s|\(cached\)|\[build failed\]|\[setup failed\]|\[no test files\])/;
+/** Code hosts whose import paths name a repository in three parts (`github.com/owner/repo`). */
+const CODE_HOSTS = new Set(["github.com", "gitlab.com", "bitbucket.org", "codeberg.org"]);
 const BUILD_HEADER = /^# (\S+)(?: \[.*\])?$/;
 // Go before 1.10 (and its vet) printed no column: `./acceptor.go:48: Panicf call needs 1 arg but has 2 args`.
 const COMPILE = /^((?:\.\.?\/)?[\w./-]+\.go):(\d+)(?::(\d+))?: (.*)$/;
@@ -306,6 +308,19 @@ export function createGoParser(sink: ParserSink) {
     return null;
   }
 
+  /**
+   * A GOPATH checkout's compiler message names the file under `$GOPATH/src/<import path>/` (`src/github.com/x/y/a.go`
+   * when go runs in `$GOPATH`): the file is the rest of the path inside its repository, whose root is the import
+   * path's first three parts on a code host (`github.com/x/y`), else the package's own directory.
+   */
+  function gopathRelative(file: string, pkg: string): string {
+    const at = file.indexOf(`src/${pkg}/`);
+    if (at < 0 || (at > 0 && file[at - 1] !== "/")) return file;
+    const parts = pkg.split("/");
+    const root = parts.length >= 3 && CODE_HOSTS.has(parts[0]!) ? parts.slice(0, 3).join("/") : pkg;
+    return file.slice(at + 4 + root.length + 1);
+  }
+
   // One failure per file that does not compile: a file's further errors (`:266:10`, `:267:8`) are more lines of
   // the same failure, its place the first of them.
   function flushBuild(): void {
@@ -314,7 +329,7 @@ export function createGoParser(sink: ParserSink) {
     for (const l of build.buf.lines) {
       const m = COMPILE.exec(l);
       if (!m) continue;
-      const file = sink.path(m[1]!);
+      const file = sink.path(gopathRelative(m[1]!, build.pkg));
       const seen = byFile.get(file);
       if (seen) seen.messages.push(`${m[2]}: ${m[4]!}`);
       else

@@ -18,15 +18,25 @@ const ASSERTION =
   /^\s*((?:[a-z_$][\w$]*\.)*(?=[A-Z])[\w$]*(?:AssertionError|AssertionFailedError|ComparisonFailure|MultipleFailuresError))(?::\s?.*)?$/;
 /** Assertion libraries and test frameworks: frames the assertion passes through on its way to the test. */
 const LIBRARY =
-  /^(?:org\.junit|junit|org\.opentest4j|org\.testng|org\.assertj|org\.hamcrest|org\.mockito|com\.google\.common\.truth|kotlin\.test|org\.spockframework|io\.kotest|org\.skyscreamer|net\.javacrumbs)\./;
+  /^(?:org\.junit|junit|org\.opentest4j|org\.testng|org\.assertj|org\.hamcrest|org\.mockito|com\.google\.common\.truth|kotlin\.test|org\.spockframework|io\.kotest|io\.kotlintest|org\.skyscreamer|net\.javacrumbs)\./;
 /** What calls a test method: the JDK's reflection, a test framework, the build tool's worker. */
 const CALLER =
-  /^(?:java|javax|jdk|sun|kotlin|scala|org\.junit|junit|org\.testng|org\.apache\.maven|org\.gradle|worker\.org\.gradle|org\.spockframework|io\.kotest|org\.springframework\.test)\./;
+  /^(?:java|javax|jdk|sun|kotlin|scala|org\.junit|junit|org\.testng|org\.apache\.maven|org\.gradle|worker\.org\.gradle|org\.spockframework|io\.kotest|io\.kotlintest|org\.spekframework|org\.springframework\.test)\./;
+/**
+ * Kotlin spec-style frameworks (kotlintest, kotest, Spek) run each test as a lambda: its class is anonymous
+ * (`PlaygroundTests$1$10`) and its `invoke` is the test's outermost frame. An anonymous class's frame names a test
+ * only when one of these calls it; called by the JDK (a `Runnable` on an executor) it is code inside a test.
+ */
+const SPEC_RUNNER = /^(?:io\.kotlintest|io\.kotest|org\.spekframework|org\.jetbrains\.spek)\./;
 const TEST_CLASS = /(?:^Test[A-Z_]\w*|(?:Test|Tests|IT|TestCase|Spec))$/;
 const MAX_MESSAGE = 20;
 const BR = /<br\s*\/?>/i;
-/** A frame with no source line: JDK 17 and older call a test method through `NativeMethodAccessorImpl.invoke0(Native Method)`. */
-const NO_SOURCE_FRAME = /^\s*at (?:[\w.-]+\/\/?)?([\w$.]+)\.([\w$<>]+)\((?:Native Method|Unknown Source)\)$/;
+/**
+ * A frame with no source line: JDK 17 and older call a test method through `NativeMethodAccessorImpl.invoke0(Native Method)`;
+ * a method with no line table (Kotlin's generated bridges, `PlaygroundTests$1$10.invoke(Playground.kt)`) names its file alone.
+ */
+const NO_SOURCE_FRAME =
+  /^\s*at (?:[\w.-]+\/\/?)?([\w$.]+)\.([\w$<>]+)\((?:Native Method|Unknown Source|[\w$]+\.(?:java|kt|scala|groovy))\)$/;
 
 interface Trace {
   lines: string[];
@@ -54,7 +64,8 @@ export function createJavaStackParser(sink: ParserSink) {
     const next = t.frames[j + 1];
     if (next ? !CALLER.test(`${next.cls}.`) : !cut) return;
     const own = t.frames[j]!;
-    if (!/^[A-Za-z_]\w*$/.test(own.method) || /\$\d+$/.test(own.cls)) return;
+    if (!/^[A-Za-z_]\w*$/.test(own.method)) return;
+    if (/\$\d+$/.test(own.cls) && !(next && SPEC_RUNNER.test(`${next.cls}.`))) return;
     const id = `${own.cls}.${own.method}`;
     if (reported.has(id) || reported.size >= 1000) return;
     reported.add(id);

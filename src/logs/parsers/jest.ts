@@ -25,6 +25,8 @@ import {
 // A status in markdown bold (`**FAIL**  test/x.js`) is a paste whose terminal bold became markdown.
 const FILE_HEADER =
   /^ ?(?:\*\*)?(PASS|FAIL)(?:\*\*)? {1,2}(?:[^\s/]+ )?((?!\()\S*\.\S+|[^\s/]*(?:\/(?:[^\s/]| (?=[^\s/]))+?)*?\.[cm]?[jt]sx?)(?: \([\d.]+ m?s\))?$/;
+/** Jest before 23 wrote the duration without its space (`FAIL x.ts (6.658s)`): read for a JavaScript/TypeScript file only. */
+const OLD_FILE_HEADER = /^ ?(PASS|FAIL) {1,2}(?:[^\s/]+ )?(\S*\.[cm]?[jt]sx?) \(\d+(?:\.\d+)?m?s\)$/;
 const TEST_LINE = /^(\s+)(✓|✕|○|√|×) (?:(skipped|todo) )?(.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?$/;
 const BULLET = /^ {2}● (.+)$/;
 /**
@@ -292,7 +294,9 @@ export function createJestParser(sink: ParserSink) {
       // `✓` lines, most of a verbose log.
       const c1 = c0 === 32 ? text.charCodeAt(1) : c0;
       const h =
-        c1 === 80 || c1 === 70 || (c1 === 42 && text.includes("**  ")) ? FILE_HEADER.exec(text) : null;
+        c1 === 80 || c1 === 70 || (c1 === 42 && text.includes("**  "))
+          ? (FILE_HEADER.exec(text) ?? OLD_FILE_HEADER.exec(text))
+          : null;
       if (h) {
         flush();
         consoleBlock = false;

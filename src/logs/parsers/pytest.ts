@@ -11,6 +11,7 @@ import {
   dedent,
   type FormatDefinition,
   type ParserSink,
+  type SummaryCounts,
 } from "../parser.ts";
 
 const SESSION_START = /^=+ test session starts =+$/;
@@ -343,6 +344,17 @@ export function createPytestParser(outer: ParserSink) {
   /** Collection errors' summary lines seen outside a session, waiting for pytest's line that confirms them. */
   let heldErrors: { text: string; lineNo: number }[] = [];
 
+  /**
+   * The session's closing count line: when it counts no failure and no error, the `FAILED`/`ERROR` words read
+   * above it on `path::name` lines were not outcomes (under `-s` a test's own output sits between `path::name `
+   * and its outcome, so a test printing `FAILED …` looks like one); they are forgotten.
+   */
+  function closingCount(counts: SummaryCounts, lineNo: number): void {
+    sink.summary(counts);
+    if (counts.failed > 0 || (counts.error ?? 0) > 0 || counts.passed === 0) return;
+    for (const [id, p] of progressFailed) if (p.lineNo < lineNo) progressFailed.delete(id);
+  }
+
   function record(word: string, id: string, lineNo = 0): void {
     const o = outcomeOf(word);
     if (
@@ -547,7 +559,7 @@ export function createPytestParser(outer: ParserSink) {
         if (name === "ERRORS" || name === "FAILURES") section = "blocks";
         else if (name === "short test summary info") section = "summary";
         else if (/ in [\d.]+s/.test(name)) {
-          sink.summary(countWords(name.replace(/\d+ subtests \w+/g, "")));
+          closingCount(countWords(name.replace(/\d+ subtests \w+/g, "")), lineNo);
           section = "none";
           inSession = false;
         } else section = "other";
@@ -627,7 +639,7 @@ export function createPytestParser(outer: ParserSink) {
         const c0 = text.charCodeAt(0);
         const f = rule || (c0 >= 48 && c0 <= 57) ? FINAL.exec(text) : null;
         if (f) {
-          sink.summary(countWords(f[1]!.replace(/\d+ subtests \w+/g, "")));
+          closingCount(countWords(f[1]!.replace(/\d+ subtests \w+/g, "")), lineNo);
           return true;
         }
         return false;
