@@ -30,6 +30,11 @@ export interface Check {
    * which is the reported one is decided from the report's words (`reported-behaviour.ts`).
    */
   sides?: SideValue[];
+  /**
+   * The value comes from a block the report's words call the right behaviour ("I'd expect a message closer to
+   * this one:"): what the reporter wants, shown on code of its own, which may be another call than the reported one.
+   */
+  control?: true;
 }
 
 export interface SideValue {

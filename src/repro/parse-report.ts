@@ -1140,6 +1140,15 @@ export function parseReport(markdown: string): ParsedReport {
       referenceLead(b.lead)
     )
       b.section = "expected";
+  // Code its words introduce the same way ("I'd expect a message closer to this one:", "in 3.10 it works:") still
+  // runs, but the values its comments give (`//=> '9 is not a String'`) are the behaviour the reporter wants, not
+  // the one reported: a run that prints them shows the report's expected side, never its claim. A comment the
+  // reporter marks as the wrong value (`// <- wrong`) stays the claim.
+  for (const b of blocks)
+    if (b.section !== "expected" && b.kind === "code" && b.checks.length > 0 && referenceLead(b.lead))
+      b.checks = expectedSectionChecks(b.checks).map((c) =>
+        c.role === "expected" ? { ...c, control: true as const } : c,
+      );
   const versions = mergeMentions([
     findVersionMentions(versionSources.join("\n")),
     ...inlineCode.map((c) => findVersionMentions(c.value)),
