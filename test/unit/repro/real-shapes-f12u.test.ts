@@ -1,0 +1,95 @@
+/**
+ * Shapes of hold17's real reports whose bad output was read wrongly (issue 12): a comment that says what a line
+ * "will print", a version range in an environment list (">=19.0.0"), a package manifest's version printed by a
+ * shell command, and a REPL session the reporter annotates with `#` comments. Reports written here, in those shapes.
+ */
+import { describe, expect, it } from "vitest";
+import { parseAnnotation } from "../../../src/repro/annotations.ts";
+import { foldRuns, matchRun, type RunObservation } from "../../../src/repro/match.ts";
+import { parseReport } from "../../../src/repro/parse-report.ts";
+import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+import { parseTranscript } from "../../../src/repro/transcript.ts";
+import { findVersionMentions } from "../../../src/repro/versions.ts";
+import { run } from "./observed-run.ts";
+
+const f = "```";
+const verdict = (md: string, r: RunObservation) => {
+  const exp = reportedExpectations(parseReport(md));
+  return foldRuns([matchRun(exp.actual, r, exp.expectedOutput, exp.expectedException)]).verdict;
+};
+
+describe("a comment that says what the line will print", () => {
+  it("reads the value after a modal verb of output", () => {
+    expect(parseAnnotation('will print ")"')).toMatchObject({ role: "actual", kind: "output", value: '")"' });
+    expect(parseAnnotation("still returns 3")).toMatchObject({ role: "actual", value: "3" });
+    expect(parseAnnotation("now prints: [1, 2]")).toMatchObject({ role: "actual", value: "[1, 2]" });
+    // Prose after the modal is no value.
+    expect(parseAnnotation("will print the whole key back when nothing matches here")).toBeNull();
+  });
+
+  it("matches only the stated value", () => {
+    const md = `# key with a colon\n\n${f}javascript\nconst v = lookup("Hi :)");\nconsole.log(v) // will print ")"\n${f}\n`;
+    expect(verdict(md, run({ stdout: ")\n" }))).toBe("REPRODUCED");
+    expect(verdict(md, run({ stdout: "Hi :)\n" }))).toBe("NOT_REPRODUCED");
+  });
+});
+
+describe("versions named as a range or by a manifest", () => {
+  it("a range from a release names that release", () => {
+    expect(findVersionMentions("- i18next version: >=19.0.0")).toEqual([
+      { name: "i18next", version: "19.0.0", style: "word" },
+    ]);
+    expect(findVersionMentions("Lodash version: ^4.17.1")[0]?.version).toBe("4.17.1");
+    // A comparison in prose is no package.
+    expect(findVersionMentions("if count >= 1.5 it fails")).toEqual([]);
+    expect(findVersionMentions("when width >= 2.0.0 pixels")).toEqual([]);
+  });
+
+  it("a package.json's version printed by grep or cat is that package's release", () => {
+    const shell = `$ grep version node_modules/minimatch/package.json\n  "version": "2.0.1",\n$ node --version\nv0.10.33`;
+    expect(findVersionMentions(shell)).toEqual([{ name: "minimatch", version: "2.0.1", style: "listing" }]);
+    expect(
+      findVersionMentions(`$ cat node_modules/@scope/pkg/package.json | grep version\n"version": "1.2.3"`),
+    ).toEqual([{ name: "@scope/pkg", version: "1.2.3", style: "listing" }]);
+    // A version line with no manifest named above it stays unread (the name "version" is no package).
+    expect(findVersionMentions(`$ grep version package.json\n  "version": "2.0.1",`)).toEqual([]);
+  });
+});
+
+describe("a REPL session annotated with the reporter's comments", () => {
+  const session = [
+    "# I compared the module with the cal utility.",
+    ">>> print(month(9))",
+    "#   is wrong. It looks like this:",
+    ">>> print(month(9))",
+    "   September",
+    " 1  2  3",
+    "",
+    "#   It should match what cal prints:",
+    "#   $ cal 9",
+    "   September",
+    " 1  2 14",
+    "# Am I missing something?",
+  ].join("\n");
+
+  it("comments are not output, and one after a statement's output ends it", () => {
+    const t = parseTranscript(session, "python");
+    expect(t.output).toEqual(["   September", " 1  2  3"]);
+    expect(t.inputs).toEqual(["print(month(9))", "print(month(9))"]);
+  });
+
+  it("the run printing the reported month reproduces; the other month does not", () => {
+    const md = `# month() is wrong\n\n${f}python\n${session}\n${f}\n`;
+    expect(verdict(md, run({ stdout: "   September\n 1  2  3\n   September\n 1  2  3\n" }))).toBe(
+      "REPRODUCED",
+    );
+    expect(verdict(md, run({ stdout: "   September\n 1  2 14\n   September\n 1  2 14\n" }))).toBe(
+      "NOT_REPRODUCED",
+    );
+  });
+
+  it("a session without the reporter's comments keeps a printed `#` line as output", () => {
+    const t = parseTranscript(">>> print('# heading')\n# heading\n>>> 1\n1", "python");
+    expect(t.output).toEqual(["# heading", "1"]);
+  });
+});
