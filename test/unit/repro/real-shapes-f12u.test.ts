@@ -93,3 +93,28 @@ describe("a REPL session annotated with the reporter's comments", () => {
     expect(t.output).toEqual(["# heading", "1"]);
   });
 });
+
+describe("the value a report says the code turns its input into", () => {
+  it("is the value seen, with the call on a line of its own between the verb and `into`", () => {
+    const md = `# Rounding\n\nWhy does the library turn\nfmt.format(0.999, { code: 'EUR'})\n\ninto "1,00 €"?\n\nCan it be avoided?\n`;
+    const exp = reportedExpectations(parseReport(md));
+    expect(exp.actual.output).toEqual(["1,00 €"]);
+    expect(verdict(md, run({ stdout: "1,00 €\n" }))).toBe("REPRODUCED");
+    expect(verdict(md, run({ stdout: "0,999 €\n" }))).toBe("NOT_REPRODUCED");
+  });
+
+  it("is the value wanted when the words want it, and nothing when the reporter does the converting", () => {
+    const wanted = reportedExpectations(
+      parseReport("# Slugs\n\nI want to turn `a b` into `a-b` with `slug('a b')`.\n"),
+    );
+    expect(wanted.actual.output).not.toContain("a-b");
+    const how = reportedExpectations(
+      parseReport("# Slugs\n\nHow can I convert `a b` to `a-b`? `slug('a b')`\n"),
+    );
+    expect(how.actual.output).not.toContain("a-b");
+    const step = reportedExpectations(
+      parseReport("# Crash\n\nI convert the option to `true` and call `run()`, and it crashes.\n"),
+    );
+    expect(step.actual.output).not.toContain("true");
+  });
+});
