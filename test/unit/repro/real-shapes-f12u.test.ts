@@ -118,3 +118,36 @@ describe("the value a report says the code turns its input into", () => {
     expect(step.actual.output).not.toContain("true");
   });
 });
+
+describe("a step quoted inline as an assignment, and a method named as a place", () => {
+  const md = [
+    "# handler result is not interpolated",
+    "",
+    "1. Make an instance:",
+    "```javascript",
+    "const lib = make();",
+    "```",
+    '2. Translate with it: `const out = lib.t("abc", { n: "1" })`',
+    "",
+    '**Actual result:** `"as {{n}}"`',
+    "",
+    "It seems the handler only runs after the step inside `Engine.translate()`.",
+    "",
+  ].join("\n");
+
+  it("the assignment shows the value it binds; the method named as where it happens is not run", () => {
+    const values = parseReport(md).blocks.map((b) => b.runValue);
+    expect(values).toContain('const out = lib.t("abc", { n: "1" })\n_echo(out);');
+    expect(values.join("\n")).not.toContain("Engine.translate()");
+  });
+
+  it("binding a module or defining a function shows nothing", () => {
+    const values = (text: string) => parseReport(text).blocks.map((b) => b.runValue);
+    expect(
+      values("# x\n\nI load it with `const chalk = require('chalk');` and then it fails.\n").join("\n"),
+    ).not.toContain("_echo(chalk)");
+    expect(values("# x\n\nWith `const f = (o = {}) => ({ ...o })` it fails.\n").join("\n")).not.toContain(
+      "_echo(f)",
+    );
+  });
+});
