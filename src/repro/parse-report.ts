@@ -310,6 +310,12 @@ export function namedInWords(markdown: string): Set<string> {
     /`([A-Za-z_$][\w$]{0,80}(?:\.[A-Za-z_$][\w$]{0,80}){0,8}\(\))`[ \t]{1,3}(?:on|with|for|given|applied[ \t]+to|when[ \t]+(?:given|passed|called[ \t]+with))[ \t]/gi,
   ))
     names.add(m[1]!);
+  // "only gets called after the translation step inside `Translator.translate()`": a method named as the place
+  // something happens in the library's own code, not a statement of the report's.
+  for (const m of markdown.matchAll(
+    /\b(?:inside|within|in|from|by|during)[ \t]{1,3}(?:the[ \t]{1,3})?`([A-Za-z_$][\w$]{0,80}\.[A-Za-z_$][\w$]{0,80}\(\))`/gi,
+  ))
+    names.add(m[1]!);
   return names;
 }
 
@@ -370,6 +376,26 @@ function makeBlock(
     kind === "code" && (language === "python" || language === "javascript" || language === "typescript")
       ? annotate(language === "python" ? dedent(value) : withHashComments(value), language)
       : null;
+  // A lone assignment quoted in prose (`const r = i18n.t("abc", { n: 1 })`, a step of the report's) shows the
+  // value it binds, as a reporter checking the step would look at it.
+  // Only a call's result: not a module bound (`require(…)`, whose dump says nothing) nor a function defined.
+  const bound =
+    /^(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:new[ \t]+|await[ \t]+)?[A-Za-z_$][\w$.]*\([^\n]*\)[ \t]*;?[ \t]*$/.exec(
+      value,
+    );
+  const moduleOrFunction = /\brequire[ \t]*\(|\bimport[ \t]*\(|=>|\bfunction\b/.test(value);
+  if (
+    plain &&
+    bound?.[1] &&
+    !moduleOrFunction &&
+    annotated &&
+    annotated.checks.length === 0 &&
+    (language === "javascript" || language === "typescript")
+  ) {
+    const echoed = annotate(`${bound[1]} // => ?`, "javascript").code.replace(/\s*\/\/ => \?$/, "");
+    if (echoed.startsWith("_echo("))
+      annotated = { code: `${annotated.code}\n${echoed}`, checks: [], usesEcho: true };
+  }
   // A lone expression quoted in prose (`qs.stringify(x)`) shows its value the way a REPL would.
   if (
     plain &&
@@ -1140,6 +1166,15 @@ export function parseReport(markdown: string): ParsedReport {
       referenceLead(b.lead)
     )
       b.section = "expected";
+  // Code its words introduce the same way ("I'd expect a message closer to this one:", "in 3.10 it works:") still
+  // runs, but the values its comments give (`//=> '9 is not a String'`) are the behaviour the reporter wants, not
+  // the one reported: a run that prints them shows the report's expected side, never its claim. A comment the
+  // reporter marks as the wrong value (`// <- wrong`) stays the claim.
+  for (const b of blocks)
+    if (b.section !== "expected" && b.kind === "code" && b.checks.length > 0 && referenceLead(b.lead))
+      b.checks = expectedSectionChecks(b.checks).map((c) =>
+        c.role === "expected" ? { ...c, control: true as const } : c,
+      );
   const versions = mergeMentions([
     findVersionMentions(versionSources.join("\n")),
     ...inlineCode.map((c) => findVersionMentions(c.value)),

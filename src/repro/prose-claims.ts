@@ -15,6 +15,15 @@ const ACTUAL_VERB = String.raw`(?:returns?(?:\s+back)?|returned(?:\s+back)?|give
 const EXPECTED_VERB = String.raw`(?:(?:do(?:es)?\s*n[o']?t|did\s*n[o']?t|never)\s+(?:get|see|receive|obtain)\s+(?:the\s+(?:promised|documented|expected|advertised)\s+)?|expected|expecting|expect(?:ed)?\s+(?:it\s+)?(?:to\s+(?:be|return|get|print|give|see)\s+)?|should\s+(?:be|return|give|print|output|get|show|equal|have\s+been)|ought\s+to\s+(?:be|return|give)|(?:the\s+)?(?:right|correct|expected|desired|intended|proper)\s+(?:answer|result|value|output|return\s+value)\s+(?:of\s+\x60[^\x60\n]{1,200}\x60\s+)?(?:is|would\s+be|should\s+be)|instead\s+of|rather\s+than|want(?:ed)?)`;
 
 /**
+ * A verb of making one thing into another, its input (inline, or a line of code of its own), then "into" and
+ * the value: "turns `x` into `y`", "converts 0.999 to "1,00 €"".
+ */
+const TRANSFORM = String.raw`\b(?:turns?|turned|turning|converts?|converted|converting|transforms?|transformed)\b[^\n]{0,120}?(?:\n[^\n]{1,200}\n)?[^\n]{0,40}?\b(?:into|to)\s+${VALUE}`;
+/** Words before such a verb that make its value the one wanted, not the one seen. */
+const WANTED_BEFORE =
+  /\b(?:should|expect\w*|ought|want\w*|would|wish\w*|hop(?:e|ed|ing)|need\w*|trying|try|how|like|supposed|intended|to|must|can|could)\s+(?:\w+\s+){0,3}$/i;
+
+/**
  * A verb that ends a lead-in to a value on the next line ("what comes out is:", "it returns:", "and I get:").
  * Not a noun ("gives me incorrect output:" followed by the input string the sentence is about).
  */
@@ -51,7 +60,21 @@ export function proseClaims(raw: string): ProseClaims {
     if (m && v) (/^(expect|should|wanted|required|desired)/i.test(m[1]!) ? expected : actual).push(v);
     else rest.push(line);
   }
-  for (const sentence of rest.join("\n").split(/(?<=[.!?])\s+(?=[A-Z])|\n+/)) {
+  // "Why does the library turn `f(0.999)` into "1,00 €"?", the call on a line of its own between the verb and
+  // "into": what the code is said to make of its input is the value seen. Not where the words want it ("I want
+  // to turn …", "how can I convert …", "it should turn …"): that is the value asked for.
+  const joined = rest.join("\n");
+  for (const m of joined.matchAll(new RegExp(`${TRANSFORM}`, "gi"))) {
+    const start = m.index ?? 0;
+    const lineStart = joined.lastIndexOf("\n", start) + 1;
+    const before = joined.slice(Math.max(lineStart, start - 60), start);
+    const value = claimValue(m as RegExpExecArray, 1);
+    // What the reporter does ("I convert the date to `x`") is a step, not what the code makes of it.
+    if (!value || /\b(?:I|we|you)\s+(?:\w+\s+)?$/i.test(before)) continue;
+    if (WANTED_BEFORE.test(before)) expected.push(value);
+    else actual.push(value);
+  }
+  for (const sentence of joined.split(/(?<=[.!?])\s+(?=[A-Z])|\n+/)) {
     // "X instead of Y" / "X rather than Y": both sides in one go.
     const insteadRe = new RegExp(
       `${VALUE}[^\\n]{0,40}?\\b(?:instead\\s+of|rather\\s+than)\\s+${VALUE}`,

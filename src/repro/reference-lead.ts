@@ -18,7 +18,7 @@ const CLAUSE_BREAK =
   /[.;!?](?=\s|$)|,|\b(?:whereas|while|but|though|although|however|unlike|in contrast|compared (?:to|with)|on the other hand)\b/gi;
 /** The clause calls what follows right. */
 const GOOD_CLAUSE =
-  /\b(?:correct(?:ly)?|rightly|properly|as expected|expected|as it should|works?|worked|working|fine|should|ought to|is supposed to|used to|the right (?:output|result|behaviou?r|answer|order|value))\b/i;
+  /\b(?:correct(?:ly)?|rightly|properly|as expected|expected|as it should|works?|worked|working|fine|should|ought to|is supposed to|used to|the right (?:output|result|behaviou?r|answer|order|value)|(?:i|we)(?:['’]d|\s+would)\s+(?:prefer|like)|(?:i|we)(?:['’]d|\s+would)?\s+expect|(?:i|we)\s+(?:was|were)\s+expecting|what\s+(?:i|we)\s+(?:want|wanted|expect|expected|would\s+like)|desired)\b/i;
 /** Words that call it wrong (or only look good: "does not work", "should not"), which the good words must not carry. */
 const BAD_CLAUSE =
   /\b(?:not|n't|never|no longer|unexpected(?:ly)?|wrong(?:ly)?|incorrect(?:ly)?|broken|bug(?:gy)?|fails?|failing|failed|regress\w*|crash\w*)\b|n't\b/i;
@@ -40,7 +40,11 @@ function lastClause(lead: string): { clause: string; before: string } {
 /** Whether `lead` introduces its block as the right behaviour (the expected side), not the reported one. */
 export function referenceLead(lead: string | null): boolean {
   if (!lead) return false;
-  const text = lead.replace(/[*_`]/g, "").trim();
+  // "Minimal working example:" names code that runs (the reproducer), not code that behaves right.
+  const text = lead
+    .replace(/[*_`]/g, "")
+    .replace(/\bworking\s+(?:example|snippet|code|sample|demo|repro\w*|test\s*case)\b/gi, "example")
+    .trim();
   // A lead that is only the contrast, between the block it follows and this one ("`f` raises [block] rather than
   // [block]"): the block after it is what should have happened.
   if (/^(?:(?:and|but)\s+)?(?:rather\s+than|instead\s+of)\s*:?$/i.test(text)) return true;

@@ -15,9 +15,15 @@ import { ALTERNATIVE_PYTHON } from "./reference-lead.ts";
 import { leadVerdict, type TwoVersions, twoVersions, verdictFor } from "./two-versions.ts";
 import { parseTranscript } from "./transcript.ts";
 
-/** Annotated values that cannot be compared across runs or versions (a function's or a module's inspect). */
+/**
+ * Annotated values that cannot be compared across runs or versions (a function's or a module's inspect, an object
+ * the reporter saw stringified). `[object Object]` inside a quoted string (`'[object Object] doesn\'t match'`) is
+ * text a program returned, which compares like any other.
+ */
 function comparable(value: string): boolean {
-  return !/\[Function|\[class |<function |<module |object at 0x|\[object Object\]/.test(value);
+  if (/\[Function|\[class |<function |<module |object at 0x/.test(value)) return false;
+  const unquoted = value.replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
+  return !/\[object Object\]/.test(unquoted);
 }
 
 const REFERENCE_RUNTIME = /^C?Python$/i;
@@ -240,9 +246,14 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
     }
   }
   if (expectedOutput.length === 0) {
-    for (const b of programBlocks(report))
-      for (const c of b.checks)
-        if (c.role === "expected" && c.kind === "output") expectedOutput.push(c.value);
+    // Values on code the words call right (`control`) are the expectation only when no comment states what the
+    // reported code does: beside such a claim they belong to another call (a working one set against the broken
+    // one), which prints them whether the bug shows or not.
+    const checks = programBlocks(report).flatMap((b) => b.checks);
+    const claimed = checks.some((c) => c.role === "actual");
+    for (const c of checks)
+      if (c.role === "expected" && c.kind === "output" && !(c.control && claimed))
+        expectedOutput.push(c.value);
   }
   if (expectedOutput.length === 0) expectedOutput.push(...(commentSides(report)?.good ?? []));
   // Values listed one per line under the Expected heading (`d1 is "4-53-2020"`).

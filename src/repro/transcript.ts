@@ -44,12 +44,34 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
   const raisedAt = new Set<number>();
   let inError = false;
   const session = flavour === "python" ? (ipythonAsPycon(text) ?? text) : text;
-  for (const raw of session.replace(/\r\n/g, "\n").split("\n")) {
+  const lines = session.replace(/\r\n/g, "\n").split("\n");
+  const isPrompt = (l: string) => pypy(l) || l.startsWith(prompt) || l === barePrompt;
+  const remark = flavour === "python" ? /^\s*#(?:\s|$)/ : /^\s*\/\/(?:\s|$)/;
+  // A session the reporter annotates with comments of their own (`#` lines before the first prompt, which no
+  // statement printed): a REPL never echoes a comment, so the session's comment lines are the
+  // reporter's words, not output; and one after a statement's output ("# It should match what cal prints…")
+  // closes that output: what follows, up to the next prompt, is what the comment introduces (another program's
+  // output, the expected side), never the statement's.
+  const firstPrompt = lines.findIndex((l) => isPrompt(l.trimEnd()));
+  const annotated = firstPrompt > 0 && lines.slice(0, firstPrompt).some((l) => remark.test(l));
+  let printedSincePrompt = 0;
+  let closed = false;
+  for (const raw of lines) {
     const line = raw.trimEnd();
-    if (pypy(line) || line.startsWith(prompt) || line === barePrompt) {
+    if (isPrompt(line)) {
       inError = false;
+      closed = false;
+      printedSincePrompt = 0;
       inputs.push(line.slice(pypy(line) ? prompt.length + 1 : prompt.length));
       continue;
+    }
+    if (annotated && inputs.length > 0 && !inError) {
+      if (remark.test(line)) {
+        if (printedSincePrompt > 0) closed = true;
+        continue;
+      }
+      if (closed) continue;
+      if (line.trim() !== "" && !line.startsWith("... ") && line !== "...") printedSincePrompt++;
     }
     const pypyMore = flavour === "python" && /^\.\.\.\.(?: |$)/.test(line);
     if ((pypyMore || line.startsWith("... ") || line === "...") && inputs.length > 0) {

@@ -25,6 +25,8 @@ const NPM_AT = new RegExp(
 const PIP_EQ = new RegExp(String.raw`(?<![\w.-])([A-Za-z0-9][\w.-]*)\s*===?\s*${VERSION}(?![\w.])`, "g");
 const WORD =
   /(?<![\w.-])([A-Za-z][\w.-]*)(?:\s+version:?)?\s+(?:v|version\s+)?(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]*\w)?)(?![\w]|\.\w)/gi; // a sentence's full stop may follow
+const WORD_RANGE =
+  /(?<![\w.-])([A-Za-z][\w.-]*)\s+version\s*:?[ \t]*(?:>=|\^|~)[ \t]*v?(\d+\.\d+(?:\.\d+)?(?:-[\w.]*\w)?)(?![\w]|\.\w)/gi;
 const PIP_LIST_LINE = /^([A-Za-z0-9][\w.-]*)\s{2,}(\d[\w.+-]*)\s*$/;
 
 const RUNTIME_NAMES: Record<string, RuntimeMention["name"]> = {
@@ -135,6 +137,25 @@ export function findVersionMentions(text: string): VersionMention[] {
       );
     if (kv?.[1] && kv[2]) add(kv[1], kv[2], "listing");
   }
+  // "i18next version: >=19.0.0" (an environment list): the lowest release of the range is the one the reporter
+  // names, the release the behaviour appeared in; the latest may well have changed it.
+  // `$ grep version node_modules/minimatch/package.json` (or `cat`) over `"version": "2.0.1",`: the installed
+  // release of the package whose manifest the command reads.
+  const lines = text.split("\n");
+  lines.forEach((line, i) => {
+    const manifest = /\bnode_modules\/((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)\/package\.json\b/i.exec(line);
+    if (!manifest?.[1]) return;
+    for (const next of lines.slice(i, i + 4)) {
+      const v = /^\s*"version"\s*:\s*"v?(\d+\.\d+\.\d+(?:-[\w.]+)?)"/.exec(
+        next.replace(/^.*package\.json:/, ""),
+      );
+      if (v?.[1]) {
+        add(manifest[1], v[1], "listing");
+        return;
+      }
+    }
+  });
+  for (const m of text.matchAll(WORD_RANGE)) if (m[1] && m[2]) add(m[1], m[2], "word");
   for (const m of text.matchAll(WORD)) {
     const name = m[1];
     const version = m[2];
