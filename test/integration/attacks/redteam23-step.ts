@@ -88,7 +88,7 @@ const job = {
   },
   issueNumber: 4,
   commentId: null,
-  checkRunId: 31,
+  checkRunId: null,
 };
 const spec = FixJobSpec.parse({ kind: "fix", id: "fix-23", headSha: SHA, headBranch: "feature" });
 const fixed = (patch: string, over: Partial<JobResult> = {}): JobResult =>
@@ -115,17 +115,14 @@ const newFile = (name: string, line = "module.exports = () => true;") =>
 /** Contained when the App's publisher opens no pull request for `patch` (its gate, then its applier). */
 async function published(patch: string): Promise<Outcome> {
   return withPublisher(async (p, fake) => {
-    let r: Awaited<ReturnType<typeof publishResult>>;
+    let note: string;
     try {
-      r = await publishResult(p, job, spec, fixed(patch), RetraceConfig.parse({}));
+      note = (await publishResult(p, job, spec, fixed(patch), RetraceConfig.parse({}))).note ?? "(no note)";
     } catch (e) {
-      return ok(`publisher threw (no PR): ${short((e as Error).message, 200)}`, true);
+      note = `the publisher threw: ${(e as Error).message}`;
     }
     const prs = fake.calls("POST", /\/pulls$/).length;
-    return ok(
-      prs ? `a draft PR was opened (${r.prUrl})` : `no PR: ${short(r.note ?? "(no note)", 220)}`,
-      prs === 0,
-    );
+    return ok(prs ? `a draft PR was opened (${short(note, 100)})` : `no PR: ${short(note, 220)}`, prs === 0);
   });
 }
 
@@ -148,7 +145,8 @@ async function writtenText(result: JobResult): Promise<string> {
 /** Contained when no hidden character reaches the written text raw and it acts on nothing on GitHub. */
 function readsPlain(text: string): Outcome {
   const raw = BIDI.filter((c) => text.includes(c));
-  const acts = actsOnGitHub(text);
+  // The job's own marker is Retrace's: an HTML comment it writes on purpose.
+  const acts = actsOnGitHub(text.replace(/<!-- retrace:job:[\w.-]+ -->/g, ""));
   return ok(
     raw.length || acts.length
       ? `written raw: ${raw.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase()}`).join(", ")} ${acts.join(", ")}: ${JSON.stringify(short(text, 200))}`
@@ -327,7 +325,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     const db = path.join(dir, "jobs.sqlite");
     let store = await openSqliteJobStore(db);
     store.insert(jobRecord() as never);
-    store.update("job-after-crash", { state: "succeeded" } as never);
+    store.update("job-after-crash", { state: "completed" } as never);
     const journal = readFileSync(`${db}.journal`, "utf8");
     store.close(); // snapshot: the job succeeded
     // Killed between the snapshot's rename and the journal's truncation: both lines are replayed over it.
@@ -517,7 +515,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       command: [
         "sh",
         "-c",
-        "for i in $(seq 1 2000); do sleep 30 & done 2>/dev/null; head -c 1073741824 /dev/zero | tr '\\0' x; head -c 268435456 /dev/zero >&2; echo done",
+        "head -c 1073741824 /dev/zero | tr '\\0' x; head -c 268435456 /dev/zero >&2; (for i in $(seq 1 2000); do sleep 30 & done) 2>/dev/null; echo done",
       ],
       env: { PATH: "/usr/bin:/bin" },
       limits: { timeoutMs: 40_000 },
