@@ -195,7 +195,7 @@ export async function publishResult(
       conclusion: result.outcome === "succeeded" ? "success" : "neutral",
       title: `Retrace ${job.kind}: ${result.verdict ?? result.outcome}`,
       summary: p.redact(
-        `${prUrl ? `Draft PR: ${prUrl}\n\n` : ""}${note ? `${note}\n\n` : ""}${fence(result.summary, "text")}`,
+        `${prUrl ? `Draft PR: ${prUrl}\n\n` : ""}${note ? `${note}\n\n` : ""}${result.summary}`,
       ),
     });
   }

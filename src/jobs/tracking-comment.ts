@@ -86,10 +86,10 @@ export function renderTrackingComment(
     const r = p.result;
     if (p.prUrl)
       lines.push(`**Draft pull request:** ${p.prUrl} — verified in the sandbox; review before merging.`, "");
-    // The note is Retrace's sentence (outside names in it are code spans, ./publish.ts `refusalNote`); the summary
-    // came from a run, so it is shown as text: a fenced block, where nothing mentions, links, embeds or hides (wave 23).
+    // The note is Retrace's sentence (outside names in it are code spans, ./publish.ts `refusalNote`). The summary is
+    // the run's rendered report (Retrace's markdown; the renderers fence what a model or a report wrote).
     if (p.note) lines.push(`> ${visible(redact(p.note)).replace(/\n/g, " ")}`, "");
-    lines.push(fence(redact(r.summary), "text"), "");
+    lines.push(redact(r.summary), "");
     const seconds = (r.durationMs / 1000).toFixed(1);
     lines.push(
       `<sub>outcome \`${r.outcome}\` · ${r.attempts} attempt(s) · ${r.tokens} tokens · $${r.costUsd.toFixed(4)} · ${seconds} s</sub>`,

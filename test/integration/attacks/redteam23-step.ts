@@ -127,10 +127,14 @@ async function published(patch: string): Promise<Outcome> {
 }
 
 /** What the publisher wrote on the comment, the check run and the PR for `result`. */
-async function writtenText(result: JobResult): Promise<string> {
+async function writtenText(result: JobResult, only?: "pr"): Promise<string> {
   return withPublisher(async (p, fake) => {
     await publishResult(p, job, spec, result, RetraceConfig.parse({}));
     const bodies: string[] = [];
+    if (only === "pr") {
+      for (const c of fake.calls("POST", /\/pulls$/)) bodies.push(String((c.body as { body?: string }).body));
+      return bodies.join("\n----\n");
+    }
     for (const c of fake.calls("POST", /\/comments$/))
       bodies.push(String((c.body as { body?: string }).body));
     for (const c of fake.calls("PATCH", /\/comments\/\d+$|\/check-runs\/\d+$/)) {
@@ -276,6 +280,11 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "publish-app-nfd-twin-of-tree-file": () => published(newFile("src/cafe\u0301.js")),
   "publish-app-twin-of-tree-directory": () => published(newFile("LIB/util.js")),
   "publish-app-swap-case-of-directory-deep": () => published(newFile("Src/auth.js")),
+  // Control: a plain new file beside the tree's names still opens its PR (the tree's names refuse only twins).
+  "publish-app-new-file-beside-tree-opens-pr": async () => {
+    const r = await published(newFile("src/authz.js"));
+    return ok(r.outcome, r.contained === false);
+  },
   // What a maintainer reads: the refusal note's file names, a run's summary, the PR body without a prBody.
   "comment-refusal-note-bidi-file-name": async () =>
     readsPlain(await writtenText(fixed(newFile("src/\u202egnp.js", "x"), { summary: "s" }))),
@@ -291,7 +300,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     ),
   "pr-body-fallback-to-summary": async () =>
     readsPlain(
-      await writtenText(fixed(newFile("src/extra.js"), { prBody: undefined, summary: UNSAFE_TEXT })),
+      await writtenText(fixed(newFile("src/extra.js"), { prBody: undefined, summary: UNSAFE_TEXT }), "pr"),
     ),
   "pr-title-fallback-branch-bidi": () => {
     const title = prTitleOf("fix-23", ["tests/test_\u2067a.py::test_x"]);
@@ -474,6 +483,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
           prBody: undefined,
           summary: "This fixes octo/app#1 and closes #2.",
         }),
+        "pr",
       ),
     ),
   "comment-failed-error-fence-and-mention": async () =>
