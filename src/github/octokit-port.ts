@@ -344,7 +344,7 @@ export function createGitHubPort(octokit: OctokitLike): GitHubPort {
             }
           }
           const entry = entries.get(parts[i]!);
-          if (!entry || entry.mode !== "040000") break;
+          if (entry?.mode !== "040000") break;
           dir = dir ? `${dir}/${parts[i]}` : parts[i]!;
           entries = await readTree(dir, entry.sha);
         }
