@@ -13,6 +13,7 @@ import {
   appendFileSync,
   closeSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -96,6 +97,15 @@ function takeLock(lockPath: string): void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
+    // Read and replaced only as the plain file this function makes: a link would have the takeover below write
+    // through it into whatever file it names (wave 23).
+    if (!lstatSync(lockPath, { throwIfNoEntry: false })?.isFile()) {
+      if (!lstatSync(lockPath, { throwIfNoEntry: false })) continue; // removed meanwhile: try again
+      throw new InfrastructureError(
+        `the job database lock ${lockPath} is not a plain file (a link or a directory), so it is not Retrace's`,
+        `remove ${lockPath} and start again`,
+      );
+    }
     let held = "";
     try {
       held = readFileSync(lockPath, "utf8").trim();
@@ -106,8 +116,13 @@ function takeLock(lockPath: string): void {
     const pid = Number(pidText);
     const sameHost = host === hostname();
     if (held === mine || (sameHost && Number.isInteger(pid) && pid > 0 && !alive(pid))) {
-      writeFileSync(lockPath, mine);
-      return;
+      // Replaced, never written through: removed, then made again exclusively on the next try.
+      try {
+        unlinkSync(lockPath);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
+      continue;
     }
     throw new InfrastructureError(
       `the job database ${lockPath.slice(0, -".lock".length)} is in use by another Retrace App (process ${JSON.stringify(held.slice(0, 80))}${sameHost ? "" : ", on another host"}): two Apps on one database overwrite each other's jobs`,
@@ -245,6 +260,9 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
+    // Any journal text, even one line cut short, is folded into a snapshot and the journal emptied: a cut line
+    // left there would have the next change appended to it, and that change lost at the next crash (wave 23).
+    if (text !== "") dirty = true;
     for (const line of text.split("\n")) {
       if (!line.trim()) continue;
       let entry: { d?: [string, number]; j?: JobRecord };

@@ -327,9 +327,15 @@ export async function applyPatch(base: PatchBase, patchText: string): Promise<Fi
     }
     if (newPath === null) continue;
     const mode = modeOfPatch(patch.newMode, newPath) ?? source?.mode ?? "100644";
-    if (oldPath !== null && oldPath !== newPath && !patch.isCopy) {
-      await read(newPath);
-      state.set(oldPath, null);
+    if (oldPath !== null && oldPath !== newPath) {
+      // A rename or copy onto a file that is there replaces it: a reviewer reads a rename, the file's bytes are
+      // gone (wave 23). Git refuses it too; a patch that means it deletes the file in a section first.
+      if ((await read(newPath)) !== null)
+        throw new PatchApplyError(
+          `the patch ${patch.isCopy ? "copies" : "renames"} ${oldPath} onto ${newPath}, which already exists`,
+          { file: newPath },
+        );
+      if (!patch.isCopy) state.set(oldPath, null);
     }
     state.set(newPath, { content: result, mode });
   }

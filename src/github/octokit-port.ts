@@ -12,6 +12,7 @@ import type {
   IssueInfo,
   Permission,
   PullInfo,
+  RepoId,
   TreeEntry,
 } from "../core/ports/github.ts";
 import { GitHubApiError, statusOf } from "./errors.ts";
@@ -69,6 +70,27 @@ export function createGitHubPort(octokit: OctokitLike): GitHubPort {
       if (items.length < 100) break;
     }
     return all;
+  }
+
+  /** One non-recursive tree read per directory (a recursive read may be truncated), each directory read once. */
+  function treeReader(repo: RepoId) {
+    const trees = new Map<string, Map<string, { mode: GitMode; sha: string }> | null>();
+    return async (dir: string, sha: string) => {
+      if (!trees.has(dir)) {
+        const d = await call("read a tree", "GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
+          ...repo,
+          tree_sha: sha,
+        });
+        const entries = new Map<string, { mode: GitMode; sha: string }>();
+        for (const e of d?.tree ?? []) {
+          // GitHub writes a directory's mode as "040000"; git itself as "40000": the type says it either way.
+          const mode = (e.type === "tree" ? "040000" : String(e.mode)) as GitMode;
+          entries.set(String(e.path), { mode, sha: String(e.sha) });
+        }
+        trees.set(dir, entries);
+      }
+      return trees.get(dir) ?? null;
+    };
   }
 
   return {
@@ -282,25 +304,8 @@ export function createGitHubPort(octokit: OctokitLike): GitHubPort {
     },
 
     async getPathModes(repo, commitSha, paths) {
-      // One non-recursive tree read per directory on the way to each path (a recursive read may be truncated).
+      const readTree = treeReader(repo);
       const root = await this.getCommitTree(repo, commitSha);
-      const trees = new Map<string, Map<string, { mode: GitMode; sha: string }> | null>();
-      const readTree = async (dir: string, sha: string) => {
-        if (!trees.has(dir)) {
-          const d = await call("read a tree", "GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
-            ...repo,
-            tree_sha: sha,
-          });
-          const entries = new Map<string, { mode: GitMode; sha: string }>();
-          for (const e of d?.tree ?? []) {
-            // GitHub writes a directory's mode as "040000"; git itself as "40000": the type says it either way.
-            const mode = (e.type === "tree" ? "040000" : String(e.mode)) as GitMode;
-            entries.set(String(e.path), { mode, sha: String(e.sha) });
-          }
-          trees.set(dir, entries);
-        }
-        return trees.get(dir) ?? null;
-      };
       const modes = new Map<string, GitMode>();
       for (const path of paths) {
         const parts = path.split("/");
@@ -319,6 +324,32 @@ export function createGitHubPort(octokit: OctokitLike): GitHubPort {
         }
       }
       return modes;
+    },
+
+    async listTreeNames(repo, commitSha, paths, max) {
+      const readTree = treeReader(repo);
+      const root = await this.getCommitTree(repo, commitSha);
+      const names = new Set<string>();
+      const listed = new Set<string>();
+      for (const path of paths) {
+        const parts = path.split("/");
+        let dir = "";
+        let entries = await readTree(dir, root);
+        for (let i = 0; i < parts.length && entries; i++) {
+          if (!listed.has(dir)) {
+            listed.add(dir);
+            for (const name of entries.keys()) {
+              if (names.size >= max) return [...names];
+              names.add(dir ? `${dir}/${name}` : name);
+            }
+          }
+          const entry = entries.get(parts[i]!);
+          if (entry?.mode !== "040000") break;
+          dir = dir ? `${dir}/${parts[i]}` : parts[i]!;
+          entries = await readTree(dir, entry.sha);
+        }
+      }
+      return [...names];
     },
 
     async getDefaultBranch(repo) {

@@ -6,12 +6,14 @@
  * The publisher keeps no state: it takes where the job's comment and check are, and returns what it wrote, so
  * the App persists the references in its job store and the Action reads them into its outputs.
  */
-import { commitText } from "../report/markdown.ts";
+import { code, commitText, fence } from "../report/markdown.ts";
 import { policyForFix, type RetraceConfig } from "../config/schema.ts";
 import type { JobSpec } from "../core/job.ts";
 import type { CommentRef, GitHubPort, RepoId } from "../core/ports/github.ts";
 import { BRANCH_PREFIX, openDraftPullRequest } from "../github/draft-pr.ts";
 import type { PolicyConfig } from "../policy/config.ts";
+import { GATE_TREE_FILES } from "../policy/index.ts";
+import { parsePatchSections } from "../core/apply-patch.ts";
 import type { JobResult } from "./result.ts";
 import { markerFor, renderTrackingComment, type TrackingPhase } from "./tracking-comment.ts";
 import type { Trigger } from "./triggers.ts";
@@ -30,7 +32,7 @@ export interface GateViolation {
 export type PolicyGate = (
   patch: string,
   config: PolicyConfig,
-  context?: { failingCheck?: string },
+  context?: { failingCheck?: string; treeFiles?: readonly string[] },
 ) => { allowed: boolean; violations: GateViolation[] };
 
 /** Where the job publishes: the repository, the gate, and the redactor everything written passes through. */
@@ -101,10 +103,25 @@ export async function startCheckRun(p: Publisher, job: PublishedJob, headSha: st
   return check.id;
 }
 
+/** The paths a patch names (each section's old and new), or none when it does not parse (the gate refuses it). */
+function patchPaths(patch: string): string[] {
+  try {
+    return [
+      ...new Set(parsePatchSections(patch).flatMap((s) => [s.oldPath, s.newPath].filter((p) => p !== null))),
+    ];
+  } catch {
+    return [];
+  }
+}
+
 /** The gate's refusal, one violation after the other, each with its rule and `file:line` when it has one. */
 export function refusalNote(violations: GateViolation[]): string {
+  // A file name and a message come from the patch: each one code span, so none mentions, links or hides (wave 23).
   return `The policy gate refused the patch, so no pull request was opened: ${violations
-    .map((v) => `${v.rule}${v.file ? ` (${v.file}${v.line ? `:${v.line}` : ""})` : ""}: ${v.message}`)
+    .map(
+      (v) =>
+        `${v.rule}${v.file ? ` (${code(`${v.file}${v.line ? `:${v.line}` : ""}`)})` : ""}: ${code(v.message)}`,
+    )
     .join("; ")}`;
 }
 
@@ -118,7 +135,8 @@ export function pullRequestText(
   return {
     // A result's title comes from a run (an artifact, in the App): shown, never acted on, whoever built it.
     title: redact(commitText(result.prTitle ?? `Fix failing check on ${headBranch}`)),
-    body: redact(`${result.prBody ?? result.summary}\n\n${markerFor(jobId)}`),
+    // Without the pipeline's body, the run's summary is shown as text (a fenced block), never rendered.
+    body: redact(`${result.prBody ?? fence(result.summary, "text")}\n\n${markerFor(jobId)}`),
   };
 }
 
@@ -137,11 +155,15 @@ export async function publishResult(
   let prBranch: string | null = null;
   let note: string | null = null;
   if (job.kind === "fix" && result.patch && result.outcome === "succeeded" && spec?.kind === "fix") {
-    const verdict = p.gate(
-      result.patch,
-      policyForFix(config),
-      result.failingCheck !== undefined ? { failingCheck: result.failingCheck } : {},
-    );
+    // The base tree's names along the patch's paths: a new file that folds onto one of them (`src/Auth.js`
+    // beside `src/auth.js`) is refused here too, not only by the runner's gate (wave 23).
+    const treeFiles = spec.headSha
+      ? await p.github.listTreeNames(p.repo, spec.headSha, patchPaths(result.patch), GATE_TREE_FILES)
+      : [];
+    const verdict = p.gate(result.patch, policyForFix(config), {
+      ...(result.failingCheck !== undefined ? { failingCheck: result.failingCheck } : {}),
+      treeFiles,
+    });
     if (!verdict.allowed) {
       note = refusalNote(verdict.violations);
     } else if (!spec.headBranch || !spec.headSha) {
@@ -192,7 +214,7 @@ export async function publishFailure(
       status: "completed",
       conclusion: "failure",
       title: `Retrace ${job.kind} failed`,
-      summary: p.redact(message),
+      summary: fence(p.redact(message), "text"),
     });
   }
   return comment;

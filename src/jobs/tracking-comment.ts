@@ -3,7 +3,7 @@
  * publisher (./publish.ts) for the App and the Action. The hidden marker lets a surface find it again (after a
  * restart, or from a later step) and keeps Retrace from reacting to its own comment.
  */
-import { code } from "../report/markdown.ts";
+import { code, fence, visible } from "../report/markdown.ts";
 import type { JobResult } from "./result.ts";
 import type { Trigger } from "./triggers.ts";
 import { TRACKING_MARKER_PREFIX } from "./triggers.ts";
@@ -86,14 +86,16 @@ export function renderTrackingComment(
     const r = p.result;
     if (p.prUrl)
       lines.push(`**Draft pull request:** ${p.prUrl} — verified in the sandbox; review before merging.`, "");
-    if (p.note) lines.push(`> ${redact(p.note)}`, "");
+    // The note is Retrace's sentence (outside names in it are code spans, ./publish.ts `refusalNote`). The summary is
+    // the run's rendered report (Retrace's markdown; the renderers fence what a model or a report wrote).
+    if (p.note) lines.push(`> ${visible(redact(p.note)).replace(/\n/g, " ")}`, "");
     lines.push(redact(r.summary), "");
     const seconds = (r.durationMs / 1000).toFixed(1);
     lines.push(
       `<sub>outcome \`${r.outcome}\` · ${r.attempts} attempt(s) · ${r.tokens} tokens · $${r.costUsd.toFixed(4)} · ${seconds} s</sub>`,
     );
   } else if (p.phase === "failed") {
-    lines.push("```text", redact(p.error).replaceAll("```", "'''"), "```", "");
+    lines.push(fence(redact(p.error), "text"), "");
     lines.push("<sub>Comment the command again to retry once the problem is fixed.</sub>");
   } else {
     lines.push("<sub>This comment is updated in place when the job finishes.</sub>");

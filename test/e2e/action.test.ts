@@ -441,7 +441,7 @@ describe("who and what may trigger the Action (shared intake rules)", () => {
     expect(github.calls("POST", /pulls$|git\/refs$/)).toEqual([]);
     const comment = github.state.comments.find((c) => c.issue === 2)!;
     expect(comment.body).toContain(
-      "The policy gate refused the patch, so no pull request was opened: dangerous-calls (src/calc.py:3)",
+      "The policy gate refused the patch, so no pull request was opened: dangerous-calls (`src/calc.py:3`)",
     );
   });
 });

@@ -113,6 +113,12 @@ export interface GitHubPort {
   downloadTarball(repo: RepoId, ref: string): Promise<Uint8Array>;
   /** Git modes of paths at a commit (read from its trees); a path that does not exist there is absent. */
   getPathModes(repo: RepoId, commitSha: string, paths: string[]): Promise<Map<string, GitMode>>;
+  /**
+   * The names (full paths) of every entry of every directory on the way to each of `paths` at a commit, the root
+   * included, at most `max`: what a new path may fold onto (`src/Auth.js` beside `src/auth.js`, `LIB/` beside
+   * `lib/`), read directory by directory, so no cap on the whole tree hides a name.
+   */
+  listTreeNames(repo: RepoId, commitSha: string, paths: string[], max: number): Promise<string[]>;
   /** The repository's default branch. */
   getDefaultBranch(repo: RepoId): Promise<string>;
   /** Tree sha of a commit. */

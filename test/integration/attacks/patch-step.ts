@@ -9,7 +9,7 @@ import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { fixJobResult } from "../../../src/jobs/fix-result.ts";
 import { pullRequestText } from "../../../src/jobs/publish.ts";
 import type { JobResult } from "../../../src/jobs/result.ts";
-import { evaluatePatch } from "../../../src/policy/index.ts";
+import { evaluatePatch, GATE_TREE_FILES } from "../../../src/policy/index.ts";
 import { type Outcome, ok } from "./wave-step.ts";
 
 export const short = (s: string, n = 200) => s.replace(/\s+/g, " ").slice(0, n);
@@ -54,11 +54,16 @@ export async function gateThenApply(
   repo: string,
   shown: (p: PatchedFiles) => string,
   width = 160,
+  /** Give the gate the repository's names, as the fix pipeline does (src/fix/build-ports.ts). */
+  withTree = false,
 ): Promise<GateThenApply> {
   let gate: string;
   let allowed = false;
   try {
-    const g = evaluatePatch(patch, {});
+    const treeFiles = withTree
+      ? await (await createFsWorkspace(repo)).listFiles({ max: GATE_TREE_FILES })
+      : undefined;
+    const g = evaluatePatch(patch, {}, treeFiles ? { treeFiles } : {});
     allowed = g.allowed;
     gate = g.allowed
       ? "gate allowed"

@@ -51,9 +51,15 @@ const newFile = (name: string, line = "module.exports = () => true;") =>
 const changeAuth = (line: string) =>
   `diff --git a/src/auth.js b/src/auth.js\n--- a/src/auth.js\n+++ b/src/auth.js\n@@ -1,2 +1,2 @@\n const ok = check(user);\n-if (ok) allow();\n+${line}\n`;
 
-/** Contained when the gate refuses the patch (the pipeline gates before it applies). */
+/** Contained when the gate refuses the patch (the pipeline gates before it applies, given the tree's names). */
 async function gated(patch: string): Promise<Outcome> {
-  const r = await gateThenApply(patch, repo(), (p) => JSON.stringify(Object.keys(p.files).slice(0, 3)));
+  const r = await gateThenApply(
+    patch,
+    repo(),
+    (p) => JSON.stringify(Object.keys(p.files).slice(0, 3)),
+    160,
+    true,
+  );
   return ok(`${r.gate} | ${r.applied}`, !r.allowed);
 }
 

@@ -23,7 +23,4 @@ describeHostWave({
     "junit-tag-over-lines-then-failure-read",
     "app-writer-commands-on-two-issues-both-taken",
   ],
-  // The gate sees the patch, not the tree: `src/Auth.js` beside the repository's `src/auth.js` passes it and is
-  // refused by the applier (redteam21-results.md, "Left").
-  open: ["patch-new-file-case-fold-of-existing"],
 });

@@ -133,13 +133,13 @@ describe("publishResult: the gate again, with the failing check the job's gate j
       RetraceConfig.parse({}),
     );
     expect(done.prUrl).toBeNull();
-    expect(done.note).toMatch(/^The policy gate refused the patch.*suppressions \(src\/calc\.js:2\)/);
+    expect(done.note).toMatch(/^The policy gate refused the patch.*suppressions \(`src\/calc\.js:2`\)/);
   });
 
   it("a result that does not say what the failing check runs: every suppression is blocked, as before", async () => {
     const done = await publishResult(p, fixJob(), spec, fixed(SUPPRESSED), RetraceConfig.parse({}));
     expect(done.prUrl).toBeNull();
-    expect(done.note).toMatch(/suppressions \(src\/calc\.js:2\)/);
+    expect(done.note).toMatch(/suppressions \(`src\/calc\.js:2`\)/);
   });
 });
 
@@ -174,13 +174,13 @@ describe("publishResult", () => {
     const done = await publishResult(p, fixJob({ checkRunId }), spec, fixed(EVIL), RetraceConfig.parse({}));
     expect(done.prUrl).toBeNull();
     expect(done.note).toMatch(
-      /^The policy gate refused the patch, so no pull request was opened: dangerous-calls \(src\/calc\.py:3\): /,
+      /^The policy gate refused the patch, so no pull request was opened: dangerous-calls \(`src\/calc\.py:3`\): `/,
     );
     expect(fake.calls("POST", /git\/refs$|pulls$/)).toEqual([]);
-    expect(fake.state.comments[0]!.body).toContain("dangerous-calls (src/calc.py:3)");
+    expect(fake.state.comments[0]!.body).toContain("dangerous-calls (`src/calc.py:3`)");
     const summary = (fake.calls("PATCH", /check-runs\/\d+$/)[0]!.body as { output: { summary: string } })
       .output.summary;
-    expect(summary).toContain("dangerous-calls (src/calc.py:3)");
+    expect(summary).toContain("dangerous-calls (`src/calc.py:3`)");
   });
 
   it("only a succeeded fix is published: a patch on a failed result opens nothing", async () => {
@@ -203,7 +203,7 @@ describe("publishResult", () => {
         { rule: "forbidden-paths", file: ".github/x.yml", message: "no" },
       ]),
     ).toBe(
-      "The policy gate refused the patch, so no pull request was opened: size-caps: too big; forbidden-paths (.github/x.yml): no",
+      "The policy gate refused the patch, so no pull request was opened: size-caps: `too big`; forbidden-paths (`.github/x.yml`): `no`",
     );
   });
 

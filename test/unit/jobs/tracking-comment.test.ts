@@ -105,7 +105,8 @@ describe("tracking comment", () => {
     );
     expect(body).toContain("### Retrace reproduction: ❌ failed");
     expect(body).toContain("| `repro-1` | `/repro` by @ana |");
-    expect(body).toContain("```text\nboom '''\n# injected heading\n```");
+    // A fence longer than any backtick run in the error: the error's ``` cannot close it.
+    expect(body).toContain("````text\nboom ```\n# injected heading\n````");
     expect(body).not.toContain("⚠️");
   });
 
