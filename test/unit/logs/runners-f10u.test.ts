@@ -175,3 +175,41 @@ describe("sbt: a compiler error the task failed on, after another subproject's t
     expect(found(errors.join("\n"))).toEqual([]);
   });
 });
+
+describe("colour escapes printed in caret notation (`^[[31m` as text)", () => {
+  it("a complete SGR escape in caret notation is removed before the parsers read the line", () => {
+    const log = [
+      "^[[2m RUN ^[[22m ^[[36mv1.6.0 ^[[39m^[[90m/home/runner/work/kiln/kiln^[[39m",
+      "^[[31m⎯⎯⎯⎯⎯⎯^[[39m^[[1m^[[41m Failed Tests 1 ^[[49m^[[22m^[[31m⎯⎯⎯⎯⎯⎯^[[39m",
+      "^[[41m^[[1m FAIL ^[[22m^[[49m src/kiln.test.ts^[[2m > ^[[22mkiln^[[2m > ^[[22mheats",
+      "^[[31mAssertionError^[[39m: expected 850 to be 900",
+      " ^[[36m ❯ src/kiln.test.ts:^[[2m4:17^[[22m^[[39m",
+    ].join("\n");
+    expect(found(log)).toEqual([["src/kiln.test.ts > kiln > heats", "src/kiln.test.ts", 4]]);
+  });
+
+  it("must not fire: a `^[` of other text (a regex in a message) is kept", () => {
+    const r = parseLog(
+      ["--- FAIL: TestKiln (0.00s)", "    kiln_test.go:9: pattern ^[[a-z]+$ did not match", "FAIL"].join(
+        "\n",
+      ),
+    );
+    expect(r.failures[0]!.message).toContain("^[[a-z]+$");
+  });
+});
+
+describe("vitest: the pool could not start a worker for a test file", () => {
+  it("a build failure of each file named, the runner home abbreviated as `~` removed", () => {
+    const log = [
+      "^[[2m Test Files ^[[22m ^[[2mno tests^[[22m",
+      "^[[31m^[[1mError^[[22m: [vitest-pool]: Failed to start forks worker for test files ~/work/kiln/kiln/web/src/kiln.test.ts",
+    ].join("\n");
+    const r = parseLog(log).failures;
+    expect(r.map((f) => [f.test, f.file, f.category])).toEqual([[null, "web/src/kiln.test.ts", "build"]]);
+  });
+
+  it("must not fire: the pool's error naming no test file, or another tool's words", () => {
+    expect(found("Error: [vitest-pool]: Worker forks emitted error.")).toEqual([]);
+    expect(found("Error: Failed to start forks worker for test files web/src/kiln.test.ts")).toEqual([]);
+  });
+});
