@@ -41,6 +41,20 @@ describe("Gradle: a build plugin's `Tests with failures:` list above the count l
     expect(ids(log.join("\n"))).toEqual(["org.kiln.api.OvenIntegrationTest.heatsToNineHundred"]);
   });
 
+  it("a YAML suite's `Class > test {p0=…} FAILED` line names the same id as the list", () => {
+    const log = [
+      "org.kiln.rest.KilnYamlTestSuiteIT > test {p0=firing/10_basic/Glaze with spaces} FAILED",
+      "    java.lang.AssertionError at KilnYamlTestSuiteIT.java:40",
+      "",
+      ...list.slice(2),
+      "2 tests completed, 2 failed",
+    ];
+    expect(ids(log.join("\n")).sort()).toEqual([
+      "org.kiln.api.OvenIntegrationTest.heatsToNineHundred",
+      "org.kiln.rest.KilnYamlTestSuiteIT.test {p0=firing/10_basic/Glaze with spaces}",
+    ]);
+  });
+
   it("must not fire: a count line that counts no failure", () => {
     expect(ids([...list, "12 tests completed"].join("\n"))).toEqual([]);
   });
