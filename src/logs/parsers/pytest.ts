@@ -169,13 +169,15 @@ function resolveUp(dir: string, up: string): string | null {
  */
 function upwardIds(outer: ParserSink): { sink: ParserSink; see(text: string): void; flush(): void } {
   let cwd: string | null = null;
+  /** tox named the directory it ran pytest in, even one outside the checkout: then no `tests` fallback. */
+  let toxNamed = false;
   const waiting: (() => void)[] = [];
   const up = (p: string | null | undefined): boolean => typeof p === "string" && p.startsWith("../");
   const fix = (p: string): string => {
     if (!p.startsWith("../")) return p;
     // No directory named (a build tool's plugin running pytest in its build directory, `../../tests/test.py`): as
     // for a machine's absolute path, the path is taken from its topmost `tests`/`test` directory.
-    if (cwd === null) return UP_TO_TESTS.exec(p)?.[1] ?? p;
+    if (cwd === null) return toxNamed ? p : (UP_TO_TESTS.exec(p)?.[1] ?? p);
     return resolveUp(cwd, p) ?? p;
   };
   const sink: ParserSink = {
@@ -204,6 +206,7 @@ function upwardIds(outer: ParserSink): { sink: ParserSink; see(text: string): vo
     see(text) {
       if (!text.includes("> ")) return;
       const m = TOX_CWD.exec(text);
+      if (m) toxNamed = true;
       if (m && !/^(?:\/|[A-Za-z]:)/.test(m[1]!)) cwd = m[1]!;
     },
     flush() {
