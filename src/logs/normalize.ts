@@ -62,6 +62,18 @@ export function stripAnsi(text: string): string {
   return out + text.slice(from);
 }
 
+/**
+ * A colour escape a log viewer or a copy printed in caret notation, its ESC as the two characters `^[` (`^[[31m`,
+ * `^[[1;41m`): only the complete SGR form, `^[[` digits and `;`, then `m`, so a `^[` of other text is kept.
+ */
+const CARET_SGR = /\^\[\[[\d;]*m/g;
+
+/** Removes colour escapes printed in caret notation (see CARET_SGR). */
+export function stripCaretColours(text: string): string {
+  if (text.indexOf("^[[") === -1) return text;
+  return text.replace(CARET_SGR, "");
+}
+
 /** Removes an ISO-8601 UTC timestamp (`2024-05-01T10:00:00.123Z `) that opens a line. */
 export function stripTimestamp(text: string): string {
   if (text.length >= 20 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 84 && TIMESTAMP.test(text)) {
@@ -114,7 +126,7 @@ export function normalizeText(
   // indexOf first: a fast scan, where lastIndexOf is a slow runtime call on every line of a log that has none.
   if (text.indexOf("\r") !== -1) text = text.slice(text.lastIndexOf("\r") + 1);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  text = stripAnsi(stripTimestamp(text));
+  text = stripCaretColours(stripAnsi(stripTimestamp(text)));
   HIDING.lastIndex = 0;
   if (HIDING.test(text)) text = text.replace(HIDING, "\ufffd");
   const c0 = text.charCodeAt(0);
@@ -175,7 +187,9 @@ export const CHECKOUT_ROOTS: readonly CheckoutRoot[] = [
     ci: "GitHub Actions (Linux, macOS, container jobs)",
     example: "/home/runner/work/calc/calc/src/x.py",
     needles: ["/work/", "/__w/"],
-    pattern: (n) => `(?:/home/runner/work|/Users/runner/work|/__w)/${n.name}/${n.seg}/`,
+    // Vitest abbreviates the runner's home as `~` (`~/work/calc/calc/web/src/x.test.ts`).
+    pattern: (n) =>
+      `(?:(?:/home/runner/work|/Users/runner/work|/__w)|(?<![\\w.-])~/work)/${n.name}/${n.seg}/`,
   },
   {
     ci: "GitHub Actions (Docker actions)",

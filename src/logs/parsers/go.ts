@@ -8,7 +8,7 @@ import { GoFailures, goFailureFromOutput, RaceReports } from "./go-output.ts";
 
 const RUN = /^=== (RUN|PAUSE|CONT|NAME)\s+(\S+)$/;
 const PROCS_SUFFIX = /^((?:Test|Example|Fuzz)\w*)-\d+(?=\/|$)/;
-const RESULT = /^(\s*)--- (FAIL|PASS|SKIP): (\S+) \([\d.]+s\)$/;
+const RESULT = /^(\s*)--- (FAIL|PASS|SKIP): (\S+) \([\d.]+(?:s| seconds)\)$/;
 const PACKAGE =
   /^(ok|FAIL|\?)\s+(\S+)\s+(?:[\d.]+s|\(cached\)|\[build failed\]|\[setup failed\]|\[no test files\])/;
 /** Code hosts whose import paths name a repository in three parts (`github.com/owner/repo`). */

@@ -19,6 +19,13 @@ const RESULT = /^([\w$.]+) > (.+) (FAILED|PASSED|SKIPPED)$/;
 const SUITE_RESULT =
   /^[^>]+(?: > [^>]+)* > ((?:[a-z_$][\w$]*\.)*[A-Z_$][\w$]*)\.([\w$]+(?:\(.*\))?(?:\[\d+\])?) (FAILED|PASSED|SKIPPED)$/;
 const COUNTS = /^(\d+) tests? completed(?:, (\d+) failed)?(?:, (\d+) skipped)?$/;
+/**
+ * The list some builds' test listeners print before the count line (OpenSearch's and Elasticsearch's Gradle
+ * plugins): `Tests with failures:`, then ` - pkg.ClassTest.method` per failed test, a randomized or YAML suite's
+ * parameters kept as printed (`test {p0=bulk/10_basic/Array of objects}`). Taken only when the count line that
+ * closes it counts failures.
+ */
+const LISTED = /^ - ((?:[a-z_$][\w$]*\.)*[A-Z_$][\w$]*\.[\w$]+(?: \{[^{}]*\}|\[\d+\])?)$/;
 
 /**
  * `method()` → `method`; `method(String) > [3] eu, EU` → `method(String)[3]`; a display name that is the
@@ -63,6 +70,8 @@ export function createGradleParser(sink: ParserSink) {
    */
   let wrapped: { text: string; lineNo: number } | null = null;
   const failedIds = new Set<string>();
+  /** Entries of a `Tests with failures:` list, waiting for the count line after it. */
+  let listed: { ids: string[]; lines: string[]; start: number; end: number } | null = null;
 
   function flush(): void {
     if (!block) return;
@@ -111,6 +120,20 @@ export function createGradleParser(sink: ParserSink) {
           return true;
         }
         flush();
+      }
+      if (listed) {
+        const e = LISTED.exec(text);
+        if (e && listed.ids.length < 1_000) {
+          listed.ids.push(e[1]!);
+          listed.lines.push(text);
+          listed.end = lineNo;
+          return true;
+        }
+        if (text !== "" && !COUNTS.test(text)) listed = null;
+      }
+      if (text === "Tests with failures:") {
+        listed = { ids: [], lines: [text], start: lineNo, end: lineNo };
+        return true;
       }
       if (wrapped) {
         const w = wrapped;
@@ -164,6 +187,22 @@ export function createGradleParser(sink: ParserSink) {
         const failed = Number(c[2] ?? 0);
         const skipped = Number(c[3] ?? 0);
         sink.summary({ passed: Number(c[1]) - failed - skipped, failed, skipped });
+        if (listed && failed > 0) {
+          for (const id of listed.ids) {
+            if (failedIds.has(id)) continue;
+            failedIds.add(id);
+            sink.test(id, "failed");
+            sink.failure({
+              category: "test",
+              test: id,
+              message: "listed under `Tests with failures:`",
+              stack: listed.lines.join("\n"),
+              start: listed.start,
+              end: listed.end,
+            });
+          }
+        }
+        listed = null;
         return true;
       }
       return false;

@@ -32,6 +32,14 @@ export function createMochaParser(sink: ParserSink) {
   const listing: { indent: number; title: string }[] = [];
   let failingSection = false;
   let blankRun = 0;
+  /**
+   * The failure section's blank lines reached its end mark: the section ends at the next line unless that line is the
+   * next numbered entry (`  3) ` after `  2) `, within `N failing`): an entry whose error has no stack (`Uncaught
+   * AssertionError: …` and no `at` frame) prints its empty stack as a blank line of its own, two blanks in a row.
+   */
+  let endingAfter: number | null = null;
+  /** The number of the failure section's last entry. */
+  let lastEntry = 0;
   let seenCounts = false;
   /**
    * Mocha's epilogue prints `N passing` first, always (`0 passing` too), then `N pending`, then `N failing`: a
@@ -59,6 +67,8 @@ export function createMochaParser(sink: ParserSink) {
   const listed: { id: string; outcome: "passed" | "failed" | "skipped" }[] = [];
   /** The spec tree's id of each failed test by its number (`1) title` under its describes). */
   const failedByNumber = new Map<string, string>();
+  /** The same entries' titles apart (a title may itself hold ` > `: `subCount > 9`, so the id is not split back). */
+  const failedTitlesByNumber = new Map<string, string[]>();
   /**
    * Each numbered entry's describe levels the listing lost above it (a paste drops the first line's indentation, so
    * its top describe at the left margin is not read): the entry's indent says how many it has.
@@ -107,7 +117,7 @@ export function createMochaParser(sink: ParserSink) {
     const num = /^ {2}(\d+)\) /.exec(b.buf.lines[0] ?? "")?.[1];
     const listedId = num === undefined ? undefined : failedByNumber.get(num);
     if (b.titles.length === 1 && listedId) {
-      const spaced = listedId.split(" > ").join(" ");
+      const spaced = (failedTitlesByNumber.get(num!) ?? [listedId]).join(" ");
       if (spaced === b.titles[0]) id = listedId;
       // One top describe lost from the listing: the failure's joined titles spell it before the listed ones.
       else if (missingLevels.get(num!) === 1 && b.titles[0]!.endsWith(` ${spaced}`)) {
@@ -265,15 +275,26 @@ export function createMochaParser(sink: ParserSink) {
       if (failingSection) {
         // Mocha ends its failure details with two blank lines; whatever follows is another tool's.
         blankRun = text.trim() === "" ? blankRun + 1 : 0;
-        if (blankRun >= (doubleSpaced ? 5 : 2)) {
+        if (endingAfter !== null && blankRun === 0) {
+          const next = /^ {2}(\d+)\) /.exec(text);
+          const continues =
+            next !== null && Number(next[1]) === endingAfter + 1 && endingAfter < failingCount;
+          endingAfter = null;
+          if (!continues) {
+            failingSection = false;
+            return this.line(text, lineNo);
+          }
+        }
+        if (endingAfter === null && blankRun >= (doubleSpaced ? 5 : 2)) {
           flush();
-          failingSection = false;
-          blankRun = 0;
+          endingAfter = lastEntry;
           return true;
         }
+        if (endingAfter !== null) return false;
         const f = /^ {2}(\d+)\) (.+)$/.exec(text);
         if (f) {
           flush();
+          lastEntry = Number(f[1]);
           block = {
             titles: [f[2]!.trim()],
             titleDone: f[2]!.trimEnd().endsWith(":"),
@@ -317,6 +338,7 @@ export function createMochaParser(sink: ParserSink) {
         listed.push({ id, outcome: p ? "passed" : f ? "failed" : "skipped" });
         if (f && failedByNumber.size < 10_000) {
           failedByNumber.set(f[2]!, id);
+          failedTitlesByNumber.set(f[2]!, [...listing.map((x) => x.title), title]);
           listedAt.set(f[2]!, { line: lineNo, text });
           // Mocha indents a root describe by 2 and each level below by 2 more: an entry at 4 + 2k under k levels
           // (all deeper than 2) has lost only its top describe.

@@ -148,6 +148,9 @@ function baseTitle(title: string): string {
  */
 const TOX_CWD = /^\s*[\w.-]+: (?:commands\[\d+\]|exit -?\d+ \([\d.]+ seconds\)) ([^\s>]*)> /;
 
+/** A path climbing out of pytest's directory straight into a `tests`/`test` directory: `../../tests/test_x.py`. */
+const UP_TO_TESTS = /^(?:\.\.\/)+((?:tests?)\/(?:[^/]+\/)*[^/]+)$/;
+
 /** `dir` joined with `up` (`../../tests/x.py`), or null when the result leaves the repository. */
 function resolveUp(dir: string, up: string): string | null {
   const parts = dir.split("/").filter((p) => p !== "" && p !== ".");
@@ -166,10 +169,15 @@ function resolveUp(dir: string, up: string): string | null {
  */
 function upwardIds(outer: ParserSink): { sink: ParserSink; see(text: string): void; flush(): void } {
   let cwd: string | null = null;
+  /** tox named the directory it ran pytest in, even one outside the checkout: then no `tests` fallback. */
+  let toxNamed = false;
   const waiting: (() => void)[] = [];
   const up = (p: string | null | undefined): boolean => typeof p === "string" && p.startsWith("../");
   const fix = (p: string): string => {
-    if (cwd === null || !p.startsWith("../")) return p;
+    if (!p.startsWith("../")) return p;
+    // No directory named (a build tool's plugin running pytest in its build directory, `../../tests/test.py`): as
+    // for a machine's absolute path, the path is taken from its topmost `tests`/`test` directory.
+    if (cwd === null) return toxNamed ? p : (UP_TO_TESTS.exec(p)?.[1] ?? p);
     return resolveUp(cwd, p) ?? p;
   };
   const sink: ParserSink = {
@@ -198,6 +206,7 @@ function upwardIds(outer: ParserSink): { sink: ParserSink; see(text: string): vo
     see(text) {
       if (!text.includes("> ")) return;
       const m = TOX_CWD.exec(text);
+      if (m) toxNamed = true;
       if (m && !/^(?:\/|[A-Za-z]:)/.test(m[1]!)) cwd = m[1]!;
     },
     flush() {
@@ -343,6 +352,38 @@ export function createPytestParser(outer: ParserSink) {
   let tailLoc: { file: string; line: number } | null = null;
   /** Collection errors' summary lines seen outside a session, waiting for pytest's line that confirms them. */
   let heldErrors: { text: string; lineNo: number }[] = [];
+  /**
+   * The short summary's outcome words (`FAILED id`), recorded once the summary is over; its failed ids in `runIds`.
+   * A summary whose closing count line is followed, blank lines aside, by another `short test summary info` rule was
+   * printed inside that run's output (pytester's inner run in a failure's captured output, or a test's output under
+   * `-s`): no run ends straight into another run's summary. Its entries and count are dropped (`heldClose`).
+   */
+  let summaryWords: [string, string][] = [];
+  let runIds: string[] = [];
+  let heldClose: { counts: SummaryCounts; lineNo: number } | null = null;
+
+  function commitSummary(): void {
+    const words = summaryWords;
+    summaryWords = [];
+    runIds = [];
+    for (const [w, id] of words) record(w, id);
+    const held = heldClose;
+    heldClose = null;
+    if (held) closingCount(held.counts, held.lineNo);
+  }
+
+  function dropSummary(): void {
+    for (const id of runIds) {
+      summaryIds.delete(id);
+      const title = titleOf(id);
+      const list = summaryByTitle.get(title)?.filter((e) => e.id !== id);
+      if (list && list.length > 0) summaryByTitle.set(title, list);
+      else summaryByTitle.delete(title);
+    }
+    summaryWords = [];
+    runIds = [];
+    heldClose = null;
+  }
 
   /**
    * The session's closing count line: when it counts no failure and no error, the `FAILED`/`ERROR` words read
@@ -522,8 +563,19 @@ export function createPytestParser(outer: ParserSink) {
       upward.see(text);
       if (cutEntry && text.trim() !== "") {
         // A line follows: the entry was whole.
-        record(cutEntry.word, cutEntry.id);
+        summaryWords.push([cutEntry.word, cutEntry.id]);
         cutEntry = null;
+      }
+      if (heldClose && text.trim() !== "") {
+        const t = text.trim();
+        if (t.charCodeAt(0) === 61 && / short test summary info =+$/.test(t) && SECTION.test(t))
+          dropSummary();
+        else commitSummary();
+      }
+      if (!heldClose && summaryWords.length > 0 && section !== "summary") {
+        // Not read as the summary's line: the summary ended above it (its words are recorded before this line's).
+        const t = text.trimStart();
+        if (!(t.charCodeAt(0) === 61 && SECTION.test(t))) commitSummary();
       }
       if (block === null || headless !== null) headlessLine(text, lineNo);
       if (indent !== "") {
@@ -559,7 +611,12 @@ export function createPytestParser(outer: ParserSink) {
         if (name === "ERRORS" || name === "FAILURES") section = "blocks";
         else if (name === "short test summary info") section = "summary";
         else if (/ in [\d.]+s/.test(name)) {
-          closingCount(countWords(name.replace(/\d+ subtests \w+/g, "")), lineNo);
+          const counts = countWords(name.replace(/\d+ subtests \w+/g, ""));
+          if (section === "summary" && !heldClose) heldClose = { counts, lineNo };
+          else {
+            commitSummary();
+            closingCount(counts, lineNo);
+          }
           section = "none";
           inSession = false;
         } else section = "other";
@@ -699,12 +756,13 @@ export function createPytestParser(outer: ParserSink) {
             if (s[3] === undefined && above?.failed && above.message !== null && above.lineNo === lineNo - 1)
               cutEntry = { word: s[1]!, id };
             summaryIds.set(id, entry);
+            if (runIds.length < 10_000) runIds.push(id);
             const title = titleOf(id);
             const list = summaryByTitle.get(title);
             if (list) list.push(entry);
             else summaryByTitle.set(title, [entry]);
           }
-          if (cutEntry?.id !== id) record(s[1]!, id);
+          if (cutEntry?.id !== id) summaryWords.push([s[1]!, id]);
         }
         return true;
       }
@@ -721,6 +779,7 @@ export function createPytestParser(outer: ParserSink) {
       return true;
     },
     end(): void {
+      commitSummary();
       closeBlock();
       closeHeadless();
       const emitted = new Set(blocks.map(emit));

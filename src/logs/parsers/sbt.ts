@@ -29,6 +29,15 @@ const SCALATEST_COUNTS =
 const SUITE = /^([A-Za-z_$][\w$]*):$/;
 const TEST = /^( *)- (.+?)( \*\*\* FAILED \*\*\*)?$/;
 const PLACE = /\(([\w$.-]+\.scala):(\d+)\)\s*$/;
+/** A compiler error under sbt: `[error] path/Foo.scala:15: not found: type Bar` (zinc adds the column: `:15:9:`). */
+const COMPILE_ERROR = /^((?:[A-Za-z]:)?[^\s:]+\.(?:scala|java)):(\d+):(?:(\d+):)? (.+)$/;
+/** sbt's line that the task failed on them: `[error] (core/test:compileIncremental) Compilation failed`. */
+const COMPILE_FAILED = /^\((?:[^()\s]+\/|[^()]+ \/ )?[\w:]*compile\w*\) Compilation failed$/;
+/**
+ * sbt prints a subproject's path relative to its own working directory (`../core/src/test/scala/x/FooSpec.scala`):
+ * a path that climbs out and then follows sbt's layout is taken without its leading `../`.
+ */
+const UP_TO_LAYOUT = /^(?:\.\.\/)+([^/]+(?:\/[^/]+)*?\/src\/(?:main|test|it)\/(?:scala|java)\/.+)$/;
 
 export function createSbtParser(sink: ParserSink) {
   let suite: string | null = null;
@@ -48,6 +57,17 @@ export function createSbtParser(sink: ParserSink) {
   let listError = false;
   /** Simple names of the suites whose failed tests this log named. */
   const suitesWithFailures = new Set<string>();
+  /**
+   * Compiler errors, waiting for sbt's `Compilation failed` that says the task failed on them (a warning-like line
+   * of another tool is not one): then one build failure per file, at its first error, with no test id.
+   */
+  let compileErrors: {
+    file: string;
+    line: number;
+    column: number | null;
+    message: string;
+    lineNo: number;
+  }[] = [];
 
   function close(): void {
     if (!open) return;
@@ -86,6 +106,40 @@ export function createSbtParser(sink: ParserSink) {
           close();
           inList = true;
           listError = rest.startsWith("Error");
+          return true;
+        }
+        const ce = rest.includes(":") ? COMPILE_ERROR.exec(rest) : null;
+        if (ce) {
+          if (compileErrors.length < 1_000)
+            compileErrors.push({
+              file: ce[1]!,
+              line: Number(ce[2]),
+              column: ce[3] ? Number(ce[3]) : null,
+              message: own(ce[4]!),
+              lineNo,
+            });
+          return true;
+        }
+        if (COMPILE_FAILED.test(rest)) {
+          const seen = new Set<string>();
+          for (const e of compileErrors) {
+            const file = sink.path(UP_TO_LAYOUT.exec(e.file)?.[1] ?? e.file);
+            if (seen.has(file)) continue;
+            seen.add(file);
+            sink.failure({
+              category: "build",
+              test: null,
+              file,
+              line: e.line,
+              column: e.column,
+              errorType: "compile",
+              message: e.message,
+              stack: null,
+              start: e.lineNo,
+              end: lineNo,
+            });
+          }
+          compileErrors = [];
           return true;
         }
         const c = SBT_COUNTS.exec(rest);

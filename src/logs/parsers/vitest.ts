@@ -23,6 +23,11 @@ const LOCATION = /^\s*❯ (\S+?):(\d+):(\d+)$/;
 const SUMMARY = /^\s*(Test Files|Tests|Start at|Duration|Errors)\s{2}/;
 const UNHANDLED = /^⎯+ Unhandled (Errors?|Rejection) ⎯+$/;
 /** A test's console output: `stdout | file > test` then what it printed, up to a blank line. */
+/**
+ * Vitest's pool could not start a worker for some test files (`Error: [vitest-pool]: Failed to start forks worker for
+ * test files web/src/a.test.ts`): those files ran no test. Vitest's own tag, read with or without the run's header.
+ */
+const POOL_START = /^\w*Error: \[vitest-pool\]: Failed to start \w+ worker for test files (\S.*)$/;
 const CONSOLE = /^(?:stdout|stderr) \| \S/;
 
 export function createVitestParser(sink: ParserSink) {
@@ -122,6 +127,25 @@ export function createVitestParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      const pool = text.includes("[vitest-pool]") ? POOL_START.exec(text) : null;
+      if (pool) {
+        flush();
+        inUnhandled = false;
+        const files = pool[1]!.split(/,\s*/).filter((f) => /\.[cm]?[jt]sx?$|\.(?:vue|svelte|astro)$/.test(f));
+        for (const f of files.slice(0, 100)) {
+          sink.failure({
+            category: "build",
+            test: null,
+            file: sink.path(f),
+            errorType: "Error",
+            message: `vitest could not start a worker for ${sink.path(f)}`,
+            stack: text,
+            start: lineNo,
+            end: lineNo,
+          });
+        }
+        return files.length > 0;
+      }
       if (RUN.test(text)) {
         flush();
         active = true;
