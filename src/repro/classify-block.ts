@@ -228,7 +228,11 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
   if (
     language === "shell" ||
     /^\$ \S/m.test(value) ||
-    /^(?:[\w:\\.-]*)>\s*(?:python|pypy|node)[\w.]*\s+\S+\.(?:py|[cm]?js)\b/m.test(value)
+    /^(?:[\w:\\.-]*)>\s*(?:python|pypy|node)[\w.]*\s+\S+\.(?:py|[cm]?js)\b/m.test(value) ||
+    // PowerShell's `PS ~>` then an interpreter, perhaps through a launcher (`PS ~>uvx python@3.11 -c @'`).
+    /^[ \t]*PS(?:[ \t]+[^>\n]*)?>[ \t]*(?:(?:uvx|uv[ \t]+run|pipx[ \t]+run)[ \t]+)?(?:python|pypy|node)/m.test(
+      value,
+    )
   )
     return { kind: "shell", language: "shell" };
   if (language === "python" || language === "javascript" || language === "typescript") {

@@ -744,6 +744,26 @@ function completePython(
     completions.push(echoNote(main));
   }
 
+  // A test method's lines taken out of it (`self.json.load(fp)` in a CPython test, `self` never bound): when
+  // every `self.` the code reads names a standard module, the test's `self.json` is that module, read as `json`
+  // (which gets its import below). Any other `self.x` leaves the code as it is.
+  {
+    const scan = codeOnly(code, "python");
+    const selfs = [...scan.matchAll(/(?<![\w.])self\b(\s*\.\s*([A-Za-z_]\w*))?/g)];
+    if (
+      selfs.length > 0 &&
+      !pythonBoundNames(scan).has("self") &&
+      selfs.every(
+        (m) =>
+          m[2] !== undefined && PYTHON_STDLIB.has(m[2]) && /^\s*\./.test(scan.slice(m.index! + m[0].length)),
+      )
+    ) {
+      code = code.replace(/(?<![\w.])self\s*\.\s*(?=[A-Za-z_])/g, "");
+      completions.push(
+        `read \`self.${selfs[0]![2]}\` (a test method's lines, \`self\` never defined) as the standard module \`${selfs[0]![2]}\``,
+      );
+    }
+  }
   const missing = pythonMissingImports(code, knownPackages).filter(
     (l) => !new RegExp(`^${l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m").test(code),
   );

@@ -34,6 +34,8 @@ export const PYTHON_ALIASES: Record<string, string> = {
 export const PYTHON_FROM_IMPORTS: Record<string, string> = {
   Decimal: "decimal",
   Fraction: "fractions",
+  StringIO: "io",
+  BytesIO: "io",
   defaultdict: "collections",
   Counter: "collections",
   OrderedDict: "collections",

@@ -466,6 +466,11 @@ export function matchRun(
       (/ReferenceError|NameError/.test(reportedType) || partlyShown ? null : undefinedName(run)) ??
       runtimeTooOld(run);
     if (blocked) return blocked;
+  } else if (run.exception && reportedType && !/ReferenceError|NameError/.test(reportedType)) {
+    // A base type reported (`Error: Parse Error: …`) and the run stopped on a name the code never defines
+    // (`ReferenceError: db is not defined`): the types agree only as parent and child; the fragment stopped short.
+    const named = undefinedName(run);
+    if (named) return named;
   }
   const failed =
     run.exception !== null || (run.exitCode !== null && run.exitCode !== 0) || run.stoppedBy !== null;

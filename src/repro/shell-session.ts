@@ -52,6 +52,14 @@ function installedPackages(line: string): { name: string; version: string }[] {
 const START = prompted(
   String.raw`[$%#>]\s+(?:[\w.:~-]*[/\\])*((?:python|pypy)[\d.]*|node(?:js)?)(?:\.exe)?\s+(-c|-e|-p|-pe|-ep|--eval|--print)\s+(['"])`,
 );
+/** PowerShell's prompt: `PS C:\src> `, `PS ~>` (the command may follow the `>` with no space). */
+const PS_PROMPT = /^\s*PS(?:\s+[^>\n]*)?>/;
+/**
+ * `PS ~>uvx python@3.11 -c @'` … `'@`: PowerShell running inline code given as a here-string (literal up to a
+ * line that is `'@` or `"@`), the interpreter perhaps through a launcher that picks its version (`uvx`).
+ */
+const PS_HERE_START =
+  /^\s*PS(?:\s+[^>\n]*)?>\s*(?:(?:uvx|uv\s+run|pipx\s+run)\s+)?(?:[\w.:~-]*[/\\])*((?:python|pypy)(?:@?[\d.]+)?|node(?:js)?)(?:\.exe)?\s+(-c|-e|-p|--eval|--print)\s+@(['"])\s*$/;
 
 /** `$ python3.11 issue.py`, `$ node cli.js --flag x`: an interpreter running a script file. */
 const SCRIPT_START = prompted(
@@ -65,7 +73,30 @@ const SCRIPT_START = prompted(
 const USER_HOST_PROMPT =
   /^\s*[\w.-]+@[\w.-]+(?:(?::\S*)?\s*[$%#]|\s+[~/][\w./~-]*\s*>|\s+[\w./~-]+\s+[$%#])\s/;
 const HEADED_PROMPT = prompted(String.raw`(?:[$%]\s|>\s*(?:python|pypy|node)[\w.]*\s)`);
-const PROMPT = { test: (l: string) => USER_HOST_PROMPT.test(l) || HEADED_PROMPT.test(l) };
+const PROMPT = {
+  test: (l: string) => USER_HOST_PROMPT.test(l) || HEADED_PROMPT.test(l) || PS_PROMPT.test(l),
+};
+
+/**
+ * A prompt of a theme the patterns above do not know (`user@host ~ € `, `user@host dir ❯ `): a `user@host dir`
+ * head then one non-ASCII symbol (ASCII punctuation such as ` - ` is too common in printed text), read as a
+ * prompt only when the identical head starts two or more lines of the block, as a session repeats it. Those heads become `$ `; a head seen once is left as printed text.
+ */
+const THEMED_HEAD = /^(\s*[\w.-]+@[\w.-]+\s+[~\w./-]+\s+[^\s!-~])[ \t]/;
+
+/** The block's lines, CRLF read as LF, with a themed prompt repeated across them written as `$ `. */
+export function sessionLines(text: string): string[] {
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  const counts = new Map<string, number>();
+  for (const l of lines) {
+    const head = THEMED_HEAD.exec(l)?.[1];
+    if (head) counts.set(head, (counts.get(head) ?? 0) + 1);
+  }
+  return lines.map((l) => {
+    const head = THEMED_HEAD.exec(l)?.[1];
+    return head && (counts.get(head) ?? 0) >= 2 ? `$ ${l.slice(head.length).trimStart()}` : l;
+  });
+}
 
 function errorStart(runtime: "python" | "node", l: string): boolean {
   return runtime === "python"
@@ -102,7 +133,7 @@ function joinedBarePrompts(lines: string[]): string[] {
  * only when `packages` names its package), in a shell block; empty when there are none.
  */
 export function parseShellSession(text: string, packages: Set<string> = new Set()): ShellRun[] {
-  const lines = joinedBarePrompts(text.replace(/\r\n/g, "\n").split("\n"));
+  const lines = joinedBarePrompts(sessionLines(text));
   const runs: ShellRun[] = [];
   const installs = new Map<string, string>();
   const installed = () =>
@@ -146,6 +177,30 @@ export function parseShellSession(text: string, packages: Set<string> = new Set(
         output: (errAt >= 0 ? printed.slice(0, errAt) : printed).filter((l) => l.trim() !== ""),
         errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
         cli,
+        ...installed(),
+      });
+      continue;
+    }
+    const here = m ? null : PS_HERE_START.exec(lines[i]!);
+    if (here) {
+      const close = `${here[3]!}@`;
+      const codeLines: string[] = [];
+      for (i++; i < lines.length && lines[i]!.trim() !== close; i++) codeLines.push(lines[i]!);
+      i++;
+      const printed: string[] = [];
+      while (i < lines.length && !PROMPT.test(lines[i]!)) printed.push(lines[i++]!);
+      const interpreter = here[1]!.replace("@", "");
+      const runtime = /^node/.test(interpreter) ? "node" : "python";
+      let code = codeLines.join("\n");
+      if (runtime === "node" && /p/.test(here[2]!.replace("--print", "p")))
+        code = `console.log(${code.trim().replace(/;$/, "")});`;
+      const errAt = printed.findIndex((l) => errorStart(runtime, l));
+      runs.push({
+        interpreter,
+        runtime,
+        code,
+        output: (errAt >= 0 ? printed.slice(0, errAt) : printed).filter((l) => l.trim() !== ""),
+        errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
         ...installed(),
       });
       continue;
@@ -246,7 +301,7 @@ const EOF_KEY = /^\s*(?:<\s*)?(?:\^D|Ctrl[-+ ]?D|<?EOF>?)\s*>?\s*$/i;
  * script the session then runs (`$ node test.js --dev`) is this file.
  */
 export function sessionFiles(text: string): SessionFile[] {
-  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  const lines = sessionLines(text);
   const files: SessionFile[] = [];
   for (let i = 0; i < lines.length; i++) {
     const write = CAT_WRITE.exec(lines[i]!);

@@ -179,6 +179,9 @@ export function findVersionMentions(text: string): VersionMention[] {
 const OTHER_PRODUCT =
   /\b(?:windows|win(?:7|8|10|11)|mac\s?os|os\s?x|darwin|ubuntu|debian|fedora|centos|linux|kernel|ios|android|chrome|chromium|firefox|safari|edge)\b[^\n]{0,40}$/i;
 
+/** A runtime or package manager named right before "version" ("Node Version: v12.3.1"): the version is its. */
+const RUNTIME_BEFORE = /(?<![\w.-])(?:node(?:\.?js)?|python\d?(?:\.\d+)?|cpython|npm|yarn|pnpm|pip\d?)\s*$/i;
+
 /** A bare "version 1.2.3" / "v1.2.3" with no package name next to it (attached to the only dependency, if any). */
 export function findBareVersions(text: string): string[] {
   const out: string[] = [];
@@ -194,7 +197,7 @@ export function findBareVersions(text: string): string[] {
         .slice(Math.max(0, (m.index ?? 0) - 60), m.index ?? 0)
         .split("\n")
         .pop() ?? "";
-    if (m[1] && !OTHER_PRODUCT.test(before)) out.push(m[1]);
+    if (m[1] && !OTHER_PRODUCT.test(before) && !RUNTIME_BEFORE.test(before)) out.push(m[1]);
   }
   // A version alone on its line ("v6.12.0 (the latest right now)", "v.0.5.1"), as answers to "Which version?"
   // are written.
