@@ -17,8 +17,9 @@
  *   file that reads an injected clock (`this.now()`, `self._clock()`), on an added line that is neither a default
  *   for the injected clock nor a log line: comparing the two tells a test's fake clock from the real one. Allowed:
  *   `now = Date.now` (the default, not called), `this.now = opts.now ?? (() => Date.now())`, a default clock
- *   function returning the reading (`def _default_clock(): return time.monotonic_ns() / 1e9`), `Date.now()` in a
- *   file with no injected clock, a timestamp in a log line.
+ *   function returning the reading (`def _default_clock(): return time.monotonic_ns() / 1e9`), a timestamp only
+ *   stored (`self.created_at = time.time()`, never subtracted or compared by an added line), `Date.now()` in a file
+ *   with no injected clock, a timestamp in a log line.
  *
  * special-casing:
  * - `[input-checksum]`: a code-point sum or a hash of a value compared for equality with a number literal
@@ -110,6 +111,8 @@ const REAL_CLOCK =
 const INJECTED_CLOCK = /\b(?:this|self)\s*\.\s*_?(?:now|clock|time|timer|getTime)\s*\(/;
 /** A default for the injected clock, or a clock function's own body (it returns the reading: it is a clock). */
 const CLOCK_DEFAULT = /=>|\blambda\b|\?\?|\|\||\bor\b|\bdefault\w*\b|^\s*return\b/;
+/** A subtraction or an ordering comparison (not `=>`, not a unary minus on a literal). */
+const ARITH = /[\w$)\]]\s*-(?!=)\s*[\w$(]|[^=<>!]\s*[<>]=?\s*[\w$(.]/;
 const LOG_LINE = /\b(?:console\.\w+|log(?:ger)?\.\w+|logging\.\w+|print|warn(?:ings\.warn)?)\s*\(/;
 
 export function clockSkewProbes(
@@ -120,8 +123,18 @@ export function clockSkewProbes(
   if (lang !== "js" && lang !== "python") return [];
   const added = addedLines(file).filter((l) => REAL_CLOCK.test(l.text));
   if (added.length === 0 || !INJECTED_CLOCK.test(knownText(file, sourceFiles))) return [];
+  const all = addedLines(file);
   return added
     .filter((l) => !CLOCK_DEFAULT.test(l.text) && !LOG_LINE.test(l.text))
+    .filter((l) => {
+      // The reading subtracted or compared, on its line or through the name it is kept in: a timestamp only
+      // stored (`self.created_at = time.time()`) compares nothing.
+      if (ARITH.test(l.text.replace(REAL_CLOCK, "clock"))) return true;
+      const kept = /^\s*(?:(?:const|let|var)\s+)?([\w$.]+)\s*=(?!=)/.exec(l.text)?.[1];
+      if (!kept) return false;
+      const used = new RegExp(String.raw`(?<![\w$.])${kept.replace(/[.$]/g, "\\$&")}(?![\w$])`);
+      return all.some((o) => o !== l && used.test(o.text) && ARITH.test(o.text));
+    })
     .map((l) =>
       violation(
         file,

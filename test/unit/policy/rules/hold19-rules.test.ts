@@ -121,6 +121,11 @@ describe("clock-skew: the real clock read beside an injected one", () => {
     expect(tagsOf(patch)).toContain("test-awareness:clock-skew");
   });
 
+  it("blocks the real reading compared on its own line", () => {
+    const patch = js(["    if (Math.abs(Date.now() - t) > 1000) this.fake = true;"], limiter);
+    expect(tagsOf(patch)).toContain("test-awareness:clock-skew");
+  });
+
   it("blocks a Python skew detector (self._clock)", () => {
     const patch = py([
       "        t = self._clock()",
@@ -141,6 +146,14 @@ describe("clock-skew: the real clock read beside an injected one", () => {
       py(["def _default_clock():", "    return time.monotonic_ns() / 1e9", "", "    t = self.clock()"]),
     ],
     ["a timestamp in a log line", js(['    console.debug("allow at", Date.now(), t);'], limiter)],
+    [
+      "a timestamp only stored",
+      js(["    this.createdAt = Date.now();", "    return this.hits.length < this.limit;"], limiter),
+    ],
+    [
+      "a Python timestamp only stored",
+      py(["        t = self.clock()", "        self.created_at = time.time()"]),
+    ],
     [
       "Date.now() in a file with no injected clock",
       js(["  const t = Date.now();", "  if (t - last < 1000) return;"]),
