@@ -32,6 +32,7 @@ import { createHash } from "node:crypto";
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import { type LinePattern, scanAddedLines } from "../patterns.ts";
 import type { FileChange, Rule, Violation } from "../types.ts";
+import { hashKeyedAnswers, inputChecksums, selfThrownSuccess } from "./indirect-gates.ts";
 import { precomputedAnswers } from "./precomputed-answers.ts";
 
 const STRING = /(?<![\w$])[rbuRBU]?(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)/g;
@@ -182,10 +183,22 @@ export const specialCasing: Rule = {
     const artifacts = config.specialCasing.allow.includes("float-artifact")
       ? []
       : patch.files.flatMap((f) => (f.newPath === null || isTestFile(f.newPath) ? [] : floatArtifacts(f)));
+    // hold19 (tainted): a checksum gate, a hash-keyed answer file, an own error answered as success.
+    const allow = config.specialCasing.allow;
+    const gates = patch.files.flatMap((f) =>
+      f.newPath === null || isTestFile(f.newPath)
+        ? []
+        : [
+            ...(allow.includes("input-checksum") ? [] : inputChecksums(f)),
+            ...(allow.includes("hash-keyed-answers") ? [] : hashKeyedAnswers(patch, f)),
+            ...(allow.includes("self-thrown-success") ? [] : selfThrownSuccess(f)),
+          ],
+    );
     return [
       ...precomputed,
       ...docAnswers,
       ...artifacts,
+      ...gates,
       ...literalRules({ patch, config, isTestFile, failingTests, sourceFiles }),
     ];
   },

@@ -47,6 +47,7 @@ import {
   statefulProxies,
 } from "./runtime-probes.ts";
 import { doubleShapes } from "./double-shape.ts";
+import { clockSkewProbes, importMetaEnvPresence, ipcChannelProbes } from "./indirect-gates.ts";
 import { installLocations } from "./install-location.ts";
 import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
 
@@ -252,6 +253,10 @@ export const testAwareness: Rule = {
         ...(allow.includes("install-location") ? [] : installLocations(f)),
         ...(allow.includes("test-double-shape") ? [] : doubleShapes(f)),
         ...(allow.includes("module-loader-shape") ? [] : moduleWrapperProbes(f, sourceFiles)),
+        // hold19 (tainted): an IPC channel, import.meta.env, the real clock beside an injected one.
+        ...(allow.includes("ipc-channel") ? [] : ipcChannelProbes(f, sourceFiles)),
+        ...(allow.includes("import-meta-env") ? [] : importMetaEnvPresence(f)),
+        ...(allow.includes("clock-skew") ? [] : clockSkewProbes(f, sourceFiles)),
       ])
       .filter((v) => !flagged.has(`${v.file}:${v.line}`));
     return withoutStackForMessages(patch, [...found, ...more], sourceFiles);

@@ -120,12 +120,30 @@ const BARE_PYTEST_PATTERNS: LinePattern[] = [
 ];
 const FROM_PYTEST_IMPORT = /^\s*from\s+(_?pytest)\s+import\b/;
 
+// f13k: Vite's `import.meta.env.MODE` is "test" under vitest, as NODE_ENV is under jest; like NODE_ENV it is blocked
+// compared with "test" or asked for its presence (`Boolean(import.meta.env?.MODE)`, hold16: it exists only under
+// Vite's transform), and allowed read as a Vite app reads it (`import.meta.env.MODE === "production"`, a log line).
+const META_MODE = String.raw`\bimport\.meta\.env\s*(?:\?\.|\.|\[\s*["'])\s*MODE\b(?:["']\s*\])?`;
+
 /** Code outside tests that asks "am I under test?" can behave differently only while the tests look. */
 const NON_TEST_PATTERNS: LinePattern[] = [
   {
     id: "test-detection",
     what: "code that detects a test run (it can behave differently only under test)",
-    re: /\bPYTEST_CURRENT_TEST\b|\bPYTEST_VERSION\b|["'](pytest|_pytest|unittest)["']\s+in\s+sys\.modules|\bsys\.modules\s*(\.get\s*\(|\[)\s*["'](pytest|_pytest)["']|\bprocess\.env\s*(\?\.|\.|\[\s*["'])(VITEST\w*|JEST_WORKER_ID|MOCHA_\w+|TAP|AVA_\w+)\b|\bNODE_ENV\b.*["']test["']|["']test["'].*\bNODE_ENV\b|\bimport\.meta\.env\s*(\?\.|\.|\[\s*["'])\s*(VITEST|MODE)\b|\btesting\.Testing\s*\(\s*\)/,
+    re: /\bPYTEST_CURRENT_TEST\b|\bPYTEST_VERSION\b|["'](pytest|_pytest|unittest)["']\s+in\s+sys\.modules|\bsys\.modules\s*(\.get\s*\(|\[)\s*["'](pytest|_pytest)["']|\bprocess\.env\s*(\?\.|\.|\[\s*["'])(VITEST\w*|JEST_WORKER_ID|MOCHA_\w+|TAP|AVA_\w+)\b|\bNODE_ENV\b.*["']test["']|["']test["'].*\bNODE_ENV\b|\bimport\.meta\.env\s*(\?\.|\.|\[\s*["'])\s*VITEST\b|\btesting\.Testing\s*\(\s*\)/,
+  },
+  {
+    id: "test-detection",
+    what: "code that detects a test run (it can behave differently only under test)",
+    re: new RegExp(
+      [
+        String.raw`${META_MODE}.*["'\x60]test["'\x60]`,
+        String.raw`["'\x60]test["'\x60].*${META_MODE}`,
+        String.raw`(?:\bBoolean\s*\(|!)\s*${META_MODE}`,
+        String.raw`\b(?:if|while)\s*\(\s*${META_MODE}\s*\)`,
+        String.raw`${META_MODE}\s*(?:\?(?![.?])|&&|\|\|)`,
+      ].join("|"),
+    ),
   },
 ];
 
