@@ -63,6 +63,8 @@ import { tapReporterFormat } from "./parsers/tap-reporter.ts";
 import { teamcityFormat } from "./parsers/teamcity.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
 import { exercismFormat } from "./parsers/exercism.ts";
+import { cloudslangFormat } from "./parsers/cloudslang.ts";
+import { seatestFormat } from "./parsers/seatest.ts";
 import { vscodeDotnetFormat } from "./parsers/vscode-dotnet.ts";
 import { doctestFormat } from "./parsers/doctest.ts";
 import { tscFormat } from "./parsers/tsc.ts";
@@ -132,6 +134,10 @@ export const FORMATS: readonly FormatDefinition[] = [
   nixTestsFormat,
   tkgFormat,
   jenkinsReportFormat,
+  // Small runners whose lines need their own heading or count line (seatest's fixture banner and `N run  M failed`,
+  // the CloudSlang builder's `Following N tests failed:`).
+  seatestFormat,
+  cloudslangFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
   sbtFormat,

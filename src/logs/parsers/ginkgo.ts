@@ -6,7 +6,7 @@
  * then `Ran 5 of 5 Specs in 0.002 seconds` and `FAIL! -- 4 Passed | 1 Failed | 0 Pending | 0 Skipped`.
  *
  * A spec line counts only when Ginkgo's own frame confirms it: the `Summarizing` heading above, or the `FAIL!`
- * count line after it. The id is the spec's full text (containers and spec joined by spaces) without the node marker.
+ * count line after it, or (a log ending in the list, no `SUCCESS!` line after it) every spec line followed by its place. The id is the spec's full text (containers and spec joined by spaces) without the node marker.
  */
 import type { FormatDefinition, ParserSink } from "../parser.ts";
 import { own } from "../parser.ts";
@@ -19,6 +19,11 @@ const PLACE = /^\s*(\S+\.go):(\d+)\s*$/;
 const COUNTS =
   /^\s*(FAIL|SUCCESS)! -- (\d+) Passed \| (\d+) Failed \| (?:\d+ Flaked \| )?(\d+) Pending \| (\d+) Skipped\s*$/;
 const RAN = /^\s*Ran \d+ of \d+ Specs? in [\d.]+ seconds\s*$/;
+/**
+ * A place under a GOPATH checkout (`/home/u/go/src/github.com/onsi/ginkgo/integration/flags_test.go`, Go before
+ * modules): the repository is the import path's first three parts on a code host, the file the rest.
+ */
+const GOPATH_FILE = /^\/(?:[^/]+\/)*src\/(?:github\.com|gitlab\.com|bitbucket\.org)\/[^/]+\/[^/]+\/(.+)$/;
 
 interface Spec {
   id: string;
@@ -84,7 +89,8 @@ export function createGinkgoParser(sink: ParserSink) {
       if (prev) {
         const p = PLACE.exec(text);
         if (p) {
-          prev.file = sink.path(p[1]!);
+          const file = sink.path(p[1]!);
+          prev.file = GOPATH_FILE.exec(file)?.[1] ?? file;
           prev.line = Number(p[2]);
           prev.end = lineNo;
           return true;
@@ -108,7 +114,9 @@ export function createGinkgoParser(sink: ParserSink) {
       return false;
     },
     end(): void {
-      if (headed) emit();
+      // A log that ends after spec lines with no heading or count line (a paste of the failure list alone): each
+      // line followed by its `.go:N` place is Ginkgo's summary entry (the layout only that list has).
+      if (headed || (specs.length > 0 && specs.every((s) => s.file !== null))) emit();
       specs = [];
     },
   };

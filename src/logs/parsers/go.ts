@@ -82,6 +82,12 @@ export function createGoParser(sink: ParserSink) {
   let last: TestState | null = null;
   let afterResult: TestState | null = null;
   let resultIndent = -1;
+  /**
+   * A paste that indented the whole log (a reporter's fence or quote kept four spaces): the indentation of a
+   * `--- FAIL: TestX` line that is the log's first go line, so no test's output could be quoting it. Result lines at that
+   * indentation are top-level results.
+   */
+  let pasteIndent: number | null = null;
   let inPanic = false;
   /**
    * The test binary printed its bare `PASS`: every test it ran passed. A panic after it (a goroutine a test left
@@ -401,6 +407,7 @@ export function createGoParser(sink: ParserSink) {
 
   const parser = {
     line(text: string, lineNo: number): boolean {
+      const firstGoLine = !goLines;
       if (!goLines && (text.startsWith("=== ") || text.includes("--- ") || GO_OWN.test(text))) goLines = true;
       if (text.includes(":") && (testify || TESTIFY_TRACE.test(text))) testifyLine(text, lineNo);
       const bare = barePkg;
@@ -516,7 +523,10 @@ export function createGoParser(sink: ParserSink) {
       const r = RESULT.exec(text);
       // An indented result line names a subtest (`Parent/sub`); an indented `--- FAIL: TestX` with no `/` is a
       // test's own log output quoting a result, not a result.
-      if (r && r[1]!.length > 0 && !r[3]!.includes("/")) {
+      if (r && r[1]!.length > 0 && pasteIndent === null && firstGoLine) {
+        pasteIndent = r[1]!.length;
+      }
+      if (r && r[1]!.length > 0 && r[1]!.length !== pasteIndent && !r[3]!.includes("/")) {
         const target = afterResult ?? last;
         if (target) {
           target.buf.push(text, lineNo);
@@ -525,7 +535,7 @@ export function createGoParser(sink: ParserSink) {
         return false;
       }
       if (r) {
-        if (r[1]!.length === 0) takeBare(bare);
+        if (r[1]!.length === 0 || r[1]!.length === pasteIndent) takeBare(bare);
         binaryPassed = false;
         const s = stateOf(r[3]!);
         s.result = r[2] as TestState["result"];

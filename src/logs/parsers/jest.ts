@@ -132,8 +132,19 @@ export function machineTestFile(f: string): string {
 const BARE_SUITE = /^ {0,4}`?(?:● )?Test suite failed to run`?\s*$/;
 const BABEL_ERROR = /^\s*((?:[A-Za-z]:)?[^\s:]+\.(?:test|spec)\.[cm]?[jt]sx?): .+ \((\d+):(\d+)\)$/;
 
+/**
+ * A log cut inside a `Test suite failed to run` block, so it starts with the block's last stack frames: jest-resolve's
+ * `Resolver.resolveModule` frame (it throws jest's `Cannot find module`) and below it the test file's top-level code
+ * (`at Object.<anonymous> (x.test.ts:2:1)`), the module load of a test file that failed to run.
+ */
+const RESOLVE_FRAME = /^\s+at Resolver\.resolveModule \(\S*node_modules\/jest-resolve\/\S+:\d+:\d+\)$/;
+const TOP_LEVEL_FRAME = /^\s+at Object\.<anonymous> \(([^\s():]+):(\d+):(\d+)\)$/;
+const TEST_FILE = /(?:^|\/)(?:__tests__\/[^/]+|[^/]+\.(?:test|spec))\.[cm]?[jt]sx?$/;
+
 export function createJestParser(sink: ParserSink) {
   let active = false;
+  /** The stack frames a log starts with (a paste cut above them), until its first other line. */
+  let head: { frames: string[]; start: number; end: number } | null = { frames: [], start: 0, end: 0 };
   /**
    * A `●` block read before any `PASS`/`FAIL` header (a paste that starts below it): kept only when its body is
    * jest's (an `expect(` line or a code frame) and a frame names its test file.
@@ -286,9 +297,42 @@ export function createJestParser(sink: ParserSink) {
     return true;
   }
 
+  /** The head frames' suite that failed to run, once a `FAIL` header shows the log is jest's. */
+  function headSuite(): void {
+    const h = head;
+    head = null;
+    if (!h || h.frames.length < 2 || h.frames.length > 50) return;
+    const r = h.frames.findIndex((l) => RESOLVE_FRAME.test(l));
+    const top = r >= 0 ? TOP_LEVEL_FRAME.exec(h.frames[r + 1] ?? "") : null;
+    if (!top) return;
+    const f = under(machineTestFile(sink.path(top[1]!)));
+    if (!TEST_FILE.test(f) || f.includes("node_modules/")) return;
+    sink.failure({
+      category: "import",
+      test: null,
+      file: f,
+      line: Number(top[2]),
+      column: Number(top[3]),
+      message: "Test suite failed to run (the log starts inside its stack: a module jest could not resolve)",
+      stack: h.frames.map((l) => l.trim()).join("\n"),
+      start: h.start,
+      end: h.end,
+    });
+  }
+
   return {
     line(text: string, lineNo: number): boolean {
       lastSeen = lineNo;
+      if (head) {
+        if (/^\s+at \S/.test(text)) {
+          if (head.frames.length === 0) head.start = lineNo;
+          head.frames.push(text);
+          head.end = lineNo;
+        } else if (text.trim() !== "") {
+          const frames = head.frames.length;
+          if (frames === 0 || !(FILE_HEADER.test(text) || OLD_FILE_HEADER.test(text))) head = null;
+        }
+      }
       const c0 = text.charCodeAt(0);
       // Quick reject: a file header starts with "PASS", "FAIL" or " PASS"/" FAIL" (coloured); not the indented
       // `✓` lines, most of a verbose log.
@@ -299,6 +343,7 @@ export function createJestParser(sink: ParserSink) {
           : null;
       if (h) {
         flush();
+        if (head) headSuite();
         consoleBlock = false;
         active = true;
         file = under(machineTestFile(sink.path(h[2]!)));

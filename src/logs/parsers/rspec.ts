@@ -200,6 +200,14 @@ export function createRspecParser(sink: ParserSink) {
         first = false;
         const e = text.includes(") ") ? LOOSE_ENTRY.exec(text) : null;
         if (e) candidate = { number: Number(e[1]), description: e[2]!.trimEnd(), text, lineNo };
+        // A paste that starts inside a block's body, at RSpec's `Failure/Error:` line: the section is open, the
+        // block's number and description cut away (it names nothing; the numbered blocks below it do).
+        else if (/^ {2,8}Failure\/Error:/.test(text)) {
+          section = "failures";
+          loose = true;
+          proseLeft = 0;
+          return true;
+        }
       }
       if (section === null && text.includes("rspec")) {
         const c = COMMAND.exec(text);
