@@ -134,7 +134,7 @@ export function proseSession(prose: string): { first: string; unbound: string[] 
     .join("\n");
   const bound = new Set<string>();
   for (const m of code.matchAll(
-    /^\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:)|\bfor\s+([A-Za-z_]\w*)\s+in\b|\b(?:import|def|class|as)\s+([A-Za-z_]\w*)/gm,
+    /^[ \t]*([A-Za-z_]\w*)[ \t]*(?:=(?!=)|:)|\bfor\s+([A-Za-z_]\w*)\s+in\b|\b(?:import|def|class|as)\s+([A-Za-z_]\w*)/gm,
   ))
     bound.add(m[1] ?? m[2] ?? m[3]!);
   return { first: lines[0]!.trim(), unbound: pythonFreeNames(code, bound) };

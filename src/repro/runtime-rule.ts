@@ -230,7 +230,7 @@ function stdlibAttribute(message: string, program: StdlibProgram): boolean {
   const { code } = program;
   if (new RegExp(`\\bdef\\s+${attr}\\b|(?:^|[\\s.,(])${attr}\\s*(?::[^=\\n]*)?=(?!=)`, "m").test(code))
     return false;
-  const own = new RegExp(`^\\s*class\\s+${owner}\\b\\s*(\\(([^)]*)\\))?`, "m").exec(code);
+  const own = new RegExp(`^[ \\t]*class[ \\t]+${owner}\\b[ \\t]*(\\(([^)]*)\\))?`, "m").exec(code);
   if (own && !(own[2] ?? "").trim().replace(/^object$/, "")) return false;
   return true;
 }
