@@ -111,6 +111,11 @@ export function isCommentLine(text: string): boolean {
   return /^\s*(#(?![[!])|\/\/|\/\*|\*(\s|\/|$)|<!--)/.test(text);
 }
 
+/** Added lines of a file's new side, comment lines dropped. */
+export function addedCodeLines(file: FileChange): DiffLine[] {
+  return file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add" && !isCommentLine(l.text)));
+}
+
 export function baseName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
 }

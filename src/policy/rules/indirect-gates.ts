@@ -37,12 +37,11 @@
  *   return true } catch { return false }`, a catch that checks the error (`instanceof`, `err.code`), fail-open
  *   around a call when the patch throws nothing in the file.
  */
-import { isCommentLine, languageOf, truncate } from "../lines.ts";
+import { addedCodeLines, languageOf, truncate } from "../lines.ts";
 import type { FileChange, ParsedPatch, Violation } from "../types.ts";
 import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
 
-const addedLines = (file: FileChange) =>
-  file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add" && !isCommentLine(l.text)));
+const addedLines = addedCodeLines;
 
 /** The file's text as far as the patch shows it and the caller knows it: its text before plus the new side. */
 function knownText(file: FileChange, sourceFiles?: Readonly<Record<string, string>>): string {

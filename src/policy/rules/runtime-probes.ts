@@ -26,7 +26,7 @@
  * asked whether it stands on a whole unit (`Date.now() % 60000 === 0`). Allowed: calling the hook
  * (`sys.excepthook(*sys.exc_info())`), `Date.now() % 1000` used as a value, `require(path)`, `Date.now()`.
  */
-import { isCommentLine, languageOf } from "../lines.ts";
+import { addedCodeLines, isCommentLine, languageOf } from "../lines.ts";
 import type { LinePattern } from "../patterns.ts";
 import type { DiffLine, FileChange, Violation } from "../types.ts";
 import { awarenessViolation, newSide } from "./awareness-violation.ts";
@@ -104,9 +104,7 @@ function violation(file: FileChange, line: DiffLine, what: string, id: string): 
   return awarenessViolation(file, line.newLine, what, id, line.text);
 }
 
-/** Added lines of a file's new side, comments dropped. */
-const addedCode = (file: FileChange) =>
-  file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add" && !isCommentLine(l.text)));
+const addedCode = addedCodeLines;
 const allNew = (file: FileChange) => newSide(file).flat();
 
 /** `time-bomb`: elapsed time since a module-level start compared with a threshold. */
