@@ -67,3 +67,68 @@ describe("unittest: a log rendered as markdown (rules turned into headings)", ()
     expect(found(log.join("\n"))).toEqual([]);
   });
 });
+
+const files = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file]);
+
+describe("prove: verdict lines and a report whose heading was elided", () => {
+  it("`Failed N/M subtests` fails the program when an entry confirms prove; machine paths from `tests/`", () => {
+    const log = [
+      "$ prove -r ~/src/kiln/",
+      "/home/me/src/kiln/tests/fire/01.t ............ Failed 2/10 subtests",
+      "/home/me/src/kiln/tests/fire/02.t ............ Failed 1/10 subtests",
+      "/home/me/src/kiln/tests/fire/03.t ............ ok",
+      "...",
+      "/home/me/src/kiln/tests/fire/01.t   (Wstat: 0 Tests: 10 Failed: 2)",
+      "  Failed tests:  2-3",
+    ];
+    expect(files(log.join("\n")).sort()).toEqual([
+      [null, "tests/fire/01.t"],
+      [null, "tests/fire/02.t"],
+    ]);
+  });
+
+  it("a program without `.t` under the report's heading, and prove's `Result: FAIL` is no tasty test", () => {
+    const log = [
+      "  $ prove ./kilntest",
+      "  ./kilntest .. Failed 3/40 subtests",
+      "          (less 2 skipped subtests: 35 okay)",
+      "",
+      "  Test Summary Report",
+      "  -------------------",
+      "  ./kilntest (Wstat: 0 Tests: 40 Failed: 3)",
+      "    Failed tests:  2, 4, 9",
+      "  Files=1, Tests=40,  0 wallclock secs ( 0.02 usr +  0.00 sys =  0.02 CPU)",
+      "  Result: FAIL",
+    ];
+    expect(files(log.join("\n"))).toEqual([[null, "kilntest"]]);
+  });
+
+  it("must not fire: a verdict line with none of prove's own lines around it names nothing", () => {
+    expect(files("t/glaze.t .. Failed 1/3 subtests\n")).toEqual([]);
+  });
+
+  it("must not fire: a tasty test called Result is still read when no prove count line is above it", () => {
+    const log = ["kiln", "  Result: FAIL", "    cracked", "1 out of 1 tests failed (0.01s)"];
+    expect(files(log.join("\n"))).toEqual([["kiln.Result", null]]);
+  });
+});
+
+describe("TAP: a producer's count sentence is no tape header", () => {
+  it("`# All 1 test passed.` after the last test line is a count (Common Lisp prove), not a test that died", () => {
+    const log = [
+      "# glaze",
+      "    # coat 1",
+      "    ok 1 - coat 1",
+      "    # coat 2",
+      "    ok 2 - coat 2",
+      "not ok 1 - glaze",
+      "# All 1 test passed.",
+    ];
+    expect(files(log.join("\n"))).toEqual([["glaze", null]]);
+  });
+
+  it("must not fire: a header that ends the stream without its plan still names the test the process died in", () => {
+    const log = ["TAP version 13", "# glaze", "ok 1 should be equal", "# fire all pots"];
+    expect(files(log.join("\n"))).toEqual([["fire all pots", null]]);
+  });
+});
