@@ -132,3 +132,36 @@ describe("TAP: a producer's count sentence is no tape header", () => {
     expect(files(log.join("\n"))).toEqual([["fire all pots", null]]);
   });
 });
+
+describe("CppUTest", () => {
+  it("`Failure in TEST(Group, Name)` is the test Group.Name at its file and line; a `[FAIL]` line names the same", () => {
+    const log = [
+      "TEST(KilnGroup, Heats)",
+      "tests/kiln_test.cpp:17: error: Failure in TEST(KilnGroup, Heats)",
+      "\texpected <900>",
+      "\tbut was  <850>",
+      "",
+      "TEST(KilnGroup, Heats) - 3 ms [FAIL]",
+      "TEST(KilnGroup, Cools) - 1 ms [FAIL]",
+      "TEST(KilnGroup, Opens) - 0 ms",
+      "",
+      "Errors (2 failures, 3 tests, 3 ran, 4 checks, 0 ignored, 0 filtered out, 4 ms)",
+    ];
+    expect(found(log.join("\n"))).toEqual([
+      ["KilnGroup.Heats", "tests/kiln_test.cpp", 17],
+      ["KilnGroup.Cools", null, null],
+    ]);
+  });
+
+  it("must not fire: passing `-v` lines and the macro in source code name nothing", () => {
+    const log = [
+      "TEST(KilnGroup, Opens) - 0 ms",
+      "TEST(KilnGroup, Heats)",
+      "{",
+      "  CHECK(true);",
+      "}",
+      "OK (2 tests, 2 ran, 1 checks, 0 ignored, 0 filtered out, 0 ms)",
+    ];
+    expect(found(log.join("\n"))).toEqual([]);
+  });
+});
