@@ -66,6 +66,7 @@ import { exercismFormat } from "./parsers/exercism.ts";
 import { cloudslangFormat } from "./parsers/cloudslang.ts";
 import { seatestFormat } from "./parsers/seatest.ts";
 import { cpputestFormat } from "./parsers/cpputest.ts";
+import { cucumberFormat } from "./parsers/cucumber.ts";
 import { vscodeDotnetFormat } from "./parsers/vscode-dotnet.ts";
 import { doctestFormat } from "./parsers/doctest.ts";
 import { tscFormat } from "./parsers/tsc.ts";
@@ -141,6 +142,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   cloudslangFormat,
   // CppUTest's `Failure in TEST(Group, Name)` and `-v` lines marked `[FAIL]`.
   cpputestFormat,
+  // Cucumber's `Failing Scenarios:` list, confirmed by its `N scenarios (M failed…)` line.
+  cucumberFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
   sbtFormat,

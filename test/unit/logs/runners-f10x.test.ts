@@ -165,3 +165,27 @@ describe("CppUTest", () => {
     expect(found(log.join("\n"))).toEqual([]);
   });
 });
+
+describe("cucumber: the Failing Scenarios list", () => {
+  it("a listed scenario is its title, at the feature's line, when the count line counts failures", () => {
+    const log = [
+      "Failing Scenarios:",
+      "cucumber features/kiln.feature:3 # Scenario: firing a full kiln",
+      "features/glaze.feature:12 # Scenario Outline: glazing <pot>",
+      "",
+      "4 scenarios (2 failed, 2 passed)",
+      "12 steps (2 failed, 10 passed)",
+    ];
+    expect(found(log.join("\n"))).toEqual([
+      ["firing a full kiln", "features/kiln.feature", 3],
+      ["glazing <pot>", "features/glaze.feature", 12],
+    ]);
+  });
+
+  it("must not fire: a list without a failing count line under it names nothing", () => {
+    const log = ["Failing Scenarios:", "features/kiln.feature:3 # Scenario: firing a full kiln", "", "Done."];
+    expect(found(log.join("\n"))).toEqual([]);
+    const zero = ["Failing Scenarios:", "features/kiln.feature:3 # Scenario: x", "1 scenario (1 passed)"];
+    expect(found(zero.join("\n"))).toEqual([]);
+  });
+});
