@@ -326,7 +326,7 @@ export function createUnittestParser(sink: ParserSink) {
         state = "none";
         return false;
       }
-      if (text.charCodeAt(0) === 35 /* # */ && state !== "header") {
+      if (text.charCodeAt(0) === 35 /* # */) {
         const m = MD_HEADER.exec(text);
         const h = m ? headerLine(m[1]!) : null;
         if (h) {
