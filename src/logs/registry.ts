@@ -65,6 +65,8 @@ import { testthatFormat } from "./parsers/testthat.ts";
 import { exercismFormat } from "./parsers/exercism.ts";
 import { cloudslangFormat } from "./parsers/cloudslang.ts";
 import { seatestFormat } from "./parsers/seatest.ts";
+import { cpputestFormat } from "./parsers/cpputest.ts";
+import { cucumberFormat } from "./parsers/cucumber.ts";
 import { vscodeDotnetFormat } from "./parsers/vscode-dotnet.ts";
 import { doctestFormat } from "./parsers/doctest.ts";
 import { tscFormat } from "./parsers/tsc.ts";
@@ -138,6 +140,10 @@ export const FORMATS: readonly FormatDefinition[] = [
   // the CloudSlang builder's `Following N tests failed:`).
   seatestFormat,
   cloudslangFormat,
+  // CppUTest's `Failure in TEST(Group, Name)` and `-v` lines marked `[FAIL]`.
+  cpputestFormat,
+  // Cucumber's `Failing Scenarios:` list, confirmed by its `N scenarios (M failed…)` line.
+  cucumberFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
   sbtFormat,

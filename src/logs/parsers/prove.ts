@@ -12,6 +12,13 @@
  * failure. A log cut before the report still has the harness's verdict line for a program that failed,
  * `t/x.t .. Dubious, test returned 4 (wstat 1024, 0x400)`: the same failure of the file. A file's failure is placed at
  * its first `#   Failed test at t/x.t line 17.` diagnostic (`#   at t/x.t line 9.` under a named one).
+ *
+ * The harness's verdict line `t/x.t .. Failed 2/10 subtests` (its `(less 5 skipped subtests: 63 okay)` under it)
+ * fails the program too, when prove's own lines around it confirm the runner (the report's heading, an entry, the
+ * `Files=…` count line): a paste that elided the report's heading (`...`) or cut it off still names the programs
+ * that failed. An entry line is prove's own even without the heading above it. A program printed as a machine's
+ * absolute path (`prove -r ~/qa/suite/`) is taken from its topmost `t/`, `xt/`, `tests/` or `test/` directory,
+ * where prove's test programs live; without one it is kept as printed.
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
 
@@ -23,6 +30,8 @@ const NOT_OK = /^\s*not ok\b/;
 const DUBIOUS = /^(\S+\.t) \.+ Dubious, test returned (\d+) \(wstat (\d+), 0x[0-9a-f]+\)\s*$/;
 const DIAG_AT = /^#\s+(?:Failed (?:\(TODO\) )?test .*?)?at (\S+) line (\d+)\.$/;
 const FILES = /^\s*Files=(\d+), Tests=(\d+),/;
+const VERDICT = /^\s*(\S+) \.{2,} Failed (\d+)\/(\d+) subtests\s*$/;
+const TEST_DIR = /^(?:\/|[A-Za-z]:\/).*?\/((?:t|xt|tests?)\/.+)$/;
 
 export function createProveParser(sink: ParserSink) {
   let inReport = false;
@@ -39,14 +48,23 @@ export function createProveParser(sink: ParserSink) {
   const dubious: { file: string; message: string; lineNo: number }[] = [];
   /** The first failed test's place in each file, from the diagnostics. */
   const places = new Map<string, number>();
+  /** Programs whose verdict line said `Failed N/M subtests`: failures once prove's own lines confirm the runner. */
+  const verdicts: { file: string; message: string; lineNo: number }[] = [];
+  /** prove's own lines were seen (the report's heading, an entry, the `Files=` count line). */
+  let confirmed = false;
+  const program = (printed: string): string => {
+    const f = sink.path(printed);
+    return TEST_DIR.exec(f.replace(/\\/g, "/"))?.[1] ?? f;
+  };
 
   return {
     line(text: string, lineNo: number): boolean {
-      if (!inReport) {
+      // An entry with the report's heading elided (`...`) or cut off: the report starts there.
+      if (!inReport && !(text.includes("(Wstat: ") && ENTRY.test(text))) {
         if (text.charCodeAt(0) === 35 /* # */ && text.includes(" line ")) {
           const d = DIAG_AT.exec(text);
           if (d && places.size < 1_000) {
-            const file = sink.path(d[1]!);
+            const file = program(d[1]!);
             if (!places.has(file)) places.set(own(file), Number(d[2]));
           }
           return false;
@@ -55,12 +73,19 @@ export function createProveParser(sink: ParserSink) {
         if (du) {
           if (dubious.length < 1_000)
             dubious.push({
-              file: own(sink.path(du[1]!)),
+              file: own(program(du[1]!)),
               message: own(text.slice(text.indexOf("Dubious"))),
               lineNo,
             });
           return true;
         }
+        const v = text.includes(" subtests") ? VERDICT.exec(text) : null;
+        if (v) {
+          if (verdicts.length < 1_000)
+            verdicts.push({ file: own(program(v[1]!)), message: own(text.trim()), lineNo });
+          return true;
+        }
+        if (text.includes("Files=") && FILES.test(text)) confirmed = true;
         // Seen, not claimed: the tap format reads these.
         if (!sawNotOk && text.includes("not ok") && NOT_OK.test(text)) sawNotOk = true;
         if (text.charCodeAt(0) === 84 /* T */ || text.charCodeAt(0) === 32) {
@@ -71,11 +96,13 @@ export function createProveParser(sink: ParserSink) {
         }
         return false;
       }
+      inReport = true;
+      confirmed = true;
       const e = ENTRY.exec(text);
       if (e) {
         if (entries.length < 1_000)
           entries.push({
-            file: own(sink.path(e[1]!)),
+            file: own(program(e[1]!)),
             failed: Number(e[4]),
             wstat: Number(e[2]),
             details: [],
@@ -98,9 +125,10 @@ export function createProveParser(sink: ParserSink) {
     end(): void {
       if (sawNotOk) return;
       const listed = new Set(entries.map((e) => e.file));
-      for (const d of dubious) {
-        if (!listed.has(d.file))
-          entries.push({ file: d.file, failed: 1, details: [d.message], lineNo: d.lineNo, end: d.lineNo });
+      for (const d of [...dubious, ...(confirmed ? verdicts : [])]) {
+        if (listed.has(d.file)) continue;
+        listed.add(d.file);
+        entries.push({ file: d.file, failed: 1, details: [d.message], lineNo: d.lineNo, end: d.lineNo });
       }
       for (const e of entries) {
         // Nothing failed and the program exited 0: a `TODO passed` note, no failure.

@@ -28,9 +28,13 @@ const PLAN = /^\s*\d+\.\.\d+(?: #.*)?$/;
 const COMMENT = /^\s*#/;
 const YAML_START = /^\s+---$/;
 const YAML_END = /^\s+\.\.\.$/;
-/** A top-level comment that is no tape test header: the counts tape, node:test and mocha print at the end. */
+/**
+ * A top-level comment that is no tape test header: the counts tape, node:test and mocha print at the end, and the
+ * count sentences of other producers (Test::More's `# Looks like you failed 1 test of 5.`, Common Lisp prove's
+ * `# All 3 tests passed.` / `# 1 out of 3 tests failed.`): a count names no test.
+ */
 const SUMMARY_COMMENT =
-  /^# (?:(?:tests|suites|pass|fail|failed|cancelled|skip|skipped|todo|duration_ms)\s+\d[\d.]*|ok|not ok)\s*$/i;
+  /^# (?:(?:tests|suites|pass|fail|failed|cancelled|skip|skipped|todo|duration_ms)\s+\d[\d.]*|ok|not ok|All \d+ tests? passed\.?(?: \([^)]*\))?|\d+ (?:of|out of) \d+ tests? failed\.?(?: \([^)]*\))?|Looks like you (?:failed|planned) \d+ tests?\b.*)\s*$/i;
 const HEADER = /^# (\S.*)$/;
 
 /** How the failure of the test a tape run died in begins (the test runner reads it: a run that died early). */

@@ -18,6 +18,8 @@ const COUNTS = /^(?:(\d+) out of (\d+) tests failed|All (\d+) tests passed)(?: \
 const CABAL_SUITE = /^Test suite (\S+): (RUNNING\.\.\.|PASS|FAIL)\s*$/;
 /** Another Haskell runner's own count line under cabal (hspec's): the suite's failures are named there. */
 const HSPEC_COUNT = /^\d+ examples?, [1-9]\d* failures?\b/;
+/** Perl prove's count line: the `Result: FAIL` under it is prove's verdict, not a tasty test called `Result`. */
+const PROVE_FILES = /^\s*Files=\d+, Tests=\d+,/;
 
 export function createTastyParser(sink: ParserSink) {
   const groups: { indent: number; name: string }[] = [];
@@ -44,6 +46,9 @@ export function createTastyParser(sink: ParserSink) {
     });
   }
 
+  /** The line before was prove's `Files=…` count line. */
+  let afterProveFiles = false;
+
   /** Before the first result line: the latest lines, from which the groups above it are read back. */
   const recent: string[] = [];
   let active = false;
@@ -62,13 +67,15 @@ export function createTastyParser(sink: ParserSink) {
   return {
     line(text: string, lineNo: number): boolean {
       const c0 = text.charCodeAt(0);
+      const proveVerdict = afterProveFiles;
+      if (text.trim() !== "") afterProveFiles = text.includes("Files=") && PROVE_FILES.test(text);
       // RESULT needs two leading spaces and a `:` after the name: a line without a `:` (jest's `  ✓ name`) is not
       // asked.
       const r =
         c0 === 32 && text.charCodeAt(1) === 32 && text.length < 2_000 && text.indexOf(":", 3) !== -1
           ? RESULT.exec(text)
           : null;
-      if (r) {
+      if (r && !(proveVerdict && r[2] === "Result")) {
         close();
         if (!active) {
           // The first result: its groups are the lines just above it (a tree rarely nests deeper than this holds).

@@ -47,6 +47,14 @@ const NOSE_HEADER = { exec: (text: string) => noseTest(NOSE_HEADER_LINE.exec(tex
 // A rule may keep the backtick of the inline code it was pasted in (`` `===…``).
 const RULE_EQ = /^`?={40,}`?$/;
 const RULE_DASH = /^-{40,}$/;
+/**
+ * A log rendered as markdown (pasted into an issue without a code fence) loses its rules: the dash rule under a
+ * `FAIL:`/`ERROR:` header makes it a setext heading (`## FAIL: test_x (m.C)`), the `=====` rule makes the line
+ * above it one (`# ......F...`, `# ` after a blank line), and a dash rule alone becomes a thematic break (`---`).
+ * Such a header opens a block; the next heading or break closes it.
+ */
+const MD_HEADER = /^#{1,6} +((?:FAIL|ERROR): .*)$/;
+const MD_CLOSE = /^(?:#{1,6}(?: .*)?|-{3,}|\*{3,}|_{3,})$/;
 const RAN = /^Ran \d+ tests? in [\d.]+s$/;
 const RESULT = /^(OK|FAILED)(?: \(.*\))?$/;
 
@@ -59,7 +67,7 @@ const FIXTURE = /^(?:setUpClass|tearDownClass|setUpModule|tearDownModule)$/;
  * over a line untouched: no `...` in it (outcome lines, ` ... ` heads, `(mod) ...` parents), and its first
  * character, or its first after leading spaces, none that a branch starts from: `t` (`test…`, `  test…`), `=` or
  * a backtick (the `=====` rule), `F`/`E` (`FAIL: `/`ERROR: ` headers, indented or not, `FAILED`), `R` (`Ran `), `O`
- * (`OK`), `-` (the dash rule).
+ * (`OK`), `-` (the dash rule), `#` (a markdown heading that was a header, `MD_HEADER`).
  */
 export function idleQuiet(text: string): boolean {
   let c = text.charCodeAt(0);
@@ -76,7 +84,8 @@ export function idleQuiet(text: string): boolean {
     c === 69 /* E */ ||
     c === 82 /* R */ ||
     c === 79 /* O */ ||
-    c === 45 /* - */
+    c === 45 /* - */ ||
+    c === 35 /* # */
   )
     return false;
   return !text.includes("...");
@@ -132,8 +141,15 @@ export function createUnittestParser(sink: ParserSink) {
   /** The last line with text: a nose header that is the log's last is cut (below). */
   let lastText = 0;
   /** `bare`: a nose header (`FAIL: pkg.mod.test_x`), whose name has no closing parenthesis to show it is whole. */
-  let current: { id: string; kind: string; buf: BlockBuffer; separated?: boolean; bare?: boolean } | null =
-    null;
+  let current: {
+    id: string;
+    kind: string;
+    buf: BlockBuffer;
+    separated?: boolean;
+    bare?: boolean;
+    /** Opened by a markdown heading (`MD_HEADER`): a heading or a thematic break closes it. */
+    md?: boolean;
+  } | null = null;
   let seen = false;
   let ran = false;
   /** A described test (`test_x (mod.Class.test_x)` alone on its line) waiting for its docstring's outcome. */
@@ -310,6 +326,29 @@ export function createUnittestParser(sink: ParserSink) {
         state = "none";
         return false;
       }
+      if (text.charCodeAt(0) === 35 /* # */) {
+        const m = MD_HEADER.exec(text);
+        const h = m ? headerLine(m[1]!) : null;
+        if (h) {
+          flush();
+          seen = true;
+          current = {
+            id: idOf(h[1], h[2]) + h[3],
+            kind: h[0],
+            buf: new BlockBuffer(),
+            separated: true,
+            md: true,
+          };
+          current.buf.push(m![1]!, lineNo);
+          state = "body";
+          return true;
+        }
+      }
+      if (state === "body" && current?.md && (MD_CLOSE.test(text) || RAN.test(text))) {
+        flush();
+        state = "none";
+        return true;
+      }
       if (state === "body" && current) {
         // The first dash rule under the header is its separator; the test's docstring (first line) may come
         // between them (`FAIL: test_x (m.C)`, `Check that …`, `-----`).
@@ -410,5 +449,5 @@ export const unittestFormat: FormatDefinition = {
   description: "Python unittest (-v outcome lines, FAIL:/ERROR: blocks)",
   create: createUnittestParser,
   // Fresh, a line `idleQuiet` passes is left before anything is kept (`lastText` matters only with a block open).
-  wakesOn: [/^(?: *[tFE]|[=`RO-])/, /\.\.\./],
+  wakesOn: [/^(?: *[tFE]|[=`RO#-])/, /\.\.\./],
 };
