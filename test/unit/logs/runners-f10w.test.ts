@@ -200,3 +200,32 @@ describe("location: a libtest doc-test", () => {
     expect(found(log.join("\n"))).toEqual([["tests::cone", "src/lib.rs", 40]]);
   });
 });
+
+describe("automake / a Makefile's check: a bare `FAIL: name` with no count line", () => {
+  it("make's error on automake's check target confirms the result lines (summary box cut away)", () => {
+    const log = [
+      "PASS: tests/fire.sh",
+      "FAIL: tests/glaze.sh",
+      "make[2]: *** [Makefile:1046: check-TESTS] Error 1",
+      "make[1]: *** [Makefile:1313: check-am] Error 2",
+    ];
+    expect(found(log.join("\n"))).toEqual([["tests/glaze.sh", null, null]]);
+  });
+
+  it("a `FAIL: name` right under cmp's report on that file", () => {
+    const log = ["out/cone.txt test/cone.txt differ: byte 96, line 4", "FAIL: cone.txt"];
+    expect(found(log.join("\n"))).toEqual([["cone.txt", null, null]]);
+  });
+
+  it("must not fire: a prose `FAIL:` line of a green run, and one under cmp's report on another file", () => {
+    const green = [
+      "checking the kiln",
+      "FAIL: is only a word the fixture prints",
+      "FAIL: cone-ok",
+      "all good",
+    ];
+    expect(found(green.join("\n"))).toEqual([]);
+    const other = ["out/cone.txt test/cone.txt differ: byte 96, line 4", "FAIL: glaze.txt"];
+    expect(found(other.join("\n"))).toEqual([]);
+  });
+});
