@@ -229,3 +229,77 @@ describe("automake / a Makefile's check: a bare `FAIL: name` with no count line"
     expect(found(other.join("\n"))).toEqual([]);
   });
 });
+
+describe("pytest: a test that runs pytest inside pytest (pytester)", () => {
+  const log = [
+    "============================= test session starts ==============================",
+    "platform linux -- Python 3.11.2, pytest-7.2.1, pluggy-1.0.0",
+    "rootdir: /work/kiln",
+    "plugins: anyio-3.6.2",
+    "collected 2 items",
+    "",
+    "tests/test_plugin.py F.                                                  [100%]",
+    "",
+    "=================================== FAILURES ===================================",
+    "_____________________________ test_reports_cones ______________________________",
+    "",
+    "pytester = <Pytester PosixPath('/tmp/pytest-of-me/pytest-0/test_reports_cones0')>",
+    "",
+    "    def test_reports_cones(pytester):",
+    '        pytester.makepyfile("def test_inner(): assert 5 == 6")',
+    "        result = pytester.runpytest()",
+    ">       result.assert_outcomes(passed=1)",
+    "E       AssertionError: assert {'failed': 1, 'passed': 0} == {'passed': 1}",
+    "",
+    "tests/test_plugin.py:12: AssertionError",
+    "----------------------------- Captured stdout call -----------------------------",
+    "============================= test session starts ==============================",
+    "platform linux -- Python 3.11.2, pytest-7.2.1, pluggy-1.0.0",
+    "rootdir: /tmp/pytest-of-me/pytest-0/test_reports_cones0",
+    "collected 1 item",
+    "",
+    "test_reports_cones.py F                                                  [100%]",
+    "",
+    "=================================== FAILURES ===================================",
+    "__________________________________ test_inner __________________________________",
+    "",
+    "    def test_inner(): assert 5 == 6",
+    "E   assert 5 == 6",
+    "",
+    "test_reports_cones.py:1: AssertionError",
+    "=========================== short test summary info ============================",
+    "FAILED test_reports_cones.py::test_inner - assert 5 == 6",
+    "============================== 1 failed in 0.01s ===============================",
+    "=========================== short test summary info ============================",
+    "FAILED tests/test_plugin.py::test_reports_cones - AssertionError: assert {'failed': 1, 'passed': 0} == {'passed': 1}",
+    "========================= 1 failed, 1 passed in 0.12s ==========================",
+  ];
+  it("the inner session in the captured output is the block's text, its failures none of this run's", () => {
+    expect(found(log.join("\n"))).toEqual([
+      ["tests/test_plugin.py::test_reports_cones", "tests/test_plugin.py", 12],
+    ]);
+  });
+  it("must not fire: a second session after the first's count line is a run of its own", () => {
+    const second = [
+      "============================= test session starts ==============================",
+      "collected 1 item",
+      "",
+      "tests/test_glaze.py F                                                    [100%]",
+      "",
+      "=================================== FAILURES ===================================",
+      "__________________________________ test_glaze __________________________________",
+      "",
+      "    def test_glaze(): assert 1 == 2",
+      "E   assert 1 == 2",
+      "",
+      "tests/test_glaze.py:1: AssertionError",
+      "=========================== short test summary info ============================",
+      "FAILED tests/test_glaze.py::test_glaze - assert 1 == 2",
+      "============================== 1 failed in 0.01s ===============================",
+    ];
+    expect(found([...log, ...second].join("\n"))).toEqual([
+      ["tests/test_plugin.py::test_reports_cones", "tests/test_plugin.py", 12],
+      ["tests/test_glaze.py::test_glaze", "tests/test_glaze.py", 1],
+    ]);
+  });
+});
