@@ -53,10 +53,11 @@ const FAILING = new Set(["FAIL", "XPASS", "ERROR"]);
 /**
  * make's error on one of automake's own check targets (`make[2]: *** [Makefile:1046: check-TESTS] Error 1`,
  * `make: *** [test-suite.log] Error 1`): the harness failed the run, so its result lines above are automake's even
- * when the summary box was cut away.
+ * when the summary box was cut away. Only the targets that run the harness: `check-am` and `check-recursive` also
+ * fail for a `check-local` of any other tool (autotest's `ERROR: 148 tests were run,` is no result line).
  */
 const MAKE_CHECK_ERROR =
-  /^make(?:\[\d+\])?: \*\*\* \[(?:[^\]]*: )?(?:check-TESTS|test-suite\.log|check-am|check-recursive|recheck)\] Error \d+/;
+  /^make(?:\[\d+\])?: \*\*\* \[(?:[^\]]*: )?(?:check-TESTS|test-suite\.log|recheck)\] Error \d+/;
 /**
  * cmp's or diff's report that two files differ (`out/x.out test/x.out differ: byte 96, line 4`, `Files a and b
  * differ`): a Makefile's own check printing `FAIL: x.out` right under it failed that comparison.

@@ -106,7 +106,10 @@ function rootOf(id: string, lines: readonly string[]): string | null {
     const path = f?.[1];
     if (!path || !(path.startsWith("/") || path.startsWith(".../") || /^[A-Za-z]:[\\/]/.test(path))) continue;
     const norm = path.replace(/\\/g, "/");
-    for (let n = dotted.length; n > 0; n--) {
+    // A path whose start the runner elided (`.../pkg/gen/x_test.py`): only a dotted module of two parts or more
+    // (`pkg.gen.x_test`) says where the import root is; a module named by its file alone does not.
+    const least = path.startsWith(".../") ? 2 : 1;
+    for (let n = dotted.length; n >= least; n--) {
       const suffix = `/${dotted.slice(0, n).join("/")}.py`;
       if (!norm.endsWith(suffix)) continue;
       const found = norm.slice(0, norm.length - suffix.length + 1);
