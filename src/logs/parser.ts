@@ -171,10 +171,14 @@ export function dedent(lines: readonly string[]): string[] {
 const JS_FRAME =
   /^\s*(?:at\s+)?(?:.*?\(((?:[A-Za-z]:)?[^():]+)|((?:[A-Za-z]:)?[^\s():]+)):(\d+):(\d+)\)?\s*$/;
 
-/** The first JavaScript stack frame that points into the repository (not node internals or node_modules). */
+/**
+ * The first JavaScript stack frame that points into the repository (not node internals or node_modules); with
+ * `want`, the first such frame whose (mapped) file `want` accepts.
+ */
 export function jsFrameLocation(
   lines: readonly string[],
   sink: ParserSink,
+  want?: (file: string) => boolean,
 ): { file: string; line: number; column: number } | null {
   for (const l of lines) {
     const t = l.trimStart();
@@ -185,7 +189,9 @@ export function jsFrameLocation(
     if (!m) continue;
     const file = (m[1] ?? m[2])!;
     if (file.startsWith("node:") || file.includes("node_modules/") || file.startsWith("internal/")) continue;
-    return { file: underCheckout(sink.path(file), lines), line: Number(m[3]), column: Number(m[4]) };
+    const mapped = underCheckout(sink.path(file), lines);
+    if (want && !want(mapped)) continue;
+    return { file: mapped, line: Number(m[3]), column: Number(m[4]) };
   }
   return null;
 }
@@ -239,9 +245,10 @@ export function underKnown(file: string, known: string): string {
  * `spec/`, minitest's `test/`) and whose log names no checkout. The last such directory in the path wins; a
  * relative path, or one without the directory, is kept.
  */
-export function underTopDir(file: string, dir: string): string {
+export function underTopDir(file: string, dir: string | readonly string[]): string {
   if (!/^(?:\/|[A-Za-z]:\/)/.test(file)) return file;
-  const i = file.lastIndexOf(`/${dir}/`);
+  let i = -1;
+  for (const d of typeof dir === "string" ? [dir] : dir) i = Math.max(i, file.lastIndexOf(`/${d}/`));
   return i < 0 ? file : file.slice(i + 1);
 }
 

@@ -50,6 +50,19 @@ const MAKE_ENTER = /^make(?:\[\d+\])?: Entering directory |^make\b.*\bcheck(?:-T
  */
 const DRIVER = /^(?:\S*\/)?test-driver: line \d+: /;
 const FAILING = new Set(["FAIL", "XPASS", "ERROR"]);
+/**
+ * make's error on one of automake's own check targets (`make[2]: *** [Makefile:1046: check-TESTS] Error 1`,
+ * `make: *** [test-suite.log] Error 1`): the harness failed the run, so its result lines above are automake's even
+ * when the summary box was cut away. Only the targets that run the harness: `check-am` and `check-recursive` also
+ * fail for a `check-local` of any other tool (autotest's `ERROR: 148 tests were run,` is no result line).
+ */
+const MAKE_CHECK_ERROR =
+  /^make(?:\[\d+\])?: \*\*\* \[(?:[^\]]*: )?(?:check-TESTS|test-suite\.log|recheck)\] Error \d+/;
+/**
+ * cmp's or diff's report that two files differ (`out/x.out test/x.out differ: byte 96, line 4`, `Files a and b
+ * differ`): a Makefile's own check printing `FAIL: x.out` right under it failed that comparison.
+ */
+const CMP_DIFFER = /^(?:(\S+) (\S+) differ: (?:byte|char) \d+, line \d+|Files (\S+) and (\S+) differ)$/;
 const GLIBC_HEAD = /^Summary of test results:\s*$/;
 const GLIBC_ROW = /^\s+(\d+) (FAIL|PASS|UNSUPPORTED|XFAIL|XPASS|ERROR)\s*$/;
 const GLIBC_FAILING = new Set(["FAIL", "ERROR"]);
@@ -59,6 +72,8 @@ const SPAN = 2_000;
 
 interface Held {
   name: string;
+  /** A `FAIL: name` right under cmp's report on a file of that name (see CMP_DIFFER): a failure by itself. */
+  compared?: boolean;
   /** A test-suite.log section's head (`FAIL: name` with a `=` rule right under it). */
   section?: boolean;
   status: string;
@@ -82,6 +97,8 @@ export function createAutomakeParser(sink: ParserSink) {
   let inSummary = false;
   const rows = new Map<string, number>();
   let lastResult: Held | null = null;
+  /** The files of cmp's `differ` report on the line before, or null. */
+  let differ: { names: string[]; lineNo: number } | null = null;
 
   function hold(h: Held): void {
     const seen = failures.get(h.name);
@@ -184,6 +201,15 @@ export function createAutomakeParser(sink: ParserSink) {
       }
       if (c0 === 109 /* m */) {
         if (MAKE_ENTER.test(text)) lastMake = lineNo;
+        else if (MAKE_CHECK_ERROR.test(text)) confirmed = true;
+        return false;
+      }
+      if (text.endsWith(" differ") || text.includes(" differ: ")) {
+        const d = CMP_DIFFER.exec(text);
+        if (d) {
+          const names = [d[1] ?? d[3]!, d[2] ?? d[4]!];
+          differ = { names: names.flatMap((n) => [n, n.slice(n.lastIndexOf("/") + 1)]), lineNo };
+        }
         return false;
       }
       if (!(c0 === 80 || c0 === 70 || c0 === 88 || c0 === 83 || c0 === 69)) return false;
@@ -232,6 +258,15 @@ export function createAutomakeParser(sink: ParserSink) {
         start: from > 0 ? Math.max(from === lastMake ? lastMake : lastOwn + 1, lineNo - SPAN) : lineNo,
         end: lineNo,
       };
+      if (
+        h.status === "FAIL" &&
+        differ !== null &&
+        differ.lineNo === lineNo - 1 &&
+        differ.names.includes(name)
+      ) {
+        h.compared = true;
+        h.start = differ.lineNo;
+      }
       lastResult = h;
       lastOwn = lineNo;
       if (results.length < MAX) results.push(h);
@@ -240,7 +275,14 @@ export function createAutomakeParser(sink: ParserSink) {
     end(): void {
       flushSummary();
       flushGlibc();
-      if (!confirmed && !glibc) return;
+      if (!confirmed && !glibc) {
+        for (const r of results) if (r.compared) hold(r);
+        for (const f of failures.values()) {
+          sink.test(f.name, "failed");
+          sink.failure({ category: "test", test: f.name, message: f.message, start: f.start, end: f.end });
+        }
+        return;
+      }
       const failing = confirmed ? FAILING : GLIBC_FAILING;
       for (const r of results) {
         if (failing.has(r.status)) hold(r);

@@ -19,6 +19,18 @@ function isDocTest(name: string): boolean {
   const open = tail.lastIndexOf(" (line ");
   return open >= dash + 5 && /^ \(line \d+\)$/.test(tail.slice(open));
 }
+/**
+ * A doc-test's place: the file and line its name gives (`src/lib.rs - f (line 14)`, the doc comment's code fence).
+ * The panic inside it (`panicked at src/lib.rs:6:1`) is at a line of the program rustdoc built around the example
+ * (its prelude lines first), not of the file: rustc 1.95 reports line 6 for an assertion on line 16 of `lib.rs`.
+ * Null for any other test.
+ */
+function docTestPlace(id: string): { file: string; line: number } | null {
+  if (!isDocTest(id)) return null;
+  const tail = id.replace(/ - compile(?: fail)?$/, "");
+  const open = tail.lastIndexOf(" (line ");
+  return { file: id.slice(0, id.indexOf(" - ")), line: Number(tail.slice(open + 7, -1)) };
+}
 const TEST = new RegExp(
   String.raw`^test ${NAME}(?: - should panic)? \.\.\. (ok|FAILED|ignored(?:, .*)?|bench:.*)$`,
 );
@@ -180,11 +192,30 @@ export function createCargoParser(sink: ParserSink) {
     return done;
   }
 
+  /**
+   * A doc-test's panic summary with the doc-test's place (see docTestPlace) when the panic is the example's own: no
+   * place, or one in the doc-test's file at column 1 (rustdoc's program reports its lines so: `src/lib.rs:6:1`). A
+   * panic in the crate's code the example calls (`src/lib.rs:12:9`, a `panic!` inside the function) is a real place
+   * of the file, kept.
+   */
+  function docPanic<P extends { file: string | null; line: number | null; column: number | null }>(
+    id: string,
+    p: P,
+  ): P {
+    const doc = docTestPlace(id);
+    if (!doc) return p;
+    const file = sink.path(doc.file);
+    if (p.file !== null && !(p.file === file && p.column === 1)) return p;
+    return { ...p, file, line: doc.line, column: null };
+  }
+
   /** A failed test known from one line (a progress line, the closing list), with no block of its own. */
   function failedAt(f: { id: string; text: string; lineNo: number }): void {
+    const doc = docTestPlace(f.id);
     sink.failure({
       category: "test",
       test: f.id,
+      ...(doc ? { file: sink.path(doc.file), line: doc.line } : {}),
       message: "test failed",
       stack: f.text,
       start: f.lineNo,
@@ -226,7 +257,7 @@ export function createCargoParser(sink: ParserSink) {
     }
     withBlock.add(block.id);
     libtestSeen = true;
-    const p = summarizePanic(block.buf.lines, sink);
+    const p = docPanic(block.id, summarizePanic(block.buf.lines, sink));
     sink.failure({
       category: "test",
       test: block.id,
@@ -287,7 +318,7 @@ export function createCargoParser(sink: ParserSink) {
 
   /** Test `id` failed by the opening's own panic (its lines, up to line `end`), at the panic's place. */
   function panicFailure(id: string, panic: { lines: string[]; lineNo: number }, end: number): void {
-    const p = summarizePanic(panic.lines, sink);
+    const p = docPanic(id, summarizePanic(panic.lines, sink));
     sink.failure({
       category: "test",
       test: id,

@@ -236,6 +236,12 @@ export function createJestParser(sink: ParserSink) {
     // file's own frame, or with no frame left the code frame's `>` line.
     const locFile = loc ? (block.file ? underKnown(under(loc.file), block.file) : under(loc.file)) : null;
     const suiteFile = suite ? block.file : null;
+    // The error points into another module (`at Object.<anonymous> (src/App.tsx:6:34)`): the test file's own frame
+    // further down the stack (`(src/App.test.tsx:5:15)`, the import that loaded it) is the suite's place.
+    const own =
+      suiteFile !== null && loc !== null && locFile !== suiteFile
+        ? jsFrameLocation(body, sink, (f) => underKnown(under(f), suiteFile) === suiteFile)
+        : null;
     // Babel's syntax error names the test file's own place (`App.test.js: Unexpected token (7:35)`).
     const babel = suite && loc === null ? BABEL_ERROR.exec(body[0] ?? "") : null;
     const suiteLine =
@@ -243,11 +249,13 @@ export function createJestParser(sink: ParserSink) {
         ? null
         : locFile === suiteFile
           ? (loc?.line ?? null)
-          : loc === null
-            ? babel && machineTestFile(sink.path(babel[1]!)) === suiteFile
-              ? Number(babel[2])
-              : codeFrameLine(body)
-            : null;
+          : own !== null
+            ? own.line
+            : loc === null
+              ? babel && machineTestFile(sink.path(babel[1]!)) === suiteFile
+                ? Number(babel[2])
+                : codeFrameLine(body)
+              : null;
     (unconfirmed ? { failure: (d: FailureDraft) => held.push(d) } : sink).failure({
       category,
       test,
@@ -255,7 +263,11 @@ export function createJestParser(sink: ParserSink) {
       // No frame left (a cut paste): the code frame's `>` line, in the test's file.
       line: suiteFile !== null ? suiteLine : (loc?.line ?? (suite ? null : codeFrameLine(body))),
       column:
-        suiteFile !== null ? (locFile === suiteFile ? (loc?.column ?? null) : null) : (loc?.column ?? null),
+        suiteFile !== null
+          ? locFile === suiteFile
+            ? (loc?.column ?? null)
+            : (own?.column ?? null)
+          : (loc?.column ?? null),
       errorType,
       message: message || block.title,
       stack: lines.join("\n"),

@@ -12,6 +12,9 @@
  */
 import { BlockBuffer, type FormatDefinition, type ParserSink, underTopDir } from "../parser.ts";
 
+/** Where a Ruby project keeps its tests: `test/` (Rails, minitest's default) or `tests/` (some gems). */
+const TEST_DIRS = ["test", "tests"] as const;
+
 const HEADER = /^ *(?:\d+\) )?(Failure|Error):$/;
 // `Class#test [file:line]:`; minitest 4 / test-unit: `test_name(Class) [file:line]:`.
 const NAME = /^(\S[^#\s]*(?: [^#\s]+)*#\S.*?|test\w*\(\S+\))(?: \[(.+?):(\d+)\])?:?$/;
@@ -61,7 +64,7 @@ export function createMinitestParser(sink: ParserSink) {
       for (const l of lines) {
         const f = FRAME.exec(l);
         if (!f || /\/gems\/|^\/usr\//.test(f[1]!)) continue;
-        file = underTopDir(sink.path(f[1]!), "test");
+        file = underTopDir(sink.path(f[1]!), TEST_DIRS);
         line = Number(f[2]);
         break;
       }
@@ -105,7 +108,7 @@ export function createMinitestParser(sink: ParserSink) {
           block = {
             id: idOf(m[1]!),
             kind: h.kind,
-            file: m[2] ? underTopDir(sink.path(m[2]), "test") : null,
+            file: m[2] ? underTopDir(sink.path(m[2]), TEST_DIRS) : null,
             line: m[3] ? Number(m[3]) : null,
             buf: new BlockBuffer(),
             head: 2,

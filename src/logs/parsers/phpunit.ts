@@ -99,6 +99,20 @@ export function createPhpunitParser(sink: ParserSink) {
         k++;
       }
     }
+    // PSR-4 maps a namespace prefix to any directory (`phpmock\\` to `tests/`), so the namespace need not be in the
+    // path: the test class's own file under a `tests` (or `test`) directory names the checkout as that directory's
+    // parent (`/tmp/php-mock/tests/MockDefiningOrderTest.php`, `…/comparator-8.1.0/tests/unit/XTest.php`).
+    for (const f of frames) {
+      const file = f[1]!.replace(/\\/g, "/");
+      if (!/^(?:\/|[A-Za-z]:\/)/.test(file) || !file.toLowerCase().endsWith(`/${ns[ns.length - 1]!}.php`))
+        continue;
+      const lower = file.toLowerCase();
+      const at = Math.max(lower.lastIndexOf("/tests/"), lower.lastIndexOf("/test/"));
+      if (at > 0) {
+        root = file.slice(0, at + 1);
+        return;
+      }
+    }
   }
 
   /**

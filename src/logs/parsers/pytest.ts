@@ -219,6 +219,12 @@ function upwardIds(outer: ParserSink): { sink: ParserSink; see(text: string): vo
 export function createPytestParser(outer: ParserSink) {
   const upward = upwardIds(outer);
   const sink = upward.sink;
+  /**
+   * A whole pytest session inside a failure block: a test that runs pytest itself (pytester's `runpytest()`, a
+   * plugin's own tests) prints the inner run in its captured output, `=== FAILURES ===`, `FAILED …` and its count
+   * line included. Those are the inner run's results, not this run's: the lines stay the block's text, read as none.
+   */
+  let nested = false;
   let inSession = false;
   /**
    * A pasted fragment: a failure block (`____ test_x ____` or `____ ERROR at setup of … ____`) with no
@@ -596,6 +602,17 @@ export function createPytestParser(outer: ParserSink) {
       }
       // Both rules open with `=`: most lines are left at their first character.
       const rule = text.charCodeAt(0) === 61;
+      if (nested) {
+        // A session printed inside a failure block (see `nested`): the block's output, up to its own count line.
+        block?.buf.push(text, lineNo);
+        if (rule && (FINAL.test(text) || /^=+ no tests ran in [\d.]+s/.test(text))) nested = false;
+        return true;
+      }
+      if (rule && section === "blocks" && block !== null && SESSION_START.test(text)) {
+        nested = true;
+        block.buf.push(text, lineNo);
+        return true;
+      }
       if (rule && SESSION_START.test(text)) {
         inSession = true;
         section = "none";

@@ -113,11 +113,16 @@ function rootOf(id: string, lines: readonly string[]): string | null {
   for (const l of lines) {
     const f = FRAME.exec(l);
     const path = f?.[1];
-    if (!path || !(path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path))) continue;
+    if (!path || !(path.startsWith("/") || path.startsWith(".../") || /^[A-Za-z]:[\\/]/.test(path))) continue;
     const norm = path.replace(/\\/g, "/");
-    for (let n = dotted.length; n > 0; n--) {
+    // A path whose start the runner elided (`.../pkg/gen/x_test.py`): only a dotted module of two parts or more
+    // (`pkg.gen.x_test`) says where the import root is; a module named by its file alone does not.
+    const least = path.startsWith(".../") ? 2 : 1;
+    for (let n = dotted.length; n >= least; n--) {
       const suffix = `/${dotted.slice(0, n).join("/")}.py`;
-      if (norm.endsWith(suffix)) return norm.slice(0, norm.length - suffix.length + 1);
+      if (!norm.endsWith(suffix)) continue;
+      const found = norm.slice(0, norm.length - suffix.length + 1);
+      return n === 1 ? (testDirParent(found, lines) ?? found) : found;
     }
     // A test file run as a script (`__main__.Class`) names no module: a test directory in its path
     // (`/home/u/proj/tests/test_x.py`) is taken as the checkout's own.
@@ -125,6 +130,24 @@ function rootOf(id: string, lines: readonly string[]): string | null {
       const m = /^(.*\/)(?:tests?|testing)\/[^/]+\.py$/.exec(norm);
       if (m) return m[1]!;
     }
+  }
+  return null;
+}
+
+/**
+ * A test module named by its file alone (`test_issues`) sits in a test directory put on `sys.path`
+ * (`/home/u/proj/tests/`, `unittest discover -s tests`): when another frame of the same traceback is a file of
+ * the project outside that directory (`/home/u/proj/gh/ls.py`, not the standard library or site-packages), the
+ * directory's parent is the checkout. Null when no frame says so.
+ */
+function testDirParent(found: string, lines: readonly string[]): string | null {
+  const m = /^(.*\/)(?:tests?|testing)\/$/.exec(found);
+  if (!m) return null;
+  const parent = m[1]!;
+  for (const l of lines) {
+    const p = FRAME.exec(l)?.[1]?.replace(/\\/g, "/");
+    if (p?.startsWith(parent) && !p.startsWith(found) && !/\/(?:site-packages|dist-packages)\//.test(p))
+      return parent;
   }
   return null;
 }
