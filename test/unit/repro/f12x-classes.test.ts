@@ -182,3 +182,23 @@ describe("a comment annotation in Chinese", () => {
     expect(parseAnnotation("输出结果很奇怪")?.value).not.toBe("结果很奇怪");
   });
 });
+
+describe("the report's own `export` (class named in the brief; the case's cause was the package's file)", () => {
+  it("runs code with a top-level export as an ES module", () => {
+    const f = "```";
+    const r = parseReport(
+      [
+        "# x",
+        "",
+        `${f}js`,
+        "function fmt(x) { return String(x); }",
+        "console.log(fmt(1)); // 1",
+        "export default fmt;",
+        f,
+      ].join("\n"),
+    );
+    const p = completeProgram(r, null)!;
+    expect(p.moduleFormat).toBe("esm");
+    expect(p.entry).toMatch(/\.mjs$/);
+  });
+});
