@@ -94,7 +94,7 @@ type Flavour = "python" | "js";
 const EXPECTED_WORDS =
   /^(?:expected|expect(?:ing|ed)?|should(?:\s+(?:be|return|print|give|output|log))?|want(?:ed)?|correct(?:\s+is)?|desired|intended|right(?:\s+answer)?(?:\s+is)?|must\s+be)\b\s*:?\s*/i;
 const ACTUAL_WORDS =
-  /^(?:(?:actual(?:ly)?|got|gets|but\s+got|instead|received|recieved|(?:(?:will|still|currently|now|always)\s+)?(?:returns?|prints?|gives?|outputs?|logs?|shows?|displays?|yields?|produces?)(?=\s|:|$)|returns?|returned|prints?|printed|gives?|gave|produces?|produced|yields?|yielded|outputs?|logs?|logged|results?(?:\s+is|\s+in)?|resultados?|r[eé]sultats?|ergebnis|risultato|salida|sa[ií]da|shows?|displays?|evaluates?\s+to|is)\b|=+>|-+>|→|⇒|=(?!=))\s*:?\s*/i;
+  /^(?:(?:actual(?:ly)?|got|gets|but\s+got|instead|received|recieved|(?:(?:will|still|currently|now|always)\s+)?(?:returns?|prints?|gives?|outputs?|logs?|shows?|displays?|yields?|produces?)(?=\s|:|$)|returns?|returned|prints?|printed|gives?|gave|produces?|produced|yields?|yielded|outputs?|logs?|logged|results?(?:\s+is|\s+in)?|resultados?|r[eé]sultats?|ergebnis|risultato|salida|sa[ií]da|shows?|displays?|evaluates?\s+to|is)\b|(?:输出|结果|結果|返回|打印|得到|出力)(?:为|是|為)?(?=[\s:：]|$)：?|=+>|-+>|→|⇒|=(?!=))\s*:?\s*/i;
 const ERROR_WORDS =
   /^(?:throws?|raises?|raised|threw|errors?(?:\s+with)?|fails?\s+with|crash(?:es)?\s+with)\b\s*:?\s*/i;
 const FLAG_WORDS =

@@ -15,6 +15,7 @@ import {
   runtimeShortfall,
 } from "./runtime-rule.ts";
 import { asEsModule, esModuleEntry, requiresEsModule } from "./esm-retry.ts";
+import { packageFileDoesNotParse } from "./package-syntax.ts";
 import type { Program } from "./complete.ts";
 import type { ReproContext } from "./context.ts";
 import {
@@ -346,7 +347,10 @@ export function missingApi(run: ExecutedRun): string | null {
     /^Function [\w$.]+ (?:is|was|has been) removed\b/.test(ex.message) ||
     /ERR_REQUIRE_ESM/.test(`${ex.type} ${ex.message}`) ||
     // The same error when the exception's code was not kept with its type (`Error: require() of ES Module …`).
-    /^require\(\) of ES Module\b/.test(ex.message)
+    /^require\(\) of ES Module\b/.test(ex.message) ||
+    // The release's own file does not parse on this Node (`export default x;` in a main file of a package without
+    // `"type": "module"`): the release cannot be loaded here at all.
+    packageFileDoesNotParse(run) !== null
   )
     return `${ex.type}: ${ex.message.split("\n")[0]}`;
   return null;
@@ -382,11 +386,20 @@ async function olderRelease(
   const newest = versions.find((v) => v.name === name)?.version ?? "";
   const major = /^(\d+)\./.exec(newest)?.[1];
   if (!installed || major === undefined) return null;
-  for (let m = Number(major) - 1; m >= Math.max(0, Number(major) - STEP_BACK_MAJORS); m--) {
+  // A release whose own file does not parse here is that release's defect: the releases before it in its own
+  // line come first (the next major line down may be years older).
+  const lines = [
+    ...(runs.every((r) => packageFileDoesNotParse(r) === name) && /^\d+\.\d+\.\d+$/.test(newest)
+      ? [`>=${major}.0.0 <${newest}`]
+      : []),
+  ];
+  for (let m = Number(major) - 1; m >= Math.max(0, Number(major) - STEP_BACK_MAJORS); m--)
+    lines.push(String(m));
+  for (const within of lines) {
     const install = await installPackages(
       ctx,
       program,
-      [{ name, version: null, within: String(m) }],
+      [{ name, version: null, within }],
       "an older release",
     );
     const result = install?.result ?? null;
@@ -400,7 +413,7 @@ async function olderRelease(
       runnableEntry: trial.runnable.entry,
       install: result,
       runs: ctx.spec.runs,
-      label: `${name} ${m}.x`,
+      label: `${name} ${/^\d+$/.test(within) ? `${within}.x` : within}`,
       retryTimeouts: ctx.expectations.actual.kind !== "hang",
     });
     if (olderRuns.length === 0 || olderRuns.some((r) => missingApi(r) !== null)) continue;
@@ -409,7 +422,9 @@ async function olderRelease(
       runs: olderRuns,
       versions: olderVersions,
       line: `install ${install!.line}`,
-      reason: `The report names no version of \`${name}\`; the newest release that runs here, ${name}@${newest}, no longer has what the report's code calls (\`${missing[0]}\`), so ${olderText}, the newest release where the code runs, was used.`,
+      reason: runs.every((r) => packageFileDoesNotParse(r) === name)
+        ? `The report names no version of \`${name}\`; ${name}@${newest} cannot be loaded on this runtime (its own file does not parse: \`${missing[0]}\`), so ${olderText}, the newest release where the code runs, was used.`
+        : `The report names no version of \`${name}\`; the newest release that runs here, ${name}@${newest}, no longer has what the report's code calls (\`${missing[0]}\`), so ${olderText}, the newest release where the code runs, was used.`,
     };
   }
   return null;

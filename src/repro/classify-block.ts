@@ -169,6 +169,37 @@ export function inspectorDump(value: string): boolean {
   );
 }
 
+/**
+ * Every line of the block an error message whose name is words (`Parse Error: …`, `Fatal error: …`): a name of
+ * two words before `Error:` or `Exception:` is no statement in JavaScript or Python, so the block does not parse
+ * and reads as the error text a run printed. One to three lines.
+ */
+export function messageLines(value: string): boolean {
+  const lines = value.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length === 0 || lines.length > 3) return false;
+  return lines.every((l) =>
+    /^\s*[A-Z][a-z]+(?: [A-Za-z]+){0,2} (?:[Ee]rror|[Ee]xception|[Ww]arning):\s+\S/.test(l),
+  );
+}
+
+/** A quoted field of a CSV line, its quotes possibly unescaped inside (`"XXX "Bree""`): up to the next `",`. */
+const CSV_LINE = /^\s*"[^\n]*"\s*$/;
+
+/**
+ * Every line a row of double-quoted CSV fields (`"a","b","c"`, three or more, joined by `","`) holding no call,
+ * assignment or statement end: data the report's code reads, not a program.
+ */
+export function csvLines(value: string): boolean {
+  const lines = value.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length === 0 || lines.length > 50) return false;
+  return lines.every(
+    (l) =>
+      CSV_LINE.test(l) &&
+      (l.match(/",\s*"/g) ?? []).length >= 2 &&
+      !/[();=]|=>/.test(l.replace(/"[^"\n]*"/g, "")),
+  );
+}
+
 export function classifyBlock(fence: string | null | undefined, value: string): BlockClass {
   if (pytestReport(value)) return { kind: "error-output", language: "python" };
   const fenceLang = languageFromFence(fence);
@@ -240,6 +271,10 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
     if (/^\s*(Uncaught )?[A-Z][\w.]*(Error|Exception)(: .*)?\s*$/.test(value.trim())) {
       return { kind: "error-output", language };
     }
+    // A message block in a code fence: each line a message (`Parse Error: expected: '"' got: 'B'…`, words then
+    // `Error:`), which no program is (two names side by side do not parse), or a line of quoted CSV fields.
+    if (messageLines(value)) return { kind: "error-output", language };
+    if (csvLines(value)) return { kind: "output", language: "text" };
     // A block that is one object or array literal and nothing else (`{ s: 'x', Path: '/' }` after "gives"):
     // a printed value. Run alone it would do nothing (or not parse, `{ a: 1, b: 2 }` being a block statement).
     if (printedLiteral(value)) return { kind: "output", language };

@@ -44,6 +44,7 @@ import { sameProduct } from "./versions.ts";
 import { annotate, JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
 import { unitWithoutEdgeProse } from "./edge-prose.ts";
 import { labelledData } from "./labelled-data.ts";
+import { ownPackagePaths, ownPackageSpecifier } from "./own-package-path.ts";
 import { type ParsedReport, plainBlockAsPython, type ReportBlock } from "./parse-report.ts";
 import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
 
@@ -1118,12 +1119,13 @@ function completeJs(
   // `require(".")` typed in the reporter's checkout of the issue's repository loads the package it publishes:
   // read as that package, since the program runs in an empty directory of its own.
   if (repository) {
-    const checkout = /(\brequire\(\s*|\bfrom\s*|\bimport\(\s*)(['"])\.\/?\2/g;
-    const named = code.replace(checkout, (_, head: string, q: string) => `${head}${q}${repository.name}${q}`);
-    if (named !== code) {
+    // Also `require('../')`, `'../index'`: a snippet copied from the package's own tests (own-package-path.ts).
+    const spec = ownPackageSpecifier(code);
+    const named = ownPackagePaths(code, repository.name);
+    if (spec !== null && named !== code) {
       code = named;
       completions.push(
-        `read \`require(".")\` (the reporter's checkout of the issue's repository) as its package, \`${repository.name}\``,
+        `read \`require("${spec}")\` (the reporter's checkout of the issue's repository) as its package, \`${repository.name}\``,
       );
     }
   }

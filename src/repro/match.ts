@@ -2,6 +2,7 @@
  * Compare one run with what the report says happens, then fold the repeats into a verdict.
  */
 import { sameLoadError } from "./load-error.ts";
+import { packageParseFailure } from "./package-syntax.ts";
 import { cutMatches } from "./depth-cut.ts";
 import { inspectorDump } from "./classify-block.ts";
 import { InfrastructureError } from "../core/errors.ts";
@@ -350,6 +351,14 @@ function ownSyntaxError(run: RunObservation): RunMatch | null {
   const ex = run.exception;
   if (!ex || !/^(SyntaxError|IndentationError|TabError)$/.test(ex.type)) return null;
   const stderr = run.stderr;
+  // The installed release's own file, not the report's code (package-syntax.ts).
+  const pkgFile = packageParseFailure(run);
+  if (pkgFile)
+    return {
+      kind: "needs",
+      detail: `the installed \`${pkgFile.pkg}\` does not load on this runtime: its own file \`${pkgFile.file}\` does not parse (\`${pkgFile.source}\`, ${ex.type}: ${ex.message}), which says nothing about the report`,
+      question: `Which version of \`${pkgFile.pkg}\` do you run this with? The one installed here cannot be loaded (its \`${pkgFile.file}\` does not parse on Node.js).`,
+    };
   const py = /^[ \t]*File "\/workspace\/([^"]+)", line (\d+)\n(.*)$/m.exec(stderr);
   const node = py ? null : /^(?:file:\/\/)?\/workspace\/(\S+?):(\d+)\n(.*)$/m.exec(stderr);
   // Python: a parse error of the script itself has no traceback, only `File "...", line N`.

@@ -56,9 +56,12 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
   const annotated = firstPrompt > 0 && lines.slice(0, firstPrompt).some((l) => remark.test(l));
   let printedSincePrompt = 0;
   let closed = false;
+  // Whether the session showed anything (output, an error, a continuation) after its last prompt.
+  let afterLastPrompt = false;
   for (const raw of lines) {
     const line = raw.trimEnd();
     if (isPrompt(line)) {
+      afterLastPrompt = false;
       inError = false;
       closed = false;
       printedSincePrompt = 0;
@@ -80,6 +83,7 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
       continue;
     }
     if (inputs.length === 0) continue;
+    if (line.trim() !== "") afterLastPrompt = true;
     if (flavour === "python" && line.startsWith("Traceback (most recent call last):")) inError = true;
     if (flavour === "node" && /^Uncaught\b/.test(line)) inError = true;
     if (inError) {
@@ -113,6 +117,9 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
   // the reporter drew) is the empty prompt the session stopped at, not code typed at it.
   const lastInput = inputs.length - 1;
   if (lastInput >= 0 && CURSOR_GLYPH.test(inputs[lastInput]!.trim())) inputs[lastInput] = "";
+  // The last prompt cut mid-statement (an open string or bracket, nothing shown after it: "the excerpt ends
+  // here"): the REPL would have waited for the rest under a continuation prompt, so it was never run as shown.
+  if (lastInput >= 0 && !afterLastPrompt && cutMidStatement(inputs[lastInput]!)) inputs[lastInput] = "";
   const kept = inputs
     .map((s, i) => ({ s: s.replace(/\n+$/, ""), raised: raisedAt.has(i) }))
     .filter((x) => x.s.trim() !== "");
@@ -123,6 +130,16 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
     errorText: errorLines.length > 0 ? errorLines.join("\n") : null,
     ...(raised.length > 0 ? { raised } : {}),
   };
+}
+
+/**
+ * A statement that ends inside a string or with a bracket still open: typed only in part. Only one with a name in
+ * it (`matter("---\n{}+`): a lone bracket or quote at the last prompt is what was typed there.
+ */
+function cutMidStatement(stmt: string): boolean {
+  if (!/[A-Za-z_$][\w$]*\s*[(.[]/.test(stmt)) return false;
+  const end = scanCode(stmt.trimEnd());
+  return end.inString || end.depth > 0;
 }
 
 /** True when a top-level `=` makes the line an assignment (not `==`, `<=`, `>=`, `!=`, `:=`, or a keyword argument). */
