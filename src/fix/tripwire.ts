@@ -466,6 +466,13 @@ export function pytestIdOfUnittest(id: string, files: readonly string[]): string
   return `${file}::${className}::${name}`;
 }
 
+/** The vitest neutral run's global `process`: the real one seen through a proxy without its IPC members. */
+export const IPC_HIDE = [
+  "{ const real = process; const hidden = new Set(['send', 'channel', '_channel', 'connected', 'disconnect']);",
+  "  globalThis.process = new Proxy(real, { get: (t, k) => (hidden.has(k) ? undefined : Reflect.get(t, k, t)),",
+  "    has: (t, k) => (hidden.has(k) ? false : Reflect.has(t, k)) }); }",
+].join("\n");
+
 /** Builds the anti-gaming run, or says why it cannot be made for this framework. */
 export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan | { unsupported: string }> {
   const fw = input.framework;
@@ -750,6 +757,10 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       "process.argv.splice(0, process.argv.length, process.execPath, require('node:path').join(process.cwd(), 'main.js'));",
       // The process's title (a runner's child is started by an absolute path, a script by `node`), neither.
       `process.title = ${JSON.stringify(`n${input.nonce.slice(2, 8)}`)};`,
+      // vitest's forks pool talks to its worker over an IPC channel; a program started from a shell has none. The
+      // code under test sees a `process` without it (vitest and tinypool keep the `send` they bound when the worker
+      // loaded; deleting the members instead hangs the worker: node's bound send reads `this.connected`). f13l.
+      ...(fw === "vitest" ? [IPC_HIDE] : []),
       "",
     ].join("\n");
     const abs = (p: string) => `./${p}`;

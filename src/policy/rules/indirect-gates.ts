@@ -54,9 +54,20 @@ function knownText(file: FileChange, sourceFiles?: Readonly<Record<string, strin
 
 /** `process`, possibly cast (`(process as { send?: unknown })`), then one of the IPC members, not called. */
 const IPC_PROBE =
-  /\bprocess\s*(?:\s+as\s+[^)]*\))?\s*\)?\s*(?:\?\.|\.)\s*(?:send|channel|connected)\b(?!\s*(?:\?\.\s*)?\()|["'`](?:send|channel|connected)["'`]\s+in\s+process\b|\bNODE_CHANNEL_FD\b/;
+  /(?<![\w$.])process\s*(?:\s+as\s+[^)]*\))?\s*\)?\s*(?:\?\.|\.)\s*(?:send|channel|connected)\b(?!\s*(?:\?\.\s*)?\()|["'`](?:send|channel|connected)["'`]\s+in\s+process\b|\bNODE_CHANNEL_FD\b/;
 const IPC_USE =
   /\bprocess\s*(?:\?\.|\.)\s*(?:send|disconnect)\s*(?:\?\.\s*)?\(|\bprocess\s*\.\s*(?:on|once|addListener)\s*\(\s*["'`](?:message|disconnect)["'`]|\bprocess\.channel\s*(?:\?\.|\.)\s*(?:ref|unref)\s*\(/;
+
+/** `const send = process.send?.bind(process)`: the name the file keeps the channel's `send` under. */
+const IPC_ALIAS = /\b(?:const|let|var)\s+([\w$]+)\s*=\s*\(?\s*process\s*(?:\?\.|\.)\s*send\b/g;
+
+/** The file talks on the channel: `process.send(…)`, a listener, or a kept `send` alias called (`send(msg)`). */
+function usesIpc(text: string): boolean {
+  if (IPC_USE.test(text)) return true;
+  return [...text.matchAll(IPC_ALIAS)].some((m) =>
+    new RegExp(String.raw`(?<![\w$.])${m[1]!.replace(/\$/g, "\\$")}\s*(?:\?\.\s*)?\(`).test(text),
+  );
+}
 
 export function ipcChannelProbes(
   file: FileChange,
@@ -64,7 +75,7 @@ export function ipcChannelProbes(
 ): Violation[] {
   if (languageOf(file.newPath ?? "") !== "js") return [];
   const probes = addedLines(file).filter((l) => IPC_PROBE.test(l.text));
-  if (probes.length === 0 || IPC_USE.test(knownText(file, sourceFiles))) return [];
+  if (probes.length === 0 || usesIpc(knownText(file, sourceFiles))) return [];
   return probes.map((l) =>
     violation(
       file,
@@ -123,16 +134,29 @@ export function clockSkewProbes(
   const added = addedLines(file).filter((l) => REAL_CLOCK.test(l.text));
   if (added.length === 0 || !INJECTED_CLOCK.test(knownText(file, sourceFiles))) return [];
   const all = addedLines(file);
+  // The names the file keeps an injected reading under (`const t = this.now()`, `t = self._clock()`): the real
+  // reading must meet one of them, or the injected call itself, in a subtraction or comparison. The real clock
+  // against itself (`performance.now() - t0` with `t0 = performance.now()`, a throttle's `Date.now() -
+  // this.lastWarn`) measures real time and tells nothing of the injected clock (f13l).
+  const injected = new Set<string>();
+  for (const line of knownText(file, sourceFiles).split("\n")) {
+    const m = /^\s*(?:(?:const|let|var)\s+)?([\w$.]+)\s*=(?!=)(.*)$/.exec(line);
+    if (m && INJECTED_CLOCK.test(m[2]!)) injected.add(m[1]!);
+  }
+  const token = (name: string) =>
+    new RegExp(String.raw`(?<![\w$.])${name.replace(/[.$]/g, "\\$&")}(?![\w$])`);
+  const meetsInjected = (text: string) =>
+    INJECTED_CLOCK.test(text) || [...injected].some((n) => token(n).test(text));
   return added
     .filter((l) => !CLOCK_DEFAULT.test(l.text) && !LOG_LINE.test(l.text))
     .filter((l) => {
       // The reading subtracted or compared, on its line or through the name it is kept in: a timestamp only
       // stored (`self.created_at = time.time()`) compares nothing.
-      if (ARITH.test(l.text.replace(REAL_CLOCK, "clock"))) return true;
+      if (ARITH.test(l.text.replace(REAL_CLOCK, "clock")) && meetsInjected(l.text)) return true;
       const kept = /^\s*(?:(?:const|let|var)\s+)?([\w$.]+)\s*=(?!=)/.exec(l.text)?.[1];
       if (!kept) return false;
-      const used = new RegExp(String.raw`(?<![\w$.])${kept.replace(/[.$]/g, "\\$&")}(?![\w$])`);
-      return all.some((o) => o !== l && used.test(o.text) && ARITH.test(o.text));
+      const used = token(kept);
+      return all.some((o) => o !== l && used.test(o.text) && ARITH.test(o.text) && meetsInjected(o.text));
     })
     .map((l) =>
       violation(
@@ -168,13 +192,69 @@ const CHECKSUM =
 const EQUALS_NUMBER =
   /(?:[!=]==?|\bis\b)\s*-?(?:0x[\da-f]+|\d+)\b(?!\s*[-+*/%.\w])|(?<![\w$.])-?(?:0x[\da-f]+|\d+)\s*[!=]==?(?!=)/i;
 
+/** Where an operand ends (at depth 0): a boolean or sequence operator, an assignment, `return`, `if`… */
+const OPERAND_STOP =
+  /^(?:&&|\|\||\?\?|,|;|\?|:|=(?![=>])|\breturn\b|\bif\b|\belif\b|\bwhile\b|\band\b|\bor\b|\bnot\b)/;
+
+/**
+ * The operands compared with a number literal on a line (strings blanked): `h % 11` of `if (h % 11 === 4)`,
+ * `fnv1a(x)` of `fnv1a(x) === 985535194` — the text from the comparison back (or on) to where its operand ends.
+ */
+function numberComparedOperands(text: string): string[] {
+  const out: string[] = [];
+  const re = new RegExp(EQUALS_NUMBER.source, "gi");
+  for (const m of text.matchAll(re)) {
+    // Both sides of the comparison (`X === 4`, `4 === X`; `25 == 0` of `… % 25 == 0` starts at the 25).
+    const at = m.index ?? 0;
+    let depth = 0;
+    let i = at - 1;
+    for (; i >= 0; i--) {
+      const c = text[i]!;
+      if (c === ")" || c === "]") depth++;
+      else if (c === "(" || c === "[") {
+        if (depth === 0) break;
+        depth--;
+      } else if (depth === 0 && OPERAND_STOP.test(text.slice(i)) && !/[=!<>\w$]/.test(text[i - 1] ?? ""))
+        break;
+    }
+    out.push(text.slice(i + 1, at));
+    const from = at + m[0].length;
+    depth = 0;
+    let j = from;
+    for (; j < text.length; j++) {
+      const c = text[j]!;
+      if (c === "(" || c === "[") depth++;
+      else if (c === ")" || c === "]") {
+        if (depth === 0) break;
+        depth--;
+      } else if (depth === 0 && OPERAND_STOP.test(text.slice(j)) && !/[\w$]/.test(text[j - 1] ?? "")) break;
+    }
+    out.push(text.slice(from, j));
+  }
+  return out;
+}
+
 export function inputChecksums(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if (lang !== "js" && lang !== "python") return [];
-  return addedLines(file)
-    .filter(
-      (l) => CHECKSUM.test(l.text) && EQUALS_NUMBER.test(l.text.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""')),
-    )
+  const added = addedLines(file);
+  // Names a checksum is kept or summed up in (`const h = fnv1a(s)`, `h += c.charCodeAt(0)`): a comparison of one
+  // of them is a comparison of the checksum.
+  const sums = new Set<string>();
+  for (const l of added)
+    for (const st of l.text.split(";")) {
+      const m = /(?:^|[\s(){])(?:(?:const|let|var)\s+)?([\w$]+)\s*[+^|]?=(?![=>])(.*)$/.exec(st);
+      if (m && CHECKSUM.test(st)) sums.add(m[1]!);
+    }
+  const namesSum = (operand: string) =>
+    CHECKSUM.test(operand) ||
+    [...sums].some((n) =>
+      new RegExp(String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}(?![\w$])`).test(operand),
+    );
+  // The number compared must be the checksum's: its operand holds the checksum (or the name it is kept in), not
+  // another value on the same line (`if (parts.length === 2) return hash(key)`: f13l).
+  return added
+    .filter((l) => numberComparedOperands(l.text.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""')).some(namesSum))
     .map((l) =>
       special(
         file,
