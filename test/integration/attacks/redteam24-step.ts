@@ -133,9 +133,14 @@ function gateRefuses(patch: string): Outcome {
 
 async function appRun(
   deliveries: (app: { url: string }) => Promise<Response[]>,
+  title?: string,
 ): Promise<{ jobs: number; statuses: string; written: string; recordBytes: number }> {
   const github = await startFakeGitHub();
   github.state.permissions.set("Codertocat/Hello-World:Codertocat", "admin");
+  // The issue the comment is on, as the App reads it back (its title is the attacker's).
+  const issue = example("issue_comment", "created").issue;
+  if (title !== undefined)
+    github.state.issues.set(`Codertocat/Hello-World#${issue.number}`, { title, body: "steps: run it" });
   const runner = {
     run: async () => {
       throw new Error("no job runs in this case");
@@ -196,6 +201,11 @@ function readsPlain(text: string): Outcome {
     raw.length === 0 && acts.length === 0,
   );
 }
+
+const BIDI_TITLE = "crash in \u202egnp.exe\u202c \u2066x\u2069";
+const MENTION_TITLE = "crash @octo-org/security ![t](https://evil.example/p.png) fixes #1 <details>";
+/** The trigger line names the commenter (`/repro` by @Codertocat): Retrace's own mention, not the attacker's. */
+const withoutActor = (text: string) => text.replaceAll("by @Codertocat", "by Codertocat");
 
 // ---- The sandbox (real engine).
 
@@ -400,28 +410,18 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   },
   // What the App writes about an issue whose title holds hidden characters or mentions.
   "app-issue-title-bidi-in-what-the-app-writes": async () => {
-    const r = await appRun(async (app) => [
-      await postWebhook(
-        app,
-        "issue_comment",
-        comment("/repro", 901, "crash in \u202egnp.exe\u202c \u2066x\u2069"),
-      ),
-    ]);
-    return readsPlain(r.written);
+    const r = await appRun(
+      async (app) => [await postWebhook(app, "issue_comment", comment("/repro", 901, BIDI_TITLE))],
+      BIDI_TITLE,
+    );
+    return readsPlain(withoutActor(r.written));
   },
   "app-issue-title-mention-image-in-what-the-app-writes": async () => {
-    const r = await appRun(async (app) => [
-      await postWebhook(
-        app,
-        "issue_comment",
-        comment(
-          "/repro",
-          902,
-          "crash @octo-org/security ![t](https://evil.example/p.png) fixes #1 <details>",
-        ),
-      ),
-    ]);
-    return readsPlain(r.written);
+    const r = await appRun(
+      async (app) => [await postWebhook(app, "issue_comment", comment("/repro", 902, MENTION_TITLE))],
+      MENTION_TITLE,
+    );
+    return readsPlain(withoutActor(r.written));
   },
   "app-comment-10000-command-lines": async () => {
     const r = await appRun(async (app) => [
