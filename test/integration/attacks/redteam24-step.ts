@@ -21,7 +21,8 @@ import path from "node:path";
 import { openSqliteJobStore } from "../../../src/app/job-store.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { createLogParser } from "../../../src/logs/index.ts";
-import { evaluatePatch, GATE_TREE_FILES } from "../../../src/policy/index.ts";
+import { gateTreeNames } from "../../../src/fix/gate-tree.ts";
+import { evaluatePatch } from "../../../src/policy/index.ts";
 import { createDockerSandbox } from "../../../src/sandbox/docker.ts";
 import { sandboxImage } from "../../support/docker.ts";
 import { example, postWebhook, startApp } from "../../e2e/support/app-harness.ts";
@@ -399,8 +400,10 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       `import os\nr=${JSON.stringify(r)}\nos.makedirs(r+"/a",exist_ok=True)\nos.makedirs(r+"/src",exist_ok=True)\nfor i in range(100001):\n  open(r+"/a/f%06d"%i,"w").close()\nopen(r+"/src/auth.js","w").write("x\\n")`,
     ]);
     const ws = await createFsWorkspace(r);
-    const treeFiles = await ws.listFiles({ max: GATE_TREE_FILES });
-    const g = evaluatePatch(newFile("src/Auth.js", "module.exports = 1;"), {}, { treeFiles });
+    const patch = newFile("src/Auth.js", "module.exports = 1;");
+    // The names the gate of `verify` (and of fix's verification, before any apply) is given with the patch.
+    const treeFiles = await gateTreeNames(ws, patch);
+    const g = evaluatePatch(patch, {}, { treeFiles });
     return ok(
       g.allowed
         ? `the gate (given the ${treeFiles.length} names the pipeline lists) allowed src/Auth.js beside src/auth.js`
