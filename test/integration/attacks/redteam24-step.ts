@@ -97,7 +97,10 @@ async function storeBeside(db: string, v: ReturnType<typeof victim>): Promise<Ou
   );
 }
 
-/** Runs `inner` (a hidden case of this file) in a child process with a wall limit: for steps that may block. */
+/**
+ * Runs `inner` (a hidden case of this file) in a child process with a wall limit: for steps that may block. The limit
+ * is wide (a loaded host starts tsx slowly, the wave test runs cases side by side); the verdict is the child's answer.
+ */
 function inChild(inner: string, wallMs: number): { status: number | null; out: string; ms: number } {
   const t = Date.now();
   const r = spawnSync(process.execPath, [...process.execArgv, HERE, dir, inner], {
@@ -259,18 +262,18 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "jobstore-journal-is-fifo": () => {
     const db = path.join(dir, "jobs.sqlite");
     execFileSync("mkfifo", [`${db}.journal`]);
-    const r = inChild("inner-open-store", 15_000);
+    const r = inChild("inner-open-store", 90_000);
     return ok(
       r.status === null
         ? `opening the store blocked on the FIFO until it was killed after ${r.ms} ms`
         : `exit ${r.status} in ${r.ms} ms: ${short(r.out, 200)}`,
-      r.status !== null && r.ms < 15_000,
+      r.status !== null && /not a plain file/.test(r.out),
     );
   },
   "jobstore-lock-is-fifo": () => {
     const db = path.join(dir, "jobs.sqlite");
     execFileSync("mkfifo", [`${db}.lock`]);
-    const r = inChild("inner-open-store", 15_000);
+    const r = inChild("inner-open-store", 90_000);
     return ok(
       r.status === null
         ? `opening the store blocked on the FIFO lock until killed after ${r.ms} ms`
