@@ -12,12 +12,15 @@
 import {
   appendFileSync,
   closeSync,
+  constants,
+  fstatSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -83,55 +86,122 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Flags of the store's own writes: never through a link a local user put in the database's directory (red team 24). */
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+const TRUNCATE = constants.O_WRONLY | constants.O_TRUNC | constants.O_CREAT | constants.O_NOFOLLOW;
+
+function notPlain(file: string, what: string): InfrastructureError {
+  return new InfrastructureError(
+    `the job database's ${what} ${file} is not a plain file (a link, a FIFO or a directory), so it is not Retrace's`,
+    `remove ${file} and start again`,
+  );
+}
+
+/**
+ * The bytes of `file` when it is a plain file, null when there is none. Opened without following a link and
+ * without blocking (a FIFO would hold the App's start until someone writes to it), then checked on the open file:
+ * a journal linked to another file was read as the journal and then emptied, a snapshot's temporary linked to one
+ * was overwritten with the database (red team 24).
+ */
+function readPlain(file: string, what: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return null;
+    if (code === "ELOOP" || code === "EISDIR") throw notPlain(file, what);
+    throw error;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw notPlain(file, what);
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Waits `ms` without giving the event loop a turn (the lock is taken before anything else runs). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /**
  * Takes `<path>.lock` for this process, or throws naming the holder. A lock of this process (a store opened again
  * after a simulated crash, a container restarted with the same pid) or of a process of this host that no longer
- * runs is taken over; one of another host cannot be checked and is refused with what to do.
+ * runs is taken over; one of another host cannot be checked and is refused with what to do. A takeover happens
+ * under `<path>.lock.takeover` (made exclusively): two Apps that find the same stale lock at the same instant each
+ * removed it and made their own in turn, the second removing the first's, and both ran (wave 23's open class);
+ * now the second waits, reads the first's live lock and is refused.
  */
 function takeLock(lockPath: string): void {
   const mine = `${process.pid} ${hostname()}`;
-  for (let tries = 0; tries < 3; tries++) {
+  const takeover = `${lockPath}.takeover`;
+  /** The holder's line, or null when the lock was removed meanwhile. */
+  const holder = (): string | null => {
+    // Read and replaced only as the plain file this function makes: a link would have the takeover below write
+    // through it into whatever file it names (wave 23).
+    const st = lstatSync(lockPath, { throwIfNoEntry: false });
+    if (!st) return null;
+    if (!st.isFile())
+      throw new InfrastructureError(
+        `the job database lock ${lockPath} is not a plain file (a link or a directory), so it is not Retrace's`,
+        `remove ${lockPath} and start again`,
+      );
+    try {
+      return readFileSync(lockPath, "utf8").trim();
+    } catch {
+      return null;
+    }
+  };
+  for (let tries = 0; tries < 300; tries++) {
     try {
       writeFileSync(lockPath, mine, { flag: "wx" });
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    // Read and replaced only as the plain file this function makes: a link would have the takeover below write
-    // through it into whatever file it names (wave 23).
-    if (!lstatSync(lockPath, { throwIfNoEntry: false })?.isFile()) {
-      if (!lstatSync(lockPath, { throwIfNoEntry: false })) continue; // removed meanwhile: try again
-      throw new InfrastructureError(
-        `the job database lock ${lockPath} is not a plain file (a link or a directory), so it is not Retrace's`,
-        `remove ${lockPath} and start again`,
-      );
-    }
-    let held = "";
-    try {
-      held = readFileSync(lockPath, "utf8").trim();
-    } catch {
-      continue; // removed meanwhile: try again
-    }
+    const held = holder();
+    if (held === null) continue; // removed meanwhile: try again
     const [pidText, host] = held.split(" ");
     const pid = Number(pidText);
     const sameHost = host === hostname();
-    if (held === mine || (sameHost && Number.isInteger(pid) && pid > 0 && !alive(pid))) {
-      // Replaced, never written through: removed, then made again exclusively on the next try.
-      try {
-        unlinkSync(lockPath);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      }
+    if (!(held === mine || (sameHost && Number.isInteger(pid) && pid > 0 && !alive(pid))))
+      throw new InfrastructureError(
+        `the job database ${lockPath.slice(0, -".lock".length)} is in use by another Retrace App (process ${JSON.stringify(held.slice(0, 80))}${sameHost ? "" : ", on another host"}): two Apps on one database overwrite each other's jobs`,
+        `stop the other App first, or give this one its own RETRACE_DB_PATH; if no other App runs, remove ${lockPath}`,
+      );
+    // Stale: taken over by one process at a time.
+    try {
+      writeFileSync(takeover, mine, { flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      pause(10); // another App is taking it over: read its lock when it is done
       continue;
     }
-    throw new InfrastructureError(
-      `the job database ${lockPath.slice(0, -".lock".length)} is in use by another Retrace App (process ${JSON.stringify(held.slice(0, 80))}${sameHost ? "" : ", on another host"}): two Apps on one database overwrite each other's jobs`,
-      `stop the other App first, or give this one its own RETRACE_DB_PATH; if no other App runs, remove ${lockPath}`,
-    );
+    try {
+      // Replaced, never written through, and only while it is still the stale lock read above: another App may
+      // have taken it over between that read and this process's takeover lock.
+      if (holder() === held) {
+        try {
+          unlinkSync(lockPath);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        }
+      }
+      try {
+        writeFileSync(lockPath, mine, { flag: "wx" });
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+    } finally {
+      unlinkSync(takeover);
+    }
   }
   throw new InfrastructureError(
     `cannot take the job database lock ${lockPath}`,
-    "remove the lock file and start again",
+    `remove the lock file (and ${takeover}, left by an App killed while taking over a stale lock) and start again`,
   );
 }
 
@@ -149,11 +219,7 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
   try {
     let existing: Buffer | null = null;
     if (path) {
-      try {
-        existing = readFileSync(path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      }
+      existing = readPlain(path, "file");
     }
     db = new SQL.Database(existing);
     db.exec(SCHEMA);
@@ -172,16 +238,23 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
   function snapshot(): void {
     if (!path || !journalPath || !dirty) return;
     const tmp = `${path}.tmp-${process.pid}`;
-    writeFileSync(tmp, db.export());
+    // Made anew (a name this process left, or a link someone put there, is removed, never written through).
+    rmSync(tmp, { force: true });
+    writeFileSync(tmp, db.export(), { flag: "wx" });
     renameSync(tmp, path);
-    writeFileSync(journalPath, "");
+    closeSync(openSync(journalPath, TRUNCATE));
     dirty = false;
   }
 
   /** Append one change to the journal (the durable record until the next snapshot). */
   function journal(entry: unknown): void {
     if (!journalPath) return;
-    appendFileSync(journalPath, `${JSON.stringify(entry)}\n`);
+    const fd = openSync(journalPath, APPEND);
+    try {
+      appendFileSync(fd, `${JSON.stringify(entry)}\n`);
+    } finally {
+      closeSync(fd);
+    }
     dirty = true;
   }
 
@@ -254,12 +327,7 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
   }
 
   if (journalPath) {
-    let text = "";
-    try {
-      text = readFileSync(journalPath, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    }
+    const text = readPlain(journalPath, "journal")?.toString("utf8") ?? "";
     // Any journal text, even one line cut short, is folded into a snapshot and the journal emptied: a cut line
     // left there would have the next change appended to it, and that change lost at the next crash (wave 23).
     if (text !== "") dirty = true;
@@ -277,7 +345,7 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
     }
     snapshot();
     // Make sure the journal exists and is durable from the start.
-    closeSync(openSync(journalPath, "a"));
+    closeSync(openSync(journalPath, APPEND));
     const fd = openSync(journalPath, "r");
     fsyncSync(fd);
     closeSync(fd);

@@ -11,9 +11,10 @@ import { z } from "zod";
 import { CancelledError, FLAKY_BASE_PREFIX, FlakyBaseError, InfrastructureError } from "../core/errors.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import type { PolicyConfig } from "../policy/config.ts";
-import { evaluatePatch, type FailingTestSource, GATE_TREE_FILES } from "../policy/index.ts";
+import { evaluatePatch, type FailingTestSource } from "../policy/index.ts";
 import { type ExtraDir, maxCollectMib, type Sandbox, type SandboxLimits } from "../core/ports/sandbox.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
+import { gateTreeNames } from "./gate-tree.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { failingCheckText } from "./failing-check.ts";
 import { manifestSources, patchedDependencyDirs } from "./manifest-change.ts";
@@ -575,7 +576,8 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
   const gate = evaluatePatch(options.patch, options.policy, {
     ...(Object.keys(manifests).length > 0 ? { sourceFiles: manifests } : {}),
     ...(failingCheck !== undefined ? { failingCheck } : {}),
-    treeFiles: await options.workspace.listFiles({ max: GATE_TREE_FILES }),
+    // The first names of the tree and every name beside the patch's paths (red team 24).
+    treeFiles: await gateTreeNames(options.workspace, options.patch),
   });
   const warnings = (gate.warnings ?? []).map(
     (v) =>

@@ -67,6 +67,23 @@ export interface LogParser {
 
 // Lines longer than this are cut before line-oriented parsers see them (JUnit XML gets them whole).
 const MAX_LINE = 16_384;
+/**
+ * The longest test id kept. Ids are cut where they are made (a test's result and its failure alike, so both still
+ * name one test), with a marker saying how long the name was: an 8 MiB pytest name came back as a 16,377-character
+ * id (the line cap) into every title, commit and command built from it (red team 22, open until red team 24).
+ */
+export const MAX_TEST_ID = 4_096;
+
+/** `id`, or its first characters and `…[test id cut: N characters]` when it is longer than MAX_TEST_ID. */
+export function boundTestId(id: string): string {
+  if (id.length <= MAX_TEST_ID) return id;
+  const mark = `…[test id cut: ${id.length} characters]`;
+  let end = MAX_TEST_ID - mark.length;
+  // Never half a surrogate pair.
+  const c = id.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return `${id.slice(0, end)}${mark}`;
+}
 // A line still without its end after LONG_LINE characters (./lines.ts) is handed on in pieces as it arrives (a log
 // with no line breaks, a one-line XML report): the parser never re-reads or re-joins what it already has.
 
@@ -340,7 +357,7 @@ function createUnboundedLogParser(options: LogParserOptions): Omit<LogParser, "s
     // A kept id is a copy: the match it came from is a slice of the chunk it was read in, which it would pin. The
     // copy is made first and is the key looked up as well as stored, so the id is read and hashed once (a retry,
     // the only case that finds one, is rare).
-    const kept = own(id);
+    const kept = own(boundTestId(id));
     const previous = tests.get(kept);
     if (previous) {
       if (previous.outcome === outcome) return;
@@ -371,7 +388,7 @@ function createUnboundedLogParser(options: LogParserOptions): Omit<LogParser, "s
 
   function recordFailure(format: string, d: FailureDraft): void {
     const message = clip(d.message.trim(), maxMessage);
-    const test = d.test || null;
+    const test = d.test ? boundTestId(d.test) : null;
     const file = d.file || null;
     const line = d.line ?? null;
     const errorType = d.errorType || null;

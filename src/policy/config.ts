@@ -156,6 +156,23 @@ export const DEFAULT_TEST_INFRASTRUCTURE_GLOBS = [
   "**/.nycrc*",
   "**/.c8rc*",
   "**/__mocks__/**",
+  // Other runners' and tools' files that decide what a test command runs (red team 24): pytest also reads
+  // `.pytest.ini` and `pytest.toml`/`.pytest.toml`; pnpm runs `.pnpmfile.cjs` hooks at install; bun preloads from
+  // `bunfig.toml`; node-tap reads `.taprc`; deno's `test.exclude`; cargo aliases (`test = "check"`); PHPUnit's and
+  // RSpec's configurations; the Makefile/justfile/Taskfile recipe a CI step's `make test` runs.
+  "**/.pytest.ini",
+  "**/pytest.toml",
+  "**/.pytest.toml",
+  "**/.pnpmfile.{cjs,mjs,js}",
+  "**/bunfig.toml",
+  "**/.taprc",
+  "**/deno.{json,jsonc}",
+  "**/.cargo/config{,.toml}",
+  "**/phpunit{,.dist}.xml{,.dist}",
+  "**/.rspec{,-local}",
+  "**/{Makefile,makefile,GNUmakefile}",
+  "**/{justfile,Justfile,.justfile}",
+  "**/Taskfile.{yml,yaml}",
 ];
 
 export const TestInfrastructureConfig = z
@@ -167,8 +184,10 @@ export const TestInfrastructureConfig = z
     ),
     iniSections: z
       .array(z.string().min(1))
-      .default(["tool:pytest", "pytest", "coverage:run", "coverage:report"])
-      .describe("Sections of setup.cfg that configure the test runner (read from the hunk)."),
+      .default(["tool:pytest", "pytest", "coverage:run", "coverage:report", "options.entry_points"])
+      .describe(
+        "Sections of setup.cfg that configure the test runner (read from the hunk); `options.entry_points` registers pytest plugins (`pytest11`).",
+      ),
     tomlTables: z
       .array(z.string().min(1))
       .default(["tool.pytest", "tool.coverage", "tool.hatch.envs", "project.entry-points.pytest11"])

@@ -25,7 +25,8 @@ import { createGitHubPort, type OctokitLike } from "../../../src/github/octokit-
 import { type Publisher, publishFailure, publishResult, refusalNote } from "../../../src/jobs/publish.ts";
 import type { JobResult } from "../../../src/jobs/result.ts";
 import { createLogParser } from "../../../src/logs/index.ts";
-import { evaluatePatch, GATE_TREE_FILES } from "../../../src/policy/index.ts";
+import { gateTreeNames } from "../../../src/fix/gate-tree.ts";
+import { evaluatePatch } from "../../../src/policy/index.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { createDockerSandbox } from "../../../src/sandbox/docker.ts";
 import { sandboxImage } from "../../support/docker.ts";
@@ -435,7 +436,8 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       `import os\nr=${JSON.stringify(r)}\nos.makedirs(r+"/a",exist_ok=True)\nos.makedirs(r+"/src",exist_ok=True)\nfor i in range(100001):\n  open(r+"/a/f%06d"%i,"w").close()\nopen(r+"/src/auth.js","w").write("x\\n")`,
     ]);
     const ws = await createFsWorkspace(r);
-    const treeFiles = await ws.listFiles({ max: GATE_TREE_FILES });
+    // The names verify's gate (and fix's verification, before any apply) is given with the patch (red team 24).
+    const treeFiles = await gateTreeNames(ws, newFile("src/Auth.js"));
     const g = evaluatePatch(newFile("src/Auth.js"), {}, { treeFiles });
     return ok(
       g.allowed

@@ -16,13 +16,9 @@ describeHostWave({
     "twenty-third red team: the App's gate with the tree, text a maintainer reads, job state across a crash, renames onto names, floods",
   n: 23,
   added: ["publish-app-new-file-beside-tree-opens-pr"],
-  // The fix pipeline lists at most GATE_TREE_FILES names for its gate; a twin whose original is past them passes the
-  // gate and is refused by the applier on disk (redteam23-results.md, "Left").
+  // `patch-twin-past-the-gate-tree-cap` runs again: verify's gate is given every name beside the patch's paths
+  // (src/fix/gate-tree.ts, red team 24).
   // The comment's and the check run's summary is the run's rendered report (Retrace's markdown, with what a model or a
   // report wrote fenced by its renderers): raw text put straight into JobResult.summary stays raw (redteam23-results.md).
-  open: [
-    "patch-twin-past-the-gate-tree-cap",
-    "comment-done-summary-bidi-mention-image",
-    "check-run-summary-of-failed-outcome",
-  ],
+  open: ["comment-done-summary-bidi-mention-image", "check-run-summary-of-failed-outcome"],
 });

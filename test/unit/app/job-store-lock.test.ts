@@ -4,7 +4,7 @@
  * first runs, and takes over once it has closed or died; the same process may open it again (a simulated crash).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -50,4 +50,44 @@ describe("the job store lock", () => {
     b.close();
     a.close();
   });
+
+  it("takes a stale lock over only under the takeover lock: while another App holds that, it never removes the stale lock (red team 24)", async () => {
+    const db = path.join(mkdtempSync(path.join(tmpdir(), "rt24-lock-")), "jobs.sqlite");
+    const dead = spawnSync(process.execPath, ["-e", "console.log(process.pid)"], { encoding: "utf8" });
+    const host = (await import("node:os")).hostname();
+    const stale = `${dead.stdout.trim()} ${host}`;
+    writeFileSync(`${db}.lock`, stale);
+    // Another App is in the middle of taking it over (or was killed there): this one waits, then says what to remove.
+    writeFileSync(`${db}.lock.takeover`, `${process.ppid} ${host}`);
+    await expect(openSqliteJobStore(db)).rejects.toThrow(/cannot take the job database lock/);
+    expect(readFileSync(`${db}.lock`, "utf8")).toBe(stale);
+    // Once it is gone, the stale lock is taken over and the takeover lock removed.
+    rmSync(`${db}.lock.takeover`);
+    const store = await openSqliteJobStore(db);
+    expect(readFileSync(`${db}.lock`, "utf8")).toBe(`${process.pid} ${host}`);
+    expect(existsSync(`${db}.lock.takeover`)).toBe(false);
+    store.close();
+  }, 60_000);
+
+  it("refuses a journal or database file that is a link or a FIFO, and never writes through a snapshot temporary's link (red team 24)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "rt24-files-"));
+    const victim = path.join(dir, "victim.txt");
+    writeFileSync(victim, "keep\n");
+    const journalLink = path.join(dir, "a.sqlite");
+    symlinkSync(victim, `${journalLink}.journal`);
+    await expect(openSqliteJobStore(journalLink)).rejects.toThrow(/journal .* is not a plain file/);
+    const fifo = path.join(dir, "b.sqlite");
+    spawnSync("mkfifo", [`${fifo}.journal`]);
+    await expect(openSqliteJobStore(fifo)).rejects.toThrow(/journal .* is not a plain file/);
+    const dbLink = path.join(dir, "c.sqlite");
+    symlinkSync(victim, dbLink);
+    await expect(openSqliteJobStore(dbLink)).rejects.toThrow(/file .* is not a plain file/);
+    const tmpLink = path.join(dir, "d.sqlite");
+    symlinkSync(victim, `${tmpLink}.tmp-${process.pid}`);
+    const store = await openSqliteJobStore(tmpLink);
+    store.recordDelivery("x", Date.now());
+    store.close();
+    expect(readFileSync(victim, "utf8")).toBe("keep\n");
+    expect(readFileSync(tmpLink).subarray(0, 15).toString()).toBe("SQLite format 3");
+  }, 60_000);
 });

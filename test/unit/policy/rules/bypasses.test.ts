@@ -70,6 +70,19 @@ describe("test-infrastructure", () => {
     ["__mocks__/lodash.js", "module.exports = { get: () => 42 };"],
     [".mocharc.yml", "require: ./src/hack.js"],
     [".babelrc", '{ "plugins": [] }'],
+    // Red team 24: other files that decide what a test command runs.
+    [".pytest.ini", "addopts = --deselect tests/test_auth.py::test_denies"],
+    ["pytest.toml", 'addopts = ["--deselect", "tests/test_auth.py::test_denies"]'],
+    [".pnpmfile.cjs", "module.exports = { hooks: { readPackage: (p) => p } };"],
+    ["bunfig.toml", 'preload = ["./src/pass.ts"]'],
+    [".taprc", "exclude: [test/auth.test.js]"],
+    ["deno.json", '{ "test": { "exclude": ["src/auth_test.ts"] } }'],
+    [".cargo/config.toml", 'test = "check"'],
+    ["phpunit.xml.dist", "<directory>src/none</directory>"],
+    [".rspec", "--exclude-pattern spec/auth_spec.rb"],
+    ["Makefile", "\ttrue"],
+    ["pkg/justfile", "    true"],
+    ["Taskfile.yml", "      - 'true'"],
   ])("blocks %s", (path, line) => {
     const v = violationsOf(addLines(path, [line]), "test-infrastructure");
     expect(v).toHaveLength(1);
@@ -89,6 +102,24 @@ describe("test-infrastructure", () => {
     });
     const project = modify("pyproject.toml", '[project]\nname = "x"\n', '[project]\nname = "y"\n');
     expect(violationsOf(project, "test-infrastructure")).toEqual([]);
+  });
+
+  it("blocks a pytest11 entry point in setup.cfg [options.entry_points], not [metadata] (red team 24)", () => {
+    const plugin = modify(
+      "setup.cfg",
+      "[metadata]\nname = app\n",
+      "[metadata]\nname = app\n\n[options.entry_points]\npytest11 =\n    quiet = app.quiet\n",
+    );
+    expect(violationsOf(plugin, "test-infrastructure")[0]!.message).toMatch(
+      /\[options\.entry_points\] of setup\.cfg/,
+    );
+    expect(
+      violationsOf(
+        modify("setup.cfg", "[metadata]\nname = a\n", "[metadata]\nname = b\n"),
+        "test-infrastructure",
+      ),
+    ).toEqual([]);
+    expect(violationsOf(addLines("src/make.py", ["x = 1"]), "test-infrastructure")).toEqual([]);
   });
 
   it("blocks [tool:pytest] in setup.cfg, and a pytest key whose section is not visible", () => {
