@@ -137,6 +137,30 @@ export function onlyCalled(scan: string, name: string, member: string): boolean 
   return uses.length > 0 && uses.every((u) => u[1] !== undefined);
 }
 
+/**
+ * `name.member` when every run stopped on `TypeError: name.member is not a function` for a name the binder was
+ * told to bind on a release lacking its members (marked in `code`): the report's name for the package, calling
+ * what no release tried here has. Null otherwise.
+ */
+export function lackingOwnMember(
+  code: string,
+  runs: { exception?: { type: string; message: string } | null }[],
+): string | null {
+  const calls = runs.map((r) =>
+    r.exception?.type === "TypeError"
+      ? /^([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*) is not a function\b/.exec(r.exception.message)
+      : null,
+  );
+  const first = calls[0];
+  if (!first || calls.some((c) => !c || c[0] !== first[0])) return null;
+  const mark = `[${JSON.stringify(first[1])},`;
+  const line = code.split("\n").find((l) => l.startsWith("_bindPackage(_repositoryPackage, "));
+  if (!line) return null;
+  const at = line.indexOf(mark);
+  if (at < 0 || !/^[^\]]*\][^\]]*?,true,false,true\]/.test(line.slice(at + 1))) return null;
+  return `${first[1]}.${first[2]}`;
+}
+
 /** Source of the run-time binder (plain JS, valid in a script and a module). */
 export const JS_BIND_PACKAGE = [
   "// The package of the issue's repository, bound to the names the snippet uses without an import: its named",

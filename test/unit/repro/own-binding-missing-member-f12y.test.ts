@@ -11,7 +11,12 @@ import { missingApi } from "../../../src/repro/attempt.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
-import { JS_BIND_PACKAGE, jsBindingLines, jsFreeBindings } from "../../../src/repro/repository-binding.ts";
+import {
+  JS_BIND_PACKAGE,
+  jsBindingLines,
+  jsFreeBindings,
+  lackingOwnMember,
+} from "../../../src/repro/repository-binding.ts";
 
 const f = "```";
 type Wanted = (string | string[] | boolean)[][];
@@ -90,5 +95,29 @@ describe("the package's own name on a release lacking the members it calls", () 
     expect(wanted(md("console.log(dotProp.get({}, 'a', 1));"), "@acme/dot-prop")).toEqual([
       ["dotProp", ["get"], true, false, true],
     ]);
+  });
+});
+
+describe("no release tried has the member the own name calls", () => {
+  const marked = '_bindPackage(_repositoryPackage, [["dotProp",["get"],true,false,true]]);\nconst r = 1;';
+  const stop = { exception: { type: "TypeError", message: "dotProp.get is not a function" } };
+
+  it("names it when every run stopped on that call of a marked name", () => {
+    expect(lackingOwnMember(marked, [stop, stop, stop])).toBe("dotProp.get");
+  });
+
+  it("must not fire: an unmarked binding, another error, a run that got past it, another name", () => {
+    const unmarked = '_bindPackage(_repositoryPackage, [["dotProp",["get"],true,false]]);';
+    expect(lackingOwnMember(unmarked, [stop])).toBeNull();
+    expect(lackingOwnMember(marked, [stop, { exception: null }])).toBeNull();
+    expect(
+      lackingOwnMember(marked, [
+        { exception: { type: "RangeError", message: "dotProp.get is not a function" } },
+      ]),
+    ).toBeNull();
+    expect(
+      lackingOwnMember(marked, [{ exception: { type: "TypeError", message: "x.get is not a function" } }]),
+    ).toBeNull();
+    expect(lackingOwnMember("const a = 1;", [stop])).toBeNull();
   });
 });
