@@ -31,6 +31,7 @@ import {
   guardedImport,
   knownRoot,
   moduleNamedFor,
+  stdlibModuleCalledFor,
   packageLookup,
   pythonFreeNames,
   submoduleImports,
@@ -267,6 +268,7 @@ export function completeProgram(
           knownPackages,
           repository,
           [
+            report.title,
             report.proseWithCode,
             ...report.blocks.map((b) => b.value),
             ...report.inlineCode.map((c) => c.value),
@@ -650,9 +652,15 @@ function namesFromModules(
   const left: string[] = [];
   for (const name of free) {
     const mod = moduleNamedFor(name, texts);
+    const called = mod ? null : stdlibModuleCalledFor(name, texts);
     if (mod && knownRoot(mod, packages)) {
       lines.push(guardedFromImport(mod, name));
       notes.push(`imported \`${name}\` from \`${mod}\`, where the report names it`);
+    } else if (called) {
+      lines.push(guardedFromImport(called, name));
+      notes.push(
+        `imported \`${name}\` from the standard library's \`${called}\`, where the report calls it \`${called}.${name}()\` (only if this Python's \`${called}\` has it)`,
+      );
     } else left.push(name);
   }
   // The repository of a Python implementation (cpython, pypy, …) publishes the language, not a package; one named

@@ -83,6 +83,21 @@ export function moduleNamedFor(name: string, texts: string[]): string | null {
 }
 
 /**
+ * The standard-library module the report calls `name` under, in prose, a title or another block
+ * (`statistics.median_grouped()` in a title, the snippet calling `median_grouped(…)` bare; issue 12, hold19):
+ * only a module of the standard library (PYTHON_STDLIB), and imported guarded (`guardedFromImport`), so the
+ * sandbox's own Python decides whether that module has the name: when it does not, the name stays unbound and
+ * the run says so as it would have. Null when no such call is written.
+ */
+export function stdlibModuleCalledFor(name: string, texts: string[]): string | null {
+  if (!/^[A-Za-z_]\w*$/.test(name)) return null;
+  const call = new RegExp(`(?<![\\w.])([a-z_][a-z0-9_]*(?:\\.[a-z_][a-z0-9_]*)*)\\.${name}\\s*\\(`, "g");
+  for (const t of texts)
+    for (const m of t.matchAll(call)) if (PYTHON_STDLIB.has(m[1]!.split(".")[0]!)) return m[1]!;
+  return null;
+}
+
+/**
  * `import a.b` for each `a.b.x` the code reads where `a` is a module it imports whole (`import packaging`), an
  * attribute chain that may be a submodule the package does not import itself: every prefix, so the longest one
  * that is a module gets imported (`xml.etree.ElementTree.ElementTree(…)`: `xml.etree` and `xml.etree.ElementTree`,
