@@ -123,6 +123,20 @@ describe("reading the call from prose", () => {
     expect(literalArgs("")).toBe(false);
   });
 
+  it("reads hostile 65,536-character reports in linear time", () => {
+    const n = 65_000;
+    for (const md of [
+      `# t\n\nf(${" ".repeat(n)}`,
+      `# t\n\n${"`a.b(".repeat(n / 5)}`,
+      `# t\n\n${"x\n".repeat(n / 2)}`,
+      `# t\n\n${'"x" comes out as "y"\n'.repeat(n / 22)}`,
+    ]) {
+      const t0 = performance.now();
+      readProseCall("t", md, "pkg");
+      expect(performance.now() - t0).toBeLessThan(3_000);
+    }
+  });
+
   it("is never tried for a Python report", () => {
     const md = '# parse wrong\n\nWith Python 3.11, "a" returns "b" from parseThing.\n';
     expect(proseCallFor(parseReport(md), md, "thing")).toBeNull();
