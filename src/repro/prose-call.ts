@@ -292,7 +292,10 @@ export function readProseCall(title: string, markdown: string, pkg?: string): Pr
   // Asked only for a member of the package's own name (`Case.title` in a report on `case`): a name that can only
   // be the package's API, whose inputs the report does not give.
   const api = names.filter((n) => pkg !== undefined && n.includes(".") && sameProduct(n.split(".")[0]!, pkg));
-  if (api.length === 1) {
+  // A report that quotes something in its prose may give the input in a form not read here (a chained call,
+  // `yup.string().email()` on "a@b.c"): its usual question stands.
+  const quotes = body.some((l) => /"[^"\n]+"|'[^'\n]+'|“[^”\n]+”/.test(l.replace(/`[^`\n]*`/g, " ")));
+  if (api.length === 1 && !quotes) {
     const name = api[0]!;
     return {
       kind: "ask",
