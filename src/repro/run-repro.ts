@@ -22,6 +22,7 @@ import { expectationsSummary, hostBusy, readExpectations, readingSummary, readRe
 import { impliedLoad } from "./load-error.ts";
 import { modelChoice, modelResult, modelStates } from "./model-assist.ts";
 import type { ReproEvent, ReproPorts } from "./ports.ts";
+import { isProseCallProgram, proseCallFor, proseCallPlanOf, settleProseCall } from "./prose-call-program.ts";
 import type { ReproResult } from "./result.ts";
 import { afterReport, stageStates } from "./stages.ts";
 import { finalContext, initialState, type ReproEnv, type ReproState, summarizeState } from "./state.ts";
@@ -110,10 +111,16 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
             completed.value === null && s.read.expectations.actual.kind === "unknown"
               ? impliedLoad(env.spec.markdown, env.spec.package)
               : null;
-          const program = completed.value ?? implied?.program ?? null;
+          // No code at all: the call the report's prose states, when it names it with inputs and outcomes.
+          const prose =
+            completed.value === null && !implied
+              ? proseCallFor(s.read.report, env.spec.markdown, env.spec.package)
+              : null;
+          const stated = implied ?? (prose && "program" in prose ? prose : null);
+          const program = completed.value ?? stated?.program ?? null;
           if (!program) return afterReport(env, s, "write", io, "nothing runnable in the report");
-          const read = implied
-            ? { ...s.read, expectations: { ...s.read.expectations, actual: implied.actual } }
+          const read = stated
+            ? { ...s.read, expectations: { ...s.read.expectations, actual: stated.actual } }
             : s.read;
           return {
             next: nextStage(program, null),
@@ -229,9 +236,21 @@ function resultOf(
           : `the model loop stopped: ${run.error?.message ?? run.reason}`);
     return modelResult(env, s, { reason, attempts: run.attempts, tokens, costUsd: run.costUsd });
   }
-  if (!s.program || !s.deterministic) return { result: noCodeResult(ctx), program: null };
+  if (!s.program || !s.deterministic) {
+    const prose = proseCallFor(s.read.report, env.spec.markdown, env.spec.package);
+    const ask = prose && "ask" in prose ? prose.ask : null;
+    return {
+      result: noCodeResult(ctx, ask ? { reasons: [ask.reason], questions: [ask.question] } : {}),
+      program: null,
+    };
+  }
+  const plan =
+    env.spec.package && isProseCallProgram(s.program)
+      ? proseCallPlanOf(s.read.report.title, env.spec.markdown, env.spec.package)
+      : null;
+  const attempt = plan ? settleProseCall(plan, env.spec.package!, s.deterministic) : s.deterministic;
   return {
-    result: buildResult(ctx, s.program, s.deterministic, {
+    result: buildResult(ctx, s.program, attempt, {
       attempts: 1,
       tokens: 0,
       costUsd: 0,
