@@ -35,6 +35,7 @@ import { jasmineFormat } from "./parsers/jasmine.ts";
 import { junitFormat } from "./parsers/junit.ts";
 import { junitConsoleFormat } from "./parsers/junit-console.ts";
 import { mochaFormat } from "./parsers/mocha.ts";
+import { vowsFormat } from "./parsers/vows.ts";
 import { nextestFormat } from "./parsers/nextest.ts";
 import { nixTestsFormat } from "./parsers/nix-tests.ts";
 import { nodeTestFormat } from "./parsers/node-test.ts";
@@ -110,6 +111,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   // karma-mocha-reporter's `✖` tree before mocha's: it needs the describe lines above a test.
   karmaMochaFormat,
   mochaFormat,
+  // vows' `✗ vow` under its context line, only with vows' own frames or summary.
+  vowsFormat,
   jasmineFormat,
   karmaFormat,
   avaFormat,

@@ -67,6 +67,12 @@ const GLIBC_HEAD = /^Summary of test results:\s*$/;
 const GLIBC_ROW = /^\s+(\d+) (FAIL|PASS|UNSUPPORTED|XFAIL|XPASS|ERROR)\s*$/;
 const GLIBC_FAILING = new Set(["FAIL", "ERROR"]);
 const MAX = 10_000;
+/**
+ * glibc's failed `assert` (`lt-test_x: tests/test_x.cpp:48: int main(): Assertion `rc == 0' failed.`), the program's
+ * name, then the source file and line the compiler's `__FILE__` names.
+ */
+const ASSERT_FAILED =
+  /^[^\s:]+: ([^\s:]+\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp)):(\d+): .*Assertion `.*' failed\.\s*$/;
 /** How far back a serial test's output may reach above its result line. */
 const SPAN = 2_000;
 
@@ -80,7 +86,14 @@ interface Held {
   message: string;
   start: number;
   end: number;
+  /** The first failed `assert` in a test-suite.log section's output: the test's place. */
+  file?: string;
+  line?: number;
 }
+
+/** A held failure's place, when its section's output gave one. */
+const placeOf = (h: Held): { file?: string; line?: number | null } =>
+  h.file === undefined ? {} : { file: h.file, line: h.line ?? null };
 
 export function createAutomakeParser(sink: ParserSink) {
   const results: Held[] = [];
@@ -138,6 +151,16 @@ export function createAutomakeParser(sink: ParserSink) {
   return {
     line(text: string, lineNo: number): boolean {
       const c0 = text.charCodeAt(0);
+      // A test-suite.log section's output (after `FAIL: name` and its rule): its first failed assert places it. A
+      // path that leaves the build directory (`../`) or stays a machine's is no repository path.
+      if (lastResult?.section && lastResult.file === undefined && text.includes("Assertion `")) {
+        const a = ASSERT_FAILED.exec(text);
+        const f = a ? sink.path(a[1]!) : null;
+        if (a && f && !f.startsWith("../") && !f.startsWith("/") && !/^[A-Za-z]:/.test(f)) {
+          lastResult.file = f;
+          lastResult.line = Number(a[2]);
+        }
+      }
       if (glibcHead > 0) {
         const g = c0 === 32 ? GLIBC_ROW.exec(text) : null;
         if (g && (glibcHead === lineNo - 1 || glibcRows.size > 0)) {
@@ -230,13 +253,15 @@ export function createAutomakeParser(sink: ParserSink) {
         }
         if (FAILING.has(t[1]!)) {
           // test-suite.log heads the section with `FAIL: name` (and a rule): the test's output starts there.
-          const start = lastResult?.name === name ? lastResult.end : lastOwn > 0 ? lastOwn + 1 : lineNo;
+          const own = lastResult?.name === name ? lastResult : null;
+          const start = own ? own.end : lastOwn > 0 ? lastOwn + 1 : lineNo;
           hold({
             name,
             status: t[1]!,
             message: `${t[1]} ${t[2]} (exit status: ${t[3]})`,
             start,
             end: lineNo,
+            ...(own?.file !== undefined ? { file: own.file, line: own.line } : {}),
           });
         } else
           results.length < MAX &&
@@ -279,7 +304,14 @@ export function createAutomakeParser(sink: ParserSink) {
         for (const r of results) if (r.compared) hold(r);
         for (const f of failures.values()) {
           sink.test(f.name, "failed");
-          sink.failure({ category: "test", test: f.name, message: f.message, start: f.start, end: f.end });
+          sink.failure({
+            category: "test",
+            test: f.name,
+            ...placeOf(f),
+            message: f.message,
+            start: f.start,
+            end: f.end,
+          });
         }
         return;
       }
@@ -290,7 +322,14 @@ export function createAutomakeParser(sink: ParserSink) {
       }
       for (const f of failures.values()) {
         sink.test(f.name, f.status === "ERROR" ? "error" : "failed");
-        sink.failure({ category: "test", test: f.name, message: f.message, start: f.start, end: f.end });
+        sink.failure({
+          category: "test",
+          test: f.name,
+          ...placeOf(f),
+          message: f.message,
+          start: f.start,
+          end: f.end,
+        });
       }
     },
   };

@@ -77,6 +77,9 @@ interface TestState {
   ran: boolean;
 }
 
+/** Bazel's test.log header naming the target it ran, in the main repository (no `@repo`), with a package. */
+const BAZEL_TARGET = /^Executing tests from \/\/([\w.+-]+(?:\/[\w.+-]+)*):[\w.+-]+\s*$/;
+
 export function createGoParser(sink: ParserSink) {
   const tests = new Map<string, TestState>();
   let last: TestState | null = null;
@@ -118,6 +121,11 @@ export function createGoParser(sink: ParserSink) {
   let headerPkg: string | null = null;
   /** A bare import path on the line just before (see BARE_PACKAGE). */
   let barePkg: string | null = null;
+  /**
+   * The directory of a Bazel test.log's target (`Executing tests from //go/lib/periodic:go_default_test`, a target of
+   * the main repository): a go_test's sources are in its package, so go's base file names are put under it.
+   */
+  let bazelDir: string | null = null;
   /** A result line without its marker on the line just before (see CUT_RESULT). */
   let cutResult: { name: string; text: string; lineNo: number } | null = null;
 
@@ -286,7 +294,11 @@ export function createGoParser(sink: ParserSink) {
         { start: state.buf.start, end: state.buf.end },
         races.location,
       );
-      if (draft) held.hold(pkg, draft, sink);
+      if (draft) {
+        // go prints the test file's base name; a Bazel test.log's target names the package's directory.
+        if (bazelDir && draft.file && !draft.file.includes("/")) draft.file = `${bazelDir}/${draft.file}`;
+        held.hold(pkg, draft, sink);
+      }
     }
     waiting = [];
     tests.clear();
@@ -407,6 +419,10 @@ export function createGoParser(sink: ParserSink) {
 
   const parser = {
     line(text: string, lineNo: number): boolean {
+      if (text.charCodeAt(0) === 69 /* E */ && text.startsWith("Executing tests from ")) {
+        const b = BAZEL_TARGET.exec(text);
+        bazelDir = b ? b[1]! : null;
+      }
       const firstGoLine = !goLines;
       if (!goLines && (text.startsWith("=== ") || text.includes("--- ") || GO_OWN.test(text))) goLines = true;
       if (text.includes(":") && (testify || TESTIFY_TRACE.test(text))) testifyLine(text, lineNo);

@@ -8,6 +8,7 @@
  * as for Jasmine's own reporter (docs/test-ids.md); a spec printed again (a redraw, a second browser) is one test.
  */
 import { BlockBuffer, type FormatDefinition, jsFrameLocation, type ParserSink } from "../parser.ts";
+import { machineTestFile } from "./jest.ts";
 
 const BROWSER = "[A-Z][\\w]*(?: [A-Z][\\w]*)* \\d+(?:\\.\\d+)+ \\([^)]*\\)";
 const FAILED = new RegExp(`^(?:${BROWSER}) (.+) FAILED$`);
@@ -26,7 +27,11 @@ export function createKarmaParser(sink: ParserSink) {
     if (reported.has(b.id)) return;
     reported.add(b.id);
     const lines = b.buf.lines.slice(1);
-    const at = jsFrameLocation(lines, sink);
+    const frame = jsFrameLocation(lines, sink);
+    // A machine's absolute path no checkout prefix removed (Karma run on a developer's machine or a Jenkins agent's
+    // own directory): taken from its topmost source or test directory, as jest's; kept as printed when it has none.
+    const from = frame ? machineTestFile(frame.file) : null;
+    const at = frame && from !== null ? { ...frame, file: from.includes("/") ? from : frame.file } : frame;
     const message = lines
       .map((l) => l.trim())
       .filter((t) => t !== "" && !t.startsWith("at "))

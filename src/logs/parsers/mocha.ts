@@ -11,6 +11,7 @@ import {
   jsFrameLocation,
   type ParserSink,
 } from "../parser.ts";
+import { machineTestFile } from "./jest.ts";
 
 const PASS = /^(\s+)(?:✔|✓|√) (.+?)(?: \(\d+ms\))?$/;
 const FAIL = /^(\s+)(\d+)\) (.+)$/;
@@ -27,6 +28,14 @@ const LOOSE_ONE_LINE = /^( {0,4})(\d+)\) (\S.*:)\s*$/;
 const MOCHA_TIMEOUT =
   /^Error: Timeout of \d+ms exceeded\. For async tests and hooks, ensure "done\(\)" is called; if returning a Promise, ensure it resolves\./;
 const indentOf = (s: string): number => s.length - s.trimStart().length;
+/** A frame of mocha's BDD/TDD interface (`describe` running its body: `Object.create (…/mocha/lib/interfaces/common.js)`). */
+const MOCHA_INTERFACE_FRAME = /^\s+at .*[\\/]node_modules[\\/]mocha[\\/]lib[\\/]interfaces[\\/]/;
+/** Node's module loader running a file's top level: ESM's `ModuleJob.run`, CommonJS's `Module._compile`. */
+const LOADER_FRAME =
+  /^\s+at (?:async )?(?:ModuleJob\.run|Module\._compile) \((?:node:internal\/modules\/|internal\/modules\/|module\.js:)/;
+/** A file's top-level frame: no function (`at file:///x/a.js:17:1`), or CommonJS's `Object.<anonymous>`. */
+const TOP_LEVEL_FRAME =
+  /^\s+at (?:Object\.<anonymous> \()?(?:file:\/\/)?((?:[A-Za-z]:)?[^\s():]+):(\d+):(\d+)\)?\s*$/;
 
 export function createMochaParser(sink: ParserSink) {
   const listing: { indent: number; title: string }[] = [];
@@ -222,8 +231,55 @@ export function createMochaParser(sink: ParserSink) {
     return true;
   }
 
+  /**
+   * An error at the left margin with its stack (`TypeError: …` then `    at …` frames): kept until the stack ends, to
+   * see whether it is a spec file that failed to load.
+   */
+  let marginError: { text: string; frames: string[]; start: number; end: number } | null = null;
+  /**
+   * A spec file that threw while mocha loaded it, before any test ran (a `describe` body's TypeError): mocha prints
+   * the error and its stack and stops. The stack runs through mocha's interface (`describe` calling its body) and its
+   * outermost frame outside node_modules is the file's top level, called by node's module loader. The failure is the
+   * file's (no test id), placed at the stack's first frame in that file. An error of a test's body (mocha's runner
+   * frames, no loader) or of an application (no mocha interface frame) is not this.
+   */
+  function endMarginError(): void {
+    const e = marginError;
+    marginError = null;
+    if (!e || e.frames.length < 2 || !e.frames.some((l) => MOCHA_INTERFACE_FRAME.test(l))) return;
+    const loader = e.frames.findIndex((l) => LOADER_FRAME.test(l));
+    if (loader < 1) return;
+    const top = TOP_LEVEL_FRAME.exec(e.frames[loader - 1]!);
+    if (!top || /node_modules[\\/]/.test(top[1]!) || top[1]!.startsWith("node:")) return;
+    const outer = jsFrameLocation([e.frames[loader - 1]!, ...e.frames], sink);
+    if (!outer) return;
+    const file = machineTestFile(outer.file);
+    const at = jsFrameLocation(e.frames, sink, (f) => f === outer.file) ?? outer;
+    const err = errorLine(e.text)!;
+    sink.failure({
+      category: "import",
+      test: null,
+      file,
+      line: at.line,
+      column: at.column,
+      errorType: err.type,
+      message: err.message,
+      stack: [e.text, ...e.frames.map((l) => l.trim())].join("\n"),
+      start: e.start,
+      end: e.end,
+    });
+  }
+
   return {
     line(text: string, lineNo: number): boolean {
+      if (marginError) {
+        if (/^\s+at \S/.test(text) && marginError.frames.length < 100) {
+          marginError.frames.push(text);
+          marginError.end = lineNo;
+        } else endMarginError();
+      }
+      if (!marginError && !block && !loose && /^[A-Za-z]/.test(text) && text.length < 2000 && errorLine(text))
+        marginError = { text, frames: [], start: lineNo, end: lineNo };
       if (blanksAfterCount >= 0 && text.trim() === "") blanksAfterCount++;
       const counted = text.charCodeAt(0) === 32 ? COUNT.exec(text) : null;
       // A paste's first line may have lost its indentation (`113 passing (41s)` at the margin).
@@ -373,6 +429,7 @@ export function createMochaParser(sink: ParserSink) {
       return false;
     },
     end(): void {
+      endMarginError();
       endLoose();
       flush();
       listedWithoutBlocks();

@@ -16,6 +16,7 @@ import type { TestOutcome } from "../failure.ts";
 import {
   BlockBuffer,
   errorLine,
+  type FailureDraft,
   type FormatDefinition,
   jsFrameLocation,
   type ParserSink,
@@ -147,12 +148,35 @@ export function createTapParser(out: ParserSink) {
     });
   }
 
+  /**
+   * node:test's subtests cancelled by their parent (`failureType: 'cancelledByParent'`, no stack of their own), held
+   * until the parent's own result below them: a parent whose hook failed (`failureType: 'hookFailed'`, a `before`
+   * hook) gives them its stack's place, where the cause is; any other parent leaves them at their own `location:`.
+   */
+  const cancelled: { indent: number; draft: FailureDraft }[] = [];
+  function settleCancelled(
+    indent: number,
+    hookAt: { file: string; line: number; column: number } | null,
+  ): void {
+    const mine = cancelled.filter((c) => c.indent > indent);
+    if (mine.length === 0) return;
+    cancelled.splice(0, cancelled.length, ...cancelled.filter((c) => c.indent <= indent));
+    for (const c of mine)
+      sink.failure(
+        hookAt ? { ...c.draft, file: hookAt.file, line: hookAt.line, column: hookAt.column } : c.draft,
+      );
+  }
+
   function settle(): void {
     const p = pending;
     pending = null;
     if (!p) return;
     const type = p.yaml.get("type");
     const failureType = p.yaml.get("failureType");
+    if (cancelled.length > 0) {
+      const hookStack = failureType === "hookFailed" ? p.yaml.get("stack") : undefined;
+      settleCancelled(p.indent, hookStack ? jsFrameLocation(hookStack.split("\n"), sink) : null);
+    }
     // Suites are reported as test points too; their failure is their subtests' failure.
     if (type === "suite" || failureType === "subtestsFailed") return;
     const outcome: TestOutcome = p.directive ? "skipped" : p.failed ? "failed" : "passed";
@@ -191,7 +215,7 @@ export function createTapParser(out: ParserSink) {
     const at = location ? /^(.+?):(\d+):(\d+)$/.exec(location) : null;
     const tapeAt = p.yaml.get("at");
     const atFrame = !loc && tapeAt ? jsFrameLocation([`at ${tapeAt}`], sink) : null;
-    sink.failure({
+    const draft: FailureDraft = {
       category: "test",
       test: g ? g.id : p.id,
       file: loc?.file ?? atFrame?.file ?? (at ? sink.path(at[1]!) : null),
@@ -202,7 +226,10 @@ export function createTapParser(out: ParserSink) {
       stack: p.buf.text(),
       start: p.buf.start,
       end: p.buf.end,
-    });
+    };
+    if (failureType === "cancelledByParent" && !stackText && p.indent > 0 && cancelled.length < 1000)
+      cancelled.push({ indent: p.indent, draft });
+    else sink.failure(draft);
   }
 
   /** Outside the stream, inside a tape test: the error a dying process prints (the last one wins) and its frames. */
@@ -320,6 +347,7 @@ export function createTapParser(out: ParserSink) {
     },
     end(): void {
       settle();
+      settleCancelled(-1, null);
       const g = group as Group | null;
       if (g && !planSeen && shaped) crashed(g);
       else closeGroup();
