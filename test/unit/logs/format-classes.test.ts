@@ -90,14 +90,23 @@ describe("phpunit: numbered entries pasted without banner or heading", () => {
       ["Pantry\\Tests\\LabelTest::testPut", "tests/ShelfCase.php", 11],
     ]);
   });
-  it("keeps absolute paths when the namespace does not reach the tests directory", () => {
+  it("takes the test class's own file from its topmost tests directory even when the namespace does not reach it (f10w)", () => {
     const log = [
       "1) Acme\\Deep\\FooTest::testX",
       "Failed asserting that false is true.",
       "",
       "/x/tests/Deep/FooTest.php:7",
     ];
-    expect(where(log.join("\n"))).toEqual([["Acme\\Deep\\FooTest::testX", "/x/tests/Deep/FooTest.php", 7]]);
+    expect(where(log.join("\n"))).toEqual([["Acme\\Deep\\FooTest::testX", "tests/Deep/FooTest.php", 7]]);
+  });
+  it("keeps an absolute path as printed when no tests directory holds the class's file", () => {
+    const log = [
+      "1) Acme\\Deep\\FooTest::testX",
+      "Failed asserting that false is true.",
+      "",
+      "/x/lib/Deep/FooTest.php:7",
+    ];
+    expect(where(log.join("\n"))).toEqual([["Acme\\Deep\\FooTest::testX", "/x/lib/Deep/FooTest.php", 7]]);
   });
   it("reads nothing from a numbered list without frames", () => {
     const log = [
