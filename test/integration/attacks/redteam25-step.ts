@@ -16,7 +16,6 @@
  * whose summary lines claim billions of tests.
  * One JSON line per case: `{ id, cpuMs, outcome, contained }`.
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createLogParser } from "../../../src/logs/index.ts";
 import { checkPackageJson, REGISTRY_ONLY } from "../../../src/install/lockfile-policy.ts";
@@ -33,7 +32,7 @@ const newFile = (name: string, text: string) => {
 };
 /** A change to `name`: `context` kept first, `before` replaced by `after`. */
 const changed = (name: string, before: string[], after: string[], context: string[] = []) =>
-  `diff --git a/${name} b/${name}\n--- a/${name}\n+++ b/${name}\n@@ -1,${context.length + before.length} +1,${context.length + after.length} @@\n${context.map((l) => ` ${l}`).join("\n")}${context.length ? "\n" : ""}${before.map((l) => `-${l}`).join("\n")}\n${after.map((l) => `+${l}`).join("\n")}\n`;
+  `diff --git a/${name} b/${name}\n--- a/${name}\n+++ b/${name}\n@@ -1,${context.length + before.length} +1,${context.length + after.length} @@\n${[...context.map((l) => ` ${l}`), ...before.map((l) => `-${l}`), ...after.map((l) => `+${l}`)].join("\n")}\n`;
 
 /** Contained when the gate refuses `patch` (it changes what the failing test's run runs or what it tests). */
 function gateRefuses(patch: string): Outcome {
@@ -252,8 +251,11 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       "diff --git a/src/auth.js b/src/auth.js\n--- a/src/auth.js\n+++ b/src/auth.js\n" +
       "@@ -1,2 +1,2 @@\n const ok = check(user);\n-if (ok) allow();\n+if (ok) allow(user);\n" +
       "@@ -1,2 +1,2 @@\n const ok = check(user);\n-if (ok) allow();\n+if (true) allow();\n";
-    const r = await gateThenApply(patch, repo, () => readFileSync(path.join(repo, "src/auth.js"), "utf8"));
-    const text = readFileSync(path.join(repo, "src/auth.js"), "utf8");
+    let text = "";
+    const r = await gateThenApply(patch, repo, (p) => {
+      text = p.files["src/auth.js"] ?? "";
+      return text;
+    });
     return ok(`${r.gate}; ${r.applied}`, !r.appliedOk || !text.includes("if (true)"));
   },
   "patch-hunk-header-undercounts": async () => {
@@ -261,8 +263,11 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     const patch =
       "diff --git a/src/auth.js b/src/auth.js\n--- a/src/auth.js\n+++ b/src/auth.js\n" +
       "@@ -1,2 +1,2 @@\n const ok = check(user);\n-if (ok) allow();\n+if (ok) allow(user);\n+process.exit(0);\n";
-    const r = await gateThenApply(patch, repo, () => readFileSync(path.join(repo, "src/auth.js"), "utf8"));
-    const text = readFileSync(path.join(repo, "src/auth.js"), "utf8");
+    let text = "";
+    const r = await gateThenApply(patch, repo, (p) => {
+      text = p.files["src/auth.js"] ?? "";
+      return text;
+    });
     return ok(`${r.gate}; ${r.applied}`, !r.allowed || !r.appliedOk || !text.includes("process.exit"));
   },
   // A CI log whose summary lines claim billions of tests.
