@@ -16,6 +16,7 @@
  * whose summary lines claim billions of tests.
  * One JSON line per case: `{ id, cpuMs, outcome, contained }`.
  */
+import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
 import { createLogParser } from "../../../src/logs/index.ts";
 import { checkPackageJson, REGISTRY_ONLY } from "../../../src/install/lockfile-policy.ts";
@@ -25,6 +26,7 @@ import { type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
+const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../..");
 
 const newFile = (name: string, text: string) => {
   const lines = text.replace(/\n$/, "").split("\n");
@@ -287,6 +289,56 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       `${r.failures.length} failure(s) in ${Date.now() - t} ms; ${huge ? `carries ${huge[0]}` : "no claimed count carried"}: ${short(shown, 200)}`,
       r.failures.length <= 10 && Date.now() - t < 5_000,
     );
+  },
+  // Added after the first run (its own first try): a test id the code under test decides (a parametrize list in
+  // src/), changed by the patch so the failing `test_double[1]` is gone and a passing `test_double[2]` appears.
+  "run-verify-param-id-from-source": () => {
+    const repo = writeTree(path.join(dir, "repo"), {
+      "src/__init__.py": "",
+      "src/calc.py": "def double(n):\n    if n == 1:\n        return 3\n    return n * 2\n",
+      "src/cases.py": "CASES = [1]\n",
+      "tests/test_calc.py":
+        'import pytest\nfrom src.calc import double\nfrom src.cases import CASES\n\n\n@pytest.mark.parametrize("n", CASES)\ndef test_double(n):\n    assert double(n) == 2 * n\n',
+      "pytest.ini": "[pytest]\ntestpaths = tests\n",
+    });
+    const git = (...a: string[]) =>
+      execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...a], { cwd: repo, stdio: "pipe" });
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "base");
+    const patch = path.join(dir, "id.patch");
+    writeTree(dir, {
+      "id.patch":
+        "diff --git a/src/cases.py b/src/cases.py\n--- a/src/cases.py\n+++ b/src/cases.py\n@@ -1 +1 @@\n-CASES = [1]\n+CASES = [2]\n",
+    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        path.join(REPO, "bin/retrace.mjs"),
+        "verify",
+        "--repo",
+        repo,
+        "--patch",
+        patch,
+        "--test",
+        "python3 -m pytest",
+        "--json",
+      ],
+      { encoding: "utf8", timeout: 600_000, killSignal: "SIGKILL" },
+    );
+    let verdict = "no JSON";
+    try {
+      const j = JSON.parse(r.stdout) as {
+        verdict?: string;
+        outcome?: string;
+        reason?: string;
+        failToPass?: string[];
+      };
+      verdict = `${j.verdict ?? j.outcome ?? "?"}${j.reason ? ` (${short(j.reason, 160)})` : ""}`;
+    } catch {
+      verdict = `exit ${r.status}: ${short(`${r.stdout}${r.stderr}`, 200)}`;
+    }
+    return ok(`retrace verify: ${verdict}`, !/^VERIFIED/.test(verdict));
   },
   // Known (wave 24 open b): a repository's package.json overrides/resolutions naming file:, link:, git and tarball specs.
   "known-package-json-overrides-local-specs": () => {
