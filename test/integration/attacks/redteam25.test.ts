@@ -7,9 +7,10 @@
  * `.bazelrc`, `Rakefile`, Cargo `harness = false`), files and keys that redirect what the code under test is
  * (`jest-preset.js`, `.swcrc`, tsconfig `extends`/`moduleSuffixes`/`customConditions`, package.json `imports`,
  * setuptools `package-dir`, `.coveragerc` plugins, pnpm-workspace overrides, dependency `patches/`), runtime
- * selectors (`.nvmrc`, `.python-version`), overlapping hunks, and a log claiming billions of tests — with a marker
- * secret in GITHUB_TOKEN and a marker file outside Retrace's directories. Each case must be contained or refused
- * with a reason (host-wave-suite.ts). No case needs the engine: the wave is a few seconds.
+ * selectors (`.nvmrc`, `.python-version`), overlapping hunks, a log claiming billions of tests, and `retrace verify`
+ * on a patch that changes a failing test's parametrize id (real engine) — with a marker secret in GITHUB_TOKEN and
+ * a marker file outside Retrace's directories. Each case must be contained or refused with a reason
+ * (host-wave-suite.ts).
  */
 import { describeHostWave } from "./host-wave-suite.ts";
 
