@@ -149,6 +149,23 @@ export function parsePatchSections(patchText: string): Section[] {
   return sections.map(sectionPaths);
 }
 
+/**
+ * The first pair of hunks (indexes) whose old-side ranges overlap or run backwards (red team 25: two hunks on the
+ * same lines were both applied to the original, and the file written held a context line twice — a result the diff
+ * does not describe and `git apply` refuses). `diff` reads a hunk that only inserts (`-N,0`) as starting at line
+ * N+1 and covering none: a hunk after it may start at that line, but not a second insertion at the same place.
+ */
+export function overlappingHunk(hunks: readonly StructuredPatchHunk[]): [number, number] | null {
+  for (let i = 1; i < hunks.length; i++) {
+    const prev = hunks[i - 1]!;
+    const h = hunks[i]!;
+    const prevEnd = prev.oldStart + prev.oldLines;
+    const sameInsertion = prev.oldLines === 0 && h.oldLines === 0 && h.oldStart === prev.oldStart;
+    if (h.oldStart < prevEnd || sameInsertion) return [i - 1, i];
+  }
+  return null;
+}
+
 function hunkHeader(h: StructuredPatchHunk): string {
   return `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`;
 }
@@ -303,6 +320,18 @@ export async function applyPatch(base: PatchBase, patchText: string): Promise<Fi
       throw new PatchApplyError(`the patch creates ${newPath}, which already exists`, { file: newPath });
     }
     let result = source?.content ?? "";
+    const overlap = overlappingHunk(patch.hunks);
+    if (overlap !== null) {
+      const [a, b] = overlap;
+      throw new PatchApplyError(
+        `hunks ${a + 1} and ${b + 1} of ${label} (${hunkHeader(patch.hunks[a]!)}, ${hunkHeader(patch.hunks[b]!)}) overlap or are out of order: each hunk must start after the lines the one before it covers, or the file written is not the one the diff shows`,
+        {
+          file: label,
+          hunk: b + 1,
+          hint: "ask for one hunk per changed region, in file order (git diff output)",
+        },
+      );
+    }
     if (patch.hunks.length > 0) {
       const applied = applyHunks(result, patch);
       if (applied === false) {

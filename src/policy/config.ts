@@ -173,6 +173,30 @@ export const DEFAULT_TEST_INFRASTRUCTURE_GLOBS = [
   "**/{Makefile,makefile,GNUmakefile}",
   "**/{justfile,Justfile,.justfile}",
   "**/Taskfile.{yml,yaml}",
+  // Red team 25: modules named like the test runner (`python -m pytest` imports the working directory first, so a
+  // root `pytest.py` or `pytest/__main__.py` is the runner), other runners' and task runners' files (tox.toml,
+  // hatch.toml, mise tasks, Maven's `.mvn/` options, MSBuild's Directory.Build files, .NET run settings, .bazelrc,
+  // Rakefiles), files that redirect what the code under test is (jest presets, SWC's config and plugins, coverage
+  // plugins), and the files that choose the runtime a run uses (.nvmrc, .python-version, .tool-versions, …).
+  // At the root only, the directory a run starts in (pytest's own `src/_pytest` is its source, not a shadow).
+  "{pytest,_pytest,unittest,nose,nose2}.py",
+  "{pytest,_pytest,unittest,nose,nose2}/**",
+  "**/tox.toml",
+  "**/hatch.toml",
+  "**/{mise,.mise}.toml",
+  "**/{mise,.mise}.*.toml",
+  "**/.mise/**",
+  "**/.mvn/**",
+  "**/Directory.Build.{props,targets}",
+  "**/*.runsettings",
+  "**/.bazelrc",
+  "**/{Rakefile,rakefile,Rakefile.rb}",
+  "**/jest-preset.{js,cjs,mjs,json}",
+  "**/.swcrc",
+  "**/.coveragerc",
+  "**/{.nvmrc,.node-version,.python-version,.tool-versions,.ruby-version,.sdkmanrc,runtime.txt}",
+  "**/rust-toolchain{,.toml}",
+  "**/global.json",
 ];
 
 export const TestInfrastructureConfig = z
@@ -190,17 +214,31 @@ export const TestInfrastructureConfig = z
       ),
     tomlTables: z
       .array(z.string().min(1))
-      .default(["tool.pytest", "tool.coverage", "tool.hatch.envs", "project.entry-points.pytest11"])
+      .default([
+        "tool.pytest",
+        "tool.coverage",
+        "tool.hatch.envs",
+        "project.entry-points.pytest11",
+        // Red team 25: task runners' test tasks, tox's pyproject form, and where setuptools finds the packages.
+        "tool.poe",
+        "tool.pdm.scripts",
+        "tool.taskipy",
+        "tool.rye.scripts",
+        "tool.pixi.tasks",
+        "tool.tox",
+        "tool.setuptools.package-dir",
+        "tool.setuptools.packages",
+      ])
       .describe(
         "pyproject.toml tables that configure the test runner; a table and every table below it (`tool.pytest` covers `[tool.pytest.ini_options]`).",
       ),
     packageJsonKeys: z
       .array(z.string().min(1))
-      .default(["jest", "mocha", "ava", "c8", "nyc", "babel", "vitest"])
+      .default(["jest", "mocha", "ava", "c8", "nyc", "babel", "vitest", "imports"])
       .describe("Top-level package.json keys that configure the test runner."),
     tsconfigKeys: z
       .array(z.string().min(1))
-      .default(["paths", "baseUrl", "rootDirs"])
+      .default(["paths", "baseUrl", "rootDirs", "moduleSuffixes", "customConditions", "extends"])
       .describe(
         "tsconfig*.json compilerOptions keys that redirect module resolution (a test could import a fake).",
       ),
@@ -245,6 +283,15 @@ export const DependencyChangesConfig = z
       "**/go.work",
       "**/Gemfile",
       "**/*.gemspec",
+      // Red team 25: trees and files that are the dependencies themselves or rewrite them at install: installed
+      // or vendored packages (`node_modules/.bin/jest` is the runner `npx jest` runs; Go builds from `vendor/`
+      // when `vendor/modules.txt` exists), patch-package/yarn/pnpm dependency patches, pnpm's workspace file
+      // (its `overrides`, `patchedDependencies` and catalogs).
+      "**/node_modules/**",
+      "**/vendor/**",
+      "**/patches/*.{patch,diff}",
+      "**/.yarn/patches/**",
+      "**/pnpm-workspace.yaml",
     ]),
   })
   .describe(

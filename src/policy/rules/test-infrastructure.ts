@@ -30,12 +30,28 @@ function sectionMatches(table: string, wanted: readonly string[]): boolean {
   });
 }
 
-function checkSections(file: FileChange, wanted: readonly string[], what: string): Violation[] {
+/**
+ * Cargo.toml keys that decide whether and how a target's tests run, in any table (`[lib] test = false`,
+ * `[[test]] harness = false` makes the test a plain `main` that exits 0): red team 25.
+ */
+const CARGO_TEST_KEY = /^\s*(harness|test|doctest|bench)\s*=/;
+/** Cargo.toml tables that are test targets or the test profile. */
+const CARGO_TEST_TABLES = ["test", "bench", "profile.test"];
+
+function checkSections(
+  file: FileChange,
+  wanted: readonly string[],
+  what: string,
+  /** Keys that name the runner whether or not the hunk shows their section. */
+  anywhere?: RegExp,
+): Violation[] {
   const out: Violation[] = [];
   for (const { line, before } of changedLineSites(file)) {
     if (line.text.trim() === "" || /^\s*[#;]/.test(line.text)) continue;
     const { table } = tomlSite(before);
-    const hit = table !== null ? sectionMatches(table, wanted) : PYTEST_KEY.test(line.text);
+    const hit =
+      anywhere?.test(line.text) ||
+      (table !== null ? sectionMatches(table, wanted) : !anywhere && PYTEST_KEY.test(line.text));
     if (!hit) continue;
     const where =
       table !== null ? `[${table}]` : "a test-runner setting (its section is not visible in the hunk)";
@@ -74,13 +90,51 @@ function checkTsconfig(file: FileChange, wanted: readonly string[]): Violation[]
   for (const { line, before } of changedLineSites(file)) {
     if (line.text.trim() === "") continue;
     const { keys } = jsonEnclosingKeys(before);
-    const key = keys.find((k) => wanted.includes(k));
+    // Keys written inline on the line too (`"compilerOptions": { "paths": { … } }` on one line): red team 25.
+    const inline = [...line.text.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)].map((m) => m[1]!);
+    const key = [...keys, ...inline].find((k) => wanted.includes(k));
     if (key === undefined) continue;
     out.push({
       rule: "test-infrastructure",
       file: file.path,
       line: line.kind === "add" ? line.newLine : line.oldLine,
       message: `${line.kind === "add" ? "adds" : "removes"} a line in \`${key}\` (module resolution: a test could import a stand-in): \`${truncate(line.text)}\` ${HINT}`,
+    });
+  }
+  return out;
+}
+
+/** Maven's and Gradle's build files (red team 25: `<skipTests>`, a `test { exclude … }` block). */
+const BUILD_FILE = /^(pom\.xml|build\.gradle(\.kts)?)$/;
+/** Lines of a build file that skip, filter or excuse tests (Maven surefire/failsafe properties and elements,
+ * Gradle's test task and its filters). */
+const BUILD_TEST_LINE =
+  /skipTests|skipITs|maven\.test\.(skip|failure\.ignore)|testFailureIgnore|<(excludes?|includes?|excludedGroups|groups|test|skip|testSourceDirectory|failIfNoTests|surefire\.\w+)>|ignoreFailures|excludeTestsMatching|includeTestsMatching|failOnNoMatchingTests|withType\s*[(<]\s*Test\b|tasks\.(test|named\s*\(\s*["']test["'])|\btest\s*\{|testClassesDirs|useJUnitPlatform|useTestNG|useJUnit\b/;
+
+/** Whether the innermost block `before` leaves open is Gradle's test task (or a block inside it). */
+function inTestBlock(before: readonly string[]): boolean {
+  let depth = 0;
+  for (let j = before.length - 2; j >= 0; j--) {
+    const l = before[j]!;
+    depth += (l.match(/\}/g) ?? []).length - (l.match(/\{/g) ?? []).length;
+    if (depth < 0) {
+      if (BUILD_TEST_LINE.test(l)) return true;
+      depth = 0;
+    }
+  }
+  return false;
+}
+
+function checkBuildFile(file: FileChange): Violation[] {
+  const out: Violation[] = [];
+  for (const { line, before } of changedLineSites(file)) {
+    if (line.text.trim() === "") continue;
+    if (!BUILD_TEST_LINE.test(line.text) && !(file.path.includes("gradle") && inTestBlock(before))) continue;
+    out.push({
+      rule: "test-infrastructure",
+      file: file.path,
+      line: line.kind === "add" ? line.newLine : line.oldLine,
+      message: `${line.kind === "add" ? "adds" : "removes"} a line that decides which tests the build runs or whether their failures count: \`${truncate(line.text)}\` ${HINT}`,
     });
   }
   return out;
@@ -112,6 +166,9 @@ export const testInfrastructure: Rule = {
       else if (names.has("package.json")) out.push(...checkPackageJson(file, cfg.packageJsonKeys));
       else if ([...names].some((n) => /^[tj]sconfig.*\.json$/.test(n)))
         out.push(...checkTsconfig(file, cfg.tsconfigKeys));
+      else if (names.has("cargo.toml"))
+        out.push(...checkSections(file, CARGO_TEST_TABLES, "Cargo.toml", CARGO_TEST_KEY));
+      else if ([...names].some((n) => BUILD_FILE.test(n))) out.push(...checkBuildFile(file));
     }
     return out;
   },

@@ -66,4 +66,32 @@ describe("applyPatch", () => {
       "b is changed in one and not the other",
     );
   });
+
+  it("refuses hunks that overlap or run backwards, and applies hunks in file order (red team 25)", async () => {
+    const b = base({ "a.js": { text: "one\ntwo\nthree\nfour\nfive\nsix\nseven\n" } });
+    const head = "diff --git a/a.js b/a.js\n--- a/a.js\n+++ b/a.js\n";
+    const h1 = "@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n";
+    // The same lines twice: both hunks matched the original and the file written held `one` twice.
+    await expect(applyPatch(b, `${head}${h1}@@ -1,2 +1,2 @@\n one\n-two\n+2\n`)).rejects.toThrow(
+      /hunks 1 and 2 of a\.js .* overlap or are out of order/,
+    );
+    // A later hunk written first.
+    await expect(applyPatch(b, `${head}@@ -6,1 +6,1 @@\n-six\n+SIX\n${h1}`)).rejects.toThrow(
+      /overlap or are out of order/,
+    );
+    // A hunk on line 2 after an insertion after line 2 runs backwards; two insertions at one place overlap.
+    await expect(
+      applyPatch(b, `${head}@@ -2,0 +3,1 @@\n+new\n@@ -2,1 +3,1 @@\n-two\n+TWO\n`),
+    ).rejects.toThrow(/overlap/);
+    await expect(applyPatch(b, `${head}@@ -2,0 +3,1 @@\n+new\n@@ -2,0 +4,1 @@\n+newer\n`)).rejects.toThrow(
+      /overlap/,
+    );
+    // Adjacent and separate hunks in order still apply.
+    expect(
+      await applyPatch(b, `${head}${h1}@@ -3,1 +3,1 @@\n-three\n+THREE\n@@ -7,1 +7,1 @@\n-seven\n+SEVEN\n`),
+    ).toEqual([{ path: "a.js", content: "one\nTWO\nTHREE\nfour\nfive\nsix\nSEVEN\n", mode: "100644" }]);
+    expect(await applyPatch(b, `${head}@@ -2,0 +3,1 @@\n+new\n@@ -3,1 +4,1 @@\n-three\n+THREE\n`)).toEqual([
+      { path: "a.js", content: "one\ntwo\nnew\nTHREE\nfour\nfive\nsix\nseven\n", mode: "100644" },
+    ]);
+  });
 });

@@ -671,4 +671,24 @@ describe("titles that change from run to run", () => {
     });
     expect(compareRuns([before], [lost]).passToFail).toEqual(["adds 2 and 2", "adds 5 and 5"]);
   });
+
+  it("a failing test whose id the patch changed is not the same test (red team 25: a parametrize list in src/)", () => {
+    const base = run({ "tests/test_calc.py::test_double[1]": "failed" });
+    const patched = run({ "tests/test_calc.py::test_double[2]": "passed" });
+    const c = compareRuns([base, base], [patched, patched]);
+    expect(c.verified).toBe(false);
+    expect(c.failToPass).toEqual([]);
+    // Ids the patch makes change from run to run do not make the shape dynamic: only the base's own runs do.
+    const p5 = run({ "tests/test_calc.py::test_double[5]": "passed" });
+    const p7 = run({ "tests/test_calc.py::test_double[7]": "passed" });
+    expect(compareRuns([base, base], [p5, p7]).failToPass).toEqual([]);
+    // A failing title that changes between the base's own runs is still aligned.
+    const b1 = run({ "casts at 2026-11-26T14:55:01.840Z": "failed" });
+    const b2 = run({ "casts at 2026-11-26T14:55:03.112Z": "failed" });
+    const a1 = run({ "casts at 2026-11-26T14:56:24.113Z": "passed" });
+    const a2 = run({ "casts at 2026-11-26T14:56:26.500Z": "passed" });
+    const d = compareRuns([b1, b2], [a1, a2]);
+    expect(d.failToPass).toEqual(["casts at 2026-11-26T14:55:01.840Z"]);
+    expect(d.verified).toBe(true);
+  });
 });

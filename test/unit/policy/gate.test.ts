@@ -16,7 +16,8 @@ describe("evaluatePatch", () => {
     ["symlink.diff", ["symlinks"]],
     ["mode-change.diff", ["mode-changes"]],
     ["git-binary-patch.diff", ["binary-files"]],
-    ["submodule.diff", ["submodules"]],
+    // The fixture's gitlink is `vendor/lib`: a vendored dependency tree too since red team 25.
+    ["submodule.diff", ["dependency-changes", "submodules"]],
     ["pytest-skip.diff", ["forbidden-paths", "test-bypass"]],
     ["delete-test.diff", ["forbidden-paths", "deletions", "weakened-tests"]],
   ])("blocks %s for %j", (name, rules) => {

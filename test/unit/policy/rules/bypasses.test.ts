@@ -122,6 +122,147 @@ describe("test-infrastructure", () => {
     expect(violationsOf(addLines("src/make.py", ["x = 1"]), "test-infrastructure")).toEqual([]);
   });
 
+  it.each([
+    ["pytest.py", "import sys; sys.exit(0)"],
+    ["pytest/__main__.py", "raise SystemExit(0)"],
+    ["unittest.py", "def main(): pass"],
+    ["tox.toml", 'commands = [["true"]]'],
+    ["hatch.toml", 'test = "true"'],
+    ["mise.toml", 'run = "true"'],
+    [".mvn/maven.config", "-DskipTests"],
+    ["Directory.Build.props", "<VSTestTestCaseFilter>Name!~Auth</VSTestTestCaseFilter>"],
+    ["test.runsettings", "<RunSettings/>"],
+    [".bazelrc", "test --test_tag_filters=-auth"],
+    ["Rakefile", "task :test do end"],
+    ["jest-preset.js", "module.exports = {}"],
+    [".swcrc", "{}"],
+    [".coveragerc", "plugins = fake"],
+    [".nvmrc", "16"],
+    [".python-version", "3.8"],
+    [".tool-versions", "nodejs 16.0.0"],
+    ["rust-toolchain.toml", 'channel = "1.50"'],
+  ])(
+    "blocks %s (red team 25: runner shadows, runners' files, redirectors, runtime selectors)",
+    (path, line) => {
+      const v = violationsOf(addLines(path, [line]), "test-infrastructure");
+      expect(v.map((x) => x.message)).toEqual([
+        expect.stringMatching(/test-runner configuration may not be changed/),
+      ]);
+      expect(violationsOf(addLines(path, [line]), "test-infrastructure", tests)).toEqual([]);
+    },
+  );
+
+  it("leaves a runner's own source alone: pytest's src/_pytest, a src/unittest_helpers.py (red team 25)", () => {
+    for (const path of [
+      "src/_pytest/python.py",
+      "src/pytest/__init__.py",
+      "src/unittest_helpers.py",
+      "lib/rake.rb",
+    ])
+      expect(violationsOf(addLines(path, ["x = 1"]), "test-infrastructure")).toEqual([]);
+  });
+
+  it.each([
+    ["node_modules/.bin/jest", "exit 0"],
+    ["vendor/modules.txt", "# example.com/auth v1.0.0"],
+    ["vendor/example.com/auth/auth.go", "package auth"],
+    ["patches/auth-lib+1.0.0.patch", "+module.exports = () => true;"],
+    [".yarn/patches/auth-lib-npm-1.0.0.patch", "+x"],
+    ["pnpm-workspace.yaml", "  auth-lib: link:./fake"],
+  ])("blocks %s as dependencies themselves (red team 25)", (path, line) => {
+    expect(rulesOf(addLines(path, [line]))).toContain("dependency-changes");
+  });
+
+  it("blocks task runners' pyproject tables and setuptools' package-dir, not [project] (red team 25)", () => {
+    for (const table of [
+      "tool.poe.tasks",
+      "tool.pdm.scripts",
+      "tool.taskipy.tasks",
+      "tool.tox",
+      "tool.setuptools.package-dir",
+    ]) {
+      const p = modify(
+        "pyproject.toml",
+        '[project]\nname = "x"\n',
+        `[project]\nname = "x"\n\n[${table}]\ntest = "true"\n`,
+      );
+      expect(violationsOf(p, "test-infrastructure")[0]!.message).toContain(`[${table}]`);
+    }
+  });
+
+  it("blocks Cargo test targets and test keys, not [package] or [dependencies] lines (red team 25)", () => {
+    const harness = modify(
+      "Cargo.toml",
+      '[package]\nname = "a"\n',
+      '[package]\nname = "a"\n\n[[test]]\nname = "auth"\nharness = false\n',
+    );
+    expect(violationsOf(harness, "test-infrastructure").length).toBeGreaterThan(0);
+    const libTest = modify(
+      "Cargo.toml",
+      '[lib]\npath = "src/lib.rs"\n',
+      '[lib]\npath = "src/lib.rs"\ntest = false\n',
+    );
+    expect(violationsOf(libTest, "test-infrastructure")[0]!.message).toContain("test = false");
+    const name = modify("Cargo.toml", '[package]\nname = "a"\n', '[package]\nname = "b"\n');
+    expect(violationsOf(name, "test-infrastructure")).toEqual([]);
+  });
+
+  it("blocks Maven's skipTests and Gradle's test block, not a dependency version (red team 25)", () => {
+    const pom = modify(
+      "pom.xml",
+      "<properties>\n</properties>\n",
+      "<properties>\n  <skipTests>true</skipTests>\n</properties>\n",
+    );
+    expect(violationsOf(pom, "test-infrastructure")).toHaveLength(1);
+    const gradle = modify(
+      "build.gradle",
+      "test {\n  useJUnitPlatform()\n}\n",
+      "test {\n  useJUnitPlatform()\n  exclude '**/AuthTest*'\n}\n",
+    );
+    expect(violationsOf(gradle, "test-infrastructure")[0]!.message).toContain("exclude");
+    const version = modify(
+      "pom.xml",
+      "<dependency>\n  <version>1.0</version>\n</dependency>\n",
+      "<dependency>\n  <version>1.1</version>\n</dependency>\n",
+    );
+    expect(violationsOf(version, "test-infrastructure")).toEqual([]);
+    const deps = modify(
+      "build.gradle",
+      "dependencies {\n  implementation 'a:b:1'\n}\n",
+      "dependencies {\n  implementation 'a:b:2'\n}\n",
+    );
+    expect(violationsOf(deps, "test-infrastructure")).toEqual([]);
+  });
+
+  it("blocks tsconfig extends, moduleSuffixes, customConditions and inline paths; package.json imports (red team 25)", () => {
+    for (const line of [
+      '  "extends": "./config/base.json",',
+      '  "compilerOptions": { "moduleSuffixes": [".fake", ""] },',
+      '  "compilerOptions": { "customConditions": ["fake"] },',
+      '  "compilerOptions": { "paths": { "a": ["b"] } },',
+    ])
+      expect(
+        violationsOf(modify("tsconfig.json", "{\n}\n", `{\n${line}\n}\n`), "test-infrastructure"),
+        line,
+      ).toHaveLength(1);
+    expect(
+      violationsOf(
+        modify("tsconfig.json", "{\n}\n", '{\n  "compilerOptions": { "strict": true }\n}\n'),
+        "test-infrastructure",
+      ),
+    ).toEqual([]);
+    expect(
+      violationsOf(
+        modify(
+          "package.json",
+          '{\n  "name": "a"\n}\n',
+          '{\n  "name": "a",\n  "imports": { "#auth": "./fake.js" }\n}\n',
+        ),
+        "test-infrastructure",
+      ),
+    ).toHaveLength(1);
+  });
+
   it("blocks [tool:pytest] in setup.cfg, and a pytest key whose section is not visible", () => {
     const cfg = modify(
       "setup.cfg",
