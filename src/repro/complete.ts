@@ -1376,7 +1376,7 @@ function completeJs(
         format = "esm";
         completions.push("ran it as an ES module, so the package loads whichever module system it ships");
       }
-      binding = jsBindingLines(repo, free, format);
+      binding = jsBindingLines(repo, free, format, scan);
       completions.push(
         `bound ${free.map((b) => `\`${b.name}\``).join(", ")}, used without an import in a report filed in the repository of \`${repo}\`, to what \`${repo}\` exports under ${free.length > 1 ? "those names" : "that name"} (or the package itself, for its own name or an object whose members the snippet reads)`,
       );
