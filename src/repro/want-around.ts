@@ -46,7 +46,10 @@ export function proseAround(markdown: string, line: number): { before: string; a
   while (start >= 0 && !/^\s{0,3}(`{3,}|~{3,})/.test(lines[start]!)) start--;
   let next = end + 1;
   while (next < lines.length && !/^\s{0,3}(`{3,}|~{3,})/.test(lines[next]!)) next++;
-  return { before: lines.slice(start + 1, line - 1).join("\n"), after: lines.slice(end + 1, next).join("\n") };
+  return {
+    before: lines.slice(start + 1, line - 1).join("\n"),
+    after: lines.slice(end + 1, next).join("\n"),
+  };
 }
 
 /** Whether the words around a block make its comment values (`values`) the wanted side. */

@@ -62,10 +62,12 @@ describe("want-wording before and a present-tense description after a block", ()
   });
 
   it("keeps the comment as the claim when the words before complain rather than wish", () => {
-    const md = wish.replace(
-      "It would be nice if `lib.pick()` handed back the fallback even when the source is not an object.",
-      "`lib.pick()` does not hand back the fallback when the source is not an object.",
-    ).replace("# pick() on null should give the fallback", "# pick() on null");
+    const md = wish
+      .replace(
+        "It would be nice if `lib.pick()` handed back the fallback even when the source is not an object.",
+        "`lib.pick()` does not hand back the fallback when the source is not an object.",
+      )
+      .replace("# pick() on null should give the fallback", "# pick() on null");
     expect(read(md).actual.output).toEqual(["7"]);
   });
 
@@ -74,5 +76,52 @@ describe("want-wording before and a present-tense description after a block", ()
     expect(wantedAround("Example:", "Currently it returns the source.", ["7"])).toBe(false);
     expect(wantedAround("It should return 7.", "Currently it returns the source.", ["7"])).toBe(true);
     expect(wantedAround("It should return 7.", "Currently it returns `null`.", ["null"])).toBe(false);
+  });
+});
+
+/**
+ * Bare label lines inside a block (sindresorhus/camelcase-keys#32's shape, re-worded): `expect` / `actual` on
+ * lines of their own, each followed by `//=>` lines, give those lines their side.
+ */
+describe("label lines inside a code block", () => {
+  const labelled = `# deep option leaves nested keys
+
+${f}
+convert({'a-b': 1, inner: {c_d: 2}}, {deep: true});
+expect
+//=> {aB: 1, inner: {cD: 2}}
+actual
+//=> {aB: 1, inner: {c_d: 2}}
+${f}
+`;
+  it("reads the value under `expect` as the expected side and the one under `actual` as the claim", () => {
+    const exp = read(labelled);
+    expect(exp.expectedOutput).toEqual(["{aB: 1, inner: {cD: 2}}"]);
+    expect(exp.actual.output).toEqual(["{aB: 1, inner: {c_d: 2}}"]);
+  });
+  it("keeps the label words out of the program", () => {
+    const b = parseReport(labelled).blocks[0]!;
+    expect(b.runValue).not.toMatch(/^expect$/m);
+    expect(b.runValue).not.toMatch(/^actual$/m);
+    expect(b.runValue).toMatch(/_echo\(convert\(/);
+  });
+  it("a run printing the expected value is not a reproduction; one printing the claim is", () => {
+    expect(verdict(labelled, run({ stdout: "{ aB: 1, inner: { cD: 2 } }\n" }))).not.toBe("REPRODUCED");
+    expect(verdict(labelled, run({ stdout: "{ aB: 1, inner: { c_d: 2 } }\n" }))).toBe("REPRODUCED");
+  });
+  // Must not fire: a word that is code (an assignment, a call) or a lone word not followed by an annotation line.
+  it("leaves code alone", () => {
+    const notLabel = `${f}js
+const actual = convert({'a-b': 1});
+actual
+//=> {aB: 1}
+${f}`;
+    const b = parseReport(notLabel).blocks[0]!;
+    expect(b.checks.map((c) => [c.code, c.role])).toEqual([["actual", "actual"]]);
+    const noComment = `${f}js
+convert({'a-b': 1});
+expect
+${f}`;
+    expect(parseReport(noComment).blocks[0]!.runValue).toMatch(/^expect$/m);
   });
 });
