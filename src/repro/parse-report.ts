@@ -28,6 +28,7 @@ import { coffeeAsNode, ipythonAsPycon, promptlessAsNode, splitSessions } from ".
 import { installedPackageNames } from "./package-cli.ts";
 import { referenceLead } from "./reference-lead.ts";
 import { proseAround, wantedAround } from "./want-around.ts";
+import { conditionalLead, noRaiseComment } from "./conditional-error.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
   findBareVersions,
@@ -1176,6 +1177,13 @@ export function parseReport(markdown: string): ParsedReport {
       b.checks = expectedSectionChecks(b.checks).map((c) =>
         c.role === "expected" ? { ...c, control: true as const } : c,
       );
+  // An error pasted under a condition ("If `_functools` is not blocked, you get:") beside code commented as not
+  // raising (`# does not raise`): the other setup's behaviour, the one wanted; never the claim
+  // (conditional-error.ts).
+  if (blocks.some((b) => b.kind === "code" && noRaiseComment(b.value) !== null))
+    for (const b of blocks)
+      if ((b.kind === "traceback" || b.kind === "error-output") && conditionalLead(b.lead))
+        b.section = "expected";
   // Words around a block that want something ("It would be good for `get()` to give back the default.") and then
   // tell in prose what happens now ("At the moment it gives back the object."): the block's comments show the
   // wish, so they are the expected side (want-around.ts). A comment marked wrong stays the claim.
