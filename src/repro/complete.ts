@@ -1545,12 +1545,20 @@ function wholeModuleImported(code: string, spec: string): boolean {
  */
 export function bracketedStatementStart(lines: string[], from: number): number {
   if (scanCode(lines[from] ?? "").lowest >= 0) return from;
+  // A call handed a function (`it('…', () => { … })`, `init({ handler: function () { … } })`) registers it: its
+  // value is no output the reporter looked at.
+  const fn = /\bfunction\b|=>/;
   for (let start = from - 1; start >= 0 && from - start <= 200; start--) {
     const slice = lines.slice(start, from + 1).join("\n");
     const scan = scanCode(slice);
     if (scan.inString || scan.depth !== 0 || scan.lowest < 0) continue;
     const before = start > 0 ? lines[start - 1]!.trim() : "";
-    if (/^\S/.test(lines[start]!) && (before === "" || /[;}]$/.test(before))) return start;
+    if (
+      /^\S/.test(lines[start]!) &&
+      (before === "" || /[;}]$/.test(before)) &&
+      !fn.test(lines.slice(start, from + 1).join("\n"))
+    )
+      return start;
     return from;
   }
   return from;

@@ -25,3 +25,11 @@ describe("the start of a bracketed last statement", () => {
     expect(bracketedStatementStart(["x = 1 +", "f(", ");"], 2)).toBe(2);
   });
 });
+
+describe("a bracketed last statement handed a function", () => {
+  it("is a registration, not a value to echo", () => {
+    const lines = ["test('x', () => {", "  f(1);", "});"];
+    expect(bracketedStatementStart(lines, 2)).toBe(2);
+    expect(bracketedStatementStart(["init({", "  h: function (k) { return k; },", "});"], 2)).toBe(2);
+  });
+});
