@@ -1187,9 +1187,10 @@ export function parseReport(markdown: string): ParsedReport {
   // Words around a block that want something ("It would be good for `get()` to give back the default.") and then
   // tell in prose what happens now ("At the moment it gives back the object."): the block's comments show the
   // wish, so they are the expected side (want-around.ts). A comment marked wrong stays the claim.
+  const markdownLines = markdown.split("\n");
   for (const b of blocks) {
     if (b.section === "expected" || b.kind !== "code" || !b.checks.some((c) => c.role === "actual")) continue;
-    const around = proseAround(markdown, b.line);
+    const around = proseAround(markdownLines, b.line);
     if (
       around &&
       wantedAround(

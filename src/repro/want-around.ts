@@ -29,8 +29,11 @@ function sentences(text: string): string[] {
 }
 
 /** The prose right before and right after each fenced block starting at `line` (1-based), up to the neighbours. */
-export function proseAround(markdown: string, line: number): { before: string; after: string } | null {
-  const lines = markdown.split("\n");
+export function proseAround(
+  markdown: string | string[],
+  line: number,
+): { before: string; after: string } | null {
+  const lines = typeof markdown === "string" ? markdown.split("\n") : markdown;
   const open = /^\s{0,3}(`{3,}|~{3,})/.exec(lines[line - 1] ?? "");
   if (!open) return null;
   const fence = open[1]!;
