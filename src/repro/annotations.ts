@@ -6,6 +6,7 @@
  * way a REPL would), so the run prints what the comment claims, in order.
  */
 import { scanCode } from "./code-scan.ts";
+import { labelLineSide } from "./label-lines.ts";
 
 export type CheckRole =
   /** What the reporter saw (the reported behaviour). */
@@ -445,6 +446,8 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
   let open = false;
   /** An error a comment line names for the statement under it (`# Raises ValueError: …` over `import x`). */
   let pendingError: NonNullable<ReturnType<typeof parseAnnotation>> | null = null;
+  /** The side a label line (`expect` / `actual`) gave the annotation lines under it. */
+  let labelSide: "expected" | "actual" | null = null;
 
   const echoLine = (code: string): string | null => {
     const c = code.trim().replace(/;\s*$/, "");
@@ -507,6 +510,17 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
         pushChecks(checks, i + 1, codeTrim, pendingError);
       pendingError = null;
     }
+    // A bare label line inside the block (`expect` / `actual`, then `//=> …` lines): not code (a lone word would
+    // stop the run on a name never defined) but the side of the annotation lines under it, which stay the
+    // statement above's (label-lines.ts).
+    const label =
+      comment === null && indent === 0 && last && !open ? labelLineSide(codeTrim, lines, i, flavour) : null;
+    if (label) {
+      labelSide = label;
+      out.push(`${flavour === "js" ? "//" : "#"} ${raw.trim()}`);
+      continue;
+    }
+    if (codeTrim !== "") labelSide = null;
     // A line continuing a statement whose brackets are still open belongs to it.
     if (open && last && codeTrim !== "" && comment === null) {
       out.push(raw);
@@ -568,7 +582,7 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
       // "// output: x", "# expected 2").
       // Under a statement that prints (`print(f.cache_info())` / `# CacheInfo(hits=0, …)`), a comment that
       // is only a value is what it printed.
-      const a =
+      const read =
         last && OWN_LINE_PREFIX.test(comment)
           ? parseAnnotation(comment)
           : last &&
@@ -585,6 +599,10 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
                 // A line the reporter marks as working (a ✔️, a `// correct` line above it) is no claim.
                 barelyValued(comment, last.code, lines[last.line - 2] ?? "", flavour)
               : null;
+      const a =
+        read && labelSide
+          ? { ...read, role: labelSide, flagged: labelSide === "actual" ? true : read.flagged }
+          : read;
       if (a && last) {
         if (!last.echoed && a.role === "actual" && a.kind === "output") {
           const e = echoLine(last.code);

@@ -4,6 +4,7 @@
  * a function of the trial so far; the loop engine runs them as states (`stages.ts`), for the report's own
  * program and for each one the model writes.
  */
+import { lackingOwnMember } from "./repository-binding.ts";
 import { InfrastructureError, RetraceError } from "../core/errors.ts";
 import { completionImportFailure } from "./completion-failure.ts";
 import { stoppedOnMissing, withoutGuessedImports } from "./guessed-imports.ts";
@@ -557,6 +558,28 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
     );
   }
 
+  // The package's own name bound on a release lacking what the code calls (repository-binding.ts), and no older
+  // release runs it: the report's API is not this package's as installed here. Not a verdict.
+  const lacking =
+    older || fold.verdict === "REPRODUCED"
+      ? null
+      : lackingOwnMember(program.files[program.entry] ?? "", runs);
+  if (lacking) {
+    const what = `TypeError: ${lacking} is not a function`;
+    return {
+      outcome: ended(
+        "NEEDS_INFO",
+        [
+          `Which version do you use? The releases tried here (${describeVersions(versions, program.ecosystem)} and older major lines) have no \`${lacking}\`, which the report's code calls.`,
+        ],
+        [
+          `The code calls \`${lacking}\`, the package's own name for it, and the run stopped on ${what}: the release installed here lacks it, which says nothing about the reported behaviour.`,
+        ],
+        versions,
+      ),
+      summary: `stopped on ${what}`,
+    };
+  }
   // Run without a guessed package that did not install: a run that stops on a missing name or module is that
   // package's absence, never a verdict on the report.
   const without = trial.withoutGuessed;

@@ -4,6 +4,7 @@
  * are added, an entry point is added where a `main` is defined but never called, top-level await is made legal.
  * Every change is listed in `completions`.
  */
+import { scanCode } from "./code-scan.ts";
 import { beforeOperator, shellWords } from "../core/shell-words.ts";
 import {
   NODE_BUILTINS,
@@ -1163,6 +1164,9 @@ function completeJs(
     // their own (`new D` / `.Decimal('10')` / `.toString()`).
     let from = lines.length - 1;
     while (from > 0 && /^\.[\w$]/.test(lines[from]!) && /^\S(?!.*;\s*$)/.test(lines[from - 1]!)) from--;
+    // A last statement whose brackets close on its last line (`JSON.stringify(f({` … `}), null, 4);`): back to
+    // the line that opens them, at the left margin, after a statement that ended.
+    from = bracketedStatementStart(lines, from);
     const stmt = lines.slice(from);
     const last = stmt.map((l) => l.trim()).join(" ");
     // `program.parse(process.argv)` ends a command-line program: its value is the parser itself (commander's
@@ -1376,7 +1380,7 @@ function completeJs(
         format = "esm";
         completions.push("ran it as an ES module, so the package loads whichever module system it ships");
       }
-      binding = jsBindingLines(repo, free, format);
+      binding = jsBindingLines(repo, free, format, scan);
       completions.push(
         `bound ${free.map((b) => `\`${b.name}\``).join(", ")}, used without an import in a report filed in the repository of \`${repo}\`, to what \`${repo}\` exports under ${free.length > 1 ? "those names" : "that name"} (or the package itself, for its own name or an object whose members the snippet reads)`,
       );
@@ -1532,4 +1536,30 @@ function wholeModuleImported(code: string, spec: string): boolean {
   return new RegExp(
     `(?<![\\w$.])${id}\\s*=\\s*require\\(\\s*${q}\\s*\\)|\\bimport\\s+(?:${id}|\\*\\s*as\\s+${id})(?:\\s*,\\s*\\{[^}]*\\})?\\s+from\\s+${q}`,
   ).test(code);
+}
+
+/**
+ * The first line of the statement ending at `lines[from]` when that line closes brackets opened on lines above:
+ * the nearest line at the left margin from which the lines balance, with the line before it (if any) ending a
+ * statement (`;`, `}` or blank). `from` itself otherwise.
+ */
+export function bracketedStatementStart(lines: string[], from: number): number {
+  if (scanCode(lines[from] ?? "").lowest >= 0) return from;
+  // A call handed a function (`it('…', () => { … })`, `init({ handler: function () { … } })`) registers it: its
+  // value is no output the reporter looked at.
+  const fn = /\bfunction\b|=>/;
+  for (let start = from - 1; start >= 0 && from - start <= 200; start--) {
+    const slice = lines.slice(start, from + 1).join("\n");
+    const scan = scanCode(slice);
+    if (scan.inString || scan.depth !== 0 || scan.lowest < 0) continue;
+    const before = start > 0 ? lines[start - 1]!.trim() : "";
+    if (
+      /^\S/.test(lines[start]!) &&
+      (before === "" || /[;}]$/.test(before)) &&
+      !fn.test(lines.slice(start, from + 1).join("\n"))
+    )
+      return start;
+    return from;
+  }
+  return from;
 }

@@ -1,6 +1,7 @@
 /**
  * Compare one run with what the report says happens, then fold the repeats into a verdict.
  */
+import { printedJsonMatches } from "./printed-json.ts";
 import { sameLoadError } from "./load-error.ts";
 import { packageParseFailure } from "./package-syntax.ts";
 import { cutMatches } from "./depth-cut.ts";
@@ -446,7 +447,8 @@ export function matchRun(
   const showsExpected =
     expected.length > 0 &&
     !expected.every((e) => reported.output.some((o) => claimKey(o) === claimKey(e))) &&
-    expectedPrinted(expected, run.stdout);
+    (expectedPrinted(expected, run.stdout) ||
+      (printedJsonMatches(expected, run.stdout) && !printedJsonMatches(reported.output, run.stdout)));
   const reportedType = reported.kind === "exception" ? shortType(reported.exceptionType ?? "") : "";
   if (run.exception && !sameExceptionType(reportedType || "-", run.exception.type)) {
     // Some of the reported lines printed before the run died on a name the code never defines (the report's
@@ -635,6 +637,13 @@ export function matchRun(
       return {
         kind: "match",
         detail: `printed the reported markup (${quoteList(reported.output.slice(0, 2))}), laid out otherwise (indentation, the XML declaration)`,
+      };
+    // `JSON.stringify(…, null, 4)` echoed as a string literal, the report's block the JSON written out by hand
+    // (trailing commas): the same value, structurally (printed-json.ts).
+    if (printedJsonMatches(reported.output, run.stdout))
+      return {
+        kind: "match",
+        detail: `printed a JSON string whose contents equal the reported ${quoteList(reported.output.slice(0, 2))}${reported.output.length > 2 ? ", …" : ""}, value for value (the report writes the JSON out by hand)`,
       };
     if (failed) {
       const needs = needsFrom(combined);

@@ -27,6 +27,8 @@ import { angleAsPycon } from "./angle-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon, promptlessAsNode, splitSessions } from "./transcript.ts";
 import { installedPackageNames } from "./package-cli.ts";
 import { referenceLead } from "./reference-lead.ts";
+import { proseAround, wantedAround } from "./want-around.ts";
+import { conditionalLead, noRaiseComment } from "./conditional-error.ts";
 import type { BlockLanguage } from "./detect-language.ts";
 import {
   findBareVersions,
@@ -1175,6 +1177,30 @@ export function parseReport(markdown: string): ParsedReport {
       b.checks = expectedSectionChecks(b.checks).map((c) =>
         c.role === "expected" ? { ...c, control: true as const } : c,
       );
+  // An error pasted under a condition ("If `_functools` is not blocked, you get:") beside code commented as not
+  // raising (`# does not raise`): the other setup's behaviour, the one wanted; never the claim
+  // (conditional-error.ts).
+  if (blocks.some((b) => b.kind === "code" && noRaiseComment(b.value) !== null))
+    for (const b of blocks)
+      if ((b.kind === "traceback" || b.kind === "error-output") && conditionalLead(b.lead))
+        b.section = "expected";
+  // Words around a block that want something ("It would be good for `get()` to give back the default.") and then
+  // tell in prose what happens now ("At the moment it gives back the object."): the block's comments show the
+  // wish, so they are the expected side (want-around.ts). A comment marked wrong stays the claim.
+  const markdownLines = markdown.split("\n");
+  for (const b of blocks) {
+    if (b.section === "expected" || b.kind !== "code" || !b.checks.some((c) => c.role === "actual")) continue;
+    const around = proseAround(markdownLines, b.line);
+    if (
+      around &&
+      wantedAround(
+        around.before,
+        around.after,
+        b.checks.filter((c) => c.role === "actual").map((c) => c.value),
+      )
+    )
+      b.checks = expectedSectionChecks(b.checks);
+  }
   const versions = mergeMentions([
     findVersionMentions(versionSources.join("\n")),
     ...inlineCode.map((c) => findVersionMentions(c.value)),

@@ -153,6 +153,20 @@ function printedValueLine(line: string): boolean {
   return /^\S{1,80}$/.test(t) && /[\d/+\-*.<>=]/.test(t) && !/[.!?:]$/.test(t);
 }
 
+/**
+ * A lone quoted string on the line after a bare call (`a.capitalize()`, no assignment, no print): the value a
+ * REPL echoed for it, with markdown's strong emphasis (`**d**`, `__d__`) rendered away, as the page shows it;
+ * null otherwise.
+ */
+export function echoedStringLine(statement: string, line: string): string | null {
+  const s = statement.trim().replace(/;$/, "");
+  if (!/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(.*\)$/.test(s) || /^(?:print|console\.log)\s*\(/.test(s))
+    return null;
+  const t = line.trim();
+  if (t.length > 300 || !/^(?:"[^"\\\n]*"|'[^'\\\n]*')$/.test(t)) return null;
+  return t.replace(/\*\*([^*\n]+?)\*\*|__([^_\n]+?)__/g, (_m, a?: string, b?: string) => a ?? b ?? "");
+}
+
 /** Runs of code lines in a paragraph's raw text (a bare identifier before a `.call(...)` line included). */
 /** Brackets left open by the lines, outside strings and `//` comments (0 when balanced or over-closed). */
 function openDepth(lines: string[]): number {
@@ -201,6 +215,12 @@ export function plainCodeRuns(raw: string): PlainCode[] {
       printedValueLine(line)
     )
       c = `=> ${line.trim()}`;
+    // `a.capitalize()` then `"Cats and **d**ogs"` on the next line, unfenced: what the call gave, as a REPL shows
+    // it, read as the page renders it (strong emphasis is the reporter marking letters, not characters).
+    if (c === null && current.length > 0) {
+      const value = echoedStringLine(current[current.length - 1]!, line);
+      if (value !== null) c = `=> ${value}`;
+    }
     if (c !== null) {
       if (current.length === 0) start = i;
       current.push(c);

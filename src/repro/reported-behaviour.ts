@@ -3,6 +3,7 @@
  * Sources, strongest first: a pasted traceback / error output, a REPL transcript, pasted output in the
  * "Actual" section, an exception named in the prose, words like "hangs" or "crashes".
  */
+import { noRaiseComment } from "./conditional-error.ts";
 import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException, pythonRaisingFrame } from "./outcome.ts";
@@ -806,6 +807,17 @@ function actualBehaviour(
       source: `the report's words (${claims.actual.map((v) => `\`${v}\``).join(", ")} stated as what happens)`,
     };
   }
+  // The code's own comment says its line does not raise (`# does not raise`) while the error pasted beside it is
+  // the other setup's, set aside as the wanted side (conditional-error.ts): the claim is a run that completes.
+  const noRaise = report.blocks.some(
+    (b) => b.section === "expected" && (b.kind === "traceback" || b.kind === "error-output"),
+  )
+    ? programBlocks(report)
+        .map((b) => noRaiseComment(b.value))
+        .find((c) => c !== null)
+    : undefined;
+  if (noRaise)
+    return completesCleanly(`the code's comment (\`${noRaise}\`: the line completes without raising)`);
   const prose = `${report.title}\n${report.prose.actual}\n${report.prose.other}\n${report.prose.steps}`;
   const exit = statedExit(prose);
   if (exit) return exit;

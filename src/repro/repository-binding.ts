@@ -126,6 +126,41 @@ export function jsFreeBindings(
   return [...found.values()];
 }
 
+/** Every use of `name.member` in the scan is a call (`name.member(…)`). */
+export function onlyCalled(scan: string, name: string, member: string): boolean {
+  const esc = (t: string) => t.replace(/\$/g, "\\$");
+  const uses = [
+    ...scan.matchAll(
+      new RegExp(`(?<![\\w$.])${esc(name)}\\s*\\.\\s*${esc(member)}(?![\\w$])(\\s*\\()?`, "g"),
+    ),
+  ];
+  return uses.length > 0 && uses.every((u) => u[1] !== undefined);
+}
+
+/**
+ * `name.member` when every run stopped on `TypeError: name.member is not a function` for a name the binder was
+ * told to bind on a release lacking its members (marked in `code`): the report's name for the package, calling
+ * what no release tried here has. Null otherwise.
+ */
+export function lackingOwnMember(
+  code: string,
+  runs: { exception?: { type: string; message: string } | null }[],
+): string | null {
+  const calls = runs.map((r) =>
+    r.exception?.type === "TypeError"
+      ? /^([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*) is not a function\b/.exec(r.exception.message)
+      : null,
+  );
+  const first = calls[0];
+  if (!first || calls.some((c) => !c || c[0] !== first[0])) return null;
+  const mark = `[${JSON.stringify(first[1])},`;
+  const line = code.split("\n").find((l) => l.startsWith("_bindPackage(_repositoryPackage, "));
+  if (!line) return null;
+  const at = line.indexOf(mark);
+  if (at < 0 || !/^[^\]]*\][^\]]*?,true,false,true\]/.test(line.slice(at + 1))) return null;
+  return `${first[1]}.${first[2]}`;
+}
+
 /** Source of the run-time binder (plain JS, valid in a script and a module). */
 export const JS_BIND_PACKAGE = [
   "// The package of the issue's repository, bound to the names the snippet uses without an import: its named",
@@ -163,7 +198,7 @@ export const JS_BIND_PACKAGE = [
   "  const has = (v, k) =>",
   '    v != null && (typeof v === "object" || typeof v === "function") && k in v &&',
   "    !(k in Object.prototype) && !(k in Function.prototype);",
-  "  for (const [name, members, own, called] of wanted) {",
+  "  for (const [name, members, own, called, onlyCalls] of wanted) {",
   "    const fits = (v) =>",
   '      v != null && (!called || typeof v === "function") && members.every((k) => has(v, k));',
   "    const named = [m, main, inner].filter((v) => has(v, name)).map((v) => v[name]);",
@@ -181,6 +216,13 @@ export const JS_BIND_PACKAGE = [
   "      _nestedExport([m, main, inner], name, fits) ??",
   "      (called && !own && members.length === 0 && lone",
   '        ? [inner, main, m].find((v) => typeof v === "function" && (v.name === "" || v.name === "default"))',
+  "        : undefined) ??",
+  "      // The package's own name whose members this release lacks, each only ever called: bound to the module",
+  "      // all the same, so the call fails naming the missing API (`TypeError: dotProp.get is not a function`,",
+  "      // dot-prop 7 renamed `get`), not as a name never defined. A missing member read as a value would print",
+  "      // `undefined` where the report's release printed something: not bound then.",
+  "      (own && onlyCalls === true",
+  '        ? [inner, main, m].find((v) => v != null && (typeof v === "object" || typeof v === "function"))',
   "        : undefined);",
   "    if (value !== undefined && !(name in globalThis))",
   "      Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });",
@@ -189,8 +231,21 @@ export const JS_BIND_PACKAGE = [
 ].join("\n");
 
 /** The lines that import the package and bind the names, in the program's module format. */
-export function jsBindingLines(pkg: string, bindings: FreeBinding[], format: "esm" | "cjs"): string[] {
-  const wanted = JSON.stringify(bindings.map((b) => [b.name, b.members, b.own, b.called]));
+export function jsBindingLines(
+  pkg: string,
+  bindings: FreeBinding[],
+  format: "esm" | "cjs",
+  scan = "",
+): string[] {
+  // The package's own name read only through member calls: marked, so a release lacking those members still
+  // binds it and the call names what is missing.
+  const wanted = JSON.stringify(
+    bindings.map((b) =>
+      b.own && !b.called && b.members.length > 0 && b.members.every((k) => onlyCalled(scan, b.name, k))
+        ? [b.name, b.members, b.own, b.called, true]
+        : [b.name, b.members, b.own, b.called],
+    ),
+  );
   const load =
     format === "esm"
       ? `import * as _repositoryPackage from ${JSON.stringify(pkg)};`

@@ -1,0 +1,23 @@
+/**
+ * A pasted error the words tie to another setup than the code's ("If `_functools` is not blocked, you get:"),
+ * beside code whose own comment says the line does not raise (`functools.lru_cache()(1) # does not raise`): the
+ * error is what the other setup does, the behaviour the reporter wants, and the claim is the comment's (the line
+ * completes). Pure.
+ */
+
+/** A lead that opens on a condition and introduces what one gets under it. */
+const CONDITIONAL_LEAD =
+  /^\s*(?:if|when|whenever|with|without|once|unless)\b[^:]{0,200}?,?\s*(?:you|we|i|one|it|this)\s+(?:get|gets|see|sees|got|raises?|throws?|fails?)\b[^:]{0,40}:\s*$/i;
+/** A code comment saying its line completes without an error. */
+const NO_RAISE_COMMENT =
+  /(?:#|\/\/)\s*(?:(?:does\s*n['’]?o?t|doesn['’]t|never|no\s+longer)\s+(?:raise|throw|fail|error)s?|no\s+(?:error|exception)s?(?:\s+(?:raised|thrown))?|(?:runs|passes|works)\s+(?:fine|silently|without\s+(?:an?\s+)?(?:error|exception)))\s*[.!]?\s*$/im;
+
+export function conditionalLead(lead: string | null): boolean {
+  return lead !== null && CONDITIONAL_LEAD.test(lead.replace(/[*_`]/g, ""));
+}
+
+/** The comment (its text) on a code line saying the line does not raise, or null. */
+export function noRaiseComment(code: string): string | null {
+  const m = NO_RAISE_COMMENT.exec(code);
+  return m ? m[0].replace(/^(?:#|\/\/)\s*/, "").trim() : null;
+}
