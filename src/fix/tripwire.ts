@@ -496,8 +496,13 @@ export function plainImportMetaPlugin(patched: readonly string[]): string {
   return [
     `{ name: 'retrace-plain-import-meta', enforce: 'pre', transform(code, id) {`,
     `  const rel = id.split('?')[0].slice(process.cwd().length + 1);`,
-    `  if (!${JSON.stringify(patched)}.includes(rel) || !/\\bimport\\.meta\\.env\\b/.test(code)) return null;`,
-    `  return { code: code.replace(/\\bimport\\.meta\\.env\\b/g, '(void 0)'), map: null }; } }`,
+    `  const read = /(?:\\bimport\\.meta|\\b__vite_ssr_import_meta__)\\.env\\b/g;`,
+    `  if (!${JSON.stringify(patched)}.includes(rel) || !read.test(code)) return null;`,
+    // vitest's own `pre` plugins run first and have already rewritten the read: vitest 4 into its worker's `metaEnv`
+    // with `import.meta.env` as the fallback (the whole expression goes), vitest 2 into vite's SSR
+    // `__vite_ssr_import_meta__.env`; then any read left.
+    `  const out = code.replace(/Object\\.assign\\(\\s*(?:\\/\\*[^*]*\\*\\/\\s*)?globalThis\\.__vitest_worker__\\?\\.metaEnv\\s*\\?\\?\\s*import\\.meta\\.env\\s*\\)/g, '(void 0)');`,
+    `  return { code: out.replace(read, '(void 0)'), map: null }; } }`,
   ].join("\n");
 }
 

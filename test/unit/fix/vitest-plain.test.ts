@@ -45,6 +45,18 @@ describe("plainImportMetaPlugin", () => {
     expect(plugin.enforce).toBe("pre");
   });
 
+  it("takes away vitest's own rewrite of the read (its pre plugin runs first), fallback and all", () => {
+    const vitestForm =
+      "const e = Object.assign(/* istanbul ignore next */ globalThis.__vitest_worker__?.metaEnv ?? import.meta.env);";
+    expect(plugin.transform(vitestForm, "/w/p/src/index.ts")?.code).toBe("const e = (void 0);");
+  });
+
+  it("takes away vite's SSR form of the read (vitest 2 rewrites it before the plugin runs)", () => {
+    expect(plugin.transform("const d = __vite_ssr_import_meta__.env.DEV;", "/w/p/src/index.ts")?.code).toBe(
+      "const d = (void 0).DEV;",
+    );
+  });
+
   it("leaves files the patch did not change, and files without import.meta.env, alone", () => {
     expect(plugin.transform("import.meta.env.DEV", "/w/p/src/other.ts")).toBeNull();
     expect(plugin.transform("import.meta.env.DEV", "/w/p/test/index.test.ts")).toBeNull();
