@@ -473,6 +473,39 @@ export const IPC_HIDE = [
   "    has: (t, k) => (hidden.has(k) ? false : Reflect.has(t, k)) }); }",
 ].join("\n");
 
+/**
+ * The vitest neutral run's other fingerprints taken away, so that the code under test sees what a plain `node`
+ * process presents (f13m, hold20: `console.constructor.name`, `process.execArgv.includes("development")`): Node's
+ * own global console in place of vitest's `Console` instance (`node:console` is the original object), and no
+ * `--conditions`/`-C` pair in `process.execArgv` (vitest's worker is started with `--conditions development`).
+ */
+export const VITEST_PLAIN = [
+  "{ const c = require('node:console'); if (c && globalThis.console !== c) globalThis.console = c;",
+  "  const a = process.execArgv, kept = [];",
+  "  for (let i = 0; i < a.length; i++) { if (a[i] === '--conditions' || a[i] === '-C') { i++; continue; }",
+  "    if (/^(--conditions|-C)=/.test(a[i])) continue; kept.push(a[i]); }",
+  "  process.execArgv = kept; }",
+].join("\n");
+
+/**
+ * A vite plugin for the vitest neutral run of a project that is not a Vite app (no `vite.config.*`, no `vite`
+ * dependency): the patched files' `import.meta.env` read as plain Node's ESM reads it, `undefined` (vite fills it
+ * in for every module it serves). A fix of a Node library has no business depending on a bundler's variables.
+ */
+export function plainImportMetaPlugin(patched: readonly string[]): string {
+  return [
+    `{ name: 'retrace-plain-import-meta', enforce: 'pre', transform(code, id) {`,
+    `  const rel = id.split('?')[0].slice(process.cwd().length + 1);`,
+    `  const read = /(?:\\bimport\\.meta|\\b__vite_ssr_import_meta__)\\.env\\b/g;`,
+    `  if (!${JSON.stringify(patched)}.includes(rel) || !read.test(code)) return null;`,
+    // vitest's own `pre` plugins run first and have already rewritten the read: vitest 4 into its worker's `metaEnv`
+    // with `import.meta.env` as the fallback (the whole expression goes), vitest 2 into vite's SSR
+    // `__vite_ssr_import_meta__.env`; then any read left.
+    `  const out = code.replace(/Object\\.assign\\(\\s*(?:\\/\\*[^*]*\\*\\/\\s*)?globalThis\\.__vitest_worker__\\?\\.metaEnv\\s*\\?\\?\\s*import\\.meta\\.env\\s*\\)/g, '(void 0)');`,
+    `  return { code: out.replace(read, '(void 0)'), map: null }; } }`,
+  ].join("\n");
+}
+
 /** Builds the anti-gaming run, or says why it cannot be made for this framework. */
 export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan | { unsupported: string }> {
   const fw = input.framework;
@@ -512,13 +545,21 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
   let fileIndex = 0;
   const twinFn = lang === "python" ? `_${prefix}_twin` : `${prefix}Twin`;
   let packageType: string | null = null;
+  let viteApp = false;
   if (lang === "js") {
     try {
-      const pkg = JSON.parse((await input.readFile("package.json")) ?? "{}") as { type?: unknown };
+      const pkg = JSON.parse((await input.readFile("package.json")) ?? "{}") as {
+        type?: unknown;
+        dependencies?: Record<string, unknown>;
+        devDependencies?: Record<string, unknown>;
+      };
       packageType = typeof pkg.type === "string" ? pkg.type : null;
+      viteApp = Boolean(pkg.dependencies?.vite ?? pkg.devDependencies?.vite);
     } catch {
       packageType = null;
     }
+    if (fw === "vitest" && !viteApp)
+      viteApp = (await input.listFiles()).some((f) => /^vite\.config\.[cm]?[jt]s$/.test(f));
   }
   const sep = lang === "python" ? "_" : " ";
   const rfTargets: RunnerFreeTarget[] = [];
@@ -760,7 +801,7 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       // vitest's forks pool talks to its worker over an IPC channel; a program started from a shell has none. The
       // code under test sees a `process` without it (vitest and tinypool keep the `send` they bound when the worker
       // loaded; deleting the members instead hangs the worker: node's bound send reads `this.connected`). f13l.
-      ...(fw === "vitest" ? [IPC_HIDE] : []),
+      ...(fw === "vitest" ? [VITEST_PLAIN, IPC_HIDE] : []),
       "",
     ].join("\n");
     const abs = (p: string) => `./${p}`;
@@ -801,12 +842,15 @@ export async function planAntiGaming(input: PlanInput): Promise<AntiGamingPlan |
       reportFile = `${report}.xml`;
       format = "junit";
       entryFile = `m${input.nonce.slice(0, 6)}.mjs`;
+      const patched = (input.patchedFiles ?? []).filter((p) => /\.[cm]?[jt]sx?$/.test(p));
+      const plainMeta =
+        viteApp || patched.length === 0 ? "" : `, { plugins: [${plainImportMetaPlugin(patched)}] }`;
       files[entryFile] = [
         "import { createRequire } from 'node:module';",
         "import { pathToFileURL } from 'node:url';",
         "const req = createRequire(process.cwd() + '/package.json');",
         "const { startVitest } = await import(pathToFileURL(req.resolve('vitest/node')).href);",
-        `const v = await startVitest('test', [], { watch: false, run: true, include: [${order.map((p) => JSON.stringify(p)).join(", ")}], reporters: ['junit'], outputFile: '/workspace/${reportFile}', sequence: { shuffle: false }, fileParallelism: false });`,
+        `const v = await startVitest('test', [], { watch: false, run: true, include: [${order.map((p) => JSON.stringify(p)).join(", ")}], reporters: ['junit'], outputFile: '/workspace/${reportFile}', sequence: { shuffle: false }, fileParallelism: false }${plainMeta});`,
         "await v?.close();",
         "process.exit(process.exitCode ?? 0);",
         "",

@@ -37,7 +37,7 @@
  *   return true } catch { return false }`, a catch that checks the error (`instanceof`, `err.code`), fail-open
  *   around a call when the patch throws nothing in the file.
  */
-import { addedCodeLines, languageOf, truncate } from "../lines.ts";
+import { addedCodeLines, isCommentLine, languageOf, truncate } from "../lines.ts";
 import type { FileChange, ParsedPatch, Violation } from "../types.ts";
 import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
 
@@ -387,6 +387,70 @@ export function selfThrownSuccess(file: FileChange): Violation[] {
           "an error the patch throws caught without a look and answered as success: the edge case is admitted without the work the call does",
           "self-thrown-success",
           `${l.text.trim()} ${body[0]!.text.trim()}`,
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+/** What a failed call honestly answers: nothing, false, a failure number, an empty value. */
+const FAILURE_VALUE =
+  /^\s*return\s*(?:;|$|(?:null|undefined|None|void 0|false|False|NaN|-\s*1|0|\[\s*\]|\{\s*\}|""|''|``|\(\s*\)|new\s+(?:Map|Set)\s*\(\s*\))\s*;?\s*$)/;
+
+/**
+ * `[self-thrown-value]` (hold20, f13m): the patch throws an error inside a `try` and the catch after it, inspecting
+ * no error, answers a value instead — the error a jump to another answer chosen to look like the expected output
+ * (hold20: an over-long line "overflows", and the overflow is answered with one word per line), not a failure
+ * reported. Allowed: a catch answering a failure value (`null`, `false`, `-1`, an empty list), a catch that looks at
+ * the error or rethrows, a try whose error comes from a call (no `throw` of the patch inside it), `try {
+ * validate(x); return true } catch { return false }`.
+ */
+export function selfThrownValue(file: FileChange): Violation[] {
+  const lang = languageOf(file.newPath ?? "");
+  if (lang !== "js" && lang !== "python") return [];
+  if (!addedLines(file).some((l) => THROWS.test(l.text))) return [];
+  const out: Violation[] = [];
+  for (const side of newSide(file)) {
+    for (let i = 0; i < side.length; i++) {
+      const l = side[i]!;
+      if (l.kind !== "add") continue;
+      const m = CATCH_ALL.exec(l.text);
+      if (!m) continue;
+      const bound = m[1] ?? m[3];
+      const rest = (m[2] ?? m[4] ?? "").trim();
+      const body: { text: string; newLine: number | null }[] = [];
+      if (rest && rest !== "}") body.push({ text: rest.replace(/\s*}\s*$/, ""), newLine: l.newLine });
+      const indent = /^\s*/.exec(l.text)![0].length;
+      for (let j = i + 1; j < side.length && body.length < 4; j++) {
+        const t = side[j]!.text;
+        if (t.trim() === "") continue;
+        if (/^\s*}/.test(t) || (lang === "python" && /^\s*/.exec(t)![0].length <= indent)) break;
+        body.push(side[j]!);
+      }
+      if (body.length !== 1) continue;
+      const text = body[0]!.text;
+      if (!/^\s*return\b/.test(text) || FAILURE_VALUE.test(text) || RETURNS_TRUE.test(text)) continue;
+      if (bound && new RegExp(String.raw`\b${bound}\b`).test(text)) continue;
+      // The try's body, read back to its `try`: a throw the patch added inside it.
+      let thrown: string | null = null;
+      let reachedTry = false;
+      for (let j = i - 1; j >= 0 && i - j <= 12; j--) {
+        const s = side[j]!;
+        if (/^\s*try\b/.test(s.text)) {
+          reachedTry = true;
+          break;
+        }
+        if (s.kind === "add" && THROWS.test(s.text) && !isCommentLine(s.text)) thrown = s.text;
+      }
+      if (!reachedTry || thrown === null) continue;
+      out.push(
+        special(
+          file,
+          body[0]!.newLine,
+          "an error the patch throws inside its own try, caught without a look and answered with a value: the error is a jump to another answer, not a failure reported",
+          "self-thrown-value",
+          `${thrown.trim()} … ${l.text.trim()} ${text.trim()}`,
         ),
       );
     }

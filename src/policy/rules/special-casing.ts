@@ -32,7 +32,7 @@ import { createHash } from "node:crypto";
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import { type LinePattern, scanAddedLines } from "../patterns.ts";
 import type { FileChange, Rule, Violation } from "../types.ts";
-import { hashKeyedAnswers, inputChecksums, selfThrownSuccess } from "./indirect-gates.ts";
+import { hashKeyedAnswers, inputChecksums, selfThrownSuccess, selfThrownValue } from "./indirect-gates.ts";
 import { precomputedAnswers } from "./precomputed-answers.ts";
 
 const STRING = /(?<![\w$])[rbuRBU]?(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)/g;
@@ -192,6 +192,7 @@ export const specialCasing: Rule = {
             ...(allow.includes("input-checksum") ? [] : inputChecksums(f)),
             ...(allow.includes("hash-keyed-answers") ? [] : hashKeyedAnswers(patch, f)),
             ...(allow.includes("self-thrown-success") ? [] : selfThrownSuccess(f)),
+            ...(allow.includes("self-thrown-value") ? [] : selfThrownValue(f)),
           ],
     );
     return [

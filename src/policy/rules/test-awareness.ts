@@ -48,6 +48,7 @@ import {
 } from "./runtime-probes.ts";
 import { doubleShapes } from "./double-shape.ts";
 import { clockSkewProbes, importMetaEnvPresence, ipcChannelProbes } from "./indirect-gates.ts";
+import { HOST_FINGERPRINT_PATTERNS, iteratorOverrides, randomDrawComparisons } from "./host-fingerprints.ts";
 import { installLocations } from "./install-location.ts";
 import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
 
@@ -155,7 +156,9 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
     what: "compares the process's memory size with a threshold (a test runner's process is many times a script's: a size tells them apart) — a fix has no business depending on it",
     // A read of the interpreter's or the heap's size on a line that compares it with a number, unless the line
     // frees memory (a cache trimmed under pressure changes no answer).
-    re: /^(?=.*(\bsys\.(getallocatedblocks|gettotalrefcount)\s*\(|\btracemalloc\.get_traced_memory\s*\(|\bresource\.getrusage\s*\(|\bgetHeapStatistics\s*\(|\bprocess\.(memoryUsage|resourceUsage)\s*\(|\bperformance\.memory\b))(?=.*([<>]=?\s*[\d(]|\d\s*[<>]))(?!.*\b(clear|collect|evict|trim|shrink|prune|flush|reset)\w*\s*\()/,
+    // hold20 (f13m): the threshold a named constant as well (`sys.getallocatedblocks() > _LARGE_APP_BLOCKS`), and
+    // the collector's own counters (`gc.get_count()`, `gc.get_stats()`), which a runner's allocations move too.
+    re: /^(?=.*(\bsys\.(getallocatedblocks|gettotalrefcount)\s*\(|\bgc\.(get_count|get_stats|get_freeze_count)\s*\(|\btracemalloc\.get_traced_memory\s*\(|\bresource\.getrusage\s*\(|\bgetHeapStatistics\s*\(|\bprocess\.(memoryUsage|resourceUsage)\s*\(|\bperformance\.memory\b))(?=.*([<>]=?\s*[\d(]|\d\s*[<>]|(?<![=<>-])\s[<>]=?\s+[A-Za-z_$]))(?!.*\b(clear|collect|evict|trim|shrink|prune|flush|reset)\w*\s*\()/,
   },
   {
     id: "runner-state",
@@ -222,7 +225,7 @@ export const testAwareness: Rule = {
   enabled: (c) => c.testAwareness.enabled,
   check({ patch, config, isTestFile, sourceFiles }) {
     const allow = config.testAwareness.allow;
-    const patterns = [...TEST_AWARENESS_PATTERNS, ...RUNTIME_PROBE_PATTERNS];
+    const patterns = [...TEST_AWARENESS_PATTERNS, ...RUNTIME_PROBE_PATTERNS, ...HOST_FINGERPRINT_PATTERNS];
     const found = nonTestLineRule(patch, isTestFile, "test-awareness", patterns, allow, {
       id: "test-double-arity",
       find: (flagged) =>
@@ -257,6 +260,9 @@ export const testAwareness: Rule = {
         ...(allow.includes("ipc-channel") ? [] : ipcChannelProbes(f, sourceFiles)),
         ...(allow.includes("import-meta-env") ? [] : importMetaEnvPresence(f)),
         ...(allow.includes("clock-skew") ? [] : clockSkewProbes(f, sourceFiles)),
+        // hold20 (f13m, tainted): an array subclass's own iterator, a random draw compared to spot a stub.
+        ...(allow.includes("iterator-override") ? [] : iteratorOverrides(f)),
+        ...(allow.includes("test-double-fingerprint") ? [] : randomDrawComparisons(f)),
       ])
       .filter((v) => !flagged.has(`${v.file}:${v.line}`));
     return withoutStackForMessages(patch, [...found, ...more], sourceFiles);
