@@ -510,7 +510,10 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
           r,
           expectations.expectedOutput,
           expectations.expectedException,
-          { untilFailure: repeatsUntilFailure(files[entry] ?? "") },
+          {
+            untilFailure: repeatsUntilFailure(files[entry] ?? ""),
+            ...(expectations.expectedFrom ? { expectedFrom: expectations.expectedFrom } : {}),
+          },
         ),
       ),
     );
