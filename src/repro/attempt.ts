@@ -4,6 +4,7 @@
  * a function of the trial so far; the loop engine runs them as states (`stages.ts`), for the report's own
  * program and for each one the model writes.
  */
+import { alternativeRelease } from "./alternative-release.ts";
 import { lackingOwnMember } from "./repository-binding.ts";
 import { InfrastructureError, RetraceError } from "../core/errors.ts";
 import { completionImportFailure } from "./completion-failure.ts";
@@ -247,7 +248,34 @@ async function installPinned(ctx: ReproContext, program: Program): Promise<Pinne
       summary: `failed: ${name} (latest version unknown)`,
     };
   }
-  const installed = install?.result ?? null;
+  let installed = install?.result ?? null;
+  // A reported release the registry does not have, written beside another ("`3.0.0` (or `3.0.1`)"): that
+  // other release is the report's too (alternative-release.ts).
+  const prose = `${ctx.report.title}\n${ctx.report.proseWithCode}`;
+  const swaps = (installed?.failures ?? []).flatMap((f) => {
+    const alt = f.version && /no such version/i.test(f.reason) ? alternativeRelease(prose, f.version) : null;
+    return alt ? [{ name: f.name, from: f.version!, to: alt }] : [];
+  });
+  if (swaps.length > 0) {
+    for (const w of swaps) {
+      const p = pins.find((x) => x.name === w.name && x.version === w.from);
+      if (p) p.version = w.to;
+    }
+    install = await installPackages(
+      ctx,
+      program,
+      pins.map(({ name, version, within }) => ({ name, version, ...(within ? { within } : {}) })),
+      "reported versions",
+    );
+    installed = install?.result ?? null;
+    const said = swaps
+      .map(
+        (w) =>
+          `${w.name}@${w.from} is not on the registry, so ${w.name}@${w.to}, the release the report names beside it, was installed`,
+      )
+      .join("; ");
+    if (install) install = { ...install, line: `${install.line} (${said})` };
+  }
   return {
     ...base,
     versions: installedVersions(program, pins, installed),
@@ -511,7 +539,10 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
           r,
           expectations.expectedOutput,
           expectations.expectedException,
-          { untilFailure: repeatsUntilFailure(files[entry] ?? "") },
+          {
+            untilFailure: repeatsUntilFailure(files[entry] ?? ""),
+            ...(expectations.expectedFrom ? { expectedFrom: expectations.expectedFrom } : {}),
+          },
         ),
       ),
     );

@@ -198,7 +198,9 @@ export function decisionNotes(ctx: ReproContext, attempt: AttemptOutcome): strin
         ? `the expected behaviour is ${expected
             .slice(0, 4)
             .map((e) => `\`${e}\``)
-            .join(", ")} (a run showing it is not a reproduction)`
+            .join(
+              ", ",
+            )}${ctx.expectations.expectedFrom ? `, ${ctx.expectations.expectedFrom}` : ""} (a run showing it is not a reproduction)`
         : "the report states no expected output"
     }.`,
   ];

@@ -25,6 +25,12 @@ export interface BlockClass {
 
 const PY_TRACEBACK = /^Traceback \(most recent call last\):/m;
 const JS_STACK_FRAME = /^[ \t]+at .+(\(.*:\d+:\d+\)|:\d+:\d+)\s*$/m;
+/** Every line a stack frame (`at f (file.js:1:2)`, `at file.js:1:2`) or an ellipsis, two frames at least. */
+function stackOnly(value: string): boolean {
+  const lines = value.split("\n").filter((l) => l.trim() !== "");
+  const frames = lines.filter((l) => /^\s*at .+(?:\(.*:\d+:\d+\)|:\d+:\d+)\s*$/.test(l));
+  return frames.length >= 2 && lines.every((l) => frames.includes(l) || /^\s*(?:\.{3}|…)\s*$/.test(l));
+}
 const JS_ERROR_LINE = /^(Uncaught )?([A-Z]\w*(Error|Exception)|Error)(\s\[\w+\])?: /m;
 /** A single line like `packaging.version.InvalidVersion: Invalid version: 'x'` (a dotted, capitalized exception name). */
 const BARE_EXCEPTION = /^(?:[a-z_]\w*\.)+[A-Z]\w*: \S.*$/;
@@ -255,6 +261,9 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
   // The error line may be indented with the whole block (a trace pasted as it stood in a log).
   if (JS_STACK_FRAME.test(value) && (JS_ERROR_LINE.test(value) || JS_ERROR_LINE.test(dedented(value))))
     return { kind: "error-output", language: "javascript" };
+  // Only the stack of an error (`at f (…:11:17)` lines, perhaps `...`), its error line quoted elsewhere (the
+  // title): what the error printed, never a program's output.
+  if (stackOnly(value)) return { kind: "error-output", language: "javascript" };
   if (looksLikeVersionListing(value)) return { kind: "versions", language: "text" };
   if (
     language === "shell" ||

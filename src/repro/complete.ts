@@ -5,6 +5,7 @@
  * Every change is listed in `completions`.
  */
 import { scanCode } from "./code-scan.ts";
+import { loadPluginAfterHost } from "./host-plugin.ts";
 import { beforeOperator, shellWords } from "../core/shell-words.ts";
 import {
   NODE_BUILTINS,
@@ -284,6 +285,8 @@ export function completeProgram(
     family === "python" ? "python" : "js",
     report.proseWithCode,
   );
+  // A plugin named for its host (`moment-timezone` beside the code's `moment`) is loaded after the host.
+  if (!otherWorld) loadPluginAfterHost(program, repositoryPackage);
   // The repository's package is installed only when the code uses it (imports it, or names it binds from it);
   // otherwise the code runs without it, and the script says so.
   if (

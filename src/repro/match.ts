@@ -430,6 +430,8 @@ export function repeatsUntilFailure(code: string): boolean {
 export interface MatchOptions {
   /** The program repeats until the reported failure shows (`repeatsUntilFailure`). */
   untilFailure?: boolean;
+  /** What the expected lines are, in words, when a version label placed them on the good side ("the output the report shows for 3.11.4, where it worked"). */
+  expectedFrom?: string;
 }
 
 /**
@@ -731,7 +733,9 @@ export function matchRun(
   if (reported.kind === "unknown" && showsExpected)
     return {
       kind: "clean",
-      detail: `printed the expected ${quoteList(expected)}; the report states no wrong value, and the run shows the one it asks for (fixed here, or never broken on this runtime)`,
+      detail: options.expectedFrom
+        ? `printed ${options.expectedFrom}: ${quoteList(expected.slice(0, 4))}; that is the good side of the report, not its bug (fixed here, or never broken on this runtime)`
+        : `printed the expected ${quoteList(expected)}; the report states no wrong value, and the run shows the one it asks for (fixed here, or never broken on this runtime)`,
     };
   return {
     kind: "no-expectation",

@@ -119,7 +119,10 @@ export async function latestEntry(
         r,
         ctx.expectations.expectedOutput,
         ctx.expectations.expectedException,
-        { untilFailure: repeatsUntilFailure(files[entry] ?? "") },
+        {
+          untilFailure: repeatsUntilFailure(files[entry] ?? ""),
+          ...(ctx.expectations.expectedFrom ? { expectedFrom: ctx.expectations.expectedFrom } : {}),
+        },
       ),
     ),
   );

@@ -26,6 +26,7 @@ import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } fr
 import { angleAsPycon } from "./angle-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon, promptlessAsNode, splitSessions } from "./transcript.ts";
 import { installedPackageNames } from "./package-cli.ts";
+import { goodVersionLead } from "./good-version-lead.ts";
 import { referenceLead } from "./reference-lead.ts";
 import { proseAround, wantedAround } from "./want-around.ts";
 import { conditionalLead, noRaiseComment } from "./conditional-error.ts";
@@ -70,6 +71,8 @@ export interface ReportBlock {
   shellRun: ShellRun | null;
   /** Code Retrace wrote from the report's words (not the reporter's own), with the words it stands for. */
   madeFrom?: string;
+  /** An output its version label places on the good side of a regression: what it is, in words (good-version-lead.ts). */
+  goodSide?: string;
 }
 
 export interface ParsedReport {
@@ -1160,14 +1163,25 @@ export function parseReport(markdown: string): ParsedReport {
   // correctly gives:") is the report's expected side, wherever it stands (reference-lead.ts).
   // Not a piece of a shell session (a session shown on two releases is judged as two sides, two-versions.ts).
   const sessionLines = new Set(blocks.filter((b) => b.kind === "shell" || b.shellRun).map((b) => b.line));
-  for (const b of blocks)
+  // One labelled with a release the report places before its regression ("The output on python 3.11.4:" in a
+  // "3.11.5 regression") is that side too: how it worked (good-version-lead.ts).
+  const reportText = `${title}\n${allProse}`;
+  for (const b of blocks) {
     if (
-      b.section !== "expected" &&
-      (b.kind === "output" || b.kind === "error-output" || b.kind === "traceback") &&
-      !sessionLines.has(b.line) &&
-      referenceLead(b.lead)
+      b.section === "expected" ||
+      (b.kind !== "output" && b.kind !== "error-output" && b.kind !== "traceback") ||
+      sessionLines.has(b.line)
     )
-      b.section = "expected";
+      continue;
+    if (referenceLead(b.lead)) b.section = "expected";
+    else {
+      const good = goodVersionLead(b.lead, reportText);
+      if (good) {
+        b.section = "expected";
+        b.goodSide = `the output the report shows for ${good.version}, where it worked (${good.why})`;
+      }
+    }
+  }
   // Code its words introduce the same way ("I'd expect a message closer to this one:", "in 3.10 it works:") still
   // runs, but the values its comments give (`//=> '9 is not a String'`) are the behaviour the reporter wants, not
   // the one reported: a run that prints them shows the report's expected side, never its claim. A comment the

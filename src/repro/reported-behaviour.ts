@@ -164,6 +164,8 @@ export interface ReportedExpectations {
    * arguments, so the output compared is the output of the same invocation. Null when the claim is not a run.
    */
   invocation: { file: string; args: string[] } | null;
+  /** What the expected lines are, when a version label placed their block on the good side (good-version-lead.ts). */
+  expectedFrom?: string;
 }
 
 const EXCEPTION_IN_TEXT =
@@ -325,11 +327,16 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
     for (const b of report.blocks)
       if (b.section === "expected" && b.shellRun && !b.shellRun.errorText && !b.shellRun.script)
         expectedOutput.push(...b.shellRun.output);
+  // The expected lines are an output a version label placed on the good side: said so in the verdict.
+  const goodSide = report.blocks.find(
+    (b) => b.goodSide && b.value.split("\n").some((l) => expectedOutput.includes(l)),
+  )?.goodSide;
   return {
     actual,
     expectedOutput,
     expectedText: report.prose.expected.trim(),
     expectedException: shownAsExpected(report),
+    ...(goodSide ? { expectedFrom: goodSide } : {}),
     twoVersions: null,
     // The claim is that run's (read from the run, or from the same error pasted in the session's block).
     invocation: shell && sameClaim(actual, shell.behaviour) ? (shell.block.shellRun?.script ?? null) : null,

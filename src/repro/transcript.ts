@@ -33,6 +33,10 @@ const REQUIRE_STATEMENT =
 /** One character that starts no expression or statement on its own: not a name, number, quote, bracket or escape. */
 const CURSOR_GLYPH = /^[^\w$\s([{'"`\\.@#-]$/u;
 
+/** A statement that binds a module and nothing else: `x = require("y")`, `const x = require('y');`. */
+const LOST_PROMPT_REQUIRE =
+  /^(?:(?:const|let|var)\s+)?[A-Za-z_$][\w$]*\s*=\s*require\(\s*(['"])[^'"\n]+\1\s*\)(?:\.[A-Za-z_$][\w$]*)*\s*;?$/;
+
 export function parseTranscript(text: string, flavour: "python" | "node"): Transcript {
   const prompt = flavour === "python" ? ">>> " : "> ";
   const barePrompt = flavour === "python" ? ">>>" : ">";
@@ -58,8 +62,15 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
   let closed = false;
   // Whether the session showed anything (output, an error, a continuation) after its last prompt.
   let afterLastPrompt = false;
-  for (const raw of lines) {
+  // A Node session whose fence cut off its first prompt: the first line, before any prompt, binding a module
+  // (`slug=require("speakingurl")`, echoed by its dump) is that first input; no output comes before a statement.
+  const lostPrompt = flavour === "node" && firstPrompt > 0 ? lines.findIndex((l) => l.trim() !== "") : -1;
+  for (const [at, raw] of lines.entries()) {
     const line = raw.trimEnd();
+    if (at === lostPrompt && inputs.length === 0 && LOST_PROMPT_REQUIRE.test(line.trim())) {
+      inputs.push(line.trim());
+      continue;
+    }
     if (isPrompt(line)) {
       afterLastPrompt = false;
       inError = false;
