@@ -466,11 +466,17 @@ export function pytestIdOfUnittest(id: string, files: readonly string[]): string
   return `${file}::${className}::${name}`;
 }
 
-/** The vitest neutral run's global `process`: the real one seen through a proxy without its IPC members. */
+/**
+ * The vitest neutral run's global `process`: the real one seen through a proxy without its IPC members (read, `in`,
+ * own keys, descriptors: the members are configurable, so the proxy may report them absent). Not hidden:
+ * `require("node:process")` (the real object) and the runner's `message` listeners.
+ */
 export const IPC_HIDE = [
   "{ const real = process; const hidden = new Set(['send', 'channel', '_channel', 'connected', 'disconnect']);",
   "  globalThis.process = new Proxy(real, { get: (t, k) => (hidden.has(k) ? undefined : Reflect.get(t, k, t)),",
-  "    has: (t, k) => (hidden.has(k) ? false : Reflect.has(t, k)) }); }",
+  "    has: (t, k) => (hidden.has(k) ? false : Reflect.has(t, k)),",
+  "    ownKeys: (t) => Reflect.ownKeys(t).filter((k) => !hidden.has(k)),",
+  "    getOwnPropertyDescriptor: (t, k) => (hidden.has(k) ? undefined : Reflect.getOwnPropertyDescriptor(t, k)) }); }",
 ].join("\n");
 
 /** Builds the anti-gaming run, or says why it cannot be made for this framework. */
