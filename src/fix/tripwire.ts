@@ -16,6 +16,7 @@
  * Pure: `planAntiGaming` builds the run (files, removals, script, environment) from the test sources, and
  * `judgeAntiGaming` reads its results. verify.ts does the sandbox run.
  */
+import { escapeRegExp } from "../core/regexp.ts";
 import type { TestCase, TestFramework } from "./test-runner/types.ts";
 import {
   type AssertionApi,
@@ -925,7 +926,7 @@ export function judgeAntiGaming(
   notes.push(...(plan.inlined ?? []));
   const tokens = [...plan.roles.keys()]
     .sort((a, b) => b.length - a.length)
-    .map((k) => [k, new RegExp(`(^|[^\\w])${k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w])`)] as const);
+    .map((k) => [k, new RegExp(`(^|[^\\w])${escapeRegExp(k)}(?![\\w])`)] as const);
   const seen = new Map<string, TestCase[]>();
   for (const t of run.tests) {
     const tok = tokens.find(([, re]) => re.test(t.id))?.[0];
