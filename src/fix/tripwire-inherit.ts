@@ -10,6 +10,7 @@
  *
  * Pure but for reading files through the port.
  */
+import { escapeRegExp } from "../core/regexp.ts";
 import { codeMask, locatePython, matchBracket, splitTopLevel } from "./tripwire-source.ts";
 
 export interface InlinedMethod {
@@ -44,16 +45,12 @@ function indentOf(line: string): number {
   return line.length - line.trimStart().length;
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /** The class `name` defined in `src` (its bases as written, its block's end), or null. */
 export function pythonClass(src: string, name: string): ClassInfo | null {
   const mask = codeMask(src, "python");
   const lines = src.split("\n");
   const starts = lineStarts(src);
-  const re = new RegExp(`^(\\s*)class\\s+${escapeRe(name)}\\s*([(:])`);
+  const re = new RegExp(`^(\\s*)class\\s+${escapeRegExp(name)}\\s*([(:])`);
   const k = lines.findIndex((l, i) => re.test(l) && mask[starts[i]! + indentOf(l)] === 1);
   if (k === -1) return null;
   const indent = indentOf(lines[k]!);

@@ -3,6 +3,7 @@
  * neutral name, and make mutated twins of it whose expected values are changed. Pure text functions with a small
  * lexer per language (strings and comments are not code), so they work without a parser in the sandbox.
  */
+import { escapeRegExp } from "../core/regexp.ts";
 
 export type SourceLang = "python" | "js";
 
@@ -215,7 +216,7 @@ export function locatePython(src: string, name: string, className?: string): Loc
   let classNameStart: number | undefined;
   let classNameEnd: number | undefined;
   if (className) {
-    const re = new RegExp(`^(\\s*)class\\s+(${escapeRe(className)})\\b`);
+    const re = new RegExp(`^(\\s*)class\\s+(${escapeRegExp(className)})\\b`);
     const k = lines.findIndex((l, i) => re.test(l) && mask[starts[i]! + indentOf(l)] === 1);
     if (k === -1) return null;
     const m = re.exec(lines[k]!)!;
@@ -224,7 +225,7 @@ export function locatePython(src: string, name: string, className?: string): Loc
     searchFrom = k + 1;
     searchTo = blockEnd(k, indentOf(lines[k]!));
   }
-  const defRe = new RegExp(`^(\\s*)(async\\s+)?def\\s+(${escapeRe(name)})\\s*\\(`);
+  const defRe = new RegExp(`^(\\s*)(async\\s+)?def\\s+(${escapeRegExp(name)})\\s*\\(`);
   for (let k = searchFrom; k <= searchTo; k++) {
     const l = lines[k]!;
     const m = defRe.exec(l);
@@ -255,10 +256,6 @@ export function locatePython(src: string, name: string, className?: string): Loc
     };
   }
   return null;
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 const UNITTEST_EQUAL =

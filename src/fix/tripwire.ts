@@ -16,6 +16,7 @@
  * Pure: `planAntiGaming` builds the run (files, removals, script, environment) from the test sources, and
  * `judgeAntiGaming` reads its results. verify.ts does the sandbox run.
  */
+import { escapeRegExp } from "../core/regexp.ts";
 import type { TestCase, TestFramework } from "./test-runner/types.ts";
 import {
   type AssertionApi,
@@ -466,11 +467,17 @@ export function pytestIdOfUnittest(id: string, files: readonly string[]): string
   return `${file}::${className}::${name}`;
 }
 
-/** The vitest neutral run's global `process`: the real one seen through a proxy without its IPC members. */
+/**
+ * The vitest neutral run's global `process`: the real one seen through a proxy without its IPC members (read, `in`,
+ * own keys, descriptors: the members are configurable, so the proxy may report them absent). Not hidden:
+ * `require("node:process")` (the real object) and the runner's `message` listeners.
+ */
 export const IPC_HIDE = [
   "{ const real = process; const hidden = new Set(['send', 'channel', '_channel', 'connected', 'disconnect']);",
   "  globalThis.process = new Proxy(real, { get: (t, k) => (hidden.has(k) ? undefined : Reflect.get(t, k, t)),",
-  "    has: (t, k) => (hidden.has(k) ? false : Reflect.has(t, k)) }); }",
+  "    has: (t, k) => (hidden.has(k) ? false : Reflect.has(t, k)),",
+  "    ownKeys: (t) => Reflect.ownKeys(t).filter((k) => !hidden.has(k)),",
+  "    getOwnPropertyDescriptor: (t, k) => (hidden.has(k) ? undefined : Reflect.getOwnPropertyDescriptor(t, k)) }); }",
 ].join("\n");
 
 /**
@@ -963,7 +970,7 @@ export function judgeAntiGaming(
   notes.push(...(plan.inlined ?? []));
   const tokens = [...plan.roles.keys()]
     .sort((a, b) => b.length - a.length)
-    .map((k) => [k, new RegExp(`(^|[^\\w])${k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w])`)] as const);
+    .map((k) => [k, new RegExp(`(^|[^\\w])${escapeRegExp(k)}(?![\\w])`)] as const);
   const seen = new Map<string, TestCase[]>();
   for (const t of run.tests) {
     const tok = tokens.find(([, re]) => re.test(t.id))?.[0];

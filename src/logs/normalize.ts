@@ -2,6 +2,7 @@
  * Turns one raw line of a CI log into the text parsers read: no CR, no GitHub Actions timestamp
  * prefix, no ANSI escapes, no workflow-command markers, and runner checkout paths made relative.
  */
+import { escapeRegExp } from "../core/regexp.ts";
 
 export interface NormalizedLine {
   text: string;
@@ -323,10 +324,6 @@ export const ANCHORED_ROOTS: readonly {
     anchor: (n) => `/(?:BUILD|work-py\\d+)/${n.seg}/`,
   },
 ];
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /**
  * One alternation of fixed strings as a trie (`w(?:ork/|orkspace/)` → `w(?:ork(?:/|space/))`): a scan tries one

@@ -4,6 +4,7 @@
  * are added, an entry point is added where a `main` is defined but never called, top-level await is made legal.
  * Every change is listed in `completions`.
  */
+import { escapeRegExp } from "../core/regexp.ts";
 import { scanCode } from "./code-scan.ts";
 import { loadPluginAfterHost } from "./host-plugin.ts";
 import { beforeOperator, shellWords } from "../core/shell-words.ts";
@@ -778,7 +779,7 @@ function completePython(
     }
   }
   const missing = pythonMissingImports(code, knownPackages).filter(
-    (l) => !new RegExp(`^${l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m").test(code),
+    (l) => !new RegExp(`^${escapeRegExp(l)}$`, "m").test(code),
   );
   if (repository) {
     const scanned = codeOnly(code, "python");

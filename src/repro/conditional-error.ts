@@ -12,8 +12,17 @@ const CONDITIONAL_LEAD =
 const NO_RAISE_COMMENT =
   /(?:#|\/\/)\s*(?:(?:does\s*n['’]?o?t|doesn['’]t|never|no\s+longer)\s+(?:raise|throw|fail|error)s?|no\s+(?:error|exception)s?(?:\s+(?:raised|thrown))?|(?:runs|passes|works)\s+(?:fine|silently|without\s+(?:an?\s+)?(?:error|exception)))\s*[.!]?\s*$/im;
 
+/**
+ * A condition that is the reporter's own run ("When I run this, I get:", "If I call `f(None)`, I get:", "When
+ * running it, I see:"): the error is what the code does, the claim, never another setup's.
+ */
+const OWN_RUN =
+  /^\s*(?:if|when|whenever|once)\s+(?:(?:i|we|you|one)\s+(?:then\s+)?)?(?:run|runs|running|ran|execute[sd]?|executing|tr(?:y|ies|ied|ying)|call(?:s|ed|ing)?|invoke[sd]?|invoking|use[sd]?|using|import(?:s|ed|ing)?|do|does|did|doing|launch(?:es|ed|ing)?|start(?:s|ed|ing)?|compil(?:e|es|ed|ing)|build(?:s|ing)?|built|test(?:s|ed|ing)?)\b/i;
+
 export function conditionalLead(lead: string | null): boolean {
-  return lead !== null && CONDITIONAL_LEAD.test(lead.replace(/[*_`]/g, ""));
+  if (lead === null) return false;
+  const text = lead.replace(/[*_`]/g, "");
+  return CONDITIONAL_LEAD.test(text) && !OWN_RUN.test(text);
 }
 
 /** The comment (its text) on a code line saying the line does not raise, or null. */

@@ -11,6 +11,7 @@
  * (installs, repeats, matrix); `evaluate` compares with the report. Execution decides: the model's claims
  * count for nothing.
  */
+import { escapeRegExp } from "../core/regexp.ts";
 import { RetraceError } from "../core/errors.ts";
 import type { ModelChoice, StateSpec, StepFeedback, StepIO, StepOutcome } from "../core/loop.ts";
 import { escapeInvisible } from "../core/sanitize.ts";
@@ -175,7 +176,7 @@ export function adoptExpectation(
   const source = "report's prose (quoted by the model)";
   if (
     expected.exceptionType &&
-    new RegExp(`\\b${escapeRe(expected.exceptionType.trim())}\\b`).test(reportText)
+    new RegExp(`\\b${escapeRegExp(expected.exceptionType.trim())}\\b`).test(reportText)
   ) {
     return {
       kind: "exception",
@@ -195,10 +196,6 @@ export function adoptExpectation(
     };
   }
   return reported;
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** The model's tool input as a Program the deterministic runner takes. */
@@ -231,8 +228,8 @@ export function programFromTool(
     // Only packages the program uses or the report names are installed: the model does not pick what the host
     // downloads.
     const importName = python ? (importToPackage.get(dep.toLowerCase()) ?? dep.replace(/-/g, "_")) : dep;
-    const used = new RegExp(`(?<![\\w@/-])${escapeRe(importName)}(?![\\w-])`, "i").test(code);
-    const named = new RegExp(`(?<![\\w@/-])${escapeRe(dep)}(?![\\w-])`, "i").test(mentioned);
+    const used = new RegExp(`(?<![\\w@/-])${escapeRegExp(importName)}(?![\\w-])`, "i").test(code);
+    const named = new RegExp(`(?<![\\w@/-])${escapeRegExp(dep)}(?![\\w-])`, "i").test(mentioned);
     if (used || named) dependencies.push(dep);
     else dropped.push(dep);
   }

@@ -6,6 +6,7 @@
  * `npm list`, `npm i -g retire`): `$ grep x file` or `$ tree` are no package's. Pure: text in, code out.
  */
 
+import { escapeRegExp } from "../core/regexp.ts";
 import { beforeOperator, shellWords } from "../core/shell-words.ts";
 
 export interface PackageCommand {
@@ -150,7 +151,7 @@ export function commandProgram(c: PackageCommand): string {
  * (`2.2.4 (but 2.2.5 is the one installed)`, its parenthetical remark dropped), when it is one word. Null otherwise.
  */
 export function labelledCommandValue(prose: string, typed: string): string | null {
-  const escaped = typed.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escaped = escapeRegExp(typed);
   const label = new RegExp(`(?:^|[\\s(\`])${escaped}\`?\\)?\\s*:\\s*(.*)$`);
   const lines = prose.split("\n");
   for (let i = 0; i < lines.length; i++) {

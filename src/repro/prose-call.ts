@@ -66,6 +66,33 @@ const EXPECTED_SIDE =
 /** Words after the value that mark the line as a working case ("// Output as expected", "which is correct"). */
 const GOOD_AFTER = /\b(?:as expected|is expected|correct(?:ly)?|fine|ok|right|works?)\b/i;
 const BAD_AFTER = /\b(?:but|should|instead|not|wrong|incorrect|bug|nan)\b/i;
+/** The value's own clause marking the call as the working one ("returns `true` as it should, but …"). */
+const GOOD_CLAUSE =
+  /^\s*,?\s*(?:as\s+(?:it\s+|they\s+)?(?:should|expected|intended|documented)|as\s+it\s+is\s+(?:supposed|meant)\s+to|(?:which|that)\s+is\s+(?:right|correct|fine|expected|ok))\b/i;
+
+/** A line heading a section: a markdown heading, a bold label, or a short label ending in a colon. */
+const HEADING = /^\s{0,3}(?:#{1,6}\s+(.+)|(?:\*\*|__)([^*_]+)(?:\*\*|__)|([A-Za-z][\w ]{0,40}):\s*$)/;
+const EXPECTED_HEADING = /\b(?:expect(?:ed|ation|s)?|should|desired|intended|wanted|correct|ideal)\b/i;
+const ACTUAL_HEADING =
+  /\b(?:actual(?:ly)?|current(?:ly)?|instead|got|observed|what\s+happens|result(?:s|ing)?\s+now)\b/i;
+
+/**
+ * Per line, whether it stands in a section the report heads as the expected side ("### Expected behavior",
+ * "**Expected result:**"): a call written there is the wanted value, never the claim.
+ */
+export function expectedSectionLines(lines: string[]): boolean[] {
+  let expected = false;
+  return lines.map((line) => {
+    const h = HEADING.exec(line);
+    if (h) {
+      const text = (h[1] ?? h[2] ?? h[3] ?? "").trim();
+      expected = EXPECTED_HEADING.test(text) && !ACTUAL_HEADING.test(text);
+      // A bold label with the call on its own line (`**Expected:** \`f("x")\` returns …`) is read by the line's
+      // own prefix; the label heads what follows as well.
+    }
+    return expected;
+  });
+}
 
 /** Common English words that are not names even when written in inline code alone. */
 const NOT_A_NAME = new Set(
@@ -184,7 +211,9 @@ function pairedLines(
     `(?:^|[\\s(])(\`(${PATH})\\s*\\(([^()\`]*)\\)\`)()()()()\\s*,?\\s*(.{0,40}?)(?:\\b|(?<=\\s|^))${OUTCOME_VERB}(?=[\\s"'\`“]|$)`,
     "i",
   );
-  for (const line of lines) {
+  const inExpected = expectedSectionLines(lines);
+  for (const [i, line] of lines.entries()) {
+    if (inExpected[i]) continue;
     const m = re.exec(line) ?? inline.exec(line);
     if (!m) continue;
     const between = m[8] ?? "";
@@ -197,7 +226,8 @@ function pairedLines(
     const claimed = claimAfter(rest);
     if (claimed === null) continue;
     const after = rest.replace(/^\s*(?:"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|“[^”\n]*”|\S+)/, "");
-    const side = GOOD_AFTER.test(after) && !BAD_AFTER.test(after) ? "good" : "bad";
+    const side =
+      GOOD_CLAUSE.test(after) || (GOOD_AFTER.test(after) && !BAD_AFTER.test(after)) ? "good" : "bad";
     if (m[1]) {
       const args = m[3]!.trim();
       if (!literalArgs(args)) return null;
@@ -220,7 +250,9 @@ function pairedLines(
 
 /** One-per-line items (two or more), then "each … returns X": one call per item, each claimed to give X. */
 function eachLines(lines: string[]): ProseCall[] | null {
+  const inExpected = expectedSectionLines(lines);
   for (let i = 0; i < lines.length; i++) {
+    if (inExpected[i]) continue;
     const items: string[] = [];
     let j = i;
     while (j < lines.length) {

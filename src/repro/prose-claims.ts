@@ -4,6 +4,7 @@
  * A value is inline code, a quoted string, a number (with its `%` or a unit or magnitude suffix written onto it:
  * "I get 4.3%" is `4.3%`, "gives back 1000K" `1000K`, "takes 30ms" `30ms`) or a literal (true, null, None, NaN, ...).
  */
+import { escapeRegExp } from "../core/regexp.ts";
 
 export interface ProseClaims {
   actual: string[];
@@ -196,7 +197,7 @@ export function proseTwoVersions(
   const [a, b] = claims as [VersionedClaim, VersionedClaim];
   // The words right after a value as the report writes it (quoted, else as a whole word).
   const after = (c: VersionedClaim) => {
-    const v = c.value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const v = escapeRegExp(c.value);
     const m =
       new RegExp(`([\`'"])${v}\\1`).exec(text) ?? new RegExp(`(?<![\\w.])${v}(?![\\w]|\\.\\d)`).exec(text);
     return m ? text.slice(m.index + m[0].length, m.index + m[0].length + 60) : "";
@@ -306,7 +307,7 @@ export function labelledValueClaim(
     const words = p.label.split(" ").filter(Boolean);
     const key = words.slice(-2);
     if (key.length === 1 && key[0]!.length < 4) continue;
-    const phrase = key.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[ \\t]{1,3}");
+    const phrase = key.map((w) => escapeRegExp(w)).join("[ \\t]{1,3}");
     const re = new RegExp(
       `\\b${phrase}(?:[ \\t]{1,3}(?:is|was|comes[ \\t]out[ \\t]as|came[ \\t]out[ \\t]as|ends[ \\t]up[ \\t]as|becomes|became|equals|of))?[ \\t]{0,3}:?[ \\t]{0,3}${VALUE}(?:[ \\t]{1,3}(?:instead[ \\t]of|rather[ \\t]than)[ \\t]{1,3}${VALUE})?`,
       "gi",

@@ -6,6 +6,7 @@
  * path of a data file the report shows (`toml.load("/tmp/test.toml")` under "the toml file below"). Anything else
  * a trace shows (a call on names the report never defines) is not runnable on its own, and is left alone.
  */
+import { escapeRegExp } from "../core/regexp.ts";
 import { npmIdentifier, npmPackageOf } from "./known-modules.ts";
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
 
@@ -118,7 +119,7 @@ export function traceStatement(report: ParsedReport): TraceStatement | null {
   const words = `${report.title}\n${report.proseWithCode}`.toLowerCase();
   const named = (pkg: string) =>
     report.versions.some((v) => v.name === pkg) ||
-    new RegExp(`(?<![\\w@/.-])${pkg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`).test(words);
+    new RegExp(`(?<![\\w@/.-])${escapeRegExp(pkg)}(?![\\w-])`).test(words);
   for (const text of [...traces, report.prose.actual, report.prose.other, report.prose.steps]) {
     const found = nodeLoadTime(text, named) ?? pythonFirstFrame(text);
     if (found) return found;

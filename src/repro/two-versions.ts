@@ -5,6 +5,7 @@
  * "broken since 4.2", "raises IndexError instead of ValueError"), else an error is the bad side of a clean run.
  * Undecided, neither side may be claimed as the bug.
  */
+import { escapeRegExp } from "../core/regexp.ts";
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
 import { parseNodeException, parsePythonException, type RaisedException } from "./outcome.ts";
 import { ALTERNATIVE_PYTHON } from "./reference-lead.ts";
@@ -73,7 +74,6 @@ function sideOf(b: ReportBlock): Side {
   return { block: b, label: labelOf(b), output: t.output, exception };
 }
 
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const BAD =
   /\b(ought to be (?:patched|fixed|changed)|should be (?:patched|fixed|changed)|needs? (?:a )?fix|broken|regress\w*|wrong|incorrect|bug(?:gy)?|fails?|failing|since upgrading|after upgrading|crash\w*|not work\w*|doesn'?t work)\b|\bsince\s+(?:python\s*|node(?:\.js)?\s*|v(?:ersion)?\s*)?\d/i;
 const GOOD_BEFORE =
@@ -94,7 +94,7 @@ const REGRESSED =
 /** How a side's label can be written in prose: `python3.12` is also "3.12", "Python 3.12". */
 function labelPattern(label: string): RegExp {
   const version = /^(?:python|pypy|node(?:js)?)\s*v?(\d+(?:\.\d+)+)$/i.exec(label)?.[1];
-  const alternatives = [esc(label), ...(version ? [esc(version)] : [])];
+  const alternatives = [escapeRegExp(label), ...(version ? [escapeRegExp(version)] : [])];
   return new RegExp(`(?<![\\w.])(?:${alternatives.join("|")})(?![\\w]|\\.\\d)`, "gi");
 }
 
@@ -177,7 +177,7 @@ function sameOutcome(a: Side, b: Side): boolean {
  * any more", "should raise X", "used to raise X". An error named so is never the claim.
  */
 export function errorWanted(type: string, text: string): boolean {
-  const t = esc(type);
+  const t = escapeRegExp(type);
   const lead =
     "(?:stopped|ceased)\\s+(?:raising|throwing)|no\\s+longer\\s+(?:raises?|throws?)|(?:should|used to|is supposed to|is expected to|must)\\s+(?:raise|throw)";
   const direct = new RegExp(`\\b(?:${lead})\\b[^\\n]{0,40}?\\b${t}\\b`, "i");

@@ -2,6 +2,7 @@
  * Builds the script that runs a test command in the sandbox with a machine-readable reporter, and says
  * where and in which format the results will be.
  */
+import { escapeRegExp } from "../../core/regexp.ts";
 import { jestLauncher, mochaArgvRestore, mochaLauncher, unittestLauncher } from "./launchers.ts";
 import type { TestCommand } from "./types.ts";
 
@@ -33,7 +34,7 @@ export function dropOptions(command: string, names: readonly string[]): string {
   let out = command;
   for (const name of names) {
     const re = new RegExp(
-      String.raw`\s+${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:=${SHELL_VALUE}|\s+(?!-)${SHELL_VALUE})?(?=\s|$|[;&|)])`,
+      String.raw`\s+${escapeRegExp(name)}(?:=${SHELL_VALUE}|\s+(?!-)${SHELL_VALUE})?(?=\s|$|[;&|)])`,
       "g",
     );
     out = out.replace(re, "");

@@ -298,12 +298,11 @@ export function createAutomakeParser(sink: ParserSink) {
       return false;
     },
     end(): void {
-      flushSummary();
-      flushGlibc();
-      if (!confirmed && !glibc) {
-        for (const r of results) if (r.compared) hold(r);
+      // Every held failure as a failed test with its place; `ERROR` results as errors when the run's own status
+      // words are trusted (a confirmed harness or glibc's).
+      const emitFailures = (errors: boolean) => {
         for (const f of failures.values()) {
-          sink.test(f.name, "failed");
+          sink.test(f.name, errors && f.status === "ERROR" ? "error" : "failed");
           sink.failure({
             category: "test",
             test: f.name,
@@ -313,6 +312,12 @@ export function createAutomakeParser(sink: ParserSink) {
             end: f.end,
           });
         }
+      };
+      flushSummary();
+      flushGlibc();
+      if (!confirmed && !glibc) {
+        for (const r of results) if (r.compared) hold(r);
+        emitFailures(false);
         return;
       }
       const failing = confirmed ? FAILING : GLIBC_FAILING;
@@ -320,17 +325,7 @@ export function createAutomakeParser(sink: ParserSink) {
         if (failing.has(r.status)) hold(r);
         else if (!failures.has(r.name)) sink.test(r.name, r.status === "SKIP" ? "skipped" : "passed");
       }
-      for (const f of failures.values()) {
-        sink.test(f.name, f.status === "ERROR" ? "error" : "failed");
-        sink.failure({
-          category: "test",
-          test: f.name,
-          ...placeOf(f),
-          message: f.message,
-          start: f.start,
-          end: f.end,
-        });
-      }
+      emitFailures(true);
     },
   };
 }

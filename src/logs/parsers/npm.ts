@@ -9,6 +9,7 @@
  * its `format:check` failing first) failed as a step of the test run: unnamed too. npm's pointer to its debug log alone
  * (or the start of it, where a paste was cut) is no failure either.
  */
+import { escapeRegExp } from "../../core/regexp.ts";
 import { BlockBuffer, type FailureDraft, type FormatDefinition, type ParserSink } from "../parser.ts";
 
 const LINE = /^npm (?:ERR!|error)(?: (.*))?$/;
@@ -65,7 +66,7 @@ export function createNpmParser(sink: ParserSink) {
    * in the test script itself is).
    */
   function ranByTestScript(script: string): boolean {
-    const esc = script.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const esc = escapeRegExp(script);
     const run = new RegExp(`(?:^|[\\s;&|(])(?:npm|pnpm|yarn) +(?:run(?:-script)? +)?${esc}(?:$|[\\s;&|)])`);
     return testCommands.some((c) => run.test(c));
   }

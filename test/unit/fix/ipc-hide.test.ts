@@ -16,4 +16,15 @@ describe("IPC_HIDE", () => {
     });
     expect(message).toEqual({ send: "undefined", inProcess: false, connected: undefined, cwd: true });
   });
+  // Review rv18: the members were still the process's own keys and descriptors, so `Object.keys(process)` or
+  // `process.hasOwnProperty("send")` told a fix it ran under the runner, and the neutral run could not catch it.
+  it("hides them from own-key and descriptor reads as well", async () => {
+    const code = `const send = process.send.bind(process);\n${IPC_HIDE}\nsend({ keys: Object.keys(process).filter((k) => ["send", "channel", "_channel", "connected", "disconnect"].includes(k)), names: Object.getOwnPropertyNames(process).filter((k) => ["send", "channel", "_channel", "connected", "disconnect"].includes(k)), own: process.hasOwnProperty("send") || Object.prototype.hasOwnProperty.call(process, "channel"), descriptor: Object.getOwnPropertyDescriptor(process, "connected") === undefined, pid: Object.keys(process).includes("pid") }, () => process.exit(0));`;
+    const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
+    const message = await new Promise((resolve, reject) => {
+      child.on("message", resolve);
+      child.on("exit", (c) => reject(new Error(`exited ${c} without a message`)));
+    });
+    expect(message).toEqual({ keys: [], names: [], own: false, descriptor: true, pid: true });
+  });
 });

@@ -51,3 +51,45 @@ describe("an error pasted under a condition, beside a line commented as not rais
     expect(reportedExpectations(parseReport(plainLead)).actual.exceptionType).toBe("TypeError");
   });
 });
+
+// Review rv18: "When I run this, I get:" is the reporter's own run (the claim), not another setup's; with a
+// `# does not raise` comment on one line of the code and the traceback from another line, reading the traceback
+// as the wanted side would turn a run that completes (a release where the bug is gone) into REPRODUCED.
+describe("a lead that tells the reporter's own run is not a condition", () => {
+  const own = `# memo() rejects None only sometimes
+
+${f}python
+import caching
+caching.memo()(len) # does not raise
+caching.memo()(None)
+${f}
+
+When I run this, I get:
+
+${f}pytb
+Traceback (most recent call last):
+  File "t.py", line 3, in <module>
+    caching.memo()(None)
+TypeError: the argument must be callable
+${f}
+`;
+  it("keeps the traceback as the claim", () => {
+    const exp = reportedExpectations(parseReport(own));
+    expect(exp.actual.kind).toBe("exception");
+    expect(exp.actual.exceptionType).toBe("TypeError");
+  });
+  it("reads running leads as the reporter's own run", () => {
+    for (const lead of [
+      "When I run this, I get:",
+      "When I run the code above I get:",
+      "If I execute the script, I get:",
+      "When running it, I see:",
+      "Whenever I try it, I get:",
+      "When I call `memo()(None)`, I get:",
+      "Once I import it, I get:",
+    ])
+      expect(conditionalLead(lead), lead).toBe(false);
+    expect(conditionalLead("If `_speedups` is not blocked, you get:")).toBe(true);
+    expect(conditionalLead("Without the patch, you get:")).toBe(true);
+  });
+});
