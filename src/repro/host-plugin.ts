@@ -7,9 +7,8 @@
  * `<host>.<name>`) but loads `<host>` loads the plugin right after the host, and installs it. Pure: a program in,
  * the same program changed in place.
  */
+import { escapeRegExp } from "../core/regexp.ts";
 import type { Program } from "./complete.ts";
-
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The host `pkg` is a plugin of, among the program's dependencies: `moment` for `moment-timezone`; else null. */
 export function hostOf(pkg: string, dependencies: string[]): string | null {
@@ -31,7 +30,7 @@ export function loadPluginAfterHost(program: Program, repositoryPackage: string 
   if (!host) return false;
   const source = program.files[program.entry];
   if (source === undefined) return false;
-  const spec = `(['"])${esc(host)}\\1`;
+  const spec = `(['"])${escapeRegExp(host)}\\1`;
   const cjs = new RegExp(`^.*\\brequire\\(\\s*${spec}\\s*\\).*$`, "m");
   const esm = new RegExp(`^\\s*import\\b[^\\n]*?\\bfrom\\s*${spec}[^\\n]*$`, "m");
   const m = esm.exec(source) ?? cjs.exec(source);
