@@ -48,6 +48,7 @@ import {
 } from "./runtime-probes.ts";
 import { doubleShapes } from "./double-shape.ts";
 import { clockSkewProbes, importMetaEnvPresence, ipcChannelProbes } from "./indirect-gates.ts";
+import { callCountGates, reexportWrappers, sourceKindGates, swallowedNewCode } from "./hold21-gates.ts";
 import { installLocations } from "./install-location.ts";
 import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
 
@@ -257,6 +258,11 @@ export const testAwareness: Rule = {
         ...(allow.includes("ipc-channel") ? [] : ipcChannelProbes(f, sourceFiles)),
         ...(allow.includes("import-meta-env") ? [] : importMetaEnvPresence(f)),
         ...(allow.includes("clock-skew") ? [] : clockSkewProbes(f, sourceFiles)),
+        // hold21 (tainted, f13n): run-from-source gates, call counts, swallowed new code, re-export wrappers.
+        ...(allow.includes("source-kind-gate") ? [] : sourceKindGates(f)),
+        ...(allow.includes("call-count") ? [] : callCountGates(f)),
+        ...(allow.includes("swallowed-new-code") ? [] : swallowedNewCode(f)),
+        ...(allow.includes("reexport-wrapper") ? [] : reexportWrappers(f, patch)),
       ])
       .filter((v) => !flagged.has(`${v.file}:${v.line}`));
     return withoutStackForMessages(patch, [...found, ...more], sourceFiles);
