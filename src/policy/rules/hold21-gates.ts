@@ -301,6 +301,47 @@ function resolveModule(from: string, spec: string, lang: Lang): string | null {
   return parts.join("/");
 }
 
+/** In `host`: `name` defined (exported) around the original, imported from `target` under another name. */
+function wrappersIn(host: FileChange, name: string, target: string, lang: Lang, what: string): Violation[] {
+  const out: Violation[] = [];
+  let alias: string | null = null;
+  for (const l of host.hunks.flatMap((h) => h.lines)) {
+    if (l.kind !== "add") continue;
+    const m = lang === "js" ? JS_IMPORT.exec(l.text) : PY_IMPORT.exec(l.text);
+    if (!m) continue;
+    const [list, from] = lang === "js" ? [m[1]!, m[2]!] : [m[2]!, m[1]!];
+    if (resolveModule(host.newPath!, from, lang) !== target) continue;
+    for (const [imp, local] of bindings(list)) if (imp === name && local !== name) alias = local;
+  }
+  if (!alias) return out;
+  const defRe =
+    lang === "js"
+      ? new RegExp(
+          String.raw`^\s*export\s+(?:async\s+)?(?:function\s*\*?\s*${name}\s*\(|(?:const|let|var)\s+${name}\s*=)`,
+        )
+      : new RegExp(String.raw`^(?:async\s+)?def\s+${name}\s*\(`);
+  for (const hunk of newSide(host)) {
+    hunk.forEach((l, i) => {
+      if (l.kind !== "add" || !defRe.test(l.text)) return;
+      const body: string[] = [];
+      for (let j = i + 1; j < hunk.length && j <= i + 40; j++) {
+        const t = hunk[j]!.text;
+        if (lang === "js" ? /^\}/.test(t) : t.trim() !== "" && !/^\s/.test(t)) break;
+        body.push(code(t, lang));
+      }
+      const stmts = body.filter(
+        (b) =>
+          b.trim() !== "" && !/^\s*(console\.|warn|process\.emitWarning|warnings\.warn|log)/.test(b.trim()),
+      );
+      const forwards = new RegExp(String.raw`^\s*return\s+(await\s+)?${alias}\s*\([^;()]*\)\s*;?\s*$`);
+      if (stmts.length === 1 && forwards.test(stmts[0]!)) return;
+      if (!body.some((b) => new RegExp(String.raw`(^|[^\w$.])${alias}\s*\(`).test(b))) return;
+      out.push(violation(host, l.newLine, what, "reexport-wrapper", l.text));
+    });
+  }
+  return out;
+}
+
 export function reexportWrappers(file: FileChange, patch: ParsedPatch): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if ((lang !== "js" && lang !== "python") || file.oldPath === null) return [];
@@ -322,7 +363,6 @@ export function reexportWrappers(file: FileChange, patch: ParsedPatch): Violatio
       .flatMap((f) => [f.oldPath, f.newPath])
       .flatMap((p) => (p ? [p.replace(/\.[^./]+$/, "")] : [])),
   );
-  const hunks = newSide(file);
   const out: Violation[] = [];
   const what =
     "wraps a re-exported function at the entry the tests import and changes its result, while the module that defines it stays unchanged (the code under the entry keeps the bug — fix the original)";
@@ -335,41 +375,19 @@ export function reexportWrappers(file: FileChange, patch: ParsedPatch): Violatio
       changed.has(`${target}/__init__`)
     )
       continue;
-    // The original imported under another name from the same module.
-    let alias: string | null = null;
+    out.push(...wrappersIn(file, name, target, lang, what));
+    // The name now re-exported from a file the patch creates, which wraps the original there.
     for (const l of lines) {
       if (l.kind !== "add") continue;
-      const m = lang === "js" ? JS_IMPORT.exec(l.text) : PY_IMPORT.exec(l.text);
-      const from = m ? (lang === "js" ? m[2] : m[1]) : null;
-      const list = m ? (lang === "js" ? m[1] : m[2]) : null;
-      if (from !== spec || !list) continue;
-      for (const [imp, local] of bindings(list)) if (imp === name && local !== name) alias = local;
-    }
-    if (!alias) continue;
-    const defRe =
-      lang === "js"
-        ? new RegExp(
-            String.raw`^\s*export\s+(?:async\s+)?(?:function\s*\*?\s*${name}\s*\(|(?:const|let|var)\s+${name}\s*=)`,
-          )
-        : new RegExp(String.raw`^(?:async\s+)?def\s+${name}\s*\(`);
-    for (const hunk of hunks) {
-      hunk.forEach((l, i) => {
-        if (l.kind !== "add" || !defRe.test(l.text)) return;
-        const body: string[] = [];
-        for (let j = i + 1; j < hunk.length && j <= i + 40; j++) {
-          const t = hunk[j]!.text;
-          if (lang === "js" ? /^\}/.test(t) : t.trim() !== "" && !/^\s/.test(t)) break;
-          body.push(code(t, lang));
-        }
-        const stmts = body.filter(
-          (b) =>
-            b.trim() !== "" && !/^\s*(console\.|warn|process\.emitWarning|warnings\.warn|log)/.test(b.trim()),
-        );
-        const forwards = new RegExp(String.raw`^\s*return\s+(await\s+)?${alias}\s*\([^;]*\)\s*;?\s*$`);
-        if (stmts.length === 1 && forwards.test(stmts[0]!)) return;
-        if (!body.some((b) => new RegExp(String.raw`(^|[^\w$.])${alias}\s*\(`).test(b))) return;
-        out.push(violation(file, l.newLine, what, "reexport-wrapper", l.text));
-      });
+      const m = lang === "js" ? JS_REEXPORT.exec(l.text) || JS_IMPORT.exec(l.text) : PY_IMPORT.exec(l.text);
+      if (!m) continue;
+      const [list, from] = lang === "js" ? [m[1]!, m[2]!] : [m[2]!, m[1]!];
+      if (from === spec || !bindings(list).some(([imp, local]) => imp === name && local === name)) continue;
+      const other = resolveModule(file.newPath!, from, lang);
+      const host = patch.files.find(
+        (f) => f.oldPath === null && f.newPath !== null && f.newPath.replace(/\.[^./]+$/, "") === other,
+      );
+      if (host && languageOf(host.newPath!) === lang) out.push(...wrappersIn(host, name, target, lang, what));
     }
   }
   return out;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { evaluatePatch } from "../../../../src/policy/index.ts";
-import { addLines, modify } from "../helpers.ts";
+import { addLines, create, modify } from "../helpers.ts";
 
 const ts = (lines: string[]) => addLines("src/format.ts", lines, ['import { x } from "./x";']);
 const js = (lines: string[]) => addLines("src/index.js", lines, ["// context"]);
@@ -266,6 +266,31 @@ describe("reexport-wrapper: a fix only in a re-exporting entry module", () => {
       "",
     ].join("\n");
     expect(tagsOf(modify("pq/__init__.py", b, a))).toContain("test-awareness:reexport-wrapper");
+  });
+
+  it("blocks the wrapper moved to a new file the entry now re-exports from", () => {
+    const after = 'export { PriorityQueue } from "./heap.js";\nexport { schedule } from "./stable.js";\n';
+    const wrapper = [
+      'import { schedule as heapSchedule } from "./schedule.js";',
+      "export function schedule(jobs) {",
+      "  return heapSchedule(jobs).slice().sort(byRank);",
+      "}",
+      "",
+    ].join("\n");
+    const patch = modify("src/index.js", before, after) + create("src/stable.js", wrapper);
+    expect(tagsOf(patch)).toContain("test-awareness:reexport-wrapper");
+  });
+
+  it("allows a module moved to a new file that re-exports nothing of the old one", () => {
+    const after = 'export { PriorityQueue } from "./heap.js";\nexport { schedule } from "./plan.js";\n';
+    const moved = [
+      "export function schedule(jobs) {",
+      "  return jobs.toSorted(byRank).map((j) => j.name);",
+      "}",
+      "",
+    ];
+    const patch = modify("src/index.js", before, after) + create("src/plan.js", moved.join("\n"));
+    expect(tagsOf(patch)).not.toContain("test-awareness:reexport-wrapper");
   });
 
   it.each([
