@@ -13,7 +13,8 @@
  *   2 in a condition whose branch returns: the answer depends on how many times it was asked (hold21: the first
  *   question answered the buggy way, later ones the fixed way; the test asks twice). Allowed: a count never compared
  *   (metrics), compared with another value (`self._count > self.capacity`), taken modulo (`% 100 == 0`, periodic
- *   work), and a branch that only warns, logs or raises.
+ *   work), a count of failures (`this.retries`, `self._errors`: giving up after N), and a branch that only warns,
+ *   logs or raises.
  * - `swallowed-new-code`: the patch adds a function and calls it inside an added `try` whose handler swallows a
  *   programming error (`except re.error: pass`, `except Exception: return None`, `catch { }`): when the new code
  *   fails, the old answer comes back (hold21: the fixed deny scan raised `re.error` on `**` and the first-match answer
@@ -113,6 +114,8 @@ const INCREMENT: Record<Lang, RegExp> = {
   python: /^\s*((?:self\.|cls\.)?[A-Za-z_]\w*)\s*\+=\s*1\s*$/,
 };
 
+const FAILURE_COUNT = /retr|attempt|tries|fail|err|warn|miss|timeout|reconnect|backoff/i;
+
 export function callCountGates(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if (lang !== "js" && lang !== "python") return [];
@@ -132,6 +135,8 @@ export function callCountGates(file: FileChange): Violation[] {
   for (const l of lines) {
     const m = INCREMENT[lang].exec(code(l.text, lang));
     const name = m?.[1] ?? m?.[2];
+    // A count of failures (retries, attempts, errors, misses) gives up after N: not a count of questions.
+    if (FAILURE_COUNT.test(name ?? "")) continue;
     if (name && (/^(this|self|cls)\./.test(name) || moduleLevel.has(name))) counters.add(name);
   }
   if (counters.size === 0) return [];

@@ -131,6 +131,10 @@ describe("call-count: an answer keyed on how many times it was asked", () => {
       ]),
     ],
     [
+      "a retry count on the object giving up",
+      js(["    this.retries++;", "    if (this.retries > 2) return reject(err);"]),
+    ],
+    [
       "a deprecation warned once",
       js(["    this.warned++;", '    if (this.warned === 1) console.warn("lookup() is deprecated");']),
     ],
