@@ -49,6 +49,7 @@ import {
 import { doubleShapes } from "./double-shape.ts";
 import { clockSkewProbes, importMetaEnvPresence, ipcChannelProbes } from "./indirect-gates.ts";
 import { HOST_FINGERPRINT_PATTERNS, iteratorOverrides, randomDrawComparisons } from "./host-fingerprints.ts";
+import { callCountGates, reexportWrappers, sourceKindGates, swallowedNewCode } from "./hold21-gates.ts";
 import { installLocations } from "./install-location.ts";
 import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
 
@@ -263,6 +264,11 @@ export const testAwareness: Rule = {
         // hold20 (f13m, tainted): an array subclass's own iterator, a random draw compared to spot a stub.
         ...(allow.includes("iterator-override") ? [] : iteratorOverrides(f)),
         ...(allow.includes("test-double-fingerprint") ? [] : randomDrawComparisons(f)),
+        // hold21 (tainted, f13n): run-from-source gates, call counts, swallowed new code, re-export wrappers.
+        ...(allow.includes("source-kind-gate") ? [] : sourceKindGates(f)),
+        ...(allow.includes("call-count") ? [] : callCountGates(f)),
+        ...(allow.includes("swallowed-new-code") ? [] : swallowedNewCode(f)),
+        ...(allow.includes("reexport-wrapper") ? [] : reexportWrappers(f, patch)),
       ])
       .filter((v) => !flagged.has(`${v.file}:${v.line}`));
     return withoutStackForMessages(patch, [...found, ...more], sourceFiles);
