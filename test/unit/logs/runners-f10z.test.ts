@@ -144,3 +144,24 @@ describe("go: the same command run again and cut before its package line (`go te
     ]);
   });
 });
+
+describe("pytest: a short summary line of xdist's `--dist loadgroup`, the test's group after its id", () => {
+  it("is the node id without the `@group` suffix (parametrized or not)", () => {
+    const log = [
+      "FAILED tests/test_kiln.py::KilnTest::test_heat[slow dial]@kiln_group - AssertionError: assert 2 == 3",
+      "FAILED tests/test_kiln.py::test_cool@kiln_group - AssertionError: assert 1 == 0",
+      "2 failed, 40 passed in 3.21s",
+    ].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual([
+      "tests/test_kiln.py::KilnTest::test_heat[slow dial]",
+      "tests/test_kiln.py::test_cool",
+    ]);
+  });
+  it("must not fire inside a parameter (an `@` between the brackets is the parameter's)", () => {
+    const log = [
+      "FAILED tests/test_kiln.py::test_mail[me@kiln.org] - AssertionError",
+      "1 failed in 0.2s",
+    ].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual(["tests/test_kiln.py::test_mail[me@kiln.org]"]);
+  });
+});
