@@ -273,11 +273,23 @@ export function createGoParser(sink: ParserSink) {
     }
   }
 
+  /**
+   * Tests that failed (themselves or through a subtest) in a run the log finished under its package. The same command
+   * run again and cut before its `FAIL pkg` line (`go test -v ./… | grep FAIL` pasted run after run) repeats those
+   * tests with no package: such a test is the one already reported, not another.
+   */
+  const failedInPackage = new Set<string>();
+
   function finishPackage(printed: string | null): void {
     closePanic();
     const pkg = printed ?? packageFromFrames();
     const prefix = pkg ? `${pkg}.` : "";
     const failedNames = new Set(waiting.map((w) => w.state.name));
+    if (pkg) {
+      for (const n of failedNames) if (failedInPackage.size < 10_000) failedInPackage.add(n);
+    } else if (failedInPackage.size > 0) {
+      waiting = waiting.filter((w) => !failedInPackage.has(w.state.name));
+    }
     for (const s of tests.values()) {
       if (s.result === null) continue;
       const id = prefix + s.name;

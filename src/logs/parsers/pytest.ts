@@ -33,8 +33,10 @@ const WORD =
 // 40 `::a` could be split exponentially many ways on a line that does not match (hours of host CPU).
 // A plugin may print the test's duration before its id (`FAILED [0.3161s] tests/x.py::test_a`); an item collected
 // with no file part has an id that starts with `::` (`FAILED ::project`), as pytest prints it.
+// xdist's `--dist loadgroup` prints a grouped test's id with its group after it (`…::test_a[1]@db`): the node id is
+// the part before the `@` (no node id part holds one: names are identifiers, parameters in brackets).
 const SUMMARY = new RegExp(
-  `^(${WORD}) (?:\\[[\\d.]+m?s\\] )?((?:${PY_PATH}(?:::[^\\s[]+)?|::[^\\s[]+)(?:\\[.*?\\])?)(?: - (.*))?$`,
+  `^(${WORD}) (?:\\[[\\d.]+m?s\\] )?((?:${PY_PATH}(?:::[^\\s[@]+)?|::[^\\s[@]+)(?:\\[.*?\\])?)(?:@[\\w.-]+)?(?: - (.*))?$`,
 );
 const VERBOSE = new RegExp(`^(${PY_PATH}::[^\\s[]+(?:\\[.*?\\])?) (${WORD})(?: .*)?$`);
 /** xdist's `-v` lines: `[gw1] [ 13%] FAILED tests/x.py::test_a`. */

@@ -14,7 +14,8 @@ export interface TracebackSummary {
   message: string;
 }
 
-function isUsable(file: string): boolean {
+/** A frame's file in the project: not the standard library, an installed package or a `<frozen …>`/`<string>` pseudo-file. */
+export function isUsable(file: string): boolean {
   return !file.startsWith("<") && !/\/(?:site-packages|dist-packages|lib\/python\d[\d.]*)\//.test(file);
 }
 

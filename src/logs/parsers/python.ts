@@ -3,7 +3,7 @@
  * `ModuleNotFoundError`, a `SyntaxError` in a module, or any uncaught exception of a script.
  */
 import { BlockBuffer, categoryOfError, type FormatDefinition, type ParserSink } from "../parser.ts";
-import { EXCEPTION, FRAME, summarizeTraceback } from "./python-traceback.ts";
+import { EXCEPTION, FRAME, isUsable, summarizeTraceback } from "./python-traceback.ts";
 
 const START = /^Traceback \(most recent call last\):$/;
 /**
@@ -22,6 +22,33 @@ const CHAIN =
  */
 const UNITTEST_RULE = /^-{70}$/;
 
+/**
+ * conda-build's generated test script (`<croot>/<pkg>_<stamp>/test_tmp/run_test.py`, run after its `import: 'pkg'`
+ * lines): the recipe's test of the package it built. A traceback from it (its outermost frame) is the package's failure (a module it did not
+ * install), in a file conda-build wrote, at no place in the repository: nothing to report as a failure.
+ */
+const CONDA_TEST_SCRIPT = /[\\/]test_tmp[\\/]run_test\.py$/;
+
+/**
+ * Whether a script's traceback is no failure of the project's code: an exception that is no import or syntax error,
+ * raised inside an installed package or the standard library (its innermost frame there), is the environment's (an
+ * installed package that does not match what the script expects, `module 'x' has no attribute 'y'` inside it), or a
+ * tool's; with no test runner around it, it names no test and no place of the project where it went wrong.
+ */
+function outsideProject(lines: readonly string[], category: string): boolean {
+  let outermost: string | null = null;
+  let innermost: string | null = null;
+  for (const l of lines) {
+    const f = FRAME.exec(l);
+    if (!f) continue;
+    outermost ??= f[1]!;
+    innermost = f[1]!;
+  }
+  if (innermost === null || outermost === null) return false;
+  if (CONDA_TEST_SCRIPT.test(outermost)) return true;
+  return category === "test" && !isUsable(innermost);
+}
+
 export function createPythonParser(sink: ParserSink) {
   let buf: BlockBuffer | null = null;
   /** After the exception line: a chained traceback may follow (blank line, then a chain marker). */
@@ -31,9 +58,15 @@ export function createPythonParser(sink: ParserSink) {
   function flush(next?: string): void {
     if (!buf) return;
     const tb = summarizeTraceback(buf.lines, sink);
-    if (tb.errorType && !EXIT_STATUS_ERROR.test(tb.errorType) && !(next && UNITTEST_RULE.test(next))) {
+    const category = tb.errorType ? categoryOfError(tb.errorType, "test") : "test";
+    if (
+      tb.errorType &&
+      !EXIT_STATUS_ERROR.test(tb.errorType) &&
+      !(next && UNITTEST_RULE.test(next)) &&
+      !outsideProject(buf.lines, category)
+    ) {
       sink.failure({
-        category: categoryOfError(tb.errorType, "test"),
+        category,
         test: null,
         file: tb.file,
         line: tb.line,

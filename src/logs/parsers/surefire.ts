@@ -101,7 +101,14 @@ export function createSurefireParser(sink: ParserSink) {
    * test of the class (a log cut before Surefire's details and recap), the class is the failure: Surefire's own
    * id for a failure it cannot give a method (a class-level error is reported by the class, docs/test-ids.md).
    */
-  const failedClasses: { cls: string; text: string; lineNo: number; errors: boolean }[] = [];
+  const failedClasses: { cls: string; text: string; lineNo: number; errors: boolean; detailed?: boolean }[] =
+    [];
+  /**
+   * The failed class of the last result line, while its detail blocks may follow it: a detail block printed under
+   * it is one of its failures, whatever class the block names (TestNG's provider counts the whole run under one
+   * `… - in TestSuite` line, its details naming the real classes), so the result line is no failure of its own.
+   */
+  let lastFailedResult: (typeof failedClasses)[number] | null = null;
   /** A Surefire 2 recap entry (`  testX(pkg.Class):23 message`) as recorded. */
   const legacyEntry = (legacy: RegExpExecArray, kind: string, lineNo: number) => ({
     cls: legacy[2]!,
@@ -190,6 +197,7 @@ export function createSurefireParser(sink: ParserSink) {
         active = true;
         current = run[1]!;
         running = current;
+        lastFailedResult = null;
         known(current);
         recap = null;
         return true;
@@ -204,8 +212,11 @@ export function createSurefireParser(sink: ParserSink) {
           known(current);
         }
         const [failures, errors] = [Number(cr[2]), Number(cr[3])];
-        if (cls && failures + errors > 0 && failedClasses.length < 1000)
-          failedClasses.push({ cls, text, lineNo, errors: failures === 0 });
+        lastFailedResult = null;
+        if (cls && failures + errors > 0 && failedClasses.length < 1000) {
+          lastFailedResult = { cls, text, lineNo, errors: failures === 0 };
+          failedClasses.push(lastFailedResult);
+        }
         return true;
       }
       // A log cut before the test run still has Maven's recap and count lines.
@@ -240,6 +251,7 @@ export function createSurefireParser(sink: ParserSink) {
         // a detail-like line naming a class no `Running`/`Tests run` line named is the test's own output.
         if (running !== null && cls?.includes(".") && classes.get(simple(cls)) !== cls) return true;
         if (cls) known(cls);
+        if (lastFailedResult) lastFailedResult.detailed = true;
         detail = {
           id: cls ? (method ? `${cls}.${method}` : cls) : method,
           cls,
@@ -418,7 +430,7 @@ export function createSurefireParser(sink: ParserSink) {
         );
       const done = new Set<string>();
       for (const c of failedClasses) {
-        if (done.has(c.cls) || named(c.cls)) continue;
+        if (done.has(c.cls) || c.detailed || named(c.cls)) continue;
         done.add(c.cls);
         sink.failure({
           category: "test",

@@ -54,6 +54,8 @@ const RULE_DASH = /^-{40,}$/;
  * Such a header opens a block; the next heading or break closes it.
  */
 const MD_HEADER = /^#{1,6} +((?:FAIL|ERROR): .*)$/;
+/** A docstring line that the dash rule under it made a setext heading (`## Check that …`). */
+const MD_DOC_HEADING = /^#{1,6} +\S/;
 const MD_CLOSE = /^(?:#{1,6}(?: .*)?|-{3,}|\*{3,}|_{3,})$/;
 const RAN = /^Ran \d+ tests? in [\d.]+s$/;
 const RESULT = /^(OK|FAILED)(?: \(.*\))?$/;
@@ -255,6 +257,15 @@ export function createUnittestParser(sink: ParserSink) {
           if (t.indent !== "") indent = t.indent;
           seen = true;
           current = { id: t.id, kind: t.kind, buf: new BlockBuffer(), separated: true };
+          current.buf.push(t.text, t.lineNo);
+          state = "body";
+          return true;
+        }
+        // Rendered as markdown, the docstring line and the dash rule under it became a setext heading
+        // (`FAIL: test_x (m.C)`, `## Check that …`): the header opens a markdown block, which the next heading closes.
+        if (t.indent === "" && MD_DOC_HEADING.test(text)) {
+          seen = true;
+          current = { id: t.id, kind: t.kind, buf: new BlockBuffer(), separated: true, md: true };
           current.buf.push(t.text, t.lineNo);
           state = "body";
           return true;
