@@ -9,6 +9,7 @@ import type { Program } from "./complete.ts";
 import type { ReproContext } from "./context.ts";
 import { describeVersions } from "./dependencies.ts";
 import type { ExecutedRun } from "./execute.ts";
+import { packageNotUsed } from "./package-use.ts";
 import { noCodeQuestions, questionInput } from "./questions.ts";
 import { shortfallError } from "./runtime-rule.ts";
 import { type Evidence, exitText, type ReproLanguage, type ReproResult, type Verdict } from "./result.ts";
@@ -127,7 +128,40 @@ export function buildResult(
     const e = shortfallError(attempt.runtimeShortfall);
     throw new InfrastructureError(ctx.redact(e.message), e.hint);
   }
-  return redactStrings(buildRawResult(ctx, program, attempt, meta), ctx.redact);
+  return redactStrings(
+    buildRawResult(ctx, program, usedPackageOnly(ctx, program, attempt), meta),
+    ctx.redact,
+  );
+}
+
+/**
+ * Every REPRODUCED and PARTIAL passes here: a program that never loads the report's package (package-use.ts)
+ * proves nothing about it, so its match becomes NEEDS_INFO saying so. The runs stay as evidence.
+ */
+export function usedPackageOnly(
+  ctx: ReproContext,
+  program: Program,
+  attempt: AttemptOutcome,
+): AttemptOutcome {
+  if (attempt.verdict !== "REPRODUCED" && attempt.verdict !== "PARTIAL") return attempt;
+  const why = packageNotUsed(program, ctx.spec.package);
+  if (!why) return attempt;
+  const pkg = ctx.spec.package!;
+  return {
+    ...attempt,
+    verdict: "NEEDS_INFO",
+    fold: attempt.fold ? { ...attempt.fold, verdict: "NEEDS_INFO", reproducedRuns: 0, detail: why } : null,
+    matrix: [],
+    matrixSummary: null,
+    questions: [
+      `Could you share code that uses \`${pkg}\` (its import or require, and the call that shows the bug), with what it prints?`,
+      ...attempt.questions,
+    ],
+    reasons: [
+      `the run ${attempt.verdict === "REPRODUCED" ? "matched the report" : "partly matched the report"}, but ${why}`,
+      ...attempt.reasons,
+    ],
+  };
 }
 
 function buildRawResult(

@@ -1,0 +1,70 @@
+/**
+ * Whether the program that ran loads the package the report is about (issue 12, hold12 sugar700/python-format#6).
+ * A report filed on a registry package's repository is about that package: a program that never loads it (no
+ * import or require of it or of a sub-path of it, no run of its CLI, not among the dependencies installed for the
+ * run) proves nothing about it, however well its output matches. The python-format report shows Python's own
+ * `"{:,.2f}%".format(-200)` as the reference and the library's `format('{:,.2f}%', -200)` as the bug: running the
+ * Python session prints the reference, never the library's bug. Such a run is never REPRODUCED nor PARTIAL.
+ *
+ * Not a registry package: a language implementation's repository (cpython, pypy, …, node), whose "package" is the
+ * runtime every program loads. Pure: program and name in, answer out.
+ */
+import { escapeRegExp } from "../core/regexp.ts";
+import type { Program } from "./complete.ts";
+
+/** Repositories whose name is a runtime's, not a package's: any program of theirs uses them. */
+const RUNTIMES = new Set([
+  "cpython",
+  "python",
+  "pypy",
+  "micropython",
+  "brython",
+  "rustpython",
+  "node",
+  "nodejs",
+  "deno",
+  "bun",
+]);
+
+/** PyPI and npm spell one name several ways (`universal_pathlib`, `universal-pathlib`, `Cython`). */
+function normalized(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, "-");
+}
+
+/** A runtime's repository: the guard never applies. */
+export function isRuntimePackage(pkg: string): boolean {
+  return RUNTIMES.has(pkg.toLowerCase());
+}
+
+/** The program loads `pkg`: installs it, imports or requires it (or a sub-path), or runs its CLI. */
+export function programLoadsPackage(program: Program, pkg: string): boolean {
+  const want = normalized(pkg);
+  if (program.dependencies.some((d) => normalized(d) === want || normalized(d).startsWith(`${want}/`)))
+    return true;
+  const text = Object.values(program.files).join("\n");
+  const spec = escapeRegExp(pkg);
+  // `require('pkg')`, `require('pkg/sub/path')`, `from 'pkg/…'`, `import('pkg')`, `import 'pkg'`.
+  const js = new RegExp(
+    `(?:\\brequire\\s*\\(|\\bimport\\s*\\(|\\bfrom|^\\s*import)\\s*(['"])${spec}(?:/[^'"]*)?\\1`,
+    "im",
+  );
+  // `npx pkg`, `npx -p pkg`, `node_modules/.bin/pkg`.
+  const cli = new RegExp(
+    `(?:\\bnpx\\s+(?:-p\\s+|--package[= ])?|node_modules/\\.bin/)${spec}(?![\\w.-])`,
+    "i",
+  );
+  // Python: `import pkg`, `import pkg.sub`, `from pkg import …`, `from pkg.sub import …` (a stdlib module of the
+  // repository's name, `typing`, is loaded this way and installs nothing).
+  const pyName = escapeRegExp(pkg.replace(/-/g, "_"));
+  const py = new RegExp(`^\\s*(?:import\\s+(?:[\\w.]+\\s*,\\s*)*|from\\s+)${pyName}(?:\\.[\\w.]+)?\\b`, "im");
+  return js.test(text) || cli.test(text) || (program.runtime === "python" && py.test(text));
+}
+
+/**
+ * The reason a REPRODUCED or PARTIAL run proves nothing about the report's package, or null when it may stand: no
+ * package known, a runtime's repository, or a program that loads the package.
+ */
+export function packageNotUsed(program: Program, pkg: string | undefined): string | null {
+  if (!pkg || isRuntimePackage(pkg) || programLoadsPackage(program, pkg)) return null;
+  return `the code shown does not use \`${pkg}\`, the package of the issue's repository: what it ran (${program.runtime === "python" ? "Python" : "Node.js"} alone, without \`${pkg}\`) cannot show a bug of \`${pkg}\`; a reference run in another language or of the runtime itself is not the package`;
+}
