@@ -144,7 +144,7 @@ export function usedPackageOnly(
   attempt: AttemptOutcome,
 ): AttemptOutcome {
   if (attempt.verdict !== "REPRODUCED" && attempt.verdict !== "PARTIAL") return attempt;
-  const why = packageNotUsed(program, ctx.spec.package);
+  const why = packageNotUsed(program, ctx.spec.package, ctx.report);
   if (!why) return attempt;
   const pkg = ctx.spec.package!;
   return {

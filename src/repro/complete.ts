@@ -148,8 +148,14 @@ export function workaroundLead(lead: string | null): boolean {
   );
 }
 
-export function programBlocks(report: ParsedReport): ReportBlock[] {
-  const code = report.blocks.filter((b) => RUNNABLE.has(b.kind) && familyOf(b) !== null);
+/**
+ * The report's code to run: the blocks of the first language family, or of `family` when given (package-use.ts
+ * asks whether the other language's code uses the report's package).
+ */
+export function programBlocks(report: ParsedReport, family?: "python" | "js"): ReportBlock[] {
+  const code = report.blocks.filter(
+    (b) => RUNNABLE.has(b.kind) && familyOf(b) !== null && (!family || familyOf(b) === family),
+  );
   const outside = code.filter((b) => b.section !== "expected");
   // An issue template's "Expected behavior" heading over the report's only code (the reproducer pasted under
   // the wrong heading): it is still the code to run. Code beside other code there is the expected version.
@@ -207,6 +213,8 @@ export function completeProgram(
   claimed: { file: string; args: string[] } | null = null,
   /** The package the issue's repository publishes, when known: its binding may be used without an import. */
   repositoryPackage?: string,
+  /** Only the code of this language family (package-use.ts); the first family's otherwise. */
+  only?: "python" | "js",
 ): Program | null {
   // A report filed on a Python implementation's repository (cpython, pypy, …) is about Python: code it pastes
   // without a fence is Python, whatever JavaScript it also happens to parse as, unless the report names Node.
@@ -216,7 +224,8 @@ export function completeProgram(
     report.runtime?.name !== "node"
   )
     report = { ...report, blocks: report.blocks.map(plainBlockAsPython) };
-  const found = programBlocks(report);
+  const found = programBlocks(report, only);
+  if (only && found.length === 0) return null;
   // No code of its own: the statement its stack trace shows failing, when the trace shows one whole.
   const traced = found.length === 0 ? traceStatement(report) : null;
   const units = traced ? [traceBlock(report, traced)] : found;

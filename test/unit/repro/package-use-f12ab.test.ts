@@ -32,7 +32,11 @@ const reproduced: AttemptOutcome = {
   reasons: [],
   runtimeVersion: "3.11.2",
 };
-const ctxOf = (pkg?: string) => ({ spec: { package: pkg } }) as unknown as ReproContext;
+const ctxOf = (pkg: string | undefined, md: string) =>
+  ({ spec: { package: pkg }, report: parseReport(md) }) as unknown as ReproContext;
+/** Only the code of one language, as the guard completes the other language's blocks. */
+const completeOnly = (md: string, pkg: string, family: "python" | "js"): Program =>
+  completeProgram(parseReport(md), null, pkg, family)!;
 
 const referenceSession = `# negative numbers come out wrong\n\nIn Python\n\n    In [1]: "{:,.2f}%".format(-200)\n    Out[1]: '-200.00%'\n\nWith the library\n\n    format('{:,.2f}%', -200)\n    "-,200.00%"\n`;
 
@@ -41,7 +45,7 @@ describe("a run without the report's package", () => {
     const p = complete(referenceSession, "pyformat-lib");
     expect(p.runtime).toBe("python");
     expect(programLoadsPackage(p, "pyformat-lib")).toBe(false);
-    const out = usedPackageOnly(ctxOf("pyformat-lib"), p, reproduced);
+    const out = usedPackageOnly(ctxOf("pyformat-lib", referenceSession), p, reproduced);
     expect(out.verdict).toBe("NEEDS_INFO");
     expect(out.fold?.verdict).toBe("NEEDS_INFO");
     expect(out.fold?.reproducedRuns).toBe(0);
@@ -51,31 +55,44 @@ describe("a run without the report's package", () => {
 
   it("PARTIAL too; other verdicts pass unchanged", () => {
     const p = complete(referenceSession, "pyformat-lib");
-    expect(usedPackageOnly(ctxOf("pyformat-lib"), p, { ...reproduced, verdict: "PARTIAL" }).verdict).toBe(
-      "NEEDS_INFO",
-    );
+    expect(
+      usedPackageOnly(ctxOf("pyformat-lib", referenceSession), p, { ...reproduced, verdict: "PARTIAL" })
+        .verdict,
+    ).toBe("NEEDS_INFO");
     const notRepro = { ...reproduced, verdict: "NOT_REPRODUCED" as const };
-    expect(usedPackageOnly(ctxOf("pyformat-lib"), p, notRepro)).toBe(notRepro);
+    expect(usedPackageOnly(ctxOf("pyformat-lib", referenceSession), p, notRepro)).toBe(notRepro);
   });
 });
 
 describe("must not fire", () => {
   it("a CPython report: the runtime is what every program uses", () => {
-    const p = complete(
-      `# str.format drops the sign\n\n${f}python\nprint("{:,.2f}%".format(-200))\n${f}\n`,
-      "cpython",
-    );
-    expect(packageNotUsed(p, "cpython")).toBeNull();
-    expect(usedPackageOnly(ctxOf("cpython"), p, reproduced)).toBe(reproduced);
+    // The same two-language report filed at CPython: its Python run is about the runtime itself.
+    const p = complete(referenceSession, "cpython");
+    expect(packageNotUsed(p, "cpython", parseReport(referenceSession))).toBeNull();
+    expect(usedPackageOnly(ctxOf("cpython", referenceSession), p, reproduced)).toBe(reproduced);
   });
 
-  it("code that requires a sub-path of the package", () => {
-    const p = complete(
-      `# fp/map drops keys\n\n${f}js\nconst map = require('lodash/fp/map');\nconsole.log(map(x => x + 1)([1, 2]));\n${f}\n`,
-      "lodash",
-    );
-    expect(packageNotUsed(p, "lodash")).toBeNull();
-    expect(usedPackageOnly(ctxOf("lodash"), p, reproduced)).toBe(reproduced);
+  it("code that requires a sub-path of the package, beside a Python reference", () => {
+    const md = `# fp/map differs from Python's map\n\n${f}python\nprint(list(map(lambda x: x + 1, [1, 2])))\n${f}\n\n${f}js\nconst map = require('lodash/fp/map');\nconsole.log(map(x => x + 1)([1, 2]));\n${f}\n`;
+    const js = completeOnly(md, "lodash", "js");
+    expect(js.runtime).toBe("node");
+    expect(packageNotUsed(js, "lodash", parseReport(md))).toBeNull();
+    expect(usedPackageOnly(ctxOf("lodash", md), js, reproduced)).toBe(reproduced);
+    // The Python reference run of the same report is not lodash.
+    const py = completeOnly(md, "lodash", "python");
+    expect(usedPackageOnly(ctxOf("lodash", md), py, reproduced).verdict).toBe("NEEDS_INFO");
+  });
+
+  it("a run in the package's own language without it (a runtime change filed at an application) stands", () => {
+    const md = `# EnumTransformer breaks on 3.11\n\n${f}python\nimport enum\nclass C(enum.Enum):\n    a = "a"\nprint("a" in C)\n${f}\n`;
+    const p = complete(md, "flytekit-app");
+    expect(packageNotUsed(p, "flytekit-app", parseReport(md))).toBeNull();
+  });
+
+  it("code of the other language that does not use the package either (a Python/Node JSON interop report)", () => {
+    const md = `# Infinity in JSON\n\n${f}python\n>>> json.dumps({'x': float('inf')})\n'{"x": Infinity}'\n${f}\n\n${f}js\n> JSON.parse('{"x": Infinity}')\nSyntaxError: Unexpected token I in JSON at position 6\n${f}\n`;
+    const p = completeOnly(md, "sentry-app", "python");
+    expect(packageNotUsed(p, "sentry-app", parseReport(md))).toBeNull();
   });
 
   it("an ES import of a sub-path, found in the program's text alone", () => {
@@ -100,13 +117,14 @@ describe("must not fire", () => {
       expect(programLoadsPackage(p, "retire"), line).toBe(true);
     }
     const npx = complete(`# retire prints nothing\n\n${f}\n$ npx retire --version\n2.2.5\n${f}\n`, "retire");
-    expect(packageNotUsed(npx, "retire")).toBeNull();
+    expect(packageNotUsed(npx, "retire", parseReport(""))).toBeNull();
+    expect(programLoadsPackage(npx, "retire")).toBe(true);
   });
 
   it("a report with no mapped package", () => {
     const p = complete(referenceSession);
-    expect(packageNotUsed(p, undefined)).toBeNull();
-    expect(usedPackageOnly(ctxOf(undefined), p, reproduced)).toBe(reproduced);
+    expect(packageNotUsed(p, undefined, parseReport(referenceSession))).toBeNull();
+    expect(usedPackageOnly(ctxOf(undefined, referenceSession), p, reproduced)).toBe(reproduced);
   });
 
   it("a Python import of the package under its import name, and a stdlib module of the repository's name", () => {
@@ -114,11 +132,21 @@ describe("must not fire", () => {
       `# parse drops tz\n\n${f}python\nfrom dateutil import parser\nprint(parser.parse("2020"))\n${f}\n`,
       "python-dateutil",
     );
-    expect(packageNotUsed(p, "python-dateutil")).toBeNull();
+    expect(programLoadsPackage(p, "python-dateutil")).toBe(true);
     const t = complete(
       `# typing\n\n${f}python\nimport typing\nprint(typing.get_args(list[int]))\n${f}\n`,
       "typing",
     );
-    expect(packageNotUsed(t, "typing")).toBeNull();
+    expect(programLoadsPackage(t, "typing")).toBe(true);
+  });
+
+  it("a package published from the same repository", () => {
+    const base = complete(`# x\n\n${f}js\nconsole.log(1)\n${f}\n`);
+    const loads = (dep: string, pkg: string) => programLoadsPackage({ ...base, dependencies: [dep] }, pkg);
+    expect(loads("lodash.isequal", "lodash")).toBe(true);
+    expect(loads("@ltd/j-toml", "j-toml")).toBe(true);
+    expect(loads("@fast-csv/parse", "fast-csv")).toBe(true);
+    expect(loads("messageformat", "messageformat-monorepo")).toBe(true);
+    expect(loads("left-pad", "lodash")).toBe(false);
   });
 });
