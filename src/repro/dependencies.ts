@@ -9,7 +9,7 @@ import { NPM_GLOBALS, normalizePypiName, npmIdentifier } from "./known-modules.t
 import type { ParsedReport } from "./parse-report.ts";
 import type { DependencyRequest, InstallResult, ReproPorts, RuntimeVersions } from "./ports.ts";
 import type { PackageVersion } from "./result.ts";
-import { verdictFor } from "./two-versions.ts";
+import { verdictFor } from "./version-verdict.ts";
 import { findProseVersions, sameProduct } from "./versions.ts";
 
 /** A dependency with the version to install and where that version came from. */

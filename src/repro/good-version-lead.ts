@@ -10,7 +10,7 @@
  * worked ("worked in Y", "Y was fine"). A lead naming the bad release, a version with no regression words, or two
  * versions at once is never taken. Pure.
  */
-import { verdictFor, withoutHedges } from "./two-versions.ts";
+import { verdictFor, withoutHedges } from "./version-verdict.ts";
 
 const VERSION = String.raw`(\d+\.\d+(?:\.\d+)*)`;
 /** The word just before a version, when it names what the version is of (`python 3.11.4`, `foo@2.0.3`). */

@@ -8,7 +8,15 @@
  * the same program changed in place.
  */
 import { escapeRegExp } from "../core/regexp.ts";
-import type { Program } from "./complete.ts";
+
+/** The parts of complete.ts's `Program` this rule reads and changes (a structural type: complete.ts imports this module). */
+interface PluginProgram {
+  files: Record<string, string>;
+  entry: string;
+  completions: string[];
+  dependencies: string[];
+  ecosystem: "npm" | "pypi";
+}
 
 /** The host `pkg` is a plugin of, among the program's dependencies: `moment` for `moment-timezone`; else null. */
 export function hostOf(pkg: string, dependencies: string[]): string | null {
@@ -23,7 +31,7 @@ export function hostOf(pkg: string, dependencies: string[]): string | null {
 }
 
 /** Loads the repository's package after its host when the code loads only the host; true when it did. */
-export function loadPluginAfterHost(program: Program, repositoryPackage: string | undefined): boolean {
+export function loadPluginAfterHost(program: PluginProgram, repositoryPackage: string | undefined): boolean {
   if (!repositoryPackage || program.ecosystem !== "npm") return false;
   if (program.dependencies.some((d) => d.toLowerCase() === repositoryPackage.toLowerCase())) return false;
   const host = hostOf(repositoryPackage, program.dependencies);
@@ -32,7 +40,7 @@ export function loadPluginAfterHost(program: Program, repositoryPackage: string 
   if (source === undefined) return false;
   const spec = `(['"])${escapeRegExp(host)}\\1`;
   const cjs = new RegExp(`^.*\\brequire\\(\\s*${spec}\\s*\\).*$`, "m");
-  const esm = new RegExp(`^\\s*import\\b[^\\n]*?\\bfrom\\s*${spec}[^\\n]*$`, "m");
+  const esm = new RegExp(`^[ \\t]*import\\b[^\\n]*?\\bfrom\\s*${spec}[^\\n]*$`, "m");
   const m = esm.exec(source) ?? cjs.exec(source);
   if (!m) return false;
   const isImport = /^\s*import\b/.test(m[0]);

@@ -11,7 +11,7 @@
 const ROOT_SPECIFIER = /^\.{1,2}(?:\/(?:index(?:\.[cm]?js)?)?)?$/;
 
 /** `require('…')`, `import … from '…'`, `import '…'`, `import('…')`: the quoted specifier in group 3. */
-const SPECIFIER = /(\brequire\s*\(\s*|\bimport\s*\(\s*|\bfrom\s*|^\s*import\s+)(['"])([^'"\n]+)\2/gm;
+const SPECIFIER = /(\brequire\s*\(\s*|\bimport\s*\(\s*|\bfrom\s*|^[ \t]*import\s+)(['"])([^'"\n]+)\2/gm;
 
 /** The first root-relative specifier the code loads, or null. */
 export function ownPackageSpecifier(code: string): string | null {

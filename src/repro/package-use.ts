@@ -81,7 +81,10 @@ export function programLoadsPackage(program: Program, pkg: string): boolean {
   // Python: `import pkg`, `import pkg.sub`, `from pkg import …`, `from pkg.sub import …` (a stdlib module of the
   // repository's name, `typing`, is loaded this way and installs nothing).
   const pyName = escapeRegExp(pkg.replace(/-/g, "_"));
-  const py = new RegExp(`^\\s*(?:import\\s+(?:[\\w.]+\\s*,\\s*)*|from\\s+)${pyName}(?:\\.[\\w.]+)?\\b`, "im");
+  const py = new RegExp(
+    `^[ \\t]*(?:import\\s+(?:[\\w.]+\\s*,\\s*)*|from\\s+)${pyName}(?:\\.[\\w.]+)?\\b`,
+    "im",
+  );
   return js.test(text) || cli.test(text) || (program.runtime === "python" && py.test(text));
 }
 

@@ -13,7 +13,8 @@ import { statedSides } from "./stated-sides.ts";
 import { programBlocks } from "./complete.ts";
 import { labelledValueClaim, listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
 import { ALTERNATIVE_PYTHON } from "./reference-lead.ts";
-import { leadVerdict, type TwoVersions, twoVersions, verdictFor } from "./two-versions.ts";
+import { type TwoVersions, twoVersions } from "./two-versions.ts";
+import { leadVerdict, verdictFor } from "./version-verdict.ts";
 import { parseTranscript } from "./transcript.ts";
 
 /**

@@ -13,7 +13,7 @@ import { normalizeText } from "../../../src/repro/normalize.ts";
 import { parseNodeException } from "../../../src/repro/outcome.ts";
 import { pastedErrorDump, reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { parseShellSession, sessionFiles } from "../../../src/repro/shell-session.ts";
-import { leadVerdict } from "../../../src/repro/two-versions.ts";
+import { leadVerdict } from "../../../src/repro/version-verdict.ts";
 import { findVersionMentions } from "../../../src/repro/versions.ts";
 import { npmReleaseFor } from "../../../src/install/registry-lookup.ts";
 

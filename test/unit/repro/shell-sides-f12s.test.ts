@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { parseShellSession } from "../../../src/repro/shell-session.ts";
-import { leadVerdict } from "../../../src/repro/two-versions.ts";
+import { leadVerdict } from "../../../src/repro/version-verdict.ts";
 
 const f = "```";
 const claims = (md: string) => reportedExpectations(parseReport(md));
