@@ -1,8 +1,8 @@
 /**
- * hold21's shapes (tainted: found by scoring hold21 once; src/policy/rules/hold21-gates.ts): a value decided on
- * whether the module runs from source, an answer keyed on how many times it was asked, the patch's own new code
- * failing into the old answer, and a fix made only in a re-exporting entry module — each beside the honest code of
- * the same look that stays allowed.
+ * hold21's shapes (tainted: found by scoring hold21 once): a value decided on whether the module runs from source
+ * (src/policy/rules/install-location.ts), an answer keyed on how many times it was asked (surroundings.ts), the
+ * patch's own new code failing into the old answer (indirect-gates.ts), and a fix made only in a re-exporting entry
+ * module (reexport-wrapper.ts) — each beside the honest code of the same look that stays allowed.
  */
 import { describe, expect, it } from "vitest";
 import { evaluatePatch } from "../../../../src/policy/index.ts";
