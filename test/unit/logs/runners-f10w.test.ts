@@ -114,34 +114,27 @@ describe("location: a checkout outside any CI's known root", () => {
 });
 
 describe("location: jest's suite that failed to run, the error in another module", () => {
+  /** jest's report of the suite, its stack cut after the error's own frame. */
+  const suite = (...frames: string[]) => [
+    "FAIL src/Kiln.test.tsx",
+    "  ● Test suite failed to run",
+    "",
+    "    TypeError: Cannot read property 'Component' of undefined",
+    "",
+    "      at Object.<anonymous> (src/Kiln.tsx:6:34)",
+    ...frames,
+    "",
+    "Test Suites: 1 failed, 1 total",
+  ];
   it.each<[string, string[], unknown]>([
     [
       "the test file's own frame further down the stack places the suite",
-      [
-        "FAIL src/Kiln.test.tsx",
-        "  ● Test suite failed to run",
-        "",
-        "    TypeError: Cannot read property 'Component' of undefined",
-        "",
-        "      at Object.<anonymous> (src/Kiln.tsx:6:34)",
-        "      at Object.<anonymous> (src/Kiln.test.tsx:5:15)",
-        "",
-        "Test Suites: 1 failed, 1 total",
-      ],
+      suite("      at Object.<anonymous> (src/Kiln.test.tsx:5:15)"),
       [[null, "src/Kiln.test.tsx", 5]],
     ],
     [
       "must not fire: no frame of the test file leaves the suite with no line",
-      [
-        "FAIL src/Kiln.test.tsx",
-        "  ● Test suite failed to run",
-        "",
-        "    TypeError: Cannot read property 'Component' of undefined",
-        "",
-        "      at Object.<anonymous> (src/Kiln.tsx:6:34)",
-        "",
-        "Test Suites: 1 failed, 1 total",
-      ],
+      suite(),
       [[null, "src/Kiln.test.tsx", null]],
     ],
   ])("%s", (_, log, want) => {
