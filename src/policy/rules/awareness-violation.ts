@@ -30,10 +30,15 @@ export const lineCode = (text: string, lang: "js" | "python") =>
   lang === "js" ? text.replace(/(^|[^:"'`\\])\/\/.*$/, "$1") : text.replace(/#[^"'\n]*$/, "");
 
 /**
- * The line and the block it opens (braces in JS, deeper indentation in Python), at most eight lines; a JS line that
- * opens no brace and ends no statement takes the next line with it (`if (x)` ⏎ `return y;`).
+ * The line and the block it opens (braces in JS, deeper indentation in Python), at most eight lines; with
+ * `nextLine`, a JS line that opens no brace and ends no statement takes the next line with it (`if (x)` ⏎ `return y;`).
  */
-export function openedBlock(lines: readonly DiffLine[], i: number, lang: "js" | "python"): string[] {
+export function openedBlock(
+  lines: readonly DiffLine[],
+  i: number,
+  lang: "js" | "python",
+  nextLine = true,
+): string[] {
   const first = lineCode(lines[i]!.text, lang);
   const out = [first];
   if (lang === "js") {
@@ -43,7 +48,7 @@ export function openedBlock(lines: readonly DiffLine[], i: number, lang: "js" | 
       out.push(t);
       depth += (t.match(/[{(]/g) ?? []).length - (t.match(/[})]/g) ?? []).length;
     }
-    if (out.length === 1 && !/[{;]\s*$/.test(first) && lines[i + 1])
+    if (nextLine && out.length === 1 && !/[{;]\s*$/.test(first) && lines[i + 1])
       out.push(lineCode(lines[i + 1]!.text, lang));
     return out;
   }

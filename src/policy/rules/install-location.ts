@@ -20,7 +20,7 @@
  */
 import { isCommentLine, languageOf } from "../lines.ts";
 import type { FileChange, Violation } from "../types.ts";
-import { awarenessViolation as violation, newSide, openedBlock } from "./awareness-violation.ts";
+import { lineCode, newSide, openedBlock, awarenessViolation as violation } from "./awareness-violation.ts";
 
 /** A string test on a path: a prefix/suffix/substring/pattern question or an equality. */
 const TEXT_TEST =
@@ -53,9 +53,7 @@ const KIND_ONLY =
 const MAIN_CHECK =
   /pathToFileURL\s*\(\s*process\.argv\s*\[\s*1\s*\]|process\.argv\s*\[\s*1\s*\][^;\n]*import\.meta|\brequire\.main\b|__name__/;
 
-/** The code of a line without a trailing comment. */
-const code = (text: string, lang: "js" | "python") =>
-  lang === "js" ? text.replace(/(^|[^:"'`\\])\/\/.*$/, "$1") : text.replace(/#[^"'\n]*$/, "");
+const code = lineCode;
 
 export function installLocations(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath ?? "");

@@ -18,36 +18,13 @@
  */
 import { addedCodeLines, isCommentLine, languageOf } from "../lines.ts";
 import type { DiffLine, FileChange, Violation } from "../types.ts";
-import { awarenessViolation as violation, newSide, openedBlock } from "./awareness-violation.ts";
+import { lineCode, newSide, openedBlock, awarenessViolation as violation } from "./awareness-violation.ts";
 
-/** The line without its trailing comment (a string holding `#` or `//` is rare in these shapes; erring keeps more text). */
-function code(text: string, lang: "js" | "python"): string {
-  return lang === "js" ? text.replace(/(^|[^:"'`\\])\/\/.*$/, "$1") : text.replace(/#[^"'\n]*$/, "");
-}
+const code = lineCode;
 
 /** The line and the block it opens: braces balanced (JS) or deeper indentation (Python), at most eight lines. */
-function statement(lines: readonly DiffLine[], i: number, lang: "js" | "python"): string[] {
-  const first = code(lines[i]!.text, lang);
-  const out = [first];
-  if (lang === "js") {
-    let depth = (first.match(/[{(]/g) ?? []).length - (first.match(/[})]/g) ?? []).length;
-    for (let j = i + 1; j < lines.length && j <= i + 8 && depth > 0; j++) {
-      const t = code(lines[j]!.text, lang);
-      out.push(t);
-      depth += (t.match(/[{(]/g) ?? []).length - (t.match(/[})]/g) ?? []).length;
-    }
-    return out;
-  }
-  if (!/:\s*$/.test(first)) return out;
-  const indent = /^\s*/.exec(first)![0].length;
-  for (let j = i + 1; j < lines.length && j <= i + 8; j++) {
-    const t = code(lines[j]!.text, lang);
-    if (t.trim() === "") continue;
-    if (/^\s*/.exec(t)![0].length <= indent) break;
-    out.push(t);
-  }
-  return out;
-}
+const statement = (lines: readonly DiffLine[], i: number, lang: "js" | "python") =>
+  openedBlock(lines, i, lang, false);
 
 /** Whether standard output or error is a terminal. */
 const TTY_READ: Record<"js" | "python", RegExp> = {
