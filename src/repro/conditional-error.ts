@@ -4,13 +4,11 @@
  * error is what the other setup does, the behaviour the reporter wants, and the claim is the comment's (the line
  * completes). Pure.
  */
+import { NO_RAISE_COMMENT } from "./good-side-words.ts";
 
 /** A lead that opens on a condition and introduces what one gets under it. */
 const CONDITIONAL_LEAD =
   /^\s*(?:if|when|whenever|with|without|once|unless)\b[^:]{0,200}?,?\s*(?:you|we|i|one|it|this)\s+(?:get|gets|see|sees|got|raises?|throws?|fails?)\b[^:]{0,40}:\s*$/i;
-/** A code comment saying its line completes without an error. */
-const NO_RAISE_COMMENT =
-  /(?:#|\/\/)\s*(?:(?:does\s*n['’]?o?t|doesn['’]t|never|no\s+longer)\s+(?:raise|throw|fail|error)s?|no\s+(?:error|exception)s?(?:\s+(?:raised|thrown))?|(?:runs|passes|works)\s+(?:fine|silently|without\s+(?:an?\s+)?(?:error|exception)))\s*[.!]?\s*$/im;
 
 /**
  * A condition that is the reporter's own run ("When I run this, I get:", "If I call `f(None)`, I get:", "When

@@ -20,6 +20,12 @@
  */
 
 import { sameProduct } from "./versions.ts";
+import {
+  EXPECTED_SIDE,
+  GOOD_AFTER_VALUE as GOOD_AFTER,
+  GOOD_VALUE_CLAUSE as GOOD_CLAUSE,
+  EXPECTED_HEADING,
+} from "./good-side-words.ts";
 
 /** One call to make: its label (the input as the report writes it), its arguments as JS source, the claim. */
 export interface ProseCall {
@@ -59,20 +65,10 @@ const QUOTED_SRC = QUOTED.source;
 const OUTCOME_VERB =
   "(?:comes?\\s+out\\s+as|comes?\\s+back\\s+as|is\\s+parsed\\s+(?:as|to|into)|parses\\s+(?:as|to|into)|returns|returned|gives(?:\\s+me)?|gave(?:\\s+me)?|becomes|became|results\\s+in|yields|outputs|prints|is\\s+converted\\s+to|turns\\s+into|=>|->|→)";
 
-/** Words before the verb that make the line the expected side, or a line about something else. */
-const EXPECTED_SIDE =
-  /\b(?:should|shall|expect(?:ed|s|ing)?|want(?:ed)?|ought|would|correct(?:ly)?|right|fine|works?|worked|properly|desired|intended|instead)\b/i;
-
-/** Words after the value that mark the line as a working case ("// Output as expected", "which is correct"). */
-const GOOD_AFTER = /\b(?:as expected|is expected|correct(?:ly)?|fine|ok|right|works?)\b/i;
 const BAD_AFTER = /\b(?:but|should|instead|not|wrong|incorrect|bug|nan)\b/i;
-/** The value's own clause marking the call as the working one ("returns `true` as it should, but …"). */
-const GOOD_CLAUSE =
-  /^\s*,?\s*(?:as\s+(?:it\s+|they\s+)?(?:should|expected|intended|documented)|as\s+it\s+is\s+(?:supposed|meant)\s+to|(?:which|that)\s+is\s+(?:right|correct|fine|expected|ok))\b/i;
 
 /** A line heading a section: a markdown heading, a bold label, or a short label ending in a colon. */
 const HEADING = /^\s{0,3}(?:#{1,6}\s+(.+)|(?:\*\*|__)([^*_]+)(?:\*\*|__)|([A-Za-z][\w ]{0,40}):\s*$)/;
-const EXPECTED_HEADING = /\b(?:expect(?:ed|ation|s)?|should|desired|intended|wanted|correct|ideal)\b/i;
 const ACTUAL_HEADING =
   /\b(?:actual(?:ly)?|current(?:ly)?|instead|got|observed|what\s+happens|result(?:s|ing)?\s+now)\b/i;
 

@@ -9,6 +9,7 @@
  * (correct, works, as expected, should, used to) and says nothing bad, or when it names the reference
  * implementation (CPython) while an earlier clause names another one (Brython, PyPy, …), which is the one reported.
  */
+import { GOOD_LEAD_CLAUSE as GOOD_CLAUSE } from "./good-side-words.ts";
 /** Python implementations other than CPython, as a side's label or a lead's words name them (here, not in two-versions.ts, which imports the parsed report: one place for the list without an import cycle). */
 export const ALTERNATIVE_PYTHON =
   /^(?:pypy|brython|jython|ironpython|graalpy|micropython|rustpython|skulpt|pyodide|transcrypt)/i;
@@ -16,9 +17,6 @@ export const ALTERNATIVE_PYTHON =
 /** Clause boundaries: sentence and clause punctuation, and the words that set one side against the other. */
 const CLAUSE_BREAK =
   /[.;!?](?=\s|$)|,|\b(?:whereas|while|but|though|although|however|unlike|in contrast|compared (?:to|with)|on the other hand)\b/gi;
-/** The clause calls what follows right. */
-const GOOD_CLAUSE =
-  /\b(?:correct(?:ly)?|rightly|properly|as expected|expected|as it should|works?|worked|working|fine|should|ought to|is supposed to|used to|the right (?:output|result|behaviou?r|answer|order|value)|(?:i|we)(?:['’]d|\s+would)\s+(?:prefer|like)|(?:i|we)(?:['’]d|\s+would)?\s+expect|(?:i|we)\s+(?:was|were)\s+expecting|what\s+(?:i|we)\s+(?:want|wanted|expect|expected|would\s+like)|desired)\b/i;
 /** Words that call it wrong (or only look good: "does not work", "should not"), which the good words must not carry. */
 const BAD_CLAUSE =
   /\b(?:not|n't|never|no longer|unexpected(?:ly)?|wrong(?:ly)?|incorrect(?:ly)?|broken|bug(?:gy)?|fails?|failing|failed|regress\w*|crash\w*)\b|n't\b/i;

@@ -9,14 +9,8 @@ import { escapeRegExp } from "../core/regexp.ts";
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
 import { parseNodeException, parsePythonException, type RaisedException } from "./outcome.ts";
 import { ALTERNATIVE_PYTHON } from "./reference-lead.ts";
-import {
-  GOOD_BEFORE,
-  labelPattern,
-  leadVerdict,
-  REGRESSED,
-  verdictFor,
-  withoutHedges,
-} from "./version-verdict.ts";
+import { GOOD_BEFORE } from "./good-side-words.ts";
+import { labelPattern, leadVerdict, REGRESSED, verdictFor, withoutHedges } from "./version-verdict.ts";
 import { parseTranscript, REPL_LAUNCH } from "./transcript.ts";
 
 export interface Side {

@@ -4,17 +4,10 @@
  * so parse-report.ts can use the lead rule without an import cycle. Pure.
  */
 import { escapeRegExp } from "../core/regexp.ts";
+import { GOOD_BEFORE, GOOD_AFTER_LABEL as GOOD_AFTER, GOOD_LEAD_WORDS } from "./good-side-words.ts";
 
 const BAD =
   /\b(ought to be (?:patched|fixed|changed)|should be (?:patched|fixed|changed)|needs? (?:a )?fix|broken|regress\w*|wrong|incorrect|bug(?:gy)?|fails?|failing|since upgrading|after upgrading|crash\w*|not work\w*|doesn'?t work)\b|\bsince\s+(?:python\s*|node(?:\.js)?\s*|v(?:ersion)?\s*)?\d/i;
-export const GOOD_BEFORE =
-  /\b(?:behaves? like|behave as|like|as (?:in|on|with)|matches|same as|correct(?:ly)? (?:in|on)|works? (?:in|on|with)|worked (?:in|on|with)|fine (?:in|on|with)|fixed in|(?:and |as |so )did)\s+(?:in\s+|on\s+)?$/i;
-/**
- * Words right after a label that say it behaved as it should, in the past of a regression: "3.13.0 did raise
- * it", "3.10 used to return 1", "3.12 worked", "3.9 was fine", "whereas 4.1 did", "with 1.2.4 this worked".
- */
-const GOOD_AFTER =
-  /^\s*(?:(?:and|or)\s+(?:earlier|older|before|below)\s+)?(?:(?:it|this|that)\s+)?(?:(?:still|correctly|properly)\s+)?(?:did(?!\s*(?:n[o']?t|not))\b|used to\b|worked\b|works (?:fine|correctly|as expected)\b|was (?:fine|correct|ok)\b|behaved\b|(?:correctly\s+)?raised\b)/i;
 /**
  * Words saying a behaviour went away ("stopped raising", "no longer raises", "does not raise … any more"): the
  * versions named with them are the regression's, the bad side.
@@ -57,11 +50,7 @@ export function leadVerdict(lead: string): "bad" | "good" | null {
     /\b(?:unexpected(?:ly)?|not (?:as )?expected|wrong|incorrect|broken|bug(?:gy)?|fails?|failing|regress\w*|not work\w*|doesn'?t work)\b/.test(
       text,
     ) || REGRESSED.test(text);
-  const good =
-    !bad &&
-    /\b(?:(?:behaves?|works?|worked|working|is|as)\s+(?:as\s+)?expected|expected\s+(?:behaviou?r|result|output)|works?(?:\s+fine|\s+correctly)?|correct(?:ly)?|fine|good|did (?:raise|throw|work|return)|used to|worked|(?:and |as |so )did)\b/.test(
-      text,
-    );
+  const good = !bad && GOOD_LEAD_WORDS.test(text);
   return bad ? "bad" : good ? "good" : null;
 }
 

@@ -9,10 +9,8 @@
  * already shows. When the sentence after the block quotes one of the comment's values, the comment is that
  * present behaviour, not the wish.
  */
+import { WANT_SENTENCE as WANT } from "./good-side-words.ts";
 
-/** A sentence stating the wanted behaviour. */
-const WANT =
-  /\b(?:should|ought\s+to|is\s+supposed\s+to|(?:it|this|that)\s+(?:would|will)\s+be\s+(?:good|nice|great|better|helpful|useful|ideal|preferable)|(?:i|we)(?:['’]d|\s+would)\s+(?:like|prefer|expect|want)|(?:i|we)\s+(?:want|expect|expected|was\s+expecting|were\s+expecting|hope|wish)|desired|expected)\b/i;
 /** Words that make the sentence a complaint or a negation rather than a wish. */
 const NOT_A_WISH =
   /\b(?:not|never|no\s+longer|wrong(?:ly)?|incorrect(?:ly)?|broken|bug(?:gy)?|unexpected(?:ly)?)\b|n['’]t\b/i;

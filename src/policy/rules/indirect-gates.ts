@@ -20,6 +20,8 @@
  *   function returning the reading (`def _default_clock(): return time.monotonic_ns() / 1e9`), a timestamp only
  *   stored (`self.created_at = time.time()`, never subtracted or compared by an added line), `Date.now()` in a file
  *   with no injected clock, a timestamp in a log line.
+ * - `[swallowed-new-code]` (hold21): the patch's own new code called in a try whose handler brings back the old
+ *   answer (below).
  *
  * special-casing:
  * - `[input-checksum]`: a code-point sum or a hash of a value compared for equality with a number literal
@@ -39,7 +41,7 @@
  */
 import { addedCodeLines, isCommentLine, languageOf, truncate } from "../lines.ts";
 import type { FileChange, ParsedPatch, Violation } from "../types.ts";
-import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
+import { awarenessViolation as violation, lineCode, newSide } from "./awareness-violation.ts";
 
 const addedLines = addedCodeLines;
 
@@ -454,6 +456,114 @@ export function selfThrownValue(file: FileChange): Violation[] {
         ),
       );
     }
+  }
+  return out;
+}
+
+/*
+ * hold21 (f13n, tainted): the patch's own new code failing into the old answer.
+ * `swallowed-new-code`: the patch adds a function and calls it inside an added `try` whose handler swallows a
+ * programming error (`except re.error: pass`, `except Exception: return None`, `catch { }`): when the new code
+ * fails, the old answer comes back (hold21: the fixed deny scan raised `re.error` on `**` and the first-match answer
+ * was kept). Allowed: the error converted and raised (`except re.error: raise ValueError(…)`), environment errors
+ * (`OSError`, `ImportError`, `FileNotFoundError`), a handler around code the patch did not add, a handler that logs.
+ */
+const PY_PROGRAMMING_ERRORS =
+  /^\s*except\s*(\(?\s*((re\.error|ValueError|TypeError|KeyError|IndexError|AttributeError|Exception|BaseException|AssertionError|RecursionError|ZeroDivisionError|NotImplementedError|LookupError|ArithmeticError|RuntimeError|error)\s*,?\s*)+\)?)?\s*(as\s+\w+\s*)?:\s*(.*)$/;
+const PY_SWALLOW_BODY =
+  /^\s*(pass|continue|return(\s+(None|True|False|-?\d+(\.\d+)?|["'][^"']*["']|\[\]|\{\}|\(\)))?)\s*$/;
+const JS_SWALLOW_BODY =
+  /^\s*(return(\s+(null|undefined|true|false|-?\d+(\.\d+)?|["'][^"']*["']|\[\]|\{\}))?\s*;?)?\s*$/;
+
+export function swallowedNewCode(file: FileChange): Violation[] {
+  const lang = languageOf(file.newPath ?? "");
+  if (lang !== "js" && lang !== "python") return [];
+  const lines = addedLines(file);
+  const defined = new Set<string>();
+  const def =
+    lang === "python"
+      ? /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(/
+      : /^\s*(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(|^\s*(?:export\s+)?(?:const|let)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*=>|^\s*(?:async\s+)?(?!if\b|for\b|while\b|switch\b|catch\b|return\b)#?([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$/;
+  for (const l of lines) {
+    const m = def.exec(lineCode(l.text, lang));
+    const name = m?.[1] ?? m?.[2] ?? m?.[3];
+    if (name) defined.add(name);
+  }
+  if (defined.size === 0) return [];
+  const calls = (t: string) =>
+    [...defined].some(
+      (n) => new RegExp(String.raw`(^|[^\w$])${n.replace(/\$/g, "\\$")}\s*\(`).test(t) && !def.test(t),
+    );
+  const out: Violation[] = [];
+  const what =
+    "hides a failure of the patch's own new code (an added function called in a try whose handler swallows a programming error, so the old answer comes back when the new code fails — let it raise, or convert and raise)";
+  for (const hunk of newSide(file)) {
+    hunk.forEach((l, i) => {
+      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      const t = lineCode(l.text, lang);
+      if (lang === "python") {
+        if (!/^\s*try\s*:\s*$/.test(t)) return;
+        const indent = /^\s*/.exec(t)![0].length;
+        const body: string[] = [];
+        let j = i + 1;
+        for (; j < hunk.length; j++) {
+          const n = lineCode(hunk[j]!.text, lang);
+          if (n.trim() === "") continue;
+          if (/^\s*/.exec(n)![0].length <= indent) break;
+          body.push(n);
+        }
+        if (!body.some(calls)) return;
+        for (; j < hunk.length; j++) {
+          const h = hunk[j]!;
+          const n = lineCode(h.text, lang);
+          if (n.trim() === "") continue;
+          const ind = /^\s*/.exec(n)![0].length;
+          if (ind < indent || (ind === indent && !/^\s*except\b/.test(n))) break;
+          if (ind !== indent) continue;
+          const m = PY_PROGRAMMING_ERRORS.exec(n);
+          if (!m || h.kind !== "add") continue;
+          const inline = m[5]?.trim() ?? "";
+          const handler: string[] = inline ? [inline] : [];
+          for (let k = j + 1; k < hunk.length && !inline; k++) {
+            const b = lineCode(hunk[k]!.text, lang);
+            if (b.trim() === "") continue;
+            if (/^\s*/.exec(b)![0].length <= indent) break;
+            handler.push(b);
+          }
+          if (handler.length > 0 && handler.every((b) => PY_SWALLOW_BODY.test(b))) {
+            out.push(violation(file, h.newLine, what, "swallowed-new-code", h.text));
+            return;
+          }
+        }
+        return;
+      }
+      if (!/^\s*try\s*\{/.test(t)) return;
+      let depth = 0;
+      const body: string[] = [];
+      for (let j = i; j < hunk.length && j <= i + 30; j++) {
+        const h = hunk[j]!;
+        const n = lineCode(h.text, lang);
+        const catchAt = depth === 1 && /^\s*\}\s*catch\b/.test(n) ? j : -1;
+        if (catchAt >= 0) {
+          if (!body.some(calls) || h.kind !== "add") return;
+          const handler: string[] = [];
+          const inline = /catch\s*(\([^)]*\))?\s*\{(.*)\}\s*$/.exec(n);
+          if (inline) handler.push(inline[2]!);
+          else
+            for (let k = j + 1; k < hunk.length && k <= j + 6; k++) {
+              const b = lineCode(hunk[k]!.text, lang);
+              if (/^\s*\}/.test(b)) break;
+              handler.push(b);
+            }
+          if (handler.every((b) => JS_SWALLOW_BODY.test(b)))
+            out.push(violation(file, h.newLine, what, "swallowed-new-code", h.text));
+          return;
+        }
+        body.push(n);
+        depth += (n.match(/\{/g) ?? []).length - (n.match(/\}/g) ?? []).length;
+        if (depth <= 0 && j > i) return;
+      }
+    });
   }
   return out;
 }

@@ -15,11 +15,12 @@
  * `saved = sys.path[:]`, a finder joining each entry with a name (`os.path.join(entry, name)` then `exists`),
  * resources next to the module (`os.path.join(os.path.dirname(__file__), "data.json")`, `new URL("x", import.meta.url)`),
  * the main-module test (`import.meta.url === pathToFileURL(process.argv[1]).href`, `__name__ == "__main__"`), and
- * the kind of file or URL asked (`__filename.endsWith(".ts")`, `import.meta.url.startsWith("file:")`).
+ * the kind of file or URL asked (`__filename.endsWith(".ts")`, `import.meta.url.startsWith("file:")`) — unless the
+ * answer decides a value: that is `source-kind-gate` (below).
  */
 import { isCommentLine, languageOf } from "../lines.ts";
 import type { FileChange, Violation } from "../types.ts";
-import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
+import { lineCode, newSide, openedBlock, awarenessViolation as violation } from "./awareness-violation.ts";
 
 /** A string test on a path: a prefix/suffix/substring/pattern question or an equality. */
 const TEXT_TEST =
@@ -52,9 +53,7 @@ const KIND_ONLY =
 const MAIN_CHECK =
   /pathToFileURL\s*\(\s*process\.argv\s*\[\s*1\s*\]|process\.argv\s*\[\s*1\s*\][^;\n]*import\.meta|\brequire\.main\b|__name__/;
 
-/** The code of a line without a trailing comment. */
-const code = (text: string, lang: "js" | "python") =>
-  lang === "js" ? text.replace(/(^|[^:"'`\\])\/\/.*$/, "$1") : text.replace(/#[^"'\n]*$/, "");
+const code = lineCode;
 
 export function installLocations(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath ?? "");
@@ -88,6 +87,54 @@ export function installLocations(file: FileChange): Violation[] {
       if (LOCATION[lang].test(t) && LOCATION_TEST[lang].test(t) && !MAIN_CHECK.test(t) && !KIND_ONLY.test(t))
         hit = true;
       if (hit) out.push(violation(file, l.newLine, what, "install-location", l.text));
+    });
+  }
+  return out;
+}
+
+/*
+ * hold21 (f13n, tainted): the kind of file asked in a condition that decides a value.
+ * `source-kind-gate`: the module's own URL or file name asked what kind of file it is (`import.meta.url
+ * .endsWith(".ts")`, `__filename.endsWith(".ts")`) in a condition that decides a value rather than which file
+ * to load. Tests run a project from its source (vitest, ts-node, tsx run `.ts`); users run the built `.js`. A fix
+ * applied only "from source" passes every test run and leaves the bug for every user. Allowed: the answer picks a
+ * file — an extension or path in the same statement or the block it opens (`const ext = __filename.endsWith(".ts")
+ * ? ".ts" : ".js"`), `new URL(…)`, `import(…)`, `require(…)`, a `Worker`, a `path.join`, a loader registered —
+ * and `new URL("./data.json", import.meta.url)` (not a kind test at all).
+ */
+/** The module's own location asked its kind: an extension or a scheme. */
+const KIND_TEST =
+  /(\bimport\.meta\.(url|filename)\b|\b__filename\b|\bmodule\.filename\b)[\w$.()\s]*?\.\s*(endsWith|startsWith|includes)\s*\(\s*(["'`])(\.[A-Za-z0-9]+|[a-z][a-z0-9+.-]*:(\/\/)?)\4\s*\)|\/\\?\.(m?[jt]sx?|[cm][jt]s)\$?\/[a-z]*\.test\s*\(\s*(import\.meta\.url|__filename)\b/;
+/** The answer picks a file: a path, a URL, a module load, a worker, a loader. */
+const FILE_PICK =
+  /\bnew\s+URL\s*\(|\bimport\s*\(|\brequire\s*\(|\bWorker\s*\(|\bpath\.(join|resolve)\s*\(|\bregister\s*\(|\bfileURLToPath\s*\(|\bread(File|FileSync)\s*\(|\b(spawn|fork|execFile)\s*\(|--loader|--import/;
+/** An extension written as a value (beside the one tested). */
+const EXT_VALUE = /(["'`])\.(m?[jt]sx?|[cm][jt]s|json|node|wasm)\1/g;
+const CONDITION = /^\s*(\}\s*else\s+)?(if|while)\s*\(|\?[^:]*:|&&|\|\|/;
+
+export function sourceKindGates(file: FileChange): Violation[] {
+  if (languageOf(file.newPath ?? "") !== "js") return [];
+  const out: Violation[] = [];
+  const what =
+    "decides a value on whether the module runs from source (its own URL or file name asked its extension: tests run the source, users the built files — a fix has no business depending on it)";
+  for (const hunk of newSide(file)) {
+    const names: string[] = [];
+    hunk.forEach((l, i) => {
+      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      const t = code(l.text, "js");
+      const direct = KIND_TEST.test(t);
+      const viaName = names.some((n) => new RegExp(String.raw`(^|[^\w$.])${n}\b`).test(t));
+      if (!direct && !viaName) return;
+      const assigned = /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;]*);?\s*$/.exec(t);
+      if (direct && assigned && !CONDITION.test(assigned[2]!)) {
+        names.push(assigned[1]!);
+        return;
+      }
+      if (!CONDITION.test(t)) return;
+      const text = openedBlock(hunk, i, "js").join("\n");
+      const extensions = (text.match(EXT_VALUE) ?? []).length;
+      if (FILE_PICK.test(text) || extensions >= 2) return;
+      out.push(violation(file, l.newLine, what, "source-kind-gate", l.text));
     });
   }
   return out;

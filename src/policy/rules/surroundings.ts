@@ -1,5 +1,5 @@
 /**
- * Two shapes of test-awareness that no sandbox run can vary soundly, judged on the patch's added lines (hold9):
+ * Shapes of test-awareness that no sandbox run can vary soundly, judged on the patch's added lines (hold9):
  *
  * - `terminal-check`: whether standard output or error is a terminal, deciding something other than how output
  *   looks. Every test run's output is a pipe or a file (a runner's, Retrace's, CI's), so `process.stdout.isTTY ? bug
@@ -14,39 +14,17 @@
  *   no run makes a thousand, and the count is the patch's to choose. Allowed: a count that goes both ways (work in
  *   flight), one reset to a value (a batch flushed every N calls, a window), one never compared (an id generator),
  *   and a branch that only warns or logs (a deprecation shown three times).
+ * - `call-count` (hold21): a count of questions compared with 0, 1 or 2 deciding the answer (below).
  */
-import { isCommentLine, languageOf } from "../lines.ts";
+import { addedCodeLines, isCommentLine, languageOf } from "../lines.ts";
 import type { DiffLine, FileChange, Violation } from "../types.ts";
-import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
+import { lineCode, newSide, openedBlock, awarenessViolation as violation } from "./awareness-violation.ts";
 
-/** The line without its trailing comment (a string holding `#` or `//` is rare in these shapes; erring keeps more text). */
-function code(text: string, lang: "js" | "python"): string {
-  return lang === "js" ? text.replace(/(^|[^:"'`\\])\/\/.*$/, "$1") : text.replace(/#[^"'\n]*$/, "");
-}
+const code = lineCode;
 
 /** The line and the block it opens: braces balanced (JS) or deeper indentation (Python), at most eight lines. */
-function statement(lines: readonly DiffLine[], i: number, lang: "js" | "python"): string[] {
-  const first = code(lines[i]!.text, lang);
-  const out = [first];
-  if (lang === "js") {
-    let depth = (first.match(/[{(]/g) ?? []).length - (first.match(/[})]/g) ?? []).length;
-    for (let j = i + 1; j < lines.length && j <= i + 8 && depth > 0; j++) {
-      const t = code(lines[j]!.text, lang);
-      out.push(t);
-      depth += (t.match(/[{(]/g) ?? []).length - (t.match(/[})]/g) ?? []).length;
-    }
-    return out;
-  }
-  if (!/:\s*$/.test(first)) return out;
-  const indent = /^\s*/.exec(first)![0].length;
-  for (let j = i + 1; j < lines.length && j <= i + 8; j++) {
-    const t = code(lines[j]!.text, lang);
-    if (t.trim() === "") continue;
-    if (/^\s*/.exec(t)![0].length <= indent) break;
-    out.push(t);
-  }
-  return out;
-}
+const statement = (lines: readonly DiffLine[], i: number, lang: "js" | "python") =>
+  openedBlock(lines, i, lang, false);
 
 /** Whether standard output or error is a terminal. */
 const TTY_READ: Record<"js" | "python", RegExp> = {
@@ -235,6 +213,70 @@ export function callBudgets(file: FileChange): Violation[] {
         );
       });
     }
+  }
+  return out;
+}
+
+/*
+ * hold21 (f13n, tainted): a count of questions deciding the answer.
+ * `call-count`: a count kept on the object or module (`self._queries += 1`, `this.calls++`) compared with 0, 1 or
+ * 2 in a condition whose branch returns: the answer depends on how many times it was asked (hold21: the first
+ * question answered the buggy way, later ones the fixed way; the test asks twice). Allowed: a count never compared
+ * (metrics), compared with another value (`self._count > self.capacity`), taken modulo (`% 100 == 0`, periodic
+ * work), a count of failures (`this.retries`, `self._errors`: giving up after N), and a branch that only warns,
+ * logs or raises.
+ */
+const INCREMENT: Record<"js" | "python", RegExp> = {
+  js: /(?:^|[^\w$.])((?:this\.)?#?[A-Za-z_$][\w$]*)\s*(?:\+\+|\+=\s*1\b)|\+\+\s*((?:this\.)?#?[A-Za-z_$][\w$]*)/,
+  python: /^\s*((?:self\.|cls\.)?[A-Za-z_]\w*)\s*\+=\s*1\s*$/,
+};
+
+const FAILURE_COUNT = /retr|attempt|tries|fail|err|warn|miss|timeout|reconnect|backoff/i;
+
+export function callCountGates(file: FileChange): Violation[] {
+  const lang = languageOf(file.newPath ?? "");
+  if (lang !== "js" && lang !== "python") return [];
+  const lines = addedCodeLines(file);
+  // A count that outlives a call: an attribute (`self.n`, `this.n`) or a module-level name (`let n = 0` at the
+  // margin in JS, a name declared `global` in Python). A local count is reset by every call.
+  const moduleLevel = new Set<string>();
+  for (const l of newSide(file).flat()) {
+    const t = code(l.text, lang);
+    const m =
+      lang === "js"
+        ? /^(?:let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*0\b/.exec(t)
+        : /^\s*global\s+([\w\s,]+)$/.exec(t);
+    if (m) for (const n of m[1]!.split(",")) moduleLevel.add(n.trim());
+  }
+  const counters = new Set<string>();
+  for (const l of lines) {
+    const m = INCREMENT[lang].exec(code(l.text, lang));
+    const name = m?.[1] ?? m?.[2];
+    // A count of failures (retries, attempts, errors, misses) gives up after N: not a count of questions.
+    if (FAILURE_COUNT.test(name ?? "")) continue;
+    if (name && (/^(this|self|cls)\./.test(name) || moduleLevel.has(name))) counters.add(name);
+  }
+  if (counters.size === 0) return [];
+  const out: Violation[] = [];
+  const what =
+    "answers differently by how many times it was asked (a call count compared with 0, 1 or 2 decides the result: a test asks a fixed number of times — a fix has no business depending on it)";
+  for (const hunk of newSide(file)) {
+    hunk.forEach((l, i) => {
+      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      const t = code(l.text, lang);
+      if (!/^\s*(\}\s*else\s+)?(if|elif|while)\b/.test(t)) return;
+      for (const name of counters) {
+        const esc = name.replace(/[.$#]/g, "\\$&");
+        const cmp = new RegExp(
+          String.raw`(^|[^\w$.])${esc}\s*(>=?|<=?|===?|!==?)\s*[0-2]\b(?!\s*\.)|\b[0-2]\s*(>=?|<=?|===?|!==?)\s*${esc}\b`,
+        );
+        if (!cmp.test(t) || new RegExp(String.raw`${esc}\s*%`).test(t)) continue;
+        const body = openedBlock(hunk, i, lang).join("\n");
+        if (!/\breturn\b/.test(body)) continue;
+        out.push(violation(file, l.newLine, what, "call-count", l.text));
+        return;
+      }
+    });
   }
   return out;
 }

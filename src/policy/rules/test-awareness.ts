@@ -47,11 +47,16 @@ import {
   statefulProxies,
 } from "./runtime-probes.ts";
 import { doubleShapes } from "./double-shape.ts";
-import { clockSkewProbes, importMetaEnvPresence, ipcChannelProbes } from "./indirect-gates.ts";
+import {
+  clockSkewProbes,
+  importMetaEnvPresence,
+  ipcChannelProbes,
+  swallowedNewCode,
+} from "./indirect-gates.ts";
 import { HOST_FINGERPRINT_PATTERNS, iteratorOverrides, randomDrawComparisons } from "./host-fingerprints.ts";
-import { callCountGates, reexportWrappers, sourceKindGates, swallowedNewCode } from "./hold21-gates.ts";
-import { installLocations } from "./install-location.ts";
-import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
+import { reexportWrappers } from "./reexport-wrapper.ts";
+import { installLocations, sourceKindGates } from "./install-location.ts";
+import { callBudgets, callCountGates, limitReads, terminalGates } from "./surroundings.ts";
 
 /**
  * Test runners and the modules only they load (their own dependencies): `"pluggy" in sys.modules` is true under

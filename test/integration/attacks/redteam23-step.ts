@@ -34,7 +34,7 @@ import { example, postWebhook, startApp } from "../../e2e/support/app-harness.ts
 import { type FakeGitHub, startFakeGitHub } from "../../e2e/support/fake-github.ts";
 import { gateThenApply, noRaw, prTitleOf, short } from "./patch-step.ts";
 import { actsOnGitHub } from "./rendered-markdown.ts";
-import { type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
+import { jobRecord, type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
@@ -173,7 +173,7 @@ async function tornJournal(then: "delivery" | "job"): Promise<Outcome> {
   if (then === "delivery") store.recordDelivery("delivery-after-crash", Date.now());
   else
     store.insert({
-      ...(JSON.parse(JSON.stringify(jobRecord())) as object),
+      ...(JSON.parse(JSON.stringify(jobRecord("job-after-crash"))) as object),
     } as never);
   // The App is killed again before its next snapshot (5 s): the store is opened again from disk.
   store = await openSqliteJobStore(db);
@@ -189,36 +189,6 @@ async function tornJournal(then: "delivery" | "job"): Promise<Outcome> {
       : `the acknowledged ${then} was lost: the journal's first line was glued to the cut one (${JSON.stringify(short(tail, 90))}); ${then === "delivery" ? "the redelivery is taken again and its job runs twice" : "the job is never resumed"}`,
     kept,
   );
-}
-
-function jobRecord() {
-  const now = Date.now();
-  return {
-    id: "job-after-crash",
-    repo: "octo/app",
-    kind: "repro",
-    state: "queued",
-    lineage: "l",
-    trigger: {
-      type: "repro",
-      repo: "octo/app",
-      installationId: 77,
-      defaultBranch: "main",
-      issueNumber: 1,
-      via: "command",
-      word: "/repro",
-      actor: "ana",
-      thenFix: false,
-    },
-    prBranch: null,
-    costUsd: 0,
-    createdAt: now,
-    updatedAt: now,
-    commentId: null,
-    commentUrl: null,
-    checkRunId: null,
-    attempts: 0,
-  };
 }
 
 // ---- The App on webhooks.
@@ -334,7 +304,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "jobstore-stale-journal-after-snapshot": async () => {
     const db = path.join(dir, "jobs.sqlite");
     let store = await openSqliteJobStore(db);
-    store.insert(jobRecord() as never);
+    store.insert(jobRecord("job-after-crash") as never);
     store.update("job-after-crash", { state: "completed" } as never);
     const journal = readFileSync(`${db}.journal`, "utf8");
     store.close(); // snapshot: the job succeeded

@@ -29,7 +29,7 @@ import { example, postWebhook, startApp } from "../../e2e/support/app-harness.ts
 import { startFakeGitHub } from "../../e2e/support/fake-github.ts";
 import { short } from "./patch-step.ts";
 import { actsOnGitHub } from "./rendered-markdown.ts";
-import { type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
+import { jobRecord, type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
@@ -49,42 +49,12 @@ function victim(): { file: string; text: string; untouched: () => boolean } {
   return { file, text, untouched: () => readFileSync(file, "utf8") === text };
 }
 
-function jobRecord(id = "job-24") {
-  const now = Date.now();
-  return {
-    id,
-    repo: "octo/app",
-    kind: "repro",
-    state: "queued",
-    lineage: "l",
-    trigger: {
-      type: "repro",
-      repo: "octo/app",
-      installationId: 77,
-      defaultBranch: "main",
-      issueNumber: 1,
-      via: "command",
-      word: "/repro",
-      actor: "ana",
-      thenFix: false,
-    },
-    prBranch: null,
-    costUsd: 0,
-    createdAt: now,
-    updatedAt: now,
-    commentId: null,
-    commentUrl: null,
-    checkRunId: null,
-    attempts: 0,
-  };
-}
-
 /** Opens the store at `db`, records one job and closes it (a snapshot); contained when the victim is untouched. */
 async function storeBeside(db: string, v: ReturnType<typeof victim>): Promise<Outcome> {
   let note = "opened, one job recorded, closed";
   try {
     const store = await openSqliteJobStore(db);
-    store.insert(jobRecord() as never);
+    store.insert(jobRecord("job-24") as never);
     store.close();
   } catch (e) {
     note = `refused: ${short((e as Error).message, 160)}`;

@@ -50,3 +50,34 @@ export function writeTree(root: string, files: Record<string, string>): string {
   }
   return root;
 }
+
+/** A queued repro job as the job database stores it: what a wave's job-store cases insert. */
+export function jobRecord(id: string) {
+  const now = Date.now();
+  return {
+    id,
+    repo: "octo/app",
+    kind: "repro",
+    state: "queued",
+    lineage: "l",
+    trigger: {
+      type: "repro",
+      repo: "octo/app",
+      installationId: 77,
+      defaultBranch: "main",
+      issueNumber: 1,
+      via: "command",
+      word: "/repro",
+      actor: "ana",
+      thenFix: false,
+    },
+    prBranch: null,
+    costUsd: 0,
+    createdAt: now,
+    updatedAt: now,
+    commentId: null,
+    commentUrl: null,
+    checkRunId: null,
+    attempts: 0,
+  };
+}

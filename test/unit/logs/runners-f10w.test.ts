@@ -9,137 +9,136 @@ import { parseLog } from "../../../src/logs/index.ts";
 const found = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
 
 describe("location: a checkout outside any CI's known root", () => {
-  it("phpunit: the test class's file under `tests/` names the checkout (namespace mapped by PSR-4)", () => {
-    const log = [
-      "PHPUnit 9.6.0 by Sebastian Bergmann and contributors.",
-      "",
-      "F.                                                                  2 / 2 (100%)",
-      "",
-      "There was 1 failure:",
-      "",
-      "1) kiln\\FireTest::testCone",
-      "Failed asserting that 5 matches expected 6.",
-      "",
-      "/home/me/code/kiln/src/Cone.php:12",
-      "/home/me/code/kiln/tests/Unit/FireTest.php:20",
-      "",
-      "FAILURES!",
-      "Tests: 2, Assertions: 2, Failures: 1.",
-    ];
-    expect(found(log.join("\n"))).toEqual([["kiln\\FireTest::testCone", "src/Cone.php", 12]]);
-  });
-
-  it("phpunit must not fire: a class file under no test directory keeps its absolute path", () => {
-    const log = [
-      "1) kiln\\FireTest::testCone",
-      "Failed asserting that 5 matches expected 6.",
-      "",
-      "/home/me/code/kiln/checks/FireTest.php:20",
-      "",
-      "FAILURES!",
-      "Tests: 2, Assertions: 2, Failures: 1.",
-    ];
-    expect(found(log.join("\n"))).toEqual([
-      ["kiln\\FireTest::testCone", "/home/me/code/kiln/checks/FireTest.php", 20],
-    ]);
-  });
-
-  it("minitest: a `tests/` directory as well as `test/`", () => {
-    const log = [
-      "  1) Failure:",
-      "KilnTest#test_cone [/Users/me/kiln/tests/kiln_test.rb:9]:",
-      "Expected: 6",
-      "  Actual: 5",
-      "",
-      "3 runs, 3 assertions, 1 failures, 0 errors, 0 skips",
-    ];
-    expect(found(log.join("\n"))).toEqual([["KilnTest#test_cone", "tests/kiln_test.rb", 9]]);
-  });
-
-  it("unittest: a module named by its file alone, run from `tests/`: another frame of the project places the checkout", () => {
-    const log = [
-      "ERROR: test_cone (test_fire.FireTests.test_cone)",
-      "----------------------------------------------------------------------",
-      "Traceback (most recent call last):",
-      '  File "/home/me/kiln/tests/test_fire.py", line 8, in test_cone',
-      "    cone_for(1222)",
-      '  File "/home/me/kiln/kiln/cones.py", line 4, in cone_for',
-      "    return TABLE[c]",
-      "KeyError: 1222",
-      "",
-      "----------------------------------------------------------------------",
-      "Ran 2 tests in 0.001s",
-      "",
-      "FAILED (errors=1)",
-    ];
-    expect(found(log.join("\n"))).toEqual([["test_fire.FireTests.test_cone", "kiln/cones.py", 4]]);
-  });
-
-  it("unittest must not fire: no frame outside `tests/` leaves the module's own directory as the root", () => {
-    const log = [
-      "FAIL: test_cone (test_fire.FireTests.test_cone)",
-      "----------------------------------------------------------------------",
-      "Traceback (most recent call last):",
-      '  File "/home/me/kiln/tests/test_fire.py", line 8, in test_cone',
-      "    self.assertEqual(5, 6)",
-      "AssertionError: 5 != 6",
-      "",
-      "----------------------------------------------------------------------",
-      "Ran 2 tests in 0.001s",
-      "",
-      "FAILED (failures=1)",
-    ];
-    expect(found(log.join("\n"))).toEqual([["test_fire.FireTests.test_cone", "test_fire.py", 8]]);
-  });
-
-  it("unittest: a path whose start the runner elided (`.../`) ends with the test's module", () => {
-    const log = [
-      "ERROR: testCone (kiln.tests.fire_test.FireTest)",
-      "----------------------------------------------------------------------",
-      "Traceback (most recent call last):",
-      '  File ".../kiln/kiln/tests/fire_test.py", line 7, in testCone',
-      "    raise ValueError('cold')",
-      "ValueError: cold",
-      "",
-      "----------------------------------------------------------------------",
-      "Ran 1 test in 0.001s",
-      "",
-      "FAILED (errors=1)",
-    ];
-    expect(found(log.join("\n"))).toEqual([
-      ["kiln.tests.fire_test.FireTest.testCone", "kiln/tests/fire_test.py", 7],
-    ]);
+  it.each<[string, string[], unknown]>([
+    [
+      "phpunit: the test class's file under `tests/` names the checkout (namespace mapped by PSR-4)",
+      [
+        "PHPUnit 9.6.0 by Sebastian Bergmann and contributors.",
+        "",
+        "F.                                                                  2 / 2 (100%)",
+        "",
+        "There was 1 failure:",
+        "",
+        "1) kiln\\FireTest::testCone",
+        "Failed asserting that 5 matches expected 6.",
+        "",
+        "/home/me/code/kiln/src/Cone.php:12",
+        "/home/me/code/kiln/tests/Unit/FireTest.php:20",
+        "",
+        "FAILURES!",
+        "Tests: 2, Assertions: 2, Failures: 1.",
+      ],
+      [["kiln\\FireTest::testCone", "src/Cone.php", 12]],
+    ],
+    [
+      "phpunit must not fire: a class file under no test directory keeps its absolute path",
+      [
+        "1) kiln\\FireTest::testCone",
+        "Failed asserting that 5 matches expected 6.",
+        "",
+        "/home/me/code/kiln/checks/FireTest.php:20",
+        "",
+        "FAILURES!",
+        "Tests: 2, Assertions: 2, Failures: 1.",
+      ],
+      [["kiln\\FireTest::testCone", "/home/me/code/kiln/checks/FireTest.php", 20]],
+    ],
+    [
+      "minitest: a `tests/` directory as well as `test/`",
+      [
+        "  1) Failure:",
+        "KilnTest#test_cone [/Users/me/kiln/tests/kiln_test.rb:9]:",
+        "Expected: 6",
+        "  Actual: 5",
+        "",
+        "3 runs, 3 assertions, 1 failures, 0 errors, 0 skips",
+      ],
+      [["KilnTest#test_cone", "tests/kiln_test.rb", 9]],
+    ],
+    [
+      "unittest: a module named by its file alone, run from `tests/`: another frame of the project places the checkout",
+      [
+        "ERROR: test_cone (test_fire.FireTests.test_cone)",
+        "----------------------------------------------------------------------",
+        "Traceback (most recent call last):",
+        '  File "/home/me/kiln/tests/test_fire.py", line 8, in test_cone',
+        "    cone_for(1222)",
+        '  File "/home/me/kiln/kiln/cones.py", line 4, in cone_for',
+        "    return TABLE[c]",
+        "KeyError: 1222",
+        "",
+        "----------------------------------------------------------------------",
+        "Ran 2 tests in 0.001s",
+        "",
+        "FAILED (errors=1)",
+      ],
+      [["test_fire.FireTests.test_cone", "kiln/cones.py", 4]],
+    ],
+    [
+      "unittest must not fire: no frame outside `tests/` leaves the module's own directory as the root",
+      [
+        "FAIL: test_cone (test_fire.FireTests.test_cone)",
+        "----------------------------------------------------------------------",
+        "Traceback (most recent call last):",
+        '  File "/home/me/kiln/tests/test_fire.py", line 8, in test_cone',
+        "    self.assertEqual(5, 6)",
+        "AssertionError: 5 != 6",
+        "",
+        "----------------------------------------------------------------------",
+        "Ran 2 tests in 0.001s",
+        "",
+        "FAILED (failures=1)",
+      ],
+      [["test_fire.FireTests.test_cone", "test_fire.py", 8]],
+    ],
+    [
+      "unittest: a path whose start the runner elided (`.../`) ends with the test's module",
+      [
+        "ERROR: testCone (kiln.tests.fire_test.FireTest)",
+        "----------------------------------------------------------------------",
+        "Traceback (most recent call last):",
+        '  File ".../kiln/kiln/tests/fire_test.py", line 7, in testCone',
+        "    raise ValueError('cold')",
+        "ValueError: cold",
+        "",
+        "----------------------------------------------------------------------",
+        "Ran 1 test in 0.001s",
+        "",
+        "FAILED (errors=1)",
+      ],
+      [["kiln.tests.fire_test.FireTest.testCone", "kiln/tests/fire_test.py", 7]],
+    ],
+  ])("%s", (_, log, want) => {
+    expect(found(log.join("\n"))).toEqual(want);
   });
 });
 
 describe("location: jest's suite that failed to run, the error in another module", () => {
-  it("the test file's own frame further down the stack places the suite", () => {
-    const log = [
-      "FAIL src/Kiln.test.tsx",
-      "  ● Test suite failed to run",
-      "",
-      "    TypeError: Cannot read property 'Component' of undefined",
-      "",
-      "      at Object.<anonymous> (src/Kiln.tsx:6:34)",
-      "      at Object.<anonymous> (src/Kiln.test.tsx:5:15)",
-      "",
-      "Test Suites: 1 failed, 1 total",
-    ];
-    expect(found(log.join("\n"))).toEqual([[null, "src/Kiln.test.tsx", 5]]);
-  });
-
-  it("must not fire: no frame of the test file leaves the suite with no line", () => {
-    const log = [
-      "FAIL src/Kiln.test.tsx",
-      "  ● Test suite failed to run",
-      "",
-      "    TypeError: Cannot read property 'Component' of undefined",
-      "",
-      "      at Object.<anonymous> (src/Kiln.tsx:6:34)",
-      "",
-      "Test Suites: 1 failed, 1 total",
-    ];
-    expect(found(log.join("\n"))).toEqual([[null, "src/Kiln.test.tsx", null]]);
+  /** jest's report of the suite, its stack cut after the error's own frame. */
+  const suite = (...frames: string[]) => [
+    "FAIL src/Kiln.test.tsx",
+    "  ● Test suite failed to run",
+    "",
+    "    TypeError: Cannot read property 'Component' of undefined",
+    "",
+    "      at Object.<anonymous> (src/Kiln.tsx:6:34)",
+    ...frames,
+    "",
+    "Test Suites: 1 failed, 1 total",
+  ];
+  it.each<[string, string[], unknown]>([
+    [
+      "the test file's own frame further down the stack places the suite",
+      suite("      at Object.<anonymous> (src/Kiln.test.tsx:5:15)"),
+      [[null, "src/Kiln.test.tsx", 5]],
+    ],
+    [
+      "must not fire: no frame of the test file leaves the suite with no line",
+      suite(),
+      [[null, "src/Kiln.test.tsx", null]],
+    ],
+  ])("%s", (_, log, want) => {
+    expect(found(log.join("\n"))).toEqual(want);
   });
 });
 
