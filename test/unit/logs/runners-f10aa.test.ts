@@ -1,0 +1,39 @@
+/**
+ * Runner shapes added on branch f10aa (misses of the hold30 and hold32 corpora, tainted: both already scored). Each
+ * log is written here for a small kiln library of our own, in the runners' byte layout; each rule has a case where it
+ * must not fire.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const found = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
+
+describe("RSpec's Failures: section pasted as a markdown task list (`- [ ]  1) Group example`)", () => {
+  it("reads each boxed entry as RSpec's numbered block", () => {
+    const log = [
+      "Failures:",
+      "",
+      "- [ ]  1) Kiln heats to the set point",
+      "     Failure/Error: expect(kiln.heat).to eq(3)",
+      "       expected: 3",
+      "            got: 2",
+      "     # ./spec/kiln_spec.rb:12:in `block (2 levels) in <top (required)>'",
+      "- [x]  2) Kiln cools down",
+      "     Failure/Error: expect(kiln.cool).to eq(0)",
+      "     # ./spec/kiln_spec.rb:30:in `block (2 levels) in <top (required)>'",
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["spec/kiln_spec.rb > Kiln heats to the set point", "spec/kiln_spec.rb", 12],
+      ["spec/kiln_spec.rb > Kiln cools down", "spec/kiln_spec.rb", 30],
+    ]);
+  });
+  it("must not fire on a numbered task list outside a Failures: section", () => {
+    const log = [
+      "Release checklist:",
+      "",
+      "- [ ]  1) Kiln heats to the set point",
+      "     bump the version",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
