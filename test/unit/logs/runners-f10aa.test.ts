@@ -37,3 +37,26 @@ describe("RSpec's Failures: section pasted as a markdown task list (`- [ ]  1) G
     expect(found(log)).toEqual([]);
   });
 });
+
+describe("minitest 4: the name's line cut inside its [file:line] by a fixed width", () => {
+  it("joins the next line to it, with no space", () => {
+    const log = [
+      "  1) Failure:",
+      "test_heat(TestKiln) [/home/ci/kiln/test/controllers/test_ki",
+      "ln_controller.rb:80]:",
+      "Failed assertion, no message given.",
+      "",
+      "2 tests, 2 assertions, 1 failures, 0 errors, 0 skips",
+    ].join("\n");
+    expect(found(log)).toEqual([["TestKiln#test_heat", "test/controllers/test_kiln_controller.rb", 80]]);
+  });
+  it("must not fire when the next line does not close the bracket with :line]", () => {
+    const log = [
+      "  1) Failure:",
+      "test_heat(TestKiln) [/home/ci/kiln/test/controllers/test_ki",
+      "the dial went too far",
+      "",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
