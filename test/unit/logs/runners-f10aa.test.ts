@@ -60,3 +60,43 @@ describe("minitest 4: the name's line cut inside its [file:line] by a fixed widt
     expect(found(log)).toEqual([]);
   });
 });
+
+describe("Catch2's console blocks copied double-spaced (a blank line between every two lines)", () => {
+  const dashes = "-".repeat(79);
+  const block = (section: string, verdict: string) => [
+    dashes,
+    "",
+    "kiln dial",
+    "",
+    "",
+    `  ${section}`,
+    "",
+    dashes,
+    "",
+    "./tests/test_kiln.cpp:40",
+    ".".repeat(79),
+    "",
+    "",
+    "./tests/test_kiln.cpp:17: ",
+    "",
+    verdict,
+    "",
+    "",
+    "  REQUIRE( dial.isValid() )",
+    "",
+    "with expansion:",
+    "",
+    "  false",
+    "",
+  ];
+  it("reads the blocks, the place and its FAILED: split by the copy", () => {
+    const log = [...block("turns left", "FAILED:"), ...block("turns right", "FAILED:")].join("\n");
+    expect(found(log)).toEqual([
+      ["kiln dial/turns left", "tests/test_kiln.cpp", 17],
+      ["kiln dial/turns right", "tests/test_kiln.cpp", 17],
+    ]);
+  });
+  it("must not fire on a passed assertion printed the same way (`-s`, PASSED:)", () => {
+    expect(found(block("turns left", "PASSED:").join("\n"))).toEqual([]);
+  });
+});
