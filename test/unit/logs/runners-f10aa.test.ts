@@ -100,3 +100,22 @@ describe("Catch2's console blocks copied double-spaced (a blank line between eve
     expect(found(block("turns left", "PASSED:").join("\n"))).toEqual([]);
   });
 });
+
+describe("gocheck: a report whose 70-dash separator the paste cut", () => {
+  it("reads the FAIL: line when its file is a Go test file", () => {
+    const log = [
+      "FAIL\tgithub.com/kiln/kiln/integration\t12.1s",
+      "",
+      "FAIL: dial_test.go:88: DialSuite.TestTurn ",
+      "dial_test.go:96: ",
+      "c.Assert(pos, checker.Equals, 5) ",
+      "... obtained int = 4 ",
+      "... expected int = 5 ",
+    ].join("\n");
+    expect(found(log)).toEqual([["DialSuite.TestTurn", null, null]]);
+  });
+  it("must not fire on the same shape naming a non-test file without the separator", () => {
+    const log = ["FAIL: dial.go:88: Dial.Turn", "the dial stuck"].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
