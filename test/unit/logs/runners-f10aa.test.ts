@@ -119,3 +119,29 @@ describe("gocheck: a report whose 70-dash separator the paste cut", () => {
     expect(found(log)).toEqual([]);
   });
 });
+
+describe("automake's test-suite.log rendered as markdown (its = rules made headings of the lines above)", () => {
+  const rows = [
+    "# TOTAL: 2",
+    "# PASS:  1",
+    "# SKIP:  0",
+    "# XFAIL: 0",
+    "# FAIL:  1",
+    "# XPASS: 0",
+    "# ERROR: 0",
+  ];
+  it("reads a section's `# FAIL: name` heading under the summary rows", () => {
+    const log = [
+      "# ",
+      "#    kiln 1.0: tests/test-suite.log",
+      ...rows,
+      "",
+      "# FAIL: tests/dial",
+      "dial stuck",
+    ].join("\n");
+    expect(found(log)).toEqual([["tests/dial", null, null]]);
+  });
+  it("must not fire on such a heading without automake's summary rows", () => {
+    expect(found(["# FAIL: tests/dial", "dial stuck"].join("\n"))).toEqual([]);
+  });
+});
