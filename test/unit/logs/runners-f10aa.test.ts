@@ -145,3 +145,16 @@ describe("automake's test-suite.log rendered as markdown (its = rules made headi
     expect(found(["# FAIL: tests/dial", "dial stuck"].join("\n"))).toEqual([]);
   });
 });
+
+describe("old mocha's one-line entry whose AssertionError has no frame (mocha printed its stack empty)", () => {
+  it("reads the entry, its titles joined (no spec tree to split them)", () => {
+    const log = ["1) kiln dial should turn to five:", "     AssertionError: [4,4] deepEqual [5,5]"].join(
+      "\n",
+    );
+    expect(found(log)).toEqual([["kiln dial should turn to five", null, null]]);
+  });
+  it("must not fire on another error with no frame", () => {
+    const log = ["1) kiln dial should turn to five:", "     Error: the dial is stuck"].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
