@@ -158,3 +158,20 @@ describe("old mocha's one-line entry whose AssertionError has no frame (mocha pr
     expect(found(log)).toEqual([]);
   });
 });
+
+describe("TAP: a lone `not ok N` kept by a paste, with tape's YAML diagnostics under it", () => {
+  it("reads the result when its block opens with `operator:`", () => {
+    const log = [
+      "  ...",
+      "not ok 12 should be equal",
+      "  ---",
+      "    operator: equal",
+      "    expected: 5",
+      "    actual:   4",
+    ].join("\n");
+    expect(found(log)).toEqual([["should be equal", null, null]]);
+  });
+  it("must not fire on a lone `not ok` line without such a block (a test's own output)", () => {
+    expect(found(["not ok 12 should be equal", "  the dial is stuck"].join("\n"))).toEqual([]);
+  });
+});
