@@ -175,3 +175,24 @@ describe("TAP: a lone `not ok N` kept by a paste, with tape's YAML diagnostics u
     expect(found(["not ok 12 should be equal", "  the dial is stuck"].join("\n"))).toEqual([]);
   });
 });
+
+describe("GHC before 8: an error headed by its place alone, the message indented below (cabal indents it again)", () => {
+  it("reads the place and the message", () => {
+    const log = [
+      "    [3 of 3] Compiling Main             ( Tests/Kiln.hs, dist/build/t/Main.o )",
+      "    ",
+      "    Tests/Kiln.hs:31:9:",
+      "        Constructor ‘Dial’ should have 3 arguments, but has been given 2",
+    ].join("\n");
+    expect(found(log)).toEqual([[null, "Tests/Kiln.hs", 31]]);
+  });
+  it("must not fire on a warning head, nor on a place with nothing deeper under it", () => {
+    const log = [
+      "Tests/Kiln.hs:3:1: Warning:",
+      "    The import of ‘Data.List’ is redundant",
+      "Tests/Kiln.hs:31:9:",
+      "done",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
