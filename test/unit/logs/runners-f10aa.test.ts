@@ -196,3 +196,16 @@ describe("GHC before 8: an error headed by its place alone, the message indented
     expect(found(log)).toEqual([]);
   });
 });
+
+describe("sbt's scripted plugin tests: `[error] x group / name` under which scripted prints its cause", () => {
+  it("reads the test as printed", () => {
+    const log = [
+      "[error] x kiln / heat ",
+      "[error]  Cause of test exception: {line 18}  Command succeeded but failure was expected",
+    ].join("\n");
+    expect(found(log)).toEqual([["kiln / heat", null, null]]);
+  });
+  it("must not fire on an `x …` error line without scripted's cause line", () => {
+    expect(found(["[error] x kiln / heat", "[error] something else"].join("\n"))).toEqual([]);
+  });
+});
