@@ -14,6 +14,7 @@ import { automakeFormat } from "./parsers/automake.ts";
 import { mesonFormat } from "./parsers/meson.ts";
 import { autotestFormat } from "./parsers/autotest.ts";
 import { regrtestFormat } from "./parsers/regrtest.ts";
+import { eunitFormat } from "./parsers/eunit.ts";
 import { exunitFormat } from "./parsers/exunit.ts";
 import { minitestFormat } from "./parsers/minitest.ts";
 import { eslintFormat } from "./parsers/eslint.ts";
@@ -167,6 +168,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   dartTestFormat,
   testthatFormat,
   juliaFormat,
+  // EUnit's `in function m:f/0 (file.erl, line N)` over its `**error:` line.
+  eunitFormat,
   // doctest's `File "x.py", line N, in name` is a traceback frame's shape: read before the Python fallback.
   doctestFormat,
   dottedStatusFormat,

@@ -209,3 +209,23 @@ describe("sbt's scripted plugin tests: `[error] x group / name` under which scri
     expect(found(["[error] x kiln / heat", "[error] something else"].join("\n"))).toEqual([]);
   });
 });
+
+describe("EUnit: `in function m:f/A (file.erl, line N)` over EUnit's `**error:` line", () => {
+  it("reads the test, a compiler-named fun as the function it is in", () => {
+    const log = [
+      "in function kiln_tests:'-heat/1-fun-0-'/2 (test/kiln_tests.erl, line 12)",
+      "**error:{assertEqual_failed,[{module,kiln_tests},",
+      "                     {line,12},",
+      "                     {expected,3},",
+      "                     {value,2}]}",
+    ].join("\n");
+    expect(found(log)).toEqual([["kiln_tests:heat/1", "test/kiln_tests.erl", 12]]);
+  });
+  it("must not fire on an `in function` line without EUnit's exception under it (a crash report's frame)", () => {
+    const log = [
+      "in function kiln_tests:heat_test/0 (test/kiln_tests.erl, line 12)",
+      "in call from x:y/1",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
