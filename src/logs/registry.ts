@@ -15,6 +15,7 @@ import { mesonFormat } from "./parsers/meson.ts";
 import { autotestFormat } from "./parsers/autotest.ts";
 import { regrtestFormat } from "./parsers/regrtest.ts";
 import { eunitFormat } from "./parsers/eunit.ts";
+import { robotFormat } from "./parsers/robot.ts";
 import { exunitFormat } from "./parsers/exunit.ts";
 import { minitestFormat } from "./parsers/minitest.ts";
 import { eslintFormat } from "./parsers/eslint.ts";
@@ -93,6 +94,9 @@ export const FORMATS: readonly FormatDefinition[] = [
   // claimed, so neither reads them (unittest takes any `FAIL: ` line under a `=====` rule as a block's header, and
   // `FAIL: x (m.C)` as a header awaiting its rule). Outside a run DejaGnu claims nothing: bare `FAIL:` lines
   // (automake's, nose's, Dart's) still reach their parsers.
+  // Robot Framework before unittest: its `| FAIL |` test lines sit between `=` and `-` rules, which unittest's blocks
+  // use too; only a status line under a suite heading read between two `=` rules is claimed.
+  robotFormat,
   dejagnuFormat,
   unittestFormat,
   jestFormat,

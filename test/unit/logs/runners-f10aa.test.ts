@@ -229,3 +229,29 @@ describe("EUnit: `in function m:f/A (file.erl, line N)` over EUnit's `**error:` 
     expect(found(log)).toEqual([]);
   });
 });
+
+describe("Robot Framework's console: `| FAIL |` test lines under a suite heading between `=` rules", () => {
+  const eq = "=".repeat(78);
+  const pad = (name: string, status: string) => `${name.padEnd(70)}| ${status} |`;
+  it("reads a failed test as suite.test, and not the suite's own status line", () => {
+    const log = [
+      eq,
+      "Kiln :: Kiln tests",
+      eq,
+      "Kiln.Dial :: Dial behaviour",
+      eq,
+      pad("Turns Left", "PASS"),
+      "-".repeat(78),
+      pad("Turns Right", "FAIL"),
+      "4 != 5",
+      "-".repeat(78),
+      pad("Kiln.Dial :: Dial behaviour", "FAIL"),
+      "2 tests, 1 passed, 1 failed",
+      eq,
+    ].join("\n");
+    expect(found(log)).toEqual([["Kiln.Dial.Turns Right", null, null]]);
+  });
+  it("must not fire on a `| FAIL |` line with no suite heading between rules above it", () => {
+    expect(found([pad("Turns Right", "FAIL"), "4 != 5"].join("\n"))).toEqual([]);
+  });
+});
