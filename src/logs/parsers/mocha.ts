@@ -233,7 +233,9 @@ export function createMochaParser(sink: ParserSink) {
       l.error = true;
       // Mocha's own timeout message stands for the frame it has none of.
       if (MOCHA_TIMEOUT.test(t)) l.frame = true;
-      if (NODE_ASSERTION.test(t)) l.assertion = true;
+      // Only for old mocha's one-line entry pasted off mocha's indent: at mocha's own indent, a block with no frame
+      // stays no failure (a listing that looks like one).
+      if (l.oneLine && NODE_ASSERTION.test(t)) l.assertion = true;
     } else if (l.error && /^at \S/.test(t)) l.frame = true;
     return true;
   }
