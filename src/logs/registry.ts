@@ -14,6 +14,8 @@ import { automakeFormat } from "./parsers/automake.ts";
 import { mesonFormat } from "./parsers/meson.ts";
 import { autotestFormat } from "./parsers/autotest.ts";
 import { regrtestFormat } from "./parsers/regrtest.ts";
+import { eunitFormat } from "./parsers/eunit.ts";
+import { robotFormat } from "./parsers/robot.ts";
 import { exunitFormat } from "./parsers/exunit.ts";
 import { minitestFormat } from "./parsers/minitest.ts";
 import { eslintFormat } from "./parsers/eslint.ts";
@@ -92,6 +94,9 @@ export const FORMATS: readonly FormatDefinition[] = [
   // claimed, so neither reads them (unittest takes any `FAIL: ` line under a `=====` rule as a block's header, and
   // `FAIL: x (m.C)` as a header awaiting its rule). Outside a run DejaGnu claims nothing: bare `FAIL:` lines
   // (automake's, nose's, Dart's) still reach their parsers.
+  // Robot Framework before unittest: its `| FAIL |` test lines sit between `=` and `-` rules, which unittest's blocks
+  // use too; only a status line under a suite heading read between two `=` rules is claimed.
+  robotFormat,
   dejagnuFormat,
   unittestFormat,
   jestFormat,
@@ -167,6 +172,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   dartTestFormat,
   testthatFormat,
   juliaFormat,
+  // EUnit's `in function m:f/0 (file.erl, line N)` over its `**error:` line.
+  eunitFormat,
   // doctest's `File "x.py", line N, in name` is a traceback frame's shape: read before the Python fallback.
   doctestFormat,
   dottedStatusFormat,

@@ -40,6 +40,7 @@ function testName(printed: string): string {
 
 const TRAILER = /^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR) (\S+) \(exit status: (\d+)\)$/;
 const SUMMARY_HEAD = /^Testsuite summary for \S/;
+const HEADING_RESULT = /^# (PASS|FAIL|XFAIL|XPASS|SKIP|ERROR): ([^\s(]+)\s*$/;
 const SUMMARY_ROW = /^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR): +(\d+)\s*$/;
 const BOX =
   /^(?:(\d+) of (\d+) tests? (?:failed|did not pass|did not behave as expected)|All (\d+) tests? (?:passed|behaved as expected))\b/;
@@ -185,7 +186,24 @@ export function createAutomakeParser(sink: ParserSink) {
       }
       if (c0 === 35 /* # */) {
         const r = SUMMARY_ROW.exec(text);
-        if (!r) return false;
+        if (!r) {
+          // test-suite.log rendered as markdown: a section's head and its `=` rule became a heading (`# FAIL: name`).
+          // Read only once the log's own summary rows (`# TOTAL: 1`, the same rendering) confirmed the harness.
+          const hr = confirmed ? HEADING_RESULT.exec(text) : null;
+          if (!hr) return false;
+          const h: Held = {
+            name: testName(hr[2]!),
+            status: hr[1]!,
+            message: text.slice(2),
+            start: lineNo,
+            end: lineNo,
+            section: true,
+          };
+          lastResult = h;
+          lastOwn = lineNo;
+          if (results.length < MAX) results.push(h);
+          return true;
+        }
         if (r[1] === "TOTAL") {
           inSummary = true;
           confirmed = true;

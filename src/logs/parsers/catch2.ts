@@ -21,6 +21,7 @@ const PLACE = /(?::\d+|\(\d+\))$/;
 const MD_DIGITS = /\[(\d+)\]\(https?:\/\/[^\s()]*\)/g;
 const undamaged = (text: string): string => (text.includes("](") ? text.replace(MD_DIGITS, "$1") : text);
 const FAILED = /^(.+?)(?::(\d+)|\((\d+)\)): FAILED:$/;
+const CUT_PLACE = /^(\S.*?)(?::(\d+)|\((\d+)\)): ?$/;
 const COUNTS = /^test cases: +(\d+) \| +(?:(\d+) passed \| +)?(\d+) failed(?: \| +\d+ failed as expected)?$/;
 const ALL_PASSED = /^All tests passed \(\d+ assertions? in (\d+) test cases?\)$/;
 
@@ -34,6 +35,10 @@ export function createCatch2Parser(sink: ParserSink) {
   let before: { text: string; lineNo: number } | null = null;
   /** In `place`: the line after the second rule was read (it must be the place). */
   let placeSeen = false;
+  /** Blank lines passed over in a row inside a block's head. */
+  let blankRun = 0;
+  /** In `body`: an assertion's place whose `FAILED:` the copy put on a later line. */
+  let cutPlace: { file: string; line: number } | null = null;
 
   function flush(): void {
     if (buf && failed) {
@@ -53,6 +58,7 @@ export function createCatch2Parser(sink: ParserSink) {
     }
     buf = null;
     failed = null;
+    cutPlace = null;
     names = [];
   }
 
@@ -93,6 +99,13 @@ export function createCatch2Parser(sink: ParserSink) {
         before = text.trim() !== "" && !text.startsWith(" ") && text.length <= 300 ? { text, lineNo } : null;
         return false;
       }
+      // A copy that put a blank line between every two lines (a Debian build log pasted double-spaced): inside a
+      // block's head the blank lines are the copy's, not Catch2's; up to three in a row are passed over.
+      if ((state === "names" || state === "place") && text.trim() === "" && blankRun < 3) {
+        blankRun++;
+        return false;
+      }
+      blankRun = 0;
       if (state === "names") {
         // A place right under the rule: the rule was the block's second, its opening rule cut; the name is the line
         // above it (kept at the buffer's start), when there was one.
@@ -115,7 +128,7 @@ export function createCatch2Parser(sink: ParserSink) {
           buf.push(rule, lineNo - 1);
         }
         // The test case's name at the margin, its sections two spaces deeper each.
-        if (text.trim() === "" || names.length >= 20 || (names.length > 0 && !text.startsWith("  "))) {
+        if (names.length >= 20 || (names.length > 0 && !text.startsWith("  "))) {
           state = "none";
           buf = null;
           names = [];
@@ -138,7 +151,7 @@ export function createCatch2Parser(sink: ParserSink) {
         }
         buf!.push(text, lineNo);
         if (text === DOTS) state = "body";
-        else if (buf!.lines.length > 6) {
+        else if (buf!.lines.filter((l) => l.trim() !== "").length > 6) {
           state = "none";
           buf = null;
           names = [];
@@ -157,6 +170,19 @@ export function createCatch2Parser(sink: ParserSink) {
       if (f && failed === null) {
         failed = { file: sink.path(f[1]!), line: Number(f[2] ?? f[3]), message: [] };
         return true;
+      }
+      // The same copy may break `x.cpp:17: FAILED:` after the place (`x.cpp:17: `, blank lines, `FAILED:`).
+      if (failed === null) {
+        const p = text.endsWith(": ") || text.endsWith(":") ? CUT_PLACE.exec(text) : null;
+        if (p) {
+          cutPlace = { file: p[1]!, line: Number(p[2] ?? p[3]) };
+          return true;
+        }
+        if (text === "FAILED:" && cutPlace) {
+          failed = { file: sink.path(cutPlace.file), line: cutPlace.line, message: [] };
+          return true;
+        }
+        if (text.trim() !== "") cutPlace = null;
       }
       if (failed && failed.message.length < 20 && text.trim() !== "" && !FAILED.test(text))
         failed.message.push(text.trim());

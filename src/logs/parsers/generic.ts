@@ -15,9 +15,41 @@ const SKIP = /^(?:warning|note|info|hint|help|Warning|WARN|INFO|NOTE)\b/;
 const CODE = /^([A-Z]{1,4}\d{2,4}|[a-z]+(?:-[a-z]+)+|[A-Z]\w+\/[A-Za-z-]+)\b:?\s+(.*)$/;
 const MYPY_CODE = /\s+\[([a-z-]+)\]$/;
 
+/**
+ * GHC before 8 heads an error with its place alone (`Tests/Run.hs:31:9:`, a warning has ` Warning:` after it) and
+ * prints the message on the deeper-indented lines below; cabal indents a test suite's build output (`    Tests/…`).
+ */
+const GHC7_HEAD = /^([ \t]*)((?:[A-Za-z]:[\\/])?[\w.+~-]*(?:[\\/][\w.+~-]+)*\.l?hs):(\d+):(\d+):$/;
+
 export function createGenericParser(sink: ParserSink) {
+  let ghc: { indent: number; file: string; line: number; column: number; lineNo: number } | null = null;
   return {
     line(text: string, lineNo: number): boolean {
+      if (ghc) {
+        const g = ghc;
+        ghc = null;
+        const indent = text.length - text.trimStart().length;
+        if (text.trim() !== "" && indent > g.indent) {
+          sink.failure({
+            category: "build",
+            file: sink.path(g.file),
+            line: g.line,
+            column: g.column,
+            errorType: "error",
+            message: text.trim(),
+            start: g.lineNo,
+            end: lineNo,
+          });
+          return true;
+        }
+      }
+      if (text.charCodeAt(text.length - 1) === 58 /* : */ && /\.l?hs:\d+:\d+:$/.test(text)) {
+        const h = GHC7_HEAD.exec(text);
+        if (h) {
+          ghc = { indent: h[1]!.length, file: h[2]!, line: Number(h[3]), column: Number(h[4]), lineNo };
+          return false;
+        }
+      }
       if (text.startsWith("::error")) {
         const w = WORKFLOW.exec(text);
         if (!w) return false;

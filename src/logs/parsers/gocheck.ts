@@ -5,7 +5,10 @@
  *
  * The id is `Suite.Method`. The file is the base name within the package's directory, which the report does not
  * name, so the failure has no place. A `FAIL:` line is read only right under the separator: DejaGnu's and
- * automake's `FAIL: name` lines never have it, nor a `.go:N: Suite.Method` shape.
+ * automake's `FAIL: name` lines never have it, nor a `.go:N: Suite.Method` shape. A paste may cut the separator (the
+ * report's line kept, the dashes above it not): without it the line is read only when its file is a Go test file
+ * (`simple_test.go`), where gocheck suites live, and counts only with gocheck's own explanation lines under it
+ * (`... obtained int = 4`).
  */
 import type { FormatDefinition, ParserSink } from "../parser.ts";
 
@@ -14,12 +17,21 @@ const REPORT = /^(FAIL|PANIC): ([\w.-]+\.go):(\d+): ([A-Za-z_]\w*\.[A-Za-z_]\w*)
 
 export function createGocheckParser(sink: ParserSink) {
   let afterSeparator = false;
-  let open: { id: string; kind: string; lines: string[]; start: number; end: number } | null = null;
+  let open: {
+    id: string;
+    kind: string;
+    lines: string[];
+    start: number;
+    end: number;
+    /** Opened without the separator above it: a failure only with gocheck's `... ` explanation lines. */
+    loose: boolean;
+  } | null = null;
 
   function flush(): void {
     if (!open) return;
     const o = open;
     open = null;
+    if (o.loose && !o.lines.some((l) => /^\.\.\. \w/.test(l.trim()))) return;
     const message = o.lines
       .slice(1)
       .map((l) => l.trim())
@@ -51,11 +63,11 @@ export function createGocheckParser(sink: ParserSink) {
       }
       const was = afterSeparator;
       afterSeparator = false;
-      if (was) {
+      if (was || text.startsWith("FAIL: ") || text.startsWith("PANIC: ")) {
         const r = REPORT.exec(text.trimEnd());
-        if (r) {
+        if (r && (was || r[2]!.endsWith("_test.go"))) {
           flush();
-          open = { id: r[4]!, kind: r[1]!, lines: [text], start: lineNo, end: lineNo };
+          open = { id: r[4]!, kind: r[1]!, lines: [text], start: lineNo, end: lineNo, loose: !was };
           return true;
         }
       }
@@ -80,5 +92,5 @@ export const gocheckFormat: FormatDefinition = {
   name: "gocheck",
   description: "gocheck (gopkg.in/check.v1) problem reports (`FAIL: x_test.go:206: Suite.TestMethod`)",
   create: createGocheckParser,
-  wakesOn: /^-{70}$/,
+  wakesOn: [/^-{70}$/, /^(?:FAIL|PANIC): [\w.-]+_test\.go:\d+: /],
 };

@@ -19,6 +19,11 @@ const HEADER = /^ *(?:\d+\) )?(Failure|Error):$/;
 // `Class#test [file:line]:`; minitest 4 / test-unit: `test_name(Class) [file:line]:`.
 const NAME = /^(\S[^#\s]*(?: [^#\s]+)*#\S.*?|test\w*\(\S+\))(?: \[(.+?):(\d+)\])?:?$/;
 /**
+ * The name's line cut by a terminal's or a paste's fixed width inside its `[file:line]` (`test_x(Kiln) [/src/kiln/te`
+ * then `st/kiln_test.rb:80]:`): the bracket opened and not closed. The next line is joined to it, with no space.
+ */
+const WRAPPED_NAME = /^(?:\S[^#\s]*(?: [^#\s]+)*#\S.*?|test\w*\(\S+\)) \[[^\]\s]*$/;
+/**
  * test-unit's header and name on one line between `=====` rules: `Failure: test_player(TestFakerDota):`, an error's
  * exception after it (`Error: test_x(TestY): NameError: undefined local variable …`).
  */
@@ -38,6 +43,12 @@ function idOf(name: string): string {
 export function createMinitestParser(sink: ParserSink) {
   /** A header seen, waiting for the test's name on the next line. */
   let header: { kind: string; lineNo: number; text: string } | null = null;
+  /** A header and its name's line cut inside `[file:line]`, waiting for the line that ends it. */
+  let wrapped: {
+    header: { kind: string; lineNo: number; text: string };
+    name: string;
+    lineNo: number;
+  } | null = null;
   /** The block under way; `head` is the number of its lines before the message (the header and the name). */
   let block: {
     id: string;
@@ -99,9 +110,34 @@ export function createMinitestParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      if (wrapped) {
+        const w = wrapped;
+        wrapped = null;
+        const m = /^[^\s\]]*:\d+\]:?$/.test(text) ? NAME.exec(w.name + text) : null;
+        if (m) {
+          close();
+          block = {
+            id: idOf(m[1]!),
+            kind: w.header.kind,
+            file: m[2] ? underTopDir(sink.path(m[2]), TEST_DIRS) : null,
+            line: m[3] ? Number(m[3]) : null,
+            buf: new BlockBuffer(),
+            head: 3,
+          };
+          block.buf.push(w.header.text, w.header.lineNo);
+          block.buf.push(w.name, w.lineNo);
+          block.buf.push(text, lineNo);
+          return true;
+        }
+      }
       if (header) {
         const h = header;
         header = null;
+        if (!text.endsWith("]") && !text.endsWith(":") && WRAPPED_NAME.test(text)) {
+          close();
+          wrapped = { header: h, name: text, lineNo };
+          return true;
+        }
         const m = NAME.exec(text);
         if (m) {
           close();

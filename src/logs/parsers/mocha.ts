@@ -27,6 +27,7 @@ const LOOSE_ONE_LINE = /^( {0,4})(\d+)\) (\S.*:)\s*$/;
 /** Mocha's own timeout error, which carries no stack. */
 const MOCHA_TIMEOUT =
   /^Error: Timeout of \d+ms exceeded\. For async tests and hooks, ensure "done\(\)" is called; if returning a Promise, ensure it resolves\./;
+const NODE_ASSERTION = /^(?:Uncaught )?AssertionError(?: \[ERR_ASSERTION\])?: \S/;
 const indentOf = (s: string): number => s.length - s.trimStart().length;
 /** A frame of mocha's BDD/TDD interface (`describe` running its body: `Object.create (…/mocha/lib/interfaces/common.js)`). */
 const MOCHA_INTERFACE_FRAME = /^\s+at .*[\\/]node_modules[\\/]mocha[\\/]lib[\\/]interfaces[\\/]/;
@@ -99,6 +100,11 @@ export function createMochaParser(sink: ParserSink) {
     buf: BlockBuffer;
     error: boolean;
     frame: boolean;
+    /**
+     * The error is node's `AssertionError` (`assert.deepEqual`'s `[…] deepEqual […]`), whose stack mocha may print
+     * empty (every frame mocha's own, filtered): it stands for the frame, as mocha's timeout message does.
+     */
+    assertion?: boolean;
     /** Opened at an indent other than mocha's 2 (a paste or a reporter that shifted it): one-line titles only. */
     oneLine?: boolean;
     /** The number line's indent: the entry's error and frames sit deeper. */
@@ -108,7 +114,7 @@ export function createMochaParser(sink: ParserSink) {
   function endLoose(): void {
     const l = loose;
     loose = null;
-    if (!l?.titleDone || !l.error || !l.frame) return;
+    if (!l?.titleDone || !l.error || !(l.frame || l.assertion)) return;
     // Old mocha's one-line entry (`1) Suite test:`) opened at another indent than 2 is read only with its titles whole
     // on the number line.
     if (l.oneLine && l.titles.length !== 1) return;
@@ -227,6 +233,9 @@ export function createMochaParser(sink: ParserSink) {
       l.error = true;
       // Mocha's own timeout message stands for the frame it has none of.
       if (MOCHA_TIMEOUT.test(t)) l.frame = true;
+      // Only for old mocha's one-line entry pasted off mocha's indent: at mocha's own indent, a block with no frame
+      // stays no failure (a listing that looks like one).
+      if (l.oneLine && NODE_ASSERTION.test(t)) l.assertion = true;
     } else if (l.error && /^at \S/.test(t)) l.frame = true;
     return true;
   }

@@ -12,6 +12,7 @@ const FAILURES = /^(?:\*\*|__)?Failures:(?:\*\*|__)?$/;
 const PENDING = /^Pending: \(Failures listed here are expected/;
 const ENTRY = /^ {2}(\d+)\) (.+)$/;
 const LOOSE_ENTRY = /^ {0,2}(\d+)\) (\S.*)$/;
+const TASK_BOX = /^[-*] \[[ xX]\] (?= {0,2}\d+\) \S)/;
 // A directory or file name after the first may hold single spaces (`./spec/deep dir/x_spec.rb`).
 const RB_PATH = "[^\\s/]*(?:/(?:[^\\s/]| (?=[^\\s/]))+?)*?\\.rb";
 const FRAME = new RegExp(`^\\s*# (${RB_PATH}):(\\d+)(?::in .*)?$`);
@@ -277,7 +278,12 @@ export function createRspecParser(sink: ParserSink) {
         return false;
       }
       if (section === "failures" || section === "pending") {
-        const e = (loose ? LOOSE_ENTRY : ENTRY).exec(text);
+        // A markdown task list made of the section (`- [ ]  1) Group example`, `- [x]  2) …`: a comment tracking
+        // the failures, e.g. a CI bot's aggregate): the box is the paste's, the numbered entry RSpec's.
+        const box = text.charCodeAt(1) === 32 ? TASK_BOX.exec(text) : null;
+        const e = box
+          ? LOOSE_ENTRY.exec(text.slice(box[0].length))
+          : (loose ? LOOSE_ENTRY : ENTRY).exec(text);
         if (e) {
           close();
           proseLeft = 0;

@@ -22,6 +22,8 @@ const LEVEL =
   /^(?:\[(?:\d{4}-)?\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?\] ?)?\[(info|error|warn|success)\](?: |$)/;
 const SBT_COUNTS =
   /^(?:Failed|Error|Passed): Total (\d+), Failed (\d+), Errors (\d+), Passed (\d+)(?:, Skipped (\d+))?/;
+/** A scripted test's failure line (`x group / name`). */
+const SCRIPTED_FAILED = /^x ([\w.-]+ \/ [\w.-]+)\s*$/;
 const LIST_HEAD = /^(?:Failed tests|Error during tests):\s*$/;
 const LIST_ENTRY = /^\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*$/;
 const SCALATEST_COUNTS =
@@ -40,6 +42,8 @@ const COMPILE_FAILED = /^\((?:[^()\s]+\/|[^()]+ \/ )?[\w:]*compile\w*\) Compilat
 const UP_TO_LAYOUT = /^(?:\.\.\/)+([^/]+(?:\/[^/]+)*?\/src\/(?:main|test|it)\/(?:scala|java)\/.+)$/;
 
 export function createSbtParser(sink: ParserSink) {
+  /** A scripted test's `x group / name` line, waiting for its cause line. */
+  let scripted: { id: string; lineNo: number } | null = null;
   let suite: string | null = null;
   /** Subjects of the suite's tree by indentation (FlatSpec `A Stack`, FunSpec `describe` levels). */
   const subjects: { indent: number; text: string }[] = [];
@@ -93,6 +97,31 @@ export function createSbtParser(sink: ParserSink) {
     line(text: string, lineNo: number): boolean {
       const lv = LEVEL.exec(text);
       const rest = lv ? text.slice(lv[0].length) : text;
+      // sbt's scripted plugin tests: `[error] x group / name` for a failed one, confirmed by scripted's own
+      // `Cause of test exception:` line right under it (a bare `x …` line may be anything's).
+      if (scripted) {
+        const s = scripted;
+        scripted = null;
+        if (lv?.[1] === "error" && rest.trimStart().startsWith("Cause of test exception:")) {
+          const message = rest.trim().replace(/^Cause of test exception:\s*/, "");
+          sink.test(s.id, "failed");
+          sink.failure({
+            category: "test",
+            test: s.id,
+            message: message || s.id,
+            start: s.lineNo,
+            end: lineNo,
+          });
+          return true;
+        }
+      }
+      if (lv?.[1] === "error" && rest.startsWith("x ")) {
+        const x = SCRIPTED_FAILED.exec(rest);
+        if (x) {
+          scripted = { id: own(x[1]!), lineNo };
+          return true;
+        }
+      }
       if (inList) {
         const e = lv?.[1] === "error" ? LIST_ENTRY.exec(rest) : null;
         if (e) {

@@ -263,6 +263,10 @@ export function createTapParser(out: ParserSink) {
             pending.yamlKey = null;
             pending.yaml.set(kv[1]!, unquote(value));
           }
+          // tape's and node-tap's diagnostics of a failed assertion (`operator: deepEqual` at the block's first
+          // level, under `not ok N`): TAP's own shape, even when the paste kept only this result of the stream.
+          if (kv[1] === "operator" && pending.failed && pending.indent === 0 && pending.yaml.size === 1)
+            shape();
         } else if (pending.yamlKey && indent > pending.yamlIndent) {
           const prev = pending.yaml.get(pending.yamlKey) ?? "";
           if (prev.length < 8_000)
