@@ -30,6 +30,22 @@ const WANTED_BEFORE =
  */
 const LEAD_VERB = String.raw`\b(is|was|are|were|be|returns?|returned|gives?(?:\s+(?:me|us|back))?|gave(?:\s+(?:me|us|back))?|prints?|printed|yields?|produces?|produced|get|got|see|saw|shows?|displays?)`;
 
+/**
+ * A lead of at most 80 characters ending in a colon, then a label of the value's own ending in a colon (words, no
+ * quote or backtick), then one value closing the line: group 1 the lead, the value from group 2. The label is
+ * required: a lead and a value alone ("The right result would be:" then a version line joined to it) say too little.
+ */
+const LABELLED_TAIL = new RegExp(
+  `^[ \\t]*([^:\\n]{3,80}):[ \\t]*[^:\\n\x60'"]{1,40}:[ \\t]*${VALUE}[ \\t]*\\.?[ \\t]*$`,
+  "i",
+);
+/** The lead says what was wanted: "I expected … to be", "it should be", "the correct value is". */
+const TAIL_EXPECTED =
+  /\b(?:expect\w*|should|ought|wants?|wanted|desired|correct|supposed|intended|would\s+like)\b/i;
+/** The lead says what was seen, in the first person or of the run: "What I actually get is", "the output is". */
+const TAIL_ACTUAL =
+  /\b(?:(?:I|we)\s+(?:(?:actually|now|still)\s+)?(?:get|got|see|saw|receive|received|obtain)|(?:the\s+)?(?:output|result)\s+(?:is|was))\b/i;
+
 function claimValue(m: RegExpExecArray, from: number): string | null {
   for (let i = from; i < from + 5; i++) if (m[i] !== undefined) return m[i]!.trim();
   return null;
@@ -113,6 +129,7 @@ export function proseClaims(raw: string): ProseClaims {
       `\\b${ACTUAL_VERB}\\s*:?\\s*(?:the\\s+(?:value|string|number|result)\\s+)?${VALUE}`,
       "gi",
     );
+    let found = false;
     for (const m of sentence.matchAll(actRe)) {
       const start = m.index ?? 0;
       if (expSpans.some(([s, e]) => start >= s && start < e)) continue;
@@ -125,7 +142,19 @@ export function proseClaims(raw: string): ProseClaims {
       )
         continue;
       const v = claimValue(m as RegExpExecArray, 1);
-      if (v) actual.push(v);
+      if (v) {
+        actual.push(v);
+        found = true;
+      }
+    }
+    if (found || expSpans.length > 0) continue;
+    // "What I actually get is: Standard Deviation, σ: 5.23", "I expected the deviation to be: Mean: 4.89": a lead
+    // naming its side, a colon, a short label of the value's own and the value, ending the sentence.
+    const tail = LABELLED_TAIL.exec(sentence);
+    const v = tail ? claimValue(tail, 2) : null;
+    if (tail && v) {
+      if (TAIL_EXPECTED.test(tail[1]!)) expected.push(v);
+      else if (TAIL_ACTUAL.test(tail[1]!)) actual.push(v);
     }
   }
   return { actual: [...new Set(actual)], expected: [...new Set(expected)] };
