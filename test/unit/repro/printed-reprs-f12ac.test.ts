@@ -89,3 +89,33 @@ describe("a float printed one apart in its last digit", () => {
     expect(floatsAgreeButLastDigit(["5.237229365663817"], "5.237229365663818\nmore\n", ["4.89"])).toBe(false);
   });
 });
+
+describe("a question asking for a value (issue 12 class: the claim read from a question)", () => {
+  it("'Shouldn't X return Y?' states Y as the expected value, never as what happens", () => {
+    expect(proseClaims("Shouldn't `parse('1')` return `1`?")).toEqual({ actual: [], expected: ["1"] });
+    expect(proseClaims("So shouldn't this give true? It gives false instead.")).toEqual({
+      actual: ["false"],
+      expected: ["true"],
+    });
+    expect(proseClaims("Should it not return `1`?").expected).toEqual(["1"]);
+  });
+  it("a value inside the question's subject, or a clause of what happens, is not asked for", () => {
+    expect(proseClaims("Shouldn't a helper that returns false hide the block?")).toEqual({
+      actual: [],
+      expected: [],
+    });
+    expect(proseClaims("Should I file this elsewhere, since `f()` returns `2`?")).toEqual({
+      actual: ["2"],
+      expected: [],
+    });
+  });
+  it("'Why does X print Z?' still states Z as what happens", () => {
+    expect(proseClaims("Why does `fmt(5)` print `5.0`?")).toEqual({ actual: ["5.0"], expected: [] });
+  });
+  it("a clock time or an offset is no number: `-04:00` is not the value `-04`", () => {
+    expect(proseClaims("Why does it show -04:00?")).toEqual({ actual: [], expected: [] });
+    expect(proseClaims("It prints 12:30 now").actual).toEqual([]);
+    expect(proseClaims("yet it gives me -4").actual).toEqual(["-4"]);
+    expect(proseClaims("it returns 5: odd").actual).toEqual(["5"]);
+  });
+});
