@@ -3,6 +3,7 @@
  * that the container itself can report a step its limit stopped.
  */
 import { InfrastructureError } from "../core/errors.ts";
+import { INSTALL_TIMED_OUT } from "../repro/ports.ts";
 
 /** Install failed inside the container (npm's reason, a timeout, a refused host). */
 export class InstallFailedError extends InfrastructureError {
@@ -25,7 +26,7 @@ export function installTimedOut(
 ): InstallFailedError {
   const s = limits.timeoutMs / 1000;
   return new InstallFailedError(
-    `timed out after ${s >= 10 ? Math.round(s) : s} s, the limit of one install${limits.timeoutSetting ? ` (${limits.timeoutSetting})` : ""}`,
+    `${INSTALL_TIMED_OUT} ${s >= 10 ? Math.round(s) : s} s, the limit of one install${limits.timeoutSetting ? ` (${limits.timeoutSetting})` : ""}`,
     command,
     `raise ${limits.timeoutSetting ?? "the install's time limit"} (a first install of a large dependency tree on a loaded machine can take several minutes), or run when the machine is less loaded`,
   );

@@ -1,3 +1,5 @@
+import { INDEX_UNREACHABLE, NPM_UNREACHABLE } from "../repro/ports.ts";
+
 /**
  * Why pip found nothing to install, from its "(from versions: …)" list (wheels only, so the list holds the
  * versions with a wheel for this platform): none at all, or others but not the one asked for.
@@ -78,7 +80,7 @@ export function installFailureReason(output: string, ecosystem: "npm" | "pypi"):
       const code = /npm (?:ERR!|error) code ([A-Z0-9_]{2,40})\b/.exec(output)?.[1];
       const path = /\b(?:GET|request to) https?:\/\/[^/\s]+(\/[^\s]{1,160})/.exec(output)?.[1];
       const detail = [code, path ? `on ${path}` : null].filter(Boolean).join(" ");
-      return `the npm registry could not be reached${detail ? ` (${detail})` : ""}`;
+      return `${NPM_UNREACHABLE}${detail ? ` (${detail})` : ""}`;
     }
     if (/ERESOLVE/.test(output)) return "conflicting peer dependencies";
     if (/EINTEGRITY/.test(output)) return "a package's content does not match its integrity hash";
@@ -89,7 +91,7 @@ export function installFailureReason(output: string, ecosystem: "npm" | "pypi"):
       return /Could not fetch URL|connection|NewConnectionError|Network is unreachable|Temporary failure|Max retries|ProxyError/i.test(
         output,
       )
-        ? "the package index could not be reached"
+        ? INDEX_UNREACHABLE
         : pipMissingReason(output);
     }
     if (
@@ -97,7 +99,7 @@ export function installFailureReason(output: string, ecosystem: "npm" | "pypi"):
         output,
       )
     ) {
-      return "the package index could not be reached";
+      return INDEX_UNREACHABLE;
     }
     if (/THESE PACKAGES DO NOT MATCH THE HASHES/i.test(output)) return "a wheel does not match its hash";
   }

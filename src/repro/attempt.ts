@@ -38,7 +38,7 @@ import {
 } from "./match.ts";
 import { latestEntry, matrixLine } from "./matrix.ts";
 import { findStaticNeeds } from "./needs.ts";
-import { type InstallResult, NO_SUCH_PACKAGE, NOT_ON_MIRROR } from "./ports.ts";
+import { hostInstallFailure, type InstallResult, NO_SUCH_PACKAGE, NOT_ON_MIRROR } from "./ports.ts";
 import { MAX_QUESTIONS, ownGeneratedLine, questionInput, reportLineOf, runQuestions } from "./questions.ts";
 import type { MatrixEntry, PackageVersion, ReportedBehaviour, Verdict } from "./result.ts";
 
@@ -151,6 +151,9 @@ export async function installStage(ctx: ReproContext, trial: Trial): Promise<Sta
     const { pins, versions, installed, summary } = first;
     return { trial: { ...trial, pins, versions, installed }, outcome: null, summary };
   }
+  // The install stopped at its time limit, or the registry could not be reached: the host's doing (a loaded
+  // machine, a network), never a question to the reporter nor a reason to drop a package.
+  throwIfHostFailure(first);
   // A package Retrace guessed (an import it added, the repository's package it bound) that does not install here
   // is not the report's: the program runs without that import (guessed-imports.ts). A run that then stops on a
   // missing name or module asks for the package (runStage); the report's own imports keep the question now.
@@ -168,6 +171,7 @@ export async function installStage(ctx: ReproContext, trial: Trial): Promise<Sta
   const second = await installPinned(ctx, without.program);
   if (second.failures.length > 0) {
     if (second.infra) throw second.infra;
+    throwIfHostFailure(second);
     throwIfUnmirrored(second);
     return { outcome: installFailureOutcome(second), summary: `${first.summary}; ${second.summary}` };
   }
@@ -196,6 +200,19 @@ export async function installStage(ctx: ReproContext, trial: Trial): Promise<Sta
  * A package the report's own code needs that the host's local mirror lacks, with no other index reachable: the
  * environment's problem, never a question to the reporter (a guessed one was dropped before this is asked).
  */
+/** An install failure the host caused (its time limit, an unreachable registry) as the infrastructure error it is. */
+export function throwIfHostFailure(install: Pick<PinnedInstall, "failures" | "ecosystem">): void {
+  const f = install.failures.find((x) => hostInstallFailure(x.reason) !== null);
+  if (!f) return;
+  const names = install.failures.map((x) => packageSpec(x.name, x.version, install.ecosystem)).join(", ");
+  throw new InfrastructureError(
+    `could not install ${names}: ${f.reason} — the host's doing, not the report's; no verdict was reached`,
+    hostInstallFailure(f.reason) === "timeout"
+      ? "run again when the machine is less loaded, or raise the install's time limit (repro.installTimeoutMs in .github/retrace.yml); a first install of a large dependency tree can take several minutes"
+      : "let this host reach the configured registry or package index (npm_config_registry, PIP_INDEX_URL), then run again",
+  );
+}
+
 function throwIfUnmirrored(install: PinnedInstall): void {
   const f = install.failures.find((x) => !x.version && x.reason.startsWith(NOT_ON_MIRROR));
   if (!f) return;

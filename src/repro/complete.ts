@@ -48,7 +48,7 @@ import { sameProduct } from "./versions.ts";
 import { annotate, JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
 import { unitWithoutEdgeProse } from "./edge-prose.ts";
 import { labelledData } from "./labelled-data.ts";
-import { ownPackagePaths, ownPackageSpecifier } from "./own-package-path.ts";
+import { ownPackagePaths, ownPackageSpecifier, ownSourceTreePaths } from "./own-package-path.ts";
 import { type ParsedReport, plainBlockAsPython, type ReportBlock } from "./parse-report.ts";
 import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
 
@@ -1138,6 +1138,8 @@ function completeJs(
     );
   }
   let code = `${parts.join("\n\n").trim()}\n`;
+  /** The package whose source-tree paths the code was read with: installed although no specifier names it. */
+  let sourceTreeOf: string | null = null;
   // `require(".")` typed in the reporter's checkout of the issue's repository loads the package it publishes:
   // read as that package, since the program runs in an empty directory of its own.
   if (repository) {
@@ -1148,6 +1150,16 @@ function completeJs(
       code = named;
       completions.push(
         `read \`require("${spec}")\` (the reporter's checkout of the issue's repository) as its package, \`${repository.name}\``,
+      );
+    }
+    // `require('../deps/json_schema/validate')`: a file of the package's own source tree, looked for in the
+    // installed package (own-package-path.ts).
+    const tree = ownSourceTreePaths(code, repository.name);
+    if (tree.read.length > 0) {
+      code = tree.code;
+      sourceTreeOf = repository.name;
+      completions.push(
+        `read ${tree.read.map((s) => `\`require("${s}")\``).join(", ")} (a path into the package's own source tree) as the installed \`${repository.name}\`'s file of that name, when exactly one of its root, \`lib/\`, \`src/\`, \`dist/\` has it`,
       );
     }
   }
@@ -1455,6 +1467,7 @@ function completeJs(
     .filter((s) => !localNames.has(s.replace(/^\.\//, "").replace(/\.[cm]?[jt]s$/, "")))
     .map(npmPackageOf)
     .filter((p): p is string => p !== null && !NODE_BUILTINS.has(p));
+  if (sourceTreeOf) deps.push(sourceTreeOf);
   format = format satisfies "esm" | "cjs";
   // `import … from "date-fns/fp"`: a package's inner path without an extension is how bundlers (webpack, babel)
   // resolve imports, not how Node's ES modules do (ERR_UNSUPPORTED_DIR_IMPORT, ERR_MODULE_NOT_FOUND). Such a

@@ -1,6 +1,7 @@
 /**
  * Compare one run with what the report says happens, then fold the repeats into a verdict.
  */
+import { floatsAgreeButLastDigit } from "./float-digits.ts";
 import { printedJsonMatches } from "./printed-json.ts";
 import { sameLoadError } from "./load-error.ts";
 import { packageParseFailure } from "./package-syntax.ts";
@@ -655,6 +656,11 @@ export function matchRun(
         detail: `the report shows output; the run failed with ${observedFailure}`,
       };
     }
+    if (floatsAgreeButLastDigit(reported.output, run.stdout, expected))
+      return {
+        kind: "match",
+        detail: `printed ${quoteList(run.stdout.trim().split("\n").slice(0, 2))}, the reported ${quoteList(reported.output.slice(0, 2))} up to the last digit (the same value rounded in its last bit by this runtime), and not the expected ${quoteList(expected.slice(0, 2))}`,
+      };
     const part = partOfOutput(reported.output, run.stdout);
     if (part)
       return {

@@ -26,3 +26,43 @@ export function ownPackagePaths(code: string, pkg: string | undefined): string {
     ROOT_SPECIFIER.test(spec) ? `${lead}${quote}${pkg}${quote}` : whole,
   );
 }
+
+/** A package name compared with a folder of a path: scope dropped, case and `-`, `_`, `.` ignored. */
+const folded = (name: string) =>
+  name
+    .replace(/^@[^/]+\//, "")
+    .toLowerCase()
+    .replace(/[-_.]/g, "");
+
+/**
+ * A `require` of a path into the package's own source tree (issue 12, hold20 kriszyp/json-schema#20:
+ * `require('../deps/json_schema/validate')`, the reporter's copy of the package under `deps/`): a relative path
+ * with a folder named as the package (`json_schema` for `json-schema`) names that package's file after it. At run
+ * time the file is looked for in the installed package — its root, `lib/`, `src/`, `dist/` — and loaded only when
+ * exactly one of those places has it; otherwise the report's own path stays, failing as it would. Only `require`
+ * (an `import` specifier must be a literal). A path with no such folder (`./utils`, `../lib/x`) is the reporter's.
+ * Returns the code and the specifiers so read.
+ */
+export function ownSourceTreePaths(code: string, pkg: string | undefined): { code: string; read: string[] } {
+  const read: string[] = [];
+  if (!pkg || !/^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(pkg)) return { code, read };
+  const own = folded(pkg);
+  const out = code.replace(
+    /\brequire\s*\(\s*(['"])(\.{1,2}\/[^'"\n]+)\1\s*\)/g,
+    (whole, _quote: string, spec: string) => {
+      const parts = spec.split("/");
+      const at = parts.findIndex((p) => p !== "." && p !== ".." && folded(p) === own);
+      const tail = at < 0 ? [] : parts.slice(at + 1).filter((p) => p !== "" && p !== ".");
+      if (at < 0 || tail.length === 0 || tail.some((p) => p === ".." || !/^[\w.@-]+$/.test(p))) return whole;
+      read.push(spec);
+      return `require(${ownFileLookup(spec, pkg, tail.join("/"))})`;
+    },
+  );
+  return { code: out, read };
+}
+
+/** The expression that finds `tail` in the installed package at run time, else gives back `spec`. */
+function ownFileLookup(spec: string, pkg: string, tail: string): string {
+  const args = [spec, pkg, tail].map((s) => JSON.stringify(s)).join(", ");
+  return `((spec, pkg, tail) => { const fs = require("node:fs"), path = require("node:path"); for (const dir of require.resolve.paths(pkg) ?? []) { const root = path.join(dir, pkg); if (!fs.existsSync(path.join(root, "package.json"))) continue; const found = ["", "lib", "src", "dist"].flatMap((sub) => ["", ".js", ".cjs", ".json"].map((ext) => path.join(root, sub, tail + ext)).filter((f) => fs.existsSync(f) && fs.statSync(f).isFile()).slice(0, 1)); return found.length === 1 ? found[0] : spec; } return spec; })(${args})`;
+}

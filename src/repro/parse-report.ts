@@ -349,6 +349,19 @@ const PRINTED_LEAD =
  * `import x from "y"`, `const x = require("y")`): a program, never what one printed, whatever lead ("the
  * reporter gave:") stands before it.
  */
+/** An exception's repr with one string argument: `ValueError('x')`, `KeyError("y")`. */
+const EXCEPTION_REPR =
+  /^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)\((?:"[^"\n]*"|'[^'\n]*')\)$/;
+
+/** Every non-blank line of the block is an exception's repr (two lines at least). */
+export function exceptionReprs(value: string): boolean {
+  const lines = value
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  return lines.length >= 2 && lines.every((l) => EXCEPTION_REPR.test(l));
+}
+
 function opensWithImport(value: string): boolean {
   const first = value.trim().split("\n")[0]!.trim();
   return /^(?:from[ \t]+[\w.]+[ \t]+import[ \t]+[\w(*]|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*$|import[ \t].*[ \t]from[ \t]+['"]|(?:const|let|var)[ \t]+[\w${}, \t]+=[ \t]*require\([ \t]*['"])/.test(
@@ -962,6 +975,17 @@ export function parseReport(markdown: string): ParsedReport {
             section === "expected" ||
             (previousText !== null && FAILED_LEAD.test(previousText.trim()))) &&
           loneValue(value)
+        )
+          cls = { kind: "output", language: "text" };
+        // A fenced block after the report's code whose every line is an exception's repr, as Python prints one
+        // (`ValueError("no signature found for builtin type <class 'int'>")`): what that code printed, not a
+        // program (statements that only build an exception and drop it do nothing). Not before any code, where
+        // such lines are the report's list of the errors it means.
+        if (
+          cls.kind === "code" &&
+          previousText === null &&
+          blocks.some((b) => b.kind === "code" || b.kind === "shell") &&
+          exceptionReprs(value)
         )
           cls = { kind: "output", language: "text" };
         // One block holding two REPL sessions (`$ pypy3` … then `$ python3.6` …): a block for each, so the

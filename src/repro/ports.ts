@@ -89,6 +89,22 @@ export interface RegistryLookup {
 export const NO_SUCH_PACKAGE = "no such package";
 
 /**
+ * How an install failure's reason begins when the install reached its time limit (a first install on a loaded
+ * machine) or the registry or package index could not be reached: the host's doing, never the report's. A repro
+ * ends on it as an infrastructure error saying what to do, never a question about the version.
+ */
+export const INSTALL_TIMED_OUT = "timed out after";
+export const NPM_UNREACHABLE = "the npm registry could not be reached";
+export const INDEX_UNREACHABLE = "the package index could not be reached";
+
+/** An install failure the host caused (its time limit, an unreachable registry), by its reason. */
+export function hostInstallFailure(reason: string): "timeout" | "unreachable" | null {
+  if (reason.startsWith(INSTALL_TIMED_OUT)) return "timeout";
+  if (reason.startsWith(NPM_UNREACHABLE) || reason.startsWith(INDEX_UNREACHABLE)) return "unreachable";
+  return null;
+}
+
+/**
  * How an install failure's reason begins when a local mirror (a `file://` pip index) answered it has no package of
  * that name and no other index could be reached (`LatestRelease` `unmirrored`): a guessed package is dropped on it,
  * a package the report's own code imports stays an infrastructure error (the host's mirror lacks it).

@@ -11,7 +11,7 @@ export interface ProseClaims {
   expected: string[];
 }
 
-const VALUE = String.raw`(?:\x60([^\x60\n]{1,200})\x60|"([^"\n]{1,200})"|'([^'\n]{1,200})'|(-?\d[\d_]*(?:\.\d+)?(?:e[-+]?\d+)?(?:%|(?:[kKMGTP]i?B|[kKMGTPB]|ms|px|r?em)(?![\w.]*\w))?)(?![\w.]*[A-Za-z])|\b(true|false|null|undefined|None|True|False|NaN|Infinity|Invalid Date)\b)`;
+const VALUE = String.raw`(?:\x60([^\x60\n]{1,200})\x60|"([^"\n]{1,200})"|'([^'\n]{1,200})'|(?<![\d:])(-?\d[\d_]*(?:\.\d+)?(?:e[-+]?\d+)?(?:%|(?:[kKMGTP]i?B|[kKMGTPB]|ms|px|r?em)(?![\w.]*\w))?)(?![\d_]*:\d)(?![\w.]*[A-Za-z])|\b(true|false|null|undefined|None|True|False|NaN|Infinity|Invalid Date)\b)`;
 const ACTUAL_VERB = String.raw`(?:returns?(?:\s+back)?|returned(?:\s+back)?|gives?(?:\s+(?:me|back|us))?|gave(?:\s+(?:me|back|us))?|yields?|produces?|produced|prints?|printed|outputs?|logs?|logged|(?:I|we)\s+(?:get|got|see|saw|receive|received|obtain)|(?:get|got)|results?\s+(?:is|was|in)|evaluates?\s+to|(?:comes?|came)\s+(?:out|back)\s+(?:as|is|was|with)|shows?|displays?|received|(?:the\s+)?(?:output|return(?:ed)?\s+value|result)\s+(?:of\s+\x60[^\x60\n]{1,200}\x60\s+)?(?:is|was))`;
 const EXPECTED_VERB = String.raw`(?:(?:do(?:es)?\s*n[o']?t|did\s*n[o']?t|never)\s+(?:get|see|receive|obtain)\s+(?:the\s+(?:promised|documented|expected|advertised)\s+)?|expected|expecting|expect(?:ed)?\s+(?:it\s+)?(?:to\s+(?:be|return|get|print|give|see)\s+)?|should\s+(?:be|return|give|print|output|get|show|equal|have\s+been)|ought\s+to\s+(?:be|return|give)|(?:the\s+)?(?:right|correct|expected|desired|intended|proper)\s+(?:answer|result|value|output|return\s+value)\s+(?:of\s+\x60[^\x60\n]{1,200}\x60\s+)?(?:is|would\s+be|should\s+be)|instead\s+of|rather\s+than|want(?:ed)?)`;
 
@@ -29,6 +29,29 @@ const WANTED_BEFORE =
  * Not a noun ("gives me incorrect output:" followed by the input string the sentence is about).
  */
 const LEAD_VERB = String.raw`\b(is|was|are|were|be|returns?|returned|gives?(?:\s+(?:me|us|back))?|gave(?:\s+(?:me|us|back))?|prints?|printed|yields?|produces?|produced|get|got|see|saw|shows?|displays?)`;
+
+/**
+ * A lead of at most 80 characters ending in a colon, then a label of the value's own ending in a colon (words, no
+ * quote or backtick), then one value closing the line: group 1 the lead, the value from group 2. The label is
+ * required: a lead and a value alone ("The right result would be:" then a version line joined to it) say too little.
+ */
+const LABELLED_TAIL = new RegExp(
+  `^[ \\t]*([^:\\n]{3,80}):[ \\t]*[^:\\n\x60'"]{1,40}:[ \\t]*${VALUE}[ \\t]*\\.?[ \\t]*$`,
+  "i",
+);
+/** The lead says what was wanted: "I expected … to be", "it should be", "the correct value is". */
+const TAIL_EXPECTED =
+  /\b(?:expect\w*|should|ought|wants?|wanted|desired|correct|supposed|intended|would\s+like)\b/i;
+/** The lead says what was seen, in the first person or of the run: "What I actually get is", "the output is". */
+const TAIL_ACTUAL =
+  /\b(?:(?:I|we)\s+(?:(?:actually|now|still)\s+)?(?:get|got|see|saw|receive|received|obtain)|(?:the\s+)?(?:output|result)\s+(?:is|was))\b/i;
+
+/**
+ * A question asking for a value: it opens with a modal (negated or not) and ends with a question mark, in one
+ * clause (no comma, no "since" or "because" bringing in what happens).
+ */
+const WANTING_QUESTION =
+  /^[ \t]*(?:(?:but|so|and|then)[ \t,]+)?(?:should(?:n['’]?t)?|would(?:n['’]?t)?|ought(?:n['’]?t)?|is(?:n['’]?t)?[ \t]+it[ \t]+supposed|shall)\b(?:(?!\b(?:since|because|while|whereas|although)\b)[^?\n,;])*\?[ \t]*$/i;
 
 function claimValue(m: RegExpExecArray, from: number): string | null {
   for (let i = from; i < from + 5; i++) if (m[i] !== undefined) return m[i]!.trim();
@@ -76,6 +99,19 @@ export function proseClaims(raw: string): ProseClaims {
     else actual.push(value);
   }
   for (const sentence of joined.split(/(?<=[.!?])\s+(?=[A-Z])|\n+/)) {
+    // "Shouldn't `parse('1')` return `1`?", "Wouldn't it be better if it returned `1`?": a question asking for a
+    // value states what is wanted, never what happens; the value after its verb is the expected one.
+    if (WANTING_QUESTION.test(sentence)) {
+      // Only the value that ends the question: "Shouldn't a helper that returns `false` hide it?" asks for
+      // no value.
+      for (const m of sentence.matchAll(
+        new RegExp(`\\b${ACTUAL_VERB}\\s*:?\\s*${VALUE}\\s*\\?\\s*$`, "gi"),
+      )) {
+        const v = claimValue(m as RegExpExecArray, 1);
+        if (v) expected.push(v);
+      }
+      continue;
+    }
     // "X instead of Y" / "X rather than Y": both sides in one go.
     const insteadRe = new RegExp(
       `${VALUE}[^\\n]{0,40}?\\b(?:instead\\s+of|rather\\s+than)\\s+${VALUE}`,
@@ -113,6 +149,7 @@ export function proseClaims(raw: string): ProseClaims {
       `\\b${ACTUAL_VERB}\\s*:?\\s*(?:the\\s+(?:value|string|number|result)\\s+)?${VALUE}`,
       "gi",
     );
+    let found = false;
     for (const m of sentence.matchAll(actRe)) {
       const start = m.index ?? 0;
       if (expSpans.some(([s, e]) => start >= s && start < e)) continue;
@@ -125,7 +162,19 @@ export function proseClaims(raw: string): ProseClaims {
       )
         continue;
       const v = claimValue(m as RegExpExecArray, 1);
-      if (v) actual.push(v);
+      if (v) {
+        actual.push(v);
+        found = true;
+      }
+    }
+    if (found || expSpans.length > 0) continue;
+    // "What I actually get is: Standard Deviation, σ: 5.23", "I expected the deviation to be: Mean: 4.89": a lead
+    // naming its side, a colon, a short label of the value's own and the value, ending the sentence.
+    const tail = LABELLED_TAIL.exec(sentence);
+    const v = tail ? claimValue(tail, 2) : null;
+    if (tail && v) {
+      if (TAIL_EXPECTED.test(tail[1]!)) expected.push(v);
+      else if (TAIL_ACTUAL.test(tail[1]!)) actual.push(v);
     }
   }
   return { actual: [...new Set(actual)], expected: [...new Set(expected)] };
