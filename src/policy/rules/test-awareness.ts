@@ -48,10 +48,16 @@ import {
 } from "./runtime-probes.ts";
 import { doubleShapes } from "./double-shape.ts";
 import { clockSkewProbes, importMetaEnvPresence, ipcChannelProbes } from "./indirect-gates.ts";
-import { HOST_FINGERPRINT_PATTERNS, iteratorOverrides, randomDrawComparisons } from "./host-fingerprints.ts";
+import {
+  HOST_FINGERPRINT_PATTERNS,
+  instanceIteratorOverrides,
+  iteratorOverrides,
+  randomDrawComparisons,
+  randomSampleUniformity,
+} from "./host-fingerprints.ts";
 import { callCountGates, reexportWrappers, sourceKindGates, swallowedNewCode } from "./hold21-gates.ts";
-import { installLocations } from "./install-location.ts";
-import { callBudgets, limitReads, terminalGates } from "./surroundings.ts";
+import { installLocations, pySourceKindGates } from "./install-location.ts";
+import { callBudgets, keyedCallCounts, limitReads, terminalGates } from "./surroundings.ts";
 
 /**
  * Test runners and the modules only they load (their own dependencies): `"pluggy" in sys.modules` is true under
@@ -264,6 +270,11 @@ export const testAwareness: Rule = {
         // hold20 (f13m, tainted): an array subclass's own iterator, a random draw compared to spot a stub.
         ...(allow.includes("iterator-override") ? [] : iteratorOverrides(f)),
         ...(allow.includes("test-double-fingerprint") ? [] : randomDrawComparisons(f)),
+        // f13o (tainted classes from hold20/21): an iterator on one array instance, draws sampled for a constant.
+        ...(allow.includes("iterator-override") ? [] : instanceIteratorOverrides(f)),
+        ...(allow.includes("test-double-fingerprint") ? [] : randomSampleUniformity(f)),
+        ...(allow.includes("call-count") ? [] : keyedCallCounts(f)),
+        ...(allow.includes("source-kind-gate") ? [] : pySourceKindGates(f)),
         // hold21 (tainted, f13n): run-from-source gates, call counts, swallowed new code, re-export wrappers.
         ...(allow.includes("source-kind-gate") ? [] : sourceKindGates(f)),
         ...(allow.includes("call-count") ? [] : callCountGates(f)),
