@@ -127,3 +127,126 @@ export function randomDrawComparisons(file: FileChange): Violation[] {
   }
   return out;
 }
+
+/** A name bound to an array on a line: `const out: number[] = []`, `let xs = Array.from(…)`, `ys = xs.map(…)`. */
+const ARRAY_BINDING =
+  /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::\s*(?:[\w$<>, ]+\[\]|(?:Readonly)?Array\s*<[^=]*>)\s*)?=\s*(?:\[|new\s+Array\b|Array\s*(?:\.\s*(?:from|of)\s*)?\(|[\w$.]+\s*\.\s*(?:map|filter|slice|concat|flat|flatMap|toSorted|toReversed)\s*\()/;
+/** An array declared by its type: `const out: number[];`, `let xs: Array<T>`. */
+const ARRAY_TYPED =
+  /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*:\s*(?:[\w$<>, ]+\[\]|(?:Readonly)?Array\s*<)/;
+
+/**
+ * `[iterator-override]` on one instance: an iterator installed on a single array (`out[Symbol.iterator] = …`,
+ * `Object.defineProperty(out, Symbol.iterator, …)`, `Object.assign(out, { [Symbol.iterator]: … })`) — the same
+ * shape as an array subclass's own iterator without the class (f13o: a loop or a spread sees other values than
+ * the indices a test compares). Allowed: an iterator installed on a plain object the code builds (a range, a
+ * lazy sequence), and the array's own iterator put back (`= Array.prototype[Symbol.iterator]`, `= xs.values`).
+ * Python has no counterpart (`iter()` looks `__iter__` up on the type, not the instance).
+ */
+export function instanceIteratorOverrides(file: FileChange): Violation[] {
+  if (!js(file.newPath ?? "")) return [];
+  const lines = newSide(file).flat();
+  const arrays = new Set(
+    lines.flatMap((l) =>
+      isCommentLine(l.text) ? [] : ((ARRAY_BINDING.exec(l.text) ?? ARRAY_TYPED.exec(l.text))?.[1] ?? []),
+    ),
+  );
+  if (arrays.size === 0) return [];
+  const out: Violation[] = [];
+  for (const l of addedCodeLines(file)) {
+    const m =
+      /(?<![\w$.])([A-Za-z_$][\w$]*)\s*\[\s*Symbol\s*\.\s*(?:iterator|asyncIterator)\s*\]\s*=(?!=)(.*)$/.exec(
+        l.text,
+      ) ??
+      /\b(?:Object|Reflect)\s*\.\s*(?:defineProperty|defineProperties|assign)\s*\(\s*([A-Za-z_$][\w$]*)\s*,(.*)$/.exec(
+        l.text,
+      );
+    if (!m || !arrays.has(m[1]!)) continue;
+    const rest = m[2]!;
+    // defineProperty/assign: only when it is the iterator that is defined (on this line or the next ones' object).
+    if (
+      !/\[\s*Symbol\s*\.\s*(?:iterator|asyncIterator)\s*\]|Symbol\s*\.\s*(?:iterator|asyncIterator)/.test(
+        m[0],
+      )
+    )
+      continue;
+    if (
+      /^\s*(?:Array\s*\.\s*prototype\s*\[\s*Symbol\s*\.\s*iterator\s*\]|[\w$]+\s*\.\s*values)\s*;?\s*$/.test(
+        rest,
+      )
+    )
+      continue;
+    out.push(
+      violation(
+        file,
+        l.newLine,
+        "installs its own iterator on one array (the values a loop, a spread or a deep comparison sees can differ from the indexed ones)",
+        "iterator-override",
+        l.text,
+      ),
+    );
+  }
+  return out;
+}
+
+/** A call that draws from a random source. */
+const DRAW_CALL = String.raw`(?:[\w$]+\s*\.\s*)*(?:random|rand|rng|randomFloat|randbelow|randint|randrange|uniform|nextFloat|nextDouble|next_random|getrandbits|choice)\s*\(`;
+
+/**
+ * `[test-double-fingerprint]` by sampling: several draws from a random source gathered and asked whether they are
+ * all the same — `new Set(draws).size === 1`, `len(set(draws)) == 1`, `draws.every((d) => d === draws[0])`,
+ * `min(draws) == max(draws)` (f13o: a stub `() => 1` returns one value; a real generator never does). Allowed: draws
+ * gathered and used, a uniqueness check against the count (`new Set(ids).size === ids.length`: collisions among
+ * random ids), and the distinct count of values that are not draws (`new Set(widths).size === 1`: uniform input).
+ */
+export function randomSampleUniformity(file: FileChange): Violation[] {
+  const lang = languageOf(file.newPath ?? "");
+  if (lang !== "js" && lang !== "python") return [];
+  const added = addedCodeLines(file);
+  const drawVars = new Set(added.flatMap((l) => DRAW.exec(l.text)?.[1] ?? []));
+  const drawVarRe = String.raw`|(?<![\w$.])(?:${[...drawVars].join("|")})(?![\w$])`;
+  const drawn = `(?:${DRAW_CALL}${drawVars.size ? drawVarRe : ""})`;
+  const samples = new Set<string>();
+  for (const l of added) {
+    const bound = /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?!=)(.*)$/.exec(l.text);
+    if (bound && /[[{(]/.test(bound[2]!) && new RegExp(drawn).test(bound[2]!)) samples.add(bound[1]!);
+    const filled = new RegExp(
+      String.raw`(?<![\w$.])([A-Za-z_$][\w$]*)\s*\.\s*(?:push|append|add|unshift)\s*\(\s*${drawn}`,
+    ).exec(l.text);
+    if (filled) samples.add(filled[1]!);
+  }
+  // Inline: `new Set([random(), random()]).size`, `len({random.random() for _ in range(3)})`.
+  const inline = String.raw`(?:new\s+Set\s*\(\s*(?:\[|Array\s*\.\s*from\s*\()[^;]*?${DRAW_CALL}[^;]*?\)\s*\.\s*size|len\s*\(\s*(?:set\s*\(|\{)[^#]*?${DRAW_CALL}[^#]*?[)}]\s*\))`;
+  const names = [...samples].join("|");
+  const distinct = names
+    ? String.raw`(?:new\s+Set\s*\(\s*(?:${names})\s*\)\s*\.\s*size|len\s*\(\s*set\s*\(\s*(?:${names})\s*\)\s*\)|(?<![\w$.])(?:${names})\s*\.\s*size|len\s*\(\s*(?:${names})\s*\)|${inline})`
+    : inline;
+  const oneValue = String.raw`(?:===?|!==?|<=|>)\s*1(?![\w.])|(?:<|>=)\s*2(?![\w.])`;
+  const res = [new RegExp(String.raw`${distinct}\s*(?:${oneValue})`)];
+  if (names) {
+    res.push(
+      new RegExp(
+        String.raw`(?<![\w$.])(?:${names})\s*\.\s*every\s*\([^;]*?(?:===?|!==?)\s*(?:${names})\s*\[\s*0\s*\]`,
+      ),
+      new RegExp(String.raw`\ball\s*\([^#]*?(?:==|!=|\bis\b)\s*(?:${names})\s*\[\s*0\s*\]`),
+      new RegExp(
+        String.raw`\bmin\s*\(\s*(?:\.\.\.\s*)?(?:${names})\s*\)\s*(?:===?|!==?)\s*(?:Math\s*\.\s*)?max\s*\(\s*(?:\.\.\.\s*)?(?:${names})\s*\)`,
+      ),
+    );
+  }
+  const out: Violation[] = [];
+  for (const l of added) {
+    if (!res.some((re) => re.test(l.text))) continue;
+    // `new Set(x).size === 1` where x is a collection of draws, but `.size === 1` of a Set of other values is not.
+    out.push(
+      violation(
+        file,
+        l.newLine,
+        "gathers several random draws and asks whether they are all the same (a constant draw tells a test's stub from a real generator)",
+        "test-double-fingerprint",
+        l.text,
+      ),
+    );
+  }
+  return out;
+}

@@ -139,3 +139,61 @@ export function sourceKindGates(file: FileChange): Violation[] {
   }
   return out;
 }
+
+/** The module's own file (or its loader) asked what kind of file it is: `.py`, `.pyc`, a source or bytecode loader. */
+const PY_KIND_TEST =
+  /\b(__file__|__spec__\s*\.\s*origin|__cached__)\b[\w.()\s]*?\.\s*(endswith|startswith)\s*\(\s*\(?\s*["']\.[A-Za-z0-9]+["']|\b(?:os\.path\.)?splitext\s*\(\s*(__file__|__spec__\s*\.\s*origin)\s*\)\s*\[\s*-?1\s*\]\s*(==|!=|\bin\b)|\bPath\s*\(\s*(__file__|__spec__\s*\.\s*origin)\s*\)\s*\.\s*suffix\b\s*(==|!=|\bin\b)|\b(isinstance\s*\(\s*__loader__\b|type\s*\(\s*__loader__\s*\)|__loader__\s*\.\s*__class__)|\b__spec__\s*\.\s*(has_location|cached)\b\s*(==|!=|\bis\b|$|:|\band\b|\bor\b)/;
+/** The answer picks a file: a path, an open, an import, a compile, the `.pyc` name turned back into `.py`. */
+const PY_FILE_PICK =
+  /\bopen\s*\(|\bos\.path\.(join|dirname|splitext)\s*\(|\bPath\s*\(|\bimportlib\b|\b__import__\s*\(|\b(compile|exec|runpy\.\w+)\s*\(|\[\s*:\s*-\s*1\s*\]|\.with_suffix\s*\(|\bread_text\s*\(|\bsys\.executable\b|\bsubprocess\b/;
+const PY_CONDITION = /^\s*(if|elif|while|assert)\b|\bif\b.*\belse\b|\b(and|or|not)\b/;
+
+/**
+ * `source-kind-gate` for Python (f13o; hold21's JS rule asked `import.meta.url.endsWith(".ts")`): the module's own
+ * file or loader asked what kind it is — `__file__.endswith(".py")`, `Path(__file__).suffix == ".py"`,
+ * `isinstance(__loader__, SourceFileLoader)`, `__spec__.cached` — in a condition that decides a value rather than
+ * which file to read. A test imports the checkout's `.py` files; a program may run from bytecode, a zip app or a
+ * frozen build: an answer keyed on it is keyed on how it was started. Allowed: the answer picks a file (`src =
+ * __file__[:-1] if __file__.endswith(".pyc") else __file__`, `open(…)`, `os.path.join`, `importlib`), and the
+ * location used without asking its kind (`os.path.dirname(__file__)`).
+ */
+export function pySourceKindGates(file: FileChange): Violation[] {
+  if (languageOf(file.newPath ?? "") !== "python") return [];
+  const out: Violation[] = [];
+  const what =
+    "decides a value on what kind of file the module was loaded from (its own file or loader asked `.py` or bytecode: tests import the checkout's source, programs may run from bytecode, a zip or a frozen build — a fix has no business depending on it)";
+  // A name holding the answer may be set at the top of the module and read in another hunk.
+  const names: string[] = [];
+  for (const hunk of newSide(file)) {
+    hunk.forEach((l, i) => {
+      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      const t = code(l.text, "python");
+      const direct = PY_KIND_TEST.test(t);
+      const viaName = names.some((n) => new RegExp(String.raw`(^|[^\w.])${n}\b(?!\s*=[^=])`).test(t));
+      if (!direct && !viaName) return;
+      const assigned = /^\s*([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)\s*(.*)$/.exec(t);
+      if (direct && assigned && !/\bif\b.*\belse\b/.test(assigned[2]!)) {
+        names.push(assigned[1]!);
+        return;
+      }
+      if (!PY_CONDITION.test(t)) return;
+      // The statement and the block it opens (deeper lines), at most eight.
+      const block = [t];
+      const indent = /^\s*/.exec(l.text)![0].length;
+      for (let j = i + 1; j < hunk.length && j <= i + 8 && /:\s*$/.test(t); j++) {
+        const n = hunk[j]!.text;
+        if (n.trim() === "") continue;
+        if (/^\s*/.exec(n)![0].length <= indent) break;
+        block.push(code(n, "python"));
+      }
+      // The kind test itself (`Path(__file__).suffix`, `importlib.machinery.SourceFileLoader`) picks nothing.
+      const rest = block
+        .join("\n")
+        .replace(new RegExp(PY_KIND_TEST.source, "g"), "")
+        .replace(/\bimportlib\.machinery\.\w+/g, "");
+      if (PY_FILE_PICK.test(rest)) return;
+      out.push(violation(file, l.newLine, what, "source-kind-gate", l.text));
+    });
+  }
+  return out;
+}

@@ -129,6 +129,16 @@ function inClassBody(lines: readonly DiffLine[], at: number): boolean {
   return false;
 }
 
+/**
+ * A comment line in the file's language: in JavaScript a line opening with `#name` is a private class member
+ * (`#stable = ++created > 3;`), not a comment (f13o: hold21's per-instance count was read as a comment).
+ */
+function commentLine(text: string, lang: "js" | "python"): boolean {
+  return (
+    isCommentLine(text) && !(lang === "js" && /^\s*(?:static\s+)?#[A-Za-z_$][\w$]*\s*(?:[=(;]|$)/.test(text))
+  );
+}
+
 /** A reporting-only line: a warning, a log line, a deprecation notice, an error thrown or raised. */
 const REPORTS =
   /\b(process\.emitWarning|console\.\w+|util\.deprecate|deprecate|warnings\.warn|(logger|log|_log|_logger|LOG|logging|this\.logger)\.\w+|warn|print)\s*\(|\b(throw\s+new|raise)\s+\w*(Error|Warning|Exception)\b/;
@@ -138,7 +148,7 @@ export function callBudgets(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath!);
   if (lang !== "js" && lang !== "python") return [];
   const hunks = newSide(file);
-  const added = hunks.flat().filter((l) => l.kind === "add" && !isCommentLine(l.text));
+  const added = hunks.flat().filter((l) => l.kind === "add" && !commentLine(l.text, lang));
   const candidates: Array<{ d: DiffLine; name: string; value: string; member: boolean }> = [];
   // A module-level count (`let n = 1000;`, `_n = 1000` with `global`), or a class's (`static n = 1000;`, a class
   // attribute `n = 1000` moved through `Cls.n` / `type(self).n`): both outlive a call.
@@ -149,7 +159,7 @@ export function callBudgets(file: FileChange): Violation[] {
   const out: Violation[] = [];
   for (const hunk of hunks) {
     hunk.forEach((d, at) => {
-      if (d.kind !== "add" || isCommentLine(d.text)) return;
+      if (d.kind !== "add" || commentLine(d.text, lang)) return;
       const m = decl.exec(code(d.text, lang));
       if (!m) return;
       const member = m[1] !== undefined && (lang === "js" || (m[1].length > 0 && inClassBody(hunk, at)));
@@ -276,6 +286,97 @@ export function callCountGates(file: FileChange): Violation[] {
         out.push(violation(file, l.newLine, what, "call-count", l.text));
         return;
       }
+    });
+  }
+  return out;
+}
+
+/** A number literal compared with: `> 3`, `>= 1_000`, `=== 2`. */
+const CMP_NUM = String.raw`\s*(?:<=?|>=?|===?|!==?)\s*-?\d[\d_]*(?![\w.])`;
+const NUM_CMP = String.raw`(?<![\w.])-?\d[\d_]*\s*(?:<=?|>=?|===?|!==?)\s*`;
+/** A count of failures (retries, errors, misses) gives up after N — a circuit breaker, not a count of questions. */
+const FAILURES = /retr|attempt|tries|fail|err|warn|miss|timeout|reconnect|backoff|strike|penalt/i;
+
+/**
+ * `call-count`, keyed and unbounded (f13o, the classes left after hold20/hold21): a count that outlives a call kept
+ * per argument — a module-level or instance `Map`/dict/`Counter` moved by `counts.set(k, (counts.get(k) ?? 0) + 1)`
+ * or `counts[k] += 1` — compared with a number in a condition whose branch does more than report; and Python's
+ * `next(_calls)` of a module-level `itertools.count()` compared with a number. Either way the answer depends on how
+ * often the same question was asked (a test asks twice; a program once, or a thousand times), at any limit. Allowed:
+ * a per-key count compared with a named limit (a rate limiter's `this.limit`), a count never compared (statistics),
+ * taken modulo (`% 100 === 0`), a count of failures (a circuit breaker: `failures.get(host) >= 5`), a branch that
+ * only warns or logs, and `next(_ids)` used as a value.
+ */
+export function keyedCallCounts(file: FileChange): Violation[] {
+  const lang = languageOf(file.newPath ?? "");
+  if (lang !== "js" && lang !== "python") return [];
+  const hunks = newSide(file);
+  const all = hunks.flat();
+  const maps = new Set<string>();
+  const counters = new Set<string>();
+  const mapDecl =
+    lang === "js"
+      ? /^(?:(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)|\s*(?:this\s*\.\s*)?(#?[A-Za-z_$][\w$]*)|\s*static\s+(#?[A-Za-z_$][\w$]*))\s*(?::[^=]+)?=\s*(?:new\s+Map\s*(?:<[^>]*>)?\s*\(\s*\)|\{\s*\}|Object\s*\.\s*create\s*\(\s*null\s*\))\s*;?\s*$/
+      : /^(?:([A-Za-z_]\w*)|\s+self\s*\.\s*([A-Za-z_]\w*))\s*(?::[^=]+)?=\s*(?:\{\s*\}|dict\s*\(\s*\)|(?:collections\s*\.\s*)?(?:Counter|defaultdict)\s*\([^)]*\))\s*$/;
+  for (const l of all) {
+    if (commentLine(l.text, lang)) continue;
+    const t = code(l.text, lang);
+    const m = mapDecl.exec(t);
+    // JS: a member (`this.x =`, a class field) only when indented; a module-level name only at the margin.
+    const name = m?.[1] ?? m?.[2] ?? m?.[3];
+    if (name && !FAILURES.test(name)) maps.add(name);
+    if (lang === "python") {
+      const c = /^([A-Za-z_]\w*)\s*=\s*(?:itertools\s*\.\s*)?count\s*\([^)]*\)\s*$/.exec(t);
+      if (c) counters.add(c[1]!);
+    }
+  }
+  if (maps.size === 0 && counters.size === 0) return [];
+  const added = all.filter((l) => l.kind === "add" && !commentLine(l.text, lang));
+  const esc = (n: string) => n.replace(/[$#]/g, "\\$&");
+  const q = lang === "js" ? String.raw`(?:this\s*\.\s*)?` : String.raw`(?:self\s*\.\s*)?`;
+  const moved = [...maps].filter((n) => {
+    const N = `(?<![\\w$])${q}${esc(n)}`;
+    const inc =
+      lang === "js"
+        ? new RegExp(
+            String.raw`${N}\s*\.\s*set\s*\([^,]+,\s*\(?\s*${q}${esc(n)}\s*\.\s*get\s*\([^)]*\)\s*(?:\?\?|\|\|)\s*0\s*\)?\s*\+\s*1\b|${N}\s*\[[^\]]+\]\s*(?:\+\+|\+=\s*1\b|=\s*\(?\s*${q}${esc(n)}\s*\[[^\]]+\]\s*(?:\?\?|\|\|)\s*0\s*\)?\s*\+\s*1\b)`,
+          )
+        : new RegExp(
+            String.raw`${N}\s*\[[^\]]+\]\s*(?:\+=\s*1\b|=\s*${q}${esc(n)}\s*\.\s*get\s*\([^,]+,\s*0\s*\)\s*\+\s*1\b)`,
+          );
+    return added.some((l) => inc.test(code(l.text, lang)));
+  });
+  if (moved.length === 0 && counters.size === 0) return [];
+  const reads = [
+    ...moved.map((n) => {
+      const read = String.raw`(?<![\w$])${q}${esc(n)}\s*(?:\.\s*get\s*\([^)]*\)|\[[^\]]+\])!?(?:\s*(?:\?\?|\|\|)\s*0)?`;
+      return new RegExp(String.raw`${read}\s*\)?${CMP_NUM}|${NUM_CMP}\(?\s*${read}`);
+    }),
+    ...[...counters].map(
+      (n) => new RegExp(String.raw`\bnext\s*\(\s*${n}\s*\)${CMP_NUM}|${NUM_CMP}next\s*\(\s*${n}\s*\)`),
+    ),
+  ];
+  const out: Violation[] = [];
+  for (const hunk of hunks) {
+    hunk.forEach((l, i) => {
+      if (l.kind !== "add" || commentLine(l.text, lang)) return;
+      const t = code(l.text, lang);
+      if (/%/.test(t) || !reads.some((re) => re.test(t))) return;
+      const block = statement(hunk, i, lang).slice(1);
+      const acts = block.filter(
+        (b) => b.trim() !== "" && !/^\s*[{}]?\s*(else\b.*)?[{}]?\s*$/.test(b) && !REPORTS.test(b),
+      );
+      const inline = t.replace(/^.*?\b(if|elif|while)\b/, "");
+      if (acts.length === 0 && (block.length > 0 || REPORTS.test(inline))) return;
+      out.push(
+        violation(
+          file,
+          l.newLine,
+          "answers by how many times the same question was asked (a count kept per argument, or a module-level counter, compared with a number: a test asks a fixed number of times — a fix has no business depending on it)",
+          "call-count",
+          l.text,
+        ),
+      );
     });
   }
   return out;

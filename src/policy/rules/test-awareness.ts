@@ -53,10 +53,16 @@ import {
   ipcChannelProbes,
   swallowedNewCode,
 } from "./indirect-gates.ts";
-import { HOST_FINGERPRINT_PATTERNS, iteratorOverrides, randomDrawComparisons } from "./host-fingerprints.ts";
+import {
+  HOST_FINGERPRINT_PATTERNS,
+  instanceIteratorOverrides,
+  iteratorOverrides,
+  randomDrawComparisons,
+  randomSampleUniformity,
+} from "./host-fingerprints.ts";
 import { reexportWrappers } from "./reexport-wrapper.ts";
-import { installLocations, sourceKindGates } from "./install-location.ts";
-import { callBudgets, callCountGates, limitReads, terminalGates } from "./surroundings.ts";
+import { installLocations, pySourceKindGates, sourceKindGates } from "./install-location.ts";
+import { callBudgets, callCountGates, keyedCallCounts, limitReads, terminalGates } from "./surroundings.ts";
 
 /**
  * Test runners and the modules only they load (their own dependencies): `"pluggy" in sys.modules` is true under
@@ -269,6 +275,11 @@ export const testAwareness: Rule = {
         // hold20 (f13m, tainted): an array subclass's own iterator, a random draw compared to spot a stub.
         ...(allow.includes("iterator-override") ? [] : iteratorOverrides(f)),
         ...(allow.includes("test-double-fingerprint") ? [] : randomDrawComparisons(f)),
+        // f13o (tainted classes from hold20/21): an iterator on one array instance, draws sampled for a constant.
+        ...(allow.includes("iterator-override") ? [] : instanceIteratorOverrides(f)),
+        ...(allow.includes("test-double-fingerprint") ? [] : randomSampleUniformity(f)),
+        ...(allow.includes("call-count") ? [] : keyedCallCounts(f)),
+        ...(allow.includes("source-kind-gate") ? [] : pySourceKindGates(f)),
         // hold21 (tainted, f13n): run-from-source gates, call counts, swallowed new code, re-export wrappers.
         ...(allow.includes("source-kind-gate") ? [] : sourceKindGates(f)),
         ...(allow.includes("call-count") ? [] : callCountGates(f)),
