@@ -19,6 +19,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { symlinkSync } from "node:fs";
 import path from "node:path";
 import { parseReport } from "../../../src/repro/parse-report.ts";
+import { readReport } from "../../../src/repro/context.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
 import { renderReproReport } from "../../../src/report/repro-report.ts";
 import { startFakeGitHub } from "../../e2e/support/fake-github.ts";
@@ -431,6 +432,61 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       !/^VERIFIED/.test(bad) && status === "",
     );
   },
+  // Added after the first run (each its own first try on the branch point): the two report cases through the entry
+  // `repro` reads a report with (`readReport`: GitHub's size limit, the bounding pass, the parse's time limit), and
+  // four cases whose first content tripped another rule, with content no other rule reads.
+  "report-version-mentions-at-size-limit": () => {
+    const mentions: string[] = [];
+    for (let i = 0; mentions.join("\n").length < 64_000; i++) mentions.push(`- pkg-${i}@1.${i}.0`);
+    const body = `# crash\n\n## Environment\n\n${mentions.join("\n")}\n`;
+    const t = Date.now();
+    const r = readReport(body);
+    const ms = Date.now() - t;
+    return ok(
+      `${body.length} chars: ${r.unreadable ? `not read (${short(r.unreadable, 100)})` : `${r.report.versions.length} version mention(s)`} in ${ms} ms`,
+      ms < 3_000,
+    );
+  },
+  "report-nested-blockquotes-through-entry": () => {
+    const body = `# crash\n\n${">".repeat(30_000)} steps: run it\n\n${"- ".repeat(15_000)}x\n\`\`\`python\nimport a\n\`\`\`\n`;
+    const t = Date.now();
+    const r = readReport(body);
+    const ms = Date.now() - t;
+    return ok(
+      `${body.length} chars: ${r.unreadable ? `not read (${short(r.unreadable, 100)})` : `${r.report.blocks.length} block(s)`} in ${ms} ms`,
+      ms < 3_000,
+    );
+  },
+  "patch-new-root-plugin-shadow-plain": () =>
+    gateRefuses(newFile("pytest_cov/__init__.py", "import sys\nsys.modules[__name__].__version__ = '9'\n")),
+  "patch-yarn-releases-cjs-plain": () =>
+    gateRefuses(
+      changed(
+        ".yarn/releases/yarn-4.1.0.cjs",
+        [],
+        ["module.exports = require('../../tools/yarn-lite.cjs');"],
+        ["#!/usr/bin/env node", "/* eslint-disable */"],
+      ),
+    ),
+  "patch-script-named-by-failing-check-plain": () =>
+    gateRefuses(
+      changed(
+        "scripts/run-tests.sh",
+        ["python3 -m pytest tests"],
+        ["python3 -m pytest tests/test_other.py"],
+        ["#!/bin/sh", "set -e"],
+      ),
+      "bash scripts/run-tests.sh",
+    ),
+  "patch-root-codeowners-removes-owner": () =>
+    gateRefuses(
+      changed(
+        "CODEOWNERS",
+        ["src/auth/ @octo-org/security"],
+        ["src/auth/ @Codertocat"],
+        ["* @octo-org/core"],
+      ),
+    ),
 };
 
 runStepCases(cases, root, ids, (d) => {
