@@ -18,7 +18,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import { symlinkSync } from "node:fs";
 import path from "node:path";
-import { parseReport } from "../../../src/repro/parse-report.ts";
 import { readReport } from "../../../src/repro/context.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
 import { renderReproReport } from "../../../src/report/repro-report.ts";
@@ -324,16 +323,23 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "report-fifty-thousand-version-mentions": () => {
     const body = `# crash\n\n## Environment\n\n${Array.from({ length: 50_000 }, (_, i) => `- pkg-${i}@1.${i}.0`).join("\n")}\n`;
     const t = Date.now();
-    const r = parseReport(body);
+    // Through the entry `repro` reads a report with (the first run called parseReport directly: a case defect).
+    const r = readReport(body);
     const ms = Date.now() - t;
-    return ok(`${r.versions.length} version mention(s) in ${ms} ms`, ms < 3_000);
+    return ok(
+      `${body.length} chars: ${r.unreadable ? `not read (${short(r.unreadable, 100)})` : `${r.report.versions.length} version mention(s)`} in ${ms} ms`,
+      ms < 3_000,
+    );
   },
   "report-nested-blockquotes-deep": () => {
     const body = `# crash\n\n${">".repeat(200_000)} steps: run it\n\n${"- ".repeat(50_000)}x\n\`\`\`python\nimport a\n\`\`\`\n`;
     const t = Date.now();
-    const r = parseReport(body);
+    const r = readReport(body);
     const ms = Date.now() - t;
-    return ok(`${r.blocks.length} block(s) in ${ms} ms`, ms < 3_000);
+    return ok(
+      `${body.length} chars: ${r.unreadable ? `not read (${short(r.unreadable, 100)})` : `${r.report.blocks.length} block(s)`} in ${ms} ms`,
+      ms < 3_000,
+    );
   },
   // A run's output with terminal escapes and a huge line reaching the comment.
   "comment-repro-output-terminal-escapes": () => {
