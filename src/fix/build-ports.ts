@@ -123,9 +123,14 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
   });
   const policy = PolicyConfig.parse(input.policy ?? {});
   // The base package.json, for the gate: a dependency map opened above a hunk's context is then known.
-  const rootManifest = await workspace.readFile("package.json").catch(() => null);
+  // So are the root build files (red team 26: a Gradle test task or a surefire `<configuration>` opened above a hunk).
+  const sourceFiles: Record<string, string> = {};
+  for (const name of ["package.json", "pom.xml", "build.gradle", "build.gradle.kts", "setup.cfg"]) {
+    const text = await workspace.readFile(name).catch(() => null);
+    if (text !== null) sourceFiles[name] = text;
+  }
   const gateContext = {
-    ...(rootManifest === null ? {} : { sourceFiles: { "package.json": rootManifest } }),
+    ...(Object.keys(sourceFiles).length === 0 ? {} : { sourceFiles }),
     failingCheck: await failingCheckText(workspace, fullCommandText(command)),
     // The tree's names: a new file that folds onto one of them (`src/Auth.js` beside `src/auth.js`) is refused.
     treeFiles: await workspace.listFiles({ max: GATE_TREE_FILES }),

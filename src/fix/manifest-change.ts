@@ -13,11 +13,18 @@ import type { PatchedFiles } from "./apply-patch.ts";
 import { checkJsDependencies, type DependencyProvider, runsJs } from "./dependencies.ts";
 import type { TestCommand } from "./test-runner/types.ts";
 
+/**
+ * Files whose base text the gate reads around a hunk: package.json (a dependency map opened above the hunk), and the
+ * build files whose test lines are read by the block they sit in (red team 26: a Gradle test task or a surefire
+ * `<configuration>` opened above the hunk, setup.cfg's `package_dir`).
+ */
+export const GATE_BASE_FILE = /(^|\/)(package\.json|pom\.xml|build\.gradle(\.kts)?|setup\.cfg)$/;
+
 const DEP_FIELDS = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"] as const;
 
 /**
- * The base text of each package.json the patch changes, for the policy gate (a dependency map opened above a
- * hunk's context is then known). Unreadable patches and files give nothing: the gate then judges the hunk alone.
+ * The base text of each package.json or build file (GATE_BASE_FILE) the patch changes, for the policy gate (a
+ * dependency map or a test block opened above a hunk's context is then known). Unreadable patches and files give nothing: the gate then judges the hunk alone.
  */
 export async function manifestSources(workspace: Workspace, patch: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -25,7 +32,7 @@ export async function manifestSources(workspace: Workspace, patch: string): Prom
   try {
     paths = parseUnifiedDiff(patch)
       .files.map((f) => f.oldPath)
-      .filter((p): p is string => p !== null && (p === "package.json" || p.endsWith("/package.json")));
+      .filter((p): p is string => p !== null && GATE_BASE_FILE.test(p));
   } catch {
     return out;
   }

@@ -12,6 +12,9 @@ const enabled = (what: string) => z.boolean().default(true).describe(`Run the ${
 /** CI configuration of every mainstream CI service: a fix must never change how it is checked. */
 export const DEFAULT_CI_GLOBS = [
   ".github/**",
+  // Who must review a change (GitHub reads CODEOWNERS at the root, in .github/ and in docs/): red team 26.
+  "CODEOWNERS",
+  "docs/CODEOWNERS",
   ".gitlab-ci.yml",
   ".gitlab/**",
   ".circleci/**",
@@ -197,6 +200,19 @@ export const DEFAULT_TEST_INFRASTRUCTURE_GLOBS = [
   "**/{.nvmrc,.node-version,.python-version,.tool-versions,.ruby-version,.sdkmanrc,runtime.txt}",
   "**/rust-toolchain{,.toml}",
   "**/global.json",
+  // Red team 26: the wrappers and vendored tools a test command executes (`./gradlew test` runs the `gradlew`
+  // script and the distribution its properties name; `./mvnw`; yarn runs the `.yarn/releases` file `yarnPath`
+  // names and its plugins), and files runners or resolvers load by convention: create-react-app's
+  // `src/setupTests.*`, Yarn Plug'n'Play's resolver (`.pnp.cjs`, `.pnp.loader.mjs`), JUnit's
+  // `junit-platform.properties` and service files (a `PostDiscoveryFilter` or an auto-detected extension in main
+  // resources is on the test classpath too).
+  "**/{gradlew,gradlew.bat,mvnw,mvnw.cmd}",
+  "**/gradle/wrapper/**",
+  "**/.yarn/{releases,plugins}/**",
+  "**/setupTests.{js,jsx,ts,tsx,mjs,cjs,mts,cts}",
+  "**/.pnp.{cjs,js,mjs,loader.mjs,data.json}",
+  "**/junit-platform.properties",
+  "**/META-INF/services/org.{junit,testng}.*",
 ];
 
 export const TestInfrastructureConfig = z

@@ -13,6 +13,7 @@ import {
   looksLikeVersionSpec,
   tomlSite,
 } from "../sections.ts";
+import { RUNNER_MODULES, STDLIB_MODULES } from "../python-module-names.ts";
 import type { FileChange, Rule, Violation } from "../types.ts";
 
 /** pytest ini keys: when a setup.cfg/pyproject.toml hunk does not show its section, these still name the runner. */
@@ -125,16 +126,154 @@ function inTestBlock(before: readonly string[]): boolean {
   return false;
 }
 
-function checkBuildFile(file: FileChange): Violation[] {
+/** Maven plugins that run the tests: any line of their `<configuration>` decides what runs or how it counts. */
+const TEST_PLUGIN = /surefire|failsafe/;
+
+/** The elements open at the last line of `before` (innermost first), from the lines above it. */
+function openElements(before: readonly string[]): { tags: string[]; lines: string[][] } {
+  const tags: string[] = [];
+  const lines: string[][] = [];
+  let pending: string[] = [];
+  const closed: string[] = [];
+  for (let j = before.length - 2; j >= 0; j--) {
+    const l = before[j]!;
+    pending.unshift(l);
+    const found = [...l.matchAll(/<(\/?)([\w.-]+)[^>]*?(\/?)>/g)].reverse();
+    for (const m of found) {
+      if (m[3] === "/") continue;
+      if (m[1] === "/") closed.push(m[2]!);
+      else if (closed.at(-1) === m[2]) closed.pop();
+      else {
+        tags.push(m[2]!);
+        lines.push(pending);
+        pending = [];
+      }
+    }
+  }
+  return { tags, lines };
+}
+
+/**
+ * Why a changed pom.xml line is a test line beyond the listed elements (red team 26): any line inside a surefire or
+ * failsafe plugin's `<configuration>` (`<argLine>`, `<systemPropertyVariables>`, `<reportsDirectory>`,
+ * `<testClassesDirectory>` all change what runs or what is read), or an element line whose enclosing elements the
+ * hunk does not show (no base text to read them from). Null when neither.
+ */
+function pomTestLine(text: string, before: readonly string[], baseKnown: boolean): string | null {
+  const { tags, lines } = openElements(before);
+  const at = tags.indexOf("configuration");
+  if (at !== -1) {
+    const plugin = tags.indexOf("plugin", at);
+    if (plugin === -1)
+      return baseKnown ? null : "inside a <configuration> whose plugin the hunk does not show";
+    const inPlugin = lines
+      .slice(at + 1, plugin + 1)
+      .flat()
+      .join("\n");
+    if (TEST_PLUGIN.test(inPlugin)) return "inside the test plugin's <configuration>";
+    return null;
+  }
+  if (!baseKnown && tags.length === 0 && /^\s*</.test(text) && !/^\s*<\/?project\b/.test(text))
+    return "an element whose enclosing elements the hunk does not show";
+  return null;
+}
+
+/** Whether the changed line (last of `before`) sits in a block whose opener the visible lines do not show. */
+function openerUnseen(before: readonly string[]): boolean {
+  let depth = 0;
+  for (let j = before.length - 2; j >= 0; j--) {
+    const l = before[j]!;
+    depth += (l.match(/\}/g) ?? []).length - (l.match(/\{/g) ?? []).length;
+    if (depth < 0) return false;
+  }
+  const line = before.at(-1) ?? "";
+  return depth > 0 || /^[ \t]+\S/.test(line);
+}
+
+function checkBuildFile(file: FileChange, baseText: string | undefined): Violation[] {
   const out: Violation[] = [];
-  for (const { line, before } of changedLineSites(file)) {
+  const gradle = file.path.includes("gradle");
+  for (const { line, before } of changedLineSites(file, baseText)) {
     if (line.text.trim() === "") continue;
-    if (!BUILD_TEST_LINE.test(line.text) && !(file.path.includes("gradle") && inTestBlock(before))) continue;
+    let why: string | null = null;
+    if (BUILD_TEST_LINE.test(line.text))
+      why = "decides which tests the build runs or whether their failures count";
+    else if (gradle && inTestBlock(before)) why = "is inside the test task";
+    else if (gradle && baseText === undefined && openerUnseen(before))
+      why = "is inside a block whose opener the hunk does not show (it may be the test task)";
+    else if (!gradle) {
+      const pom = pomTestLine(line.text, before, baseText !== undefined);
+      if (pom) why = `is ${pom}`;
+    }
+    if (why === null) continue;
     out.push({
       rule: "test-infrastructure",
       file: file.path,
       line: line.kind === "add" ? line.newLine : line.oldLine,
-      message: `${line.kind === "add" ? "adds" : "removes"} a line that decides which tests the build runs or whether their failures count: \`${truncate(line.text)}\` ${HINT}`,
+      message: `${line.kind === "add" ? "adds" : "removes"} a line that ${why}: \`${truncate(line.text)}\` ${HINT}`,
+    });
+  }
+  return out;
+}
+
+/**
+ * A file the patch creates (or renames into place) at an import root — the repository's root or `src/` — named
+ * like a standard-library module, a module pytest imports while it starts, or a pytest plugin (`pytest_*`): it is
+ * imported in place of the real one (red team 26). Null when the path is none of those.
+ */
+export function pythonShadow(file: FileChange): string | null {
+  if (file.status !== "added" && file.status !== "renamed" && file.status !== "copied") return null;
+  const p = file.newPath;
+  if (p === null || !/\.(py|pyc|pyi|so|pyd)$/.test(p)) return null;
+  const segs = p.split("/");
+  const rest = segs[0] === "src" && segs.length > 1 ? segs.slice(1) : segs;
+  const name = (rest.length === 1 ? rest[0]!.split(".")[0] : rest[0])!;
+  if (STDLIB_MODULES.has(name)) return `the standard library's \`${name}\``;
+  if (RUNNER_MODULES.has(name)) return `\`${name}\`, which the test runner imports`;
+  if (/^pytest_/.test(name)) return `a pytest plugin's name (\`${name}\`)`;
+  return null;
+}
+
+/** Paths the failing check's command runs as files (`bash scripts/test.sh`, `./run-tests`, `node tools/t.mjs`). */
+export function commandFiles(check: string): Set<string> {
+  const out = new Set<string>();
+  for (const raw of check.split(/[\s;&|()<>`]+/)) {
+    const w = raw.replace(/^["']|["']$/g, "").replace(/^\.\//, "");
+    if (w === "" || w.startsWith("-") || w.includes("=") || w.includes("$") || w.startsWith("/")) continue;
+    if (w.includes("/") || /\.(sh|bash|zsh|py|js|mjs|cjs|ts|mts|rb|pl|ps1|bat|cmd)$/.test(w)) out.add(w);
+  }
+  return out;
+}
+
+/** setup.cfg keys that say where the packages are (`[options] package_dir`, `packages`, `py_modules`). */
+const SETUP_CFG_LAYOUT = /^(package_dir|packages|py_modules)\s*=/;
+
+function checkSetupCfgLayout(file: FileChange, baseText: string | undefined): Violation[] {
+  const out: Violation[] = [];
+  for (const { line, before } of changedLineSites(file, baseText)) {
+    if (line.text.trim() === "" || /^\s*[#;]/.test(line.text)) continue;
+    // The line's key: its own, or the nearest unindented key above a continuation line.
+    let key = line.text;
+    if (/^[ \t]/.test(line.text)) {
+      for (let j = before.length - 2; j >= 0; j--) {
+        const l = before[j]!;
+        if (/^\S/.test(l)) {
+          key = l;
+          break;
+        }
+      }
+    }
+    const { table } = tomlSite(before);
+    if (
+      !SETUP_CFG_LAYOUT.test(key.trim()) &&
+      !(table !== null && /^options\.(package_dir|packages)/.test(table))
+    )
+      continue;
+    out.push({
+      rule: "test-infrastructure",
+      file: file.path,
+      line: line.kind === "add" ? line.newLine : line.oldLine,
+      message: `${line.kind === "add" ? "adds" : "removes"} a line that says where the packages are (a test could import a stand-in): \`${truncate(line.text)}\` ${HINT}`,
     });
   }
   return out;
@@ -143,11 +282,33 @@ function checkBuildFile(file: FileChange): Violation[] {
 export const testInfrastructure: Rule = {
   id: "test-infrastructure",
   enabled: (c) => c.testInfrastructure.enabled && !c.allowTestEdits,
-  check({ patch, config }) {
+  check({ patch, config, sourceFiles, failingCheck }) {
     const cfg = config.testInfrastructure;
     const out: Violation[] = [];
+    const runs = failingCheck === undefined ? new Set<string>() : commandFiles(failingCheck);
     for (const file of patch.files) {
       const paths = touchedPaths(file).filter((p) => !matchesAny(config.forbiddenPaths.allow, p));
+      const base = file.oldPath === null ? undefined : sourceFiles?.[file.oldPath];
+      const run = paths.find((p) => runs.has(p));
+      if (run !== undefined) {
+        out.push({
+          rule: "test-infrastructure",
+          file: run,
+          line: null,
+          message: `the failing check runs this file (\`${truncate(failingCheck ?? "")}\`): changing it changes what the check runs ${HINT}`,
+        });
+        continue;
+      }
+      const shadow = pythonShadow(file);
+      if (shadow !== null) {
+        out.push({
+          rule: "test-infrastructure",
+          file: file.path,
+          line: null,
+          message: `a new module at an import root named like ${shadow} is imported in its place ${HINT}`,
+        });
+        continue;
+      }
       const whole = paths.find((p) => matchesAny(cfg.files, p));
       if (whole !== undefined) {
         const how = file.status === "renamed" || file.status === "copied" ? ` (${file.status})` : "";
@@ -160,7 +321,8 @@ export const testInfrastructure: Rule = {
         continue;
       }
       const names = new Set(paths.map((p) => baseName(p).toLowerCase()));
-      if (names.has("setup.cfg")) out.push(...checkSections(file, cfg.iniSections, "setup.cfg"));
+      if (names.has("setup.cfg"))
+        out.push(...checkSections(file, cfg.iniSections, "setup.cfg"), ...checkSetupCfgLayout(file, base));
       else if (names.has("pyproject.toml"))
         out.push(...checkSections(file, cfg.tomlTables, "pyproject.toml"));
       else if (names.has("package.json")) out.push(...checkPackageJson(file, cfg.packageJsonKeys));
@@ -168,7 +330,7 @@ export const testInfrastructure: Rule = {
         out.push(...checkTsconfig(file, cfg.tsconfigKeys));
       else if (names.has("cargo.toml"))
         out.push(...checkSections(file, CARGO_TEST_TABLES, "Cargo.toml", CARGO_TEST_KEY));
-      else if ([...names].some((n) => BUILD_FILE.test(n))) out.push(...checkBuildFile(file));
+      else if ([...names].some((n) => BUILD_FILE.test(n))) out.push(...checkBuildFile(file, base));
     }
     return out;
   },

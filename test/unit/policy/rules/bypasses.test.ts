@@ -234,6 +234,110 @@ describe("test-infrastructure", () => {
     expect(violationsOf(deps, "test-infrastructure")).toEqual([]);
   });
 
+  it("reads a build file's test block from its base text, and refuses lines whose block the hunk hides (red team 26)", () => {
+    const gradleBase = `plugins { id 'java' }\n${"// filler\n".repeat(10)}tasks.withType(Test) {\n${"    // filler\n".repeat(5)}    maxParallelForks = 2\n}\n${"// filler\n".repeat(10)}dependencies {\n${"    // filler\n".repeat(5)}    implementation 'a:b:1'\n}\n`;
+    // A line in the test task whose opener is more than three lines above: refused with or without the base text.
+    const inTest = modify(
+      "build.gradle",
+      gradleBase,
+      gradleBase.replace("    maxParallelForks = 2\n", "    maxParallelForks = 2\n    exclude '**/Auth*'\n"),
+    );
+    expect(violationsOf(inTest, "test-infrastructure")).toHaveLength(1);
+    const blind = evaluatePatch(inTest);
+    expect(blind.violations.find((v) => v.rule === "test-infrastructure")!.message).toContain("opener");
+    const known = evaluatePatch(inTest, {}, { sourceFiles: { "build.gradle": gradleBase } });
+    expect(known.violations.filter((v) => v.rule === "test-infrastructure")).toHaveLength(1);
+    // A dependency line far from its opener: refused blind, allowed once the base text shows the block.
+    const dep = modify("build.gradle", gradleBase, gradleBase.replace("'a:b:1'", "'a:b:2'"));
+    expect(violationsOf(dep, "test-infrastructure")).toHaveLength(2);
+    const depKnown = evaluatePatch(dep, {}, { sourceFiles: { "build.gradle": gradleBase } });
+    expect(depKnown.violations.filter((v) => v.rule === "test-infrastructure")).toEqual([]);
+    // Maven: any line of surefire's <configuration>, and an element line whose elements the hunk hides.
+    const pomBase = `<project>\n  <build>\n    <plugins>\n      <plugin>\n        <artifactId>maven-surefire-plugin</artifactId>\n        <configuration>\n${"          <!-- filler -->\n".repeat(6)}          <forkCount>1</forkCount>\n        </configuration>\n      </plugin>\n    </plugins>\n  </build>\n</project>\n`;
+    const argLine = modify(
+      "pom.xml",
+      pomBase,
+      pomBase.replace(
+        "          <forkCount>1</forkCount>\n",
+        "          <forkCount>1</forkCount>\n          <argLine>-Dauth=off</argLine>\n",
+      ),
+    );
+    expect(violationsOf(argLine, "test-infrastructure")).toHaveLength(1);
+    const argKnown = evaluatePatch(argLine, {}, { sourceFiles: { "pom.xml": pomBase } });
+    expect(argKnown.violations.filter((v) => v.rule === "test-infrastructure")[0]!.message).toContain(
+      "test plugin",
+    );
+    const other = pomBase.replace("maven-surefire-plugin", "maven-jar-plugin");
+    const jar = modify("pom.xml", other, other.replace("<forkCount>1</forkCount>", "<archive>x</archive>"));
+    expect(
+      evaluatePatch(jar, {}, { sourceFiles: { "pom.xml": other } }).violations.filter(
+        (v) => v.rule === "test-infrastructure",
+      ),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ["json.py", "the standard library"],
+    ["src/json.py", "the standard library"],
+    ["typing/__init__.py", "the standard library"],
+    ["pluggy/__init__.py", "the test runner imports"],
+    ["src/pytest.py", "the test runner imports"],
+    ["pytest_cov/__init__.py", "pytest plugin"],
+  ])("blocks a new %s at an import root (red team 26)", (path, why) => {
+    expect(violationsOf(create(path, "x = 1\n"), "test-infrastructure")[0]!.message).toContain(why);
+  });
+
+  it("leaves modules below a package, and changes to existing ones, alone (red team 26)", () => {
+    expect(violationsOf(create("src/app/json.py", "x = 1\n"), "test-infrastructure")).toEqual([]);
+    expect(violationsOf(create("app/typing.py", "x = 1\n"), "test-infrastructure")).toEqual([]);
+    expect(violationsOf(create("jsonish.py", "x = 1\n"), "test-infrastructure")).toEqual([]);
+    expect(violationsOf(modify("src/types.py", "x = 1\n", "x = 2\n"), "test-infrastructure")).toEqual([]);
+  });
+
+  it.each([
+    "gradlew",
+    "sub/mvnw.cmd",
+    "gradle/wrapper/gradle-wrapper.properties",
+    ".yarn/releases/yarn-4.1.0.cjs",
+    ".yarn/plugins/x.cjs",
+    "src/setupTests.ts",
+    ".pnp.cjs",
+    ".pnp.loader.mjs",
+    "src/main/resources/junit-platform.properties",
+    "src/main/resources/META-INF/services/org.junit.platform.launcher.PostDiscoveryFilter",
+  ])("blocks %s, a wrapper or a file a runner loads by convention (red team 26)", (path) => {
+    expect(rulesOf(create(path, "x\n"))).toContain("test-infrastructure");
+  });
+
+  it("blocks a file the failing check runs, and only with that check (red team 26)", () => {
+    const patch = modify("scripts/run-tests.sh", "pytest tests\n", "pytest tests/test_other.py\n");
+    const ruleOf = (check?: string) =>
+      evaluatePatch(patch, {}, check === undefined ? {} : { failingCheck: check }).violations.map(
+        (v) => v.rule,
+      );
+    expect(ruleOf("bash scripts/run-tests.sh")).toContain("test-infrastructure");
+    expect(ruleOf("./scripts/run-tests.sh --ci")).toContain("test-infrastructure");
+    expect(ruleOf("pytest tests")).not.toContain("test-infrastructure");
+    expect(ruleOf()).not.toContain("test-infrastructure");
+  });
+
+  it("blocks setup.cfg's package_dir and CODEOWNERS anywhere GitHub reads it (red team 26)", () => {
+    const cfg = modify(
+      "setup.cfg",
+      "[options]\npackages = find:\n",
+      "[options]\npackages = find:\npackage_dir =\n    = fake\n",
+    );
+    expect(violationsOf(cfg, "test-infrastructure").length).toBeGreaterThan(0);
+    const deps = modify(
+      "setup.cfg",
+      "[options]\ninstall_requires =\n    a\n",
+      "[options]\ninstall_requires =\n    a\n    b\n",
+    );
+    expect(violationsOf(deps, "test-infrastructure")).toEqual([]);
+    for (const p of ["CODEOWNERS", "docs/CODEOWNERS", ".github/CODEOWNERS"])
+      expect(rulesOf(modify(p, "* @a\n", "* @b\n"))).toContain("forbidden-paths");
+  });
+
   it("blocks tsconfig extends, moduleSuffixes, customConditions and inline paths; package.json imports (red team 25)", () => {
     for (const line of [
       '  "extends": "./config/base.json",',
