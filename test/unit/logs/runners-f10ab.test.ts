@@ -1,0 +1,105 @@
+/**
+ * Runner shapes added on branch f10ab (inventions and misses of the hold33 corpus, tainted once scored). Each log is
+ * written here for a small kiln library of our own, in the runners' byte layout; each rule has a case where it must
+ * not fire.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const found = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
+
+describe("PHPUnit 10's issue lists (`N tests triggered N PHPUnit deprecations:`) name tests that did not fail", () => {
+  const head = [
+    "PHPUnit 10.1.1 by Sebastian Bergmann and contributors.",
+    "",
+    "D...F                                                5 / 5 (100%)",
+    "",
+    "There was 1 PHPUnit test runner deprecation:",
+    "",
+    "1) Your XML configuration validates against a deprecated schema.",
+    "",
+    "--",
+    "",
+    "There was 1 failure:",
+    "",
+    "1) Kiln\\Tests\\KilnTest::test_heats",
+    "Failed asserting that 800 matches expected 900.",
+    "",
+    "/home/me/kiln/tests/KilnTest.php:21",
+    "",
+    "--",
+    "",
+  ];
+  it("reports the failure, not the tests of the deprecation list below it", () => {
+    const log = [
+      ...head,
+      "2 tests triggered 2 PHPUnit deprecations:",
+      "",
+      "1) Kiln\\Tests\\KilnTest::test_cools",
+      "Data Provider method Kiln\\Tests\\KilnTest::temps() is not static",
+      "",
+      "/home/me/kiln/tests/KilnTest.php:40",
+      "",
+      "2) Kiln\\Tests\\KilnTest::test_glazes",
+      "Data Provider method Kiln\\Tests\\KilnTest::glazes() is not static",
+      "",
+      "/home/me/kiln/tests/KilnTest.php:52",
+      "",
+      "1 test triggered 1 warning:",
+      "",
+      "1) Kiln\\Tests\\KilnTest::test_fires",
+      "Undefined variable $x",
+      "",
+      "/home/me/kiln/tests/KilnTest.php:60",
+    ].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual(["Kiln\\Tests\\KilnTest::test_heats"]);
+  });
+  it("must not stop reading a failure list that follows an issue list", () => {
+    const log = [
+      "PHPUnit 10.1.1 by Sebastian Bergmann and contributors.",
+      "",
+      "1 test triggered 1 PHPUnit deprecation:",
+      "",
+      "1) Kiln\\Tests\\KilnTest::test_cools",
+      "Data Provider method Kiln\\Tests\\KilnTest::temps() is not static",
+      "",
+      "/home/me/kiln/tests/KilnTest.php:40",
+      "",
+      "There was 1 failure:",
+      "",
+      "1) Kiln\\Tests\\KilnTest::test_heats",
+      "Failed asserting that 800 matches expected 900.",
+      "",
+      "/home/me/kiln/tests/KilnTest.php:21",
+    ].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual(["Kiln\\Tests\\KilnTest::test_heats"]);
+  });
+});
+
+describe("VSTest: a `Failed   Name` line that ends a cut log with nothing below it names no test", () => {
+  const entry = (name: string, line: number) => [
+    `Failed   ${name}`,
+    "Error Message:",
+    "   Expected: 900",
+    "  But was:  800",
+    "",
+    "Stack Trace:",
+    `   at Kiln.Tests.KilnTests.${name.split("(")[0]}() in /src/tests/KilnTests.cs:line ${line}`,
+    "",
+  ];
+  const start = ["Starting test execution, please wait..."];
+  it("drops the cut last line (its name may be cut), keeps the entries above it", () => {
+    const log = [...start, ...entry("Heats", 12), "Failed   Coo"].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual(["Kiln.Tests.KilnTests.Heats"]);
+  });
+  it("must not drop a `Failed` line followed by more of the log (another result, a blank line, the count)", () => {
+    const log = [
+      ...start,
+      "Failed   Kiln.Tests.KilnTests.Cools",
+      "Failed   Kiln.Tests.KilnTests.Heats",
+      "",
+      "Total tests: 2. Passed: 0. Failed: 2. Skipped: 0.",
+    ].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual(["Kiln.Tests.KilnTests.Cools", "Kiln.Tests.KilnTests.Heats"]);
+  });
+});
