@@ -798,6 +798,20 @@ export function createPytestParser(outer: ParserSink) {
       return true;
     },
     end(): void {
+      // A paste that is nothing but a run of collection errors' summary lines (the log's first line on, nothing after
+      // them), each reason a Python exception (`ERROR tests/x.py - AttributeError: …`): pytest's lines, with no other
+      // tool's output around them that could have printed them.
+      if (
+        heldErrors.length > 0 &&
+        heldErrors[0]!.lineNo === 1 &&
+        heldErrors.every((h) => /^[A-Za-z_][\w.]*(?:Error|Exception): /.test(SUMMARY.exec(h.text)?.[3] ?? ""))
+      ) {
+        const held = heldErrors;
+        heldErrors = [];
+        inSession = true;
+        section = "summary";
+        for (const h of held) this.line(h.text, h.lineNo);
+      }
       commitSummary();
       closeBlock();
       closeHeadless();

@@ -103,3 +103,20 @@ describe("VSTest: a `Failed   Name` line that ends a cut log with nothing below 
     expect(found(log).map((f) => f[0])).toEqual(["Kiln.Tests.KilnTests.Cools", "Kiln.Tests.KilnTests.Heats"]);
   });
 });
+
+describe("pytest: a paste that is nothing but collection errors' summary lines", () => {
+  const err = (m: string) =>
+    `ERROR tests/test_${m}.py - AttributeError: 'Kiln' object has no attribute '${m}'`;
+  it("reads a run of them from the log's first line to its end, each reason a Python exception", () => {
+    expect(found([err("heat")].join("\n"))).toEqual([["tests/test_heat.py", "tests/test_heat.py", null]]);
+    expect(found([err("heat"), err("cool")].join("\n")).map((f) => f[0])).toEqual([
+      "tests/test_heat.py",
+      "tests/test_cool.py",
+    ]);
+  });
+  it("must not fire with other output before or after them, nor on a reason that is no Python exception", () => {
+    expect(found(["$ make check", err("heat")].join("\n"))).toEqual([]);
+    expect(found([err("heat"), "make: *** [Makefile:12: check] Error 1"].join("\n"))).toEqual([]);
+    expect(found("ERROR tests/test_heat.py - kiln too cold")).toEqual([]);
+  });
+});
