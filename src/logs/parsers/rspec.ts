@@ -18,7 +18,7 @@ const FRAME = new RegExp(`^\\s*# (${RB_PATH}):(\\d+)(?::in .*)?$`);
 const COUNTS =
   /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?$/;
 const FINISHED = /^Finished in [\d.]+ (?:seconds|minutes)/;
-const RERUN = new RegExp(`^rspec (${RB_PATH})(?::\\d+|\\[[\\d:,]+\\]) # (.+)$`);
+const RERUN = new RegExp(`^rspec (${RB_PATH})(?::(\\d+)|\\[[\\d:,]+\\]) # (.+)$`);
 const LOAD_ERROR = new RegExp(`^An error occurred while loading (${RB_PATH})\\.$`);
 const EXCEPTION = /^\s*([A-Z][\w:]*(?:Error|Exception|NotMetError)\w*):?$/;
 
@@ -48,7 +48,12 @@ export function createRspecParser(sink: ParserSink) {
   let section: "failures" | "pending" | "rerun" | null = null;
   let block: Block | null = null;
   const blocks: Block[] = [];
-  const fileOf = new Map<string, { file: string; lineNo: number }>();
+  const fileOf = new Map<string, { file: string; lineNo: number; line: number | null }>();
+  /**
+   * Re-run lines (`rspec ./spec/x_spec.rb:14 # description`) pasted without their `Failed examples:` heading: RSpec
+   * prints them for failed examples only. Read as the list's at the end, unless the run's count line says 0 failures.
+   */
+  const looseRerun = new Map<string, { file: string; lineNo: number; line: number | null }>();
   /** Failures of the count line (`7 failures`), when the log has one. */
   let failureCount: number | null = null;
   /**
@@ -213,6 +218,18 @@ export function createRspecParser(sink: ParserSink) {
         const c = COMMAND.exec(text);
         if (c) runFile = commandFile(c[1]!);
       }
+      if (section === null && text.startsWith("rspec ./")) {
+        const r = RERUN.exec(text);
+        if (r) {
+          if (looseRerun.size < 10_000)
+            looseRerun.set(r[3]!.trimEnd(), {
+              file: sink.path(r[1]!),
+              lineNo,
+              line: r[2] ? Number(r[2]) : null,
+            });
+          return true;
+        }
+      }
       // Quick reject: outside its sections RSpec's lines start with F (Failures, Finished, Failed examples), P or a digit (`*`/`_`: markdown bold).
       if (section === null) {
         const c0 = text.charCodeAt(0);
@@ -269,7 +286,8 @@ export function createRspecParser(sink: ParserSink) {
       if (section === "rerun") {
         const r = RERUN.exec(text);
         if (r) {
-          if (fileOf.size < 10_000) fileOf.set(r[2]!.trimEnd(), { file: sink.path(r[1]!), lineNo });
+          if (fileOf.size < 10_000)
+            fileOf.set(r[3]!.trimEnd(), { file: sink.path(r[1]!), lineNo, line: r[2] ? Number(r[2]) : null });
           return true;
         }
         if (text.trim() === "") return true;
@@ -310,6 +328,7 @@ export function createRspecParser(sink: ParserSink) {
       return false;
     },
     end(): void {
+      if (failureCount !== 0) for (const [d, r] of looseRerun) if (!fileOf.has(d)) fileOf.set(d, r);
       closeLoading();
       close();
       if (finishedCounts === 0) for (const h of heldCounts) sink.summary(h.summary);
@@ -427,6 +446,7 @@ export function createRspecParser(sink: ParserSink) {
           category: "test",
           test: id,
           file: r.file,
+          line: r.line,
           message: description,
           start: r.lineNo,
           end: r.lineNo,

@@ -120,3 +120,31 @@ describe("pytest: a paste that is nothing but collection errors' summary lines",
     expect(found("ERROR tests/test_heat.py - kiln too cold")).toEqual([]);
   });
 });
+
+describe("RSpec: re-run lines pasted without their `Failed examples:` heading", () => {
+  const rerun = "rspec ./spec/kiln_spec.rb:14 # Kiln when full heats evenly";
+  it("names the example, placed at the re-run line's file and line", () => {
+    expect(found(rerun)).toEqual([
+      ["spec/kiln_spec.rb > Kiln when full heats evenly", "spec/kiln_spec.rb", 14],
+    ]);
+    // A run of them, an id-form one (`[1:2]`) without a line.
+    expect(found([rerun, "rspec ./spec/lid_spec.rb[1:2] # Lid seals"].join("\n"))).toEqual([
+      ["spec/kiln_spec.rb > Kiln when full heats evenly", "spec/kiln_spec.rb", 14],
+      ["spec/lid_spec.rb > Lid seals", "spec/lid_spec.rb", null],
+    ]);
+  });
+  it("must not fire when the run's count line says nothing failed, nor on a command without the re-run form", () => {
+    expect(
+      found(
+        [
+          "Finished in 0.2 seconds (files took 0.1 seconds to load)",
+          "3 examples, 0 failures",
+          "",
+          rerun,
+        ].join("\n"),
+      ),
+    ).toEqual([]);
+    expect(found("rspec ./spec/kiln_spec.rb:14")).toEqual([]);
+    expect(found("bundle exec rspec spec/kiln_spec.rb:14 # Kiln heats")).toEqual([]);
+  });
+});
