@@ -148,3 +148,25 @@ describe("RSpec: re-run lines pasted without their `Failed examples:` heading", 
     expect(found("bundle exec rspec spec/kiln_spec.rb:14 # Kiln heats")).toEqual([]);
   });
 });
+
+describe("Rust: a panic alone whose backtrace was cut inside the panic's own machinery", () => {
+  const head = [
+    "thread 'tests::heats_evenly' panicked at 'assertion failed: heat > 900', tests/kiln.rs:18:9",
+    "stack backtrace:",
+    "   0: backtrace::backtrace::libunwind::trace",
+    "             at /cargo/registry/src/github.com-1ecc6299db9ec823/backtrace-0.3.44/src/backtrace/libunwind.rs:86",
+    "   1: std::sys_common::backtrace::_print_fmt",
+    "             at src/libstd/sys_common/backtrace.rs:78",
+    "   2: core::fmt::write",
+    "             at src/libcore/fmt/mod.rs:1069",
+    "   3: std::panicking::default_hook::{{closure}}",
+    "             at src/libstd/panicking.rs:198",
+  ];
+  it("names the test its module-path thread names, as with no backtrace", () => {
+    expect(found(head.join("\n"))).toEqual([["tests::heats_evenly", "tests/kiln.rs", 18]]);
+  });
+  it("must not fire once the backtrace reaches a program frame that is not the thread's", () => {
+    const log = [...head, "   4: kiln::worker::run", "             at src/worker.rs:40:5"].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
