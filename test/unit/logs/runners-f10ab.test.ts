@@ -170,3 +170,21 @@ describe("Rust: a panic alone whose backtrace was cut inside the panic's own mac
     expect(found(log)).toEqual([]);
   });
 });
+
+describe("pytest: a pasted block whose body is a native traceback through pytest's own runner", () => {
+  const title = "________________________ test_heat[900-glaze] ________________________";
+  const tb = [
+    "Traceback (most recent call last):",
+    '  File "/usr/lib/python3.14/site-packages/_pytest/runner.py", line 341, in from_call',
+    "    result: TResult | None = func()",
+    '  File "/usr/lib/python3.14/site-packages/pluggy/_hooks.py", line 512, in __call__',
+  ];
+  it("names the block's test (a fragment's block with no `E   ` line)", () => {
+    expect(found([title, ...tb].join("\n"))).toEqual([["test_heat[900-glaze]", null, null]]);
+  });
+  it("must not fire on a traceback that does not run through pytest's package, nor one that is not right under the title", () => {
+    const other = [tb[0]!, '  File "/home/me/kiln/run.py", line 3, in <module>', "    main()"];
+    expect(found([title, ...other].join("\n"))).toEqual([]);
+    expect(found([title, "kiln: firing", ...tb].join("\n"))).toEqual([]);
+  });
+});
