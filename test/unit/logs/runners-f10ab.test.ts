@@ -188,3 +188,36 @@ describe("pytest: a pasted block whose body is a native traceback through pytest
     expect(found([title, "kiln: firing", ...tb].join("\n"))).toEqual([]);
   });
 });
+
+describe("unittest: a header with the test's duration, and a traceback wholly inside installed packages", () => {
+  const egg = "/opt/py/lib/python3.11/site-packages";
+  const block = (header: string, frames: string[]) => [
+    "======================================================================",
+    header,
+    "Check that the kiln heats evenly.",
+    "----------------------------------------------------------------------",
+    "Traceback (most recent call last):",
+    ...frames,
+    "AssertionError: 800 != 900",
+  ];
+  const own = `  File "${egg}/kiln-1.0-py3.11.egg/test/unit/heat.py", line 22, in test_even`;
+  const helper = `  File "${egg}/kiln_testing-0.3.egg/kiln_testing/case.py", line 93, in assertEqual`;
+  it("reads the header and places the failure in the test module's own tree, not the helper's wrapper", () => {
+    const log = block("FAIL [0.756s]: test_even (test.unit.heat.HeatTest)", [
+      own,
+      "    self.assertEqual(t, 900)",
+      helper,
+    ]);
+    expect(found(log.join("\n"))).toEqual([["test.unit.heat.HeatTest.test_even", "test/unit/heat.py", 22]]);
+  });
+  it("must not move the place when a frame is the project's own (not installed)", () => {
+    const log = block("FAIL: test_even (test.unit.heat.HeatTest)", [
+      '  File "/home/me/kiln/test/unit/heat.py", line 22, in test_even',
+      '  File "/home/me/kiln/kiln/oven.py", line 7, in heat',
+    ]);
+    expect(found(log.join("\n"))).toEqual([["test.unit.heat.HeatTest.test_even", "kiln/oven.py", 7]]);
+  });
+  it("must not read a bracket that is no duration as a header", () => {
+    expect(found(block("FAIL [flaky]: test_even (test.unit.heat.HeatTest)", [own]).join("\n"))).toEqual([]);
+  });
+});
