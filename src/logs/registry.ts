@@ -66,6 +66,7 @@ import { testthatFormat } from "./parsers/testthat.ts";
 import { exercismFormat } from "./parsers/exercism.ts";
 import { cloudslangFormat } from "./parsers/cloudslang.ts";
 import { seatestFormat } from "./parsers/seatest.ts";
+import { shunit2Format } from "./parsers/shunit2.ts";
 import { cpputestFormat } from "./parsers/cpputest.ts";
 import { cucumberFormat } from "./parsers/cucumber.ts";
 import { vscodeDotnetFormat } from "./parsers/vscode-dotnet.ts";
@@ -143,6 +144,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   // the CloudSlang builder's `Following N tests failed:`).
   seatestFormat,
   cloudslangFormat,
+  // shunit2's `ASSERT:` lines under a test's name line, confirmed by its `shunit2:` lines or `Ran N tests.` count.
+  shunit2Format,
   // CppUTest's `Failure in TEST(Group, Name)` and `-v` lines marked `[FAIL]`.
   cpputestFormat,
   // Cucumber's `Failing Scenarios:` list, confirmed by its `N scenarios (M failed…)` line.

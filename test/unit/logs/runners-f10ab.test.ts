@@ -221,3 +221,34 @@ describe("unittest: a header with the test's duration, and a traceback wholly in
     expect(found(block("FAIL [flaky]: test_even (test.unit.heat.HeatTest)", [own]).join("\n"))).toEqual([]);
   });
 });
+
+describe("shunit2: `ASSERT:` lines under a test's name line", () => {
+  const run = [
+    "test_heats",
+    "test_cools",
+    "kiln: cooling to 20",
+    "ASSERT:the kiln should cool expected:<20> but was:<35>",
+    "test_glazes",
+    "ASSERT:[41] glaze missing",
+  ];
+  it("fails the name line above each, confirmed by shunit2's own lines", () => {
+    const log = [
+      ...run,
+      "shunit2:ERROR test_glazes() returned non-zero return code.",
+      "",
+      "Ran 3 tests.",
+      "",
+      "FAILED (failures=2)",
+    ];
+    expect(found(log.join("\n"))).toEqual([
+      ["test_cools", null, null],
+      ["test_glazes", null, null],
+    ]);
+    expect(parseLog(log.join("\n")).failures[1]!.message).toBe("glaze missing");
+  });
+  it("must not fire without shunit2's own lines, under `OK`, or with no name line above", () => {
+    expect(found(run.join("\n"))).toEqual([]);
+    expect(found([...run, "Ran 3 tests.", "", "OK"].join("\n"))).toEqual([]);
+    expect(found(["ASSERT:the kiln should cool", "shunit2:WARN trap already set"].join("\n"))).toEqual([]);
+  });
+});
