@@ -137,6 +137,8 @@ export function createCargoParser(sink: ParserSink) {
   let openingPanic: (NonNullable<ReturnType<typeof panicHead>> & { lineNo: number; lines: string[] }) | null =
     null;
   let libtestSeen = false;
+  /** libtest's `successes:` heading (`--show-output`) was seen: its blocks are passing tests'. */
+  let sawSuccesses = false;
   let inRun = false;
   /**
    * The current run's FAILED progress lines. A run cut before its `test result:` line (the paste ends in its
@@ -479,10 +481,20 @@ export function createCargoParser(sink: ParserSink) {
         return true;
       }
       if (!inRun) {
+        if (text === "successes:") sawSuccesses = true;
         const f = text.startsWith("---- ") ? STDOUT.exec(text) : null;
         if (f) {
+          // libtest prints the successes' blocks (`--show-output`) before the failures': a block right after one that
+          // panicked is in the failures section, a failure even when a cut left no panic in it (unless the paste holds
+          // a `successes:` heading: a passing `should_panic` test's block shows a panic too).
+          const afterFailed = !sawSuccesses && block?.fragment === true && block.evidence;
           flushBlock();
-          block = { id: f[1]!, buf: new BlockBuffer(), fragment: true, evidence: pastedFailures };
+          block = {
+            id: f[1]!,
+            buf: new BlockBuffer(),
+            fragment: true,
+            evidence: pastedFailures || afterFailed,
+          };
           block.buf.push(text, lineNo);
           return true;
         }

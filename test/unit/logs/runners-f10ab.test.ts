@@ -252,3 +252,22 @@ describe("shunit2: `ASSERT:` lines under a test's name line", () => {
     expect(found(["ASSERT:the kiln should cool", "shunit2:WARN trap already set"].join("\n"))).toEqual([]);
   });
 });
+
+describe("cargo: a pasted libtest stdout block cut before its panic, right after a block that panicked", () => {
+  const failed = (n: string, line: number) => [
+    `---- tests::${n} stdout ----`,
+    `thread 'tests::${n}' panicked at 'assertion failed: heat > 900', src/kiln.rs:${line}:9`,
+  ];
+  it("is a failure (libtest prints the successes' blocks before the failures')", () => {
+    const log = [...failed("heats", 12), "---- tests::cools stdout ----", "th"].join("\n");
+    expect(found(log)).toEqual([
+      ["tests::heats", "src/kiln.rs", 12],
+      ["tests::cools", null, null],
+    ]);
+  });
+  it("must not fire alone, nor under a `successes:` heading", () => {
+    expect(found(["---- tests::cools stdout ----", "th"].join("\n"))).toEqual([]);
+    const shown = ["successes:", "", ...failed("heats", 12), "---- tests::cools stdout ----", "cooling"];
+    expect(found(shown.join("\n")).map((f) => f[0])).not.toContain("tests::cools");
+  });
+});
