@@ -271,3 +271,28 @@ describe("cargo: a pasted libtest stdout block cut before its panic, right after
     expect(found(shown.join("\n")).map((f) => f[0])).not.toContain("tests::cools");
   });
 });
+
+describe("Boost.Test: check lines naming their case", () => {
+  const check = (c: string, line: number) =>
+    `test/kiln_test.cpp(${line}): error: in "Kiln/${c}": check heat == 900 has failed [800 != 900]`;
+  it("one failure per case, at its first check, confirmed by Boost.Test's own lines", () => {
+    const log = [
+      "Running 4 test cases...",
+      check("Heats", 12),
+      check("Heats", 14),
+      'unknown location(0): fatal error: in "Kiln/Cools": std::runtime_error: too hot',
+      "",
+      '*** 3 failures are detected in the test module "kiln"',
+    ];
+    expect(found(log.join("\n"))).toEqual([
+      ["Kiln/Heats", "test/kiln_test.cpp", 12],
+      ["Kiln/Cools", null, null],
+    ]);
+  });
+  it("must not fire without Boost.Test's own lines, nor under `*** No errors detected`", () => {
+    expect(found(check("Heats", 12))).toEqual([]);
+    expect(
+      found(["Running 1 test case...", check("Heats", 12), "", "*** No errors detected"].join("\n")),
+    ).toEqual([]);
+  });
+});
