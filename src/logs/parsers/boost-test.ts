@@ -18,6 +18,8 @@ const NO_ERRORS = /^\*\*\* No errors detected/;
 export function createBoostTestParser(sink: ParserSink) {
   let confirmed = false;
   let green = false;
+  /** The `*** N failures are detected` line: the run failed, named or not. */
+  let counted = false;
   const cases = new Map<
     string,
     { file: string | null; line: number | null; message: string; lineNo: number; end: number }
@@ -32,6 +34,7 @@ export function createBoostTestParser(sink: ParserSink) {
       if (text.charCodeAt(0) === 42) {
         if (FAILURES.test(text)) {
           confirmed = true;
+          counted = true;
           return true;
         }
         if (NO_ERRORS.test(text)) {
@@ -59,6 +62,8 @@ export function createBoostTestParser(sink: ParserSink) {
     },
     end(): void {
       if (!confirmed || green) return;
+      // The count line with no check line naming a case (a paste that kept only it): failed, nothing named.
+      if (counted && cases.size === 0) sink.unnamed();
       for (const [test, f] of cases) {
         sink.test(test, "failed", f.file);
         sink.failure({

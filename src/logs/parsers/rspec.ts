@@ -51,8 +51,11 @@ export function createRspecParser(sink: ParserSink) {
   const fileOf = new Map<string, { file: string; lineNo: number; line: number | null }>();
   /**
    * Re-run lines (`rspec ./spec/x_spec.rb:14 # description`) pasted without their `Failed examples:` heading: RSpec
-   * prints them for failed examples only. Read as the list's at the end, unless the run's count line says 0 failures.
+   * prints them for failed examples only. Read as the list's at the end, only in a paste of them alone: not when the log
+   * holds the run's own `Failures:` or `Failed examples:` heading (a test's output may print such a line), nor when
+   * the run's count line says 0 failures.
    */
+  let ownHeading = false;
   const looseRerun = new Map<string, { file: string; lineNo: number; line: number | null }>();
   /** Failures of the count line (`7 failures`), when the log has one. */
   let failureCount: number | null = null;
@@ -192,6 +195,7 @@ export function createRspecParser(sink: ParserSink) {
         candidate = null;
         if (/^\s+Failure\/Error:/.test(text)) {
           section = "failures";
+          ownHeading = true;
           loose = true;
           proseLeft = 0;
           if (blockNumbers.size < 10_000) blockNumbers.add(c.number);
@@ -209,6 +213,7 @@ export function createRspecParser(sink: ParserSink) {
         // block's number and description cut away (it names nothing; the numbered blocks below it do).
         else if (/^ {2,8}Failure\/Error:/.test(text)) {
           section = "failures";
+          ownHeading = true;
           loose = true;
           proseLeft = 0;
           return true;
@@ -236,6 +241,7 @@ export function createRspecParser(sink: ParserSink) {
         if (c0 !== 70 && c0 !== 80 && c0 !== 42 && c0 !== 95 && !(c0 >= 48 && c0 <= 57)) return false;
       }
       if (FAILURES.test(text)) {
+        ownHeading = true;
         close();
         section = "failures";
         proseLeft = 3;
@@ -279,6 +285,7 @@ export function createRspecParser(sink: ParserSink) {
         return true;
       }
       if (text === "Failed examples:") {
+        ownHeading = true;
         close();
         section = "rerun";
         return true;
@@ -328,7 +335,8 @@ export function createRspecParser(sink: ParserSink) {
       return false;
     },
     end(): void {
-      if (failureCount !== 0) for (const [d, r] of looseRerun) if (!fileOf.has(d)) fileOf.set(d, r);
+      if (failureCount !== 0 && !ownHeading)
+        for (const [d, r] of looseRerun) if (!fileOf.has(d)) fileOf.set(d, r);
       closeLoading();
       close();
       if (finishedCounts === 0) for (const h of heldCounts) sink.summary(h.summary);

@@ -145,6 +145,24 @@ describe("RSpec: re-run lines pasted without their `Failed examples:` heading", 
       ),
     ).toEqual([]);
     expect(found("rspec ./spec/kiln_spec.rb:14")).toEqual([]);
+    // A test's output printing one, in a log with the run's own failure list.
+    const run = [
+      rerun,
+      "",
+      "Failures:",
+      "",
+      "  1) Lid seals",
+      "     Failure/Error: expect(lid).to be_sealed",
+      "     # ./spec/lid_spec.rb:5:in `block (2 levels) in <top (required)>'",
+      "",
+      "Finished in 0.2 seconds (files took 0.1 seconds to load)",
+      "3 examples, 1 failure",
+      "",
+      "Failed examples:",
+      "",
+      "rspec ./spec/lid_spec.rb:4 # Lid seals",
+    ];
+    expect(found(run.join("\n")).map((f) => f[0])).toEqual(["spec/lid_spec.rb > Lid seals"]);
     expect(found("bundle exec rspec spec/kiln_spec.rb:14 # Kiln heats")).toEqual([]);
   });
 });
@@ -273,6 +291,13 @@ describe("cargo: a pasted libtest stdout block cut before its panic, right after
 });
 
 describe("Boost.Test: check lines naming their case", () => {
+  it("a count line with no case named: failed, nothing named", () => {
+    const r = parseLog(
+      ["Running 3 test cases...", "", '*** 3 failures are detected in the test module "kiln"'].join("\n"),
+    );
+    expect(r.failures).toEqual([]);
+    expect(r.unnamedFailuresIn).toContain("boost-test");
+  });
   const check = (c: string, line: number) =>
     `test/kiln_test.cpp(${line}): error: in "Kiln/${c}": check heat == 900 has failed [800 != 900]`;
   it("one failure per case, at its first check, confirmed by Boost.Test's own lines", () => {
