@@ -68,6 +68,8 @@ import { testthatFormat } from "./parsers/testthat.ts";
 import { exercismFormat } from "./parsers/exercism.ts";
 import { cloudslangFormat } from "./parsers/cloudslang.ts";
 import { seatestFormat } from "./parsers/seatest.ts";
+import { shunit2Format } from "./parsers/shunit2.ts";
+import { boostTestFormat } from "./parsers/boost-test.ts";
 import { cpputestFormat } from "./parsers/cpputest.ts";
 import { cucumberFormat } from "./parsers/cucumber.ts";
 import { vscodeDotnetFormat } from "./parsers/vscode-dotnet.ts";
@@ -148,6 +150,10 @@ export const FORMATS: readonly FormatDefinition[] = [
   // the CloudSlang builder's `Following N tests failed:`).
   seatestFormat,
   cloudslangFormat,
+  // shunit2's `ASSERT:` lines under a test's name line, confirmed by its `shunit2:` lines or `Ran N tests.` count.
+  shunit2Format,
+  // Boost.Test's `file(N): error: in "Suite/Case": …` lines, confirmed by its `Running N test cases...` line.
+  boostTestFormat,
   // CppUTest's `Failure in TEST(Group, Name)` and `-v` lines marked `[FAIL]`.
   cpputestFormat,
   // Cucumber's `Failing Scenarios:` list, confirmed by its `N scenarios (M failed…)` line.

@@ -90,6 +90,12 @@ const CARGO_STATUS =
 const BT_FRAME = /^\s*\d+: (\S+)$/;
 const BT_AT = /^\s+at (.+?):(\d+):(\d+)$/;
 
+/**
+ * A frame of the panic's own machinery (the unwinder, the backtrace printer, std's panic hook, core's formatting):
+ * a backtrace cut before it left them names no function of the program, as if there were none.
+ */
+const PANIC_MACHINERY = /^(?:backtrace::|std::|core::|alloc::|rust_begin_unwind$|__rust_)/;
+
 /** A backtrace frame of function `thread` (libtest's test path) itself or its closures, under any crate prefix. */
 function framesThread(frame: string, thread: string): boolean {
   const fn = frame.replace(/(?:::\{\{closure\}\}|::\{closure#\d+\})+$/, "");
@@ -131,6 +137,8 @@ export function createCargoParser(sink: ParserSink) {
   let openingPanic: (NonNullable<ReturnType<typeof panicHead>> & { lineNo: number; lines: string[] }) | null =
     null;
   let libtestSeen = false;
+  /** libtest's `successes:` heading (`--show-output`) was seen: its blocks are passing tests'. */
+  let sawSuccesses = false;
   let inRun = false;
   /**
    * The current run's FAILED progress lines. A run cut before its `test result:` line (the paste ends in its
@@ -340,13 +348,15 @@ export function createCargoParser(sink: ParserSink) {
     // is a bare lowercase identifier panicking at an integration-test crate's root file (see BARE_TEST); any other
     // names no test (a bare name panicking elsewhere, e.g. in `src/`, is missed rather than guessed).
     // With a backtrace whose harness frames were cut, a frame of the thread's own path (`4: crate::tests::t` or
-    // its closure, `crate::tests::t::{{closure}}`, an async test's body) confirms it the same way.
+    // its closure, `crate::tests::t::{{closure}}`, an async test's body) confirms it the same way; one cut before it
+    // left the panic's machinery (PANIC_MACHINERY) counts as no backtrace.
     if (
       !openingTest &&
       !libtestSeen &&
       openingPanic &&
       namesTest(openingPanic.thread, summarizePanic(openingPanic.lines, sink).file ?? "") &&
-      (openingFrames.length === 0 || openingFrames.some((f) => framesThread(f.path, openingPanic!.thread)))
+      (openingFrames.every((f) => PANIC_MACHINERY.test(f.path)) ||
+        openingFrames.some((f) => framesThread(f.path, openingPanic!.thread)))
     ) {
       panicFailure(openingPanic.thread, openingPanic, openingPanic.lineNo + openingPanic.lines.length - 1);
       return;
@@ -471,10 +481,20 @@ export function createCargoParser(sink: ParserSink) {
         return true;
       }
       if (!inRun) {
+        if (text === "successes:") sawSuccesses = true;
         const f = text.startsWith("---- ") ? STDOUT.exec(text) : null;
         if (f) {
+          // libtest prints the successes' blocks (`--show-output`) before the failures': a block right after one that
+          // panicked is in the failures section, a failure even when a cut left no panic in it (unless the paste holds
+          // a `successes:` heading: a passing `should_panic` test's block shows a panic too).
+          const afterFailed = !sawSuccesses && block?.fragment === true && block.evidence;
           flushBlock();
-          block = { id: f[1]!, buf: new BlockBuffer(), fragment: true, evidence: pastedFailures };
+          block = {
+            id: f[1]!,
+            buf: new BlockBuffer(),
+            fragment: true,
+            evidence: pastedFailures || afterFailed,
+          };
           block.buf.push(text, lineNo);
           return true;
         }

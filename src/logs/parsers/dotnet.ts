@@ -320,6 +320,9 @@ export function createDotnetParser(sink: ParserSink) {
       return false;
     },
     end(): void {
+      // A `Failed   Name` line that ends the log with nothing below it (no section, not even a blank line) is
+      // where a paste was cut: its name may be cut too (`Failed   Issue_32_EncodedLengt`), so it names no test.
+      if (block && block.section === null && block.buf.lines.length === 1) block = null;
       flush();
       finishMtp();
     },

@@ -9,7 +9,12 @@ import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.t
 
 const BANNER = /^PHPUnit \d+\.\d+(?:\.\d+)? by Sebastian Bergmann/;
 const SECTION =
-  /^There (?:was|were) \d+ (errors?|failures?|warnings?|risky tests?|skipped tests?|incomplete tests?|deprecations?|notices?|PHPUnit (?:warnings?|deprecations?)):$/;
+  /^There (?:was|were) \d+ (errors?|failures?|warnings?|risky tests?|skipped tests?|incomplete tests?|deprecations?|notices?|PHPUnit (?:test runner )?(?:warnings?|deprecations?)):$/;
+/**
+ * PHPUnit 10's issue lists (`3 tests triggered 3 PHPUnit deprecations:`, `1 test triggered 1 warning:`): numbered
+ * `1) Ns\ClassTest::testX` entries with a file:line like failures', but the tests they name did not fail.
+ */
+const ISSUES = /^\d+ tests? triggered \d+ (?:PHPUnit |PHP )?(?:errors?|warnings?|notices?|deprecations?):$/;
 const ENTRY = /^(\d+)\) ([\w\\]+)::(\w+)( with data set (?:#\d+|"(?:[^"\\]|\\.)*"))?(?: \(.*\))?$/;
 /**
  * An entry pasted as one line, without its number, the name and PHPUnit's assertion wording joined by a space
@@ -246,6 +251,12 @@ export function createPhpunitParser(sink: ParserSink) {
         flush(block);
         block = null;
         section = sec[1]!.startsWith("error") ? "error" : sec[1]!.startsWith("failure") ? "failure" : "other";
+        return true;
+      }
+      if (ISSUES.test(text)) {
+        flush(block);
+        block = null;
+        section = "other";
         return true;
       }
       const c = COUNTS.exec(text);

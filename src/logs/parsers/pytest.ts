@@ -70,6 +70,12 @@ interface Block {
   location: { file: string; line: number; type: string | null } | null;
   /** The node id a crashed xdist worker was running. */
   crashed?: string;
+  /**
+   * A pasted fragment's body as a native traceback (`Traceback (most recent call last):` right under the title):
+   * `1` once that line opened it, `2` once a frame in pytest's own package (`…/_pytest/runner.py`) confirms the block
+   * is pytest's (its report of an error raised while it ran the test), `0` when the body opened otherwise.
+   */
+  native?: 0 | 1 | 2;
 }
 
 function outcomeOf(word: string): TestOutcome | "rerun" {
@@ -433,7 +439,7 @@ export function createPytestParser(outer: ParserSink) {
   }
 
   function closeBlock(): void {
-    if (block && fragment && block.eLines.length === 0) block = null;
+    if (block && fragment && block.eLines.length === 0 && block.native !== 2) block = null;
     if (block && blocks.length < 1000) blocks.push(block);
     block = null;
   }
@@ -730,6 +736,12 @@ export function createPytestParser(outer: ParserSink) {
         }
         if (block) {
           block.buf.push(text, lineNo);
+          if (fragment && block.native !== 2 && block.native !== 0) {
+            const tt = text.trim();
+            if (block.native === undefined) {
+              if (tt !== "") block.native = tt === "Traceback (most recent call last):" ? 1 : 0;
+            } else if (/^File "[^"]*\/_pytest\/[\w/]+\.py", line \d+, in \S+$/.test(tt)) block.native = 2;
+          }
           const wc = WORKER_CRASHED.exec(text);
           if (wc && block.crashed === undefined) {
             block.crashed = wc[2]!;
@@ -798,6 +810,20 @@ export function createPytestParser(outer: ParserSink) {
       return true;
     },
     end(): void {
+      // A paste that is nothing but a run of collection errors' summary lines (the log's first line on, nothing after
+      // them), each reason a Python exception (`ERROR tests/x.py - AttributeError: …`): pytest's lines, with no other
+      // tool's output around them that could have printed them.
+      if (
+        heldErrors.length > 0 &&
+        heldErrors[0]!.lineNo === 1 &&
+        heldErrors.every((h) => /^[A-Za-z_][\w.]*(?:Error|Exception): /.test(SUMMARY.exec(h.text)?.[3] ?? ""))
+      ) {
+        const held = heldErrors;
+        heldErrors = [];
+        inSession = true;
+        section = "summary";
+        for (const h of held) this.line(h.text, h.lineNo);
+      }
       commitSummary();
       closeBlock();
       closeHeadless();

@@ -19,7 +19,7 @@ const FRAME = new RegExp(`^\\s*# (${RB_PATH}):(\\d+)(?::in .*)?$`);
 const COUNTS =
   /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?$/;
 const FINISHED = /^Finished in [\d.]+ (?:seconds|minutes)/;
-const RERUN = new RegExp(`^rspec (${RB_PATH})(?::\\d+|\\[[\\d:,]+\\]) # (.+)$`);
+const RERUN = new RegExp(`^rspec (${RB_PATH})(?::(\\d+)|\\[[\\d:,]+\\]) # (.+)$`);
 const LOAD_ERROR = new RegExp(`^An error occurred while loading (${RB_PATH})\\.$`);
 const EXCEPTION = /^\s*([A-Z][\w:]*(?:Error|Exception|NotMetError)\w*):?$/;
 
@@ -49,7 +49,15 @@ export function createRspecParser(sink: ParserSink) {
   let section: "failures" | "pending" | "rerun" | null = null;
   let block: Block | null = null;
   const blocks: Block[] = [];
-  const fileOf = new Map<string, { file: string; lineNo: number }>();
+  const fileOf = new Map<string, { file: string; lineNo: number; line: number | null }>();
+  /**
+   * Re-run lines (`rspec ./spec/x_spec.rb:14 # description`) pasted without their `Failed examples:` heading: RSpec
+   * prints them for failed examples only. Read as the list's at the end, only in a paste of them alone: not when the log
+   * holds the run's own `Failures:` or `Failed examples:` heading (a test's output may print such a line), nor when
+   * the run's count line says 0 failures.
+   */
+  let ownHeading = false;
+  const looseRerun = new Map<string, { file: string; lineNo: number; line: number | null }>();
   /** Failures of the count line (`7 failures`), when the log has one. */
   let failureCount: number | null = null;
   /**
@@ -188,6 +196,7 @@ export function createRspecParser(sink: ParserSink) {
         candidate = null;
         if (/^\s+Failure\/Error:/.test(text)) {
           section = "failures";
+          ownHeading = true;
           loose = true;
           proseLeft = 0;
           if (blockNumbers.size < 10_000) blockNumbers.add(c.number);
@@ -205,6 +214,7 @@ export function createRspecParser(sink: ParserSink) {
         // block's number and description cut away (it names nothing; the numbered blocks below it do).
         else if (/^ {2,8}Failure\/Error:/.test(text)) {
           section = "failures";
+          ownHeading = true;
           loose = true;
           proseLeft = 0;
           return true;
@@ -214,12 +224,25 @@ export function createRspecParser(sink: ParserSink) {
         const c = COMMAND.exec(text);
         if (c) runFile = commandFile(c[1]!);
       }
+      if (section === null && text.startsWith("rspec ./")) {
+        const r = RERUN.exec(text);
+        if (r) {
+          if (looseRerun.size < 10_000)
+            looseRerun.set(r[3]!.trimEnd(), {
+              file: sink.path(r[1]!),
+              lineNo,
+              line: r[2] ? Number(r[2]) : null,
+            });
+          return true;
+        }
+      }
       // Quick reject: outside its sections RSpec's lines start with F (Failures, Finished, Failed examples), P or a digit (`*`/`_`: markdown bold).
       if (section === null) {
         const c0 = text.charCodeAt(0);
         if (c0 !== 70 && c0 !== 80 && c0 !== 42 && c0 !== 95 && !(c0 >= 48 && c0 <= 57)) return false;
       }
       if (FAILURES.test(text)) {
+        ownHeading = true;
         close();
         section = "failures";
         proseLeft = 3;
@@ -263,6 +286,7 @@ export function createRspecParser(sink: ParserSink) {
         return true;
       }
       if (text === "Failed examples:") {
+        ownHeading = true;
         close();
         section = "rerun";
         return true;
@@ -270,7 +294,8 @@ export function createRspecParser(sink: ParserSink) {
       if (section === "rerun") {
         const r = RERUN.exec(text);
         if (r) {
-          if (fileOf.size < 10_000) fileOf.set(r[2]!.trimEnd(), { file: sink.path(r[1]!), lineNo });
+          if (fileOf.size < 10_000)
+            fileOf.set(r[3]!.trimEnd(), { file: sink.path(r[1]!), lineNo, line: r[2] ? Number(r[2]) : null });
           return true;
         }
         if (text.trim() === "") return true;
@@ -316,6 +341,8 @@ export function createRspecParser(sink: ParserSink) {
       return false;
     },
     end(): void {
+      if (failureCount !== 0 && !ownHeading)
+        for (const [d, r] of looseRerun) if (!fileOf.has(d)) fileOf.set(d, r);
       closeLoading();
       close();
       if (finishedCounts === 0) for (const h of heldCounts) sink.summary(h.summary);
@@ -433,6 +460,7 @@ export function createRspecParser(sink: ParserSink) {
           category: "test",
           test: id,
           file: r.file,
+          line: r.line,
           message: description,
           start: r.lineNo,
           end: r.lineNo,

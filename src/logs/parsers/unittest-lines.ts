@@ -95,9 +95,10 @@ export function outcomeLine(text: string): [string, string, string, string] | nu
  */
 const LOADER_FAILURE = /^(?: {2})?(\w+(?:\.\w+)+) \((unittest\.loader\._FailedTest(?:\.\w+)*)\)$/;
 
-/** `^(FAIL|ERROR|UNEXPECTED SUCCESS): (\w+) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)$`: kind, name, path, subtest. */
+/** `^(FAIL|ERROR|UNEXPECTED SUCCESS)( \[0.7s\])?: (\w+) \(([\w.]+)\)((?: \[.*?\])?(?: \(.*\))?)$`: kind, name, path, subtest. */
 export function headerLine(text: string): [string, string, string, string] | null {
-  const kind = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (?=\w)/.exec(text);
+  // A runner over unittest may print the test's duration after the kind (vsc-install's `FAIL [0.756s]: test_x (m.C)`).
+  const kind = /^(FAIL|ERROR|UNEXPECTED SUCCESS)(?: \[\d+(?:\.\d+)?m?s\])?: (?=\w)/.exec(text);
   if (!kind) return null;
   const rest = text.slice(kind[0].length);
   const id = testIdLine(rest);

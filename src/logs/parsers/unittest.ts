@@ -11,7 +11,7 @@ import {
   own,
   type ParserSink,
 } from "../parser.ts";
-import { FRAME, summarizeTraceback } from "./python-traceback.ts";
+import { FRAME, isUsable, summarizeTraceback } from "./python-traceback.ts";
 import { headerLine, loaderOutcomeLine, outcomeLine, testIdLine } from "./unittest-lines.ts";
 
 // A subTest prints its own line, indented, with its `[msg]` and `(key=value)` after the id. The test lines
@@ -210,7 +210,22 @@ export function createUnittestParser(sink: ParserSink) {
     const lines = current.buf.lines;
     const tb = summarizeTraceback(lines, sink);
     const errorType = tb.errorType;
-    root ??= rootOf(current.id, lines);
+    const blockRoot = rootOf(current.id, lines);
+    root ??= blockRoot;
+    let file = tb.file;
+    let line = tb.line;
+    // Every frame in an installed package (a build testing its installed egg or wheel, through a helper library's
+    // assertion wrapper): the place is the innermost frame in the test module's own tree (the directory its dotted
+    // name gives), not the helper's.
+    if (blockRoot && !lines.some((l) => isUsable(FRAME.exec(l)?.[1] ?? "<"))) {
+      for (const l of lines) {
+        const f = FRAME.exec(l);
+        if (f && f[1]!.replace(/\\/g, "/").startsWith(blockRoot)) {
+          file = sink.path(f[1]!);
+          line = Number(f[2]);
+        }
+      }
+    }
     if (drafts.length >= 1000) {
       current = null;
       return;
@@ -218,8 +233,8 @@ export function createUnittestParser(sink: ParserSink) {
     drafts.push({
       category: categoryOfError(errorType, "test"),
       test: current.id,
-      file: tb.file,
-      line: tb.line,
+      file,
+      line,
       errorType,
       message: tb.message || current.kind,
       stack: current.buf.text(),

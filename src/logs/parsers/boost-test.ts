@@ -1,0 +1,88 @@
+/**
+ * Boost.Test (C++) console output: `Running 48 test cases...`, then a line per failed check,
+ * `test/x.cpp(37): error: in "Suite/Case": check a == b has failed [0 != 1]` (`fatal error:`, Boost before 1.59
+ * `error in "Case": …`; an exception outside any check at `unknown location(0)`), and the closing
+ * `*** 3 failures are detected in the test module "M"` (`*** No errors detected`).
+ *
+ * A check line counts only in a log holding Boost.Test's own `Running N test cases...` line or its failure count line,
+ * and not when the run closes with `*** No errors detected`. The id is the case's path as quoted (`Suite/Case`, what
+ * `--run_test` takes), one failure per case, placed at its first check line's file and line.
+ */
+import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
+
+const RUNNING = /^Running \d+ test cases?\.\.\.$/;
+const CHECK = /^(.+?)\((\d+)\): (?:fatal )?error:? in "([^"]+)": (.*)$/;
+const FAILURES = /^\*\*\* \d+ failures? (?:is|are) detected in (?:the )?test (?:module|suite|case) "/;
+const NO_ERRORS = /^\*\*\* No errors detected/;
+
+export function createBoostTestParser(sink: ParserSink) {
+  let confirmed = false;
+  let green = false;
+  /** The `*** N failures are detected` line: the run failed, named or not. */
+  let counted = false;
+  const cases = new Map<
+    string,
+    { file: string | null; line: number | null; message: string; lineNo: number; end: number }
+  >();
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      if (RUNNING.test(text)) {
+        confirmed = true;
+        return true;
+      }
+      if (text.charCodeAt(0) === 42) {
+        if (FAILURES.test(text)) {
+          confirmed = true;
+          counted = true;
+          return true;
+        }
+        if (NO_ERRORS.test(text)) {
+          green = true;
+          return true;
+        }
+        return false;
+      }
+      const c = text.includes(' in "') ? CHECK.exec(text) : null;
+      if (!c) return false;
+      const id = c[3]!;
+      const known = cases.get(id);
+      if (known) known.end = lineNo;
+      else if (cases.size < 10_000) {
+        const unknown = c[1] === "unknown location";
+        cases.set(own(id), {
+          file: unknown ? null : sink.path(c[1]!),
+          line: unknown ? null : Number(c[2]),
+          message: own(c[4]!),
+          lineNo,
+          end: lineNo,
+        });
+      }
+      return true;
+    },
+    end(): void {
+      if (!confirmed || green) return;
+      // The count line with no check line naming a case (a paste that kept only it): failed, nothing named.
+      if (counted && cases.size === 0) sink.unnamed();
+      for (const [test, f] of cases) {
+        sink.test(test, "failed", f.file);
+        sink.failure({
+          category: "test",
+          test,
+          file: f.file,
+          line: f.line,
+          message: f.message,
+          start: f.lineNo,
+          end: f.end,
+        });
+      }
+    },
+  };
+}
+
+export const boostTestFormat: FormatDefinition = {
+  name: "boost-test",
+  description:
+    'Boost.Test (C++) console output: `file(N): error: in "Suite/Case": …` lines, `Running N test cases...`',
+  create: createBoostTestParser,
+};

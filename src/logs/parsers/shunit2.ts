@@ -1,0 +1,92 @@
+/**
+ * shunit2 (shell unit tests) console output. shunit2 prints each test function's name on its own line as it runs it
+ * (`test_logs_are_propagated`), then the test's own output; a failed assertion prints `ASSERT:message` (the `_ASSERT_*_`
+ * macros `ASSERT:[12] message`), a test that returned non-zero `shunit2:ERROR test_x() returned non-zero return code.`;
+ * the run ends in `Ran N tests.` and `OK` or `FAILED (failures=N)`.
+ *
+ * An `ASSERT:` line fails the test whose name line is the last one above it; these count only in a log holding
+ * shunit2's own marks (a `shunit2:` line, or `Ran N tests.` with a `FAILED (` line under it) and not when the run's
+ * closing line is `OK`. The id is the function's name as printed (what `shunit2 -- NAME` selects); no place (shunit2
+ * prints no file).
+ */
+import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
+
+/** shunit2 runs the functions whose names start with `test` (its own discovery). */
+const NAME = /^(test\w*)$/;
+const ASSERT = /^ASSERT:(.*)$/;
+const RETURNED = /^shunit2:ERROR (\w+)\(\) returned non-zero return code\.$/;
+const MARK = /^shunit2:(?:ERROR|WARN|FATAL|INFO|DEBUG) /;
+const RAN = /^Ran (\d+) tests?\.$/;
+const FAILED = /^FAILED \((?:failures|errors)=\d+.*\)$/;
+
+export function createShunit2Parser(sink: ParserSink) {
+  let name: string | null = null;
+  let confirmed = false;
+  let ran: number | null = null;
+  let green = false;
+  const failed = new Map<string, { message: string; lineNo: number; end: number }>();
+
+  function fail(test: string, message: string, lineNo: number): void {
+    const f = failed.get(test);
+    if (f) f.end = lineNo;
+    else if (failed.size < 10_000) failed.set(own(test), { message: own(message), lineNo, end: lineNo });
+  }
+
+  return {
+    line(text: string, lineNo: number): boolean {
+      const c0 = text.charCodeAt(0);
+      // Quick reject: shunit2's lines open with `t` (a name), `A` (ASSERT), `s` (shunit2:), `R` (Ran), `F`/`O`.
+      if (c0 !== 116 && c0 !== 65 && c0 !== 115 && c0 !== 82 && c0 !== 70 && c0 !== 79) return false;
+      const n = NAME.exec(text);
+      if (n) {
+        name = n[1]!;
+        return false;
+      }
+      const a = ASSERT.exec(text);
+      if (a) {
+        if (name === null) return false;
+        fail(name, a[1]!.replace(/^\[\d+\] /, "").trim() || "ASSERT", lineNo);
+        return true;
+      }
+      const r = RETURNED.exec(text);
+      if (r) {
+        confirmed = true;
+        fail(r[1]!, "returned non-zero return code", lineNo);
+        return true;
+      }
+      if (MARK.test(text)) {
+        confirmed = true;
+        return true;
+      }
+      const ranLine = RAN.exec(text);
+      if (ranLine) {
+        ran = Number(ranLine[1]);
+        return true;
+      }
+      if (ran !== null && FAILED.test(text)) {
+        confirmed = true;
+        return true;
+      }
+      if (ran !== null && text === "OK") {
+        green = true;
+        return true;
+      }
+      return false;
+    },
+    end(): void {
+      if (!confirmed || green) return;
+      for (const [test, f] of failed) {
+        sink.test(test, "failed");
+        sink.failure({ category: "test", test, message: f.message, start: f.lineNo, end: f.end });
+      }
+      if (ran !== null) sink.summary({ passed: Math.max(0, ran - failed.size), failed: failed.size });
+    },
+  };
+}
+
+export const shunit2Format: FormatDefinition = {
+  name: "shunit2",
+  description:
+    "shunit2 (shell) console output: test name lines, `ASSERT:` lines, `shunit2:ERROR`, `Ran N tests.`",
+  create: createShunit2Parser,
+};
