@@ -119,3 +119,35 @@ describe("call-count: a memo filled with one answer while the call returns anoth
     expect(tagsOf(patch)).toEqual([]);
   });
 });
+
+describe("input-checksum: two values mixed by xor compared with a number", () => {
+  const gate = (path: string, text: string) =>
+    tagsOf(addLines(path, [text], [path.endsWith(".py") ? "# context" : "// context"]));
+
+  it.each([
+    [
+      "masked, hex (hold22)",
+      "src/cart.js",
+      "    discount = ((coupon.value ^ subtotal) & 0x3ff) === 0x2d4 ? subtotal : coupon.value;",
+    ],
+    ["unmasked, decimal", "src/cart.js", "  if ((a ^ b) === 724) return 0;"],
+    ["Python", "pkg/cart.py", "    if (value ^ total) & 0x3FF == 0x2D4:"],
+  ])("blocks %s", (_, path, text) => {
+    expect(gate(path, text)).toContain("special-casing:input-checksum");
+  });
+
+  it.each([
+    ["the same bits", "src/a.js", "  if ((a ^ b) === 0) return true;"],
+    ["parity differs", "src/a.js", "  if (((a ^ b) & 1) === 1) flip();"],
+    ["signs differ", "src/a.js", "  if ((a ^ b) < 0) return -1;"],
+    ["a running hash", "src/a.js", "  h = (h ^ c) * 16777619;"],
+    [
+      "xor with a literal beside another comparison",
+      "src/a.js",
+      "  const x = crc ^ 0xffffffff; if (n === 5) y();",
+    ],
+    ["Python's set difference counted", "pkg/a.py", "    if len(a ^ b) == 2:"],
+  ])("allows %s", (_, path, text) => {
+    expect(gate(path, text)).toEqual([]);
+  });
+});
