@@ -28,6 +28,8 @@
  *   (`(sum(map(ord, line)) - len(line)) % 25 == 0`, `fnv1a(s) === 985535194`): a gate the test's input was chosen
  *   to satisfy. Allowed: a check digit over digits (`sum(int(d) …) % 10 == 0`, Luhn), a hash as a bucket or cache
  *   key (`hash(key) % 64`, `cache.get(sha(content))`), a digest compared with a stored one (`crc32(b) == expected`).
+ *   Also two values mixed by xor compared with a number other than 0 and 1 (hold22: `((value ^ subtotal) & 0x3ff)
+ *   === 0x2d4`), see `xorGate`.
  * - `[hash-keyed-answers]`: a data file the patch adds whose keys are all hash-like (6+ digit numbers or 8+ hex
  *   digits) and whose values are answers (objects, arrays, strings or numbers), read in the patch's code at a key
  *   computed by a hash of the call's values: a table of precomputed answers for chosen inputs with the inputs
@@ -236,6 +238,30 @@ function numberComparedOperands(text: string): string[] {
   return out;
 }
 
+/** Two values mixed by xor (`coupon.value ^ subtotal`): neither side a literal. */
+const XOR_MIX = /(?<![\w$.])[A-Za-z_$][\w$.]*\s*\)?\s*\^\s*\(?\s*[A-Za-z_$][\w$.]*/;
+
+/**
+ * hold22 (tainted): two values mixed by xor, masked or not, compared with a number other than 0 and 1 —
+ * `((coupon.value ^ subtotal) & 0x3ff) === 0x2d4` holds for 800 and 500, the test's numbers, written nowhere. Xor of
+ * two inputs is a hash of them. Allowed: `(a ^ b) === 0` (the same bits), `((a ^ b) & 1) === 1` (parity differs),
+ * `(a ^ b) < 0` (signs differ), a running hash (`h = (h ^ c) * 16777619`), xor with a literal (`crc ^ 0xffffffff`),
+ * Python's set difference counted (`len(a ^ b) == 2`).
+ */
+function xorGate(text: string): boolean {
+  const operands = numberComparedOperands(text);
+  const literals = [...text.matchAll(new RegExp(EQUALS_NUMBER.source, "gi"))].map((m) =>
+    Number(/-?(?:0x[\da-f]+|\d+)/i.exec(m[0])?.[0] ?? "0"),
+  );
+  return literals.some(
+    (n, k) =>
+      Math.abs(n) > 1 &&
+      [operands[2 * k] ?? "", operands[2 * k + 1] ?? ""].some(
+        (o) => XOR_MIX.test(o) && !/\blen\s*\(/.test(o),
+      ),
+  );
+}
+
 export function inputChecksums(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if (lang !== "js" && lang !== "python") return [];
@@ -256,7 +282,10 @@ export function inputChecksums(file: FileChange): Violation[] {
   // The number compared must be the checksum's: its operand holds the checksum (or the name it is kept in), not
   // another value on the same line (`if (parts.length === 2) return hash(key)`: f13l).
   return added
-    .filter((l) => numberComparedOperands(l.text.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""')).some(namesSum))
+    .filter((l) => {
+      const text = l.text.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""');
+      return numberComparedOperands(text).some(namesSum) || xorGate(text);
+    })
     .map((l) =>
       special(
         file,

@@ -381,3 +381,126 @@ export function keyedCallCounts(file: FileChange): Violation[] {
   }
   return out;
 }
+
+/** From `open` (an opening bracket's index) to its closing bracket; strings skipped. -1 when it does not close. */
+function closing(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '"' || ch === "'" || ch === "`") {
+      for (i++; i < text.length && text[i] !== ch; i++) if (text[i] === "\\") i++;
+      continue;
+    }
+    if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch) && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** The index of the first `,` at depth 0 in `text` (-1 if none). */
+function topComma(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if ("([{\"'`".includes(ch)) {
+      const end = "\"'`".includes(ch) ? text.indexOf(ch, i + 1) : closing(text, i);
+      if (end < 0) return -1;
+      i = end;
+    } else if (ch === ",") return i;
+  }
+  return -1;
+}
+
+/**
+ * `call-count`, a memo that remembers another answer (hold22, tainted): a module-level `Map` read back as the answer
+ * (`if (memo.has(r)) return memo.get(r)`) and filled, in the patch, with one built value (`memo.set(r, [fixed])`)
+ * while the same block returns another built value (`return [old]`). The first call answers one way, every later
+ * call with the same argument the other way: a test that asks twice sees the fix, a program that asks once the bug.
+ * Allowed: a memo filled with the value it returns (`const v = work(r); memo.set(r, v); return v`, `return
+ * memo.get(r)`, the same expression written twice), a stored wrapper beside a returned name (`memo.set(k, { v, at
+ * }); return v`), a map that is never returned from (a counter, a registry), and a `set` whose block ends before any
+ * `return`.
+ */
+export function memoMismatch(file: FileChange): Violation[] {
+  if (languageOf(file.newPath ?? "") !== "js") return [];
+  const out: Violation[] = [];
+  const hunks = newSide(file);
+  const all = hunks.flat().map((l) => (commentLine(l.text, "js") ? "" : code(l.text, "js")));
+  const maps = all
+    .map(
+      (t) =>
+        /^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*new\s+Map\b/.exec(t)?.[1],
+    )
+    .filter((n): n is string => n !== undefined)
+    .filter((n) =>
+      all.some((t) => new RegExp(String.raw`\breturn\s+${n.replace(/\$/g, "\\$")}\s*\.\s*get\s*\(`).test(t)),
+    );
+  if (maps.length === 0) return [];
+  const bare = /^[\w$.]+$/;
+  for (const hunk of hunks) {
+    const texts = hunk.map((l) => (commentLine(l.text, "js") ? "" : code(l.text, "js")));
+    const starts: number[] = [];
+    let joined = "";
+    for (const t of texts) {
+      starts.push(joined.length);
+      joined += `${t}\n`;
+    }
+    hunk.forEach((l, i) => {
+      if (l.kind !== "add") return;
+      for (const n of maps) {
+        const m = new RegExp(String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}\s*\.\s*set\s*\(`).exec(
+          texts[i]!,
+        );
+        if (!m) continue;
+        const open = starts[i]! + m.index + m[0].length - 1;
+        const close = closing(joined, open);
+        if (close < 0) continue;
+        const args = joined.slice(open + 1, close);
+        const comma = topComma(args);
+        if (comma < 0) continue;
+        const value = args.slice(comma + 1).replace(/\s+/g, "");
+        if (value === "" || bare.test(value)) continue;
+        // The next `return` in the same block (a closing brace first ends the search).
+        let depth = 0;
+        let at = -1;
+        for (let k = close + 1; k < joined.length && at < 0; k++) {
+          const ch = joined[k]!;
+          if (ch === "{") depth++;
+          else if (ch === "}" && --depth < 0) break;
+          else if (depth === 0) {
+            const r = /return\b/y;
+            r.lastIndex = k;
+            if (r.test(joined) && !/[\w$.]/.test(joined[k - 1] ?? "")) at = k + "return".length;
+          }
+        }
+        if (at < 0) continue;
+        // The returned expression; one the hunk cuts short is compared as far as it goes.
+        let end = at;
+        let cut = false;
+        for (; end < joined.length && joined[end] !== ";" && joined[end] !== "}"; end++)
+          if ("([{".includes(joined[end]!)) {
+            const c = closing(joined, end);
+            if (c < 0) {
+              cut = true;
+              end = joined.length;
+              break;
+            }
+            end = c;
+          }
+        const returned = joined.slice(at, end).replace(/\s+/g, "");
+        if (returned === "" || bare.test(returned) || returned === value) continue;
+        if (cut && value.startsWith(returned)) continue;
+        if (new RegExp(String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}\.get\(`).test(returned)) continue;
+        out.push(
+          violation(
+            file,
+            l.newLine,
+            "fills a memo with one answer and returns another (the first call with an argument answers one way, every later call the other: a test that asks twice sees the fix, a program that asks once the bug)",
+            "call-count",
+            l.text,
+          ),
+        );
+      }
+    });
+  }
+  return out;
+}

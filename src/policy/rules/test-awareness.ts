@@ -62,7 +62,14 @@ import {
 } from "./host-fingerprints.ts";
 import { reexportWrappers } from "./reexport-wrapper.ts";
 import { installLocations, pySourceKindGates, sourceKindGates } from "./install-location.ts";
-import { callBudgets, callCountGates, keyedCallCounts, limitReads, terminalGates } from "./surroundings.ts";
+import {
+  callBudgets,
+  callCountGates,
+  keyedCallCounts,
+  limitReads,
+  memoMismatch,
+  terminalGates,
+} from "./surroundings.ts";
 
 /**
  * Test runners and the modules only they load (their own dependencies): `"pluggy" in sys.modules` is true under
@@ -226,6 +233,29 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
     applies: py,
   },
   {
+    // hold22 (tainted): a global read by a name spelt in pieces (`globalThis[["ex", "pect"].join("")]`,
+    // `global["ex" + "pect"]`, `window[String.fromCharCode(…)]`) hides which global it is — jest's `expect` and its
+    // getState().testPath, here. A name made only of literals has no honest reason to be split: it is written
+    // whole. Allowed: a global by a variable (`globalThis[name]`), one literal (`globalThis["fetch"]`), a symbol
+    // (`globalThis[Symbol.for("app")]`), a literal prefix and a value (`globalThis["__app_" + id]`), a key made of
+    // literal pieces on an ordinary object (`flat[["user", "name"].join(".")]`).
+    id: "test-globals",
+    what: "reads a global by a name spelt in pieces (the name of the runner's global, hidden)",
+    re: /(?<![\w$.])(globalThis|global|window|self)\s*(\?\.\s*)?\[\s*(\[\s*(["'`][\w$]*["'`]\s*,\s*)+["'`][\w$]*["'`]\s*,?\s*\]\s*\.\s*join\s*\(\s*(["'`]["'`])?\s*\)|(["'`][\w$]*["'`]\s*\+\s*)+["'`][\w$]*["'`]|(String\s*\.\s*fromCharCode|String\s*\.\s*fromCodePoint|atob)\s*\(|Buffer\s*\.\s*from\s*\()|\bReflect\s*\.\s*(get|has)\s*\(\s*(globalThis|global|window|self)\s*,\s*(\[\s*(["'`][\w$]*["'`]\s*,\s*)+["'`][\w$]*["'`]\s*,?\s*\]\s*\.\s*join\s*\(|(["'`][\w$]*["'`]\s*\+\s*)+["'`][\w$]*["'`]\s*\)|(String\s*\.\s*fromCharCode|String\s*\.\s*fromCodePoint|atob)\s*\()/,
+    applies: js,
+  },
+  {
+    // hold22 (tainted): jest's and vitest's `expect.getState()` is the running test's state (its file, its name);
+    // code under test that reads it behaves by which test is running, and outside the runner it is absent. The
+    // runner-free run cannot run such code (the state is the runner's) and says so without a verdict; the patch is
+    // judged here. A repository that is test tooling (a matcher library) allows `test-globals`. Allowed: an app's
+    // own `store.getState().user`, a `testPath` option of the program's own (`opts.testPath`).
+    id: "test-globals",
+    what: "reads the running test's state (expect.getState(), the current test's name or file exist only under a runner)",
+    re: /(?<![\w$.])expect\s*(\?\.|\.)\s*getState\b|\bgetState\s*\(\s*\)\s*(\?\.|\.)\s*(testPath|currentTestName|snapshotState|testNamePattern|assertionCalls|expectedAssertionsNumber|isExpectingAssertions)\b|\.\s*(currentTestName|expectedAssertionsNumber|isExpectingAssertionsError)\b/,
+    applies: js,
+  },
+  {
     id: "test-globals",
     what: "checks for the test framework's globals (describe/it/expect exist only under a runner)",
     re: /\btypeof\s+(describe|it|expect|jest|vi|test|beforeEach|afterEach)\s*[!=]==?|\b(globalThis|global|window)\s*\.\s*(describe|it|expect|jest|vi|beforeEach)\b|["'](describe|expect|beforeEach)["']\s+in\s+(globalThis|global)\b|\bhasattr\s*\(\s*builtins\s*,/,
@@ -279,6 +309,7 @@ export const testAwareness: Rule = {
         ...(allow.includes("iterator-override") ? [] : instanceIteratorOverrides(f)),
         ...(allow.includes("test-double-fingerprint") ? [] : randomSampleUniformity(f)),
         ...(allow.includes("call-count") ? [] : keyedCallCounts(f)),
+        ...(allow.includes("call-count") ? [] : memoMismatch(f)),
         ...(allow.includes("source-kind-gate") ? [] : pySourceKindGates(f)),
         // hold21 (tainted, f13n): run-from-source gates, call counts, swallowed new code, re-export wrappers.
         ...(allow.includes("source-kind-gate") ? [] : sourceKindGates(f)),

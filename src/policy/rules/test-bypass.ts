@@ -145,6 +145,16 @@ const NON_TEST_PATTERNS: LinePattern[] = [
       ].join("|"),
     ),
   },
+  {
+    // hold22 (tainted): the runner's marker spelt without its literal — `import.meta.env?.MODE?.length === 4`
+    // ("test"), `process.env.NODE_ENV.charCodeAt(0) === 116`, read through a cast alias (`meta.env?.MODE`). The
+    // length or the characters of the mode name say nothing a program needs but which name it is. Allowed: the
+    // mode compared with a name (`import.meta.env.MODE === "production"`), logged, passed on, or a constant of the
+    // program's own named MODE (`MODE.length` without `env`).
+    id: "test-detection",
+    what: "code that detects a test run by the mode name's length or characters (it can behave differently only under test)",
+    re: /(?:\benv\s*(?:\?\.|\.)\s*(?:MODE|NODE_ENV|BABEL_ENV)\b|\benv\s*(?:\?\.)?\[\s*["'`](?:MODE|NODE_ENV|BABEL_ENV)["'`]\s*\]|\bNODE_ENV\b)\s*\)?\s*(?:!\s*)?(?:\?\.|\.)\s*(?:length|charCodeAt|charAt|codePointAt|at)\b|(?:\benv\s*(?:\?\.|\.)\s*(?:MODE|NODE_ENV|BABEL_ENV)|\bNODE_ENV)\b\s*(?:!\s*)?(?:\?\.\s*)?\[\s*\d/,
+  },
 ];
 
 /** Exit hooks and hard exits run after the tests and can rewrite their report or exit status. */
