@@ -219,17 +219,23 @@ function checkBuildFile(file: FileChange, baseText: string | undefined): Violati
 /**
  * A file the patch creates (or renames into place) at an import root — the repository's root or `src/` — named
  * like a standard-library module, a module pytest imports while it starts, or a pytest plugin (`pytest_*`): it is
- * imported in place of the real one (red team 26). Null when the path is none of those.
+ * imported in place of the real one (red team 26). Null when the path is none of those. A folder named like an
+ * installed module shadows it only through its `__init__` (without one it is a namespace package, which the
+ * installed module wins over), so a new `code/utils.py` in a project's `code/` folder is its own (rv20); and `src/`
+ * holding an `__init__.py` in `treeFiles` is a package (`src.types`), not an import root.
  */
-export function pythonShadow(file: FileChange): string | null {
+export function pythonShadow(file: FileChange, treeFiles?: readonly string[]): string | null {
   if (file.status !== "added" && file.status !== "renamed" && file.status !== "copied") return null;
   const p = file.newPath;
   if (p === null || !/\.(py|pyc|pyi|so|pyd)$/.test(p)) return null;
   const segs = p.split("/");
+  if (segs[0] === "src" && segs.length > 1 && treeFiles?.some((f) => /^src\/__init__\.pyi?$/.test(f)))
+    return null;
   const rest = segs[0] === "src" && segs.length > 1 ? segs.slice(1) : segs;
   const name = (rest.length === 1 ? rest[0]!.split(".")[0] : rest[0])!;
-  if (STDLIB_MODULES.has(name)) return `the standard library's \`${name}\``;
-  if (RUNNER_MODULES.has(name)) return `\`${name}\`, which the test runner imports`;
+  const shadows = rest.length === 1 || (rest.length === 2 && /^__init__\./.test(rest[1]!));
+  if (shadows && STDLIB_MODULES.has(name)) return `the standard library's \`${name}\``;
+  if (shadows && RUNNER_MODULES.has(name)) return `\`${name}\`, which the test runner imports`;
   if (/^pytest_/.test(name)) return `a pytest plugin's name (\`${name}\`)`;
   return null;
 }
@@ -282,7 +288,7 @@ function checkSetupCfgLayout(file: FileChange, baseText: string | undefined): Vi
 export const testInfrastructure: Rule = {
   id: "test-infrastructure",
   enabled: (c) => c.testInfrastructure.enabled && !c.allowTestEdits,
-  check({ patch, config, sourceFiles, failingCheck }) {
+  check({ patch, config, sourceFiles, failingCheck, treeFiles }) {
     const cfg = config.testInfrastructure;
     const out: Violation[] = [];
     const runs = failingCheck === undefined ? new Set<string>() : commandFiles(failingCheck);
@@ -299,7 +305,7 @@ export const testInfrastructure: Rule = {
         });
         continue;
       }
-      const shadow = pythonShadow(file);
+      const shadow = pythonShadow(file, treeFiles);
       if (shadow !== null) {
         out.push({
           rule: "test-infrastructure",

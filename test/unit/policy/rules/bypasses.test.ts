@@ -294,6 +294,27 @@ describe("test-infrastructure", () => {
     expect(violationsOf(modify("src/types.py", "x = 1\n", "x = 2\n"), "test-infrastructure")).toEqual([]);
   });
 
+  it("leaves a new module in a project's own folder named like the standard library, and src/ that is a package (rv20)", () => {
+    expect(violationsOf(create("code/utils.py", "x = 1\n"), "test-infrastructure")).toEqual([]);
+    expect(violationsOf(create("src/email/sender.py", "x = 1\n"), "test-infrastructure")).toEqual([]);
+    expect(violationsOf(create("code/__init__.py", "x = 1\n"), "test-infrastructure")[0]!.message).toContain(
+      "the standard library",
+    );
+    const srcTypes = create("src/types.py", "x = 1\n");
+    const inPackage = { treeFiles: ["src/__init__.py", "src/app.py"] };
+    expect(
+      evaluatePatch(srcTypes, {}, inPackage).violations.filter((v) => v.rule === "test-infrastructure"),
+    ).toEqual([]);
+    expect(
+      evaluatePatch(srcTypes, {}, { treeFiles: ["src/app.py"] }).violations.filter(
+        (v) => v.rule === "test-infrastructure",
+      )[0]!.message,
+    ).toContain("the standard library");
+    expect(
+      violationsOf(create("pytest_cov/plugin.py", "x = 1\n"), "test-infrastructure")[0]!.message,
+    ).toContain("pytest plugin");
+  });
+
   it.each([
     "gradlew",
     "sub/mvnw.cmd",
