@@ -251,6 +251,21 @@ export function commandFiles(check: string): Set<string> {
   return out;
 }
 
+/**
+ * Whether a file the check runs is a script that runs checks, rather than the program under test: a shell or batch
+ * script or a file without an extension (`scripts/test.sh`, `./run-tests`), a file in a scripts or CI folder, or
+ * one named like a runner (`run_tests.py`, `tools/check.mjs`, `manage.py`, `setup.py`). A check `python main.py`
+ * or `node index.js` runs the program itself, and a fix of its bug is in that file (rv20).
+ */
+export function runsChecks(path: string): boolean {
+  const name = baseName(path);
+  if (!/\.(py|js|mjs|cjs|ts|mts|cts|rb|pl|php)$/i.test(name)) return true;
+  if (/(?:^|\/)(?:\.?ci|scripts?|\.github|\.circleci|\.buildkite)\//i.test(path)) return true;
+  return /(?:^|[-_.])(?:tests?|specs?|checks?|ci|verify|run|runtests|runner|lint|build|make|setup|manage|tox|nox|noxfile|conftest)(?:[-_.]|$)/i.test(
+    name.replace(/\.[^.]+$/, ""),
+  );
+}
+
 /** setup.cfg keys that say where the packages are (`[options] package_dir`, `packages`, `py_modules`). */
 const SETUP_CFG_LAYOUT = /^(package_dir|packages|py_modules)\s*=/;
 
@@ -295,7 +310,7 @@ export const testInfrastructure: Rule = {
     for (const file of patch.files) {
       const paths = touchedPaths(file).filter((p) => !matchesAny(config.forbiddenPaths.allow, p));
       const base = file.oldPath === null ? undefined : sourceFiles?.[file.oldPath];
-      const run = paths.find((p) => runs.has(p));
+      const run = paths.find((p) => runs.has(p) && runsChecks(p));
       if (run !== undefined) {
         out.push({
           rule: "test-infrastructure",

@@ -342,6 +342,23 @@ describe("test-infrastructure", () => {
     expect(ruleOf()).not.toContain("test-infrastructure");
   });
 
+  it("leaves the program a check runs, whose bug a fix is in; still blocks scripts and runners it names (rv20)", () => {
+    const ruleOf = (path: string, check: string) =>
+      evaluatePatch(modify(path, "x = 1\n", "x = 2\n"), {}, { failingCheck: check }).violations.map(
+        (v) => v.rule,
+      );
+    expect(ruleOf("main.py", "python main.py")).not.toContain("test-infrastructure");
+    expect(ruleOf("src/cli.js", "node src/cli.js --help")).not.toContain("test-infrastructure");
+    for (const [path, check] of [
+      ["run_tests.py", "python run_tests.py"],
+      ["tools/check.mjs", "node tools/check.mjs"],
+      ["scripts/smoke.py", "python scripts/smoke.py"],
+      ["ci/run", "./ci/run"],
+      ["manage.py", "python manage.py test"],
+    ])
+      expect(ruleOf(path!, check!)).toContain("test-infrastructure");
+  });
+
   it("blocks setup.cfg's package_dir and CODEOWNERS anywhere GitHub reads it (red team 26)", () => {
     const cfg = modify(
       "setup.cfg",
