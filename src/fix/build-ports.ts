@@ -28,6 +28,7 @@ import {
   assertTestsCouldRun,
 } from "./unreadable-run.ts";
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
+import { gateBaseSources } from "./manifest-change.ts";
 import { antiGamingGap, verifyPatch } from "./verify.ts";
 
 export interface FixPortsInput {
@@ -123,12 +124,9 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
   });
   const policy = PolicyConfig.parse(input.policy ?? {});
   // The base package.json, for the gate: a dependency map opened above a hunk's context is then known.
-  // So are the root build files (red team 26: a Gradle test task or a surefire `<configuration>` opened above a hunk).
-  const sourceFiles: Record<string, string> = {};
-  for (const name of ["package.json", "pom.xml", "build.gradle", "build.gradle.kts", "setup.cfg"]) {
-    const text = await workspace.readFile(name).catch(() => null);
-    if (text !== null) sourceFiles[name] = text;
-  }
+  // So are the build files, a module's as well as the root's (red team 26: a Gradle test task or a surefire
+  // `<configuration>` opened above a hunk; rv20: a module's `dependencies {` above a hunk).
+  const sourceFiles = await gateBaseSources(workspace, await workspace.listFiles());
   const gateContext = {
     ...(Object.keys(sourceFiles).length === 0 ? {} : { sourceFiles }),
     failingCheck: await failingCheckText(workspace, fullCommandText(command)),

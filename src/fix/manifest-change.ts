@@ -43,6 +43,25 @@ export async function manifestSources(workspace: Workspace, patch: string): Prom
   return out;
 }
 
+/**
+ * The base text of every package.json or build file (GATE_BASE_FILE) among `paths`, at most `max` of them: the fix
+ * loop's gate, which sees each patch only later, then knows the block around a hunk in a module's
+ * `app/build.gradle` as well as the root's (rv20: an indented dependency line whose `dependencies {` sits above
+ * the hunk was refused as a line of an unseen block).
+ */
+export async function gateBaseSources(
+  workspace: Workspace,
+  paths: readonly string[],
+  max = 64,
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const p of paths.filter((f) => GATE_BASE_FILE.test(f)).slice(0, max)) {
+    const text = await workspace.readFile(p).catch(() => null);
+    if (text !== null) out[p] = text;
+  }
+  return out;
+}
+
 /** `name@range` of each dependency whose range the patched manifest adds or changes, sorted; [] when none. */
 export function changedDependencies(baseText: string, patchedText: string): string[] {
   const maps = (text: string): Map<string, string> => {

@@ -53,6 +53,12 @@ const TAIL_ACTUAL =
 const WANTING_QUESTION =
   /^[ \t]*(?:(?:but|so|and|then)[ \t,]+)?(?:should(?:n['’]?t)?|would(?:n['’]?t)?|ought(?:n['’]?t)?|is(?:n['’]?t)?[ \t]+it[ \t]+supposed|shall)\b(?:(?!\b(?:since|because|while|whereas|although)\b)[^?\n,;])*\?[ \t]*$/i;
 
+/** A verb in its bare form as a modal governs it ("return", "give", "be"), not what happens ("returns", "gave"). */
+const BARE_VERB = /^(?:return|give|print|yield|produce|output|log|show|display|be|equal|evaluate\s+to)\b/i;
+/** A sentence opening with a modal and ending with a question mark, whatever its clauses. */
+const MODAL_QUESTION =
+  /^[ \t]*(?:(?:but|so|and|then)[ \t,]+)?(?:should(?:n['’]?t)?|would(?:n['’]?t)?|ought(?:n['’]?t)?|shall)\b[^\n]*\?[ \t]*$/i;
+
 function claimValue(m: RegExpExecArray, from: number): string | null {
   for (let i = from; i < from + 5; i++) if (m[i] !== undefined) return m[i]!.trim();
   return null;
@@ -102,15 +108,16 @@ export function proseClaims(raw: string): ProseClaims {
     // "Shouldn't `parse('1')` return `1`?", "Wouldn't it be better if it returned `1`?": a question asking for a
     // value states what is wanted, never what happens; the value after its verb is the expected one.
     if (WANTING_QUESTION.test(sentence)) {
-      // Only the value that ends the question: "Shouldn't a helper that returns `false` hide it?" asks for
-      // no value.
-      for (const m of sentence.matchAll(
-        new RegExp(`\\b${ACTUAL_VERB}\\s*:?\\s*${VALUE}\\s*\\?\\s*$`, "gi"),
-      )) {
-        const v = claimValue(m as RegExpExecArray, 1);
-        if (v) expected.push(v);
+      // Only the value that ends the question, after the modal's own verb in its bare form: "Shouldn't a helper
+      // that returns `false` hide it?" asks for no value, and "Would anyone know why `f()` returns `2`?" or
+      // "Should `f()` really return `2`?" says what happens, read as any other sentence below.
+      const end = new RegExp(`\\b${ACTUAL_VERB}\\s*:?\\s*${VALUE}\\s*\\?\\s*$`, "i").exec(sentence);
+      if (!end) continue;
+      const v = claimValue(end, 1);
+      if (v && BARE_VERB.test(end[0]) && !/\breally\b/i.test(sentence)) {
+        expected.push(v);
+        continue;
       }
-      continue;
     }
     // "X instead of Y" / "X rather than Y": both sides in one go.
     const insteadRe = new RegExp(
@@ -155,6 +162,8 @@ export function proseClaims(raw: string): ProseClaims {
       if (expSpans.some(([s, e]) => start >= s && start < e)) continue;
       // "should return X" was taken as expected above; "it returns X" after "should" in the same clause too.
       const before = sentence.slice(Math.max(0, start - 30), start);
+      // "Shouldn't `f()` return `1`, not `2`?": the modal's bare verb in a question states what is wanted.
+      if (MODAL_QUESTION.test(sentence) && BARE_VERB.test(m[0])) continue;
       if (
         /\b(should|expect\w*|ought|want\w*|would|desired|intended|correct|right|proper|hop(?:e|ed|ing)|wish(?:ed)?|like|need(?:ed)?|supposed)\s+(\w+\s+)?$/i.test(
           before,

@@ -88,6 +88,51 @@ export function iteratorOverrides(file: FileChange): Violation[] {
       }
     });
   }
+  out.push(...iteratorsSetOutside(file, lang, classRe));
+  return out;
+}
+
+/**
+ * An array subclass's iterator set from outside its body (rv20): `Capped.prototype[Symbol.iterator] = …`,
+ * `Object.defineProperty(Capped.prototype, Symbol.iterator, …)`, Python `Capped.__iter__ = …`, where the new side
+ * declares `Capped` as an array subclass. Putting the array's own back (`= Array.prototype[Symbol.iterator]`,
+ * `= list.__iter__`) is allowed.
+ */
+function iteratorsSetOutside(file: FileChange, lang: "js" | "python", classRe: RegExp): Violation[] {
+  const sides = newSide(file);
+  const names = new Set(
+    sides.flat().flatMap((l) => {
+      if (!classRe.test(l.text)) return [];
+      const m = /\bclass\s+([A-Za-z_$][\w$]*)/.exec(l.text);
+      return m ? [m[1]!] : [];
+    }),
+  );
+  if (names.size === 0) return [];
+  const out: Violation[] = [];
+  for (const l of sides.flat()) {
+    if (l.kind !== "add" || isCommentLine(l.text)) continue;
+    for (const n of names) {
+      const N = n.replace(/\$/g, "\\$");
+      const set =
+        lang === "js"
+          ? new RegExp(
+              String.raw`(?<![\w$.])${N}\s*\.\s*prototype\s*\[\s*Symbol\s*\.\s*(?:iterator|asyncIterator)\s*\]\s*=(?!=)(?!\s*(?:Array|super)\s*(?:\.\s*prototype\s*)?\[\s*Symbol\s*\.\s*iterator\s*\]\s*;?\s*$)|\b(?:Object|Reflect)\s*\.\s*defineProperty\s*\(\s*${N}\s*\.\s*prototype\s*,\s*Symbol\s*\.\s*(?:iterator|asyncIterator)\b`,
+            )
+          : new RegExp(
+              String.raw`^\s*${N}\s*\.\s*__(?:iter|reversed)__\s*=(?!=)(?!\s*(?:list|tuple)\s*\.\s*__(?:iter|reversed)__\s*$)`,
+            );
+      if (!set.test(l.text)) continue;
+      out.push(
+        violation(
+          file,
+          l.newLine,
+          "gives an array subclass its own iterator (the values a loop, a spread or a deep comparison sees can differ from the indexed ones)",
+          "iterator-override",
+          l.text,
+        ),
+      );
+    }
+  }
   return out;
 }
 

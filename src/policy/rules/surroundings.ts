@@ -346,8 +346,32 @@ export function keyedCallCounts(file: FileChange): Violation[] {
           );
     return added.some((l) => inc.test(code(l.text, lang)));
   });
-  if (moved.length === 0 && counters.size === 0) return [];
+  // The count taken into a variable and stored back (rv20): `const n = (asked.get(k) ?? 0) + 1; asked.set(k, n);`,
+  // Python `n = seen.get(q, 0) + 1` then `seen[q] = n`: the variable is the count.
+  const tallies = [...maps].flatMap((n) => {
+    const N = `(?<![\\w$])${q}${esc(n)}`;
+    const take =
+      lang === "js"
+        ? new RegExp(
+            String.raw`^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*=\s*\(?\s*${N}\s*\.\s*get\s*\([^)]*\)\s*(?:\?\?|\|\|)\s*0\s*\)?\s*\+\s*1\s*;?\s*$`,
+          )
+        : new RegExp(String.raw`^\s*([A-Za-z_]\w*)\s*=\s*${N}\s*\.\s*get\s*\([^,]+,\s*0\s*\)\s*\+\s*1\s*$`);
+    return added.flatMap((l) => {
+      const v = take.exec(code(l.text, lang))?.[1];
+      if (v === undefined) return [];
+      const V = esc(v);
+      const back = new RegExp(
+        String.raw`${N}\s*(?:\.\s*set\s*\([^,]+,\s*${V}\s*\)|\[[^\]]+\]\s*=\s*${V}\b(?!\s*[-+*/]))`,
+      );
+      return added.some((b) => back.test(code(b.text, lang))) ? [v] : [];
+    });
+  });
+  if (moved.length === 0 && counters.size === 0 && tallies.length === 0) return [];
   const reads = [
+    ...tallies.map((v) => {
+      const read = String.raw`(?<![\w$.])${esc(v)}(?![\w$(])`;
+      return new RegExp(String.raw`${read}\s*\)?${CMP_NUM}|${NUM_CMP}\(?\s*${read}`);
+    }),
     ...moved.map((n) => {
       const read = String.raw`(?<![\w$])${q}${esc(n)}\s*(?:\.\s*get\s*\([^)]*\)|\[[^\]]+\])!?(?:\s*(?:\?\?|\|\|)\s*0)?`;
       return new RegExp(String.raw`${read}\s*\)?${CMP_NUM}|${NUM_CMP}\(?\s*${read}`);

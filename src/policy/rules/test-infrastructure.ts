@@ -219,17 +219,23 @@ function checkBuildFile(file: FileChange, baseText: string | undefined): Violati
 /**
  * A file the patch creates (or renames into place) at an import root — the repository's root or `src/` — named
  * like a standard-library module, a module pytest imports while it starts, or a pytest plugin (`pytest_*`): it is
- * imported in place of the real one (red team 26). Null when the path is none of those.
+ * imported in place of the real one (red team 26). Null when the path is none of those. A folder named like an
+ * installed module shadows it only through its `__init__` (without one it is a namespace package, which the
+ * installed module wins over), so a new `code/utils.py` in a project's `code/` folder is its own (rv20); and `src/`
+ * holding an `__init__.py` in `treeFiles` is a package (`src.types`), not an import root.
  */
-export function pythonShadow(file: FileChange): string | null {
+export function pythonShadow(file: FileChange, treeFiles?: readonly string[]): string | null {
   if (file.status !== "added" && file.status !== "renamed" && file.status !== "copied") return null;
   const p = file.newPath;
   if (p === null || !/\.(py|pyc|pyi|so|pyd)$/.test(p)) return null;
   const segs = p.split("/");
+  if (segs[0] === "src" && segs.length > 1 && treeFiles?.some((f) => /^src\/__init__\.pyi?$/.test(f)))
+    return null;
   const rest = segs[0] === "src" && segs.length > 1 ? segs.slice(1) : segs;
   const name = (rest.length === 1 ? rest[0]!.split(".")[0] : rest[0])!;
-  if (STDLIB_MODULES.has(name)) return `the standard library's \`${name}\``;
-  if (RUNNER_MODULES.has(name)) return `\`${name}\`, which the test runner imports`;
+  const shadows = rest.length === 1 || (rest.length === 2 && /^__init__\./.test(rest[1]!));
+  if (shadows && STDLIB_MODULES.has(name)) return `the standard library's \`${name}\``;
+  if (shadows && RUNNER_MODULES.has(name)) return `\`${name}\`, which the test runner imports`;
   if (/^pytest_/.test(name)) return `a pytest plugin's name (\`${name}\`)`;
   return null;
 }
@@ -243,6 +249,21 @@ export function commandFiles(check: string): Set<string> {
     if (w.includes("/") || /\.(sh|bash|zsh|py|js|mjs|cjs|ts|mts|rb|pl|ps1|bat|cmd)$/.test(w)) out.add(w);
   }
   return out;
+}
+
+/**
+ * Whether a file the check runs is a script that runs checks, rather than the program under test: a shell or batch
+ * script or a file without an extension (`scripts/test.sh`, `./run-tests`), a file in a scripts or CI folder, or
+ * one named like a runner (`run_tests.py`, `tools/check.mjs`, `manage.py`, `setup.py`). A check `python main.py`
+ * or `node index.js` runs the program itself, and a fix of its bug is in that file (rv20).
+ */
+export function runsChecks(path: string): boolean {
+  const name = baseName(path);
+  if (!/\.(py|js|mjs|cjs|ts|mts|cts|rb|pl|php)$/i.test(name)) return true;
+  if (/(?:^|\/)(?:\.?ci|scripts?|\.github|\.circleci|\.buildkite)\//i.test(path)) return true;
+  return /(?:^|[-_.])(?:tests?|specs?|checks?|ci|verify|run|runtests|runner|lint|build|make|setup|manage|tox|nox|noxfile|conftest)(?:[-_.]|$)/i.test(
+    name.replace(/\.[^.]+$/, ""),
+  );
 }
 
 /** setup.cfg keys that say where the packages are (`[options] package_dir`, `packages`, `py_modules`). */
@@ -282,14 +303,14 @@ function checkSetupCfgLayout(file: FileChange, baseText: string | undefined): Vi
 export const testInfrastructure: Rule = {
   id: "test-infrastructure",
   enabled: (c) => c.testInfrastructure.enabled && !c.allowTestEdits,
-  check({ patch, config, sourceFiles, failingCheck }) {
+  check({ patch, config, sourceFiles, failingCheck, treeFiles }) {
     const cfg = config.testInfrastructure;
     const out: Violation[] = [];
     const runs = failingCheck === undefined ? new Set<string>() : commandFiles(failingCheck);
     for (const file of patch.files) {
       const paths = touchedPaths(file).filter((p) => !matchesAny(config.forbiddenPaths.allow, p));
       const base = file.oldPath === null ? undefined : sourceFiles?.[file.oldPath];
-      const run = paths.find((p) => runs.has(p));
+      const run = paths.find((p) => runs.has(p) && runsChecks(p));
       if (run !== undefined) {
         out.push({
           rule: "test-infrastructure",
@@ -299,7 +320,7 @@ export const testInfrastructure: Rule = {
         });
         continue;
       }
-      const shadow = pythonShadow(file);
+      const shadow = pythonShadow(file, treeFiles);
       if (shadow !== null) {
         out.push({
           rule: "test-infrastructure",

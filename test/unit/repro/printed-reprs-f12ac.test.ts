@@ -109,6 +109,19 @@ describe("a question asking for a value (issue 12 class: the claim read from a q
       expected: [],
     });
   });
+  it("a modal question whose verb says what happens never makes the happening value the expected one (rv20)", () => {
+    expect(proseClaims("Would anyone know why `f()` returns `2`?")).toEqual({ actual: ["2"], expected: [] });
+    expect(proseClaims("Should I worry that `f()` returns `null`?")).toEqual({
+      actual: ["null"],
+      expected: [],
+    });
+    expect(proseClaims("Should this be fixed so `f()` no longer returns `2`?").expected).toEqual([]);
+    expect(proseClaims("Should `f()` really return `NaN`?").expected).toEqual([]);
+  });
+  it("the wanted value of a modal question with a second clause is never what happens (rv20)", () => {
+    expect(proseClaims("Shouldn't `f()` return `1`, not `2`?").actual).toEqual([]);
+    expect(proseClaims("Shouldn't `f()` return `1` rather than `2`?").actual).toEqual([]);
+  });
   it("'Why does X print Z?' still states Z as what happens", () => {
     expect(proseClaims("Why does `fmt(5)` print `5.0`?")).toEqual({ actual: ["5.0"], expected: [] });
   });

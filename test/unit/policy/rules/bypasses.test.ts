@@ -294,6 +294,27 @@ describe("test-infrastructure", () => {
     expect(violationsOf(modify("src/types.py", "x = 1\n", "x = 2\n"), "test-infrastructure")).toEqual([]);
   });
 
+  it("leaves a new module in a project's own folder named like the standard library, and src/ that is a package (rv20)", () => {
+    expect(violationsOf(create("code/utils.py", "x = 1\n"), "test-infrastructure")).toEqual([]);
+    expect(violationsOf(create("src/email/sender.py", "x = 1\n"), "test-infrastructure")).toEqual([]);
+    expect(violationsOf(create("code/__init__.py", "x = 1\n"), "test-infrastructure")[0]!.message).toContain(
+      "the standard library",
+    );
+    const srcTypes = create("src/types.py", "x = 1\n");
+    const inPackage = { treeFiles: ["src/__init__.py", "src/app.py"] };
+    expect(
+      evaluatePatch(srcTypes, {}, inPackage).violations.filter((v) => v.rule === "test-infrastructure"),
+    ).toEqual([]);
+    expect(
+      evaluatePatch(srcTypes, {}, { treeFiles: ["src/app.py"] }).violations.filter(
+        (v) => v.rule === "test-infrastructure",
+      )[0]!.message,
+    ).toContain("the standard library");
+    expect(
+      violationsOf(create("pytest_cov/plugin.py", "x = 1\n"), "test-infrastructure")[0]!.message,
+    ).toContain("pytest plugin");
+  });
+
   it.each([
     "gradlew",
     "sub/mvnw.cmd",
@@ -319,6 +340,23 @@ describe("test-infrastructure", () => {
     expect(ruleOf("./scripts/run-tests.sh --ci")).toContain("test-infrastructure");
     expect(ruleOf("pytest tests")).not.toContain("test-infrastructure");
     expect(ruleOf()).not.toContain("test-infrastructure");
+  });
+
+  it("leaves the program a check runs, whose bug a fix is in; still blocks scripts and runners it names (rv20)", () => {
+    const ruleOf = (path: string, check: string) =>
+      evaluatePatch(modify(path, "x = 1\n", "x = 2\n"), {}, { failingCheck: check }).violations.map(
+        (v) => v.rule,
+      );
+    expect(ruleOf("main.py", "python main.py")).not.toContain("test-infrastructure");
+    expect(ruleOf("src/cli.js", "node src/cli.js --help")).not.toContain("test-infrastructure");
+    for (const [path, check] of [
+      ["run_tests.py", "python run_tests.py"],
+      ["tools/check.mjs", "node tools/check.mjs"],
+      ["scripts/smoke.py", "python scripts/smoke.py"],
+      ["ci/run", "./ci/run"],
+      ["manage.py", "python manage.py test"],
+    ])
+      expect(ruleOf(path!, check!)).toContain("test-infrastructure");
   });
 
   it("blocks setup.cfg's package_dir and CODEOWNERS anywhere GitHub reads it (red team 26)", () => {
