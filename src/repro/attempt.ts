@@ -28,7 +28,7 @@ import {
   packageSpec,
   pinDependencies,
 } from "./dependencies.ts";
-import { type ExecutedRun, executeRuns } from "./execute.ts";
+import { type ExecutedRun, executeRuns, timeoutRetryFor } from "./execute.ts";
 import {
   foldRuns,
   matchRunWithinBudget,
@@ -460,7 +460,7 @@ async function olderRelease(
       install: result,
       runs: ctx.spec.runs,
       label: `${name} ${/^\d+$/.test(within) ? `${within}.x` : within}`,
-      retryTimeouts: ctx.expectations.actual.kind !== "hang",
+      retryTimeouts: timeoutRetryFor(ctx.expectations.actual.kind),
     });
     if (olderRuns.length === 0 || olderRuns.some((r) => missingApi(r) !== null)) continue;
     const olderText = describeVersions(olderVersions, program.ecosystem);
@@ -514,7 +514,7 @@ async function asModuleRun(
     install: installed,
     runs: ctx.spec.runs,
     label: "as an ES module",
-    retryTimeouts: claimed.kind !== "hang",
+    retryTimeouts: timeoutRetryFor(claimed.kind),
   });
   if (esRuns.length === 0 || esRuns.some((r) => requiresEsModule(r.exception))) return null;
   const module = /require\(\) of ES Module \S*?node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(
@@ -546,7 +546,7 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
     install: installed,
     runs: job.runs,
     label: "reported versions",
-    retryTimeouts: ctx.expectations.actual.kind !== "hang",
+    retryTimeouts: timeoutRetryFor(ctx.expectations.actual.kind),
   });
   const judge = (rs: ExecutedRun[]) =>
     foldRuns(

@@ -101,9 +101,11 @@ export async function executeRuns(options: {
   label?: string;
   /**
    * The report describes no hang, so a run stopped at the time limit says nothing about the bug: it runs once more,
-   * alone and with twice the time (see `rerunTimedOut`). False where a timeout is the reported behaviour.
+   * alone and with twice the time (see `rerunTimedOut`). `"confirm-hang"` where a timeout is the reported behaviour:
+   * one timed-out run is repeated alone with twice the time, and only if it finishes (the machine's load, not a
+   * hang) are the others repeated too (see `confirmHang`).
    */
-  retryTimeouts?: boolean;
+  retryTimeouts?: boolean | "confirm-hang";
 }): Promise<ExecutedRun[]> {
   const { ports, program, install } = options;
   const request = {
@@ -128,8 +130,47 @@ export async function executeRuns(options: {
       }),
     ),
   );
-  const final = options.retryTimeouts ? await rerunTimedOut(ports, request, results, label) : results;
+  const final =
+    options.retryTimeouts === "confirm-hang"
+      ? await confirmHang(ports, request, results, label)
+      : options.retryTimeouts
+        ? await rerunTimedOut(ports, request, results, label)
+        : results;
   return final.map((r) => observe(r, program.runtime));
+}
+
+/** How runs stopped at the time limit are repeated, by what the report claims: a hang is confirmed, not assumed. */
+export function timeoutRetryFor(claimedKind: string): true | "confirm-hang" {
+  return claimedKind === "hang" ? "confirm-hang" : true;
+}
+
+/**
+ * The report describes a hang, and a run stopped at the time limit. On a busy host a program that ends can pass the
+ * limit too, and calling that "hangs, as reported" would be a false REPRODUCED: one timed-out run goes once more,
+ * alone, with twice the time. Still stopped: the hang stands (the other timeouts are kept, not repeated: a real hang
+ * costs one more run, not three). Finished: the timeouts were the machine's doing, so each is repeated the same way
+ * (`rerunTimedOut`) and the finished runs decide.
+ */
+async function confirmHang(
+  ports: ReproPorts,
+  request: Parameters<ReproPorts["sandbox"]["run"]>[0],
+  results: SandboxRunResult[],
+  label: string,
+): Promise<SandboxRunResult[]> {
+  const i = results.findIndex((r) => r.stoppedBy === "timeout");
+  if (i < 0) return results;
+  const first = request.limits?.timeoutMs ?? 10_000;
+  const timeoutMs = Math.min(MAX_RETRY_TIMEOUT_MS, first * 2);
+  if (timeoutMs <= first) return results;
+  ports.signal?.throwIfAborted();
+  ports.onProgress?.(
+    `run ${i + 1}${label} stopped at the time limit (${Math.round(first / 1000)} s), as a hang would: once more alone with ${Math.round(timeoutMs / 1000)} s to confirm it`,
+  );
+  const again = await ports.sandbox.run({ ...request, limits: { ...request.limits, timeoutMs } });
+  if (again.stoppedBy === "timeout") return results;
+  const out = [...results];
+  out[i] = again;
+  return rerunTimedOut(ports, request, out, label);
 }
 
 /** The longest a repeated run may take (`repro.runTimeoutMs`'s own maximum). */

@@ -12,7 +12,7 @@ import {
   type Pin,
   sandboxRuntime,
 } from "./dependencies.ts";
-import { executeRuns } from "./execute.ts";
+import { executeRuns, timeoutRetryFor } from "./execute.ts";
 import { foldRuns, matchRunWithinBudget, repeatsUntilFailure } from "./match.ts";
 import type { MatrixEntry, PackageVersion, Verdict } from "./result.ts";
 
@@ -110,7 +110,7 @@ export async function latestEntry(
     install: installed,
     runs: ctx.spec.runs,
     label: "latest versions",
-    retryTimeouts: ctx.expectations.actual.kind !== "hang",
+    retryTimeouts: timeoutRetryFor(ctx.expectations.actual.kind),
   });
   const fold = foldRuns(
     runs.map((r) =>

@@ -442,12 +442,29 @@ describe("a run stopped at the time limit, where the report describes no hang", 
     expect(sb.requests.map((r) => r.limits?.timeoutMs)).toEqual([10_000, 20_000]);
   });
 
-  it("does not repeat a timeout the report describes as the bug (a hang)", async () => {
-    const hangReport = `# hangs\n\nThis never finishes, it hangs forever:\n\n${fence}python\nwhile True:\n    pass\n${fence}\n`;
+  const hangReport = `# hangs\n\nThis never finishes, it hangs forever:\n\n${fence}python\nwhile True:\n    pass\n${fence}\n`;
+  it("a timeout the report describes as the bug (a hang) is confirmed by one run alone with twice the time", async () => {
     const sb = fakeSandbox(() => timedOut);
-    const { result } = await runRepro(spec(hangReport, 1), ports(sb, { compareLatest: false }));
+    const progress: string[] = [];
+    const { result } = await runRepro(
+      spec(hangReport, 3),
+      ports(sb, { compareLatest: false, onProgress: (l) => progress.push(l) }),
+    );
     expect(result.verdict).toBe("REPRODUCED");
-    expect(sb.requests).toHaveLength(1);
+    // Three side by side, then one alone: a real hang costs one more run, not three.
+    expect(sb.requests.map((r) => r.limits?.timeoutMs)).toEqual([10_000, 10_000, 10_000, 20_000]);
+    expect(progress.join("\n")).toMatch(/as a hang would: once more alone with 20 s to confirm it/);
+  });
+
+  it("must not fire: a reported hang whose timed-out run finishes alone (the machine's load) is no reproduction", async () => {
+    // Side by side on a busy host all three pass the limit; alone, the code ends normally.
+    const finished = run({ exitCode: 0, stdout: "done\n", durationMs: 12_000 });
+    const sb = fakeSandbox((_req, i) => (i < 3 ? timedOut : finished));
+    const { result } = await runRepro(spec(hangReport, 3), ports(sb, { compareLatest: false }));
+    expect(result.verdict).not.toBe("REPRODUCED");
+    expect(sb.requests.map((r) => r.limits?.timeoutMs)).toEqual([
+      10_000, 10_000, 10_000, 20_000, 20_000, 20_000,
+    ]);
   });
 });
 
