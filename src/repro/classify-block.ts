@@ -15,7 +15,9 @@ export type BlockKind =
   | "error-output"
   | "shell"
   | "versions"
-  | "output";
+  | "output"
+  /** A patch (`diff --git`, `--- a/x` / `+++ b/x` / `@@`): a proposed change, never code to run or a claim. */
+  | "diff";
 
 export interface BlockClass {
   kind: BlockKind;
@@ -206,10 +208,19 @@ export function csvLines(value: string): boolean {
   );
 }
 
+/** A patch: a `diff`/`patch` fence over hunks, or `diff --git` / `--- a/…` + `+++ b/…` headers over an `@@` hunk. */
+function unifiedDiff(fenceKey: string, value: string): boolean {
+  const hunk = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/m.test(value);
+  if ((fenceKey === "diff" || fenceKey === "patch") && hunk) return true;
+  const first = value.split("\n").find((l) => l.trim() !== "") ?? "";
+  return hunk && (/^diff --git /.test(first) || /^--- \S[^\n]*\n\+\+\+ \S/m.test(value));
+}
+
 export function classifyBlock(fence: string | null | undefined, value: string): BlockClass {
   if (pytestReport(value)) return { kind: "error-output", language: "python" };
   const fenceLang = languageFromFence(fence);
   const fenceKey = (fence ?? "").trim().toLowerCase();
+  if (unifiedDiff(fenceKey, value)) return { kind: "diff", language: "text" };
   const detected = detectLanguage(value);
   const language: BlockLanguage = fenceLang ?? detected;
   if ((fenceLang === null || fenceLang === "javascript" || fenceLang === "text") && inspectorDump(value))
