@@ -82,3 +82,16 @@ describe("conventional bindings", () => {
     expect(NPM_GLOBALS.dust).toBe("dustjs-linkedin");
   });
 });
+
+describe("Node's uncaught-error header (`/path/file.js:215` over the source line)", () => {
+  it("is error output, never code", () => {
+    const v =
+      "/app/node_modules/x/src/a.js:215\n            throw new Error('Row contains mismatched quotes!');";
+    expect(classifyBlock("", v).kind).toBe("error-output");
+    expect(classifyBlock("js", "/app/a.js:3\nthrow e;\n^\n\nError: boom").kind).toBe("error-output");
+  });
+  it("a path alone, or code after a comment path, is not", () => {
+    expect(classifyBlock("", "/app/a.js:3").kind).not.toBe("error-output");
+    expect(classifyBlock("js", "// /app/a.js:3\nconst a = 1;").kind).toBe("code");
+  });
+});
