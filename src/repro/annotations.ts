@@ -5,6 +5,7 @@
  * the value the line shows when the snippet runs. Expression lines are rewritten to echo their value (the
  * way a REPL would), so the run prints what the comment claims, in order.
  */
+import { claimAbove } from "./claim-above.ts";
 import { scanCode } from "./code-scan.ts";
 import { labelLineSide } from "./label-lines.ts";
 
@@ -372,7 +373,7 @@ function assignedAbove(lines: string[], name: string, flavour: Flavour): boolean
 
 /** Lines after which an annotation comment on its own line belongs to the previous statement. */
 const OWN_LINE_PREFIX =
-  /^\s*(?:=+>|-+>|→|⇒|output\s*:|(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:|results?\s*(?::|is\b|was\b)|(?:resultados?|r[eé]sultats?|ergebnis|risultato|salida|sa[ií]da)\b|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
+  /^\s*(?:=+>|-+>|→|⇒|output\s*[:=]|(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:|results?\s*(?::|is\b|was\b)|(?:resultados?|r[eé]sultats?|ergebnis|risultato|salida|sa[ií]da)\b|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
 
 /**
  * A comment that is a value and nothing else, or a ❌ mark before one (`// '1/3'`, `// ❌ '1/3'`,
@@ -448,6 +449,8 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
   let pendingError: NonNullable<ReturnType<typeof parseAnnotation>> | null = null;
   /** The side a label line (`expect` / `actual`) gave the annotation lines under it. */
   let labelSide: "expected" | "actual" | null = null;
+  /** A comment line over the statement it describes: "should return true, but returns false" (claim-above.ts). */
+  let pendingClaim: { actual: string; expected: string } | null = null;
 
   const echoLine = (code: string): string | null => {
     const c = code.trim().replace(/;\s*$/, "");
@@ -504,6 +507,24 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
     const { code, comment } = splitComment(raw, flavour);
     const indent = /^\s*/.exec(raw)?.[0].length ?? 0;
     const codeTrim = code.trim();
+    if (pendingClaim && codeTrim !== "") {
+      const claim = pendingClaim;
+      pendingClaim = null;
+      const e = indent === 0 && comment === null ? echoLine(code) : null;
+      if (e !== null) {
+        if (e !== code) usesEcho = true;
+        out.push(e);
+        pushChecks(checks, i + 1, codeTrim, {
+          role: "actual",
+          kind: "output",
+          value: claim.actual,
+          flagged: false,
+          instead: claim.expected,
+        });
+        last = null;
+        continue;
+      }
+    }
     // The statement under a `# Raises ValueError: …` line takes its claim, unless it carries its own annotation.
     if (pendingError && codeTrim !== "") {
       if (indent === 0 && comment === null && !/^(?:def|class|async|function)\b|^@/.test(codeTrim))
@@ -528,6 +549,22 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
       last.span++;
       open = !balanced(last.code.trim());
       continue;
+    }
+    // `) // false` closing a call whose arguments run over several lines: the annotation of the whole call.
+    if (open && last && codeTrim !== "" && comment !== null && balanced(`${last.code}\n${code}`.trim())) {
+      const a = parseAnnotation(comment);
+      const whole = `${last.code}\n${code}`;
+      const e = a?.kind === "output" ? echoLine(whole) : null;
+      if (a && (e !== null || a.kind === "error")) {
+        if (e !== null) {
+          out.splice(last.outIndex, last.span, `${e}${flavour === "js" ? " //" : "  #"}${comment}`);
+          usesEcho = true;
+        } else out.push(raw);
+        pushChecks(checks, last.line, whole.trim(), a);
+        last = null;
+        open = false;
+        continue;
+      }
     }
     if (open && codeTrim !== "") last = null;
     open = false;
@@ -576,6 +613,14 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
     ) {
       const a = parseAnnotation(comment);
       if (a && a.kind === "error" && /^[A-Za-z_][\w.]*(?:Error|Exception)\b/.test(a.value)) pendingError = a;
+    }
+    // "should return true, but returns false" on its own line, right over a statement: that statement's claim.
+    const above =
+      codeTrim === "" && comment !== null && indent === 0 && !open ? claimAbove(comment, lines[i + 1]) : null;
+    if (above) {
+      pendingClaim = above;
+      out.push(raw);
+      continue;
     }
     if (codeTrim === "" && comment !== null) {
       // A comment on its own line: an annotation of the statement just above when it says so ("// => 1",

@@ -15,7 +15,9 @@ export type BlockKind =
   | "error-output"
   | "shell"
   | "versions"
-  | "output";
+  | "output"
+  /** A patch (`diff --git`, `--- a/x` / `+++ b/x` / `@@`): a proposed change, never code to run or a claim. */
+  | "diff";
 
 export interface BlockClass {
   kind: BlockKind;
@@ -206,10 +208,32 @@ export function csvLines(value: string): boolean {
   );
 }
 
+/** A patch: a `diff`/`patch` fence over hunks, or `diff --git` / `--- a/…` + `+++ b/…` headers over an `@@` hunk. */
+function unifiedDiff(fenceKey: string, value: string): boolean {
+  const hunk = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/m.test(value);
+  if ((fenceKey === "diff" || fenceKey === "patch") && hunk) return true;
+  const first = value.split("\n").find((l) => l.trim() !== "") ?? "";
+  return hunk && (/^diff --git /.test(first) || /^--- \S[^\n]*\n\+\+\+ \S/m.test(value));
+}
+
+/**
+ * How Node prints an uncaught error: the file and line it was thrown at (`/app/node_modules/x/src/a.js:215`) alone
+ * on the first line, then that source line. Pasted output, never code to run.
+ */
+function errorLocation(value: string): boolean {
+  const lines = value.split("\n").filter((l) => l.trim() !== "");
+  return (
+    lines.length >= 2 &&
+    /^[ \t]*(?:file:\/\/)?(?:[A-Za-z]:)?[/\\][^\s:]+\.(?:[cm]?js|[cm]?ts|jsx|tsx):\d+[ \t]*$/.test(lines[0]!)
+  );
+}
+
 export function classifyBlock(fence: string | null | undefined, value: string): BlockClass {
   if (pytestReport(value)) return { kind: "error-output", language: "python" };
   const fenceLang = languageFromFence(fence);
   const fenceKey = (fence ?? "").trim().toLowerCase();
+  if (unifiedDiff(fenceKey, value)) return { kind: "diff", language: "text" };
+  if (errorLocation(value)) return { kind: "error-output", language: "javascript" };
   const detected = detectLanguage(value);
   const language: BlockLanguage = fenceLang ?? detected;
   if ((fenceLang === null || fenceLang === "javascript" || fenceLang === "text") && inspectorDump(value))

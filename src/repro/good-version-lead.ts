@@ -47,7 +47,7 @@ function versionsIn(text: string): Named[] {
 }
 
 /** -1 / 1 when `a` is older / newer than `b` at a place both write; 0 when equal or one is a prefix of the other. */
-function compare(a: number[], b: number[]): number {
+export function compareVersions(a: number[], b: number[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
   return 0;
 }
@@ -117,8 +117,8 @@ export function goodVersionLead(
   const releases = regressionReleases(reportText).filter((r) => comparable(own, r));
   // Never when the lead names a release at or after one the bug is said to have appeared in.
   // (`3.11` beside a bad `3.11.5` is neither before nor after it: not taken either.)
-  if (releases.some((r) => compare(own.version, r.version) >= 0)) return null;
-  const before = releases.find((r) => compare(own.version, r.version) < 0);
+  if (releases.some((r) => compareVersions(own.version, r.version) >= 0)) return null;
+  const before = releases.find((r) => compareVersions(own.version, r.version) < 0);
   if (before)
     return {
       version: own.text,

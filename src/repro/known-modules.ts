@@ -75,6 +75,7 @@ export const NPM_IDENTIFIERS: Record<string, string> = {
   underscore: "_",
   jquery: "$",
   "lodash.clonedeep": "cloneDeep",
+  "dustjs-linkedin": "dust",
 };
 
 /**
@@ -84,6 +85,7 @@ export const NPM_IDENTIFIERS: Record<string, string> = {
  */
 export const NPM_GLOBALS: Record<string, string> = {
   _: "lodash",
+  dust: "dustjs-linkedin",
   math: "mathjs",
   moment: "moment",
   dayjs: "dayjs",

@@ -13,7 +13,7 @@ import { statedSides } from "./stated-sides.ts";
 import { programBlocks } from "./complete.ts";
 import { labelledValueClaim, listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
 import { ALTERNATIVE_PYTHON } from "./reference-lead.ts";
-import { type TwoVersions, twoVersions } from "./two-versions.ts";
+import { type Side, type TwoVersions, twoVersions } from "./two-versions.ts";
 import { leadVerdict, verdictFor } from "./version-verdict.ts";
 import { parseTranscript } from "./transcript.ts";
 
@@ -216,7 +216,12 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
     };
     const badOutput = bad && good ? differing(bad.output, good.output) : (bad?.output ?? []);
     const goodOutput = bad && good ? differing(good.output, bad.output) : (good?.output ?? []);
-    const others = two.sides.filter((s) => s !== bad).map((s) => `\`${s.label}\``);
+    // Of one block's many versions, the others that show the bad side's outcome are not the expected behaviour.
+    const outcome = (s: Side) =>
+      s.exception ? `${s.exception.type}: ${s.exception.message}` : s.output.join("\n").replace(/\s+/g, "");
+    const others = two.sides
+      .filter((s) => s !== bad && !(bad && outcome(s) === outcome(bad)))
+      .map((s) => `\`${s.label}\``);
     const actual: ReportedBehaviour = !bad
       ? none(`two transcripts, neither named as the wrong one: ${two.why}`)
       : bad.exception
@@ -225,14 +230,14 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
             exceptionType: bad.exception.type,
             exceptionMessage: bad.exception.message || null,
             output: badOutput,
-            source: `the \`${bad.label}\` transcript (${two.why}; ${others.join(", ")} shows the expected behaviour)`,
+            source: `the \`${bad.label}\` transcript (${two.why}; ${others.join(", ")} ${others.length > 1 ? "show" : "shows"} the expected behaviour)`,
           }
         : {
             kind: "output",
             exceptionType: null,
             exceptionMessage: null,
             output: badOutput,
-            source: `the \`${bad.label}\` transcript (${two.why}; ${others.join(", ")} shows the expected behaviour)`,
+            source: `the \`${bad.label}\` transcript (${two.why}; ${others.join(", ")} ${others.length > 1 ? "show" : "shows"} the expected behaviour)`,
           };
     return {
       actual,

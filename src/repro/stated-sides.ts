@@ -126,7 +126,7 @@ function ledBlocks(report: ParsedReport): { actual: string[]; expected: string[]
 
 /** A verb of output at the end of a lead line: "Brython gives me", "and what you get is:", "It prints", "Result:". */
 const OUTPUT_LEAD =
-  /\b(?:gives?(?:\s+(?:me|us))?|gave(?:\s+(?:me|us))?|prints?|printed|outputs?|returns?|returned|logs?|logged|(?:i|you|we)\s+(?:get|got|see)(?:\s+is)?|result(?:\s+is)?|output(?:\s+is)?)\s*:?$/i;
+  /\b(?:gives?(?:\s+(?:me|us))?|gave(?:\s+(?:me|us))?|prints?|printed|shows?|showed|displays?|displayed|outputs?|returns?|returned|logs?|logged|(?:i|you|we)\s+(?:get|got|see)(?:\s+is)?|result(?:\s+is)?|output(?:\s+is)?)\s*:?$/i;
 /** A lead that names the wanted side ("the expected, correct result", "which should be"): never the actual. */
 const WANTED_LEAD = /\b(?:expect(?:ed|ing)?|should|ought|want\w*|desired|correct|right|sensible|intended)\b/i;
 /** A lead that sets its block against the one before ("whereas CPython gives", "while Node prints"). */
@@ -137,7 +137,11 @@ function pastedValue(line: string): string | null {
   const v = statedValue(line);
   if (v !== null) return v;
   const t = line.trim().replace(/^`([^`]+)`$/, "$1");
-  return /^<[A-Za-z][\s\S]*>$/.test(t) && t.length <= 2000 ? t : null;
+  if (/^<[A-Za-z][\s\S]*>$/.test(t) && t.length <= 2000) return t;
+  // One printed token with no spaces (`hello+%22i+think%22+%26`): not a word, a call, an assignment or a label.
+  return /^[^\s()=;:{}<>]{8,200}$/.test(t) && /[^A-Za-z]/.test(t) && !/^[a-z_$][\w$]*\.[\w$.]+$/i.test(t)
+    ? t
+    : null;
 }
 
 /**

@@ -12,6 +12,8 @@ import { ALTERNATIVE_PYTHON } from "./reference-lead.ts";
 import { GOOD_BEFORE } from "./good-side-words.ts";
 import { labelPattern, leadVerdict, REGRESSED, verdictFor, withoutHedges } from "./version-verdict.ts";
 import { parseTranscript, REPL_LAUNCH } from "./transcript.ts";
+import { versionSegments } from "./version-lines.ts";
+import { compareVersions, regressionReleases } from "./good-version-lead.ts";
 
 export interface Side {
   block: ReportBlock;
@@ -139,7 +141,6 @@ export function twoVersions(report: ParsedReport, blocks: ReportBlock[]): TwoVer
   const sessions = blocks.filter(
     (b) => b.kind === "python-transcript" || b.kind === "node-transcript" || b.shellRun !== null,
   );
-  if (sessions.length < 2) return null;
   const flavourOf = (b: ReportBlock) => (b.kind === "python-transcript" ? "python" : "node");
   const inputs = (b: ReportBlock) =>
     b.shellRun
@@ -147,11 +148,67 @@ export function twoVersions(report: ParsedReport, blocks: ReportBlock[]): TwoVer
         ? `script:${b.shellRun.script.file} ${b.shellRun.script.args.join(" ")}`
         : `shell:${b.shellRun.code.replace(/\s+/g, "")}`
       : parseTranscript(b.value, flavourOf(b)).inputs.join("\n").replace(/\s+/g, "");
-  const first = sessions[0]!;
-  const same = sessions.filter((b) => inputs(b) === inputs(first));
-  if (same.length < 2) return null;
-  const sides = distinctLabels(same.map(sideOf));
+  const first = sessions[0];
+  const same = first ? sessions.filter((b) => inputs(b) === inputs(first)) : [];
+  // Else one block showing a run per version, each output under its version's line (version-lines.ts).
+  const inBlock = same.length < 2;
+  const sides = inBlock ? blockSides(blocks) : distinctLabels(same.map(sideOf));
+  if (!sides || sides.length < 2) return null;
   if (sides.every((s) => sameOutcome(s, sides[0]!))) return null;
+  const judged = judgeSides(report, sides);
+  if (!inBlock) return judged;
+  if (!judged.bad) return sinceRelease(report, sides) ?? judged;
+  // Of several versions, the good side set against the bad one is the one the words call right, else its
+  // neighbour in the block (the release before it): the one its change is measured from.
+  const at = sides.indexOf(judged.bad);
+  const text = `${report.title}\n${report.proseWithCode}`;
+  const named = sides.find((s) => s !== judged.bad && verdictFor(s.label, text) === "good");
+  return { ...judged, good: named ?? sides[at - 1] ?? sides[at + 1] ?? null };
+}
+
+/**
+ * Versions on either side of the release the words say the bug appeared in ("regression in Python 3.11+", "fails
+ * on 3.11 and newer"): the sides at or after it are the bad one when they all show the same outcome, and some side
+ * comes before it; the earliest of them is the claim, the side just before it the good one. Null otherwise.
+ */
+function sinceRelease(report: ParsedReport, sides: Side[]): TwoVersions | null {
+  const releases = regressionReleases(`${report.title}\n${report.proseWithCode}`);
+  if (releases.length !== 1) return null;
+  const release = releases[0]!.version;
+  const parts = (label: string) => label.split(".").map(Number);
+  if (sides.some((s) => !/^\d+(?:\.\d+)+$/.test(s.label))) return null;
+  const at = sides.findIndex((s) => compareVersions(parts(s.label), release) >= 0);
+  const after = at < 0 ? [] : sides.slice(at);
+  if (at < 1 || after.some((s) => compareVersions(parts(s.label), release) < 0)) return null;
+  if (!after.every((s) => sameOutcome(s, after[0]!))) return null;
+  const bad = after[0]!;
+  const good = sides[at - 1]!;
+  if (sameOutcome(bad, good)) return null;
+  return {
+    bad,
+    good,
+    sides,
+    why: `the report says the bug appeared in ${releases[0]!.text}: \`${bad.label}\` and later show it, \`${good.label}\` is the release before`,
+  };
+}
+
+/** The sides of the one block (not a session Retrace runs) that shows an output per version line, else null. */
+function blockSides(blocks: ReportBlock[]): Side[] | null {
+  const found = blocks
+    .filter((b) => !b.shellRun && ["shell", "output", "error-output", "traceback"].includes(b.kind))
+    .map((b) => ({ b, segments: versionSegments(b.value, b.lead) }))
+    .filter((x) => x.segments !== null);
+  if (found.length !== 1) return null;
+  const { b, segments } = found[0]!;
+  return segments!.map((s) => {
+    const text = s.lines.join("\n");
+    const exception = parsePythonException(text) ?? parseNodeException(text);
+    return { block: b, label: s.label, output: exception ? [] : s.lines, exception };
+  });
+}
+
+/** Which side the report calls wrong (and which right), from its words, title, marks, leads and errors. */
+function judgeSides(report: ParsedReport, sides: Side[]): TwoVersions {
   const text = `${report.title}\n${report.proseWithCode}`;
 
   // 0. The report says the error one side raises is the right behaviour ("stopped raising `ValueError`", "no

@@ -18,7 +18,13 @@ export const REGRESSED =
 /** How a side's label can be written in prose: `python3.12` is also "3.12", "Python 3.12". */
 export function labelPattern(label: string): RegExp {
   const version = /^(?:python|pypy|node(?:js)?)\s*v?(\d+(?:\.\d+)+)$/i.exec(label)?.[1];
-  const alternatives = [escapeRegExp(label), ...(version ? [escapeRegExp(version)] : [])];
+  // `left-pad@1.3.0` is also "left-pad 1.3.0", "left-pad v1.3.0".
+  const pkg = /^((?:@[\w.-]+\/)?[A-Za-z][\w.-]*)@(\d+(?:\.\d+)+[\w.-]*)$/.exec(label);
+  const alternatives = [
+    escapeRegExp(label),
+    ...(version ? [escapeRegExp(version)] : []),
+    ...(pkg ? [`${escapeRegExp(pkg[1]!)}\\s+v?${escapeRegExp(pkg[2]!)}`] : []),
+  ];
   return new RegExp(`(?<![\\w.])(?:${alternatives.join("|")})(?![\\w]|\\.\\d)`, "gi");
 }
 
