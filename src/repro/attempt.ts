@@ -656,22 +656,25 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
     );
   }
   // The report's code needs a newer runtime and stops here on what this one lacks: not a verdict (runtime-rule.ts).
+  // Every verdict is checked: a run that never parsed the code (syntax a later release added) is no verdict even
+  // when its SyntaxError matched a claim of "an error"; other shortfalls only replace PARTIAL / NEEDS_INFO.
+  const checked = runtimeShortfall({
+    runtime: program.runtime,
+    sandbox: runs.find((r) => r.runtimeVersion)?.runtimeVersion ?? null,
+    named: namedRuntimeVersions(ctx.report, program.runtime),
+    runs,
+    // A claim the run's own error could be ("it has a syntax error", naming none) is not decided here.
+    claims: expectations.actual.kind !== "unknown" && expectations.actual.kind !== "error-unspecified",
+    claimedType: expectations.actual.exceptionType,
+    claimedMessage: expectations.actual.exceptionMessage,
+    program: {
+      code: Object.values(program.files).join("\n"),
+      packages: program.dependencies.length,
+    },
+  });
   const shortfall =
-    fold.verdict === "PARTIAL" || fold.verdict === "NEEDS_INFO"
-      ? runtimeShortfall({
-          runtime: program.runtime,
-          sandbox: runs.find((r) => r.runtimeVersion)?.runtimeVersion ?? null,
-          named: namedRuntimeVersions(ctx.report, program.runtime),
-          runs,
-          // A claim the run's own error could be ("it has a syntax error", naming none) is not decided here.
-          claims: expectations.actual.kind !== "unknown" && expectations.actual.kind !== "error-unspecified",
-          claimedType: expectations.actual.exceptionType,
-          claimedMessage: expectations.actual.exceptionMessage,
-          program: {
-            code: Object.values(program.files).join("\n"),
-            packages: program.dependencies.length,
-          },
-        })
+    checked && (checked.syntax || fold.verdict === "PARTIAL" || fold.verdict === "NEEDS_INFO")
+      ? checked
       : null;
   if (shortfall) lines.push(`the runtime is too old: ${describeShortfall(shortfall)}`);
   const decided = shortfall !== null;
