@@ -8,6 +8,7 @@
 import { claimAbove } from "./claim-above.ts";
 import { scanCode } from "./code-scan.ts";
 import { labelLineSide } from "./label-lines.ts";
+import { mergeVersionHeaded } from "./version-headed.ts";
 
 export type CheckRole =
   /** What the reporter saw (the reported behaviour). */
@@ -112,6 +113,11 @@ const REPR_VALUE =
 /** A remark after a value saying that line behaves as it should (`# Decimal('0.1')  correct`): not the claim. */
 const WORKS_WORDS =
   /\s*(?:<-+|←|\(|\[)?\s*(?:correct|ok|okay|fine|as expected|works|good|right)\b\s*[)\]!.]*\s*$/i;
+/** A value, then a remark after a dash or a semicolon (`[1, 6]  -- WRONG, 3 is lost`, `3; expected 4`). */
+const TRAILING_REMARK = /^(\S.*?)(?:\s+(?:--+|—|–)|\s*;)\s+(\S.*)$/;
+/** Words by which such a remark calls the value wrong or names the one wanted. */
+const VERDICT_REMARK =
+  /\b(?:wrong|incorrect|bug(?:gy)?|broken|lost|missing|dropped|should|expected|expecting|not\s+ok)\b/i;
 /** `false in 13.15.20 instead of true`, `1 instead of 2`: the value seen, then the one wanted. */
 /** The rest of `expected: X, actual output: Y` once `expected` is read: the expected value, then the actual one. */
 const BOTH_SIDES =
@@ -273,10 +279,30 @@ export function parseAnnotation(text: string): {
     // "(true is expected)", "(should be 2)", "(wrong)": the remark marks this value as the wrong one.
     if (/\b(?:expected|expecting|should|wrong|incorrect|bug)\b/i.test(remark[2]!)) flagged = true;
   }
+  // `[1, 6, 10]  -- WRONG, 3 is lost`, `3; expected 4`: a value, a dash or a semicolon, then the reporter's remark
+  // calling it wrong or giving the value wanted: the value before the mark is the one seen, the remark is no output.
+  let wantedValue: string | undefined;
+  const trailing = TRAILING_REMARK.exec(t);
+  if (
+    trailing?.[1] &&
+    trailing[2] &&
+    looksLikeValue(trailing[1]) &&
+    balanced(trailing[1]) &&
+    VERDICT_REMARK.test(trailing[2])
+  ) {
+    t = trailing[1].trim();
+    flagged = true;
+    const wanted = /^(?:but\s+)?(?:expected|expecting|should\s+be)\s*:?\s*(.+?)[.!]?$/i.exec(
+      trailing[2].trim(),
+    );
+    if (wanted?.[1] && looksLikeValue(wanted[1])) wantedValue = wanted[1];
+  }
   if (ERROR_VALUE.test(t)) return { role, kind: "error", value: t, flagged };
   if (!looksLikeValue(t) && !(explicit && t.length > 0 && t.length <= 120 && !/\s\w+\s\w+\s\w+\s/.test(t)))
     return null;
-  return { role, kind: "output", value: t, flagged };
+  return wantedValue
+    ? { role, kind: "output", value: t, flagged, instead: wantedValue }
+    : { role, kind: "output", value: t, flagged };
 }
 
 /**
@@ -434,7 +460,8 @@ function pushChecks(
 /** Find the annotations of a code block and rewrite annotated expressions to echo their value. */
 export function annotate(value: string, language: "python" | "javascript" | "typescript"): Annotated {
   const flavour: Flavour = language === "python" ? "python" : "js";
-  const lines = value.replace(/\r\n/g, "\n").split("\n");
+  // One statement copied under a comment per version, each with its value: run once, a value per version.
+  const lines = (mergeVersionHeaded(value, flavour) ?? value).replace(/\r\n/g, "\n").split("\n");
   const out: string[] = [];
   const checks: Check[] = [];
   let usesEcho = false;

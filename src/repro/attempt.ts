@@ -38,6 +38,7 @@ import {
 } from "./match.ts";
 import { latestEntry, matrixLine } from "./matrix.ts";
 import { findStaticNeeds } from "./needs.ts";
+import { windowsOnlyOutput } from "./platform-claim.ts";
 import { hostInstallFailure, type InstallResult, NO_SUCH_PACKAGE, NOT_ON_MIRROR } from "./ports.ts";
 import { MAX_QUESTIONS, ownGeneratedLine, questionInput, reportLineOf, runQuestions } from "./questions.ts";
 import type { MatrixEntry, PackageVersion, ReportedBehaviour, Verdict } from "./result.ts";
@@ -656,22 +657,25 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
     );
   }
   // The report's code needs a newer runtime and stops here on what this one lacks: not a verdict (runtime-rule.ts).
+  // Every verdict is checked: a run that never parsed the code (syntax a later release added) is no verdict even
+  // when its SyntaxError matched a claim of "an error"; other shortfalls only replace PARTIAL / NEEDS_INFO.
+  const checked = runtimeShortfall({
+    runtime: program.runtime,
+    sandbox: runs.find((r) => r.runtimeVersion)?.runtimeVersion ?? null,
+    named: namedRuntimeVersions(ctx.report, program.runtime),
+    runs,
+    // A claim the run's own error could be ("it has a syntax error", naming none) is not decided here.
+    claims: expectations.actual.kind !== "unknown" && expectations.actual.kind !== "error-unspecified",
+    claimedType: expectations.actual.exceptionType,
+    claimedMessage: expectations.actual.exceptionMessage,
+    program: {
+      code: Object.values(program.files).join("\n"),
+      packages: program.dependencies.length,
+    },
+  });
   const shortfall =
-    fold.verdict === "PARTIAL" || fold.verdict === "NEEDS_INFO"
-      ? runtimeShortfall({
-          runtime: program.runtime,
-          sandbox: runs.find((r) => r.runtimeVersion)?.runtimeVersion ?? null,
-          named: namedRuntimeVersions(ctx.report, program.runtime),
-          runs,
-          // A claim the run's own error could be ("it has a syntax error", naming none) is not decided here.
-          claims: expectations.actual.kind !== "unknown" && expectations.actual.kind !== "error-unspecified",
-          claimedType: expectations.actual.exceptionType,
-          claimedMessage: expectations.actual.exceptionMessage,
-          program: {
-            code: Object.values(program.files).join("\n"),
-            packages: program.dependencies.length,
-          },
-        })
+    checked && (checked.syntax || fold.verdict === "PARTIAL" || fold.verdict === "NEEDS_INFO")
+      ? checked
       : null;
   if (shortfall) lines.push(`the runtime is too old: ${describeShortfall(shortfall)}`);
   const decided = shortfall !== null;
@@ -718,6 +722,23 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
       ],
     };
     lines.push(`our completion: ${fold.detail}`);
+  }
+  // The reported value is a Windows path (`C:\Code\reports`) and the Linux run prints none: another platform's
+  // output, never a verdict on the report (platform-claim.ts).
+  const windows =
+    !decided && fold.verdict === "NOT_REPRODUCED" && expectations.actual.kind === "output"
+      ? windowsOnlyOutput(expectations.actual.output, runs.map((r) => r.stdout).join("\n"))
+      : null;
+  if (windows) {
+    fold = {
+      verdict: "NEEDS_INFO",
+      reproducedRuns: 0,
+      detail: `the reported output (\`${windows.slice(0, 120)}\`) is a Windows path, and this run was on Linux, where the code cannot print one: the value depends on the platform it ran on`,
+      questions: [
+        "The reported value is a Windows path, and Retrace runs on Linux. Could you give inputs that do not depend on the platform (a fixed path string instead of `__dirname` or the working directory), with the output you get for them?",
+      ],
+    };
+    lines.push(`another platform: ${fold.detail}`);
   }
   const questions = runQuestions(questionInput(ctx), fold, runs[0]?.stdout ?? "");
   const two = ctx.expectations.twoVersions;

@@ -24,6 +24,7 @@ import {
 import { literalItems, templateCall } from "./prose-claims.ts";
 import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
+import { fancyPromptAsDollar } from "./fancy-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon, promptlessAsNode, splitSessions } from "./transcript.ts";
 import { installedPackageNames } from "./package-cli.ts";
 import { goodVersionLead } from "./good-version-lead.ts";
@@ -898,11 +899,13 @@ export function parseReport(markdown: string): ParsedReport {
         const c = node as Code;
         // An HTML page whose `<script type="text/python">` holds the report's Python (Brython, PyScript): that
         // Python is the block's code.
-        const pagePython = pythonInPage(c.value);
-        let cls = pagePython !== null ? classifyBlock("python", pagePython) : classifyBlock(c.lang, c.value);
+        // A themed prompt (` user@host  ~/dir  python3.11 crash.py`) is the `$ ` command line it stands for.
+        const fenced = fancyPromptAsDollar(c.value) ?? c.value;
+        const pagePython = pythonInPage(fenced);
+        let cls = pagePython !== null ? classifyBlock("python", pagePython) : classifyBlock(c.lang, fenced);
         // A CI or build log (`09:47:19 [exec] ReferenceError: …` on every line): the error and its stack are
         // read without the log's own prefix.
-        let value = pagePython ?? c.value;
+        let value = pagePython ?? fenced;
         const unprefixed = withoutLogPrefix(value);
         if (unprefixed !== null && cls.kind !== "traceback" && cls.kind !== "error-output") {
           const bare = classifyBlock(c.lang, unprefixed);

@@ -50,6 +50,13 @@ const TAIL_ACTUAL =
  * A question asking for a value: it opens with a modal (negated or not) and ends with a question mark, in one
  * clause (no comma, no "since" or "because" bringing in what happens).
  */
+/**
+ * A sentence led as a comparison with something else ("For comparison, lodash's `isEqual` … returns true", "By
+ * contrast, `Array.from` gives …", "Compared to Chrome, …"): the value it states is the other implementation's, the
+ * behaviour the reporter holds up as right, never what the reported code does.
+ */
+const COMPARISON_LEAD =
+  /^[ \t>*_]*(?:(?:for|by|in)\s+comparison|by\s+contrast|in\s+contrast|compared\s+(?:to|with)|as\s+a\s+comparison)\b/i;
 const WANTING_QUESTION =
   /^[ \t]*(?:(?:but|so|and|then)[ \t,]+)?(?:should(?:n['’]?t)?|would(?:n['’]?t)?|ought(?:n['’]?t)?|is(?:n['’]?t)?[ \t]+it[ \t]+supposed|shall)\b(?:(?!\b(?:since|because|while|whereas|although)\b)[^?\n,;])*\?[ \t]*$/i;
 
@@ -107,6 +114,13 @@ export function proseClaims(raw: string): ProseClaims {
   for (const sentence of joined.split(/(?<=[.!?])\s+(?=[A-Z])|\n+/)) {
     // "Shouldn't `parse('1')` return `1`?", "Wouldn't it be better if it returned `1`?": a question asking for a
     // value states what is wanted, never what happens; the value after its verb is the expected one.
+    if (COMPARISON_LEAD.test(sentence)) {
+      for (const m of sentence.matchAll(new RegExp(`\\b${ACTUAL_VERB}\\s*:?\\s*${VALUE}`, "gi"))) {
+        const v = claimValue(m as RegExpExecArray, 1);
+        if (v) expected.push(v);
+      }
+      continue;
+    }
     if (WANTING_QUESTION.test(sentence)) {
       // Only the value that ends the question, after the modal's own verb in its bare form: "Shouldn't a helper
       // that returns `false` hide it?" asks for no value, and "Would anyone know why `f()` returns `2`?" or

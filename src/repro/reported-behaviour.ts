@@ -3,6 +3,7 @@
  * Sources, strongest first: a pasted traceback / error output, a REPL transcript, pasted output in the
  * "Actual" section, an exception named in the prose, words like "hangs" or "crashes".
  */
+import { withoutOutputRemark } from "./output-remark.ts";
 import { noRaiseComment } from "./conditional-error.ts";
 import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
@@ -656,9 +657,11 @@ function actualBehaviour(
   const actualOutputs = outputs.filter((b) => b.section === "actual");
   const chosen = actualOutputs.length > 0 ? actualOutputs : outputs;
   if (chosen.length > 0) {
+    // A remark typed after a line (`… (width=2)  ← expected width ≤ 1`) was never printed: the line before it is.
     const lines = chosen
       .flatMap((b) => b.value.split("\n"))
-      .filter((l) => l.trim() !== "" && !/^\$ /.test(l));
+      .filter((l) => l.trim() !== "" && !/^\$ /.test(l))
+      .map((l) => withoutOutputRemark(l).line);
     if (lines.length > 0) {
       return {
         kind: "output",

@@ -116,6 +116,8 @@ export const NEWER_PYTHON_SYNTAX: readonly { name: string; needs: string; patter
 interface Lack {
   what: string;
   needs: string | null;
+  /** Syntax a later release added, on the very line the parser stopped at (never the report's own claim). */
+  syntax?: boolean;
 }
 
 /** The newer API a run stopped on (`toSorted`, `batched`), and the release that added it; null when none. */
@@ -200,7 +202,12 @@ function runtimeLack(
       const source = /^[ \t]*File "[^"]+", line \d+\n(.*)$/m.exec(stderr)?.[1] ?? "";
       // Syntax a release added, on the very line the parser stopped at: that release is what the code needs.
       const added = NEWER_PYTHON_SYNTAX.find((s) => s.pattern.test(source));
-      if (added) return { what: `${added.name}, syntax Python ${added.needs} added`, needs: added.needs };
+      if (added)
+        return {
+          what: `${added.name}, syntax Python ${added.needs} added`,
+          needs: added.needs,
+          syntax: true,
+        };
       if (/^f-string\b/.test(message) || /\bexcept\s*\*/.test(source))
         return { what: "syntax this runtime does not parse", needs: null };
     }
@@ -246,6 +253,11 @@ export interface RuntimeShortfall {
   why: string;
   /** Where `needs` comes from: the report's named runtime(s), or the API's release. */
   source: string;
+  /**
+   * Every run stopped parsing on syntax a later release added, on the very line it stopped at: this runtime never
+   * ran the code, so no verdict — not even a matched claim of "an error" or a SyntaxError — stands on it.
+   */
+  syntax?: boolean;
 }
 
 const runtimeName = (runtime: "python" | "node") => (runtime === "python" ? "Python" : "Node.js");
@@ -279,9 +291,13 @@ export function runtimeShortfall(input: {
   );
   if (lacks.some((l) => l === null)) return null;
   const ex = runs[0]!.exception!;
-  // The report claims this very error (its type, and its message when it quotes one): that is no mismatch.
+  const syntax = lacks.every((l) => l!.syntax === true);
+  // The report claims this very error (its type, and its message when it quotes one): that is no mismatch. A parse
+  // error on syntax a later release added is never the report's error, whatever it claims: the report's own run
+  // parsed that line (its SyntaxError, if it has one, is another line's or another message's), ours did not.
   const short = (t: string) => t.split(".").pop();
   if (
+    !syntax &&
     claimedType &&
     short(claimedType) === short(ex.type) &&
     (!claimedMessage || ex.message.includes(claimedMessage) || claimedMessage.includes(ex.message))
@@ -301,6 +317,7 @@ export function runtimeShortfall(input: {
       why: `the code uses ${lack.what}; here the run stopped on ${quoted}`,
       source:
         needs === lack.needs ? `the API's release` : `the report names ${later.map(shownVersion).join(", ")}`,
+      ...(syntax ? { syntax: true } : {}),
     };
   }
   // A keyword argument, a stdlib name, syntax: only the report's named runtime says the runtime is the cause. A
