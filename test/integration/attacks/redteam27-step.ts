@@ -570,6 +570,24 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       !ran && !r.out.includes(SECRET),
     );
   },
+  // Added after the first run: classes whose first case another rule refused on its content.
+  "patch-new-lib-plugin-tox-setenv-pythonpath-plain": () =>
+    gateRefuses(newFile("lib/pytest_timeout.py", "def pytest_configure(config):\n    pass\n"), {
+      sourceFiles: {
+        "tox.ini": "[testenv]\nsetenv =\n    PYTHONPATH = {toxinidir}/lib\ncommands = pytest\n",
+      },
+    }),
+  "patch-package-json-jest-key-unicode-escape-plain": () =>
+    gateRefuses(
+      changed(
+        "package.json",
+        [],
+        ['  "\\u006aest": { "roots": ["<rootDir>/src/core"] },'],
+        ["{", '  "name": "app",'],
+      ),
+    ),
+  "patch-pyproject-root-dotted-key-plain": () =>
+    gateRefuses(changed("pyproject.toml", [], ['tool.pytest.ini_options.testpaths = ["tests/core"]'], [], 1)),
   // Wave 24's open a: a workspace member's .npmrc, read by the install step.
   "install-workspace-member-npmrc": () => memberNpmrcInstall(),
 };
