@@ -5,7 +5,6 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as core from "@actions/core";
-import { getOctokit } from "@actions/github";
 import { describeError } from "../core/errors.ts";
 import { Redactor } from "../core/redact.ts";
 import { createGitHubPort, type OctokitLike } from "../github/octokit-port.ts";
@@ -18,7 +17,25 @@ import { runAction } from "./run.ts";
 // The bundle runs from <action>/dist/: the Dockerfile and the pinned image digest ship beside it.
 const actionRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 
+/**
+ * `@actions/github` builds its `context` when it is imported, with a bare `JSON.parse` of the file GITHUB_EVENT_PATH
+ * names: a file that is not JSON (a link to /proc/self/environ, a token file) ends the process with an uncaught
+ * error that prints the file's first line, unmasked (red team 27). Retrace reads the event itself (readEventFile:
+ * regular files only, bounded, errors that name the path and never the content), so the client is imported with
+ * the variable unset.
+ */
+async function importGetOctokit(): Promise<typeof import("@actions/github").getOctokit> {
+  const saved = process.env.GITHUB_EVENT_PATH;
+  delete process.env.GITHUB_EVENT_PATH;
+  try {
+    return (await import("@actions/github")).getOctokit;
+  } finally {
+    if (saved !== undefined) process.env.GITHUB_EVENT_PATH = saved;
+  }
+}
+
 try {
+  const getOctokit = await importGetOctokit();
   await runAction({
     env: process.env,
     core,

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadRepoConfig } from "../config/repo-config.ts";
-import { describeError } from "../core/errors.ts";
+import { ConfigError, describeError } from "../core/errors.ts";
 import { withoutWorkflowCommands } from "../core/workflow-commands.ts";
 import { fence } from "../report/markdown.ts";
 import { Redactor } from "../core/redact.ts";
@@ -80,6 +80,19 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const eventPath = env.GITHUB_EVENT_PATH;
   // biome-ignore lint/suspicious/noExplicitAny: the event is read defensively, field by field (parseEvent).
   const payload = readEventFile(eventPath) as any;
+  // The workflow's repository is GITHUB_REPOSITORY: an event file naming another one was not written by GitHub for
+  // this run, and its fields (a dispatched spec's repository, a default branch) would be checked against itself
+  // (red team 27: a spec naming `attacker/other` fetched that repository's logs with this workflow's token).
+  const eventRepo = payload?.repository?.full_name;
+  if (
+    env.GITHUB_REPOSITORY &&
+    eventRepo !== undefined &&
+    (typeof eventRepo !== "string" || eventRepo.toLowerCase() !== env.GITHUB_REPOSITORY.toLowerCase())
+  )
+    throw new ConfigError(
+      `the event file names the repository ${JSON.stringify(String(eventRepo)).slice(0, 120)}, not this workflow's (GITHUB_REPOSITORY=${env.GITHUB_REPOSITORY})`,
+      "run Retrace as a step of a GitHub Actions workflow, which writes the event file of its own repository",
+    );
   const decision = parseEvent(eventName, payload, { kind: "action" });
   const outputs = (o: {
     verdict?: string;

@@ -30,6 +30,7 @@ import {
 import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./apply-patch.ts";
 import { gateBaseSources } from "./manifest-change.ts";
 import { antiGamingGap, verifyPatch } from "./verify.ts";
+import { runnerConfigs } from "./manifest-change.ts";
 
 export interface FixPortsInput {
   workspace: Workspace;
@@ -130,6 +131,8 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
   const gateContext = {
     ...(Object.keys(sourceFiles).length === 0 ? {} : { sourceFiles }),
     failingCheck: await failingCheckText(workspace, fullCommandText(command)),
+    // The import roots the runner's configuration names (red team 27: `pythonpath = lib`).
+    runnerConfigs: await runnerConfigs(workspace),
     // The tree's names: a new file that folds onto one of them (`src/Auth.js` beside `src/auth.js`) is refused.
     treeFiles: await workspace.listFiles({ max: GATE_TREE_FILES }),
   };

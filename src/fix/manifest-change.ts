@@ -62,6 +62,25 @@ export async function gateBaseSources(
   return out;
 }
 
+/** The root's test-runner configuration files, read for the import roots they name (GateContext.runnerConfigs). */
+export const RUNNER_CONFIG_FILES = [
+  "pytest.ini",
+  ".pytest.ini",
+  "tox.ini",
+  "setup.cfg",
+  "pyproject.toml",
+] as const;
+
+/** The text of each RUNNER_CONFIG_FILES file the workspace has (larger than 256 KiB: left out). */
+export async function runnerConfigs(workspace: Workspace): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of RUNNER_CONFIG_FILES) {
+    const text = await workspace.readFile(name).catch(() => null);
+    if (text !== null && text.length <= 256 * 1024) out[name] = text;
+  }
+  return out;
+}
+
 /** `name@range` of each dependency whose range the patched manifest adds or changes, sorted; [] when none. */
 export function changedDependencies(baseText: string, patchedText: string): string[] {
   const maps = (text: string): Map<string, string> => {

@@ -17,7 +17,7 @@ import { applyPatchToWorkspace, PatchApplyError, type PatchedFiles } from "./app
 import { gateTreeNames } from "./gate-tree.ts";
 import { type DependencyProvider, dependencyDirs } from "./dependencies.ts";
 import { failingCheckText } from "./failing-check.ts";
-import { manifestSources, patchedDependencyDirs } from "./manifest-change.ts";
+import { manifestSources, patchedDependencyDirs, runnerConfigs } from "./manifest-change.ts";
 import {
   assertBaseHasFailure,
   assertBaseRunReadable,
@@ -610,6 +610,7 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
   const gate = evaluatePatch(options.patch, options.policy, {
     ...(Object.keys(manifests).length > 0 ? { sourceFiles: manifests } : {}),
     ...(failingCheck !== undefined ? { failingCheck } : {}),
+    runnerConfigs: await runnerConfigs(options.workspace),
     // The first names of the tree and every name beside the patch's paths (red team 24).
     treeFiles: await gateTreeNames(options.workspace, options.patch),
   });

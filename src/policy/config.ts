@@ -213,6 +213,10 @@ export const DEFAULT_TEST_INFRASTRUCTURE_GLOBS = [
   "**/.pnp.{cjs,js,mjs,loader.mjs,data.json}",
   "**/junit-platform.properties",
   "**/META-INF/services/org.{junit,testng}.*",
+  // Red team 27: the build's own plugins (Gradle's `buildSrc` and an included `build-logic` build) configure the
+  // test task of every project that applies them.
+  "**/buildSrc/**",
+  "**/build-logic/**",
 ];
 
 export const TestInfrastructureConfig = z

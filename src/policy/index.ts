@@ -78,6 +78,7 @@ export function evaluatePatch(
     ...(context.failingTests ? { failingTests: context.failingTests } : {}),
     ...(context.sourceFiles ? { sourceFiles: context.sourceFiles } : {}),
     ...(context.failingCheck !== undefined ? { failingCheck: context.failingCheck } : {}),
+    ...(context.runnerConfigs ? { runnerConfigs: context.runnerConfigs } : {}),
     ...(context.treeFiles ? { treeFiles: context.treeFiles } : {}),
   };
   const violations: Violation[] = [];

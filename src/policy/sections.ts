@@ -33,6 +33,19 @@ export function changedLineSites(file: FileChange, baseText?: string): ChangedLi
   return out;
 }
 
+/**
+ * A JSON key as its reader sees it: escapes decoded (`"p\u0061ths"` is `paths` to TypeScript and `"\u006aest"` is
+ * `jest` to Jest: red team 27). Text that is not a valid JSON string is kept as written.
+ */
+export function jsonKeyText(raw: string): string {
+  if (!raw.includes("\\")) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
+}
+
 const indentOf = (s: string) => (/^[ \t]*/.exec(s)?.[0] ?? "").replace(/\t/g, "    ").length;
 
 /**
@@ -43,7 +56,7 @@ export function jsonEnclosingKeys(before: string[]): { keys: string[]; rootSeen:
   const target = before[before.length - 1] ?? "";
   const keys: string[] = [];
   const own = /^\s*"((?:[^"\\]|\\.)*)"\s*:/.exec(target);
-  if (own) keys.push(own[1]!);
+  if (own) keys.push(jsonKeyText(own[1]!));
   let indent = indentOf(target);
   for (let j = before.length - 2; j >= 0 && indent > 0; j--) {
     const l = before[j]!;
@@ -51,7 +64,7 @@ export function jsonEnclosingKeys(before: string[]): { keys: string[]; rootSeen:
     const ind = indentOf(l);
     if (ind >= indent) continue;
     const opener = /^\s*"((?:[^"\\]|\\.)*)"\s*:\s*[{[]\s*$/.exec(l);
-    if (opener) keys.push(opener[1]!);
+    if (opener) keys.push(jsonKeyText(opener[1]!));
     else if (ind === 0 && /^\s*[{[]\s*$/.test(l)) return { keys, rootSeen: true };
     indent = ind;
   }

@@ -135,6 +135,8 @@ export interface RuleContext {
   failingCheck?: string;
   /** The repository's files before the patch, when the caller knows them (see GateContext.treeFiles). */
   treeFiles?: readonly string[];
+  /** The test runners' configuration files at the root (see GateContext.runnerConfigs). */
+  runnerConfigs?: Readonly<Record<string, string>>;
 }
 
 /** A previously failing test: its file and the source of its definition. */
@@ -164,6 +166,12 @@ export interface GateContext {
    * macOS and Windows both names are one file. Absent: only pairs inside the patch are compared.
    */
   treeFiles?: readonly string[];
+  /**
+   * The root's test-runner configuration (pytest.ini, tox.ini, setup.cfg, pyproject.toml; path → text), read for the
+   * import roots it names (`pythonpath = lib`): a new module named like the standard library or the runner's own there
+   * is imported in their place (red team 27). Only read for that, never as the code's vocabulary.
+   */
+  runnerConfigs?: Readonly<Record<string, string>>;
 }
 
 export interface Rule {

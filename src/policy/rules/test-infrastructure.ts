@@ -9,6 +9,7 @@ import { baseName, matchesAny, touchedPaths, truncate } from "../lines.ts";
 import {
   changedLineSites,
   jsonEnclosingKeys,
+  jsonKeyText,
   jsonStringValue,
   looksLikeVersionSpec,
   tomlSite,
@@ -33,9 +34,10 @@ function sectionMatches(table: string, wanted: readonly string[]): boolean {
 
 /**
  * Cargo.toml keys that decide whether and how a target's tests run, in any table (`[lib] test = false`,
- * `[[test]] harness = false` makes the test a plain `main` that exits 0): red team 25.
+ * `[[test]] harness = false` makes the test a plain `main` that exits 0): red team 25. A workspace's `members`,
+ * `default-members` and `exclude` decide which crates' tests `cargo test` runs (red team 27).
  */
-const CARGO_TEST_KEY = /^\s*(harness|test|doctest|bench)\s*=/;
+const CARGO_TEST_KEY = /^\s*(harness|test|doctest|bench|members|default-members|exclude)\s*=/;
 /** Cargo.toml tables that are test targets or the test profile. */
 const CARGO_TEST_TABLES = ["test", "bench", "profile.test"];
 
@@ -49,7 +51,11 @@ function checkSections(
   const out: Violation[] = [];
   for (const { line, before } of changedLineSites(file)) {
     if (line.text.trim() === "" || /^\s*[#;]/.test(line.text)) continue;
-    const { table } = tomlSite(before);
+    const site = tomlSite(before);
+    // A dotted key names its table too: `tool.pytest.ini_options.testpaths = […]` at the top level is a line of
+    // `[tool.pytest.ini_options]` (red team 27).
+    const dotted = site.key?.includes(".") ? site.key.slice(0, site.key.lastIndexOf(".")) : null;
+    const table = dotted === null ? site.table : site.table === null ? dotted : `${site.table}.${dotted}`;
     const hit =
       anywhere?.test(line.text) ||
       (table !== null ? sectionMatches(table, wanted) : !anywhere && PYTEST_KEY.test(line.text));
@@ -92,7 +98,7 @@ function checkTsconfig(file: FileChange, wanted: readonly string[]): Violation[]
     if (line.text.trim() === "") continue;
     const { keys } = jsonEnclosingKeys(before);
     // Keys written inline on the line too (`"compilerOptions": { "paths": { … } }` on one line): red team 25.
-    const inline = [...line.text.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)].map((m) => m[1]!);
+    const inline = [...line.text.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)].map((m) => jsonKeyText(m[1]!));
     const key = [...keys, ...inline].find((k) => wanted.includes(k));
     if (key === undefined) continue;
     out.push({
@@ -106,11 +112,17 @@ function checkTsconfig(file: FileChange, wanted: readonly string[]): Violation[]
 }
 
 /** Maven's and Gradle's build files (red team 25: `<skipTests>`, a `test { exclude … }` block). */
-const BUILD_FILE = /^(pom\.xml|build\.gradle(\.kts)?)$/;
+/**
+ * Maven's pom.xml and every Gradle script: `build.gradle`, but also `settings.gradle` (which projects the build has),
+ * a script `apply from:` loads and a convention plugin written as a script (red team 27).
+ */
+const BUILD_FILE = /^(pom\.xml|[\w.-]+\.gradle(\.kts)?)$/;
 /** Lines of a build file that skip, filter or excuse tests (Maven surefire/failsafe properties and elements,
- * Gradle's test task and its filters). */
+ * Gradle's test task and its filters, by any spelling that names the task or its type: `tasks.getByName('test')`,
+ * `named<Test>("test")`, a qualified `withType(…Test)` — and the lines that decide which sub-projects the build has,
+ * whose tests then run or not: Maven `<modules>`, Gradle `include`/`includeBuild`/`projectDir` (red team 27)). */
 const BUILD_TEST_LINE =
-  /skipTests|skipITs|maven\.test\.(skip|failure\.ignore)|testFailureIgnore|<(excludes?|includes?|excludedGroups|groups|test|skip|testSourceDirectory|failIfNoTests|surefire\.\w+)>|ignoreFailures|excludeTestsMatching|includeTestsMatching|failOnNoMatchingTests|withType\s*[(<]\s*Test\b|tasks\.(test|named\s*\(\s*["']test["'])|\btest\s*\{|testClassesDirs|useJUnitPlatform|useTestNG|useJUnit\b/;
+  /skipTests|skipITs|maven\.test\.(skip|failure\.ignore)|testFailureIgnore|<(excludes?|includes?|excludedGroups|groups|test|skip|testSourceDirectory|failIfNoTests|surefire\.\w+)>|ignoreFailures|excludeTestsMatching|includeTestsMatching|failOnNoMatchingTests|withType\s*[(<]\s*Test\b|tasks\.(test|named\s*\(\s*["']test["'])|\btest\s*\{|testClassesDirs|useJUnitPlatform|useTestNG|useJUnit\b|["']test["']|withType\s*[(<]\s*(?:[\w.]+\.)?(?:Abstract)?Test\b|\bTest\s*::\s*class|<\/?modules?\b|^\s*include(?:Build|Flat)?\b|\bprojectDir\b/;
 
 /** Whether the innermost block `before` leaves open is Gradle's test task (or a block inside it). */
 function inTestBlock(before: readonly string[]): boolean {
@@ -190,9 +202,50 @@ function openerUnseen(before: readonly string[]): boolean {
   return depth > 0 || /^[ \t]+\S/.test(line);
 }
 
-function checkBuildFile(file: FileChange, baseText: string | undefined): Violation[] {
+/**
+ * Lines read around a build file's changed lines, at most (each changed line is read with every line above it): a
+ * change larger than this is refused as too large to judge rather than read for seconds (red team 27: 2,000 hunks
+ * in a 20,000-line pom.xml took over 20 s of host CPU).
+ */
+export const MAX_BUILD_SITE_LINES = 2_000_000;
+
+/**
+ * The base text the hunks of `file` may be read against: only if every hunk's old side is the base's text at the line
+ * the hunk names. A hunk header that lies (the applier finds its context by searching, the rule would read the base
+ * at the stated line) makes the base unknown, so the file is read from its hunks alone, the stricter way (red team 27).
+ */
+export function matchingBase(file: FileChange, baseText: string | undefined): string | undefined {
+  if (baseText === undefined) return undefined;
+  const base = baseText.split("\n");
+  for (const h of file.hunks) {
+    let at = Math.max(0, h.oldStart - 1);
+    for (const l of h.lines) {
+      if (l.kind === "add") continue;
+      if (base[at] !== l.text) return undefined;
+      at++;
+    }
+  }
+  return baseText;
+}
+
+function checkBuildFile(file: FileChange, rawBase: string | undefined): Violation[] {
   const out: Violation[] = [];
   const gradle = file.path.includes("gradle");
+  const baseText = matchingBase(file, rawBase);
+  let work = 0;
+  for (const h of file.hunks) {
+    const changedLines = h.lines.filter((l) => l.kind !== "ctx").length;
+    work += changedLines * ((baseText === undefined ? 0 : h.oldStart) + h.lines.length);
+  }
+  if (work > MAX_BUILD_SITE_LINES)
+    return [
+      {
+        rule: "test-infrastructure",
+        file: file.path,
+        line: null,
+        message: `changes a build file too much to judge line by line (${work} lines read around its changed lines, more than ${MAX_BUILD_SITE_LINES}) ${HINT}`,
+      },
+    ];
   for (const { line, before } of changedLineSites(file, baseText)) {
     if (line.text.trim() === "") continue;
     let why: string | null = null;
@@ -224,20 +277,69 @@ function checkBuildFile(file: FileChange, baseText: string | undefined): Violati
  * installed module wins over), so a new `code/utils.py` in a project's `code/` folder is its own (rv20); and `src/`
  * holding an `__init__.py` in `treeFiles` is a package (`src.types`), not an import root.
  */
-export function pythonShadow(file: FileChange, treeFiles?: readonly string[]): string | null {
+export function pythonShadow(
+  file: FileChange,
+  roots: readonly string[] = [],
+  treeFiles?: readonly string[],
+): string | null {
   if (file.status !== "added" && file.status !== "renamed" && file.status !== "copied") return null;
   const p = file.newPath;
   if (p === null || !/\.(py|pyc|pyi|so|pyd)$/.test(p)) return null;
   const segs = p.split("/");
-  if (segs[0] === "src" && segs.length > 1 && treeFiles?.some((f) => /^src\/__init__\.pyi?$/.test(f)))
-    return null;
-  const rest = segs[0] === "src" && segs.length > 1 ? segs.slice(1) : segs;
+  // `src/` holding an `__init__.py` is a package (`src.types`), not an import root (rv20).
+  const srcIsPackage = treeFiles?.some((f) => /^src\/__init__\.pyi?$/.test(f)) ?? false;
+  // The longest import root the path is under: `src/`, or one the configuration names (`pythonpath = lib`).
+  const root = [...(srcIsPackage ? [] : ["src"]), ...roots]
+    .map((r) => r.split("/").filter((x) => x !== "" && x !== "."))
+    .filter((r) => r.length > 0 && r.length < segs.length && r.every((x, i) => segs[i] === x))
+    .sort((a, b) => b.length - a.length)[0];
+  if (!root && srcIsPackage && segs[0] === "src") return null;
+  const rest = root ? segs.slice(root.length) : segs;
   const name = (rest.length === 1 ? rest[0]!.split(".")[0] : rest[0])!;
   const shadows = rest.length === 1 || (rest.length === 2 && /^__init__\./.test(rest[1]!));
   if (shadows && STDLIB_MODULES.has(name)) return `the standard library's \`${name}\``;
   if (shadows && RUNNER_MODULES.has(name)) return `\`${name}\`, which the test runner imports`;
   if (/^pytest_/.test(name)) return `a pytest plugin's name (\`${name}\`)`;
   return null;
+}
+
+/**
+ * Import roots the repository's configuration names besides the root and `src/` (red team 27): pytest's
+ * `pythonpath` (pytest.ini, tox.ini `[pytest]`, setup.cfg `[tool:pytest]`, pyproject `pythonpath = [...]`), a
+ * `PYTHONPATH` that tox's `setenv` or the failing check sets. Relative to the repository's root, `{toxinidir}`
+ * and `$PWD`-style prefixes dropped; absolute paths ignored (outside the repository).
+ */
+export function importRoots(
+  files: Readonly<Record<string, string>> | undefined,
+  failingCheck?: string,
+): string[] {
+  const out = new Set<string>();
+  const add = (raw: string) => {
+    for (const part of raw.split(/[\s:;,]+/)) {
+      const p = part
+        .replace(/^["'[]+|["'\],]+$/g, "")
+        .replace(/^(\{toxinidir\}|\$\{?PWD\}?|\$\{?GITHUB_WORKSPACE\}?)\/?/, "")
+        .replace(/^\.\//, "")
+        .replace(/\/+$/, "");
+      if (
+        p === "" ||
+        p === "." ||
+        p.startsWith("/") ||
+        p.includes("$") ||
+        p.includes("{") ||
+        p.includes("..")
+      )
+        continue;
+      out.add(p);
+    }
+  };
+  for (const [name, text] of Object.entries(files ?? {})) {
+    if (!/(^|\/)(pytest\.ini|\.pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml)$/.test(name)) continue;
+    for (const m of text.matchAll(/^[ \t]*pythonpath[ \t]*=\s*(.*)$/gim)) add(m[1]!);
+    for (const m of text.matchAll(/\bPYTHONPATH\s*=\s*([^\n]*)/g)) add(m[1]!);
+  }
+  if (failingCheck !== undefined) for (const m of failingCheck.matchAll(/\bPYTHONPATH=(\S+)/g)) add(m[1]!);
+  return [...out];
 }
 
 /** Paths the failing check's command runs as files (`bash scripts/test.sh`, `./run-tests`, `node tools/t.mjs`). */
@@ -303,10 +405,11 @@ function checkSetupCfgLayout(file: FileChange, baseText: string | undefined): Vi
 export const testInfrastructure: Rule = {
   id: "test-infrastructure",
   enabled: (c) => c.testInfrastructure.enabled && !c.allowTestEdits,
-  check({ patch, config, sourceFiles, failingCheck, treeFiles }) {
+  check({ patch, config, sourceFiles, failingCheck, treeFiles, runnerConfigs }) {
     const cfg = config.testInfrastructure;
     const out: Violation[] = [];
     const runs = failingCheck === undefined ? new Set<string>() : commandFiles(failingCheck);
+    const roots = importRoots({ ...runnerConfigs, ...sourceFiles }, failingCheck);
     for (const file of patch.files) {
       const paths = touchedPaths(file).filter((p) => !matchesAny(config.forbiddenPaths.allow, p));
       const base = file.oldPath === null ? undefined : sourceFiles?.[file.oldPath];
@@ -320,7 +423,7 @@ export const testInfrastructure: Rule = {
         });
         continue;
       }
-      const shadow = pythonShadow(file, treeFiles);
+      const shadow = pythonShadow(file, roots, treeFiles);
       if (shadow !== null) {
         out.push({
           rule: "test-infrastructure",
@@ -338,6 +441,22 @@ export const testInfrastructure: Rule = {
           file: whole,
           line: null,
           message: `test-runner configuration may not be changed${how}: it decides which tests run and how they pass ${HINT}`,
+        });
+        continue;
+      }
+      // A build file renamed away (`auth/build.gradle` → `auth/build.gradle.disabled`): its project's tests no
+      // longer build or run (red team 27). A deletion is the deletions rule's.
+      if (
+        file.status === "renamed" &&
+        file.oldPath !== null &&
+        BUILD_FILE.test(baseName(file.oldPath)) &&
+        (file.newPath === null || baseName(file.newPath) !== baseName(file.oldPath))
+      ) {
+        out.push({
+          rule: "test-infrastructure",
+          file: file.oldPath,
+          line: null,
+          message: `renames a build file away (${file.oldPath} → ${file.newPath}): the tests it builds would no longer run ${HINT}`,
         });
         continue;
       }

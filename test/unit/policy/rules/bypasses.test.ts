@@ -702,3 +702,88 @@ describe("new files", () => {
     expect(rulesOf(create("jest.config.js", "module.exports = {};\n"))).toContain("test-infrastructure");
   });
 });
+
+describe("test-infrastructure (red team 27)", () => {
+  const newFile = (name: string, text: string) => {
+    const lines = text.replace(/\n$/, "").split("\n");
+    return `diff --git a/${name} b/${name}\nnew file mode 100644\n--- /dev/null\n+++ b/${name}\n@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}\n`;
+  };
+  const infra = (patch: string, context = {}) =>
+    evaluatePatch(patch, {}, context).violations.filter((v) => v.rule === "test-infrastructure");
+  const gradle =
+    "plugins { id 'java' }\n\ntest {\n    useJUnitPlatform()\n}\n\ndependencies {\n    implementation 'a:b:1.0'\n}\n";
+
+  it("reads the import roots the configuration and the failing check name, and leaves other modules there alone", () => {
+    const json = newFile("lib/json.py", "def loads(s):\n    return {}\n");
+    expect(infra(json)).toEqual([]);
+    expect(infra(json, { runnerConfigs: { "pytest.ini": "[pytest]\npythonpath = lib\n" } })).toHaveLength(1);
+    expect(infra(json, { failingCheck: "PYTHONPATH=lib python -m pytest" })).toHaveLength(1);
+    expect(
+      infra(newFile("lib/pytest_timeout.py", "x = 1\n"), {
+        runnerConfigs: { "tox.ini": "[testenv]\nsetenv =\n    PYTHONPATH = {toxinidir}/lib\n" },
+      }),
+    ).toHaveLength(1);
+    expect(
+      infra(newFile("lib/billing.py", "x = 1\n"), {
+        runnerConfigs: { "pytest.ini": "[pytest]\npythonpath = lib\n" },
+      }),
+    ).toEqual([]);
+  });
+
+  it("reads Gradle's test task by any spelling and every Gradle script, not a dependency line", () => {
+    const add = (name: string, line: string, ctx: string) =>
+      `diff --git a/${name} b/${name}\n--- a/${name}\n+++ b/${name}\n@@ -1,1 +1,2 @@\n ${ctx}\n+${line}\n`;
+    for (const line of [
+      "tasks.getByName('test').exclude '**/A*'",
+      'tasks.named<Test>("test") { exclude("**/A*") }',
+    ])
+      expect(
+        infra(add("build.gradle", line, "plugins { id 'java' }"), {
+          sourceFiles: { "build.gradle": gradle },
+        }),
+      ).toHaveLength(1);
+    expect(infra(add("settings.gradle", "include 'auth'", "rootProject.name = 'app'"))).toHaveLength(1);
+    expect(infra(newFile("buildSrc/src/main/groovy/P.groovy", "class P {}\n"))).toHaveLength(1);
+    const dep = `diff --git a/build.gradle b/build.gradle\n--- a/build.gradle\n+++ b/build.gradle\n@@ -7,3 +7,4 @@\n dependencies {\n     implementation 'a:b:1.0'\n+    implementation 'c:d:2.0'\n }\n`;
+    expect(infra(dep, { sourceFiles: { "build.gradle": gradle } })).toEqual([]);
+  });
+
+  it("reads a hunk whose line numbers do not match the base text from the hunk alone", () => {
+    const lying = `diff --git a/build.gradle b/build.gradle\n--- a/build.gradle\n+++ b/build.gradle\n@@ -1,1 +1,2 @@\n     useJUnitPlatform()\n+    exclude '**/AuthTest*'\n`;
+    expect(infra(lying, { sourceFiles: { "build.gradle": gradle } })).toHaveLength(1);
+  });
+
+  it("refuses a build file renamed away, Maven modules and Cargo members, and too large a build-file change", () => {
+    const rename =
+      "diff --git a/auth/build.gradle b/auth/build.gradle.off\nsimilarity index 100%\nrename from auth/build.gradle\nrename to auth/build.gradle.off\n";
+    expect(infra(rename)).toHaveLength(1);
+    const pom = `diff --git a/pom.xml b/pom.xml\n--- a/pom.xml\n+++ b/pom.xml\n@@ -1,3 +1,2 @@\n   <modules>\n     <module>core</module>\n-    <module>auth</module>\n`;
+    expect(infra(pom)).toHaveLength(1);
+    const cargo = `diff --git a/Cargo.toml b/Cargo.toml\n--- a/Cargo.toml\n+++ b/Cargo.toml\n@@ -1,2 +1,2 @@\n [workspace]\n-members = ["core", "auth"]\n+members = ["core"]\n`;
+    expect(infra(cargo)).not.toEqual([]);
+    const base = Array.from({ length: 20_000 }, (_, i) => `    implementation 'o:l${i}:1.0'`);
+    let big = "diff --git a/build.gradle b/build.gradle\n--- a/build.gradle\n+++ b/build.gradle\n";
+    for (let h = 0; h < 2_000; h++) {
+      const at = h * 10 + 2;
+      big += `@@ -${at - 1},2 +${at - 1},2 @@\n ${base[at - 2]}\n-${base[at - 1]}\n+${base[at - 1]!.replace("1.0", "2.0")}\n`;
+    }
+    const t = Date.now();
+    const v = infra(big, { sourceFiles: { "build.gradle": `${base.join("\n")}\n` } });
+    expect(v.map((x) => x.message).join()).toMatch(/too much to judge/);
+    expect(Date.now() - t).toBeLessThan(3_000);
+  });
+
+  it("decodes JSON key escapes and reads a root dotted TOML key in its table", () => {
+    const json = (name: string, line: string, ctx: string[]) =>
+      `diff --git a/${name} b/${name}\n--- a/${name}\n+++ b/${name}\n@@ -1,${ctx.length} +1,${ctx.length + 1} @@\n${ctx.map((c) => ` ${c}`).join("\n")}\n+${line}\n`;
+    expect(
+      infra(json("package.json", '  "\\u006aest": { "roots": ["src"] },', ["{", '  "name": "app",'])),
+    ).toHaveLength(1);
+    expect(
+      infra(json("tsconfig.json", '    "p\\u0061ths": { "a": ["b"] },', ["{", '  "compilerOptions": {'])),
+    ).toHaveLength(1);
+    expect(
+      infra(json("pyproject.toml", 'tool.pytest.ini_options.testpaths = ["tests/core"]', ['name = "x"'])),
+    ).toHaveLength(1);
+  });
+});
