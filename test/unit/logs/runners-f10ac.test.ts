@@ -1,0 +1,82 @@
+/**
+ * Runner shapes added on branch f10ac (inventions and misses of the hold34 corpus, tainted once scored). Each log is
+ * written here for a small kiln library of our own, in the runners' byte layout; each rule has a case where it must
+ * not fire.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const found = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
+
+describe("go test's alarm (`panic: test timed out`) with no `running tests:` list (Go before 1.20)", () => {
+  const dump = [
+    "panic: test timed out after 10m0s",
+    "",
+    "goroutine 40 [running]:",
+    "testing.(*M).startAlarm.func1()",
+    "\t/usr/local/go/src/testing/testing.go:1459 +0xdf",
+    "created by time.goFunc",
+    "\t/usr/local/go/src/time/sleep.go:168 +0x44",
+    "",
+    "goroutine 1 [chan receive, 8 minutes]:",
+    "testing.(*T).Run(0xc000147320, 0x8d13bd, 0x8, 0x8f0c70, 0x4bfeb6)",
+    "\t/usr/local/go/src/testing/testing.go:1043 +0x37e",
+    "testing.(*M).Run(0xc000158100, 0x0)",
+    "\t/usr/local/go/src/testing/testing.go:1199 +0x15f",
+    "github.com/kilnworks/kiln/firing.TestMain(0xc000158100)",
+    "\t/go/src/github.com/kilnworks/kiln/firing/kiln_test.go:20 +0x187",
+    "main.main()",
+    "\t_testmain.go:42 +0x135",
+    "",
+  ];
+  it("takes the test the dump shows running, not TestMain, placed at its own frame under GOPATH", () => {
+    const log = [
+      ...dump,
+      "goroutine 6 [chan receive]:",
+      "testing.(*T).Run(0xc000146000, 0xc0000240f0, 0x2d, 0xc00007c0f0, 0x2)",
+      "\t/usr/local/go/src/testing/testing.go:1043 +0x37e",
+      "github.com/kilnworks/kiln/firing.TestFiring(0xc000147320)",
+      "\t/go/src/github.com/kilnworks/kiln/firing/kiln_test.go:88 +0x4fb",
+      "testing.tRunne",
+      "",
+    ].join("\n");
+    expect(found(log)).toEqual([["github.com/kilnworks/kiln/firing.TestFiring", "firing/kiln_test.go", 88]]);
+  });
+  it("names no test when only TestMain's goroutine shows a test function", () => {
+    const r = parseLog(dump.join("\n"));
+    expect(r.failures.filter((f) => f.test !== null)).toEqual([]);
+  });
+});
+
+describe("a GOPATH prompt's `go test` names the package of a paste cut before its package line", () => {
+  const body = [
+    "--- FAIL: TestGlaze (0.00s)",
+    "    glaze_test.go:26: glaze didn't set",
+    "    glaze_test.go:27: got 3 coats",
+  ];
+  it("takes the import path below `src` of a Windows prompt", () => {
+    const log = ["E:\\go\\src\\github.com\\kilnworks\\kiln>go test -v", ...body].join("\n");
+    expect(found(log)).toEqual([["github.com/kilnworks/kiln.TestGlaze", "glaze_test.go", 26]]);
+  });
+  it("takes it from a Unix prompt, the file under the package's directory", () => {
+    const log = ["me@box:~/go/src/github.com/kilnworks/kiln/glaze$ go test -run TestGlaze", ...body].join(
+      "\n",
+    );
+    expect(found(log)).toEqual([["github.com/kilnworks/kiln/glaze.TestGlaze", "glaze/glaze_test.go", 26]]);
+  });
+  it("does not fire for a prompt naming packages (`./...`), outside GOPATH, or when go prints the package", () => {
+    expect(found(["E:\\go\\src\\github.com\\kilnworks\\kiln>go test ./...", ...body].join("\n"))).toEqual([
+      ["TestGlaze", "glaze_test.go", 26],
+    ]);
+    expect(found(["C:\\work\\kiln>go test", ...body].join("\n"))).toEqual([
+      ["TestGlaze", "glaze_test.go", 26],
+    ]);
+    const printed = [
+      "E:\\go\\src\\github.com\\kilnworks\\kiln>go test",
+      ...body,
+      "FAIL",
+      "FAIL\tgithub.com/kilnworks/kiln/v2\t0.01s",
+    ].join("\n");
+    expect(found(printed).map((f) => f[0])).toEqual(["github.com/kilnworks/kiln/v2.TestGlaze"]);
+  });
+});
