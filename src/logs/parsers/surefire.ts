@@ -93,7 +93,11 @@ export function createSurefireParser(sink: ParserSink) {
     message: string;
     kind: string;
     lineNo: number;
+    /** The class and method alone, no `:line` and no message: a paste cut inside it when it is the log's last line. */
+    bare: boolean;
   }[] = [];
+  /** The last line of the log that is not blank (a recap entry there may be cut mid-name). */
+  let lastText = 0;
   const flaky = new Set<string>();
   /**
    * Classes whose own result line counts a failure or an error (`Tests run: 10, Failures: 0, Errors: 1, … <<<
@@ -117,6 +121,7 @@ export function createSurefireParser(sink: ParserSink) {
     message: legacy[4] ?? "",
     kind,
     lineNo,
+    bare: false,
   });
 
   const simple = (cls: string) => cls.split(".").pop()!;
@@ -151,6 +156,7 @@ export function createSurefireParser(sink: ParserSink) {
 
   return {
     line(raw: string, lineNo: number): boolean {
+      if (raw.trim() !== "") lastText = lineNo;
       // Surefire 2's recap heading pasted alone, without Maven's prefixes (`Tests in error: `): it opens the recap
       // only when the next line is an entry naming a test method and its fully qualified class, or an entry in the
       // trimmed form that gives the test's line (`  HttpTest.keepAlive:57->connect:83 expected [200]`).
@@ -338,6 +344,7 @@ export function createSurefireParser(sink: ParserSink) {
               message: e[4] ?? "",
               kind: recap,
               lineNo,
+              bare: e[3] === undefined && e[4] === undefined,
             });
           return true;
         }
@@ -398,6 +405,8 @@ export function createSurefireParser(sink: ParserSink) {
       for (const r of recapEntries) {
         const key = base(r.cls, r.method);
         if (covered.has(key) || flaky.has(key)) continue;
+        // `[ERROR]   SearchCommandTest.sortByTimestampWhenGroupIdAndArt` ending the log: its name may be cut.
+        if (r.bare && r.lineNo === lastText) continue;
         if (r.line !== null && frames.has(`${simple(r.cls).replace(/\$.*$/, "")}.${r.method}:${r.line}`))
           continue;
         covered.add(key);

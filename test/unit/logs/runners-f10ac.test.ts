@@ -80,3 +80,30 @@ describe("a GOPATH prompt's `go test` names the package of a paste cut before it
     expect(found(printed).map((f) => f[0])).toEqual(["github.com/kilnworks/kiln/v2.TestGlaze"]);
   });
 });
+
+describe("a Surefire recap entry ending the log with no line and no message may be cut mid-name", () => {
+  const recap = [
+    "[INFO] Results:",
+    "[INFO] ",
+    "[ERROR] Failures: ",
+    "[ERROR]   KilnTest.heats:75 expected: <0> but was: <2>",
+    "[ERROR]   KilnTest.heats:75 expected: <0> but was: <2>",
+  ];
+  it("leaves the last, bare entry out and reports a repeated parameterized entry once", () => {
+    const log = [...recap, "[ERROR]   GlazeTest.coatsTheP"].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual(["KilnTest.heats"]);
+  });
+  it("keeps a bare entry the log goes on after (the count line follows it)", () => {
+    const log = [
+      ...recap,
+      "[ERROR]   GlazeTest.coatsThePot",
+      "[INFO] ",
+      "[ERROR] Tests run: 9, Failures: 3, Errors: 0, Skipped: 0",
+    ].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual(["KilnTest.heats", "GlazeTest.coatsThePot"]);
+  });
+  it("keeps a last entry that has its line", () => {
+    const log = [...recap, "[ERROR]   GlazeTest.coatsThePot:12"].join("\n");
+    expect(found(log).map((f) => f[0])).toEqual(["KilnTest.heats", "GlazeTest.coatsThePot"]);
+  });
+});
