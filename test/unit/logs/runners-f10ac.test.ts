@@ -107,3 +107,37 @@ describe("a Surefire recap entry ending the log with no line and no message may 
     expect(found(log).map((f) => f[0])).toEqual(["KilnTest.heats", "GlazeTest.coatsThePot"]);
   });
 });
+
+describe("a paste that starts inside Surefire 2's recap (its heading cut)", () => {
+  const entries = [
+    "  KilnTest.heatsToNineHundred:941 ",
+    "Expected: iterable containing [900]",
+    "     but: item 0: was 800",
+    "  KilnTest.cools:864 expected:<20> but was:<40>",
+    "",
+  ];
+  it("reads the entries when the run's count line with failures follows their block", () => {
+    const log = [
+      ...entries,
+      "Tests run: 69, Failures: 2, Errors: 0, Skipped: 0",
+      "",
+      "[INFO] BUILD FAILURE",
+    ].join("\n");
+    const r = parseLog(log);
+    expect(r.failures.map((f) => [f.test, f.line])).toEqual([
+      ["KilnTest.heatsToNineHundred", 941],
+      ["KilnTest.cools", 864],
+    ]);
+    expect(r.failures[0]!.message).toContain("but: item 0: was 800");
+  });
+  it("reads nothing without the count line, with a count of no failures, or below other lines", () => {
+    expect(parseLog([...entries, "[INFO] BUILD FAILURE"].join("\n")).failures).toEqual([]);
+    expect(
+      parseLog([...entries, "Tests run: 69, Failures: 0, Errors: 0, Skipped: 0"].join("\n")).failures,
+    ).toEqual([]);
+    expect(
+      parseLog(["kiln log", ...entries, "Tests run: 69, Failures: 2, Errors: 0, Skipped: 0"].join("\n"))
+        .failures,
+    ).toEqual([]);
+  });
+});
