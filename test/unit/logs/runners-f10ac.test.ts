@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseLog } from "../../../src/logs/index.ts";
+import { gluedNumbers } from "../../../src/logs/prefix.ts";
 
 const found = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
 
@@ -139,5 +140,27 @@ describe("a paste that starts inside Surefire 2's recap (its heading cut)", () =
       parseLog(["kiln log", ...entries, "Tests run: 69, Failures: 2, Errors: 0, Skipped: 0"].join("\n"))
         .failures,
     ).toEqual([]);
+  });
+});
+
+describe("a Travis job's line numbers glued to Ant's task column (`277   [testng] FAILED: x`)", () => {
+  const body = [
+    "   [testng] FAILED: testPours",
+    "   [testng] java.lang.AssertionError: ",
+    "   [testng] \tat org.testng.AssertJUnit.fail(AssertJUnit.java:59)",
+    "   [testng] \tat org.testng.AssertJUnit.assertTrue(AssertJUnit.java:24)",
+    "   [testng] \tat org.kettle.KettleTest.testPours(KettleTest.java:138)",
+    "   [testng] \tat sun.reflect.NativeMethodAccessorImpl.invoke0(Native Method)",
+    "   [testng] \tat java.lang.reflect.Method.invoke(Method.java:601)",
+    "   [testng] \tat org.testng.internal.Invoker.invokeMethod(Invoker.java:701)",
+  ];
+  it("takes the numbers off, then the column, and reads the stack", () => {
+    const log = body.map((l, i) => `${277 + i}${l}`).join("\n");
+    expect(parseLog(log).failures.map((f) => f.test)).toEqual(["org.kettle.KettleTest.testPours"]);
+  });
+  it("counts only a column right-aligned to 11 as the glue, never a list's number", () => {
+    expect(gluedNumbers(["7   [testng] a", "8   [testng] b", "9   [testng] c"])).toEqual([7, 8, 9]);
+    expect(gluedNumbers(["7  [testng] a", "8  [testng] b", "9  [testng] c"])).toBeNull();
+    expect(gluedNumbers(["1. [junit] a", "2. [junit] b", "3. [junit] c"])).toBeNull();
   });
 });
