@@ -164,3 +164,30 @@ describe("a Travis job's line numbers glued to Ant's task column (`277   [testng
     expect(gluedNumbers(["1. [junit] a", "2. [junit] b", "3. [junit] c"])).toBeNull();
   });
 });
+
+describe("wptrunner's mach lines (`TEST_START:` / `TEST_END: … TIMEOUT, expected FAIL`)", () => {
+  it("fails a test whose result was not the expected one, pairing TEST_END with its thread's TEST_START", () => {
+    const log = [
+      " 1:28.96 TEST_START: Thread-TestrunnerManager-31 /kiln/heat-001.htm",
+      " 1:29.10 TEST_START: Thread-TestrunnerManager-32 /kiln/cool-002.htm",
+      " 1:30.00 TEST_END: Thread-TestrunnerManager-32 PASS",
+      " 1:45.02 TEST_END: Thread-TestrunnerManager-31 TIMEOUT, expected FAIL",
+    ].join("\n");
+    const r = parseLog(log);
+    expect(r.failures.map((f) => [f.test, f.file])).toEqual([["/kiln/heat-001.htm", null]]);
+    expect(r.tests.map((t) => [t.id, t.outcome])).toEqual([
+      ["/kiln/cool-002.htm", "passed"],
+      ["/kiln/heat-001.htm", "failed"],
+    ]);
+  });
+  it("fails nothing for an expected failure, an unexpected pass, or a TEST_END with no TEST_START", () => {
+    const log = [
+      " 0:01.00 TEST_START: /kiln/heat-001.htm",
+      " 0:02.00 TEST_END: FAIL",
+      " 0:03.00 TEST_START: /kiln/cool-002.htm",
+      " 0:04.00 TEST_END: PASS, expected FAIL",
+      " 0:05.00 TEST_END: Thread-TestrunnerManager-9 TIMEOUT, expected OK",
+    ].join("\n");
+    expect(parseLog(log).failures).toEqual([]);
+  });
+});
