@@ -31,6 +31,7 @@ import { karmaFormat } from "./parsers/karma.ts";
 import { karmaMochaFormat } from "./parsers/karma-mocha.ts";
 import { hspecFormat } from "./parsers/hspec.ts";
 import { nunitConsoleFormat } from "./parsers/nunit-console.ts";
+import { touchUnitFormat } from "./parsers/touch-unit.ts";
 import { nodeTestPyFormat } from "./parsers/node-testpy.ts";
 import { javaStackFormat } from "./parsers/java-stack.ts";
 import { jasmineFormat } from "./parsers/jasmine.ts";
@@ -89,6 +90,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   junitConsoleFormat,
   antJunitFormat,
   nunitConsoleFormat,
+  // NUnitLite under Touch.Unit: `[FAIL] Class.Method :` read only with a frame naming it under its namespace.
+  touchUnitFormat,
   // tasty before hspec: cabal's suite lines wrap both, and tasty's reads hspec's count line to know a suite named its failures.
   tastyFormat,
   hspecFormat,

@@ -191,3 +191,25 @@ describe("wptrunner's mach lines (`TEST_START:` / `TEST_END: … TIMEOUT, expect
     expect(parseLog(log).failures).toEqual([]);
   });
 });
+
+describe("NUnitLite under Touch.Unit (`[FAIL] Class.Method :` with a mono stack)", () => {
+  it("names the test by the frame that gives its namespace", () => {
+    const log = [
+      "    [FAIL] KilnTest.Heats :   Expected: True",
+      "        But was:  False",
+      "    \t  at kiln.KilnTest.Heats () [0x00052] in tests/kiln/KilnTests.fs:34",
+      "    \t  at (wrapper managed-to-native) System.Reflection.MonoMethod.InternalInvoke(System.Reflection.MonoMethod,object,object[],System.Exception&)",
+    ].join("\n");
+    expect(found(log)).toEqual([["kiln.KilnTest.Heats", "tests/kiln/KilnTests.fs", 34]]);
+  });
+  it("reads nothing when no frame below the line names that method", () => {
+    const noFrame = ["[FAIL] KilnTest.Heats :   Expected: True", "  But was:  False"].join("\n");
+    expect(found(noFrame)).toEqual([]);
+    const other = [
+      "[FAIL] KilnTest.Heats : boom",
+      "  at kiln.Oven.Heats () [0x00052] in src/Oven.fs:3",
+      "  at kiln.Other.Test () [0x00001] in src/Other.fs:9",
+    ].join("\n");
+    expect(found(other)).toEqual([]);
+  });
+});
