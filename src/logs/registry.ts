@@ -68,6 +68,7 @@ import { teamcityFormat } from "./parsers/teamcity.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
 import { exercismFormat } from "./parsers/exercism.ts";
 import { cloudslangFormat } from "./parsers/cloudslang.ts";
+import { cutterFormat } from "./parsers/cutter.ts";
 import { wptrunnerFormat } from "./parsers/wptrunner.ts";
 import { seatestFormat } from "./parsers/seatest.ts";
 import { shunit2Format } from "./parsers/shunit2.ts";
@@ -154,6 +155,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   // the CloudSlang builder's `Following N tests failed:`).
   seatestFormat,
   cloudslangFormat,
+  // Cutter's `Failure: case::test` over its `<expected == actual>` line.
+  cutterFormat,
   // wptrunner's `TEST_START:`/`TEST_END: … TIMEOUT, expected FAIL` lines (mozlog's mach formatter).
   wptrunnerFormat,
   // shunit2's `ASSERT:` lines under a test's name line, confirmed by its `shunit2:` lines or `Ran N tests.` count.

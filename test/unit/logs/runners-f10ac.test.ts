@@ -213,3 +213,20 @@ describe("NUnitLite under Touch.Unit (`[FAIL] Class.Method :` with a mono stack)
     expect(found(other)).toEqual([]);
   });
 });
+
+describe("Cutter's `Failure: case::test` entries", () => {
+  it("reads an entry with its assertion's expression line below it", () => {
+    const log = [
+      "#   testKiln::test_heats:              F",
+      "",
+      "Failure: testKiln::test_heats",
+      "<expected == actual>",
+      "expected: <900>",
+      "  actual: <800>",
+    ].join("\n");
+    expect(found(log)).toEqual([["testKiln::test_heats", null, null]]);
+  });
+  it("reads nothing without the expression line", () => {
+    expect(found(["Failure: testKiln::test_heats", "kiln went cold"].join("\n"))).toEqual([]);
+  });
+});
