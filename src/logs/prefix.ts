@@ -96,6 +96,15 @@ const OWN_NUMBER = /^[./):\],-]/;
 const GLUED_MARK = /^(?:$|[\p{L}\d])/u;
 
 /**
+ * Ant's task column, right-aligned to column 11 (`   [testng] `), right after the number: a Travis job's copied line
+ * numbers glued to an Ant log (`277   [testng] FAILED: x`) leave it, which no numbered list or count does.
+ */
+function antColumn(rest: string): boolean {
+  const m = rest.charCodeAt(0) === 32 ? ANT_TASK.exec(rest) : null;
+  return m !== null && m[0].trimEnd().length === 11;
+}
+
+/**
  * The line numbers of `lines` if they open with consecutive numbers glued to their text (`343`, `34497%…`, `345Total`),
  * or null: none of them continues its number with punctuation (a list, a progress count), and one of them shows the
  * glue (the number alone, or a letter or digit right after it).
@@ -111,7 +120,10 @@ export function gluedNumbers(lines: readonly string[]): number[] | null {
       const n = String(start + i);
       return l.startsWith(n) ? l.slice(n.length) : null;
     });
-    if (rests.every((r) => r !== null && !OWN_NUMBER.test(r)) && rests.some((r) => GLUED_MARK.test(r!)))
+    if (
+      rests.every((r) => r !== null && !OWN_NUMBER.test(r)) &&
+      rests.some((r) => GLUED_MARK.test(r!) || antColumn(r!))
+    )
       return lines.map((_, i) => start + i);
   }
   return null;

@@ -31,6 +31,7 @@ import { karmaFormat } from "./parsers/karma.ts";
 import { karmaMochaFormat } from "./parsers/karma-mocha.ts";
 import { hspecFormat } from "./parsers/hspec.ts";
 import { nunitConsoleFormat } from "./parsers/nunit-console.ts";
+import { touchUnitFormat } from "./parsers/touch-unit.ts";
 import { nodeTestPyFormat } from "./parsers/node-testpy.ts";
 import { javaStackFormat } from "./parsers/java-stack.ts";
 import { jasmineFormat } from "./parsers/jasmine.ts";
@@ -67,6 +68,8 @@ import { teamcityFormat } from "./parsers/teamcity.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
 import { exercismFormat } from "./parsers/exercism.ts";
 import { cloudslangFormat } from "./parsers/cloudslang.ts";
+import { cutterFormat } from "./parsers/cutter.ts";
+import { wptrunnerFormat } from "./parsers/wptrunner.ts";
 import { seatestFormat } from "./parsers/seatest.ts";
 import { shunit2Format } from "./parsers/shunit2.ts";
 import { boostTestFormat } from "./parsers/boost-test.ts";
@@ -88,6 +91,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   junitConsoleFormat,
   antJunitFormat,
   nunitConsoleFormat,
+  // NUnitLite under Touch.Unit: `[FAIL] Class.Method :` read only with a frame naming it under its namespace.
+  touchUnitFormat,
   // tasty before hspec: cabal's suite lines wrap both, and tasty's reads hspec's count line to know a suite named its failures.
   tastyFormat,
   hspecFormat,
@@ -150,6 +155,10 @@ export const FORMATS: readonly FormatDefinition[] = [
   // the CloudSlang builder's `Following N tests failed:`).
   seatestFormat,
   cloudslangFormat,
+  // Cutter's `Failure: case::test` over its `<expected == actual>` line.
+  cutterFormat,
+  // wptrunner's `TEST_START:`/`TEST_END: … TIMEOUT, expected FAIL` lines (mozlog's mach formatter).
+  wptrunnerFormat,
   // shunit2's `ASSERT:` lines under a test's name line, confirmed by its `shunit2:` lines or `Ran N tests.` count.
   shunit2Format,
   // Boost.Test's `file(N): error: in "Suite/Case": …` lines, confirmed by its `Running N test cases...` line.

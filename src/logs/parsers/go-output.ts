@@ -53,6 +53,8 @@ export function goFailureFromOutput(
   const own = new RaceReports(sink);
   for (const l of output) own.line(l.replace(/^\s*$/, ""));
   race = own.location ?? race;
+  const at = id.search(/\.(?:Test|Example|Fuzz|Benchmark)/);
+  const pkg = at > 0 ? id.slice(0, at) : null;
   let file: string | null = null;
   let line: number | null = null;
   let errorType: string | null = null;
@@ -69,7 +71,7 @@ export function goFailureFromOutput(
     if (panicMessage !== null) {
       const f = FRAME.exec(l);
       if (f && file === null) {
-        const mapped = sink.path(f[1]!);
+        const mapped = gopathInPackage(sink.path(f[1]!), pkg);
         // The first frame inside the repository (GOROOT and module cache stay absolute; `_testmain.go` is the
         // test binary's generated main, in no repository).
         if (
@@ -121,6 +123,19 @@ export function goFailureFromOutput(
     start: span.start,
     end: span.end,
   };
+}
+
+/**
+ * A frame under GOPATH (`/go/src/github.com/x/y/sub/a_test.go`) in the test's own package directory: the base name,
+ * which the package's directory is put before like go's own `a_test.go:12:` lines. Anything else as it was.
+ */
+function gopathInPackage(file: string, pkg: string | null): string {
+  if (pkg === null || !/^(?:[A-Za-z]:)?\//.test(file)) return file;
+  const tail = `/src/${pkg}/`;
+  const at = file.lastIndexOf(tail);
+  if (at < 0) return file;
+  const base = file.slice(at + tail.length);
+  return /^[\w.-]+\.go$/.test(base) ? base : file;
 }
 
 /** The module root of a set of import paths: a known host's `host/owner/repo[/vN]`, else their common prefix (two or more). */

@@ -53,6 +53,13 @@ const GOTESTSUM_RESULT =
   /^(PASS|FAIL|SKIP) ((?:[\w.~-]+\/)*[\w.~-]+)\.(Test\S*|Example\S*|Fuzz\S*) (?:\(re-run \d+\) )?\([\d.]+s\)$/;
 const GOTESTSUM_DONE = /^DONE (?:\d+ runs?, )?\d+ tests?(?:, .*)? in [\d.]+s$/;
 /**
+ * A shell prompt under GOPATH running `go test` on the package it is in (no package argument, flags only): Windows'
+ * `E:\go\src\github.com\x\y>go test -v`, a Unix `me@host:~/go/src/github.com/x/y$ go test`. The directory below
+ * `src` is the import path of the package tested: the package of failures no go package line follows (a cut paste).
+ */
+const GOPATH_PROMPT =
+  /^(?:[A-Za-z]:\\(?:[^\s>\\]+\\)*src\\((?:[\w.~-]+\\)*[\w.~-]+)>|[\w.-]+@[\w.-]+:(?:~|\/)(?:[^\s/$]*\/)*src\/((?:[\w.~-]+\/)*[\w.~-]+)\$) ?go test(?: -[\w.=-]+(?: [^\s./-][^\s/]*)?)*\s*$/;
+/**
  * A tool that runs `go test` once per package and heads each run with the package (Fedora's go-rpm-integration:
  * `      testing: github.com/x/y`): the package of failures no go package line follows (a cut log).
  */
@@ -119,6 +126,8 @@ export function createGoParser(sink: ParserSink) {
   let waiting: { state: TestState }[] = [];
   /** The package a run-per-package tool's `testing:` header named (see TESTING_HEADER); null after go's own line. */
   let headerPkg: string | null = null;
+  /** The package a GOPATH prompt's `go test` ran in (see GOPATH_PROMPT), for failures no package line names. */
+  let promptPkg: string | null = null;
   /** A bare import path on the line just before (see BARE_PACKAGE). */
   let barePkg: string | null = null;
   /**
@@ -254,9 +263,24 @@ export function createGoParser(sink: ParserSink) {
     let names = listed;
     if (names.length === 0)
       names = [...tests.values()].filter((s) => s.ran && s.result === null).map((s) => s.name);
+    let own: [text: string, lineNo: number][] | null = null;
     if (names.length === 0) {
-      const named = buf.lines.map((l) => TEST_FRAME.exec(l)).find((m) => m !== null)?.[1];
-      if (named) names = [named];
+      // `TestMain(m *testing.M)` is the test binary's main, blocked in `m.Run` while the tests run: never a test.
+      const at = buf.lines.findIndex((l) => {
+        const m = TEST_FRAME.exec(l);
+        return m !== null && m[1] !== "TestMain";
+      });
+      if (at >= 0) {
+        names = [TEST_FRAME.exec(buf.lines[at]!)![1]!];
+        // The test's own goroutine (its `goroutine N [` header to the blank line after it): the alarm's and the other
+        // goroutines' frames are not where this test stopped.
+        let from = at;
+        while (from > 0 && !/^goroutine \d+ \[/.test(buf.lines[from]!)) from--;
+        let to = at;
+        while (to + 1 < buf.lines.length && buf.lines[to + 1]!.trim() !== "") to++;
+        own = [[buf.lines[0]!, buf.start]];
+        for (let i = from; i <= to; i++) own.push([buf.lines[i]!, buf.start + i]);
+      }
     }
     // Each name's direct parent (`A/b` of `A/b/c`): Go lists and starts every level, so that marks all parents,
     // in time linear in the names' length.
@@ -265,7 +289,8 @@ export function createGoParser(sink: ParserSink) {
     const leaves = names.filter((n) => !parents.has(n));
     for (const name of leaves.slice(0, 1_000)) {
       const target = stateOf(name);
-      for (let i = 0; i < buf.lines.length; i++) target.buf.push(buf.lines[i]!, buf.start + i);
+      if (own) for (const [text, lineNo] of own) target.buf.push(text, lineNo);
+      else for (let i = 0; i < buf.lines.length; i++) target.buf.push(buf.lines[i]!, buf.start + i);
       if (target.result !== "FAIL") {
         target.result = "FAIL";
         waiting.push({ state: target });
@@ -282,7 +307,7 @@ export function createGoParser(sink: ParserSink) {
 
   function finishPackage(printed: string | null): void {
     closePanic();
-    const pkg = printed ?? packageFromFrames();
+    const pkg = printed ?? packageFromFrames() ?? promptPkg;
     const prefix = pkg ? `${pkg}.` : "";
     const failedNames = new Set(waiting.map((w) => w.state.name));
     if (pkg) {
@@ -455,6 +480,13 @@ export function createGoParser(sink: ParserSink) {
           } else parser.line(part, lineNo);
         }
         return true;
+      }
+      const prompt = text.includes("go test") ? GOPATH_PROMPT.exec(text) : null;
+      if (prompt) {
+        // A new command: the previous one's failures keep what named their package before it.
+        if (waiting.length > 0 || tests.size > 0) finishPackage(headerPkg);
+        promptPkg = (prompt[1] ?? prompt[2]!).replace(/\\/g, "/");
+        return false;
       }
       const header = text.includes("testing: ") ? TESTING_HEADER.exec(text) : null;
       if (header && (header[1]!.includes("/") || header[1]!.includes("."))) {

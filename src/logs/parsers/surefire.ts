@@ -93,7 +93,57 @@ export function createSurefireParser(sink: ParserSink) {
     message: string;
     kind: string;
     lineNo: number;
+    /** The class and method alone, no `:line` and no message: a paste cut inside it when it is the log's last line. */
+    bare: boolean;
   }[] = [];
+  /** The last line of the log that is not blank (a recap entry there may be cut mid-name). */
+  let lastText = 0;
+  /**
+   * A paste that starts inside Surefire 2's recap, its heading cut (`  SpecsReaderTest.reads:941 ` as the log's first
+   * line, hamcrest's `Expected: … but: …` below it at the margin): trimmed entries held until the run's count line
+   * (`Tests run: 699, Failures: 16, …`) follows their block after a blank line, which makes them the recap. Anything
+   * else there drops them.
+   */
+  let cutRecap: { entries: RegExpExecArray[]; messages: string[]; lineNos: number[]; blank: boolean } | null =
+    null;
+
+  /** Reads a line while a cut recap is held (see cutRecap); true when the line was one of its entries or messages. */
+  function holdCutRecap(raw: string, lineNo: number): boolean {
+    const held = cutRecap!;
+    if (raw.trim() === "") {
+      held.blank = true;
+      return true;
+    }
+    const e = held.blank ? null : TRIMMED_ENTRY.test(raw.trimEnd()) ? RECAP_ENTRY.exec(raw.trimEnd()) : null;
+    if (e && held.entries.length < 1_000) {
+      held.entries.push(e);
+      held.messages.push((e[4] ?? "").trim());
+      held.lineNos.push(lineNo);
+      return true;
+    }
+    if (!held.blank) {
+      const at = held.messages.length - 1;
+      if (held.messages[at]!.length < 2_000) held.messages[at] = `${held.messages[at]}\n${raw.trim()}`.trim();
+      return true;
+    }
+    cutRecap = null;
+    const total = TOTAL.exec(raw);
+    if (!total || Number(total[2]) + Number(total[3]) === 0) return false;
+    const kind = Number(total[2]) === 0 ? "Errors" : "Failures";
+    held.entries.forEach((e, i) => {
+      recapEntries.push({
+        cls: e[1]!,
+        method: methodName(e[2]!),
+        line: e[3] ? Number(e[3]) : null,
+        message: held.messages[i]!,
+        kind,
+        lineNo: held.lineNos[i]!,
+        bare: false,
+      });
+    });
+    active = true;
+    return false;
+  }
   const flaky = new Set<string>();
   /**
    * Classes whose own result line counts a failure or an error (`Tests run: 10, Failures: 0, Errors: 1, … <<<
@@ -117,6 +167,7 @@ export function createSurefireParser(sink: ParserSink) {
     message: legacy[4] ?? "",
     kind,
     lineNo,
+    bare: false,
   });
 
   const simple = (cls: string) => cls.split(".").pop()!;
@@ -151,6 +202,20 @@ export function createSurefireParser(sink: ParserSink) {
 
   return {
     line(raw: string, lineNo: number): boolean {
+      const before = lastText;
+      if (raw.trim() !== "") lastText = lineNo;
+      if (cutRecap && holdCutRecap(raw, lineNo)) return false;
+      if (
+        before === 0 &&
+        !active &&
+        raw.startsWith("  ") &&
+        TRIMMED_ENTRY.test(raw.trimEnd()) &&
+        !/\.(?:java|kt|scala|groovy|class):\d/.test(raw)
+      ) {
+        cutRecap = { entries: [], messages: [], lineNos: [], blank: false };
+        holdCutRecap(raw, lineNo);
+        return false;
+      }
       // Surefire 2's recap heading pasted alone, without Maven's prefixes (`Tests in error: `): it opens the recap
       // only when the next line is an entry naming a test method and its fully qualified class, or an entry in the
       // trimmed form that gives the test's line (`  HttpTest.keepAlive:57->connect:83 expected [200]`).
@@ -338,6 +403,7 @@ export function createSurefireParser(sink: ParserSink) {
               message: e[4] ?? "",
               kind: recap,
               lineNo,
+              bare: e[3] === undefined && e[4] === undefined,
             });
           return true;
         }
@@ -398,6 +464,8 @@ export function createSurefireParser(sink: ParserSink) {
       for (const r of recapEntries) {
         const key = base(r.cls, r.method);
         if (covered.has(key) || flaky.has(key)) continue;
+        // `[ERROR]   SearchCommandTest.sortByTimestampWhenGroupIdAndArt` ending the log: its name may be cut.
+        if (r.bare && r.lineNo === lastText) continue;
         if (r.line !== null && frames.has(`${simple(r.cls).replace(/\$.*$/, "")}.${r.method}:${r.line}`))
           continue;
         covered.add(key);
