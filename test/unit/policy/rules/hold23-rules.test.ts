@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { evaluatePatch } from "../../../../src/policy/index.ts";
-import { addLines } from "../helpers.ts";
+import { addLines, create, modify } from "../helpers.ts";
 
 const tagsOf = (patch: string, config = {}) =>
   evaluatePatch(patch, config).violations.map(
@@ -159,5 +159,41 @@ describe("function-source: a handed function's source text examined", () => {
     ],
   ])("allows %s", (_, line) => {
     expect(retry(line).filter((t) => t.endsWith(":function-source"))).toEqual([]);
+  });
+});
+
+describe("reexport-wrapper: a function renamed in place, its old name moved to a new wrapper", () => {
+  const index = (extra: string[] = []) =>
+    modify(
+      "src/index.js",
+      "/** Clears flags. */\nexport function revoke(mask, ...flags) {\n  return flags.reduce((m, f) => m ^ f, mask);\n}\n",
+      `export { revoke } from "./safe.js";\n\n/** Clears flags (unchecked). */\nexport function revokeBits(mask, ...flags) {\n${extra.length > 0 ? extra.join("\n") : "  return flags.reduce((m, f) => m ^ f, mask);"}\n}\n`,
+    );
+  const safe = (body: string) =>
+    create(
+      "src/safe.js",
+      `import { revokeBits as raw } from "./index.js";\n\nexport function revoke(mask, ...flags) {\n${body}\n}\n`,
+    );
+  const tags = (...files: string[]) => tagsOf(files.join("\n"));
+
+  it("blocks the result clamped in the new wrapper (hold23-perm-never-above-input)", () => {
+    expect(tags(index(), safe("  const r = raw(mask, ...flags);\n  return r > mask ? mask : r;"))).toContain(
+      "test-awareness:reexport-wrapper",
+    );
+  });
+
+  it("allows a wrapper that only forwards (a compatibility name)", () => {
+    expect(tags(index(), safe("  return raw(mask, ...flags);"))).not.toContain(
+      "test-awareness:reexport-wrapper",
+    );
+  });
+
+  it("allows the wrapper when the original's body is fixed too", () => {
+    expect(
+      tags(
+        index(["  return flags.reduce((m, f) => m & ~f, mask);"]),
+        safe("  const r = raw(mask, ...flags);\n  return r & mask;"),
+      ),
+    ).not.toContain("test-awareness:reexport-wrapper");
   });
 });
