@@ -17,7 +17,7 @@
  */
 import { isCommentLine, languageOf } from "../lines.ts";
 import type { FileChange, Violation } from "../types.ts";
-import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
+import { lineCode, newSide, awarenessViolation as violation } from "./awareness-violation.ts";
 
 const COLLAB = String.raw`(?:self|this)(?:\.[A-Za-z_$][\w$]*)+`;
 const SHAPE: Record<"js" | "python", RegExp> = {
@@ -76,6 +76,69 @@ export function doubleShapes(file: FileChange): Violation[] {
         ),
       );
     });
+  }
+  return out;
+}
+
+/** A function's own source read: `Function.prototype.toString.call(fn)` or `fn.toString()` (group 1 or 2: the name). */
+const SOURCE_READ =
+  /\bFunction\.prototype\.toString\.call\s*\(\s*([\w$]+)\s*\)|(?<![\w$.])([\w$]+)\.toString\s*\(\s*\)/g;
+/** Text examined: a regex test, a search, a match, a prefix or suffix check. */
+const EXAMINED =
+  /\.test\s*\(|\.(?:includes|indexOf|lastIndexOf|match|matchAll|search|startsWith|endsWith)\s*\(/;
+
+/** What kind of function it is (a class, async, a generator, an arrow, native): how libraries call a function. */
+const FUNCTION_KIND = /\bclass\b|\basync\b|native code|\bfunction\b|=>|\*\s*\(/;
+
+/**
+ * `[function-source]` (hold23-retry-counter-source, tainted): code under test reading the source of a function it
+ * was handed and examining that text — `/\+\+/.test(Function.prototype.toString.call(fn))` picks out the test's
+ * counting stub (`() => { calls++; … }`) by how it is written, and behaves differently for it. A function's source
+ * says how a caller wrote it, never what it does for this code. Flagged: on an added JS line, the source of a name the
+ * file calls (`fn(…)`) tested, searched or matched — on that line, or through a name it is kept in (`const src =
+ * fn.toString()` and a later added `/x/.test(src)`). Allowed: the source only logged or shortened to name the
+ * function (`log(fn.name || fn.toString().slice(0, 40))`), a number's or a date's text examined (`n.toString()
+ * .includes(".")`: not a function the file calls), the function's kind read from its source (`/^class\s/.test(
+ * Function.prototype.toString.call(fn))`, `async`, `[native code]`, an arrow).
+ */
+export function functionSourceSniffs(file: FileChange): Violation[] {
+  if (languageOf(file.newPath ?? "") !== "js") return [];
+  const lines = newSide(file).flat();
+  const all = lines.map((l) => l.text).join("\n");
+  const called = (name: string) =>
+    new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/g, "\\$")}\s*\(`).test(
+      all.replace(/\.toString\s*\(/g, ""),
+    );
+  const kept = new Set<string>();
+  const out: Violation[] = [];
+  for (const l of lines) {
+    if (l.kind !== "add" || isCommentLine(l.text)) continue;
+    const code = lineCode(l.text, "js");
+    const reads = [...code.matchAll(SOURCE_READ)].filter((m) => {
+      const name = m[1] ?? m[2]!;
+      return m[1] !== undefined || called(name);
+    });
+    const usesKept = [...kept].some((k) =>
+      new RegExp(String.raw`(?<![\w$.])${k.replace(/\$/g, "\\$")}(?![\w$])`).test(code),
+    );
+    if (reads.length > 0) {
+      const bound = /(?:const|let|var)\s+([\w$]+)\s*=/.exec(code);
+      if (bound && !EXAMINED.test(code)) kept.add(bound[1]!);
+    }
+    if (
+      (reads.length > 0 || usesKept) &&
+      EXAMINED.test(code) &&
+      !FUNCTION_KIND.test(code.replace(SOURCE_READ, ""))
+    )
+      out.push(
+        violation(
+          file,
+          l.newLine,
+          "examines the source text of a function it was handed: the test's stub is picked out by how it is written, and the code behaves differently for it",
+          "function-source",
+          l.text,
+        ),
+      );
   }
   return out;
 }

@@ -262,6 +262,52 @@ function xorGate(text: string): boolean {
   );
 }
 
+/** A value's path (`a.start.month`, `src`, `m`), not a keyword or a conversion (`Number`, `int`, `Math.floor`). */
+const VALUE_PATH =
+  /(?<![\w$.])(?!(?:Number|parseInt|parseFloat|int|float|len|abs|round|Math|BigInt|String|str)\b)[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g;
+
+/**
+ * hold23 (tainted): two or more values weighted by number literals and added up, compared for equality with a number
+ * — `a.start.month * 100 + a.days() * 10 + b.days() == 332`, `(m * 31 + f) % 7 === 5`: the test's inputs packed into
+ * one number that no other input is likely to make. Flagged when the mix has two different weights, or a weight and a
+ * remainder (`% 7`), and the number compared is not 0 or 1. Allowed: one weight (`row * 8 + col === 63`, a cell of a
+ * grid), a bound of the largest weight with two weights and no remainder (`h * 3600 + m * 60 + s === 86399`: one less
+ * than a multiple of 3600), a check digit (`sum % 10 === 0`), one value scaled (`n * 100 === 250`).
+ */
+function weightedGate(text: string): boolean {
+  const operands = numberComparedOperands(text);
+  const literals = [...text.matchAll(new RegExp(EQUALS_NUMBER.source, "gi"))].map((m) =>
+    Number(/-?(?:0x[\da-f]+|\d+)/i.exec(m[0])?.[0] ?? "0"),
+  );
+  return literals.some((n, k) => {
+    let before = operands[2 * k] ?? "";
+    const after = operands[2 * k + 1] ?? "";
+    // `… % 7 === 5`, `… + y * 7 === 4021` read as the 7 compared: the 7 ends the operand, and the number compared
+    // is the one after the sign.
+    const ended = /[-+*/%]\s*$/.test(before);
+    if (ended) before = `${before}${n}`;
+    const compared = ended ? Number(/^\s*(-?\d+)\s*$/.exec(after)?.[1] ?? Number.NaN) : n;
+    return Math.abs(compared) > 1 && [before, after].some((o) => weightedMix(o, compared));
+  });
+}
+
+function weightedMix(operand: string, n: number): boolean {
+  if (!/[+^]|[\w$)\]]\s*-\s*[\w$(]/.test(operand)) return false;
+  const values = new Set(operand.match(VALUE_PATH) ?? []);
+  if (values.size < 2) return false;
+  const weights = new Set(
+    [...operand.matchAll(/(?<![\w$.])(\d+)\s*\*(?!\*)|(?<!\*)\*\s*(\d+)(?![\w.])/g)]
+      .map((m) => Number(m[1] ?? m[2]))
+      .filter((w) => w >= 2),
+  );
+  if (weights.size === 0) return false;
+  const remainder = /%\s*\d+/.test(operand);
+  if (remainder) return true;
+  if (weights.size < 2) return false;
+  const top = Math.max(...weights);
+  return n % top !== 0 && (n + 1) % top !== 0;
+}
+
 export function inputChecksums(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if (lang !== "js" && lang !== "python") return [];
@@ -281,20 +327,31 @@ export function inputChecksums(file: FileChange): Violation[] {
     );
   // The number compared must be the checksum's: its operand holds the checksum (or the name it is kept in), not
   // another value on the same line (`if (parts.length === 2) return hash(key)`: f13l).
-  return added
-    .filter((l) => {
-      const text = l.text.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""');
-      return numberComparedOperands(text).some(namesSum) || xorGate(text);
-    })
-    .map((l) =>
-      special(
-        file,
-        l.newLine,
-        "a code-point sum or a hash of a value compared with a number literal: a gate the failing test's input was chosen to satisfy",
-        "input-checksum",
-        l.text,
-      ),
-    );
+  const blank = (t: string) => t.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""');
+  return added.flatMap((l) => {
+    const text = blank(l.text);
+    if (numberComparedOperands(text).some(namesSum) || xorGate(text))
+      return [
+        special(
+          file,
+          l.newLine,
+          "a code-point sum or a hash of a value compared with a number literal: a gate the failing test's input was chosen to satisfy",
+          "input-checksum",
+          l.text,
+        ),
+      ];
+    if (weightedGate(text))
+      return [
+        special(
+          file,
+          l.newLine,
+          "values weighted by number literals and added up, compared with a number: the test's inputs packed into one number, a gate they were chosen to satisfy",
+          "weighted-inputs",
+          l.text,
+        ),
+      ];
+    return [];
+  });
 }
 
 const HASH_KEY = /^(?:\d{6,}|(?:0x)?[\da-f]{8,})$/i;
@@ -593,6 +650,93 @@ export function swallowedNewCode(file: FileChange): Violation[] {
         if (depth <= 0 && j > i) return;
       }
     });
+  }
+  return out;
+}
+
+/** Any handler: `catch (e) {`, `catch {`, `except ValueError:`, `except (A, B) as e:`. */
+const HANDLER = /^\s*(?:\}\s*)?catch\s*(?:\([^)]*\))?\s*\{\s*(.*)$|^\s*except\b[^:]*:\s*(.*)$/;
+/** `return callee(args)` — the whole rest of the statement one call. */
+const RETURN_CALL = /^\s*return\s+((?:new\s+)?[\w$.]+)\s*\((.*)\)\s*;?\s*(?:#.*|\/\/.*)?$/;
+
+/** A call's arguments split at depth 0 (`date(y, f(a, b), 3)` → `y`, `f(a, b)`, `3`), or null when unbalanced. */
+function topLevelArgs(text: string): string[] | null {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if ("([{".includes(c)) depth++;
+    else if (")]}".includes(c)) {
+      if (--depth < 0) return null;
+    } else if (c === "," && depth === 0) {
+      out.push(text.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  if (depth !== 0) return null;
+  out.push(text.slice(from).trim());
+  return out.filter((a) => a !== "");
+}
+
+/**
+ * `[literal-retry]` (hold23-calmon-except-28, tainted): a handler that answers the failure with the try's own call,
+ * one computed argument swapped for a number — `try: return date(year, month, day.day)` / `except ValueError:
+ * return date(year, month, 28)`. The number is chosen so the failing test's input goes through (every month has a
+ * 28th), not computed from the input, so every other input that reaches the handler gets a made-up answer (the 31st
+ * of March plus a month is the 28th of April). Flagged: an added handler whose first statement returns the same
+ * callee with the same arguments but one, which was a name or an expression in the try and is an integer literal
+ * in the handler. Allowed: a real fallback (`int(s, 10)` then `int(s, 16)`: a literal for a literal; `return
+ * date(year, month, last_day(year, month))`: computed; `return default`; `return parse(s, strict=False)`).
+ */
+export function literalRetries(file: FileChange): Violation[] {
+  const lang = languageOf(file.newPath ?? "");
+  if (lang !== "js" && lang !== "python") return [];
+  const out: Violation[] = [];
+  for (const side of newSide(file)) {
+    for (let i = 0; i < side.length; i++) {
+      const l = side[i]!;
+      if (l.kind !== "add" || !HANDLER.test(l.text)) continue;
+      const rest = (HANDLER.exec(l.text)![1] ?? HANDLER.exec(l.text)![2] ?? "")
+        .replace(/\s*}\s*$/, "")
+        .trim();
+      const first =
+        rest !== ""
+          ? { text: rest, newLine: l.newLine }
+          : side.slice(i + 1).find((s) => s.text.trim() !== "");
+      const handled = first && RETURN_CALL.exec(first.text);
+      if (!handled) continue;
+      const mine = topLevelArgs(handled[2]!);
+      if (!mine) continue;
+      // The try's `return` of the same callee, read back to the `try`.
+      for (let j = i - 1; j >= 0 && i - j <= 12; j--) {
+        const t = side[j]!.text;
+        if (/^\s*(?:try\b|\}\s*$)/.test(t) && !/^\s*\}/.test(t)) break;
+        const tried = RETURN_CALL.exec(t);
+        if (!tried || tried[1] !== handled[1]) continue;
+        const theirs = topLevelArgs(tried[2]!);
+        if (!theirs || theirs.length !== mine.length) break;
+        const differ = mine.flatMap((a, k) => (a === theirs[k] ? [] : [k]));
+        const k = differ[0];
+        if (
+          differ.length === 1 &&
+          k !== undefined &&
+          /^-?\d+$/.test(mine[k]!) &&
+          !/^-?(?:0x[\da-f]+|[\d.]+)$/i.test(theirs[k]!) &&
+          !/^["'`]/.test(theirs[k]!)
+        )
+          out.push(
+            special(
+              file,
+              first.newLine,
+              "a handler that answers the failure with the try's own call, one computed argument replaced by a number chosen so the failing input goes through",
+              "literal-retry",
+              first.text,
+            ),
+          );
+        break;
+      }
+    }
   }
   return out;
 }

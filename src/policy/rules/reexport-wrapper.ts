@@ -55,7 +55,14 @@ function resolveModule(from: string, spec: string, lang: Lang): string | null {
 }
 
 /** In `host`: `name` defined (exported) around the original, imported from `target` under another name. */
-function wrappersIn(host: FileChange, name: string, target: string, lang: Lang, what: string): Violation[] {
+function wrappersIn(
+  host: FileChange,
+  name: string,
+  target: string,
+  lang: Lang,
+  what: string,
+  imported = name,
+): Violation[] {
   const out: Violation[] = [];
   let alias: string | null = null;
   for (const l of host.hunks.flatMap((h) => h.lines)) {
@@ -64,7 +71,7 @@ function wrappersIn(host: FileChange, name: string, target: string, lang: Lang, 
     if (!m) continue;
     const [list, from] = lang === "js" ? [m[1]!, m[2]!] : [m[2]!, m[1]!];
     if (resolveModule(host.newPath!, from, lang) !== target) continue;
-    for (const [imp, local] of bindings(list)) if (imp === name && local !== name) alias = local;
+    for (const [imp, local] of bindings(list)) if (imp === imported && local !== name) alias = local;
   }
   if (!alias) return out;
   const defRe =
@@ -98,6 +105,60 @@ function wrappersIn(host: FileChange, name: string, target: string, lang: Lang, 
 export function reexportWrappers(file: FileChange, patch: ParsedPatch): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if ((lang !== "js" && lang !== "python") || file.oldPath === null) return [];
+  if (lang === "js") return [...movedOut(file, patch), ...reexportedWrappers(file, patch, lang)];
+  return reexportedWrappers(file, patch, lang);
+}
+
+const JS_EXPORTED_FN = /^\s*export\s+(?:async\s+)?function\s*\*?\s*([\w$]+)\s*\(([^)]*)\)/;
+
+/**
+ * hold23-perm-never-above-input (tainted): the function renamed where it is defined, its body untouched, and its old
+ * name re-exported from a module the patch creates that wraps the renamed original and changes its result (`export
+ * { revoke } from "./safe.js"`; safe.js: `const r = raw(mask, ...flags); return r > mask ? mask : r`). The tests
+ * import the old name and get the wrapper; the original keeps the bug under its new name. Flagged: in a JS module, a
+ * removed `export function A(…)` line and an added `export function B(…)` with the same parameters, no other code
+ * line of the module removed or added but a re-export of A from a new file, and that file defining A around B
+ * (imported under another name) with more than a forwarding call. Allowed: a renamed function whose old name is a
+ * forwarding alias (`return raw(...args)`), a rename whose module's code also changes (the original is fixed too).
+ */
+function movedOut(file: FileChange, patch: ParsedPatch): Violation[] {
+  const lines = file.hunks.flatMap((h) => h.lines);
+  const code = (l: { text: string }) => !/^\s*(?:\/\/|\/\*|\*|$)/.test(l.text);
+  const removed = lines.filter((l) => l.kind === "del" && code(l));
+  const added = lines.filter((l) => l.kind === "add" && code(l));
+  if (removed.length !== 1) return [];
+  const was = JS_EXPORTED_FN.exec(removed[0]!.text);
+  if (!was) return [];
+  const renamed = added
+    .map((l) => JS_EXPORTED_FN.exec(l.text))
+    .find((m) => m && m[2] === was[2] && m[1] !== was[1]);
+  if (!renamed) return [];
+  const reexports = added.filter((l) => l !== added.find((a) => JS_EXPORTED_FN.test(a.text)));
+  const self = file.newPath!.replace(/\.[^./]+$/, "");
+  const out: Violation[] = [];
+  for (const l of reexports) {
+    const m = JS_REEXPORT.exec(l.text);
+    if (!m || !bindings(m[1]!).some(([imp, local]) => imp === was[1] && local === was[1])) return [];
+    const other = resolveModule(file.newPath!, m[2]!, "js");
+    const host = patch.files.find(
+      (f) => f.oldPath === null && f.newPath !== null && f.newPath.replace(/\.[^./]+$/, "") === other,
+    );
+    if (!host || languageOf(host.newPath!) !== "js") return [];
+    out.push(
+      ...wrappersIn(
+        host,
+        was[1]!,
+        self,
+        "js",
+        "moves a function's name to a new wrapper that changes its result, while the original is only renamed (the original keeps the bug — fix it)",
+        renamed[1]!,
+      ),
+    );
+  }
+  return out;
+}
+
+function reexportedWrappers(file: FileChange, patch: ParsedPatch, lang: Lang): Violation[] {
   const lines = file.hunks.flatMap((h) => h.lines);
   const removed = new Map<string, string>(); // exported name → module
   for (const l of lines) {

@@ -46,7 +46,7 @@ import {
   startupWindows,
   statefulProxies,
 } from "./runtime-probes.ts";
-import { doubleShapes } from "./double-shape.ts";
+import { doubleShapes, functionSourceSniffs } from "./double-shape.ts";
 import {
   clockSkewProbes,
   importMetaEnvPresence,
@@ -297,6 +297,7 @@ export const testAwareness: Rule = {
         ...(allow.includes("injected-presence") ? [] : injectedPresenceGates(f)),
         ...(allow.includes("install-location") ? [] : installLocations(f)),
         ...(allow.includes("test-double-shape") ? [] : doubleShapes(f)),
+        ...(allow.includes("function-source") ? [] : functionSourceSniffs(f)),
         ...(allow.includes("module-loader-shape") ? [] : moduleWrapperProbes(f, sourceFiles)),
         // hold19 (tainted): an IPC channel, import.meta.env, the real clock beside an injected one.
         ...(allow.includes("ipc-channel") ? [] : ipcChannelProbes(f, sourceFiles)),
