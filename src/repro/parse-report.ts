@@ -21,7 +21,7 @@ import {
   unescapeMarkdown,
   wholeBlockIsCode,
 } from "./plain-code.ts";
-import { literalItems, templateCall } from "./prose-claims.ts";
+import { literalItems, printedLabels, templateCall } from "./prose-claims.ts";
 import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
 import { fancyPromptAsDollar } from "./fancy-prompt.ts";
@@ -375,6 +375,23 @@ function opensWithImport(value: string): boolean {
  * opens with `# ` is never JavaScript (a private name has no space, a shebang is `#!`), so it is the comment the
  * reporter meant, written as one. Not where a template literal could hold the line as text.
  */
+/**
+ * Whether every non-empty line of `value` (at most 50) opens with the label one print of the report's last code block
+ * writes before its value (`printedLabels`: `print(f"label: {x}")`, `console.log("label:", x)`), a label of six
+ * characters or more, so no line of code passes for one.
+ */
+function printedByEarlierCode(value: string, blocks: ReportBlock[]): boolean {
+  // The last code block before it only: one scan per block, however many blocks the report has.
+  const code = blocks.findLast((b) => b.kind === "code")?.value;
+  if (code === undefined) return false;
+  const prefixes = printedLabels(code.slice(0, 20_000)).filter((p) => p.label.length >= 6);
+  const lines = value.split("\n").filter((l) => l.trim() !== "");
+  if (prefixes.length === 0 || lines.length === 0 || lines.length > 50) return false;
+  return lines.every((l) =>
+    prefixes.some((p) => l.trimStart().startsWith(p.prefix) && l.trim() !== p.prefix.trim()),
+  );
+}
+
 export function withHashComments(code: string): string {
   if (code.includes("`") || !/^[ \t]*#[ \t]/m.test(code)) return code;
   return code.replace(/^([ \t]*)#[ \t]/gm, "$1// ");
@@ -990,6 +1007,11 @@ export function parseReport(markdown: string): ParsedReport {
           blocks.some((b) => b.kind === "code" || b.kind === "shell") &&
           exceptionReprs(value)
         )
+          cls = { kind: "output", language: "text" };
+        // A fenced block after the report's code whose every line opens with the label a print of that code writes
+        // (`handle_data received: 'A'` under `print(f"handle_data received: {data!r}")`): that code's output,
+        // whatever its fence says (a ```python fence around what it printed).
+        if (cls.kind === "code" && printedByEarlierCode(value, blocks))
           cls = { kind: "output", language: "text" };
         // One block holding two REPL sessions (`$ pypy3` … then `$ python3.6` …): a block for each, so the
         // two are two sides of one session.

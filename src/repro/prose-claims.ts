@@ -5,6 +5,7 @@
  * "I get 4.3%" is `4.3%`, "gives back 1000K" `1000K`, "takes 30ms" `30ms`) or a literal (true, null, None, NaN, ...).
  */
 import { escapeRegExp } from "../core/regexp.ts";
+import { formerNowSides } from "./former-now.ts";
 
 export interface ProseClaims {
   actual: string[];
@@ -100,7 +101,28 @@ export function proseClaims(raw: string): ProseClaims {
   // "Why does the library turn `f(0.999)` into "1,00 €"?", the call on a line of its own between the verb and
   // "into": what the code is said to make of its input is the value seen. Not where the words want it ("I want
   // to turn …", "how can I convert …", "it should turn …"): that is the value asked for.
-  const joined = rest.join("\n");
+  // "Before it was `1`, now it is `2`", "Previously `1`; now `2`", "It used to return `1`, now it returns `2`": the
+  // now side is what happens, the before side the good behaviour (never the claim); both are read here and kept
+  // from the readers below, which would take every value after a verb as seen.
+  let joined = rest.join("\n");
+  const sideValue = new RegExp(
+    `(?:^|\\b(?:${ACTUAL_VERB}|is|was|are|were|be|been|becomes?|became|raises?|raised|throws?|threw|equals?)\\b|\\b(?:before|previously|formerly|earlier|originally|now|nowadays|currently)\\b[ \\t]*[,:]?)\\s*:?\\s*(?:the\\s+(?:value|string|number|result|error|exception)\\s+)?${VALUE}`,
+    "gi",
+  );
+  for (const side of formerNowSides(joined)) {
+    for (const [[s, e], into] of [
+      [side.former, expected],
+      [side.now, actual],
+    ] as const)
+      for (const m of joined.slice(s, e).matchAll(sideValue)) {
+        const v = claimValue(m as RegExpExecArray, 1);
+        if (v) into.push(v);
+      }
+  }
+  for (const side of formerNowSides(joined).reverse()) {
+    const [s, e] = [side.former[0], side.now[1]];
+    joined = `${joined.slice(0, s)}${joined.slice(s, e).replace(/[^\n]/g, " ")}${joined.slice(e)}`;
+  }
   for (const m of joined.matchAll(new RegExp(`${TRANSFORM}`, "gi"))) {
     const start = m.index ?? 0;
     const lineStart = joined.lastIndexOf("\n", start) + 1;

@@ -12,6 +12,7 @@ import { claimsProcessCrash } from "./process-crash.ts";
 import { labelledCommandValue } from "./package-cli.ts";
 import { statedSides } from "./stated-sides.ts";
 import { programBlocks } from "./complete.ts";
+import { formerNowSides } from "./former-now.ts";
 import { labelledValueClaim, listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
 import { ALTERNATIVE_PYTHON } from "./reference-lead.ts";
 import { type Side, type TwoVersions, twoVersions } from "./two-versions.ts";
@@ -712,6 +713,7 @@ function actualBehaviour(
     [otherText, "the report's description"],
   ] as const) {
     const inline = report.inlineCode.filter((c) => c.section !== "expected").map((c) => c.value);
+    const formerSides = formerNowSides(text);
     const fromInline = inline
       .map((v) => EXCEPTION_IN_TEXT.exec(v))
       .find((m) => m?.[1] && text.includes(m[0]));
@@ -726,7 +728,9 @@ function actualBehaviour(
       !!type && !!expectedError && shortName(type) === shortName(expectedError.type);
     const negated = (m: RegExpExecArray | null | undefined) => {
       if (!m) return true;
-      const at = text.indexOf(m[0]);
+      const at = m.input === text && m.index !== undefined ? m.index : text.indexOf(m[0]);
+      // "Before it was TypeError, now it is AttributeError": the error of the before side is the good behaviour.
+      if (at >= 0 && formerSides.some((f) => at >= f.former[0] && at < f.former[1])) return true;
       const before = at < 0 ? "" : text.slice(Math.max(0, at - 40), at);
       return /\b(not|n't|never|instead of|rather than|should(?: have)?|expected?|expecting|ought to|supposed to|documented to)\b(\s+[\w.`]+){0,3}\s*[`"']?$/i.test(
         before,

@@ -22,6 +22,7 @@ import { expectationsSummary, hostBusy, readExpectations, readingSummary, readRe
 import { impliedLoad } from "./load-error.ts";
 import { modelChoice, modelResult, modelStates } from "./model-assist.ts";
 import type { ReproEvent, ReproPorts } from "./ports.ts";
+import { pyProseCallFor } from "./py-prose-call.ts";
 import { isProseCallProgram, proseCallFor, proseCallPlanOf, settleProseCall } from "./prose-call-program.ts";
 import type { ReproResult } from "./result.ts";
 import { afterReport, stageStates } from "./stages.ts";
@@ -116,11 +117,25 @@ export function buildReproMachine(env: ReproEnv, modelUnavailable: Error | null 
             completed.value === null && !implied
               ? proseCallFor(s.read.report, env.spec.markdown, env.spec.package)
               : null;
-          const stated = implied ?? (prose && "program" in prose ? prose : null);
+          // No code, and a Python report: the standard-library call its prose states ("math.sin() with 90 returns …").
+          const pyProse =
+            completed.value === null && !implied && !(prose && "program" in prose)
+              ? pyProseCallFor(s.read.report, env.spec.markdown)
+              : null;
+          const stated = implied ?? (prose && "program" in prose ? prose : null) ?? pyProse;
           const program = completed.value ?? stated?.program ?? null;
           if (!program) return afterReport(env, s, "write", io, "nothing runnable in the report");
           const read = stated
-            ? { ...s.read, expectations: { ...s.read.expectations, actual: stated.actual } }
+            ? {
+                ...s.read,
+                expectations: {
+                  ...s.read.expectations,
+                  actual: stated.actual,
+                  ...(pyProse && stated === pyProse && pyProse.expectedOutput.length > 0
+                    ? { expectedOutput: pyProse.expectedOutput }
+                    : {}),
+                },
+              }
             : s.read;
           return {
             next: nextStage(program, null),

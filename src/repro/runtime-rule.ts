@@ -112,6 +112,35 @@ export const NEWER_PYTHON_SYNTAX: readonly { name: string; needs: string; patter
   },
 ];
 
+/**
+ * Syntax later Node.js releases added, by the line that holds it and the parse error Node 18 gives there: `using`
+ * declarations (explicit resource management, Node 24), the RegExp `v` flag (Node 20), RegExp modifiers
+ * `(?i:…)` (Node 23). Import attributes (`with { type: "json" }`) parse on Node 18.20 and decorators on no Node
+ * release, so neither is here.
+ */
+export const NEWER_NODE_SYNTAX: readonly { name: string; needs: string; pattern: RegExp; message: RegExp }[] =
+  [
+    {
+      name: "a `using` declaration (explicit resource management)",
+      needs: "24",
+      pattern: /(?:^|[;{}]|\bfor[ \t]*\()[ \t]*(?:await[ \t]+)?using[ \t]+[A-Za-z_$][\w$]*[ \t]*(?:=|of\b)/,
+      message: /^Unexpected (?:identifier|token|reserved word)\b/,
+    },
+    {
+      name: "the RegExp `v` flag",
+      needs: "20",
+      pattern:
+        /(?:^|[=(,:!&|?{};[]|\breturn)[ \t]*\/(?![*/])(?:[^/\n\\[]|\\.|\[(?:[^\]\n\\]|\\.)*\])+\/[dgimsuy]*v[dgimsuy]*(?![\w$])/,
+      message: /^Invalid regular expression flags$/,
+    },
+    {
+      name: "a RegExp modifier group (`(?i:…)`)",
+      needs: "23",
+      pattern: /\/(?:[^/\n\\]|\\.)*\(\?[ims]*-?[ims]+:(?:[^/\n\\]|\\.)*\//,
+      message: /^Invalid regular expression: .*Invalid group$/,
+    },
+  ];
+
 /** What the run lacks, and the release that has it (null: the report's named runtime must say which). */
 interface Lack {
   what: string;
@@ -163,6 +192,22 @@ function runtimeLack(
     return { what: `\`${api.name}\`, which ${name} ${api.needs} added`, needs: api.needs };
   }
   const { type, message } = exception;
+  // A parse error of the script itself (Node prints the file's `path:line`, the source line and a caret, and a
+  // stack of its own loader only) on a line holding syntax a later Node added, with the parse error Node 18 gives
+  // for it there. A SyntaxError the code raises while it runs (`JSON.parse`, `new Function`, a library's) has a
+  // frame of the program's, and any other parse error may be the report's own: neither is the runtime's.
+  if (runtime === "node" && type === "SyntaxError") {
+    const at = /^(?:file:\/\/)?\/[^\n:]*:\d+\n(.*)\n[ \t]*\^+[ \t]*$/m.exec(stderr);
+    const after = at ? stderr.slice(at.index + at[0].length) : "";
+    const frames = after.match(/^[ \t]+at .*$/gm) ?? [];
+    const ownFrames = frames.filter((f) => !/\(?node:internal\//.test(f));
+    const added = at
+      ? NEWER_NODE_SYNTAX.find((s) => s.pattern.test(at[1]!) && s.message.test(message.split("\n")[0]!))
+      : undefined;
+    if (added && ownFrames.length === 0)
+      return { what: `${added.name}, syntax Node.js ${added.needs} added`, needs: added.needs, syntax: true };
+    return null;
+  }
   if (runtime === "python") {
     if (type === "TypeError" && /\bgot an unexpected keyword argument\b/.test(message))
       return { what: "a keyword argument this runtime does not take", needs: null };
@@ -316,7 +361,9 @@ export function runtimeShortfall(input: {
       needs,
       why: `the code uses ${lack.what}; here the run stopped on ${quoted}`,
       source:
-        needs === lack.needs ? `the API's release` : `the report names ${later.map(shownVersion).join(", ")}`,
+        needs === lack.needs
+          ? `the ${syntax ? "syntax's" : "API's"} release`
+          : `the report names ${later.map(shownVersion).join(", ")}`,
       ...(syntax ? { syntax: true } : {}),
     };
   }

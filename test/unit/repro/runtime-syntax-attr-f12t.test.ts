@@ -17,7 +17,7 @@ const base = { runtime: "python" as const, sandbox: "3.11.2", claims: true, clai
 describe("syntax a later Python added", () => {
   it("a template string needs 3.14, even with no runtime named", () => {
     const d = runtimeShortfall({ ...base, named: [], runs: [parseError("    tp = t'hello world! {a}'")] });
-    expect(d).toMatchObject({ ran: "3.11.2", needs: "3.14", source: "the API's release" });
+    expect(d).toMatchObject({ ran: "3.11.2", needs: "3.14", source: "the syntax's release" });
     expect(d?.why).toBe(
       "the code uses a template string (PEP 750), syntax Python 3.14 added; here the run stopped on SyntaxError: invalid syntax",
     );
