@@ -37,6 +37,18 @@ afterEach(async () => {
   await github.close();
 });
 
+/**
+ * The workflow_dispatch example names `octo-org/octo-repo`; GitHub writes the workflow's own repository into the
+ * event file, so a dispatch to this workflow names REPO (an event file naming another repository is refused: red
+ * team 27).
+ */
+function dispatchExample(): ReturnType<typeof example> {
+  const p = example("workflow_dispatch");
+  const [owner, name] = REPO.split("/");
+  p.repository = { ...p.repository, full_name: REPO, name, owner: { ...p.repository.owner, login: owner } };
+  return p;
+}
+
 function envFor(event: string, payload: unknown, inputs: Record<string, string> = {}): NodeJS.ProcessEnv {
   const eventPath = join(dir, "event.json");
   writeFileSync(eventPath, JSON.stringify(payload));
@@ -108,7 +120,7 @@ describe("the Action as a process", () => {
   });
 
   it("rejects a workflow_dispatch whose job spec is not a job spec", async () => {
-    const p = example("workflow_dispatch");
+    const p = dispatchExample();
     p.inputs = { "job-spec": JSON.stringify({ kind: "deploy", id: "x" }) };
     const r = await action(envFor("workflow_dispatch", p));
     expect(r.code).toBe(1);
@@ -381,7 +393,7 @@ describe("who and what may trigger the Action (shared intake rules)", () => {
 
   it("a dispatched fix downloads the failed jobs' logs the App left behind", async () => {
     github.state.jobLogs.set(41, "FAILED tests/test_calc.py::test_add\n");
-    const p = example("workflow_dispatch");
+    const p = dispatchExample();
     p.inputs = {
       "job-spec": JSON.stringify({
         kind: "fix",
