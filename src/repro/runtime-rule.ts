@@ -300,7 +300,8 @@ export interface RuntimeShortfall {
   source: string;
   /**
    * Every run stopped parsing on syntax a later release added, on the very line it stopped at: this runtime never
-   * ran the code, so no verdict — not even a matched claim of "an error" or a SyntaxError — stands on it.
+   * ran the code, so no verdict — not even a matched claim of "an error" or a SyntaxError — stands on it
+   * (unless the report names this runtime's line and quotes this very error).
    */
   syntax?: boolean;
 }
@@ -339,10 +340,13 @@ export function runtimeShortfall(input: {
   const syntax = lacks.every((l) => l!.syntax === true);
   // The report claims this very error (its type, and its message when it quotes one): that is no mismatch. A parse
   // error on syntax a later release added is never the report's error, whatever it claims: the report's own run
-  // parsed that line (its SyntaxError, if it has one, is another line's or another message's), ours did not.
+  // parsed that line (its SyntaxError, if it has one, is another line's or another message's), ours did not —
+  // unless the report names this very runtime line and quotes this very error (`type Point = …` on 3.11 claimed to
+  // give `SyntaxError: invalid syntax`): its run was then ours, and the claim is judged like any other.
   const short = (t: string) => t.split(".").pop();
+  const sameLine = named.some((v) => same(v, sandbox, runtime));
   if (
-    !syntax &&
+    (!syntax || (sameLine && !!claimedMessage)) &&
     claimedType &&
     short(claimedType) === short(ex.type) &&
     (!claimedMessage || ex.message.includes(claimedMessage) || claimedMessage.includes(ex.message))

@@ -56,6 +56,58 @@ describe("a claimed error never excuses syntax this runtime lacks", () => {
     ).toBeNull();
   });
 
+  it("must not fire (rv21 F3): the report names the sandbox's own line and quotes this very error", () => {
+    // Python `type Point = …` reported on 3.11 to give `SyntaxError: invalid syntax`: the report's run was ours.
+    expect(
+      runtimeShortfall({
+        ...base,
+        named: ["3.11"],
+        claimedType: "SyntaxError",
+        claimedMessage: "invalid syntax",
+        runs: [parseError("    type Point = tuple[float, float]")],
+      }),
+    ).toBeNull();
+    // Node 18 report ("lib@N breaks on Node 18") claiming "Invalid regular expression flags" for a `v` flag.
+    expect(
+      runtimeShortfall({
+        runtime: "node",
+        sandbox: "v18.20.4",
+        claims: true,
+        named: ["18"],
+        claimedType: "SyntaxError",
+        claimedMessage: "Invalid regular expression flags",
+        runs: [
+          {
+            exception: { type: "SyntaxError", message: "Invalid regular expression flags" },
+            stderr:
+              "/workspace/reproduction.cjs:2\nconst re = /[\\p{L}--[a-z]]/v;\n           ^\n\nSyntaxError: Invalid regular expression flags\n    at internalCompileFunction (node:internal/vm:76:18)\n    at wrapSafe (node:internal/modules/cjs/loader:1283:20)\n    at Module._compile (node:internal/modules/cjs/loader:1328:27)\n    at node:internal/main/run_main_module:28:49\n\nNode.js v18.20.4\n",
+          },
+        ],
+      }),
+    ).toBeNull();
+  });
+
+  it("still fires (typing-143407's shape): the sandbox's line named but the message not quoted, or another line named", () => {
+    expect(
+      runtimeShortfall({
+        ...base,
+        named: ["3.11", "3.14"],
+        claimedType: "SyntaxError",
+        claimedMessage: null,
+        runs: [parseError("    type TA = int")],
+      }),
+    ).toMatchObject({ syntax: true });
+    expect(
+      runtimeShortfall({
+        ...base,
+        named: ["3.14"],
+        claimedType: "SyntaxError",
+        claimedMessage: "invalid syntax",
+        runs: [parseError("    type TA = int")],
+      }),
+    ).toMatchObject({ needs: "3.14", syntax: true });
+  });
+
   it("other lacks keep the claimed-error exemption and carry no syntax mark", () => {
     const kw = {
       exception: { type: "TypeError", message: "f() got an unexpected keyword argument 'strict'" },
