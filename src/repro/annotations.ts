@@ -117,7 +117,12 @@ const WORKS_WORDS =
 const TRAILING_REMARK = /^(\S.*?)(?:\s+(?:--+|—|–)|\s*;)\s+(\S.*)$/;
 /** Words by which such a remark calls the value wrong or names the one wanted. */
 const VERDICT_REMARK =
-  /\b(?:wrong|incorrect|bug(?:gy)?|broken|lost|missing|dropped|should|expected|expecting|not\s+ok)\b/i;
+  /\b(?:wrong|incorrect|bug(?:gy)?|broken|lost|missing|dropped|should|(?<!\bas\s+)expected(?=\s*:|\s+[^\s,.;!)])|expecting|not\s+ok)\b/i;
+/** Words by which such a remark calls the value right (`3 -- correct, as expected`, `true -- works on Chrome`). */
+const GOOD_REMARK =
+  /\b(?:as\s+expected|(?<!\bnot\s+)correct(?:ly)?|works|working|fine|(?<!\bnot\s+)ok(?:ay)?)\b/i;
+/** Words that call the value wrong whatever else the remark says (`3 -- WRONG, works on 3.10`). */
+const WRONG_REMARK = /\b(?:wrong|incorrect|bug(?:gy)?|broken|not\s+ok)\b/i;
 /** `false in 13.15.20 instead of true`, `1 instead of 2`: the value seen, then the one wanted. */
 /** The rest of `expected: X, actual output: Y` once `expected` is read: the expected value, then the actual one. */
 const BOTH_SIDES =
@@ -288,7 +293,8 @@ export function parseAnnotation(text: string): {
     trailing[2] &&
     looksLikeValue(trailing[1]) &&
     balanced(trailing[1]) &&
-    VERDICT_REMARK.test(trailing[2])
+    VERDICT_REMARK.test(trailing[2]) &&
+    (WRONG_REMARK.test(trailing[2]) || !GOOD_REMARK.test(trailing[2]))
   ) {
     t = trailing[1].trim();
     flagged = true;

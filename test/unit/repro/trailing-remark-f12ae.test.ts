@@ -27,6 +27,24 @@ describe("a remark after a commented value", () => {
     expect(parseAnnotation(" '--wrong-flag'")).toMatchObject({ value: "'--wrong-flag'" });
   });
 
+  it("must not fire (rv21 F2): a remark calling the value right, `as expected` being no wanted value", () => {
+    for (const line of [
+      " 3 -- correct, as expected",
+      " 3; as expected",
+      " true -- works as expected on Chrome",
+    ])
+      expect(parseAnnotation(line)?.flagged ?? false).toBe(false);
+  });
+
+  it("still flags a remark that calls the value wrong (rv21 F2's intended case)", () => {
+    expect(parseAnnotation(" 3 -- WRONG, expected 4")).toMatchObject({
+      role: "actual",
+      value: "3",
+      flagged: true,
+    });
+    expect(parseAnnotation(" 3; expected: 4")).toMatchObject({ value: "3", flagged: true });
+  });
+
   it("reads a report's comment as the value alone", () => {
     const r = parseReport(
       "It loses a value.\n\n```python\nimport itertools\nprint(list(itertools.accumulate([1, 2, 3])))  # [1, 6]  -- WRONG, 3 is lost\n```\n",
