@@ -13,6 +13,9 @@
  *   results in, comes out as); words of wanting before that verb ("should return", "I expect … to give") make the
  *   sentence the expected side, never a claim. "rather than / instead of / but expected V" gives the expected value.
  *
+ * Never a sentence about the documentation, another Python version or the past, and only where the sentence calls
+ * the value wrong ("but", "rather than", "instead of", "wrongly") or gives the value wanted (rv21 F1).
+ *
  * Null when any part is missing or the report has code; npm packages are `prose-call.ts`'s. Pure.
  */
 import type { Program } from "./complete.ts";
@@ -52,6 +55,17 @@ const OUTCOME = new RegExp(
 const WANTING = /\b(?:should|shouldn['’]?t|expect\w*|ought|want\w*|supposed|would|hope\w*|need\w*)\b/i;
 const GOOD =
   /\b(?:rightly|correctly|properly|as\s+(?:it\s+should|expected|documented)|which\s+is\s+(?:right|correct|fine))\b/i;
+/** A sentence about documented behaviour, not this run's ("The documentation says `math.isqrt(17)` returns 4"). */
+const DOCUMENTED =
+  /\b(?:docs?|documentation|documented|docstring|according\s+to|the\s+manual|PEP\s*\d+|spec(?:ification)?)\b/i;
+/** A Python version named around the call ("on Python 3.9", "In Python 2", "but `2` on 3.12"): another run's value. */
+const VERSION =
+  /\b(?:c?python|py)\s*v?[23](?:\.\d+)*\b|\b(?:on|in|under|since|before|after|until|from|with)\s+(?:version\s+|v)?[23]\.\d{1,2}(?:\.\d+)?\b/i;
+/** A value from before ("returned", "used to give", "previously"): the past, not what the call gives now. */
+const PAST = /^(?:returned|gave(?:\s+me)?|printed)$/i;
+const PAST_WORDS = /\b(?:used\s+to|previously|formerly|originally|in\s+the\s+past)\b/i;
+/** Words saying the stated value is the wrong one; without them (or an expected value) it may be the right one. */
+const WRONG_MARK = /\b(?:but|yet|rather\s+than|instead\s+of|wrongly|incorrectly|erroneously)\b/i;
 const EXPECTED_AFTER = new RegExp(
   String.raw`^\s*[,;]?\s*(?:\(?\s*)?(?:rather\s+than|instead\s+of|(?:but|while|whereas)\s+(?:I\s+)?expected|(?:but|while|whereas)\s+(?:it\s+)?should\s+(?:be|return|give))\s+${VALUE}`,
   "i",
@@ -96,7 +110,12 @@ export function readPyProseCall(prose: string): PyProseCall | null {
       if (/^is$/i.test(out[1]!) && !new RegExp(`^${LITERAL}$`).test(out[2]!)) continue;
       const claimed = unquote(out[2]!);
       if (claimed === "") continue;
+      // Documented behaviour, another Python's or the past's value: not what this call gives here (rv21 F1).
+      if (DOCUMENTED.test(sentence) || VERSION.test(`${before} ${rest}`)) continue;
+      if (PAST.test(out[1]!.trim()) || PAST_WORDS.test(`${before.slice(-120)} ${verbPart}`)) continue;
       const exp = EXPECTED_AFTER.exec(r.slice(out.index + out[0].length));
+      // The value must be called wrong, or the value wanted given: a bare "returns 'b'" may be the right answer.
+      if (!exp && !WRONG_MARK.test(sentence)) continue;
       return {
         module,
         call: `${module}.${m[2]!}(${args})`,

@@ -24,7 +24,7 @@ describe("a stdlib call in prose", () => {
       expected: "2",
     });
     expect(readPyProseCall("I found that os.path.basename('a/b/') returns '' here.")).toBeNull();
-    expect(readPyProseCall("I found that os.path.basename('a/b') returns 'b' here.")).toMatchObject({
+    expect(readPyProseCall("I found that os.path.basename('a/b') wrongly returns 'b' here.")).toMatchObject({
       module: "os.path",
       claimed: "b",
     });
@@ -46,6 +46,26 @@ describe("a stdlib call in prose", () => {
     expect(readPyProseCall("Calling numpy.sin(90) returns 0.89.")).toBeNull();
     expect(readPyProseCall("math.floor(2.5) is called twice.")).toBeNull();
     expect(readPyProseCall("Calling math.sin() returns 0.5.")).toBeNull();
+  });
+
+  it("must not fire (rv21 F1): the documentation's value, another Python's, the past's, a value not called wrong", () => {
+    for (const sentence of [
+      "According to the docs, `os.path.join('a', '/b')` returns '/b', but on Windows it keeps both parts.",
+      "The documentation says `math.isqrt(17)` returns 4.",
+      "`statistics.median([1, 3])` gives `2.0` on Python 3.9 but `2` on 3.12.",
+      "In Python 2, `string.capwords('a b')` returned 'A B' and nothing else changed.",
+      "`math.floor(2.5)` used to return 2.0, but that is long gone.",
+      "I found that os.path.basename('a/b') returns 'b' here.",
+    ])
+      expect(readPyProseCall(sentence), sentence).toBeNull();
+  });
+
+  it("still reads hold22 math-96520's sentence (rv21 F1's intended case)", () => {
+    expect(
+      readPyProseCall(
+        "Calling math.sin() with 90 as the argument returns 0.8939966636005579 rather than 1.0. That value is wrong.",
+      ),
+    ).toMatchObject({ call: "math.sin(90)", claimed: "0.8939966636005579", expected: "1.0" });
   });
 
   it("must not fire: a report that is not a Python one (npm prose naming `os.platform()` or `string.x(…)`)", () => {
