@@ -116,6 +116,10 @@ export function proseClaims(raw: string): ProseClaims {
     ] as const)
       for (const m of joined.slice(s, e).matchAll(sideValue)) {
         const v = claimValue(m as RegExpExecArray, 1);
+        // "… and now `f(1)` returns `2`": a call right after the time word is the code, its value comes later.
+        const afterTimeWord =
+          /^\s*(?:before|previously|formerly|earlier|originally|now|nowadays|currently)\b/i;
+        if (v && afterTimeWord.test(m[0]) && /^[A-Za-z_$][\w$.]*\(.*\)$/.test(v)) continue;
         if (v) into.push(v);
       }
   }

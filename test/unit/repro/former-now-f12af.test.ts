@@ -21,6 +21,8 @@ describe("a before/now sentence", () => {
     ["It used to print `1` but now prints `2`.", ["2"], ["1"]],
     ["Before the upgrade it printed `1`. Now it prints `2`.", ["2"], ["1"]],
     ["Previously it returned `true`, whereas now it gives `false`.", ["false"], ["true"]],
+    // rv21 (cosmetic): the call after "now" is the code, not a value seen.
+    ["It used to return `1`, and now `f(1)` returns `2`.", ["2"], ["1"]],
   ])("%s: the now side is the claim, the before side the expectation", (s, actual, expected) => {
     const c = proseClaims(s);
     expect(c.actual).toEqual(actual);
