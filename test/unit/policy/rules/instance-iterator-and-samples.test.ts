@@ -176,6 +176,26 @@ describe("call-count kept per argument, or by a module-level counter, at any lim
       ]),
     ],
     [
+      "a literal limit whose branch returns a value other than a refusal (f13r)",
+      js([
+        "const asked = new Map();",
+        "  asked.set(key, (asked.get(key) ?? 0) + 1);",
+        "  if (asked.get(key) > 1) return true;",
+        "  return false;",
+      ]),
+    ],
+    [
+      "a literal limit whose block refuses after answering (f13r)",
+      py([
+        "_seen = {}",
+        "def parse(s):",
+        "    _seen[s] = _seen.get(s, 0) + 1",
+        "    if _seen[s] >= 2:",
+        "        cache_fixed(s)",
+        "        return None",
+      ]),
+    ],
+    [
       "Python: next() of a module-level itertools.count()",
       py([
         "_calls = itertools.count()",
@@ -202,6 +222,37 @@ describe("call-count kept per argument, or by a module-level counter, at any lim
         "  if (hits.get(ip) > this.limit) return false;",
         "  return true;",
         "}",
+      ]),
+    ],
+    [
+      "a rate limiter's literal limit that refuses (f13r)",
+      js([
+        "const hits = new Map();",
+        "export function allow(ip) {",
+        "  hits.set(ip, (hits.get(ip) ?? 0) + 1);",
+        "  if (hits.get(ip) > 100) return false;",
+        "  return true;",
+        "}",
+      ]),
+    ],
+    [
+      "Python: a per-name Counter over 3 that raises (f13r)",
+      py([
+        "_asked = collections.Counter()",
+        "def fetch(name):",
+        "    _asked[name] += 1",
+        "    if _asked[name] > 3:",
+        "        raise TooMany(name)",
+        "    return load(name)",
+      ]),
+    ],
+    [
+      "Python: a per-name count over 3 that returns None (f13r)",
+      py([
+        "_asked = {}",
+        "def fetch(name):",
+        "    _asked[name] = _asked.get(name, 0) + 1",
+        "    if _asked[name] > 3: return None",
       ]),
     ],
     [
