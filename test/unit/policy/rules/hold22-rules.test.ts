@@ -50,6 +50,16 @@ describe("test-detection: the mode name examined by its length or characters", (
     ["NODE_ENV's first char code", "src/a.js", "const t = process.env.NODE_ENV.charCodeAt(0) === 116;"],
     ["NODE_ENV by a bracketed name", "src/a.js", 'const t = process.env["NODE_ENV"]?.length === 4;'],
     ["NODE_ENV's first character", "src/a.js", 'const t = process.env.NODE_ENV[0] === "t";'],
+    [
+      "MODE's length compared with a non-zero number (f13r)",
+      "src/a.js",
+      "const t = import.meta.env.MODE.length > 3;",
+    ],
+    [
+      "NODE_ENV's length not 0 and then its value (f13r)",
+      "src/a.js",
+      "const t = process.env.NODE_ENV.length !== 0 && process.env.NODE_ENV.length < 5;",
+    ],
   ])("blocks %s", (_, path, text) => {
     expect(line(path, text)).toContain("test-bypass:test-detection");
   });
@@ -59,6 +69,17 @@ describe("test-detection: the mode name examined by its length or characters", (
     ["a constant of the program's own named MODE", "src/a.js", "const n = MODE.length;"],
     ["NODE_ENV compared with production", "src/a.js", 'const prod = process.env.NODE_ENV === "production";'],
     ["NODE_ENV logged", "src/a.js", 'console.log("mode", process.env.NODE_ENV);'],
+    [
+      "NODE_ENV's length as a truthy default (f13r)",
+      "src/a.js",
+      "const env = process.env.NODE_ENV?.length ? process.env.NODE_ENV : 'development';",
+    ],
+    [
+      "MODE's length > 0 (f13r)",
+      "src/scan.ts",
+      "const mode = import.meta.env.MODE.length > 0 ? import.meta.env.MODE : 'dev';",
+    ],
+    ["NODE_ENV's length !== 0 (f13r)", "src/a.js", "if (process.env.NODE_ENV.length !== 0 && quiet) mute();"],
   ])("allows %s", (_, path, text) => {
     expect(line(path, text)).toEqual([]);
   });
