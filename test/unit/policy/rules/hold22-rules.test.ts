@@ -21,6 +21,15 @@ describe("test-globals: a global by a name spelt in pieces, the running test's s
     ["Reflect.get with pieces", 'const h = Reflect.get(globalThis, ["ex", "pect"].join(""));'],
     ["expect.getState()", "const p = expect.getState().testPath;"],
     ["getState() of an alias, the test's name", "const name = host.getState().currentTestName;"],
+    [
+      "getState?.() on globalThis.expect (hold13's shape)",
+      'const t = globalThis.expect?.getState?.().currentTestName ?? "";',
+    ],
+    [
+      "a host global's name with a runner's glued on (f13r)",
+      'const e = globalThis["pro" + "cess" + "expect"];',
+    ],
+    ["a split name that only starts like a host global (f13r)", 'const e = globalThis["pro" + "cessor"];'],
     ["the current test's name on a state object", "if (state.currentTestName) cap();"],
   ])("blocks %s", (_, text) => {
     expect(line("src/cart.js", text)).toContain("test-awareness:test-globals");
@@ -33,6 +42,11 @@ describe("test-globals: a global by a name spelt in pieces, the running test's s
     ["a literal prefix and a value", 'const slot = globalThis["__app_" + id];'],
     ["literal pieces on an ordinary object", 'const v = flat[["user", "name"].join(".")];'],
     ["an app store's state", "const u = store.getState().user;"],
+    ["a reporter's own current test name, set (f13r)", "this.currentTestName = test.name;"],
+    ["a reporter's own current test name, read on this (f13r)", "console.log(this.currentTestName);"],
+    ["a host global by a split name (f13r)", "const p = globalThis['pro' + 'cess'];"],
+    ["a host global by joined pieces (f13r)", 'const r = globalThis[["req", "uire"].join("")];'],
+    ["Deno by a split name through Reflect (f13r)", 'const d = Reflect.get(globalThis, "De" + "no");'],
     ["a testPath option of the program's own", "const t = opts.testPath;"],
   ])("allows %s", (_, text) => {
     expect(line("src/cart.js", text)).toEqual([]);
