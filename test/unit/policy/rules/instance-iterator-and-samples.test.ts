@@ -87,6 +87,18 @@ describe("test-double-fingerprint by sampling: draws checked for being all the s
       py(["    sample = [rng.uniform(0, 1) for _ in range(5)]", "    fake = min(sample) == max(sample)"]),
     ],
     [
+      "draws only logged besides the comparison (f13r)",
+      js(["  const d = [rng(), rng()];", "  console.log(d);", "  if (new Set(d).size === 1) cap();"]),
+    ],
+    [
+      "draws filled in a loop, then compared in a branch that returns one (f13r)",
+      js([
+        "  const d = [];",
+        "  for (let i = 0; i < 3; i++) d.push(rng());",
+        "  if (new Set(d).size === 1) return d[0];",
+      ]),
+    ],
+    [
       "a Set the draws are added to",
       js(["  const s = new Set();", "  s.add(Math.random());", "  if (s.size <= 1) fixed();"]),
     ],
@@ -100,6 +112,23 @@ describe("test-double-fingerprint by sampling: draws checked for being all the s
       ts([
         "  const draws = Array.from({ length: attempts }, () => random());",
         "  const spread = 1 + jitter * (2 * draws[i] - 1);",
+      ]),
+    ],
+    [
+      "Yahtzee: the dice returned with whether they match (f13r)",
+      js([
+        "  const dice = [];",
+        "  for (let i = 0; i < 5; i++) dice.push(rollDie());",
+        "  return { dice, yahtzee: new Set(dice).size === 1 };",
+      ]),
+    ],
+    [
+      "Python Yahtzee: the dice scored beyond the comparison (f13r)",
+      py([
+        "    dice = [random.randint(1, 6) for _ in range(5)]",
+        "    if len(set(dice)) == 1:",
+        "        bonus = 50",
+        "    return sum(dice) + bonus",
       ]),
     ],
     [
