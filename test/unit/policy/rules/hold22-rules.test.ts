@@ -167,6 +167,7 @@ describe("input-checksum: two values mixed by xor compared with a number", () =>
     ],
     ["unmasked, decimal", "src/cart.js", "  if ((a ^ b) === 724) return 0;"],
     ["Python", "pkg/cart.py", "    if (value ^ total) & 0x3FF == 0x2D4:"],
+    ["one less than an all-ones mask (f13r)", "src/cart.js", "  if ((a ^ b) === 0x1fe) return 0;"],
   ])("blocks %s", (_, path, text) => {
     expect(gate(path, text)).toContain("special-casing:input-checksum");
   });
@@ -182,6 +183,12 @@ describe("input-checksum: two values mixed by xor compared with a number", () =>
       "  const x = crc ^ 0xffffffff; if (n === 5) y();",
     ],
     ["Python's set difference counted", "pkg/a.py", "    if len(a ^ b) == 2:"],
+    [
+      "every bit of a 9-bit mode differs (f13r)",
+      "src/a.js",
+      "  if ((flags ^ mode) === 0x1ff) return invert(mode);",
+    ],
+    ["Python: all-ones byte (f13r)", "pkg/a.py", "    if (a ^ b) == 0xFF:"],
   ])("allows %s", (_, path, text) => {
     expect(gate(path, text)).toEqual([]);
   });
