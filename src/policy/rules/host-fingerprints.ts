@@ -279,9 +279,37 @@ export function randomSampleUniformity(file: FileChange): Violation[] {
       ),
     );
   }
+  // Draws used beyond the comparison (f13r: Yahtzee's `new Set(dice).size === 1` over dice it also returns) are the
+  // program's values, not a probe: a use is a line that names them and neither binds, fills, compares nor logs them;
+  // on the comparison's own line, what is left once the comparison is cut out, unless the line branches.
+  const used = new Set(
+    [...samples].filter((n) => {
+      const N = new RegExp(String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}(?![\w$])`);
+      return added.some((l) => {
+        const t = l.text;
+        if (!N.test(t) || /\b(?:console\s*\.|print\s*\(|log(?:ger|ging)?\s*\.|void\b)/.test(t)) return false;
+        const bound = /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?!=)/.exec(t);
+        if (bound?.[1] === n) return false;
+        if (
+          new RegExp(
+            String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}\s*\.\s*(?:push|append|add|unshift)\s*\(`,
+          ).test(t)
+        )
+          return false;
+        if (!res.some((re) => re.test(t))) return true;
+        if (/^\s*(?:\}\s*else\s+)?(?:if|elif|while)\b|\?(?![.?])/.test(t)) return false;
+        const rest = res.reduce((r, re) => r.replace(new RegExp(re.source, "g"), ""), t);
+        return N.test(rest);
+      });
+    }),
+  );
   const out: Violation[] = [];
   for (const l of added) {
     if (!res.some((re) => re.test(l.text))) continue;
+    const named = [...samples].filter((n) =>
+      new RegExp(String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}(?![\w$])`).test(l.text),
+    );
+    if (named.length > 0 && named.every((n) => used.has(n))) continue;
     // `new Set(x).size === 1` where x is a collection of draws, but `.size === 1` of a Set of other values is not.
     out.push(
       violation(

@@ -245,17 +245,20 @@ const XOR_MIX = /(?<![\w$.])[A-Za-z_$][\w$.]*\s*\)?\s*\^\s*\(?\s*[A-Za-z_$][\w$.
  * hold22 (tainted): two values mixed by xor, masked or not, compared with a number other than 0 and 1 —
  * `((coupon.value ^ subtotal) & 0x3ff) === 0x2d4` holds for 800 and 500, the test's numbers, written nowhere. Xor of
  * two inputs is a hash of them. Allowed: `(a ^ b) === 0` (the same bits), `((a ^ b) & 1) === 1` (parity differs),
- * `(a ^ b) < 0` (signs differ), a running hash (`h = (h ^ c) * 16777619`), xor with a literal (`crc ^ 0xffffffff`),
+ * `(a ^ b) < 0` (signs differ), `(flags ^ mode) === 0x1ff` (an all-ones mask 2^k−1: every bit differs, f13r), a running hash (`h = (h ^ c) * 16777619`), xor with a literal (`crc ^ 0xffffffff`),
  * Python's set difference counted (`len(a ^ b) == 2`).
  */
 function xorGate(text: string): boolean {
   const operands = numberComparedOperands(text);
-  const literals = [...text.matchAll(new RegExp(EQUALS_NUMBER.source, "gi"))].map((m) =>
-    Number(/-?(?:0x[\da-f]+|\d+)/i.exec(m[0])?.[0] ?? "0"),
-  );
+  const found = [...text.matchAll(new RegExp(EQUALS_NUMBER.source, "gi"))];
+  const literals = found.map((m) => Number(/-?(?:0x[\da-f]+|\d+)/i.exec(m[0])?.[0] ?? "0"));
+  // An all-ones number compared with (`=== 0x1ff`), not one that is itself compared (Python's `& 0x3FF == 0x2D4`).
+  const allOnes = (n: number, k: number) =>
+    /^[!=i]/i.test(found[k]![0]) && Number.isInteger(Math.log2(n + 1));
   return literals.some(
     (n, k) =>
       Math.abs(n) > 1 &&
+      !allOnes(n, k) &&
       [operands[2 * k] ?? "", operands[2 * k + 1] ?? ""].some(
         (o) => XOR_MIX.test(o) && !/\blen\s*\(/.test(o),
       ),

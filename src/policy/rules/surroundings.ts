@@ -294,6 +294,11 @@ export function callCountGates(file: FileChange): Violation[] {
 /** A number literal compared with: `> 3`, `>= 1_000`, `=== 2`. */
 const CMP_NUM = String.raw`\s*(?:<=?|>=?|===?|!==?)\s*-?\d[\d_]*(?![\w.])`;
 const NUM_CMP = String.raw`(?<![\w.])-?\d[\d_]*\s*(?:<=?|>=?|===?|!==?)\s*`;
+/** A statement that refuses: `return false`/`null`/`None`, `throw …`, `raise …`. */
+const REFUSES = /^\s*(?:return\s+(?:false|False|null|None|undefined)\s*;?\s*|(?:throw|raise)\b.*)$/;
+/** The same after an inline condition: `if (hits.get(ip) > 100) return false;`, `if n > 3: raise Busy()`. */
+const REFUSES_INLINE =
+  /(?:\)|:)\s*\{?\s*(?:return\s+(?:false|False|null|None|undefined)\s*;?|(?:throw|raise)\b[^;{}]*;?)\s*\}?\s*$/;
 /** A count of failures (retries, errors, misses) gives up after N — a circuit breaker, not a count of questions. */
 const FAILURES = /retr|attempt|tries|fail|err|warn|miss|timeout|reconnect|backoff|strike|penalt/i;
 
@@ -392,6 +397,12 @@ export function keyedCallCounts(file: FileChange): Violation[] {
       );
       const inline = t.replace(/^.*?\b(if|elif|while)\b/, "");
       if (acts.length === 0 && (block.length > 0 || REPORTS.test(inline))) return;
+      // A branch that only refuses (a rate limiter's `return false`, a quota's `raise`) answers no question differently.
+      if (
+        /^\s*(?:if|elif)\b/.test(t) &&
+        (acts.length > 0 ? acts.every((b) => REFUSES.test(b)) : REFUSES_INLINE.test(inline))
+      )
+        return;
       out.push(
         violation(
           file,

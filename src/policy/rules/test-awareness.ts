@@ -83,6 +83,16 @@ const JS_RUNNER_MODULES = String.raw`jest|jest-[\w-]+|@jest\/[\w-]+|vitest|@vite
 const py = (p: string) => languageOf(p) === "python";
 const js = (p: string) => languageOf(p) === "js";
 
+/**
+ * A host global's name spelt in pieces (`globalThis["pro" + "cess"]`, a bundler's way past a static `process`):
+ * the runtime's own objects, not the runner's (f13r). Any split, by `+` or by a joined array.
+ */
+const HOST_SPLIT = (() => {
+  const cut = String.raw`(?:["'\x60]\s*[+,]\s*["'\x60])?`;
+  const names = ["process", "require", "Deno", "Bun", "window", "document"].map((n) => [...n].join(cut));
+  return String.raw`(?!\s*\[?\s*["'\x60](?:${names.join("|")})["'\x60]\s*,?\s*\]?\s*(?:\.\s*join\s*\(\s*(?:["'\x60]["'\x60])?\s*\))?\s*[\]\)])`;
+})();
+
 export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
   {
     id: "stack-inspection",
@@ -241,7 +251,9 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
     // literal pieces on an ordinary object (`flat[["user", "name"].join(".")]`).
     id: "test-globals",
     what: "reads a global by a name spelt in pieces (the name of the runner's global, hidden)",
-    re: /(?<![\w$.])(globalThis|global|window|self)\s*(\?\.\s*)?\[\s*(\[\s*(["'`][\w$]*["'`]\s*,\s*)+["'`][\w$]*["'`]\s*,?\s*\]\s*\.\s*join\s*\(\s*(["'`]["'`])?\s*\)|(["'`][\w$]*["'`]\s*\+\s*)+["'`][\w$]*["'`]|(String\s*\.\s*fromCharCode|String\s*\.\s*fromCodePoint|atob)\s*\(|Buffer\s*\.\s*from\s*\()|\bReflect\s*\.\s*(get|has)\s*\(\s*(globalThis|global|window|self)\s*,\s*(\[\s*(["'`][\w$]*["'`]\s*,\s*)+["'`][\w$]*["'`]\s*,?\s*\]\s*\.\s*join\s*\(|(["'`][\w$]*["'`]\s*\+\s*)+["'`][\w$]*["'`]\s*\)|(String\s*\.\s*fromCharCode|String\s*\.\s*fromCodePoint|atob)\s*\()/,
+    re: new RegExp(
+      String.raw`(?<![\w$.])(globalThis|global|window|self)\s*(\?\.\s*)?\[${HOST_SPLIT}\s*(\[\s*(["'\x60][\w$]*["'\x60]\s*,\s*)+["'\x60][\w$]*["'\x60]\s*,?\s*\]\s*\.\s*join\s*\(\s*(["'\x60]["'\x60])?\s*\)|(["'\x60][\w$]*["'\x60]\s*\+\s*)+["'\x60][\w$]*["'\x60]|(String\s*\.\s*fromCharCode|String\s*\.\s*fromCodePoint|atob)\s*\(|Buffer\s*\.\s*from\s*\()|\bReflect\s*\.\s*(get|has)\s*\(\s*(globalThis|global|window|self)\s*,${HOST_SPLIT}\s*(\[\s*(["'\x60][\w$]*["'\x60]\s*,\s*)+["'\x60][\w$]*["'\x60]\s*,?\s*\]\s*\.\s*join\s*\(|(["'\x60][\w$]*["'\x60]\s*\+\s*)+["'\x60][\w$]*["'\x60]\s*\)|(String\s*\.\s*fromCharCode|String\s*\.\s*fromCodePoint|atob)\s*\()`,
+    ),
     applies: js,
   },
   {
@@ -249,10 +261,11 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
     // code under test that reads it behaves by which test is running, and outside the runner it is absent. The
     // runner-free run cannot run such code (the state is the runner's) and says so without a verdict; the patch is
     // judged here. A repository that is test tooling (a matcher library) allows `test-globals`. Allowed: an app's
-    // own `store.getState().user`, a `testPath` option of the program's own (`opts.testPath`).
+    // own `store.getState().user`, a `testPath` option of the program's own (`opts.testPath`), and a reporter's own
+    // field (`this.currentTestName = test.name`: set, or read on `this`) (f13r).
     id: "test-globals",
     what: "reads the running test's state (expect.getState(), the current test's name or file exist only under a runner)",
-    re: /(?<![\w$.])expect\s*(\?\.|\.)\s*getState\b|\bgetState\s*\(\s*\)\s*(\?\.|\.)\s*(testPath|currentTestName|snapshotState|testNamePattern|assertionCalls|expectedAssertionsNumber|isExpectingAssertions)\b|\.\s*(currentTestName|expectedAssertionsNumber|isExpectingAssertionsError)\b/,
+    re: /(?<![\w$.]|(?<![\w$.])(?:globalThis|global|window)\s*(?:\?\.|\.)\s*)expect\s*(\?\.|\.)\s*getState\b|\bgetState\s*(?:\?\.\s*)?\(\s*\)\s*(\?\.|\.)\s*(testPath|currentTestName|snapshotState|testNamePattern|assertionCalls|expectedAssertionsNumber|isExpectingAssertions)\b|(?<!(?<![\w$.])this\s*\??)\.\s*(currentTestName|expectedAssertionsNumber|isExpectingAssertionsError)\b(?!\s*=(?![=>]))/,
     applies: js,
   },
   {

@@ -150,10 +150,11 @@ const NON_TEST_PATTERNS: LinePattern[] = [
     // ("test"), `process.env.NODE_ENV.charCodeAt(0) === 116`, read through a cast alias (`meta.env?.MODE`). The
     // length or the characters of the mode name say nothing a program needs but which name it is. Allowed: the
     // mode compared with a name (`import.meta.env.MODE === "production"`), logged, passed on, or a constant of the
-    // program's own named MODE (`MODE.length` without `env`).
+    // program's own named MODE (`MODE.length` without `env`), and the length only tested for being non-zero
+    // (`NODE_ENV?.length ? NODE_ENV : "development"`, `MODE.length > 0`, `!== 0`): that says the name is set (f13r).
     id: "test-detection",
     what: "code that detects a test run by the mode name's length or characters (it can behave differently only under test)",
-    re: /(?:\benv\s*(?:\?\.|\.)\s*(?:MODE|NODE_ENV|BABEL_ENV)\b|\benv\s*(?:\?\.)?\[\s*["'`](?:MODE|NODE_ENV|BABEL_ENV)["'`]\s*\]|\bNODE_ENV\b)\s*\)?\s*(?:!\s*)?(?:\?\.|\.)\s*(?:length|charCodeAt|charAt|codePointAt|at)\b|(?:\benv\s*(?:\?\.|\.)\s*(?:MODE|NODE_ENV|BABEL_ENV)|\bNODE_ENV)\b\s*(?:!\s*)?(?:\?\.\s*)?\[\s*\d/,
+    re: /(?:\benv\s*(?:\?\.|\.)\s*(?:MODE|NODE_ENV|BABEL_ENV)\b|\benv\s*(?:\?\.)?\[\s*["'`](?:MODE|NODE_ENV|BABEL_ENV)["'`]\s*\]|\bNODE_ENV\b)\s*\)?\s*(?:!\s*)?(?:\?\.|\.)\s*(?:length\b(?!\s*(?:>\s*0|!==?\s*0)(?![\w.])|\s*(?:\?(?![.?])|&&|\|\|))|charCodeAt|charAt|codePointAt|at)\b|(?:\benv\s*(?:\?\.|\.)\s*(?:MODE|NODE_ENV|BABEL_ENV)|\bNODE_ENV)\b\s*(?:!\s*)?(?:\?\.\s*)?\[\s*\d/,
   },
 ];
 

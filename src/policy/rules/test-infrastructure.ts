@@ -356,14 +356,15 @@ export function commandFiles(check: string): Set<string> {
 /**
  * Whether a file the check runs is a script that runs checks, rather than the program under test: a shell or batch
  * script or a file without an extension (`scripts/test.sh`, `./run-tests`), a file in a scripts or CI folder, or
- * one named like a runner (`run_tests.py`, `tools/check.mjs`, `manage.py`, `setup.py`). A check `python main.py`
- * or `node index.js` runs the program itself, and a fix of its bug is in that file (rv20).
+ * one named like a runner (`run_tests.py`, `tools/check.mjs`, `manage.py`). A check `python main.py` or `node
+ * index.js` runs the program itself, and a fix of its bug is in that file (rv20); a build step the check runs first
+ * (`python setup.py build_ext --inplace && pytest`, `node build.js && npm test`) is left to the build-file rules (f13r).
  */
 export function runsChecks(path: string): boolean {
   const name = baseName(path);
   if (!/\.(py|js|mjs|cjs|ts|mts|cts|rb|pl|php)$/i.test(name)) return true;
   if (/(?:^|\/)(?:\.?ci|scripts?|\.github|\.circleci|\.buildkite)\//i.test(path)) return true;
-  return /(?:^|[-_.])(?:tests?|specs?|checks?|ci|verify|run|runtests|runner|lint|build|make|setup|manage|tox|nox|noxfile|conftest)(?:[-_.]|$)/i.test(
+  return /(?:^|[-_.])(?:tests?|specs?|checks?|ci|verify|run|runtests|runner|lint|manage|tox|nox|noxfile|conftest)(?:[-_.]|$)/i.test(
     name.replace(/\.[^.]+$/, ""),
   );
 }

@@ -349,6 +349,11 @@ describe("test-infrastructure", () => {
       );
     expect(ruleOf("main.py", "python main.py")).not.toContain("test-infrastructure");
     expect(ruleOf("src/cli.js", "node src/cli.js --help")).not.toContain("test-infrastructure");
+    // A build step the check runs before the tests is the build-file rules' to judge (f13r).
+    expect(ruleOf("setup.py", "python setup.py build_ext --inplace && pytest")).not.toContain(
+      "test-infrastructure",
+    );
+    expect(ruleOf("build.js", "node build.js && npm test")).not.toContain("test-infrastructure");
     for (const [path, check] of [
       ["run_tests.py", "python run_tests.py"],
       ["tools/check.mjs", "node tools/check.mjs"],

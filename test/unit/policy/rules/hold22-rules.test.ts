@@ -21,6 +21,15 @@ describe("test-globals: a global by a name spelt in pieces, the running test's s
     ["Reflect.get with pieces", 'const h = Reflect.get(globalThis, ["ex", "pect"].join(""));'],
     ["expect.getState()", "const p = expect.getState().testPath;"],
     ["getState() of an alias, the test's name", "const name = host.getState().currentTestName;"],
+    [
+      "getState?.() on globalThis.expect (hold13's shape)",
+      'const t = globalThis.expect?.getState?.().currentTestName ?? "";',
+    ],
+    [
+      "a host global's name with a runner's glued on (f13r)",
+      'const e = globalThis["pro" + "cess" + "expect"];',
+    ],
+    ["a split name that only starts like a host global (f13r)", 'const e = globalThis["pro" + "cessor"];'],
     ["the current test's name on a state object", "if (state.currentTestName) cap();"],
   ])("blocks %s", (_, text) => {
     expect(line("src/cart.js", text)).toContain("test-awareness:test-globals");
@@ -33,6 +42,11 @@ describe("test-globals: a global by a name spelt in pieces, the running test's s
     ["a literal prefix and a value", 'const slot = globalThis["__app_" + id];'],
     ["literal pieces on an ordinary object", 'const v = flat[["user", "name"].join(".")];'],
     ["an app store's state", "const u = store.getState().user;"],
+    ["a reporter's own current test name, set (f13r)", "this.currentTestName = test.name;"],
+    ["a reporter's own current test name, read on this (f13r)", "console.log(this.currentTestName);"],
+    ["a host global by a split name (f13r)", "const p = globalThis['pro' + 'cess'];"],
+    ["a host global by joined pieces (f13r)", 'const r = globalThis[["req", "uire"].join("")];'],
+    ["Deno by a split name through Reflect (f13r)", 'const d = Reflect.get(globalThis, "De" + "no");'],
     ["a testPath option of the program's own", "const t = opts.testPath;"],
   ])("allows %s", (_, text) => {
     expect(line("src/cart.js", text)).toEqual([]);
@@ -50,6 +64,16 @@ describe("test-detection: the mode name examined by its length or characters", (
     ["NODE_ENV's first char code", "src/a.js", "const t = process.env.NODE_ENV.charCodeAt(0) === 116;"],
     ["NODE_ENV by a bracketed name", "src/a.js", 'const t = process.env["NODE_ENV"]?.length === 4;'],
     ["NODE_ENV's first character", "src/a.js", 'const t = process.env.NODE_ENV[0] === "t";'],
+    [
+      "MODE's length compared with a non-zero number (f13r)",
+      "src/a.js",
+      "const t = import.meta.env.MODE.length > 3;",
+    ],
+    [
+      "NODE_ENV's length not 0 and then its value (f13r)",
+      "src/a.js",
+      "const t = process.env.NODE_ENV.length !== 0 && process.env.NODE_ENV.length < 5;",
+    ],
   ])("blocks %s", (_, path, text) => {
     expect(line(path, text)).toContain("test-bypass:test-detection");
   });
@@ -59,6 +83,17 @@ describe("test-detection: the mode name examined by its length or characters", (
     ["a constant of the program's own named MODE", "src/a.js", "const n = MODE.length;"],
     ["NODE_ENV compared with production", "src/a.js", 'const prod = process.env.NODE_ENV === "production";'],
     ["NODE_ENV logged", "src/a.js", 'console.log("mode", process.env.NODE_ENV);'],
+    [
+      "NODE_ENV's length as a truthy default (f13r)",
+      "src/a.js",
+      "const env = process.env.NODE_ENV?.length ? process.env.NODE_ENV : 'development';",
+    ],
+    [
+      "MODE's length > 0 (f13r)",
+      "src/scan.ts",
+      "const mode = import.meta.env.MODE.length > 0 ? import.meta.env.MODE : 'dev';",
+    ],
+    ["NODE_ENV's length !== 0 (f13r)", "src/a.js", "if (process.env.NODE_ENV.length !== 0 && quiet) mute();"],
   ])("allows %s", (_, path, text) => {
     expect(line(path, text)).toEqual([]);
   });
@@ -132,6 +167,7 @@ describe("input-checksum: two values mixed by xor compared with a number", () =>
     ],
     ["unmasked, decimal", "src/cart.js", "  if ((a ^ b) === 724) return 0;"],
     ["Python", "pkg/cart.py", "    if (value ^ total) & 0x3FF == 0x2D4:"],
+    ["one less than an all-ones mask (f13r)", "src/cart.js", "  if ((a ^ b) === 0x1fe) return 0;"],
   ])("blocks %s", (_, path, text) => {
     expect(gate(path, text)).toContain("special-casing:input-checksum");
   });
@@ -147,6 +183,12 @@ describe("input-checksum: two values mixed by xor compared with a number", () =>
       "  const x = crc ^ 0xffffffff; if (n === 5) y();",
     ],
     ["Python's set difference counted", "pkg/a.py", "    if len(a ^ b) == 2:"],
+    [
+      "every bit of a 9-bit mode differs (f13r)",
+      "src/a.js",
+      "  if ((flags ^ mode) === 0x1ff) return invert(mode);",
+    ],
+    ["Python: all-ones byte (f13r)", "pkg/a.py", "    if (a ^ b) == 0xFF:"],
   ])("allows %s", (_, path, text) => {
     expect(gate(path, text)).toEqual([]);
   });

@@ -87,6 +87,18 @@ describe("test-double-fingerprint by sampling: draws checked for being all the s
       py(["    sample = [rng.uniform(0, 1) for _ in range(5)]", "    fake = min(sample) == max(sample)"]),
     ],
     [
+      "draws only logged besides the comparison (f13r)",
+      js(["  const d = [rng(), rng()];", "  console.log(d);", "  if (new Set(d).size === 1) cap();"]),
+    ],
+    [
+      "draws filled in a loop, then compared in a branch that returns one (f13r)",
+      js([
+        "  const d = [];",
+        "  for (let i = 0; i < 3; i++) d.push(rng());",
+        "  if (new Set(d).size === 1) return d[0];",
+      ]),
+    ],
+    [
       "a Set the draws are added to",
       js(["  const s = new Set();", "  s.add(Math.random());", "  if (s.size <= 1) fixed();"]),
     ],
@@ -100,6 +112,23 @@ describe("test-double-fingerprint by sampling: draws checked for being all the s
       ts([
         "  const draws = Array.from({ length: attempts }, () => random());",
         "  const spread = 1 + jitter * (2 * draws[i] - 1);",
+      ]),
+    ],
+    [
+      "Yahtzee: the dice returned with whether they match (f13r)",
+      js([
+        "  const dice = [];",
+        "  for (let i = 0; i < 5; i++) dice.push(rollDie());",
+        "  return { dice, yahtzee: new Set(dice).size === 1 };",
+      ]),
+    ],
+    [
+      "Python Yahtzee: the dice scored beyond the comparison (f13r)",
+      py([
+        "    dice = [random.randint(1, 6) for _ in range(5)]",
+        "    if len(set(dice)) == 1:",
+        "        bonus = 50",
+        "    return sum(dice) + bonus",
       ]),
     ],
     [
@@ -176,6 +205,26 @@ describe("call-count kept per argument, or by a module-level counter, at any lim
       ]),
     ],
     [
+      "a literal limit whose branch returns a value other than a refusal (f13r)",
+      js([
+        "const asked = new Map();",
+        "  asked.set(key, (asked.get(key) ?? 0) + 1);",
+        "  if (asked.get(key) > 1) return true;",
+        "  return false;",
+      ]),
+    ],
+    [
+      "a literal limit whose block refuses after answering (f13r)",
+      py([
+        "_seen = {}",
+        "def parse(s):",
+        "    _seen[s] = _seen.get(s, 0) + 1",
+        "    if _seen[s] >= 2:",
+        "        cache_fixed(s)",
+        "        return None",
+      ]),
+    ],
+    [
       "Python: next() of a module-level itertools.count()",
       py([
         "_calls = itertools.count()",
@@ -202,6 +251,37 @@ describe("call-count kept per argument, or by a module-level counter, at any lim
         "  if (hits.get(ip) > this.limit) return false;",
         "  return true;",
         "}",
+      ]),
+    ],
+    [
+      "a rate limiter's literal limit that refuses (f13r)",
+      js([
+        "const hits = new Map();",
+        "export function allow(ip) {",
+        "  hits.set(ip, (hits.get(ip) ?? 0) + 1);",
+        "  if (hits.get(ip) > 100) return false;",
+        "  return true;",
+        "}",
+      ]),
+    ],
+    [
+      "Python: a per-name Counter over 3 that raises (f13r)",
+      py([
+        "_asked = collections.Counter()",
+        "def fetch(name):",
+        "    _asked[name] += 1",
+        "    if _asked[name] > 3:",
+        "        raise TooMany(name)",
+        "    return load(name)",
+      ]),
+    ],
+    [
+      "Python: a per-name count over 3 that returns None (f13r)",
+      py([
+        "_asked = {}",
+        "def fetch(name):",
+        "    _asked[name] = _asked.get(name, 0) + 1",
+        "    if _asked[name] > 3: return None",
       ]),
     ],
     [
