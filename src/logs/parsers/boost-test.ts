@@ -5,7 +5,8 @@
  * `*** 3 failures are detected in the test module "M"` (`*** No errors detected`).
  *
  * A check line counts only in a log holding Boost.Test's own `Running N test cases...` line or its failure count line,
- * and not when the run closes with `*** No errors detected`. The id is the case's path as quoted (`Suite/Case`, what
+ * and not when its run closes with `*** No errors detected` (each `Running N test cases...` opens a run of its own: a
+ * later binary's green close does not hide an earlier one's failures). The id is the case's path as quoted (`Suite/Case`, what
  * `--run_test` takes), one failure per case, placed at its first check line's file and line.
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
@@ -17,17 +18,33 @@ const NO_ERRORS = /^\*\*\* No errors detected/;
 
 export function createBoostTestParser(sink: ParserSink) {
   let confirmed = false;
+  /** The current run closed with `*** No errors detected`. */
   let green = false;
   /** The `*** N failures are detected` line: the run failed, named or not. */
   let counted = false;
-  const cases = new Map<
-    string,
-    { file: string | null; line: number | null; message: string; lineNo: number; end: number }
-  >();
+  /** A run that failed with no case named. */
+  let unnamed = false;
+  type Case = { file: string | null; line: number | null; message: string; lineNo: number; end: number };
+  /** The current run's cases. */
+  let cases = new Map<string, Case>();
+  /** The cases of the runs closed before it and not green. */
+  const kept = new Map<string, Case>();
+
+  /** Closes the current run: its cases are kept unless it closed green. */
+  function close(): void {
+    if (!green) {
+      if (counted && cases.size === 0) unnamed = true;
+      for (const [id, c] of cases) if (!kept.has(id) && kept.size < 10_000) kept.set(id, c);
+    }
+    cases = new Map();
+    green = false;
+    counted = false;
+  }
 
   return {
     line(text: string, lineNo: number): boolean {
       if (RUNNING.test(text)) {
+        close();
         confirmed = true;
         return true;
       }
@@ -61,10 +78,11 @@ export function createBoostTestParser(sink: ParserSink) {
       return true;
     },
     end(): void {
-      if (!confirmed || green) return;
+      close();
+      if (!confirmed) return;
       // The count line with no check line naming a case (a paste that kept only it): failed, nothing named.
-      if (counted && cases.size === 0) sink.unnamed();
-      for (const [test, f] of cases) {
+      if (unnamed && kept.size === 0) sink.unnamed();
+      for (const [test, f] of kept) {
         sink.test(test, "failed", f.file);
         sink.failure({
           category: "test",

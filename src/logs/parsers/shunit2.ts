@@ -6,7 +6,8 @@
  *
  * An `ASSERT:` line fails the test whose name line is the last one above it; these count only in a log holding
  * shunit2's own marks (a `shunit2:` line, or `Ran N tests.` with a `FAILED (` line under it) and not when the run's
- * closing line is `OK`. The id is the function's name as printed (what `shunit2 -- NAME` selects); no place (shunit2
+ * closing line is `OK`: each run closes with its `Ran N tests.` and `OK`/`FAILED (…)` lines, so a later run's `OK`
+ * does not hide an earlier run's failures. The id is the function's name as printed (what `shunit2 -- NAME` selects); no place (shunit2
  * prints no file).
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
@@ -22,14 +23,28 @@ const FAILED = /^FAILED \((?:failures|errors)=\d+.*\)$/;
 export function createShunit2Parser(sink: ParserSink) {
   let name: string | null = null;
   let confirmed = false;
+  /** The current run's `Ran N tests.` count, until its closing `OK`/`FAILED (…)` line. */
   let ran: number | null = null;
-  let green = false;
-  const failed = new Map<string, { message: string; lineNo: number; end: number }>();
+  /** The tests counted by the runs closed before. */
+  let ranTotal: number | null = null;
+  type Failed = { message: string; lineNo: number; end: number };
+  /** The current run's failed tests. */
+  let failed = new Map<string, Failed>();
+  /** The failed tests of the runs closed `FAILED (…)` before it. */
+  const kept = new Map<string, Failed>();
 
   function fail(test: string, message: string, lineNo: number): void {
     const f = failed.get(test);
     if (f) f.end = lineNo;
     else if (failed.size < 10_000) failed.set(own(test), { message: own(message), lineNo, end: lineNo });
+  }
+
+  /** Closes the current run: its failures are kept unless it closed `OK`. */
+  function close(green: boolean): void {
+    if (!green) for (const [test, f] of failed) if (!kept.has(test) && kept.size < 10_000) kept.set(test, f);
+    failed = new Map();
+    if (ran !== null) ranTotal = (ranTotal ?? 0) + ran;
+    ran = null;
   }
 
   return {
@@ -65,21 +80,23 @@ export function createShunit2Parser(sink: ParserSink) {
       }
       if (ran !== null && FAILED.test(text)) {
         confirmed = true;
+        close(false);
         return true;
       }
       if (ran !== null && text === "OK") {
-        green = true;
+        close(true);
         return true;
       }
       return false;
     },
     end(): void {
-      if (!confirmed || green) return;
-      for (const [test, f] of failed) {
+      close(false);
+      if (!confirmed) return;
+      for (const [test, f] of kept) {
         sink.test(test, "failed");
         sink.failure({ category: "test", test, message: f.message, start: f.lineNo, end: f.end });
       }
-      if (ran !== null) sink.summary({ passed: Math.max(0, ran - failed.size), failed: failed.size });
+      if (ranTotal !== null) sink.summary({ passed: Math.max(0, ranTotal - kept.size), failed: kept.size });
     },
   };
 }
