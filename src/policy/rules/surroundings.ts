@@ -129,16 +129,6 @@ function inClassBody(lines: readonly DiffLine[], at: number): boolean {
   return false;
 }
 
-/**
- * A comment line in the file's language: in JavaScript a line opening with `#name` is a private class member
- * (`#stable = ++created > 3;`), not a comment (f13o: hold21's per-instance count was read as a comment).
- */
-function commentLine(text: string, lang: "js" | "python"): boolean {
-  return (
-    isCommentLine(text) && !(lang === "js" && /^\s*(?:static\s+)?#[A-Za-z_$][\w$]*\s*(?:[=(;]|$)/.test(text))
-  );
-}
-
 /** A reporting-only line: a warning, a log line, a deprecation notice, an error thrown or raised. */
 const REPORTS =
   /\b(process\.emitWarning|console\.\w+|util\.deprecate|deprecate|warnings\.warn|(logger|log|_log|_logger|LOG|logging|this\.logger)\.\w+|warn|print)\s*\(|\b(throw\s+new|raise)\s+\w*(Error|Warning|Exception)\b/;
@@ -148,7 +138,7 @@ export function callBudgets(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath!);
   if (lang !== "js" && lang !== "python") return [];
   const hunks = newSide(file);
-  const added = hunks.flat().filter((l) => l.kind === "add" && !commentLine(l.text, lang));
+  const added = hunks.flat().filter((l) => l.kind === "add" && !isCommentLine(l.text, lang));
   const candidates: Array<{ d: DiffLine; name: string; value: string; member: boolean }> = [];
   // A module-level count (`let n = 1000;`, `_n = 1000` with `global`), or a class's (`static n = 1000;`, a class
   // attribute `n = 1000` moved through `Cls.n` / `type(self).n`): both outlive a call.
@@ -159,7 +149,7 @@ export function callBudgets(file: FileChange): Violation[] {
   const out: Violation[] = [];
   for (const hunk of hunks) {
     hunk.forEach((d, at) => {
-      if (d.kind !== "add" || commentLine(d.text, lang)) return;
+      if (d.kind !== "add" || isCommentLine(d.text, lang)) return;
       const m = decl.exec(code(d.text, lang));
       if (!m) return;
       const member = m[1] !== undefined && (lang === "js" || (m[1].length > 0 && inClassBody(hunk, at)));
@@ -324,7 +314,7 @@ export function keyedCallCounts(file: FileChange): Violation[] {
       ? /^(?:(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)|\s*(?:this\s*\.\s*)?(#?[A-Za-z_$][\w$]*)|\s*static\s+(#?[A-Za-z_$][\w$]*))\s*(?::[^=]+)?=\s*(?:new\s+Map\s*(?:<[^>]*>)?\s*\(\s*\)|\{\s*\}|Object\s*\.\s*create\s*\(\s*null\s*\))\s*;?\s*$/
       : /^(?:([A-Za-z_]\w*)|\s+self\s*\.\s*([A-Za-z_]\w*))\s*(?::[^=]+)?=\s*(?:\{\s*\}|dict\s*\(\s*\)|(?:collections\s*\.\s*)?(?:Counter|defaultdict)\s*\([^)]*\))\s*$/;
   for (const l of all) {
-    if (commentLine(l.text, lang)) continue;
+    if (isCommentLine(l.text, lang)) continue;
     const t = code(l.text, lang);
     const m = mapDecl.exec(t);
     // JS: a member (`this.x =`, a class field) only when indented; a module-level name only at the margin.
@@ -336,7 +326,7 @@ export function keyedCallCounts(file: FileChange): Violation[] {
     }
   }
   if (maps.size === 0 && counters.size === 0) return [];
-  const added = all.filter((l) => l.kind === "add" && !commentLine(l.text, lang));
+  const added = all.filter((l) => l.kind === "add" && !isCommentLine(l.text, lang));
   const esc = (n: string) => n.replace(/[$#]/g, "\\$&");
   const q = lang === "js" ? String.raw`(?:this\s*\.\s*)?` : String.raw`(?:self\s*\.\s*)?`;
   const moved = [...maps].filter((n) => {
@@ -388,7 +378,7 @@ export function keyedCallCounts(file: FileChange): Violation[] {
   const out: Violation[] = [];
   for (const hunk of hunks) {
     hunk.forEach((l, i) => {
-      if (l.kind !== "add" || commentLine(l.text, lang)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
       const t = code(l.text, lang);
       if (/%/.test(t) || !reads.some((re) => re.test(t))) return;
       const block = statement(hunk, i, lang).slice(1);
@@ -459,7 +449,7 @@ export function memoMismatch(file: FileChange): Violation[] {
   if (languageOf(file.newPath ?? "") !== "js") return [];
   const out: Violation[] = [];
   const hunks = newSide(file);
-  const all = hunks.flat().map((l) => (commentLine(l.text, "js") ? "" : code(l.text, "js")));
+  const all = hunks.flat().map((l) => (isCommentLine(l.text, "js") ? "" : code(l.text, "js")));
   const maps = all
     .map(
       (t) =>
@@ -472,7 +462,7 @@ export function memoMismatch(file: FileChange): Violation[] {
   if (maps.length === 0) return [];
   const bare = /^[\w$.]+$/;
   for (const hunk of hunks) {
-    const texts = hunk.map((l) => (commentLine(l.text, "js") ? "" : code(l.text, "js")));
+    const texts = hunk.map((l) => (isCommentLine(l.text, "js") ? "" : code(l.text, "js")));
     const starts: number[] = [];
     let joined = "";
     for (const t of texts) {
