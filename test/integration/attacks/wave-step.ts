@@ -55,11 +55,11 @@ export function writeTree(root: string, files: Record<string, string>): string {
 export type AppRun = { jobs: number; statuses: string; written: string; recordBytes: number };
 
 /**
- * The App on webhooks (waves 24 and 26): a fake GitHub where Codertocat is an admin, a job database under `dir` and a
- * runner that runs nothing. `deliveries` posts to the App; `title`, when given, is the issue's title as the App reads
- * it back (the attacker's). `written` joins every comment body, title and check-run summary the App posted or patched;
- * `recordBytes` is the largest job record's JSON length. The harness is imported when called: the other waves' steps
- * do not load it.
+ * The App on webhooks (waves 23, 24 and 26): a fake GitHub where Codertocat is an admin, a job database under
+ * `dir` and a runner that runs nothing. `deliveries` posts to the App; `title`, when given, is the issue's title as
+ * the App reads it back (the attacker's). `written` joins every comment body, title and check-run summary the App
+ * posted or patched; `recordBytes` is the largest job record's JSON length. The harness is imported when called: the
+ * other waves' steps do not load it.
  */
 export async function appRun(
   dir: string,
