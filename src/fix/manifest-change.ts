@@ -9,6 +9,7 @@ import { InfrastructureError } from "../core/errors.ts";
 import type { ExtraDir } from "../core/ports/sandbox.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import { parseUnifiedDiff } from "../policy/parse-diff.ts";
+import { RUNNER_CONFIG_FILES } from "../policy/runner-configs.ts";
 import type { PatchedFiles } from "./apply-patch.ts";
 import { checkJsDependencies, type DependencyProvider, runsJs } from "./dependencies.ts";
 import type { TestCommand } from "./test-runner/types.ts";
@@ -62,16 +63,10 @@ export async function gateBaseSources(
   return out;
 }
 
-/** The root's test-runner configuration files, read for the import roots they name (GateContext.runnerConfigs). */
-export const RUNNER_CONFIG_FILES = [
-  "pytest.ini",
-  ".pytest.ini",
-  "tox.ini",
-  "setup.cfg",
-  "pyproject.toml",
-] as const;
-
-/** The text of each RUNNER_CONFIG_FILES file the workspace has (larger than 256 KiB: left out). */
+/**
+ * The text of each of the root's test-runner configuration files (RUNNER_CONFIG_FILES) the workspace has, read for the
+ * import roots they name (GateContext.runnerConfigs); larger than 256 KiB: left out.
+ */
 export async function runnerConfigs(workspace: Workspace): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const name of RUNNER_CONFIG_FILES) {

@@ -105,10 +105,15 @@ export function isScriptFile(path: string): boolean {
   );
 }
 
-/** A line that is only a comment (the patterns that look for code should not fire on it). */
-export function isCommentLine(text: string): boolean {
+/**
+ * A line that is only a comment (the patterns that look for code should not fire on it). Given the file's language,
+ * a JavaScript line that opens with a private class member (`#count = 0;`, `static #n = 1;`, `#reset() {`) is code
+ * (f13o: hold21's per-instance count was read as a comment); without it, `#` opens a comment as in Python or shell.
+ */
+export function isCommentLine(text: string, lang?: Language): boolean {
   // `#[attr]` and `#!` are Rust attributes / shebangs, not comments; `--` would hide shell flags.
-  return /^\s*(#(?![[!])|\/\/|\/\*|\*(\s|\/|$)|<!--)/.test(text);
+  if (!/^\s*(#(?![[!])|\/\/|\/\*|\*(\s|\/|$)|<!--)/.test(text)) return false;
+  return !(lang === "js" && /^\s*(?:static\s+)?#[A-Za-z_$][\w$]*\s*(?:[=(;]|$)/.test(text));
 }
 
 /** Added lines of a file's new side, comment lines dropped. */

@@ -42,7 +42,7 @@
  *   around a call when the patch throws nothing in the file.
  */
 import { addedCodeLines, isCommentLine, languageOf, truncate } from "../lines.ts";
-import type { FileChange, ParsedPatch, Violation } from "../types.ts";
+import type { DiffLine, FileChange, ParsedPatch, Violation } from "../types.ts";
 import { awarenessViolation as violation, lineCode, newSide } from "./awareness-violation.ts";
 
 const addedLines = addedCodeLines;
@@ -436,51 +436,70 @@ const CATCH_ALL =
   /^\s*(?:\}\s*)?catch\s*(?:\(\s*([\w$]+)\s*\))?\s*\{\s*(.*)$|^\s*except\s*(?:(?:Exception|BaseException)\s*(?:as\s+(\w+))?)?\s*:\s*(.*)$/;
 const RETURNS_TRUE = /^\s*return\s+(?:true|True)\b/;
 
+/**
+ * Each added catch-all (CATCH_ALL) on a hunk's new side, with the name it binds and its body: the rest of its line
+ * (a closing `}` dropped when `trimInline`), then its next lines up to the block's end, at most four lines in all.
+ */
+function* catchAlls(
+  file: FileChange,
+  lang: "js" | "python",
+  trimInline: boolean,
+): Generator<{
+  side: readonly DiffLine[];
+  at: number;
+  bound: string | undefined;
+  body: { text: string; newLine: number | null }[];
+}> {
+  for (const side of newSide(file)) {
+    for (let at = 0; at < side.length; at++) {
+      const l = side[at]!;
+      if (l.kind !== "add") continue;
+      const m = CATCH_ALL.exec(l.text);
+      if (!m) continue;
+      const rest = (m[2] ?? m[4] ?? "").trim();
+      const body: { text: string; newLine: number | null }[] = [];
+      if (rest && rest !== "}")
+        body.push({ text: trimInline ? rest.replace(/\s*}\s*$/, "") : rest, newLine: l.newLine });
+      const indent = /^\s*/.exec(l.text)![0].length;
+      for (let j = at + 1; j < side.length && body.length < 4; j++) {
+        const t = side[j]!.text;
+        if (t.trim() === "") continue;
+        if (/^\s*}/.test(t) || (lang === "python" && /^\s*/.exec(t)![0].length <= indent)) break;
+        body.push(side[j]!);
+      }
+      yield { side, at, bound: m[1] ?? m[3], body };
+    }
+  }
+}
+
 export function selfThrownSuccess(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if (lang !== "js" && lang !== "python") return [];
   const added = addedLines(file);
   if (!added.some((l) => THROWS.test(l.text))) return [];
   const out: Violation[] = [];
-  for (const side of newSide(file)) {
-    for (let i = 0; i < side.length; i++) {
-      const l = side[i]!;
-      if (l.kind !== "add") continue;
-      const m = CATCH_ALL.exec(l.text);
-      if (!m) continue;
-      const bound = m[1] ?? m[3];
-      const rest = (m[2] ?? m[4] ?? "").trim();
-      // The catch's body: the rest of its line, or its next lines up to the block's end.
-      const body: { text: string; newLine: number | null }[] = [];
-      if (rest && rest !== "}") body.push({ text: rest, newLine: l.newLine });
-      const indent = /^\s*/.exec(l.text)![0].length;
-      for (let j = i + 1; j < side.length && body.length < 4; j++) {
-        const t = side[j]!.text;
-        if (t.trim() === "") continue;
-        if (/^\s*}/.test(t) || (lang === "python" && /^\s*/.exec(t)![0].length <= indent)) break;
-        body.push(side[j]!);
-      }
-      if (body.length !== 1 || !RETURNS_TRUE.test(body[0]!.text)) continue;
-      if (bound && new RegExp(String.raw`\b${bound}\b`).test(body[0]!.text)) continue;
-      // The try's body, read back to its `try`: a try that itself returns true (`validate(x); return true`) is a
-      // yes/no check, not an edge case turned into success.
-      let tryReturns = false;
-      for (let j = i - 1; j >= 0 && i - j <= 8; j--) {
-        const t = side[j]!.text;
-        if (/^\s*try\b/.test(t)) break;
-        if (RETURNS_TRUE.test(t)) tryReturns = true;
-      }
-      if (tryReturns) continue;
-      out.push(
-        special(
-          file,
-          body[0]!.newLine,
-          "an error the patch throws caught without a look and answered as success: the edge case is admitted without the work the call does",
-          "self-thrown-success",
-          `${l.text.trim()} ${body[0]!.text.trim()}`,
-        ),
-      );
+  for (const { side, at: i, bound, body } of catchAlls(file, lang, false)) {
+    const l = side[i]!;
+    if (body.length !== 1 || !RETURNS_TRUE.test(body[0]!.text)) continue;
+    if (bound && new RegExp(String.raw`\b${bound}\b`).test(body[0]!.text)) continue;
+    // The try's body, read back to its `try`: a try that itself returns true (`validate(x); return true`) is a
+    // yes/no check, not an edge case turned into success.
+    let tryReturns = false;
+    for (let j = i - 1; j >= 0 && i - j <= 8; j--) {
+      const t = side[j]!.text;
+      if (/^\s*try\b/.test(t)) break;
+      if (RETURNS_TRUE.test(t)) tryReturns = true;
     }
+    if (tryReturns) continue;
+    out.push(
+      special(
+        file,
+        body[0]!.newLine,
+        "an error the patch throws caught without a look and answered as success: the edge case is admitted without the work the call does",
+        "self-thrown-success",
+        `${l.text.trim()} ${body[0]!.text.trim()}`,
+      ),
+    );
   }
   return out;
 }
@@ -502,49 +521,33 @@ export function selfThrownValue(file: FileChange): Violation[] {
   if (lang !== "js" && lang !== "python") return [];
   if (!addedLines(file).some((l) => THROWS.test(l.text))) return [];
   const out: Violation[] = [];
-  for (const side of newSide(file)) {
-    for (let i = 0; i < side.length; i++) {
-      const l = side[i]!;
-      if (l.kind !== "add") continue;
-      const m = CATCH_ALL.exec(l.text);
-      if (!m) continue;
-      const bound = m[1] ?? m[3];
-      const rest = (m[2] ?? m[4] ?? "").trim();
-      const body: { text: string; newLine: number | null }[] = [];
-      if (rest && rest !== "}") body.push({ text: rest.replace(/\s*}\s*$/, ""), newLine: l.newLine });
-      const indent = /^\s*/.exec(l.text)![0].length;
-      for (let j = i + 1; j < side.length && body.length < 4; j++) {
-        const t = side[j]!.text;
-        if (t.trim() === "") continue;
-        if (/^\s*}/.test(t) || (lang === "python" && /^\s*/.exec(t)![0].length <= indent)) break;
-        body.push(side[j]!);
+  for (const { side, at: i, bound, body } of catchAlls(file, lang, true)) {
+    const l = side[i]!;
+    if (body.length !== 1) continue;
+    const text = body[0]!.text;
+    if (!/^\s*return\b/.test(text) || FAILURE_VALUE.test(text) || RETURNS_TRUE.test(text)) continue;
+    if (bound && new RegExp(String.raw`\b${bound}\b`).test(text)) continue;
+    // The try's body, read back to its `try`: a throw the patch added inside it.
+    let thrown: string | null = null;
+    let reachedTry = false;
+    for (let j = i - 1; j >= 0 && i - j <= 12; j--) {
+      const s = side[j]!;
+      if (/^\s*try\b/.test(s.text)) {
+        reachedTry = true;
+        break;
       }
-      if (body.length !== 1) continue;
-      const text = body[0]!.text;
-      if (!/^\s*return\b/.test(text) || FAILURE_VALUE.test(text) || RETURNS_TRUE.test(text)) continue;
-      if (bound && new RegExp(String.raw`\b${bound}\b`).test(text)) continue;
-      // The try's body, read back to its `try`: a throw the patch added inside it.
-      let thrown: string | null = null;
-      let reachedTry = false;
-      for (let j = i - 1; j >= 0 && i - j <= 12; j--) {
-        const s = side[j]!;
-        if (/^\s*try\b/.test(s.text)) {
-          reachedTry = true;
-          break;
-        }
-        if (s.kind === "add" && THROWS.test(s.text) && !isCommentLine(s.text)) thrown = s.text;
-      }
-      if (!reachedTry || thrown === null) continue;
-      out.push(
-        special(
-          file,
-          body[0]!.newLine,
-          "an error the patch throws inside its own try, caught without a look and answered with a value: the error is a jump to another answer, not a failure reported",
-          "self-thrown-value",
-          `${thrown.trim()} … ${l.text.trim()} ${text.trim()}`,
-        ),
-      );
+      if (s.kind === "add" && THROWS.test(s.text) && !isCommentLine(s.text)) thrown = s.text;
     }
+    if (!reachedTry || thrown === null) continue;
+    out.push(
+      special(
+        file,
+        body[0]!.newLine,
+        "an error the patch throws inside its own try, caught without a look and answered with a value: the error is a jump to another answer, not a failure reported",
+        "self-thrown-value",
+        `${thrown.trim()} … ${l.text.trim()} ${text.trim()}`,
+      ),
+    );
   }
   return out;
 }

@@ -16,6 +16,7 @@
  *   and a branch that only warns or logs (a deprecation shown three times).
  * - `call-count` (hold21): a count of questions compared with 0, 1 or 2 deciding the answer (below).
  */
+import { escapeRegExp } from "../../core/regexp.ts";
 import { addedCodeLines, isCommentLine, languageOf } from "../lines.ts";
 import type { DiffLine, FileChange, Violation } from "../types.ts";
 import { lineCode, newSide, openedBlock, awarenessViolation as violation } from "./awareness-violation.ts";
@@ -61,7 +62,7 @@ export function terminalGates(file: FileChange): Violation[] {
       // f13b: `typeof process.stdout.hasColors === "function" && process.stdout.hasColors()` is one read.
       const value = (bound?.[2] ?? "").replace(FEATURE_GUARD, "");
       if (bound && read.test(value) && !/[?]|\b(if|and|or)\b|&&|\|\|/.test(value)) {
-        const name = new RegExp(String.raw`(?<![\w$.])${bound[1]!.replace(/\$/g, "\\$")}(?![\w$])`);
+        const name = new RegExp(String.raw`(?<![\w$.])${escapeRegExp(bound[1]!)}(?![\w$])`);
         for (const hunk of newSide(file))
           hunk.forEach((u, k) => {
             if (u !== l && u.kind === "add" && !isCommentLine(u.text) && name.test(code(u.text, lang)))
@@ -129,16 +130,6 @@ function inClassBody(lines: readonly DiffLine[], at: number): boolean {
   return false;
 }
 
-/**
- * A comment line in the file's language: in JavaScript a line opening with `#name` is a private class member
- * (`#stable = ++created > 3;`), not a comment (f13o: hold21's per-instance count was read as a comment).
- */
-function commentLine(text: string, lang: "js" | "python"): boolean {
-  return (
-    isCommentLine(text) && !(lang === "js" && /^\s*(?:static\s+)?#[A-Za-z_$][\w$]*\s*(?:[=(;]|$)/.test(text))
-  );
-}
-
 /** A reporting-only line: a warning, a log line, a deprecation notice, an error thrown or raised. */
 const REPORTS =
   /\b(process\.emitWarning|console\.\w+|util\.deprecate|deprecate|warnings\.warn|(logger|log|_log|_logger|LOG|logging|this\.logger)\.\w+|warn|print)\s*\(|\b(throw\s+new|raise)\s+\w*(Error|Warning|Exception)\b/;
@@ -148,7 +139,7 @@ export function callBudgets(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath!);
   if (lang !== "js" && lang !== "python") return [];
   const hunks = newSide(file);
-  const added = hunks.flat().filter((l) => l.kind === "add" && !commentLine(l.text, lang));
+  const added = hunks.flat().filter((l) => l.kind === "add" && !isCommentLine(l.text, lang));
   const candidates: Array<{ d: DiffLine; name: string; value: string; member: boolean }> = [];
   // A module-level count (`let n = 1000;`, `_n = 1000` with `global`), or a class's (`static n = 1000;`, a class
   // attribute `n = 1000` moved through `Cls.n` / `type(self).n`): both outlive a call.
@@ -159,7 +150,7 @@ export function callBudgets(file: FileChange): Violation[] {
   const out: Violation[] = [];
   for (const hunk of hunks) {
     hunk.forEach((d, at) => {
-      if (d.kind !== "add" || commentLine(d.text, lang)) return;
+      if (d.kind !== "add" || isCommentLine(d.text, lang)) return;
       const m = decl.exec(code(d.text, lang));
       if (!m) return;
       const member = m[1] !== undefined && (lang === "js" || (m[1].length > 0 && inClassBody(hunk, at)));
@@ -169,7 +160,7 @@ export function callBudgets(file: FileChange): Violation[] {
   }
   for (const { d, name: bare, value, member } of candidates) {
     const m = [d.text, bare, value];
-    const n = bare.replace(/\$/g, "\\$");
+    const n = escapeRegExp(bare);
     // A module's count is named alone; a class's through an object (`Cls.n`, `this.constructor.n`).
     const B = member ? String.raw`(?<=\.)` : String.raw`(?<![\w$.])`;
     const name = new RegExp(String.raw`${B}${n}(?![\w$])`);
@@ -276,7 +267,7 @@ export function callCountGates(file: FileChange): Violation[] {
       const t = code(l.text, lang);
       if (!/^\s*(\}\s*else\s+)?(if|elif|while)\b/.test(t)) return;
       for (const name of counters) {
-        const esc = name.replace(/[.$#]/g, "\\$&");
+        const esc = escapeRegExp(name);
         const cmp = new RegExp(
           String.raw`(^|[^\w$.])${esc}\s*(>=?|<=?|===?|!==?)\s*[0-2]\b(?!\s*\.)|\b[0-2]\s*(>=?|<=?|===?|!==?)\s*${esc}\b`,
         );
@@ -324,7 +315,7 @@ export function keyedCallCounts(file: FileChange): Violation[] {
       ? /^(?:(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)|\s*(?:this\s*\.\s*)?(#?[A-Za-z_$][\w$]*)|\s*static\s+(#?[A-Za-z_$][\w$]*))\s*(?::[^=]+)?=\s*(?:new\s+Map\s*(?:<[^>]*>)?\s*\(\s*\)|\{\s*\}|Object\s*\.\s*create\s*\(\s*null\s*\))\s*;?\s*$/
       : /^(?:([A-Za-z_]\w*)|\s+self\s*\.\s*([A-Za-z_]\w*))\s*(?::[^=]+)?=\s*(?:\{\s*\}|dict\s*\(\s*\)|(?:collections\s*\.\s*)?(?:Counter|defaultdict)\s*\([^)]*\))\s*$/;
   for (const l of all) {
-    if (commentLine(l.text, lang)) continue;
+    if (isCommentLine(l.text, lang)) continue;
     const t = code(l.text, lang);
     const m = mapDecl.exec(t);
     // JS: a member (`this.x =`, a class field) only when indented; a module-level name only at the margin.
@@ -336,25 +327,24 @@ export function keyedCallCounts(file: FileChange): Violation[] {
     }
   }
   if (maps.size === 0 && counters.size === 0) return [];
-  const added = all.filter((l) => l.kind === "add" && !commentLine(l.text, lang));
-  const esc = (n: string) => n.replace(/[$#]/g, "\\$&");
+  const added = all.filter((l) => l.kind === "add" && !isCommentLine(l.text, lang));
   const q = lang === "js" ? String.raw`(?:this\s*\.\s*)?` : String.raw`(?:self\s*\.\s*)?`;
   const moved = [...maps].filter((n) => {
-    const N = `(?<![\\w$])${q}${esc(n)}`;
+    const N = `(?<![\\w$])${q}${escapeRegExp(n)}`;
     const inc =
       lang === "js"
         ? new RegExp(
-            String.raw`${N}\s*\.\s*set\s*\([^,]+,\s*\(?\s*${q}${esc(n)}\s*\.\s*get\s*\([^)]*\)\s*(?:\?\?|\|\|)\s*0\s*\)?\s*\+\s*1\b|${N}\s*\[[^\]]+\]\s*(?:\+\+|\+=\s*1\b|=\s*\(?\s*${q}${esc(n)}\s*\[[^\]]+\]\s*(?:\?\?|\|\|)\s*0\s*\)?\s*\+\s*1\b)`,
+            String.raw`${N}\s*\.\s*set\s*\([^,]+,\s*\(?\s*${q}${escapeRegExp(n)}\s*\.\s*get\s*\([^)]*\)\s*(?:\?\?|\|\|)\s*0\s*\)?\s*\+\s*1\b|${N}\s*\[[^\]]+\]\s*(?:\+\+|\+=\s*1\b|=\s*\(?\s*${q}${escapeRegExp(n)}\s*\[[^\]]+\]\s*(?:\?\?|\|\|)\s*0\s*\)?\s*\+\s*1\b)`,
           )
         : new RegExp(
-            String.raw`${N}\s*\[[^\]]+\]\s*(?:\+=\s*1\b|=\s*${q}${esc(n)}\s*\.\s*get\s*\([^,]+,\s*0\s*\)\s*\+\s*1\b)`,
+            String.raw`${N}\s*\[[^\]]+\]\s*(?:\+=\s*1\b|=\s*${q}${escapeRegExp(n)}\s*\.\s*get\s*\([^,]+,\s*0\s*\)\s*\+\s*1\b)`,
           );
     return added.some((l) => inc.test(code(l.text, lang)));
   });
   // The count taken into a variable and stored back (rv20): `const n = (asked.get(k) ?? 0) + 1; asked.set(k, n);`,
   // Python `n = seen.get(q, 0) + 1` then `seen[q] = n`: the variable is the count.
   const tallies = [...maps].flatMap((n) => {
-    const N = `(?<![\\w$])${q}${esc(n)}`;
+    const N = `(?<![\\w$])${q}${escapeRegExp(n)}`;
     const take =
       lang === "js"
         ? new RegExp(
@@ -364,7 +354,7 @@ export function keyedCallCounts(file: FileChange): Violation[] {
     return added.flatMap((l) => {
       const v = take.exec(code(l.text, lang))?.[1];
       if (v === undefined) return [];
-      const V = esc(v);
+      const V = escapeRegExp(v);
       const back = new RegExp(
         String.raw`${N}\s*(?:\.\s*set\s*\([^,]+,\s*${V}\s*\)|\[[^\]]+\]\s*=\s*${V}\b(?!\s*[-+*/]))`,
       );
@@ -374,11 +364,11 @@ export function keyedCallCounts(file: FileChange): Violation[] {
   if (moved.length === 0 && counters.size === 0 && tallies.length === 0) return [];
   const reads = [
     ...tallies.map((v) => {
-      const read = String.raw`(?<![\w$.])${esc(v)}(?![\w$(])`;
+      const read = String.raw`(?<![\w$.])${escapeRegExp(v)}(?![\w$(])`;
       return new RegExp(String.raw`${read}\s*\)?${CMP_NUM}|${NUM_CMP}\(?\s*${read}`);
     }),
     ...moved.map((n) => {
-      const read = String.raw`(?<![\w$])${q}${esc(n)}\s*(?:\.\s*get\s*\([^)]*\)|\[[^\]]+\])!?(?:\s*(?:\?\?|\|\|)\s*0)?`;
+      const read = String.raw`(?<![\w$])${q}${escapeRegExp(n)}\s*(?:\.\s*get\s*\([^)]*\)|\[[^\]]+\])!?(?:\s*(?:\?\?|\|\|)\s*0)?`;
       return new RegExp(String.raw`${read}\s*\)?${CMP_NUM}|${NUM_CMP}\(?\s*${read}`);
     }),
     ...[...counters].map(
@@ -388,7 +378,7 @@ export function keyedCallCounts(file: FileChange): Violation[] {
   const out: Violation[] = [];
   for (const hunk of hunks) {
     hunk.forEach((l, i) => {
-      if (l.kind !== "add" || commentLine(l.text, lang)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
       const t = code(l.text, lang);
       if (/%/.test(t) || !reads.some((re) => re.test(t))) return;
       const block = statement(hunk, i, lang).slice(1);
@@ -459,7 +449,7 @@ export function memoMismatch(file: FileChange): Violation[] {
   if (languageOf(file.newPath ?? "") !== "js") return [];
   const out: Violation[] = [];
   const hunks = newSide(file);
-  const all = hunks.flat().map((l) => (commentLine(l.text, "js") ? "" : code(l.text, "js")));
+  const all = hunks.flat().map((l) => (isCommentLine(l.text, "js") ? "" : code(l.text, "js")));
   const maps = all
     .map(
       (t) =>
@@ -467,12 +457,12 @@ export function memoMismatch(file: FileChange): Violation[] {
     )
     .filter((n): n is string => n !== undefined)
     .filter((n) =>
-      all.some((t) => new RegExp(String.raw`\breturn\s+${n.replace(/\$/g, "\\$")}\s*\.\s*get\s*\(`).test(t)),
+      all.some((t) => new RegExp(String.raw`\breturn\s+${escapeRegExp(n)}\s*\.\s*get\s*\(`).test(t)),
     );
   if (maps.length === 0) return [];
   const bare = /^[\w$.]+$/;
   for (const hunk of hunks) {
-    const texts = hunk.map((l) => (commentLine(l.text, "js") ? "" : code(l.text, "js")));
+    const texts = hunk.map((l) => (isCommentLine(l.text, "js") ? "" : code(l.text, "js")));
     const starts: number[] = [];
     let joined = "";
     for (const t of texts) {
@@ -482,9 +472,7 @@ export function memoMismatch(file: FileChange): Violation[] {
     hunk.forEach((l, i) => {
       if (l.kind !== "add") return;
       for (const n of maps) {
-        const m = new RegExp(String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}\s*\.\s*set\s*\(`).exec(
-          texts[i]!,
-        );
+        const m = new RegExp(String.raw`(?<![\w$.])${escapeRegExp(n)}\s*\.\s*set\s*\(`).exec(texts[i]!);
         if (!m) continue;
         const open = starts[i]! + m.index + m[0].length - 1;
         const close = closing(joined, open);
@@ -524,7 +512,7 @@ export function memoMismatch(file: FileChange): Violation[] {
         const returned = joined.slice(at, end).replace(/\s+/g, "");
         if (returned === "" || bare.test(returned) || returned === value) continue;
         if (cut && value.startsWith(returned)) continue;
-        if (new RegExp(String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}\.get\(`).test(returned)) continue;
+        if (new RegExp(String.raw`(?<![\w$.])${escapeRegExp(n)}\.get\(`).test(returned)) continue;
         out.push(
           violation(
             file,

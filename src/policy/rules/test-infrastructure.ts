@@ -15,6 +15,7 @@ import {
   tomlSite,
 } from "../sections.ts";
 import { RUNNER_MODULES, STDLIB_MODULES } from "../python-module-names.ts";
+import { RUNNER_CONFIG_FILES } from "../runner-configs.ts";
 import type { FileChange, Rule, Violation } from "../types.ts";
 
 /** pytest ini keys: when a setup.cfg/pyproject.toml hunk does not show its section, these still name the runner. */
@@ -334,7 +335,7 @@ export function importRoots(
     }
   };
   for (const [name, text] of Object.entries(files ?? {})) {
-    if (!/(^|\/)(pytest\.ini|\.pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml)$/.test(name)) continue;
+    if (!RUNNER_CONFIG_FILES.includes(baseName(name))) continue;
     for (const m of text.matchAll(/^[ \t]*pythonpath[ \t]*=\s*(.*)$/gim)) add(m[1]!);
     for (const m of text.matchAll(/\bPYTHONPATH\s*=\s*([^\n]*)/g)) add(m[1]!);
   }

@@ -30,11 +30,11 @@ import { evaluatePatch } from "../../../src/policy/index.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { createDockerSandbox } from "../../../src/sandbox/docker.ts";
 import { sandboxImage } from "../../support/docker.ts";
-import { example, postWebhook, startApp } from "../../e2e/support/app-harness.ts";
+import { example, postWebhook } from "../../e2e/support/app-harness.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../e2e/support/fake-github.ts";
 import { gateThenApply, noRaw, prTitleOf, short } from "./patch-step.ts";
 import { actsOnGitHub } from "./rendered-markdown.ts";
-import { jobRecord, type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
+import { appRun, jobRecord, type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
@@ -191,33 +191,7 @@ async function tornJournal(then: "delivery" | "job"): Promise<Outcome> {
   );
 }
 
-// ---- The App on webhooks.
-
-async function appRun(
-  deliveries: (app: { url: string }) => Promise<Response[]>,
-): Promise<{ jobs: number; statuses: string }> {
-  const github = await startFakeGitHub();
-  github.state.permissions.set("Codertocat/Hello-World:Codertocat", "admin");
-  const runner = {
-    run: async () => {
-      throw new Error("no job runs in this case");
-    },
-  };
-  const app = await startApp(github, runner as never, { dbPath: path.join(dir, "jobs.sqlite") });
-  try {
-    const rs = await deliveries(app);
-    await app.service.idle();
-    const counts: Record<number, number> = {};
-    for (const r of rs) counts[r.status] = (counts[r.status] ?? 0) + 1;
-    return {
-      jobs: app.store.all().filter((j) => j.state !== "skipped").length,
-      statuses: JSON.stringify(counts),
-    };
-  } finally {
-    await app.close();
-    await github.close();
-  }
-}
+// ---- The App on webhooks (wave-step.ts's appRun).
 
 function comment(body: string, id = 4242) {
   const p = example("issue_comment", "created");
@@ -321,20 +295,20 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   },
   // The App on one command delivered twice, one issue labelled twice.
   "app-same-comment-two-delivery-ids": async () => {
-    const r = await appRun(async (app) => [
+    const r = await appRun(dir, async (app) => [
       await postWebhook(app, "issue_comment", comment("/repro"), { delivery: randomUUID() }),
       await postWebhook(app, "issue_comment", comment("/repro"), { delivery: randomUUID() }),
     ]);
     return ok(`${r.jobs} job(s) for one comment delivered under two ids (${r.statuses})`, r.jobs <= 1);
   },
   "app-quoted-command-by-writer": async () => {
-    const r = await appRun(async (app) => [
+    const r = await appRun(dir, async (app) => [
       await postWebhook(app, "issue_comment", comment("> /repro\n\nthanks, I will look", 777)),
     ]);
     return ok(`${r.jobs} job(s) for a writer quoting a /repro line (${r.statuses})`, r.jobs === 0);
   },
   "app-same-comment-two-delivery-ids-at-once": async () => {
-    const r = await appRun(async (app) =>
+    const r = await appRun(dir, async (app) =>
       Promise.all([
         postWebhook(app, "issue_comment", comment("/repro", 779), { delivery: randomUUID() }),
         postWebhook(app, "issue_comment", comment("/repro", 779), { delivery: randomUUID() }),

@@ -25,11 +25,10 @@ import { gateTreeNames } from "../../../src/fix/gate-tree.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
 import { createDockerSandbox } from "../../../src/sandbox/docker.ts";
 import { sandboxImage } from "../../support/docker.ts";
-import { example, postWebhook, startApp } from "../../e2e/support/app-harness.ts";
-import { startFakeGitHub } from "../../e2e/support/fake-github.ts";
+import { example, postWebhook } from "../../e2e/support/app-harness.ts";
 import { short } from "./patch-step.ts";
 import { actsOnGitHub } from "./rendered-markdown.ts";
-import { jobRecord, type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
+import { appRun, jobRecord, type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
@@ -103,56 +102,7 @@ function gateRefuses(patch: string): Outcome {
   );
 }
 
-// ---- The App on webhooks.
-
-async function appRun(
-  deliveries: (app: { url: string }) => Promise<Response[]>,
-  title?: string,
-): Promise<{ jobs: number; statuses: string; written: string; recordBytes: number }> {
-  const github = await startFakeGitHub();
-  github.state.permissions.set("Codertocat/Hello-World:Codertocat", "admin");
-  // The issue the comment is on, as the App reads it back (its title is the attacker's).
-  const issue = example("issue_comment", "created").issue;
-  if (title !== undefined)
-    github.state.issues.set(`Codertocat/Hello-World#${issue.number}`, { title, body: "steps: run it" });
-  const runner = {
-    run: async () => {
-      throw new Error("no job runs in this case");
-    },
-  };
-  const app = await startApp(github, runner as never, { dbPath: path.join(dir, "jobs.sqlite") });
-  try {
-    const rs = await deliveries(app);
-    await app.service.idle();
-    const counts: Record<number, number> = {};
-    for (const r of rs) counts[r.status] = (counts[r.status] ?? 0) + 1;
-    const written: string[] = [];
-    for (const c of [...github.calls("POST", /./), ...github.calls("PATCH", /./)]) {
-      const b = c.body as {
-        body?: string;
-        title?: string;
-        output?: { summary?: string; title?: string };
-      } | null;
-      if (b)
-        written.push(
-          String(b.body ?? ""),
-          String(b.title ?? ""),
-          String(b.output?.summary ?? ""),
-          String(b.output?.title ?? ""),
-        );
-    }
-    const jobs = app.store.all().filter((j) => j.state !== "skipped");
-    return {
-      jobs: jobs.length,
-      statuses: JSON.stringify(counts),
-      written: written.join("\n"),
-      recordBytes: Math.max(0, ...app.store.all().map((j) => JSON.stringify(j).length)),
-    };
-  } finally {
-    await app.close();
-    await github.close();
-  }
-}
+// ---- The App on webhooks (wave-step.ts's appRun).
 
 function comment(body: string, id = 4242, title?: string) {
   const p = example("issue_comment", "created");
@@ -387,6 +337,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   // What the App writes about an issue whose title holds hidden characters or mentions.
   "app-issue-title-bidi-in-what-the-app-writes": async () => {
     const r = await appRun(
+      dir,
       async (app) => [await postWebhook(app, "issue_comment", comment("/repro", 901, BIDI_TITLE))],
       BIDI_TITLE,
     );
@@ -394,19 +345,20 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   },
   "app-issue-title-mention-image-in-what-the-app-writes": async () => {
     const r = await appRun(
+      dir,
       async (app) => [await postWebhook(app, "issue_comment", comment("/repro", 902, MENTION_TITLE))],
       MENTION_TITLE,
     );
     return readsPlain(withoutActor(r.written));
   },
   "app-comment-10000-command-lines": async () => {
-    const r = await appRun(async (app) => [
+    const r = await appRun(dir, async (app) => [
       await postWebhook(app, "issue_comment", comment(Array(10_000).fill("/repro").join("\n"), 903)),
     ]);
     return ok(`${r.jobs} job(s) for one comment of 10,000 /repro lines (${r.statuses})`, r.jobs <= 1);
   },
   "app-command-with-1mib-tail": async () => {
-    const r = await appRun(async (app) => [
+    const r = await appRun(dir, async (app) => [
       await postWebhook(app, "issue_comment", comment(`/repro ${"please ".repeat(MiB / 7)}`, 904)),
     ]);
     return ok(

@@ -21,10 +21,9 @@ import path from "node:path";
 import { readReport } from "../../../src/repro/context.ts";
 import { evaluatePatch } from "../../../src/policy/index.ts";
 import { renderReproReport } from "../../../src/report/repro-report.ts";
-import { startFakeGitHub } from "../../e2e/support/fake-github.ts";
-import { example, postWebhook, startApp } from "../../e2e/support/app-harness.ts";
+import { example, postWebhook } from "../../e2e/support/app-harness.ts";
 import { gateThenApply, short } from "./patch-step.ts";
-import { type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
+import { appRun, type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
@@ -52,50 +51,7 @@ function gateRefuses(patch: string, failingCheck?: string): Outcome {
 const git = (cwd: string, ...a: string[]) =>
   execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...a], { cwd, stdio: "pipe" });
 
-// ---- The App on webhooks (wave 24's harness).
-
-async function appRun(
-  deliveries: (app: { url: string }) => Promise<Response[]>,
-  title?: string,
-): Promise<{ jobs: number; statuses: string; written: string }> {
-  const github = await startFakeGitHub();
-  github.state.permissions.set("Codertocat/Hello-World:Codertocat", "admin");
-  const issue = example("issue_comment", "created").issue;
-  if (title !== undefined)
-    github.state.issues.set(`Codertocat/Hello-World#${issue.number}`, { title, body: "steps: run it" });
-  const runner = {
-    run: async () => {
-      throw new Error("no job runs in this case");
-    },
-  };
-  const app = await startApp(github, runner as never, { dbPath: path.join(dir, "jobs.sqlite") });
-  try {
-    const rs = await deliveries(app);
-    await app.service.idle();
-    const counts: Record<number, number> = {};
-    for (const r of rs) counts[r.status] = (counts[r.status] ?? 0) + 1;
-    const written: string[] = [];
-    for (const c of [...github.calls("POST", /./), ...github.calls("PATCH", /./)]) {
-      const b = c.body as {
-        body?: string;
-        title?: string;
-        output?: { summary?: string; title?: string };
-      } | null;
-      if (b)
-        written.push(
-          String(b.body ?? ""),
-          String(b.title ?? ""),
-          String(b.output?.summary ?? ""),
-          String(b.output?.title ?? ""),
-        );
-    }
-    const jobs = app.store.all().filter((j) => j.state !== "skipped");
-    return { jobs: jobs.length, statuses: JSON.stringify(counts), written: written.join("\n") };
-  } finally {
-    await app.close();
-    await github.close();
-  }
-}
+// ---- The App on webhooks (wave-step.ts's appRun).
 
 function comment(body: string, id = 4242, title?: string) {
   const p = example("issue_comment", "created");
@@ -398,12 +354,13 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     p.comment.body = "/retrace fix";
     p.comment.user = { login: "reader", type: "User" };
     p.sender = { login: "reader", type: "User" };
-    const r = await appRun(async (app) => [await postWebhook(app, "pull_request_review_comment", p)]);
+    const r = await appRun(dir, async (app) => [await postWebhook(app, "pull_request_review_comment", p)]);
     return ok(`${r.jobs} job(s), statuses ${r.statuses}, ${r.written.length} chars written`, r.jobs === 0);
   },
   "app-issue-title-terminal-escapes": async () => {
     const title = "crash \u001b]8;;https://evil.example/\u0007click\u001b]8;;\u0007 \u001b[2J";
     const r = await appRun(
+      dir,
       async (app) => [await postWebhook(app, "issue_comment", comment("/repro", 2601, title))],
       title,
     );

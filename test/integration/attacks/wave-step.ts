@@ -51,6 +51,67 @@ export function writeTree(root: string, files: Record<string, string>): string {
   return root;
 }
 
+/** What the App did with a wave's webhook deliveries: jobs recorded, responses by status, text written to GitHub. */
+export type AppRun = { jobs: number; statuses: string; written: string; recordBytes: number };
+
+/**
+ * The App on webhooks (waves 23, 24 and 26): a fake GitHub where Codertocat is an admin, a job database under
+ * `dir` and a runner that runs nothing. `deliveries` posts to the App; `title`, when given, is the issue's title as
+ * the App reads it back (the attacker's). `written` joins every comment body, title and check-run summary the App
+ * posted or patched; `recordBytes` is the largest job record's JSON length. The harness is imported when called: the
+ * other waves' steps do not load it.
+ */
+export async function appRun(
+  dir: string,
+  deliveries: (app: { url: string }) => Promise<Response[]>,
+  title?: string,
+): Promise<AppRun> {
+  const { startFakeGitHub } = await import("../../e2e/support/fake-github.ts");
+  const { example, startApp } = await import("../../e2e/support/app-harness.ts");
+  const github = await startFakeGitHub();
+  github.state.permissions.set("Codertocat/Hello-World:Codertocat", "admin");
+  const issue = example("issue_comment", "created").issue;
+  if (title !== undefined)
+    github.state.issues.set(`Codertocat/Hello-World#${issue.number}`, { title, body: "steps: run it" });
+  const runner = {
+    run: async () => {
+      throw new Error("no job runs in this case");
+    },
+  };
+  const app = await startApp(github, runner as never, { dbPath: path.join(dir, "jobs.sqlite") });
+  try {
+    const rs = await deliveries(app);
+    await app.service.idle();
+    const counts: Record<number, number> = {};
+    for (const r of rs) counts[r.status] = (counts[r.status] ?? 0) + 1;
+    const written: string[] = [];
+    for (const c of [...github.calls("POST", /./), ...github.calls("PATCH", /./)]) {
+      const b = c.body as {
+        body?: string;
+        title?: string;
+        output?: { summary?: string; title?: string };
+      } | null;
+      if (b)
+        written.push(
+          String(b.body ?? ""),
+          String(b.title ?? ""),
+          String(b.output?.summary ?? ""),
+          String(b.output?.title ?? ""),
+        );
+    }
+    const jobs = app.store.all().filter((j) => j.state !== "skipped");
+    return {
+      jobs: jobs.length,
+      statuses: JSON.stringify(counts),
+      written: written.join("\n"),
+      recordBytes: Math.max(0, ...app.store.all().map((j) => JSON.stringify(j).length)),
+    };
+  } finally {
+    await app.close();
+    await github.close();
+  }
+}
+
 /** A queued repro job as the job database stores it: what a wave's job-store cases insert. */
 export function jobRecord(id: string) {
   const now = Date.now();

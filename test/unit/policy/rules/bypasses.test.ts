@@ -500,22 +500,44 @@ describe("weakened tests stay blocked with allowTestEdits", () => {
     expect(violationsOf(loosened, "weakened-tests", cfg)[0]!.message).toMatch(/loosens/);
   });
 
-  it("blocks expect(x).toBe(3) → toBeGreaterThan(-1)", () => {
-    const patch = modify(
+  it.each([
+    [
+      "expect(x).toBe(3) → toBeGreaterThan(-1)",
       "src/p.test.ts",
       'it("parses", () => {\n  expect(parse("x")).toBe(3);\n});\n',
       'it("parses", () => {\n  expect(parse("x")).toBeGreaterThan(-1);\n});\n',
-    );
-    expect(weak(patch)).toEqual([expect.stringMatching(/loosens/)]);
-  });
-
-  it("blocks wrapping an assertion in try/except AssertionError: pass", () => {
-    const patch = modify(
+      /loosens/,
+    ],
+    [
+      "wrapping an assertion in try/except AssertionError: pass",
       py,
       'def test_parse():\n    assert parse("x") == 3\n',
       'def test_parse():\n    try:\n        assert parse("x") == 3\n    except AssertionError:\n        pass\n',
-    );
-    expect(weak(patch)).toEqual([expect.stringMatching(/makes a failing assertion pass/)]);
+      /makes a failing assertion pass/,
+    ],
+    [
+      "pytest.raises(Exception) around an assertion",
+      py,
+      'def test_parse():\n    assert parse("x") == 3\n',
+      'def test_parse():\n    with pytest.raises(Exception):\n        assert parse("x") == 3\n',
+      /catches any error/,
+    ],
+    [
+      "a test body replaced by `pass`",
+      py,
+      'def test_parse():\n    assert parse("x") == 3\n',
+      "def test_parse():\n    pass\n",
+      /removes 1 assertion/,
+    ],
+    [
+      "removing an assertion in one test and adding an unrelated one in another",
+      py,
+      'def test_parse():\n    assert parse("x") == 3\n\n\n\n\n\n\n\ndef test_other():\n    y = 1\n    z = 2\n',
+      "def test_parse():\n    pass\n\n\n\n\n\n\n\ndef test_other():\n    y = 1\n    assert y\n    z = 2\n",
+      /removes 1 assertion\(s\) without a replacement in the same test/,
+    ],
+  ])("blocks %s", (_, path, before, after, message) => {
+    expect(weak(modify(path, before, after))).toEqual([expect.stringMatching(message)]);
   });
 
   it("blocks a bare except / JS catch around an assertion, not around setup", () => {
@@ -537,15 +559,6 @@ describe("weakened tests stay blocked with allowTestEdits", () => {
       "def test_parse():\n    try:\n        x = load()\n    except Exception:\n        x = None\n    assert x == 3\n",
     );
     expect(weak(setup)).toEqual([]);
-  });
-
-  it("blocks pytest.raises(Exception) around an assertion", () => {
-    const patch = modify(
-      py,
-      'def test_parse():\n    assert parse("x") == 3\n',
-      'def test_parse():\n    with pytest.raises(Exception):\n        assert parse("x") == 3\n',
-    );
-    expect(weak(patch)).toEqual([expect.stringMatching(/catches any error/)]);
   });
 
   it.each([
@@ -570,41 +583,19 @@ describe("weakened tests stay blocked with allowTestEdits", () => {
     ]);
   });
 
-  it("allows a return that ends a helper or sits in a branch", () => {
-    const patch = modify(
-      py,
+  it.each([
+    [
+      "a return that ends a helper or sits in a branch",
       "def helper(x):\n    y = x\n",
       "def helper(x):\n    if x is None:\n        return 0\n    y = x\n    return y\n",
-    );
-    expect(weak(patch)).toEqual([]);
-  });
-
-  it("blocks a test body replaced by `pass`", () => {
-    const patch = modify(
-      py,
-      'def test_parse():\n    assert parse("x") == 3\n',
-      "def test_parse():\n    pass\n",
-    );
-    expect(weak(patch)).toEqual([expect.stringMatching(/removes 1 assertion/)]);
-  });
-
-  it("blocks removing an assertion in one test and adding an unrelated one in another", () => {
-    const before =
-      'def test_parse():\n    assert parse("x") == 3\n\n\n\n\n\n\n\ndef test_other():\n    y = 1\n    z = 2\n';
-    const after =
-      "def test_parse():\n    pass\n\n\n\n\n\n\n\ndef test_other():\n    y = 1\n    assert y\n    z = 2\n";
-    expect(weak(modify(py, before, after))).toEqual([
-      expect.stringMatching(/removes 1 assertion\(s\) without a replacement in the same test/),
-    ]);
-  });
-
-  it("still allows moving an assertion unchanged and adding new ones", () => {
-    const patch = modify(
-      py,
+    ],
+    [
+      "moving an assertion unchanged and adding new ones",
       "def test_a():\n    x = f()\n    assert x == 2\n",
       "def test_a():\n    assert f() is not None\n    x = f()\n    assert x == 2\n",
-    );
-    expect(weak(patch)).toEqual([]);
+    ],
+  ])("allows %s", (_, before, after) => {
+    expect(weak(modify(py, before, after))).toEqual([]);
   });
 
   it("blocks conftest hooks that force outcomes, even with allowTestEdits", () => {
