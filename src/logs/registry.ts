@@ -68,6 +68,7 @@ import { teamcityFormat } from "./parsers/teamcity.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
 import { exercismFormat } from "./parsers/exercism.ts";
 import { cloudslangFormat } from "./parsers/cloudslang.ts";
+import { mavenInvokerFormat } from "./parsers/maven-invoker.ts";
 import { cutterFormat } from "./parsers/cutter.ts";
 import { wptrunnerFormat } from "./parsers/wptrunner.ts";
 import { seatestFormat } from "./parsers/seatest.ts";
@@ -155,6 +156,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   // the CloudSlang builder's `Following N tests failed:`).
   seatestFormat,
   cloudslangFormat,
+  // The Maven Invoker Plugin's `The following builds failed:` entries (failed integration-test builds).
+  mavenInvokerFormat,
   // Cutter's `Failure: case::test` over its `<expected == actual>` line.
   cutterFormat,
   // wptrunner's `TEST_START:`/`TEST_END: … TIMEOUT, expected FAIL` lines (mozlog's mach formatter).

@@ -1,0 +1,220 @@
+/**
+ * Rules added on branch f10ba (issue 10: formats and shapes still missed): a JUnit 5 stack alone whose frames carry
+ * a module's version (`java.base@11.0.11/`) and the JDK's reflective construction of the assertion, or pass through a
+ * helper of the test's project; the Maven Invoker Plugin's failed integration builds; Julia's failing leaf testsets.
+ * Each log is written here for a small kiln library of our own, in the runner's byte layout; each rule has a case
+ * where it must not fire (a green log yields zero failures) and one where it must fire.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const found = (text: string) => parseLog(text).failures.map((f) => [f.test, f.file, f.line]);
+
+describe("java-stack: module versions in frames, reflective construction, helpers between", () => {
+  const reflect = [
+    "\tat java.base@17.0.2/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
+    "\tat java.base@17.0.2/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:77)",
+    "\tat java.base@17.0.2/jdk.internal.reflect.DelegatingConstructorAccessorImpl.newInstance(DelegatingConstructorAccessorImpl.java:45)",
+  ];
+  const called = [
+    "\tat java.base@17.0.2/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)",
+    "\tat java.base@17.0.2/java.lang.reflect.Method.invoke(Method.java:568)",
+    "\tat app//org.junit.platform.commons.util.ReflectionUtils.invokeMethod(ReflectionUtils.java:727)",
+  ];
+  it("a stack whose assertion the JDK built reflectively, frames behind `java.base@17.0.2/`", () => {
+    const log = [
+      "org.opentest4j.AssertionFailedError: ",
+      "Expecting value to be true but was false",
+      ...reflect,
+      "\tat app//org.kettle.HeatTest.reachesNineHundred(HeatTest.java:31)",
+      ...called,
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["org.kettle.HeatTest.reachesNineHundred", "src/test/java/org/kettle/HeatTest.java", 31],
+    ]);
+  });
+  it("a helper of the project (whatever its name) between the assertion and the test reflection called", () => {
+    const log = [
+      "org.opentest4j.AssertionFailedError: expected: <900> but was: <800>",
+      ...reflect,
+      "\tat org.kettle.TestKilnRunner.run(TestKilnRunner.java:95)",
+      "\tat org.kettle.support.Probe.read(Probe.java:12)",
+      "\tat org.kettle.glaze.GlazeTest.firesTwice(GlazeTest.java:41)",
+      ...called,
+    ].join("\n");
+    expect(found(log)).toEqual([
+      ["org.kettle.glaze.GlazeTest.firesTwice", "src/test/java/org/kettle/glaze/GlazeTest.java", 41],
+    ]);
+  });
+  it("must not fire: the frame reflection called is no test class, or the type is the JDK's own AssertionError", () => {
+    const notATest = [
+      "org.opentest4j.AssertionFailedError: expected: <900> but was: <800>",
+      ...reflect,
+      "\tat org.kettle.GlazeTest.check(GlazeTest.java:41)",
+      "\tat org.kettle.Harness.run(Harness.java:9)",
+      ...called,
+    ];
+    const jdkAssert = [
+      "java.lang.AssertionError: kiln invariant",
+      "\tat org.kettle.Kiln.heat(Kiln.java:12)",
+      "\tat org.kettle.KilnTest.heats(KilnTest.java:21)",
+      ...called,
+    ];
+    expect(found(notATest.join("\n"))).toEqual([]);
+    expect(found(jdkAssert.join("\n"))).toEqual([]);
+  });
+  it("must not fire in a green run: Maven's summary counts no failure", () => {
+    const log = [
+      "org.opentest4j.AssertionFailedError: expected: <900> but was: <800>",
+      ...reflect,
+      "\tat org.kettle.TestKilnRunner.run(TestKilnRunner.java:95)",
+      "\tat org.kettle.glaze.GlazeTest.firesTwice(GlazeTest.java:41)",
+      ...called,
+      "[INFO] Results:",
+      "[INFO] ",
+      "[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped: 0",
+      "[INFO] BUILD SUCCESS",
+    ].join("\n");
+    expect(found(log)).toEqual([]);
+  });
+});
+
+describe("maven-invoker: `The following builds failed:` under the invoker's Build Summary", () => {
+  const rule = "[INFO] -------------------------------------------------";
+  it("each `*  ` entry is a failed integration build, named as printed", () => {
+    const log = [
+      rule,
+      "[INFO] Build Summary:",
+      "[INFO]   Passed: 3, Failed: 1, Errors: 1, Skipped: 0",
+      rule,
+      "[ERROR] The following builds failed:",
+      "[ERROR] *  fires-glaze/pom.xml",
+      "[ERROR] *  cools-slowly/pom.xml",
+      rule,
+      "[INFO] BUILD FAILURE",
+    ].join("\n");
+    const r = parseLog(log);
+    expect(r.failures.map((f) => [f.format, f.test])).toEqual([
+      ["maven-invoker", "fires-glaze/pom.xml"],
+      ["maven-invoker", "cools-slowly/pom.xml"],
+    ]);
+  });
+  it("must not fire: a green invoker run, or a bulleted list under another heading", () => {
+    const green = [
+      rule,
+      "[INFO] Build Summary:",
+      "[INFO]   Passed: 4, Failed: 0, Errors: 0, Skipped: 0",
+      rule,
+      "[INFO] BUILD SUCCESS",
+    ].join("\n");
+    expect(found(green)).toEqual([]);
+    const other = [
+      "[INFO] The following projects were built:",
+      "[INFO] *  fires-glaze/pom.xml",
+      "[INFO] BUILD SUCCESS",
+    ];
+    expect(found(other.join("\n"))).toEqual([]);
+  });
+});
+
+describe("julia: a failing testset with no nested testset in the Test Summary table", () => {
+  it("the table's failing leaf is named, by its path of testsets", () => {
+    const single = [
+      "Test Summary:   | Pass  Fail  Total",
+      "Kiln heat curve |    1     1      2",
+      "ERROR: LoadError: Some tests did not pass: 1 passed, 1 failed, 0 errored, 0 broken.",
+    ].join("\n");
+    expect(found(single)).toEqual([["Kiln heat curve", null, null]]);
+    const nested = [
+      "Test Summary: | Pass  Fail  Error  Total",
+      "Kiln          |    5     1      1      7",
+      "  heat        |    3     1             4",
+      "  glaze       |    2                   2",
+      "  cool        |                 1      1",
+      "ERROR: LoadError: Some tests did not pass: 5 passed, 1 failed, 1 errored, 0 broken.",
+    ].join("\n");
+    expect(found(nested)).toEqual([
+      ["Kiln/heat", null, null],
+      ["Kiln/cool", null, null],
+    ]);
+  });
+  it("placed by the failure above the table when one leaf failed: `Test Failed at`, else the first own frame", () => {
+    const table = [
+      "Test Summary:   | Pass  Fail  Total",
+      "Kiln heat curve |    1     1      2",
+      "ERROR: LoadError: Some tests did not pass: 1 passed, 1 failed, 0 errored, 0 broken.",
+    ];
+    const failedAt = [
+      "Kiln heat curve: Test Failed at /home/runner/work/kiln/kiln/test/runtests.jl:12",
+      "  Expression: heat(k) == 900",
+      "   Evaluated: 800 == 900",
+    ];
+    // Julia 1.8+ prints the testset's name before `Test Failed at`; older ones print the line alone.
+    for (const log of [failedAt, failedAt.map((l) => l.replace(/^Kiln heat curve: /, ""))])
+      expect(found([...log, ...table].join("\n"))).toEqual([["Kiln heat curve", "test/runtests.jl", 12]]);
+    const frames = [
+      "Stacktrace:",
+      " [1] macro expansion",
+      "   @ C:\\Users\\me\\AppData\\Local\\Programs\\Julia-1.7.3\\share\\julia\\stdlib\\v1.7\\Test\\src\\Test.jl:445 [inlined]",
+      " [2] macro expansion",
+      "   @ C:\\Users\\me\\.julia\\packages\\Kiln\\2rphi\\test\\runtests.jl:27 [inlined]",
+      " [3] top-level scope",
+      "   @ C:\\Users\\me\\.julia\\packages\\Kiln\\2rphi\\test\\runtests.jl:18",
+    ];
+    expect(found([...frames, ...table].join("\n"))).toEqual([["Kiln heat curve", "test/runtests.jl", 27]]);
+  });
+  it("must not fire: a green table, or a failing testset whose failures are its own beside passing children", () => {
+    const green = [
+      "Test Summary: | Pass  Total",
+      "Kiln          |    7      7",
+      "  heat        |    4      4",
+    ];
+    expect(found(green.join("\n"))).toEqual([]);
+    const aggregate = [
+      "Test Summary: | Pass  Fail  Total",
+      "Kiln          |    6     2      8",
+      "  heat        |    3            3",
+      "  glaze       |    1            1",
+      "ERROR: LoadError: Some tests did not pass: 6 passed, 2 failed, 0 errored, 0 broken.",
+    ].join("\n");
+    const r = parseLog(aggregate);
+    expect(r.failures).toEqual([]);
+    expect(r.unnamedFailuresIn).toContain("julia");
+  });
+});
+
+describe("eunit: failures wait for their run's summary", () => {
+  const failure = [
+    "kiln_tests: heat_test...*failed*",
+    "in function kiln_tests:heat_test/0 (test/kiln_tests.erl, line 12)",
+    "**error:{assertEqual_failed,[{module,kiln_tests},{line,12},{expected,900},{value,800}]}",
+    '  output:<<"">>',
+    "",
+  ];
+  it("still fires when the summary counts a failure, and in a log cut before any summary", () => {
+    const counted = [
+      ...failure,
+      "=======================================================",
+      "  Failed: 1.  Skipped: 0.  Passed: 3.",
+    ];
+    expect(found(counted.join("\n"))).toEqual([["kiln_tests:heat_test/0", "test/kiln_tests.erl", 12]]);
+    expect(found(failure.join("\n"))).toEqual([["kiln_tests:heat_test/0", "test/kiln_tests.erl", 12]]);
+  });
+  it("must not fire in a run that closes `All N tests passed.` whatever its tests printed", () => {
+    const green = [
+      "==> kiln (eunit)",
+      "ERROR: kiln probe offline, retrying",
+      ...failure,
+      "  All 4 tests passed.",
+    ];
+    expect(found(green.join("\n"))).toEqual([]);
+    // A failing run, then a green run of another application: the first run's failure stays.
+    const two = [
+      ...failure,
+      "  Failed: 1.  Skipped: 0.  Passed: 3.",
+      "==> glaze (eunit)",
+      "  All 2 tests passed.",
+    ];
+    expect(found(two.join("\n"))).toEqual([["kiln_tests:heat_test/0", "test/kiln_tests.erl", 12]]);
+  });
+});
