@@ -218,3 +218,92 @@ describe("eunit: failures wait for their run's summary", () => {
     expect(found(two.join("\n"))).toEqual([["kiln_tests:heat_test/0", "test/kiln_tests.erl", 12]]);
   });
 });
+
+describe("shunit2: a CI retry of the same script keeps the last run's verdict", () => {
+  const failing = [
+    "test_heats",
+    "ASSERT:the kiln should heat expected:<900> but was:<800>",
+    "test_cools",
+    "Ran 2 tests.",
+    "",
+    "FAILED (failures=1)",
+  ];
+  const retried = ["test_heats", "test_cools", "Ran 2 tests.", "", "OK"];
+  it("must not fire when the retry ran the failed test again and closed `OK`", () => {
+    expect(found([...failing, "retrying (2/3)", ...retried].join("\n"))).toEqual([]);
+  });
+  it("still fires when the retry failed it again, when the green run ran other tests, and when the log is cut in the retry", () => {
+    expect(found([...failing, ...failing].join("\n"))).toEqual([["test_heats", null, null]]);
+    const other = ["test_glazes", "Ran 1 test.", "", "OK"];
+    expect(found([...failing, ...other].join("\n"))).toEqual([["test_heats", null, null]]);
+    expect(found([...failing, "test_heats"].join("\n"))).toEqual([["test_heats", null, null]]);
+  });
+  it("a green first run then a failing retry: failed", () => {
+    expect(found([...retried, ...failing].join("\n"))).toEqual([["test_heats", null, null]]);
+  });
+});
+
+describe("Boost.Test: a CI retry of the same binary keeps the last run's verdict", () => {
+  const check = (c: string, line: number) =>
+    `test/kiln_test.cpp(${line}): error: in "Kiln/${c}": check heat == 900 has failed [800 != 900]`;
+  const count = (n: number) =>
+    `*** ${n} failure${n > 1 ? "s are" : " is"} detected in the test module "kiln"`;
+  it("a retry of the same module that fails another case only: the first case passed there", () => {
+    const log = [
+      "Running 3 test cases...",
+      check("Heats", 12),
+      "",
+      count(1),
+      "Running 3 test cases...",
+      check("Cools", 30),
+      "",
+      count(1),
+    ];
+    expect(found(log.join("\n"))).toEqual([["Kiln/Cools", "test/kiln_test.cpp", 30]]);
+  });
+  it("a retry at `--log_level=test_suite` that enters and leaves the case with no failed check", () => {
+    const verbose = [
+      "Running 2 test cases...",
+      'Entering test module "kiln"',
+      'test/kiln_test.cpp(8): Entering test suite "Kiln"',
+      'test/kiln_test.cpp(10): Entering test case "Heats"',
+      'test/kiln_test.cpp(10): Leaving test case "Heats"; testing time: 41us',
+      'test/kiln_test.cpp(20): Entering test case "Cools"',
+      'test/kiln_test.cpp(20): Leaving test case "Cools"; testing time: 12us',
+      'test/kiln_test.cpp(8): Leaving test suite "Kiln"; testing time: 80us',
+      'Leaving test module "kiln"; testing time: 95us',
+      "",
+      "*** No errors detected",
+    ];
+    const first = ["Running 2 test cases...", check("Heats", 12), "", count(1)];
+    expect(found([...first, ...verbose].join("\n"))).toEqual([]);
+  });
+  it("still fires: a bare `*** No errors detected` names no module (another binary), a retry that fails it again, a retry cut before its close", () => {
+    const first = ["Running 2 test cases...", check("Heats", 12), "", count(1)];
+    expect(found([...first, "Running 2 test cases...", "", "*** No errors detected"].join("\n"))).toEqual([
+      ["Kiln/Heats", "test/kiln_test.cpp", 12],
+    ]);
+    expect(found([...first, ...first].join("\n"))).toEqual([["Kiln/Heats", "test/kiln_test.cpp", 12]]);
+    const cut = [
+      "Running 2 test cases...",
+      'Entering test module "kiln"',
+      'test/kiln_test.cpp(8): Entering test suite "Kiln"',
+    ];
+    expect(found([...first, ...cut].join("\n"))).toEqual([["Kiln/Heats", "test/kiln_test.cpp", 12]]);
+  });
+  it("a case failing at `--log_level=test_suite` is still read", () => {
+    const log = [
+      "Running 1 test case...",
+      'Entering test module "kiln"',
+      'test/kiln_test.cpp(8): Entering test suite "Kiln"',
+      'test/kiln_test.cpp(10): Entering test case "Heats"',
+      check("Heats", 12),
+      'test/kiln_test.cpp(10): Leaving test case "Heats"; testing time: 41us',
+      'test/kiln_test.cpp(8): Leaving test suite "Kiln"; testing time: 80us',
+      'Leaving test module "kiln"; testing time: 95us',
+      "",
+      count(1),
+    ];
+    expect(found(log.join("\n"))).toEqual([["Kiln/Heats", "test/kiln_test.cpp", 12]]);
+  });
+});
