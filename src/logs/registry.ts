@@ -69,6 +69,7 @@ import { testthatFormat } from "./parsers/testthat.ts";
 import { exercismFormat } from "./parsers/exercism.ts";
 import { cloudslangFormat } from "./parsers/cloudslang.ts";
 import { mavenInvokerFormat } from "./parsers/maven-invoker.ts";
+import { nimFormat } from "./parsers/nim.ts";
 import { cutterFormat } from "./parsers/cutter.ts";
 import { wptrunnerFormat } from "./parsers/wptrunner.ts";
 import { seatestFormat } from "./parsers/seatest.ts";
@@ -158,6 +159,9 @@ export const FORMATS: readonly FormatDefinition[] = [
   cloudslangFormat,
   // The Maven Invoker Plugin's `The following builds failed:` entries (failed integration-test builds).
   mavenInvokerFormat,
+  // Nim's std/unittest `[FAILED] name` lines (confirmed by its `[Suite]`/`[OK]`/`Check failed:` lines) and nimble's
+  // failed test programs (confirmed by its `Only N/M tests passed`).
+  nimFormat,
   // Cutter's `Failure: case::test` over its `<expected == actual>` line.
   cutterFormat,
   // wptrunner's `TEST_START:`/`TEST_END: … TIMEOUT, expected FAIL` lines (mozlog's mach formatter).

@@ -307,3 +307,43 @@ describe("Boost.Test: a CI retry of the same binary keeps the last run's verdict
     expect(found(log.join("\n"))).toEqual([["Kiln/Heats", "test/kiln_test.cpp", 12]]);
   });
 });
+
+describe("nim: std/unittest's `[FAILED]` lines and nimble's failed test programs", () => {
+  const red = [
+    "",
+    "[Suite] kiln",
+    "  [OK] heats",
+    "    /home/me/kiln/tests/tkiln.nim(12, 5): Check failed: cool(k) == 20",
+    "    cool(k) was 35",
+    "  [FAILED] cools",
+    "  [SKIPPED] glazes",
+  ];
+  it("a failed test under its suite, placed at its check line", () => {
+    expect(found(red.join("\n"))).toEqual([["kiln::cools", "/home/me/kiln/tests/tkiln.nim", 12]]);
+    const bare = ["[OK] heats", "[FAILED] cools"];
+    expect(found(bare.join("\n"))).toEqual([["cools", null, null]]);
+  });
+  it("must not fire: a green unittest run, or a `[FAILED]` line with none of unittest's lines (a service manager)", () => {
+    expect(found(["[Suite] kiln", "  [OK] heats", "  [OK] cools"].join("\n"))).toEqual([]);
+    expect(
+      found(
+        ["[FAILED] Failed to start kiln.service.", "See 'systemctl status kiln.service' for details."].join(
+          "\n",
+        ),
+      ),
+    ).toEqual([]);
+  });
+  const nimble = (verdict: string) =>
+    [
+      "  Compiling /tmp/kiln/tests/tkiln (from package kiln) using c backend",
+      "        ... Error: execution of an external program failed: '/tmp/kiln/tests/tkiln'",
+      verdict,
+    ].join("\n");
+  it("nimble: a test program that failed, counted by `Only N/M tests passed`", () => {
+    expect(found(nimble("     Error: Only 0/1 tests passed"))).toEqual([["tests/tkiln", null, null]]);
+  });
+  it("must not fire: nimble's `All tests passed`, or the program line with no nimble count", () => {
+    expect(found(nimble("   Success: All tests passed"))).toEqual([]);
+    expect(found(nimble("done"))).toEqual([]);
+  });
+});
