@@ -70,6 +70,7 @@ import { exercismFormat } from "./parsers/exercism.ts";
 import { cloudslangFormat } from "./parsers/cloudslang.ts";
 import { mavenInvokerFormat } from "./parsers/maven-invoker.ts";
 import { nimFormat } from "./parsers/nim.ts";
+import { asPectFormat } from "./parsers/as-pect.ts";
 import { cutterFormat } from "./parsers/cutter.ts";
 import { wptrunnerFormat } from "./parsers/wptrunner.ts";
 import { seatestFormat } from "./parsers/seatest.ts";
@@ -162,6 +163,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   // Nim's std/unittest `[FAILED] name` lines (confirmed by its `[Suite]`/`[OK]`/`Check failed:` lines) and nimble's
   // failed test programs (confirmed by its `Only N/M tests passed`).
   nimFormat,
+  // as-pect's `❌ file Pass: N / M Todo: T Time:` headers and the `❌ test` entries under them.
+  asPectFormat,
   // Cutter's `Failure: case::test` over its `<expected == actual>` line.
   cutterFormat,
   // wptrunner's `TEST_START:`/`TEST_END: … TIMEOUT, expected FAIL` lines (mozlog's mach formatter).

@@ -347,3 +347,32 @@ describe("nim: std/unittest's `[FAILED]` lines and nimble's failed test programs
     expect(found(nimble("done"))).toEqual([]);
   });
 });
+
+describe("as-pect: `❌ test` entries under a failed file's `Pass: N / M` header", () => {
+  it("a failed test under its group, also when a paste joined it to the `Reason:` line", () => {
+    const log = [
+      "✔ assembly/__tests__/glaze.spec.ts Pass: 3 / 3 Todo: 0 Time: 0.912ms",
+      "❌ assembly/__tests__/kiln.spec.ts Pass: 4 / 5 Todo: 0 Time: 1.741ms",
+      "  Kiln",
+      "  Reason: Test suite Kiln failed.",
+      "    ❌ heats to 900 - ",
+      "      [Expected]: 900",
+      "      [Actual]  : 800",
+    ];
+    expect(found(log.join("\n"))).toEqual([
+      ["assembly/__tests__/kiln.spec.ts > Kiln > heats to 900", null, null],
+    ]);
+    const joined = [log[1]!, log[2]!, `${log[3]!}    ❌ heats to 900 - `, log[5]!, log[6]!];
+    expect(found(joined.join("\n"))).toEqual([
+      ["assembly/__tests__/kiln.spec.ts > Kiln > heats to 900", null, null],
+    ]);
+  });
+  it("must not fire: every file passed, whatever the lines under them print", () => {
+    const log = [
+      "✔ assembly/__tests__/glaze.spec.ts Pass: 3 / 3 Todo: 0 Time: 0.912ms",
+      "    ❌ not a failure - a test's own log line",
+      "✔ assembly/__tests__/kiln.spec.ts Pass: 5 / 5 Todo: 0 Time: 1.741ms",
+    ];
+    expect(found(log.join("\n"))).toEqual([]);
+  });
+});
