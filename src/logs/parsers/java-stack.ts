@@ -71,10 +71,13 @@ export function createJavaStackParser(sink: ParserSink) {
     if (!t.frames[i]) return;
     let j = i;
     if (TEST_FAILURE_TYPE.test(ASSERTION.exec(t.lines[0]!)?.[1] ?? "")) {
-      // A test library's own failure type is thrown by test code only: helpers of the test's project (a runner of
-      // the test's body, a shared check, whatever their names) may stand between it and the test, which is the
-      // frame that reflection or a test framework called.
-      while (j + 1 < t.frames.length && !CALLER.test(`${t.frames[j + 1]!.cls}.`)) j++;
+      // A test library's own failure type: test-named helpers of the test's project (a `TestXRunner` that runs the
+      // test's body, a shared check in another test class) may stand between it and the test, which is the frame
+      // that reflection or a test framework called. A frame of application code between them gives nothing.
+      while (j + 1 < t.frames.length && !CALLER.test(`${t.frames[j + 1]!.cls}.`)) {
+        if (!isTest(t.frames[j]!.cls)) return;
+        j++;
+      }
       if (!isTest(t.frames[j]!.cls)) return;
     } else {
       const outer = t.frames[i]!.cls.replace(/\$.*$/, "");

@@ -33,12 +33,12 @@ describe("java-stack: module versions in frames, reflective construction, helper
       ["org.kettle.HeatTest.reachesNineHundred", "src/test/java/org/kettle/HeatTest.java", 31],
     ]);
   });
-  it("a helper of the project (whatever its name) between the assertion and the test reflection called", () => {
+  it("test-named helpers between the assertion and the test reflection called", () => {
     const log = [
       "org.opentest4j.AssertionFailedError: expected: <900> but was: <800>",
       ...reflect,
       "\tat org.kettle.TestKilnRunner.run(TestKilnRunner.java:95)",
-      "\tat org.kettle.support.Probe.read(Probe.java:12)",
+      "\tat org.kettle.KilnTest.probe(KilnTest.java:12)",
       "\tat org.kettle.glaze.GlazeTest.firesTwice(GlazeTest.java:41)",
       ...called,
     ].join("\n");
@@ -46,7 +46,7 @@ describe("java-stack: module versions in frames, reflective construction, helper
       ["org.kettle.glaze.GlazeTest.firesTwice", "src/test/java/org/kettle/glaze/GlazeTest.java", 41],
     ]);
   });
-  it("must not fire: the frame reflection called is no test class, or the type is the JDK's own AssertionError", () => {
+  it("must not fire: the frame reflection called is no test class, application code stands between, or the type is the JDK's own AssertionError", () => {
     const notATest = [
       "org.opentest4j.AssertionFailedError: expected: <900> but was: <800>",
       ...reflect,
@@ -61,6 +61,15 @@ describe("java-stack: module versions in frames, reflective construction, helper
       ...called,
     ];
     expect(found(notATest.join("\n"))).toEqual([]);
+    const appBetween = [
+      "org.opentest4j.AssertionFailedError: expected: <900> but was: <800>",
+      ...reflect,
+      "\tat org.kettle.TestKilnRunner.run(TestKilnRunner.java:95)",
+      "\tat org.kettle.Kiln.heat(Kiln.java:12)",
+      "\tat org.kettle.glaze.GlazeTest.firesTwice(GlazeTest.java:41)",
+      ...called,
+    ];
+    expect(found(appBetween.join("\n"))).toEqual([]);
     expect(found(jdkAssert.join("\n"))).toEqual([]);
   });
   it("must not fire in a green run: Maven's summary counts no failure", () => {
