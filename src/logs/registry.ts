@@ -68,6 +68,9 @@ import { teamcityFormat } from "./parsers/teamcity.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
 import { exercismFormat } from "./parsers/exercism.ts";
 import { cloudslangFormat } from "./parsers/cloudslang.ts";
+import { mavenInvokerFormat } from "./parsers/maven-invoker.ts";
+import { nimFormat } from "./parsers/nim.ts";
+import { asPectFormat } from "./parsers/as-pect.ts";
 import { cutterFormat } from "./parsers/cutter.ts";
 import { wptrunnerFormat } from "./parsers/wptrunner.ts";
 import { seatestFormat } from "./parsers/seatest.ts";
@@ -155,6 +158,13 @@ export const FORMATS: readonly FormatDefinition[] = [
   // the CloudSlang builder's `Following N tests failed:`).
   seatestFormat,
   cloudslangFormat,
+  // The Maven Invoker Plugin's `The following builds failed:` entries (failed integration-test builds).
+  mavenInvokerFormat,
+  // Nim's std/unittest `[FAILED] name` lines (confirmed by its `[Suite]`/`[OK]`/`Check failed:` lines) and nimble's
+  // failed test programs (confirmed by its `Only N/M tests passed`).
+  nimFormat,
+  // as-pect's `❌ file Pass: N / M Todo: T Time:` headers and the `❌ test` entries under them.
+  asPectFormat,
   // Cutter's `Failure: case::test` over its `<expected == actual>` line.
   cutterFormat,
   // wptrunner's `TEST_START:`/`TEST_END: … TIMEOUT, expected FAIL` lines (mozlog's mach formatter).

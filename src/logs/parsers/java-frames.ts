@@ -1,12 +1,12 @@
 /**
  * Java stack traces as Surefire, Failsafe and Gradle print them: the exception line, `at pkg.Class.method(File.java:23)`
- * frames (with or without a `java.base/` or `app//` loader prefix), and Gradle's short
+ * frames (with or without a `java.base/`, `java.base@11.0.11/` or `app//` loader and module prefix), and Gradle's short
  * `org.opentest4j.AssertionFailedError at MoneyTest.java:17` form.
  */
 import type { ParserSink } from "../parser.ts";
 
 export const FRAME =
-  /^\s*at (?:[\w.-]+\/\/?)?([\w$.]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
+  /^\s*at (?:[\w.-]+(?:@[\w.+-]+)?\/\/?)?([\w$.]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
 const SHORT =
   /^\s*([\w$.]+(?:Error|Exception|Failure|Throwable)\w*) at ([\w$]+\.(?:java|kt|scala|groovy)):(\d+)$/;
 const EXCEPTION =

@@ -28,6 +28,14 @@ const CALLER =
  * only when one of these calls it; called by the JDK (a `Runnable` on an executor) it is code inside a test.
  */
 const SPEC_RUNNER = /^(?:io\.kotlintest|io\.kotest|org\.spekframework|org\.jetbrains\.spek)\./;
+/**
+ * The JDK building the assertion reflectively (AssertJ creates opentest4j's error through its constructor): frames
+ * above the first frame of the assertion's caller, as a library's own.
+ */
+const CONSTRUCTION = /^(?:jdk\.internal\.reflect|sun\.reflect|java\.lang\.reflect)\.\w*Constructor\w*$/;
+/** Failure types only test libraries throw (not `java.lang.AssertionError`, which an application's `assert` throws). */
+const TEST_FAILURE_TYPE =
+  /^(?:org\.opentest4j\.\w+|junit\.framework\.\w+|org\.junit\.\w+|org\.junit\.ComparisonFailure|org\.assertj\.[\w.]+)$/;
 const TEST_CLASS = /(?:^Test[A-Z_]\w*|(?:Test|Tests|IT|TestCase|Spec))$/;
 const MAX_MESSAGE = 20;
 const BR = /<br\s*\/?>/i;
@@ -36,7 +44,7 @@ const BR = /<br\s*\/?>/i;
  * a method with no line table (Kotlin's generated bridges, `PlaygroundTests$1$10.invoke(Playground.kt)`) names its file alone.
  */
 const NO_SOURCE_FRAME =
-  /^\s*at (?:[\w.-]+\/\/?)?([\w$.]+)\.([\w$<>]+)\((?:Native Method|Unknown Source|[\w$]+\.(?:java|kt|scala|groovy))\)$/;
+  /^\s*at (?:[\w.-]+(?:@[\w.+-]+)?\/\/?)?([\w$.]+)\.([\w$<>]+)\((?:Native Method|Unknown Source|[\w$]+\.(?:java|kt|scala|groovy))\)$/;
 
 interface Trace {
   lines: string[];
@@ -54,13 +62,28 @@ export function createJavaStackParser(sink: ParserSink) {
     trace = null;
     if (!t || t.frames.length === 0) return;
     let i = 0;
-    while (i < t.frames.length && LIBRARY.test(`${t.frames[i]!.cls}.`)) i++;
-    const first = t.frames[i];
-    if (!first) return;
-    const outer = first.cls.replace(/\$.*$/, "");
-    if (!TEST_CLASS.test(outer.split(".").pop()!)) return;
+    while (
+      i < t.frames.length &&
+      (LIBRARY.test(`${t.frames[i]!.cls}.`) || CONSTRUCTION.test(t.frames[i]!.cls))
+    )
+      i++;
+    const isTest = (cls: string) => TEST_CLASS.test(cls.replace(/\$.*$/, "").split(".").pop()!);
+    if (!t.frames[i]) return;
     let j = i;
-    while (j + 1 < t.frames.length && t.frames[j + 1]!.cls.replace(/\$.*$/, "") === outer) j++;
+    if (TEST_FAILURE_TYPE.test(ASSERTION.exec(t.lines[0]!)?.[1] ?? "")) {
+      // A test library's own failure type: test-named helpers of the test's project (a `TestXRunner` that runs the
+      // test's body, a shared check in another test class) may stand between it and the test, which is the frame
+      // that reflection or a test framework called. A frame of application code between them gives nothing.
+      while (j + 1 < t.frames.length && !CALLER.test(`${t.frames[j + 1]!.cls}.`)) {
+        if (!isTest(t.frames[j]!.cls)) return;
+        j++;
+      }
+      if (!isTest(t.frames[j]!.cls)) return;
+    } else {
+      const outer = t.frames[i]!.cls.replace(/\$.*$/, "");
+      if (!isTest(outer)) return;
+      while (j + 1 < t.frames.length && t.frames[j + 1]!.cls.replace(/\$.*$/, "") === outer) j++;
+    }
     const next = t.frames[j + 1];
     if (next ? !CALLER.test(`${next.cls}.`) : !cut) return;
     const own = t.frames[j]!;

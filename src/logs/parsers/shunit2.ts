@@ -7,7 +7,8 @@
  * An `ASSERT:` line fails the test whose name line is the last one above it; these count only in a log holding
  * shunit2's own marks (a `shunit2:` line, or `Ran N tests.` with a `FAILED (` line under it) and not when the run's
  * closing line is `OK`: each run closes with its `Ran N tests.` and `OK`/`FAILED (…)` lines, so a later run's `OK`
- * does not hide an earlier run's failures. The id is the function's name as printed (what `shunit2 -- NAME` selects); no place (shunit2
+ * does not hide an earlier run's failures. A later run that prints a failed test's name line again and does not fail it
+ * (a CI retry of the same script) passed it: the last run's verdict is the test's. The id is the function's name as printed (what `shunit2 -- NAME` selects); no place (shunit2
  * prints no file).
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
@@ -32,6 +33,8 @@ export function createShunit2Parser(sink: ParserSink) {
   let failed = new Map<string, Failed>();
   /** The failed tests of the runs closed `FAILED (…)` before it. */
   const kept = new Map<string, Failed>();
+  /** The tests the current run printed the name line of. */
+  let ranNames = new Set<string>();
 
   function fail(test: string, message: string, lineNo: number): void {
     const f = failed.get(test);
@@ -40,9 +43,13 @@ export function createShunit2Parser(sink: ParserSink) {
   }
 
   /** Closes the current run: its failures are kept unless it closed `OK`. */
-  function close(green: boolean): void {
+  function close(green: boolean, closed = true): void {
+    // A test this run ran and did not fail passed in it (once the run closed: a log cut inside it says nothing of the
+    // tests it had not finished): an earlier run's failure of it was retried away.
+    if (closed) for (const test of ranNames) if (green || !failed.has(test)) kept.delete(test);
     if (!green) for (const [test, f] of failed) if (!kept.has(test) && kept.size < 10_000) kept.set(test, f);
     failed = new Map();
+    ranNames = new Set();
     if (ran !== null) ranTotal = (ranTotal ?? 0) + ran;
     ran = null;
   }
@@ -55,6 +62,7 @@ export function createShunit2Parser(sink: ParserSink) {
       const n = NAME.exec(text);
       if (n) {
         name = n[1]!;
+        if (ranNames.size < 10_000) ranNames.add(own(name));
         return false;
       }
       const a = ASSERT.exec(text);
@@ -90,7 +98,7 @@ export function createShunit2Parser(sink: ParserSink) {
       return false;
     },
     end(): void {
-      close(false);
+      close(false, false);
       if (!confirmed) return;
       for (const [test, f] of kept) {
         sink.test(test, "failed");
