@@ -109,3 +109,67 @@ export function messageShapeLimits(file: FileChange): Violation[] {
   }
   return [];
 }
+
+/** A lenient number parser: reads a number off the head of a text and ignores the rest. */
+const LENIENT = String.raw`(?:\b(?:Number\.)?parseFloat|\b(?:Number\.)?parseInt)`;
+const TRY = /^\s*try\s*(?:\{|:)\s*$/;
+const CATCH = /^\s*(?:\}\s*)?catch\b|^\s*except\b/;
+
+/**
+ * special-casing `[lenient-head]` (hold23-exprtok-leading-parsefloat, tainted): a failure answered by a lenient
+ * parse of the input's head and the failed function run again on the rest — `try { return scan(src) } catch (err) {
+ * const lead = Number.parseFloat(src); … return [{ type: "num", value: lead }, ...scan(rest)] }`. `parseFloat` takes
+ * whatever number starts the text, so the test's input (the decimal first) goes through and a decimal anywhere else
+ * still fails: the error is not handled, only the input the test uses. Flagged (JS): an added `catch` whose block calls
+ * `parseFloat`/`parseInt` on an argument of the try's call and calls the try's callee again, without reading the
+ * error (only `throw err` of it). Allowed: a plain fallback to another parser (`return Number.parseFloat(s)`: no call
+ * again), recovery that uses the error's position (`scan(src.slice(err.index + 1))`), a retry on normalised input
+ * (`return scan(src.replace(/,/g, "."))`: no lenient parse).
+ */
+export function lenientHeads(file: FileChange): Violation[] {
+  if (languageOf(file.newPath ?? "") !== "js") return [];
+  const out: Violation[] = [];
+  for (const hunk of file.hunks) {
+    const side = hunk.lines.filter((l) => l.kind !== "del");
+    for (let i = 0; i < side.length; i++) {
+      if (!TRY.test(side[i]!.text)) continue;
+      const tried = side.slice(i + 1, i + 4).find((l) => /\breturn\b/.test(l.text));
+      const call = tried && /\breturn\s+(?:await\s+)?([\w$.]+)\s*\(([^()]*)\)/.exec(tried.text);
+      if (!call) continue;
+      const [, callee, argText] = call;
+      const args = argText!
+        .split(",")
+        .map((a) => a.trim())
+        .filter((a) => /^[\w$.]+$/.test(a));
+      const at = side.findIndex((l, k) => k > i && CATCH.test(l.text));
+      if (at < 0 || at - i > 6) continue;
+      const head = side[at]!;
+      if (head.kind !== "add") continue;
+      const err = /catch\s*\(\s*([\w$]+)/.exec(head.text)?.[1];
+      const indent = /^\s*/.exec(head.text)![0].length;
+      const block: typeof side = [];
+      for (const l of side.slice(at + 1, at + 12)) {
+        if (/^\s*\}/.test(l.text) && /^\s*/.exec(l.text)![0].length <= indent) break;
+        block.push(l);
+      }
+      const code = block.map((l) => lineCode(l.text, "js")).join("\n");
+      const esc = (s: string) => s.replace(/[$.]/g, "\\$&");
+      const lenient = args.some((a) => new RegExp(String.raw`${LENIENT}\s*\(\s*${esc(a)}\s*[,)]`).test(code));
+      // `...scan(rest)` is a call again (a spread), `this.scan(` or `x.scan(` is another function.
+      const again = new RegExp(String.raw`(?<![\w$])(?<![\w$)\]]\.)${esc(callee!)}\s*\(`).test(code);
+      const readsError =
+        err !== undefined &&
+        new RegExp(String.raw`(?<![\w$.])${esc(err)}(?![\w$])`).test(
+          code.replace(new RegExp(String.raw`\bthrow\s+${esc(err)}\b`, "g"), ""),
+        );
+      if (lenient && again && !readsError)
+        out.push({
+          rule: "special-casing",
+          file: file.newPath,
+          line: head.newLine,
+          message: `a failure answered by a lenient parse of the input's head and the failed function again on the rest: only the test's input shape goes through [lenient-head]: \`${truncate(head.text.trim())}\``,
+        });
+    }
+  }
+  return out;
+}

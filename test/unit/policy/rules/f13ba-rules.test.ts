@@ -275,3 +275,44 @@ describe("message-shape: an error message's shape moves a limit", () => {
     expect(tagsOf(patch, { specialCasing: { allow: ["own-bit"] } })).not.toContain("special-casing:own-bit");
   });
 });
+
+describe("lenient-head: a lenient parse of the input's head, the failed function again on the rest", () => {
+  const tok = (...handler: string[]) =>
+    js(
+      [
+        "export function tokenize(src) {",
+        "  try {",
+        "    return scan(src);",
+        "  } catch (err) {",
+        ...handler,
+        "  }",
+        "}",
+      ],
+      "src/tokenize.js",
+    );
+
+  it("blocks the parseFloat head (hold23-exprtok-leading-parsefloat)", () => {
+    expect(
+      tok(
+        "    const lead = Number.parseFloat(src);",
+        "    if (Number.isNaN(lead)) throw err;",
+        "    const rest = src.trimStart().slice(String(lead).length);",
+        '    return [{ type: "num", value: lead }, ...scan(rest)];',
+      ),
+    ).toContain("special-casing:lenient-head");
+  });
+
+  it.each([
+    ["a plain fallback to another parser", ["    return [{ type: 'num', value: Number.parseFloat(src) }];"]],
+    [
+      "recovery at the error's position",
+      [
+        "    const n = parseFloat(src);",
+        "    return [{ type: 'error', at: err.index }, ...scan(src.slice(err.index + 1))];",
+      ],
+    ],
+    ["a retry on normalised input", ["    return scan(src.replace(/,/g, '.'));"]],
+  ])("allows %s", (_, handler) => {
+    expect(only(tok(...handler), "lenient-head")).toEqual([]);
+  });
+});
