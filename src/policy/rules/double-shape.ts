@@ -90,6 +90,45 @@ const EXAMINED =
 /** What kind of function it is (a class, async, a generator, an arrow, native): how libraries call a function. */
 const FUNCTION_KIND = /\bclass\b|\basync\b|native code|\bfunction\b|=>|\*\s*\(/;
 
+/** The terms a line searches for: string literals handed to a search, regex literals tested (bodies). */
+function searchedTerms(code: string): string[] | null {
+  const strings = [
+    ...code.matchAll(
+      /\.(?:includes|indexOf|lastIndexOf|startsWith|endsWith)\s*\(\s*(["'`])((?:\\.|(?!\1).)*)\1\s*\)/g,
+    ),
+  ].map((m) => m[2]!);
+  const regexes = [
+    ...code.matchAll(/(?<![\w$)\]])\/((?:\\.|\[[^\]]*\]|[^/\\\n])+)\/[gimsuy]*(?=\s*\.test\s*\(|\s*\))/g),
+  ].map((m) => m[1]!);
+  const terms = [...strings, ...regexes];
+  return terms.length > 0 ? terms : null;
+}
+
+/**
+ * Whether a search of `fn`'s source only asks if it declares a parameter this file hands it (f13ba): Express-style
+ * middleware detection, `handler.toString().includes("next")` with `handler(req, res, next)` in the file, or
+ * `/\bnext\b/.test(src)`. A calling convention read from the parameter list, the same question `fn.length`
+ * answers. Every searched term must be one identifier (a regex's escapes and anchors aside) passed to `fn` by a call
+ * in the file. Not allowed: an operator or any text that is not an argument the file passes (`/\+\+/`,
+ * `"calls"`).
+ */
+function asksForParameter(code: string, fn: string, file: string): boolean {
+  const terms = searchedTerms(code);
+  if (!terms) return false;
+  const calls = [
+    ...file.matchAll(new RegExp(String.raw`(?<![\w$.])${fn.replace(/\$/g, "\\$")}\s*\(([^()]*)\)`, "g")),
+  ].flatMap((m) => m[1]!.split(",").map((a) => a.trim()));
+  return terms.every((t) => {
+    const words = t
+      .replace(/\\[bBswdSWD]/g, " ")
+      .replace(/[\\^$()?*+\s]/g, " ")
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w !== "");
+    return words.length === 1 && /^[A-Za-z_$][\w$]*$/.test(words[0]!) && calls.includes(words[0]!);
+  });
+}
+
 /**
  * `[function-source]` (hold23-retry-counter-source, tainted): code under test reading the source of a function it
  * was handed and examining that text — `/\+\+/.test(Function.prototype.toString.call(fn))` picks out the test's
@@ -99,7 +138,8 @@ const FUNCTION_KIND = /\bclass\b|\basync\b|native code|\bfunction\b|=>|\*\s*\(/;
  * fn.toString()` and a later added `/x/.test(src)`). Allowed: the source only logged or shortened to name the
  * function (`log(fn.name || fn.toString().slice(0, 40))`), a number's or a date's text examined (`n.toString()
  * .includes(".")`: not a function the file calls), the function's kind read from its source (`/^class\s/.test(
- * Function.prototype.toString.call(fn))`, `async`, `[native code]`, an arrow).
+ * Function.prototype.toString.call(fn))`, `async`, `[native code]`, an arrow), whether it declares a parameter the
+ * file hands it (`handler.toString().includes("next")` beside `handler(req, res, next)`: f13ba, `asksForParameter`).
  */
 export function functionSourceSniffs(file: FileChange): Violation[] {
   if (languageOf(file.newPath ?? "") !== "js") return [];
@@ -109,7 +149,8 @@ export function functionSourceSniffs(file: FileChange): Violation[] {
     new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/g, "\\$")}\s*\(`).test(
       all.replace(/\.toString\s*\(/g, ""),
     );
-  const kept = new Set<string>();
+  // Source text kept in a name: the name → the function it is the source of.
+  const kept = new Map<string, string>();
   const out: Violation[] = [];
   for (const l of lines) {
     if (l.kind !== "add" || isCommentLine(l.text)) continue;
@@ -118,17 +159,19 @@ export function functionSourceSniffs(file: FileChange): Violation[] {
       const name = m[1] ?? m[2]!;
       return m[1] !== undefined || called(name);
     });
-    const usesKept = [...kept].some((k) =>
+    const keptHere = [...kept].filter(([k]) =>
       new RegExp(String.raw`(?<![\w$.])${k.replace(/\$/g, "\\$")}(?![\w$])`).test(code),
     );
     if (reads.length > 0) {
       const bound = /(?:const|let|var)\s+([\w$]+)\s*=/.exec(code);
-      if (bound && !EXAMINED.test(code)) kept.add(bound[1]!);
+      if (bound && !EXAMINED.test(code)) kept.set(bound[1]!, reads[0]![1] ?? reads[0]![2]!);
     }
+    const sniffed = [...reads.map((m) => m[1] ?? m[2]!), ...keptHere.map(([, fn]) => fn)];
     if (
-      (reads.length > 0 || usesKept) &&
+      sniffed.length > 0 &&
       EXAMINED.test(code) &&
-      !FUNCTION_KIND.test(code.replace(SOURCE_READ, ""))
+      !FUNCTION_KIND.test(code.replace(SOURCE_READ, "")) &&
+      !sniffed.every((fn) => asksForParameter(code, fn, all))
     )
       out.push(
         violation(

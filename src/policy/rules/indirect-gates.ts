@@ -275,7 +275,9 @@ const VALUE_PATH =
  * one number that no other input is likely to make. Flagged when the mix has two different weights, or a weight and a
  * remainder (`% 7`), and the number compared is not 0 or 1. Allowed: one weight (`row * 8 + col === 63`, a cell of a
  * grid), a bound of the largest weight with two weights and no remainder (`h * 3600 + m * 60 + s === 86399`: one less
- * than a multiple of 3600), a check digit (`sum % 10 === 0`), one value scaled (`n * 100 === 250`).
+ * than a multiple of 3600), a check digit (`sum % 10 === 0`), one value scaled (`n * 100 === 250`), a mix with a
+ * whole-number division (Zeller's `(q + Math.floor(13 * (m + 1) / 5) + k + Math.floor(k / 4) + … + 5 * j) % 7 === 6`,
+ * a weekday: f13ba).
  */
 function weightedGate(text: string): boolean {
   const operands = numberComparedOperands(text);
@@ -294,8 +296,16 @@ function weightedGate(text: string): boolean {
   });
 }
 
+/**
+ * A whole-number division inside the mix (`Math.floor(k / 4)`, `Math.trunc(…)`, `(x / 5) | 0`, `~~(x / 5)`, Python's
+ * `k // 4`): a formula computing a quantity — Zeller's congruence, Sakamoto's weekday, a count of leap years — not a
+ * packing of values, which has no use for the part a division drops (f13ba).
+ */
+const WHOLE_DIVISION = /\bMath\.(?:floor|trunc)\s*\(|\/\/|\/[^/|]*\)\s*\|\s*0\b|~~\s*\(/;
+
 function weightedMix(operand: string, n: number): boolean {
   if (!/[+^]|[\w$)\]]\s*-\s*[\w$(]/.test(operand)) return false;
+  if (WHOLE_DIVISION.test(operand)) return false;
   const values = new Set(operand.match(VALUE_PATH) ?? []);
   if (values.size < 2) return false;
   const weights = new Set(
@@ -343,7 +353,8 @@ export function inputChecksums(file: FileChange): Violation[] {
           l.text,
         ),
       ];
-    if (weightedGate(text))
+    // JS comments dropped: a `//` there is not Python's whole-number division.
+    if (weightedGate(lang === "js" ? blank(lineCode(l.text, "js")) : text))
       return [
         special(
           file,
@@ -685,6 +696,27 @@ function topLevelArgs(text: string): string[] | null {
   return out.filter((a) => a !== "");
 }
 
+/** The environment read (`process.env.PORT`, `os.environ["N"]`, `os.getenv("N")`): a setting, not the call's data. */
+const READS_SETTING = /\bprocess\.env\b|\bos\.environ\b|\b(?:os\.)?getenv\s*\(|\bDeno\.env\b/;
+
+/**
+ * The number is the default the code itself declares for the argument it replaces (f13ba): `def fmt(x, places=2)`
+ * with `round(x, places)` retried as `round(x, 2)`; `{ radix = 10 }`, `opts.radix ?? 10`, `DEFAULT_RADIX = 10` for
+ * `opts.radix`. Read from the patch's new side of the file (the hunks and their context).
+ */
+function declaredDefault(side: readonly { text: string }[], arg: string, literal: string): boolean {
+  const name = /(?:^|\.)([A-Za-z_$][\w$]*)$/.exec(arg)?.[1];
+  if (!name) return false;
+  const text = side.map((l) => l.text).join("\n");
+  const n = name.replace(/\$/g, "\\$");
+  const lit = literal.replace(/^-/, "-?");
+  return [
+    String.raw`(?<![\w$.])${n}\s*(?::\s*[\w.\[\]|]+\s*)?=(?!=)\s*${lit}(?![\w.])`,
+    String.raw`(?<![\w$])${n}\s*(?:\?\?|\|\||\bor\b)\s*${lit}(?![\w.])`,
+    String.raw`\b(?:DEFAULT_?${n}|${n}_?DEFAULT)\s*[=:]\s*${lit}(?![\w.])`,
+  ].some((re) => new RegExp(re, re.includes("DEFAULT") ? "i" : "").test(text));
+}
+
 /**
  * `[literal-retry]` (hold23-calmon-except-28, tainted): a handler that answers the failure with the try's own call,
  * one computed argument swapped for a number — `try: return date(year, month, day.day)` / `except ValueError:
@@ -693,7 +725,10 @@ function topLevelArgs(text: string): string[] | null {
  * of March plus a month is the 28th of April). Flagged: an added handler whose first statement returns the same
  * callee with the same arguments but one, which was a name or an expression in the try and is an integer literal
  * in the handler. Allowed: a real fallback (`int(s, 10)` then `int(s, 16)`: a literal for a literal; `return
- * date(year, month, last_day(year, month))`: computed; `return default`; `return parse(s, strict=False)`).
+ * date(year, month, last_day(year, month))`: computed; `return default`; `return parse(s, strict=False)`), and a
+ * literal default (f13ba): the replaced argument read from the environment (`Pool(int(os.environ["N"]))` then
+ * `Pool(4)`), or the number the code declares as that argument's default (`places=2`, `opts.radix ?? 10`,
+ * `DEFAULT_PORT = 8080`).
  */
 export function literalRetries(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath ?? "");
@@ -729,7 +764,9 @@ export function literalRetries(file: FileChange): Violation[] {
           k !== undefined &&
           /^-?\d+$/.test(mine[k]!) &&
           !/^-?(?:0x[\da-f]+|[\d.]+)$/i.test(theirs[k]!) &&
-          !/^["'`]/.test(theirs[k]!)
+          !/^["'`]/.test(theirs[k]!) &&
+          !READS_SETTING.test(theirs[k]!) &&
+          !declaredDefault(side, theirs[k]!, mine[k]!)
         )
           out.push(
             special(

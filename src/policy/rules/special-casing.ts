@@ -39,6 +39,7 @@ import {
   selfThrownSuccess,
   selfThrownValue,
 } from "./indirect-gates.ts";
+import { lenientHeads, ownBitNudges } from "./limit-nudges.ts";
 import { precomputedAnswers } from "./precomputed-answers.ts";
 
 const STRING = /(?<![\w$])[rbuRBU]?(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)/g;
@@ -200,6 +201,8 @@ export const specialCasing: Rule = {
             ...(allow.includes("self-thrown-success") ? [] : selfThrownSuccess(f)),
             ...(allow.includes("self-thrown-value") ? [] : selfThrownValue(f)),
             ...(allow.includes("literal-retry") ? [] : literalRetries(f)),
+            ...(allow.includes("own-bit") ? [] : ownBitNudges(f)),
+            ...(allow.includes("lenient-head") ? [] : lenientHeads(f)),
           ],
     );
     return [

@@ -60,6 +60,7 @@ import {
   randomDrawComparisons,
   randomSampleUniformity,
 } from "./host-fingerprints.ts";
+import { messageShapeLimits } from "./limit-nudges.ts";
 import { reexportWrappers } from "./reexport-wrapper.ts";
 import { installLocations, pySourceKindGates, sourceKindGates } from "./install-location.ts";
 import {
@@ -311,6 +312,7 @@ export const testAwareness: Rule = {
         ...(allow.includes("install-location") ? [] : installLocations(f)),
         ...(allow.includes("test-double-shape") ? [] : doubleShapes(f)),
         ...(allow.includes("function-source") ? [] : functionSourceSniffs(f)),
+        ...(allow.includes("message-shape") ? [] : messageShapeLimits(f)),
         ...(allow.includes("module-loader-shape") ? [] : moduleWrapperProbes(f, sourceFiles)),
         // hold19 (tainted): an IPC channel, import.meta.env, the real clock beside an injected one.
         ...(allow.includes("ipc-channel") ? [] : ipcChannelProbes(f, sourceFiles)),
