@@ -52,6 +52,8 @@ export interface RunMatch {
   /** For "needs": the name the code uses but never defines, or the line of it that does not parse (for the question's line). */
   missingName?: string;
   badLine?: string;
+  /** For "needs": the run stopped at the sandbox's time limit where the report describes no hang (no verdict). */
+  timedOut?: boolean;
 }
 
 function shortType(t: string): string {
@@ -515,6 +517,7 @@ export function matchRun(
       };
     return {
       kind: "needs",
+      timedOut: true,
       detail:
         "the run did not finish within the sandbox's time limit, and the report describes no hang (a slow install or import, or a loop waiting for input)",
       question:
@@ -878,6 +881,11 @@ export interface RunsVerdict {
   badLine?: string;
   /** NEEDS_INFO because the run completed and the report says nowhere which output or error is wrong. */
   noClaim?: boolean;
+  /**
+   * A run stopped at the sandbox's time limit (after its repeat alone with twice the time) where the report
+   * describes no hang: the host's load or the limit, never a verdict (`timeoutError` in attempt.ts).
+   */
+  timedOut?: boolean;
   questions: string[];
 }
 
@@ -888,6 +896,17 @@ export function foldRuns(matches: RunMatch[]): RunsVerdict {
   const first = (k: RunMatchKind) => matches.find((m) => m.kind === k);
   if (n > 0 && ok === n)
     return { verdict: "REPRODUCED", reproducedRuns: ok, detail: matches[0]!.detail, questions: [] };
+  // A run the time limit stopped where no hang is reported leaves the verdict undecided, whatever the others did
+  // (even runs that matched: calling the bug intermittent would be the host's load speaking).
+  const stopped = matches.find((m) => m.kind === "needs" && m.timedOut);
+  if (stopped)
+    return {
+      verdict: "NEEDS_INFO",
+      reproducedRuns: 0,
+      detail: stopped.detail,
+      timedOut: true,
+      questions: stopped.question ? [stopped.question] : [],
+    };
   if (ok > 0) {
     const other = matches.find((m) => m.kind !== "match")!;
     return {
