@@ -15,6 +15,7 @@ import { pythonRaisingFrame, type RaisedException, sameRaisingFrame } from "./ou
 import { crashMatch } from "./process-crash.ts";
 import { newerApi } from "./runtime-rule.ts";
 import type { ReportedBehaviour, Verdict } from "./result.ts";
+import { ownRaisingLine } from "./segment-marks.ts";
 
 export interface RunObservation {
   exitCode: number | null;
@@ -704,6 +705,33 @@ export function matchRun(
     return {
       kind: "clean",
       detail: `the report says the program exits${said ? ` with status ${reported.exitCode}` : ""}${reported.silent ? " silently" : ""}; the run ${failed ? `ended with ${observedFailure}` : `exited with status ${run.exitCode}`}${quiet ? "" : " and printed output"}`,
+    };
+  }
+  // The snippet's own marks (`# Succeeds` above one part, `# Fails` above a later one): the line the run raised at
+  // decides which part failed.
+  if (reported.kind === "error-unspecified" && reported.segments) {
+    const { passing, failing, passMark, failMark } = reported.segments;
+    if (!failed)
+      return {
+        kind: "clean",
+        detail: `the part the report marks \`${failMark}\` ran without an error here too`,
+      };
+    const at = run.exception && run.stoppedBy === null ? ownRaisingLine(run.stderr) : null;
+    if (at !== null && failing.includes(at) && !passing.includes(at))
+      return {
+        kind: "match",
+        detail: `raised ${observedFailure} at \`${at}\`, in the part the report marks \`${failMark}\`, after the part it marks \`${passMark}\` ran without an error, as reported`,
+      };
+    if (at !== null && passing.includes(at) && !failing.includes(at))
+      return {
+        kind: "clean",
+        detail: `raised ${observedFailure} at \`${at}\`, in the part the report marks \`${passMark}\`: that part fails here, as the report says it should (fixed here, or never broken on this runtime)`,
+      };
+    const needs = needsFrom(combined);
+    if (needs) return needs;
+    return {
+      kind: "different-failure",
+      detail: `the run ended with ${observedFailure}${at ? ` at \`${at}\`` : ""}, not in the part the report marks \`${failMark}\``,
     };
   }
   if (reported.kind === "error-unspecified" && reported.processCrash) {

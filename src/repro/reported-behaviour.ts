@@ -5,6 +5,7 @@
  */
 import { withoutOutputRemark } from "./output-remark.ts";
 import { noRaiseComment } from "./conditional-error.ts";
+import { segmentMarks } from "./segment-marks.ts";
 import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException, pythonRaisingFrame } from "./outcome.ts";
@@ -588,6 +589,23 @@ function labelledClaim(report: ParsedReport): ReturnType<typeof labelledValueCla
   return labelledValueClaim(text, code);
 }
 
+/** `segmentMarks` on the report's one Python code block, when nothing pasted shows an output or an error. */
+function markedSegments(report: ParsedReport): ReportedBehaviour | null {
+  const code = report.blocks.filter((b) => b.kind === "code" && b.section !== "expected");
+  if (code.length !== 1 || code[0]!.language !== "python") return null;
+  if (report.blocks.some((b) => b.kind !== "code" && b.kind !== "versions")) return null;
+  const segments = segmentMarks(code[0]!.value);
+  if (!segments) return null;
+  return {
+    kind: "error-unspecified",
+    exceptionType: null,
+    exceptionMessage: null,
+    output: [],
+    source: `the code's own marks (\`${segments.passMark}\` above the part that runs, \`${segments.failMark}\` above the part that raises)`,
+    segments,
+  };
+}
+
 function actualBehaviour(
   report: ParsedReport,
   shell: { behaviour: ReportedBehaviour } | null,
@@ -651,6 +669,10 @@ function actualBehaviour(
   // 2b. Outputs and errors stated in comments next to the code (`// => 1`, `# raises ValueError`).
   const fromComments = commentBehaviour(report);
   if (fromComments) return fromComments;
+  // 2c. One Python snippet in parts its comments mark `# Succeeds` and `# Fails` (segment-marks.ts): the run must
+  // raise in the failing part, after the working one ran. Only with no traceback or output pasted (above, below).
+  const marked = markedSegments(report);
+  if (marked) return marked;
   // 3. Pasted output in the "Actual" section (or unlabelled output right in the steps).
   const outputs = candidates.filter(
     (b) => b.kind === "output" && (b.section === "actual" || b.section === "steps" || b.section === "other"),
