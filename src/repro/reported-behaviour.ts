@@ -4,6 +4,7 @@
  * "Actual" section, an exception named in the prose, words like "hangs" or "crashes".
  */
 import { withoutOutputRemark } from "./output-remark.ts";
+import { splitComment } from "./annotations.ts";
 import { noRaiseComment } from "./conditional-error.ts";
 import { segmentMarks } from "./segment-marks.ts";
 import type { ParsedReport } from "./parse-report.ts";
@@ -101,6 +102,41 @@ export function commentSides(
   return { bad: pick(bad), good: pick(goodLabel), badLabel: bad, goodLabel, why };
 }
 
+/** A comment calling what a print shows empty (`# empty`, `// nothing`, `# empty ; expected {'a': '4'}`). */
+const EMPTY_COMMENT =
+  /^\s*(?:\(?(?:empty|blank|nothing)\)?|empty\s+(?:output|line|string|result)|prints\s+nothing|nothing\s+(?:printed|is\s+printed))\s*(?:[;,.!]|\s-+\s|$)(?:\s*(?:but\s+|while\s+|i\s+)?expected?(?:ed|ing)?\b.*)?\s*$/i;
+
+/**
+ * The program's one printing statement (`print(cookie)`, `console.log(x)`) carries a comment calling what it shows
+ * empty, maybe with the value wanted (`# empty ;  expected {'version': '4'}`): the claim is a run that exits 0 and
+ * prints nothing but blank lines. Not read with a second print (which would print what?), nor for "empty list" /
+ * "empty dict" (those print `[]` / `{}`).
+ */
+function emptyPrintClaim(report: ParsedReport): ReportedBehaviour | null {
+  const blocks = programBlocks(report);
+  const prints: { code: string; comment: string | null }[] = [];
+  for (const b of blocks) {
+    const flavour = b.language === "python" ? "python" : "js";
+    for (const line of b.value.split("\n")) {
+      const { code, comment } = splitComment(line, flavour);
+      if (/(?:^|[^\w$.])(?:print|console\.(?:log|info))\s*\(/.test(code))
+        prints.push({ code: code.trim(), comment });
+    }
+  }
+  if (prints.length !== 1) return null;
+  const [only] = prints;
+  if (!only!.comment || !EMPTY_COMMENT.test(only!.comment)) return null;
+  return {
+    kind: "exit",
+    exceptionType: null,
+    exceptionMessage: null,
+    output: [],
+    exitCode: 0,
+    silent: true,
+    source: `the comment on \`${only!.code.slice(0, 80)}\` (\`${only!.comment.trim().slice(0, 80)}\`: it prints nothing)`,
+  };
+}
+
 /** What the comments next to the program's code say it does: the first stated error, else the stated outputs. */
 function commentBehaviour(report: ParsedReport): ReportedBehaviour | null {
   const sides = commentSides(report);
@@ -112,6 +148,8 @@ function commentBehaviour(report: ParsedReport): ReportedBehaviour | null {
       output: sides.bad,
       source: `the comments giving a value per runtime: ${sides.badLabel}'s (${sides.why}; ${sides.goodLabel}'s is the expected one)`,
     };
+  const empty = emptyPrintClaim(report);
+  if (empty) return empty;
   const checks = programBlocks(report)
     .flatMap((b) => b.checks)
     .filter((c) => !c.sides);
