@@ -92,7 +92,7 @@ export interface Annotated {
   usesEcho: boolean;
 }
 
-type Flavour = "python" | "js";
+export type Flavour = "python" | "js";
 
 const EXPECTED_WORDS =
   /^(?:expected|expect(?:ing|ed)?|should(?:\s+(?:be|return|print|give|output|log))?|want(?:ed)?|correct(?:\s+is)?|desired|intended|right(?:\s+answer)?(?:\s+is)?|must\s+be)\b\s*:?\s*/i;

@@ -58,6 +58,11 @@ export interface AttemptOutcome {
    * an infrastructure error (`buildResult` throws it), whichever path ends on this outcome.
    */
   runtimeShortfall?: RuntimeShortfall | null;
+  /**
+   * A run stopped at the sandbox's time limit, repeated alone with twice the time, and stopped again, where the
+   * report describes no hang: the host's load or the limit decided, so no verdict (`buildResult` throws it).
+   */
+  timedOut?: InfrastructureError | null;
 }
 
 /** A program on its way through the stages. */
@@ -201,6 +206,27 @@ export async function installStage(ctx: ReproContext, trial: Trial): Promise<Sta
  * A package the report's own code needs that the host's local mirror lacks, with no other index reachable: the
  * environment's problem, never a question to the reporter (a guessed one was dropped before this is asked).
  */
+/**
+ * A run that stopped at the sandbox's time limit twice (beside the other runs, then alone with twice the time)
+ * where the report describes no hang says nothing about the report: on a loaded host an ordinary program can pass
+ * any limit, and a reporter cannot tell how long our machine takes. The infrastructure error it is, naming the
+ * runtime that ran and the limit to raise; never NEEDS_INFO asking the reporter, never NOT_REPRODUCED.
+ */
+export function timeoutError(
+  runs: readonly ExecutedRun[],
+  runtimeVersion: string | null,
+  runtime: string,
+  versions: string,
+): InfrastructureError {
+  const stopped = runs.filter((r) => r.stoppedBy === "timeout");
+  const longest = Math.max(0, ...stopped.map((r) => r.durationMs));
+  const name = runtime === "python" ? "Python" : runtime === "node" ? "Node.js" : runtime;
+  return new InfrastructureError(
+    `the run did not finish within the sandbox's time limit (${stopped.length} of ${runs.length} run(s) stopped, the last after ${Math.round(longest / 1000)} s, repeated alone with twice the time), and the report describes no hang: the sandbox ran ${name} ${runtimeVersion ?? "(version unknown)"}${versions ? ` with ${versions}` : ""}; the host's load or the limit decided, not the report, so no verdict was reached`,
+    "run again when the machine is less loaded, or raise the run's time limit (`--timeout SECONDS` for the CLI, repro.runTimeoutMs in .github/retrace.yml); a report that describes a hang is judged on the timeout instead",
+  );
+}
+
 /** An install failure the host caused (its time limit, an unreachable registry) as the infrastructure error it is. */
 export function throwIfHostFailure(install: Pick<PinnedInstall, "failures" | "ecosystem">): void {
   const f = install.failures.find((x) => hostInstallFailure(x.reason) !== null);
@@ -826,6 +852,10 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
       reasons,
       runtimeVersion,
       runtimeShortfall: shortfall,
+      timedOut:
+        !decided && fold.verdict === "NEEDS_INFO" && fold.timedOut
+          ? timeoutError(runs, runtimeVersion, program.runtime, describeVersions(versions, program.ecosystem))
+          : null,
     },
     summary: lines.join("; "),
   };

@@ -128,6 +128,9 @@ export function buildResult(
     const e = shortfallError(attempt.runtimeShortfall);
     throw new InfrastructureError(ctx.redact(e.message), e.hint);
   }
+  // The same for a run the time limit stopped where no hang is reported (`timeoutError` in attempt.ts).
+  if (attempt.timedOut)
+    throw new InfrastructureError(ctx.redact(attempt.timedOut.message), attempt.timedOut.hint);
   return redactStrings(
     buildRawResult(ctx, program, usedPackageOnly(ctx, program, attempt), meta),
     ctx.redact,

@@ -15,6 +15,7 @@ import { pythonRaisingFrame, type RaisedException, sameRaisingFrame } from "./ou
 import { crashMatch } from "./process-crash.ts";
 import { newerApi } from "./runtime-rule.ts";
 import type { ReportedBehaviour, Verdict } from "./result.ts";
+import { ownRaisingLine } from "./segment-marks.ts";
 
 export interface RunObservation {
   exitCode: number | null;
@@ -52,6 +53,8 @@ export interface RunMatch {
   /** For "needs": the name the code uses but never defines, or the line of it that does not parse (for the question's line). */
   missingName?: string;
   badLine?: string;
+  /** For "needs": the run stopped at the sandbox's time limit where the report describes no hang (no verdict). */
+  timedOut?: boolean;
 }
 
 function shortType(t: string): string {
@@ -515,6 +518,7 @@ export function matchRun(
       };
     return {
       kind: "needs",
+      timedOut: true,
       detail:
         "the run did not finish within the sandbox's time limit, and the report describes no hang (a slow install or import, or a loop waiting for input)",
       question:
@@ -703,6 +707,33 @@ export function matchRun(
       detail: `the report says the program exits${said ? ` with status ${reported.exitCode}` : ""}${reported.silent ? " silently" : ""}; the run ${failed ? `ended with ${observedFailure}` : `exited with status ${run.exitCode}`}${quiet ? "" : " and printed output"}`,
     };
   }
+  // The snippet's own marks (`# Succeeds` above one part, `# Fails` above a later one): the line the run raised at
+  // decides which part failed.
+  if (reported.kind === "error-unspecified" && reported.segments) {
+    const { passing, failing, passMark, failMark } = reported.segments;
+    if (!failed)
+      return {
+        kind: "clean",
+        detail: `the part the report marks \`${failMark}\` ran without an error here too`,
+      };
+    const at = run.exception && run.stoppedBy === null ? ownRaisingLine(run.stderr) : null;
+    if (at !== null && failing.includes(at) && !passing.includes(at))
+      return {
+        kind: "match",
+        detail: `raised ${observedFailure} at \`${at}\`, in the part the report marks \`${failMark}\`, after the part it marks \`${passMark}\` ran without an error, as reported`,
+      };
+    if (at !== null && passing.includes(at) && !failing.includes(at))
+      return {
+        kind: "clean",
+        detail: `raised ${observedFailure} at \`${at}\`, in the part the report marks \`${passMark}\`: that part fails here, as the report says it should (fixed here, or never broken on this runtime)`,
+      };
+    const needs = needsFrom(combined);
+    if (needs) return needs;
+    return {
+      kind: "different-failure",
+      detail: `the run ended with ${observedFailure}${at ? ` at \`${at}\`` : ""}, not in the part the report marks \`${failMark}\``,
+    };
+  }
   if (reported.kind === "error-unspecified" && reported.processCrash) {
     const crash = crashMatch(run);
     if (crash) return crash;
@@ -878,6 +909,11 @@ export interface RunsVerdict {
   badLine?: string;
   /** NEEDS_INFO because the run completed and the report says nowhere which output or error is wrong. */
   noClaim?: boolean;
+  /**
+   * A run stopped at the sandbox's time limit (after its repeat alone with twice the time) where the report
+   * describes no hang: the host's load or the limit, never a verdict (`timeoutError` in attempt.ts).
+   */
+  timedOut?: boolean;
   questions: string[];
 }
 
@@ -888,6 +924,17 @@ export function foldRuns(matches: RunMatch[]): RunsVerdict {
   const first = (k: RunMatchKind) => matches.find((m) => m.kind === k);
   if (n > 0 && ok === n)
     return { verdict: "REPRODUCED", reproducedRuns: ok, detail: matches[0]!.detail, questions: [] };
+  // A run the time limit stopped where no hang is reported leaves the verdict undecided, whatever the others did
+  // (even runs that matched: calling the bug intermittent would be the host's load speaking).
+  const stopped = matches.find((m) => m.kind === "needs" && m.timedOut);
+  if (stopped)
+    return {
+      verdict: "NEEDS_INFO",
+      reproducedRuns: 0,
+      detail: stopped.detail,
+      timedOut: true,
+      questions: stopped.question ? [stopped.question] : [],
+    };
   if (ok > 0) {
     const other = matches.find((m) => m.kind !== "match")!;
     return {

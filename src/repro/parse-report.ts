@@ -290,6 +290,26 @@ const CLAIMED_CALL =
   /(?<![\w$.\x60'"])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\((?:[^()\n]|\([^()\n]*\))+\)){1,3}(?=[ \t]+(?:(?:(?:should|would|ought[ \t]+to|must|is[ \t]+supposed[ \t]+to)[ \t]+)?(?:returns?|gives?(?:[ \t]+(?:back|me))?|yields?|evaluates[ \t]+to|results[ \t]+in|outputs?|prints?|produces?)[ \t]+\S|(?:is|keeps)[ \t]+(?:returning|giving|yielding|outputting|printing|producing)[ \t]+\S|(?:ought[ \t]+to|should|must)[ \t]+(?:throw|raise)\b|(?:does[ \t]+not|doesn't|never)[ \t]+(?:throws?|raises?)\b))/g;
 
 /**
+ * A title that is wholly one JavaScript comparison (`===` or `==`) of an expression holding a call with a
+ * literal (a quoted string, a number, `true`/`false`/`null`/`undefined`/`NaN`), in backticks or not: the
+ * expression and the value the title says it gives. `!==`, a comparison among words ("x === y is false", "should
+ * `f() === 1`"), two comparisons, or an expression that does not read as code: null.
+ */
+export function titleEquality(title: string): { expression: string; value: string } | null {
+  const t = title.trim().replace(/^`([^`]+)`$/, "$1");
+  if (t.length > 300) return null;
+  const m =
+    /^(.+?)\s*(?<![!=<>])={2,3}\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|true|false|null|undefined|NaN)\s*;?$/.exec(
+      t,
+    );
+  if (!m) return null;
+  const expression = m[1]!.trim();
+  if (/[!=<>]=|[!<>]$|`/.test(expression) || !/[\w$)\]]\s*\(/.test(expression)) return null;
+  if (codeLine(expression) === null) return null;
+  return { expression, value: m[2]! };
+}
+
+/**
  * Calls written in a sentence without backticks, each the subject of the value it returns ("ms(60000) returns
  * '1m' for me, but ms('1m') returns NaN"): the statements the sentence runs, the values its claims. Any callee:
  * the verb after the call is what says it is code, and the call must pass something.
@@ -1194,6 +1214,24 @@ export function parseReport(markdown: string): ParsedReport {
   flushOutput();
   callListsAsCode(blocks);
   if (!title) title = (markdown.split("\n").find((l) => l.trim() !== "") ?? "").replace(/^#+\s*/, "").trim();
+  // A title that is one comparison of a call with a literal (`new BigInteger("1").toString() === "-8"`) states
+  // what the expression gives: read as that statement with its value as a comment (`// => "-8"`), only when the
+  // report holds nothing else to run.
+  const titled = titleEquality(title);
+  if (titled && !blocks.some((b) => b.kind !== "output" && b.kind !== "versions"))
+    blocks.push(
+      makeBlock(
+        blocks.length,
+        null,
+        `${titled.expression} // => ${titled.value}`,
+        "code",
+        "javascript",
+        "other",
+        null,
+        1,
+        true,
+      ),
+    );
 
   const allProse = Object.values(prose).join("\n");
   // Each inline code on its own: two spans joined would read `d` before `2.0.0-alpha.11` as a package and its

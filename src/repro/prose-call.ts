@@ -276,6 +276,52 @@ function eachLines(lines: string[]): ProseCall[] | null {
   return null;
 }
 
+/** The label of a line giving the input (`string > \`john\``, `Input: "x"`). */
+const INPUT_LABEL = /^(?:input|string|str|text|value|source|word|title|name|sentence)$/i;
+/** The label of a line giving what came back (`result > \`John\``, `Output: "x"`, `Actual result: …`). */
+const RESULT_LABEL =
+  /^(?:(?:actual|current|observed)(?:\s+(?:result|output|value))?|result|output|got|returns|returned|gives|received)$/i;
+/** A label, a separator (`>`, `:`, `=`, `->`, `=>`, `→`), and one quoted value filling the rest of the line. */
+const LABELLED_LINE = new RegExp(
+  `^\\s*(?:[-*+]\\s+)?(?:\\*\\*|__)?([A-Za-z][A-Za-z ]{0,30}?)(?:\\s*\\([^()\\n]{0,40}\\))?(?:\\*\\*|__)?\\s*(?:>|:|=|->|=>|→)\\s*(?:\\*\\*|__)?\\s*(?:${QUOTED_SRC})(?:\\*\\*|__)?\\s*$`,
+);
+
+/**
+ * Labelled lines, one value each: an input line (`string > \`john O' connor\``, `Input: "x"`) and, below it, a
+ * result line (`result > \`John O Connor\``, `Actual: "y"`); an expected line between them (`expected (or hoped
+ * for) > …`) is the wanted side and is skipped. Exactly one input line and one result line, the input first, at
+ * most six lines apart; the input must not read as code. Anything else (two inputs, a result without an input, a
+ * result line in an Expected section) is no plan.
+ */
+function labelledLines(lines: string[]): ProseCall[] | null {
+  const inExpected = expectedSectionLines(lines);
+  const inputs: { at: number; value: string }[] = [];
+  const results: { at: number; value: string }[] = [];
+  for (const [i, line] of lines.entries()) {
+    const m = LABELLED_LINE.exec(line);
+    if (!m) continue;
+    const label = m[1]!.trim();
+    const value = unquote(m, 2);
+    if (INPUT_LABEL.test(label)) inputs.push({ at: i, value });
+    else if (RESULT_LABEL.test(label) && !inExpected[i]) results.push({ at: i, value });
+  }
+  if (inputs.length !== 1 || results.length !== 1) return null;
+  const input = inputs[0]!;
+  const result = results[0]!;
+  if (result.at <= input.at || result.at - input.at > 6) return null;
+  // Inline code that reads as code (`f(x)`, `a.b`) is a statement, not a string input.
+  if (input.value.trim() === "" || /[()=;{}[\]]|^\s*[A-Za-z_$][\w$]*\s*\.[A-Za-z_$]/.test(input.value))
+    return null;
+  return [
+    {
+      label: JSON.stringify(input.value),
+      args: JSON.stringify(input.value),
+      claimed: result.value,
+      side: "bad",
+    },
+  ];
+}
+
 /**
  * The call plan a report without runnable code states in prose, an `ask` when a callable is named but no input
  * and claim can be tied to it, or null when the rule does not apply.
@@ -306,6 +352,16 @@ export function readProseCall(title: string, markdown: string, pkg?: string): Pr
       },
     };
   }
+  const labelled = labelledLines(body);
+  if (labelled)
+    return {
+      kind: "plan",
+      plan: {
+        names,
+        calls: labelled,
+        source: "an input and the result the report labels in its prose (`input > x`, `result > y`)",
+      },
+    };
   const each = eachLines(body);
   if (each)
     return {

@@ -4,7 +4,9 @@
  * "Actual" section, an exception named in the prose, words like "hangs" or "crashes".
  */
 import { withoutOutputRemark } from "./output-remark.ts";
+import { splitComment } from "./annotations.ts";
 import { noRaiseComment } from "./conditional-error.ts";
+import { segmentMarks } from "./segment-marks.ts";
 import type { ParsedReport } from "./parse-report.ts";
 import type { ReportedBehaviour } from "./result.ts";
 import { parseNodeException, parsePythonException, pythonRaisingFrame } from "./outcome.ts";
@@ -100,6 +102,41 @@ export function commentSides(
   return { bad: pick(bad), good: pick(goodLabel), badLabel: bad, goodLabel, why };
 }
 
+/** A comment calling what a print shows empty (`# empty`, `// nothing`, `# empty ; expected {'a': '4'}`). */
+const EMPTY_COMMENT =
+  /^\s*(?:\(?(?:empty|blank|nothing)\)?|empty\s+(?:output|line|string|result)|prints\s+nothing|nothing\s+(?:printed|is\s+printed))\s*(?:[;,.!]|\s-+\s|$)(?:\s*(?:but\s+|while\s+|i\s+)?expected?(?:ed|ing)?\b.*)?\s*$/i;
+
+/**
+ * The program's one printing statement (`print(cookie)`, `console.log(x)`) carries a comment calling what it shows
+ * empty, maybe with the value wanted (`# empty ;  expected {'version': '4'}`): the claim is a run that exits 0 and
+ * prints nothing but blank lines. Not read with a second print (which would print what?), nor for "empty list" /
+ * "empty dict" (those print `[]` / `{}`).
+ */
+function emptyPrintClaim(report: ParsedReport): ReportedBehaviour | null {
+  const blocks = programBlocks(report);
+  const prints: { code: string; comment: string | null }[] = [];
+  for (const b of blocks) {
+    const flavour = b.language === "python" ? "python" : "js";
+    for (const line of b.value.split("\n")) {
+      const { code, comment } = splitComment(line, flavour);
+      if (/(?:^|[^\w$.])(?:print|console\.(?:log|info))\s*\(/.test(code))
+        prints.push({ code: code.trim(), comment });
+    }
+  }
+  if (prints.length !== 1) return null;
+  const [only] = prints;
+  if (!only!.comment || !EMPTY_COMMENT.test(only!.comment)) return null;
+  return {
+    kind: "exit",
+    exceptionType: null,
+    exceptionMessage: null,
+    output: [],
+    exitCode: 0,
+    silent: true,
+    source: `the comment on \`${only!.code.slice(0, 80)}\` (\`${only!.comment.trim().slice(0, 80)}\`: it prints nothing)`,
+  };
+}
+
 /** What the comments next to the program's code say it does: the first stated error, else the stated outputs. */
 function commentBehaviour(report: ParsedReport): ReportedBehaviour | null {
   const sides = commentSides(report);
@@ -111,6 +148,8 @@ function commentBehaviour(report: ParsedReport): ReportedBehaviour | null {
       output: sides.bad,
       source: `the comments giving a value per runtime: ${sides.badLabel}'s (${sides.why}; ${sides.goodLabel}'s is the expected one)`,
     };
+  const empty = emptyPrintClaim(report);
+  if (empty) return empty;
   const checks = programBlocks(report)
     .flatMap((b) => b.checks)
     .filter((c) => !c.sides);
@@ -588,6 +627,23 @@ function labelledClaim(report: ParsedReport): ReturnType<typeof labelledValueCla
   return labelledValueClaim(text, code);
 }
 
+/** `segmentMarks` on the report's one Python code block, when nothing pasted shows an output or an error. */
+function markedSegments(report: ParsedReport): ReportedBehaviour | null {
+  const code = report.blocks.filter((b) => b.kind === "code" && b.section !== "expected");
+  if (code.length !== 1 || code[0]!.language !== "python") return null;
+  if (report.blocks.some((b) => b.kind !== "code" && b.kind !== "versions")) return null;
+  const segments = segmentMarks(code[0]!.value);
+  if (!segments) return null;
+  return {
+    kind: "error-unspecified",
+    exceptionType: null,
+    exceptionMessage: null,
+    output: [],
+    source: `the code's own marks (\`${segments.passMark}\` above the part that runs, \`${segments.failMark}\` above the part that raises)`,
+    segments,
+  };
+}
+
 function actualBehaviour(
   report: ParsedReport,
   shell: { behaviour: ReportedBehaviour } | null,
@@ -651,6 +707,10 @@ function actualBehaviour(
   // 2b. Outputs and errors stated in comments next to the code (`// => 1`, `# raises ValueError`).
   const fromComments = commentBehaviour(report);
   if (fromComments) return fromComments;
+  // 2c. One Python snippet in parts its comments mark `# Succeeds` and `# Fails` (segment-marks.ts): the run must
+  // raise in the failing part, after the working one ran. Only with no traceback or output pasted (above, below).
+  const marked = markedSegments(report);
+  if (marked) return marked;
   // 3. Pasted output in the "Actual" section (or unlabelled output right in the steps).
   const outputs = candidates.filter(
     (b) => b.kind === "output" && (b.section === "actual" || b.section === "steps" || b.section === "other"),

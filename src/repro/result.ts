@@ -87,6 +87,18 @@ export const ReportedBehaviour = z.object({
   loadError: z
     .object({ code: z.enum(["ERR_REQUIRE_ESM", "MODULE_NOT_FOUND"]), pkg: z.string(), file: z.string() })
     .optional(),
+  /**
+   * For kind "error-unspecified": the snippet's own comments mark one part as working (`# Succeeds`) and a later
+   * one as failing (`# Fails`) (`segment-marks.ts`): the run must raise at a line of the failing part.
+   */
+  segments: z
+    .object({
+      passing: z.array(z.string()),
+      failing: z.array(z.string()),
+      passMark: z.string(),
+      failMark: z.string(),
+    })
+    .optional(),
 });
 export type ReportedBehaviour = z.infer<typeof ReportedBehaviour>;
 

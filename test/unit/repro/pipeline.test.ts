@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { defaultConfig, RetraceConfig } from "../../../src/config/schema.ts";
+import { InfrastructureError } from "../../../src/core/errors.ts";
 import { ReproJobSpec } from "../../../src/core/job.ts";
 import { ManualClock } from "../../../src/core/loop-clock.ts";
 import { Redactor } from "../../../src/core/redact.ts";
@@ -435,11 +436,33 @@ describe("a run stopped at the time limit, where the report describes no hang", 
     );
   });
 
-  it("keeps the timeout when the run still does not finish with twice the time", async () => {
-    const sb = fakeSandbox(() => timedOut);
-    const { result } = await runRepro(spec(keyErrorReport, 1), ports(sb, { compareLatest: false }));
-    expect(result.verdict).toBe("NEEDS_INFO");
+  it("a run that still does not finish with twice the time is the host's, not a verdict: an infrastructure error (f12ba)", async () => {
+    const sb = fakeSandbox(() => ({ ...timedOut, stderr: "@@retrace-runtime 3.11.2\n" }));
+    const err = await runRepro(spec(keyErrorReport, 1), ports(sb, { compareLatest: false })).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(InfrastructureError);
+    expect((err as InfrastructureError).message).toMatch(
+      /did not finish within the sandbox's time limit .*the report describes no hang: the sandbox ran Python 3\.11/,
+    );
+    expect((err as InfrastructureError).hint).toMatch(/--timeout SECONDS.*repro\.runTimeoutMs/);
     expect(sb.requests.map((r) => r.limits?.timeoutMs)).toEqual([10_000, 20_000]);
+  });
+
+  it("one run still stopped beside runs that showed the claim is no verdict either (never PARTIAL 'intermittent')", async () => {
+    // Runs 1 and 3 reproduce; run 2 passes the limit side by side and again alone.
+    const sb = fakeSandbox((_req, i) => (i === 1 || i === 3 ? timedOut : keyErrorRun));
+    const err = await runRepro(spec(keyErrorReport), ports(sb, { compareLatest: false })).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(InfrastructureError);
+  });
+
+  it("must not fire: a reproducer that repeats until the bug shows ran the whole time without it (NOT_REPRODUCED)", async () => {
+    const loop = `# flaky\n\nSometimes it raises RuntimeError:\n\n${fence}python\nimport random\nwhile True:\n    if random.random() > 2:\n        raise RuntimeError('bad')\n${fence}\n`;
+    const sb = fakeSandbox(() => timedOut);
+    const { result } = await runRepro(spec(loop, 1), ports(sb, { compareLatest: false }));
+    expect(result.verdict).toBe("NOT_REPRODUCED");
   });
 
   const hangReport = `# hangs\n\nThis never finishes, it hangs forever:\n\n${fence}python\nwhile True:\n    pass\n${fence}\n`;
