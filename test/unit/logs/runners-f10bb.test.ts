@@ -1,0 +1,141 @@
+/**
+ * Log shapes from hold35's misses (issue 10, branch f10bb): CTest's failed list with spaced names, cut at either end
+ * or retyped under its count line. Each log is written here for a small kettle project of our own, in the runner's byte
+ * layout (not copied from the corpus); each rule has a case where it must not fire and a green log that yields nothing.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLog } from "../../../src/logs/index.ts";
+
+const ids = (log: string) => parseLog(log).failures.map((f) => f.test);
+const lines = (...l: string[]) => l.join("\n");
+
+describe("CTest: test names with spaces", () => {
+  it("reads a list entry and a result line whose name holds spaces", () => {
+    const log = lines(
+      "    Start 1: Pour One Cup",
+      "1/2 Test #1: Pour One Cup .....................   Passed    0.01 sec",
+      "    Start 2: Pour Two Cups",
+      "2/2 Test #2: Pour Two Cups ....................***Failed    0.02 sec",
+      "",
+      "50% tests passed, 1 tests failed out of 2",
+      "",
+      "Total Test time (real) =   0.04 sec",
+      "",
+      "The following tests FAILED:",
+      "\t  2 - Pour Two Cups (Failed)",
+      "Errors while running CTest",
+    );
+    const r = parseLog(log);
+    expect(r.failures.map((f) => f.test)).toEqual(["Pour Two Cups"]);
+    expect(r.tests.find((t) => t.id === "Pour One Cup")?.outcome).toBe("passed");
+  });
+  it("reads a name that holds parentheses up to the status", () => {
+    expect(
+      ids(
+        lines("The following tests FAILED:", "\t  4 - lid (glass) (SEGFAULT)", "Errors while running CTest"),
+      ),
+    ).toEqual(["lid (glass)"]);
+  });
+  it("green: spaced names that all passed yield nothing", () => {
+    const log = lines(
+      "1/2 Test #1: Pour One Cup .....................   Passed    0.01 sec",
+      "2/2 Test #2: Pour Two Cups ....................   Passed    0.02 sec",
+      "",
+      "100% tests passed, 0 tests failed out of 2",
+    );
+    expect(ids(log)).toEqual([]);
+  });
+});
+
+describe("CTest: the list cut inside an entry's status", () => {
+  const head = ["40% tests passed, 3 tests failed out of 5", "", "The following tests FAILED:"];
+  it("reads the cut entry when it is the log's last line (its name ends before ` (`)", () => {
+    expect(ids(lines(...head, "\t  2 - Pour Two Cups (SEGFAULT)", "\t  3 - Pour Half (SEGF"))).toEqual([
+      "Pour Two Cups",
+      "Pour Half",
+    ]);
+  });
+  it("does not read a cut entry that is not the last line, nor one with no heading, nor a name cut before ` (`", () => {
+    expect(ids(lines(...head, "\t  3 - Pour Half (SEGF", "make: *** [test] Error 8"))).toEqual([]);
+    expect(ids(lines("\t  3 - Pour Half (SEGF"))).toEqual([]);
+    expect(ids(lines(...head, "\t  2 - Pour Two Cups (Failed)", "\t  3 - Pour Ha"))).toEqual([
+      "Pour Two Cups",
+    ]);
+  });
+});
+
+describe("CTest: a list with no heading whose closing line the log's end cut", () => {
+  const entries = [
+    "\t 76 - kettle_boil (Not Run)",
+    "\t 77 - kettle_pour (SEGFAULT)",
+    "\t 79 - kettle_lid (Failed)",
+  ];
+  it("reads the entries when `Errors while running CTest` is cut at the log's end", () => {
+    expect(ids(lines(...entries, "Errors while r"))).toEqual(["kettle_boil", "kettle_pour", "kettle_lid"]);
+    expect(ids(lines(...entries, "Errors"))).toEqual(["kettle_boil", "kettle_pour", "kettle_lid"]);
+  });
+  it("does not read them when the cut line is not the last, is too short, or is not CTest's", () => {
+    expect(ids(lines(...entries, "Errors while r", "make: *** [test] Error 8"))).toEqual([]);
+    expect(ids(lines(...entries, "Err"))).toEqual([]);
+    expect(ids(lines(...entries, "Errors were found"))).toEqual([]);
+    expect(ids(lines(...entries, "", "Errors while r"))).toEqual([]);
+  });
+});
+
+describe("CTest: a list with no heading right under the count line that counts it", () => {
+  it("reads the entries a count line counts exactly (a reporter's retyping: bold, singular, lower case)", () => {
+    const log = lines(
+      "**80% test passed, 2 test failed out of 10",
+      "",
+      "3 - kettle_boil (failed)",
+      "7 - kettle_pour (failed)",
+      "",
+      "Error while running Ctest**",
+    );
+    const r = parseLog(log);
+    expect(r.failures.map((f) => f.test)).toEqual(["kettle_boil", "kettle_pour"]);
+    expect(r.counts.gtest).toMatchObject({ passed: 8, failed: 2 });
+    // CTest's own layout with its heading cut: the time line between.
+    expect(
+      ids(
+        lines(
+          "80% tests passed, 2 tests failed out of 10",
+          "",
+          "Total Test time (real) =   1.20 sec",
+          "\t  3 - kettle_boil (Failed)",
+          "\t  7 - kettle_pour (Timeout)",
+        ),
+      ),
+    ).toEqual(["kettle_boil", "kettle_pour"]);
+  });
+  it("does not read entries the count does not count, nor ones with other text between", () => {
+    expect(
+      ids(
+        lines(
+          "80% tests passed, 3 tests failed out of 10",
+          "",
+          "3 - kettle_boil (failed)",
+          "7 - kettle_pour (failed)",
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      ids(
+        lines(
+          "80% tests passed, 2 tests failed out of 10",
+          "see below:",
+          "3 - kettle_boil (failed)",
+          "7 - kettle_pour (failed)",
+        ),
+      ),
+    ).toEqual([]);
+    expect(ids(lines("100% tests passed, 0 tests failed out of 10", "", "1 - step one (optional)"))).toEqual(
+      [],
+    );
+  });
+  it("green: a passing count line and a numbered list of notes yield nothing", () => {
+    expect(
+      ids(lines("**100% tests passed, 0 tests failed out of 2**", "", "1 - boil (fast)", "2 - pour (slow)")),
+    ).toEqual([]);
+  });
+});
