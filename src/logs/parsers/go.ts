@@ -304,10 +304,23 @@ export function createGoParser(sink: ParserSink) {
    * tests with no package: such a test is the one already reported, not another.
    */
   const failedInPackage = new Set<string>();
+  /** How many `ok`/`FAIL`/`?` package lines named each package (see loopPackage). */
+  const packageLines = new Map<string, number>();
+
+  /**
+   * No package line after a cut test, and every package line of the log names one same package, at least twice: the
+   * same `go test` run again and again (a shell loop hunting a flaky test) covers that package only, so the run the
+   * log's end cut was that package's too. One package line may be one run of many packages (the rest cut): not read.
+   */
+  function loopPackage(): string | null {
+    if (packageLines.size !== 1) return null;
+    const [pkg, n] = packageLines.entries().next().value!;
+    return n >= 2 ? pkg : null;
+  }
 
   function finishPackage(printed: string | null): void {
     closePanic();
-    const pkg = printed ?? packageFromFrames() ?? promptPkg;
+    const pkg = printed ?? packageFromFrames() ?? promptPkg ?? loopPackage();
     const prefix = pkg ? `${pkg}.` : "";
     const failedNames = new Set(waiting.map((w) => w.state.name));
     if (pkg) {
@@ -536,6 +549,8 @@ export function createGoParser(sink: ParserSink) {
         flushBuild();
         headerPkg = null;
         held.see(pkg[2]!);
+        if (packageLines.has(pkg[2]!) || packageLines.size < 1_000)
+          packageLines.set(pkg[2]!, (packageLines.get(pkg[2]!) ?? 0) + 1);
         if (pkg[1] !== "?") finishPackage(pkg[2]!);
         return true;
       }

@@ -139,3 +139,43 @@ describe("CTest: a list with no heading right under the count line that counts i
     ).toEqual([]);
   });
 });
+
+describe("go test run again and again (a shell loop), the last run cut before its package line", () => {
+  const pkg = "example.com/kettle";
+  const ok = `ok  \t${pkg}\t0.31s`;
+  const failRun = (name: string, msg: string) => [
+    `--- FAIL: ${name} (0.00s)`,
+    `    kettle_test.go:12: ${msg}`,
+    "FAIL",
+    `FAIL\t${pkg}\t0.30s`,
+    "FAIL",
+  ];
+  it("names the cut test by the one package every package line of the log names", () => {
+    const log = lines(
+      ok,
+      ok,
+      ...failRun("TestPour", "spilled"),
+      ok,
+      "--- FAIL: TestBoil (0.00s)",
+      "    kettle_t",
+    );
+    expect(ids(log)).toEqual([`${pkg}.TestPour`, `${pkg}.TestBoil`]);
+  });
+  it("reports a test the cut run repeats once", () => {
+    const log = lines(
+      ok,
+      ...failRun("TestPour", "spilled"),
+      "--- FAIL: TestPour (0.00s)",
+      "    kettle_test.go:12: spil",
+    );
+    expect(ids(log)).toEqual([`${pkg}.TestPour`]);
+  });
+  it("keeps the bare name when one package line only, or two packages, came before", () => {
+    const cut = ["--- FAIL: TestBoil (0.00s)", "    kettle_test.go:30: cold"];
+    expect(ids(lines(ok, ...cut))).toEqual(["TestBoil"]);
+    expect(ids(lines(ok, `ok  \texample.com/kettle/lid\t0.10s`, ok, ...cut))).toEqual(["TestBoil"]);
+  });
+  it("green: a loop of passing runs yields nothing", () => {
+    expect(ids(lines(ok, ok, ok))).toEqual([]);
+  });
+});
