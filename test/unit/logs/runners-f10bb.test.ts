@@ -179,3 +179,40 @@ describe("go test run again and again (a shell loop), the last run cut before it
     expect(ids(lines(ok, ok, ok))).toEqual([]);
   });
 });
+
+describe("gocheck: go's `--- FAIL: Test` wrapper under gocheck's count line", () => {
+  const report = [
+    "-".repeat(70),
+    "PANIC: kettle_test.go:45: KettleSuite.TestPour",
+    "",
+    "... Panic: runtime error: index out of range (PC=0x5DC1E)",
+    "",
+    "kettle_test.go:61",
+    "  in KettleSuite.TestPour",
+  ];
+  const tail = [
+    "OOPS: 12 passed, 1 PANICKED",
+    "--- FAIL: Test (0.30s)",
+    "FAIL",
+    "FAIL\texample.com/kettle\t0.35s",
+  ];
+  it("reports the suite's test once, not the wrapper", () => {
+    expect(ids(lines(...report, ...tail))).toEqual(["KettleSuite.TestPour"]);
+  });
+  it("keeps go's line when no gocheck report was read (cut above), and any test that is not right under the count", () => {
+    expect(ids(lines(...tail))).toEqual(["example.com/kettle.Test"]);
+    const other = [
+      "OOPS: 12 passed, 1 PANICKED",
+      "",
+      "--- FAIL: TestLid (0.01s)",
+      "    lid_test.go:9: stuck",
+    ];
+    expect(ids(lines(...report, ...other, "FAIL", "FAIL\texample.com/kettle\t0.35s"))).toEqual([
+      "KettleSuite.TestPour",
+      "example.com/kettle.TestLid",
+    ]);
+  });
+  it("green: gocheck's `OK:` count under go's PASS yields nothing", () => {
+    expect(ids(lines("OK: 13 passed", "PASS", "ok  \texample.com/kettle\t0.35s"))).toEqual([]);
+  });
+});
