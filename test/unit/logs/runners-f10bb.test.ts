@@ -175,6 +175,23 @@ describe("go test run again and again (a shell loop), the last run cut before it
     expect(ids(lines(ok, ...cut))).toEqual(["TestBoil"]);
     expect(ids(lines(ok, `ok  \texample.com/kettle/lid\t0.10s`, ok, ...cut))).toEqual(["TestBoil"]);
   });
+  it("keeps the bare name when lines follow the block (an elision: the run was not cut by the log's end)", () => {
+    expect(ids(lines(ok, ok, "--- FAIL: TestBoil (0.00s)", "    kettle_test.go:30: cold", "[...]"))).toEqual([
+      "TestBoil",
+    ]);
+  });
+  it("does not report again a parent an earlier run failed through its subtest, its subtest line cut", () => {
+    const run = [
+      "--- FAIL: TestPour (0.00s)",
+      "    --- FAIL: TestPour/half (0.00s)",
+      "FAIL",
+      `FAIL\t${pkg}\t0.30s`,
+      "FAIL",
+    ];
+    expect(ids(lines(...run, ...run, "--- FAIL: TestPour (0.00s)", "    --- FAI"))).toEqual([
+      `${pkg}.TestPour/half`,
+    ]);
+  });
   it("green: a loop of passing runs yields nothing", () => {
     expect(ids(lines(ok, ok, ok))).toEqual([]);
   });
