@@ -233,3 +233,44 @@ describe("gocheck: go's `--- FAIL: Test` wrapper under gocheck's count line", ()
     expect(ids(lines("OK: 13 passed", "PASS", "ok  \texample.com/kettle\t0.35s"))).toEqual([]);
   });
 });
+
+describe("jest 0.x: a file that failed to run, its error under its `FAIL` header", () => {
+  const failed = (...after: string[]) =>
+    lines(
+      "Using Jest CLI v0.5.1",
+      " FAIL  test/kettle.spec.js",
+      "TypeError: Cannot read property 'pour' of undefined",
+      ...after,
+    );
+  it("is the file's failure once jest 0.x's count line counts a failed test", () => {
+    const r = parseLog(failed("1 test failed, 0 tests passed (1 total)"));
+    expect(r.failures.map((f) => [f.test, f.file])).toEqual([[null, "test/kettle.spec.js"]]);
+  });
+  it("is nothing without that count line, or under a header with a duration, or under today's jest", () => {
+    expect(ids(failed())).toEqual([]);
+    expect(ids(failed("Run time: 1.2s"))).toEqual([]);
+    const timed = lines(
+      " FAIL  test/kettle.spec.js (0.02s)",
+      "TypeError: x",
+      "1 test failed, 0 tests passed (1 total)",
+    );
+    expect(ids(timed)).toEqual([]);
+    const today = lines(
+      " FAIL  test/kettle.spec.js",
+      "TypeError: printed by a child process",
+      "  ● kettle › pours",
+      "",
+      "    expect(received).toBe(expected)",
+      "",
+      "      at Object.<anonymous> (test/kettle.spec.js:4:17)",
+      "",
+      "Tests:       1 failed, 1 total",
+    );
+    expect(ids(today)).toEqual(["test/kettle.spec.js > kettle > pours"]);
+  });
+  it("green: jest 0.x's passing files and count yield nothing", () => {
+    expect(
+      ids(lines(" PASS  test/kettle.spec.js (0.02s)", "3 tests passed (3 total)", "Run time: 1.1s")),
+    ).toEqual([]);
+  });
+});
