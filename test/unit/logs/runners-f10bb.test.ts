@@ -274,3 +274,47 @@ describe("jest 0.x: a file that failed to run, its error under its `FAIL` header
     ).toEqual([]);
   });
 });
+
+describe("PHPUnit: an entry pasted in a block indented as a whole (a markdown indented code block)", () => {
+  const ind = (...l: string[]) => l.map((x) => (x === "" ? "" : `    ${x}`)).join("\n");
+  it("reads the entry with PHPUnit's assertion wording under it", () => {
+    const log = ind(
+      "1) Kettle\\Tests\\PourTest::testPoursHalf",
+      "Failed asserting that two arrays are equal.",
+      "--- Expected",
+      "+++ Actual",
+      "@@ @@",
+      " Array (",
+      "     'cups' => 2",
+      " )",
+    );
+    expect(ids(log)).toEqual(["Kettle\\Tests\\PourTest::testPoursHalf"]);
+  });
+  it("reads it with a PHP frame under it, placed by the frame", () => {
+    const log = ind("1) Kettle\\Tests\\PourTest::testPoursHalf", "lid stuck", "", "tests/PourTest.php:31");
+    expect(parseLog(log).failures.map((f) => [f.test, f.file, f.line])).toEqual([
+      ["Kettle\\Tests\\PourTest::testPoursHalf", "tests/PourTest.php", 31],
+    ]);
+  });
+  it("does not read an indented numbered line with neither the wording nor a frame under it", () => {
+    expect(
+      ids(ind("1) Kettle\\Tests\\PourTest::testPoursHalf", "was renamed in 2.0", "2) see the changelog")),
+    ).toEqual([]);
+    expect(
+      ids(lines("    1) Kettle\\Tests\\PourTest::testPoursHalf", "Release notes", "  Failed asserting that")),
+    ).toEqual([]);
+  });
+  it("green: an indented passing PHPUnit run yields nothing", () => {
+    expect(
+      ids(
+        ind(
+          "PHPUnit 9.6.0 by Sebastian Bergmann and contributors.",
+          "",
+          "...   3 / 3 (100%)",
+          "",
+          "OK (3 tests, 5 assertions)",
+        ),
+      ),
+    ).toEqual([]);
+  });
+});
