@@ -304,13 +304,33 @@ export function createGoParser(sink: ParserSink) {
    * tests with no package: such a test is the one already reported, not another.
    */
   const failedInPackage = new Set<string>();
+  /** How many `ok`/`FAIL`/`?` package lines named each package (see loopPackage). */
+  const packageLines = new Map<string, number>();
 
-  function finishPackage(printed: string | null): void {
+  /** The number of the last line offered. */
+  let lastSeen = 0;
+
+  /**
+   * No package line after a test the log's end cut (its block runs to the log's last line), and every package line of
+   * the log names one same package, at least twice: the same `go test` run again and again (a shell loop hunting a
+   * flaky test) covers that package only, so the cut run was that package's too. One package line may be one run of
+   * many packages (the rest cut), and a block that other lines follow (an elision, `[...]`) was not cut: not read.
+   */
+  function loopPackage(atEnd: boolean): string | null {
+    if (!atEnd || !waiting.some((w) => w.state.buf.end === lastSeen)) return null;
+    if (packageLines.size !== 1) return null;
+    const [pkg, n] = packageLines.entries().next().value!;
+    return n >= 2 ? pkg : null;
+  }
+
+  function finishPackage(printed: string | null, atEnd = false): void {
     closePanic();
-    const pkg = printed ?? packageFromFrames() ?? promptPkg;
+    const known = printed ?? packageFromFrames() ?? promptPkg;
+    const pkg = known ?? loopPackage(atEnd);
     const prefix = pkg ? `${pkg}.` : "";
     const failedNames = new Set(waiting.map((w) => w.state.name));
-    if (pkg) {
+    // A loop's cut run repeats tests an earlier run of the package finished (reported, or parents of reported ones).
+    if (known) {
       for (const n of failedNames) if (failedInPackage.size < 10_000) failedInPackage.add(n);
     } else if (failedInPackage.size > 0) {
       waiting = waiting.filter((w) => !failedInPackage.has(w.state.name));
@@ -456,6 +476,7 @@ export function createGoParser(sink: ParserSink) {
 
   const parser = {
     line(text: string, lineNo: number): boolean {
+      lastSeen = lineNo;
       if (text.charCodeAt(0) === 69 /* E */ && text.startsWith("Executing tests from ")) {
         const b = BAZEL_TARGET.exec(text);
         bazelDir = b ? b[1]! : null;
@@ -536,6 +557,8 @@ export function createGoParser(sink: ParserSink) {
         flushBuild();
         headerPkg = null;
         held.see(pkg[2]!);
+        if (packageLines.has(pkg[2]!) || packageLines.size < 1_000)
+          packageLines.set(pkg[2]!, (packageLines.get(pkg[2]!) ?? 0) + 1);
         if (pkg[1] !== "?") finishPackage(pkg[2]!);
         return true;
       }
@@ -669,7 +692,7 @@ export function createGoParser(sink: ParserSink) {
         waiting = [];
         tests.clear();
       }
-      if (waiting.length > 0 || tests.size > 0) finishPackage(headerPkg);
+      if (waiting.length > 0 || tests.size > 0) finishPackage(headerPkg, true);
       held.flush(sink);
     },
   };

@@ -9,11 +9,20 @@
  * report's line kept, the dashes above it not): without it the line is read only when its file is a Go test file
  * (`simple_test.go`), where gocheck suites live, and counts only with gocheck's own explanation lines under it
  * (`... obtained int = 4`).
+ *
+ * gocheck runs every suite inside one go test function (`func Test(t *testing.T) { check.TestingT(t) }`), which fails
+ * when a suite's test did: go's `--- FAIL: Test (0.30s)` right under gocheck's count line (`OOPS: 34 passed, 1
+ * PANICKED`) is that wrapper, the same failures again, not a test of its own. It is claimed here (so go never reads it)
+ * only when a report above named a failure; with none read (a log cut above them) go's line is all that names one.
  */
 import type { FormatDefinition, ParserSink } from "../parser.ts";
 
 const SEPARATOR = /^-{70}$/;
 const REPORT = /^(FAIL|PANIC): ([\w.-]+\.go):(\d+): ([A-Za-z_]\w*\.[A-Za-z_]\w*)$/;
+/** gocheck's count line when something did not pass: `OOPS: 34 passed, 1 PANICKED`, `OOPS: 3 passed, 2 FAILED, 1 MISSED`. */
+const OOPS = /^OOPS: .*\b\d+ (?:FAILED|PANICKED|FIXTURE-PANICKED|MISSED)\b/;
+/** go's result line of a top-level test (no subtest, no indentation). */
+const GO_WRAPPER = /^--- FAIL: \w+ \([\d.]+(?:s| seconds)\)$/;
 
 export function createGocheckParser(sink: ParserSink) {
   let afterSeparator = false;
@@ -26,6 +35,9 @@ export function createGocheckParser(sink: ParserSink) {
     /** Opened without the separator above it: a failure only with gocheck's `... ` explanation lines. */
     loose: boolean;
   } | null = null;
+  /** Reports that named a failure since gocheck's last count line, and whether go's wrapper line may come next. */
+  let reported = 0;
+  let wrapperNext = false;
 
   function flush(): void {
     if (!open) return;
@@ -51,10 +63,21 @@ export function createGocheckParser(sink: ParserSink) {
       end: o.end,
     });
     sink.test(o.id, "failed");
+    reported++;
   }
 
   return {
     line(text: string, lineNo: number): boolean {
+      if (wrapperNext) {
+        wrapperNext = false;
+        if (GO_WRAPPER.test(text)) return true;
+      }
+      if (text.startsWith("OOPS: ") || text.startsWith("OK: ")) {
+        flush();
+        wrapperNext = reported > 0 && OOPS.test(text);
+        reported = 0;
+        return false;
+      }
       const sep = text.length === 70 && SEPARATOR.test(text);
       if (sep) {
         flush();

@@ -20,14 +20,26 @@ const SKIPPED = /^\[ (?:DISABLED | {2}SKIPPED )\] (\S+)(?: \(\d+ ms\))?$/;
 const PASSED_COUNT = /^\[ {2}PASSED {2}\] (\d+) tests?\.$/;
 const FAILED_COUNT = /^\[ {2}FAILED {2}\] (\d+) tests?, listed below:$/;
 const WHERE = /^(.+?):(\d+): (?:Failure|error: )|^(.+?)\((\d+)\): error: /;
-const CTEST_RESULT = /^\s*\d+\/\d+ Test +#\d+: (\S+) \.+ *(\S.*?)?(?: +[\d.]+ sec)?$/;
+// A test's name may hold spaces (`add_test(NAME "Single Threaded Multi Query" …)`): it ends before the dots.
+const CTEST_RESULT = /^\s*\d+\/\d+ Test +#\d+: (\S(?:.*?\S)?) \.+ *(\S.*?)?(?: +[\d.]+ sec)?$/;
 // A paste may indent CTest's closing lines (a reporter's one space before each): the heading and its closing line too.
 const CTEST_FAILED_HEAD = /^[ \t]*The following tests FAILED:\s*$/;
 // Under its heading an entry may have lost its indentation (a paste); without the heading (cut above the excerpt) a
 // run of entries is CTest's when its own `Errors while running CTest` follows it.
-const CTEST_ENTRY = /^\s*\d+ - (\S+) \(([^)]+)\)$/;
+// `\t%3d - name (status)`; the name may hold spaces, the status is the last parenthesized part.
+const CTEST_ENTRY = /^\s*\d+ - (\S(?:.*?\S)?) \(([^()]+)\)$/;
+/**
+ * An entry cut inside its status (`\t  3 - Single Threaded Multi Ref. (SEGF`, a paste's or a log's end): the name
+ * before ` (` is whole. Read only under the heading and only as the log's last line.
+ */
+const CTEST_CUT_ENTRY = /^\s*\d+ - (\S(?:.*?\S)?) \(([A-Za-z][\w ]*)$/;
 const CTEST_ERRORS = "Errors while running CTest";
-const CTEST_COUNT = /^\d+% tests passed, (\d+) tests? failed out of (\d+)$/;
+/** The shortest cut of CTest's closing line that still reads as it (`Errors`), when it is the log's last line. */
+const CTEST_ERRORS_CUT_MIN = 6;
+// A reporter may retype the count line inside markdown bold (`**93% test passed, 2 test failed out of 27`).
+const CTEST_COUNT = /^(?:\*\*)?\d+% tests? passed, (\d+) tests? failed out of (\d+)(?:\*\*)?$/;
+/** CTest's line between its count line and its lists. */
+const CTEST_TIME = /^Total Test time \(real\) = /;
 
 export function createGtestParser(sink: ParserSink) {
   let current: { id: string; buf: BlockBuffer } | null = null;
@@ -45,6 +57,29 @@ export function createGtestParser(sink: ParserSink) {
   /** Entries read with no heading above them, and the line the run of them reached. */
   const unheaded: { name: string; status: string; lineNo: number }[] = [];
   let unheadedEnd = 0;
+  /**
+   * The failed count of CTest's count line when only blank lines and its `Total Test time` line came after it, and
+   * the count above the current run of unheaded entries (null when the run did not open under one).
+   */
+  let countAbove: number | null = null;
+  let unheadedUnder: number | null = null;
+  /** A run of unheaded entries followed by a cut `Errors while r…`, and that line's number: read if it is the last. */
+  let cutClose: { entries: { name: string; status: string; lineNo: number }[]; lineNo: number } | null = null;
+  /** An entry under the heading cut inside its status: read if it is the log's last line. */
+  let cutEntry: { name: string; status: string; lineNo: number } | null = null;
+  /** The number of the last line offered. */
+  let lastSeen = 0;
+
+  /**
+   * The end of a run of entries no heading is above: CTest's when the count line right above it (blank lines and the
+   * time line aside) counts exactly its entries as failed (a paste that left the heading out, a reporter's retyping).
+   */
+  function closeUnheaded(): void {
+    if (unheadedUnder !== null && unheaded.length === unheadedUnder)
+      for (const e of unheaded) addCtestFailure(e.name, e.status, e.lineNo);
+    unheaded.length = 0;
+    unheadedUnder = null;
+  }
 
   function addCtestFailure(name: string, status: string, lineNo: number): void {
     if (ctestFailedNames.has(name) || ctestFailed.length >= 10_000) return;
@@ -96,6 +131,7 @@ export function createGtestParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
+      lastSeen = lineNo;
       const c0 = text.charCodeAt(0);
       if (c0 === 91 /* [ */) {
         const run = RUN.exec(text);
@@ -147,18 +183,34 @@ export function createGtestParser(sink: ParserSink) {
         return true;
       }
       listing = false;
+      const above = countAbove;
+      if (countAbove !== null && text.trim() !== "" && !CTEST_TIME.test(text)) countAbove = null;
       if (unheaded.length > 0 && unheadedEnd !== lineNo) {
-        if (unheadedEnd === lineNo - 1 && text.trim() === CTEST_ERRORS) {
+        const t = text.trim();
+        if (unheadedEnd === lineNo - 1 && t === CTEST_ERRORS) {
           for (const e of unheaded) addCtestFailure(e.name, e.status, e.lineNo);
           unheaded.length = 0;
+          unheadedUnder = null;
           return true;
         }
-        if (unheadedEnd !== lineNo - 1 || !CTEST_ENTRY.test(text)) unheaded.length = 0;
+        // The closing line cut by the end of the log (`Errors while r`): decided at the end.
+        if (
+          unheadedEnd === lineNo - 1 &&
+          t.length >= CTEST_ERRORS_CUT_MIN &&
+          t.length < CTEST_ERRORS.length &&
+          CTEST_ERRORS.startsWith(t)
+        ) {
+          cutClose = { entries: [...unheaded], lineNo };
+          closeUnheaded();
+          return true;
+        }
+        if (unheadedEnd !== lineNo - 1 || !CTEST_ENTRY.test(text)) closeUnheaded();
       }
       // A paste (Travis' log view) may put a blank line between the heading and its first entry.
       if (ctestList && ctestListEntries === 0 && text.trim() === "") return false;
       // CTest: its lines open with a space, a tab, a digit or `The following`; most log lines are rejected here.
-      if (!((c0 === 32 || c0 === 9 || (c0 >= 48 && c0 <= 57) || c0 === 84) /* T */)) {
+      // `*`: a count line a reporter put in markdown bold.
+      if (!((c0 === 32 || c0 === 9 || (c0 >= 48 && c0 <= 57) || c0 === 84 || c0 === 42) /* T, * */)) {
         ctestList = false;
         return false;
       }
@@ -187,19 +239,26 @@ export function createGtestParser(sink: ParserSink) {
           return true;
         }
         ctestList = false;
+        const cut = CTEST_CUT_ENTRY.exec(text);
+        if (cut) {
+          cutEntry = { name: cut[1]!, status: cut[2]!, lineNo };
+          return true;
+        }
       }
       if (c0 === 32 || c0 === 9 || (c0 >= 48 && c0 <= 57)) {
         const e = text.includes(" - ") ? CTEST_ENTRY.exec(text) : null;
         // `(Disabled)`/`(Skipped)` entries are the `did not run` list's, no failures.
         if (e && e[2] !== "Disabled" && e[2] !== "Skipped") {
+          if (unheaded.length === 0) unheadedUnder = above;
           if (unheaded.length < 10_000) unheaded.push({ name: e[1]!, status: e[2]!, lineNo });
           unheadedEnd = lineNo;
           return false;
         }
       }
-      const cc = text.includes("% tests passed") ? CTEST_COUNT.exec(text) : null;
+      const cc = text.includes("% test") ? CTEST_COUNT.exec(text) : null;
       if (cc) {
         ctestCurrent = null;
+        countAbove = Number(cc[1]) > 0 ? Number(cc[1]) : null;
         sink.summary({ failed: Number(cc[1]), passed: Number(cc[2]) - Number(cc[1]) });
         return true;
       }
@@ -209,6 +268,11 @@ export function createGtestParser(sink: ParserSink) {
       // A test cut before its result line (a crash, a timeout, a log cut short) is not taken as failed here: the
       // runner around it (CTest) says so.
       current = null;
+      closeUnheaded();
+      if (cutClose && cutClose.lineNo === lastSeen)
+        for (const e of cutClose.entries) addCtestFailure(e.name, e.status, e.lineNo);
+      if (cutEntry && cutEntry.lineNo === lastSeen)
+        addCtestFailure(cutEntry.name, cutEntry.status, cutEntry.lineNo);
       for (const e of ctestFailed) {
         if (ctestWithFailures.has(e.name) || reported.has(e.name)) continue;
         sink.test(e.name, "failed");

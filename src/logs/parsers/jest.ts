@@ -140,6 +140,13 @@ const BABEL_ERROR = /^\s*((?:[A-Za-z]:)?[^\s:]+\.(?:test|spec)\.[cm]?[jt]sx?): .
 const RESOLVE_FRAME = /^\s+at Resolver\.resolveModule \(\S*node_modules\/jest-resolve\/\S+:\d+:\d+\)$/;
 const TOP_LEVEL_FRAME = /^\s+at Object\.<anonymous> \(([^\s():]+):(\d+):(\d+)\)$/;
 const TEST_FILE = /(?:^|\/)(?:__tests__\/[^/]+|[^/]+\.(?:test|spec))\.[cm]?[jt]sx?$/;
+/**
+ * Jest 0.x's closing count line (its DefaultTestReporter): `1 test failed, 0 tests passed (1 total)`, `3 tests passed
+ * (3 total)`. A file that failed to run (its `testExecError`) is printed by jest 0.x as its ` FAIL  file` header with no
+ * duration and the error right under it at the margin, with no `●` block: the file's failure, once this line counts
+ * a failed test (no later jest prints it).
+ */
+const OLD_COUNTS = /^(?:(\d+) tests? failed, )?(\d+) tests? passed \((\d+) total\)$/;
 
 export function createJestParser(sink: ParserSink) {
   let active = false;
@@ -172,6 +179,10 @@ export function createJestParser(sink: ParserSink) {
   /** A suite failure read without its `FAIL` header and bullet: held until jest's `Test Suites: N failed` line. */
   let unconfirmed = false;
   const held: FailureDraft[] = [];
+  /** A ` FAIL  file` header with no duration on the line before (jest 0.x's file that failed to run). */
+  let execHeader: { file: string | null; text: string; lineNo: number } | null = null;
+  /** The block is jest 0.x's error under such a header: its lines are read, not claimed, until its count confirms it. */
+  let execBlock = false;
 
   function flush(): void {
     if (!block) return;
@@ -274,6 +285,7 @@ export function createJestParser(sink: ParserSink) {
       start: block.buf.start,
       end: block.buf.end,
     });
+    execBlock = false;
     if (test) {
       sink.test(test, "failed", block.file);
       blocked.add(test);
@@ -361,7 +373,18 @@ export function createJestParser(sink: ParserSink) {
         file = under(machineTestFile(sink.path(h[2]!)));
         path = [];
         prefix = null;
+        execHeader = h[1] === "FAIL" && !text.trimEnd().endsWith(")") ? { file, text, lineNo } : null;
         return true;
+      }
+      const exec = execHeader;
+      execHeader = null;
+      if (exec && !block && c0 !== 32 && c0 !== 9 && text.trim() !== "" && !OLD_COUNTS.test(text)) {
+        block = { title: "Test suite failed to run", file: exec.file, buf: new BlockBuffer(200, 16_000) };
+        block.buf.push(exec.text, exec.lineNo);
+        block.buf.push(text, lineNo);
+        execBlock = true;
+        unconfirmed = true;
+        return false;
       }
       if (c0 === 62 && text.startsWith("> ")) {
         // The command line under it (`> jest`) leaves it as it is.
@@ -422,9 +445,19 @@ export function createJestParser(sink: ParserSink) {
         if (text.startsWith("Ran all test suites")) active = false;
         return true;
       }
+      if (active && c0 >= 48 && c0 <= 57) {
+        const oc = OLD_COUNTS.exec(text);
+        if (oc) {
+          flush();
+          const failed = Number(oc[1] ?? 0);
+          sink.summary({ failed, passed: Number(oc[2]) });
+          if (failed > 0) for (const d of held.splice(0)) sink.failure(d);
+          return true;
+        }
+      }
       if (block) {
         block.buf.push(text, lineNo);
-        return true;
+        return !execBlock;
       }
       if (consoleBlock) {
         if (c0 === 32 || text === "") return true;

@@ -67,6 +67,11 @@ export function createPhpunitParser(sink: ParserSink) {
   let pendingSection: string | null = null;
   /** An entry of a list pasted without its heading, waiting for a frame of its own (see `line`). */
   let candidate: Block | null = null;
+  /**
+   * The indentation of a pasted entry's block that was indented as a whole (a markdown indented code block, four
+   * spaces before every line): taken off its lines until a line that does not have it.
+   */
+  let pasteIndent: string | null = null;
 
   /**
    * The checkout directory of a machine's absolute paths (`/home/me/2captcha-php/`), learnt from a frame in the
@@ -182,7 +187,12 @@ export function createPhpunitParser(sink: ParserSink) {
   }
 
   return {
-    line(text: string, lineNo: number): boolean {
+    line(raw: string, lineNo: number): boolean {
+      let text = raw;
+      if (pasteIndent !== null) {
+        if (raw.startsWith(pasteIndent)) text = raw.slice(pasteIndent.length);
+        else if (raw.trim() !== "") pasteIndent = null;
+      }
       if (BANNER.test(text)) {
         active = true;
         return true;
@@ -215,6 +225,18 @@ export function createPhpunitParser(sink: ParserSink) {
             candidate.buf.push(text, lineNo);
             return false;
           }
+          // The same entry in a block the paste indented as a whole: read with that indentation taken off its lines.
+          const c0 = text.charCodeAt(0);
+          if (candidate === null && pasteIndent === null && (c0 === 32 || c0 === 9)) {
+            const indent = /^(?: {1,8}|\t)(?=\d+\) )/.exec(text)?.[0];
+            const indentedId = indent ? entryId(text.slice(indent.length)) : null;
+            if (indent && indentedId !== null) {
+              pasteIndent = indent;
+              candidate = { id: indentedId, kind: "failure", buf: new BlockBuffer() };
+              candidate.buf.push(text.slice(indent.length), lineNo);
+              return false;
+            }
+          }
           // An entry pasted as one line, its name and message joined: it counts, like a numbered one, once a PHP
           // frame follows in its block (the assertion wording alone on the name's line is not enough).
           const bare =
@@ -242,7 +264,10 @@ export function createPhpunitParser(sink: ParserSink) {
             candidate = null;
             return true;
           }
-          if (candidate.buf.lines.length > 60) candidate = null;
+          if (candidate.buf.lines.length > 60) {
+            candidate = null;
+            pasteIndent = null;
+          }
           return false;
         }
       }
