@@ -84,6 +84,13 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   // this run, and its fields (a dispatched spec's repository, a default branch) would be checked against itself
   // (red team 27: a spec naming `attacker/other` fetched that repository's logs with this workflow's token).
   const eventRepo = payload?.repository?.full_name;
+  // GitHub always writes the repository into the event file: one without it was not written by GitHub for this run,
+  // and its checks (a dispatched spec's repository) would compare against an empty name (red team 27's Left).
+  if (typeof eventRepo !== "string" || eventRepo === "")
+    throw new ConfigError(
+      "the event file names no repository (`repository.full_name`), which GitHub always writes",
+      "run Retrace as a step of a GitHub Actions workflow, which writes the event file of its own repository",
+    );
   if (
     env.GITHUB_REPOSITORY &&
     eventRepo !== undefined &&

@@ -33,6 +33,66 @@ export function changedLineSites(file: FileChange, baseText?: string): ChangedLi
   return out;
 }
 
+/** Lines the site walkers have stepped through (base and hunk lines), since the process started: what their bound
+ * is measured by. */
+export const siteWalkStats = { steps: 0 };
+
+/** A reader's state, carried forward one line at a time: `step` must not mutate `state` (sides fork from it). */
+export interface LineFold<S> {
+  start: S;
+  step(state: S, text: string): S;
+}
+
+export interface FoldedSite<S> {
+  line: DiffLine;
+  /** What the lines above the line, on its own side, left (the base's lines above the hunk first, when known). */
+  state: S;
+}
+
+/**
+ * Every changed line with the state `fold` reaches over the lines above it: the shared, linear form of
+ * `changedLineSites`. The base text is walked once (states kept per line, so hunks in any order cost nothing more),
+ * and each hunk line once per side; a fold whose step is bounded (`MAX_SITE_DEPTH`) makes the whole read linear in
+ * the patch and base text.
+ */
+export function foldChangedLines<S>(file: FileChange, fold: LineFold<S>, baseText?: string): FoldedSite<S>[] {
+  const out: FoldedSite<S>[] = [];
+  const base = baseText === undefined ? null : baseText.split("\n");
+  const prefix: S[] = [fold.start];
+  const stateAt = (n: number): S => {
+    if (base === null) return fold.start;
+    const end = Math.min(n, base.length);
+    while (prefix.length <= end) {
+      const i = prefix.length - 1;
+      siteWalkStats.steps++;
+      prefix.push(fold.step(prefix[i]!, base[i]!));
+    }
+    return prefix[end]!;
+  };
+  for (const h of file.hunks) {
+    let oldSide = stateAt(Math.max(0, h.oldStart - 1));
+    let newSide = oldSide;
+    for (const l of h.lines) {
+      if (l.kind === "add") out.push({ line: l, state: newSide });
+      if (l.kind === "del") out.push({ line: l, state: oldSide });
+      if (l.kind === "ctx" && oldSide === newSide) {
+        siteWalkStats.steps++;
+        oldSide = newSide = fold.step(oldSide, l.text);
+        continue;
+      }
+      if (l.kind !== "add") {
+        siteWalkStats.steps++;
+        oldSide = fold.step(oldSide, l.text);
+      }
+      if (l.kind !== "del") {
+        siteWalkStats.steps++;
+        newSide = fold.step(newSide, l.text);
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * A JSON key as its reader sees it: escapes decoded (`"p\u0061ths"` is `paths` to TypeScript and `"\u006aest"` is
  * `jest` to Jest: red team 27). Text that is not a valid JSON string is kept as written.
@@ -48,27 +108,86 @@ export function jsonKeyText(raw: string): string {
 
 const indentOf = (s: string) => (/^[ \t]*/.exec(s)?.[0] ?? "").replace(/\t/g, "    ").length;
 
+/** A line of JSON that opens a level, kept while it encloses the lines below it (a persistent stack: forks share it). */
+interface JsonLevel {
+  indent: number;
+  /** The key of a `"key": {` / `"key": [` line; null for any other line. */
+  key: string | null;
+  /** A top-level `{` or `[` line (the document's root). */
+  root: boolean;
+  depth: number;
+  below: JsonLevel | null;
+}
+
+/** What the JSON lines above a line leave open: the nearest line of each smaller indentation, innermost first. */
+export interface JsonState {
+  top: JsonLevel | null;
+  /** More levels than `MAX_SITE_DEPTH` were open: the file is too deep to judge line by line. */
+  tooDeep: boolean;
+}
+
+/**
+ * Levels of nesting (by indentation) the walkers keep, at most: each line costs at most this many steps, so a
+ * reader's cost is linear in the patch and base text (red team 27: reading every line above each changed line was
+ * quadratic). A manifest nested deeper is refused as too deep to judge.
+ */
+export const MAX_SITE_DEPTH = 256;
+
+const JSON_OPENER = /^\s*"((?:[^"\\]|\\.)*)"\s*:\s*[{[]\s*$/;
+
+export const jsonFold: LineFold<JsonState> = {
+  start: { top: null, tooDeep: false },
+  step(state, text) {
+    if (state.tooDeep || text.trim() === "") return state;
+    const indent = indentOf(text);
+    let top = state.top;
+    while (top !== null && top.indent >= indent) {
+      siteWalkStats.steps++;
+      top = top.below;
+    }
+    const depth = (top?.depth ?? 0) + 1;
+    if (depth > MAX_SITE_DEPTH) return { top: null, tooDeep: true };
+    const opener = JSON_OPENER.exec(text);
+    const root = indent === 0 && /^\s*[{[]\s*$/.test(text);
+    return {
+      top: { indent, key: opener ? jsonKeyText(opener[1]!) : null, root, depth, below: top },
+      tooDeep: false,
+    };
+  },
+};
+
+export interface JsonSite {
+  /** Keys enclosing the line, innermost first, including the line's own key. */
+  keys: string[];
+  /** The scan reached the document's top-level `{` (so the outermost key is known to be top-level). */
+  rootSeen: boolean;
+  tooDeep: boolean;
+}
+
+/** The JSON site of `text` given the state the lines above it left. */
+export function jsonSiteAt(state: JsonState, text: string): JsonSite {
+  const keys: string[] = [];
+  const own = /^\s*"((?:[^"\\]|\\.)*)"\s*:/.exec(text);
+  if (own) keys.push(jsonKeyText(own[1]!));
+  let indent = indentOf(text);
+  for (let l = state.top; l !== null && indent > 0; l = l.below) {
+    siteWalkStats.steps++;
+    if (l.indent >= indent) continue;
+    if (l.key !== null) keys.push(l.key);
+    else if (l.root) return { keys, rootSeen: true, tooDeep: state.tooDeep };
+    indent = l.indent;
+  }
+  return { keys, rootSeen: false, tooDeep: state.tooDeep };
+}
+
 /**
  * Keys enclosing the last line of `before`, innermost first, including the line's own key. `rootSeen` is true
  * when the scan reached the document's top-level `{` (so the outermost key is known to be top-level).
  */
-export function jsonEnclosingKeys(before: string[]): { keys: string[]; rootSeen: boolean } {
-  const target = before[before.length - 1] ?? "";
-  const keys: string[] = [];
-  const own = /^\s*"((?:[^"\\]|\\.)*)"\s*:/.exec(target);
-  if (own) keys.push(jsonKeyText(own[1]!));
-  let indent = indentOf(target);
-  for (let j = before.length - 2; j >= 0 && indent > 0; j--) {
-    const l = before[j]!;
-    if (l.trim() === "") continue;
-    const ind = indentOf(l);
-    if (ind >= indent) continue;
-    const opener = /^\s*"((?:[^"\\]|\\.)*)"\s*:\s*[{[]\s*$/.exec(l);
-    if (opener) keys.push(jsonKeyText(opener[1]!));
-    else if (ind === 0 && /^\s*[{[]\s*$/.test(l)) return { keys, rootSeen: true };
-    indent = ind;
-  }
-  return { keys, rootSeen: false };
+export function jsonEnclosingKeys(before: string[]): JsonSite {
+  let state = jsonFold.start;
+  for (let j = 0; j < before.length - 1; j++) state = jsonFold.step(state, before[j]!);
+  return jsonSiteAt(state, before[before.length - 1] ?? "");
 }
 
 /** A value that looks like a dependency version or source (semver range, tag, URL, workspace/file/git spec). */
@@ -91,25 +210,43 @@ export interface TomlSite {
   key: string | null;
 }
 
-export function tomlSite(before: string[]): TomlSite {
-  const target = before[before.length - 1] ?? "";
-  const header = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/;
-  const ownHeader = header.exec(target);
+const TOML_HEADER = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/;
+const TOML_OWN_KEY = /^\s*([\w"'.-]+)\s*=/;
+const TOML_ARRAY_OPENER = /^\s*([\w"'.-]+)\s*=\s*\[[^\]]*$/;
+
+/** What the TOML/INI lines above a line leave open: the table, an open `key = [` array, the last unindented line. */
+export interface TomlState {
+  table: string | null;
+  arrayKey: string | null;
+  /** The nearest line above that starts in column one (an INI continuation line's key). */
+  unindented: string | null;
+}
+
+export const tomlFold: LineFold<TomlState> = {
+  start: { table: null, arrayKey: null, unindented: null },
+  step(state, text) {
+    const unindented = /^\S/.test(text) ? text : state.unindented;
+    const h = TOML_HEADER.exec(text);
+    if (h) return { table: unquoteToml(h[1]!), arrayKey: null, unindented };
+    if (/^\s*\]/.test(text)) return { table: state.table, arrayKey: null, unindented };
+    const opener = TOML_ARRAY_OPENER.exec(text);
+    if (opener) return { table: state.table, arrayKey: unquoteToml(opener[1]!), unindented };
+    return unindented === state.unindented ? state : { ...state, unindented };
+  },
+};
+
+/** The TOML site of `text` given the state the lines above it left. */
+export function tomlSiteAt(state: TomlState, text: string): TomlSite {
+  const ownHeader = TOML_HEADER.exec(text);
   if (ownHeader) return { table: unquoteToml(ownHeader[1]!), key: null };
-  const ownKey = /^\s*([\w"'.-]+)\s*=/.exec(target);
-  let key: string | null = ownKey ? unquoteToml(ownKey[1]!) : null;
-  let arrayClosed = false;
-  for (let j = before.length - 2; j >= 0; j--) {
-    const l = before[j]!;
-    const h = header.exec(l);
-    if (h) return { table: unquoteToml(h[1]!), key };
-    if (key === null && !arrayClosed) {
-      if (/^\s*\]/.test(l)) arrayClosed = true;
-      const opener = /^\s*([\w"'.-]+)\s*=\s*\[[^\]]*$/.exec(l);
-      if (opener) key = unquoteToml(opener[1]!);
-    }
-  }
-  return { table: null, key };
+  const ownKey = TOML_OWN_KEY.exec(text);
+  return { table: state.table, key: ownKey ? unquoteToml(ownKey[1]!) : state.arrayKey };
+}
+
+export function tomlSite(before: string[]): TomlSite {
+  let state = tomlFold.start;
+  for (let j = 0; j < before.length - 1; j++) state = tomlFold.step(state, before[j]!);
+  return tomlSiteAt(state, before[before.length - 1] ?? "");
 }
 
 function unquoteToml(s: string): string {

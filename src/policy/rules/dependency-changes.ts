@@ -17,11 +17,14 @@
 import semver from "semver";
 import { baseName, matchesAny, truncate } from "../lines.ts";
 import {
-  changedLineSites,
-  jsonEnclosingKeys,
+  foldChangedLines,
+  jsonFold,
+  jsonSiteAt,
+  MAX_SITE_DEPTH,
   jsonStringValue,
   looksLikeVersionSpec,
-  tomlSite,
+  tomlFold,
+  tomlSiteAt,
 } from "../sections.ts";
 import type { FileChange, Rule, Violation } from "../types.ts";
 
@@ -96,13 +99,21 @@ function checkJson(
   );
   // The base file, when the caller gave it: a section opened above the hunk's context is then known.
   const base = file.oldPath === null ? undefined : sourceFiles?.[file.oldPath];
-  const sites = changedLineSites(file, base);
+  const sites = foldChangedLines(file, jsonFold, base).map((s) => ({
+    line: s.line,
+    site: jsonSiteAt(s.state, s.line.text),
+  }));
+  const deep = sites.find((s) => s.site.tooDeep);
+  if (deep !== undefined)
+    return [
+      violation(file, null, `nests more than ${MAX_SITE_DEPTH} levels deep: too deep to judge line by line`),
+    ];
   // Registry entries the patch adds, by map/name: a removed line is a range change only when its entry is re-added.
   const added = new Set<string>();
   if (allowRegistry && isPackageJson)
     for (const site of sites) {
       if (site.line.kind !== "add") continue;
-      const entry = registryEntry(jsonEnclosingKeys(site.before).keys, site.line.text);
+      const entry = registryEntry(site.site.keys, site.line.text);
       if (entry !== null) added.add(entry);
     }
   for (const site of sites) {
@@ -110,14 +121,14 @@ function checkJson(
     const where = line.kind === "add" ? line.newLine : line.oldLine;
     const verb = line.kind === "add" ? "adds" : "removes";
     if (allowRegistry && isPackageJson) {
-      const entry = registryEntry(jsonEnclosingKeys(site.before).keys, line.text);
+      const entry = registryEntry(site.site.keys, line.text);
       if (entry !== null && (line.kind === "add" || added.has(entry))) continue;
     }
     const inline =
       /"(dependencies|devDependencies|peerDependencies|optionalDependencies|overrides|resolutions|require|require-dev)"\s*:/.exec(
         line.text,
       );
-    const { keys } = jsonEnclosingKeys(site.before);
+    const { keys } = site.site;
     const depKey = keys.find((k) => JSON_DEPENDENCY_KEYS.has(k)) ?? inline?.[1];
     if (depKey !== undefined) {
       out.push(violation(file, where, `${verb} a line in \`${depKey}\`: \`${truncate(line.text)}\``));
@@ -145,12 +156,12 @@ function checkJson(
 
 function checkToml(file: FileChange): Violation[] {
   const out: Violation[] = [];
-  for (const site of changedLineSites(file)) {
+  for (const site of foldChangedLines(file, tomlFold)) {
     const { line } = site;
     if (line.text.trim() === "" || /^\s*#/.test(line.text)) continue;
     const where = line.kind === "add" ? line.newLine : line.oldLine;
     const verb = line.kind === "add" ? "adds" : "removes";
-    const { table, key } = tomlSite(site.before);
+    const { table, key } = tomlSiteAt(site.state, line.text);
     const inTable = table !== null && TOML_DEPENDENCY_TABLE.test(table);
     const inKey = key !== null && TOML_DEPENDENCY_KEY.test(key.split(".").pop()!);
     if (inTable || inKey) {

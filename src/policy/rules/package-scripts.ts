@@ -4,7 +4,14 @@
  * all, the rule blocks it too: the gate cannot prove it is not a script.
  */
 import { baseName, truncate } from "../lines.ts";
-import { changedLineSites, jsonEnclosingKeys, jsonStringValue, looksLikeVersionSpec } from "../sections.ts";
+import {
+  foldChangedLines,
+  jsonFold,
+  jsonSiteAt,
+  jsonStringValue,
+  looksLikeVersionSpec,
+  MAX_SITE_DEPTH,
+} from "../sections.ts";
 import { JSON_DEPENDENCY_KEYS } from "./dependency-changes.ts";
 import type { Rule, Violation } from "../types.ts";
 
@@ -20,12 +27,21 @@ export const packageScripts: Rule = {
         .filter((p): p is string => p !== null)
         .map((p) => baseName(p).toLowerCase());
       if (!names.some((n) => MANIFESTS.has(n))) continue;
-      for (const site of changedLineSites(file)) {
+      for (const site of foldChangedLines(file, jsonFold)) {
         const { line } = site;
         if (line.text.trim() === "") continue;
         const where = line.kind === "add" ? line.newLine : line.oldLine;
         const verb = line.kind === "add" ? "adds" : "removes";
-        const { keys, rootSeen } = jsonEnclosingKeys(site.before);
+        const { keys, rootSeen, tooDeep } = jsonSiteAt(site.state, line.text);
+        if (tooDeep) {
+          out.push({
+            rule: "package-scripts",
+            file: file.path,
+            line: where,
+            message: `${verb} a line nested more than ${MAX_SITE_DEPTH} levels deep: too deep to judge line by line`,
+          });
+          break;
+        }
         if (keys.includes("scripts") || /"scripts"\s*:/.test(line.text)) {
           out.push({
             rule: "package-scripts",

@@ -8,15 +8,19 @@
 import { baseName, matchesAny, touchedPaths, truncate } from "../lines.ts";
 import {
   changedLineSites,
-  jsonEnclosingKeys,
+  foldChangedLines,
+  jsonFold,
   jsonKeyText,
+  jsonSiteAt,
+  MAX_SITE_DEPTH,
   jsonStringValue,
   looksLikeVersionSpec,
-  tomlSite,
+  tomlFold,
+  tomlSiteAt,
 } from "../sections.ts";
 import { RUNNER_MODULES, STDLIB_MODULES } from "../python-module-names.ts";
 import { RUNNER_CONFIG_FILES } from "../runner-configs.ts";
-import type { FileChange, Rule, Violation } from "../types.ts";
+import type { DiffLine, FileChange, Rule, Violation } from "../types.ts";
 
 /** pytest ini keys: when a setup.cfg/pyproject.toml hunk does not show its section, these still name the runner. */
 const PYTEST_KEY =
@@ -50,9 +54,9 @@ function checkSections(
   anywhere?: RegExp,
 ): Violation[] {
   const out: Violation[] = [];
-  for (const { line, before } of changedLineSites(file)) {
+  for (const { line, state } of foldChangedLines(file, tomlFold)) {
     if (line.text.trim() === "" || /^\s*[#;]/.test(line.text)) continue;
-    const site = tomlSite(before);
+    const site = tomlSiteAt(state, line.text);
     // A dotted key names its table too: `tool.pytest.ini_options.testpaths = […]` at the top level is a line of
     // `[tool.pytest.ini_options]` (red team 27).
     const dotted = site.key?.includes(".") ? site.key.slice(0, site.key.lastIndexOf(".")) : null;
@@ -73,11 +77,22 @@ function checkSections(
   return out;
 }
 
+/** A JSON file nested deeper than the walkers keep is refused whole rather than read for seconds. */
+function tooDeep(file: FileChange, line: DiffLine): Violation {
+  return {
+    rule: "test-infrastructure",
+    file: file.path,
+    line: line.kind === "add" ? line.newLine : line.oldLine,
+    message: `nests more than ${MAX_SITE_DEPTH} levels deep: too deep to judge line by line ${HINT}`,
+  };
+}
+
 function checkPackageJson(file: FileChange, wanted: readonly string[]): Violation[] {
   const out: Violation[] = [];
-  for (const { line, before } of changedLineSites(file)) {
+  for (const { line, state } of foldChangedLines(file, jsonFold)) {
     if (line.text.trim() === "") continue;
-    const { keys, rootSeen } = jsonEnclosingKeys(before);
+    const { keys, rootSeen, tooDeep: deep } = jsonSiteAt(state, line.text);
+    if (deep) return [...out, tooDeep(file, line)];
     const at = keys.findIndex((k) => wanted.includes(k));
     // Top level only: `"jest": "^29"` inside devDependencies is a dependency (dependency-changes' business).
     if (at === -1 || at !== keys.length - 1) continue;
@@ -95,9 +110,10 @@ function checkPackageJson(file: FileChange, wanted: readonly string[]): Violatio
 
 function checkTsconfig(file: FileChange, wanted: readonly string[]): Violation[] {
   const out: Violation[] = [];
-  for (const { line, before } of changedLineSites(file)) {
+  for (const { line, state } of foldChangedLines(file, jsonFold)) {
     if (line.text.trim() === "") continue;
-    const { keys } = jsonEnclosingKeys(before);
+    const { keys, tooDeep: deep } = jsonSiteAt(state, line.text);
+    if (deep) return [...out, tooDeep(file, line)];
     // Keys written inline on the line too (`"compilerOptions": { "paths": { … } }` on one line): red team 25.
     const inline = [...line.text.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)].map((m) => jsonKeyText(m[1]!));
     const key = [...keys, ...inline].find((k) => wanted.includes(k));
@@ -375,20 +391,11 @@ const SETUP_CFG_LAYOUT = /^(package_dir|packages|py_modules)\s*=/;
 
 function checkSetupCfgLayout(file: FileChange, baseText: string | undefined): Violation[] {
   const out: Violation[] = [];
-  for (const { line, before } of changedLineSites(file, baseText)) {
+  for (const { line, state } of foldChangedLines(file, tomlFold, baseText)) {
     if (line.text.trim() === "" || /^\s*[#;]/.test(line.text)) continue;
     // The line's key: its own, or the nearest unindented key above a continuation line.
-    let key = line.text;
-    if (/^[ \t]/.test(line.text)) {
-      for (let j = before.length - 2; j >= 0; j--) {
-        const l = before[j]!;
-        if (/^\S/.test(l)) {
-          key = l;
-          break;
-        }
-      }
-    }
-    const { table } = tomlSite(before);
+    const key = /^[ \t]/.test(line.text) ? (state.unindented ?? line.text) : line.text;
+    const { table } = tomlSiteAt(state, line.text);
     if (
       !SETUP_CFG_LAYOUT.test(key.trim()) &&
       !(table !== null && /^options\.(package_dir|packages)/.test(table))
