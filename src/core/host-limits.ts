@@ -48,6 +48,16 @@ export interface HostLimits {
   tarballEntries: number;
   /** Most bytes of files of a repository archive the App unpacks, in MiB. */
   tarballMb: number;
+  /** Most model dollars one job may spend; a repository's `repro.maxUsd` / `fix.maxUsd` is lowered to it. */
+  jobUsd: number;
+  /** Most wall-clock minutes of one job; a repository's `repro.maxWallMs` / `fix.maxWallMs` is lowered to it. */
+  jobMinutes: number;
+  /** Most model tokens of one job; a repository's `repro.maxTokens` / `fix.maxTokens` is lowered to it. */
+  jobTokens: number;
+  /** Most model dollars one repository may spend per UTC day; its `limits.usdPerDay` is lowered to it. */
+  usdPerDay: number;
+  /** Most jobs one repository may start per UTC day; its `limits.jobsPerDay` is lowered to it. */
+  jobsPerDay: number;
 }
 
 /** The defaults: the values these maxima had as constants. */
@@ -69,6 +79,11 @@ export const DEFAULT_HOST_LIMITS: Readonly<HostLimits> = Object.freeze({
   inputMb: 256,
   tarballEntries: 20_000,
   tarballMb: 200,
+  jobUsd: 20,
+  jobMinutes: 120,
+  jobTokens: 5_000_000,
+  usdPerDay: 100,
+  jobsPerDay: 500,
 });
 
 /** What an operator may set each to (integers): past these a value is a typo, or unbounded host work. */
@@ -91,6 +106,11 @@ export const HOST_LIMIT_RANGES: Readonly<Record<keyof HostLimits, readonly [numb
     inputMb: [1, 16_384],
     tarballEntries: [100, 10_000_000],
     tarballMb: [1, 65_536],
+    jobUsd: [1, 100_000],
+    jobMinutes: [1, 10_080],
+    jobTokens: [1_000, 1_000_000_000],
+    usdPerDay: [1, 1_000_000],
+    jobsPerDay: [1, 1_000_000],
   },
 );
 

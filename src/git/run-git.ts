@@ -14,10 +14,12 @@
  * `git config --list` (reading config never runs a program) tells which keys the repository sets.
  */
 import { hostLimits } from "../core/host-limits.ts";
+import { hostPath } from "../core/host-path.ts";
 import { spawn } from "node:child_process";
 import { CancelledError } from "../core/errors.ts";
 import { GitConfigRefusedError, GitError } from "./errors.ts";
 import { checkGitDir } from "./git-dir.ts";
+import { promisorAccess } from "./promisor.ts";
 
 /** Configuration every host-side git command runs with; command-line scope beats every config file. */
 export const FIXED_CONFIG: readonly string[] = [
@@ -146,10 +148,14 @@ export interface GitRunOptions {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-/** The environment of every git command: nothing of the host's but PATH/HOME/LANG. */
-export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
+/**
+ * The environment of every git command: nothing of the host's but PATH/HOME/LANG. The PATH keeps only absolute
+ * entries outside `cwd` (src/core/host-path.ts): git, the `sh` that starts it and the programs git starts itself
+ * (ssh, a remote helper) are never looked up in the checkout.
+ */
+export function gitEnv(extra: Record<string, string> = {}, cwd?: string): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    PATH: hostPath(process.env.PATH, cwd === undefined ? [] : [cwd]),
     HOME: process.env.HOME ?? "/nonexistent",
     LANG: "C",
     LC_ALL: "C",
@@ -221,6 +227,14 @@ export async function gitAtLeast(major: number, minor: number): Promise<boolean>
   return a > major || (a === major && b >= minor);
 }
 
+/** The operator's internal git hosts (RETRACE_PRIVATE_SOURCE_HOSTS, `host` or `host:port`, comma-separated). */
+function operatorPrivateHosts(): string[] {
+  return (process.env.RETRACE_PRIVATE_SOURCE_HOSTS ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+}
+
 function splitPair(pair: string): [string, string] {
   const i = pair.indexOf("=");
   return [pair.slice(0, i), pair.slice(i + 1)];
@@ -260,7 +274,7 @@ function spawnGit(
       ["-c", 'ulimit -d "$0" && exec git "$@"', String(hostLimits().gitMemoryMb * 1024), ...args],
       {
         cwd,
-        env: { ...gitEnv(options.env), ...configEnv(config) },
+        env: { ...gitEnv(options.env, cwd), ...configEnv(config) },
         stdio: ["ignore", "pipe", "pipe"],
         detached: true,
       },
@@ -351,7 +365,7 @@ export function safeGit(dir: string, defaults: GitRunOptions = {}): SafeGit {
     // the list is empty and git exits 0.
     checkGitDir(dir)
       .then(() =>
-        execGit(dir, fixed, ["config", "--list", "--includes", "--name-only", "-z"], {
+        execGit(dir, fixed, ["config", "--list", "--includes", "-z"], {
           ...defaults,
           timeoutMs: 10_000,
         }),
@@ -363,9 +377,27 @@ export function safeGit(dir: string, defaults: GitRunOptions = {}): SafeGit {
           "check the checkout's .git/config and the files it includes (include.path)",
         );
       })
-      .then((text) => {
-        const n = neutralizingConfig(text.split("\0").filter(Boolean), dir);
-        return { config: [...fixed, ...n.config], env: n.env };
+      .then(async (text) => {
+        // `key\nvalue`, or `key` alone for a key without a value.
+        const entries = text
+          .split("\0")
+          .filter(Boolean)
+          .map((e): [string, string | null] => {
+            const i = e.indexOf("\n");
+            return i === -1 ? [e, null] : [e.slice(0, i), e.slice(i + 1)];
+          });
+        const n = neutralizingConfig(
+          entries.map(([key]) => key),
+          dir,
+        );
+        // A partial clone fetches missing objects by itself: from where, judged like an origin (./promisor.ts).
+        const promisor = await promisorAccess(entries, operatorPrivateHosts());
+        if ("refused" in promisor)
+          throw new GitConfigRefusedError(
+            `${promisor.refused}; Retrace does not run git on it`,
+            "fetch the missing objects first (git fetch --refetch from a server you trust) or clone without --filter",
+          );
+        return { config: [...fixed, ...n.config, ...promisor.config], env: n.env };
       });
   return {
     dir,

@@ -7,6 +7,7 @@
  * the sandbox uses, so `node`, `npm` and `npx` (the image's npm, run by the new node) all use it.
  */
 import { spawn } from "node:child_process";
+import { hostPath } from "../core/host-path.ts";
 import {
   createReadStream,
   existsSync,
@@ -48,7 +49,7 @@ function npm(args: string[], cwd: string, timeoutMs: number): Promise<string> {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],
       env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        PATH: hostPath(process.env.PATH, [cwd]),
         HOME: process.env.HOME ?? tmpdir(),
         ...npmConfigEnv(),
       },

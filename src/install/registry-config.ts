@@ -7,6 +7,7 @@
  * part of every install cache key.
  */
 import { execFile } from "node:child_process";
+import { hostPath } from "../core/host-path.ts";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -174,8 +175,16 @@ function capture(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<s
     // above cwd holding a package.json (or a workspace root listing it) — and a shared temporary directory is
     // anyone's to write (a `/tmp/.npmrc` with `registry=` then decided where look-ups and installs went, and
     // which hosts the install proxy let through). Only the operator can write `/.npmrc` or `/package.json`.
-    execFile(cmd, args, { cwd: NEUTRAL_CWD, env, timeout: 15_000, maxBuffer: 1024 * 1024 }, (error, stdout) =>
-      resolve(error ? null : String(stdout)),
+    execFile(
+      cmd,
+      args,
+      {
+        cwd: NEUTRAL_CWD,
+        env: { ...env, PATH: hostPath(env.PATH) },
+        timeout: 15_000,
+        maxBuffer: 1024 * 1024,
+      },
+      (error, stdout) => resolve(error ? null : String(stdout)),
     );
   });
 }

@@ -5,6 +5,7 @@
  */
 import { GlobError, globMatcher } from "../core/glob.ts";
 import type { RetraceConfig } from "../config/schema.ts";
+import { type HostLimits, hostLimits } from "../core/host-limits.ts";
 import type { Budget } from "../core/job.ts";
 import { BRANCH_PREFIX } from "../github/draft-pr.ts";
 
@@ -120,40 +121,69 @@ export interface DailyUsage {
   usd: number;
 }
 
-/** `limits.jobsPerDay` and `limits.usdPerDay`: the reason to refuse, or the dollars left today. */
+/**
+ * `limits.jobsPerDay` and `limits.usdPerDay`, each lowered to the operator's maximum (RETRACE_HOST_LIMITS
+ * `jobsPerDay`, `usdPerDay`: a repository's own configuration never raises what the host spends): the reason to
+ * refuse, or the dollars left today.
+ */
 export function dailyLimitRule(
   config: RetraceConfig,
   usage: DailyUsage,
+  maxima: Pick<HostLimits, "jobsPerDay" | "usdPerDay"> = hostLimits(),
 ): { refuse: string } | { remainingUsd: number } {
-  if (usage.jobs > config.limits.jobsPerDay) {
+  const jobsPerDay = Math.min(config.limits.jobsPerDay, maxima.jobsPerDay);
+  const usdPerDay = Math.min(config.limits.usdPerDay, maxima.usdPerDay);
+  const lowered = (asked: number, got: number, name: string) =>
+    asked > got ? ` (lowered from ${asked} to the host's maximum, RETRACE_HOST_LIMITS ${name})` : "";
+  if (usage.jobs > jobsPerDay) {
     return {
-      refuse: `the daily job limit of this repository (limits.jobsPerDay = ${config.limits.jobsPerDay}) is reached`,
+      refuse: `the daily job limit of this repository (limits.jobsPerDay = ${jobsPerDay}${lowered(config.limits.jobsPerDay, jobsPerDay, "jobsPerDay")}) is reached`,
     };
   }
-  if (usage.usd >= config.limits.usdPerDay) {
+  if (usage.usd >= usdPerDay) {
     return {
-      refuse: `the daily model budget of this repository (limits.usdPerDay = $${config.limits.usdPerDay}) is spent ($${usage.usd.toFixed(2)})`,
+      refuse: `the daily model budget of this repository (limits.usdPerDay = $${usdPerDay}${lowered(config.limits.usdPerDay, usdPerDay, "usdPerDay")}) is spent ($${usage.usd.toFixed(2)})`,
     };
   }
-  return { remainingUsd: config.limits.usdPerDay - usage.usd };
+  return { remainingUsd: usdPerDay - usage.usd };
 }
 
-/** A reproduction's budget from `repro.*`, capped by the dollars left today when the surface tracks them. */
-export function reproBudget(config: RetraceConfig, remainingUsd = Number.POSITIVE_INFINITY): Budget {
+/** What one job may spend whatever a repository asks (RETRACE_HOST_LIMITS `jobUsd`, `jobMinutes`, `jobTokens`). */
+export type JobMaxima = Pick<HostLimits, "jobUsd" | "jobMinutes" | "jobTokens">;
+
+function capped(
+  section: { maxAttempts: number; maxWallMs: number; maxTokens: number; maxUsd: number },
+  remainingUsd: number,
+  maxima: JobMaxima,
+): Budget {
   return {
-    maxAttempts: config.repro.maxAttempts,
-    maxWallMs: config.repro.maxWallMs,
-    maxTokens: config.repro.maxTokens,
-    maxUsd: Math.min(config.repro.maxUsd, remainingUsd),
+    maxAttempts: section.maxAttempts,
+    maxWallMs: Math.min(section.maxWallMs, maxima.jobMinutes * 60_000),
+    maxTokens: Math.min(section.maxTokens, maxima.jobTokens),
+    maxUsd: Math.min(section.maxUsd, maxima.jobUsd, remainingUsd),
   };
 }
 
-/** A fix's budget from `fix.*`, capped by the dollars left today when the surface tracks them. */
-export function fixBudget(config: RetraceConfig, remainingUsd = Number.POSITIVE_INFINITY): Budget {
-  return {
-    maxAttempts: config.fix.maxAttempts,
-    maxWallMs: config.fix.maxWallMs,
-    maxTokens: config.fix.maxTokens,
-    maxUsd: Math.min(config.fix.maxUsd, remainingUsd),
-  };
+/**
+ * A reproduction's budget from `repro.*`, each lowered to the operator's maximum for one job, capped by the dollars
+ * left today when the surface tracks them.
+ */
+export function reproBudget(
+  config: RetraceConfig,
+  remainingUsd = Number.POSITIVE_INFINITY,
+  maxima: JobMaxima = hostLimits(),
+): Budget {
+  return capped(config.repro, remainingUsd, maxima);
+}
+
+/**
+ * A fix's budget from `fix.*`, each lowered to the operator's maximum for one job, capped by the dollars left today
+ * when the surface tracks them.
+ */
+export function fixBudget(
+  config: RetraceConfig,
+  remainingUsd = Number.POSITIVE_INFINITY,
+  maxima: JobMaxima = hostLimits(),
+): Budget {
+  return capped(config.fix, remainingUsd, maxima);
 }

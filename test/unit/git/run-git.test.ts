@@ -127,3 +127,44 @@ describe("safeGit", () => {
     expect(Date.now() - t0).toBeLessThan(3_000);
   });
 });
+
+describe("safeGit and the host's PATH", () => {
+  /** A checkout holding an executable `git` that writes `<checkout>.ran` (outside it) when it runs. */
+  function checkoutWithPlantedGit(): string {
+    const repo = mkdtempSync(path.join(tmpdir(), "rt28-checkout-"));
+    execFileSync("git", ["init", "-q", repo]);
+    writeFileSync(
+      path.join(repo, "git"),
+      `#!/bin/sh\necho ran > ${JSON.stringify(`${repo}.ran`)}\nexec /usr/bin/git "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
+    return repo;
+  }
+
+  it.each([
+    ["an empty entry, git's cwd the checkout", (p: string) => `:${p}`, false],
+    ["a `.` entry, the process's cwd the checkout", (p: string) => `.:${p}`, true],
+    ["an absolute entry inside the checkout", (p: string) => `${"<repo>"}:${p}`, false],
+  ])("never runs a git the checkout holds, found through %s", async (_what, pathOf, chdir) => {
+    const repo = checkoutWithPlantedGit();
+    const before = process.env.PATH;
+    const cwd = process.cwd();
+    process.env.PATH = pathOf(before ?? "/usr/bin:/bin").replace("<repo>", repo);
+    if (chdir) process.chdir(repo);
+    try {
+      await safeGit(repo).raw(["status", "--porcelain"]);
+    } finally {
+      process.env.PATH = before;
+      process.chdir(cwd);
+    }
+    expect(existsSync(`${repo}.ran`)).toBe(false);
+  });
+
+  it("still runs the host's git from an ordinary PATH (control)", async () => {
+    const repo = checkoutWithPlantedGit();
+    await expect(safeGit(repo).raw(["rev-parse", "--git-dir"])).resolves.toMatch(/\.git/);
+    expect(existsSync(`${repo}.ran`)).toBe(false);
+  });
+});
