@@ -4,6 +4,7 @@
  * are added, an entry point is added where a `main` is defined but never called, top-level await is made legal.
  * Every change is listed in `completions`.
  */
+import { cdnImportsAsPackages } from "./cdn-imports.ts";
 import { escapeRegExp } from "../core/regexp.ts";
 import { scanCode } from "./code-scan.ts";
 import { loadPluginAfterHost } from "./host-plugin.ts";
@@ -1138,6 +1139,13 @@ function completeJs(
     );
   }
   let code = `${parts.join("\n\n").trim()}\n`;
+  const cdn = cdnImportsAsPackages(code);
+  if (cdn.read.length > 0) {
+    code = cdn.code;
+    completions.push(
+      `read ${cdn.read.map((s) => `\`${s}\``).join(", ")} imported from a CDN address as the npm package${cdn.read.length > 1 ? "s" : ""} it serves: Node loads no \`https:\` import`,
+    );
+  }
   /** The package whose source-tree paths the code was read with: installed although no specifier names it. */
   let sourceTreeOf: string | null = null;
   // `require(".")` typed in the reporter's checkout of the issue's repository loads the package it publishes:

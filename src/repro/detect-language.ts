@@ -48,7 +48,59 @@ export function languageFromFence(lang: string | null | undefined): BlockLanguag
       .toLowerCase()
       .replace(/^[{.]+/, "")
       .split(/[\s{},=]/)[0] ?? "";
-  return FENCE_ALIASES[key] ?? null;
+  const known = FENCE_ALIASES[key];
+  if (known) return known;
+  // A file name as the label (```` ```sftp-config.json ````, ```` ```src/index.js ````): its extension names the
+  // language. Only a name with a stem and a dot, so `.js` or `{.python}` above keep their own reading.
+  const file = /^[\w@+-][\w@./+-]*\.([a-z0-9]+)$/.exec(key);
+  if (file) {
+    const byExtension = FENCE_ALIASES[file[1] ?? ""];
+    if (byExtension && byExtension !== "text") return byExtension;
+  }
+  return misspeltAlias(key);
+}
+
+/**
+ * A misspelt long language name (`javscript`, `pyhton`, `typscript`): within one edit (a transposition counts as
+ * one) of a known name of six letters or more, two edits for names of ten or more. Short names (`js`, `ts`, `sh`,
+ * `json`) are too close to other labels to guess, and a label that is itself a language we do not run
+ * (`ecmascript`, `actionscript`, `coffeescript`) is further than that from any known name.
+ */
+function misspeltAlias(key: string): BlockLanguage | null {
+  if (key.length < 5 || !/^[a-z0-9]+$/.test(key)) return null;
+  let found: BlockLanguage | null = null;
+  for (const [alias, language] of Object.entries(FENCE_ALIASES)) {
+    if (alias.length < 6) continue;
+    const allowed = alias.length >= 10 ? 2 : 1;
+    if (Math.abs(alias.length - key.length) > allowed) continue;
+    if (editDistance(alias, key) > allowed) continue;
+    if (found !== null && found !== language) return null;
+    found = language;
+  }
+  return found;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent transpositions. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i] as number[];
+      const above = d[i - 1] as number[];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(
+        (above[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (above[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      row[j] = best;
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
 }
 
 const F_STRING = /\bf"[^"]*\{/;

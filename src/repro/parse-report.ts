@@ -1241,9 +1241,16 @@ export function parseReport(markdown: string): ParsedReport {
     ...blocks
       .filter((b) => b.kind === "versions" || b.kind === "shell" || b.kind === "output")
       .map((b) => b.value),
-    // `pip install x==1.2` / `npm i x@1.2` lines inside code blocks count too.
+    // `pip install x==1.2` / `npm i x@1.2` lines inside code blocks count too, and a CDN address the code imports
+    // (`from "https://esm.sh/x@1.2"`): the release the reporter's page loaded (cdn-imports.ts reads its package).
     ...blocks.flatMap((b) =>
-      b.value.split("\n").filter((l) => /\b(pip3?|npm|yarn|pnpm)\s+(install|add|i)\b/.test(l)),
+      b.value
+        .split("\n")
+        .filter(
+          (l) =>
+            /\b(pip3?|npm|yarn|pnpm)\s+(install|add|i)\b/.test(l) ||
+            /\bhttps?:\/\/(?:esm\.sh|unpkg\.com|cdn\.jsdelivr\.net\/npm)\//.test(l),
+        ),
     ),
   ];
   // A pasted output or error its words introduce as the right behaviour ("whereas CPython raises:", "it

@@ -16,6 +16,9 @@ const VALUE = String.raw`(?:\x60([^\x60\n]{1,200})\x60|"([^"\n]{1,200})"|'([^'\n
 const ACTUAL_VERB = String.raw`(?:returns?(?:\s+back)?|returned(?:\s+back)?|gives?(?:\s+(?:me|back|us))?|gave(?:\s+(?:me|back|us))?|yields?|produces?|produced|prints?|printed|outputs?|logs?|logged|(?:I|we)\s+(?:get|got|see|saw|receive|received|obtain)|(?:get|got)|results?\s+(?:is|was|in)|evaluates?\s+to|(?:comes?|came)\s+(?:out|back)\s+(?:as|is|was|with)|shows?|displays?|received|(?:the\s+)?(?:output|return(?:ed)?\s+value|result)\s+(?:of\s+\x60[^\x60\n]{1,200}\x60\s+)?(?:is|was))`;
 const EXPECTED_VERB = String.raw`(?:(?:do(?:es)?\s*n[o']?t|did\s*n[o']?t|never)\s+(?:get|see|receive|obtain)\s+(?:the\s+(?:promised|documented|expected|advertised)\s+)?|expected|expecting|expect(?:ed)?\s+(?:it\s+)?(?:to\s+(?:be|return|get|print|give|see)\s+)?|should\s+(?:be|return|give|print|output|get|show|equal|have\s+been)|ought\s+to\s+(?:be|return|give)|(?:the\s+)?(?:right|correct|expected|desired|intended|proper)\s+(?:answer|result|value|output|return\s+value)\s+(?:of\s+\x60[^\x60\n]{1,200}\x60\s+)?(?:is|would\s+be|should\s+be)|instead\s+of|rather\s+than|want(?:ed)?)`;
 
+/** An unquoted object or array literal on one line, one level of nesting: `{ foo: 1n, bar: [1, 2] }`. */
+const LITERAL = String.raw`(\{[^\n{}]{0,200}?(?:\{[^\n{}]{0,200}\}[^\n{}]{0,200})*\}|\[[^\n[\]]{0,200}?(?:\[[^\n[\]]{0,200}\][^\n[\]]{0,200})*\])`;
+
 /**
  * A verb of making one thing into another, its input (inline, or a line of code of its own), then "into" and
  * the value: "turns `x` into `y`", "converts 0.999 to "1,00 €"".
@@ -158,6 +161,18 @@ export function proseClaims(raw: string): ProseClaims {
         expected.push(v);
         continue;
       }
+    }
+    // "this prints { foo: 1n }, where it ought to print { foo: 1 }": an unquoted object or array literal after a
+    // verb of output, then a clause wanting another one. Both sides in one go; a literal alone after a verb is too
+    // loose to read (prose braces, "[citation]").
+    const literalPair = new RegExp(
+      `\\b${ACTUAL_VERB}\\s*:?\\s*${LITERAL}\\s*,?\\s*(?:where|whereas|while|but|when)\\s+(?:(?:it|this|that|they)\\s+)?(?:should|ought\\s+to|is\\s+supposed\\s+to|was\\s+supposed\\s+to)\\s+(?:be|print|return|give|output|log|show)\\s*:?\\s*${LITERAL}`,
+      "i",
+    ).exec(sentence);
+    if (literalPair && !COMPARISON_LEAD.test(sentence)) {
+      actual.push(literalPair[1]!.trim());
+      expected.push(literalPair[2]!.trim());
+      continue;
     }
     // "X instead of Y" / "X rather than Y": both sides in one go.
     const insteadRe = new RegExp(

@@ -8,7 +8,7 @@
  *                                    └──────────────┬─────────────────────┘
  *                                    write → scan → [stages] → evaluate ─▶ done    (the model, when asked)
  */
-import { RetraceError } from "../core/errors.ts";
+import { InfrastructureError, RetraceError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
 import { measuredCpu, withinCpuTime } from "../core/time-limit.ts";
 import type { ReproJobSpec } from "../core/job.ts";
@@ -222,6 +222,14 @@ function resultOf(
   // The report's own attempt is not the model's to lose: anything that stops it ends the job, as thrown. In
   // the model's loop only infrastructure, cancellation and internal errors do; the rest end it with a note.
   if (run.error && (!s.mode || FATAL_IN_MODEL_LOOP.has(run.error.kind))) {
+    // The wall-time budget spent before the report's own runs were done: the host's time (a loaded machine, a slow
+    // install), not the report's, so no verdict is drawn and the job is not an error either; a run that hangs is
+    // stopped by the sandbox's own timeout first.
+    if (!s.mode && run.reason === "budget_exhausted:time")
+      throw new InfrastructureError(
+        "the job's time budget ran out before the report's own code had finished its runs, so nothing is said about the report",
+        `run the job again when the host is less loaded; ${run.error.hint ?? "raise the wall-time limit (`limits` in .github/retrace.yml)"}`,
+      );
     if (run.cause !== undefined) throw run.cause;
     throw new RetraceError(run.error.kind as "infrastructure", run.error.message, {
       ...(run.error.hint ? { hint: run.error.hint } : {}),

@@ -97,7 +97,7 @@ const NOT_PACKAGES = new Set([
 
 /** Every package version mention in a piece of text, in order, de-duplicated by name (first wins). */
 const CDN_URL =
-  /\bcdnjs\.cloudflare\.com\/ajax\/libs\/([\w.-]{1,100})\/(\d+\.\d+\.\d+(?:-[\w.]+)?)\/|\b(?:unpkg\.com|cdn\.jsdelivr\.net\/npm)\/((?:@[\w.-]{1,100}\/)?[\w.-]{1,100})@(\d+\.\d+\.\d+(?:-[\w.]+)?)(?![\w.])/g;
+  /\bcdnjs\.cloudflare\.com\/ajax\/libs\/([\w.-]{1,100})\/(\d+\.\d+\.\d+(?:-[\w.]+)?)\/|\b(?:unpkg\.com|cdn\.jsdelivr\.net\/npm|esm\.sh(?:\/v\d+)?)\/((?:@[\w.-]{1,100}\/)?[\w.-]{1,100})@(\d+\.\d+\.\d+(?:-[\w.]+)?)(?![\w.])/g;
 
 export function findVersionMentions(text: string): VersionMention[] {
   const found: VersionMention[] = [];
@@ -118,7 +118,7 @@ export function findVersionMentions(text: string): VersionMention[] {
     found.push({ name, version: version.replace(/^v/, ""), style });
   };
   // A CDN address names the package and the release the page loads: cdnjs's `/ajax/libs/<name>/<version>/`,
-  // unpkg's and jsDelivr's `<name>@<version>`. Used only for a package the code needs (pinDependencies).
+  // unpkg's, jsDelivr's and esm.sh's `<name>@<version>`. Used only for a package the code needs (pinDependencies).
   for (const m of text.matchAll(CDN_URL)) {
     const name = m[1] ?? m[3];
     const version = m[2] ?? m[4];
