@@ -91,13 +91,17 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
       "the event file names no repository (`repository.full_name`), which GitHub always writes",
       "run Retrace as a step of a GitHub Actions workflow, which writes the event file of its own repository",
     );
-  if (
-    env.GITHUB_REPOSITORY &&
-    eventRepo !== undefined &&
-    (typeof eventRepo !== "string" || eventRepo.toLowerCase() !== env.GITHUB_REPOSITORY.toLowerCase())
-  )
+  // GitHub sets GITHUB_REPOSITORY for every step: without it there is nothing to check the event file against, and
+  // any `repository.full_name` it names would be trusted.
+  const workflowRepo = env.GITHUB_REPOSITORY?.trim();
+  if (!workflowRepo)
     throw new ConfigError(
-      `the event file names the repository ${JSON.stringify(String(eventRepo)).slice(0, 120)}, not this workflow's (GITHUB_REPOSITORY=${env.GITHUB_REPOSITORY})`,
+      "GITHUB_REPOSITORY is not set, so the event file's repository cannot be checked against this workflow's",
+      "run Retrace as a step of a GitHub Actions workflow, which sets GITHUB_REPOSITORY (owner/name) for every step",
+    );
+  if (eventRepo.toLowerCase() !== workflowRepo.toLowerCase())
+    throw new ConfigError(
+      `the event file names the repository ${JSON.stringify(String(eventRepo)).slice(0, 120)}, not this workflow's (GITHUB_REPOSITORY=${workflowRepo})`,
       "run Retrace as a step of a GitHub Actions workflow, which writes the event file of its own repository",
     );
   const decision = parseEvent(eventName, payload, { kind: "action" });

@@ -7,7 +7,11 @@
  * team). So only absolute entries are kept, and none inside the directories a caller names (the checkout: a step
  * before the Action may have put `$GITHUB_WORKSPACE/node_modules/.bin` on the PATH).
  *
- * Pure: the PATH value and the directories are parameters.
+ * Every such spawn excludes the same directories (hostPathExclusions): the one it names (the checkout it runs in or
+ * packs), the process's working directory (the Action's is the workspace) and GITHUB_WORKSPACE when set — npm's own
+ * working directory or a tar of another directory is not where a step put `$GITHUB_WORKSPACE/node_modules/.bin`.
+ *
+ * Pure: the PATH value, the working directory and the directories are parameters.
  */
 import path from "node:path";
 
@@ -34,4 +38,41 @@ export function hostPath(value: string | undefined, exclude: readonly string[] =
     if (!kept.includes(entry)) kept.push(entry);
   }
   return kept.length > 0 ? kept.join(path.delimiter) : FALLBACK_PATH;
+}
+
+/**
+ * The directories no host PATH entry may lie in: `dirs` (the checkout a spawn runs in or reads), the process's working
+ * directory `cwd` (null when it is gone) and `workspace` (GITHUB_WORKSPACE) when set; only absolute ones, each once.
+ */
+export function hostPathExclusions(
+  dirs: readonly string[],
+  cwd: string | null,
+  workspace: string | undefined,
+): string[] {
+  const out: string[] = [];
+  for (const dir of [...dirs, cwd, workspace])
+    if (dir && path.isAbsolute(dir) && !out.includes(dir)) out.push(dir);
+  return out;
+}
+
+/** The process's working directory, or null when it was removed (`process.cwd()` then throws). */
+function workingDir(): string | null {
+  try {
+    return process.cwd();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The PATH of a program Retrace starts on the host: `env.PATH` through hostPath, excluding hostPathExclusions of
+ * `dirs`, the working directory and `env.GITHUB_WORKSPACE`. The environment and the working directory are parameters
+ * (the process's own when a deep caller has none to pass, as hostLimits does).
+ */
+export function hostSpawnPath(
+  dirs: readonly string[] = [],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  cwd: string | null = workingDir(),
+): string {
+  return hostPath(env.PATH, hostPathExclusions(dirs, cwd, env.GITHUB_WORKSPACE));
 }

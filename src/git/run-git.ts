@@ -14,7 +14,7 @@
  * `git config --list` (reading config never runs a program) tells which keys the repository sets.
  */
 import { hostLimits } from "../core/host-limits.ts";
-import { hostPath } from "../core/host-path.ts";
+import { hostSpawnPath } from "../core/host-path.ts";
 import { spawn } from "node:child_process";
 import { CancelledError } from "../core/errors.ts";
 import { GitConfigRefusedError, GitError } from "./errors.ts";
@@ -150,12 +150,12 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
  * The environment of every git command: nothing of the host's but PATH/HOME/LANG. The PATH keeps only absolute
- * entries outside `cwd` (src/core/host-path.ts): git, the `sh` that starts it and the programs git starts itself
- * (ssh, a remote helper) are never looked up in the checkout.
+ * entries outside `cwd`, the process's working directory and GITHUB_WORKSPACE (src/core/host-path.ts): git, the `sh`
+ * that starts it and the programs git starts itself (ssh, a remote helper) are never looked up in the checkout.
  */
 export function gitEnv(extra: Record<string, string> = {}, cwd?: string): Record<string, string> {
   return {
-    PATH: hostPath(process.env.PATH, cwd === undefined ? [] : [cwd]),
+    PATH: hostSpawnPath(cwd === undefined ? [] : [cwd]),
     HOME: process.env.HOME ?? "/nonexistent",
     LANG: "C",
     LC_ALL: "C",

@@ -7,7 +7,7 @@
  * the sandbox uses, so `node`, `npm` and `npx` (the image's npm, run by the new node) all use it.
  */
 import { spawn } from "node:child_process";
-import { hostPath } from "../core/host-path.ts";
+import { hostSpawnPath } from "../core/host-path.ts";
 import {
   createReadStream,
   existsSync,
@@ -49,7 +49,7 @@ function npm(args: string[], cwd: string, timeoutMs: number): Promise<string> {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],
       env: {
-        PATH: hostPath(process.env.PATH, [cwd]),
+        PATH: hostSpawnPath([cwd]),
         HOME: process.env.HOME ?? tmpdir(),
         ...npmConfigEnv(),
       },

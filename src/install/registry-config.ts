@@ -7,7 +7,7 @@
  * part of every install cache key.
  */
 import { execFile } from "node:child_process";
-import { hostPath } from "../core/host-path.ts";
+import { hostSpawnPath } from "../core/host-path.ts";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -180,7 +180,7 @@ function capture(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<s
       args,
       {
         cwd: NEUTRAL_CWD,
-        env: { ...env, PATH: hostPath(env.PATH) },
+        env: { ...env, PATH: hostSpawnPath([], env) },
         timeout: 15_000,
         maxBuffer: 1024 * 1024,
       },

@@ -4,7 +4,7 @@
  * files come back. Paths are validated so nothing lands outside the workspace.
  */
 import { spawn } from "node:child_process";
-import { hostPath } from "../core/host-path.ts";
+import { hostSpawnPath } from "../core/host-path.ts";
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, open, readdir } from "node:fs/promises";
@@ -297,7 +297,7 @@ export function packInput(prepared: PreparedInput, extra: Record<string, Uint8Ar
     }
     // Never a `tar` of the directory being packed or of the process's working directory (src/core/host-path.ts).
     const child = spawn("tar", ["-c", "-f", "-", ...source.args], {
-      env: { ...process.env, PATH: hostPath(process.env.PATH, [source.dir]) },
+      env: { ...process.env, PATH: hostSpawnPath([source.dir]) },
       stdio: [source.names ? "pipe" : "ignore", "pipe", "pipe"],
     });
     current = child;

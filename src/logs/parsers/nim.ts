@@ -4,9 +4,12 @@
  * `std/unittest` prints `[Suite] name` as a suite starts and one result line per test, indented by two spaces under a
  * suite: `  [OK] heats`, `  [FAILED] cools`, `  [SKIPPED] glazes`; a failed check prints its place and expression
  * before the result line, `/home/me/kiln/tests/tkiln.nim(12, 5): Check failed: heat(k) == 900`, with the operands
- * under it. A `[FAILED]` line counts only in a log holding unittest's own lines (a `[Suite] ` line, an `[OK] ` result,
- * or that check line). The id is `suite::test`, the filter unittest's runner takes (`tkiln "kiln::cools"`), or the
- * test's name outside any suite; placed at the check line's file and line.
+ * under it. A `[FAILED]` line counts only in a log holding unittest's own lines (a `[Suite] ` line or that check
+ * line): a bracketed `[OK] ` / `[FAILED] ` status at the margin is also what retry loops and service managers print
+ * (`[FAILED] db not ready, retrying`, `[OK] db ready`). A later `[OK]` for the same id (a rerun) cancels its failure,
+ * and nimble's `Success: All tests passed` cancels every one held before it. The id is `suite::test`, the filter
+ * unittest's runner takes (`tkiln "kiln::cools"`), or the test's name outside any suite; placed at the check line's
+ * file and line.
  *
  * nimble runs each `tests/t*.nim` as a program (`Compiling /…/tests/test1 (from package kiln) using c backend`) and
  * closes with `Error: Only 0/1 tests passed`: a program nimble could not run or that failed
@@ -64,11 +67,14 @@ export function createNimParser(sink: ParserSink) {
         const indented = r[1] !== undefined;
         // A result line is indented under a suite and at the margin outside one.
         if (!indented) suite = null;
-        if (r[2] === "OK") unittest = true;
         const mine = unittest || suite !== null;
-        if (r[2] === "FAILED" && held.length < 10_000) {
-          const name = r[3]!;
-          const test = own(suite !== null ? `${suite}::${name}` : name);
+        const name = r[3]!;
+        const id = suite !== null ? `${suite}::${name}` : name;
+        if (r[2] === "OK") {
+          // A passing rerun of a test clears its earlier failure.
+          for (let i = held.length - 1; i >= 0; i--) if (held[i]!.test === id) held.splice(i, 1);
+        } else if (r[2] === "FAILED" && held.length < 10_000) {
+          const test = own(id);
           held.push({
             test,
             file: check?.file ?? null,
@@ -106,6 +112,7 @@ export function createNimParser(sink: ParserSink) {
       }
       if (ALL.test(text)) {
         programs.length = 0;
+        held.length = 0;
         return true;
       }
       return false;

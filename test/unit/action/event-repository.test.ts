@@ -13,7 +13,11 @@ import { describe, expect, it } from "vitest";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
 
-function action(event: string, payload: unknown): { code: number | null; out: string } {
+function action(
+  event: string,
+  payload: unknown,
+  overrides: Record<string, string | undefined> = {},
+): { code: number | null; out: string } {
   const dir = mkdtempSync(path.join(tmpdir(), "retrace-event-"));
   const file = path.join(dir, "event.json");
   writeFileSync(file, JSON.stringify(payload));
@@ -41,6 +45,7 @@ function action(event: string, payload: unknown): { code: number | null; out: st
         "INPUT_GITHUB-TOKEN": "t-not-a-token",
         "INPUT_ANTHROPIC-API-KEY": "",
         INPUT_MODE: "auto",
+        ...overrides,
       },
       encoding: "utf8",
       timeout: 120_000,
@@ -75,6 +80,32 @@ describe("the Action's event file names its repository", () => {
       expect(r.out).toMatch(/the event file names no repository/);
     }
   }, 300_000);
+
+  it("refuses when GITHUB_REPOSITORY is unset: the event file's repository is not trusted (exit 1, no API call)", () => {
+    const r = action(
+      "workflow_dispatch",
+      {
+        inputs: { "job-spec": spec },
+        repository: { full_name: "attacker/other", default_branch: "main" },
+        sender: { login: "Codertocat", type: "User" },
+      },
+      { GITHUB_REPOSITORY: undefined },
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/GITHUB_REPOSITORY is not set/);
+    expect(r.out).not.toMatch(/ECONNREFUSED|127\.0\.0\.1:9/);
+  }, 150_000);
+
+  it("refuses an event naming another repository than GITHUB_REPOSITORY", () => {
+    const r = action("issues", {
+      action: "opened",
+      issue: { number: 1, title: "x", body: "", labels: [], user: { login: "a", type: "User" } },
+      repository: { full_name: "attacker/other", default_branch: "main" },
+      sender: { login: "a", type: "User" },
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/names the repository "attacker\/other", not this workflow's/);
+  }, 150_000);
 
   it("counter-example: an event naming this workflow's repository is read (an unlabelled issue: nothing to do)", () => {
     const r = action("issues", {

@@ -329,8 +329,28 @@ describe("nim: std/unittest's `[FAILED]` lines and nimble's failed test programs
   ];
   it("a failed test under its suite, placed at its check line", () => {
     expect(found(red.join("\n"))).toEqual([["kiln::cools", "/home/me/kiln/tests/tkiln.nim", 12]]);
-    const bare = ["[OK] heats", "[FAILED] cools"];
-    expect(found(bare.join("\n"))).toEqual([["cools", null, null]]);
+    const bare = ["/home/me/kiln/tests/tkiln.nim(12, 5): Check failed: cool(k) == 20", "[FAILED] cools"];
+    expect(found(bare.join("\n"))).toEqual([["cools", "/home/me/kiln/tests/tkiln.nim", 12]]);
+    expect(found(["[Suite] kiln", "[OK] heats", "[FAILED] cools"].join("\n"))).toEqual([
+      ["cools", null, null],
+    ]);
+  });
+  it("must not fire: margin `[OK]`/`[FAILED]` statuses with no `[Suite]` or check line (a retry loop)", () => {
+    expect(found(["[FAILED] db not ready, retrying", "[OK] db ready"].join("\n"))).toEqual([]);
+    expect(found(["[OK] heats", "[FAILED] cools"].join("\n"))).toEqual([]);
+  });
+  it("a passing rerun cancels: a later `[OK]` for the same id, or nimble's `Success: All tests passed`", () => {
+    const failed = ["[Suite] kiln", "  [FAILED] heats", "  [FAILED] cools"];
+    expect(found([...failed, "[Suite] kiln", "  [OK] heats"].join("\n"))).toEqual([
+      ["kiln::cools", null, null],
+    ]);
+    expect(found([...failed, "[Suite] glaze", "  [OK] heats"].join("\n"))).toEqual([
+      ["kiln::heats", null, null],
+      ["kiln::cools", null, null],
+    ]);
+    expect(
+      found([...failed, "[Suite] kiln", "  [OK] heats", "   Success: All tests passed"].join("\n")),
+    ).toEqual([]);
   });
   it("must not fire: a green unittest run, or a `[FAILED]` line with none of unittest's lines (a service manager)", () => {
     expect(found(["[Suite] kiln", "  [OK] heats", "  [OK] cools"].join("\n"))).toEqual([]);
