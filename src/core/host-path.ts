@@ -74,5 +74,20 @@ export function hostSpawnPath(
   env: Readonly<Record<string, string | undefined>> = process.env,
   cwd: string | null = workingDir(),
 ): string {
-  return hostPath(env.PATH, hostPathExclusions(dirs, cwd, env.GITHUB_WORKSPACE));
+  return hostPath(
+    env.PATH,
+    hostPathExclusions(dirs, homeOrAbove(cwd, env.HOME) ? null : cwd, env.GITHUB_WORKSPACE),
+  );
+}
+
+/**
+ * Whether `cwd` is the home directory or one of its ancestors (`/home`): a checkout never is, and a developer's
+ * toolchain often lives below it (`~/.nvm/versions/node/v20/bin`, `~/.cargo/bin`), so such a working directory is
+ * not excluded — the CLI started from `~` keeps its npm and git.
+ */
+function homeOrAbove(cwd: string | null, home: string | undefined): boolean {
+  if (!cwd || !home || !path.isAbsolute(home)) return false;
+  const c = path.resolve(cwd);
+  const h = path.resolve(home);
+  return h === c || h.startsWith(c === path.parse(c).root ? c : `${c}${path.sep}`);
 }

@@ -70,6 +70,20 @@ describe("hostPathExclusions / hostSpawnPath: the checkout, the working director
     expect(hostSpawnPath([], env, "/work/repo")).toBe("/usr/local/bin:/usr/bin");
   });
 
+  it("counter-example: the CLI started from the home directory (or above it) keeps a toolchain installed below it", () => {
+    const value = "/home/dev/.nvm/versions/node/v20.11.0/bin:/home/dev/.cargo/bin:/usr/bin";
+    expect(hostSpawnPath([], { PATH: value, HOME: "/home/dev" }, "/home/dev")).toBe(value);
+    expect(hostSpawnPath([], { PATH: value, HOME: "/home/dev" }, "/home")).toBe(value);
+    // A checkout below the home directory is still excluded.
+    expect(
+      hostSpawnPath(
+        [],
+        { PATH: `/home/dev/repo/node_modules/.bin:${value}`, HOME: "/home/dev" },
+        "/home/dev/repo",
+      ),
+    ).toBe(value);
+  });
+
   it("counter-examples: the runner's tool cache, a sibling of the workspace and a working directory at / stay", () => {
     const value =
       "/home/runner/work/_tool/go/1.22/x64/bin:/home/runner/work/r/r-tools/bin:/usr/local/bin:/usr/bin";
