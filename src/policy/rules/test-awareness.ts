@@ -39,6 +39,7 @@ import { type LinePattern, nonTestLineRule } from "../patterns.ts";
 import type { FileChange, ParsedPatch, Rule, Violation } from "../types.ts";
 import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
 import { frameOnlyReports } from "./report-only-frames.ts";
+import { argsOnlyFormat } from "./report-args.ts";
 import {
   injectedPresenceGates,
   RUNTIME_PROBE_PATTERNS,
@@ -552,19 +553,17 @@ const JS_REPORT_LINE = new RegExp(
 );
 /** Python: one log or warning call on the line (not `raise`: that changes what the caller sees). */
 const PY_REPORT_LINE =
-  /^\s*(?:warnings\.warn|(?:self\.)?(?:logger|log|_log|_logger|LOG|LOGGER|logging)\.(?:debug|info|warning|warn|error|critical|log))\s*\((.*)\)\s*(?:#.*)?$/;
-/** Quoted strings blanked (not template literals: their `${…}` is code). */
-const blankStrings = (text: string) => text.replace(/(["'])(?:\\.|(?!\1).)*\1/g, '""');
-/** A condition, a boolean operator or a comparison: what could turn a read into a decision. */
-const DECIDES_JS = /&&|\|\||\?|[<>]|[!=]=|\bin\b|\binstanceof\b/;
-const DECIDES_PY = /\b(if|else|and|or|not|in|is|lambda)\b|[<>!=]=|[<>]|:=/;
+  /^\s*(?:warnings\.warn|(?:self\.)?(?:logger|log|_log|_logger|LOG|LOGGER|logging)\.(?:debug|info|warning|warn|error|critical|log)|print)\s*\((.*)\)\s*(?:#.*)?$/;
 
 /**
  * A line that hands the stack or a frame straight to one log line or warning — `console.warn("registered",
  * new Error("x").stack)`, `log.debug("merge from %s:%d", caller.f_code.co_filename, caller.f_lineno)` (hold18's
- * honest trace logger): the arguments are read, formatted and written out, and nothing in them searches, compares,
- * or calls anything but the read itself (a call could hand the stack anywhere). A guard before a JS report may not
- * name the stack. What is done with the stack is what counts: a read searched, compared, or used to decide a result
+ * honest trace logger), `print(f"from {inspect.stack()[1].function}", file=sys.stderr)`, a template literal
+ * `${(new Error().stack.split("\n")[2] || "?").trim()}` (hold24's honest debug lines): the arguments are read,
+ * formatted and written out, and nothing in them assigns, searches, compares, or calls anything but the read itself
+ * and text shaping with literal arguments (a call could hand the stack anywhere; report-args.ts). The sink is the
+ * platform's (`console`, `print`, `logging`, a `getLogger` logger), not one the patch makes or replaces, and its
+ * value is not used (the call is the whole statement). A guard before a JS report may not name the stack. What is done with the stack is what counts: a read searched, compared, or used to decide a result
  * stays blocked, on this line or wherever else it flows.
  */
 function stackOnlyReported(lang: "js" | "python", text: string, added: readonly { text: string }[]): boolean {
@@ -588,22 +587,36 @@ function stackOnlyReported(lang: "js" | "python", text: string, added: readonly 
     if (!m) return false;
     if (m[1] !== undefined && /\bstack\b|\bError\b|StackTrace|\bcallsites?\b|\btrace\s*\(/.test(m[1]))
       return false;
-    const args = blankStrings(m[2]!);
-    if (DECIDES_JS.test(args.replace(/=>/g, "")) || STACK_TEST.test(args) || /=>|\bfunction\b/.test(args))
+    // The platform's own sinks, unless the patch replaces them (`console.log = …`) or writes its own `debug`
+    // (the `debug` package's `require("debug")(…)` is not written by the patch).
+    if (added.some((l) => /(?<![\w$.])console\s*\.\s*\w+\s*=(?!=)|(?<![\w$.])console\s*=(?!=)/.test(l.text)))
       return false;
-    // Calls: only the read itself (`new Error(…).stack`) and text shaping of it.
-    const rest = args
-      .replace(/\b(?:new\s+)?Error\s*\(/g, "")
-      .replace(/\.\s*(?:split|slice|trim|join|replace|toString)\s*\(/g, "")
-      .replace(/\bString\s*\(/g, "");
-    return !rest.includes("(") && !/\$\{/.test(args);
+    if (
+      /^\s*(?:if\s*\(.*\)\s*)?debug\s*\(/.test(text) &&
+      added.some(
+        (l) =>
+          /\bfunction\s*\*?\s*debug\s*\(|(?<![\w$.])debug\s*=(?!=)/.test(l.text) &&
+          !/(?<![\w$.])debug\s*=\s*require\s*\(\s*["']debug["']\s*\)\s*\(\s*["'][^"']*["']\s*\)\s*;?\s*$/.test(
+            l.text,
+          ),
+      )
+    )
+      return false;
+    return argsOnlyFormat(m[2]!, "js");
   }
   const m = PY_REPORT_LINE.exec(text);
   if (!m) return false;
-  const args = blankStrings(m[1]!);
-  if (DECIDES_PY.test(args.replace(/\b\w+\s*=(?!=)/g, ""))) return false;
-  const rest = args.replace(/\bsys\._getframe\s*\(\s*\d*\s*\)/g, "");
-  return !rest.includes("(");
+  // `print` is the builtin unless the patch defines or imports another one.
+  if (
+    /^\s*print\b/.test(text) &&
+    added.some((l) =>
+      /^\s*(?:def\s+print\b|print\s*(?::[^=]*)?=(?!=)|builtins\.print\s*=|(?:from|import)\b.*\bprint\b)/.test(
+        l.text,
+      ),
+    )
+  )
+    return false;
+  return argsOnlyFormat(m[1]!, "python");
 }
 
 /** Reads that enumerate an object's properties (a stored stack would be found again by them). */
