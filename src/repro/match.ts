@@ -685,6 +685,14 @@ export function matchRun(
     const said = reported.exitCode !== null && reported.exitCode !== undefined;
     const codeAgrees = !said || run.exitCode === reported.exitCode;
     const quiet = combined.trim() === "";
+    // A claim about what a print shows: no line on stdout means the print never ran (in a function never called),
+    // which shows nothing of the claim.
+    if (reported.printsLine && run.exception === null && codeAgrees && quiet && !run.stdout.includes("\n"))
+      return {
+        kind: "no-expectation",
+        detail:
+          "the run printed no line at all: the print the report comments on never ran, so the run shows nothing of what it prints",
+      };
     if (run.exception === null && codeAgrees && (!reported.silent || quiet))
       return {
         kind: "match",
