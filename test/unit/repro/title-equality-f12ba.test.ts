@@ -50,7 +50,7 @@ describe("the title as the statement to run", () => {
     const printed = matchRun(
       expectations.actual,
       run({ stdout: "0.30000000000000004\n" }),
-      expectations.expected,
+      expectations.expectedOutput,
     );
     expect(foldRuns([printed]).verdict).not.toBe("REPRODUCED");
   });
@@ -62,9 +62,9 @@ describe("the title as the statement to run", () => {
     ]);
     const { expectations } = readExpectations(r);
     expect(expectations.actual.output).toEqual(["true"]);
-    const fixed = matchRun(expectations.actual, run({ stdout: "false\n" }), expectations.expected);
+    const fixed = matchRun(expectations.actual, run({ stdout: "false\n" }), expectations.expectedOutput);
     expect(foldRuns([fixed]).verdict).not.toBe("REPRODUCED");
-    const broken = matchRun(expectations.actual, run({ stdout: "true\n" }), expectations.expected);
+    const broken = matchRun(expectations.actual, run({ stdout: "true\n" }), expectations.expectedOutput);
     expect(foldRuns([broken]).verdict).toBe("REPRODUCED");
   });
 
