@@ -4,11 +4,13 @@
  * sandbox's runtime, never the report's claim. The address names an npm package (and often its release and a
  * subpath), so the import is read as that package's: the bare specifier, the release pinned by versions.ts.
  * Only string literals of `import … from`, `import(…)` and `export … from`; any other URL is left as written.
+ * esm.sh's `gh/`, `pr/` and `jsr/` addresses (a GitHub repository, a pull request's build, a JSR package) name
+ * no npm package: left as written too.
  */
 
 /** The CDNs that serve npm packages by name: esm.sh (with its `/v135/` build prefix), jsDelivr, unpkg, Skypack, esm.run. */
 const CDN_SPECIFIER =
-  /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])https?:\/\/(?:esm\.sh\/(?:v\d+\/)?|cdn\.jsdelivr\.net\/npm\/|unpkg\.com\/|cdn\.skypack\.dev\/|esm\.run\/)((?:@[\w.-]{1,100}\/)?[\w.-]{1,100})(?:@[\w.^~<>=-]{1,60})?((?:\/[\w.-]{1,100}){0,8})\/?(?:\+esm)?(?:\?[^"'\n]{0,200})?\2/g;
+  /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])https?:\/\/(?:esm\.sh\/(?!(?:v\d+\/)?(?:gh|pr|jsr)\/)(?:v\d+\/)?|cdn\.jsdelivr\.net\/npm\/|unpkg\.com\/|cdn\.skypack\.dev\/|esm\.run\/)((?:@[\w.-]{1,100}\/)?[\w.-]{1,100})(?:@[\w.^~<>=-]{1,60})?((?:\/[\w.-]{1,100}){0,8})\/?(?:\+esm)?(?:\?[^"'\n]{0,200})?\2/g;
 
 export interface CdnRewrite {
   code: string;

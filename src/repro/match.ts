@@ -685,6 +685,14 @@ export function matchRun(
     const said = reported.exitCode !== null && reported.exitCode !== undefined;
     const codeAgrees = !said || run.exitCode === reported.exitCode;
     const quiet = combined.trim() === "";
+    // A claim about what a print shows: no line on stdout means the print never ran (in a function never called),
+    // which shows nothing of the claim.
+    if (reported.printsLine && run.exception === null && codeAgrees && quiet && !run.stdout.includes("\n"))
+      return {
+        kind: "no-expectation",
+        detail:
+          "the run printed no line at all: the print the report comments on never ran, so the run shows nothing of what it prints",
+      };
     if (run.exception === null && codeAgrees && (!reported.silent || quiet))
       return {
         kind: "match",
@@ -716,19 +724,21 @@ export function matchRun(
         kind: "clean",
         detail: `the part the report marks \`${failMark}\` ran without an error here too`,
       };
+    // What the sandbox lacks (a file, a module, the network, a newer runtime) decides first, wherever it raised.
+    const needs = needsFrom(combined) ?? runtimeTooOld(run) ?? environmentFailure(run);
+    if (needs) return needs;
     const at = run.exception && run.stoppedBy === null ? ownRaisingLine(run.stderr) : null;
     if (at !== null && failing.includes(at) && !passing.includes(at))
       return {
         kind: "match",
         detail: `raised ${observedFailure} at \`${at}\`, in the part the report marks \`${failMark}\`, after the part it marks \`${passMark}\` ran without an error, as reported`,
       };
+    // The report says the marked part works: an error there is another failure, never the wanted behaviour.
     if (at !== null && passing.includes(at) && !failing.includes(at))
       return {
-        kind: "clean",
-        detail: `raised ${observedFailure} at \`${at}\`, in the part the report marks \`${passMark}\`: that part fails here, as the report says it should (fixed here, or never broken on this runtime)`,
+        kind: "different-failure",
+        detail: `raised ${observedFailure} at \`${at}\`, in the part the report marks \`${passMark}\`, which the report says runs without an error`,
       };
-    const needs = needsFrom(combined);
-    if (needs) return needs;
     return {
       kind: "different-failure",
       detail: `the run ended with ${observedFailure}${at ? ` at \`${at}\`` : ""}, not in the part the report marks \`${failMark}\``,
@@ -852,6 +862,25 @@ export function thrownInLibrary(stderr: string, type = ""): string | null {
     return pkg ? `\`${pkg[1]}\` (${at[1]!.split("/").pop()})` : null;
   }
   return null;
+}
+
+/**
+ * Python's errors of the environment (an import, the file system, the network): the sandbox lacking what the code
+ * needs, whichever line raised them, never a library's bug shown. `needsFrom` names the missing thing when the
+ * message quotes it; this covers the rest (`ImportError: cannot import name`, an `OSError` quoting no path).
+ */
+const ENVIRONMENT_ERROR =
+  /^(?:[\w.]+\.)?(?:ImportError|ModuleNotFoundError|OSError|IOError|EnvironmentError|FileNotFoundError|FileExistsError|PermissionError|IsADirectoryError|NotADirectoryError|Connection\w*Error|BrokenPipeError|TimeoutError|gaierror|herror|timeout|URLError|HTTPError|SSLError|ProxyError|ConnectTimeout|ReadTimeout|MaxRetryError)$/;
+
+function environmentFailure(run: RunObservation): RunMatch | null {
+  const ex = run.exception;
+  if (!ex || !ENVIRONMENT_ERROR.test(ex.type)) return null;
+  const raised = `${ex.type}${ex.message ? `: ${ex.message}` : ""}`;
+  return {
+    kind: "needs",
+    detail: `the run raised \`${raised}\`: the code needs a module, file or connection the sandbox does not have, which says nothing about the reported bug`,
+    question: `The code raised \`${raised}\` here. Which modules, files or services does it need? Could you include them (or a small sample) so it runs on its own?`,
+  };
 }
 
 function needsFrom(text: string): RunMatch | null {

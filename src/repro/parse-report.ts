@@ -295,6 +295,31 @@ const CLAIMED_CALL =
  * expression and the value the title says it gives. `!==`, a comparison among words ("x === y is false", "should
  * `f() === 1`"), two comparisons, or an expression that does not read as code: null.
  */
+const LITERAL_VALUE =
+  /^(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|true|false|null|undefined|NaN)$/;
+
+/**
+ * The one literal the prose says the code gives ("it returns `true` for me", "I get `-1`"), not one it should give
+ * ("should return `false`", "expected `0`"). Null when the prose states none, or several different ones.
+ */
+export function statedValue(prose: string): string | null {
+  const found = new Set<string>();
+  for (const m of prose.matchAll(
+    /\b(?:returns?|returned|gives?|gave|gets?|got|prints?|printed|outputs?|yields?|evaluates?[ \t]+to|evaluated[ \t]+to|is|was)[ \t]+`([^`\n]{1,200})`/gi,
+  )) {
+    const before = prose.slice(Math.max(0, m.index - 80), m.index);
+    if (
+      /\b(?:should|expect\w*|ought|supposed|wants?|wanted|must|would|instead\s+of)\b[^.!?,;\n]*$/i.test(
+        before,
+      )
+    )
+      continue;
+    const value = m[1]!.trim();
+    if (LITERAL_VALUE.test(value)) found.add(value);
+  }
+  return found.size === 1 ? [...found][0]! : null;
+}
+
 export function titleEquality(title: string): { expression: string; value: string } | null {
   const t = title.trim().replace(/^`([^`]+)`$/, "$1");
   if (t.length > 300) return null;
@@ -1214,16 +1239,18 @@ export function parseReport(markdown: string): ParsedReport {
   flushOutput();
   callListsAsCode(blocks);
   if (!title) title = (markdown.split("\n").find((l) => l.trim() !== "") ?? "").replace(/^#+\s*/, "").trim();
-  // A title that is one comparison of a call with a literal (`new BigInteger("1").toString() === "-8"`) states
-  // what the expression gives: read as that statement with its value as a comment (`// => "-8"`), only when the
-  // report holds nothing else to run.
+  // A title that is one comparison of a call with a literal (`new BigInteger("1").toString() === "-8"`), only when
+  // the report holds nothing else to run: the statement to run. Which side its literal is, the title alone does not
+  // say (`isEmpty(m) === false` is often the result wanted): where the prose states what the call gives ("it
+  // returns `true`"), that value is the claim (`// => true`); else the run prints the value and claims nothing.
   const titled = titleEquality(title);
-  if (titled && !blocks.some((b) => b.kind !== "output" && b.kind !== "versions"))
+  if (titled && !blocks.some((b) => b.kind !== "output" && b.kind !== "versions")) {
+    const given = statedValue(proseWithCode);
     blocks.push(
       makeBlock(
         blocks.length,
         null,
-        `${titled.expression} // => ${titled.value}`,
+        given === null ? `console.log(${titled.expression})` : `${titled.expression} // => ${given}`,
         "code",
         "javascript",
         "other",
@@ -1232,6 +1259,7 @@ export function parseReport(markdown: string): ParsedReport {
         true,
       ),
     );
+  }
 
   const allProse = Object.values(prose).join("\n");
   // Each inline code on its own: two spans joined would read `d` before `2.0.0-alpha.11` as a package and its

@@ -278,9 +278,16 @@ function eachLines(lines: string[]): ProseCall[] | null {
 
 /** The label of a line giving the input (`string > \`john\``, `Input: "x"`). */
 const INPUT_LABEL = /^(?:input|string|str|text|value|source|word|title|name|sentence)$/i;
-/** The label of a line giving what came back (`result > \`John\``, `Output: "x"`, `Actual result: …`). */
-const RESULT_LABEL =
-  /^(?:(?:actual|current|observed)(?:\s+(?:result|output|value))?|result|output|got|returns|returned|gives|received)$/i;
+/** The label of a line saying what happened (`Actual: "x"`, `Got: …`, `Actual result: …`): the bad side alone. */
+const HAPPENED_LABEL =
+  /^(?:(?:actual|current|observed)(?:\s+(?:result|output|value))?|got|returned|received)$/i;
+/**
+ * The label of a line giving a result without saying whether it happened (`result > \`John\``, `Output: "x"`): the
+ * wanted result as often (a feature request's example), so the bad side only beside an Expected line.
+ */
+const RESULT_LABEL = /^(?:result|output|returns|gives)$/i;
+/** The label of a line giving the wanted result (`expected (or hoped for) > …`, `Desired output: …`). */
+const EXPECTED_LABEL = /^(?:expected|expect|wanted|desired|hoped\s+for|should\s+be)\b/i;
 /** A label, a separator (`>`, `:`, `=`, `->`, `=>`, `→`), and one quoted value filling the rest of the line. */
 const LABELLED_LINE = new RegExp(
   `^\\s*(?:[-*+]\\s+)?(?:\\*\\*|__)?([A-Za-z][A-Za-z ]{0,30}?)(?:\\s*\\([^()\\n]{0,40}\\))?(?:\\*\\*|__)?\\s*(?:>|:|=|->|=>|→)\\s*(?:\\*\\*|__)?\\s*(?:${QUOTED_SRC})(?:\\*\\*|__)?\\s*$`,
@@ -288,7 +295,7 @@ const LABELLED_LINE = new RegExp(
 
 /**
  * Labelled lines, one value each: an input line (`string > \`john O' connor\``, `Input: "x"`) and, below it, a
- * result line (`result > \`John O Connor\``, `Actual: "y"`); an expected line between them (`expected (or hoped
+ * result line (`Actual: "y"`, or `result > \`John O Connor\`` beside an expected line); an expected line between them (`expected (or hoped
  * for) > …`) is the wanted side and is skipped. Exactly one input line and one result line, the input first, at
  * most six lines apart; the input must not read as code. Anything else (two inputs, a result without an input, a
  * result line in an Expected section) is no plan.
@@ -297,14 +304,20 @@ function labelledLines(lines: string[]): ProseCall[] | null {
   const inExpected = expectedSectionLines(lines);
   const inputs: { at: number; value: string }[] = [];
   const results: { at: number; value: string }[] = [];
+  const undecided: { at: number; value: string }[] = [];
+  let expectedLine = false;
   for (const [i, line] of lines.entries()) {
     const m = LABELLED_LINE.exec(line);
     if (!m) continue;
     const label = m[1]!.trim();
     const value = unquote(m, 2);
     if (INPUT_LABEL.test(label)) inputs.push({ at: i, value });
-    else if (RESULT_LABEL.test(label) && !inExpected[i]) results.push({ at: i, value });
+    else if (EXPECTED_LABEL.test(label) || inExpected[i]) expectedLine = true;
+    else if (HAPPENED_LABEL.test(label)) results.push({ at: i, value });
+    else if (RESULT_LABEL.test(label)) undecided.push({ at: i, value });
   }
+  // `Output:` / `Result:` is the bad side only where an Expected line gives the wanted one beside it.
+  if (expectedLine) results.push(...undecided);
   if (inputs.length !== 1 || results.length !== 1) return null;
   const input = inputs[0]!;
   const result = results[0]!;

@@ -133,6 +133,7 @@ function emptyPrintClaim(report: ParsedReport): ReportedBehaviour | null {
     output: [],
     exitCode: 0,
     silent: true,
+    printsLine: true,
     source: `the comment on \`${only!.code.slice(0, 80)}\` (\`${only!.comment.trim().slice(0, 80)}\`: it prints nothing)`,
   };
 }

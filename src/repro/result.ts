@@ -71,6 +71,11 @@ export const ReportedBehaviour = z.object({
   exitCode: z.number().int().nullable().optional(),
   /** For kind "exit": the report says the process prints nothing ("exits silently"). */
   silent: z.boolean().optional(),
+  /**
+   * For kind "exit": the claim rests on a print running (`print(x)  # empty`): a print writes its line even when
+   * empty, so a run with no line on stdout never reached it and shows nothing of the claim.
+   */
+  printsLine: z.boolean().optional(),
   /** For kind "exception": where the reported Python traceback says it was raised (its last frame and source line). */
   raisedAt: z
     .object({ file: z.string(), path: z.string(), function: z.string(), line: z.string() })

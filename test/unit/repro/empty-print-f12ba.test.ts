@@ -29,6 +29,17 @@ describe("a print commented as empty", () => {
     ).not.toBe("exit");
   });
 
+  it("must not fire: a run that printed no line at all (the commented print never ran, e.g. in an uncalled def)", () => {
+    const actual = report(
+      "from http.cookies import SimpleCookie\ndef show(raw):\n    c = SimpleCookie(raw)\n    print(c)  # empty",
+    );
+    expect(foldRuns([matchRun(actual, run({ stdout: "" }))]).verdict).not.toBe("REPRODUCED");
+    const js = report("function show(m) {\n  console.log([...m.keys()].join(','));  // nothing\n}", "js");
+    expect(foldRuns([matchRun(js, run({ stdout: "" }))]).verdict).not.toBe("REPRODUCED");
+    // The print ran and wrote its blank line: the claim holds.
+    expect(foldRuns([matchRun(actual, run({ stdout: "\n" }))]).verdict).toBe("REPRODUCED");
+  });
+
   it("reads `# empty ; expected X` as a quiet run, exit 0", () => {
     const actual = report(
       "from configparser import ConfigParser\ncp = ConfigParser()\ncp.read_string('[s]\\nk = v')\nprint(cp.defaults())  # empty ;  expected {'k': 'v'}",

@@ -11,6 +11,22 @@ import { parseReport } from "../../../src/repro/parse-report.ts";
 const f = "```";
 
 describe("a CDN import", () => {
+  it("must not fire: esm.sh's GitHub, pull-request and JSR addresses name no npm package", () => {
+    for (const code of [
+      'import x from "https://esm.sh/gh/owner/repo";',
+      "import x from 'https://esm.sh/gh/owner/repo@v1.2.0/src/index.ts';",
+      'import x from "https://esm.sh/v135/gh/owner/repo";',
+      'import x from "https://esm.sh/pr/owner/repo@abc1234";',
+      'import x from "https://esm.sh/jsr/@std/encoding@1.0.0/base64";',
+    ]) {
+      const r = cdnImportsAsPackages(code);
+      expect(r.code).toBe(code);
+      expect(r.read).toEqual([]);
+    }
+    // A package whose name only starts so is one.
+    expect(cdnImportsAsPackages('import x from "https://esm.sh/ghost-lib";').read).toEqual(["ghost-lib"]);
+  });
+
   it("reads esm.sh, jsDelivr and unpkg addresses as the package and its subpath", () => {
     expect(
       cdnImportsAsPackages(

@@ -36,6 +36,32 @@ describe("labelled input and result lines (prose-call.ts)", () => {
     expect(readProseCall("Slugs", far, "slugify")).toBeNull();
   });
 
+  it("must not fire: a feature request's example (`Output:` with no Expected line is the wanted result)", () => {
+    const md = [
+      "# Handle apostrophes",
+      "",
+      "Please make `slugify` handle apostrophes, like this:",
+      "",
+      "Input: `john O' connor`",
+      "Output: `john-o-connor`",
+    ].join("\n");
+    expect(readProseCall("Handle apostrophes", md, "slugify")).toBeNull();
+    const result = md.replace("Output:", "Result:");
+    expect(readProseCall("Handle apostrophes", result, "slugify")).toBeNull();
+    const returns = md.replace("Output:", "Returns:");
+    expect(readProseCall("Handle apostrophes", returns, "slugify")).toBeNull();
+  });
+
+  it("a label that says what happened claims without an Expected line; `Output:` claims beside one", () => {
+    const actual = "# Apostrophes\n\nInput: `john O' connor`\nGot: `john-o-39-connor`\n";
+    const a = readProseCall("Apostrophes", actual, "slugify");
+    expect(a?.kind === "plan" ? a.plan.calls.map((c) => c.claimed) : null).toEqual(["john-o-39-connor"]);
+    const withExpected =
+      "# Apostrophes\n\nInput: `john O' connor`\nExpected: `john-o-connor`\nOutput: `john-o-39-connor`\n";
+    const b = readProseCall("Apostrophes", withExpected, "slugify");
+    expect(b?.kind === "plan" ? b.plan.calls.map((c) => c.claimed) : null).toEqual(["john-o-39-connor"]);
+  });
+
   it("reads `string > x`, skips the expected line, and claims the result line's value", () => {
     const md = [
       "# Some accents are dropped",

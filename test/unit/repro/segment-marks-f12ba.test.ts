@@ -64,7 +64,9 @@ describe("the claim and its match", () => {
     expect(reportedExpectations(parseReport(md)).actual.segments).toBeUndefined();
   });
 
-  it("must not fire: an error raised in the working part is the report's wanted behaviour (NOT_REPRODUCED)", () => {
+  // Corrected (fx1): this test asserted `clean` (NOT_REPRODUCED) for an error in the part the report says works,
+  // and `different-failure` for an ImportError at the import: the first is another failure, the second the sandbox.
+  it("must not fire: an error raised in the working part is another failure, never NOT_REPRODUCED", () => {
     const m = matchRun(
       reported,
       run({
@@ -73,13 +75,14 @@ describe("the claim and its match", () => {
         exception: { type: "TypeError", message: "x" },
       }),
     );
-    expect(m.kind).toBe("clean");
-    expect(foldRuns([m]).verdict).toBe("NOT_REPRODUCED");
+    expect(m.kind).toBe("different-failure");
+    expect(foldRuns([m]).verdict).not.toBe("NOT_REPRODUCED");
+    expect(foldRuns([m]).verdict).not.toBe("REPRODUCED");
   });
 
-  it("must not fire: a run without an error, or one raising at no marked line", () => {
+  it("must not fire: a run without an error; an import failing is the sandbox's lack, not a verdict", () => {
     expect(matchRun(reported, run({})).kind).toBe("clean");
-    const elsewhere = matchRun(
+    const atImport = matchRun(
       reported,
       run({
         exitCode: 1,
@@ -87,7 +90,45 @@ describe("the claim and its match", () => {
         exception: { type: "ImportError", message: "x" },
       }),
     );
-    expect(elsewhere.kind).toBe("different-failure");
+    expect(atImport.kind).toBe("needs");
+  });
+
+  const raisedIn = (md: string, line: number, code: string, type: string, message: string) =>
+    matchRun(
+      reportedExpectations(parseReport(md)).actual,
+      run({
+        exitCode: 1,
+        stderr: `Traceback (most recent call last):\n  File "/workspace/reproduction.py", line ${line}, in <module>\n    ${code}\n${type}: ${message}\n`,
+        exception: { type, message },
+      }),
+    );
+
+  it("must not fire: a file the report does not include, raised in the failing part (FileNotFoundError)", () => {
+    const code =
+      'import json\n\n# Works\nprint(json.dumps({"a": 1}))\n\n# Fails\ndata = json.load(open("config.json"))\n';
+    const md = `# load fails\n\n${fence}python\n${code}${fence}\n`;
+    expect(reportedExpectations(parseReport(md)).actual.segments).toBeDefined();
+    const m = raisedIn(
+      md,
+      7,
+      'data = json.load(open("config.json"))',
+      "FileNotFoundError",
+      "[Errno 2] No such file or directory: 'config.json'",
+    );
+    expect(m.kind).toBe("needs");
+    expect(foldRuns([m]).verdict).not.toBe("REPRODUCED");
+  });
+
+  it("must not fire: a module the sandbox lacks, or another environment error, raised in the failing part", () => {
+    const code = "import json\n\n# Works\nprint(json.dumps(1))\n\n# Fails\nimport yaml\n";
+    const md = `# import fails\n\n${fence}python\n${code}${fence}\n`;
+    expect(reportedExpectations(parseReport(md)).actual.segments).toBeDefined();
+    const missing = raisedIn(md, 7, "import yaml", "ModuleNotFoundError", "No module named 'yaml'");
+    expect(missing.kind).toBe("needs");
+    const os = raisedIn(md, 7, "import yaml", "OSError", "[Errno 28] No space left on device");
+    expect(os.kind).toBe("needs");
+    const net = raisedIn(md, 7, "import yaml", "urllib.error.URLError", "<urlopen error timed out>");
+    expect(net.kind).toBe("needs");
   });
 
   it("an error at a line of the failing part, after the working part ran, is the reported behaviour", () => {

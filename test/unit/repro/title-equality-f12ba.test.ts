@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { readExpectations } from "../../../src/repro/context.ts";
+import { foldRuns, matchRun } from "../../../src/repro/match.ts";
 import { parseReport, titleEquality } from "../../../src/repro/parse-report.ts";
+import { run } from "./observed-run.ts";
 
 describe("titleEquality", () => {
   it("must not fire: no call, `!==`, words around the comparison, two comparisons, a non-literal side", () => {
@@ -36,13 +38,42 @@ describe("the title as the statement to run", () => {
     ]);
   });
 
-  it("a title-only report runs the expression and claims the literal", () => {
+  // Corrected (fx1): this test asserted that a title-only report claims the literal as what the code gives; the
+  // title may as well state the expected result, so alone it is a claim without a side.
+  it("must not fire: a title-only report runs the expression but claims no side for the literal", () => {
     const r = parseReport('# new Decimal("0.1").plus("0.2").toString() === "0.30000000000000004"\n');
     expect(r.blocks.map((b) => [b.kind, b.language, b.value])).toEqual([
-      ["code", "javascript", 'new Decimal("0.1").plus("0.2").toString() // => "0.30000000000000004"'],
+      ["code", "javascript", 'console.log(new Decimal("0.1").plus("0.2").toString())'],
     ]);
     const { expectations } = readExpectations(r);
-    expect(expectations.actual.kind).toBe("output");
-    expect(expectations.actual.output).toEqual(['"0.30000000000000004"']);
+    expect(expectations.actual.output).not.toContain('"0.30000000000000004"');
+    const printed = matchRun(
+      expectations.actual,
+      run({ stdout: "0.30000000000000004\n" }),
+      expectations.expectedOutput,
+    );
+    expect(foldRuns([printed]).verdict).not.toBe("REPRODUCED");
+  });
+
+  it("must not fire: the title states the expected result where the prose states what it returns", () => {
+    const r = parseReport("# `isEmpty(new Map([[1, 2]])) === false`\n\nIt returns `true` for me.\n");
+    expect(r.blocks.filter((b) => b.kind === "code").map((b) => b.value)).toEqual([
+      "isEmpty(new Map([[1, 2]])) // => true",
+    ]);
+    const { expectations } = readExpectations(r);
+    expect(expectations.actual.output).toEqual(["true"]);
+    const fixed = matchRun(expectations.actual, run({ stdout: "false\n" }), expectations.expectedOutput);
+    expect(foldRuns([fixed]).verdict).not.toBe("REPRODUCED");
+    const broken = matchRun(expectations.actual, run({ stdout: "true\n" }), expectations.expectedOutput);
+    expect(foldRuns([broken]).verdict).toBe("REPRODUCED");
+  });
+
+  it("reads only a value the prose says the code gives, not one it should give", () => {
+    const r = parseReport(
+      "# `isEmpty(new Map([[1, 2]])) === false`\n\nIt should return `false`, but it returns `true`.\n",
+    );
+    expect(r.blocks.filter((b) => b.kind === "code").map((b) => b.value)).toEqual([
+      "isEmpty(new Map([[1, 2]])) // => true",
+    ]);
   });
 });
