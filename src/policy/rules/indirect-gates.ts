@@ -297,15 +297,87 @@ function weightedGate(text: string): boolean {
 }
 
 /**
- * A whole-number division inside the mix (`Math.floor(k / 4)`, `Math.trunc(…)`, `(x / 5) | 0`, `~~(x / 5)`, Python's
- * `k // 4`): a formula computing a quantity — Zeller's congruence, Sakamoto's weekday, a count of leap years — not a
- * packing of values, which has no use for the part a division drops (f13ba).
+ * A whole-number division of a term inside the mix (`Math.floor(k / 4)`, `Math.trunc((13 * (m + 1)) / 5)`, `((y / 4)
+ * | 0)`, `~~(x / 5)`, Python's `k // 4`): a formula computing a quantity — Zeller's congruence, Sakamoto's weekday, a
+ * count of leap years — not a packing of values, which has no use for the part a division drops (f13ba). Only a term
+ * divided counts (fx2): a floor or trunc around the whole mix (`Math.trunc(a * 31 + b * 7)`), of a literal
+ * (`Math.floor(0)`), or of something not divided is not one.
  */
-const WHOLE_DIVISION = /\bMath\.(?:floor|trunc)\s*\(|\/\/|\/[^/|]*\)\s*\|\s*0\b|~~\s*\(/;
+function dividesTerm(operand: string): boolean {
+  const close = (from: number): number => {
+    let depth = 0;
+    for (let i = from; i < operand.length; i++) {
+      if (operand[i] === "(") depth++;
+      else if (operand[i] === ")" && --depth === 0) return i;
+    }
+    return -1;
+  };
+  const open = (to: number): number => {
+    let depth = 0;
+    for (let i = to; i >= 0; i--) {
+      if (operand[i] === ")") depth++;
+      else if (operand[i] === "(" && --depth === 0) return i;
+    }
+    return -1;
+  };
+  /** The text with every parenthesised group emptied: what is left is its top level. */
+  const top = (t: string) => {
+    let out = t;
+    for (let prev = ""; prev !== out; ) {
+      prev = out;
+      out = out.replace(/\([^()]*\)/g, "_");
+    }
+    return out;
+  };
+  const divisor = (t: string) => {
+    const d = /^\s*(\d+|[A-Za-z_$][\w$.]*)\s*$/.exec(t)?.[1];
+    return d !== undefined && (/^\d+$/.test(d) ? Number(d) >= 2 : true);
+  };
+  /** A term (no top-level sum or mix) with a name in it. */
+  const term = (t: string) => !/[-+^|,]/.test(top(t).replace(/^\s*-/, "")) && /[A-Za-z_$]/.test(t);
+  /** `X / D` with X a term: the argument of a floor, a trunc, `~~` or `| 0`. */
+  const divided = (arg: string) => {
+    const flat = top(arg);
+    const at = flat.search(/\/(?!\/)/);
+    if (at < 0 || flat.indexOf("/", at + 1) >= 0) return false;
+    // Map the top-level slash back into the argument: groups were emptied to one character each.
+    let depth = 0;
+    let seen = 0;
+    for (let i = 0; i < arg.length; i++) {
+      const c = arg[i]!;
+      if (c === "(") depth++;
+      else if (c === ")") depth--;
+      else if (c === "/" && depth === 0 && seen++ === 0)
+        return term(arg.slice(0, i)) && divisor(arg.slice(i + 1));
+    }
+    return false;
+  };
+  for (const m of operand.matchAll(/\bMath\.(?:floor|trunc)\s*\(|~~\s*\(/g)) {
+    const from = m.index + m[0].length - 1;
+    const to = close(from);
+    if (to > 0 && divided(operand.slice(from + 1, to))) return true;
+  }
+  for (const m of operand.matchAll(/\)\s*\|\s*0\b/g)) {
+    const from = open(m.index);
+    if (from >= 0 && divided(operand.slice(from + 1, m.index))) return true;
+  }
+  for (const m of operand.matchAll(/\/\//g)) {
+    const before = operand.slice(0, m.index).trimEnd();
+    const left = before.endsWith(")")
+      ? (() => {
+          const from = open(before.length - 1);
+          return from >= 0 ? before.slice(from + 1, before.length - 1) : "";
+        })()
+      : (/[A-Za-z_][\w.]*$/.exec(before)?.[0] ?? "");
+    const right = /^\s*(\d+|[A-Za-z_][\w.]*)/.exec(operand.slice(m.index + 2))?.[1] ?? "";
+    if (left !== "" && term(left) && divisor(right)) return true;
+  }
+  return false;
+}
 
 function weightedMix(operand: string, n: number): boolean {
   if (!/[+^]|[\w$)\]]\s*-\s*[\w$(]/.test(operand)) return false;
-  if (WHOLE_DIVISION.test(operand)) return false;
+  if (dividesTerm(operand)) return false;
   const values = new Set(operand.match(VALUE_PATH) ?? []);
   if (values.size < 2) return false;
   const weights = new Set(
