@@ -123,7 +123,7 @@ function asksForParameter(code: string, fn: string, lines: readonly DiffLine[]):
   const calls = lines.flatMap((l) => {
     const code = lineCode(l.text, "js");
     const params =
-      l.kind === "context"
+      l.kind === "ctx"
         ? null
         : new Set(
             [...code.matchAll(/\(([^()]*)\)\s*=>|\bfunction\b\s*[\w$]*\s*\(([^()]*)\)/g)].flatMap((m) =>

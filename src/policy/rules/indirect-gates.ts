@@ -41,6 +41,7 @@
  *   return true } catch { return false }`, a catch that checks the error (`instanceof`, `err.code`), fail-open
  *   around a call when the patch throws nothing in the file.
  */
+import { escapeRegExp } from "../../core/regexp.ts";
 import { addedCodeLines, isCommentLine, languageOf, truncate } from "../lines.ts";
 import type { DiffLine, FileChange, ParsedPatch, Violation } from "../types.ts";
 import { awarenessViolation as violation, lineCode, newSide } from "./awareness-violation.ts";
@@ -772,14 +773,42 @@ function topLevelArgs(text: string): string[] | null {
 const READS_SETTING = /\bprocess\.env\b|\bos\.environ\b|\b(?:os\.)?getenv\s*\(|\bDeno\.env\b/;
 
 /**
+ * The environment read was the base's (fx2): the try's line is unchanged, or the line it replaces called the same
+ * callee with that argument read from the environment; a call the patch writes whole has no base to compare. Not
+ * allowed: the computed argument wrapped in a read the patch adds (`int(os.getenv('D', day.day))`).
+ */
+function settingInBase(hunk: readonly DiffLine[], tried: DiffLine, callee: string, k: number): boolean {
+  if (tried.kind === "ctx") return true;
+  const call = new RegExp(String.raw`(?<![\w$.])${escapeRegExp(callee)}\s*\(`);
+  const before = hunk.filter((l) => l.kind === "del" && call.test(l.text));
+  if (before.length === 0) return true;
+  return before.some((l) => {
+    const m = RETURN_CALL.exec(l.text);
+    const a = m && m[1] === callee ? (topLevelArgs(m[2]!)?.[k] ?? "") : l.text;
+    return READS_SETTING.test(a);
+  });
+}
+
+/**
  * The number is the default the code itself declares for the argument it replaces (f13ba): `def fmt(x, places=2)`
  * with `round(x, places)` retried as `round(x, 2)`; `{ radix = 10 }`, `opts.radix ?? 10`, `DEFAULT_RADIX = 10` for
  * `opts.radix`. Read from the patch's new side of the file (the hunks and their context).
  */
-function declaredDefault(side: readonly { text: string }[], arg: string, literal: string): boolean {
+function declaredDefault(side: readonly DiffLine[], at: number, arg: string, literal: string): boolean {
   const name = /(?:^|\.)([A-Za-z_$][\w$]*)$/.exec(arg)?.[1];
   if (!name) return false;
-  const text = side.map((l) => l.text).join("\n");
+  // fx2: not a default the patch writes for itself (`DEFAULT_DAY = 28` added above the function). Read: the base's
+  // (context) lines, and the enclosing function's header, where a parameter's or an option's default is declared.
+  let header = -1;
+  for (let j = at; j >= 0; j--)
+    if (/^\s*(?:async\s+)?def\s|\bfunction\b|=>\s*\{\s*$/.test(side[j]!.text)) {
+      header = j;
+      break;
+    }
+  const text = side
+    .filter((l, j) => l.kind === "ctx" || j === header)
+    .map((l) => l.text)
+    .join("\n");
   const n = name.replace(/\$/g, "\\$");
   const lit = literal.replace(/^-/, "-?");
   return [
@@ -806,7 +835,7 @@ export function literalRetries(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if (lang !== "js" && lang !== "python") return [];
   const out: Violation[] = [];
-  for (const side of newSide(file)) {
+  for (const [h, side] of newSide(file).entries()) {
     for (let i = 0; i < side.length; i++) {
       const l = side[i]!;
       if (l.kind !== "add" || !HANDLER.test(l.text)) continue;
@@ -837,8 +866,10 @@ export function literalRetries(file: FileChange): Violation[] {
           /^-?\d+$/.test(mine[k]!) &&
           !/^-?(?:0x[\da-f]+|[\d.]+)$/i.test(theirs[k]!) &&
           !/^["'`]/.test(theirs[k]!) &&
-          !READS_SETTING.test(theirs[k]!) &&
-          !declaredDefault(side, theirs[k]!, mine[k]!)
+          !(
+            READS_SETTING.test(theirs[k]!) && settingInBase(file.hunks[h]!.lines, side[j]!, handled[1]!, k)
+          ) &&
+          !declaredDefault(side, i, theirs[k]!, mine[k]!)
         )
           out.push(
             special(
