@@ -35,7 +35,7 @@ export function doubleShapes(file: FileChange): Violation[] {
   const out: Violation[] = [];
   for (const hunk of newSide(file)) {
     hunk.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
       const cond =
         lang === "python"
           ? /^\s*(?:if|elif)\s+(.*):\s*(.*)$/.exec(l.text)
@@ -169,7 +169,7 @@ export function functionSourceSniffs(file: FileChange): Violation[] {
   const kept = new Map<string, string>();
   const out: Violation[] = [];
   for (const l of lines) {
-    if (l.kind !== "add" || isCommentLine(l.text)) continue;
+    if (l.kind !== "add" || isCommentLine(l.text, "js")) continue;
     const code = lineCode(l.text, "js");
     const reads = [...code.matchAll(SOURCE_READ)].filter((m) => {
       const name = m[1] ?? m[2]!;

@@ -620,7 +620,7 @@ export function selfThrownValue(file: FileChange): Violation[] {
         reachedTry = true;
         break;
       }
-      if (s.kind === "add" && THROWS.test(s.text) && !isCommentLine(s.text)) thrown = s.text;
+      if (s.kind === "add" && THROWS.test(s.text) && !isCommentLine(s.text, lang)) thrown = s.text;
     }
     if (!reachedTry || thrown === null) continue;
     out.push(
@@ -675,7 +675,7 @@ export function swallowedNewCode(file: FileChange): Violation[] {
     "hides a failure of the patch's own new code (an added function called in a try whose handler swallows a programming error, so the old answer comes back when the new code fails — let it raise, or convert and raise)";
   for (const hunk of newSide(file)) {
     hunk.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
       const t = lineCode(l.text, lang);
       if (lang === "python") {
         if (!/^\s*try\s*:\s*$/.test(t)) return;
