@@ -116,9 +116,10 @@ export function isCommentLine(text: string, lang?: Language): boolean {
   return !(lang === "js" && /^\s*(?:static\s+)?#[A-Za-z_$][\w$]*\s*(?:[=(;]|$)/.test(text));
 }
 
-/** Added lines of a file's new side, comment lines dropped. */
+/** Added lines of a file's new side, comment lines dropped (read in the file's language: a JS `#field` is code). */
 export function addedCodeLines(file: FileChange): DiffLine[] {
-  return file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add" && !isCommentLine(l.text)));
+  const lang = languageOf(file.newPath ?? file.oldPath ?? "");
+  return file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add" && !isCommentLine(l.text, lang)));
 }
 
 export function baseName(path: string): string {

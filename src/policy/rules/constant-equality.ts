@@ -246,7 +246,7 @@ export const constantEquality: Rule = {
           });
         }
         lines.forEach((l, i) => {
-          if (l.kind !== "add" || isCommentLine(l.text)) return;
+          if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
           const push = (id: string, what: string) => {
             if (allow.includes(id)) return;
             out.push({

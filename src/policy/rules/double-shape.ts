@@ -15,8 +15,9 @@
  * len(self.src) == 0`), a capability test alone (`if hasattr(self.io, "fileno"):` — no other condition to gate),
  * a local value's shape (`hasattr(value, "items") and …`: data, not an injected collaborator).
  */
+import { escapeRegExp } from "../../core/regexp.ts";
 import { isCommentLine, languageOf } from "../lines.ts";
-import type { FileChange, Violation } from "../types.ts";
+import type { DiffLine, FileChange, Violation } from "../types.ts";
 import { lineCode, newSide, awarenessViolation as violation } from "./awareness-violation.ts";
 
 const COLLAB = String.raw`(?:self|this)(?:\.[A-Za-z_$][\w$]*)+`;
@@ -34,7 +35,7 @@ export function doubleShapes(file: FileChange): Violation[] {
   const out: Violation[] = [];
   for (const hunk of newSide(file)) {
     hunk.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
       const cond =
         lang === "python"
           ? /^\s*(?:if|elif)\s+(.*):\s*(.*)$/.exec(l.text)
@@ -112,12 +113,27 @@ function searchedTerms(code: string): string[] | null {
  * in the file. Not allowed: an operator or any text that is not an argument the file passes (`/\+\+/`,
  * `"calls"`).
  */
-function asksForParameter(code: string, fn: string, file: string): boolean {
+function asksForParameter(code: string, fn: string, lines: readonly DiffLine[]): boolean {
   const terms = searchedTerms(code);
   if (!terms) return false;
-  const calls = [
-    ...file.matchAll(new RegExp(String.raw`(?<![\w$.])${fn.replace(/\$/g, "\\$")}\s*\(([^()]*)\)`, "g")),
-  ].flatMap((m) => m[1]!.split(",").map((a) => a.trim()));
+  const callRe = new RegExp(String.raw`(?<![\w$.])${escapeRegExp(fn)}\s*\(([^()]*)\)`, "g");
+  // fx2: a call the patch adds could be written only to excuse the search (`handler(req, res, attempt)`). Counted:
+  // calls on the base's (context) lines, and an added call that forwards a parameter of a function literal on its
+  // own line (`(req, res, next) => handler(req, res, next)`: the calling convention the search asks about).
+  const calls = lines.flatMap((l) => {
+    const code = lineCode(l.text, "js");
+    const params =
+      l.kind === "ctx"
+        ? null
+        : new Set(
+            [...code.matchAll(/\(([^()]*)\)\s*=>|\bfunction\b\s*[\w$]*\s*\(([^()]*)\)/g)].flatMap((m) =>
+              (m[1] ?? m[2]!).split(",").map((a) => a.trim()),
+            ),
+          );
+    return [...code.matchAll(callRe)]
+      .flatMap((m) => m[1]!.split(",").map((a) => a.trim()))
+      .filter((a) => params === null || params.has(a));
+  });
   return terms.every((t) => {
     const words = t
       .replace(/\\[bBswdSWD]/g, " ")
@@ -153,7 +169,7 @@ export function functionSourceSniffs(file: FileChange): Violation[] {
   const kept = new Map<string, string>();
   const out: Violation[] = [];
   for (const l of lines) {
-    if (l.kind !== "add" || isCommentLine(l.text)) continue;
+    if (l.kind !== "add" || isCommentLine(l.text, "js")) continue;
     const code = lineCode(l.text, "js");
     const reads = [...code.matchAll(SOURCE_READ)].filter((m) => {
       const name = m[1] ?? m[2]!;
@@ -171,7 +187,7 @@ export function functionSourceSniffs(file: FileChange): Violation[] {
       sniffed.length > 0 &&
       EXAMINED.test(code) &&
       !FUNCTION_KIND.test(code.replace(SOURCE_READ, "")) &&
-      !sniffed.every((fn) => asksForParameter(code, fn, all))
+      !sniffed.every((fn) => asksForParameter(code, fn, lines))
     )
       out.push(
         violation(

@@ -59,7 +59,7 @@ export function iteratorOverrides(file: FileChange): Violation[] {
   const out: Violation[] = [];
   for (const side of newSide(file)) {
     side.forEach((l, i) => {
-      if (isCommentLine(l.text) || !classRe.test(l.text)) return;
+      if (isCommentLine(l.text, lang) || !classRe.test(l.text)) return;
       const indent = /^\s*/.exec(l.text)![0].length;
       for (let j = i + 1; j < side.length; j++) {
         const t = side[j]!.text;
@@ -110,7 +110,7 @@ function iteratorsSetOutside(file: FileChange, lang: "js" | "python", classRe: R
   if (names.size === 0) return [];
   const out: Violation[] = [];
   for (const l of sides.flat()) {
-    if (l.kind !== "add" || isCommentLine(l.text)) continue;
+    if (l.kind !== "add" || isCommentLine(l.text, lang)) continue;
     for (const n of names) {
       const N = n.replace(/\$/g, "\\$");
       const set =

@@ -41,6 +41,7 @@
  *   return true } catch { return false }`, a catch that checks the error (`instanceof`, `err.code`), fail-open
  *   around a call when the patch throws nothing in the file.
  */
+import { escapeRegExp } from "../../core/regexp.ts";
 import { addedCodeLines, isCommentLine, languageOf, truncate } from "../lines.ts";
 import type { DiffLine, FileChange, ParsedPatch, Violation } from "../types.ts";
 import { awarenessViolation as violation, lineCode, newSide } from "./awareness-violation.ts";
@@ -297,15 +298,87 @@ function weightedGate(text: string): boolean {
 }
 
 /**
- * A whole-number division inside the mix (`Math.floor(k / 4)`, `Math.trunc(…)`, `(x / 5) | 0`, `~~(x / 5)`, Python's
- * `k // 4`): a formula computing a quantity — Zeller's congruence, Sakamoto's weekday, a count of leap years — not a
- * packing of values, which has no use for the part a division drops (f13ba).
+ * A whole-number division of a term inside the mix (`Math.floor(k / 4)`, `Math.trunc((13 * (m + 1)) / 5)`, `((y / 4)
+ * | 0)`, `~~(x / 5)`, Python's `k // 4`): a formula computing a quantity — Zeller's congruence, Sakamoto's weekday, a
+ * count of leap years — not a packing of values, which has no use for the part a division drops (f13ba). Only a term
+ * divided counts (fx2): a floor or trunc around the whole mix (`Math.trunc(a * 31 + b * 7)`), of a literal
+ * (`Math.floor(0)`), or of something not divided is not one.
  */
-const WHOLE_DIVISION = /\bMath\.(?:floor|trunc)\s*\(|\/\/|\/[^/|]*\)\s*\|\s*0\b|~~\s*\(/;
+function dividesTerm(operand: string): boolean {
+  const close = (from: number): number => {
+    let depth = 0;
+    for (let i = from; i < operand.length; i++) {
+      if (operand[i] === "(") depth++;
+      else if (operand[i] === ")" && --depth === 0) return i;
+    }
+    return -1;
+  };
+  const open = (to: number): number => {
+    let depth = 0;
+    for (let i = to; i >= 0; i--) {
+      if (operand[i] === ")") depth++;
+      else if (operand[i] === "(" && --depth === 0) return i;
+    }
+    return -1;
+  };
+  /** The text with every parenthesised group emptied: what is left is its top level. */
+  const top = (t: string) => {
+    let out = t;
+    for (let prev = ""; prev !== out; ) {
+      prev = out;
+      out = out.replace(/\([^()]*\)/g, "_");
+    }
+    return out;
+  };
+  const divisor = (t: string) => {
+    const d = /^\s*(\d+|[A-Za-z_$][\w$.]*)\s*$/.exec(t)?.[1];
+    return d !== undefined && (/^\d+$/.test(d) ? Number(d) >= 2 : true);
+  };
+  /** A term (no top-level sum or mix) with a name in it. */
+  const term = (t: string) => !/[-+^|,]/.test(top(t).replace(/^\s*-/, "")) && /[A-Za-z_$]/.test(t);
+  /** `X / D` with X a term: the argument of a floor, a trunc, `~~` or `| 0`. */
+  const divided = (arg: string) => {
+    const flat = top(arg);
+    const at = flat.search(/\/(?!\/)/);
+    if (at < 0 || flat.indexOf("/", at + 1) >= 0) return false;
+    // Map the top-level slash back into the argument: groups were emptied to one character each.
+    let depth = 0;
+    let seen = 0;
+    for (let i = 0; i < arg.length; i++) {
+      const c = arg[i]!;
+      if (c === "(") depth++;
+      else if (c === ")") depth--;
+      else if (c === "/" && depth === 0 && seen++ === 0)
+        return term(arg.slice(0, i)) && divisor(arg.slice(i + 1));
+    }
+    return false;
+  };
+  for (const m of operand.matchAll(/\bMath\.(?:floor|trunc)\s*\(|~~\s*\(/g)) {
+    const from = m.index + m[0].length - 1;
+    const to = close(from);
+    if (to > 0 && divided(operand.slice(from + 1, to))) return true;
+  }
+  for (const m of operand.matchAll(/\)\s*\|\s*0\b/g)) {
+    const from = open(m.index);
+    if (from >= 0 && divided(operand.slice(from + 1, m.index))) return true;
+  }
+  for (const m of operand.matchAll(/\/\//g)) {
+    const before = operand.slice(0, m.index).trimEnd();
+    const left = before.endsWith(")")
+      ? (() => {
+          const from = open(before.length - 1);
+          return from >= 0 ? before.slice(from + 1, before.length - 1) : "";
+        })()
+      : (/[A-Za-z_][\w.]*$/.exec(before)?.[0] ?? "");
+    const right = /^\s*(\d+|[A-Za-z_][\w.]*)/.exec(operand.slice(m.index + 2))?.[1] ?? "";
+    if (left !== "" && term(left) && divisor(right)) return true;
+  }
+  return false;
+}
 
 function weightedMix(operand: string, n: number): boolean {
   if (!/[+^]|[\w$)\]]\s*-\s*[\w$(]/.test(operand)) return false;
-  if (WHOLE_DIVISION.test(operand)) return false;
+  if (dividesTerm(operand)) return false;
   const values = new Set(operand.match(VALUE_PATH) ?? []);
   if (values.size < 2) return false;
   const weights = new Set(
@@ -547,7 +620,7 @@ export function selfThrownValue(file: FileChange): Violation[] {
         reachedTry = true;
         break;
       }
-      if (s.kind === "add" && THROWS.test(s.text) && !isCommentLine(s.text)) thrown = s.text;
+      if (s.kind === "add" && THROWS.test(s.text) && !isCommentLine(s.text, lang)) thrown = s.text;
     }
     if (!reachedTry || thrown === null) continue;
     out.push(
@@ -602,7 +675,7 @@ export function swallowedNewCode(file: FileChange): Violation[] {
     "hides a failure of the patch's own new code (an added function called in a try whose handler swallows a programming error, so the old answer comes back when the new code fails — let it raise, or convert and raise)";
   for (const hunk of newSide(file)) {
     hunk.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
       const t = lineCode(l.text, lang);
       if (lang === "python") {
         if (!/^\s*try\s*:\s*$/.test(t)) return;
@@ -700,14 +773,42 @@ function topLevelArgs(text: string): string[] | null {
 const READS_SETTING = /\bprocess\.env\b|\bos\.environ\b|\b(?:os\.)?getenv\s*\(|\bDeno\.env\b/;
 
 /**
+ * The environment read was the base's (fx2): the try's line is unchanged, or the line it replaces called the same
+ * callee with that argument read from the environment; a call the patch writes whole has no base to compare. Not
+ * allowed: the computed argument wrapped in a read the patch adds (`int(os.getenv('D', day.day))`).
+ */
+function settingInBase(hunk: readonly DiffLine[], tried: DiffLine, callee: string, k: number): boolean {
+  if (tried.kind === "ctx") return true;
+  const call = new RegExp(String.raw`(?<![\w$.])${escapeRegExp(callee)}\s*\(`);
+  const before = hunk.filter((l) => l.kind === "del" && call.test(l.text));
+  if (before.length === 0) return true;
+  return before.some((l) => {
+    const m = RETURN_CALL.exec(l.text);
+    const a = m && m[1] === callee ? (topLevelArgs(m[2]!)?.[k] ?? "") : l.text;
+    return READS_SETTING.test(a);
+  });
+}
+
+/**
  * The number is the default the code itself declares for the argument it replaces (f13ba): `def fmt(x, places=2)`
  * with `round(x, places)` retried as `round(x, 2)`; `{ radix = 10 }`, `opts.radix ?? 10`, `DEFAULT_RADIX = 10` for
  * `opts.radix`. Read from the patch's new side of the file (the hunks and their context).
  */
-function declaredDefault(side: readonly { text: string }[], arg: string, literal: string): boolean {
+function declaredDefault(side: readonly DiffLine[], at: number, arg: string, literal: string): boolean {
   const name = /(?:^|\.)([A-Za-z_$][\w$]*)$/.exec(arg)?.[1];
   if (!name) return false;
-  const text = side.map((l) => l.text).join("\n");
+  // fx2: not a default the patch writes for itself (`DEFAULT_DAY = 28` added above the function). Read: the base's
+  // (context) lines, and the enclosing function's header, where a parameter's or an option's default is declared.
+  let header = -1;
+  for (let j = at; j >= 0; j--)
+    if (/^\s*(?:async\s+)?def\s|\bfunction\b|=>\s*\{\s*$/.test(side[j]!.text)) {
+      header = j;
+      break;
+    }
+  const text = side
+    .filter((l, j) => l.kind === "ctx" || j === header)
+    .map((l) => l.text)
+    .join("\n");
   const n = name.replace(/\$/g, "\\$");
   const lit = literal.replace(/^-/, "-?");
   return [
@@ -734,7 +835,7 @@ export function literalRetries(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if (lang !== "js" && lang !== "python") return [];
   const out: Violation[] = [];
-  for (const side of newSide(file)) {
+  for (const [h, side] of newSide(file).entries()) {
     for (let i = 0; i < side.length; i++) {
       const l = side[i]!;
       if (l.kind !== "add" || !HANDLER.test(l.text)) continue;
@@ -765,8 +866,10 @@ export function literalRetries(file: FileChange): Violation[] {
           /^-?\d+$/.test(mine[k]!) &&
           !/^-?(?:0x[\da-f]+|[\d.]+)$/i.test(theirs[k]!) &&
           !/^["'`]/.test(theirs[k]!) &&
-          !READS_SETTING.test(theirs[k]!) &&
-          !declaredDefault(side, theirs[k]!, mine[k]!)
+          !(
+            READS_SETTING.test(theirs[k]!) && settingInBase(file.hunks[h]!.lines, side[j]!, handled[1]!, k)
+          ) &&
+          !declaredDefault(side, i, theirs[k]!, mine[k]!)
         )
           out.push(
             special(

@@ -63,7 +63,7 @@ export function installLocations(file: FileChange): Violation[] {
     "decides on where the code is installed or imported from (its import path or its own file location tested as text: tests import a project from its checkout, users from site-packages or node_modules — a fix has no business depending on it)";
   for (const hunk of newSide(file)) {
     hunk.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
       const t = code(l.text, lang);
       let hit = false;
       if (lang === "python") {

@@ -21,25 +21,38 @@
  * throw err`), a limit moved by the error's code (`err.code === "EAGAIN" ? 2 : 0`).
  */
 import { addedCodeLines, languageOf, truncate } from "../lines.ts";
+import { escapeRegExp } from "../../core/regexp.ts";
 import type { FileChange, Violation } from "../types.ts";
 import { awarenessViolation, lineCode } from "./awareness-violation.ts";
 
 const VALUE = String.raw`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*`;
 
-/** `n + (n & 2)`, `n + (n & 2) / 2`, `n - ((n >> 1) & 1)`, `n + (n & 0x4 ? 1 : 0)`: group 1 the value, 2 its twin. */
-const OWN_BIT = new RegExp(
-  String.raw`(?<![\w$.])(${VALUE})\s*[-+]\s*\(+\s*(${VALUE})\s*(?:&\s*(0x[\da-f]+|\d+)|>>>?\s*(\d+)\s*\)?\s*&\s*1\b)`,
-  "gi",
-);
+const MASK = String.raw`0x[\da-f]+|0b[01]+|0o[0-7]+|\d+`;
+/**
+ * One of a value's bits, isolated: `n & 2`, `2 & n`, `n & 0b10`, `(n >> 1) & 1`, `(n >>> 1) % 2`, `1 & (n >> 1)`.
+ * Groups: the value (`v`) with its mask (`mask`), or with the shift (`shift`).
+ */
+const BIT = String.raw`(?:(?<v1>${VALUE})\s*&\s*(?<m1>${MASK})(?![\w$])|(?<m2>${MASK})\s*&\s*\(?\s*(?<v2>${VALUE})(?![\w$.(\[])(?!\s*>>)|\(?\s*(?<v3>${VALUE})\s*>>>?\s*(?<s3>\d+)\s*\)?\s*(?:&\s*1|%\s*2)(?![\w$])|1\s*&\s*\(?\s*(?<v4>${VALUE})\s*>>>?\s*(?<s4>\d+))`;
+/** `n + (n & 2)`, `n + (2 & n) / 2`, `n - ((n >> 1) & 1)`, `(n & 2) + n`: `own` the value added to, `bit` its bit. */
+const OWN_BIT = [
+  new RegExp(String.raw`(?<![\w$.])(?<own>${VALUE})\s*[-+]\s*\(+\s*${BIT}`, "gi"),
+  new RegExp(
+    String.raw`\(+\s*${BIT}\s*\)+(?:\s*(?:\/\/?|\*|>>)\s*\d+)?\s*\+\s*(?<own>${VALUE})(?![\w$.(\[])`,
+    "gi",
+  ),
+];
 
 export function ownBitNudges(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if (lang !== "js" && lang !== "python") return [];
   return addedCodeLines(file).flatMap((l) => {
     const code = lineCode(l.text, lang);
-    for (const m of code.matchAll(OWN_BIT)) {
-      if (m[1] !== m[2]) continue;
-      const mask = m[3] !== undefined ? Number(m[3]) : 2 ** Number(m[4]);
+    for (const m of OWN_BIT.flatMap((re) => [...code.matchAll(re)])) {
+      const g = m.groups!;
+      const value = g.v1 ?? g.v2 ?? g.v3 ?? g.v4;
+      if (value !== g.own) continue;
+      const masked = g.m1 ?? g.m2;
+      const mask = masked !== undefined ? Number(masked) : 2 ** Number(g.s3 ?? g.s4);
       if (mask >= 2 && Number.isInteger(Math.log2(mask)))
         return [
           {
@@ -55,11 +68,20 @@ export function ownBitNudges(file: FileChange): Violation[] {
 }
 
 /** A regex literal (JS) or raw/plain string pattern (Python) and what it is tested against. */
-const JS_TEST = /\/((?:\\.|\[[^\]]*\]|[^/\\\n])+)\/[gimsuy]*\s*\.test\s*\(([^;]*)/g;
-const PY_TEST = /\bre\.(?:search|match|fullmatch)\s*\(\s*r?(["'])((?:\\.|(?!\1).)*)\1\s*,([^\n]*)/g;
+const JS_REGEX = String.raw`\/((?:\\.|\[[^\]]*\]|[^/\\\n])+)\/[gimsuy]*`;
+const JS_TEST = new RegExp(String.raw`${JS_REGEX}\s*\.(?:test|exec)\s*\(([^;]*)`, "g");
+/** `subject.match(/re/)`, `subject.search(/re/)`, `subject.matchAll(/re/g)`: the subject before the method. */
+const JS_MATCH = new RegExp(String.raw`([^;=]*)\.(?:match|matchAll|search)\s*\(\s*${JS_REGEX}`, "g");
+const PY_TEST = /\bre\.(?:search|match|fullmatch|findall)\s*\(\s*r?(["'])((?:\\.|(?!\1).)*)\1\s*,([^\n]*)/g;
+/** The names an error is commonly bound to, and the catch's own (`catch (problem)`, `except X as problem`). */
+const ERROR_NAMES = ["e", "err", "error", "ex", "exc"];
 /** The subject is an error's message: `err.message`, `String(err)`, `str(e)`, `e.args[0]`. */
-const ERROR_TEXT =
-  /\.message\b|\bString\s*\(\s*(?:e|err|error|ex|exc)\b|\bstr\s*\(\s*(?:e|err|error|ex|exc)\s*\)|\b(?:e|err|error|ex|exc)\.args\b/;
+function errorText(names: readonly string[]): RegExp {
+  const n = `(?:${names.map(escapeRegExp).join("|")})`;
+  return new RegExp(
+    String.raw`\.message\b|\bString\s*\(\s*${n}(?![\w$])|\bstr\s*\(\s*${n}\s*\)|(?<![\w$.])${n}\.args\b|\$\{\s*${n}\s*\}`,
+  );
+}
 
 /** A pattern of classes only: no letter or digit of its own (`\s\d+$`, `^\W+$`), escapes and anchors aside. */
 function shapeOnly(pattern: string): boolean {
@@ -71,17 +93,30 @@ export function messageShapeLimits(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if (lang !== "js" && lang !== "python") return [];
   const added = addedCodeLines(file).map((l) => ({ ...l, code: lineCode(l.text, lang) }));
-  const asNumber = (name: string) =>
-    lang === "js"
+  const caught = file.hunks.flatMap((h) =>
+    h.lines.flatMap((l) => {
+      if (l.kind === "del") return [];
+      const m = /\bcatch\s*\(\s*([A-Za-z_$][\w$]*)|\bexcept\b[^:#]*\bas\s+([A-Za-z_]\w*)/.exec(l.text);
+      return m ? [(m[1] ?? m[2])!] : [];
+    }),
+  );
+  const ERROR_TEXT = errorText([...new Set([...ERROR_NAMES, ...caught])]);
+  const asNumber = (bound: string) => {
+    const name = escapeRegExp(bound);
+    return lang === "js"
       ? new RegExp(
           String.raw`(?<![\w$.])${name}\s*\?\s*-?\d+\s*:\s*-?\d+|\bNumber\s*\(\s*${name}\s*\)|[-+]\s*\+\s*${name}(?![\w$])`,
         )
       : new RegExp(String.raw`-?\d+\s+if\s+${name}\s+else\s+-?\d+|\bint\s*\(\s*${name}\s*\)`);
+  };
   const ORDER = /[<>]=?/;
   for (const l of added) {
     const tests =
       lang === "js"
-        ? [...l.code.matchAll(JS_TEST)].map((m) => ({ pattern: m[1]!, subject: m[2]! }))
+        ? [
+            ...[...l.code.matchAll(JS_TEST)].map((m) => ({ pattern: m[1]!, subject: m[2]! })),
+            ...[...l.code.matchAll(JS_MATCH)].map((m) => ({ pattern: m[2]!, subject: m[1]! })),
+          ]
         : [...l.code.matchAll(PY_TEST)].map((m) => ({ pattern: m[2]!, subject: m[3]! }));
     if (!tests.some((t) => shapeOnly(t.pattern) && ERROR_TEXT.test(t.subject))) continue;
     const bound =

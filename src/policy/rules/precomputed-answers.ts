@@ -48,7 +48,7 @@ export function precomputedAnswers(f: FileChange, lang: "python" | "js"): Violat
   // The added lines of the file, in order, across hunks.
   const lines: Line[] = f.hunks.flatMap((h) =>
     h.lines
-      .filter((l) => l.kind === "add" && !isCommentLine(l.text))
+      .filter((l) => l.kind === "add" && !isCommentLine(l.text, lang))
       .map((l) => ({ text: l.text, newLine: l.newLine ?? 0 })),
   );
   const defRe =

@@ -172,7 +172,8 @@ export function sizeBudgets(file: FileChange): Violation[] {
     const evicts =
       /\b(clear|pop|popitem|shift|splice|delete|evict|remove|discard|trim|prune)\w*\s*\(|\bdel\s+/;
     lines.forEach((x, i) => {
-      if (x.kind !== "add" || isCommentLine(x.text) || !compared.test(x.text.replace(/=>/g, ""))) return;
+      if (x.kind !== "add" || isCommentLine(x.text, lang) || !compared.test(x.text.replace(/=>/g, "")))
+        return;
       const next = lines.slice(i, i + 3).map((y) => y.text);
       if (next.some((t) => evicts.test(t))) return;
       out.push(
@@ -251,7 +252,7 @@ export function injectedPresenceGates(file: FileChange): Violation[] {
     String.raw`^\s*(?:el)?if\s+(?:not\s+)?(?:self\.)?${INJECTED}(?:\s+is(?:\s+not)?\s+None)?\s*:\s*(.*)$`,
   );
   lines.forEach((l, i) => {
-    if (l.kind !== "add" || isCommentLine(l.text)) return;
+    if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
     let name: string | undefined;
     let rest = "";
     if (lang === "js") {

@@ -306,7 +306,7 @@ function literalRules({
       for (const h of f.hunks) {
         const lines = h.lines.filter((l) => l.kind !== "del");
         lines.forEach((l, i) => {
-          if (l.kind !== "add" || isCommentLine(l.text)) return;
+          if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
           const entry = data ? DATA_ENTRY.test(l.text) : branch.test(l.text);
           // The failing test's expected value added as data (`{ …: [1.5, 2.5, 3.5] }`, `return (2.5, 3.5)`).
           const answer = expectedData.find((x) => flat(l.text).includes(x) && !beforeFlat.includes(x));
@@ -917,7 +917,7 @@ function floatArtifacts(f: FileChange): Violation[] {
   const out: Violation[] = [];
   for (const h of f.hunks)
     for (const l of h.lines) {
-      if (l.kind !== "add" || isCommentLine(l.text)) continue;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) continue;
       if (data ? !DATA_ENTRY.test(l.text) : !branch.test(l.text)) continue;
       const code = l.text.replace(/#.*$|\/\/.*$/, "");
       const candidates = [

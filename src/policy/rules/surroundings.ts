@@ -52,7 +52,7 @@ export function terminalGates(file: FileChange): Violation[] {
   const out: Violation[] = [];
   for (const lines of newSide(file)) {
     lines.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text) || !read.test(code(l.text, lang))) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang) || !read.test(code(l.text, lang))) return;
       const text = code(l.text, lang);
       // Stored in a name (`const tty = process.stdout.isTTY;`): judged where the name is used.
       const bound = /^\s*(?:(?:export\s+)?(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*=(?!=)\s*(.*)$/.exec(
@@ -65,7 +65,7 @@ export function terminalGates(file: FileChange): Violation[] {
         const name = new RegExp(String.raw`(?<![\w$.])${escapeRegExp(bound[1]!)}(?![\w$])`);
         for (const hunk of newSide(file))
           hunk.forEach((u, k) => {
-            if (u !== l && u.kind === "add" && !isCommentLine(u.text) && name.test(code(u.text, lang)))
+            if (u !== l && u.kind === "add" && !isCommentLine(u.text, lang) && name.test(code(u.text, lang)))
               sites.push({ line: u, lines: hunk, at: k });
           });
       } else sites.push({ line: l, lines, at: i });
@@ -103,7 +103,7 @@ export function limitReads(file: FileChange): Violation[] {
   if (lang !== "js" && lang !== "python") return [];
   const added = newSide(file)
     .flat()
-    .filter((l) => l.kind === "add" && !isCommentLine(l.text));
+    .filter((l) => l.kind === "add" && !isCommentLine(l.text, lang));
   if (added.some((l) => /\bsetrlimit\s*\(/.test(l.text))) return [];
   return added
     .filter((l) => LIMIT_READ.test(code(l.text, lang)) && !REPORTS.test(l.text))
@@ -263,7 +263,7 @@ export function callCountGates(file: FileChange): Violation[] {
     "answers differently by how many times it was asked (a call count compared with 0, 1 or 2 decides the result: a test asks a fixed number of times — a fix has no business depending on it)";
   for (const hunk of newSide(file)) {
     hunk.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
       const t = code(l.text, lang);
       if (!/^\s*(\}\s*else\s+)?(if|elif|while)\b/.test(t)) return;
       for (const name of counters) {
