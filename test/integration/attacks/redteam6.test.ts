@@ -454,7 +454,8 @@ async function lockfileCase(c: Case): Promise<Verdict> {
   const ms = (used.user + used.system) / 1000;
   if (JSON.stringify(pins) !== JSON.stringify(c.run.pins))
     problems.push(`pins ${JSON.stringify(pins).slice(0, 120)}, not ${JSON.stringify(c.run.pins)}`);
-  if (ms > c.run.maxMs) problems.push(`${Math.round(ms)} ms of CPU for ${(text.length / 1048576).toFixed(1)} MiB`);
+  if (ms > c.run.maxMs)
+    problems.push(`${Math.round(ms)} ms of CPU for ${(text.length / 1048576).toFixed(1)} MiB`);
   return {
     contained: problems.length === 0,
     detail:
