@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -8,14 +8,19 @@ import {
   npmRegistryNodeSource,
 } from "../../../src/install/node-runtime.ts";
 
-// npm is made unreachable (an empty PATH): a call that asks the registry fails, one answered from the kept list
-// does not.
+// The registry is made unreachable by a PATH whose only npm fails (an empty PATH no longer does: the host's spawn
+// PATH falls back to /usr/local/bin:/usr/bin:/bin, where a real npm reaches the registry): a call that asks the
+// registry fails, one answered from the kept list does not.
 let dir: string;
 let savedPath: string | undefined;
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "node-versions-"));
   savedPath = process.env.PATH;
-  process.env.PATH = "";
+  const bin = path.join(dir, "bin");
+  mkdirSync(bin);
+  writeFileSync(path.join(bin, "npm"), "#!/bin/sh\necho 'npm: the registry is unreachable in this test' >&2\nexit 1\n");
+  chmodSync(path.join(bin, "npm"), 0o755);
+  process.env.PATH = bin;
 });
 afterEach(() => {
   process.env.PATH = savedPath;
