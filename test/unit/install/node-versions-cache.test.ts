@@ -18,7 +18,10 @@ beforeEach(() => {
   savedPath = process.env.PATH;
   const bin = path.join(dir, "bin");
   mkdirSync(bin);
-  writeFileSync(path.join(bin, "npm"), "#!/bin/sh\necho 'npm: the registry is unreachable in this test' >&2\nexit 1\n");
+  writeFileSync(
+    path.join(bin, "npm"),
+    "#!/bin/sh\necho 'npm: the registry is unreachable in this test' >&2\nexit 1\n",
+  );
   chmodSync(path.join(bin, "npm"), 0o755);
   process.env.PATH = bin;
 });
