@@ -494,7 +494,8 @@ describe("git on the host runs no program the checkout names", () => {
         const fetch = outcomes.find((o) => o.step === "fetch")!;
         expect(fetch.error?.message ?? "").toMatch(/checking that commit out failed/);
       }
-    });
+      // Two checkouts and some twenty git processes: 3 s on a quiet machine, past 30 s at load 28 on two cores.
+    }, 120_000);
   }
 
   it(hostile("git: include.path names a FIFO (listing the config would block forever)"), async () => {
