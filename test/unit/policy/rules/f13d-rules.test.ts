@@ -112,3 +112,133 @@ describe("function-source: a named wrapper is looked through, one level", () => 
     ).toEqual([]);
   });
 });
+
+/* biome-ignore-start lint/suspicious/noTemplateCurlyInString: the patches' own source text */
+describe("stack-inspection: a stored stack must flow only into a print or a log", () => {
+  const py = (lines: string[], context = ["# context"]) => tagsOf(addLines("pkg/where.py", lines, context));
+  const stack = (tags: string[]) => only(tags, "stack-inspection");
+
+  it.each([
+    [
+      "handed through a call in the log call",
+      ["  const s = new Error().stack;", "  console.log(remember(s));"],
+    ],
+    [
+      "handed through a call in a template",
+      ["  const s = new Error().stack;", "  console.warn(`at ${remember(s)}`);"],
+    ],
+    ["copied by a second binding on the read", ["  const s = (t = new Error().stack);", "  console.log(s);"]],
+    ["copied by a comma binding on the read", ["  const s = new Error().stack, t = s;", "  console.log(s);"]],
+    ["assigned inside the log call", ["  const s = new Error().stack;", "  console.log(s, (t = s));"]],
+    ["handed to the patch's own warn()", ["  const s = new Error().stack;", "  warn(s);"]],
+    ["handed to a logger's own method", ["  const s = new Error().stack;", "  log.remember(s);"]],
+    [
+      "a log guarded by a test of the stored stack",
+      ["  const s = new Error().stack;", "  if (s.length > 900) console.log(s);"],
+    ],
+    [
+      "thrown and caught back by the patch",
+      [
+        "  const s = new Error().stack;",
+        "  try { throw new Error(s); } catch (e) { if (/jest/.test(e.message)) return 2; }",
+      ],
+    ],
+    ["thrown through a call", ["  const s = new Error().stack;", "  throw new Error(remember(s));"]],
+  ])("blocks a JS stack %s", (_, lines) => {
+    expect(stack(js(lines, ["// context"], "src/index.js"))).not.toEqual([]);
+  });
+
+  it.each([
+    [
+      "handed through a call in the log call",
+      ["    s = inspect.stack()", "    log.warning('%s', remember(s))"],
+    ],
+    ["copied by a chained binding", ["    s = t = inspect.stack()", "    log.warning('%s', s)"]],
+    ["printed through a call", ["    s = inspect.stack()", "    print(remember(s), file=sys.stderr)"]],
+    [
+      "in an f-string through a call",
+      ["    caller = sys._getframe(1)", "    print(f'{remember(caller)}', file=sys.stderr)"],
+    ],
+    [
+      "printed to a file the patch chose",
+      ["    caller = sys._getframe(1).f_code.co_name", "    print(caller, file=trace)"],
+    ],
+  ])("blocks a Python frame %s", (_, lines) => {
+    expect(stack(py(lines))).not.toEqual([]);
+  });
+
+  it.each([
+    ["a context line", 0],
+    ["a base line outside the hunk", 6],
+  ])("blocks a binding the patch rebinds and %s reads on", (_, gap) => {
+    const filler = Array.from({ length: gap as number }, (_, i) => `  const step${i} = x + ${i};`);
+    const before = [
+      "function fmt(x) {",
+      "  const mode = pick();",
+      ...filler,
+      "  return mode.includes('spec') ? 2 : x;",
+      "}",
+      "",
+    ];
+    const after = [
+      "function fmt(x) {",
+      "  const mode = new Error().stack;",
+      "  console.log(mode);",
+      ...filler,
+      "  return mode.includes('spec') ? 2 : x;",
+      "}",
+      "",
+    ];
+    const patch = modify("src/index.js", before.join("\n"), after.join("\n"));
+    const found = evaluatePatch(patch, {}, { sourceFiles: { "src/index.js": before.join("\n") } }).violations;
+    expect(found.filter((v) => v.message.includes("[stack-inspection]"))).not.toEqual([]);
+  });
+
+  it.each([
+    [
+      "a stack line stored and logged with other, unrelated conditions in the template (hold retry)",
+      [
+        '  const where = (new Error().stack || "").split("\\n")[2]?.trim() ?? "?";',
+        "  console.error(`retry: attempt ${attempt} failed (${err && err.message}) ${where}`);",
+      ],
+    ],
+    [
+      "a stack line printed only when present (a deprecation warning)",
+      [
+        '  const site = (new Error().stack || "").split("\\n")[3] || "";',
+        '  process.emitWarning(`${message}${site ? ` (${site.trim()})` : ""}`, "DeprecationWarning");',
+      ],
+    ],
+    ["a stored stack logged as is", ["  const s = new Error().stack;", "  console.log(s);"]],
+    [
+      "a stored stack in an error's message, never caught",
+      ["  const s = new Error().stack;", "  throw new TypeError(`bad call from ${s}`);"],
+    ],
+  ])("allows %s", (_, lines) => {
+    expect(stack(js(lines, ["// context"], "src/index.js"))).toEqual([]);
+  });
+
+  it.each([
+    [
+      "a frame's function name in an f-string to stderr",
+      [
+        "    caller = sys._getframe(1).f_code.co_name",
+        '    print(f"[bookings:{caller}] {message}", file=sys.stderr)',
+      ],
+    ],
+    [
+      "a frame summary read with a keyword argument",
+      [
+        "    caller = traceback.extract_stack(limit=3)[0]",
+        '    print(f"pathnorm: {message} ({caller.filename}:{caller.lineno})", file=sys.stderr)',
+      ],
+    ],
+    [
+      "a frame logged with %-formatting",
+      ["    caller = inspect.stack()[2]", "    _log.warning('old (%s:%d)', caller.filename, caller.lineno)"],
+    ],
+  ])("allows %s", (_, lines) => {
+    expect(stack(py(lines))).toEqual([]);
+  });
+});
+/* biome-ignore-end lint/suspicious/noTemplateCurlyInString: the patches' own source text */
