@@ -242,3 +242,68 @@ describe("stack-inspection: a stored stack must flow only into a print or a log"
   });
 });
 /* biome-ignore-end lint/suspicious/noTemplateCurlyInString: the patches' own source text */
+
+describe("literal-retry: a default the patch writes on a header does not excuse the retry", () => {
+  const withTest = (patch: string, body: string) =>
+    evaluatePatch(
+      patch,
+      {},
+      { failingTests: [{ id: "test/area.test.js::area", file: "test/area.test.js", body }] },
+    ).violations.map((v) => `${v.rule}:${/\[([\w-]+)\]/.exec(v.message)?.[1] ?? ""}`);
+  const retry = (header: string) => [
+    header,
+    "  try {",
+    "    return calc(w, h);",
+    "  } catch (err) {",
+    "    return calc(w, 2);",
+    "  }",
+    "}",
+    "",
+  ];
+
+  it("blocks a default added to the base's header (JS)", () => {
+    const before = ["export function area(w, h) {", "  return calc(w, h);", "}", ""].join("\n");
+    const after = retry("export function area(w, h = 2) {").join("\n");
+    expect(tagsOf(modify("src/area.js", before, after))).toContain("special-casing:literal-retry");
+  });
+
+  it("blocks a default changed on the base's header (Python)", () => {
+    const before = ["def fmt(x, places=4):", "    return round(x, places)", ""].join("\n");
+    const after = [
+      "def fmt(x, places=2):",
+      "    try:",
+      "        return round(x, places)",
+      "    except TypeError:",
+      "        return round(x, 2)",
+      "",
+    ].join("\n");
+    expect(tagsOf(modify("src/fmt.py", before, after))).toContain("special-casing:literal-retry");
+  });
+
+  it("blocks a new function's default that is a number the failing test writes", () => {
+    const patch = addLines("src/area.js", retry("export function area(w, h = 2) {"));
+    expect(withTest(patch, 'test("area", () => { expect(area(3, "2")).toBe(6); });')).toContain(
+      "special-casing:literal-retry",
+    );
+  });
+
+  it("allows a new function's plain default (not a number of the failing test)", () => {
+    const patch = addLines("src/area.js", retry("export function area(w, h = 2) {"));
+    expect(
+      only(withTest(patch, 'test("area", () => { expect(area(3, "x")).toBe(9); });'), "literal-retry"),
+    ).toEqual([]);
+  });
+
+  it("allows a default the base's header already declared, on a header the patch rewrites", () => {
+    const before = ["def fmt(x, places=2):", "    return round(x, places)", ""].join("\n");
+    const after = [
+      "def fmt(x: float, places=2):",
+      "    try:",
+      "        return round(x, places)",
+      "    except TypeError:",
+      "        return round(x, 2)",
+      "",
+    ].join("\n");
+    expect(only(tagsOf(modify("src/fmt.py", before, after)), "literal-retry")).toEqual([]);
+  });
+});
