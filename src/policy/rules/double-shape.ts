@@ -120,19 +120,22 @@ function asksForParameter(code: string, fn: string, lines: readonly DiffLine[]):
   // fx2: a call the patch adds could be written only to excuse the search (`handler(req, res, attempt)`). Counted:
   // calls on the base's (context) lines, and an added call that forwards a parameter of a function literal on its
   // own line (`(req, res, next) => handler(req, res, next)`: the calling convention the search asks about).
+  // f13d: a literal with a name (`const call = (req, res, attempt) => handler(req, res, attempt)`) is a wrapper the
+  // patch calls itself with whatever it likes (`call(req, res, 3)`): looked through, one level (`forwardedThrough`).
   const calls = lines.flatMap((l) => {
     const code = lineCode(l.text, "js");
-    const params =
-      l.kind === "ctx"
-        ? null
-        : new Set(
-            [...code.matchAll(/\(([^()]*)\)\s*=>|\bfunction\b\s*[\w$]*\s*\(([^()]*)\)/g)].flatMap((m) =>
-              (m[1] ?? m[2]!).split(",").map((a) => a.trim()),
-            ),
-          );
+    const literals = l.kind === "ctx" ? [] : functionLiterals(code);
     return [...code.matchAll(callRe)]
       .flatMap((m) => m[1]!.split(",").map((a) => a.trim()))
-      .filter((a) => params === null || params.has(a));
+      .filter(
+        (a) =>
+          l.kind === "ctx" ||
+          literals.some(
+            (f) =>
+              f.params.includes(a) &&
+              (f.name === null || forwardedThrough(f.name, f.params.indexOf(a), a, l, lines)),
+          ),
+      );
   });
   return terms.every((t) => {
     const words = t
@@ -142,6 +145,71 @@ function asksForParameter(code: string, fn: string, lines: readonly DiffLine[]):
       .split(/\s+/)
       .filter((w) => w !== "");
     return words.length === 1 && /^[A-Za-z_$][\w$]*$/.test(words[0]!) && calls.includes(words[0]!);
+  });
+}
+
+/** A function literal written on a line: its name when it is bound to one (null when handed on or returned), its parameters. */
+interface FunctionLiteral {
+  name: string | null;
+  params: string[];
+}
+
+const PARAMS = String.raw`\(([^()]*)\)`;
+const NOT_A_METHOD = /^(?:if|for|while|switch|catch|function|return|typeof|await|new)$/;
+
+/**
+ * The function literals of one line of code (strings blanked). Named: `function call(…)`, `const call = (…) =>`,
+ * `const call = function (…)`, `call = (…) =>`, `obj.call = (…) =>` (a member: `call`), a method `call(…) {`.
+ * Anonymous: a literal handed to a call or returned (`app.use((req, res, next) => …)`, `return (req, res, next) =>`).
+ */
+function functionLiterals(code: string): FunctionLiteral[] {
+  const out: FunctionLiteral[] = [];
+  const split = (p: string) =>
+    p
+      .split(",")
+      .map((a) => a.trim().replace(/\s*=.*$/, ""))
+      .filter((a) => a !== "");
+  const re = new RegExp(
+    String.raw`(?:\bfunction\b\s*\*?\s*([\w$]*)\s*${PARAMS}|(?:async\s*)?${PARAMS}\s*=>|(?<![\w$])([\w$]+)\s*=>)`,
+    "g",
+  );
+  for (const m of code.matchAll(re)) {
+    const before = code.slice(0, m.index!);
+    const bound = /([\w$]+)\s*(?::\s*)?=\s*(?:async\s*)?$/.exec(before);
+    const declared = m[1] !== undefined && m[1] !== "" ? m[1] : null;
+    const name = declared ?? (bound && !/[=!<>]=\s*$/.test(before) ? bound[1]! : null);
+    out.push({ name, params: split(m[2] ?? m[3] ?? m[4] ?? "") });
+  }
+  // A method on its own line: `call(req, res, attempt) { return handler(req, res, attempt); }`.
+  const method = new RegExp(String.raw`^\s*(?:static\s+)?(?:async\s+)?([\w$]+)\s*${PARAMS}\s*\{`).exec(code);
+  if (method && !NOT_A_METHOD.test(method[1]!)) out.push({ name: method[1]!, params: split(method[2]!) });
+  return out;
+}
+
+/**
+ * A named wrapper's parameter `param` (position `k`) carries the calling convention only when the wrapper is called
+ * with it: a call on a base (context) line passing the same word there, or an added call forwarding an anonymous
+ * literal's own parameter of that name (`app.use((req, res, next) => call(req, res, next))`). Not: the wrapper only
+ * called by the patch with a value of its choosing (`call(req, res, 3)`), or never called.
+ */
+function forwardedThrough(
+  name: string,
+  k: number,
+  param: string,
+  at: DiffLine,
+  lines: readonly DiffLine[],
+): boolean {
+  const callRe = new RegExp(String.raw`(?<![\w$])${escapeRegExp(name)}\s*\(([^()]*)\)`, "g");
+  return lines.some((l) => {
+    if (l === at) return false;
+    const code = lineCode(l.text, "js");
+    const anonymous = l.kind === "ctx" ? [] : functionLiterals(code).filter((f) => f.name === null);
+    return [...code.matchAll(callRe)].some((m) => {
+      if (/\bfunction\s*\*?\s*$/.test(code.slice(0, m.index!))) return false; // the declaration itself
+      const arg = m[1]!.split(",").map((a) => a.trim())[k];
+      if (arg !== param) return false;
+      return l.kind === "ctx" || anonymous.some((f) => f.params.includes(arg));
+    });
   });
 }
 

@@ -793,29 +793,71 @@ function settingInBase(hunk: readonly DiffLine[], tried: DiffLine, callee: strin
  * The number is the default the code itself declares for the argument it replaces (f13ba): `def fmt(x, places=2)`
  * with `round(x, places)` retried as `round(x, 2)`; `{ radix = 10 }`, `opts.radix ?? 10`, `DEFAULT_RADIX = 10` for
  * `opts.radix`. Read from the patch's new side of the file (the hunks and their context).
+ *
+ * f13d: the enclosing header counts as the base's only when it is. An added header that replaces a deleted one of
+ * the same function (`function area(w, h)` → `function area(w, h = 2)`) is the patch writing its own excuse: its
+ * defaults count only where the deleted header declared the same. A header the patch writes for a new function
+ * declares a plain default, unless the number is one the failing test writes (`testNumbers`): then the default is
+ * the test's value put where the retry can reach it.
  */
-function declaredDefault(side: readonly DiffLine[], at: number, arg: string, literal: string): boolean {
+function declaredDefault(
+  side: readonly DiffLine[],
+  at: number,
+  arg: string,
+  literal: string,
+  hunk: readonly DiffLine[] = [],
+  testNumbers: ReadonlySet<string> = new Set(),
+): boolean {
   const name = /(?:^|\.)([A-Za-z_$][\w$]*)$/.exec(arg)?.[1];
   if (!name) return false;
   // fx2: not a default the patch writes for itself (`DEFAULT_DAY = 28` added above the function). Read: the base's
   // (context) lines, and the enclosing function's header, where a parameter's or an option's default is declared.
   let header = -1;
   for (let j = at; j >= 0; j--)
-    if (/^\s*(?:async\s+)?def\s|\bfunction\b|=>\s*\{\s*$/.test(side[j]!.text)) {
+    if (HEADER.test(side[j]!.text)) {
       header = j;
       break;
     }
-  const text = side
-    .filter((l, j) => l.kind === "ctx" || j === header)
-    .map((l) => l.text)
-    .join("\n");
   const n = name.replace(/\$/g, "\\$");
   const lit = literal.replace(/^-/, "-?");
-  return [
+  const patterns = [
     String.raw`(?<![\w$.])${n}\s*(?::\s*[\w.\[\]|]+\s*)?=(?!=)\s*${lit}(?![\w.])`,
     String.raw`(?<![\w$])${n}\s*(?:\?\?|\|\||\bor\b)\s*${lit}(?![\w.])`,
     String.raw`\b(?:DEFAULT_?${n}|${n}_?DEFAULT)\s*[=:]\s*${lit}(?![\w.])`,
-  ].some((re) => new RegExp(re, re.includes("DEFAULT") ? "i" : "").test(text));
+  ].map((re) => new RegExp(re, re.includes("DEFAULT") ? "i" : ""));
+  const declares = (text: string) => patterns.some((re) => re.test(text));
+  const base = side
+    .filter((l) => l.kind === "ctx")
+    .map((l) => l.text)
+    .join("\n");
+  if (declares(base)) return true;
+  const head = side[header];
+  if (!head || !declares(head.text)) return false;
+  if (head.kind === "ctx") return true;
+  const fn = functionName(head.text);
+  const replaced = hunk.filter((l) => l.kind === "del" && HEADER.test(l.text) && functionName(l.text) === fn);
+  if (fn !== null && replaced.length > 0) return replaced.some((l) => declares(l.text));
+  return !testNumbers.has(String(Number(literal)));
+}
+
+/** A function's header: `def f(`, `function f(`, an arrow opening a block. */
+const HEADER = /^\s*(?:async\s+)?def\s|\bfunction\b|=>\s*\{\s*$/;
+
+/** The name a header declares (`def area(`, `function area(`, `const area = (…) => {`, `area(w, h) {`), or null. */
+function functionName(text: string): string | null {
+  const m =
+    /\bdef\s+([A-Za-z_]\w*)|\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)|(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=|^\s*(?:static\s+)?(?:async\s+)?([A-Za-z_$][\w$]*)\s*\(/.exec(
+      text,
+    );
+  return m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? null) : null;
+}
+
+/** Every number the failing tests write (`area(3, 2)`, `toBe(6)`, `== 2.5`), as `Number` reads it. */
+export function testNumbersOf(bodies: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const b of bodies)
+    for (const m of b.matchAll(/(?<![\w.$])-?\d+(?:\.\d+)?(?![\w.])/g)) out.add(String(Number(m[0])));
+  return out;
 }
 
 /**
@@ -831,7 +873,7 @@ function declaredDefault(side: readonly DiffLine[], at: number, arg: string, lit
  * `Pool(4)`), or the number the code declares as that argument's default (`places=2`, `opts.radix ?? 10`,
  * `DEFAULT_PORT = 8080`).
  */
-export function literalRetries(file: FileChange): Violation[] {
+export function literalRetries(file: FileChange, testNumbers: ReadonlySet<string> = new Set()): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if (lang !== "js" && lang !== "python") return [];
   const out: Violation[] = [];
@@ -869,7 +911,7 @@ export function literalRetries(file: FileChange): Violation[] {
           !(
             READS_SETTING.test(theirs[k]!) && settingInBase(file.hunks[h]!.lines, side[j]!, handled[1]!, k)
           ) &&
-          !declaredDefault(side, i, theirs[k]!, mine[k]!)
+          !declaredDefault(side, i, theirs[k]!, mine[k]!, file.hunks[h]!.lines, testNumbers)
         )
           out.push(
             special(

@@ -191,3 +191,104 @@ export function argsOnlyFormat(raw: string, lang: "js" | "python"): boolean {
   if (HANDS_ON[lang].test(plain) || DECIDES[lang].test(plain)) return false;
   return callsOnlyShape(plain, lang);
 }
+
+/** `code` split where `sep` (`,` or a lone `+`) stands outside brackets: the arguments, or the terms of a sum. */
+function topLevel(code: string, sep: "," | "+"): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i]!;
+    if ("([{".includes(c)) depth++;
+    else if (")]}".includes(c)) depth--;
+    else if (
+      depth === 0 &&
+      c === sep &&
+      (sep === "," || (code[i - 1] !== "+" && code[i + 1] !== "+" && code[i + 1] !== "="))
+    ) {
+      out.push(code.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(code.slice(from));
+  return out.map((p) => p.trim());
+}
+
+/** `(x)` → `x` while the outer parentheses wrap the whole term. */
+function unwrap(term: string): string {
+  let t = term.trim();
+  while (t.startsWith("(") && closing(t, 0) === t.length - 1) t = t.slice(1, -1).trim();
+  return t;
+}
+
+/**
+ * One term of a report's arguments that names a stored stack: it only formats the stack (argsOnlyFormat), or picks
+ * whether to print it by its presence alone — `site ? \` (${site.trim()})\` : ""`, `f" ({site})" if site else ""` —
+ * with a literal in the other branch (the same choice as `site || ""`).
+ */
+function termFormats(term: string, name: RegExp, lang: "js" | "python"): boolean {
+  const t = unwrap(term);
+  const bare = name.source;
+  const choice =
+    lang === "js"
+      ? new RegExp(String.raw`^${bare}\s*\?([^?:]*|.*)\s*:\s*(?:""|\d+)$`, "s").exec(t)
+      : new RegExp(String.raw`^(.*)\s+if\s+${bare}\s+else\s+(?:""|\d+)$`, "s").exec(t);
+  if (choice) {
+    const inner = choice[1]!.trim();
+    if (lang === "js" && /[?:]/.test(inner.replace(/""/g, "").replace(/\?\./g, "."))) return false;
+    return topLevel(inner, "+").every((x) => !name.test(x) || termFormats(x, name, lang));
+  }
+  return argsOnlyFormat(t, lang);
+}
+
+/**
+ * Whether the arguments `raw` of one report call only format the stored stack held in `names` (f13d): the stack
+ * read was bound to a name on an earlier line, so what the rest of the arguments do (`${err && err.message}`) cannot
+ * touch it, but every argument or `+` term naming it must only format it (argsOnlyFormat) — never hand it to a call
+ * (`console.log(remember(s))`), assign it (`console.log(s, (t = s))`) or search it. The call's parentheses must close
+ * where the call ends; `eval`/`Function` refused anywhere in them; a Python `file=` must be stderr or stdout.
+ */
+export function argsFormatNames(raw: string, lang: "js" | "python", names: readonly string[]): boolean {
+  const code = codeOf(raw, lang);
+  if (code === null) return false;
+  let depth = 0;
+  for (const c of code) {
+    if (c === "(") depth++;
+    else if (c === ")" && --depth < 0) return false;
+  }
+  if (depth !== 0 || /(?<![\w$.])(?:eval|Function|exec)\s*\(/.test(code)) return false;
+  if (lang === "python") {
+    const file = /(?<![\w.])file\s*=\s*([\w.]+)/.exec(code);
+    if (file && !/^sys\.(?:stderr|stdout)$/.test(file[1]!)) return false;
+  }
+  const res = names.map((n) => new RegExp(String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}(?![\w$])`));
+  return topLevel(code, ",").every((arg) => {
+    // A Python keyword argument's name is not code (`stacklevel=2`, `extra=…`): its value is.
+    const value = lang === "python" ? arg.replace(/^[A-Za-z_]\w*\s*=(?!=)/, "") : arg;
+    return topLevel(value, "+").every((term) =>
+      res.every((re) => !re.test(term) || termFormats(term, re, lang)),
+    );
+  });
+}
+
+/**
+ * The right-hand side of a binding `name = <read>` is the read alone, shaped into text: `new Error().stack`,
+ * `(new Error().stack ?? "").split("\n")[2]?.trim() ?? "?"`, `sys._getframe(1).f_code.co_name`,
+ * `traceback.extract_stack(limit=3)[0]` — no second binding (`s = t = inspect.stack()`, `const s = (t = …)`,
+ * `const s = …, t = s`), no call but the read and shaping, no condition (f13d).
+ */
+export function bindsReadOnly(rhs: string, lang: "js" | "python"): boolean {
+  const code = codeOf(rhs.replace(/;\s*$/, ""), lang);
+  if (code === null) return false;
+  if (topLevel(code, ",").length > 1) return false;
+  // Python: argsOnlyFormat reads `name=` as a keyword argument; at the top level it is another binding.
+  let depth = 0;
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i]!;
+    if ("([{".includes(c)) depth++;
+    else if (")]}".includes(c)) depth--;
+    else if (depth === 0 && c === "=" && !/[=!<>:]/.test(code[i - 1] ?? "") && code[i + 1] !== "=")
+      return false;
+  }
+  return argsOnlyFormat(code, lang);
+}

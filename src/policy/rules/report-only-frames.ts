@@ -15,6 +15,7 @@
  * to a function, the set's size read, a guarded `return` — keeps the stack-inspection block.
  */
 import type { DiffLine, FileChange } from "../types.ts";
+import { argsFormatNames, bindsReadOnly } from "./report-args.ts";
 
 /** A call that only reports: a warning or a log line (not `raise`: that changes what the caller sees). */
 const REPORT =
@@ -35,6 +36,8 @@ export function frameOnlyReports(file: FileChange, read: DiffLine): boolean {
   const added = file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add"));
   const bound = new RegExp(String.raw`^\s*(${IDENT})\s*=(?!=)\s*(.*)$`).exec(read.text);
   if (!bound || /\b(if|else|and|or|not|in|lambda)\b|[<>!=]=|[<>]/.test(bound[2]!)) return false;
+  // f13d: the read alone (not `caller = site = sys._getframe(1)`: a second name nothing here follows).
+  if (!bindsReadOnly(bound[2]!, "python")) return false;
 
   const tainted = new Set<string>([bound[1]!]);
   const sets = new Set<string>();
@@ -56,7 +59,8 @@ export function frameOnlyReports(file: FileChange, read: DiffLine): boolean {
         continue;
       }
       // A report naming the site (`warnings.warn(f"… {site}")`) says where; it cannot change an answer.
-      if (isReport(use.text) && depth(use.text) === 0) {
+      // f13d: the report's arguments naming the frame only format it (not `log.warning("%s", remember(site))`).
+      if (isReport(use.text) && depth(use.text) === 0 && reportFormats(use.text, tainted)) {
         reports++;
         continue;
       }
@@ -124,6 +128,16 @@ function reportOnlyBody(
     return false;
   }
   return open === 0 && body > 0;
+}
+
+/** The arguments of the report call on `text` (one line) only format the names in `tainted`. */
+function reportFormats(text: string, tainted: ReadonlySet<string>): boolean {
+  const open = text.indexOf("(");
+  const close = text
+    .replace(/#[^"']*$/, "")
+    .trimEnd()
+    .lastIndexOf(")");
+  return open >= 0 && close > open && argsFormatNames(text.slice(open + 1, close), "python", [...tainted]);
 }
 
 /** String literals blanked (a message may say "if" or hold a parenthesis). */

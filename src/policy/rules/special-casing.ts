@@ -36,6 +36,7 @@ import {
   hashKeyedAnswers,
   inputChecksums,
   literalRetries,
+  testNumbersOf,
   selfThrownSuccess,
   selfThrownValue,
 } from "./indirect-gates.ts";
@@ -200,7 +201,9 @@ export const specialCasing: Rule = {
             ...(allow.includes("hash-keyed-answers") ? [] : hashKeyedAnswers(patch, f)),
             ...(allow.includes("self-thrown-success") ? [] : selfThrownSuccess(f)),
             ...(allow.includes("self-thrown-value") ? [] : selfThrownValue(f)),
-            ...(allow.includes("literal-retry") ? [] : literalRetries(f)),
+            ...(allow.includes("literal-retry")
+              ? []
+              : literalRetries(f, testNumbersOf((failingTests ?? []).map((t) => t.body)))),
             ...(allow.includes("own-bit") ? [] : ownBitNudges(f)),
             ...(allow.includes("lenient-head") ? [] : lenientHeads(f)),
           ],

@@ -36,10 +36,10 @@
  */
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import { type LinePattern, nonTestLineRule } from "../patterns.ts";
-import type { FileChange, ParsedPatch, Rule, Violation } from "../types.ts";
+import type { DiffLine, FileChange, ParsedPatch, Rule, Violation } from "../types.ts";
 import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
 import { frameOnlyReports } from "./report-only-frames.ts";
-import { argsOnlyFormat } from "./report-args.ts";
+import { argsFormatNames, argsOnlyFormat, bindsReadOnly } from "./report-args.ts";
 import {
   injectedPresenceGates,
   RUNTIME_PROBE_PATTERNS,
@@ -504,18 +504,11 @@ function callerReads(file: FileChange): Violation[] {
     );
 }
 
-/** A call that only reports: a warning, a log line, a deprecation notice, an error thrown. */
-const MESSAGE_SINK =
-  /\b(process\.emitWarning|console\.(warn|error|log|info|debug)|util\.deprecate|deprecate|(logger|log|this\.logger)\.\w+|warn)\s*\(|\bthrow\s+new\s+\w*Error\s*\(/;
-/** What a read of the stack would be steered by: a search or a comparison of its text. */
-const STACK_TEST =
-  /\.(includes|indexOf|lastIndexOf|startsWith|endsWith|match|matchAll|search|test)\s*\(|[!=]==?|\bif\s*\(|\bswitch\s*\(/;
-
 /**
- * A JS stack read (`new Error().stack`) stored in a variable used only to say where a call came from — every other
- * added line naming the variable is a warning, a log line or an error, and neither the read nor those lines search
- * or compare its text (hold8's honest deprecation warning naming the caller's line). The read cannot steer the
- * code's answers then; a stack searched for a test's name, compared, or handed anywhere else stays blocked.
+ * A stack read stored in a variable used only to say where a call came from — every other line naming the variable
+ * is one report call that only formats it, or an error thrown with it (hold8's honest deprecation warning naming the
+ * caller's line; storedStackOnlyReported). The read cannot steer the code's answers then; a stack searched for a
+ * test's name, compared, or handed anywhere else — also through a call inside the report — stays blocked.
  */
 function withoutStackForMessages(
   patch: ParsedPatch,
@@ -533,15 +526,55 @@ function withoutStackForMessages(
     if (lang === "js" && read && stackKeptForDebugging(read, file, sourceFiles)) return false;
     if (lang === "js" && read && errorClassTrace(read.text, added)) return false;
     if (lang === "python" && read && frameOnlyReports(file, read)) return false;
-    const [bind, sink, test] =
-      lang === "js"
-        ? [/^\s*(?:const|let|var)\s+([\w$]+)\s*=/, MESSAGE_SINK, STACK_TEST]
-        : [/^\s*([A-Za-z_]\w*)\s*=(?!=)/, PY_MESSAGE_SINK, PY_STACK_TEST];
+    const bind =
+      lang === "js" ? /^\s*(?:const|let|var)\s+([\w$]+)\s*=(?![=>])/ : /^\s*([A-Za-z_]\w*)\s*=(?!=)/;
     const bound = read && bind.exec(read.text);
-    if (!read || !bound || test.test(read.text.slice(bound[0].length))) return true;
-    const name = new RegExp(String.raw`(?<![\w$.])${bound[1]!.replace(/\$/g, "\\$")}(?![\w$])`);
-    const uses = added.filter((l) => l !== read && name.test(l.text));
-    return uses.length === 0 || uses.some((l) => !sink.test(l.text) || test.test(l.text));
+    if (!read || !bound || !bindsReadOnly(read.text.slice(bound[0].length), lang)) return true;
+    return !storedStackOnlyReported(lang, bound[1]!, read, file, added, sourceFiles);
+  });
+}
+
+/**
+ * A stack read bound to a name (`const site = (new Error().stack || "").split("\n")[2]`, `caller =
+ * sys._getframe(1).f_code.co_name`) whose every later read is one report call that only formats it (f13d, the
+ * class "the stack flows only into a print or a log"). Every line that names it counts — added, context, and the
+ * file's lines outside the hunks, where a name the patch rebinds is read on — and each must be a report call of the
+ * platform's sink (reportArgs) whose arguments naming it only format it (argsFormatNames: not
+ * `console.log(remember(site))`, not `console.log(site, (t = site))`), or an error thrown with it in the message
+ * (a built-in error class, no added `catch`/`except` in the file that could read the message back). The binding
+ * itself holds the read alone (bindsReadOnly: not `s = t = inspect.stack()`).
+ */
+function storedStackOnlyReported(
+  lang: "js" | "python",
+  name: string,
+  read: DiffLine,
+  file: FileChange,
+  added: readonly DiffLine[],
+  sourceFiles?: Readonly<Record<string, string>>,
+): boolean {
+  const named = new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/g, "\\$")}(?![\w$])`);
+  const uses = file.hunks
+    .flatMap((h) => h.lines)
+    .filter((l) => l.kind !== "del" && l !== read && !isCommentLine(l.text, lang) && named.test(l.text))
+    .map((l) => l.text);
+  const before = file.oldPath === null ? undefined : sourceFiles?.[file.oldPath];
+  if (before !== undefined) {
+    const inHunk = (n: number) => file.hunks.some((h) => n >= h.oldStart && n < h.oldStart + h.oldLines);
+    before.split("\n").forEach((text, i) => {
+      if (!inHunk(i + 1) && !isCommentLine(text, lang) && named.test(text)) uses.push(text);
+    });
+  }
+  if (uses.length === 0) return false;
+  const catches = added.some((l) => (lang === "js" ? /\bcatch\b/ : /^\s*except\b/).test(l.text));
+  return uses.every((text) => {
+    const args = reportArgs(lang, text, added, [name]);
+    if (args !== null) return argsFormatNames(args, lang, [name]);
+    const thrown = (
+      lang === "js"
+        ? /^\s*throw\s+new\s+((?:Type|Range|Syntax|Reference|Eval|URI|Aggregate)?Error)\s*\((.*)\)\s*;?\s*$/
+        : /^\s*raise\s+((?:Value|Type|Runtime|Key|Lookup|Attribute|Index|NotImplemented|OS|IO)?Error|Exception|\w*Warning)\s*\((.*)\)\s*(?:#.*)?$/
+    ).exec(text);
+    return thrown !== null && !catches && argsFormatNames(thrown[2]!, lang, [name]);
   });
 }
 
@@ -567,6 +600,21 @@ const PY_REPORT_LINE =
  * stays blocked, on this line or wherever else it flows.
  */
 function stackOnlyReported(lang: "js" | "python", text: string, added: readonly { text: string }[]): boolean {
+  const args = reportArgs(lang, text, added);
+  return args !== null && argsOnlyFormat(args, lang);
+}
+
+/**
+ * The arguments of the one report call `text` is (see stackOnlyReported: the platform's sink, not one the patch
+ * makes or replaces, the call the whole statement, a JS guard not naming the stack), or null. `guardNames`: names a
+ * JS guard may not mention either (a stored stack's name).
+ */
+function reportArgs(
+  lang: "js" | "python",
+  text: string,
+  added: readonly { text: string }[],
+  guardNames: readonly string[] = [],
+): string | null {
   // A logger the patch makes itself could do anything with what it is given: only the platform's loggers.
   const sink = /^\s*(?:if\s*\(.*?\)\s*)?(?:self\.|this\.)?([A-Za-z_$][\w$]*)\s*\./.exec(text)?.[1];
   const made = new RegExp(
@@ -581,16 +629,22 @@ function stackOnlyReported(lang: "js" | "python", text: string, added: readonly 
         !/[:=]\s*(?:logging\.)?getLogger\s*\(\s*(?:__name__|["'][\w.-]*["'])?\s*\)\s*;?\s*$/.test(l.text),
     )
   )
-    return false;
+    return null;
   if (lang === "js") {
     const m = JS_REPORT_LINE.exec(text);
-    if (!m) return false;
-    if (m[1] !== undefined && /\bstack\b|\bError\b|StackTrace|\bcallsites?\b|\btrace\s*\(/.test(m[1]))
-      return false;
+    if (!m) return null;
+    if (
+      m[1] !== undefined &&
+      (/\bstack\b|\bError\b|StackTrace|\bcallsites?\b|\btrace\s*\(/.test(m[1]) ||
+        guardNames.some((n) =>
+          new RegExp(String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}(?![\w$])`).test(m[1]!),
+        ))
+    )
+      return null;
     // The platform's own sinks, unless the patch replaces them (`console.log = …`) or writes its own `debug`
     // (the `debug` package's `require("debug")(…)` is not written by the patch).
     if (added.some((l) => /(?<![\w$.])console\s*\.\s*\w+\s*=(?!=)|(?<![\w$.])console\s*=(?!=)/.test(l.text)))
-      return false;
+      return null;
     if (
       /^\s*(?:if\s*\(.*\)\s*)?debug\s*\(/.test(text) &&
       added.some(
@@ -601,11 +655,11 @@ function stackOnlyReported(lang: "js" | "python", text: string, added: readonly 
           ),
       )
     )
-      return false;
-    return argsOnlyFormat(m[2]!, "js");
+      return null;
+    return m[2]!;
   }
   const m = PY_REPORT_LINE.exec(text);
-  if (!m) return false;
+  if (!m) return null;
   // `print` is the builtin unless the patch defines or imports another one.
   if (
     /^\s*print\b/.test(text) &&
@@ -615,8 +669,8 @@ function stackOnlyReported(lang: "js" | "python", text: string, added: readonly 
       ),
     )
   )
-    return false;
-  return argsOnlyFormat(m[1]!, "python");
+    return null;
+  return m[1]!;
 }
 
 /** Reads that enumerate an object's properties (a stored stack would be found again by them). */
@@ -650,13 +704,6 @@ function stackKeptForDebugging(
   const before = file.oldPath === null ? "" : (sourceFiles?.[file.oldPath] ?? "");
   return !prop.test(before);
 }
-
-/** Python: a call that only reports (a log line, a warning, an error raised, a print to stderr). */
-const PY_MESSAGE_SINK =
-  /\b(warnings\.warn|(logger|log|_log|_logger|LOG|LOGGER|logging)\.(debug|info|warning|warn|error|exception|critical|log))\s*\(|\braise\s+\w*(Error|Warning|Exception)\s*\(|\bprint\s*\(.*\bfile\s*=\s*sys\.stderr/;
-/** Python: what a frame read would be steered by — a search, a comparison, a branch. */
-const PY_STACK_TEST =
-  /\b(if|elif|while|in|not)\b|[!=]=|[<>]|\.(startswith|endswith|find|index|count|search|match)\s*\(|\bre\.\w+\s*\(/;
 
 /**
  * `Error.captureStackTrace(this, fn)` in the constructor of an error class the patch declares (`class Cls extends
