@@ -161,3 +161,36 @@ describe("elixir-koans' `mix meditate`", () => {
     ).toEqual([]);
   });
 });
+
+describe("shunit2's counts over a retried script", () => {
+  const red = [
+    "test_boils",
+    "test_pours",
+    "ASSERT:expected:<2> but was:<3>",
+    "shunit2:ERROR test_pours() returned non-zero return code.",
+    "test_lid",
+    "",
+    "Ran 3 tests.",
+    "FAILED (failures=1)",
+  ];
+  const green = ["test_boils", "test_pours", "test_lid", "", "Ran 3 tests.", "OK"];
+
+  it("a retry that passes: three tests passed, not six", () => {
+    const r = parseLog([...red, ...green, ""].join("\n"));
+    expect(r.failures).toEqual([]);
+    expect(r.counts.shunit2).toMatchObject({ passed: 3, failed: 0 });
+  });
+
+  it("a retry that fails the same test: one failed, two passed", () => {
+    const r = parseLog([...red, ...red, ""].join("\n"));
+    expect(r.failures.map((f) => f.test)).toEqual(["test_pours"]);
+    expect(r.counts.shunit2).toMatchObject({ passed: 2, failed: 1 });
+  });
+
+  it("must still add up: two different scripts in one job count all their tests", () => {
+    const other = ["test_descales", "test_whistles", "", "Ran 2 tests.", "OK"];
+    const r = parseLog([...red, ...other, ""].join("\n"));
+    expect(r.failures.map((f) => f.test)).toEqual(["test_pours"]);
+    expect(r.counts.shunit2).toMatchObject({ passed: 4, failed: 1 });
+  });
+});
