@@ -194,3 +194,53 @@ describe("shunit2's counts over a retried script", () => {
     expect(r.counts.shunit2).toMatchObject({ passed: 4, failed: 1 });
   });
 });
+
+describe("Boost.Test at the default log level, run again", () => {
+  const failedRun = (command: string | null) => [
+    ...(command ? [command] : []),
+    "Running 3 test cases...",
+    'test/kettle.cpp(12): error: in "kettle/boils": check t == 100 has failed [99 != 100]',
+    "",
+    '*** 1 failure is detected in the test module "Kettle"',
+  ];
+  const greenRun = (command: string | null, cases = 3) => [
+    ...(command ? [command] : []),
+    `Running ${cases} test cases...`,
+    "",
+    "*** No errors detected",
+  ];
+  const ids = (lines: string[]) =>
+    parseLog([...lines, ""].join("\n")).failures.map((f) => [f.test, f.file, f.line]);
+
+  it("the same command line starts a green run: a retry of that binary, the case passed there", () => {
+    expect(ids([...failedRun("+ ./build/kettle_test"), ...greenRun("+ ./build/kettle_test")])).toEqual([]);
+    expect(
+      ids([
+        ...failedRun("$ build/kettle_test --log_level=error"),
+        ...greenRun("$ build/kettle_test --log_level=error"),
+      ]),
+    ).toEqual([]);
+  });
+
+  it("a retry that fails the same case again keeps it, once", () => {
+    expect(ids([...failedRun("+ ./build/kettle_test"), ...failedRun("+ ./build/kettle_test")])).toEqual([
+      ["kettle/boils", "test/kettle.cpp", 12],
+    ]);
+  });
+
+  it("must not pass it: another binary's green run (another command line, or the same count under another program)", () => {
+    expect(ids([...failedRun("+ ./build/kettle_test"), ...greenRun("+ ./build/teapot_test")])).toEqual([
+      ["kettle/boils", "test/kettle.cpp", 12],
+    ]);
+    expect(ids([...failedRun("+ ./build/kettle_test"), ...greenRun("+ ./build/kettle_test", 4)])).toEqual([
+      ["kettle/boils", "test/kettle.cpp", 12],
+    ]);
+  });
+
+  it("must not pass it: runs with no command line above them, or under a heading that names no program", () => {
+    expect(ids([...failedRun(null), ...greenRun(null)])).toEqual([["kettle/boils", "test/kettle.cpp", 12]]);
+    expect(ids([...failedRun("Running unit tests"), ...greenRun("Running unit tests")])).toEqual([
+      ["kettle/boils", "test/kettle.cpp", 12],
+    ]);
+  });
+});
