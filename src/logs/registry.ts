@@ -66,6 +66,7 @@ import { tapFormat } from "./parsers/tap.ts";
 import { tapReporterFormat } from "./parsers/tap-reporter.ts";
 import { teamcityFormat } from "./parsers/teamcity.ts";
 import { testthatFormat } from "./parsers/testthat.ts";
+import { elixirKoansFormat } from "./parsers/elixir-koans.ts";
 import { exercismFormat } from "./parsers/exercism.ts";
 import { cloudslangFormat } from "./parsers/cloudslang.ts";
 import { mavenInvokerFormat } from "./parsers/maven-invoker.ts";
@@ -122,6 +123,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   wdioFormat,
   // ExUnit's and minitest's numbered `  1) …` blocks, before mocha's: each is taken only in its own shape.
   exunitFormat,
+  // elixir-koans' `mix meditate`: the koan named under its `Now meditate upon Module` heading and rule.
+  elixirKoansFormat,
   minitestFormat,
   // karma-mocha-reporter's `✖` tree before mocha's: it needs the describe lines above a test.
   karmaMochaFormat,

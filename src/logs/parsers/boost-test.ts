@@ -10,7 +10,10 @@
  * gives the case its last verdict: a run that names the same test module (`*** N failures are detected in the test
  * module "M"`, `Entering test module "M"` at `--log_level=test_suite`) and fails other cases passed this one, and a
  * case a later run entered and left (`Entering test case "Heats"` … `Leaving test case "Heats"`) with no failed check
- * passed there; a bare `*** No errors detected`, which names no module, is another binary's. The id is the case's path as quoted (`Suite/Case`, what
+ * passed there; a bare `*** No errors detected`, which names no module, is another binary's, unless the run was started by
+ * the same command line as the failed run (the default log level names no module: the line right above each `Running N
+ * test cases...` is the same shell trace, prompt or program path, and the count is the same), a retry of that binary
+ * whose green verdict passes the cases the earlier run failed. The id is the case's path as quoted (`Suite/Case`, what
  * `--run_test` takes), one failure per case, placed at its first check line's file and line.
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
@@ -23,6 +26,12 @@ const MODULE = /^\*\*\* \d+ failures? (?:is|are) detected in (?:the )?test modul
 /** `--log_level=test_suite`'s lines, behind the file and line Boost puts before them (`x.cpp(12): `) or none. */
 const ENTERING = /^(?:.+?\(\d+\): )?Entering test (module|suite|case) "([^"]+)"/;
 const LEAVING = /^(?:.+?\(\d+\): )?Leaving test (module|suite|case) "([^"]+)"/;
+/**
+ * A line that starts a program: a shell trace (`+ ./kettle_test`), a prompt (`$ build/kettle_test`), or a program path
+ * (`build/tests/kettle_test --log_level=error`, `C:\\build\\kettle_test.exe`). A heading that names no program (`Running
+ * tests`) is no evidence of which binary ran.
+ */
+const COMMAND = /^(?:[+$] +\S|\.{1,2}[\\/]\S|[\\/]\S|[A-Za-z]:[\\/]|[\w.-]+[\\/]\S)/;
 
 export function createBoostTestParser(sink: ParserSink) {
   let confirmed = false;
@@ -36,7 +45,7 @@ export function createBoostTestParser(sink: ParserSink) {
   /** The current run's cases. */
   let cases = new Map<string, Case>();
   /** The cases of the runs closed before it and not green, with the test module of their run when it was named. */
-  const kept = new Map<string, Case & { module: string | null }>();
+  const kept = new Map<string, Case & { module: string | null; opener: string | null }>();
   /** The current run's test module, when a line names it; and whether the run closed (its count or verdict line). */
   let module: string | null = null;
   let finished = false;
@@ -45,17 +54,27 @@ export function createBoostTestParser(sink: ParserSink) {
   let running: { id: string; failed: boolean } | null = null;
   /** The cases the current run entered and left with no failed check. */
   let passed = new Set<string>();
+  /** The last line read that is not blank and not Boost.Test's own: what started the next run, when it is a command. */
+  let previous: string | null = null;
+  /** The command line and case count that opened the current run (`Running N test cases...` under it), if any. */
+  let opener: string | null = null;
 
   /** Closes the current run: its cases are kept unless it closed green. */
   function close(): void {
     // A retry's verdict is the case's: a case this run passed, or did not fail in a run of the same module.
     for (const [id, c] of kept)
-      if (passed.has(id) || (finished && module !== null && c.module === module && !cases.has(id)))
+      if (
+        passed.has(id) ||
+        (finished && module !== null && c.module === module && !cases.has(id)) ||
+        (green && opener !== null && c.opener === opener)
+      )
         kept.delete(id);
     if (!green) {
       if (counted && cases.size === 0) unnamed = true;
-      for (const [id, c] of cases) if (!kept.has(id) && kept.size < 10_000) kept.set(id, { ...c, module });
+      for (const [id, c] of cases)
+        if (!kept.has(id) && kept.size < 10_000) kept.set(id, { ...c, module, opener });
     }
+    opener = null;
     cases = new Map();
     green = false;
     counted = false;
@@ -71,8 +90,17 @@ export function createBoostTestParser(sink: ParserSink) {
       if (RUNNING.test(text)) {
         close();
         confirmed = true;
+        opener = previous !== null && COMMAND.test(previous) ? own(`${previous}\n${text}`) : null;
+        previous = null;
         return true;
       }
+      if (
+        text.trim() !== "" &&
+        text.charCodeAt(0) !== 42 &&
+        !text.includes(' in "') &&
+        !text.includes("ing test ")
+      )
+        previous = text.length <= 500 ? text : null;
       if (text.charCodeAt(0) === 42) {
         if (FAILURES.test(text)) {
           confirmed = true;

@@ -46,11 +46,20 @@ const BR = /<br\s*\/?>/i;
 const NO_SOURCE_FRAME =
   /^\s*at (?:[\w.-]+(?:@[\w.+-]+)?\/\/?)?([\w$.]+)\.([\w$<>]+)\((?:Native Method|Unknown Source|[\w$]+\.(?:java|kt|scala|groovy))\)$/;
 
+/**
+ * A frame line the paste cut before its class (`\tat ` and nothing more): the stack goes on past the paste, so the
+ * frame above it is the outermost one shown, as when the paste ends on a whole frame. A cut frame that still names
+ * part of its class (`at org.acme.PourTest.po`) may be the test calling a helper above it, and is no such end.
+ */
+const CUT_FRAME = /^\s*at\s*$/;
+
 interface Trace {
   lines: string[];
   frames: { cls: string; method: string }[];
   start: number;
   end: number;
+  /** A cut frame line (CUT_FRAME) came after the last frame: the paste ends there unless another line follows. */
+  cutFrame: boolean;
 }
 
 export function createJavaStackParser(sink: ParserSink) {
@@ -108,7 +117,16 @@ export function createJavaStackParser(sink: ParserSink) {
   }
 
   function read(text: string, lineNo: number): void {
+    if (trace?.cutFrame) {
+      // Only blank lines may follow a cut frame for the paste to end on it.
+      if (text.trim() === "") return;
+      finish(false);
+    }
     if (trace) {
+      if (trace.frames.length > 0 && CUT_FRAME.test(text)) {
+        trace.cutFrame = true;
+        return;
+      }
       const f = FRAME.exec(text) ?? NO_SOURCE_FRAME.exec(text);
       if (f) {
         if (trace.frames.length < 200) {
@@ -132,7 +150,7 @@ export function createJavaStackParser(sink: ParserSink) {
       text.includes("MultipleFailures")
     ) {
       const a = ASSERTION.exec(text);
-      if (a) trace = { lines: [text], frames: [], start: lineNo, end: lineNo };
+      if (a) trace = { lines: [text], frames: [], start: lineNo, end: lineNo, cutFrame: false };
     }
   }
 

@@ -8,7 +8,8 @@
  * shunit2's own marks (a `shunit2:` line, or `Ran N tests.` with a `FAILED (` line under it) and not when the run's
  * closing line is `OK`: each run closes with its `Ran N tests.` and `OK`/`FAILED (…)` lines, so a later run's `OK`
  * does not hide an earlier run's failures. A later run that prints a failed test's name line again and does not fail it
- * (a CI retry of the same script) passed it: the last run's verdict is the test's. The id is the function's name as printed (what `shunit2 -- NAME` selects); no place (shunit2
+ * (a CI retry of the same script) passed it: the last run's verdict is the test's, and the retry's `Ran N tests.` counts
+ * only the tests no earlier run printed (a test run twice is counted once). The id is the function's name as printed (what `shunit2 -- NAME` selects); no place (shunit2
  * prints no file).
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
@@ -35,6 +36,8 @@ export function createShunit2Parser(sink: ParserSink) {
   const kept = new Map<string, Failed>();
   /** The tests the current run printed the name line of. */
   let ranNames = new Set<string>();
+  /** The tests the runs closed before printed the name line of: a retry's `Ran N tests.` counts them again. */
+  const seen = new Set<string>();
 
   function fail(test: string, message: string, lineNo: number): void {
     const f = failed.get(test);
@@ -48,9 +51,16 @@ export function createShunit2Parser(sink: ParserSink) {
     // tests it had not finished): an earlier run's failure of it was retried away.
     if (closed) for (const test of ranNames) if (green || !failed.has(test)) kept.delete(test);
     if (!green) for (const [test, f] of failed) if (!kept.has(test) && kept.size < 10_000) kept.set(test, f);
+    // A retry runs the same tests again: its count adds only the tests no earlier run printed, so a test run twice is
+    // one test (its last verdict), not two passes.
+    let again = 0;
+    for (const test of ranNames) {
+      if (seen.has(test)) again++;
+      else if (seen.size < 10_000) seen.add(test);
+    }
     failed = new Map();
     ranNames = new Set();
-    if (ran !== null) ranTotal = (ranTotal ?? 0) + ran;
+    if (ran !== null) ranTotal = (ranTotal ?? 0) + Math.max(0, ran - again);
     ran = null;
   }
 
