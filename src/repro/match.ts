@@ -728,6 +728,19 @@ export function matchRun(
     const needs = needsFrom(combined) ?? runtimeTooOld(run) ?? environmentFailure(run);
     if (needs) return needs;
     const at = run.exception && run.stoppedBy === null ? ownRaisingLine(run.stderr) : null;
+    // The code calling what the installed release does not have (a missing attribute, a name, a keyword or an
+    // argument count it does not take), raised at the report's own line rather than inside the library: which
+    // release the report runs is the question, never the reported failure shown (fx4, rv23).
+    const mismatch =
+      at !== null && run.exception && !thrownInLibrary(run.stderr, run.exception.type)
+        ? interfaceMismatch(run.exception)
+        : null;
+    if (at !== null && mismatch && failing.includes(at) && !passing.includes(at))
+      return {
+        kind: "needs",
+        detail: `raised ${observedFailure} at \`${at}\`, in the part the report marks \`${failMark}\`: the code calls ${mismatch} the installed release does not have, raised at the report's own line and not inside the library, so it says which release ran, not that the reported failure shows`,
+        question: `The part marked \`${failMark}\` stops here on \`${observedFailure}\` at \`${at}\`: the installed release does not have what it calls. Which version of the package (and of Python) do you run it with?`,
+      };
     if (at !== null && failing.includes(at) && !passing.includes(at))
       return {
         kind: "match",
@@ -861,6 +874,28 @@ export function thrownInLibrary(stderr: string, type = ""): string | null {
     const pkg = /\/node_modules\/((?:@[\w.-]+\/)?[\w.-]+)\//.exec(at[1]!);
     return pkg ? `\`${pkg[1]}\` (${at[1]!.split("/").pop()})` : null;
   }
+  return null;
+}
+
+/**
+ * An exception that says the code calls what is not there (Python): a missing module attribute or name, a keyword
+ * or an argument count the callee does not take, a module called as a function. Raised at the report's own line,
+ * it tells which release ran, not how the library behaves. `'NoneType' object has no attribute` is not one: a
+ * value the library returned lacks it. Returns how to say it, or null.
+ */
+export function interfaceMismatch(ex: { type: string; message: string }): string | null {
+  const type = ex.type.split(".").pop()!;
+  const { message } = ex;
+  if (type === "AttributeError" && /has no attribute '/.test(message) && !/^'NoneType' object/.test(message))
+    return "an attribute";
+  if (type === "NameError" || type === "UnboundLocalError") return "a name";
+  if (
+    type === "TypeError" &&
+    /\b(?:got an unexpected keyword argument|got multiple values for (?:keyword )?argument|takes (?:from )?\d+ (?:to \d+ )?positional arguments? but \d+|missing \d+ required (?:positional|keyword-only) arguments?|takes no (?:keyword )?arguments|takes exactly (?:one|\d+) arguments?|'module' object is not callable)/.test(
+      message,
+    )
+  )
+    return "a signature";
   return null;
 }
 
