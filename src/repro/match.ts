@@ -940,6 +940,15 @@ function needsFrom(text: string, run: RunObservation | null = null): RunMatch | 
   };
 }
 
+/**
+ * Standard-library modules that exist only on another platform (Windows's `nt`, `winreg`, `msvcrt`) or drive a
+ * display (`tkinter`, `turtle`): their absence says the report needs the reporter's machine or screen, a question
+ * to the reporter (NEEDS_INFO as the corpus judges `py-ntpath-126780`, `py-tkinter-118554`), not a module the
+ * sandbox's Python could be given.
+ */
+const REPORTER_PLATFORM_MODULE =
+  /^(?:nt|winreg|_winreg|msvcrt|_winapi|winsound|_overlapped|_msi|msilib|_tkinter|tkinter|turtle|turtledemo|idlelib)$/;
+
 /** The sandbox's own lack in the run's output, as the infrastructure error to throw; null when none. */
 function sandboxLack(text: string): InfrastructureError | null {
   const module = /(?:ModuleNotFoundError|ImportError): No module named '([\w.]+)'/.exec(text);
@@ -947,6 +956,7 @@ function sandboxLack(text: string): InfrastructureError | null {
   if (
     top &&
     PYTHON_STDLIB.has(top) &&
+    !REPORTER_PLATFORM_MODULE.test(top) &&
     !newerApi({ type: "ModuleNotFoundError", message: `No module named '${top}'` }, "python")
   )
     return new InfrastructureError(
