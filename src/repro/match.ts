@@ -13,6 +13,7 @@ import { withinCpuTime } from "../core/time-limit.ts";
 import { looseKey, normalizedLines, timeIsTheClaim } from "./normalize.ts";
 import { pythonRaisingFrame, type RaisedException, sameRaisingFrame } from "./outcome.ts";
 import { crashMatch } from "./process-crash.ts";
+import { PYTHON_STDLIB } from "./known-modules.ts";
 import { newerApi } from "./runtime-rule.ts";
 import type { ReportedBehaviour, Verdict } from "./result.ts";
 import { ownRaisingLine } from "./segment-marks.ts";
@@ -725,9 +726,22 @@ export function matchRun(
         detail: `the part the report marks \`${failMark}\` ran without an error here too`,
       };
     // What the sandbox lacks (a file, a module, the network, a newer runtime) decides first, wherever it raised.
-    const needs = needsFrom(combined) ?? runtimeTooOld(run) ?? environmentFailure(run);
+    const needs = needsFrom(combined, run);
     if (needs) return needs;
     const at = run.exception && run.stoppedBy === null ? ownRaisingLine(run.stderr) : null;
+    // The code calling what the installed release does not have (a missing attribute, a name, a keyword or an
+    // argument count it does not take), raised at the report's own line rather than inside the library: which
+    // release the report runs is the question, never the reported failure shown (fx4, rv23).
+    const mismatch =
+      at !== null && run.exception && !thrownInLibrary(run.stderr, run.exception.type)
+        ? interfaceMismatch(run.exception)
+        : null;
+    if (at !== null && mismatch && failing.includes(at) && !passing.includes(at))
+      return {
+        kind: "needs",
+        detail: `raised ${observedFailure} at \`${at}\`, in the part the report marks \`${failMark}\`: the code calls ${mismatch} the installed release does not have, raised at the report's own line and not inside the library, so it says which release ran, not that the reported failure shows`,
+        question: `The part marked \`${failMark}\` stops here on \`${observedFailure}\` at \`${at}\`: the installed release does not have what it calls. Which version of the package (and of Python) do you run it with?`,
+      };
     if (at !== null && failing.includes(at) && !passing.includes(at))
       return {
         kind: "match",
@@ -865,14 +879,57 @@ export function thrownInLibrary(stderr: string, type = ""): string | null {
 }
 
 /**
+ * An exception that says the code calls what is not there (Python): a missing module attribute or name, a keyword
+ * or an argument count the callee does not take, a module called as a function. Raised at the report's own line,
+ * it tells which release ran, not how the library behaves. `'NoneType' object has no attribute` is not one: a
+ * value the library returned lacks it. Returns how to say it, or null.
+ */
+export function interfaceMismatch(ex: { type: string; message: string }): string | null {
+  const type = ex.type.split(".").pop()!;
+  const { message } = ex;
+  if (type === "AttributeError" && /has no attribute '/.test(message) && !/^'NoneType' object/.test(message))
+    return "an attribute";
+  if (type === "NameError" || type === "UnboundLocalError") return "a name";
+  if (
+    type === "TypeError" &&
+    /\b(?:got an unexpected keyword argument|got multiple values for (?:keyword )?argument|takes (?:from )?\d+ (?:to \d+ )?positional arguments? but \d+|missing \d+ required (?:positional|keyword-only) arguments?|takes no (?:keyword )?arguments|takes exactly (?:one|\d+) arguments?|'module' object is not callable)/.test(
+      message,
+    )
+  )
+    return "a signature";
+  return null;
+}
+
+/**
  * Python's errors of the environment (an import, the file system, the network): the sandbox lacking what the code
- * needs, whichever line raised them, never a library's bug shown. `needsFrom` names the missing thing when the
+ * needs, whichever line raised them, never a library's bug shown. The rules above name the missing thing when the
  * message quotes it; this covers the rest (`ImportError: cannot import name`, an `OSError` quoting no path).
  */
 const ENVIRONMENT_ERROR =
   /^(?:[\w.]+\.)?(?:ImportError|ModuleNotFoundError|OSError|IOError|EnvironmentError|FileNotFoundError|FileExistsError|PermissionError|IsADirectoryError|NotADirectoryError|Connection\w*Error|BrokenPipeError|TimeoutError|gaierror|herror|timeout|URLError|HTTPError|SSLError|ProxyError|ConnectTimeout|ReadTimeout|MaxRetryError)$/;
 
-function environmentFailure(run: RunObservation): RunMatch | null {
+/** The sandbox's own limits (its disk, its file handles, its memory): never the report's, never a verdict. */
+const SANDBOX_LIMIT =
+  /\b(?:ENOSPC|EROFS|EMFILE|ENFILE|ENOMEM)\b|No space left on device|Read-only file system|Too many open files|Cannot allocate memory/;
+
+/**
+ * What the sandbox lacks that the run stopped on. Its own lacks are no answer the reporter can give: a module of
+ * Python's standard library its Python was built without (`No module named '_tkinter'`), or a limit of the sandbox
+ * (no space left, too many open files) throw an infrastructure error saying what to do (fx4, rv23). What the report
+ * leaves out (a file it reads, a module that is not the standard library's, a network service) is the question to
+ * ask. Given the run, also the runtime being older than the code needs (`runtime-rule.ts`) and an environment
+ * error by its type alone (the message quoting nothing the rules read).
+ */
+function needsFrom(text: string, run: RunObservation | null = null): RunMatch | null {
+  const lacking = sandboxLack(text);
+  if (lacking) throw lacking;
+  for (const rule of NEEDS_RULES) {
+    const m = rule.test.exec(text);
+    if (m) return { kind: "needs", detail: rule.detail(m), question: rule.question(m) };
+  }
+  if (!run) return null;
+  const older = runtimeTooOld(run);
+  if (older) return older;
   const ex = run.exception;
   if (!ex || !ENVIRONMENT_ERROR.test(ex.type)) return null;
   const raised = `${ex.type}${ex.message ? `: ${ex.message}` : ""}`;
@@ -883,11 +940,35 @@ function environmentFailure(run: RunObservation): RunMatch | null {
   };
 }
 
-function needsFrom(text: string): RunMatch | null {
-  for (const rule of NEEDS_RULES) {
-    const m = rule.test.exec(text);
-    if (m) return { kind: "needs", detail: rule.detail(m), question: rule.question(m) };
-  }
+/**
+ * Standard-library modules that exist only on another platform (Windows's `nt`, `winreg`, `msvcrt`) or drive a
+ * display (`tkinter`, `turtle`): their absence says the report needs the reporter's machine or screen, a question
+ * to the reporter (NEEDS_INFO as the corpus judges `py-ntpath-126780`, `py-tkinter-118554`), not a module the
+ * sandbox's Python could be given.
+ */
+const REPORTER_PLATFORM_MODULE =
+  /^(?:nt|winreg|_winreg|msvcrt|_winapi|winsound|_overlapped|_msi|msilib|_tkinter|tkinter|turtle|turtledemo|idlelib)$/;
+
+/** The sandbox's own lack in the run's output, as the infrastructure error to throw; null when none. */
+function sandboxLack(text: string): InfrastructureError | null {
+  const module = /(?:ModuleNotFoundError|ImportError): No module named '([\w.]+)'/.exec(text);
+  const top = module?.[1]!.split(".")[0];
+  if (
+    top &&
+    PYTHON_STDLIB.has(top) &&
+    !REPORTER_PLATFORM_MODULE.test(top) &&
+    !newerApi({ type: "ModuleNotFoundError", message: `No module named '${top}'` }, "python")
+  )
+    return new InfrastructureError(
+      `the run stopped on \`${module![0]}\`: \`${top}\` is a module of Python's standard library that the sandbox's Python does not have`,
+      `the sandbox image's Python was built without \`${top}\`: add it to the image (Debian packages some modules apart, e.g. python3-tk for tkinter), or run the report where it is present; nothing was concluded about the report`,
+    );
+  const limit = SANDBOX_LIMIT.exec(text);
+  if (limit)
+    return new InfrastructureError(
+      `the run stopped on a limit of the sandbox (\`${limit[0]}\`), not on anything the report's code or library did`,
+      "the sandbox caps each run's disk, open files and memory (src/sandbox/limits.ts; an operator's maxima in RETRACE_SANDBOX_MAX_LIMITS): raise the cap for this run or shrink what the code writes; nothing was concluded about the report",
+    );
   return null;
 }
 

@@ -21,7 +21,13 @@ import {
   unescapeMarkdown,
   wholeBlockIsCode,
 } from "./plain-code.ts";
-import { literalItems, printedLabels, templateCall } from "./prose-claims.ts";
+import {
+  clauseBefore,
+  DOCUMENTED_OR_FORMER,
+  literalItems,
+  printedLabels,
+  templateCall,
+} from "./prose-claims.ts";
 import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
 import { fancyPromptAsDollar } from "./fancy-prompt.ts";
@@ -299,21 +305,40 @@ const LITERAL_VALUE =
   /^(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|true|false|null|undefined|NaN)$/;
 
 /**
- * The one literal the prose says the code gives ("it returns `true` for me", "I get `-1`"), not one it should give
- * ("should return `false`", "expected `0`"). Null when the prose states none, or several different ones.
+ * The one literal the prose says the code gives the reporter ("it returns `true` for me", "I get `-1`", "it now
+ * returns `0`", "but it returns `x`", "returns `null` instead"), not one it should give ("should return `false`",
+ * "expected `0`"), one the documentation states ("the docs say it returns `true`", "according to the README") or
+ * one it gave in the past ("it used to return `1`", "in 1.2 it returned `2`"): only first-person or present-actual
+ * wording says what the code gives (fx4, rv23). Null when the prose states none, or several different ones.
  */
 export function statedValue(prose: string): string | null {
   const found = new Set<string>();
   for (const m of prose.matchAll(
     /\b(?:returns?|returned|gives?|gave|gets?|got|prints?|printed|outputs?|yields?|evaluates?[ \t]+to|evaluated[ \t]+to|is|was)[ \t]+`([^`\n]{1,200})`/gi,
   )) {
-    const before = prose.slice(Math.max(0, m.index - 80), m.index);
+    const end = m.index + m[0].length;
+    // The sentence around the verb: back to the last full stop, forward to the next.
+    const before = prose
+      .slice(Math.max(0, m.index - 160), m.index)
+      .split(/[.!?](?=\s)|\n/)
+      .pop()!;
+    const after = prose.slice(end, end + 120).split(/[.!?](?=\s|$)|\n/)[0]!;
     if (
       /\b(?:should|expect\w*|ought|supposed|wants?|wanted|must|would|instead\s+of)\b[^.!?,;\n]*$/i.test(
         before,
       )
     )
       continue;
+    // What the documentation states, or what the code gave once, is not what it gives the reporter.
+    if (DOCUMENTED_OR_FORMER.test(clauseBefore(before))) continue;
+    const firstPerson =
+      /\b(?:I|I'm|I've|We|we|we're|we've)\b|\b(?:me|my|us|our)\b/.test(before) ||
+      /^[^`]*?\b(?:for|to)\s+(?:me|us)\b|\bI\b/.test(after);
+    const presentActual =
+      /\b(?:now|actually|currently|still|but|however|yet|instead)\b[^.!?\n]*$/i.test(before) ||
+      /^\s*(?:,\s*)?instead\b/i.test(after);
+    const past = /^(?:returned|gave|got|printed|was|evaluated)\b/i.test(m[0]);
+    if (!firstPerson && (past || !presentActual)) continue;
     const value = m[1]!.trim();
     if (LITERAL_VALUE.test(value)) found.add(value);
   }

@@ -70,6 +70,22 @@ const BARE_VERB = /^(?:return|give|print|yield|produce|output|log|show|display|b
 const MODAL_QUESTION =
   /^[ \t]*(?:(?:but|so|and|then)[ \t,]+)?(?:should(?:n['’]?t)?|would(?:n['’]?t)?|ought(?:n['’]?t)?|shall)\b[^\n]*\?[ \t]*$/i;
 
+/**
+ * Words in a clause that make the value after its verb the documentation's or a past one ("the docs say it returns
+ * `true`", "according to the README", "it used to return `1`"): never what the code gives the reporter (fx4, rv23).
+ * The reporter's own saying ("I said it returns `2`") is not a document's.
+ */
+export const DOCUMENTED_OR_FORMER =
+  /\b(?:docs?|documentation|documented|readme|according\s+to|used\s+to|previously|formerly|in\s+the\s+past)\b|(?<!\b(?:I|[Ww]e)\s+(?:\w+\s+)?)\b(?:says?|said|states?|stated|claims?|claimed|promises?|describes?)\b/i;
+
+/** The clause of `before` that leads to the point after it: from the last comma, colon, or "but", "while" … */
+export function clauseBefore(before: string): string {
+  const sentence = before.split(/[.!?](?=\s)|\n/).pop()!;
+  const cuts = [...sentence.matchAll(/[,;:]|\b(?:but|however|whereas|while|yet|although|though)\b/gi)];
+  const last = cuts.at(-1);
+  return last ? sentence.slice((last.index ?? 0) + last[0].length) : sentence;
+}
+
 function claimValue(m: RegExpExecArray, from: number): string | null {
   for (let i = from; i < from + 5; i++) if (m[i] !== undefined) return m[i]!.trim();
   return null;
@@ -225,6 +241,8 @@ export function proseClaims(raw: string): ProseClaims {
         )
       )
         continue;
+      // "The documentation says it returns `true`", "it used to give `1`": not what the code gives here.
+      if (DOCUMENTED_OR_FORMER.test(clauseBefore(sentence.slice(0, start)))) continue;
       const v = claimValue(m as RegExpExecArray, 1);
       if (v) {
         actual.push(v);

@@ -14,6 +14,7 @@ import { claimsProcessCrash } from "./process-crash.ts";
 import { labelledCommandValue } from "./package-cli.ts";
 import { statedSides } from "./stated-sides.ts";
 import { programBlocks } from "./complete.ts";
+import { printedSource } from "./printed-source.ts";
 import { formerNowSides } from "./former-now.ts";
 import { labelledValueClaim, listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
 import { ALTERNATIVE_PYTHON } from "./reference-lead.ts";
@@ -126,6 +127,10 @@ function emptyPrintClaim(report: ParsedReport): ReportedBehaviour | null {
   if (prints.length !== 1) return null;
   const [only] = prints;
   if (!only!.comment || !EMPTY_COMMENT.test(only!.comment)) return null;
+  // The value must come from a call into code, not from the environment, a file or the network the sandbox does
+  // not share with the reporter (`os.environ.get('TOKEN', '')`): else an empty print shows nothing of a package.
+  const from = printedSource(blocks.map((b) => b.value).join("\n"), only!.code);
+  if (from.environment !== null || !from.called) return null;
   return {
     kind: "exit",
     exceptionType: null,
