@@ -65,7 +65,7 @@ describe("the sandbox's own lack is an infrastructure error", () => {
     for (const [line, mod] of [
       ["import ntpath; ntpath._getfinalpathname('x')", "nt"],
       ["import tkinter", "_tkinter"],
-    ])
+    ] as const)
       expect(error(line, "ModuleNotFoundError", `No module named '${mod}'`).kind).toBe("needs");
     const pkg = error("import yaml", "ModuleNotFoundError", "No module named 'yaml'");
     expect(pkg.kind).toBe("needs");
