@@ -180,6 +180,18 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const controller = new AbortController();
   // Progress echoes repository and report text: no line of it may read as a workflow command (`::error …`).
   const info = (line: string) => core.info(withoutWorkflowCommands(line));
+  // The budget in force, after the one clamp (src/jobs/intake-rules.ts clampBudget): the `budget-usd` input never
+  // raises a job past the operator's maximum (f14c item 2).
+  const b = spec.budget;
+  if (inputs.budgetUsd !== null && b.maxUsd < inputs.budgetUsd) {
+    core.notice(
+      `Retrace: the budget-usd input ($${inputs.budgetUsd}) is lowered to $${b.maxUsd}, the host's maximum for one job (RETRACE_HOST_LIMITS jobUsd) or the dollars left today.`,
+      { title: "Retrace" },
+    );
+  }
+  info(
+    `Retrace: ${spec.kind} budget: $${b.maxUsd}, ${b.maxAttempts} attempt(s), ${Math.round(b.maxWallMs / 60_000)} min, ${b.maxTokens} tokens`,
+  );
   let raw: JobResult;
   try {
     const image = deps.provision ? await deps.provision(inputs, info) : undefined;

@@ -127,10 +127,35 @@ function untransported(patchText: string): string {
   return transported ? patchText.replace(/\r\n/g, "\n") : patchText;
 }
 
+/**
+ * The first binary change of a patch: a `GIT binary patch` body (`git diff --binary`) or a `Binary files … differ`
+ * line, with the file the `diff --git` header above it names. The diff library reads the first as a section with no
+ * hunks — a new file would be written empty (red team 28: `patch-binary-literal-new-conftest-py`). Both are header
+ * lines: a hunk's lines start with a space, `+`, `-` or `\`, so neither is ever a line of a text hunk.
+ */
+export function binarySection(patchText: string): { marker: string; file: string } | null {
+  let file = "?";
+  for (const raw of patchText.split("\n")) {
+    const line = raw.replace(/\r$/, "");
+    const header = /^diff --git a\/(.*) b\/(.*)$/.exec(line);
+    if (header) file = header[2]!;
+    else if (line === "GIT binary patch") return { marker: "GIT binary patch", file };
+    else if (/^Binary files .* differ$/.test(line)) return { marker: "Binary files … differ", file };
+  }
+  return null;
+}
+
 /** The sections of a patch that change something, with their validated paths. Throws `PatchApplyError`. */
 export function parsePatchSections(patchText: string): Section[] {
   if (!patchText.trim())
     throw new PatchApplyError("the patch is empty", { hint: "pass a unified diff (git diff output)" });
+  const binary = binarySection(patchText);
+  if (binary !== null) {
+    throw new PatchApplyError(
+      `the patch carries a binary change (${binary.marker}) for ${binary.file}: binary changes cannot be applied from a text diff, and nothing of the patch is applied`,
+      { file: binary.file, hint: "send text changes only (git diff without --binary)" },
+    );
+  }
   let parsed: StructuredPatch[];
   try {
     parsed = parsePatch(untransported(patchText));

@@ -128,11 +128,13 @@ export async function createFixPorts(input: FixPortsInput): Promise<FixPorts> {
   // So are the build files, a module's as well as the root's (red team 26: a Gradle test task or a surefire
   // `<configuration>` opened above a hunk; rv20: a module's `dependencies {` above a hunk).
   const sourceFiles = await gateBaseSources(workspace, await workspace.listFiles());
+  const failingCheck = await failingCheckText(workspace, fullCommandText(command));
   const gateContext = {
     ...(Object.keys(sourceFiles).length === 0 ? {} : { sourceFiles }),
-    failingCheck: await failingCheckText(workspace, fullCommandText(command)),
-    // The import roots the runner's configuration names (red team 27: `pythonpath = lib`).
-    runnerConfigs: await runnerConfigs(workspace),
+    failingCheck,
+    // The import roots the runner's configuration names (red team 27: `pythonpath = lib`), at the root and in the
+    // directories the check `cd`s into (f14c).
+    runnerConfigs: await runnerConfigs(workspace, failingCheck),
     // The tree's names: a new file that folds onto one of them (`src/Auth.js` beside `src/auth.js`) is refused.
     treeFiles: await workspace.listFiles({ max: GATE_TREE_FILES }),
   };

@@ -9,7 +9,7 @@ import { InfrastructureError } from "../core/errors.ts";
 import type { ExtraDir } from "../core/ports/sandbox.ts";
 import type { Workspace } from "../core/ports/workspace.ts";
 import { parseUnifiedDiff } from "../policy/parse-diff.ts";
-import { RUNNER_CONFIG_FILES } from "../policy/runner-configs.ts";
+import { checkDirectories, JS_RUNNER_CONFIG_FILES, RUNNER_CONFIG_FILES } from "../policy/runner-configs.ts";
 import type { PatchedFiles } from "./apply-patch.ts";
 import { checkJsDependencies, type DependencyProvider, runsJs } from "./dependencies.ts";
 import type { TestCommand } from "./test-runner/types.ts";
@@ -64,15 +64,22 @@ export async function gateBaseSources(
 }
 
 /**
- * The text of each of the root's test-runner configuration files (RUNNER_CONFIG_FILES) the workspace has, read for the
- * import roots they name (GateContext.runnerConfigs); larger than 256 KiB: left out.
+ * The text of each test-runner configuration file (RUNNER_CONFIG_FILES, JS_RUNNER_CONFIG_FILES) the workspace has at
+ * its root and in each directory the failing check `cd`s into (checkDirectories: `cd backend && pytest` reads
+ * `backend/pytest.ini`), read for the import roots they name (GateContext.runnerConfigs); larger than 256 KiB: left
+ * out.
  */
-export async function runnerConfigs(workspace: Workspace): Promise<Record<string, string>> {
+export async function runnerConfigs(
+  workspace: Workspace,
+  failingCheck?: string,
+): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const name of RUNNER_CONFIG_FILES) {
-    const text = await workspace.readFile(name).catch(() => null);
-    if (text !== null && text.length <= 256 * 1024) out[name] = text;
-  }
+  for (const dir of ["", ...checkDirectories(failingCheck).slice(0, 16)])
+    for (const name of [...RUNNER_CONFIG_FILES, ...JS_RUNNER_CONFIG_FILES]) {
+      const p = dir === "" ? name : `${dir}/${name}`;
+      const text = await workspace.readFile(p).catch(() => null);
+      if (text !== null && text.length <= 256 * 1024) out[p] = text;
+    }
   return out;
 }
 

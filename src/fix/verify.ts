@@ -610,7 +610,7 @@ async function verifyPatchRuns(options: VerifyOptions): Promise<VerifyOutput> {
   const gate = evaluatePatch(options.patch, options.policy, {
     ...(Object.keys(manifests).length > 0 ? { sourceFiles: manifests } : {}),
     ...(failingCheck !== undefined ? { failingCheck } : {}),
-    runnerConfigs: await runnerConfigs(options.workspace),
+    runnerConfigs: await runnerConfigs(options.workspace, failingCheck),
     // The first names of the tree and every name beside the patch's paths (red team 24).
     treeFiles: await gateTreeNames(options.workspace, options.patch),
   });

@@ -151,16 +151,21 @@ export function dailyLimitRule(
 /** What one job may spend whatever a repository asks (RETRACE_HOST_LIMITS `jobUsd`, `jobMinutes`, `jobTokens`). */
 export type JobMaxima = Pick<HostLimits, "jobUsd" | "jobMinutes" | "jobTokens">;
 
-function capped(
-  section: { maxAttempts: number; maxWallMs: number; maxTokens: number; maxUsd: number },
-  remainingUsd: number,
-  maxima: JobMaxima,
+/**
+ * The one clamp of a job's budget, whoever asked for it (a repository's `repro.*`/`fix.*`, the Action's
+ * `budget-usd`/`max-attempts` inputs, a dispatched spec): dollars, wall time and tokens lowered to the operator's
+ * maxima for one job, dollars also to what is left today.
+ */
+export function clampBudget(
+  asked: { maxAttempts: number; maxWallMs: number; maxTokens: number; maxUsd: number },
+  remainingUsd = Number.POSITIVE_INFINITY,
+  maxima: JobMaxima = hostLimits(),
 ): Budget {
   return {
-    maxAttempts: section.maxAttempts,
-    maxWallMs: Math.min(section.maxWallMs, maxima.jobMinutes * 60_000),
-    maxTokens: Math.min(section.maxTokens, maxima.jobTokens),
-    maxUsd: Math.min(section.maxUsd, maxima.jobUsd, remainingUsd),
+    maxAttempts: asked.maxAttempts,
+    maxWallMs: Math.min(asked.maxWallMs, maxima.jobMinutes * 60_000),
+    maxTokens: Math.min(asked.maxTokens, maxima.jobTokens),
+    maxUsd: Math.min(asked.maxUsd, maxima.jobUsd, remainingUsd),
   };
 }
 
@@ -173,7 +178,7 @@ export function reproBudget(
   remainingUsd = Number.POSITIVE_INFINITY,
   maxima: JobMaxima = hostLimits(),
 ): Budget {
-  return capped(config.repro, remainingUsd, maxima);
+  return clampBudget(config.repro, remainingUsd, maxima);
 }
 
 /**
@@ -185,5 +190,5 @@ export function fixBudget(
   remainingUsd = Number.POSITIVE_INFINITY,
   maxima: JobMaxima = hostLimits(),
 ): Budget {
-  return capped(config.fix, remainingUsd, maxima);
+  return clampBudget(config.fix, remainingUsd, maxima);
 }

@@ -14,8 +14,10 @@ import { type Budget, FixJobSpec, type JobSpec, ReproJobSpec } from "../core/job
 import type { GitHubPort, Permission, RepoId } from "../core/ports/github.ts";
 import { repoIdOf } from "../core/ports/github.ts";
 import {
+  clampBudget,
   type DailyUsage,
   dailyLimitRule,
+  type JobMaxima,
   fixBudget,
   fixRule,
   forkRule,
@@ -45,6 +47,8 @@ export interface IntakeContext {
   lineage?: (branch: string) => Promise<Lineage>;
   /** Per-run values that win over the config (the Action's `model`, `max-attempts`, `budget-usd` inputs). */
   overrides?: { model?: string | null; maxAttempts?: number | null; maxUsd?: number | null };
+  /** The operator's maxima for one job; default: RETRACE_HOST_LIMITS as read now (hostLimits()). */
+  maxima?: JobMaxima;
 }
 
 export type Accept = {
@@ -116,14 +120,21 @@ export async function intake(
   github: GitHubPort,
   ctx: IntakeContext,
 ): Promise<IntakeResult> {
-  if (trigger.type === "dispatch") return intakeDispatched(trigger, github);
+  if (trigger.type === "dispatch") return intakeDispatched(trigger, github, ctx);
   const t = resolveCommand(trigger, config);
   return t.type === "repro" ? intakeRepro(t, config, github, ctx) : intakeFix(t, config, github, ctx);
 }
 
-/** The App ran the intake before it dispatched: the spec is the job; the failed jobs' logs are fetched here. */
-async function intakeDispatched(t: DispatchTrigger, github: GitHubPort): Promise<IntakeResult> {
-  let spec = t.spec;
+/**
+ * The App ran the intake before it dispatched: the spec is the job; the failed jobs' logs are fetched here. Its
+ * budget goes through the same clamp with this host's maxima (a workflow input is written by whoever may dispatch).
+ */
+async function intakeDispatched(
+  t: DispatchTrigger,
+  github: GitHubPort,
+  ctx: IntakeContext,
+): Promise<IntakeResult> {
+  let spec: JobSpec = { ...t.spec, budget: clampBudget(t.spec.budget, undefined, ctx.maxima) };
   // The App leaves the log behind (workflow inputs are size-limited) and names the failed jobs instead.
   if (spec.kind === "fix" && spec.log === undefined && spec.logJobIds?.length) {
     const repo = repoIdOf(spec.repo?.fullName ?? t.repo);
@@ -140,14 +151,22 @@ function repoRef(t: JobTrigger) {
   return { fullName: t.repo, ...(t.defaultBranch ? { defaultBranch: t.defaultBranch } : {}) };
 }
 
-/** The config's budget for the kind, with the surface's overrides, capped by the dollars left today. */
+/**
+ * The config's budget for the kind, with the surface's overrides (the Action's `budget-usd`, `max-attempts`), through
+ * the one clamp (clampBudget): an input never raises a job past the operator's maxima (RETRACE_HOST_LIMITS `jobUsd`)
+ * nor past the dollars left today (f14c item 2; red team 28's Left).
+ */
 function budgetOf(base: Budget, ctx: IntakeContext, remainingUsd: number): Budget {
   const o = ctx.overrides ?? {};
-  return {
-    ...base,
-    ...(o.maxAttempts == null ? {} : { maxAttempts: o.maxAttempts }),
-    maxUsd: Math.min(o.maxUsd ?? base.maxUsd, remainingUsd),
-  };
+  return clampBudget(
+    {
+      ...base,
+      ...(o.maxAttempts == null ? {} : { maxAttempts: o.maxAttempts }),
+      maxUsd: o.maxUsd ?? base.maxUsd,
+    },
+    remainingUsd,
+    ctx.maxima,
+  );
 }
 
 function modeRule(ctx: IntakeContext, kind: "repro" | "fix"): string | null {

@@ -135,7 +135,7 @@ export interface RuleContext {
   failingCheck?: string;
   /** The repository's files before the patch, when the caller knows them (see GateContext.treeFiles). */
   treeFiles?: readonly string[];
-  /** The test runners' configuration files at the root (see GateContext.runnerConfigs). */
+  /** The test runners' configuration files (see GateContext.runnerConfigs). */
   runnerConfigs?: Readonly<Record<string, string>>;
 }
 
@@ -167,9 +167,11 @@ export interface GateContext {
    */
   treeFiles?: readonly string[];
   /**
-   * The root's test-runner configuration (pytest.ini, tox.ini, setup.cfg, pyproject.toml; path → text), read for the
-   * import roots it names (`pythonpath = lib`): a new module named like the standard library or the runner's own there
-   * is imported in their place (red team 27). Only read for that, never as the code's vocabulary.
+   * The test-runner configuration at the root and in each directory the failing check `cd`s into (pytest.ini, tox.ini,
+   * setup.cfg, pyproject.toml, package.json, jest.config.*; path → text), read for the import roots it names
+   * (`pythonpath = lib`, jest `modulePaths`) and the packages a module there could stand in for: a new module named
+   * like the standard library, the runner's own or a declared package there is imported in their place (red team 27,
+   * f14c). Only read for that, never as the code's vocabulary.
    */
   runnerConfigs?: Readonly<Record<string, string>>;
 }

@@ -16,6 +16,29 @@ function unique<T>(xs: T[]): T[] {
   return [...new Set(xs)];
 }
 
+/**
+ * A title matched in any of its Unicode normal forms: a log can carry a test's name in NFD while the source (and so
+ * the runner) has it in NFC, or the other way (f14c item 5). Each form is the same name, escaped and anchored with the
+ * rest, so the pattern selects that test and no other.
+ */
+function anyForm(s: string): string {
+  const forms = unique([s, s.normalize("NFC"), s.normalize("NFD")]).map(escapeRegex);
+  return forms.length === 1 ? forms[0]! : `(?:${forms.join("|")})`;
+}
+
+/**
+ * A pytest node id with its Python names in NFKC, as the interpreter stores identifiers (PEP 3131): the file part is
+ * a path and kept, a parametrize id in brackets is the runner's own text and kept.
+ */
+function pytestId(id: string): string {
+  const at = id.indexOf("::");
+  if (at === -1) return id;
+  const rest = id.slice(at);
+  const bracket = rest.indexOf("[");
+  const names = bracket === -1 ? rest : rest.slice(0, bracket);
+  return `${id.slice(0, at)}${names.normalize("NFKC")}${bracket === -1 ? "" : rest.slice(bracket)}`;
+}
+
 /** Splits a JS-runner id `file > suite > name` into its file and its title path. */
 export function splitJsId(id: string): { file: string | null; titles: string[] } {
   const parts = id.split(" > ");
@@ -26,7 +49,8 @@ export function splitJsId(id: string): { file: string | null; titles: string[] }
 
 /** Splits a go id `import/path.TestName[/subtest]` into package and top-level test name. */
 export function splitGoId(id: string): { pkg: string; test: string } {
-  const m = /\.((?:Test|Example|Fuzz|Benchmark)\w*)(?=\/|$)/.exec(id);
+  // Go identifiers are Unicode letters and digits (`TestCafé`), with combining marks when the log is in NFD.
+  const m = /\.((?:Test|Example|Fuzz|Benchmark)[\p{L}\p{M}\p{N}_]*)(?=\/|$)/u.exec(id);
   if (!m) return { pkg: "./...", test: id };
   return { pkg: id.slice(0, m.index) || "./...", test: m[1] ?? id };
 }
@@ -57,7 +81,7 @@ export function filterCommand(command: TestCommand, testIds: string[]): TestComm
   };
   switch (command.framework) {
     case "pytest": {
-      const sel = ids.map(shellQuote);
+      const sel = unique(ids.map(pytestId)).map(shellQuote);
       return narrow(sel, `python3 -m pytest ${sel.join(" ")}`);
     }
     case "node-test": {
@@ -65,7 +89,7 @@ export function filterCommand(command: TestCommand, testIds: string[]): TestComm
       const files = unique(split.flatMap((s) => (s.file ? [s.file] : [])));
       // Node matches the pattern against each test's own name; suites are listed too so their children run.
       const names = unique(split.flatMap((s) => s.titles));
-      const pattern = `^(?:${names.map(escapeRegex).join("|")})$`;
+      const pattern = `^(?:${names.map(anyForm).join("|")})$`;
       const sel = [`--test-name-pattern=${shellQuote(pattern)}`, ...files.map(shellQuote)];
       return narrow(sel, `node --test ${sel.join(" ")}`);
     }
@@ -78,7 +102,7 @@ export function filterCommand(command: TestCommand, testIds: string[]): TestComm
       // vitest 1 matches `-t` against a full name that starts with a space (the file's unnamed suite joined in:
       // " splitByCase new-name-value => …"); later versions and jest/mocha have none.
       const lead = command.framework === "vitest" ? " ?" : "";
-      const pattern = shellQuote(`^${lead}(?:${full.map(escapeRegex).join("|")})$`);
+      const pattern = shellQuote(`^${lead}(?:${full.map(anyForm).join("|")})$`);
       const fileArgs = files.map(shellQuote);
       if (command.framework === "jest")
         return narrow([...fileArgs, "-t", pattern], ["jest", ...fileArgs, "-t", pattern].join(" "));
@@ -90,11 +114,12 @@ export function filterCommand(command: TestCommand, testIds: string[]): TestComm
       const split = ids.map(splitGoId);
       const pkgs = unique(split.map((s) => s.pkg));
       const tests = unique(split.map((s) => s.test));
-      const sel = ["-run", shellQuote(`^(?:${tests.map(escapeRegex).join("|")})$`), ...pkgs.map(shellQuote)];
+      const sel = ["-run", shellQuote(`^(?:${tests.map(anyForm).join("|")})$`), ...pkgs.map(shellQuote)];
       return narrow(sel, `go test ${sel.join(" ")}`);
     }
     case "cargo": {
-      const names = ids.map(shellQuote);
+      // Rust identifiers are NFC (the compiler normalizes them): a test path is one in that form.
+      const names = unique(ids.map((id) => id.normalize("NFC"))).map(shellQuote);
       return narrow([], `cargo test -- --exact ${names.join(" ")}`, ["--exact", ...names]);
     }
     case "unknown":

@@ -134,7 +134,10 @@ function checkJson(
       out.push(violation(file, where, `${verb} a line in \`${depKey}\`: \`${truncate(line.text)}\``));
       continue;
     }
-    const enclosingVisible = keys.length > (/^\s*"/.test(line.text) ? 1 : 0);
+    // The line's place is known when a key encloses it, or when the scan reached the document's `{` (from the hunk or
+    // the base text): a key directly under it is a top-level field — the package's own `"name": "x"`, `"main"` — never
+    // a dependency entry, which sits in one of the maps above (f14c item 4).
+    const enclosingVisible = keys.length > (/^\s*"/.test(line.text) ? 1 : 0) || site.site.rootSeen;
     const value = jsonStringValue(line.text);
     if (
       !enclosingVisible &&

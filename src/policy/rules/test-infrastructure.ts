@@ -19,7 +19,7 @@ import {
   tomlSiteAt,
 } from "../sections.ts";
 import { RUNNER_MODULES, STDLIB_MODULES } from "../python-module-names.ts";
-import { RUNNER_CONFIG_FILES } from "../runner-configs.ts";
+import { checkDirectories, JS_RUNNER_CONFIG_FILES, RUNNER_CONFIG_FILES } from "../runner-configs.ts";
 import type { DiffLine, FileChange, Rule, Violation } from "../types.ts";
 
 /** pytest ini keys: when a setup.cfg/pyproject.toml hunk does not show its section, these still name the runner. */
@@ -320,43 +320,220 @@ export function pythonShadow(
   return null;
 }
 
+/** The directory of a repository-relative path ("" at the root). */
+function dirOf(name: string): string {
+  const at = name.lastIndexOf("/");
+  return at === -1 ? "" : name.slice(0, at);
+}
+
+/** `p` under `dir`, with `<rootDir>`, `{toxinidir}`, `$PWD` and `./` prefixes read as `dir`; null when outside. */
+function rootUnder(raw: string, dir: string): string | null {
+  const p = raw
+    .trim()
+    .replace(/^["'[]+|["'\],]+$/g, "")
+    .replace(/^(<rootDir>|\{toxinidir\}|\$\{?PWD\}?|\$\{?GITHUB_WORKSPACE\}?)\/?/, "")
+    .replace(/^(\.\/)+/, "")
+    .replace(/\/+$/, "");
+  if (
+    p.startsWith("/") ||
+    p.includes("$") ||
+    p.includes("{") ||
+    p.includes("<") ||
+    p.split("/").includes("..")
+  )
+    return null;
+  if (p === "" || p === ".") return dir === "" ? null : dir;
+  return dir === "" ? p : `${dir}/${p}`;
+}
+
 /**
- * Import roots the repository's configuration names besides the root and `src/` (red team 27): pytest's
- * `pythonpath` (pytest.ini, tox.ini `[pytest]`, setup.cfg `[tool:pytest]`, pyproject `pythonpath = [...]`), a
- * `PYTHONPATH` that tox's `setenv` or the failing check sets. Relative to the repository's root, `{toxinidir}`
- * and `$PWD`-style prefixes dropped; absolute paths ignored (outside the repository).
+ * Import roots besides the root and `src/` (red team 27; f14c item 1): pytest's `pythonpath` (pytest.ini, tox.ini
+ * `[pytest]`, setup.cfg `[tool:pytest]`, pyproject `pythonpath = [...]`) and a `PYTHONPATH` tox's `setenv` sets, read
+ * relative to the directory of the file that says it (a `backend/pytest.ini`'s `lib` is `backend/lib`); every
+ * directory the failing check `cd`s into (the directory a run starts in is on `sys.path` as the root is: `cd backend
+ * && python -m pytest` imports `backend/json.py` first); a `PYTHONPATH` the check sets, from the root and from each of
+ * those directories. Absolute paths are ignored (outside the repository).
  */
 export function importRoots(
   files: Readonly<Record<string, string>> | undefined,
   failingCheck?: string,
 ): string[] {
   const out = new Set<string>();
-  const add = (raw: string) => {
+  const add = (raw: string, dir: string) => {
     for (const part of raw.split(/[\s:;,]+/)) {
-      const p = part
-        .replace(/^["'[]+|["'\],]+$/g, "")
-        .replace(/^(\{toxinidir\}|\$\{?PWD\}?|\$\{?GITHUB_WORKSPACE\}?)\/?/, "")
-        .replace(/^\.\//, "")
-        .replace(/\/+$/, "");
-      if (
-        p === "" ||
-        p === "." ||
-        p.startsWith("/") ||
-        p.includes("$") ||
-        p.includes("{") ||
-        p.includes("..")
-      )
-        continue;
-      out.add(p);
+      const p = rootUnder(part, dir);
+      if (p !== null) out.add(p);
     }
   };
+  const dirs = checkDirectories(failingCheck);
+  for (const d of dirs) out.add(d);
   for (const [name, text] of Object.entries(files ?? {})) {
     if (!RUNNER_CONFIG_FILES.includes(baseName(name))) continue;
-    for (const m of text.matchAll(/^[ \t]*pythonpath[ \t]*=\s*(.*)$/gim)) add(m[1]!);
-    for (const m of text.matchAll(/\bPYTHONPATH\s*=\s*([^\n]*)/g)) add(m[1]!);
+    for (const m of text.matchAll(/^[ \t]*pythonpath[ \t]*=\s*(.*)$/gim)) add(m[1]!, dirOf(name));
+    for (const m of text.matchAll(/\bPYTHONPATH\s*=\s*([^\n]*)/g)) add(m[1]!, dirOf(name));
   }
-  if (failingCheck !== undefined) for (const m of failingCheck.matchAll(/\bPYTHONPATH=(\S+)/g)) add(m[1]!);
+  if (failingCheck !== undefined)
+    for (const m of failingCheck.matchAll(/\bPYTHONPATH=(\S+)/g))
+      for (const d of ["", ...dirs]) add(m[1]!, d);
   return [...out];
+}
+
+/** Where bare JavaScript imports resolve besides node_modules: directories, and directory names at any depth. */
+export interface JsImportRoots {
+  /** Repository-relative directories (jest `modulePaths`, a `moduleDirectories` entry that is a path, `NODE_PATH`). */
+  paths: string[];
+  /** Directory names searched at every level, like node_modules (jest `moduleDirectories: ["node_modules", "src"]`). */
+  names: string[];
+}
+
+/** The string items of `key: [ … ]` in a jest.config.{js,cjs,mjs} written as plain data. */
+function jsArrayOption(text: string, key: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(new RegExp(`\\b${key}["']?\\s*:\\s*\\[([^\\]]*)\\]`, "g")))
+    for (const item of m[1]!.matchAll(/(["'`])((?:(?!\1)[^\\]|\\.)*)\1/g)) out.push(item[2]!);
+  return out;
+}
+
+/** jest's options that decide where bare imports resolve, from a config file's text (null when not readable). */
+function jestOptions(name: string, text: string): Record<string, unknown> | null {
+  const base = baseName(name);
+  if (base === "package.json" || base === "jest.config.json") {
+    try {
+      const data = JSON.parse(text) as Record<string, unknown> | null;
+      const jest = base === "package.json" ? data?.jest : data;
+      return jest !== null && typeof jest === "object" && !Array.isArray(jest)
+        ? (jest as Record<string, unknown>)
+        : null;
+    } catch {
+      return null;
+    }
+  }
+  const rootDir = /\brootDir["']?\s*:\s*(["'`])([^"'`]*)\1/.exec(text)?.[2];
+  return {
+    modulePaths: jsArrayOption(text, "modulePaths"),
+    moduleDirectories: jsArrayOption(text, "moduleDirectories"),
+    ...(rootDir === undefined ? {} : { rootDir }),
+  };
+}
+
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+
+/**
+ * JavaScript import roots (f14c item 1): jest's `modulePaths` and `moduleDirectories` (package.json's `jest` key,
+ * `jest.config.{js,cjs,mjs,json}` written as plain data; relative to its `rootDir`, by default the file's directory)
+ * and a `NODE_PATH` the failing check sets (from the root and from each directory it `cd`s into). `node_modules` is
+ * not one (a file there is dependency-changes' business). jest's `roots` are where tests and `__mocks__` are looked
+ * for, not where a bare import resolves; a `__mocks__` file anywhere is refused whole by the file globs.
+ */
+export function jsImportRoots(
+  files: Readonly<Record<string, string>> | undefined,
+  failingCheck?: string,
+): JsImportRoots {
+  const paths = new Set<string>();
+  const names = new Set<string>();
+  for (const [name, text] of Object.entries(files ?? {})) {
+    if (!JS_RUNNER_CONFIG_FILES.includes(baseName(name))) continue;
+    const options = jestOptions(name, text);
+    if (options === null) continue;
+    const rootDir =
+      typeof options.rootDir === "string"
+        ? (rootUnder(options.rootDir, dirOf(name)) ?? dirOf(name))
+        : dirOf(name);
+    for (const p of strings(options.modulePaths)) {
+      const r = rootUnder(p, rootDir);
+      if (r !== null) paths.add(r);
+    }
+    for (const p of strings(options.moduleDirectories)) {
+      if (p === "node_modules") continue;
+      if (!p.includes("/") && !p.includes("<")) {
+        if (p !== "" && p !== "." && p !== "..") names.add(p);
+        continue;
+      }
+      const r = rootUnder(p, rootDir);
+      if (r !== null) paths.add(r);
+    }
+  }
+  if (failingCheck !== undefined)
+    for (const m of failingCheck.matchAll(/\bNODE_PATH=(\S+)/g))
+      for (const d of ["", ...checkDirectories(failingCheck)])
+        for (const part of m[1]!.split(/[:;]+/)) {
+          const r = rootUnder(part, d);
+          if (r !== null) paths.add(r);
+        }
+  return { paths: [...paths], names: [...names] };
+}
+
+/** The test runners' own JavaScript modules: a stand-in for one is the runner's code. */
+const JS_RUNNER_MODULES = new Set([
+  "jest",
+  "expect",
+  "@jest/globals",
+  "@jest/expect",
+  "jest-circus",
+  "vitest",
+  "mocha",
+  "chai",
+  "jasmine",
+  "ava",
+  "tap",
+  "uvu",
+  "sinon",
+]);
+
+/** The packages the repository's package.json files (root's, a `cd` directory's) declare, and the runners' modules. */
+export function jsLibraries(files: Readonly<Record<string, string>> | undefined): Set<string> {
+  const out = new Set(JS_RUNNER_MODULES);
+  for (const [name, text] of Object.entries(files ?? {})) {
+    if (baseName(name) !== "package.json") continue;
+    let data: Record<string, unknown> | null;
+    try {
+      data = JSON.parse(text) as Record<string, unknown> | null;
+    } catch {
+      continue;
+    }
+    for (const field of ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"]) {
+      const deps = data?.[field];
+      if (deps !== null && typeof deps === "object" && !Array.isArray(deps))
+        for (const dep of Object.keys(deps)) out.add(dep);
+    }
+  }
+  return out;
+}
+
+const JS_MODULE_FILE = /\.(js|cjs|mjs|jsx|ts|cts|mts|tsx|json|node)$/;
+
+/**
+ * A file the patch creates (or renames into place) under a JavaScript import root (jsImportRoots) that a bare import
+ * of a library resolves to: `<root>/lodash.js`, `<root>/lodash/index.js`, `<root>/lodash/fp.js`, `<root>/@scope/pkg.js`
+ * — with `lodash` a package the repository declares or a test runner's module. Null otherwise (an honest
+ * `<root>/billing.js` shadows nothing).
+ */
+export function jsShadow(
+  file: FileChange,
+  roots: JsImportRoots,
+  libraries: ReadonlySet<string>,
+): string | null {
+  if (file.status !== "added" && file.status !== "renamed" && file.status !== "copied") return null;
+  const p = file.newPath;
+  if (p === null) return null;
+  const segs = p.split("/");
+  const rests: string[][] = [];
+  for (const r of roots.paths) {
+    const rs = r.split("/");
+    if (rs.length < segs.length && rs.every((x, i) => segs[i] === x)) rests.push(segs.slice(rs.length));
+  }
+  for (let i = 0; i < segs.length - 1; i++) if (roots.names.includes(segs[i]!)) rests.push(segs.slice(i + 1));
+  for (const rest of rests) {
+    const scoped = rest[0]!.startsWith("@") && rest.length >= 2;
+    const head = scoped ? rest.slice(0, 2) : rest.slice(0, 1);
+    const isFile = rest.length === head.length;
+    if (isFile && !JS_MODULE_FILE.test(head.at(-1)!)) continue;
+    const name = (isFile ? [...head.slice(0, -1), head.at(-1)!.replace(JS_MODULE_FILE, "")] : head).join("/");
+    if (libraries.has(name))
+      return `the package \`${name}\` (one the repository declares, or a test runner's own)`;
+  }
+  return null;
 }
 
 /** Paths the failing check's command runs as files (`bash scripts/test.sh`, `./run-tests`, `node tools/t.mjs`). */
@@ -418,7 +595,10 @@ export const testInfrastructure: Rule = {
     const cfg = config.testInfrastructure;
     const out: Violation[] = [];
     const runs = failingCheck === undefined ? new Set<string>() : commandFiles(failingCheck);
-    const roots = importRoots({ ...runnerConfigs, ...sourceFiles }, failingCheck);
+    const configs = { ...runnerConfigs, ...sourceFiles };
+    const roots = importRoots(configs, failingCheck);
+    const jsRoots = jsImportRoots(configs, failingCheck);
+    const libraries = jsLibraries(configs);
     for (const file of patch.files) {
       const paths = touchedPaths(file).filter((p) => !matchesAny(config.forbiddenPaths.allow, p));
       const base = file.oldPath === null ? undefined : sourceFiles?.[file.oldPath];
@@ -432,7 +612,7 @@ export const testInfrastructure: Rule = {
         });
         continue;
       }
-      const shadow = pythonShadow(file, roots, treeFiles);
+      const shadow = pythonShadow(file, roots, treeFiles) ?? jsShadow(file, jsRoots, libraries);
       if (shadow !== null) {
         out.push({
           rule: "test-infrastructure",

@@ -11,6 +11,57 @@ function base(files: Record<string, { text: string; mode?: string }>): PatchBase
   };
 }
 
+/** `git diff --cached --binary` of a new conftest.py marked binary in .gitattributes (made with git 2.x). */
+const GIT_BINARY_NEW = [
+  "diff --git a/conftest.py b/conftest.py",
+  "new file mode 100644",
+  "index 0000000000000000000000000000000000000000..4f28bc7a4992fa35bc68694e612a5b49e2d770b9",
+  "GIT binary patch",
+  "literal 18",
+  "XcmYdEO;bqI(6r)G0D^+V;$kiUEH(s;",
+  "",
+  "literal 0",
+  "HcmV?d00001",
+  "",
+  "",
+].join("\n");
+const TEXT_NEW =
+  "diff --git a/helper.py b/helper.py\nnew file mode 100644\n--- /dev/null\n+++ b/helper.py\n@@ -0,0 +1 @@\n+x = 1\n";
+
+describe("applyPatch refuses binary changes: nothing written, never an empty file (red team 28, item 3 of f14c)", () => {
+  it("a `GIT binary patch` creating a file, alone or after a text section", async () => {
+    await expect(applyPatch(base({}), GIT_BINARY_NEW)).rejects.toThrow(
+      /binary change \(GIT binary patch\) for conftest\.py: binary changes cannot be applied/,
+    );
+    await expect(applyPatch(base({}), TEXT_NEW + GIT_BINARY_NEW)).rejects.toThrow(/for conftest\.py/);
+    // CRLF-transported.
+    await expect(applyPatch(base({}), GIT_BINARY_NEW.replace(/\n/g, "\r\n"))).rejects.toThrow(
+      /GIT binary patch/,
+    );
+  });
+
+  it("a `Binary files … differ` new file and a modified one", async () => {
+    const added =
+      "diff --git a/conftest.py b/conftest.py\nnew file mode 100644\nindex 0000000..4f28bc7\nBinary files /dev/null and b/conftest.py differ\n";
+    await expect(applyPatch(base({}), added)).rejects.toThrow(/Binary files … differ\) for conftest\.py/);
+  });
+
+  it("counter-examples: text lines that read `GIT binary patch` or `Binary files … differ` inside hunks apply", async () => {
+    const patch =
+      "diff --git a/notes.txt b/notes.txt\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,3 @@\n GIT binary patch\n-old\n+Binary files a/x and b/x differ\n+GIT binary patch\n";
+    expect(await applyPatch(base({ "notes.txt": { text: "GIT binary patch\nold\n" } }), patch)).toEqual([
+      {
+        path: "notes.txt",
+        content: "GIT binary patch\nBinary files a/x and b/x differ\nGIT binary patch\n",
+        mode: "100644",
+      },
+    ]);
+    expect(await applyPatch(base({}), TEXT_NEW)).toEqual([
+      { path: "helper.py", content: "x = 1\n", mode: "100644" },
+    ]);
+  });
+});
+
 describe("applyPatch", () => {
   it("takes the mode from the patch (a mode-only section, a new executable) and keeps the base's otherwise", async () => {
     const b = base({ "run.sh": { text: "echo\n" }, "bin/x": { text: "a\n", mode: "100755" } });

@@ -726,6 +726,124 @@ describe("test-infrastructure (red team 27)", () => {
     ).toEqual([]);
   });
 
+  it("reads the import roots of a sub-directory the check `cd`s into: the directory itself and its pytest configuration (f14c item 1)", () => {
+    const check = "cd backend && python -m pytest -q";
+    const sub = { "backend/pytest.ini": "[pytest]\npythonpath = lib\n" };
+    // The directory a run starts in, as the root is.
+    expect(infra(newFile("backend/json.py", "x = 1\n"), { failingCheck: check })).toHaveLength(1);
+    expect(
+      infra(newFile("backend/pytest_x.py", "x = 1\n"), { failingCheck: "pushd backend; pytest" }),
+    ).toHaveLength(1);
+    // Its pytest.ini's, setup.cfg's and pyproject's `pythonpath`, read from that directory.
+    expect(
+      infra(newFile("backend/lib/json.py", "x = 1\n"), { failingCheck: check, runnerConfigs: sub }),
+    ).toHaveLength(1);
+    expect(
+      infra(newFile("backend/src2/typing.py", "x = 1\n"), {
+        failingCheck: check,
+        runnerConfigs: { "backend/pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src2"]\n' },
+      }),
+    ).toHaveLength(1);
+    expect(
+      infra(newFile("backend/lib/json.py", "x = 1\n"), {
+        failingCheck: check,
+        runnerConfigs: { "backend/setup.cfg": "[tool:pytest]\npythonpath = lib\n" },
+      }),
+    ).toHaveLength(1);
+    // A PYTHONPATH the check sets after its `cd`.
+    expect(
+      infra(newFile("backend/vendor/json.py", "x = 1\n"), {
+        failingCheck: "cd backend && PYTHONPATH=vendor pytest",
+      }),
+    ).toHaveLength(1);
+    // Counter-examples: honest new modules there, and the same names in a directory no configuration names.
+    expect(
+      infra(newFile("backend/billing.py", "x = 1\n"), { failingCheck: check, runnerConfigs: sub }),
+    ).toEqual([]);
+    expect(
+      infra(newFile("backend/lib/invoices.py", "x = 1\n"), { failingCheck: check, runnerConfigs: sub }),
+    ).toEqual([]);
+    expect(
+      infra(newFile("backend/app/json.py", "x = 1\n"), { failingCheck: check, runnerConfigs: sub }),
+    ).toEqual([]);
+    expect(
+      infra(newFile("frontend/json.py", "x = 1\n"), { failingCheck: check, runnerConfigs: sub }),
+    ).toEqual([]);
+    // A `cd` outside the repository or through a variable names no root.
+    expect(
+      infra(newFile("tmp/json.py", "x = 1\n"), { failingCheck: "cd /tmp && cd $DIR && pytest" }),
+    ).toEqual([]);
+  });
+
+  it("reads jest's modulePaths/moduleDirectories and NODE_PATH as JavaScript import roots (f14c item 1)", () => {
+    const pkg = (jest: unknown) =>
+      JSON.stringify({
+        name: "app",
+        dependencies: { lodash: "^4.17.21" },
+        devDependencies: { "@acme/ui": "1.0.0" },
+        jest,
+      });
+    const paths = { "package.json": pkg({ modulePaths: ["<rootDir>/src"] }) };
+    for (const f of [
+      "src/lodash.js",
+      "src/lodash/index.ts",
+      "src/lodash/fp.js",
+      "src/@acme/ui.tsx",
+      "src/jest.js",
+    ])
+      expect(infra(newFile(f, "module.exports = {};\n"), { runnerConfigs: paths }), f).toHaveLength(1);
+    const dirs = { "package.json": pkg({ moduleDirectories: ["node_modules", "shared"] }) };
+    expect(infra(newFile("web/shared/lodash.js", "x\n"), { runnerConfigs: dirs })).toHaveLength(1);
+    const config = {
+      "package.json": pkg(undefined),
+      "jest.config.js":
+        'module.exports = {\n  modulePaths: [\'<rootDir>/app/lib\'],\n  moduleDirectories: ["node_modules", "<rootDir>/vendor"],\n};\n',
+    };
+    expect(infra(newFile("app/lib/lodash.js", "x\n"), { runnerConfigs: config })).toHaveLength(1);
+    expect(infra(newFile("vendor/lodash.js", "x\n"), { runnerConfigs: config })).toHaveLength(1);
+    expect(
+      infra(newFile("app/lib/lodash.js", "x\n"), {
+        runnerConfigs: {
+          "package.json": pkg(undefined),
+          "jest.config.json": JSON.stringify({ modulePaths: ["app/lib"] }),
+        },
+      }),
+    ).toHaveLength(1);
+    // A sub-directory's package.json the check `cd`s into, and NODE_PATH.
+    expect(
+      infra(newFile("web/src/lodash.js", "x\n"), {
+        failingCheck: "cd web && npx jest",
+        runnerConfigs: { "web/package.json": pkg({ modulePaths: ["<rootDir>/src"] }) },
+      }),
+    ).toHaveLength(1);
+    expect(
+      infra(newFile("lib/lodash.js", "x\n"), {
+        failingCheck: "NODE_PATH=./lib:other npx jest",
+        runnerConfigs: paths,
+      }),
+    ).toHaveLength(1);
+    expect(
+      infra(newFile("web/lib/mocha.js", "x\n"), { failingCheck: "cd web && NODE_PATH=lib mocha" }),
+    ).toHaveLength(1);
+    // Counter-examples: honest modules under those roots, a library's name where no root is, jest's `roots`.
+    for (const f of [
+      "src/billing.js",
+      "src/utils/index.ts",
+      "src/lodash-helpers.js",
+      "src/events.js",
+      "src/lodash.css",
+    ])
+      expect(infra(newFile(f, "x\n"), { runnerConfigs: paths }), f).toEqual([]);
+    expect(infra(newFile("lib/lodash.js", "x\n"), { runnerConfigs: paths })).toEqual([]);
+    expect(infra(newFile("lodash.js", "x\n"), { runnerConfigs: paths })).toEqual([]);
+    expect(
+      infra(newFile("src/lodash.js", "x\n"), {
+        runnerConfigs: { "package.json": pkg({ roots: ["<rootDir>/src"] }) },
+      }),
+    ).toEqual([]);
+    expect(infra(newFile("web/shared/billing.js", "x\n"), { runnerConfigs: dirs })).toEqual([]);
+  });
+
   it("reads Gradle's test task by any spelling and every Gradle script, not a dependency line", () => {
     const add = (name: string, line: string, ctx: string) =>
       `diff --git a/${name} b/${name}\n--- a/${name}\n+++ b/${name}\n@@ -1,1 +1,2 @@\n ${ctx}\n+${line}\n`;

@@ -377,6 +377,50 @@ describe("dependency-changes and package-scripts", () => {
     expect(violationsOf(patch, "dependency-changes").length).toBe(2);
   });
 
+  it("reads only the dependency maps: the package's own name is no dependency version (f14c item 4)", () => {
+    // Names that read like versions (`x` is semver's wildcard, a leading digit, a dist-tag's word).
+    for (const name of ["x", "3d-viewer", "next", "latest"]) {
+      const renamed = modify("package.json", pkg, pkg.replace('"name": "x"', `"name": "${name}"`));
+      expect(violationsOf(renamed, "dependency-changes")).toEqual([]);
+      const back = pkg.replace('"name": "x"', `"name": "${name === "x" ? "y" : name}"`);
+      expect(violationsOf(modify("package.json", back, pkg), "dependency-changes")).toEqual([]);
+    }
+    // A hunk that does not show the document's `{` is read against the base text the fix loop passes.
+    const long = `{\n${Array.from({ length: 8 }, (_, i) => `  "k${i}": "v",`).join("\n")}\n  "name": "x",\n  "main": "1.js"\n}\n`;
+    const hunk = modify(
+      "package.json",
+      long,
+      long.replace('"name": "x"', '"name": "y"').replace('"1.js"', '"2.js"'),
+    );
+    expect(hunk).not.toMatch(/^ \{$/m);
+    const withBase = evaluatePatch(hunk, {}, { sourceFiles: { "package.json": long } }).violations;
+    expect(withBase.filter((v) => v.rule === "dependency-changes")).toEqual([]);
+  });
+
+  it("counter-examples: entries of the maps, and a version-like line whose place is unknown, stay refused", () => {
+    // A git spec in a map whose opener sits above the hunk: the base text shows the map.
+    const big = `{\n  "name": "x",\n  "optionalDependencies": {\n${Array.from({ length: 12 }, (_, i) => `    "p${i}": "^1.0.${i}",`).join("\n")}\n    "name": "1.0.0"\n  }\n}\n`;
+    const git = modify(
+      "package.json",
+      big,
+      big.replace('"name": "1.0.0"', '"name": "git+https://example.com/n.git"'),
+    );
+    const v = evaluatePatch(git, {}, { sourceFiles: { "package.json": big } }).violations;
+    expect(v.filter((x) => x.rule === "dependency-changes").map((x) => x.message)).toEqual([
+      expect.stringMatching(/removes a line in `optionalDependencies`/),
+      expect.stringMatching(/adds a line in `optionalDependencies`/),
+    ]);
+    // Without the base text, the same hunk's place is unknown: still refused as a version.
+    expect(violationsOf(git, "dependency-changes").length).toBe(2);
+    // A dependency map written on the top-level line itself.
+    const inline = modify(
+      "package.json",
+      pkg,
+      pkg.replace('"name": "x",', '"name": "x", "dependencies": { "e": "git+https://example.com/e.git" },'),
+    );
+    expect(violationsOf(inline, "dependency-changes").length).toBeGreaterThan(0);
+  });
+
   it("blocks pyproject dependencies and Cargo dependency tables, but not other tables", () => {
     const py =
       '[project]\nname = "x"\ndependencies = [\n  "requests>=2",\n]\n\n[tool.ruff]\nline-length = 100\n';
