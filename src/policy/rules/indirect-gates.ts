@@ -772,16 +772,63 @@ function topLevelArgs(text: string): string[] | null {
 /** The environment read (`process.env.PORT`, `os.environ["N"]`, `os.getenv("N")`): a setting, not the call's data. */
 const READS_SETTING = /\bprocess\.env\b|\bos\.environ\b|\b(?:os\.)?getenv\s*\(|\bDeno\.env\b/;
 
+/** What an environment read and a conversion of it are made of: the argument holds nothing else when a setting. */
+const SETTING_WORDS = new Set([
+  "ENV",
+  "get",
+  "int",
+  "float",
+  "str",
+  "bool",
+  "Number",
+  "parseInt",
+  "parseFloat",
+  "String",
+  "Boolean",
+  "BigInt",
+  "or",
+  "None",
+  "null",
+  "undefined",
+  "true",
+  "false",
+  "True",
+  "False",
+]);
+
+/**
+ * The argument is an environment setting and nothing else (`int(os.environ['WORKERS'])`, `Number(process.env.PORT)`,
+ * `os.getenv("N", "4")`): names, string keys, number literals and conversions. Not a read wrapped around the call's
+ * own data (`int(os.getenv("D", d.day))`, `Number(process.env.D ?? d.getDate())`, `os.environ.get("D") or day`):
+ * with the variable unset, that is the computed argument under another name (fx5).
+ */
+function settingOnly(arg: string): boolean {
+  const rest = arg
+    .replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""')
+    .replace(/\bprocess\.env(?:\s*\.\s*[A-Za-z_$][\w$]*)?/g, "ENV")
+    .replace(/\bDeno\.env\b|\bos\.environ\b|\b(?:os\.)?getenv\b/g, "ENV");
+  return (rest.match(/[A-Za-z_$][\w$]*/g) ?? []).every((w) => SETTING_WORDS.has(w));
+}
+
 /**
  * The environment read was the base's (fx2): the try's line is unchanged, or the line it replaces called the same
- * callee with that argument read from the environment; a call the patch writes whole has no base to compare. Not
- * allowed: the computed argument wrapped in a read the patch adds (`int(os.getenv('D', day.day))`).
+ * callee with that argument read from the environment. Not allowed: the computed argument wrapped in a read the
+ * patch adds (`int(os.getenv('D', day.day))`). When no removed line calls the callee (fx5): a try that replaces base
+ * lines (`return make_date(year, month, d.day)` rewritten as a `date(…)` call) has no base read to keep, so no; a call
+ * the patch writes whole, with nothing removed beside it, only when the argument is the setting alone (settingOnly).
  */
-function settingInBase(hunk: readonly DiffLine[], tried: DiffLine, callee: string, k: number): boolean {
+function settingInBase(
+  hunk: readonly DiffLine[],
+  tried: DiffLine,
+  callee: string,
+  k: number,
+  arg: string,
+): boolean {
   if (tried.kind === "ctx") return true;
   const call = new RegExp(String.raw`(?<![\w$.])${escapeRegExp(callee)}\s*\(`);
   const before = hunk.filter((l) => l.kind === "del" && call.test(l.text));
-  if (before.length === 0) return true;
+  if (before.length === 0)
+    return !hunk.some((l) => l.kind === "del" && l.text.trim() !== "") && settingOnly(arg);
   return before.some((l) => {
     const m = RETURN_CALL.exec(l.text);
     const a = m && m[1] === callee ? (topLevelArgs(m[2]!)?.[k] ?? "") : l.text;
@@ -867,7 +914,8 @@ export function literalRetries(file: FileChange): Violation[] {
           !/^-?(?:0x[\da-f]+|[\d.]+)$/i.test(theirs[k]!) &&
           !/^["'`]/.test(theirs[k]!) &&
           !(
-            READS_SETTING.test(theirs[k]!) && settingInBase(file.hunks[h]!.lines, side[j]!, handled[1]!, k)
+            READS_SETTING.test(theirs[k]!) &&
+            settingInBase(file.hunks[h]!.lines, side[j]!, handled[1]!, k, theirs[k]!)
           ) &&
           !declaredDefault(side, i, theirs[k]!, mine[k]!)
         )
