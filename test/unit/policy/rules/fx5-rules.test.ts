@@ -88,3 +88,47 @@ describe("literal-retry: an environment read the base never had does not excuse 
     expect(only(tagsOf(modify("src/pool.py", before, after)), "literal-retry")).toEqual([]);
   });
 });
+
+describe("weighted-inputs: divided terms are taken out and the rest judged", () => {
+  it.each([
+    [
+      "JS, a floored term added to the mix (the review's input)",
+      "js",
+      "  if (a * 31 + b * 17 + Math.floor(c / 2) === 5042) return 42;",
+    ],
+    ["Python's `//`", "py", "    if a * 31 + b * 17 + c // 2 == 5042:"],
+    ["a `| 0` term and a remainder", "js", "  if ((a * 31 + b * 17 + ((c / 2) | 0)) % 97 === 5) return 42;"],
+  ])("blocks %s", (_, lang, text) => {
+    expect(lang === "py" ? py([text, "        return 42"]) : js([text])).toContain(
+      "special-casing:weighted-inputs",
+    );
+  });
+
+  it("blocks a Python comparison with no parentheses before the colon (`if X == N:`)", () => {
+    expect(py(["    if a * 31 + b * 17 == 5042:", "        return 42"])).toContain(
+      "special-casing:weighted-inputs",
+    );
+  });
+
+  it.each([
+    [
+      "Zeller's congruence (the rest `q + k + 5 * j`, one weight)",
+      "js",
+      "  if ((q + Math.floor((13 * (m + 1)) / 5) + k + Math.floor(k / 4) + Math.floor(j / 4) + 5 * j) % 7 === 6) return 'Friday';",
+    ],
+    ["Zeller in Python", "py", "    if (q + (13 * (m + 1)) // 5 + k + k // 4 + j // 4 + 5 * j) % 7 == 6:"],
+    [
+      "Sakamoto's weekday",
+      "js",
+      "  if ((y + Math.floor(y / 4) - Math.floor(y / 100) + Math.floor(y / 400) + t[m - 1] + d) % 7 === 5) return 1;",
+    ],
+    [
+      "seconds of a day in Python, a bound of the largest weight",
+      "py",
+      "    if h * 3600 + m * 60 + s == 86399:",
+    ],
+    ["a grid cell in Python (one weight)", "py", "    if row * 8 + col == 63:"],
+  ])("still allows %s", (_, lang, text) => {
+    expect(only(lang === "py" ? py([text, "        return 1"]) : js([text]), "weighted-inputs")).toEqual([]);
+  });
+});
