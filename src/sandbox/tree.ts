@@ -297,7 +297,7 @@ export function packInput(prepared: PreparedInput, extra: Record<string, Uint8Ar
     }
     // Never a `tar` of the directory being packed or of the process's working directory (src/core/host-path.ts).
     const child = spawn("tar", ["-c", "-f", "-", ...source.args], {
-      env: { ...process.env, PATH: hostSpawnPath([source.dir]) },
+      env: tarEnv(source.dir),
       stdio: [source.names ? "pipe" : "ignore", "pipe", "pipe"],
     });
     current = child;
@@ -329,6 +329,21 @@ export function packInput(prepared: PreparedInput, extra: Record<string, Uint8Ar
   };
   packHost(0);
   return out;
+}
+
+/**
+ * The environment of the host's `tar` (issue 14): nothing of the host's but PATH (src/core/host-path.ts, without
+ * `dir`), HOME and a fixed locale, as git's (src/git/run-git.ts). GNU tar reads `TAR_OPTIONS` as options (an
+ * `--exclude` drops files from the copy, `--checkpoint-action=exec=` runs a program), and the process's tokens are
+ * no business of a packer.
+ */
+export function tarEnv(dir: string): Record<string, string> {
+  return {
+    PATH: hostSpawnPath([dir]),
+    HOME: process.env.HOME ?? "/nonexistent",
+    LANG: "C",
+    LC_ALL: "C",
+  };
 }
 
 /**

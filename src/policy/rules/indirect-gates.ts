@@ -292,19 +292,21 @@ function weightedGate(text: string): boolean {
     // is the one after the sign.
     const ended = /[-+*/%]\s*$/.test(before);
     if (ended) before = `${before}${n}`;
-    const compared = ended ? Number(/^\s*(-?\d+)\s*$/.exec(after)?.[1] ?? Number.NaN) : n;
+    // Python's `if … == 5042:` (a one-line body after the colon too): the operand's scan does not stop at a colon
+    // right after a number (fx5).
+    const compared = ended ? Number(/^\s*(-?\d+)\s*(?::.*)?$/.exec(after)?.[1] ?? Number.NaN) : n;
     return Math.abs(compared) > 1 && [before, after].some((o) => weightedMix(o, compared));
   });
 }
 
 /**
- * A whole-number division of a term inside the mix (`Math.floor(k / 4)`, `Math.trunc((13 * (m + 1)) / 5)`, `((y / 4)
- * | 0)`, `~~(x / 5)`, Python's `k // 4`): a formula computing a quantity — Zeller's congruence, Sakamoto's weekday, a
- * count of leap years — not a packing of values, which has no use for the part a division drops (f13ba). Only a term
- * divided counts (fx2): a floor or trunc around the whole mix (`Math.trunc(a * 31 + b * 7)`), of a literal
- * (`Math.floor(0)`), or of something not divided is not one.
+ * The whole-number divisions of a term inside the mix (`Math.floor(k / 4)`, `Math.trunc((13 * (m + 1)) / 5)`, `((y / 4)
+ * | 0)`, `~~(x / 5)`, Python's `k // 4`), as `[from, to)` spans of the operand: the terms of a formula computing a
+ * quantity — Zeller's congruence, Sakamoto's weekday, a count of leap years (f13ba). Only a term divided counts
+ * (fx2): a floor or trunc around the whole mix (`Math.trunc(a * 31 + b * 7)`), of a literal (`Math.floor(0)`), or of
+ * something not divided is not one.
  */
-function dividesTerm(operand: string): boolean {
+function dividedTerms(operand: string): [number, number][] {
   const close = (from: number): number => {
     let depth = 0;
     for (let i = from; i < operand.length; i++) {
@@ -353,42 +355,71 @@ function dividesTerm(operand: string): boolean {
     }
     return false;
   };
+  const spans: [number, number][] = [];
   for (const m of operand.matchAll(/\bMath\.(?:floor|trunc)\s*\(|~~\s*\(/g)) {
     const from = m.index + m[0].length - 1;
     const to = close(from);
-    if (to > 0 && divided(operand.slice(from + 1, to))) return true;
+    if (to > 0 && divided(operand.slice(from + 1, to))) spans.push([m.index, to + 1]);
   }
   for (const m of operand.matchAll(/\)\s*\|\s*0\b/g)) {
     const from = open(m.index);
-    if (from >= 0 && divided(operand.slice(from + 1, m.index))) return true;
+    if (from >= 0 && divided(operand.slice(from + 1, m.index))) spans.push([from, m.index + m[0].length]);
   }
   for (const m of operand.matchAll(/\/\//g)) {
     const before = operand.slice(0, m.index).trimEnd();
-    const left = before.endsWith(")")
-      ? (() => {
-          const from = open(before.length - 1);
-          return from >= 0 ? before.slice(from + 1, before.length - 1) : "";
-        })()
-      : (/[A-Za-z_][\w.]*$/.exec(before)?.[0] ?? "");
-    const right = /^\s*(\d+|[A-Za-z_][\w.]*)/.exec(operand.slice(m.index + 2))?.[1] ?? "";
-    if (left !== "" && term(left) && divisor(right)) return true;
+    let from = -1;
+    let left = "";
+    if (before.endsWith(")")) {
+      from = open(before.length - 1);
+      left = from >= 0 ? before.slice(from + 1, before.length - 1) : "";
+    } else {
+      left = /[A-Za-z_][\w.]*$/.exec(before)?.[0] ?? "";
+      from = before.length - left.length;
+    }
+    const right = /^\s*(\d+|[A-Za-z_][\w.]*)/.exec(operand.slice(m.index + 2));
+    if (left !== "" && right && term(left) && divisor(right[1]!))
+      spans.push([from, m.index + 2 + right[0].length]);
   }
-  return false;
+  return spans;
 }
 
+/**
+ * The operand with each divided term (dividedTerms) replaced by a 0, or null when it has none. Nested spans (a
+ * floor inside a floor) are cut once, at the outermost.
+ */
+function withoutDividedTerms(operand: string): string | null {
+  const spans = dividedTerms(operand).sort((a, b) => a[0] - b[0]);
+  if (spans.length === 0) return null;
+  let out = "";
+  let at = 0;
+  for (const [from, to] of spans) {
+    if (from < at) continue;
+    out += `${operand.slice(at, from)}0`;
+    at = to;
+  }
+  return out + operand.slice(at);
+}
+
+/**
+ * The mix judged (weightedGate). Divided terms (f13ba's formulas) are taken out first and the rest judged (fx5): a
+ * packing does not become a formula by one floored term added to it (`a * 31 + b * 17 + Math.floor(c / 2) === 5042`
+ * is `a * 31 + b * 17` still), while Zeller's rest `q + k + 5 * j` has one weight. With divided terms, a remainder
+ * and one weight are the formula's (a weekday is a remainder by 7): two different weights are needed.
+ */
 function weightedMix(operand: string, n: number): boolean {
   if (!/[+^]|[\w$)\]]\s*-\s*[\w$(]/.test(operand)) return false;
-  if (dividesTerm(operand)) return false;
-  const values = new Set(operand.match(VALUE_PATH) ?? []);
+  const rest = withoutDividedTerms(operand);
+  const mix = rest ?? operand;
+  const values = new Set(mix.match(VALUE_PATH) ?? []);
   if (values.size < 2) return false;
   const weights = new Set(
-    [...operand.matchAll(/(?<![\w$.])(\d+)\s*\*(?!\*)|(?<!\*)\*\s*(\d+)(?![\w.])/g)]
+    [...mix.matchAll(/(?<![\w$.])(\d+)\s*\*(?!\*)|(?<!\*)\*\s*(\d+)(?![\w.])/g)]
       .map((m) => Number(m[1] ?? m[2]))
       .filter((w) => w >= 2),
   );
   if (weights.size === 0) return false;
-  const remainder = /%\s*\d+/.test(operand);
-  if (remainder) return true;
+  const remainder = /%\s*\d+/.test(mix);
+  if (remainder && rest === null) return true;
   if (weights.size < 2) return false;
   const top = Math.max(...weights);
   return n % top !== 0 && (n + 1) % top !== 0;
@@ -772,16 +803,63 @@ function topLevelArgs(text: string): string[] | null {
 /** The environment read (`process.env.PORT`, `os.environ["N"]`, `os.getenv("N")`): a setting, not the call's data. */
 const READS_SETTING = /\bprocess\.env\b|\bos\.environ\b|\b(?:os\.)?getenv\s*\(|\bDeno\.env\b/;
 
+/** What an environment read and a conversion of it are made of: the argument holds nothing else when a setting. */
+const SETTING_WORDS = new Set([
+  "ENV",
+  "get",
+  "int",
+  "float",
+  "str",
+  "bool",
+  "Number",
+  "parseInt",
+  "parseFloat",
+  "String",
+  "Boolean",
+  "BigInt",
+  "or",
+  "None",
+  "null",
+  "undefined",
+  "true",
+  "false",
+  "True",
+  "False",
+]);
+
+/**
+ * The argument is an environment setting and nothing else (`int(os.environ['WORKERS'])`, `Number(process.env.PORT)`,
+ * `os.getenv("N", "4")`): names, string keys, number literals and conversions. Not a read wrapped around the call's
+ * own data (`int(os.getenv("D", d.day))`, `Number(process.env.D ?? d.getDate())`, `os.environ.get("D") or day`):
+ * with the variable unset, that is the computed argument under another name (fx5).
+ */
+function settingOnly(arg: string): boolean {
+  const rest = arg
+    .replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""')
+    .replace(/\bprocess\.env(?:\s*\.\s*[A-Za-z_$][\w$]*)?/g, "ENV")
+    .replace(/\bDeno\.env\b|\bos\.environ\b|\b(?:os\.)?getenv\b/g, "ENV");
+  return (rest.match(/[A-Za-z_$][\w$]*/g) ?? []).every((w) => SETTING_WORDS.has(w));
+}
+
 /**
  * The environment read was the base's (fx2): the try's line is unchanged, or the line it replaces called the same
- * callee with that argument read from the environment; a call the patch writes whole has no base to compare. Not
- * allowed: the computed argument wrapped in a read the patch adds (`int(os.getenv('D', day.day))`).
+ * callee with that argument read from the environment. Not allowed: the computed argument wrapped in a read the
+ * patch adds (`int(os.getenv('D', day.day))`). When no removed line calls the callee (fx5): a try that replaces base
+ * lines (`return make_date(year, month, d.day)` rewritten as a `date(…)` call) has no base read to keep, so no; a call
+ * the patch writes whole, with nothing removed beside it, only when the argument is the setting alone (settingOnly).
  */
-function settingInBase(hunk: readonly DiffLine[], tried: DiffLine, callee: string, k: number): boolean {
+function settingInBase(
+  hunk: readonly DiffLine[],
+  tried: DiffLine,
+  callee: string,
+  k: number,
+  arg: string,
+): boolean {
   if (tried.kind === "ctx") return true;
   const call = new RegExp(String.raw`(?<![\w$.])${escapeRegExp(callee)}\s*\(`);
   const before = hunk.filter((l) => l.kind === "del" && call.test(l.text));
-  if (before.length === 0) return true;
+  if (before.length === 0)
+    return !hunk.some((l) => l.kind === "del" && l.text.trim() !== "") && settingOnly(arg);
   return before.some((l) => {
     const m = RETURN_CALL.exec(l.text);
     const a = m && m[1] === callee ? (topLevelArgs(m[2]!)?.[k] ?? "") : l.text;
@@ -909,7 +987,8 @@ export function literalRetries(file: FileChange, testNumbers: ReadonlySet<string
           !/^-?(?:0x[\da-f]+|[\d.]+)$/i.test(theirs[k]!) &&
           !/^["'`]/.test(theirs[k]!) &&
           !(
-            READS_SETTING.test(theirs[k]!) && settingInBase(file.hunks[h]!.lines, side[j]!, handled[1]!, k)
+            READS_SETTING.test(theirs[k]!) &&
+            settingInBase(file.hunks[h]!.lines, side[j]!, handled[1]!, k, theirs[k]!)
           ) &&
           !declaredDefault(side, i, theirs[k]!, mine[k]!, file.hunks[h]!.lines, testNumbers)
         )

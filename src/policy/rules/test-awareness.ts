@@ -335,7 +335,7 @@ export const testAwareness: Rule = {
         ...(allow.includes("reexport-wrapper") ? [] : reexportWrappers(f, patch)),
       ])
       .filter((v) => !flagged.has(`${v.file}:${v.line}`));
-    return withoutStackForMessages(patch, [...found, ...more], sourceFiles);
+    return withoutStackForMessages(patch, [...found, ...more], sourceFiles, isTestFile);
   },
 };
 
@@ -514,6 +514,7 @@ function withoutStackForMessages(
   patch: ParsedPatch,
   found: Violation[],
   sourceFiles?: Readonly<Record<string, string>>,
+  isTestFile: (path: string) => boolean = () => false,
 ): Violation[] {
   return found.filter((v) => {
     if (!/\[stack-inspection\]/.test(v.message) || v.file === null || v.line === null) return true;
@@ -522,14 +523,16 @@ function withoutStackForMessages(
     if (!file || (lang !== "js" && lang !== "python")) return true;
     const added = file.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add"));
     const read = added.find((l) => l.newLine === v.line);
-    if (read && stackOnlyReported(lang, read.text, added)) return false;
+    // A report reaches the platform's sink only while the patch leaves the output streams alone (fx5).
+    const captured = streamsCaptured(patch, lang, isTestFile);
+    if (read && !captured && stackOnlyReported(lang, read.text, added)) return false;
     if (lang === "js" && read && stackKeptForDebugging(read, file, sourceFiles)) return false;
     if (lang === "js" && read && errorClassTrace(read.text, added)) return false;
-    if (lang === "python" && read && frameOnlyReports(file, read)) return false;
+    if (lang === "python" && read && !captured && frameOnlyReports(file, read)) return false;
     const bind =
       lang === "js" ? /^\s*(?:const|let|var)\s+([\w$]+)\s*=(?![=>])/ : /^\s*([A-Za-z_]\w*)\s*=(?!=)/;
     const bound = read && bind.exec(read.text);
-    if (!read || !bound || !bindsReadOnly(read.text.slice(bound[0].length), lang)) return true;
+    if (!read || captured || !bound || !bindsReadOnly(read.text.slice(bound[0].length), lang)) return true;
     return !storedStackOnlyReported(lang, bound[1]!, read, file, added, sourceFiles);
   });
 }
@@ -575,6 +578,52 @@ function storedStackOnlyReported(
         : /^\s*raise\s+((?:Value|Type|Runtime|Key|Lookup|Attribute|Index|NotImplemented|OS|IO)?Error|Exception|\w*Warning)\s*\((.*)\)\s*(?:#.*)?$/
     ).exec(text);
     return thrown !== null && !catches && argsFormatNames(thrown[2]!, lang, [name]);
+  });
+}
+
+/** JS: the process's output streams, or a write method of one, assigned or redefined. */
+const JS_STREAM_REPLACED =
+  /(?<![\w$.])process\s*\.\s*(?:stdout|stderr)\s*(?:(?:\.\s*[\w$]+|\[[^\]]*\])\s*)?=(?![=>])|(?<![\w$.])process\s*\[\s*["'`](?:stdout|stderr)["'`]\s*\]\s*=(?![=>])|\b(?:Object\s*\.\s*(?:defineProperty|defineProperties|assign|setPrototypeOf)|Reflect\s*\.\s*(?:set|defineProperty))\s*\(\s*process(?:\s*\.\s*(?:stdout|stderr))?\s*[,)]/;
+/** Python: `sys.stdout`/`sys.stderr` (or their `write`) assigned, set, or redirected. */
+const PY_STREAM_REPLACED =
+  /(?<![\w.])sys\s*\.\s*(?:stdout|stderr)\s*(?:\.\s*\w+\s*)?=(?!=)|\bsetattr\s*\(\s*sys\s*(?:\.\s*(?:stdout|stderr)\s*)?,|\bredirect_(?:stdout|stderr)\s*\(/;
+
+/**
+ * Whether a non-test file of the patch replaces the process's output streams (fx5): `process.stderr.write = (s) => {
+ * seen += s; }`, `process.stdout = …`, `Object.defineProperty(process.stderr, "write", …)`, a name bound to
+ * `process.stderr` whose `write` is assigned; Python's `sys.stderr = io.StringIO()`, `redirect_stderr(buf)`. A
+ * stack "only reported" to `console.error` or `print(…, file=sys.stderr)` then lands in the patch's own buffer,
+ * where it can be searched: like `console.error = …`, no report excuses the read.
+ */
+function streamsCaptured(
+  patch: ParsedPatch,
+  lang: "js" | "python",
+  isTestFile: (path: string) => boolean,
+): boolean {
+  return patch.files.some((f) => {
+    if (f.newPath === null || isTestFile(f.newPath) || languageOf(f.newPath) !== lang) return false;
+    const added = f.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add")).map((l) => l.text);
+    if (lang === "python") return added.some((t) => PY_STREAM_REPLACED.test(t));
+    if (added.some((t) => JS_STREAM_REPLACED.test(t))) return true;
+    // A stream under another name: `const err = process.stderr`, `const { stderr } = process`.
+    const names = added.flatMap((t) => [
+      ...(/(?:const|let|var)\s+([\w$]+)\s*=\s*process\s*\.\s*(?:stdout|stderr)\s*(?:;|$)/.exec(t)?.slice(1) ??
+        []),
+      ...[/(?:const|let|var)\s*\{([^}]*)\}\s*=\s*process\b/.exec(t)?.[1] ?? ""].flatMap((b) =>
+        b
+          .split(",")
+          .map((p) => /^\s*(?:stdout|stderr)\s*(?::\s*([\w$]+))?\s*$/.exec(p))
+          .flatMap((m) => (m ? [m[1] ?? /(stdout|stderr)/.exec(m[0])![1]!] : [])),
+      ),
+    ]);
+    return names.some((n) => {
+      const name = n.replace(/\$/g, "\\$");
+      return added.some((t) =>
+        new RegExp(
+          String.raw`(?<![\w$.])${name}\s*(?:\.\s*[\w$]+|\[[^\]]*\])\s*=(?![=>])|\b(?:Object\s*\.\s*(?:defineProperty|assign)|Reflect\s*\.\s*(?:set|defineProperty))\s*\(\s*${name}\s*,`,
+        ).test(t),
+      );
+    });
   });
 }
 
