@@ -16,6 +16,7 @@ import { repoIdOf } from "../core/ports/github.ts";
 import {
   type DailyUsage,
   dailyLimitRule,
+  type IntakeMaxima,
   fixBudget,
   fixRule,
   forkRule,
@@ -43,6 +44,11 @@ export interface IntakeContext {
   usage?: () => DailyUsage;
   /** How the lineage of a Retrace branch is followed; default: through its draft pull requests (the API). */
   lineage?: (branch: string) => Promise<Lineage>;
+  /**
+   * The operator's maxima (RETRACE_HOST_LIMITS) a repository's budgets and daily limits are lowered to, read by the
+   * entry from Retrace's own environment (`hostLimits(env)`).
+   */
+  maxima: IntakeMaxima;
   /** Per-run values that win over the config (the Action's `model`, `max-attempts`, `budget-usd` inputs). */
   overrides?: { model?: string | null; maxAttempts?: number | null; maxUsd?: number | null };
 }
@@ -159,7 +165,9 @@ function modeRule(ctx: IntakeContext, kind: "repro" | "fix"): string | null {
 
 /** The daily limits when the surface keeps count: the refusal, or the dollars left (unbounded otherwise). */
 function daily(config: RetraceConfig, ctx: IntakeContext): { refuse: string } | { remainingUsd: number } {
-  return ctx.usage ? dailyLimitRule(config, ctx.usage()) : { remainingUsd: Number.POSITIVE_INFINITY };
+  return ctx.usage
+    ? dailyLimitRule(config, ctx.usage(), ctx.maxima)
+    : { remainingUsd: Number.POSITIVE_INFINITY };
 }
 
 function lacks(t: JobTrigger, config: RetraceConfig): string {
@@ -194,7 +202,7 @@ async function intakeRepro(
     ...(pkg ? { package: pkg } : {}),
     runs: config.repro.runs,
     model: ctx.overrides?.model ?? config.model.default,
-    budget: budgetOf(reproBudget(config), ctx, day.remainingUsd),
+    budget: budgetOf(reproBudget(config, Number.POSITIVE_INFINITY, ctx.maxima), ctx, day.remainingUsd),
   });
   return { ok: true, spec, trigger: t, issueNumber, headSha: null, lineage: null };
 }
@@ -265,7 +273,7 @@ async function intakeFix(
     ...(logJobIds.length > 0 ? { logJobIds } : {}),
     ...(config.fix.testCommand ? { testCommand: config.fix.testCommand } : {}),
     model: ctx.overrides?.model ?? config.model.default,
-    budget: budgetOf(fixBudget(config), ctx, day.remainingUsd),
+    budget: budgetOf(fixBudget(config, Number.POSITIVE_INFINITY, ctx.maxima), ctx, day.remainingUsd),
   });
   return { ok: true, spec, trigger: t, issueNumber, headSha, lineage };
 }
