@@ -26,6 +26,7 @@
  */
 import { isCommentLine } from "../lines.ts";
 import type { DiffLine, FileChange } from "../types.ts";
+import { escapeRegExp } from "../../core/regexp.ts";
 
 const MEMBER = String.raw`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+`;
 /** The absence tests a polyfill uses, group 1 the member: `typeof X.y !== "function"`, `=== "undefined"`, `!X.y`. */
@@ -220,7 +221,7 @@ function guardedBlock<L extends { text: string }>(side: readonly L[], from: numb
 /** The global's name declared, imported, reassigned or the member deleted anywhere in the patch. */
 function rootTampered(member: string, allAdded: readonly DiffLine[]): boolean {
   const root = member.split(".")[0]!;
-  const esc = (s: string) => s.replace(/[$.]/g, "\\$&");
+  const esc = (s: string) => escapeRegExp(s);
   const tampered = new RegExp(
     String.raw`\b(const|let|var|function|class)\s+${esc(root)}\b|\bimport\b[^;]*\b${esc(root)}\b[^;]*\bfrom\b|\bdelete\s+${esc(root)}\b|\bdeleteProperty\s*\(\s*${esc(root)}\b|\b${esc(root)}\s*=(?!=)`,
   );
@@ -257,7 +258,7 @@ function pyGuardedPolyfill(file: FileChange, line: DiffLine, allAdded: readonly 
     /^\s*setattr\s*\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*,\s*(.*)$/.exec(text);
   if (!assigned || !pyPolyfillable(assigned[1]!)) return false;
   const [, mod, name, value] = assigned;
-  const m = mod!.replace(/\./g, "\\.");
+  const m = escapeRegExp(mod!);
   const rebound = new RegExp(
     String.raw`^\s*(import\s+\S+\s+as\s+${m}\b|from\s+\S+\s+import\s+.*\b${m}\b|${m}\s*=(?!=)|del\s+${m}\b)`,
   );

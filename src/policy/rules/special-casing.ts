@@ -41,6 +41,7 @@ import {
 } from "./indirect-gates.ts";
 import { lenientHeads, ownBitNudges } from "./limit-nudges.ts";
 import { precomputedAnswers } from "./precomputed-answers.ts";
+import { escapeRegExp } from "../../core/regexp.ts";
 
 const STRING = /(?<![\w$])[rbuRBU]?(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)/g;
 /** A number however it is written: `1250`, `1_250`, `1.25e3`, `0x4e2`, `0o2342`, `0b10011100010`. */
@@ -339,11 +340,10 @@ function literalRules({
           // numbers (counts under 100), a constant compared nowhere.
           if (!data && /[<>]=?|[=!]==?|\bin\b/.test(l.text.replace(/=>/g, ""))) {
             for (const [name, lit] of scalars) {
-              if (!new RegExp(String.raw`(?<![\w$])${name.replace(/\$/g, "\\$")}(?![\w$])`).test(l.text))
-                continue;
+              if (!new RegExp(String.raw`(?<![\w$])${escapeRegExp(name)}(?![\w$])`).test(l.text)) continue;
               if (
                 new RegExp(
-                  String.raw`^\s*(?:(?:export\s+)?(?:const|let|var)\s+)?${name.replace(/\$/g, "\\$")}\s*[:=]`,
+                  String.raw`^\s*(?:(?:export\s+)?(?:const|let|var)\s+)?${escapeRegExp(name)}\s*[:=]`,
                 ).test(l.text)
               )
                 continue;
@@ -579,7 +579,7 @@ function rangedOverDerived(line: string, context: readonly { text: string }[]): 
     const o = operand.trim();
     if (/[%]|\/\/|(?<![/*])\/(?![/*])|\bdivmod\b|>>/.test(o)) return true;
     if (!/^[A-Za-z_$][\w$]*$/.test(o)) return false;
-    const assign = new RegExp(String.raw`(?:^|[^\w$.])${o.replace(/\$/g, "\\$")}\s*=(?!=)\s*(.*)$`);
+    const assign = new RegExp(String.raw`(?:^|[^\w$.])${escapeRegExp(o)}\s*=(?!=)\s*(.*)$`);
     return context.some((c) => {
       const m = assign.exec(c.text);
       return m !== null && /%|\/\/|(?<![/*])\/(?![/*])|\bdivmod\b|>>/.test(m[1]!);
@@ -848,7 +848,7 @@ function literalCollections(file: FileChange, lang: "js" | "python"): Map<string
 function membershipLiterals(line: string, collections: ReadonlyMap<string, string[]>): string[] {
   const out: string[] = [];
   for (const [name, lits] of collections) {
-    const n = name.replace(/\$/g, "\\$");
+    const n = escapeRegExp(name);
     if (
       new RegExp(
         String.raw`(?:(?<![\w$.])|(?<=(?<![\w$.])(?:self|this)\s*\.\s*))${n}\s*\.\s*(has|includes|indexOf)\s*\(|\bin\s+(?:(?:self|this)\s*\.\s*)?${n}(?![\w$.(\[])`,

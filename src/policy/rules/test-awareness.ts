@@ -72,6 +72,7 @@ import {
   memoMismatch,
   terminalGates,
 } from "./surroundings.ts";
+import { escapeRegExp } from "../../core/regexp.ts";
 
 /**
  * Test runners and the modules only they load (their own dependencies): `"pluggy" in sys.modules` is true under
@@ -487,7 +488,7 @@ function callerReads(file: FileChange): Violation[] {
     ))
       declared.add((m[1] ?? m[2])!);
   }
-  const names = [...declared].map((n) => n.replace(/\$/g, "\\$"));
+  const names = [...declared].map((n) => escapeRegExp(n));
   const read = new RegExp(
     String.raw`\barguments\.callee\b${names.length > 0 ? String.raw`|(?<![\w$.])(${names.join("|")})\s*\.\s*(caller|arguments)\b` : ""}`,
   );
@@ -539,7 +540,7 @@ function withoutStackForMessages(
         : [/^\s*([A-Za-z_]\w*)\s*=(?!=)/, PY_MESSAGE_SINK, PY_STACK_TEST];
     const bound = read && bind.exec(read.text);
     if (!read || !bound || test.test(read.text.slice(bound[0].length))) return true;
-    const name = new RegExp(String.raw`(?<![\w$.])${bound[1]!.replace(/\$/g, "\\$")}(?![\w$])`);
+    const name = new RegExp(String.raw`(?<![\w$.])${escapeRegExp(bound[1]!)}(?![\w$])`);
     const uses = added.filter((l) => l !== read && name.test(l.text));
     return uses.length === 0 || uses.some((l) => !sink.test(l.text) || test.test(l.text));
   });
@@ -643,7 +644,7 @@ function stackKeptForDebugging(
   if (m[1] !== undefined && /\bstack\b|\bError\b|StackTrace|\bcallsites?\b|\btrace\s*\(/.test(m[1]))
     return false;
   if (/\bstack\b/.test(m[3]!)) return false;
-  const prop = new RegExp(String.raw`(?<![\w$])${m[2]!.replace(/\$/g, "\\$")}(?![\w$])`);
+  const prop = new RegExp(String.raw`(?<![\w$])${escapeRegExp(m[2]!)}(?![\w$])`);
   const lines = file.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del" && l !== read));
   if (lines.some((l) => prop.test(l.text))) return false;
   if (file.hunks.some((h) => h.lines.some((l) => l.kind === "add" && ENUMERATES.test(l.text)))) return false;
@@ -772,7 +773,7 @@ function sameCallEverywhere(
   const pattern = new RegExp(
     String.raw`(?<![\w$.])${name
       .split(".")
-      .map((p) => p.replace(/[$]/g, "\\$"))
+      .map((p) => escapeRegExp(p))
       .join(String.raw`\s*\.\s*`)}(?![\w$])`,
     "g",
   );
@@ -818,7 +819,7 @@ function asksForContinuation(
     fnExpr.test(last) ||
     (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(last) &&
       new RegExp(
-        String.raw`(?<![\w$.])${last.replace(/[$]/g, "\\$").replace(/\./g, String.raw`\s*\.\s*`)}\s*(\?\.\s*)?\(`,
+        String.raw`(?<![\w$.])${last.split(".").map(escapeRegExp).join(String.raw`\s*\.\s*`)}\s*(\?\.\s*)?\(`,
       ).test(text));
   if (!isContinuation) return false;
   const bounds = arityBounds(text, span, lang);
