@@ -24,7 +24,7 @@
  * (`Date.fakeNow`), an unguarded override of one that exists, a body reading runner state, a Python polyfill on a
  * test, runner or introspection module (`unittest`, `pytest`, `builtins`, `sys`, `inspect`, `traceback`).
  */
-import { isCommentLine } from "../lines.ts";
+import { isCommentLine, languageOf } from "../lines.ts";
 import type { DiffLine, FileChange } from "../types.ts";
 import { escapeRegExp } from "../../core/regexp.ts";
 
@@ -171,8 +171,9 @@ export function deadPolyfill(file: FileChange, line: DiffLine, allAdded: readonl
   const hunk = file.hunks.find((h) => h.lines.includes(line));
   if (!hunk) return false;
   // Blank and whole-line comment lines between the guard and the assignment do not count (`// compat shim for …`).
+  const lang = languageOf(file.newPath ?? "");
   const side = hunk.lines
-    .filter((l) => l.kind !== "del" && l.text.trim() !== "" && !isCommentLine(l.text))
+    .filter((l) => l.kind !== "del" && l.text.trim() !== "" && !isCommentLine(l.text, lang))
     .map((l) => (l === line ? l : { ...l, text: withoutTrailingComment(l.text, "js") }));
   const at = side.indexOf(line);
   let guardText: string | null = null;
@@ -234,7 +235,10 @@ function selfGuardedPolyfill(file: FileChange, line: DiffLine, allAdded: readonl
   if (!m || !isStandard(m[1]!)) return false;
   const hunk = file.hunks.find((h) => h.lines.includes(line));
   if (!hunk) return false;
-  const side = hunk.lines.filter((l) => l.kind !== "del" && l.text.trim() !== "" && !isCommentLine(l.text));
+  const lang = languageOf(file.newPath ?? "");
+  const side = hunk.lines.filter(
+    (l) => l.kind !== "del" && l.text.trim() !== "" && !isCommentLine(l.text, lang),
+  );
   if (guardedBlock(side, side.indexOf(line)).some((l) => JS_RUNNER_STATE.test(l.text))) return false;
   return !rootTampered(m[1]!, allAdded);
 }

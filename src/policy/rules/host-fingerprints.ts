@@ -194,7 +194,9 @@ export function instanceIteratorOverrides(file: FileChange): Violation[] {
   const lines = newSide(file).flat();
   const arrays = new Set(
     lines.flatMap((l) =>
-      isCommentLine(l.text) ? [] : ((ARRAY_BINDING.exec(l.text) ?? ARRAY_TYPED.exec(l.text))?.[1] ?? []),
+      isCommentLine(l.text, "js")
+        ? []
+        : ((ARRAY_BINDING.exec(l.text) ?? ARRAY_TYPED.exec(l.text))?.[1] ?? []),
     ),
   );
   if (arrays.size === 0) return [];

@@ -777,9 +777,10 @@ function encodedTestLiterals(
   isTestLit: (lit: string) => boolean,
 ): Violation[] {
   const out: Violation[] = [];
+  const lang = languageOf(f.newPath ?? "");
   for (const h of f.hunks) {
     for (const l of h.lines) {
-      if (l.kind !== "add" || isCommentLine(l.text)) continue;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) continue;
       let found: string | undefined;
       for (const lit of literalsOf(l.text)) {
         const v = lit.slice(2);

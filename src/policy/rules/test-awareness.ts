@@ -370,7 +370,10 @@ function moduleWrapperProbes(f: FileChange, sourceFiles?: Readonly<Record<string
   return lines
     .filter(
       (l) =>
-        l.kind === "add" && !isCommentLine(l.text) && CJS_PROBE.test(l.text) && !ESM_EQUIVALENT.test(l.text),
+        l.kind === "add" &&
+        !isCommentLine(l.text, "js") &&
+        CJS_PROBE.test(l.text) &&
+        !ESM_EQUIVALENT.test(l.text),
     )
     .map((l) =>
       violation(
@@ -399,9 +402,10 @@ const NET_YES_NO =
  */
 function networkPresence(file: FileChange): Violation[] {
   const out: Violation[] = [];
+  const lang = languageOf(file.newPath ?? "");
   for (const lines of newSide(file)) {
     lines.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text) || !NET_LIST.test(l.text)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang) || !NET_LIST.test(l.text)) return;
       const statement = lines.slice(i, i + 4).map((x) => x.text);
       const end = statement.findIndex((t) => /;\s*$/.test(t));
       const text = statement.slice(0, end === -1 ? statement.length : end + 1).join("\n");
@@ -441,6 +445,7 @@ const REPORTS =
  */
 function timeBombs(file: FileChange): Violation[] {
   const out: Violation[] = [];
+  const lang = languageOf(file.newPath ?? "");
   // Names set to an instant anywhere in the file's added lines (a module constant, a comparison in another hunk).
   const instants = new Set<string>();
   for (const l of newSide(file).flat()) {
@@ -454,7 +459,7 @@ function timeBombs(file: FileChange): Violation[] {
     instants.size > 0 ? new RegExp(String.raw`(?<![\w$.])(${[...instants].join("|")})(?![\w$])`) : null;
   for (const lines of newSide(file)) {
     lines.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
       const text = l.text.replace(/\/\/.*$|#.*$/, "");
       if (!NOW.test(text) || !COMPARES.test(text.replace(/=>/g, ""))) return;
       if (!INSTANT.test(text) && !(named?.test(text) ?? false)) return;
@@ -493,7 +498,7 @@ function callerReads(file: FileChange): Violation[] {
     String.raw`\barguments\.callee\b${names.length > 0 ? String.raw`|(?<![\w$.])(${names.join("|")})\s*\.\s*(caller|arguments)\b` : ""}`,
   );
   return lines
-    .filter((l) => l.kind === "add" && !isCommentLine(l.text) && read.test(l.text))
+    .filter((l) => l.kind === "add" && !isCommentLine(l.text, "js") && read.test(l.text))
     .map((l) =>
       violation(
         file,
@@ -947,7 +952,7 @@ function warningsThroughAlias(file: FileChange): Violation[] {
     String.raw`(?<![\w.])(${[...aliases].join("|")})\.(filters|_showwarnmsg_impl)\b(?!\s*(\.\s*(insert|append|remove|clear)\s*\(|\[[^\]]*\]\s*=(?!=)|=(?!=)))`,
   );
   return lines
-    .filter((l) => l.kind === "add" && !isCommentLine(l.text) && read.test(l.text))
+    .filter((l) => l.kind === "add" && !isCommentLine(l.text, "python") && read.test(l.text))
     .map((l) => ({
       rule: "test-awareness" as const,
       file: path,
