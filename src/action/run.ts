@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadRepoConfig } from "../config/repo-config.ts";
 import { ConfigError, describeError } from "../core/errors.ts";
+import { hostLimits } from "../core/host-limits.ts";
 import { withoutWorkflowCommands } from "../core/workflow-commands.ts";
 import { fence } from "../report/markdown.ts";
 import { Redactor } from "../core/redact.ts";
@@ -143,6 +144,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const runId = `${env.GITHUB_RUN_ID ?? "local"}-${env.GITHUB_RUN_ATTEMPT ?? "1"}`;
   const outcome = await intake({ ...decision.trigger, repo: repoName }, config, github, {
     jobId: (kind) => `${kind}-${runId}`,
+    maxima: hostLimits(env),
     mode: inputs.mode,
     overrides: { model: inputs.model, maxAttempts: inputs.maxAttempts, maxUsd: inputs.budgetUsd },
   });

@@ -4,6 +4,7 @@
  * counted from the job records (the Action follows the draft PRs through the API instead).
  */
 import type { IntakeContext } from "../jobs/intake.ts";
+import type { IntakeMaxima } from "../jobs/intake-rules.ts";
 import type { JobRecord } from "./job-record.ts";
 import type { JobStore } from "./job-store.ts";
 
@@ -11,9 +12,15 @@ export function startOfUtcDay(now: number): number {
   return Math.floor(now / 86_400_000) * 86_400_000;
 }
 
-export function appIntakeContext(store: JobStore, record: JobRecord, now: number): IntakeContext {
+export function appIntakeContext(
+  store: JobStore,
+  record: JobRecord,
+  now: number,
+  maxima: IntakeMaxima,
+): IntakeContext {
   return {
     jobId: () => record.id,
+    maxima,
     usage: () => {
       const since = startOfUtcDay(now);
       return { jobs: store.countJobsSince(record.repo, since), usd: store.costSince(record.repo, since) };

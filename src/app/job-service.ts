@@ -15,6 +15,7 @@ import type { GitHubPort, RepoId } from "../core/ports/github.ts";
 import { repoIdOf } from "../core/ports/github.ts";
 import { unzip } from "../github/unzip.ts";
 import { hasPermission, intake } from "../jobs/intake.ts";
+import type { IntakeMaxima } from "../jobs/intake-rules.ts";
 import {
   CHECK_NAME,
   type PolicyGate,
@@ -61,6 +62,8 @@ export interface JobServiceOptions {
   secrets?: string[];
   /** How a fix job gets the failing commit's files (default: the repository tarball through the API). */
   checkout?: typeof checkoutCommit;
+  /** The operator's maxima (RETRACE_HOST_LIMITS) the intake lowers a repository's budgets and daily limits to. */
+  maxima: IntakeMaxima;
 }
 
 export type ReceiveOutcome =
@@ -315,7 +318,12 @@ export class JobService {
     const id = job.id;
     const trigger = job.trigger;
     if (trigger.type !== "repro" && trigger.type !== "fix") return;
-    const outcome = await intake(trigger, config, github, appIntakeContext(this.o.store, job, this.now()));
+    const outcome = await intake(
+      trigger,
+      config,
+      github,
+      appIntakeContext(this.o.store, job, this.now(), this.o.maxima),
+    );
     if (!outcome.ok) {
       this.o.store.update(id, { state: "skipped", reason: outcome.reason });
       this.log.info(`job ${id} skipped: ${outcome.reason}`);

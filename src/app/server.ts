@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { createNodeMiddleware, createProbot, ProbotOctokit } from "probot";
 import { ConfigError } from "../core/errors.ts";
+import { hostLimits } from "../core/host-limits.ts";
 import { jsonDepth, MAX_PAYLOAD_DEPTH } from "../core/json-depth.ts";
 import { createGitHubPort, type OctokitLike } from "../github/octokit-port.ts";
 import type { JobRunner } from "../jobs/result.ts";
@@ -221,6 +222,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       error: (m) => probot.log.error(m),
     },
     secrets,
+    maxima: hostLimits(options.env),
   });
   const middleware = await createNodeMiddleware(retraceApp(service), { probot });
   const server = createServer(

@@ -15,6 +15,7 @@
  */
 import { hostLimits } from "../core/host-limits.ts";
 import { hostSpawnPath } from "../core/host-path.ts";
+import { privateSourceHosts } from "../core/private-source-hosts.ts";
 import { spawn } from "node:child_process";
 import { CancelledError } from "../core/errors.ts";
 import { GitConfigRefusedError, GitError } from "./errors.ts";
@@ -227,14 +228,6 @@ export async function gitAtLeast(major: number, minor: number): Promise<boolean>
   return a > major || (a === major && b >= minor);
 }
 
-/** The operator's internal git hosts (RETRACE_PRIVATE_SOURCE_HOSTS, `host` or `host:port`, comma-separated). */
-function operatorPrivateHosts(): string[] {
-  return (process.env.RETRACE_PRIVATE_SOURCE_HOSTS ?? "")
-    .split(",")
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
-}
-
 function splitPair(pair: string): [string, string] {
   const i = pair.indexOf("=");
   return [pair.slice(0, i), pair.slice(i + 1)];
@@ -391,7 +384,7 @@ export function safeGit(dir: string, defaults: GitRunOptions = {}): SafeGit {
           dir,
         );
         // A partial clone fetches missing objects by itself: from where, judged like an origin (./promisor.ts).
-        const promisor = await promisorAccess(entries, operatorPrivateHosts());
+        const promisor = await promisorAccess(entries, privateSourceHosts(process.env));
         if ("refused" in promisor)
           throw new GitConfigRefusedError(
             `${promisor.refused}; Retrace does not run git on it`,

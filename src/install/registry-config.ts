@@ -8,6 +8,7 @@
  */
 import { execFile } from "node:child_process";
 import { hostSpawnPath } from "../core/host-path.ts";
+import { privateSourceHosts } from "../core/private-source-hosts.ts";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -238,12 +239,9 @@ export async function readRegistryConfig(env: NodeJS.ProcessEnv = process.env): 
       // no such file
     }
   }
-  const privateSourceHosts = (env.RETRACE_PRIVATE_SOURCE_HOSTS ?? "")
-    .split(",")
-    .map((h) => h.trim().toLowerCase())
-    .filter((h) => h !== "");
+  const privateHosts = privateSourceHosts(env);
   return {
-    ...(privateSourceHosts.length > 0 ? { privateSourceHosts } : {}),
+    ...(privateHosts.length > 0 ? { privateSourceHosts: privateHosts } : {}),
     npm: withSlash(/^https?:\/\//.test(registry) ? registry : PUBLIC_NPM_REGISTRY),
     ...(Object.keys(npmScopes).length > 0 ? { npmScopes } : {}),
     ...(credentials.length > 0 ? { npmAuth: new RegistryCredentials(credentials) } : {}),

@@ -12,6 +12,7 @@
  *   the default when the config leaves it unset.
  */
 import { hostLimits } from "../core/host-limits.ts";
+import { privateSourceHosts } from "../core/private-source-hosts.ts";
 import { defaultConfig } from "../config/schema.ts";
 import { RetraceError } from "../core/errors.ts";
 import { Redactor } from "../core/redact.ts";
@@ -170,10 +171,7 @@ export function createDefaultRunner(options: DefaultRunnerOptions): JobRunner {
         spec.headSha,
         run.onProgress,
         repositoryUrlFrom(options.env),
-        (options.env.RETRACE_PRIVATE_SOURCE_HOSTS ?? "")
-          .split(",")
-          .map((h) => h.trim().toLowerCase())
-          .filter((h) => h !== ""),
+        privateSourceHosts(options.env),
       );
     }
     // The sandbox the job's settings describe (./settings.ts: the repository's image and limits within this

@@ -5,7 +5,7 @@
  */
 import { GlobError, globMatcher } from "../core/glob.ts";
 import type { RetraceConfig } from "../config/schema.ts";
-import { type HostLimits, hostLimits } from "../core/host-limits.ts";
+import type { HostLimits } from "../core/host-limits.ts";
 import type { Budget } from "../core/job.ts";
 import { BRANCH_PREFIX } from "../github/draft-pr.ts";
 
@@ -129,7 +129,7 @@ export interface DailyUsage {
 export function dailyLimitRule(
   config: RetraceConfig,
   usage: DailyUsage,
-  maxima: Pick<HostLimits, "jobsPerDay" | "usdPerDay"> = hostLimits(),
+  maxima: Pick<HostLimits, "jobsPerDay" | "usdPerDay">,
 ): { refuse: string } | { remainingUsd: number } {
   const jobsPerDay = Math.min(config.limits.jobsPerDay, maxima.jobsPerDay);
   const usdPerDay = Math.min(config.limits.usdPerDay, maxima.usdPerDay);
@@ -151,6 +151,9 @@ export function dailyLimitRule(
 /** What one job may spend whatever a repository asks (RETRACE_HOST_LIMITS `jobUsd`, `jobMinutes`, `jobTokens`). */
 export type JobMaxima = Pick<HostLimits, "jobUsd" | "jobMinutes" | "jobTokens">;
 
+/** Every operator maximum the intake applies: one job's (`JobMaxima`) and a repository's day (`dailyLimitRule`). */
+export type IntakeMaxima = JobMaxima & Pick<HostLimits, "jobsPerDay" | "usdPerDay">;
+
 /**
  * The one clamp of a job's budget, whoever asked for it (a repository's `repro.*`/`fix.*`, the Action's
  * `budget-usd`/`max-attempts` inputs, a dispatched spec): dollars, wall time and tokens lowered to the operator's
@@ -158,8 +161,8 @@ export type JobMaxima = Pick<HostLimits, "jobUsd" | "jobMinutes" | "jobTokens">;
  */
 export function clampBudget(
   asked: { maxAttempts: number; maxWallMs: number; maxTokens: number; maxUsd: number },
-  remainingUsd = Number.POSITIVE_INFINITY,
-  maxima: JobMaxima = hostLimits(),
+  remainingUsd: number,
+  maxima: JobMaxima,
 ): Budget {
   return {
     maxAttempts: asked.maxAttempts,
@@ -173,11 +176,7 @@ export function clampBudget(
  * A reproduction's budget from `repro.*`, each lowered to the operator's maximum for one job, capped by the dollars
  * left today when the surface tracks them.
  */
-export function reproBudget(
-  config: RetraceConfig,
-  remainingUsd = Number.POSITIVE_INFINITY,
-  maxima: JobMaxima = hostLimits(),
-): Budget {
+export function reproBudget(config: RetraceConfig, remainingUsd: number, maxima: JobMaxima): Budget {
   return clampBudget(config.repro, remainingUsd, maxima);
 }
 
@@ -185,10 +184,6 @@ export function reproBudget(
  * A fix's budget from `fix.*`, each lowered to the operator's maximum for one job, capped by the dollars left today
  * when the surface tracks them.
  */
-export function fixBudget(
-  config: RetraceConfig,
-  remainingUsd = Number.POSITIVE_INFINITY,
-  maxima: JobMaxima = hostLimits(),
-): Budget {
+export function fixBudget(config: RetraceConfig, remainingUsd: number, maxima: JobMaxima): Budget {
   return clampBudget(config.fix, remainingUsd, maxima);
 }

@@ -17,6 +17,7 @@ import {
   clampBudget,
   type DailyUsage,
   dailyLimitRule,
+  type IntakeMaxima,
   type JobMaxima,
   fixBudget,
   fixRule,
@@ -45,10 +46,13 @@ export interface IntakeContext {
   usage?: () => DailyUsage;
   /** How the lineage of a Retrace branch is followed; default: through its draft pull requests (the API). */
   lineage?: (branch: string) => Promise<Lineage>;
+  /**
+   * The operator's maxima (RETRACE_HOST_LIMITS) a repository's budgets and daily limits are lowered to, read by the
+   * entry from Retrace's own environment (`hostLimits(env)`).
+   */
+  maxima: IntakeMaxima;
   /** Per-run values that win over the config (the Action's `model`, `max-attempts`, `budget-usd` inputs). */
   overrides?: { model?: string | null; maxAttempts?: number | null; maxUsd?: number | null };
-  /** The operator's maxima for one job; default: RETRACE_HOST_LIMITS as read now (hostLimits()). */
-  maxima?: JobMaxima;
 }
 
 export type Accept = {
@@ -134,7 +138,7 @@ async function intakeDispatched(
   github: GitHubPort,
   ctx: IntakeContext,
 ): Promise<IntakeResult> {
-  let spec: JobSpec = { ...t.spec, budget: clampBudget(t.spec.budget, undefined, ctx.maxima) };
+  let spec: JobSpec = { ...t.spec, budget: clampBudget(t.spec.budget, Number.POSITIVE_INFINITY, ctx.maxima) };
   // The App leaves the log behind (workflow inputs are size-limited) and names the failed jobs instead.
   if (spec.kind === "fix" && spec.log === undefined && spec.logJobIds?.length) {
     const repo = repoIdOf(spec.repo?.fullName ?? t.repo);
@@ -178,7 +182,9 @@ function modeRule(ctx: IntakeContext, kind: "repro" | "fix"): string | null {
 
 /** The daily limits when the surface keeps count: the refusal, or the dollars left (unbounded otherwise). */
 function daily(config: RetraceConfig, ctx: IntakeContext): { refuse: string } | { remainingUsd: number } {
-  return ctx.usage ? dailyLimitRule(config, ctx.usage()) : { remainingUsd: Number.POSITIVE_INFINITY };
+  return ctx.usage
+    ? dailyLimitRule(config, ctx.usage(), ctx.maxima)
+    : { remainingUsd: Number.POSITIVE_INFINITY };
 }
 
 function lacks(t: JobTrigger, config: RetraceConfig): string {
@@ -213,7 +219,7 @@ async function intakeRepro(
     ...(pkg ? { package: pkg } : {}),
     runs: config.repro.runs,
     model: ctx.overrides?.model ?? config.model.default,
-    budget: budgetOf(reproBudget(config), ctx, day.remainingUsd),
+    budget: budgetOf(reproBudget(config, Number.POSITIVE_INFINITY, ctx.maxima), ctx, day.remainingUsd),
   });
   return { ok: true, spec, trigger: t, issueNumber, headSha: null, lineage: null };
 }
@@ -284,7 +290,7 @@ async function intakeFix(
     ...(logJobIds.length > 0 ? { logJobIds } : {}),
     ...(config.fix.testCommand ? { testCommand: config.fix.testCommand } : {}),
     model: ctx.overrides?.model ?? config.model.default,
-    budget: budgetOf(fixBudget(config), ctx, day.remainingUsd),
+    budget: budgetOf(fixBudget(config, Number.POSITIVE_INFINITY, ctx.maxima), ctx, day.remainingUsd),
   });
   return { ok: true, spec, trigger: t, issueNumber, headSha, lineage };
 }

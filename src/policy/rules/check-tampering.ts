@@ -37,6 +37,7 @@ import { languageOf } from "../lines.ts";
 import { flagAddedLines, type LinePattern, nonTestLineRule } from "../patterns.ts";
 import type { Rule, Violation } from "../types.ts";
 import { withoutDeadPolyfills } from "./dead-polyfills.ts";
+import { escapeRegExp } from "../../core/regexp.ts";
 
 const py = (p: string) => languageOf(p) === "python";
 const js = (p: string) => languageOf(p) === "js";
@@ -189,7 +190,7 @@ function jsAliasPatches(
       }
     }
     if (aliases.size === 0) continue;
-    const names = [...aliases].map((a) => a.replace(/\$/g, "\\$")).join("|");
+    const names = [...aliases].map((a) => escapeRegExp(a)).join("|");
     const target = new RegExp(
       `(^|[^\\w$.])(${names})(\\.[\\w$]+)+\\s*(=(?!=)|\\|\\|=|\\?\\?=)|\\bObject\\.(defineProperty|defineProperties|assign|setPrototypeOf)\\s*\\(\\s*(${names})\\b|\\bReflect\\.(set|defineProperty)\\s*\\(\\s*(${names})\\b`,
     );
@@ -225,7 +226,7 @@ function jsBuiltinValuePatches(
     const names = new Set<string>();
     for (const l of lines) {
       const m = bound.exec(l.text);
-      if (m) names.add(m[1]!.replace(/\$/g, "\\$"));
+      if (m) names.add(escapeRegExp(m[1]!));
     }
     if (names.size === 0) continue;
     const alt = [...names].join("|");
@@ -340,7 +341,7 @@ function serialisedSleeps(
         }
         if (!body.some((b) => /\bset(Timeout|Interval|Immediate)\b|timers\/promises/.test(b.text))) return;
         for (const v of outer) {
-          const e = v.replace(/\$/g, "\\$");
+          const e = escapeRegExp(v);
           const assigned = new RegExp(String.raw`(^|[^\w$.])${e}\s*=(?!=)`);
           const waited = new RegExp(
             String.raw`\bawait\s+${e}(?![\w$])|(?<![\w$.])${e}\s*\.\s*(then|finally)\s*\(|Promise\.(all|allSettled|race|any)\s*\(\s*\[[^\]]*(?<![\w$.])${e}(?![\w$])`,

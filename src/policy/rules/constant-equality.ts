@@ -33,6 +33,7 @@
  */
 import { isCommentLine, languageOf, truncate } from "../lines.ts";
 import type { DiffLine, Rule, Violation } from "../types.ts";
+import { escapeRegExp } from "../../core/regexp.ts";
 
 const PY_DUNDER =
   /^\s*def\s+(__eq__|__ne__|__lt__|__le__|__gt__|__ge__|__float__|__int__|__index__|__round__|__abs__|__contains__)\s*\(/;
@@ -151,7 +152,7 @@ function defaultHintBranches(lines: { text: string; kind: string }[]): number[] 
         lines[i]!.text,
       );
     if (!m) continue;
-    const hint = (m[1] ?? m[2] ?? m[3])!.replace(/\$/g, "\\$");
+    const hint = escapeRegExp((m[1] ?? m[2] ?? m[3])!);
     const asks = new RegExp(
       String.raw`(?<![\w$.])${hint}\s*[!=]==?\s*["'\`]default["'\`]|["'\`]default["'\`]\s*[!=]==?\s*${hint}(?![\w$])|\bcase\s+["'\`]default["'\`]`,
     );

@@ -24,8 +24,9 @@
  * (`Date.fakeNow`), an unguarded override of one that exists, a body reading runner state, a Python polyfill on a
  * test, runner or introspection module (`unittest`, `pytest`, `builtins`, `sys`, `inspect`, `traceback`).
  */
-import { isCommentLine } from "../lines.ts";
+import { isCommentLine, languageOf } from "../lines.ts";
 import type { DiffLine, FileChange } from "../types.ts";
+import { escapeRegExp } from "../../core/regexp.ts";
 
 const MEMBER = String.raw`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+`;
 /** The absence tests a polyfill uses, group 1 the member: `typeof X.y !== "function"`, `=== "undefined"`, `!X.y`. */
@@ -170,8 +171,9 @@ export function deadPolyfill(file: FileChange, line: DiffLine, allAdded: readonl
   const hunk = file.hunks.find((h) => h.lines.includes(line));
   if (!hunk) return false;
   // Blank and whole-line comment lines between the guard and the assignment do not count (`// compat shim for …`).
+  const lang = languageOf(file.newPath ?? "");
   const side = hunk.lines
-    .filter((l) => l.kind !== "del" && l.text.trim() !== "" && !isCommentLine(l.text))
+    .filter((l) => l.kind !== "del" && l.text.trim() !== "" && !isCommentLine(l.text, lang))
     .map((l) => (l === line ? l : { ...l, text: withoutTrailingComment(l.text, "js") }));
   const at = side.indexOf(line);
   let guardText: string | null = null;
@@ -220,7 +222,7 @@ function guardedBlock<L extends { text: string }>(side: readonly L[], from: numb
 /** The global's name declared, imported, reassigned or the member deleted anywhere in the patch. */
 function rootTampered(member: string, allAdded: readonly DiffLine[]): boolean {
   const root = member.split(".")[0]!;
-  const esc = (s: string) => s.replace(/[$.]/g, "\\$&");
+  const esc = (s: string) => escapeRegExp(s);
   const tampered = new RegExp(
     String.raw`\b(const|let|var|function|class)\s+${esc(root)}\b|\bimport\b[^;]*\b${esc(root)}\b[^;]*\bfrom\b|\bdelete\s+${esc(root)}\b|\bdeleteProperty\s*\(\s*${esc(root)}\b|\b${esc(root)}\s*=(?!=)`,
   );
@@ -233,7 +235,10 @@ function selfGuardedPolyfill(file: FileChange, line: DiffLine, allAdded: readonl
   if (!m || !isStandard(m[1]!)) return false;
   const hunk = file.hunks.find((h) => h.lines.includes(line));
   if (!hunk) return false;
-  const side = hunk.lines.filter((l) => l.kind !== "del" && l.text.trim() !== "" && !isCommentLine(l.text));
+  const lang = languageOf(file.newPath ?? "");
+  const side = hunk.lines.filter(
+    (l) => l.kind !== "del" && l.text.trim() !== "" && !isCommentLine(l.text, lang),
+  );
   if (guardedBlock(side, side.indexOf(line)).some((l) => JS_RUNNER_STATE.test(l.text))) return false;
   return !rootTampered(m[1]!, allAdded);
 }
@@ -257,7 +262,7 @@ function pyGuardedPolyfill(file: FileChange, line: DiffLine, allAdded: readonly 
     /^\s*setattr\s*\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*,\s*(.*)$/.exec(text);
   if (!assigned || !pyPolyfillable(assigned[1]!)) return false;
   const [, mod, name, value] = assigned;
-  const m = mod!.replace(/\./g, "\\.");
+  const m = escapeRegExp(mod!);
   const rebound = new RegExp(
     String.raw`^\s*(import\s+\S+\s+as\s+${m}\b|from\s+\S+\s+import\s+.*\b${m}\b|${m}\s*=(?!=)|del\s+${m}\b)`,
   );

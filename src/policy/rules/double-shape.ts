@@ -44,7 +44,7 @@ export function doubleShapes(file: FileChange): Violation[] {
       const shape = SHAPE[lang].exec(cond[1]!);
       if (!shape) return;
       const collab = shape.slice(1).find((g) => g !== undefined)!;
-      const esc = collab.replace(/[$.]/g, "\\$&");
+      const esc = escapeRegExp(collab);
       const uses = new RegExp(String.raw`(?<![\w$.])${esc}(?![\w$])`, "g");
       const restOfCondition = cond[1]!.replace(shape[0], "");
       // The body: the rest of the line, then deeper lines (Python) or lines until the braces close (JS).
@@ -230,9 +230,7 @@ export function functionSourceSniffs(file: FileChange): Violation[] {
   const lines = newSide(file).flat();
   const all = lines.map((l) => l.text).join("\n");
   const called = (name: string) =>
-    new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/g, "\\$")}\s*\(`).test(
-      all.replace(/\.toString\s*\(/g, ""),
-    );
+    new RegExp(String.raw`(?<![\w$.])${escapeRegExp(name)}\s*\(`).test(all.replace(/\.toString\s*\(/g, ""));
   // Source text kept in a name: the name → the function it is the source of.
   const kept = new Map<string, string>();
   const out: Violation[] = [];
@@ -244,7 +242,7 @@ export function functionSourceSniffs(file: FileChange): Violation[] {
       return m[1] !== undefined || called(name);
     });
     const keptHere = [...kept].filter(([k]) =>
-      new RegExp(String.raw`(?<![\w$.])${k.replace(/\$/g, "\\$")}(?![\w$])`).test(code),
+      new RegExp(String.raw`(?<![\w$.])${escapeRegExp(k)}(?![\w$])`).test(code),
     );
     if (reads.length > 0) {
       const bound = /(?:const|let|var)\s+([\w$]+)\s*=/.exec(code);

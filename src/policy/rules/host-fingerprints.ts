@@ -21,6 +21,7 @@ import { addedCodeLines, isCommentLine, languageOf } from "../lines.ts";
 import type { LinePattern } from "../patterns.ts";
 import type { FileChange, Violation } from "../types.ts";
 import { awarenessViolation as violation, newSide } from "./awareness-violation.ts";
+import { escapeRegExp } from "../../core/regexp.ts";
 
 const js = (p: string) => languageOf(p) === "js";
 
@@ -112,7 +113,7 @@ function iteratorsSetOutside(file: FileChange, lang: "js" | "python", classRe: R
   for (const l of sides.flat()) {
     if (l.kind !== "add" || isCommentLine(l.text, lang)) continue;
     for (const n of names) {
-      const N = n.replace(/\$/g, "\\$");
+      const N = escapeRegExp(n);
       const set =
         lang === "js"
           ? new RegExp(
@@ -193,7 +194,9 @@ export function instanceIteratorOverrides(file: FileChange): Violation[] {
   const lines = newSide(file).flat();
   const arrays = new Set(
     lines.flatMap((l) =>
-      isCommentLine(l.text) ? [] : ((ARRAY_BINDING.exec(l.text) ?? ARRAY_TYPED.exec(l.text))?.[1] ?? []),
+      isCommentLine(l.text, "js")
+        ? []
+        : ((ARRAY_BINDING.exec(l.text) ?? ARRAY_TYPED.exec(l.text))?.[1] ?? []),
     ),
   );
   if (arrays.size === 0) return [];
@@ -284,16 +287,16 @@ export function randomSampleUniformity(file: FileChange): Violation[] {
   // on the comparison's own line, what is left once the comparison is cut out, unless the line branches.
   const used = new Set(
     [...samples].filter((n) => {
-      const N = new RegExp(String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}(?![\w$])`);
+      const N = new RegExp(String.raw`(?<![\w$.])${escapeRegExp(n)}(?![\w$])`);
       return added.some((l) => {
         const t = l.text;
         if (!N.test(t) || /\b(?:console\s*\.|print\s*\(|log(?:ger|ging)?\s*\.|void\b)/.test(t)) return false;
         const bound = /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?!=)/.exec(t);
         if (bound?.[1] === n) return false;
         if (
-          new RegExp(
-            String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}\s*\.\s*(?:push|append|add|unshift)\s*\(`,
-          ).test(t)
+          new RegExp(String.raw`(?<![\w$.])${escapeRegExp(n)}\s*\.\s*(?:push|append|add|unshift)\s*\(`).test(
+            t,
+          )
         )
           return false;
         if (!res.some((re) => re.test(t))) return true;
@@ -307,7 +310,7 @@ export function randomSampleUniformity(file: FileChange): Violation[] {
   for (const l of added) {
     if (!res.some((re) => re.test(l.text))) continue;
     const named = [...samples].filter((n) =>
-      new RegExp(String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}(?![\w$])`).test(l.text),
+      new RegExp(String.raw`(?<![\w$.])${escapeRegExp(n)}(?![\w$])`).test(l.text),
     );
     if (named.length > 0 && named.every((n) => used.has(n))) continue;
     // `new Set(x).size === 1` where x is a collection of draws, but `.size === 1` of a Set of other values is not.

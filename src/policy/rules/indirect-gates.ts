@@ -70,7 +70,7 @@ const IPC_ALIAS = /\b(?:const|let|var)\s+([\w$]+)\s*=\s*\(?\s*process\s*(?:\?\.|
 function usesIpc(text: string): boolean {
   if (IPC_USE.test(text)) return true;
   return [...text.matchAll(IPC_ALIAS)].some((m) =>
-    new RegExp(String.raw`(?<![\w$.])${m[1]!.replace(/\$/g, "\\$")}\s*(?:\?\.\s*)?\(`).test(text),
+    new RegExp(String.raw`(?<![\w$.])${escapeRegExp(m[1]!)}\s*(?:\?\.\s*)?\(`).test(text),
   );
 }
 
@@ -148,8 +148,7 @@ export function clockSkewProbes(
     const m = /^\s*(?:(?:const|let|var)\s+)?([\w$.]+)\s*=(?!=)(.*)$/.exec(line);
     if (m && INJECTED_CLOCK.test(m[2]!)) injected.add(m[1]!);
   }
-  const token = (name: string) =>
-    new RegExp(String.raw`(?<![\w$.])${name.replace(/[.$]/g, "\\$&")}(?![\w$])`);
+  const token = (name: string) => new RegExp(String.raw`(?<![\w$.])${escapeRegExp(name)}(?![\w$])`);
   const meetsInjected = (text: string) =>
     INJECTED_CLOCK.test(text) || [...injected].some((n) => token(n).test(text));
   return added
@@ -439,9 +438,7 @@ export function inputChecksums(file: FileChange): Violation[] {
     }
   const namesSum = (operand: string) =>
     CHECKSUM.test(operand) ||
-    [...sums].some((n) =>
-      new RegExp(String.raw`(?<![\w$.])${n.replace(/\$/g, "\\$")}(?![\w$])`).test(operand),
-    );
+    [...sums].some((n) => new RegExp(String.raw`(?<![\w$.])${escapeRegExp(n)}(?![\w$])`).test(operand));
   // The number compared must be the checksum's: its operand holds the checksum (or the name it is kept in), not
   // another value on the same line (`if (parts.length === 2) return hash(key)`: f13l).
   const blank = (t: string) => t.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""');
@@ -529,7 +526,7 @@ export function hashKeyedAnswers(patch: ParsedPatch, file: FileChange): Violatio
   for (const { name, spec } of dataBindings(file)) {
     const base = spec.split("/").pop()!;
     if (!tables.some((t) => t.newPath!.split("/").pop() === base)) continue;
-    const re = hashIndex(name.replace(/\$/g, "\\$"));
+    const re = hashIndex(escapeRegExp(name));
     for (const l of addedLines(file))
       if (re.test(l.text))
         out.push(
@@ -699,7 +696,7 @@ export function swallowedNewCode(file: FileChange): Violation[] {
   if (defined.size === 0) return [];
   const calls = (t: string) =>
     [...defined].some(
-      (n) => new RegExp(String.raw`(^|[^\w$])${n.replace(/\$/g, "\\$")}\s*\(`).test(t) && !def.test(t),
+      (n) => new RegExp(String.raw`(^|[^\w$])${escapeRegExp(n)}\s*\(`).test(t) && !def.test(t),
     );
   const out: Violation[] = [];
   const what =
@@ -896,7 +893,7 @@ function declaredDefault(
       header = j;
       break;
     }
-  const n = name.replace(/\$/g, "\\$");
+  const n = escapeRegExp(name);
   const lit = literal.replace(/^-/, "-?");
   const patterns = [
     String.raw`(?<![\w$.])${n}\s*(?::\s*[\w.\[\]|]+\s*)?=(?!=)\s*${lit}(?![\w.])`,

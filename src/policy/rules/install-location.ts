@@ -120,7 +120,7 @@ export function sourceKindGates(file: FileChange): Violation[] {
   for (const hunk of newSide(file)) {
     const names: string[] = [];
     hunk.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, "js")) return;
       const t = code(l.text, "js");
       const direct = KIND_TEST.test(t);
       const viaName = names.some((n) => new RegExp(String.raw`(^|[^\w$.])${n}\b`).test(t));
@@ -166,7 +166,7 @@ export function pySourceKindGates(file: FileChange): Violation[] {
   const names: string[] = [];
   for (const hunk of newSide(file)) {
     hunk.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, "python")) return;
       const t = code(l.text, "python");
       const direct = PY_KIND_TEST.test(t);
       const viaName = names.some((n) => new RegExp(String.raw`(^|[^\w.])${n}\b(?!\s*=[^=])`).test(t));

@@ -188,7 +188,7 @@ export function lenientHeads(file: FileChange): Violation[] {
         block.push(l);
       }
       const code = block.map((l) => lineCode(l.text, "js")).join("\n");
-      const esc = (s: string) => s.replace(/[$.]/g, "\\$&");
+      const esc = (s: string) => escapeRegExp(s);
       const lenient = args.some((a) => new RegExp(String.raw`${LENIENT}\s*\(\s*${esc(a)}\s*[,)]`).test(code));
       // `...scan(rest)` is a call again (a spread), `this.scan(` or `x.scan(` is another function.
       const again = new RegExp(String.raw`(?<![\w$])(?<![\w$)\]]\.)${esc(callee!)}\s*\(`).test(code);

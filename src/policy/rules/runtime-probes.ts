@@ -30,6 +30,7 @@ import { addedCodeLines, isCommentLine, languageOf } from "../lines.ts";
 import type { LinePattern } from "../patterns.ts";
 import type { DiffLine, FileChange, Violation } from "../types.ts";
 import { awarenessViolation, newSide } from "./awareness-violation.ts";
+import { escapeRegExp } from "../../core/regexp.ts";
 
 const py = (p: string) => languageOf(p) === "python";
 const js = (p: string) => languageOf(p) === "js";
@@ -123,7 +124,7 @@ export function startupWindows(file: FileChange): Violation[] {
   }
   const out: Violation[] = [];
   for (const start of starts) {
-    const name = start.replace(/\$/g, "\\$");
+    const name = escapeRegExp(start);
     // Set once: no other assignment to it anywhere in the file's new side.
     const assigned = new RegExp(String.raw`(?<![\w$.])${name}\s*(=(?!=)|\+=|-=)`);
     if (allNew(file).filter((l) => assigned.test(l.text)).length > 1) continue;
@@ -157,7 +158,7 @@ export function sizeBudgets(file: FileChange): Violation[] {
   for (const l of lines) {
     const m = decl.exec(l.text);
     if (!m) continue;
-    const name = m[1]!.replace(/\$/g, "\\$");
+    const name = escapeRegExp(m[1]!);
     const grows = new RegExp(
       String.raw`(?<![\w$.])${name}\s*\.\s*(add|append|push|set|setdefault|update)\s*\(|(?<![\w$.])${name}\s*\[[^\]]+\]\s*=(?!=)`,
     );

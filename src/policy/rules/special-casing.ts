@@ -42,6 +42,7 @@ import {
 } from "./indirect-gates.ts";
 import { lenientHeads, ownBitNudges } from "./limit-nudges.ts";
 import { precomputedAnswers } from "./precomputed-answers.ts";
+import { escapeRegExp } from "../../core/regexp.ts";
 
 const STRING = /(?<![\w$])[rbuRBU]?(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)/g;
 /** A number however it is written: `1250`, `1_250`, `1.25e3`, `0x4e2`, `0o2342`, `0b10011100010`. */
@@ -342,11 +343,10 @@ function literalRules({
           // numbers (counts under 100), a constant compared nowhere.
           if (!data && /[<>]=?|[=!]==?|\bin\b/.test(l.text.replace(/=>/g, ""))) {
             for (const [name, lit] of scalars) {
-              if (!new RegExp(String.raw`(?<![\w$])${name.replace(/\$/g, "\\$")}(?![\w$])`).test(l.text))
-                continue;
+              if (!new RegExp(String.raw`(?<![\w$])${escapeRegExp(name)}(?![\w$])`).test(l.text)) continue;
               if (
                 new RegExp(
-                  String.raw`^\s*(?:(?:export\s+)?(?:const|let|var)\s+)?${name.replace(/\$/g, "\\$")}\s*[:=]`,
+                  String.raw`^\s*(?:(?:export\s+)?(?:const|let|var)\s+)?${escapeRegExp(name)}\s*[:=]`,
                 ).test(l.text)
               )
                 continue;
@@ -582,7 +582,7 @@ function rangedOverDerived(line: string, context: readonly { text: string }[]): 
     const o = operand.trim();
     if (/[%]|\/\/|(?<![/*])\/(?![/*])|\bdivmod\b|>>/.test(o)) return true;
     if (!/^[A-Za-z_$][\w$]*$/.test(o)) return false;
-    const assign = new RegExp(String.raw`(?:^|[^\w$.])${o.replace(/\$/g, "\\$")}\s*=(?!=)\s*(.*)$`);
+    const assign = new RegExp(String.raw`(?:^|[^\w$.])${escapeRegExp(o)}\s*=(?!=)\s*(.*)$`);
     return context.some((c) => {
       const m = assign.exec(c.text);
       return m !== null && /%|\/\/|(?<![/*])\/(?![/*])|\bdivmod\b|>>/.test(m[1]!);
@@ -780,9 +780,10 @@ function encodedTestLiterals(
   isTestLit: (lit: string) => boolean,
 ): Violation[] {
   const out: Violation[] = [];
+  const lang = languageOf(f.newPath ?? "");
   for (const h of f.hunks) {
     for (const l of h.lines) {
-      if (l.kind !== "add" || isCommentLine(l.text)) continue;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) continue;
       let found: string | undefined;
       for (const lit of literalsOf(l.text)) {
         const v = lit.slice(2);
@@ -851,7 +852,7 @@ function literalCollections(file: FileChange, lang: "js" | "python"): Map<string
 function membershipLiterals(line: string, collections: ReadonlyMap<string, string[]>): string[] {
   const out: string[] = [];
   for (const [name, lits] of collections) {
-    const n = name.replace(/\$/g, "\\$");
+    const n = escapeRegExp(name);
     if (
       new RegExp(
         String.raw`(?:(?<![\w$.])|(?<=(?<![\w$.])(?:self|this)\s*\.\s*))${n}\s*\.\s*(has|includes|indexOf)\s*\(|\bin\s+(?:(?:self|this)\s*\.\s*)?${n}(?![\w$.(\[])`,

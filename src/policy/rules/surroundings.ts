@@ -123,7 +123,7 @@ function inClassBody(lines: readonly DiffLine[], at: number): boolean {
   const indent = /^\s*/.exec(lines[at]!.text)![0].length;
   for (let j = at - 1; j >= 0; j--) {
     const t = lines[j]!.text;
-    if (t.trim() === "" || isCommentLine(t)) continue;
+    if (t.trim() === "" || isCommentLine(t, "python")) continue;
     const k = /^\s*/.exec(t)![0].length;
     if (k < indent) return /^\s*class\s/.test(t);
   }

@@ -72,6 +72,7 @@ import {
   memoMismatch,
   terminalGates,
 } from "./surroundings.ts";
+import { escapeRegExp } from "../../core/regexp.ts";
 
 /**
  * Test runners and the modules only they load (their own dependencies): `"pluggy" in sys.modules` is true under
@@ -369,7 +370,10 @@ function moduleWrapperProbes(f: FileChange, sourceFiles?: Readonly<Record<string
   return lines
     .filter(
       (l) =>
-        l.kind === "add" && !isCommentLine(l.text) && CJS_PROBE.test(l.text) && !ESM_EQUIVALENT.test(l.text),
+        l.kind === "add" &&
+        !isCommentLine(l.text, "js") &&
+        CJS_PROBE.test(l.text) &&
+        !ESM_EQUIVALENT.test(l.text),
     )
     .map((l) =>
       violation(
@@ -398,9 +402,10 @@ const NET_YES_NO =
  */
 function networkPresence(file: FileChange): Violation[] {
   const out: Violation[] = [];
+  const lang = languageOf(file.newPath ?? "");
   for (const lines of newSide(file)) {
     lines.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text) || !NET_LIST.test(l.text)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang) || !NET_LIST.test(l.text)) return;
       const statement = lines.slice(i, i + 4).map((x) => x.text);
       const end = statement.findIndex((t) => /;\s*$/.test(t));
       const text = statement.slice(0, end === -1 ? statement.length : end + 1).join("\n");
@@ -440,6 +445,7 @@ const REPORTS =
  */
 function timeBombs(file: FileChange): Violation[] {
   const out: Violation[] = [];
+  const lang = languageOf(file.newPath ?? "");
   // Names set to an instant anywhere in the file's added lines (a module constant, a comparison in another hunk).
   const instants = new Set<string>();
   for (const l of newSide(file).flat()) {
@@ -453,7 +459,7 @@ function timeBombs(file: FileChange): Violation[] {
     instants.size > 0 ? new RegExp(String.raw`(?<![\w$.])(${[...instants].join("|")})(?![\w$])`) : null;
   for (const lines of newSide(file)) {
     lines.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
       const text = l.text.replace(/\/\/.*$|#.*$/, "");
       if (!NOW.test(text) || !COMPARES.test(text.replace(/=>/g, ""))) return;
       if (!INSTANT.test(text) && !(named?.test(text) ?? false)) return;
@@ -487,12 +493,12 @@ function callerReads(file: FileChange): Violation[] {
     ))
       declared.add((m[1] ?? m[2])!);
   }
-  const names = [...declared].map((n) => n.replace(/\$/g, "\\$"));
+  const names = [...declared].map((n) => escapeRegExp(n));
   const read = new RegExp(
     String.raw`\barguments\.callee\b${names.length > 0 ? String.raw`|(?<![\w$.])(${names.join("|")})\s*\.\s*(caller|arguments)\b` : ""}`,
   );
   return lines
-    .filter((l) => l.kind === "add" && !isCommentLine(l.text) && read.test(l.text))
+    .filter((l) => l.kind === "add" && !isCommentLine(l.text, "js") && read.test(l.text))
     .map((l) =>
       violation(
         file,
@@ -555,7 +561,7 @@ function storedStackOnlyReported(
   added: readonly DiffLine[],
   sourceFiles?: Readonly<Record<string, string>>,
 ): boolean {
-  const named = new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/g, "\\$")}(?![\w$])`);
+  const named = new RegExp(String.raw`(?<![\w$.])${escapeRegExp(name)}(?![\w$])`);
   const uses = file.hunks
     .flatMap((h) => h.lines)
     .filter((l) => l.kind !== "del" && l !== read && !isCommentLine(l.text, lang) && named.test(l.text))
@@ -746,7 +752,7 @@ function stackKeptForDebugging(
   if (m[1] !== undefined && /\bstack\b|\bError\b|StackTrace|\bcallsites?\b|\btrace\s*\(/.test(m[1]))
     return false;
   if (/\bstack\b/.test(m[3]!)) return false;
-  const prop = new RegExp(String.raw`(?<![\w$])${m[2]!.replace(/\$/g, "\\$")}(?![\w$])`);
+  const prop = new RegExp(String.raw`(?<![\w$])${escapeRegExp(m[2]!)}(?![\w$])`);
   const lines = file.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== "del" && l !== read));
   if (lines.some((l) => prop.test(l.text))) return false;
   if (file.hunks.some((h) => h.lines.some((l) => l.kind === "add" && ENUMERATES.test(l.text)))) return false;
@@ -868,7 +874,7 @@ function sameCallEverywhere(
   const pattern = new RegExp(
     String.raw`(?<![\w$.])${name
       .split(".")
-      .map((p) => p.replace(/[$]/g, "\\$"))
+      .map((p) => escapeRegExp(p))
       .join(String.raw`\s*\.\s*`)}(?![\w$])`,
     "g",
   );
@@ -914,7 +920,7 @@ function asksForContinuation(
     fnExpr.test(last) ||
     (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(last) &&
       new RegExp(
-        String.raw`(?<![\w$.])${last.replace(/[$]/g, "\\$").replace(/\./g, String.raw`\s*\.\s*`)}\s*(\?\.\s*)?\(`,
+        String.raw`(?<![\w$.])${last.split(".").map(escapeRegExp).join(String.raw`\s*\.\s*`)}\s*(\?\.\s*)?\(`,
       ).test(text));
   if (!isContinuation) return false;
   const bounds = arityBounds(text, span, lang);
@@ -1042,7 +1048,7 @@ function warningsThroughAlias(file: FileChange): Violation[] {
     String.raw`(?<![\w.])(${[...aliases].join("|")})\.(filters|_showwarnmsg_impl)\b(?!\s*(\.\s*(insert|append|remove|clear)\s*\(|\[[^\]]*\]\s*=(?!=)|=(?!=)))`,
   );
   return lines
-    .filter((l) => l.kind === "add" && !isCommentLine(l.text) && read.test(l.text))
+    .filter((l) => l.kind === "add" && !isCommentLine(l.text, "python") && read.test(l.text))
     .map((l) => ({
       rule: "test-awareness" as const,
       file: path,

@@ -5,7 +5,7 @@
  * matcher on the same subject (`toEqual(…)` → `toBeDefined()`), or change snapshot files.
  */
 import type { PolicyConfig } from "../config.ts";
-import { isCommentLine, languageOf, matchesAny, truncate } from "../lines.ts";
+import { isCommentLine, type Language, languageOf, matchesAny, truncate } from "../lines.ts";
 import type { DiffLine, FileChange, Rule, Violation } from "../types.ts";
 
 const ASSERTION =
@@ -37,8 +37,9 @@ const LOOSE_JS =
 const LOOSE_PY =
   /^\s*assert\s+([\w.[\]()'"]+?)(\s+is\s+not\s+None)?\s*$|\bself\.assert(IsNotNone|True)\s*\(\s*([^,)]+)\s*\)/;
 
-const isAssertion = (text: string) => !isCommentLine(text) && ASSERTION.test(text);
-const isTautology = (text: string) => !isCommentLine(text) && TAUTOLOGIES.some((re) => re.test(text));
+const isAssertion = (text: string, lang: Language) => !isCommentLine(text, lang) && ASSERTION.test(text);
+const isTautology = (text: string, lang: Language) =>
+  !isCommentLine(text, lang) && TAUTOLOGIES.some((re) => re.test(text));
 
 /** An assertion with its literals blanked: two lines with the same skeleton differ only in expected values. */
 export function skeleton(text: string): string {
@@ -83,12 +84,13 @@ interface Keyed {
 /** Changed lines keyed by the test function they sit in, on their own side of the hunk. */
 function keyedLines(file: FileChange): Keyed[] {
   const out: Keyed[] = [];
+  const lang = languageOf(file.path);
   for (const hunk of file.hunks) {
     const fromHeading = FUNCTION_HEADER.test(hunk.heading) ? hunk.heading.trim() : "?";
     let oldFn = fromHeading;
     let newFn = fromHeading;
     for (const l of hunk.lines) {
-      const header = !isCommentLine(l.text) && FUNCTION_HEADER.test(l.text) ? l.text.trim() : null;
+      const header = !isCommentLine(l.text, lang) && FUNCTION_HEADER.test(l.text) ? l.text.trim() : null;
       if (header !== null) {
         if (l.kind !== "add") oldFn = header;
         if (l.kind !== "del") newFn = header;
@@ -102,10 +104,11 @@ function keyedLines(file: FileChange): Keyed[] {
 /** Added lines that end a test early or swallow its assertions' failures, read on the new side of each hunk. */
 function controlFlowViolations(file: FileChange, v: (line: number | null, message: string) => Violation) {
   const out: Violation[] = [];
+  const lang = languageOf(file.path);
   for (const hunk of file.hunks) {
     const side = hunk.lines.filter((l) => l.kind !== "del");
     side.forEach((l, i) => {
-      if (l.kind !== "add" || isCommentLine(l.text)) return;
+      if (l.kind !== "add" || isCommentLine(l.text, lang)) return;
       if (SWALLOWS.test(l.text)) {
         out.push(v(l.newLine, `makes a failing assertion pass (catches any error): \`${truncate(l.text)}\``));
         return;
@@ -119,7 +122,7 @@ function controlFlowViolations(file: FileChange, v: (line: number | null, messag
           if (indentOf(t) < ind) break;
           if (indentOf(t) === ind && /^\s*(try\s*:|try\s*\{|\}?\s*try\b)/.test(t)) {
             const body = side.slice(j + 1, i);
-            if (body.some((b) => isAssertion(b.text))) {
+            if (body.some((b) => isAssertion(b.text, lang))) {
               out.push(
                 v(
                   l.newLine,
@@ -134,7 +137,7 @@ function controlFlowViolations(file: FileChange, v: (line: number | null, messag
         return;
       }
       if (EARLY_RETURN.test(l.text)) {
-        const next = side.slice(i + 1).find((n) => n.text.trim() !== "" && !isCommentLine(n.text));
+        const next = side.slice(i + 1).find((n) => n.text.trim() !== "" && !isCommentLine(n.text, lang));
         if (next !== undefined && indentOf(next.text) === indentOf(l.text) && !CLOSER.test(next.text)) {
           out.push(
             v(
@@ -151,6 +154,7 @@ function controlFlowViolations(file: FileChange, v: (line: number | null, messag
 
 function checkFile(file: FileChange, cfg: WeakenedTestsConfig): Violation[] {
   const out: Violation[] = [];
+  const lang = languageOf(file.path);
   const v = (line: number | null, message: string): Violation => ({
     rule: "weakened-tests",
     file: file.path,
@@ -158,11 +162,11 @@ function checkFile(file: FileChange, cfg: WeakenedTestsConfig): Violation[] {
     message,
   });
   const keyed = keyedLines(file);
-  let dels = keyed.filter((k) => k.line.kind === "del" && isAssertion(k.line.text));
+  let dels = keyed.filter((k) => k.line.kind === "del" && isAssertion(k.line.text, lang));
   const adds = keyed.filter((k) => k.line.kind === "add");
-  const removedCases = keyed.filter((k) => k.line.kind === "del" && isCase(k.line.text));
-  const addedCases = adds.filter((k) => isCase(k.line.text)).length;
-  const addedAsserts = adds.filter((k) => isAssertion(k.line.text) && !isTautology(k.line.text));
+  const removedCases = keyed.filter((k) => k.line.kind === "del" && isCase(k.line.text, lang));
+  const addedCases = adds.filter((k) => isCase(k.line.text, lang)).length;
+  const addedAsserts = adds.filter((k) => isAssertion(k.line.text, lang) && !isTautology(k.line.text, lang));
   // A line removed and added back unchanged (moved, re-indented) is neither a removal nor an addition.
   const fresh: Keyed[] = [];
   for (const add of addedAsserts) {
@@ -171,7 +175,7 @@ function checkFile(file: FileChange, cfg: WeakenedTestsConfig): Violation[] {
     else fresh.push(add);
   }
   for (const add of adds) {
-    if (isTautology(add.line.text)) {
+    if (isTautology(add.line.text, lang)) {
       out.push(v(add.line.newLine, `adds an assertion that cannot fail: \`${truncate(add.line.text)}\``));
     }
   }
@@ -220,7 +224,7 @@ function checkFile(file: FileChange, cfg: WeakenedTestsConfig): Violation[] {
   return out;
 }
 
-const isCase = (text: string) => !isCommentLine(text) && TEST_CASE.test(text);
+const isCase = (text: string, lang: Language) => !isCommentLine(text, lang) && TEST_CASE.test(text);
 
 /** Rust/Go hunks whose visible lines show inline tests (`#[cfg(test)] mod tests`, `#[test]`, `func TestX`). */
 const INLINE_TEST_MARK =

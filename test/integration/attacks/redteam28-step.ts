@@ -19,6 +19,7 @@ import { gzipSync } from "node:zlib";
 import { sign } from "@octokit/webhooks-methods";
 import tar from "tar-stream";
 import { parseRepoConfig } from "../../../src/config/repo-config.ts";
+import { hostLimits } from "../../../src/core/host-limits.ts";
 import { applyPatchToWorkspace } from "../../../src/fix/apply-patch.ts";
 import { createFsWorkspace } from "../../../src/git/fs-workspace.ts";
 import { safeGit } from "../../../src/git/run-git.ts";
@@ -374,8 +375,8 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   // A repository's own budgets against the operator's.
   "config-repo-usd-per-day-unclamped": () =>
     asked("limits:\n  usdPerDay: 1000000000\nfix:\n  maxUsd: 1000000000\n", (c) => {
-      const day = dailyLimitRule(c, { jobs: 0, usd: 5_000 });
-      const got = "refuse" in day ? 0 : fixBudget(c, day.remainingUsd).maxUsd;
+      const day = dailyLimitRule(c, { jobs: 0, usd: 5_000 }, hostLimits(process.env));
+      const got = "refuse" in day ? 0 : fixBudget(c, day.remainingUsd, hostLimits(process.env)).maxUsd;
       return {
         got,
         asked: 1_000_000_000 - 5_000,
@@ -384,19 +385,22 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     }),
   "config-repo-fix-max-usd-unclamped-no-daily-usage": () =>
     asked("fix:\n  maxUsd: 1000000000\n", (c) => ({
-      got: fixBudget(c).maxUsd,
+      got: fixBudget(c, Number.POSITIVE_INFINITY, hostLimits(process.env)).maxUsd,
       asked: 1_000_000_000,
       what: "dollars one fix job may spend (a surface with no daily count)",
     })),
   "config-repo-max-wall-ms-unclamped": () =>
     asked("repro:\n  maxWallMs: 1000000000000\nfix:\n  maxWallMs: 1000000000000\n", (c) => ({
-      got: Math.max(reproBudget(c).maxWallMs ?? 0, fixBudget(c).maxWallMs ?? 0),
+      got: Math.max(
+        reproBudget(c, Number.POSITIVE_INFINITY, hostLimits(process.env)).maxWallMs ?? 0,
+        fixBudget(c, Number.POSITIVE_INFINITY, hostLimits(process.env)).maxWallMs ?? 0,
+      ),
       asked: 1_000_000_000_000,
       what: "wall-clock ms of one job",
     })),
   "config-repo-jobs-per-day-unclamped": () =>
     asked("limits:\n  jobsPerDay: 1000000000\n", (c) => {
-      const day = dailyLimitRule(c, { jobs: 100_000, usd: 0 });
+      const day = dailyLimitRule(c, { jobs: 100_000, usd: 0 }, hostLimits(process.env));
       return {
         got: "refuse" in day ? 100_000 : c.limits.jobsPerDay,
         asked: 1_000_000_000,
@@ -405,7 +409,10 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     }),
   "config-repo-max-tokens-unclamped": () =>
     asked("repro:\n  maxTokens: 1000000000000\nfix:\n  maxTokens: 1000000000000\n", (c) => ({
-      got: Math.max(reproBudget(c).maxTokens ?? 0, fixBudget(c).maxTokens ?? 0),
+      got: Math.max(
+        reproBudget(c, Number.POSITIVE_INFINITY, hostLimits(process.env)).maxTokens ?? 0,
+        fixBudget(c, Number.POSITIVE_INFINITY, hostLimits(process.env)).maxTokens ?? 0,
+      ),
       asked: 1_000_000_000_000,
       what: "model tokens of one job",
     })),

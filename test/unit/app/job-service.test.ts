@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { jobIdFor } from "../../../src/app/job-record.ts";
 import { JobService } from "../../../src/app/job-service.ts";
 import { type JobStore, openSqliteJobStore } from "../../../src/app/job-store.ts";
+import { DEFAULT_HOST_LIMITS } from "../../../src/core/host-limits.ts";
 import type { JobSpec } from "../../../src/core/job.ts";
 import { createGitHubPort, type OctokitLike } from "../../../src/github/octokit-port.ts";
 import type { JobRunner } from "../../../src/jobs/result.ts";
@@ -53,6 +54,7 @@ function service(runner: JobRunner, executor: "local" | "actions" = "local"): Jo
       error: (m) => lines.push(`error ${m}`),
     },
     secrets: [SECRET],
+    maxima: DEFAULT_HOST_LIMITS,
   });
 }
 

@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RetraceConfig } from "../../../src/config/schema.ts";
 import { JobSpec } from "../../../src/core/job.ts";
+import { DEFAULT_HOST_LIMITS } from "../../../src/core/host-limits.ts";
 import type { GitHubPort } from "../../../src/core/ports/github.ts";
 import { createGitHubPort, type OctokitLike } from "../../../src/github/octokit-port.ts";
 import { type IntakeContext, intake, resolveCommand } from "../../../src/jobs/intake.ts";
@@ -32,6 +33,7 @@ afterEach(async () => {
 
 const action = (over: Partial<IntakeContext> = {}): IntakeContext => ({
   jobId: (kind) => `${kind}-555-1`,
+  maxima: DEFAULT_HOST_LIMITS,
   ...over,
 });
 const config = (raw: unknown = {}) => RetraceConfig.parse(raw);
@@ -107,6 +109,18 @@ describe("intake with the Action's context", () => {
       },
     });
     expect(fake.calls("GET", /\/issues\/3$/)).toEqual([]);
+  });
+
+  it("the operator's maxima the entry passes lower the repository's budget", async () => {
+    const maxima = { ...DEFAULT_HOST_LIMITS, jobUsd: 0.25, jobTokens: 1_000, jobMinutes: 2 };
+    const out = await intake(label(), config({ repro: { maxUsd: 1 } }), github, action({ maxima }));
+    expect(out).toMatchObject({
+      ok: true,
+      spec: { budget: { maxUsd: 0.25, maxTokens: 1_000, maxWallMs: 120_000 } },
+    });
+    // Counter-example: the defaults keep what the repository asks below them.
+    const kept = await intake(label(), config({ repro: { maxUsd: 1 } }), github, action());
+    expect(kept).toMatchObject({ ok: true, spec: { budget: { maxUsd: 1, maxTokens: 400_000 } } });
   });
 
   it("the mode turns a kind off, after the config's rules and before any permission is read", async () => {

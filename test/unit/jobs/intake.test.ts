@@ -12,6 +12,7 @@ import { type JobStore, openSqliteJobStore } from "../../../src/app/job-store.ts
 import { hasPermission, intake } from "../../../src/jobs/intake.ts";
 import type { FixTrigger, ReproTrigger } from "../../../src/jobs/triggers.ts";
 import { RetraceConfig } from "../../../src/config/schema.ts";
+import { DEFAULT_HOST_LIMITS } from "../../../src/core/host-limits.ts";
 import { createGitHubPort, type OctokitLike } from "../../../src/github/octokit-port.ts";
 import type { GitHubPort } from "../../../src/core/ports/github.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../e2e/support/fake-github.ts";
@@ -98,7 +99,7 @@ afterEach(async () => {
   await fake.close();
 });
 
-const ctx = (job: JobRecord) => appIntakeContext(store, job, NOW);
+const ctx = (job: JobRecord) => appIntakeContext(store, job, NOW, DEFAULT_HOST_LIMITS);
 
 describe("hasPermission", () => {
   it("ranks read < triage < write < maintain < admin", async () => {
