@@ -25,6 +25,7 @@ interface ReproOptions {
   maxAttempts: string;
   budgetUsd: string;
   timeout: string;
+  installTimeout: string;
   package?: string;
 }
 
@@ -50,6 +51,11 @@ export function registerRepro(program: Command): void {
     .option("--max-attempts <n>", "attempts of the model loop", "3")
     .option("--budget-usd <x>", "dollars the model may spend", "1")
     .option("--timeout <seconds>", "wall-clock limit of each sandbox run, in seconds (1 to 600)", "10")
+    .option(
+      "--install-timeout <seconds>",
+      "wall-clock limit of each dependency install, in seconds (1 to 1800)",
+      "300",
+    )
     .action(async (input: string, opts: ReproOptions) => {
       if (opts.offline && opts.model)
         throw new UsageError("--offline and --model exclude each other", "drop one of them");
@@ -57,6 +63,7 @@ export function registerRepro(program: Command): void {
       const runs = intOption("--runs", opts.runs, 1, 10);
       const maxAttempts = intOption("--max-attempts", opts.maxAttempts, 1, 20);
       const timeoutMs = secondsOption("--timeout", opts.timeout, 1, 600, 10);
+      const installTimeoutMs = secondsOption("--install-timeout", opts.installTimeout, 1, 1800, 600);
       const maxUsd = nonNegativeNumberOption("--budget-usd", opts.budgetUsd, 10_000);
       const markdown = await readTextInput(
         input,
@@ -101,7 +108,7 @@ export function registerRepro(program: Command): void {
       const { job, outcome, startedAt } = await runReproJob(spec, {
         model,
         redactor,
-        overrides: { runTimeoutMs: timeoutMs },
+        overrides: { runTimeoutMs: timeoutMs, installTimeoutMs },
         onEvent: (e) => progress(`${e.step}: ${e.summary}`),
         onProgress: progress,
       });
