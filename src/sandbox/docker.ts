@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { PassThrough, type Readable, Writable } from "node:stream";
 import type Docker from "dockerode";
-import { CancelledError, RetraceError } from "../core/errors.ts";
+import { CancelledError, InfrastructureError, RetraceError } from "../core/errors.ts";
 import { connectDocker, pingEngine, requireImage } from "./engine.ts";
 import { DEFAULT_LIMITS, operatorMaxLimits, resolveLimits } from "./limits.ts";
 import { reapContainers, RETRACE_LABEL, type ReapResult } from "./reaper.ts";
@@ -518,6 +518,15 @@ export class DockerSandbox implements Sandbox {
       throw new CancelledError("the sandbox run was cancelled while its input was copied in");
     if (packError) throw packError;
     const info = await exec.inspect();
+    if (info.Running || info.ExitCode === null) {
+      // The copy itself passed the run's limit (a loaded host, a limit of a second or two): the host's doing, named
+      // with the limit to raise, never an error of the input.
+      (stream as unknown as { destroy: () => void }).destroy();
+      throw new InfrastructureError(
+        `copying the input into the sandbox did not finish within the run's time limit (${limits.timeoutMs / 1000} s), so the command never started`,
+        "raise the run's time limit (`--timeout SECONDS`), or run again when the machine is less loaded",
+      );
+    }
     if (info.ExitCode !== 0) {
       const message = err.text().trim();
       throw new RetraceError(
