@@ -300,6 +300,7 @@ export class DockerSandbox implements Sandbox {
         files,
         ...(tooLarge.length > 0 ? { collectTooLarge: tooLarge } : {}),
         stoppedBy,
+        ...(outcome.cpuMs === undefined ? {} : { cpuMs: outcome.cpuMs }),
         memoryMb: limits.memoryMb,
       };
     } finally {
@@ -570,7 +571,19 @@ export class DockerSandbox implements Sandbox {
       stoppedBy = reason;
       void this.halt(container);
     };
-    const timer = setTimeout(() => stop("timeout"), limits.timeoutMs);
+    // At the time limit, one reading of the container's CPU time (its cgroup, through the engine) before the stop:
+    // CPU ≈ wall is the program's own endless loop, CPU far below wall is a loaded host (match.ts `cpuBound`).
+    let cpuMs: number | undefined;
+    let ended = false;
+    const timer = setTimeout(() => {
+      void containerCpuMs(container)
+        .then((ms) => {
+          if (!ended) cpuMs = ms ?? undefined;
+        })
+        .finally(() => {
+          if (!ended) stop("timeout");
+        });
+    }, limits.timeoutMs);
     const onAbort = () => stop("killed");
     request.signal?.addEventListener("abort", onAbort, { once: true });
     // An abort that fired while the container was being prepared has no event left to deliver.
@@ -580,6 +593,7 @@ export class DockerSandbox implements Sandbox {
     try {
       await waitForExec(exec, stream, limits.timeoutMs + this.stopGraceMs + 10_000, () => stoppedBy !== null);
     } finally {
+      ended = stoppedBy === null;
       clearTimeout(timer);
       request.signal?.removeEventListener("abort", onAbort);
     }
@@ -598,6 +612,7 @@ export class DockerSandbox implements Sandbox {
       stderrTruncated: err.truncated,
       durationMs,
       stoppedBy: stoppedBy as StopReason | null,
+      ...(stoppedBy === "timeout" && cpuMs !== undefined ? { cpuMs } : {}),
     };
   }
 
@@ -872,6 +887,23 @@ async function settle(done: () => boolean, maxMs: number): Promise<void> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The CPU time a container has used, in ms: one reading of its cgroup's counter through the engine's stats
+ * (`one-shot`, no waiting for a second sample); null when the engine does not answer within 3 s.
+ */
+export async function containerCpuMs(container: Docker.Container): Promise<number | null> {
+  try {
+    const engine = container as unknown as { stats(options: object): Promise<unknown> };
+    const stats = (await withTimeout(engine.stats({ stream: false, "one-shot": true }), 3_000)) as {
+      cpu_stats?: { cpu_usage?: { total_usage?: number } };
+    };
+    const ns = stats.cpu_stats?.cpu_usage?.total_usage;
+    return typeof ns === "number" && Number.isFinite(ns) && ns > 0 ? Math.round(ns / 1e6) : null;
+  } catch {
+    return null;
+  }
 }
 
 export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
