@@ -11,14 +11,18 @@ import type { ReportedBehaviour } from "../../../src/repro/result.ts";
 
 const printed: ReportedBehaviour = {
   kind: "output",
+  exceptionType: null,
+  exceptionMessage: null,
   output: ["42"],
   source: "the output in the report",
-} as ReportedBehaviour;
+};
 const hang: ReportedBehaviour = {
   kind: "hang",
+  exceptionType: null,
+  exceptionMessage: null,
   output: [],
   source: "the report's prose",
-} as ReportedBehaviour;
+};
 const stopped = (cpuMs?: number): RunObservation => ({
   exitCode: null,
   stoppedBy: "timeout",
