@@ -38,7 +38,12 @@ import { type Split, splitOf } from "./lib/split.ts";
 const VERDICTS = ["REPRODUCED", "PARTIAL", "NOT_REPRODUCED", "NEEDS_INFO", "INFRASTRUCTURE"] as const;
 type Verdict = (typeof VERDICTS)[number];
 type Got = Verdict | "ERROR";
-/** The infrastructure exit code (src/core/errors.ts) and a message naming the runtime that ran. */
+/**
+ * The infrastructure exit code (src/core/errors.ts): every such exit is an INFRASTRUCTURE outcome (an install
+ * stopped at its limit, a run the host's load stopped), never an ERROR of the CLI. It is the right answer to a case
+ * expecting INFRASTRUCTURE only when the message names the runtime that ran (the runtime-mismatch rule, README
+ * rule 6): any other environment problem on such a case is still wrong.
+ */
 const INFRASTRUCTURE_EXIT = 3;
 const NAMES_RUNTIME = /the sandbox ran (?:Python|Node\.js) \d+\.\d+/;
 
@@ -109,7 +114,7 @@ function repositoryPackageOf(source: string): string | null {
 function runCli(
   reportPath: string,
   pkg: string | null,
-): Promise<{ got: Got; ms: number; exit: number | null; summary: string }> {
+): Promise<{ got: Got; ms: number; exit: number | null; summary: string; namesRuntime: boolean }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const child = spawn(
@@ -138,11 +143,11 @@ function runCli(
       const ms = Math.round(performance.now() - t0);
       try {
         const r = JSON.parse(out) as { verdict: Verdict; summary: string };
-        resolve({ got: r.verdict, ms, exit, summary: r.summary });
+        resolve({ got: r.verdict, ms, exit, summary: r.summary, namesRuntime: false });
       } catch {
-        const infrastructure = exit === INFRASTRUCTURE_EXIT && NAMES_RUNTIME.test(err);
         resolve({
-          got: infrastructure ? "INFRASTRUCTURE" : "ERROR",
+          got: exit === INFRASTRUCTURE_EXIT ? "INFRASTRUCTURE" : "ERROR",
+          namesRuntime: NAMES_RUNTIME.test(err),
           ms,
           exit,
           summary: err.trim().split("\n").slice(-3).join(" / ").slice(0, 300),
@@ -187,7 +192,7 @@ async function worker(): Promise<void> {
       forms: c.forms,
       expected: c.expected,
       got: r.got,
-      ok: r.got === c.expected,
+      ok: r.got === c.expected && (c.expected !== "INFRASTRUCTURE" || r.namesRuntime),
       ms: r.ms,
     };
     rows.push(row);

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL } from "../llm/pricing.ts";
 import { PolicyConfig } from "../policy/config.ts";
+import { MIN_RUN_TIMEOUT_MS } from "../sandbox/limits.ts";
 
 export { PolicyConfig } from "../policy/config.ts";
 
@@ -134,7 +135,7 @@ export const ReproConfig = z
     runTimeoutMs: z
       .number()
       .int()
-      .min(1_000)
+      .min(MIN_RUN_TIMEOUT_MS)
       .max(600_000)
       .default(60_000)
       .describe("Wall-clock limit of one run of the reproduction, in milliseconds."),

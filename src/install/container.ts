@@ -69,6 +69,16 @@ export const DEFAULT_INSTALL_LIMITS: InstallLimits = {
   maxOutputMb: 1_024,
 };
 
+/**
+ * A step's command as an error names it: the program and its flags (`npm ci --ignore-scripts`), not the inline
+ * scripts of `sh -c` nor long argument lists.
+ */
+export function stepName(cmd: readonly string[]): string {
+  const shown = cmd[0] === "sh" && cmd[1] === "-c" ? ["sh -c …"] : cmd.slice(0, 6);
+  const line = shown.join(" ");
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}
+
 export function extractLimits(limits: InstallLimits): ExtractLimits {
   return { maxFiles: limits.maxFiles, maxBytes: limits.maxOutputMb * 1024 * 1024 };
 }
@@ -119,6 +129,9 @@ export const INSTALL_STARTUP_MS = 60_000;
 
 export class InstallContainer {
   private stopped: "timeout" | "cancelled" | null = null;
+  /** The command of the step under way (`exec`), for naming the step a time limit stopped. */
+  private current: string | null = null;
+  private stoppedIn: string | null = null;
   private timer: NodeJS.Timeout;
   private readonly onAbort: () => void;
 
@@ -196,6 +209,11 @@ export class InstallContainer {
     if (ready.exitCode !== 0) {
       const why = ready.stoppedBy ?? `exit code ${ready.exitCode}`;
       await session.close();
+      if (ready.stoppedBy === "timeout")
+        throw new InfrastructureError(
+          `the install container did not start within ${INSTALL_STARTUP_MS / 1000} s, the limit of its start-up (its registry forwarder never listened): the host's doing, not the packages'`,
+          "run again when the machine is less loaded; check the Docker engine (`docker info`) if it keeps happening",
+        );
       throw new InfrastructureError(
         `the install container's registry forwarder did not start listening (${why})`,
         "check the Docker engine (`docker info`) and that the sandbox image runs node",
@@ -217,9 +235,15 @@ export class InstallContainer {
     return this.stopped;
   }
 
+  /** The step (its command line) that was under way when the install was stopped; null between steps. */
+  get stoppedDuring(): string | null {
+    return this.stoppedIn;
+  }
+
   private halt(reason: "timeout" | "cancelled"): void {
     if (this.stopped) return;
     this.stopped = reason;
+    this.stoppedIn = this.current;
     // Killing the container kills every process in it: npm, its git children, pip.
     void withTimeout(this.container.kill({ signal: "SIGKILL" }), 5_000).catch(() => undefined);
   }
@@ -236,6 +260,7 @@ export class InstallContainer {
     } = {},
   ): Promise<StepResult> {
     if (this.stopped) return { exitCode: null, stdout: "", stderr: "", stoppedBy: this.stopped };
+    this.current = stepName(cmd);
     const exec = await this.container.exec({
       Cmd: cmd,
       User: SANDBOX_USER,
@@ -266,6 +291,7 @@ export class InstallContainer {
       () => this.stopped !== null,
     );
     const info = await exec.inspect().catch(() => null);
+    this.current = null;
     const stoppedBy = overflow ? "output_limit" : this.stopped;
     return {
       exitCode: stoppedBy ? null : (info?.ExitCode ?? null),
@@ -307,6 +333,7 @@ export class InstallContainer {
 
   /** Copies the contents of `rel` (a directory under /out) to the host directory `dest` (created), checked. */
   async copyOut(rel: string, dest: string, limits: ExtractLimits): Promise<ExtractResult> {
+    this.current = `copying ${rel} out of the install container`;
     const exec = await this.container.exec({
       Cmd: ["tar", "-c", "-f", "-", "-C", `${OUT_DIR}/${rel}`, "."],
       User: SANDBOX_USER,
@@ -326,6 +353,7 @@ export class InstallContainer {
       (stream as unknown as { destroy?: () => void }).destroy?.();
     }
     const info = await exec.inspect().catch(() => null);
+    this.current = null;
     if (this.stopped || info?.ExitCode !== 0) {
       throw new InfrastructureError(
         `could not copy ${rel} out of the install container: ${this.stopped ?? (err.text().trim() || `tar exited ${info?.ExitCode}`)}`,

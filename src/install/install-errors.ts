@@ -9,7 +9,8 @@ import { INSTALL_TIMED_OUT } from "../repro/ports.ts";
 export class InstallFailedError extends InfrastructureError {
   constructor(
     readonly reason: string,
-    command: string,
+    /** The install step that failed (`npm ci`, `pip download …`), as the message names it. */
+    readonly command: string,
     hint = /--package-lock-only/.test(command)
       ? "check that every dependency package.json names (and theirs) is on the configured registry and reachable from this host; or commit a package-lock.json whose entries are"
       : "check that the lockfile is in sync with package.json (`npm install --package-lock-only`) and that the configured registry is reachable from this host",

@@ -212,11 +212,13 @@ export class ContainerDependencyInstaller implements DependencyInstaller {
       if (error instanceof SourcePolicyError || error instanceof InstallFailedError) {
         const reason = error instanceof InstallFailedError ? error.reason : error.message;
         const blamed = pinned.filter((p) => reason.includes(p.name));
+        const step = error instanceof InstallFailedError ? { step: error.command } : {};
         return result({
           failures: (blamed.length > 0 ? blamed : pinned).map((p) => ({
             name: p.name,
             version: p.version,
             reason,
+            ...step,
           })),
         });
       }

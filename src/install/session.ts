@@ -10,8 +10,10 @@ import { DEFAULT_SANDBOX_IMAGE } from "../sandbox/docker.ts";
 import { connectDocker } from "../sandbox/engine.ts";
 import type { InstallCache } from "./cache.ts";
 import { InstallContainer, type InstallLimits } from "./container.ts";
+import { InstallFailedError, installTimedOut } from "./install-errors.ts";
 import { type EgressProxy, startEgressProxy } from "./proxy.ts";
 import type { RegistryConfig } from "./registry-config.ts";
+import { INSTALL_TIMED_OUT } from "../repro/ports.ts";
 
 /** Where the operator's CA bundle is put in the install container. */
 export const CONTAINER_CA_FILE = "/tmp/retrace-ca.pem";
@@ -53,6 +55,22 @@ export interface Session {
 
 export function installImage(image?: string): string {
   return image ?? process.env.RETRACE_SANDBOX_IMAGE ?? DEFAULT_SANDBOX_IMAGE;
+}
+
+/**
+ * Whatever fails once the install's time limit stopped the container (an empty lockfile read back, a copy-out
+ * cut short, a step that saw only a killed process) failed for the limit: the error says so, naming the step that
+ * was under way and the limit, so the caller treats it as the host's doing (`hostInstallFailure`), never as a
+ * fault of the packages asked for.
+ */
+export function asTimeout(
+  error: unknown,
+  container: Pick<InstallContainer, "stoppedBy" | "stoppedDuring">,
+  limits: Pick<InstallLimits, "timeoutMs" | "timeoutSetting">,
+): unknown {
+  if (container.stoppedBy !== "timeout") return error;
+  if (error instanceof InstallFailedError && error.reason.startsWith(INSTALL_TIMED_OUT)) return error;
+  return installTimedOut(container.stoppedDuring ?? "the install", limits);
 }
 
 const imageIds = new Map<string, Promise<string>>();
@@ -111,6 +129,8 @@ export async function withSession<T>(options: SessionOptions, fn: (s: Session) =
       }
     }
     return await fn({ container, proxy, hasCa });
+  } catch (error) {
+    throw container ? asTimeout(error, container, options.limits) : error;
   } finally {
     await container?.close();
     await proxy.close();

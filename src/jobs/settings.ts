@@ -59,6 +59,8 @@ export interface SettingsOverrides {
   testCommand?: string;
   /** `--timeout` of `retrace repro`: each sandbox run's limit (ms), over `repro.runTimeoutMs`. */
   runTimeoutMs?: number;
+  /** `--install-timeout` of `retrace repro`: each dependency install's limit (ms), over `repro.installTimeoutMs`. */
+  installTimeoutMs?: number;
   /** `--model` / `--strong-model`. */
   model?: string;
   strongModel?: string;
@@ -142,7 +144,7 @@ export function resolveJobSettings(spec: JobSpec, input: ResolveSettingsInput): 
     sandbox: resolveSandbox(config, input.env, spec.kind),
     repro: {
       runTimeoutMs: overrides.runTimeoutMs ?? config.repro.runTimeoutMs,
-      installTimeoutMs: config.repro.installTimeoutMs,
+      installTimeoutMs: overrides.installTimeoutMs ?? config.repro.installTimeoutMs,
       compareLatest: config.repro.compareLatest,
       // The repository may ask for fewer packages per report, never more than the operator's maximum.
       maxPackages: Math.min(config.install.maxPackages, hostLimits(input.env).maxPackages),

@@ -233,9 +233,9 @@ export function throwIfHostFailure(install: Pick<PinnedInstall, "failures" | "ec
   if (!f) return;
   const names = install.failures.map((x) => packageSpec(x.name, x.version, install.ecosystem)).join(", ");
   throw new InfrastructureError(
-    `could not install ${names}: ${f.reason} — the host's doing, not the report's; no verdict was reached`,
+    `could not install ${names}: ${f.reason}${f.step ? `, in the step \`${f.step}\`` : ""} — the host's doing, not the report's; no verdict was reached`,
     hostInstallFailure(f.reason) === "timeout"
-      ? "run again when the machine is less loaded, or raise the install's time limit (repro.installTimeoutMs in .github/retrace.yml); a first install of a large dependency tree can take several minutes"
+      ? "run again when the machine is less loaded, or raise the install's time limit (`--install-timeout SECONDS` for the CLI, repro.installTimeoutMs in .github/retrace.yml); a first install of a large dependency tree can take several minutes"
       : "let this host reach the configured registry or package index (npm_config_registry, PIP_INDEX_URL), then run again",
   );
 }
@@ -253,7 +253,7 @@ interface PinnedInstall {
   pins: Pin[];
   versions: PackageVersion[];
   installed: InstallResult | null;
-  failures: { name: string; version: string | null; reason: string }[];
+  failures: { name: string; version: string | null; reason: string; step?: string }[];
   /** The registry could not name the latest release of a package (the installer's infrastructure error). */
   infra: InfrastructureError | null;
   summary: string;

@@ -77,6 +77,7 @@ export function observe(result: SandboxRunResult, runtime: Program["runtime"]): 
     stderr,
     exception,
     durationMs: result.durationMs,
+    ...(result.cpuMs === undefined ? {} : { cpuMs: result.cpuMs }),
     runtimeVersion,
     stdoutTruncated: result.stdoutTruncated,
     stderrTruncated: result.stderrTruncated,

@@ -25,6 +25,19 @@ export interface RunObservation {
   stderr: string;
   exception: RaisedException | null;
   durationMs: number;
+  /** CPU time the run had used when the time limit stopped it (the sandbox's cgroup reading), when known. */
+  cpuMs?: number;
+}
+
+/**
+ * The share of the wall time a run stopped at the time limit must have spent on the CPU to be the program's own
+ * doing (a loop that never ends): CPU ≈ wall. A loaded host gives a waiting or starved program far less.
+ */
+export const CPU_BOUND_SHARE = 0.8;
+
+/** Whether a run the time limit stopped was busy on the CPU nearly all of its wall time (a real endless loop). */
+export function cpuBound(run: Pick<RunObservation, "cpuMs" | "durationMs">): boolean {
+  return run.cpuMs !== undefined && run.durationMs > 0 && run.cpuMs >= CPU_BOUND_SHARE * run.durationMs;
 }
 
 export type RunMatchKind =
@@ -516,6 +529,13 @@ export function matchRun(
       return {
         kind: "clean",
         detail: `the code repeats until the reported failure shows; it ran for ${Math.round(run.durationMs / 1000)} s, until the sandbox's time limit, without it (a longer \`--timeout\` gives it more time)`,
+      };
+    // Busy on the CPU the whole time: the program itself does not end (a hang the report does not describe), which
+    // is evidence about the program, not about the host: it fails, but not as reported.
+    if (cpuBound(run))
+      return {
+        kind: "different-failure",
+        detail: `the run never finished: it was busy on the CPU until the sandbox's time limit stopped it (${(run.cpuMs! / 1000).toFixed(1)} s of CPU in ${(run.durationMs / 1000).toFixed(1)} s), an endless loop the report does not describe`,
       };
     return {
       kind: "needs",

@@ -30,6 +30,8 @@ export interface InstallFailure {
   version: string | null;
   /** What went wrong, one line ("no matching version", "registry unreachable"). */
   reason: string;
+  /** The install step that failed (`npm ci`), where the installer knows it. */
+  step?: string;
 }
 
 export interface InstallResult {

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { PassThrough, type Readable, Writable } from "node:stream";
 import type Docker from "dockerode";
-import { CancelledError, RetraceError } from "../core/errors.ts";
+import { CancelledError, InfrastructureError, RetraceError } from "../core/errors.ts";
 import { connectDocker, pingEngine, requireImage } from "./engine.ts";
 import { DEFAULT_LIMITS, operatorMaxLimits, resolveLimits } from "./limits.ts";
 import { reapContainers, RETRACE_LABEL, type ReapResult } from "./reaper.ts";
@@ -300,6 +300,7 @@ export class DockerSandbox implements Sandbox {
         files,
         ...(tooLarge.length > 0 ? { collectTooLarge: tooLarge } : {}),
         stoppedBy,
+        ...(outcome.cpuMs === undefined ? {} : { cpuMs: outcome.cpuMs }),
         memoryMb: limits.memoryMb,
       };
     } finally {
@@ -518,6 +519,15 @@ export class DockerSandbox implements Sandbox {
       throw new CancelledError("the sandbox run was cancelled while its input was copied in");
     if (packError) throw packError;
     const info = await exec.inspect();
+    if (info.Running || info.ExitCode === null) {
+      // The copy itself passed the run's limit (a loaded host, a limit of a second or two): the host's doing, named
+      // with the limit to raise, never an error of the input.
+      (stream as unknown as { destroy: () => void }).destroy();
+      throw new InfrastructureError(
+        `copying the input into the sandbox did not finish within the run's time limit (${limits.timeoutMs / 1000} s), so the command never started`,
+        "raise the run's time limit (`--timeout SECONDS`), or run again when the machine is less loaded",
+      );
+    }
     if (info.ExitCode !== 0) {
       const message = err.text().trim();
       throw new RetraceError(
@@ -561,7 +571,19 @@ export class DockerSandbox implements Sandbox {
       stoppedBy = reason;
       void this.halt(container);
     };
-    const timer = setTimeout(() => stop("timeout"), limits.timeoutMs);
+    // At the time limit, one reading of the container's CPU time (its cgroup, through the engine) before the stop:
+    // CPU ≈ wall is the program's own endless loop, CPU far below wall is a loaded host (match.ts `cpuBound`).
+    let cpuMs: number | undefined;
+    let ended = false;
+    const timer = setTimeout(() => {
+      void containerCpuMs(container)
+        .then((ms) => {
+          if (!ended) cpuMs = ms ?? undefined;
+        })
+        .finally(() => {
+          if (!ended) stop("timeout");
+        });
+    }, limits.timeoutMs);
     const onAbort = () => stop("killed");
     request.signal?.addEventListener("abort", onAbort, { once: true });
     // An abort that fired while the container was being prepared has no event left to deliver.
@@ -571,6 +593,7 @@ export class DockerSandbox implements Sandbox {
     try {
       await waitForExec(exec, stream, limits.timeoutMs + this.stopGraceMs + 10_000, () => stoppedBy !== null);
     } finally {
+      ended = stoppedBy === null;
       clearTimeout(timer);
       request.signal?.removeEventListener("abort", onAbort);
     }
@@ -589,6 +612,7 @@ export class DockerSandbox implements Sandbox {
       stderrTruncated: err.truncated,
       durationMs,
       stoppedBy: stoppedBy as StopReason | null,
+      ...(stoppedBy === "timeout" && cpuMs !== undefined ? { cpuMs } : {}),
     };
   }
 
@@ -863,6 +887,23 @@ async function settle(done: () => boolean, maxMs: number): Promise<void> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The CPU time a container has used, in ms: one reading of its cgroup's counter through the engine's stats
+ * (`one-shot`, no waiting for a second sample); null when the engine does not answer within 3 s.
+ */
+export async function containerCpuMs(container: Docker.Container): Promise<number | null> {
+  try {
+    const engine = container as unknown as { stats(options: object): Promise<unknown> };
+    const stats = (await withTimeout(engine.stats({ stream: false, "one-shot": true }), 3_000)) as {
+      cpu_stats?: { cpu_usage?: { total_usage?: number } };
+    };
+    const ns = stats.cpu_stats?.cpu_usage?.total_usage;
+    return typeof ns === "number" && Number.isFinite(ns) && ns > 0 ? Math.round(ns / 1e6) : null;
+  } catch {
+    return null;
+  }
 }
 
 export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -101,6 +101,14 @@ export class InvalidLimitsError extends RetraceError {
   }
 }
 
+/**
+ * The smallest wall-clock limit a reproduction's run may be given (`retrace repro --timeout`,
+ * `repro.runTimeoutMs`): the limit also bounds copying the program into the container, and on a loaded host that and
+ * the runtime's start alone take seconds. A smaller one is refused before anything runs (issue 12: `--timeout 1`
+ * ended in a failed copy-in, an error exit), never turned into a run that cannot even start.
+ */
+export const MIN_RUN_TIMEOUT_MS = 5_000;
+
 /** The operator's maxima when RETRACE_SANDBOX_MAX_LIMITS does not set them. */
 export const MAX_LIMITS: SandboxLimits = {
   timeoutMs: 20 * 60_000,

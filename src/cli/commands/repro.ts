@@ -9,6 +9,7 @@ import { ReproJobSpec } from "../../core/job.ts";
 import { Redactor } from "../../core/redact.ts";
 import { renderReproReport } from "../../report/repro-report.ts";
 import { hostLimits } from "../../core/host-limits.ts";
+import { MIN_RUN_TIMEOUT_MS } from "../../sandbox/limits.ts";
 import { reproductionFile } from "../../repro/script-header.ts";
 import { runReproJob } from "../../jobs/pipelines.ts";
 import { assertModelKey, intOption, nonNegativeNumberOption, secondsOption } from "../options.ts";
@@ -25,7 +26,23 @@ interface ReproOptions {
   maxAttempts: string;
   budgetUsd: string;
   timeout: string;
+  installTimeout: string;
   package?: string;
+}
+
+/**
+ * `--timeout`: seconds, from MIN_RUN_TIMEOUT_MS up. A smaller limit cannot even copy the program in and start its
+ * runtime on a loaded host: refused with the minimum (exit 2) before anything runs.
+ */
+export function runTimeoutOption(raw: string): number {
+  const min = MIN_RUN_TIMEOUT_MS / 1000;
+  if (/^\d{1,3}$/.test(raw) && Number(raw) < min) {
+    throw new UsageError(
+      `--timeout ${raw} is below the minimum of ${min} seconds: each run's limit also covers copying the program into the sandbox and starting its runtime, which alone can take seconds on a loaded machine`,
+      `pass --timeout ${min} or more (default 10)`,
+    );
+  }
+  return secondsOption("--timeout", raw, min, 600, 10);
 }
 
 export function registerRepro(program: Command): void {
@@ -49,14 +66,24 @@ export function registerRepro(program: Command): void {
     .option("--offline", "no model: deterministic extraction, execution and matching only")
     .option("--max-attempts <n>", "attempts of the model loop", "3")
     .option("--budget-usd <x>", "dollars the model may spend", "1")
-    .option("--timeout <seconds>", "wall-clock limit of each sandbox run, in seconds (1 to 600)", "10")
+    .option(
+      "--timeout <seconds>",
+      `wall-clock limit of each sandbox run, in seconds (${MIN_RUN_TIMEOUT_MS / 1000} to 600)`,
+      "10",
+    )
+    .option(
+      "--install-timeout <seconds>",
+      "wall-clock limit of each dependency install, in seconds (1 to 1800)",
+      "300",
+    )
     .action(async (input: string, opts: ReproOptions) => {
       if (opts.offline && opts.model)
         throw new UsageError("--offline and --model exclude each other", "drop one of them");
       assertModelKey([["--model", opts.model]], "drop --model and pass --offline to run without a model");
       const runs = intOption("--runs", opts.runs, 1, 10);
       const maxAttempts = intOption("--max-attempts", opts.maxAttempts, 1, 20);
-      const timeoutMs = secondsOption("--timeout", opts.timeout, 1, 600, 10);
+      const timeoutMs = runTimeoutOption(opts.timeout);
+      const installTimeoutMs = secondsOption("--install-timeout", opts.installTimeout, 1, 1800, 600);
       const maxUsd = nonNegativeNumberOption("--budget-usd", opts.budgetUsd, 10_000);
       const markdown = await readTextInput(
         input,
@@ -101,7 +128,7 @@ export function registerRepro(program: Command): void {
       const { job, outcome, startedAt } = await runReproJob(spec, {
         model,
         redactor,
-        overrides: { runTimeoutMs: timeoutMs },
+        overrides: { runTimeoutMs: timeoutMs, installTimeoutMs },
         onEvent: (e) => progress(`${e.step}: ${e.summary}`),
         onProgress: progress,
       });

@@ -117,6 +117,11 @@ export interface SandboxRunResult {
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
   durationMs: number;
+  /**
+   * CPU time the container had used when the time limit stopped it (one reading of its cgroup through the engine,
+   * taken before the stop); absent when the run was not stopped for time or the engine did not answer.
+   */
+  cpuMs?: number;
   /** Collected files, keyed by workspace-relative path. Symlinks are never followed. */
   files: Record<string, Uint8Array>;
   /** Collected paths not brought back because they pass the host's cap on what a run returns (MAX_COLLECT_BYTES). */

@@ -111,6 +111,14 @@ const cases: Array<[string, string[], number, RegExp, Record<string, string>?]> 
     2,
     /--timeout is in seconds and must be an integer from 1 to 3600,/,
   ],
+  [
+    // Refused before the engine is asked (no engine here): a limit that cannot even copy the program in.
+    "a repro --timeout too small to start a run",
+    ["repro", issue, "--offline", "--timeout", "1"],
+    2,
+    /--timeout 1 is below the minimum of 5 seconds: .*copying the program into the sandbox/,
+    noDocker,
+  ],
   ["reap without an engine", ["sandbox", "reap"], 3, /Docker engine not reachable/, noDocker],
   [
     "fix without an engine",

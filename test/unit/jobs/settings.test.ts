@@ -152,6 +152,13 @@ describe("resolveJobSettings: one place, spec > overrides > repository config > 
       resolveJobSettings(repro(), { config: c, env: {}, overrides: { runTimeoutMs: 5_000 } }).repro
         .runTimeoutMs,
     ).toBe(5_000);
+    // The CLI's --install-timeout over repro.installTimeoutMs (an install stopped at its limit says to raise it).
+    const raised = resolveJobSettings(repro(), {
+      config: c,
+      env: {},
+      overrides: { installTimeoutMs: 600_000 },
+    }).repro;
+    expect(raised).toMatchObject({ installTimeoutMs: 600_000, runTimeoutMs: 20_000 });
   });
 
   it("fixSettings: verify's settings without a job spec", () => {
