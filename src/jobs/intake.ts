@@ -18,7 +18,6 @@ import {
   type DailyUsage,
   dailyLimitRule,
   type IntakeMaxima,
-  type JobMaxima,
   fixBudget,
   fixRule,
   forkRule,
