@@ -26,6 +26,7 @@ import { installNpmLockfile, SourcePolicyError } from "../../../src/install/npm.
 import { packageNameProblem, versionProblem } from "../../../src/repro/package-name.ts";
 import { connectDocker } from "../../../src/sandbox/engine.ts";
 import { describeDocker, sandboxImage } from "../../support/docker.ts";
+import { cpuMs } from "../../support/cpu-time.ts";
 import { type LocalRegistry, startLocalRegistry, tarball } from "../install/local-registry.ts";
 
 const MARKER = path.join("/var/tmp", `retrace-redteam-marker-${process.pid}`);
@@ -58,11 +59,8 @@ const fresh = (name: string) => {
   return dir;
 };
 
-const elapsed = (f: () => unknown): number => {
-  const t0 = performance.now();
-  f();
-  return performance.now() - t0;
-};
+/** CPU milliseconds of a synchronous call: the machine's load is no part of its cost. */
+const elapsed = (f: () => unknown): number => cpuMs(f).ms;
 
 describe("hostile reports: the CLI stays bounded", () => {
   const repro = (body: string) => {

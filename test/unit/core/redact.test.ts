@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MIN_SECRET_LENGTH, Redactor } from "../../../src/core/redact.ts";
+import { cpuMs } from "../../support/cpu-time.ts";
 
 const r = new Redactor();
 
@@ -251,9 +252,8 @@ describe("Redactor: time linear in the text", () => {
   ];
   it.each(shapes)("%s, 256 KiB, in well under 2 s", (_name, unit) => {
     const text = unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
-    const started = performance.now();
-    const out = new Redactor(["a-registered-secret-value"]).redact(text);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    const { value: out, ms } = cpuMs(() => new Redactor(["a-registered-secret-value"]).redact(text));
+    expect(ms).toBeLessThan(2_000);
     expect(out.length).toBeGreaterThan(0);
   });
 

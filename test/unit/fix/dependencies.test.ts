@@ -23,6 +23,7 @@ import { verifyPatch } from "../../../src/fix/verify.ts";
 import { PolicyConfig } from "../../../src/policy/config.ts";
 import { fakeSandbox, tapReport } from "../../support/fake-sandbox.ts";
 import { memoryWorkspace } from "../../support/memory-workspace.ts";
+import { cpuMs } from "../../support/cpu-time.ts";
 
 const jest: TestCommand = {
   framework: "jest",
@@ -336,11 +337,10 @@ describe("dependencyDirs", () => {
 
 describe("hostile Python manifests (fourth red team)", () => {
   it("an INI line of a 1 MiB space run is read in linear time; keys and values as before", () => {
-    const started = Date.now();
-    const ini = parseIni(
-      `[options]\na${" ".repeat(1024 * 1024)}\nname : x \ninstall_requires=\n  a==1\n=v\n`,
+    const { value: ini, ms } = cpuMs(() =>
+      parseIni(`[options]\na${" ".repeat(1024 * 1024)}\nname : x \ninstall_requires=\n  a==1\n=v\n`),
     );
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(ms).toBeLessThan(1_000);
     expect([...(ini.get("options")?.entries() ?? [])]).toEqual([
       ["name", "x"],
       ["install_requires", "\na==1"],

@@ -9,6 +9,7 @@ import {
   shownSpec,
   workflowNodeVersion,
 } from "../../../src/fix/toolchain.ts";
+import { cpuMs } from "../../support/cpu-time.ts";
 
 const files = (f: Record<string, string>) => (p: string) => f[p] ?? null;
 const AVAILABLE = ["16.20.2", "18.19.0", "18.20.4", "20.9.0", "20.18.0", "21.7.3", "22.11.0", "23.1.0"];
@@ -128,19 +129,20 @@ describe("the CI workflow's setup-node version", () => {
 
 describe("hostile toolchain files are read in time linear in their size (fourth red team)", () => {
   it("a run of newlines or spaces, and millions of listed versions, cost milliseconds", () => {
-    const started = Date.now();
-    expect(workflowNodeVersion(["\n".repeat(256 * 1024)])).toBeNull();
-    expect(workflowNodeVersion([`node-version: a${" ".repeat(256 * 1024)}b\n`])).toBeNull();
-    expect(
-      workflowNodeVersion([`-${" ".repeat(256 * 1024)}x\n`, `${" \t".repeat(128 * 1024)}\n`]),
-    ).toBeNull();
-    expect(workflowNodeVersion([`node-version: [${Array(60_000).fill("20").join(",")}, 22]\n`])).toBe("22");
-    const t = detectToolchain(
-      files({ "pyproject.toml": "\n".repeat(256 * 1024), "setup.cfg": "\n".repeat(256 * 1024) }),
-    );
-    expect(t.python).toBeNull();
-    // 8 KiB of newlines took 522 s with the pattern spanning lines; now the whole test takes well under one.
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const { ms } = cpuMs(() => {
+      expect(workflowNodeVersion(["\n".repeat(256 * 1024)])).toBeNull();
+      expect(workflowNodeVersion([`node-version: a${" ".repeat(256 * 1024)}b\n`])).toBeNull();
+      expect(
+        workflowNodeVersion([`-${" ".repeat(256 * 1024)}x\n`, `${" \t".repeat(128 * 1024)}\n`]),
+      ).toBeNull();
+      expect(workflowNodeVersion([`node-version: [${Array(60_000).fill("20").join(",")}, 22]\n`])).toBe("22");
+      const t = detectToolchain(
+        files({ "pyproject.toml": "\n".repeat(256 * 1024), "setup.cfg": "\n".repeat(256 * 1024) }),
+      );
+      expect(t.python).toBeNull();
+      // 8 KiB of newlines took 522 s with the pattern spanning lines; now the whole test takes well under one.
+    });
+    expect(ms).toBeLessThan(2_000);
   });
 
   it("keeps reading values as before: comments, quotes, keys that only start alike, empty values", () => {

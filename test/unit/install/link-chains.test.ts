@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cacheKey, InstallCache } from "../../../src/install/cache.ts";
 import { extractChecked, symlinkInside, symlinkIntoRoots, treeDigest } from "../../../src/install/extract.ts";
 import { LinkGraph, MAX_LINK_DEPTH } from "../../../src/install/link-chains.ts";
+import { cpuMs } from "../../support/cpu-time.ts";
 
 let dir: string;
 beforeEach(async () => {
@@ -142,11 +143,12 @@ describe("link chains", () => {
     const long = new LinkGraph();
     long.add("d0/n0", "..");
     for (let i = 1; i < 100_000; i++) long.add(`d${i}/n${i}`, `../d${i - 1}/n${i - 1}`);
-    const t = performance.now();
-    expect(long.firstEscape()).toBeNull();
-    long.add("d100000/n100000", "../d99999/n99999/..");
-    expect(long.firstEscape()?.link).toBe("d100000/n100000");
-    expect(performance.now() - t).toBeLessThan(10_000);
+    const { ms } = cpuMs(() => {
+      expect(long.firstEscape()).toBeNull();
+      long.add("d100000/n100000", "../d99999/n99999/..");
+      expect(long.firstEscape()?.link).toBe("d100000/n100000");
+    });
+    expect(ms).toBeLessThan(10_000);
   }, 30_000);
 
   it("on the host, the kernel really reaches a file outside through such a chain (control), and treeDigest and the cache refuse the tree", async () => {

@@ -9,6 +9,7 @@ import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
 import { coffeeAsNode, parseTranscript } from "../../../src/repro/transcript.ts";
 import { findBareVersions } from "../../../src/repro/versions.ts";
+import { cpuMs } from "../../support/cpu-time.ts";
 
 const f = "```";
 const session = [
@@ -69,8 +70,9 @@ describe("a module's dump under a require at a Node prompt", () => {
 describe("a version named with `is`", () => {
   it("is read like `version 1.2`, in linear time after a long run of spaces", () => {
     expect(findBareVersions("Version is 4.2.0 here; release: 1.0")).toEqual(["4.2.0", "1.0"]);
-    const t = performance.now();
-    findBareVersions(`version is${" ".repeat(60_000)}x\n1.2.3${" ".repeat(60_000)}x`);
-    expect(performance.now() - t).toBeLessThan(500);
+    const { ms } = cpuMs(() =>
+      findBareVersions(`version is${" ".repeat(60_000)}x\n1.2.3${" ".repeat(60_000)}x`),
+    );
+    expect(ms).toBeLessThan(500);
   });
 });

@@ -7,14 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readExpectations, readReport } from "../../../src/repro/context.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
+import { cpuMs } from "../../support/cpu-time.ts";
 
 function completeTimed(markdown: string): { ms: number; program: ReturnType<typeof completeProgram> } {
   const read = readReport(markdown);
   expect(read.unreadable).toBeNull();
   const e = readExpectations(read.report);
-  const started = performance.now();
-  const program = completeProgram(read.report, e.expectations.invocation);
-  return { ms: performance.now() - started, program };
+  const { value: program, ms } = cpuMs(() => completeProgram(read.report, e.expectations.invocation));
+  return { ms, program };
 }
 
 describe("completing a program stays linear", () => {

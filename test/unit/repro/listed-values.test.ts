@@ -8,6 +8,7 @@ import { matchRun } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { listedValues } from "../../../src/repro/prose-claims.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+import { cpuMs } from "../../support/cpu-time.ts";
 
 const f = "```";
 const report = [
@@ -76,8 +77,9 @@ describe("values listed one per line under Actual and Expected", () => {
   });
 
   it("a line of spaces is read in linear time", () => {
-    const t = performance.now();
-    listedValues(`total is "7"${" ".repeat(60_000)}x\n${"a".repeat(60)} is ${" ".repeat(60_000)}!`);
-    expect(performance.now() - t).toBeLessThan(500);
+    const { ms } = cpuMs(() =>
+      listedValues(`total is "7"${" ".repeat(60_000)}x\n${"a".repeat(60)} is ${" ".repeat(60_000)}!`),
+    );
+    expect(ms).toBeLessThan(500);
   });
 });

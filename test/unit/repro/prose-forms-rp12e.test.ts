@@ -15,6 +15,7 @@ import {
   templateCall,
 } from "../../../src/repro/prose-claims.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
+import { cpuMs } from "../../support/cpu-time.ts";
 
 const f = "```";
 const run = (stdout: string, over: Partial<RunObservation> = {}): RunObservation => ({
@@ -132,10 +133,11 @@ describe("a value the words give for a line the program prints with a label", ()
   });
 
   it("reads a label followed by thousands of spaces in linear time", () => {
-    const t = performance.now();
-    labelledValueClaim(`exit code${" ".repeat(60_000)}x`, 'print(f"exit code: {p}")');
-    printedLabels(`print(f"${"a".repeat(60)}${" ".repeat(60_000)}`);
-    expect(performance.now() - t).toBeLessThan(500);
+    const { ms } = cpuMs(() => {
+      labelledValueClaim(`exit code${" ".repeat(60_000)}x`, 'print(f"exit code: {p}")');
+      printedLabels(`print(f"${"a".repeat(60)}${" ".repeat(60_000)}`);
+    });
+    expect(ms).toBeLessThan(500);
   });
 });
 
@@ -201,11 +203,12 @@ describe("a call written with a placeholder over a list of inputs", () => {
   });
 
   it("reads long runs of spaces and stars in linear time", () => {
-    const t = performance.now();
-    templateCall(`a.b(<x>)${" ".repeat(60_000)}gives`);
-    templateCall(`${"*".repeat(60_000)}a.b(<x>) gives 1`);
-    literalItems(`- ${" ".repeat(60_000)}x`);
-    expect(performance.now() - t).toBeLessThan(500);
+    const { ms } = cpuMs(() => {
+      templateCall(`a.b(<x>)${" ".repeat(60_000)}gives`);
+      templateCall(`${"*".repeat(60_000)}a.b(<x>) gives 1`);
+      literalItems(`- ${" ".repeat(60_000)}x`);
+    });
+    expect(ms).toBeLessThan(500);
   });
 });
 
