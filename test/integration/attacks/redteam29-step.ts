@@ -162,7 +162,15 @@ async function borrowedObjects(
   link(path.join(host, ".git", "objects"), path.join(checkout, ".git", "objects"));
   let out = "";
   const how = await tryIt(async () => {
-    out = await safeGit(checkout).raw(["diff", "HEAD~1", "HEAD"]);
+    // The failing commit's diff as local-fix asks it (src/jobs/local-fix.ts).
+    out = await safeGit(checkout).raw([
+      "diff",
+      "--no-color",
+      "--no-ext-diff",
+      "--no-textconv",
+      "HEAD~1",
+      "HEAD",
+    ]);
     return out.length;
   });
   const leaked = out.includes(HOST_SECRET) || how.includes(HOST_SECRET);
@@ -587,8 +595,13 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     const lines: string[] = [
       "============================= test session starts ==============================",
     ];
-    for (let i = 0; lines.join("\u2028").length < 4 * MiB; i++)
-      lines.push(`FAILED tests/test_a.py::test_${i} - AssertionError: assert 1 == 2\u0085x\u000bE   y\u000c`);
+    // The case's own builder counts as it goes (joining every round made the first try's builder quadratic).
+    let size = lines[0]!.length;
+    for (let i = 0; size < 4 * MiB; i++) {
+      const line = `FAILED tests/test_a.py::test_${i} - AssertionError: assert 1 == 2\u0085x\u000bE   y\u000c`;
+      lines.push(line);
+      size += line.length + 1;
+    }
     const text = `${lines.join("\u2028")}\n`;
     const r = cpuOf(() => wholeLog(parseLog(text), "the log"));
     const what =
