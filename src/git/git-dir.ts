@@ -25,7 +25,8 @@
  */
 import type { Stats } from "node:fs";
 import { openRegularFile } from "./regular-file.ts";
-import { lstat, opendir, realpath } from "node:fs/promises";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { GitConfigRefusedError } from "./errors.ts";
 
@@ -112,16 +113,20 @@ const NOT_WALKED = new Set(["hooks"]);
  * Every entry below `gitDir` (but `hooks`): refused when it is a link, not a file or directory, or (outside
  * `objects`) a file with more than one name. Reads directory entries' types (no `lstat` per loose object).
  */
-async function walk(gitDir: string, label: string): Promise<void> {
+function walk(gitDir: string, label: string): void {
+  // Synchronous on purpose: a promise per entry cost ~0.2 s of CPU for a .git of 2,000 files; this is ~10 ms.
   let seen = 0;
   const stack: { dir: string; rel: string; objects: boolean }[] = [{ dir: gitDir, rel: "", objects: false }];
   for (let at = stack.pop(); at; at = stack.pop()) {
-    const handle = await opendir(at.dir).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === "ENOENT" || e.code === "ENOTDIR") return null;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(at.dir, { withFileTypes: true });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") continue;
       throw e;
-    });
-    if (!handle) continue;
-    for await (const e of handle) {
+    }
+    for (const e of entries) {
       const rel = at.rel === "" ? e.name : `${at.rel}/${e.name}`;
       if (at.rel === "" && NOT_WALKED.has(e.name)) continue;
       if (++seen > MAX_GIT_DIR_ENTRIES)
@@ -136,7 +141,7 @@ async function walk(gitDir: string, label: string): Promise<void> {
       }
       if (!e.isFile()) refuse(`has ${label}/${rel} that is not a regular file or a directory`);
       if (!at.objects) {
-        const st = await lstatOrNull(full);
+        const st = lstatSync(full, { throwIfNoEntry: false });
         if (st && st.nlink > 1) refuse(`has ${label}/${rel} with ${st.nlink} names (a hard link)`);
       }
     }
@@ -163,7 +168,7 @@ async function checkContents(gitDir: string, label: string, allowCommondir: bool
   }
   if (!allowCommondir && (await lstatOrNull(path.join(gitDir, "commondir"))))
     refuse(`shares another repository's refs and objects (${label}/commondir)`);
-  await walk(gitDir, label);
+  walk(gitDir, label);
 }
 
 /**
