@@ -26,20 +26,25 @@ import {
 } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { parseRepoConfig } from "../../../src/config/repo-config.ts";
-import { createBranchWithCommit } from "../../../src/git/branch-commit.ts";
-import { safeGit } from "../../../src/git/run-git.ts";
-import { checkNpmLockfile, REGISTRY_ONLY } from "../../../src/install/lockfile-policy.ts";
-import { checkPnpmLockfile } from "../../../src/install/pnpm-lockfile.ts";
-import { ensureCheckoutAt } from "../../../src/jobs/default-runner.ts";
-import { parseLog, wholeLog } from "../../../src/logs/index.ts";
-import { evaluatePatch } from "../../../src/policy/index.ts";
-import { readReport } from "../../../src/repro/context.ts";
-import { example, postWebhook, startApp } from "../../e2e/support/app-harness.ts";
-import { startFakeGitHub } from "../../e2e/support/fake-github.ts";
 import { short } from "./patch-step.ts";
-import { outsideCode } from "./rendered-markdown.ts";
 import { appRun, type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
+
+// Each group of cases runs in a process of its own: a module is loaded by the cases that use it (the wave's test is
+// bounded by CPU, and loading the App, the gate and the report reader in every group cost most of it).
+const load = {
+  config: () => import("../../../src/config/repo-config.ts"),
+  branch: () => import("../../../src/git/branch-commit.ts"),
+  git: () => import("../../../src/git/run-git.ts"),
+  lock: () => import("../../../src/install/lockfile-policy.ts"),
+  pnpm: () => import("../../../src/install/pnpm-lockfile.ts"),
+  runner: () => import("../../../src/jobs/default-runner.ts"),
+  logs: () => import("../../../src/logs/index.ts"),
+  policy: () => import("../../../src/policy/index.ts"),
+  report: () => import("../../../src/repro/context.ts"),
+  app: () => import("../../e2e/support/app-harness.ts"),
+  github: () => import("../../e2e/support/fake-github.ts"),
+  rendered: () => import("./rendered-markdown.ts"),
+};
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
@@ -132,8 +137,8 @@ async function branchCommitInto(
   twoCommits(repo, { "a.txt": "1\n" }, { "a.txt": "2\n" });
   const victim = victimDir();
   arrange(path.join(repo, ".git"), victim);
-  const how = await tryIt(() =>
-    createBranchWithCommit(repo, {
+  const how = await tryIt(async () =>
+    (await load.branch()).createBranchWithCommit(repo, {
       branch,
       message: "fix",
       files: { "a.txt": `fixed ${Date.now()}\n` },
@@ -163,14 +168,9 @@ async function borrowedObjects(
   let out = "";
   const how = await tryIt(async () => {
     // The failing commit's diff as local-fix asks it (src/jobs/local-fix.ts).
-    out = await safeGit(checkout).raw([
-      "diff",
-      "--no-color",
-      "--no-ext-diff",
-      "--no-textconv",
-      "HEAD~1",
-      "HEAD",
-    ]);
+    out = await (await load.git())
+      .safeGit(checkout)
+      .raw(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "HEAD~1", "HEAD"]);
     return out.length;
   });
   const leaked = out.includes(HOST_SECRET) || how.includes(HOST_SECRET);
@@ -183,7 +183,7 @@ async function borrowedObjects(
 // ---- The policy gate.
 
 /** The patch taking `files` to `after` (git's own diff), and the gate's answer; contained when it refuses. */
-function gate(files: Record<string, string>, after: Record<string, string | null>): Outcome {
+async function gate(files: Record<string, string>, after: Record<string, string | null>): Promise<Outcome> {
   const at = path.join(dir, "gate-repo");
   writeTree(at, files);
   git(at, "init", "-q", "-b", "main");
@@ -196,7 +196,11 @@ function gate(files: Record<string, string>, after: Record<string, string | null
   git(at, "add", "-A");
   const patch = git(at, "diff", "--cached");
   const tree = { ...files };
-  const g = evaluatePatch(patch, {}, { sourceFiles: tree, treeFiles: Object.keys(tree) });
+  const g = (await load.policy()).evaluatePatch(
+    patch,
+    {},
+    { sourceFiles: tree, treeFiles: Object.keys(tree) },
+  );
   return ok(
     g.allowed
       ? `gate allowed (${patch.length} bytes of patch)`
@@ -210,13 +214,15 @@ function gate(files: Record<string, string>, after: Record<string, string | null
 async function rawApp(
   send: (host: string, port: number) => Promise<string>,
 ): Promise<{ reply: string; jobs: number; cpuMs: number }> {
-  const github = await startFakeGitHub();
+  const github = await (await load.github()).startFakeGitHub();
   const runner = {
     run: async () => {
       throw new Error("no job runs in this case");
     },
   };
-  const app = await startApp(github, runner as never, { dbPath: path.join(dir, "jobs.sqlite") });
+  const app = await (await load.app()).startApp(github, runner as never, {
+    dbPath: path.join(dir, "jobs.sqlite"),
+  });
   try {
     const u = new URL(app.url);
     const t = process.cpuUsage();
@@ -269,7 +275,7 @@ const NPMJS = "https://registry.npmjs.org/";
 const INTEGRITY =
   "sha512-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==";
 
-function npmLock(packages: Record<string, unknown>): Outcome {
+async function npmLock(packages: Record<string, unknown>): Promise<Outcome> {
   const lock = {
     name: "victim",
     version: "1.0.0",
@@ -277,6 +283,7 @@ function npmLock(packages: Record<string, unknown>): Outcome {
     requires: true,
     packages: { "": { name: "victim", version: "1.0.0", dependencies: { leaf: "1.0.0" } }, ...packages },
   };
+  const { checkNpmLockfile, REGISTRY_ONLY } = await load.lock();
   return refusedOrNot(checkNpmLockfile(lock, NPMJS, REGISTRY_ONLY));
 }
 
@@ -289,7 +296,7 @@ function refusedOrNot(problems: { entry: string; reason: string; field?: string 
   );
 }
 
-function pnpmLock(resolution: Record<string, unknown>): Outcome {
+async function pnpmLock(resolution: Record<string, unknown>): Promise<Outcome> {
   const lock = {
     lockfileVersion: "9.0",
     settings: { autoInstallPeers: true, excludeLinksFromLockfile: false },
@@ -297,7 +304,8 @@ function pnpmLock(resolution: Record<string, unknown>): Outcome {
     packages: { "leaf@1.0.0": { resolution } },
     snapshots: { "leaf@1.0.0": {} },
   };
-  return refusedOrNot(checkPnpmLockfile(lock, NPMJS, REGISTRY_ONLY));
+  const { REGISTRY_ONLY } = await load.lock();
+  return refusedOrNot((await load.pnpm()).checkPnpmLockfile(lock, NPMJS, REGISTRY_ONLY));
 }
 
 // ---- Text the host parses.
@@ -314,8 +322,8 @@ function cpuOf<T>(run: () => T): { value: T | Error; ms: number } {
   return { value, ms: Math.round((used.user + used.system) / 1000) };
 }
 
-function comment(body: string, id: number, title: string) {
-  const p = example("issue_comment", "created");
+async function comment(body: string, id: number, title: string) {
+  const p = (await load.app()).example("issue_comment", "created");
   p.comment.id = id;
   p.comment.body = body;
   p.comment.user = { login: "Codertocat", type: "User" };
@@ -338,7 +346,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     const repo = path.join(dir, "checkout");
     const first = twoCommits(repo, { "a.txt": "1\n" }, { "a.txt": "2\n" });
     linkAt(path.join(repo, ".git", "logs", "HEAD"), MARKER);
-    const how = await tryIt(() => ensureCheckoutAt(repo, first));
+    const how = await tryIt(async () => (await load.runner()).ensureCheckoutAt(repo, first));
     const there = markerThere() && existsSync(MARKER);
     return ok(
       `${how}; marker ${there ? `WRITTEN through .git/logs/HEAD: ${short(readFileSync(MARKER, "utf8"), 80)}` : "never written"}`,
@@ -382,7 +390,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     writeFileSync(secret, `${HOST_SECRET}\n`);
     git(repo, "pack-refs", "--all", "--prune");
     linkAt(path.join(repo, ".git", "refs", "heads", "main"), secret);
-    const g = safeGit(repo);
+    const g = (await load.git()).safeGit(repo);
     const seen: string[] = [];
     for (const args of [
       ["rev-parse", "HEAD"],
@@ -398,18 +406,20 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     const repo = path.join(dir, "checkout");
     const first = twoCommits(repo, { "a.txt": "1\n" }, { "a.txt": "2\n" });
     linkAt(path.join(repo, ".git", "HEAD.lock"), MARKER);
-    const how = await tryIt(() => ensureCheckoutAt(repo, first));
+    const how = await tryIt(async () => (await load.runner()).ensureCheckoutAt(repo, first));
     const there = existsSync(MARKER);
     return ok(`${how}; marker ${there ? "WRITTEN" : "never written"}`, !there);
   },
 
-  "config-yaml-compact-block-sequences-deep": () => {
+  "config-yaml-compact-block-sequences-deep": async () => {
+    const { parseRepoConfig } = await load.config();
     const yaml = `${"- ".repeat(32_000)}x\n`;
     const r = cpuOf(() => parseRepoConfig(yaml));
     const what = r.value instanceof Error ? `refused: ${short(r.value.message, 140)}` : "parsed";
     return ok(`${yaml.length} chars: ${what} in ${r.ms} ms CPU`, r.ms < 3_000);
   },
-  "config-yaml-multi-document-stream": () => {
+  "config-yaml-multi-document-stream": async () => {
+    const { parseRepoConfig } = await load.config();
     const yaml = "---\nfix: {}\n".repeat(5_000);
     const r = cpuOf(() => parseRepoConfig(yaml));
     const what = r.value instanceof Error ? `refused: ${short(r.value.message, 140)}` : "parsed";
@@ -544,10 +554,16 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "app-issue-title-cross-repository-reference": async () => {
     const r = await appRun(
       dir,
-      async (app) => [await postWebhook(app, "issue_comment", comment("/repro", 2901, CROSS_TITLE))],
+      async (app) => [
+        await (await load.app()).postWebhook(
+          app,
+          "issue_comment",
+          await comment("/repro", 2901, CROSS_TITLE),
+        ),
+      ],
       CROSS_TITLE,
     );
-    const outside = outsideCode(r.written);
+    const outside = (await load.rendered()).outsideCode(r.written);
     const refs = [
       /victim-org\/victim-repo#1\b/.test(outside) && "owner/repo#1",
       /github\.com\/victim-org\/victim-repo\/issues\/2/.test(outside) && "issue URL",
@@ -591,7 +607,8 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
       commit: "0123456789abcdef0123456789abcdef01234567",
     }),
 
-  "log-unicode-line-separators-one-line": () => {
+  "log-unicode-line-separators-one-line": async () => {
+    const { parseLog, wholeLog } = await load.logs();
     const lines: string[] = [
       "============================= test session starts ==============================",
     ];
@@ -610,7 +627,8 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
         : `read: ${r.value.failures.length} failures`;
     return ok(`${Math.round(text.length / 1024)} KiB: ${what} in ${r.ms} ms CPU`, r.ms < 6_000);
   },
-  "report-unicode-line-separators-65k": () => {
+  "report-unicode-line-separators-65k": async () => {
+    const { readReport } = await load.report();
     const parts = [
       "# crash",
       "```python",
@@ -640,7 +658,7 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "action-workflow-run-head-sha-option": async () => {
     const repo = path.join(dir, "checkout");
     twoCommits(repo, { "a.txt": "1\n" }, { "a.txt": "2\n" });
-    const how = await tryIt(() => ensureCheckoutAt(repo, `--output=${MARKER}`));
+    const how = await tryIt(async () => (await load.runner()).ensureCheckoutAt(repo, `--output=${MARKER}`));
     const there = existsSync(MARKER);
     return ok(`${how}; marker ${there ? "WRITTEN" : "never written"}`, !there && how.startsWith("refused"));
   },
