@@ -12,9 +12,20 @@
  * a worktree's common directory), the files git reads are regular files with one name, reached through no link;
  * its object, ref and info directories are real directories; no object store is borrowed (`alternates`), and a
  * `commondir` is only a linked worktree's. Nothing here runs git or reads more than a few small files.
+ *
+ * Below those files, every entry of the git directory (`walk`): git writes and reads through links anywhere in it,
+ * not only in the files it names at the top (twenty-ninth red team: `logs/HEAD` a link to a host path got the
+ * Action's checkout's reflog line appended to it; `logs/refs`, `refs/heads/<prefix>` and the object fan-out
+ * directories as links to a host directory got the fix branch's reflog, ref and objects written there; fan-out
+ * directories or pack files linked into another repository on the host put its files in local-fix's diff). So no
+ * entry is a symbolic link, a FIFO, a socket or a device; outside `objects` no file has a second name (git appends
+ * to reflogs and rewrites refs in place). In `objects`, a file with several names is a local clone's (`git clone
+ * /path` hard-links the objects by default): allowed, a link to it cannot be made by a remote. `hooks` is not
+ * walked: hooks never run (`core.hooksPath=/dev/null`), and a shared hooks directory linked in is common.
  */
 import type { Stats } from "node:fs";
 import { openRegularFile } from "./regular-file.ts";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { GitConfigRefusedError } from "./errors.ts";
@@ -92,6 +103,51 @@ function inside(parent: string, child: string): boolean {
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }
 
+/** Entries of one git directory walked before git runs; past it the checkout is refused (a pathological `.git`). */
+export const MAX_GIT_DIR_ENTRIES = 2_000_000;
+
+/** Top-level entries of a git directory that are never walked (see the header). */
+const NOT_WALKED = new Set(["hooks"]);
+
+/**
+ * Every entry below `gitDir` (but `hooks`): refused when it is a link, not a file or directory, or (outside
+ * `objects`) a file with more than one name. Reads directory entries' types (no `lstat` per loose object).
+ */
+function walk(gitDir: string, label: string): void {
+  // Synchronous on purpose: a promise per entry cost ~0.2 s of CPU for a .git of 2,000 files; this is ~10 ms.
+  let seen = 0;
+  const stack: { dir: string; rel: string; objects: boolean }[] = [{ dir: gitDir, rel: "", objects: false }];
+  for (let at = stack.pop(); at; at = stack.pop()) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(at.dir, { withFileTypes: true });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") continue;
+      throw e;
+    }
+    for (const e of entries) {
+      const rel = at.rel === "" ? e.name : `${at.rel}/${e.name}`;
+      if (at.rel === "" && NOT_WALKED.has(e.name)) continue;
+      if (++seen > MAX_GIT_DIR_ENTRIES)
+        refuse(
+          `holds more than ${MAX_GIT_DIR_ENTRIES.toLocaleString("en-US")} entries (git gc packs loose objects)`,
+        );
+      const full = path.join(at.dir, e.name);
+      if (e.isSymbolicLink()) refuse(`has ${label}/${rel} as a symbolic link`);
+      if (e.isDirectory()) {
+        stack.push({ dir: full, rel, objects: at.objects || (at.rel === "" && e.name === "objects") });
+        continue;
+      }
+      if (!e.isFile()) refuse(`has ${label}/${rel} that is not a regular file or a directory`);
+      if (!at.objects) {
+        const st = lstatSync(full, { throwIfNoEntry: false });
+        if (st && st.nlink > 1) refuse(`has ${label}/${rel} with ${st.nlink} names (a hard link)`);
+      }
+    }
+  }
+}
+
 /** The files and directories of one git directory (`label` names it in a refusal). */
 async function checkContents(gitDir: string, label: string, allowCommondir: boolean): Promise<void> {
   for (const d of DIRS) {
@@ -112,6 +168,7 @@ async function checkContents(gitDir: string, label: string, allowCommondir: bool
   }
   if (!allowCommondir && (await lstatOrNull(path.join(gitDir, "commondir"))))
     refuse(`shares another repository's refs and objects (${label}/commondir)`);
+  walk(gitDir, label);
 }
 
 /**

@@ -228,9 +228,17 @@ export const TestInfrastructureConfig = z
     ),
     iniSections: z
       .array(z.string().min(1))
-      .default(["tool:pytest", "pytest", "coverage:run", "coverage:report", "options.entry_points"])
+      .default([
+        "tool:pytest",
+        "pytest",
+        "coverage:run",
+        "coverage:report",
+        "options.entry_points",
+        "tox:tox",
+        "testenv",
+      ])
       .describe(
-        "Sections of setup.cfg that configure the test runner (read from the hunk); `options.entry_points` registers pytest plugins (`pytest11`).",
+        "Sections of setup.cfg that configure the test runner (read from the hunk); `options.entry_points` registers pytest plugins (`pytest11`); tox reads `[tox:tox]` and `[testenv]`/`[testenv:<name>]` there.",
       ),
     tomlTables: z
       .array(z.string().min(1))

@@ -32,8 +32,9 @@ function sectionMatches(table: string, wanted: readonly string[]): boolean {
   const t = table.toLowerCase();
   return wanted.some((w) => {
     const x = w.toLowerCase();
-    // `tool.pytest` covers `[tool.pytest.ini_options]` and plugin tables like `[tool.pytest_env]`.
-    return t === x || t.startsWith(`${x}.`) || t.startsWith(`${x}_`);
+    // `tool.pytest` covers `[tool.pytest.ini_options]` and plugin tables like `[tool.pytest_env]`; `testenv` covers
+    // tox's `[testenv:lint]` (setup.cfg, red team 29).
+    return t === x || t.startsWith(`${x}.`) || t.startsWith(`${x}_`) || t.startsWith(`${x}:`);
   });
 }
 
@@ -153,6 +154,74 @@ function inTestBlock(before: readonly string[]): boolean {
     }
   }
   return false;
+}
+
+/**
+ * Build files of ecosystems the gate has no model of (red team 29: sbt's `Test / testOptions += Tests.Filter(_ =>
+ * false)`, mix's `test_paths: []`, CMake losing an `add_test`, SwiftPM's `testTarget(exclude:)` each turned the
+ * failing test off and were allowed): sbt (and its `project/*.scala`), mix, CMake, SwiftPM, Meson, Zig, Leiningen,
+ * tools.deps, Cabal, dune. Their changed lines are read like a Gradle file's: a line that names tests, or sits in a
+ * block whose opener (a line above with an unclosed `(`, `[` or `{`) does, is refused; any other line (a
+ * dependency, a source file, a flag) is the fix's.
+ */
+const OTHER_BUILD_FILE =
+  /^([\w.-]+\.sbt|mix\.exs|cmakelists\.txt|[\w.-]+\.cmake|package(@swift-[\d.]+)?\.swift|meson\.build|meson_options\.txt|build\.zig|project\.clj|deps\.edn|[\w.-]+\.cabal|dune|dune-project)$/i;
+const SBT_PROJECT_FILE = /(^|\/)project\/[^/]+\.(scala|sbt)$/;
+/** A word about tests: `test`/`Test` at a word's start or a camelCase part (`FailingTests`), `TEST`, `ctest`; not
+ * `latest` or `contest`. */
+const OTHER_TEST_WORD = /(?<![A-Za-z])[Tt]est|(?<=[a-z])Test|TEST|ctest/;
+
+export function isOtherBuildFile(p: string): boolean {
+  return OTHER_BUILD_FILE.test(baseName(p)) || SBT_PROJECT_FILE.test(p);
+}
+
+/** Whether a block `before` leaves open (by `(`, `[` or `{`, innermost outwards) was opened on a line naming tests. */
+function inTestOpener(before: readonly string[]): boolean {
+  let depth = 0;
+  for (let j = before.length - 2; j >= 0; j--) {
+    const l = before[j]!;
+    depth += (l.match(/[)\]}]/g) ?? []).length - (l.match(/[([{]/g) ?? []).length;
+    if (depth < 0) {
+      if (OTHER_TEST_WORD.test(l)) return true;
+      depth = 0;
+    }
+  }
+  return false;
+}
+
+function checkOtherBuildFile(file: FileChange, rawBase: string | undefined): Violation[] {
+  const baseText = matchingBase(file, rawBase);
+  let work = 0;
+  for (const h of file.hunks)
+    work +=
+      h.lines.filter((l) => l.kind !== "ctx").length *
+      ((baseText === undefined ? 0 : h.oldStart) + h.lines.length);
+  if (work > MAX_BUILD_SITE_LINES)
+    return [
+      {
+        rule: "test-infrastructure",
+        file: file.path,
+        line: null,
+        message: `changes a build file too much to judge line by line (${work} lines read around its changed lines, more than ${MAX_BUILD_SITE_LINES}) ${HINT}`,
+      },
+    ];
+  const out: Violation[] = [];
+  for (const { line, before } of changedLineSites(file, baseText)) {
+    if (line.text.trim() === "") continue;
+    const why = OTHER_TEST_WORD.test(line.text)
+      ? "names tests"
+      : inTestOpener(before)
+        ? "is inside a block that names tests"
+        : null;
+    if (why === null) continue;
+    out.push({
+      rule: "test-infrastructure",
+      file: file.path,
+      line: line.kind === "add" ? line.newLine : line.oldLine,
+      message: `${line.kind === "add" ? "adds" : "removes"} a line of a build file that ${why}: \`${truncate(line.text)}\` ${HINT}`,
+    });
+  }
+  return out;
 }
 
 /** Maven plugins that run the tests: any line of their `<configuration>` decides what runs or how it counts. */
@@ -638,7 +707,7 @@ export const testInfrastructure: Rule = {
       if (
         file.status === "renamed" &&
         file.oldPath !== null &&
-        BUILD_FILE.test(baseName(file.oldPath)) &&
+        (BUILD_FILE.test(baseName(file.oldPath)) || isOtherBuildFile(file.oldPath)) &&
         (file.newPath === null || baseName(file.newPath) !== baseName(file.oldPath))
       ) {
         out.push({
@@ -660,6 +729,7 @@ export const testInfrastructure: Rule = {
       else if (names.has("cargo.toml"))
         out.push(...checkSections(file, CARGO_TEST_TABLES, "Cargo.toml", CARGO_TEST_KEY));
       else if ([...names].some((n) => BUILD_FILE.test(n))) out.push(...checkBuildFile(file, base));
+      else if (paths.some(isOtherBuildFile)) out.push(...checkOtherBuildFile(file, base));
     }
     return out;
   },

@@ -6,7 +6,18 @@
  * submodules still work.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -167,5 +178,96 @@ describe("the checkout's git directory", () => {
     dirs.push(none);
     await expect(checkGitDir(none)).resolves.toBeUndefined();
     unlinkSync(path.join(repo, "a.txt"));
+  });
+
+  // Twenty-ninth red team: links deeper in .git than the files above. Plain git writes and reads through them.
+  describe("every entry below the top-level files", () => {
+    const linkIn = (repo: string, rel: string, target: string) => {
+      const p = path.join(repo, ".git", rel);
+      rmSync(p, { recursive: true, force: true });
+      mkdirSync(path.dirname(p), { recursive: true });
+      symlinkSync(target, p);
+    };
+
+    it("refuses a reflog that is a link to a host path (plain git appends to the host file)", async () => {
+      const { root, repo } = setup();
+      const victim = path.join(root, "victim.txt");
+      linkIn(repo, "logs/HEAD", victim);
+      plain(repo, "-c", "user.name=t", "-c", "user.email=t@t", "checkout", "-q", "--detach", "HEAD~1");
+      expect(readFileSync(victim, "utf8")).toMatch(/checkout: moving/);
+      rmSync(victim);
+      expect(await refusedBySafeGit(repo)).toContain(".git/logs/HEAD as a symbolic link");
+      expect(existsSync(victim)).toBe(false);
+    });
+
+    it("refuses ref, reflog and object directories that are links to a host directory (plain git writes there)", async () => {
+      for (const rel of ["logs/refs", "refs/heads/retrace", "objects/ab"]) {
+        const { root, repo } = setup();
+        const victim = path.join(root, "victim");
+        mkdirSync(victim);
+        linkIn(repo, rel, victim);
+        expect(await refusedBySafeGit(repo)).toContain(`.git/${rel} as a symbolic link`);
+      }
+      const { root, repo } = setup();
+      const victim = path.join(root, "victim");
+      mkdirSync(victim);
+      linkIn(repo, "refs/heads/retrace", victim);
+      plain(repo, "branch", "retrace/fix-1");
+      expect(readdirSync(victim)).toEqual(["fix-1"]);
+    });
+
+    it("refuses object fan-out directories and pack files linked into another repository (plain git reads its files)", async () => {
+      for (const packed of [false, true]) {
+        const host = setup();
+        writeFileSync(path.join(host.repo, "a.txt"), "HOST-ONLY\n");
+        git(host.repo, "commit", "-q", "-am", "host");
+        if (packed) git(host.repo, "repack", "-a", "-d", "-q");
+        const hostObjects = path.join(host.repo, ".git", "objects");
+        const checkout = path.join(host.root, "checkout");
+        mkdirSync(checkout);
+        execFileSync("cp", ["-a", path.join(host.repo, ".git"), path.join(checkout, ".git")]);
+        const objects = path.join(checkout, ".git", "objects");
+        for (const n of readdirSync(objects).filter((n) => /^[0-9a-f]{2}$/.test(n)))
+          rmSync(path.join(objects, n), { recursive: true });
+        if (packed) {
+          rmSync(path.join(objects, "pack"), { recursive: true });
+          mkdirSync(path.join(objects, "pack"));
+          for (const p of readdirSync(path.join(hostObjects, "pack")))
+            symlinkSync(path.join(hostObjects, "pack", p), path.join(objects, "pack", p));
+        } else {
+          for (const n of readdirSync(hostObjects).filter((n) => /^[0-9a-f]{2}$/.test(n)))
+            symlinkSync(path.join(hostObjects, n), path.join(objects, n));
+        }
+        expect(plain(checkout, "diff", "HEAD~1", "HEAD")).toContain("HOST-ONLY");
+        expect(await refusedBySafeGit(checkout)).toMatch(
+          /\.git\/objects\/(pack\/pack-|[0-9a-f]{2}).* as a symbolic link/,
+        );
+      }
+    });
+
+    it("refuses a FIFO among the refs and a hard-linked reflog", async () => {
+      const { repo, secret } = setup();
+      execFileSync("mkfifo", [path.join(repo, ".git", "refs", "heads", "pipe")]);
+      expect(await refusedBySafeGit(repo)).toContain(".git/refs/heads/pipe that is not a regular file");
+      const other = setup();
+      rmSync(path.join(other.repo, ".git", "logs", "refs", "heads", "main"));
+      linkSync(secret, path.join(other.repo, ".git", "logs", "refs", "heads", "main"));
+      expect(await refusedBySafeGit(other.repo)).toContain("logs/refs/heads/main with 2 names");
+    });
+
+    it("lets git run on a local clone (hard-linked objects), a linked hooks directory, packs and loose objects", async () => {
+      const { root, repo } = setup();
+      const local = path.join(root, "local");
+      git(root, "clone", "-q", repo, local);
+      const loose = readdirSync(path.join(local, ".git", "objects")).filter((n) => /^[0-9a-f]{2}$/.test(n));
+      expect(loose.length).toBeGreaterThan(0);
+      await expect(safeGit(local).raw(["diff", "--no-ext-diff", "HEAD~1", "HEAD"])).resolves.toContain("+b");
+      const hooks = path.join(root, "shared-hooks");
+      mkdirSync(hooks);
+      rmSync(path.join(repo, ".git", "hooks"), { recursive: true, force: true });
+      symlinkSync(hooks, path.join(repo, ".git", "hooks"));
+      git(repo, "repack", "-q");
+      await expect(safeGit(repo).raw(["rev-parse", "HEAD~1"])).resolves.toMatch(/^[0-9a-f]{40}/);
+    });
   });
 });
