@@ -972,7 +972,7 @@ const REPORTER_PLATFORM_MODULE =
 /** The sandbox's own lack in the run's output, as the infrastructure error to throw; null when none. */
 function sandboxLack(text: string): InfrastructureError | null {
   const module = /(?:ModuleNotFoundError|ImportError): No module named '([\w.]+)'/.exec(text);
-  const top = module?.[1]!.split(".")[0];
+  const top = module?.[1]?.split(".")[0];
   if (
     top &&
     PYTHON_STDLIB.has(top) &&
