@@ -39,6 +39,9 @@ import {
   type StopReason,
 } from "../core/ports/sandbox.ts";
 
+/** What tar in the sandbox prints when the workspace is full (see the copy-in). */
+const NO_SPACE = /No space left|Wrote only \d+ of \d+ bytes/i;
+
 export const DEFAULT_SANDBOX_IMAGE = "retrace-sandbox:1";
 /** The unprivileged user baked into the sandbox image. */
 const SANDBOX_USER = "10001:10001";
@@ -519,22 +522,27 @@ export class DockerSandbox implements Sandbox {
       throw new CancelledError("the sandbox run was cancelled while its input was copied in");
     if (packError) throw packError;
     const info = await exec.inspect();
-    if (info.Running || info.ExitCode === null) {
+    const message = err.text().trim();
+    // A full workspace is the input's size, whether tar in the sandbox has ended yet or is still reading the rest of
+    // the stream: said as such, with the limit to raise, before any reading of the clock. GNU tar says it either way:
+    // `Cannot write: No space left on device`, or, for a write cut short, `Wrote only 3072 of 10240 bytes`.
+    const noSpace = NO_SPACE.test(message);
+    const unfinished = info.Running || info.ExitCode === null;
+    if (unfinished) (stream as unknown as { destroy: () => void }).destroy();
+    if (unfinished && !noSpace) {
       // The copy itself passed the run's limit (a loaded host, a limit of a second or two): the host's doing, named
       // with the limit to raise, never an error of the input.
-      (stream as unknown as { destroy: () => void }).destroy();
       throw new InfrastructureError(
         `copying the input into the sandbox did not finish within the run's time limit (${limits.timeoutMs / 1000} s), so the command never started`,
         "raise the run's time limit (`--timeout SECONDS`), or run again when the machine is less loaded",
       );
     }
-    if (info.ExitCode !== 0) {
-      const message = err.text().trim();
+    if (noSpace || info.ExitCode !== 0) {
       throw new RetraceError(
         "sandbox",
         `could not copy the input tree into the sandbox: ${message || `tar exited ${info.ExitCode}`}`,
         {
-          hint: /No space left/i.test(message)
+          hint: noSpace
             ? `the input is larger than the workspace (${limits.workspaceMb} MiB): raise sandbox limits.workspaceMb`
             : "check the input tree (file names, sizes)",
         },
