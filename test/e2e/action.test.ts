@@ -93,7 +93,8 @@ describe("the bundle", () => {
 
 describe("the Action as a process", () => {
   it("gives a clear notice and exits cleanly on an event it does not handle", async () => {
-    const r = await action(envFor("push", { ref: "refs/heads/main" }));
+    // A real push payload: GitHub always writes the repository, and an event file without one is refused first.
+    const r = await action(envFor("push", example("push")));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(
       "::notice title=Retrace::Retrace: nothing to do — the push event is not one Retrace handles",
