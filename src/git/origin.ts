@@ -9,7 +9,7 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { isPublicAddress } from "../install/public-address.ts";
-import { gitAtLeast } from "./run-git.ts";
+import { gitAtLeast } from "./git-env.ts";
 
 /** Resolves a host name to its addresses (the system resolver by default; a test passes its own). */
 export type Resolve = (host: string) => Promise<string[]>;
