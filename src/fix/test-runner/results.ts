@@ -41,9 +41,26 @@ function title(v: unknown): string {
  */
 export const MAX_JEST_JSON_VALUES = 4_000_000;
 
-/** The number of `{`, `[` and `,` outside strings, counted until it passes `max`. */
-function valuesIn(text: string, max: number): number {
+/**
+ * Most members one object of a jest report may hold. A real report's objects have fixed fields, and its long lists
+ * are arrays; the widest objects are a coverage map's (one key per file, per statement of a file). One object of a
+ * million keys costs `JSON.parse` 1.6–2.4 s of host CPU (its dictionary grows key by key), well under the count of
+ * values above: refused too (red team 17's `results-jest-json-1m-keys-one-object`).
+ */
+export const MAX_JEST_JSON_OBJECT_MEMBERS = 200_000;
+
+/**
+ * The number of `{`, `[` and `,` outside strings, counted until it passes `max`, and the most members any one
+ * object holds (counted until it passes `maxMembers`). One linear pass; a stack of the open containers' counts.
+ */
+function valuesIn(
+  text: string,
+  max: number,
+  maxMembers = Number.POSITIVE_INFINITY,
+): { values: number; widest: number } {
   let n = 0;
+  let widest = 0;
+  const open: number[] = []; // per open container: its member count, or -1 for an array
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
@@ -53,16 +70,32 @@ function valuesIn(text: string, max: number): number {
         if (d === 0x5c) i++;
         else if (d === 0x22) break;
       }
-    } else if ((c === 0x7b || c === 0x5b || c === 0x2c) && ++n > max) return n;
+      continue;
+    }
+    if (c === 0x7b) open.push(1);
+    else if (c === 0x5b) open.push(-1);
+    else if (c === 0x7d || c === 0x5d) open.pop();
+    else if (c === 0x2c && open.length > 0 && open[open.length - 1]! > 0) {
+      const members = ++open[open.length - 1]!;
+      if (members > widest) widest = members;
+      if (widest > maxMembers) return { values: n, widest };
+    }
+    if ((c === 0x7b || c === 0x5b || c === 0x2c) && ++n > max) return { values: n, widest };
   }
-  return n;
+  return { values: n, widest };
 }
 
 /** jest `--json`: testResults[].assertionResults[]; a test file that failed to run has no assertions and a message. */
 function readJestJson(text: string): TestCase[] {
-  if (valuesIn(text, MAX_JEST_JSON_VALUES) > MAX_JEST_JSON_VALUES)
+  const shape = valuesIn(text, MAX_JEST_JSON_VALUES, MAX_JEST_JSON_OBJECT_MEMBERS);
+  if (shape.values > MAX_JEST_JSON_VALUES)
     throw new InfrastructureError(
       `the run's test report (jest-json) could not be read: it holds over ${MAX_JEST_JSON_VALUES.toLocaleString("en")} objects, arrays and values, more than any real jest report`,
+      "a report shaped to make its parse slow is refused; run the tests with another reporter",
+    );
+  if (shape.widest > MAX_JEST_JSON_OBJECT_MEMBERS)
+    throw new InfrastructureError(
+      `the run's test report (jest-json) could not be read: one of its objects holds over ${MAX_JEST_JSON_OBJECT_MEMBERS.toLocaleString("en")} members, more than any real jest report's`,
       "a report shaped to make its parse slow is refused; run the tests with another reporter",
     );
   let report: unknown;
