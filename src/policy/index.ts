@@ -101,6 +101,15 @@ export function evaluatePatch(
       });
     return { allowed: false, violations };
   }
+  // Likewise an added line past the line cap: the per-line rules' patterns cost more than linear time on such a
+  // line (4,096 `require(` openers took 0.6 s, 131,072 minutes), for a verdict already known.
+  if (sizeCaps?.enabled(policy)) {
+    const max = policy.sizeCaps.maxLineLength;
+    const long = patch.files.some((f) =>
+      f.hunks.some((h) => h.lines.some((l) => l.kind === "add" && l.text.length > max)),
+    );
+    if (long) return { allowed: false, violations: sizeCaps.check(ctx) };
+  }
   for (const rule of RULES) {
     if (!rule.enabled(policy)) continue;
     violations.push(...rule.check(ctx));
