@@ -21,7 +21,6 @@ import { GitConfigRefusedError, GitError } from "./errors.ts";
 import { checkGitDir } from "./git-dir.ts";
 import { gitEnv, requireGitVersion } from "./git-env.ts";
 
-export { gitAtLeast, gitEnv } from "./git-env.ts";
 import { promisorAccess } from "./promisor.ts";
 
 /** Configuration every host-side git command runs with; command-line scope beats every config file. */

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FALLBACK_PATH, hostPath, hostPathExclusions, hostSpawnPath } from "../../../src/core/host-path.ts";
-import { gitEnv } from "../../../src/git/run-git.ts";
+import { gitEnv } from "../../../src/git/git-env.ts";
 
 describe("hostPath", () => {
   it.each([
