@@ -71,6 +71,13 @@ const cases: Array<[string, string[], number, RegExp, Record<string, string>?]> 
     /is a binary file, not text/,
   ],
   ["a directory as the issue", ["repro", tmp, "--json"], 2, /it is a directory/],
+  // A device has no size: it is refused at its first NUL byte, not read to the 256 MiB cap first.
+  [
+    "a device as the issue",
+    ["repro", "/dev/zero", "--json"],
+    2,
+    /the issue \/dev\/zero is a binary file, not text/,
+  ],
   [
     "a huge --max-chars",
     ["parse-log", diff, "--excerpt", "--max-chars", "1e300"],
