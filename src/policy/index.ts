@@ -11,6 +11,7 @@ import { PolicyConfig, type PolicyConfigInput } from "./config.ts";
 import { matchesAny } from "./lines.ts";
 import { PatchParseError, parseUnifiedDiff } from "./parse-diff.ts";
 import { RULES } from "./rules/index.ts";
+import { longLines } from "./rules/size-caps.ts";
 import type { GateContext, GateResult, RuleContext, Violation } from "./types.ts";
 
 export { PolicyConfig, type PolicyConfigInput } from "./config.ts";
@@ -37,6 +38,8 @@ export type {
 export const MAX_GATED_FILES = MAX_PATCH_FILES;
 /** Most of the tree's file names a caller lists for the gate (GateContext.treeFiles). */
 export const GATE_TREE_FILES = 100_000;
+/** The longest added line the gate reads, whatever policy.sizeCaps allows (see evaluatePatch). */
+export const MAX_GATED_LINE_LENGTH = 10_000;
 
 export function evaluatePatch(
   patchText: string,
@@ -101,15 +104,16 @@ export function evaluatePatch(
       });
     return { allowed: false, violations };
   }
-  // Likewise an added line past the line cap: the per-line rules' patterns cost more than linear time on such a
-  // line (4,096 `require(` openers took 0.6 s, 131,072 minutes), for a verdict already known.
-  if (sizeCaps?.enabled(policy)) {
-    const max = policy.sizeCaps.maxLineLength;
-    const long = patch.files.some((f) =>
-      f.hunks.some((h) => h.lines.some((l) => l.kind === "add" && l.text.length > max)),
-    );
-    if (long) return { allowed: false, violations: sizeCaps.check(ctx) };
-  }
+  // Likewise an added line past the line cap, and past Retrace's own whatever policy.sizeCaps says: the per-line
+  // rules' patterns are bounded, not linear (a 288 KB line of `function(` still took 1.5 s after red team 14's 1 MiB
+  // line spun for minutes), for a verdict already known.
+  const capsOn = sizeCaps?.enabled(policy) === true;
+  const pastOwnCap = capsOn && longLines(patch, policy.sizeCaps.maxLineLength, "").length > 0;
+  const pastGateCap = pastOwnCap
+    ? []
+    : longLines(patch, MAX_GATED_LINE_LENGTH, "the most Retrace gates, whatever policy.sizeCaps allows");
+  if (pastOwnCap || pastGateCap.length > 0)
+    return { allowed: false, violations: [...(capsOn ? sizeCaps!.check(ctx) : []), ...pastGateCap] };
   for (const rule of RULES) {
     if (!rule.enabled(policy)) continue;
     violations.push(...rule.check(ctx));

@@ -93,10 +93,10 @@ export function ipcChannelProbes(
 }
 
 /** `import.meta.env` itself, possibly through a cast, not followed by one of its variables. */
-const META_ENV = String.raw`\(?\s*import\.meta(?:\s+as\s+[^)]*\))?\s*\)?\s*(?:\?\.|\.)\s*env\b(?!\s*(?:\?\.|\.|\[|!\.))`;
+const META_ENV = String.raw`(?:\(\s*)?import\.meta(?:\s+as\s+[^)]*\))?\s*(?:\)\s*)?(?:\?\.|\.)\s*env\b(?!\s*(?:\?\.|\.|\[|!\.))`;
 const META_ENV_PRESENCE = new RegExp(
   [
-    String.raw`\b(?:if|while)\s*\(\s*!*\s*${META_ENV}\s*\)`,
+    String.raw`\b(?:if|while)\s*\(\s*(?:!\s*)*${META_ENV}\s*\)`,
     String.raw`\btypeof\s+${META_ENV}`,
     String.raw`!\s*${META_ENV}`,
     String.raw`\bBoolean\s*\(\s*${META_ENV}\s*\)`,

@@ -68,10 +68,30 @@ export function ownBitNudges(file: FileChange): Violation[] {
 }
 
 /** A regex literal (JS) or raw/plain string pattern (Python) and what it is tested against. */
-const JS_REGEX = String.raw`\/((?:\\.|\[[^\]]*\]|[^/\\\n])+)\/[gimsuy]*`;
+const JS_REGEX = String.raw`\/((?:\\.|\[[^\]\n]{0,256}\]|[^/\\\n])+)\/[gimsuy]*`;
 const JS_TEST = new RegExp(String.raw`${JS_REGEX}\s*\.(?:test|exec)\s*\(([^;]*)`, "g");
-/** `subject.match(/re/)`, `subject.search(/re/)`, `subject.matchAll(/re/g)`: the subject before the method. */
-const JS_MATCH = new RegExp(String.raw`([^;=]*)\.(?:match|matchAll|search)\s*\(\s*${JS_REGEX}`, "g");
+/** `.match(/re/)`, `.search(/re/)`, `.matchAll(/re/g)`; the subject before the method is found by jsMatches. */
+const JS_MATCH = new RegExp(String.raw`\.(?:match|matchAll|search)\s*\(\s*${JS_REGEX}`, "g");
+
+/**
+ * `subject.match(/re/)` and its kin on one line: each pattern with its subject, the text back to the last `;` or `=`
+ * (or the previous match) before the method. (One pattern with a leading `([^;=]*)` did this in time quadratic in the line: a 32 KB line of
+ * `require(` took seconds.)
+ */
+function jsMatches(code: string): Array<{ pattern: string; subject: string }> {
+  const found: Array<{ pattern: string; subject: string }> = [];
+  let boundary = -1;
+  let scanned = 0;
+  for (const m of code.matchAll(JS_MATCH)) {
+    for (; scanned < m.index; scanned++)
+      if (code[scanned] === ";" || code[scanned] === "=") boundary = scanned;
+    found.push({ pattern: m[1]!, subject: code.slice(boundary + 1, m.index) });
+    // The next subject starts after this match at the earliest, as a global pattern's would.
+    boundary = Math.max(boundary, m.index + m[0].length - 1);
+    scanned = Math.max(scanned, m.index + m[0].length);
+  }
+  return found;
+}
 const PY_TEST = /\bre\.(?:search|match|fullmatch|findall)\s*\(\s*r?(["'])((?:\\.|(?!\1).)*)\1\s*,([^\n]*)/g;
 /** The names an error is commonly bound to, and the catch's own (`catch (problem)`, `except X as problem`). */
 const ERROR_NAMES = ["e", "err", "error", "ex", "exc"];
@@ -115,7 +135,7 @@ export function messageShapeLimits(file: FileChange): Violation[] {
       lang === "js"
         ? [
             ...[...l.code.matchAll(JS_TEST)].map((m) => ({ pattern: m[1]!, subject: m[2]! })),
-            ...[...l.code.matchAll(JS_MATCH)].map((m) => ({ pattern: m[2]!, subject: m[1]! })),
+            ...jsMatches(l.code),
           ]
         : [...l.code.matchAll(PY_TEST)].map((m) => ({ pattern: m[2]!, subject: m[3]! }));
     if (!tests.some((t) => shapeOnly(t.pattern) && ERROR_TEXT.test(t.subject))) continue;

@@ -3,7 +3,26 @@
  * and no added line longer than `maxLineLength` (minified or encoded payloads hide what they do).
  */
 import { truncate } from "../lines.ts";
-import type { Rule, Violation } from "../types.ts";
+import type { ParsedPatch, Rule, Violation } from "../types.ts";
+
+/**
+ * Each added line longer than `max` characters, as a violation naming the limit (`field`: the setting that sets it,
+ * `policy.sizeCaps.maxLineLength` or Retrace's own fixed limit).
+ */
+export function longLines(patch: ParsedPatch, max: number, field: string): Violation[] {
+  return patch.files.flatMap((file) =>
+    file.hunks.flatMap((h) =>
+      h.lines
+        .filter((l) => l.kind === "add" && l.text.length > max)
+        .map((l) => ({
+          rule: "size-caps" as const,
+          file: file.path,
+          line: l.newLine,
+          message: `added line is ${l.text.length} characters long; the limit is ${max} (${field}): \`${truncate(l.text, 40)}\``,
+        })),
+    ),
+  );
+}
 
 export const sizeCaps: Rule = {
   id: "size-caps",
@@ -19,23 +38,10 @@ export const sizeCaps: Rule = {
         message: `the patch changes ${patch.files.length} files; the limit is ${caps.maxFiles} (policy.sizeCaps.maxFiles)`,
       });
     }
+    out.push(...longLines(patch, caps.maxLineLength, "policy.sizeCaps.maxLineLength"));
     let changed = 0;
-    for (const file of patch.files) {
-      for (const h of file.hunks) {
-        for (const l of h.lines) {
-          if (l.kind === "ctx") continue;
-          changed += 1;
-          if (l.kind === "add" && l.text.length > caps.maxLineLength) {
-            out.push({
-              rule: "size-caps",
-              file: file.path,
-              line: l.newLine,
-              message: `added line is ${l.text.length} characters long; the limit is ${caps.maxLineLength}: \`${truncate(l.text, 40)}\``,
-            });
-          }
-        }
-      }
-    }
+    for (const file of patch.files)
+      for (const h of file.hunks) for (const l of h.lines) if (l.kind !== "ctx") changed++;
     if (changed > caps.maxChangedLines) {
       out.push({
         rule: "size-caps",

@@ -154,7 +154,7 @@ const MULTI_MATCH =
 const BRANCH_PY =
   /^\s*(if|elif|while|case|assert)\b|\bif\b.*\belse\b|\bin\s*[([{]|==|!=|^\s*["'][^"']*["']\s*:|^\s*-?\d[\d.]*\s*:|^\s*\([^)]*\)\s*:\s*\S|\{\s*["'(]|^\s*\(\s*[^(),]+,\s*[^()]+\)\s*,?\s*$|\bdict\s*\(\s*\[/;
 const BRANCH_JS =
-  /^\s*(\}?\s*else\s+)?if\s*\(|^\s*(case|while)\b|\bswitch\s*\(|===?|!==?|\?[^?.:]*:|\.(includes|has)\s*\(|^\s*["'`]?[\w-]+["'`]?\s*:\s*|\{\s*["'`\w]+\s*:|^\s*\[\s*[^[\],]+,\s*[^[\]]+\]\s*,?\s*$|\bnew\s+Map\s*\(\s*\[|\bfromEntries\s*\(\s*\[|[{,]\s*["'`][^"'`\n]*["'`]\s*:(?!:)/;
+  /^\s*(\}\s*else\s+|else\s+)?if\s*\(|^\s*(case|while)\b|\bswitch\s*\(|===?|!==?|\?[^?.:]*:|\.(includes|has)\s*\(|^\s*["'`]?[\w-]+["'`]?\s*:\s*|\{\s*["'`\w]+\s*:|^\s*\[\s*[^[\],]+,\s*[^[\]]+\]\s*,?\s*$|\bnew\s+Map\s*\(\s*\[|\bfromEntries\s*\(\s*\[|[{,]\s*["'`][^"'`\n]*["'`]\s*:(?!:)/;
 
 const DOC_ANSWERS: LinePattern[] = [
   {
@@ -166,7 +166,8 @@ const DOC_ANSWERS: LinePattern[] = [
   {
     id: "default-answer-table",
     what: "hides a table keyed by argument combinations in a parameter's default (`_settled={(739947, 1): 739950}`): answers for chosen inputs, the rest computed as before",
-    re: /\bdef\s+\w+\s*\(.*\b\w+\s*(:\s*[^=,]+)?=\s*\{\s*\(\s*[-\w.'"]+\s*,|\bfunction\b.*\(.*[\w$]+\s*=\s*new\s+Map\s*\(\s*\[\s*\[\s*["'`\d[]/,
+    // Windows bound each try: with open `.*`s this cost time quadratic in the line (a line of `def f(` repeated).
+    re: /^\s*(?:async\s+)?def\s+\w+\s*\([^\n]{0,2000}?\b\w+\s*(:[^=,\n]{0,200})?=\s*\{\s*\(\s*[-\w.'"]+\s*,|\bfunction\b[^(\n]{0,200}\([^)\n]{0,2000}?[\w$]+\s*=\s*new\s+Map\s*\(\s*\[\s*\[\s*["'`\d[]/,
   },
 ];
 
