@@ -395,7 +395,9 @@ export const SizeCapsConfig = z
       .int()
       .min(1)
       .default(1000)
-      .describe("Longest added line, in characters (minified or encoded payloads are not reviewable)."),
+      .describe(
+        "Longest added line, in characters (minified or encoded payloads are not reviewable). Whatever it says, the gate refuses a line past 10,000 characters.",
+      ),
   })
   .describe("Caps the size of a patch so a human can review it.");
 

@@ -29,6 +29,7 @@ import { assertModelKey, intOption, nonNegativeNumberOption } from "../options.t
 import { checkOutDir, writeOutDir } from "../out-dir.ts";
 import { checkOutRoot, ensureOutRoot, listPaths, OUT_ROOT, uncommittedChanges } from "../worktree.ts";
 import { readTextInput } from "../read-input.ts";
+import { clampCliBudget } from "../budget.ts";
 import { printErr, printJson, printOut } from "../print.ts";
 
 interface FixFlags {
@@ -161,6 +162,7 @@ export function registerFix(program: Command): void {
         contextTokens,
         budget: { maxAttempts, maxUsd },
       });
+      spec.budget = clampCliBudget(spec.budget);
       const { run } = await runFixJob(spec, {
         repoDir: repo,
         config,

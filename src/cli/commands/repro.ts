@@ -15,6 +15,7 @@ import { runReproJob } from "../../jobs/pipelines.ts";
 import { assertModelKey, intOption, nonNegativeNumberOption, secondsOption } from "../options.ts";
 import { checkOutDir, writeOutDir } from "../out-dir.ts";
 import { readTextInput } from "../read-input.ts";
+import { clampCliBudget } from "../budget.ts";
 import { printErr, printJson, printOut } from "../print.ts";
 
 interface ReproOptions {
@@ -120,6 +121,7 @@ export function registerRepro(program: Command): void {
         model: model ? (opts.model ?? "default") : null,
         budget: { maxAttempts, maxUsd },
       });
+      spec.budget = clampCliBudget(spec.budget);
       const redactor = new Redactor([process.env.ANTHROPIC_API_KEY, process.env.GITHUB_TOKEN]);
       // Progress on stderr, like `fix`: each step as it ends, and each sandbox run (quiet with --json).
       const progress = (line: string) => {
