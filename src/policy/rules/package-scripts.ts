@@ -20,7 +20,7 @@ const MANIFESTS = new Set(["package.json", "composer.json"]);
 export const packageScripts: Rule = {
   id: "package-scripts",
   enabled: (c) => c.packageScripts.enabled,
-  check({ patch }) {
+  check({ patch, config }) {
     const out: Violation[] = [];
     for (const file of patch.files) {
       const names = [file.oldPath, file.newPath]
@@ -56,7 +56,9 @@ export const packageScripts: Rule = {
         const enclosing = keys.length - (/^\s*"/.test(line.text) ? 1 : 0);
         const punctuation = /^\s*[{}[\],]*\s*$/.test(line.text);
         const value = jsonStringValue(line.text);
-        if (value !== null && looksLikeVersionSpec(value)) continue; // dependency-changes reports it
+        // A version-like value is taken for a dependency entry: dependency-changes reports it, when it runs. With that
+        // rule off the guess would let a script through (`"test": "true"` reads as a dist-tag), so it is not made.
+        if (value !== null && looksLikeVersionSpec(value) && config.dependencyChanges.enabled) continue;
         const deep = (/^[ \t]*/.exec(line.text)?.[0] ?? "").replace(/\t/g, "    ").length > 2;
         if (
           !rootSeen &&

@@ -88,7 +88,11 @@ function tooDeep(file: FileChange, line: DiffLine): Violation {
   };
 }
 
-function checkPackageJson(file: FileChange, wanted: readonly string[]): Violation[] {
+function checkPackageJson(
+  file: FileChange,
+  wanted: readonly string[],
+  dependenciesGated: boolean,
+): Violation[] {
   const out: Violation[] = [];
   for (const { line, state } of foldChangedLines(file, jsonFold)) {
     if (line.text.trim() === "") continue;
@@ -98,7 +102,9 @@ function checkPackageJson(file: FileChange, wanted: readonly string[]): Violatio
     // Top level only: `"jest": "^29"` inside devDependencies is a dependency (dependency-changes' business).
     if (at === -1 || at !== keys.length - 1) continue;
     const value = jsonStringValue(line.text);
-    if (!rootSeen && at === 0 && value !== null && looksLikeVersionSpec(value)) continue;
+    // With no root in sight a version-like value may be a dependency entry (`"jest": "^29"` in devDependencies), which
+    // dependency-changes reports: left to it when it runs, never guessed away when it does not.
+    if (dependenciesGated && !rootSeen && at === 0 && value !== null && looksLikeVersionSpec(value)) continue;
     out.push({
       rule: "test-infrastructure",
       file: file.path,
@@ -723,7 +729,8 @@ export const testInfrastructure: Rule = {
         out.push(...checkSections(file, cfg.iniSections, "setup.cfg"), ...checkSetupCfgLayout(file, base));
       else if (names.has("pyproject.toml"))
         out.push(...checkSections(file, cfg.tomlTables, "pyproject.toml"));
-      else if (names.has("package.json")) out.push(...checkPackageJson(file, cfg.packageJsonKeys));
+      else if (names.has("package.json"))
+        out.push(...checkPackageJson(file, cfg.packageJsonKeys, config.dependencyChanges.enabled));
       else if ([...names].some((n) => /^[tj]sconfig.*\.json$/.test(n)))
         out.push(...checkTsconfig(file, cfg.tsconfigKeys));
       else if (names.has("cargo.toml"))

@@ -377,6 +377,30 @@ describe("dependency-changes and package-scripts", () => {
     expect(violationsOf(patch, "dependency-changes").length).toBe(2);
   });
 
+  it("a version-like line of unknown place is left to dependency-changes only while that rule runs", () => {
+    // `"test": "next"` deep in a long scripts map: the hunk shows no `"scripts": {`, and the value reads as a dist-tag.
+    const scripts = `{\n  "scripts": {\n${Array.from({ length: 12 }, (_, i) => `    "s${i}": "node s${i}.js",`).join("\n")}\n    "test": "vitest run"\n  }\n}\n`;
+    const patch = modify("package.json", scripts, scripts.replace('"test": "vitest run"', '"test": "next"'));
+    expect(patch).not.toMatch(/"scripts": \{/);
+    expect(violationsOf(patch, "dependency-changes")).not.toEqual([]);
+    const off = { dependencyChanges: { enabled: false } };
+    expect(violationsOf(patch, "package-scripts", off).map((v) => v.message)).toEqual([
+      expect.stringMatching(/removes a line whose section is not visible/),
+      expect.stringMatching(/adds a line whose section is not visible in the hunk \(it could be a script\)/),
+    ]);
+  });
+
+  it("test-infrastructure likewise: a version-like `jest` line of unknown place is a dependency only while that rule runs", () => {
+    const deps = `{\n  "devDependencies": {\n${Array.from({ length: 12 }, (_, i) => `    "d${i}": "^1.0.0",`).join("\n")}\n    "jest": "^29.0.0"\n  }\n}\n`;
+    const patch = modify("package.json", deps, deps.replace('"^29.0.0"', '"^30.0.0"'));
+    expect(patch).not.toMatch(/"devDependencies": \{/);
+    expect(violationsOf(patch, "test-infrastructure")).toEqual([]);
+    expect(violationsOf(patch, "dependency-changes")).not.toEqual([]);
+    expect(violationsOf(patch, "test-infrastructure", { dependencyChanges: { enabled: false } })).not.toEqual(
+      [],
+    );
+  });
+
   it("reads only the dependency maps: the package's own name is no dependency version (f14c item 4)", () => {
     // Names that read like versions (`x` is semver's wildcard, a leading digit, a dist-tag's word).
     for (const name of ["x", "3d-viewer", "next", "latest"]) {
