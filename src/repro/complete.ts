@@ -43,7 +43,7 @@ import {
   PYTHON_KEYWORDS,
 } from "./python-names.ts";
 import { testGlobalsNeeded, testGlobalsPrelude } from "./test-globals.ts";
-import { PYTHON_MODULE_CLASS_ATTRS } from "./python-stdlib.ts";
+import { PYTHON_MODULE_CLASS_ATTRS, PYTHON_STDLIB_MODULE_NAMES } from "./python-stdlib.ts";
 import { traceBlock, traceStatement } from "./trace-program.ts";
 import { sameProduct } from "./versions.ts";
 import { annotate, JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
@@ -699,6 +699,22 @@ function namesFromModules(
   return { lines, notes };
 }
 
+/**
+ * Whether a block named `<module>.py` is a standard-library module the report shows in a Python installation's
+ * `lib` directory (`/usr/lib/python3.11/pprint.py`, `C:\\…\\Python310\\lib\\pprint.py`): a quotation of the library,
+ * not a file of the reporter's.
+ */
+export function quotedLibrarySource(filename: string | null, texts: readonly string[]): boolean {
+  const base = filename?.split(/[\\/]/).pop();
+  const module = base && /^([A-Za-z_]\w*)\.py$/.exec(base)?.[1];
+  if (!module || !PYTHON_STDLIB_MODULE_NAMES.includes(module)) return false;
+  const inLib = new RegExp(
+    String.raw`[\\/]lib[\\/](?:python[\d.]*[\\/])?${escapeRegExp(base)}(?![\w.])`,
+    "i",
+  );
+  return texts.some((t) => inLib.test(t));
+}
+
 function completePython(
   units: ReportBlock[],
   knownPackages: string[],
@@ -709,6 +725,16 @@ function completePython(
   echoLast = true,
 ): Program {
   const completions: string[] = [];
+  // A block named like a standard-library module whose file the report shows inside a Python installation (its
+  // traceback's `…\Python310\lib\pprint.py`) quotes the library's own source: beside the program it would replace
+  // the module the program runs.
+  const quoted = units.filter((b) => quotedLibrarySource(b.filename, reportTexts));
+  if (quoted.length > 0) {
+    units = units.filter((b) => !quoted.includes(b));
+    completions.push(
+      `left out ${quoted.map((b) => `\`${b.filename}\``).join(", ")}: the report quotes the standard library's own source (its traceback runs that file from the Python installation), and a file of that name beside the program would replace the module`,
+    );
+  }
   const classless = classlessMethods(units);
   if (classless) completions.push(classless.note);
   const { named, main } = splitNamed(classless?.units ?? units, /\.py$/);

@@ -7,12 +7,16 @@
 
 import { beforeOperator, shellWords } from "../core/shell-words.ts";
 import { commandProgram, type PackageCommand, packageCommand } from "./package-cli.ts";
+import { PYTHON_STDLIB_MODULE_NAMES } from "./python-stdlib.ts";
 
 export interface ShellRun {
   /** The interpreter as typed: "python3.9", "pypy3", "node". */
   interpreter: string;
   runtime: "python" | "node";
-  /** The program: the `-c`/`-e` code, or `console.log(<expr>)` for `node -p`. */
+  /**
+   * The program: the `-c`/`-e` code, `console.log(<expr>)` for `node -p`, or for `python -m <module>` a program
+   * running that module as `-m` does (runpy, `__main__`, the typed arguments in `sys.argv`).
+   */
   code: string;
   /** Lines it printed, error text excluded. */
   output: string[];
@@ -65,6 +69,24 @@ const PS_HERE_START =
 const SCRIPT_START = prompted(
   String.raw`(?:[$%]|>(?=\s*(?:python|pypy|node)))\s+(?:(?:[\w.:~-]*[/\\])*((?:python|pypy)[\d.]*|node(?:js)?)(?:\.exe)?\s+|(?=\.\/))((?:\.\/)?(?:[\w.-]+\/)*[\w.-]+\.(?:py|[cm]?js))(?:\s+([^|><;&]*))?\s*$`,
 );
+/**
+ * `$ python3 -m pprint`, `> python -m json.tool data.json`: an interpreter running a module of its standard library
+ * (`-m pip install` is an install, and a package's module needs the package: neither is read here).
+ */
+const MODULE_START = prompted(
+  String.raw`(?:[$%]|>(?=\s*(?:python|pypy)))\s+(?:[\w.:~-]*[/\\])*((?:python|pypy)[\d.]*)(?:\.exe)?\s+-m\s+([A-Za-z_][\w.]*)(?:\s+([^|><;&]*))?\s*$`,
+);
+
+/** The program `python -m <module> <args>` runs, as a file: the module as `__main__` with the typed arguments. */
+export function moduleProgram(module: string, args: readonly string[]): string {
+  return [
+    "import runpy, sys",
+    `sys.argv = ${JSON.stringify([module, ...args])}`,
+    // Bound, so no completion echoes the module's globals as a last expression's value.
+    `_module_globals = runpy.run_module(${JSON.stringify(module)}, run_name="__main__", alter_sys=True)`,
+  ].join("\n");
+}
+
 // `$ `, `% `, and `> ` / `C:\\src> ` (cmd.exe, PowerShell) when an interpreter follows.
 /**
  * `user@host:~$ `, `user@host ~ % `, and fish's `user@host ~> ` (a `>` only after a `~` or `/` directory, so
@@ -158,6 +180,22 @@ export function parseShellSession(text: string, packages: Set<string> = new Set(
         output: (errAt >= 0 ? printed.slice(0, errAt) : printed).filter((l) => l.trim() !== ""),
         errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
         script: { file: script[2]!.replace(/^\.\//, ""), args: shellWords((script[3] ?? "").trim()) },
+        ...installed(),
+      });
+      continue;
+    }
+    const mod = m ? null : MODULE_START.exec(lines[i]!);
+    if (mod && PYTHON_STDLIB_MODULE_NAMES.includes(mod[2]!.split(".")[0]!) && mod[2] !== "pip") {
+      i++;
+      const printed: string[] = [];
+      while (i < lines.length && !PROMPT.test(lines[i]!)) printed.push(lines[i++]!);
+      const errAt = printed.findIndex((l) => errorStart("python", l));
+      runs.push({
+        interpreter: mod[1]!,
+        runtime: "python",
+        code: moduleProgram(mod[2]!, shellWords((mod[3] ?? "").trim())),
+        output: (errAt >= 0 ? printed.slice(0, errAt) : printed).filter((l) => l.trim() !== ""),
+        errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
         ...installed(),
       });
       continue;
