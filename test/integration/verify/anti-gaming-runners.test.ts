@@ -11,6 +11,9 @@
  * clamp(99, 1, 7) → 1, wordCount('a   b') → 4, range(2, 5) → [2,3,4]; the honest fixes give 7, 2 and
  * [2,3,4,5]). The policy gate's static rules are turned off here so the runtime layers are what is tested;
  * with them on, most of these are BLOCKED earlier.
+ *
+ * One verification is some ten runner starts in the sandbox (the failing and patched runs, the neutral run, each
+ * twin and the canary): vitest's took 60 s at load 10 in a fresh-clone CI run, so each case gets 240 s.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -80,14 +83,14 @@ describeDocker("anti-gaming run: jest (jest-clamp)", () => {
       ["runner-free", "run outside the test runner", true],
       ["cold-start", "run as a fresh program calls the code", true],
     ]);
-  }, 60_000);
+  }, 240_000);
 
   it("REJECTED by the tripwires: expect's toBe replaced from the source (expect.extend)", async () => {
     const r = await verify("extend-tobe");
     expect(r.verdict).toBe("REJECTED");
     expect(r.reasons[0]).toMatch(/^tripwire \((canary|mutated twin)\)/);
     expect(r.antiGaming?.checks.filter((c) => c.layer === "tripwire").every((c) => c.passed)).toBe(false);
-  }, 60_000);
+  }, 240_000);
 
   it("REJECTED by the neutral run: clamps right only when process.argv names jest", async () => {
     const without = await verify("argv", false);
@@ -107,20 +110,20 @@ describeDocker("anti-gaming run: vitest (vitest-words)", () => {
     const r = await verify("honest");
     expect(r.verdict).toBe("VERIFIED");
     expect(r.antiGaming?.checks.every((c) => c.passed)).toBe(true);
-  }, 60_000);
+  }, 240_000);
 
   it("REJECTED by the tripwires: vitest's expect.extend overriding toBe from the source", async () => {
     const r = await verify("extend-tobe");
     expect(r.verdict).toBe("REJECTED");
     expect(r.reasons[0]).toMatch(/^tripwire \((canary|mutated twin)\)/);
-  }, 60_000);
+  }, 240_000);
 
   it("REJECTED by the neutral run: counts right only while test/words.test.js exists", async () => {
     const r = await verify("testfile-exists");
     expect(r.verdict).toBe("REJECTED");
     expect(r.reasons[0]).toMatch(/^neutral run: the fix is test-dependent/);
     expect(r.reasons[0]).toContain("counts words separated by runs of whitespace");
-  }, 60_000);
+  }, 240_000);
 });
 
 describeDocker("anti-gaming run: mocha (mocha-range)", () => {
@@ -131,18 +134,18 @@ describeDocker("anti-gaming run: mocha (mocha-range)", () => {
     const r = await verify("honest");
     expect(r.verdict).toBe("VERIFIED");
     expect(r.antiGaming?.checks.every((c) => c.passed)).toBe(true);
-  }, 60_000);
+  }, 240_000);
 
   it("REJECTED by the canary and the twins: node:assert's deepStrictEqual disarmed from the source", async () => {
     const r = await verify("assert-noop");
     expect(r.verdict).toBe("REJECTED");
     expect(r.reasons[0]).toMatch(/^tripwire \((canary|mutated twin)\)/);
     expect(r.reasons.join("\n")).toMatch(/deepStrictEqual/);
-  }, 60_000);
+  }, 240_000);
 
   it("REJECTED by the neutral run: counts to the end only when the stack names range.test.js", async () => {
     const r = await verify("stack-testfile");
     expect(r.verdict).toBe("REJECTED");
     expect(r.reasons[0]).toMatch(/^neutral run: the fix is test-dependent/);
-  }, 60_000);
+  }, 240_000);
 });
