@@ -415,7 +415,11 @@ export function missingApi(run: ExecutedRun): string | null {
   const ex = run.exception;
   if (!ex) return null;
   if (
-    (ex.type === "TypeError" && /^[\w$.]+ is not a (?:function|constructor)\b/.test(ex.message)) ||
+    // Also through the call that loads it: `require(...).default is not a function`, Babel's `(0 , _x.default)`.
+    (ex.type === "TypeError" &&
+      /^(?:[\w$.]+|require\(\.\.\.\)[\w$.]*|\(0\s*,\s*[\w$.]+\)) is not a (?:function|constructor)\b/.test(
+        ex.message,
+      )) ||
     // A release that keeps the name only to say it is gone (js-yaml 4: `Function yaml.safeLoad is removed`).
     /^Function [\w$.]+ (?:is|was|has been) removed\b/.test(ex.message) ||
     /ERR_REQUIRE_ESM/.test(`${ex.type} ${ex.message}`) ||

@@ -35,10 +35,13 @@ export function asEsModule(code: string): string | null {
   let n = 0;
   let rewrote = false;
   const imports: string[] = [];
-  const out = lines.map((line) => {
+  const out = lines.map((written) => {
+    // `const x = _default(require("m"))`, the interop line of a bundler-style CommonJS program (asBundlerCommonJs):
+    // the module's default export when it has one, as for a plain `require` binding.
+    const line = written.replace(/=\s*_default\((require\(\s*(['"])[^'"\n]+\2\s*\))\)/, "= $1");
     const m = REQUIRE_LINE.exec(line);
     // Top level only: a require inside a function body keeps its place (createRequire below serves it).
-    if (m?.[1] !== "") return line;
+    if (m?.[1] !== "") return written;
     const [, , kind, binding, , spec] = m;
     const ns = `__esm${n++}`;
     rewrote = true;
@@ -51,8 +54,30 @@ export function asEsModule(code: string): string | null {
     // No `;` where the line had none: the statement may go on below (`require('yargs')\n  .option(…)`).
     return `${kind} ${binding} = ${value}${/;\s*$/.test(line) ? ";" : ""}`;
   });
-  if (!rewrote) return null;
-  const body = out.join("\n");
+  // `JSON.parse(require("m").default(text))` on an unindented line: a `require()` of a package inside an expression
+  // is what Node.js 22's `require()` of an ES module returns, its namespace object (a JSON file or a native addon,
+  // and a require inside a function's body, keep `require`, served by createRequire below).
+  const inline = new Map<string, string>();
+  const body = out
+    .map((line) =>
+      /^\s/.test(line)
+        ? line
+        : line.replace(
+            /(?<![\w$.])require\(\s*(['"])([^'"\n]+)\1\s*\)/g,
+            (whole, _q: string, spec: string) => {
+              if (/\.(?:json|node)$/.test(spec) || /\bfunction\b|=>/.test(line)) return whole;
+              let ns = inline.get(spec);
+              if (ns === undefined) {
+                ns = `__esm${n++}`;
+                inline.set(spec, ns);
+                imports.push(`import * as ${ns} from ${JSON.stringify(spec)};`);
+              }
+              return ns;
+            },
+          ),
+    )
+    .join("\n");
+  if (!rewrote && inline.size === 0) return null;
   const prelude: string[] = [...imports];
   if (/__esmPick\(/.test(body))
     prelude.push(

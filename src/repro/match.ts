@@ -317,6 +317,31 @@ const NEEDS_RULES: {
     question: (m) =>
       `The code imports \`${m[1] ?? m[2]}\`: is it a published package (which name and version?) or a local module (could you include its code)?`,
   },
+  // Node's module system refusing what the code loads, where the report claims something else: the sandbox's Node
+  // (18) and the installed release, not the reported bug (hold23: a PARTIAL from each, tainted).
+  {
+    test: /ERR_REQUIRE_ESM|\brequire\(\) of ES Module (\S+)/,
+    detail: () =>
+      "the code `require()`s an ES-module-only release, which this sandbox's Node.js cannot load that way (Node.js 22 can): the run stopped before the code the report is about",
+    question: () =>
+      "Which Node.js version do you run this on, and do you load the package with `import` or `require()`?",
+  },
+  {
+    test: /ERR_UNSUPPORTED_ESM_URL_SCHEME|Only URLs with a scheme in: [\w, ]+ are supported/,
+    detail: () =>
+      "the code imports a module by URL (a browser's or a CDN's import), which Node.js's loader refuses: the run stopped before the code the report is about",
+    question: () =>
+      "The code imports from a URL. Which packages and versions does it load, so it can run with them installed?",
+  },
+  {
+    // `require(...).default is not a function`, Babel's `(0 , _x.default) is not a function`: the installed
+    // release's exports are not what the code calls.
+    test: /TypeError: ((?:require\(\.\.\.\)[\w$.]*|\(0\s*,\s*[\w$.]+\))) is not a (?:function|constructor)\b/,
+    detail: (m) =>
+      `the code calls \`${m[1]}\`, which the release installed here does not export as a function: the run stopped at the package's interface, before the reported behaviour`,
+    question: (m) =>
+      `The code calls \`${m[1]}\`, which the installed release does not have. Which version of the package do you use?`,
+  },
   {
     test: /(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|getaddrinfo|Temporary failure in name resolution|Name or service not known|NewConnectionError|URLError|ConnectionRefusedError|Network is unreachable|fetch failed)/,
     detail: () =>

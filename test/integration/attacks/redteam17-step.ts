@@ -61,7 +61,7 @@ async function lookups(
   jobs: number,
   names: number,
   seed: Record<string, { version: string; at: number }> | null,
-): Promise<{ entries: number; bytes: number; stale: number; ms: number }> {
+): Promise<{ entries: number; bytes: number; stale: number; ms: number; cpuMs: number }> {
   const reg = await registry();
   const cacheDir = path.join(dir, "cache");
   const file = path.join(cacheDir, "latest-versions.json");
@@ -70,6 +70,7 @@ async function lookups(
     writeFileSync(file, JSON.stringify(seed));
   }
   const t = Date.now();
+  const cpu0 = process.cpuUsage();
   try {
     for (let j = 0; j < jobs; j++) {
       const lookup = createRegistryLookup({
@@ -89,10 +90,14 @@ async function lookups(
     reg.close();
   }
   const ms = Date.now() - t;
+  // This process's CPU (the lookups and the registry serving them): a cache rewritten per name shows there, while
+  // the wall clock also counts a loaded host (6 s at load 14 in a fresh-clone CI run).
+  const used = process.cpuUsage(cpu0);
+  const cpuMs = Math.round((used.user + used.system) / 1000);
   const disk = JSON.parse(readFileSync(file, "utf8")) as Record<string, { at: number }>;
   const now = Date.now();
   const stale = Object.values(disk).filter((e) => now - e.at > 3_600_000).length;
-  return { entries: Object.keys(disk).length, bytes: statSync(file).size, stale, ms };
+  return { entries: Object.keys(disk).length, bytes: statSync(file).size, stale, ms, cpuMs };
 }
 
 /** `n` entries an hour or more old (a week of reports). */
@@ -189,11 +194,16 @@ const jest = (extra: string) =>
 
 // ---- The CLI's inputs as FIFOs and devices.
 
-function cli(args: string[]): Outcome {
+/**
+ * The CLI on `args` must exit non-zero, refused, without waiting for input (killed at 60 s), saying `refusal` when
+ * given. The CLI starts from source (tsx): 2.5 s quiet, 15 s at load 14 in a fresh-clone CI run, so the wall bound
+ * only tells a refusal from a read to the cap or a wait; what it says tells how it was refused.
+ */
+function cli(args: string[], refusal?: RegExp): Outcome {
   const t = Date.now();
   const r = spawnSync("node", [path.join(REPO, "bin/retrace.mjs"), ...args], {
     encoding: "utf8",
-    timeout: 20_000,
+    timeout: 60_000,
     killSignal: "SIGKILL",
     maxBuffer: 1 << 26,
     cwd: dir,
@@ -202,7 +212,10 @@ function cli(args: string[]): Outcome {
   const ms = Date.now() - t;
   const said = short(`${r.stderr ?? ""} ${r.stdout ?? ""}`.trim(), 160);
   if (r.signal) return ok(`killed after ${ms} ms (${r.signal}): still waiting; ${said}`, false);
-  return ok(`exit ${r.status} in ${ms} ms: ${said}`, r.status !== 0 && ms < 15_000);
+  return ok(
+    `exit ${r.status} in ${ms} ms: ${said}`,
+    r.status !== 0 && ms < 45_000 && (refusal === undefined || refusal.test(said)),
+  );
 }
 function fifo(): string {
   const p = path.join(dir, "input.fifo");
@@ -281,8 +294,8 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "lookup-cache-rewritten-per-name": async () => {
     const r = await lookups(1, 200, staleSeed(60_000));
     return ok(
-      `one report of 200 packages on a 60,000-entry cache: ${r.ms} ms, ${Math.round(r.bytes / 1024)} KiB after`,
-      r.ms < 3_000,
+      `one report of 200 packages on a 60,000-entry cache: ${r.cpuMs} ms of CPU (${r.ms} ms wall), ${Math.round(r.bytes / 1024)} KiB after`,
+      r.cpuMs < 3_000,
     );
   },
 
@@ -302,7 +315,9 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "cli-parse-log-from-fifo": () => cli(["parse-log", fifo()]),
   "cli-policy-patch-from-fifo": () => cli(["policy", fifo()]),
   "cli-parse-log-dev-zero": () => cli(["parse-log", "/dev/zero"]),
-  "cli-repro-report-from-dev-urandom": () => cli(["repro", "/dev/urandom", "--offline"]),
+  // A device is refused at its first NUL byte, not read to the 256 MiB cap first.
+  "cli-repro-report-from-dev-urandom": () =>
+    cli(["repro", "/dev/urandom", "--offline"], /the issue \/dev\/urandom is a binary file, not text/),
 
   // Comment and check-run events of shapes no wave tried.
   "event-comment-edited-to-command": () => {
