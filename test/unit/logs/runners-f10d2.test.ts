@@ -49,3 +49,61 @@ describe("Playwright behind a turborepo task prefix, the paste starting inside a
     ]);
   });
 });
+
+describe("pytest: a failure block cut before its `file:N:` line", () => {
+  const block = (name: string, file: string | null, line: number) =>
+    [
+      `${"_".repeat(30)} ${name} ${"_".repeat(30)}`,
+      "",
+      `    def ${name}():`,
+      ">       assert brew() == 3",
+      "E       assert 2 == 3",
+      "",
+      ...(file ? [`${file}:${line}: AssertionError`] : []),
+    ];
+  it("takes the one test file the section's other blocks ran in", () => {
+    const log = lines(
+      `${"=".repeat(30)} FAILURES ${"=".repeat(30)}`,
+      ...block("test_steep", "tests/test_tea.py", 4),
+      ...block("test_pour", "tests/test_tea.py", 9),
+      ...block("test_sip", null, 0),
+    );
+    expect(places(log)).toEqual([
+      ["tests/test_tea.py::test_steep", "tests/test_tea.py", 4],
+      ["tests/test_tea.py::test_pour", "tests/test_tea.py", 9],
+      ["tests/test_tea.py::test_sip", null, null],
+    ]);
+  });
+  it("keeps the bare name when the other blocks ran in two files, or when no other block names one", () => {
+    const two = lines(
+      `${"=".repeat(30)} FAILURES ${"=".repeat(30)}`,
+      ...block("test_steep", "tests/test_tea.py", 4),
+      ...block("test_pour", "tests/test_cup.py", 9),
+      ...block("test_sip", null, 0),
+    );
+    expect(ids(two)[2]).toBe("test_sip");
+    const alone = lines(`${"=".repeat(30)} FAILURES ${"=".repeat(30)}`, ...block("test_sip", null, 0));
+    expect(ids(alone)).toEqual(["test_sip"]);
+  });
+});
+
+describe("PHPUnit's count line pasted without the banner", () => {
+  it("reads a red count line as counts, the run red with nothing named", () => {
+    const r = parseLog(lines("Tests: 12, Assertions: 30, Errors: 1, Failures: 4.", ""));
+    expect(r.failures).toEqual([]);
+    expect(r.counts.phpunit?.passed).toBe(7);
+    expect(r.unnamedFailuresIn).toEqual(["phpunit"]);
+  });
+  it("reads a green one (issues only) as passed, with nothing red", () => {
+    const r = parseLog(lines("OK, but there were issues!", "Tests: 6, Assertions: 9, PHPUnit Deprecations: 2.", ""));
+    expect(r.failures).toEqual([]);
+    expect(r.counts.phpunit?.passed).toBe(6);
+    expect(r.unnamedFailuresIn).toBeUndefined();
+  });
+  it("leaves jest's and Pest's `Tests:` lines alone", () => {
+    const jest = parseLog(lines("Tests:       1 failed, 3 passed, 4 total", "Time:        1.2 s", ""));
+    expect(jest.counts.phpunit).toBeUndefined();
+    const pest = parseLog(lines("  Tests:    1 failed, 2 passed (3 assertions)", "  Duration: 0.12s", ""));
+    expect(pest.counts.phpunit).toBeUndefined();
+  });
+});
