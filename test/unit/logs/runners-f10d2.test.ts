@@ -51,16 +51,15 @@ describe("Playwright behind a turborepo task prefix, the paste starting inside a
 });
 
 describe("pytest: a failure block cut before its `file:N:` line", () => {
-  const block = (name: string, file: string | null, line: number) =>
-    [
-      `${"_".repeat(30)} ${name} ${"_".repeat(30)}`,
-      "",
-      `    def ${name}():`,
-      ">       assert brew() == 3",
-      "E       assert 2 == 3",
-      "",
-      ...(file ? [`${file}:${line}: AssertionError`] : []),
-    ];
+  const block = (name: string, file: string | null, line: number) => [
+    `${"_".repeat(30)} ${name} ${"_".repeat(30)}`,
+    "",
+    `    def ${name}():`,
+    ">       assert brew() == 3",
+    "E       assert 2 == 3",
+    "",
+    ...(file ? [`${file}:${line}: AssertionError`] : []),
+  ];
   it("takes the one test file the section's other blocks ran in", () => {
     const log = lines(
       `${"=".repeat(30)} FAILURES ${"=".repeat(30)}`,
@@ -95,7 +94,9 @@ describe("PHPUnit's count line pasted without the banner", () => {
     expect(r.unnamedFailuresIn).toEqual(["phpunit"]);
   });
   it("reads a green one (issues only) as passed, with nothing red", () => {
-    const r = parseLog(lines("OK, but there were issues!", "Tests: 6, Assertions: 9, PHPUnit Deprecations: 2.", ""));
+    const r = parseLog(
+      lines("OK, but there were issues!", "Tests: 6, Assertions: 9, PHPUnit Deprecations: 2.", ""),
+    );
     expect(r.failures).toEqual([]);
     expect(r.counts.phpunit?.passed).toBe(6);
     expect(r.unnamedFailuresIn).toBeUndefined();
