@@ -108,3 +108,67 @@ describe("PHPUnit's count line pasted without the banner", () => {
     expect(pest.counts.phpunit).toBeUndefined();
   });
 });
+
+describe("go test run twice at one shell prompt, the second run cut before its package line", () => {
+  const second = [
+    "--- FAIL: TestBrew (0.00s)",
+    "    --- FAIL: TestBrew/oolong (0.01s)",
+    "        brew_test.go:12: too weak",
+    "[...]",
+  ];
+  it("takes the package the first run at the same prompt printed alone", () => {
+    const log = lines(
+      "$ go test",
+      "PASS",
+      "ok      example.com/tea/brew    0.41s",
+      "$ go test -count=1 -coverprofile=c.out",
+      ...second,
+    );
+    expect(places(log)).toEqual([["example.com/tea/brew.TestBrew/oolong", "brew_test.go", 12]]);
+  });
+  it("keeps both runs' failures, each under its package, once", () => {
+    const log = lines(
+      "$ go test",
+      "--- FAIL: TestSteep (0.00s)",
+      "    steep_test.go:8: cold",
+      "FAIL",
+      "FAIL    example.com/tea/brew    0.12s",
+      "$ go test -run Brew",
+      ...second,
+    );
+    expect(ids(log)).toEqual(["example.com/tea/brew.TestSteep", "example.com/tea/brew.TestBrew/oolong"]);
+  });
+  it("does not carry a package across another command, another directory, or a run of several packages", () => {
+    const cd = lines(
+      "$ go test",
+      "ok      example.com/tea/brew    0.41s",
+      "$ cd ../cup",
+      "$ go test",
+      ...second,
+    );
+    expect(ids(cd)).toEqual(["TestBrew/oolong"]);
+    const dirs = lines(
+      "me@box:~/tea/brew$ go test",
+      "ok      example.com/tea/brew    0.41s",
+      "me@box:~/tea/cup$ go test",
+      ...second,
+    );
+    expect(ids(dirs)).toEqual(["TestBrew/oolong"]);
+    const many = lines(
+      "$ go test ./...",
+      "ok      example.com/tea/brew    0.41s",
+      "ok      example.com/tea/cup    0.21s",
+      "$ go test ./...",
+      ...second,
+    );
+    expect(ids(many)).toEqual(["TestBrew/oolong"]);
+    const twoPkgs = lines(
+      "$ go test",
+      "ok      example.com/tea/brew    0.41s",
+      "ok      example.com/tea/cup    0.21s",
+      "$ go test",
+      ...second,
+    );
+    expect(ids(twoPkgs)).toEqual(["TestBrew/oolong"]);
+  });
+});
