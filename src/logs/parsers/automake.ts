@@ -74,6 +74,11 @@ const MAX = 10_000;
  */
 const ASSERT_FAILED =
   /^[^\s:]+: ([^\s:]+\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp)):(\d+): .*Assertion `.*' failed\.\s*$/;
+/**
+ * The Check unit-test library's failure line (`check_tree.c:63:F:testcase:test_compile:0: Failure 'x' occured`, `E`
+ * for an error): the source file and line, the test case, the test function and the loop iteration.
+ */
+const CHECK_FAILED = /^([^\s:]+\.(?:c|cc|cpp|cxx|h)):(\d+):[FE]:[^:\s]*:[^:\s]+:\d+: /;
 /** How far back a serial test's output may reach above its result line. */
 const SPAN = 2_000;
 
@@ -100,6 +105,14 @@ export function createAutomakeParser(sink: ParserSink) {
   const results: Held[] = [];
   const failures = new Map<string, Held>();
   let confirmed = false;
+  /**
+   * Whether every line of the log so far was offered here and, blank ones aside, is a bare result line (`FAIL: a/b`, no
+   * text after the name): a paste of result lines alone (see `end`). `offered` counts the lines offered.
+   */
+  let onlyResults = true;
+  let offered = 0;
+  let nonBlank = 0;
+  let lastLine = 0;
   /** glibc's `Summary of test results:` count confirmed the result lines (and the line number of its head). */
   let glibc = false;
   let glibcHead = 0;
@@ -152,10 +165,19 @@ export function createAutomakeParser(sink: ParserSink) {
   return {
     line(text: string, lineNo: number): boolean {
       const c0 = text.charCodeAt(0);
+      offered++;
+      lastLine = lineNo;
+      if (text.trim() !== "") nonBlank++;
+      if (onlyResults && text.trim() !== "" && !/^(?:PASS|FAIL|XFAIL|XPASS|SKIP|ERROR): \S+$/.test(text))
+        onlyResults = false;
       // A test-suite.log section's output (after `FAIL: name` and its rule): its first failed assert places it. A
       // path that leaves the build directory (`../`) or stays a machine's is no repository path.
-      if (lastResult?.section && lastResult.file === undefined && text.includes("Assertion `")) {
-        const a = ASSERT_FAILED.exec(text);
+      if (
+        lastResult?.section &&
+        lastResult.file === undefined &&
+        (text.includes("Assertion `") || text.includes(":F:") || text.includes(":E:"))
+      ) {
+        const a = ASSERT_FAILED.exec(text) ?? CHECK_FAILED.exec(text);
         const f = a ? sink.path(a[1]!) : null;
         if (a && f && !f.startsWith("../") && !f.startsWith("/") && !/^[A-Za-z]:/.test(f)) {
           lastResult.file = f;
@@ -333,6 +355,18 @@ export function createAutomakeParser(sink: ParserSink) {
       };
       flushSummary();
       flushGlibc();
+      // A log that is nothing but result lines, two or more, one failing at least (a paste of `make check`'s
+      // lines alone): the harness's shape by itself, no other runner's or program's line around it to mistake.
+      if (
+        !confirmed &&
+        !glibc &&
+        onlyResults &&
+        offered === lastLine &&
+        results.length >= 2 &&
+        results.length === nonBlank &&
+        results.some((r) => FAILING.has(r.status))
+      )
+        confirmed = true;
       if (!confirmed && !glibc) {
         for (const r of results) if (r.compared) hold(r);
         emitFailures(false);

@@ -172,3 +172,71 @@ describe("go test run twice at one shell prompt, the second run cut before its p
     expect(ids(twoPkgs)).toEqual(["TestBrew/oolong"]);
   });
 });
+
+describe("CTest: a failed-list entry without its heading, confirmed by the test's own `N: ` output", () => {
+  const out =
+    "    7: kettle_test: /builddir/build/BUILD/kettle-1.2/src/boil/test.c:41: pour: Assertion `t > 90' failed.";
+  it("reads the entry whose number's output named it, placed at the output's failed assert", () => {
+    expect(places(lines(out, "", "      7 - kettle_test (Timeout)", ""))).toEqual([
+      ["kettle_test", "src/boil/test.c", 41],
+    ]);
+    const cmd = lines(
+      "3: Test command: /build/tests/ring_test",
+      "3: ring: 2 != 3",
+      "",
+      "\t  3 - ring_test (Failed)",
+    );
+    expect(ids(cmd)).toEqual(["ring_test"]);
+  });
+  it("reads nothing without that output, with another number's, another name's, or a status CTest does not print", () => {
+    expect(ids(lines("      7 - kettle_test (Timeout)", ""))).toEqual([]);
+    expect(ids(lines(out.replace("    7:", "    8:"), "", "      7 - kettle_test (Timeout)"))).toEqual([]);
+    expect(ids(lines(out, "", "      7 - teapot_test (Timeout)"))).toEqual([]);
+    expect(ids(lines("2: apples: picked in May", "  2 - apples (Fresh)"))).toEqual([]);
+  });
+});
+
+describe("automake: result lines pasted alone, and the Check library's lines in a test-suite.log section", () => {
+  it("reads a paste that is nothing but result lines, two or more, one failing", () => {
+    expect(
+      ids(lines("FAIL: tests/brew/steep_check", "PASS: tests/brew/pour_check", "FAIL: tests/cup", "")),
+    ).toEqual(["tests/brew/steep_check", "tests/cup"]);
+  });
+  it("does not read them with any other line, alone, all passing, or in unittest's shape", () => {
+    expect(ids(lines("checking the kettle", "FAIL: tests/brew/steep_check", "FAIL: tests/cup"))).toEqual([]);
+    expect(ids(lines("FAIL: tests/cup", ""))).toEqual([]);
+    expect(ids(lines("PASS: tests/cup", "SKIP: tests/pot"))).toEqual([]);
+    expect(
+      parseLog(lines("FAIL: test_a (m.C)", "FAIL: test_b (m.C)")).failures.every(
+        (f) => f.format !== "automake",
+      ),
+    ).toBe(true);
+  });
+  const section = (body: string[]) =>
+    lines(
+      "=========================================",
+      "   kettle 1.2: tests/test-suite.log",
+      "=========================================",
+      "",
+      "# TOTAL: 1",
+      "# PASS:  0",
+      "# FAIL:  1",
+      "",
+      "FAIL: check_boil",
+      "================",
+      "",
+      ...body,
+    );
+  it("places a section's test at the Check library's first failure line", () => {
+    const log = section([
+      "Running suite(s): boil",
+      "50%: Checks: 2, Failures: 1, Errors: 0",
+      "check_boil.c:88:F:core:test_temp:0: Assertion 't == 100' failed",
+    ]);
+    expect(places(log)).toEqual([["check_boil", "check_boil.c", 88]]);
+  });
+  it("takes no place from a passing Check line or a line that only looks like one", () => {
+    const log = section(["check_boil.c:12:P:core:test_ok:0: Passed", "note: x.c:3:F: not Check's"]);
+    expect(places(log)).toEqual([["check_boil", null, null]]);
+  });
+});
