@@ -240,3 +240,32 @@ describe("automake: result lines pasted alone, and the Check library's lines in 
     expect(places(log)).toEqual([["check_boil", null, null]]);
   });
 });
+
+describe("stack's summary of a failed Haskell test suite", () => {
+  const head = [
+    "Test suite failure for package teapot-0.3.1",
+    "    teapot-test:  exited with: ExitFailure 1",
+    "",
+  ];
+  const tree = (status: string) => [
+    "teapot",
+    "  Pour",
+    `    fills the cup:   ${status}`,
+    "  Brew",
+    "    steeps:          OK",
+  ];
+  it("is the failure when no line names a failing test (the suite's output cut, or all OK)", () => {
+    expect(ids(lines(...head, ...tree("OK")))).toEqual(["teapot-test"]);
+    expect(ids(lines(...head, "Logs printed to console", ""))).toEqual(["teapot-test"]);
+  });
+  it("gives way to the tests the output names, and is not read without its heading", () => {
+    expect(
+      ids(lines(...head, ...tree("FAIL"), "      expected 3, got 2", "", "1 out of 2 tests failed (0.01s)")),
+    ).toEqual(["teapot.Pour.fills the cup"]);
+    expect(ids(lines("    teapot-test:  exited with: ExitFailure 1", ""))).toEqual([]);
+  });
+  it("is named once when cabal's own suite line said FAIL too", () => {
+    const log = lines("Test suite teapot-test: RUNNING...", "Test suite teapot-test: FAIL", ...head);
+    expect(ids(log)).toEqual(["teapot-test"]);
+  });
+});
