@@ -141,7 +141,8 @@ export function createTastyParser(sink: ParserSink) {
       if (stackUnder > 0) {
         const st = text.includes("exited with: ExitFailure") ? STACK_SUITE.exec(text) : null;
         if (st && stackUnder === lineNo - 1) {
-          if (stackSuites.length < 1_000) stackSuites.push({ name: own(st[1]!), lineNo, text: own(text.trim()) });
+          if (stackSuites.length < 1_000)
+            stackSuites.push({ name: own(st[1]!), lineNo, text: own(text.trim()) });
           stackUnder = lineNo;
           return true;
         }
