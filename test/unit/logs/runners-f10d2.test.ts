@@ -269,3 +269,37 @@ describe("stack's summary of a failed Haskell test suite", () => {
     expect(ids(log)).toEqual(["teapot-test"]);
   });
 });
+
+describe("OCaml oasis's failed test lines", () => {
+  const fails =
+    "W: Test 'kettle' fails: Command '/build/kettle-1.0/_build/tests/test.native' terminated with error code 2";
+  it("reads the test section's name, placed at the uncaught exception above it", () => {
+    const log = lines(
+      'Fatal error: exception File "tests/test_pour.ml", line 41, characters 2-8: Assertion failed',
+      fails,
+      'E: Failure("Tests had a 100.00% failure rate")',
+    );
+    expect(places(log)).toEqual([["kettle", "tests/test_pour.ml", 41]]);
+    const assertFailure = lines('Fatal error: exception Assert_failure("tests/test_pour.ml", 12, 4)', fails);
+    expect(places(assertFailure)).toEqual([["kettle", "tests/test_pour.ml", 12]]);
+  });
+  it("leaves an exception with no oasis line alone, and places no test at another test's exception", () => {
+    expect(
+      ids(
+        lines('Fatal error: exception File "tests/test_pour.ml", line 41, characters 2-8: Assertion failed'),
+      ),
+    ).toEqual([]);
+    const two = lines(
+      'Fatal error: exception File "tests/test_pour.ml", line 41, characters 2-8: Assertion failed',
+      fails,
+      "W: Test 'lid' fails: Command 'lid.native' terminated with error code 1",
+    );
+    expect(places(two)).toEqual([
+      ["kettle", "tests/test_pour.ml", 41],
+      ["lid", null, null],
+    ]);
+  });
+  it("is not read from an ordinary warning", () => {
+    expect(ids(lines("W: Test 'kettle' is slow", "W: Field 'Test' is deprecated"))).toEqual([]);
+  });
+});
