@@ -529,14 +529,19 @@ export function createGoParser(sink: ParserSink) {
       if (plain || (text.includes("$ ") && OTHER_PROMPT.test(text))) {
         // A new run: the previous one's failures keep what named their package before it.
         if (plain && (waiting.length > 0 || tests.size > 0)) finishPackage(headerPkg);
-        const before = plainRun;
+        const prompt = plain ? plain[1]! : null;
+        const before = plainRun !== null && plainRun.prompt === prompt ? plainRun.pkgs : null;
+        // The previous run at this prompt printed one package: this run's. It printed none (cut, or a build error
+        // only): the package known before it stays.
         plainPkg =
-          plain && before?.prompt === plain[1] && before.pkgs.size === 1
-            ? { prompt: plain[1]!, pkg: [...before.pkgs][0]! }
-            : plain && plainPkg?.prompt === plain[1] && before?.pkgs.size === 0
-              ? plainPkg
-              : null;
-        plainRun = plain ? { prompt: plain[1]!, pkgs: new Set() } : null;
+          prompt === null || before === null
+            ? null
+            : before.size === 1
+              ? { prompt, pkg: [...before][0]! }
+              : before.size === 0 && plainPkg?.prompt === prompt
+                ? plainPkg
+                : null;
+        plainRun = prompt === null ? null : { prompt, pkgs: new Set() };
         return false;
       }
       const header = text.includes("testing: ") ? TESTING_HEADER.exec(text) : null;
