@@ -210,10 +210,11 @@ export function createPhpunitParser(sink: ParserSink) {
         // PHPUnit's count line pasted without the banner (`Tests: 33, Assertions: 44, Failures: 15.`, the tail of a
         // run): counts, never a failure; its `Assertions:` field is PHPUnit's (jest's and Pest's `Tests:` lines have
         // words, not a number, after it).
+        // Not claimed: Codeception's entries above it close on it too.
         const c0 = COUNTS.exec(text);
         if (c0) {
           summarize(c0);
-          return true;
+          return false;
         }
       }
       if (!active) {
