@@ -106,7 +106,13 @@ export function createPlaywrightParser(sink: ParserSink) {
   return {
     line(raw: string, lineNo: number): boolean {
       let text = raw;
-      if (block === null && pending.length === 0 && orphanFrames.length < 50 && ORPHAN_FRAME.test(text))
+      if (
+        block === null &&
+        pending.length === 0 &&
+        orphanFrames.length < 50 &&
+        text.includes(" at ") &&
+        ORPHAN_FRAME.test(text)
+      )
         orphanFrames.push(text.trim());
       // A failure header as a GitHub annotation shows it (`Error:   1) a.spec.ts:3:1 › test ====`, Playwright's github
       // reporter's `::error` line in the web view): the header, its rule read as the terminal's `─`.
