@@ -105,14 +105,6 @@ export function createAutomakeParser(sink: ParserSink) {
   const results: Held[] = [];
   const failures = new Map<string, Held>();
   let confirmed = false;
-  /**
-   * Whether every line of the log so far was offered here and, blank ones aside, is a bare result line (`FAIL: a/b`, no
-   * text after the name): a paste of result lines alone (see `end`). `offered` counts the lines offered.
-   */
-  let onlyResults = true;
-  let offered = 0;
-  let nonBlank = 0;
-  let lastLine = 0;
   /** glibc's `Summary of test results:` count confirmed the result lines (and the line number of its head). */
   let glibc = false;
   let glibcHead = 0;
@@ -165,11 +157,6 @@ export function createAutomakeParser(sink: ParserSink) {
   return {
     line(text: string, lineNo: number): boolean {
       const c0 = text.charCodeAt(0);
-      offered++;
-      lastLine = lineNo;
-      if (text.trim() !== "") nonBlank++;
-      if (onlyResults && text.trim() !== "" && !/^(?:PASS|FAIL|XFAIL|XPASS|SKIP|ERROR): \S+$/.test(text))
-        onlyResults = false;
       // A test-suite.log section's output (after `FAIL: name` and its rule): its first failed assert places it. A
       // path that leaves the build directory (`../`) or stays a machine's is no repository path.
       if (
@@ -355,18 +342,6 @@ export function createAutomakeParser(sink: ParserSink) {
       };
       flushSummary();
       flushGlibc();
-      // A log that is nothing but result lines, two or more, one failing at least (a paste of `make check`'s
-      // lines alone): the harness's shape by itself, no other runner's or program's line around it to mistake.
-      if (
-        !confirmed &&
-        !glibc &&
-        onlyResults &&
-        offered === lastLine &&
-        results.length >= 2 &&
-        results.length === nonBlank &&
-        results.some((r) => FAILING.has(r.status))
-      )
-        confirmed = true;
       if (!confirmed && !glibc) {
         for (const r of results) if (r.compared) hold(r);
         emitFailures(false);

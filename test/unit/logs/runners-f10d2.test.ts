@@ -196,22 +196,7 @@ describe("CTest: a failed-list entry without its heading, confirmed by the test'
   });
 });
 
-describe("automake: result lines pasted alone, and the Check library's lines in a test-suite.log section", () => {
-  it("reads a paste that is nothing but result lines, two or more, one failing", () => {
-    expect(
-      ids(lines("FAIL: tests/brew/steep_check", "PASS: tests/brew/pour_check", "FAIL: tests/cup", "")),
-    ).toEqual(["tests/brew/steep_check", "tests/cup"]);
-  });
-  it("does not read them with any other line, alone, all passing, or in unittest's shape", () => {
-    expect(ids(lines("checking the kettle", "FAIL: tests/brew/steep_check", "FAIL: tests/cup"))).toEqual([]);
-    expect(ids(lines("FAIL: tests/cup", ""))).toEqual([]);
-    expect(ids(lines("PASS: tests/cup", "SKIP: tests/pot"))).toEqual([]);
-    expect(
-      parseLog(lines("FAIL: test_a (m.C)", "FAIL: test_b (m.C)")).failures.every(
-        (f) => f.format !== "automake",
-      ),
-    ).toBe(true);
-  });
+describe("automake: the Check library's lines in a test-suite.log section", () => {
   const section = (body: string[]) =>
     lines(
       "=========================================",
