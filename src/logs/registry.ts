@@ -79,6 +79,7 @@ import { shunit2Format } from "./parsers/shunit2.ts";
 import { boostTestFormat } from "./parsers/boost-test.ts";
 import { cpputestFormat } from "./parsers/cpputest.ts";
 import { cucumberFormat } from "./parsers/cucumber.ts";
+import { oasisFormat } from "./parsers/oasis.ts";
 import { vscodeDotnetFormat } from "./parsers/vscode-dotnet.ts";
 import { doctestFormat } from "./parsers/doctest.ts";
 import { tscFormat } from "./parsers/tsc.ts";
@@ -180,6 +181,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   cpputestFormat,
   // Cucumber's `Failing Scenarios:` list, confirmed by its `N scenarios (M failed…)` line.
   cucumberFormat,
+  // OCaml oasis's `W: Test 'NAME' fails:` lines, placed by the test program's uncaught exception above.
+  oasisFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
   sbtFormat,

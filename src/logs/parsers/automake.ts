@@ -74,6 +74,11 @@ const MAX = 10_000;
  */
 const ASSERT_FAILED =
   /^[^\s:]+: ([^\s:]+\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp)):(\d+): .*Assertion `.*' failed\.\s*$/;
+/**
+ * The Check unit-test library's failure line (`check_tree.c:63:F:testcase:test_compile:0: Failure 'x' occured`, `E`
+ * for an error): the source file and line, the test case, the test function and the loop iteration.
+ */
+const CHECK_FAILED = /^([^\s:]+\.(?:c|cc|cpp|cxx|h)):(\d+):[FE]:[^:\s]*:[^:\s]+:\d+: /;
 /** How far back a serial test's output may reach above its result line. */
 const SPAN = 2_000;
 
@@ -154,8 +159,12 @@ export function createAutomakeParser(sink: ParserSink) {
       const c0 = text.charCodeAt(0);
       // A test-suite.log section's output (after `FAIL: name` and its rule): its first failed assert places it. A
       // path that leaves the build directory (`../`) or stays a machine's is no repository path.
-      if (lastResult?.section && lastResult.file === undefined && text.includes("Assertion `")) {
-        const a = ASSERT_FAILED.exec(text);
+      if (
+        lastResult?.section &&
+        lastResult.file === undefined &&
+        (text.includes("Assertion `") || text.includes(":F:") || text.includes(":E:"))
+      ) {
+        const a = ASSERT_FAILED.exec(text) ?? CHECK_FAILED.exec(text);
         const f = a ? sink.path(a[1]!) : null;
         if (a && f && !f.startsWith("../") && !f.startsWith("/") && !/^[A-Za-z]:/.test(f)) {
           lastResult.file = f;

@@ -60,6 +60,15 @@ const GOTESTSUM_DONE = /^DONE (?:\d+ runs?, )?\d+ tests?(?:, .*)? in [\d.]+s$/;
 const GOPATH_PROMPT =
   /^(?:[A-Za-z]:\\(?:[^\s>\\]+\\)*src\\((?:[\w.~-]+\\)*[\w.~-]+)>|[\w.-]+@[\w.-]+:(?:~|\/)(?:[^\s/$]*\/)*src\/((?:[\w.~-]+\/)*[\w.~-]+)\$) ?go test(?: -[\w.=-]+(?: [^\s./-][^\s/]*)?)*\s*$/;
 /**
+ * A shell prompt running `go test` with flags only (`$ go test`, `me@host:~/x$ go test -coverprofile=out`): the
+ * package in the shell's directory. The same prompt run again, no other command between, tests the same package: a
+ * later run cut before its package line has the package an earlier one printed as its only package line.
+ */
+const PLAIN_PROMPT = /^((?:[\w.-]+@[\w.-]+:[^\s$]*)?\$ )go test(?: -[\w.=-]+(?: [^\s./-][^\s/]*)?)*\s*$/;
+/** Any other command at a shell prompt (`$ cd sub`, `$ go test ./...`): the directory or the packages may differ. */
+const OTHER_PROMPT = /^(?:[\w.-]+@[\w.-]+:[^\s$]*)?\$ \S/;
+
+/**
  * A tool that runs `go test` once per package and heads each run with the package (Fedora's go-rpm-integration:
  * `      testing: github.com/x/y`): the package of failures no go package line follows (a cut log).
  */
@@ -128,6 +137,12 @@ export function createGoParser(sink: ParserSink) {
   let headerPkg: string | null = null;
   /** The package a GOPATH prompt's `go test` ran in (see GOPATH_PROMPT), for failures no package line names. */
   let promptPkg: string | null = null;
+  /**
+   * The current flags-only run at a shell prompt (see PLAIN_PROMPT): its prompt and the package lines it printed; and
+   * the package the previous run at that same prompt printed alone.
+   */
+  let plainRun: { prompt: string; pkgs: Set<string> } | null = null;
+  let plainPkg: { prompt: string; pkg: string } | null = null;
   /** A bare import path on the line just before (see BARE_PACKAGE). */
   let barePkg: string | null = null;
   /**
@@ -325,7 +340,8 @@ export function createGoParser(sink: ParserSink) {
 
   function finishPackage(printed: string | null, atEnd = false): void {
     closePanic();
-    const known = printed ?? packageFromFrames() ?? promptPkg;
+    const samePrompt = plainRun && plainPkg?.prompt === plainRun.prompt ? plainPkg.pkg : null;
+    const known = printed ?? packageFromFrames() ?? promptPkg ?? samePrompt;
     const pkg = known ?? loopPackage(atEnd);
     const prefix = pkg ? `${pkg}.` : "";
     const failedNames = new Set(waiting.map((w) => w.state.name));
@@ -509,6 +525,25 @@ export function createGoParser(sink: ParserSink) {
         promptPkg = (prompt[1] ?? prompt[2]!).replace(/\\/g, "/");
         return false;
       }
+      const plain = text.includes("go test") ? PLAIN_PROMPT.exec(text) : null;
+      if (plain || (text.includes("$ ") && OTHER_PROMPT.test(text))) {
+        // A new run: the previous one's failures keep what named their package before it.
+        if (plain && (waiting.length > 0 || tests.size > 0)) finishPackage(headerPkg);
+        const prompt = plain ? plain[1]! : null;
+        const before = plainRun !== null && plainRun.prompt === prompt ? plainRun.pkgs : null;
+        // The previous run at this prompt printed one package: this run's. It printed none (cut, or a build error
+        // only): the package known before it stays.
+        plainPkg =
+          prompt === null || before === null
+            ? null
+            : before.size === 1
+              ? { prompt, pkg: [...before][0]! }
+              : before.size === 0 && plainPkg?.prompt === prompt
+                ? plainPkg
+                : null;
+        plainRun = prompt === null ? null : { prompt, pkgs: new Set() };
+        return false;
+      }
       const header = text.includes("testing: ") ? TESTING_HEADER.exec(text) : null;
       if (header && (header[1]!.includes("/") || header[1]!.includes("."))) {
         // The previous run's failures, if its package line was cut, belong to the previous header.
@@ -559,6 +594,7 @@ export function createGoParser(sink: ParserSink) {
         held.see(pkg[2]!);
         if (packageLines.has(pkg[2]!) || packageLines.size < 1_000)
           packageLines.set(pkg[2]!, (packageLines.get(pkg[2]!) ?? 0) + 1);
+        if (plainRun && plainRun.pkgs.size < 2) plainRun.pkgs.add(pkg[2]!);
         if (pkg[1] !== "?") finishPackage(pkg[2]!);
         return true;
       }

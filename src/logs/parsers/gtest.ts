@@ -38,6 +38,16 @@ const CTEST_ERRORS = "Errors while running CTest";
 const CTEST_ERRORS_CUT_MIN = 6;
 // A reporter may retype the count line inside markdown bold (`**93% test passed, 2 test failed out of 27`).
 const CTEST_COUNT = /^(?:\*\*)?\d+% tests? passed, (\d+) tests? failed out of (\d+)(?:\*\*)?$/;
+/**
+ * `ctest -V`/`--output-on-failure` output: each line of test N's output behind `N: ` (`12: Test command: …`, `12:
+ * prog: src/x.c:36: f: Assertion `a' failed.`). A list entry of that number whose name the output names is CTest's.
+ */
+const CTEST_OUTPUT = /^\s*(\d{1,5}): (\S.*)$/;
+/** CTest's statuses of a failed test, as its list prints them (`(Timeout)`, `(SEGFAULT)`, `(Subprocess aborted)`). */
+const CTEST_STATUS =
+  /^(?:Failed|Timeout|SEGFAULT|Subprocess aborted|Child aborted|OTHER_FAULT|ILLEGAL|INTERRUPT|NUMERICAL|BUS_ERROR|CHILDSTATUS|Exception|Not Run|BAD_COMMAND)$/;
+/** The C library's failed `assert` (`prog: src/x.c:36: func: Assertion `e' failed.`): the program, file and line. */
+const C_ASSERT = /^([^\s:]+): ([^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+): .*Assertion `.*' failed\.\s*$/;
 /** CTest's line between its count line and its lists. */
 const CTEST_TIME = /^Total Test time \(real\) = /;
 
@@ -55,7 +65,7 @@ export function createGtestParser(sink: ParserSink) {
   const ctestFailed: { name: string; status: string; lineNo: number }[] = [];
   const ctestFailedNames = new Set<string>();
   /** Entries read with no heading above them, and the line the run of them reached. */
-  const unheaded: { name: string; status: string; lineNo: number }[] = [];
+  const unheaded: { name: string; status: string; lineNo: number; no: number }[] = [];
   let unheadedEnd = 0;
   /**
    * The failed count of CTest's count line when only blank lines and its `Total Test time` line came after it, and
@@ -69,6 +79,17 @@ export function createGtestParser(sink: ParserSink) {
   let cutEntry: { name: string; status: string; lineNo: number } | null = null;
   /** The number of the last line offered. */
   let lastSeen = 0;
+  /** Test number → what its `N: ` output lines showed (see CTEST_OUTPUT): words that name a program, a failed assert. */
+  const verbose = new Map<number, { names: Set<string>; place: { file: string; line: number } | null }>();
+  const ctestPlace = new Map<string, { file: string; line: number }>();
+
+  /** An entry no heading or count confirms: CTest's when its test's `N: ` output named it (see CTEST_OUTPUT). */
+  function confirmedByOutput(e: { name: string; status: string; no: number }): boolean {
+    const v = verbose.get(e.no);
+    if (!v || !CTEST_STATUS.test(e.status) || !v.names.has(e.name)) return false;
+    if (v.place) ctestPlace.set(e.name, v.place);
+    return true;
+  }
 
   /**
    * The end of a run of entries no heading is above: CTest's when the count line right above it (blank lines and the
@@ -77,6 +98,7 @@ export function createGtestParser(sink: ParserSink) {
   function closeUnheaded(): void {
     if (unheadedUnder !== null && unheaded.length === unheadedUnder)
       for (const e of unheaded) addCtestFailure(e.name, e.status, e.lineNo);
+    else for (const e of unheaded) if (confirmedByOutput(e)) addCtestFailure(e.name, e.status, e.lineNo);
     unheaded.length = 0;
     unheadedUnder = null;
   }
@@ -250,10 +272,25 @@ export function createGtestParser(sink: ParserSink) {
         // `(Disabled)`/`(Skipped)` entries are the `did not run` list's, no failures.
         if (e && e[2] !== "Disabled" && e[2] !== "Skipped") {
           if (unheaded.length === 0) unheadedUnder = above;
-          if (unheaded.length < 10_000) unheaded.push({ name: e[1]!, status: e[2]!, lineNo });
+          const no = Number(/^\s*(\d+)/.exec(text)![1]);
+          if (unheaded.length < 10_000) unheaded.push({ name: e[1]!, status: e[2]!, lineNo, no });
           unheadedEnd = lineNo;
           return false;
         }
+      }
+      const out = text.includes(": ") ? CTEST_OUTPUT.exec(text) : null;
+      if (out && (verbose.has(Number(out[1])) || verbose.size < 1_000)) {
+        const no = Number(out[1]);
+        const v = verbose.get(no) ?? { names: new Set<string>(), place: null };
+        verbose.set(no, v);
+        const rest = out[2]!;
+        // `Test command: /build/tests/ring_test`, or a program naming itself (`ring_test: src/x.c:3: …`).
+        const cmd = /^Test command: (\S+)/.exec(rest);
+        const prog = cmd ? cmd[1]!.replace(/^.*[\\/]/, "") : /^([\w.+-]+): /.exec(rest)?.[1];
+        if (prog && v.names.size < 20) v.names.add(prog);
+        const a = v.place === null ? C_ASSERT.exec(rest) : null;
+        if (a) v.place = { file: sink.path(a[2]!), line: Number(a[3]) };
+        return false;
       }
       const cc = text.includes("% test") ? CTEST_COUNT.exec(text) : null;
       if (cc) {
@@ -276,9 +313,12 @@ export function createGtestParser(sink: ParserSink) {
       for (const e of ctestFailed) {
         if (ctestWithFailures.has(e.name) || reported.has(e.name)) continue;
         sink.test(e.name, "failed");
+        const place = ctestPlace.get(e.name);
         sink.failure({
           category: "test",
           test: e.name,
+          file: place?.file ?? null,
+          line: place?.line ?? null,
           message: `${e.name} (${e.status})`,
           start: e.lineNo,
           end: e.lineNo,

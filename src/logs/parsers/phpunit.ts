@@ -186,6 +186,15 @@ export function createPhpunitParser(sink: ParserSink) {
     sink.test(b.id, b.kind === "error" ? "error" : "failed");
   }
 
+  /** A `Tests: N, Assertions: M, Errors: E, Failures: F.` line's counts. */
+  function summarize(c: RegExpExecArray): void {
+    const n = (w: string) => Number(new RegExp(`${w}: (\\d+)`).exec(c[2]!)?.[1] ?? 0);
+    const failed = n("Failures");
+    const error = n("Errors");
+    const skipped = n("Skipped") + n("Incomplete");
+    sink.summary({ passed: Number(c[1]) - failed - error - skipped, failed, error, skipped });
+  }
+
   return {
     line(raw: string, lineNo: number): boolean {
       let text = raw;
@@ -196,6 +205,17 @@ export function createPhpunitParser(sink: ParserSink) {
       if (BANNER.test(text)) {
         active = true;
         return true;
+      }
+      if (!active && text.startsWith("Tests: ")) {
+        // PHPUnit's count line pasted without the banner (`Tests: 33, Assertions: 44, Failures: 15.`, the tail of a
+        // run): counts, never a failure; its `Assertions:` field is PHPUnit's (jest's and Pest's `Tests:` lines have
+        // words, not a number, after it).
+        // Not claimed: Codeception's entries above it close on it too.
+        const c0 = COUNTS.exec(text);
+        if (c0) {
+          summarize(c0);
+          return false;
+        }
       }
       if (!active) {
         if (pendingSection !== null) {
@@ -292,13 +312,8 @@ export function createPhpunitParser(sink: ParserSink) {
         flush(testdoxBlock);
         testdoxBlock = null;
         section = null;
-        if (c) {
-          const n = (w: string) => Number(new RegExp(`${w}: (\\d+)`).exec(c[2]!)?.[1] ?? 0);
-          const failed = n("Failures");
-          const error = n("Errors");
-          const skipped = n("Skipped") + n("Incomplete");
-          sink.summary({ passed: Number(c[1]) - failed - error - skipped, failed, error, skipped });
-        } else if (ok) sink.summary({ passed: Number(ok[1]), failed: 0 });
+        if (c) summarize(c);
+        else if (ok) sink.summary({ passed: Number(ok[1]), failed: 0 });
         return true;
       }
       // After the banner, a list whose heading the paste left out (`1) Ns\ClassTest::testX` under the progress dots):

@@ -31,6 +31,21 @@ const RETRY_RULE = /^\s+Retry #\d+ ─+$/;
 const ANNOTATED_HEADER = /^Error: ( {2}\d+\) (?:\[[^\]]+\] › )?\S+?\.\w+:\d+:\d+ › .+?) (?:=+|─+)$/;
 const RECAP = /^ {1,2}(\d+) (failed|flaky|passed|skipped|did not run|interrupted)(?: \(.*\))?$/;
 
+/** A stack frame alone on its line (`    at e2e/a.test.ts:32:22`, `    at fn (e2e/a.test.ts:32:22)`). */
+const ORPHAN_FRAME = /^\s+at (?:\S+ \()?[^\s()]+:\d+:\d+\)?$/;
+
+/**
+ * A frame's path to a spec file of a monorepo's workspace package, seen from the directory above the checkout
+ * (`webforms/packages/web-forms/e2e/a.test.ts`, the spec printed as `e2e/a.test.ts`): one leading directory, then
+ * the workspace directory (`packages/`, `apps/`) holding the package that runs Playwright. The leading directory is
+ * the checkout's own name, not part of the repository path. Any other shape is kept as the frame gives it.
+ */
+function fromWorkspaceDir(full: string, printed: string): string {
+  const dir = full.slice(0, full.length - printed.length);
+  const m = /^[^/]+\/((?:packages|apps)\/[^/]+\/)$/.exec(dir);
+  return m ? `${m[1]}${printed}` : full;
+}
+
 /** The line of a header's `file:line:col`. */
 function declaredLine(at: string): number | null {
   const m = /:(\d+):\d+$/.exec(at);
@@ -67,6 +82,11 @@ export function createPlaywrightParser(sink: ParserSink) {
   /** The recap's failed tests: a paste cut before (or without) their failure blocks still names them. */
   const recapFailed: { file: string; name: string; lineNo: number; text: string }[] = [];
   const pending: Block[] = [];
+  /**
+   * Stack frames printed before the first failure header (a paste that starts inside a block whose header was cut):
+   * not a place of any test named later, but a frame ending with a test's printed file shows where that file is.
+   */
+  const orphanFrames: string[] = [];
   /** The list/line reporter's title of the test declared at `file:line:col`. */
   const titleAt = new Map<string, string>();
   /**
@@ -86,6 +106,14 @@ export function createPlaywrightParser(sink: ParserSink) {
   return {
     line(raw: string, lineNo: number): boolean {
       let text = raw;
+      if (
+        block === null &&
+        pending.length === 0 &&
+        orphanFrames.length < 50 &&
+        text.includes(" at ") &&
+        ORPHAN_FRAME.test(text)
+      )
+        orphanFrames.push(text.trim());
       // A failure header as a GitHub annotation shows it (`Error:   1) a.spec.ts:3:1 › test ====`, Playwright's github
       // reporter's `::error` line in the web view): the header, its rule read as the terminal's `─`.
       if (text.startsWith("Error: ")) {
@@ -240,7 +268,7 @@ export function createPlaywrightParser(sink: ParserSink) {
       const paths = new Map<string, string>();
       for (const p of pending) {
         if (paths.has(p.file)) continue;
-        for (const l of p.buf.lines) {
+        for (const l of [...p.buf.lines, ...orphanFrames]) {
           const m = /([^\s()]+):\d+:\d+\)?$/.exec(l.trim());
           const full = m ? sink.path(m[1]!.replace(/^file:\/\//, "")) : "";
           // A machine's absolute path is no repository path (`/Users/me/proj/tests/a.spec.ts`).
@@ -249,7 +277,7 @@ export function createPlaywrightParser(sink: ParserSink) {
             !full.includes("node_modules/") &&
             !/^(?:\/|[A-Za-z]:\/)/.test(full)
           ) {
-            paths.set(p.file, full);
+            paths.set(p.file, fromWorkspaceDir(full, p.file));
             break;
           }
         }

@@ -341,6 +341,8 @@ export function createPytestParser(outer: ParserSink) {
     headless?.buf.push(text, lineNo);
   }
   const blocks: Block[] = [];
+  /** The test file of the block the log was cut in, from its section's other blocks (see `end`). */
+  let cutFile: string | null = null;
   const summaryIds = new Map<
     string,
     { id: string; outcome: TestOutcome; message: string | null; lineNo: number }
@@ -540,7 +542,7 @@ export function createPytestParser(outer: ParserSink) {
           : b.firstFile
             ? underTests(sink.path(b.firstFile))
             : key.kind === "test"
-              ? reprFile(key.name, b.buf.lines)
+              ? (reprFile(key.name, b.buf.lines) ?? (b === blocks[blocks.length - 1] ? cutFile : null))
               : null;
     const test =
       id ??
@@ -825,6 +827,15 @@ export function createPytestParser(outer: ParserSink) {
         for (const h of held) this.line(h.text, h.lineNo);
       }
       commitSummary();
+      // The log ends inside a block (a paste cut before its `file:N:` line): when every other test block ran in one
+      // and the same test file, that file is the cut one's too (the section's blocks come from one module).
+      if (block !== null && block.firstFile === undefined && titleKey(block.title).kind === "test") {
+        const files = new Set<string>();
+        for (const b of blocks)
+          if (b.firstFile !== undefined && titleKey(b.title).kind === "test") files.add(b.firstFile);
+        const only = files.size === 1 ? [...files][0]! : null;
+        if (only !== null && !only.startsWith("/") && /\.py$/.test(only)) cutFile = sink.path(only);
+      }
       closeBlock();
       closeHeadless();
       const emitted = new Set(blocks.map(emit));

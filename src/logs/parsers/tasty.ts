@@ -10,6 +10,10 @@
  * cabal prints `Test suite NAME: RUNNING...` and `Test suite NAME: FAIL` around each suite's output, and `1 of 2 test
  * suites (1 of 2 test cases) passed.` When a suite fails and its output named no failing test (a crash, a paste
  * holding only the count line), the suite is the failure: its name is what `cabal test NAME` takes.
+ *
+ * stack prints its own summary of a failed suite, `Test suite failure for package P-1.0` then `    NAME:  exited with:
+ * ExitFailure 1` (Stackage's builds print it above the suite's log): when no line of the log names a failing test,
+ * each such suite is the failure, as cabal's is.
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
 
@@ -18,6 +22,8 @@ const COUNTS = /^(?:(\d+) out of (\d+) tests failed|All (\d+) tests passed)(?: \
 const CABAL_SUITE = /^Test suite (\S+): (RUNNING\.\.\.|PASS|FAIL)\s*$/;
 /** Another Haskell runner's own count line under cabal (hspec's): the suite's failures are named there. */
 const HSPEC_COUNT = /^\d+ examples?, [1-9]\d* failures?\b/;
+const STACK_HEAD = /^\s*Test suite failure for package \S+\s*$/;
+const STACK_SUITE = /^\s*(\S+):\s+exited with: ExitFailure \d+\s*$/;
 /** Perl prove's count line: the `Result: FAIL` under it is prove's verdict, not a tasty test called `Result`. */
 const PROVE_FILES = /^\s*Files=\d+, Tests=\d+,/;
 
@@ -27,6 +33,13 @@ export function createTastyParser(sink: ParserSink) {
   let open: { id: string; indent: number; message: string[]; start: number; end: number } | null = null;
   /** Whether the running cabal suite's output named a failing test. */
   let named = false;
+  /** Whether any line of the log named a failing test (a tasty FAIL, hspec's count), and stack's failed suites. */
+  let namedAnywhere = false;
+  /** The line stack's `Test suite failure for package` heading's suite lines reached (see STACK_HEAD). */
+  let stackUnder = 0;
+  const stackSuites: { name: string; lineNo: number; text: string }[] = [];
+  /** Suites reported from cabal's `Test suite NAME: FAIL` (stack's summary names them again). */
+  const cabalFailed = new Set<string>();
 
   function close(): void {
     if (!open) return;
@@ -91,6 +104,7 @@ export function createTastyParser(sink: ParserSink) {
         else if (expected) sink.test(id, "skipped");
         else {
           named = true;
+          namedAnywhere = true;
           open = { id, indent, message: [], start: lineNo, end: lineNo };
         }
         return true;
@@ -115,7 +129,24 @@ export function createTastyParser(sink: ParserSink) {
           else sink.summary({ passed: Number(c[2]) - Number(c[1]), failed: Number(c[1]) });
           return true;
         }
-        if (HSPEC_COUNT.test(text)) named = true;
+        if (HSPEC_COUNT.test(text)) {
+          named = true;
+          namedAnywhere = true;
+        }
+      }
+      if (text.includes("Test suite failure for package ") && STACK_HEAD.test(text)) {
+        stackUnder = lineNo;
+        return true;
+      }
+      if (stackUnder > 0) {
+        const st = text.includes("exited with: ExitFailure") ? STACK_SUITE.exec(text) : null;
+        if (st && stackUnder === lineNo - 1) {
+          if (stackSuites.length < 1_000)
+            stackSuites.push({ name: own(st[1]!), lineNo, text: own(text.trim()) });
+          stackUnder = lineNo;
+          return true;
+        }
+        stackUnder = 0;
       }
       if (c0 === 84 /* T */) {
         const s = CABAL_SUITE.exec(text);
@@ -123,6 +154,7 @@ export function createTastyParser(sink: ParserSink) {
           groups.length = 0;
           if (s[2] === "RUNNING...") named = false;
           else if (s[2] === "FAIL" && !named) {
+            if (cabalFailed.size < 1_000) cabalFailed.add(s[1]!);
             sink.test(s[1]!, "failed");
             sink.failure({
               category: "test",
@@ -149,6 +181,22 @@ export function createTastyParser(sink: ParserSink) {
     },
     end(): void {
       close();
+      if (namedAnywhere) return;
+      for (const st of stackSuites) {
+        if (cabalFailed.has(st.name)) continue;
+        sink.test(st.name, "failed");
+        sink.failure({
+          category: "test",
+          test: st.name,
+          file: null,
+          line: null,
+          errorType: null,
+          message: st.text,
+          stack: null,
+          start: st.lineNo,
+          end: st.lineNo,
+        });
+      }
     },
   };
 }
