@@ -35,6 +35,7 @@ import {
   repeatsUntilFailure,
   type RunsVerdict,
   thrownInLibrary,
+  PACKAGE_CALL,
 } from "./match.ts";
 import { latestEntry, matrixLine } from "./matrix.ts";
 import { findStaticNeeds } from "./needs.ts";
@@ -406,6 +407,11 @@ function transpileFailure(
   };
 }
 
+/** `x.y is not a function` of a plain name or of a package-loading call (PACKAGE_CALL). */
+const MISSING_CALL = new RegExp(
+  String.raw`^(?:[\w$.]+|${PACKAGE_CALL.source}) is not a (?:function|constructor)\b`,
+);
+
 /**
  * An error that says the installed release lacks what the report's code calls — `TypeError: cli.option is not a
  * function` (commander 12 dropped its default instance), `yaml.safeLoad is not a function` (js-yaml 4), `X is
@@ -416,10 +422,7 @@ export function missingApi(run: ExecutedRun): string | null {
   if (!ex) return null;
   if (
     // Also through the call that loads it: `require(...).default is not a function`, Babel's `(0 , _x.default)`.
-    (ex.type === "TypeError" &&
-      /^(?:[\w$.]+|require\(\.\.\.\)[\w$.]*|\(0\s*,\s*[\w$.]+\)) is not a (?:function|constructor)\b/.test(
-        ex.message,
-      )) ||
+    (ex.type === "TypeError" && MISSING_CALL.test(ex.message)) ||
     // A release that keeps the name only to say it is gone (js-yaml 4: `Function yaml.safeLoad is removed`).
     /^Function [\w$.]+ (?:is|was|has been) removed\b/.test(ex.message) ||
     /ERR_REQUIRE_ESM/.test(`${ex.type} ${ex.message}`) ||

@@ -300,6 +300,12 @@ export function quotedAfterNotFound(text: string): RegExpExecArray | null {
   return null;
 }
 
+/**
+ * A call through the expression that loads a package, as V8 names it in "is not a function": `require(...).default`,
+ * Babel's interop `(0 , _x.default)`. Failing there, the installed release's exports are not what the code calls.
+ */
+export const PACKAGE_CALL = /require\(\.\.\.\)[\w$.]*|\(0\s*,\s*[\w$.]+\)/;
+
 const NEEDS_RULES: {
   test: { exec(text: string): RegExpExecArray | null };
   detail: (m: RegExpExecArray) => string;
@@ -334,9 +340,7 @@ const NEEDS_RULES: {
       "The code imports from a URL. Which packages and versions does it load, so it can run with them installed?",
   },
   {
-    // `require(...).default is not a function`, Babel's `(0 , _x.default) is not a function`: the installed
-    // release's exports are not what the code calls.
-    test: /TypeError: ((?:require\(\.\.\.\)[\w$.]*|\(0\s*,\s*[\w$.]+\))) is not a (?:function|constructor)\b/,
+    test: new RegExp(String.raw`TypeError: (${PACKAGE_CALL.source}) is not a (?:function|constructor)\b`),
     detail: (m) =>
       `the code calls \`${m[1]}\`, which the release installed here does not export as a function: the run stopped at the package's interface, before the reported behaviour`,
     question: (m) =>

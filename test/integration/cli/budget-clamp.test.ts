@@ -3,24 +3,19 @@
  * (RETRACE_HOST_LIMITS jobUsd) it is lowered, and stderr says so, for `repro` and `fix` alike; within it, nothing is
  * said. Each CLI start is a process reaching for an engine (20+ s at load 8, four at once): a long limit. No engine here (DOCKER_HOST points nowhere): each run ends in exit 3 after the budget is settled.
  */
-import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { committedRepo } from "../../support/git-repo.ts";
 
 const bin = new URL("../../../bin/retrace.mjs", import.meta.url).pathname;
 const tmp = mkdtempSync(path.join(tmpdir(), "retrace-cli-budget-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const issue = path.join(tmp, "issue.md");
 writeFileSync(issue, "# crash\n\n```python\nraise KeyError('x')\n```\n");
-const repo = path.join(tmp, "repo");
-mkdirSync(repo);
-const git = (...args: string[]) => execFileSync("git", ["-C", repo, ...args], { stdio: "ignore" });
-git("init", "-q");
-writeFileSync(path.join(repo, "test_x.py"), "def test_x():\n    assert False\n");
-git("add", ".");
-git("-c", "user.email=qa@example.com", "-c", "user.name=qa", "commit", "-qm", "init");
+const repo = committedRepo(tmp, "repo", { "test_x.py": "def test_x():\n    assert False\n" });
 
 function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
