@@ -126,6 +126,15 @@ function errorStart(runtime: "python" | "node", l: string): boolean {
     : /^\S.*:\d+$/.test(l) || /^(?:Uncaught\s+)?[A-Z]\w*(?:Error|Exception)\b/.test(l);
 }
 
+/** What a run printed, split where its error starts: the output lines (blank ones dropped) and the error text. */
+function transcriptOf(printed: string[], runtime: "python" | "node"): Pick<ShellRun, "output" | "errorText"> {
+  const errAt = printed.findIndex((l) => errorStart(runtime, l));
+  return {
+    output: (errAt >= 0 ? printed.slice(0, errAt) : printed).filter((l) => l.trim() !== ""),
+    errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
+  };
+}
+
 const PROMPTED_LINE = prompted(String.raw`[$%]\s+(.+)$`);
 
 /**
@@ -172,13 +181,11 @@ export function parseShellSession(text: string, packages: Set<string> = new Set(
       i++;
       const printed: string[] = [];
       while (i < lines.length && !PROMPT.test(lines[i]!)) printed.push(lines[i++]!);
-      const errAt = printed.findIndex((l) => errorStart(runtime, l));
       runs.push({
         interpreter,
         runtime,
         code: "",
-        output: (errAt >= 0 ? printed.slice(0, errAt) : printed).filter((l) => l.trim() !== ""),
-        errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
+        ...transcriptOf(printed, runtime),
         script: { file: script[2]!.replace(/^\.\//, ""), args: shellWords((script[3] ?? "").trim()) },
         ...installed(),
       });
@@ -189,13 +196,11 @@ export function parseShellSession(text: string, packages: Set<string> = new Set(
       i++;
       const printed: string[] = [];
       while (i < lines.length && !PROMPT.test(lines[i]!)) printed.push(lines[i++]!);
-      const errAt = printed.findIndex((l) => errorStart("python", l));
       runs.push({
         interpreter: mod[1]!,
         runtime: "python",
         code: moduleProgram(mod[2]!, shellWords((mod[3] ?? "").trim())),
-        output: (errAt >= 0 ? printed.slice(0, errAt) : printed).filter((l) => l.trim() !== ""),
-        errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
+        ...transcriptOf(printed, "python"),
         ...installed(),
       });
       continue;
@@ -206,14 +211,12 @@ export function parseShellSession(text: string, packages: Set<string> = new Set(
       i++;
       const printed: string[] = [];
       while (i < lines.length && !PROMPT.test(lines[i]!)) printed.push(lines[i++]!);
-      const errAt = printed.findIndex((l) => errorStart("node", l));
       if (cli.version) installs.set(cli.pkg, cli.version);
       runs.push({
         interpreter: "node",
         runtime: "node",
         code: commandProgram(cli),
-        output: (errAt >= 0 ? printed.slice(0, errAt) : printed).filter((l) => l.trim() !== ""),
-        errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
+        ...transcriptOf(printed, "node"),
         cli,
         ...installed(),
       });
@@ -232,13 +235,11 @@ export function parseShellSession(text: string, packages: Set<string> = new Set(
       let code = codeLines.join("\n");
       if (runtime === "node" && /p/.test(here[2]!.replace("--print", "p")))
         code = `console.log(${code.trim().replace(/;$/, "")});`;
-      const errAt = printed.findIndex((l) => errorStart(runtime, l));
       runs.push({
         interpreter,
         runtime,
         code,
-        output: (errAt >= 0 ? printed.slice(0, errAt) : printed).filter((l) => l.trim() !== ""),
-        errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
+        ...transcriptOf(printed, runtime),
         ...installed(),
       });
       continue;
@@ -276,14 +277,11 @@ export function parseShellSession(text: string, packages: Set<string> = new Set(
     if (quote === '"') code = code.replace(/\\(["\\$`])/g, "$1");
     if (runtime === "node" && /p/.test(m[2]!.replace("--print", "p")))
       code = `console.log(${code.trim().replace(/;$/, "")});`;
-    const errAt = printed.findIndex((l) => errorStart(runtime, l));
-    const output = (errAt >= 0 ? printed.slice(0, errAt) : printed).filter((l) => l.trim() !== "");
     runs.push({
       interpreter,
       runtime,
       code,
-      output,
-      errorText: errAt >= 0 ? printed.slice(errAt).join("\n") : null,
+      ...transcriptOf(printed, runtime),
       ...installed(),
     });
   }
