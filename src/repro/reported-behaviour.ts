@@ -762,16 +762,20 @@ function actualBehaviour(
   const actualNoError = statedNoError(report.prose.actual, true);
   if (actualNoError) return actualNoError;
   // 4. An exception named in the Actual prose or its inline code, then anywhere but the Expected section.
-  const actualText = [
-    report.prose.actual,
-    ...report.inlineCode.filter((c) => c.section === "actual").map((c) => c.value),
-  ].join("\n");
-  const otherText = [
-    report.title,
-    report.prose.other,
-    report.prose.steps,
-    ...report.inlineCode.filter((c) => c.section !== "expected").map((c) => c.value),
-  ].join("\n");
+  // Inline code the prose already holds is not added again: a copy on a line of its own loses the words around it,
+  // so "It ought to raise `netrc.NetrcParseError`" would read as a bare, affirmative `NetrcParseError`.
+  const withInline = (prose: string[], inline: string[]) => {
+    const words = prose.join("\n");
+    return [...prose, ...inline.filter((v) => !words.includes(v))].join("\n");
+  };
+  const actualText = withInline(
+    [report.prose.actual],
+    report.inlineCode.filter((c) => c.section === "actual").map((c) => c.value),
+  );
+  const otherText = withInline(
+    [report.title, report.prose.other, report.prose.steps],
+    report.inlineCode.filter((c) => c.section !== "expected").map((c) => c.value),
+  );
   const expectedError = shownAsExpected(report);
   const shortName = (t: string) => t.split(".").pop() ?? t;
   for (const [text, source] of [
@@ -924,9 +928,9 @@ function actualBehaviour(
   if (noThrow) return noThrow;
   const noError = statedNoError(prose, false);
   if (noError) return noError;
-  if (
-    /\b(crash(es|ed)?|throws?|raises?|errors? out|exception|fails? with|segfault|traceback)\b/i.test(prose)
-  ) {
+  const onlyWanted = onlyWantedError(prose);
+  if (onlyWanted) return onlyWanted;
+  if (ERROR_WORDS.test(prose)) {
     const processCrash = claimsProcessCrash(prose);
     return {
       kind: "error-unspecified",
@@ -955,6 +959,33 @@ export function statedNoThrow(prose: string): ReportedBehaviour | null {
   const m = SHOULD_THROW_BUT_DOES_NOT.exec(prose);
   if (!m) return null;
   return completesCleanly(`the report's words (\`${m[0].trim()}\`: the call completes without throwing)`);
+}
+
+/** Words that say something fails; alone they make an error claim whose error is not quoted. */
+const ERROR_WORDS =
+  /\b(crash(es|ed)?|throws?|raises?|errors? out|exception|fails? with|segfault|traceback)\b/i;
+
+/**
+ * A clause that says what ought to be raised ("It ought to raise `netrc.NetrcParseError`", "this should throw a
+ * RangeError"), not negated ("should not raise" complains of an error that happens).
+ */
+const WANTED_RAISE =
+  /\b(?:ought[ \t]+to|should(?:[ \t]+(?:have|be))?|must|is[ \t]+supposed[ \t]+to|(?:is[ \t]+)?expected[ \t]+to|(?:i|we)[ \t]+(?:would[ \t]+)?expect(?:ed)?[ \t]+(?:it|this|that)[ \t]+to)[ \t]+(?:(?!not\b|never\b)\w+[ \t]+){0,2}?(?:throw|raise|thrown|raised)\b(?:[^.!?\n]|[.!?](?=[\w`]))*/gi;
+
+/**
+ * The report's only error words are in clauses saying what ought to be raised ("parsing ends successfully and
+ * quietly skips the rest. It ought to raise `NetrcParseError`."): the complaint is that nothing is raised, so the
+ * claim is a run that completes (as statedNoThrow, whose sentence also says "but it doesn't"). Any other error word
+ * ("it crashes; it should raise ValueError instead", "should not raise") leaves the claim an unquoted error.
+ */
+export function onlyWantedError(prose: string): ReportedBehaviour | null {
+  const wanted = [...prose.matchAll(WANTED_RAISE)];
+  if (wanted.length === 0) return null;
+  if (ERROR_WORDS.test(prose.replace(WANTED_RAISE, " "))) return null;
+  const said = (wanted[0]?.[0] ?? "").trim().replace(/[`:;,]+$/, "");
+  return completesCleanly(
+    `the report's words (\`${said.length > 100 ? `${said.slice(0, 99)}…` : said}\`: what ought to be raised, so the call completes without raising)`,
+  );
 }
 
 /**

@@ -152,7 +152,7 @@ export function twoVersions(report: ParsedReport, blocks: ReportBlock[]): TwoVer
   const same = first ? sessions.filter((b) => inputs(b) === inputs(first)) : [];
   // Else one block showing a run per version, each output under its version's line (version-lines.ts).
   const inBlock = same.length < 2;
-  const sides = inBlock ? blockSides(blocks) : distinctLabels(same.map(sideOf));
+  const sides = inBlock ? (blockSides(blocks) ?? leadSides(blocks)) : distinctLabels(same.map(sideOf));
   if (!sides || sides.length < 2) return null;
   if (sides.every((s) => sameOutcome(s, sides[0]!))) return null;
   const judged = judgeSides(report, sides);
@@ -207,6 +207,40 @@ function blockSides(blocks: ReportBlock[]): Side[] | null {
   });
 }
 
+/** A version in the line introducing an output: "With 3.9.10:", "on immutable@3.8.2", "v4.1.2 gives:". */
+const LEAD_VERSION =
+  /(?:^|[\s(`@])v?(\d+\.\d+(?:\.\d+)?(?:[-.]?(?:a|b|rc|alpha|beta|dev)\.?\d*)?)(?=[\s`)\]:,;]|$)/i;
+
+/**
+ * One program, then its output once per version, each output block introduced by a line naming its version
+ * ("With 3.9.10:" / "With 3.12.0a0:"): the sides are those blocks, labelled by the versions as written. Null
+ * unless at least two such blocks follow the first code block and their versions differ.
+ */
+function leadSides(blocks: ReportBlock[]): Side[] | null {
+  const firstCode = blocks.findIndex((b) => b.kind === "code");
+  if (firstCode < 0) return null;
+  const found = blocks
+    .slice(firstCode + 1)
+    .filter((b) => !b.shellRun && ["output", "error-output", "traceback"].includes(b.kind))
+    .map((b) => {
+      const line = (b.lead ?? "").trim().split("\n").pop()?.trim() ?? "";
+      return { b, version: line.length <= 80 ? LEAD_VERSION.exec(line)?.[1] : undefined };
+    })
+    .filter((x): x is { b: ReportBlock; version: string } => x.version !== undefined);
+  if (found.length < 2 || new Set(found.map((x) => x.version)).size !== found.length) return null;
+  return found.map(({ b, version }) => {
+    const exception = parsePythonException(b.value) ?? parseNodeException(b.value);
+    const lines = b.value.split("\n").filter((l) => l.trim() !== "");
+    return { block: b, label: version, output: exception ? [] : lines, exception };
+  });
+}
+
+/** A label's release numbers ("3.12.0a0" → [3, 12, 0]), or null when it is not a version. */
+function releaseOf(label: string): number[] | null {
+  const m = /^v?(\d+(?:\.\d+)+)/.exec(label);
+  return m?.[1] ? m[1].split(".").map(Number) : null;
+}
+
 /** Which side the report calls wrong (and which right), from its words, title, marks, leads and errors. */
 function judgeSides(report: ParsedReport, sides: Side[]): TwoVersions {
   const text = `${report.title}\n${report.proseWithCode}`;
@@ -239,8 +273,9 @@ function judgeSides(report: ParsedReport, sides: Side[]): TwoVersions {
     good ??= sides.find((s) => s !== bad) ?? null;
     why = `the report's words single out ${bad ? `\`${bad.label}\`` : "one side"} as the wrong behaviour${good ? ` and \`${good.label}\` as the right one` : ""}`;
   }
-  // 1b. A bug report's title names where it goes wrong: one side named there (and not as the good one) is bad.
-  if (!bad) {
+  // 1b. A bug report's title names where it goes wrong: one side named there (and not as the good one) is bad. A
+  // title naming two versions ("differently in 4.2.1 and 3.10.1") names a comparison, not the wrong side.
+  if (!bad && (report.title.match(/\bv?\d+\.\d+(?:\.\d+)?/g) ?? []).length < 2) {
     const named = sides.filter((s) => {
       const re = labelPattern(s.label);
       return [...report.title.matchAll(re)].some(
@@ -287,6 +322,17 @@ function judgeSides(report: ParsedReport, sides: Side[]): TwoVersions {
       bad = newer[0]!;
       good = older[0]!;
       why = `the report says the behaviour regressed, and the words introducing the transcripts place one (${JSON.stringify((bad.block.lead ?? "").trim())}) at or after the release the other (${JSON.stringify((good.block.lead ?? "").trim())}) comes before`;
+    }
+  }
+  // 1f. Two sides labelled by releases of the same thing, in a report that says the behaviour regressed ("brought a
+  // regression into netrc.py"): the newer release is the reported bug, the older the behaviour that worked.
+  if (!bad && sides.length === 2 && saysRegression(text)) {
+    const [a, b] = sides.map((s) => releaseOf(s.label));
+    const order = a && b ? compareVersions(a, b) : 0;
+    if (order !== 0) {
+      bad = order > 0 ? sides[0]! : sides[1]!;
+      good = sides.find((s) => s !== bad) ?? null;
+      why = `the report says the behaviour regressed, and \`${bad.label}\` is the newer of the two releases shown (\`${good?.label}\` the older)`;
     }
   }
   // 2. "raises IndexError instead of ValueError".

@@ -9,7 +9,11 @@ import { annotate } from "../../../src/repro/annotations.ts";
 import { detectLanguage } from "../../../src/repro/detect-language.ts";
 import { matchRun, outputAppears, type RunObservation } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
-import { reportedExpectations, statedNoThrow } from "../../../src/repro/reported-behaviour.ts";
+import {
+  onlyWantedError,
+  reportedExpectations,
+  statedNoThrow,
+} from "../../../src/repro/reported-behaviour.ts";
 import { run } from "./observed-run.ts";
 
 describe("a call said to throw and not throwing", () => {
@@ -44,6 +48,54 @@ describe("a call said to throw and not throwing", () => {
   it("a call the sentence only names, with nothing said about it, is not run", () => {
     const parsed = parseReport("# docs\n\nnetmask.parse('10.0.0.0/8') is what I use every day.\n");
     expect(parsed.blocks.filter((b) => b.kind === "code")).toEqual([]);
+  });
+});
+
+describe("an error the report only says ought to be raised", () => {
+  // Written for this test, in the shape of a real stdlib report (hold24): the words say the call succeeds where it
+  // ought to raise; the only error named is the wanted one, quoted as code.
+  const report = [
+    "# tokens: an empty quoted token ends the file",
+    "",
+    "When an empty token comes first, parsing ends successfully and skips the rest. It ought to raise `tokens.TokenError`.",
+    "",
+    "```python",
+    "import tokens",
+    "print(tokens.parse('\"\" x'))",
+    "```",
+    "",
+  ].join("\n");
+
+  it("claims a run that completes: the named error is the wanted one, also when quoted as code", () => {
+    const e = reportedExpectations(parseReport(report));
+    expect(e.actual).toMatchObject({ kind: "exit", exitCode: 0 });
+    expect(e.actual.source).toContain("ought to raise tokens.TokenError");
+    expect(matchRun(e.actual, run({ stdout: "[]\n" })).kind).toBe("match");
+    const raised = run({
+      exitCode: 1,
+      stderr:
+        'Traceback (most recent call last):\n  File "r.py", line 2, in <module>\ntokens.TokenError: empty token\n',
+      exception: { type: "tokens.TokenError", message: "empty token" },
+    } as Partial<RunObservation>);
+    expect(matchRun(e.actual, raised).kind).not.toBe("match");
+  });
+
+  it("other error words, or a negated wish, leave the claim an error", () => {
+    expect(onlyWantedError("It crashes on an empty token. It should raise ValueError instead.")).toBeNull();
+    expect(onlyWantedError("parse() should not raise on an empty token.")).toBeNull();
+    expect(onlyWantedError("It raises KeyError; it should raise ValueError.")).toBeNull();
+    expect(onlyWantedError("The result is wrong.")).toBeNull();
+    expect(onlyWantedError("This should raise a ValueError.")).not.toBeNull();
+    expect(onlyWantedError("I would expect it to throw a RangeError here.")).not.toBeNull();
+  });
+
+  it("an error quoted as code and named as happening is still the claim", () => {
+    const e = reportedExpectations(
+      parseReport(
+        "# parse fails\n\nParsing `x` raises `tokens.TokenError`.\n\n```python\nimport tokens\ntokens.parse('x')\n```\n",
+      ),
+    );
+    expect(e.actual).toMatchObject({ kind: "exception", exceptionType: "TokenError" });
   });
 });
 
