@@ -372,6 +372,31 @@ function runtimeTooOld(run: RunObservation): RunMatch | null {
 }
 
 /**
+ * `ImportError: cannot import name 'X' from 'M' (/usr/lib/python3.11/M.py)`, where `M` is a module of Python's
+ * standard library loaded from the Python installation itself: this Python's `M` has no `X`, a name of another
+ * Python release (newer, or removed since). A runtime mismatch, which asks which Python the report runs, never a
+ * partial reproduction. A circular import (`partially initialized module`), a module of the same name the report
+ * writes itself, or a package's module (site-packages) is not it.
+ */
+function stdlibNameMissing(run: RunObservation): RunMatch | null {
+  const ex = run.exception;
+  if (ex?.type !== "ImportError") return null;
+  const m = /^cannot import name '(\w+)' from '([\w.]+)' \(([^)]*)\)/.exec(ex.message);
+  if (!m) return null;
+  const [, name, module, file] = m as unknown as [string, string, string, string];
+  if (!PYTHON_STDLIB.has(module.split(".")[0]!)) return null;
+  // A module built into the interpreter (`itertools`) has no file: "unknown location".
+  const home = /\/(?:usr\/(?:local\/)?)?lib(?:64)?\/python(\d+\.\d+)\//.exec(file);
+  if (file !== "unknown location" && (!home || /[\\/](?:site|dist)-packages[\\/]/.test(file))) return null;
+  const python = home ? `Python ${home[1]}` : "the Python that ran";
+  return {
+    kind: "needs",
+    detail: `the code imports \`${name}\` from the standard library's \`${module}\`, which ${python}${home ? " (the one that ran)" : ""} does not have: a name of a newer or an older Python, so the run (ImportError) says nothing about the reported bug`,
+    question: `The code imports \`${name}\` from \`${module}\`, which ${python} does not have. Which Python version do you run it on?`,
+  };
+}
+
+/**
  * The report's line behind a line of the program Retrace ran: the echo Retrace wraps around a bare expression
  * (`_echo(x);`, as a REPL or a value comment prints it) or appends after a statement (`x = f(); _echo(x);`) taken off,
  * so that a parse error quotes what the reporter wrote (`round(...)`), not Retrace's wrapper around it.
@@ -524,7 +549,8 @@ export function matchRun(
     const blocked =
       (/SyntaxError|IndentationError|TabError/.test(reportedType) ? null : ownSyntaxError(run)) ??
       (/ReferenceError|NameError/.test(reportedType) || partlyShown ? null : undefinedName(run)) ??
-      runtimeTooOld(run);
+      runtimeTooOld(run) ??
+      stdlibNameMissing(run);
     if (blocked) return blocked;
   } else if (run.exception && reportedType && !/ReferenceError|NameError/.test(reportedType)) {
     // A base type reported (`Error: Parse Error: …`) and the run stopped on a name the code never defines
@@ -846,6 +872,13 @@ export function matchRun(
       detail: options.expectedFrom
         ? `printed ${options.expectedFrom}: ${quoteList(expected.slice(0, 4))}; that is the good side of the report, not its bug (fixed here, or never broken on this runtime)`
         : `printed the expected ${quoteList(expected)}; the report states no wrong value, and the run shows the one it asks for (fixed here, or never broken on this runtime)`,
+    };
+  // Only the expected output is shown, and the report says what the code prints is not it: a run printing
+  // something else shows the claim; printing nothing shows nothing.
+  if (reported.kind === "unknown" && reported.notExpected && expected.length > 0 && run.stdout.trim() !== "")
+    return {
+      kind: "match",
+      detail: `printed ${quoteList(run.stdout.trim().split("\n").slice(0, 4))}, not the expected ${quoteList(expected.slice(0, 4))}${expected.length > 4 ? ", …" : ""} the report shows, as it says`,
     };
   return {
     kind: "no-expectation",

@@ -380,6 +380,19 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
     for (const b of report.blocks)
       if (b.section === "expected" && b.shellRun && !b.shellRun.errorText && !b.shellRun.script)
         expectedOutput.push(...b.shellRun.output);
+  // Only the expected output, as a block of its own, and words saying the code's output is not it ("lists are not
+  // formatted as expected"): the claim is that the run prints something else.
+  if (
+    actual.kind === "unknown" &&
+    expectedOutput.length > 0 &&
+    report.blocks.some((b) => b.section === "expected" && b.kind === "output") &&
+    saysNotAsExpected(Object.values(report.prose).join("\n"))
+  )
+    actual = {
+      ...actual,
+      notExpected: true,
+      source: "the report's words: what the code prints is not the expected output it shows",
+    };
   // The expected lines are an output a version label placed on the good side: said so in the verdict.
   const goodSide = report.blocks.find(
     (b) => b.goodSide && b.value.split("\n").some((l) => expectedOutput.includes(l)),
@@ -397,6 +410,24 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
 }
 
 /** The first assertion the program's own code makes (`assert x == y`, `assert.equal(a, b)`, `self.assertEqual`), if any. */
+/**
+ * Words saying what the code gives is not what was expected, with no wanting before them: "are not formatted as
+ * expected", "isn't displayed as expected", "does not print the expected output". Not "should not …", not a
+ * question, not the words about a case that works ("works as expected").
+ */
+export function saysNotAsExpected(prose: string): boolean {
+  return prose
+    .split(/(?<=[.!?])\s+|\n/)
+    .some(
+      (sentence) =>
+        !/\?\s*$/.test(sentence) &&
+        /\b(?:(?:is|are|was|were|does|do|did)\s*n[o']?t|not)\s+(?:\w+\s+){0,2}?(?:as expected|the expected (?:output|result|format(?:ting)?))\b/i.test(
+          sentence,
+        ) &&
+        !/\b(?:should|would|must|ought to|supposed to)\b[^.]*\bnot\b[^.]*\bexpected\b/i.test(sentence),
+    );
+}
+
 export function firstOwnAssertion(report: ParsedReport): string | null {
   for (const b of programBlocks(report)) {
     const code = b.value;
