@@ -742,6 +742,15 @@ export function matchRun(
         detail: `printed ${quoteList(run.stdout.trim().split("\n").slice(0, 2))}, the reported ${quoteList(reported.output.slice(0, 2))} up to the last digit (the same value rounded in its last bit by this runtime), and not the expected ${quoteList(expected.slice(0, 2))}`,
       };
     const part = partOfOutput(reported.output, run.stdout);
+    // The lines that differ printed what the run printed for the line whose value the report calls the expected
+    // one: in this runtime's notation, that is the expected value, so the claim's lines show the behaviour the
+    // report asks for, not a part of the bug.
+    const asReference = part ? printedAsExpectedLine(reported.output, run.stdout, expected) : null;
+    if (asReference)
+      return {
+        kind: "clean",
+        detail: `printed \`${asReference.printed}\` for the line the report says gives \`${asReference.claimed}\`: what it printed for the line whose value the report calls the expected one (\`${asReference.reference}\`), so the run shows the expected behaviour, not the reported one (fixed here, or never broken on this runtime)`,
+      };
     if (part)
       return {
         kind: "partial-output",
@@ -927,6 +936,38 @@ export function partOfOutput(
     l.length >= 6 && !/^(?:-?[\d.e+-]+|true|false|null|undefined|none|nan|'[^']{0,3}'|"[^"]{0,3}")$/i.test(l);
   if (differ.length === 0 || !shown.some(distinctive)) return null;
   return { shown, differ };
+}
+
+/**
+ * Reported lines paired with the printed ones (as `partOfOutput` pairs them), some of whose reported values are the
+ * expected value the report gives (`// Uint8Array <00, 00, 3F>` under "gives the expected `Uint8Array <00, 00, 3F>`"):
+ * what the run printed for those is the expected value in this runtime's notation. When every other line that
+ * differs printed exactly that, it shows the expected behaviour; the line, what it printed and the reference.
+ * Null otherwise (no expected value among the reported lines, or a differing line printing something else).
+ */
+export function printedAsExpectedLine(
+  reported: string[],
+  stdout: string,
+  expected: string[],
+): { claimed: string; printed: string; reference: string } | null {
+  if (expected.length === 0) return null;
+  const claimed = reported.map((l) => l.trim()).filter((l) => l !== "");
+  const printed = stdout
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  if (printed.length !== claimed.length) return null;
+  const wanted = new Set(expected.map(claimKey));
+  const reference = claimed.map((c, i) => (wanted.has(claimKey(c)) ? i : -1)).filter((i) => i >= 0);
+  if (reference.length === 0 || reference.length === claimed.length) return null;
+  const renderings = new Set(reference.map((i) => looseKey(printed[i]!)));
+  const differing = claimed
+    .map((_, i) => i)
+    .filter((i) => !reference.includes(i) && looseKey(claimed[i]!) !== looseKey(printed[i]!));
+  if (differing.length === 0 || !differing.every((i) => renderings.has(looseKey(printed[i]!)))) return null;
+  const first = differing[0]!;
+  const ref = reference.find((i) => looseKey(printed[i]!) === looseKey(printed[first]!))!;
+  return { claimed: claimed[first]!, printed: printed[first]!, reference: claimed[ref]! };
 }
 
 /**

@@ -3,11 +3,12 @@
  * an "Output" label with the output under it in one paragraph; an expected output shown alone with words saying
  * the code's output is not it; two versions where the title says "in A but not in B"; an ImportError of a name the
  * sandbox's standard library does not have; a name the code leaves free that the module the report is about
- * defines. Reports written for these tests; each rule has cases where it must not fire.
+ * defines; annotated lines whose claimed one printed what the line giving the expected value printed. Reports
+ * written for these tests; each rule has cases where it must not fire.
  */
 import { describe, expect, it } from "vitest";
 import { completeProgram, stdlibModuleAbout } from "../../../src/repro/complete.ts";
-import { foldRuns, matchRun } from "../../../src/repro/match.ts";
+import { foldRuns, matchRun, printedAsExpectedLine } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations, saysNotAsExpected } from "../../../src/repro/reported-behaviour.ts";
 import { run } from "./observed-run.ts";
@@ -190,5 +191,42 @@ describe("a free name, looked up in the one standard-library module the report i
       "cpython",
     )!;
     expect(other.files[other.entry]).not.toContain("import _perfcheck");
+  });
+});
+
+describe("annotated lines, one of them giving the value the report calls expected", () => {
+  const reported = {
+    kind: "output" as const,
+    exceptionType: null,
+    exceptionMessage: null,
+    output: ['"ABCD/"', '"ABCD_"', "Bytes <00, 3F>", "Bytes <00>"],
+    source: "the comments annotating 4 lines of the code",
+  };
+  const expected = ["Bytes <00, 3F>"];
+  const stdout = (last: string) => `ABCD/\nABCD_\nBytes(2) [ 0, 63 ]\n${last}\n`;
+
+  it("the claimed line printing what the expected line printed shows the expected behaviour: NOT_REPRODUCED", () => {
+    expect(printedAsExpectedLine(reported.output, stdout("Bytes(2) [ 0, 63 ]"), expected)).toEqual({
+      claimed: "Bytes <00>",
+      printed: "Bytes(2) [ 0, 63 ]",
+      reference: "Bytes <00, 3F>",
+    });
+    expect(
+      foldRuns([matchRun(reported, run({ stdout: stdout("Bytes(2) [ 0, 63 ]") }), expected)]).verdict,
+    ).toBe("NOT_REPRODUCED");
+  });
+
+  it("must not fire: the claimed line printing something else, no expected value among the lines, or only expected lines", () => {
+    expect(foldRuns([matchRun(reported, run({ stdout: stdout("Bytes(1) [ 0 ]") }), expected)]).verdict).toBe(
+      "PARTIAL",
+    );
+    expect(printedAsExpectedLine(reported.output, stdout("Bytes(1) [ 0 ]"), expected)).toBeNull();
+    expect(printedAsExpectedLine(reported.output, stdout("Bytes(2) [ 0, 63 ]"), [])).toBeNull();
+    expect(printedAsExpectedLine(reported.output, stdout("Bytes(2) [ 0, 63 ]"), ["<01>"])).toBeNull();
+    expect(printedAsExpectedLine(["1", "1"], "2\n2\n", ["1"])).toBeNull();
+    // Without the expected value, the same run stays a partial reproduction.
+    expect(foldRuns([matchRun(reported, run({ stdout: stdout("Bytes(2) [ 0, 63 ]") }))]).verdict).toBe(
+      "PARTIAL",
+    );
   });
 });
