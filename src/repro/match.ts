@@ -585,6 +585,12 @@ export function matchRun(
         kind: "clean",
         detail: `the code repeats until the reported failure shows; it ran for ${Math.round(run.durationMs / 1000)} s, until the sandbox's time limit, without it (a longer \`--timeout\` gives it more time)`,
       };
+    // The report says the call is slow and claims nothing else: still busy on the CPU at the limit is that.
+    if (reported.kind === "unknown" && reported.slow && cpuBound(run))
+      return {
+        kind: "match",
+        detail: `the run was still busy on the CPU when the sandbox's time limit stopped it (${(run.cpuMs! / 1000).toFixed(1)} s of CPU in ${(run.durationMs / 1000).toFixed(1)} s), as the report says the call is slow`,
+      };
     // Busy on the CPU the whole time: the program itself does not end (a hang the report does not describe), which
     // is evidence about the program, not about the host: it fails, but not as reported.
     if (cpuBound(run))

@@ -393,6 +393,13 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
       notExpected: true,
       source: "the report's words: what the code prints is not the expected output it shows",
     };
+  // Nothing claimed but that the call is slow: a run stopped at the time limit, busy on the CPU, shows it.
+  if (
+    actual.kind === "unknown" &&
+    !actual.notExpected &&
+    saysSlow(`${report.title}\n${report.proseWithCode}`)
+  )
+    actual = { ...actual, slow: true, source: "the report's words: the call is slow" };
   // The expected lines are an output a version label placed on the good side: said so in the verdict.
   const goodSide = report.blocks.find(
     (b) => b.goodSide && b.value.split("\n").some((l) => expectedOutput.includes(l)),
@@ -425,6 +432,26 @@ export function saysNotAsExpected(prose: string): boolean {
           sentence,
         ) &&
         !/\b(?:should|would|must|ought to|supposed to)\b[^.]*\bnot\b[^.]*\bexpected\b/i.test(sentence),
+    );
+}
+
+/**
+ * Words saying the call is slow, as what happens: "is extremely slow", "takes forever", "takes several minutes",
+ * "catastrophic backtracking". Not negated or wanted ("is not slow", "no longer slow", "should not take minutes"),
+ * not a question, not the past ("used to be slow").
+ */
+export function saysSlow(prose: string): boolean {
+  return prose
+    .split(/(?<=[.!?])\s+|\n/)
+    .some(
+      (sentence) =>
+        !/\?\s*$/.test(sentence) &&
+        /\b(?:(?:very|extremely|really|super|incredibly|too|so|painfully|unusably|quite)\s+slow(?:ly)?|slows?\s+down|takes?\s+(?:forever|ages|(?:several\s+|many\s+|a\s+few\s+)?(?:minutes|hours)|an?\s+(?:very\s+|really\s+)?long\s+time)|catastrophic\s+backtracking|exponential(?:ly)?\s+(?:time|slow\w*|backtracking))\b/i.test(
+          sentence,
+        ) &&
+        !/\b(?:not|no\s+longer|never|isn't|aren't|wasn't|doesn't|don't|should|shouldn't|expected?|used\s+to)\b/i.test(
+          sentence,
+        ),
     );
 }
 

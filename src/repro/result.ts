@@ -92,6 +92,11 @@ export const ReportedBehaviour = z.object({
    */
   notExpected: z.boolean().optional(),
   /**
+   * For kind "unknown": the report says the call is slow ("takes forever", "extremely slow", "catastrophic
+   * backtracking") and claims nothing else: a run the time limit stopped while busy on the CPU shows it.
+   */
+  slow: z.boolean().optional(),
+  /**
    * For kind "exception": the report's error is Node failing to load a file of the package (`load-error.ts`); its
    * code, package and file decide the match, whatever the runtime's wording.
    */

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { completeProgram, stdlibModuleAbout } from "../../../src/repro/complete.ts";
 import { foldRuns, matchRun, printedAsExpectedLine } from "../../../src/repro/match.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
-import { reportedExpectations, saysNotAsExpected } from "../../../src/repro/reported-behaviour.ts";
+import { reportedExpectations, saysNotAsExpected, saysSlow } from "../../../src/repro/reported-behaviour.ts";
 import { run } from "./observed-run.ts";
 
 const fence = "```";
@@ -228,5 +228,41 @@ describe("annotated lines, one of them giving the value the report calls expecte
     expect(foldRuns([matchRun(reported, run({ stdout: stdout("Bytes(2) [ 0, 63 ]") }))]).verdict).toBe(
       "PARTIAL",
     );
+  });
+});
+
+describe("a report that says the call is slow, and claims nothing else", () => {
+  const md = (words: string) =>
+    `# t\n\n${words}\n\n${fence}js\nconst re = /^(a+)+$/;\nconsole.log(re.test("a".repeat(40) + "!"));\n${fence}\n`;
+  const timedOut = (cpuMs: number) =>
+    run({ exitCode: null, stoppedBy: "timeout", durationMs: 60_000, cpuMs });
+
+  it("a run the time limit stopped while busy on the CPU shows it", () => {
+    const e = expectations(md("Matching this string takes forever."));
+    expect(e.actual.slow).toBe(true);
+    expect(foldRuns([matchRun(e.actual, timedOut(59_000))]).verdict).toBe("REPRODUCED");
+  });
+
+  it("must not reproduce: a starved run (the host's load), or a run that finished", () => {
+    const e = expectations(md("Matching this string takes forever."));
+    expect(foldRuns([matchRun(e.actual, timedOut(3_000))]).verdict).not.toBe("REPRODUCED");
+    expect(foldRuns([matchRun(e.actual, run({ stdout: "false\n", durationMs: 40_000 }))]).verdict).not.toBe(
+      "REPRODUCED",
+    );
+  });
+
+  it("must not fire: negated, wanted, past or asked slowness; and a timeout without the claim stays what it was", () => {
+    for (const words of [
+      "It is not slow at all.",
+      "It should not take minutes.",
+      "This used to be very slow.",
+      "Why is it so slow?",
+    ])
+      expect(saysSlow(words), words).toBe(false);
+    expect(saysSlow("The regex shows catastrophic backtracking")).toBe(true);
+    const plain = expectations(md("The match gives the wrong answer."));
+    expect(plain.actual.slow).toBeUndefined();
+    expect(matchRun(plain.actual, timedOut(59_000)).kind).not.toBe("match");
+    expect(matchRun(plain.actual, timedOut(3_000)).kind).toBe("needs");
   });
 });
