@@ -665,9 +665,17 @@ function namesFromModules(
     ...(repository ? [pythonImportName(repository.name)] : []),
   ];
   const left: string[] = [];
+  const about = reportTexts.length > 0 ? stdlibModuleAbout(reportTexts[0]!, reportTexts.slice(1)) : null;
   for (const name of free) {
     const mod = moduleNamedFor(name, texts);
     const called = mod ? null : stdlibModuleCalledFor(name, texts);
+    if (!(mod && knownRoot(mod, packages)) && !called && about && /^[A-Za-z_]\w*$/.test(name)) {
+      lines.push(guardedFromImport(about, name));
+      notes.push(
+        `imported \`${name}\` from the standard library's \`${about}\`, the module the report is about (only if this Python's \`${about}\` has it)`,
+      );
+      continue;
+    }
     if (mod && knownRoot(mod, packages)) {
       lines.push(guardedFromImport(mod, name));
       notes.push(`imported \`${name}\` from \`${mod}\`, where the report names it`);
@@ -697,6 +705,26 @@ function namesFromModules(
     }
   }
   return { lines, notes };
+}
+
+/**
+ * The one standard-library module a report is about: named in its title as a module ("the pprint module",
+ * "module `pprint`") or shown as a file of a Python installation (`C:\\…\\Lib\\pprint.py`, the traceback of the module
+ * run itself). Null when none, or more than one, is: a name the code leaves free is looked up there only when
+ * the report points at one module.
+ */
+export function stdlibModuleAbout(title: string, texts: readonly string[]): string | null {
+  const found = new Set<string>();
+  for (const m of title.matchAll(
+    /\b(?:the\s+)?`?([A-Za-z_][\w.]*)`?\s+(?:module|library)\b|\bmodule\s+`?([A-Za-z_][\w.]*)`?/gi,
+  )) {
+    const name = (m[1] ?? m[2])!;
+    if (PYTHON_STDLIB.has(name)) found.add(name);
+  }
+  for (const t of [title, ...texts])
+    for (const m of t.matchAll(/[\\/]lib[\\/](?:python[\d.]*[\\/])?([A-Za-z_]\w*)\.py(?![\w.])/gi))
+      if (PYTHON_STDLIB_MODULE_NAMES.includes(m[1]!)) found.add(m[1]!);
+  return found.size === 1 ? [...found][0]! : null;
 }
 
 /**

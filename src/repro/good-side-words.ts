@@ -35,9 +35,12 @@ export const GOOD_LEAD_CLAUSE =
 
 // ---- version-verdict.ts
 
-/** Words right before a label that put it on the good side: "behaves like 3.11", "worked in 4.1", "fixed in 2.0". */
+/**
+ * Words right before a label that put it on the good side: "behaves like 3.11", "worked in 4.1", "fixed in 2.0",
+ * "in 3.11 but not in 3.10", "unlike 3.10".
+ */
 export const GOOD_BEFORE =
-  /\b(?:behaves? like|behave as|like|as (?:in|on|with)|matches|same as|correct(?:ly)? (?:in|on)|works? (?:in|on|with)|worked (?:in|on|with)|fine (?:in|on|with)|fixed in|(?:and |as |so )did)\s+(?:in\s+|on\s+)?$/i;
+  /\b(?:behaves? like|behave as|like|as (?:in|on|with)|matches|same as|correct(?:ly)? (?:in|on)|works? (?:in|on|with)|worked (?:in|on|with)|fine (?:in|on|with)|fixed in|(?:and |as |so )did|(?:but |and )?not (?:in|on|with|under)|unlike)\s+(?:in\s+|on\s+)?$/i;
 
 /**
  * Words right after a label that say it behaved as it should, in the past of a regression: "3.13.0 did raise

@@ -372,6 +372,31 @@ function runtimeTooOld(run: RunObservation): RunMatch | null {
 }
 
 /**
+ * `ImportError: cannot import name 'X' from 'M' (/usr/lib/python3.11/M.py)`, where `M` is a module of Python's
+ * standard library loaded from the Python installation itself: this Python's `M` has no `X`, a name of another
+ * Python release (newer, or removed since). A runtime mismatch, which asks which Python the report runs, never a
+ * partial reproduction. A circular import (`partially initialized module`), a module of the same name the report
+ * writes itself, or a package's module (site-packages) is not it.
+ */
+function stdlibNameMissing(run: RunObservation): RunMatch | null {
+  const ex = run.exception;
+  if (ex?.type !== "ImportError") return null;
+  const m = /^cannot import name '(\w+)' from '([\w.]+)' \(([^)]*)\)/.exec(ex.message);
+  if (!m) return null;
+  const [, name, module, file] = m as unknown as [string, string, string, string];
+  if (!PYTHON_STDLIB.has(module.split(".")[0]!)) return null;
+  // A module built into the interpreter (`itertools`) has no file: "unknown location".
+  const home = /\/(?:usr\/(?:local\/)?)?lib(?:64)?\/python(\d+\.\d+)\//.exec(file);
+  if (file !== "unknown location" && (!home || /[\\/](?:site|dist)-packages[\\/]/.test(file))) return null;
+  const python = home ? `Python ${home[1]}` : "the Python that ran";
+  return {
+    kind: "needs",
+    detail: `the code imports \`${name}\` from the standard library's \`${module}\`, which ${python}${home ? " (the one that ran)" : ""} does not have: a name of a newer or an older Python, so the run (ImportError) says nothing about the reported bug`,
+    question: `The code imports \`${name}\` from \`${module}\`, which ${python} does not have. Which Python version do you run it on?`,
+  };
+}
+
+/**
  * The report's line behind a line of the program Retrace ran: the echo Retrace wraps around a bare expression
  * (`_echo(x);`, as a REPL or a value comment prints it) or appends after a statement (`x = f(); _echo(x);`) taken off,
  * so that a parse error quotes what the reporter wrote (`round(...)`), not Retrace's wrapper around it.
@@ -524,7 +549,8 @@ export function matchRun(
     const blocked =
       (/SyntaxError|IndentationError|TabError/.test(reportedType) ? null : ownSyntaxError(run)) ??
       (/ReferenceError|NameError/.test(reportedType) || partlyShown ? null : undefinedName(run)) ??
-      runtimeTooOld(run);
+      runtimeTooOld(run) ??
+      stdlibNameMissing(run);
     if (blocked) return blocked;
   } else if (run.exception && reportedType && !/ReferenceError|NameError/.test(reportedType)) {
     // A base type reported (`Error: Parse Error: …`) and the run stopped on a name the code never defines
@@ -558,6 +584,12 @@ export function matchRun(
       return {
         kind: "clean",
         detail: `the code repeats until the reported failure shows; it ran for ${Math.round(run.durationMs / 1000)} s, until the sandbox's time limit, without it (a longer \`--timeout\` gives it more time)`,
+      };
+    // The report says the call is slow and claims nothing else: still busy on the CPU at the limit is that.
+    if (reported.kind === "unknown" && reported.slow && cpuBound(run))
+      return {
+        kind: "match",
+        detail: `the run was still busy on the CPU when the sandbox's time limit stopped it (${(run.cpuMs! / 1000).toFixed(1)} s of CPU in ${(run.durationMs / 1000).toFixed(1)} s), as the report says the call is slow`,
       };
     // Busy on the CPU the whole time: the program itself does not end (a hang the report does not describe), which
     // is evidence about the program, not about the host: it fails, but not as reported.
@@ -716,6 +748,15 @@ export function matchRun(
         detail: `printed ${quoteList(run.stdout.trim().split("\n").slice(0, 2))}, the reported ${quoteList(reported.output.slice(0, 2))} up to the last digit (the same value rounded in its last bit by this runtime), and not the expected ${quoteList(expected.slice(0, 2))}`,
       };
     const part = partOfOutput(reported.output, run.stdout);
+    // The lines that differ printed what the run printed for the line whose value the report calls the expected
+    // one: in this runtime's notation, that is the expected value, so the claim's lines show the behaviour the
+    // report asks for, not a part of the bug.
+    const asReference = part ? printedAsExpectedLine(reported.output, run.stdout, expected) : null;
+    if (asReference)
+      return {
+        kind: "clean",
+        detail: `printed \`${asReference.printed}\` for the line the report says gives \`${asReference.claimed}\`: what it printed for the line whose value the report calls the expected one (\`${asReference.reference}\`), so the run shows the expected behaviour, not the reported one (fixed here, or never broken on this runtime)`,
+      };
     if (part)
       return {
         kind: "partial-output",
@@ -847,6 +888,13 @@ export function matchRun(
         ? `printed ${options.expectedFrom}: ${quoteList(expected.slice(0, 4))}; that is the good side of the report, not its bug (fixed here, or never broken on this runtime)`
         : `printed the expected ${quoteList(expected)}; the report states no wrong value, and the run shows the one it asks for (fixed here, or never broken on this runtime)`,
     };
+  // Only the expected output is shown, and the report says what the code prints is not it: a run printing
+  // something else shows the claim; printing nothing shows nothing.
+  if (reported.kind === "unknown" && reported.notExpected && expected.length > 0 && run.stdout.trim() !== "")
+    return {
+      kind: "match",
+      detail: `printed ${quoteList(run.stdout.trim().split("\n").slice(0, 4))}, not the expected ${quoteList(expected.slice(0, 4))}${expected.length > 4 ? ", …" : ""} the report shows, as it says`,
+    };
   return {
     kind: "no-expectation",
     detail: "the run completed; the report does not say which output or error is wrong",
@@ -894,6 +942,38 @@ export function partOfOutput(
     l.length >= 6 && !/^(?:-?[\d.e+-]+|true|false|null|undefined|none|nan|'[^']{0,3}'|"[^"]{0,3}")$/i.test(l);
   if (differ.length === 0 || !shown.some(distinctive)) return null;
   return { shown, differ };
+}
+
+/**
+ * Reported lines paired with the printed ones (as `partOfOutput` pairs them), some of whose reported values are the
+ * expected value the report gives (`// Uint8Array <00, 00, 3F>` under "gives the expected `Uint8Array <00, 00, 3F>`"):
+ * what the run printed for those is the expected value in this runtime's notation. When every other line that
+ * differs printed exactly that, it shows the expected behaviour; the line, what it printed and the reference.
+ * Null otherwise (no expected value among the reported lines, or a differing line printing something else).
+ */
+export function printedAsExpectedLine(
+  reported: string[],
+  stdout: string,
+  expected: string[],
+): { claimed: string; printed: string; reference: string } | null {
+  if (expected.length === 0) return null;
+  const claimed = reported.map((l) => l.trim()).filter((l) => l !== "");
+  const printed = stdout
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  if (printed.length !== claimed.length) return null;
+  const wanted = new Set(expected.map(claimKey));
+  const reference = claimed.map((c, i) => (wanted.has(claimKey(c)) ? i : -1)).filter((i) => i >= 0);
+  if (reference.length === 0 || reference.length === claimed.length) return null;
+  const renderings = new Set(reference.map((i) => looseKey(printed[i]!)));
+  const differing = claimed
+    .map((_, i) => i)
+    .filter((i) => !reference.includes(i) && looseKey(claimed[i]!) !== looseKey(printed[i]!));
+  if (differing.length === 0 || !differing.every((i) => renderings.has(looseKey(printed[i]!)))) return null;
+  const first = differing[0]!;
+  const ref = reference.find((i) => looseKey(printed[i]!) === looseKey(printed[first]!))!;
+  return { claimed: claimed[first]!, printed: printed[first]!, reference: claimed[ref]! };
 }
 
 /**

@@ -412,6 +412,18 @@ export function loneValue(value: string): boolean {
 }
 
 /** A lead that ends by introducing what ran printed: "Packaging 25.0 (and earlier versions) print:", "it outputs:". */
+/** A line that ends pasted output: a separator, a sentence, or a line of code. */
+function pastedOutputLine(t: string): boolean {
+  return !(
+    /^[-+=*_#~]{3,}$/.test(t) ||
+    (/[.!?]$/.test(t) && t.split(/\s+/).length >= 5) ||
+    codeLine(t) !== null
+  );
+}
+
+/** A line that is only an output label: "Output", "Result:", "Actual output", "stdout". */
+const OUTPUT_LABEL_LINE = /^(?:(?:actual |the )?(?:output|result)|stdout|observed|got)\s*[:：]?$/i;
+
 const PRINTED_LEAD =
   /\b(?:prints?|printed|outputs?|outputted|gives?|gave|shows?|showed|returns?|returned|displays?|displayed|logs?|logged|results? in)\s*:$/i;
 
@@ -726,11 +738,7 @@ export function parseReport(markdown: string): ParsedReport {
     for (const l of raw.replace(/\r\n/g, "\n").split("\n")) {
       const t = l.trim();
       if (t === "") continue;
-      if (
-        /^[-+=*_#~]{3,}$/.test(t) ||
-        (/[.!?]$/.test(t) && t.split(/\s+/).length >= 5) ||
-        codeLine(t) !== null
-      ) {
+      if (!pastedOutputLine(t)) {
         collecting.lines.push(...taken);
         flushOutput();
         return taken.length > 0 && false;
@@ -773,6 +781,34 @@ export function parseReport(markdown: string): ParsedReport {
         break;
       }
       case "paragraph": {
+        // "Output" (or "Result:") on the first line of a paragraph, after the report's code, with what it printed
+        // on the lines under it in the same paragraph (no blank line between): the label and the pasted output.
+        const pStart = node.position?.start.offset;
+        const pEnd = node.position?.end.offset;
+        if (
+          pStart !== undefined &&
+          pEnd !== undefined &&
+          blocks.some((b) => b.kind === "code" || b.kind === "shell")
+        ) {
+          const [head = "", ...rest] = unescapeMarkdown(markdown.slice(pStart, pEnd))
+            .replace(/\r\n/g, "\n")
+            .split("\n");
+          if (
+            OUTPUT_LABEL_LINE.test(head.replace(/[*_]/g, "").trim()) &&
+            rest.some((l) => l.trim() !== "") &&
+            // Inline code or a link under the label is a value the prose quotes (stated-sides.ts reads it).
+            rest.every((l) => pastedOutputLine(l.trim()) && !/`|\]\(|<https?:/.test(l))
+          ) {
+            flushOutput();
+            collecting = { lines: [], line: (node.position?.start.line ?? 0) + 1 };
+            collect(rest.join("\n"), (node.position?.start.line ?? 0) + 1);
+            // The output ends with its paragraph; the prose after it keeps the section it is in.
+            flushOutput();
+            prose[section] += `${head.trim()}\n`;
+            previousText = head.trim();
+            break;
+          }
+        }
         const s = paragraphSection(node);
         if (s) {
           flushOutput();

@@ -380,6 +380,26 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
     for (const b of report.blocks)
       if (b.section === "expected" && b.shellRun && !b.shellRun.errorText && !b.shellRun.script)
         expectedOutput.push(...b.shellRun.output);
+  // Only the expected output, as a block of its own, and words saying the code's output is not it ("lists are not
+  // formatted as expected"): the claim is that the run prints something else.
+  if (
+    actual.kind === "unknown" &&
+    expectedOutput.length > 0 &&
+    report.blocks.some((b) => b.section === "expected" && b.kind === "output") &&
+    saysNotAsExpected(Object.values(report.prose).join("\n"))
+  )
+    actual = {
+      ...actual,
+      notExpected: true,
+      source: "the report's words: what the code prints is not the expected output it shows",
+    };
+  // Nothing claimed but that the call is slow: a run stopped at the time limit, busy on the CPU, shows it.
+  if (
+    actual.kind === "unknown" &&
+    !actual.notExpected &&
+    saysSlow(`${report.title}\n${report.proseWithCode}`)
+  )
+    actual = { ...actual, slow: true, source: "the report's words: the call is slow" };
   // The expected lines are an output a version label placed on the good side: said so in the verdict.
   const goodSide = report.blocks.find(
     (b) => b.goodSide && b.value.split("\n").some((l) => expectedOutput.includes(l)),
@@ -397,6 +417,44 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
 }
 
 /** The first assertion the program's own code makes (`assert x == y`, `assert.equal(a, b)`, `self.assertEqual`), if any. */
+/**
+ * Words saying what the code gives is not what was expected, with no wanting before them: "are not formatted as
+ * expected", "isn't displayed as expected", "does not print the expected output". Not "should not …", not a
+ * question, not the words about a case that works ("works as expected").
+ */
+export function saysNotAsExpected(prose: string): boolean {
+  return prose
+    .split(/(?<=[.!?])\s+|\n/)
+    .some(
+      (sentence) =>
+        !/\?\s*$/.test(sentence) &&
+        /\b(?:(?:is|are|was|were|does|do|did)\s*n[o']?t|not)\s+(?:\w+\s+){0,2}?(?:as expected|the expected (?:output|result|format(?:ting)?))\b/i.test(
+          sentence,
+        ) &&
+        !/\b(?:should|would|must|ought to|supposed to)\b[^.]*\bnot\b[^.]*\bexpected\b/i.test(sentence),
+    );
+}
+
+/**
+ * Words saying the call is slow, as what happens: "is extremely slow", "takes forever", "takes several minutes",
+ * "catastrophic backtracking". Not negated or wanted ("is not slow", "no longer slow", "should not take minutes"),
+ * not a question, not the past ("used to be slow").
+ */
+export function saysSlow(prose: string): boolean {
+  return prose
+    .split(/(?<=[.!?])\s+|\n/)
+    .some(
+      (sentence) =>
+        !/\?\s*$/.test(sentence) &&
+        /\b(?:(?:very|extremely|really|super|incredibly|too|so|painfully|unusably|quite)\s+slow(?:ly)?|slows?\s+down|takes?\s+(?:forever|ages|(?:several\s+|many\s+|a\s+few\s+)?(?:minutes|hours)|an?\s+(?:very\s+|really\s+)?long\s+time)|catastrophic\s+backtracking|exponential(?:ly)?\s+(?:time|slow\w*|backtracking))\b/i.test(
+          sentence,
+        ) &&
+        !/\b(?:not|no\s+longer|never|isn't|aren't|wasn't|doesn't|don't|should|shouldn't|expected?|used\s+to)\b/i.test(
+          sentence,
+        ),
+    );
+}
+
 export function firstOwnAssertion(report: ParsedReport): string | null {
   for (const b of programBlocks(report)) {
     const code = b.value;

@@ -86,6 +86,17 @@ export const ReportedBehaviour = z.object({
    */
   processCrash: z.boolean().optional(),
   /**
+   * For kind "unknown": the report shows the expected output as a block and says what the code prints is not it
+   * ("lists are not formatted as expected"), quoting no wrong output: a completed run printing something other
+   * than the expected output shows the claim.
+   */
+  notExpected: z.boolean().optional(),
+  /**
+   * For kind "unknown": the report says the call is slow ("takes forever", "extremely slow", "catastrophic
+   * backtracking") and claims nothing else: a run the time limit stopped while busy on the CPU shows it.
+   */
+  slow: z.boolean().optional(),
+  /**
    * For kind "exception": the report's error is Node failing to load a file of the package (`load-error.ts`); its
    * code, package and file decide the match, whatever the runtime's wording.
    */
