@@ -225,3 +225,60 @@ describe("PHPUnit: one entry with no diff lines", () => {
     expect(ids(log)).toEqual([]);
   });
 });
+
+describe("go: a panic's frame under a checkout the log does not name (a reporter's machine)", () => {
+  const panicLog = (fnLine: string, fileLine: string) =>
+    lines(
+      "--- FAIL: TestPour (0.00s)",
+      "panic: runtime error: index out of range [3] with length 3 [recovered]",
+      "\tpanic: runtime error: index out of range [3] with length 3",
+      "",
+      "goroutine 7 [running]:",
+      "testing.tRunner.func1.2({0x5e2a40, 0xc0000a4018})",
+      "\t/usr/local/go/src/testing/testing.go:1545 +0x238",
+      "panic({0x5e2a40?, 0xc0000a4018?})",
+      "\t/usr/local/go/src/runtime/panic.go:914 +0x21f",
+      fnLine,
+      fileLine,
+      "testing.tRunner(0xc000007860, 0x60c2a8)",
+      "\t/usr/local/go/src/testing/testing.go:1595 +0xff",
+      "FAIL\tgithub.com/kettleco/kettle/spout\t0.012s",
+      "FAIL",
+    );
+  const place = (log: string) => parseLog(log).failures.map((f) => [f.test, f.file, f.line]);
+  it("is placed from the repository's directory on, when the directory ends with the repository and package", () => {
+    const log = panicLog(
+      "github.com/kettleco/kettle/spout.TestPour(0xc000007860)",
+      "\t/Users/me/dev/kettle/spout/pour_test.go:14 +0x1d",
+    );
+    expect(place(log)).toEqual([["github.com/kettleco/kettle/spout.TestPour", "spout/pour_test.go", 14]]);
+  });
+  it("a helper in another package of the same repository, and Go's own golang.org/x repositories", () => {
+    const log = panicLog(
+      "github.com/kettleco/kettle/internal/level.Read(...)",
+      "\tC:/src/kettle/internal/level/read.go:9 +0x1d",
+    );
+    expect(place(log)).toEqual([["github.com/kettleco/kettle/spout.TestPour", "internal/level/read.go", 9]]);
+    const x = panicLog(
+      "golang.org/x/text/language.regionDist(0x139005a00cf0165)",
+      "\t/home/me/text/language/match.go:676 +0x13b",
+    ).replace("github.com/kettleco/kettle/spout", "golang.org/x/text/language");
+    expect(place(x)).toEqual([["golang.org/x/text/language.TestPour", "language/match.go", 676]]);
+  });
+  it("must not place: another repository's package, a vendored copy, or a directory that does not end so", () => {
+    const other = panicLog(
+      "github.com/pourlib/flow/spout.Pour(...)",
+      "\t/Users/me/dev/flow/spout/pour.go:14 +0x1d",
+    );
+    const vendored = panicLog(
+      "github.com/kettleco/kettle/spout.TestPour(0xc000007860)",
+      "\t/Users/me/app/vendor/github.com/kettleco/kettle/spout/pour_test.go:14 +0x1d",
+    );
+    const elsewhere = panicLog(
+      "github.com/kettleco/kettle/spout.TestPour(0xc000007860)",
+      "\t/tmp/build-1234/pour_test.go:14 +0x1d",
+    );
+    for (const log of [other, vendored, elsewhere])
+      expect(place(log)).toEqual([["github.com/kettleco/kettle/spout.TestPour", null, null]]);
+  });
+});
