@@ -60,7 +60,11 @@ export function goFailureFromOutput(
   let errorType: string | null = null;
   const messages: string[] = [];
   let panicMessage: string | null = null;
+  /** The line before the current one: a trace's function line, above its file line. */
+  let previous = "";
   for (const l of output) {
+    const above = previous;
+    previous = l;
     if (/^\s*(?:=== (?:RUN|PAUSE|CONT|NAME)|--- (?:FAIL|PASS|SKIP):)/.test(l)) continue;
     const p = PANIC.exec(l);
     if (p && panicMessage === null) {
@@ -71,7 +75,7 @@ export function goFailureFromOutput(
     if (panicMessage !== null) {
       const f = FRAME.exec(l);
       if (f && file === null) {
-        const mapped = gopathInPackage(sink.path(f[1]!), pkg);
+        const mapped = inCheckout(gopathInPackage(sink.path(f[1]!), pkg), above, pkg);
         // The first frame inside the repository (GOROOT and module cache stay absolute; `_testmain.go` is the
         // test binary's generated main, in no repository).
         if (
@@ -136,6 +140,31 @@ function gopathInPackage(file: string, pkg: string | null): string {
   if (at < 0) return file;
   const base = file.slice(at + tail.length);
   return /^[\w.-]+\.go$/.test(base) ? base : file;
+}
+
+/** A known code host's repository part of an import path (`github.com/x/y`, Go's own `golang.org/x/text`). */
+const REPO_OF =
+  /^(?:(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)\/[^/]+|golang\.org\/x)\/([^/]+)/;
+
+/**
+ * A trace frame's file under a checkout the log does not name (a reporter's machine: `/Users/me/dev/text/language/
+ * match.go`) whose function line above it (`golang.org/x/text/language.regionGroupDist(…)`) is in the failing test's
+ * own repository: the path from the repository's directory on, when the file's directory ends with the repository's
+ * name and the package's directory in it (`text/language`). A vendored or cached copy, another repository's package
+ * or a directory that does not end so stays as it was (absolute, so no place).
+ */
+function inCheckout(file: string, fnLine: string, testPkg: string | null): string {
+  if (testPkg === null || !/^(?:[A-Za-z]:)?\//.test(file) || /\/(?:vendor|pkg\/mod)\//.test(file))
+    return file;
+  const fn = FUNC_FRAME.exec(fnLine);
+  const repo = fn ? REPO_OF.exec(fn[1]!) : null;
+  if (!repo || !(testPkg === repo[0] || testPkg.startsWith(`${repo[0]}/`))) return file;
+  const sub = fn![1]!.slice(repo[0].length);
+  const tail = `/${repo[1]}${sub}/`;
+  const at = file.lastIndexOf(tail);
+  if (at < 0) return file;
+  const base = file.slice(at + tail.length);
+  return /^[\w.-]+\.go$/.test(base) ? `${sub.slice(1)}${sub ? "/" : ""}${base}` : file;
 }
 
 /** The module root of a set of import paths: a known host's `host/owner/repo[/vN]`, else their common prefix (two or more). */

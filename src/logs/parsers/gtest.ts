@@ -8,7 +8,9 @@
  *
  * CTest (`The following tests FAILED:` then `\t  1 - ring_test (Failed)`) names the test executables that failed;
  * such an entry is a failure of its own only when no GoogleTest failure was read in that executable's output
- * (`ctest --output-on-failure` prints it after the test's result line).
+ * (`ctest --output-on-failure` prints it after the test's result line), nor a whole Catch2 failure block (its
+ * closing rule of dots right after a rule and a place line, then a `file:N: FAILED:` line): the Catch2 format reports
+ * that test case, and the entry would repeat it.
  */
 import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
 
@@ -48,6 +50,14 @@ const CTEST_STATUS =
   /^(?:Failed|Timeout|SEGFAULT|Subprocess aborted|Child aborted|OTHER_FAULT|ILLEGAL|INTERRUPT|NUMERICAL|BUS_ERROR|CHILDSTATUS|Exception|Not Run|BAD_COMMAND)$/;
 /** The C library's failed `assert` (`prog: src/x.c:36: func: Assertion `e' failed.`): the program, file and line. */
 const C_ASSERT = /^([^\s:]+): ([^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+): .*Assertion `.*' failed\.\s*$/;
+/**
+ * Catch2's block (catch2.ts) as printed under a CTest entry: a rule of 79 dashes, the place the test case was
+ * declared (`tests/x.cpp:12`, MSVC `tests\\x.cpp(12)`), a rule of 79 dots, then `tests/x.cpp:19: FAILED:`.
+ */
+const CATCH2_DASHES = "-".repeat(79);
+const CATCH2_DOTS = ".".repeat(79);
+const CATCH2_PLACE = /^\S.*(?::\d+|\(\d+\))$/;
+const CATCH2_FAILED = /^\S.*?(?::\d+|\(\d+\)): FAILED:$/;
 /** CTest's line between its count line and its lists. */
 const CTEST_TIME = /^Total Test time \(real\) = /;
 
@@ -59,6 +69,11 @@ export function createGtestParser(sink: ParserSink) {
   /** The CTest test whose output is being printed, and the ones whose output held a GoogleTest failure. */
   let ctestCurrent: string | null = null;
   const ctestWithFailures = new Set<string>();
+  /**
+   * A Catch2 block under the current CTest entry: `rule` after a rule of dashes, `place` after the place line right
+   * under it, `body` after the rule of dots that follows (its `FAILED:` lines are Catch2's failures).
+   */
+  let catch2: "none" | "rule" | "place" | "body" = "none";
   let ctestList = false;
   /** Entries read under the current `The following tests FAILED:` heading. */
   let ctestListEntries = 0;
@@ -151,6 +166,17 @@ export function createGtestParser(sink: ParserSink) {
     if (ctestCurrent !== null) ctestWithFailures.add(ctestCurrent);
   }
 
+  /** Follows a Catch2 block under the current CTest entry (see CATCH2_FAILED); its lines are Catch2's to claim. */
+  function watchCatch2(text: string): void {
+    if (text === CATCH2_DASHES) catch2 = "rule";
+    else if (catch2 === "rule")
+      catch2 = CATCH2_PLACE.test(text) ? "place" : text.trim() === "" ? "rule" : "none";
+    else if (catch2 === "place") {
+      if (text === CATCH2_DOTS) catch2 = "body";
+    } else if (catch2 === "body" && text.endsWith("FAILED:") && CATCH2_FAILED.test(text))
+      ctestWithFailures.add(ctestCurrent!);
+  }
+
   return {
     line(text: string, lineNo: number): boolean {
       lastSeen = lineNo;
@@ -205,6 +231,7 @@ export function createGtestParser(sink: ParserSink) {
         return true;
       }
       listing = false;
+      if (ctestCurrent !== null) watchCatch2(text);
       const above = countAbove;
       if (countAbove !== null && text.trim() !== "" && !CTEST_TIME.test(text)) countAbove = null;
       if (unheaded.length > 0 && unheadedEnd !== lineNo) {
@@ -239,6 +266,7 @@ export function createGtestParser(sink: ParserSink) {
       const r = text.includes(" Test ") ? CTEST_RESULT.exec(text) : null;
       if (r) {
         ctestCurrent = r[1]!;
+        catch2 = "none";
         // `***Failed`, `***Timeout`, `***Exception: SegFault`, `Subprocess aborted***Exception:`, `***Not Run`: the
         // entry failed, whether or not the `The following tests FAILED:` list that repeats it made it into the log.
         // `***Skipped` and `(Disabled)` are no failures; a line cut before its status says nothing.
@@ -295,6 +323,7 @@ export function createGtestParser(sink: ParserSink) {
       const cc = text.includes("% test") ? CTEST_COUNT.exec(text) : null;
       if (cc) {
         ctestCurrent = null;
+        catch2 = "none";
         countAbove = Number(cc[1]) > 0 ? Number(cc[1]) : null;
         sink.summary({ failed: Number(cc[1]), passed: Number(cc[2]) - Number(cc[1]) });
         return true;
