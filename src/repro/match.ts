@@ -397,6 +397,27 @@ function stdlibNameMissing(run: RunObservation): RunMatch | null {
 }
 
 /**
+ * The run stopped where the code's own line calls something with arguments its callee does not take (Python:
+ * "missing 3 required positional arguments", "takes 2 positional arguments but 3 were given", "got an unexpected
+ * keyword argument"), raised at that line and not inside the library: the call as written does not fit what ran (its
+ * arguments left out, as a sentence naming `hmac.digest()` does, or another release's signature), so the run never
+ * reached the reported behaviour. A question, never a partial reproduction of a different error.
+ */
+function signatureMismatch(run: RunObservation): RunMatch | null {
+  const ex = run.exception;
+  if (!ex || interfaceMismatch(ex) !== "a signature" || thrownInLibrary(run.stderr, ex.type)) return null;
+  if (!pythonRaisingFrame(run.stderr)) return null;
+  const callee = /^(?:[\w.]+\.)?(\w+)\(\)/.exec(ex.message)?.[1];
+  const what = callee ? `\`${callee}()\`` : "a call";
+  return {
+    kind: "needs",
+    incompleteCode: true,
+    detail: `the run stopped on \`${ex.type}: ${ex.message}\` at the code's own line: ${what} is called with arguments it does not take here (left out, or another release's), so the run never reached the reported behaviour`,
+    question: `The code stops on \`${ex.type}: ${ex.message}\`. Which arguments do you pass to ${what}, and on which Python version?`,
+  };
+}
+
+/**
  * The report's line behind a line of the program Retrace ran: the echo Retrace wraps around a bare expression
  * (`_echo(x);`, as a REPL or a value comment prints it) or appends after a statement (`x = f(); _echo(x);`) taken off,
  * so that a parse error quotes what the reporter wrote (`round(...)`), not Retrace's wrapper around it.
@@ -550,7 +571,8 @@ export function matchRun(
       (/SyntaxError|IndentationError|TabError/.test(reportedType) ? null : ownSyntaxError(run)) ??
       (/ReferenceError|NameError/.test(reportedType) || partlyShown ? null : undefinedName(run)) ??
       runtimeTooOld(run) ??
-      stdlibNameMissing(run);
+      stdlibNameMissing(run) ??
+      signatureMismatch(run);
     if (blocked) return blocked;
   } else if (run.exception && reportedType && !/ReferenceError|NameError/.test(reportedType)) {
     // A base type reported (`Error: Parse Error: …`) and the run stopped on a name the code never defines
