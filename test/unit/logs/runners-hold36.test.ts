@@ -209,7 +209,12 @@ describe("xcpretty", () => {
     expect(ids(raw)).toEqual(["KettleTests.testPours"]);
   });
   it("does not read a ✗ line of another runner (a title that is no XCTest method), nor a green run", () => {
-    const other = lines("  Kettle", "    ✗ testPours, then stops", "    ✓ boils (12ms)", "    ✗ pours, then stops");
+    const other = lines(
+      "  Kettle",
+      "    ✗ testPours, then stops",
+      "    ✓ boils (12ms)",
+      "    ✗ pours, then stops",
+    );
     expect(parseLog(other).failures.filter((f) => f.format === "xcpretty")).toEqual([]);
     expect(ids(run("").replace(/▸ ✗ .*\n/g, ""))).toEqual([]);
   });
