@@ -80,6 +80,8 @@ import { boostTestFormat } from "./parsers/boost-test.ts";
 import { cpputestFormat } from "./parsers/cpputest.ts";
 import { cucumberFormat } from "./parsers/cucumber.ts";
 import { oasisFormat } from "./parsers/oasis.ts";
+import { bustedFormat } from "./parsers/busted.ts";
+import { xcprettyFormat } from "./parsers/xcpretty.ts";
 import { vscodeDotnetFormat } from "./parsers/vscode-dotnet.ts";
 import { doctestFormat } from "./parsers/doctest.ts";
 import { tscFormat } from "./parsers/tsc.ts";
@@ -183,6 +185,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   cucumberFormat,
   // OCaml oasis's `W: Test 'NAME' fails:` lines, placed by the test program's uncaught exception above.
   oasisFormat,
+  // busted's (Lua) `Failure → file @ N` blocks under its `N successes / N failures / …` count line.
+  bustedFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
   sbtFormat,
@@ -198,6 +202,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   rspecFormat,
   playwrightFormat,
   xctestFormat,
+  // xcpretty's `✗ testX, reason` lines under their class heading (xcodebuild through xcpretty or fastlane scan).
+  xcprettyFormat,
   swiftTestingFormat,
   zigFormat,
   dartTestFormat,

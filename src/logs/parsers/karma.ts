@@ -6,6 +6,8 @@
  *
  * The id is Jasmine's full name of the spec (describes and title joined with spaces) without the browser label,
  * as for Jasmine's own reporter (docs/test-ids.md); a spec printed again (a redraw, a second browser) is one test.
+ * Other frameworks under Karma (karma-qunit, karma-mocha with the progress reporter) print the same line: QUnit's
+ * module and test name, an empty module leaving two spaces after the label (`… (Mac OS X 10.8.4)  should work FAILED`).
  */
 import { BlockBuffer, type FormatDefinition, jsFrameLocation, type ParserSink } from "../parser.ts";
 import { machineTestFile } from "./jest.ts";
@@ -61,8 +63,11 @@ export function createKarmaParser(sink: ParserSink) {
       }
       if (text.endsWith(" FAILED") && text.includes(") ")) {
         const f = FAILED.exec(text);
-        if (f) {
-          block = { id: f[1]!, buf: new BlockBuffer() };
+        // Karma prints the spec's suite names and description joined by spaces: a framework with an empty suite
+        // name (QUnit's tests outside any module) leaves a space more after the browser label, no part of the name.
+        const id = f ? f[1]!.trim() : "";
+        if (f && id !== "") {
+          block = { id, buf: new BlockBuffer() };
           block.buf.push(text, lineNo);
           return true;
         }

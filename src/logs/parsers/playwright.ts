@@ -74,6 +74,8 @@ export function createPlaywrightParser(sink: ParserSink) {
   /** Activated by a failure block's header alone (a paste without `Running N tests`): ends with that block run. */
   let loose = false;
   let recap: string | null = null;
+  /** A recap's `N failed` line at the margin, waiting for its first entry (see below). */
+  let marginFailed: number | null = null;
   /** A header without its number, waiting for the line that makes it a failure block (see BARE_HEADER). */
   let bare: { title: string; text: string; lineNo: number; blanks: number } | null = null;
   const flaky = new Set<string>();
@@ -136,6 +138,22 @@ export function createPlaywrightParser(sink: ParserSink) {
           active = true;
           loose = true;
         }
+      }
+      // A paste of the recap alone whose first line lost its indentation (`1 failed` at the margin): the recap only
+      // when the next line is one of its entries (`    [chromium] › a.spec.ts:7:11 › test`).
+      if (marginFailed !== null) {
+        const n = marginFailed;
+        marginFailed = null;
+        if (!active && /^ {4}\[[^\]]+\] › /.test(text) && idOf(text, sink)) {
+          active = true;
+          loose = true;
+          recap = "failed";
+          sink.summary({ failed: n });
+        }
+      }
+      if (!active && /^\d+ failed$/.test(text)) {
+        marginFailed = Number(text.slice(0, text.indexOf(" ")));
+        return false;
       }
       // A paste of the recap alone (`  3 failed` then `    [chromium] › a.spec.ts:7:11 › test` lines).
       if (!active && text.startsWith(" ") && text.endsWith("failed")) {

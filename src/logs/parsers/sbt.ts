@@ -20,6 +20,12 @@ import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
 /** sbt's level prefix, optionally behind a clock; what follows is the tool's line. */
 const LEVEL =
   /^(?:\[(?:\d{4}-)?\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?\] ?)?\[(info|error|warn|success)\](?: |$)/;
+/**
+ * junit-interface's line for a failed JUnit test (`[error] Test a.b.CartTest.addsTax failed: expected:<4> but
+ * was:<3>, took 0.003 sec`): the id is JUnit's `classname.name`, what the JUnit XML names it.
+ */
+const JUNIT_FAILED =
+  /^Test ((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*(?:\[[^\]]*\])?) failed: (.*?)(?:, took [\d.]+ sec)?\s*$/;
 const SBT_COUNTS =
   /^(?:Failed|Error|Passed): Total (\d+), Failed (\d+), Errors (\d+), Passed (\d+)(?:, Skipped (\d+))?/;
 /** A scripted test's failure line (`x group / name`). */
@@ -95,8 +101,14 @@ export function createSbtParser(sink: ParserSink) {
 
   return {
     line(text: string, lineNo: number): boolean {
-      const lv = LEVEL.exec(text);
-      const rest = lv ? text.slice(lv[0].length) : text;
+      let lv = LEVEL.exec(text);
+      let rest = lv ? text.slice(lv[0].length) : text;
+      // An sbt run inside another (a build that runs sbt as a process) prints the inner run's lines behind the outer
+      // one's level (`[info] [error] Failed tests:`): the innermost level is the line's.
+      for (let inner = lv ? LEVEL.exec(rest) : null; inner; inner = LEVEL.exec(rest)) {
+        lv = inner;
+        rest = rest.slice(inner[0].length);
+      }
       // sbt's scripted plugin tests: `[error] x group / name` for a failed one, confirmed by scripted's own
       // `Cause of test exception:` line right under it (a bare `x …` line may be anything's).
       if (scripted) {
@@ -169,6 +181,26 @@ export function createSbtParser(sink: ParserSink) {
             });
           }
           compileErrors = [];
+          return true;
+        }
+        const j = rest.startsWith("Test ") ? JUNIT_FAILED.exec(rest) : null;
+        if (j) {
+          close();
+          const id = own(j[1]!);
+          const cls = id.replace(/\[.*$/, "");
+          suitesWithFailures.add(cls.slice(0, cls.lastIndexOf(".")).split(".").pop()!);
+          sink.test(id, "failed");
+          sink.failure({
+            category: "test",
+            test: id,
+            file: null,
+            line: null,
+            errorType: null,
+            message: own(j[2]!.trim()) || `${id} failed`,
+            stack: null,
+            start: lineNo,
+            end: lineNo,
+          });
           return true;
         }
         const c = SBT_COUNTS.exec(rest);

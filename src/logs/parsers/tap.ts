@@ -20,6 +20,7 @@ import {
   type FormatDefinition,
   jsFrameLocation,
   type ParserSink,
+  underTopDir,
 } from "../parser.ts";
 
 const RESULT = /^(\s*)(ok|not ok)\b(?: (\d+))?(?: -)? ?(.*?)(?: # (SKIP|TODO)\b.*| # skip\b.*)?$/i;
@@ -210,7 +211,12 @@ export function createTapParser(out: ParserSink) {
     }
     const stackText = p.yaml.get("stack");
     const frames = stackText ? stackText.split("\n") : lines;
-    const loc = jsFrameLocation(frames, sink);
+    const framed = jsFrameLocation(frames, sink);
+    // tools/test.py's tests live in the checkout's `test/` directory; its stacks name them by the machine's path.
+    const loc =
+      framed && p.yaml.has("severity") && p.yaml.has("duration_ms")
+        ? { ...framed, file: underTopDir(framed.file, "test") }
+        : framed;
     const location = p.yaml.get("location");
     const at = location ? /^(.+?):(\d+):(\d+)$/.exec(location) : null;
     const tapeAt = p.yaml.get("at");
@@ -266,6 +272,15 @@ export function createTapParser(out: ParserSink) {
           // tape's and node-tap's diagnostics of a failed assertion (`operator: deepEqual` at the block's first
           // level, under `not ok N`): TAP's own shape, even when the paste kept only this result of the stream.
           if (kv[1] === "operator" && pending.failed && pending.indent === 0 && pending.yaml.size === 1)
+            shape();
+          // Node.js core's tools/test.py writes TAP with its own diagnostics (`duration_ms`, then `severity: fail`,
+          // `crashed`, `flaky`) under each result: its shape too, for a paste of one `not ok N parallel/test-x`.
+          if (
+            kv[1] === "severity" &&
+            pending.failed &&
+            pending.indent === 0 &&
+            pending.yaml.has("duration_ms")
+          )
             shape();
         } else if (pending.yamlKey && indent > pending.yamlIndent) {
           const prev = pending.yaml.get(pending.yamlKey) ?? "";
