@@ -750,6 +750,8 @@ export function parseReport(markdown: string): ParsedReport {
     return true;
   };
 
+  // The last line of the last fenced code block visited (a quote just under it may be its output).
+  let codeEndLine = -1;
   const visit = (node: RootContent): void => {
     switch (node.type) {
       case "heading": {
@@ -1020,6 +1022,7 @@ export function parseReport(markdown: string): ParsedReport {
         template = null;
         dataUnder = null;
         const c = node as Code;
+        codeEndLine = c.position?.end.line ?? -1;
         // An HTML page whose `<script type="text/python">` holds the report's Python (Brython, PyScript): that
         // Python is the block's code.
         // A themed prompt (` user@host  ~/dir  python3.11 crash.py`) is the `$ ` command line it stands for.
@@ -1266,6 +1269,61 @@ export function parseReport(markdown: string): ParsedReport {
               raw,
               "python-transcript",
               "python",
+              section,
+              null,
+              node.position?.start.line ?? 0,
+              false,
+            );
+            b.lead = previousText;
+            blocks.push(b);
+            previousText = null;
+            break;
+          }
+        }
+        // A quote right under a code block, every line of it a value (`> [ NaN, 461.5, 484.5 ]`): what that
+        // code printed, quoted the way many reports quote a result. A quoted sentence ("> Note: …") is not.
+        if (
+          node.type === "blockquote" &&
+          start !== undefined &&
+          end !== undefined &&
+          codeEndLine >= 0 &&
+          (node.position?.start.line ?? 0) - codeEndLine <= 2 &&
+          blocks.at(-1)?.kind === "code"
+        ) {
+          const lines = textOf(node)
+            .split("\n")
+            .map((l) => l.trim())
+            .filter((l) => l !== "");
+          if (
+            lines.length > 0 &&
+            lines.length <= 20 &&
+            lines.every((l) => l.length <= 200 && pastedOutputLine(l) && looksLikeValue(l.replace(/;$/, "")))
+          ) {
+            flushOutput();
+            // The code above is one expression that prints nothing: its value is what the quote shows, echoed the
+            // way a REPL would, as a lone expression quoted in prose is.
+            const code = blocks.at(-1)!;
+            if (
+              !code.value.trim().includes("\n") &&
+              code.checks.length === 0 &&
+              !code.usesEcho &&
+              (code.language === "javascript" || code.language === "python")
+            ) {
+              const echoed = annotate(`${code.value.trim()} // => ?`, code.language).code.replace(
+                /\s*(\/\/|#) => \?$/,
+                "",
+              );
+              if (echoed.startsWith("_echo(")) {
+                code.runValue = echoed;
+                code.usesEcho = true;
+              }
+            }
+            const b = makeBlock(
+              blocks.length,
+              null,
+              lines.join("\n"),
+              "output",
+              "text",
               section,
               null,
               node.position?.start.line ?? 0,
