@@ -136,6 +136,16 @@ export const DEFAULT_TEST_GLOBS = [
   "**/*Tests.kt",
   "**/*Tests.cs",
   "**/testdata/**",
+  // What a test compares with, kept as data outside the test directories (red team 30): rewriting it to the buggy
+  // output makes the test pass. ApprovalTests' approved and received files beside the code, golden files,
+  // fixture directories (a root `fixtures/`, jest's `__fixtures__`), jest-image-snapshot's directory.
+  "**/*.approved.*",
+  "**/*.received.*",
+  "**/*.golden",
+  "**/{golden,goldens}/**",
+  "**/{fixtures,__fixtures__}/**",
+  "**/{test-data,test_data}/**",
+  "**/__image_snapshots__/**",
 ];
 
 /**
