@@ -359,7 +359,7 @@ export const SuppressionsConfig = z
       .describe("Ids of suppression comments to allow (e.g. `noqa`, `eslint-disable`)."),
   })
   .describe(
-    "Blocks added checker suppressions (@ts-ignore, eslint-disable, # noqa, # type: ignore, //nolint, ...) when the failing check runs the tool they silence (the test command and the package scripts it names: tsc, eslint, flake8, mypy, c8, ...) or when what it runs is unknown; otherwise each is a warning in the verdict's reasons and the PR body.",
+    "Blocks added checker suppressions (@ts-ignore, eslint-disable, # noqa, # type: ignore, //nolint, ...) and changes to a checker's own configuration (.eslintrc*, eslint.config.*, tsconfig strictness and include/exclude keys, ruff/mypy/flake8/pylint/pyright files and sections, .golangci.*, .rubocop.yml, ...; ids `<tool>-config`) when the failing check runs the tool they silence (the test command and the package scripts it names: tsc, eslint, flake8, mypy, c8, ...) or when what it runs is unknown; otherwise each is a warning in the verdict's reasons and the PR body.",
   );
 
 export const WeakenedTestsConfig = z
