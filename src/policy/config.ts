@@ -383,7 +383,7 @@ export const WeakenedTestsConfig = z
       .boolean()
       .default(true)
       .describe(
-        "Also check hunks of Rust/Go source files whose context shows inline tests (`#[cfg(test)]`, `#[test]`, `mod tests`, `func Test…`).",
+        "Also check tests kept in source files: hunks of Rust/Go files whose context shows inline tests (`#[cfg(test)]`, `#[test]`, `mod tests`, `func Test…`), JS/TS in-source tests (`import.meta.vitest`, `Deno.test`), and doctest examples (`>>>` lines and their expected output) in Python files and text documents.",
       ),
   })
   .describe(
