@@ -36,6 +36,8 @@ export interface ExplorerOptions {
    * kept (red team 30: 20 calls re-read 300 MiB of skipped files, or 20,000 small files, each time).
    */
   maxReadChars?: number;
+  /** Files grep reads over the whole job (each read is a guarded open, about a millisecond on a loaded host). */
+  maxReadFiles?: number;
 }
 
 /** Files larger than this are not searched (generated or minified, not source to read). */
@@ -71,6 +73,7 @@ export class Explorer {
   /** Texts grep has read, by path; null: not searched (missing, too large, binary). */
   private readonly texts = new Map<string, string | null>();
   private readChars = 0;
+  private readonly maxReadFiles: number;
 
   constructor(
     private readonly repo: RepoView,
@@ -82,6 +85,7 @@ export class Explorer {
     this.maxChars = options.maxChars ?? 20_000;
     this.maxScanChars = options.maxScanChars ?? 16_000_000;
     this.maxReadChars = options.maxReadChars ?? 64_000_000;
+    this.maxReadFiles = options.maxReadFiles ?? 5_000;
   }
 
   get used(): number {
@@ -211,7 +215,7 @@ export class Explorer {
         ? `\n[search stopped after ${this.maxScanChars} characters of text; pass a path to narrow it]`
         : "") +
       (unread > 0
-        ? `\n[${unread} file(s) not searched: this job's searches have read ${this.maxReadChars} characters of the repository; read_file a file by name]`
+        ? `\n[${unread} file(s) not searched: this job's searches have read what they may of the repository (${this.maxReadChars} characters or ${this.maxReadFiles} files); read_file a file by name]`
         : "");
     if (matches.length === 0) {
       // The model may still write regex syntax: say plainly why it found nothing.
@@ -237,7 +241,7 @@ export class Explorer {
    */
   private async searchable(file: string): Promise<string | null | undefined> {
     if (this.texts.has(file)) return this.texts.get(file);
-    if (this.readChars >= this.maxReadChars) return undefined;
+    if (this.readChars >= this.maxReadChars || this.texts.size >= this.maxReadFiles) return undefined;
     const text = await this.repo.readFile(file);
     this.readChars += Math.max(MIN_READ_CHARGE, text?.length ?? 0);
     const kept = text === null || text.length > MAX_GREP_FILE_CHARS || text.includes("\0") ? null : text;

@@ -49,7 +49,7 @@ describe("exploration tools' work (red team 30)", () => {
     const first = await grep(ex, "needle");
     expect(first.content).toContain("f0.txt:2: needle 0");
     expect(first.content).toMatch(
-      /\[5 file\(s\) not searched: this job's searches have read 25000 characters/,
+      /\[5 file\(s\) not searched: this job's searches have read what they may of the repository \(25000 characters/,
     );
     expect(reads.size).toBe(5);
     // What was read is still searched; nothing more is read.
@@ -65,6 +65,16 @@ describe("exploration tools' work (red team 30)", () => {
     const ex = new Explorer(repo, { maxReadChars: 10 * 1024 });
     await grep(ex, "b");
     expect(reads.size).toBe(10);
+  });
+
+  it("reads at most maxReadFiles files over the job", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 100; i++) files[`s/f${i}.txt`] = "a\n";
+    const { repo, reads } = counted(files);
+    const ex = new Explorer(repo, { maxReadFiles: 7 });
+    expect((await grep(ex, "a")).content).toMatch(/\[93 file\(s\) not searched/);
+    await grep(ex, "b");
+    expect(reads.size).toBe(7);
   });
 
   it("caps every answer, an error echoing a 200,000-character path included", async () => {
