@@ -85,7 +85,7 @@ export class Explorer {
     this.maxChars = options.maxChars ?? 20_000;
     this.maxScanChars = options.maxScanChars ?? 16_000_000;
     this.maxReadChars = options.maxReadChars ?? 64_000_000;
-    this.maxReadFiles = options.maxReadFiles ?? 5_000;
+    this.maxReadFiles = options.maxReadFiles ?? 2_000;
   }
 
   get used(): number {
