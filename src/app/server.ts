@@ -98,6 +98,15 @@ export const WEBHOOK_REQUEST_TIMEOUT_MS = 15_000;
 export const REFUSED_LINGER_MS = 5_000;
 
 /**
+ * Whether an `x-github-event` header names an event the way GitHub does (`issue_comment`, `workflow_run`): lower-case
+ * letters and underscores, and no member of Object.prototype (red team 30: a signed `__proto__`, `hasOwnProperty`
+ * or `valueOf` made the router answer 500 with its TypeError).
+ */
+export function isWebhookEventName(name: string | string[]): boolean {
+  return typeof name === "string" && /^[a-z][a-z_]{0,63}$/.test(name) && !(name in Object.prototype);
+}
+
+/**
  * A request's body as text, or null when it was refused (answered here): more than MAX_WEBHOOK_BYTES (the
  * `content-length` or the bytes received; past the cap nothing more is kept), or JSON nested deeper than any
  * webhook payload (checked in one pass before anything parses it).
@@ -135,6 +144,9 @@ export function readWebhookBody(
     req.resume();
     return null;
   };
+  const event = req.headers["x-github-event"];
+  if (event !== undefined && !isWebhookEventName(event))
+    return Promise.resolve(refuse(400, "x-github-event is not a webhook event name"));
   const tooLarge = `a webhook delivery is at most ${MAX_WEBHOOK_BYTES} bytes`;
   const declared = Number(req.headers["content-length"] ?? "0");
   if (declared > MAX_WEBHOOK_BYTES) return Promise.resolve(refuse(413, tooLarge));

@@ -85,9 +85,16 @@ export async function readRegularFile(file: string, o: RegularFileOptions = {}):
   try {
     const max = o.maxBytes ?? Number.POSITIVE_INFINITY;
     if (!Number.isFinite(max)) return await handle.readFile();
-    const buffer = Buffer.alloc(max + 1);
+    // A buffer the file's size (and a byte to see it grow), grown only if it does: allocating the cap for every
+    // read zeroed 8 MiB per small file (red team 30: 1.7 ms of CPU per file, 35 s for 20,000 files).
+    let buffer = Buffer.allocUnsafe(Math.min(max + 1, (await handle.stat()).size + 1));
     let length = 0;
     for (;;) {
+      if (length === buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.min(max + 1, buffer.length * 2));
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
@@ -115,11 +122,18 @@ export function readRegularFileSync(file: string, o: RegularFileOptions = {}): B
     errno(file, e);
   }
   try {
-    sameFile(file, before, fstatSync(fd), o);
+    const now = fstatSync(fd);
+    sameFile(file, before, now, o);
     const max = o.maxBytes ?? before.size;
-    const buffer = Buffer.alloc(max + 1);
+    // Sized to the file, grown only if it grows (as readRegularFile).
+    let buffer = Buffer.allocUnsafe(Math.min(max + 1, now.size + 1));
     let length = 0;
     for (;;) {
+      if (length === buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.min(max + 1, buffer.length * 2));
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
       const n = readSync(fd, buffer, length, buffer.length - length, length);
       if (n === 0) break;
       length += n;

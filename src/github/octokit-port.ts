@@ -161,9 +161,19 @@ export function createGitHubPort(octokit: OctokitLike): GitHubPort {
           ...(ref ? { ref } : {}),
         });
         const data = d.data;
-        if (Array.isArray(data) || data?.type !== "file") return null;
-        return Buffer.from(String(data.content ?? ""), "base64").toString("utf8");
+        // Anything but a file's base64 bytes is refused, never read as an absent or empty file (red team 30: a
+        // config over 1 MB, served `encoding: none` with no content, or a link, was read as no config: the defaults).
+        const kind = Array.isArray(data) ? "dir" : String(data?.type ?? "unknown");
+        if (kind !== "file" || data.encoding !== "base64" || typeof data.content !== "string")
+          throw new GitHubApiError(
+            kind === "file"
+              ? `GitHub API: ${path} is served without its content (${Number(data?.size) || "unknown"} bytes, encoding ${JSON.stringify(String(data?.encoding ?? "")).slice(0, 40)}): the contents API gives the text of files up to 1 MB only`
+              : `GitHub API: ${path} is not a file but a ${kind === "dir" ? "directory" : kind.slice(0, 20)}${typeof data?.target === "string" ? ` (to ${JSON.stringify(data.target.slice(0, 200))})` : ""}`,
+            { hint: `commit ${path} as a regular file of at most 1 MB` },
+          );
+        return Buffer.from(data.content, "base64").toString("utf8");
       } catch (error) {
+        if (error instanceof GitHubApiError) throw error;
         if (statusOf(error) === 404) return null;
         throw new GitHubApiError(`GitHub API: read ${path} failed`, { cause: error });
       }

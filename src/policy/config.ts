@@ -136,6 +136,16 @@ export const DEFAULT_TEST_GLOBS = [
   "**/*Tests.kt",
   "**/*Tests.cs",
   "**/testdata/**",
+  // What a test compares with, kept as data outside the test directories (red team 30): rewriting it to the buggy
+  // output makes the test pass. ApprovalTests' approved and received files beside the code, golden files,
+  // fixture directories (a root `fixtures/`, jest's `__fixtures__`), jest-image-snapshot's directory.
+  "**/*.approved.*",
+  "**/*.received.*",
+  "**/*.golden",
+  "**/{golden,goldens}/**",
+  "**/{fixtures,__fixtures__}/**",
+  "**/{test-data,test_data}/**",
+  "**/__image_snapshots__/**",
 ];
 
 /**
@@ -349,7 +359,7 @@ export const SuppressionsConfig = z
       .describe("Ids of suppression comments to allow (e.g. `noqa`, `eslint-disable`)."),
   })
   .describe(
-    "Blocks added checker suppressions (@ts-ignore, eslint-disable, # noqa, # type: ignore, //nolint, ...) when the failing check runs the tool they silence (the test command and the package scripts it names: tsc, eslint, flake8, mypy, c8, ...) or when what it runs is unknown; otherwise each is a warning in the verdict's reasons and the PR body.",
+    "Blocks added checker suppressions (@ts-ignore, eslint-disable, # noqa, # type: ignore, //nolint, ...) and changes to a checker's own configuration (.eslintrc*, eslint.config.*, tsconfig strictness and include/exclude keys, ruff/mypy/flake8/pylint/pyright files and sections, .golangci.*, .rubocop.yml, ...; ids `<tool>-config`) when the failing check runs the tool they silence (the test command and the package scripts it names: tsc, eslint, flake8, mypy, c8, ...) or when what it runs is unknown; otherwise each is a warning in the verdict's reasons and the PR body.",
   );
 
 export const WeakenedTestsConfig = z
@@ -373,7 +383,7 @@ export const WeakenedTestsConfig = z
       .boolean()
       .default(true)
       .describe(
-        "Also check hunks of Rust/Go source files whose context shows inline tests (`#[cfg(test)]`, `#[test]`, `mod tests`, `func Test…`).",
+        "Also check tests kept in source files: hunks of Rust/Go files whose context shows inline tests (`#[cfg(test)]`, `#[test]`, `mod tests`, `func Test…`), JS/TS in-source tests (`import.meta.vitest`, `Deno.test`), and doctest examples (`>>>` lines and their expected output) in Python files and text documents.",
       ),
   })
   .describe(

@@ -9,6 +9,7 @@
  * reviewer (the verdict's reasons, the PR body), not a block. An upstream fix may well carry one (a
  * `@ts-expect-error` where a union type cannot express the new branch).
  */
+import { CHECKER_CONFIG_TOOLS, checkerConfigSuppressions } from "../checker-config.ts";
 import { languageOf } from "../lines.ts";
 import { type LinePattern, scanAddedLines } from "../patterns.ts";
 import type { Rule, RuleContext, Violation } from "../types.ts";
@@ -120,6 +121,8 @@ export const SUPPRESSED_CHECKERS: Readonly<Record<string, RegExp>> = {
   "phpstan-ignore": /\b(phpstan|psalm)\b/,
   "pragma-warning": COMPILERS,
   "coverage-ignore": /\b(c8|nyc|istanbul|coverage|--cov\S*|--coverage)\b/,
+  // A checker's own configuration (src/policy/checker-config.ts, red team 30).
+  ...CHECKER_CONFIG_TOOLS,
 };
 
 /** Whether the failing check (null: unknown) runs a tool the suppression `id` silences. */
@@ -132,7 +135,10 @@ export function silencesFailingCheck(id: string, failingCheck: string | undefine
 const idOf = (v: Violation) => /\[([\w-]+)\]:/.exec(v.message)?.[1] ?? "";
 
 function found(ctx: RuleContext): Violation[] {
-  return scanAddedLines(ctx.patch, "suppressions", SUPPRESSION_PATTERNS, ctx.config.suppressions.allow);
+  return [
+    ...scanAddedLines(ctx.patch, "suppressions", SUPPRESSION_PATTERNS, ctx.config.suppressions.allow),
+    ...checkerConfigSuppressions(ctx.patch, ctx.config.suppressions.allow, ctx.sourceFiles),
+  ];
 }
 
 export const suppressions: Rule = {

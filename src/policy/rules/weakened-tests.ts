@@ -230,25 +230,78 @@ const isCase = (text: string, lang: Language) => !isCommentLine(text, lang) && T
 const INLINE_TEST_MARK =
   /#\[cfg\(test\)\]|#\[(tokio::)?test\]|\bmod\s+tests?\b|^\s*func\s+(Test|Benchmark|Fuzz)\w*\s*\(/;
 
-function inlineTestHunks(file: FileChange): FileChange | null {
+/**
+ * JS/TS tests kept in a source file (red team 30): Vitest's in-source block `if (import.meta.vitest) { … }`, Deno's
+ * `Deno.test(…)`. The block is conventionally the file's last: a hunk below the base file's first mark (when the
+ * gate knows the base text) or showing the mark itself is a test's.
+ */
+const IN_SOURCE_TEST_MARK = /\bimport\.meta\.vitest\b|\bDeno\.test\s*\(/;
+
+function inlineTestHunks(file: FileChange, baseText?: string): FileChange | null {
   const lang = languageOf(file.path);
-  if (lang !== "rust" && lang !== "go") return null;
+  const mark =
+    lang === "rust" || lang === "go" ? INLINE_TEST_MARK : lang === "js" ? IN_SOURCE_TEST_MARK : null;
+  if (mark === null) return null;
+  const markLine =
+    lang === "js" && baseText !== undefined
+      ? baseText.split("\n").findIndex((l) => IN_SOURCE_TEST_MARK.test(l)) + 1
+      : 0;
   const hunks = file.hunks.filter(
-    (h) => INLINE_TEST_MARK.test(h.heading) || h.lines.some((l) => INLINE_TEST_MARK.test(l.text)),
+    (h) =>
+      mark.test(h.heading) ||
+      h.lines.some((l) => mark.test(l.text)) ||
+      (markLine > 0 && h.oldStart + h.oldLines > markLine),
   );
   return hunks.length > 0 ? { ...file, hunks } : null;
+}
+
+/** A doctest's prompt line (`>>> total(3)`, `... more`). */
+const DOCTEST_PROMPT = /^\s*(>>>|\.\.\.)(\s|$)/;
+
+/**
+ * Changed lines of doctest examples (red team 30): a `>>>`/`...` line, or a line of the output expected after one
+ * (the lines up to a blank line or the next prompt), in a Python file or a text document doctest reads. Editing
+ * the expected output to what the code now prints makes `pytest --doctest-modules` pass without a fix.
+ */
+function doctestViolations(file: FileChange): Violation[] {
+  const lang = languageOf(file.path);
+  if (lang !== "python" && !/\.(rst|md|txt)$/i.test(file.path)) return [];
+  const out: Violation[] = [];
+  for (const h of file.hunks) {
+    // Per side: whether the line above was a prompt or expected output of an example.
+    let oldIn = false;
+    let newIn = false;
+    for (const l of h.lines) {
+      const prompt = DOCTEST_PROMPT.test(l.text);
+      const blank = l.text.trim() === "" || /^\s*("""|''')\s*$/.test(l.text);
+      const inExample: boolean = l.kind === "add" ? newIn : l.kind === "del" ? oldIn : oldIn || newIn;
+      if (l.kind !== "ctx" && (prompt || (inExample && !blank)))
+        out.push({
+          rule: "weakened-tests",
+          file: file.path,
+          line: l.kind === "add" ? l.newLine : l.oldLine,
+          message: `${l.kind === "add" ? "adds" : "removes"} a line of a doctest example (${prompt ? "its call" : "its expected output"}): \`${truncate(l.text, 60)}\``,
+        });
+      const next: boolean = prompt || (inExample && !blank);
+      if (l.kind !== "add") oldIn = next;
+      if (l.kind !== "del") newIn = next;
+    }
+  }
+  return out;
 }
 
 export const weakenedTests: Rule = {
   id: "weakened-tests",
   enabled: (c) => c.weakenedTests.enabled,
-  check({ patch, config, isTestFile }) {
+  check({ patch, config, isTestFile, sourceFiles }) {
     const out: Violation[] = [];
     for (const file of patch.files) {
       const paths = [file.oldPath, file.newPath].filter((p): p is string => p !== null);
       if (!paths.some(isTestFile)) {
-        const inline = config.weakenedTests.inlineTests ? inlineTestHunks(file) : null;
+        if (!config.weakenedTests.inlineTests) continue;
+        const inline = inlineTestHunks(file, file.oldPath === null ? undefined : sourceFiles?.[file.oldPath]);
         if (inline !== null) out.push(...checkFile(inline, config.weakenedTests));
+        out.push(...doctestViolations(file));
         continue;
       }
       if (paths.some((p) => matchesAny(["**/__snapshots__/**", "**/*.snap"], p)) && file.hunks.length > 0) {

@@ -49,6 +49,17 @@ describe("readRegularFile / readRegularFileSync", () => {
     expect(await why(file("big.txt", "x".repeat(100)), { maxBytes: 99 })).toBe("too-large");
   });
 
+  it("reads files of every size up to the cap whole (the buffer is sized to the file, grown if it grows)", async () => {
+    for (const n of [0, 1, 4095, 4096, 70_000]) {
+      const text = "y".repeat(n);
+      const p = file(`sized-${n}.txt`, text);
+      expect((await readRegularFile(p, { maxBytes: 8 * 1024 * 1024 })).toString()).toBe(text);
+      expect(readRegularFileSync(p, { maxBytes: 8 * 1024 * 1024 }).toString()).toBe(text);
+      expect((await readRegularFile(p, { maxBytes: n })).length).toBe(n);
+      expect(readRegularFileSync(p).length).toBe(n);
+    }
+  });
+
   it("with follow, a link and a second name are read (a path the operator gave)", async () => {
     const target = file("t2.txt");
     symlinkSync(target, path.join(dir, "link2"));
