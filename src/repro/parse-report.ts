@@ -752,6 +752,13 @@ export function parseReport(markdown: string): ParsedReport {
 
   // The last line of the last fenced code block visited (a quote just under it may be its output).
   let codeEndLine = -1;
+  /** A block read out of a `> ` quote (a REPL session, a printed value), introduced by the prose before it. */
+  const pushQuoted = (value: string, kind: BlockKind, language: BlockLanguage, line: number): void => {
+    const b = makeBlock(blocks.length, null, value, kind, language, section, null, line, false);
+    b.lead = previousText;
+    blocks.push(b);
+    previousText = null;
+  };
   const visit = (node: RootContent): void => {
     switch (node.type) {
       case "heading": {
@@ -1263,20 +1270,7 @@ export function parseReport(markdown: string): ParsedReport {
           const raw = markdown.slice(start, end);
           if (/^>>>>? \S/.test(raw) && classifyBlock(null, raw).kind === "python-transcript") {
             flushOutput();
-            const b = makeBlock(
-              blocks.length,
-              null,
-              raw,
-              "python-transcript",
-              "python",
-              section,
-              null,
-              node.position?.start.line ?? 0,
-              false,
-            );
-            b.lead = previousText;
-            blocks.push(b);
-            previousText = null;
+            pushQuoted(raw, "python-transcript", "python", node.position?.start.line ?? 0);
             break;
           }
         }
@@ -1318,20 +1312,7 @@ export function parseReport(markdown: string): ParsedReport {
                 code.usesEcho = true;
               }
             }
-            const b = makeBlock(
-              blocks.length,
-              null,
-              lines.join("\n"),
-              "output",
-              "text",
-              section,
-              null,
-              node.position?.start.line ?? 0,
-              false,
-            );
-            b.lead = previousText;
-            blocks.push(b);
-            previousText = null;
+            pushQuoted(lines.join("\n"), "output", "text", node.position?.start.line ?? 0);
             break;
           }
         }
