@@ -44,7 +44,42 @@ export interface SourceProblem {
   field: string | null;
 }
 
+/**
+ * A check lists at most this many problems, then stops: the install is refused either way, and a lockfile of
+ * 300,000 bad entries would otherwise cost the host seconds of CPU and a 50 MB list nobody reads.
+ */
+export const MAX_PROBLEMS = 1_000;
+
+/** Whether a check has found more problems than it lists (its loops stop then). */
+export const overProblemCap = (out: readonly SourceProblem[]): boolean => out.length > MAX_PROBLEMS;
+
+const STOPPED = new WeakSet<SourceProblem>();
+
+/** The first MAX_PROBLEMS problems and, when there were more, a last one that says the check stopped there. */
+export function capProblems(out: SourceProblem[], file: string): SourceProblem[] {
+  if (!overProblemCap(out)) return out;
+  const stop: SourceProblem = {
+    entry: file,
+    reason: `has more than ${MAX_PROBLEMS} problems; the check stopped listing them there (regenerate the lockfile from the configured registry)`,
+    field: null,
+  };
+  STOPPED.add(stop);
+  return [...out.slice(0, MAX_PROBLEMS), stop];
+}
+
+/**
+ * A record's own entries, one at a time: a check that stops at the cap never lists all of a lockfile's keys
+ * (`Object.entries` of 300,000 keys alone costs the host half a second).
+ */
+export function* entriesOf(r: Record<string, unknown>): Generator<[string, unknown]> {
+  for (const k in r) if (Object.hasOwn(r, k)) yield [k, r[k]];
+}
+
+/** Whether a problem is the note `capProblems` adds, not a problem of an entry. */
+export const isStopNote = (p: SourceProblem): boolean => STOPPED.has(p);
+
 export function describeProblem(p: SourceProblem): string {
+  if (isStopNote(p)) return `${p.entry}: ${p.reason}`;
   return `${p.entry}: ${p.reason} (${p.field ? `allowed only with ${p.field}: true` : "no setting allows this"})`;
 }
 
@@ -302,7 +337,8 @@ export function checkNpmLockfile(
   // A workspace package's own directory (`packages/a`): the repository's code, inside the root.
   const isWorkspace = (dir: string) => !escapes(dir) && isWorkspaceGlob(dir.replace(/^\.\//, ""));
   if (packages) {
-    for (const [key, raw] of Object.entries(packages)) {
+    for (const [key, raw] of entriesOf(packages)) {
+      if (overProblemCap(out)) break;
       if (key === "") continue;
       const entry = `lockfile packages[${JSON.stringify(key)}]`;
       if (escapes(key)) {
@@ -397,7 +433,8 @@ export function checkNpmLockfile(
       });
       return;
     }
-    for (const [name, raw] of Object.entries(deps)) {
+    for (const [name, raw] of entriesOf(deps)) {
+      if (overProblemCap(out)) return;
       if (!isRecord(raw)) continue;
       const entry = `lockfile dependencies ${prefix}${name}`;
       const version = typeof raw.version === "string" ? raw.version : "";
@@ -423,5 +460,5 @@ export function checkNpmLockfile(
     }
   };
   walk(lock.dependencies, "", 0);
-  return out;
+  return capProblems(out, "lockfile");
 }

@@ -7,7 +7,10 @@
 import path from "node:path";
 import semver from "semver";
 import {
+  capProblems,
+  entriesOf,
   escapes,
+  overProblemCap,
   problemFor,
   type Registries,
   type SourcePolicy,
@@ -122,7 +125,8 @@ export function checkPnpmLockfile(
     }
   }
   const packages = isRecord(lock.packages) ? lock.packages : {};
-  for (const [key, pkg] of Object.entries(packages)) {
+  for (const [key, pkg] of entriesOf(packages)) {
+    if (overProblemCap(out)) break;
     const entry = `${LOCK} packages.${key}`;
     const resolution = isRecord(pkg) ? pkg.resolution : undefined;
     if (!isRecord(resolution)) {
@@ -163,7 +167,7 @@ export function checkPnpmLockfile(
   for (const [name, spec] of Object.entries(overrides))
     if (typeof spec === "string")
       push(problemFor(`${LOCK} overrides.${name}`, spec, sourceKind(spec, registry), policy));
-  return out;
+  return capProblems(out, LOCK);
 }
 
 /** The problems of pnpm-workspace.yaml: package globs out of the repository. */

@@ -7,7 +7,10 @@
  */
 import semver from "semver";
 import {
+  capProblems,
+  entriesOf,
   escapes,
+  overProblemCap,
   type Kind,
   problemFor,
   type Registries,
@@ -107,6 +110,7 @@ export function checkYarnClassicLockfile(
     if (p) out.push(p);
   };
   for (const e of entries) {
+    if (overProblemCap(out)) break;
     const entry = `${LOCK} "${e.selectors.join(", ")}"`;
     if (e.selectors.length === 0) {
       out.push({ entry: `${LOCK} line ${e.line}`, reason: "an entry without a selector", field: null });
@@ -134,7 +138,7 @@ export function checkYarnClassicLockfile(
     if (kind === "registry" && e.integrity === null && !/#[0-9a-f]{40}$/i.test(e.resolved))
       out.push({ entry, reason: "a registry package without an integrity hash", field: null });
   }
-  return out;
+  return capProblems(out, LOCK);
 }
 
 /**
@@ -260,7 +264,8 @@ export function checkYarnBerryLockfile(
 ): SourceProblem[] {
   if (!isRecord(lock)) return [{ entry: LOCK, reason: "is not a YAML mapping", field: null }];
   const out: SourceProblem[] = [];
-  for (const [key, value] of Object.entries(lock)) {
+  for (const [key, value] of entriesOf(lock)) {
+    if (overProblemCap(out)) break;
     if (key === "__metadata") continue;
     const entry = `${LOCK} "${key}"`;
     const resolution = isRecord(value) ? value.resolution : undefined;
@@ -287,7 +292,7 @@ export function checkYarnBerryLockfile(
     else if (kind === "registry" && typeof (value as Record<string, unknown>).checksum !== "string")
       out.push({ entry, reason: "a registry package without a checksum", field: null });
   }
-  return out;
+  return capProblems(out, LOCK);
 }
 
 /** The resolutions of a berry lockfile (for the hosts a git or remote source allowed by the policy needs). */
