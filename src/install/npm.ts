@@ -49,7 +49,10 @@ export class SourcePolicyError extends InfrastructureError {
     what: string,
   ) {
     const listed = problems.filter((p) => !isStopNote(p)).length;
-    const more = listed > 5 ? `; and ${listed - 5} more${listed < problems.length ? ` (the check stops after ${listed})` : ""}` : "";
+    const more =
+      listed > 5
+        ? `; and ${listed - 5} more${listed < problems.length ? ` (the check stops after ${listed})` : ""}`
+        : "";
     super(
       `${what} refused: ${problems.slice(0, 5).map(describeProblem).join("; ")}${more}`,
       "Retrace installs only what the configured registry serves, with integrity hashes; set the named `install.*` field in .github/retrace.yml to allow a source (it is then fetched in the install container, never on the host)",

@@ -20,7 +20,10 @@ const REG = "https://registry.npmjs.org/";
 function npmLock(n: number): unknown {
   const packages: Record<string, unknown> = { "": { name: "x", version: "1.0.0" } };
   for (let i = 0; i < n; i++)
-    packages[`node_modules/p${i}`] = { version: "1.0.0", resolved: `git+ssh://git@example.invalid/p${i}.git` };
+    packages[`node_modules/p${i}`] = {
+      version: "1.0.0",
+      resolved: `git+ssh://git@example.invalid/p${i}.git`,
+    };
   return { lockfileVersion: 3, packages };
 }
 
@@ -54,7 +57,9 @@ describe("the problem cap", () => {
     const pnpm: Record<string, unknown> = {};
     const berry: Record<string, unknown> = { __metadata: { version: 6 } };
     for (let i = 0; i < 3_000; i++) {
-      pnpm[`/p${i}@1.0.0`] = { resolution: { repo: "https://example.invalid/p.git", commit: "0".repeat(40) } };
+      pnpm[`/p${i}@1.0.0`] = {
+        resolution: { repo: "https://example.invalid/p.git", commit: "0".repeat(40) },
+      };
       berry[`p${i}@npm:1.0.0`] = { resolution: `p${i}@npm:1.0.0` };
     }
     for (const problems of [
@@ -70,9 +75,14 @@ describe("the problem cap", () => {
   it("the refusal names five problems, counts the rest and says the check stopped", () => {
     const problems = checkNpmLockfile(npmLock(2_000), REG, REGISTRY_ONLY);
     const message = new SourcePolicyError(problems, "installing package-lock.json").message;
-    expect(message).toMatch(/^installing package-lock\.json refused: lockfile packages\["node_modules\/p0"\]: git dependency/);
-    expect(message.endsWith(`; and ${MAX_PROBLEMS - 5} more (the check stops after ${MAX_PROBLEMS})`)).toBe(true);
-    const few = new SourcePolicyError(checkNpmLockfile(npmLock(7), REG, REGISTRY_ONLY), "installing x").message;
+    expect(message).toMatch(
+      /^installing package-lock\.json refused: lockfile packages\["node_modules\/p0"\]: git dependency/,
+    );
+    expect(message.endsWith(`; and ${MAX_PROBLEMS - 5} more (the check stops after ${MAX_PROBLEMS})`)).toBe(
+      true,
+    );
+    const few = new SourcePolicyError(checkNpmLockfile(npmLock(7), REG, REGISTRY_ONLY), "installing x")
+      .message;
     expect(few.endsWith("; and 2 more")).toBe(true);
   });
 });
