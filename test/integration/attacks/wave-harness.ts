@@ -6,7 +6,7 @@
  * its test file.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -57,6 +57,12 @@ export async function runWave(options: {
         for (const line of out.split("\n").filter(Boolean)) {
           const r = JSON.parse(line) as WaveResult;
           wave.results.set(r.id, r);
+          // Opt-in: every case's host CPU, to see which cases run close to their bound before a slower CI does.
+          if (process.env.RETRACE_WAVE_CPU_LOG)
+            appendFileSync(
+              process.env.RETRACE_WAVE_CPU_LOG,
+              `${JSON.stringify({ step: path.basename(options.step), id: r.id, cpuMs: r.cpuMs })}\n`,
+            );
         }
         rmSync(dir, { recursive: true, force: true });
         resolve();
