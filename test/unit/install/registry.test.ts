@@ -2,7 +2,7 @@
  * The configured registry everywhere: reading the operator's npm/pip configuration, the latest-version look-up
  * against it (a local registry on loopback here) with bounded concurrency, and the egress proxy's allow-list.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import os from "node:os";
@@ -98,6 +98,44 @@ describe("latest-version look-up", () => {
       expect(registry.maxInFlight).toBeLessThanOrEqual(4);
       expect(await lookup.latestVersion("npm", "no-such-package")).toBeNull();
       expect(await lookup.latestVersion("npm", "--registry=http://evil")).toBeNull();
+    } finally {
+      await registry.close();
+    }
+  });
+
+  it("writes the cache once at a time and loses no answer: every answer is on disk when its look-up returns", async () => {
+    const names = Array.from({ length: 150 }, (_, i) => `pkg${i}`);
+    const registry = await startLocalRegistry(
+      names.map((name) => ({ name, version: "1.0.0" })),
+      { delayMs: 5 },
+    );
+    const onDisk = async () =>
+      Object.keys(JSON.parse(await readFile(path.join(dir, "latest-versions.json"), "utf8")) as object);
+    try {
+      const lookup = createRegistryLookup({
+        registryConfig: config(registry.url),
+        cacheDir: dir,
+        concurrency: 4,
+      });
+      const seen = await Promise.all(
+        names.map(async (n) => {
+          expect(await lookup.latestVersion("npm", n)).toBe("1.0.0");
+          return (await onDisk()).some((k) => k.endsWith(`:${n}`));
+        }),
+      );
+      expect(seen.every(Boolean)).toBe(true);
+      expect(await onDisk()).toHaveLength(150);
+      // A later job answers every name from the file, asking the registry nothing.
+      const before = registry.requests.length;
+      const later = createRegistryLookup({
+        registryConfig: config(registry.url),
+        cacheDir: dir,
+        concurrency: 4,
+      });
+      expect(await Promise.all(names.map((n) => later.latestVersion("npm", n)))).toEqual(
+        names.map(() => "1.0.0"),
+      );
+      expect(registry.requests.length).toBe(before);
     } finally {
       await registry.close();
     }
