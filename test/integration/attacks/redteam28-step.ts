@@ -31,7 +31,7 @@ import { evaluatePatch } from "../../../src/policy/index.ts";
 import { example, SECRET as WEBHOOK_SECRET, startApp } from "../../e2e/support/app-harness.ts";
 import { startFakeGitHub } from "../../e2e/support/fake-github.ts";
 import { short } from "./patch-step.ts";
-import { type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
+import { type Outcome, ok, runStepCases, writeTree, caseGit } from "./wave-step.ts";
 
 const [root, ...ids] = process.argv.slice(2) as [string, ...string[]];
 let dir = root;
@@ -56,22 +56,7 @@ function asked(
 
 // ---- Host git and PATH.
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: {
-      PATH: "/usr/local/bin:/usr/bin:/bin",
-      HOME: dir,
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_AUTHOR_NAME: "a",
-      GIT_AUTHOR_EMAIL: "a@example.com",
-      GIT_COMMITTER_NAME: "a",
-      GIT_COMMITTER_EMAIL: "a@example.com",
-    },
-  });
-}
+const git = (cwd: string, ...args: string[]): string => caseGit(dir, cwd, ...args);
 
 function commitRepo(at: string, files: Record<string, string>): string {
   writeTree(at, files);

@@ -27,7 +27,7 @@ import {
 import net from "node:net";
 import path from "node:path";
 import { short } from "./patch-step.ts";
-import { appRun, type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
+import { appRun, type Outcome, ok, runStepCases, writeTree, caseGit } from "./wave-step.ts";
 
 // Each group of cases runs in a process of its own: a module is loaded by the cases that use it (the wave's test is
 // bounded by CPU, and loading the App, the gate and the report reader in every group cost most of it).
@@ -54,22 +54,7 @@ const MiB = 1024 * 1024;
 
 // ---- Host git: links deeper in .git than checkGitDir looks.
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: {
-      PATH: "/usr/local/bin:/usr/bin:/bin",
-      HOME: dir,
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_AUTHOR_NAME: "a",
-      GIT_AUTHOR_EMAIL: "a@example.com",
-      GIT_COMMITTER_NAME: "a",
-      GIT_COMMITTER_EMAIL: "a@example.com",
-    },
-  });
-}
+const git = (cwd: string, ...args: string[]): string => caseGit(dir, cwd, ...args);
 
 /** A repository at `at` with two commits (`files`, then `second`); returns the first commit's sha. */
 function twoCommits(at: string, files: Record<string, string>, second: Record<string, string>): string {

@@ -14,7 +14,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { short } from "./patch-step.ts";
-import { appRun, type Outcome, ok, runStepCases, writeTree } from "./wave-step.ts";
+import { appRun, type Outcome, ok, runStepCases, writeTree, caseGit, caseCommitAll } from "./wave-step.ts";
 
 // A module is loaded by the groups that use it (the wave's test is bounded by CPU).
 const load = {
@@ -39,29 +39,9 @@ const MiB = 1024 * 1024;
 /** Host CPU a case's Retrace calls may take (the wave's bound for non-report cases). */
 const CPU_MS = 8_000;
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    maxBuffer: 1 << 30,
-    env: {
-      PATH: "/usr/local/bin:/usr/bin:/bin",
-      HOME: dir,
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_AUTHOR_NAME: "a",
-      GIT_AUTHOR_EMAIL: "a@example.com",
-      GIT_COMMITTER_NAME: "a",
-      GIT_COMMITTER_EMAIL: "a@example.com",
-    },
-  });
-}
+const git = (cwd: string, ...args: string[]): string => caseGit(dir, cwd, ...args);
 
-function commitAll(at: string, message: string): string {
-  git(at, "add", "-A");
-  git(at, "commit", "-q", "--allow-empty", "-m", message);
-  return git(at, "rev-parse", "HEAD").trim();
-}
+const commitAll = (at: string, message: string): string => caseCommitAll(dir, at, message);
 
 /** CPU (ms) of this process and of the children it has waited for (git, npm): /proc/self/stat utime..cstime. */
 function cpuWithChildren(): { self: number; children: number } {

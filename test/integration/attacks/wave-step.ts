@@ -4,6 +4,7 @@
  * printed. A case's outcome never carries the token the wave put in the environment: a leak is written as `[token]`
  * and the case is not contained.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -49,6 +50,35 @@ export function writeTree(root: string, files: Record<string, string>): string {
     writeFileSync(path.join(root, name), text);
   }
   return root;
+}
+
+/**
+ * git in a case's repository `cwd` with no system or global configuration, `home` as HOME (the case's directory) and a
+ * fixed author and committer: a wave's fixtures are built the same on every machine.
+ */
+export function caseGit(home: string, cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    env: {
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      HOME: home,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_AUTHOR_NAME: "a",
+      GIT_AUTHOR_EMAIL: "a@example.com",
+      GIT_COMMITTER_NAME: "a",
+      GIT_COMMITTER_EMAIL: "a@example.com",
+    },
+  });
+}
+
+/** Everything in `at` committed (an empty commit when nothing changed); the new commit's sha. */
+export function caseCommitAll(home: string, at: string, message: string): string {
+  caseGit(home, at, "add", "-A");
+  caseGit(home, at, "commit", "-q", "--allow-empty", "-m", message);
+  return caseGit(home, at, "rev-parse", "HEAD").trim();
 }
 
 /** What the App did with a wave's webhook deliveries: jobs recorded, responses by status, text written to GitHub. */
