@@ -217,6 +217,9 @@ export function parseAnnotation(text: string): {
     role = "expected";
     explicit = true;
     t = t.slice(exp[0].length).trim();
+    // `expected result { x: 1 }`: the noun names the side, the value follows it.
+    const noun = /^(?:output|result|value)\s+(?=\S)/i.exec(t);
+    if (noun && looksLikeValue(t.slice(noun[0].length))) t = t.slice(noun[0].length);
     // `expected output: 'XXXX', actual output: 'z'`: both sides in one comment; the actual one is the claim, and
     // a line whose two sides agree is one the reporter shows working, no claim. The expected side is not kept as
     // the value a run must not print: the same value is often what a working line beside it prints.
@@ -406,6 +409,14 @@ function assignedAbove(lines: string[], name: string, flavour: Flavour): boolean
 /** Lines after which an annotation comment on its own line belongs to the previous statement. */
 const OWN_LINE_PREFIX =
   /^\s*(?:=+>|-+>|→|⇒|output\s*[:=]|(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:|results?\s*(?::|is\b|was\b)|(?:resultados?|r[eé]sultats?|ergebnis|risultato|salida|sa[ií]da)\b|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
+
+/**
+ * `// produced result { x: [] }`, `# returned 3`: a verb of result in the past (or `outputs`), perhaps a noun, then a
+ * value, on a line of its own: what the statement above gave, as the reporter saw it (issue 12, hold24). A verb
+ * before words (`// produced by the build step`, `// returned early`) is a description, not a result.
+ */
+const PAST_RESULT_PREFIX =
+  /^\s*(?:produced|returned|printed|gave|yielded|logged|outputs)\s+(?:(?:output|result|value)\s*:?\s*)?(?=[[{'"`\d-]|(?:true|false|null|undefined|NaN|None|True|False)\b|[A-Z]\w*\s*[{([])/i;
 
 /**
  * A comment that is a value and nothing else, or a ❌ mark before one (`// '1/3'`, `// ❌ '1/3'`,
@@ -661,7 +672,7 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
       // Under a statement that prints (`print(f.cache_info())` / `# CacheInfo(hits=0, …)`), a comment that
       // is only a value is what it printed.
       const read =
-        last && OWN_LINE_PREFIX.test(comment)
+        last && (OWN_LINE_PREFIX.test(comment) || PAST_RESULT_PREFIX.test(comment))
           ? parseAnnotation(comment)
           : last &&
               !open &&

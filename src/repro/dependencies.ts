@@ -2,6 +2,7 @@
  * The report's dependencies: which version of each to install (the one the report names), the install itself
  * (host-side, through the installer port), and how a set of versions is written in a line.
  */
+import { escapeRegExp } from "../core/regexp.ts";
 import { hostLimits } from "../core/host-limits.ts";
 import type { Program } from "./complete.ts";
 import type { ReproContext } from "./context.ts";
@@ -47,6 +48,24 @@ export function pinDependencies(
       if (pkg && !mentions.has(key(pkg))) mentions.set(key(pkg), v);
     }
   }
+  // `> math.version` then `'3.18.0'` typed at a Node prompt inside another block (a shell block of system
+  // information): the version of the package the name is bound to in the program.
+  for (const b of report.blocks) {
+    for (const m of b.value.matchAll(
+      /^[ \t]*>[ \t]*([A-Za-z_$][\w$]*)\.(?:VERSION|version)[ \t]*;?[ \t]*\r?\n[ \t]*(['"])v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\2[ \t]*$/gm,
+    )) {
+      const boundBy = (d: string) =>
+        report.blocks.some((o) =>
+          new RegExp(
+            String.raw`(?<![\w$.])${escapeRegExp(m[1]!)}\s*=\s*require\(\s*['"]${escapeRegExp(d)}['"]\s*\)`,
+          ).test(o.value),
+        );
+      const pkg =
+        program.dependencies.find((d) => npmIdentifier(d) === m[1] || d === m[1] || boundBy(d)) ??
+        NPM_GLOBALS[m[1]!];
+      if (pkg && !mentions.has(key(pkg))) mentions.set(key(pkg), m[3]!);
+    }
+  }
   return program.dependencies.map((name) => {
     let version =
       mentions.get(key(name)) ??
@@ -70,8 +89,11 @@ export function pinDependencies(
       );
       // Two releases ("with 1.2.4 this worked, but on 1.3.3 it throws"): the one the prose does not call good.
       const notGood = candidates.filter((v) => verdictFor(v, prose) !== "good");
+      // "is this a bug in 4.0.0-rc.9?" beside "when I go back to 3.8.2": the one the prose calls bad.
+      const bad = candidates.filter((v) => verdictFor(v, prose) === "bad");
       if (others.length === 0 && candidates.length === 1) version = candidates[0]!;
       else if (others.length === 0 && candidates.length === 2 && notGood.length === 1) version = notGood[0]!;
+      else if (others.length === 0 && candidates.length === 2 && bad.length === 1) version = bad[0]!;
     }
     // A release line rather than a release (`yargs@5`, `4.x`, "1.2"): the newest release in it is installed.
     const line = version && program.ecosystem === "npm" ? releaseLine(version) : null;
