@@ -462,6 +462,31 @@ const WORKS_LINE =
   /^\s*(?:✔️?|✅|✓)?\s*(?:correct|ok|okay|fine|works(?:\s+fine)?|good|right|as expected)\s*[.:!]*\s*$/i;
 
 /** An annotation's check, and the value it says should show instead (`x instead of y`) as an expected one. */
+/**
+ * `console.info(a, b) // true, true`, `print(x, y)  # 1, 2`: the values of a print call's arguments listed with
+ * commas, as the reporter writes them, are printed joined by spaces (issue 12, hold24). Only for a call of the
+ * console or `print` with as many top-level arguments as plain values listed (numbers, booleans,
+ * null-likes): a value in brackets or quotes (`[1, 2]`, `'a, b'`), or a call with one argument, keeps its commas.
+ */
+function printedArguments(code: string, kind: string, value: string): string {
+  if (kind !== "output") return value;
+  const call = /^(?:console\.(?:log|info|warn|error|debug)|print)\s*\(([\s\S]*)\)\s*;?$/.exec(code.trim());
+  if (!call?.[1]) return value;
+  let args = 1;
+  const scan = scanCode(call[1], (ch, _i, depth) => {
+    if (ch === "," && depth === 0) args++;
+    return undefined;
+  });
+  if (scan.inString || scan.depth !== 0 || args < 2) return value;
+  const parts = value.split(/\s*,\s*/);
+  if (
+    parts.length !== args ||
+    !parts.every((p) => /^(?:-?\d+(?:\.\d+)?|true|false|null|undefined|None|True|False|NaN)$/.test(p))
+  )
+    return value;
+  return parts.join(" ");
+}
+
 function pushChecks(
   checks: Check[],
   line: number,
@@ -469,7 +494,7 @@ function pushChecks(
   a: NonNullable<ReturnType<typeof parseAnnotation>>,
 ): void {
   const { instead, ...check } = a;
-  checks.push({ line, code, ...check });
+  checks.push({ line, code, ...check, value: printedArguments(code, check.kind, check.value) });
   if (instead !== undefined)
     checks.push({ line, code, role: "expected", kind: "output", value: instead, flagged: false });
 }

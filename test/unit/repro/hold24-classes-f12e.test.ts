@@ -181,3 +181,20 @@ describe("the release the report is about", () => {
     expect(pins(other)).toEqual(["tidy-sort@null"]);
   });
 });
+
+describe("the values of a print call's arguments listed with commas", () => {
+  const values = (code: string, language: "javascript" | "python" = "javascript") =>
+    annotate(code, language).checks.map((c) => c.value);
+
+  it("are printed joined by spaces", () => {
+    expect(values("console.info(a instanceof Map, b instanceof Map); // true, true")).toEqual(["true true"]);
+    expect(values("print(len(a), len(b))  # 3, 4", "python")).toEqual(["3 4"]);
+  });
+
+  it("must not change: one argument, a value in brackets or quotes, another count of values", () => {
+    expect(values("console.log(pair); // 1, 2")).toEqual(["1, 2"]);
+    expect(values("console.log(a, b); // [1, 2]")).toEqual(["[1, 2]"]);
+    expect(values("console.log(a, b); // 'x, y'")).toEqual(["'x, y'"]);
+    expect(values("console.log(a, b, c); // 1, 2")).toEqual(["1, 2"]);
+  });
+});
