@@ -110,7 +110,11 @@ function saysRegression(text: string): boolean {
   return (
     REGRESSED.test(t) ||
     /\bregress(?:ion|ed|es)\b|\b(?:since|after)\s+upgrading\b/i.test(t) ||
-    // "which earlier versions did not", "was not the case in earlier Python versions": the change is new.
+    // "which earlier versions did not", "was not the case in earlier Python versions": the change is new. "Is this
+    // on purpose?", "is this meant as a new feature, or a bug?": the reporter asks about a change, the newer side's.
+    /\b(?:is|was)\s+(?:this|that|it)\s+(?:on\s+purpose|intended|intentional|deliberate|by\s+design|(?:meant|supposed)\s+(?:as|to\s+be)\s+(?:an?\s+)?(?:new\s+)?(?:feature|change))\b/i.test(
+      t,
+    ) ||
     /\b(?:earlier|older|previous|prior)\s+(?:\w+\s+){0,2}(?:versions?|releases?)\s+(?:did|do|does|had|have|were|was)\s*(?:n'?t|not)\b|\b(?:was|were|is)\s*(?:n'?t|not)\s+the\s+case\s+(?:in|with|on|for)\s+(?:the\s+)?(?:earlier|older|previous|prior)\b/i.test(
       t,
     )

@@ -198,3 +198,41 @@ describe("the values of a print call's arguments listed with commas", () => {
     expect(values("console.log(a, b, c); // 1, 2")).toEqual(["1, 2"]);
   });
 });
+
+describe("a question whether the change between two releases is intended", () => {
+  const md = (question: string) =>
+    [
+      "# merge with a plain object",
+      "",
+      "```",
+      "const m = lib.make({ k: {} });",
+      "console.log(m.merge({ k: {} }).get('k'));",
+      "```",
+      "",
+      "on lib@2.1.0",
+      "```",
+      "Box {}",
+      "```",
+      "",
+      "on lib@3.0.0",
+      "```",
+      "{}",
+      "```",
+      "",
+      question,
+    ].join("\n");
+
+  it("makes the newer release's output the claim", () => {
+    const e = reportedExpectations(parseReport(md("Is this meant as a new feature, or is it a bug?")));
+    expect(e.twoVersions?.bad?.label).toBe("3.0.0");
+    expect(e.actual.output).toEqual(["{}"]);
+    expect(reportedExpectations(parseReport(md("Was this on purpose?"))).twoVersions?.bad?.label).toBe(
+      "3.0.0",
+    );
+  });
+
+  it("must not decide: a question that asks about no change", () => {
+    expect(reportedExpectations(parseReport(md("Is this a bug?"))).twoVersions?.bad ?? null).toBeNull();
+    expect(reportedExpectations(parseReport(md("Which one is right?"))).twoVersions?.bad ?? null).toBeNull();
+  });
+});
