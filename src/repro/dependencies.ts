@@ -30,6 +30,19 @@ export function pinDependencies(
   // the one the report claims the bug on.
   const side = badSide ? /^((?:@[\w.-]+\/)?[\w.-]+)(?:@|==)(\d[\w.+-]*)$/.exec(badSide) : null;
   if (side) mentions.set(key(side[1]!), side[2]!);
+  // A bad side labelled by a bare release that the report writes with a dependency's name ("on
+  // immutable@4.0.0-rc.12" over its output): that dependency's release (issue 12, hold24). A bare label the report
+  // never ties to a package (a runtime's "3.11") pins nothing.
+  const bare = !side && badSide && /^v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?$/.test(badSide) ? badSide : null;
+  if (bare)
+    for (const dep of program.dependencies) {
+      const tied = new RegExp(
+        String.raw`(?<![\w@/-])${escapeRegExp(dep)}(?:@|\s+v?)${escapeRegExp(bare.replace(/^v/, ""))}(?![\w.-]*\w)`,
+        "i",
+      );
+      if (tied.test(`${report.title}\n${report.proseWithCode}`))
+        mentions.set(key(dep), bare.replace(/^v/, ""));
+    }
   // A version the report's own session printed: `_.VERSION => "4.17.4"`, `require('x/package').version // 1.2.3`.
   for (const b of report.blocks) {
     for (const c of b.checks) {

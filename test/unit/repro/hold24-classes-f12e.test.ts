@@ -174,6 +174,20 @@ describe("the release the report is about", () => {
     expect(pins(md, "tidy-sort")).toEqual(["tidy-sort@1.2.3"]);
   });
 
+  it("the bad side's release, when the report ties it to the package", () => {
+    const sides = (a: string, b: string) =>
+      `# sort\n\n${code}\n\n${a}\n\`\`\`\n[ 1, 2 ]\n\`\`\`\n\n${b}\n\`\`\`\n[ 2, 1 ]\n\`\`\`\n\nWas this on purpose?\n`;
+    const picked = (a: string, b: string) => {
+      const report = parseReport(sides(a, b));
+      const e = reportedExpectations(report);
+      const p = completeProgram(report, e.invocation, "tidy-sort")!;
+      return pinDependencies(p, report, e.twoVersions?.bad?.label ?? null, "tidy-sort").map((x) => x.version);
+    };
+    expect(picked("on tidy-sort@1.4.0", "on tidy-sort@2.0.0-rc.1")).toEqual(["2.0.0-rc.1"]);
+    // A runtime's release is no release of the package.
+    expect(picked("on Node 16.20.0", "on Node 18.20.4")).not.toContain("18.20.4");
+  });
+
   it("must not pin: two releases neither called bad, a version line of a name the program does not bind", () => {
     const md = `# sort\n\nIt breaks on **2.0.0** and it breaks on **1.4.0** too.\n\n${code}\n`;
     expect(pins(md, "tidy-sort")).toEqual(["tidy-sort@null"]);
