@@ -217,6 +217,9 @@ export function parseAnnotation(text: string): {
     role = "expected";
     explicit = true;
     t = t.slice(exp[0].length).trim();
+    // `expected result { x: 1 }`: the noun names the side, the value follows it.
+    const noun = /^(?:output|result|value)\s+(?=\S)/i.exec(t);
+    if (noun && looksLikeValue(t.slice(noun[0].length))) t = t.slice(noun[0].length);
     // `expected output: 'XXXX', actual output: 'z'`: both sides in one comment; the actual one is the claim, and
     // a line whose two sides agree is one the reporter shows working, no claim. The expected side is not kept as
     // the value a run must not print: the same value is often what a working line beside it prints.
@@ -408,6 +411,14 @@ const OWN_LINE_PREFIX =
   /^\s*(?:=+>|-+>|→|⇒|output\s*[:=]|(?:unexpected|wrong|incorrect|bad|buggy)\s*(?:output|result)?\s*:|results?\s*(?::|is\b|was\b)|(?:resultados?|r[eé]sultats?|ergebnis|risultato|salida|sa[ií]da)\b|returns?\b|prints?\b|logs?\b|gives?\b|got\b|throws?\b|raises?\b|expected\b|received\b|recieved\b|actual\b)/i;
 
 /**
+ * `// produced result { x: [] }`, `# returned 3`: a verb of result in the past (or `outputs`), perhaps a noun, then a
+ * value, on a line of its own: what the statement above gave, as the reporter saw it (issue 12, hold24). A verb
+ * before words (`// produced by the build step`, `// returned early`) is a description, not a result.
+ */
+const PAST_RESULT_PREFIX =
+  /^\s*(?:produced|returned|printed|gave|yielded|logged|outputs)\s+(?:(?:output|result|value)\s*:?\s*)?(?=[[{'"`\d-]|(?:true|false|null|undefined|NaN|None|True|False)\b|[A-Z]\w*\s*[{([])/i;
+
+/**
  * A comment that is a value and nothing else, or a ❌ mark before one (`// '1/3'`, `// ❌ '1/3'`,
  * `// http://example.com/A//`), read as the result of the expression above it; null for words, a statement (an
  * assignment, a call on a lower-case name), a value marked as working (`// ✔️ '101/200'`, `// x, correct`) and a
@@ -451,6 +462,31 @@ const WORKS_LINE =
   /^\s*(?:✔️?|✅|✓)?\s*(?:correct|ok|okay|fine|works(?:\s+fine)?|good|right|as expected)\s*[.:!]*\s*$/i;
 
 /** An annotation's check, and the value it says should show instead (`x instead of y`) as an expected one. */
+/**
+ * `console.info(a, b) // true, true`, `print(x, y)  # 1, 2`: the values of a print call's arguments listed with
+ * commas, as the reporter writes them, are printed joined by spaces (issue 12, hold24). Only for a call of the
+ * console or `print` with as many top-level arguments as plain values listed (numbers, booleans,
+ * null-likes): a value in brackets or quotes (`[1, 2]`, `'a, b'`), or a call with one argument, keeps its commas.
+ */
+function printedArguments(code: string, kind: string, value: string): string {
+  if (kind !== "output") return value;
+  const call = /^(?:console\.(?:log|info|warn|error|debug)|print)\s*\(([\s\S]*)\)\s*;?$/.exec(code.trim());
+  if (!call?.[1]) return value;
+  let args = 1;
+  const scan = scanCode(call[1], (ch, _i, depth) => {
+    if (ch === "," && depth === 0) args++;
+    return undefined;
+  });
+  if (scan.inString || scan.depth !== 0 || args < 2) return value;
+  const parts = value.split(/\s*,\s*/);
+  if (
+    parts.length !== args ||
+    !parts.every((p) => /^(?:-?\d+(?:\.\d+)?|true|false|null|undefined|None|True|False|NaN)$/.test(p))
+  )
+    return value;
+  return parts.join(" ");
+}
+
 function pushChecks(
   checks: Check[],
   line: number,
@@ -458,7 +494,7 @@ function pushChecks(
   a: NonNullable<ReturnType<typeof parseAnnotation>>,
 ): void {
   const { instead, ...check } = a;
-  checks.push({ line, code, ...check });
+  checks.push({ line, code, ...check, value: printedArguments(code, check.kind, check.value) });
   if (instead !== undefined)
     checks.push({ line, code, role: "expected", kind: "output", value: instead, flagged: false });
 }
@@ -661,7 +697,7 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
       // Under a statement that prints (`print(f.cache_info())` / `# CacheInfo(hits=0, …)`), a comment that
       // is only a value is what it printed.
       const read =
-        last && OWN_LINE_PREFIX.test(comment)
+        last && (OWN_LINE_PREFIX.test(comment) || PAST_RESULT_PREFIX.test(comment))
           ? parseAnnotation(comment)
           : last &&
               !open &&

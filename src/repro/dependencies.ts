@@ -2,6 +2,7 @@
  * The report's dependencies: which version of each to install (the one the report names), the install itself
  * (host-side, through the installer port), and how a set of versions is written in a line.
  */
+import { escapeRegExp } from "../core/regexp.ts";
 import { hostLimits } from "../core/host-limits.ts";
 import type { Program } from "./complete.ts";
 import type { ReproContext } from "./context.ts";
@@ -29,6 +30,19 @@ export function pinDependencies(
   // the one the report claims the bug on.
   const side = badSide ? /^((?:@[\w.-]+\/)?[\w.-]+)(?:@|==)(\d[\w.+-]*)$/.exec(badSide) : null;
   if (side) mentions.set(key(side[1]!), side[2]!);
+  // A bad side labelled by a bare release that the report writes with a dependency's name ("on
+  // immutable@4.0.0-rc.12" over its output): that dependency's release (issue 12, hold24). A bare label the report
+  // never ties to a package (a runtime's "3.11") pins nothing.
+  const bare = !side && badSide && /^v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?$/.test(badSide) ? badSide : null;
+  if (bare)
+    for (const dep of program.dependencies) {
+      const tied = new RegExp(
+        String.raw`(?<![\w@/-])${escapeRegExp(dep)}(?:@|\s+v?)${escapeRegExp(bare.replace(/^v/, ""))}(?![\w.-]*\w)`,
+        "i",
+      );
+      if (tied.test(`${report.title}\n${report.proseWithCode}`))
+        mentions.set(key(dep), bare.replace(/^v/, ""));
+    }
   // A version the report's own session printed: `_.VERSION => "4.17.4"`, `require('x/package').version // 1.2.3`.
   for (const b of report.blocks) {
     for (const c of b.checks) {
@@ -45,6 +59,24 @@ export function pinDependencies(
             null)
           : null);
       if (pkg && !mentions.has(key(pkg))) mentions.set(key(pkg), v);
+    }
+  }
+  // `> math.version` then `'3.18.0'` typed at a Node prompt inside another block (a shell block of system
+  // information): the version of the package the name is bound to in the program.
+  for (const b of report.blocks) {
+    for (const m of b.value.matchAll(
+      /^[ \t]*>[ \t]*([A-Za-z_$][\w$]*)\.(?:VERSION|version)[ \t]*;?[ \t]*\r?\n[ \t]*(['"])v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\2[ \t]*$/gm,
+    )) {
+      const boundBy = (d: string) =>
+        report.blocks.some((o) =>
+          new RegExp(
+            String.raw`(?<![\w$.])${escapeRegExp(m[1]!)}\s*=\s*require\(\s*['"]${escapeRegExp(d)}['"]\s*\)`,
+          ).test(o.value),
+        );
+      const pkg =
+        program.dependencies.find((d) => npmIdentifier(d) === m[1] || d === m[1] || boundBy(d)) ??
+        NPM_GLOBALS[m[1]!];
+      if (pkg && !mentions.has(key(pkg))) mentions.set(key(pkg), m[3]!);
     }
   }
   return program.dependencies.map((name) => {
@@ -70,8 +102,11 @@ export function pinDependencies(
       );
       // Two releases ("with 1.2.4 this worked, but on 1.3.3 it throws"): the one the prose does not call good.
       const notGood = candidates.filter((v) => verdictFor(v, prose) !== "good");
+      // "is this a bug in 4.0.0-rc.9?" beside "when I go back to 3.8.2": the one the prose calls bad.
+      const bad = candidates.filter((v) => verdictFor(v, prose) === "bad");
       if (others.length === 0 && candidates.length === 1) version = candidates[0]!;
       else if (others.length === 0 && candidates.length === 2 && notGood.length === 1) version = notGood[0]!;
+      else if (others.length === 0 && candidates.length === 2 && bad.length === 1) version = bad[0]!;
     }
     // A release line rather than a release (`yargs@5`, `4.x`, "1.2"): the newest release in it is installed.
     const line = version && program.ecosystem === "npm" ? releaseLine(version) : null;

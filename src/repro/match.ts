@@ -11,7 +11,7 @@ import { InfrastructureError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
 import { withinCpuTime } from "../core/time-limit.ts";
 import { looseKey, normalizedLines, timeIsTheClaim } from "./normalize.ts";
-import { pythonRaisingFrame, type RaisedException, sameRaisingFrame } from "./outcome.ts";
+import { pythonFrames, pythonRaisingFrame, type RaisedException, sameRaisingFrame } from "./outcome.ts";
 import { crashMatch } from "./process-crash.ts";
 import { PYTHON_STDLIB } from "./known-modules.ts";
 import { newerApi } from "./runtime-rule.ts";
@@ -657,6 +657,17 @@ export function matchRun(
     if (run.exception) {
       const sameType = sameExceptionType(reported.exceptionType, run.exception.type);
       if (sameType && messagesAgree(reported.exceptionMessage, run.exception.message)) {
+        // The good transcript raised the same error, through fewer frames: the run must show the frames only the
+        // reported one has, or it shows the good side.
+        const ran = pythonFrames(run.stderr);
+        const missing = (reported.frames ?? []).filter(
+          (f) => !ran.some((r) => r.function === f.function && (f.own || r.file === f.file)),
+        );
+        if (missing.length > 0)
+          return {
+            kind: "clean",
+            detail: `raised ${observedFailure} like every transcript in the report, but its traceback has no ${missing.map((f) => `\`${f.function}\` frame (${f.own ? "the report's script" : f.file})`).join(", ")}, which only the reported transcript shows: the run shows the traceback the report sets against it (fixed here, or never broken on this runtime)`,
+          };
         return { kind: "match", detail: `raised ${observedFailure}, as reported` };
       }
       // Node failing to load the same file of the same package, with the same error code: the runtime's version

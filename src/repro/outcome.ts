@@ -116,6 +116,25 @@ export function pythonRaisingFrame(text: string): RaisingFrame | null {
   return found;
 }
 
+/** A frame of a Python traceback: the file's base name and the function, as printed. */
+export interface TracebackFrame {
+  file: string;
+  function: string;
+}
+
+/** Every frame of the last Python traceback in the text, outermost first (empty when it shows none). */
+export function pythonFrames(text: string): TracebackFrame[] {
+  const idx = text.lastIndexOf("Traceback (most recent call last):");
+  if (idx < 0) return [];
+  const frames: TracebackFrame[] = [];
+  for (const l of text.slice(idx).split("\n").slice(1)) {
+    if (l.trim() !== "" && !l.startsWith(" ")) break;
+    const frame = /^\s+File "([^"]+)", line \d+, in (\S+)\s*$/.exec(l);
+    if (frame) frames.push({ file: frame[1]!.split(/[\\/]/).pop()!, function: frame[2]! });
+  }
+  return frames;
+}
+
 /**
  * The same library code raised both exceptions: the same file, function and source line, in a library's frame
  * (not the reporter's script, the prompt or a module's top level, where one line can fail in many ways).

@@ -30,7 +30,7 @@ import {
 } from "./prose-claims.ts";
 import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
-import { fancyPromptAsDollar } from "./fancy-prompt.ts";
+import { fancyPromptAsDollar, glyphPromptAsDollar } from "./fancy-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon, promptlessAsNode, splitSessions } from "./transcript.ts";
 import { installedPackageNames } from "./package-cli.ts";
 import { goodVersionLead } from "./good-version-lead.ts";
@@ -1032,8 +1032,9 @@ export function parseReport(markdown: string): ParsedReport {
         codeEndLine = c.position?.end.line ?? -1;
         // An HTML page whose `<script type="text/python">` holds the report's Python (Brython, PyScript): that
         // Python is the block's code.
-        // A themed prompt (` user@host  ~/dir  python3.11 crash.py`) is the `$ ` command line it stands for.
-        const fenced = fancyPromptAsDollar(c.value) ?? c.value;
+        // A themed prompt (` user@host  ~/dir  python3.11 crash.py`, `λ python3 x.py`) is the `$ ` command line it
+        // stands for.
+        const fenced = fancyPromptAsDollar(c.value) ?? glyphPromptAsDollar(c.value) ?? c.value;
         const pagePython = pythonInPage(fenced);
         let cls = pagePython !== null ? classifyBlock("python", pagePython) : classifyBlock(c.lang, fenced);
         // A CI or build log (`09:47:19 [exec] ReferenceError: …` on every line): the error and its stack are

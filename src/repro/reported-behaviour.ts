@@ -18,7 +18,7 @@ import { printedSource } from "./printed-source.ts";
 import { formerNowSides } from "./former-now.ts";
 import { labelledValueClaim, listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
 import { ALTERNATIVE_PYTHON } from "./reference-lead.ts";
-import { type Side, type TwoVersions, twoVersions } from "./two-versions.ts";
+import { framesOnlyIn, type Side, sameOutcome, type TwoVersions, twoVersions } from "./two-versions.ts";
 import { leadVerdict, verdictFor } from "./version-verdict.ts";
 import { parseTranscript } from "./transcript.ts";
 
@@ -44,6 +44,15 @@ const VERSION_LABEL = /^(?:python|py|node|v)?\s?(\d+\.\d+(?:\.\d+)?)/i;
  * title naming one, or a change the report complains of ("than before", "no longer", "regression"): the later
  * version. Null when the comments give no such values or nothing decides.
  */
+
+/**
+ * Other words for a run that does not end (issue 12, hold24): "loops forever", "runs forever", and a CPU pegged at
+ * 100% ("goes to 100% CPU", "pegs the CPU at 100%", "100% CPU usage"). A percentage of anything else ("100% of the
+ * tests") or a loop that ends ("loops over each key") is not one.
+ */
+const HANG_WORDS =
+  /\b(?:loops?|looping|runs?|running|spins?|spinning)\s+forever\b|\b100\s?%\s*(?:of\s+(?:the\s+|a\s+|one\s+)?)?(?:cpu|core)\b|\b(?:cpu|core)\b[^.\n]{0,30}\b100\s?%/i;
+
 export function commentSides(
   report: ParsedReport,
 ): { bad: string[]; good: string[]; badLabel: string; goodLabel: string; why: string } | null {
@@ -266,8 +275,17 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
     // Of one block's many versions, the others that show the bad side's outcome are not the expected behaviour.
     const outcome = (s: Side) =>
       s.exception ? `${s.exception.type}: ${s.exception.message}` : s.output.join("\n").replace(/\s+/g, "");
+    // The same error on both sides, raised through frames only the bad side shows: those frames are the claim.
+    const goodFiles = new Set((good?.frames ?? []).map((f) => f.file));
+    const extraFrames =
+      bad?.exception &&
+      good?.exception &&
+      bad.exception.type === good.exception.type &&
+      bad.exception.message === good.exception.message
+        ? framesOnlyIn(bad, good).map((f) => ({ ...f, own: goodFiles.has(f.file) }))
+        : [];
     const others = two.sides
-      .filter((s) => s !== bad && !(bad && outcome(s) === outcome(bad)))
+      .filter((s) => s !== bad && !(bad && outcome(s) === outcome(bad) && sameOutcome(s, bad)))
       .map((s) => `\`${s.label}\``);
     const actual: ReportedBehaviour = !bad
       ? none(`two transcripts, neither named as the wrong one: ${two.why}`)
@@ -277,6 +295,7 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
             exceptionType: bad.exception.type,
             exceptionMessage: bad.exception.message || null,
             output: badOutput,
+            ...(extraFrames.length > 0 ? { frames: extraFrames } : {}),
             source: `the \`${bad.label}\` transcript (${two.why}; ${others.join(", ")} ${others.length > 1 ? "show" : "shows"} the expected behaviour)`,
           }
         : {
@@ -970,9 +989,10 @@ function actualBehaviour(
   const exit = statedExit(prose);
   if (exit) return exit;
   if (
-    /\b(hangs?|hanging|freez(es|ing)|never (returns|finishes|terminates|completes)|infinite loop|stuck|deadlocks?)\b/i.test(
+    /\b(hangs?|hanging|freez(es|ing)|never (returns|finishes|terminates|completes|ends)|infinite loop|endless loop|stuck|deadlocks?)\b/i.test(
       prose,
-    )
+    ) ||
+    HANG_WORDS.test(prose)
   ) {
     return {
       kind: "hang",

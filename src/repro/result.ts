@@ -81,6 +81,12 @@ export const ReportedBehaviour = z.object({
     .object({ file: z.string(), path: z.string(), function: z.string(), line: z.string() })
     .optional(),
   /**
+   * For kind "exception": frames the reported (bad) traceback shows and the good transcript's, with the same error,
+   * does not (two versions side by side); a run whose traceback lacks one shows the good side. `own`: a frame in
+   * the report's own script, whose file the run names otherwise, compared by its function only.
+   */
+  frames: z.array(z.object({ file: z.string(), function: z.string(), own: z.boolean() })).optional(),
+  /**
    * For kind "error-unspecified": the report says the process itself dies with no error of the language (a
    * segfault, "takes down the interpreter", "no error message at all"); an ordinary exception is not that.
    */

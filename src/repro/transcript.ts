@@ -204,6 +204,37 @@ function withoutTrailingComment(stmt: string, flavour: "python" | "js"): string 
   return comment !== null && code.trim() !== "" ? code.trimEnd() : stmt;
 }
 
+/**
+ * The statements of a line typed at Node's prompt, split at each `;` outside strings and brackets
+ * (`q = f('a; b') ; console.log(q)` is two). A line that opens a compound statement (`if (x) a(); else b()`,
+ * `for (…) f(); g()`, `do … while`), or spans several lines, or holds a regular expression or template literal
+ * (where a `;` may be text), is one statement as typed.
+ */
+function joinedStatements(stmt: string): string[] {
+  const s = stmt.trim();
+  if (
+    s.includes("\n") ||
+    /[`/]/.test(s.replace(/\/\/.*$/, "")) ||
+    /^(?:if|for|while|do|switch|try|with)\b/.test(s)
+  )
+    return [stmt];
+  const cuts: number[] = [];
+  scanCode(s, (ch, i, depth) => {
+    if (ch === ";" && depth === 0) cuts.push(i);
+    return undefined;
+  });
+  if (cuts.length === 0) return [stmt];
+  const parts: string[] = [];
+  let from = 0;
+  for (const cut of [...cuts, s.length]) {
+    const part = s.slice(from, cut).trim();
+    if (part !== "") parts.push(part);
+    from = cut + 1;
+  }
+  if (parts.length < 2 || parts.some((p) => /^(?:else|catch|finally)\b/.test(p))) return [stmt];
+  return parts;
+}
+
 /** A Python script replaying the session. */
 export function pythonScriptFromTranscript(t: Transcript): string {
   const lines = [
@@ -245,11 +276,16 @@ export function nodeScriptFromTranscript(
   const usesAwait = t.inputs.some((s) => /\bawait\b/.test(s));
   const body: string[] = [];
   for (const stmt of t.inputs) {
-    let s = withoutTrailingComment(stmt, "js").replace(/;\s*$/, "");
-    // The REPL allows `const x = 1` to be typed twice; a script does not, so prompt-level `const` becomes `let`.
-    s = s.replace(/^const\s/, "let ");
-    if (isJsExpression(s)) body.push(`_echo(${s});`);
-    else body.push(/[;}]$/.test(s) ? s : `${s};`);
+    const typed = withoutTrailingComment(stmt, "js").replace(/;\s*$/, "");
+    // Several statements typed on one line (`x = f() ; console.log(1)`): the REPL runs them in turn and echoes
+    // the value of the last one only.
+    const parts = joinedStatements(typed);
+    parts.forEach((part, k) => {
+      // The REPL allows `const x = 1` to be typed twice; a script does not, so prompt-level `const` becomes `let`.
+      const s = part.replace(/^const\s/, "let ");
+      if (k === parts.length - 1 && isJsExpression(s)) body.push(`_echo(${s});`);
+      else body.push(/[;}]$/.test(s) ? s : `${s};`);
+    });
   }
   const prelude = withEcho
     ? [

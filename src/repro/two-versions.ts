@@ -7,7 +7,13 @@
  */
 import { escapeRegExp } from "../core/regexp.ts";
 import type { ParsedReport, ReportBlock } from "./parse-report.ts";
-import { parseNodeException, parsePythonException, type RaisedException } from "./outcome.ts";
+import {
+  parseNodeException,
+  parsePythonException,
+  pythonFrames,
+  type RaisedException,
+  type TracebackFrame,
+} from "./outcome.ts";
 import { ALTERNATIVE_PYTHON } from "./reference-lead.ts";
 import { GOOD_BEFORE } from "./good-side-words.ts";
 import { labelPattern, leadVerdict, REGRESSED, verdictFor, withoutHedges } from "./version-verdict.ts";
@@ -21,6 +27,8 @@ export interface Side {
   label: string;
   output: string[];
   exception: RaisedException | null;
+  /** The frames of the side's Python traceback, when it shows one. */
+  frames?: TracebackFrame[];
 }
 
 export interface TwoVersions {
@@ -66,6 +74,7 @@ function sideOf(b: ReportBlock): Side {
       label: pkg ? `${pkg.name}@${pkg.version}` : r.interpreter,
       output: r.output,
       exception,
+      frames: r.errorText && r.runtime === "python" ? pythonFrames(r.errorText) : [],
     };
   }
   const flavour = b.kind === "python-transcript" ? "python" : "node";
@@ -75,7 +84,13 @@ function sideOf(b: ReportBlock): Side {
       ? parsePythonException(t.errorText)
       : parseNodeException(t.errorText)
     : null;
-  return { block: b, label: labelOf(b), output: t.output, exception };
+  return {
+    block: b,
+    label: labelOf(b),
+    output: t.output,
+    exception,
+    frames: t.errorText && flavour === "python" ? pythonFrames(t.errorText) : [],
+  };
 }
 
 const VERSION = String.raw`v?\d+(?:\.\d+)+\w*`;
@@ -92,16 +107,46 @@ const NEWER_LEAD = new RegExp(
 /** Words saying a behaviour changed for the worse in a newer release (a regression), hedges aside. */
 function saysRegression(text: string): boolean {
   const t = withoutHedges(text);
-  return REGRESSED.test(t) || /\bregress(?:ion|ed|es)\b|\b(?:since|after)\s+upgrading\b/i.test(t);
+  return (
+    REGRESSED.test(t) ||
+    /\bregress(?:ion|ed|es)\b|\b(?:since|after)\s+upgrading\b/i.test(t) ||
+    // "which earlier versions did not", "was not the case in earlier Python versions": the change is new. "Is this
+    // on purpose?", "is this meant as a new feature, or a bug?": the reporter asks about a change, the newer side's.
+    /\b(?:is|was)\s+(?:this|that|it)\s+(?:on\s+purpose|intended|intentional|deliberate|by\s+design|(?:meant|supposed)\s+(?:as|to\s+be)\s+(?:an?\s+)?(?:new\s+)?(?:feature|change))\b/i.test(
+      t,
+    ) ||
+    /\b(?:earlier|older|previous|prior)\s+(?:\w+\s+){0,2}(?:versions?|releases?)\s+(?:did|do|does|had|have|were|was)\s*(?:n'?t|not)\b|\b(?:was|were|is)\s*(?:n'?t|not)\s+the\s+case\s+(?:in|with|on|for)\s+(?:the\s+)?(?:earlier|older|previous|prior)\b/i.test(
+      t,
+    )
+  );
 }
 
 /** An output line with the reporter's mark on it: `[1, 2]  # Missing 0 (!)`, `x  <- wrong`. */
 const MARKED_LINE =
   /(?:#|\/\/|<-+|←)\s*(?:missing|wrong|incorrect|bug(?:gy)?|broken|unexpected)\b|\(!+\)\s*$|<-+\s*(?:here|this)\b/i;
 
-function sameOutcome(a: Side, b: Side): boolean {
+/**
+ * The frames one side's traceback shows and the other's does not (by file name and function; line numbers and
+ * directories differ between machines): the same error raised through other code (issue 12, hold24: a context
+ * manager's `__exit__` frame one release added). Empty unless both sides show a traceback with frames.
+ */
+export function framesOnlyIn(a: Side, b: Side): TracebackFrame[] {
+  const fa = a.frames ?? [];
+  const fb = b.frames ?? [];
+  if (fa.length === 0 || fb.length === 0) return [];
+  const key = (f: TracebackFrame) => `${f.file}\u0000${f.function}`;
+  const other = new Set(fb.map(key));
+  return fa.filter((f) => !other.has(key(f)));
+}
+
+export function sameOutcome(a: Side, b: Side): boolean {
   if (a.exception || b.exception)
-    return a.exception?.type === b.exception?.type && a.exception?.message === b.exception?.message;
+    return (
+      a.exception?.type === b.exception?.type &&
+      a.exception?.message === b.exception?.message &&
+      framesOnlyIn(a, b).length === 0 &&
+      framesOnlyIn(b, a).length === 0
+    );
   return a.output.join("\n").replace(/\s+/g, "") === b.output.join("\n").replace(/\s+/g, "");
 }
 
@@ -237,7 +282,8 @@ function leadSides(blocks: ReportBlock[]): Side[] | null {
 
 /** A label's release numbers ("3.12.0a0" → [3, 12, 0]), or null when it is not a version. */
 function releaseOf(label: string): number[] | null {
-  const m = /^v?(\d+(?:\.\d+)+)/.exec(label);
+  // `python3.11`, `node18.2`: the interpreter's release, as a shell session labels its side.
+  const m = /^(?:(?:python|pypy|node)(?=v?\d))?v?(\d+(?:\.\d+)+)/i.exec(label);
   return m?.[1] ? m[1].split(".").map(Number) : null;
 }
 
