@@ -50,6 +50,8 @@ import { dartTestFormat } from "./parsers/dart-test.ts";
 import { dartUnittestFormat } from "./parsers/dart-unittest.ts";
 import { dejagnuFormat } from "./parsers/dejagnu.ts";
 import { denoFormat } from "./parsers/deno.ts";
+import { denoHarnessFormat } from "./parsers/deno-harness.ts";
+import { testcafeFormat } from "./parsers/testcafe.ts";
 import { dotnetFormat, trxFormat } from "./parsers/dotnet.ts";
 import { gradleFormat } from "./parsers/gradle.ts";
 import { pestFormat } from "./parsers/pest.ts";
@@ -119,6 +121,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   nodeTestFormat,
   nodeTestPyFormat,
   denoFormat,
+  // deno's 2018 harness: `Test FAIL name` only after a `N/M +P -F: name` progress line named the test.
+  denoHarnessFormat,
   // prove's summary report before tap: it watches for `not ok` lines, which tap claims.
   proveFormat,
   tapFormat,
@@ -129,6 +133,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   // elixir-koans' `mix meditate`: the koan named under its `Now meditate upon Module` heading and rule.
   elixirKoansFormat,
   minitestFormat,
+  // TestCafe's spec reporter under its ` Running tests in:` heading: its ` √ test` lines and numbered errors are its own.
+  testcafeFormat,
   // karma-mocha-reporter's `✖` tree before mocha's: it needs the describe lines above a test.
   karmaMochaFormat,
   mochaFormat,
@@ -143,6 +149,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   gocheckFormat,
   goFormat,
   nextestFormat,
+  // zig before cargo: zig 0.14+ prints `error: 'test.x' failed:` at the margin, the shape of a rustc diagnostic.
+  zigFormat,
   cargoFormat,
   gtestFormat,
   catch2Format,
@@ -205,7 +213,6 @@ export const FORMATS: readonly FormatDefinition[] = [
   // xcpretty's `✗ testX, reason` lines under their class heading (xcodebuild through xcpretty or fastlane scan).
   xcprettyFormat,
   swiftTestingFormat,
-  zigFormat,
   dartTestFormat,
   testthatFormat,
   juliaFormat,

@@ -32,6 +32,13 @@ const TRIMMED_ENTRY =
   /^ {2}(?:[a-z_][\w$]*\.)*[A-Z][\w$]*\.[\w$]+(?:\[[^\]]*\])?:\d+(?:->[\w$.]+:\d+)*(?: \S|$)/;
 const RUN_LINE = /^ {2}Run \d+: /;
 /**
+ * The conventional names of a class-level lifecycle method (JUnit 5 `@BeforeAll`/`@AfterAll`, JUnit 4
+ * `@BeforeClass`/`@AfterClass`, TestNG's and JUnit 3 ports' `setUpClass`, PHPUnit-style `setUpBeforeClass`): a recap entry
+ * naming one is the class's failure, not a test's.
+ */
+const CLASS_HOOK =
+  /^(?:before|after)(?:All|Class)$|^(?:setUp|setup|tearDown|teardown)(?:Class|BeforeClass|AfterClass)$/;
+/**
  * With `rerunFailingTestsCount`, a recap entry is the test's full name on its own line, its attempts below it
  * (`  Run 1: …`): `pkg.Class.method(pkg.Class)` (Surefire 2, JUnit 4) or `pkg.Class.method` (Surefire 3).
  */
@@ -95,6 +102,8 @@ export function createSurefireParser(sink: ParserSink) {
     lineNo: number;
     /** The class and method alone, no `:line` and no message: a paste cut inside it when it is the log's last line. */
     bare: boolean;
+    /** `Sub>Base.method:N`: the frame, and its line, are in a base class the recap does not name the file of. */
+    inherited?: boolean;
   }[] = [];
   /** The last line of the log that is not blank (a recap entry there may be cut mid-name). */
   let lastText = 0;
@@ -139,6 +148,7 @@ export function createSurefireParser(sink: ParserSink) {
         kind,
         lineNo: held.lineNos[i]!,
         bare: false,
+        inherited: /^ {2}[\w$.]+>/.test(e[0]),
       });
     });
     active = true;
@@ -404,6 +414,7 @@ export function createSurefireParser(sink: ParserSink) {
               kind: recap,
               lineNo,
               bare: e[3] === undefined && e[4] === undefined,
+              inherited: /^ {2}[\w$.]+>/.test(e[0]),
             });
           return true;
         }
@@ -468,19 +479,25 @@ export function createSurefireParser(sink: ParserSink) {
         if (r.bare && r.lineNo === lastText) continue;
         if (r.line !== null && frames.has(`${simple(r.cls).replace(/\$.*$/, "")}.${r.method}:${r.line}`))
           continue;
-        covered.add(key);
+        // A class-level hook's frame (`CartIT>TestKitSupport.beforeAll:56`, `StockTest.setUpClass:12`): no test ran, the
+        // class failed, as its class-level detail block (`pkg.StockTest  Time elapsed … <<< ERROR!`) would name it.
+        const hook = CLASS_HOOK.test(r.method);
+        if (hook && covered.has(base(r.cls, ""))) continue;
+        covered.add(hook ? base(r.cls, "") : key);
         const outer = r.cls.split("$", 1)[0]!;
         const cls = r.cls.includes(".")
           ? r.cls
           : (classes.get(r.cls) ??
             (classes.has(outer) ? `${classes.get(outer)!}${r.cls.slice(outer.length)}` : r.cls));
-        const id = `${cls}.${r.method}`;
+        const id = hook ? cls : `${cls}.${r.method}`;
         const typed = /^(\w+(?:Error|Exception)?)\s(.*)$/.exec(r.message);
+        // An inherited hook's line is in the base class's file, which the recap does not name: no place.
+        const line = hook && r.inherited ? null : r.line;
         sink.failure({
           category: "test",
           test: id,
-          file: r.line ? sink.path(sourcePath(cls, `${simple(cls).replace(/\$.*$/, "")}.java`, cls)) : null,
-          line: r.line,
+          file: line ? sink.path(sourcePath(cls, `${simple(cls).replace(/\$.*$/, "")}.java`, cls)) : null,
+          line,
           errorType: r.kind === "Errors" && typed ? typed[1]! : null,
           message: r.message || r.kind,
           start: r.lineNo,

@@ -9,17 +9,27 @@
  * are the failure's stack, not failures of their own (zig's std/testing.zig is where `expect` returns). The id is the
  * test's name as zig prints it (`test.sub`, `main.test.sign and verify`); the place is the frame in the test's own
  * function, else the first frame outside zig's library.
+ *
+ * zig 0.14+ prints the error at the margin under the step tree (`error: 'test.sub' failed:`, the expectation's message
+ * indented below it) and its summary with counts in parentheses (`Build Summary: 7/9 steps succeeded (1 failed);
+ * 24/25 tests passed (1 failed)`). A copy taken from a web page's `<pre>` may keep HTML's escaped quotes around the
+ * name (`&#x27;test.sub&#x27;`, `&#39;`): they are the quotes.
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
 
 const RUNNER = /^(?:Test \[)?(\d+)\/(\d+)\]? (.+?)\.\.\. (OK|FAIL|SKIP|SKIPPED)(?: \((\w+)\))?\s*$/;
-const BUILD_FAILED = /^(?:[\w. -]+: )?error: '(.+)' failed(?:: (.*))?$/;
-const EXECUTING = /^(?:[\w. -]+: )?error: while executing test '(.+)', the following test command failed:/;
+/** The quote around a name: `'`, or HTML's escaped one in a copy of a web page. */
+const Q = "(?:'|&#x27;|&#39;)";
+const BUILD_FAILED = new RegExp(`^(?:[\\w. -]+: )?error: ${Q}(.+)${Q} failed(?::(?: (.*))?)?$`);
+const EXECUTING = new RegExp(
+  `^(?:[\\w. -]+: )?error: while executing test ${Q}(.+)${Q}, the following test command failed:`,
+);
 const FRAME = /^(\S.*?\.zig):(\d+):(\d+): 0x[0-9a-f]+ in (.+?) \(([\w.-]+)\)$/;
 const RUNNER_COUNTS = /^(\d+) passed; (\d+) skipped; (\d+) failed\.$/;
 const ALL_PASSED = /^All (\d+) tests passed\.$/;
+/** `…; 1 failed; 0/1 tests passed; 1 failed` (before 0.14), `… (1 failed); 24/25 tests passed (1 skipped, 1 failed)`. */
 const BUILD_SUMMARY =
-  /^Build Summary: \d+\/\d+ steps succeeded(?:; \d+ failed)?(?:; (\d+)\/(\d+) tests passed(?:; (\d+) skipped)?(?:; (\d+) failed)?)?/;
+  /^Build Summary: \d+\/\d+ steps succeeded(?:; \d+ failed| \([^)]*\))?(?:; (\d+)\/(\d+) tests passed(?:; (\d+) skipped)?(?:; (\d+) failed)?(?: \(([^)]*)\))?)?/;
 /** A zig test's name: `test.x`, `module.test.x`, an anonymous `test_0`. */
 const TEST_NAME = /(?:^|\.)test[._]/;
 /** zig's own library: where `expect` returns from, never the test's place. */
@@ -32,6 +42,8 @@ export function createZigParser(sink: ParserSink) {
     frames: string[];
     place: { file: string; line: number; column: number } | null;
     own: boolean;
+    /** zig 0.14+'s message lines, indented under `error: 'test.x' failed:` (`       expected 3, found 2`). */
+    detail: string[];
     start: number;
     end: number;
   } | null = null;
@@ -54,7 +66,11 @@ export function createZigParser(sink: ParserSink) {
       line: o.place?.line ?? null,
       column: o.place?.column ?? null,
       errorType: o.errorType,
-      message: o.errorType ? `${o.id} failed: error.${o.errorType}` : `${o.id} failed`,
+      message: o.errorType
+        ? `${o.id} failed: error.${o.errorType}`
+        : o.detail.length > 0
+          ? `${o.id} failed: ${o.detail.join("\n")}`
+          : `${o.id} failed`,
       stack: o.frames.join("\n") || null,
       start: o.start,
       end: o.end,
@@ -84,6 +100,11 @@ export function createZigParser(sink: ParserSink) {
         return true;
       }
       if (open && frame(text, lineNo)) return true;
+      if (open && open.frames.length === 0 && open.detail.length < 20 && /^\s{2,}\S/.test(text)) {
+        open.detail.push(own(text.trim()));
+        open.end = lineNo;
+        return true;
+      }
       const r = text.length < 2_000 && text.includes("... ") ? RUNNER.exec(text) : null;
       if (r && TEST_NAME.test(r[3]!)) {
         close();
@@ -97,6 +118,7 @@ export function createZigParser(sink: ParserSink) {
             frames: [],
             place: null,
             own: false,
+            detail: [],
             start: lineNo,
             end: lineNo,
           };
@@ -117,6 +139,7 @@ export function createZigParser(sink: ParserSink) {
             frames: [],
             place: null,
             own: false,
+            detail: [],
             start: lineNo,
             end: lineNo,
           };
@@ -145,11 +168,14 @@ export function createZigParser(sink: ParserSink) {
           close();
           if (s[1] !== undefined) {
             const total = Number(s[2]);
-            const failed = Number(s[4] ?? 0);
+            const inParens = (word: string) =>
+              Number(new RegExp(`(\\d+) ${word}`).exec(s[5] ?? "")?.[1] ?? 0);
+            const skipped = Number(s[3] ?? 0) || inParens("skipped");
+            const failed = Number(s[4] ?? 0) || inParens("failed");
             sink.summary({
               passed: Number(s[1]),
-              skipped: Number(s[3] ?? 0),
-              failed: failed || (total - Number(s[1]) - Number(s[3] ?? 0) > 0 ? 1 : 0),
+              skipped,
+              failed: failed || (total - Number(s[1]) - skipped > 0 ? 1 : 0),
             });
           }
           return true;
