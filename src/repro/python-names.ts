@@ -55,6 +55,13 @@ export function pythonFreeNames(scan: string, bound: Set<string>): string[] {
   return names;
 }
 
+/** Extensions a file named in a report has (`test.toml`), never read as a module's attribute. */
+const FILE_EXTENSIONS = new Set(
+  "toml json yaml yml csv tsv txt cfg ini xml html md rst log py pyc pyi js mjs cjs ts lock zip gz tar whl".split(
+    " ",
+  ),
+);
+
 /** The module a name is written under in the report: `urllib.parse.SplitResult`, `from a.b import c`. */
 export function moduleNamedFor(name: string, texts: string[]): string | null {
   const escaped = name.replace(/[^\w]/g, "");
@@ -72,9 +79,13 @@ export function moduleNamedFor(name: string, texts: string[]): string | null {
       if (names.includes(name) && !m[2]!.includes(` as ${name}`)) return m[1]!;
     }
   }
-  const dotted = new RegExp(`(?<![\\w.])((?:[A-Za-z_]\\w*\\.)+)${name}(?![\\w(])`, "g");
+  // Not a path or a quoted file name (`/tmp/test.toml`, `"data.json"`: a file, not `toml` of a module `test`).
+  const dotted = new RegExp(`(?<![\\w./\\\\~'"-])((?:[A-Za-z_]\\w*\\.)+)${name}(?![\\w(])`, "g");
+  const fileName = FILE_EXTENSIONS.has(name.toLowerCase());
   for (const t of texts)
     for (const m of t.matchAll(dotted)) {
+      // `config.toml` in prose is a file when the name is a file extension and nothing is read from it.
+      if (fileName && t[m.index + m[0].length] !== ".") continue;
       const mod = m[1]!.slice(0, -1);
       // A module path: lower-case parts (a class's attribute, `Foo.Bar`, is not one).
       if (/^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*$/.test(mod)) return mod;
