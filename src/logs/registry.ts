@@ -90,6 +90,7 @@ import { tscFormat } from "./parsers/tsc.ts";
 import { unittestFormat } from "./parsers/unittest.ts";
 import { vitestFormat } from "./parsers/vitest.ts";
 import { wdioFormat } from "./parsers/wdio.ts";
+import { wdioEpilogueFormat } from "./parsers/wdio-epilogue.ts";
 import { zigFormat } from "./parsers/zig.ts";
 import { dottedStatusFormat } from "./parsers/dotted-status.ts";
 
@@ -128,6 +129,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   tapFormat,
   tapReporterFormat,
   wdioFormat,
+  // WebdriverIO 4's closing report: `1) title:` entries under `Number of specs:` and mocha's counts, before mocha's.
+  wdioEpilogueFormat,
   // ExUnit's and minitest's numbered `  1) …` blocks, before mocha's: each is taken only in its own shape.
   exunitFormat,
   // elixir-koans' `mix meditate`: the koan named under its `Now meditate upon Module` heading and rule.

@@ -6,12 +6,17 @@
  * hspec before 1.x's location lines printed its entry at the margin with no location (`1) rand works returns x`,
  * the path joined with spaces): such an entry is read only with HUnit's two-line reason right under it
  * (`expected: False`, ` but got: True`), and has no place.
+ * Each entry closes with its rerun line, whose `--match "/Foo.bar/does x/"` is the same spec path joined with `/`: a
+ * rerun line with no entry read since the previous one (a paste cut inside the entry, above it) names that entry's
+ * test (the path's parts joined with `, `), with no place.
  */
-import { BlockBuffer, type FormatDefinition, type ParserSink } from "../parser.ts";
+import { BlockBuffer, type FormatDefinition, own, type ParserSink } from "../parser.ts";
 
 const LOCATION = /^ {2}(\S+\.l?hs):(\d+)(?::\d+)?: ?$/;
 const ENTRY = /^ {2}(\d+)\) (\S.*)$/;
 const RERUN = /^ {2}To rerun use: --match /;
+/** The rerun line's path, as Haskell's `show` quotes it (`\"` and `\\` escaped); later options may follow. */
+const RERUN_PATH = /^ {2}To rerun use: --match "\/((?:[^"\\]|\\.)+)\/"(?: .*)?$/;
 const OLD_ENTRY = /^\d+\) (\S.*)$/;
 const OLD_EXPECTED = /^expected: \S/;
 const OLD_GOT = /^ but got: \S/;
@@ -21,6 +26,8 @@ export function createHspecParser(sink: ParserSink) {
   let located: { file: string; line: number; text: string; lineNo: number } | null = null;
   let block: { name: string; file: string; line: number; buf: BlockBuffer } | null = null;
   let seen = false;
+  /** An entry was read since the last rerun line. */
+  let entrySinceRerun = false;
   /** An old-style margin entry and the reason lines read under it so far (0, 1: `expected:`). */
   let old: { name: string; lines: string[]; start: number } | null = null;
 
@@ -90,11 +97,35 @@ export function createHspecParser(sink: ParserSink) {
         const e = ENTRY.exec(text);
         if (e) {
           seen = true;
+          entrySinceRerun = true;
           block = { name: e[2]!.trimEnd(), file: at.file, line: at.line, buf: new BlockBuffer(120, 12_000) };
           block.buf.push(at.text, at.lineNo);
           block.buf.push(text, lineNo);
           return true;
         }
+      }
+      const rr = text.startsWith('  To rerun use: --match "/') ? RERUN_PATH.exec(text) : null;
+      if (rr) {
+        close();
+        const named = entrySinceRerun;
+        entrySinceRerun = false;
+        if (!named) {
+          const parts = rr[1]!.replace(/\\(.)/g, "$1").split("/");
+          if (parts.every((p) => p.trim() !== "")) {
+            seen = true;
+            const name = own(parts.join(", "));
+            sink.failure({
+              category: "test",
+              test: name,
+              message: name,
+              stack: text,
+              start: lineNo,
+              end: lineNo,
+            });
+            sink.test(name, "failed");
+          }
+        }
+        return true;
       }
       if (!seen) return false;
       if (block && /^ {5}/.test(text)) {
@@ -121,5 +152,5 @@ export const hspecFormat: FormatDefinition = {
   description: "Haskell hspec (Failures: list with location lines)",
   create: createHspecParser,
   // Fresh, only a LOCATION line is asked (a line after one, once it is seen).
-  wakesOn: [/^ {2}\S+hs:/, /^\d+\) \S/],
+  wakesOn: [/^ {2}\S+hs:/, /^\d+\) \S/, /^ {2}To rerun use: --match "\//],
 };

@@ -10,12 +10,14 @@
  * what `-n`/`--name` takes (docs/test-ids.md). Paths are taken from the repository's `test/` directory when the
  * log shows a machine's absolute path.
  */
-import { BlockBuffer, type FormatDefinition, type ParserSink, underTopDir } from "../parser.ts";
+import { BlockBuffer, type FormatDefinition, own, type ParserSink, underTopDir } from "../parser.ts";
 
 /** Where a Ruby project keeps its tests: `test/` (Rails, minitest's default) or `tests/` (some gems). */
 const TEST_DIRS = ["test", "tests"] as const;
 
 const HEADER = /^ *(?:\d+\) )?(Failure|Error):$/;
+/** A numbered entry of minitest's report: a skip (`  1) Skipped:`), or a failure's or error's. */
+const NUMBERED = /^ *\d+\) (Skipped|Failure|Error):$/;
 // `Class#test [file:line]:`; minitest 4 / test-unit: `test_name(Class) [file:line]:`.
 const NAME = /^(\S[^#\s]*(?: [^#\s]+)*#\S.*?|test\w*\(\S+\))(?: \[(.+?):(\d+)\])?:?$/;
 /**
@@ -42,7 +44,12 @@ function idOf(name: string): string {
 
 export function createMinitestParser(sink: ParserSink) {
   /** A header seen, waiting for the test's name on the next line. */
-  let header: { kind: string; lineNo: number; text: string } | null = null;
+  let header: { kind: string; lineNo: number; text: string; numbered: boolean } | null = null;
+  /**
+   * The numbered skip entry under way: `awaiting` until its name's line is read, then the skipped test's name (cut
+   * names compared by prefix). Cleared by the next numbered entry and by the count line.
+   */
+  let skip: { awaiting: boolean; name: string } | null = null;
   /** A header and its name's line cut inside `[file:line]`, waiting for the line that ends it. */
   let wrapped: {
     header: { kind: string; lineNo: number; text: string };
@@ -59,6 +66,8 @@ export function createMinitestParser(sink: ParserSink) {
     head: number;
     /** test-unit's error printed on the name's line: the message's first line. */
     lead?: string;
+    /** An unnumbered block inside a numbered skip's entry, naming the skipped test: part of the skip. */
+    skipped?: boolean;
   } | null = null;
   const reported = new Set<string>();
 
@@ -66,7 +75,7 @@ export function createMinitestParser(sink: ParserSink) {
     if (!block) return;
     const b = block;
     block = null;
-    if (reported.has(b.id)) return;
+    if (b.skipped || reported.has(b.id)) return;
     reported.add(b.id);
     const lines = b.lead ? [b.lead, ...b.buf.lines.slice(b.head)] : b.buf.lines.slice(b.head);
     let file = b.file;
@@ -130,6 +139,10 @@ export function createMinitestParser(sink: ParserSink) {
           return true;
         }
       }
+      if (skip?.awaiting) {
+        skip = { awaiting: false, name: own(text.replace(/ \[[^\]]*\]:?$|:$/, "")) };
+        return true;
+      }
       if (header) {
         const h = header;
         header = null;
@@ -149,6 +162,13 @@ export function createMinitestParser(sink: ParserSink) {
             buf: new BlockBuffer(),
             head: 2,
           };
+          // The skipped test's name in full, or cut by the log's end (no `[file:line]`) to a part of it.
+          if (
+            skip !== null &&
+            !h.numbered &&
+            (m[1] === skip.name || (m[2] === undefined && m[1]!.length >= 8 && skip.name.startsWith(m[1]!)))
+          )
+            block.skipped = true;
           block.buf.push(h.text, h.lineNo);
           block.buf.push(text, lineNo);
           return true;
@@ -161,7 +181,7 @@ export function createMinitestParser(sink: ParserSink) {
         else if (RULE.test(text)) {
           close();
           return true;
-        } else if (!HEADER.test(text) && !COUNTS.test(text)) {
+        } else if (!HEADER.test(text) && !COUNTS.test(text) && !NUMBERED.test(text)) {
           block.buf.push(text, lineNo);
           return true;
         } else close();
@@ -180,14 +200,22 @@ export function createMinitestParser(sink: ParserSink) {
       if (c === 58 /* : */ && (text.endsWith("Failure:") || text.endsWith("Error:"))) {
         const h = HEADER.exec(text);
         if (h) {
-          header = { kind: h[1]!, lineNo, text };
+          const numbered = /\d\) /.test(text);
+          if (numbered) skip = null;
+          header = { kind: h[1]!, lineNo, text, numbered };
           return true;
         }
         return false;
       }
+      if (text.endsWith(") Skipped:") && NUMBERED.test(text)) {
+        close();
+        skip = { awaiting: true, name: "" };
+        return true;
+      }
       if (text.includes(" assertions, ")) {
         const n = COUNTS.exec(text);
         if (!n) return false;
+        skip = null;
         const failed = Number(n[2]);
         const errors = Number(n[3]);
         const skipped = Number(n[4] ?? 0);

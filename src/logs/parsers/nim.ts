@@ -14,7 +14,10 @@
  * nimble runs each `tests/t*.nim` as a program (`Compiling /…/tests/test1 (from package kiln) using c backend`) and
  * closes with `Error: Only 0/1 tests passed`: a program nimble could not run or that failed
  * (`Error: execution of an external program failed: '/…/tests/test1'`) is a failed test, named by its path from
- * the package's `tests/` directory, counted only with nimble's `Only N/M tests passed` line.
+ * the package's `tests/` directory, counted only with nimble's `Only N/M tests passed` line. The program's results
+ * come right before that failure line: a run of margin result lines (`[OK] `/`[FAILED] `) ending on the line above it
+ * is unittest's output even with no suite and no check line (tests outside a suite, `check` cut from the log); its
+ * `[FAILED]` lines name the program's failures, and the program is then no failure of its own.
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
 
@@ -36,8 +39,12 @@ export function createNimParser(sink: ParserSink) {
     message: string;
     start: number;
     end: number;
+    /** Printed right above nimble's failure line for its program. */
+    confirmed?: boolean;
   };
   const held: Held[] = [];
+  /** The run of result lines under way: its last line's number, and how many results were held before it. */
+  let run = { last: -1, from: 0 };
   const programs: Held[] = [];
   let nimbleCounted = false;
 
@@ -64,6 +71,10 @@ export function createNimParser(sink: ParserSink) {
       }
       const r = RESULT.exec(text);
       if (r) {
+        if (r[1] === undefined) {
+          if (run.last !== lineNo - 1) run = { last: lineNo, from: held.length };
+          else run.last = lineNo;
+        }
         const indented = r[1] !== undefined;
         // A result line is indented under a suite and at the margin outside one.
         if (!indented) suite = null;
@@ -72,7 +83,11 @@ export function createNimParser(sink: ParserSink) {
         const id = suite !== null ? `${suite}::${name}` : name;
         if (r[2] === "OK") {
           // A passing rerun of a test clears its earlier failure.
-          for (let i = held.length - 1; i >= 0; i--) if (held[i]!.test === id) held.splice(i, 1);
+          for (let i = held.length - 1; i >= 0; i--) {
+            if (held[i]!.test !== id) continue;
+            held.splice(i, 1);
+            if (i < run.from) run.from--;
+          }
         } else if (r[2] === "FAILED" && held.length < 10_000) {
           const test = own(id);
           held.push({
@@ -89,9 +104,16 @@ export function createNimParser(sink: ParserSink) {
       }
       const p = text.includes("external program failed") ? PROGRAM_FAILED.exec(text) : null;
       if (p) {
-        const path = p[1]!.replace(/\\/g, "/");
+        const path = p[1]!.replace(/\\/g, "/").trim();
         const at = path.lastIndexOf("/tests/");
-        if (at >= 0 && programs.length < 10_000) {
+        let named = false;
+        if (run.last === lineNo - 1) {
+          for (let i = run.from; i < held.length; i++) {
+            held[i]!.confirmed = true;
+            named = true;
+          }
+        }
+        if (at >= 0 && !named && programs.length < 10_000) {
           const test = own(path.slice(at + 1));
           programs.push({
             test,
@@ -122,7 +144,7 @@ export function createNimParser(sink: ParserSink) {
         sink.test(f.test, "failed", f.file);
         sink.failure({ category: "test", ...f });
       };
-      if (unittest) for (const f of held) emit(f);
+      for (const f of held) if (unittest || f.confirmed) emit(f);
       if (nimbleCounted) for (const f of programs) emit(f);
     },
   };

@@ -12,7 +12,8 @@
  * Older and cut shapes of the same report: a header whose rules a paste lost (` Failure ('test-kettle.R:5:3'): pours
  * half`, read only with the quoted place), testthat 1.x–2.x's numbered recap `1. Failure: pours half (@test-kettle.R#5)`
  * (`1. Error: …`), testthat 0.x's `7. Failure (at test-kettle.R#5): pours half` (printed once per failed expectation:
- * one test), and their count line `OK: 2 SKIPPED: 0 FAILED: 1` (`[ OK: 2 | SKIPPED: 0 | WARNINGS: 0 | FAILED: 1 ]`).
+ * one test; `(@test-kettle.R#5)` in development versions), whose name `(unknown)` is code run outside `test_that()`,
+ * and their count line `OK: 2 SKIPPED: 0 FAILED: 1` (`[ OK: 2 | SKIPPED: 0 | WARNINGS: 0 | FAILED: 1 ]`).
  * A test file R could not parse (`Error in parse(text = lines, …) :` then `testthat/test-kettle.R:3:70: unexpected
  * '{'`) ran no test: the failure is the file's, whatever the count says (its tests were never counted).
  */
@@ -23,7 +24,11 @@ const RECAP = /^\s*(FAILURE|ERROR) \('?([^\s'()]+\.[Rr]):(\d+)(?::(\d+))?'?\): (
 const COUNT = /^\s*\[ FAIL (\d+) \| WARN (\d+) \| SKIP (\d+) \| PASS (\d+) \]$/;
 const BARE_HEADER = /^\s*(Failure|Error) \('([^\s'()]+\.[Rr]):(\d+)(?::(\d+))?'\): (\S.*?)(?: ─+)?$/;
 const OLD_RECAP = /^\s*\d+\. (Failure|Error): (\S.*?) \(@([^\s()#@]+\.[Rr])#(\d+)\)(?: -+)?\s*$/;
-const AT_RECAP = /^\s*\d+\. (Failure|Error) \(at ([^\s()#]+\.[Rr])#(\d+)\): (\S.*?)\s*$/;
+// testthat 0.x's `(at file#line)`, and the `(@file#line)` its development versions printed in the same place; the header
+// in the report ends in a rule of dashes (`… (unknown) -----`), the recap's entry in a space.
+const AT_RECAP = /^\s*\d+\. (Failure|Error) \((?:at |@)([^\s()#@]+\.[Rr])#(\d+)\): (\S.*?)(?: -+)?\s*$/;
+/** testthat 0.x's name for expectations run outside `test_that()` (3.x prints OUTSIDE): the file's failure. */
+const UNKNOWN = "(unknown)";
 const OLD_COUNT =
   /^\s*\[?\s*OK: (\d+)\s*\|?\s*SKIPPED: (\d+)\s*\|?\s*(?:WARNINGS: \d+\s*\|?\s*)?FAILED: (\d+)\s*\]?$/;
 const PARSE_ERROR = /^\s*Error in parse\(text = /;
@@ -143,9 +148,9 @@ export function createTestthatParser(sink: ParserSink) {
         open = add([o[0], o[1]!, o[3]!, o[4]!, "", o[2]!], lineNo);
         return true;
       }
-      const a = text.includes("(at ") ? AT_RECAP.exec(text) : null;
+      const a = text.includes("(at ") || text.includes("(@") ? AT_RECAP.exec(text) : null;
       if (a) {
-        open = add([a[0], a[1]!, a[2]!, a[3]!, "", a[4]!], lineNo);
+        open = add([a[0], a[1]!, a[2]!, a[3]!, "", a[4]! === UNKNOWN ? OUTSIDE : a[4]!], lineNo);
         return true;
       }
       const oc = text.includes("FAILED: ") ? OLD_COUNT.exec(text) : null;
