@@ -79,8 +79,9 @@ function ownFileLookup(spec: string, pkg: string, tail: string): string {
 export function installedPackagePaths(code: string): { code: string; read: string[] } {
   const read: string[] = [];
   const out = code.replace(SPECIFIER, (whole, lead: string, quote: string, spec: string) => {
-    const m =
-      /^(?:\.{1,2}\/)+node_modules\/((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)((?:\/[^'"\s]*)?)$/i.exec(spec);
+    const m = /^(?:\.{1,2}\/)+node_modules\/((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)((?:\/[^'"\s]*)?)$/i.exec(
+      spec,
+    );
     if (!m) return whole;
     const tail = m[2]!.replace(/\/+$/, "");
     read.push(spec);
