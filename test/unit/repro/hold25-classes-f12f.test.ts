@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { completeProgram } from "../../../src/repro/complete.ts";
+import { outputAppears } from "../../../src/repro/match.ts";
 import { installedPackagePaths } from "../../../src/repro/own-package-path.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
@@ -41,5 +42,34 @@ describe("a path into the reporter's node_modules names the package", () => {
     expect(program.dependencies).toEqual(["odd-check"]);
     expect(program.files[program.entry]).toContain("require('odd-check')");
     expect(program.completions.join("\n")).toMatch(/path into the reporter's `node_modules`/);
+  });
+});
+
+describe("a value printed by an older Node's inspect, compared by content", () => {
+  // An old REPL's layout: the first key on the brace's line, a bare `[Function]`.
+  const reported = ["{ start: '10.0.0.0',", "  end: '10.0.0.255',", "  size: 256,", "  has: [Function] }"];
+  const node18 = "{\n  start: '10.0.0.0',\n  end: '10.0.0.255',\n  size: 256,\n  has: [Function: has]\n}\n";
+  it("matches Node 18's printing of the same value (layout and the function's name aside)", () => {
+    expect(outputAppears(reported, node18)).toBe(true);
+    expect(outputAppears(reported, node18.replace("[Function: has]", "[AsyncFunction: has]"))).toBe(true);
+    expect(outputAppears(reported, node18.replace("[Function: has]", "[Function (anonymous)]"))).toBe(true);
+  });
+  it("a different value is still not the reported output", () => {
+    expect(outputAppears(reported, node18.replace("'10.0.0.255'", "'10.0.0.127'"))).toBe(false);
+    expect(outputAppears(reported, node18.replace("size: 256", "size: 128"))).toBe(false);
+    // Not a function at all where the report printed one.
+    expect(outputAppears(reported, node18.replace("[Function: has]", "true"))).toBe(false);
+    expect(outputAppears(reported, node18.replace("[Function: has]", "[Object]"))).toBe(false);
+    // A key missing.
+    expect(outputAppears(reported, node18.replace("  size: 256,\n", ""))).toBe(false);
+  });
+  it("a report that names its functions keeps the names compared", () => {
+    const named = ["{ check: [Function: check], size: 2 }"];
+    expect(outputAppears(named, "{ check: [Function: check], size: 2 }\n")).toBe(true);
+    expect(outputAppears(named, "{ check: [Function: verify], size: 2 }\n")).toBe(false);
+    // One named, one bare: the report's printer names functions, so the bare one is not read as any name.
+    expect(
+      outputAppears(["{ a: [Function: a],", "  b: [Function] }"], "{ a: [Function: a], b: [Function: b] }\n"),
+    ).toBe(false);
   });
 });
