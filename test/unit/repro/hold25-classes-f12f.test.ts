@@ -3,6 +3,7 @@
  * their reading. Reports written for these tests.
  */
 import { describe, expect, it } from "vitest";
+import { classifyBlock } from "../../../src/repro/classify-block.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
 import { outputAppears } from "../../../src/repro/match.ts";
 import { installedPackagePaths } from "../../../src/repro/own-package-path.ts";
@@ -71,5 +72,37 @@ describe("a value printed by an older Node's inspect, compared by content", () =
     expect(
       outputAppears(["{ a: [Function: a],", "  b: [Function] }"], "{ a: [Function: a], b: [Function: b] }\n"),
     ).toBe(false);
+  });
+});
+
+describe("a native crash pasted in a code fence is output", () => {
+  it("glibc's failed assert, a fatal signal, a C library abort: error output, whatever the fence", () => {
+    for (const [fence, text] of [
+      ["python", "python3: Objects/listobject.c:42: list_resize: Assertion `n >= 0' failed."],
+      ["python", "python: Modules/x.c:7: f: Assertion `ok' failed.\nAborted (core dumped)"],
+      ["js", "node: ../src/node_file.cc:1010: void f(): Assertion `(argc) == (3)' failed.\nAborted"],
+      ["python", "Segmentation fault (core dumped)"],
+      ["python", "free(): invalid pointer\nAborted (core dumped)"],
+      ["python", "*** stack smashing detected ***: terminated"],
+    ] as const)
+      expect(classifyBlock(fence, text).kind).toBe("error-output");
+  });
+  it("code that mentions such words stays code", () => {
+    for (const text of [
+      "assert n >= 0, 'Assertion failed.'",
+      "print('python: x.c:1: f: Assertion `a` failed.')",
+      "aborted = run()\nprint(aborted)",
+      "free(ptr)",
+      "while x:\n    0 if 1 else 0",
+    ])
+      expect(classifyBlock("python", text).kind).toBe("code");
+  });
+  it("the report's code runs and the pasted assertion is the reported error", () => {
+    const md = `# assertion in the compiler\n\n${f}python\ncompile("while 1:\\n    pass\\n", "t", "exec")\n${f}\n\noutput (Python 3.12.0rc3+):\n${f}python\npython: Python/flowgraph.c:9: f: Assertion \`0 <= oparg' failed.\n${f}\n`;
+    const parsed = parseReport(md);
+    expect(parsed.blocks.map((b) => b.kind)).toEqual(["code", "error-output"]);
+    const program = completeProgram(parsed, reportedExpectations(parsed).invocation)!;
+    expect(program.files[program.entry]).toContain("compile(");
+    expect(program.files[program.entry]).not.toContain("flowgraph");
   });
 });
