@@ -190,6 +190,31 @@ export function messageLines(value: string): boolean {
   );
 }
 
+/**
+ * A native crash as the C runtime prints it, never a statement of any language: glibc's failed `assert`
+ * (`prog: Python/x.c:114: f: Assertion `0 <= n' failed.`), the shell's word for a fatal signal
+ * (`Segmentation fault (core dumped)`, `Aborted`), a C library's abort (`free(): invalid pointer`,
+ * `*** stack smashing detected ***: terminated`). A block holding only such lines (one to six) is what a run
+ * printed, whatever its fence says: pasted in a `python` fence, it is output, not code.
+ */
+export function nativeCrashLines(value: string): boolean {
+  const lines = value.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length === 0 || lines.length > 6) return false;
+  return lines.every((raw) => {
+    const l = raw.trim();
+    return (
+      /^\S+: \S+\.(?:c|cc|cpp|cxx|h|hpp):\d+: .*\bAssertion [`'"].*['"`] failed\.?$/.test(l) ||
+      /^(?:[\w./-]+: )?(?:line \d+: +\d+ +)?(?:Segmentation fault|Aborted|Bus error|Illegal instruction|Floating point exception)(?: +\(core dumped\))?(?: +\S+)*$/.test(
+        l,
+      ) ||
+      /^(?:(?:free|malloc|realloc|munmap_chunk)\(\): [a-z][\w ]*|double free or corruption(?: \(\w+\))?)$/.test(
+        l,
+      ) ||
+      /^\*\*\* [a-z][\w ]+ \*\*\*(?::? .*)?$/.test(l)
+    );
+  });
+}
+
 /** A quoted field of a CSV line, its quotes possibly unescaped inside (`"XXX "Bree""`): up to the next `",`. */
 const CSV_LINE = /^\s*"[^\n]*"\s*$/;
 
@@ -307,6 +332,8 @@ export function classifyBlock(fence: string | null | undefined, value: string): 
     // A message block in a code fence: each line a message (`Parse Error: expected: '"' got: 'B'…`, words then
     // `Error:`), which no program is (two names side by side do not parse), or a line of quoted CSV fields.
     if (messageLines(value)) return { kind: "error-output", language };
+    // A C assertion or a fatal signal pasted in a code fence (`python: Python/flowgraph.c:114: …: Assertion … failed.`).
+    if (nativeCrashLines(value)) return { kind: "error-output", language };
     if (csvLines(value)) return { kind: "output", language: "text" };
     // A block that is one object or array literal and nothing else (`{ s: 'x', Path: '/' }` after "gives"):
     // a printed value. Run alone it would do nothing (or not parse, `{ a: 1, b: 2 }` being a block statement).

@@ -49,7 +49,12 @@ import { sameProduct } from "./versions.ts";
 import { annotate, JS_ECHO_PRELUDE, JS_ECHO_PRELUDE_ESM, PY_ECHO_PRELUDE } from "./annotations.ts";
 import { unitWithoutEdgeProse } from "./edge-prose.ts";
 import { labelledData } from "./labelled-data.ts";
-import { ownPackagePaths, ownPackageSpecifier, ownSourceTreePaths } from "./own-package-path.ts";
+import {
+  installedPackagePaths,
+  ownPackagePaths,
+  ownPackageSpecifier,
+  ownSourceTreePaths,
+} from "./own-package-path.ts";
 import { type ParsedReport, plainBlockAsPython, type ReportBlock } from "./parse-report.ts";
 import { nodeScriptFromTranscript, parseTranscript, pythonScriptFromTranscript } from "./transcript.ts";
 
@@ -1198,6 +1203,14 @@ function completeJs(
     code = cdn.code;
     completions.push(
       `read ${cdn.read.map((s) => `\`${s}\``).join(", ")} imported from a CDN address as the npm package${cdn.read.length > 1 ? "s" : ""} it serves: Node loads no \`https:\` import`,
+    );
+  }
+  // `require('./node_modules/x')`: the folder npm installed `x` into names the package `x` (own-package-path.ts).
+  const installed = installedPackagePaths(code);
+  if (installed.read.length > 0) {
+    code = installed.code;
+    completions.push(
+      `read ${installed.read.map((s) => `\`${s}\``).join(", ")} (a path into the reporter's \`node_modules\`) as the installed package it names`,
     );
   }
   /** The package whose source-tree paths the code was read with: installed although no specifier names it. */

@@ -202,6 +202,9 @@ export function dumpScalarsAppear(reported: string[], observedText: string): boo
   return true;
 }
 
+/** A function as Node's printer names it: `[Function: f]`, `[AsyncFunction: f]`, `[GeneratorFunction: g]`. */
+const namedFunction = /\[(?:Async|Generator|AsyncGenerator)?Function: ?[\w$.]+\]/;
+
 /** Reported output lines all appear, in order, among the observed lines (normalized). */
 export function outputAppears(reported: string[], observedText: string): boolean {
   // A developer-console dump shows only some values; the rest is elided, not claimed.
@@ -218,6 +221,13 @@ export function outputAppears(reported: string[], observedText: string): boolean
       .replace(/\[Object: null prototype\]\s*(?=\{)/g, "")
       .replace(/\s+/g, "")
       .replace(/([{,])(['"])([A-Za-z_$][\w$]*|\d+)\2:/g, "$1$3:");
+  // An older Node (and a browser console) printed every function as a bare `[Function]`, where Node 18 names it
+  // (`[Function: contains]`, `[AsyncFunction: f]`): when the report's printer names none, a named function
+  // printed here is the same value. A report that names functions keeps its names compared.
+  const bareFunctions =
+    want.some((w) => w.key.includes("[Function]")) && !want.some((w) => namedFunction.test(w.key));
+  const printedCompact = (s: string) =>
+    compact(bareFunctions ? s.replace(new RegExp(namedFunction.source, "g"), "[Function]") : s);
   let i = 0;
   for (const h of have) {
     if (i >= want.length) break;
@@ -226,9 +236,9 @@ export function outputAppears(reported: string[], observedText: string): boolean
     if (
       line === w ||
       (w.length >= 6 && line.includes(w)) ||
-      (/[[{(]/.test(w) && compact(line) === compact(w)) ||
+      (/[[{(]/.test(w) && printedCompact(line) === compact(w)) ||
       // `{ a: [Object] }`: Node's printer cut the reported value at depth; any object there is the same output.
-      cutMatches(compact(w), compact(line), false)
+      cutMatches(compact(w), printedCompact(line), false)
     )
       i++;
   }
@@ -237,7 +247,7 @@ export function outputAppears(reported: string[], observedText: string): boolean
   // objects at another width from version to version): the same characters, in order, whitespace aside.
   const literal = want.some((w) => w.literal);
   const wanted = compact(want.map((w) => w.key).join(""));
-  const printed = compact(have.map((h) => (literal ? h.literal : h.masked)).join(""));
+  const printed = printedCompact(have.map((h) => (literal ? h.literal : h.masked)).join(""));
   return (
     /[[{(]/.test(wanted) &&
     wanted.length >= 12 &&

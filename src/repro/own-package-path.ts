@@ -66,3 +66,26 @@ function ownFileLookup(spec: string, pkg: string, tail: string): string {
   const args = [spec, pkg, tail].map((s) => JSON.stringify(s)).join(", ");
   return `((spec, pkg, tail) => { const fs = require("node:fs"), path = require("node:path"); for (const dir of require.resolve.paths(pkg) ?? []) { const root = path.join(dir, pkg); if (!fs.existsSync(path.join(root, "package.json"))) continue; const found = ["", "lib", "src", "dist"].flatMap((sub) => ["", ".js", ".cjs", ".json"].map((ext) => path.join(root, sub, tail + ext)).filter((f) => fs.existsSync(f) && fs.statSync(f).isFile()).slice(0, 1)); return found.length === 1 ? found[0] : spec; } return spec; })(${args})`;
 }
+
+/**
+ * A path into the reporter's `node_modules` (issue 12, hold25: `require('./node_modules/<pkg>')`,
+ * `import x from '../node_modules/@s/p/lib/a.js'`): the folder npm installed the package into, so the
+ * specifier names that package (and its inner path) and loads the release installed for the report. Only a
+ * path made of `./`/`../` steps then `node_modules/`; a package folder's own name never starts with `.`
+ * (`node_modules/.bin/x` is a command, not a package), and a path through another folder first
+ * (`./vendor/node_modules/x`, another package's nested copy) or a file merely named like one
+ * (`./node_modules_cache`) stays as written. Returns the code and the specifiers so read.
+ */
+export function installedPackagePaths(code: string): { code: string; read: string[] } {
+  const read: string[] = [];
+  const out = code.replace(SPECIFIER, (whole, lead: string, quote: string, spec: string) => {
+    const m = /^(?:\.{1,2}\/)+node_modules\/((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)((?:\/[^'"\s]*)?)$/i.exec(
+      spec,
+    );
+    if (!m) return whole;
+    const tail = m[2]!.replace(/\/+$/, "");
+    read.push(spec);
+    return `${lead}${quote}${m[1]!}${tail}${quote}`;
+  });
+  return { code: out, read };
+}
