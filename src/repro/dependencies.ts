@@ -62,10 +62,11 @@ export function pinDependencies(
     }
   }
   // `> math.version` then `'3.18.0'` typed at a Node prompt inside another block (a shell block of system
-  // information): the version of the package the name is bound to in the program.
+  // information): the version of the package the name is bound to in the program. The blanks around the `;` are
+  // two runs that cannot share a character: `[ \t]*;?[ \t]*` split a long run of blanks every way (quadratic).
   for (const b of report.blocks) {
     for (const m of b.value.matchAll(
-      /^[ \t]*>[ \t]*([A-Za-z_$][\w$]*)\.(?:VERSION|version)[ \t]*;?[ \t]*\r?\n[ \t]*(['"])v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\2[ \t]*$/gm,
+      /^[ \t]*>[ \t]*([A-Za-z_$][\w$]*)\.(?:VERSION|version)[ \t]*(?:;[ \t]*)?\r?\n[ \t]*(['"])v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\2[ \t]*$/gm,
     )) {
       const boundBy = (d: string) =>
         report.blocks.some((o) =>

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { annotate } from "../../../src/repro/annotations.ts";
 import { completeProgram } from "../../../src/repro/complete.ts";
 import { pinDependencies } from "../../../src/repro/dependencies.ts";
+import { cpuMs } from "../../support/cpu-time.ts";
 import { foldRuns, matchRun } from "../../../src/repro/match.ts";
 import { glyphPromptAsDollar } from "../../../src/repro/fancy-prompt.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
@@ -186,6 +187,18 @@ describe("the release the report is about", () => {
     expect(picked("on tidy-sort@1.4.0", "on tidy-sort@2.0.0-rc.1")).toEqual(["2.0.0-rc.1"]);
     // A runtime's release is no release of the package.
     expect(picked("on Node 16.20.0", "on Node 18.20.4")).not.toContain("18.20.4");
+  });
+
+  it("reads a `> name.version` line in time linear in its length (60,000 blanks after it)", () => {
+    const md = `# sort\n\n${code}\n\n\`\`\`\n> sorter.version${" ".repeat(60_000)}x\n'1.2.3'\n\`\`\`\n`;
+    const report = parseReport(md);
+    const p = completeProgram(report, reportedExpectations(report).invocation, "tidy-sort")!;
+    const { value, ms } = cpuMs(() => pinDependencies(p, report, null, "tidy-sort"));
+    expect(value.map((x) => `${x.name}@${x.version}`)).toEqual(["tidy-sort@null"]);
+    // Quadratic, it took about 2 s of CPU here; linear, a few milliseconds.
+    expect(ms).toBeLessThan(500);
+    const spaced = `# sort\n\n${code}\n\n\`\`\`\n> sorter.version ;  \n'1.2.3'\n\`\`\`\n`;
+    expect(pins(spaced, "tidy-sort")).toEqual(["tidy-sort@1.2.3"]);
   });
 
   it("must not pin: two releases neither called bad, a version line of a name the program does not bind", () => {
