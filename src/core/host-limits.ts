@@ -42,6 +42,11 @@ export interface HostLimits {
   gitOutputMb: number;
   /** Most heap memory of one host-side git command (`ulimit -d`), in MiB. */
   gitMemoryMb: number;
+  /**
+   * Most pattern-by-path comparisons, in millions, a checkout of a commit may cost git in attribute matching (its
+   * `.gitattributes` patterns × the files below them, counted before git runs: src/git/pattern-budget.ts).
+   */
+  gitPatternChecks: number;
   /** Largest file or stdin the CLI reads (a report, a log, a patch), in MiB. */
   inputMb: number;
   /** Most entries of a repository archive the App unpacks. */
@@ -76,6 +81,7 @@ export const DEFAULT_HOST_LIMITS: Readonly<HostLimits> = Object.freeze({
   manifestMb: 64,
   gitOutputMb: 64,
   gitMemoryMb: 1_024,
+  gitPatternChecks: 60,
   inputMb: 256,
   tarballEntries: 20_000,
   tarballMb: 200,
@@ -103,6 +109,7 @@ export const HOST_LIMIT_RANGES: Readonly<Record<keyof HostLimits, readonly [numb
     manifestMb: [1, 1_024],
     gitOutputMb: [1, 4_096],
     gitMemoryMb: [64, 65_536],
+    gitPatternChecks: [1, 1_000_000],
     inputMb: [1, 16_384],
     tarballEntries: [100, 10_000_000],
     tarballMb: [1, 65_536],

@@ -24,6 +24,7 @@ import { createJobSandbox, resolveSandbox } from "./settings.ts";
 import { type Pipelines, pipelines as productionPipelines, runJob } from "./run-job.ts";
 import { isLocalOrigin, originAccess, type Resolve } from "../git/origin.ts";
 import { GitConfigRefusedError } from "../git/errors.ts";
+import { checkAttributeBudget } from "../git/pattern-budget.ts";
 
 export interface DefaultRunnerOptions {
   env: Record<string, string | undefined>;
@@ -124,6 +125,8 @@ export async function ensureCheckoutAt(
       }
       await git.raw(["fetch", "--no-tags", "--depth=1", source, sha], { timeoutMs: 300_000, config: pin });
     }
+    // Git matches every file it writes against the tree's attribute patterns: counted first, refused past the budget.
+    await checkAttributeBudget(git, sha);
     await git.raw(["checkout", "--quiet", "--detach", sha], { timeoutMs: 300_000 });
   } catch (error) {
     throw new CheckoutMismatchError(

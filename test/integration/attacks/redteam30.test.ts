@@ -15,7 +15,4 @@ describeHostWave({
   title:
     "thirtieth red team: exploration tools' uncounted work, test oracles, checker configuration, embedded tests, git pattern files, prototype event names, config API answers",
   n: 30,
-  // Git's own CPU on 50,000 .gitattributes patterns over 4,000 files passed the 8 s bound in a fresh-clone CI run
-  // (session 24): the cost is git's, files × patterns, and nothing of Retrace bounds it yet (redteam30-results.md).
-  open: ["git-gitattributes-50k-patterns-on-checkout"],
 });
