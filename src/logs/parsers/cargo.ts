@@ -74,8 +74,20 @@ const ARROW = /^\s*--> (.+?):(\d+):(\d+)$/;
 const AGGREGATE =
   /^(could not compile|builder for '|Cannot build '|\d+ dependenc(?:y|ies) of derivation '|test run failed|(?:doc)?test failed, to rerun|aborting due to|build failed|Recipe|\d+ previous errors?|\d+ targets?(?: failed|\s*$)|failed to run)/;
 // SwiftPM's `error: terminated(1): /…/swift-build-tool -f …` is its build tool's exit status too.
-const EXIT_STATUS =
-  /^(?:Bad exit status from|terminated\(-?\d+\): |(?:command|process|script|recipe) .*(?:exited|failed) with (?:exit )?(?:code|status) \d+\.?$|.*returned non-zero exit status \d+\.?$)/i;
+const EXIT_STATUS = /^(?:Bad exit status from|terminated\(-?\d+\): )/i;
+/**
+ * A bare `error:`'s text that is a program's exit status: rpmbuild's and SwiftPM's forms above, a sentence naming a
+ * command, process, script or recipe that exited or failed with a code (`command exited with code 1`, zig's `the
+ * following build command failed with exit code 1:`), or `… returned non-zero exit status 2`. Three anchored
+ * tests rather than one pattern with two open `.*` (quadratic on a long line).
+ */
+function isExitStatus(message: string): boolean {
+  if (EXIT_STATUS.test(message) || /returned non-zero exit status \d+\.?$/i.test(message)) return true;
+  return (
+    / (?:exited|failed) with (?:exit )?(?:code|status) \d+[.:]?$/i.test(message) &&
+    /^(?:the following )?(?:\S+ )?(?:command|process|script|recipe)\b/i.test(message)
+  );
+}
 /**
  * A program's usage text (distutils' `usage: setup.py [global_opts] cmd1 …` and its `   or: …` lines, optparse's
  * `Usage: prog [options]`): a bare `error:` right under it (a blank line between at most) is that program's
@@ -461,7 +473,14 @@ export function createCargoParser(sink: ParserSink) {
         // Another program's exit status under a bare `error:` (rpmbuild's `error: Bad exit status from
         // /var/tmp/rpm-tmp.x (%check)`, a tool's `error: command exited with code 1`) is a status, not a diagnostic:
         // the output above names what failed, or nothing does.
-        if (!re[1] && EXIT_STATUS.test(re[2]!)) return true;
+        if (!re[1] && isExitStatus(re[2]!)) return true;
+        // An `error:` between `running N tests` and the run's result is the tests' own output (`--nocapture`
+        // prints it there), or, with a code, in a failed doc-test's block, rustdoc's compile error of that doc-test:
+        // the block's failure, not a build failure of its own. rustc's diagnostics of the build come before a run.
+        if (inRun && (!re[1] || block)) {
+          block?.buf.push(text, lineNo);
+          return true;
+        }
         flushBlock();
         rustc = { code: re[1] ?? null, message: re[2]!, buf: new BlockBuffer(), loc: null };
         rustc.buf.push(text, lineNo);
