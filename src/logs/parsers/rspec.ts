@@ -14,12 +14,15 @@ const ENTRY = /^ {2}(\d+)\) (.+)$/;
 const LOOSE_ENTRY = /^ {0,2}(\d+)\) (\S.*)$/;
 const TASK_BOX = /^[-*] \[[ xX]\] (?= {0,2}\d+\) \S)/;
 // A directory or file name after the first may hold single spaces (`./spec/deep dir/x_spec.rb`).
-const RB_PATH = "[^\\s/]*(?:/(?:[^\\s/]| (?=[^\\s/]))+?)*?\\.rb";
+// Crystal's spec runner prints RSpec's layout for `_spec.cr` files (`crystal spec ./spec/x_spec.cr:36 # …`).
+const RB_PATH = "[^\\s/]*(?:/(?:[^\\s/]| (?=[^\\s/]))+?)*?\\.(?:rb|cr)";
 const FRAME = new RegExp(`^\\s*# (${RB_PATH}):(\\d+)(?::in .*)?$`);
+// Crystal's count line names its errors (examples that raised) beside its failures: `4 examples, 1 failures, 0 errors,
+// 0 pending`; both are failed examples.
 const COUNTS =
-  /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?$/;
+  /^(\d+) examples?, (\d+) failures?(?:, (\d+) errors)?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?$/;
 const FINISHED = /^Finished in [\d.]+ (?:seconds|minutes)/;
-const RERUN = new RegExp(`^rspec (${RB_PATH})(?::(\\d+)|\\[[\\d:,]+\\]) # (.+)$`);
+const RERUN = new RegExp(`^(?:rspec|crystal spec) (${RB_PATH})(?::(\\d+)|\\[[\\d:,]+\\]) # (.+)$`);
 const LOAD_ERROR = new RegExp(`^An error occurred while loading (${RB_PATH})\\.$`);
 const EXCEPTION = /^\s*([A-Z][\w:]*(?:Error|Exception|NotMetError)\w*):?$/;
 
@@ -224,7 +227,7 @@ export function createRspecParser(sink: ParserSink) {
         const c = COMMAND.exec(text);
         if (c) runFile = commandFile(c[1]!);
       }
-      if (section === null && text.startsWith("rspec ./")) {
+      if (section === null && (text.startsWith("rspec ./") || text.startsWith("crystal spec ./"))) {
         const r = RERUN.exec(text);
         if (r) {
           if (looseRerun.size < 10_000)
@@ -266,13 +269,13 @@ export function createRspecParser(sink: ParserSink) {
       if (c) {
         close();
         section = null;
-        const failed = Number(c[2]);
-        const pending = Number(c[3] ?? 0);
+        const failed = Number(c[2]) + Number(c[3] ?? 0);
+        const pending = Number(c[4] ?? 0);
         const summary = {
           passed: Number(c[1]) - failed - pending,
           failed,
           skipped: pending,
-          error: Number(c[4] ?? 0),
+          error: Number(c[5] ?? 0),
         };
         if (underFinished) {
           finishedCounts++;
@@ -415,7 +418,8 @@ export function createRspecParser(sink: ParserSink) {
           }
           if (seenFailureLine && t !== "" && message.length < 20) message.push(t);
         }
-        if (!errorType && /^expected\b/.test(message[0] ?? ""))
+        // RSpec's matcher failure; a Crystal spec's (`_spec.cr`) is its own, unnamed in the log.
+        if (!errorType && /^expected\b/.test(message[0] ?? "") && !/\.cr$/.test(specFile ?? ""))
           errorType = "RSpec::Expectations::ExpectationNotMetError";
         sink.failure({
           category: "test",

@@ -131,3 +131,75 @@ describe("a build tool's exit status under a bare error: is no rustc diagnostic"
     expect(failures(log).map((f) => f[0])).toEqual(["build"]);
   });
 });
+
+describe("Crystal spec: RSpec's layout for _spec.cr files", () => {
+  const log = (...tail: string[]) =>
+    lines(
+      "Failures:",
+      "",
+      "  1) Lighthouse beam turns clockwise",
+      "     Failure/Error: beam.direction.should eq :cw",
+      "",
+      "       Expected: :cw",
+      "            got: :ccw",
+      "",
+      "     # ./spec/beam_spec.cr:14",
+      "",
+      "Finished in 3.1 milliseconds",
+      ...tail,
+    );
+
+  it("takes the file from the re-run line and counts errors as failed examples", () => {
+    const parsed = parseLog(
+      log(
+        "5 examples, 1 failures, 1 errors, 0 pending",
+        "",
+        "Failed examples:",
+        "",
+        "crystal spec ./spec/beam_spec.cr:12 # Lighthouse beam turns clockwise",
+      ),
+    );
+    expect(
+      failures(
+        log(
+          "3 examples, 1 failures, 0 errors, 0 pending",
+          "",
+          "Failed examples:",
+          "",
+          "crystal spec ./spec/beam_spec.cr:12 # Lighthouse beam turns clockwise",
+        ),
+      ),
+    ).toEqual([["test", "spec/beam_spec.cr > Lighthouse beam turns clockwise", "spec/beam_spec.cr", 14]]);
+    // 5 examples less 1 failure and 1 error.
+    expect(parsed.counts.rspec).toMatchObject({ passed: 3 });
+    // No RSpec matcher error is invented for a Crystal spec.
+    expect(parsed.failures[0]!.errorType).toBeNull();
+  });
+
+  it("RSpec's own count line and re-run lines read as before (counter-example)", () => {
+    const rb = lines(
+      "Failures:",
+      "",
+      "  1) Lighthouse beam turns clockwise",
+      "     Failure/Error: expect(beam.direction).to eq(:cw)",
+      "",
+      "       expected: :cw",
+      "            got: :ccw",
+      "",
+      "     # ./spec/beam_spec.rb:14:in `block (2 levels) in <top (required)>'",
+      "",
+      "Finished in 0.01 seconds (files took 0.1 seconds to load)",
+      "3 examples, 1 failure, 1 pending",
+      "",
+      "Failed examples:",
+      "",
+      "rspec ./spec/beam_spec.rb:12 # Lighthouse beam turns clockwise",
+    );
+    const parsed = parseLog(rb);
+    expect(failures(rb)).toEqual([
+      ["test", "spec/beam_spec.rb > Lighthouse beam turns clockwise", "spec/beam_spec.rb", 14],
+    ]);
+    expect(parsed.counts.rspec).toMatchObject({ passed: 1, skipped: 1 });
+    expect(parsed.failures[0]!.errorType).toBe("RSpec::Expectations::ExpectationNotMetError");
+  });
+});
