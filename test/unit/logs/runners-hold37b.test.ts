@@ -1,7 +1,8 @@
 /**
  * hold37's test-half classes (issue 10, scored at session 24's end, so tainted now): a bare `error:` that a test
  * prints between libtest's `running N tests` and its result under `--nocapture`, and zig's closing `error: the
- * following build command failed with exit code 1:`, both read as a rustc build failure (`build:null`). Each rule
+ * following build command failed with exit code 1:`, both read as a rustc build failure (`build:null`); Crystal's spec
+ * runner (RSpec's layout for `_spec.cr`); automake's summary box cut after its head, read as a count of zero. Each rule
  * with the logs it must leave alone. The logs are written here for a small lighthouse project of our own, in the
  * runners' byte layout.
  */
@@ -201,5 +202,57 @@ describe("Crystal spec: RSpec's layout for _spec.cr files", () => {
     ]);
     expect(parsed.counts.rspec).toMatchObject({ passed: 1, skipped: 1 });
     expect(parsed.failures[0]!.errorType).toBe("RSpec::Expectations::ExpectationNotMetError");
+  });
+});
+
+describe("automake: a summary box cut after its head counts nothing", () => {
+  const results = [
+    "make[2]: Entering directory '/home/me/lighthouse/tests'",
+    "PASS: beam",
+    "FAIL: horn",
+    "PASS: lens",
+  ];
+  const rule = "=".repeat(76);
+
+  it("the FAIL line above a cut box is the failure (no zero count reads the run as green)", () => {
+    expect(
+      failures(lines(...results, rule, "Testsuite summary for lighthouse 1.0", "================")),
+    ).toEqual([["test", "horn", null, null]]);
+  });
+
+  it("a whole box still counts, and a green box still clears the run (counter-examples)", () => {
+    const whole = lines(
+      ...results,
+      rule,
+      "Testsuite summary for lighthouse 1.0",
+      rule,
+      "# TOTAL: 3",
+      "# PASS:  2",
+      "# SKIP:  0",
+      "# XFAIL: 0",
+      "# FAIL:  1",
+      "# XPASS: 0",
+      "# ERROR: 0",
+      rule,
+    );
+    expect(failures(whole)).toEqual([["test", "horn", null, null]]);
+    expect(parseLog(whole).counts.automake).toMatchObject({ passed: 2, failed: 1 });
+    const green = lines(
+      "PASS: beam",
+      "PASS: lens",
+      rule,
+      "Testsuite summary for lighthouse 1.0",
+      rule,
+      "# TOTAL: 2",
+      "# PASS:  2",
+      "# SKIP:  0",
+      "# XFAIL: 0",
+      "# FAIL:  0",
+      "# XPASS: 0",
+      "# ERROR: 0",
+      rule,
+    );
+    expect(failures(green)).toEqual([]);
+    expect(parseLog(green).counts.automake).toMatchObject({ passed: 2, failed: 0 });
   });
 });
