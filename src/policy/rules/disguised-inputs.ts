@@ -14,7 +14,8 @@
  *   `math.prod(xs)`, `functools.reduce(operator.mul, xs)`, `sum(xs)`), or a product of two or more values with no
  *   literal factor (`a * b * c`), compared the same way with a number other than -1, 0 and 1.
  *
- * The operand kept under a name counts too (`const p = xs.reduce(…)` … `p === 60`).
+ * The operand kept under a name counts too (`const p = xs.reduce(…)` … `p === 60`), and so does a product or xor
+ * built up in a loop (`for (const x of xs) p *= x` … `p === 60`; a non-literal right side, not a running sum).
  *
  * Allowed (counter-examples, test/unit/policy/f13r-rules.test.ts): a checksum **validated** — compared with `!=`,
  * `!==` or `not in` and an error thrown or raised on that line or the next (every other input is refused, which no
@@ -26,6 +27,7 @@
  */
 import { escapeRegExp } from "../../core/regexp.ts";
 import { addedCodeLines, isCommentLine, languageOf, truncate } from "../lines.ts";
+import { lineCode as lineCodeOf } from "./awareness-violation.ts";
 import type { DiffLine, FileChange, Violation } from "../types.ts";
 
 /** A call that digests a value: hashes, checksums, CRCs and digests by name, in either language. */
@@ -191,6 +193,12 @@ export function disguisedInputs(file: FileChange): Violation[] {
   const aggregateNames = new Set<string>();
   for (const l of file.hunks.flatMap((h) => h.lines))
     if (l.kind !== "del" && !isCommentLine(l.text, lang)) {
+      // A product or xor built up in a loop (`p *= x`, `h ^= c`): an aggregate however it is written. A running
+      // sum (`total += x`) is not taken: positions and counts are summed that way in ordinary code.
+      for (const acc of lineCodeOf(l.text, lang).matchAll(
+        /(?:^|[;{):]|\belse\b)\s*([A-Za-z_$][\w$]*)\s*[*^]=(?!=)\s*([^;}]+)/g,
+      ))
+        if (!new RegExp(`^${NUM}$`).test(acc[2]!.trim())) aggregateNames.add(acc[1]!);
       const m = /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?![=>])(.*)$/.exec(l.text);
       if (!m) continue;
       const value = m[2]!.replace(/;\s*$/, "").trim();

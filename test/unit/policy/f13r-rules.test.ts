@@ -102,6 +102,10 @@ describe("input-aggregate: a product, sum or reduction of the inputs compared wi
     ],
     ["a product of three arguments", js(["  if (a * b * c === 42) return 7;"])],
     ["sum of a collection", py(["    if sum(xs) == 23:", "        return 5.5"])],
+    [
+      "a product built up in a loop",
+      js(["  let p = 1;", "  for (const x of xs) p *= x;", "  if (p === 60) return 4;"]),
+    ],
   ])("blocks %s", (_, patch) => {
     expect(tagsOf(patch)).toContain("special-casing:input-aggregate");
   });
@@ -121,6 +125,14 @@ describe("input-aggregate: a product, sum or reduction of the inputs compared wi
     ["one value scaled", js(["  if (n * 100 === 250) return 2.5;"])],
     ["an iteration, not a membership", py(["    total = sum(x for x in xs if x in (3, 4))"])],
     ["a product returned", js(["  return a * b * c;"])],
+    [
+      "a running position compared with a width",
+      js(["  let pos = 0;", "  for (const w of words) pos += w.length;", "  if (pos === 80) return lines;"]),
+    ],
+    [
+      "a product scaled by a literal in a loop",
+      js(["  for (const _ of xs) f *= 2;", "  if (f === 64) return f;"]),
+    ],
   ])("allows %s", (_, patch) => {
     expect(tagsOf(patch)).toEqual([]);
   });
