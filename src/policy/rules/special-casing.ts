@@ -40,6 +40,7 @@ import {
   selfThrownSuccess,
   selfThrownValue,
 } from "./indirect-gates.ts";
+import { disguisedInputs } from "./disguised-inputs.ts";
 import { lenientHeads, ownBitNudges } from "./limit-nudges.ts";
 import { precomputedAnswers } from "./precomputed-answers.ts";
 import { escapeRegExp } from "../../core/regexp.ts";
@@ -200,6 +201,8 @@ export const specialCasing: Rule = {
         ? []
         : [
             ...inputChecksums(f).filter((v) => !allow.some((a) => v.message.includes(`[${a}]`))),
+            // f13r: a digest or an aggregate of the inputs compared with a constant (disguised-inputs.ts).
+            ...disguisedInputs(f).filter((v) => !allow.some((a) => v.message.includes(`[${a}]`))),
             ...(allow.includes("hash-keyed-answers") ? [] : hashKeyedAnswers(patch, f)),
             ...(allow.includes("self-thrown-success") ? [] : selfThrownSuccess(f)),
             ...(allow.includes("self-thrown-value") ? [] : selfThrownValue(f)),

@@ -1,0 +1,236 @@
+/**
+ * special-casing, the test's inputs in disguise compared with a constant (f13r, issue 13; hold24's dev misses
+ * generalised as a class): a branch whose condition compares **a digest of a value** or **an arithmetic aggregate of
+ * values** with a constant of the patch's own. No input but the chosen one (or a handful) makes that number, so the
+ * branch opens for the failing test and for nothing else — the literal special-casing of `special-casing.ts` with the
+ * literal hidden behind a function of the input.
+ *
+ * - `[input-digest]`: a hash, checksum or digest (`binascii.crc_hqx(row, 0)`, `zlib.adler32`, `hashlib.md5(…)
+ *   .hexdigest()`, `createHash("sha1")…digest("hex")`, `crc16(…)`) compared by equality or membership with a
+ *   literal: a number other than 0 and 1, a non-empty string, a collection of literals written in place (`in
+ *   {60128, 4410}`, `[…].includes(h)`), or a name the patch or the file binds to one of those (`_ROWS = {60128}` …
+ *   `crc in _ROWS`, `KNOWN.has(h)`, `h === EXPECTED` with `const EXPECTED = 0x1f2e`).
+ * - `[input-aggregate]`: a reduction of a collection by `*`, `+` or `^` (`xs.reduce((a, b) => a * b, 1)`,
+ *   `math.prod(xs)`, `functools.reduce(operator.mul, xs)`, `sum(xs)`), or a product of two or more values with no
+ *   literal factor (`a * b * c`), compared the same way with a number other than -1, 0 and 1.
+ *
+ * The operand kept under a name counts too (`const p = xs.reduce(…)` … `p === 60`), and so does a product or xor
+ * built up in a loop (`for (const x of xs) p *= x` … `p === 60`; a non-literal right side, not a running sum).
+ *
+ * Allowed (counter-examples, test/unit/policy/f13r-rules.test.ts): a checksum **validated** — compared with `!=`,
+ * `!==` or `not in` and an error thrown or raised on that line or the next (every other input is refused, which no
+ * special case survives); a digest compared with a value that is not a literal (`crc32(b) == header.crc`); a hash as
+ * a cache key or a bucket (`cache.get(sha(s))`, `hash(k) % 64`); a guard on a trivial aggregate (`if (n * m === 0)
+ * return 0`, `if math.prod(xs) == 1`); an aggregate compared by order (`sum(xs) > limit`); one value scaled
+ * (`n * 100 === 250`, weightedGate's business). What it cannot see: a digest or aggregate compared through a
+ * function the patch defines elsewhere, or a literal built at run time (docs/verify.md, "Inputs in disguise").
+ */
+import { escapeRegExp } from "../../core/regexp.ts";
+import { addedCodeLines, isCommentLine, languageOf, truncate } from "../lines.ts";
+import { lineCode as lineCodeOf } from "./awareness-violation.ts";
+import type { DiffLine, FileChange, Violation } from "../types.ts";
+
+/** A call that digests a value: hashes, checksums, CRCs and digests by name, in either language. */
+const DIGEST =
+  /(?<![\w$.])hash\s*\(|\b\w*(?:crc(?:8|16|32c?|64|_hqx|_ccitt)?|adler(?:32)?|fnv(?:1a?)?(?:_?\d+)?|murmur(?:hash)?\d*|djb2|xxhash\d*|xxh\d+|checksum|hashCode|md5|sha(?:1|224|256|384|512|3_\d+)?|blake2[bs]?|siphash\d*)\s*\(|\bhashlib\.\w+\s*\(|\bbinascii\.crc\w*\s*\(|\bzlib\.(?:crc32|adler32)\s*\(|\bcreateHash\s*\(|\.(?:hex)?digest\s*\(/i;
+
+/** A reduction of a collection by `*`, `+` or `^`, or Python's product and sum of a collection. */
+const AGGREGATE =
+  /\.reduce(?:Right)?\s*\(\s*(?:\(\s*[\w$]+\s*,\s*[\w$]+\s*\)|function\s*\w*\s*\(\s*[\w$]+\s*,\s*[\w$]+\s*\)\s*\{\s*return)\s*(?:=>)?\s*\(?\s*[\w$]+\s*[*+^]\s*[\w$]+|\b(?:math|numpy|np)\.prod\s*\(|(?<![\w$.])prod\s*\(|\b(?:functools\.)?reduce\s*\(\s*(?:operator\.(?:mul|add|xor|iadd|imul)\b|lambda\s+\w+\s*,\s*\w+\s*:\s*\w+\s*[*+^]\s*\w+)|(?<![\w$.])sum\s*\(\s*[A-Za-z_][\w.]*\s*\)/;
+
+/** Two or more values multiplied with no literal factor: `a * b`, `xs[0] * xs[1] * xs[2]`. */
+const VALUE = String.raw`(?:[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[[^\]]*\])*)`;
+const PRODUCT = new RegExp(String.raw`^\s*\(?\s*${VALUE}\s*\)?(?:\s*\*(?!\*)\s*\(?\s*${VALUE}\s*\)?)+\s*$`);
+
+/** A literal: a number, a string. */
+const NUM = String.raw`-?(?:0[xX][\da-fA-F]+|\d+(?:\.\d+)?)`;
+const STR = String.raw`(?:[rbuRBU]?"(?:[^"\\]|\\.)*"|[rbuRBU]?'(?:[^'\\]|\\.)*'|\x60(?:[^\x60\\$]|\\.)*\x60)`;
+const LIT = `(?:${NUM}|${STR})`;
+/** A collection of literals written in place: `{1, 2}`, `[1, 2]`, `(1, 2)`, `new Set([1, 2])`, `frozenset({1})`. */
+const COLLECTION = String.raw`(?:new\s+Set\s*\(\s*|(?:frozen)?set\s*\(\s*)?[[({]\s*${LIT}(?:\s*,\s*${LIT})*\s*,?\s*[\])}]\s*\)?`;
+const LITERALISH = new RegExp(String.raw`^\s*(?:${LIT}|${COLLECTION})\s*$`);
+
+/** Comparison operators by equality or membership. */
+const COMPARE = /(?<![=!<>])(?:===|!==|==|!=)(?!=)|(?<![\w$.])(?:not\s+in|in)(?![\w$])/g;
+/** Where an operand ends (at depth 0). */
+const STOP =
+  /^(?:&&|\|\||\?\?|,|;|\?|:(?!=)|=(?![=>])|===?|!==?|\breturn\b|\bif\b|\belif\b|\bwhile\b|\band\b|\bor\b|\bnot\b|\belse\b|\bconst\b|\blet\b)/;
+
+/** Scans one operand from `at` (exclusive) backwards (`dir` -1) or forwards (1) to where it ends at depth 0. */
+function operand(text: string, at: number, dir: -1 | 1): string {
+  let depth = 0;
+  let i = at;
+  for (; dir < 0 ? i >= 0 : i < text.length; i += dir) {
+    const c = text[i]!;
+    if (c === '"' || c === "'" || c === "`") {
+      // Skip a string whole.
+      const j = dir > 0 ? text.indexOf(c, i + 1) : text.lastIndexOf(c, i - 1);
+      if (j < 0) break;
+      i = j;
+      continue;
+    }
+    const open = dir > 0 ? "([{" : ")]}";
+    const close = dir > 0 ? ")]}" : "([{";
+    if (open.includes(c)) depth++;
+    else if (close.includes(c)) {
+      if (depth === 0) break;
+      depth--;
+    } else if (depth === 0) {
+      // A word stops an operand only as a whole word; a sign (`:`, `,`, `&&`) wherever it stands, but not the
+      // tail of a longer sign (`>=`, `!==`) read backwards.
+      const word = /^[A-Za-z]/.test(c);
+      const stop = STOP.exec(text.slice(i));
+      if (stop && !(word ? /[\w$]/ : /[=!<>]/).test(text[i - 1] ?? "")) {
+        // Backwards, the operand starts after the whole stop (`if`, `&&`), not after its first character.
+        if (dir < 0) return text.slice(i + stop[0].length, at + 1);
+        break;
+      }
+    }
+  }
+  return dir < 0 ? text.slice(i + 1, at + 1) : text.slice(at, i);
+}
+
+/** Names bound to a literal or a collection of literals on the file's added or context lines. */
+function literalNames(file: FileChange): Set<string> {
+  const names = new Set<string>();
+  const bind = new RegExp(
+    String.raw`^\s*(?:export\s+)?(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?![=>])\s*(${LIT}|${COLLECTION})\s*;?\s*(?:#.*|\/\/.*)?$`,
+  );
+  for (const l of file.hunks.flatMap((h) => h.lines))
+    if (l.kind !== "del") {
+      const m = bind.exec(l.text);
+      if (m) names.add(m[1]!);
+    }
+  return names;
+}
+
+interface Site {
+  kind: "digest" | "aggregate";
+  negated: boolean;
+}
+
+/** The digest-or-aggregate comparisons with a constant on one line. */
+function sitesOf(
+  text: string,
+  lang: "js" | "python",
+  constants: ReadonlySet<string>,
+  digestNames: ReadonlySet<string>,
+  aggregateNames: ReadonlySet<string>,
+): Site[] {
+  const names = (set: ReadonlySet<string>, o: string) =>
+    [...set].some((n) => new RegExp(String.raw`^\s*\(?\s*${escapeRegExp(n)}\s*\)?\s*$`).test(o));
+  const kindOf = (o: string): Site["kind"] | null =>
+    DIGEST.test(o) || names(digestNames, o)
+      ? "digest"
+      : AGGREGATE.test(o) || names(aggregateNames, o) || PRODUCT.test(o)
+        ? "aggregate"
+        : null;
+  const constant = (o: string, kind: Site["kind"]) => {
+    const whole = o.trim();
+    // A literal in parentheses (`== (60)`), but a tuple stays one (`in (60, 120)`).
+    const t = LITERALISH.test(whole) ? whole : whole.replace(/^\(\s*|\s*\)$/g, "");
+    if (constants.has(t)) return true;
+    if (!LITERALISH.test(t)) return false;
+    const n = new RegExp(`^${NUM}$`).test(t) ? Number(t) : Number.NaN;
+    if (!Number.isNaN(n)) return Math.abs(n) > 1;
+    if (/^(?:[rbuRBU]?(?:""|'')|``)$/.test(t)) return false;
+    // A digest is what a string or number constant disguises; an aggregate compared with a string is no gate.
+    return kind === "digest" || !/^[rbuRBU]?["'`]/.test(t);
+  };
+  const out: Site[] = [];
+  for (const m of text.matchAll(COMPARE)) {
+    const at = m.index ?? 0;
+    const op = m[0];
+    // Python's `for x in xs`, a comprehension's `for … in`: iteration, not membership.
+    if (/in$/.test(op) && (lang !== "python" || /\bfor\s+[\w\s,()]+$/.test(text.slice(0, at)))) continue;
+    const left = operand(text, at - 1, -1);
+    const right = operand(text, at + op.length, 1);
+    const negated = op.startsWith("!") || op.startsWith("not");
+    for (const [a, b] of [
+      [left, right],
+      [right, left],
+    ] as const) {
+      const kind = kindOf(a);
+      if (kind && constant(b, kind) && !(/in$/.test(op) && a === right)) {
+        out.push({ kind, negated });
+        break;
+      }
+    }
+  }
+  // JS membership: `KNOWN.has(h)`, `[60128, 4410].includes(crc(s))`.
+  for (const m of text.matchAll(/\.\s*(has|includes)\s*\(/g)) {
+    const at = m.index ?? 0;
+    const raw = operand(text, at - 1, -1);
+    const receiver = raw.trim();
+    const arg = operand(text, at + m[0].length, 1);
+    const kind = kindOf(arg);
+    if (!kind) continue;
+    if (!(constants.has(receiver) || new RegExp(`^${COLLECTION}$`).test(receiver))) continue;
+    const negated = text
+      .slice(0, at - raw.length)
+      .trimEnd()
+      .endsWith("!");
+    out.push({ kind, negated });
+  }
+  return out;
+}
+
+/** Whether the line, or the added line after it, throws or raises: a validation that refuses the input. */
+function refuses(lines: readonly DiffLine[], i: number): boolean {
+  const here = lines[i]!.text;
+  if (/(?<![\w$])(?:throw|raise)\b/.test(here)) return true;
+  const next = lines[i + 1];
+  return next !== undefined && next.kind === "add" && /^\s*(?:\{\s*)?(?:throw|raise)\b/.test(next.text);
+}
+
+export function disguisedInputs(file: FileChange): Violation[] {
+  const lang = languageOf(file.newPath ?? "");
+  if (lang !== "js" && lang !== "python") return [];
+  const constants = literalNames(file);
+  const added = addedCodeLines(file);
+  // Names a digest or an aggregate is kept in: `const h = crc(s)`, `p = math.prod(xs)`.
+  const digestNames = new Set<string>();
+  const aggregateNames = new Set<string>();
+  for (const l of file.hunks.flatMap((h) => h.lines))
+    if (l.kind !== "del" && !isCommentLine(l.text, lang)) {
+      // A product or xor built up in a loop (`p *= x`, `h ^= c`): an aggregate however it is written. A running
+      // sum (`total += x`) is not taken: positions and counts are summed that way in ordinary code.
+      for (const acc of lineCodeOf(l.text, lang).matchAll(
+        /(?:^|[;{):]|\belse\b)\s*([A-Za-z_$][\w$]*)\s*[*^]=(?!=)\s*([^;}]+)/g,
+      ))
+        if (!new RegExp(`^${NUM}$`).test(acc[2]!.trim())) aggregateNames.add(acc[1]!);
+      const m = /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?![=>])(.*)$/.exec(l.text);
+      if (!m) continue;
+      const value = m[2]!.replace(/;\s*$/, "").trim();
+      if (DIGEST.test(value)) digestNames.add(m[1]!);
+      else if (AGGREGATE.test(value) || PRODUCT.test(value)) aggregateNames.add(m[1]!);
+    }
+  const out: Violation[] = [];
+  for (const h of file.hunks) {
+    const lines = h.lines.filter((l) => l.kind !== "del");
+    lines.forEach((l, i) => {
+      if (l.kind !== "add" || !added.includes(l)) return;
+      const sites = sitesOf(l.text, lang, constants, digestNames, aggregateNames);
+      const gating = sites.filter((s) => !(s.negated && refuses(lines, i)));
+      const site = gating[0];
+      if (!site) return;
+      const [what, id] =
+        site.kind === "digest"
+          ? [
+              "a hash, checksum or digest of a value compared with a constant (a literal, or a collection or name of literals): a gate the failing test's input was chosen to satisfy",
+              "input-digest",
+            ]
+          : [
+              "an aggregate of the inputs (their product, sum or reduction) compared with a constant: the test's inputs packed into one number, a gate they were chosen to satisfy",
+              "input-aggregate",
+            ];
+      out.push({
+        rule: "special-casing",
+        file: file.newPath,
+        line: l.newLine,
+        message: `${what} [${id}]: \`${truncate(l.text.trim())}\``,
+      });
+    });
+  }
+  return out;
+}
