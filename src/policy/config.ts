@@ -399,7 +399,9 @@ export const SizeCapsConfig = z
       .int()
       .min(1)
       .default(400)
-      .describe("Most changed lines (added + removed) in one patch."),
+      .describe(
+        "Most changed lines (added + removed) in one patch. Whatever it says, the gate refuses a patch past 100,000 changed lines.",
+      ),
     maxLineLength: z
       .number()
       .int()

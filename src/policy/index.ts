@@ -11,7 +11,7 @@ import { PolicyConfig, type PolicyConfigInput } from "./config.ts";
 import { matchesAny } from "./lines.ts";
 import { PatchParseError, parseUnifiedDiff } from "./parse-diff.ts";
 import { RULES } from "./rules/index.ts";
-import { longLines } from "./rules/size-caps.ts";
+import { changedLines, longLines } from "./rules/size-caps.ts";
 import type { GateContext, GateResult, RuleContext, Violation } from "./types.ts";
 
 export { PolicyConfig, type PolicyConfigInput } from "./config.ts";
@@ -40,6 +40,8 @@ export const MAX_GATED_FILES = MAX_PATCH_FILES;
 export const GATE_TREE_FILES = 100_000;
 /** The longest added line the gate reads, whatever policy.sizeCaps allows (see evaluatePatch). */
 export const MAX_GATED_LINE_LENGTH = 10_000;
+/** Most changed lines (added + removed) the gate reads, whatever policy.sizeCaps allows (see evaluatePatch). */
+export const MAX_GATED_CHANGED_LINES = 100_000;
 
 export function evaluatePatch(
   patchText: string,
@@ -107,11 +109,29 @@ export function evaluatePatch(
   // Likewise an added line past the line cap, and past Retrace's own whatever policy.sizeCaps says: the per-line
   // rules' patterns are bounded, not linear (a 288 KB line of `function(` still took 1.5 s after red team 14's 1 MiB
   // line spun for minutes), for a verdict already known.
+  // So is a patch past the changed-lines cap: the rules' cost grows with its lines (disguised-inputs' scan of
+  // nested calls costs milliseconds a line), for a verdict already known.
   const capsOn = sizeCaps?.enabled(policy) === true;
-  const pastOwnCap = capsOn && longLines(patch, policy.sizeCaps.maxLineLength, "").length > 0;
+  const changed = changedLines(patch);
+  const pastOwnCap =
+    capsOn &&
+    (changed > policy.sizeCaps.maxChangedLines ||
+      longLines(patch, policy.sizeCaps.maxLineLength, "").length > 0);
   const pastGateCap = pastOwnCap
     ? []
-    : longLines(patch, MAX_GATED_LINE_LENGTH, "the most Retrace gates, whatever policy.sizeCaps allows");
+    : [
+        ...longLines(patch, MAX_GATED_LINE_LENGTH, "the most Retrace gates, whatever policy.sizeCaps allows"),
+        ...(changed > MAX_GATED_CHANGED_LINES
+          ? [
+              {
+                rule: "size-caps" as const,
+                file: null,
+                line: null,
+                message: `the patch changes ${changed} lines; Retrace gates at most ${MAX_GATED_CHANGED_LINES} in one patch (whatever policy.sizeCaps allows)`,
+              },
+            ]
+          : []),
+      ];
   if (pastOwnCap || pastGateCap.length > 0)
     return { allowed: false, violations: [...(capsOn ? sizeCaps!.check(ctx) : []), ...pastGateCap] };
   for (const rule of RULES) {

@@ -53,14 +53,22 @@ const LITERALISH = new RegExp(String.raw`^\s*(?:${LIT}|${COLLECTION})\s*$`);
 /** Comparison operators by equality or membership. */
 const COMPARE = /(?<![=!<>])(?:===|!==|==|!=)(?!=)|(?<![\w$.])(?:not\s+in|in)(?![\w$])/g;
 /** Where an operand ends (at depth 0). */
+// Sticky (`y`): tried at one index of the line, no copy of its tail per character.
 const STOP =
-  /^(?:&&|\|\||\?\?|,|;|\?|:(?!=)|=(?![=>])|===?|!==?|\breturn\b|\bif\b|\belif\b|\bwhile\b|\band\b|\bor\b|\bnot\b|\belse\b|\bconst\b|\blet\b)/;
+  /(?:&&|\|\||\?\?|,|;|\?|:(?!=)|=(?![=>])|===?|!==?|\breturn\b|\bif\b|\belif\b|\bwhile\b|\band\b|\bor\b|\bnot\b|\belse\b|\bconst\b|\blet\b)/y;
 
-/** Scans one operand from `at` (exclusive) backwards (`dir` -1) or forwards (1) to where it ends at depth 0. */
+/** The most characters one operand is scanned over: a digest or an aggregate compared with a constant is short. */
+const MAX_OPERAND = 1_000;
+
+/**
+ * Scans one operand from `at` (exclusive) backwards (`dir` -1) or forwards (1) to where it ends at depth 0, or
+ * MAX_OPERAND characters away (a line of nested calls would otherwise cost the line's length per operand).
+ */
 function operand(text: string, at: number, dir: -1 | 1): string {
   let depth = 0;
   let i = at;
-  for (; dir < 0 ? i >= 0 : i < text.length; i += dir) {
+  const end = dir < 0 ? Math.max(-1, at - MAX_OPERAND) : Math.min(text.length, at + MAX_OPERAND);
+  for (; dir < 0 ? i > end : i < end; i += dir) {
     const c = text[i]!;
     if (c === '"' || c === "'" || c === "`") {
       // Skip a string whole.
@@ -79,7 +87,8 @@ function operand(text: string, at: number, dir: -1 | 1): string {
       // A word stops an operand only as a whole word; a sign (`:`, `,`, `&&`) wherever it stands, but not the
       // tail of a longer sign (`>=`, `!==`) read backwards.
       const word = /^[A-Za-z]/.test(c);
-      const stop = STOP.exec(text.slice(i));
+      STOP.lastIndex = i;
+      const stop = STOP.exec(text);
       if (stop && !(word ? /[\w$]/ : /[=!<>]/).test(text[i - 1] ?? "")) {
         // Backwards, the operand starts after the whole stop (`if`, `&&`), not after its first character.
         if (dir < 0) return text.slice(i + stop[0].length, at + 1);
@@ -187,7 +196,7 @@ export function disguisedInputs(file: FileChange): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if (lang !== "js" && lang !== "python") return [];
   const constants = literalNames(file);
-  const added = addedCodeLines(file);
+  const added = new Set(addedCodeLines(file));
   // Names a digest or an aggregate is kept in: `const h = crc(s)`, `p = math.prod(xs)`.
   const digestNames = new Set<string>();
   const aggregateNames = new Set<string>();
@@ -209,7 +218,7 @@ export function disguisedInputs(file: FileChange): Violation[] {
   for (const h of file.hunks) {
     const lines = h.lines.filter((l) => l.kind !== "del");
     lines.forEach((l, i) => {
-      if (l.kind !== "add" || !added.includes(l)) return;
+      if (l.kind !== "add" || !added.has(l)) return;
       const sites = sitesOf(l.text, lang, constants, digestNames, aggregateNames);
       const gating = sites.filter((s) => !(s.negated && refuses(lines, i)));
       const site = gating[0];

@@ -24,6 +24,14 @@ export function longLines(patch: ParsedPatch, max: number, field: string): Viola
   );
 }
 
+/** Added and removed lines of the patch. */
+export function changedLines(patch: ParsedPatch): number {
+  let changed = 0;
+  for (const file of patch.files)
+    for (const h of file.hunks) for (const l of h.lines) if (l.kind !== "ctx") changed++;
+  return changed;
+}
+
 export const sizeCaps: Rule = {
   id: "size-caps",
   enabled: (c) => c.sizeCaps.enabled,
@@ -39,9 +47,7 @@ export const sizeCaps: Rule = {
       });
     }
     out.push(...longLines(patch, caps.maxLineLength, "policy.sizeCaps.maxLineLength"));
-    let changed = 0;
-    for (const file of patch.files)
-      for (const h of file.hunks) for (const l of h.lines) if (l.kind !== "ctx") changed++;
+    const changed = changedLines(patch);
     if (changed > caps.maxChangedLines) {
       out.push({
         rule: "size-caps",

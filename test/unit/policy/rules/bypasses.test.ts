@@ -704,8 +704,8 @@ describe("test-infrastructure (red team 27)", () => {
     const lines = text.replace(/\n$/, "").split("\n");
     return `diff --git a/${name} b/${name}\nnew file mode 100644\n--- /dev/null\n+++ b/${name}\n@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}\n`;
   };
-  const infra = (patch: string, context = {}) =>
-    evaluatePatch(patch, {}, context).violations.filter((v) => v.rule === "test-infrastructure");
+  const infra = (patch: string, context = {}, config = {}) =>
+    evaluatePatch(patch, config, context).violations.filter((v) => v.rule === "test-infrastructure");
   const gradle =
     "plugins { id 'java' }\n\ntest {\n    useJUnitPlatform()\n}\n\ndependencies {\n    implementation 'a:b:1.0'\n}\n";
 
@@ -882,8 +882,12 @@ describe("test-infrastructure (red team 27)", () => {
       big += `@@ -${at - 1},2 +${at - 1},2 @@\n ${base[at - 2]}\n-${base[at - 1]}\n+${base[at - 1]!.replace("1.0", "2.0")}\n`;
     }
     // CPU time, not a wall clock: the machine's load is no part of the gate's cost (4.5 s of wall time at load 35).
+    // With the default size caps the patch (4,000 changed lines) is refused by them before any rule reads it; with
+    // size caps off, the rule's own cap refuses it.
+    const sourceFiles = { "build.gradle": `${base.join("\n")}\n` };
+    expect(evaluatePatch(big, {}, { sourceFiles }).violations.map((x) => x.rule)).toEqual(["size-caps"]);
     const c0 = process.cpuUsage();
-    const v = infra(big, { sourceFiles: { "build.gradle": `${base.join("\n")}\n` } });
+    const v = infra(big, { sourceFiles }, { sizeCaps: { enabled: false } });
     expect(v.map((x) => x.message).join()).toMatch(/too much to judge/);
     const used = process.cpuUsage(c0);
     expect((used.user + used.system) / 1000).toBeLessThan(3_000);
