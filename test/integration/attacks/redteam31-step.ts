@@ -436,6 +436,50 @@ async function reportTimes(bodies: [string, string][]): Promise<Outcome> {
   return ok(seen.join("; "), !threw && worst < 3_000);
 }
 
+async function umaskCase(): Promise<Outcome> {
+  const store = await (await load.store()).openSqliteJobStore(path.join(dir, "db", "jobs.sqlite"));
+  const { jobRecord } = await import("./wave-step.ts");
+  store.insert(jobRecord("umask-job") as never);
+  store.close();
+  const { InstallCache } = await load.cache();
+  const cache = new InstallCache({ root: path.join(dir, "cache") });
+  const entry = cache.entryDir("repo-deps", "k".repeat(64));
+  void entry;
+  const c = cache as unknown as Record<string, unknown>;
+  const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(c)).join(",");
+  // What the cache itself creates: an entry committed through its own API when it has one.
+  try {
+    const tmp = await (c.tempDir as ((k: string) => Promise<string>) | undefined)?.call(cache, "repo-deps");
+    if (tmp) {
+      writeFileSync(path.join(tmp, "f"), "x");
+      await (c.commit as (k: string, key: string, t: string, m: unknown) => Promise<unknown>)?.call(
+        cache,
+        "repo-deps",
+        "k".repeat(64),
+        tmp,
+        {},
+      );
+    }
+  } catch {
+    // the modes below are what the cache made before the failure
+  }
+  const writable: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      const st = lstatSync(p);
+      if (!st.isSymbolicLink() && st.mode & 0o002)
+        writable.push(`${path.relative(dir, p)} ${(st.mode & 0o777).toString(8)}`);
+      if (e.isDirectory()) walk(p);
+    }
+  };
+  walk(dir);
+  return ok(
+    `${writable.length} path(s) writable by every user${writable.length ? `: ${short(writable.join(", "), 300)}` : ""} (cache methods: ${short(methods, 160)})`,
+    writable.length === 0,
+  );
+}
+
 const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   "patch-header-names-disagree": () =>
     gateAndApply(
@@ -790,48 +834,14 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
   },
 
   "host-files-under-umask-000": async () => {
-    process.umask(0);
-    const store = await (await load.store()).openSqliteJobStore(path.join(dir, "db", "jobs.sqlite"));
-    const { jobRecord } = await import("./wave-step.ts");
-    store.insert(jobRecord("umask-job") as never);
-    store.close();
-    const { InstallCache } = await load.cache();
-    const cache = new InstallCache({ root: path.join(dir, "cache") });
-    const entry = cache.entryDir("repo-deps", "k".repeat(64));
-    void entry;
-    const c = cache as unknown as Record<string, unknown>;
-    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(c)).join(",");
-    // What the cache itself creates: an entry committed through its own API when it has one.
+    // The umask is the process's: restored after the case, for the cases after it in one process (the wave's test
+    // runs several in one).
+    const before = process.umask(0);
     try {
-      const tmp = await (c.tempDir as ((k: string) => Promise<string>) | undefined)?.call(cache, "repo-deps");
-      if (tmp) {
-        writeFileSync(path.join(tmp, "f"), "x");
-        await (c.commit as (k: string, key: string, t: string, m: unknown) => Promise<unknown>)?.call(
-          cache,
-          "repo-deps",
-          "k".repeat(64),
-          tmp,
-          {},
-        );
-      }
-    } catch {
-      // the modes below are what the cache made before the failure
+      return await umaskCase();
+    } finally {
+      process.umask(before);
     }
-    const writable: string[] = [];
-    const walk = (d: string) => {
-      for (const e of readdirSync(d, { withFileTypes: true })) {
-        const p = path.join(d, e.name);
-        const st = lstatSync(p);
-        if (!st.isSymbolicLink() && st.mode & 0o002)
-          writable.push(`${path.relative(dir, p)} ${(st.mode & 0o777).toString(8)}`);
-        if (e.isDirectory()) walk(p);
-      }
-    };
-    walk(dir);
-    return ok(
-      `${writable.length} path(s) writable by every user${writable.length ? `: ${short(writable.join(", "), 300)}` : ""} (cache methods: ${short(methods, 160)})`,
-      writable.length === 0,
-    );
   },
 
   "comment-text-that-grows-when-escaped": async () => {
