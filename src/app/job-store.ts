@@ -16,7 +16,6 @@ import {
   fstatSync,
   fsyncSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -28,6 +27,7 @@ import { createRequire } from "node:module";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import initSqlJs from "sql.js";
+import { PRIVATE_FILE_MODE, privateDirSync } from "../core/private-state.ts";
 import { InfrastructureError } from "../core/errors.ts";
 import { type JobRecord, type JobState, TERMINAL_STATES } from "./job-record.ts";
 
@@ -156,7 +156,7 @@ function takeLock(lockPath: string): void {
   };
   for (let tries = 0; tries < 300; tries++) {
     try {
-      writeFileSync(lockPath, mine, { flag: "wx" });
+      writeFileSync(lockPath, mine, { flag: "wx", mode: PRIVATE_FILE_MODE });
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
@@ -173,7 +173,7 @@ function takeLock(lockPath: string): void {
       );
     // Stale: taken over by one process at a time.
     try {
-      writeFileSync(takeover, mine, { flag: "wx" });
+      writeFileSync(takeover, mine, { flag: "wx", mode: PRIVATE_FILE_MODE });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       pause(10); // another App is taking it over: read its lock when it is done
@@ -190,7 +190,7 @@ function takeLock(lockPath: string): void {
         }
       }
       try {
-        writeFileSync(lockPath, mine, { flag: "wx" });
+        writeFileSync(lockPath, mine, { flag: "wx", mode: PRIVATE_FILE_MODE });
         return;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
@@ -212,7 +212,8 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
   // The lock before the first read: what is read must be what no other process is about to overwrite.
   const lockPath = path ? `${path}.lock` : null;
   if (path && lockPath) {
-    mkdirSync(dirname(path), { recursive: true });
+    // Owner-only whatever the umask; a directory every user may write into is refused (src/core/private-state.ts).
+    privateDirSync(dirname(path), "job database directory");
     takeLock(lockPath);
   }
   let db: SqlDatabase;
@@ -240,16 +241,16 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
     const tmp = `${path}.tmp-${process.pid}`;
     // Made anew (a name this process left, or a link someone put there, is removed, never written through).
     rmSync(tmp, { force: true });
-    writeFileSync(tmp, db.export(), { flag: "wx" });
+    writeFileSync(tmp, db.export(), { flag: "wx", mode: PRIVATE_FILE_MODE });
     renameSync(tmp, path);
-    closeSync(openSync(journalPath, TRUNCATE));
+    closeSync(openSync(journalPath, TRUNCATE, PRIVATE_FILE_MODE));
     dirty = false;
   }
 
   /** Append one change to the journal (the durable record until the next snapshot). */
   function journal(entry: unknown): void {
     if (!journalPath) return;
-    const fd = openSync(journalPath, APPEND);
+    const fd = openSync(journalPath, APPEND, PRIVATE_FILE_MODE);
     try {
       appendFileSync(fd, `${JSON.stringify(entry)}\n`);
     } finally {
@@ -345,7 +346,7 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
     }
     snapshot();
     // Make sure the journal exists and is durable from the start.
-    closeSync(openSync(journalPath, APPEND));
+    closeSync(openSync(journalPath, APPEND, PRIVATE_FILE_MODE));
     const fd = openSync(journalPath, "r");
     fsyncSync(fd);
     closeSync(fd);

@@ -16,6 +16,7 @@ import { lstat, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } 
 import os from "node:os";
 import path from "node:path";
 import { InfrastructureError } from "../core/errors.ts";
+import { PRIVATE_DIR_MODE, privateDir } from "../core/private-state.ts";
 import { treeDigest, treeStatSignature } from "./extract.ts";
 
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -108,13 +109,25 @@ export class InstallCache {
     this.protectMs = options.protectMs ?? 2 * 60 * 60_000;
   }
 
+  #rootChecked: Promise<void> | null = null;
+
+  /**
+   * The cache's root made owner-only (whatever the umask), once per cache; a root every user may write into is
+   * refused before anything in it is read or written (src/core/private-state.ts).
+   */
+  private privateRoot(): Promise<void> {
+    this.#rootChecked ??= privateDir(this.root, "install cache");
+    return this.#rootChecked;
+  }
+
   entryDir(kind: string, key: string): string {
     return path.join(this.root, kind, key);
   }
 
   /** A fresh temporary directory next to where the entry will live (same file system, for the rename). */
   async tempDir(kind: string, key: string): Promise<string> {
-    await mkdir(path.join(this.root, kind), { recursive: true });
+    await this.privateRoot();
+    await mkdir(path.join(this.root, kind), { recursive: true, mode: PRIVATE_DIR_MODE });
     const tmp = `${this.entryDir(kind, key)}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
     IN_FLIGHT.add(tmp);
     return tmp;
@@ -125,6 +138,7 @@ export class InstallCache {
     const dir = this.entryDir(kind, key);
     const markerPath = path.join(dir, ENTRY_MARKER);
     if (!existsSync(markerPath)) return null;
+    await this.privateRoot();
     let marker: EntryMarker<M>;
     try {
       marker = JSON.parse(await readFile(markerPath, "utf8")) as EntryMarker<M>;

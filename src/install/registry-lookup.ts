@@ -17,6 +17,7 @@ import semver from "semver";
 import type { Ecosystem, LatestRelease, RegistryLookup, ReleaseQuery } from "../repro/ports.ts";
 import { defaultCacheDir } from "./cache.ts";
 import { hostRegistryConfig, npmRegistryFor, type RegistryConfig, registryKey } from "./registry-config.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../core/private-state.ts";
 
 export interface RegistryLookupOptions {
   /** Limit of one lookup, in ms (default 5 s). */
@@ -348,9 +349,9 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
   const writeCache = async (file: string) => {
     const text = JSON.stringify(disk);
     try {
-      await mkdir(path.dirname(file), { recursive: true });
+      await mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
       const tmp = `${file}.${process.pid}.tmp`;
-      await writeFile(tmp, text);
+      await writeFile(tmp, text, { mode: PRIVATE_FILE_MODE });
       await rename(tmp, file);
     } catch {
       // a cache that cannot be written only costs a lookup next time

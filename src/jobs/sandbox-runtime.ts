@@ -10,6 +10,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Sandbox } from "../core/ports/sandbox.ts";
 import type { RuntimeVersions } from "../repro/ports.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../core/private-state.ts";
 
 export interface SandboxRuntimeOptions {
   sandbox: Sandbox;
@@ -50,9 +51,9 @@ export function sandboxRuntimeProbe(options: SandboxRuntimeOptions): () => Promi
     if (file && key) {
       disk[key] = { node };
       try {
-        await mkdir(path.dirname(file), { recursive: true });
+        await mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
         const tmp = `${file}.${process.pid}.tmp`;
-        await writeFile(tmp, JSON.stringify(disk));
+        await writeFile(tmp, JSON.stringify(disk), { mode: PRIVATE_FILE_MODE });
         await rename(tmp, file);
       } catch {
         // an unwritable cache only costs one probe next time

@@ -24,6 +24,9 @@ export function describeHostWave(wave: {
   added?: string[];
   /** Cases left open after the wave's fixes (its results file says why): listed as to-dos, not run. */
   open?: string[];
+  /** The process group of a case (wave-harness.ts `groupOf`), and how long such a group may run. */
+  groupOf?: (id: string) => string;
+  groupTimeoutMs?: number;
 }): void {
   const marker = `/var/tmp/retrace-rt${wave.n}-test-marker`;
   const secret = `ghs_rt${wave.n}testSECRET0123456789abcdefABCDEF`;
@@ -40,7 +43,8 @@ export function describeHostWave(wave: {
         ids,
         env: { GITHUB_TOKEN: secret, [`RETRACE_RT${wave.n}_MARKER`]: marker, RETRACE_HOST_LIMITS: LIMITS },
         tmpPrefix: `rt${wave.n}-test-`,
-        groupTimeoutMs: (group) => (group[0]!.startsWith("run-") ? 900_000 : 150_000),
+        groupTimeoutMs: (group) => wave.groupTimeoutMs ?? (group[0]!.startsWith("run-") ? 900_000 : 150_000),
+        ...(wave.groupOf ? { groupOf: wave.groupOf } : {}),
       });
     }, 1_200_000);
 
