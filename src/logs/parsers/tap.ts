@@ -11,6 +11,12 @@
  * stream that ends inside a header without its plan died there (an uncaught error ends tape's process
  * mid-test): that test is an `error`, with the last error the process printed. Headers count only before the
  * plan and while no `# Subtest:` was seen (node:test and node-tap nest tests that way instead).
+ *
+ * AVA's TAP (`ava --tap`) prints one result line per test, named by its title, and comments that are no tape
+ * headers: a hook's title (`# before hook`, `# afterEach.always hook for "title"`) when the hook finished, which
+ * names no test and ends the header above it; and AVA 0.x's echo of the test's title right above its line
+ * (`# adds` / `ok 1 - adds`): a header whose only result repeats it is that test itself, done once its line is
+ * read, so a stream cut after it (a paste ends there) is no test that died.
  */
 import type { TestOutcome } from "../failure.ts";
 import {
@@ -38,6 +44,8 @@ const YAML_END = /^\s+\.\.\.$/;
 const SUMMARY_COMMENT =
   /^# (?:(?:tests|suites|pass|fail|failed|cancelled|skip|skipped|todo|duration_ms)\s+\d[\d.]*|ok|not ok|All \d+ tests? passed\.?(?: \([^)]*\))?|\d+ (?:of|out of) \d+ tests? failed\.?(?: \([^)]*\))?|Looks like you (?:failed|planned) \d+ tests?\b.*)\s*$/i;
 const HEADER = /^# (\S.*)$/;
+/** AVA's comment for a hook that ran (`before`, `beforeEach`, `after`, `afterEach`, `.always`; `for "title"`). */
+const AVA_HOOK = /^# (?:before|beforeEach|after|afterEach)(?:\.always)? hook(?: for ".*")?\s*$/;
 
 /** How the failure of the test a tape run died in begins (the test runner reads it: a run that died early). */
 export const TAP_CRASH_NOTE = "the test process died in this test, before the TAP plan";
@@ -45,6 +53,9 @@ export const TAP_CRASH_NOTE = "the test process died in this test, before the TA
 /** A tape test: its header, and what its assertions showed so far. */
 interface Group {
   id: string;
+  name: string;
+  /** Its only result so far repeats the header (AVA 0.x's echo of the test's title). */
+  echoed: boolean;
   assertions: number;
   skipped: number;
   failed: boolean;
@@ -115,7 +126,14 @@ export function createTapParser(out: ParserSink) {
     closeGroup();
     const n = (headerCount.get(name) ?? 0) + 1;
     headerCount.set(name, n);
-    group = { id: n === 1 ? name : `${name}#${n}`, assertions: 0, skipped: 0, failed: false };
+    group = {
+      id: n === 1 ? name : `${name}#${n}`,
+      name,
+      echoed: false,
+      assertions: 0,
+      skipped: 0,
+      failed: false,
+    };
     crash = null;
   }
 
@@ -185,6 +203,7 @@ export function createTapParser(out: ParserSink) {
     if (g) {
       // An assertion of a tape test: it counts for the header, and its failure names the header.
       g.assertions += 1;
+      g.echoed = g.assertions === 1 && p.name === g.name;
       if (outcome === "skipped") g.skipped += 1;
       if (outcome === "failed") g.failed = true;
     } else sink.test(p.id, outcome);
@@ -219,7 +238,8 @@ export function createTapParser(out: ParserSink) {
         : framed;
     const location = p.yaml.get("location");
     const at = location ? /^(.+?):(\d+):(\d+)$/.exec(location) : null;
-    const tapeAt = p.yaml.get("at");
+    // tape's `at:` is one frame; AVA's is a folded block (`at: >-`), the test's own frame on its first line.
+    const tapeAt = p.yaml.get("at")?.split("\n")[0]?.trim();
     const atFrame = !loc && tapeAt ? jsFrameLocation([`at ${tapeAt}`], sink) : null;
     const draft: FailureDraft = {
       category: "test",
@@ -352,7 +372,9 @@ export function createTapParser(out: ParserSink) {
           planSeen = true;
         } else {
           const header = HEADER.exec(text);
-          if (header && !nested && !planSeen && !SUMMARY_COMMENT.test(text)) openGroup(header[1]!.trim());
+          if (!nested && !planSeen && AVA_HOOK.test(text)) closeGroup();
+          else if (header && !nested && !planSeen && !SUMMARY_COMMENT.test(text))
+            openGroup(header[1]!.trim());
         }
         return true;
       }
@@ -368,7 +390,7 @@ export function createTapParser(out: ParserSink) {
       settle();
       settleCancelled(-1, null);
       const g = group as Group | null;
-      if (g && !planSeen && shaped) crashed(g);
+      if (g && !planSeen && shaped && !g.echoed) crashed(g);
       else closeGroup();
       held.length = 0;
     },
