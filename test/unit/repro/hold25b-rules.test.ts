@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { InfrastructureError } from "../../../src/core/errors.ts";
+import { annotate } from "../../../src/repro/annotations.ts";
 import { completeProgram, pythonModulesWritten } from "../../../src/repro/complete.ts";
 import { pinDependencies } from "../../../src/repro/dependencies.ts";
 import { runCommand, sandboxEnv } from "../../../src/repro/execute.ts";
@@ -168,5 +169,18 @@ describe("the run's environment", () => {
   it("lets CPython write its bytecode caches, as on the reporter's machine", () => {
     expect(sandboxEnv(null)).not.toHaveProperty("PYTHONDONTWRITEBYTECODE");
     expect(sandboxEnv(null)).toMatchObject({ PYTHONUNBUFFERED: "1", TZ: "UTC" });
+  });
+});
+
+describe("a comment that says in the first person what the line printed", () => {
+  const checks = (v: string) => annotate(v, "javascript").checks.map((c) => [c.role, c.value]);
+  it("is the claim when a value follows", () => {
+    expect(checks("const r = lib.parse('a.b.c');\nconsole.log(r.domain); // we are getting 'b.c'")).toEqual([
+      ["actual", "'b.c'"],
+    ]);
+    expect(checks("console.log(total); // I see 5000")).toEqual([["actual", "5000"]]);
+  });
+  it("counter-example: words after it, not a value, state nothing", () => {
+    expect(checks("console.log(total); // we get here after the loop")).toEqual([]);
   });
 });
