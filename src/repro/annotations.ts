@@ -96,8 +96,10 @@ export type Flavour = "python" | "js";
 
 const EXPECTED_WORDS =
   /^(?:expected|expect(?:ing|ed)?|should(?:\s+(?:be|return|print|give|output|log))?|want(?:ed)?|correct(?:\s+is)?|desired|intended|right(?:\s+answer)?(?:\s+is)?|must\s+be)\b\s*:?\s*/i;
+// "we are getting 'in.gov'", "I see 5000", a REPL's `> 5000` pasted into a comment: first-person or echoed, only
+// before a value (a quote, a number, a bracket, a literal), so "we get here after the loop" states nothing.
 const ACTUAL_WORDS =
-  /^(?:(?:actual(?:ly)?|got|gets|but\s+got|instead|received|recieved|(?:(?:will|still|currently|now|always)\s+)?(?:returns?|prints?|gives?|outputs?|logs?|shows?|displays?|yields?|produces?)(?=\s|:|$)|returns?|returned|prints?|printed|gives?|gave|produces?|produced|yields?|yielded|outputs?|logs?|logged|results?(?:\s+is|\s+in)?|resultados?|r[eé]sultats?|ergebnis|risultato|salida|sa[ií]da|shows?|displays?|evaluates?\s+to|is)\b|(?:输出|结果|結果|返回|打印|得到|出力)(?:为|是|為)?(?=[\s:：]|$)：?|=+>|-+>|→|⇒|=(?!=))\s*:?\s*/i;
+  /^(?:(?:(?:(?:I|we)(?:\s+am|\s+are|'m|'re)?\s+)(?:getting|get|got|see|saw)(?=\s*:?\s*(?:['"`[{(\d-]|(?:true|false|null|undefined|None|NaN)\b))|>(?=\s+(?:['"`[{(\d-]|(?:true|false|null|undefined|None|NaN)\b))|actual(?:ly)?|got|gets|but\s+got|instead|received|recieved|(?:(?:will|still|currently|now|always)\s+)?(?:returns?|prints?|gives?|outputs?|logs?|shows?|displays?|yields?|produces?)(?=\s|:|$)|returns?|returned|prints?|printed|gives?|gave|produces?|produced|yields?|yielded|outputs?|logs?|logged|results?(?:\s+is|\s+in)?|resultados?|r[eé]sultats?|ergebnis|risultato|salida|sa[ií]da|shows?|displays?|evaluates?\s+to|is)\b|(?:输出|结果|結果|返回|打印|得到|出力)(?:为|是|為)?(?=[\s:：]|$)：?|=+>|-+>|→|⇒|=(?!=))\s*:?\s*/i;
 const ERROR_WORDS =
   /^(?:throws?|raises?|raised|threw|errors?(?:\s+with)?|fails?\s+with|crash(?:es)?\s+with)\b\s*:?\s*/i;
 const FLAG_WORDS =

@@ -5,6 +5,7 @@
  * program and for each one the model writes.
  */
 import { alternativeRelease } from "./alternative-release.ts";
+import { sideRelease } from "./two-versions.ts";
 import { lackingOwnMember } from "./repository-binding.ts";
 import { InfrastructureError, RetraceError } from "../core/errors.ts";
 import { completionImportFailure } from "./completion-failure.ts";
@@ -265,7 +266,7 @@ async function installPinned(ctx: ReproContext, program: Program): Promise<Pinne
   const pins = pinDependencies(
     program,
     ctx.report,
-    ctx.expectations.twoVersions?.bad?.label ?? null,
+    ctx.expectations.twoVersions?.bad ? sideRelease(ctx.expectations.twoVersions.bad) : null,
     ctx.spec.package,
   );
   const base = { pins, ecosystem: program.ecosystem };
@@ -593,6 +594,7 @@ export async function runStage(ctx: ReproContext, trial: Trial): Promise<StageRe
           {
             untilFailure: repeatsUntilFailure(files[entry] ?? ""),
             ...(expectations.expectedFrom ? { expectedFrom: expectations.expectedFrom } : {}),
+            reportText: `${ctx.report.title}\n${Object.values(ctx.report.prose).join("\n")}`,
           },
         ),
       ),

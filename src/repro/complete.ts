@@ -78,6 +78,8 @@ export interface Program {
   placeholders: string[];
   /** Command-line arguments the report runs the script with (`node index.js -i=x` → `["-i=x"]`). */
   args?: string[];
+  /** The interpreter's own options the report types (`python3 -O -c …` → `["-O"]`), given to it before the entry. */
+  interpreterFlags?: string[];
 }
 
 const RUNNABLE = new Set(["code", "python-transcript", "node-transcript"]);
@@ -255,6 +257,16 @@ export function completeProgram(
     seen.add(k);
     return true;
   });
+  // A `-c`/`-e` program typed at a prompt ran exactly as typed: it needs nothing from the report's other code but
+  // the files it may import by name. Another block beside it (a quoted excerpt of the library's own source, a
+  // method body using `self`) is context, never code to run before it (issue 12, hold25).
+  const inline = (b: ReportBlock) => b.kind === "code" && b.shellRun && !b.shellRun.script && !b.shellRun.cli;
+  const sessionOnly = unique.some(inline) ? unique.filter((b) => inline(b) || b.filename) : null;
+  let contextBlocks = 0;
+  if (sessionOnly && sessionOnly.length < unique.length) {
+    contextBlocks = unique.length - sessionOnly.length;
+    unique.splice(0, unique.length, ...sessionOnly);
+  }
   // A sentence pasted on a code block's first or last line is the reporter's, not code (edge-prose.ts).
   const proseDropped: string[] = [];
   for (let i = 0; i < unique.length; i++) {
@@ -295,6 +307,10 @@ export function completeProgram(
         )
       : completeJs(unique, knownPackages, repository);
   if (traced) program.completions.unshift(traced.note);
+  if (contextBlocks > 0)
+    program.completions.push(
+      `ran the code typed at the report's prompt as it ran there, alone; ${contextBlocks === 1 ? "the other code block is" : `${contextBlocks} other code blocks are`} context, not part of that command`,
+    );
   bindLabelledData(
     program,
     unique.map((b) => b.runValue).join("\n"),
@@ -354,7 +370,75 @@ export function completeProgram(
     );
     if (family === "js") addCommandLineParse(program);
   }
+  applyInterpreterFlags(program, report, family);
   return program;
+}
+
+/**
+ * A flag that cannot apply in the sandbox, with why: an interactive session or a debugger waits on a terminal or a
+ * client no run has, a watcher never ends, and isolating CPython from its environment hides the packages installed
+ * for the run (PYTHONPATH). Each is named in the completions, never dropped silently.
+ */
+function flagUnusable(flag: string, program: Program): string | null {
+  if (program.runtime === "python") {
+    if (/^-[^-]*i/.test(flag))
+      return "it opens an interactive prompt after the code, and the run has no terminal";
+    if (/^-[^-WX]*[IE]/.test(flag) && program.dependencies.length > 0)
+      return "it makes Python ignore PYTHONPATH, where the run's installed packages are";
+    return null;
+  }
+  if (/^--(?:inspect|debug)/.test(flag)) return "it waits for a debugger, and the run has none";
+  if (/^--watch/.test(flag)) return "it watches files and never ends";
+  if (flag === "-i" || flag === "--interactive") return "it opens a REPL, and the run has no terminal";
+  return null;
+}
+
+/**
+ * The interpreter's own options the report types on the command line that ran its code (`$ python3 -O -c …`,
+ * `$ node --no-warnings x.js`, issue 12, hold25): the run is given them, said in the completions, so `-O`
+ * dropping an `assert` or `-W error` turning a warning into an error shows as it did for the reporter.
+ */
+function applyInterpreterFlags(program: Program, report: ParsedReport, family: "python" | "js"): void {
+  const runs = report.blocks
+    .map((b) => b.shellRun)
+    .filter(
+      (r): r is NonNullable<ReportBlock["shellRun"]> =>
+        r !== null && (r.flags?.length ?? 0) > 0 && (r.runtime === "python") === (family === "python"),
+    );
+  const first = runs[0];
+  if (!first?.flags) return;
+  const typed = first.flags;
+  // `-W error` is one option in two words: pair a `-W`/`-X`/`-r`/`-C` or a long option taking a value with it.
+  const options: string[][] = [];
+  for (let i = 0; i < typed.length; i++) {
+    const w = typed[i]!;
+    const takesNext =
+      /^-[WXrC]$/.test(w) ||
+      /^--(?:require|import|loader|experimental-loader|conditions|input-type|title|env-file|redirect-warnings|openssl-config|icu-data-dir|check-hash-based-pycs)$/.test(
+        w,
+      );
+    options.push(takesNext && i + 1 < typed.length ? [w, typed[++i]!] : [w]);
+  }
+  const kept: string[] = [];
+  const dropped: string[] = [];
+  for (const o of options) {
+    const why = flagUnusable(o[0]!, program);
+    if (why) dropped.push(`\`${o.join(" ")}\` (${why})`);
+    else kept.push(...o);
+  }
+  const others = runs.filter((r) => r.flags!.join(" ") !== typed.join(" "));
+  if (kept.length > 0) {
+    program.interpreterFlags = kept;
+    program.completions.push(
+      `ran ${program.runtime === "python" ? "python3" : "node"} with the options the report types (\`${first.interpreter} ${typed.join(" ")}\`): ${kept.map((f) => `\`${f}\``).join(" ")}`,
+    );
+  }
+  if (dropped.length > 0)
+    program.completions.push(`did not pass ${dropped.join(", ")}: it cannot apply in the sandbox`);
+  if (others.length > 0)
+    program.completions.push(
+      `another command line of the report types other options (\`${others[0]!.interpreter} ${others[0]!.flags!.join(" ")}\`); the first one's were used`,
+    );
 }
 
 /** A data file's name: what a program reads, never code of its own. */
@@ -566,6 +650,25 @@ function pythonBoundNames(code: string): Set<string> {
   for (const m of code.matchAll(/\bdef\s+\w+\(([^)]*)\)/g))
     for (const p of m[1]!.split(",")) names.add(p.trim().split(/[:=]/)[0]!.replace(/^\*+/, "").trim());
   return names;
+}
+
+/**
+ * Modules the snippet writes itself before it imports or runs them (`open("helper.py", "w")`, `Path("pkg/__init__.py")
+ * .write_text(…)`): the report's own files, made at run time, never a package to look up in an index (issue 12,
+ * hold25). Only when the code writes a file at all (a write mode, `write_text`, `write_bytes`): a `.py` path it only
+ * reads or runs (`run([sys.executable, "setup.py"])`) names no module it makes.
+ */
+export function pythonModulesWritten(code: string): string[] {
+  const writes =
+    /\bopen\s*\([^)\n]*,\s*(?:mode\s*=\s*)?[rbt+]*['"][rbt+]*[wax]/.test(code) ||
+    /\.write_(?:text|bytes)\s*\(/.test(code);
+  if (!writes) return [];
+  const names = new Set<string>();
+  for (const m of code.matchAll(
+    /[fbr]?(['"])(?:[^'"\n]*?[/\\])?(?!__init__\.)([A-Za-z_]\w*)(?:\.py|[/\\]__init__\.py)\1/g,
+  ))
+    names.add(m[2]!);
+  return [...names];
 }
 
 function pythonImportedModules(code: string): string[] {
@@ -894,7 +997,10 @@ function completePython(
     }
   }
 
-  const localModules = new Set(Object.keys(files).map((f) => f.replace(/\.py$/, "").split("/")[0]!));
+  const localModules = new Set([
+    ...Object.keys(files).map((f) => f.replace(/\.py$/, "").split("/")[0]!),
+    ...pythonModulesWritten(code),
+  ]);
   // The repository's package imported by its module name (`from slugify import …` in a report filed on
   // python-slugify): that package is the dependency, not whatever the index holds under the module's name.
   const repositoryModule = repository ? pythonImportName(repository.name) : null;

@@ -43,6 +43,28 @@ export function pinDependencies(
       if (tied.test(`${report.title}\n${report.proseWithCode}`))
         mentions.set(key(dep), bare.replace(/^v/, ""));
     }
+  // A bare release over the bad transcript ("2.0.0 prints" against "1.0.6 gave me") in an npm report filed against
+  // the repository's package and naming no other package's release: the release of that package (issue 12,
+  // hold25), so the claim is judged on the release it was made on, not on the latest. Not a release the report
+  // writes after a runtime's or another product's name ("Node 18.2.0 prints", "webpack 5.0.0:"), nor one of a
+  // Python report (its bare labels are Python's own releases: "3.10:").
+  const own = repositoryPackage
+    ? program.dependencies.find((d) => key(d) === key(repositoryPackage))
+    : undefined;
+  if (
+    bare &&
+    own &&
+    program.ecosystem === "npm" &&
+    !mentions.has(key(own)) &&
+    // "webpack 5.0.0:" names another product's release.
+    !report.versions.some((v) => v.version === bare.replace(/^v/, "") && key(v.name) !== key(own)) &&
+    bare.replace(/^v/, "") !== report.runtime?.version &&
+    !new RegExp(
+      String.raw`(?<![\w-])(?:node(?:\.js|js)?|deno|bun|python3?|cpython|pypy3?|chrome|firefox|safari|typescript|tsc|npm|yarn|pnpm)(?:\s+version)?\s*:?\s*v?${escapeRegExp(bare.replace(/^v/, ""))}(?![\w.]*\w)`,
+      "i",
+    ).test(`${report.title}\n${report.proseWithCode}`)
+  )
+    mentions.set(key(own), bare.replace(/^v/, ""));
   // A version the report's own session printed: `_.VERSION => "4.17.4"`, `require('x/package').version // 1.2.3`.
   for (const b of report.blocks) {
     for (const c of b.checks) {

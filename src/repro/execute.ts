@@ -21,23 +21,33 @@ export interface ExecutedRun extends RunObservation {
 export function runCommand(program: Program, runnableEntry: string): string[] {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const args = (program.args ?? []).map((a) => ` ${q(a)}`).join("");
+  // The interpreter's own options the report typed (`-O`, `-W error`, `--no-warnings`), before the entry.
+  const flags = (program.interpreterFlags ?? []).map((f) => `${q(f)} `).join("");
   if (program.runtime === "python") {
     return [
       "sh",
       "-c",
-      `echo "${RUNTIME_MARKER}$(python3 -c 'import platform; print(platform.python_version())')" >&2; exec python3 ${q(runnableEntry)}${args}`,
+      `echo "${RUNTIME_MARKER}$(python3 -c 'import platform; print(platform.python_version())')" >&2; exec python3 ${flags}${q(runnableEntry)}${args}`,
     ];
   }
-  return ["sh", "-c", `echo "${RUNTIME_MARKER}$(node --version)" >&2; exec node ${q(runnableEntry)}${args}`];
+  return [
+    "sh",
+    "-c",
+    `echo "${RUNTIME_MARKER}$(node --version)" >&2; exec node ${flags}${q(runnableEntry)}${args}`,
+  ];
 }
 
+/**
+ * The run's whole environment. No PYTHONDONTWRITEBYTECODE: CPython writes its bytecode caches as on the reporter's
+ * machine, so a report about importing, caching or a module its code writes and imports again runs as it did there
+ * (a run without caches cannot show stale bytecode: issue 12, hold25). The workspace is the run's own tmpfs.
+ */
 export function sandboxEnv(install: InstallResult | null): Record<string, string> {
   const env: Record<string, string> = {
     PATH: "/usr/local/bin:/usr/bin:/bin",
     HOME: "/tmp",
     LANG: "C.UTF-8",
     TZ: "UTC",
-    PYTHONDONTWRITEBYTECODE: "1",
     PYTHONUNBUFFERED: "1",
     PYTHONIOENCODING: "utf-8",
     NO_COLOR: "1",

@@ -122,6 +122,7 @@ export async function latestEntry(
         {
           untilFailure: repeatsUntilFailure(files[entry] ?? ""),
           ...(ctx.expectations.expectedFrom ? { expectedFrom: ctx.expectations.expectedFrom } : {}),
+          reportText: `${ctx.report.title}\n${Object.values(ctx.report.prose).join("\n")}`,
         },
       ),
     ),

@@ -28,6 +28,23 @@ export interface ShellRun {
   installed?: { name: string; version: string }[];
   /** `$ retire --version`, `$ npx foo --bar`: a package's own command (package-cli.ts); `code` runs it. */
   cli?: PackageCommand;
+  /** The interpreter's own options typed before the code or script (`python3 -O -c`, `node --no-warnings x.js`). */
+  flags?: string[];
+}
+
+/**
+ * An interpreter's own option typed before `-c`/`-e`, `-m` or the script (issue 12, hold25): CPython's
+ * letter options with no argument, alone or grouped (`-O`, `-OO`, `-Es`, `-I`, `-B`, `-u`), `-W arg` and `-X opt`
+ * (with or without the blank), `--check-hash-based-pycs mode`; Node's long options, with `=value` or, for those
+ * documented to take a separate one, followed by it (`--require x`, `--import x`, `--loader x`, `--conditions x`,
+ * `--input-type x`, `--title x`, `--env-file x`, `-r x`, `-C x`), never its `--eval`/`--print`, which are the code.
+ */
+export const INTERPRETER_FLAG = String.raw`(?:-[bBdEiIOPqsSuvxR]+|-[WX]\s*[^\s'"-][^\s'"]*|--check-hash-based-pycs\s+\w+|--(?:require|import|loader|experimental-loader|conditions|input-type|title|env-file|redirect-warnings|openssl-config|icu-data-dir)\s+[^\s'"-][^\s'"]*|-[rC]\s+[^\s'"-][^\s'"]*|--(?!eval|print)[a-z][\w-]*(?:=[^\s'"]+)?)`;
+const FLAGS = String.raw`((?:\s+${INTERPRETER_FLAG})*)`;
+
+/** The flags a command line typed, as words (`-W error` stays two: the interpreter reads it so). */
+export function interpreterFlags(typed: string | undefined): string[] {
+  return typed ? shellWords(typed.trim()) : [];
 }
 
 /**
@@ -54,7 +71,7 @@ function installedPackages(line: string): { name: string; version: string }[] {
 }
 
 const START = prompted(
-  String.raw`[$%#>]\s+(?:[\w.:~-]*[/\\])*((?:python|pypy)[\d.]*|node(?:js)?)(?:\.exe)?\s+(-c|-e|-p|-pe|-ep|--eval|--print)\s+(['"])`,
+  String.raw`[$%#>]\s+(?:[\w.:~-]*[/\\])*((?:python|pypy)[\d.]*|node(?:js)?)(?:\.exe)?${FLAGS}\s+(-c|-e|-p|-pe|-ep|--eval|--print)\s+(['"])`,
 );
 /** PowerShell's prompt: `PS C:\src> `, `PS ~>` (the command may follow the `>` with no space). */
 const PS_PROMPT = /^\s*PS(?:\s+[^>\n]*)?>/;
@@ -67,14 +84,14 @@ const PS_HERE_START =
 
 /** `$ python3.11 issue.py`, `$ node cli.js --flag x`: an interpreter running a script file. */
 const SCRIPT_START = prompted(
-  String.raw`(?:[$%]|>(?=\s*(?:python|pypy|node)))\s+(?:(?:[\w.:~-]*[/\\])*((?:python|pypy)[\d.]*|node(?:js)?)(?:\.exe)?\s+|(?=\.\/))((?:\.\/)?(?:[\w.-]+\/)*[\w.-]+\.(?:py|[cm]?js))(?:\s+([^|><;&]*))?\s*$`,
+  String.raw`(?:[$%]|>(?=\s*(?:python|pypy|node)))\s+(?:(?:[\w.:~-]*[/\\])*((?:python|pypy)[\d.]*|node(?:js)?)(?:\.exe)?${FLAGS}\s+|(?=\.\/))((?:\.\/)?(?:[\w.-]+\/)*[\w.-]+\.(?:py|[cm]?js))(?:\s+([^|><;&]*))?\s*$`,
 );
 /**
  * `$ python3 -m pprint`, `> python -m json.tool data.json`: an interpreter running a module of its standard library
  * (`-m pip install` is an install, and a package's module needs the package: neither is read here).
  */
 const MODULE_START = prompted(
-  String.raw`(?:[$%]|>(?=\s*(?:python|pypy)))\s+(?:[\w.:~-]*[/\\])*((?:python|pypy)[\d.]*)(?:\.exe)?\s+-m\s+([A-Za-z_][\w.]*)(?:\s+([^|><;&]*))?\s*$`,
+  String.raw`(?:[$%]|>(?=\s*(?:python|pypy)))\s+(?:[\w.:~-]*[/\\])*((?:python|pypy)[\d.]*)(?:\.exe)?${FLAGS}\s+-m\s+([A-Za-z_][\w.]*)(?:\s+([^|><;&]*))?\s*$`,
 );
 
 /** The program `python -m <module> <args>` runs, as a file: the module as `__main__` with the typed arguments. */
@@ -176,7 +193,8 @@ export function parseShellSession(text: string, packages: Set<string> = new Set(
     const script = m ? null : SCRIPT_START.exec(lines[i]!);
     if (script) {
       // `$ ./mytest.js --all`: an executable script, run by its shebang's interpreter.
-      const interpreter = script[1] ?? (/\.py$/.test(script[2]!) ? "python3" : "node");
+      const interpreter = script[1] ?? (/\.py$/.test(script[3]!) ? "python3" : "node");
+      const flags = interpreterFlags(script[2]);
       const runtime = /^node/.test(interpreter) ? "node" : "python";
       i++;
       const printed: string[] = [];
@@ -186,21 +204,24 @@ export function parseShellSession(text: string, packages: Set<string> = new Set(
         runtime,
         code: "",
         ...transcriptOf(printed, runtime),
-        script: { file: script[2]!.replace(/^\.\//, ""), args: shellWords((script[3] ?? "").trim()) },
+        script: { file: script[3]!.replace(/^\.\//, ""), args: shellWords((script[4] ?? "").trim()) },
+        ...(flags.length > 0 ? { flags } : {}),
         ...installed(),
       });
       continue;
     }
     const mod = m ? null : MODULE_START.exec(lines[i]!);
-    if (mod && PYTHON_STDLIB_MODULE_NAMES.includes(mod[2]!.split(".")[0]!) && mod[2] !== "pip") {
+    if (mod && PYTHON_STDLIB_MODULE_NAMES.includes(mod[3]!.split(".")[0]!) && mod[3] !== "pip") {
+      const flags = interpreterFlags(mod[2]);
       i++;
       const printed: string[] = [];
       while (i < lines.length && !PROMPT.test(lines[i]!)) printed.push(lines[i++]!);
       runs.push({
         interpreter: mod[1]!,
         runtime: "python",
-        code: moduleProgram(mod[2]!, shellWords((mod[3] ?? "").trim())),
+        code: moduleProgram(mod[3]!, shellWords((mod[4] ?? "").trim())),
         ...transcriptOf(printed, "python"),
+        ...(flags.length > 0 ? { flags } : {}),
         ...installed(),
       });
       continue;
@@ -248,7 +269,8 @@ export function parseShellSession(text: string, packages: Set<string> = new Set(
       i++;
       continue;
     }
-    const quote = m[3]!;
+    const quote = m[4]!;
+    const flags = interpreterFlags(m[2]);
     let rest = lines[i]!.slice(m.index + m[0].length);
     const codeLines: string[] = [];
     // The code runs to the matching closing quote (possibly lines later).
@@ -275,13 +297,14 @@ export function parseShellSession(text: string, packages: Set<string> = new Set(
     const runtime = /^node/.test(interpreter) ? "node" : "python";
     let code = codeLines.join("\n");
     if (quote === '"') code = code.replace(/\\(["\\$`])/g, "$1");
-    if (runtime === "node" && /p/.test(m[2]!.replace("--print", "p")))
+    if (runtime === "node" && /p/.test(m[3]!.replace("--print", "p")))
       code = `console.log(${code.trim().replace(/;$/, "")});`;
     runs.push({
       interpreter,
       runtime,
       code,
       ...transcriptOf(printed, runtime),
+      ...(flags.length > 0 ? { flags } : {}),
       ...installed(),
     });
   }

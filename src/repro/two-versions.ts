@@ -428,3 +428,16 @@ function judgeSides(report: ParsedReport, sides: Side[]): TwoVersions {
     };
   return { bad, good: good && good !== bad ? good : null, sides, why };
 }
+
+/**
+ * The release a side's label stands for, as the line introducing its transcript writes it in full: the label keeps
+ * `major.minor` ("2.0" for "2.0.0 prints", as "3.10" for "Python 3.10.4:"), and a release to install needs the whole
+ * number the report wrote. The label itself when the lead writes no longer release starting with it.
+ */
+export function sideRelease(side: Side): string {
+  if (!/^v?\d+(?:\.\d+)+$/.test(side.label)) return side.label;
+  const full = new RegExp(
+    String.raw`(?<![\w.])v?(${escapeRegExp(side.label.replace(/^v/, ""))}(?:\.\d+)+(?:-[\w.]+)?)(?![\w.]*\w)`,
+  ).exec(side.block.lead ?? "");
+  return full?.[1] ?? side.label;
+}

@@ -100,7 +100,6 @@ describe("runRepro (fake sandbox)", () => {
       HOME: "/tmp",
       LANG: "C.UTF-8",
       TZ: "UTC",
-      PYTHONDONTWRITEBYTECODE: "1",
       PYTHONUNBUFFERED: "1",
       PYTHONIOENCODING: "utf-8",
       NO_COLOR: "1",
