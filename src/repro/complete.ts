@@ -183,8 +183,12 @@ export function programBlocks(report: ParsedReport, family?: "python" | "js"): R
   // A block its words introduce as the reporter's workaround ("For now I work around it with:") is the way
   // around the bug, not the code that shows it, when another block does (a function body pasted bare in it
   // would not even parse at top level).
-  const shown = standing.filter((b) => !workaroundLead(b.lead));
-  const candidates = shown.length > 0 ? shown : standing;
+  // Only a block of the same standing counts as that other block: code pasted without a fence (an inline
+  // `Object.entries(x).sort()` in the sentence that leads the fenced block) never displaces a fenced block.
+  const fencedStanding = standing.filter((b) => !b.plain);
+  const pool = fencedStanding.some((b) => !importsOnly(b)) ? fencedStanding : standing;
+  const shown = pool.filter((b) => !workaroundLead(b.lead));
+  const candidates = shown.some((b) => !importsOnly(b)) ? shown : pool;
   const fenced = candidates.filter((b) => !b.plain);
   const units = fenced.some((b) => !importsOnly(b)) ? fenced : candidates;
   const first = units[0];
