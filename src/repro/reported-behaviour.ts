@@ -165,7 +165,10 @@ function commentBehaviour(report: ParsedReport): ReportedBehaviour | null {
     };
   const empty = emptyPrintClaim(report);
   if (empty) return empty;
+  // Identical code pasted twice runs once (complete.ts): its comments state one claim, not two in a row.
+  const seen = new Set<string>();
   const checks = programBlocks(report)
+    .filter((b) => b.kind !== "code" || (!seen.has(b.value.trim()) && seen.add(b.value.trim()) !== undefined))
     .flatMap((b) => b.checks)
     .filter((c) => !c.sides);
   const actual = checks.filter((c) => c.role === "actual" && comparable(c.value));

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { completeProgram } from "../../../src/repro/complete.ts";
+import { correctedComments } from "../../../src/repro/corrected-comment.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 import { jsFreeBindings, nameWordOf } from "../../../src/repro/repository-binding.ts";
 import { reportedExpectations } from "../../../src/repro/reported-behaviour.ts";
@@ -60,5 +61,66 @@ describe("an inline span in a workaround's lead never displaces the fenced block
     const all = Object.values(complete(two, "object-digest").files).join("\n");
     expect(all).toContain("=== digest({y: 2, x: 1})");
     expect(all).not.toContain("sortedDigest");
+  });
+});
+
+describe("a bare comment the prose corrects is the value the expression gave", () => {
+  const md = (comment: string, wanted: string) =>
+    `# capitalize misses words\n\n${f}js\ncapitalizeAll('good day, sir') // ${comment}\n${f}\n\nThe docs say every word is capitalised. For \`good day, sir\` the output should be \`${wanted}\`.\n`;
+
+  it('`f(x) // Good day, sir` under "the output should be `Good Day, Sir`": the claim is the comment', () => {
+    const r = parseReport(md("Good day, sir", "Good Day, Sir"));
+    expect(reportedExpectations(r).actual).toMatchObject({ kind: "output", output: ["Good day, sir"] });
+    expect(correctedComments("f(x) // Good day, sir", "js", ["Good Day, Sir"])).toBe(
+      "f(x) // => Good day, sir",
+    );
+    expect(correctedComments("f(x)  # good day", "python", ["Good Day"])).toBe("f(x) # => good day");
+  });
+
+  it("a comment equal to the wanted value, words about the code, a declaration's comment: still comments", () => {
+    expect(correctedComments("f(x) // Good Day, Sir", "js", ["Good Day, Sir"])).toBeNull();
+    expect(correctedComments("f(x) // capitalises each word", "js", ["Good Day, Sir"])).toBeNull();
+    expect(correctedComments("const s = f(x) // Good day, sir", "js", ["Good Day, Sir"])).toBeNull();
+    expect(correctedComments("f(x) // Good day, sir", "js", [])).toBeNull();
+    expect(reportedExpectations(parseReport(md("Good Day, Sir", "Good Day, Sir"))).actual.kind).toBe(
+      "unknown",
+    );
+    expect(reportedExpectations(parseReport(md("capitalises each word", "Good Day, Sir"))).actual.kind).toBe(
+      "unknown",
+    );
+  });
+
+  it("the same annotated block pasted twice states its claim once (it runs once)", () => {
+    const twice = `# pad is off\n\n${f}js\nconsole.log(pad('7', 3)) // 7\n${f}\n\nAgain:\n\n${f}js\nconsole.log(pad('7', 3)) // 7\n${f}\n\nIt should be \`007\`.\n`;
+    expect(reportedExpectations(parseReport(twice)).actual.output).toEqual(["7"]);
+    // Two different blocks each keep their claim.
+    const two = twice.replace(
+      "Again:\n\n```js\nconsole.log(pad('7', 3)) // 7",
+      "Again:\n\n```js\nconsole.log(pad('8', 3)) // 8",
+    );
+    expect(reportedExpectations(parseReport(two)).actual.output).toEqual(["7", "8"]);
+  });
+});
+
+describe("an HTML <pre> block is a block of preformatted text", () => {
+  const md = (actual: string) =>
+    `# wrap splits strings\n\n${f}python\nfrom pprint import pprint\npprint({'k': 'a long text'}, width=12)\n${f}\n\n**Actual** result:\n${actual}\n\nNB: the text above is split in two\n\n**Expected** result:\n<pre>\n{'k': 'a long text'}\n</pre>\n`;
+
+  it("under an Actual label, its text (entities read back) is the reported output, not the note after it", () => {
+    const r = parseReport(md("<pre>\n{'k': 'a long '\n &#39;text&#39;}\n</pre>"));
+    const e = reportedExpectations(r);
+    expect(e.actual).toMatchObject({ kind: "output", output: ["{'k': 'a long '", " 'text'}"] });
+    expect(e.expectedOutput).toEqual(["{'k': 'a long text'}"]);
+  });
+
+  it("an empty <pre> and other HTML blocks are not output", () => {
+    const empty = parseReport(md("<pre>\n\n</pre>"));
+    expect(
+      empty.blocks.some((b) => b.section === "actual" && b.kind === "output" && b.value.trim() === ""),
+    ).toBe(false);
+    const details = parseReport(
+      `# x\n\n<details>\n<summary>Traceback</summary>\n\nno pre here\n</details>\n`,
+    );
+    expect(details.blocks).toEqual([]);
   });
 });
