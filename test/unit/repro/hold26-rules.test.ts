@@ -124,3 +124,31 @@ describe("an HTML <pre> block is a block of preformatted text", () => {
     expect(details.blocks).toEqual([]);
   });
 });
+
+describe("a comment giving the Expected section's value, beside an Actual section that opens with its own", () => {
+  const md = (comment: string, actual: string) =>
+    `# hex overflows\n\n${f}\nconst Shade = require("shade-kit");\nconst s = new Shade('#00aaff');\nconsole.log(s.lighter().hex); // ${comment}\n${f}\n\n## Expected\nIt ought to print #eaf2ff, as other converters show.\n\n## Actual\n${actual}\n`;
+
+  it("the Actual section's inline value is the claim; the comment is the expectation", () => {
+    const e = reportedExpectations(
+      parseReport(md("#eaf2ff, rgb(234, 242, 255)", "`#eaf2101` one channel overflows")),
+    );
+    expect(e.actual).toMatchObject({ kind: "output", output: ["#eaf2101"] });
+    expect(e.actual.source).toMatch(/Actual section/);
+  });
+
+  it("counter-examples keep the comment as the claim", () => {
+    // The comment's value is not the one the Expected words want.
+    expect(
+      reportedExpectations(parseReport(md("#eaf2101", "`#eaf2101` one channel overflows"))).actual.output,
+    ).toEqual(["#eaf2101"]);
+    // The Actual words name the comment's value too.
+    expect(
+      reportedExpectations(parseReport(md("#eaf2ff", "`#00ffff`, not #eaf2ff, comes out"))).actual.output,
+    ).toEqual(["#eaf2ff"]);
+    // No value of its own opens the Actual section.
+    expect(
+      reportedExpectations(parseReport(md("#eaf2ff", "one channel overflows past `0xFF`"))).actual.output,
+    ).toEqual(["#eaf2ff"]);
+  });
+});
