@@ -8,7 +8,7 @@
  */
 import { escapeRegExp } from "../core/regexp.ts";
 import type { ParsedReport } from "./parse-report.ts";
-import type { ReportedBehaviour } from "./reported-behaviour.ts";
+import type { ReportedBehaviour } from "./result.ts";
 
 /** The value a comment opens with: `#e8f1ff` of `#e8f1ff, rgb(232, 241, 255)`. */
 const head = (v: string) => (v.split(/,\s/)[0] ?? "").trim();

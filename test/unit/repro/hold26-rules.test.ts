@@ -152,3 +152,18 @@ describe("a comment giving the Expected section's value, beside an Actual sectio
     ).toEqual(["#eaf2ff"]);
   });
 });
+
+describe("TypeScript blocks that import and declare the same name, and a module block without its file name", () => {
+  const md = (importLine: string) =>
+    `# get throws\n\n${f}\nconst Store = require('store-kit');\nmodule.exports = new Store();\n${f}\n\n${f}\nexport class Wrap {\n  private s: any;\n  constructor() { this.s = require('./storeMod'); }\n  get(k) { return this.s.get(k); }\n}\n${f}\n\n${f}\n${importLine}\nconst w = new Wrap();\nconst v = w.get('k');\n${f}\n`;
+  it("drops the import the report's own block declares, and writes the module block as the one required file", () => {
+    const p = complete(md("import { Wrap } from './wrapper';"));
+    expect(p.files["storeMod.cjs"]).toContain("module.exports = new Store();");
+    expect(p.files[p.entry]).toContain("require('./storeMod.cjs')");
+    expect(p.files[p.entry]).not.toContain("from './wrapper'");
+  });
+  it("keeps an import of a name no block declares, and one from a file the report gives", () => {
+    const p = complete(md("import { Other, Wrap } from './wrapper';"));
+    expect(p.files[p.entry]).toContain("import { Other, Wrap } from './wrapper';");
+  });
+});
