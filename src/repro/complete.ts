@@ -185,8 +185,12 @@ export function programBlocks(report: ParsedReport, family?: "python" | "js"): R
   // A block its words introduce as the reporter's workaround ("For now I work around it with:") is the way
   // around the bug, not the code that shows it, when another block does (a function body pasted bare in it
   // would not even parse at top level).
-  const shown = standing.filter((b) => !workaroundLead(b.lead));
-  const candidates = shown.length > 0 ? shown : standing;
+  // Only a block of the same standing counts as that other block: code pasted without a fence (an inline
+  // `Object.entries(x).sort()` in the sentence that leads the fenced block) never displaces a fenced block.
+  const fencedStanding = standing.filter((b) => !b.plain);
+  const pool = fencedStanding.some((b) => !importsOnly(b)) ? fencedStanding : standing;
+  const shown = pool.filter((b) => !workaroundLead(b.lead));
+  const candidates = shown.some((b) => !importsOnly(b)) ? shown : pool;
   const fenced = candidates.filter((b) => !b.plain);
   const units = fenced.some((b) => !importsOnly(b)) ? fenced : candidates;
   const first = units[0];
@@ -1250,9 +1254,54 @@ function completeJs(
       : reportPackages;
   const completions: string[] = [];
   const typescript = units.some((b) => b.language === "typescript");
-  const { named, main } = splitNamed(units, /\.[cm]?[jt]s$/);
+  const split = splitNamed(units, /\.[cm]?[jt]s$/);
+  const { named } = split;
+  let { main } = split;
   const files: Record<string, string> = {};
   for (const b of named) files[b.filename!] = `${b.value.trimEnd()}\n`;
+  // The one relative module the code requires without the report naming its file (`require('./cacheSsr')`), and
+  // exactly one other block that is a CommonJS module (`module.exports = store`): that block is the module,
+  // written as its own file, the `require` pointed at it. Two candidates, or two such requires: left as written.
+  const relative = (b: ReportBlock) => [
+    ...b.value.matchAll(/\brequire\(\s*(['"])(\.{1,2}\/[\w./-]+)\1\s*\)/g),
+  ];
+  const unresolved = [
+    ...new Set(
+      main
+        .flatMap((b) => relative(b).map((m) => m[2]!))
+        .filter(
+          (spec) =>
+            !named.some(
+              (n) =>
+                n.filename!.replace(/\.[cm]?[jt]s$/, "") ===
+                spec.replace(/^\.\//, "").replace(/\.[cm]?js$/, ""),
+            ),
+        ),
+    ),
+  ];
+  const commonJsModules = main.filter(
+    (b) => /^module\.exports\s*=/m.test(b.value) && relative(b).length === 0 && b.kind === "code",
+  );
+  if (unresolved.length === 1 && commonJsModules.length === 1 && main.length > 1) {
+    const spec = unresolved[0]!;
+    const module = commonJsModules[0]!;
+    if (!relative(module).length && main.some((b) => b !== module && relative(b).length > 0)) {
+      const file = `${spec.replace(/^(?:\.{1,2}\/)+/, "").replace(/\.[cm]?js$/, "")}.cjs`;
+      files[file] = `${module.value.trimEnd()}\n`;
+      main = main
+        .filter((b) => b !== module)
+        .map((b) => ({
+          ...b,
+          runValue: b.runValue.replace(
+            /\brequire\(\s*(['"])(\.{1,2}\/[\w./-]+)\1\s*\)/g,
+            (whole, q: string, s: string) => (s === spec ? `require(${q}./${file}${q})` : whole),
+          ),
+        }));
+      completions.push(
+        `wrote the block that sets \`module.exports\` as \`${file}\`, the one module the code requires (\`require('${spec}')\`) without the report naming its file`,
+      );
+    }
+  }
   if (named.length > 0)
     completions.push(
       `wrote ${named.map((b) => `\`${b.filename}\``).join(", ")} as separate files, as the report names them`,
@@ -1278,6 +1327,43 @@ function completeJs(
     completions.push(
       `moved ${hoisted.map((l) => `\`${l.trim()}\``).join(", ")} to the top: an earlier block uses what it binds (a reader runs the imports first)`,
     );
+  }
+  // `import { Cache } from './helper'` in one block, `export class Cache` in another: the report shows the module
+  // it does not name as a file, so the program, one file, already declares what the import would bind. The
+  // import of a relative module no block is written as goes, when every name it binds is declared at the top
+  // level of another block (else the clash would stop the transpile before anything ran).
+  const topDeclared = (p: string) =>
+    new Set(
+      [
+        ...p.matchAll(
+          /^(?:export\s+(?:default\s+)?)?(?:const|let|var|class|(?:async\s+)?function\*?|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm,
+        ),
+      ].map((m) => m[1]!),
+    );
+  const givenFiles = new Set(Object.keys(files).map((f) => f.replace(/\.[cm]?[jt]sx?$/, "")));
+  for (let i = 0; i < parts.length; i++) {
+    const others = new Set(parts.flatMap((p, j) => (j === i ? [] : [...topDeclared(p)])));
+    const dropped: string[] = [];
+    parts[i] = parts[i]!.replace(
+      /^import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*(['"])(\.{1,2}\/[^'"\n]+)\2;?[ \t]*$/gm,
+      (line, list: string, _q: string, spec: string) => {
+        const names = list
+          .split(",")
+          .map((n) => n.trim().split(/\s+as\s+/))
+          .filter((n) => n[0] !== "");
+        const ok =
+          names.length > 0 &&
+          names.every((n) => n.length === 1 && others.has(n[0]!)) &&
+          !givenFiles.has(spec.replace(/^\.\//, "").replace(/\.[cm]?[jt]sx?$/, ""));
+        if (!ok) return line;
+        dropped.push(line.trim());
+        return "";
+      },
+    );
+    if (dropped.length > 0)
+      completions.push(
+        `dropped ${dropped.map((l) => `\`${l}\``).join(", ")}: the module is not given as a file, and another block of the report declares ${dropped.length > 1 ? "those names" : "what it imports"} itself`,
+      );
   }
   // Blocks that each declare the same `const`/`let` (one snippet shown twice with another input): each runs
   // in its own block scope, as the reader runs them one after the other, instead of a redeclaration error.

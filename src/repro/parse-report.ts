@@ -26,8 +26,10 @@ import {
   DOCUMENTED_OR_FORMER,
   literalItems,
   printedLabels,
+  proseClaims,
   templateCall,
 } from "./prose-claims.ts";
+import { correctedComments } from "./corrected-comment.ts";
 import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
 import { fancyPromptAsDollar, glyphPromptAsDollar } from "./fancy-prompt.ts";
@@ -1326,6 +1328,31 @@ export function parseReport(markdown: string): ParsedReport {
         break;
       }
       case "html": {
+        // An HTML `<pre>` block (`<pre>` … `</pre>` on lines of their own, under "**Actual** result:") is a block
+        // of preformatted text, as a fence without a language is: its text, the tags stripped and the entities
+        // GitHub renders read back.
+        const pre = /^<pre(?:\s[^>]*)?>[ \t]*\n([\s\S]*?)\n?[ \t]*<\/pre>\s*$/i.exec(node.value);
+        if (pre) {
+          const text = pre[1]!
+            .replace(/<\/?[a-z][^>]*>/gi, "")
+            .replace(/&lt;/g, "<")
+            .replace(/&gt;/g, ">")
+            .replace(/&quot;/g, '"')
+            .replace(/&#0*39;|&apos;/g, "'")
+            .replace(/&amp;/g, "&")
+            .replace(/\s+$/, "");
+          if (text.trim() !== "") {
+            const line = (node.position?.start.line ?? 0) + 1;
+            visit({
+              type: "code",
+              lang: null,
+              meta: null,
+              value: text,
+              position: { start: { line, column: 1 }, end: node.position?.end ?? { line, column: 1 } },
+            } as Code);
+            break;
+          }
+        }
         // <details><summary>Traceback</summary> opens a section like a heading would.
         const m = /<summary>([^<]*)<\/summary>/i.exec(node.value);
         const s = m?.[1] ? sectionOf(m[1]) : null;
@@ -1437,6 +1464,21 @@ export function parseReport(markdown: string): ParsedReport {
       )
     )
       b.checks = expectedSectionChecks(b.checks);
+  }
+  // A bare comment the prose corrects ("the output should be `Hello, World!`" under `f(x) // Hello, world!`):
+  // the value the expression gave, read as its annotation (corrected-comment.ts).
+  if (blocks.some((b) => b.kind === "code" && b.section !== "expected" && b.checks.length === 0)) {
+    const wanted = proseClaims(proseWithCode).expected;
+    for (const b of blocks) {
+      if (b.kind !== "code" || b.section === "expected" || b.checks.length > 0) continue;
+      if (b.language !== "javascript" && b.language !== "python" && b.language !== "typescript") continue;
+      const flavour = b.language === "python" ? "python" : "js";
+      const read = correctedComments(b.value, flavour, wanted);
+      if (!read) continue;
+      const annotated = annotate(flavour === "python" ? read : withHashComments(read), b.language);
+      if (annotated.checks.length === 0) continue;
+      Object.assign(b, { checks: annotated.checks, runValue: annotated.code, usesEcho: annotated.usesEcho });
+    }
   }
   const versions = mergeMentions([
     findVersionMentions(versionSources.join("\n")),

@@ -3,6 +3,7 @@
  * Sources, strongest first: a pasted traceback / error output, a REPL transcript, pasted output in the
  * "Actual" section, an exception named in the prose, words like "hangs" or "crashes".
  */
+import { expectedCommentActual } from "./expected-comment.ts";
 import { withoutOutputRemark } from "./output-remark.ts";
 import { splitComment } from "./annotations.ts";
 import { noRaiseComment } from "./conditional-error.ts";
@@ -165,7 +166,10 @@ function commentBehaviour(report: ParsedReport): ReportedBehaviour | null {
     };
   const empty = emptyPrintClaim(report);
   if (empty) return empty;
+  // Identical code pasted twice runs once (complete.ts): its comments state one claim, not two in a row.
+  const seen = new Set<string>();
   const checks = programBlocks(report)
+    .filter((b) => b.kind !== "code" || (!seen.has(b.value.trim()) && seen.add(b.value.trim()) !== undefined))
     .flatMap((b) => b.checks)
     .filter((c) => !c.sides);
   const actual = checks.filter((c) => c.role === "actual" && comparable(c.value));
@@ -789,6 +793,18 @@ function actualBehaviour(
   if (shell) return shell.behaviour;
   // 2b. Outputs and errors stated in comments next to the code (`// => 1`, `# raises ValueError`).
   const fromComments = commentBehaviour(report);
+  // The comments give the value the Expected section wants (`// #e8f1ff` beside "It ought to print #e8f1ff"), and
+  // the Actual section opens with a value of its own in inline code: that value is the claim, the comment the
+  // expectation (expected-comment.ts).
+  const opening = fromComments ? expectedCommentActual(report, fromComments) : null;
+  if (opening)
+    return {
+      kind: "output",
+      exceptionType: null,
+      exceptionMessage: null,
+      output: opening,
+      source: `the Actual section (\`${opening.join("`, `")}\`; the code's comment gives the value the Expected section wants)`,
+    };
   if (fromComments) return fromComments;
   // 2c. One Python snippet in parts its comments mark `# Succeeds` and `# Fails` (segment-marks.ts): the run must
   // raise in the failing part, after the working one ran. Only with no traceback or output pasted (above, below).

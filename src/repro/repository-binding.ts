@@ -123,7 +123,25 @@ export function jsFreeBindings(
     else if (m[3] && !entry.members.includes(m[3])) entry.members.push(m[3]);
     found.set(name, entry);
   }
+  // A function called by a word of the package's name (`stringify(…)` for json-stable-stringify, `hash(…)` for
+  // object-hash): the package's conventional binding, as its README writes it. Only for a call: a word used as
+  // data (`object.x`) is the reporter's own value, and the binder still binds only a function to a call.
+  for (const entry of found.values())
+    if (!entry.own && entry.called && nameWordOf(entry.name, pkg)) entry.own = true;
   return [...found.values()];
+}
+
+/**
+ * Whether `name` is one word of the package's name (`hash` of `object-hash`, `stringify` of
+ * `json-stable-stringify`, `lru` of `@scope/tiny-lru`), written as it stands there, three letters or more.
+ */
+export function nameWordOf(name: string, pkg: string): boolean {
+  if (!/^[a-z][a-z0-9]{2,}$/.test(name)) return false;
+  const words = pkg
+    .replace(/^@[\w.-]+\//, "")
+    .replace(/\.js$/i, "")
+    .split(/[-_.]+/);
+  return words.length > 1 && words.includes(name);
 }
 
 /** Every use of `name.member` in the scan is a call (`name.member(…)`). */
