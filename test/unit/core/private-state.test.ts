@@ -95,8 +95,12 @@ describe("Retrace's state on the host is owner-only whatever the umask", () => {
     chmodSync(root, 0o1777);
     const cache = new InstallCache({ root });
     await expect(cache.tempDir("repo-deps", "k".repeat(32))).rejects.toThrow(InfrastructureError);
-    await expect(cache.tempDir("repo-deps", "k".repeat(32))).rejects.toThrow(/writable by every user \(mode 1777\)/);
-    await expect(openSqliteJobStore(path.join(root, "jobs.sqlite"))).rejects.toThrow(/writable by every user/);
+    await expect(cache.tempDir("repo-deps", "k".repeat(32))).rejects.toThrow(
+      /writable by every user \(mode 1777\)/,
+    );
+    await expect(openSqliteJobStore(path.join(root, "jobs.sqlite"))).rejects.toThrow(
+      /writable by every user/,
+    );
     // A planted entry is never read from such a root.
     const planted = path.join(root, "repo-deps", "p".repeat(32));
     mkdirSync(planted, { recursive: true });
