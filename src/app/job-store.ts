@@ -27,7 +27,7 @@ import { createRequire } from "node:module";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import initSqlJs from "sql.js";
-import { PRIVATE_FILE_MODE, privateDirSync } from "../core/private-state.ts";
+import { PRIVATE_FILE_MODE, privateDirSync } from "../install/private-state.ts";
 import { InfrastructureError } from "../core/errors.ts";
 import { type JobRecord, type JobState, TERMINAL_STATES } from "./job-record.ts";
 
@@ -212,7 +212,7 @@ export async function openSqliteJobStore(path: string | null): Promise<JobStore>
   // The lock before the first read: what is read must be what no other process is about to overwrite.
   const lockPath = path ? `${path}.lock` : null;
   if (path && lockPath) {
-    // Owner-only whatever the umask; a directory every user may write into is refused (src/core/private-state.ts).
+    // Owner-only whatever the umask; a directory every user may write into is refused (src/install/private-state.ts).
     privateDirSync(dirname(path), "job database directory");
     takeLock(lockPath);
   }

@@ -16,7 +16,7 @@ import { lstat, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } 
 import os from "node:os";
 import path from "node:path";
 import { InfrastructureError } from "../core/errors.ts";
-import { PRIVATE_DIR_MODE, privateDir } from "../core/private-state.ts";
+import { PRIVATE_DIR_MODE, privateDir } from "./private-state.ts";
 import { treeDigest, treeStatSignature } from "./extract.ts";
 
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -113,7 +113,7 @@ export class InstallCache {
 
   /**
    * The cache's root made owner-only (whatever the umask), once per cache; a root every user may write into is
-   * refused before anything in it is read or written (src/core/private-state.ts).
+   * refused before anything in it is read or written (src/install/private-state.ts).
    */
   private privateRoot(): Promise<void> {
     this.#rootChecked ??= privateDir(this.root, "install cache");

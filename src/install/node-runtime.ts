@@ -28,7 +28,7 @@ import type Docker from "dockerode";
 import semver from "semver";
 import tar from "tar-stream";
 import { InfrastructureError } from "../core/errors.ts";
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../core/private-state.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private-state.ts";
 
 /** A Node binary larger than this is not a Node binary. */
 const MAX_NODE_BYTES = 256 * 1024 * 1024;

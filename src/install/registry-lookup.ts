@@ -17,7 +17,7 @@ import semver from "semver";
 import type { Ecosystem, LatestRelease, RegistryLookup, ReleaseQuery } from "../repro/ports.ts";
 import { defaultCacheDir } from "./cache.ts";
 import { hostRegistryConfig, npmRegistryFor, type RegistryConfig, registryKey } from "./registry-config.ts";
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../core/private-state.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private-state.ts";
 
 export interface RegistryLookupOptions {
   /** Limit of one lookup, in ms (default 5 s). */

@@ -10,7 +10,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Sandbox } from "../core/ports/sandbox.ts";
 import type { RuntimeVersions } from "../repro/ports.ts";
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../core/private-state.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../install/private-state.ts";
 
 export interface SandboxRuntimeOptions {
   sandbox: Sandbox;

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSqliteJobStore } from "../../../src/app/job-store.ts";
 import { InfrastructureError } from "../../../src/core/errors.ts";
-import { privateDir, privateDirSync, writableByAll } from "../../../src/core/private-state.ts";
+import { privateDir, privateDirSync, writableByAll } from "../../../src/install/private-state.ts";
 import { InstallCache } from "../../../src/install/cache.ts";
 
 const mode = (p: string) => statSync(p).mode & 0o7777;

@@ -10,7 +10,7 @@
  */
 import { mkdirSync, statSync } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
-import { InfrastructureError } from "./errors.ts";
+import { InfrastructureError } from "../core/errors.ts";
 
 /** The mode of a directory Retrace makes for its state (owner only). */
 export const PRIVATE_DIR_MODE = 0o700;
