@@ -13,7 +13,22 @@ import path from "node:path";
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 
-export type WaveResult = { id: string; cpuMs: number; outcome: string; contained: boolean | null };
+export type WaveResult = {
+  id: string;
+  cpuMs: number;
+  outcome: string;
+  contained: boolean | null;
+  /** The first attempt's outcome, when it said the host was too busy and the case ran again alone. */
+  busyFirst?: string;
+};
+
+/**
+ * Retrace's own answer when a bounded step was starved of CPU twice (src/core/time-limit.ts, src/logs/budget.ts): an
+ * infrastructure error that says the measurement proves nothing about the input and to run it again on a quieter
+ * host. Two groups share the machine with a whole test suite in CI, so such a case runs once more, alone, after the
+ * groups; its second result is the one asserted (a second "too busy" fails as before).
+ */
+const HOST_BUSY = /\bthe host was too busy\b/;
 
 export interface Wave {
   results: Map<string, WaveResult>;
@@ -84,5 +99,11 @@ export async function runWave(options: {
       for (let g = queue.shift(); g; g = queue.shift()) await runGroup(g);
     }),
   );
+  const busy = [...wave.results.values()].filter((r) => HOST_BUSY.test(r.outcome));
+  for (const first of busy) {
+    await runGroup([first.id]);
+    const again = wave.results.get(first.id);
+    if (again && again !== first) again.busyFirst = first.outcome;
+  }
   return wave;
 }
