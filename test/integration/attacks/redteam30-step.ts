@@ -14,7 +14,17 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { short } from "./patch-step.ts";
-import { appRun, type Outcome, ok, runStepCases, writeTree, caseGit, caseCommitAll } from "./wave-step.ts";
+import {
+  appRun,
+  type Outcome,
+  ok,
+  runStepCases,
+  writeTree,
+  caseGit,
+  caseCommitAll,
+  cpuWithChildren,
+  measured,
+} from "./wave-step.ts";
 
 // A module is loaded by the groups that use it (the wave's test is bounded by CPU).
 const load = {
@@ -42,32 +52,6 @@ const CPU_MS = 8_000;
 const git = (cwd: string, ...args: string[]): string => caseGit(dir, cwd, ...args);
 
 const commitAll = (at: string, message: string): string => caseCommitAll(dir, at, message);
-
-/** CPU (ms) of this process and of the children it has waited for (git, npm): /proc/self/stat utime..cstime. */
-function cpuWithChildren(): { self: number; children: number } {
-  const stat = readFileSync("/proc/self/stat", "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // Fields after the name start at 3 (state): utime 14, stime 15, cutime 16, cstime 17 → indexes 11..14.
-  const tick = 10; // ms per clock tick at CLK_TCK 100
-  return {
-    self: (Number(f[11]) + Number(f[12])) * tick,
-    children: (Number(f[13]) + Number(f[14])) * tick,
-  };
-}
-
-async function measured<T>(
-  run: () => Promise<T>,
-): Promise<{ value: T | Error; selfMs: number; childMs: number }> {
-  const a = cpuWithChildren();
-  let value: T | Error;
-  try {
-    value = await run();
-  } catch (e) {
-    value = e as Error;
-  }
-  const b = cpuWithChildren();
-  return { value, selfMs: b.self - a.self, childMs: b.children - a.children };
-}
 
 // ---- The exploration tools (read_file, grep, list_dir) the fix pipeline gives the model.
 

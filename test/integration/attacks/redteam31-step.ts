@@ -17,7 +17,17 @@ import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import { deflateRawSync, constants as zlibConstants } from "node:zlib";
 import { short } from "./patch-step.ts";
-import { type Outcome, appRun, caseCommitAll, caseGit, ok, runStepCases, writeTree } from "./wave-step.ts";
+import {
+  type Outcome,
+  appRun,
+  caseCommitAll,
+  caseGit,
+  cpuWithChildren,
+  measured,
+  ok,
+  runStepCases,
+  writeTree,
+} from "./wave-step.ts";
 
 // A module is loaded by the cases that use it (the wave's test is bounded by CPU).
 const load = {
@@ -54,31 +64,6 @@ const CPU_MS = 8_000;
 
 const git = (cwd: string, ...args: string[]): string => caseGit(dir, cwd, ...args);
 const commitAll = (at: string, message: string): string => caseCommitAll(dir, at, message);
-
-/** CPU (ms) of this process and of the children it has waited for (git, npm): /proc/self/stat utime..cstime. */
-function cpuWithChildren(): { self: number; children: number } {
-  const stat = readFileSync("/proc/self/stat", "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const tick = 10; // ms per clock tick at CLK_TCK 100
-  return {
-    self: (Number(f[11]) + Number(f[12])) * tick,
-    children: (Number(f[13]) + Number(f[14])) * tick,
-  };
-}
-
-async function measured<T>(
-  run: () => Promise<T>,
-): Promise<{ value: T | Error; selfMs: number; childMs: number }> {
-  const a = cpuWithChildren();
-  let value: T | Error;
-  try {
-    value = await run();
-  } catch (e) {
-    value = e as Error;
-  }
-  const b = cpuWithChildren();
-  return { value, selfMs: b.self - a.self, childMs: b.children - a.children };
-}
 
 /** Every regular file under `at` (no `.git`) whose bytes hold `needle`. */
 function filesHolding(at: string, needle: string): string[] {

@@ -5,7 +5,7 @@
  * and the case is not contained.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 export type Outcome = { outcome: string; contained: boolean | null };
@@ -171,4 +171,31 @@ export function jobRecord(id: string) {
     checkRunId: null,
     attempts: 0,
   };
+}
+
+/** CPU (ms) of this process and of the children it has waited for (git, npm): /proc/self/stat utime..cstime. */
+export function cpuWithChildren(): { self: number; children: number } {
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields after the name start at 3 (state): utime 14, stime 15, cutime 16, cstime 17 → indexes 11..14.
+  const tick = 10; // ms per clock tick at CLK_TCK 100
+  return {
+    self: (Number(f[11]) + Number(f[12])) * tick,
+    children: (Number(f[13]) + Number(f[14])) * tick,
+  };
+}
+
+/** `run`'s value (or the error it threw) and the CPU it cost this process and the children it waited for. */
+export async function measured<T>(
+  run: () => Promise<T>,
+): Promise<{ value: T | Error; selfMs: number; childMs: number }> {
+  const a = cpuWithChildren();
+  let value: T | Error;
+  try {
+    value = await run();
+  } catch (e) {
+    value = e as Error;
+  }
+  const b = cpuWithChildren();
+  return { value, selfMs: b.self - a.self, childMs: b.children - a.children };
 }
