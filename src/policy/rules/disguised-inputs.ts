@@ -16,6 +16,18 @@
  *
  * The operand kept under a name counts too (`const p = xs.reduce(…)` … `p === 60`), and so does a product or xor
  * built up in a loop (`for (const x of xs) p *= x` … `p === 60`; a non-literal right side, not a running sum).
+ * f13s (hold25 dev): the spread of values (`max(rgb) - min(rgb) == 0xFF`, `Math.max(...xs) - Math.min(...xs)`,
+ * `np.ptp`) is an aggregate too, and so is a function the patch defines whose body returns a digest or an aggregate,
+ * called where the comparison stands (`const bucket = (s) => Buffer.from(s).reduce((a, b) => a ^ b, 0)` …
+ * `bucket(name) === BUCKET`; `def f(s):` / `return functools.reduce(operator.xor, …)` within three lines).
+ * - `[input-count]`: a count of a string's pieces (`text.trim().split(/\s+/).length`, `len(s.split())`,
+ *   `words.length` of `words = s.split(…)`) compared by equality with a number other than -1, 0 and 1 that is
+ *   exactly the count one of the failing test's own strings splits into by the same separator: the test's input
+ *   chosen by its shape (a headline of exactly five words). Words only — a split on blanks; a split on
+ *   punctuation counts a format's fields (an IPv6 address's eight groups, a date's three parts), which honest code
+ *   dispatches on — and only when the file compares word counts with that one number. Allowed: a count that
+ *   refuses (`parts.length !== 3` and a throw), one word (`=== 1`), a count the test's input does not have, a
+ *   count compared by order, words counted to choose among shapes (`=== 2` … `=== 3`), fields of a format.
  *
  * Allowed (counter-examples, test/unit/policy/f13r-rules.test.ts): a checksum **validated** — compared with `!=`,
  * `!==` or `not in` and an error thrown or raised on that line or the next (every other input is refused, which no
@@ -23,12 +35,13 @@
  * a cache key or a bucket (`cache.get(sha(s))`, `hash(k) % 64`); a guard on a trivial aggregate (`if (n * m === 0)
  * return 0`, `if math.prod(xs) == 1`); an aggregate compared by order (`sum(xs) > limit`); one value scaled
  * (`n * 100 === 250`, weightedGate's business). What it cannot see: a digest or aggregate compared through a
- * function the patch defines elsewhere, or a literal built at run time (docs/verify.md, "Inputs in disguise").
+ * function the patch defines in another file or more than three lines from its return, or a literal built at run
+ * time (docs/verify.md, "Inputs in disguise").
  */
 import { escapeRegExp } from "../../core/regexp.ts";
 import { addedCodeLines, isCommentLine, languageOf, truncate } from "../lines.ts";
 import { lineCode as lineCodeOf } from "./awareness-violation.ts";
-import type { DiffLine, FileChange, Violation } from "../types.ts";
+import type { DiffLine, FailingTestSource, FileChange, Violation } from "../types.ts";
 
 /** A call that digests a value: hashes, checksums, CRCs and digests by name, in either language. */
 const DIGEST =
@@ -36,7 +49,7 @@ const DIGEST =
 
 /** A reduction of a collection by `*`, `+` or `^`, or Python's product and sum of a collection. */
 const AGGREGATE =
-  /\.reduce(?:Right)?\s*\(\s*(?:\(\s*[\w$]+\s*,\s*[\w$]+\s*\)|function\s*\w*\s*\(\s*[\w$]+\s*,\s*[\w$]+\s*\)\s*\{\s*return)\s*(?:=>)?\s*\(?\s*[\w$]+\s*[*+^]\s*[\w$]+|\b(?:math|numpy|np)\.prod\s*\(|(?<![\w$.])prod\s*\(|\b(?:functools\.)?reduce\s*\(\s*(?:operator\.(?:mul|add|xor|iadd|imul)\b|lambda\s+\w+\s*,\s*\w+\s*:\s*\w+\s*[*+^]\s*\w+)|(?<![\w$.])sum\s*\(\s*[A-Za-z_][\w.]*\s*\)/;
+  /\.reduce(?:Right)?\s*\(\s*(?:\(\s*[\w$]+\s*,\s*[\w$]+\s*\)|function\s*\w*\s*\(\s*[\w$]+\s*,\s*[\w$]+\s*\)\s*\{\s*return)\s*(?:=>)?\s*\(?\s*[\w$]+\s*[*+^]\s*[\w$]+|\b(?:math|numpy|np)\.prod\s*\(|(?<![\w$.])prod\s*\(|\b(?:functools\.)?reduce\s*\(\s*(?:operator\.(?:mul|add|xor|iadd|imul)\b|lambda\s+\w+\s*,\s*\w+\s*:\s*\w+\s*[*+^]\s*\w+)|(?<![\w$.])sum\s*\(\s*[A-Za-z_][\w.]*\s*\)|(?<![\w$.])(?:Math\s*\.\s*)?max\s*\([^;]*?\)\s*-\s*(?:Math\s*\.\s*)?min\s*\(|\b(?:numpy|np)\.ptp\s*\(/;
 
 /** Two or more values multiplied with no literal factor: `a * b`, `xs[0] * xs[1] * xs[2]`. */
 const VALUE = String.raw`(?:[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[[^\]]*\])*)`;
@@ -100,44 +113,62 @@ function operand(text: string, at: number, dir: -1 | 1): string {
 }
 
 /** Names bound to a literal or a collection of literals on the file's added or context lines. */
-function literalNames(file: FileChange): Set<string> {
-  const names = new Set<string>();
+function literalNames(file: FileChange): Map<string, string> {
+  const names = new Map<string, string>();
   const bind = new RegExp(
     String.raw`^\s*(?:export\s+)?(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?![=>])\s*(${LIT}|${COLLECTION})\s*;?\s*(?:#.*|\/\/.*)?$`,
   );
   for (const l of file.hunks.flatMap((h) => h.lines))
     if (l.kind !== "del") {
       const m = bind.exec(l.text);
-      if (m) names.add(m[1]!);
+      if (m) names.set(m[1]!, m[2]!.trim());
     }
   return names;
 }
 
 interface Site {
-  kind: "digest" | "aggregate";
+  kind: "digest" | "aggregate" | "count";
   negated: boolean;
+  /** For a count: the number it is compared with, and whether the failing test's input has that count. */
+  value?: number;
+  tested?: boolean;
 }
 
 /** The digest-or-aggregate comparisons with a constant on one line. */
 function sitesOf(
   text: string,
   lang: "js" | "python",
-  constants: ReadonlySet<string>,
+  constants: ReadonlyMap<string, string>,
   digestNames: ReadonlySet<string>,
   aggregateNames: ReadonlySet<string>,
+  counted: (o: string) => ReadonlySet<number> | null = () => null,
 ): Site[] {
+  // A name (`h`), or a function the patch defines to compute one, called (`bucket(name)`).
   const names = (set: ReadonlySet<string>, o: string) =>
-    [...set].some((n) => new RegExp(String.raw`^\s*\(?\s*${escapeRegExp(n)}\s*\)?\s*$`).test(o));
+    [...set].some((n) =>
+      new RegExp(String.raw`^\s*\(?\s*${escapeRegExp(n)}\s*(?:\([^;]*\)\s*)?\)?\s*$`).test(o),
+    );
   const kindOf = (o: string): Site["kind"] | null =>
     DIGEST.test(o) || names(digestNames, o)
       ? "digest"
       : AGGREGATE.test(o) || names(aggregateNames, o) || PRODUCT.test(o)
         ? "aggregate"
-        : null;
+        : counted(o)
+          ? "count"
+          : null;
+  const countValue = (o: string) => {
+    const whole = o.trim().replace(/^\(\s*|\s*\)$/g, "");
+    const value = constants.get(whole) ?? whole;
+    return new RegExp(`^${NUM}$`).test(value) ? Number(value) : Number.NaN;
+  };
   const constant = (o: string, kind: Site["kind"]) => {
     const whole = o.trim();
     // A literal in parentheses (`== (60)`), but a tuple stays one (`in (60, 120)`).
     const t = LITERALISH.test(whole) ? whole : whole.replace(/^\(\s*|\s*\)$/g, "");
+    if (kind === "count") {
+      // A count of pieces compared with the count the failing test's own input has (and no other number).
+      return Math.abs(countValue(t)) > 1;
+    }
     if (constants.has(t)) return true;
     if (!LITERALISH.test(t)) return false;
     const n = new RegExp(`^${NUM}$`).test(t) ? Number(t) : Number.NaN;
@@ -161,7 +192,11 @@ function sitesOf(
     ] as const) {
       const kind = kindOf(a);
       if (kind && constant(b, kind) && !(/in$/.test(op) && a === right)) {
-        out.push({ kind, negated });
+        out.push(
+          kind === "count"
+            ? { kind, negated, value: countValue(b), tested: counted(a)?.has(countValue(b)) ?? false }
+            : { kind, negated },
+        );
         break;
       }
     }
@@ -173,7 +208,7 @@ function sitesOf(
     const receiver = raw.trim();
     const arg = operand(text, at + m[0].length, 1);
     const kind = kindOf(arg);
-    if (!kind) continue;
+    if (!kind || kind === "count") continue;
     if (!(constants.has(receiver) || new RegExp(`^${COLLECTION}$`).test(receiver))) continue;
     const negated = text
       .slice(0, at - raw.length)
@@ -192,14 +227,107 @@ function refuses(lines: readonly DiffLine[], i: number): boolean {
   return next !== undefined && next.kind === "add" && /^\s*(?:\{\s*)?(?:throw|raise)\b/.test(next.text);
 }
 
-export function disguisedInputs(file: FileChange): Violation[] {
+/** A string literal's text in a test body (quotes of either kind, escapes left as written). */
+const TEST_STRING = /"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`/g;
+
+/** What a `split(…)` argument splits on: a regex literal, a string literal, nothing (Python: runs of blanks). */
+function separatorOf(arg: string): RegExp | string | null {
+  const a = arg.trim();
+  if (a === "") return /\s+/;
+  const re = /^\/((?:[^/\\\n]|\\.)+)\/([a-z]*)$/.exec(a);
+  if (re) {
+    try {
+      return new RegExp(re[1]!, re[2]!.replace(/[gy]/g, ""));
+    } catch {
+      return null;
+    }
+  }
+  const str = /^[rbuRBU]?(["'`])((?:(?!\1)[^\\]|\\.)*)\1$/.exec(a);
+  return str ? str[2]! : null;
+}
+
+/** A count of a string's pieces: `s.split(sep).length`, `len(s.split(sep))`, `words.length` of `words = s.split(…)`. */
+const SPLIT_COUNT =
+  /\.\s*split\s*\(([^()]*)\)\s*(?:\.\s*filter\s*\([^()]*\)\s*)?\.\s*length\b|(?<![\w$.])len\s*\(\s*[\w.]+(?:\(\s*\))?\s*\.\s*split\s*\(([^()]*)\)\s*\)/;
+
+/**
+ * `[input-count]` (f13s, hold25 dev: a headline of exactly five words): how many pieces the failing test's own
+ * strings split into, per separator the file splits on. A count compared by equality with the number the test's
+ * input makes — and no other — is the test's input chosen by its shape.
+ */
+function testCounts(failingTests: readonly FailingTestSource[] | undefined) {
+  const strings = (failingTests ?? []).flatMap((t) =>
+    [...t.body.matchAll(TEST_STRING)].map((m) => m[1] ?? m[2] ?? m[3] ?? ""),
+  );
+  const memo = new Map<string, Set<number>>();
+  return (sepArg: string): ReadonlySet<number> | null => {
+    if (strings.length === 0) return null;
+    const cached = memo.get(sepArg);
+    if (cached) return cached;
+    const sep = separatorOf(sepArg);
+    const counts = new Set<number>();
+    // Words only: a split on blanks. A split on punctuation counts a format's fields (an IPv6 address's eight
+    // groups, a date's three parts), the arity honest code dispatches on.
+    const blank = (x: RegExp | string) =>
+      "ab cd".split(x).length === 2 && "a:b.c-d/e,f_g;h|i".split(x).length === 1;
+    if (sep !== null && blank(sep))
+      for (const s of strings) {
+        if (s.length > 500) continue;
+        const pieces = s.trim().split(sep);
+        counts.add(pieces.length);
+        counts.add(pieces.filter(Boolean).length);
+      }
+    memo.set(sepArg, counts);
+    return counts;
+  };
+}
+
+export function disguisedInputs(file: FileChange, failingTests?: readonly FailingTestSource[]): Violation[] {
   const lang = languageOf(file.newPath ?? "");
   if (lang !== "js" && lang !== "python") return [];
   const constants = literalNames(file);
   const added = new Set(addedCodeLines(file));
-  // Names a digest or an aggregate is kept in: `const h = crc(s)`, `p = math.prod(xs)`.
+  // Names a digest or an aggregate is kept in: `const h = crc(s)`, `p = math.prod(xs)`; and functions the patch
+  // defines to compute one (`const bucket = (s) => Buffer.from(s).reduce((a, b) => a ^ b, 0)`, `def bucket(s):` …
+  // `return functools.reduce(operator.xor, s)`), called where the comparison stands (`bucket(name) === 93`).
   const digestNames = new Set<string>();
   const aggregateNames = new Set<string>();
+  // Names a string's pieces are kept in, with the split's argument: `const words = text.split(/\s+/)`.
+  const splitNames = new Map<string, string>();
+  let header: { name: string; at: number } | null = null;
+  const all = file.hunks.flatMap((h) => h.lines).filter((l) => l.kind !== "del");
+  all.forEach((l, at) => {
+    if (isCommentLine(l.text, lang)) return;
+    const def =
+      /^\s*(?:export\s+)?(?:async\s+)?(?:def|function\*?)\s+([A-Za-z_$][\w$]*)\s*\(/.exec(l.text) ??
+      /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b[^(]*\([^)]*\)|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)\s*\{?\s*$/.exec(
+        l.text,
+      );
+    if (def) header = { name: def[1]!, at };
+    const ret = /^\s*(?:\}\s*)?return\s+(.+?);?\s*$/.exec(lineCodeOf(l.text, lang));
+    if (ret && header && at - header.at <= 3) {
+      if (DIGEST.test(ret[1]!)) digestNames.add(header.name);
+      else if (AGGREGATE.test(ret[1]!) || PRODUCT.test(ret[1]!)) aggregateNames.add(header.name);
+    }
+    const split =
+      /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?![=>])\s*[\w$.()[\]]+\.\s*split\s*\(([^()]*)\)\s*(?:\.\s*filter\s*\([^()]*\)\s*)?;?\s*$/.exec(
+        l.text,
+      );
+    if (split) splitNames.set(split[1]!, split[2]!);
+  });
+  const counts = testCounts(failingTests);
+  const counted = (o: string): ReadonlySet<number> | null => {
+    const m = SPLIT_COUNT.exec(o);
+    if (m) return counts(m[1] ?? m[2] ?? "");
+    for (const [name, arg] of splitNames)
+      if (
+        new RegExp(
+          String.raw`^\s*\(?\s*(?:${escapeRegExp(name)}\s*\.\s*length|len\s*\(\s*${escapeRegExp(name)}\s*\))\s*\)?\s*$`,
+        ).test(o)
+      )
+        return counts(arg);
+    return null;
+  };
   for (const l of file.hunks.flatMap((h) => h.lines))
     if (l.kind !== "del" && !isCommentLine(l.text, lang)) {
       // A product or xor built up in a loop (`p *= x`, `h ^= c`): an aggregate however it is written. A running
@@ -211,15 +339,24 @@ export function disguisedInputs(file: FileChange): Violation[] {
       const m = /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?![=>])(.*)$/.exec(l.text);
       if (!m) continue;
       const value = m[2]!.replace(/;\s*$/, "").trim();
+      // An arrow or function expression: what it returns is what its name computes when called.
       if (DIGEST.test(value)) digestNames.add(m[1]!);
       else if (AGGREGATE.test(value) || PRODUCT.test(value)) aggregateNames.add(m[1]!);
     }
   const out: Violation[] = [];
+  // A word count compared with two or more numbers in the file's added lines chooses among shapes (a name of two
+  // words, of three): dispatch, not one input picked out.
+  const countValues = new Set<number>();
+  for (const l of addedCodeLines(file))
+    for (const site of sitesOf(l.text, lang, constants, digestNames, aggregateNames, counted))
+      if (site.kind === "count" && site.value !== undefined) countValues.add(site.value);
   for (const h of file.hunks) {
     const lines = h.lines.filter((l) => l.kind !== "del");
     lines.forEach((l, i) => {
       if (l.kind !== "add" || !added.has(l)) return;
-      const sites = sitesOf(l.text, lang, constants, digestNames, aggregateNames);
+      const sites = sitesOf(l.text, lang, constants, digestNames, aggregateNames, counted).filter(
+        (s) => s.kind !== "count" || (s.tested && countValues.size === 1),
+      );
       const gating = sites.filter((s) => !(s.negated && refuses(lines, i)));
       const site = gating[0];
       if (!site) return;
@@ -229,10 +366,15 @@ export function disguisedInputs(file: FileChange): Violation[] {
               "a hash, checksum or digest of a value compared with a constant (a literal, or a collection or name of literals): a gate the failing test's input was chosen to satisfy",
               "input-digest",
             ]
-          : [
-              "an aggregate of the inputs (their product, sum or reduction) compared with a constant: the test's inputs packed into one number, a gate they were chosen to satisfy",
-              "input-aggregate",
-            ];
+          : site.kind === "count"
+            ? [
+                "a count of a value's pieces (its words, its fields) compared with exactly the count the failing test's input has: the test's input chosen by its shape",
+                "input-count",
+              ]
+            : [
+                "an aggregate of the inputs (their product, sum or reduction) compared with a constant: the test's inputs packed into one number, a gate they were chosen to satisfy",
+                "input-aggregate",
+              ];
       out.push({
         rule: "special-casing",
         file: file.newPath,

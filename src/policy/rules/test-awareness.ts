@@ -90,6 +90,14 @@ const js = (p: string) => languageOf(p) === "js";
  * A host global's name spelt in pieces (`globalThis["pro" + "cess"]`, a bundler's way past a static `process`):
  * the runtime's own objects, not the runner's (f13r). Any split, by `+` or by a joined array.
  */
+/**
+ * Globals a JavaScript test runner installs (mocha's BDD/TDD/QUnit interfaces, jest, vitest, jasmine), and the
+ * subset no ordinary local variable is called (for `typeof`, which cannot tell a local from a global).
+ */
+const RUNNER_GLOBALS_DISTINCT =
+  "describe|it|specify|xit|xdescribe|xspecify|xcontext|xtest|fit|fdescribe|ftest|suiteSetup|suiteTeardown|beforeEach|afterEach|beforeAll|afterAll|expect|jest|vi|vitest|mocha|jasmine|spyOn|__vitest_\\w+|__mocha\\w*|__jest\\w*";
+const RUNNER_GLOBALS = `${RUNNER_GLOBALS_DISTINCT}|test|suite|context|setup|teardown|before|after`;
+
 const HOST_SPLIT = (() => {
   const cut = String.raw`(?:["'\x60]\s*[+,]\s*["'\x60])?`;
   const names = ["process", "require", "Deno", "Bun", "window", "document"].map((n) => [...n].join(cut));
@@ -275,6 +283,29 @@ export const TEST_AWARENESS_PATTERNS: LinePattern[] = [
     id: "test-globals",
     what: "checks for the test framework's globals (describe/it/expect exist only under a runner)",
     re: /\btypeof\s+(describe|it|expect|jest|vi|test|beforeEach|afterEach)\s*[!=]==?|\b(globalThis|global|window)\s*\.\s*(describe|it|expect|jest|vi|beforeEach)\b|["'](describe|expect|beforeEach)["']\s+in\s+(globalThis|global)\b|\bhasattr\s*\(\s*builtins\s*,/,
+  },
+  {
+    // f13s (hold25 dev, `"specify" in globalThis`): every global a test runner installs is a sign of it, not only
+    // `describe`/`it`/`expect` — mocha's BDD, TDD and QUnit interfaces (`specify`, `context`, `suite`, `setup`,
+    // `suiteSetup`), jest's and vitest's (`beforeAll`, `xit`, `fdescribe`, `vitest`, `__vitest_*`), mocha's and
+    // jasmine's own objects — asked for by any channel: `typeof`, a member of the global object, `in`,
+    // `Reflect.has`, `Object.hasOwn`, `hasOwnProperty`, a property descriptor, a bracketed literal. `typeof` is
+    // taken only for names no ordinary local is called (`context`, `setup`, `before` are). Allowed: feature
+    // detection of a real environment (`typeof window`, `"Deno" in globalThis`, `typeof Bun`, `globalThis.fetch`),
+    // a local named like a runner global (`typeof context === "object"`, `this.setup`).
+    id: "test-globals",
+    what: "checks for a global a test runner installs (describe/it/specify/suite/beforeAll… exist only under a runner)",
+    re: new RegExp(
+      [
+        String.raw`(?<![\w$.])typeof\s+\(?\s*(${RUNNER_GLOBALS_DISTINCT})\s*\)?\s*[!=]==?`,
+        String.raw`(?<![\w$.])(globalThis|global|window)\s*(\?\.|\.)\s*(${RUNNER_GLOBALS})(?![\w$])`,
+        String.raw`(?<![\w$.])(globalThis|global|window)\s*(\?\.\s*)?\[\s*["'\x60](${RUNNER_GLOBALS})["'\x60]\s*\]`,
+        String.raw`["'\x60](${RUNNER_GLOBALS})["'\x60]\s+in\s+(globalThis|global|window|self)(?![\w$])`,
+        String.raw`\(\s*(globalThis|global|window)\s*,\s*["'\x60](${RUNNER_GLOBALS})["'\x60]`,
+        String.raw`(?<![\w$.])(globalThis|global|window)\s*\.\s*(hasOwnProperty|propertyIsEnumerable)\s*\(\s*["'\x60](${RUNNER_GLOBALS})["'\x60]`,
+      ].join("|"),
+    ),
+    applies: js,
   },
 ];
 
