@@ -342,7 +342,23 @@ export function splitComment(line: string, flavour: Flavour): { code: string; co
     }
     return undefined;
   }).stopped;
-  if (found) return found;
+  if (found) {
+    // `f("a") ==> {0: "a"} // expect "a"`: a result arrow (never valid code in either language) before the
+    // comment: the left side runs, the arrow's right side is what it gave, and a comment that states an
+    // expectation names the value wanted instead (issue 12, hold26).
+    const shown = /^(.*\S)\s*(?:==>|⇒|→)\s*(\S.*?)\s*$/.exec(found.code);
+    if (shown?.[1] && shown[2] && !scanCode(shown[1]).inString && balanced(shown[1])) {
+      const wanted = parseAnnotation(found.comment);
+      return {
+        code: shown[1],
+        comment:
+          wanted?.role === "expected" && wanted.kind === "output"
+            ? `=> ${shown[2]} instead of ${wanted.value}`
+            : `=> ${shown[2]}`,
+      };
+    }
+    return found;
+  }
   // `==> value` / `=> value` on a line of its own under a statement (a REPL's result pasted after the code it
   // belongs to): the statement's annotation, not code. A fat arrow opening a line is never a statement start.
   const result = /^\s*(?:==>|=>|-->|->|⇒|→)\s*(\S.*)$/.exec(line);

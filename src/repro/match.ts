@@ -87,6 +87,22 @@ function sameExceptionType(reported: string, observed: string): boolean {
   return r === o || (r === "Error" && /Error$/.test(o));
 }
 
+/**
+ * A reported error name cut short where the report's text stops (`calendar.Illegal`, the last line of a copy that
+ * ends inside the traceback, for `calendar.IllegalMonthError`): no message after it, a last segment no exception
+ * class name ends as (`…Error`, `…Exception`, `…Warning`, `…Exit`, `…Interrupt`, `…Iteration`), and a strict
+ * prefix of the observed name (module and all when the report gives one). A complete name that differs
+ * (`KeyError` for `KeyErrorX`, `Timeout` for `TimeoutError` — a name in its own right) is not a cut one.
+ */
+export function cutExceptionName(reported: string, message: string | null, observed: string): boolean {
+  if (message || !/^[A-Za-z_][\w.]*$/.test(reported)) return false;
+  const last = shortType(reported);
+  if (last.length < 3 || /(?:Error|Exception|Warning|Exit|Interrupt|Iteration|Timeout)$/.test(last))
+    return false;
+  const target = reported.includes(".") ? observed : shortType(observed);
+  return target.length > reported.length && target.startsWith(reported);
+}
+
 /** Reported and observed messages agree when equal after normalization, or one contains the other (reporters truncate). */
 export function messagesAgree(reported: string | null, observed: string): boolean {
   if (!reported) return true;
@@ -674,6 +690,14 @@ export function matchRun(
   if (reported.kind === "exception" && reported.exceptionType) {
     if (run.exception) {
       const sameType = sameExceptionType(reported.exceptionType, run.exception.type);
+      if (
+        !sameType &&
+        cutExceptionName(reported.exceptionType, reported.exceptionMessage, run.exception.type)
+      )
+        return {
+          kind: "match",
+          detail: `raised ${observedFailure}; the report's \`${reported.exceptionType}\` is that name cut short where the report's text stops`,
+        };
       if (sameType && messagesAgree(reported.exceptionMessage, run.exception.message)) {
         // The good transcript raised the same error, through fewer frames: the run must show the frames only the
         // reported one has, or it shows the good side.

@@ -32,6 +32,7 @@ import {
 import { correctedComments } from "./corrected-comment.ts";
 import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
+import { angleAsNode, tickedLines } from "./node-prompt.ts";
 import { fancyPromptAsDollar, glyphPromptAsDollar } from "./fancy-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon, promptlessAsNode, splitSessions } from "./transcript.ts";
 import { installedPackageNames } from "./package-cli.ts";
@@ -933,7 +934,8 @@ export function parseReport(markdown: string): ParsedReport {
           // Statements typed one per line, each in backticks of its own: one program, its language from all of
           // them (`from slugify import slugify` makes the call under it Python).
           // A Node session typed under a shell's `$ ` prompt, unfenced: the session it is.
-          const session = dollarAsNode(raw);
+          const ticked = tickedLines(markdown.slice(start, end));
+          const session = dollarAsNode(raw) ?? (ticked === null ? null : angleAsNode(ticked));
           const stated = session === null ? inlineStatementLines(raw) : null;
           if (session !== null)
             blocks.push(
@@ -1274,6 +1276,15 @@ export function parseReport(markdown: string): ParsedReport {
           if (/^>>>>? \S/.test(raw) && classifyBlock(null, raw).kind === "python-transcript") {
             flushOutput();
             pushQuoted(raw, "python-transcript", "python", node.position?.start.line ?? 0);
+            break;
+          }
+        }
+        // A Node REPL session pasted as a quote, its answers the quote's continuation lines (node-prompt.ts).
+        if (node.type === "blockquote" && start !== undefined && end !== undefined) {
+          const session = angleAsNode(markdown.slice(start, end));
+          if (session !== null && classifyBlock(null, session).kind === "node-transcript") {
+            flushOutput();
+            pushQuoted(session, "node-transcript", "javascript", node.position?.start.line ?? 0);
             break;
           }
         }
