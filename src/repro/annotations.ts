@@ -519,6 +519,62 @@ function pushChecks(
     checks.push({ line, code, role: "expected", kind: "output", value: instead, flagged: false });
 }
 
+/**
+ * `hash(a) !== hash(b) // bug!`: a comparison whose comment only calls the line a bug says the comparison holds
+ * where it should not — the claim is that it gives `true` (issue 12, hold26). A call flagged so (`f(x) // bug!`)
+ * states no value, and a comment that names one is read as usual.
+ */
+function flaggedComparison(code: string, comment: string): ReturnType<typeof parseAnnotation> {
+  if (!/^\s*(?:<-+|←)?\s*(?:bug(?:gy)?|wrong|incorrect|broken|not\s+ok)\b[\s!.]*$/i.test(comment))
+    return null;
+  let bare = code
+    .trim()
+    .replace(/;$/, "")
+    .replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`/g, '""');
+  for (let prev = ""; prev !== bare; ) {
+    prev = bare;
+    bare = bare.replace(/\([^()]*\)|\[[^[\]]*\]|\{[^{}]*\}/g, "0");
+  }
+  if (/=>|(?<![=!<>])=(?!=)|[;{}]|^(?:const|let|var|if|return)\b/.test(bare)) return null;
+  if (!/[!=]==?|[<>]=?/.test(bare)) return null;
+  return { role: "actual", kind: "output", value: "true", flagged: true };
+}
+
+/**
+ * `f(x);` then a block comment on the lines under it holding only a value (`/*` / `{ a: 1,` / `  b: 2 }` / `*\/`):
+ * the value the statement gave, as `f(x); // => …` says (issue 12, hold25): by line, the values found. The comment's
+ * lines are left blank, so the lines keep their numbers. A comment of words (`/* TODO: … *\/`) is left alone.
+ */
+function commentedValuesBelow(lines: string[]): Map<number, string> {
+  const found = new Map<number, string>();
+  for (let i = 1; i < lines.length; i++) {
+    if (!/^\s*\/\*\s*$/.test(lines[i]!)) continue;
+    const end = lines.findIndex((l, j) => j > i && /^\s*\*\/\s*$/.test(l));
+    if (end < 0) continue;
+    const above = lines[i - 1]!;
+    const value = lines
+      .slice(i + 1, end)
+      .map((l) => l.trim())
+      .join(" ")
+      .trim();
+    if (
+      value === "" ||
+      !/^[[{]/.test(value) ||
+      !balanced(value) ||
+      !/[\]}]$/.test(value) ||
+      value.length > 4000 ||
+      /^\s/.test(above) ||
+      splitComment(above, "js").comment !== null ||
+      !/^[A-Za-z_$][\w$.]*\(.*\)\s*;?\s*$/.test(above.trim())
+    )
+      continue;
+    found.set(i - 1, value);
+    for (let j = i; j <= end; j++) lines[j] = "";
+    i = end;
+  }
+  return found;
+}
+
 /** Find the annotations of a code block and rewrite annotated expressions to echo their value. */
 export function annotate(value: string, language: "python" | "javascript" | "typescript"): Annotated {
   const flavour: Flavour = language === "python" ? "python" : "js";
@@ -591,11 +647,21 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
       depth += scanCode(splitComment(l, flavour).code).depth;
     }
   }
+  const valuesBelow = flavour === "js" ? commentedValuesBelow(lines) : new Map<number, string>();
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const { code, comment } = splitComment(raw, flavour);
     const indent = /^\s*/.exec(raw)?.[0].length ?? 0;
     const codeTrim = code.trim();
+    const below = valuesBelow.get(i);
+    const belowEcho = below !== undefined ? echoLine(code) : null;
+    if (below !== undefined && belowEcho !== null) {
+      if (belowEcho !== code) usesEcho = true;
+      out.push(belowEcho);
+      pushChecks(checks, i + 1, codeTrim, { role: "actual", kind: "output", value: below, flagged: false });
+      last = null;
+      continue;
+    }
     if (pendingClaim && codeTrim !== "") {
       const claim = pendingClaim;
       pendingClaim = null;
@@ -777,7 +843,10 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
       }
     }
     if (comment !== null && codeTrim !== "" && (indent === 0 || printsItself(codeTrim, flavour))) {
-      const a = parseAnnotation(comment) ?? (printsItself(codeTrim, flavour) ? printedValue(comment) : null);
+      const a =
+        parseAnnotation(comment) ??
+        (printsItself(codeTrim, flavour) ? printedValue(comment) : null) ??
+        flaggedComparison(codeTrim, comment);
       if (a) {
         // `return formatted; // 2014-12-20` outside any function (a function body pasted as the snippet): the
         // value it returns is the one annotated.

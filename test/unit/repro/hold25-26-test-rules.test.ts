@@ -94,3 +94,40 @@ describe("a reported error name cut short where the report's text stops", () => 
     expect(cutExceptionName("Ke", null, "KeyError")).toBe(false);
   });
 });
+
+describe("a comparison a comment calls a bug holds where it should not", () => {
+  it("`f(a) !== f(b) // bug!`: the claim is that the comparison gives true", () => {
+    const a = annotate("const a = {}; const b = {};\ndigest(a) !== digest(b) // bug!\n", "javascript");
+    expect(a.code).toContain("_echo(digest(a) !== digest(b));");
+    expect(a.checks).toEqual([expect.objectContaining({ role: "actual", value: "true", flagged: true })]);
+  });
+
+  it("a call flagged so, an assignment, or a comparison whose comment names a value keeps its reading", () => {
+    expect(annotate("digest(a) // bug!\n", "javascript").checks).toEqual([]);
+    expect(annotate("ok = digest(a) === digest(b) // bug!\n", "javascript").checks).toEqual([]);
+    expect(annotate("const same = digest(a) === digest(b) // wrong\n", "javascript").checks).toEqual([]);
+    expect(annotate("digest(a) === digest(b) // false\n", "javascript").checks).toEqual([
+      expect.objectContaining({ role: "actual", value: "false" }),
+    ]);
+  });
+});
+
+describe("a block comment of a value under a call is the value the call gave", () => {
+  it("`f(x);` then `/*` … `*/` holding one bracketed value over several lines", () => {
+    const code = "subnet('10.0.0.0/8');\n/*\n{ first: '10.0.0.1',\n  last: '10.255.255.254' }\n*/\n";
+    const a = annotate(code, "javascript");
+    expect(a.code.split("\n")[0]).toBe("_echo(subnet('10.0.0.0/8'));");
+    expect(a.checks).toEqual([
+      expect.objectContaining({ role: "actual", value: "{ first: '10.0.0.1', last: '10.255.255.254' }" }),
+    ]);
+  });
+
+  it("a comment of words, a comment under a declaration or an indented line, or an unclosed one is left alone", () => {
+    expect(annotate("subnet('10.0.0.0/8');\n/*\nTODO: check the mask\n*/\n", "javascript").checks).toEqual(
+      [],
+    );
+    expect(annotate("const s = subnet('x');\n/*\n{ a: 1 }\n*/\n", "javascript").checks).toEqual([]);
+    expect(annotate("if (x) {\n  subnet('x');\n  /*\n{ a: 1 }\n*/\n}\n", "javascript").checks).toEqual([]);
+    expect(annotate("subnet('x');\n/*\n{ a: 1 }\n", "javascript").checks).toEqual([]);
+  });
+});
