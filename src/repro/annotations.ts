@@ -527,6 +527,14 @@ function pushChecks(
 function flaggedComparison(code: string, comment: string): ReturnType<typeof parseAnnotation> {
   if (!/^\s*(?:<-+|←)?\s*(?:bug(?:gy)?|wrong|incorrect|broken|not\s+ok)\b[\s!.]*$/i.test(comment))
     return null;
+  return isComparison(code) ? { role: "actual", kind: "output", value: "true", flagged: true } : null;
+}
+
+/**
+ * A JavaScript expression whose value is a comparison's (`f(a) !== f(b)`, `x.size > 0`): a comparison operator
+ * outside every bracket and string, and no assignment, arrow, statement or declaration.
+ */
+export function isComparison(code: string): boolean {
   let bare = code
     .trim()
     .replace(/;$/, "")
@@ -535,9 +543,9 @@ function flaggedComparison(code: string, comment: string): ReturnType<typeof par
     prev = bare;
     bare = bare.replace(/\([^()]*\)|\[[^[\]]*\]|\{[^{}]*\}/g, "0");
   }
-  if (/=>|(?<![=!<>])=(?!=)|[;{}]|^(?:const|let|var|if|return)\b/.test(bare)) return null;
-  if (!/[!=]==?|[<>]=?/.test(bare)) return null;
-  return { role: "actual", kind: "output", value: "true", flagged: true };
+  return (
+    !/=>|(?<![=!<>])=(?!=)|[;{}]|^(?:const|let|var|if|return)\b/.test(bare) && /[!=]==?|[<>]=?/.test(bare)
+  );
 }
 
 /**

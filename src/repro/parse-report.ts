@@ -9,7 +9,7 @@ import { pythonInPage } from "./page-script.ts";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
-import { annotate, type Check, looksLikeValue } from "./annotations.ts";
+import { annotate, type Check, isComparison, looksLikeValue } from "./annotations.ts";
 import { type BlockKind, classifyBlock, inspectorDump, withoutLogPrefix } from "./classify-block.ts";
 import { languageFromFence } from "./detect-language.ts";
 import { NPM_GLOBALS } from "./known-modules.ts";
@@ -138,6 +138,37 @@ function textOf(node: Nodes): string {
     return (node.children as Nodes[]).map(textOf).join(sep);
   }
   return "";
+}
+
+/**
+ * "I would expect `hash(a) === hash(b)`." — a comparison the prose says it expects to hold: the value wanted is
+ * `true`, so the reported one is `false` (a comparison has no third value). Not when the sentence goes on to say it
+ * should not hold or names another value (`… to be false`, `… not to …`), nor for a comparison stated without an
+ * expectation (`` `a === b` is true ``). The checks for the block that runs it; null otherwise (issue 12, hold26).
+ */
+function expectedComparison(sentence: string, span: string, b: ReportBlock): Check[] | null {
+  if (b.language !== "javascript" || b.checks.length > 0 || !b.usesEcho || !isComparison(span.trim()))
+    return null;
+  const at = sentence.indexOf(`\`${span}\``);
+  if (at < 0) return null;
+  const before =
+    sentence
+      .slice(0, at)
+      .split(/[.!?](?:\s|$)/)
+      .pop() ?? "";
+  const after = (sentence.slice(at + span.length + 2).split(/[.!?](?:\s|$)/)[0] ?? "").trim();
+  if (
+    !/\b(?:(?:i|we)\s+(?:would\s+|'d\s+)?(?:expect(?:ed)?|assume[ds]?)|expected|expecting)\s*:?\s*(?:that\s+)?$/i.test(
+      before,
+    )
+  )
+    return null;
+  if (after !== "" && !/^(?:to\s+(?:be\s+)?(?:true|hold)|instead|here|too)$/i.test(after)) return null;
+  const code = span.trim();
+  return [
+    { line: 1, code, role: "actual", kind: "output", value: "false", flagged: false },
+    { line: 1, code, role: "expected", kind: "output", value: "true", flagged: false },
+  ];
 }
 
 function textWithTicks(node: Nodes): string {
@@ -1023,6 +1054,14 @@ export function parseReport(markdown: string): ParsedReport {
               true,
             ),
           );
+        }
+        // A comparison the sentence expects to hold, however its block was found (a line of its own, a span).
+        for (const v of spans) {
+          const b = blocks.find(
+            (x) => x.plain && x.value.trim() === v.trim() && x.line === node.position?.start.line,
+          );
+          const wanted = b ? expectedComparison(textWithTicks(node), v, b) : null;
+          if (b && wanted) b.checks = wanted;
         }
         for (const v of spans) inlineCode.push({ value: v, section, context: text });
         previousText = text;

@@ -131,3 +131,22 @@ describe("a block comment of a value under a call is the value the call gave", (
     expect(annotate("subnet('x');\n/*\n{ a: 1 }\n", "javascript").checks).toEqual([]);
   });
 });
+
+describe("a comparison the prose expects to hold: true is wanted, so false is the claim", () => {
+  const md = (sentence: string) => `# t\n\n${f}js\nconst a = [1];\nconst b = [a];\n${f}\n\n${sentence}\n`;
+  const checksOf = (sentence: string) => parseReport(md(sentence)).blocks.find((b) => b.plain)?.checks ?? [];
+
+  it('"I would expect `f(a) === f(b)`."', () => {
+    expect(checksOf("I would expect `digest(a) === digest(b)`.")).toEqual([
+      expect.objectContaining({ role: "actual", value: "false" }),
+      expect.objectContaining({ role: "expected", value: "true" }),
+    ]);
+  });
+
+  it("not when the sentence wants it false, states it without an expectation, or the span is no comparison", () => {
+    expect(checksOf("I would expect `digest(a) === digest(b)` to be false.")).toEqual([]);
+    expect(checksOf("Here `digest(a) === digest(b)` is true.")).toEqual([]);
+    expect(checksOf("I would expect `digest(a, b)` to work.")).toEqual([]);
+    expect(checksOf("I would expect `const same = digest(a) === digest(b)`.")).toEqual([]);
+  });
+});
