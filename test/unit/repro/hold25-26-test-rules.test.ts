@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { annotate, splitComment } from "../../../src/repro/annotations.ts";
-import { cutExceptionName } from "../../../src/repro/match.ts";
+import { cutExceptionName, outputAppears } from "../../../src/repro/match.ts";
 import { angleAsNode, tickedLines } from "../../../src/repro/node-prompt.ts";
 import { parseReport } from "../../../src/repro/parse-report.ts";
 
@@ -148,5 +148,25 @@ describe("a comparison the prose expects to hold: true is wanted, so false is th
     expect(checksOf("Here `digest(a) === digest(b)` is true.")).toEqual([]);
     expect(checksOf("I would expect `digest(a, b)` to work.")).toEqual([]);
     expect(checksOf("I would expect `const same = digest(a) === digest(b)`.")).toEqual([]);
+  });
+});
+
+describe("an object printed with a method the reported object does not show is the same value", () => {
+  const printed = "{\n  first: '10.0.0.1',\n  size: 0.5,\n  contains: [Function: contains]\n}\n";
+  it("every reported field printed alike, a function-valued field more", () => {
+    expect(outputAppears(["{ first: '10.0.0.1',", "  size: 0.5 }"], printed)).toBe(true);
+  });
+
+  it("a data field more, a changed value, or a report that names functions is still a different value", () => {
+    expect(
+      outputAppears(
+        ["{ first: '10.0.0.1',", "  size: 0.5 }"],
+        "{\n  first: '10.0.0.1',\n  size: 0.5,\n  extra: 1\n}\n",
+      ),
+    ).toBe(false);
+    expect(outputAppears(["{ first: '10.0.0.2',", "  size: 0.5 }"], printed)).toBe(false);
+    expect(outputAppears(["{ first: '10.0.0.1',", "  size: 0.5, contains: [Function: has] }"], printed)).toBe(
+      false,
+    );
   });
 });
