@@ -530,6 +530,16 @@ function flaggedComparison(code: string, comment: string): ReturnType<typeof par
   return isComparison(code) ? { role: "actual", kind: "output", value: "true", flagged: true } : null;
 }
 
+/** A Python statement with an assignment's `=` outside every bracket and string (`type(m).x = 1`, `a[i] += 2`). */
+function topLevelAssignment(code: string): boolean {
+  let bare = code.replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, '""');
+  for (let prev = ""; prev !== bare; ) {
+    prev = bare;
+    bare = bare.replace(/\([^()]*\)|\[[^[\]]*\]|\{[^{}]*\}/g, "0");
+  }
+  return /^[^=]*?(?<![=!<>:])(?:[-+*/%&|^@]|\/\/|\*\*|<<|>>)?=(?!=)/.test(bare) && !/^\s*lambda\b/.test(bare);
+}
+
 /**
  * A JavaScript expression whose value is a comparison's (`f(a) !== f(b)`, `x.size > 0`): a comparison operator
  * outside every bracket and string, and no assignment, arrow, statement or declaration.
@@ -618,6 +628,9 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
     if (flavour === "js" && /^[\w$.]+\s*[-+*/%]?=(?!=)/.test(c))
       return `${c}; _echo(${c.split(/\s*[-+*/%]?=/)[0]});`;
     if (flavour === "python" && /^[\w.[\]'"]+\s*[-+*/%]?=(?!=)/.test(c)) return null;
+    // `type(m).bar = x`, `d[f(k)] = v`: an assignment to a call's attribute or a computed item is a statement too
+    // (echoed, it stops the run on a SyntaxError Retrace wrote, never the report).
+    if (flavour === "python" && topLevelAssignment(c)) return null;
     return flavour === "js" ? `_echo(${c});` : `_echo(${c})`;
   };
 

@@ -170,3 +170,13 @@ describe("an object printed with a method the reported object does not show is t
     );
   });
 });
+
+describe("an assignment to a call's attribute is a statement, never an echoed expression", () => {
+  it("the last line `type(m).bar = x` stays as written; a call on the last line is still echoed", () => {
+    const a = annotate("type(m).bar = x  # => ?\n", "python");
+    expect(a.code).not.toContain("_echo(");
+    expect(annotate("d[key(1)] += 2  # => ?\n", "python").code).not.toContain("_echo(");
+    expect(annotate("f(a=1, b=2)  # => 3\n", "python").code).toContain("_echo(f(a=1, b=2))");
+    expect(annotate("x.y(1) == 2  # => True\n", "python").code).toContain("_echo(x.y(1) == 2)");
+  });
+});
