@@ -342,7 +342,23 @@ export function splitComment(line: string, flavour: Flavour): { code: string; co
     }
     return undefined;
   }).stopped;
-  if (found) return found;
+  if (found) {
+    // `f("a") ==> {0: "a"} // expect "a"`: a result arrow (never valid code in either language) before the
+    // comment: the left side runs, the arrow's right side is what it gave, and a comment that states an
+    // expectation names the value wanted instead (issue 12, hold26).
+    const shown = /^(.*\S)\s*(?:==>|⇒|→)\s*(\S.*?)\s*$/.exec(found.code);
+    if (shown?.[1] && shown[2] && !scanCode(shown[1]).inString && balanced(shown[1])) {
+      const wanted = parseAnnotation(found.comment);
+      return {
+        code: shown[1],
+        comment:
+          wanted?.role === "expected" && wanted.kind === "output"
+            ? `=> ${shown[2]} instead of ${wanted.value}`
+            : `=> ${shown[2]}`,
+      };
+    }
+    return found;
+  }
   // `==> value` / `=> value` on a line of its own under a statement (a REPL's result pasted after the code it
   // belongs to): the statement's annotation, not code. A fat arrow opening a line is never a statement start.
   const result = /^\s*(?:==>|=>|-->|->|⇒|→)\s*(\S.*)$/.exec(line);
@@ -503,6 +519,80 @@ function pushChecks(
     checks.push({ line, code, role: "expected", kind: "output", value: instead, flagged: false });
 }
 
+/**
+ * `hash(a) !== hash(b) // bug!`: a comparison whose comment only calls the line a bug says the comparison holds
+ * where it should not — the claim is that it gives `true` (issue 12, hold26). A call flagged so (`f(x) // bug!`)
+ * states no value, and a comment that names one is read as usual.
+ */
+function flaggedComparison(code: string, comment: string): ReturnType<typeof parseAnnotation> {
+  if (!/^\s*(?:<-+|←)?\s*(?:bug(?:gy)?|wrong|incorrect|broken|not\s+ok)\b[\s!.]*$/i.test(comment))
+    return null;
+  return isComparison(code) ? { role: "actual", kind: "output", value: "true", flagged: true } : null;
+}
+
+/** A Python statement with an assignment's `=` outside every bracket and string (`type(m).x = 1`, `a[i] += 2`). */
+function topLevelAssignment(code: string): boolean {
+  let bare = code.replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, '""');
+  for (let prev = ""; prev !== bare; ) {
+    prev = bare;
+    bare = bare.replace(/\([^()]*\)|\[[^[\]]*\]|\{[^{}]*\}/g, "0");
+  }
+  return /^[^=]*?(?<![=!<>:])(?:[-+*/%&|^@]|\/\/|\*\*|<<|>>)?=(?!=)/.test(bare) && !/^\s*lambda\b/.test(bare);
+}
+
+/**
+ * A JavaScript expression whose value is a comparison's (`f(a) !== f(b)`, `x.size > 0`): a comparison operator
+ * outside every bracket and string, and no assignment, arrow, statement or declaration.
+ */
+export function isComparison(code: string): boolean {
+  let bare = code
+    .trim()
+    .replace(/;$/, "")
+    .replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`/g, '""');
+  for (let prev = ""; prev !== bare; ) {
+    prev = bare;
+    bare = bare.replace(/\([^()]*\)|\[[^[\]]*\]|\{[^{}]*\}/g, "0");
+  }
+  return (
+    !/=>|(?<![=!<>])=(?!=)|[;{}]|^(?:const|let|var|if|return)\b/.test(bare) && /[!=]==?|[<>]=?/.test(bare)
+  );
+}
+
+/**
+ * `f(x);` then a block comment on the lines under it holding only a value (`/*` / `{ a: 1,` / `  b: 2 }` / `*\/`):
+ * the value the statement gave, as `f(x); // => …` says (issue 12, hold25): by line, the values found. The comment's
+ * lines are left blank, so the lines keep their numbers. A comment of words (`/* TODO: … *\/`) is left alone.
+ */
+function commentedValuesBelow(lines: string[]): Map<number, string> {
+  const found = new Map<number, string>();
+  for (let i = 1; i < lines.length; i++) {
+    if (!/^\s*\/\*\s*$/.test(lines[i]!)) continue;
+    const end = lines.findIndex((l, j) => j > i && /^\s*\*\/\s*$/.test(l));
+    if (end < 0) continue;
+    const above = lines[i - 1]!;
+    const value = lines
+      .slice(i + 1, end)
+      .map((l) => l.trim())
+      .join(" ")
+      .trim();
+    if (
+      value === "" ||
+      !/^[[{]/.test(value) ||
+      !balanced(value) ||
+      !/[\]}]$/.test(value) ||
+      value.length > 4000 ||
+      /^\s/.test(above) ||
+      splitComment(above, "js").comment !== null ||
+      !/^[A-Za-z_$][\w$.]*\(.*\)\s*;?\s*$/.test(above.trim())
+    )
+      continue;
+    found.set(i - 1, value);
+    for (let j = i; j <= end; j++) lines[j] = "";
+    i = end;
+  }
+  return found;
+}
+
 /** Find the annotations of a code block and rewrite annotated expressions to echo their value. */
 export function annotate(value: string, language: "python" | "javascript" | "typescript"): Annotated {
   const flavour: Flavour = language === "python" ? "python" : "js";
@@ -538,6 +628,9 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
     if (flavour === "js" && /^[\w$.]+\s*[-+*/%]?=(?!=)/.test(c))
       return `${c}; _echo(${c.split(/\s*[-+*/%]?=/)[0]});`;
     if (flavour === "python" && /^[\w.[\]'"]+\s*[-+*/%]?=(?!=)/.test(c)) return null;
+    // `type(m).bar = x`, `d[f(k)] = v`: an assignment to a call's attribute or a computed item is a statement too
+    // (echoed, it stops the run on a SyntaxError Retrace wrote, never the report).
+    if (flavour === "python" && topLevelAssignment(c)) return null;
     return flavour === "js" ? `_echo(${c});` : `_echo(${c})`;
   };
 
@@ -575,11 +668,21 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
       depth += scanCode(splitComment(l, flavour).code).depth;
     }
   }
+  const valuesBelow = flavour === "js" ? commentedValuesBelow(lines) : new Map<number, string>();
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const { code, comment } = splitComment(raw, flavour);
     const indent = /^\s*/.exec(raw)?.[0].length ?? 0;
     const codeTrim = code.trim();
+    const below = valuesBelow.get(i);
+    const belowEcho = below !== undefined ? echoLine(code) : null;
+    if (below !== undefined && belowEcho !== null) {
+      if (belowEcho !== code) usesEcho = true;
+      out.push(belowEcho);
+      pushChecks(checks, i + 1, codeTrim, { role: "actual", kind: "output", value: below, flagged: false });
+      last = null;
+      continue;
+    }
     if (pendingClaim && codeTrim !== "") {
       const claim = pendingClaim;
       pendingClaim = null;
@@ -761,7 +864,10 @@ export function annotate(value: string, language: "python" | "javascript" | "typ
       }
     }
     if (comment !== null && codeTrim !== "" && (indent === 0 || printsItself(codeTrim, flavour))) {
-      const a = parseAnnotation(comment) ?? (printsItself(codeTrim, flavour) ? printedValue(comment) : null);
+      const a =
+        parseAnnotation(comment) ??
+        (printsItself(codeTrim, flavour) ? printedValue(comment) : null) ??
+        flaggedComparison(codeTrim, comment);
       if (a) {
         // `return formatted; // 2014-12-20` outside any function (a function body pasted as the snippet): the
         // value it returns is the one annotated.

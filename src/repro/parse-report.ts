@@ -9,7 +9,7 @@ import { pythonInPage } from "./page-script.ts";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
-import { annotate, type Check, looksLikeValue } from "./annotations.ts";
+import { annotate, type Check, isComparison, looksLikeValue } from "./annotations.ts";
 import { type BlockKind, classifyBlock, inspectorDump, withoutLogPrefix } from "./classify-block.ts";
 import { languageFromFence } from "./detect-language.ts";
 import { NPM_GLOBALS } from "./known-modules.ts";
@@ -32,6 +32,7 @@ import {
 import { correctedComments } from "./corrected-comment.ts";
 import { parseShellSession, promptlessPrograms, type ShellRun, sessionFiles } from "./shell-session.ts";
 import { angleAsPycon } from "./angle-prompt.ts";
+import { angleAsNode, tickedLines } from "./node-prompt.ts";
 import { fancyPromptAsDollar, glyphPromptAsDollar } from "./fancy-prompt.ts";
 import { coffeeAsNode, ipythonAsPycon, promptlessAsNode, splitSessions } from "./transcript.ts";
 import { installedPackageNames } from "./package-cli.ts";
@@ -137,6 +138,37 @@ function textOf(node: Nodes): string {
     return (node.children as Nodes[]).map(textOf).join(sep);
   }
   return "";
+}
+
+/**
+ * "I would expect `hash(a) === hash(b)`." — a comparison the prose says it expects to hold: the value wanted is
+ * `true`, so the reported one is `false` (a comparison has no third value). Not when the sentence goes on to say it
+ * should not hold or names another value (`… to be false`, `… not to …`), nor for a comparison stated without an
+ * expectation (`` `a === b` is true ``). The checks for the block that runs it; null otherwise (issue 12, hold26).
+ */
+function expectedComparison(sentence: string, span: string, b: ReportBlock): Check[] | null {
+  if (b.language !== "javascript" || b.checks.length > 0 || !b.usesEcho || !isComparison(span.trim()))
+    return null;
+  const at = sentence.indexOf(`\`${span}\``);
+  if (at < 0) return null;
+  const before =
+    sentence
+      .slice(0, at)
+      .split(/[.!?](?:\s|$)/)
+      .pop() ?? "";
+  const after = (sentence.slice(at + span.length + 2).split(/[.!?](?:\s|$)/)[0] ?? "").trim();
+  if (
+    !/\b(?:(?:i|we)\s+(?:would\s+|'d\s+)?(?:expect(?:ed)?|assume[ds]?)|expected|expecting)\s*:?\s*(?:that\s+)?$/i.test(
+      before,
+    )
+  )
+    return null;
+  if (after !== "" && !/^(?:to\s+(?:be\s+)?(?:true|hold)|instead|here|too)$/i.test(after)) return null;
+  const code = span.trim();
+  return [
+    { line: 1, code, role: "actual", kind: "output", value: "false", flagged: false },
+    { line: 1, code, role: "expected", kind: "output", value: "true", flagged: false },
+  ];
 }
 
 function textWithTicks(node: Nodes): string {
@@ -933,7 +965,8 @@ export function parseReport(markdown: string): ParsedReport {
           // Statements typed one per line, each in backticks of its own: one program, its language from all of
           // them (`from slugify import slugify` makes the call under it Python).
           // A Node session typed under a shell's `$ ` prompt, unfenced: the session it is.
-          const session = dollarAsNode(raw);
+          const ticked = tickedLines(markdown.slice(start, end));
+          const session = dollarAsNode(raw) ?? (ticked === null ? null : angleAsNode(ticked));
           const stated = session === null ? inlineStatementLines(raw) : null;
           if (session !== null)
             blocks.push(
@@ -1021,6 +1054,14 @@ export function parseReport(markdown: string): ParsedReport {
               true,
             ),
           );
+        }
+        // A comparison the sentence expects to hold, however its block was found (a line of its own, a span).
+        for (const v of spans) {
+          const b = blocks.find(
+            (x) => x.plain && x.value.trim() === v.trim() && x.line === node.position?.start.line,
+          );
+          const wanted = b ? expectedComparison(textWithTicks(node), v, b) : null;
+          if (b && wanted) b.checks = wanted;
         }
         for (const v of spans) inlineCode.push({ value: v, section, context: text });
         previousText = text;
@@ -1274,6 +1315,15 @@ export function parseReport(markdown: string): ParsedReport {
           if (/^>>>>? \S/.test(raw) && classifyBlock(null, raw).kind === "python-transcript") {
             flushOutput();
             pushQuoted(raw, "python-transcript", "python", node.position?.start.line ?? 0);
+            break;
+          }
+        }
+        // A Node REPL session pasted as a quote, its answers the quote's continuation lines (node-prompt.ts).
+        if (node.type === "blockquote" && start !== undefined && end !== undefined) {
+          const session = angleAsNode(markdown.slice(start, end));
+          if (session !== null && classifyBlock(null, session).kind === "node-transcript") {
+            flushOutput();
+            pushQuoted(session, "node-transcript", "javascript", node.position?.start.line ?? 0);
             break;
           }
         }
