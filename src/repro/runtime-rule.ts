@@ -12,6 +12,12 @@
  */
 import { InfrastructureError } from "../core/errors.ts";
 import type { ParsedReport } from "./parse-report.ts";
+import {
+  pythonKeywordSince,
+  pythonMemberSince,
+  pythonModuleSince,
+  pythonNameSince,
+} from "./python-api-since.ts";
 
 /** The runtime versions a report names for `runtime`: its mention, and CPython's "versions tested on" list. */
 export function namedRuntimeVersions(report: ParsedReport, runtime: "python" | "node"): string[] {
@@ -165,7 +171,34 @@ export function newerApi(
   }
   if (/ModuleNotFoundError$/.test(type)) {
     const mod = /^No module named '([\w]+)/.exec(message)?.[1];
-    return mod && NEWER_PYTHON_MODULES[mod] ? { name: mod, needs: NEWER_PYTHON_MODULES[mod] } : null;
+    const needs = mod ? (NEWER_PYTHON_MODULES[mod] ?? pythonModuleSince(mod)) : null;
+    return mod && needs ? { name: mod, needs } : null;
+  }
+  // A name of a standard-library module a later release added (typeshed's stubs): `module 'math' has no attribute
+  // 'sumprod'`, `cannot import name 'batched' from 'itertools' (/usr/lib/python3.11/…)`.
+  const fromModule =
+    (/AttributeError$/.test(type) ? /^module '([\w.]+)' has no attribute '(\w+)'/.exec(message) : null) ??
+    (/ImportError$/.test(type)
+      ? /^cannot import name '(\w+)' from '([\w.]+)' \(\/usr\/lib\/python3/.exec(message)
+      : null);
+  if (fromModule) {
+    const [mod, name] = /^module/.test(message)
+      ? [fromModule[1]!, fromModule[2]!]
+      : [fromModule[2]!, fromModule[1]!];
+    const needs = pythonNameSince(mod, name);
+    if (needs) return { name: `${mod}.${name}`, needs };
+  }
+  // A keyword argument a later release added to a standard-library function: C functions say `'k' is an invalid
+  // keyword argument for f()`, Python ones `f() got an unexpected keyword argument 'k'` (`C.f()` since 3.10).
+  if (type === "TypeError") {
+    const kw =
+      /^'(\w+)' is an invalid keyword argument for ([\w.]+)\(\)/.exec(message) ??
+      /^([\w.]+)\(\) got an unexpected keyword argument '(\w+)'/.exec(message);
+    if (kw) {
+      const [keyword, callable] = /^'/.test(message) ? [kw[1]!, kw[2]!] : [kw[2]!, kw[1]!];
+      const needs = pythonKeywordSince(callable, keyword);
+      if (needs) return { name: `${callable}(${keyword}=…)`, needs };
+    }
   }
   const py =
     /AttributeError$/.test(type) || /ImportError$/.test(type)
@@ -218,8 +251,13 @@ function runtimeLack(
       /^cannot import name '\w+' from '[\w.]+' \(\/usr\/lib\/python3/.test(message)
     )
       return { what: "a name the standard library does not have on this runtime", needs: null };
-    if (/AttributeError$/.test(type) && program && stdlibAttribute(message, program))
-      return { what: "an attribute the standard library does not have on this runtime", needs: null };
+    if (/AttributeError$/.test(type) && program && stdlibAttribute(message, program)) {
+      const m = /^(?:'(\w+)' object|type object '(\w+)') has no attribute '(\w+)'/.exec(message)!;
+      const needs = pythonMemberSince(m[1] ?? m[2]!, m[3]!);
+      return needs
+        ? { what: `\`${m[1] ?? m[2]}.${m[3]}\`, which Python ${needs} added`, needs }
+        : { what: "an attribute the standard library does not have on this runtime", needs: null };
+    }
     // The runtime says so itself: a DeprecationWarning / FutureWarning on the run's stderr that names a later
     // release and the very exception the run stopped on ("DeprecationWarning: in 3.12 __contains__ will no longer
     // raise TypeError", then `TypeError: unsupported operand type(s) for 'in'`). The release that changes it is
