@@ -24,6 +24,7 @@ const FAILED = /^(.+?)(?::(\d+)|\((\d+)\)): FAILED:$/;
 const CUT_PLACE = /^(\S.*?)(?::(\d+)|\((\d+)\)): ?$/;
 const COUNTS = /^test cases: +(\d+) \| +(?:(\d+) passed \| +)?(\d+) failed(?: \| +\d+ failed as expected)?$/;
 const ALL_PASSED = /^All tests passed \(\d+ assertions? in (\d+) test cases?\)$/;
+const NO_ASSERTIONS = /^No assertions in (?:section|test case) '(.*)'\s*$/;
 
 export function createCatch2Parser(sink: ParserSink) {
   /** `names`: reading the name lines between the rules; `place`: before the dots; `body`: the assertions. */
@@ -39,6 +40,8 @@ export function createCatch2Parser(sink: ParserSink) {
   let blankRun = 0;
   /** In `body`: an assertion's place whose `FAILED:` the copy put on a later line. */
   let cutPlace: { file: string; line: number } | null = null;
+  /** The block's own place line (under its second rule), as printed. */
+  let declared: string | null = null;
 
   function flush(): void {
     if (buf && failed) {
@@ -59,6 +62,7 @@ export function createCatch2Parser(sink: ParserSink) {
     buf = null;
     failed = null;
     cutPlace = null;
+    declared = null;
     names = [];
   }
 
@@ -117,6 +121,7 @@ export function createCatch2Parser(sink: ParserSink) {
           }
           names.push(buf!.lines[0]!.trim());
           buf!.push(text, lineNo);
+          declared = undamaged(text);
           state = "place";
           placeSeen = true;
           return true;
@@ -150,6 +155,7 @@ export function createCatch2Parser(sink: ParserSink) {
           return false;
         }
         buf!.push(text, lineNo);
+        if (placeNext) declared = undamaged(text);
         if (text === DOTS) state = "body";
         else if (buf!.lines.filter((l) => l.trim() !== "").length > 6) {
           state = "none";
@@ -183,6 +189,16 @@ export function createCatch2Parser(sink: ParserSink) {
           return true;
         }
         if (text.trim() !== "") cutPlace = null;
+        // `-w NoAssertions`: the block's innermost section (or test case) made no assertion, which fails it.
+        const n = text.startsWith("No assertions in ") ? NO_ASSERTIONS.exec(text) : null;
+        const at =
+          n && declared !== null && n[1] === names.at(-1)
+            ? /^(.+?)(?::(\d+)|\((\d+)\))$/.exec(declared)
+            : null;
+        if (at) {
+          failed = { file: sink.path(at[1]!), line: Number(at[2] ?? at[3]), message: [text.trim()] };
+          return true;
+        }
       }
       if (failed && failed.message.length < 20 && text.trim() !== "" && !FAILED.test(text))
         failed.message.push(text.trim());

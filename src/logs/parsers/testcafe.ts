@@ -7,12 +7,16 @@
  * The id is the fixture's name, ` > `, the test's name, as a describe and its test (docs/test-ids.md); the marks
  * ` (unstable)` and ` (screenshots: …)` TestCafe appends are not the name's. Lines are read only under TestCafe's own
  * heading. No place (the error block prints the spec file's source with a `>` marker, not always).
+ *
+ * A paste may have lost the heading's leading space (`Running tests in:` at the margin, the first line of a fenced
+ * block): it counts when a browser line follows it. A long screenshot path wraps the mark onto the next line
+ * (` ✖ name (screenshots:`, then the path and `)`): the open mark is not the name's either.
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
 
-const HEADING = /^ Running tests in:\s*$/;
+const HEADING = /^ ?Running tests in:\s*$/;
 const BROWSER = /^ - \S/;
-const TEST = /^ (✓|✖|√|×|-) (\S.*?)(?: \(unstable\))?(?: \(screenshots: .*\))?\s*$/;
+const TEST = /^ (✓|✖|√|×|-) (\S.*?)(?: \(unstable\))?(?: \(screenshots:(?: .*\))?)?\s*$/;
 const FAILED_COUNT = /^ (\d+)\/(\d+) failed \([^)]*\)\s*$/;
 const PASSED_COUNT = /^ (\d+) passed \([^)]*\)\s*$/;
 const SKIPPED_COUNT = /^ (\d+) skipped\s*$/;
@@ -23,6 +27,8 @@ export function createTestcafeParser(sink: ParserSink) {
   let browsers = false;
   let fixture: string | null = null;
   let blankAbove = false;
+  /** The heading was read at the margin: the next line that is not blank must be a browser line. */
+  let unsure = false;
   const reported = new Set<string>();
 
   return {
@@ -32,6 +38,7 @@ export function createTestcafeParser(sink: ParserSink) {
         browsers = true;
         fixture = null;
         blankAbove = false;
+        unsure = !text.startsWith(" ");
         return true;
       }
       if (!running) return false;
@@ -39,6 +46,13 @@ export function createTestcafeParser(sink: ParserSink) {
       const wasBlank = blankAbove;
       blankAbove = blank;
       if (blank) return true;
+      if (unsure) {
+        unsure = false;
+        if (!BROWSER.test(text)) {
+          running = false;
+          return false;
+        }
+      }
       if (browsers && BROWSER.test(text)) return true;
       browsers = false;
       const fc = FAILED_COUNT.exec(text);
@@ -93,5 +107,5 @@ export const testcafeFormat: FormatDefinition = {
   description:
     "TestCafe spec reporter: fixtures, ` ✖ test` lines and ` N/M failed` under ` Running tests in:`",
   create: createTestcafeParser,
-  wakesOn: /^ Running tests in:/,
+  wakesOn: /^ ?Running tests in:/,
 };

@@ -14,6 +14,12 @@
  * indented below it) and its summary with counts in parentheses (`Build Summary: 7/9 steps succeeded (1 failed);
  * 24/25 tests passed (1 failed)`). A copy taken from a web page's `<pre>` may keep HTML's escaped quotes around the
  * name (`&#x27;test.sub&#x27;`, `&#39;`): they are the quotes.
+ *
+ * A test that crashed the test binary (a segfault, an abort) prints no `'test.x' failed` line: the build runner names
+ * it in `while executing test 'test.x', the following command terminated with signal 11 (expected exited with code
+ * 0):` (`… exited with code N`, `… stopped with signal N`: the binary reports a test's failure to the build runner and
+ * exits 0), and that test is the failure. The summary's failed count may be far larger (the
+ * tests the crash kept from running are counted failed), but no other line names them: they are counts, not failures.
  */
 import { type FormatDefinition, own, type ParserSink } from "../parser.ts";
 
@@ -23,6 +29,10 @@ const Q = "(?:'|&#x27;|&#39;)";
 const BUILD_FAILED = new RegExp(`^(?:[\\w. -]+: )?error: ${Q}(.+)${Q} failed(?::(?: (.*))?)?$`);
 const EXECUTING = new RegExp(
   `^(?:[\\w. -]+: )?error: while executing test ${Q}(.+)${Q}, the following test command failed:`,
+);
+/** The test binary died in the named test: `…, the following command terminated with signal 11 (expected …):`. */
+const CRASHED = new RegExp(
+  `^(?:[\\w. -]+: )?error: while executing test ${Q}(.+)${Q}, the following command (?:terminated with signal \\w+|stopped with signal \\w+|exited with code \\d+|terminated for unknown reason)\\b`,
 );
 const FRAME = /^(\S.*?\.zig):(\d+):(\d+): 0x[0-9a-f]+ in (.+?) \(([\w.-]+)\)$/;
 const RUNNER_COUNTS = /^(\d+) passed; (\d+) skipped; (\d+) failed\.$/;
@@ -128,6 +138,21 @@ export function createZigParser(sink: ParserSink) {
         const x = EXECUTING.exec(text);
         if (x) {
           close();
+          return true;
+        }
+        const k = CRASHED.exec(text);
+        if (k && TEST_NAME.test(k[1]!)) {
+          close();
+          open = {
+            id: own(k[1]!),
+            errorType: null,
+            frames: [],
+            place: null,
+            own: false,
+            detail: [text.slice(text.indexOf("the following command ") + 22).replace(/:\s*$/, "")],
+            start: lineNo,
+            end: lineNo,
+          };
           return true;
         }
         const b = BUILD_FAILED.exec(text);
