@@ -41,8 +41,10 @@ export function createLuvitParser(sink: ParserSink) {
       const b = BLOCK.exec(text);
       if (b) {
         closeBlock();
+        // Only for a file a `FAILED` line named: a fresh parser keeps nothing of a line that does not wake it.
+        if (!failedLine.has(b[1]!)) return false;
         block = { file: own(b[1]!), start: lineNo, end: lineNo, lines: [] };
-        return failedLine.has(block.file);
+        return true;
       }
       if (block && /^\s+\S/.test(text)) {
         block.end = lineNo;
