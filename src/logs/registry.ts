@@ -83,6 +83,14 @@ import { cpputestFormat } from "./parsers/cpputest.ts";
 import { cucumberFormat } from "./parsers/cucumber.ts";
 import { oasisFormat } from "./parsers/oasis.ts";
 import { bustedFormat } from "./parsers/busted.ts";
+import { batsFormat } from "./parsers/bats.ts";
+import { behaveFormat } from "./parsers/behave.ts";
+import { gleeunitFormat } from "./parsers/gleeunit.ts";
+import { luatestFormat } from "./parsers/luatest.ts";
+import { luvitFormat } from "./parsers/luvit.ts";
+import { phpspecFormat } from "./parsers/phpspec.ts";
+import { rackunitFormat } from "./parsers/rackunit.ts";
+import { telescopeFormat } from "./parsers/telescope.ts";
 import { xcprettyFormat } from "./parsers/xcpretty.ts";
 import { vscodeDotnetFormat } from "./parsers/vscode-dotnet.ts";
 import { doctestFormat } from "./parsers/doctest.ts";
@@ -198,6 +206,18 @@ export const FORMATS: readonly FormatDefinition[] = [
   oasisFormat,
   // busted's (Lua) `Failure → file @ N` blocks under its `N successes / N failures / …` count line.
   bustedFormat,
+  // Runners of hold39's logs, each read only in its own shape: bats' `✗` with its `in test file` line, behave's
+  // steps under `Feature:`, gleeunit's entries with their `location:`, luatest's `Failed tests:` list, telescope's
+  // blocks under its count line, luvit's `FAILED` lines with their `FAIL (file)` block, phpspec's failed-examples
+  // section, rackunit's `FAILURE` blocks.
+  batsFormat,
+  behaveFormat,
+  gleeunitFormat,
+  luatestFormat,
+  telescopeFormat,
+  luvitFormat,
+  phpspecFormat,
+  rackunitFormat,
   // Runners whose logs rarely share a job with the ones above: later in the chain, so the common
   // JavaScript/Python/Go lines are claimed before these look at them.
   sbtFormat,
