@@ -395,9 +395,12 @@ function runtimeTooOld(run: RunObservation): RunMatch | null {
   const api = node ?? newerApi(ex, "python");
   if (!api) return null;
   const needs = `${node ? "Node.js" : "Python"} ${api.needs}`;
+  // The Python that ran, when its own paths say it (`/usr/lib/python3.11/…` in the message or the traceback).
+  const ran = node ? undefined : /\/python(3\.\d{1,2})\//.exec(`${ex.message}\n${run.stderr}`)?.[1];
+  const older = ran ? `the sandbox's runtime (Python ${ran}) is older` : "the sandbox's runtime is older";
   return {
     kind: "needs",
-    detail: `the code calls \`${api.name}\`, which needs ${needs} or later; the sandbox's runtime is older, so the run (${ex.type}: ${ex.message}) says nothing about the reported bug`,
+    detail: `the code calls \`${api.name}\`, which needs ${needs} or later; ${older}, so the run (${ex.type}: ${ex.message}) says nothing about the reported bug`,
     question: `The code uses \`${api.name}\` (${needs}+). Which runtime version do you run it on? Can it be shown without \`${api.name}\`?`,
   };
 }

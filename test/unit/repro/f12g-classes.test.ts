@@ -259,7 +259,7 @@ describe("the runtime-mismatch rule", () => {
     expect(e.kind).toBe("infrastructure");
     expect(e.exitCode).toBe(3);
     expect(e.message).toBe(
-      "this sandbox cannot run the report: the report needs Python from the main branch (the report names the main branch), and the sandbox ran Python 3.11.2: the code uses a keyword argument this runtime does not take; here the run stopped on TypeError: b64decode() got an unexpected keyword argument 'ignorechars'. That says nothing about the reported bug, so no verdict was given",
+      "this sandbox cannot run the report: the report needs Python from the main branch (the report names the main branch), and the sandbox ran Python 3.11.2: the code uses `b64decode(ignorechars=…)`, which Python 3.15 added; here the run stopped on TypeError: b64decode() got an unexpected keyword argument 'ignorechars'. That says nothing about the reported bug, so no verdict was given",
     );
     expect(e.hint).toMatch(/`sandbox\.image` in \.github\/retrace\.yml/);
     expect(e.hint).toMatch(
