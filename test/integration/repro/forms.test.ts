@@ -135,7 +135,7 @@ describeDocker("report forms (real sandbox)", () => {
     expect(res.status, res.stdout + res.stderr).toBe(3);
     expect(res.stdout).not.toMatch(/NOT_REPRODUCED|NEEDS_INFO|PARTIAL|REPRODUCED/);
     expect(res.stderr).toMatch(
-      /the report needs Python 3\.13 or later \(the report names 3\.13\), and the sandbox ran Python 3\.11\.\d+: the code uses a keyword argument this runtime does not take; here the run stopped on TypeError: b64decode\(\) got an unexpected keyword argument 'ignorechars'/,
+      /the report needs Python 3\.15 or later \(the API's release\), and the sandbox ran Python 3\.11\.\d+: the code uses `b64decode\(ignorechars=…\)`, which Python 3\.15 added; here the run stopped on TypeError: b64decode\(\) got an unexpected keyword argument 'ignorechars'/,
     );
     expect(res.stderr).toMatch(/sandbox\.image.*RETRACE_SANDBOX_IMAGE/s);
   });
