@@ -8,8 +8,11 @@
 import path from "node:path";
 import { recordWave } from "./wave-recorder.ts";
 
-/** Host CPU a report case's step may take (two parse limits and a margin), and any other case's. */
-const REPORT_CPU_MS = 3_000;
+/**
+ * Host CPU a report case's step may take: 1.3 s (the 1 s parse limit and a margin) per report it parses, four here
+ * (first try: 3 s, the earlier waves' bound for two — a defect of the case, rerun so); any other case's.
+ */
+const REPORT_CPU_MS = 4 * 1_300;
 const CPU_MS = 8_000;
 
 recordWave({
