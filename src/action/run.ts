@@ -12,6 +12,7 @@ import { ConfigError, describeError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
 import { withoutWorkflowCommands } from "../core/workflow-commands.ts";
 import { fence } from "../report/markdown.ts";
+import { truncate } from "../github/octokit-port.ts";
 import { Redactor } from "../core/redact.ts";
 import type { GitHubPort } from "../core/ports/github.ts";
 import { repoIdOf } from "../core/ports/github.ts";
@@ -67,6 +68,14 @@ export interface ActionOutcome {
   result: JobResult | null;
   prUrl: string | null;
   commentUrl: string | null;
+}
+
+/** The runner keeps a step summary of at most 1 MiB (a larger one is dropped whole): an error's text is capped well below. */
+export const MAX_SUMMARY_MESSAGE = 64_000;
+
+/** The step summary of a failed job: the message as a text block, capped (MAX_SUMMARY_MESSAGE). Pure. */
+export function errorSummary(kind: string, message: string): string {
+  return `## Retrace ${kind}: error\n\n${fence(truncate(message, MAX_SUMMARY_MESSAGE), "text")}\n`;
 }
 
 export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
@@ -214,7 +223,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     }
     outputs({ outcome: "error", comment: commentUrl });
     // The message quotes repository, report and log text: a text block, never rendered (as in the PR body).
-    await core.summary.addRaw(`## Retrace ${spec.kind}: error\n\n${fence(message, "text")}\n`, true).write();
+    await core.summary.addRaw(errorSummary(spec.kind, message), true).write();
     throw error;
   }
   const result = redactor.redactDeep(raw);

@@ -33,12 +33,44 @@ function checkFields(fields: CheckRunFields): Record<string, unknown> {
     status: fields.status,
     ...(fields.conclusion ? { conclusion: fields.conclusion } : {}),
     ...(fields.detailsUrl ? { details_url: fields.detailsUrl } : {}),
-    output: { title: fields.title.slice(0, 255), summary: truncate(fields.summary, 65_000) },
+    output: { title: sliceWhole(fields.title, 255), summary: truncate(fields.summary, 65_000) },
   };
 }
 
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 40)}\n\n… (truncated by Retrace)`;
+/** The first `max` UTF-16 units of `text`, one fewer when the cut would leave the first half of a surrogate pair. */
+export function sliceWhole(text: string, max: number): string {
+  const kept = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(kept) && kept.length < text.length ? kept.slice(0, -1) : kept;
+}
+
+/** The fence still open at the end of `text` (its opening run of backticks or tildes), or null. */
+function openFence(text: string): string | null {
+  let open: string | null = null;
+  for (const line of text.split("\n")) {
+    if (open === null) {
+      const m = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+      if (m && !(m[1]![0] === "`" && line.slice(m[0].length).includes("`"))) open = m[1]!;
+    } else if (new RegExp(`^ {0,3}${open[0] === "`" ? "`" : "~"}{${open.length},}\\s*$`).test(line))
+      open = null;
+  }
+  return open;
+}
+
+/**
+ * `text` cut to at most `max` UTF-16 units with Retrace's note: never inside a surrogate pair (a lone half is not
+ * text), and a code fence the cut leaves open is closed first, or the note and whatever GitHub renders after it
+ * would be inside the code block.
+ */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const note = "\n\n… (truncated by Retrace)";
+  let kept = sliceWhole(text, max - 40);
+  let fence = openFence(kept);
+  if (fence !== null) {
+    kept = sliceWhole(kept, Math.max(0, max - 40 - fence.length - 2));
+    fence = openFence(kept);
+  }
+  return `${kept}${fence === null ? "" : `\n${fence}`}${note}`;
 }
 
 function bytesOf(data: unknown): Uint8Array {

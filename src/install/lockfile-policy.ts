@@ -313,6 +313,43 @@ export function checkPackageJson(pkg: unknown, registry: Registries, policy: Sou
  * package.json's workspace globs (default: the ones the lockfile's root entry records): a directory entry of
  * the lockfile is the repository's own workspace package only when one of them matches it.
  */
+const SRI_BYTES: Record<string, number> = { sha512: 64, sha384: 48, sha256: 32, sha1: 20 };
+
+/**
+ * Whether an `integrity` value is one npm verifies: whitespace-separated `<algorithm>-<base64 digest>` hashes of the
+ * algorithms npm (ssri) checks, each digest of its algorithm's length. npm ignores a hash it cannot parse, so
+ * `""`, `md5-…`, `sha512-not base64!` or a 3-byte digest would install whatever the registry served unchecked.
+ */
+export function isCheckableIntegrity(value: string): boolean {
+  const hashes = value.trim().split(/\s+/).filter(Boolean);
+  return (
+    hashes.length > 0 &&
+    hashes.every((h) => {
+      const m = /^(sha512|sha384|sha256|sha1)-([A-Za-z0-9+/]+={0,2})(?:\?[\x21-\x7e]*)?$/.exec(h);
+      return m !== null && Buffer.from(m[2]!, "base64").length === SRI_BYTES[m[1]!];
+    })
+  );
+}
+
+/** A field npm reads as a string or a boolean given as another JSON type (an array's String() is its element). */
+function fieldTypeProblem(entry: string, raw: Record<string, unknown>): SourceProblem | null {
+  for (const [field, type] of [
+    ["resolved", "string"],
+    ["integrity", "string"],
+    ["version", "string"],
+    ["link", "boolean"],
+    ["inBundle", "boolean"],
+  ] as const) {
+    if (raw[field] !== undefined && typeof raw[field] !== type)
+      return {
+        entry,
+        reason: `\`${field}\` is ${Array.isArray(raw[field]) ? "an array" : raw[field] === null ? "null" : `a ${typeof raw[field]}`}, not a ${type} (regenerate the lockfile: \`npm install --package-lock-only\`)`,
+        field: null,
+      };
+  }
+  return null;
+}
+
 export function checkNpmLockfile(
   lock: unknown,
   registry: Registries,
@@ -346,6 +383,11 @@ export function checkNpmLockfile(
         continue;
       }
       if (!isRecord(raw)) continue;
+      const typed = fieldTypeProblem(entry, raw);
+      if (typed) {
+        out.push(typed);
+        continue;
+      }
       const resolved = typeof raw.resolved === "string" ? raw.resolved : null;
       if (raw.link === true) {
         // A link entry's `resolved` is a path relative to the root (a workspace or file: directory).
@@ -417,6 +459,12 @@ export function checkNpmLockfile(
             "registry entry without an integrity hash (regenerate the lockfile: `npm install --package-lock-only`)",
           field: null,
         });
+      } else if (typeof raw.integrity === "string" && !isCheckableIntegrity(raw.integrity)) {
+        out.push({
+          entry,
+          reason: `an integrity value npm cannot check ${JSON.stringify(raw.integrity.slice(0, 60))} (sha512/sha384/sha256/sha1 hashes of their length; regenerate the lockfile)`,
+          field: null,
+        });
       }
     }
   }
@@ -437,6 +485,11 @@ export function checkNpmLockfile(
       if (overProblemCap(out)) return;
       if (!isRecord(raw)) continue;
       const entry = `lockfile dependencies ${prefix}${name}`;
+      const typed = fieldTypeProblem(entry, raw);
+      if (typed) {
+        out.push(typed);
+        continue;
+      }
       const version = typeof raw.version === "string" ? raw.version : "";
       const resolved = typeof raw.resolved === "string" ? raw.resolved : null;
       if (!isRecord(packages)) {
@@ -454,6 +507,8 @@ export function checkNpmLockfile(
           typeof raw.integrity !== "string"
         ) {
           out.push({ entry, reason: "registry entry without an integrity hash", field: null });
+        } else if (typeof raw.integrity === "string" && !isCheckableIntegrity(raw.integrity)) {
+          out.push({ entry, reason: "an integrity value npm cannot check", field: null });
         }
       }
       walk(raw.dependencies, `${prefix}${name} > `, depth + 1);

@@ -18,6 +18,7 @@ import {
   pipAllowedHosts,
   pipLocalDirs,
   type RegistryConfig,
+  pipUrlWithCredentials,
   registryKey,
 } from "./registry-config.ts";
 import {
@@ -38,12 +39,40 @@ export const PYTHON_TARGET = "python-packages";
 const PIP =
   'W=$(ls /usr/share/python-wheels/pip-*.whl 2>/dev/null | head -1); [ -n "$W" ] || { echo "pip: no pip wheel in the image" >&2; exit 127; }; exec python3 "$W/pip" "$@"';
 
+/**
+ * Where pip looks: as arguments, or — when the operator's index URLs carry credentials (`pipAuth`) — in pip's
+ * environment (`PIP_INDEX_URL`, `PIP_EXTRA_INDEX_URL`, `PIP_FIND_LINKS`), so the password is never in an argument
+ * list, which every local user of the host reads in the process table of the container's processes. Pure.
+ */
+export function pipIndexSettings(config: RegistryConfig): { args: string[]; env: Record<string, string> } {
+  if (!config.pipAuth || config.pipAuth.size === 0)
+    return {
+      args: [
+        "--index-url",
+        config.pip.indexUrl,
+        ...config.pip.extraIndexUrls.flatMap((u) => ["--extra-index-url", u]),
+        ...config.pip.findLinks.flatMap((u) => ["--find-links", u]),
+      ],
+      env: {},
+    };
+  const withAuth = (u: string) => pipUrlWithCredentials(config, u);
+  return {
+    args: [],
+    env: {
+      PIP_INDEX_URL: withAuth(config.pip.indexUrl),
+      ...(config.pip.extraIndexUrls.length > 0
+        ? { PIP_EXTRA_INDEX_URL: config.pip.extraIndexUrls.map(withAuth).join(" ") }
+        : {}),
+      ...(config.pip.findLinks.length > 0
+        ? { PIP_FIND_LINKS: config.pip.findLinks.map(withAuth).join(" ") }
+        : {}),
+    },
+  };
+}
+
 function indexArgs(config: RegistryConfig, s: Session): string[] {
   return [
-    "--index-url",
-    config.pip.indexUrl,
-    ...config.pip.extraIndexUrls.flatMap((u) => ["--extra-index-url", u]),
-    ...config.pip.findLinks.flatMap((u) => ["--find-links", u]),
+    ...pipIndexSettings(config).args,
     "--proxy",
     CONTAINER_PROXY_URL,
     ...(s.hasCa ? ["--cert", CONTAINER_CA_FILE] : []),
@@ -304,7 +333,7 @@ async function pipResolveAndInstall(
             "--",
             ...specs,
           ],
-          { env },
+          { env: { ...env, ...pipIndexSettings(ctx.registry).env } },
         );
         if (dry.exitCode !== 0)
           throw pipFailure(dry.stderr + dry.stdout, s, dry.stoppedBy, ctx.limits, "pip install --dry-run");
@@ -353,7 +382,7 @@ async function pipResolveAndInstall(
             "-r",
             "/tmp/retrace-requirements.txt",
           ],
-          { env },
+          { env: { ...env, ...pipIndexSettings(ctx.registry).env } },
         );
         if (r.exitCode !== 0)
           throw pipFailure(r.stderr + r.stdout, s, r.stoppedBy, ctx.limits, "pip install --no-deps");

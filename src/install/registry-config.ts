@@ -33,6 +33,13 @@ export interface RegistryConfig {
   npmAuth?: RegistryCredentials;
   pip: PipIndexConfig;
   /**
+   * Credentials the operator wrote into a pip index URL (`https://user:token@host/simple`, the form pip documents),
+   * taken out of the URL (`pip` holds it without them): the look-up sends them as a header; pip gets the URL with
+   * them back only in its environment inside the install container, never in an argument list (which every local
+   * user of the host reads in the process table), a cache key, a log or JSON output.
+   */
+  pipAuth?: RegistryCredentials;
+  /**
    * The operator's CA bundle (npm `cafile`, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, PIP_CERT), copied into the install
    * container so a registry behind a TLS-inspecting proxy or with a private CA verifies there as on the host.
    */
@@ -73,6 +80,10 @@ export class RegistryCredentials {
     for (const key of this.#headers.keys())
       if (target.startsWith(key) && (best === null || key.length > best.length)) best = key;
     return best === null ? null : this.#headers.get(best)!;
+  }
+  /** Every key and header (for a merge into another set). */
+  entries(): [string, string][] {
+    return [...this.#headers.entries()];
   }
   toJSON(): string[] {
     return [...this.#headers.keys()].map((k) => `${k}:(credentials)`);
@@ -120,6 +131,84 @@ export function parseNpmrcCredentials(text: string, env: NodeJS.ProcessEnv = {})
       ]);
   }
   return out;
+}
+
+/**
+ * An http(s) URL without its userinfo (`https://user:pass@host/path` → `https://host/path`) and the credential it
+ * carried, keyed as npm keys credentials (`//host[:port]/path/`, Basic of the decoded user and password); the URL
+ * unchanged and no credential when it has none or is not an http(s) URL. Pure.
+ */
+export function splitUserinfo(url: string): { url: string; credential: [string, string] | null } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { url, credential: null };
+  }
+  if ((u.protocol !== "https:" && u.protocol !== "http:") || (u.username === "" && u.password === ""))
+    return { url, credential: null };
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  const basic = Buffer.from(`${decode(u.username)}:${decode(u.password)}`).toString("base64");
+  u.username = "";
+  u.password = "";
+  const key = `//${u.host}${u.pathname.replace(/\/?$/, "/")}`;
+  return { url: u.toString(), credential: [key, `Basic ${basic}`] };
+}
+
+/**
+ * The configuration with the userinfo of every registry and index URL moved into credentials (npm's into
+ * `npmAuth`, pip's into `pipAuth`), so no URL it holds carries a password. Pure.
+ */
+export function withoutUserinfo(config: RegistryConfig): RegistryConfig {
+  const npm: [string, string][] = config.npmAuth?.entries() ?? [];
+  const pip: [string, string][] = config.pipAuth?.entries() ?? [];
+  const take = (url: string, into: [string, string][]) => {
+    const r = splitUserinfo(url);
+    if (r.credential) into.push(r.credential);
+    return r.url;
+  };
+  const scopes = config.npmScopes
+    ? Object.fromEntries(Object.entries(config.npmScopes).map(([scope, url]) => [scope, take(url, npm)]))
+    : undefined;
+  const out: RegistryConfig = {
+    ...config,
+    npm: take(config.npm, npm),
+    ...(scopes ? { npmScopes: scopes } : {}),
+    pip: {
+      indexUrl: take(config.pip.indexUrl, pip),
+      extraIndexUrls: config.pip.extraIndexUrls.map((u) => take(u, pip)),
+      findLinks: config.pip.findLinks.map((u) => take(u, pip)),
+    },
+  };
+  if (npm.length > 0) out.npmAuth = new RegistryCredentials(npm);
+  if (pip.length > 0) out.pipAuth = new RegistryCredentials(pip);
+  return out;
+}
+
+/**
+ * A pip index URL with the operator's credentials for it put back as userinfo (`pipAuth`, Basic only), for pip's
+ * environment in the install container; the URL as is without one.
+ */
+export function pipUrlWithCredentials(config: RegistryConfig, url: string): string {
+  // The credential's key ends in `/` (`//host/simple/`): the index URL as written may not.
+  const header = config.pipAuth?.authorizationFor(url.replace(/\/?$/, "/")) ?? null;
+  if (!header?.startsWith("Basic ")) return url;
+  const plain = Buffer.from(header.slice(6), "base64").toString("utf8");
+  const colon = plain.indexOf(":");
+  try {
+    const u = new URL(url);
+    u.username = encodeURIComponent(colon === -1 ? plain : plain.slice(0, colon));
+    u.password = colon === -1 ? "" : encodeURIComponent(plain.slice(colon + 1));
+    return u.toString();
+  } catch {
+    return url;
+  }
 }
 
 /** Every npm registry the operator configured: the default one, then each scope's. */
@@ -240,14 +329,15 @@ export async function readRegistryConfig(env: NodeJS.ProcessEnv = process.env): 
     }
   }
   const privateHosts = privateSourceHosts(env);
-  return {
+  // Userinfo in a registry or index URL (`https://user:token@host/…`) is a credential: kept out of every URL.
+  return withoutUserinfo({
     ...(privateHosts.length > 0 ? { privateSourceHosts: privateHosts } : {}),
     npm: withSlash(/^https?:\/\//.test(registry) ? registry : PUBLIC_NPM_REGISTRY),
     ...(Object.keys(npmScopes).length > 0 ? { npmScopes } : {}),
     ...(credentials.length > 0 ? { npmAuth: new RegistryCredentials(credentials) } : {}),
     pip: parsePipConfigList(pipOut ?? "", env),
     caFile,
-  };
+  });
 }
 
 /** `host:port` of an http(s) URL, or null for any other scheme. */

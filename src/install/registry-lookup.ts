@@ -307,11 +307,13 @@ export function createRegistryLookup(options: RegistryLookupOptions = {}): Regis
             ),
           );
         } else if (/^https?:\/\//.test(index)) {
+          const url = `${index.replace(/\/+$/, "")}/${project}/`;
           const html = await fetchCapped(
-            `${index.replace(/\/+$/, "")}/${project}/`,
+            url,
             timeoutMs,
             maxBytes,
             "text/html",
+            c.pipAuth?.authorizationFor(url) ?? null,
           );
           found.push(
             ...wheelVersions(

@@ -130,6 +130,15 @@ export const EVENTS: Record<Surface["kind"], readonly string[]> = {
   action: ["issues", "issue_comment", "workflow_run", "check_run", "workflow_dispatch"],
 };
 
+/**
+ * Whether a payload number is an id GitHub could have given: a positive integer JSON.parse reads exactly. A
+ * fraction, zero, a negative or a number past 2^53 (read as a neighbour: 9007199254740993 → …992) would name
+ * another object, or none, in every API path built from it.
+ */
+export function isGitHubId(n: unknown): n is number {
+  return typeof n === "number" && Number.isSafeInteger(n) && n > 0;
+}
+
 export function parseEvent(name: string, payload: Payload, surface: Surface): Decision {
   const repo = payload?.repository?.full_name;
   if (typeof repo !== "string") {
@@ -137,7 +146,11 @@ export function parseEvent(name: string, payload: Payload, surface: Surface): De
     if (surface.kind === "app") return skip("the payload names no repository");
   }
   const rawInstallation = payload?.installation?.id;
-  const installationId = typeof rawInstallation === "number" ? rawInstallation : null;
+  if (rawInstallation !== undefined && rawInstallation !== null && !isGitHubId(rawInstallation))
+    return skip(
+      `the payload's installation.id ${JSON.stringify(rawInstallation)?.slice(0, 40)} is not an id`,
+    );
+  const installationId = isGitHubId(rawInstallation) ? rawInstallation : null;
   if (surface.kind === "app" && installationId === null) return skip("the payload names no installation");
   const repoName = typeof repo === "string" ? repo : "";
   const action = payload?.action;
@@ -158,7 +171,7 @@ export function parseEvent(name: string, payload: Payload, surface: Surface): De
         // Only runs the App dispatched carry a result; the App matches the artifact to a dispatched job.
         if (run?.event !== "workflow_dispatch")
           return skip("only dispatched Retrace workflow runs are collected");
-        if (typeof run?.id !== "number") return skip("the workflow run has no id");
+        if (!isGitHubId(run?.id)) return skip("the workflow run has no id");
         return {
           accept: true,
           trigger: {
@@ -190,7 +203,7 @@ function labeled(payload: Payload, action: unknown, surface: Surface, common: Co
   const label = payload.label?.name;
   if (typeof label !== "string") return skip("the labeled event names no label");
   if (payload.issue?.pull_request) return skip("labels on pull requests do not start reproductions");
-  if (typeof payload.issue?.number !== "number") return skip("the labeled event names no issue");
+  if (!isGitHubId(payload.issue?.number)) return skip("the labeled event names no issue");
   return {
     accept: true,
     trigger: {
@@ -232,7 +245,7 @@ function command(payload: Payload, action: unknown, surface: Surface, common: Co
   const isPull = Boolean(payload.issue?.pull_request);
   const actor = String(comment?.user?.login ?? payload.sender?.login ?? "");
   const issueNumber = payload.issue?.number;
-  if (typeof issueNumber !== "number") return skip("the comment names no issue");
+  if (!isGitHubId(issueNumber)) return skip("the comment names no issue");
   // Read with the default words here; the intake reads the word again against the configured commands.
   if (isPull && word !== DEFAULT_COMMANDS.repro) {
     return {
@@ -284,6 +297,7 @@ function failedCheckRun(payload: Payload, action: unknown, surface: Surface, com
     run?.check_suite?.head_branch ?? run?.pull_requests?.[0]?.head?.ref ?? null;
   if (!headBranch) return skip("the failed check run is not on a branch (a tag or a fork without a branch)");
   const prNumber = run?.pull_requests?.[0]?.number ?? null;
+  if (!isGitHubId(run?.id)) return skip("the check run has no id");
   return {
     accept: true,
     trigger: {
@@ -295,7 +309,7 @@ function failedCheckRun(payload: Payload, action: unknown, surface: Surface, com
       checkPermission: false,
       headSha: String(run.head_sha),
       headBranch,
-      prNumber: typeof prNumber === "number" ? prNumber : null,
+      prNumber: isGitHubId(prNumber) ? prNumber : null,
       checkRunId: run.id,
       checkName: String(run.name),
       actionsJobId: run.app?.slug === "github-actions" ? run.id : null,
@@ -316,7 +330,7 @@ function failedWorkflowRun(payload: Payload, action: unknown, common: Common): D
   if (fork) return skip(fork);
   if (typeof run.head_branch !== "string" || run.head_branch === "")
     return skip("the failed workflow run is not on a branch");
-  if (typeof run.id !== "number") return skip("the workflow run has no id");
+  if (!isGitHubId(run.id)) return skip("the workflow run has no id");
   const name = String(run.name ?? "");
   const prNumber = run.pull_requests?.[0]?.number;
   return {
@@ -330,7 +344,7 @@ function failedWorkflowRun(payload: Payload, action: unknown, common: Common): D
       checkPermission: false,
       headSha: String(run.head_sha),
       headBranch: run.head_branch,
-      prNumber: typeof prNumber === "number" ? prNumber : null,
+      prNumber: isGitHubId(prNumber) ? prNumber : null,
       checkRunId: null,
       checkName: name,
       actionsJobId: null,
