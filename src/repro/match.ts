@@ -7,6 +7,7 @@ import { sameLoadError } from "./load-error.ts";
 import { packageParseFailure } from "./package-syntax.ts";
 import { cutMatches } from "./depth-cut.ts";
 import { inspectorDump } from "./classify-block.ts";
+import { referencePrintMatch } from "./reference-print.ts";
 import { InfrastructureError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
 import { withinCpuTime } from "../core/time-limit.ts";
@@ -946,6 +947,8 @@ export function matchRun(
       kind: "match",
       detail: `printed ${quoteList(run.stdout.trim().split("\n").slice(0, 4))}, not the expected ${quoteList(expected.slice(0, 4))}${expected.length > 4 ? ", …" : ""} the report shows, as it says`,
     };
+  const sameAsReference = referencePrintMatch(reported, run.stdout);
+  if (sameAsReference) return sameAsReference;
   return {
     kind: "no-expectation",
     detail: "the run completed; the report does not say which output or error is wrong",
