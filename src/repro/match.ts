@@ -7,6 +7,7 @@ import { sameLoadError } from "./load-error.ts";
 import { packageParseFailure } from "./package-syntax.ts";
 import { cutMatches } from "./depth-cut.ts";
 import { inspectorDump } from "./classify-block.ts";
+import { foldInspectStrings, hasInspectChain } from "./inspect-fold.ts";
 import { referencePrintMatch } from "./reference-print.ts";
 import { InfrastructureError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
@@ -210,6 +211,13 @@ const namedFunction = /\[(?:Async|Generator|AsyncGenerator)?Function: ?[\w$.]+\]
 export function outputAppears(reported: string[], observedText: string): boolean {
   // A developer-console dump shows only some values; the rest is elided, not claimed.
   if (inspectorDump(reported.join("\n"))) return dumpScalarsAppear(reported, observedText);
+  // A long string Node's inspect split into `'…' +` pieces, on either side: compared by the string it denotes.
+  const joinedReport = reported.join("\n");
+  if (
+    (hasInspectChain(joinedReport) || hasInspectChain(observedText)) &&
+    outputAppears(foldInspectStrings(joinedReport).split("\n"), foldInspectStrings(observedText))
+  )
+    return true;
   const want = wantedKeys(reported);
   if (want.length === 0) return false;
   const have = observedKeys(observedText);

@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { classifyBlock } from "../../../src/repro/classify-block.ts";
+import { foldInspectStrings, hasInspectChain } from "../../../src/repro/inspect-fold.ts";
 import { leadLiteralClaims } from "../../../src/repro/lead-literal.ts";
+import { outputAppears } from "../../../src/repro/match.ts";
 import { proseClaims } from "../../../src/repro/prose-claims.ts";
 import { parseTranscript } from "../../../src/repro/transcript.ts";
 import { findVersionMentions } from "../../../src/repro/versions.ts";
@@ -122,5 +124,35 @@ describe("a Python REPL prompted with a longer run of chevrons", () => {
     expect(parseTranscript(">>>> 1 + 1\n2", "python").inputs).toEqual(["1 + 1"]);
     const conflict = "<<<<<<< HEAD\nx = 1\n=======\nx = 2\n>>>>>>> feature\nprint(x)";
     expect(classifyBlock(null, conflict).kind).not.toBe("python-transcript");
+  });
+});
+
+describe("a long string Node's inspect printed as a chain of `'…' +` pieces", () => {
+  const reported = [
+    "[",
+    "  'first line\\n' +",
+    "    'second line\\n' +",
+    "    'third\\n',",
+    "  0,",
+    "  2",
+    "]",
+  ];
+
+  it("matches the same value printed with the chain broken elsewhere, or whole", () => {
+    const otherBreaks = "[\n  'first line\\nsecond line\\n' +\n    'third\\n',\n  0,\n  2\n]\n";
+    expect(outputAppears(reported, otherBreaks)).toBe(true);
+    expect(outputAppears(reported, "[ 'first line\\nsecond line\\nthird\\n', 0, 2 ]\n")).toBe(true);
+    expect(foldInspectStrings("'a' +\n    'b'")).toBe("'ab'");
+  });
+
+  it("never matches another string, nor a concatenation written in code", () => {
+    expect(
+      outputAppears(
+        reported,
+        "[\n  'first line\\n' +\n    'other line\\n' +\n    'third\\n',\n  0,\n  2\n]\n",
+      ),
+    ).toBe(false);
+    expect(outputAppears(reported, "[ 'first line\\nsecond line\\nthird\\n', 0, 3 ]\n")).toBe(false);
+    expect(hasInspectChain('const s = "a" +\n  "b"')).toBe(false);
   });
 });
