@@ -796,7 +796,8 @@ function actualBehaviour(
           kind: "output",
           exceptionType: null,
           exceptionMessage: null,
-          output: t.output,
+          // A remark typed after an echoed value (`(1+-1j) # should be 1-1j`) was never printed.
+          output: t.output.map((l) => withoutOutputRemark(l).line),
           source: "the REPL session in the report",
         };
       }

@@ -7,6 +7,7 @@ import { classifyBlock } from "../../../src/repro/classify-block.ts";
 import { foldInspectStrings, hasInspectChain } from "../../../src/repro/inspect-fold.ts";
 import { leadLiteralClaims } from "../../../src/repro/lead-literal.ts";
 import { outputAppears } from "../../../src/repro/match.ts";
+import { withoutOutputRemark } from "../../../src/repro/output-remark.ts";
 import { proseClaims } from "../../../src/repro/prose-claims.ts";
 import { parseTranscript } from "../../../src/repro/transcript.ts";
 import { findVersionMentions } from "../../../src/repro/versions.ts";
@@ -154,5 +155,18 @@ describe("a long string Node's inspect printed as a chain of `'…' +` pieces", 
     ).toBe(false);
     expect(outputAppears(reported, "[ 'first line\\nsecond line\\nthird\\n', 0, 3 ]\n")).toBe(false);
     expect(hasInspectChain('const s = "a" +\n  "b"')).toBe(false);
+  });
+});
+
+describe("a remark after a REPL echo behind a comment mark", () => {
+  it("is dropped when it opens with a word of verdict", () => {
+    expect(withoutOutputRemark("(2+-3j) # should be 2-3j")).toEqual({ line: "(2+-3j)", remark: true });
+    expect(withoutOutputRemark("[3, 1] // wrong order")).toEqual({ line: "[3, 1]", remark: true });
+  });
+
+  it("stays when the text after the mark is anything else", () => {
+    expect(withoutOutputRemark("'a # b'").remark).toBe(false);
+    expect(withoutOutputRemark("Item # 4 shipped").remark).toBe(false);
+    expect(withoutOutputRemark("https://x.test/a // comment").remark).toBe(false);
   });
 });
