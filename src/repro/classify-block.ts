@@ -36,7 +36,9 @@ function stackOnly(value: string): boolean {
 const JS_ERROR_LINE = /^(Uncaught )?([A-Z]\w*(Error|Exception)|Error)(\s\[\w+\])?: /m;
 /** A single line like `packaging.version.InvalidVersion: Invalid version: 'x'` (a dotted, capitalized exception name). */
 const BARE_EXCEPTION = /^(?:[a-z_]\w*\.)+[A-Z]\w*: \S.*$/;
-const PY_PROMPT = /^>>>>? /m;
+// `>>> `, PyPy's `>>>> `, and the longer runs other implementations prompt with (RustPython's `>>>>> `); never
+// seven, a merge conflict's marker.
+const PY_PROMPT = /^>{3,5} /m;
 /** A frame of a traceback whose header was not pasted: CPython's, IPython's (`File /x.py:742, in f`), an IDE's. */
 const FRAME_LINE =
   /^\s*(?:File "[^"]+", line \d+|File [^\s,]+:\d+, in \S|line \d+, in \S|Cell In\s*\[\d+\], line \d+|-+>\s*\d+\s)/;

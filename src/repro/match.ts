@@ -7,6 +7,8 @@ import { sameLoadError } from "./load-error.ts";
 import { packageParseFailure } from "./package-syntax.ts";
 import { cutMatches } from "./depth-cut.ts";
 import { inspectorDump } from "./classify-block.ts";
+import { foldInspectStrings, hasInspectChain } from "./inspect-fold.ts";
+import { referencePrintMatch } from "./reference-print.ts";
 import { InfrastructureError } from "../core/errors.ts";
 import { hostLimits } from "../core/host-limits.ts";
 import { withinCpuTime } from "../core/time-limit.ts";
@@ -225,6 +227,13 @@ const namedFunction = /\[(?:Async|Generator|AsyncGenerator)?Function: ?[\w$.]+\]
 export function outputAppears(reported: string[], observedText: string): boolean {
   // A developer-console dump shows only some values; the rest is elided, not claimed.
   if (inspectorDump(reported.join("\n"))) return dumpScalarsAppear(reported, observedText);
+  // A long string Node's inspect split into `'…' +` pieces, on either side: compared by the string it denotes.
+  const joinedReport = reported.join("\n");
+  if (
+    (hasInspectChain(joinedReport) || hasInspectChain(observedText)) &&
+    outputAppears(foldInspectStrings(joinedReport).split("\n"), foldInspectStrings(observedText))
+  )
+    return true;
   const want = wantedKeys(reported);
   if (want.length === 0) return false;
   const have = observedKeys(observedText);
@@ -978,6 +987,8 @@ export function matchRun(
       kind: "match",
       detail: `printed ${quoteList(run.stdout.trim().split("\n").slice(0, 4))}, not the expected ${quoteList(expected.slice(0, 4))}${expected.length > 4 ? ", …" : ""} the report shows, as it says`,
     };
+  const sameAsReference = referencePrintMatch(reported, run.stdout);
+  if (sameAsReference) return sameAsReference;
   return {
     kind: "no-expectation",
     detail: "the run completed; the report does not say which output or error is wrong",

@@ -1312,7 +1312,7 @@ export function parseReport(markdown: string): ParsedReport {
         // lines under it (the output, a traceback) as their continuation. The raw text is the transcript.
         if (node.type === "blockquote" && start !== undefined && end !== undefined) {
           const raw = markdown.slice(start, end);
-          if (/^>>>>? \S/.test(raw) && classifyBlock(null, raw).kind === "python-transcript") {
+          if (/^>{3,5} \S/.test(raw) && classifyBlock(null, raw).kind === "python-transcript") {
             flushOutput();
             pushQuoted(raw, "python-transcript", "python", node.position?.start.line ?? 0);
             break;

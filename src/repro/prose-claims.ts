@@ -6,6 +6,7 @@
  */
 import { escapeRegExp } from "../core/regexp.ts";
 import { formerNowSides } from "./former-now.ts";
+import { leadLiteralClaims } from "./lead-literal.ts";
 
 export interface ProseClaims {
   actual: string[];
@@ -259,6 +260,10 @@ export function proseClaims(raw: string): ProseClaims {
       else if (TAIL_ACTUAL.test(tail[1]!)) actual.push(v);
     }
   }
+  // "I expected to get [1, 2]" / "What I actually got was [2, 1]": an unquoted literal after a lead naming its side.
+  const led = leadLiteralClaims(joined);
+  actual.push(...led.actual);
+  expected.push(...led.expected);
   return { actual: [...new Set(actual)], expected: [...new Set(expected)] };
 }
 

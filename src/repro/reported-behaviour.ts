@@ -19,6 +19,7 @@ import { printedSource } from "./printed-source.ts";
 import { formerNowSides } from "./former-now.ts";
 import { labelledValueClaim, listedValues, proseClaims, proseTwoVersions } from "./prose-claims.ts";
 import { ALTERNATIVE_PYTHON } from "./reference-lead.ts";
+import { referencePrint } from "./reference-print.ts";
 import { framesOnlyIn, type Side, sameOutcome, type TwoVersions, twoVersions } from "./two-versions.ts";
 import { leadVerdict, verdictFor } from "./version-verdict.ts";
 import { parseTranscript } from "./transcript.ts";
@@ -416,6 +417,18 @@ export function reportedExpectations(report: ParsedReport): ReportedExpectations
       notExpected: true,
       source: "the report's words: what the code prints is not the expected output it shows",
     };
+  // The package's call printed beside a built-in reference on the same arguments, "not as expected": they differ.
+  if (actual.kind === "unknown" && !actual.notExpected) {
+    const pair = programBlocks(report)
+      .map((b) => referencePrint(b.value, `${report.title}\n${Object.values(report.prose).join("\n")}`))
+      .find((p) => p !== null);
+    if (pair)
+      actual = {
+        ...actual,
+        referencePrint: pair,
+        source: "the report's words: its call's output differs from the reference it prints beside it",
+      };
+  }
   // Nothing claimed but that the call is slow: a run stopped at the time limit, busy on the CPU, shows it.
   if (
     actual.kind === "unknown" &&
@@ -783,7 +796,8 @@ function actualBehaviour(
           kind: "output",
           exceptionType: null,
           exceptionMessage: null,
-          output: t.output,
+          // A remark typed after an echoed value (`(1+-1j) # should be 1-1j`) was never printed.
+          output: t.output.map((l) => withoutOutputRemark(l).line),
           source: "the REPL session in the report",
         };
       }

@@ -98,6 +98,11 @@ export const ReportedBehaviour = z.object({
    */
   notExpected: z.boolean().optional(),
   /**
+   * For kind "unknown": the code prints the package's call and a built-in reference call on the same arguments, and
+   * the prose says the output is not as expected (`reference-print.ts`): the claim is that the two differ.
+   */
+  referencePrint: z.object({ subject: z.string(), reference: z.string() }).optional(),
+  /**
    * For kind "unknown": the report says the call is slow ("takes forever", "extremely slow", "catastrophic
    * backtracking") and claims nothing else: a run the time limit stopped while busy on the CPU shows it.
    */

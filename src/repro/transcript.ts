@@ -40,8 +40,9 @@ const LOST_PROMPT_REQUIRE =
 export function parseTranscript(text: string, flavour: "python" | "node"): Transcript {
   const prompt = flavour === "python" ? ">>> " : "> ";
   const barePrompt = flavour === "python" ? ">>>" : ">";
-  // PyPy's REPL prompts with `>>>> ` and continues with `.... `.
-  const pypy = (l: string) => flavour === "python" && /^>>>>(?: |$)/.test(l);
+  // PyPy's REPL prompts with `>>>> ` and continues with `.... `; other implementations draw more chevrons
+  // (RustPython's `>>>>> `).
+  const pypy = (l: string) => flavour === "python" && /^>{4,5}(?: |$)/.test(l);
   const inputs: string[] = [];
   const output: string[] = [];
   const errorLines: string[] = [];
@@ -76,7 +77,7 @@ export function parseTranscript(text: string, flavour: "python" | "node"): Trans
       inError = false;
       closed = false;
       printedSincePrompt = 0;
-      inputs.push(line.slice(pypy(line) ? prompt.length + 1 : prompt.length));
+      inputs.push(line.slice(pypy(line) ? (/^>+ ?/.exec(line)?.[0].length ?? prompt.length) : prompt.length));
       continue;
     }
     if (annotated && inputs.length > 0 && !inError) {
@@ -340,7 +341,7 @@ export function splitSessions(text: string): string[] | null {
       .join("\n")
       .trim(),
   );
-  return pieces.every((p) => /^(?:>>>>?|>)(?: |$)/m.test(p)) ? pieces : null;
+  return pieces.every((p) => /^(?:>{3,5}|>)(?: |$)/m.test(p)) ? pieces : null;
 }
 
 /** CoffeeScript's REPL prompt `coffee> ` and its continuation `......> `. */
@@ -407,7 +408,7 @@ const IPY_PREAMBLE =
 export function ipythonAsPycon(text: string): string | null {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
   const first = lines.findIndex((l) => IPY_IN.test(l.trimEnd()));
-  if (first < 0 || /^>>>>? /m.test(text)) return null;
+  if (first < 0 || /^>{3,5} /m.test(text)) return null;
   if (!lines.slice(0, first).every((l) => l.trim() === "" || IPY_PREAMBLE.test(l.trim()))) return null;
   const out: string[] = lines.slice(0, first);
   let skipping = false;

@@ -99,6 +99,12 @@ const NOT_PACKAGES = new Set([
 const CDN_URL =
   /\bcdnjs\.cloudflare\.com\/ajax\/libs\/([\w.-]{1,100})\/(\d+\.\d+\.\d+(?:-[\w.]+)?)\/|\b(?:unpkg\.com|cdn\.jsdelivr\.net\/npm|esm\.sh(?:\/v\d+)?)\/((?:@[\w.-]{1,100}\/)?[\w.-]{1,100})@(\d+\.\d+\.\d+(?:-[\w.]+)?)(?![\w.])/g;
 
+/** `"name": "^1.2.3"` anywhere in a line: a dependency as package.json lists it. */
+const MANIFEST_ENTRY =
+  /(?<![\w"])"((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)"[ \t]*:[ \t]*"[\^~=v]*(\d+\.\d+(?:\.\d+)?(?:-[\w.]+)?)"/g;
+/** package.json fields that hold a version of no dependency. */
+const MANIFEST_FIELDS = new Set(["version", "node", "npm", "engines", "packagemanager"]);
+
 export function findVersionMentions(text: string): VersionMention[] {
   const found: VersionMention[] = [];
   const seen = new Set<string>();
@@ -136,6 +142,10 @@ export function findVersionMentions(text: string): VersionMention[] {
         line,
       );
     if (kv?.[1] && kv[2]) add(kv[1], kv[2], "listing");
+    // The same dependency line quoted inside a sentence ("with  "jsondiffpatch": "^0.4.1""): name and range both
+    // in double quotes, as a manifest writes them; a manifest's own fields (`"version": "1.0.0"`) name no package.
+    for (const q of line.matchAll(MANIFEST_ENTRY))
+      if (q[1] && q[2] && !MANIFEST_FIELDS.has(q[1].toLowerCase())) add(q[1], q[2], "listing");
   }
   // "i18next version: >=19.0.0" (an environment list): the lowest release of the range is the one the reporter
   // names, the release the behaviour appeared in; the latest may well have changed it.
