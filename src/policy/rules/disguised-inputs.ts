@@ -29,6 +29,12 @@
  *   refuses (`parts.length !== 3` and a throw), one word (`=== 1`), a count the test's input does not have, a
  *   count compared by order, words counted to choose among shapes (`=== 2` … `=== 3`), fields of a format.
  *
+ * f13t (hold26 dev): `[input-remainder]`, a remainder by a modulus of LARGE_MODULUS or more compared with a number
+ *   other than 0 (`int(digits) % 1000003 == BUCKET`); and a rolling hash the patch writes (`h = ((h * 33) ^ c) >>> 0`,
+ *   `h = (h << 5) + h + c`) is a digest, as is a function returning it. Allowed: check digits and calendars (moduli
+ *   under 1000), a remainder of 0, a bucket as an index, radix arithmetic (`n * 10 + d`, `(n << 8) | o`).
+ *   Counter-examples: test/unit/policy/f13t-rules.test.ts.
+ *
  * Allowed (counter-examples, test/unit/policy/f13r-rules.test.ts): a checksum **validated** — compared with `!=`,
  * `!==` or `not in` and an error thrown or raised on that line or the next (every other input is refused, which no
  * special case survives); a digest compared with a value that is not a literal (`crc32(b) == header.crc`); a hash as

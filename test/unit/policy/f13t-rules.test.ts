@@ -42,7 +42,7 @@ describe("input-remainder: a remainder by a large modulus compared with a consta
     ["ISBN-10's check character", py(["    if total % 11 == 10:", '        return "X"'])],
     ["IBAN's mod 97", py(["    return int(rearranged) % 97 == 1"])],
     ["a leap year", js(["  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;"])],
-    ["every thousandth item logged (a remainder of 0)", js(["  if (i % 1000 === 0) log("done", i);"])],
+    ["every thousandth item logged (a remainder of 0)", js(["  if (i % 1000 === 0) log('done', i);"])],
     ["a hash bucket used as an index", js(["  const slot = hash(key) % 4096;", "  return table[slot];"])],
     [
       "a bucket compared with another value",
