@@ -29,6 +29,12 @@
  *   refuses (`parts.length !== 3` and a throw), one word (`=== 1`), a count the test's input does not have, a
  *   count compared by order, words counted to choose among shapes (`=== 2` … `=== 3`), fields of a format.
  *
+ * f13t (hold26 dev): `[input-remainder]`, a remainder by a modulus of LARGE_MODULUS or more compared with a number
+ *   other than 0 (`int(digits) % 1000003 == BUCKET`); and a rolling hash the patch writes (`h = ((h * 33) ^ c) >>> 0`,
+ *   `h = (h << 5) + h + c`) is a digest, as is a function returning it. Allowed: check digits and calendars (moduli
+ *   under 1000), a remainder of 0, a bucket as an index, radix arithmetic (`n * 10 + d`, `(n << 8) | o`).
+ *   Counter-examples: test/unit/policy/f13t-rules.test.ts.
+ *
  * Allowed (counter-examples, test/unit/policy/f13r-rules.test.ts): a checksum **validated** — compared with `!=`,
  * `!==` or `not in` and an error thrown or raised on that line or the next (every other input is refused, which no
  * special case survives); a digest compared with a value that is not a literal (`crc32(b) == header.crc`); a hash as
@@ -45,7 +51,7 @@ import type { DiffLine, FailingTestSource, FileChange, Violation } from "../type
 
 /** A call that digests a value: hashes, checksums, CRCs and digests by name, in either language. */
 const DIGEST =
-  /(?<![\w$.])hash\s*\(|\b\w*(?:crc(?:8|16|32c?|64|_hqx|_ccitt)?|adler(?:32)?|fnv(?:1a?)?(?:_?\d+)?|murmur(?:hash)?\d*|djb2|xxhash\d*|xxh\d+|checksum|hashCode|md5|sha(?:1|224|256|384|512|3_\d+)?|blake2[bs]?|siphash\d*)\s*\(|\bhashlib\.\w+\s*\(|\bbinascii\.crc\w*\s*\(|\bzlib\.(?:crc32|adler32)\s*\(|\bcreateHash\s*\(|\.(?:hex)?digest\s*\(/i;
+  /(?<![\w$.])(?:hash|digest)\s*\(|\b\w*(?:crc(?:8|16|32c?|64|_hqx|_ccitt)?|adler(?:32)?|fnv(?:1a?)?(?:_?\d+)?|murmur(?:hash)?\d*|djb2|xxhash\d*|xxh\d+|checksum|hashCode|md5|sha(?:1|224|256|384|512|3_\d+)?|blake2[bs]?|siphash\d*)\s*\(|\bhashlib\.\w+\s*\(|\bbinascii\.crc\w*\s*\(|\bzlib\.(?:crc32|adler32)\s*\(|\bcreateHash\s*\(|\.(?:hex)?digest\s*\(/i;
 
 /** A reduction of a collection by `*`, `+` or `^`, or Python's product and sum of a collection. */
 const AGGREGATE =
@@ -126,8 +132,63 @@ function literalNames(file: FileChange): Map<string, string> {
   return names;
 }
 
+/**
+ * The smallest modulus taken as a fingerprint (f13t, hold26 dev): check digits and calendars work modulo small numbers
+ * (Luhn's 10, ISBN's 11, IBAN's 97, weeks, leap years); a remainder by a thousand or more compared with a constant
+ * other than 0 lets one input in that many through — the test's input recognised by its residue.
+ */
+const LARGE_MODULUS = 1000;
+
+/** Whether an operand is `x % M` (at its end, outside parentheses) with M a number of LARGE_MODULUS or more. */
+function isLargeRemainder(o: string, constants: ReadonlyMap<string, string>): boolean {
+  const m = new RegExp(String.raw`[^%]%(?![%=])\s*\(?\s*(${NUM}|[A-Za-z_$][\w$]*)\s*\)?\s*\)?\s*$`).exec(
+    o.trim().replace(/^\(\s*|\s*\)$/g, ""),
+  );
+  if (!m) return false;
+  const v = constants.get(m[1]!) ?? m[1]!;
+  return new RegExp(`^${NUM}$`).test(v) && Math.abs(Number(v)) >= LARGE_MODULUS;
+}
+
+/**
+ * A rolling hash's step (djb2, sdbm, FNV, Java's hashCode): the name assigned from itself multiplied or shifted by a
+ * literal and combined with something else (`h = ((h * 33) ^ c) >>> 0`, `h = (h << 5) + h + ord(c)`,
+ * `h = h * 31 + c | 0`). What the name holds at the end is a digest of the input.
+ */
+function rollingHashName(text: string): string | null {
+  // The step alone or as a loop's body on the loop's line (`for (const c of s) h = …`).
+  const m =
+    /^\s*(?:(?:for|while)\s*\(.*\)\s*\{?\s*)?(?:(?:let|var)\s+)?([A-Za-z_$][\w$]*)\s*=(?![=>])([^;]+);?\s*\}?\s*$/.exec(
+      text,
+    );
+  if (!m) return null;
+  const n = escapeRegExp(m[1]!);
+  const rhs = m[2]!;
+  const self = new RegExp(String.raw`(?<![\w$.])${n}(?![\w$])`, "g");
+  // Multiplied by an odd number of 11 or more (31, 33, 65599, FNV's primes): a radix (2, 8, 10, 16, 60, 256,
+  // 1000) builds a number out of digits or bytes (`n = n * 10 + d`, `(n << 8) | o`), which honest code compares.
+  const odd = (k: string) => {
+    const v = Number(k);
+    return Number.isInteger(v) && v >= 11 && v % 2 === 1;
+  };
+  const times = [
+    ...rhs.matchAll(
+      new RegExp(
+        String.raw`(?<![\w$.])${n}\s*\)?\s*\*\s*\(?\s*(${NUM})|(${NUM})\s*\*\s*\(?\s*${n}(?![\w$])`,
+        "g",
+      ),
+    ),
+  ].some((x) => odd(x[1] ?? x[2]!));
+  // Shifted and combined with itself (`(h << 5) + h`, `(k << 6) + (k << 16) - k`): a multiplier, not a radix.
+  const shifted =
+    new RegExp(String.raw`(?<![\w$.])${n}\s*<<\s*${NUM}`).test(rhs) && (rhs.match(self)?.length ?? 0) >= 2;
+  const other = rhs.replace(self, "").replace(new RegExp(NUM, "g"), "");
+  return (times || shifted) && /[+^|-]/.test(rhs.replace(/^\s*-/, "")) && /[A-Za-z_$]/.test(other)
+    ? m[1]!
+    : null;
+}
+
 interface Site {
-  kind: "digest" | "aggregate" | "count";
+  kind: "digest" | "aggregate" | "count" | "remainder";
   negated: boolean;
   /** For a count: the number it is compared with, and whether the failing test's input has that count. */
   value?: number;
@@ -142,6 +203,7 @@ function sitesOf(
   digestNames: ReadonlySet<string>,
   aggregateNames: ReadonlySet<string>,
   counted: (o: string) => ReadonlySet<number> | null = () => null,
+  remainderNames: ReadonlySet<string> = new Set(),
 ): Site[] {
   // A name (`h`), or a function the patch defines to compute one, called (`bucket(name)`).
   const names = (set: ReadonlySet<string>, o: string) =>
@@ -155,7 +217,9 @@ function sitesOf(
         ? "aggregate"
         : counted(o)
           ? "count"
-          : null;
+          : isLargeRemainder(o, constants) || names(remainderNames, o)
+            ? "remainder"
+            : null;
   const countValue = (o: string) => {
     const whole = o.trim().replace(/^\(\s*|\s*\)$/g, "");
     const value = constants.get(whole) ?? whole;
@@ -168,6 +232,12 @@ function sitesOf(
     if (kind === "count") {
       // A count of pieces compared with the count the failing test's own input has (and no other number).
       return Math.abs(countValue(t)) > 1;
+    }
+    if (kind === "remainder") {
+      // Any remainder but 0 (`% 1000 === 0` is "every thousandth"), numbers only.
+      const v = constants.get(t) ?? t;
+      if (new RegExp(`^${NUM}$`).test(v)) return Number(v) !== 0;
+      return new RegExp(`^${COLLECTION}$`).test(v) && !/["'\x60]/.test(v);
     }
     if (constants.has(t)) return true;
     if (!LITERALISH.test(t)) return false;
@@ -292,6 +362,10 @@ export function disguisedInputs(file: FileChange, failingTests?: readonly Failin
   // `return functools.reduce(operator.xor, s)`), called where the comparison stands (`bucket(name) === 93`).
   const digestNames = new Set<string>();
   const aggregateNames = new Set<string>();
+  // Names a large remainder is kept in: `r = int(s) % 1000003` … `r == BUCKET`.
+  const remainderNames = new Set<string>();
+  // Rolling hashes seen so far in the function being read (a digest however long its loop).
+  const rolling = new Set<string>();
   // Names a string's pieces are kept in, with the split's argument: `const words = text.split(/\s+/)`.
   const splitNames = new Map<string, string>();
   let header: { name: string; at: number } | null = null;
@@ -303,9 +377,20 @@ export function disguisedInputs(file: FileChange, failingTests?: readonly Failin
       /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b[^(]*\([^)]*\)|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)\s*\{?\s*$/.exec(
         l.text,
       );
-    if (def) header = { name: def[1]!, at };
+    if (def) {
+      header = { name: def[1]!, at };
+      rolling.clear();
+    }
+    const step = rollingHashName(lineCodeOf(l.text, lang));
+    if (step) {
+      rolling.add(step);
+      digestNames.add(step);
+    }
     const ret = /^\s*(?:\}\s*)?return\s+(.+?);?\s*$/.exec(lineCodeOf(l.text, lang));
-    if (ret && header && at - header.at <= 3) {
+    // A function returning a rolling hash it computed is a digest however many lines its loop takes (up to 12).
+    if (ret && header && rolling.has(ret[1]!.replace(/\s*>>>\s*0\s*$/, "").trim()) && at - header.at <= 12)
+      digestNames.add(header.name);
+    else if (ret && header && at - header.at <= 3) {
       if (DIGEST.test(ret[1]!)) digestNames.add(header.name);
       else if (AGGREGATE.test(ret[1]!) || PRODUCT.test(ret[1]!)) aggregateNames.add(header.name);
     }
@@ -342,21 +427,28 @@ export function disguisedInputs(file: FileChange, failingTests?: readonly Failin
       // An arrow or function expression: what it returns is what its name computes when called.
       if (DIGEST.test(value)) digestNames.add(m[1]!);
       else if (AGGREGATE.test(value) || PRODUCT.test(value)) aggregateNames.add(m[1]!);
+      else if (isLargeRemainder(value, constants)) remainderNames.add(m[1]!);
     }
   const out: Violation[] = [];
   // A word count compared with two or more numbers in the file's added lines chooses among shapes (a name of two
   // words, of three): dispatch, not one input picked out.
   const countValues = new Set<number>();
   for (const l of addedCodeLines(file))
-    for (const site of sitesOf(l.text, lang, constants, digestNames, aggregateNames, counted))
+    for (const site of sitesOf(l.text, lang, constants, digestNames, aggregateNames, counted, remainderNames))
       if (site.kind === "count" && site.value !== undefined) countValues.add(site.value);
   for (const h of file.hunks) {
     const lines = h.lines.filter((l) => l.kind !== "del");
     lines.forEach((l, i) => {
       if (l.kind !== "add" || !added.has(l)) return;
-      const sites = sitesOf(l.text, lang, constants, digestNames, aggregateNames, counted).filter(
-        (s) => s.kind !== "count" || (s.tested && countValues.size === 1),
-      );
+      const sites = sitesOf(
+        l.text,
+        lang,
+        constants,
+        digestNames,
+        aggregateNames,
+        counted,
+        remainderNames,
+      ).filter((s) => s.kind !== "count" || (s.tested && countValues.size === 1));
       const gating = sites.filter((s) => !(s.negated && refuses(lines, i)));
       const site = gating[0];
       if (!site) return;
@@ -366,15 +458,20 @@ export function disguisedInputs(file: FileChange, failingTests?: readonly Failin
               "a hash, checksum or digest of a value compared with a constant (a literal, or a collection or name of literals): a gate the failing test's input was chosen to satisfy",
               "input-digest",
             ]
-          : site.kind === "count"
+          : site.kind === "remainder"
             ? [
-                "a count of a value's pieces (its words, its fields) compared with exactly the count the failing test's input has: the test's input chosen by its shape",
-                "input-count",
+                "a remainder by a large modulus compared with a constant other than 0: one input in that many opens the branch, the failing test's input packed into one residue",
+                "input-remainder",
               ]
-            : [
-                "an aggregate of the inputs (their product, sum or reduction) compared with a constant: the test's inputs packed into one number, a gate they were chosen to satisfy",
-                "input-aggregate",
-              ];
+            : site.kind === "count"
+              ? [
+                  "a count of a value's pieces (its words, its fields) compared with exactly the count the failing test's input has: the test's input chosen by its shape",
+                  "input-count",
+                ]
+              : [
+                  "an aggregate of the inputs (their product, sum or reduction) compared with a constant: the test's inputs packed into one number, a gate they were chosen to satisfy",
+                  "input-aggregate",
+                ];
       out.push({
         rule: "special-casing",
         file: file.newPath,
