@@ -228,10 +228,12 @@ async function reportTimes(bodies: [string, string][]): Promise<Outcome> {
     worst = Math.max(worst, ms);
     seen.push(`${what} (${body.length} chars): ${how} in ${ms} ms CPU`);
   }
-  // Per report: the parse limit (1 s of CPU here) and a margin. First try: the case parsed four 65,536-character
-  // reports under the wave's 3 s step bound, which assumed two (a defect of the case; the run's bound for a report
-  // case is now 1.3 s per report it parses).
-  return ok(seen.join("; "), !threw && worst <= 1_300);
+  // Per report: twice the parse limit (1 s of CPU here). First try: the case parsed four 65,536-character reports
+  // under the wave's 3 s step bound, which assumed two (a defect of the case). Its first per-report bound, 1.3 s, was
+  // tighter than the reading holds on a loaded host: at load 7–30 one report took 1,360 ms of CPU (gfm-table-wide,
+  // link-reference-definitions), refused by the 1 s limit but past it by a third — the limit is checked between
+  // steps of the parse, not inside one. Earlier waves bound a report at 3 s; an unbounded reading still fails here.
+  return ok(seen.join("; "), !threw && worst <= 2_000);
 }
 
 // ---- Configuration.
@@ -1095,7 +1097,8 @@ const cases: Record<string, () => Promise<Outcome> | Outcome> = {
     const verdicts = outputs.filter(([k]) => k === "verdict").map(([, v]) => v);
     const summaryBytes = Buffer.byteLength(r.summary);
     return ok(
-      `threw: ${short(r.error, 60)}; outputs ${outputs.map(([k, v]) => `${k}=${short(v, 20)}`).join(", ")}; verdicts ${JSON.stringify(verdicts)}; step summary ${summaryBytes} bytes`,
+      // "the Action's error": a step that throws is reported by the suite as `threw: …`, which this is not.
+      `the Action's error: ${short(r.error, 60)}; outputs ${outputs.map(([k, v]) => `${k}=${short(v, 20)}`).join(", ")}; verdicts ${JSON.stringify(verdicts)}; step summary ${summaryBytes} bytes`,
       verdicts.length === 1 && verdicts[0] !== "VERIFIED" && summaryBytes <= MiB,
     );
   },
