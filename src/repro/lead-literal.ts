@@ -11,9 +11,14 @@ const WANTED = /\b(?:expect\w*|should|ought|wants?|wanted|desired|correct|suppos
 /** What was seen, in the first person or of the run. */
 const SEEN =
   /\b(?:(?:I|we)\s+(?:(?:actually|now|still|instead)\s+)?(?:get|got|see|saw|receive|received|obtain|obtained)|(?:the\s+)?(?:actual\s+)?(?:output|result)\s+(?:I\s+(?:get|got|see|saw)\s+)?(?:is|was))\b/i;
-/** The lead (no bracket, brace or backtick in it), then the literal alone up to the line's end. */
+/**
+ * The lead (no bracket, brace or backtick in it), then the literal alone up to the line's end. The lead starts on a
+ * character its prefix cannot take, so a long run of blanks or quote marks is split one way only (linear).
+ */
 const LINE =
-  /^[ \t>*_]*([^[\]{}`\n]{3,80}?)[ \t]*:?[ \t]*(\[[^\n]{1,400}\]|\{[^\n]{1,400}\})[ \t]*[.!]?[ \t]*$/;
+  /^[ \t>*_]*([^[\]{}`\n \t>*_][^[\]{}`\n]{2,79}?)[ \t]*:?[ \t]*(\[[^\n]{1,400}\]|\{[^\n]{1,400}\})[ \t]*[.!]?[ \t]*$/;
+/** The longest line a lead and its literal can make, with room for a quote or list prefix. */
+const MAX_LINE = 600;
 
 export interface LeadLiteralClaims {
   actual: string[];
@@ -38,6 +43,7 @@ export function leadLiteralClaims(prose: string): LeadLiteralClaims {
   const actual: string[] = [];
   const expected: string[] = [];
   for (const line of prose.split("\n")) {
+    if (line.length > MAX_LINE) continue;
     const m = LINE.exec(line);
     if (!m) continue;
     const [lead, literal] = [m[1]!, m[2]!];
