@@ -33,6 +33,9 @@ const MARKER = path.join("/var/tmp", `retrace-redteam-marker-${process.pid}`);
 const CONTROL = path.join(os.tmpdir(), `retrace-redteam-control-${process.pid}`);
 const root = mkdtempSync(path.join(os.tmpdir(), "retrace-redteam-"));
 const REGISTRY = "http://127.0.0.1:4873";
+// A well-formed sha512 integrity (88 base64 characters): these cases are about sources, and since red team 32 an
+// integrity value npm cannot check ("sha512-AA") is a problem of its own.
+const SHA512 = `sha512-${"A".repeat(86)}==`;
 const bin = new URL("../../../bin/retrace.mjs", import.meta.url).pathname;
 
 const inputs = new Set<string>();
@@ -151,7 +154,7 @@ describe("hostile lockfiles and package.json: refused before npm runs", () => {
           "node_modules/e": {
             version: "1.0.0",
             resolved: `${REGISTRY}.evil.example/x.tgz`,
-            integrity: "sha512-AA",
+            integrity: SHA512,
           },
         },
       },
@@ -178,7 +181,7 @@ describe("hostile lockfiles and package.json: refused before npm runs", () => {
       {
         lockfileVersion: 1,
         dependencies: {
-          a: { version: "1.0.0", integrity: "sha512-AA", dependencies: { e: { version: "github:u/r#abc" } } },
+          a: { version: "1.0.0", integrity: SHA512, dependencies: { e: { version: "github:u/r#abc" } } },
         },
       },
       REGISTRY,
@@ -412,7 +415,7 @@ describeDocker("hostile lockfiles and package.json shapes: refused on the host, 
           version: "1.0.0",
           inBundle: true,
           resolved: `${otherUrl}/bomb.tgz`,
-          integrity: "sha512-AAAA",
+          integrity: SHA512,
         },
       },
     );
@@ -445,7 +448,7 @@ describeDocker("hostile lockfiles and package.json shapes: refused on the host, 
   it(hostile("package.json: an scp-style git spec (`git@127.0.0.1:evil.git`)"), async () => {
     const r = await install(
       { dependencies: { evil: "git@127.0.0.1:evil.git" } },
-      { "node_modules/evil": { version: "1.0.0", integrity: "sha512-AAAA" } },
+      { "node_modules/evil": { version: "1.0.0", integrity: SHA512 } },
     );
     refused(
       r,
@@ -457,7 +460,7 @@ describeDocker("hostile lockfiles and package.json shapes: refused on the host, 
   it(hostile("lockfile: no `resolved`, a `version` that is a tarball URL on another host"), async () => {
     const r = await install(
       { dependencies: { bomb: "*" } },
-      { "node_modules/bomb": { version: `${otherUrl}/bomb.tgz`, integrity: "sha512-AAAA" } },
+      { "node_modules/bomb": { version: `${otherUrl}/bomb.tgz`, integrity: SHA512 } },
     );
     refused(
       r,
